@@ -1,0 +1,347 @@
+//! Adapters: one per input family, each turning records into [`ModelEvent`]s.
+//!
+//! [`Router`] classifies every record of a file (v2 `astream_events`, v3 protocol event,
+//! platform SSE frame / SDK stream part, the recorder's error line, or an AG-UI event), locks
+//! the file to the family of its first record, and hands records to that family's adapter.
+
+pub mod content;
+pub mod lc;
+pub mod pyrepr;
+mod passthrough;
+mod v2;
+mod v3;
+
+use serde_json::Value;
+
+use crate::input::Record;
+use crate::model::{ErrorInfo, InterruptInfo, ModelEvent};
+
+pub use passthrough::AguiPassthrough;
+pub use v2::V2Adapter;
+pub use v3::V3Adapter;
+
+/// What became of one input record.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Disposition {
+    /// It produced model events or state the mapping relies on.
+    Mapped,
+    /// It carries nothing for AG-UI; the reason says why (shown by `--stats`).
+    Ignored(&'static str),
+    /// It could not be understood; the message says what was expected.
+    Bad(String),
+}
+
+/// One input family's translator.
+pub trait Adapter {
+    /// Translates one record, appending model events to `out`.
+    fn feed(&mut self, rec: &Record, kind: &RecordKind, out: &mut Vec<ModelEvent>) -> Disposition;
+    /// End of the file: close what the log left open (a run with no terminal is truncated).
+    fn finish(&mut self, out: &mut Vec<ModelEvent>);
+}
+
+/// The input family a file is in, as chosen by `--from` or detected.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Family {
+    V2,
+    V3,
+    Agui,
+}
+
+impl Family {
+    pub fn name(self) -> &'static str {
+        match self {
+            Family::V2 => "v2 astream_events",
+            Family::V3 => "v3 protocol",
+            Family::Agui => "AG-UI",
+        }
+    }
+}
+
+/// What a record is, before any adapter sees it.
+#[derive(Debug, Clone, PartialEq)]
+pub enum RecordKind {
+    /// A v2 event (`event: on_*`); SSE `events` frames and SDK parts are unwrapped into this.
+    V2,
+    /// A v3 protocol event (`type: event`, `method`), in any framing.
+    V3,
+    /// The recorder's error line / the platform's `event: error` payload.
+    ErrorLine(ErrorInfo),
+    /// Platform `metadata` frame: the run id (and maybe the thread id).
+    RunMetadata {
+        run_id: Option<String>,
+        thread_id: Option<String>,
+    },
+    /// Platform `values` frame: the full state.
+    Values,
+    /// Platform `custom` frame (writer output).
+    Custom,
+    /// Another platform stream mode (updates, messages, debug…), named.
+    OtherStreamMode(String),
+    /// An AG-UI event.
+    Agui,
+    /// Nothing recognisable.
+    Unknown(String),
+}
+
+impl RecordKind {
+    pub fn family(&self) -> Option<Family> {
+        match self {
+            RecordKind::V2 | RecordKind::RunMetadata { .. } => Some(Family::V2),
+            RecordKind::V3 => Some(Family::V3),
+            RecordKind::Agui => Some(Family::Agui),
+            _ => None,
+        }
+    }
+}
+
+/// The v2 event payload of a record: the record itself, or `data` of an SSE `events` frame /
+/// SDK `{"event":"events","data":…}` part.
+pub fn v2_payload<'a>(rec: &'a Record) -> &'a Value {
+    if rec.sse_event.as_deref() == Some("events") {
+        return &rec.value;
+    }
+    match rec.value.get("event").and_then(Value::as_str) {
+        Some("events") => rec.value.get("data").unwrap_or(&rec.value),
+        _ => &rec.value,
+    }
+}
+
+/// The payload of a stream part (SSE frame data, or `data` of an SDK part line).
+fn part_data(rec: &Record) -> &Value {
+    if rec.sse_event.is_some() {
+        &rec.value
+    } else {
+        rec.value.get("data").unwrap_or(&Value::Null)
+    }
+}
+
+/// Classifies a record by its shape (INPUTS.md §0).
+pub fn classify(rec: &Record) -> RecordKind {
+    let v = &rec.value;
+    if is_v3(v) {
+        return RecordKind::V3;
+    }
+    let part = match &rec.sse_event {
+        Some(ev) => Some(ev.as_str()),
+        None => v.get("event").and_then(Value::as_str).filter(|e| !e.starts_with("on_")),
+    };
+    if let Some(mode) = part {
+        if rec.sse_event.is_none() && !v.get("data").is_some() {
+            return RecordKind::Unknown(format!(
+                "`event: {mode}` without `data`: expected an SDK stream part {{\"event\",\"data\"}}"
+            ));
+        }
+        let data = part_data(rec);
+        if is_v3(data) {
+            return RecordKind::V3;
+        }
+        if rec.sse_event.is_some() && is_agui(data) {
+            return RecordKind::Agui;
+        }
+        let base = mode.split('|').next().unwrap_or(mode);
+        return match base {
+            "events" => {
+                if data.get("event").and_then(Value::as_str).is_some_and(|e| e.starts_with("on_")) {
+                    RecordKind::V2
+                } else {
+                    RecordKind::Unknown("an `events` part whose data is not a v2 event".into())
+                }
+            }
+            "error" => RecordKind::ErrorLine(error_info(data)),
+            "metadata" => RecordKind::RunMetadata {
+                run_id: data.get("run_id").and_then(Value::as_str).map(str::to_string),
+                thread_id: data.get("thread_id").and_then(Value::as_str).map(str::to_string),
+            },
+            "values" => RecordKind::Values,
+            "custom" => RecordKind::Custom,
+            "message" if rec.sse_event.is_some() && is_agui(data) => RecordKind::Agui,
+            other => RecordKind::OtherStreamMode(other.to_string()),
+        };
+    }
+    if v.get("event").and_then(Value::as_str).is_some_and(|e| e.starts_with("on_")) {
+        return RecordKind::V2;
+    }
+    if is_agui(v) {
+        return RecordKind::Agui;
+    }
+    RecordKind::Unknown(
+        "a record of no known form: expected a v2 event (`\"event\":\"on_…\"`), a v3 event \
+         (`\"type\":\"event\"` with `method`), an SDK stream part (`{\"event\",\"data\"}`), \
+         an error line or an AG-UI event (`\"type\":\"RUN_STARTED\"`…)"
+            .into(),
+    )
+}
+
+fn is_v3(v: &Value) -> bool {
+    v.get("type").and_then(Value::as_str) == Some("event") && v.get("method").is_some_and(Value::is_string)
+}
+
+fn is_agui(v: &Value) -> bool {
+    v.get("type").and_then(Value::as_str).is_some_and(|t| {
+        !t.is_empty() && t.bytes().all(|b| b.is_ascii_uppercase() || b == b'_' || b.is_ascii_digit())
+    })
+}
+
+/// The error line / platform error payload: `{"error": NAME, "message": MSG, "lc_error_code"?}`.
+pub fn error_info(data: &Value) -> ErrorInfo {
+    let s = |k: &str| data.get(k).and_then(Value::as_str).map(str::to_string);
+    ErrorInfo {
+        name: s("error"),
+        message: s("message")
+            .or_else(|| s("error"))
+            .unwrap_or_else(|| "the run failed (the error line carries no message)".into()),
+        lc_code: s("lc_error_code"),
+    }
+}
+
+/// Whether an SDK part / plain line is the recorder's error line.
+pub fn is_error_line(v: &Value) -> bool {
+    v.get("event").and_then(Value::as_str) == Some("error")
+        && v.get("data").and_then(|d| d.get("error")).is_some_and(Value::is_string)
+}
+
+/// Interrupts from `[{id, value, response_schema?}]`, a dumpd `Interrupt(...)` repr list, or a
+/// v3 `input.requested` style `{interrupt_id, payload}`.
+pub fn interrupts_from(list: &Value) -> Vec<InterruptInfo> {
+    let mut out = vec![];
+    for item in list.as_array().into_iter().flatten() {
+        let item = lc::normalize_deep(item);
+        let id = item
+            .get("id")
+            .or_else(|| item.get("interrupt_id"))
+            .and_then(Value::as_str);
+        let Some(id) = id else { continue };
+        let value = item
+            .get("value")
+            .or_else(|| item.get("payload"))
+            .cloned()
+            .unwrap_or(Value::Null);
+        let response_schema = item.get("response_schema").filter(|v| !v.is_null()).cloned();
+        out.push(InterruptInfo {
+            id: id.to_string(),
+            value,
+            response_schema,
+        });
+    }
+    out
+}
+
+/// Custom-event naming shared by all forms (seed `000`): `{name, payload}` → name and payload,
+/// anything else → `custom` and the whole value. `name == "agui"` with a typed payload is a
+/// native AG-UI event.
+pub fn custom_event(name: Option<&str>, data: &Value) -> ModelEvent {
+    let (name, value) = match (name, data) {
+        (Some(n), _) => (n.to_string(), data.clone()),
+        (None, Value::Object(o)) if o.get("name").is_some_and(Value::is_string) => (
+            o.get("name").and_then(Value::as_str).unwrap_or("custom").to_string(),
+            o.get("payload").or_else(|| o.get("data")).cloned().unwrap_or_else(|| data.clone()),
+        ),
+        (None, Value::Object(o)) if o.len() == 1 && o.contains_key("payload") => {
+            ("custom".to_string(), o["payload"].clone())
+        }
+        _ => ("custom".to_string(), data.clone()),
+    };
+    if name == "agui" && value.get("type").is_some_and(Value::is_string) {
+        return ModelEvent::Native(value);
+    }
+    ModelEvent::Custom { name, value }
+}
+
+/// A run's input messages in AG-UI form, when the input holds a message list.
+pub fn input_messages(input: &Value) -> Vec<Value> {
+    let input = lc::normalize_deep(input);
+    if let Some(list) = input.get("messages").and_then(Value::as_array) {
+        return lc::to_agui_messages(list);
+    }
+    if lc::is_message(&input) {
+        return lc::to_agui_messages(std::slice::from_ref(&input));
+    }
+    vec![]
+}
+
+/// The resume value when a run input is `Command(resume=…)` (API dict, JS `lg_name`, dumpd repr).
+pub fn resume_value(input: &Value) -> Option<Value> {
+    let input = lc::normalize_deep(input);
+    let o = input.as_object()?;
+    let is_command = o.get("lg_name").is_some_and(|n| n == "Command")
+        || o.get("__type__").is_some_and(|n| n == "Command")
+        || (o.contains_key("resume") && (o.contains_key("goto") || o.contains_key("update") || o.len() == 1));
+    if !is_command {
+        return None;
+    }
+    o.get("resume").filter(|r| !r.is_null()).cloned()
+}
+
+/// Per-file routing: classify, lock the family, delegate.
+pub struct Router {
+    forced: Option<Family>,
+    family: Option<Family>,
+    adapter: Option<Box<dyn Adapter + Send>>,
+}
+
+impl Router {
+    pub fn new(forced: Option<Family>) -> Self {
+        Router {
+            forced,
+            family: None,
+            adapter: None,
+        }
+    }
+
+    pub fn family(&self) -> Option<Family> {
+        self.family
+    }
+
+    pub fn feed(&mut self, rec: &Record, out: &mut Vec<ModelEvent>) -> Disposition {
+        let kind = classify(rec);
+        if let RecordKind::Unknown(why) = &kind {
+            return Disposition::Bad(why.clone());
+        }
+        if let Some(f) = kind.family() {
+            match self.family {
+                None => {
+                    if let Some(forced) = self.forced {
+                        if forced != f {
+                            return Disposition::Bad(format!(
+                                "expected a {} record (--from), found a {} record",
+                                forced.name(),
+                                f.name()
+                            ));
+                        }
+                    }
+                    self.start(f);
+                }
+                Some(locked) if locked != f => {
+                    return Disposition::Bad(format!(
+                        "mixed forms: this file is {} but this record is {}; skipped",
+                        locked.name(),
+                        f.name()
+                    ));
+                }
+                _ => {}
+            }
+        } else if self.family.is_none() {
+            // An error line or stream part before any event: take the forced or v2 family.
+            self.start(self.forced.unwrap_or(Family::V2));
+        }
+        match &mut self.adapter {
+            Some(a) => a.feed(rec, &kind, out),
+            None => Disposition::Bad("no adapter for this record".into()),
+        }
+    }
+
+    fn start(&mut self, f: Family) {
+        self.family = Some(f);
+        self.adapter = Some(match f {
+            Family::V2 => Box::new(V2Adapter::default()),
+            Family::V3 => Box::new(V3Adapter::default()),
+            Family::Agui => Box::new(AguiPassthrough),
+        });
+    }
+
+    pub fn finish(&mut self, out: &mut Vec<ModelEvent>) {
+        if let Some(a) = &mut self.adapter {
+            a.finish(out);
+        }
+    }
+}

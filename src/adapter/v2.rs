@@ -1,0 +1,587 @@
+//! v2 `astream_events` (Python API-server JSON, langchain `dumpd`, LangGraph.js, and the
+//! `events` frames of classic platform SSE / SDK stream parts) → model events.
+
+use std::collections::HashMap;
+
+use serde_json::Value;
+
+use super::{content, custom_event, error_info, input_messages, interrupts_from, lc, resume_value};
+use super::{v2_payload, Adapter, Disposition, RecordKind};
+use crate::input::Record;
+use crate::model::ModelEvent;
+
+#[derive(Default)]
+pub struct V2Adapter {
+    root: Option<String>,
+    started: bool,
+    ended: bool,
+    hint_run_id: Option<String>,
+    hint_thread_id: Option<String>,
+    /// Open node runs (steps) by run id.
+    steps: HashMap<String, String>,
+    models: HashMap<String, ModelRun>,
+    /// Tool calls seen in model output and not yet matched to a tool run, in call order.
+    pending_calls: Vec<PendingCall>,
+    /// Tool run id → tool call id.
+    tool_runs: HashMap<String, ToolRun>,
+    open_messages: usize,
+}
+
+struct ModelRun {
+    message_id: String,
+    streamed: bool,
+    ended: bool,
+    /// Chunk index → tool call id, for later chunks that carry no id.
+    tool_index: HashMap<String, String>,
+}
+
+struct PendingCall {
+    id: String,
+    name: String,
+    args: String,
+    message_id: Option<String>,
+    claimed: bool,
+}
+
+struct ToolRun {
+    tool_call_id: Option<String>,
+    name: String,
+    input: Value,
+}
+
+fn s(v: &Value, k: &str) -> Option<String> {
+    v.get(k).and_then(Value::as_str).map(str::to_string)
+}
+
+impl V2Adapter {
+    fn is_root(ev: &Value) -> bool {
+        match ev.get("parent_ids").and_then(Value::as_array) {
+            Some(p) => p.is_empty(),
+            None => {
+                ev.get("metadata")
+                    .and_then(|m| m.get("langgraph_node"))
+                    .is_none()
+                    && ev
+                        .get("event")
+                        .and_then(Value::as_str)
+                        .is_some_and(|e| e.starts_with("on_chain_"))
+            }
+        }
+    }
+
+    fn ensure_started(&mut self, out: &mut Vec<ModelEvent>) {
+        if !self.started {
+            self.started = true;
+            self.ended = false;
+            out.push(ModelEvent::RunStart {
+                thread_id: self.hint_thread_id.clone(),
+                run_id: self.hint_run_id.clone(),
+                messages: vec![],
+                resume: None,
+            });
+        }
+    }
+
+    fn remember_calls(&mut self, msg: &Value) {
+        if lc::message_kind(msg) != Some("ai") {
+            return;
+        }
+        for (id, name, args) in lc::tool_calls(msg) {
+            if !self.pending_calls.iter().any(|c| c.id == id) {
+                self.pending_calls.push(PendingCall {
+                    id,
+                    name,
+                    args,
+                    message_id: s(msg, "id"),
+                    claimed: false,
+                });
+            }
+        }
+    }
+
+    fn remember_calls_in(&mut self, v: &Value) {
+        match v {
+            Value::Array(a) => a.iter().for_each(|m| self.remember_calls_in(m)),
+            Value::Object(o) => {
+                if lc::is_message(v) {
+                    self.remember_calls(v);
+                } else if let Some(msgs) = o.get("messages") {
+                    self.remember_calls_in(msgs);
+                } else if let Some(update) = o.get("update") {
+                    self.remember_calls_in(update);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn on_root(&mut self, ev: &Value, kind: &str, out: &mut Vec<ModelEvent>) -> Disposition {
+        let data = ev.get("data").unwrap_or(&Value::Null);
+        match kind {
+            "on_chain_start" => {
+                let run_id = s(ev, "run_id");
+                if self.started && !self.ended && self.root.is_some() && self.root != run_id {
+                    return Disposition::Bad(
+                        "a second root run started before the first one ended".into(),
+                    );
+                }
+                self.root = run_id.clone();
+                self.started = true;
+                self.ended = false;
+                let input = data.get("input").unwrap_or(&Value::Null);
+                let thread_id = ev
+                    .get("metadata")
+                    .and_then(|m| s(m, "thread_id"))
+                    .or_else(|| self.hint_thread_id.clone());
+                out.push(ModelEvent::RunStart {
+                    thread_id,
+                    run_id: run_id.or_else(|| self.hint_run_id.clone()),
+                    messages: input_messages(input),
+                    resume: resume_value(input),
+                });
+                Disposition::Mapped
+            }
+            "on_chain_stream" => {
+                self.ensure_started(out);
+                let chunk = lc::normalize_deep(data.get("chunk").unwrap_or(&Value::Null));
+                if let Some(list) = chunk.get("__interrupt__") {
+                    let ints = interrupts_from(list);
+                    if ints.is_empty() {
+                        return Disposition::Bad(
+                            "`__interrupt__` without interrupt ids: expected [{id, value}]".into(),
+                        );
+                    }
+                    out.push(ModelEvent::Interrupt(ints));
+                    return Disposition::Mapped;
+                }
+                if let Some([mode, payload]) = chunk.as_array().map(Vec::as_slice) {
+                    if mode == "custom" {
+                        out.push(custom_event(None, payload));
+                        return Disposition::Mapped;
+                    }
+                    return Disposition::Ignored("root stream part of another stream mode");
+                }
+                self.remember_calls_in(&chunk);
+                Disposition::Ignored("root stream chunk is a node's update, not the state")
+            }
+            "on_chain_end" => {
+                self.ensure_started(out);
+                let output = lc::normalize_deep(data.get("output").unwrap_or(&Value::Null));
+                if output.is_object() {
+                    let messages = output
+                        .get("messages")
+                        .and_then(Value::as_array)
+                        .map(|l| lc::to_agui_messages(l));
+                    out.push(ModelEvent::State {
+                        state: output,
+                        messages,
+                    });
+                }
+                out.push(ModelEvent::RunEnd);
+                self.ended = true;
+                self.started = false;
+                self.steps.clear();
+                self.models.clear();
+                self.open_messages = 0;
+                Disposition::Mapped
+            }
+            _ => Disposition::Ignored("root chain event of no AG-UI meaning"),
+        }
+    }
+
+    fn on_chain(&mut self, ev: &Value, kind: &str, out: &mut Vec<ModelEvent>) -> Disposition {
+        let run_id = s(ev, "run_id").unwrap_or_default();
+        let data = ev.get("data").unwrap_or(&Value::Null);
+        match kind {
+            "on_chain_start" => {
+                let name = s(ev, "name").unwrap_or_default();
+                let node = ev.get("metadata").and_then(|m| s(m, "langgraph_node"));
+                let hidden = name.starts_with("__")
+                    || ev
+                        .get("tags")
+                        .and_then(Value::as_array)
+                        .is_some_and(|t| t.iter().any(|t| t == "langsmith:hidden"));
+                if node.as_deref() == Some(name.as_str()) && !hidden {
+                    self.ensure_started(out);
+                    // create_agent `tools` runs carry the Send payload: the calls they execute.
+                    if let Some(input) = data.get("input") {
+                        self.remember_send_payload(input);
+                    }
+                    self.steps.insert(run_id.clone(), name.clone());
+                    out.push(ModelEvent::StepStart { name, key: run_id });
+                    return Disposition::Mapped;
+                }
+                Disposition::Ignored("runnable inside a node (not a graph step)")
+            }
+            "on_chain_end" => {
+                if let Some(output) = data.get("output") {
+                    let output = lc::normalize_deep(output);
+                    self.remember_calls_in(&output);
+                }
+                if self.steps.remove(&run_id).is_some() {
+                    out.push(ModelEvent::StepEnd { key: run_id });
+                    return Disposition::Mapped;
+                }
+                Disposition::Ignored("runnable inside a node (not a graph step)")
+            }
+            "on_chain_stream" => Disposition::Ignored("node stream chunk is a partial update, not the state"),
+            _ => Disposition::Ignored("chain event of no AG-UI meaning"),
+        }
+    }
+
+    fn remember_send_payload(&mut self, input: &Value) {
+        let input = lc::normalize_deep(input);
+        for c in input.as_array().into_iter().flatten() {
+            if c.get("type").and_then(Value::as_str) == Some("tool_call") {
+                if let (Some(id), Some(name)) = (s(c, "id"), s(c, "name")) {
+                    if !self.pending_calls.iter().any(|p| p.id == id) {
+                        let args = c.get("args").map(|a| a.to_string()).unwrap_or_default();
+                        self.pending_calls.push(PendingCall {
+                            id,
+                            name,
+                            args,
+                            message_id: None,
+                            claimed: false,
+                        });
+                    }
+                }
+            }
+        }
+    }
+
+    fn on_model(&mut self, ev: &Value, kind: &str, out: &mut Vec<ModelEvent>) -> Disposition {
+        let run_id = s(ev, "run_id").unwrap_or_default();
+        let data = ev.get("data").unwrap_or(&Value::Null);
+        match kind {
+            "on_chat_model_start" => {
+                self.ensure_started(out);
+                Disposition::Ignored("model start (the message opens at its first chunk)")
+            }
+            "on_chat_model_stream" => {
+                self.ensure_started(out);
+                let Some(chunk) = data.get("chunk") else {
+                    return Disposition::Bad("on_chat_model_stream without data.chunk".into());
+                };
+                let chunk = lc::normalize_deep(chunk);
+                let message_id = self.open_model(&run_id, &chunk, out);
+                let first = out.len();
+                content::chunk_events(&message_id, &chunk, out);
+                self.track_tool_chunks(&run_id, &out[first..]);
+                Disposition::Mapped
+            }
+            "on_chat_model_end" => {
+                self.ensure_started(out);
+                let output = lc::normalize_deep(data.get("output").unwrap_or(&Value::Null));
+                // `generations` form (older LangChain): take the first message.
+                let output = match output.pointer("/generations/0/0/message") {
+                    Some(m) => m.clone(),
+                    None => output,
+                };
+                self.remember_calls(&output);
+                let streamed = self.models.get(&run_id).is_some_and(|m| m.streamed);
+                let message_id = self.open_model(&run_id, &output, out);
+                if !streamed {
+                    // A model that did not stream: its whole output is the message.
+                    content::chunk_events(&message_id, &output, out);
+                    for (i, (id, name, args)) in lc::tool_calls(&output).into_iter().enumerate() {
+                        out.push(ModelEvent::ToolCallChunk {
+                            message_id: message_id.clone(),
+                            index: format!("call{i}"),
+                            id: Some(id),
+                            name: Some(name),
+                            args,
+                        });
+                    }
+                }
+                if let Some(m) = self.models.get_mut(&run_id) {
+                    m.ended = true;
+                }
+                self.open_messages = self.open_messages.saturating_sub(1);
+                let usage = content::usage_from(
+                    output.get("usage_metadata"),
+                    output.get("response_metadata"),
+                );
+                out.push(ModelEvent::MessageEnd { message_id, usage });
+                Disposition::Mapped
+            }
+            _ => Disposition::Ignored("model event of no AG-UI meaning"),
+        }
+    }
+
+    /// Opens the message of a model run on first sight; returns its id.
+    fn open_model(&mut self, run_id: &str, msg: &Value, out: &mut Vec<ModelEvent>) -> String {
+        if let Some(m) = self.models.get_mut(run_id) {
+            m.streamed = true;
+            return m.message_id.clone();
+        }
+        let message_id = s(msg, "id")
+            .filter(|i| !i.is_empty())
+            .unwrap_or_else(|| format!("lc_run--{run_id}"));
+        self.models.insert(
+            run_id.to_string(),
+            ModelRun {
+                message_id: message_id.clone(),
+                streamed: false,
+                ended: false,
+                tool_index: HashMap::new(),
+            },
+        );
+        self.open_messages += 1;
+        out.push(ModelEvent::MessageStart {
+            message_id: message_id.clone(),
+        });
+        message_id
+    }
+
+    /// Records tool-call ids per chunk index and pending calls for the tool runs to claim.
+    fn track_tool_chunks(&mut self, run_id: &str, out: &[ModelEvent]) {
+        let Some(model) = self.models.get_mut(run_id) else {
+            return;
+        };
+        for e in out {
+            if let ModelEvent::ToolCallChunk {
+                message_id,
+                index,
+                id: Some(id),
+                name,
+                args,
+            } = e
+            {
+                if model.tool_index.contains_key(index) {
+                    continue;
+                }
+                model.tool_index.insert(index.clone(), id.clone());
+                if !self.pending_calls.iter().any(|c| &c.id == id) {
+                    self.pending_calls.push(PendingCall {
+                        id: id.clone(),
+                        name: name.clone().unwrap_or_default(),
+                        args: args.clone(),
+                        message_id: Some(message_id.clone()),
+                        claimed: false,
+                    });
+                }
+            }
+        }
+    }
+
+    fn on_tool(&mut self, ev: &Value, kind: &str, out: &mut Vec<ModelEvent>) -> Disposition {
+        self.ensure_started(out);
+        let run_id = s(ev, "run_id").unwrap_or_default();
+        let name = s(ev, "name").unwrap_or_else(|| "tool".into());
+        let data = ev.get("data").unwrap_or(&Value::Null);
+        match kind {
+            "on_tool_start" => {
+                let input = lc::normalize_deep(data.get("input").unwrap_or(&Value::Null));
+                let id = self.claim_call(&name, &input);
+                if let Some((id, parent)) = &id {
+                    out.push(ModelEvent::ToolStart {
+                        tool_call_id: id.clone(),
+                        name: name.clone(),
+                        args: Some(args_text(&input)),
+                        parent_message_id: parent.clone(),
+                    });
+                }
+                self.tool_runs.insert(
+                    run_id,
+                    ToolRun {
+                        tool_call_id: id.map(|(i, _)| i),
+                        name,
+                        input,
+                    },
+                );
+                Disposition::Mapped
+            }
+            "on_tool_end" => {
+                let output = lc::normalize_deep(data.get("output").unwrap_or(&Value::Null));
+                let is_msg = lc::message_kind(&output) == Some("tool");
+                let call_id = if is_msg { s(&output, "tool_call_id") } else { None };
+                let (content, error, message_id) = if is_msg {
+                    (
+                        output.get("content").cloned().unwrap_or(Value::Null),
+                        output.get("status").and_then(Value::as_str) == Some("error"),
+                        s(&output, "id"),
+                    )
+                } else {
+                    (output.clone(), false, None)
+                };
+                let id = self.resolve_tool_run(&run_id, call_id, &name, out);
+                out.push(ModelEvent::ToolEnd {
+                    tool_call_id: id,
+                    name: Some(name),
+                    content,
+                    message_id,
+                    error,
+                });
+                Disposition::Mapped
+            }
+            "on_tool_error" => {
+                let err = data.get("error").unwrap_or(&Value::Null);
+                let text = match err {
+                    Value::String(s) => s.lines().next().unwrap_or_default().to_string(),
+                    Value::Object(_) => {
+                        let e = error_info(err);
+                        match e.name {
+                            Some(n) => format!("{n}: {}", e.message),
+                            None => e.message,
+                        }
+                    }
+                    other => lc::tool_content_text(&lc::normalize_deep(other)),
+                };
+                let id = self.resolve_tool_run(&run_id, s(data, "tool_call_id"), &name, out);
+                out.push(ModelEvent::ToolEnd {
+                    tool_call_id: id,
+                    name: Some(name),
+                    content: Value::String(text),
+                    message_id: None,
+                    error: true,
+                });
+                Disposition::Mapped
+            }
+            _ => Disposition::Ignored("tool event of no AG-UI meaning"),
+        }
+    }
+
+    /// The tool call a starting tool run executes: first unclaimed call of that name, preferring
+    /// one whose arguments equal the tool input.
+    fn claim_call(&mut self, name: &str, input: &Value) -> Option<(String, Option<String>)> {
+        let same_args = |c: &PendingCall| {
+            serde_json::from_str::<Value>(&c.args).is_ok_and(|a| &a == input)
+        };
+        let pos = self
+            .pending_calls
+            .iter()
+            .position(|c| !c.claimed && c.name == name && same_args(c))
+            .or_else(|| self.pending_calls.iter().position(|c| !c.claimed && c.name == name))?;
+        let c = &mut self.pending_calls[pos];
+        c.claimed = true;
+        Some((c.id.clone(), c.message_id.clone()))
+    }
+
+    fn resolve_tool_run(
+        &mut self,
+        run_id: &str,
+        call_id: Option<String>,
+        name: &str,
+        out: &mut Vec<ModelEvent>,
+    ) -> String {
+        let run = self.tool_runs.remove(run_id);
+        let known = run.as_ref().and_then(|r| r.tool_call_id.clone());
+        let id = call_id
+            .clone()
+            .or(known.clone())
+            .unwrap_or_else(|| format!("tool-run-{run_id}"));
+        if known.is_none() {
+            // The start could not be matched to a call: announce it now that the id is known.
+            if let Some(c) = self.pending_calls.iter_mut().find(|c| c.id == id) {
+                c.claimed = true;
+            }
+            let parent = self
+                .pending_calls
+                .iter()
+                .find(|c| c.id == id)
+                .and_then(|c| c.message_id.clone());
+            let (tname, input) = match run {
+                Some(r) => (r.name, Some(args_text(&r.input))),
+                None => (name.to_string(), None),
+            };
+            out.push(ModelEvent::ToolStart {
+                tool_call_id: id.clone(),
+                name: tname,
+                args: input,
+                parent_message_id: parent,
+            });
+        }
+        id
+    }
+}
+
+fn args_text(input: &Value) -> String {
+    match input {
+        Value::String(s) => s.clone(),
+        Value::Null => "{}".into(),
+        other => other.to_string(),
+    }
+}
+
+impl Adapter for V2Adapter {
+    fn feed(&mut self, rec: &Record, kind: &RecordKind, out: &mut Vec<ModelEvent>) -> Disposition {
+        match kind {
+            RecordKind::V2 => {}
+            RecordKind::RunMetadata { run_id, thread_id } => {
+                self.hint_run_id = run_id.clone();
+                if thread_id.is_some() {
+                    self.hint_thread_id = thread_id.clone();
+                }
+                return Disposition::Mapped;
+            }
+            RecordKind::ErrorLine(info) => {
+                if self.ended && !self.started {
+                    return Disposition::Bad("an error line after the run had already ended".into());
+                }
+                self.ensure_started(out);
+                out.push(ModelEvent::RunFailed(info.clone()));
+                self.ended = true;
+                self.started = false;
+                return Disposition::Mapped;
+            }
+            RecordKind::Values => {
+                self.ensure_started(out);
+                let state = lc::normalize_deep(super::part_data(rec));
+                let messages = state
+                    .get("messages")
+                    .and_then(Value::as_array)
+                    .map(|l| lc::to_agui_messages(l));
+                out.push(ModelEvent::State { state, messages });
+                return Disposition::Mapped;
+            }
+            RecordKind::Custom => {
+                self.ensure_started(out);
+                out.push(custom_event(None, super::part_data(rec)));
+                return Disposition::Mapped;
+            }
+            RecordKind::OtherStreamMode(_) => {
+                return Disposition::Ignored("platform stream mode aguify does not map (updates, messages, debug…)")
+            }
+            _ => return Disposition::Bad("expected a v2 event".into()),
+        }
+        let ev = v2_payload(rec);
+        let Some(kind) = ev.get("event").and_then(Value::as_str) else {
+            return Disposition::Bad("v2 event without `event`".into());
+        };
+        if Self::is_root(ev) && kind.starts_with("on_chain_") {
+            return self.on_root(ev, kind, out);
+        }
+        match kind {
+            k if k.starts_with("on_chain_") => self.on_chain(ev, k, out),
+            k if k.starts_with("on_chat_model_") => self.on_model(ev, k, out),
+            k if k.starts_with("on_tool_") => self.on_tool(ev, k, out),
+            "on_custom_event" => {
+                self.ensure_started(out);
+                let name = s(ev, "name");
+                out.push(custom_event(
+                    Some(name.as_deref().unwrap_or("custom")),
+                    ev.get("data").unwrap_or(&Value::Null),
+                ));
+                Disposition::Mapped
+            }
+            k if k.starts_with("on_llm_") => Disposition::Ignored("completion-model event (no chat message)"),
+            k if k.starts_with("on_retriever_") || k.starts_with("on_prompt_") || k.starts_with("on_parser_") => {
+                Disposition::Ignored("runnable internals (retriever, prompt, parser)")
+            }
+            _ => Disposition::Ignored("v2 event kind aguify does not map"),
+        }
+    }
+
+    fn finish(&mut self, out: &mut Vec<ModelEvent>) {
+        if self.started && !self.ended {
+            let open = self.models.values().filter(|m| !m.ended).count();
+            let reason = if open > 0 {
+                "the log stops mid-message: no root end and no error line".to_string()
+            } else {
+                "the log stops before the root run ended, with no error line".to_string()
+            };
+            out.push(ModelEvent::RunIncomplete { reason });
+            self.started = false;
+        }
+    }
+}

@@ -1,0 +1,582 @@
+//! v3 streaming protocol events (`{type:"event",seq,method,params}`: Python wire form and
+//! in-process `[payload, metadata]` form, LangGraph.js, and platform `event: <method>` SSE)
+//! → model events. INPUTS.md §4 lists the quirks handled here.
+
+use std::collections::HashMap;
+
+use serde_json::Value;
+
+use super::{content::block_key, custom_event, interrupts_from, lc, Adapter, Disposition, RecordKind};
+use crate::input::Record;
+use crate::model::{ErrorInfo, ModelEvent, Usage};
+
+#[derive(Default)]
+pub struct V3Adapter {
+    started: bool,
+    /// The root's terminal lifecycle seen; the run end waits for trailing custom events and
+    /// the error line that follow it.
+    deferred_end: Option<ModelEvent>,
+    saw_root_lifecycle: bool,
+    /// Open message per namespace.
+    messages: HashMap<String, OpenMessage>,
+    /// Open subgraph/node lifecycles by key.
+    steps: HashMap<String, ()>,
+    tools_open: HashMap<String, ()>,
+}
+
+struct OpenMessage {
+    id: String,
+    usage: Option<Usage>,
+    blocks: HashMap<String, Block>,
+}
+
+#[derive(Default)]
+struct Block {
+    kind: String,
+    /// Text already emitted for this block (to recover text only present at finish).
+    emitted: String,
+    tool_id: Option<String>,
+    tool_streamed: bool,
+}
+
+fn s(v: &Value, k: &str) -> Option<String> {
+    v.get(k).and_then(Value::as_str).map(str::to_string)
+}
+
+fn ns_key(ns: Option<&Value>) -> String {
+    ns.and_then(Value::as_array)
+        .map(|a| {
+            a.iter()
+                .map(|p| p.as_str().unwrap_or_default())
+                .collect::<Vec<_>>()
+                .join("|")
+        })
+        .unwrap_or_default()
+}
+
+impl V3Adapter {
+    fn ensure_started(&mut self, out: &mut Vec<ModelEvent>) {
+        if !self.started {
+            self.started = true;
+            out.push(ModelEvent::RunStart {
+                thread_id: None,
+                run_id: None,
+                messages: vec![],
+                resume: None,
+            });
+        }
+    }
+
+    fn flush_deferred(&mut self, out: &mut Vec<ModelEvent>) {
+        if let Some(end) = self.deferred_end.take() {
+            out.push(end);
+            self.started = false;
+            self.messages.clear();
+            self.steps.clear();
+            self.tools_open.clear();
+        }
+    }
+
+    fn on_messages(&mut self, ns: String, seq: &str, data: &Value, out: &mut Vec<ModelEvent>) -> Disposition {
+        // In-process Python form: `[payload, metadata]`.
+        let data = match data {
+            Value::Array(a) if !a.is_empty() => &a[0],
+            d => d,
+        };
+        let Some(event) = data.get("event").and_then(Value::as_str) else {
+            return Disposition::Bad("v3 `messages` data without `event`".into());
+        };
+        match event {
+            "message-start" => {
+                if let Some(prev) = self.messages.remove(&ns) {
+                    out.push(ModelEvent::MessageEnd {
+                        message_id: prev.id,
+                        usage: prev.usage,
+                    });
+                }
+                let id = s(data, "id").unwrap_or_else(|| format!("msg-seq-{seq}"));
+                out.push(ModelEvent::MessageStart {
+                    message_id: id.clone(),
+                });
+                self.messages.insert(
+                    ns,
+                    OpenMessage {
+                        id,
+                        usage: None,
+                        blocks: HashMap::new(),
+                    },
+                );
+                Disposition::Mapped
+            }
+            "content-block-start" | "content-block-delta" | "content-block-finish" => {
+                let Some(msg) = self.messages.get_mut(&ns) else {
+                    return Disposition::Bad(format!(
+                        "`{event}` outside a message: expected `message-start` first"
+                    ));
+                };
+                let index = data.get("index").map(block_key).unwrap_or_else(|| "0".into());
+                let block = msg.blocks.entry(index.clone()).or_default();
+                let mid = msg.id.clone();
+                match event {
+                    "content-block-start" => block_start(&mid, &index, block, data.get("content"), out),
+                    "content-block-delta" => block_delta(&mid, &index, block, data.get("delta"), out),
+                    _ => block_finish(&mid, &index, block, data.get("content"), out),
+                }
+                Disposition::Mapped
+            }
+            "usage" => {
+                if let Some(msg) = self.messages.get_mut(&ns) {
+                    msg.usage = super::content::usage_from(data.get("usage"), None);
+                }
+                Disposition::Mapped
+            }
+            "message-finish" | "error" => {
+                let Some(msg) = self.messages.remove(&ns) else {
+                    return Disposition::Bad(format!("`{event}` without an open message"));
+                };
+                let usage = super::content::usage_from(data.get("usage"), data.get("metadata"))
+                    .or(msg.usage);
+                out.push(ModelEvent::MessageEnd {
+                    message_id: msg.id,
+                    usage,
+                });
+                Disposition::Mapped
+            }
+            _ => Disposition::Ignored("v3 message event kind aguify does not map"),
+        }
+    }
+
+    fn on_tools(&mut self, data: &Value, out: &mut Vec<ModelEvent>) -> Disposition {
+        let Some(id) = s(data, "tool_call_id") else {
+            return Disposition::Bad("v3 `tools` event without `tool_call_id`".into());
+        };
+        match data.get("event").and_then(Value::as_str) {
+            Some("tool-started") => {
+                let args = match data.get("input") {
+                    Some(Value::String(s)) => Some(s.clone()),
+                    Some(Value::Null) | None => None,
+                    Some(v) => Some(lc::normalize_deep(v).to_string()),
+                };
+                self.tools_open.insert(id.clone(), ());
+                out.push(ModelEvent::ToolStart {
+                    tool_call_id: id,
+                    name: s(data, "tool_name").unwrap_or_else(|| "tool".into()),
+                    args,
+                    parent_message_id: None,
+                });
+            }
+            Some("tool-output-delta") => {
+                let delta = match data.get("delta") {
+                    Some(Value::String(s)) => s.clone(),
+                    Some(v) => v.to_string(),
+                    None => String::new(),
+                };
+                out.push(ModelEvent::ToolOutputDelta {
+                    tool_call_id: id,
+                    delta,
+                });
+            }
+            Some("tool-finished") => {
+                self.tools_open.remove(&id);
+                let output = lc::normalize_deep(data.get("output").unwrap_or(&Value::Null));
+                let is_msg = lc::message_kind(&output) == Some("tool");
+                out.push(ModelEvent::ToolEnd {
+                    tool_call_id: id,
+                    name: s(data, "tool_name"),
+                    content: if is_msg {
+                        output.get("content").cloned().unwrap_or(Value::Null)
+                    } else {
+                        output.clone()
+                    },
+                    message_id: if is_msg { s(&output, "id") } else { None },
+                    error: is_msg && output.get("status").and_then(Value::as_str) == Some("error"),
+                });
+            }
+            Some("tool-error") => {
+                self.tools_open.remove(&id);
+                out.push(ModelEvent::ToolEnd {
+                    tool_call_id: id,
+                    name: s(data, "tool_name"),
+                    content: Value::String(s(data, "message").unwrap_or_else(|| "tool error".into())),
+                    message_id: None,
+                    error: true,
+                });
+            }
+            _ => return Disposition::Ignored("v3 tool event kind aguify does not map"),
+        }
+        Disposition::Mapped
+    }
+
+    fn on_lifecycle(&mut self, ns: &str, data: &Value, out: &mut Vec<ModelEvent>) -> Disposition {
+        let event = data.get("event").and_then(Value::as_str).unwrap_or_default();
+        // Python puts a subgraph's lifecycle on the parent namespace, naming it in `data.namespace`.
+        let key = match data.get("namespace") {
+            Some(n) => ns_key(Some(n)),
+            None => ns.to_string(),
+        };
+        if key.is_empty() {
+            self.saw_root_lifecycle = true;
+            return match event {
+                "running" | "started" => Disposition::Mapped,
+                "completed" | "interrupted" => {
+                    self.deferred_end = Some(ModelEvent::RunEnd);
+                    Disposition::Mapped
+                }
+                "failed" => {
+                    let message = match data.get("error") {
+                        Some(Value::String(m)) => m.clone(),
+                        Some(Value::Object(o)) => o
+                            .get("message")
+                            .and_then(Value::as_str)
+                            .unwrap_or("the run failed")
+                            .to_string(),
+                        _ => "the run failed (lifecycle `failed` without an error)".into(),
+                    };
+                    self.deferred_end = Some(ModelEvent::RunFailed(ErrorInfo {
+                        name: data.get("error").and_then(|e| s(e, "name")),
+                        message,
+                        lc_code: None,
+                    }));
+                    Disposition::Mapped
+                }
+                _ => Disposition::Ignored("root lifecycle event of no AG-UI meaning"),
+            };
+        }
+        match event {
+            "started" | "running" => {
+                let name = s(data, "graph_name").unwrap_or_else(|| {
+                    key.rsplit('|').next().unwrap_or(&key).split(':').next().unwrap_or("node").to_string()
+                });
+                self.steps.insert(key.clone(), ());
+                out.push(ModelEvent::StepStart { name, key });
+                Disposition::Mapped
+            }
+            "completed" | "failed" | "interrupted" => {
+                if self.steps.remove(&key).is_some() {
+                    out.push(ModelEvent::StepEnd { key });
+                    Disposition::Mapped
+                } else {
+                    Disposition::Ignored("lifecycle end of a node whose start was not recorded")
+                }
+            }
+            _ => Disposition::Ignored("lifecycle event of no AG-UI meaning"),
+        }
+    }
+}
+
+fn block_start(mid: &str, index: &str, block: &mut Block, content: Option<&Value>, out: &mut Vec<ModelEvent>) {
+    let Some(c) = content else { return };
+    block.kind = c.get("type").and_then(Value::as_str).unwrap_or("text").to_string();
+    match block.kind.as_str() {
+        "text" => {
+            if let Some(t) = c.get("text").and_then(Value::as_str).filter(|t| !t.is_empty()) {
+                block.emitted.push_str(t);
+                out.push(ModelEvent::TextDelta {
+                    message_id: mid.to_string(),
+                    text: t.to_string(),
+                });
+            }
+        }
+        "reasoning" | "thinking" => {
+            let t = c
+                .get("reasoning")
+                .or_else(|| c.get("thinking"))
+                .and_then(Value::as_str)
+                .filter(|t| !t.is_empty());
+            if let Some(t) = t {
+                block.emitted.push_str(t);
+                out.push(ModelEvent::ReasoningDelta {
+                    message_id: mid.to_string(),
+                    block: index.to_string(),
+                    text: t.to_string(),
+                });
+            }
+        }
+        "redacted_thinking" => {
+            if let Some(d) = c.get("data").and_then(Value::as_str) {
+                out.push(ModelEvent::ReasoningEncrypted {
+                    message_id: mid.to_string(),
+                    block: index.to_string(),
+                    value: d.to_string(),
+                });
+            }
+        }
+        "tool_call_chunk" | "tool_call" => {
+            block.tool_id = s(c, "id");
+            let args = match c.get("args") {
+                Some(Value::String(a)) => a.clone(),
+                Some(Value::Null) | None => String::new(),
+                Some(v) => v.to_string(),
+            };
+            block.tool_streamed = true;
+            out.push(ModelEvent::ToolCallChunk {
+                message_id: mid.to_string(),
+                index: index.to_string(),
+                id: block.tool_id.clone(),
+                name: s(c, "name"),
+                args,
+            });
+        }
+        _ => {}
+    }
+}
+
+fn block_delta(mid: &str, index: &str, block: &mut Block, delta: Option<&Value>, out: &mut Vec<ModelEvent>) {
+    let Some(d) = delta else { return };
+    match d.get("type").and_then(Value::as_str).unwrap_or_default() {
+        "text-delta" => {
+            if let Some(t) = d.get("text").and_then(Value::as_str).filter(|t| !t.is_empty()) {
+                if block.kind.is_empty() {
+                    block.kind = "text".into();
+                }
+                block.emitted.push_str(t);
+                out.push(ModelEvent::TextDelta {
+                    message_id: mid.to_string(),
+                    text: t.to_string(),
+                });
+            }
+        }
+        "reasoning-delta" => {
+            if let Some(t) = d.get("reasoning").and_then(Value::as_str).filter(|t| !t.is_empty()) {
+                if block.kind.is_empty() {
+                    block.kind = "reasoning".into();
+                }
+                block.emitted.push_str(t);
+                out.push(ModelEvent::ReasoningDelta {
+                    message_id: mid.to_string(),
+                    block: index.to_string(),
+                    text: t.to_string(),
+                });
+            }
+        }
+        "tool-call-delta" => {
+            let args = d.get("args").and_then(Value::as_str).unwrap_or_default().to_string();
+            block.tool_streamed = true;
+            out.push(ModelEvent::ToolCallChunk {
+                message_id: mid.to_string(),
+                index: index.to_string(),
+                id: s(d, "id").or_else(|| block.tool_id.clone()),
+                name: s(d, "name"),
+                args,
+            });
+        }
+        "block-delta" => {
+            if let Some(sig) = d
+                .get("fields")
+                .and_then(|f| f.get("signature"))
+                .and_then(Value::as_str)
+                .filter(|s| !s.is_empty())
+            {
+                out.push(ModelEvent::ReasoningEncrypted {
+                    message_id: mid.to_string(),
+                    block: index.to_string(),
+                    value: sig.to_string(),
+                });
+                block.kind = "signed".into();
+            }
+        }
+        _ => {}
+    }
+}
+
+fn block_finish(mid: &str, index: &str, block: &mut Block, content: Option<&Value>, out: &mut Vec<ModelEvent>) {
+    let Some(c) = content else { return };
+    let ty = c.get("type").and_then(Value::as_str).unwrap_or_default();
+    let full = match ty {
+        "text" => c.get("text"),
+        "reasoning" | "thinking" => c.get("reasoning").or_else(|| c.get("thinking")),
+        _ => None,
+    }
+    .and_then(Value::as_str);
+    // Text that only the finish carries (JS drops some deltas): emit the missing tail.
+    if let Some(full) = full {
+        if full.len() > block.emitted.len() && full.starts_with(block.emitted.as_str()) {
+            let rest = full[block.emitted.len()..].to_string();
+            block.emitted.push_str(&rest);
+            out.push(if ty == "text" {
+                ModelEvent::TextDelta {
+                    message_id: mid.to_string(),
+                    text: rest,
+                }
+            } else {
+                ModelEvent::ReasoningDelta {
+                    message_id: mid.to_string(),
+                    block: index.to_string(),
+                    text: rest,
+                }
+            });
+        }
+    }
+    if matches!(ty, "reasoning" | "thinking") && block.kind != "signed" {
+        let sig = c
+            .get("extras")
+            .and_then(|e| e.get("signature"))
+            .or_else(|| c.get("signature"))
+            .and_then(Value::as_str)
+            .filter(|s| !s.is_empty());
+        if let Some(sig) = sig {
+            out.push(ModelEvent::ReasoningEncrypted {
+                message_id: mid.to_string(),
+                block: index.to_string(),
+                value: sig.to_string(),
+            });
+        }
+    }
+    if ty == "tool_call" && !block.tool_streamed {
+        out.push(ModelEvent::ToolCallChunk {
+            message_id: mid.to_string(),
+            index: index.to_string(),
+            id: s(c, "id"),
+            name: s(c, "name"),
+            args: c.get("args").map(|a| a.to_string()).unwrap_or_else(|| "{}".into()),
+        });
+    }
+}
+
+impl Adapter for V3Adapter {
+    fn feed(&mut self, rec: &Record, kind: &RecordKind, out: &mut Vec<ModelEvent>) -> Disposition {
+        let ev = match kind {
+            RecordKind::V3 => {
+                if rec.value.get("type").and_then(Value::as_str) == Some("event") {
+                    &rec.value
+                } else {
+                    rec.value.get("data").unwrap_or(&rec.value)
+                }
+            }
+            RecordKind::ErrorLine(info) => {
+                // The error line names the exception; it replaces the root's `failed` message.
+                self.deferred_end = None;
+                self.ensure_started(out);
+                out.push(ModelEvent::RunFailed(info.clone()));
+                self.started = false;
+                self.messages.clear();
+                return Disposition::Mapped;
+            }
+            RecordKind::Custom => {
+                self.ensure_started(out);
+                out.push(custom_event(None, &rec.value));
+                return Disposition::Mapped;
+            }
+            RecordKind::RunMetadata { .. } | RecordKind::OtherStreamMode(_) | RecordKind::Values => {
+                return Disposition::Ignored("platform frame carrying no v3 event");
+            }
+            _ => return Disposition::Bad("expected a v3 protocol event".into()),
+        };
+        let method = ev.get("method").and_then(Value::as_str).unwrap_or_default();
+        let params = ev.get("params").unwrap_or(&Value::Null);
+        let data = params.get("data").unwrap_or(&Value::Null);
+        let ns = ns_key(params.get("namespace"));
+        let seq = ev.get("seq").map(|s| s.to_string()).unwrap_or_default();
+        let is_custom = method == "custom" || method.starts_with("custom:");
+        if !is_custom {
+            self.flush_deferred(out);
+        }
+        if method == "lifecycle" && ns.is_empty() && data.get("namespace").is_none() {
+            let e = data.get("event").and_then(Value::as_str).unwrap_or_default();
+            if matches!(e, "running" | "started") {
+                self.ensure_started(out);
+            }
+        } else {
+            self.ensure_started(out);
+        }
+        match method {
+            "messages" => self.on_messages(ns, &seq, data, out),
+            "tools" => self.on_tools(data, out),
+            "lifecycle" => self.on_lifecycle(&ns, data, out),
+            "values" => {
+                if !ns.is_empty() {
+                    return Disposition::Ignored("subgraph values (not the graph's state)");
+                }
+                let mut mapped = false;
+                if let Some(list) = params.get("interrupts").filter(|l| l.as_array().is_some_and(|a| !a.is_empty())) {
+                    out.push(ModelEvent::Interrupt(interrupts_from(list)));
+                    mapped = true;
+                }
+                let state = lc::normalize_deep(data);
+                if let Some(list) = state.get("__interrupt__") {
+                    out.push(ModelEvent::Interrupt(interrupts_from(list)));
+                    if state.as_object().is_some_and(|o| o.len() == 1) {
+                        return Disposition::Mapped;
+                    }
+                }
+                if state.is_object() {
+                    let messages = state
+                        .get("messages")
+                        .and_then(Value::as_array)
+                        .map(|l| lc::to_agui_messages(l));
+                    out.push(ModelEvent::State { state, messages });
+                    mapped = true;
+                }
+                if mapped {
+                    Disposition::Mapped
+                } else {
+                    Disposition::Ignored("values payload that is not a state object")
+                }
+            }
+            "updates" => {
+                let node = data
+                    .get("node")
+                    .or_else(|| params.get("node"))
+                    .and_then(Value::as_str);
+                if node == Some("__interrupt__") {
+                    let list = data.get("values").unwrap_or(data);
+                    out.push(ModelEvent::Interrupt(interrupts_from(list)));
+                    return Disposition::Mapped;
+                }
+                Disposition::Ignored("node update (a partial state, not the state)")
+            }
+            "tasks" => {
+                if let Some(list) = data.get("interrupts").filter(|l| l.as_array().is_some_and(|a| !a.is_empty())) {
+                    out.push(ModelEvent::Interrupt(interrupts_from(list)));
+                    return Disposition::Mapped;
+                }
+                Disposition::Ignored("task bookkeeping (nodes map from lifecycle)")
+            }
+            "checkpoints" => Disposition::Ignored("checkpoint bookkeeping"),
+            "input.requested" => {
+                let list = Value::Array(vec![data.clone()]);
+                out.push(ModelEvent::Interrupt(interrupts_from(&list)));
+                Disposition::Mapped
+            }
+            m if m == "custom" => {
+                out.push(custom_event(None, data));
+                Disposition::Mapped
+            }
+            m if m.starts_with("custom:") => {
+                let payload = data.get("payload").unwrap_or(data);
+                out.push(custom_event(Some(&m["custom:".len()..]), payload));
+                Disposition::Mapped
+            }
+            "debug" => Disposition::Ignored("debug stream"),
+            _ => Disposition::Ignored("v3 method aguify does not map"),
+        }
+    }
+
+    fn finish(&mut self, out: &mut Vec<ModelEvent>) {
+        if self.deferred_end.is_some() {
+            self.flush_deferred(out);
+            return;
+        }
+        if !self.started {
+            return;
+        }
+        let open_messages = self.messages.len();
+        let open_tools = self.tools_open.len();
+        if self.saw_root_lifecycle {
+            out.push(ModelEvent::RunIncomplete {
+                reason: "the log stops before the root lifecycle completed, with no error line".into(),
+            });
+        } else if open_messages > 0 || open_tools > 0 {
+            // Python v3 has no root lifecycle: a file that ends with an open message or tool
+            // stopped mid-run.
+            out.push(ModelEvent::RunIncomplete {
+                reason: format!(
+                    "the log stops with {open_messages} message(s) and {open_tools} tool call(s) still open"
+                ),
+            });
+        } else {
+            out.push(ModelEvent::RunEnd);
+        }
+        self.started = false;
+    }
+}

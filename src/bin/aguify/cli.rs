@@ -1,0 +1,110 @@
+//! Command-line definitions (clap derive). Completions are generated from these.
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "aguify",
+    version,
+    about = "LangGraph event logs in, AG-UI 1.0 events out",
+    long_about = "Transcodes recorded LangGraph event logs (astream_events v2, the v3 streaming \
+                  protocol, LangGraph platform SSE) into AG-UI 1.0 events, and checks AG-UI streams.\n\n\
+                  Exit codes: 0 success, 1 findings (check), 2 unreadable input or bad usage."
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Convert LangGraph logs to AG-UI events (SSE or NDJSON)
+    Convert(ConvertArgs),
+    /// Generate shell completions
+    Completions {
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+}
+
+#[derive(Args, Debug, Clone)]
+pub struct InputArgs {
+    /// Input files, in order (consecutive runs of one thread); none or `-` reads stdin
+    #[arg(value_name = "FILE")]
+    pub files: Vec<String>,
+    /// Input form: detected per file by default
+    #[arg(long, value_enum, default_value_t = From::Auto)]
+    pub from: From,
+    /// Skip (and report) lines longer than this many bytes
+    #[arg(long, value_name = "BYTES", default_value_t = aguify::input::DEFAULT_MAX_LINE_BYTES)]
+    pub max_line_bytes: usize,
+    /// Exit 2 at the first bad input line instead of reporting it and going on
+    #[arg(long)]
+    pub strict: bool,
+}
+
+#[derive(Args, Debug, Clone)]
+pub struct MapArgs {
+    /// threadId when the log has none
+    #[arg(long, value_name = "ID")]
+    pub thread_id: Option<String>,
+    /// runId when the log has none (later runs get `-2`, `-3`…)
+    #[arg(long, value_name = "ID")]
+    pub run_id: Option<String>,
+    /// Stream every model message, or only the final state's answer
+    #[arg(long, value_enum, default_value_t = Text::Stream)]
+    pub text: Text,
+    /// Also narrate tool calls as short reasoning lines
+    #[arg(long, value_enum, default_value_t = ToolSteps::None)]
+    pub tool_steps: ToolSteps,
+    /// Rename REASONING_* to 0.x THINKING_* (TDesign Chat 0.5.2)
+    #[arg(long, value_enum, default_value_t = Compat::None)]
+    pub compat: Compat,
+}
+
+#[derive(Args, Debug)]
+pub struct ConvertArgs {
+    #[command(flatten)]
+    pub input: InputArgs,
+    #[command(flatten)]
+    pub map: MapArgs,
+    /// Output format
+    #[arg(long, value_enum, default_value_t = To::Sse)]
+    pub to: To,
+    /// Print where every input line went (mapped / ignored with reason / bad) to stderr
+    #[arg(long)]
+    pub stats: bool,
+}
+
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum From {
+    Auto,
+    V2,
+    V3,
+    Sse,
+    Agui,
+}
+
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum To {
+    Sse,
+    Ndjson,
+}
+
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Text {
+    Stream,
+    Final,
+}
+
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ToolSteps {
+    None,
+    Reasoning,
+}
+
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Compat {
+    None,
+    Thinking,
+}

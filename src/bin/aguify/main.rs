@@ -1,0 +1,38 @@
+//! The `aguify` binary: argument parsing and wiring only; the work lives in the library.
+
+mod cli;
+mod convert;
+mod options;
+
+use std::io;
+use std::process::ExitCode;
+
+use clap::{CommandFactory, Parser};
+
+fn main() -> ExitCode {
+    let cli = cli::Cli::parse();
+    let result = match cli.command {
+        cli::Command::Convert(args) => convert::run(args),
+        cli::Command::Completions { shell } => {
+            clap_complete::generate(shell, &mut cli::Cli::command(), "aguify", &mut io::stdout());
+            Ok(0)
+        }
+    };
+    match result {
+        Ok(code) => ExitCode::from(code as u8),
+        Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("aguify: {e:#}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// A closed stdout (`aguify convert … | head`) ends quietly with success, as in ripgrep.
+fn is_broken_pipe(e: &anyhow::Error) -> bool {
+    e.chain().any(|c| {
+        c.downcast_ref::<aguify::Error>().is_some_and(aguify::Error::is_broken_pipe)
+            || c.downcast_ref::<io::Error>()
+                .is_some_and(|io| io.kind() == io::ErrorKind::BrokenPipe)
+    })
+}

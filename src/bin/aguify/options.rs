@@ -1,0 +1,43 @@
+//! CLI arguments → library options.
+
+use aguify::adapter::Family;
+use aguify::mapper::{Compat, MapOptions, TextPolicy, ToolSteps};
+use aguify::pipeline::{Input, Options};
+
+use crate::cli::{self, InputArgs, MapArgs};
+
+pub fn open_inputs(files: &[String]) -> Result<Vec<Input>, aguify::Error> {
+    if files.is_empty() {
+        return Ok(vec![Input::open("-")?]);
+    }
+    files.iter().map(|f| Input::open(f)).collect()
+}
+
+pub fn pipeline_options(input: &InputArgs, map: &MapArgs) -> Options {
+    Options {
+        from: match input.from {
+            cli::From::Auto | cli::From::Sse => None,
+            cli::From::V2 => Some(Family::V2),
+            cli::From::V3 => Some(Family::V3),
+            cli::From::Agui => Some(Family::Agui),
+        },
+        map: MapOptions {
+            text: match map.text {
+                cli::Text::Stream => TextPolicy::Stream,
+                cli::Text::Final => TextPolicy::Final,
+            },
+            tool_steps: match map.tool_steps {
+                cli::ToolSteps::None => ToolSteps::None,
+                cli::ToolSteps::Reasoning => ToolSteps::Reasoning,
+            },
+            compat: match map.compat {
+                cli::Compat::None => Compat::None,
+                cli::Compat::Thinking => Compat::Thinking,
+            },
+            thread_id: map.thread_id.clone(),
+            run_id: map.run_id.clone(),
+        },
+        max_line_bytes: input.max_line_bytes,
+        strict: input.strict,
+    }
+}

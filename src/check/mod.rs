@@ -1,0 +1,1 @@
+//! The checker (see issue 3).

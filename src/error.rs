@@ -1,0 +1,29 @@
+//! Library errors. `anyhow` lives only in the binary.
+
+use std::io;
+
+/// Errors that stop a pipeline (as opposed to per-line diagnostics, which let the stream go on).
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// An input could not be opened or read.
+    #[error("{path}: {source}")]
+    Input {
+        path: String,
+        #[source]
+        source: io::Error,
+    },
+    /// Writing the output failed (a closed pipe is reported as this, with `BrokenPipe`).
+    #[error("writing output: {0}")]
+    Output(#[source] io::Error),
+    /// `--strict` was given and a line was bad.
+    #[error("{0} (stopping: --strict)")]
+    Strict(String),
+}
+
+impl Error {
+    /// True when the error is a closed output pipe, which a CLI treats as a quiet success.
+    pub fn is_broken_pipe(&self) -> bool {
+        matches!(self, Error::Output(e) if e.kind() == io::ErrorKind::BrokenPipe)
+    }
+}

@@ -1,0 +1,274 @@
+//! Input framing: bytes → JSON records.
+//!
+//! A file is either NDJSON (one JSON value a line) or SSE (`event:`/`data:` frames separated by
+//! blank lines); [`Framer`] tells them apart from the first non-blank line and yields one
+//! [`Frame`] per record, bad line or ignored line, each naming the input line it came from.
+
+mod lines;
+mod sse;
+
+use std::io::BufRead;
+use std::sync::Arc;
+
+use serde_json::Value;
+
+pub use lines::{LineReader, RawLine, DEFAULT_MAX_LINE_BYTES};
+pub use sse::SseFramer;
+
+/// Where a record came from: file name (`-` for stdin) and 1-based line number.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Origin {
+    pub file: Arc<str>,
+    pub line: u64,
+}
+
+impl std::fmt::Display for Origin {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}:{}", self.file, self.line)
+    }
+}
+
+/// One parsed input record.
+#[derive(Debug, Clone)]
+pub struct Record {
+    pub origin: Origin,
+    /// How many input lines this record spans (SSE frames span several).
+    pub lines: u64,
+    /// The SSE `event:` field, when the record came from an SSE frame.
+    pub sse_event: Option<String>,
+    /// FNV-1a of the record's JSON text: the seed of ids derived from input.
+    pub hash: u64,
+    pub value: Value,
+}
+
+/// FNV-1a 64, for deterministic ids derived from input bytes.
+pub fn fnv1a(bytes: &[u8]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in bytes {
+        h ^= u64::from(*b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    h
+}
+
+/// What the framer produced for a stretch of input.
+#[derive(Debug)]
+pub enum Frame {
+    Record(Record),
+    /// Lines that carry nothing to map (blank lines, SSE comments), with the reason.
+    Ignored {
+        origin: Origin,
+        lines: u64,
+        reason: &'static str,
+    },
+    /// Lines that could not be read as a record.
+    Bad {
+        origin: Origin,
+        lines: u64,
+        message: String,
+    },
+}
+
+impl Frame {
+    pub fn origin(&self) -> &Origin {
+        match self {
+            Frame::Record(r) => &r.origin,
+            Frame::Ignored { origin, .. } | Frame::Bad { origin, .. } => origin,
+        }
+    }
+}
+
+/// Which framing a file uses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Framing {
+    Ndjson,
+    Sse,
+}
+
+/// Frames one input stream, detecting NDJSON vs SSE from its first non-blank line.
+pub struct Framer<R: BufRead> {
+    lines: LineReader<R>,
+    framing: Option<Framing>,
+    sse: SseFramer,
+    pending: std::collections::VecDeque<Frame>,
+    file: Arc<str>,
+    done: bool,
+}
+
+impl<R: BufRead> Framer<R> {
+    pub fn new(reader: R, file: Arc<str>, max_line_bytes: usize) -> Self {
+        Framer {
+            lines: LineReader::new(reader, max_line_bytes),
+            framing: None,
+            sse: SseFramer::default(),
+            pending: Default::default(),
+            file,
+            done: false,
+        }
+    }
+
+    /// Forces a framing instead of detecting it.
+    pub fn with_framing(mut self, framing: Framing) -> Self {
+        self.framing = Some(framing);
+        self
+    }
+
+    pub fn framing(&self) -> Option<Framing> {
+        self.framing
+    }
+
+    /// The next frame, `Ok(None)` at end of input.
+    pub fn next_frame(&mut self) -> std::io::Result<Option<Frame>> {
+        loop {
+            if let Some(f) = self.pending.pop_front() {
+                return Ok(Some(f));
+            }
+            if self.done {
+                return Ok(None);
+            }
+            let Framer {
+                lines,
+                framing,
+                sse,
+                pending,
+                file,
+                done,
+            } = self;
+            match lines.next_line()? {
+                None => {
+                    *done = true;
+                    if *framing == Some(Framing::Sse) {
+                        if let Some(f) = sse.finish(file) {
+                            pending.push_back(f);
+                        }
+                    }
+                }
+                Some(raw) => frame_line(raw, framing, sse, pending, file),
+            }
+        }
+    }
+}
+
+fn frame_line(
+    raw: RawLine<'_>,
+    framing: &mut Option<Framing>,
+    sse: &mut SseFramer,
+    pending: &mut std::collections::VecDeque<Frame>,
+    file: &Arc<str>,
+) {
+    let origin = Origin {
+        file: file.clone(),
+        line: raw.number,
+    };
+    let text = match raw.text {
+        Ok(t) => t,
+        Err(message) => {
+            pending.push_back(Frame::Bad {
+                origin,
+                lines: 1,
+                message,
+            });
+            return;
+        }
+    };
+    if framing.is_none() {
+        if text.trim().is_empty() {
+            pending.push_back(Frame::Ignored {
+                origin,
+                lines: 1,
+                reason: "blank line",
+            });
+            return;
+        }
+        *framing = Some(detect_framing(text));
+    }
+    match framing {
+        Some(Framing::Sse) => sse.push_line(text, raw.number, file, pending),
+        _ => pending.push_back(frame_ndjson_line(text, origin)),
+    }
+}
+
+/// SSE when the first non-blank line is an SSE field or comment, NDJSON otherwise.
+pub fn detect_framing(first_line: &str) -> Framing {
+    let t = first_line.trim_start_matches('\u{feff}');
+    let is_field = ["data:", "event:", "id:", "retry:", ":"]
+        .iter()
+        .any(|p| t.starts_with(p))
+        || t == "data"
+        || t == "event";
+    if is_field {
+        Framing::Sse
+    } else {
+        Framing::Ndjson
+    }
+}
+
+fn frame_ndjson_line(text: &str, origin: Origin) -> Frame {
+    if text.trim().is_empty() {
+        return Frame::Ignored {
+            origin,
+            lines: 1,
+            reason: "blank line",
+        };
+    }
+    match parse_json(text) {
+        Ok(value) => Frame::Record(Record {
+            origin,
+            lines: 1,
+            sse_event: None,
+            hash: fnv1a(text.as_bytes()),
+            value,
+        }),
+        Err(message) => Frame::Bad {
+            origin,
+            lines: 1,
+            message,
+        },
+    }
+}
+
+/// Parses one JSON object, with an error that says what was expected.
+pub fn parse_json(text: &str) -> Result<Value, String> {
+    match serde_json::from_str::<Value>(text) {
+        Ok(v @ Value::Object(_)) => Ok(v),
+        Ok(other) => Err(format!(
+            "expected a JSON object, found {}",
+            json_kind(&other)
+        )),
+        Err(e) => Err(describe_json_error(&e, text)),
+    }
+}
+
+fn describe_json_error(e: &serde_json::Error, text: &str) -> String {
+    use serde_json::error::Category;
+    match e.classify() {
+        Category::Eof => format!(
+            "truncated JSON: the line ends after {} bytes inside a value (was the recording cut off?)",
+            text.len()
+        ),
+        Category::Syntax if e.to_string().contains("recursion limit") => {
+            "JSON nested too deeply (more than 128 levels)".to_string()
+        }
+        _ => format!("invalid JSON at column {}: {}", e.column(), strip_position(e)),
+    }
+}
+
+fn strip_position(e: &serde_json::Error) -> String {
+    let s = e.to_string();
+    match s.find(" at line ") {
+        Some(i) => s[..i].to_string(),
+        None => s,
+    }
+}
+
+/// A short name for a JSON value's kind, for messages.
+pub fn json_kind(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}

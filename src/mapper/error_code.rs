@@ -1,0 +1,90 @@
+//! RUN_ERROR code classes (seed `000`'s `serializeAgentError` classes, plus INCOMPLETE_STREAM).
+
+use crate::model::ErrorInfo;
+
+pub const GRAPH_STEP_LIMIT: &str = "GRAPH_STEP_LIMIT";
+pub const LLM_RATE_LIMITED: &str = "LLM_RATE_LIMITED";
+pub const LLM_AUTH_FAILED: &str = "LLM_AUTH_FAILED";
+pub const UPSTREAM_TIMEOUT: &str = "UPSTREAM_TIMEOUT";
+pub const UPSTREAM_UNREACHABLE: &str = "UPSTREAM_UNREACHABLE";
+pub const AGENT_INTERNAL: &str = "AGENT_INTERNAL";
+pub const INCOMPLETE_STREAM: &str = "INCOMPLETE_STREAM";
+
+/// Every code class, for documentation and the checker.
+pub const ALL: [&str; 7] = [
+    GRAPH_STEP_LIMIT,
+    LLM_RATE_LIMITED,
+    LLM_AUTH_FAILED,
+    UPSTREAM_TIMEOUT,
+    UPSTREAM_UNREACHABLE,
+    AGENT_INTERNAL,
+    INCOMPLETE_STREAM,
+];
+
+/// Classifies an error by its `lc_error_code`, exception name and message.
+pub fn classify(e: &ErrorInfo) -> &'static str {
+    let name = e.name.as_deref().unwrap_or_default().to_ascii_lowercase();
+    let msg = e.message.to_ascii_lowercase();
+    let has = |needles: &[&str]| needles.iter().any(|n| name.contains(n) || msg.contains(n));
+    if e.lc_code.as_deref() == Some("GRAPH_RECURSION_LIMIT")
+        || name.contains("recursion")
+        || msg.contains("recursion limit")
+    {
+        return GRAPH_STEP_LIMIT;
+    }
+    if has(&["ratelimit", "rate limit", "rate_limit", "429", "too many requests", "quota"]) {
+        return LLM_RATE_LIMITED;
+    }
+    if has(&[
+        "authentication",
+        "permissiondenied",
+        "unauthorized",
+        "401",
+        "403",
+        "invalid api key",
+        "invalid_api_key",
+        "incorrect api key",
+    ]) {
+        return LLM_AUTH_FAILED;
+    }
+    if has(&["timeout", "timed out", "deadline exceeded", "etimedout"]) {
+        return UPSTREAM_TIMEOUT;
+    }
+    if has(&[
+        "connectionerror",
+        "apiconnectionerror",
+        "connection refused",
+        "econnrefused",
+        "enotfound",
+        "econnreset",
+        "unreachable",
+        "name or service not known",
+        "failed to establish a new connection",
+    ]) {
+        return UPSTREAM_UNREACHABLE;
+    }
+    AGENT_INTERNAL
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn e(name: &str, msg: &str) -> ErrorInfo {
+        ErrorInfo {
+            name: Some(name.into()),
+            message: msg.into(),
+            lc_code: None,
+        }
+    }
+
+    #[test]
+    fn classes() {
+        assert_eq!(classify(&e("GraphRecursionError", "Recursion limit of 25 reached")), GRAPH_STEP_LIMIT);
+        assert_eq!(classify(&e("RateLimitError", "Error code: 429")), LLM_RATE_LIMITED);
+        assert_eq!(classify(&e("AuthenticationError", "Error code: 401 - invalid api key")), LLM_AUTH_FAILED);
+        assert_eq!(classify(&e("APITimeoutError", "Request timed out.")), UPSTREAM_TIMEOUT);
+        assert_eq!(classify(&e("APIConnectionError", "Connection error.")), UPSTREAM_UNREACHABLE);
+        assert_eq!(classify(&e("ValueError", "order service unavailable")), AGENT_INTERNAL);
+    }
+}

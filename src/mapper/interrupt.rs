@@ -1,0 +1,104 @@
+//! Interrupts → the RUN_FINISHED interrupt outcome, and resume input → `RunAgentInput.resume[]`
+//! (seed `000`: `mapInterruptPayloadToAgUi`, `resolveResumeFromRunAgentInput` in reverse).
+
+use serde_json::{json, Map, Value};
+
+use crate::model::InterruptInfo;
+
+/// `reason` ← `payload.reason` → `confirmation` for `type: approval` → `payload.type` →
+/// `input_required`.
+pub fn reason(payload: &Value) -> String {
+    let s = |k: &str| payload.get(k).and_then(Value::as_str).filter(|s| !s.is_empty());
+    if let Some(r) = s("reason") {
+        return r.to_string();
+    }
+    match s("type") {
+        Some("approval") => "confirmation".into(),
+        Some(t) => t.to_string(),
+        None => "input_required".into(),
+    }
+}
+
+/// One AG-UI `Interrupt` object.
+pub fn to_agui(i: &InterruptInfo) -> Value {
+    let p = &i.value;
+    let mut m = Map::new();
+    m.insert("id".into(), Value::String(i.id.clone()));
+    m.insert("reason".into(), Value::String(reason(p)));
+    let text = match p {
+        Value::String(s) => Some(s.as_str()),
+        _ => p
+            .get("message")
+            .or_else(|| p.get("question"))
+            .or_else(|| p.get("prompt"))
+            .and_then(Value::as_str),
+    };
+    if let Some(t) = text {
+        m.insert("message".into(), Value::String(t.to_string()));
+    }
+    if let Some(t) = p
+        .get("toolCallId")
+        .or_else(|| p.get("tool_call_id"))
+        .and_then(Value::as_str)
+    {
+        m.insert("toolCallId".into(), Value::String(t.to_string()));
+    }
+    let schema = p
+        .get("responseSchema")
+        .or_else(|| p.get("response_schema"))
+        .or(i.response_schema.as_ref())
+        .filter(|s| s.is_object());
+    if let Some(s) = schema {
+        m.insert("responseSchema".into(), s.clone());
+    }
+    m.insert(
+        "metadata".into(),
+        json!({"interruptId": i.id, "payload": i.value}),
+    );
+    Value::Object(m)
+}
+
+/// `resume[]` entries answering `pending` with a LangGraph resume value: a map keyed by
+/// interrupt id answers each id; any other value answers every pending id. `None` (the log
+/// does not echo the value) gives entries without payload.
+pub fn resume_entries(pending: &[String], value: Option<&Value>) -> Vec<Value> {
+    pending
+        .iter()
+        .map(|id| {
+            let payload = match value {
+                Some(Value::Object(o)) if pending.iter().all(|p| o.contains_key(p)) => o.get(id).cloned(),
+                Some(Value::Null) | None => None,
+                Some(v) => Some(v.clone()),
+            };
+            let mut e = Map::new();
+            e.insert("interruptId".into(), Value::String(id.clone()));
+            e.insert("status".into(), Value::String("resolved".into()));
+            if let Some(p) = payload.filter(|p| !p.is_null()) {
+                e.insert("payload".into(), p);
+            }
+            Value::Object(e)
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reason_rules() {
+        assert_eq!(reason(&json!({"type":"approval"})), "confirmation");
+        assert_eq!(reason(&json!({"reason":"pick","type":"approval"})), "pick");
+        assert_eq!(reason(&json!({"type":"choose_city"})), "choose_city");
+        assert_eq!(reason(&json!("plain question")), "input_required");
+    }
+
+    #[test]
+    fn resume_keyed_by_id() {
+        let pending = vec!["a".to_string(), "b".to_string()];
+        let r = resume_entries(&pending, Some(&json!({"a": 1, "b": 2})));
+        assert_eq!(r[1]["payload"], 2);
+        let r = resume_entries(&pending[..1], Some(&json!({"approved": true})));
+        assert_eq!(r[0]["payload"]["approved"], true);
+    }
+}

@@ -1,0 +1,858 @@
+//! The AG-UI mapper: model events → AG-UI 1.0 events.
+//!
+//! It owns everything the protocol requires that a LangGraph log does not say outright: run
+//! framing (exactly one terminal per run), pairing (every START gets its END before the run
+//! ends), id schemes (reasoning ids per seed `000`), interrupt outcomes, resume input, and the
+//! seed `004` policies (`--text final`, `--tool-steps reasoning`, `--compat thinking`).
+
+pub mod error_code;
+pub mod interrupt;
+
+use std::collections::{HashMap, HashSet};
+
+use indexmap::IndexMap;
+use serde_json::{json, Map, Value};
+
+use crate::agui::{EventBuilder, THINKING_RENAMES};
+use crate::model::{ErrorInfo, InterruptInfo, ModelEvent, Usage};
+
+/// `--text`: stream every model message, or only the final state's answer (seed `004`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum TextPolicy {
+    #[default]
+    Stream,
+    Final,
+}
+
+/// `--tool-steps`: also narrate tool calls as short reasoning lines (seed `004`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ToolSteps {
+    #[default]
+    None,
+    Reasoning,
+}
+
+/// `--compat`: rename REASONING_* to the 0.x THINKING_* names (TDesign Chat 0.5.2).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Compat {
+    #[default]
+    None,
+    Thinking,
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct MapOptions {
+    pub text: TextPolicy,
+    pub tool_steps: ToolSteps,
+    pub compat: Compat,
+    pub thread_id: Option<String>,
+    pub run_id: Option<String>,
+}
+
+/// The CUSTOM event name carrying streamed tool output (see README: why not TOOL_CALL_CHUNK).
+pub const TOOL_OUTPUT_DELTA: &str = "tool-output-delta";
+
+pub struct Mapper {
+    opts: MapOptions,
+    thread_id: Option<String>,
+    runs: usize,
+    last_run_id: Option<String>,
+    /// Interrupt ids the previous run on this thread stopped at.
+    pending: Vec<String>,
+    run: Option<Run>,
+    /// Final answers already sent (`--text final`), so a resumed run does not repeat them.
+    answered: HashSet<String>,
+    timestamp: Option<i64>,
+    seed: u64,
+}
+
+#[derive(Default)]
+struct Run {
+    thread_id: String,
+    run_id: String,
+    /// Open steps by name, with how many node runs of that name are open.
+    steps: IndexMap<String, usize>,
+    step_keys: HashMap<String, String>,
+    /// Text messages with START sent and no END yet.
+    text_open: IndexMap<String, ()>,
+    /// Reasoning block (message id, block) → reasoning id, while open.
+    reasoning_open: IndexMap<(String, String), String>,
+    /// How often a reasoning id was used, to keep ids unique when a block reopens.
+    reasoning_ids: HashMap<String, usize>,
+    last_reasoning_id: HashMap<(String, String), String>,
+    tools: IndexMap<String, ToolCall>,
+    tool_index: HashMap<(String, String), String>,
+    /// Chunks of a call whose id or name has not arrived yet.
+    tool_buffer: HashMap<(String, String), PendingChunks>,
+    interrupts: Vec<InterruptInfo>,
+    messages: Option<Vec<Value>>,
+    usage: Vec<Usage>,
+    tool_steps_id: Option<String>,
+    tool_steps_open: bool,
+}
+
+#[derive(Default, Clone)]
+struct PendingChunks {
+    id: Option<String>,
+    name: Option<String>,
+    args: String,
+}
+
+struct ToolCall {
+    name: String,
+    parent: Option<String>,
+    ended: bool,
+    result: bool,
+}
+
+enum Ending {
+    Finished,
+    Failed(ErrorInfo, &'static str),
+}
+
+impl Mapper {
+    pub fn new(opts: MapOptions) -> Self {
+        Mapper {
+            opts,
+            thread_id: None,
+            runs: 0,
+            last_run_id: None,
+            pending: vec![],
+            run: None,
+            answered: HashSet::new(),
+            timestamp: None,
+            seed: 0,
+        }
+    }
+
+    /// Context of the record being mapped: its timestamp (ms) and a hash of its bytes, from
+    /// which ids are derived when the log has none.
+    pub fn set_context(&mut self, timestamp: Option<i64>, seed: u64) {
+        self.timestamp = timestamp;
+        self.seed = seed;
+    }
+
+    /// Whether a run is open (started, no terminal yet).
+    pub fn in_run(&self) -> bool {
+        self.run.is_some()
+    }
+
+    /// Interrupt ids the last run stopped at (what the next run must resume).
+    pub fn pending_interrupts(&self) -> &[String] {
+        &self.pending
+    }
+
+    fn ev(&self, kind: &str) -> EventBuilder {
+        EventBuilder::new(kind, self.timestamp)
+    }
+
+    fn push(&self, ev: Value, out: &mut Vec<Value>) {
+        if self.opts.compat == Compat::Thinking {
+            if let Some(renamed) = thinking_compat(&ev) {
+                out.push(renamed);
+                return;
+            }
+        }
+        out.push(ev);
+    }
+
+    pub fn map(&mut self, ev: ModelEvent, out: &mut Vec<Value>) {
+        if !matches!(ev, ModelEvent::RunStart { .. } | ModelEvent::Native(_)) && self.run.is_none() {
+            // Events outside a run (e.g. a v2 file whose root start is missing) open one.
+            self.start_run(None, None, vec![], None, out);
+        }
+        match ev {
+            ModelEvent::RunStart {
+                thread_id,
+                run_id,
+                messages,
+                resume,
+            } => {
+                if self.run.is_some() {
+                    self.end_run(
+                        Ending::Failed(
+                            ErrorInfo {
+                                name: None,
+                                message: "a new run started before this one ended".into(),
+                                lc_code: None,
+                            },
+                            error_code::INCOMPLETE_STREAM,
+                        ),
+                        out,
+                    );
+                }
+                self.start_run(thread_id, run_id, messages, resume, out);
+            }
+            ModelEvent::RunEnd => self.end_run(Ending::Finished, out),
+            ModelEvent::RunFailed(info) => {
+                let code = error_code::classify(&info);
+                self.end_run(Ending::Failed(info, code), out);
+            }
+            ModelEvent::RunIncomplete { reason } => self.end_run(
+                Ending::Failed(
+                    ErrorInfo {
+                        name: None,
+                        message: format!("The agent stream ended without a terminal event: {reason}"),
+                        lc_code: None,
+                    },
+                    error_code::INCOMPLETE_STREAM,
+                ),
+                out,
+            ),
+            ModelEvent::Interrupt(list) => {
+                let run = self.run_mut();
+                for i in list {
+                    if !run.interrupts.iter().any(|x| x.id == i.id) {
+                        run.interrupts.push(i);
+                    }
+                }
+            }
+            ModelEvent::StepStart { name, key } => {
+                let run = self.run_mut();
+                run.step_keys.insert(key, name.clone());
+                let n = run.steps.entry(name.clone()).or_insert(0);
+                *n += 1;
+                if *n == 1 {
+                    let e = self.ev("STEP_STARTED").str("stepName", name).build();
+                    self.push(e, out);
+                }
+            }
+            ModelEvent::StepEnd { key } => {
+                let run = self.run_mut();
+                let Some(name) = run.step_keys.remove(&key) else { return };
+                let Some(n) = run.steps.get_mut(&name) else { return };
+                *n -= 1;
+                if *n == 0 {
+                    run.steps.shift_remove(&name);
+                    let e = self.ev("STEP_FINISHED").str("stepName", name).build();
+                    self.push(e, out);
+                }
+            }
+            ModelEvent::MessageStart { .. } => {}
+            ModelEvent::TextDelta { message_id, text } => self.text_delta(message_id, text, out),
+            ModelEvent::ReasoningDelta {
+                message_id,
+                block,
+                text,
+            } => {
+                let rid = self.open_reasoning(&message_id, &block, out);
+                if !text.is_empty() {
+                    let e = self
+                        .ev("REASONING_MESSAGE_CONTENT")
+                        .str("messageId", rid)
+                        .str("delta", text)
+                        .build();
+                    self.push(e, out);
+                }
+            }
+            ModelEvent::ReasoningEncrypted {
+                message_id,
+                block,
+                value,
+            } => {
+                let key = (message_id.clone(), block.clone());
+                let run = self.run_mut();
+                let rid = run
+                    .reasoning_open
+                    .get(&key)
+                    .or_else(|| run.last_reasoning_id.get(&key))
+                    .cloned()
+                    .unwrap_or_else(|| reasoning_id(&message_id, &block));
+                let e = self
+                    .ev("REASONING_ENCRYPTED_VALUE")
+                    .str("subtype", "message")
+                    .str("entityId", rid)
+                    .str("encryptedValue", value)
+                    .build();
+                self.push(e, out);
+            }
+            ModelEvent::ToolCallChunk {
+                message_id,
+                index,
+                id,
+                name,
+                args,
+            } => self.tool_chunk(message_id, index, id, name, args, out),
+            ModelEvent::MessageEnd { message_id, usage } => {
+                self.close_message(&message_id, out);
+                if let Some(u) = usage {
+                    self.run_mut().usage.push(u);
+                }
+            }
+            ModelEvent::ToolStart {
+                tool_call_id,
+                name,
+                args,
+                parent_message_id,
+            } => {
+                self.ensure_tool(&tool_call_id, &name, parent_message_id, args.as_deref(), out);
+                self.end_tool(&tool_call_id, out);
+                if self.opts.tool_steps == ToolSteps::Reasoning {
+                    self.tool_step_line(&format!("Calling tool {name}.\n"), out);
+                }
+            }
+            ModelEvent::ToolOutputDelta {
+                tool_call_id,
+                delta,
+            } => {
+                let e = self
+                    .ev("CUSTOM")
+                    .str("name", TOOL_OUTPUT_DELTA)
+                    .val("value", json!({"toolCallId": tool_call_id, "delta": delta}))
+                    .build();
+                self.push(e, out);
+            }
+            ModelEvent::ToolEnd {
+                tool_call_id,
+                name,
+                content,
+                message_id,
+                error,
+            } => self.tool_result(tool_call_id, name, content, message_id, error, out),
+            ModelEvent::Custom { name, value } => {
+                let e = self.ev("CUSTOM").str("name", name).val("value", value).build();
+                self.push(e, out);
+            }
+            ModelEvent::State { state, messages } => {
+                let e = self.ev("STATE_SNAPSHOT").val("snapshot", state).build();
+                self.push(e, out);
+                if messages.is_some() {
+                    self.run_mut().messages = messages;
+                }
+            }
+            ModelEvent::Native(v) => self.push(v, out),
+        }
+    }
+
+    /// End of all input: a run still open was cut off.
+    pub fn finish(&mut self, out: &mut Vec<Value>) {
+        if self.run.is_some() {
+            self.map(
+                ModelEvent::RunIncomplete {
+                    reason: "the input ended inside a run".into(),
+                },
+                out,
+            );
+        }
+    }
+
+    fn run_mut(&mut self) -> &mut Run {
+        self.run.get_or_insert_with(Run::default)
+    }
+
+    fn start_run(
+        &mut self,
+        thread_id: Option<String>,
+        run_id: Option<String>,
+        messages: Vec<Value>,
+        resume: Option<Value>,
+        out: &mut Vec<Value>,
+    ) {
+        self.runs += 1;
+        let thread_id = thread_id
+            .or_else(|| self.opts.thread_id.clone())
+            .or_else(|| self.thread_id.clone())
+            .unwrap_or_else(|| format!("thread-{:016x}", self.seed));
+        let mut run_id = run_id
+            .or_else(|| {
+                self.opts.run_id.as_ref().map(|r| {
+                    if self.runs == 1 {
+                        r.clone()
+                    } else {
+                        format!("{r}-{}", self.runs)
+                    }
+                })
+            })
+            .unwrap_or_else(|| format!("run-{:016x}", self.seed));
+        if self.last_run_id.as_deref() == Some(run_id.as_str()) {
+            run_id = format!("{run_id}-{}", self.runs);
+        }
+        let same_thread = self.thread_id.as_deref() == Some(thread_id.as_str());
+        let pending = if same_thread { std::mem::take(&mut self.pending) } else { vec![] };
+        self.pending.clear();
+        self.thread_id = Some(thread_id.clone());
+        self.last_run_id = Some(run_id.clone());
+        // A run on a thread with pending interrupts resumes them: v2 says so in its input
+        // (`Command(resume=…)`); v3 does not echo input, so a run with no input messages does.
+        let resumes = !pending.is_empty() && (resume.is_some() || messages.is_empty());
+        let mut b = self
+            .ev("RUN_STARTED")
+            .str("threadId", thread_id.clone())
+            .str("runId", run_id.clone());
+        if resumes || !messages.is_empty() {
+            let mut input = Map::new();
+            input.insert("threadId".into(), Value::String(thread_id.clone()));
+            input.insert("runId".into(), Value::String(run_id.clone()));
+            input.insert("messages".into(), Value::Array(messages));
+            if resumes {
+                input.insert(
+                    "resume".into(),
+                    Value::Array(interrupt::resume_entries(&pending, resume.as_ref())),
+                );
+            }
+            b = b.val("input", Value::Object(input));
+        }
+        let e = b.build();
+        self.run = Some(Run {
+            thread_id,
+            run_id,
+            ..Run::default()
+        });
+        self.push(e, out);
+    }
+
+    fn text_delta(&mut self, message_id: String, text: String, out: &mut Vec<Value>) {
+        if text.is_empty() || self.opts.text == TextPolicy::Final {
+            return;
+        }
+        self.close_reasoning_of(&message_id, out);
+        if !self.run_mut().text_open.contains_key(&message_id) {
+            self.run_mut().text_open.insert(message_id.clone(), ());
+            let e = self
+                .ev("TEXT_MESSAGE_START")
+                .str("messageId", message_id.clone())
+                .str("role", "assistant")
+                .build();
+            self.push(e, out);
+        }
+        let e = self
+            .ev("TEXT_MESSAGE_CONTENT")
+            .str("messageId", message_id)
+            .str("delta", text)
+            .build();
+        self.push(e, out);
+    }
+
+    fn open_reasoning(&mut self, message_id: &str, block: &str, out: &mut Vec<Value>) -> String {
+        let key = (message_id.to_string(), block.to_string());
+        if let Some(rid) = self.run_mut().reasoning_open.get(&key) {
+            return rid.clone();
+        }
+        // Reasoning for a message whose text already streams: close the text first is wrong
+        // (text may continue); reasoning and text may overlap, so just open the span.
+        let base = reasoning_id(message_id, block);
+        let run = self.run_mut();
+        let n = run.reasoning_ids.entry(base.clone()).or_insert(0);
+        *n += 1;
+        let rid = if *n == 1 { base } else { format!("{base}:{n}") };
+        run.reasoning_open.insert(key.clone(), rid.clone());
+        run.last_reasoning_id.insert(key, rid.clone());
+        let e = self.ev("REASONING_START").str("messageId", rid.clone()).build();
+        self.push(e, out);
+        let e = self
+            .ev("REASONING_MESSAGE_START")
+            .str("messageId", rid.clone())
+            .str("role", "reasoning")
+            .build();
+        self.push(e, out);
+        rid
+    }
+
+    fn close_reasoning_of(&mut self, message_id: &str, out: &mut Vec<Value>) {
+        let Some(run) = self.run.as_mut() else { return };
+        let keys: Vec<(String, String)> = run
+            .reasoning_open
+            .keys()
+            .filter(|(m, _)| m == message_id)
+            .cloned()
+            .collect();
+        for k in keys {
+            if let Some(rid) = self.run_mut().reasoning_open.shift_remove(&k) {
+                self.emit_reasoning_end(rid, out);
+            }
+        }
+    }
+
+    fn emit_reasoning_end(&mut self, rid: String, out: &mut Vec<Value>) {
+        let e = self.ev("REASONING_MESSAGE_END").str("messageId", rid.clone()).build();
+        self.push(e, out);
+        let e = self.ev("REASONING_END").str("messageId", rid).build();
+        self.push(e, out);
+    }
+
+    fn tool_chunk(
+        &mut self,
+        message_id: String,
+        index: String,
+        id: Option<String>,
+        name: Option<String>,
+        args: String,
+        out: &mut Vec<Value>,
+    ) {
+        let key = (message_id.clone(), index);
+        let known = self.run_mut().tool_index.get(&key).cloned();
+        if let Some(call_id) = known {
+            let started_here = self.run_mut().tools.get(&call_id).is_some_and(|t| !t.ended);
+            if started_here && !args.is_empty() {
+                let e = self
+                    .ev("TOOL_CALL_ARGS")
+                    .str("toolCallId", call_id)
+                    .str("delta", args)
+                    .build();
+                self.push(e, out);
+            }
+            return;
+        }
+        // Not started yet: gather id, name and args until both id and name are known.
+        let run = self.run_mut();
+        let buf = run.tool_buffer.entry(key.clone()).or_default();
+        if id.is_some() {
+            buf.id = id;
+        }
+        if name.is_some() {
+            buf.name = name;
+        }
+        buf.args.push_str(&args);
+        if buf.id.is_none() || buf.name.is_none() {
+            return;
+        }
+        let PendingChunks { id, name, args } = run.tool_buffer.remove(&key).unwrap_or_default();
+        let (call_id, name) = (id.unwrap_or_default(), name.unwrap_or_default());
+        if run.tools.contains_key(&call_id) {
+            // The same call announced again (a replayed message): never a second START.
+            run.tool_index.insert(key, call_id);
+            return;
+        }
+        run.tool_index.insert(key, call_id.clone());
+        self.close_reasoning_of(&message_id, out);
+        self.ensure_tool(&call_id, &name, Some(message_id), Some(&args), out);
+    }
+
+    /// Sends START (+ ARGS) for a call not announced yet in this run.
+    fn ensure_tool(
+        &mut self,
+        call_id: &str,
+        name: &str,
+        parent: Option<String>,
+        args: Option<&str>,
+        out: &mut Vec<Value>,
+    ) {
+        if self.run_mut().tools.contains_key(call_id) {
+            return;
+        }
+        self.run_mut().tools.insert(
+            call_id.to_string(),
+            ToolCall {
+                name: name.to_string(),
+                parent: parent.clone(),
+                ended: false,
+                result: false,
+            },
+        );
+        let e = self
+            .ev("TOOL_CALL_START")
+            .str("toolCallId", call_id)
+            .str("toolCallName", name)
+            .opt_str("parentMessageId", parent)
+            .build();
+        self.push(e, out);
+        if let Some(a) = args.filter(|a| !a.is_empty()) {
+            let e = self
+                .ev("TOOL_CALL_ARGS")
+                .str("toolCallId", call_id)
+                .str("delta", a)
+                .build();
+            self.push(e, out);
+        }
+    }
+
+    fn end_tool(&mut self, call_id: &str, out: &mut Vec<Value>) {
+        let Some(t) = self.run_mut().tools.get_mut(call_id) else { return };
+        if t.ended {
+            return;
+        }
+        t.ended = true;
+        let e = self.ev("TOOL_CALL_END").str("toolCallId", call_id).build();
+        self.push(e, out);
+    }
+
+    fn tool_result(
+        &mut self,
+        call_id: String,
+        name: Option<String>,
+        content: Value,
+        message_id: Option<String>,
+        error: bool,
+        out: &mut Vec<Value>,
+    ) {
+        let name = name
+            .or_else(|| self.run_mut().tools.get(&call_id).map(|t| t.name.clone()))
+            .unwrap_or_else(|| "tool".into());
+        self.ensure_tool(&call_id, &name, None, None, out);
+        self.end_tool(&call_id, out);
+        if let Some(t) = self.run_mut().tools.get_mut(&call_id) {
+            t.result = true;
+        }
+        let text = crate::adapter::lc::tool_content_text(&content);
+        let mut b = self
+            .ev("TOOL_CALL_RESULT")
+            .str("messageId", message_id.unwrap_or_else(|| format!("result-{call_id}")))
+            .str("toolCallId", call_id)
+            .str("content", text)
+            .str("role", "tool");
+        if error {
+            b = b.val("metadata", json!({"status": "error"}));
+        }
+        let e = b.build();
+        self.push(e, out);
+        if self.opts.tool_steps == ToolSteps::Reasoning {
+            let line = if error {
+                format!("Tool {name} failed.\n")
+            } else {
+                format!("Tool {name} returned.\n")
+            };
+            self.tool_step_line(&line, out);
+        }
+    }
+
+    fn tool_step_line(&mut self, line: &str, out: &mut Vec<Value>) {
+        let run = self.run_mut();
+        let rid = run
+            .tool_steps_id
+            .get_or_insert_with(|| format!("{}:tool-steps", run.run_id))
+            .clone();
+        if !run.tool_steps_open {
+            run.tool_steps_open = true;
+            let n = run.reasoning_ids.entry(rid.clone()).or_insert(0);
+            *n += 1;
+            let e = self.ev("REASONING_START").str("messageId", rid.clone()).build();
+            self.push(e, out);
+            let e = self
+                .ev("REASONING_MESSAGE_START")
+                .str("messageId", rid.clone())
+                .str("role", "reasoning")
+                .build();
+            self.push(e, out);
+        }
+        let e = self
+            .ev("REASONING_MESSAGE_CONTENT")
+            .str("messageId", rid)
+            .str("delta", line)
+            .build();
+        self.push(e, out);
+    }
+
+    /// A message finished: close its reasoning, its text and its tool calls' argument streams.
+    fn close_message(&mut self, message_id: &str, out: &mut Vec<Value>) {
+        self.close_reasoning_of(message_id, out);
+        if self.run_mut().text_open.shift_remove(message_id).is_some() {
+            let e = self.ev("TEXT_MESSAGE_END").str("messageId", message_id).build();
+            self.push(e, out);
+        }
+        // Calls whose name never arrived still get announced, so their args are not lost.
+        let stranded: Vec<((String, String), PendingChunks)> = self
+            .run_mut()
+            .tool_buffer
+            .iter()
+            .filter(|((m, _), _)| m == message_id)
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect();
+        for (k, PendingChunks { id, name, args }) in stranded {
+            self.run_mut().tool_buffer.remove(&k);
+            let call_id = id.unwrap_or_else(|| format!("{}:tool:{}", k.0, k.1));
+            let name = name.unwrap_or_else(|| "unknown_tool".into());
+            self.ensure_tool(&call_id, &name, Some(k.0.clone()), Some(&args), out);
+            self.run_mut().tool_index.insert(k, call_id);
+        }
+        let calls: Vec<String> = self
+            .run_mut()
+            .tools
+            .iter()
+            .filter(|(_, t)| !t.ended && t.parent.as_deref() == Some(message_id))
+            .map(|(id, _)| id.clone())
+            .collect();
+        for id in calls {
+            self.end_tool(&id, out);
+        }
+    }
+
+    fn end_run(&mut self, ending: Ending, out: &mut Vec<Value>) {
+        if self.run.is_none() {
+            return;
+        }
+        // Close everything still open, innermost first.
+        let open: Vec<String> = self.run_mut().reasoning_open.drain(..).map(|(_, v)| v).collect();
+        for rid in open {
+            self.emit_reasoning_end(rid, out);
+        }
+        let texts: Vec<String> = self.run_mut().text_open.drain(..).map(|(k, _)| k).collect();
+        for id in texts {
+            let e = self.ev("TEXT_MESSAGE_END").str("messageId", id).build();
+            self.push(e, out);
+        }
+        let msgs: Vec<String> = self
+            .run_mut()
+            .tool_buffer
+            .keys()
+            .map(|(m, _)| m.clone())
+            .collect();
+        for m in msgs {
+            self.close_message(&m, out);
+        }
+        let tools: Vec<String> = self
+            .run_mut()
+            .tools
+            .iter()
+            .filter(|(_, t)| !t.ended)
+            .map(|(id, _)| id.clone())
+            .collect();
+        for id in tools {
+            self.end_tool(&id, out);
+        }
+        if self.run_mut().tool_steps_open {
+            let run = self.run_mut();
+            run.tool_steps_open = false;
+            let rid = run.tool_steps_id.clone().unwrap_or_default();
+            self.emit_reasoning_end(rid, out);
+        }
+        if matches!(ending, Ending::Finished) && self.opts.text == TextPolicy::Final {
+            self.final_answer(out);
+        }
+        let steps: Vec<String> = self.run_mut().steps.drain(..).map(|(k, _)| k).rev().collect();
+        for name in steps {
+            let e = self.ev("STEP_FINISHED").str("stepName", name).build();
+            self.push(e, out);
+        }
+        let Some(run) = self.run.take() else { return };
+        match ending {
+            Ending::Failed(info, code) => {
+                let mut raw = Map::new();
+                if let Some(n) = &info.name {
+                    raw.insert("error".into(), Value::String(n.clone()));
+                }
+                raw.insert("message".into(), Value::String(info.message.clone()));
+                if let Some(c) = &info.lc_code {
+                    raw.insert("lc_error_code".into(), Value::String(c.clone()));
+                }
+                let e = self
+                    .ev("RUN_ERROR")
+                    .val("rawEvent", Value::Object(raw))
+                    .str("message", info.message)
+                    .str("code", code)
+                    .build();
+                self.push(e, out);
+                self.pending.clear();
+            }
+            Ending::Finished => {
+                if let Some(msgs) = run.messages.clone() {
+                    let e = self.ev("MESSAGES_SNAPSHOT").val("messages", Value::Array(msgs)).build();
+                    self.push(e, out);
+                }
+                let mut b = self
+                    .ev("RUN_FINISHED")
+                    .str("threadId", run.thread_id.clone())
+                    .str("runId", run.run_id.clone());
+                if run.interrupts.is_empty() {
+                    let pending_calls: Vec<Value> = run
+                        .tools
+                        .iter()
+                        .filter(|(_, t)| !t.result)
+                        .map(|(id, _)| Value::String(id.clone()))
+                        .collect();
+                    let mut outcome = Map::new();
+                    outcome.insert("type".into(), "success".into());
+                    if !pending_calls.is_empty() {
+                        outcome.insert("pendingToolCallIds".into(), Value::Array(pending_calls));
+                    }
+                    b = b.val("outcome", Value::Object(outcome));
+                    self.pending.clear();
+                } else {
+                    let ints: Vec<Value> = run.interrupts.iter().map(interrupt::to_agui).collect();
+                    b = b.val("outcome", json!({"type": "interrupt", "interrupts": ints}));
+                    self.pending = run.interrupts.iter().map(|i| i.id.clone()).collect();
+                }
+                if let Some(u) = usage_summary(&run.usage) {
+                    b = b.val("usage", u);
+                }
+                let e = b.build();
+                self.push(e, out);
+            }
+        }
+    }
+
+    /// `--text final`: the final state's answer, as one text message.
+    fn final_answer(&mut self, out: &mut Vec<Value>) {
+        let Some(msgs) = self.run_mut().messages.clone() else { return };
+        let Some(last) = msgs.last() else { return };
+        if last.get("role").and_then(Value::as_str) != Some("assistant") {
+            return;
+        }
+        let (Some(id), Some(text)) = (
+            last.get("id").and_then(Value::as_str),
+            last.get("content").and_then(Value::as_str).filter(|t| !t.is_empty()),
+        ) else {
+            return;
+        };
+        if !self.answered.insert(id.to_string()) {
+            return;
+        }
+        let e = self
+            .ev("TEXT_MESSAGE_START")
+            .str("messageId", id)
+            .str("role", "assistant")
+            .build();
+        self.push(e, out);
+        let e = self
+            .ev("TEXT_MESSAGE_CONTENT")
+            .str("messageId", id)
+            .str("delta", text)
+            .build();
+        self.push(e, out);
+        let e = self.ev("TEXT_MESSAGE_END").str("messageId", id).build();
+        self.push(e, out);
+    }
+}
+
+/// Seed `000`: a reasoning message's id is `<message id>:reasoning:<block index>`.
+pub fn reasoning_id(message_id: &str, block: &str) -> String {
+    format!("{message_id}:reasoning:{block}")
+}
+
+fn usage_summary(usage: &[Usage]) -> Option<Value> {
+    if usage.is_empty() {
+        return None;
+    }
+    let mut by_model: IndexMap<(Option<String>, Option<String>), [u64; 4]> = IndexMap::new();
+    for u in usage {
+        let e = by_model
+            .entry((u.provider.clone(), u.model.clone()))
+            .or_insert([0; 4]);
+        e[0] += u.input_tokens.unwrap_or(0);
+        e[1] += u.output_tokens.unwrap_or(0);
+        e[2] += u
+            .total_tokens
+            .unwrap_or(u.input_tokens.unwrap_or(0) + u.output_tokens.unwrap_or(0));
+        e[3] += u.reasoning_tokens.unwrap_or(0);
+    }
+    let list: Vec<Value> = by_model
+        .into_iter()
+        .map(|((provider, model), t)| {
+            let mut m = Map::new();
+            if let Some(p) = provider {
+                m.insert("provider".into(), Value::String(p));
+            }
+            if let Some(mo) = model {
+                m.insert("model".into(), Value::String(mo));
+            }
+            m.insert("inputTokens".into(), t[0].into());
+            m.insert("outputTokens".into(), t[1].into());
+            m.insert("totalTokens".into(), t[2].into());
+            if t[3] > 0 {
+                m.insert("reasoningTokens".into(), t[3].into());
+            }
+            Value::Object(m)
+        })
+        .collect();
+    Some(Value::Array(list))
+}
+
+/// REASONING_* → 0.x THINKING_* (TDesign Chat 0.5.2 reads these; 0.x carries no ids or role).
+fn thinking_compat(ev: &Value) -> Option<Value> {
+    let t = ev.get("type")?.as_str()?;
+    let (_, new) = THINKING_RENAMES.iter().find(|(old, _)| *old == t)?;
+    let mut m = ev.as_object()?.clone();
+    m.insert("type".into(), Value::String(new.to_string()));
+    m.shift_remove("role");
+    m.shift_remove("messageId");
+    Some(Value::Object(m))
+}

@@ -1,0 +1,224 @@
+//! The pipeline: input files → framing → adapter → mapper → an [`Observer`] (sinks, checker,
+//! timeline). Files are processed in order as consecutive runs on one thread.
+
+use std::collections::BTreeMap;
+use std::io::{self, BufRead};
+use std::sync::Arc;
+
+use serde_json::Value;
+
+use crate::adapter::{Disposition, Family, Router};
+use crate::error::Error;
+use crate::input::{Frame, Framer, Origin, Record, DEFAULT_MAX_LINE_BYTES};
+use crate::mapper::{MapOptions, Mapper};
+use crate::model::ModelEvent;
+
+/// One input: a display name (`-` for stdin) and its reader.
+pub struct Input {
+    pub name: Arc<str>,
+    pub reader: Box<dyn BufRead + Send>,
+}
+
+impl Input {
+    /// Opens a path, or stdin for `-`.
+    pub fn open(path: &str) -> Result<Input, Error> {
+        if path == "-" {
+            return Ok(Input {
+                name: Arc::from("-"),
+                reader: Box::new(io::BufReader::with_capacity(256 * 1024, io::stdin())),
+            });
+        }
+        let f = std::fs::File::open(path).map_err(|source| Error::Input {
+            path: path.to_string(),
+            source,
+        })?;
+        Ok(Input {
+            name: Arc::from(path),
+            reader: Box::new(io::BufReader::with_capacity(256 * 1024, f)),
+        })
+    }
+
+    pub fn from_bytes(name: &str, bytes: Vec<u8>) -> Input {
+        Input {
+            name: Arc::from(name),
+            reader: Box::new(io::Cursor::new(bytes)),
+        }
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// `--from`: force an input family instead of detecting it per file.
+    pub from: Option<Family>,
+    pub map: MapOptions,
+    pub max_line_bytes: usize,
+    /// `--strict`: stop at the first bad line.
+    pub strict: bool,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            from: None,
+            map: MapOptions::default(),
+            max_line_bytes: DEFAULT_MAX_LINE_BYTES,
+            strict: false,
+        }
+    }
+}
+
+/// Where every input line went: the three counts always sum to `lines`.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Stats {
+    pub lines: u64,
+    pub mapped: u64,
+    pub ignored: BTreeMap<&'static str, u64>,
+    pub bad: u64,
+    pub events: u64,
+}
+
+impl Stats {
+    pub fn ignored_total(&self) -> u64 {
+        self.ignored.values().sum()
+    }
+}
+
+/// Receives what the pipeline produces. Only `event` is required.
+pub trait Observer {
+    /// An input record and what became of it.
+    fn record(&mut self, _rec: &Record, _disposition: &Disposition) {}
+    /// A line (or SSE frame) that could not be read as a record.
+    fn bad_line(&mut self, _origin: &Origin, _message: &str) {}
+    /// A model event, with the record that produced it.
+    fn model(&mut self, _ev: &ModelEvent, _origin: &Origin) {}
+    /// An AG-UI event, with the input line it came from.
+    fn event(&mut self, ev: &Value, origin: &Origin) -> io::Result<()>;
+    /// A file was fully read.
+    fn end_of_file(&mut self, _file: &str) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+/// The v3 `params.timestamp` of a record (ms), if any.
+fn record_timestamp(rec: &Record) -> Option<i64> {
+    let v = &rec.value;
+    let v = if v.get("type").and_then(Value::as_str) == Some("event") {
+        v
+    } else {
+        v.get("data").filter(|d| d.get("type").and_then(Value::as_str) == Some("event"))?
+    };
+    v.get("params")?.get("timestamp")?.as_i64()
+}
+
+/// Runs inputs through the pipeline, in order, into `obs`.
+pub fn run(inputs: Vec<Input>, opts: &Options, obs: &mut dyn Observer) -> Result<Stats, Error> {
+    let mut stats = Stats::default();
+    let mut mapper = Mapper::new(opts.map.clone());
+    let mut model = Vec::new();
+    let mut out = Vec::new();
+    let mut last_origin = Origin {
+        file: Arc::from("-"),
+        line: 0,
+    };
+    for input in inputs {
+        let file = input.name.clone();
+        let mut framer = Framer::new(input.reader, file.clone(), opts.max_line_bytes);
+        let mut router = Router::new(opts.from);
+        loop {
+            let frame = framer.next_frame().map_err(|source| Error::Input {
+                path: file.to_string(),
+                source,
+            })?;
+            let Some(frame) = frame else { break };
+            match frame {
+                Frame::Ignored { lines, reason, .. } => {
+                    stats.lines += lines;
+                    *stats.ignored.entry(reason).or_default() += lines;
+                }
+                Frame::Bad {
+                    origin,
+                    lines,
+                    message,
+                } => {
+                    stats.lines += lines;
+                    stats.bad += lines;
+                    obs.bad_line(&origin, &message);
+                    if opts.strict {
+                        return Err(Error::Strict(format!("{origin}: {message}")));
+                    }
+                }
+                Frame::Record(rec) => {
+                    stats.lines += rec.lines;
+                    model.clear();
+                    let disposition = router.feed(&rec, &mut model);
+                    match &disposition {
+                        Disposition::Mapped => stats.mapped += rec.lines,
+                        Disposition::Ignored(why) => *stats.ignored.entry(why).or_default() += rec.lines,
+                        Disposition::Bad(msg) => {
+                            stats.bad += rec.lines;
+                            obs.bad_line(&rec.origin, msg);
+                        }
+                    }
+                    obs.record(&rec, &disposition);
+                    if opts.strict {
+                        if let Disposition::Bad(msg) = &disposition {
+                            return Err(Error::Strict(format!("{}: {msg}", rec.origin)));
+                        }
+                    }
+                    mapper.set_context(record_timestamp(&rec), rec.hash);
+                    emit(&mut mapper, &mut model, &mut out, &rec.origin, obs, &mut stats)?;
+                    last_origin = rec.origin;
+                }
+            }
+        }
+        model.clear();
+        router.finish(&mut model);
+        let end = Origin {
+            file: file.clone(),
+            line: if last_origin.file == file { last_origin.line } else { 0 },
+        };
+        emit(&mut mapper, &mut model, &mut out, &end, obs, &mut stats)?;
+        obs.end_of_file(&file).map_err(Error::Output)?;
+    }
+    out.clear();
+    mapper.finish(&mut out);
+    for ev in out.drain(..) {
+        stats.events += 1;
+        obs.event(&ev, &last_origin).map_err(Error::Output)?;
+    }
+    Ok(stats)
+}
+
+fn emit(
+    mapper: &mut Mapper,
+    model: &mut Vec<ModelEvent>,
+    out: &mut Vec<Value>,
+    origin: &Origin,
+    obs: &mut dyn Observer,
+    stats: &mut Stats,
+) -> Result<(), Error> {
+    for ev in model.drain(..) {
+        obs.model(&ev, origin);
+        out.clear();
+        mapper.map(ev, out);
+        for e in out.drain(..) {
+            stats.events += 1;
+            obs.event(&e, origin).map_err(Error::Output)?;
+        }
+    }
+    Ok(())
+}
+
+/// Converts in-memory inputs to AG-UI events (for tests, the server and benchmarks).
+pub fn convert_to_vec(inputs: Vec<Input>, opts: &Options) -> Result<(Vec<Value>, Stats), Error> {
+    struct Collect(Vec<Value>);
+    impl Observer for Collect {
+        fn event(&mut self, ev: &Value, _origin: &Origin) -> io::Result<()> {
+            self.0.push(ev.clone());
+            Ok(())
+        }
+    }
+    let mut c = Collect(vec![]);
+    let stats = run(inputs, opts, &mut c)?;
+    Ok((c.0, stats))
+}

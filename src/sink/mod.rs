@@ -1,0 +1,41 @@
+//! Sinks: where AG-UI events go. One module per output format, each a [`Sink`].
+
+mod ndjson;
+mod sse;
+
+use std::io::{self, Write};
+
+use serde_json::Value;
+
+pub use ndjson::NdjsonSink;
+pub use sse::SseSink;
+
+/// An output format for AG-UI events.
+pub trait Sink {
+    /// Writes one event. A frame is written whole or not at all (no half frames on error).
+    fn write_event(&mut self, ev: &Value) -> io::Result<()>;
+    fn flush(&mut self) -> io::Result<()>;
+}
+
+/// `--to`: the output formats of `convert`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Format {
+    #[default]
+    Sse,
+    Ndjson,
+}
+
+/// A boxed sink for a format, writing to `w`.
+pub fn for_format<'a, W: Write + 'a>(format: Format, w: W) -> Box<dyn Sink + 'a> {
+    match format {
+        Format::Sse => Box::new(SseSink::new(w)),
+        Format::Ndjson => Box::new(NdjsonSink::new(w)),
+    }
+}
+
+/// Serializes an event exactly as `JSON.stringify` would for these values: compact, keys in
+/// insertion order, non-ASCII as raw UTF-8.
+pub fn encode_json(ev: &Value, buf: &mut Vec<u8>) {
+    // Serializing a `Value` into a Vec cannot fail.
+    serde_json::to_writer(&mut *buf, ev).unwrap_or_default();
+}

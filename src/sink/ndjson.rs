@@ -1,0 +1,34 @@
+//! NDJSON: one compact AG-UI event per line.
+
+use std::io::{self, Write};
+
+use serde_json::Value;
+
+use super::{encode_json, Sink};
+
+pub struct NdjsonSink<W> {
+    w: W,
+    buf: Vec<u8>,
+}
+
+impl<W: Write> NdjsonSink<W> {
+    pub fn new(w: W) -> Self {
+        NdjsonSink {
+            w,
+            buf: Vec::with_capacity(4096),
+        }
+    }
+}
+
+impl<W: Write> Sink for NdjsonSink<W> {
+    fn write_event(&mut self, ev: &Value) -> io::Result<()> {
+        self.buf.clear();
+        encode_json(ev, &mut self.buf);
+        self.buf.push(b'\n');
+        self.w.write_all(&self.buf)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.w.flush()
+    }
+}

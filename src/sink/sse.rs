@@ -1,0 +1,59 @@
+//! SSE frames byte-compatible with `@ag-ui/encoder`: `data: <compact JSON>\n\n`, LF only, no
+//! `event:`/`id:` lines.
+
+use std::io::{self, Write};
+
+use serde_json::Value;
+
+use super::{encode_json, Sink};
+
+pub struct SseSink<W> {
+    w: W,
+    buf: Vec<u8>,
+}
+
+impl<W: Write> SseSink<W> {
+    pub fn new(w: W) -> Self {
+        SseSink {
+            w,
+            buf: Vec::with_capacity(4096),
+        }
+    }
+}
+
+/// One SSE frame for an event.
+pub fn frame(ev: &Value, buf: &mut Vec<u8>) {
+    buf.extend_from_slice(b"data: ");
+    encode_json(ev, buf);
+    buf.extend_from_slice(b"\n\n");
+}
+
+impl<W: Write> Sink for SseSink<W> {
+    fn write_event(&mut self, ev: &Value) -> io::Result<()> {
+        self.buf.clear();
+        frame(ev, &mut self.buf);
+        self.w.write_all(&self.buf)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.w.flush()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn frame_is_encoder_compatible() {
+        let mut out = vec![];
+        let mut s = SseSink::new(&mut out);
+        s.write_event(&json!({"type":"TEXT_MESSAGE_CONTENT","messageId":"m","delta":"22°C \"q\""}))
+            .expect("in-memory write");
+        assert_eq!(
+            String::from_utf8(out).expect("utf8"),
+            "data: {\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"m\",\"delta\":\"22°C \\\"q\\\"\"}\n\n"
+        );
+    }
+}
