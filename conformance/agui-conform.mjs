@@ -9,7 +9,7 @@
 //
 // Usage: node agui-conform.mjs [--json] [--agent] [--quiet] FILE... ('-' = stdin)
 
-import { readFileSync } from "node:fs";
+import { readFileSync, realpathSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import {
   CompatibilityBoundary,
@@ -157,7 +157,7 @@ function describeError(err) {
  * so an earlier pipeline error still wins.
  * Resolves to { verifyError, verifyStage, failedAt, errorName, verifiedEvents }.
  */
-export function replayPipeline(events, parseError = null) {
+export function replayPipeline(events, parseError = null, stages = "client") {
   return new Promise((resolve) => {
     let current = -1; // index of the input event being pushed; the pipeline is synchronous
     const stageOf = new WeakMap();
@@ -191,13 +191,16 @@ export function replayPipeline(events, parseError = null) {
     // The middleware chain of runAgent(): for a 1.0 agent with no use(), it is
     // only the always-on CompatibilityBoundary, whose `next` is the transport.
     const input = { threadId: "conformance", runId: "conformance", messages: [], tools: [], context: [], state: {} };
-    const boundary = new CompatibilityBoundary();
-    const compat$ = boundary.run(input, { run: () => source$, messages: [], state: {} });
+    // stages "verify" skips the boundary and enforcement, to expose verifyEvents'
+    // own rules that enforcement's schema check would otherwise pre-empt.
+    const front$ =
+      stages === "verify"
+        ? source$
+        : new CompatibilityBoundary()
+            .run(input, { run: () => source$, messages: [], state: {} })
+            .pipe(tag("compat"), enforceEvents(), tag("enforce"));
 
-    const out$ = compat$.pipe(
-      tag("compat"),
-      enforceEvents(),
-      tag("enforce"),
+    const out$ = front$.pipe(
       transformChunks(),
       tag("transformChunks"),
       verifyEvents(),
@@ -256,7 +259,7 @@ export async function runRealAgent(bytes, format) {
  * Judges one stream. `bytes` is a Uint8Array (or string). Options: { format, agent, name }.
  * Returns the report object printed by the CLI (plus detail fields).
  */
-export async function conform(bytes, { format = "auto", agent = false, name = "-" } = {}) {
+export async function conform(bytes, { format = "auto", agent = false, name = "-", stages = "client" } = {}) {
   if (typeof bytes === "string") bytes = new TextEncoder().encode(bytes);
   const text = new TextDecoder().decode(bytes);
   const fmt = format === "auto" ? detectFormat(text) : format;
@@ -264,7 +267,7 @@ export async function conform(bytes, { format = "auto", agent = false, name = "-
   const [result, warnings] = await captureConsole(async () => {
     const { events, parseError } = fmt === "sse" ? await parseSseWithClient(bytes) : parseNdjson(text);
     const schema = schemaCheck(events);
-    const pipe = await replayPipeline(events, parseError);
+    const pipe = await replayPipeline(events, parseError, stages);
     return { events, parseError, schema, pipe };
   });
   // The real agent runs the same bytes again; its warnings are kept apart so
@@ -275,6 +278,7 @@ export async function conform(bytes, { format = "auto", agent = false, name = "-
   const report = {
     file: name,
     format: fmt,
+    stages,
     events: events.length,
     schemaErrors: schema.schemaErrors,
     firstSchemaError: schema.firstSchemaError,
@@ -304,7 +308,15 @@ export async function conformFile(path, opts = {}) {
 
 // ---------------------------------------------------------------- CLI
 
-const USAGE = `usage: node agui-conform.mjs [--json] [--agent] [--quiet] [--format auto|sse|ndjson] FILE...  ('-' reads stdin)
+/** A reader that stops early (`| head`) is not an error. */
+export function quietOnBrokenPipe() {
+  process.stdout.on("error", (err) => {
+    if (err.code === "EPIPE") process.exit(process.exitCode ?? 0);
+    throw err;
+  });
+}
+
+const USAGE = `usage: node agui-conform.mjs [--json] [--agent] [--quiet] [--format auto|sse|ndjson] [--stages client|verify] FILE...  ('-' reads stdin)
   prints one JSON line per file; exit 0 if all valid, 1 if any invalid, 2 on usage or I/O error`;
 
 async function main(argv) {
@@ -312,6 +324,7 @@ async function main(argv) {
   let agent = false;
   let quiet = false;
   let format = "auto";
+  let stages = "client";
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === "--json") continue; // JSON lines are the only output format; accepted for clarity
@@ -319,6 +332,8 @@ async function main(argv) {
     else if (a === "--quiet" || a === "-q") quiet = true;
     else if (a === "--format") format = argv[++i];
     else if (a.startsWith("--format=")) format = a.slice(9);
+    else if (a === "--stages") stages = argv[++i];
+    else if (a.startsWith("--stages=")) stages = a.slice(9);
     else if (a === "-h" || a === "--help") {
       process.stdout.write(USAGE + "\n");
       return 0;
@@ -332,6 +347,10 @@ async function main(argv) {
     process.stderr.write(`agui-conform: bad --format ${format}\n`);
     return 2;
   }
+  if (!["client", "verify"].includes(stages)) {
+    process.stderr.write(`agui-conform: bad --stages ${stages}\n`);
+    return 2;
+  }
   if (files.length === 0) {
     process.stderr.write(USAGE + "\n");
     return 2;
@@ -341,7 +360,7 @@ async function main(argv) {
   for (const f of files) {
     let report;
     try {
-      report = await conformFile(f, { agent, format });
+      report = await conformFile(f, { agent, format, stages });
     } catch (err) {
       process.stderr.write(`agui-conform: ${f}: ${err.message}\n`);
       ioError = true;
@@ -358,7 +377,8 @@ async function main(argv) {
   return ioError ? 2 : anyInvalid ? 1 : 0;
 }
 
-if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+if (process.argv[1] && fileURLToPath(import.meta.url) === realpathSync(process.argv[1])) {
+  quietOnBrokenPipe();
   main(process.argv.slice(2)).then(
     (code) => (process.exitCode = code),
     (err) => {

@@ -17,7 +17,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { conform, conformFile } from "./agui-conform.mjs";
+import { conform, conformFile, quietOnBrokenPipe } from "./agui-conform.mjs";
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const REPO = resolve(HERE, "..");
@@ -118,6 +118,10 @@ export function officialVerdict(report) {
   };
 }
 
+function stageVerdict(report) {
+  return { verifyError: report.verifyError, verifyStage: report.verifyStage, failedAt: report.failedAt };
+}
+
 function expectedPath(caseFile) {
   return caseFile.replace(STREAM_EXT, ".expected.json");
 }
@@ -144,19 +148,31 @@ async function runCases(dir, write, agent) {
     const report = await conformFile(file, { agent });
     const got = officialVerdict(report);
     if (agent) got.agentError = report.agentError;
+    // verifyEvents alone (no boundary, no enforcement): shows the verifier
+    // rules that enforcement's schema check pre-empts in the real client.
+    const verifyOnly = stageVerdict(await conformFile(file, { stages: "verify" }));
+    const verifyOnlyDiffers = JSON.stringify(verifyOnly) !== JSON.stringify(stageVerdict(report));
     const expFile = expectedPath(file);
     if (write) {
-      const prior = existsSync(expFile) ? JSON.parse(readFileSync(expFile, "utf8")) : {};
+      const { official: _o, verifyOnly: _v, ...prior } = existsSync(expFile) ? JSON.parse(readFileSync(expFile, "utf8")) : {};
       const { agentError: _a, ...official } = got;
-      writeFileSync(expFile, JSON.stringify({ ...prior, official }, null, 2) + "\n");
+      const record = { ...prior, official };
+      if (verifyOnlyDiffers) record.verifyOnly = verifyOnly;
+      writeFileSync(expFile, JSON.stringify(record, null, 2) + "\n");
     }
     if (!existsSync(expFile)) {
       failed++;
       process.stdout.write(`FAIL ${name}: no ${basename(expFile)}\n`);
       continue;
     }
-    const want = JSON.parse(readFileSync(expFile, "utf8")).official;
+    const expected = JSON.parse(readFileSync(expFile, "utf8"));
+    const want = expected.official;
     const diff = want ? differences(want, got) : ['no "official" field'];
+    if (expected.verifyOnly || verifyOnlyDiffers) {
+      const d = differences(expected.verifyOnly ?? {}, verifyOnly);
+      if (!expected.verifyOnly) d.push(`verifyOnly: not recorded, got ${JSON.stringify(verifyOnly)}`);
+      diff.push(...d.map((x) => `verifyOnly.${x}`));
+    }
     // With --agent, a real HttpAgent.runAgent() must agree with the replay.
     if (agent && got.agentError !== (got.verifyError ?? null) && !(got.verifyError === null && got.agentError === null))
       diff.push(`HttpAgent disagrees: agentError ${JSON.stringify(got.agentError)}`);
@@ -216,6 +232,7 @@ async function main(argv) {
   return runRecordings(bin.includes("/") ? resolve(bin) : bin, resolve(recordings), agent);
 }
 
+quietOnBrokenPipe();
 main(process.argv.slice(2)).then(
   (code) => (process.exitCode = code),
   (err) => {
