@@ -26,8 +26,8 @@ import { EventSchema } from "@ag-ui/core/schemas";
 // harness never builds streams with a second copy of rxjs.
 const Observable = runHttpRequest(() => Promise.reject(new Error("unused"))).constructor;
 
-/** The stages of runAgent() after transport, innermost first. */
-export const STAGES = ["compat", "enforce", "transformChunks", "verify"];
+/** Values of `verifyStage`: the transport, then the stages of runAgent() in order. */
+export const STAGES = ["parse", "compat", "enforce", "transformChunks", "verify"];
 
 // ---------------------------------------------------------------- detection
 
