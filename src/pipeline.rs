@@ -93,6 +93,12 @@ pub trait Observer {
     fn model(&mut self, _ev: &ModelEvent, _origin: &Origin) {}
     /// An AG-UI event, with the input line it came from.
     fn event(&mut self, ev: &Value, origin: &Origin) -> io::Result<()>;
+    /// Whether `record` and `model` need every record's whole value. `false` lets the pipeline
+    /// skip the parts of v2/v3 lines that no adapter reads ([`crate::input::prune`]): a
+    /// consumer of the AG-UI events only (`convert`) goes several times faster.
+    fn needs_full_records(&self) -> bool {
+        true
+    }
     /// A file was fully read.
     fn end_of_file(&mut self, _file: &str) -> io::Result<()> {
         Ok(())
@@ -122,7 +128,8 @@ pub fn run(inputs: Vec<Input>, opts: &Options, obs: &mut dyn Observer) -> Result
     };
     for input in inputs {
         let file = input.name.clone();
-        let mut framer = Framer::new(input.reader, file.clone(), opts.max_line_bytes);
+        let mut framer = Framer::new(input.reader, file.clone(), opts.max_line_bytes)
+            .with_pruning(!obs.needs_full_records());
         let mut router = Router::new(opts.from);
         loop {
             let frame = framer.next_frame().map_err(|source| Error::Input {
@@ -216,6 +223,9 @@ pub fn convert_to_vec(inputs: Vec<Input>, opts: &Options) -> Result<(Vec<Value>,
         fn event(&mut self, ev: &Value, _origin: &Origin) -> io::Result<()> {
             self.0.push(ev.clone());
             Ok(())
+        }
+        fn needs_full_records(&self) -> bool {
+            false
         }
     }
     let mut c = Collect(vec![]);

@@ -5,6 +5,7 @@
 //! [`Frame`] per record, bad line or ignored line, each naming the input line it came from.
 
 mod lines;
+pub mod prune;
 mod sse;
 
 use std::io::BufRead;
@@ -93,6 +94,7 @@ pub struct Framer<R: BufRead> {
     pending: std::collections::VecDeque<Frame>,
     file: Arc<str>,
     done: bool,
+    prune: bool,
 }
 
 impl<R: BufRead> Framer<R> {
@@ -104,7 +106,15 @@ impl<R: BufRead> Framer<R> {
             pending: Default::default(),
             file,
             done: false,
+            prune: false,
         }
+    }
+
+    /// Parses NDJSON v2/v3 lines into values holding only what the adapters read
+    /// ([`prune`]); for consumers that need the AG-UI events and nothing else.
+    pub fn with_pruning(mut self, prune: bool) -> Self {
+        self.prune = prune;
+        self
     }
 
     /// Forces a framing instead of detecting it.
@@ -133,6 +143,7 @@ impl<R: BufRead> Framer<R> {
                 pending,
                 file,
                 done,
+                prune,
             } = self;
             match lines.next_line()? {
                 None => {
@@ -143,7 +154,7 @@ impl<R: BufRead> Framer<R> {
                         }
                     }
                 }
-                Some(raw) => frame_line(raw, framing, sse, pending, file),
+                Some(raw) => frame_line(raw, framing, sse, pending, file, *prune),
             }
         }
     }
@@ -155,6 +166,7 @@ fn frame_line(
     sse: &mut SseFramer,
     pending: &mut std::collections::VecDeque<Frame>,
     file: &Arc<str>,
+    prune: bool,
 ) {
     let origin = Origin {
         file: file.clone(),
@@ -184,7 +196,7 @@ fn frame_line(
     }
     match framing {
         Some(Framing::Sse) => sse.push_line(text, raw.number, file, pending),
-        _ => pending.push_back(frame_ndjson_line(text, origin)),
+        _ => pending.push_back(frame_ndjson_line(text, origin, prune)),
     }
 }
 
@@ -203,7 +215,7 @@ pub fn detect_framing(first_line: &str) -> Framing {
     }
 }
 
-fn frame_ndjson_line(text: &str, origin: Origin) -> Frame {
+fn frame_ndjson_line(text: &str, origin: Origin, prune: bool) -> Frame {
     if text.trim().is_empty() {
         return Frame::Ignored {
             origin,
@@ -211,7 +223,8 @@ fn frame_ndjson_line(text: &str, origin: Origin) -> Frame {
             reason: "blank line",
         };
     }
-    match parse_json(text) {
+    let pruned = if prune { prune::parse_pruned(text) } else { None };
+    match pruned.map_or_else(|| parse_json(text), Ok) {
         Ok(value) => Frame::Record(Record {
             origin,
             lines: 1,

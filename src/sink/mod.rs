@@ -17,6 +17,15 @@ pub trait Sink {
     fn flush(&mut self) -> io::Result<()>;
 }
 
+impl<S: Sink + ?Sized> Sink for Box<S> {
+    fn write_event(&mut self, ev: &Value) -> io::Result<()> {
+        (**self).write_event(ev)
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        (**self).flush()
+    }
+}
+
 /// `--to`: the output formats of `convert`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Format {

@@ -23,6 +23,10 @@ impl Observer for ConvertObserver<'_> {
         self.sink.write_event(ev)
     }
 
+    fn needs_full_records(&self) -> bool {
+        false
+    }
+
     fn end_of_file(&mut self, _file: &str) -> io::Result<()> {
         self.sink.flush()
     }

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Converts every testdata input with a given aguify binary into a directory of outputs, so two
+# builds can be compared byte for byte:  scripts/golden.sh BIN OUTDIR; diff -r OUT1 OUT2
+set -u
+bin=${1:?usage: golden.sh BIN OUTDIR}; out=${2:?usage: golden.sh BIN OUTDIR}
+root=$(cd "$(dirname "$0")/.." && pwd)
+mkdir -p "$out"
+n=0
+while IFS= read -r f; do
+  rel=${f#"$root"/testdata/}; key=${rel//\//__}
+  for to in sse ndjson; do
+    "$bin" convert --to "$to" --stats "$f" >"$out/$key.$to" 2>"$out/$key.$to.err"; echo "rc=$?" >>"$out/$key.$to.err"
+  done
+  "$bin" convert --text final --tool-steps reasoning --compat thinking "$f" >"$out/$key.opts" 2>&1
+  cat "$f" | "$bin" convert --to ndjson - >"$out/$key.stdin" 2>&1
+  n=$((n+1))
+done < <(find "$root/testdata" -type f \( -name '*.ndjson' -o -name '*.sse' -o -name '*.jsonl' \) | sort)
+# multi-file runs (resumed threads)
+for d in "$root"/testdata/recordings/*/; do
+  set -- "$d"*__1_*.ndjson
+  [ -e "$1" ] || continue
+  "$bin" convert --to ndjson "$d"*__1_*.ndjson "$d"*__2_*.ndjson >"$out/multi__$(basename "$d").ndjson" 2>&1
+done
+echo "$n inputs converted into $out"
