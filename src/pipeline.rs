@@ -9,7 +9,7 @@ use serde_json::Value;
 
 use crate::adapter::{Disposition, Family, Router};
 use crate::error::Error;
-use crate::input::{Frame, Framer, Origin, Record, DEFAULT_MAX_LINE_BYTES};
+use crate::input::{Frame, Framer, IdleHint, Origin, Record, DEFAULT_MAX_LINE_BYTES};
 use crate::mapper::{MapOptions, Mapper};
 use crate::model::ModelEvent;
 
@@ -25,7 +25,7 @@ impl Input {
         if path == "-" {
             return Ok(Input {
                 name: Arc::from("-"),
-                reader: Box::new(io::BufReader::with_capacity(256 * 1024, io::stdin())),
+                reader: Box::new(io::BufReader::with_capacity(256 * 1024, IdleHint::new(io::stdin()))),
             });
         }
         let f = std::fs::File::open(path).map_err(|source| Error::Input {
@@ -34,7 +34,7 @@ impl Input {
         })?;
         Ok(Input {
             name: Arc::from(path),
-            reader: Box::new(io::BufReader::with_capacity(256 * 1024, f)),
+            reader: Box::new(io::BufReader::with_capacity(256 * 1024, IdleHint::new(f))),
         })
     }
 
@@ -99,6 +99,11 @@ pub trait Observer {
     fn needs_full_records(&self) -> bool {
         true
     }
+    /// The input has no more bytes ready (a pipe whose writer is slower than aguify): flush
+    /// what was written, so the events out so far leave before the input ends.
+    fn input_idle(&mut self) -> io::Result<()> {
+        Ok(())
+    }
     /// A file was fully read.
     fn end_of_file(&mut self, _file: &str) -> io::Result<()> {
         Ok(())
@@ -132,10 +137,16 @@ pub fn run(inputs: Vec<Input>, opts: &Options, obs: &mut dyn Observer) -> Result
             .with_pruning(!obs.needs_full_records());
         let mut router = Router::new(opts.from);
         loop {
-            let frame = framer.next_frame().map_err(|source| Error::Input {
-                path: file.to_string(),
-                source,
-            })?;
+            let frame = match framer.next_frame() {
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock => {
+                    obs.input_idle().map_err(Error::Output)?;
+                    continue;
+                }
+                r => r.map_err(|source| Error::Input {
+                    path: file.to_string(),
+                    source,
+                })?,
+            };
             let Some(frame) = frame else { break };
             match frame {
                 Frame::Ignored { lines, reason, .. } => {

@@ -4,6 +4,8 @@
 //! (`{"lc":1,"type":"constructor","id":[…,"AIMessage"],"kwargs":{…}}`, Python and JS) or JS
 //! dict messages with `role`. Everything downstream reads the flat form produced here.
 
+use std::borrow::Cow;
+
 use serde_json::{json, Map, Value};
 
 use super::pyrepr;
@@ -30,6 +32,27 @@ pub fn normalize_deep(v: &Value) -> Value {
         }
         Value::Array(a) => Value::Array(a.iter().map(normalize_deep).collect()),
         other => other.clone(),
+    }
+}
+
+/// [`normalize_deep`] without the copy when there is nothing to normalize (no object with an
+/// `lc` or `__lc_escaped__` key anywhere): API-server logs and already-normalized values are
+/// read in place.
+pub fn normalize_cow(v: &Value) -> Cow<'_, Value> {
+    if needs_normalize(v) {
+        Cow::Owned(normalize_deep(v))
+    } else {
+        Cow::Borrowed(v)
+    }
+}
+
+fn needs_normalize(v: &Value) -> bool {
+    match v {
+        Value::Object(m) => {
+            m.contains_key("lc") || m.contains_key("__lc_escaped__") || m.values().any(needs_normalize)
+        }
+        Value::Array(a) => a.iter().any(needs_normalize),
+        _ => false,
     }
 }
 
@@ -230,7 +253,7 @@ pub fn tool_content_text(content: &Value) -> String {
 pub fn to_agui_messages(list: &[Value]) -> Vec<Value> {
     list.iter()
         .enumerate()
-        .filter_map(|(i, m)| to_agui_message(&normalize_deep(m), &format!("msg-{i}")))
+        .filter_map(|(i, m)| to_agui_message(&normalize_cow(m), &format!("msg-{i}")))
         .collect()
 }
 

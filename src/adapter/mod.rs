@@ -205,7 +205,7 @@ pub fn is_error_line(v: &Value) -> bool {
 pub fn interrupts_from(list: &Value) -> Vec<InterruptInfo> {
     let mut out = vec![];
     for item in list.as_array().into_iter().flatten() {
-        let item = lc::normalize_deep(item);
+        let item = lc::normalize_cow(item);
         let id = item
             .get("id")
             .or_else(|| item.get("interrupt_id"))
@@ -249,19 +249,19 @@ pub fn custom_event(name: Option<&str>, data: &Value) -> ModelEvent {
 
 /// A run's input messages in AG-UI form, when the input holds a message list.
 pub fn input_messages(input: &Value) -> Vec<Value> {
-    let input = lc::normalize_deep(input);
+    let input = lc::normalize_cow(input);
     if let Some(list) = input.get("messages").and_then(Value::as_array) {
         return lc::to_agui_messages(list);
     }
     if lc::is_message(&input) {
-        return lc::to_agui_messages(std::slice::from_ref(&input));
+        return lc::to_agui_messages(std::slice::from_ref(&*input));
     }
     vec![]
 }
 
 /// The resume value when a run input is `Command(resume=…)` (API dict, JS `lg_name`, dumpd repr).
 pub fn resume_value(input: &Value) -> Option<Value> {
-    let input = lc::normalize_deep(input);
+    let input = lc::normalize_cow(input);
     let o = input.as_object()?;
     let is_command = o.get("lg_name").is_some_and(|n| n == "Command")
         || o.get("__type__").is_some_and(|n| n == "Command")

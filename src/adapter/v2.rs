@@ -143,7 +143,7 @@ impl V2Adapter {
             }
             "on_chain_stream" => {
                 self.ensure_started(out);
-                let chunk = lc::normalize_deep(data.get("chunk").unwrap_or(&Value::Null));
+                let chunk = lc::normalize_cow(data.get("chunk").unwrap_or(&Value::Null));
                 if let Some(list) = chunk.get("__interrupt__") {
                     let ints = interrupts_from(list);
                     if ints.is_empty() {
@@ -215,7 +215,7 @@ impl V2Adapter {
             }
             "on_chain_end" => {
                 if let Some(output) = data.get("output") {
-                    let output = lc::normalize_deep(output);
+                    let output = lc::normalize_cow(output);
                     self.remember_calls_in(&output);
                 }
                 if self.steps.remove(&run_id).is_some() {
@@ -230,7 +230,7 @@ impl V2Adapter {
     }
 
     fn remember_send_payload(&mut self, input: &Value) {
-        let input = lc::normalize_deep(input);
+        let input = lc::normalize_cow(input);
         for c in input.as_array().into_iter().flatten() {
             if c.get("type").and_then(Value::as_str) == Some("tool_call") {
                 if let (Some(id), Some(name)) = (s(c, "id"), s(c, "name")) {
@@ -262,7 +262,7 @@ impl V2Adapter {
                 let Some(chunk) = data.get("chunk") else {
                     return Disposition::Bad("on_chat_model_stream without data.chunk".into());
                 };
-                let chunk = lc::normalize_deep(chunk);
+                let chunk = lc::normalize_cow(chunk);
                 let message_id = self.open_model(&run_id, &chunk, out);
                 let first = out.len();
                 content::chunk_events(&message_id, &chunk, out);
@@ -271,10 +271,11 @@ impl V2Adapter {
             }
             "on_chat_model_end" => {
                 self.ensure_started(out);
-                let output = lc::normalize_deep(data.get("output").unwrap_or(&Value::Null));
+                let output = lc::normalize_cow(data.get("output").unwrap_or(&Value::Null));
                 // `generations` form (older LangChain): take the first message.
-                let output = match output.pointer("/generations/0/0/message") {
-                    Some(m) => m.clone(),
+                let first = output.pointer("/generations/0/0/message").cloned();
+                let output = match first {
+                    Some(m) => std::borrow::Cow::Owned(m),
                     None => output,
                 };
                 self.remember_calls(&output);

@@ -155,7 +155,7 @@ impl V3Adapter {
                 let args = match data.get("input") {
                     Some(Value::String(s)) => Some(s.clone()),
                     Some(Value::Null) | None => None,
-                    Some(v) => Some(lc::normalize_deep(v).to_string()),
+                    Some(v) => Some(lc::normalize_cow(v).to_string()),
                 };
                 self.tools_open.insert(id.clone(), ());
                 out.push(ModelEvent::ToolStart {

@@ -11,6 +11,10 @@ pub struct LineReader<R> {
     buf: Vec<u8>,
     number: u64,
     max: usize,
+    /// A line is half read: a read reported `WouldBlock` in its middle (see [`IdleHint`]).
+    partial: bool,
+    too_long: bool,
+    total: usize,
 }
 
 /// One line: its 1-based number and its text (or why it could not be read as text).
@@ -26,6 +30,9 @@ impl<R: BufRead> LineReader<R> {
             buf: Vec::with_capacity(8 * 1024),
             number: 0,
             max: max_line_bytes.max(1),
+            partial: false,
+            too_long: false,
+            total: 0,
         }
     }
 
@@ -34,11 +41,14 @@ impl<R: BufRead> LineReader<R> {
         self.number
     }
 
+    /// The next line, `Ok(None)` at end of input. A `WouldBlock` error from the reader is
+    /// passed on with the line read so far kept: calling again resumes it.
     pub fn next_line(&mut self) -> io::Result<Option<RawLine<'_>>> {
-        self.buf.clear();
-        let mut too_long = false;
-        let mut seen_any = false;
-        let mut total: usize = 0;
+        if !self.partial {
+            self.buf.clear();
+            self.too_long = false;
+            self.total = 0;
+        }
         loop {
             let available = match self.reader.fill_buf() {
                 Ok(b) => b,
@@ -48,15 +58,15 @@ impl<R: BufRead> LineReader<R> {
             if available.is_empty() {
                 break;
             }
-            seen_any = true;
+            self.partial = true;
             let (chunk, found) = match memchr::memchr(b'\n', available) {
                 Some(i) => (&available[..i], Some(i)),
                 None => (available, None),
             };
-            total += chunk.len();
-            if !too_long {
+            self.total += chunk.len();
+            if !self.too_long {
                 if self.buf.len() + chunk.len() > self.max {
-                    too_long = true;
+                    self.too_long = true;
                     self.buf.clear();
                 } else {
                     self.buf.extend_from_slice(chunk);
@@ -73,17 +83,18 @@ impl<R: BufRead> LineReader<R> {
                 }
             }
         }
-        if !seen_any {
+        if !self.partial {
             return Ok(None);
         }
+        self.partial = false;
         self.number += 1;
         let number = self.number;
-        if too_long {
+        if self.too_long {
             return Ok(Some(RawLine {
                 number,
                 text: Err(format!(
-                    "line is {total} bytes, over the --max-line-bytes limit of {} bytes; skipped",
-                    self.max
+                    "line is {} bytes, over the --max-line-bytes limit of {} bytes; skipped",
+                    self.total, self.max
                 )),
             }));
         }
@@ -101,6 +112,35 @@ impl<R: BufRead> LineReader<R> {
             )
         });
         Ok(Some(RawLine { number, text }))
+    }
+}
+
+/// A reader that reports `WouldBlock` once before the read that follows a short read.
+///
+/// A short read means the writer of a pipe had no more bytes ready, so the next read may wait
+/// for it: the pipeline takes the `WouldBlock` as its cue to flush the output written so far
+/// (the first events leave while the input is still being written), then reads on. On a file
+/// only the read that meets the end of the file is short.
+pub struct IdleHint<R> {
+    inner: R,
+    hint: bool,
+}
+
+impl<R> IdleHint<R> {
+    pub fn new(inner: R) -> Self {
+        IdleHint { inner, hint: false }
+    }
+}
+
+impl<R: io::Read> io::Read for IdleHint<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if self.hint {
+            self.hint = false;
+            return Err(io::ErrorKind::WouldBlock.into());
+        }
+        let n = self.inner.read(buf)?;
+        self.hint = n > 0 && n < buf.len();
+        Ok(n)
     }
 }
 
@@ -130,6 +170,35 @@ mod tests {
         let got = lines(b"0123456789\nok\n", 5);
         assert!(got[0].1.as_ref().is_err_and(|e| e.contains("over the --max-line-bytes")));
         assert_eq!(got[1], (2, Ok("ok".to_string())));
+    }
+
+    #[test]
+    fn would_block_mid_line_resumes_the_line() {
+        struct Gappy(Vec<&'static [u8]>);
+        impl io::Read for Gappy {
+            fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+                if self.0.is_empty() {
+                    return Ok(0);
+                }
+                let part = self.0.remove(0);
+                buf[..part.len()].copy_from_slice(part);
+                Ok(part.len())
+            }
+        }
+        let src = IdleHint::new(Gappy(vec![b"{\"a\":", b"1}\n{\"b\"", b":2}\n"]));
+        let mut r = LineReader::new(io::BufReader::new(src), 100);
+        let mut got = vec![];
+        let mut blocks = 0;
+        loop {
+            match r.next_line() {
+                Ok(Some(l)) => got.push(l.text.map(str::to_string)),
+                Ok(None) => break,
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock => blocks += 1,
+                Err(e) => panic!("unexpected error {e}"),
+            }
+        }
+        assert_eq!(got, vec![Ok("{\"a\":1}".to_string()), Ok("{\"b\":2}".to_string())]);
+        assert!(blocks >= 2);
     }
 
     #[test]

@@ -27,6 +27,10 @@ impl Observer for ConvertObserver<'_> {
         false
     }
 
+    fn input_idle(&mut self) -> io::Result<()> {
+        self.sink.flush()
+    }
+
     fn end_of_file(&mut self, _file: &str) -> io::Result<()> {
         self.sink.flush()
     }
