@@ -8,7 +8,7 @@
 //! FORM is a folder of `testdata/recordings` (`v2-python-api`, `v2-python-dumpd`, `v2-js`,
 //! `v3-python`, `v3-python-inprocess`, `v3-js`); SIZE is a byte count with an optional `K`, `M`
 //! or `G` suffix (powers of 1024). The files of the form are appended in name order, pass after
-//! pass, until the output reaches SIZE. Pass 0 is the recordings as they are; in pass `k > 0`
+//! pass, until the output reaches SIZE. Pass 0 is the recordings with per-run tool call ids; in pass `k > 0`
 //! every id is rewritten so that runs never collide: UUIDs and 32-hex ids get a new tail,
 //! `call_…`, `human-…`, `thread-…` ids get a `_k` suffix, and v3 `seq` numbers continue from
 //! the previous file. The output is deterministic.

@@ -49,12 +49,23 @@ pub fn generate(files: &[(PathBuf, Vec<String>)], target: u64, w: &mut impl Writ
     let (mut bytes, mut lines) = (0u64, 0u64);
     let mut seq_base: u64 = 0;
     let mut line = String::new();
+    // Tool call ids are rewritten per run (file stem, so `__1_interrupt`/`__2_resume` agree) in
+    // every pass: scripted recordings reuse `call_weather_1` in different runs.
+    let stems: Vec<String> = files
+        .iter()
+        .map(|(p, _)| {
+            let name = p.file_stem().map(|s| s.to_string_lossy().to_string()).unwrap_or_default();
+            name.split("__").next().unwrap_or_default().to_string()
+        })
+        .collect();
     for pass in 0u64.. {
-        for (_, recs) in files {
+        for (fi, (_, recs)) in files.iter().enumerate() {
+            let stem = stems.iter().position(|s| *s == stems[fi]).unwrap_or(fi) as u64;
+            let run_tag = pass * 1000 + stem;
             let mut max_seq = None;
             for l in recs {
                 line.clear();
-                rewrite(l, pass, seq_base, &mut max_seq, &mut line);
+                rewrite(l, pass, run_tag, seq_base, &mut max_seq, &mut line);
                 line.push('\n');
                 w.write_all(line.as_bytes())?;
                 bytes += line.len() as u64;
@@ -98,7 +109,7 @@ fn new_tail(old: &[u8], k: u64, out: &mut String) {
 
 const SUFFIXED: [&str; 3] = ["call_", "human-", "thread-"];
 
-fn rewrite(line: &str, pass: u64, seq_base: u64, max_seq: &mut Option<u64>, out: &mut String) {
+fn rewrite(line: &str, pass: u64, run_tag: u64, seq_base: u64, max_seq: &mut Option<u64>, out: &mut String) {
     let b = line.as_bytes();
     let mut i = 0;
     let mut copied = 0;
@@ -114,6 +125,17 @@ fn rewrite(line: &str, pass: u64, seq_base: u64, max_seq: &mut Option<u64>, out:
                 out.push_str(&(seq_base + n).to_string());
                 copied = end;
                 i = end;
+                continue;
+            }
+        }
+        let at_word_start0 = i == 0 || !(b[i - 1].is_ascii_alphanumeric() || b[i - 1] == b'_');
+        if pass == 0 && at_word_start0 && b[i..].starts_with(b"call_") {
+            let end = i + 5 + b[i + 5..].iter().take_while(|c| c.is_ascii_alphanumeric() || **c == b'_').count();
+            if end > i + 5 {
+                out.push_str(&line[copied..end]);
+                out.push_str(&format!("_r{run_tag}"));
+                i = end;
+                copied = i;
                 continue;
             }
         }
@@ -143,7 +165,11 @@ fn rewrite(line: &str, pass: u64, seq_base: u64, max_seq: &mut Option<u64>, out:
                             .count();
                     if end > i + p.len() {
                         out.push_str(&line[copied..end]);
-                        out.push_str(&format!("_{pass}"));
+                        if *p == "call_" {
+                            out.push_str(&format!("_r{run_tag}"));
+                        } else {
+                            out.push_str(&format!("_{pass}"));
+                        }
                         i = end;
                         copied = i;
                         continue;

@@ -69,6 +69,14 @@ impl V2Adapter {
         }
     }
 
+    /// At a run's end: drop the calls already matched to a tool run and the tool runs, so a
+    /// log of many runs is read in flat memory. Unclaimed calls stay: a resumed run executes
+    /// the calls its interrupted predecessor made.
+    fn forget_run(&mut self) {
+        self.pending_calls.retain(|c| !c.claimed);
+        self.tool_runs.clear();
+    }
+
     fn ensure_started(&mut self, out: &mut Vec<ModelEvent>) {
         if !self.started {
             self.started = true;
@@ -183,6 +191,7 @@ impl V2Adapter {
                 self.steps.clear();
                 self.models.clear();
                 self.open_messages = 0;
+                self.forget_run();
                 Disposition::Mapped
             }
             _ => Disposition::Ignored("root chain event of no AG-UI meaning"),
@@ -523,6 +532,7 @@ impl Adapter for V2Adapter {
                 out.push(ModelEvent::RunFailed(info.clone()));
                 self.ended = true;
                 self.started = false;
+                self.forget_run();
                 return Disposition::Mapped;
             }
             RecordKind::Values => {

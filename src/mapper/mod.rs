@@ -86,7 +86,8 @@ struct Run {
     tool_buffer: HashMap<(String, String), PendingChunks>,
     interrupts: Vec<InterruptInfo>,
     messages: Option<Vec<Value>>,
-    usage: Vec<Usage>,
+    /// Token usage summed per (provider, model) as messages end, in first-seen order.
+    usage: UsageTotals,
     tool_steps_id: Option<String>,
     tool_steps_open: bool,
 }
@@ -276,7 +277,7 @@ impl Mapper {
             ModelEvent::MessageEnd { message_id, usage } => {
                 self.close_message(&message_id, out);
                 if let Some(u) = usage {
-                    self.run_mut().usage.push(u);
+                    add_usage(&mut self.run_mut().usage, u);
                 }
             }
             ModelEvent::ToolStart {
@@ -808,31 +809,32 @@ pub fn reasoning_id(message_id: &str, block: &str) -> String {
     format!("{message_id}:reasoning:{block}")
 }
 
-fn usage_summary(usage: &[Usage]) -> Option<Value> {
-    if usage.is_empty() {
+type UsageTotals = IndexMap<(Option<String>, Option<String>), [u64; 4]>;
+
+/// Adds one message's usage to the run's totals (kept summed so a long run stays small).
+fn add_usage(totals: &mut UsageTotals, u: Usage) {
+    let e = totals.entry((u.provider, u.model)).or_insert([0; 4]);
+    e[0] += u.input_tokens.unwrap_or(0);
+    e[1] += u.output_tokens.unwrap_or(0);
+    e[2] += u
+        .total_tokens
+        .unwrap_or(u.input_tokens.unwrap_or(0) + u.output_tokens.unwrap_or(0));
+    e[3] += u.reasoning_tokens.unwrap_or(0);
+}
+
+fn usage_summary(by_model: &UsageTotals) -> Option<Value> {
+    if by_model.is_empty() {
         return None;
     }
-    let mut by_model: IndexMap<(Option<String>, Option<String>), [u64; 4]> = IndexMap::new();
-    for u in usage {
-        let e = by_model
-            .entry((u.provider.clone(), u.model.clone()))
-            .or_insert([0; 4]);
-        e[0] += u.input_tokens.unwrap_or(0);
-        e[1] += u.output_tokens.unwrap_or(0);
-        e[2] += u
-            .total_tokens
-            .unwrap_or(u.input_tokens.unwrap_or(0) + u.output_tokens.unwrap_or(0));
-        e[3] += u.reasoning_tokens.unwrap_or(0);
-    }
     let list: Vec<Value> = by_model
-        .into_iter()
+        .iter()
         .map(|((provider, model), t)| {
             let mut m = Map::new();
             if let Some(p) = provider {
-                m.insert("provider".into(), Value::String(p));
+                m.insert("provider".into(), Value::String(p.clone()));
             }
             if let Some(mo) = model {
-                m.insert("model".into(), Value::String(mo));
+                m.insert("model".into(), Value::String(mo.clone()));
             }
             m.insert("inputTokens".into(), t[0].into());
             m.insert("outputTokens".into(), t[1].into());
