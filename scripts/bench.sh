@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# Whole-process benchmark (issue 6): for every form and size, times the baseline (a bare
+# serde_json parse of every line into IgnoredAny, `examples/bare_parse`), `convert --to sse`
+# and `convert --to ndjson` on the same generated log, with /usr/bin/time -v, and prints
+# MB/s (CPU time: user+sys, and wall), AG-UI events/s, the ratio to the baseline and peak RSS.
+#
+#   scripts/bench.sh                       # FORMS="v2-python-api v3-js", SIZES="10M 100M 1G"
+#   FORMS="v2-js" SIZES="10M" scripts/bench.sh
+#
+# Logs are generated once into $AGUIFY_BENCH_DIR (default /tmp/aguify-bench; 1 GB each),
+# never into the repository. Runs under `nice`; on a shared machine prefer the CPU-time
+# columns, and `valgrind --tool=callgrind` instruction counts for before/after comparisons.
+# `check`: TODO, no `check` subcommand on main yet.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+dir=${AGUIFY_BENCH_DIR:-/tmp/aguify-bench}
+forms=${FORMS:-"v2-python-api v3-js"}
+sizes=${SIZES:-"10M 100M 1G"}
+mkdir -p "$dir"
+(cd "$root" && cargo build --release -q --bin aguify --example gen_logs --example bare_parse)
+bin="$root/target/release"
+
+# measure LABEL CMD... → sets cpu, wall, rss_kb; stderr of CMD kept in $dir/last.err
+measure() {
+  local tv="$dir/time.txt"
+  nice /usr/bin/time -v -o "$tv" "$@" >/dev/null 2>"$dir/last.err"
+  cpu=$(awk -F': ' '/User time/{u=$2} /System time/{s=$2} END{printf "%.3f", u+s}' "$tv")
+  wall=$(awk -F': ' '/Elapsed \(wall clock\)/{n=split($2,a,":"); t=0; for(i=1;i<=n;i++) t=t*60+a[i]; printf "%.3f", t}' "$tv")
+  rss_kb=$(awk -F': ' '/Maximum resident set size/{print $2}' "$tv")
+}
+
+printf "%-15s %5s %-7s %9s %9s %11s %8s %9s\n" form size mode "MB/s cpu" "MB/s wall" "events/s" "vs bare" "RSS MiB"
+for form in $forms; do
+  for size in $sizes; do
+    log="$dir/$form-$size.ndjson"
+    [ -s "$log" ] || "$bin/examples/gen_logs" "$form" "$size" "$log" 2>/dev/null
+    mb=$(awk -v b="$(stat -c %s "$log")" 'BEGIN{printf "%.3f", b/1e6}')
+    measure "$bin/examples/bare_parse" "$log"
+    base=$cpu
+    printf "%-15s %5s %-7s %9.0f %9.0f %11s %8s %9.1f\n" "$form" "$size" bare \
+      "$(awk -v m="$mb" -v t="$cpu" 'BEGIN{print m/t}')" "$(awk -v m="$mb" -v t="$wall" 'BEGIN{print m/t}')" - 100% \
+      "$(awk -v k="$rss_kb" 'BEGIN{print k/1024}')"
+    for to in sse ndjson; do
+      measure "$bin/aguify" convert --stats --to "$to" "$log"
+      events=$(sed -n 's/.*; \([0-9]*\) AG-UI events written.*/\1/p' "$dir/last.err" | tail -1)
+      printf "%-15s %5s %-7s %9.0f %9.0f %11.0f %7.0f%% %9.1f\n" "$form" "$size" "$to" \
+        "$(awk -v m="$mb" -v t="$cpu" 'BEGIN{print m/t}')" "$(awk -v m="$mb" -v t="$wall" 'BEGIN{print m/t}')" \
+        "$(awk -v e="${events:-0}" -v t="$cpu" 'BEGIN{print e/t}')" \
+        "$(awk -v b="$base" -v t="$cpu" 'BEGIN{print 100*b/t}')" "$(awk -v k="$rss_kb" 'BEGIN{print k/1024}')"
+    done
+  done
+done
