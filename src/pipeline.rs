@@ -127,10 +127,8 @@ pub fn run(inputs: Vec<Input>, opts: &Options, obs: &mut dyn Observer) -> Result
     let mut mapper = Mapper::new(opts.map.clone());
     let mut model = Vec::new();
     let mut out = Vec::new();
-    let mut last_origin = Origin {
-        file: Arc::from("-"),
-        line: 0,
-    };
+    // The last record read: its hash seeds ids at a file's end when a run must be opened.
+    let mut last: Option<Record> = None;
     for input in inputs {
         let file = input.name.clone();
         let mut framer = Framer::new(input.reader, file.clone(), opts.max_line_bytes)
@@ -183,9 +181,9 @@ pub fn run(inputs: Vec<Input>, opts: &Options, obs: &mut dyn Observer) -> Result
                             return Err(Error::Strict(format!("{}: {msg}", rec.origin)));
                         }
                     }
-                    mapper.set_context(record_timestamp(&rec), rec.hash);
-                    emit(&mut mapper, &mut model, &mut out, &rec.origin, obs, &mut stats)?;
-                    last_origin = rec.origin;
+                    mapper.set_timestamp(record_timestamp(&rec));
+                    emit(&mut mapper, &mut model, &mut out, &rec.origin, Some(&rec), obs, &mut stats)?;
+                    last = Some(rec);
                 }
             }
         }
@@ -193,11 +191,21 @@ pub fn run(inputs: Vec<Input>, opts: &Options, obs: &mut dyn Observer) -> Result
         router.finish(&mut model);
         let end = Origin {
             file: file.clone(),
-            line: if last_origin.file == file { last_origin.line } else { 0 },
+            line: match &last {
+                Some(r) if r.origin.file == file => r.origin.line,
+                _ => 0,
+            },
         };
-        emit(&mut mapper, &mut model, &mut out, &end, obs, &mut stats)?;
+        emit(&mut mapper, &mut model, &mut out, &end, last.as_ref(), obs, &mut stats)?;
         obs.end_of_file(&file).map_err(Error::Output)?;
     }
+    let last_origin = match last {
+        Some(r) => r.origin,
+        None => Origin {
+            file: Arc::from("-"),
+            line: 0,
+        },
+    };
     out.clear();
     mapper.finish(&mut out);
     for ev in out.drain(..) {
@@ -212,11 +220,15 @@ fn emit(
     model: &mut Vec<ModelEvent>,
     out: &mut Vec<Value>,
     origin: &Origin,
+    seed_from: Option<&Record>,
     obs: &mut dyn Observer,
     stats: &mut Stats,
 ) -> Result<(), Error> {
     for ev in model.drain(..) {
         obs.model(&ev, origin);
+        if let Some(r) = seed_from.filter(|_| mapper.needs_seed(&ev)) {
+            mapper.set_seed(r.hash());
+        }
         out.clear();
         mapper.map(ev, out);
         for e in out.drain(..) {

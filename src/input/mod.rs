@@ -37,9 +37,32 @@ pub struct Record {
     pub lines: u64,
     /// The SSE `event:` field, when the record came from an SSE frame.
     pub sse_event: Option<String>,
-    /// FNV-1a of the record's JSON text: the seed of ids derived from input.
-    pub hash: u64,
+    /// The record's JSON text: the line, or an SSE frame's joined `data`.
+    pub text: Box<str>,
+    hash: std::sync::OnceLock<u64>,
+    /// The parsed record. For observers that said they need no full records
+    /// ([`crate::pipeline::Observer::needs_full_records`]) v2/v3 lines hold only what the
+    /// adapters read ([`prune`]); `text` has it all.
     pub value: Value,
+}
+
+impl Record {
+    pub fn new(origin: Origin, lines: u64, sse_event: Option<String>, text: Box<str>, value: Value) -> Self {
+        Record {
+            origin,
+            lines,
+            sse_event,
+            text,
+            hash: std::sync::OnceLock::new(),
+            value,
+        }
+    }
+
+    /// FNV-1a of the record's JSON text: the seed of ids derived from input. Computed on first
+    /// use: hashing every line byte by byte would cost more than parsing it.
+    pub fn hash(&self) -> u64 {
+        *self.hash.get_or_init(|| fnv1a(self.text.as_bytes()))
+    }
 }
 
 /// FNV-1a 64, for deterministic ids derived from input bytes.
@@ -225,13 +248,7 @@ fn frame_ndjson_line(text: &str, origin: Origin, prune: bool) -> Frame {
     }
     let pruned = if prune { prune::parse_pruned(text) } else { None };
     match pruned.map_or_else(|| parse_json(text), Ok) {
-        Ok(value) => Frame::Record(Record {
-            origin,
-            lines: 1,
-            sse_event: None,
-            hash: fnv1a(text.as_bytes()),
-            value,
-        }),
+        Ok(value) => Frame::Record(Record::new(origin, 1, None, text.into(), value)),
         Err(message) => Frame::Bad {
             origin,
             lines: 1,

@@ -5,7 +5,7 @@
 use std::collections::VecDeque;
 use std::sync::Arc;
 
-use super::{fnv1a, parse_json, Frame, Origin, Record};
+use super::{parse_json, Frame, Origin, Record};
 
 #[derive(Default)]
 pub struct SseFramer {
@@ -99,13 +99,7 @@ impl SseFramer {
             });
         };
         Some(match parse_json(&data) {
-            Ok(value) => Frame::Record(Record {
-                origin,
-                lines,
-                sse_event: event,
-                hash: fnv1a(data.as_bytes()),
-                value,
-            }),
+            Ok(value) => Frame::Record(Record::new(origin, lines, event, data.into(), value)),
             Err(message) => Frame::Bad {
                 origin,
                 lines,

@@ -133,6 +133,26 @@ impl Mapper {
         self.seed = seed;
     }
 
+    /// The timestamp (ms) of the record being mapped.
+    pub fn set_timestamp(&mut self, timestamp: Option<i64>) {
+        self.timestamp = timestamp;
+    }
+
+    /// The hash from which ids are derived when the log has none (see [`Mapper::needs_seed`]).
+    pub fn set_seed(&mut self, seed: u64) {
+        self.seed = seed;
+    }
+
+    /// Whether mapping `ev` may derive ids from the seed (it starts a run): the pipeline hashes
+    /// a record only then.
+    pub fn needs_seed(&self, ev: &ModelEvent) -> bool {
+        match ev {
+            ModelEvent::RunStart { .. } => true,
+            ModelEvent::Native(_) => false,
+            _ => self.run.is_none(),
+        }
+    }
+
     /// Whether a run is open (started, no terminal yet).
     pub fn in_run(&self) -> bool {
         self.run.is_some()
