@@ -111,9 +111,6 @@ impl<'de> Visitor<'de> for Top {
         let mut mode: Option<Mode> = None;
         let mut deferred: Option<&'de RawValue> = None;
         while let Some(Key(k)) = m.next_key::<Key<'de>>()? {
-            if out.contains_key(k.as_ref()) {
-                return Err(bail());
-            }
             let v = match (&mode, k.as_ref()) {
                 (None, "event") => {
                     let v: Value = m.next_value()?;
@@ -157,7 +154,9 @@ impl<'de> Visitor<'de> for Top {
                 (Some(Mode::V3(Some(method))), "params") => m.next_value_seed(Params(method))?,
                 _ => m.next_value()?,
             };
-            out.insert(k.into_owned(), v);
+            if out.insert(k.into_owned(), v).is_some() {
+                return Err(bail()); // a duplicate key
+            }
         }
         if let Some(raw) = deferred {
             // The root run's stream carries interrupts and node updates (v2 `is_root`).
@@ -193,10 +192,9 @@ impl<'de> Visitor<'de> for KeepKeys {
         let mut out = Map::new();
         while let Some(Key(k)) = m.next_key::<Key<'de>>()? {
             if self.0.contains(&k.as_ref()) {
-                if out.contains_key(k.as_ref()) {
+                if out.insert(k.into_owned(), m.next_value()?).is_some() {
                     return Err(bail());
                 }
-                out.insert(k.into_owned(), m.next_value()?);
             } else {
                 m.next_value::<IgnoredAny>()?;
             }
@@ -224,10 +222,9 @@ impl<'de> Visitor<'de> for ChunkData {
         let mut out = Map::new();
         while let Some(Key(k)) = m.next_key::<Key<'de>>()? {
             if k == "chunk" {
-                if out.contains_key("chunk") {
+                if out.insert("chunk".into(), m.next_value_seed(Message)?).is_some() {
                     return Err(bail());
                 }
-                out.insert("chunk".into(), m.next_value_seed(Message)?);
             } else {
                 m.next_value::<IgnoredAny>()?;
             }
@@ -267,21 +264,24 @@ impl<'de> Visitor<'de> for Message {
     fn visit_map<A: MapAccess<'de>>(self, mut m: A) -> Result<Value, A::Error> {
         let mut out = Map::new();
         let mut skipped = false;
+        let mut escaped = false;
         while let Some(Key(k)) = m.next_key::<Key<'de>>()? {
-            if out.contains_key(k.as_ref()) {
-                return Err(bail());
-            }
-            if k == "kwargs" {
-                out.insert("kwargs".into(), m.next_value_seed(Message)?);
+            let old = if k == "kwargs" {
+                out.insert("kwargs".into(), m.next_value_seed(Message)?)
             } else if MESSAGE_KEYS.contains(&k.as_ref()) {
-                out.insert(k.into_owned(), m.next_value()?);
+                escaped |= k == "__lc_escaped__";
+                out.insert(k.into_owned(), m.next_value()?)
             } else {
                 m.next_value::<IgnoredAny>()?;
                 skipped = true;
+                None
+            };
+            if old.is_some() {
+                return Err(bail());
             }
         }
         // `{"__lc_escaped__": …}` is unwrapped only when it is the sole key.
-        if skipped && out.contains_key("__lc_escaped__") {
+        if skipped && escaped {
             return Err(bail());
         }
         Ok(Value::Object(out))
@@ -307,9 +307,6 @@ impl<'de> Visitor<'de> for Params<'_> {
         let mut out = Map::new();
         let mut updates: Option<&'de RawValue> = None;
         while let Some(Key(k)) = m.next_key::<Key<'de>>()? {
-            if out.contains_key(k.as_ref()) {
-                return Err(bail());
-            }
             let v = if k == "data" {
                 match self.0 {
                     "checkpoints" | "debug" => {
@@ -326,7 +323,9 @@ impl<'de> Visitor<'de> for Params<'_> {
             } else {
                 m.next_value()?
             };
-            out.insert(k.into_owned(), v);
+            if out.insert(k.into_owned(), v).is_some() {
+                return Err(bail());
+            }
         }
         if let Some(raw) = updates {
             // Only the node is read, unless it is `__interrupt__` (then its values are).
