@@ -26,7 +26,11 @@ pub fn normalize_deep(v: &Value) -> Value {
                     return parsed;
                 }
             }
-            Value::Object(m.iter().map(|(k, v)| (k.clone(), normalize_deep(v))).collect())
+            Value::Object(
+                m.iter()
+                    .map(|(k, v)| (k.clone(), normalize_deep(v)))
+                    .collect(),
+            )
         }
         Value::Array(a) => Value::Array(a.iter().map(normalize_deep).collect()),
         other => other.clone(),

@@ -2,7 +2,10 @@
 
 mod cli;
 mod convert;
+mod explain;
 mod options;
+mod terminal;
+mod timeline;
 
 use std::io;
 use std::process::ExitCode;
@@ -13,6 +16,8 @@ fn main() -> ExitCode {
     let cli = cli::Cli::parse();
     let result = match cli.command {
         cli::Command::Convert(args) => convert::run(args),
+        cli::Command::Timeline(args) => timeline::run(args),
+        cli::Command::Explain(args) => explain::run(args),
         cli::Command::Completions { shell } => {
             clap_complete::generate(shell, &mut cli::Cli::command(), "aguify", &mut io::stdout());
             Ok(0)
@@ -31,7 +36,8 @@ fn main() -> ExitCode {
 /// A closed stdout (`aguify convert … | head`) ends quietly with success, as in ripgrep.
 fn is_broken_pipe(e: &anyhow::Error) -> bool {
     e.chain().any(|c| {
-        c.downcast_ref::<aguify::Error>().is_some_and(aguify::Error::is_broken_pipe)
+        c.downcast_ref::<aguify::Error>()
+            .is_some_and(aguify::Error::is_broken_pipe)
             || c.downcast_ref::<io::Error>()
                 .is_some_and(|io| io.kind() == io::ErrorKind::BrokenPipe)
     })

@@ -41,3 +41,15 @@ pub fn pipeline_options(input: &InputArgs, map: &MapArgs) -> Options {
         strict: input.strict,
     }
 }
+
+/// Pipeline options for the commands that only read (timeline, explain): default mapping.
+pub fn input_options(input: &InputArgs) -> Options {
+    let map = MapArgs {
+        thread_id: None,
+        run_id: None,
+        text: cli::Text::Stream,
+        tool_steps: cli::ToolSteps::None,
+        compat: cli::Compat::None,
+    };
+    pipeline_options(input, &map)
+}
