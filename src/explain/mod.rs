@@ -245,6 +245,19 @@ impl Explainer {
         self.snapshot_ended_runs();
         let runs = self.timeline.runs();
         let entries = self.timeline.entries();
+        // Tool errors whose record did not name the tool: take the name from the call.
+        for sig in self.signals.iter_mut().filter(|s| s.kind == "tool_error") {
+            let Some(call) = sig.message.split(&['(', ')'][..]).nth(1) else {
+                continue;
+            };
+            let name = entries.iter().find_map(|e| match &e.line {
+                Line::Tool { id, name, .. } if id == call && name != "?" => Some(name.clone()),
+                _ => None,
+            });
+            if let Some(n) = name {
+                sig.message = sig.message.replacen("`?`", &format!("`{n}`"), 1);
+            }
+        }
         let mut explained = Vec::new();
         for (i, run) in runs.iter().enumerate() {
             if !is_bad(&run.outcome) {
@@ -378,26 +391,22 @@ fn explain_run(
             Line::Tool {
                 id,
                 name,
-                args,
+                args_done,
                 result: None,
                 ..
-            } => {
-                let streaming =
-                    e.end_origin.is_none() || e.end_origin == err_origin && args.is_empty();
-                open.push(OpenSpan {
-                    kind: "tool_call",
-                    name: Some(name.clone()),
-                    id: Some(id.clone()),
-                    since,
-                    open_ms,
-                    open_events,
-                    state: if streaming && args.is_empty() {
-                        "started, no arguments, no result".into()
-                    } else {
-                        "executing, no result".into()
-                    },
-                });
-            }
+            } => open.push(OpenSpan {
+                kind: "tool_call",
+                name: Some(name.clone()),
+                id: Some(id.clone()),
+                since,
+                open_ms,
+                open_events,
+                state: if *args_done {
+                    "executing, no result".into()
+                } else {
+                    "streaming arguments (no TOOL_CALL_END), no result".into()
+                },
+            }),
             _ => {}
         }
     }
@@ -475,7 +484,7 @@ fn loop_nodes<'a>(steps: &[&'a str]) -> Vec<(&'a str, usize)> {
         }
     }
     let mut top = counts.clone();
-    top.sort_by(|a, b| b.1.cmp(&a.1));
+    top.sort_by_key(|c| std::cmp::Reverse(c.1));
     top.truncate(2);
     counts.retain(|c| top.contains(c));
     counts

@@ -303,6 +303,10 @@ struct Open {
     tools: HashMap<String, usize>,
     /// Step name → entry indices (a name may be open more than once).
     steps: Vec<(String, usize)>,
+    /// Entries opened by *_CHUNK events: they need no END.
+    chunked: Vec<usize>,
+    /// The id of the last chunk of each kind: a chunk without an id continues it.
+    last_chunk: HashMap<&'static str, String>,
 }
 
 /// Builds the timeline from the pipeline's output. See the module docs.
@@ -586,10 +590,10 @@ impl TimelineBuilder {
             .collect();
         idxs.sort_unstable();
         for i in idxs {
+            let chunked = open.chunked.contains(&i);
             if let Some(e) = self.entries.get_mut(i) {
                 match &mut e.line {
-                    Line::Text { cut, .. } | Line::Reasoning { cut, .. } => *cut = true,
-                    Line::Tool { args_done, .. } => *args_done = true,
+                    Line::Text { cut, .. } | Line::Reasoning { cut, .. } => *cut = !chunked,
                     _ => {}
                 }
                 e.settled = true;
@@ -648,7 +652,30 @@ impl TimelineBuilder {
             }
         }
         let id = |k: &str| s(ev, k).unwrap_or_default();
-        match t.as_str() {
+        let chunk_kind = match t.as_str() {
+            "TEXT_MESSAGE_CHUNK" => Some(("text", "messageId")),
+            "REASONING_MESSAGE_CHUNK" => Some(("reasoning", "messageId")),
+            "TOOL_CALL_CHUNK" => Some(("tool", "toolCallId")),
+            _ => None,
+        };
+        // A chunk without an id continues the previous chunk of its kind (AG-UI chunk rules).
+        let chunk_id = chunk_kind.map(|(kind, key)| {
+            let cid = s(ev, key)
+                .or_else(|| self.open.last_chunk.get(kind).cloned())
+                .unwrap_or_default();
+            self.open.last_chunk.insert(kind, cid.clone());
+            cid
+        });
+        let id = |k: &str| chunk_id.clone().unwrap_or_else(|| id(k));
+        let opened_before = self.entries.len();
+        self.on_event_kind(&t, ev, origin, &id);
+        if chunk_id.is_some() && self.entries.len() > opened_before {
+            self.open.chunked.push(opened_before);
+        }
+    }
+
+    fn on_event_kind(&mut self, t: &str, ev: &Value, origin: &Origin, id: &dyn Fn(&str) -> String) {
+        match t {
             "RUN_STARTED" => {
                 let resumes = ev
                     .get("input")
@@ -946,9 +973,19 @@ impl TimelineBuilder {
                     Some(i) => i,
                     None => {
                         let depth = self.depth_content();
+                        // A call announced in an earlier run (resumed after an interrupt).
+                        let name = self
+                            .entries
+                            .iter()
+                            .rev()
+                            .find_map(|e| match &e.line {
+                                Line::Tool { id, name, .. } if *id == cid => Some(name.clone()),
+                                _ => None,
+                            })
+                            .unwrap_or_else(|| "?".into());
                         let line = Line::Tool {
                             id: cid.clone(),
-                            name: "?".into(),
+                            name,
                             args: String::new(),
                             args_done: true,
                             streamed_output: 0,
@@ -1129,5 +1166,70 @@ impl Observer for TimelineBuilder {
         // leaves it open; the next file's RUN_STARTED (or `finish`) closes it as cut off.
         self.ns_depth = 0;
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::render::{RenderOptions, Renderer};
+    use super::*;
+    use crate::pipeline::{self, Input, Options};
+
+    fn build(capture: &str, notes: Box<dyn NoteSource>) -> TimelineBuilder {
+        let mut b = TimelineBuilder::with_notes(notes);
+        let input = Input::from_bytes("cap.ndjson", capture.as_bytes().to_vec());
+        let _ = pipeline::run(vec![input], &Options::default(), &mut b);
+        b.finish();
+        b
+    }
+
+    const CAPTURE: &str = concat!(
+        "{\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r\"}\n",
+        "{\"type\":\"TEXT_MESSAGE_START\",\"messageId\":\"m\",\"role\":\"assistant\"}\n",
+        "{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"m\",\"delta\":\"Hi\"}\n",
+        "{\"type\":\"TEXT_MESSAGE_END\",\"messageId\":\"m\"}\n",
+        "{\"type\":\"RUN_FINISHED\",\"threadId\":\"t\",\"runId\":\"r\"}\n",
+    );
+
+    #[test]
+    fn deltas_coalesce_and_notes_attach_to_their_entry() {
+        let note = |i: u64, rule: &str| InlineNote {
+            event_index: i,
+            origin: None,
+            rule: rule.into(),
+            severity: Severity::Warning,
+            message: format!("finding {rule}"),
+        };
+        // Event 2 is the CONTENT delta: its note belongs to the message entry. Index 99 is
+        // never reached: it comes out at the end.
+        let b = build(
+            CAPTURE,
+            Box::new(NotesByIndex::new([note(2, "AGX001"), note(99, "AGX002")])),
+        );
+        let texts: Vec<&Entry> = b
+            .entries()
+            .iter()
+            .filter(|e| e.kind == Kind::Text)
+            .collect();
+        assert_eq!(texts.len(), 1);
+        assert_eq!(texts[0].events, 3);
+        assert_eq!(texts[0].notes.len(), 1);
+        let out = Renderer::new(RenderOptions::default()).render_to_string(b.entries());
+        assert!(out.contains("! AGX001 warning: finding AGX001"), "{out}");
+        assert!(out.contains("! AGX002 warning"), "{out}");
+        assert_eq!(b.runs()[0].messages, 1);
+        assert!(matches!(b.runs()[0].outcome, Outcome::Success { .. }));
+    }
+
+    #[test]
+    fn settled_entries_come_out_in_order_once() {
+        let mut b = TimelineBuilder::new();
+        let input = Input::from_bytes("cap.ndjson", CAPTURE.as_bytes().to_vec());
+        let _ = pipeline::run(vec![input], &Options::default(), &mut b);
+        let first = b.take_settled().len();
+        assert!(first > 0);
+        assert_eq!(b.take_settled().len(), 0);
+        b.finish();
+        assert_eq!(first + b.take_settled().len(), b.entries().len());
     }
 }

@@ -61,6 +61,9 @@ pub struct Renderer {
     last_file: Option<Arc<str>>,
 }
 
+/// Separates a footer's outcome from its counts (never printed).
+const COUNTS_MARK: &str = "\u{0}";
+
 /// Shortest width a cut preview keeps.
 const MIN_PREVIEW: usize = 12;
 
@@ -86,7 +89,21 @@ impl Renderer {
             self.write_segments(&[seg(Paint::Dim, format!("{title}{}", "─".repeat(pad)))], w)?;
         }
         let line = self.segments(e);
-        self.write_segments(&line, w)?;
+        if let Line::RunEnd(_) = &e.line {
+            // The footer: outcome on the entry's line, the counts on the next.
+            let split = line
+                .iter()
+                .position(|s| s.text == COUNTS_MARK)
+                .unwrap_or(line.len());
+            self.write_segments(&line[..split], w)?;
+            let mut counts = vec![seg(Paint::Plain, " ".repeat(19)), seg(Paint::Dim, "  ")];
+            counts.extend(line.iter().skip(split + 1).cloned());
+            if counts.len() > 2 {
+                self.write_segments(&counts, w)?;
+            }
+        } else {
+            self.write_segments(&line, w)?;
+        }
         for n in &e.notes {
             let segs = note_segments(e, n);
             self.write_segments(&segs, w)?;
@@ -110,14 +127,21 @@ impl Renderer {
     }
 
     fn write_segments(&self, segs: &[Segment], w: &mut dyn Write) -> io::Result<()> {
-        let fitted = fit(
-            segs,
-            if self.opts.full {
-                None
-            } else {
-                self.opts.width
-            },
-        );
+        let width = if self.opts.full {
+            None
+        } else {
+            self.opts.width
+        };
+        let mut fitted = fit(segs, width);
+        // No trailing blanks, trimmed before painting so both renderers agree.
+        while let Some(last) = fitted.last_mut() {
+            let t = last.text.trim_end().len();
+            last.text.truncate(t);
+            if !last.text.is_empty() {
+                break;
+            }
+            fitted.pop();
+        }
         let mut out = String::new();
         for s in &fitted {
             if self.opts.color {
@@ -126,7 +150,7 @@ impl Renderer {
                 out.push_str(&s.text);
             }
         }
-        writeln!(w, "{}", out.trim_end())
+        writeln!(w, "{out}")
     }
 
     fn id<'a>(&self, id: &'a str) -> std::borrow::Cow<'a, str> {
@@ -234,7 +258,9 @@ impl Renderer {
             } => {
                 v.push(seg(Paint::Strong(k), format!("tool {name} ")));
                 v.push(seg(Paint::Dim, format!("{} ", self.id(id))));
-                v.push(preview(Paint::Kind(k), one_line(args)));
+                if !args.is_empty() {
+                    v.push(preview(Paint::Kind(k), one_line(args)));
+                }
                 if *streamed_output > 0 {
                     v.push(dot());
                     v.push(seg(
@@ -244,7 +270,7 @@ impl Renderer {
                 }
                 match result {
                     Some(r) => {
-                        v.push(seg(Paint::Dim, " → "));
+                        v.push(seg(Paint::Dim, if args.is_empty() { "→ " } else { " → " }));
                         let p = if *error {
                             Paint::Kind(Kind::Error)
                         } else {
@@ -359,7 +385,7 @@ fn footer(v: &mut Vec<Segment>, run: &RunSummary) {
         }
         Outcome::NoTerminal => v.push(seg(Paint::Strong(Kind::Error), "no terminal event")),
     }
-    v.push(dot());
+    v.push(seg(Paint::Plain, COUNTS_MARK));
     v.push(seg(
         Paint::Plain,
         format!("{} message{}", run.messages, plural(run.messages as usize)),
@@ -470,6 +496,9 @@ pub fn cut(s: &str, max: usize) -> String {
     if s.width() <= max {
         return s.to_string();
     }
+    if max == 0 {
+        return String::new();
+    }
     let mut out = String::new();
     let mut w = 0;
     for c in s.chars() {
@@ -516,7 +545,8 @@ fn fit(segs: &[Segment], width: Option<usize>) -> Vec<Segment> {
         avail = avail.saturating_sub(b);
         left -= 1;
     }
-    segs.iter()
+    let fitted: Vec<Segment> = segs
+        .iter()
         .enumerate()
         .map(|(i, s)| {
             if s.shrink {
@@ -529,7 +559,25 @@ fn fit(segs: &[Segment], width: Option<usize>) -> Vec<Segment> {
                 s.clone()
             }
         })
-        .collect()
+        .collect();
+    // Still too wide (a narrow terminal, long fixed parts): cut the line's end.
+    let mut left = width;
+    let mut out = Vec::with_capacity(fitted.len());
+    for s in fitted {
+        let w = s.text.width();
+        if w <= left {
+            left -= w;
+            out.push(s);
+        } else {
+            out.push(Segment {
+                paint: s.paint,
+                text: cut(&s.text, left),
+                shrink: s.shrink,
+            });
+            break;
+        }
+    }
+    out
 }
 
 fn kind_style(k: Kind) -> Style {
