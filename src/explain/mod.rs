@@ -315,7 +315,8 @@ fn explain_run(
     signals: &[Signal],
     states: &[StateSeen],
 ) -> Explanation {
-    let end_event = run.end_event.unwrap_or(u64::MAX);
+    // A run with no terminal ends after its last event.
+    let end_event = run.end_event.unwrap_or(run.first_event + run.events);
     let in_run = |idx: u64| idx >= run.first_event && idx <= end_event;
     let (message, code, ending) = match &run.outcome {
         Outcome::Error { code, message } => {
