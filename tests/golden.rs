@@ -13,7 +13,11 @@ fn convert(case: &Case, map: MapOptions) -> Vec<serde_json::Value> {
         .iter()
         .map(|f| {
             let bytes = std::fs::read(f).unwrap_or_else(|e| panic!("{}: {e}", f.display()));
-            let name = f.strip_prefix(testdata()).unwrap_or(f).display().to_string();
+            let name = f
+                .strip_prefix(testdata())
+                .unwrap_or(f)
+                .display()
+                .to_string();
             Input::from_bytes(&name, bytes)
         })
         .collect();
@@ -21,7 +25,9 @@ fn convert(case: &Case, map: MapOptions) -> Vec<serde_json::Value> {
         map,
         ..Options::default()
     };
-    convert_to_vec(inputs, &opts).unwrap_or_else(|e| panic!("{}: {e}", case.name)).0
+    convert_to_vec(inputs, &opts)
+        .unwrap_or_else(|e| panic!("{}: {e}", case.name))
+        .0
 }
 
 fn normalized_ndjson(events: Vec<serde_json::Value>) -> String {
@@ -49,7 +55,12 @@ fn run_variant(dir: &str, map: impl Fn() -> MapOptions, filter: impl Fn(&Case) -
         }
     }
     assert!(n > 0, "no cases for {dir}");
-    assert!(failures.is_empty(), "{} of {n} golden files differ:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} of {n} golden files differ:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }
 
 #[test]
@@ -70,7 +81,9 @@ fn tdesign_policies_match_golden() {
         },
         |c| {
             let stem = c.name.rsplit('/').next().unwrap_or_default();
-            ["b_react", "c_reasoning_openai", "d_hitl"].iter().any(|p| stem.starts_with(p))
+            ["b_react", "c_reasoning_openai", "d_hitl"]
+                .iter()
+                .any(|p| stem.starts_with(p))
         },
     );
 }

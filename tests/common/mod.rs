@@ -23,22 +23,43 @@ pub struct Case {
 pub fn recording_cases() -> Vec<Case> {
     let root = testdata().join("recordings");
     let mut cases: Vec<Case> = vec![];
-    let Ok(forms) = std::fs::read_dir(&root) else { return cases };
-    let mut forms: Vec<PathBuf> = forms.filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.is_dir()).collect();
+    let Ok(forms) = std::fs::read_dir(&root) else {
+        return cases;
+    };
+    let mut forms: Vec<PathBuf> = forms
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.is_dir())
+        .collect();
     forms.sort();
     for form in forms {
         let mut files: Vec<PathBuf> = std::fs::read_dir(&form)
             .map(|d| d.filter_map(|e| e.ok().map(|e| e.path())).collect())
             .unwrap_or_default();
-        files.retain(|p| matches!(p.extension().and_then(|e| e.to_str()), Some("ndjson" | "sse")));
+        files.retain(|p| {
+            matches!(
+                p.extension().and_then(|e| e.to_str()),
+                Some("ndjson" | "sse")
+            )
+        });
         files.sort();
-        let form_name = form.file_name().and_then(|n| n.to_str()).unwrap_or_default().to_string();
+        let form_name = form
+            .file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or_default()
+            .to_string();
         let mut by_stem: Vec<(String, Vec<PathBuf>)> = vec![];
         for f in files {
-            let fname = f.file_name().and_then(|n| n.to_str()).unwrap_or_default().to_string();
+            let fname = f
+                .file_name()
+                .and_then(|n| n.to_str())
+                .unwrap_or_default()
+                .to_string();
             let stem = match fname.find("__") {
                 Some(i) => fname[..i].to_string(),
-                None => fname.rsplit_once('.').map(|(s, _)| s.to_string()).unwrap_or(fname.clone()),
+                None => fname
+                    .rsplit_once('.')
+                    .map(|(s, _)| s.to_string())
+                    .unwrap_or(fname.clone()),
             };
             match by_stem.iter_mut().find(|(s, _)| *s == stem) {
                 Some((_, list)) => list.push(f),
@@ -97,10 +118,10 @@ impl Normalizer {
     }
 
     pub fn event(&mut self, v: &mut Value) {
-        self.walk(v, false);
+        self.walk(v);
     }
 
-    fn walk(&mut self, v: &mut Value, in_snapshot: bool) {
+    fn walk(&mut self, v: &mut Value) {
         match v {
             Value::Object(m) => {
                 for (k, val) in m.iter_mut() {
@@ -130,10 +151,10 @@ impl Normalizer {
                         }
                         continue;
                     }
-                    self.walk(val, in_snapshot);
+                    self.walk(val);
                 }
             }
-            Value::Array(a) => a.iter_mut().for_each(|x| self.walk(x, in_snapshot)),
+            Value::Array(a) => a.iter_mut().for_each(|x| self.walk(x)),
             _ => {}
         }
     }
@@ -149,8 +170,12 @@ pub fn check_golden(path: &Path, actual: &str) -> Result<(), String> {
         std::fs::write(path, actual).map_err(|e| e.to_string())?;
         return Ok(());
     }
-    let expected = std::fs::read_to_string(path)
-        .map_err(|e| format!("{}: {e} (run with UPDATE_GOLDEN=1 to create it)", path.display()))?;
+    let expected = std::fs::read_to_string(path).map_err(|e| {
+        format!(
+            "{}: {e} (run with UPDATE_GOLDEN=1 to create it)",
+            path.display()
+        )
+    })?;
     if expected == actual {
         return Ok(());
     }
