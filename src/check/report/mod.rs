@@ -5,7 +5,7 @@ mod github;
 mod json;
 mod junit;
 mod sarif;
-mod text;
+pub mod text;
 
 use super::{FileReport, Severity};
 
