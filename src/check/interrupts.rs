@@ -27,20 +27,32 @@ impl Interrupts {
         let t = ev.get("type").and_then(Value::as_str).unwrap_or("");
         match t {
             "RUN_STARTED" => {
-                self.thread = ev.get("threadId").and_then(Value::as_str).unwrap_or("").to_string();
+                self.thread = ev
+                    .get("threadId")
+                    .and_then(Value::as_str)
+                    .unwrap_or("")
+                    .to_string();
                 let pending = self.pending.remove(&self.thread).unwrap_or_default();
                 let resume: Vec<String> = ev
                     .pointer("/input/resume")
                     .and_then(Value::as_array)
                     .into_iter()
                     .flatten()
-                    .filter_map(|r| r.get("interruptId").and_then(Value::as_str).map(String::from))
+                    .filter_map(|r| {
+                        r.get("interruptId")
+                            .and_then(Value::as_str)
+                            .map(String::from)
+                    })
                     .collect();
                 if converted && ev.get("input").is_none() {
                     // Converted runs carry no RunAgentInput: the resume cannot be checked.
                     return;
                 }
-                let missing: Vec<String> = pending.iter().filter(|p| !resume.contains(p)).cloned().collect();
+                let missing: Vec<String> = pending
+                    .iter()
+                    .filter(|p| !resume.contains(p))
+                    .cloned()
+                    .collect();
                 if !missing.is_empty() {
                     ctx.report(
                         "AGX404",
@@ -52,12 +64,19 @@ impl Interrupts {
                         ),
                     );
                 }
-                let unknown: Vec<String> = resume.iter().filter(|r| !pending.contains(r)).cloned().collect();
+                let unknown: Vec<String> = resume
+                    .iter()
+                    .filter(|r| !pending.contains(r))
+                    .cloned()
+                    .collect();
                 if !unknown.is_empty() {
                     ctx.report(
                         "AGX405",
                         unknown.clone(),
-                        format!("resume references unknown interrupt ids: {}", unknown.join(", ")),
+                        format!(
+                            "resume references unknown interrupt ids: {}",
+                            unknown.join(", ")
+                        ),
                     );
                 }
             }
@@ -75,14 +94,19 @@ impl Interrupts {
                             ctx.report(
                                 "AGX402",
                                 vec![id.to_string()],
-                                format!("interrupt '{id}' has an empty {}", if id.is_empty() { "id" } else { "reason" }),
+                                format!(
+                                    "interrupt '{id}' has an empty {}",
+                                    if id.is_empty() { "id" } else { "reason" }
+                                ),
                             );
                         }
                         if !seen.insert(id.to_string()) {
                             ctx.report(
                                 "AGX401",
                                 vec![id.to_string()],
-                                format!("interrupt id '{id}' appears more than once in the outcome"),
+                                format!(
+                                    "interrupt id '{id}' appears more than once in the outcome"
+                                ),
                             );
                         } else {
                             ids.push(id.to_string());

@@ -32,8 +32,12 @@ impl Leaks {
             "TOOL_CALL_RESULT" => {
                 if let Some(c) = ev.get("content").and_then(Value::as_str) {
                     let c = c.trim();
-                    if c.len() >= 8 && (c.starts_with('{') || c.starts_with('[')) && self.tool_outputs.len() < 256 {
-                        self.tool_outputs.push((st("toolCallId").to_string(), c.to_string()));
+                    if c.len() >= 8
+                        && (c.starts_with('{') || c.starts_with('['))
+                        && self.tool_outputs.len() < 256
+                    {
+                        self.tool_outputs
+                            .push((st("toolCallId").to_string(), c.to_string()));
                     }
                 }
             }
@@ -48,13 +52,17 @@ impl Leaks {
             }
             "TEXT_MESSAGE_END" => {
                 let id = st("messageId").to_string();
-                let Some(text) = self.text.remove(&id) else { return };
+                let Some(text) = self.text.remove(&id) else {
+                    return;
+                };
                 for (tc, out) in &self.tool_outputs {
                     if text.contains(out.as_str()) {
                         ctx.report(
                             "AGX701",
                             vec![id.clone(), tc.clone()],
-                            format!("text message '{id}' repeats the JSON output of tool call '{tc}'"),
+                            format!(
+                                "text message '{id}' repeats the JSON output of tool call '{tc}'"
+                            ),
                         );
                         break;
                     }

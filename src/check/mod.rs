@@ -180,7 +180,9 @@ impl Checker {
     }
 
     fn flush_bad(&mut self, record_level: bool) {
-        let Some((origin, msg)) = self.pending_bad.take() else { return };
+        let Some((origin, msg)) = self.pending_bad.take() else {
+            return;
+        };
         self.ctx.at(&origin, None, None);
         let rule = match (self.family, record_level) {
             (Some(Family::Agui), _) => "AGX501",
@@ -234,9 +236,9 @@ impl Checker {
         let t = ev.get("type").and_then(Value::as_str);
         self.ctx.at(origin, Some(index), t);
         for issue in schema::check_event(ev) {
-            let msg = match t {
-                Some(t) if issue.path != "type" => format!("{t}: {}", issue.message),
-                _ => issue.message,
+            let msg = match issue.path.as_str() {
+                "" | "type" => issue.message,
+                p => format!("{p}: {}", issue.message),
             };
             self.ctx.report(issue.rule, vec![], msg);
         }
@@ -321,7 +323,12 @@ impl Observer for CheckObserver {
 
 /// Checks one input held in memory: the pipeline, plus the SSE transport checks for AG-UI
 /// captures.
-pub fn check_bytes(name: &str, bytes: Vec<u8>, opts: &Options, config: &Config) -> Result<FileReport, crate::Error> {
+pub fn check_bytes(
+    name: &str,
+    bytes: Vec<u8>,
+    opts: &Options,
+    config: &Config,
+) -> Result<FileReport, crate::Error> {
     let file: Arc<str> = Arc::from(name);
     let is_sse = {
         let text = String::from_utf8_lossy(&bytes[..bytes.len().min(64 * 1024)]);

@@ -20,7 +20,10 @@ pub struct Raw {
 
 /// The v3 event of a record (plain, or the `data` of an SDK part).
 fn v3_event(v: &Value) -> Option<&Value> {
-    let is = |x: &Value| x.get("type").and_then(Value::as_str) == Some("event") && x.get("method").is_some_and(Value::is_string);
+    let is = |x: &Value| {
+        x.get("type").and_then(Value::as_str) == Some("event")
+            && x.get("method").is_some_and(Value::is_string)
+    };
     if is(v) {
         return Some(v);
     }
@@ -37,18 +40,31 @@ fn block_key(v: Option<&Value>) -> String {
 
 impl Raw {
     pub fn record(&mut self, rec: &Record, ctx: &mut Ctx) {
-        let Some(ev) = v3_event(&rec.value) else { return };
+        let Some(ev) = v3_event(&rec.value) else {
+            return;
+        };
         if let Some(seq) = ev.get("seq").and_then(Value::as_i64) {
             if let Some(last) = self.last_seq {
                 if seq == last {
-                    ctx.report("AGX602", vec![seq.to_string()], format!("seq {seq} repeats the previous event's seq"));
+                    ctx.report(
+                        "AGX602",
+                        vec![seq.to_string()],
+                        format!("seq {seq} repeats the previous event's seq"),
+                    );
                 } else if seq < last {
-                    ctx.report("AGX603", vec![seq.to_string()], format!("seq {seq} comes after seq {last}"));
+                    ctx.report(
+                        "AGX603",
+                        vec![seq.to_string()],
+                        format!("seq {seq} comes after seq {last}"),
+                    );
                 } else if seq > last + 1 {
                     ctx.report(
                         "AGX601",
                         vec![seq.to_string()],
-                        format!("seq jumps from {last} to {seq}: {} event(s) missing", seq - last - 1),
+                        format!(
+                            "seq jumps from {last} to {seq}: {} event(s) missing",
+                            seq - last - 1
+                        ),
                     );
                 }
             }
@@ -60,7 +76,10 @@ impl Raw {
             return;
         }
         let params = ev.get("params").unwrap_or(&Value::Null);
-        let ns = params.get("namespace").map(|n| n.to_string()).unwrap_or_default();
+        let ns = params
+            .get("namespace")
+            .map(|n| n.to_string())
+            .unwrap_or_default();
         let data = match params.get("data") {
             Some(Value::Array(a)) if !a.is_empty() => &a[0],
             Some(d) => d,
@@ -70,7 +89,11 @@ impl Raw {
         let index = block_key(data.get("index"));
         match event {
             "message-start" => {
-                let id = data.get("id").and_then(Value::as_str).unwrap_or("").to_string();
+                let id = data
+                    .get("id")
+                    .and_then(Value::as_str)
+                    .unwrap_or("")
+                    .to_string();
                 if let Some((prev, _)) = self.messages.get(&ns) {
                     ctx.report(
                         "AGX604",
@@ -86,7 +109,11 @@ impl Raw {
                     Some((_, blocks)) => {
                         blocks.insert(index);
                     }
-                    None => ctx.report("AGX605", vec![index], "content-block-start outside a message".into()),
+                    None => ctx.report(
+                        "AGX605",
+                        vec![index],
+                        "content-block-start outside a message".into(),
+                    ),
                 }
             }
             "content-block-delta" | "content-block-finish" => match self.messages.get_mut(&ns) {
@@ -112,11 +139,18 @@ impl Raw {
                         ctx.report(
                             "AGX605",
                             vec![id.clone()],
-                            format!("message '{id}' finishes with block(s) {} never finished", b.join(", ")),
+                            format!(
+                                "message '{id}' finishes with block(s) {} never finished",
+                                b.join(", ")
+                            ),
                         );
                     }
                 }
-                None => ctx.report("AGX604", vec![], format!("message-{event} without message-start")),
+                None => ctx.report(
+                    "AGX604",
+                    vec![],
+                    format!("message-{event} without message-start"),
+                ),
             },
             _ => {}
         }
@@ -124,7 +158,9 @@ impl Raw {
 
     pub fn model(&mut self, ev: &ModelEvent, ctx: &mut Ctx) {
         match ev {
-            ModelEvent::ToolStart { tool_call_id, name, .. } => {
+            ModelEvent::ToolStart {
+                tool_call_id, name, ..
+            } => {
                 self.tools.insert(tool_call_id.clone(), name.clone());
             }
             ModelEvent::ToolEnd { tool_call_id, .. } => {
@@ -134,7 +170,11 @@ impl Raw {
             ModelEvent::RunEnd | ModelEvent::RunStart { .. } => self.unfinished_tools(ctx),
             ModelEvent::RunIncomplete { reason } => {
                 self.unfinished_tools(ctx);
-                ctx.report("AGX607", vec![], format!("the run has no terminal event: {reason}"));
+                ctx.report(
+                    "AGX607",
+                    vec![],
+                    format!("the run has no terminal event: {reason}"),
+                );
             }
             _ => {}
         }
@@ -142,14 +182,22 @@ impl Raw {
 
     fn unfinished_tools(&mut self, ctx: &mut Ctx) {
         for (id, name) in std::mem::take(&mut self.tools) {
-            ctx.report("AGX606", vec![id.clone()], format!("tool '{name}' (call '{id}') started and never finished or failed"));
+            ctx.report(
+                "AGX606",
+                vec![id.clone()],
+                format!("tool '{name}' (call '{id}') started and never finished or failed"),
+            );
         }
     }
 
     /// End of the file.
     pub fn finish(&mut self, ctx: &mut Ctx) {
         for (_, (id, _)) in std::mem::take(&mut self.messages) {
-            ctx.report("AGX604", vec![id.clone()], format!("message '{id}' never finishes"));
+            ctx.report(
+                "AGX604",
+                vec![id.clone()],
+                format!("message '{id}' never finishes"),
+            );
         }
         self.unfinished_tools(ctx);
     }

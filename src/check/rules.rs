@@ -309,7 +309,13 @@ mod tests {
         for w in RULES.windows(2) {
             assert!(w[0].id < w[1].id, "{} before {}", w[0].id, w[1].id);
         }
-        assert_eq!(RULES.iter().filter(|r| r.id.starts_with("AGX1") && r.id < "AGX130").count(), 24);
+        assert_eq!(
+            RULES
+                .iter()
+                .filter(|r| r.id.starts_with("AGX1") && r.id < "AGX130")
+                .count(),
+            24
+        );
     }
 
     #[test]

@@ -39,32 +39,73 @@ fn spec(t: &str) -> Option<(Spec, bool)> {
     use K::*;
     // The bool says whether `subagentRunId` is allowed as an optional field.
     Some(match t {
-        "TEXT_MESSAGE_START" => (&[("messageId", Str, true), ("role", Enum(TEXT_ROLES), false), ("name", Str, false)], true),
+        "TEXT_MESSAGE_START" => (
+            &[
+                ("messageId", Str, true),
+                ("role", Enum(TEXT_ROLES), false),
+                ("name", Str, false),
+            ],
+            true,
+        ),
         "TEXT_MESSAGE_CONTENT" => (&[("messageId", Str, true), ("delta", Str, true)], true),
         "TEXT_MESSAGE_END" => (&[("messageId", Str, true)], true),
         "TEXT_MESSAGE_CHUNK" => (
-            &[("messageId", Str, false), ("role", Enum(TEXT_ROLES), false), ("delta", Str, false), ("name", Str, false)],
+            &[
+                ("messageId", Str, false),
+                ("role", Enum(TEXT_ROLES), false),
+                ("delta", Str, false),
+                ("name", Str, false),
+            ],
             true,
         ),
-        "TOOL_CALL_START" => (&[("toolCallId", Str, true), ("toolCallName", Str, true), ("parentMessageId", Str, false)], true),
+        "TOOL_CALL_START" => (
+            &[
+                ("toolCallId", Str, true),
+                ("toolCallName", Str, true),
+                ("parentMessageId", Str, false),
+            ],
+            true,
+        ),
         "TOOL_CALL_ARGS" => (&[("toolCallId", Str, true), ("delta", Str, true)], true),
         "TOOL_CALL_END" => (&[("toolCallId", Str, true)], true),
         "TOOL_CALL_CHUNK" => (
-            &[("toolCallId", Str, false), ("toolCallName", Str, false), ("parentMessageId", Str, false), ("delta", Str, false)],
+            &[
+                ("toolCallId", Str, false),
+                ("toolCallName", Str, false),
+                ("parentMessageId", Str, false),
+                ("delta", Str, false),
+            ],
             true,
         ),
         "TOOL_CALL_RESULT" => (
-            &[("messageId", Str, true), ("toolCallId", Str, true), ("content", Content, true), ("role", Enum(&["tool"]), false)],
+            &[
+                ("messageId", Str, true),
+                ("toolCallId", Str, true),
+                ("content", Content, true),
+                ("role", Enum(&["tool"]), false),
+            ],
             true,
         ),
         "STATE_SNAPSHOT" => (&[("snapshot", Json, true)], true),
         "STATE_DELTA" => (&[("delta", Patch, true)], true),
         "MESSAGES_SNAPSHOT" => (&[("messages", Messages, true)], false),
         "ACTIVITY_SNAPSHOT" => (
-            &[("messageId", Str, true), ("activityType", Str, true), ("content", Object, true), ("replace", Bool, false)],
+            &[
+                ("messageId", Str, true),
+                ("activityType", Str, true),
+                ("content", Object, true),
+                ("replace", Bool, false),
+            ],
             true,
         ),
-        "ACTIVITY_DELTA" => (&[("messageId", Str, true), ("activityType", Str, true), ("patch", Patch, true)], true),
+        "ACTIVITY_DELTA" => (
+            &[
+                ("messageId", Str, true),
+                ("activityType", Str, true),
+                ("patch", Patch, true),
+            ],
+            true,
+        ),
         "RAW" => (&[("event", Json, true), ("source", Str, false)], true),
         "CUSTOM" => (&[("name", Str, true), ("value", Json, true)], true),
         "RUN_STARTED" => (
@@ -87,14 +128,33 @@ fn spec(t: &str) -> Option<(Spec, bool)> {
             ],
             false,
         ),
-        "RUN_ERROR" => (&[("message", Str, true), ("code", Str, false), ("usage", Usage, false)], false),
+        "RUN_ERROR" => (
+            &[
+                ("message", Str, true),
+                ("code", Str, false),
+                ("usage", Usage, false),
+            ],
+            false,
+        ),
         "STEP_STARTED" | "STEP_FINISHED" => (&[("stepName", Str, true)], true),
-        "REASONING_START" | "REASONING_END" | "REASONING_MESSAGE_END" => (&[("messageId", Str, true)], true),
-        "REASONING_MESSAGE_START" => (&[("messageId", Str, true), ("role", Enum(&["reasoning"]), true)], true),
+        "REASONING_START" | "REASONING_END" | "REASONING_MESSAGE_END" => {
+            (&[("messageId", Str, true)], true)
+        }
+        "REASONING_MESSAGE_START" => (
+            &[
+                ("messageId", Str, true),
+                ("role", Enum(&["reasoning"]), true),
+            ],
+            true,
+        ),
         "REASONING_MESSAGE_CONTENT" => (&[("messageId", Str, true), ("delta", Str, true)], true),
         "REASONING_MESSAGE_CHUNK" => (&[("messageId", Str, false), ("delta", Str, false)], true),
         "REASONING_ENCRYPTED_VALUE" => (
-            &[("subtype", Enum(&["tool-call", "message"]), true), ("entityId", Str, true), ("encryptedValue", Str, true)],
+            &[
+                ("subtype", Enum(&["tool-call", "message"]), true),
+                ("entityId", Str, true),
+                ("encryptedValue", Str, true),
+            ],
             true,
         ),
         "SUBAGENT_STARTED" => (
@@ -109,10 +169,21 @@ fn spec(t: &str) -> Option<(Spec, bool)> {
             false,
         ),
         "SUBAGENT_FINISHED" => (
-            &[("subagentRunId", Str, true), ("result", JsonNonNull, false), ("outcome", SubOutcome, false)],
+            &[
+                ("subagentRunId", Str, true),
+                ("result", JsonNonNull, false),
+                ("outcome", SubOutcome, false),
+            ],
             false,
         ),
-        "SUBAGENT_ERROR" => (&[("subagentRunId", Str, true), ("message", Str, true), ("code", Str, false)], false),
+        "SUBAGENT_ERROR" => (
+            &[
+                ("subagentRunId", Str, true),
+                ("message", Str, true),
+                ("code", Str, false),
+            ],
+            false,
+        ),
         _ => return None,
     })
 }
@@ -161,13 +232,28 @@ fn snake_to_camel(k: &str) -> Option<String> {
 
 impl V<'_> {
     fn push(&mut self, rule: &'static str, path: String, message: String) {
-        self.out.push(Issue { rule, path, message });
+        self.out.push(Issue {
+            rule,
+            path,
+            message,
+        });
     }
 
     /// Checks an object against a field spec. `base` adds BaseEvent fields.
-    fn object(&mut self, path: &str, v: &Value, fields: Spec, extra_ok: &[&str], warn_unknown: bool) {
+    fn object(
+        &mut self,
+        path: &str,
+        v: &Value,
+        fields: Spec,
+        extra_ok: &[&str],
+        warn_unknown: bool,
+    ) {
         let Some(o) = v.as_object() else {
-            self.push("AGX205", path.to_string(), format!("expected an object, found {}", kind_name(v)));
+            self.push(
+                "AGX205",
+                path.to_string(),
+                format!("expected an object, found {}", kind_name(v)),
+            );
             return;
         };
         for (name, kind, required) in fields {
@@ -175,7 +261,9 @@ impl V<'_> {
             match o.get(*name) {
                 None => {
                     if *required {
-                        let snake = o.keys().find(|k| snake_to_camel(k).as_deref() == Some(*name));
+                        let snake = o
+                            .keys()
+                            .find(|k| snake_to_camel(k).as_deref() == Some(*name));
                         match snake {
                             Some(sk) => self.push(
                                 "AGX207",
@@ -190,7 +278,11 @@ impl V<'_> {
                     if *required {
                         self.push("AGX205", p, format!("`{name}` must not be null"));
                     } else {
-                        self.push("AGX204", p, format!("`{name}` is optional and must be omitted, not null"));
+                        self.push(
+                            "AGX204",
+                            p,
+                            format!("`{name}` is optional and must be omitted, not null"),
+                        );
                     }
                 }
                 Some(val) => self.value(&p, name, val, *kind),
@@ -202,11 +294,17 @@ impl V<'_> {
                     continue;
                 }
                 if let Some(c) = snake_to_camel(k) {
-                    if fields.iter().any(|(n, _, required)| *n == c && *required) && !o.contains_key(&c) {
+                    if fields.iter().any(|(n, _, required)| *n == c && *required)
+                        && !o.contains_key(&c)
+                    {
                         continue; // reported as AGX207 above
                     }
                 }
-                self.push("AGX211", join(path, k), format!("unknown key `{k}` (the client strips it)"));
+                self.push(
+                    "AGX211",
+                    join(path, k),
+                    format!("unknown key `{k}` (the client strips it)"),
+                );
             }
         }
     }
@@ -215,12 +313,20 @@ impl V<'_> {
         match kind {
             K::Str => {
                 if !val.is_string() {
-                    self.push("AGX205", p.into(), format!("`{name}` must be a string, found {}", kind_name(val)));
+                    self.push(
+                        "AGX205",
+                        p.into(),
+                        format!("`{name}` must be a string, found {}", kind_name(val)),
+                    );
                 }
             }
             K::Bool => {
                 if !val.is_boolean() {
-                    self.push("AGX205", p.into(), format!("`{name}` must be a boolean, found {}", kind_name(val)));
+                    self.push(
+                        "AGX205",
+                        p.into(),
+                        format!("`{name}` must be a boolean, found {}", kind_name(val)),
+                    );
                 }
             }
             K::Json | K::JsonNonNull => {}
@@ -243,7 +349,11 @@ impl V<'_> {
                         self.message(&join(p, &i.to_string()), m);
                     }
                 }
-                None => self.push("AGX205", p.into(), format!("`{name}` must be an array of messages")),
+                None => self.push(
+                    "AGX205",
+                    p.into(),
+                    format!("`{name}` must be an array of messages"),
+                ),
             },
             K::Content => self.content(p, val),
             K::Outcome => self.outcome(p, val),
@@ -251,15 +361,25 @@ impl V<'_> {
                 Some("success") => {}
                 Some("suspended") => {
                     if let Some(ids) = val.get("interruptIds") {
-                        if !ids.as_array().is_some_and(|a| a.iter().all(Value::is_string)) {
-                            self.push("AGX208", join(p, "interruptIds"), "`interruptIds` must be an array of strings".into());
+                        if !ids
+                            .as_array()
+                            .is_some_and(|a| a.iter().all(Value::is_string))
+                        {
+                            self.push(
+                                "AGX208",
+                                join(p, "interruptIds"),
+                                "`interruptIds` must be an array of strings".into(),
+                            );
                         }
                     }
                 }
                 _ => self.push(
                     "AGX208",
                     p.into(),
-                    format!("unknown subagent outcome {}: expected success or suspended", val.get("type").unwrap_or(val)),
+                    format!(
+                        "unknown subagent outcome {}: expected success or suspended",
+                        val.get("type").unwrap_or(val)
+                    ),
                 ),
             },
             K::Usage => match val.as_array() {
@@ -268,7 +388,11 @@ impl V<'_> {
                         self.usage(&join(p, &i.to_string()), u);
                     }
                 }
-                None => self.push("AGX205", p.into(), "`usage` must be an array of token usages".into()),
+                None => self.push(
+                    "AGX205",
+                    p.into(),
+                    "`usage` must be an array of token usages".into(),
+                ),
             },
             K::RunInput => self.run_input(p, val),
         }
@@ -276,7 +400,11 @@ impl V<'_> {
 
     fn plain_object(&mut self, p: &str, name: &str, val: &Value) {
         if !val.is_object() {
-            self.push("AGX205", p.into(), format!("`{name}` must be an object, found {}", kind_name(val)));
+            self.push(
+                "AGX205",
+                p.into(),
+                format!("`{name}` must be an object, found {}", kind_name(val)),
+            );
         }
     }
 
@@ -284,20 +412,33 @@ impl V<'_> {
         let ok = match val {
             Value::Number(n) => {
                 if let Some(i) = n.as_i64() {
-                    i.unsigned_abs() <= (1u64 << 53) - 1 && (!min0 || i >= 0)
+                    i.unsigned_abs() < (1u64 << 53) && (!min0 || i >= 0)
                 } else if let Some(u) = n.as_u64() {
-                    u <= (1u64 << 53) - 1
+                    u < (1u64 << 53)
                 } else {
-                    n.as_f64().is_some_and(|f| f.fract() == 0.0 && f.abs() < 9_007_199_254_740_992.0 && (!min0 || f >= 0.0))
+                    n.as_f64().is_some_and(|f| {
+                        f.fract() == 0.0 && f.abs() < 9_007_199_254_740_992.0 && (!min0 || f >= 0.0)
+                    })
                 }
             }
             _ => {
-                self.push("AGX205", p.into(), format!("`{name}` must be an integer, found {}", kind_name(val)));
+                self.push(
+                    "AGX205",
+                    p.into(),
+                    format!("`{name}` must be an integer, found {}", kind_name(val)),
+                );
                 return;
             }
         };
         if !ok {
-            self.push("AGX206", p.into(), format!("`{name}` must be an integer{}, found {val}", if min0 { " >= 0" } else { "" }));
+            self.push(
+                "AGX206",
+                p.into(),
+                format!(
+                    "`{name}` must be an integer{}, found {val}",
+                    if min0 { " >= 0" } else { "" }
+                ),
+            );
         }
     }
 
@@ -309,15 +450,25 @@ impl V<'_> {
         for (k, v) in o {
             let kp = join(p, k);
             match k.as_str() {
-                "provider" | "model" => {
-                    if !v.is_string() {
-                        self.push(if v.is_null() { "AGX204" } else { "AGX205" }, kp, format!("`{k}` must be a string"));
-                    }
+                "provider" | "model" if !v.is_string() => {
+                    self.push(
+                        if v.is_null() { "AGX204" } else { "AGX205" },
+                        kp,
+                        format!("`{k}` must be a string"),
+                    );
                 }
-                "inputTokens" | "outputTokens" | "totalTokens" | "reasoningTokens" | "cachedInputTokens"
+                "inputTokens"
+                | "outputTokens"
+                | "totalTokens"
+                | "reasoningTokens"
+                | "cachedInputTokens"
                 | "cacheWriteInputTokens" => {
                     if v.is_null() {
-                        self.push("AGX204", kp, format!("`{k}` is optional and must be omitted, not null"));
+                        self.push(
+                            "AGX204",
+                            kp,
+                            format!("`{k}` is optional and must be omitted, not null"),
+                        );
                     } else {
                         self.int(&kp, k, v, true);
                     }
@@ -329,7 +480,11 @@ impl V<'_> {
 
     fn patch(&mut self, p: &str, val: &Value) {
         let Some(ops) = val.as_array() else {
-            self.push("AGX210", p.into(), "a JSON Patch must be an array of operations".into());
+            self.push(
+                "AGX210",
+                p.into(),
+                "a JSON Patch must be an array of operations".into(),
+            );
             return;
         };
         for (i, op) in ops.iter().enumerate() {
@@ -340,13 +495,24 @@ impl V<'_> {
                 Some("remove") => &["path"],
                 Some("move" | "copy") => &["from", "path"],
                 _ => {
-                    self.push("AGX210", join(&ip, "op"), format!("unknown JSON Patch op {}", op.get("op").unwrap_or(&Value::Null)));
+                    self.push(
+                        "AGX210",
+                        join(&ip, "op"),
+                        format!(
+                            "unknown JSON Patch op {}",
+                            op.get("op").unwrap_or(&Value::Null)
+                        ),
+                    );
                     continue;
                 }
             };
             for f in needs {
                 match op.get(*f) {
-                    None => self.push("AGX210", join(&ip, f), format!("`{f}` is required for op {}", kind.unwrap_or(""))),
+                    None => self.push(
+                        "AGX210",
+                        join(&ip, f),
+                        format!("`{f}` is required for op {}", kind.unwrap_or("")),
+                    ),
                     Some(v) if *f != "value" => match v.as_str() {
                         Some(s) if is_json_pointer(s) => {}
                         _ => self.push(
@@ -369,7 +535,14 @@ impl V<'_> {
                     self.part(&join(p, &i.to_string()), part);
                 }
             }
-            _ => self.push("AGX205", p.into(), format!("`content` must be a string or content parts, found {}", kind_name(val))),
+            _ => self.push(
+                "AGX205",
+                p.into(),
+                format!(
+                    "`content` must be a string or content parts, found {}",
+                    kind_name(val)
+                ),
+            ),
         }
     }
 
@@ -377,7 +550,11 @@ impl V<'_> {
         match part.get("type").and_then(Value::as_str) {
             Some("text") => {
                 if !part.get("text").is_some_and(Value::is_string) {
-                    self.push("AGX203", join(p, "text"), "a text part needs a string `text`".into());
+                    self.push(
+                        "AGX203",
+                        join(p, "text"),
+                        "a text part needs a string `text`".into(),
+                    );
                 }
             }
             Some("image" | "audio" | "video" | "document") => {
@@ -391,13 +568,26 @@ impl V<'_> {
                     }
                 });
                 if !ok {
-                    self.push("AGX205", join(p, "source"), "a media part needs a source {type: data|url|file, value, mimeType?}".into());
+                    self.push(
+                        "AGX205",
+                        join(p, "source"),
+                        "a media part needs a source {type: data|url|file, value, mimeType?}"
+                            .into(),
+                    );
                 }
             }
-            _ => self.push("AGX205", join(p, "type"), "a content part's type must be text, image, audio, video or document".into()),
+            _ => self.push(
+                "AGX205",
+                join(p, "type"),
+                "a content part's type must be text, image, audio, video or document".into(),
+            ),
         }
         if part.get("metadata").is_some_and(Value::is_null) {
-            self.push("AGX204", join(p, "metadata"), "`metadata` must be omitted, not null".into());
+            self.push(
+                "AGX204",
+                join(p, "metadata"),
+                "`metadata` must be omitted, not null".into(),
+            );
         }
     }
 
@@ -516,7 +706,11 @@ impl V<'_> {
         if role == Some("assistant") {
             if let Some(tc) = m.get("toolCalls") {
                 let Some(list) = tc.as_array() else {
-                    self.push("AGX205", join(p, "toolCalls"), "`toolCalls` must be an array".into());
+                    self.push(
+                        "AGX205",
+                        join(p, "toolCalls"),
+                        "`toolCalls` must be an array".into(),
+                    );
                     return;
                 };
                 for (i, c) in list.iter().enumerate() {
@@ -524,7 +718,8 @@ impl V<'_> {
                     let ok = c.get("id").is_some_and(Value::is_string)
                         && c.get("type").and_then(Value::as_str) == Some("function")
                         && c.pointer("/function/name").is_some_and(Value::is_string)
-                        && c.pointer("/function/arguments").is_some_and(Value::is_string);
+                        && c.pointer("/function/arguments")
+                            .is_some_and(Value::is_string);
                     if !ok {
                         self.push("AGX205", cp, "a tool call needs {id, type:\"function\", function:{name, arguments: string}}".into());
                     }
@@ -558,7 +753,11 @@ impl V<'_> {
                         self.object(&join(&join(p, "tools"), &i.to_string()), t, T, &[], false);
                     }
                 }
-                None => self.push("AGX205", join(p, "tools"), "`tools` must be an array".into()),
+                None => self.push(
+                    "AGX205",
+                    join(p, "tools"),
+                    "`tools` must be an array".into(),
+                ),
             }
         }
         if let Some(ctx) = v.get("context") {
@@ -569,7 +768,11 @@ impl V<'_> {
                         self.object(&join(&join(p, "context"), &i.to_string()), c, C, &[], false);
                     }
                 }
-                None => self.push("AGX205", join(p, "context"), "`context` must be an array".into()),
+                None => self.push(
+                    "AGX205",
+                    join(p, "context"),
+                    "`context` must be an array".into(),
+                ),
             }
         }
         if let Some(resume) = v.get("resume") {
@@ -585,7 +788,11 @@ impl V<'_> {
                         self.object(&join(&join(p, "resume"), &i.to_string()), r, R, &[], false);
                     }
                 }
-                None => self.push("AGX205", join(p, "resume"), "`resume` must be an array".into()),
+                None => self.push(
+                    "AGX205",
+                    join(p, "resume"),
+                    "`resume` must be an array".into(),
+                ),
             }
         }
     }
@@ -643,25 +850,45 @@ pub fn check_event(ev: &Value) -> Vec<Issue> {
     v.object("", ev, fields, base, true);
     if let Some(ts) = ev.get("timestamp") {
         if ts.is_null() {
-            v.push("AGX204", "timestamp".into(), "`timestamp` must be omitted, not null".into());
+            v.push(
+                "AGX204",
+                "timestamp".into(),
+                "`timestamp` must be omitted, not null".into(),
+            );
         } else {
             v.int("timestamp", "timestamp", ts, false);
         }
     }
     if ev.get("rawEvent").is_some_and(Value::is_null) {
-        v.push("AGX204", "rawEvent".into(), "`rawEvent` must be omitted, not null".into());
+        v.push(
+            "AGX204",
+            "rawEvent".into(),
+            "`rawEvent` must be omitted, not null".into(),
+        );
     }
     if let Some(m) = ev.get("metadata") {
         if m.is_null() {
-            v.push("AGX204", "metadata".into(), "`metadata` must be omitted, not null".into());
+            v.push(
+                "AGX204",
+                "metadata".into(),
+                "`metadata` must be omitted, not null".into(),
+            );
         } else {
             v.plain_object("metadata", "metadata", m);
         }
     }
     if sub_ok {
         match ev.get("subagentRunId") {
-            Some(Value::Null) => v.push("AGX204", "subagentRunId".into(), "`subagentRunId` must be omitted, not null".into()),
-            Some(s) if !s.is_string() => v.push("AGX205", "subagentRunId".into(), "`subagentRunId` must be a string".into()),
+            Some(Value::Null) => v.push(
+                "AGX204",
+                "subagentRunId".into(),
+                "`subagentRunId` must be omitted, not null".into(),
+            ),
+            Some(s) if !s.is_string() => v.push(
+                "AGX205",
+                "subagentRunId".into(),
+                "`subagentRunId` must be a string".into(),
+            ),
             _ => {}
         }
     }
@@ -679,26 +906,52 @@ mod tests {
 
     #[test]
     fn valid_events_pass() {
-        assert!(rules(json!({"type":"RUN_STARTED","threadId":"t","runId":"r","timestamp":1})).is_empty());
+        assert!(
+            rules(json!({"type":"RUN_STARTED","threadId":"t","runId":"r","timestamp":1}))
+                .is_empty()
+        );
         assert!(rules(json!({"type":"TEXT_MESSAGE_CONTENT","messageId":"","delta":""})).is_empty());
         assert!(rules(json!({"type":"STATE_SNAPSHOT","snapshot":null})).is_empty());
     }
 
     #[test]
     fn schema_problems() {
-        assert_eq!(rules(json!({"type":"RUN_FINISHED","threadId":"t"})), ["AGX203"]);
-        assert_eq!(rules(json!({"type":"RUN_STARTED","thread_id":"t","runId":"r"})), ["AGX207"]);
-        assert_eq!(rules(json!({"type":"TEXT_MESSAGE_START","messageId":"m","name":null})), ["AGX204"]);
-        assert_eq!(rules(json!({"type":"TEXT_MESSAGE_START","messageId":"m","role":"tool"})), ["AGX209"]);
-        assert_eq!(rules(json!({"type":"RUN_STARTED","threadId":"t","runId":"r","timestamp":1.5})), ["AGX206"]);
+        assert_eq!(
+            rules(json!({"type":"RUN_FINISHED","threadId":"t"})),
+            ["AGX203"]
+        );
+        assert_eq!(
+            rules(json!({"type":"RUN_STARTED","thread_id":"t","runId":"r"})),
+            ["AGX207"]
+        );
+        assert_eq!(
+            rules(json!({"type":"TEXT_MESSAGE_START","messageId":"m","name":null})),
+            ["AGX204"]
+        );
+        assert_eq!(
+            rules(json!({"type":"TEXT_MESSAGE_START","messageId":"m","role":"tool"})),
+            ["AGX209"]
+        );
+        assert_eq!(
+            rules(json!({"type":"RUN_STARTED","threadId":"t","runId":"r","timestamp":1.5})),
+            ["AGX206"]
+        );
         assert_eq!(rules(json!({"type":"NOPE"})), ["AGX201"]);
         assert_eq!(rules(json!({"type":"THINKING_START"})), ["AGX202"]);
         assert_eq!(
-            rules(json!({"type":"RUN_FINISHED","threadId":"t","runId":"r","outcome":{"type":"interrupt","interrupts":[]}})),
+            rules(
+                json!({"type":"RUN_FINISHED","threadId":"t","runId":"r","outcome":{"type":"interrupt","interrupts":[]}})
+            ),
             ["AGX208"]
         );
-        assert_eq!(rules(json!({"type":"STATE_DELTA","delta":[{"op":"add","path":"x","value":1}]})), ["AGX210"]);
-        assert_eq!(rules(json!({"type":"TEXT_MESSAGE_END","messageId":"m","extra":1})), ["AGX211"]);
+        assert_eq!(
+            rules(json!({"type":"STATE_DELTA","delta":[{"op":"add","path":"x","value":1}]})),
+            ["AGX210"]
+        );
+        assert_eq!(
+            rules(json!({"type":"TEXT_MESSAGE_END","messageId":"m","extra":1})),
+            ["AGX211"]
+        );
     }
 
     #[test]

@@ -40,14 +40,19 @@ impl Strict {
         let t = s(ev, "type").unwrap_or("");
         match t {
             "RUN_STARTED" => {
-                self.run = Some((s(ev, "threadId").map(Into::into), s(ev, "runId").map(Into::into)));
+                self.run = Some((
+                    s(ev, "threadId").map(Into::into),
+                    s(ev, "runId").map(Into::into),
+                ));
                 self.terminal = false;
                 self.finished = false;
             }
             "RUN_FINISHED" => {
                 if let Some((th, run)) = &self.run {
                     let (fth, frun) = (s(ev, "threadId"), s(ev, "runId"));
-                    let differs = |a: Option<&str>, b: &Option<String>| a.is_some() && b.is_some() && a != b.as_deref();
+                    let differs = |a: Option<&str>, b: &Option<String>| {
+                        a.is_some() && b.is_some() && a != b.as_deref()
+                    };
                     if differs(fth, th) || differs(frun, run) {
                         ctx.report(
                             "AGX304",
@@ -70,7 +75,11 @@ impl Strict {
                 if self.finished {
                     ctx.report(
                         "AGX302",
-                        self.run.as_ref().and_then(|r| r.1.clone()).into_iter().collect(),
+                        self.run
+                            .as_ref()
+                            .and_then(|r| r.1.clone())
+                            .into_iter()
+                            .collect(),
                         "RUN_ERROR after the run already finished with RUN_FINISHED".to_string(),
                     );
                 }
@@ -79,7 +88,11 @@ impl Strict {
             "TEXT_MESSAGE_START" => {
                 let id = s(ev, "messageId").unwrap_or("").to_string();
                 if self.closed_text.contains(&id) && !self.open_text.contains(&id) {
-                    ctx.report("AGX303", vec![id.clone()], format!("messageId '{id}' is reused for a second text message"));
+                    ctx.report(
+                        "AGX303",
+                        vec![id.clone()],
+                        format!("messageId '{id}' is reused for a second text message"),
+                    );
                 }
                 self.open_text.insert(id);
             }
@@ -91,7 +104,11 @@ impl Strict {
             "REASONING_MESSAGE_START" => {
                 let id = s(ev, "messageId").unwrap_or("").to_string();
                 if self.closed_reasoning.contains(&id) && !self.open_reasoning.contains(&id) {
-                    ctx.report("AGX303", vec![id.clone()], format!("messageId '{id}' is reused for a second reasoning message"));
+                    ctx.report(
+                        "AGX303",
+                        vec![id.clone()],
+                        format!("messageId '{id}' is reused for a second reasoning message"),
+                    );
                 }
                 self.open_reasoning.insert(id);
             }
@@ -101,7 +118,8 @@ impl Strict {
                 self.closed_reasoning.insert(id);
             }
             "REASONING_START" => {
-                self.open_spans.insert(s(ev, "messageId").unwrap_or("").to_string());
+                self.open_spans
+                    .insert(s(ev, "messageId").unwrap_or("").to_string());
             }
             "REASONING_END" => {
                 let id = s(ev, "messageId").unwrap_or("").to_string();
@@ -172,13 +190,22 @@ impl Strict {
     }
 
     fn reasoning_left_open(&mut self, ctx: &mut Ctx, at: &str) {
-        let mut open: Vec<String> = self.open_spans.iter().chain(self.open_reasoning.iter()).cloned().collect();
+        let mut open: Vec<String> = self
+            .open_spans
+            .iter()
+            .chain(self.open_reasoning.iter())
+            .cloned()
+            .collect();
         if open.is_empty() {
             return;
         }
         open.sort();
         open.dedup();
-        ctx.report("AGX310", open.clone(), format!("reasoning left open at {at}: {}", open.join(", ")));
+        ctx.report(
+            "AGX310",
+            open.clone(),
+            format!("reasoning left open at {at}: {}", open.join(", ")),
+        );
         self.open_spans.clear();
         self.open_reasoning.clear();
     }
@@ -188,7 +215,11 @@ impl Strict {
         if self.events > 0 && !self.terminal {
             ctx.report(
                 "AGX301",
-                self.run.as_ref().and_then(|r| r.1.clone()).into_iter().collect(),
+                self.run
+                    .as_ref()
+                    .and_then(|r| r.1.clone())
+                    .into_iter()
+                    .collect(),
                 "the stream ends without RUN_FINISHED or RUN_ERROR".to_string(),
             );
         }

@@ -76,7 +76,10 @@ mod tests {
 
     #[test]
     fn crlf_framing_fails() {
-        assert_eq!(rules("data: {\"type\":\"A\"}\r\n\r\ndata: {\"type\":\"B\"}\r\n\r\n"), ["AGX502"]);
+        assert_eq!(
+            rules("data: {\"type\":\"A\"}\r\n\r\ndata: {\"type\":\"B\"}\r\n\r\n"),
+            ["AGX502"]
+        );
         assert_eq!(rules("data: {}\n\n{\"type\":\"X\"}\n\n"), ["AGX503"]);
     }
 }

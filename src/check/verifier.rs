@@ -58,7 +58,10 @@ impl Compat {
                     "REASONING_MESSAGE_CONTENT",
                     self.message.clone().unwrap_or_default(),
                 ),
-                "TEXT_MESSAGE_END" => ("REASONING_MESSAGE_END", self.message.take().unwrap_or_default()),
+                "TEXT_MESSAGE_END" => (
+                    "REASONING_MESSAGE_END",
+                    self.message.take().unwrap_or_default(),
+                ),
                 _ => return None,
             };
             m.remove("title");
@@ -81,10 +84,10 @@ impl Compat {
                     m.remove("outcome");
                 }
             }
-            "TOOL_CALL_START" | "TOOL_CALL_CHUNK" => {
-                if m.get("parentMessageId").is_some_and(Value::is_null) {
-                    m.remove("parentMessageId");
-                }
+            "TOOL_CALL_START" | "TOOL_CALL_CHUNK"
+                if m.get("parentMessageId").is_some_and(Value::is_null) =>
+            {
+                m.remove("parentMessageId");
             }
             _ => {}
         }
@@ -130,7 +133,11 @@ impl Kind {
     }
     fn types(self) -> (&'static str, &'static str, &'static str) {
         match self {
-            Kind::Text => ("TEXT_MESSAGE_START", "TEXT_MESSAGE_CONTENT", "TEXT_MESSAGE_END"),
+            Kind::Text => (
+                "TEXT_MESSAGE_START",
+                "TEXT_MESSAGE_CONTENT",
+                "TEXT_MESSAGE_END",
+            ),
             Kind::Tool => ("TOOL_CALL_START", "TOOL_CALL_ARGS", "TOOL_CALL_END"),
             Kind::Reasoning => (
                 "REASONING_MESSAGE_START",
@@ -171,7 +178,11 @@ impl Chunks {
     fn close(&mut self, lane: &Option<String>, out: &mut Vec<Value>) {
         if let Some(open) = self.lanes.shift_remove(lane) {
             let (_, _, end) = open.kind.types();
-            out.push(synth(end, &[(open.kind.id_field(), Value::String(open.id))], lane));
+            out.push(synth(
+                end,
+                &[(open.kind.id_field(), Value::String(open.id))],
+                lane,
+            ));
         }
     }
 
@@ -184,12 +195,22 @@ impl Chunks {
 
     /// Expands one event into `out`. An `Err` is the client's `transformChunks` error
     /// `(rule, message, id)`.
-    pub fn feed(&mut self, ev: &Value, out: &mut Vec<Value>) -> Result<(), (&'static str, String, Option<String>)> {
+    pub fn feed(
+        &mut self,
+        ev: &Value,
+        out: &mut Vec<Value>,
+    ) -> Result<(), (&'static str, String, Option<String>)> {
         let t = s(ev, "type").unwrap_or("");
         let Some(kind) = Kind::of_chunk(t) else {
             match t {
-                "RUN_STARTED" | "RUN_FINISHED" | "RUN_ERROR" | "MESSAGES_SNAPSHOT" => self.close_all(out),
-                "RAW" | "ACTIVITY_SNAPSHOT" | "ACTIVITY_DELTA" | "REASONING_ENCRYPTED_VALUE" | "SUBAGENT_STARTED" => {}
+                "RUN_STARTED" | "RUN_FINISHED" | "RUN_ERROR" | "MESSAGES_SNAPSHOT" => {
+                    self.close_all(out)
+                }
+                "RAW"
+                | "ACTIVITY_SNAPSHOT"
+                | "ACTIVITY_DELTA"
+                | "REASONING_ENCRYPTED_VALUE"
+                | "SUBAGENT_STARTED" => {}
                 _ => self.close(&tag(ev), out),
             }
             out.push(ev.clone());
@@ -226,8 +247,12 @@ impl Chunks {
             }
             None if t_tag.is_some() => t_tag.clone(),
             None => {
-                let open: Vec<&Option<String>> =
-                    self.lanes.iter().filter(|(_, o)| o.kind == kind).map(|(l, _)| l).collect();
+                let open: Vec<&Option<String>> = self
+                    .lanes
+                    .iter()
+                    .filter(|(_, o)| o.kind == kind)
+                    .map(|(l, _)| l)
+                    .collect();
                 if open.len() > 1 {
                     return Err((
                         "AGX133",
@@ -246,12 +271,18 @@ impl Chunks {
         };
         let fields: Vec<(&'static str, Option<String>)> = match kind {
             Kind::Text => vec![
-                ("role", Some(s(ev, "role").unwrap_or("assistant").to_string())),
+                (
+                    "role",
+                    Some(s(ev, "role").unwrap_or("assistant").to_string()),
+                ),
                 ("name", s(ev, "name").map(str::to_string)),
             ],
             Kind::Tool => vec![
                 ("toolCallName", s(ev, "toolCallName").map(str::to_string)),
-                ("parentMessageId", s(ev, "parentMessageId").map(str::to_string)),
+                (
+                    "parentMessageId",
+                    s(ev, "parentMessageId").map(str::to_string),
+                ),
             ],
             Kind::Reasoning => vec![],
         };
@@ -289,9 +320,19 @@ impl Chunks {
                 }
             }
             let oid = open.id.clone();
-            if ev.get("delta").is_some() || ev.get("rawEvent").is_some() || ev.get("metadata").is_some() {
-                let d = ev.get(delta_field).cloned().unwrap_or(Value::String(String::new()));
-                out.push(synth(content, &[(kind.id_field(), Value::String(oid)), ("delta", d)], &lane));
+            if ev.get("delta").is_some()
+                || ev.get("rawEvent").is_some()
+                || ev.get("metadata").is_some()
+            {
+                let d = ev
+                    .get(delta_field)
+                    .cloned()
+                    .unwrap_or(Value::String(String::new()));
+                out.push(synth(
+                    content,
+                    &[(kind.id_field(), Value::String(oid)), ("delta", d)],
+                    &lane,
+                ));
             }
             return Ok(());
         }
@@ -299,7 +340,11 @@ impl Chunks {
         let Some(id) = id else {
             return Err((
                 "AGX130",
-                format!("First {} must have a {}", kind.chunk_type(), kind.id_field()),
+                format!(
+                    "First {} must have a {}",
+                    kind.chunk_type(),
+                    kind.id_field()
+                ),
                 None,
             ));
         };
@@ -314,13 +359,19 @@ impl Chunks {
         let mut pairs: Vec<(&str, Value)> = vec![(kind.id_field(), Value::String(id.clone()))];
         match kind {
             Kind::Text => {
-                pairs.push(("role", Value::String(s(ev, "role").unwrap_or("assistant").into())));
+                pairs.push((
+                    "role",
+                    Value::String(s(ev, "role").unwrap_or("assistant").into()),
+                ));
                 if let Some(n) = s(ev, "name") {
                     pairs.push(("name", Value::String(n.into())));
                 }
             }
             Kind::Tool => {
-                pairs.push(("toolCallName", Value::String(s(ev, "toolCallName").unwrap_or("").into())));
+                pairs.push((
+                    "toolCallName",
+                    Value::String(s(ev, "toolCallName").unwrap_or("").into()),
+                ));
                 if let Some(p) = s(ev, "parentMessageId") {
                     pairs.push(("parentMessageId", Value::String(p.into())));
                 }
@@ -332,9 +383,17 @@ impl Chunks {
             o.insert("aguifyChunk".into(), Value::Bool(true));
         }
         out.push(st);
-        if ev.get("delta").is_some() || ev.get("rawEvent").is_some() || ev.get("metadata").is_some() {
-            let d = ev.get(delta_field).cloned().unwrap_or(Value::String(String::new()));
-            out.push(synth(content, &[(kind.id_field(), Value::String(id.clone())), ("delta", d)], &lane));
+        if ev.get("delta").is_some() || ev.get("rawEvent").is_some() || ev.get("metadata").is_some()
+        {
+            let d = ev
+                .get(delta_field)
+                .cloned()
+                .unwrap_or(Value::String(String::new()));
+            out.push(synth(
+                content,
+                &[(kind.id_field(), Value::String(id.clone())), ("delta", d)],
+                &lane,
+            ));
         }
         self.lanes.insert(lane, OpenChunk { kind, id, fields });
         Ok(())
@@ -386,8 +445,14 @@ impl Verify {
             .collect();
         v.push(("steps", steps));
         v.push(("text messages", r.text.keys().cloned().collect()));
-        v.push(("reasoning messages", r.reasoning_msgs.keys().cloned().collect()));
-        v.push(("reasoning spans", r.reasoning_spans.keys().cloned().collect()));
+        v.push((
+            "reasoning messages",
+            r.reasoning_msgs.keys().cloned().collect(),
+        ));
+        v.push((
+            "reasoning spans",
+            r.reasoning_spans.keys().cloned().collect(),
+        ));
         v.push(("tool calls", r.tools.keys().cloned().collect()));
         v.push(("subagents", r.subagents.iter().cloned().collect()));
         v.retain(|(_, ids)| !ids.is_empty());
@@ -452,7 +517,12 @@ impl Verify {
             );
         }
         let null_fields: &[&str] = match t {
-            "SUBAGENT_STARTED" => &["description", "parentSubagentRunId", "parentToolCallId", "parentMessageId"],
+            "SUBAGENT_STARTED" => &[
+                "description",
+                "parentSubagentRunId",
+                "parentToolCallId",
+                "parentMessageId",
+            ],
             "SUBAGENT_FINISHED" => &["outcome"],
             "SUBAGENT_ERROR" => &["code"],
             _ => &[],
@@ -537,10 +607,13 @@ impl Verify {
             }
             "RUN_ERROR" => self.errored = true,
             "RUN_FINISHED" => {
-                for (what, ids) in self.open_items() {
+                if let Some((what, ids)) = self.open_items().into_iter().next() {
                     return err(
                         "AGX123",
-                        format!("Cannot send 'RUN_FINISHED' while {what} are still active: {}", ids.join(", ")),
+                        format!(
+                            "Cannot send 'RUN_FINISHED' while {what} are still active: {}",
+                            ids.join(", ")
+                        ),
                         ids,
                     );
                 }
@@ -566,7 +639,11 @@ impl Verify {
                     } else {
                         "Start a text message with 'TEXT_MESSAGE_START' first."
                     };
-                    let rule = if t == "TEXT_MESSAGE_END" { "AGX111" } else { "AGX110" };
+                    let rule = if t == "TEXT_MESSAGE_END" {
+                        "AGX111"
+                    } else {
+                        "AGX110"
+                    };
                     return err(
                         rule,
                         format!("Cannot send '{t}' event: No active text message found with ID '{id}'. {tail}"),
@@ -658,7 +735,9 @@ impl Verify {
                 } else {
                     return err(
                         "AGX116",
-                        format!("Cannot send 'STEP_FINISHED' for step \"{name}\" that was not started"),
+                        format!(
+                            "Cannot send 'STEP_FINISHED' for step \"{name}\" that was not started"
+                        ),
                         vec![name],
                     );
                 }
@@ -723,10 +802,18 @@ impl Verify {
             }
             "SUBAGENT_STARTED" => {
                 let Some(id) = et else {
-                    return err("AGX120", "Cannot send 'SUBAGENT_STARTED' without a 'subagentRunId'.".into(), vec![]);
+                    return err(
+                        "AGX120",
+                        "Cannot send 'SUBAGENT_STARTED' without a 'subagentRunId'.".into(),
+                        vec![],
+                    );
                 };
                 if s(ev, "name").is_none() {
-                    return err("AGX120", "Cannot send 'SUBAGENT_STARTED' without a 'name'.".into(), vec![id]);
+                    return err(
+                        "AGX120",
+                        "Cannot send 'SUBAGENT_STARTED' without a 'name'.".into(),
+                        vec![id],
+                    );
                 }
                 if r.subagents.contains(&id) {
                     return err(
@@ -755,10 +842,18 @@ impl Verify {
             }
             "SUBAGENT_FINISHED" | "SUBAGENT_ERROR" => {
                 let Some(id) = et else {
-                    return err("AGX121", format!("Cannot send '{t}' without a 'subagentRunId'."), vec![]);
+                    return err(
+                        "AGX121",
+                        format!("Cannot send '{t}' without a 'subagentRunId'."),
+                        vec![],
+                    );
                 };
                 if t == "SUBAGENT_ERROR" && s(ev, "message").is_none() {
-                    return err("AGX121", "Cannot send 'SUBAGENT_ERROR' without a 'message'.".into(), vec![id]);
+                    return err(
+                        "AGX121",
+                        "Cannot send 'SUBAGENT_ERROR' without a 'message'.".into(),
+                        vec![id],
+                    );
                 }
                 if !r.subagents.shift_remove(&id) {
                     return err(
@@ -823,15 +918,24 @@ impl Client {
                     );
                 }
             }
-            if et == "RUN_FINISHED" && e.pointer("/outcome/type").and_then(Value::as_str) == Some("interrupt") {
+            if et == "RUN_FINISHED"
+                && e.pointer("/outcome/type").and_then(Value::as_str) == Some("interrupt")
+            {
                 let open = self.verify.open_items();
                 if !open.is_empty() {
-                    let ids: Vec<String> = open.iter().flat_map(|(_, ids)| ids.iter().cloned()).collect();
+                    let ids: Vec<String> = open
+                        .iter()
+                        .flat_map(|(_, ids)| ids.iter().cloned())
+                        .collect();
                     let what: Vec<&str> = open.iter().map(|(w, _)| *w).collect();
                     ctx.report(
                         "AGX403",
                         ids.clone(),
-                        format!("the run is interrupted while {} are still open: {}", what.join(", "), ids.join(", ")),
+                        format!(
+                            "the run is interrupted while {} are still open: {}",
+                            what.join(", "),
+                            ids.join(", ")
+                        ),
                     );
                 }
             }

@@ -79,5 +79,9 @@ pub fn run(args: CheckArgs) -> anyhow::Result<i32> {
     out.write_all(report.render(format, color).as_bytes())?;
     out.flush()?;
     let _ = Severity::Error;
-    Ok(if fails(report.counts(), args.fail_on, args.max_warnings) { 1 } else { 0 })
+    Ok(if fails(report.counts(), args.fail_on, args.max_warnings) {
+        1
+    } else {
+        0
+    })
 }

@@ -4,8 +4,8 @@ use std::io::{self, IsTerminal, Write};
 use std::sync::Arc;
 
 use aguify::adapter::Disposition;
-use aguify::check::report::{summary_line, Report};
 use aguify::check::report::text::finding_line;
+use aguify::check::report::{summary_line, Report};
 use aguify::check::{Checker, Config};
 use aguify::input::{Origin, Record};
 use aguify::model::ModelEvent;
@@ -94,7 +94,11 @@ pub fn run(args: ConvertArgs) -> anyhow::Result<i32> {
     };
     let counts = report.counts();
     eprintln!("aguify: check: {}", summary_line(counts, 1));
-    Ok(if crate::check::fails(counts, args.fail_on, None) { 1 } else { 0 })
+    Ok(if crate::check::fails(counts, args.fail_on, None) {
+        1
+    } else {
+        0
+    })
 }
 
 pub fn print_stats(stats: &Stats) {

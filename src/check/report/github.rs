@@ -6,7 +6,9 @@ use super::Report;
 use crate::check::Severity;
 
 fn esc_data(s: &str) -> String {
-    s.replace('%', "%25").replace('\r', "%0D").replace('\n', "%0A")
+    s.replace('%', "%25")
+        .replace('\r', "%0D")
+        .replace('\n', "%0A")
 }
 
 fn esc_prop(s: &str) -> String {

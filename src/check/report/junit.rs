@@ -25,7 +25,15 @@ pub fn esc(s: &str) -> String {
 fn body(fs: &[&Finding]) -> String {
     let mut s = String::new();
     for f in fs {
-        let _ = writeln!(s, "{}:{} {}[{}] {}", f.file, f.line, f.severity.as_str(), f.rule, f.message);
+        let _ = writeln!(
+            s,
+            "{}:{} {}[{}] {}",
+            f.file,
+            f.line,
+            f.severity.as_str(),
+            f.rule,
+            f.message
+        );
     }
     s
 }
@@ -34,14 +42,22 @@ pub fn render(report: &Report) -> String {
     let mut cases = String::new();
     let (mut tests, mut failures) = (0u64, 0u64);
     for file in &report.files {
-        let errors: Vec<&Finding> = file.findings.iter().filter(|f| f.severity == Severity::Error).collect();
+        let errors: Vec<&Finding> = file
+            .findings
+            .iter()
+            .filter(|f| f.severity == Severity::Error)
+            .collect();
         tests += 1;
-        let _ = write!(cases, "    <testcase classname=\"aguify.check\" name=\"{}\">\n", esc(&file.file));
+        let _ = writeln!(
+            cases,
+            "    <testcase classname=\"aguify.check\" name=\"{}\">",
+            esc(&file.file)
+        );
         if !errors.is_empty() {
             failures += 1;
-            let _ = write!(
+            let _ = writeln!(
                 cases,
-                "      <failure message=\"{} error(s)\" type=\"error\">{}</failure>\n",
+                "      <failure message=\"{} error(s)\" type=\"error\">{}</failure>",
                 errors.len(),
                 esc(&body(&errors))
             );
@@ -54,22 +70,22 @@ pub fn render(report: &Report) -> String {
         for (rule, fs) in by_rule {
             tests += 1;
             let title = rules::get(rule).title;
-            let _ = write!(
+            let _ = writeln!(
                 cases,
-                "    <testcase classname=\"aguify.check.{}\" name=\"{rule} {}\">\n",
+                "    <testcase classname=\"aguify.check.{}\" name=\"{rule} {}\">",
                 esc(&file.file),
                 esc(title)
             );
             if fs.iter().any(|f| f.severity == Severity::Error) {
                 failures += 1;
-                let _ = write!(
+                let _ = writeln!(
                     cases,
-                    "      <failure message=\"{}\" type=\"{rule}\">{}</failure>\n",
+                    "      <failure message=\"{}\" type=\"{rule}\">{}</failure>",
                     esc(&fs[0].message),
                     esc(&body(&fs))
                 );
             } else {
-                let _ = write!(cases, "      <system-out>{}</system-out>\n", esc(&body(&fs)));
+                let _ = writeln!(cases, "      <system-out>{}</system-out>", esc(&body(&fs)));
             }
             cases.push_str("    </testcase>\n");
         }

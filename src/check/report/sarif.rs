@@ -8,7 +8,12 @@ use super::Report;
 use crate::check::{rules, Severity};
 
 pub fn render(report: &Report) -> String {
-    let used: BTreeSet<&str> = report.files.iter().flat_map(|f| &f.findings).map(|f| f.rule).collect();
+    let used: BTreeSet<&str> = report
+        .files
+        .iter()
+        .flat_map(|f| &f.findings)
+        .map(|f| f.rule)
+        .collect();
     let rule_list: Vec<&str> = used.into_iter().collect();
     let rules_json: Vec<Value> = rule_list
         .iter()

@@ -14,7 +14,11 @@ pub fn finding_line(f: &Finding, color: bool) -> String {
         (Severity::Warning, true) => "warning".yellow().bold().to_string(),
         (s, false) => s.as_str().to_string(),
     };
-    let rule = if color { f.rule.bold().to_string() } else { f.rule.to_string() };
+    let rule = if color {
+        f.rule.bold().to_string()
+    } else {
+        f.rule.to_string()
+    };
     let mut loc = format!("{}:{}", f.file, f.line);
     if let Some(i) = f.event_index {
         let _ = write!(loc, " event #{i}");
@@ -35,7 +39,11 @@ pub fn render(report: &Report, color: bool) -> String {
     let mut out = String::new();
     for file in &report.files {
         let head = file.file.to_string();
-        let verdict = if file.official_valid { "" } else { " (the official client rejects this stream)" };
+        let verdict = if file.official_valid {
+            ""
+        } else {
+            " (the official client rejects this stream)"
+        };
         if color {
             let _ = writeln!(out, "{}{verdict}", head.bold().underline());
         } else {
