@@ -371,3 +371,107 @@ pub fn check_path(path: &str, opts: &Options, config: &Config) -> Result<FileRep
     };
     check_bytes(path, bytes, opts, config)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Rule ids found in an NDJSON stream (AG-UI or LangGraph).
+    fn rules_of(lines: &[&str]) -> Vec<&'static str> {
+        let bytes = lines.join("\n").into_bytes();
+        let r =
+            check_bytes("t.ndjson", bytes, &Options::default(), &Config::default()).expect("check");
+        r.findings.iter().map(|f| f.rule).collect()
+    }
+
+    const START: &str = r#"{"type":"RUN_STARTED","threadId":"t","runId":"r"}"#;
+    const FINISH: &str = r#"{"type":"RUN_FINISHED","threadId":"t","runId":"r"}"#;
+
+    #[test]
+    fn verifier_rules() {
+        assert_eq!(
+            rules_of(&[r#"{"type":"TEXT_MESSAGE_END","messageId":"m"}"#]),
+            ["AGX103", "AGX301"]
+        );
+        assert_eq!(
+            rules_of(&[
+                START,
+                r#"{"type":"TOOL_CALL_START","toolCallId":"a","toolCallName":"x"}"#,
+                FINISH
+            ]),
+            ["AGX123"]
+        );
+        assert!(rules_of(&[START, FINISH, START, FINISH]).is_empty());
+    }
+
+    #[test]
+    fn strict_rules() {
+        let tool = [
+            START,
+            r#"{"type":"TOOL_CALL_START","toolCallId":"a","toolCallName":"x"}"#,
+            r#"{"type":"TOOL_CALL_END","toolCallId":"a"}"#,
+            r#"{"type":"TOOL_CALL_START","toolCallId":"a","toolCallName":"x"}"#,
+            r#"{"type":"TOOL_CALL_END","toolCallId":"a"}"#,
+            FINISH,
+        ];
+        assert_eq!(rules_of(&tool), ["AGX309"]);
+        assert_eq!(rules_of(&[START]), ["AGX301"]);
+    }
+
+    #[test]
+    fn interrupt_rules() {
+        let int = r#"{"type":"RUN_FINISHED","threadId":"t","runId":"r","outcome":{"type":"interrupt","interrupts":[{"id":"i1","reason":"x"}]}}"#;
+        let resume_unknown = r#"{"type":"RUN_STARTED","threadId":"t","runId":"r2","input":{"threadId":"t","runId":"r2","messages":[],"resume":[{"interruptId":"i1","status":"resolved"},{"interruptId":"zz","status":"resolved"}]}}"#;
+        let fin2 = r#"{"type":"RUN_FINISHED","threadId":"t","runId":"r2"}"#;
+        assert_eq!(rules_of(&[START, int, resume_unknown, fin2]), ["AGX405"]);
+    }
+
+    #[test]
+    fn leak_rules() {
+        let lines = [
+            START,
+            r#"{"type":"REASONING_MESSAGE_START","messageId":"r1","role":"reasoning"}"#,
+            r#"{"type":"REASONING_MESSAGE_CONTENT","messageId":"r1","delta":"The supplier performed well this half year."}"#,
+            r#"{"type":"REASONING_MESSAGE_END","messageId":"r1"}"#,
+            r#"{"type":"TEXT_MESSAGE_START","messageId":"m1"}"#,
+            r#"{"type":"TEXT_MESSAGE_CONTENT","messageId":"m1","delta":"The supplier performed well this half year."}"#,
+            r#"{"type":"TEXT_MESSAGE_END","messageId":"m1"}"#,
+            FINISH,
+        ];
+        assert_eq!(rules_of(&lines), ["AGX702"]);
+    }
+
+    #[test]
+    fn raw_v3_rules() {
+        let ev = |seq: u64, data: &str| {
+            format!(
+                r#"{{"type":"event","method":"messages","params":{{"namespace":[],"data":{data}}},"seq":{seq}}}"#
+            )
+        };
+        let a = ev(1, r#"{"event":"message-start","role":"ai","id":"m1"}"#);
+        let b = ev(3, r#"{"event":"message-finish"}"#);
+        let c = ev(3, r#"{"event":"message-finish"}"#);
+        let found = rules_of(&[&a, &b, &c]);
+        assert!(found.contains(&"AGX601"), "{found:?}");
+        assert!(found.contains(&"AGX602"), "{found:?}");
+        assert!(found.contains(&"AGX604"), "{found:?}");
+    }
+
+    #[test]
+    fn allow_and_deny() {
+        let cfg = Config {
+            allow: vec!["agx301".into()],
+            deny: vec![],
+        };
+        let r =
+            check_bytes("t", START.as_bytes().to_vec(), &Options::default(), &cfg).expect("check");
+        assert!(r.findings.is_empty());
+        let cfg = Config {
+            allow: vec![],
+            deny: vec!["AGX301".into()],
+        };
+        let r =
+            check_bytes("t", START.as_bytes().to_vec(), &Options::default(), &cfg).expect("check");
+        assert_eq!(r.findings[0].severity, Severity::Error);
+    }
+}
