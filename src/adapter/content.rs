@@ -116,6 +116,12 @@ fn block_events(message_id: &str, pos: usize, b: &Value, out: &mut Vec<ModelEven
         .map(block_key)
         .unwrap_or_else(|| pos.to_string());
     let ty = o.get("type").and_then(Value::as_str).unwrap_or("");
+    if ty == "non_standard" {
+        if let Some(inner) = o.get("value").filter(|v| v.get("type").is_some()) {
+            block_events(message_id, pos, inner, out);
+        }
+        return;
+    }
     match ty {
         "text" | "text_delta" => {
             if let Some(t) = o

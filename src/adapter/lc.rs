@@ -123,11 +123,9 @@ pub fn content_text(content: &Value) -> String {
             for b in blocks {
                 match b {
                     Value::String(s) => out.push_str(s),
-                    Value::Object(o) => {
-                        if o.get("type").and_then(Value::as_str) == Some("text") {
-                            if let Some(t) = o.get("text").and_then(Value::as_str) {
-                                out.push_str(t);
-                            }
+                    Value::Object(o) if o.get("type").and_then(Value::as_str) == Some("text") => {
+                        if let Some(t) = o.get("text").and_then(Value::as_str) {
+                            out.push_str(t);
                         }
                     }
                     _ => {}

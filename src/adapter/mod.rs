@@ -96,7 +96,7 @@ impl RecordKind {
 
 /// The v2 event payload of a record: the record itself, or `data` of an SSE `events` frame /
 /// SDK `{"event":"events","data":…}` part.
-pub fn v2_payload<'a>(rec: &'a Record) -> &'a Value {
+pub fn v2_payload(rec: &Record) -> &Value {
     if rec.sse_event.as_deref() == Some("events") {
         return &rec.value;
     }
@@ -129,7 +129,7 @@ pub fn classify(rec: &Record) -> RecordKind {
             .filter(|e| !e.starts_with("on_")),
     };
     if let Some(mode) = part {
-        if rec.sse_event.is_none() && !v.get("data").is_some() {
+        if rec.sse_event.is_none() && v.get("data").is_none() {
             return RecordKind::Unknown(format!(
                 "`event: {mode}` without `data`: expected an SDK stream part {{\"event\",\"data\"}}"
             ));

@@ -290,6 +290,19 @@ impl V3Adapter {
     }
 }
 
+/// A `non_standard` block wraps a provider block the protocol has no type for (e.g. Anthropic
+/// `redacted_thinking`): read the wrapped value.
+fn unwrap_non_standard(c: Option<&Value>) -> Option<&Value> {
+    let c = c?;
+    if c.get("type").and_then(Value::as_str) == Some("non_standard") {
+        return c
+            .get("value")
+            .filter(|v| v.get("type").is_some())
+            .or(Some(c));
+    }
+    Some(c)
+}
+
 fn block_start(
     mid: &str,
     index: &str,
@@ -297,7 +310,9 @@ fn block_start(
     content: Option<&Value>,
     out: &mut Vec<ModelEvent>,
 ) {
-    let Some(c) = content else { return };
+    let Some(c) = unwrap_non_standard(content) else {
+        return;
+    };
     block.kind = c
         .get("type")
         .and_then(Value::as_str)
@@ -444,16 +459,32 @@ fn block_finish(
     content: Option<&Value>,
     out: &mut Vec<ModelEvent>,
 ) {
-    let Some(c) = content else { return };
+    let Some(c) = unwrap_non_standard(content) else {
+        return;
+    };
     let ty = c.get("type").and_then(Value::as_str).unwrap_or_default();
+    if ty == "redacted_thinking" && block.kind != "redacted_thinking" {
+        if let Some(d) = c.get("data").and_then(Value::as_str) {
+            out.push(ModelEvent::ReasoningEncrypted {
+                message_id: mid.to_string(),
+                block: index.to_string(),
+                value: d.to_string(),
+            });
+        }
+        return;
+    }
     let full = match ty {
         "text" => c.get("text"),
         "reasoning" | "thinking" => c.get("reasoning").or_else(|| c.get("thinking")),
         _ => None,
     }
     .and_then(Value::as_str);
-    // Text that only the finish carries (JS drops some deltas): emit the missing tail.
-    if let Some(full) = full {
+    // Text that only the finish carries (JS drops some deltas): emit the missing tail. JS
+    // OpenAI reasoning finishes with the text "undefinedundefined…" (INPUTS §7): not text.
+    let js_undefined = |t: &str| {
+        !t.is_empty() && t.len() % 9 == 0 && t.as_bytes().chunks(9).all(|c| c == b"undefined")
+    };
+    if let Some(full) = full.filter(|f| !js_undefined(f)) {
         if full.len() > block.emitted.len() && full.starts_with(block.emitted.as_str()) {
             let rest = full[block.emitted.len()..].to_string();
             block.emitted.push_str(&rest);
@@ -616,7 +647,7 @@ impl Adapter for V3Adapter {
                 out.push(ModelEvent::Interrupt(interrupts_from(&list)));
                 Disposition::Mapped
             }
-            m if m == "custom" => {
+            "custom" => {
                 out.push(custom_event(None, data));
                 Disposition::Mapped
             }

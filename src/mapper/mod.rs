@@ -107,7 +107,10 @@ struct ToolCall {
 
 enum Ending {
     Finished,
+    /// The log's error, and its code class.
     Failed(ErrorInfo, &'static str),
+    /// The log stopped without a terminal event.
+    Incomplete(String),
 }
 
 impl Mapper {
@@ -171,14 +174,7 @@ impl Mapper {
             } => {
                 if self.run.is_some() {
                     self.end_run(
-                        Ending::Failed(
-                            ErrorInfo {
-                                name: None,
-                                message: "a new run started before this one ended".into(),
-                                lc_code: None,
-                            },
-                            error_code::INCOMPLETE_STREAM,
-                        ),
+                        Ending::Incomplete("a new run started before this one ended".into()),
                         out,
                     );
                 }
@@ -190,16 +186,9 @@ impl Mapper {
                 self.end_run(Ending::Failed(info, code), out);
             }
             ModelEvent::RunIncomplete { reason } => self.end_run(
-                Ending::Failed(
-                    ErrorInfo {
-                        name: None,
-                        message: format!(
-                            "The agent stream ended without a terminal event: {reason}"
-                        ),
-                        lc_code: None,
-                    },
-                    error_code::INCOMPLETE_STREAM,
-                ),
+                Ending::Incomplete(format!(
+                    "The agent stream ended without a terminal event: {reason}"
+                )),
                 out,
             ),
             ModelEvent::Interrupt(list) => {
@@ -331,6 +320,9 @@ impl Mapper {
                 self.push(e, out);
             }
             ModelEvent::State { state, messages } => {
+                if let Some(msgs) = &messages {
+                    self.results_from_state(msgs, out);
+                }
                 let e = self.ev("STATE_SNAPSHOT").val("snapshot", state).build();
                 self.push(e, out);
                 if messages.is_some() {
@@ -637,6 +629,32 @@ impl Mapper {
         }
     }
 
+    /// Tool results only the state shows (Python v3 has no `tools` events outside create_agent):
+    /// a tool message in the state answers a call of this run that has no result yet.
+    fn results_from_state(&mut self, msgs: &[Value], out: &mut Vec<Value>) {
+        for m in msgs {
+            if m.get("role").and_then(Value::as_str) != Some("tool") {
+                continue;
+            }
+            let Some(call_id) = m.get("toolCallId").and_then(Value::as_str) else {
+                continue;
+            };
+            let waiting = self.run_mut().tools.get(call_id).is_some_and(|t| !t.result);
+            if !waiting {
+                continue;
+            }
+            let content = m.get("content").cloned().unwrap_or(Value::Null);
+            self.tool_result(
+                call_id.to_string(),
+                None,
+                content,
+                m.get("id").and_then(Value::as_str).map(str::to_string),
+                m.get("error").is_some(),
+                out,
+            );
+        }
+    }
+
     fn tool_step_line(&mut self, line: &str, out: &mut Vec<Value>) {
         let run = self.run_mut();
         let rid = run
@@ -778,6 +796,15 @@ impl Mapper {
                     .val("rawEvent", Value::Object(raw))
                     .str("message", info.message)
                     .str("code", code)
+                    .build();
+                self.push(e, out);
+                self.pending.clear();
+            }
+            Ending::Incomplete(message) => {
+                let e = self
+                    .ev("RUN_ERROR")
+                    .str("message", message)
+                    .str("code", error_code::INCOMPLETE_STREAM)
                     .build();
                 self.push(e, out);
                 self.pending.clear();

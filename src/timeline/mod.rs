@@ -293,6 +293,8 @@ pub enum Line {
         what: String,
         detail: String,
     },
+    /// Only notes (findings about entries already printed).
+    Notes,
 }
 
 /// Open spans of the current run, by id.
@@ -1108,6 +1110,38 @@ impl TimelineBuilder {
     fn count(&mut self, f: impl FnOnce(&mut RunSummary)) {
         if let Some(run) = self.run.and_then(|r| self.runs.get_mut(r)) {
             f(run);
+        }
+    }
+}
+
+impl TimelineBuilder {
+    /// Attaches notes produced outside a [`NoteSource`] (e.g. a checker driven alongside the
+    /// builder): each goes to the entry of its event index, or, when that entry is gone or the
+    /// note has no event, to the newest entry. Call it right after the event it is about.
+    pub fn attach(&mut self, notes: Vec<InlineNote>) {
+        for n in notes {
+            let i = n.event_index;
+            let target = self
+                .entries
+                .iter()
+                .rposition(|e| e.index == i || e.end_index == Some(i))
+                .or(self.entries.len().checked_sub(1))
+                .filter(|t| *t >= self.rendered);
+            match target.and_then(|t| self.entries.get_mut(t)) {
+                Some(e) => e.notes.push(n),
+                None => {
+                    // Its entry is printed already (`--follow`, end-of-stream findings): the
+                    // note gets a line of its own.
+                    let origin = n.origin.clone().unwrap_or_else(|| Origin {
+                        file: Arc::from("-"),
+                        line: 0,
+                    });
+                    let idx = self.push(Kind::Other, Line::Notes, 0, &Value::Null, &origin, true);
+                    if let Some(e) = self.entries.get_mut(idx) {
+                        e.notes.push(n);
+                    }
+                }
+            }
         }
     }
 }

@@ -89,7 +89,9 @@ impl Renderer {
             self.write_segments(&[seg(Paint::Dim, format!("{title}{}", "─".repeat(pad)))], w)?;
         }
         let line = self.segments(e);
-        if let Line::RunEnd(_) = &e.line {
+        if matches!(e.line, Line::Notes) {
+            // Notes only.
+        } else if let Line::RunEnd(_) = &e.line {
             // The footer: outcome on the entry's line, the counts on the next.
             let split = line
                 .iter()
@@ -323,6 +325,7 @@ impl Renderer {
                 v.push(seg(Paint::Strong(k), "⚠ bad line: "));
                 v.push(preview(Paint::Kind(k), one_line(message)));
             }
+            Line::Notes => {}
             Line::Other { what, detail } => {
                 v.push(seg(Paint::Strong(k), format!("{what} ")));
                 v.push(preview(Paint::Kind(k), one_line(detail)));
@@ -346,8 +349,10 @@ fn note_segments(e: &Entry, n: &InlineNote) -> Vec<Segment> {
         ),
         preview(Paint::Severity(n.severity), one_line(&n.message)),
     ];
-    if let Some(o) = &n.origin {
-        v.push(seg(Paint::Dim, format!(" ({o})")));
+    match &n.origin {
+        Some(o) if o.file == e.run_file => v.push(seg(Paint::Dim, format!(" (:{})", o.line))),
+        Some(o) => v.push(seg(Paint::Dim, format!(" ({o})"))),
+        None => {}
     }
     v
 }

@@ -20,6 +20,8 @@ pub struct Cli {
 pub enum Command {
     /// Convert LangGraph logs to AG-UI events (SSE or NDJSON)
     Convert(ConvertArgs),
+    /// Check AG-UI streams and LangGraph logs (official client rules, schema, interrupts, …)
+    Check(CheckArgs),
     /// Show runs at a glance: one line per message, reasoning block, tool call, step
     Timeline(TimelineArgs),
     /// Explain runs that ended in RUN_ERROR or stopped without a terminal event
@@ -84,6 +86,61 @@ pub struct ConvertArgs {
     /// Print where every input line went (mapped / ignored with reason / bad) to stderr
     #[arg(long)]
     pub stats: bool,
+    /// Exit 1 when a check finding reaches this severity (findings go to stderr either way)
+    #[arg(long, value_enum, default_value_t = FailOn::None)]
+    pub fail_on: FailOn,
+}
+
+#[derive(Args, Debug)]
+pub struct CheckArgs {
+    #[command(flatten)]
+    pub input: InputArgs,
+    #[command(flatten)]
+    pub map: MapArgs,
+    /// Report format
+    #[arg(long, value_enum, default_value_t = ReportFormat::Text)]
+    pub format: ReportFormat,
+    /// Exit 1 when a finding reaches this severity
+    #[arg(long, value_enum, default_value_t = FailOn::Error)]
+    pub fail_on: FailOn,
+    /// Exit 1 when there are more than N warnings
+    #[arg(long, value_name = "N")]
+    pub max_warnings: Option<u64>,
+    /// Silence a rule (repeatable)
+    #[arg(long, value_name = "RULE")]
+    pub allow: Vec<String>,
+    /// Make a rule an error (repeatable)
+    #[arg(long, value_name = "RULE")]
+    pub deny: Vec<String>,
+    /// Explain a rule and exit (`all` lists every rule)
+    #[arg(long, value_name = "RULE")]
+    pub explain: Option<String>,
+    /// Colour the text report
+    #[arg(long, value_enum, default_value_t = Color::Auto)]
+    pub color: Color,
+}
+
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ReportFormat {
+    Text,
+    Json,
+    Github,
+    Junit,
+    Sarif,
+}
+
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FailOn {
+    Error,
+    Warning,
+    None,
+}
+
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Color {
+    Auto,
+    Always,
+    Never,
 }
 
 #[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
@@ -119,13 +176,6 @@ pub enum Compat {
     Thinking,
 }
 
-#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Color {
-    Auto,
-    Always,
-    Never,
-}
-
 #[derive(Args, Debug)]
 pub struct TimelineArgs {
     #[command(flatten)]
@@ -142,6 +192,9 @@ pub struct TimelineArgs {
     /// With --follow: also stop once a run has ended and the file has no more data
     #[arg(long, requires = "follow")]
     pub exit_on_end: bool,
+    /// Do not run the checker (its findings are shown inline by default)
+    #[arg(long)]
+    pub no_check: bool,
     /// Cut lines to this many columns (default: the terminal width, COLUMNS, or 120 in a pipe)
     #[arg(long, value_name = "N")]
     pub width: Option<usize>,

@@ -1,5 +1,6 @@
 //! The `aguify` binary: argument parsing and wiring only; the work lives in the library.
 
+mod check;
 mod cli;
 mod convert;
 mod explain;
@@ -16,6 +17,7 @@ fn main() -> ExitCode {
     let cli = cli::Cli::parse();
     let result = match cli.command {
         cli::Command::Convert(args) => convert::run(args),
+        cli::Command::Check(args) => check::run(args),
         cli::Command::Timeline(args) => timeline::run(args),
         cli::Command::Explain(args) => explain::run(args),
         cli::Command::Completions { shell } => {

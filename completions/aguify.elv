@@ -1,0 +1,60 @@
+
+use builtin;
+use str;
+
+set edit:completion:arg-completer[aguify] = {|@words|
+    fn spaces {|n|
+        builtin:repeat $n ' ' | str:join ''
+    }
+    fn cand {|text desc|
+        edit:complex-candidate $text &display=$text' '(spaces (- 14 (wcswidth $text)))$desc
+    }
+    var command = 'aguify'
+    for word $words[1..-1] {
+        if (str:has-prefix $word '-') {
+            break
+        }
+        set command = $command';'$word
+    }
+    var completions = [
+        &'aguify'= {
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand convert 'Convert LangGraph logs to AG-UI events (SSE or NDJSON)'
+            cand completions 'Generate shell completions'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'aguify;convert'= {
+            cand --from 'Input form: detected per file by default'
+            cand --max-line-bytes 'Skip (and report) lines longer than this many bytes'
+            cand --thread-id 'threadId when the log has none'
+            cand --run-id 'runId when the log has none (later runs get `-2`, `-3`…)'
+            cand --text 'Stream every model message, or only the final state''s answer'
+            cand --tool-steps 'Also narrate tool calls as short reasoning lines'
+            cand --compat 'Rename REASONING_* to 0.x THINKING_* (TDesign Chat 0.5.2)'
+            cand --to 'Output format'
+            cand --strict 'Exit 2 at the first bad input line instead of reporting it and going on'
+            cand --stats 'Print where every input line went (mapped / ignored with reason / bad) to stderr'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'aguify;completions'= {
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'aguify;help'= {
+            cand convert 'Convert LangGraph logs to AG-UI events (SSE or NDJSON)'
+            cand completions 'Generate shell completions'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'aguify;help;convert'= {
+        }
+        &'aguify;help;completions'= {
+        }
+        &'aguify;help;help'= {
+        }
+    ]
+    $completions[$command]
+}

@@ -1,0 +1,54 @@
+# Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
+function __fish_aguify_global_optspecs
+    string join \n h/help V/version
+end
+
+function __fish_aguify_needs_command
+    # Figure out if the current invocation already has a command.
+    set -l cmd (commandline -opc)
+    set -e cmd[1]
+    argparse -s (__fish_aguify_global_optspecs) -- $cmd 2>/dev/null
+    or return
+    if set -q argv[1]
+        # Also print the command, so this can be used to figure out what it is.
+        echo $argv[1]
+        return 1
+    end
+    return 0
+end
+
+function __fish_aguify_using_subcommand
+    set -l cmd (__fish_aguify_needs_command)
+    test -z "$cmd"
+    and return 1
+    contains -- $cmd[1] $argv
+end
+
+complete -c aguify -n "__fish_aguify_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c aguify -n "__fish_aguify_needs_command" -s V -l version -d 'Print version'
+complete -c aguify -n "__fish_aguify_needs_command" -f -a "convert" -d 'Convert LangGraph logs to AG-UI events (SSE or NDJSON)'
+complete -c aguify -n "__fish_aguify_needs_command" -f -a "completions" -d 'Generate shell completions'
+complete -c aguify -n "__fish_aguify_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c aguify -n "__fish_aguify_using_subcommand convert" -l from -d 'Input form: detected per file by default' -r -f -a "auto\t''
+v2\t''
+v3\t''
+sse\t''
+agui\t''"
+complete -c aguify -n "__fish_aguify_using_subcommand convert" -l max-line-bytes -d 'Skip (and report) lines longer than this many bytes' -r
+complete -c aguify -n "__fish_aguify_using_subcommand convert" -l thread-id -d 'threadId when the log has none' -r
+complete -c aguify -n "__fish_aguify_using_subcommand convert" -l run-id -d 'runId when the log has none (later runs get `-2`, `-3`…)' -r
+complete -c aguify -n "__fish_aguify_using_subcommand convert" -l text -d 'Stream every model message, or only the final state\'s answer' -r -f -a "stream\t''
+final\t''"
+complete -c aguify -n "__fish_aguify_using_subcommand convert" -l tool-steps -d 'Also narrate tool calls as short reasoning lines' -r -f -a "none\t''
+reasoning\t''"
+complete -c aguify -n "__fish_aguify_using_subcommand convert" -l compat -d 'Rename REASONING_* to 0.x THINKING_* (TDesign Chat 0.5.2)' -r -f -a "none\t''
+thinking\t''"
+complete -c aguify -n "__fish_aguify_using_subcommand convert" -l to -d 'Output format' -r -f -a "sse\t''
+ndjson\t''"
+complete -c aguify -n "__fish_aguify_using_subcommand convert" -l strict -d 'Exit 2 at the first bad input line instead of reporting it and going on'
+complete -c aguify -n "__fish_aguify_using_subcommand convert" -l stats -d 'Print where every input line went (mapped / ignored with reason / bad) to stderr'
+complete -c aguify -n "__fish_aguify_using_subcommand convert" -s h -l help -d 'Print help'
+complete -c aguify -n "__fish_aguify_using_subcommand completions" -s h -l help -d 'Print help'
+complete -c aguify -n "__fish_aguify_using_subcommand help; and not __fish_seen_subcommand_from convert completions help" -f -a "convert" -d 'Convert LangGraph logs to AG-UI events (SSE or NDJSON)'
+complete -c aguify -n "__fish_aguify_using_subcommand help; and not __fish_seen_subcommand_from convert completions help" -f -a "completions" -d 'Generate shell completions'
+complete -c aguify -n "__fish_aguify_using_subcommand help; and not __fish_seen_subcommand_from convert completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
