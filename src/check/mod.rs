@@ -119,6 +119,10 @@ impl Ctx {
     }
 
     fn at(&mut self, origin: &Origin, index: Option<u64>, event_type: Option<&str>) {
+        // Several files converted together form one stream: name the file each line is in.
+        if !origin.file.is_empty() && origin.file != self.file {
+            self.file = origin.file.clone();
+        }
         self.line = origin.line;
         self.index = index;
         self.event_type = event_type.map(String::from);
