@@ -26,6 +26,7 @@ Register-ArgumentCompleter -Native -CommandName 'aguify' -ScriptBlock {
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('convert', 'convert', [CompletionResultType]::ParameterValue, 'Convert LangGraph logs to AG-UI events (SSE or NDJSON)')
+            [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Check AG-UI streams and LangGraph logs (official client rules, schema, interrupts, …)')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Generate shell completions')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -39,8 +40,29 @@ Register-ArgumentCompleter -Native -CommandName 'aguify' -ScriptBlock {
             [CompletionResult]::new('--tool-steps', '--tool-steps', [CompletionResultType]::ParameterName, 'Also narrate tool calls as short reasoning lines')
             [CompletionResult]::new('--compat', '--compat', [CompletionResultType]::ParameterName, 'Rename REASONING_* to 0.x THINKING_* (TDesign Chat 0.5.2)')
             [CompletionResult]::new('--to', '--to', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--fail-on', '--fail-on', [CompletionResultType]::ParameterName, 'Exit 1 when a check finding reaches this severity (findings go to stderr either way)')
             [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Exit 2 at the first bad input line instead of reporting it and going on')
             [CompletionResult]::new('--stats', '--stats', [CompletionResultType]::ParameterName, 'Print where every input line went (mapped / ignored with reason / bad) to stderr')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'aguify;check' {
+            [CompletionResult]::new('--from', '--from', [CompletionResultType]::ParameterName, 'Input form: detected per file by default')
+            [CompletionResult]::new('--max-line-bytes', '--max-line-bytes', [CompletionResultType]::ParameterName, 'Skip (and report) lines longer than this many bytes')
+            [CompletionResult]::new('--thread-id', '--thread-id', [CompletionResultType]::ParameterName, 'threadId when the log has none')
+            [CompletionResult]::new('--run-id', '--run-id', [CompletionResultType]::ParameterName, 'runId when the log has none (later runs get `-2`, `-3`…)')
+            [CompletionResult]::new('--text', '--text', [CompletionResultType]::ParameterName, 'Stream every model message, or only the final state''s answer')
+            [CompletionResult]::new('--tool-steps', '--tool-steps', [CompletionResultType]::ParameterName, 'Also narrate tool calls as short reasoning lines')
+            [CompletionResult]::new('--compat', '--compat', [CompletionResultType]::ParameterName, 'Rename REASONING_* to 0.x THINKING_* (TDesign Chat 0.5.2)')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Report format')
+            [CompletionResult]::new('--fail-on', '--fail-on', [CompletionResultType]::ParameterName, 'Exit 1 when a finding reaches this severity')
+            [CompletionResult]::new('--max-warnings', '--max-warnings', [CompletionResultType]::ParameterName, 'Exit 1 when there are more than N warnings')
+            [CompletionResult]::new('--allow', '--allow', [CompletionResultType]::ParameterName, 'Silence a rule (repeatable)')
+            [CompletionResult]::new('--deny', '--deny', [CompletionResultType]::ParameterName, 'Make a rule an error (repeatable)')
+            [CompletionResult]::new('--explain', '--explain', [CompletionResultType]::ParameterName, 'Explain a rule and exit (`all` lists every rule)')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour the text report')
+            [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Exit 2 at the first bad input line instead of reporting it and going on')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             break
@@ -52,11 +74,15 @@ Register-ArgumentCompleter -Native -CommandName 'aguify' -ScriptBlock {
         }
         'aguify;help' {
             [CompletionResult]::new('convert', 'convert', [CompletionResultType]::ParameterValue, 'Convert LangGraph logs to AG-UI events (SSE or NDJSON)')
+            [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Check AG-UI streams and LangGraph logs (official client rules, schema, interrupts, …)')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Generate shell completions')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
         'aguify;help;convert' {
+            break
+        }
+        'aguify;help;check' {
             break
         }
         'aguify;help;completions' {

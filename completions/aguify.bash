@@ -16,6 +16,9 @@ _aguify() {
             ",$1")
                 cmd="aguify"
                 ;;
+            aguify,check)
+                cmd="aguify__subcmd__check"
+                ;;
             aguify,completions)
                 cmd="aguify__subcmd__completions"
                 ;;
@@ -24,6 +27,9 @@ _aguify() {
                 ;;
             aguify,help)
                 cmd="aguify__subcmd__help"
+                ;;
+            aguify__subcmd__help,check)
+                cmd="aguify__subcmd__help__subcmd__check"
                 ;;
             aguify__subcmd__help,completions)
                 cmd="aguify__subcmd__help__subcmd__completions"
@@ -41,12 +47,82 @@ _aguify() {
 
     case "${cmd}" in
         aguify)
-            opts="-h -V --help --version convert completions help"
+            opts="-h -V --help --version convert check completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        aguify__subcmd__check)
+            opts="-h --from --max-line-bytes --strict --thread-id --run-id --text --tool-steps --compat --format --fail-on --max-warnings --allow --deny --explain --color --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --from)
+                    COMPREPLY=($(compgen -W "auto v2 v3 sse agui" -- "${cur}"))
+                    return 0
+                    ;;
+                --max-line-bytes)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --thread-id)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --run-id)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --text)
+                    COMPREPLY=($(compgen -W "stream final" -- "${cur}"))
+                    return 0
+                    ;;
+                --tool-steps)
+                    COMPREPLY=($(compgen -W "none reasoning" -- "${cur}"))
+                    return 0
+                    ;;
+                --compat)
+                    COMPREPLY=($(compgen -W "none thinking" -- "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "text json github junit sarif" -- "${cur}"))
+                    return 0
+                    ;;
+                --fail-on)
+                    COMPREPLY=($(compgen -W "error warning none" -- "${cur}"))
+                    return 0
+                    ;;
+                --max-warnings)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --allow)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --deny)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --explain)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -69,7 +145,7 @@ _aguify() {
             return 0
             ;;
         aguify__subcmd__convert)
-            opts="-h --from --max-line-bytes --strict --thread-id --run-id --text --tool-steps --compat --to --stats --help"
+            opts="-h --from --max-line-bytes --strict --thread-id --run-id --text --tool-steps --compat --to --stats --fail-on --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -107,6 +183,10 @@ _aguify() {
                     COMPREPLY=($(compgen -W "sse ndjson" -- "${cur}"))
                     return 0
                     ;;
+                --fail-on)
+                    COMPREPLY=($(compgen -W "error warning none" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -115,8 +195,22 @@ _aguify() {
             return 0
             ;;
         aguify__subcmd__help)
-            opts="convert completions help"
+            opts="convert check completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        aguify__subcmd__help__subcmd__check)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi

@@ -23,6 +23,7 @@ set edit:completion:arg-completer[aguify] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
             cand convert 'Convert LangGraph logs to AG-UI events (SSE or NDJSON)'
+            cand check 'Check AG-UI streams and LangGraph logs (official client rules, schema, interrupts, …)'
             cand completions 'Generate shell completions'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -35,8 +36,28 @@ set edit:completion:arg-completer[aguify] = {|@words|
             cand --tool-steps 'Also narrate tool calls as short reasoning lines'
             cand --compat 'Rename REASONING_* to 0.x THINKING_* (TDesign Chat 0.5.2)'
             cand --to 'Output format'
+            cand --fail-on 'Exit 1 when a check finding reaches this severity (findings go to stderr either way)'
             cand --strict 'Exit 2 at the first bad input line instead of reporting it and going on'
             cand --stats 'Print where every input line went (mapped / ignored with reason / bad) to stderr'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'aguify;check'= {
+            cand --from 'Input form: detected per file by default'
+            cand --max-line-bytes 'Skip (and report) lines longer than this many bytes'
+            cand --thread-id 'threadId when the log has none'
+            cand --run-id 'runId when the log has none (later runs get `-2`, `-3`…)'
+            cand --text 'Stream every model message, or only the final state''s answer'
+            cand --tool-steps 'Also narrate tool calls as short reasoning lines'
+            cand --compat 'Rename REASONING_* to 0.x THINKING_* (TDesign Chat 0.5.2)'
+            cand --format 'Report format'
+            cand --fail-on 'Exit 1 when a finding reaches this severity'
+            cand --max-warnings 'Exit 1 when there are more than N warnings'
+            cand --allow 'Silence a rule (repeatable)'
+            cand --deny 'Make a rule an error (repeatable)'
+            cand --explain 'Explain a rule and exit (`all` lists every rule)'
+            cand --color 'Colour the text report'
+            cand --strict 'Exit 2 at the first bad input line instead of reporting it and going on'
             cand -h 'Print help'
             cand --help 'Print help'
         }
@@ -46,10 +67,13 @@ set edit:completion:arg-completer[aguify] = {|@words|
         }
         &'aguify;help'= {
             cand convert 'Convert LangGraph logs to AG-UI events (SSE or NDJSON)'
+            cand check 'Check AG-UI streams and LangGraph logs (official client rules, schema, interrupts, …)'
             cand completions 'Generate shell completions'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'aguify;help;convert'= {
+        }
+        &'aguify;help;check'= {
         }
         &'aguify;help;completions'= {
         }

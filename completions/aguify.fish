@@ -27,6 +27,7 @@ end
 complete -c aguify -n "__fish_aguify_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c aguify -n "__fish_aguify_needs_command" -s V -l version -d 'Print version'
 complete -c aguify -n "__fish_aguify_needs_command" -f -a "convert" -d 'Convert LangGraph logs to AG-UI events (SSE or NDJSON)'
+complete -c aguify -n "__fish_aguify_needs_command" -f -a "check" -d 'Check AG-UI streams and LangGraph logs (official client rules, schema, interrupts, …)'
 complete -c aguify -n "__fish_aguify_needs_command" -f -a "completions" -d 'Generate shell completions'
 complete -c aguify -n "__fish_aguify_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c aguify -n "__fish_aguify_using_subcommand convert" -l from -d 'Input form: detected per file by default' -r -f -a "auto\t''
@@ -45,10 +46,45 @@ complete -c aguify -n "__fish_aguify_using_subcommand convert" -l compat -d 'Ren
 thinking\t''"
 complete -c aguify -n "__fish_aguify_using_subcommand convert" -l to -d 'Output format' -r -f -a "sse\t''
 ndjson\t''"
+complete -c aguify -n "__fish_aguify_using_subcommand convert" -l fail-on -d 'Exit 1 when a check finding reaches this severity (findings go to stderr either way)' -r -f -a "error\t''
+warning\t''
+none\t''"
 complete -c aguify -n "__fish_aguify_using_subcommand convert" -l strict -d 'Exit 2 at the first bad input line instead of reporting it and going on'
 complete -c aguify -n "__fish_aguify_using_subcommand convert" -l stats -d 'Print where every input line went (mapped / ignored with reason / bad) to stderr'
 complete -c aguify -n "__fish_aguify_using_subcommand convert" -s h -l help -d 'Print help'
+complete -c aguify -n "__fish_aguify_using_subcommand check" -l from -d 'Input form: detected per file by default' -r -f -a "auto\t''
+v2\t''
+v3\t''
+sse\t''
+agui\t''"
+complete -c aguify -n "__fish_aguify_using_subcommand check" -l max-line-bytes -d 'Skip (and report) lines longer than this many bytes' -r
+complete -c aguify -n "__fish_aguify_using_subcommand check" -l thread-id -d 'threadId when the log has none' -r
+complete -c aguify -n "__fish_aguify_using_subcommand check" -l run-id -d 'runId when the log has none (later runs get `-2`, `-3`…)' -r
+complete -c aguify -n "__fish_aguify_using_subcommand check" -l text -d 'Stream every model message, or only the final state\'s answer' -r -f -a "stream\t''
+final\t''"
+complete -c aguify -n "__fish_aguify_using_subcommand check" -l tool-steps -d 'Also narrate tool calls as short reasoning lines' -r -f -a "none\t''
+reasoning\t''"
+complete -c aguify -n "__fish_aguify_using_subcommand check" -l compat -d 'Rename REASONING_* to 0.x THINKING_* (TDesign Chat 0.5.2)' -r -f -a "none\t''
+thinking\t''"
+complete -c aguify -n "__fish_aguify_using_subcommand check" -l format -d 'Report format' -r -f -a "text\t''
+json\t''
+github\t''
+junit\t''
+sarif\t''"
+complete -c aguify -n "__fish_aguify_using_subcommand check" -l fail-on -d 'Exit 1 when a finding reaches this severity' -r -f -a "error\t''
+warning\t''
+none\t''"
+complete -c aguify -n "__fish_aguify_using_subcommand check" -l max-warnings -d 'Exit 1 when there are more than N warnings' -r
+complete -c aguify -n "__fish_aguify_using_subcommand check" -l allow -d 'Silence a rule (repeatable)' -r
+complete -c aguify -n "__fish_aguify_using_subcommand check" -l deny -d 'Make a rule an error (repeatable)' -r
+complete -c aguify -n "__fish_aguify_using_subcommand check" -l explain -d 'Explain a rule and exit (`all` lists every rule)' -r
+complete -c aguify -n "__fish_aguify_using_subcommand check" -l color -d 'Colour the text report' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c aguify -n "__fish_aguify_using_subcommand check" -l strict -d 'Exit 2 at the first bad input line instead of reporting it and going on'
+complete -c aguify -n "__fish_aguify_using_subcommand check" -s h -l help -d 'Print help'
 complete -c aguify -n "__fish_aguify_using_subcommand completions" -s h -l help -d 'Print help'
-complete -c aguify -n "__fish_aguify_using_subcommand help; and not __fish_seen_subcommand_from convert completions help" -f -a "convert" -d 'Convert LangGraph logs to AG-UI events (SSE or NDJSON)'
-complete -c aguify -n "__fish_aguify_using_subcommand help; and not __fish_seen_subcommand_from convert completions help" -f -a "completions" -d 'Generate shell completions'
-complete -c aguify -n "__fish_aguify_using_subcommand help; and not __fish_seen_subcommand_from convert completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c aguify -n "__fish_aguify_using_subcommand help; and not __fish_seen_subcommand_from convert check completions help" -f -a "convert" -d 'Convert LangGraph logs to AG-UI events (SSE or NDJSON)'
+complete -c aguify -n "__fish_aguify_using_subcommand help; and not __fish_seen_subcommand_from convert check completions help" -f -a "check" -d 'Check AG-UI streams and LangGraph logs (official client rules, schema, interrupts, …)'
+complete -c aguify -n "__fish_aguify_using_subcommand help; and not __fish_seen_subcommand_from convert check completions help" -f -a "completions" -d 'Generate shell completions'
+complete -c aguify -n "__fish_aguify_using_subcommand help; and not __fish_seen_subcommand_from convert check completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'

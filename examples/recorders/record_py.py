@@ -205,7 +205,8 @@ def custom_events_graph():
     g.add_node("worker", worker)
     g.add_edge(START, "worker")
     g.add_edge("worker", END)
-    return g.compile(checkpointer=InMemorySaver())
+    # v3 surfaces writer output only with a CustomTransformer registered (opt-in)
+    return g.compile(checkpointer=InMemorySaver(), transformers=[CustomTransformer])
 
 
 class TaskState(TypedDict):
@@ -355,7 +356,7 @@ def scenarios() -> list[Scenario]:
             note="a complete run, cut by the recorder after the 3rd text chunk (no error line)",
         ),
         S("f_subgraph", subgraph_graph, one("f_subgraph", "Research Paris")),
-        S("g_custom_events", custom_events_graph, one("g_custom_events", "Do the work"), v3_transformers=[CustomTransformer]),
+        S("g_custom_events", custom_events_graph, one("g_custom_events", "Do the work")),
         S(
             "g_custom_writer",
             custom_events_graph,

@@ -567,21 +567,19 @@ impl Adapter for V3Adapter {
         let data = params.get("data").unwrap_or(&Value::Null);
         let ns = ns_key(params.get("namespace"));
         let seq = ev.get("seq").map(|s| s.to_string()).unwrap_or_default();
-        let is_custom = method == "custom" || method.starts_with("custom:");
-        if !is_custom {
+        // After the root's terminal lifecycle, records up to the next root start still belong
+        // to the ending run (JS final-value `custom` events, Python platform `values`).
+        let root_start = method == "lifecycle"
+            && ns.is_empty()
+            && data.get("namespace").is_none()
+            && matches!(
+                data.get("event").and_then(Value::as_str),
+                Some("running" | "started")
+            );
+        if root_start {
             self.flush_deferred(out);
         }
-        if method == "lifecycle" && ns.is_empty() && data.get("namespace").is_none() {
-            let e = data
-                .get("event")
-                .and_then(Value::as_str)
-                .unwrap_or_default();
-            if matches!(e, "running" | "started") {
-                self.ensure_started(out);
-            }
-        } else {
-            self.ensure_started(out);
-        }
+        self.ensure_started(out);
         match method {
             "messages" => self.on_messages(ns, &seq, data, out),
             "tools" => self.on_tools(data, out),
