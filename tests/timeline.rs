@@ -45,6 +45,10 @@ const CASES: &[&str] = &[
     "recordings/v2-python-api/f_subgraph.ndjson",
     "recordings/v3-python/c_reasoning_anthropic.ndjson",
     "recordings/v3-python/e_model_timeout.ndjson",
+    "recordings/sse/platform-classic-events.e_error_tool_raises.sse",
+    "recordings/sse/platform-classic-events.d_hitl__1_interrupt.sse",
+    "recordings/sse/platform-v3-protocol.e_recursion_limit.sse",
+    "recordings/sse/platform-v3-protocol.f_subgraph.sse",
     "timeline/agui-chunks-interrupt.ndjson",
     "timeline/agui-no-terminal.ndjson",
     "timeline/agui-run-error.ndjson",
@@ -126,7 +130,9 @@ fn explain_snapshots() {
     for case in CASES {
         let (code, out, err) = aguify(&["explain", "--color", "never", case]);
         assert!(code == 0 || code == 1, "{case}: exit {code}: {err}");
-        let failed = case.contains("/e_") && !case.contains("tool_handled")
+        let name = case.rsplit('/').next().unwrap_or(case);
+        let failure_case = name.starts_with("e_") || name.contains(".e_");
+        let failed = failure_case && !name.contains("tool_handled")
             || case.starts_with("timeline/") && !case.contains("interrupt");
         assert_eq!(code == 0, failed, "{case}: exit {code}\n{out}");
         failures.extend(check_golden(
