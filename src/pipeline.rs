@@ -9,7 +9,7 @@ use serde_json::Value;
 
 use crate::adapter::{Disposition, Family, Router};
 use crate::error::Error;
-use crate::input::{Frame, Framer, Origin, Record, DEFAULT_MAX_LINE_BYTES};
+use crate::input::{Frame, Framer, Framing, Origin, Record, DEFAULT_MAX_LINE_BYTES};
 use crate::mapper::{MapOptions, Mapper};
 use crate::model::ModelEvent;
 
@@ -50,6 +50,8 @@ impl Input {
 pub struct Options {
     /// `--from`: force an input family instead of detecting it per file.
     pub from: Option<Family>,
+    /// `--from sse`: force SSE framing instead of detecting it per file.
+    pub framing: Option<Framing>,
     pub map: MapOptions,
     pub max_line_bytes: usize,
     /// `--strict`: stop at the first bad line.
@@ -60,6 +62,7 @@ impl Default for Options {
     fn default() -> Self {
         Options {
             from: None,
+            framing: None,
             map: MapOptions::default(),
             max_line_bytes: DEFAULT_MAX_LINE_BYTES,
             strict: false,
@@ -124,6 +127,9 @@ pub fn run(inputs: Vec<Input>, opts: &Options, obs: &mut dyn Observer) -> Result
     for input in inputs {
         let file = input.name.clone();
         let mut framer = Framer::new(input.reader, file.clone(), opts.max_line_bytes);
+        if let Some(f) = opts.framing {
+            framer = framer.with_framing(f);
+        }
         let mut router = Router::new(opts.from);
         loop {
             let frame = framer.next_frame().map_err(|source| Error::Input {

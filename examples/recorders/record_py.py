@@ -195,7 +195,10 @@ def custom_events_graph():
         writer({"pct": 50, "stage": "thinking"})
         for ev in AGUI_EVENTS:
             await adispatch_custom_event("agui", ev, config=config)
-            writer({"name": "agui", "payload": ev})
+        # The writer carries its own native note: one AG-UI message must not be sent twice
+        # (with stream_mode "custom" both channels reach a v2 log).
+        for ev in AGUI_EVENTS:
+            writer({"name": "agui", "payload": {**ev, "messageId": "agui-note-2"}})
         msg = await model.ainvoke(state["messages"])
         await adispatch_custom_event("manually_emit_state", {"stage": "done", "pct": 100}, config=config)
         writer({"stage": "done", "pct": 100})
