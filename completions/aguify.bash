@@ -25,8 +25,14 @@ _aguify() {
             aguify,convert)
                 cmd="aguify__subcmd__convert"
                 ;;
+            aguify,explain)
+                cmd="aguify__subcmd__explain"
+                ;;
             aguify,help)
                 cmd="aguify__subcmd__help"
+                ;;
+            aguify,timeline)
+                cmd="aguify__subcmd__timeline"
                 ;;
             aguify__subcmd__help,check)
                 cmd="aguify__subcmd__help__subcmd__check"
@@ -37,8 +43,14 @@ _aguify() {
             aguify__subcmd__help,convert)
                 cmd="aguify__subcmd__help__subcmd__convert"
                 ;;
+            aguify__subcmd__help,explain)
+                cmd="aguify__subcmd__help__subcmd__explain"
+                ;;
             aguify__subcmd__help,help)
                 cmd="aguify__subcmd__help__subcmd__help"
+                ;;
+            aguify__subcmd__help,timeline)
+                cmd="aguify__subcmd__help__subcmd__timeline"
                 ;;
             *)
                 ;;
@@ -47,7 +59,7 @@ _aguify() {
 
     case "${cmd}" in
         aguify)
-            opts="-h -V --help --version convert check completions help"
+            opts="-h -V --help --version convert check timeline explain completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -194,8 +206,42 @@ _aguify() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        aguify__subcmd__explain)
+            opts="-n -h --from --max-line-bytes --strict --format --color --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --from)
+                    COMPREPLY=($(compgen -W "auto v2 v3 sse agui" -- "${cur}"))
+                    return 0
+                    ;;
+                --max-line-bytes)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -n)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         aguify__subcmd__help)
-            opts="convert check completions help"
+            opts="convert check timeline explain completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -250,6 +296,20 @@ _aguify() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        aguify__subcmd__help__subcmd__explain)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         aguify__subcmd__help__subcmd__help)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -257,6 +317,50 @@ _aguify() {
                 return 0
             fi
             case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        aguify__subcmd__help__subcmd__timeline)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        aguify__subcmd__timeline)
+            opts="-h --from --max-line-bytes --strict --color --full --follow --exit-on-end --no-check --width --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --from)
+                    COMPREPLY=($(compgen -W "auto v2 v3 sse agui" -- "${cur}"))
+                    return 0
+                    ;;
+                --max-line-bytes)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --width)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
