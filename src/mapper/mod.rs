@@ -159,6 +159,42 @@ impl Mapper {
         out.push(ev);
     }
 
+    /// An event whose only field is a message id (END events, REASONING_START).
+    fn emit_id(&self, kind: &str, id: &str, out: &mut Vec<Value>) {
+        let e = self.ev(kind).str("messageId", id).build();
+        self.push(e, out);
+    }
+
+    /// A `*_CONTENT` event.
+    fn emit_delta(&self, kind: &str, id: &str, delta: &str, out: &mut Vec<Value>) {
+        let e = self
+            .ev(kind)
+            .str("messageId", id)
+            .str("delta", delta)
+            .build();
+        self.push(e, out);
+    }
+
+    fn emit_text_start(&self, id: &str, out: &mut Vec<Value>) {
+        let e = self
+            .ev("TEXT_MESSAGE_START")
+            .str("messageId", id)
+            .str("role", "assistant")
+            .build();
+        self.push(e, out);
+    }
+
+    /// REASONING_START + REASONING_MESSAGE_START for one reasoning id.
+    fn emit_reasoning_open(&self, rid: &str, out: &mut Vec<Value>) {
+        self.emit_id("REASONING_START", rid, out);
+        let e = self
+            .ev("REASONING_MESSAGE_START")
+            .str("messageId", rid)
+            .str("role", "reasoning")
+            .build();
+        self.push(e, out);
+    }
+
     pub fn map(&mut self, ev: ModelEvent, out: &mut Vec<Value>) {
         if !matches!(ev, ModelEvent::RunStart { .. } | ModelEvent::Native(_)) && self.run.is_none()
         {
@@ -233,12 +269,7 @@ impl Mapper {
             } => {
                 let rid = self.open_reasoning(&message_id, &block, out);
                 if !text.is_empty() {
-                    let e = self
-                        .ev("REASONING_MESSAGE_CONTENT")
-                        .str("messageId", rid)
-                        .str("delta", text)
-                        .build();
-                    self.push(e, out);
+                    self.emit_delta("REASONING_MESSAGE_CONTENT", &rid, &text, out);
                 }
             }
             ModelEvent::ReasoningEncrypted {
@@ -421,19 +452,9 @@ impl Mapper {
         self.close_reasoning_of(&message_id, out);
         if !self.run_mut().text_open.contains_key(&message_id) {
             self.run_mut().text_open.insert(message_id.clone(), ());
-            let e = self
-                .ev("TEXT_MESSAGE_START")
-                .str("messageId", message_id.clone())
-                .str("role", "assistant")
-                .build();
-            self.push(e, out);
+            self.emit_text_start(&message_id, out);
         }
-        let e = self
-            .ev("TEXT_MESSAGE_CONTENT")
-            .str("messageId", message_id)
-            .str("delta", text)
-            .build();
-        self.push(e, out);
+        self.emit_delta("TEXT_MESSAGE_CONTENT", &message_id, &text, out);
     }
 
     fn open_reasoning(&mut self, message_id: &str, block: &str, out: &mut Vec<Value>) -> String {
@@ -450,17 +471,7 @@ impl Mapper {
         let rid = if *n == 1 { base } else { format!("{base}:{n}") };
         run.reasoning_open.insert(key.clone(), rid.clone());
         run.last_reasoning_id.insert(key, rid.clone());
-        let e = self
-            .ev("REASONING_START")
-            .str("messageId", rid.clone())
-            .build();
-        self.push(e, out);
-        let e = self
-            .ev("REASONING_MESSAGE_START")
-            .str("messageId", rid.clone())
-            .str("role", "reasoning")
-            .build();
-        self.push(e, out);
+        self.emit_reasoning_open(&rid, out);
         rid
     }
 
@@ -480,13 +491,8 @@ impl Mapper {
     }
 
     fn emit_reasoning_end(&mut self, rid: String, out: &mut Vec<Value>) {
-        let e = self
-            .ev("REASONING_MESSAGE_END")
-            .str("messageId", rid.clone())
-            .build();
-        self.push(e, out);
-        let e = self.ev("REASONING_END").str("messageId", rid).build();
-        self.push(e, out);
+        self.emit_id("REASONING_MESSAGE_END", &rid, out);
+        self.emit_id("REASONING_END", &rid, out);
     }
 
     fn tool_chunk(
@@ -665,35 +671,16 @@ impl Mapper {
             run.tool_steps_open = true;
             let n = run.reasoning_ids.entry(rid.clone()).or_insert(0);
             *n += 1;
-            let e = self
-                .ev("REASONING_START")
-                .str("messageId", rid.clone())
-                .build();
-            self.push(e, out);
-            let e = self
-                .ev("REASONING_MESSAGE_START")
-                .str("messageId", rid.clone())
-                .str("role", "reasoning")
-                .build();
-            self.push(e, out);
+            self.emit_reasoning_open(&rid, out);
         }
-        let e = self
-            .ev("REASONING_MESSAGE_CONTENT")
-            .str("messageId", rid)
-            .str("delta", line)
-            .build();
-        self.push(e, out);
+        self.emit_delta("REASONING_MESSAGE_CONTENT", &rid, line, out);
     }
 
     /// A message finished: close its reasoning, its text and its tool calls' argument streams.
     fn close_message(&mut self, message_id: &str, out: &mut Vec<Value>) {
         self.close_reasoning_of(message_id, out);
         if self.run_mut().text_open.shift_remove(message_id).is_some() {
-            let e = self
-                .ev("TEXT_MESSAGE_END")
-                .str("messageId", message_id)
-                .build();
-            self.push(e, out);
+            self.emit_id("TEXT_MESSAGE_END", message_id, out);
         }
         // Calls whose name never arrived still get announced, so their args are not lost.
         let stranded: Vec<((String, String), PendingChunks)> = self
@@ -738,8 +725,7 @@ impl Mapper {
         }
         let texts: Vec<String> = self.run_mut().text_open.drain(..).map(|(k, _)| k).collect();
         for id in texts {
-            let e = self.ev("TEXT_MESSAGE_END").str("messageId", id).build();
-            self.push(e, out);
+            self.emit_id("TEXT_MESSAGE_END", &id, out);
         }
         let msgs: Vec<String> = self
             .run_mut()
@@ -869,20 +855,9 @@ impl Mapper {
         if !self.answered.insert(id.to_string()) {
             return;
         }
-        let e = self
-            .ev("TEXT_MESSAGE_START")
-            .str("messageId", id)
-            .str("role", "assistant")
-            .build();
-        self.push(e, out);
-        let e = self
-            .ev("TEXT_MESSAGE_CONTENT")
-            .str("messageId", id)
-            .str("delta", text)
-            .build();
-        self.push(e, out);
-        let e = self.ev("TEXT_MESSAGE_END").str("messageId", id).build();
-        self.push(e, out);
+        self.emit_text_start(id, out);
+        self.emit_delta("TEXT_MESSAGE_CONTENT", id, text, out);
+        self.emit_id("TEXT_MESSAGE_END", id, out);
     }
 }
 
