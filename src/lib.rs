@@ -6,6 +6,8 @@
 //! [`mapper`] turns the model into AG-UI 1.0 events ([`agui`]) →
 //! [`sink`] writes them (SSE, NDJSON), while [`check`] consumes the same stream.
 //! [`pipeline`] wires these stages together for one or more input files.
+//! [`replay`] paces a stream by its recorded timestamps; [`serve`] serves recorded runs as a
+//! live AG-UI HTTP endpoint.
 
 pub mod adapter;
 pub mod agui;
@@ -15,6 +17,8 @@ pub mod input;
 pub mod mapper;
 pub mod model;
 pub mod pipeline;
+pub mod replay;
+pub mod serve;
 pub mod sink;
 
 pub use error::Error;

@@ -4,6 +4,7 @@ use std::io::{self, Write};
 
 use aguify::input::Origin;
 use aguify::pipeline::{self, Observer, Stats};
+use aguify::replay::PacedSink;
 use aguify::sink::{self, Sink};
 use serde_json::Value;
 
@@ -37,9 +38,11 @@ pub fn run(args: ConvertArgs) -> anyhow::Result<i32> {
         crate::cli::To::Sse => sink::Format::Sse,
         crate::cli::To::Ndjson => sink::Format::Ndjson,
     };
-    let mut obs = ConvertObserver {
-        sink: sink::for_format(format, lock),
-    };
+    let mut sink = sink::for_format(format, lock);
+    if args.pace {
+        sink = Box::new(PacedSink::new(sink, options::pacing(&args.pacing)));
+    }
+    let mut obs = ConvertObserver { sink };
     let stats = pipeline::run(inputs, &opts, &mut obs)?;
     obs.sink.flush()?;
     if args.stats {

@@ -3,6 +3,7 @@
 mod cli;
 mod convert;
 mod options;
+mod serve;
 
 use std::io;
 use std::process::ExitCode;
@@ -13,6 +14,7 @@ fn main() -> ExitCode {
     let cli = cli::Cli::parse();
     let result = match cli.command {
         cli::Command::Convert(args) => convert::run(args),
+        cli::Command::Serve(args) => serve::run(args),
         cli::Command::Completions { shell } => {
             clap_complete::generate(shell, &mut cli::Cli::command(), "aguify", &mut io::stdout());
             Ok(0)
