@@ -575,3 +575,30 @@ fn convert_pace_waits_and_writes_the_same_bytes() {
     assert!(took >= Duration::from_millis(170), "took {took:?}");
     assert!(took < Duration::from_secs(10), "took {took:?}");
 }
+
+#[tokio::test]
+async fn compat_thinking_is_served() {
+    let opts = Options {
+        map: aguify::mapper::MapOptions {
+            compat: aguify::mapper::Compat::Thinking,
+            ..Default::default()
+        },
+        ..Options::default()
+    };
+    let conv = Conversation::load("hitl", &files(&HITL), &opts).expect("load");
+    let srv = start(vec![conv], instant()).await;
+    let (_, _, body) = srv.post("/", input("t", "r")).await;
+    let types: Vec<String> = events(&body)
+        .iter()
+        .map(|e| e["type"].as_str().unwrap_or_default().to_string())
+        .collect();
+    assert!(
+        types.iter().any(|t| t == "THINKING_TEXT_MESSAGE_CONTENT"),
+        "{types:?}"
+    );
+    assert!(
+        !types.iter().any(|t| t.starts_with("REASONING_")),
+        "{types:?}"
+    );
+    srv.stop().await;
+}
