@@ -107,7 +107,10 @@ struct ToolCall {
 
 enum Ending {
     Finished,
+    /// The log's error, and its code class.
     Failed(ErrorInfo, &'static str),
+    /// The log stopped without a terminal event.
+    Incomplete(String),
 }
 
 impl Mapper {
@@ -157,7 +160,8 @@ impl Mapper {
     }
 
     pub fn map(&mut self, ev: ModelEvent, out: &mut Vec<Value>) {
-        if !matches!(ev, ModelEvent::RunStart { .. } | ModelEvent::Native(_)) && self.run.is_none() {
+        if !matches!(ev, ModelEvent::RunStart { .. } | ModelEvent::Native(_)) && self.run.is_none()
+        {
             // Events outside a run (e.g. a v2 file whose root start is missing) open one.
             self.start_run(None, None, vec![], None, out);
         }
@@ -170,14 +174,7 @@ impl Mapper {
             } => {
                 if self.run.is_some() {
                     self.end_run(
-                        Ending::Failed(
-                            ErrorInfo {
-                                name: None,
-                                message: "a new run started before this one ended".into(),
-                                lc_code: None,
-                            },
-                            error_code::INCOMPLETE_STREAM,
-                        ),
+                        Ending::Incomplete("a new run started before this one ended".into()),
                         out,
                     );
                 }
@@ -189,14 +186,9 @@ impl Mapper {
                 self.end_run(Ending::Failed(info, code), out);
             }
             ModelEvent::RunIncomplete { reason } => self.end_run(
-                Ending::Failed(
-                    ErrorInfo {
-                        name: None,
-                        message: format!("The agent stream ended without a terminal event: {reason}"),
-                        lc_code: None,
-                    },
-                    error_code::INCOMPLETE_STREAM,
-                ),
+                Ending::Incomplete(format!(
+                    "The agent stream ended without a terminal event: {reason}"
+                )),
                 out,
             ),
             ModelEvent::Interrupt(list) => {
@@ -219,8 +211,12 @@ impl Mapper {
             }
             ModelEvent::StepEnd { key } => {
                 let run = self.run_mut();
-                let Some(name) = run.step_keys.remove(&key) else { return };
-                let Some(n) = run.steps.get_mut(&name) else { return };
+                let Some(name) = run.step_keys.remove(&key) else {
+                    return;
+                };
+                let Some(n) = run.steps.get_mut(&name) else {
+                    return;
+                };
                 *n -= 1;
                 if *n == 0 {
                     run.steps.shift_remove(&name);
@@ -285,7 +281,13 @@ impl Mapper {
                 args,
                 parent_message_id,
             } => {
-                self.ensure_tool(&tool_call_id, &name, parent_message_id, args.as_deref(), out);
+                self.ensure_tool(
+                    &tool_call_id,
+                    &name,
+                    parent_message_id,
+                    args.as_deref(),
+                    out,
+                );
                 self.end_tool(&tool_call_id, out);
                 if self.opts.tool_steps == ToolSteps::Reasoning {
                     self.tool_step_line(&format!("Calling tool {name}.\n"), out);
@@ -310,10 +312,17 @@ impl Mapper {
                 error,
             } => self.tool_result(tool_call_id, name, content, message_id, error, out),
             ModelEvent::Custom { name, value } => {
-                let e = self.ev("CUSTOM").str("name", name).val("value", value).build();
+                let e = self
+                    .ev("CUSTOM")
+                    .str("name", name)
+                    .val("value", value)
+                    .build();
                 self.push(e, out);
             }
             ModelEvent::State { state, messages } => {
+                if let Some(msgs) = &messages {
+                    self.results_from_state(msgs, out);
+                }
                 let e = self.ev("STATE_SNAPSHOT").val("snapshot", state).build();
                 self.push(e, out);
                 if messages.is_some() {
@@ -368,7 +377,11 @@ impl Mapper {
             run_id = format!("{run_id}-{}", self.runs);
         }
         let same_thread = self.thread_id.as_deref() == Some(thread_id.as_str());
-        let pending = if same_thread { std::mem::take(&mut self.pending) } else { vec![] };
+        let pending = if same_thread {
+            std::mem::take(&mut self.pending)
+        } else {
+            vec![]
+        };
         self.pending.clear();
         self.thread_id = Some(thread_id.clone());
         self.last_run_id = Some(run_id.clone());
@@ -437,7 +450,10 @@ impl Mapper {
         let rid = if *n == 1 { base } else { format!("{base}:{n}") };
         run.reasoning_open.insert(key.clone(), rid.clone());
         run.last_reasoning_id.insert(key, rid.clone());
-        let e = self.ev("REASONING_START").str("messageId", rid.clone()).build();
+        let e = self
+            .ev("REASONING_START")
+            .str("messageId", rid.clone())
+            .build();
         self.push(e, out);
         let e = self
             .ev("REASONING_MESSAGE_START")
@@ -464,7 +480,10 @@ impl Mapper {
     }
 
     fn emit_reasoning_end(&mut self, rid: String, out: &mut Vec<Value>) {
-        let e = self.ev("REASONING_MESSAGE_END").str("messageId", rid.clone()).build();
+        let e = self
+            .ev("REASONING_MESSAGE_END")
+            .str("messageId", rid.clone())
+            .build();
         self.push(e, out);
         let e = self.ev("REASONING_END").str("messageId", rid).build();
         self.push(e, out);
@@ -557,7 +576,9 @@ impl Mapper {
     }
 
     fn end_tool(&mut self, call_id: &str, out: &mut Vec<Value>) {
-        let Some(t) = self.run_mut().tools.get_mut(call_id) else { return };
+        let Some(t) = self.run_mut().tools.get_mut(call_id) else {
+            return;
+        };
         if t.ended {
             return;
         }
@@ -586,7 +607,10 @@ impl Mapper {
         let text = crate::adapter::lc::tool_content_text(&content);
         let mut b = self
             .ev("TOOL_CALL_RESULT")
-            .str("messageId", message_id.unwrap_or_else(|| format!("result-{call_id}")))
+            .str(
+                "messageId",
+                message_id.unwrap_or_else(|| format!("result-{call_id}")),
+            )
             .str("toolCallId", call_id)
             .str("content", text)
             .str("role", "tool");
@@ -605,6 +629,32 @@ impl Mapper {
         }
     }
 
+    /// Tool results only the state shows (Python v3 has no `tools` events outside create_agent):
+    /// a tool message in the state answers a call of this run that has no result yet.
+    fn results_from_state(&mut self, msgs: &[Value], out: &mut Vec<Value>) {
+        for m in msgs {
+            if m.get("role").and_then(Value::as_str) != Some("tool") {
+                continue;
+            }
+            let Some(call_id) = m.get("toolCallId").and_then(Value::as_str) else {
+                continue;
+            };
+            let waiting = self.run_mut().tools.get(call_id).is_some_and(|t| !t.result);
+            if !waiting {
+                continue;
+            }
+            let content = m.get("content").cloned().unwrap_or(Value::Null);
+            self.tool_result(
+                call_id.to_string(),
+                None,
+                content,
+                m.get("id").and_then(Value::as_str).map(str::to_string),
+                m.get("error").is_some(),
+                out,
+            );
+        }
+    }
+
     fn tool_step_line(&mut self, line: &str, out: &mut Vec<Value>) {
         let run = self.run_mut();
         let rid = run
@@ -615,7 +665,10 @@ impl Mapper {
             run.tool_steps_open = true;
             let n = run.reasoning_ids.entry(rid.clone()).or_insert(0);
             *n += 1;
-            let e = self.ev("REASONING_START").str("messageId", rid.clone()).build();
+            let e = self
+                .ev("REASONING_START")
+                .str("messageId", rid.clone())
+                .build();
             self.push(e, out);
             let e = self
                 .ev("REASONING_MESSAGE_START")
@@ -636,7 +689,10 @@ impl Mapper {
     fn close_message(&mut self, message_id: &str, out: &mut Vec<Value>) {
         self.close_reasoning_of(message_id, out);
         if self.run_mut().text_open.shift_remove(message_id).is_some() {
-            let e = self.ev("TEXT_MESSAGE_END").str("messageId", message_id).build();
+            let e = self
+                .ev("TEXT_MESSAGE_END")
+                .str("messageId", message_id)
+                .build();
             self.push(e, out);
         }
         // Calls whose name never arrived still get announced, so their args are not lost.
@@ -671,7 +727,12 @@ impl Mapper {
             return;
         }
         // Close everything still open, innermost first.
-        let open: Vec<String> = self.run_mut().reasoning_open.drain(..).map(|(_, v)| v).collect();
+        let open: Vec<String> = self
+            .run_mut()
+            .reasoning_open
+            .drain(..)
+            .map(|(_, v)| v)
+            .collect();
         for rid in open {
             self.emit_reasoning_end(rid, out);
         }
@@ -708,7 +769,13 @@ impl Mapper {
         if matches!(ending, Ending::Finished) && self.opts.text == TextPolicy::Final {
             self.final_answer(out);
         }
-        let steps: Vec<String> = self.run_mut().steps.drain(..).map(|(k, _)| k).rev().collect();
+        let steps: Vec<String> = self
+            .run_mut()
+            .steps
+            .drain(..)
+            .map(|(k, _)| k)
+            .rev()
+            .collect();
         for name in steps {
             let e = self.ev("STEP_FINISHED").str("stepName", name).build();
             self.push(e, out);
@@ -733,9 +800,21 @@ impl Mapper {
                 self.push(e, out);
                 self.pending.clear();
             }
+            Ending::Incomplete(message) => {
+                let e = self
+                    .ev("RUN_ERROR")
+                    .str("message", message)
+                    .str("code", error_code::INCOMPLETE_STREAM)
+                    .build();
+                self.push(e, out);
+                self.pending.clear();
+            }
             Ending::Finished => {
                 if let Some(msgs) = run.messages.clone() {
-                    let e = self.ev("MESSAGES_SNAPSHOT").val("messages", Value::Array(msgs)).build();
+                    let e = self
+                        .ev("MESSAGES_SNAPSHOT")
+                        .val("messages", Value::Array(msgs))
+                        .build();
                     self.push(e, out);
                 }
                 let mut b = self
@@ -772,14 +851,18 @@ impl Mapper {
 
     /// `--text final`: the final state's answer, as one text message.
     fn final_answer(&mut self, out: &mut Vec<Value>) {
-        let Some(msgs) = self.run_mut().messages.clone() else { return };
+        let Some(msgs) = self.run_mut().messages.clone() else {
+            return;
+        };
         let Some(last) = msgs.last() else { return };
         if last.get("role").and_then(Value::as_str) != Some("assistant") {
             return;
         }
         let (Some(id), Some(text)) = (
             last.get("id").and_then(Value::as_str),
-            last.get("content").and_then(Value::as_str).filter(|t| !t.is_empty()),
+            last.get("content")
+                .and_then(Value::as_str)
+                .filter(|t| !t.is_empty()),
         ) else {
             return;
         };

@@ -20,6 +20,8 @@ pub struct Cli {
 pub enum Command {
     /// Convert LangGraph logs to AG-UI events (SSE or NDJSON)
     Convert(ConvertArgs),
+    /// Check AG-UI streams and LangGraph logs (official client rules, schema, interrupts, …)
+    Check(CheckArgs),
     /// Serve recorded runs as a live AG-UI endpoint (POST a RunAgentInput, get SSE)
     Serve(ServeArgs),
     /// Generate shell completions
@@ -76,6 +78,9 @@ pub struct ConvertArgs {
     /// Print where every input line went (mapped / ignored with reason / bad) to stderr
     #[arg(long)]
     pub stats: bool,
+    /// Exit 1 when a check finding reaches this severity (findings go to stderr either way)
+    #[arg(long, value_enum, default_value_t = FailOn::None)]
+    pub fail_on: FailOn,
     /// Write each event after its recorded gap (see --speed, --max-gap, --interval), flushing
     /// every frame
     #[arg(long)]
@@ -144,6 +149,58 @@ pub struct ServeArgs {
     /// Don't log one line per request to stderr
     #[arg(long, short)]
     pub quiet: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct CheckArgs {
+    #[command(flatten)]
+    pub input: InputArgs,
+    #[command(flatten)]
+    pub map: MapArgs,
+    /// Report format
+    #[arg(long, value_enum, default_value_t = ReportFormat::Text)]
+    pub format: ReportFormat,
+    /// Exit 1 when a finding reaches this severity
+    #[arg(long, value_enum, default_value_t = FailOn::Error)]
+    pub fail_on: FailOn,
+    /// Exit 1 when there are more than N warnings
+    #[arg(long, value_name = "N")]
+    pub max_warnings: Option<u64>,
+    /// Silence a rule (repeatable)
+    #[arg(long, value_name = "RULE")]
+    pub allow: Vec<String>,
+    /// Make a rule an error (repeatable)
+    #[arg(long, value_name = "RULE")]
+    pub deny: Vec<String>,
+    /// Explain a rule and exit (`all` lists every rule)
+    #[arg(long, value_name = "RULE")]
+    pub explain: Option<String>,
+    /// Colour the text report
+    #[arg(long, value_enum, default_value_t = Color::Auto)]
+    pub color: Color,
+}
+
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ReportFormat {
+    Text,
+    Json,
+    Github,
+    Junit,
+    Sarif,
+}
+
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FailOn {
+    Error,
+    Warning,
+    None,
+}
+
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Color {
+    Auto,
+    Always,
+    Never,
 }
 
 #[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]

@@ -1,5 +1,6 @@
 //! The `aguify` binary: argument parsing and wiring only; the work lives in the library.
 
+mod check;
 mod cli;
 mod convert;
 mod options;
@@ -14,6 +15,7 @@ fn main() -> ExitCode {
     let cli = cli::Cli::parse();
     let result = match cli.command {
         cli::Command::Convert(args) => convert::run(args),
+        cli::Command::Check(args) => check::run(args),
         cli::Command::Serve(args) => serve::run(args),
         cli::Command::Completions { shell } => {
             clap_complete::generate(shell, &mut cli::Cli::command(), "aguify", &mut io::stdout());
@@ -33,7 +35,8 @@ fn main() -> ExitCode {
 /// A closed stdout (`aguify convert … | head`) ends quietly with success, as in ripgrep.
 fn is_broken_pipe(e: &anyhow::Error) -> bool {
     e.chain().any(|c| {
-        c.downcast_ref::<aguify::Error>().is_some_and(aguify::Error::is_broken_pipe)
+        c.downcast_ref::<aguify::Error>()
+            .is_some_and(aguify::Error::is_broken_pipe)
             || c.downcast_ref::<io::Error>()
                 .is_some_and(|io| io.kind() == io::ErrorKind::BrokenPipe)
     })

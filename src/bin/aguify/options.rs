@@ -23,6 +23,7 @@ pub fn pipeline_options(input: &InputArgs, map: &MapArgs) -> Options {
             cli::From::V3 => Some(Family::V3),
             cli::From::Agui => Some(Family::Agui),
         },
+        framing: (input.from == cli::From::Sse).then_some(aguify::input::Framing::Sse),
         map: MapOptions {
             text: match map.text {
                 cli::Text::Stream => TextPolicy::Stream,

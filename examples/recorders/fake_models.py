@@ -1,0 +1,269 @@
+"""Offline scripted chat model and chunk helpers for the aguify recorders.
+
+`ScriptedChatModel` is a real `BaseChatModel` subclass: LangGraph and
+langchain-core drive it exactly like a provider integration (callbacks,
+`astream_events`, v3 message handlers), but every chunk it streams is
+scripted here. No network, no API keys.
+
+A script is a list of *turns*; each model invocation consumes the next
+turn. A turn is a list of items, each either a dict of `AIMessageChunk`
+keyword arguments or an exception instance (raised at that point, so an
+exception after some chunks is a mid-stream failure).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, AsyncIterator, Iterator
+
+from langchain_core.callbacks import (
+    AsyncCallbackManagerForLLMRun,
+    CallbackManagerForLLMRun,
+)
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import AIMessageChunk, BaseMessage
+from langchain_core.outputs import ChatGeneration, ChatGenerationChunk, ChatResult
+from langchain_core.utils.function_calling import convert_to_openai_tool
+from pydantic import PrivateAttr
+
+
+# --- provider-like exceptions (names mirror the openai SDK's) -------------
+
+
+class RateLimitError(Exception):
+    status_code = 429
+
+
+class AuthenticationError(Exception):
+    status_code = 401
+
+
+class APIConnectionError(Exception):
+    pass
+
+
+class APITimeoutError(APIConnectionError):
+    pass
+
+
+# --- the model -------------------------------------------------------------
+
+
+class ScriptedChatModel(BaseChatModel):
+    """A chat model that streams pre-scripted chunks, one turn per call."""
+
+    turns: list[list[Any]]
+    model_name: str = "fake-model"
+    repeat_last: bool = False
+    _calls: int = PrivateAttr(default=0)
+
+    @property
+    def _llm_type(self) -> str:
+        return "scripted-chat-model"
+
+    @property
+    def _identifying_params(self) -> dict[str, Any]:
+        return {"model_name": self.model_name}
+
+    def bind_tools(self, tools: Any, **kwargs: Any):  # type: ignore[override]
+        return self.bind(tools=[convert_to_openai_tool(t) for t in tools], **kwargs)
+
+    def _next_turn(self) -> list[Any]:
+        i = self._calls
+        self._calls += 1
+        if i >= len(self.turns):
+            if not self.repeat_last:
+                raise RuntimeError(f"ScriptedChatModel: no turn #{i} scripted")
+            i = len(self.turns) - 1
+        return self.turns[i]
+
+    def _iter_chunks(self) -> Iterator[ChatGenerationChunk]:
+        for item in self._next_turn():
+            if isinstance(item, BaseException):
+                raise item
+            yield ChatGenerationChunk(message=AIMessageChunk(**item))
+
+    def _stream(
+        self,
+        messages: list[BaseMessage],
+        stop: list[str] | None = None,
+        run_manager: CallbackManagerForLLMRun | None = None,
+        **kwargs: Any,
+    ) -> Iterator[ChatGenerationChunk]:
+        yield from self._iter_chunks()
+
+    async def _astream(
+        self,
+        messages: list[BaseMessage],
+        stop: list[str] | None = None,
+        run_manager: AsyncCallbackManagerForLLMRun | None = None,
+        **kwargs: Any,
+    ) -> AsyncIterator[ChatGenerationChunk]:
+        for chunk in self._iter_chunks():
+            yield chunk
+
+    def _generate(
+        self,
+        messages: list[BaseMessage],
+        stop: list[str] | None = None,
+        run_manager: CallbackManagerForLLMRun | None = None,
+        **kwargs: Any,
+    ) -> ChatResult:
+        acc: ChatGenerationChunk | None = None
+        for chunk in self._iter_chunks():
+            acc = chunk if acc is None else acc + chunk
+        assert acc is not None
+        return ChatResult(generations=[ChatGeneration(message=acc.message)])
+
+
+# --- chunk helpers ------------------------------------------------------------
+
+OPENAI_META = {"model_provider": "openai", "model_name": "fake-gpt-4o"}
+
+
+def words(text: str) -> list[str]:
+    """Split text into word-ish pieces that concatenate back to `text`."""
+    out: list[str] = []
+    cur = ""
+    for ch in text:
+        if ch == " " and cur:
+            out.append(cur)
+            cur = ""
+        cur += ch
+    if cur:
+        out.append(cur)
+    return out
+
+
+def usage(inp: int, out: int, **extra: Any) -> dict[str, Any]:
+    u: dict[str, Any] = {"input_tokens": inp, "output_tokens": out, "total_tokens": inp + out}
+    u.update(extra)
+    return u
+
+
+def final(meta: dict[str, Any], use: dict[str, Any], content: Any = "") -> dict[str, Any]:
+    """The closing chunk: empty content, usage, chunk_position=last."""
+    return {
+        "content": content,
+        "response_metadata": meta,
+        "usage_metadata": use,
+        "chunk_position": "last",
+    }
+
+
+def text_turn(text: str, *, meta: dict[str, Any] | None = None, use: dict[str, Any] | None = None) -> list[Any]:
+    """OpenAI chat-completions style: string content pieces."""
+    chunks: list[Any] = [{"content": w} for w in words(text)]
+    chunks.append(final({**OPENAI_META, "finish_reason": "stop", **(meta or {})}, use or usage(12, 9)))
+    return chunks
+
+
+def split_args(args: dict[str, Any], parts: int = 3) -> list[str]:
+    s = json.dumps(args)
+    step = max(1, -(-len(s) // parts))
+    return [s[i : i + step] for i in range(0, len(s), step)]
+
+
+def tool_calls_turn(
+    calls: list[tuple[str, dict[str, Any], str]],
+    *,
+    lead_text: str | None = None,
+) -> list[Any]:
+    """OpenAI style tool calling: per call a header chunk (name, id, args "")
+    then argument fragments with name/id null. Calls get indexes 0, 1, ..."""
+    chunks: list[Any] = []
+    if lead_text:
+        chunks += [{"content": w} for w in words(lead_text)]
+    for index, (name, args, call_id) in enumerate(calls):
+        chunks.append(
+            {"content": "", "tool_call_chunks": [{"name": name, "args": "", "id": call_id, "index": index}]}
+        )
+        for frag in split_args(args):
+            chunks.append(
+                {"content": "", "tool_call_chunks": [{"name": None, "args": frag, "id": None, "index": index}]}
+            )
+    chunks.append(final({**OPENAI_META, "finish_reason": "tool_calls"}, usage(40, 22)))
+    return chunks
+
+
+def openai_responses_reasoning_turn(summary: str, text: str) -> list[Any]:
+    meta = {"model_provider": "openai"}
+    chunks: list[Any] = [
+        {"content": [{"type": "reasoning", "id": "rs_0a1b2c3d", "summary": [], "index": 0}], "response_metadata": meta}
+    ]
+    for w in words(summary):
+        chunks.append(
+            {
+                "content": [{"type": "reasoning", "summary": [{"index": 0, "type": "summary_text", "text": w}], "index": 0}],
+                "response_metadata": meta,
+            }
+        )
+    for w in words(text):
+        chunks.append(
+            {"content": [{"type": "text", "text": w, "index": 1, "id": "msg_0a1b2c3d"}], "response_metadata": meta}
+        )
+    chunks.append(
+        final(
+            {"model_provider": "openai", "model_name": "fake-o4-mini", "id": "resp_0a1b2c3d", "status": "completed"},
+            usage(20, 40, output_token_details={"reasoning": 24}),
+            content=[],
+        )
+    )
+    return chunks
+
+
+ANTHROPIC_FINAL = {"model_provider": "anthropic", "model_name": "fake-claude-sonnet", "stop_reason": "end_turn", "stop_sequence": None}
+
+
+def anthropic_thinking_turn(thinking: str, text: str) -> list[Any]:
+    meta = {"model_provider": "anthropic"}
+    chunks: list[Any] = []
+    for w in words(thinking):
+        chunks.append({"content": [{"type": "thinking", "thinking": w, "index": 0}], "response_metadata": meta})
+    chunks.append(
+        {"content": [{"type": "thinking", "signature": "EqQBCkYIBxgCKkBfakeSignature==", "index": 0}], "response_metadata": meta}
+    )
+    for w in words(text):
+        chunks.append({"content": [{"type": "text", "text": w, "index": 1}], "response_metadata": meta})
+    chunks.append(final(ANTHROPIC_FINAL, usage(20, 35), content=[]))
+    return chunks
+
+
+def anthropic_redacted_turn(text: str) -> list[Any]:
+    meta = {"model_provider": "anthropic"}
+    chunks: list[Any] = [
+        {
+            "content": [{"type": "redacted_thinking", "data": "EmwKAhgBEgy3fakeRedactedPayload==", "index": 0}],
+            "response_metadata": meta,
+        }
+    ]
+    for w in words(text):
+        chunks.append({"content": [{"type": "text", "text": w, "index": 1}], "response_metadata": meta})
+    chunks.append(final(ANTHROPIC_FINAL, usage(20, 18), content=[]))
+    return chunks
+
+
+def deepseek_reasoning_turn(reasoning: str, text: str) -> list[Any]:
+    meta = {"model_provider": "deepseek"}
+    chunks: list[Any] = []
+    for w in words(reasoning):
+        chunks.append({"content": "", "additional_kwargs": {"reasoning_content": w}, "response_metadata": meta})
+    for w in words(text):
+        chunks.append({"content": w, "response_metadata": meta})
+    chunks.append(
+        final({"model_provider": "deepseek", "model_name": "fake-deepseek-reasoner", "finish_reason": "stop"}, usage(15, 30))
+    )
+    return chunks
+
+
+def v1_reasoning_turn(reasoning: str, text: str) -> list[Any]:
+    meta = {"model_provider": "openai", "output_version": "v1"}
+    chunks: list[Any] = []
+    for w in words(reasoning):
+        chunks.append({"content": [{"type": "reasoning", "reasoning": w, "index": 0}], "response_metadata": meta})
+    for w in words(text):
+        chunks.append({"content": [{"type": "text", "text": w, "index": 1}], "response_metadata": meta})
+    chunks.append(
+        final({"model_provider": "openai", "model_name": "fake-v1-model", "finish_reason": "stop", "output_version": "v1"}, usage(20, 30), content=[])
+    )
+    return chunks

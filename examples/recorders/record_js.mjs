@@ -1,0 +1,468 @@
+#!/usr/bin/env node
+// Record real LangGraph.js runs (offline scripted chat model) as aguify test inputs.
+//
+//   node examples/recorders/record_js.mjs --out testdata/recordings [--only a_plain_chat,...]
+//
+// Forms written (one file per scenario run, JSON.stringify per line):
+//   v2-js/  graph.streamEvents(input, { version: "v2" })
+//   v3-js/  graph.streamEvents(input, { version: "v3" })  (in-process protocol events)
+// A run that throws ends with {"event":"error","data":{"error":err.name,"message":err.message[,"lc_error_code"]}}.
+
+import { mkdirSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { BaseChatModel } from "@langchain/core/language_models/chat_models";
+import { AIMessage, AIMessageChunk } from "@langchain/core/messages";
+import { ChatGenerationChunk } from "@langchain/core/outputs";
+import { tool } from "@langchain/core/tools";
+import { dispatchCustomEvent } from "@langchain/core/callbacks/dispatch";
+import { convertToOpenAITool } from "@langchain/core/utils/function_calling";
+import {
+  Annotation,
+  Command,
+  END,
+  MemorySaver,
+  MessagesAnnotation,
+  START,
+  StateGraph,
+  interrupt,
+} from "@langchain/langgraph";
+import { ToolNode, toolsCondition } from "@langchain/langgraph/prebuilt";
+import { z } from "zod";
+
+// --- provider-like errors (names mirror the openai SDK's) --------------------
+class NamedError extends Error {
+  constructor(name, message, extra = {}) {
+    super(message);
+    this.name = name;
+    Object.assign(this, extra);
+  }
+}
+
+// --- scripted chat model ----------------------------------------------------------
+// A turn is a list of items: AIMessageChunk fields, or an Error (thrown at that point).
+class ScriptedChatModel extends BaseChatModel {
+  constructor(turns, { repeatLast = false } = {}) {
+    super({});
+    this.turns = turns;
+    this.repeatLast = repeatLast;
+    this.calls = 0;
+  }
+  static lc_name() {
+    return "ScriptedChatModel";
+  }
+  _llmType() {
+    return "scripted-chat-model";
+  }
+  bindTools(tools, kwargs) {
+    return this.withConfig({ tools: tools.map((t) => convertToOpenAITool(t)), ...kwargs });
+  }
+  nextTurn() {
+    let i = this.calls++;
+    if (i >= this.turns.length) {
+      if (!this.repeatLast) throw new Error(`ScriptedChatModel: no turn #${i} scripted`);
+      i = this.turns.length - 1;
+    }
+    return this.turns[i];
+  }
+  async *_streamResponseChunks(_messages, _options, runManager) {
+    for (const item of this.nextTurn()) {
+      if (item instanceof Error) throw item;
+      const msg = new AIMessageChunk(item);
+      const text = typeof msg.content === "string" ? msg.content : "";
+      const chunk = new ChatGenerationChunk({ message: msg, text });
+      yield chunk;
+      await runManager?.handleLLMNewToken(text, undefined, undefined, undefined, undefined, { chunk });
+    }
+  }
+  async _generate(messages, options, runManager) {
+    let acc;
+    for await (const c of this._streamResponseChunks(messages, options, runManager)) {
+      acc = acc === undefined ? c : acc.concat(c);
+    }
+    return { generations: [{ text: acc.text, message: new AIMessage({ ...acc.message }) }] };
+  }
+}
+
+// --- chunk helpers ----------------------------------------------------------------------
+const words = (text) => text.match(/\s*\S+/g) ?? [];
+const usage = (i, o, extra = {}) => ({ input_tokens: i, output_tokens: o, total_tokens: i + o, ...extra });
+const OPENAI = { model_provider: "openai", model_name: "fake-gpt-4o" };
+
+function textTurn(text, { meta = {}, use = usage(12, 9) } = {}) {
+  const ws = words(text);
+  return ws.map((w, i) =>
+    i === ws.length - 1
+      ? { content: w, response_metadata: { ...OPENAI, finish_reason: "stop", ...meta }, usage_metadata: use }
+      : { content: w },
+  );
+}
+
+function splitArgs(args, parts = 3) {
+  const s = JSON.stringify(args);
+  const step = Math.max(1, Math.ceil(s.length / parts));
+  const out = [];
+  for (let i = 0; i < s.length; i += step) out.push(s.slice(i, i + step));
+  return out;
+}
+
+function toolCallsTurn(calls, { leadText } = {}) {
+  const chunks = leadText ? words(leadText).map((w) => ({ content: w })) : [];
+  calls.forEach(([name, args, id], index) => {
+    chunks.push({ content: "", tool_call_chunks: [{ type: "tool_call_chunk", name, args: "", id, index }] });
+    for (const frag of splitArgs(args)) {
+      chunks.push({ content: "", tool_call_chunks: [{ type: "tool_call_chunk", args: frag, index }] });
+    }
+  });
+  chunks.push({ content: "", response_metadata: { ...OPENAI, finish_reason: "tool_calls" }, usage_metadata: usage(40, 22) });
+  return chunks;
+}
+
+function openaiResponsesTurn(summary, text) {
+  const meta = { model_provider: "openai" };
+  return [
+    { content: [{ type: "reasoning", id: "rs_0a1b2c3d", summary: [], index: 0 }], response_metadata: meta },
+    ...words(summary).map((w) => ({
+      content: [{ type: "reasoning", summary: [{ index: 0, type: "summary_text", text: w }], index: 0 }],
+      response_metadata: meta,
+    })),
+    ...words(text).map((w) => ({ content: [{ type: "text", text: w, index: 1, id: "msg_0a1b2c3d" }], response_metadata: meta })),
+    {
+      content: [],
+      response_metadata: { model_provider: "openai", model_name: "fake-o4-mini", id: "resp_0a1b2c3d", status: "completed" },
+      usage_metadata: usage(20, 40, { output_token_details: { reasoning: 24 } }),
+    },
+  ];
+}
+
+const ANTHROPIC_FINAL = { model_provider: "anthropic", model_name: "fake-claude-sonnet", stop_reason: "end_turn", stop_sequence: null };
+
+function anthropicThinkingTurn(thinking, text) {
+  const meta = { model_provider: "anthropic" };
+  return [
+    ...words(thinking).map((w) => ({ content: [{ type: "thinking", thinking: w, index: 0 }], response_metadata: meta })),
+    { content: [{ type: "thinking", signature: "EqQBCkYIBxgCKkBfakeSignature==", index: 0 }], response_metadata: meta },
+    ...words(text).map((w) => ({ content: [{ type: "text", text: w, index: 1 }], response_metadata: meta })),
+    { content: [], response_metadata: ANTHROPIC_FINAL, usage_metadata: usage(20, 35) },
+  ];
+}
+
+function anthropicRedactedTurn(text) {
+  const meta = { model_provider: "anthropic" };
+  return [
+    { content: [{ type: "redacted_thinking", data: "EmwKAhgBEgy3fakeRedactedPayload==", index: 0 }], response_metadata: meta },
+    ...words(text).map((w) => ({ content: [{ type: "text", text: w, index: 1 }], response_metadata: meta })),
+    { content: [], response_metadata: ANTHROPIC_FINAL, usage_metadata: usage(20, 18) },
+  ];
+}
+
+function deepseekTurn(reasoning, text) {
+  const meta = { model_provider: "deepseek" };
+  return [
+    ...words(reasoning).map((w) => ({ content: "", additional_kwargs: { reasoning_content: w }, response_metadata: meta })),
+    ...words(text).map((w) => ({ content: w, response_metadata: meta })),
+    {
+      content: "",
+      response_metadata: { model_provider: "deepseek", model_name: "fake-deepseek-reasoner", finish_reason: "stop" },
+      usage_metadata: usage(15, 30),
+    },
+  ];
+}
+
+function v1ReasoningTurn(reasoning, text) {
+  const meta = { model_provider: "openai", output_version: "v1" };
+  return [
+    ...words(reasoning).map((w) => ({ content: [{ type: "reasoning", reasoning: w, index: 0 }], response_metadata: meta })),
+    ...words(text).map((w) => ({ content: [{ type: "text", text: w, index: 1 }], response_metadata: meta })),
+    {
+      content: [],
+      response_metadata: { model_provider: "openai", model_name: "fake-v1-model", finish_reason: "stop", output_version: "v1" },
+      usage_metadata: usage(20, 30),
+    },
+  ];
+}
+
+// --- tools ------------------------------------------------------------------------------
+const getWeather = tool(async ({ city }) => ({ Paris: "Sunny, 22°C in Paris", London: "Rainy, 14°C in London" })[city] ?? `Cloudy in ${city}`, {
+  name: "get_weather",
+  description: "Get the current weather for a city.",
+  schema: z.object({ city: z.string() }),
+});
+const lookupOrder = tool(
+  async ({ order_id }) => {
+    throw new Error(`order service unavailable for ${order_id}`);
+  },
+  { name: "lookup_order", description: "Look up an order by id.", schema: z.object({ order_id: z.string() }) },
+);
+const checkStatus = tool(async ({ job }) => `${job}: still running`, {
+  name: "check_status",
+  description: "Check the status of a background job.",
+  schema: z.object({ job: z.string() }),
+});
+const searchDocs = tool(
+  async function* ({ query }) {
+    yield "Found 2 docs";
+    yield "; reading #1";
+    yield { progress: 1, step: "reading #2" };
+    return `2 docs about ${query}: install, configure`;
+  },
+  { name: "search_docs", description: "Search the docs and stream partial results.", schema: z.object({ query: z.string() }) },
+);
+
+// --- graphs -------------------------------------------------------------------------------
+function chatGraph(model, node = "chat") {
+  return new StateGraph(MessagesAnnotation)
+    .addNode(node, async (state) => ({ messages: [await model.invoke(state.messages)] }))
+    .addEdge(START, node)
+    .addEdge(node, END)
+    .compile({ checkpointer: new MemorySaver() });
+}
+
+function agentGraph(turns, tools, { handleToolErrors = true, repeatLast = false } = {}) {
+  const model = new ScriptedChatModel(turns, { repeatLast }).bindTools(tools);
+  return new StateGraph(MessagesAnnotation)
+    .addNode("agent", async (state) => ({ messages: [await model.invoke(state.messages)] }))
+    .addNode("tools", new ToolNode(tools, { handleToolErrors }))
+    .addEdge(START, "agent")
+    .addConditionalEdges("agent", toolsCondition, ["tools", END])
+    .addEdge("tools", "agent")
+    .compile({ checkpointer: new MemorySaver() });
+}
+
+function hitlGraph() {
+  const model = new ScriptedChatModel([textTurn("I will order 2 widgets."), textTurn("Your order has been placed.")]);
+  return new StateGraph(MessagesAnnotation)
+    .addNode("draft", async (state) => ({ messages: [await model.invoke(state.messages)] }))
+    .addNode("approve", async () => {
+      const answer = interrupt({ type: "approval", message: "Approve order?", order: { item: "widget", qty: 2 } });
+      const verdict = answer?.approved ? "approved" : "rejected";
+      return { messages: [new AIMessage({ content: `Order ${verdict}.`, id: "ai-approval-result" })] };
+    })
+    .addNode("confirm", async (state) => ({ messages: [await model.invoke(state.messages)] }))
+    .addEdge(START, "draft")
+    .addEdge("draft", "approve")
+    .addEdge("approve", "confirm")
+    .addEdge("confirm", END)
+    .compile({ checkpointer: new MemorySaver() });
+}
+
+function subgraphGraph() {
+  const inner = new ScriptedChatModel([textTurn("Paris has 2.1M people.")]);
+  const outer = new ScriptedChatModel([textTurn("Research done.")]);
+  const research = new StateGraph(MessagesAnnotation)
+    .addNode("inner_chat", async (state) => ({ messages: [await inner.invoke(state.messages)] }))
+    .addEdge(START, "inner_chat")
+    .addEdge("inner_chat", END)
+    .compile();
+  return new StateGraph(MessagesAnnotation)
+    .addNode("research", research)
+    .addNode("report", async (state) => ({ messages: [await outer.invoke(state.messages)] }))
+    .addEdge(START, "research")
+    .addEdge("research", "report")
+    .addEdge("report", END)
+    .compile({ checkpointer: new MemorySaver() });
+}
+
+const AGUI_EVENTS = [
+  { type: "TEXT_MESSAGE_START", messageId: "agui-note-1", role: "assistant" },
+  { type: "TEXT_MESSAGE_CONTENT", messageId: "agui-note-1", delta: "Working..." },
+  { type: "TEXT_MESSAGE_END", messageId: "agui-note-1" },
+];
+
+function customEventsGraph() {
+  const model = new ScriptedChatModel([textTurn("Working on it.")]);
+  return new StateGraph(MessagesAnnotation)
+    .addNode("worker", async (state, config) => {
+      await dispatchCustomEvent("progress", { pct: 50, stage: "thinking" }, config);
+      config.writer?.({ name: "progress", payload: { pct: 50, stage: "thinking" } });
+      for (const ev of AGUI_EVENTS) {
+        await dispatchCustomEvent("agui", ev, config);
+        config.writer?.({ name: "agui", payload: ev });
+      }
+      config.writer?.({ progress: 0.5 }); // no name: wrapped as {payload}
+      const msg = await model.invoke(state.messages);
+      await dispatchCustomEvent("manually_emit_state", { stage: "done", pct: 100 }, config);
+      config.writer?.("plain string progress 100%");
+      return { messages: [msg] };
+    })
+    .addEdge(START, "worker")
+    .addEdge("worker", END)
+    .compile({ checkpointer: new MemorySaver() });
+}
+
+const TaskState = Annotation.Root({
+  ...MessagesAnnotation.spec,
+  counter: Annotation({ reducer: (_a, b) => b, default: () => 0 }),
+  status: Annotation({ reducer: (_a, b) => b, default: () => "new" }),
+  items: Annotation({ reducer: (a, b) => a.concat(b), default: () => [] }),
+});
+
+function stateGraph() {
+  const model = new ScriptedChatModel([textTurn("Plan ready: 2 items.")]);
+  return new StateGraph(TaskState)
+    .addNode("plan", (state) => ({ status: "planning", items: ["buy milk", "walk dog"], counter: state.counter + 1 }))
+    .addNode("chat", async (state) => ({ messages: [await model.invoke(state.messages)], status: "done", counter: state.counter + 1 }))
+    .addEdge(START, "plan")
+    .addEdge("plan", "chat")
+    .addEdge("chat", END)
+    .compile({ checkpointer: new MemorySaver() });
+}
+
+const failing = (...turn) => chatGraph(new ScriptedChatModel([turn]));
+const RATE_LIMIT_MSG =
+  "429 Rate limit reached for requests. Please try again in 20s.";
+const AUTH_MSG = "401 Incorrect API key provided: sk-fake***1234.";
+
+// --- scenarios ---------------------------------------------------------------------------------
+const human = (text, name) => ({ messages: [{ role: "user", content: text, id: `human-${name}` }] });
+const one = (name, text) => [{ suffix: "", input: human(text, name) }];
+
+function scenarios() {
+  const S = (name, build, runs, opts = {}) => ({ name, build, runs, ...opts });
+  return [
+    S("a_plain_chat", () => chatGraph(new ScriptedChatModel([textTurn("Hello! How can I help you today?")])), one("a_plain_chat", "Hi there")),
+    S(
+      "b_react_one_tool",
+      () => agentGraph([toolCallsTurn([["get_weather", { city: "Paris" }, "call_weather_1"]]), textTurn("It is sunny and 22°C in Paris.")], [getWeather]),
+      one("b_react_one_tool", "Weather in Paris?"),
+    ),
+    S(
+      "b_react_parallel",
+      () =>
+        agentGraph(
+          [
+            toolCallsTurn([
+              ["get_weather", { city: "Paris" }, "call_weather_paris"],
+              ["get_weather", { city: "London" }, "call_weather_london"],
+            ]),
+            textTurn("Paris is sunny, London is rainy."),
+          ],
+          [getWeather],
+        ),
+      one("b_react_parallel", "Weather in Paris and London?"),
+    ),
+    S(
+      "b_react_text_and_tool",
+      () =>
+        agentGraph(
+          [toolCallsTurn([["get_weather", { city: "Paris" }, "call_weather_1"]], { leadText: "Let me check." }), textTurn("It is sunny in Paris.")],
+          [getWeather],
+        ),
+      one("b_react_text_and_tool", "Weather in Paris?"),
+    ),
+    S("c_reasoning_openai", () => chatGraph(new ScriptedChatModel([openaiResponsesTurn("The user asks for the capital of France; it is Paris.", "The capital of France is Paris.")])), one("c_reasoning_openai", "Capital of France?")),
+    S("c_reasoning_anthropic", () => chatGraph(new ScriptedChatModel([anthropicThinkingTurn("The user wants the capital of France. That is Paris.", "The capital of France is Paris.")])), one("c_reasoning_anthropic", "Capital of France?")),
+    S("c_reasoning_anthropic_redacted", () => chatGraph(new ScriptedChatModel([anthropicRedactedTurn("The capital of France is Paris.")])), one("c_reasoning_anthropic_redacted", "Capital of France?")),
+    S("c_reasoning_deepseek", () => chatGraph(new ScriptedChatModel([deepseekTurn("France's capital is Paris.", "The capital of France is Paris.")])), one("c_reasoning_deepseek", "Capital of France?")),
+    S("c_reasoning_v1", () => chatGraph(new ScriptedChatModel([v1ReasoningTurn("France's capital is Paris.", "The capital of France is Paris.")])), one("c_reasoning_v1", "Capital of France?")),
+    S("d_hitl", hitlGraph, [
+      { suffix: "__1_interrupt", input: human("Order 2 widgets", "d_hitl") },
+      { suffix: "__2_resume", input: () => new Command({ resume: { approved: true } }) },
+    ]),
+    S(
+      "e_error_tool_raises",
+      () => agentGraph([toolCallsTurn([["lookup_order", { order_id: "A-1" }, "call_lookup_1"]])], [lookupOrder], { handleToolErrors: false }),
+      one("e_error_tool_raises", "Where is order A-1?"),
+    ),
+    S(
+      "e_error_tool_handled",
+      () => agentGraph([toolCallsTurn([["lookup_order", { order_id: "A-1" }, "call_lookup_1"]]), textTurn("Sorry, the order service is unavailable.")], [lookupOrder]),
+      one("e_error_tool_handled", "Where is order A-1?"),
+    ),
+    S(
+      "e_recursion_limit",
+      () =>
+        agentGraph(
+          [toolCallsTurn([["check_status", { job: "backup" }, "call_status_1"]]), toolCallsTurn([["check_status", { job: "backup" }, "call_status_2"]])],
+          [checkStatus],
+          { repeatLast: true },
+        ),
+      one("e_recursion_limit", "Wait for the backup job"),
+      { config: { recursionLimit: 3 } },
+    ),
+    S("e_model_rate_limit", () => failing(new NamedError("RateLimitError", RATE_LIMIT_MSG, { status: 429 })), one("e_model_rate_limit", "Hi there")),
+    S("e_model_auth", () => failing(new NamedError("AuthenticationError", AUTH_MSG, { status: 401 })), one("e_model_auth", "Hi there")),
+    S(
+      "e_model_timeout",
+      () => failing({ content: "Let" }, { content: " me" }, { content: " think" }, new NamedError("APIConnectionTimeoutError", "Request timed out.")),
+      one("e_model_timeout", "Hi there"),
+    ),
+    S(
+      "e_model_connection",
+      () => failing(new NamedError("APIConnectionError", "Connection error: connect ECONNREFUSED 127.0.0.1:443", { code: "ECONNREFUSED" })),
+      one("e_model_connection", "Hi there"),
+    ),
+    S("e_truncated_stream", () => chatGraph(new ScriptedChatModel([textTurn("This reply will be cut off before it ends.")])), one("e_truncated_stream", "Tell me something"), {
+      truncateAfter: 3,
+    }),
+    S("f_subgraph", subgraphGraph, one("f_subgraph", "Research Paris")),
+    S("g_custom_events", customEventsGraph, one("g_custom_events", "Do the work")),
+    S("h_state", stateGraph, [{ suffix: "", input: { ...human("Plan my day", "h_state"), counter: 0, status: "new", items: [] } }]),
+    S(
+      "i_tool_output_delta",
+      () => agentGraph([toolCallsTurn([["search_docs", { query: "install" }, "call_search_1"]]), textTurn("Found install and configure docs.")], [searchDocs]),
+      one("i_tool_output_delta", "Search the docs for install"),
+    ),
+  ];
+}
+
+// --- recording -----------------------------------------------------------------------------------
+function errorLine(err) {
+  const data = { error: err?.name ?? "Error", message: err?.message ?? String(err) };
+  if (err?.lc_error_code) data.lc_error_code = err.lc_error_code;
+  return { event: "error", data };
+}
+
+function isTextChunk(form, ev) {
+  if (form === "v2-js") return ev.event === "on_chat_model_stream";
+  return ev.method === "messages" && ev.params?.data?.event === "content-block-delta";
+}
+
+function writeLines(path, events, truncateAfter, form) {
+  let lines = events;
+  if (truncateAfter) {
+    lines = [];
+    let seen = 0;
+    for (const ev of events) {
+      lines.push(ev);
+      if (isTextChunk(form, ev) && ++seen === truncateAfter) break;
+    }
+  }
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, lines.map((e) => JSON.stringify(e)).join("\n") + "\n");
+  console.log(`  wrote ${path} (${lines.length} lines)`);
+}
+
+async function record(scn, out, version) {
+  const form = version === "v2" ? "v2-js" : "v3-js";
+  const graph = scn.build();
+  for (const run of scn.runs) {
+    const events = [];
+    const input = typeof run.input === "function" ? run.input() : run.input;
+    try {
+      const stream = await graph.streamEvents(input, {
+        version,
+        configurable: { thread_id: `thread-${scn.name}` },
+        ...(scn.config ?? {}),
+      });
+      for await (const ev of stream) events.push(ev);
+    } catch (err) {
+      events.push(errorLine(err));
+    }
+    writeLines(join(out, form, `${scn.name}${run.suffix}.ndjson`), events, scn.truncateAfter, form);
+  }
+}
+
+async function main() {
+  const args = process.argv.slice(2);
+  const opt = (k, d) => (args.includes(k) ? args[args.indexOf(k) + 1] : d);
+  const out = opt("--out", "testdata/recordings");
+  const only = new Set(opt("--only", "").split(",").filter(Boolean));
+  for (const scn of scenarios()) {
+    if (only.size && !only.has(scn.name)) continue;
+    console.log(scn.name);
+    await record(scn, out, "v2");
+    await record(scn, out, "v3");
+  }
+}
+
+await main();

@@ -1,0 +1,508 @@
+#!/usr/bin/env python3
+"""Record real LangGraph Python runs (offline scripted models) as aguify test inputs.
+
+    python examples/recorders/record_py.py --out testdata/recordings [--only a_plain_chat,...]
+
+Forms written (one file per scenario run):
+  v2-python-api/        astream_events(version="v2"), langgraph-api serializer (orjson + langgraph_api.serde.default)
+  v2-python-dumpd/      the same v2 run, langchain_core.load.dumps per event
+  v3-python/            astream_events(version="v3"), wire form (as langgraph-api's Protocol v2 route forwards it)
+  v3-python-inprocess/  the same v3 events straight from the in-process stream (messages data = [payload, metadata])
+
+A run that raises ends with the terminal error line
+{"event":"error","data":{"error":<exception class name>,"message":<str(exc)>}}.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import operator
+import sys
+import warnings
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Annotated, Any, Callable
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+from langchain.agents import create_agent  # noqa: E402
+from langchain.tools import ToolRuntime  # noqa: E402
+from langchain_core.callbacks.manager import adispatch_custom_event  # noqa: E402
+from langchain_core.load import dumps  # noqa: E402
+from langchain_core.messages import AIMessage, AnyMessage, HumanMessage  # noqa: E402
+from langchain_core.runnables import RunnableConfig  # noqa: E402
+from langchain_core.tools import tool  # noqa: E402
+from langgraph.checkpoint.memory import InMemorySaver  # noqa: E402
+from langgraph.config import get_stream_writer  # noqa: E402
+from langgraph.graph import END, START, MessagesState, StateGraph  # noqa: E402
+from langgraph.graph.message import add_messages  # noqa: E402
+from langgraph.prebuilt import ToolNode, tools_condition  # noqa: E402
+from langgraph.stream.transformers import CustomTransformer  # noqa: E402
+from langgraph.types import Command, interrupt  # noqa: E402
+from langgraph_api.serde import json_dumpb  # noqa: E402
+from langgraph_api.stream_v2 import normalize_v2_messages_data  # noqa: E402
+from typing_extensions import TypedDict  # noqa: E402
+
+import fake_models as fm  # noqa: E402
+
+warnings.filterwarnings("ignore", message=".*experimental.*")
+
+SYSTEM = "You are a helpful assistant."
+
+
+def human(text: str, scenario: str) -> dict[str, Any]:
+    return {"messages": [HumanMessage(content=text, id=f"human-{scenario}")]}
+
+
+# --- tools ---------------------------------------------------------------------
+
+
+@tool
+def get_weather(city: str) -> str:
+    """Get the current weather for a city."""
+    return {"Paris": "Sunny, 22°C in Paris", "London": "Rainy, 14°C in London"}.get(city, f"Cloudy in {city}")
+
+
+@tool
+def lookup_order(order_id: str) -> str:
+    """Look up an order by id."""
+    raise ValueError(f"order service unavailable for {order_id}")
+
+
+@tool
+def check_status(job: str) -> str:
+    """Check the status of a background job."""
+    return f"{job}: still running"
+
+
+@tool
+def search_docs(query: str, runtime: ToolRuntime) -> str:
+    """Search the docs and stream partial results."""
+    for part in ["Found 2 docs", "; reading #1", "; reading #2"]:
+        runtime.emit_output_delta(part)
+    return f"2 docs about {query}: install, configure"
+
+
+# --- graph builders --------------------------------------------------------------
+
+
+def chat_graph(model: fm.ScriptedChatModel, node: str = "chat"):
+    async def chat(state: MessagesState):
+        return {"messages": [await model.ainvoke(state["messages"])]}
+
+    g = StateGraph(MessagesState)
+    g.add_node(node, chat)
+    g.add_edge(START, node)
+    g.add_edge(node, END)
+    return g.compile(checkpointer=InMemorySaver())
+
+
+def agent(turns: list[list[Any]], tools: list[Any], **kw: Any):
+    model = fm.ScriptedChatModel(turns=turns, model_name="fake-model", **kw)
+    return create_agent(model, tools, system_prompt=SYSTEM, checkpointer=InMemorySaver())
+
+
+def hitl_graph():
+    model = fm.ScriptedChatModel(
+        turns=[fm.text_turn("I will order 2 widgets."), fm.text_turn("Your order has been placed.")]
+    )
+
+    async def draft(state: MessagesState):
+        return {"messages": [await model.ainvoke(state["messages"])]}
+
+    def approve(state: MessagesState):
+        answer = interrupt(
+            {"type": "approval", "message": "Approve order?", "order": {"item": "widget", "qty": 2}}
+        )
+        verdict = "approved" if answer.get("approved") else "rejected"
+        return {"messages": [AIMessage(content=f"Order {verdict}.", id="ai-approval-result")]}
+
+    async def confirm(state: MessagesState):
+        return {"messages": [await model.ainvoke(state["messages"])]}
+
+    g = StateGraph(MessagesState)
+    g.add_node("draft", draft)
+    g.add_node("approve", approve)
+    g.add_node("confirm", confirm)
+    g.add_edge(START, "draft")
+    g.add_edge("draft", "approve")
+    g.add_edge("approve", "confirm")
+    g.add_edge("confirm", END)
+    return g.compile(checkpointer=InMemorySaver())
+
+
+def handled_tool_error_graph():
+    model = fm.ScriptedChatModel(
+        turns=[
+            fm.tool_calls_turn([("lookup_order", {"order_id": "A-1"}, "call_lookup_1")]),
+            fm.text_turn("Sorry, the order service is unavailable."),
+        ]
+    ).bind_tools([lookup_order])
+
+    async def agent_node(state: MessagesState):
+        return {"messages": [await model.ainvoke(state["messages"])]}
+
+    g = StateGraph(MessagesState)
+    g.add_node("agent", agent_node)
+    g.add_node("tools", ToolNode([lookup_order], handle_tool_errors=True))
+    g.add_edge(START, "agent")
+    g.add_conditional_edges("agent", tools_condition)
+    g.add_edge("tools", "agent")
+    return g.compile(checkpointer=InMemorySaver())
+
+
+def subgraph_graph():
+    inner_model = fm.ScriptedChatModel(turns=[fm.text_turn("Paris has 2.1M people.")])
+    outer_model = fm.ScriptedChatModel(turns=[fm.text_turn("Research done.")])
+
+    async def inner_chat(state: MessagesState):
+        return {"messages": [await inner_model.ainvoke(state["messages"])]}
+
+    sub = StateGraph(MessagesState)
+    sub.add_node("inner_chat", inner_chat)
+    sub.add_edge(START, "inner_chat")
+    sub.add_edge("inner_chat", END)
+    research = sub.compile()
+
+    async def report(state: MessagesState):
+        return {"messages": [await outer_model.ainvoke(state["messages"])]}
+
+    g = StateGraph(MessagesState)
+    g.add_node("research", research)
+    g.add_node("report", report)
+    g.add_edge(START, "research")
+    g.add_edge("research", "report")
+    g.add_edge("report", END)
+    return g.compile(checkpointer=InMemorySaver())
+
+
+AGUI_EVENTS = [
+    {"type": "TEXT_MESSAGE_START", "messageId": "agui-note-1", "role": "assistant"},
+    {"type": "TEXT_MESSAGE_CONTENT", "messageId": "agui-note-1", "delta": "Working..."},
+    {"type": "TEXT_MESSAGE_END", "messageId": "agui-note-1"},
+]
+
+
+def custom_events_graph():
+    model = fm.ScriptedChatModel(turns=[fm.text_turn("Working on it.")])
+
+    async def worker(state: MessagesState, config: RunnableConfig):
+        writer = get_stream_writer()
+        await adispatch_custom_event("progress", {"pct": 50, "stage": "thinking"}, config=config)
+        writer({"pct": 50, "stage": "thinking"})
+        for ev in AGUI_EVENTS:
+            await adispatch_custom_event("agui", ev, config=config)
+        # The writer carries its own native note: one AG-UI message must not be sent twice
+        # (with stream_mode "custom" both channels reach a v2 log).
+        for ev in AGUI_EVENTS:
+            writer({"name": "agui", "payload": {**ev, "messageId": "agui-note-2"}})
+        msg = await model.ainvoke(state["messages"])
+        await adispatch_custom_event("manually_emit_state", {"stage": "done", "pct": 100}, config=config)
+        writer({"stage": "done", "pct": 100})
+        return {"messages": [msg]}
+
+    g = StateGraph(MessagesState)
+    g.add_node("worker", worker)
+    g.add_edge(START, "worker")
+    g.add_edge("worker", END)
+    # v3 surfaces writer output only with a CustomTransformer registered (opt-in)
+    return g.compile(checkpointer=InMemorySaver(), transformers=[CustomTransformer])
+
+
+class TaskState(TypedDict):
+    messages: Annotated[list[AnyMessage], add_messages]
+    counter: int
+    status: str
+    items: Annotated[list[str], operator.add]
+
+
+def state_graph():
+    model = fm.ScriptedChatModel(turns=[fm.text_turn("Plan ready: 2 items.")])
+
+    def plan(state: TaskState):
+        return {"status": "planning", "items": ["buy milk", "walk dog"], "counter": state.get("counter", 0) + 1}
+
+    async def chat(state: TaskState):
+        msg = await model.ainvoke(state["messages"])
+        return {"messages": [msg], "status": "done", "counter": state["counter"] + 1}
+
+    g = StateGraph(TaskState)
+    g.add_node("plan", plan)
+    g.add_node("chat", chat)
+    g.add_edge(START, "plan")
+    g.add_edge("plan", "chat")
+    g.add_edge("chat", END)
+    return g.compile(checkpointer=InMemorySaver())
+
+
+def failing_model_graph(*turn: Any):
+    return chat_graph(fm.ScriptedChatModel(turns=[list(turn)]))
+
+
+RATE_LIMIT_MSG = (
+    "Error code: 429 - {'error': {'message': 'Rate limit reached for requests. Please try again in 20s.', "
+    "'type': 'requests', 'code': 'rate_limit_exceeded'}}"
+)
+AUTH_MSG = (
+    "Error code: 401 - {'error': {'message': 'Incorrect API key provided: sk-fake***1234.', "
+    "'type': 'invalid_request_error', 'code': 'invalid_api_key'}}"
+)
+
+
+# --- scenarios -------------------------------------------------------------------
+
+
+@dataclass
+class Run:
+    suffix: str  # "" or "__1_interrupt" ...
+    input: Any
+
+
+@dataclass
+class Scenario:
+    name: str
+    build: Callable[[], Any]
+    runs: list[Run]
+    config: dict[str, Any] = field(default_factory=dict)
+    v2_kwargs: dict[str, Any] = field(default_factory=dict)
+    v3_transformers: list[Any] = field(default_factory=list)
+    v2: bool = True
+    v3: bool = True
+    truncate_after: int | None = None  # keep the stream up to the Nth text chunk, then cut
+    note: str = ""
+
+
+def scenarios() -> list[Scenario]:
+    S = Scenario
+    one = lambda name, text: [Run("", human(text, name))]  # noqa: E731
+    return [
+        S("a_plain_chat", lambda: chat_graph(fm.ScriptedChatModel(turns=[fm.text_turn("Hello! How can I help you today?")])), one("a_plain_chat", "Hi there")),
+        S(
+            "b_react_one_tool",
+            lambda: agent(
+                [fm.tool_calls_turn([("get_weather", {"city": "Paris"}, "call_weather_1")]), fm.text_turn("It is sunny and 22°C in Paris.")],
+                [get_weather],
+            ),
+            one("b_react_one_tool", "Weather in Paris?"),
+        ),
+        S(
+            "b_react_parallel",
+            lambda: agent(
+                [
+                    fm.tool_calls_turn(
+                        [("get_weather", {"city": "Paris"}, "call_weather_paris"), ("get_weather", {"city": "London"}, "call_weather_london")]
+                    ),
+                    fm.text_turn("Paris is sunny, London is rainy."),
+                ],
+                [get_weather],
+            ),
+            one("b_react_parallel", "Weather in Paris and London?"),
+        ),
+        S(
+            "b_react_text_and_tool",
+            lambda: agent(
+                [
+                    fm.tool_calls_turn([("get_weather", {"city": "Paris"}, "call_weather_1")], lead_text="Let me check."),
+                    fm.text_turn("It is sunny in Paris."),
+                ],
+                [get_weather],
+            ),
+            one("b_react_text_and_tool", "Weather in Paris?"),
+        ),
+        S("c_reasoning_openai", lambda: chat_graph(fm.ScriptedChatModel(turns=[fm.openai_responses_reasoning_turn("The user asks for the capital of France; it is Paris.", "The capital of France is Paris.")])), one("c_reasoning_openai", "Capital of France?")),
+        S("c_reasoning_anthropic", lambda: chat_graph(fm.ScriptedChatModel(turns=[fm.anthropic_thinking_turn("The user wants the capital of France. That is Paris.", "The capital of France is Paris.")])), one("c_reasoning_anthropic", "Capital of France?")),
+        S("c_reasoning_anthropic_redacted", lambda: chat_graph(fm.ScriptedChatModel(turns=[fm.anthropic_redacted_turn("The capital of France is Paris.")])), one("c_reasoning_anthropic_redacted", "Capital of France?")),
+        S("c_reasoning_deepseek", lambda: chat_graph(fm.ScriptedChatModel(turns=[fm.deepseek_reasoning_turn("France's capital is Paris.", "The capital of France is Paris.")])), one("c_reasoning_deepseek", "Capital of France?")),
+        S("c_reasoning_v1", lambda: chat_graph(fm.ScriptedChatModel(turns=[fm.v1_reasoning_turn("France's capital is Paris.", "The capital of France is Paris.")])), one("c_reasoning_v1", "Capital of France?")),
+        S(
+            "d_hitl",
+            hitl_graph,
+            [Run("__1_interrupt", human("Order 2 widgets", "d_hitl")), Run("__2_resume", Command(resume={"approved": True}))],
+        ),
+        S(
+            "e_error_tool_raises",
+            lambda: agent([fm.tool_calls_turn([("lookup_order", {"order_id": "A-1"}, "call_lookup_1")])], [lookup_order]),
+            one("e_error_tool_raises", "Where is order A-1?"),
+        ),
+        S("e_error_tool_handled", handled_tool_error_graph, one("e_error_tool_handled", "Where is order A-1?")),
+        S(
+            "e_recursion_limit",
+            lambda: agent(
+                [fm.tool_calls_turn([("check_status", {"job": "backup"}, "call_status_1")]), fm.tool_calls_turn([("check_status", {"job": "backup"}, "call_status_2")])],
+                [check_status],
+                repeat_last=True,
+            ),
+            one("e_recursion_limit", "Wait for the backup job"),
+            config={"recursion_limit": 3},
+        ),
+        S("e_model_rate_limit", lambda: failing_model_graph(fm.RateLimitError(RATE_LIMIT_MSG)), one("e_model_rate_limit", "Hi there")),
+        S("e_model_auth", lambda: failing_model_graph(fm.AuthenticationError(AUTH_MSG)), one("e_model_auth", "Hi there")),
+        S(
+            "e_model_timeout",
+            lambda: failing_model_graph({"content": "Let"}, {"content": " me"}, {"content": " think"}, fm.APITimeoutError("Request timed out.")),
+            one("e_model_timeout", "Hi there"),
+            note="model streams 3 text chunks, then raises APITimeoutError mid-message",
+        ),
+        S(
+            "e_model_connection",
+            lambda: failing_model_graph(fm.APIConnectionError("Connection error: [Errno 111] Connection refused")),
+            one("e_model_connection", "Hi there"),
+        ),
+        S(
+            "e_truncated_stream",
+            lambda: chat_graph(fm.ScriptedChatModel(turns=[fm.text_turn("This reply will be cut off before it ends.")])),
+            one("e_truncated_stream", "Tell me something"),
+            truncate_after=3,
+            note="a complete run, cut by the recorder after the 3rd text chunk (no error line)",
+        ),
+        S("f_subgraph", subgraph_graph, one("f_subgraph", "Research Paris")),
+        S("g_custom_events", custom_events_graph, one("g_custom_events", "Do the work")),
+        S(
+            "g_custom_writer",
+            custom_events_graph,
+            one("g_custom_writer", "Do the work"),
+            v2_kwargs={"stream_mode": ["updates", "custom"]},
+            v3=False,
+            note="v2 with stream_mode=['updates','custom'] as the API server passes it: writer output in root on_chain_stream",
+        ),
+        S("h_state", state_graph, [Run("", {**human("Plan my day", "h_state"), "counter": 0, "status": "new", "items": []})]),
+        S(
+            "i_tool_output_delta",
+            lambda: agent(
+                [fm.tool_calls_turn([("search_docs", {"query": "install"}, "call_search_1")]), fm.text_turn("Found install and configure docs.")],
+                [search_docs],
+            ),
+            one("i_tool_output_delta", "Search the docs for install"),
+        ),
+    ]
+
+
+# --- recording -------------------------------------------------------------------
+
+
+def error_line(exc: BaseException) -> dict[str, Any]:
+    # Shape of the API server's error event. The recorder keeps the real message
+    # (the server would mask exception types off its allow-list as
+    # "An internal error occurred"; see README).
+    return {"event": "error", "data": {"error": type(exc).__name__, "message": str(exc)}}
+
+
+def run_config(scn: Scenario) -> dict[str, Any]:
+    return {"configurable": {"thread_id": f"thread-{scn.name}"}, **scn.config}
+
+
+def truncate(lines: list[bytes | str], is_text_chunk: Callable[[dict], bool], n: int) -> list:
+    out, seen = [], 0
+    for line in lines:
+        out.append(line)
+        if is_text_chunk(json.loads(line)):
+            seen += 1
+            if seen == n:
+                break
+    return out
+
+
+def v2_is_text(ev: dict) -> bool:
+    return ev.get("event") == "on_chat_model_stream"
+
+
+def v3_is_text(ev: dict) -> bool:
+    if ev.get("method") != "messages":
+        return False
+    data = ev["params"]["data"]
+    if isinstance(data, list):
+        data = data[0]
+    return data.get("event") == "content-block-delta"
+
+
+def write_lines(path: Path, lines: list[bytes | str]) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("wb") as f:
+        for line in lines:
+            f.write(line if isinstance(line, bytes) else line.encode())
+            f.write(b"\n")
+    print(f"  wrote {path} ({len(lines)} lines)")
+
+
+async def record_v2(scn: Scenario, out: Path) -> None:
+    graph = scn.build()
+    for run in scn.runs:
+        api: list[bytes] = []
+        dumpd: list[str] = []
+        try:
+            async for ev in graph.astream_events(run.input, run_config(scn), version="v2", **scn.v2_kwargs):
+                api.append(json_dumpb(ev))
+                dumpd.append(dumps(ev))
+        except Exception as exc:  # the run failed: terminal error line
+            api.append(json_dumpb(error_line(exc)))
+            dumpd.append(json.dumps(error_line(exc)))
+        if scn.truncate_after:
+            api = truncate(api, v2_is_text, scn.truncate_after)
+            dumpd = truncate(dumpd, v2_is_text, scn.truncate_after)
+        write_lines(out / "v2-python-api" / f"{scn.name}{run.suffix}.ndjson", api)
+        write_lines(out / "v2-python-dumpd" / f"{scn.name}{run.suffix}.ndjson", dumpd)
+
+
+def wire_event(ev: dict) -> dict | None:
+    """What langgraph-api's Protocol v2 route forwards for one native v3 event.
+
+    Mirrors `langgraph_api.stream_v2.normalize_protocol_event` (not imported:
+    its module pulls in the server config): `messages` data is unwrapped from
+    the `(payload, metadata)` transport tuple; legacy message shapes are dropped.
+    """
+    if ev.get("method") == "messages":
+        params = ev.get("params") or {}
+        payload = normalize_v2_messages_data(params.get("data"))
+        if payload is None:
+            return None
+        if payload is not params.get("data"):
+            ev = {**ev, "params": {**params, "data": payload}}
+    return ev
+
+
+async def record_v3(scn: Scenario, out: Path) -> None:
+    graph = scn.build()
+    for run in scn.runs:
+        wire: list[bytes] = []
+        raw: list[bytes] = []
+        try:
+            stream = await graph.astream_events(
+                run.input, run_config(scn), version="v3", transformers=scn.v3_transformers or None
+            )
+            async with stream:
+                async for ev in stream:
+                    raw.append(json_dumpb(ev))
+                    norm = wire_event(ev)
+                    if norm is not None:
+                        wire.append(json_dumpb(norm))
+        except Exception as exc:
+            wire.append(json_dumpb(error_line(exc)))
+            raw.append(json_dumpb(error_line(exc)))
+        if scn.truncate_after:
+            wire = truncate(wire, v3_is_text, scn.truncate_after)
+            raw = truncate(raw, v3_is_text, scn.truncate_after)
+        write_lines(out / "v3-python" / f"{scn.name}{run.suffix}.ndjson", wire)
+        write_lines(out / "v3-python-inprocess" / f"{scn.name}{run.suffix}.ndjson", raw)
+
+
+async def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--out", default="testdata/recordings", type=Path)
+    ap.add_argument("--only", default="", help="comma-separated scenario names")
+    args = ap.parse_args()
+    only = {s for s in args.only.split(",") if s}
+    for scn in scenarios():
+        if only and scn.name not in only:
+            continue
+        print(scn.name)
+        if scn.v2:
+            await record_v2(scn, args.out)
+        if scn.v3:
+            await record_v3(scn, args.out)
+
+
+if __name__ == "__main__":
+    asyncio.run(main())
