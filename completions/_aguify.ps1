@@ -28,6 +28,8 @@ Register-ArgumentCompleter -Native -CommandName 'aguify' -ScriptBlock {
             [CompletionResult]::new('convert', 'convert', [CompletionResultType]::ParameterValue, 'Convert LangGraph logs to AG-UI events (SSE or NDJSON)')
             [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Check AG-UI streams and LangGraph logs (official client rules, schema, interrupts, …)')
             [CompletionResult]::new('serve', 'serve', [CompletionResultType]::ParameterValue, 'Serve recorded runs as a live AG-UI endpoint (POST a RunAgentInput, get SSE)')
+            [CompletionResult]::new('timeline', 'timeline', [CompletionResultType]::ParameterValue, 'Show runs at a glance: one line per message, reasoning block, tool call, step')
+            [CompletionResult]::new('explain', 'explain', [CompletionResultType]::ParameterValue, 'Explain runs that ended in RUN_ERROR or stopped without a terminal event')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Generate shell completions')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -90,6 +92,31 @@ Register-ArgumentCompleter -Native -CommandName 'aguify' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             break
         }
+        'aguify;timeline' {
+            [CompletionResult]::new('--from', '--from', [CompletionResultType]::ParameterName, 'Input form: detected per file by default')
+            [CompletionResult]::new('--max-line-bytes', '--max-line-bytes', [CompletionResultType]::ParameterName, 'Skip (and report) lines longer than this many bytes')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour by kind; `auto` colours a terminal only and honours NO_COLOR / CLICOLOR_FORCE')
+            [CompletionResult]::new('--width', '--width', [CompletionResultType]::ParameterName, 'Cut lines to this many columns (default: the terminal width, COLUMNS, or 120 in a pipe)')
+            [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Exit 2 at the first bad input line instead of reporting it and going on')
+            [CompletionResult]::new('--full', '--full', [CompletionResultType]::ParameterName, 'Show previews and ids whole, never cut lines to the width')
+            [CompletionResult]::new('--follow', '--follow', [CompletionResultType]::ParameterName, 'Keep reading the file as it grows (like `tail -f`) until Ctrl-C')
+            [CompletionResult]::new('--exit-on-end', '--exit-on-end', [CompletionResultType]::ParameterName, 'With --follow: also stop once a run has ended and the file has no more data')
+            [CompletionResult]::new('--no-check', '--no-check', [CompletionResultType]::ParameterName, 'Do not run the checker (its findings are shown inline by default)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'aguify;explain' {
+            [CompletionResult]::new('--from', '--from', [CompletionResultType]::ParameterName, 'Input form: detected per file by default')
+            [CompletionResult]::new('--max-line-bytes', '--max-line-bytes', [CompletionResultType]::ParameterName, 'Skip (and report) lines longer than this many bytes')
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'How many raw input records before the error to show')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format (json: the documented object of docs/timeline.md)')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour the text report; `auto` colours a terminal only and honours NO_COLOR / CLICOLOR_FORCE')
+            [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Exit 2 at the first bad input line instead of reporting it and going on')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
         'aguify;completions' {
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
@@ -99,6 +126,8 @@ Register-ArgumentCompleter -Native -CommandName 'aguify' -ScriptBlock {
             [CompletionResult]::new('convert', 'convert', [CompletionResultType]::ParameterValue, 'Convert LangGraph logs to AG-UI events (SSE or NDJSON)')
             [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Check AG-UI streams and LangGraph logs (official client rules, schema, interrupts, …)')
             [CompletionResult]::new('serve', 'serve', [CompletionResultType]::ParameterValue, 'Serve recorded runs as a live AG-UI endpoint (POST a RunAgentInput, get SSE)')
+            [CompletionResult]::new('timeline', 'timeline', [CompletionResultType]::ParameterValue, 'Show runs at a glance: one line per message, reasoning block, tool call, step')
+            [CompletionResult]::new('explain', 'explain', [CompletionResultType]::ParameterValue, 'Explain runs that ended in RUN_ERROR or stopped without a terminal event')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Generate shell completions')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -110,6 +139,12 @@ Register-ArgumentCompleter -Native -CommandName 'aguify' -ScriptBlock {
             break
         }
         'aguify;help;serve' {
+            break
+        }
+        'aguify;help;timeline' {
+            break
+        }
+        'aguify;help;explain' {
             break
         }
         'aguify;help;completions' {

@@ -25,6 +25,8 @@ set edit:completion:arg-completer[aguify] = {|@words|
             cand convert 'Convert LangGraph logs to AG-UI events (SSE or NDJSON)'
             cand check 'Check AG-UI streams and LangGraph logs (official client rules, schema, interrupts, …)'
             cand serve 'Serve recorded runs as a live AG-UI endpoint (POST a RunAgentInput, get SSE)'
+            cand timeline 'Show runs at a glance: one line per message, reasoning block, tool call, step'
+            cand explain 'Explain runs that ended in RUN_ERROR or stopped without a terminal event'
             cand completions 'Generate shell completions'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -83,6 +85,29 @@ set edit:completion:arg-completer[aguify] = {|@words|
             cand -h 'Print help'
             cand --help 'Print help'
         }
+        &'aguify;timeline'= {
+            cand --from 'Input form: detected per file by default'
+            cand --max-line-bytes 'Skip (and report) lines longer than this many bytes'
+            cand --color 'Colour by kind; `auto` colours a terminal only and honours NO_COLOR / CLICOLOR_FORCE'
+            cand --width 'Cut lines to this many columns (default: the terminal width, COLUMNS, or 120 in a pipe)'
+            cand --strict 'Exit 2 at the first bad input line instead of reporting it and going on'
+            cand --full 'Show previews and ids whole, never cut lines to the width'
+            cand --follow 'Keep reading the file as it grows (like `tail -f`) until Ctrl-C'
+            cand --exit-on-end 'With --follow: also stop once a run has ended and the file has no more data'
+            cand --no-check 'Do not run the checker (its findings are shown inline by default)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'aguify;explain'= {
+            cand --from 'Input form: detected per file by default'
+            cand --max-line-bytes 'Skip (and report) lines longer than this many bytes'
+            cand -n 'How many raw input records before the error to show'
+            cand --format 'Output format (json: the documented object of docs/timeline.md)'
+            cand --color 'Colour the text report; `auto` colours a terminal only and honours NO_COLOR / CLICOLOR_FORCE'
+            cand --strict 'Exit 2 at the first bad input line instead of reporting it and going on'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
         &'aguify;completions'= {
             cand -h 'Print help'
             cand --help 'Print help'
@@ -91,6 +116,8 @@ set edit:completion:arg-completer[aguify] = {|@words|
             cand convert 'Convert LangGraph logs to AG-UI events (SSE or NDJSON)'
             cand check 'Check AG-UI streams and LangGraph logs (official client rules, schema, interrupts, …)'
             cand serve 'Serve recorded runs as a live AG-UI endpoint (POST a RunAgentInput, get SSE)'
+            cand timeline 'Show runs at a glance: one line per message, reasoning block, tool call, step'
+            cand explain 'Explain runs that ended in RUN_ERROR or stopped without a terminal event'
             cand completions 'Generate shell completions'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -99,6 +126,10 @@ set edit:completion:arg-completer[aguify] = {|@words|
         &'aguify;help;check'= {
         }
         &'aguify;help;serve'= {
+        }
+        &'aguify;help;timeline'= {
+        }
+        &'aguify;help;explain'= {
         }
         &'aguify;help;completions'= {
         }

@@ -29,6 +29,8 @@ complete -c aguify -n "__fish_aguify_needs_command" -s V -l version -d 'Print ve
 complete -c aguify -n "__fish_aguify_needs_command" -f -a "convert" -d 'Convert LangGraph logs to AG-UI events (SSE or NDJSON)'
 complete -c aguify -n "__fish_aguify_needs_command" -f -a "check" -d 'Check AG-UI streams and LangGraph logs (official client rules, schema, interrupts, …)'
 complete -c aguify -n "__fish_aguify_needs_command" -f -a "serve" -d 'Serve recorded runs as a live AG-UI endpoint (POST a RunAgentInput, get SSE)'
+complete -c aguify -n "__fish_aguify_needs_command" -f -a "timeline" -d 'Show runs at a glance: one line per message, reasoning block, tool call, step'
+complete -c aguify -n "__fish_aguify_needs_command" -f -a "explain" -d 'Explain runs that ended in RUN_ERROR or stopped without a terminal event'
 complete -c aguify -n "__fish_aguify_needs_command" -f -a "completions" -d 'Generate shell completions'
 complete -c aguify -n "__fish_aguify_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c aguify -n "__fish_aguify_using_subcommand convert" -l from -d 'Input form: detected per file by default' -r -f -a "auto\t''
@@ -108,9 +110,41 @@ complete -c aguify -n "__fish_aguify_using_subcommand serve" -l compat -d 'Renam
 thinking\t''"
 complete -c aguify -n "__fish_aguify_using_subcommand serve" -s q -l quiet -d 'Don\'t log one line per request to stderr'
 complete -c aguify -n "__fish_aguify_using_subcommand serve" -s h -l help -d 'Print help'
+complete -c aguify -n "__fish_aguify_using_subcommand timeline" -l from -d 'Input form: detected per file by default' -r -f -a "auto\t''
+v2\t''
+v3\t''
+sse\t''
+agui\t''"
+complete -c aguify -n "__fish_aguify_using_subcommand timeline" -l max-line-bytes -d 'Skip (and report) lines longer than this many bytes' -r
+complete -c aguify -n "__fish_aguify_using_subcommand timeline" -l color -d 'Colour by kind; `auto` colours a terminal only and honours NO_COLOR / CLICOLOR_FORCE' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c aguify -n "__fish_aguify_using_subcommand timeline" -l width -d 'Cut lines to this many columns (default: the terminal width, COLUMNS, or 120 in a pipe)' -r
+complete -c aguify -n "__fish_aguify_using_subcommand timeline" -l strict -d 'Exit 2 at the first bad input line instead of reporting it and going on'
+complete -c aguify -n "__fish_aguify_using_subcommand timeline" -l full -d 'Show previews and ids whole, never cut lines to the width'
+complete -c aguify -n "__fish_aguify_using_subcommand timeline" -l follow -d 'Keep reading the file as it grows (like `tail -f`) until Ctrl-C'
+complete -c aguify -n "__fish_aguify_using_subcommand timeline" -l exit-on-end -d 'With --follow: also stop once a run has ended and the file has no more data'
+complete -c aguify -n "__fish_aguify_using_subcommand timeline" -l no-check -d 'Do not run the checker (its findings are shown inline by default)'
+complete -c aguify -n "__fish_aguify_using_subcommand timeline" -s h -l help -d 'Print help'
+complete -c aguify -n "__fish_aguify_using_subcommand explain" -l from -d 'Input form: detected per file by default' -r -f -a "auto\t''
+v2\t''
+v3\t''
+sse\t''
+agui\t''"
+complete -c aguify -n "__fish_aguify_using_subcommand explain" -l max-line-bytes -d 'Skip (and report) lines longer than this many bytes' -r
+complete -c aguify -n "__fish_aguify_using_subcommand explain" -s n -d 'How many raw input records before the error to show' -r
+complete -c aguify -n "__fish_aguify_using_subcommand explain" -l format -d 'Output format (json: the documented object of docs/timeline.md)' -r -f -a "text\t''
+json\t''"
+complete -c aguify -n "__fish_aguify_using_subcommand explain" -l color -d 'Colour the text report; `auto` colours a terminal only and honours NO_COLOR / CLICOLOR_FORCE' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c aguify -n "__fish_aguify_using_subcommand explain" -l strict -d 'Exit 2 at the first bad input line instead of reporting it and going on'
+complete -c aguify -n "__fish_aguify_using_subcommand explain" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c aguify -n "__fish_aguify_using_subcommand completions" -s h -l help -d 'Print help'
-complete -c aguify -n "__fish_aguify_using_subcommand help; and not __fish_seen_subcommand_from convert check serve completions help" -f -a "convert" -d 'Convert LangGraph logs to AG-UI events (SSE or NDJSON)'
-complete -c aguify -n "__fish_aguify_using_subcommand help; and not __fish_seen_subcommand_from convert check serve completions help" -f -a "check" -d 'Check AG-UI streams and LangGraph logs (official client rules, schema, interrupts, …)'
-complete -c aguify -n "__fish_aguify_using_subcommand help; and not __fish_seen_subcommand_from convert check serve completions help" -f -a "serve" -d 'Serve recorded runs as a live AG-UI endpoint (POST a RunAgentInput, get SSE)'
-complete -c aguify -n "__fish_aguify_using_subcommand help; and not __fish_seen_subcommand_from convert check serve completions help" -f -a "completions" -d 'Generate shell completions'
-complete -c aguify -n "__fish_aguify_using_subcommand help; and not __fish_seen_subcommand_from convert check serve completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c aguify -n "__fish_aguify_using_subcommand help; and not __fish_seen_subcommand_from convert check serve timeline explain completions help" -f -a "convert" -d 'Convert LangGraph logs to AG-UI events (SSE or NDJSON)'
+complete -c aguify -n "__fish_aguify_using_subcommand help; and not __fish_seen_subcommand_from convert check serve timeline explain completions help" -f -a "check" -d 'Check AG-UI streams and LangGraph logs (official client rules, schema, interrupts, …)'
+complete -c aguify -n "__fish_aguify_using_subcommand help; and not __fish_seen_subcommand_from convert check serve timeline explain completions help" -f -a "serve" -d 'Serve recorded runs as a live AG-UI endpoint (POST a RunAgentInput, get SSE)'
+complete -c aguify -n "__fish_aguify_using_subcommand help; and not __fish_seen_subcommand_from convert check serve timeline explain completions help" -f -a "timeline" -d 'Show runs at a glance: one line per message, reasoning block, tool call, step'
+complete -c aguify -n "__fish_aguify_using_subcommand help; and not __fish_seen_subcommand_from convert check serve timeline explain completions help" -f -a "explain" -d 'Explain runs that ended in RUN_ERROR or stopped without a terminal event'
+complete -c aguify -n "__fish_aguify_using_subcommand help; and not __fish_seen_subcommand_from convert check serve timeline explain completions help" -f -a "completions" -d 'Generate shell completions'
+complete -c aguify -n "__fish_aguify_using_subcommand help; and not __fish_seen_subcommand_from convert check serve timeline explain completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'

@@ -4,7 +4,8 @@
 //! [`input`] frames bytes into JSON records (NDJSON lines or SSE frames) →
 //! [`adapter`] turns each input family into the [`model`] (one internal event model) →
 //! [`mapper`] turns the model into AG-UI 1.0 events ([`agui`]) →
-//! [`sink`] writes them (SSE, NDJSON), while [`check`] consumes the same stream.
+//! [`sink`] writes them (SSE, NDJSON), while [`check`] consumes the same stream, and
+//! [`timeline`] / [`explain`] turn it into a run-at-a-glance view and a failure diagnosis.
 //! [`pipeline`] wires these stages together for one or more input files.
 //! [`replay`] paces a stream by its recorded timestamps; [`serve`] serves recorded runs as a
 //! live AG-UI HTTP endpoint.
@@ -13,6 +14,7 @@ pub mod adapter;
 pub mod agui;
 pub mod check;
 pub mod error;
+pub mod explain;
 pub mod input;
 pub mod mapper;
 pub mod model;
@@ -20,5 +22,6 @@ pub mod pipeline;
 pub mod replay;
 pub mod serve;
 pub mod sink;
+pub mod timeline;
 
 pub use error::Error;

@@ -24,6 +24,16 @@ pub enum Command {
     Check(CheckArgs),
     /// Serve recorded runs as a live AG-UI endpoint (POST a RunAgentInput, get SSE)
     Serve(ServeArgs),
+    /// Show runs at a glance: one line per message, reasoning block, tool call, step
+    Timeline(TimelineArgs),
+    /// Explain runs that ended in RUN_ERROR or stopped without a terminal event
+    #[command(
+        long_about = "Explain runs that ended in RUN_ERROR or stopped without a terminal event: \
+        the error and its code class, the input line that carried it, the last raw records before it, \
+        what was open at that moment, the nearest upstream signal, a likely cause and a fix hint.\n\n\
+        Exit codes: 0 something was explained, 1 nothing to explain (all runs clean), 2 unreadable input."
+    )]
+    Explain(ExplainArgs),
     /// Generate shell completions
     Completions {
         #[arg(value_enum)]
@@ -234,4 +244,49 @@ pub enum ToolSteps {
 pub enum Compat {
     None,
     Thinking,
+}
+
+#[derive(Args, Debug)]
+pub struct TimelineArgs {
+    #[command(flatten)]
+    pub input: InputArgs,
+    /// Colour by kind; `auto` colours a terminal only and honours NO_COLOR / CLICOLOR_FORCE
+    #[arg(long, value_enum, default_value_t = Color::Auto)]
+    pub color: Color,
+    /// Show previews and ids whole, never cut lines to the width
+    #[arg(long)]
+    pub full: bool,
+    /// Keep reading the file as it grows (like `tail -f`) until Ctrl-C
+    #[arg(long)]
+    pub follow: bool,
+    /// With --follow: also stop once a run has ended and the file has no more data
+    #[arg(long, requires = "follow")]
+    pub exit_on_end: bool,
+    /// Do not run the checker (its findings are shown inline by default)
+    #[arg(long)]
+    pub no_check: bool,
+    /// Cut lines to this many columns (default: the terminal width, COLUMNS, or 120 in a pipe)
+    #[arg(long, value_name = "N")]
+    pub width: Option<usize>,
+}
+
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ExplainFormat {
+    Text,
+    Json,
+}
+
+#[derive(Args, Debug)]
+pub struct ExplainArgs {
+    #[command(flatten)]
+    pub input: InputArgs,
+    /// How many raw input records before the error to show
+    #[arg(short = 'n', value_name = "N", default_value_t = 8)]
+    pub last: usize,
+    /// Output format (json: the documented object of docs/timeline.md)
+    #[arg(long, value_enum, default_value_t = ExplainFormat::Text)]
+    pub format: ExplainFormat,
+    /// Colour the text report; `auto` colours a terminal only and honours NO_COLOR / CLICOLOR_FORCE
+    #[arg(long, value_enum, default_value_t = Color::Auto)]
+    pub color: Color,
 }

@@ -3,8 +3,11 @@
 mod check;
 mod cli;
 mod convert;
+mod explain;
 mod options;
 mod serve;
+mod terminal;
+mod timeline;
 
 use std::io;
 use std::process::ExitCode;
@@ -17,6 +20,8 @@ fn main() -> ExitCode {
         cli::Command::Convert(args) => convert::run(args),
         cli::Command::Check(args) => check::run(args),
         cli::Command::Serve(args) => serve::run(args),
+        cli::Command::Timeline(args) => timeline::run(args),
+        cli::Command::Explain(args) => explain::run(args),
         cli::Command::Completions { shell } => {
             clap_complete::generate(shell, &mut cli::Cli::command(), "aguify", &mut io::stdout());
             Ok(0)

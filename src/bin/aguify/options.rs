@@ -52,3 +52,15 @@ pub fn pacing(p: &cli::PaceArgs) -> aguify::replay::Pacing {
         interval: Duration::from_millis(p.interval),
     }
 }
+
+/// Pipeline options for the commands that only read (timeline, explain): default mapping.
+pub fn input_options(input: &InputArgs) -> Options {
+    let map = MapArgs {
+        thread_id: None,
+        run_id: None,
+        text: cli::Text::Stream,
+        tool_steps: cli::ToolSteps::None,
+        compat: cli::Compat::None,
+    };
+    pipeline_options(input, &map)
+}
