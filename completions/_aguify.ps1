@@ -27,6 +27,7 @@ Register-ArgumentCompleter -Native -CommandName 'aguify' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('convert', 'convert', [CompletionResultType]::ParameterValue, 'Convert LangGraph logs to AG-UI events (SSE or NDJSON)')
             [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Check AG-UI streams and LangGraph logs (official client rules, schema, interrupts, …)')
+            [CompletionResult]::new('serve', 'serve', [CompletionResultType]::ParameterValue, 'Serve recorded runs as a live AG-UI endpoint (POST a RunAgentInput, get SSE)')
             [CompletionResult]::new('timeline', 'timeline', [CompletionResultType]::ParameterValue, 'Show runs at a glance: one line per message, reasoning block, tool call, step')
             [CompletionResult]::new('explain', 'explain', [CompletionResultType]::ParameterValue, 'Explain runs that ended in RUN_ERROR or stopped without a terminal event')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Generate shell completions')
@@ -43,8 +44,12 @@ Register-ArgumentCompleter -Native -CommandName 'aguify' -ScriptBlock {
             [CompletionResult]::new('--compat', '--compat', [CompletionResultType]::ParameterName, 'Rename REASONING_* to 0.x THINKING_* (TDesign Chat 0.5.2)')
             [CompletionResult]::new('--to', '--to', [CompletionResultType]::ParameterName, 'Output format')
             [CompletionResult]::new('--fail-on', '--fail-on', [CompletionResultType]::ParameterName, 'Exit 1 when a check finding reaches this severity (findings go to stderr either way)')
+            [CompletionResult]::new('--speed', '--speed', [CompletionResultType]::ParameterName, 'Playback speed: 2 replays twice as fast as recorded, 0.5 half as fast')
+            [CompletionResult]::new('--max-gap', '--max-gap', [CompletionResultType]::ParameterName, 'Cap on any single gap after scaling, in ms (0: no cap)')
+            [CompletionResult]::new('--interval', '--interval', [CompletionResultType]::ParameterName, 'Gap before events without a timestamp (v2 logs), in ms, scaled by --speed')
             [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Exit 2 at the first bad input line instead of reporting it and going on')
             [CompletionResult]::new('--stats', '--stats', [CompletionResultType]::ParameterName, 'Print where every input line went (mapped / ignored with reason / bad) to stderr')
+            [CompletionResult]::new('--pace', '--pace', [CompletionResultType]::ParameterName, 'Write each event after its recorded gap (see --speed, --max-gap, --interval), flushing every frame')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             break
@@ -65,6 +70,24 @@ Register-ArgumentCompleter -Native -CommandName 'aguify' -ScriptBlock {
             [CompletionResult]::new('--explain', '--explain', [CompletionResultType]::ParameterName, 'Explain a rule and exit (`all` lists every rule)')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour the text report')
             [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Exit 2 at the first bad input line instead of reporting it and going on')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'aguify;serve' {
+            [CompletionResult]::new('--conversation', '--conversation', [CompletionResultType]::ParameterName, 'A further conversation: the *.ndjson/*.jsonl/*.sse files of DIR in name order, served at POST /<name> (the folder''s name unless given as NAME=DIR); repeatable')
+            [CompletionResult]::new('--listen', '--listen', [CompletionResultType]::ParameterName, 'Address to listen on (loopback by default)')
+            [CompletionResult]::new('--speed', '--speed', [CompletionResultType]::ParameterName, 'Playback speed: 2 replays twice as fast as recorded, 0.5 half as fast')
+            [CompletionResult]::new('--max-gap', '--max-gap', [CompletionResultType]::ParameterName, 'Cap on any single gap after scaling, in ms (0: no cap)')
+            [CompletionResult]::new('--interval', '--interval', [CompletionResultType]::ParameterName, 'Gap before events without a timestamp (v2 logs), in ms, scaled by --speed')
+            [CompletionResult]::new('--cors', '--cors', [CompletionResultType]::ParameterName, 'Allow browser requests from this origin (e.g. http://localhost:3000, or * for any)')
+            [CompletionResult]::new('--max-body', '--max-body', [CompletionResultType]::ParameterName, 'Request bodies larger than this get 413')
+            [CompletionResult]::new('--from', '--from', [CompletionResultType]::ParameterName, 'Input form: detected per file by default')
+            [CompletionResult]::new('--text', '--text', [CompletionResultType]::ParameterName, 'Stream every model message, or only the final state''s answer')
+            [CompletionResult]::new('--tool-steps', '--tool-steps', [CompletionResultType]::ParameterName, 'Also narrate tool calls as short reasoning lines')
+            [CompletionResult]::new('--compat', '--compat', [CompletionResultType]::ParameterName, 'Rename REASONING_* to 0.x THINKING_* (TDesign Chat 0.5.2)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Don''t log one line per request to stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Don''t log one line per request to stderr')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             break
@@ -102,6 +125,7 @@ Register-ArgumentCompleter -Native -CommandName 'aguify' -ScriptBlock {
         'aguify;help' {
             [CompletionResult]::new('convert', 'convert', [CompletionResultType]::ParameterValue, 'Convert LangGraph logs to AG-UI events (SSE or NDJSON)')
             [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Check AG-UI streams and LangGraph logs (official client rules, schema, interrupts, …)')
+            [CompletionResult]::new('serve', 'serve', [CompletionResultType]::ParameterValue, 'Serve recorded runs as a live AG-UI endpoint (POST a RunAgentInput, get SSE)')
             [CompletionResult]::new('timeline', 'timeline', [CompletionResultType]::ParameterValue, 'Show runs at a glance: one line per message, reasoning block, tool call, step')
             [CompletionResult]::new('explain', 'explain', [CompletionResultType]::ParameterValue, 'Explain runs that ended in RUN_ERROR or stopped without a terminal event')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Generate shell completions')
@@ -112,6 +136,9 @@ Register-ArgumentCompleter -Native -CommandName 'aguify' -ScriptBlock {
             break
         }
         'aguify;help;check' {
+            break
+        }
+        'aguify;help;serve' {
             break
         }
         'aguify;help;timeline' {

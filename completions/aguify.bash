@@ -31,6 +31,9 @@ _aguify() {
             aguify,help)
                 cmd="aguify__subcmd__help"
                 ;;
+            aguify,serve)
+                cmd="aguify__subcmd__serve"
+                ;;
             aguify,timeline)
                 cmd="aguify__subcmd__timeline"
                 ;;
@@ -49,6 +52,9 @@ _aguify() {
             aguify__subcmd__help,help)
                 cmd="aguify__subcmd__help__subcmd__help"
                 ;;
+            aguify__subcmd__help,serve)
+                cmd="aguify__subcmd__help__subcmd__serve"
+                ;;
             aguify__subcmd__help,timeline)
                 cmd="aguify__subcmd__help__subcmd__timeline"
                 ;;
@@ -59,7 +65,7 @@ _aguify() {
 
     case "${cmd}" in
         aguify)
-            opts="-h -V --help --version convert check timeline explain completions help"
+            opts="-h -V --help --version convert check serve timeline explain completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -157,7 +163,7 @@ _aguify() {
             return 0
             ;;
         aguify__subcmd__convert)
-            opts="-h --from --max-line-bytes --strict --thread-id --run-id --text --tool-steps --compat --to --stats --fail-on --help"
+            opts="-h --from --max-line-bytes --strict --thread-id --run-id --text --tool-steps --compat --to --stats --fail-on --pace --speed --max-gap --interval --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -197,6 +203,18 @@ _aguify() {
                     ;;
                 --fail-on)
                     COMPREPLY=($(compgen -W "error warning none" -- "${cur}"))
+                    return 0
+                    ;;
+                --speed)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-gap)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --interval)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)
@@ -241,7 +259,7 @@ _aguify() {
             return 0
             ;;
         aguify__subcmd__help)
-            opts="convert check timeline explain completions help"
+            opts="convert check serve timeline explain completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -324,6 +342,20 @@ _aguify() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        aguify__subcmd__help__subcmd__serve)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         aguify__subcmd__help__subcmd__timeline)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -331,6 +363,64 @@ _aguify() {
                 return 0
             fi
             case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        aguify__subcmd__serve)
+            opts="-q -h --conversation --listen --speed --max-gap --interval --cors --max-body --from --text --tool-steps --compat --quiet --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --conversation)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --listen)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --speed)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-gap)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --interval)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cors)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-body)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --from)
+                    COMPREPLY=($(compgen -W "auto v2 v3 sse agui" -- "${cur}"))
+                    return 0
+                    ;;
+                --text)
+                    COMPREPLY=($(compgen -W "stream final" -- "${cur}"))
+                    return 0
+                    ;;
+                --tool-steps)
+                    COMPREPLY=($(compgen -W "none reasoning" -- "${cur}"))
+                    return 0
+                    ;;
+                --compat)
+                    COMPREPLY=($(compgen -W "none thinking" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;

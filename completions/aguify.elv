@@ -24,6 +24,7 @@ set edit:completion:arg-completer[aguify] = {|@words|
             cand --version 'Print version'
             cand convert 'Convert LangGraph logs to AG-UI events (SSE or NDJSON)'
             cand check 'Check AG-UI streams and LangGraph logs (official client rules, schema, interrupts, …)'
+            cand serve 'Serve recorded runs as a live AG-UI endpoint (POST a RunAgentInput, get SSE)'
             cand timeline 'Show runs at a glance: one line per message, reasoning block, tool call, step'
             cand explain 'Explain runs that ended in RUN_ERROR or stopped without a terminal event'
             cand completions 'Generate shell completions'
@@ -39,8 +40,12 @@ set edit:completion:arg-completer[aguify] = {|@words|
             cand --compat 'Rename REASONING_* to 0.x THINKING_* (TDesign Chat 0.5.2)'
             cand --to 'Output format'
             cand --fail-on 'Exit 1 when a check finding reaches this severity (findings go to stderr either way)'
+            cand --speed 'Playback speed: 2 replays twice as fast as recorded, 0.5 half as fast'
+            cand --max-gap 'Cap on any single gap after scaling, in ms (0: no cap)'
+            cand --interval 'Gap before events without a timestamp (v2 logs), in ms, scaled by --speed'
             cand --strict 'Exit 2 at the first bad input line instead of reporting it and going on'
             cand --stats 'Print where every input line went (mapped / ignored with reason / bad) to stderr'
+            cand --pace 'Write each event after its recorded gap (see --speed, --max-gap, --interval), flushing every frame'
             cand -h 'Print help'
             cand --help 'Print help'
         }
@@ -60,6 +65,23 @@ set edit:completion:arg-completer[aguify] = {|@words|
             cand --explain 'Explain a rule and exit (`all` lists every rule)'
             cand --color 'Colour the text report'
             cand --strict 'Exit 2 at the first bad input line instead of reporting it and going on'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'aguify;serve'= {
+            cand --conversation 'A further conversation: the *.ndjson/*.jsonl/*.sse files of DIR in name order, served at POST /<name> (the folder''s name unless given as NAME=DIR); repeatable'
+            cand --listen 'Address to listen on (loopback by default)'
+            cand --speed 'Playback speed: 2 replays twice as fast as recorded, 0.5 half as fast'
+            cand --max-gap 'Cap on any single gap after scaling, in ms (0: no cap)'
+            cand --interval 'Gap before events without a timestamp (v2 logs), in ms, scaled by --speed'
+            cand --cors 'Allow browser requests from this origin (e.g. http://localhost:3000, or * for any)'
+            cand --max-body 'Request bodies larger than this get 413'
+            cand --from 'Input form: detected per file by default'
+            cand --text 'Stream every model message, or only the final state''s answer'
+            cand --tool-steps 'Also narrate tool calls as short reasoning lines'
+            cand --compat 'Rename REASONING_* to 0.x THINKING_* (TDesign Chat 0.5.2)'
+            cand -q 'Don''t log one line per request to stderr'
+            cand --quiet 'Don''t log one line per request to stderr'
             cand -h 'Print help'
             cand --help 'Print help'
         }
@@ -93,6 +115,7 @@ set edit:completion:arg-completer[aguify] = {|@words|
         &'aguify;help'= {
             cand convert 'Convert LangGraph logs to AG-UI events (SSE or NDJSON)'
             cand check 'Check AG-UI streams and LangGraph logs (official client rules, schema, interrupts, …)'
+            cand serve 'Serve recorded runs as a live AG-UI endpoint (POST a RunAgentInput, get SSE)'
             cand timeline 'Show runs at a glance: one line per message, reasoning block, tool call, step'
             cand explain 'Explain runs that ended in RUN_ERROR or stopped without a terminal event'
             cand completions 'Generate shell completions'
@@ -101,6 +124,8 @@ set edit:completion:arg-completer[aguify] = {|@words|
         &'aguify;help;convert'= {
         }
         &'aguify;help;check'= {
+        }
+        &'aguify;help;serve'= {
         }
         &'aguify;help;timeline'= {
         }

@@ -7,6 +7,8 @@
 //! [`sink`] writes them (SSE, NDJSON), while [`check`] consumes the same stream, and
 //! [`timeline`] / [`explain`] turn it into a run-at-a-glance view and a failure diagnosis.
 //! [`pipeline`] wires these stages together for one or more input files.
+//! [`replay`] paces a stream by its recorded timestamps; [`serve`] serves recorded runs as a
+//! live AG-UI HTTP endpoint.
 
 pub mod adapter;
 pub mod agui;
@@ -17,6 +19,8 @@ pub mod input;
 pub mod mapper;
 pub mod model;
 pub mod pipeline;
+pub mod replay;
+pub mod serve;
 pub mod sink;
 pub mod timeline;
 

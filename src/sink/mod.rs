@@ -8,13 +8,24 @@ use std::io::{self, Write};
 use serde_json::Value;
 
 pub use ndjson::NdjsonSink;
-pub use sse::SseSink;
+pub use sse::{frame as sse_frame, SseSink};
 
 /// An output format for AG-UI events.
 pub trait Sink {
     /// Writes one event. A frame is written whole or not at all (no half frames on error).
     fn write_event(&mut self, ev: &Value) -> io::Result<()>;
     fn flush(&mut self) -> io::Result<()>;
+}
+
+/// A boxed sink is a sink (so wrappers such as `replay::PacedSink` take either).
+impl<S: Sink + ?Sized> Sink for Box<S> {
+    fn write_event(&mut self, ev: &Value) -> io::Result<()> {
+        (**self).write_event(ev)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        (**self).flush()
+    }
 }
 
 /// `--to`: the output formats of `convert`.

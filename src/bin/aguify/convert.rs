@@ -10,6 +10,7 @@ use aguify::check::{Checker, Config};
 use aguify::input::{Origin, Record};
 use aguify::model::ModelEvent;
 use aguify::pipeline::{self, Observer, Stats};
+use aguify::replay::PacedSink;
 use aguify::sink::{self, Sink};
 use serde_json::Value;
 
@@ -72,13 +73,17 @@ pub fn run(args: ConvertArgs) -> anyhow::Result<i32> {
         crate::cli::To::Sse => sink::Format::Sse,
         crate::cli::To::Ndjson => sink::Format::Ndjson,
     };
+    let mut sink = sink::for_format(format, lock);
+    if args.pace {
+        sink = Box::new(PacedSink::new(sink, options::pacing(&args.pacing)));
+    }
     let name = match args.input.files.as_slice() {
         [one] => one.clone(),
         [] => "-".to_string(),
         _ => "(input)".to_string(),
     };
     let mut obs = ConvertObserver {
-        sink: sink::for_format(format, lock),
+        sink,
         checker: Checker::new(Arc::from(name.as_str()), Config::default()),
         color: crate::check::use_color(crate::cli::Color::Auto, io::stderr().is_terminal()),
     };

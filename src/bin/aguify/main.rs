@@ -5,6 +5,7 @@ mod cli;
 mod convert;
 mod explain;
 mod options;
+mod serve;
 mod terminal;
 mod timeline;
 
@@ -18,6 +19,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         cli::Command::Convert(args) => convert::run(args),
         cli::Command::Check(args) => check::run(args),
+        cli::Command::Serve(args) => serve::run(args),
         cli::Command::Timeline(args) => timeline::run(args),
         cli::Command::Explain(args) => explain::run(args),
         cli::Command::Completions { shell } => {

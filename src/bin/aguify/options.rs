@@ -1,5 +1,7 @@
 //! CLI arguments → library options.
 
+use std::time::Duration;
+
 use aguify::adapter::Family;
 use aguify::mapper::{Compat, MapOptions, TextPolicy, ToolSteps};
 use aguify::pipeline::{Input, Options};
@@ -40,6 +42,14 @@ pub fn pipeline_options(input: &InputArgs, map: &MapArgs) -> Options {
         },
         max_line_bytes: input.max_line_bytes,
         strict: input.strict,
+    }
+}
+
+pub fn pacing(p: &cli::PaceArgs) -> aguify::replay::Pacing {
+    aguify::replay::Pacing {
+        speed: p.speed,
+        max_gap: (p.max_gap > 0).then(|| Duration::from_millis(p.max_gap)),
+        interval: Duration::from_millis(p.interval),
     }
 }
 
