@@ -4,17 +4,24 @@
 //! [`input`] frames bytes into JSON records (NDJSON lines or SSE frames) →
 //! [`adapter`] turns each input family into the [`model`] (one internal event model) →
 //! [`mapper`] turns the model into AG-UI 1.0 events ([`agui`]) →
-//! [`sink`] writes them (SSE, NDJSON), while [`check`] consumes the same stream.
+//! [`sink`] writes them (SSE, NDJSON), while [`check`] consumes the same stream, and
+//! [`timeline`] / [`explain`] turn it into a run-at-a-glance view and a failure diagnosis.
 //! [`pipeline`] wires these stages together for one or more input files.
+//! [`replay`] paces a stream by its recorded timestamps; [`serve`] serves recorded runs as a
+//! live AG-UI HTTP endpoint.
 
 pub mod adapter;
 pub mod agui;
 pub mod check;
 pub mod error;
+pub mod explain;
 pub mod input;
 pub mod mapper;
 pub mod model;
 pub mod pipeline;
+pub mod replay;
+pub mod serve;
 pub mod sink;
+pub mod timeline;
 
 pub use error::Error;

@@ -9,7 +9,7 @@ use serde_json::Value;
 
 use crate::adapter::{Disposition, Family, Router};
 use crate::error::Error;
-use crate::input::{Frame, Framer, IdleHint, Origin, Record, DEFAULT_MAX_LINE_BYTES};
+use crate::input::{Frame, Framer, Framing, IdleHint, Origin, Record, DEFAULT_MAX_LINE_BYTES};
 use crate::mapper::{MapOptions, Mapper};
 use crate::model::ModelEvent;
 
@@ -50,6 +50,8 @@ impl Input {
 pub struct Options {
     /// `--from`: force an input family instead of detecting it per file.
     pub from: Option<Family>,
+    /// `--from sse`: force SSE framing instead of detecting it per file.
+    pub framing: Option<Framing>,
     pub map: MapOptions,
     pub max_line_bytes: usize,
     /// `--strict`: stop at the first bad line.
@@ -60,6 +62,7 @@ impl Default for Options {
     fn default() -> Self {
         Options {
             from: None,
+            framing: None,
             map: MapOptions::default(),
             max_line_bytes: DEFAULT_MAX_LINE_BYTES,
             strict: false,
@@ -116,7 +119,8 @@ fn record_timestamp(rec: &Record) -> Option<i64> {
     let v = if v.get("type").and_then(Value::as_str) == Some("event") {
         v
     } else {
-        v.get("data").filter(|d| d.get("type").and_then(Value::as_str) == Some("event"))?
+        v.get("data")
+            .filter(|d| d.get("type").and_then(Value::as_str) == Some("event"))?
     };
     v.get("params")?.get("timestamp")?.as_i64()
 }
@@ -133,6 +137,9 @@ pub fn run(inputs: Vec<Input>, opts: &Options, obs: &mut dyn Observer) -> Result
         let file = input.name.clone();
         let mut framer = Framer::new(input.reader, file.clone(), opts.max_line_bytes)
             .with_pruning(!obs.needs_full_records());
+        if let Some(f) = opts.framing {
+            framer = framer.with_framing(f);
+        }
         let mut router = Router::new(opts.from);
         loop {
             let frame = match framer.next_frame() {
@@ -169,7 +176,9 @@ pub fn run(inputs: Vec<Input>, opts: &Options, obs: &mut dyn Observer) -> Result
                     let disposition = router.feed(&rec, &mut model);
                     match &disposition {
                         Disposition::Mapped => stats.mapped += rec.lines,
-                        Disposition::Ignored(why) => *stats.ignored.entry(why).or_default() += rec.lines,
+                        Disposition::Ignored(why) => {
+                            *stats.ignored.entry(why).or_default() += rec.lines
+                        }
                         Disposition::Bad(msg) => {
                             stats.bad += rec.lines;
                             obs.bad_line(&rec.origin, msg);

@@ -195,7 +195,10 @@ def custom_events_graph():
         writer({"pct": 50, "stage": "thinking"})
         for ev in AGUI_EVENTS:
             await adispatch_custom_event("agui", ev, config=config)
-            writer({"name": "agui", "payload": ev})
+        # The writer carries its own native note: one AG-UI message must not be sent twice
+        # (with stream_mode "custom" both channels reach a v2 log).
+        for ev in AGUI_EVENTS:
+            writer({"name": "agui", "payload": {**ev, "messageId": "agui-note-2"}})
         msg = await model.ainvoke(state["messages"])
         await adispatch_custom_event("manually_emit_state", {"stage": "done", "pct": 100}, config=config)
         writer({"stage": "done", "pct": 100})
@@ -205,7 +208,8 @@ def custom_events_graph():
     g.add_node("worker", worker)
     g.add_edge(START, "worker")
     g.add_edge("worker", END)
-    return g.compile(checkpointer=InMemorySaver())
+    # v3 surfaces writer output only with a CustomTransformer registered (opt-in)
+    return g.compile(checkpointer=InMemorySaver(), transformers=[CustomTransformer])
 
 
 class TaskState(TypedDict):
@@ -355,7 +359,7 @@ def scenarios() -> list[Scenario]:
             note="a complete run, cut by the recorder after the 3rd text chunk (no error line)",
         ),
         S("f_subgraph", subgraph_graph, one("f_subgraph", "Research Paris")),
-        S("g_custom_events", custom_events_graph, one("g_custom_events", "Do the work"), v3_transformers=[CustomTransformer]),
+        S("g_custom_events", custom_events_graph, one("g_custom_events", "Do the work")),
         S(
             "g_custom_writer",
             custom_events_graph,

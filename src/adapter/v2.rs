@@ -41,6 +41,8 @@ struct PendingCall {
     args: String,
     message_id: Option<String>,
     claimed: bool,
+    /// Args accumulate from streamed chunks (otherwise they came whole from a message).
+    from_chunks: bool,
 }
 
 struct ToolRun {
@@ -102,6 +104,7 @@ impl V2Adapter {
                     args,
                     message_id: s(msg, "id"),
                     claimed: false,
+                    from_chunks: false,
                 });
             }
         }
@@ -233,7 +236,9 @@ impl V2Adapter {
                 }
                 Disposition::Ignored("runnable inside a node (not a graph step)")
             }
-            "on_chain_stream" => Disposition::Ignored("node stream chunk is a partial update, not the state"),
+            "on_chain_stream" => {
+                Disposition::Ignored("node stream chunk is a partial update, not the state")
+            }
             _ => Disposition::Ignored("chain event of no AG-UI meaning"),
         }
     }
@@ -251,6 +256,7 @@ impl V2Adapter {
                             args,
                             message_id: None,
                             claimed: false,
+                            from_chunks: false,
                         });
                     }
                 }
@@ -343,33 +349,42 @@ impl V2Adapter {
         message_id
     }
 
-    /// Records tool-call ids per chunk index and pending calls for the tool runs to claim.
+    /// Records tool-call ids per chunk index and pending calls (with their accumulated args)
+    /// for the tool runs to claim.
     fn track_tool_chunks(&mut self, run_id: &str, out: &[ModelEvent]) {
         let Some(model) = self.models.get_mut(run_id) else {
             return;
         };
         for e in out {
-            if let ModelEvent::ToolCallChunk {
+            let ModelEvent::ToolCallChunk {
                 message_id,
                 index,
-                id: Some(id),
+                id,
                 name,
                 args,
             } = e
-            {
-                if model.tool_index.contains_key(index) {
-                    continue;
+            else {
+                continue;
+            };
+            let call_id = match (id, model.tool_index.get(index)) {
+                (_, Some(known)) => known.clone(),
+                (Some(id), None) => {
+                    model.tool_index.insert(index.clone(), id.clone());
+                    id.clone()
                 }
-                model.tool_index.insert(index.clone(), id.clone());
-                if !self.pending_calls.iter().any(|c| &c.id == id) {
-                    self.pending_calls.push(PendingCall {
-                        id: id.clone(),
-                        name: name.clone().unwrap_or_default(),
-                        args: args.clone(),
-                        message_id: Some(message_id.clone()),
-                        claimed: false,
-                    });
-                }
+                (None, None) => continue,
+            };
+            match self.pending_calls.iter_mut().find(|c| c.id == call_id) {
+                Some(c) if !c.from_chunks => {}
+                Some(c) => c.args.push_str(args),
+                None => self.pending_calls.push(PendingCall {
+                    id: call_id,
+                    name: name.clone().unwrap_or_default(),
+                    args: args.clone(),
+                    message_id: Some(message_id.clone()),
+                    claimed: false,
+                    from_chunks: true,
+                }),
             }
         }
     }
@@ -404,7 +419,11 @@ impl V2Adapter {
             "on_tool_end" => {
                 let output = lc::normalize_deep(data.get("output").unwrap_or(&Value::Null));
                 let is_msg = lc::message_kind(&output) == Some("tool");
-                let call_id = if is_msg { s(&output, "tool_call_id") } else { None };
+                let call_id = if is_msg {
+                    s(&output, "tool_call_id")
+                } else {
+                    None
+                };
                 let (content, error, message_id) = if is_msg {
                     (
                         output.get("content").cloned().unwrap_or(Value::Null),
@@ -451,17 +470,24 @@ impl V2Adapter {
         }
     }
 
-    /// The tool call a starting tool run executes: first unclaimed call of that name, preferring
-    /// one whose arguments equal the tool input.
+    /// The tool call a starting tool run executes: the unclaimed call of that name whose
+    /// arguments equal the tool input, or the only unclaimed call of that name. When several
+    /// could match, the id waits for the tool's end (which names it).
     fn claim_call(&mut self, name: &str, input: &Value) -> Option<(String, Option<String>)> {
-        let same_args = |c: &PendingCall| {
-            serde_json::from_str::<Value>(&c.args).is_ok_and(|a| &a == input)
-        };
-        let pos = self
-            .pending_calls
+        let same_args =
+            |c: &PendingCall| serde_json::from_str::<Value>(&c.args).is_ok_and(|a| &a == input);
+        let candidates: Vec<usize> = (0..self.pending_calls.len())
+            .filter(|&i| !self.pending_calls[i].claimed && self.pending_calls[i].name == name)
+            .collect();
+        let pos = candidates
             .iter()
-            .position(|c| !c.claimed && c.name == name && same_args(c))
-            .or_else(|| self.pending_calls.iter().position(|c| !c.claimed && c.name == name))?;
+            .copied()
+            .find(|&i| same_args(&self.pending_calls[i]))
+            .or(if candidates.len() == 1 {
+                Some(candidates[0])
+            } else {
+                None
+            })?;
         let c = &mut self.pending_calls[pos];
         c.claimed = true;
         Some((c.id.clone(), c.message_id.clone()))
@@ -526,7 +552,9 @@ impl Adapter for V2Adapter {
             }
             RecordKind::ErrorLine(info) => {
                 if self.ended && !self.started {
-                    return Disposition::Bad("an error line after the run had already ended".into());
+                    return Disposition::Bad(
+                        "an error line after the run had already ended".into(),
+                    );
                 }
                 self.ensure_started(out);
                 out.push(ModelEvent::RunFailed(info.clone()));
@@ -551,7 +579,9 @@ impl Adapter for V2Adapter {
                 return Disposition::Mapped;
             }
             RecordKind::OtherStreamMode(_) => {
-                return Disposition::Ignored("platform stream mode aguify does not map (updates, messages, debug…)")
+                return Disposition::Ignored(
+                    "platform stream mode aguify does not map (updates, messages, debug…)",
+                )
             }
             _ => return Disposition::Bad("expected a v2 event".into()),
         }
@@ -575,8 +605,13 @@ impl Adapter for V2Adapter {
                 ));
                 Disposition::Mapped
             }
-            k if k.starts_with("on_llm_") => Disposition::Ignored("completion-model event (no chat message)"),
-            k if k.starts_with("on_retriever_") || k.starts_with("on_prompt_") || k.starts_with("on_parser_") => {
+            k if k.starts_with("on_llm_") => {
+                Disposition::Ignored("completion-model event (no chat message)")
+            }
+            k if k.starts_with("on_retriever_")
+                || k.starts_with("on_prompt_")
+                || k.starts_with("on_parser_") =>
+            {
                 Disposition::Ignored("runnable internals (retriever, prompt, parser)")
             }
             _ => Disposition::Ignored("v2 event kind aguify does not map"),

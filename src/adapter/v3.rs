@@ -6,7 +6,9 @@ use std::collections::HashMap;
 
 use serde_json::Value;
 
-use super::{content::block_key, custom_event, interrupts_from, lc, Adapter, Disposition, RecordKind};
+use super::{
+    content::block_key, custom_event, interrupts_from, lc, Adapter, Disposition, RecordKind,
+};
 use crate::input::Record;
 use crate::model::{ErrorInfo, ModelEvent, Usage};
 
@@ -77,7 +79,13 @@ impl V3Adapter {
         }
     }
 
-    fn on_messages(&mut self, ns: String, seq: &str, data: &Value, out: &mut Vec<ModelEvent>) -> Disposition {
+    fn on_messages(
+        &mut self,
+        ns: String,
+        seq: &str,
+        data: &Value,
+        out: &mut Vec<ModelEvent>,
+    ) -> Disposition {
         // In-process Python form: `[payload, metadata]`.
         let data = match data {
             Value::Array(a) if !a.is_empty() => &a[0],
@@ -114,12 +122,19 @@ impl V3Adapter {
                         "`{event}` outside a message: expected `message-start` first"
                     ));
                 };
-                let index = data.get("index").map(block_key).unwrap_or_else(|| "0".into());
+                let index = data
+                    .get("index")
+                    .map(block_key)
+                    .unwrap_or_else(|| "0".into());
                 let block = msg.blocks.entry(index.clone()).or_default();
                 let mid = msg.id.clone();
                 match event {
-                    "content-block-start" => block_start(&mid, &index, block, data.get("content"), out),
-                    "content-block-delta" => block_delta(&mid, &index, block, data.get("delta"), out),
+                    "content-block-start" => {
+                        block_start(&mid, &index, block, data.get("content"), out)
+                    }
+                    "content-block-delta" => {
+                        block_delta(&mid, &index, block, data.get("delta"), out)
+                    }
                     _ => block_finish(&mid, &index, block, data.get("content"), out),
                 }
                 Disposition::Mapped
@@ -197,7 +212,9 @@ impl V3Adapter {
                 out.push(ModelEvent::ToolEnd {
                     tool_call_id: id,
                     name: s(data, "tool_name"),
-                    content: Value::String(s(data, "message").unwrap_or_else(|| "tool error".into())),
+                    content: Value::String(
+                        s(data, "message").unwrap_or_else(|| "tool error".into()),
+                    ),
                     message_id: None,
                     error: true,
                 });
@@ -208,7 +225,10 @@ impl V3Adapter {
     }
 
     fn on_lifecycle(&mut self, ns: &str, data: &Value, out: &mut Vec<ModelEvent>) -> Disposition {
-        let event = data.get("event").and_then(Value::as_str).unwrap_or_default();
+        let event = data
+            .get("event")
+            .and_then(Value::as_str)
+            .unwrap_or_default();
         // Python puts a subgraph's lifecycle on the parent namespace, naming it in `data.namespace`.
         let key = match data.get("namespace") {
             Some(n) => ns_key(Some(n)),
@@ -245,7 +265,13 @@ impl V3Adapter {
         match event {
             "started" | "running" => {
                 let name = s(data, "graph_name").unwrap_or_else(|| {
-                    key.rsplit('|').next().unwrap_or(&key).split(':').next().unwrap_or("node").to_string()
+                    key.rsplit('|')
+                        .next()
+                        .unwrap_or(&key)
+                        .split(':')
+                        .next()
+                        .unwrap_or("node")
+                        .to_string()
                 });
                 self.steps.insert(key.clone(), ());
                 out.push(ModelEvent::StepStart { name, key });
@@ -264,12 +290,41 @@ impl V3Adapter {
     }
 }
 
-fn block_start(mid: &str, index: &str, block: &mut Block, content: Option<&Value>, out: &mut Vec<ModelEvent>) {
-    let Some(c) = content else { return };
-    block.kind = c.get("type").and_then(Value::as_str).unwrap_or("text").to_string();
+/// A `non_standard` block wraps a provider block the protocol has no type for (e.g. Anthropic
+/// `redacted_thinking`): read the wrapped value.
+fn unwrap_non_standard(c: Option<&Value>) -> Option<&Value> {
+    let c = c?;
+    if c.get("type").and_then(Value::as_str) == Some("non_standard") {
+        return c
+            .get("value")
+            .filter(|v| v.get("type").is_some())
+            .or(Some(c));
+    }
+    Some(c)
+}
+
+fn block_start(
+    mid: &str,
+    index: &str,
+    block: &mut Block,
+    content: Option<&Value>,
+    out: &mut Vec<ModelEvent>,
+) {
+    let Some(c) = unwrap_non_standard(content) else {
+        return;
+    };
+    block.kind = c
+        .get("type")
+        .and_then(Value::as_str)
+        .unwrap_or("text")
+        .to_string();
     match block.kind.as_str() {
         "text" => {
-            if let Some(t) = c.get("text").and_then(Value::as_str).filter(|t| !t.is_empty()) {
+            if let Some(t) = c
+                .get("text")
+                .and_then(Value::as_str)
+                .filter(|t| !t.is_empty())
+            {
                 block.emitted.push_str(t);
                 out.push(ModelEvent::TextDelta {
                     message_id: mid.to_string(),
@@ -321,11 +376,21 @@ fn block_start(mid: &str, index: &str, block: &mut Block, content: Option<&Value
     }
 }
 
-fn block_delta(mid: &str, index: &str, block: &mut Block, delta: Option<&Value>, out: &mut Vec<ModelEvent>) {
+fn block_delta(
+    mid: &str,
+    index: &str,
+    block: &mut Block,
+    delta: Option<&Value>,
+    out: &mut Vec<ModelEvent>,
+) {
     let Some(d) = delta else { return };
     match d.get("type").and_then(Value::as_str).unwrap_or_default() {
         "text-delta" => {
-            if let Some(t) = d.get("text").and_then(Value::as_str).filter(|t| !t.is_empty()) {
+            if let Some(t) = d
+                .get("text")
+                .and_then(Value::as_str)
+                .filter(|t| !t.is_empty())
+            {
                 if block.kind.is_empty() {
                     block.kind = "text".into();
                 }
@@ -337,7 +402,11 @@ fn block_delta(mid: &str, index: &str, block: &mut Block, delta: Option<&Value>,
             }
         }
         "reasoning-delta" => {
-            if let Some(t) = d.get("reasoning").and_then(Value::as_str).filter(|t| !t.is_empty()) {
+            if let Some(t) = d
+                .get("reasoning")
+                .and_then(Value::as_str)
+                .filter(|t| !t.is_empty())
+            {
                 if block.kind.is_empty() {
                     block.kind = "reasoning".into();
                 }
@@ -350,7 +419,11 @@ fn block_delta(mid: &str, index: &str, block: &mut Block, delta: Option<&Value>,
             }
         }
         "tool-call-delta" => {
-            let args = d.get("args").and_then(Value::as_str).unwrap_or_default().to_string();
+            let args = d
+                .get("args")
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+                .to_string();
             block.tool_streamed = true;
             out.push(ModelEvent::ToolCallChunk {
                 message_id: mid.to_string(),
@@ -379,17 +452,39 @@ fn block_delta(mid: &str, index: &str, block: &mut Block, delta: Option<&Value>,
     }
 }
 
-fn block_finish(mid: &str, index: &str, block: &mut Block, content: Option<&Value>, out: &mut Vec<ModelEvent>) {
-    let Some(c) = content else { return };
+fn block_finish(
+    mid: &str,
+    index: &str,
+    block: &mut Block,
+    content: Option<&Value>,
+    out: &mut Vec<ModelEvent>,
+) {
+    let Some(c) = unwrap_non_standard(content) else {
+        return;
+    };
     let ty = c.get("type").and_then(Value::as_str).unwrap_or_default();
+    if ty == "redacted_thinking" && block.kind != "redacted_thinking" {
+        if let Some(d) = c.get("data").and_then(Value::as_str) {
+            out.push(ModelEvent::ReasoningEncrypted {
+                message_id: mid.to_string(),
+                block: index.to_string(),
+                value: d.to_string(),
+            });
+        }
+        return;
+    }
     let full = match ty {
         "text" => c.get("text"),
         "reasoning" | "thinking" => c.get("reasoning").or_else(|| c.get("thinking")),
         _ => None,
     }
     .and_then(Value::as_str);
-    // Text that only the finish carries (JS drops some deltas): emit the missing tail.
-    if let Some(full) = full {
+    // Text that only the finish carries (JS drops some deltas): emit the missing tail. JS
+    // OpenAI reasoning finishes with the text "undefinedundefined…" (INPUTS §7): not text.
+    let js_undefined = |t: &str| {
+        !t.is_empty() && t.len() % 9 == 0 && t.as_bytes().chunks(9).all(|c| c == b"undefined")
+    };
+    if let Some(full) = full.filter(|f| !js_undefined(f)) {
         if full.len() > block.emitted.len() && full.starts_with(block.emitted.as_str()) {
             let rest = full[block.emitted.len()..].to_string();
             block.emitted.push_str(&rest);
@@ -428,7 +523,10 @@ fn block_finish(mid: &str, index: &str, block: &mut Block, content: Option<&Valu
             index: index.to_string(),
             id: s(c, "id"),
             name: s(c, "name"),
-            args: c.get("args").map(|a| a.to_string()).unwrap_or_else(|| "{}".into()),
+            args: c
+                .get("args")
+                .map(|a| a.to_string())
+                .unwrap_or_else(|| "{}".into()),
         });
     }
 }
@@ -457,7 +555,9 @@ impl Adapter for V3Adapter {
                 out.push(custom_event(None, &rec.value));
                 return Disposition::Mapped;
             }
-            RecordKind::RunMetadata { .. } | RecordKind::OtherStreamMode(_) | RecordKind::Values => {
+            RecordKind::RunMetadata { .. }
+            | RecordKind::OtherStreamMode(_)
+            | RecordKind::Values => {
                 return Disposition::Ignored("platform frame carrying no v3 event");
             }
             _ => return Disposition::Bad("expected a v3 protocol event".into()),
@@ -467,18 +567,19 @@ impl Adapter for V3Adapter {
         let data = params.get("data").unwrap_or(&Value::Null);
         let ns = ns_key(params.get("namespace"));
         let seq = ev.get("seq").map(|s| s.to_string()).unwrap_or_default();
-        let is_custom = method == "custom" || method.starts_with("custom:");
-        if !is_custom {
+        // After the root's terminal lifecycle, records up to the next root start still belong
+        // to the ending run (JS final-value `custom` events, Python platform `values`).
+        let root_start = method == "lifecycle"
+            && ns.is_empty()
+            && data.get("namespace").is_none()
+            && matches!(
+                data.get("event").and_then(Value::as_str),
+                Some("running" | "started")
+            );
+        if root_start {
             self.flush_deferred(out);
         }
-        if method == "lifecycle" && ns.is_empty() && data.get("namespace").is_none() {
-            let e = data.get("event").and_then(Value::as_str).unwrap_or_default();
-            if matches!(e, "running" | "started") {
-                self.ensure_started(out);
-            }
-        } else {
-            self.ensure_started(out);
-        }
+        self.ensure_started(out);
         match method {
             "messages" => self.on_messages(ns, &seq, data, out),
             "tools" => self.on_tools(data, out),
@@ -488,7 +589,10 @@ impl Adapter for V3Adapter {
                     return Disposition::Ignored("subgraph values (not the graph's state)");
                 }
                 let mut mapped = false;
-                if let Some(list) = params.get("interrupts").filter(|l| l.as_array().is_some_and(|a| !a.is_empty())) {
+                if let Some(list) = params
+                    .get("interrupts")
+                    .filter(|l| l.as_array().is_some_and(|a| !a.is_empty()))
+                {
                     out.push(ModelEvent::Interrupt(interrupts_from(list)));
                     mapped = true;
                 }
@@ -526,7 +630,10 @@ impl Adapter for V3Adapter {
                 Disposition::Ignored("node update (a partial state, not the state)")
             }
             "tasks" => {
-                if let Some(list) = data.get("interrupts").filter(|l| l.as_array().is_some_and(|a| !a.is_empty())) {
+                if let Some(list) = data
+                    .get("interrupts")
+                    .filter(|l| l.as_array().is_some_and(|a| !a.is_empty()))
+                {
                     out.push(ModelEvent::Interrupt(interrupts_from(list)));
                     return Disposition::Mapped;
                 }
@@ -538,7 +645,7 @@ impl Adapter for V3Adapter {
                 out.push(ModelEvent::Interrupt(interrupts_from(&list)));
                 Disposition::Mapped
             }
-            m if m == "custom" => {
+            "custom" => {
                 out.push(custom_event(None, data));
                 Disposition::Mapped
             }
@@ -564,7 +671,8 @@ impl Adapter for V3Adapter {
         let open_tools = self.tools_open.len();
         if self.saw_root_lifecycle {
             out.push(ModelEvent::RunIncomplete {
-                reason: "the log stops before the root lifecycle completed, with no error line".into(),
+                reason: "the log stops before the root lifecycle completed, with no error line"
+                    .into(),
             });
         } else if open_messages > 0 || open_tools > 0 {
             // Python v3 has no root lifecycle: a file that ends with an open message or tool

@@ -1,1 +1,481 @@
-//! The checker (see issue 3).
+//! The checker (issue 3): a streaming checker of AG-UI event streams and of the LangGraph logs
+//! they are converted from.
+//!
+//! [`Checker`] consumes what the [pipeline](crate::pipeline) produces (it is an
+//! [`Observer`](crate::pipeline::Observer) through [`CheckObserver`]): every AG-UI event with the
+//! input line it came from, and for converted input the raw records and model events. Findings
+//! name a rule of [`rules::RULES`], the file, the input line, the event index and the ids
+//! involved. The families:
+//! - [`verifier`]: the official client's pipeline (compat, `transformChunks`, `verifyEvents`);
+//! - [`schema`]: the AG-UI 1.0 event schema;
+//! - [`strict`]: what the client lets through but front ends break on;
+//! - [`interrupts`]: interrupt outcomes and resumes;
+//! - [`raw`]: raw LangGraph input;
+//! - [`leaks`]: seed 004's content leaks;
+//! - [`transport`]: SSE framing the JS client cannot read.
+//!
+//! [`report`] renders findings as text, JSON, GitHub annotations, JUnit or SARIF.
+
+pub mod interrupts;
+pub mod leaks;
+pub mod raw;
+pub mod report;
+pub mod rules;
+pub mod schema;
+pub mod strict;
+pub mod transport;
+pub mod verifier;
+
+use std::io;
+use std::sync::Arc;
+
+use serde_json::Value;
+
+use crate::adapter::{classify, Disposition, Family};
+use crate::input::{Origin, Record};
+use crate::model::ModelEvent;
+use crate::pipeline::{self, Input, Observer, Options};
+
+pub use rules::{Rule, Severity, RULES};
+
+/// One finding.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Finding {
+    pub rule: &'static str,
+    pub severity: Severity,
+    pub file: Arc<str>,
+    /// 1-based input line (for converted input: the raw LangGraph line); 0 when unknown.
+    pub line: u64,
+    /// 0-based index of the AG-UI event in its file's stream, when the finding is about one.
+    pub event_index: Option<u64>,
+    pub event_type: Option<String>,
+    pub ids: Vec<String>,
+    pub message: String,
+}
+
+/// Rule selection: `--allow` silences a rule, `--deny` makes it an error.
+#[derive(Debug, Clone, Default)]
+pub struct Config {
+    pub allow: Vec<String>,
+    pub deny: Vec<String>,
+}
+
+impl Config {
+    fn severity(&self, rule: &Rule) -> Option<Severity> {
+        let has = |l: &[String]| l.iter().any(|r| r.eq_ignore_ascii_case(rule.id));
+        if has(&self.deny) {
+            Some(Severity::Error)
+        } else if has(&self.allow) {
+            None
+        } else {
+            Some(rule.severity)
+        }
+    }
+}
+
+/// Where findings are being reported from, and the findings so far.
+pub struct Ctx {
+    pub file: Arc<str>,
+    pub line: u64,
+    pub index: Option<u64>,
+    pub event_type: Option<String>,
+    pub config: Config,
+    pub out: Vec<Finding>,
+    /// Findings of rules the official client enforces (counted before `--allow`).
+    pub official: u64,
+}
+
+impl Ctx {
+    pub fn new(file: Arc<str>, config: Config) -> Ctx {
+        Ctx {
+            file,
+            line: 0,
+            index: None,
+            event_type: None,
+            config,
+            out: vec![],
+            official: 0,
+        }
+    }
+
+    pub fn report(&mut self, rule: &'static str, ids: Vec<String>, message: String) {
+        let r = rules::get(rule);
+        if r.official {
+            self.official += 1;
+        }
+        let Some(severity) = self.config.severity(r) else {
+            return;
+        };
+        self.out.push(Finding {
+            rule: r.id,
+            severity,
+            file: self.file.clone(),
+            line: self.line,
+            event_index: self.index,
+            event_type: self.event_type.clone(),
+            ids,
+            message,
+        });
+    }
+
+    fn at(&mut self, origin: &Origin, index: Option<u64>, event_type: Option<&str>) {
+        // Several files converted together form one stream: name the file each line is in.
+        if !origin.file.is_empty() && origin.file != self.file {
+            self.file = origin.file.clone();
+        }
+        self.line = origin.line;
+        self.index = index;
+        self.event_type = event_type.map(String::from);
+    }
+}
+
+/// The checker for one stream (one input file).
+pub struct Checker {
+    ctx: Ctx,
+    family: Option<Family>,
+    events: u64,
+    client: verifier::Client,
+    strict: strict::Strict,
+    interrupts: interrupts::Interrupts,
+    leaks: leaks::Leaks,
+    raw: raw::Raw,
+    pending_bad: Option<(Origin, String)>,
+    expanded: Vec<Value>,
+    drained: usize,
+    finished: bool,
+}
+
+/// The result for one file.
+#[derive(Debug, Clone)]
+pub struct FileReport {
+    pub file: Arc<str>,
+    /// The input family, when any record was readable.
+    pub family: Option<Family>,
+    pub events: u64,
+    pub findings: Vec<Finding>,
+    /// Whether the official client would accept the stream (no official rule fired).
+    pub official_valid: bool,
+}
+
+impl Checker {
+    pub fn new(file: Arc<str>, config: Config) -> Checker {
+        Checker {
+            ctx: Ctx::new(file, config),
+            family: None,
+            events: 0,
+            client: Default::default(),
+            strict: Default::default(),
+            interrupts: Default::default(),
+            leaks: Default::default(),
+            raw: Default::default(),
+            pending_bad: None,
+            expanded: vec![],
+            drained: 0,
+            finished: false,
+        }
+    }
+
+    pub fn family(&self) -> Option<Family> {
+        self.family
+    }
+
+    fn converted(&self) -> bool {
+        matches!(self.family, Some(Family::V2 | Family::V3))
+    }
+
+    fn flush_bad(&mut self, record_level: bool) {
+        let Some((origin, msg)) = self.pending_bad.take() else {
+            return;
+        };
+        self.ctx.at(&origin, None, None);
+        let rule = match (self.family, record_level) {
+            (Some(Family::Agui), _) => "AGX501",
+            (_, true) => "AGX609",
+            (_, false) => "AGX608",
+        };
+        self.ctx.report(rule, vec![], msg);
+    }
+
+    /// An input record and its disposition.
+    pub fn record(&mut self, rec: &Record, disposition: &Disposition) {
+        if self.family.is_none() {
+            self.family = classify(rec).family();
+        }
+        let bad = matches!(disposition, Disposition::Bad(_));
+        if bad {
+            self.flush_bad(true);
+        } else {
+            self.flush_bad(false);
+        }
+        if self.converted() {
+            self.ctx.at(&rec.origin, None, None);
+            self.raw.record(rec, &mut self.ctx);
+        }
+    }
+
+    /// A line or frame that could not be read.
+    pub fn bad_line(&mut self, origin: &Origin, message: &str) {
+        self.flush_bad(false);
+        self.pending_bad = Some((origin.clone(), message.to_string()));
+    }
+
+    /// A model event (converted input).
+    pub fn model(&mut self, ev: &ModelEvent, origin: &Origin) {
+        self.flush_bad(false);
+        if !self.converted() {
+            return;
+        }
+        self.ctx.at(origin, None, None);
+        if matches!(ev, ModelEvent::Interrupt(_)) {
+            self.interrupts.raw_interrupt();
+        }
+        self.raw.model(ev, &mut self.ctx);
+    }
+
+    /// An AG-UI event and the input line it came from.
+    pub fn event(&mut self, ev: &Value, origin: &Origin) {
+        self.flush_bad(false);
+        let index = self.events;
+        self.events += 1;
+        let t = ev.get("type").and_then(Value::as_str);
+        self.ctx.at(origin, Some(index), t);
+        for issue in schema::check_event(ev) {
+            let msg = match issue.path.as_str() {
+                "" | "type" => issue.message,
+                p => format!("{p}: {}", issue.message),
+            };
+            self.ctx.report(issue.rule, vec![], msg);
+        }
+        let mut expanded = std::mem::take(&mut self.expanded);
+        expanded.clear();
+        self.client.feed(ev, &mut self.ctx, &mut expanded);
+        let converted = self.converted();
+        for e in &expanded {
+            self.strict.feed(e, &mut self.ctx);
+            self.interrupts.feed(e, converted, &mut self.ctx);
+            self.leaks.feed(e, &mut self.ctx);
+        }
+        self.expanded = expanded;
+    }
+
+    /// End of the stream: checks that need the whole stream.
+    pub fn finish(&mut self) {
+        if self.finished {
+            return;
+        }
+        self.finished = true;
+        self.flush_bad(false);
+        self.ctx.index = None;
+        self.ctx.event_type = None;
+        self.strict.finish(&mut self.ctx);
+        if self.converted() {
+            self.raw.finish(&mut self.ctx);
+        }
+    }
+
+    /// Findings not yet drained (for reporting them as they occur).
+    pub fn drain_new(&mut self) -> &[Finding] {
+        let from = self.drained;
+        self.drained = self.ctx.out.len();
+        &self.ctx.out[from..]
+    }
+
+    /// Adds findings produced outside the stream (transport checks).
+    pub fn extend(&mut self, findings: Vec<Finding>) {
+        for f in &findings {
+            if rules::get(f.rule).official {
+                self.ctx.official += 1;
+            }
+        }
+        self.ctx.out.extend(findings);
+    }
+
+    pub fn into_report(mut self) -> FileReport {
+        self.finish();
+        let mut findings = self.ctx.out;
+        findings.sort_by_key(|f| (f.line, f.event_index.unwrap_or(u64::MAX)));
+        FileReport {
+            file: self.ctx.file,
+            family: self.family,
+            events: self.events,
+            findings,
+            official_valid: self.ctx.official == 0,
+        }
+    }
+}
+
+/// A [`Checker`] as a pipeline observer.
+pub struct CheckObserver {
+    pub checker: Checker,
+}
+
+impl Observer for CheckObserver {
+    fn record(&mut self, rec: &Record, disposition: &Disposition) {
+        self.checker.record(rec, disposition);
+    }
+    fn bad_line(&mut self, origin: &Origin, message: &str) {
+        self.checker.bad_line(origin, message);
+    }
+    fn model(&mut self, ev: &ModelEvent, origin: &Origin) {
+        self.checker.model(ev, origin);
+    }
+    fn event(&mut self, ev: &Value, origin: &Origin) -> io::Result<()> {
+        self.checker.event(ev, origin);
+        Ok(())
+    }
+}
+
+/// Checks one input held in memory: the pipeline, plus the SSE transport checks for AG-UI
+/// captures.
+pub fn check_bytes(
+    name: &str,
+    bytes: Vec<u8>,
+    opts: &Options,
+    config: &Config,
+) -> Result<FileReport, crate::Error> {
+    let file: Arc<str> = Arc::from(name);
+    let is_sse = {
+        let text = String::from_utf8_lossy(&bytes[..bytes.len().min(64 * 1024)]);
+        text.lines()
+            .find(|l| !l.trim().is_empty())
+            .is_some_and(|l| crate::input::detect_framing(l) == crate::input::Framing::Sse)
+    };
+    let transport = if is_sse {
+        transport::check_sse(&bytes, &file, config)
+    } else {
+        vec![]
+    };
+    let mut obs = CheckObserver {
+        checker: Checker::new(file, config.clone()),
+    };
+    let mut o = opts.clone();
+    o.strict = false;
+    pipeline::run(vec![Input::from_bytes(name, bytes)], &o, &mut obs)?;
+    let mut checker = obs.checker;
+    if checker.family() == Some(Family::Agui) {
+        checker.extend(transport);
+    }
+    Ok(checker.into_report())
+}
+
+/// Reads and checks one input (`-` for stdin).
+pub fn check_path(path: &str, opts: &Options, config: &Config) -> Result<FileReport, crate::Error> {
+    let bytes = if path == "-" {
+        let mut b = vec![];
+        io::Read::read_to_end(&mut io::stdin(), &mut b).map_err(|source| crate::Error::Input {
+            path: "-".into(),
+            source,
+        })?;
+        b
+    } else {
+        std::fs::read(path).map_err(|source| crate::Error::Input {
+            path: path.into(),
+            source,
+        })?
+    };
+    check_bytes(path, bytes, opts, config)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Rule ids found in an NDJSON stream (AG-UI or LangGraph).
+    fn rules_of(lines: &[&str]) -> Vec<&'static str> {
+        let bytes = lines.join("\n").into_bytes();
+        let r =
+            check_bytes("t.ndjson", bytes, &Options::default(), &Config::default()).expect("check");
+        r.findings.iter().map(|f| f.rule).collect()
+    }
+
+    const START: &str = r#"{"type":"RUN_STARTED","threadId":"t","runId":"r"}"#;
+    const FINISH: &str = r#"{"type":"RUN_FINISHED","threadId":"t","runId":"r"}"#;
+
+    #[test]
+    fn verifier_rules() {
+        assert_eq!(
+            rules_of(&[r#"{"type":"TEXT_MESSAGE_END","messageId":"m"}"#]),
+            ["AGX103", "AGX301"]
+        );
+        assert_eq!(
+            rules_of(&[
+                START,
+                r#"{"type":"TOOL_CALL_START","toolCallId":"a","toolCallName":"x"}"#,
+                FINISH
+            ]),
+            ["AGX123"]
+        );
+        assert!(rules_of(&[START, FINISH, START, FINISH]).is_empty());
+    }
+
+    #[test]
+    fn strict_rules() {
+        let tool = [
+            START,
+            r#"{"type":"TOOL_CALL_START","toolCallId":"a","toolCallName":"x"}"#,
+            r#"{"type":"TOOL_CALL_END","toolCallId":"a"}"#,
+            r#"{"type":"TOOL_CALL_START","toolCallId":"a","toolCallName":"x"}"#,
+            r#"{"type":"TOOL_CALL_END","toolCallId":"a"}"#,
+            FINISH,
+        ];
+        assert_eq!(rules_of(&tool), ["AGX309"]);
+        assert_eq!(rules_of(&[START]), ["AGX301"]);
+    }
+
+    #[test]
+    fn interrupt_rules() {
+        let int = r#"{"type":"RUN_FINISHED","threadId":"t","runId":"r","outcome":{"type":"interrupt","interrupts":[{"id":"i1","reason":"x"}]}}"#;
+        let resume_unknown = r#"{"type":"RUN_STARTED","threadId":"t","runId":"r2","input":{"threadId":"t","runId":"r2","messages":[],"resume":[{"interruptId":"i1","status":"resolved"},{"interruptId":"zz","status":"resolved"}]}}"#;
+        let fin2 = r#"{"type":"RUN_FINISHED","threadId":"t","runId":"r2"}"#;
+        assert_eq!(rules_of(&[START, int, resume_unknown, fin2]), ["AGX405"]);
+    }
+
+    #[test]
+    fn leak_rules() {
+        let lines = [
+            START,
+            r#"{"type":"REASONING_MESSAGE_START","messageId":"r1","role":"reasoning"}"#,
+            r#"{"type":"REASONING_MESSAGE_CONTENT","messageId":"r1","delta":"The supplier performed well this half year."}"#,
+            r#"{"type":"REASONING_MESSAGE_END","messageId":"r1"}"#,
+            r#"{"type":"TEXT_MESSAGE_START","messageId":"m1"}"#,
+            r#"{"type":"TEXT_MESSAGE_CONTENT","messageId":"m1","delta":"The supplier performed well this half year."}"#,
+            r#"{"type":"TEXT_MESSAGE_END","messageId":"m1"}"#,
+            FINISH,
+        ];
+        assert_eq!(rules_of(&lines), ["AGX702"]);
+    }
+
+    #[test]
+    fn raw_v3_rules() {
+        let ev = |seq: u64, data: &str| {
+            format!(
+                r#"{{"type":"event","method":"messages","params":{{"namespace":[],"data":{data}}},"seq":{seq}}}"#
+            )
+        };
+        let a = ev(1, r#"{"event":"message-start","role":"ai","id":"m1"}"#);
+        let b = ev(3, r#"{"event":"message-finish"}"#);
+        let c = ev(3, r#"{"event":"message-finish"}"#);
+        let found = rules_of(&[&a, &b, &c]);
+        assert!(found.contains(&"AGX601"), "{found:?}");
+        assert!(found.contains(&"AGX602"), "{found:?}");
+        assert!(found.contains(&"AGX604"), "{found:?}");
+    }
+
+    #[test]
+    fn allow_and_deny() {
+        let cfg = Config {
+            allow: vec!["agx301".into()],
+            deny: vec![],
+        };
+        let r =
+            check_bytes("t", START.as_bytes().to_vec(), &Options::default(), &cfg).expect("check");
+        assert!(r.findings.is_empty());
+        let cfg = Config {
+            allow: vec![],
+            deny: vec!["AGX301".into()],
+        };
+        let r =
+            check_bytes("t", START.as_bytes().to_vec(), &Options::default(), &cfg).expect("check");
+        assert_eq!(r.findings[0].severity, Severity::Error);
+    }
+}

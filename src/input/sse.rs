@@ -36,7 +36,6 @@ impl SseFramer {
                 }
                 continue;
             }
-            self.start_line.get_or_insert(number);
             let (field, value) = match logical.find(':') {
                 Some(0) => continue, // comment
                 Some(i) => {
@@ -45,6 +44,7 @@ impl SseFramer {
                 }
                 None => (logical, ""),
             };
+            self.start_line.get_or_insert(number);
             match field {
                 "data" => match &mut self.data {
                     Some(d) => {
@@ -69,7 +69,9 @@ impl SseFramer {
         let start = self.start_line.take();
         let event = self.event.take();
         let data = self.data.take();
-        if lines == 0 {
+        if lines == 0 && start.is_none() {
+            // A second frame on a physical line already counted (bare CR line ends) has
+            // lines == 0 but still carries data.
             return None;
         }
         let origin = Origin {

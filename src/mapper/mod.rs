@@ -108,7 +108,10 @@ struct ToolCall {
 
 enum Ending {
     Finished,
+    /// The log's error, and its code class.
     Failed(ErrorInfo, &'static str),
+    /// The log stopped without a terminal event.
+    Incomplete(String),
 }
 
 impl Mapper {
@@ -177,8 +180,45 @@ impl Mapper {
         out.push(ev);
     }
 
+    /// An event whose only field is a message id (END events, REASONING_START).
+    fn emit_id(&self, kind: &str, id: &str, out: &mut Vec<Value>) {
+        let e = self.ev(kind).str("messageId", id).build();
+        self.push(e, out);
+    }
+
+    /// A `*_CONTENT` event.
+    fn emit_delta(&self, kind: &str, id: &str, delta: &str, out: &mut Vec<Value>) {
+        let e = self
+            .ev(kind)
+            .str("messageId", id)
+            .str("delta", delta)
+            .build();
+        self.push(e, out);
+    }
+
+    fn emit_text_start(&self, id: &str, out: &mut Vec<Value>) {
+        let e = self
+            .ev("TEXT_MESSAGE_START")
+            .str("messageId", id)
+            .str("role", "assistant")
+            .build();
+        self.push(e, out);
+    }
+
+    /// REASONING_START + REASONING_MESSAGE_START for one reasoning id.
+    fn emit_reasoning_open(&self, rid: &str, out: &mut Vec<Value>) {
+        self.emit_id("REASONING_START", rid, out);
+        let e = self
+            .ev("REASONING_MESSAGE_START")
+            .str("messageId", rid)
+            .str("role", "reasoning")
+            .build();
+        self.push(e, out);
+    }
+
     pub fn map(&mut self, ev: ModelEvent, out: &mut Vec<Value>) {
-        if !matches!(ev, ModelEvent::RunStart { .. } | ModelEvent::Native(_)) && self.run.is_none() {
+        if !matches!(ev, ModelEvent::RunStart { .. } | ModelEvent::Native(_)) && self.run.is_none()
+        {
             // Events outside a run (e.g. a v2 file whose root start is missing) open one.
             self.start_run(None, None, vec![], None, out);
         }
@@ -191,14 +231,7 @@ impl Mapper {
             } => {
                 if self.run.is_some() {
                     self.end_run(
-                        Ending::Failed(
-                            ErrorInfo {
-                                name: None,
-                                message: "a new run started before this one ended".into(),
-                                lc_code: None,
-                            },
-                            error_code::INCOMPLETE_STREAM,
-                        ),
+                        Ending::Incomplete("a new run started before this one ended".into()),
                         out,
                     );
                 }
@@ -210,14 +243,9 @@ impl Mapper {
                 self.end_run(Ending::Failed(info, code), out);
             }
             ModelEvent::RunIncomplete { reason } => self.end_run(
-                Ending::Failed(
-                    ErrorInfo {
-                        name: None,
-                        message: format!("The agent stream ended without a terminal event: {reason}"),
-                        lc_code: None,
-                    },
-                    error_code::INCOMPLETE_STREAM,
-                ),
+                Ending::Incomplete(format!(
+                    "The agent stream ended without a terminal event: {reason}"
+                )),
                 out,
             ),
             ModelEvent::Interrupt(list) => {
@@ -240,8 +268,12 @@ impl Mapper {
             }
             ModelEvent::StepEnd { key } => {
                 let run = self.run_mut();
-                let Some(name) = run.step_keys.remove(&key) else { return };
-                let Some(n) = run.steps.get_mut(&name) else { return };
+                let Some(name) = run.step_keys.remove(&key) else {
+                    return;
+                };
+                let Some(n) = run.steps.get_mut(&name) else {
+                    return;
+                };
                 *n -= 1;
                 if *n == 0 {
                     run.steps.shift_remove(&name);
@@ -258,12 +290,7 @@ impl Mapper {
             } => {
                 let rid = self.open_reasoning(&message_id, &block, out);
                 if !text.is_empty() {
-                    let e = self
-                        .ev("REASONING_MESSAGE_CONTENT")
-                        .str("messageId", rid)
-                        .str("delta", text)
-                        .build();
-                    self.push(e, out);
+                    self.emit_delta("REASONING_MESSAGE_CONTENT", &rid, &text, out);
                 }
             }
             ModelEvent::ReasoningEncrypted {
@@ -306,7 +333,13 @@ impl Mapper {
                 args,
                 parent_message_id,
             } => {
-                self.ensure_tool(&tool_call_id, &name, parent_message_id, args.as_deref(), out);
+                self.ensure_tool(
+                    &tool_call_id,
+                    &name,
+                    parent_message_id,
+                    args.as_deref(),
+                    out,
+                );
                 self.end_tool(&tool_call_id, out);
                 if self.opts.tool_steps == ToolSteps::Reasoning {
                     self.tool_step_line(&format!("Calling tool {name}.\n"), out);
@@ -331,10 +364,17 @@ impl Mapper {
                 error,
             } => self.tool_result(tool_call_id, name, content, message_id, error, out),
             ModelEvent::Custom { name, value } => {
-                let e = self.ev("CUSTOM").str("name", name).val("value", value).build();
+                let e = self
+                    .ev("CUSTOM")
+                    .str("name", name)
+                    .val("value", value)
+                    .build();
                 self.push(e, out);
             }
             ModelEvent::State { state, messages } => {
+                if let Some(msgs) = &messages {
+                    self.results_from_state(msgs, out);
+                }
                 let e = self.ev("STATE_SNAPSHOT").val("snapshot", state).build();
                 self.push(e, out);
                 if messages.is_some() {
@@ -389,7 +429,11 @@ impl Mapper {
             run_id = format!("{run_id}-{}", self.runs);
         }
         let same_thread = self.thread_id.as_deref() == Some(thread_id.as_str());
-        let pending = if same_thread { std::mem::take(&mut self.pending) } else { vec![] };
+        let pending = if same_thread {
+            std::mem::take(&mut self.pending)
+        } else {
+            vec![]
+        };
         self.pending.clear();
         self.thread_id = Some(thread_id.clone());
         self.last_run_id = Some(run_id.clone());
@@ -429,19 +473,9 @@ impl Mapper {
         self.close_reasoning_of(&message_id, out);
         if !self.run_mut().text_open.contains_key(&message_id) {
             self.run_mut().text_open.insert(message_id.clone(), ());
-            let e = self
-                .ev("TEXT_MESSAGE_START")
-                .str("messageId", message_id.clone())
-                .str("role", "assistant")
-                .build();
-            self.push(e, out);
+            self.emit_text_start(&message_id, out);
         }
-        let e = self
-            .ev("TEXT_MESSAGE_CONTENT")
-            .str("messageId", message_id)
-            .str("delta", text)
-            .build();
-        self.push(e, out);
+        self.emit_delta("TEXT_MESSAGE_CONTENT", &message_id, &text, out);
     }
 
     fn open_reasoning(&mut self, message_id: &str, block: &str, out: &mut Vec<Value>) -> String {
@@ -458,14 +492,7 @@ impl Mapper {
         let rid = if *n == 1 { base } else { format!("{base}:{n}") };
         run.reasoning_open.insert(key.clone(), rid.clone());
         run.last_reasoning_id.insert(key, rid.clone());
-        let e = self.ev("REASONING_START").str("messageId", rid.clone()).build();
-        self.push(e, out);
-        let e = self
-            .ev("REASONING_MESSAGE_START")
-            .str("messageId", rid.clone())
-            .str("role", "reasoning")
-            .build();
-        self.push(e, out);
+        self.emit_reasoning_open(&rid, out);
         rid
     }
 
@@ -485,10 +512,8 @@ impl Mapper {
     }
 
     fn emit_reasoning_end(&mut self, rid: String, out: &mut Vec<Value>) {
-        let e = self.ev("REASONING_MESSAGE_END").str("messageId", rid.clone()).build();
-        self.push(e, out);
-        let e = self.ev("REASONING_END").str("messageId", rid).build();
-        self.push(e, out);
+        self.emit_id("REASONING_MESSAGE_END", &rid, out);
+        self.emit_id("REASONING_END", &rid, out);
     }
 
     fn tool_chunk(
@@ -578,7 +603,9 @@ impl Mapper {
     }
 
     fn end_tool(&mut self, call_id: &str, out: &mut Vec<Value>) {
-        let Some(t) = self.run_mut().tools.get_mut(call_id) else { return };
+        let Some(t) = self.run_mut().tools.get_mut(call_id) else {
+            return;
+        };
         if t.ended {
             return;
         }
@@ -607,7 +634,10 @@ impl Mapper {
         let text = crate::adapter::lc::tool_content_text(&content);
         let mut b = self
             .ev("TOOL_CALL_RESULT")
-            .str("messageId", message_id.unwrap_or_else(|| format!("result-{call_id}")))
+            .str(
+                "messageId",
+                message_id.unwrap_or_else(|| format!("result-{call_id}")),
+            )
             .str("toolCallId", call_id)
             .str("content", text)
             .str("role", "tool");
@@ -626,6 +656,32 @@ impl Mapper {
         }
     }
 
+    /// Tool results only the state shows (Python v3 has no `tools` events outside create_agent):
+    /// a tool message in the state answers a call of this run that has no result yet.
+    fn results_from_state(&mut self, msgs: &[Value], out: &mut Vec<Value>) {
+        for m in msgs {
+            if m.get("role").and_then(Value::as_str) != Some("tool") {
+                continue;
+            }
+            let Some(call_id) = m.get("toolCallId").and_then(Value::as_str) else {
+                continue;
+            };
+            let waiting = self.run_mut().tools.get(call_id).is_some_and(|t| !t.result);
+            if !waiting {
+                continue;
+            }
+            let content = m.get("content").cloned().unwrap_or(Value::Null);
+            self.tool_result(
+                call_id.to_string(),
+                None,
+                content,
+                m.get("id").and_then(Value::as_str).map(str::to_string),
+                m.get("error").is_some(),
+                out,
+            );
+        }
+    }
+
     fn tool_step_line(&mut self, line: &str, out: &mut Vec<Value>) {
         let run = self.run_mut();
         let rid = run
@@ -636,29 +692,16 @@ impl Mapper {
             run.tool_steps_open = true;
             let n = run.reasoning_ids.entry(rid.clone()).or_insert(0);
             *n += 1;
-            let e = self.ev("REASONING_START").str("messageId", rid.clone()).build();
-            self.push(e, out);
-            let e = self
-                .ev("REASONING_MESSAGE_START")
-                .str("messageId", rid.clone())
-                .str("role", "reasoning")
-                .build();
-            self.push(e, out);
+            self.emit_reasoning_open(&rid, out);
         }
-        let e = self
-            .ev("REASONING_MESSAGE_CONTENT")
-            .str("messageId", rid)
-            .str("delta", line)
-            .build();
-        self.push(e, out);
+        self.emit_delta("REASONING_MESSAGE_CONTENT", &rid, line, out);
     }
 
     /// A message finished: close its reasoning, its text and its tool calls' argument streams.
     fn close_message(&mut self, message_id: &str, out: &mut Vec<Value>) {
         self.close_reasoning_of(message_id, out);
         if self.run_mut().text_open.shift_remove(message_id).is_some() {
-            let e = self.ev("TEXT_MESSAGE_END").str("messageId", message_id).build();
-            self.push(e, out);
+            self.emit_id("TEXT_MESSAGE_END", message_id, out);
         }
         // Calls whose name never arrived still get announced, so their args are not lost.
         let stranded: Vec<((String, String), PendingChunks)> = self
@@ -692,14 +735,18 @@ impl Mapper {
             return;
         }
         // Close everything still open, innermost first.
-        let open: Vec<String> = self.run_mut().reasoning_open.drain(..).map(|(_, v)| v).collect();
+        let open: Vec<String> = self
+            .run_mut()
+            .reasoning_open
+            .drain(..)
+            .map(|(_, v)| v)
+            .collect();
         for rid in open {
             self.emit_reasoning_end(rid, out);
         }
         let texts: Vec<String> = self.run_mut().text_open.drain(..).map(|(k, _)| k).collect();
         for id in texts {
-            let e = self.ev("TEXT_MESSAGE_END").str("messageId", id).build();
-            self.push(e, out);
+            self.emit_id("TEXT_MESSAGE_END", &id, out);
         }
         let msgs: Vec<String> = self
             .run_mut()
@@ -729,7 +776,13 @@ impl Mapper {
         if matches!(ending, Ending::Finished) && self.opts.text == TextPolicy::Final {
             self.final_answer(out);
         }
-        let steps: Vec<String> = self.run_mut().steps.drain(..).map(|(k, _)| k).rev().collect();
+        let steps: Vec<String> = self
+            .run_mut()
+            .steps
+            .drain(..)
+            .map(|(k, _)| k)
+            .rev()
+            .collect();
         for name in steps {
             let e = self.ev("STEP_FINISHED").str("stepName", name).build();
             self.push(e, out);
@@ -754,9 +807,21 @@ impl Mapper {
                 self.push(e, out);
                 self.pending.clear();
             }
+            Ending::Incomplete(message) => {
+                let e = self
+                    .ev("RUN_ERROR")
+                    .str("message", message)
+                    .str("code", error_code::INCOMPLETE_STREAM)
+                    .build();
+                self.push(e, out);
+                self.pending.clear();
+            }
             Ending::Finished => {
                 if let Some(msgs) = run.messages.clone() {
-                    let e = self.ev("MESSAGES_SNAPSHOT").val("messages", Value::Array(msgs)).build();
+                    let e = self
+                        .ev("MESSAGES_SNAPSHOT")
+                        .val("messages", Value::Array(msgs))
+                        .build();
                     self.push(e, out);
                 }
                 let mut b = self
@@ -793,34 +858,27 @@ impl Mapper {
 
     /// `--text final`: the final state's answer, as one text message.
     fn final_answer(&mut self, out: &mut Vec<Value>) {
-        let Some(msgs) = self.run_mut().messages.clone() else { return };
+        let Some(msgs) = self.run_mut().messages.clone() else {
+            return;
+        };
         let Some(last) = msgs.last() else { return };
         if last.get("role").and_then(Value::as_str) != Some("assistant") {
             return;
         }
         let (Some(id), Some(text)) = (
             last.get("id").and_then(Value::as_str),
-            last.get("content").and_then(Value::as_str).filter(|t| !t.is_empty()),
+            last.get("content")
+                .and_then(Value::as_str)
+                .filter(|t| !t.is_empty()),
         ) else {
             return;
         };
         if !self.answered.insert(id.to_string()) {
             return;
         }
-        let e = self
-            .ev("TEXT_MESSAGE_START")
-            .str("messageId", id)
-            .str("role", "assistant")
-            .build();
-        self.push(e, out);
-        let e = self
-            .ev("TEXT_MESSAGE_CONTENT")
-            .str("messageId", id)
-            .str("delta", text)
-            .build();
-        self.push(e, out);
-        let e = self.ev("TEXT_MESSAGE_END").str("messageId", id).build();
-        self.push(e, out);
+        self.emit_text_start(id, out);
+        self.emit_delta("TEXT_MESSAGE_CONTENT", id, text, out);
+        self.emit_id("TEXT_MESSAGE_END", id, out);
     }
 }
 

@@ -8,7 +8,7 @@ use std::io::{self, Write};
 use serde_json::Value;
 
 pub use ndjson::NdjsonSink;
-pub use sse::SseSink;
+pub use sse::{frame as sse_frame, SseSink};
 
 /// An output format for AG-UI events.
 pub trait Sink {
@@ -17,10 +17,12 @@ pub trait Sink {
     fn flush(&mut self) -> io::Result<()>;
 }
 
+/// A boxed sink is a sink (so wrappers such as `replay::PacedSink` take either).
 impl<S: Sink + ?Sized> Sink for Box<S> {
     fn write_event(&mut self, ev: &Value) -> io::Result<()> {
         (**self).write_event(ev)
     }
+
     fn flush(&mut self) -> io::Result<()> {
         (**self).flush()
     }

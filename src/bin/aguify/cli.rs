@@ -20,6 +20,20 @@ pub struct Cli {
 pub enum Command {
     /// Convert LangGraph logs to AG-UI events (SSE or NDJSON)
     Convert(ConvertArgs),
+    /// Check AG-UI streams and LangGraph logs (official client rules, schema, interrupts, …)
+    Check(CheckArgs),
+    /// Serve recorded runs as a live AG-UI endpoint (POST a RunAgentInput, get SSE)
+    Serve(ServeArgs),
+    /// Show runs at a glance: one line per message, reasoning block, tool call, step
+    Timeline(TimelineArgs),
+    /// Explain runs that ended in RUN_ERROR or stopped without a terminal event
+    #[command(
+        long_about = "Explain runs that ended in RUN_ERROR or stopped without a terminal event: \
+        the error and its code class, the input line that carried it, the last raw records before it, \
+        what was open at that moment, the nearest upstream signal, a likely cause and a fix hint.\n\n\
+        Exit codes: 0 something was explained, 1 nothing to explain (all runs clean), 2 unreadable input."
+    )]
+    Explain(ExplainArgs),
     /// Generate shell completions
     Completions {
         #[arg(value_enum)]
@@ -74,6 +88,129 @@ pub struct ConvertArgs {
     /// Print where every input line went (mapped / ignored with reason / bad) to stderr
     #[arg(long)]
     pub stats: bool,
+    /// Exit 1 when a check finding reaches this severity (findings go to stderr either way)
+    #[arg(long, value_enum, default_value_t = FailOn::None)]
+    pub fail_on: FailOn,
+    /// Write each event after its recorded gap (see --speed, --max-gap, --interval), flushing
+    /// every frame
+    #[arg(long)]
+    pub pace: bool,
+    #[command(flatten)]
+    pub pacing: PaceArgs,
+}
+
+/// Pacing of a replay (`convert --pace`, `serve`).
+#[derive(Args, Debug, Clone)]
+pub struct PaceArgs {
+    /// Playback speed: 2 replays twice as fast as recorded, 0.5 half as fast
+    #[arg(long, value_name = "X", default_value_t = 1.0, value_parser = parse_speed)]
+    pub speed: f64,
+    /// Cap on any single gap after scaling, in ms (0: no cap)
+    #[arg(long, value_name = "MS", default_value_t = aguify::replay::DEFAULT_MAX_GAP_MS)]
+    pub max_gap: u64,
+    /// Gap before events without a timestamp (v2 logs), in ms, scaled by --speed
+    #[arg(long, value_name = "MS", default_value_t = aguify::replay::DEFAULT_INTERVAL_MS)]
+    pub interval: u64,
+}
+
+fn parse_speed(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(x) if x.is_finite() && x > 0.0 => Ok(x),
+        _ => Err(format!("`{s}` is not a positive number")),
+    }
+}
+
+#[derive(Args, Debug)]
+#[command(
+    after_help = "POST / serves the FILEs (conversation `default`), or without FILEs the first \
+                        --conversation; POST /<name> serves a named one; GET / lists them. See docs/replay.md."
+)]
+pub struct ServeArgs {
+    /// Recording files of one conversation, in order (e.g. an interrupt run, then its resume run)
+    #[arg(value_name = "FILE")]
+    pub files: Vec<String>,
+    /// A further conversation: the *.ndjson/*.jsonl/*.sse files of DIR in name order, served at
+    /// POST /<name> (the folder's name unless given as NAME=DIR); repeatable
+    #[arg(long, value_name = "[NAME=]DIR")]
+    pub conversation: Vec<String>,
+    /// Address to listen on (loopback by default)
+    #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:8000")]
+    pub listen: String,
+    #[command(flatten)]
+    pub pacing: PaceArgs,
+    /// Allow browser requests from this origin (e.g. http://localhost:3000, or * for any)
+    #[arg(long, value_name = "ORIGIN")]
+    pub cors: Option<String>,
+    /// Request bodies larger than this get 413
+    #[arg(long, value_name = "BYTES", default_value_t = aguify::serve::DEFAULT_BODY_LIMIT)]
+    pub max_body: usize,
+    /// Input form: detected per file by default
+    #[arg(long, value_enum, default_value_t = From::Auto)]
+    pub from: From,
+    /// Stream every model message, or only the final state's answer
+    #[arg(long, value_enum, default_value_t = Text::Stream)]
+    pub text: Text,
+    /// Also narrate tool calls as short reasoning lines
+    #[arg(long, value_enum, default_value_t = ToolSteps::None)]
+    pub tool_steps: ToolSteps,
+    /// Rename REASONING_* to 0.x THINKING_* (TDesign Chat 0.5.2)
+    #[arg(long, value_enum, default_value_t = Compat::None)]
+    pub compat: Compat,
+    /// Don't log one line per request to stderr
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct CheckArgs {
+    #[command(flatten)]
+    pub input: InputArgs,
+    #[command(flatten)]
+    pub map: MapArgs,
+    /// Report format
+    #[arg(long, value_enum, default_value_t = ReportFormat::Text)]
+    pub format: ReportFormat,
+    /// Exit 1 when a finding reaches this severity
+    #[arg(long, value_enum, default_value_t = FailOn::Error)]
+    pub fail_on: FailOn,
+    /// Exit 1 when there are more than N warnings
+    #[arg(long, value_name = "N")]
+    pub max_warnings: Option<u64>,
+    /// Silence a rule (repeatable)
+    #[arg(long, value_name = "RULE")]
+    pub allow: Vec<String>,
+    /// Make a rule an error (repeatable)
+    #[arg(long, value_name = "RULE")]
+    pub deny: Vec<String>,
+    /// Explain a rule and exit (`all` lists every rule)
+    #[arg(long, value_name = "RULE")]
+    pub explain: Option<String>,
+    /// Colour the text report
+    #[arg(long, value_enum, default_value_t = Color::Auto)]
+    pub color: Color,
+}
+
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ReportFormat {
+    Text,
+    Json,
+    Github,
+    Junit,
+    Sarif,
+}
+
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FailOn {
+    Error,
+    Warning,
+    None,
+}
+
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Color {
+    Auto,
+    Always,
+    Never,
 }
 
 #[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
@@ -107,4 +244,49 @@ pub enum ToolSteps {
 pub enum Compat {
     None,
     Thinking,
+}
+
+#[derive(Args, Debug)]
+pub struct TimelineArgs {
+    #[command(flatten)]
+    pub input: InputArgs,
+    /// Colour by kind; `auto` colours a terminal only and honours NO_COLOR / CLICOLOR_FORCE
+    #[arg(long, value_enum, default_value_t = Color::Auto)]
+    pub color: Color,
+    /// Show previews and ids whole, never cut lines to the width
+    #[arg(long)]
+    pub full: bool,
+    /// Keep reading the file as it grows (like `tail -f`) until Ctrl-C
+    #[arg(long)]
+    pub follow: bool,
+    /// With --follow: also stop once a run has ended and the file has no more data
+    #[arg(long, requires = "follow")]
+    pub exit_on_end: bool,
+    /// Do not run the checker (its findings are shown inline by default)
+    #[arg(long)]
+    pub no_check: bool,
+    /// Cut lines to this many columns (default: the terminal width, COLUMNS, or 120 in a pipe)
+    #[arg(long, value_name = "N")]
+    pub width: Option<usize>,
+}
+
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ExplainFormat {
+    Text,
+    Json,
+}
+
+#[derive(Args, Debug)]
+pub struct ExplainArgs {
+    #[command(flatten)]
+    pub input: InputArgs,
+    /// How many raw input records before the error to show
+    #[arg(short = 'n', value_name = "N", default_value_t = 8)]
+    pub last: usize,
+    /// Output format (json: the documented object of docs/timeline.md)
+    #[arg(long, value_enum, default_value_t = ExplainFormat::Text)]
+    pub format: ExplainFormat,
+    /// Colour the text report; `auto` colours a terminal only and honours NO_COLOR / CLICOLOR_FORCE
+    #[arg(long, value_enum, default_value_t = Color::Auto)]
+    pub color: Color,
 }

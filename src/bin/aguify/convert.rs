@@ -1,9 +1,16 @@
 //! `aguify convert`: LangGraph logs → AG-UI events on stdout.
 
-use std::io::{self, Write};
+use std::io::{self, IsTerminal, Write};
+use std::sync::Arc;
 
-use aguify::input::Origin;
+use aguify::adapter::Disposition;
+use aguify::check::report::text::finding_line;
+use aguify::check::report::{summary_line, Report};
+use aguify::check::{Checker, Config};
+use aguify::input::{Origin, Record};
+use aguify::model::ModelEvent;
 use aguify::pipeline::{self, Observer, Stats};
+use aguify::replay::PacedSink;
 use aguify::sink::{self, Sink};
 use serde_json::Value;
 
@@ -12,14 +19,43 @@ use crate::options;
 
 struct ConvertObserver<'a> {
     sink: Box<dyn Sink + 'a>,
+    checker: Checker,
+    color: bool,
+}
+
+impl ConvertObserver<'_> {
+    /// Prints the checker's new findings on stderr as they occur.
+    fn report_new(&mut self) {
+        let new = self.checker.drain_new();
+        if new.is_empty() {
+            return;
+        }
+        let mut e = io::stderr().lock();
+        for f in new {
+            let _ = writeln!(e, "aguify: {}", finding_line(f, self.color));
+        }
+    }
 }
 
 impl Observer for ConvertObserver<'_> {
-    fn bad_line(&mut self, origin: &Origin, message: &str) {
-        eprintln!("aguify: {origin}: {message}");
+    fn record(&mut self, rec: &Record, disposition: &Disposition) {
+        self.checker.record(rec, disposition);
+        self.report_new();
     }
 
-    fn event(&mut self, ev: &Value, _origin: &Origin) -> io::Result<()> {
+    fn bad_line(&mut self, origin: &Origin, message: &str) {
+        eprintln!("aguify: {origin}: {message}");
+        self.checker.bad_line(origin, message);
+    }
+
+    fn model(&mut self, ev: &ModelEvent, origin: &Origin) {
+        self.checker.model(ev, origin);
+        self.report_new();
+    }
+
+    fn event(&mut self, ev: &Value, origin: &Origin) -> io::Result<()> {
+        self.checker.event(ev, origin);
+        self.report_new();
         self.sink.write_event(ev)
     }
 
@@ -45,15 +81,37 @@ pub fn run(args: ConvertArgs) -> anyhow::Result<i32> {
         crate::cli::To::Sse => sink::Format::Sse,
         crate::cli::To::Ndjson => sink::Format::Ndjson,
     };
+    let mut sink = sink::for_format(format, lock);
+    if args.pace {
+        sink = Box::new(PacedSink::new(sink, options::pacing(&args.pacing)));
+    }
+    let name = match args.input.files.as_slice() {
+        [one] => one.clone(),
+        [] => "-".to_string(),
+        _ => "(input)".to_string(),
+    };
     let mut obs = ConvertObserver {
-        sink: sink::for_format(format, lock),
+        sink,
+        checker: Checker::new(Arc::from(name.as_str()), Config::default()),
+        color: crate::check::use_color(crate::cli::Color::Auto, io::stderr().is_terminal()),
     };
     let stats = pipeline::run(inputs, &opts, &mut obs)?;
     obs.sink.flush()?;
+    obs.checker.finish();
+    obs.report_new();
     if args.stats {
         print_stats(&stats);
     }
-    Ok(0)
+    let report = Report {
+        files: vec![obs.checker.into_report()],
+    };
+    let counts = report.counts();
+    eprintln!("aguify: check: {}", summary_line(counts, 1));
+    Ok(if crate::check::fails(counts, args.fail_on, None) {
+        1
+    } else {
+        0
+    })
 }
 
 pub fn print_stats(stats: &Stats) {

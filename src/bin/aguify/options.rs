@@ -1,5 +1,7 @@
 //! CLI arguments → library options.
 
+use std::time::Duration;
+
 use aguify::adapter::Family;
 use aguify::mapper::{Compat, MapOptions, TextPolicy, ToolSteps};
 use aguify::pipeline::{Input, Options};
@@ -21,6 +23,7 @@ pub fn pipeline_options(input: &InputArgs, map: &MapArgs) -> Options {
             cli::From::V3 => Some(Family::V3),
             cli::From::Agui => Some(Family::Agui),
         },
+        framing: (input.from == cli::From::Sse).then_some(aguify::input::Framing::Sse),
         map: MapOptions {
             text: match map.text {
                 cli::Text::Stream => TextPolicy::Stream,
@@ -40,4 +43,24 @@ pub fn pipeline_options(input: &InputArgs, map: &MapArgs) -> Options {
         max_line_bytes: input.max_line_bytes,
         strict: input.strict,
     }
+}
+
+pub fn pacing(p: &cli::PaceArgs) -> aguify::replay::Pacing {
+    aguify::replay::Pacing {
+        speed: p.speed,
+        max_gap: (p.max_gap > 0).then(|| Duration::from_millis(p.max_gap)),
+        interval: Duration::from_millis(p.interval),
+    }
+}
+
+/// Pipeline options for the commands that only read (timeline, explain): default mapping.
+pub fn input_options(input: &InputArgs) -> Options {
+    let map = MapArgs {
+        thread_id: None,
+        run_id: None,
+        text: cli::Text::Stream,
+        tool_steps: cli::ToolSteps::None,
+        compat: cli::Compat::None,
+    };
+    pipeline_options(input, &map)
 }

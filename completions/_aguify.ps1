@@ -1,0 +1,160 @@
+
+using namespace System.Management.Automation
+using namespace System.Management.Automation.Language
+
+Register-ArgumentCompleter -Native -CommandName 'aguify' -ScriptBlock {
+    param($wordToComplete, $commandAst, $cursorPosition)
+
+    $commandElements = $commandAst.CommandElements
+    $command = @(
+        'aguify'
+        for ($i = 1; $i -lt $commandElements.Count; $i++) {
+            $element = $commandElements[$i]
+            if ($element -isnot [StringConstantExpressionAst] -or
+                $element.StringConstantType -ne [StringConstantType]::BareWord -or
+                $element.Value.StartsWith('-') -or
+                $element.Value -eq $wordToComplete) {
+                break
+        }
+        $element.Value
+    }) -join ';'
+
+    $completions = @(switch ($command) {
+        'aguify' {
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('convert', 'convert', [CompletionResultType]::ParameterValue, 'Convert LangGraph logs to AG-UI events (SSE or NDJSON)')
+            [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Check AG-UI streams and LangGraph logs (official client rules, schema, interrupts, …)')
+            [CompletionResult]::new('serve', 'serve', [CompletionResultType]::ParameterValue, 'Serve recorded runs as a live AG-UI endpoint (POST a RunAgentInput, get SSE)')
+            [CompletionResult]::new('timeline', 'timeline', [CompletionResultType]::ParameterValue, 'Show runs at a glance: one line per message, reasoning block, tool call, step')
+            [CompletionResult]::new('explain', 'explain', [CompletionResultType]::ParameterValue, 'Explain runs that ended in RUN_ERROR or stopped without a terminal event')
+            [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Generate shell completions')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'aguify;convert' {
+            [CompletionResult]::new('--from', '--from', [CompletionResultType]::ParameterName, 'Input form: detected per file by default')
+            [CompletionResult]::new('--max-line-bytes', '--max-line-bytes', [CompletionResultType]::ParameterName, 'Skip (and report) lines longer than this many bytes')
+            [CompletionResult]::new('--thread-id', '--thread-id', [CompletionResultType]::ParameterName, 'threadId when the log has none')
+            [CompletionResult]::new('--run-id', '--run-id', [CompletionResultType]::ParameterName, 'runId when the log has none (later runs get `-2`, `-3`…)')
+            [CompletionResult]::new('--text', '--text', [CompletionResultType]::ParameterName, 'Stream every model message, or only the final state''s answer')
+            [CompletionResult]::new('--tool-steps', '--tool-steps', [CompletionResultType]::ParameterName, 'Also narrate tool calls as short reasoning lines')
+            [CompletionResult]::new('--compat', '--compat', [CompletionResultType]::ParameterName, 'Rename REASONING_* to 0.x THINKING_* (TDesign Chat 0.5.2)')
+            [CompletionResult]::new('--to', '--to', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--fail-on', '--fail-on', [CompletionResultType]::ParameterName, 'Exit 1 when a check finding reaches this severity (findings go to stderr either way)')
+            [CompletionResult]::new('--speed', '--speed', [CompletionResultType]::ParameterName, 'Playback speed: 2 replays twice as fast as recorded, 0.5 half as fast')
+            [CompletionResult]::new('--max-gap', '--max-gap', [CompletionResultType]::ParameterName, 'Cap on any single gap after scaling, in ms (0: no cap)')
+            [CompletionResult]::new('--interval', '--interval', [CompletionResultType]::ParameterName, 'Gap before events without a timestamp (v2 logs), in ms, scaled by --speed')
+            [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Exit 2 at the first bad input line instead of reporting it and going on')
+            [CompletionResult]::new('--stats', '--stats', [CompletionResultType]::ParameterName, 'Print where every input line went (mapped / ignored with reason / bad) to stderr')
+            [CompletionResult]::new('--pace', '--pace', [CompletionResultType]::ParameterName, 'Write each event after its recorded gap (see --speed, --max-gap, --interval), flushing every frame')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'aguify;check' {
+            [CompletionResult]::new('--from', '--from', [CompletionResultType]::ParameterName, 'Input form: detected per file by default')
+            [CompletionResult]::new('--max-line-bytes', '--max-line-bytes', [CompletionResultType]::ParameterName, 'Skip (and report) lines longer than this many bytes')
+            [CompletionResult]::new('--thread-id', '--thread-id', [CompletionResultType]::ParameterName, 'threadId when the log has none')
+            [CompletionResult]::new('--run-id', '--run-id', [CompletionResultType]::ParameterName, 'runId when the log has none (later runs get `-2`, `-3`…)')
+            [CompletionResult]::new('--text', '--text', [CompletionResultType]::ParameterName, 'Stream every model message, or only the final state''s answer')
+            [CompletionResult]::new('--tool-steps', '--tool-steps', [CompletionResultType]::ParameterName, 'Also narrate tool calls as short reasoning lines')
+            [CompletionResult]::new('--compat', '--compat', [CompletionResultType]::ParameterName, 'Rename REASONING_* to 0.x THINKING_* (TDesign Chat 0.5.2)')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Report format')
+            [CompletionResult]::new('--fail-on', '--fail-on', [CompletionResultType]::ParameterName, 'Exit 1 when a finding reaches this severity')
+            [CompletionResult]::new('--max-warnings', '--max-warnings', [CompletionResultType]::ParameterName, 'Exit 1 when there are more than N warnings')
+            [CompletionResult]::new('--allow', '--allow', [CompletionResultType]::ParameterName, 'Silence a rule (repeatable)')
+            [CompletionResult]::new('--deny', '--deny', [CompletionResultType]::ParameterName, 'Make a rule an error (repeatable)')
+            [CompletionResult]::new('--explain', '--explain', [CompletionResultType]::ParameterName, 'Explain a rule and exit (`all` lists every rule)')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour the text report')
+            [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Exit 2 at the first bad input line instead of reporting it and going on')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'aguify;serve' {
+            [CompletionResult]::new('--conversation', '--conversation', [CompletionResultType]::ParameterName, 'A further conversation: the *.ndjson/*.jsonl/*.sse files of DIR in name order, served at POST /<name> (the folder''s name unless given as NAME=DIR); repeatable')
+            [CompletionResult]::new('--listen', '--listen', [CompletionResultType]::ParameterName, 'Address to listen on (loopback by default)')
+            [CompletionResult]::new('--speed', '--speed', [CompletionResultType]::ParameterName, 'Playback speed: 2 replays twice as fast as recorded, 0.5 half as fast')
+            [CompletionResult]::new('--max-gap', '--max-gap', [CompletionResultType]::ParameterName, 'Cap on any single gap after scaling, in ms (0: no cap)')
+            [CompletionResult]::new('--interval', '--interval', [CompletionResultType]::ParameterName, 'Gap before events without a timestamp (v2 logs), in ms, scaled by --speed')
+            [CompletionResult]::new('--cors', '--cors', [CompletionResultType]::ParameterName, 'Allow browser requests from this origin (e.g. http://localhost:3000, or * for any)')
+            [CompletionResult]::new('--max-body', '--max-body', [CompletionResultType]::ParameterName, 'Request bodies larger than this get 413')
+            [CompletionResult]::new('--from', '--from', [CompletionResultType]::ParameterName, 'Input form: detected per file by default')
+            [CompletionResult]::new('--text', '--text', [CompletionResultType]::ParameterName, 'Stream every model message, or only the final state''s answer')
+            [CompletionResult]::new('--tool-steps', '--tool-steps', [CompletionResultType]::ParameterName, 'Also narrate tool calls as short reasoning lines')
+            [CompletionResult]::new('--compat', '--compat', [CompletionResultType]::ParameterName, 'Rename REASONING_* to 0.x THINKING_* (TDesign Chat 0.5.2)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Don''t log one line per request to stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Don''t log one line per request to stderr')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'aguify;timeline' {
+            [CompletionResult]::new('--from', '--from', [CompletionResultType]::ParameterName, 'Input form: detected per file by default')
+            [CompletionResult]::new('--max-line-bytes', '--max-line-bytes', [CompletionResultType]::ParameterName, 'Skip (and report) lines longer than this many bytes')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour by kind; `auto` colours a terminal only and honours NO_COLOR / CLICOLOR_FORCE')
+            [CompletionResult]::new('--width', '--width', [CompletionResultType]::ParameterName, 'Cut lines to this many columns (default: the terminal width, COLUMNS, or 120 in a pipe)')
+            [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Exit 2 at the first bad input line instead of reporting it and going on')
+            [CompletionResult]::new('--full', '--full', [CompletionResultType]::ParameterName, 'Show previews and ids whole, never cut lines to the width')
+            [CompletionResult]::new('--follow', '--follow', [CompletionResultType]::ParameterName, 'Keep reading the file as it grows (like `tail -f`) until Ctrl-C')
+            [CompletionResult]::new('--exit-on-end', '--exit-on-end', [CompletionResultType]::ParameterName, 'With --follow: also stop once a run has ended and the file has no more data')
+            [CompletionResult]::new('--no-check', '--no-check', [CompletionResultType]::ParameterName, 'Do not run the checker (its findings are shown inline by default)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'aguify;explain' {
+            [CompletionResult]::new('--from', '--from', [CompletionResultType]::ParameterName, 'Input form: detected per file by default')
+            [CompletionResult]::new('--max-line-bytes', '--max-line-bytes', [CompletionResultType]::ParameterName, 'Skip (and report) lines longer than this many bytes')
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'How many raw input records before the error to show')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format (json: the documented object of docs/timeline.md)')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour the text report; `auto` colours a terminal only and honours NO_COLOR / CLICOLOR_FORCE')
+            [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Exit 2 at the first bad input line instead of reporting it and going on')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'aguify;completions' {
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'aguify;help' {
+            [CompletionResult]::new('convert', 'convert', [CompletionResultType]::ParameterValue, 'Convert LangGraph logs to AG-UI events (SSE or NDJSON)')
+            [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Check AG-UI streams and LangGraph logs (official client rules, schema, interrupts, …)')
+            [CompletionResult]::new('serve', 'serve', [CompletionResultType]::ParameterValue, 'Serve recorded runs as a live AG-UI endpoint (POST a RunAgentInput, get SSE)')
+            [CompletionResult]::new('timeline', 'timeline', [CompletionResultType]::ParameterValue, 'Show runs at a glance: one line per message, reasoning block, tool call, step')
+            [CompletionResult]::new('explain', 'explain', [CompletionResultType]::ParameterValue, 'Explain runs that ended in RUN_ERROR or stopped without a terminal event')
+            [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Generate shell completions')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'aguify;help;convert' {
+            break
+        }
+        'aguify;help;check' {
+            break
+        }
+        'aguify;help;serve' {
+            break
+        }
+        'aguify;help;timeline' {
+            break
+        }
+        'aguify;help;explain' {
+            break
+        }
+        'aguify;help;completions' {
+            break
+        }
+        'aguify;help;help' {
+            break
+        }
+    })
+
+    $completions.Where{ $_.CompletionText -like "$wordToComplete*" } |
+        Sort-Object -Property ListItemText
+}

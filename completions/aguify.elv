@@ -1,0 +1,140 @@
+
+use builtin;
+use str;
+
+set edit:completion:arg-completer[aguify] = {|@words|
+    fn spaces {|n|
+        builtin:repeat $n ' ' | str:join ''
+    }
+    fn cand {|text desc|
+        edit:complex-candidate $text &display=$text' '(spaces (- 14 (wcswidth $text)))$desc
+    }
+    var command = 'aguify'
+    for word $words[1..-1] {
+        if (str:has-prefix $word '-') {
+            break
+        }
+        set command = $command';'$word
+    }
+    var completions = [
+        &'aguify'= {
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand convert 'Convert LangGraph logs to AG-UI events (SSE or NDJSON)'
+            cand check 'Check AG-UI streams and LangGraph logs (official client rules, schema, interrupts, …)'
+            cand serve 'Serve recorded runs as a live AG-UI endpoint (POST a RunAgentInput, get SSE)'
+            cand timeline 'Show runs at a glance: one line per message, reasoning block, tool call, step'
+            cand explain 'Explain runs that ended in RUN_ERROR or stopped without a terminal event'
+            cand completions 'Generate shell completions'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'aguify;convert'= {
+            cand --from 'Input form: detected per file by default'
+            cand --max-line-bytes 'Skip (and report) lines longer than this many bytes'
+            cand --thread-id 'threadId when the log has none'
+            cand --run-id 'runId when the log has none (later runs get `-2`, `-3`…)'
+            cand --text 'Stream every model message, or only the final state''s answer'
+            cand --tool-steps 'Also narrate tool calls as short reasoning lines'
+            cand --compat 'Rename REASONING_* to 0.x THINKING_* (TDesign Chat 0.5.2)'
+            cand --to 'Output format'
+            cand --fail-on 'Exit 1 when a check finding reaches this severity (findings go to stderr either way)'
+            cand --speed 'Playback speed: 2 replays twice as fast as recorded, 0.5 half as fast'
+            cand --max-gap 'Cap on any single gap after scaling, in ms (0: no cap)'
+            cand --interval 'Gap before events without a timestamp (v2 logs), in ms, scaled by --speed'
+            cand --strict 'Exit 2 at the first bad input line instead of reporting it and going on'
+            cand --stats 'Print where every input line went (mapped / ignored with reason / bad) to stderr'
+            cand --pace 'Write each event after its recorded gap (see --speed, --max-gap, --interval), flushing every frame'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'aguify;check'= {
+            cand --from 'Input form: detected per file by default'
+            cand --max-line-bytes 'Skip (and report) lines longer than this many bytes'
+            cand --thread-id 'threadId when the log has none'
+            cand --run-id 'runId when the log has none (later runs get `-2`, `-3`…)'
+            cand --text 'Stream every model message, or only the final state''s answer'
+            cand --tool-steps 'Also narrate tool calls as short reasoning lines'
+            cand --compat 'Rename REASONING_* to 0.x THINKING_* (TDesign Chat 0.5.2)'
+            cand --format 'Report format'
+            cand --fail-on 'Exit 1 when a finding reaches this severity'
+            cand --max-warnings 'Exit 1 when there are more than N warnings'
+            cand --allow 'Silence a rule (repeatable)'
+            cand --deny 'Make a rule an error (repeatable)'
+            cand --explain 'Explain a rule and exit (`all` lists every rule)'
+            cand --color 'Colour the text report'
+            cand --strict 'Exit 2 at the first bad input line instead of reporting it and going on'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'aguify;serve'= {
+            cand --conversation 'A further conversation: the *.ndjson/*.jsonl/*.sse files of DIR in name order, served at POST /<name> (the folder''s name unless given as NAME=DIR); repeatable'
+            cand --listen 'Address to listen on (loopback by default)'
+            cand --speed 'Playback speed: 2 replays twice as fast as recorded, 0.5 half as fast'
+            cand --max-gap 'Cap on any single gap after scaling, in ms (0: no cap)'
+            cand --interval 'Gap before events without a timestamp (v2 logs), in ms, scaled by --speed'
+            cand --cors 'Allow browser requests from this origin (e.g. http://localhost:3000, or * for any)'
+            cand --max-body 'Request bodies larger than this get 413'
+            cand --from 'Input form: detected per file by default'
+            cand --text 'Stream every model message, or only the final state''s answer'
+            cand --tool-steps 'Also narrate tool calls as short reasoning lines'
+            cand --compat 'Rename REASONING_* to 0.x THINKING_* (TDesign Chat 0.5.2)'
+            cand -q 'Don''t log one line per request to stderr'
+            cand --quiet 'Don''t log one line per request to stderr'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'aguify;timeline'= {
+            cand --from 'Input form: detected per file by default'
+            cand --max-line-bytes 'Skip (and report) lines longer than this many bytes'
+            cand --color 'Colour by kind; `auto` colours a terminal only and honours NO_COLOR / CLICOLOR_FORCE'
+            cand --width 'Cut lines to this many columns (default: the terminal width, COLUMNS, or 120 in a pipe)'
+            cand --strict 'Exit 2 at the first bad input line instead of reporting it and going on'
+            cand --full 'Show previews and ids whole, never cut lines to the width'
+            cand --follow 'Keep reading the file as it grows (like `tail -f`) until Ctrl-C'
+            cand --exit-on-end 'With --follow: also stop once a run has ended and the file has no more data'
+            cand --no-check 'Do not run the checker (its findings are shown inline by default)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'aguify;explain'= {
+            cand --from 'Input form: detected per file by default'
+            cand --max-line-bytes 'Skip (and report) lines longer than this many bytes'
+            cand -n 'How many raw input records before the error to show'
+            cand --format 'Output format (json: the documented object of docs/timeline.md)'
+            cand --color 'Colour the text report; `auto` colours a terminal only and honours NO_COLOR / CLICOLOR_FORCE'
+            cand --strict 'Exit 2 at the first bad input line instead of reporting it and going on'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'aguify;completions'= {
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'aguify;help'= {
+            cand convert 'Convert LangGraph logs to AG-UI events (SSE or NDJSON)'
+            cand check 'Check AG-UI streams and LangGraph logs (official client rules, schema, interrupts, …)'
+            cand serve 'Serve recorded runs as a live AG-UI endpoint (POST a RunAgentInput, get SSE)'
+            cand timeline 'Show runs at a glance: one line per message, reasoning block, tool call, step'
+            cand explain 'Explain runs that ended in RUN_ERROR or stopped without a terminal event'
+            cand completions 'Generate shell completions'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'aguify;help;convert'= {
+        }
+        &'aguify;help;check'= {
+        }
+        &'aguify;help;serve'= {
+        }
+        &'aguify;help;timeline'= {
+        }
+        &'aguify;help;explain'= {
+        }
+        &'aguify;help;completions'= {
+        }
+        &'aguify;help;help'= {
+        }
+    ]
+    $completions[$command]
+}

@@ -1,0 +1,254 @@
+#!/usr/bin/env python3
+"""Capture real platform SSE streams from a local langgraph-api server (in-memory runtime).
+
+    python examples/recorders/record_sse.py --out testdata/recordings [--only a_plain_chat,...]
+
+Starts serve_platform.py on a free 127.0.0.1 port, then per scenario:
+  sse/platform-classic-events.<scenario>.sse   POST /threads/{id}/runs/stream, stream_mode ["events"]
+  sse/platform-v3-protocol.<scenario>.sse      POST /threads/{id}/stream/events (all channels) +
+                                               POST /threads/{id}/commands run.start / input.respond
+  sdk-parts/<scenario>.ndjson                  the classic capture as SDK StreamParts {"event","data"[,"id"]}
+The raw response bytes are written unchanged. Resume pairs get __1_interrupt / __2_resume.
+The server is stopped at the end.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from pathlib import Path
+
+import httpx
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+V3_CHANNELS = ["values", "updates", "messages", "tools", "custom", "lifecycle", "input", "tasks"]
+
+
+
+def _human(text: str, name: str) -> dict:
+    return {"messages": [{"type": "human", "content": text, "id": f"human-{name}"}]}
+
+
+RUN_CONFIG = {"e_recursion_limit": {"recursion_limit": 3}}
+
+
+def scenario_inputs() -> dict[str, list[tuple[str, dict | None, dict | None]]]:
+    """scenario -> [(suffix, input, resume)]"""
+    one = lambda name, text: [("", _human(text, name), None)]  # noqa: E731
+    return {
+        "a_plain_chat": one("a_plain_chat", "Hi there"),
+        "b_react_one_tool": one("b_react_one_tool", "Weather in Paris?"),
+        "b_react_parallel": one("b_react_parallel", "Weather in Paris and London?"),
+        "c_reasoning_anthropic": one("c_reasoning_anthropic", "Capital of France?"),
+        "c_reasoning_openai": one("c_reasoning_openai", "Capital of France?"),
+        "d_hitl": [("__1_interrupt", _human("Order 2 widgets", "d_hitl"), None), ("__2_resume", None, {"approved": True})],
+        "e_error_tool_raises": one("e_error_tool_raises", "Where is order A-1?"),
+        "e_model_rate_limit": one("e_model_rate_limit", "Hi there"),
+        "e_recursion_limit": one("e_recursion_limit", "Wait for the backup job"),
+        "f_subgraph": one("f_subgraph", "Research Paris"),
+        "g_custom_events": one("g_custom_events", "Do the work"),
+        "h_state": [("", {**_human("Plan my day", "h_state"), "counter": 0, "status": "new", "items": []}, None)],
+        "i_tool_output_delta": one("i_tool_output_delta", "Search the docs for install"),
+    }
+
+
+def parse_sse(raw: bytes) -> list[dict]:
+    """Minimal SSE parser: frames of event/data/id."""
+    frames = []
+    text = raw.decode("utf-8").lstrip("\ufeff")
+    for block in text.replace("\r\n", "\n").split("\n\n"):
+        ev: dict = {}
+        data_lines = []
+        for line in block.split("\n"):
+            if not line or line.startswith(":"):
+                continue
+            field, _, value = line.partition(":")
+            value = value[1:] if value.startswith(" ") else value
+            if field == "data":
+                data_lines.append(value)
+            elif field in ("event", "id"):
+                ev[field] = value
+        if data_lines:
+            ev["data"] = "\n".join(data_lines)
+        if ev:
+            frames.append(ev)
+    return frames
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def thread_id(form: str, name: str) -> str:
+    return str(uuid.uuid5(uuid.NAMESPACE_URL, f"aguify/recordings/{form}/{name}"))
+
+
+async def capture_classic(client: httpx.AsyncClient, name: str, out: Path) -> None:
+    tid = thread_id("classic", name)
+    await client.post("/threads", json={"thread_id": tid, "if_exists": "do_nothing"})
+    for suffix, inp, resume in scenario_inputs()[name]:
+        body: dict = {"assistant_id": f"classic__{name}", "stream_mode": ["events"]}
+        if name in RUN_CONFIG:
+            body["config"] = RUN_CONFIG[name]
+        if resume is not None:
+            body["command"] = {"resume": resume}
+        else:
+            body["input"] = inp
+        async with client.stream("POST", f"/threads/{tid}/runs/stream", json=body) as resp:
+            raw = await resp.aread()
+        path = out / "sse" / f"platform-classic-events.{name}{suffix}.sse"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(raw)
+        parts = []
+        for f in parse_sse(raw):
+            part = {"event": f.get("event", "message"), "data": json.loads(f["data"]) if "data" in f else None}
+            if "id" in f:
+                part["id"] = f["id"]
+            parts.append(json.dumps(part, ensure_ascii=False, separators=(",", ":")))
+        sdk = out / "sdk-parts" / f"{name}{suffix}.ndjson"
+        sdk.parent.mkdir(parents=True, exist_ok=True)
+        sdk.write_text("\n".join(parts) + "\n")
+        print(f"  wrote {path} and {sdk} ({len(parts)} frames)")
+
+
+def _terminal(raw: bytes) -> bool:
+    for f in parse_sse(bytes(raw)):
+        if f.get("event") == "error":
+            return True
+        if f.get("event") != "lifecycle" or "data" not in f:
+            continue
+        try:
+            ev = json.loads(f["data"])
+        except ValueError:
+            continue
+        p = ev.get("params", {})
+        if p.get("namespace") == [] and p.get("data", {}).get("event") in ("completed", "failed", "interrupted"):
+            return True
+    return False
+
+
+async def capture_v3_run(client: httpx.AsyncClient, tid: str, command: dict, since: int | None) -> bytes:
+    buf = bytearray()
+    seen_terminal = asyncio.Event()
+
+    async def reader() -> None:
+        body: dict = {"channels": V3_CHANNELS}
+        if since is not None:
+            body["since"] = since
+        async with client.stream("POST", f"/threads/{tid}/stream/events", json=body) as resp:
+            async for chunk in resp.aiter_bytes():
+                buf.extend(chunk)
+                if _terminal(buf):
+                    seen_terminal.set()
+
+    task = asyncio.create_task(reader())
+    await asyncio.sleep(0.5)  # let the subscription install
+    r = await client.post(f"/threads/{tid}/commands", json=command)
+    r.raise_for_status()
+    try:
+        await asyncio.wait_for(seen_terminal.wait(), 30)
+        await asyncio.sleep(0.5)  # trailing frames
+    except asyncio.TimeoutError:
+        print("  (no terminal root lifecycle within 30s; keeping what arrived)")
+    finally:
+        task.cancel()
+        try:
+            await task
+        except (asyncio.CancelledError, Exception):
+            pass
+    # keep whole frames only
+    cut = bytes(buf).rfind(b"\n\n")
+    return bytes(buf[: cut + 2]) if cut >= 0 else bytes(buf)
+
+
+async def capture_v3(client: httpx.AsyncClient, name: str, out: Path) -> None:
+    tid = thread_id("v3", name)
+    await client.post("/threads", json={"thread_id": tid, "if_exists": "do_nothing"})
+    since = None
+    cmd_id = 0
+    for suffix, inp, resume in scenario_inputs()[name]:
+        cmd_id += 1
+        if resume is None:
+            params = {"assistant_id": f"v3__{name}", "input": inp}
+            if name in RUN_CONFIG:
+                params["config"] = RUN_CONFIG[name]
+            cmd = {"id": cmd_id, "method": "run.start", "params": params}
+        else:
+            state = (await client.get(f"/threads/{tid}/state")).json()
+            interrupt_id = state["interrupts"][0]["id"]
+            cmd = {"id": cmd_id, "method": "input.respond", "params": {"interrupt_id": interrupt_id, "response": resume}}
+        raw = await capture_v3_run(client, tid, cmd, since)
+        frames = [f for f in parse_sse(raw) if "id" in f]
+        if frames:
+            since = max(int(f["id"]) for f in frames)
+        path = out / "sse" / f"platform-v3-protocol.{name}{suffix}.sse"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(raw)
+        print(f"  wrote {path} ({len(parse_sse(raw))} frames)")
+
+
+async def run(out: Path, only: set[str], base_url: str) -> None:
+    async with httpx.AsyncClient(base_url=base_url, timeout=60) as client:
+        for name in scenario_inputs():
+            if only and name not in only:
+                continue
+            print(name)
+            await capture_classic(client, name, out)
+            await capture_v3(client, name, out)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--out", default="testdata/recordings", type=Path)
+    ap.add_argument("--only", default="")
+    ap.add_argument("--server", default="", help="use a running server (base URL) instead of starting one")
+    args = ap.parse_args()
+    only = {s for s in args.only.split(",") if s}
+    proc = None
+    base_url = args.server
+    if not base_url:
+        port = free_port()
+        base_url = f"http://127.0.0.1:{port}"
+        log = open(os.environ.get("SSE_SERVER_LOG", os.devnull), "wb")
+        proc = subprocess.Popen(
+            [sys.executable, str(HERE / "serve_platform.py"), "--port", str(port)],
+            stdout=log, stderr=subprocess.STDOUT, start_new_session=True, cwd=tempfile.mkdtemp(prefix="aguify-platform-"),
+        )
+        deadline = time.time() + 90
+        while time.time() < deadline:
+            try:
+                if httpx.get(f"{base_url}/ok", timeout=2).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            time.sleep(1)
+        else:
+            proc.terminate()
+            sys.exit("platform server did not come up")
+    try:
+        asyncio.run(run(args.out, only, base_url))
+    finally:
+        if proc is not None:
+            os.killpg(proc.pid, signal.SIGTERM)
+            try:
+                proc.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait()
+
+
+if __name__ == "__main__":
+    main()

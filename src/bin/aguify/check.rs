@@ -1,0 +1,87 @@
+//! `aguify check`: each input checked on its own, one combined report on stdout.
+
+use std::io::{self, IsTerminal, Write};
+
+use aguify::check::report::{Counts, Format, Report};
+use aguify::check::{self, rules, Config, Severity};
+
+use crate::cli::{CheckArgs, Color, FailOn, ReportFormat};
+use crate::options;
+
+/// Whether findings fail the run under `--fail-on` / `--max-warnings`.
+pub fn fails(c: Counts, fail_on: FailOn, max_warnings: Option<u64>) -> bool {
+    let by_severity = match fail_on {
+        FailOn::Error => c.errors > 0,
+        FailOn::Warning => c.errors + c.warnings > 0,
+        FailOn::None => false,
+    };
+    by_severity || max_warnings.is_some_and(|m| c.warnings > m)
+}
+
+/// `--color`: auto means stdout is a terminal and NO_COLOR is unset.
+pub fn use_color(c: Color, terminal: bool) -> bool {
+    match c {
+        Color::Always => true,
+        Color::Never => false,
+        Color::Auto => terminal && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()),
+    }
+}
+
+pub fn run(args: CheckArgs) -> anyhow::Result<i32> {
+    if let Some(id) = &args.explain {
+        let mut out = io::stdout().lock();
+        if id.eq_ignore_ascii_case("all") {
+            for r in rules::RULES {
+                writeln!(out, "{}  {:<7}  {}", r.id, r.severity.as_str(), r.title)?;
+            }
+            return Ok(0);
+        }
+        return match rules::find(id) {
+            Some(r) => {
+                write!(out, "{}", rules::explain(r))?;
+                Ok(0)
+            }
+            None => {
+                eprintln!("aguify: unknown rule '{id}' (see `aguify check --explain all`)");
+                Ok(2)
+            }
+        };
+    }
+    for id in args.allow.iter().chain(&args.deny) {
+        if rules::find(id).is_none() {
+            eprintln!("aguify: unknown rule '{id}' (see `aguify check --explain all`)");
+            return Ok(2);
+        }
+    }
+    let config = Config {
+        allow: args.allow.clone(),
+        deny: args.deny.clone(),
+    };
+    let opts = options::pipeline_options(&args.input, &args.map);
+    let files = if args.input.files.is_empty() {
+        vec!["-".to_string()]
+    } else {
+        args.input.files.clone()
+    };
+    let mut report = Report::default();
+    for f in &files {
+        report.files.push(check::check_path(f, &opts, &config)?);
+    }
+    let format = match args.format {
+        ReportFormat::Text => Format::Text,
+        ReportFormat::Json => Format::Json,
+        ReportFormat::Github => Format::Github,
+        ReportFormat::Junit => Format::Junit,
+        ReportFormat::Sarif => Format::Sarif,
+    };
+    let color = use_color(args.color, io::stdout().is_terminal());
+    let mut out = io::stdout().lock();
+    out.write_all(report.render(format, color).as_bytes())?;
+    out.flush()?;
+    let _ = Severity::Error;
+    Ok(if fails(report.counts(), args.fail_on, args.max_warnings) {
+        1
+    } else {
+        0
+    })
+}

@@ -1,0 +1,154 @@
+//! Terminal concerns shared by the human-facing commands: colour choice, width, the progress bar
+//! for large files, and `--follow` reading.
+
+use std::fs::File;
+use std::io::{self, IsTerminal, Read};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+use aguify::pipeline::Input;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+
+use crate::cli::Color;
+
+/// `--color`: an explicit `always`/`never` wins; `auto` honours NO_COLOR (any non-empty value:
+/// never), then CLICOLOR_FORCE (non-empty and not `0`: always), then colours a terminal only.
+pub fn use_color(choice: Color, stream_is_terminal: bool) -> bool {
+    let env = |k: &str| std::env::var_os(k).filter(|v| !v.is_empty());
+    match choice {
+        Color::Always => true,
+        Color::Never => false,
+        Color::Auto => {
+            if env("NO_COLOR").is_some() {
+                false
+            } else if env("CLICOLOR_FORCE").is_some_and(|v| v != "0") {
+                true
+            } else {
+                stream_is_terminal
+            }
+        }
+    }
+}
+
+/// Line width: `--width`, else the terminal's width (stdout a terminal), else `COLUMNS`, else
+/// 120 (a pipe still gets lines a reader can scan; `--full` lifts the limit).
+pub fn width(explicit: Option<usize>) -> usize {
+    if let Some(w) = explicit {
+        return w.max(20);
+    }
+    if io::stdout().is_terminal() {
+        if let Some((terminal_size::Width(w), _)) = terminal_size::terminal_size() {
+            return usize::from(w).max(20);
+        }
+    }
+    std::env::var("COLUMNS")
+        .ok()
+        .and_then(|c| c.trim().parse::<usize>().ok())
+        .filter(|w| *w >= 20)
+        .unwrap_or(120)
+}
+
+/// Inputs at least this large (all files together) get a progress bar.
+const PROGRESS_MIN_BYTES: u64 = 16 * 1024 * 1024;
+
+/// A progress bar on stderr for large files, only when stderr is a terminal and not in CI.
+pub fn progress_for(files: &[String]) -> Option<ProgressBar> {
+    if !io::stderr().is_terminal() || std::env::var_os("CI").is_some() {
+        return None;
+    }
+    let total: u64 = files
+        .iter()
+        .filter(|f| f.as_str() != "-")
+        .filter_map(|f| std::fs::metadata(f).ok())
+        .map(|m| m.len())
+        .sum();
+    if total < PROGRESS_MIN_BYTES {
+        return None;
+    }
+    let pb = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
+    if let Ok(style) = ProgressStyle::with_template("{bar:40} {bytes}/{total_bytes} {eta} {msg}") {
+        pb.set_style(style);
+    }
+    Some(pb)
+}
+
+/// Opens the inputs, each read through the progress bar and/or `--follow` reader.
+pub fn open_inputs(
+    files: &[String],
+    progress: Option<&ProgressBar>,
+    follow: Option<&Arc<AtomicBool>>,
+) -> Result<Vec<Input>, aguify::Error> {
+    let files: Vec<String> = if files.is_empty() {
+        vec!["-".into()]
+    } else {
+        files.to_vec()
+    };
+    let mut out = Vec::new();
+    for f in &files {
+        if f == "-" || (progress.is_none() && follow.is_none()) {
+            out.push(Input::open(f)?);
+            continue;
+        }
+        let file = File::open(f).map_err(|source| aguify::Error::Input {
+            path: f.clone(),
+            source,
+        })?;
+        let reader: Box<dyn Read + Send> = match follow {
+            Some(stop) => Box::new(FollowReader {
+                file,
+                stop: stop.clone(),
+                poll: Duration::from_millis(100),
+            }),
+            None => Box::new(file),
+        };
+        let reader: Box<dyn Read + Send> = match progress {
+            Some(pb) => Box::new(pb.wrap_read(reader)),
+            None => reader,
+        };
+        out.push(Input {
+            name: Arc::from(f.as_str()),
+            reader: Box::new(io::BufReader::with_capacity(256 * 1024, reader)),
+        });
+    }
+    Ok(out)
+}
+
+/// Reads a file that may still grow: at its end, waits and polls again, until `stop` is set
+/// (Ctrl-C, or the end of a run with `--exit-on-end`); only then reports end of file.
+pub struct FollowReader {
+    file: File,
+    stop: Arc<AtomicBool>,
+    poll: Duration,
+}
+
+impl Read for FollowReader {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        loop {
+            let n = self.file.read(buf)?;
+            if n > 0 || buf.is_empty() {
+                return Ok(n);
+            }
+            if self.stop.load(Ordering::SeqCst) {
+                return Ok(0);
+            }
+            std::thread::sleep(self.poll);
+        }
+    }
+}
+
+/// Sets `stop` on Ctrl-C, so a followed file ends like a finished one (open runs get their
+/// footer). A thread with a small runtime waits for the signal.
+pub fn stop_on_ctrl_c(stop: Arc<AtomicBool>) {
+    std::thread::spawn(move || {
+        let Ok(rt) = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+        else {
+            return;
+        };
+        if rt.block_on(tokio::signal::ctrl_c()).is_ok() {
+            stop.store(true, Ordering::SeqCst);
+        }
+    });
+}

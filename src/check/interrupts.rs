@@ -1,0 +1,136 @@
+//! Interrupt checks (AGX4xx): the outcome's interrupt list, resumes on the next run of the
+//! thread, and (for converted input) whether the raw log and the AG-UI agree that a run stopped
+//! at an interrupt.
+
+use std::collections::{BTreeMap, HashSet};
+
+use serde_json::Value;
+
+use super::Ctx;
+
+#[derive(Default)]
+pub struct Interrupts {
+    /// Pending interrupt ids per thread.
+    pending: BTreeMap<String, Vec<String>>,
+    thread: String,
+    /// Converted input: the raw log stopped at an interrupt in the current run.
+    raw_interrupted: bool,
+}
+
+impl Interrupts {
+    pub fn raw_interrupt(&mut self) {
+        self.raw_interrupted = true;
+    }
+
+    /// An AG-UI event. `converted` is true when the stream was mapped from a LangGraph log.
+    pub fn feed(&mut self, ev: &Value, converted: bool, ctx: &mut Ctx) {
+        let t = ev.get("type").and_then(Value::as_str).unwrap_or("");
+        match t {
+            "RUN_STARTED" => {
+                self.thread = ev
+                    .get("threadId")
+                    .and_then(Value::as_str)
+                    .unwrap_or("")
+                    .to_string();
+                let pending = self.pending.remove(&self.thread).unwrap_or_default();
+                let resume: Vec<String> = ev
+                    .pointer("/input/resume")
+                    .and_then(Value::as_array)
+                    .into_iter()
+                    .flatten()
+                    .filter_map(|r| {
+                        r.get("interruptId")
+                            .and_then(Value::as_str)
+                            .map(String::from)
+                    })
+                    .collect();
+                if converted && ev.get("input").is_none() {
+                    // Converted runs carry no RunAgentInput: the resume cannot be checked.
+                    return;
+                }
+                let missing: Vec<String> = pending
+                    .iter()
+                    .filter(|p| !resume.contains(p))
+                    .cloned()
+                    .collect();
+                if !missing.is_empty() {
+                    ctx.report(
+                        "AGX404",
+                        missing.clone(),
+                        format!(
+                            "Thread has {} pending interrupt(s) not addressed by resume: {}",
+                            missing.len(),
+                            missing.join(", ")
+                        ),
+                    );
+                }
+                let unknown: Vec<String> = resume
+                    .iter()
+                    .filter(|r| !pending.contains(r))
+                    .cloned()
+                    .collect();
+                if !unknown.is_empty() {
+                    ctx.report(
+                        "AGX405",
+                        unknown.clone(),
+                        format!(
+                            "resume references unknown interrupt ids: {}",
+                            unknown.join(", ")
+                        ),
+                    );
+                }
+            }
+            "RUN_FINISHED" => {
+                let outcome = ev.pointer("/outcome/type").and_then(Value::as_str);
+                let interrupted = outcome == Some("interrupt");
+                if interrupted {
+                    let list = ev.pointer("/outcome/interrupts").and_then(Value::as_array);
+                    let mut seen = HashSet::new();
+                    let mut ids = vec![];
+                    for it in list.into_iter().flatten() {
+                        let id = it.get("id").and_then(Value::as_str).unwrap_or("");
+                        let reason = it.get("reason").and_then(Value::as_str);
+                        if id.is_empty() || reason == Some("") {
+                            ctx.report(
+                                "AGX402",
+                                vec![id.to_string()],
+                                format!(
+                                    "interrupt '{id}' has an empty {}",
+                                    if id.is_empty() { "id" } else { "reason" }
+                                ),
+                            );
+                        }
+                        if !seen.insert(id.to_string()) {
+                            ctx.report(
+                                "AGX401",
+                                vec![id.to_string()],
+                                format!(
+                                    "interrupt id '{id}' appears more than once in the outcome"
+                                ),
+                            );
+                        } else {
+                            ids.push(id.to_string());
+                        }
+                    }
+                    self.pending.insert(self.thread.clone(), ids);
+                } else {
+                    self.pending.remove(&self.thread);
+                }
+                if converted && interrupted != self.raw_interrupted {
+                    let msg = if self.raw_interrupted {
+                        "the raw log stopped at an interrupt but the AG-UI run finishes as success"
+                    } else {
+                        "the AG-UI run finishes with an interrupt outcome but the raw log has no interrupt"
+                    };
+                    ctx.report("AGX406", vec![], msg.to_string());
+                }
+                self.raw_interrupted = false;
+            }
+            "RUN_ERROR" => {
+                self.pending.remove(&self.thread);
+                self.raw_interrupted = false;
+            }
+            _ => {}
+        }
+    }
+}

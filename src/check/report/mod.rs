@@ -1,0 +1,72 @@
+//! Report formats: one file per format. Every renderer is deterministic: findings come in file
+//! order, then input line, then event index.
+
+mod github;
+mod json;
+mod junit;
+mod sarif;
+pub mod text;
+
+use super::{FileReport, Severity};
+
+/// A report over one or more files.
+#[derive(Debug, Clone, Default)]
+pub struct Report {
+    pub files: Vec<FileReport>,
+}
+
+/// Output format of `aguify check`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    Text,
+    Json,
+    Github,
+    Junit,
+    Sarif,
+}
+
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Counts {
+    pub errors: u64,
+    pub warnings: u64,
+}
+
+impl Report {
+    pub fn counts(&self) -> Counts {
+        let mut c = Counts::default();
+        for f in self.files.iter().flat_map(|f| &f.findings) {
+            match f.severity {
+                Severity::Error => c.errors += 1,
+                Severity::Warning => c.warnings += 1,
+            }
+        }
+        c
+    }
+
+    /// Files the official client would reject.
+    pub fn official_invalid(&self) -> usize {
+        self.files.iter().filter(|f| !f.official_valid).count()
+    }
+
+    /// Renders the report. `color` applies to the text format only.
+    pub fn render(&self, format: Format, color: bool) -> String {
+        match format {
+            Format::Text => text::render(self, color),
+            Format::Json => json::render(self),
+            Format::Github => github::render(self),
+            Format::Junit => junit::render(self),
+            Format::Sarif => sarif::render(self),
+        }
+    }
+}
+
+/// The one-line summary shared by `check` and `convert`.
+pub fn summary_line(c: Counts, files: usize) -> String {
+    let plural = |n: u64, w: &str| format!("{n} {w}{}", if n == 1 { "" } else { "s" });
+    format!(
+        "{} checked: {}, {}",
+        plural(files as u64, "file"),
+        plural(c.errors, "error"),
+        plural(c.warnings, "warning")
+    )
+}

@@ -1,0 +1,71 @@
+//! `--format sarif`: SARIF 2.1.0 for code-scanning uploads.
+
+use std::collections::BTreeSet;
+
+use serde_json::{json, Value};
+
+use super::Report;
+use crate::check::{rules, Severity};
+
+pub fn render(report: &Report) -> String {
+    let used: BTreeSet<&str> = report
+        .files
+        .iter()
+        .flat_map(|f| &f.findings)
+        .map(|f| f.rule)
+        .collect();
+    let rule_list: Vec<&str> = used.into_iter().collect();
+    let rules_json: Vec<Value> = rule_list
+        .iter()
+        .map(|id| {
+            let r = rules::get(id);
+            json!({
+                "id": r.id,
+                "name": r.title,
+                "shortDescription": {"text": r.title},
+                "fullDescription": {"text": r.explanation},
+                "help": {"text": format!("{} (spec: {})", r.fix, r.spec)},
+                "defaultConfiguration": {"level": r.severity.as_str()},
+            })
+        })
+        .collect();
+    let results: Vec<Value> = report
+        .files
+        .iter()
+        .flat_map(|f| &f.findings)
+        .map(|f| {
+            let mut region = json!({});
+            if f.line > 0 {
+                region = json!({"startLine": f.line});
+            }
+            json!({
+                "ruleId": f.rule,
+                "ruleIndex": rule_list.iter().position(|r| *r == f.rule),
+                "level": match f.severity { Severity::Error => "error", Severity::Warning => "warning" },
+                "message": {"text": f.message},
+                "locations": [{
+                    "physicalLocation": {
+                        "artifactLocation": {"uri": &*f.file},
+                        "region": region,
+                    }
+                }],
+                "properties": {"eventIndex": f.event_index, "eventType": f.event_type, "ids": f.ids},
+            })
+        })
+        .collect();
+    let v = json!({
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "version": "2.1.0",
+        "runs": [{
+            "tool": {"driver": {
+                "name": "aguify",
+                "informationUri": "https://github.com/aguify/aguify",
+                "rules": rules_json,
+            }},
+            "results": results,
+        }],
+    });
+    let mut s = serde_json::to_string_pretty(&v).unwrap_or_default();
+    s.push('\n');
+    s
+}

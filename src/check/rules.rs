@@ -1,0 +1,326 @@
+//! The rule registry: every rule's stable id, severity, title, explanation, spec section and fix
+//! hint. Ids are grouped by hundreds:
+//!
+//! | ids | family |
+//! |---|---|
+//! | AGX101–AGX124 | the 24 `verifyEvents` rules of `@ag-ui/client` 1.0 (AGX1NN = rule NN) |
+//! | AGX130–AGX133 | `transformChunks` errors of the official client |
+//! | AGX2xx | the AG-UI 1.0 event schema (`@ag-ui/core` `EventSchema`) |
+//! | AGX3xx | what the client lets through but front ends break on |
+//! | AGX4xx | interrupts |
+//! | AGX5xx | transport: lines and frames the client cannot read |
+//! | AGX6xx | raw LangGraph input |
+//! | AGX7xx | content leaks (seed 004) |
+
+/// How serious a finding is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Severity {
+    Warning,
+    Error,
+}
+
+impl Severity {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+        }
+    }
+}
+
+/// One rule.
+#[derive(Debug, Clone, Copy)]
+pub struct Rule {
+    pub id: &'static str,
+    pub severity: Severity,
+    /// True when the official `@ag-ui/client` 1.0 pipeline (or the schema the conformance harness
+    /// applies) rejects what this rule finds: these findings decide the official verdict.
+    pub official: bool,
+    pub title: &'static str,
+    pub explanation: &'static str,
+    pub spec: &'static str,
+    pub fix: &'static str,
+}
+
+use Severity::{Error as E, Warning as W};
+
+macro_rules! rule {
+    ($id:literal, $sev:expr, $off:literal, $title:literal, $spec:literal, $expl:literal, $fix:literal) => {
+        Rule {
+            id: $id,
+            severity: $sev,
+            official: $off,
+            title: $title,
+            explanation: $expl,
+            spec: $spec,
+            fix: $fix,
+        }
+    };
+}
+
+/// Every rule, in id order.
+pub static RULES: &[Rule] = &[
+    rule!("AGX101", E, true, "event after RUN_ERROR", "AG-UI §7 rule 1",
+        "After RUN_ERROR the run is over: the client rejects any event except a new RUN_STARTED.",
+        "Stop emitting after RUN_ERROR, or start a new run with RUN_STARTED first."),
+    rule!("AGX102", E, true, "event after RUN_FINISHED", "AG-UI §7 rule 2",
+        "After RUN_FINISHED only RUN_ERROR or a new RUN_STARTED may follow.",
+        "Emit RUN_FINISHED last, or open a new run with RUN_STARTED."),
+    rule!("AGX103", E, true, "first event is not RUN_STARTED", "AG-UI §7 rule 3",
+        "A stream must open with RUN_STARTED (or RUN_ERROR).",
+        "Emit RUN_STARTED {threadId, runId} before anything else."),
+    rule!("AGX104", E, true, "RUN_STARTED while a run is active", "AG-UI §7 rule 4",
+        "A new run may start only after the previous one finished or errored.",
+        "Close the previous run with RUN_FINISHED or RUN_ERROR first."),
+    rule!("AGX105", E, true, "subagentRunId: null", "AG-UI §7 rule 5, §1",
+        "`subagentRunId` is optional; null is not a valid value.",
+        "Omit the field instead of writing null."),
+    rule!("AGX106", E, true, "null optional field on SUBAGENT_*", "AG-UI §7 rule 6",
+        "Optional SUBAGENT_* fields must be omitted rather than null.",
+        "Omit the field instead of writing null."),
+    rule!("AGX107", E, true, "invalid SUBAGENT_FINISHED outcome", "AG-UI §7 rule 7, §3",
+        "A subagent outcome is {type:\"success\"} or {type:\"suspended\", interruptIds?: string[]}.",
+        "Use one of the two outcome shapes."),
+    rule!("AGX108", E, true, "interrupt with subagentRunId: null", "AG-UI §7 rule 8",
+        "An interrupt of a RUN_FINISHED outcome carries subagentRunId: null.",
+        "Omit subagentRunId on the interrupt."),
+    rule!("AGX109", E, true, "TEXT_MESSAGE_START for an open message", "AG-UI §7 rule 9",
+        "A text message with this id is already in progress.",
+        "End the message with TEXT_MESSAGE_END before starting it again, or use a new id."),
+    rule!("AGX110", E, true, "TEXT_MESSAGE_CONTENT without an open message", "AG-UI §7 rule 10",
+        "Content was sent for a message id that is not open.",
+        "Send TEXT_MESSAGE_START first and keep the message open until its last delta."),
+    rule!("AGX111", E, true, "TEXT_MESSAGE_END without an open message", "AG-UI §7 rule 11",
+        "An END names a message id that is not open.",
+        "Send TEXT_MESSAGE_START first; end each message once."),
+    rule!("AGX112", E, true, "TOOL_CALL_START for an open tool call", "AG-UI §7 rule 12",
+        "A tool call with this id is already in progress (a double-fired start).",
+        "Emit one TOOL_CALL_START per tool call id; end it with TOOL_CALL_END."),
+    rule!("AGX113", E, true, "tool call owner differs from its parent message", "AG-UI §7 rule 13",
+        "A tool call's subagentRunId must match the owner of its parentMessageId.",
+        "Tag the tool call with the same subagentRunId as the message that carries it."),
+    rule!("AGX114", E, true, "TOOL_CALL_ARGS/END without an open tool call", "AG-UI §7 rule 14",
+        "ARGS or END names a tool call id that is not open.",
+        "Send TOOL_CALL_START first; end each tool call once."),
+    rule!("AGX115", E, true, "STEP_STARTED for an open step", "AG-UI §7 rule 15",
+        "A step with this name is already active for the same owner.",
+        "Finish the step before starting it again."),
+    rule!("AGX116", E, true, "STEP_FINISHED without an open step", "AG-UI §7 rule 16",
+        "The step was not started, or was started by another owner.",
+        "Finish steps with the same name and subagentRunId they were started with."),
+    rule!("AGX117", E, true, "REASONING_START/REASONING_MESSAGE_START for an open id", "AG-UI §7 rule 17",
+        "A reasoning span or reasoning message with this id is already in progress.",
+        "Close it with REASONING_END / REASONING_MESSAGE_END first."),
+    rule!("AGX118", E, true, "reasoning content/end without an open reasoning message", "AG-UI §7 rule 18",
+        "REASONING_MESSAGE_CONTENT or _END names a reasoning message that is not open.",
+        "Send REASONING_MESSAGE_START {messageId, role:\"reasoning\"} first."),
+    rule!("AGX119", E, true, "REASONING_END without an open span", "AG-UI §7 rule 19",
+        "REASONING_END names a reasoning span that is not open.",
+        "Send REASONING_START first."),
+    rule!("AGX120", E, true, "invalid SUBAGENT_STARTED", "AG-UI §7 rule 20",
+        "SUBAGENT_STARTED needs subagentRunId and name, a fresh id, and a started parent.",
+        "Use a new subagentRunId per invocation and start parents first."),
+    rule!("AGX121", E, true, "SUBAGENT_FINISHED/ERROR without an active subagent", "AG-UI §7 rule 21",
+        "The subagent named is not active.",
+        "Send SUBAGENT_STARTED first; finish each subagent once."),
+    rule!("AGX122", E, true, "message with subagentRunId: null", "AG-UI §7 rule 22",
+        "A MESSAGES_SNAPSHOT or RUN_STARTED.input message carries subagentRunId: null.",
+        "Omit the field."),
+    rule!("AGX123", E, true, "RUN_FINISHED while items are open", "AG-UI §7 rule 23",
+        "Steps, text messages, reasoning, tool calls and subagents must all be closed before RUN_FINISHED.",
+        "Emit the matching *_END / STEP_FINISHED / SUBAGENT_FINISHED events before RUN_FINISHED."),
+    rule!("AGX124", E, true, "continuation from another owner", "AG-UI §7 rule 24",
+        "A continuation event's subagentRunId differs from the subagent that opened the item.",
+        "Tag continuations with the opener's subagentRunId, or leave them untagged."),
+    rule!("AGX130", E, true, "first chunk lacks an id or name", "AG-UI §6 transformChunks",
+        "The first *_CHUNK of a stream must carry messageId (text, reasoning) or toolCallId and toolCallName (tools).",
+        "Put the id (and tool name) on the first chunk."),
+    rule!("AGX131", E, true, "chunk does not match the open chunk stream", "AG-UI §6 transformChunks",
+        "A chunk continuing an open stream changes its role, name, toolCallName or parentMessageId.",
+        "Keep these fields constant across the chunks of one stream, or use a new id."),
+    rule!("AGX132", E, true, "chunk from another subagent", "AG-UI §6 transformChunks",
+        "A chunk continues a stream opened in another subagent's lane.",
+        "Tag chunks with the subagentRunId of the stream they continue."),
+    rule!("AGX133", E, true, "ambiguous chunk", "AG-UI §6 transformChunks",
+        "An untagged chunk without id arrived while several lanes have an open stream.",
+        "Give the chunk a messageId/toolCallId or a subagentRunId."),
+    rule!("AGX201", E, true, "unknown event type", "AG-UI §3, §6 enforceEvents",
+        "The type is not one of the 31 AG-UI 1.0 event types; the client drops the event.",
+        "Emit only AG-UI 1.0 event types (use CUSTOM for your own events)."),
+    rule!("AGX202", E, true, "THINKING_* event (removed in 1.0)", "AG-UI §5",
+        "THINKING_* were removed in 1.0; the client only translates them through a deprecation shim.",
+        "Emit REASONING_* events instead."),
+    rule!("AGX203", E, true, "missing required field", "AG-UI §2–§4",
+        "A field the 1.0 schema requires is absent.",
+        "Add the field (see the event table in the AG-UI reference)."),
+    rule!("AGX204", E, true, "null on an optional field", "AG-UI §1",
+        "Optional fields reject null; only opaque payloads (snapshot, value, event, patch values) may be null.",
+        "Omit the field instead of writing null."),
+    rule!("AGX205", E, true, "field of the wrong type", "AG-UI §2–§4",
+        "A field has a value of the wrong JSON type or an invalid value.",
+        "Fix the field's value to the type the schema requires."),
+    rule!("AGX206", E, true, "non-integer timestamp or count", "AG-UI §1",
+        "timestamp must be an integer (milliseconds) and token counts integers >= 0.",
+        "Write integers: milliseconds since the epoch for timestamps."),
+    rule!("AGX207", E, true, "snake_case key", "AG-UI §10",
+        "AG-UI keys are camelCase; the client strips snake_case keys and the field is then missing.",
+        "Serialize with camelCase aliases (pydantic: by_alias=True)."),
+    rule!("AGX208", E, true, "invalid outcome", "AG-UI §3 RunFinishedOutcome",
+        "RUN_FINISHED.outcome must be success, interrupt (with >= 1 interrupt having id and reason) or cancelled.",
+        "Use a valid outcome shape."),
+    rule!("AGX209", E, true, "invalid role", "AG-UI §3, §4",
+        "The role is not allowed here (TEXT_MESSAGE_START: developer|system|assistant|user; REASONING_MESSAGE_START: reasoning).",
+        "Use an allowed role (tool output goes in TOOL_CALL_RESULT)."),
+    rule!("AGX210", E, true, "invalid JSON Patch", "AG-UI §4 JsonPatchOp",
+        "A STATE_DELTA / ACTIVITY_DELTA operation is malformed or its path is not a JSON Pointer.",
+        "Use RFC 6902 operations with paths like \"/a/b\"."),
+    rule!("AGX211", W, false, "unknown key", "AG-UI §1",
+        "The event carries a key the 1.0 schema does not define; the client strips it with a warning.",
+        "Drop the key, or put it under `metadata` or `rawEvent`."),
+    rule!("AGX301", W, false, "stream ends without a terminal event", "AG-UI §12",
+        "The last run has no RUN_FINISHED or RUN_ERROR; front ends keep spinning.",
+        "End every run with RUN_FINISHED or RUN_ERROR."),
+    rule!("AGX302", W, false, "RUN_ERROR after RUN_FINISHED", "AG-UI §7 (not checked)",
+        "The run already finished; an error after it contradicts the success shown to the user.",
+        "Emit either RUN_FINISHED or RUN_ERROR for a run, not both."),
+    rule!("AGX303", W, false, "id reused after close", "AG-UI §7 (not checked)",
+        "A message, tool call or reasoning id is reused for a second item; front ends merge them.",
+        "Use a fresh id for every item."),
+    rule!("AGX304", W, false, "RUN_FINISHED ids differ from RUN_STARTED", "AG-UI §3",
+        "threadId/runId on RUN_FINISHED do not match the RUN_STARTED of the run.",
+        "Echo the RUN_STARTED ids on RUN_FINISHED."),
+    rule!("AGX305", W, false, "TOOL_CALL_RESULT for an unknown tool call", "AG-UI §3",
+        "The result names a tool call id that was never started in this run.",
+        "Emit TOOL_CALL_START/END for the call before its result."),
+    rule!("AGX306", W, false, "TOOL_CALL_RESULT before TOOL_CALL_END", "AG-UI §3",
+        "The result arrives while the tool call's arguments are still streaming.",
+        "Emit TOOL_CALL_END before TOOL_CALL_RESULT."),
+    rule!("AGX307", W, false, "tool arguments are not valid JSON", "AG-UI §3",
+        "The concatenated TOOL_CALL_ARGS deltas do not parse as JSON.",
+        "Stream the arguments as one JSON document split into deltas."),
+    rule!("AGX308", W, false, "chunk for an id opened with an explicit START", "AG-UI §6",
+        "The client expands the chunk into a second START for the same id.",
+        "Use either chunk events or START/CONTENT/END for an item, not both."),
+    rule!("AGX309", W, false, "tool call started twice", "AG-UI §3",
+        "The same toolCallId is started again after it ended (a double-fired tool call).",
+        "Emit the tool call once; dedupe tool starts by id."),
+    rule!("AGX310", W, false, "reasoning pairing", "AG-UI §3",
+        "A reasoning span or message is left open at the end of the stream or run, or a span closes while its message is open.",
+        "Close reasoning messages before their span, and both before the run ends."),
+    rule!("AGX401", E, false, "duplicate interrupt id", "AG-UI §3 Interrupt",
+        "Two interrupts of one outcome share an id; a resume cannot answer them separately.",
+        "Give every interrupt a unique id."),
+    rule!("AGX402", W, false, "interrupt with an empty id or reason", "AG-UI §3 Interrupt",
+        "An interrupt's id or reason is empty.",
+        "Fill in a stable id and a reason such as \"tool_approval\"."),
+    rule!("AGX403", E, false, "items open when the run is interrupted", "AG-UI §7 rule 23",
+        "The run stops at an interrupt while messages, tool calls, steps or reasoning are still open.",
+        "Close everything before RUN_FINISHED with an interrupt outcome."),
+    rule!("AGX404", E, false, "pending interrupt not resumed", "AG-UI §7 (agent)",
+        "The next run on the thread does not resume every pending interrupt id; HttpAgent refuses to run it.",
+        "Send input.resume[] with an entry per pending interrupt id."),
+    rule!("AGX405", E, false, "resume of an unknown interrupt", "AG-UI §7 (agent)",
+        "input.resume[] names an interrupt id that is not pending.",
+        "Resume only the ids of the previous run's interrupt outcome."),
+    rule!("AGX406", E, false, "interrupt lost or invented in conversion", "AG-UI §3 RunFinishedOutcome",
+        "The raw log stopped at an interrupt but the AG-UI run reads as success (or the reverse).",
+        "Map interrupts to RUN_FINISHED {outcome:{type:\"interrupt\"}}."),
+    rule!("AGX501", E, true, "unreadable line or frame", "AG-UI §9",
+        "A line or SSE frame is not JSON, not an object, or has no event type; the client fails the stream.",
+        "Write one JSON object with a `type` per line / frame."),
+    rule!("AGX502", E, true, "SSE framing the client cannot split", "AG-UI §9",
+        "The JS client splits SSE frames only on \"\\n\\n\": CRLF or bare-CR framing merges frames into invalid JSON.",
+        "Write frames as `data: <json>\\n\\n` with LF line ends."),
+    rule!("AGX503", W, false, "SSE line without a field name", "AG-UI §9",
+        "A line in an SSE stream has no `data:` prefix; the client silently drops it.",
+        "Prefix every payload line with `data: `."),
+    rule!("AGX601", W, false, "v3 seq gap", "LangGraph v3 protocol",
+        "A v3 event's seq skips numbers: events were lost from the recording.",
+        "Record every event of the stream."),
+    rule!("AGX602", W, false, "v3 seq duplicate", "LangGraph v3 protocol",
+        "Two v3 events share a seq: the recording repeats events.",
+        "Record each event once."),
+    rule!("AGX603", W, false, "v3 seq regression", "LangGraph v3 protocol",
+        "A v3 event's seq is lower than the previous one.",
+        "Keep events in stream order."),
+    rule!("AGX604", W, false, "broken message lifecycle", "LangGraph v3 protocol",
+        "A message starts while another is open in the same namespace, finishes without a start, or never finishes.",
+        "Record message-start … message-finish for every message."),
+    rule!("AGX605", W, false, "broken content-block lifecycle", "LangGraph v3 protocol",
+        "A content block gets deltas or a finish without a start, or is never finished.",
+        "Record content-block-start … content-block-finish for every block."),
+    rule!("AGX606", W, false, "tool started and never finished", "LangGraph logs",
+        "A tool started but the log has no end or error for it.",
+        "Record the tool's end (or error) event."),
+    rule!("AGX607", W, false, "run ends with no terminal", "LangGraph logs",
+        "The log stops inside a run: no end or error was recorded (a crashed server or a cut recording).",
+        "Record the run to its end."),
+    rule!("AGX608", E, false, "line is not valid JSON", "INPUTS",
+        "An input line could not be parsed as a JSON object.",
+        "Write one complete JSON object per line."),
+    rule!("AGX609", W, false, "record of no known form", "INPUTS",
+        "A record is valid JSON but not a form aguify reads; it is skipped.",
+        "Check the recorder's output format (--from)."),
+    rule!("AGX701", W, false, "tool output inside answer text", "seed 004",
+        "TEXT_MESSAGE_CONTENT repeats a tool's JSON output; front ends show raw JSON in the chat.",
+        "Stream only the model's answer as text; tool output belongs in TOOL_CALL_RESULT."),
+    rule!("AGX702", W, false, "reasoning repeated as answer text", "seed 004",
+        "A text message repeats reasoning text of the same run; the user sees it twice.",
+        "Route reasoning summaries to REASONING_* only."),
+];
+
+/// Looks a rule up by id (case-insensitive).
+pub fn find(id: &str) -> Option<&'static Rule> {
+    RULES.iter().find(|r| r.id.eq_ignore_ascii_case(id))
+}
+
+/// The rule for an id that must exist (ids used by the checker itself).
+pub(crate) fn get(id: &str) -> &'static Rule {
+    match find(id) {
+        Some(r) => r,
+        None => &RULES[0],
+    }
+}
+
+/// `--explain` text for a rule.
+pub fn explain(rule: &Rule) -> String {
+    format!(
+        "{} ({}): {}\n\n{}\n\nSpec: {}\nFix: {}\n{}",
+        rule.id,
+        rule.severity.as_str(),
+        rule.title,
+        rule.explanation,
+        rule.spec,
+        rule.fix,
+        if rule.official {
+            "The official @ag-ui/client 1.0 rejects streams with this finding.\n"
+        } else {
+            "The official @ag-ui/client 1.0 accepts these streams; aguify flags them.\n"
+        }
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_unique_and_sorted() {
+        for w in RULES.windows(2) {
+            assert!(w[0].id < w[1].id, "{} before {}", w[0].id, w[1].id);
+        }
+        assert_eq!(
+            RULES
+                .iter()
+                .filter(|r| r.id.starts_with("AGX1") && r.id < "AGX130")
+                .count(),
+            24
+        );
+    }
+
+    #[test]
+    fn find_is_case_insensitive() {
+        assert_eq!(find("agx101").map(|r| r.id), Some("AGX101"));
+        assert!(find("AGX999").is_none());
+    }
+}

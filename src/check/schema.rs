@@ -1,0 +1,964 @@
+//! The AG-UI 1.0 event schema (`@ag-ui/core` `EventSchema`, reference §1–§4), checked per event.
+//! Unknown keys are a warning (the client strips them); everything else here fails the schema.
+
+use serde_json::Value;
+
+/// One schema problem: rule id, JSON path (dotted, as zod prints it) and message.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Issue {
+    pub rule: &'static str,
+    pub path: String,
+    pub message: String,
+}
+
+#[derive(Clone, Copy)]
+enum K {
+    Str,
+    Bool,
+    /// Any JSON, null included (must be present when required).
+    Json,
+    /// Any JSON except null.
+    JsonNonNull,
+    Object,
+    Enum(&'static [&'static str]),
+    Patch,
+    Messages,
+    Content,
+    Outcome,
+    SubOutcome,
+    Usage,
+    RunInput,
+}
+
+const TEXT_ROLES: &[&str] = &["developer", "system", "assistant", "user"];
+
+/// (field, kind, required)
+type Spec = &'static [(&'static str, K, bool)];
+
+fn spec(t: &str) -> Option<(Spec, bool)> {
+    use K::*;
+    // The bool says whether `subagentRunId` is allowed as an optional field.
+    Some(match t {
+        "TEXT_MESSAGE_START" => (
+            &[
+                ("messageId", Str, true),
+                ("role", Enum(TEXT_ROLES), false),
+                ("name", Str, false),
+            ],
+            true,
+        ),
+        "TEXT_MESSAGE_CONTENT" => (&[("messageId", Str, true), ("delta", Str, true)], true),
+        "TEXT_MESSAGE_END" => (&[("messageId", Str, true)], true),
+        "TEXT_MESSAGE_CHUNK" => (
+            &[
+                ("messageId", Str, false),
+                ("role", Enum(TEXT_ROLES), false),
+                ("delta", Str, false),
+                ("name", Str, false),
+            ],
+            true,
+        ),
+        "TOOL_CALL_START" => (
+            &[
+                ("toolCallId", Str, true),
+                ("toolCallName", Str, true),
+                ("parentMessageId", Str, false),
+            ],
+            true,
+        ),
+        "TOOL_CALL_ARGS" => (&[("toolCallId", Str, true), ("delta", Str, true)], true),
+        "TOOL_CALL_END" => (&[("toolCallId", Str, true)], true),
+        "TOOL_CALL_CHUNK" => (
+            &[
+                ("toolCallId", Str, false),
+                ("toolCallName", Str, false),
+                ("parentMessageId", Str, false),
+                ("delta", Str, false),
+            ],
+            true,
+        ),
+        "TOOL_CALL_RESULT" => (
+            &[
+                ("messageId", Str, true),
+                ("toolCallId", Str, true),
+                ("content", Content, true),
+                ("role", Enum(&["tool"]), false),
+            ],
+            true,
+        ),
+        "STATE_SNAPSHOT" => (&[("snapshot", Json, true)], true),
+        "STATE_DELTA" => (&[("delta", Patch, true)], true),
+        "MESSAGES_SNAPSHOT" => (&[("messages", Messages, true)], false),
+        "ACTIVITY_SNAPSHOT" => (
+            &[
+                ("messageId", Str, true),
+                ("activityType", Str, true),
+                ("content", Object, true),
+                ("replace", Bool, false),
+            ],
+            true,
+        ),
+        "ACTIVITY_DELTA" => (
+            &[
+                ("messageId", Str, true),
+                ("activityType", Str, true),
+                ("patch", Patch, true),
+            ],
+            true,
+        ),
+        "RAW" => (&[("event", Json, true), ("source", Str, false)], true),
+        "CUSTOM" => (&[("name", Str, true), ("value", Json, true)], true),
+        "RUN_STARTED" => (
+            &[
+                ("threadId", Str, true),
+                ("runId", Str, true),
+                ("protocolVersion", Str, false),
+                ("parentRunId", Str, false),
+                ("input", RunInput, false),
+            ],
+            false,
+        ),
+        "RUN_FINISHED" => (
+            &[
+                ("threadId", Str, true),
+                ("runId", Str, true),
+                ("result", JsonNonNull, false),
+                ("outcome", Outcome, false),
+                ("usage", Usage, false),
+            ],
+            false,
+        ),
+        "RUN_ERROR" => (
+            &[
+                ("message", Str, true),
+                ("code", Str, false),
+                ("usage", Usage, false),
+            ],
+            false,
+        ),
+        "STEP_STARTED" | "STEP_FINISHED" => (&[("stepName", Str, true)], true),
+        "REASONING_START" | "REASONING_END" | "REASONING_MESSAGE_END" => {
+            (&[("messageId", Str, true)], true)
+        }
+        "REASONING_MESSAGE_START" => (
+            &[
+                ("messageId", Str, true),
+                ("role", Enum(&["reasoning"]), true),
+            ],
+            true,
+        ),
+        "REASONING_MESSAGE_CONTENT" => (&[("messageId", Str, true), ("delta", Str, true)], true),
+        "REASONING_MESSAGE_CHUNK" => (&[("messageId", Str, false), ("delta", Str, false)], true),
+        "REASONING_ENCRYPTED_VALUE" => (
+            &[
+                ("subtype", Enum(&["tool-call", "message"]), true),
+                ("entityId", Str, true),
+                ("encryptedValue", Str, true),
+            ],
+            true,
+        ),
+        "SUBAGENT_STARTED" => (
+            &[
+                ("subagentRunId", Str, true),
+                ("name", Str, true),
+                ("description", Str, false),
+                ("parentSubagentRunId", Str, false),
+                ("parentToolCallId", Str, false),
+                ("parentMessageId", Str, false),
+            ],
+            false,
+        ),
+        "SUBAGENT_FINISHED" => (
+            &[
+                ("subagentRunId", Str, true),
+                ("result", JsonNonNull, false),
+                ("outcome", SubOutcome, false),
+            ],
+            false,
+        ),
+        "SUBAGENT_ERROR" => (
+            &[
+                ("subagentRunId", Str, true),
+                ("message", Str, true),
+                ("code", Str, false),
+            ],
+            false,
+        ),
+        _ => return None,
+    })
+}
+
+struct V<'a> {
+    out: &'a mut Vec<Issue>,
+}
+
+fn join(path: &str, key: &str) -> String {
+    if path.is_empty() {
+        key.to_string()
+    } else {
+        format!("{path}.{key}")
+    }
+}
+
+fn kind_name(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "boolean",
+        Value::Number(_) => "number",
+        Value::String(_) => "string",
+        Value::Array(_) => "array",
+        Value::Object(_) => "object",
+    }
+}
+
+fn snake_to_camel(k: &str) -> Option<String> {
+    if !k.contains('_') || k.starts_with('_') {
+        return None;
+    }
+    let mut out = String::new();
+    let mut up = false;
+    for c in k.chars() {
+        if c == '_' {
+            up = true;
+        } else if up {
+            out.extend(c.to_uppercase());
+            up = false;
+        } else {
+            out.push(c);
+        }
+    }
+    Some(out)
+}
+
+impl V<'_> {
+    fn push(&mut self, rule: &'static str, path: String, message: String) {
+        self.out.push(Issue {
+            rule,
+            path,
+            message,
+        });
+    }
+
+    /// Checks an object against a field spec. `base` adds BaseEvent fields.
+    fn object(
+        &mut self,
+        path: &str,
+        v: &Value,
+        fields: Spec,
+        extra_ok: &[&str],
+        warn_unknown: bool,
+    ) {
+        let Some(o) = v.as_object() else {
+            self.push(
+                "AGX205",
+                path.to_string(),
+                format!("expected an object, found {}", kind_name(v)),
+            );
+            return;
+        };
+        for (name, kind, required) in fields {
+            let p = join(path, name);
+            match o.get(*name) {
+                None => {
+                    if *required {
+                        let snake = o
+                            .keys()
+                            .find(|k| snake_to_camel(k).as_deref() == Some(*name));
+                        match snake {
+                            Some(sk) => self.push(
+                                "AGX207",
+                                p,
+                                format!("`{name}` is required; found the snake_case key `{sk}`, which the client strips"),
+                            ),
+                            None => self.push("AGX203", p, format!("`{name}` is required")),
+                        }
+                    }
+                }
+                Some(Value::Null) if !matches!(kind, K::Json) => {
+                    if *required {
+                        self.push("AGX205", p, format!("`{name}` must not be null"));
+                    } else {
+                        self.push(
+                            "AGX204",
+                            p,
+                            format!("`{name}` is optional and must be omitted, not null"),
+                        );
+                    }
+                }
+                Some(val) => self.value(&p, name, val, *kind),
+            }
+        }
+        if warn_unknown {
+            for k in o.keys() {
+                if fields.iter().any(|(n, _, _)| n == k) || extra_ok.contains(&k.as_str()) {
+                    continue;
+                }
+                if let Some(c) = snake_to_camel(k) {
+                    if fields.iter().any(|(n, _, required)| *n == c && *required)
+                        && !o.contains_key(&c)
+                    {
+                        continue; // reported as AGX207 above
+                    }
+                }
+                self.push(
+                    "AGX211",
+                    join(path, k),
+                    format!("unknown key `{k}` (the client strips it)"),
+                );
+            }
+        }
+    }
+
+    fn value(&mut self, p: &str, name: &str, val: &Value, kind: K) {
+        match kind {
+            K::Str => {
+                if !val.is_string() {
+                    self.push(
+                        "AGX205",
+                        p.into(),
+                        format!("`{name}` must be a string, found {}", kind_name(val)),
+                    );
+                }
+            }
+            K::Bool => {
+                if !val.is_boolean() {
+                    self.push(
+                        "AGX205",
+                        p.into(),
+                        format!("`{name}` must be a boolean, found {}", kind_name(val)),
+                    );
+                }
+            }
+            K::Json | K::JsonNonNull => {}
+            K::Object => self.plain_object(p, name, val),
+            K::Enum(opts) => match val.as_str() {
+                Some(s) if opts.contains(&s) => {}
+                _ => {
+                    let rule = if name == "role" { "AGX209" } else { "AGX205" };
+                    self.push(
+                        rule,
+                        p.into(),
+                        format!("`{name}` must be one of {}, found {}", opts.join("|"), val),
+                    );
+                }
+            },
+            K::Patch => self.patch(p, val),
+            K::Messages => match val.as_array() {
+                Some(a) => {
+                    for (i, m) in a.iter().enumerate() {
+                        self.message(&join(p, &i.to_string()), m);
+                    }
+                }
+                None => self.push(
+                    "AGX205",
+                    p.into(),
+                    format!("`{name}` must be an array of messages"),
+                ),
+            },
+            K::Content => self.content(p, val),
+            K::Outcome => self.outcome(p, val),
+            K::SubOutcome => match val.get("type").and_then(Value::as_str) {
+                Some("success") => {}
+                Some("suspended") => {
+                    if let Some(ids) = val.get("interruptIds") {
+                        if !ids
+                            .as_array()
+                            .is_some_and(|a| a.iter().all(Value::is_string))
+                        {
+                            self.push(
+                                "AGX208",
+                                join(p, "interruptIds"),
+                                "`interruptIds` must be an array of strings".into(),
+                            );
+                        }
+                    }
+                }
+                _ => self.push(
+                    "AGX208",
+                    p.into(),
+                    format!(
+                        "unknown subagent outcome {}: expected success or suspended",
+                        val.get("type").unwrap_or(val)
+                    ),
+                ),
+            },
+            K::Usage => match val.as_array() {
+                Some(a) => {
+                    for (i, u) in a.iter().enumerate() {
+                        self.usage(&join(p, &i.to_string()), u);
+                    }
+                }
+                None => self.push(
+                    "AGX205",
+                    p.into(),
+                    "`usage` must be an array of token usages".into(),
+                ),
+            },
+            K::RunInput => self.run_input(p, val),
+        }
+    }
+
+    fn plain_object(&mut self, p: &str, name: &str, val: &Value) {
+        if !val.is_object() {
+            self.push(
+                "AGX205",
+                p.into(),
+                format!("`{name}` must be an object, found {}", kind_name(val)),
+            );
+        }
+    }
+
+    fn int(&mut self, p: &str, name: &str, val: &Value, min0: bool) {
+        let ok = match val {
+            Value::Number(n) => {
+                if let Some(i) = n.as_i64() {
+                    i.unsigned_abs() < (1u64 << 53) && (!min0 || i >= 0)
+                } else if let Some(u) = n.as_u64() {
+                    u < (1u64 << 53)
+                } else {
+                    n.as_f64().is_some_and(|f| {
+                        f.fract() == 0.0 && f.abs() < 9_007_199_254_740_992.0 && (!min0 || f >= 0.0)
+                    })
+                }
+            }
+            _ => {
+                self.push(
+                    "AGX205",
+                    p.into(),
+                    format!("`{name}` must be an integer, found {}", kind_name(val)),
+                );
+                return;
+            }
+        };
+        if !ok {
+            self.push(
+                "AGX206",
+                p.into(),
+                format!(
+                    "`{name}` must be an integer{}, found {val}",
+                    if min0 { " >= 0" } else { "" }
+                ),
+            );
+        }
+    }
+
+    fn usage(&mut self, p: &str, u: &Value) {
+        let Some(o) = u.as_object() else {
+            self.push("AGX205", p.into(), "a token usage must be an object".into());
+            return;
+        };
+        for (k, v) in o {
+            let kp = join(p, k);
+            match k.as_str() {
+                "provider" | "model" if !v.is_string() => {
+                    self.push(
+                        if v.is_null() { "AGX204" } else { "AGX205" },
+                        kp,
+                        format!("`{k}` must be a string"),
+                    );
+                }
+                "inputTokens"
+                | "outputTokens"
+                | "totalTokens"
+                | "reasoningTokens"
+                | "cachedInputTokens"
+                | "cacheWriteInputTokens" => {
+                    if v.is_null() {
+                        self.push(
+                            "AGX204",
+                            kp,
+                            format!("`{k}` is optional and must be omitted, not null"),
+                        );
+                    } else {
+                        self.int(&kp, k, v, true);
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    fn patch(&mut self, p: &str, val: &Value) {
+        let Some(ops) = val.as_array() else {
+            self.push(
+                "AGX210",
+                p.into(),
+                "a JSON Patch must be an array of operations".into(),
+            );
+            return;
+        };
+        for (i, op) in ops.iter().enumerate() {
+            let ip = join(p, &i.to_string());
+            let kind = op.get("op").and_then(Value::as_str);
+            let needs: &[&str] = match kind {
+                Some("add" | "replace" | "test") => &["path", "value"],
+                Some("remove") => &["path"],
+                Some("move" | "copy") => &["from", "path"],
+                _ => {
+                    self.push(
+                        "AGX210",
+                        join(&ip, "op"),
+                        format!(
+                            "unknown JSON Patch op {}",
+                            op.get("op").unwrap_or(&Value::Null)
+                        ),
+                    );
+                    continue;
+                }
+            };
+            for f in needs {
+                match op.get(*f) {
+                    None => self.push(
+                        "AGX210",
+                        join(&ip, f),
+                        format!("`{f}` is required for op {}", kind.unwrap_or("")),
+                    ),
+                    Some(v) if *f != "value" => match v.as_str() {
+                        Some(s) if is_json_pointer(s) => {}
+                        _ => self.push(
+                            "AGX210",
+                            join(&ip, f),
+                            format!("`{f}` must be a JSON Pointer such as \"/a/b\", found {v}"),
+                        ),
+                    },
+                    Some(_) => {}
+                }
+            }
+        }
+    }
+
+    fn content(&mut self, p: &str, val: &Value) {
+        match val {
+            Value::String(_) => {}
+            Value::Array(parts) => {
+                for (i, part) in parts.iter().enumerate() {
+                    self.part(&join(p, &i.to_string()), part);
+                }
+            }
+            _ => self.push(
+                "AGX205",
+                p.into(),
+                format!(
+                    "`content` must be a string or content parts, found {}",
+                    kind_name(val)
+                ),
+            ),
+        }
+    }
+
+    fn part(&mut self, p: &str, part: &Value) {
+        match part.get("type").and_then(Value::as_str) {
+            Some("text") => {
+                if !part.get("text").is_some_and(Value::is_string) {
+                    self.push(
+                        "AGX203",
+                        join(p, "text"),
+                        "a text part needs a string `text`".into(),
+                    );
+                }
+            }
+            Some("image" | "audio" | "video" | "document") => {
+                let src = part.get("source");
+                let ok = src.is_some_and(|s| {
+                    let v = s.get("value").is_some_and(Value::is_string);
+                    match s.get("type").and_then(Value::as_str) {
+                        Some("data") => v && s.get("mimeType").is_some_and(Value::is_string),
+                        Some("url" | "file") => v,
+                        _ => false,
+                    }
+                });
+                if !ok {
+                    self.push(
+                        "AGX205",
+                        join(p, "source"),
+                        "a media part needs a source {type: data|url|file, value, mimeType?}"
+                            .into(),
+                    );
+                }
+            }
+            _ => self.push(
+                "AGX205",
+                join(p, "type"),
+                "a content part's type must be text, image, audio, video or document".into(),
+            ),
+        }
+        if part.get("metadata").is_some_and(Value::is_null) {
+            self.push(
+                "AGX204",
+                join(p, "metadata"),
+                "`metadata` must be omitted, not null".into(),
+            );
+        }
+    }
+
+    fn outcome(&mut self, p: &str, val: &Value) {
+        match val.get("type").and_then(Value::as_str) {
+            Some("success") => {
+                if let Some(ids) = val.get("pendingToolCallIds") {
+                    if !ids.as_array().is_some_and(|a| a.iter().all(Value::is_string)) {
+                        self.push("AGX208", join(p, "pendingToolCallIds"), "`pendingToolCallIds` must be an array of strings".into());
+                    }
+                }
+            }
+            Some("cancelled") => {}
+            Some("interrupt") => match val.get("interrupts").and_then(Value::as_array) {
+                Some(list) if !list.is_empty() => {
+                    for (i, it) in list.iter().enumerate() {
+                        self.interrupt(&join(&join(p, "interrupts"), &i.to_string()), it);
+                    }
+                }
+                Some(_) => self.push("AGX208", join(p, "interrupts"), "an interrupt outcome needs at least 1 interrupt".into()),
+                None => self.push("AGX208", join(p, "interrupts"), "an interrupt outcome needs an `interrupts` array".into()),
+            },
+            _ => self.push(
+                "AGX208",
+                p.into(),
+                format!(
+                    "unknown outcome {}: expected success, interrupt or cancelled (the client strips it and reads success)",
+                    val.get("type").unwrap_or(val)
+                ),
+            ),
+        }
+    }
+
+    fn interrupt(&mut self, p: &str, it: &Value) {
+        use K::*;
+        const F: Spec = &[
+            ("id", Str, true),
+            ("reason", Str, true),
+            ("message", Str, false),
+            ("toolCallId", Str, false),
+            ("responseSchema", Object, false),
+            ("expiresAt", Str, false),
+            ("metadata", Object, false),
+            ("subagentRunId", Str, false),
+        ];
+        let before = self.out.len();
+        self.object(p, it, F, &[], false);
+        for i in &mut self.out[before..] {
+            if i.rule == "AGX203" {
+                i.rule = "AGX208";
+            }
+        }
+    }
+
+    fn message(&mut self, p: &str, m: &Value) {
+        use K::*;
+        let role = m.get("role").and_then(Value::as_str);
+        let fields: Spec = match role {
+            Some("developer" | "system") => &[
+                ("id", Str, true),
+                ("content", Str, true),
+                ("name", Str, false),
+                ("encryptedValue", Str, false),
+                ("subagentRunId", Str, false),
+                ("metadata", Object, false),
+            ],
+            Some("assistant") => &[
+                ("id", Str, true),
+                ("content", Str, false),
+                ("name", Str, false),
+                ("encryptedValue", Str, false),
+                ("subagentRunId", Str, false),
+                ("metadata", Object, false),
+            ],
+            Some("user") => &[
+                ("id", Str, true),
+                ("content", Content, true),
+                ("name", Str, false),
+                ("encryptedValue", Str, false),
+                ("subagentRunId", Str, false),
+                ("metadata", Object, false),
+            ],
+            Some("tool") => &[
+                ("id", Str, true),
+                ("content", Content, true),
+                ("toolCallId", Str, true),
+                ("error", Str, false),
+                ("encryptedValue", Str, false),
+                ("subagentRunId", Str, false),
+                ("metadata", Object, false),
+            ],
+            Some("activity") => &[
+                ("id", Str, true),
+                ("activityType", Str, true),
+                ("content", Object, true),
+                ("subagentRunId", Str, false),
+                ("metadata", Object, false),
+            ],
+            Some("reasoning") => &[
+                ("id", Str, true),
+                ("content", Str, true),
+                ("encryptedValue", Str, false),
+                ("subagentRunId", Str, false),
+                ("metadata", Object, false),
+            ],
+            _ => {
+                self.push(
+                    "AGX209",
+                    join(p, "role"),
+                    format!("message role must be developer, system, assistant, user, tool, activity or reasoning, found {}", m.get("role").unwrap_or(&Value::Null)),
+                );
+                return;
+            }
+        };
+        self.object(p, m, fields, &["role", "toolCalls"], false);
+        if role == Some("assistant") {
+            if let Some(tc) = m.get("toolCalls") {
+                let Some(list) = tc.as_array() else {
+                    self.push(
+                        "AGX205",
+                        join(p, "toolCalls"),
+                        "`toolCalls` must be an array".into(),
+                    );
+                    return;
+                };
+                for (i, c) in list.iter().enumerate() {
+                    let cp = join(&join(p, "toolCalls"), &i.to_string());
+                    let ok = c.get("id").is_some_and(Value::is_string)
+                        && c.get("type").and_then(Value::as_str) == Some("function")
+                        && c.pointer("/function/name").is_some_and(Value::is_string)
+                        && c.pointer("/function/arguments")
+                            .is_some_and(Value::is_string);
+                    if !ok {
+                        self.push("AGX205", cp, "a tool call needs {id, type:\"function\", function:{name, arguments: string}}".into());
+                    }
+                }
+            }
+        }
+    }
+
+    fn run_input(&mut self, p: &str, v: &Value) {
+        use K::*;
+        const F: Spec = &[
+            ("threadId", Str, true),
+            ("runId", Str, true),
+            ("messages", Messages, true),
+            ("protocolVersion", Str, false),
+            ("parentRunId", Str, false),
+            ("state", Json, false),
+            ("forwardedProps", JsonNonNull, false),
+        ];
+        self.object(p, v, F, &[], false);
+        if let Some(tools) = v.get("tools") {
+            match tools.as_array() {
+                Some(a) => {
+                    for (i, t) in a.iter().enumerate() {
+                        const T: Spec = &[
+                            ("name", Str, true),
+                            ("description", Str, true),
+                            ("parameters", JsonNonNull, false),
+                            ("metadata", Object, false),
+                        ];
+                        self.object(&join(&join(p, "tools"), &i.to_string()), t, T, &[], false);
+                    }
+                }
+                None => self.push(
+                    "AGX205",
+                    join(p, "tools"),
+                    "`tools` must be an array".into(),
+                ),
+            }
+        }
+        if let Some(ctx) = v.get("context") {
+            match ctx.as_array() {
+                Some(a) => {
+                    for (i, c) in a.iter().enumerate() {
+                        const C: Spec = &[("description", Str, true), ("value", Str, true)];
+                        self.object(&join(&join(p, "context"), &i.to_string()), c, C, &[], false);
+                    }
+                }
+                None => self.push(
+                    "AGX205",
+                    join(p, "context"),
+                    "`context` must be an array".into(),
+                ),
+            }
+        }
+        if let Some(resume) = v.get("resume") {
+            match resume.as_array() {
+                Some(a) => {
+                    for (i, r) in a.iter().enumerate() {
+                        const R: Spec = &[
+                            ("interruptId", Str, true),
+                            ("status", Enum(&["resolved", "cancelled"]), true),
+                            ("payload", JsonNonNull, false),
+                            ("metadata", Object, false),
+                        ];
+                        self.object(&join(&join(p, "resume"), &i.to_string()), r, R, &[], false);
+                    }
+                }
+                None => self.push(
+                    "AGX205",
+                    join(p, "resume"),
+                    "`resume` must be an array".into(),
+                ),
+            }
+        }
+    }
+}
+
+/// `^(/([^/~]|~[01])*)*$`
+pub fn is_json_pointer(s: &str) -> bool {
+    if s.is_empty() {
+        return true;
+    }
+    if !s.starts_with('/') {
+        return false;
+    }
+    let b = s.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'~' {
+            if !matches!(b.get(i + 1), Some(b'0' | b'1')) {
+                return false;
+            }
+            i += 2;
+        } else {
+            i += 1;
+        }
+    }
+    true
+}
+
+/// Checks one event against the 1.0 schema.
+pub fn check_event(ev: &Value) -> Vec<Issue> {
+    let mut out = vec![];
+    let t = ev.get("type").and_then(Value::as_str).unwrap_or("");
+    if t.starts_with("THINKING_") {
+        out.push(Issue {
+            rule: "AGX202",
+            path: "type".into(),
+            message: format!("{t} is not an AG-UI 1.0 event (removed in 1.0; use REASONING_*)"),
+        });
+        return out;
+    }
+    let Some((fields, sub_ok)) = spec(t) else {
+        out.push(Issue {
+            rule: "AGX201",
+            path: "type".into(),
+            message: format!("unknown event type '{t}' (the client drops it)"),
+        });
+        return out;
+    };
+    let mut v = V { out: &mut out };
+    let base: &[&str] = if sub_ok {
+        &["type", "timestamp", "rawEvent", "metadata", "subagentRunId"]
+    } else {
+        &["type", "timestamp", "rawEvent", "metadata"]
+    };
+    v.object("", ev, fields, base, true);
+    if let Some(ts) = ev.get("timestamp") {
+        if ts.is_null() {
+            v.push(
+                "AGX204",
+                "timestamp".into(),
+                "`timestamp` must be omitted, not null".into(),
+            );
+        } else {
+            v.int("timestamp", "timestamp", ts, false);
+        }
+    }
+    if ev.get("rawEvent").is_some_and(Value::is_null) {
+        v.push(
+            "AGX204",
+            "rawEvent".into(),
+            "`rawEvent` must be omitted, not null".into(),
+        );
+    }
+    if let Some(m) = ev.get("metadata") {
+        if m.is_null() {
+            v.push(
+                "AGX204",
+                "metadata".into(),
+                "`metadata` must be omitted, not null".into(),
+            );
+        } else {
+            v.plain_object("metadata", "metadata", m);
+        }
+    }
+    if sub_ok {
+        match ev.get("subagentRunId") {
+            Some(Value::Null) => v.push(
+                "AGX204",
+                "subagentRunId".into(),
+                "`subagentRunId` must be omitted, not null".into(),
+            ),
+            Some(s) if !s.is_string() => v.push(
+                "AGX205",
+                "subagentRunId".into(),
+                "`subagentRunId` must be a string".into(),
+            ),
+            _ => {}
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn rules(ev: Value) -> Vec<&'static str> {
+        check_event(&ev).into_iter().map(|i| i.rule).collect()
+    }
+
+    #[test]
+    fn valid_events_pass() {
+        assert!(
+            rules(json!({"type":"RUN_STARTED","threadId":"t","runId":"r","timestamp":1}))
+                .is_empty()
+        );
+        assert!(rules(json!({"type":"TEXT_MESSAGE_CONTENT","messageId":"","delta":""})).is_empty());
+        assert!(rules(json!({"type":"STATE_SNAPSHOT","snapshot":null})).is_empty());
+    }
+
+    #[test]
+    fn schema_problems() {
+        assert_eq!(
+            rules(json!({"type":"RUN_FINISHED","threadId":"t"})),
+            ["AGX203"]
+        );
+        assert_eq!(
+            rules(json!({"type":"RUN_STARTED","thread_id":"t","runId":"r"})),
+            ["AGX207"]
+        );
+        assert_eq!(
+            rules(json!({"type":"TEXT_MESSAGE_START","messageId":"m","name":null})),
+            ["AGX204"]
+        );
+        assert_eq!(
+            rules(json!({"type":"TEXT_MESSAGE_START","messageId":"m","role":"tool"})),
+            ["AGX209"]
+        );
+        assert_eq!(
+            rules(json!({"type":"RUN_STARTED","threadId":"t","runId":"r","timestamp":1.5})),
+            ["AGX206"]
+        );
+        assert_eq!(rules(json!({"type":"NOPE"})), ["AGX201"]);
+        assert_eq!(rules(json!({"type":"THINKING_START"})), ["AGX202"]);
+        assert_eq!(
+            rules(
+                json!({"type":"RUN_FINISHED","threadId":"t","runId":"r","outcome":{"type":"interrupt","interrupts":[]}})
+            ),
+            ["AGX208"]
+        );
+        assert_eq!(
+            rules(json!({"type":"STATE_DELTA","delta":[{"op":"add","path":"x","value":1}]})),
+            ["AGX210"]
+        );
+        assert_eq!(
+            rules(json!({"type":"TEXT_MESSAGE_END","messageId":"m","extra":1})),
+            ["AGX211"]
+        );
+    }
+
+    #[test]
+    fn json_pointer() {
+        assert!(is_json_pointer(""));
+        assert!(is_json_pointer("/a/~0b/~1"));
+        assert!(!is_json_pointer("x"));
+        assert!(!is_json_pointer("/a~2"));
+    }
+}

@@ -1,0 +1,85 @@
+//! Transport checks on the bytes of an AG-UI SSE capture, as the JS client reads them
+//! (reference §9): it splits frames only on `\n\n`, so CRLF or bare-CR framing merges frames
+//! into JSON it cannot parse (AGX502); lines without a field name are dropped silently (AGX503).
+
+use std::sync::Arc;
+
+use super::{Config, Ctx, Finding};
+
+/// Checks SSE bytes; returns the findings (at most one AGX502: the client stops there).
+pub fn check_sse(bytes: &[u8], file: &Arc<str>, config: &Config) -> Vec<Finding> {
+    let mut ctx = Ctx::new(file.clone(), config.clone());
+    let text = String::from_utf8_lossy(bytes);
+    let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
+    let mut line = 1u64;
+    for frame in text.split("\n\n") {
+        let start = line;
+        line += frame.matches('\n').count() as u64 + 2;
+        let mut data: Option<String> = None;
+        for (i, l) in frame.split('\n').enumerate() {
+            let field = match l.find(':') {
+                Some(p) => &l[..p],
+                None => l,
+            };
+            if let Some(v) = l.strip_prefix("data:") {
+                let v = v.strip_prefix(' ').unwrap_or(v);
+                match &mut data {
+                    Some(d) => {
+                        d.push('\n');
+                        d.push_str(v);
+                    }
+                    None => data = Some(v.to_string()),
+                }
+            } else if !l.trim().is_empty()
+                && !l.starts_with(':')
+                && !matches!(field, "event" | "id" | "retry" | "data")
+                && !l.contains('\r')
+            {
+                ctx.line = start + i as u64;
+                ctx.report(
+                    "AGX503",
+                    vec![],
+                    "a line without `data:` in an SSE stream: the client drops it silently".into(),
+                );
+            }
+        }
+        let Some(d) = data else { continue };
+        if d.contains('\r') && serde_json::from_str::<serde_json::Value>(&d).is_err() {
+            ctx.line = start;
+            ctx.report(
+                "AGX502",
+                vec![],
+                "the JS client splits SSE frames only on \"\\n\\n\": with CRLF or CR line ends, frames run together into invalid JSON".into(),
+            );
+            break;
+        }
+    }
+    ctx.out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rules(s: &str) -> Vec<&'static str> {
+        check_sse(s.as_bytes(), &Arc::from("t"), &Config::default())
+            .into_iter()
+            .map(|f| f.rule)
+            .collect()
+    }
+
+    #[test]
+    fn lf_framing_is_fine() {
+        assert!(rules("data: {\"type\":\"A\"}\n\ndata: {\"type\":\"B\"}\n\n").is_empty());
+        assert!(rules("data: {\"type\":\"A\"}\n\ndata: {\"type\":\"B\"}\r\n").is_empty());
+    }
+
+    #[test]
+    fn crlf_framing_fails() {
+        assert_eq!(
+            rules("data: {\"type\":\"A\"}\r\n\r\ndata: {\"type\":\"B\"}\r\n\r\n"),
+            ["AGX502"]
+        );
+        assert_eq!(rules("data: {}\n\n{\"type\":\"X\"}\n\n"), ["AGX503"]);
+    }
+}

@@ -1,0 +1,949 @@
+//! The official client pipeline, re-implemented for verdict parity: the compatibility shim
+//! (THINKING_* and legacy nulls), `transformChunks` (chunk expansion, AGX130–AGX133) and the 24
+//! `verifyEvents` rules (AGX101–AGX124) with the client's exact messages (AG-UI reference §6, §7).
+//!
+//! Like the client, verification stops at the first error of a stream. Chunk expansion goes on,
+//! so the later checks ([`super::strict`], [`super::interrupts`]) see the expanded stream.
+
+use indexmap::{IndexMap, IndexSet};
+use serde_json::{Map, Value};
+
+use super::Ctx;
+
+fn s<'a>(ev: &'a Value, k: &str) -> Option<&'a str> {
+    ev.get(k).and_then(Value::as_str)
+}
+
+fn owner_name(o: Option<&str>) -> String {
+    match o {
+        Some(s) => s.to_string(),
+        None => "(the parent agent)".to_string(),
+    }
+}
+
+fn tag(ev: &Value) -> Option<String> {
+    s(ev, "subagentRunId").map(str::to_string)
+}
+
+/// The compatibility boundary: THINKING_* → REASONING_*, legacy nulls dropped.
+#[derive(Default)]
+pub struct Compat {
+    minted: u64,
+    span: Option<String>,
+    message: Option<String>,
+}
+
+impl Compat {
+    /// The event as the client's later stages see it, or `None` when enforcement drops it.
+    pub fn apply(&mut self, ev: &Value) -> Option<Value> {
+        let t = s(ev, "type")?;
+        let mut m: Map<String, Value> = ev.as_object()?.clone();
+        if let Some(rest) = t.strip_prefix("THINKING_") {
+            let (nt, id) = match rest {
+                "START" => {
+                    self.minted += 1;
+                    let id = format!("thinking-{}", self.minted);
+                    self.span = Some(id.clone());
+                    ("REASONING_START", id)
+                }
+                "END" => ("REASONING_END", self.span.take().unwrap_or_default()),
+                "TEXT_MESSAGE_START" => {
+                    self.minted += 1;
+                    let id = format!("thinking-{}", self.minted);
+                    self.message = Some(id.clone());
+                    m.insert("role".into(), Value::String("reasoning".into()));
+                    ("REASONING_MESSAGE_START", id)
+                }
+                "TEXT_MESSAGE_CONTENT" => (
+                    "REASONING_MESSAGE_CONTENT",
+                    self.message.clone().unwrap_or_default(),
+                ),
+                "TEXT_MESSAGE_END" => (
+                    "REASONING_MESSAGE_END",
+                    self.message.take().unwrap_or_default(),
+                ),
+                _ => return None,
+            };
+            m.remove("title");
+            m.insert("type".into(), Value::String(nt.into()));
+            m.entry("messageId").or_insert(Value::String(id));
+            return Some(Value::Object(m));
+        }
+        if !crate::agui::is_event_type(t) {
+            return None;
+        }
+        if m.get("rawEvent").is_some_and(Value::is_null) {
+            m.remove("rawEvent");
+        }
+        match t {
+            "RUN_FINISHED" | "SUBAGENT_FINISHED" => {
+                if m.get("result").is_some_and(Value::is_null) {
+                    m.remove("result");
+                }
+                if t == "RUN_FINISHED" && m.get("outcome").is_some_and(Value::is_null) {
+                    m.remove("outcome");
+                }
+            }
+            "TOOL_CALL_START" | "TOOL_CALL_CHUNK"
+                if m.get("parentMessageId").is_some_and(Value::is_null) =>
+            {
+                m.remove("parentMessageId");
+            }
+            _ => {}
+        }
+        Some(Value::Object(m))
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Kind {
+    Text,
+    Tool,
+    Reasoning,
+}
+
+impl Kind {
+    fn of_chunk(t: &str) -> Option<Kind> {
+        match t {
+            "TEXT_MESSAGE_CHUNK" => Some(Kind::Text),
+            "TOOL_CALL_CHUNK" => Some(Kind::Tool),
+            "REASONING_MESSAGE_CHUNK" => Some(Kind::Reasoning),
+            _ => None,
+        }
+    }
+    fn noun(self) -> &'static str {
+        match self {
+            Kind::Text => "text message",
+            Kind::Tool => "tool call",
+            Kind::Reasoning => "reasoning message",
+        }
+    }
+    fn id_field(self) -> &'static str {
+        match self {
+            Kind::Tool => "toolCallId",
+            _ => "messageId",
+        }
+    }
+    fn chunk_type(self) -> &'static str {
+        match self {
+            Kind::Text => "TEXT_MESSAGE_CHUNK",
+            Kind::Tool => "TOOL_CALL_CHUNK",
+            Kind::Reasoning => "REASONING_MESSAGE_CHUNK",
+        }
+    }
+    fn types(self) -> (&'static str, &'static str, &'static str) {
+        match self {
+            Kind::Text => (
+                "TEXT_MESSAGE_START",
+                "TEXT_MESSAGE_CONTENT",
+                "TEXT_MESSAGE_END",
+            ),
+            Kind::Tool => ("TOOL_CALL_START", "TOOL_CALL_ARGS", "TOOL_CALL_END"),
+            Kind::Reasoning => (
+                "REASONING_MESSAGE_START",
+                "REASONING_MESSAGE_CONTENT",
+                "REASONING_MESSAGE_END",
+            ),
+        }
+    }
+}
+
+struct OpenChunk {
+    kind: Kind,
+    id: String,
+    /// (field, value) pairs a continuation must match: role/name, toolCallName/parentMessageId.
+    fields: Vec<(&'static str, Option<String>)>,
+}
+
+/// `transformChunks`: one pending chunk stream per lane (the `subagentRunId`, or the parent).
+#[derive(Default)]
+pub struct Chunks {
+    lanes: IndexMap<Option<String>, OpenChunk>,
+}
+
+/// Builds a synthetic event with an optional subagent tag.
+fn synth(t: &str, pairs: &[(&str, Value)], lane: &Option<String>) -> Value {
+    let mut m = Map::new();
+    m.insert("type".into(), Value::String(t.into()));
+    for (k, v) in pairs {
+        m.insert((*k).into(), v.clone());
+    }
+    if let Some(l) = lane {
+        m.insert("subagentRunId".into(), Value::String(l.clone()));
+    }
+    Value::Object(m)
+}
+
+impl Chunks {
+    fn close(&mut self, lane: &Option<String>, out: &mut Vec<Value>) {
+        if let Some(open) = self.lanes.shift_remove(lane) {
+            let (_, _, end) = open.kind.types();
+            out.push(synth(
+                end,
+                &[(open.kind.id_field(), Value::String(open.id))],
+                lane,
+            ));
+        }
+    }
+
+    fn close_all(&mut self, out: &mut Vec<Value>) {
+        let lanes: Vec<Option<String>> = self.lanes.keys().cloned().collect();
+        for l in lanes {
+            self.close(&l, out);
+        }
+    }
+
+    /// Expands one event into `out`. An `Err` is the client's `transformChunks` error
+    /// `(rule, message, id)`.
+    pub fn feed(
+        &mut self,
+        ev: &Value,
+        out: &mut Vec<Value>,
+    ) -> Result<(), (&'static str, String, Option<String>)> {
+        let t = s(ev, "type").unwrap_or("");
+        let Some(kind) = Kind::of_chunk(t) else {
+            match t {
+                "RUN_STARTED" | "RUN_FINISHED" | "RUN_ERROR" | "MESSAGES_SNAPSHOT" => {
+                    self.close_all(out)
+                }
+                "RAW"
+                | "ACTIVITY_SNAPSHOT"
+                | "ACTIVITY_DELTA"
+                | "REASONING_ENCRYPTED_VALUE"
+                | "SUBAGENT_STARTED" => {}
+                _ => self.close(&tag(ev), out),
+            }
+            out.push(ev.clone());
+            return Ok(());
+        };
+        let id = s(ev, kind.id_field()).map(str::to_string);
+        let t_tag = tag(ev);
+        let lane: Option<String> = match &id {
+            Some(id) => {
+                let found = self
+                    .lanes
+                    .iter()
+                    .find(|(_, o)| o.kind == kind && &o.id == id)
+                    .map(|(l, _)| l.clone());
+                match found {
+                    Some(l) => {
+                        if t_tag.is_some() && t_tag != l {
+                            return Err((
+                                "AGX132",
+                                format!(
+                                    "Cannot continue {} '{}': chunk subagentRunId '{}' does not match the open stream's subagent '{}'.",
+                                    kind.noun(),
+                                    id,
+                                    t_tag.as_deref().unwrap_or(""),
+                                    owner_name(l.as_deref())
+                                ),
+                                Some(id.clone()),
+                            ));
+                        }
+                        l
+                    }
+                    None => t_tag.clone(),
+                }
+            }
+            None if t_tag.is_some() => t_tag.clone(),
+            None => {
+                let open: Vec<&Option<String>> = self
+                    .lanes
+                    .iter()
+                    .filter(|(_, o)| o.kind == kind)
+                    .map(|(l, _)| l)
+                    .collect();
+                if open.len() > 1 {
+                    return Err((
+                        "AGX133",
+                        format!(
+                            "Ambiguous {}: it carries neither a {} nor a subagentRunId, but {} lanes have an open {}. Attribute the chunk to the subagent it belongs to.",
+                            kind.chunk_type(),
+                            kind.id_field(),
+                            open.len(),
+                            kind.noun()
+                        ),
+                        None,
+                    ));
+                }
+                open.first().map(|l| (*l).clone()).unwrap_or(None)
+            }
+        };
+        let fields: Vec<(&'static str, Option<String>)> = match kind {
+            Kind::Text => vec![
+                (
+                    "role",
+                    Some(s(ev, "role").unwrap_or("assistant").to_string()),
+                ),
+                ("name", s(ev, "name").map(str::to_string)),
+            ],
+            Kind::Tool => vec![
+                ("toolCallName", s(ev, "toolCallName").map(str::to_string)),
+                (
+                    "parentMessageId",
+                    s(ev, "parentMessageId").map(str::to_string),
+                ),
+            ],
+            Kind::Reasoning => vec![],
+        };
+        let continues = self
+            .lanes
+            .get(&lane)
+            .is_some_and(|o| o.kind == kind && id.as_ref().is_none_or(|i| *i == o.id));
+        let (start, content, _) = kind.types();
+        let delta_field = "delta";
+        if continues {
+            let Some(open) = self.lanes.get(&lane) else {
+                return Ok(());
+            };
+            for (f, v) in &open.fields {
+                let present = ev.get(*f).and_then(Value::as_str);
+                if let Some(p) = present {
+                    if Some(p) != v.as_deref() {
+                        return Err((
+                            "AGX131",
+                            format!(
+                                "Cannot continue {} '{}': chunk {} '{}' does not match the open stream's {} {}.",
+                                kind.noun(),
+                                open.id,
+                                f,
+                                p,
+                                f,
+                                match v {
+                                    Some(v) => format!("'{v}'"),
+                                    None => "(absent)".into(),
+                                }
+                            ),
+                            Some(open.id.clone()),
+                        ));
+                    }
+                }
+            }
+            let oid = open.id.clone();
+            if ev.get("delta").is_some()
+                || ev.get("rawEvent").is_some()
+                || ev.get("metadata").is_some()
+            {
+                let d = ev
+                    .get(delta_field)
+                    .cloned()
+                    .unwrap_or(Value::String(String::new()));
+                out.push(synth(
+                    content,
+                    &[(kind.id_field(), Value::String(oid)), ("delta", d)],
+                    &lane,
+                ));
+            }
+            return Ok(());
+        }
+        // A new stream: close what the lane had open first.
+        let Some(id) = id else {
+            return Err((
+                "AGX130",
+                format!(
+                    "First {} must have a {}",
+                    kind.chunk_type(),
+                    kind.id_field()
+                ),
+                None,
+            ));
+        };
+        if kind == Kind::Tool && s(ev, "toolCallName").is_none() {
+            return Err((
+                "AGX130",
+                "First TOOL_CALL_CHUNK must have a toolCallName".into(),
+                Some(id),
+            ));
+        }
+        self.close(&lane, out);
+        let mut pairs: Vec<(&str, Value)> = vec![(kind.id_field(), Value::String(id.clone()))];
+        match kind {
+            Kind::Text => {
+                pairs.push((
+                    "role",
+                    Value::String(s(ev, "role").unwrap_or("assistant").into()),
+                ));
+                if let Some(n) = s(ev, "name") {
+                    pairs.push(("name", Value::String(n.into())));
+                }
+            }
+            Kind::Tool => {
+                pairs.push((
+                    "toolCallName",
+                    Value::String(s(ev, "toolCallName").unwrap_or("").into()),
+                ));
+                if let Some(p) = s(ev, "parentMessageId") {
+                    pairs.push(("parentMessageId", Value::String(p.into())));
+                }
+            }
+            Kind::Reasoning => pairs.push(("role", Value::String("reasoning".into()))),
+        }
+        let mut st = synth(start, &pairs, &lane);
+        if let Some(o) = st.as_object_mut() {
+            o.insert("aguifyChunk".into(), Value::Bool(true));
+        }
+        out.push(st);
+        if ev.get("delta").is_some() || ev.get("rawEvent").is_some() || ev.get("metadata").is_some()
+        {
+            let d = ev
+                .get(delta_field)
+                .cloned()
+                .unwrap_or(Value::String(String::new()));
+            out.push(synth(
+                content,
+                &[(kind.id_field(), Value::String(id.clone())), ("delta", d)],
+                &lane,
+            ));
+        }
+        self.lanes.insert(lane, OpenChunk { kind, id, fields });
+        Ok(())
+    }
+}
+
+/// Per-run state of `verifyEvents`.
+#[derive(Default)]
+struct RunState {
+    text: IndexMap<String, Option<String>>,
+    message_owner: IndexMap<String, Option<String>>,
+    tools: IndexMap<String, Option<String>>,
+    steps: Vec<(String, Option<String>)>,
+    reasoning_msgs: IndexMap<String, Option<String>>,
+    reasoning_spans: IndexMap<String, Option<String>>,
+    subagents: IndexSet<String>,
+    subagents_done: IndexSet<String>,
+    activities: IndexMap<String, Option<String>>,
+}
+
+/// `verifyEvents`.
+#[derive(Default)]
+pub struct Verify {
+    seen_first: bool,
+    started: bool,
+    finished: bool,
+    errored: bool,
+    run: RunState,
+}
+
+type VResult = Result<(), (&'static str, String, Vec<String>)>;
+
+fn err(rule: &'static str, msg: String, ids: Vec<String>) -> VResult {
+    Err((rule, msg, ids))
+}
+
+impl Verify {
+    /// Open items at RUN_FINISHED, in the client's order, as (what, ids).
+    pub fn open_items(&self) -> Vec<(&'static str, Vec<String>)> {
+        let r = &self.run;
+        let mut v = vec![];
+        let steps: Vec<String> = r
+            .steps
+            .iter()
+            .map(|(n, o)| match o {
+                Some(o) => format!("{n} (subagent '{o}')"),
+                None => n.clone(),
+            })
+            .collect();
+        v.push(("steps", steps));
+        v.push(("text messages", r.text.keys().cloned().collect()));
+        v.push((
+            "reasoning messages",
+            r.reasoning_msgs.keys().cloned().collect(),
+        ));
+        v.push((
+            "reasoning spans",
+            r.reasoning_spans.keys().cloned().collect(),
+        ));
+        v.push(("tool calls", r.tools.keys().cloned().collect()));
+        v.push(("subagents", r.subagents.iter().cloned().collect()));
+        v.retain(|(_, ids)| !ids.is_empty());
+        v
+    }
+
+    fn continuation(
+        t: &str,
+        what: &str,
+        id: &str,
+        ev_tag: &Option<String>,
+        opener: &Option<String>,
+    ) -> VResult {
+        if let Some(s) = ev_tag {
+            if Some(s) != opener.as_ref() {
+                return err(
+                    "AGX124",
+                    format!(
+                        "Cannot send '{t}': subagentRunId '{s}' does not match the {what} '{id}' opener's subagent '{}'.",
+                        owner_name(opener.as_deref())
+                    ),
+                    vec![id.to_string(), s.clone()],
+                );
+            }
+        }
+        Ok(())
+    }
+
+    pub fn feed(&mut self, ev: &Value) -> VResult {
+        let t = s(ev, "type").unwrap_or("");
+        let first = !self.seen_first;
+        self.seen_first = true;
+        if self.errored && t != "RUN_STARTED" {
+            return err(
+                "AGX101",
+                format!("Cannot send event type '{t}': The run has already errored with 'RUN_ERROR'. No further events can be sent."),
+                vec![],
+            );
+        }
+        if self.finished && t != "RUN_ERROR" && t != "RUN_STARTED" {
+            return err(
+                "AGX102",
+                format!("Cannot send event type '{t}': The run has already finished with 'RUN_FINISHED'. Start a new run with 'RUN_STARTED'."),
+                vec![],
+            );
+        }
+        if first && t != "RUN_STARTED" && t != "RUN_ERROR" {
+            return err("AGX103", "First event must be 'RUN_STARTED'".into(), vec![]);
+        }
+        if t == "RUN_STARTED" && self.started && !self.finished && !self.errored {
+            return err(
+                "AGX104",
+                "Cannot send 'RUN_STARTED' while a run is still active. The previous run must be finished with 'RUN_FINISHED' before starting a new run.".into(),
+                vec![],
+            );
+        }
+        if ev.get("subagentRunId").is_some_and(Value::is_null) {
+            return err(
+                "AGX105",
+                format!("Cannot send '{t}' with 'subagentRunId: null'. The field is optional — omit it entirely."),
+                vec![],
+            );
+        }
+        let null_fields: &[&str] = match t {
+            "SUBAGENT_STARTED" => &[
+                "description",
+                "parentSubagentRunId",
+                "parentToolCallId",
+                "parentMessageId",
+            ],
+            "SUBAGENT_FINISHED" => &["outcome"],
+            "SUBAGENT_ERROR" => &["code"],
+            _ => &[],
+        };
+        for f in null_fields {
+            if ev.get(*f).is_some_and(Value::is_null) {
+                return err(
+                    "AGX106",
+                    format!("Cannot send '{t}' with '{f}: null'. The field is optional — omit it entirely."),
+                    vec![],
+                );
+            }
+        }
+        if t == "SUBAGENT_FINISHED" {
+            if let Some(o) = ev.get("outcome") {
+                let ot = o.get("type").and_then(Value::as_str).unwrap_or("undefined");
+                if ot != "success" && ot != "suspended" {
+                    return err(
+                        "AGX107",
+                        format!("Cannot send '{t}' with outcome type '{ot}'. The outcome is either {{ type: \"success\" }} or {{ type: \"suspended\" }}."),
+                        vec![],
+                    );
+                }
+                match o.get("interruptIds") {
+                    Some(Value::Null) => {
+                        return err(
+                            "AGX107",
+                            format!("Cannot send '{t}' with 'outcome.interruptIds: null'. The field is optional — omit it entirely."),
+                            vec![],
+                        )
+                    }
+                    Some(Value::Array(a)) if a.iter().any(|x| !x.is_string()) => {
+                        return err(
+                            "AGX107",
+                            format!("Cannot send '{t}' with a non-string entry in 'outcome.interruptIds'. Interrupt ids are strings."),
+                            vec![],
+                        )
+                    }
+                    _ => {}
+                }
+            }
+        }
+        if t == "RUN_FINISHED" {
+            if let Some(list) = ev.pointer("/outcome/interrupts").and_then(Value::as_array) {
+                for i in list {
+                    if i.get("subagentRunId").is_some_and(Value::is_null) {
+                        let id = i.get("id").and_then(Value::as_str).unwrap_or("");
+                        return err(
+                            "AGX108",
+                            format!("Cannot send 'RUN_FINISHED' with an interrupt (id '{id}') carrying 'subagentRunId: null'. The field is optional — omit it entirely."),
+                            vec![id.to_string()],
+                        );
+                    }
+                }
+            }
+        }
+        let messages = match t {
+            "MESSAGES_SNAPSHOT" => ev.get("messages"),
+            "RUN_STARTED" => ev.pointer("/input/messages"),
+            _ => None,
+        };
+        for m in messages.and_then(Value::as_array).into_iter().flatten() {
+            if m.get("subagentRunId").is_some_and(Value::is_null) {
+                let id = m.get("id").and_then(Value::as_str).unwrap_or("");
+                return err(
+                    "AGX122",
+                    format!("Cannot send a message (id '{id}') with 'subagentRunId: null'. The field is optional — omit it entirely."),
+                    vec![id.to_string()],
+                );
+            }
+        }
+        let et = tag(ev);
+        let id_of = |k: &str| s(ev, k).unwrap_or("").to_string();
+        let r = &mut self.run;
+        match t {
+            "RUN_STARTED" => {
+                *self = Verify {
+                    seen_first: true,
+                    started: true,
+                    ..Default::default()
+                };
+            }
+            "RUN_ERROR" => self.errored = true,
+            "RUN_FINISHED" => {
+                if let Some((what, ids)) = self.open_items().into_iter().next() {
+                    return err(
+                        "AGX123",
+                        format!(
+                            "Cannot send 'RUN_FINISHED' while {what} are still active: {}",
+                            ids.join(", ")
+                        ),
+                        ids,
+                    );
+                }
+                self.finished = true;
+            }
+            "TEXT_MESSAGE_START" => {
+                let id = id_of("messageId");
+                if r.text.contains_key(&id) {
+                    return err(
+                        "AGX109",
+                        format!("Cannot send 'TEXT_MESSAGE_START' event: A text message with ID '{id}' is already in progress. Complete it with 'TEXT_MESSAGE_END' first."),
+                        vec![id],
+                    );
+                }
+                r.text.insert(id.clone(), et.clone());
+                r.message_owner.insert(id, et);
+            }
+            "TEXT_MESSAGE_CONTENT" | "TEXT_MESSAGE_END" => {
+                let id = id_of("messageId");
+                let Some(o) = r.text.get(&id).cloned() else {
+                    let tail = if t == "TEXT_MESSAGE_END" {
+                        "A 'TEXT_MESSAGE_START' event must be sent first."
+                    } else {
+                        "Start a text message with 'TEXT_MESSAGE_START' first."
+                    };
+                    let rule = if t == "TEXT_MESSAGE_END" {
+                        "AGX111"
+                    } else {
+                        "AGX110"
+                    };
+                    return err(
+                        rule,
+                        format!("Cannot send '{t}' event: No active text message found with ID '{id}'. {tail}"),
+                        vec![id],
+                    );
+                };
+                Self::continuation(t, "message", &id, &et, &o)?;
+                if t == "TEXT_MESSAGE_END" {
+                    r.text.shift_remove(&id);
+                }
+            }
+            "TOOL_CALL_START" => {
+                let id = id_of("toolCallId");
+                if r.tools.contains_key(&id) {
+                    return err(
+                        "AGX112",
+                        format!("Cannot send 'TOOL_CALL_START' event: A tool call with ID '{id}' is already in progress. Complete it with 'TOOL_CALL_END' first."),
+                        vec![id],
+                    );
+                }
+                if let (Some(sa), Some(p)) = (&et, s(ev, "parentMessageId")) {
+                    if let Some(po) = r.message_owner.get(p) {
+                        if po.as_ref() != Some(sa) {
+                            return err(
+                                "AGX113",
+                                format!(
+                                    "Cannot send 'TOOL_CALL_START': subagentRunId '{sa}' does not match its parent message '{p}' owner '{}'. A tool call belongs to the message that carries it.",
+                                    owner_name(po.as_deref())
+                                ),
+                                vec![id, p.to_string()],
+                            );
+                        }
+                    }
+                }
+                r.tools.insert(id, et);
+            }
+            "TOOL_CALL_ARGS" | "TOOL_CALL_END" => {
+                let id = id_of("toolCallId");
+                let Some(o) = r.tools.get(&id).cloned() else {
+                    let tail = if t == "TOOL_CALL_END" {
+                        "A 'TOOL_CALL_START' event must be sent first."
+                    } else {
+                        "Start a tool call with 'TOOL_CALL_START' first."
+                    };
+                    return err(
+                        "AGX114",
+                        format!("Cannot send '{t}' event: No active tool call found with ID '{id}'. {tail}"),
+                        vec![id],
+                    );
+                };
+                Self::continuation(t, "tool call", &id, &et, &o)?;
+                if t == "TOOL_CALL_END" {
+                    r.tools.shift_remove(&id);
+                }
+            }
+            "STEP_STARTED" => {
+                let name = id_of("stepName");
+                if r.steps.iter().any(|(n, o)| *n == name && *o == et) {
+                    let sub = match &et {
+                        Some(s) => format!(" in subagent '{s}'"),
+                        None => String::new(),
+                    };
+                    return err(
+                        "AGX115",
+                        format!("Step \"{name}\" is already active for 'STEP_STARTED'{sub}"),
+                        vec![name],
+                    );
+                }
+                r.steps.push((name, et));
+            }
+            "STEP_FINISHED" => {
+                let name = id_of("stepName");
+                if let Some(i) = r.steps.iter().position(|(n, o)| *n == name && *o == et) {
+                    r.steps.remove(i);
+                } else if let Some((_, o)) = r.steps.iter().find(|(n, _)| *n == name) {
+                    let who = |o: &Option<String>| match o {
+                        Some(s) => format!("subagent '{s}'"),
+                        None => "the parent agent".to_string(),
+                    };
+                    return err(
+                        "AGX116",
+                        format!(
+                            "Cannot send 'STEP_FINISHED' for step \"{name}\" attributed to {}: that step is open under {}. A step must be finished by whoever started it.",
+                            who(&et),
+                            who(o)
+                        ),
+                        vec![name],
+                    );
+                } else {
+                    return err(
+                        "AGX116",
+                        format!(
+                            "Cannot send 'STEP_FINISHED' for step \"{name}\" that was not started"
+                        ),
+                        vec![name],
+                    );
+                }
+            }
+            "REASONING_START" => {
+                let id = id_of("messageId");
+                if r.reasoning_spans.contains_key(&id) {
+                    return err(
+                        "AGX117",
+                        format!("Cannot send 'REASONING_START' event: A reasoning span with ID '{id}' is already in progress. Complete it with 'REASONING_END' first."),
+                        vec![id],
+                    );
+                }
+                r.reasoning_spans.insert(id, et);
+            }
+            "REASONING_MESSAGE_START" => {
+                let id = id_of("messageId");
+                if r.reasoning_msgs.contains_key(&id) {
+                    return err(
+                        "AGX117",
+                        format!("Cannot send 'REASONING_MESSAGE_START' event: A reasoning message with ID '{id}' is already in progress. Complete it with 'REASONING_MESSAGE_END' first."),
+                        vec![id],
+                    );
+                }
+                r.reasoning_msgs.insert(id, et);
+            }
+            "REASONING_MESSAGE_CONTENT" | "REASONING_MESSAGE_END" => {
+                let id = id_of("messageId");
+                let Some(o) = r.reasoning_msgs.get(&id).cloned() else {
+                    return err(
+                        "AGX118",
+                        format!("Cannot send '{t}' event: No active reasoning message found with ID '{id}'. Start a reasoning message with 'REASONING_MESSAGE_START' first."),
+                        vec![id],
+                    );
+                };
+                Self::continuation(t, "reasoning message", &id, &et, &o)?;
+                if t == "REASONING_MESSAGE_END" {
+                    r.reasoning_msgs.shift_remove(&id);
+                }
+            }
+            "REASONING_END" => {
+                let id = id_of("messageId");
+                let Some(o) = r.reasoning_spans.get(&id).cloned() else {
+                    return err(
+                        "AGX119",
+                        format!("Cannot send 'REASONING_END' event: No active reasoning span found with ID '{id}'. A 'REASONING_START' event must be sent first."),
+                        vec![id],
+                    );
+                };
+                Self::continuation(t, "reasoning message", &id, &et, &o)?;
+                r.reasoning_spans.shift_remove(&id);
+            }
+            "ACTIVITY_SNAPSHOT" => {
+                let id = id_of("messageId");
+                r.activities.entry(id).or_insert(et);
+            }
+            "ACTIVITY_DELTA" => {
+                let id = id_of("messageId");
+                if let Some(o) = r.activities.get(&id).cloned() {
+                    Self::continuation(t, "activity", &id, &et, &o)?;
+                }
+            }
+            "SUBAGENT_STARTED" => {
+                let Some(id) = et else {
+                    return err(
+                        "AGX120",
+                        "Cannot send 'SUBAGENT_STARTED' without a 'subagentRunId'.".into(),
+                        vec![],
+                    );
+                };
+                if s(ev, "name").is_none() {
+                    return err(
+                        "AGX120",
+                        "Cannot send 'SUBAGENT_STARTED' without a 'name'.".into(),
+                        vec![id],
+                    );
+                }
+                if r.subagents.contains(&id) {
+                    return err(
+                        "AGX120",
+                        format!("Cannot send 'SUBAGENT_STARTED': subagent '{id}' is already active. Finish it with 'SUBAGENT_FINISHED' first."),
+                        vec![id],
+                    );
+                }
+                if r.subagents_done.contains(&id) {
+                    return err(
+                        "AGX120",
+                        format!("Cannot send 'SUBAGENT_STARTED': subagent '{id}' has already finished in this run. Subagent IDs are per-invocation and cannot be reused."),
+                        vec![id],
+                    );
+                }
+                if let Some(p) = s(ev, "parentSubagentRunId") {
+                    if !r.subagents.contains(p) && !r.subagents_done.contains(p) {
+                        return err(
+                            "AGX120",
+                            format!("Cannot send 'SUBAGENT_STARTED': parentSubagentRunId '{p}' has not been started in this run."),
+                            vec![id, p.to_string()],
+                        );
+                    }
+                }
+                r.subagents.insert(id);
+            }
+            "SUBAGENT_FINISHED" | "SUBAGENT_ERROR" => {
+                let Some(id) = et else {
+                    return err(
+                        "AGX121",
+                        format!("Cannot send '{t}' without a 'subagentRunId'."),
+                        vec![],
+                    );
+                };
+                if t == "SUBAGENT_ERROR" && s(ev, "message").is_none() {
+                    return err(
+                        "AGX121",
+                        "Cannot send 'SUBAGENT_ERROR' without a 'message'.".into(),
+                        vec![id],
+                    );
+                }
+                if !r.subagents.shift_remove(&id) {
+                    return err(
+                        "AGX121",
+                        format!("Cannot send '{t}': no active subagent found with ID '{id}'. A 'SUBAGENT_STARTED' event must be sent first."),
+                        vec![id],
+                    );
+                }
+                r.subagents_done.insert(id);
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+}
+
+/// The client pipeline for one stream: compat → (enforce drop) → transformChunks → verifyEvents.
+#[derive(Default)]
+pub struct Client {
+    compat: Compat,
+    chunks: Chunks,
+    pub verify: Verify,
+    /// The client stopped at an error: later official findings would be cascades.
+    pub stopped: bool,
+}
+
+impl Client {
+    /// Feeds one input event; official findings go to `ctx`, the expanded events to `out`.
+    pub fn feed(&mut self, ev: &Value, ctx: &mut Ctx, out: &mut Vec<Value>) {
+        let Some(ev) = self.compat.apply(ev) else {
+            return;
+        };
+        let mut expanded = vec![];
+        if let Err((rule, msg, id)) = self.chunks.feed(&ev, &mut expanded) {
+            if !self.stopped {
+                self.stopped = true;
+                ctx.report(rule, id.into_iter().collect(), msg);
+            }
+            return;
+        }
+        for e in &mut expanded {
+            let from_chunk = e
+                .as_object_mut()
+                .and_then(|o| o.remove("aguifyChunk"))
+                .is_some();
+            if self.stopped {
+                continue;
+            }
+            let et = s(e, "type").unwrap_or("");
+            if from_chunk {
+                let r = &self.verify.run;
+                let (id, open) = match et {
+                    "TEXT_MESSAGE_START" => (s(e, "messageId"), &r.text),
+                    "TOOL_CALL_START" => (s(e, "toolCallId"), &r.tools),
+                    _ => (s(e, "messageId"), &r.reasoning_msgs),
+                };
+                if let Some(id) = id.filter(|id| open.contains_key(*id)) {
+                    ctx.report(
+                        "AGX308",
+                        vec![id.to_string()],
+                        format!("a chunk continues '{id}', which was opened with an explicit {et}: the client expands it into a second {et}"),
+                    );
+                }
+            }
+            if et == "RUN_FINISHED"
+                && e.pointer("/outcome/type").and_then(Value::as_str) == Some("interrupt")
+            {
+                let open = self.verify.open_items();
+                if !open.is_empty() {
+                    let ids: Vec<String> = open
+                        .iter()
+                        .flat_map(|(_, ids)| ids.iter().cloned())
+                        .collect();
+                    let what: Vec<&str> = open.iter().map(|(w, _)| *w).collect();
+                    ctx.report(
+                        "AGX403",
+                        ids.clone(),
+                        format!(
+                            "the run is interrupted while {} are still open: {}",
+                            what.join(", "),
+                            ids.join(", ")
+                        ),
+                    );
+                }
+            }
+            if let Err((rule, msg, ids)) = self.verify.feed(e) {
+                self.stopped = true;
+                ctx.report(rule, ids, msg);
+            }
+        }
+        out.extend(expanded);
+    }
+}

@@ -1,0 +1,904 @@
+//! `explain`: for every run that ended in RUN_ERROR or stopped with no terminal event, what went
+//! wrong and where.
+//!
+//! [`Explainer`] is a pipeline [`Observer`] wrapping a [`TimelineBuilder`] (which knows the runs
+//! and what was open when they ended). On top of it, it keeps the last raw records (a ring of
+//! `-n`), the upstream signals (tool errors, failed tasks and lifecycles, model errors, bad lines)
+//! and the model calls still open, and turns each failed run into an [`Explanation`]: the manual
+//! procedure of seed `004` §10.4 done for the user. Rendering: [`render`].
+
+pub mod render;
+
+use std::collections::{HashMap, VecDeque};
+use std::io;
+
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::adapter::{self, Disposition, RecordKind};
+use crate::input::{Origin, Record};
+use crate::mapper::error_code;
+use crate::model::ModelEvent;
+use crate::pipeline::Observer;
+use crate::timeline::{Entry, Line, Outcome, RunSummary, TimelineBuilder};
+
+/// Version of the JSON report's schema (`docs/timeline.md`).
+pub const SCHEMA_VERSION: u32 = 1;
+
+/// A place in the input.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Loc {
+    pub file: String,
+    pub line: u64,
+}
+
+impl From<&Origin> for Loc {
+    fn from(o: &Origin) -> Self {
+        Loc {
+            file: o.file.to_string(),
+            line: o.line,
+        }
+    }
+}
+
+impl std::fmt::Display for Loc {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}:{}", self.file, self.line)
+    }
+}
+
+/// One raw input record (or bad line), described by its real type.
+#[derive(Debug, Clone, Serialize)]
+pub struct RawRecord {
+    pub at: Loc,
+    /// What the record is: `v2 on_chat_model_stream ChatOpenAI data{chunk}`, `v3 tools
+    /// tool-started`, `error line ValueError`…
+    pub summary: String,
+    /// What the converter did with it: `mapped`, `ignored: <reason>`, `bad: <message>`.
+    pub disposition: String,
+    #[serde(skip)]
+    event_index: u64,
+}
+
+/// The error of a failed run.
+#[derive(Debug, Clone, Serialize)]
+pub struct ErrorPart {
+    pub message: String,
+    /// The converter's RUN_ERROR code class (`mapper::error_code`).
+    pub code: String,
+    /// Exception class, when the log names it.
+    pub name: Option<String>,
+    /// The input line that carried the error; `null` when nothing did (the input just stops).
+    pub carried_by: Option<Loc>,
+    /// The last line of the run's input.
+    pub input_ends_at: Option<Loc>,
+}
+
+/// Something still open when the run ended.
+#[derive(Debug, Clone, Serialize)]
+pub struct OpenSpan {
+    /// `step`, `model_call`, `text`, `reasoning` or `tool_call`.
+    pub kind: &'static str,
+    pub name: Option<String>,
+    pub id: Option<String>,
+    pub since: Loc,
+    /// Milliseconds it had been open, when the log has timestamps.
+    pub open_ms: Option<i64>,
+    /// AG-UI events (or raw records, for model calls) between its start and the error.
+    pub open_events: u64,
+    /// e.g. `executing, no result`, `cut off after 42 chars`.
+    pub state: String,
+}
+
+/// An upstream sign of trouble before the error.
+#[derive(Debug, Clone, Serialize)]
+pub struct Signal {
+    /// `tool_error`, `task_error`, `lifecycle_failed`, `model_error`, `truncated_message`,
+    /// `bad_line`.
+    pub kind: &'static str,
+    pub message: String,
+    pub at: Loc,
+    #[serde(skip)]
+    event_index: u64,
+}
+
+/// The last full state the run emitted.
+#[derive(Debug, Clone, Serialize)]
+pub struct FinalState {
+    pub at: Loc,
+    /// Messages it holds (`null`: the state has no `messages` list).
+    pub messages: Option<usize>,
+}
+
+/// Why one run failed.
+#[derive(Debug, Clone, Serialize)]
+pub struct Explanation {
+    pub file: String,
+    pub run_id: Option<String>,
+    pub thread_id: Option<String>,
+    pub started_at: Loc,
+    /// `run_error` (a RUN_ERROR the input carried) or `no_terminal` (the stream stopped).
+    pub ending: &'static str,
+    pub error: ErrorPart,
+    /// The last raw records before the error (oldest first), at most `-n`.
+    pub last_records: Vec<RawRecord>,
+    pub open: Vec<OpenSpan>,
+    /// Every upstream signal in the run, oldest first.
+    pub signals: Vec<Signal>,
+    /// The signal closest before the error, if any.
+    pub nearest_signal: Option<Signal>,
+    pub final_state: Option<FinalState>,
+    pub cause: String,
+    pub hint: String,
+}
+
+/// The `--format json` object.
+#[derive(Debug, Clone, Serialize)]
+pub struct Report {
+    pub version: u32,
+    /// Runs read in all.
+    pub runs: usize,
+    pub bad_lines: u64,
+    pub explained: Vec<Explanation>,
+}
+
+#[derive(Debug, Clone)]
+struct ModelCall {
+    name: String,
+    origin: Origin,
+    ts: Option<i64>,
+    record_no: u64,
+}
+
+#[derive(Debug, Clone)]
+struct StateSeen {
+    origin: Origin,
+    messages: Option<usize>,
+    event_index: u64,
+}
+
+/// Explains failed runs. See the module docs.
+pub struct Explainer {
+    timeline: TimelineBuilder,
+    last_n: usize,
+    ring: VecDeque<RawRecord>,
+    /// Ring snapshots taken when a run ended badly, by run index.
+    snapshots: HashMap<usize, (Vec<RawRecord>, Vec<OpenSpan>)>,
+    signals: Vec<Signal>,
+    states: Vec<StateSeen>,
+    model_calls: HashMap<String, ModelCall>,
+    records: u64,
+    current_ts: Option<i64>,
+}
+
+impl Explainer {
+    /// `last_n`: how many raw records before the error to show (`-n`).
+    pub fn new(last_n: usize) -> Self {
+        Explainer {
+            timeline: TimelineBuilder::new(),
+            last_n,
+            ring: VecDeque::new(),
+            snapshots: HashMap::new(),
+            signals: Vec::new(),
+            states: Vec::new(),
+            model_calls: HashMap::new(),
+            records: 0,
+            current_ts: None,
+        }
+    }
+
+    pub fn timeline(&self) -> &TimelineBuilder {
+        &self.timeline
+    }
+
+    fn push_raw(&mut self, r: RawRecord) {
+        self.ring.push_back(r);
+        while self.ring.len() > self.last_n + 1 {
+            self.ring.pop_front();
+        }
+    }
+
+    /// Takes the snapshot of a run that just ended badly: the records before the error and the
+    /// model calls still open.
+    fn snapshot_ended_runs(&mut self) {
+        let runs = self.timeline.runs();
+        for (i, run) in runs.iter().enumerate() {
+            if self.snapshots.contains_key(&i) || !is_bad(&run.outcome) {
+                continue;
+            }
+            let carried = carried_by(run);
+            let next_first = runs.get(i + 1).map_or(u64::MAX, |r| r.first_event);
+            let mut recs: Vec<RawRecord> = self
+                .ring
+                .iter()
+                .filter(|r| r.event_index >= run.first_event || r.event_index == 0)
+                .filter(|r| r.event_index < next_first || next_first == run.first_event)
+                .filter(|r| carried.as_ref().is_none_or(|c| r.at != *c))
+                .cloned()
+                .collect();
+            if recs.len() > self.last_n {
+                recs.drain(..recs.len() - self.last_n);
+            }
+            let moment = run.last_ts;
+            let mut calls: Vec<&ModelCall> = self.model_calls.values().collect();
+            calls.sort_by_key(|c| c.record_no);
+            let open = calls
+                .into_iter()
+                .map(|c| OpenSpan {
+                    kind: "model_call",
+                    name: Some(c.name.clone()),
+                    id: None,
+                    since: Loc::from(&c.origin),
+                    open_ms: moment.zip(c.ts).map(|(m, t)| m - t),
+                    open_events: self.records.saturating_sub(c.record_no),
+                    state: "no end: the model call never finished".into(),
+                })
+                .collect();
+            self.snapshots.insert(i, (recs, open));
+            self.model_calls.clear();
+        }
+    }
+
+    /// All input read: the report.
+    pub fn finish(mut self) -> Report {
+        self.timeline.finish();
+        self.snapshot_ended_runs();
+        let runs = self.timeline.runs();
+        let entries = self.timeline.entries();
+        // Tool errors whose record did not name the tool: take the name from the call.
+        for sig in self.signals.iter_mut().filter(|s| s.kind == "tool_error") {
+            let Some(call) = sig.message.split(&['(', ')'][..]).nth(1) else {
+                continue;
+            };
+            let name = entries.iter().find_map(|e| match &e.line {
+                Line::Tool { id, name, .. } if id == call && name != "?" => Some(name.clone()),
+                _ => None,
+            });
+            if let Some(n) = name {
+                sig.message = sig.message.replacen("`?`", &format!("`{n}`"), 1);
+            }
+        }
+        let mut explained = Vec::new();
+        for (i, run) in runs.iter().enumerate() {
+            if !is_bad(&run.outcome) {
+                continue;
+            }
+            let (recs, model_open) = self.snapshots.get(&i).cloned().unwrap_or_default();
+            let run_entries = run_entries(entries, runs, i);
+            explained.push(explain_run(
+                run,
+                run_entries,
+                recs,
+                model_open,
+                &self.signals,
+                &self.states,
+            ));
+        }
+        Report {
+            version: SCHEMA_VERSION,
+            runs: runs.len(),
+            bad_lines: self.timeline.bad_lines(),
+            explained,
+        }
+    }
+}
+
+fn is_bad(o: &Outcome) -> bool {
+    matches!(o, Outcome::Error { .. } | Outcome::NoTerminal)
+}
+
+/// The line that carried a run's error: the terminal's origin, unless the mapper made the
+/// error up because the input stopped (INCOMPLETE_STREAM) or the run had no terminal at all.
+fn carried_by(run: &RunSummary) -> Option<Loc> {
+    match &run.outcome {
+        Outcome::Error { code, .. } if code.as_deref() != Some(error_code::INCOMPLETE_STREAM) => {
+            run.end_origin.as_ref().map(Loc::from)
+        }
+        _ => None,
+    }
+}
+
+fn run_entries<'a>(entries: &'a [Entry], runs: &[RunSummary], i: usize) -> &'a [Entry] {
+    let start = runs.get(i).map_or(0, |r| r.first_entry).min(entries.len());
+    let end = runs
+        .get(i + 1)
+        .map_or(entries.len(), |r| r.first_entry)
+        .min(entries.len());
+    &entries[start..end.max(start)]
+}
+
+fn explain_run(
+    run: &RunSummary,
+    entries: &[Entry],
+    last_records: Vec<RawRecord>,
+    model_open: Vec<OpenSpan>,
+    signals: &[Signal],
+    states: &[StateSeen],
+) -> Explanation {
+    // A run with no terminal ends after its last event.
+    let end_event = run.end_event.unwrap_or(run.first_event + run.events);
+    let in_run = |idx: u64| idx >= run.first_event && idx <= end_event;
+    let (message, code, ending) = match &run.outcome {
+        Outcome::Error { code, message } => {
+            let code = code
+                .clone()
+                .unwrap_or_else(|| error_code::AGENT_INTERNAL.to_string());
+            let ending = if code == error_code::INCOMPLETE_STREAM {
+                "no_terminal"
+            } else {
+                "run_error"
+            };
+            (message.clone(), code, ending)
+        }
+        _ => (
+            "The stream ended without a terminal event (no RUN_FINISHED or RUN_ERROR)".to_string(),
+            error_code::INCOMPLETE_STREAM.to_string(),
+            "no_terminal",
+        ),
+    };
+    let err_entry = entries
+        .iter()
+        .find(|e| matches!(e.line, Line::Error { .. }));
+    let name = signals
+        .iter()
+        .rev()
+        .find(|s| in_run(s.event_index) && s.kind == "error_line")
+        .map(|s| s.message.clone());
+    let carried = carried_by(run);
+    let err_origin = run.end_origin.clone();
+    let err_index = err_entry.map_or(end_event, |e| e.index);
+    let moment = err_entry.and_then(|e| e.ts).or(run.last_ts);
+
+    // What was open: spans the terminal record (or the end of input) had to close.
+    let mut open = Vec::new();
+    for e in entries {
+        if e.index >= err_index && err_entry.is_some() {
+            continue;
+        }
+        let closed_by_end = e.end_origin.is_none() || e.end_origin == err_origin;
+        let open_ms = moment.zip(e.ts).map(|(m, t)| m - t);
+        let open_events = err_index.saturating_sub(e.index);
+        let since = Loc::from(&e.origin);
+        match &e.line {
+            Line::StepStart { name, finished } if !finished || closed_by_end => {
+                open.push(OpenSpan {
+                    kind: "step",
+                    name: Some(name.clone()),
+                    id: None,
+                    since,
+                    open_ms,
+                    open_events,
+                    state: "node running".into(),
+                })
+            }
+            Line::Text { id, text, cut, .. } if *cut || closed_by_end => open.push(OpenSpan {
+                kind: "text",
+                name: None,
+                id: Some(id.clone()),
+                since,
+                open_ms,
+                open_events,
+                state: format!("cut off after {} chars", text.chars().count()),
+            }),
+            Line::Reasoning { id, text, cut, .. } if *cut || closed_by_end => open.push(OpenSpan {
+                kind: "reasoning",
+                name: None,
+                id: Some(id.clone()),
+                since,
+                open_ms,
+                open_events,
+                state: format!("cut off after {} chars", text.chars().count()),
+            }),
+            Line::Tool {
+                id,
+                name,
+                args_done,
+                result: None,
+                ..
+            } => open.push(OpenSpan {
+                kind: "tool_call",
+                name: Some(name.clone()),
+                id: Some(id.clone()),
+                since,
+                open_ms,
+                open_events,
+                state: if *args_done {
+                    "executing, no result".into()
+                } else {
+                    "streaming arguments (no TOOL_CALL_END), no result".into()
+                },
+            }),
+            _ => {}
+        }
+    }
+    open.extend(model_open);
+
+    let mut run_signals: Vec<Signal> = signals
+        .iter()
+        .filter(|s| in_run(s.event_index) && s.kind != "error_line")
+        .filter(|s| carried.as_ref() != Some(&s.at))
+        .cloned()
+        .collect();
+    for o in &open {
+        if matches!(o.kind, "text" | "reasoning") {
+            run_signals.push(Signal {
+                kind: "truncated_message",
+                message: format!(
+                    "{} message {} {}",
+                    o.kind,
+                    o.id.as_deref().unwrap_or("?"),
+                    o.state
+                ),
+                at: o.since.clone(),
+                event_index: err_index,
+            });
+        }
+    }
+    run_signals.sort_by_key(|s| (s.at.file.clone(), s.at.line));
+    let nearest = run_signals.last().cloned();
+    let final_state = states
+        .iter()
+        .rev()
+        .find(|s| in_run(s.event_index))
+        .map(|s| FinalState {
+            at: Loc::from(&s.origin),
+            messages: s.messages,
+        });
+    let steps: Vec<&str> = entries
+        .iter()
+        .filter_map(|e| match &e.line {
+            Line::StepStart { name, .. } => Some(name.as_str()),
+            _ => None,
+        })
+        .collect();
+    let (cause, hint) = advice(&code, &steps, &open, nearest.as_ref(), ending);
+    Explanation {
+        file: run.file.to_string(),
+        run_id: run.run_id.clone(),
+        thread_id: run.thread_id.clone(),
+        started_at: Loc::from(&run.origin),
+        ending,
+        error: ErrorPart {
+            message,
+            code,
+            name,
+            carried_by: carried,
+            input_ends_at: err_origin.as_ref().map(Loc::from),
+        },
+        last_records,
+        open,
+        signals: run_signals,
+        nearest_signal: nearest,
+        final_state,
+        cause,
+        hint,
+    }
+}
+
+/// The two nodes that ran most often, in order of first appearance: the likely loop.
+fn loop_nodes<'a>(steps: &[&'a str]) -> Vec<(&'a str, usize)> {
+    let mut counts: Vec<(&str, usize)> = Vec::new();
+    for s in steps {
+        match counts.iter_mut().find(|(n, _)| n == s) {
+            Some(c) => c.1 += 1,
+            None => counts.push((s, 1)),
+        }
+    }
+    let mut top = counts.clone();
+    top.sort_by_key(|c| std::cmp::Reverse(c.1));
+    top.truncate(2);
+    counts.retain(|c| top.contains(c));
+    counts
+}
+
+fn runs(n: usize) -> String {
+    format!("{n} run{}", if n == 1 { "" } else { "s" })
+}
+
+/// A plain-language likely cause and a fix hint, per code class.
+fn advice(
+    code: &str,
+    steps: &[&str],
+    open: &[OpenSpan],
+    nearest: Option<&Signal>,
+    ending: &str,
+) -> (String, String) {
+    let open_model = open
+        .iter()
+        .find(|o| o.kind == "model_call")
+        .and_then(|o| o.name.clone());
+    let open_tool = open
+        .iter()
+        .find(|o| o.kind == "tool_call")
+        .map(|o| o.name.clone().unwrap_or_default());
+    let during = match (&open_tool, &open_model) {
+        (Some(t), _) => format!(" while tool `{t}` was executing"),
+        (None, Some(m)) => format!(" during a call to model `{m}`"),
+        _ => String::new(),
+    };
+    match code {
+        error_code::GRAPH_STEP_LIMIT => {
+            let nodes = loop_nodes(steps);
+            let loop_text = match nodes.as_slice() {
+                [(a, na), (b, nb)] => format!(
+                    "find the loop between nodes `{a}` ({}) and `{b}` ({}): the condition that should route to END never holds",
+                    runs(*na),
+                    runs(*nb)
+                ),
+                [(a, na)] => format!("find why node `{a}` keeps running ({})", runs(*na)),
+                _ => "find the loop between the graph's nodes".into(),
+            };
+            (
+                "The graph hit its recursion limit: nodes kept routing to each other without reaching END.".into(),
+                format!("Raise `recursion_limit` in the run config if the work is legitimately long, or {loop_text}."),
+            )
+        }
+        error_code::LLM_RATE_LIMITED => (
+            format!("The model provider rejected the request for rate or quota reasons{during} (HTTP 429)."),
+            "Retry with backoff (e.g. `max_retries` on the chat model), lower concurrency, or check the account's quota.".into(),
+        ),
+        error_code::LLM_AUTH_FAILED => (
+            format!("The model provider refused the credentials{during} (HTTP 401/403)."),
+            "Check the API key the server runs with (environment variable, secret mount) and that it may use this model.".into(),
+        ),
+        error_code::UPSTREAM_TIMEOUT => (
+            format!("A call to an upstream service timed out{during}."),
+            "Raise the client timeout of the model or tool, or find why the upstream is slow; a partial answer may already be on screen.".into(),
+        ),
+        error_code::UPSTREAM_UNREACHABLE => (
+            format!("An upstream service could not be reached{during} (connection refused, DNS, network)."),
+            "Check the base URL, proxy and network from the server's host; the service may be down.".into(),
+        ),
+        error_code::INCOMPLETE_STREAM => {
+            let what = open
+                .iter()
+                .find(|o| matches!(o.kind, "text" | "reasoning" | "tool_call" | "model_call"))
+                .map(|o| format!(" in the middle of a {} ({})", o.kind.replace('_', " "), o.state))
+                .unwrap_or_default();
+            let _ = ending;
+            (
+                format!("The stream just stops{what}: the server died or was killed, the connection dropped, or the recorder lost the tail."),
+                "Check the server's logs and exit status around that time; if the recording is at fault, record again with the error line kept.".into(),
+            )
+        }
+        _ => {
+            let (cause, hint) = match nearest {
+                Some(s) if s.kind == "tool_error" || open_tool.is_some() => (
+                    format!("An exception in the graph's code{during}: {} ({}).", s.message, s.at),
+                    "Fix the failing tool, or let the tool node turn exceptions into tool messages (e.g. `ToolNode(handle_tool_errors=True)`) so the model can react.".to_string(),
+                ),
+                Some(s) => (
+                    format!("An exception in the graph's code{during}; nearest sign: {} ({}).", s.message, s.at),
+                    "Read the error message and the node it came from; catch the exception there or fix its cause.".to_string(),
+                ),
+                None => (
+                    format!("An exception in the graph's code{during}."),
+                    "Read the error message and the last records before it; catch the exception in the node that raised or fix its cause.".to_string(),
+                ),
+            };
+            (cause, hint)
+        }
+    }
+}
+
+/// What a raw record is, by its real type (seed `004` §10.4 step 2).
+pub fn describe_record(rec: &Record) -> String {
+    let kind = adapter::classify(rec);
+    let s = |v: &Value, k: &str| v.get(k).and_then(Value::as_str).map(str::to_string);
+    match kind {
+        RecordKind::V3 => {
+            let v = if s(&rec.value, "type").as_deref() == Some("event") {
+                &rec.value
+            } else {
+                rec.value.get("data").unwrap_or(&rec.value)
+            };
+            let method = s(v, "method").unwrap_or_default();
+            let params = v.get("params").unwrap_or(&Value::Null);
+            let data = params.get("data").unwrap_or(&Value::Null);
+            let data = match data {
+                Value::Array(a) => a.first().unwrap_or(&Value::Null),
+                d => d,
+            };
+            let mut out = format!("v3 {method}");
+            if let Some(ev) = s(data, "event") {
+                out.push(' ');
+                out.push_str(&ev);
+            }
+            if let Some(dt) = data
+                .get("delta")
+                .and_then(|d| d.get("type"))
+                .and_then(Value::as_str)
+            {
+                out.push_str(&format!(" ({dt})"));
+            }
+            if let Some(n) =
+                s(params, "node").or_else(|| s(data, "name").filter(|_| method == "tasks"))
+            {
+                out.push_str(&format!(" node={n}"));
+            }
+            if let Some(ns) = params
+                .get("namespace")
+                .and_then(Value::as_array)
+                .filter(|a| !a.is_empty())
+            {
+                let parts: Vec<String> = ns
+                    .iter()
+                    .filter_map(Value::as_str)
+                    .map(|p| p.split(':').next().unwrap_or(p).to_string())
+                    .collect();
+                out.push_str(&format!(" ns=[{}]", parts.join("|")));
+            }
+            out
+        }
+        RecordKind::V2 => {
+            let v = adapter::v2_payload(rec);
+            let mut out = format!(
+                "v2 {} {}",
+                s(v, "event").unwrap_or_default(),
+                s(v, "name").unwrap_or_default()
+            );
+            if let Some(Value::Object(d)) = v.get("data") {
+                let keys: Vec<&str> = d.keys().map(String::as_str).collect();
+                out.push_str(&format!(" data{{{}}}", keys.join(",")));
+                if let Some(chunk) = d.get("chunk") {
+                    let lc_class = chunk
+                        .get("id")
+                        .and_then(Value::as_array)
+                        .and_then(|a| a.last())
+                        .and_then(Value::as_str);
+                    let ty = lc_class.map(str::to_string).or_else(|| s(chunk, "type"));
+                    if let Some(t) = ty {
+                        out.push_str(&format!(" chunk: {t}"));
+                    }
+                }
+            }
+            if let Some(node) = v
+                .get("metadata")
+                .and_then(|m| m.get("langgraph_node"))
+                .and_then(Value::as_str)
+            {
+                out.push_str(&format!(" node={node}"));
+            }
+            out
+        }
+        RecordKind::ErrorLine(e) => format!(
+            "error line {}",
+            e.name.unwrap_or_else(|| "(unnamed)".into())
+        ),
+        RecordKind::RunMetadata { .. } => "stream part metadata".into(),
+        RecordKind::Values => "stream part values".into(),
+        RecordKind::Custom => "stream part custom".into(),
+        RecordKind::OtherStreamMode(m) => format!("stream part {m}"),
+        RecordKind::Agui => format!("AG-UI {}", s(&rec.value, "type").unwrap_or_default()),
+        RecordKind::Unknown(_) => "unknown record".into(),
+    }
+}
+
+fn disposition_text(d: &Disposition) -> String {
+    match d {
+        Disposition::Mapped => "mapped".into(),
+        Disposition::Ignored(why) => format!("ignored: {why}"),
+        Disposition::Bad(msg) => format!("bad: {msg}"),
+    }
+}
+
+fn record_ts(rec: &Record) -> Option<i64> {
+    let v = &rec.value;
+    let v = if v.get("type").and_then(Value::as_str) == Some("event") {
+        v
+    } else {
+        v.get("data")?
+    };
+    v.get("params")?.get("timestamp")?.as_i64()
+}
+
+impl Explainer {
+    /// Signals and model calls a raw record tells of.
+    fn scan(&mut self, rec: &Record) {
+        let kind = adapter::classify(rec);
+        let idx = self.timeline.events_seen();
+        let at = Loc::from(&rec.origin);
+        let mut signal = |kind: &'static str, message: String| {
+            self.signals.push(Signal {
+                kind,
+                message,
+                at: at.clone(),
+                event_index: idx,
+            });
+        };
+        let s = |v: &Value, k: &str| v.get(k).and_then(Value::as_str).map(str::to_string);
+        match kind {
+            RecordKind::ErrorLine(e) => {
+                if let Some(n) = e.name {
+                    signal("error_line", n);
+                }
+            }
+            RecordKind::V3 => {
+                let v = if s(&rec.value, "type").as_deref() == Some("event") {
+                    &rec.value
+                } else {
+                    rec.value.get("data").unwrap_or(&rec.value)
+                };
+                let method = s(v, "method").unwrap_or_default();
+                let params = v.get("params").unwrap_or(&Value::Null);
+                let data = match params.get("data").unwrap_or(&Value::Null) {
+                    Value::Array(a) => a.first().unwrap_or(&Value::Null),
+                    d => d,
+                };
+                let ev = s(data, "event").unwrap_or_default();
+                let ns = params
+                    .get("namespace")
+                    .and_then(Value::as_array)
+                    .map(|a| {
+                        a.iter()
+                            .filter_map(Value::as_str)
+                            .collect::<Vec<_>>()
+                            .join("|")
+                    })
+                    .unwrap_or_default();
+                match (method.as_str(), ev.as_str()) {
+                    ("tasks", _) if data.get("error").is_some_and(|e| !e.is_null()) => {
+                        let err = data.get("error").unwrap_or(&Value::Null);
+                        let msg =
+                            s(err, "message").unwrap_or_else(|| crate::timeline::compact(err));
+                        let name = s(data, "name").unwrap_or_else(|| "?".into());
+                        signal("task_error", format!("task `{name}` failed: {msg}"));
+                    }
+                    // The root's failure is the error itself, not a sign before it.
+                    ("lifecycle", "failed")
+                        if !ns.is_empty() || data.get("namespace").is_some() =>
+                    {
+                        let g = s(data, "graph_name").unwrap_or_else(|| "?".into());
+                        let err = data
+                            .get("error")
+                            .map(|e| format!(": {}", crate::timeline::compact(e)))
+                            .unwrap_or_default();
+                        signal("lifecycle_failed", format!("node `{g}` failed{err}"));
+                    }
+                    ("messages", "error") => {
+                        let m =
+                            s(data, "message").unwrap_or_else(|| crate::timeline::compact(data));
+                        signal("model_error", format!("model stream error: {m}"));
+                    }
+                    ("messages", "message-start") => {
+                        let name = s(params, "node")
+                            .map(|n| format!("model in {n}"))
+                            .unwrap_or_else(|| "model".into());
+                        self.model_calls.insert(
+                            format!("v3:{ns}"),
+                            ModelCall {
+                                name,
+                                origin: rec.origin.clone(),
+                                ts: record_ts(rec),
+                                record_no: self.records,
+                            },
+                        );
+                    }
+                    ("messages", "message-finish") => {
+                        self.model_calls.remove(&format!("v3:{ns}"));
+                    }
+                    _ => {}
+                }
+            }
+            RecordKind::V2 => {
+                let v = adapter::v2_payload(rec);
+                let ev = s(v, "event").unwrap_or_default();
+                let run_id = s(v, "run_id").unwrap_or_default();
+                match ev.as_str() {
+                    "on_chat_model_start" | "on_llm_start" => {
+                        let name = s(v, "name").unwrap_or_else(|| "model".into());
+                        self.model_calls.insert(
+                            format!("v2:{run_id}"),
+                            ModelCall {
+                                name,
+                                origin: rec.origin.clone(),
+                                ts: None,
+                                record_no: self.records,
+                            },
+                        );
+                    }
+                    "on_chat_model_end" | "on_llm_end" => {
+                        self.model_calls.remove(&format!("v2:{run_id}"));
+                    }
+                    _ => {}
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+impl Observer for Explainer {
+    fn record(&mut self, rec: &Record, disposition: &Disposition) {
+        self.timeline.record(rec, disposition);
+        self.records += 1;
+        self.current_ts = record_ts(rec);
+        self.scan(rec);
+        let raw = RawRecord {
+            at: Loc::from(&rec.origin),
+            summary: describe_record(rec),
+            disposition: disposition_text(disposition),
+            event_index: self.timeline.events_seen(),
+        };
+        self.push_raw(raw);
+    }
+
+    fn bad_line(&mut self, origin: &Origin, message: &str) {
+        self.timeline.bad_line(origin, message);
+        let at = Loc::from(origin);
+        // A bad record is also reported through `record` (with its disposition); a bad frame
+        // only here.
+        if self.ring.back().is_none_or(|r| r.at != at) {
+            self.records += 1;
+            self.push_raw(RawRecord {
+                at: at.clone(),
+                summary: "unreadable line".into(),
+                disposition: format!("bad: {message}"),
+                event_index: self.timeline.events_seen(),
+            });
+        }
+        if message.contains("truncated") || message.contains("invalid JSON") {
+            self.signals.push(Signal {
+                kind: "bad_line",
+                message: message.to_string(),
+                at,
+                event_index: self.timeline.events_seen(),
+            });
+        }
+    }
+
+    fn model(&mut self, ev: &ModelEvent, origin: &Origin) {
+        self.timeline.model(ev, origin);
+        if let ModelEvent::ToolEnd {
+            tool_call_id,
+            name,
+            content,
+            error: true,
+            ..
+        } = ev
+        {
+            let text = crate::adapter::lc::tool_content_text(content);
+            let text = crate::timeline::render::cut(&crate::timeline::render::one_line(&text), 160);
+            self.signals.push(Signal {
+                kind: "tool_error",
+                message: format!(
+                    "tool `{}` ({tool_call_id}) failed: {text}",
+                    name.as_deref().unwrap_or("?")
+                ),
+                at: Loc::from(origin),
+                event_index: self.timeline.events_seen(),
+            });
+        }
+    }
+
+    fn event(&mut self, ev: &Value, origin: &Origin) -> io::Result<()> {
+        let index = self.timeline.events_seen();
+        let t = crate::agui::event_type(ev);
+        if t == "STATE_SNAPSHOT" || t == "MESSAGES_SNAPSHOT" {
+            let list = if t == "STATE_SNAPSHOT" {
+                ev.get("snapshot").and_then(|s| s.get("messages"))
+            } else {
+                ev.get("messages")
+            };
+            self.states.push(StateSeen {
+                origin: origin.clone(),
+                messages: list.and_then(Value::as_array).map(Vec::len),
+                event_index: index,
+            });
+        }
+        let runs_before = self.timeline.runs().len();
+        let open_before = self.timeline.current_run().is_some();
+        // A new RUN_STARTED ends a run left open: snapshot before the ring moves on.
+        self.timeline.event(ev, origin)?;
+        if self.timeline.runs().len() != runs_before
+            || open_before != self.timeline.current_run().is_some()
+        {
+            self.snapshot_ended_runs();
+        }
+        Ok(())
+    }
+
+    fn end_of_file(&mut self, file: &str) -> io::Result<()> {
+        self.timeline.end_of_file(file)
+    }
+}

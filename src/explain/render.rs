@@ -1,0 +1,202 @@
+//! Explain renderers: text (plain or coloured) and JSON.
+
+use std::io::{self, Write};
+
+use owo_colors::{OwoColorize, Style};
+
+use super::{Explanation, Report};
+use crate::timeline::render::{cut, ms, one_line};
+
+/// Writes the report as text. `color`: paint headings and the error.
+pub fn write_text(report: &Report, color: bool, w: &mut dyn Write) -> io::Result<()> {
+    let paint = |style: Style, s: &str| {
+        if color {
+            s.style(style).to_string()
+        } else {
+            s.to_string()
+        }
+    };
+    let head = Style::new().bold();
+    let red = Style::new().red().bold();
+    let dim = Style::new().dimmed();
+    if report.explained.is_empty() {
+        writeln!(
+            w,
+            "nothing to explain: {} run{} read, none ended in RUN_ERROR or without a terminal event",
+            report.runs,
+            if report.runs == 1 { "" } else { "s" }
+        )?;
+        return Ok(());
+    }
+    for (i, x) in report.explained.iter().enumerate() {
+        if i > 0 {
+            writeln!(w)?;
+        }
+        write_one(x, w, &paint, head, red, dim)?;
+    }
+    Ok(())
+}
+
+/// A location, as `:line` when it is in the explained run's own file.
+fn loc(x: &Explanation, l: &super::Loc) -> String {
+    if l.file == x.file {
+        format!(":{}", l.line)
+    } else {
+        l.to_string()
+    }
+}
+
+fn write_one(
+    x: &Explanation,
+    w: &mut dyn Write,
+    paint: &dyn Fn(Style, &str) -> String,
+    head: Style,
+    red: Style,
+    dim: Style,
+) -> io::Result<()> {
+    let title = match x.ending {
+        "run_error" => "run failed",
+        _ => "run stopped with no terminal event",
+    };
+    writeln!(
+        w,
+        "{} {}{} (started {})",
+        paint(red, &format!("✖ {title}:")),
+        x.run_id.as_deref().unwrap_or("?"),
+        x.thread_id
+            .as_deref()
+            .map(|t| format!(" · thread {t}"))
+            .unwrap_or_default(),
+        x.started_at
+    )?;
+    let name = x
+        .error
+        .name
+        .as_deref()
+        .map(|n| format!("{n}: "))
+        .unwrap_or_default();
+    writeln!(
+        w,
+        "  {}  {} {}",
+        paint(head, "error "),
+        paint(red, &x.error.code),
+        one_line(&format!("{name}{}", x.error.message))
+    )?;
+    match (&x.error.carried_by, &x.error.input_ends_at) {
+        (Some(c), _) => writeln!(w, "  {}  {c}", paint(head, "line  "))?,
+        (None, Some(end)) => writeln!(
+            w,
+            "  {}  none: no input line carries it; the run's input ends at {end}",
+            paint(head, "line  ")
+        )?,
+        (None, None) => writeln!(w, "  {}  none", paint(head, "line  "))?,
+    }
+    writeln!(w)?;
+    writeln!(
+        w,
+        "  {} (oldest first)",
+        paint(
+            head,
+            &format!("last {} input records before it", x.last_records.len())
+        )
+    )?;
+    if x.last_records.is_empty() {
+        writeln!(w, "    (none)")?;
+    }
+    let lw = x
+        .last_records
+        .iter()
+        .map(|r| r.at.line.to_string().len())
+        .max()
+        .unwrap_or(1);
+    for r in &x.last_records {
+        let loc = if r.at.file == x.file {
+            format!(":{:>lw$}", r.at.line)
+        } else {
+            r.at.to_string()
+        };
+        writeln!(
+            w,
+            "    {}  {}  {}",
+            paint(dim, &loc),
+            cut(&one_line(&r.summary), 90),
+            paint(dim, &format!("[{}]", cut(&one_line(&r.disposition), 60)))
+        )?;
+    }
+    writeln!(w)?;
+    writeln!(w, "  {}", paint(head, "open at that moment"))?;
+    if x.open.is_empty() {
+        writeln!(
+            w,
+            "    nothing: every node, message and tool call had ended"
+        )?;
+    }
+    for o in &x.open {
+        let what = [o.name.as_deref(), o.id.as_deref()]
+            .into_iter()
+            .flatten()
+            .collect::<Vec<_>>()
+            .join(" ");
+        let how_long = match o.open_ms {
+            Some(m) => format!("open {}", ms(m)),
+            None => format!("open for {} events", o.open_events),
+        };
+        writeln!(
+            w,
+            "    {} {}  {} · since {} · {how_long}",
+            o.kind.replace('_', " "),
+            what,
+            o.state,
+            loc(x, &o.since)
+        )?;
+    }
+    writeln!(w)?;
+    writeln!(w, "  {}", paint(head, "upstream signals"))?;
+    if x.signals.is_empty() {
+        writeln!(w, "    none before the error")?;
+    }
+    for s in &x.signals {
+        writeln!(
+            w,
+            "    {}  {}  {}",
+            paint(dim, &loc(x, &s.at)),
+            s.kind.replace('_', " "),
+            cut(&one_line(&s.message), 120)
+        )?;
+    }
+    if let Some(n) = &x.nearest_signal {
+        writeln!(
+            w,
+            "    nearest: {} at {}",
+            n.kind.replace('_', " "),
+            loc(x, &n.at)
+        )?;
+    }
+    writeln!(w)?;
+    match &x.final_state {
+        Some(f) => writeln!(
+            w,
+            "  {}  {} ({})",
+            paint(head, "last state"),
+            loc(x, &f.at),
+            match f.messages {
+                Some(n) => format!("holds {n} message{}", if n == 1 { "" } else { "s" }),
+                None => "no messages list".into(),
+            }
+        )?,
+        None => writeln!(
+            w,
+            "  {}  none: the run emitted no full state",
+            paint(head, "last state")
+        )?,
+    }
+    writeln!(w, "  {}  {}", paint(head, "likely cause"), x.cause)?;
+    writeln!(w, "  {}  {}", paint(head, "fix"), x.hint)?;
+    Ok(())
+}
+
+/// Writes the report as one pretty JSON object.
+pub fn write_json(report: &Report, w: &mut dyn Write) -> io::Result<()> {
+    serde_json::to_writer_pretty(&mut *w, report).map_err(io::Error::other)?;
+    writeln!(w)
+}

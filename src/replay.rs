@@ -1,0 +1,202 @@
+//! Paced replay: write AG-UI events with the gaps they were recorded with.
+//!
+//! The gap before an event is the difference between its `timestamp` (ms; v3 logs and AG-UI
+//! captures carry one) and the last timestamp seen, divided by the speed factor and capped by
+//! the maximum gap. An event without a timestamp (or the first timestamped event after
+//! untimed ones) waits the fixed interval instead, also divided by the speed and capped. The
+//! first event is written at once.
+//!
+//! [`Pacer`] only computes delays, so the blocking [`PacedSink`] (`convert --pace`) and the
+//! async server (`serve`) share one rule.
+
+use std::io;
+use std::time::Duration;
+
+use serde_json::Value;
+
+use crate::sink::Sink;
+
+/// How to pace a replay.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Pacing {
+    /// Playback speed: 2.0 replays twice as fast as recorded. Must be finite and > 0.
+    pub speed: f64,
+    /// Upper bound of any single gap (after scaling); `None` means no cap.
+    pub max_gap: Option<Duration>,
+    /// The gap before an event that has no timestamp (before scaling).
+    pub interval: Duration,
+}
+
+/// Defaults of the CLI: real time, gaps capped at 10 s, 20 ms between untimed events.
+impl Default for Pacing {
+    fn default() -> Self {
+        Pacing {
+            speed: 1.0,
+            max_gap: Some(Duration::from_millis(DEFAULT_MAX_GAP_MS)),
+            interval: Duration::from_millis(DEFAULT_INTERVAL_MS),
+        }
+    }
+}
+
+pub const DEFAULT_MAX_GAP_MS: u64 = 10_000;
+pub const DEFAULT_INTERVAL_MS: u64 = 20;
+
+impl Pacing {
+    /// Replays with no waiting at all (tests, `--speed` of infinity in effect).
+    pub fn instant() -> Self {
+        Pacing {
+            speed: 1.0,
+            max_gap: Some(Duration::ZERO),
+            interval: Duration::ZERO,
+        }
+    }
+
+    fn scale(&self, d: Duration) -> Duration {
+        let speed = if self.speed.is_finite() && self.speed > 0.0 {
+            self.speed
+        } else {
+            1.0
+        };
+        let scaled = Duration::try_from_secs_f64(d.as_secs_f64() / speed).unwrap_or(Duration::MAX);
+        match self.max_gap {
+            Some(cap) => scaled.min(cap),
+            None => scaled,
+        }
+    }
+}
+
+/// Computes the wait before each event of one stream.
+#[derive(Debug, Clone)]
+pub struct Pacer {
+    pacing: Pacing,
+    last_timestamp: Option<i64>,
+    first: bool,
+}
+
+impl Pacer {
+    pub fn new(pacing: Pacing) -> Self {
+        Pacer {
+            pacing,
+            last_timestamp: None,
+            first: true,
+        }
+    }
+
+    /// The wait before writing `ev` (call once per event, in order).
+    pub fn delay_before(&mut self, ev: &Value) -> Duration {
+        let ts = ev.get("timestamp").and_then(Value::as_i64);
+        self.delay_for(ts)
+    }
+
+    /// The wait before an event with timestamp `ts` (ms), if it has one.
+    pub fn delay_for(&mut self, ts: Option<i64>) -> Duration {
+        let first = std::mem::replace(&mut self.first, false);
+        let raw = match (ts, self.last_timestamp) {
+            _ if first => Duration::ZERO,
+            (Some(now), Some(before)) => {
+                Duration::from_millis(now.saturating_sub(before).max(0).unsigned_abs())
+            }
+            _ => self.pacing.interval,
+        };
+        if ts.is_some() {
+            self.last_timestamp = ts;
+        }
+        self.pacing.scale(raw)
+    }
+}
+
+/// A sink that waits (blocking the thread) before each event and flushes after it.
+pub struct PacedSink<S> {
+    inner: S,
+    pacer: Pacer,
+}
+
+impl<S: Sink> PacedSink<S> {
+    pub fn new(inner: S, pacing: Pacing) -> Self {
+        PacedSink {
+            inner,
+            pacer: Pacer::new(pacing),
+        }
+    }
+}
+
+impl<S: Sink> Sink for PacedSink<S> {
+    fn write_event(&mut self, ev: &Value) -> io::Result<()> {
+        let wait = self.pacer.delay_before(ev);
+        if !wait.is_zero() {
+            std::thread::sleep(wait);
+        }
+        self.inner.write_event(ev)?;
+        self.inner.flush()
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.inner.flush()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn ms(n: u64) -> Duration {
+        Duration::from_millis(n)
+    }
+
+    #[test]
+    fn recorded_gaps_scaled_and_capped() {
+        let mut p = Pacer::new(Pacing {
+            speed: 2.0,
+            max_gap: Some(ms(1000)),
+            interval: ms(20),
+        });
+        assert_eq!(p.delay_before(&json!({"type":"A","timestamp":1000})), ms(0));
+        assert_eq!(
+            p.delay_before(&json!({"type":"B","timestamp":1400})),
+            ms(200)
+        );
+        // No timestamp: the interval, scaled.
+        assert_eq!(p.delay_before(&json!({"type":"C"})), ms(10));
+        // Gap measured from the last timestamp seen; capped.
+        assert_eq!(
+            p.delay_before(&json!({"type":"D","timestamp":9400})),
+            ms(1000)
+        );
+        // Clock going backwards waits nothing.
+        assert_eq!(p.delay_before(&json!({"type":"E","timestamp":100})), ms(0));
+    }
+
+    #[test]
+    fn untimed_stream_uses_interval_and_no_cap() {
+        let mut p = Pacer::new(Pacing {
+            speed: 0.5,
+            max_gap: None,
+            interval: ms(20),
+        });
+        assert_eq!(p.delay_before(&json!({"type":"A"})), ms(0));
+        assert_eq!(p.delay_before(&json!({"type":"B"})), ms(40));
+        let mut p = Pacer::new(Pacing::instant());
+        p.delay_before(&json!({"timestamp":0}));
+        assert_eq!(p.delay_before(&json!({"timestamp":99999})), ms(0));
+    }
+
+    #[test]
+    fn paced_sink_flushes_every_frame() {
+        struct Count(Vec<&'static str>);
+        impl Sink for Count {
+            fn write_event(&mut self, _ev: &Value) -> io::Result<()> {
+                self.0.push("w");
+                Ok(())
+            }
+            fn flush(&mut self) -> io::Result<()> {
+                self.0.push("f");
+                Ok(())
+            }
+        }
+        let mut s = PacedSink::new(Count(vec![]), Pacing::instant());
+        s.write_event(&json!({"type":"A"})).expect("write");
+        s.write_event(&json!({"type":"B"})).expect("write");
+        assert_eq!(s.inner.0, ["w", "f", "w", "f"]);
+    }
+}

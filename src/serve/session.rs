@@ -1,0 +1,202 @@
+//! Per-thread replay state: which recorded run a thread gets next, and which interrupt ids it
+//! must answer first.
+
+use std::sync::Mutex;
+
+use indexmap::IndexMap;
+
+use super::store::Conversation;
+
+/// RUN_ERROR codes of refused requests.
+pub const RESUME_MISMATCH: &str = "RESUME_MISMATCH";
+pub const CONVERSATION_ENDED: &str = "CONVERSATION_ENDED";
+
+/// What a request gets.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Admission {
+    /// The recorded run with this index.
+    Run(usize),
+    /// A RUN_ERROR with this code and message; the thread's state is unchanged.
+    Refused { code: &'static str, message: String },
+}
+
+#[derive(Debug, Clone, Default)]
+struct Session {
+    next: usize,
+    pending: Vec<String>,
+}
+
+/// Thread states of every conversation, keyed by (conversation, threadId). Bounded: past
+/// `capacity` threads the least recently used is forgotten.
+pub struct Sessions {
+    map: Mutex<IndexMap<(String, String), Session>>,
+    capacity: usize,
+}
+
+impl Sessions {
+    pub fn new(capacity: usize) -> Self {
+        Sessions {
+            map: Mutex::new(IndexMap::new()),
+            capacity: capacity.max(1),
+        }
+    }
+
+    /// Decides what a request on `thread` answering `resume_ids` gets, and advances the thread
+    /// when it gets a run. A thread advances when its request is admitted, not when the stream
+    /// completes.
+    pub fn admit(&self, conv: &Conversation, thread: &str, resume_ids: &[String]) -> Admission {
+        let mut map = match self.map.lock() {
+            Ok(m) => m,
+            Err(poisoned) => poisoned.into_inner(),
+        };
+        let key = (conv.name.clone(), thread.to_string());
+        let mut session = map.shift_remove(&key).unwrap_or_default();
+        let admission = decide(conv, thread, &session, resume_ids);
+        if let Admission::Run(i) = admission {
+            session.next = i + 1;
+            session.pending = conv.runs[i].interrupts.clone();
+        }
+        while map.len() >= self.capacity {
+            map.shift_remove_index(0);
+        }
+        map.insert(key, session);
+        admission
+    }
+
+    /// How many threads are remembered.
+    pub fn len(&self) -> usize {
+        self.map.lock().map(|m| m.len()).unwrap_or(0)
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+fn decide(conv: &Conversation, thread: &str, s: &Session, resume_ids: &[String]) -> Admission {
+    let total = conv.runs.len();
+    if s.next >= total {
+        return Admission::Refused {
+            code: CONVERSATION_ENDED,
+            message: format!(
+                "The recorded conversation '{}' has {total} run(s) and thread '{thread}' has \
+                 replayed all of them. Start a new thread (a new threadId) to replay it from the start.",
+                conv.name
+            ),
+        };
+    }
+    let missing: Vec<&str> = s
+        .pending
+        .iter()
+        .filter(|p| !resume_ids.contains(p))
+        .map(String::as_str)
+        .collect();
+    let unknown: Vec<&str> = resume_ids
+        .iter()
+        .filter(|r| !s.pending.contains(r))
+        .map(String::as_str)
+        .collect();
+    if missing.is_empty() && unknown.is_empty() {
+        return Admission::Run(s.next);
+    }
+    let mut message = if s.pending.is_empty() {
+        format!("Thread '{thread}' has no pending interrupt, but resume[] answers")
+    } else {
+        format!(
+            "Thread '{thread}' is paused at interrupt(s) {} of recorded run {} of '{}'",
+            quote(&s.pending),
+            s.next,
+            conv.name
+        )
+    };
+    if !missing.is_empty() {
+        message.push_str(&format!("; resume[] does not answer: {}", quote(&missing)));
+    }
+    if !unknown.is_empty() {
+        if s.pending.is_empty() {
+            message.push_str(&format!(" {}", quote(&unknown)));
+        } else {
+            message.push_str(&format!(
+                "; resume[] names unknown interrupt id(s): {}",
+                quote(&unknown)
+            ));
+        }
+    }
+    message.push_str(
+        ". Send resume[] with one entry per pending interrupt id, as the recording requires.",
+    );
+    Admission::Refused {
+        code: RESUME_MISMATCH,
+        message,
+    }
+}
+
+fn quote<S: AsRef<str>>(ids: &[S]) -> String {
+    ids.iter()
+        .map(|i| format!("'{}'", i.as_ref()))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::serve::store::split_runs;
+    use serde_json::json;
+
+    fn conv() -> Conversation {
+        Conversation {
+            name: "c".into(),
+            files: vec![],
+            runs: split_runs(vec![
+                json!({"type":"RUN_STARTED","threadId":"t","runId":"r1"}),
+                json!({"type":"RUN_FINISHED","threadId":"t","runId":"r1","outcome":{"type":"interrupt","interrupts":[{"id":"i1","reason":"x"}]}}),
+                json!({"type":"RUN_STARTED","threadId":"t","runId":"r2"}),
+                json!({"type":"RUN_FINISHED","threadId":"t","runId":"r2"}),
+            ]),
+        }
+    }
+
+    fn refused(a: Admission) -> (&'static str, String) {
+        match a {
+            Admission::Refused { code, message } => (code, message),
+            Admission::Run(i) => panic!("expected a refusal, got run {i}"),
+        }
+    }
+
+    #[test]
+    fn interrupt_then_resume_then_end() {
+        let c = conv();
+        let s = Sessions::new(10);
+        assert_eq!(s.admit(&c, "a", &[]), Admission::Run(0));
+        let (code, msg) = refused(s.admit(&c, "a", &[]));
+        assert_eq!(code, RESUME_MISMATCH);
+        assert!(msg.contains("does not answer: 'i1'"), "{msg}");
+        let (code, msg) = refused(s.admit(&c, "a", &["nope".into()]));
+        assert_eq!(code, RESUME_MISMATCH);
+        assert!(msg.contains("unknown interrupt id(s): 'nope'"), "{msg}");
+        assert_eq!(s.admit(&c, "a", &["i1".into()]), Admission::Run(1));
+        assert_eq!(refused(s.admit(&c, "a", &[])).0, CONVERSATION_ENDED);
+        // Another thread starts over.
+        assert_eq!(s.admit(&c, "b", &[]), Admission::Run(0));
+    }
+
+    #[test]
+    fn resume_without_pending_is_refused() {
+        let c = conv();
+        let s = Sessions::new(10);
+        let (code, msg) = refused(s.admit(&c, "a", &["i1".into()]));
+        assert_eq!(code, RESUME_MISMATCH);
+        assert!(msg.contains("no pending interrupt"), "{msg}");
+    }
+
+    #[test]
+    fn bounded() {
+        let c = conv();
+        let s = Sessions::new(2);
+        for t in ["a", "b", "c"] {
+            s.admit(&c, t, &[]);
+        }
+        assert_eq!(s.len(), 2);
+    }
+}

@@ -1,0 +1,242 @@
+//! Recorded conversations: input files run through the pipeline once at start-up, split into
+//! runs, with the interrupt ids each run stops at.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use serde_json::Value;
+
+use super::ServeError;
+use crate::agui::event_type;
+use crate::pipeline::{self, Input, Options};
+
+/// How a recorded run ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ending {
+    /// RUN_FINISHED without an interrupt outcome.
+    Finished,
+    /// RUN_FINISHED with `outcome.type == "interrupt"`.
+    Interrupted,
+    /// RUN_ERROR.
+    Error,
+    /// No terminal event (the pipeline always writes one; kept for hand-made event lists).
+    Open,
+}
+
+impl Ending {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Ending::Finished => "finished",
+            Ending::Interrupted => "interrupt",
+            Ending::Error => "error",
+            Ending::Open => "open",
+        }
+    }
+}
+
+/// One recorded run: its AG-UI events, from RUN_STARTED to its terminal.
+#[derive(Debug, Clone)]
+pub struct RecordedRun {
+    pub events: Arc<Vec<Value>>,
+    pub ending: Ending,
+    /// The ids of the RUN_FINISHED interrupt outcome: what the next request on the thread
+    /// must answer in `resume[]`.
+    pub interrupts: Vec<String>,
+}
+
+/// One conversation: the runs of one recorded thread, served in order.
+#[derive(Debug, Clone)]
+pub struct Conversation {
+    pub name: String,
+    pub files: Vec<String>,
+    pub runs: Vec<RecordedRun>,
+}
+
+/// Whether `name` can be a path segment as it is (`POST /<name>`).
+pub fn valid_name(name: &str) -> bool {
+    !name.is_empty()
+        && name.len() <= 128
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.'))
+        && name != "."
+        && name != ".."
+}
+
+impl Conversation {
+    /// Converts `files` (in order, as consecutive runs of one thread) with the pipeline.
+    pub fn load(name: &str, files: &[String], opts: &Options) -> Result<Conversation, ServeError> {
+        if !valid_name(name) {
+            return Err(ServeError::BadName(name.to_string()));
+        }
+        let inputs = files
+            .iter()
+            .map(|f| Input::open(f))
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|source| ServeError::Load {
+                name: name.to_string(),
+                source,
+            })?;
+        let (events, _stats) =
+            pipeline::convert_to_vec(inputs, opts).map_err(|source| ServeError::Load {
+                name: name.to_string(),
+                source,
+            })?;
+        Conversation::from_events(name, files.to_vec(), events)
+    }
+
+    /// Builds a conversation from AG-UI events already converted (split at each RUN_STARTED).
+    pub fn from_events(
+        name: &str,
+        files: Vec<String>,
+        events: Vec<Value>,
+    ) -> Result<Conversation, ServeError> {
+        if !valid_name(name) {
+            return Err(ServeError::BadName(name.to_string()));
+        }
+        let runs = split_runs(events);
+        if runs.is_empty() {
+            return Err(ServeError::Empty(name.to_string()));
+        }
+        Ok(Conversation {
+            name: name.to_string(),
+            files,
+            runs,
+        })
+    }
+
+    /// `--conversation [NAME=]DIR`: the `*.ndjson`, `*.jsonl` and `*.sse` files of DIR in
+    /// name order; the name defaults to the folder's name.
+    pub fn load_dir(spec: &str, opts: &Options) -> Result<Conversation, ServeError> {
+        let (name, dir) = match spec.split_once('=') {
+            Some((n, d)) if valid_name(n) => (n.to_string(), PathBuf::from(d)),
+            _ => {
+                let dir = PathBuf::from(spec);
+                let name = dir
+                    .canonicalize()
+                    .ok()
+                    .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
+                    .unwrap_or_else(|| spec.to_string());
+                (name, dir)
+            }
+        };
+        let files = recording_files(&dir)?;
+        Conversation::load(&name, &files, opts)
+    }
+
+    /// The ids of every interrupt any run of this conversation stops at.
+    pub fn interrupt_count(&self) -> usize {
+        self.runs.iter().map(|r| r.interrupts.len()).sum()
+    }
+}
+
+fn recording_files(dir: &Path) -> Result<Vec<String>, ServeError> {
+    let read = std::fs::read_dir(dir).map_err(|source| ServeError::ReadDir {
+        path: dir.display().to_string(),
+        source,
+    })?;
+    let mut files = vec![];
+    for entry in read {
+        let entry = entry.map_err(|source| ServeError::ReadDir {
+            path: dir.display().to_string(),
+            source,
+        })?;
+        let path = entry.path();
+        let ext = path
+            .extension()
+            .and_then(|e| e.to_str())
+            .unwrap_or_default();
+        let hidden = path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .is_none_or(|n| n.starts_with('.'));
+        if path.is_file() && !hidden && matches!(ext, "ndjson" | "jsonl" | "sse") {
+            files.push(path.display().to_string());
+        }
+    }
+    files.sort();
+    if files.is_empty() {
+        return Err(ServeError::NoRecordings(dir.display().to_string()));
+    }
+    Ok(files)
+}
+
+/// Splits an event list into runs: each RUN_STARTED opens one; events before the first
+/// RUN_STARTED (none from the pipeline) stay with the first run.
+pub fn split_runs(events: Vec<Value>) -> Vec<RecordedRun> {
+    let mut runs: Vec<Vec<Value>> = vec![];
+    for ev in events {
+        if event_type(&ev) == "RUN_STARTED" || runs.is_empty() {
+            runs.push(vec![]);
+        }
+        if let Some(last) = runs.last_mut() {
+            last.push(ev);
+        }
+    }
+    runs.into_iter()
+        .map(|events| {
+            let mut ending = Ending::Open;
+            let mut interrupts = vec![];
+            for ev in &events {
+                match event_type(ev) {
+                    "RUN_ERROR" => ending = Ending::Error,
+                    "RUN_FINISHED" => {
+                        let outcome = ev.get("outcome");
+                        if outcome.and_then(|o| o.get("type")).and_then(Value::as_str)
+                            == Some("interrupt")
+                        {
+                            ending = Ending::Interrupted;
+                            interrupts = outcome
+                                .and_then(|o| o.get("interrupts"))
+                                .and_then(Value::as_array)
+                                .into_iter()
+                                .flatten()
+                                .filter_map(|i| {
+                                    i.get("id").and_then(Value::as_str).map(str::to_string)
+                                })
+                                .collect();
+                        } else {
+                            ending = Ending::Finished;
+                            interrupts.clear();
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            RecordedRun {
+                events: Arc::new(events),
+                ending,
+                interrupts,
+            }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn splits_runs_and_reads_interrupts() {
+        let runs = split_runs(vec![
+            json!({"type":"RUN_STARTED","threadId":"t","runId":"r1"}),
+            json!({"type":"RUN_FINISHED","threadId":"t","runId":"r1","outcome":{"type":"interrupt","interrupts":[{"id":"i1","reason":"x"}]}}),
+            json!({"type":"RUN_STARTED","threadId":"t","runId":"r2"}),
+            json!({"type":"RUN_FINISHED","threadId":"t","runId":"r2"}),
+        ]);
+        assert_eq!(runs.len(), 2);
+        assert_eq!(runs[0].ending, Ending::Interrupted);
+        assert_eq!(runs[0].interrupts, ["i1"]);
+        assert_eq!(runs[1].ending, Ending::Finished);
+        assert!(runs[1].interrupts.is_empty());
+    }
+
+    #[test]
+    fn names() {
+        assert!(valid_name("weather-hitl_2.v3"));
+        assert!(!valid_name("a/b"));
+        assert!(!valid_name(".."));
+        assert!(!valid_name(""));
+    }
+}

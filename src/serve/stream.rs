@@ -1,0 +1,176 @@
+//! One paced SSE response: the events of a run, framed as `convert --to sse` frames, with
+//! keep-alive comments while a gap is longer than the keep-alive period.
+
+use std::convert::Infallible;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+use bytes::Bytes;
+use futures_util::Stream;
+use serde_json::{Map, Value};
+use tokio_util::sync::CancellationToken;
+
+use crate::agui::event_type;
+use crate::replay::{Pacer, Pacing};
+use crate::sink::sse_frame as frame;
+
+/// The SSE comment written on long gaps (ignored by every SSE reader, AG-UI's included).
+pub const KEEP_ALIVE: &[u8] = b": keep-alive\n\n";
+
+/// The RUN_ERROR code of a stream cut short by server shutdown.
+pub const SERVER_SHUTDOWN: &str = "SERVER_SHUTDOWN";
+
+/// Counts live streams; decremented when the stream is dropped (finished, client gone, or
+/// shutdown).
+pub struct ActiveGuard(Arc<AtomicUsize>);
+
+impl ActiveGuard {
+    pub fn new(counter: Arc<AtomicUsize>) -> Self {
+        counter.fetch_add(1, Ordering::SeqCst);
+        ActiveGuard(counter)
+    }
+}
+
+impl Drop for ActiveGuard {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+/// Replaces the recorded thread and run ids with the request's on RUN_STARTED (and its
+/// `input`) and RUN_FINISHED. Every other event is served as recorded.
+pub fn personalize(ev: &Value, thread_id: &str, run_id: &str) -> Value {
+    let mut ev = ev.clone();
+    if matches!(event_type(&ev), "RUN_STARTED" | "RUN_FINISHED") {
+        if let Some(o) = ev.as_object_mut() {
+            set_ids(o, thread_id, run_id);
+            if let Some(input) = o.get_mut("input").and_then(Value::as_object_mut) {
+                set_ids(input, thread_id, run_id);
+            }
+        }
+    }
+    ev
+}
+
+fn set_ids(o: &mut Map<String, Value>, thread_id: &str, run_id: &str) {
+    for (k, v) in [("threadId", thread_id), ("runId", run_id)] {
+        // `insert` keeps an existing key's position (preserve_order), so the frame's key order
+        // stays the recorded one.
+        o.insert(k.to_string(), Value::String(v.to_string()));
+    }
+}
+
+struct Replay {
+    events: Arc<Vec<Value>>,
+    next: usize,
+    thread_id: String,
+    run_id: String,
+    pacer: Pacer,
+    keep_alive: Duration,
+    /// The rest of the wait before `events[next]`, once computed.
+    wait: Option<Duration>,
+    cancel: CancellationToken,
+    terminal_sent: bool,
+    done: bool,
+    _guard: ActiveGuard,
+}
+
+/// The body stream of one response.
+pub fn sse_stream(
+    events: Arc<Vec<Value>>,
+    thread_id: String,
+    run_id: String,
+    pacing: Pacing,
+    keep_alive: Duration,
+    cancel: CancellationToken,
+    guard: ActiveGuard,
+) -> impl Stream<Item = Result<Bytes, Infallible>> + Send + 'static {
+    let state = Replay {
+        events,
+        next: 0,
+        thread_id,
+        run_id,
+        pacer: Pacer::new(pacing),
+        keep_alive: keep_alive.max(Duration::from_millis(1)),
+        wait: None,
+        cancel,
+        terminal_sent: false,
+        done: false,
+        _guard: guard,
+    };
+    futures_util::stream::unfold(state, |mut st| async move {
+        let bytes = st.step().await?;
+        Some((Ok(bytes), st))
+    })
+}
+
+impl Replay {
+    async fn step(&mut self) -> Option<Bytes> {
+        if self.done {
+            return None;
+        }
+        let ev = self.events.get(self.next)?;
+        let wait = *self.wait.get_or_insert_with(|| self.pacer.delay_before(ev));
+        let (sleep_for, keep_alive) = if wait > self.keep_alive {
+            (self.keep_alive, true)
+        } else {
+            (wait, false)
+        };
+        if !sleep_for.is_zero() {
+            tokio::select! {
+                _ = tokio::time::sleep(sleep_for) => {}
+                _ = self.cancel.cancelled() => return self.shutdown(),
+            }
+        } else if self.cancel.is_cancelled() {
+            return self.shutdown();
+        }
+        if keep_alive {
+            self.wait = Some(wait - sleep_for);
+            return Some(Bytes::from_static(KEEP_ALIVE));
+        }
+        self.wait = None;
+        self.next += 1;
+        let ev = personalize(ev, &self.thread_id, &self.run_id);
+        if matches!(event_type(&ev), "RUN_FINISHED" | "RUN_ERROR") {
+            self.terminal_sent = true;
+        }
+        let mut buf = Vec::with_capacity(256);
+        frame(&ev, &mut buf);
+        Some(Bytes::from(buf))
+    }
+
+    /// Server shutdown: end the run with a RUN_ERROR unless it already ended.
+    fn shutdown(&mut self) -> Option<Bytes> {
+        self.done = true;
+        if self.terminal_sent || self.next == 0 {
+            return None;
+        }
+        let ev = serde_json::json!({
+            "type": "RUN_ERROR",
+            "message": "The replay server is shutting down; the recorded run was cut short.",
+            "code": SERVER_SHUTDOWN,
+        });
+        let mut buf = vec![];
+        frame(&ev, &mut buf);
+        Some(Bytes::from(buf))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn personalize_keeps_key_order() {
+        let ev = json!({"type":"RUN_STARTED","threadId":"t0","runId":"r0","input":{"threadId":"t0","runId":"r0","messages":[]}});
+        let got = personalize(&ev, "T", "R");
+        assert_eq!(
+            serde_json::to_string(&got).expect("json"),
+            r#"{"type":"RUN_STARTED","threadId":"T","runId":"R","input":{"threadId":"T","runId":"R","messages":[]}}"#
+        );
+        let other = json!({"type":"TEXT_MESSAGE_START","messageId":"m","threadId":"x"});
+        assert_eq!(personalize(&other, "T", "R"), other);
+    }
+}

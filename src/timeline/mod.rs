@@ -1,0 +1,1269 @@
+//! The timeline: one line per meaningful event of a run, not per token.
+//!
+//! [`TimelineBuilder`] is a pipeline [`Observer`]: it reads the AG-UI events the pipeline produces
+//! (for LangGraph input the mapped events, for AG-UI captures the events themselves), coalesces
+//! text / reasoning / tool-argument deltas into one [`Entry`] per message, reasoning block and
+//! tool call, and nests them run → step → content. The raw records only supply the subgraph
+//! namespace depth (v2 `langgraph_checkpoint_ns`, v3 `params.namespace`), which AG-UI lacks.
+//!
+//! Rendering lives in [`render`]; the builder knows nothing of colours or widths.
+//! Checker findings are plugged in through [`NoteSource`] and appear under the entry of the event
+//! they were raised at.
+
+pub mod render;
+
+use std::collections::{BTreeMap, HashMap};
+use std::io;
+use std::sync::Arc;
+
+use serde_json::Value;
+
+use crate::adapter::{Disposition, RecordKind};
+use crate::input::{Origin, Record};
+use crate::mapper::TOOL_OUTPUT_DELTA;
+use crate::pipeline::Observer;
+
+/// What an entry is about; each kind has its own colour.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Kind {
+    Run,
+    Step,
+    Text,
+    Reasoning,
+    Tool,
+    State,
+    Custom,
+    Interrupt,
+    Error,
+    /// Other events (RAW, ACTIVITY_*) and run footers' plain parts.
+    Other,
+}
+
+impl Kind {
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Run => "run",
+            Kind::Step => "step",
+            Kind::Text => "text",
+            Kind::Reasoning => "reasoning",
+            Kind::Tool => "tool",
+            Kind::State => "state",
+            Kind::Custom => "custom",
+            Kind::Interrupt => "interrupt",
+            Kind::Error => "error",
+            Kind::Other => "other",
+        }
+    }
+}
+
+/// A checker finding's severity.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    Error,
+    Warning,
+    Info,
+}
+
+impl Severity {
+    pub fn name(self) -> &'static str {
+        match self {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+            Severity::Info => "info",
+        }
+    }
+}
+
+/// A finding shown inline under the timeline entry of the event it was raised at.
+#[derive(Debug, Clone, PartialEq)]
+pub struct InlineNote {
+    /// 0-based index of the AG-UI event in the pipeline's output (the order [`Observer::event`]
+    /// sees them in, across all files of one invocation).
+    pub event_index: u64,
+    /// The input line the finding names, when it differs from the event's own origin.
+    pub origin: Option<Origin>,
+    /// Stable rule id, e.g. `AGX101`.
+    pub rule: String,
+    pub severity: Severity,
+    pub message: String,
+}
+
+/// Where inline notes come from: the checker (issue 3) implements this to run alongside the
+/// timeline. `on_event` is called once per AG-UI event, in order, after the timeline has taken
+/// the event in; `on_end` once when all input has been read (findings about things that never
+/// happened, such as a missing terminal event).
+pub trait NoteSource {
+    fn on_event(&mut self, index: u64, ev: &Value, origin: &Origin) -> Vec<InlineNote>;
+    fn on_end(&mut self) -> Vec<InlineNote> {
+        Vec::new()
+    }
+}
+
+/// No notes.
+pub struct NoNotes;
+
+impl NoteSource for NoNotes {
+    fn on_event(&mut self, _: u64, _: &Value, _: &Origin) -> Vec<InlineNote> {
+        Vec::new()
+    }
+}
+
+/// Findings computed beforehand (e.g. by a checker run over the same input), keyed by event
+/// index. Notes whose index is never reached come out at the end.
+#[derive(Default)]
+pub struct NotesByIndex(BTreeMap<u64, Vec<InlineNote>>);
+
+impl NotesByIndex {
+    pub fn new(notes: impl IntoIterator<Item = InlineNote>) -> Self {
+        let mut m: BTreeMap<u64, Vec<InlineNote>> = BTreeMap::new();
+        for n in notes {
+            m.entry(n.event_index).or_default().push(n);
+        }
+        NotesByIndex(m)
+    }
+}
+
+impl NoteSource for NotesByIndex {
+    fn on_event(&mut self, index: u64, _: &Value, _: &Origin) -> Vec<InlineNote> {
+        self.0.remove(&index).unwrap_or_default()
+    }
+    fn on_end(&mut self) -> Vec<InlineNote> {
+        std::mem::take(&mut self.0)
+            .into_values()
+            .flatten()
+            .collect()
+    }
+}
+
+/// How a run ended.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Outcome {
+    /// Still running (only seen while following a file).
+    Open,
+    Success {
+        /// Tool calls with no result (`outcome.pendingToolCallIds`).
+        pending_tool_calls: Vec<String>,
+    },
+    /// Stopped at `interrupt()`: `(id, reason)` per interrupt.
+    Interrupt(Vec<(String, String)>),
+    Error {
+        code: Option<String>,
+        message: String,
+    },
+    /// The input ended (or a new run began) with no terminal event for this run.
+    NoTerminal,
+}
+
+/// Token usage summed over RUN_FINISHED `usage` entries.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize)]
+pub struct Tokens {
+    pub input: u64,
+    pub output: u64,
+    pub total: u64,
+}
+
+/// One run's summary: the footer.
+#[derive(Debug, Clone)]
+pub struct RunSummary {
+    pub file: Arc<str>,
+    pub run_id: Option<String>,
+    pub thread_id: Option<String>,
+    pub origin: Origin,
+    /// Index of the run's first entry in [`TimelineBuilder::entries`].
+    pub first_entry: usize,
+    pub first_event: u64,
+    pub events: u64,
+    pub outcome: Outcome,
+    /// Where the terminal event came from.
+    pub end_origin: Option<Origin>,
+    pub end_event: Option<u64>,
+    pub messages: u64,
+    pub tool_calls: u64,
+    pub reasoning: u64,
+    pub tokens: Option<Tokens>,
+    pub first_ts: Option<i64>,
+    pub last_ts: Option<i64>,
+}
+
+impl RunSummary {
+    /// Wall time between the run's first and last timestamped events, when it has any.
+    pub fn duration_ms(&self) -> Option<i64> {
+        Some(self.last_ts? - self.first_ts?)
+    }
+}
+
+/// One timeline line (plus its inline notes).
+#[derive(Debug, Clone)]
+pub struct Entry {
+    pub kind: Kind,
+    pub line: Line,
+    /// Nesting level: 0 run, 1 step, 2 content of a step…
+    pub depth: usize,
+    /// Index of the first AG-UI event that made this entry.
+    pub index: u64,
+    pub origin: Origin,
+    /// Absolute timestamp (ms) of the first event, and the run's first timestamp, when known.
+    pub ts: Option<i64>,
+    pub run_base_ts: Option<i64>,
+    /// Span entries: when they ended.
+    pub end_ts: Option<i64>,
+    pub end_origin: Option<Origin>,
+    pub end_index: Option<u64>,
+    /// Events coalesced into this entry.
+    pub events: u64,
+    /// No more events will change it.
+    pub settled: bool,
+    pub notes: Vec<InlineNote>,
+    /// File of the run this entry belongs to (line references are shown relative to it).
+    pub run_file: Arc<str>,
+}
+
+impl Entry {
+    pub fn duration_ms(&self) -> Option<i64> {
+        Some(self.end_ts? - self.ts?)
+    }
+    pub fn rel_ms(&self) -> Option<i64> {
+        Some(self.ts? - self.run_base_ts?)
+    }
+}
+
+/// The content of an entry, by kind.
+#[derive(Debug, Clone)]
+pub enum Line {
+    RunStart {
+        run_id: Option<String>,
+        thread_id: Option<String>,
+        resumes: usize,
+    },
+    RunEnd(Box<RunSummary>),
+    StepStart {
+        name: String,
+        /// Set when the step finished.
+        finished: bool,
+    },
+    StepEnd {
+        name: String,
+        duration_ms: Option<i64>,
+        events: u64,
+    },
+    Text {
+        id: String,
+        role: String,
+        text: String,
+        /// The run ended before the message's END.
+        cut: bool,
+    },
+    Reasoning {
+        id: String,
+        text: String,
+        encrypted: usize,
+        cut: bool,
+    },
+    Tool {
+        id: String,
+        name: String,
+        args: String,
+        args_done: bool,
+        streamed_output: usize,
+        result: Option<String>,
+        error: bool,
+    },
+    State {
+        what: &'static str,
+        detail: String,
+    },
+    Custom {
+        name: String,
+        value: String,
+    },
+    Interrupt {
+        id: String,
+        reason: String,
+        message: Option<String>,
+    },
+    Error {
+        code: Option<String>,
+        message: String,
+    },
+    BadLine {
+        message: String,
+    },
+    Other {
+        what: String,
+        detail: String,
+    },
+    /// Only notes (findings about entries already printed).
+    Notes,
+}
+
+/// Open spans of the current run, by id.
+#[derive(Default)]
+struct Open {
+    texts: HashMap<String, usize>,
+    reasoning: HashMap<String, usize>,
+    tools: HashMap<String, usize>,
+    /// Step name → entry indices (a name may be open more than once).
+    steps: Vec<(String, usize)>,
+    /// Entries opened by *_CHUNK events: they need no END.
+    chunked: Vec<usize>,
+    /// The id of the last chunk of each kind: a chunk without an id continues it.
+    last_chunk: HashMap<&'static str, String>,
+}
+
+/// Builds the timeline from the pipeline's output. See the module docs.
+pub struct TimelineBuilder {
+    entries: Vec<Entry>,
+    runs: Vec<RunSummary>,
+    run: Option<usize>,
+    open: Open,
+    notes: Box<dyn NoteSource>,
+    index: u64,
+    /// Namespace depth of the record being mapped (0 when unknown or root).
+    ns_depth: usize,
+    rendered: usize,
+    bad_lines: u64,
+    files: Vec<Arc<str>>,
+}
+
+impl Default for TimelineBuilder {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+fn ts_of(ev: &Value) -> Option<i64> {
+    ev.get("timestamp").and_then(Value::as_i64)
+}
+
+fn s(ev: &Value, k: &str) -> Option<String> {
+    ev.get(k).and_then(Value::as_str).map(str::to_string)
+}
+
+/// A JSON value as compact text (strings unquoted).
+pub fn compact(v: &Value) -> String {
+    match v {
+        Value::String(s) => s.clone(),
+        other => serde_json::to_string(other).unwrap_or_default(),
+    }
+}
+
+/// The namespace depth a record's events live at: v3 `params.namespace` (or a subgraph
+/// lifecycle's `data.namespace`), v2 `metadata.langgraph_checkpoint_ns`.
+pub fn namespace_depth(rec: &Record) -> usize {
+    let v = &rec.value;
+    let v3 = if v.get("type").and_then(Value::as_str) == Some("event") {
+        Some(v)
+    } else {
+        v.get("data")
+            .filter(|d| d.get("type").and_then(Value::as_str) == Some("event"))
+    };
+    if let Some(e) = v3 {
+        let params = e.get("params");
+        let ns = params
+            .and_then(|p| p.get("data"))
+            .filter(|_| e.get("method").and_then(Value::as_str) == Some("lifecycle"))
+            .and_then(|d| d.get("namespace"))
+            .and_then(Value::as_array)
+            .or_else(|| {
+                params
+                    .and_then(|p| p.get("namespace"))
+                    .and_then(Value::as_array)
+            });
+        return ns.map_or(0, Vec::len);
+    }
+    let v2 = crate::adapter::v2_payload(rec);
+    match v2
+        .get("metadata")
+        .and_then(|m| m.get("langgraph_checkpoint_ns"))
+        .and_then(Value::as_str)
+    {
+        Some(ns) if !ns.is_empty() => ns.split('|').count(),
+        _ => 0,
+    }
+}
+
+impl TimelineBuilder {
+    pub fn new() -> Self {
+        Self::with_notes(Box::new(NoNotes))
+    }
+
+    pub fn with_notes(notes: Box<dyn NoteSource>) -> Self {
+        TimelineBuilder {
+            entries: Vec::new(),
+            runs: Vec::new(),
+            run: None,
+            open: Open::default(),
+            notes,
+            index: 0,
+            ns_depth: 0,
+            rendered: 0,
+            bad_lines: 0,
+            files: Vec::new(),
+        }
+    }
+
+    pub fn entries(&self) -> &[Entry] {
+        &self.entries
+    }
+
+    pub fn runs(&self) -> &[RunSummary] {
+        &self.runs
+    }
+
+    pub fn current_run(&self) -> Option<&RunSummary> {
+        self.run.and_then(|r| self.runs.get(r))
+    }
+
+    pub fn bad_lines(&self) -> u64 {
+        self.bad_lines
+    }
+
+    /// AG-UI events seen so far.
+    pub fn events_seen(&self) -> u64 {
+        self.index
+    }
+
+    /// Entries that will not change any more and were not handed out yet, in order (for
+    /// `--follow`, which prints as it reads). Stops at the first entry still open.
+    pub fn take_settled(&mut self) -> &[Entry] {
+        let start = self.rendered;
+        while self.rendered < self.entries.len() && self.entries[self.rendered].settled {
+            self.rendered += 1;
+        }
+        &self.entries[start..self.rendered]
+    }
+
+    /// End of all input: a run still open had no terminal event; notes not attached yet go
+    /// to the last entry.
+    pub fn finish(&mut self) {
+        let origin = self
+            .entries
+            .last()
+            .map(|e| e.end_origin.clone().unwrap_or_else(|| e.origin.clone()));
+        if let (Some(_), Some(origin)) = (self.run, origin) {
+            self.end_run(Outcome::NoTerminal, None, &origin);
+        }
+        let notes = self.notes.on_end();
+        if let Some(last) = self.entries.last_mut() {
+            last.notes.extend(notes);
+        }
+        for e in &mut self.entries {
+            e.settled = true;
+        }
+    }
+
+    fn depth_content(&self) -> usize {
+        if self.ns_depth > 0 {
+            self.ns_depth + 1
+        } else {
+            self.open.steps.len() + 1
+        }
+    }
+
+    fn depth_step(&self) -> usize {
+        if self.ns_depth > 0 {
+            self.ns_depth
+        } else {
+            self.open.steps.len() + 1
+        }
+    }
+
+    fn push(
+        &mut self,
+        kind: Kind,
+        line: Line,
+        depth: usize,
+        ev: &Value,
+        origin: &Origin,
+        settled: bool,
+    ) -> usize {
+        let ts = ts_of(ev);
+        let (base, file) = match self.run.and_then(|r| self.runs.get_mut(r)) {
+            Some(run) => {
+                if run.first_ts.is_none() {
+                    run.first_ts = ts;
+                }
+                (run.first_ts, run.file.clone())
+            }
+            None => (ts, origin.file.clone()),
+        };
+        self.entries.push(Entry {
+            kind,
+            line,
+            depth,
+            index: self.index,
+            origin: origin.clone(),
+            ts,
+            run_base_ts: base,
+            end_ts: None,
+            end_origin: None,
+            end_index: None,
+            events: 1,
+            settled,
+            notes: Vec::new(),
+            run_file: file,
+        });
+        self.entries.len() - 1
+    }
+
+    /// Adds an event to an open span entry.
+    fn touch(&mut self, idx: usize, ev: &Value, origin: &Origin) {
+        let index = self.index;
+        if let Some(e) = self.entries.get_mut(idx) {
+            e.events += 1;
+            if let Some(t) = ts_of(ev) {
+                e.end_ts = Some(t);
+            }
+            e.end_origin = Some(origin.clone());
+            e.end_index = Some(index);
+        }
+    }
+
+    fn close(&mut self, idx: usize, ev: &Value, origin: &Origin) {
+        self.touch(idx, ev, origin);
+        if let Some(e) = self.entries.get_mut(idx) {
+            e.settled = true;
+        }
+    }
+
+    fn ensure_run(&mut self, ev: &Value, origin: &Origin) {
+        if self.run.is_none() {
+            self.start_run(None, None, 0, ev, origin);
+        }
+    }
+
+    fn start_run(
+        &mut self,
+        run_id: Option<String>,
+        thread_id: Option<String>,
+        resumes: usize,
+        ev: &Value,
+        origin: &Origin,
+    ) {
+        if self.run.is_some() {
+            self.end_run(Outcome::NoTerminal, None, origin);
+        }
+        let ts = ts_of(ev);
+        self.runs.push(RunSummary {
+            file: origin.file.clone(),
+            run_id: run_id.clone(),
+            thread_id: thread_id.clone(),
+            origin: origin.clone(),
+            first_entry: self.entries.len(),
+            first_event: self.index,
+            events: 0,
+            outcome: Outcome::Open,
+            end_origin: None,
+            end_event: None,
+            messages: 0,
+            tool_calls: 0,
+            reasoning: 0,
+            tokens: None,
+            first_ts: ts,
+            last_ts: ts,
+        });
+        self.run = Some(self.runs.len() - 1);
+        self.push(
+            Kind::Run,
+            Line::RunStart {
+                run_id,
+                thread_id,
+                resumes,
+            },
+            0,
+            ev,
+            origin,
+            true,
+        );
+    }
+
+    fn end_run(&mut self, outcome: Outcome, ev: Option<&Value>, origin: &Origin) {
+        let Some(r) = self.run.take() else { return };
+        // Spans the run left open were cut off.
+        let open = std::mem::take(&mut self.open);
+        let mut idxs: Vec<usize> = open
+            .texts
+            .values()
+            .chain(open.reasoning.values())
+            .chain(open.tools.values())
+            .copied()
+            .chain(open.steps.iter().map(|(_, i)| *i))
+            .collect();
+        idxs.sort_unstable();
+        for i in idxs {
+            let chunked = open.chunked.contains(&i);
+            if let Some(e) = self.entries.get_mut(i) {
+                match &mut e.line {
+                    Line::Text { cut, .. } | Line::Reasoning { cut, .. } => *cut = !chunked,
+                    _ => {}
+                }
+                e.settled = true;
+            }
+        }
+        let index = self.index;
+        let Some(run) = self.runs.get_mut(r) else {
+            return;
+        };
+        run.outcome = outcome;
+        run.end_origin = Some(origin.clone());
+        run.end_event = ev.map(|_| index);
+        if let Some(t) = ev.and_then(ts_of) {
+            run.last_ts = Some(t);
+            if run.first_ts.is_none() {
+                run.first_ts = Some(t);
+            }
+        }
+        let summary = run.clone();
+        let file = summary.file.clone();
+        let base = summary.first_ts;
+        self.entries.push(Entry {
+            kind: Kind::Run,
+            line: Line::RunEnd(Box::new(summary)),
+            depth: 0,
+            index,
+            origin: origin.clone(),
+            ts: ev.and_then(ts_of),
+            run_base_ts: base,
+            end_ts: None,
+            end_origin: None,
+            end_index: None,
+            events: u64::from(ev.is_some()),
+            settled: true,
+            notes: Vec::new(),
+            run_file: file,
+        });
+    }
+
+    fn on_event(&mut self, ev: &Value, origin: &Origin) {
+        let t = crate::agui::event_type(ev).to_string();
+        if t != "RUN_STARTED" {
+            self.ensure_run(ev, origin);
+        }
+        if let Some(run) = self
+            .run
+            .and_then(|r| self.runs.get_mut(r))
+            .filter(|_| t != "RUN_STARTED")
+        {
+            run.events += 1;
+            if let Some(ts) = ts_of(ev) {
+                run.last_ts = Some(run.last_ts.map_or(ts, |l| l.max(ts)));
+                if run.first_ts.is_none() {
+                    run.first_ts = Some(ts);
+                }
+            }
+        }
+        let id = |k: &str| s(ev, k).unwrap_or_default();
+        let chunk_kind = match t.as_str() {
+            "TEXT_MESSAGE_CHUNK" => Some(("text", "messageId")),
+            "REASONING_MESSAGE_CHUNK" => Some(("reasoning", "messageId")),
+            "TOOL_CALL_CHUNK" => Some(("tool", "toolCallId")),
+            _ => None,
+        };
+        // A chunk without an id continues the previous chunk of its kind (AG-UI chunk rules).
+        let chunk_id = chunk_kind.map(|(kind, key)| {
+            let cid = s(ev, key)
+                .or_else(|| self.open.last_chunk.get(kind).cloned())
+                .unwrap_or_default();
+            self.open.last_chunk.insert(kind, cid.clone());
+            cid
+        });
+        let id = |k: &str| chunk_id.clone().unwrap_or_else(|| id(k));
+        let opened_before = self.entries.len();
+        self.on_event_kind(&t, ev, origin, &id);
+        if chunk_id.is_some() && self.entries.len() > opened_before {
+            self.open.chunked.push(opened_before);
+        }
+    }
+
+    fn on_event_kind(&mut self, t: &str, ev: &Value, origin: &Origin, id: &dyn Fn(&str) -> String) {
+        match t {
+            "RUN_STARTED" => {
+                let resumes = ev
+                    .get("input")
+                    .and_then(|i| i.get("resume"))
+                    .and_then(Value::as_array)
+                    .map_or(0, Vec::len);
+                self.start_run(s(ev, "runId"), s(ev, "threadId"), resumes, ev, origin);
+                self.count(|r| r.events = 1);
+            }
+            "RUN_FINISHED" => {
+                let outcome = ev.get("outcome");
+                let o = match outcome.and_then(|o| o.get("type")).and_then(Value::as_str) {
+                    Some("interrupt") => {
+                        let list = outcome
+                            .and_then(|o| o.get("interrupts"))
+                            .and_then(Value::as_array)
+                            .cloned()
+                            .unwrap_or_default();
+                        for i in &list {
+                            let line = Line::Interrupt {
+                                id: s(i, "id").unwrap_or_default(),
+                                reason: s(i, "reason").unwrap_or_default(),
+                                message: s(i, "message"),
+                            };
+                            self.push(Kind::Interrupt, line, 1, ev, origin, true);
+                        }
+                        Outcome::Interrupt(
+                            list.iter()
+                                .map(|i| {
+                                    (
+                                        s(i, "id").unwrap_or_default(),
+                                        s(i, "reason").unwrap_or_default(),
+                                    )
+                                })
+                                .collect(),
+                        )
+                    }
+                    _ => Outcome::Success {
+                        pending_tool_calls: outcome
+                            .and_then(|o| o.get("pendingToolCallIds"))
+                            .and_then(Value::as_array)
+                            .map(|a| {
+                                a.iter()
+                                    .filter_map(|v| v.as_str().map(str::to_string))
+                                    .collect()
+                            })
+                            .unwrap_or_default(),
+                    },
+                };
+                if let Some(usage) = ev.get("usage") {
+                    let mut t = Tokens::default();
+                    let list: Vec<&Value> = match usage {
+                        Value::Array(a) => a.iter().collect(),
+                        other => vec![other],
+                    };
+                    for u in list {
+                        let n = |k: &str| u.get(k).and_then(Value::as_u64).unwrap_or(0);
+                        t.input += n("inputTokens");
+                        t.output += n("outputTokens");
+                        t.total += u
+                            .get("totalTokens")
+                            .and_then(Value::as_u64)
+                            .unwrap_or(n("inputTokens") + n("outputTokens"));
+                    }
+                    if let Some(run) = self.run.and_then(|r| self.runs.get_mut(r)) {
+                        run.tokens = Some(t);
+                    }
+                }
+                self.end_run(o, Some(ev), origin);
+            }
+            "RUN_ERROR" => {
+                let code = s(ev, "code");
+                let message = s(ev, "message").unwrap_or_default();
+                let line = Line::Error {
+                    code: code.clone(),
+                    message: message.clone(),
+                };
+                self.push(Kind::Error, line, 1, ev, origin, true);
+                self.end_run(Outcome::Error { code, message }, Some(ev), origin);
+            }
+            "STEP_STARTED" | "SUBAGENT_STARTED" => {
+                let name = s(ev, "stepName")
+                    .or_else(|| s(ev, "name"))
+                    .unwrap_or_default();
+                let depth = self.depth_step();
+                let i = self.push(
+                    Kind::Step,
+                    Line::StepStart {
+                        name: name.clone(),
+                        finished: false,
+                    },
+                    depth,
+                    ev,
+                    origin,
+                    true,
+                );
+                self.open.steps.push((name, i));
+            }
+            "STEP_FINISHED" | "SUBAGENT_FINISHED" | "SUBAGENT_ERROR" => {
+                let name = s(ev, "stepName")
+                    .or_else(|| s(ev, "name"))
+                    .unwrap_or_default();
+                let pos = self.open.steps.iter().rposition(|(n, _)| *n == name);
+                let Some(pos) = pos else {
+                    let depth = self.depth_step();
+                    let line = Line::Other {
+                        what: t.to_ascii_lowercase(),
+                        detail: format!("{name} (never started)"),
+                    };
+                    self.push(Kind::Step, line, depth, ev, origin, true);
+                    return;
+                };
+                let (_, start) = self.open.steps.remove(pos);
+                self.touch(start, ev, origin);
+                let (depth, dur, events) = match self.entries.get_mut(start) {
+                    Some(e) => {
+                        if let Line::StepStart { finished, .. } = &mut e.line {
+                            *finished = true;
+                        }
+                        let events = self.index.saturating_sub(e.index) + 1;
+                        (e.depth, e.duration_ms(), events)
+                    }
+                    None => (1, None, 1),
+                };
+                self.push(
+                    Kind::Step,
+                    Line::StepEnd {
+                        name,
+                        duration_ms: dur,
+                        events,
+                    },
+                    depth,
+                    ev,
+                    origin,
+                    true,
+                );
+            }
+            "TEXT_MESSAGE_START" | "TEXT_MESSAGE_CHUNK" | "TEXT_MESSAGE_CONTENT" => {
+                let mid = id("messageId");
+                let delta = s(ev, "delta").unwrap_or_default();
+                match self.open.texts.get(&mid).copied() {
+                    Some(i) => {
+                        self.touch(i, ev, origin);
+                        if let Some(Line::Text { text, .. }) =
+                            self.entries.get_mut(i).map(|e| &mut e.line)
+                        {
+                            text.push_str(&delta);
+                        }
+                    }
+                    None => {
+                        let role = s(ev, "role").unwrap_or_else(|| "assistant".into());
+                        let depth = self.depth_content();
+                        let line = Line::Text {
+                            id: mid.clone(),
+                            role,
+                            text: delta,
+                            cut: false,
+                        };
+                        let i = self.push(Kind::Text, line, depth, ev, origin, false);
+                        self.open.texts.insert(mid, i);
+                        self.count(|r| r.messages += 1);
+                    }
+                }
+            }
+            "TEXT_MESSAGE_END" => {
+                if let Some(i) = self.open.texts.remove(&id("messageId")) {
+                    self.close(i, ev, origin);
+                }
+            }
+            "REASONING_START" | "THINKING_START" => {}
+            "REASONING_MESSAGE_START"
+            | "REASONING_MESSAGE_CONTENT"
+            | "REASONING_MESSAGE_CHUNK"
+            | "THINKING_TEXT_MESSAGE_START"
+            | "THINKING_TEXT_MESSAGE_CONTENT" => {
+                let mid = id("messageId");
+                let delta = s(ev, "delta").unwrap_or_default();
+                match self.open.reasoning.get(&mid).copied() {
+                    Some(i) => {
+                        self.touch(i, ev, origin);
+                        if let Some(Line::Reasoning { text, .. }) =
+                            self.entries.get_mut(i).map(|e| &mut e.line)
+                        {
+                            text.push_str(&delta);
+                        }
+                    }
+                    None => {
+                        let depth = self.depth_content();
+                        let line = Line::Reasoning {
+                            id: mid.clone(),
+                            text: delta,
+                            encrypted: 0,
+                            cut: false,
+                        };
+                        let i = self.push(Kind::Reasoning, line, depth, ev, origin, false);
+                        self.open.reasoning.insert(mid, i);
+                        self.count(|r| r.reasoning += 1);
+                    }
+                }
+            }
+            "REASONING_MESSAGE_END" | "THINKING_TEXT_MESSAGE_END" => {
+                if let Some(i) = self.open.reasoning.remove(&id("messageId")) {
+                    self.close(i, ev, origin);
+                }
+            }
+            "REASONING_END" | "THINKING_END" => {
+                // Closes a block whose message never started (no content), else nothing to do.
+                if let Some(i) = self.open.reasoning.remove(&id("messageId")) {
+                    self.close(i, ev, origin);
+                }
+            }
+            "REASONING_ENCRYPTED_VALUE" => {
+                let eid = id("entityId");
+                let found = self
+                    .entries
+                    .iter()
+                    .rposition(|e| matches!(&e.line, Line::Reasoning { id, .. } if *id == eid));
+                match found {
+                    Some(i) => {
+                        if let Some(Line::Reasoning { encrypted, .. }) =
+                            self.entries.get_mut(i).map(|e| &mut e.line)
+                        {
+                            *encrypted += 1;
+                        }
+                        let depth = self.entries.get(i).map_or(2, |e| e.depth);
+                        if self.entries.get(i).is_some_and(|e| e.settled) {
+                            let line = Line::Other {
+                                what: "encrypted reasoning".into(),
+                                detail: eid,
+                            };
+                            self.push(Kind::Reasoning, line, depth, ev, origin, true);
+                        }
+                    }
+                    None => {
+                        let depth = self.depth_content();
+                        let line = Line::Reasoning {
+                            id: eid,
+                            text: String::new(),
+                            encrypted: 1,
+                            cut: false,
+                        };
+                        self.push(Kind::Reasoning, line, depth, ev, origin, true);
+                        self.count(|r| r.reasoning += 1);
+                    }
+                }
+            }
+            "TOOL_CALL_START" | "TOOL_CALL_CHUNK" | "TOOL_CALL_ARGS" => {
+                let cid = id("toolCallId");
+                let delta = s(ev, "delta").unwrap_or_default();
+                match self.open.tools.get(&cid).copied() {
+                    Some(i) => {
+                        self.touch(i, ev, origin);
+                        if let Some(Line::Tool { args, .. }) =
+                            self.entries.get_mut(i).map(|e| &mut e.line)
+                        {
+                            args.push_str(&delta);
+                        }
+                    }
+                    None => {
+                        let depth = self.depth_content();
+                        let line = Line::Tool {
+                            id: cid.clone(),
+                            name: s(ev, "toolCallName").unwrap_or_else(|| "?".into()),
+                            args: delta,
+                            args_done: false,
+                            streamed_output: 0,
+                            result: None,
+                            error: false,
+                        };
+                        let i = self.push(Kind::Tool, line, depth, ev, origin, false);
+                        self.open.tools.insert(cid, i);
+                        self.count(|r| r.tool_calls += 1);
+                    }
+                }
+            }
+            "TOOL_CALL_END" => {
+                if let Some(i) = self.open.tools.get(&id("toolCallId")).copied() {
+                    self.touch(i, ev, origin);
+                    if let Some(Line::Tool { args_done, .. }) =
+                        self.entries.get_mut(i).map(|e| &mut e.line)
+                    {
+                        *args_done = true;
+                    }
+                }
+            }
+            "TOOL_CALL_RESULT" => {
+                let cid = id("toolCallId");
+                let content = s(ev, "content").unwrap_or_default();
+                let is_error = ev
+                    .get("metadata")
+                    .and_then(|m| m.get("status"))
+                    .and_then(Value::as_str)
+                    == Some("error");
+                let i = match self.open.tools.remove(&cid) {
+                    Some(i) => i,
+                    None => {
+                        let depth = self.depth_content();
+                        // A call announced in an earlier run (resumed after an interrupt).
+                        let name = self
+                            .entries
+                            .iter()
+                            .rev()
+                            .find_map(|e| match &e.line {
+                                Line::Tool { id, name, .. } if *id == cid => Some(name.clone()),
+                                _ => None,
+                            })
+                            .unwrap_or_else(|| "?".into());
+                        let line = Line::Tool {
+                            id: cid.clone(),
+                            name,
+                            args: String::new(),
+                            args_done: true,
+                            streamed_output: 0,
+                            result: None,
+                            error: false,
+                        };
+                        self.push(Kind::Tool, line, depth, ev, origin, false)
+                    }
+                };
+                self.close(i, ev, origin);
+                if let Some(Line::Tool {
+                    result,
+                    error,
+                    args_done,
+                    ..
+                }) = self.entries.get_mut(i).map(|e| &mut e.line)
+                {
+                    *result = Some(content);
+                    *error = is_error;
+                    *args_done = true;
+                }
+            }
+            "STATE_SNAPSHOT" => {
+                let snap = ev.get("snapshot").unwrap_or(&Value::Null);
+                let detail = match snap {
+                    Value::Object(o) => {
+                        let keys: Vec<&str> = o.keys().map(String::as_str).collect();
+                        let msgs = o.get("messages").and_then(Value::as_array).map(Vec::len);
+                        match msgs {
+                            Some(n) => format!("keys: {} · messages: {n}", keys.join(", ")),
+                            None => format!("keys: {}", keys.join(", ")),
+                        }
+                    }
+                    other => compact(other),
+                };
+                let depth = self.depth_content();
+                self.push(
+                    Kind::State,
+                    Line::State {
+                        what: "state snapshot",
+                        detail,
+                    },
+                    depth,
+                    ev,
+                    origin,
+                    true,
+                );
+            }
+            "STATE_DELTA" => {
+                let n = ev
+                    .get("delta")
+                    .and_then(Value::as_array)
+                    .map_or(0, Vec::len);
+                let depth = self.depth_content();
+                let line = Line::State {
+                    what: "state delta",
+                    detail: format!("{n} op{}", if n == 1 { "" } else { "s" }),
+                };
+                self.push(Kind::State, line, depth, ev, origin, true);
+            }
+            "MESSAGES_SNAPSHOT" => {
+                let n = ev
+                    .get("messages")
+                    .and_then(Value::as_array)
+                    .map_or(0, Vec::len);
+                let depth = self.depth_content();
+                let line = Line::State {
+                    what: "messages snapshot",
+                    detail: format!("{n} message{}", if n == 1 { "" } else { "s" }),
+                };
+                self.push(Kind::State, line, depth, ev, origin, true);
+            }
+            "CUSTOM" => {
+                let name = s(ev, "name").unwrap_or_default();
+                let value = ev.get("value").unwrap_or(&Value::Null);
+                if name == TOOL_OUTPUT_DELTA {
+                    let cid = value
+                        .get("toolCallId")
+                        .and_then(Value::as_str)
+                        .unwrap_or_default();
+                    let n = value
+                        .get("delta")
+                        .and_then(Value::as_str)
+                        .map_or(0, |d| d.chars().count());
+                    if let Some(i) = self.open.tools.get(cid).copied() {
+                        self.touch(i, ev, origin);
+                        if let Some(Line::Tool {
+                            streamed_output, ..
+                        }) = self.entries.get_mut(i).map(|e| &mut e.line)
+                        {
+                            *streamed_output += n;
+                        }
+                        return;
+                    }
+                }
+                let depth = self.depth_content();
+                let line = Line::Custom {
+                    name,
+                    value: compact(value),
+                };
+                self.push(Kind::Custom, line, depth, ev, origin, true);
+            }
+            other => {
+                let detail = match other {
+                    "RAW" => ev.get("event").map(compact).unwrap_or_default(),
+                    _ => s(ev, "activityType")
+                        .or_else(|| s(ev, "messageId"))
+                        .unwrap_or_default(),
+                };
+                let depth = self.depth_content();
+                let line = Line::Other {
+                    what: other.to_ascii_lowercase(),
+                    detail,
+                };
+                self.push(Kind::Other, line, depth, ev, origin, true);
+            }
+        }
+    }
+
+    fn count(&mut self, f: impl FnOnce(&mut RunSummary)) {
+        if let Some(run) = self.run.and_then(|r| self.runs.get_mut(r)) {
+            f(run);
+        }
+    }
+}
+
+impl TimelineBuilder {
+    /// Attaches notes produced outside a [`NoteSource`] (e.g. a checker driven alongside the
+    /// builder): each goes to the entry of its event index, or, when that entry is gone or the
+    /// note has no event, to the newest entry. Call it right after the event it is about.
+    pub fn attach(&mut self, notes: Vec<InlineNote>) {
+        for n in notes {
+            let i = n.event_index;
+            let target = self
+                .entries
+                .iter()
+                .rposition(|e| e.index == i || e.end_index == Some(i))
+                .or(self.entries.len().checked_sub(1))
+                .filter(|t| *t >= self.rendered);
+            match target.and_then(|t| self.entries.get_mut(t)) {
+                Some(e) => e.notes.push(n),
+                None => {
+                    // Its entry is printed already (`--follow`, end-of-stream findings): the
+                    // note gets a line of its own.
+                    let origin = n.origin.clone().unwrap_or_else(|| Origin {
+                        file: Arc::from("-"),
+                        line: 0,
+                    });
+                    let idx = self.push(Kind::Other, Line::Notes, 0, &Value::Null, &origin, true);
+                    if let Some(e) = self.entries.get_mut(idx) {
+                        e.notes.push(n);
+                    }
+                }
+            }
+        }
+    }
+}
+
+impl Observer for TimelineBuilder {
+    fn record(&mut self, rec: &Record, _disposition: &Disposition) {
+        self.ns_depth = namespace_depth(rec);
+        // An error line's events (the run's terminal) are never nested.
+        if matches!(crate::adapter::classify(rec), RecordKind::ErrorLine(_)) {
+            self.ns_depth = 0;
+        }
+        if !self.files.contains(&rec.origin.file) {
+            self.files.push(rec.origin.file.clone());
+        }
+    }
+
+    fn bad_line(&mut self, origin: &Origin, message: &str) {
+        self.bad_lines += 1;
+        let depth = if self.run.is_some() {
+            self.depth_content()
+        } else {
+            0
+        };
+        let line = Line::BadLine {
+            message: message.to_string(),
+        };
+        self.push(Kind::Error, line, depth, &Value::Null, origin, true);
+    }
+
+    fn event(&mut self, ev: &Value, origin: &Origin) -> io::Result<()> {
+        let before = self.entries.len();
+        self.on_event(ev, origin);
+        let notes = self.notes.on_event(self.index, ev, origin);
+        if !notes.is_empty() {
+            // The entry this event made, or the one it went into (the newest entry whose
+            // events reach this index).
+            let index = self.index;
+            let target = if self.entries.len() > before {
+                Some(before)
+            } else {
+                self.entries
+                    .iter()
+                    .rposition(|e| e.index == index || e.end_index == Some(index))
+                    .or(self.entries.len().checked_sub(1))
+            };
+            if let Some(e) = target.and_then(|t| self.entries.get_mut(t)) {
+                e.notes.extend(notes);
+            }
+        }
+        self.index += 1;
+        Ok(())
+    }
+
+    fn end_of_file(&mut self, _file: &str) -> io::Result<()> {
+        // AG-UI captures are not framed by the mapper: a capture that stops inside a run
+        // leaves it open; the next file's RUN_STARTED (or `finish`) closes it as cut off.
+        self.ns_depth = 0;
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::render::{RenderOptions, Renderer};
+    use super::*;
+    use crate::pipeline::{self, Input, Options};
+
+    fn build(capture: &str, notes: Box<dyn NoteSource>) -> TimelineBuilder {
+        let mut b = TimelineBuilder::with_notes(notes);
+        let input = Input::from_bytes("cap.ndjson", capture.as_bytes().to_vec());
+        let _ = pipeline::run(vec![input], &Options::default(), &mut b);
+        b.finish();
+        b
+    }
+
+    const CAPTURE: &str = concat!(
+        "{\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r\"}\n",
+        "{\"type\":\"TEXT_MESSAGE_START\",\"messageId\":\"m\",\"role\":\"assistant\"}\n",
+        "{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"m\",\"delta\":\"Hi\"}\n",
+        "{\"type\":\"TEXT_MESSAGE_END\",\"messageId\":\"m\"}\n",
+        "{\"type\":\"RUN_FINISHED\",\"threadId\":\"t\",\"runId\":\"r\"}\n",
+    );
+
+    #[test]
+    fn deltas_coalesce_and_notes_attach_to_their_entry() {
+        let note = |i: u64, rule: &str| InlineNote {
+            event_index: i,
+            origin: None,
+            rule: rule.into(),
+            severity: Severity::Warning,
+            message: format!("finding {rule}"),
+        };
+        // Event 2 is the CONTENT delta: its note belongs to the message entry. Index 99 is
+        // never reached: it comes out at the end.
+        let b = build(
+            CAPTURE,
+            Box::new(NotesByIndex::new([note(2, "AGX001"), note(99, "AGX002")])),
+        );
+        let texts: Vec<&Entry> = b
+            .entries()
+            .iter()
+            .filter(|e| e.kind == Kind::Text)
+            .collect();
+        assert_eq!(texts.len(), 1);
+        assert_eq!(texts[0].events, 3);
+        assert_eq!(texts[0].notes.len(), 1);
+        let out = Renderer::new(RenderOptions::default()).render_to_string(b.entries());
+        assert!(out.contains("! AGX001 warning: finding AGX001"), "{out}");
+        assert!(out.contains("! AGX002 warning"), "{out}");
+        assert_eq!(b.runs()[0].messages, 1);
+        assert!(matches!(b.runs()[0].outcome, Outcome::Success { .. }));
+    }
+
+    #[test]
+    fn settled_entries_come_out_in_order_once() {
+        let mut b = TimelineBuilder::new();
+        let input = Input::from_bytes("cap.ndjson", CAPTURE.as_bytes().to_vec());
+        let _ = pipeline::run(vec![input], &Options::default(), &mut b);
+        let first = b.take_settled().len();
+        assert!(first > 0);
+        assert_eq!(b.take_settled().len(), 0);
+        b.finish();
+        assert_eq!(first + b.take_settled().len(), b.entries().len());
+    }
+}

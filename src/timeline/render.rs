@@ -1,0 +1,637 @@
+//! Timeline renderers: entries → text lines, plain or coloured (owo-colors).
+//!
+//! Both renderers build the same [`Segment`]s and differ only in how a segment is painted, so the
+//! coloured output with its escape codes stripped is the plain output, byte for byte.
+
+use std::io::{self, Write};
+use std::sync::Arc;
+
+use owo_colors::{OwoColorize, Style};
+use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
+
+use super::{Entry, InlineNote, Kind, Line, Outcome, RunSummary, Severity};
+
+/// How a segment is painted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Paint {
+    Plain,
+    Dim,
+    Kind(Kind),
+    Strong(Kind),
+    Severity(Severity),
+}
+
+/// A piece of a line. `shrink` pieces (previews) are cut with `…` to fit the width.
+#[derive(Debug, Clone)]
+pub struct Segment {
+    pub paint: Paint,
+    pub text: String,
+    pub shrink: bool,
+}
+
+fn seg(paint: Paint, text: impl Into<String>) -> Segment {
+    Segment {
+        paint,
+        text: text.into(),
+        shrink: false,
+    }
+}
+
+fn preview(paint: Paint, text: impl Into<String>) -> Segment {
+    Segment {
+        paint,
+        text: text.into(),
+        shrink: true,
+    }
+}
+
+/// Rendering options.
+#[derive(Debug, Clone, Default)]
+pub struct RenderOptions {
+    /// Cut lines to this many columns (previews shrink first). `None`: never cut.
+    pub width: Option<usize>,
+    /// Show previews whole and ids in full.
+    pub full: bool,
+    pub color: bool,
+}
+
+/// Renders entries, remembering which file the last run header named.
+pub struct Renderer {
+    opts: RenderOptions,
+    last_file: Option<Arc<str>>,
+}
+
+/// Separates a footer's outcome from its counts (never printed).
+const COUNTS_MARK: &str = "\u{0}";
+
+/// Shortest width a cut preview keeps.
+const MIN_PREVIEW: usize = 12;
+
+impl Renderer {
+    pub fn new(opts: RenderOptions) -> Self {
+        Renderer {
+            opts,
+            last_file: None,
+        }
+    }
+
+    /// Writes one entry (and its notes).
+    pub fn write_entry(&mut self, e: &Entry, w: &mut dyn Write) -> io::Result<()> {
+        if matches!(e.line, Line::RunStart { .. }) && self.last_file.as_ref() != Some(&e.run_file) {
+            self.last_file = Some(e.run_file.clone());
+            let title = format!("── {} ", e.run_file);
+            let pad = self
+                .opts
+                .width
+                .unwrap_or(80)
+                .min(80)
+                .saturating_sub(title.width());
+            self.write_segments(&[seg(Paint::Dim, format!("{title}{}", "─".repeat(pad)))], w)?;
+        }
+        let line = self.segments(e);
+        if matches!(e.line, Line::Notes) {
+            // Notes only.
+        } else if let Line::RunEnd(_) = &e.line {
+            // The footer: outcome on the entry's line, the counts on the next.
+            let split = line
+                .iter()
+                .position(|s| s.text == COUNTS_MARK)
+                .unwrap_or(line.len());
+            self.write_segments(&line[..split], w)?;
+            let mut counts = vec![seg(Paint::Plain, " ".repeat(19)), seg(Paint::Dim, "  ")];
+            counts.extend(line.iter().skip(split + 1).cloned());
+            if counts.len() > 2 {
+                self.write_segments(&counts, w)?;
+            }
+        } else {
+            self.write_segments(&line, w)?;
+        }
+        for n in &e.notes {
+            let segs = note_segments(e, n);
+            self.write_segments(&segs, w)?;
+        }
+        Ok(())
+    }
+
+    pub fn write_all(&mut self, entries: &[Entry], w: &mut dyn Write) -> io::Result<()> {
+        for e in entries {
+            self.write_entry(e, w)?;
+        }
+        Ok(())
+    }
+
+    /// Renders entries to a string.
+    pub fn render_to_string(&mut self, entries: &[Entry]) -> String {
+        let mut buf = Vec::new();
+        // Writing to a Vec cannot fail.
+        let _ = self.write_all(entries, &mut buf);
+        String::from_utf8_lossy(&buf).into_owned()
+    }
+
+    fn write_segments(&self, segs: &[Segment], w: &mut dyn Write) -> io::Result<()> {
+        let width = if self.opts.full {
+            None
+        } else {
+            self.opts.width
+        };
+        let mut fitted = fit(segs, width);
+        // No trailing blanks, trimmed before painting so both renderers agree.
+        while let Some(last) = fitted.last_mut() {
+            let t = last.text.trim_end().len();
+            last.text.truncate(t);
+            if !last.text.is_empty() {
+                break;
+            }
+            fitted.pop();
+        }
+        let mut out = String::new();
+        for s in &fitted {
+            if self.opts.color {
+                out.push_str(&paint(s.paint, &s.text));
+            } else {
+                out.push_str(&s.text);
+            }
+        }
+        writeln!(w, "{out}")
+    }
+
+    fn id<'a>(&self, id: &'a str) -> std::borrow::Cow<'a, str> {
+        if self.opts.full || id.chars().count() <= 24 {
+            id.into()
+        } else {
+            let head: String = id.chars().take(23).collect();
+            format!("{head}…").into()
+        }
+    }
+
+    /// The segments of one entry's line.
+    pub fn segments(&self, e: &Entry) -> Vec<Segment> {
+        let mut v = vec![
+            seg(Paint::Dim, format!("{:>9} ", time_col(e))),
+            seg(Paint::Dim, format!("{:>7}  ", line_col(e))),
+            seg(Paint::Plain, "  ".repeat(e.depth)),
+        ];
+        let k = e.kind;
+        let dot = || seg(Paint::Dim, " · ");
+        match &e.line {
+            Line::RunStart {
+                run_id,
+                thread_id,
+                resumes,
+            } => {
+                v.push(seg(Paint::Strong(Kind::Run), "▶ run "));
+                v.push(seg(
+                    Paint::Kind(k),
+                    self.id(run_id.as_deref().unwrap_or("?")).into_owned(),
+                ));
+                if let Some(t) = thread_id {
+                    v.push(dot());
+                    v.push(seg(Paint::Plain, format!("thread {}", self.id(t))));
+                }
+                if *resumes > 0 {
+                    v.push(dot());
+                    v.push(seg(
+                        Paint::Kind(Kind::Interrupt),
+                        format!("resumes {resumes} interrupt{}", plural(*resumes)),
+                    ));
+                }
+            }
+            Line::RunEnd(run) => footer(&mut v, run),
+            Line::StepStart { name, .. } => {
+                v.push(seg(Paint::Strong(k), format!("▸ {name}")));
+            }
+            Line::StepEnd {
+                name,
+                duration_ms,
+                events,
+            } => {
+                v.push(seg(Paint::Kind(k), format!("◂ {name}")));
+                v.push(dot());
+                v.push(seg(Paint::Dim, span_len(*duration_ms, *events)));
+            }
+            Line::Text {
+                role, text, cut, ..
+            } => {
+                v.push(seg(Paint::Strong(k), format!("text {role} ")));
+                v.push(preview(Paint::Kind(k), quote(text)));
+                v.push(dot());
+                v.push(seg(Paint::Dim, chars(text)));
+                push_duration(&mut v, e);
+                if *cut {
+                    v.push(dot());
+                    v.push(seg(Paint::Strong(Kind::Error), "cut off (no END)"));
+                }
+            }
+            Line::Reasoning {
+                text,
+                encrypted,
+                cut,
+                ..
+            } => {
+                v.push(seg(Paint::Strong(k), "reasoning "));
+                if text.is_empty() {
+                    v.push(seg(Paint::Dim, "(no text)"));
+                } else {
+                    v.push(preview(Paint::Kind(k), quote(text)));
+                    v.push(dot());
+                    v.push(seg(Paint::Dim, chars(text)));
+                }
+                if *encrypted > 0 {
+                    v.push(dot());
+                    v.push(seg(
+                        Paint::Dim,
+                        format!("{encrypted} encrypted value{}", plural(*encrypted)),
+                    ));
+                }
+                push_duration(&mut v, e);
+                if *cut {
+                    v.push(dot());
+                    v.push(seg(Paint::Strong(Kind::Error), "cut off (no END)"));
+                }
+            }
+            Line::Tool {
+                id,
+                name,
+                args,
+                args_done: _,
+                streamed_output,
+                result,
+                error,
+            } => {
+                v.push(seg(Paint::Strong(k), format!("tool {name} ")));
+                v.push(seg(Paint::Dim, format!("{} ", self.id(id))));
+                if !args.is_empty() {
+                    v.push(preview(Paint::Kind(k), one_line(args)));
+                }
+                if *streamed_output > 0 {
+                    v.push(dot());
+                    v.push(seg(
+                        Paint::Dim,
+                        format!("streamed {}", chars_n(*streamed_output)),
+                    ));
+                }
+                match result {
+                    Some(r) => {
+                        v.push(seg(Paint::Dim, if args.is_empty() { "→ " } else { " → " }));
+                        let p = if *error {
+                            Paint::Kind(Kind::Error)
+                        } else {
+                            Paint::Plain
+                        };
+                        v.push(preview(p, quote(r)));
+                        if *error {
+                            v.push(dot());
+                            v.push(seg(Paint::Strong(Kind::Error), "tool error"));
+                        }
+                    }
+                    None => {
+                        v.push(dot());
+                        v.push(seg(Paint::Strong(Kind::Error), "no result"));
+                    }
+                }
+                push_duration(&mut v, e);
+            }
+            Line::State { what, detail } => {
+                v.push(seg(Paint::Strong(k), format!("{what} ")));
+                v.push(preview(Paint::Kind(k), detail.clone()));
+            }
+            Line::Custom { name, value } => {
+                v.push(seg(Paint::Strong(k), format!("custom {name} ")));
+                v.push(preview(Paint::Kind(k), one_line(value)));
+            }
+            Line::Interrupt {
+                id,
+                reason,
+                message,
+            } => {
+                v.push(seg(
+                    Paint::Strong(k),
+                    format!("⏸ interrupt {} ", self.id(id)),
+                ));
+                v.push(seg(Paint::Kind(k), reason.clone()));
+                if let Some(m) = message {
+                    v.push(seg(Paint::Plain, " "));
+                    v.push(preview(Paint::Plain, quote(m)));
+                }
+            }
+            Line::Error { code, message } => {
+                v.push(seg(Paint::Strong(k), "✖ RUN_ERROR "));
+                if let Some(c) = code {
+                    v.push(seg(Paint::Strong(k), format!("{c} ")));
+                }
+                v.push(preview(Paint::Kind(k), one_line(message)));
+            }
+            Line::BadLine { message } => {
+                v.push(seg(Paint::Strong(k), "⚠ bad line: "));
+                v.push(preview(Paint::Kind(k), one_line(message)));
+            }
+            Line::Notes => {}
+            Line::Other { what, detail } => {
+                v.push(seg(Paint::Strong(k), format!("{what} ")));
+                v.push(preview(Paint::Kind(k), one_line(detail)));
+            }
+        }
+        v
+    }
+}
+
+fn note_segments(e: &Entry, n: &InlineNote) -> Vec<Segment> {
+    let mut v = vec![
+        seg(Paint::Plain, " ".repeat(19)),
+        seg(Paint::Plain, "  ".repeat(e.depth + 1)),
+        seg(
+            Paint::Strong(match n.severity {
+                Severity::Error => Kind::Error,
+                Severity::Warning => Kind::Interrupt,
+                Severity::Info => Kind::State,
+            }),
+            format!("! {} {}: ", n.rule, n.severity.name()),
+        ),
+        preview(Paint::Severity(n.severity), one_line(&n.message)),
+    ];
+    match &n.origin {
+        Some(o) if o.file == e.run_file => v.push(seg(Paint::Dim, format!(" (:{})", o.line))),
+        Some(o) => v.push(seg(Paint::Dim, format!(" ({o})"))),
+        None => {}
+    }
+    v
+}
+
+fn footer(v: &mut Vec<Segment>, run: &RunSummary) {
+    let dot = || seg(Paint::Dim, " · ");
+    v.push(seg(Paint::Strong(Kind::Run), "■ "));
+    match &run.outcome {
+        Outcome::Open => v.push(seg(Paint::Kind(Kind::Run), "running")),
+        Outcome::Success { pending_tool_calls } => {
+            v.push(seg(Paint::Strong(Kind::Text), "success"));
+            if !pending_tool_calls.is_empty() {
+                v.push(seg(
+                    Paint::Plain,
+                    format!(" (pending tool calls: {})", pending_tool_calls.join(", ")),
+                ));
+            }
+        }
+        Outcome::Interrupt(list) => {
+            v.push(seg(Paint::Strong(Kind::Interrupt), "interrupt"));
+            let items: Vec<String> = list
+                .iter()
+                .map(|(id, reason)| format!("{id} ({reason})"))
+                .collect();
+            v.push(seg(
+                Paint::Kind(Kind::Interrupt),
+                format!(" {}", items.join(", ")),
+            ));
+        }
+        Outcome::Error { code, .. } => {
+            v.push(seg(Paint::Strong(Kind::Error), "error"));
+            if let Some(c) = code {
+                v.push(seg(Paint::Kind(Kind::Error), format!(" {c}")));
+            }
+        }
+        Outcome::NoTerminal => v.push(seg(Paint::Strong(Kind::Error), "no terminal event")),
+    }
+    v.push(seg(Paint::Plain, COUNTS_MARK));
+    v.push(seg(
+        Paint::Plain,
+        format!("{} message{}", run.messages, plural(run.messages as usize)),
+    ));
+    v.push(dot());
+    v.push(seg(
+        Paint::Plain,
+        format!(
+            "{} tool call{}",
+            run.tool_calls,
+            plural(run.tool_calls as usize)
+        ),
+    ));
+    v.push(dot());
+    v.push(seg(Paint::Plain, format!("{} reasoning", run.reasoning)));
+    if let Some(t) = run.tokens {
+        v.push(dot());
+        v.push(seg(
+            Paint::Plain,
+            format!("{} tokens ({} in, {} out)", t.total, t.input, t.output),
+        ));
+    }
+    v.push(dot());
+    v.push(seg(Paint::Plain, format!("{} events", run.events)));
+    if let Some(d) = run.duration_ms() {
+        v.push(dot());
+        v.push(seg(Paint::Plain, ms(d)));
+    }
+}
+
+fn push_duration(v: &mut Vec<Segment>, e: &Entry) {
+    if let Some(d) = e.duration_ms() {
+        v.push(seg(Paint::Dim, " · "));
+        v.push(seg(Paint::Dim, ms(d)));
+    }
+}
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 {
+        ""
+    } else {
+        "s"
+    }
+}
+
+fn chars_n(n: usize) -> String {
+    format!("{n} char{}", plural(n))
+}
+
+fn chars(text: &str) -> String {
+    chars_n(text.chars().count())
+}
+
+fn span_len(duration_ms: Option<i64>, events: u64) -> String {
+    match duration_ms {
+        Some(d) => format!("{} · {events} events", ms(d)),
+        None => format!("{events} events"),
+    }
+}
+
+/// A duration: `850ms`, `1.250s`.
+pub fn ms(d: i64) -> String {
+    if d.abs() < 1000 {
+        format!("{d}ms")
+    } else {
+        format!("{}.{:03}s", d / 1000, (d % 1000).abs())
+    }
+}
+
+/// The time column: relative to the run's first timestamp, or the event's sequence number.
+fn time_col(e: &Entry) -> String {
+    match e.rel_ms() {
+        Some(r) => {
+            let sign = if r < 0 { "-" } else { "+" };
+            let r = r.abs();
+            format!("{sign}{}.{:03}s", r / 1000, r % 1000)
+        }
+        None => format!("#{}", e.index + 1),
+    }
+}
+
+fn line_col(e: &Entry) -> String {
+    if e.origin.file == e.run_file {
+        format!(":{}", e.origin.line)
+    } else {
+        e.origin.to_string()
+    }
+}
+
+/// Text on one line: newlines shown as `↵`, other control characters dropped.
+pub fn one_line(s: &str) -> String {
+    s.chars()
+        .filter_map(|c| match c {
+            '\n' => Some('↵'),
+            '\t' => Some(' '),
+            c if c.is_control() => None,
+            c => Some(c),
+        })
+        .collect()
+}
+
+fn quote(s: &str) -> String {
+    format!("\"{}\"", one_line(s))
+}
+
+/// Cuts `s` to `max` columns, ending with `…` when cut.
+pub fn cut(s: &str, max: usize) -> String {
+    if s.width() <= max {
+        return s.to_string();
+    }
+    if max == 0 {
+        return String::new();
+    }
+    let mut out = String::new();
+    let mut w = 0;
+    for c in s.chars() {
+        let cw = c.width().unwrap_or(0);
+        if w + cw + 1 > max {
+            break;
+        }
+        w += cw;
+        out.push(c);
+    }
+    out.push('…');
+    out
+}
+
+/// Shrinks the `shrink` segments so the line fits `width` (each keeps at least MIN_PREVIEW).
+fn fit(segs: &[Segment], width: Option<usize>) -> Vec<Segment> {
+    let Some(width) = width else {
+        return segs.to_vec();
+    };
+    let total: usize = segs.iter().map(|s| s.text.width()).sum();
+    if total <= width {
+        return segs.to_vec();
+    }
+    let fixed: usize = segs
+        .iter()
+        .filter(|s| !s.shrink)
+        .map(|s| s.text.width())
+        .sum();
+    let mut widths: Vec<(usize, usize)> = segs
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| s.shrink)
+        .map(|(i, s)| (i, s.text.width()))
+        .collect();
+    let mut avail = width.saturating_sub(fixed);
+    // Fair share: the shortest previews keep their length, the rest split what is left.
+    widths.sort_by_key(|(_, w)| *w);
+    let mut budget = vec![0usize; segs.len()];
+    let mut left = widths.len();
+    for (i, w) in widths {
+        let share = (avail / left.max(1)).max(MIN_PREVIEW);
+        let b = w.min(share);
+        budget[i] = b;
+        avail = avail.saturating_sub(b);
+        left -= 1;
+    }
+    let fitted: Vec<Segment> = segs
+        .iter()
+        .enumerate()
+        .map(|(i, s)| {
+            if s.shrink {
+                Segment {
+                    paint: s.paint,
+                    text: cut(&s.text, budget[i]),
+                    shrink: true,
+                }
+            } else {
+                s.clone()
+            }
+        })
+        .collect();
+    // Still too wide (a narrow terminal, long fixed parts): cut the line's end.
+    let mut left = width;
+    let mut out = Vec::with_capacity(fitted.len());
+    for s in fitted {
+        let w = s.text.width();
+        if w <= left {
+            left -= w;
+            out.push(s);
+        } else {
+            out.push(Segment {
+                paint: s.paint,
+                text: cut(&s.text, left),
+                shrink: s.shrink,
+            });
+            break;
+        }
+    }
+    out
+}
+
+fn kind_style(k: Kind) -> Style {
+    let s = Style::new();
+    match k {
+        Kind::Run => s.blue(),
+        Kind::Step => s.cyan(),
+        Kind::Text => s.green(),
+        Kind::Reasoning => s.magenta(),
+        Kind::Tool => s.yellow(),
+        Kind::State => s.bright_blue(),
+        Kind::Custom => s.bright_cyan(),
+        Kind::Interrupt => s.bright_yellow(),
+        Kind::Error => s.red(),
+        Kind::Other => s,
+    }
+}
+
+fn paint(p: Paint, text: &str) -> String {
+    if text.is_empty() {
+        return String::new();
+    }
+    let style = match p {
+        Paint::Plain => return text.to_string(),
+        Paint::Dim => Style::new().dimmed(),
+        Paint::Kind(k) => kind_style(k),
+        Paint::Strong(k) => kind_style(k).bold(),
+        Paint::Severity(Severity::Error) => Style::new().red(),
+        Paint::Severity(Severity::Warning) => Style::new().yellow(),
+        Paint::Severity(Severity::Info) => Style::new().blue(),
+    };
+    text.style(style).to_string()
+}
+
+/// Removes ANSI escape sequences (CSI `ESC [ … letter`), for tests and width checks.
+pub fn strip_ansi(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut chars = s.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '\u{1b}' && chars.peek() == Some(&'[') {
+            chars.next();
+            for c in chars.by_ref() {
+                if c.is_ascii_alphabetic() {
+                    break;
+                }
+            }
+            continue;
+        }
+        out.push(c);
+    }
+    out
+}

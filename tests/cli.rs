@@ -1,0 +1,137 @@
+//! The binary's contract: exit codes, stdin, broken pipe, completions checked in.
+
+use std::io::{Read, Write};
+use std::process::{Command, Stdio};
+
+const BIN: &str = env!("CARGO_BIN_EXE_aguify");
+
+fn recording(rel: &str) -> String {
+    format!("{}/testdata/recordings/{rel}", env!("CARGO_MANIFEST_DIR"))
+}
+
+#[test]
+fn convert_reads_stdin_and_writes_sse_frames() {
+    let input = std::fs::read(recording("v2-python-api/a_plain_chat.ndjson")).expect("recording");
+    let mut child = Command::new(BIN)
+        .args(["convert", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(&input)
+        .expect("write");
+    let out = child.wait_with_output().expect("wait");
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).expect("utf8");
+    assert!(
+        text.starts_with("data: {\"type\":\"RUN_STARTED\""),
+        "{text}"
+    );
+    assert!(text.ends_with("\n\n"));
+    assert!(text
+        .split("\n\n")
+        .filter(|f| !f.is_empty())
+        .all(|f| f.starts_with("data: {")));
+}
+
+#[test]
+fn missing_file_exits_2_naming_it() {
+    let out = Command::new(BIN)
+        .args(["convert", "no/such/file.ndjson"])
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("no/such/file.ndjson"), "{err}");
+}
+
+#[test]
+fn bad_usage_exits_2() {
+    let out = Command::new(BIN)
+        .args(["convert", "--to", "xml"])
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn recorded_failure_still_converts_with_0() {
+    let out = Command::new(BIN)
+        .args([
+            "convert",
+            "--to",
+            "ndjson",
+            &recording("v2-python-api/e_error_tool_raises.ndjson"),
+        ])
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8_lossy(&out.stdout);
+    let last = text.lines().last().unwrap_or_default();
+    assert!(last.contains("\"RUN_ERROR\""), "{last}");
+}
+
+#[test]
+fn closed_stdout_is_a_quiet_success() {
+    // Many runs so the output exceeds the pipe buffer; the reader takes one line and leaves.
+    let file = recording("v2-python-api/b_react_one_tool.ndjson");
+    let files: Vec<&str> = std::iter::repeat_n(file.as_str(), 400).collect();
+    let mut child = Command::new(BIN)
+        .arg("convert")
+        .args(&files)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    let mut first = [0u8; 16];
+    child
+        .stdout
+        .as_mut()
+        .expect("stdout")
+        .read_exact(&mut first)
+        .expect("read");
+    drop(child.stdout.take());
+    let out = child.wait_with_output().expect("wait");
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // The same run repeated reuses ids (the checker warns about that); nothing about the pipe.
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        !err.contains("os error") && !err.contains("Broken pipe"),
+        "{err}"
+    );
+}
+
+#[test]
+fn checked_in_completions_are_current() {
+    for (shell, file) in [
+        ("bash", "aguify.bash"),
+        ("zsh", "_aguify"),
+        ("fish", "aguify.fish"),
+        ("powershell", "_aguify.ps1"),
+        ("elvish", "aguify.elv"),
+    ] {
+        let out = Command::new(BIN)
+            .args(["completions", shell])
+            .output()
+            .expect("run");
+        let path = format!("{}/completions/{file}", env!("CARGO_MANIFEST_DIR"));
+        if std::env::var_os("UPDATE_GOLDEN").is_some_and(|v| v == "1") {
+            std::fs::write(&path, &out.stdout).expect("write completions");
+            continue;
+        }
+        let want = std::fs::read(&path).expect("completions file");
+        assert!(
+            want == out.stdout,
+            "{path} is stale: run UPDATE_GOLDEN=1 cargo test --test cli"
+        );
+    }
+}
