@@ -11,14 +11,18 @@ while IFS= read -r f; do
   for to in sse ndjson; do
     "$bin" convert --to "$to" --stats "$f" >"$out/$key.$to" 2>"$out/$key.$to.err"; echo "rc=$?" >>"$out/$key.$to.err"
   done
-  "$bin" convert --text final --tool-steps reasoning --compat thinking "$f" >"$out/$key.opts" 2>&1
-  cat "$f" | "$bin" convert --to ndjson - >"$out/$key.stdin" 2>&1
+  "$bin" convert --text final --tool-steps reasoning --compat thinking "$f" >"$out/$key.opts" 2>"$out/$key.opts.err"
+  cat "$f" | "$bin" convert --to ndjson - >"$out/$key.stdin" 2>"$out/$key.stdin.err"
+  "$bin" check --format json "$f" >"$out/$key.check" 2>&1; echo "rc=$?" >>"$out/$key.check"
   n=$((n+1))
 done < <(find "$root/testdata" -type f \( -name '*.ndjson' -o -name '*.sse' -o -name '*.jsonl' \) | sort)
 # multi-file runs (resumed threads)
 for d in "$root"/testdata/recordings/*/; do
   set -- "$d"*__1_*.ndjson
   [ -e "$1" ] || continue
-  "$bin" convert --to ndjson "$d"*__1_*.ndjson "$d"*__2_*.ndjson >"$out/multi__$(basename "$d").ndjson" 2>&1
+  "$bin" convert --to ndjson "$d"*__1_*.ndjson "$d"*__2_*.ndjson >"$out/multi__$(basename "$d").ndjson" 2>"$out/multi__$(basename "$d").err"
 done
+# every file at once, sequential and parallel check
+(cd "$root/testdata" && find . -type f \( -name '*.ndjson' -o -name '*.sse' \) | sort | xargs "$bin" check --format text -j 1) >"$out/all.check.j1" 2>&1
+(cd "$root/testdata" && find . -type f \( -name '*.ndjson' -o -name '*.sse' \) | sort | xargs "$bin" check --format text) >"$out/all.check" 2>&1
 echo "$n inputs converted into $out"

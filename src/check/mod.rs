@@ -358,8 +358,36 @@ pub fn check_bytes(
     Ok(checker.into_report())
 }
 
-/// Reads and checks one input (`-` for stdin).
+/// Reads and checks one input (`-` for stdin). An NDJSON file is streamed (memory stays flat
+/// whatever its size); SSE input and stdin are read whole for the transport checks.
 pub fn check_path(path: &str, opts: &Options, config: &Config) -> Result<FileReport, crate::Error> {
+    if path != "-" {
+        let err = |source| crate::Error::Input {
+            path: path.into(),
+            source,
+        };
+        let f = std::fs::File::open(path).map_err(err)?;
+        let mut r = io::BufReader::with_capacity(256 * 1024, f);
+        let head = io::BufRead::fill_buf(&mut r).map_err(err)?;
+        let text = String::from_utf8_lossy(&head[..head.len().min(64 * 1024)]);
+        let is_sse = text
+            .lines()
+            .find(|l| !l.trim().is_empty())
+            .is_some_and(|l| crate::input::detect_framing(l) == crate::input::Framing::Sse);
+        if !is_sse && opts.framing != Some(crate::input::Framing::Sse) {
+            let mut obs = CheckObserver {
+                checker: Checker::new(Arc::from(path), config.clone()),
+            };
+            let mut o = opts.clone();
+            o.strict = false;
+            let input = Input {
+                name: Arc::from(path),
+                reader: Box::new(r),
+            };
+            pipeline::run(vec![input], &o, &mut obs)?;
+            return Ok(obs.checker.into_report());
+        }
+    }
     let bytes = if path == "-" {
         let mut b = vec![];
         io::Read::read_to_end(&mut io::stdin(), &mut b).map_err(|source| crate::Error::Input {

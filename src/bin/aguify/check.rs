@@ -27,6 +27,42 @@ pub fn use_color(c: Color, terminal: bool) -> bool {
     }
 }
 
+/// Checks files on up to `jobs` threads; reports come back in input order. The first error
+/// (in input order) wins, as in a sequential run.
+fn check_files(
+    files: &[String],
+    jobs: usize,
+    opts: &aguify::pipeline::Options,
+    config: &Config,
+) -> Result<Vec<check::FileReport>, aguify::Error> {
+    let jobs = jobs.clamp(1, files.len().max(1));
+    // stdin cannot be shared between threads; one file needs no pool.
+    if jobs == 1 || files.iter().any(|f| f == "-") {
+        return files.iter().map(|f| check::check_path(f, opts, config)).collect();
+    }
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let mut results: Vec<Option<Result<check::FileReport, aguify::Error>>> =
+        (0..files.len()).map(|_| None).collect();
+    let done = std::sync::Mutex::new(Vec::new());
+    std::thread::scope(|s| {
+        for _ in 0..jobs {
+            s.spawn(|| loop {
+                let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let Some(f) = files.get(i) else { break };
+                let r = check::check_path(f, opts, config);
+                if let Ok(mut d) = done.lock() {
+                    d.push((i, r));
+                }
+            });
+        }
+    });
+    for (i, r) in done.into_inner().unwrap_or_default() {
+        results[i] = Some(r);
+    }
+    // Every index was taken by a worker (a panicking worker re-panics out of the scope).
+    results.into_iter().flatten().collect()
+}
+
 pub fn run(args: CheckArgs) -> anyhow::Result<i32> {
     if let Some(id) = &args.explain {
         let mut out = io::stdout().lock();
@@ -63,10 +99,11 @@ pub fn run(args: CheckArgs) -> anyhow::Result<i32> {
     } else {
         args.input.files.clone()
     };
+    let jobs = args
+        .jobs
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     let mut report = Report::default();
-    for f in &files {
-        report.files.push(check::check_path(f, &opts, &config)?);
-    }
+    report.files = check_files(&files, jobs, &opts, &config)?;
     let format = match args.format {
         ReportFormat::Text => Format::Text,
         ReportFormat::Json => Format::Json,

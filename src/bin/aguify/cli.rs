@@ -188,6 +188,10 @@ pub struct CheckArgs {
     /// Colour the text report
     #[arg(long, value_enum, default_value_t = Color::Auto)]
     pub color: Color,
+    /// Check this many files at once (default: the number of cores); the report keeps the
+    /// input order
+    #[arg(short = 'j', long, value_name = "N")]
+    pub jobs: Option<usize>,
 }
 
 #[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
