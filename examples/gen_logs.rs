@@ -32,15 +32,21 @@ fn main() {
 fn run() -> Result<(), String> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let [form, size, out] = args.as_slice() else {
-        return Err("usage: gen_logs FORM SIZE OUT   (e.g. v2-python-api 10M /tmp/v2.ndjson)".into());
+        return Err(
+            "usage: gen_logs FORM SIZE OUT   (e.g. v2-python-api 10M /tmp/v2.ndjson)".into(),
+        );
     };
     let target = parse_size(size)?;
     let files = gen::recordings(&gen::form_dir(form))?;
     let f = fs::File::create(out).map_err(|e| format!("{out}: {e}"))?;
     let mut w = BufWriter::with_capacity(1 << 20, f);
-    let (bytes, lines) = gen::generate(&files, target, &mut w).map_err(|e| format!("{out}: {e}"))?;
+    let (bytes, lines) =
+        gen::generate(&files, target, &mut w).map_err(|e| format!("{out}: {e}"))?;
     w.flush().map_err(|e| format!("{out}: {e}"))?;
-    eprintln!("gen_logs: {out}: {bytes} bytes, {lines} lines from {} recordings of {form}", files.len());
+    eprintln!(
+        "gen_logs: {out}: {bytes} bytes, {lines} lines from {} recordings of {form}",
+        files.len()
+    );
     Ok(())
 }
 
@@ -55,4 +61,3 @@ fn parse_size(s: &str) -> Result<u64, String> {
         .map(|n| n * mult)
         .map_err(|_| format!("bad size {s:?}: expected a number with an optional K, M or G suffix"))
 }
-

@@ -10,7 +10,8 @@
 # Logs are generated once into $AGUIFY_BENCH_DIR (default /tmp/aguify-bench; 1 GB each),
 # never into the repository. Runs under `nice`; on a shared machine prefer the CPU-time
 # columns, and `valgrind --tool=callgrind` instruction counts for before/after comparisons.
-# `check`: TODO, no `check` subcommand on main yet.
+# `check` is timed on the same log (`check --format json`; its events/s count the AG-UI events
+# that convert writes for the log, which check verifies).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 dir=${AGUIFY_BENCH_DIR:-/tmp/aguify-bench}
@@ -23,7 +24,7 @@ bin="$root/target/release"
 # measure LABEL CMD... → sets cpu, wall, rss_kb; stderr of CMD kept in $dir/last.err
 measure() {
   local tv="$dir/time.txt"
-  nice /usr/bin/time -v -o "$tv" "$@" >/dev/null 2>"$dir/last.err"
+  nice /usr/bin/time -v -o "$tv" "$@" >/dev/null 2>"$dir/last.err" || true
   cpu=$(awk -F': ' '/User time/{u=$2} /System time/{s=$2} END{printf "%.3f", u+s}' "$tv")
   wall=$(awk -F': ' '/Elapsed \(wall clock\)/{n=split($2,a,":"); t=0; for(i=1;i<=n;i++) t=t*60+a[i]; printf "%.3f", t}' "$tv")
   rss_kb=$(awk -F': ' '/Maximum resident set size/{print $2}' "$tv")
@@ -48,5 +49,10 @@ for form in $forms; do
         "$(awk -v e="${events:-0}" -v t="$cpu" 'BEGIN{print e/t}')" \
         "$(awk -v b="$base" -v t="$cpu" 'BEGIN{print 100*b/t}')" "$(awk -v k="$rss_kb" 'BEGIN{print k/1024}')"
     done
+    measure "$bin/aguify" check --format json "$log"
+    printf "%-15s %5s %-7s %9.0f %9.0f %11.0f %7.0f%% %9.1f\n" "$form" "$size" check \
+      "$(awk -v m="$mb" -v t="$cpu" 'BEGIN{print m/t}')" "$(awk -v m="$mb" -v t="$wall" 'BEGIN{print m/t}')" \
+      "$(awk -v e="${events:-0}" -v t="$cpu" 'BEGIN{print e/t}')" \
+      "$(awk -v b="$base" -v t="$cpu" 'BEGIN{print 100*b/t}')" "$(awk -v k="$rss_kb" 'BEGIN{print k/1024}')"
   done
 done

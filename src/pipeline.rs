@@ -25,7 +25,10 @@ impl Input {
         if path == "-" {
             return Ok(Input {
                 name: Arc::from("-"),
-                reader: Box::new(io::BufReader::with_capacity(256 * 1024, IdleHint::new(io::stdin()))),
+                reader: Box::new(io::BufReader::with_capacity(
+                    256 * 1024,
+                    IdleHint::new(io::stdin()),
+                )),
             });
         }
         let f = std::fs::File::open(path).map_err(|source| Error::Input {
@@ -191,7 +194,15 @@ pub fn run(inputs: Vec<Input>, opts: &Options, obs: &mut dyn Observer) -> Result
                         }
                     }
                     mapper.set_timestamp(record_timestamp(&rec));
-                    emit(&mut mapper, &mut model, &mut out, &rec.origin, Some(&rec), obs, &mut stats)?;
+                    emit(
+                        &mut mapper,
+                        &mut model,
+                        &mut out,
+                        &rec.origin,
+                        Some(&rec),
+                        obs,
+                        &mut stats,
+                    )?;
                     last = Some(rec);
                 }
             }
@@ -205,7 +216,15 @@ pub fn run(inputs: Vec<Input>, opts: &Options, obs: &mut dyn Observer) -> Result
                 _ => 0,
             },
         };
-        emit(&mut mapper, &mut model, &mut out, &end, last.as_ref(), obs, &mut stats)?;
+        emit(
+            &mut mapper,
+            &mut model,
+            &mut out,
+            &end,
+            last.as_ref(),
+            obs,
+            &mut stats,
+        )?;
         obs.end_of_file(&file).map_err(Error::Output)?;
     }
     let last_origin = match last {

@@ -44,5 +44,8 @@ fn first_frame_leaves_before_stdin_closes() {
     let _ = reader.join();
     let first = first.expect("a frame arrived while stdin was still open");
     let text = String::from_utf8(first).expect("utf-8 output");
-    assert!(text.starts_with("data: {\"type\":\"RUN_STARTED\""), "first frame: {text}");
+    assert!(
+        text.starts_with("data: {\"type\":\"RUN_STARTED\""),
+        "first frame: {text}"
+    );
 }

@@ -7,12 +7,21 @@ use std::path::{Path, PathBuf};
 
 /// The recordings folder of a form (`v2-python-api`, `v3-js`…).
 pub fn form_dir(form: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/recordings").join(form)
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("testdata/recordings")
+        .join(form)
 }
 
 /// The forms the generator knows, in benchmark order.
 #[allow(dead_code)]
-pub const FORMS: [&str; 6] = ["v2-python-api", "v2-python-dumpd", "v2-js", "v3-python", "v3-python-inprocess", "v3-js"];
+pub const FORMS: [&str; 6] = [
+    "v2-python-api",
+    "v2-python-dumpd",
+    "v2-js",
+    "v3-python",
+    "v3-python-inprocess",
+    "v3-js",
+];
 
 /// A generated log of at least `target` bytes, in memory.
 #[allow(dead_code)]
@@ -36,7 +45,11 @@ pub fn recordings(dir: &Path) -> Result<Vec<(PathBuf, Vec<String>)>, String> {
     let mut out = vec![];
     for p in paths {
         let text = fs::read_to_string(&p).map_err(|e| format!("{}: {e}", p.display()))?;
-        let lines = text.lines().filter(|l| !l.trim().is_empty()).map(str::to_string).collect();
+        let lines = text
+            .lines()
+            .filter(|l| !l.trim().is_empty())
+            .map(str::to_string)
+            .collect();
         out.push((p, lines));
     }
     if out.is_empty() {
@@ -45,7 +58,11 @@ pub fn recordings(dir: &Path) -> Result<Vec<(PathBuf, Vec<String>)>, String> {
     Ok(out)
 }
 
-pub fn generate(files: &[(PathBuf, Vec<String>)], target: u64, w: &mut impl Write) -> io::Result<(u64, u64)> {
+pub fn generate(
+    files: &[(PathBuf, Vec<String>)],
+    target: u64,
+    w: &mut impl Write,
+) -> io::Result<(u64, u64)> {
     let (mut bytes, mut lines) = (0u64, 0u64);
     let mut seq_base: u64 = 0;
     let mut line = String::new();
@@ -54,7 +71,10 @@ pub fn generate(files: &[(PathBuf, Vec<String>)], target: u64, w: &mut impl Writ
     let stems: Vec<String> = files
         .iter()
         .map(|(p, _)| {
-            let name = p.file_stem().map(|s| s.to_string_lossy().to_string()).unwrap_or_default();
+            let name = p
+                .file_stem()
+                .map(|s| s.to_string_lossy().to_string())
+                .unwrap_or_default();
             name.split("__").next().unwrap_or_default().to_string()
         })
         .collect();
@@ -92,7 +112,11 @@ fn uuid_at(s: &[u8]) -> Option<usize> {
         return None;
     }
     for (i, &b) in s[..36].iter().enumerate() {
-        let ok = if matches!(i, 8 | 13 | 18 | 23) { b == b'-' } else { is_hex(b) };
+        let ok = if matches!(i, 8 | 13 | 18 | 23) {
+            b == b'-'
+        } else {
+            is_hex(b)
+        };
         if !ok {
             return None;
         }
@@ -102,14 +126,25 @@ fn uuid_at(s: &[u8]) -> Option<usize> {
 
 /// A new 12-hex tail for pass `k`: the old tail shifted by a multiple of a large odd number.
 fn new_tail(old: &[u8], k: u64, out: &mut String) {
-    let v = std::str::from_utf8(old).ok().and_then(|s| u64::from_str_radix(s, 16).ok()).unwrap_or(0);
-    let n = v.wrapping_add(k.wrapping_mul(0x9E37_79B9_7F4A_7C15)) & ((1u64 << (4 * old.len() as u32)) - 1);
+    let v = std::str::from_utf8(old)
+        .ok()
+        .and_then(|s| u64::from_str_radix(s, 16).ok())
+        .unwrap_or(0);
+    let n = v.wrapping_add(k.wrapping_mul(0x9E37_79B9_7F4A_7C15))
+        & ((1u64 << (4 * old.len() as u32)) - 1);
     out.push_str(&format!("{n:0width$x}", width = old.len()));
 }
 
 const SUFFIXED: [&str; 3] = ["call_", "human-", "thread-"];
 
-fn rewrite(line: &str, pass: u64, run_tag: u64, seq_base: u64, max_seq: &mut Option<u64>, out: &mut String) {
+fn rewrite(
+    line: &str,
+    pass: u64,
+    run_tag: u64,
+    seq_base: u64,
+    max_seq: &mut Option<u64>,
+    out: &mut String,
+) {
     let b = line.as_bytes();
     let mut i = 0;
     let mut copied = 0;
@@ -130,7 +165,12 @@ fn rewrite(line: &str, pass: u64, run_tag: u64, seq_base: u64, max_seq: &mut Opt
         }
         let at_word_start0 = i == 0 || !(b[i - 1].is_ascii_alphanumeric() || b[i - 1] == b'_');
         if pass == 0 && at_word_start0 && b[i..].starts_with(b"call_") {
-            let end = i + 5 + b[i + 5..].iter().take_while(|c| c.is_ascii_alphanumeric() || **c == b'_').count();
+            let end = i
+                + 5
+                + b[i + 5..]
+                    .iter()
+                    .take_while(|c| c.is_ascii_alphanumeric() || **c == b'_')
+                    .count();
             if end > i + 5 {
                 out.push_str(&line[copied..end]);
                 out.push_str(&format!("_r{run_tag}"));
@@ -158,7 +198,8 @@ fn rewrite(line: &str, pass: u64, run_tag: u64, seq_base: u64, max_seq: &mut Opt
                     continue;
                 }
                 if let Some(p) = SUFFIXED.iter().find(|p| b[i..].starts_with(p.as_bytes())) {
-                    let end = i + p.len()
+                    let end = i
+                        + p.len()
                         + b[i + p.len()..]
                             .iter()
                             .take_while(|c| c.is_ascii_alphanumeric() || **c == b'_')

@@ -53,7 +53,9 @@ pub fn normalize_cow(v: &Value) -> Cow<'_, Value> {
 fn needs_normalize(v: &Value) -> bool {
     match v {
         Value::Object(m) => {
-            m.contains_key("lc") || m.contains_key("__lc_escaped__") || m.values().any(needs_normalize)
+            m.contains_key("lc")
+                || m.contains_key("__lc_escaped__")
+                || m.values().any(needs_normalize)
         }
         Value::Array(a) => a.iter().any(needs_normalize),
         _ => false,

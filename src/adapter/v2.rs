@@ -12,6 +12,8 @@ use crate::model::ModelEvent;
 
 #[derive(Default)]
 pub struct V2Adapter {
+    /// Runs ended so far in this file.
+    run_no: u64,
     root: Option<String>,
     started: bool,
     ended: bool,
@@ -43,6 +45,8 @@ struct PendingCall {
     claimed: bool,
     /// Args accumulate from streamed chunks (otherwise they came whole from a message).
     from_chunks: bool,
+    /// The run (counted in this file) whose model made the call.
+    run: u64,
 }
 
 struct ToolRun {
@@ -71,12 +75,15 @@ impl V2Adapter {
         }
     }
 
-    /// At a run's end: drop the calls already matched to a tool run and the tool runs, so a
-    /// log of many runs is read in flat memory. Unclaimed calls stay: a resumed run executes
-    /// the calls its interrupted predecessor made.
+    /// At a run's end: drop the calls already matched to a tool run, the calls of earlier
+    /// runs and the tool runs, so a log of many runs is read in flat memory (and time: calls
+    /// are looked up by scanning). The run's unclaimed calls stay: a resumed run executes the
+    /// calls its interrupted predecessor made.
     fn forget_run(&mut self) {
-        self.pending_calls.retain(|c| !c.claimed);
+        let run = self.run_no;
+        self.pending_calls.retain(|c| !c.claimed && c.run == run);
         self.tool_runs.clear();
+        self.run_no += 1;
     }
 
     fn ensure_started(&mut self, out: &mut Vec<ModelEvent>) {
@@ -99,6 +106,7 @@ impl V2Adapter {
         for (id, name, args) in lc::tool_calls(msg) {
             if !self.pending_calls.iter().any(|c| c.id == id) {
                 self.pending_calls.push(PendingCall {
+                    run: self.run_no,
                     id,
                     name,
                     args,
@@ -251,6 +259,7 @@ impl V2Adapter {
                     if !self.pending_calls.iter().any(|p| p.id == id) {
                         let args = c.get("args").map(|a| a.to_string()).unwrap_or_default();
                         self.pending_calls.push(PendingCall {
+                            run: self.run_no,
                             id,
                             name,
                             args,
@@ -378,6 +387,7 @@ impl V2Adapter {
                 Some(c) if !c.from_chunks => {}
                 Some(c) => c.args.push_str(args),
                 None => self.pending_calls.push(PendingCall {
+                    run: self.run_no,
                     id: call_id,
                     name: name.clone().unwrap_or_default(),
                     args: args.clone(),

@@ -200,7 +200,10 @@ mod tests {
                 Err(e) => panic!("unexpected error {e}"),
             }
         }
-        assert_eq!(got, vec![Ok("{\"a\":1}".to_string()), Ok("{\"b\":2}".to_string())]);
+        assert_eq!(
+            got,
+            vec![Ok("{\"a\":1}".to_string()), Ok("{\"b\":2}".to_string())]
+        );
         assert!(blocks >= 2);
     }
 

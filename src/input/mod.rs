@@ -47,7 +47,13 @@ pub struct Record {
 }
 
 impl Record {
-    pub fn new(origin: Origin, lines: u64, sse_event: Option<String>, text: Box<str>, value: Value) -> Self {
+    pub fn new(
+        origin: Origin,
+        lines: u64,
+        sse_event: Option<String>,
+        text: Box<str>,
+        value: Value,
+    ) -> Self {
         Record {
             origin,
             lines,
@@ -246,7 +252,11 @@ fn frame_ndjson_line(text: &str, origin: Origin, prune: bool) -> Frame {
             reason: "blank line",
         };
     }
-    let pruned = if prune { prune::parse_pruned(text) } else { None };
+    let pruned = if prune {
+        prune::parse_pruned(text)
+    } else {
+        None
+    };
     match pruned.map_or_else(|| parse_json(text), Ok) {
         Ok(value) => Frame::Record(Record::new(origin, 1, None, text.into(), value)),
         Err(message) => Frame::Bad {

@@ -122,7 +122,11 @@ impl<'de> Visitor<'de> for Top {
                 }
                 (None, "type") => {
                     let v: Value = m.next_value()?;
-                    mode = Some(if v == "event" { Mode::V3(None) } else { Mode::Whole });
+                    mode = Some(if v == "event" {
+                        Mode::V3(None)
+                    } else {
+                        Mode::Whole
+                    });
                     v
                 }
                 (None, _) => {
@@ -131,7 +135,9 @@ impl<'de> Visitor<'de> for Top {
                 }
                 (Some(Mode::V2(_)), "type" | "method" | "params") => return Err(bail()),
                 (Some(Mode::V3(_)), "event") => return Err(bail()),
-                (Some(Mode::V2(_)), "metadata") => m.next_value_seed(KeepKeys(&["thread_id", "langgraph_node"]))?,
+                (Some(Mode::V2(_)), "metadata") => {
+                    m.next_value_seed(KeepKeys(&["thread_id", "langgraph_node"]))?
+                }
                 (Some(Mode::V2(data)), "data") => match data {
                     V2Data::Chunk => m.next_value_seed(ChunkData)?,
                     V2Data::Skip => {
@@ -162,10 +168,14 @@ impl<'de> Visitor<'de> for Top {
             // The root run's stream carries interrupts and node updates (v2 `is_root`).
             let root = match out.get("parent_ids").and_then(Value::as_array) {
                 Some(p) => p.is_empty(),
-                None => out.get("metadata").and_then(|m| m.get("langgraph_node")).is_none(),
+                None => out
+                    .get("metadata")
+                    .and_then(|m| m.get("langgraph_node"))
+                    .is_none(),
             };
             if root {
-                let data: Value = serde_json::from_str(raw.get()).map_err(|_| bail::<A::Error>())?;
+                let data: Value =
+                    serde_json::from_str(raw.get()).map_err(|_| bail::<A::Error>())?;
                 out.insert("data".into(), data);
             }
         }
@@ -222,7 +232,10 @@ impl<'de> Visitor<'de> for ChunkData {
         let mut out = Map::new();
         while let Some(Key(k)) = m.next_key::<Key<'de>>()? {
             if k == "chunk" {
-                if out.insert("chunk".into(), m.next_value_seed(Message)?).is_some() {
+                if out
+                    .insert("chunk".into(), m.next_value_seed(Message)?)
+                    .is_some()
+                {
                     return Err(bail());
                 }
             } else {
@@ -333,7 +346,9 @@ impl<'de> Visitor<'de> for Params<'_> {
             struct Node {
                 node: Option<Value>,
             }
-            let node = serde_json::from_str::<Node>(raw.get()).ok().and_then(|n| n.node);
+            let node = serde_json::from_str::<Node>(raw.get())
+                .ok()
+                .and_then(|n| n.node);
             let interrupt = match &node {
                 Some(n) => n == "__interrupt__",
                 None => out.get("node").is_some_and(|n| n == "__interrupt__"),
@@ -372,7 +387,10 @@ mod tests {
     #[test]
     fn v2_root_chain_stream_keeps_data_node_stream_drops_it() {
         let root = r#"{"event":"on_chain_stream","data":{"chunk":{"a":1}},"parent_ids":[]}"#;
-        assert_eq!(parse_pruned(root).expect("pruned")["data"], json!({"chunk":{"a":1}}));
+        assert_eq!(
+            parse_pruned(root).expect("pruned")["data"],
+            json!({"chunk":{"a":1}})
+        );
         let node = r#"{"event":"on_chain_stream","data":{"chunk":{"a":1}},"parent_ids":["r"]}"#;
         assert_eq!(parse_pruned(node).expect("pruned")["data"], Value::Null);
     }
@@ -385,7 +403,10 @@ mod tests {
             json!({"node":"__interrupt__","values":[{"id":"i"}]})
         );
         let line = r#"{"type":"event","method":"updates","params":{"data":{"node":"agent","values":{"messages":[]}}}}"#;
-        assert_eq!(parse_pruned(line).expect("pruned")["params"]["data"], json!({"node":"agent"}));
+        assert_eq!(
+            parse_pruned(line).expect("pruned")["params"]["data"],
+            json!({"node":"agent"})
+        );
     }
 
     #[test]
@@ -393,6 +414,9 @@ mod tests {
         assert!(parse_pruned(r#"{"event":"on_x","event":"on_y"}"#).is_none());
         assert!(parse_pruned(r#"{"event":"on_x","data":"#).is_none());
         assert!(parse_pruned("[1]").is_none());
-        assert!(parse_pruned(r#"{"event":"on_chat_model_stream","data":{"chunk":{"__lc_escaped__":{},"x":1}}}"#).is_none());
+        assert!(parse_pruned(
+            r#"{"event":"on_chat_model_stream","data":{"chunk":{"__lc_escaped__":{},"x":1}}}"#
+        )
+        .is_none());
     }
 }

@@ -38,7 +38,10 @@ fn check_files(
     let jobs = jobs.clamp(1, files.len().max(1));
     // stdin cannot be shared between threads; one file needs no pool.
     if jobs == 1 || files.iter().any(|f| f == "-") {
-        return files.iter().map(|f| check::check_path(f, opts, config)).collect();
+        return files
+            .iter()
+            .map(|f| check::check_path(f, opts, config))
+            .collect();
     }
     let next = std::sync::atomic::AtomicUsize::new(0);
     let mut results: Vec<Option<Result<check::FileReport, aguify::Error>>> =
