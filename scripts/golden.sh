@@ -2,7 +2,7 @@
 # Converts every testdata input with a given aguify binary into a directory of outputs, so two
 # builds can be compared byte for byte:  scripts/golden.sh BIN OUTDIR; diff -r OUT1 OUT2
 set -u
-bin=${1:?usage: golden.sh BIN OUTDIR}; out=${2:?usage: golden.sh BIN OUTDIR}
+bin=$(realpath "${1:?usage: golden.sh BIN OUTDIR}"); out=${2:?usage: golden.sh BIN OUTDIR}
 root=$(cd "$(dirname "$0")/.." && pwd)
 mkdir -p "$out"
 n=0
