@@ -105,8 +105,9 @@ pub fn run(args: CheckArgs) -> anyhow::Result<i32> {
     let jobs = args
         .jobs
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-    let mut report = Report::default();
-    report.files = check_files(&files, jobs, &opts, &config)?;
+    let report = Report {
+        files: check_files(&files, jobs, &opts, &config)?,
+    };
     let format = match args.format {
         ReportFormat::Text => Format::Text,
         ReportFormat::Json => Format::Json,
