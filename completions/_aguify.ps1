@@ -69,6 +69,8 @@ Register-ArgumentCompleter -Native -CommandName 'aguify' -ScriptBlock {
             [CompletionResult]::new('--deny', '--deny', [CompletionResultType]::ParameterName, 'Make a rule an error (repeatable)')
             [CompletionResult]::new('--explain', '--explain', [CompletionResultType]::ParameterName, 'Explain a rule and exit (`all` lists every rule)')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour the text report')
+            [CompletionResult]::new('-j', '-j', [CompletionResultType]::ParameterName, 'Check this many files at once (default: the number of cores); the report keeps the input order')
+            [CompletionResult]::new('--jobs', '--jobs', [CompletionResultType]::ParameterName, 'Check this many files at once (default: the number of cores); the report keeps the input order')
             [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Exit 2 at the first bad input line instead of reporting it and going on')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')

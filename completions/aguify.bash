@@ -79,7 +79,7 @@ _aguify() {
             return 0
             ;;
         aguify__subcmd__check)
-            opts="-h --from --max-line-bytes --strict --thread-id --run-id --text --tool-steps --compat --format --fail-on --max-warnings --allow --deny --explain --color --help"
+            opts="-j -h --from --max-line-bytes --strict --thread-id --run-id --text --tool-steps --compat --format --fail-on --max-warnings --allow --deny --explain --color --jobs --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -139,6 +139,14 @@ _aguify() {
                     ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --jobs)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -j)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)

@@ -64,6 +64,8 @@ set edit:completion:arg-completer[aguify] = {|@words|
             cand --deny 'Make a rule an error (repeatable)'
             cand --explain 'Explain a rule and exit (`all` lists every rule)'
             cand --color 'Colour the text report'
+            cand -j 'Check this many files at once (default: the number of cores); the report keeps the input order'
+            cand --jobs 'Check this many files at once (default: the number of cores); the report keeps the input order'
             cand --strict 'Exit 2 at the first bad input line instead of reporting it and going on'
             cand -h 'Print help'
             cand --help 'Print help'

@@ -88,6 +88,7 @@ complete -c aguify -n "__fish_aguify_using_subcommand check" -l explain -d 'Expl
 complete -c aguify -n "__fish_aguify_using_subcommand check" -l color -d 'Colour the text report' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c aguify -n "__fish_aguify_using_subcommand check" -s j -l jobs -d 'Check this many files at once (default: the number of cores); the report keeps the input order' -r
 complete -c aguify -n "__fish_aguify_using_subcommand check" -l strict -d 'Exit 2 at the first bad input line instead of reporting it and going on'
 complete -c aguify -n "__fish_aguify_using_subcommand check" -s h -l help -d 'Print help'
 complete -c aguify -n "__fish_aguify_using_subcommand serve" -l conversation -d 'A further conversation: the *.ndjson/*.jsonl/*.sse files of DIR in name order, served at POST /<name> (the folder\'s name unless given as NAME=DIR); repeatable' -r
