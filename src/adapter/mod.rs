@@ -142,6 +142,10 @@ pub fn classify(rec: &Record) -> RecordKind {
             return RecordKind::Agui;
         }
         let base = mode.split('|').next().unwrap_or(mode);
+        // `values|<ns>`, `updates|<ns>`…: a subgraph's own stream part, not the graph's state.
+        if mode.contains('|') && base != "events" && base != "custom" && base != "error" {
+            return RecordKind::OtherStreamMode(mode.to_string());
+        }
         return match base {
             "events" => {
                 if data
