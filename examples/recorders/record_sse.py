@@ -124,6 +124,26 @@ async def capture_classic(client: httpx.AsyncClient, name: str, out: Path) -> No
         print(f"  wrote {path} and {sdk} ({len(parts)} frames)")
 
 
+async def capture_tuple(client: httpx.AsyncClient, name: str, out: Path) -> None:
+    """What SDK front ends stream: stream_mode ["messages-tuple", "values", "custom"]."""
+    tid = thread_id("tuple", name)
+    await client.post("/threads", json={"thread_id": tid, "if_exists": "do_nothing"})
+    for suffix, inp, resume in scenario_inputs()[name]:
+        body: dict = {"assistant_id": f"classic__{name}", "stream_mode": ["messages-tuple", "values", "custom"]}
+        if name in RUN_CONFIG:
+            body["config"] = RUN_CONFIG[name]
+        if resume is not None:
+            body["command"] = {"resume": resume}
+        else:
+            body["input"] = inp
+        async with client.stream("POST", f"/threads/{tid}/runs/stream", json=body) as resp:
+            raw = await resp.aread()
+        path = out / "sse" / f"platform-messages-tuple.{name}{suffix}.sse"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(raw)
+        print(f"  wrote {path} ({len(parse_sse(raw))} frames)")
+
+
 def _terminal(raw: bytes) -> bool:
     for f in parse_sse(bytes(raw)):
         if f.get("event") == "error":
@@ -200,14 +220,18 @@ async def capture_v3(client: httpx.AsyncClient, name: str, out: Path) -> None:
         print(f"  wrote {path} ({len(parse_sse(raw))} frames)")
 
 
-async def run(out: Path, only: set[str], base_url: str) -> None:
+async def run(out: Path, only: set[str], base_url: str, tuple_only: bool = False) -> None:
     async with httpx.AsyncClient(base_url=base_url, timeout=60) as client:
         for name in scenario_inputs():
             if only and name not in only:
                 continue
             print(name)
+            if tuple_only:
+                await capture_tuple(client, name, out)
+                continue
             await capture_classic(client, name, out)
             await capture_v3(client, name, out)
+            await capture_tuple(client, name, out)
 
 
 def main() -> None:
@@ -215,6 +239,7 @@ def main() -> None:
     ap.add_argument("--out", default="testdata/recordings", type=Path)
     ap.add_argument("--only", default="")
     ap.add_argument("--server", default="", help="use a running server (base URL) instead of starting one")
+    ap.add_argument("--tuple-only", action="store_true", help="capture only the messages-tuple mode")
     args = ap.parse_args()
     only = {s for s in args.only.split(",") if s}
     proc = None
@@ -239,7 +264,7 @@ def main() -> None:
             proc.terminate()
             sys.exit("platform server did not come up")
     try:
-        asyncio.run(run(args.out, only, base_url))
+        asyncio.run(run(args.out, only, base_url, args.tuple_only))
     finally:
         if proc is not None:
             os.killpg(proc.pid, signal.SIGTERM)

@@ -75,6 +75,8 @@ pub enum RecordKind {
     Values,
     /// Platform `custom` frame (writer output).
     Custom,
+    /// Platform `messages` frame of the `messages-tuple` mode: `[message chunk, metadata]`.
+    MessagesTuple,
     /// Another platform stream mode (updates, messages, debug…), named.
     OtherStreamMode(String),
     /// An AG-UI event.
@@ -171,6 +173,14 @@ pub fn classify(rec: &Record) -> RecordKind {
             },
             "values" => RecordKind::Values,
             "custom" => RecordKind::Custom,
+            "messages"
+                if data
+                    .as_array()
+                    .and_then(|a| a.first())
+                    .is_some_and(Value::is_object) =>
+            {
+                RecordKind::MessagesTuple
+            }
             "message" if rec.sse_event.is_some() && is_agui(data) => RecordKind::Agui,
             other => RecordKind::OtherStreamMode(other.to_string()),
         };
@@ -252,6 +262,35 @@ pub fn interrupts_from(list: &Value) -> Vec<InterruptInfo> {
         });
     }
     out
+}
+
+/// A full-state payload → model events: its `__interrupt__` entries (the platform appends them
+/// to the state of an interrupted run) as an interrupt, the rest as the state.
+pub fn state_events(payload: &Value, out: &mut Vec<ModelEvent>) -> bool {
+    let mut state = lc::normalize_deep(payload);
+    let mut mapped = false;
+    if let Some(list) = state
+        .as_object_mut()
+        .and_then(|o| o.shift_remove("__interrupt__"))
+    {
+        let ints = interrupts_from(&list);
+        if !ints.is_empty() {
+            out.push(ModelEvent::Interrupt(ints));
+            mapped = true;
+        }
+        if state.as_object().is_some_and(|o| o.is_empty()) {
+            return mapped;
+        }
+    }
+    if state.is_object() {
+        let messages = state
+            .get("messages")
+            .and_then(Value::as_array)
+            .map(|l| lc::to_agui_messages(l));
+        out.push(ModelEvent::State { state, messages });
+        mapped = true;
+    }
+    mapped
 }
 
 /// Custom-event naming shared by all forms (seed `000`): `{name, payload}` → name and payload,

@@ -27,6 +27,10 @@ pub struct V2Adapter {
     /// Tool run id → tool call id.
     tool_runs: HashMap<String, ToolRun>,
     open_messages: usize,
+    /// Whether any `events` record was seen (then `messages` parts repeat it and are skipped).
+    saw_events: bool,
+    /// The message open in a `messages-tuple` stream.
+    tuple_open: Option<String>,
 }
 
 struct ModelRun {
@@ -541,6 +545,68 @@ impl V2Adapter {
     }
 }
 
+impl V2Adapter {
+    /// A `messages-tuple` part: `[message chunk, metadata]`. AI chunks stream as a message
+    /// (ending at `chunk_position: "last"` or a finish reason); a tool message is a result.
+    fn on_message_tuple(&mut self, data: &Value, out: &mut Vec<ModelEvent>) -> Disposition {
+        if self.saw_events {
+            return Disposition::Ignored("messages stream part repeating the events stream");
+        }
+        let Some(chunk) = data.as_array().and_then(|a| a.first()) else {
+            return Disposition::Bad("messages part: expected [message, metadata]".into());
+        };
+        self.ensure_started(out);
+        let chunk = lc::normalize_deep(chunk);
+        match lc::message_kind(&chunk) {
+            Some("ai") => {
+                let id = s(&chunk, "id").unwrap_or_else(|| "message".into());
+                if self.tuple_open.as_deref() != Some(id.as_str()) {
+                    if let Some(prev) = self.tuple_open.take() {
+                        out.push(ModelEvent::MessageEnd {
+                            message_id: prev,
+                            usage: None,
+                        });
+                    }
+                    out.push(ModelEvent::MessageStart {
+                        message_id: id.clone(),
+                    });
+                    self.tuple_open = Some(id.clone());
+                }
+                content::chunk_events(&id, &chunk, out);
+                let meta = chunk.get("response_metadata");
+                let last = chunk.get("chunk_position").and_then(Value::as_str) == Some("last")
+                    || meta.is_some_and(|m| {
+                        ["finish_reason", "stop_reason"]
+                            .iter()
+                            .any(|k| m.get(k).is_some_and(|v| !v.is_null()))
+                    });
+                if last {
+                    self.tuple_open = None;
+                    out.push(ModelEvent::MessageEnd {
+                        message_id: id,
+                        usage: content::usage_from(chunk.get("usage_metadata"), meta),
+                    });
+                }
+                Disposition::Mapped
+            }
+            Some("tool") => {
+                let Some(call_id) = s(&chunk, "tool_call_id") else {
+                    return Disposition::Bad("tool message without tool_call_id".into());
+                };
+                out.push(ModelEvent::ToolEnd {
+                    tool_call_id: call_id,
+                    name: s(&chunk, "name"),
+                    content: chunk.get("content").cloned().unwrap_or(Value::Null),
+                    message_id: s(&chunk, "id"),
+                    error: chunk.get("status").and_then(Value::as_str) == Some("error"),
+                });
+                Disposition::Mapped
+            }
+            _ => Disposition::Ignored("messages part of a user or system message (input echo)"),
+        }
+    }
+}
+
 fn args_text(input: &Value) -> String {
     match input {
         Value::String(s) => s.clone(),
@@ -575,19 +641,18 @@ impl Adapter for V2Adapter {
             }
             RecordKind::Values => {
                 self.ensure_started(out);
-                let state = lc::normalize_deep(super::part_data(rec));
-                let messages = state
-                    .get("messages")
-                    .and_then(Value::as_array)
-                    .map(|l| lc::to_agui_messages(l));
-                out.push(ModelEvent::State { state, messages });
-                return Disposition::Mapped;
+                return if super::state_events(super::part_data(rec), out) {
+                    Disposition::Mapped
+                } else {
+                    Disposition::Ignored("values payload that is not a state object")
+                };
             }
             RecordKind::Custom => {
                 self.ensure_started(out);
                 out.push(custom_event(None, super::part_data(rec)));
                 return Disposition::Mapped;
             }
+            RecordKind::MessagesTuple => return self.on_message_tuple(super::part_data(rec), out),
             RecordKind::OtherStreamMode(_) => {
                 return Disposition::Ignored(
                     "platform stream mode aguify does not map (updates, messages, debug…)",
@@ -595,6 +660,7 @@ impl Adapter for V2Adapter {
             }
             _ => return Disposition::Bad("expected a v2 event".into()),
         }
+        self.saw_events = true;
         let ev = v2_payload(rec);
         let Some(kind) = ev.get("event").and_then(Value::as_str) else {
             return Disposition::Bad("v2 event without `event`".into());
@@ -629,6 +695,13 @@ impl Adapter for V2Adapter {
     }
 
     fn finish(&mut self, out: &mut Vec<ModelEvent>) {
+        if self.started && !self.ended && !self.saw_events && self.tuple_open.is_none() {
+            // A capture of stream parts only (messages-tuple, values, custom) has no root end:
+            // its end is the end of the stream.
+            out.push(ModelEvent::RunEnd);
+            self.started = false;
+            return;
+        }
         if self.started && !self.ended {
             let open = self.models.values().filter(|m| !m.ended).count();
             let reason = if open > 0 {

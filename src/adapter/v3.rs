@@ -596,21 +596,7 @@ impl Adapter for V3Adapter {
                     out.push(ModelEvent::Interrupt(interrupts_from(list)));
                     mapped = true;
                 }
-                let state = lc::normalize_deep(data);
-                if let Some(list) = state.get("__interrupt__") {
-                    out.push(ModelEvent::Interrupt(interrupts_from(list)));
-                    if state.as_object().is_some_and(|o| o.len() == 1) {
-                        return Disposition::Mapped;
-                    }
-                }
-                if state.is_object() {
-                    let messages = state
-                        .get("messages")
-                        .and_then(Value::as_array)
-                        .map(|l| lc::to_agui_messages(l));
-                    out.push(ModelEvent::State { state, messages });
-                    mapped = true;
-                }
+                mapped |= super::state_events(data, out);
                 if mapped {
                     Disposition::Mapped
                 } else {

@@ -668,6 +668,7 @@ pub fn describe_record(rec: &Record) -> String {
         RecordKind::RunMetadata { .. } => "stream part metadata".into(),
         RecordKind::Values => "stream part values".into(),
         RecordKind::Custom => "stream part custom".into(),
+        RecordKind::MessagesTuple => "stream part messages (messages-tuple)".into(),
         RecordKind::OtherStreamMode(m) => format!("stream part {m}"),
         RecordKind::Agui => format!("AG-UI {}", s(&rec.value, "type").unwrap_or_default()),
         RecordKind::Unknown(_) => "unknown record".into(),

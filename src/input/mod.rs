@@ -279,7 +279,7 @@ pub fn parse_json(text: &str) -> Result<Value, String> {
     }
 }
 
-fn describe_json_error(e: &serde_json::Error, text: &str) -> String {
+pub(crate) fn describe_json_error(e: &serde_json::Error, text: &str) -> String {
     use serde_json::error::Category;
     match e.classify() {
         Category::Eof => format!(

@@ -5,7 +5,7 @@
 use std::collections::VecDeque;
 use std::sync::Arc;
 
-use super::{parse_json, Frame, Origin, Record};
+use super::{describe_json_error, parse_json, Frame, Origin, Record};
 
 #[derive(Default)]
 pub struct SseFramer {
@@ -100,7 +100,7 @@ impl SseFramer {
                 reason: "SSE frame without data (comment, id or retry only)",
             });
         };
-        Some(match parse_json(&data) {
+        Some(match parse_frame_data(&data) {
             Ok(value) => Frame::Record(Record::new(origin, lines, event, data.into(), value)),
             Err(message) => Frame::Bad {
                 origin,
@@ -109,6 +109,15 @@ impl SseFramer {
             },
         })
     }
+}
+
+/// SSE data: a JSON object, or an array (platform `messages-tuple` frames carry
+/// `[message, metadata]`; the `event:` name says what it is).
+fn parse_frame_data(data: &str) -> Result<serde_json::Value, String> {
+    if data.trim_start().starts_with('[') {
+        return serde_json::from_str(data).map_err(|e| describe_json_error(&e, data));
+    }
+    parse_json(data)
 }
 
 #[cfg(test)]
