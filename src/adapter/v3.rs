@@ -22,6 +22,10 @@ pub struct V3Adapter {
     /// Open subgraph/node lifecycles by key.
     steps: HashMap<String, ()>,
     tools_open: HashMap<String, ()>,
+    /// `seq` → (input line, record hash) for the current run, to spot replays and reordering.
+    seqs: HashMap<i64, (u64, u64)>,
+    max_seq: Option<(i64, u64)>,
+    warning: Option<String>,
 }
 
 struct OpenMessage {
@@ -74,7 +78,42 @@ impl V3Adapter {
             self.messages.clear();
             self.steps.clear();
             self.tools_open.clear();
+            self.seqs.clear();
+            self.max_seq = None;
         }
+    }
+
+    /// Checks `seq` against the run's earlier events. `Err` for an exact replay (skipped);
+    /// reordering and reuse are converted in file order with a warning.
+    fn check_seq(&mut self, rec: &Record, seq: Option<&Value>) -> Result<(), String> {
+        let Some(seq) = seq else { return Ok(()) };
+        let Some(n) = seq.as_i64() else {
+            self.warning = Some(format!(
+                "v3 `seq` is {}, expected an integer; converted in file order",
+                crate::input::json_kind(seq)
+            ));
+            return Ok(());
+        };
+        let line = rec.origin.line;
+        if let Some(&(first, hash)) = self.seqs.get(&n) {
+            if hash == rec.hash {
+                return Err(format!(
+                    "duplicate v3 event: seq {n} repeats line {first} exactly (a replayed event); skipped"
+                ));
+            }
+            self.warning = Some(format!(
+                "v3 seq {n} was already used at line {first} by another event (two recordings in one file?); converted in file order"
+            ));
+        } else if let Some((max, max_line)) = self.max_seq.filter(|(m, _)| n < *m) {
+            self.warning = Some(format!(
+                "v3 seq {n} comes after seq {max} (line {max_line}): out of order; converted in file order, not by seq"
+            ));
+        }
+        self.seqs.entry(n).or_insert((line, rec.hash));
+        if self.max_seq.is_none_or(|(m, _)| n > m) {
+            self.max_seq = Some((n, line));
+        }
+        Ok(())
     }
 
     fn on_messages(&mut self, ns: String, seq: &str, data: &Value, out: &mut Vec<ModelEvent>) -> Disposition {
@@ -84,7 +123,15 @@ impl V3Adapter {
             d => d,
         };
         let Some(event) = data.get("event").and_then(Value::as_str) else {
-            return Disposition::Bad("v3 `messages` data without `event`".into());
+            return Disposition::Bad(match data {
+                Value::Object(_) => "v3 `messages` data without an `event` string: expected \
+                                     `message-start`, `content-block-*` or `message-finish`"
+                    .into(),
+                other => format!(
+                    "v3 `messages` event whose `params.data` is {}: expected an object with `event`",
+                    crate::input::json_kind(other)
+                ),
+            });
         };
         match event {
             "message-start" => {
@@ -114,6 +161,20 @@ impl V3Adapter {
                         "`{event}` outside a message: expected `message-start` first"
                     ));
                 };
+                let field = if event == "content-block-delta" { "delta" } else { "content" };
+                match data.get(field) {
+                    Some(Value::Object(_)) => {}
+                    None if event == "content-block-finish" => {}
+                    None => {
+                        return Disposition::Bad(format!("`{event}` without `{field}`: expected an object"))
+                    }
+                    Some(other) => {
+                        return Disposition::Bad(format!(
+                            "`{event}` whose `{field}` is {}: expected an object",
+                            crate::input::json_kind(other)
+                        ))
+                    }
+                }
                 let index = data.get("index").map(block_key).unwrap_or_else(|| "0".into());
                 let block = msg.blocks.entry(index.clone()).or_default();
                 let mid = msg.id.clone();
@@ -147,8 +208,15 @@ impl V3Adapter {
     }
 
     fn on_tools(&mut self, data: &Value, out: &mut Vec<ModelEvent>) -> Disposition {
-        let Some(id) = s(data, "tool_call_id") else {
-            return Disposition::Bad("v3 `tools` event without `tool_call_id`".into());
+        let id = match data.get("tool_call_id") {
+            Some(Value::String(id)) => id.clone(),
+            None => return Disposition::Bad("v3 `tools` event without `tool_call_id`".into()),
+            Some(other) => {
+                return Disposition::Bad(format!(
+                    "v3 `tools` event whose `tool_call_id` is {}: expected a string",
+                    crate::input::json_kind(other)
+                ))
+            }
         };
         match data.get("event").and_then(Value::as_str) {
             Some("tool-started") => {
@@ -450,6 +518,8 @@ impl Adapter for V3Adapter {
                 out.push(ModelEvent::RunFailed(info.clone()));
                 self.started = false;
                 self.messages.clear();
+                self.seqs.clear();
+                self.max_seq = None;
                 return Disposition::Mapped;
             }
             RecordKind::Custom => {
@@ -462,8 +532,20 @@ impl Adapter for V3Adapter {
             }
             _ => return Disposition::Bad("expected a v3 protocol event".into()),
         };
+        if let Err(msg) = self.check_seq(rec, ev.get("seq")) {
+            return Disposition::Bad(msg);
+        }
         let method = ev.get("method").and_then(Value::as_str).unwrap_or_default();
-        let params = ev.get("params").unwrap_or(&Value::Null);
+        let params = match ev.get("params") {
+            Some(p @ Value::Object(_)) => p,
+            None => &Value::Null,
+            Some(other) => {
+                return Disposition::Bad(format!(
+                    "v3 `{method}` event whose `params` is {}: expected an object {{namespace, data}}",
+                    crate::input::json_kind(other)
+                ))
+            }
+        };
         let data = params.get("data").unwrap_or(&Value::Null);
         let ns = ns_key(params.get("namespace"));
         let seq = ev.get("seq").map(|s| s.to_string()).unwrap_or_default();
@@ -550,6 +632,10 @@ impl Adapter for V3Adapter {
             "debug" => Disposition::Ignored("debug stream"),
             _ => Disposition::Ignored("v3 method aguify does not map"),
         }
+    }
+
+    fn take_warning(&mut self) -> Option<String> {
+        self.warning.take()
     }
 
     fn finish(&mut self, out: &mut Vec<ModelEvent>) {

@@ -19,6 +19,10 @@ impl Observer for ConvertObserver<'_> {
         eprintln!("aguify: {origin}: {message}");
     }
 
+    fn warning(&mut self, origin: &Origin, message: &str) {
+        eprintln!("aguify: {origin}: warning: {message}");
+    }
+
     fn event(&mut self, ev: &Value, _origin: &Origin) -> io::Result<()> {
         self.sink.write_event(ev)
     }
@@ -52,12 +56,16 @@ pub fn print_stats(stats: &Stats) {
     let mut e = io::stderr().lock();
     let _ = writeln!(
         e,
-        "aguify: {} lines read: {} mapped, {} ignored, {} bad; {} AG-UI events written",
+        "aguify: {} lines read: {} mapped, {} ignored, {} bad; {} AG-UI events written{}",
         stats.lines,
         stats.mapped,
         stats.ignored_total(),
         stats.bad,
-        stats.events
+        stats.events,
+        match stats.warnings {
+            0 => String::new(),
+            n => format!("; {n} warning(s)"),
+        }
     );
     for (why, n) in &stats.ignored {
         let _ = writeln!(e, "aguify:   ignored {n:>6}  {why}");
