@@ -54,16 +54,28 @@ pub enum ModelEvent {
     /// The run raised.
     RunFailed(ErrorInfo),
     /// The log stops before the run's terminal event (a crashed server or a cut recording).
-    RunIncomplete { reason: String },
+    RunIncomplete {
+        reason: String,
+    },
     /// The run stopped at `interrupt()`.
     Interrupt(Vec<InterruptInfo>),
     /// A graph node (step) started / finished. `key` tells concurrent runs of one node apart.
-    StepStart { name: String, key: String },
-    StepEnd { key: String },
+    StepStart {
+        name: String,
+        key: String,
+    },
+    StepEnd {
+        key: String,
+    },
 
     /// An assistant message starts streaming.
-    MessageStart { message_id: String },
-    TextDelta { message_id: String, text: String },
+    MessageStart {
+        message_id: String,
+    },
+    TextDelta {
+        message_id: String,
+        text: String,
+    },
     ReasoningDelta {
         message_id: String,
         block: BlockKey,
@@ -98,7 +110,10 @@ pub enum ModelEvent {
         /// The message that carried the call, when known.
         parent_message_id: Option<String>,
     },
-    ToolOutputDelta { tool_call_id: String, delta: String },
+    ToolOutputDelta {
+        tool_call_id: String,
+        delta: String,
+    },
     /// A tool finished; `error` marks a handled tool error (the run goes on).
     ToolEnd {
         tool_call_id: String,
@@ -109,9 +124,15 @@ pub enum ModelEvent {
     },
 
     /// A custom event (`adispatch_custom_event`, a stream writer).
-    Custom { name: String, value: Value },
+    Custom {
+        name: String,
+        value: Value,
+    },
     /// The full graph state (never a node's partial update). `messages` in AG-UI form.
-    State { state: Value, messages: Option<Vec<Value>> },
+    State {
+        state: Value,
+        messages: Option<Vec<Value>>,
+    },
     /// A native AG-UI event (passthrough, or a `custom` event named `agui`).
     Native(Value),
 }

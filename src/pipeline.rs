@@ -109,7 +109,8 @@ fn record_timestamp(rec: &Record) -> Option<i64> {
     let v = if v.get("type").and_then(Value::as_str) == Some("event") {
         v
     } else {
-        v.get("data").filter(|d| d.get("type").and_then(Value::as_str) == Some("event"))?
+        v.get("data")
+            .filter(|d| d.get("type").and_then(Value::as_str) == Some("event"))?
     };
     v.get("params")?.get("timestamp")?.as_i64()
 }
@@ -157,7 +158,9 @@ pub fn run(inputs: Vec<Input>, opts: &Options, obs: &mut dyn Observer) -> Result
                     let disposition = router.feed(&rec, &mut model);
                     match &disposition {
                         Disposition::Mapped => stats.mapped += rec.lines,
-                        Disposition::Ignored(why) => *stats.ignored.entry(why).or_default() += rec.lines,
+                        Disposition::Ignored(why) => {
+                            *stats.ignored.entry(why).or_default() += rec.lines
+                        }
                         Disposition::Bad(msg) => {
                             stats.bad += rec.lines;
                             obs.bad_line(&rec.origin, msg);
@@ -174,7 +177,14 @@ pub fn run(inputs: Vec<Input>, opts: &Options, obs: &mut dyn Observer) -> Result
                         }
                     }
                     mapper.set_context(record_timestamp(&rec), rec.hash);
-                    emit(&mut mapper, &mut model, &mut out, &rec.origin, obs, &mut stats)?;
+                    emit(
+                        &mut mapper,
+                        &mut model,
+                        &mut out,
+                        &rec.origin,
+                        obs,
+                        &mut stats,
+                    )?;
                     last_origin = rec.origin;
                 }
             }
@@ -183,7 +193,11 @@ pub fn run(inputs: Vec<Input>, opts: &Options, obs: &mut dyn Observer) -> Result
         router.finish(&mut model);
         let end = Origin {
             file: file.clone(),
-            line: if last_origin.file == file { last_origin.line } else { 0 },
+            line: if last_origin.file == file {
+                last_origin.line
+            } else {
+                0
+            },
         };
         emit(&mut mapper, &mut model, &mut out, &end, obs, &mut stats)?;
         obs.end_of_file(&file).map_err(Error::Output)?;

@@ -53,7 +53,10 @@ fn bad_corpus_matches_expected_diagnostics() {
 fn strict_stops_at_the_first_bad_line_with_exit_2() {
     let dir = bad_dir();
     let name = "10-v2-missing-fields.ndjson";
-    let actual = report(&dir, &["convert", "--strict", "--stats", "--to", "ndjson", name]);
+    let actual = report(
+        &dir,
+        &["convert", "--strict", "--stats", "--to", "ndjson", name],
+    );
     golden(&dir.join("strict.expected"), &actual);
     let run = aguify(&dir, &["convert", "--strict", "--to", "ndjson", name]);
     assert_eq!(run.code, 2);
@@ -69,7 +72,10 @@ fn strict_stops_at_the_first_bad_line_with_exit_2() {
 
 #[test]
 fn strict_passes_a_clean_file() {
-    let run = aguify(&bad_dir(), &["convert", "--strict", "--to", "ndjson", "05-crlf.ndjson"]);
+    let run = aguify(
+        &bad_dir(),
+        &["convert", "--strict", "--to", "ndjson", "05-crlf.ndjson"],
+    );
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert_eq!(run.stderr, "");
 }
@@ -79,7 +85,15 @@ fn max_line_bytes_names_the_limit() {
     let dir = bad_dir();
     let actual = report(
         &dir,
-        &["convert", "--stats", "--max-line-bytes", "200", "--to", "ndjson", "03-blank-lines.ndjson"],
+        &[
+            "convert",
+            "--stats",
+            "--max-line-bytes",
+            "200",
+            "--to",
+            "ndjson",
+            "03-blank-lines.ndjson",
+        ],
     );
     golden(&dir.join("max-line-bytes.expected"), &actual);
 }
@@ -100,7 +114,11 @@ fn a_100_mb_line_is_skipped_and_reported() {
         let mut w = std::io::BufWriter::new(f);
         writeln!(w, "{}", lines[0]).expect("write");
         // A custom event whose payload is 100 MB of text.
-        write!(w, "{{\"event\":\"on_custom_event\",\"name\":\"huge\",\"data\":\"").expect("write");
+        write!(
+            w,
+            "{{\"event\":\"on_custom_event\",\"name\":\"huge\",\"data\":\""
+        )
+        .expect("write");
         let block = vec![b'x'; 1 << 20];
         for _ in 0..100 {
             w.write_all(&block).expect("write");

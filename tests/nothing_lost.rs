@@ -1,9 +1,9 @@
 //! Nothing lost: `--stats` accounts for every input line; output is whole frames even when
 //! the run stops early; a reader that closes the pipe early makes aguify exit 0 quietly.
 
-mod util;
 #[path = "util/invariants.rs"]
 mod invariants;
+mod util;
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
@@ -14,10 +14,20 @@ use util::{aguify, bad_dir, line_count, repo, stats_line, BIN};
 fn all_inputs() -> Vec<PathBuf> {
     let mut out = vec![];
     for dir in ["testdata/check", "testdata/bad"] {
-        for e in std::fs::read_dir(repo().join(dir)).expect("testdata dir").flatten() {
+        for e in std::fs::read_dir(repo().join(dir))
+            .expect("testdata dir")
+            .flatten()
+        {
             let p = e.path();
-            let name = p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-            if p.is_file() && !name.starts_with('.') && !name.ends_with(".expected") && !name.ends_with(".json") {
+            let name = p
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            if p.is_file()
+                && !name.starts_with('.')
+                && !name.ends_with(".expected")
+                && !name.ends_with(".json")
+            {
                 out.push(p);
             }
         }
@@ -35,8 +45,8 @@ fn stats_account_for_every_line_of_every_input() {
         let path = p.to_string_lossy();
         let run = aguify(&repo(), &["convert", "--stats", "--to", "ndjson", &path]);
         assert_eq!(run.code, 0, "{path}: {}", run.stderr);
-        let (lines, mapped, ignored, bad) =
-            stats_line(&run.stderr).unwrap_or_else(|| panic!("{path}: no stats line in {}", run.stderr));
+        let (lines, mapped, ignored, bad) = stats_line(&run.stderr)
+            .unwrap_or_else(|| panic!("{path}: no stats line in {}", run.stderr));
         assert_eq!(lines, line_count(&bytes), "{path}: lines read vs wc -l");
         assert_eq!(mapped + ignored + bad, lines, "{path}: {}", run.stderr);
         let reported = run
@@ -44,15 +54,24 @@ fn stats_account_for_every_line_of_every_input() {
             .lines()
             .filter(|l| l.contains(&*path) && !l.contains(": warning: "))
             .count() as u64;
-        assert!(reported <= bad, "{path}: every reported line is counted bad");
+        assert!(
+            reported <= bad,
+            "{path}: every reported line is counted bad"
+        );
         assert!(bad == 0 || reported > 0, "{path}: bad lines are reported");
     }
 }
 
 #[test]
 fn converted_bad_inputs_still_form_valid_streams() {
-    for p in all_inputs().into_iter().filter(|p| p.starts_with(bad_dir())) {
-        let name = p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    for p in all_inputs()
+        .into_iter()
+        .filter(|p| p.starts_with(bad_dir()))
+    {
+        let name = p
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
         if name.starts_with("18-agui") {
             continue; // AG-UI input passes through as it is
         }
@@ -70,17 +89,26 @@ fn converted_bad_inputs_still_form_valid_streams() {
 /// Every SSE frame is whole: `data: <JSON>\n\n`, nothing after the last one.
 fn assert_whole_sse_frames(out: &[u8], what: &str) {
     let text = std::str::from_utf8(out).expect("utf8 output");
-    assert!(text.is_empty() || text.ends_with("\n\n"), "{what}: output ends mid-frame");
+    assert!(
+        text.is_empty() || text.ends_with("\n\n"),
+        "{what}: output ends mid-frame"
+    );
     for frame in text.split_terminator("\n\n") {
-        let json = frame.strip_prefix("data: ").unwrap_or_else(|| panic!("{what}: frame {frame:?}"));
-        serde_json::from_str::<serde_json::Value>(json).unwrap_or_else(|e| panic!("{what}: {e} in {json}"));
+        let json = frame
+            .strip_prefix("data: ")
+            .unwrap_or_else(|| panic!("{what}: frame {frame:?}"));
+        serde_json::from_str::<serde_json::Value>(json)
+            .unwrap_or_else(|e| panic!("{what}: {e} in {json}"));
     }
 }
 
 #[test]
 fn output_is_whole_frames_when_a_run_stops_early() {
     // --strict stop.
-    let run = aguify(&bad_dir(), &["convert", "--strict", "10-v2-missing-fields.ndjson"]);
+    let run = aguify(
+        &bad_dir(),
+        &["convert", "--strict", "10-v2-missing-fields.ndjson"],
+    );
     assert_eq!(run.code, 2);
     assert!(!run.stdout.is_empty());
     assert_whole_sse_frames(&run.stdout, "--strict");
@@ -91,7 +119,10 @@ fn output_is_whole_frames_when_a_run_stops_early() {
     assert!(!run.stdout.is_empty());
     assert_whole_sse_frames(&run.stdout, "read error");
     // Every bad-corpus conversion.
-    for p in all_inputs().into_iter().filter(|p| p.starts_with(bad_dir())) {
+    for p in all_inputs()
+        .into_iter()
+        .filter(|p| p.starts_with(bad_dir()))
+    {
         let path = p.to_string_lossy();
         let run = aguify(&repo(), &["convert", &path]);
         assert_whole_sse_frames(&run.stdout, &path);
@@ -132,7 +163,12 @@ fn broken_pipe_exits_0_quietly() {
         assert!(first.contains("RUN_STARTED"), "{first}");
         drop(reader); // the reader goes away: aguify's next writes hit a closed pipe
         let mut stderr = String::new();
-        child.stderr.take().expect("stderr").read_to_string(&mut stderr).expect("stderr");
+        child
+            .stderr
+            .take()
+            .expect("stderr")
+            .read_to_string(&mut stderr)
+            .expect("stderr");
         let status = child.wait().expect("wait");
         assert_eq!(status.code(), Some(0), "{format}: {stderr}");
         assert_eq!(stderr, "", "{format}: quiet");

@@ -25,10 +25,18 @@ enum Block {
 enum Actor {
     /// A model message on its own namespace; `finish: false` leaves it open (a model that
     /// failed mid-stream, INPUTS.md §4 quirk 7).
-    Message { blocks: Vec<Block>, finish: bool },
+    Message {
+        blocks: Vec<Block>,
+        finish: bool,
+    },
     /// A tool execution: output deltas, then finished / error / nothing.
-    Tool { deltas: u8, end: u8 },
-    Subgraph { complete: bool },
+    Tool {
+        deltas: u8,
+        end: u8,
+    },
+    Subgraph {
+        complete: bool,
+    },
     Custom,
     Values,
 }
@@ -85,7 +93,11 @@ fn run_plan() -> impl Strategy<Value = RunPlan> {
         prop::collection::vec(any::<u8>(), 0..40),
         terminal(),
     )
-        .prop_map(|(actors, order, terminal)| RunPlan { actors, order, terminal })
+        .prop_map(|(actors, order, terminal)| RunPlan {
+            actors,
+            order,
+            terminal,
+        })
 }
 
 /// One v3 event: (method, namespace, data, extra params).
@@ -96,7 +108,9 @@ fn actor_events(run: usize, i: usize, a: &Actor) -> Vec<Ev> {
     let msg = |data: Value| ("messages", ns.clone(), data, None);
     match a {
         Actor::Message { blocks, finish } => {
-            let mut evs = vec![msg(json!({"event": "message-start", "role": "ai", "id": format!("m{run}-{i}")}))];
+            let mut evs = vec![msg(
+                json!({"event": "message-start", "role": "ai", "id": format!("m{run}-{i}")}),
+            )];
             for (b, kind) in blocks.iter().enumerate() {
                 let (content, deltas): (Value, Vec<Value>) = match kind {
                     Block::Text(n) => (
@@ -116,9 +130,13 @@ fn actor_events(run: usize, i: usize, a: &Actor) -> Vec<Ev> {
                         (0..*n).map(|_| json!({"type": "tool-call-delta", "args": "{}"})).collect(),
                     ),
                 };
-                evs.push(msg(json!({"event": "content-block-start", "index": b, "content": content})));
+                evs.push(msg(
+                    json!({"event": "content-block-start", "index": b, "content": content}),
+                ));
                 for d in deltas {
-                    evs.push(msg(json!({"event": "content-block-delta", "index": b, "delta": d})));
+                    evs.push(msg(
+                        json!({"event": "content-block-delta", "index": b, "delta": d}),
+                    ));
                 }
             }
             if *finish {
@@ -126,10 +144,16 @@ fn actor_events(run: usize, i: usize, a: &Actor) -> Vec<Ev> {
                     let content = match kind {
                         Block::Text(_) => json!({"type": "text"}),
                         Block::Reasoning(_) => json!({"type": "reasoning"}),
-                        Block::ToolCall(_) => json!({"type": "tool_call", "id": format!("tc{run}-{i}-{b}"), "name": "lookup", "args": {}}),
-                        Block::ToolCallWithoutId(_) => json!({"type": "tool_call", "name": "lookup", "args": {}}),
+                        Block::ToolCall(_) => {
+                            json!({"type": "tool_call", "id": format!("tc{run}-{i}-{b}"), "name": "lookup", "args": {}})
+                        }
+                        Block::ToolCallWithoutId(_) => {
+                            json!({"type": "tool_call", "name": "lookup", "args": {}})
+                        }
                     };
-                    evs.push(msg(json!({"event": "content-block-finish", "index": b, "content": content})));
+                    evs.push(msg(
+                        json!({"event": "content-block-finish", "index": b, "content": content}),
+                    ));
                 }
                 evs.push(msg(json!({"event": "message-finish", "usage": {"input_tokens": 1, "output_tokens": 2}})));
             }
@@ -138,7 +162,9 @@ fn actor_events(run: usize, i: usize, a: &Actor) -> Vec<Ev> {
         Actor::Tool { deltas, end } => {
             let id = format!("call{run}-{i}");
             let tool = |data: Value| ("tools", ns.clone(), data, None);
-            let mut evs = vec![tool(json!({"event": "tool-started", "tool_call_id": id, "tool_name": "lookup", "input": {"q": 1}}))];
+            let mut evs = vec![tool(
+                json!({"event": "tool-started", "tool_call_id": id, "tool_name": "lookup", "input": {"q": 1}}),
+            )];
             for k in 0..*deltas {
                 evs.push(tool(json!({"event": "tool-output-delta", "tool_call_id": id, "delta": format!("o{k}")})));
             }
@@ -151,14 +177,29 @@ fn actor_events(run: usize, i: usize, a: &Actor) -> Vec<Ev> {
         }
         Actor::Subgraph { complete } => {
             let sub = vec![format!("sub:{run}-{i}")];
-            let mut evs = vec![("lifecycle", sub.clone(), json!({"event": "started", "graph_name": "sub"}), None)];
+            let mut evs = vec![(
+                "lifecycle",
+                sub.clone(),
+                json!({"event": "started", "graph_name": "sub"}),
+                None,
+            )];
             if *complete {
                 evs.push(("lifecycle", sub, json!({"event": "completed"}), None));
             }
             evs
         }
-        Actor::Custom => vec![("custom", vec![], json!({"name": "progress", "payload": {"i": i}}), None)],
-        Actor::Values => vec![("values", vec![], json!({"messages": [{"type": "human", "content": "hi", "id": "h1"}]}), None)],
+        Actor::Custom => vec![(
+            "custom",
+            vec![],
+            json!({"name": "progress", "payload": {"i": i}}),
+            None,
+        )],
+        Actor::Values => vec![(
+            "values",
+            vec![],
+            json!({"messages": [{"type": "human", "content": "hi", "id": "h1"}]}),
+            None,
+        )],
     }
 }
 
@@ -177,16 +218,28 @@ fn v3_log(runs: &[RunPlan]) -> String {
         json!({"type": "event", "seq": seq, "method": method, "params": params}).to_string()
     };
     for (r, plan) in runs.iter().enumerate() {
-        lines.push(line("lifecycle", &[], json!({"event": "running", "graph_name": "g"}), None));
+        lines.push(line(
+            "lifecycle",
+            &[],
+            json!({"event": "running", "graph_name": "g"}),
+            None,
+        ));
         let mut queues: Vec<std::collections::VecDeque<Ev>> = plan
             .actors
             .iter()
             .enumerate()
             .map(|(i, a)| actor_events(r, i, a).into())
             .collect();
-        let mut picks = plan.order.iter().copied().cycle().take(plan.order.len().max(1) * 64);
+        let mut picks = plan
+            .order
+            .iter()
+            .copied()
+            .cycle()
+            .take(plan.order.len().max(1) * 64);
         loop {
-            let live: Vec<usize> = (0..queues.len()).filter(|&i| !queues[i].is_empty()).collect();
+            let live: Vec<usize> = (0..queues.len())
+                .filter(|&i| !queues[i].is_empty())
+                .collect();
             if live.is_empty() {
                 break;
             }
@@ -197,14 +250,19 @@ fn v3_log(runs: &[RunPlan]) -> String {
             }
         }
         match plan.terminal {
-            Terminal::Completed => lines.push(line("lifecycle", &[], json!({"event": "completed"}), None)),
+            Terminal::Completed => {
+                lines.push(line("lifecycle", &[], json!({"event": "completed"}), None))
+            }
             Terminal::Failed => lines.push(line(
                 "lifecycle",
                 &[],
                 json!({"event": "failed", "error": {"name": "ValueError", "message": "boom"}}),
                 None,
             )),
-            Terminal::ErrorLine => lines.push(json!({"event": "error", "data": {"error": "ValueError", "message": "boom"}}).to_string()),
+            Terminal::ErrorLine => lines.push(
+                json!({"event": "error", "data": {"error": "ValueError", "message": "boom"}})
+                    .to_string(),
+            ),
             Terminal::Interrupted => {
                 lines.push(line(
                     "values",
@@ -212,7 +270,12 @@ fn v3_log(runs: &[RunPlan]) -> String {
                     json!({"messages": []}),
                     Some(json!({"interrupts": [{"id": format!("int{r}"), "value": {"type": "approval"}}]})),
                 ));
-                lines.push(line("lifecycle", &[], json!({"event": "interrupted"}), None));
+                lines.push(line(
+                    "lifecycle",
+                    &[],
+                    json!({"event": "interrupted"}),
+                    None,
+                ));
             }
             Terminal::Cut => {}
         }
@@ -241,7 +304,8 @@ fn convert(log: &str) -> (Vec<u8>, Vec<Value>, pipeline::Stats) {
             events: vec![],
         };
         let input = Input::from_bytes("gen.ndjson", log.as_bytes().to_vec());
-        let stats = pipeline::run(vec![input], &Options::default(), &mut obs).expect("in-memory convert");
+        let stats =
+            pipeline::run(vec![input], &Options::default(), &mut obs).expect("in-memory convert");
         obs.sink.flush().expect("flush");
         (std::mem::take(&mut obs.events), stats)
     };

@@ -5,12 +5,18 @@ use aguify::pipeline::{convert_to_vec, Input, Options};
 use serde_json::Value;
 
 fn convert(name: &str, bytes: &[u8]) -> (Vec<Value>, aguify::pipeline::Stats) {
-    convert_to_vec(vec![Input::from_bytes(name, bytes.to_vec())], &Options::default())
-        .expect("in-memory convert")
+    convert_to_vec(
+        vec![Input::from_bytes(name, bytes.to_vec())],
+        &Options::default(),
+    )
+    .expect("in-memory convert")
 }
 
 fn types(events: &[Value]) -> Vec<&str> {
-    events.iter().map(|e| e["type"].as_str().unwrap_or("?")).collect()
+    events
+        .iter()
+        .map(|e| e["type"].as_str().unwrap_or("?"))
+        .collect()
 }
 
 /// SSE with bare CR line ends: every frame after the first on one physical line was dropped
@@ -29,7 +35,10 @@ fn sse_bare_cr_keeps_every_frame() {
     ]
     .concat();
     let (events, stats) = convert("cr.sse", input.as_bytes());
-    assert!(types(&events).contains(&"TEXT_MESSAGE_CONTENT"), "{events:?}");
+    assert!(
+        types(&events).contains(&"TEXT_MESSAGE_CONTENT"),
+        "{events:?}"
+    );
     assert_eq!((stats.lines, stats.mapped, stats.bad), (1, 1, 0));
 }
 
@@ -44,7 +53,9 @@ fn stranded_tool_calls_are_announced_in_arrival_order() {
     let block = |seq: u32, index: u32| {
         ev(
             seq,
-            &format!(r#"{{"event":"content-block-start","index":{index},"content":{{"type":"tool_call_chunk","name":"f","args":"{{}}"}}}}"#),
+            &format!(
+                r#"{{"event":"content-block-start","index":{index},"content":{{"type":"tool_call_chunk","name":"f","args":"{{}}"}}}}"#
+            ),
         )
     };
     let mut input = ev(1, r#"{"event":"message-start","id":"m"}"#);
@@ -60,7 +71,10 @@ fn stranded_tool_calls_are_announced_in_arrival_order() {
             .collect()
     };
     let (first, _) = convert("t.ndjson", input.as_bytes());
-    assert_eq!(starts(&first), ["m:tool:5", "m:tool:1", "m:tool:9", "m:tool:0", "m:tool:7"]);
+    assert_eq!(
+        starts(&first),
+        ["m:tool:5", "m:tool:1", "m:tool:9", "m:tool:0", "m:tool:7"]
+    );
     for _ in 0..10 {
         let (again, _) = convert("t.ndjson", input.as_bytes());
         assert_eq!(again, first);
@@ -83,9 +97,24 @@ fn replayed_v3_event_is_not_converted_twice() {
     let ev = |seq: u32, data: &str| {
         format!("{{\"type\":\"event\",\"seq\":{seq},\"method\":\"messages\",\"params\":{{\"namespace\":[],\"data\":{data}}}}}\n")
     };
-    let delta = ev(2, r#"{"event":"content-block-delta","index":0,"delta":{"type":"text-delta","text":"hi"}}"#);
-    let input = [ev(1, r#"{"event":"message-start","id":"m"}"#), delta.clone(), delta, ev(3, r#"{"event":"message-finish"}"#)].concat();
+    let delta = ev(
+        2,
+        r#"{"event":"content-block-delta","index":0,"delta":{"type":"text-delta","text":"hi"}}"#,
+    );
+    let input = [
+        ev(1, r#"{"event":"message-start","id":"m"}"#),
+        delta.clone(),
+        delta,
+        ev(3, r#"{"event":"message-finish"}"#),
+    ]
+    .concat();
     let (events, stats) = convert("dup.ndjson", input.as_bytes());
-    assert_eq!(types(&events).iter().filter(|t| **t == "TEXT_MESSAGE_CONTENT").count(), 1);
+    assert_eq!(
+        types(&events)
+            .iter()
+            .filter(|t| **t == "TEXT_MESSAGE_CONTENT")
+            .count(),
+        1
+    );
     assert_eq!(stats.bad, 1);
 }

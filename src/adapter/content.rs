@@ -44,8 +44,17 @@ pub fn chunk_events(message_id: &str, chunk: &Value, out: &mut Vec<ModelEvent>) 
                 .and_then(Value::as_str)
                 .unwrap_or("reasoning")
                 .to_string();
-            for s in r.get("summary").and_then(Value::as_array).into_iter().flatten() {
-                if let Some(t) = s.get("text").and_then(Value::as_str).filter(|t| !t.is_empty()) {
+            for s in r
+                .get("summary")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+            {
+                if let Some(t) = s
+                    .get("text")
+                    .and_then(Value::as_str)
+                    .filter(|t| !t.is_empty())
+                {
                     out.push(ModelEvent::ReasoningDelta {
                         message_id: mid(),
                         block: key.clone(),
@@ -109,7 +118,11 @@ fn block_events(message_id: &str, pos: usize, b: &Value, out: &mut Vec<ModelEven
     let ty = o.get("type").and_then(Value::as_str).unwrap_or("");
     match ty {
         "text" | "text_delta" => {
-            if let Some(t) = o.get("text").and_then(Value::as_str).filter(|t| !t.is_empty()) {
+            if let Some(t) = o
+                .get("text")
+                .and_then(Value::as_str)
+                .filter(|t| !t.is_empty())
+            {
                 out.push(ModelEvent::TextDelta {
                     message_id: mid(),
                     text: t.to_string(),
@@ -117,8 +130,17 @@ fn block_events(message_id: &str, pos: usize, b: &Value, out: &mut Vec<ModelEven
             }
         }
         "reasoning" => {
-            for s in o.get("summary").and_then(Value::as_array).into_iter().flatten() {
-                if let Some(t) = s.get("text").and_then(Value::as_str).filter(|t| !t.is_empty()) {
+            for s in o
+                .get("summary")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+            {
+                if let Some(t) = s
+                    .get("text")
+                    .and_then(Value::as_str)
+                    .filter(|t| !t.is_empty())
+                {
                     out.push(ModelEvent::ReasoningDelta {
                         message_id: mid(),
                         block: key.clone(),
@@ -126,7 +148,11 @@ fn block_events(message_id: &str, pos: usize, b: &Value, out: &mut Vec<ModelEven
                     });
                 }
             }
-            if let Some(t) = o.get("reasoning").and_then(Value::as_str).filter(|t| !t.is_empty()) {
+            if let Some(t) = o
+                .get("reasoning")
+                .and_then(Value::as_str)
+                .filter(|t| !t.is_empty())
+            {
                 out.push(ModelEvent::ReasoningDelta {
                     message_id: mid(),
                     block: key.clone(),
@@ -147,14 +173,22 @@ fn block_events(message_id: &str, pos: usize, b: &Value, out: &mut Vec<ModelEven
             }
         }
         "thinking" => {
-            if let Some(t) = o.get("thinking").and_then(Value::as_str).filter(|t| !t.is_empty()) {
+            if let Some(t) = o
+                .get("thinking")
+                .and_then(Value::as_str)
+                .filter(|t| !t.is_empty())
+            {
                 out.push(ModelEvent::ReasoningDelta {
                     message_id: mid(),
                     block: key.clone(),
                     text: t.to_string(),
                 });
             }
-            if let Some(s) = o.get("signature").and_then(Value::as_str).filter(|s| !s.is_empty()) {
+            if let Some(s) = o
+                .get("signature")
+                .and_then(Value::as_str)
+                .filter(|s| !s.is_empty())
+            {
                 out.push(ModelEvent::ReasoningEncrypted {
                     message_id: mid(),
                     block: key,
@@ -212,7 +246,9 @@ mod tests {
 
     #[test]
     fn openai_responses_summary() {
-        let ev = kinds(json!({"content":[{"type":"reasoning","summary":[{"index":0,"type":"summary_text","text":"Think"}],"index":0}]}));
+        let ev = kinds(
+            json!({"content":[{"type":"reasoning","summary":[{"index":0,"type":"summary_text","text":"Think"}],"index":0}]}),
+        );
         assert_eq!(
             ev,
             vec![ModelEvent::ReasoningDelta {
@@ -225,15 +261,21 @@ mod tests {
 
     #[test]
     fn anthropic_signature_and_redacted() {
-        let ev = kinds(json!({"content":[{"type":"thinking","signature":"sig","index":0},{"type":"redacted_thinking","data":"xx","index":1}]}));
+        let ev = kinds(
+            json!({"content":[{"type":"thinking","signature":"sig","index":0},{"type":"redacted_thinking","data":"xx","index":1}]}),
+        );
         assert!(matches!(&ev[0], ModelEvent::ReasoningEncrypted { value, .. } if value == "sig"));
-        assert!(matches!(&ev[1], ModelEvent::ReasoningEncrypted { value, block, .. } if value == "xx" && block == "1"));
+        assert!(
+            matches!(&ev[1], ModelEvent::ReasoningEncrypted { value, block, .. } if value == "xx" && block == "1")
+        );
     }
 
     #[test]
     fn deepseek_reasoning_content_and_tool_chunks() {
-        let ev = kinds(json!({"content":"","additional_kwargs":{"reasoning_content":"hmm"},
-            "tool_call_chunks":[{"name":"f","args":"{","id":"c1","index":0}]}));
+        let ev = kinds(
+            json!({"content":"","additional_kwargs":{"reasoning_content":"hmm"},
+            "tool_call_chunks":[{"name":"f","args":"{","id":"c1","index":0}]}),
+        );
         assert!(matches!(&ev[0], ModelEvent::ReasoningDelta { text, .. } if text == "hmm"));
         assert!(matches!(&ev[1], ModelEvent::ToolCallChunk { id: Some(i), .. } if i == "c1"));
     }

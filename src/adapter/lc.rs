@@ -26,7 +26,11 @@ pub fn normalize_deep(v: &Value) -> Value {
                     return parsed;
                 }
             }
-            Value::Object(m.iter().map(|(k, v)| (k.clone(), normalize_deep(v))).collect())
+            Value::Object(
+                m.iter()
+                    .map(|(k, v)| (k.clone(), normalize_deep(v)))
+                    .collect(),
+            )
         }
         Value::Array(a) => Value::Array(a.iter().map(normalize_deep).collect()),
         other => other.clone(),
@@ -119,11 +123,9 @@ pub fn content_text(content: &Value) -> String {
             for b in blocks {
                 match b {
                     Value::String(s) => out.push_str(s),
-                    Value::Object(o) => {
-                        if o.get("type").and_then(Value::as_str) == Some("text") {
-                            if let Some(t) = o.get("text").and_then(Value::as_str) {
-                                out.push_str(t);
-                            }
+                    Value::Object(o) if o.get("type").and_then(Value::as_str) == Some("text") => {
+                        if let Some(t) = o.get("text").and_then(Value::as_str) {
+                            out.push_str(t);
                         }
                     }
                     _ => {}

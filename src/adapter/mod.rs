@@ -6,8 +6,8 @@
 
 pub mod content;
 pub mod lc;
-pub mod pyrepr;
 mod passthrough;
+pub mod pyrepr;
 mod v2;
 mod v3;
 
@@ -101,7 +101,7 @@ impl RecordKind {
 
 /// The v2 event payload of a record: the record itself, or `data` of an SSE `events` frame /
 /// SDK `{"event":"events","data":…}` part.
-pub fn v2_payload<'a>(rec: &'a Record) -> &'a Value {
+pub fn v2_payload(rec: &Record) -> &Value {
     if rec.sse_event.as_deref() == Some("events") {
         return &rec.value;
     }
@@ -128,10 +128,13 @@ pub fn classify(rec: &Record) -> RecordKind {
     }
     let part = match &rec.sse_event {
         Some(ev) => Some(ev.as_str()),
-        None => v.get("event").and_then(Value::as_str).filter(|e| !e.starts_with("on_")),
+        None => v
+            .get("event")
+            .and_then(Value::as_str)
+            .filter(|e| !e.starts_with("on_")),
     };
     if let Some(mode) = part {
-        if rec.sse_event.is_none() && !v.get("data").is_some() {
+        if rec.sse_event.is_none() && v.get("data").is_none() {
             return RecordKind::Unknown(format!(
                 "`event: {mode}` without `data`: expected an SDK stream part {{\"event\",\"data\"}}"
             ));
@@ -146,7 +149,11 @@ pub fn classify(rec: &Record) -> RecordKind {
         let base = mode.split('|').next().unwrap_or(mode);
         return match base {
             "events" => {
-                if data.get("event").and_then(Value::as_str).is_some_and(|e| e.starts_with("on_")) {
+                if data
+                    .get("event")
+                    .and_then(Value::as_str)
+                    .is_some_and(|e| e.starts_with("on_"))
+                {
                     RecordKind::V2
                 } else {
                     RecordKind::Unknown("an `events` part whose data is not a v2 event".into())
@@ -154,8 +161,14 @@ pub fn classify(rec: &Record) -> RecordKind {
             }
             "error" => RecordKind::ErrorLine(error_info(data)),
             "metadata" => RecordKind::RunMetadata {
-                run_id: data.get("run_id").and_then(Value::as_str).map(str::to_string),
-                thread_id: data.get("thread_id").and_then(Value::as_str).map(str::to_string),
+                run_id: data
+                    .get("run_id")
+                    .and_then(Value::as_str)
+                    .map(str::to_string),
+                thread_id: data
+                    .get("thread_id")
+                    .and_then(Value::as_str)
+                    .map(str::to_string),
             },
             "values" => RecordKind::Values,
             "custom" => RecordKind::Custom,
@@ -163,7 +176,10 @@ pub fn classify(rec: &Record) -> RecordKind {
             other => RecordKind::OtherStreamMode(other.to_string()),
         };
     }
-    if v.get("event").and_then(Value::as_str).is_some_and(|e| e.starts_with("on_")) {
+    if v.get("event")
+        .and_then(Value::as_str)
+        .is_some_and(|e| e.starts_with("on_"))
+    {
         return RecordKind::V2;
     }
     if is_agui(v) {
@@ -178,12 +194,15 @@ pub fn classify(rec: &Record) -> RecordKind {
 }
 
 fn is_v3(v: &Value) -> bool {
-    v.get("type").and_then(Value::as_str) == Some("event") && v.get("method").is_some_and(Value::is_string)
+    v.get("type").and_then(Value::as_str) == Some("event")
+        && v.get("method").is_some_and(Value::is_string)
 }
 
 fn is_agui(v: &Value) -> bool {
     v.get("type").and_then(Value::as_str).is_some_and(|t| {
-        !t.is_empty() && t.bytes().all(|b| b.is_ascii_uppercase() || b == b'_' || b.is_ascii_digit())
+        !t.is_empty()
+            && t.bytes()
+                .all(|b| b.is_ascii_uppercase() || b == b'_' || b.is_ascii_digit())
     })
 }
 
@@ -202,7 +221,9 @@ pub fn error_info(data: &Value) -> ErrorInfo {
 /// Whether an SDK part / plain line is the recorder's error line.
 pub fn is_error_line(v: &Value) -> bool {
     v.get("event").and_then(Value::as_str) == Some("error")
-        && v.get("data").and_then(|d| d.get("error")).is_some_and(Value::is_string)
+        && v.get("data")
+            .and_then(|d| d.get("error"))
+            .is_some_and(Value::is_string)
 }
 
 /// Interrupts from `[{id, value, response_schema?}]`, a dumpd `Interrupt(...)` repr list, or a
@@ -221,7 +242,10 @@ pub fn interrupts_from(list: &Value) -> Vec<InterruptInfo> {
             .or_else(|| item.get("payload"))
             .cloned()
             .unwrap_or(Value::Null);
-        let response_schema = item.get("response_schema").filter(|v| !v.is_null()).cloned();
+        let response_schema = item
+            .get("response_schema")
+            .filter(|v| !v.is_null())
+            .cloned();
         out.push(InterruptInfo {
             id: id.to_string(),
             value,
@@ -238,8 +262,14 @@ pub fn custom_event(name: Option<&str>, data: &Value) -> ModelEvent {
     let (name, value) = match (name, data) {
         (Some(n), _) => (n.to_string(), data.clone()),
         (None, Value::Object(o)) if o.get("name").is_some_and(Value::is_string) => (
-            o.get("name").and_then(Value::as_str).unwrap_or("custom").to_string(),
-            o.get("payload").or_else(|| o.get("data")).cloned().unwrap_or_else(|| data.clone()),
+            o.get("name")
+                .and_then(Value::as_str)
+                .unwrap_or("custom")
+                .to_string(),
+            o.get("payload")
+                .or_else(|| o.get("data"))
+                .cloned()
+                .unwrap_or_else(|| data.clone()),
         ),
         (None, Value::Object(o)) if o.len() == 1 && o.contains_key("payload") => {
             ("custom".to_string(), o["payload"].clone())
@@ -270,7 +300,8 @@ pub fn resume_value(input: &Value) -> Option<Value> {
     let o = input.as_object()?;
     let is_command = o.get("lg_name").is_some_and(|n| n == "Command")
         || o.get("__type__").is_some_and(|n| n == "Command")
-        || (o.contains_key("resume") && (o.contains_key("goto") || o.contains_key("update") || o.len() == 1));
+        || (o.contains_key("resume")
+            && (o.contains_key("goto") || o.contains_key("update") || o.len() == 1));
     if !is_command {
         return None;
     }

@@ -15,7 +15,11 @@ pub struct ReprError {
 
 impl std::fmt::Display for ReprError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Python repr: expected {} at offset {}", self.expected, self.offset)
+        write!(
+            f,
+            "Python repr: expected {} at offset {}",
+            self.expected, self.offset
+        )
     }
 }
 
@@ -229,7 +233,8 @@ impl Parser<'_> {
             self.i += 1;
         }
         while self.i < self.s.len()
-            && (self.s[self.i].is_ascii_digit() || matches!(self.s[self.i], b'.' | b'e' | b'E' | b'_'))
+            && (self.s[self.i].is_ascii_digit()
+                || matches!(self.s[self.i], b'.' | b'e' | b'E' | b'_'))
         {
             if matches!(self.s[self.i], b'e' | b'E')
                 && matches!(self.s.get(self.i + 1), Some(b'-') | Some(b'+'))
@@ -238,7 +243,10 @@ impl Parser<'_> {
             }
             self.i += 1;
         }
-        let text: String = self.src[start..self.i].chars().filter(|c| *c != '_').collect();
+        let text: String = self.src[start..self.i]
+            .chars()
+            .filter(|c| *c != '_')
+            .collect();
         if let Ok(i) = text.parse::<i64>() {
             return Ok(Value::Number(i.into()));
         }
@@ -331,8 +339,12 @@ mod tests {
 
     #[test]
     fn command_and_escapes() {
-        let v = parse(r#"Command(resume={'approved': True, 'note': "it's \"ok\"\n"})"#).expect("parses");
-        assert_eq!(v["resume"], json!({"approved": true, "note": "it's \"ok\"\n"}));
+        let v = parse(r#"Command(resume={'approved': True, 'note': "it's \"ok\"\n"})"#)
+            .expect("parses");
+        assert_eq!(
+            v["resume"],
+            json!({"approved": true, "note": "it's \"ok\"\n"})
+        );
     }
 
     #[test]

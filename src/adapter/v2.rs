@@ -224,7 +224,9 @@ impl V2Adapter {
                 }
                 Disposition::Ignored("runnable inside a node (not a graph step)")
             }
-            "on_chain_stream" => Disposition::Ignored("node stream chunk is a partial update, not the state"),
+            "on_chain_stream" => {
+                Disposition::Ignored("node stream chunk is a partial update, not the state")
+            }
             _ => Disposition::Ignored("chain event of no AG-UI meaning"),
         }
     }
@@ -409,7 +411,11 @@ impl V2Adapter {
                 };
                 let output = lc::normalize_deep(output);
                 let is_msg = lc::message_kind(&output) == Some("tool");
-                let call_id = if is_msg { s(&output, "tool_call_id") } else { None };
+                let call_id = if is_msg {
+                    s(&output, "tool_call_id")
+                } else {
+                    None
+                };
                 let (content, error, message_id) = if is_msg {
                     (
                         output.get("content").cloned().unwrap_or(Value::Null),
@@ -459,14 +465,17 @@ impl V2Adapter {
     /// The tool call a starting tool run executes: first unclaimed call of that name, preferring
     /// one whose arguments equal the tool input.
     fn claim_call(&mut self, name: &str, input: &Value) -> Option<(String, Option<String>)> {
-        let same_args = |c: &PendingCall| {
-            serde_json::from_str::<Value>(&c.args).is_ok_and(|a| &a == input)
-        };
+        let same_args =
+            |c: &PendingCall| serde_json::from_str::<Value>(&c.args).is_ok_and(|a| &a == input);
         let pos = self
             .pending_calls
             .iter()
             .position(|c| !c.claimed && c.name == name && same_args(c))
-            .or_else(|| self.pending_calls.iter().position(|c| !c.claimed && c.name == name))?;
+            .or_else(|| {
+                self.pending_calls
+                    .iter()
+                    .position(|c| !c.claimed && c.name == name)
+            })?;
         let c = &mut self.pending_calls[pos];
         c.claimed = true;
         Some((c.id.clone(), c.message_id.clone()))
@@ -531,7 +540,9 @@ impl Adapter for V2Adapter {
             }
             RecordKind::ErrorLine(info) => {
                 if self.ended && !self.started {
-                    return Disposition::Bad("an error line after the run had already ended".into());
+                    return Disposition::Bad(
+                        "an error line after the run had already ended".into(),
+                    );
                 }
                 self.ensure_started(out);
                 out.push(ModelEvent::RunFailed(info.clone()));
@@ -555,7 +566,9 @@ impl Adapter for V2Adapter {
                 return Disposition::Mapped;
             }
             RecordKind::OtherStreamMode(_) => {
-                return Disposition::Ignored("platform stream mode aguify does not map (updates, messages, debug…)")
+                return Disposition::Ignored(
+                    "platform stream mode aguify does not map (updates, messages, debug…)",
+                )
             }
             _ => return Disposition::Bad("expected a v2 event".into()),
         }
@@ -579,8 +592,13 @@ impl Adapter for V2Adapter {
                 ));
                 Disposition::Mapped
             }
-            k if k.starts_with("on_llm_") => Disposition::Ignored("completion-model event (no chat message)"),
-            k if k.starts_with("on_retriever_") || k.starts_with("on_prompt_") || k.starts_with("on_parser_") => {
+            k if k.starts_with("on_llm_") => {
+                Disposition::Ignored("completion-model event (no chat message)")
+            }
+            k if k.starts_with("on_retriever_")
+                || k.starts_with("on_prompt_")
+                || k.starts_with("on_parser_") =>
+            {
                 Disposition::Ignored("runnable internals (retriever, prompt, parser)")
             }
             _ => Disposition::Ignored("v2 event kind aguify does not map"),

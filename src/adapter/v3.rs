@@ -6,7 +6,9 @@ use std::collections::HashMap;
 
 use serde_json::Value;
 
-use super::{content::block_key, custom_event, interrupts_from, lc, Adapter, Disposition, RecordKind};
+use super::{
+    content::block_key, custom_event, interrupts_from, lc, Adapter, Disposition, RecordKind,
+};
 use crate::input::Record;
 use crate::model::{ErrorInfo, ModelEvent, Usage};
 
@@ -116,7 +118,13 @@ impl V3Adapter {
         Ok(())
     }
 
-    fn on_messages(&mut self, ns: String, seq: &str, data: &Value, out: &mut Vec<ModelEvent>) -> Disposition {
+    fn on_messages(
+        &mut self,
+        ns: String,
+        seq: &str,
+        data: &Value,
+        out: &mut Vec<ModelEvent>,
+    ) -> Disposition {
         // In-process Python form: `[payload, metadata]`.
         let data = match data {
             Value::Array(a) if !a.is_empty() => &a[0],
@@ -161,12 +169,18 @@ impl V3Adapter {
                         "`{event}` outside a message: expected `message-start` first"
                     ));
                 };
-                let field = if event == "content-block-delta" { "delta" } else { "content" };
+                let field = if event == "content-block-delta" {
+                    "delta"
+                } else {
+                    "content"
+                };
                 match data.get(field) {
                     Some(Value::Object(_)) => {}
                     None if event == "content-block-finish" => {}
                     None => {
-                        return Disposition::Bad(format!("`{event}` without `{field}`: expected an object"))
+                        return Disposition::Bad(format!(
+                            "`{event}` without `{field}`: expected an object"
+                        ))
                     }
                     Some(other) => {
                         return Disposition::Bad(format!(
@@ -175,12 +189,19 @@ impl V3Adapter {
                         ))
                     }
                 }
-                let index = data.get("index").map(block_key).unwrap_or_else(|| "0".into());
+                let index = data
+                    .get("index")
+                    .map(block_key)
+                    .unwrap_or_else(|| "0".into());
                 let block = msg.blocks.entry(index.clone()).or_default();
                 let mid = msg.id.clone();
                 match event {
-                    "content-block-start" => block_start(&mid, &index, block, data.get("content"), out),
-                    "content-block-delta" => block_delta(&mid, &index, block, data.get("delta"), out),
+                    "content-block-start" => {
+                        block_start(&mid, &index, block, data.get("content"), out)
+                    }
+                    "content-block-delta" => {
+                        block_delta(&mid, &index, block, data.get("delta"), out)
+                    }
                     _ => block_finish(&mid, &index, block, data.get("content"), out),
                 }
                 Disposition::Mapped
@@ -265,7 +286,9 @@ impl V3Adapter {
                 out.push(ModelEvent::ToolEnd {
                     tool_call_id: id,
                     name: s(data, "tool_name"),
-                    content: Value::String(s(data, "message").unwrap_or_else(|| "tool error".into())),
+                    content: Value::String(
+                        s(data, "message").unwrap_or_else(|| "tool error".into()),
+                    ),
                     message_id: None,
                     error: true,
                 });
@@ -276,7 +299,10 @@ impl V3Adapter {
     }
 
     fn on_lifecycle(&mut self, ns: &str, data: &Value, out: &mut Vec<ModelEvent>) -> Disposition {
-        let event = data.get("event").and_then(Value::as_str).unwrap_or_default();
+        let event = data
+            .get("event")
+            .and_then(Value::as_str)
+            .unwrap_or_default();
         // Python puts a subgraph's lifecycle on the parent namespace, naming it in `data.namespace`.
         let key = match data.get("namespace") {
             Some(n) => ns_key(Some(n)),
@@ -313,7 +339,13 @@ impl V3Adapter {
         match event {
             "started" | "running" => {
                 let name = s(data, "graph_name").unwrap_or_else(|| {
-                    key.rsplit('|').next().unwrap_or(&key).split(':').next().unwrap_or("node").to_string()
+                    key.rsplit('|')
+                        .next()
+                        .unwrap_or(&key)
+                        .split(':')
+                        .next()
+                        .unwrap_or("node")
+                        .to_string()
                 });
                 self.steps.insert(key.clone(), ());
                 out.push(ModelEvent::StepStart { name, key });
@@ -332,12 +364,26 @@ impl V3Adapter {
     }
 }
 
-fn block_start(mid: &str, index: &str, block: &mut Block, content: Option<&Value>, out: &mut Vec<ModelEvent>) {
+fn block_start(
+    mid: &str,
+    index: &str,
+    block: &mut Block,
+    content: Option<&Value>,
+    out: &mut Vec<ModelEvent>,
+) {
     let Some(c) = content else { return };
-    block.kind = c.get("type").and_then(Value::as_str).unwrap_or("text").to_string();
+    block.kind = c
+        .get("type")
+        .and_then(Value::as_str)
+        .unwrap_or("text")
+        .to_string();
     match block.kind.as_str() {
         "text" => {
-            if let Some(t) = c.get("text").and_then(Value::as_str).filter(|t| !t.is_empty()) {
+            if let Some(t) = c
+                .get("text")
+                .and_then(Value::as_str)
+                .filter(|t| !t.is_empty())
+            {
                 block.emitted.push_str(t);
                 out.push(ModelEvent::TextDelta {
                     message_id: mid.to_string(),
@@ -389,11 +435,21 @@ fn block_start(mid: &str, index: &str, block: &mut Block, content: Option<&Value
     }
 }
 
-fn block_delta(mid: &str, index: &str, block: &mut Block, delta: Option<&Value>, out: &mut Vec<ModelEvent>) {
+fn block_delta(
+    mid: &str,
+    index: &str,
+    block: &mut Block,
+    delta: Option<&Value>,
+    out: &mut Vec<ModelEvent>,
+) {
     let Some(d) = delta else { return };
     match d.get("type").and_then(Value::as_str).unwrap_or_default() {
         "text-delta" => {
-            if let Some(t) = d.get("text").and_then(Value::as_str).filter(|t| !t.is_empty()) {
+            if let Some(t) = d
+                .get("text")
+                .and_then(Value::as_str)
+                .filter(|t| !t.is_empty())
+            {
                 if block.kind.is_empty() {
                     block.kind = "text".into();
                 }
@@ -405,7 +461,11 @@ fn block_delta(mid: &str, index: &str, block: &mut Block, delta: Option<&Value>,
             }
         }
         "reasoning-delta" => {
-            if let Some(t) = d.get("reasoning").and_then(Value::as_str).filter(|t| !t.is_empty()) {
+            if let Some(t) = d
+                .get("reasoning")
+                .and_then(Value::as_str)
+                .filter(|t| !t.is_empty())
+            {
                 if block.kind.is_empty() {
                     block.kind = "reasoning".into();
                 }
@@ -418,7 +478,11 @@ fn block_delta(mid: &str, index: &str, block: &mut Block, delta: Option<&Value>,
             }
         }
         "tool-call-delta" => {
-            let args = d.get("args").and_then(Value::as_str).unwrap_or_default().to_string();
+            let args = d
+                .get("args")
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+                .to_string();
             block.tool_streamed = true;
             out.push(ModelEvent::ToolCallChunk {
                 message_id: mid.to_string(),
@@ -447,7 +511,13 @@ fn block_delta(mid: &str, index: &str, block: &mut Block, delta: Option<&Value>,
     }
 }
 
-fn block_finish(mid: &str, index: &str, block: &mut Block, content: Option<&Value>, out: &mut Vec<ModelEvent>) {
+fn block_finish(
+    mid: &str,
+    index: &str,
+    block: &mut Block,
+    content: Option<&Value>,
+    out: &mut Vec<ModelEvent>,
+) {
     let Some(c) = content else { return };
     let ty = c.get("type").and_then(Value::as_str).unwrap_or_default();
     let full = match ty {
@@ -496,7 +566,10 @@ fn block_finish(mid: &str, index: &str, block: &mut Block, content: Option<&Valu
             index: index.to_string(),
             id: s(c, "id"),
             name: s(c, "name"),
-            args: c.get("args").map(|a| a.to_string()).unwrap_or_else(|| "{}".into()),
+            args: c
+                .get("args")
+                .map(|a| a.to_string())
+                .unwrap_or_else(|| "{}".into()),
         });
     }
 }
@@ -527,7 +600,9 @@ impl Adapter for V3Adapter {
                 out.push(custom_event(None, &rec.value));
                 return Disposition::Mapped;
             }
-            RecordKind::RunMetadata { .. } | RecordKind::OtherStreamMode(_) | RecordKind::Values => {
+            RecordKind::RunMetadata { .. }
+            | RecordKind::OtherStreamMode(_)
+            | RecordKind::Values => {
                 return Disposition::Ignored("platform frame carrying no v3 event");
             }
             _ => return Disposition::Bad("expected a v3 protocol event".into()),
@@ -541,9 +616,9 @@ impl Adapter for V3Adapter {
             None => &Value::Null,
             Some(other) => {
                 return Disposition::Bad(format!(
-                    "v3 `{method}` event whose `params` is {}: expected an object {{namespace, data}}",
-                    crate::input::json_kind(other)
-                ))
+                "v3 `{method}` event whose `params` is {}: expected an object {{namespace, data}}",
+                crate::input::json_kind(other)
+            ))
             }
         };
         let data = params.get("data").unwrap_or(&Value::Null);
@@ -554,7 +629,10 @@ impl Adapter for V3Adapter {
             self.flush_deferred(out);
         }
         if method == "lifecycle" && ns.is_empty() && data.get("namespace").is_none() {
-            let e = data.get("event").and_then(Value::as_str).unwrap_or_default();
+            let e = data
+                .get("event")
+                .and_then(Value::as_str)
+                .unwrap_or_default();
             if matches!(e, "running" | "started") {
                 self.ensure_started(out);
             }
@@ -570,7 +648,10 @@ impl Adapter for V3Adapter {
                     return Disposition::Ignored("subgraph values (not the graph's state)");
                 }
                 let mut mapped = false;
-                if let Some(list) = params.get("interrupts").filter(|l| l.as_array().is_some_and(|a| !a.is_empty())) {
+                if let Some(list) = params
+                    .get("interrupts")
+                    .filter(|l| l.as_array().is_some_and(|a| !a.is_empty()))
+                {
                     out.push(ModelEvent::Interrupt(interrupts_from(list)));
                     mapped = true;
                 }
@@ -608,7 +689,10 @@ impl Adapter for V3Adapter {
                 Disposition::Ignored("node update (a partial state, not the state)")
             }
             "tasks" => {
-                if let Some(list) = data.get("interrupts").filter(|l| l.as_array().is_some_and(|a| !a.is_empty())) {
+                if let Some(list) = data
+                    .get("interrupts")
+                    .filter(|l| l.as_array().is_some_and(|a| !a.is_empty()))
+                {
                     out.push(ModelEvent::Interrupt(interrupts_from(list)));
                     return Disposition::Mapped;
                 }
@@ -620,7 +704,7 @@ impl Adapter for V3Adapter {
                 out.push(ModelEvent::Interrupt(interrupts_from(&list)));
                 Disposition::Mapped
             }
-            m if m == "custom" => {
+            "custom" => {
                 out.push(custom_event(None, data));
                 Disposition::Mapped
             }
@@ -650,7 +734,8 @@ impl Adapter for V3Adapter {
         let open_tools = self.tools_open.len();
         if self.saw_root_lifecycle {
             out.push(ModelEvent::RunIncomplete {
-                reason: "the log stops before the root lifecycle completed, with no error line".into(),
+                reason: "the log stops before the root lifecycle completed, with no error line"
+                    .into(),
             });
         } else if open_messages > 0 || open_tools > 0 {
             // Python v3 has no root lifecycle: a file that ends with an open message or tool

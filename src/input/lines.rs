@@ -129,14 +129,20 @@ mod tests {
     #[test]
     fn long_line_is_reported_and_skipped() {
         let got = lines(b"0123456789\nok\n", 5);
-        assert!(got[0].1.as_ref().is_err_and(|e| e.contains("over the --max-line-bytes")));
+        assert!(got[0]
+            .1
+            .as_ref()
+            .is_err_and(|e| e.contains("over the --max-line-bytes")));
         assert_eq!(got[1], (2, Ok("ok".to_string())));
     }
 
     #[test]
     fn invalid_utf8_is_reported() {
         let got = lines(b"\xff\xfe\nok\n", 100);
-        assert!(got[0].1.as_ref().is_err_and(|e| e.contains("invalid UTF-8")));
+        assert!(got[0]
+            .1
+            .as_ref()
+            .is_err_and(|e| e.contains("invalid UTF-8")));
         assert_eq!(got[1].0, 2);
     }
 }

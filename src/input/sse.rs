@@ -198,7 +198,8 @@ mod tests {
 
     #[test]
     fn every_line_is_accounted_once() {
-        let input = ": c\nevent: values\ndata: {\"a\":1}\n\n\n\ndata: {\"a\":2}\r\rdata: {\"a\":3}\r\r";
+        let input =
+            ": c\nevent: values\ndata: {\"a\":1}\n\n\n\ndata: {\"a\":2}\r\rdata: {\"a\":3}\r\r";
         let got = frames(input);
         let lines: u64 = got
             .iter()
@@ -215,6 +216,8 @@ mod tests {
     #[test]
     fn json_without_data_prefix_is_bad() {
         let got = frames("event: values\n{\"a\":1}\n\n");
-        assert!(matches!(&got[0], Frame::Bad { message, .. } if message.contains("without a `data:` field")));
+        assert!(
+            matches!(&got[0], Frame::Bad { message, .. } if message.contains("without a `data:` field"))
+        );
     }
 }

@@ -32,7 +32,14 @@ pub fn classify(e: &ErrorInfo) -> &'static str {
     {
         return GRAPH_STEP_LIMIT;
     }
-    if has(&["ratelimit", "rate limit", "rate_limit", "429", "too many requests", "quota"]) {
+    if has(&[
+        "ratelimit",
+        "rate limit",
+        "rate_limit",
+        "429",
+        "too many requests",
+        "quota",
+    ]) {
         return LLM_RATE_LIMITED;
     }
     if has(&[
@@ -80,11 +87,32 @@ mod tests {
 
     #[test]
     fn classes() {
-        assert_eq!(classify(&e("GraphRecursionError", "Recursion limit of 25 reached")), GRAPH_STEP_LIMIT);
-        assert_eq!(classify(&e("RateLimitError", "Error code: 429")), LLM_RATE_LIMITED);
-        assert_eq!(classify(&e("AuthenticationError", "Error code: 401 - invalid api key")), LLM_AUTH_FAILED);
-        assert_eq!(classify(&e("APITimeoutError", "Request timed out.")), UPSTREAM_TIMEOUT);
-        assert_eq!(classify(&e("APIConnectionError", "Connection error.")), UPSTREAM_UNREACHABLE);
-        assert_eq!(classify(&e("ValueError", "order service unavailable")), AGENT_INTERNAL);
+        assert_eq!(
+            classify(&e("GraphRecursionError", "Recursion limit of 25 reached")),
+            GRAPH_STEP_LIMIT
+        );
+        assert_eq!(
+            classify(&e("RateLimitError", "Error code: 429")),
+            LLM_RATE_LIMITED
+        );
+        assert_eq!(
+            classify(&e(
+                "AuthenticationError",
+                "Error code: 401 - invalid api key"
+            )),
+            LLM_AUTH_FAILED
+        );
+        assert_eq!(
+            classify(&e("APITimeoutError", "Request timed out.")),
+            UPSTREAM_TIMEOUT
+        );
+        assert_eq!(
+            classify(&e("APIConnectionError", "Connection error.")),
+            UPSTREAM_UNREACHABLE
+        );
+        assert_eq!(
+            classify(&e("ValueError", "order service unavailable")),
+            AGENT_INTERNAL
+        );
     }
 }

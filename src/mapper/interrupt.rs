@@ -8,7 +8,12 @@ use crate::model::InterruptInfo;
 /// `reason` ← `payload.reason` → `confirmation` for `type: approval` → `payload.type` →
 /// `input_required`.
 pub fn reason(payload: &Value) -> String {
-    let s = |k: &str| payload.get(k).and_then(Value::as_str).filter(|s| !s.is_empty());
+    let s = |k: &str| {
+        payload
+            .get(k)
+            .and_then(Value::as_str)
+            .filter(|s| !s.is_empty())
+    };
     if let Some(r) = s("reason") {
         return r.to_string();
     }
@@ -66,7 +71,9 @@ pub fn resume_entries(pending: &[String], value: Option<&Value>) -> Vec<Value> {
         .iter()
         .map(|id| {
             let payload = match value {
-                Some(Value::Object(o)) if pending.iter().all(|p| o.contains_key(p)) => o.get(id).cloned(),
+                Some(Value::Object(o)) if pending.iter().all(|p| o.contains_key(p)) => {
+                    o.get(id).cloned()
+                }
                 Some(Value::Null) | None => None,
                 Some(v) => Some(v.clone()),
             };

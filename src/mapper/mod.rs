@@ -157,7 +157,8 @@ impl Mapper {
     }
 
     pub fn map(&mut self, ev: ModelEvent, out: &mut Vec<Value>) {
-        if !matches!(ev, ModelEvent::RunStart { .. } | ModelEvent::Native(_)) && self.run.is_none() {
+        if !matches!(ev, ModelEvent::RunStart { .. } | ModelEvent::Native(_)) && self.run.is_none()
+        {
             // Events outside a run (e.g. a v2 file whose root start is missing) open one.
             self.start_run(None, None, vec![], None, out);
         }
@@ -192,7 +193,9 @@ impl Mapper {
                 Ending::Failed(
                     ErrorInfo {
                         name: None,
-                        message: format!("The agent stream ended without a terminal event: {reason}"),
+                        message: format!(
+                            "The agent stream ended without a terminal event: {reason}"
+                        ),
                         lc_code: None,
                     },
                     error_code::INCOMPLETE_STREAM,
@@ -219,8 +222,12 @@ impl Mapper {
             }
             ModelEvent::StepEnd { key } => {
                 let run = self.run_mut();
-                let Some(name) = run.step_keys.remove(&key) else { return };
-                let Some(n) = run.steps.get_mut(&name) else { return };
+                let Some(name) = run.step_keys.remove(&key) else {
+                    return;
+                };
+                let Some(n) = run.steps.get_mut(&name) else {
+                    return;
+                };
                 *n -= 1;
                 if *n == 0 {
                     run.steps.shift_remove(&name);
@@ -285,7 +292,13 @@ impl Mapper {
                 args,
                 parent_message_id,
             } => {
-                self.ensure_tool(&tool_call_id, &name, parent_message_id, args.as_deref(), out);
+                self.ensure_tool(
+                    &tool_call_id,
+                    &name,
+                    parent_message_id,
+                    args.as_deref(),
+                    out,
+                );
                 self.end_tool(&tool_call_id, out);
                 if self.opts.tool_steps == ToolSteps::Reasoning {
                     self.tool_step_line(&format!("Calling tool {name}.\n"), out);
@@ -310,7 +323,11 @@ impl Mapper {
                 error,
             } => self.tool_result(tool_call_id, name, content, message_id, error, out),
             ModelEvent::Custom { name, value } => {
-                let e = self.ev("CUSTOM").str("name", name).val("value", value).build();
+                let e = self
+                    .ev("CUSTOM")
+                    .str("name", name)
+                    .val("value", value)
+                    .build();
                 self.push(e, out);
             }
             ModelEvent::State { state, messages } => {
@@ -368,7 +385,11 @@ impl Mapper {
             run_id = format!("{run_id}-{}", self.runs);
         }
         let same_thread = self.thread_id.as_deref() == Some(thread_id.as_str());
-        let pending = if same_thread { std::mem::take(&mut self.pending) } else { vec![] };
+        let pending = if same_thread {
+            std::mem::take(&mut self.pending)
+        } else {
+            vec![]
+        };
         self.pending.clear();
         self.thread_id = Some(thread_id.clone());
         self.last_run_id = Some(run_id.clone());
@@ -437,7 +458,10 @@ impl Mapper {
         let rid = if *n == 1 { base } else { format!("{base}:{n}") };
         run.reasoning_open.insert(key.clone(), rid.clone());
         run.last_reasoning_id.insert(key, rid.clone());
-        let e = self.ev("REASONING_START").str("messageId", rid.clone()).build();
+        let e = self
+            .ev("REASONING_START")
+            .str("messageId", rid.clone())
+            .build();
         self.push(e, out);
         let e = self
             .ev("REASONING_MESSAGE_START")
@@ -464,7 +488,10 @@ impl Mapper {
     }
 
     fn emit_reasoning_end(&mut self, rid: String, out: &mut Vec<Value>) {
-        let e = self.ev("REASONING_MESSAGE_END").str("messageId", rid.clone()).build();
+        let e = self
+            .ev("REASONING_MESSAGE_END")
+            .str("messageId", rid.clone())
+            .build();
         self.push(e, out);
         let e = self.ev("REASONING_END").str("messageId", rid).build();
         self.push(e, out);
@@ -506,7 +533,8 @@ impl Mapper {
         if buf.id.is_none() || buf.name.is_none() {
             return;
         }
-        let PendingChunks { id, name, args } = run.tool_buffer.shift_remove(&key).unwrap_or_default();
+        let PendingChunks { id, name, args } =
+            run.tool_buffer.shift_remove(&key).unwrap_or_default();
         let (call_id, name) = (id.unwrap_or_default(), name.unwrap_or_default());
         if run.tools.contains_key(&call_id) {
             // The same call announced again (a replayed message): never a second START.
@@ -557,7 +585,9 @@ impl Mapper {
     }
 
     fn end_tool(&mut self, call_id: &str, out: &mut Vec<Value>) {
-        let Some(t) = self.run_mut().tools.get_mut(call_id) else { return };
+        let Some(t) = self.run_mut().tools.get_mut(call_id) else {
+            return;
+        };
         if t.ended {
             return;
         }
@@ -586,7 +616,10 @@ impl Mapper {
         let text = crate::adapter::lc::tool_content_text(&content);
         let mut b = self
             .ev("TOOL_CALL_RESULT")
-            .str("messageId", message_id.unwrap_or_else(|| format!("result-{call_id}")))
+            .str(
+                "messageId",
+                message_id.unwrap_or_else(|| format!("result-{call_id}")),
+            )
             .str("toolCallId", call_id)
             .str("content", text)
             .str("role", "tool");
@@ -615,7 +648,10 @@ impl Mapper {
             run.tool_steps_open = true;
             let n = run.reasoning_ids.entry(rid.clone()).or_insert(0);
             *n += 1;
-            let e = self.ev("REASONING_START").str("messageId", rid.clone()).build();
+            let e = self
+                .ev("REASONING_START")
+                .str("messageId", rid.clone())
+                .build();
             self.push(e, out);
             let e = self
                 .ev("REASONING_MESSAGE_START")
@@ -636,7 +672,10 @@ impl Mapper {
     fn close_message(&mut self, message_id: &str, out: &mut Vec<Value>) {
         self.close_reasoning_of(message_id, out);
         if self.run_mut().text_open.shift_remove(message_id).is_some() {
-            let e = self.ev("TEXT_MESSAGE_END").str("messageId", message_id).build();
+            let e = self
+                .ev("TEXT_MESSAGE_END")
+                .str("messageId", message_id)
+                .build();
             self.push(e, out);
         }
         // Calls whose name never arrived still get announced, so their args are not lost.
@@ -671,7 +710,12 @@ impl Mapper {
             return;
         }
         // Close everything still open, innermost first.
-        let open: Vec<String> = self.run_mut().reasoning_open.drain(..).map(|(_, v)| v).collect();
+        let open: Vec<String> = self
+            .run_mut()
+            .reasoning_open
+            .drain(..)
+            .map(|(_, v)| v)
+            .collect();
         for rid in open {
             self.emit_reasoning_end(rid, out);
         }
@@ -708,7 +752,13 @@ impl Mapper {
         if matches!(ending, Ending::Finished) && self.opts.text == TextPolicy::Final {
             self.final_answer(out);
         }
-        let steps: Vec<String> = self.run_mut().steps.drain(..).map(|(k, _)| k).rev().collect();
+        let steps: Vec<String> = self
+            .run_mut()
+            .steps
+            .drain(..)
+            .map(|(k, _)| k)
+            .rev()
+            .collect();
         for name in steps {
             let e = self.ev("STEP_FINISHED").str("stepName", name).build();
             self.push(e, out);
@@ -735,7 +785,10 @@ impl Mapper {
             }
             Ending::Finished => {
                 if let Some(msgs) = run.messages.clone() {
-                    let e = self.ev("MESSAGES_SNAPSHOT").val("messages", Value::Array(msgs)).build();
+                    let e = self
+                        .ev("MESSAGES_SNAPSHOT")
+                        .val("messages", Value::Array(msgs))
+                        .build();
                     self.push(e, out);
                 }
                 let mut b = self
@@ -772,14 +825,18 @@ impl Mapper {
 
     /// `--text final`: the final state's answer, as one text message.
     fn final_answer(&mut self, out: &mut Vec<Value>) {
-        let Some(msgs) = self.run_mut().messages.clone() else { return };
+        let Some(msgs) = self.run_mut().messages.clone() else {
+            return;
+        };
         let Some(last) = msgs.last() else { return };
         if last.get("role").and_then(Value::as_str) != Some("assistant") {
             return;
         }
         let (Some(id), Some(text)) = (
             last.get("id").and_then(Value::as_str),
-            last.get("content").and_then(Value::as_str).filter(|t| !t.is_empty()),
+            last.get("content")
+                .and_then(Value::as_str)
+                .filter(|t| !t.is_empty()),
         ) else {
             return;
         };

@@ -97,10 +97,11 @@ pub fn check_stream(events: &[Value]) -> Result<(), String> {
             }
             "TOOL_CALL_ARGS" => inside(&r.tools, id("toolCallId"), "tool call")?,
             "TOOL_CALL_END" => close(&mut r.tools, id("toolCallId"), "tool call")?,
-            "TOOL_CALL_RESULT" => {
-                if !r.tools_seen.contains(field(ev, "toolCallId")) {
-                    return fail(format!("result for tool call {} never started", id("toolCallId")));
-                }
+            "TOOL_CALL_RESULT" if !r.tools_seen.contains(field(ev, "toolCallId")) => {
+                return fail(format!(
+                    "result for tool call {} never started",
+                    id("toolCallId")
+                ));
             }
             "STEP_STARTED" => r.steps.push(id("stepName")),
             "STEP_FINISHED" => {

@@ -31,7 +31,8 @@ fn main() -> ExitCode {
 /// A closed stdout (`aguify convert … | head`) ends quietly with success, as in ripgrep.
 fn is_broken_pipe(e: &anyhow::Error) -> bool {
     e.chain().any(|c| {
-        c.downcast_ref::<aguify::Error>().is_some_and(aguify::Error::is_broken_pipe)
+        c.downcast_ref::<aguify::Error>()
+            .is_some_and(aguify::Error::is_broken_pipe)
             || c.downcast_ref::<io::Error>()
                 .is_some_and(|io| io.kind() == io::ErrorKind::BrokenPipe)
     })
