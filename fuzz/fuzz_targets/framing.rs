@@ -9,7 +9,9 @@ use aguify::input::{Frame, Framer, Framing};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    let Some((&ctl, bytes)) = data.split_first() else { return };
+    let Some((&ctl, bytes)) = data.split_first() else {
+        return;
+    };
     let max = if ctl & 1 == 1 { 16 } else { 1 << 16 };
     let mut framer = Framer::new(bytes, Arc::from("fuzz"), max);
     framer = match (ctl >> 1) & 3 {
