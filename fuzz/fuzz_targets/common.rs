@@ -6,7 +6,10 @@
 mod invariants;
 
 use aguify::adapter::Family;
-use aguify::pipeline::{convert_to_vec, Input, Options};
+use aguify::input::Origin;
+use aguify::model::ModelEvent;
+use aguify::pipeline::{run, Input, Observer, Options};
+use serde_json::Value;
 
 /// Lines as `wc -l` counts them, plus a last line without a newline.
 pub fn line_count(bytes: &[u8]) -> u64 {
@@ -18,6 +21,28 @@ pub fn line_count(bytes: &[u8]) -> u64 {
     }
 }
 
+/// Collects the AG-UI events, noting whether any came through unchanged (AG-UI input, or a
+/// custom event named `agui`): those are passed on as they are, so the invariants are the
+/// producer's business, not aguify's.
+#[derive(Default)]
+struct Collect {
+    events: Vec<Value>,
+    native: bool,
+}
+
+impl Observer for Collect {
+    fn model(&mut self, ev: &ModelEvent, _origin: &Origin) {
+        if matches!(ev, ModelEvent::Native(_)) {
+            self.native = true;
+        }
+    }
+
+    fn event(&mut self, ev: &Value, _origin: &Origin) -> std::io::Result<()> {
+        self.events.push(ev.clone());
+        Ok(())
+    }
+}
+
 pub fn convert_and_check(bytes: &[u8], from: Option<Family>, check_invariants: bool) {
     let opts = Options {
         from,
@@ -26,8 +51,9 @@ pub fn convert_and_check(bytes: &[u8], from: Option<Family>, check_invariants: b
         ..Options::default()
     };
     let input = Input::from_bytes("fuzz", bytes.to_vec());
-    let (events, stats) = match convert_to_vec(vec![input], &opts) {
-        Ok(r) => r,
+    let mut obs = Collect::default();
+    let stats = match run(vec![input], &opts, &mut obs) {
+        Ok(s) => s,
         Err(e) => panic!("convert failed on in-memory input: {e}"),
     };
     assert_eq!(stats.lines, line_count(bytes), "lines read vs wc -l");
@@ -36,10 +62,8 @@ pub fn convert_and_check(bytes: &[u8], from: Option<Family>, check_invariants: b
         stats.lines,
         "mapped + ignored + bad == lines"
     );
-    // A custom event named `agui` injects native AG-UI events, which are passed on as they are.
-    let native = bytes.windows(4).any(|w| w.eq_ignore_ascii_case(b"agui"));
-    if check_invariants && !native {
-        if let Err(e) = invariants::check_stream(&events) {
+    if check_invariants && !obs.native {
+        if let Err(e) = invariants::check_stream(&obs.events) {
             panic!("stream invariant: {e}");
         }
     }
