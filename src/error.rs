@@ -16,8 +16,8 @@ pub enum Error {
     /// Writing the output failed (a closed pipe is reported as this, with `BrokenPipe`).
     #[error("writing output: {0}")]
     Output(#[source] io::Error),
-    /// `--strict` was given and a line was bad.
-    #[error("{0} (stopping: --strict)")]
+    /// `--strict` was given and a line was bad (already reported); holds its `file:line`.
+    #[error("{0}: stopping at the first bad line (--strict)")]
     Strict(String),
 }
 

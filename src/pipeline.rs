@@ -80,6 +80,8 @@ pub struct Stats {
     pub mapped: u64,
     pub ignored: BTreeMap<&'static str, u64>,
     pub bad: u64,
+    /// Records converted with a warning (counted in `mapped` or `ignored` too).
+    pub warnings: u64,
     pub events: u64,
 }
 
@@ -95,6 +97,8 @@ pub trait Observer {
     fn record(&mut self, _rec: &Record, _disposition: &Disposition) {}
     /// A line (or SSE frame) that could not be read as a record.
     fn bad_line(&mut self, _origin: &Origin, _message: &str) {}
+    /// A record that was converted, with something about it worth telling (not counted as bad).
+    fn warning(&mut self, _origin: &Origin, _message: &str) {}
     /// A model event, with the record that produced it.
     fn model(&mut self, _ev: &ModelEvent, _origin: &Origin) {}
     /// An AG-UI event, with the input line it came from.
@@ -170,7 +174,7 @@ pub fn run(inputs: Vec<Input>, opts: &Options, obs: &mut dyn Observer) -> Result
                     stats.bad += lines;
                     obs.bad_line(&origin, &message);
                     if opts.strict {
-                        return Err(Error::Strict(format!("{origin}: {message}")));
+                        return Err(Error::Strict(origin.to_string()));
                     }
                 }
                 Frame::Record(rec) => {
@@ -187,10 +191,14 @@ pub fn run(inputs: Vec<Input>, opts: &Options, obs: &mut dyn Observer) -> Result
                             obs.bad_line(&rec.origin, msg);
                         }
                     }
+                    if let Some(w) = router.take_warning() {
+                        stats.warnings += 1;
+                        obs.warning(&rec.origin, &w);
+                    }
                     obs.record(&rec, &disposition);
                     if opts.strict {
-                        if let Disposition::Bad(msg) = &disposition {
-                            return Err(Error::Strict(format!("{}: {msg}", rec.origin)));
+                        if let Disposition::Bad(_) = &disposition {
+                            return Err(Error::Strict(rec.origin.to_string()));
                         }
                     }
                     mapper.set_timestamp(record_timestamp(&rec));

@@ -37,6 +37,11 @@ pub trait Adapter {
     fn feed(&mut self, rec: &Record, kind: &RecordKind, out: &mut Vec<ModelEvent>) -> Disposition;
     /// End of the file: close what the log left open (a run with no terminal is truncated).
     fn finish(&mut self, out: &mut Vec<ModelEvent>);
+    /// A warning about the record just fed that was still converted (e.g. a v3 `seq` out of
+    /// order), taken once.
+    fn take_warning(&mut self) -> Option<String> {
+        None
+    }
 }
 
 /// The input family a file is in, as chosen by `--from` or detected.
@@ -411,6 +416,11 @@ impl Router {
             Family::V3 => Box::new(V3Adapter::default()),
             Family::Agui => Box::new(AguiPassthrough),
         });
+    }
+
+    /// A warning about the record just fed (it was still converted).
+    pub fn take_warning(&mut self) -> Option<String> {
+        self.adapter.as_mut().and_then(|a| a.take_warning())
     }
 
     pub fn finish(&mut self, out: &mut Vec<ModelEvent>) {

@@ -287,10 +287,20 @@ impl V2Adapter {
             }
             "on_chat_model_stream" => {
                 self.ensure_started(out);
-                let Some(chunk) = data.get("chunk") else {
-                    return Disposition::Bad("on_chat_model_stream without data.chunk".into());
+                let chunk = match data.get("chunk") {
+                    Some(c @ Value::Object(_)) => lc::normalize_cow(c),
+                    None => {
+                        return Disposition::Bad(
+                            "on_chat_model_stream without `data.chunk`: expected the streamed message chunk".into(),
+                        )
+                    }
+                    Some(other) => {
+                        return Disposition::Bad(format!(
+                            "on_chat_model_stream whose `data.chunk` is {}: expected a message chunk object",
+                            crate::input::json_kind(other)
+                        ))
+                    }
                 };
-                let chunk = lc::normalize_cow(chunk);
                 let message_id = self.open_model(&run_id, &chunk, out);
                 let first = out.len();
                 content::chunk_events(&message_id, &chunk, out);
@@ -431,7 +441,12 @@ impl V2Adapter {
                 Disposition::Mapped
             }
             "on_tool_end" => {
-                let output = lc::normalize_deep(data.get("output").unwrap_or(&Value::Null));
+                let Some(output) = data.get("output") else {
+                    return Disposition::Bad(
+                        "on_tool_end without `data.output`: expected the tool's result".into(),
+                    );
+                };
+                let output = lc::normalize_deep(output);
                 let is_msg = lc::message_kind(&output) == Some("tool");
                 let call_id = if is_msg {
                     s(&output, "tool_call_id")

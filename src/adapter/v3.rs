@@ -24,6 +24,10 @@ pub struct V3Adapter {
     /// Open subgraph/node lifecycles by key.
     steps: HashMap<String, ()>,
     tools_open: HashMap<String, ()>,
+    /// `seq` → (input line, record hash) for the current run, to spot replays and reordering.
+    seqs: HashMap<i64, (u64, u64)>,
+    max_seq: Option<(i64, u64)>,
+    warning: Option<String>,
 }
 
 struct OpenMessage {
@@ -76,7 +80,42 @@ impl V3Adapter {
             self.messages.clear();
             self.steps.clear();
             self.tools_open.clear();
+            self.seqs.clear();
+            self.max_seq = None;
         }
+    }
+
+    /// Checks `seq` against the run's earlier events. `Err` for an exact replay (skipped);
+    /// reordering and reuse are converted in file order with a warning.
+    fn check_seq(&mut self, rec: &Record, seq: Option<&Value>) -> Result<(), String> {
+        let Some(seq) = seq else { return Ok(()) };
+        let Some(n) = seq.as_i64() else {
+            self.warning = Some(format!(
+                "v3 `seq` is {}, expected an integer; converted in file order",
+                crate::input::json_kind(seq)
+            ));
+            return Ok(());
+        };
+        let line = rec.origin.line;
+        if let Some(&(first, hash)) = self.seqs.get(&n) {
+            if hash == rec.hash() {
+                return Err(format!(
+                    "duplicate v3 event: seq {n} repeats line {first} exactly (a replayed event); skipped"
+                ));
+            }
+            self.warning = Some(format!(
+                "v3 seq {n} was already used at line {first} by another event (two recordings in one file?); converted in file order"
+            ));
+        } else if let Some((max, max_line)) = self.max_seq.filter(|(m, _)| n < *m) {
+            self.warning = Some(format!(
+                "v3 seq {n} comes after seq {max} (line {max_line}): out of order; converted in file order, not by seq"
+            ));
+        }
+        self.seqs.entry(n).or_insert((line, rec.hash()));
+        if self.max_seq.is_none_or(|(m, _)| n > m) {
+            self.max_seq = Some((n, line));
+        }
+        Ok(())
     }
 
     fn on_messages(
@@ -92,7 +131,15 @@ impl V3Adapter {
             d => d,
         };
         let Some(event) = data.get("event").and_then(Value::as_str) else {
-            return Disposition::Bad("v3 `messages` data without `event`".into());
+            return Disposition::Bad(match data {
+                Value::Object(_) => "v3 `messages` data without an `event` string: expected \
+                                     `message-start`, `content-block-*` or `message-finish`"
+                    .into(),
+                other => format!(
+                    "v3 `messages` event whose `params.data` is {}: expected an object with `event`",
+                    crate::input::json_kind(other)
+                ),
+            });
         };
         match event {
             "message-start" => {
@@ -122,6 +169,30 @@ impl V3Adapter {
                         "`{event}` outside a message: expected `message-start` first"
                     ));
                 };
+                // The platform sends some deltas (a node's replayed message) with the block in
+                // `content` instead of `delta`.
+                let field = if event == "content-block-delta"
+                    && (data.get("delta").is_some() || data.get("content").is_none())
+                {
+                    "delta"
+                } else {
+                    "content"
+                };
+                match data.get(field) {
+                    Some(Value::Object(_)) => {}
+                    None if event == "content-block-finish" => {}
+                    None => {
+                        return Disposition::Bad(format!(
+                            "`{event}` without `{field}`: expected an object"
+                        ))
+                    }
+                    Some(other) => {
+                        return Disposition::Bad(format!(
+                            "`{event}` whose `{field}` is {}: expected an object",
+                            crate::input::json_kind(other)
+                        ))
+                    }
+                }
                 let index = data
                     .get("index")
                     .map(block_key)
@@ -132,9 +203,13 @@ impl V3Adapter {
                     "content-block-start" => {
                         block_start(&mid, &index, block, data.get("content"), out)
                     }
-                    "content-block-delta" => {
-                        block_delta(&mid, &index, block, data.get("delta"), out)
-                    }
+                    "content-block-delta" => block_delta(
+                        &mid,
+                        &index,
+                        block,
+                        data.get("delta").or_else(|| data.get("content")),
+                        out,
+                    ),
                     _ => block_finish(&mid, &index, block, data.get("content"), out),
                 }
                 Disposition::Mapped
@@ -162,8 +237,15 @@ impl V3Adapter {
     }
 
     fn on_tools(&mut self, data: &Value, out: &mut Vec<ModelEvent>) -> Disposition {
-        let Some(id) = s(data, "tool_call_id") else {
-            return Disposition::Bad("v3 `tools` event without `tool_call_id`".into());
+        let id = match data.get("tool_call_id") {
+            Some(Value::String(id)) => id.clone(),
+            None => return Disposition::Bad("v3 `tools` event without `tool_call_id`".into()),
+            Some(other) => {
+                return Disposition::Bad(format!(
+                    "v3 `tools` event whose `tool_call_id` is {}: expected a string",
+                    crate::input::json_kind(other)
+                ))
+            }
         };
         match data.get("event").and_then(Value::as_str) {
             Some("tool-started") => {
@@ -385,7 +467,7 @@ fn block_delta(
 ) {
     let Some(d) = delta else { return };
     match d.get("type").and_then(Value::as_str).unwrap_or_default() {
-        "text-delta" => {
+        "text-delta" | "text" => {
             if let Some(t) = d
                 .get("text")
                 .and_then(Value::as_str)
@@ -401,7 +483,7 @@ fn block_delta(
                 });
             }
         }
-        "reasoning-delta" => {
+        "reasoning-delta" | "reasoning" => {
             if let Some(t) = d
                 .get("reasoning")
                 .and_then(Value::as_str)
@@ -418,7 +500,7 @@ fn block_delta(
                 });
             }
         }
-        "tool-call-delta" => {
+        "tool-call-delta" | "tool_call_chunk" => {
             let args = d
                 .get("args")
                 .and_then(Value::as_str)
@@ -548,6 +630,8 @@ impl Adapter for V3Adapter {
                 out.push(ModelEvent::RunFailed(info.clone()));
                 self.started = false;
                 self.messages.clear();
+                self.seqs.clear();
+                self.max_seq = None;
                 return Disposition::Mapped;
             }
             RecordKind::Custom => {
@@ -562,8 +646,20 @@ impl Adapter for V3Adapter {
             }
             _ => return Disposition::Bad("expected a v3 protocol event".into()),
         };
+        if let Err(msg) = self.check_seq(rec, ev.get("seq")) {
+            return Disposition::Bad(msg);
+        }
         let method = ev.get("method").and_then(Value::as_str).unwrap_or_default();
-        let params = ev.get("params").unwrap_or(&Value::Null);
+        let params = match ev.get("params") {
+            Some(p @ Value::Object(_)) => p,
+            None => &Value::Null,
+            Some(other) => {
+                return Disposition::Bad(format!(
+                "v3 `{method}` event whose `params` is {}: expected an object {{namespace, data}}",
+                crate::input::json_kind(other)
+            ))
+            }
+        };
         let data = params.get("data").unwrap_or(&Value::Null);
         let ns = ns_key(params.get("namespace"));
         let seq = ev.get("seq").map(|s| s.to_string()).unwrap_or_default();
@@ -643,6 +739,10 @@ impl Adapter for V3Adapter {
             "debug" => Disposition::Ignored("debug stream"),
             _ => Disposition::Ignored("v3 method aguify does not map"),
         }
+    }
+
+    fn take_warning(&mut self) -> Option<String> {
+        self.warning.take()
     }
 
     fn finish(&mut self, out: &mut Vec<ModelEvent>) {

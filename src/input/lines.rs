@@ -101,10 +101,9 @@ impl<R: BufRead> LineReader<R> {
         if self.buf.last() == Some(&b'\r') {
             self.buf.pop();
         }
-        let mut bytes: &[u8] = &self.buf;
-        if number == 1 {
-            bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
-        }
+        // A BOM starts the file, or a later line when recordings were concatenated (`cat a b`).
+        let bytes: &[u8] = &self.buf;
+        let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
         let text = std::str::from_utf8(bytes).map_err(|e| {
             format!(
                 "invalid UTF-8 at byte {} of the line; expected UTF-8 text",
@@ -163,6 +162,8 @@ mod tests {
         assert_eq!(got[0].1.as_deref(), Ok("{\"a\":1}"));
         assert_eq!(got[1].1.as_deref(), Ok("{\"b\":2}"));
         assert_eq!(got.len(), 2);
+        let got = lines(b"{}\n\xEF\xBB\xBF{\"b\":2}\n", 100);
+        assert_eq!(got[1].1.as_deref(), Ok("{\"b\":2}"));
     }
 
     #[test]

@@ -289,6 +289,13 @@ pub(crate) fn describe_json_error(e: &serde_json::Error, text: &str) -> String {
         Category::Syntax if e.to_string().contains("recursion limit") => {
             "JSON nested too deeply (more than 128 levels)".to_string()
         }
+        // Multi-line SSE data: say which of its lines.
+        _ if text.contains('\n') => format!(
+            "invalid JSON at line {} column {} of the data: {}",
+            e.line(),
+            e.column(),
+            strip_position(e)
+        ),
         _ => format!("invalid JSON at column {}: {}", e.column(), strip_position(e)),
     }
 }

@@ -1,6 +1,10 @@
 //! SSE framing (WHATWG event-stream rules): a blank line ends a frame; `data:` lines are joined
 //! with `\n`; `event:` names the frame; `id:`/`retry:`/`:`-comments carry nothing to map.
 //! Bare CR line ends are accepted, as the spec (not the AG-UI JS client) allows.
+//!
+//! Accounting: every physical (LF-ended) line belongs to exactly one frame, so the frames'
+//! `lines` sum to the file's line count. With bare CR line ends one physical line may hold many
+//! frames: the first frame dispatched from it counts it, later ones count 0 lines.
 
 use std::collections::VecDeque;
 use std::sync::Arc;
@@ -9,10 +13,30 @@ use super::{describe_json_error, parse_json, Frame, Origin, Record};
 
 #[derive(Default)]
 pub struct SseFramer {
-    start_line: Option<u64>,
+    /// Physical lines read since the last dispatch.
     lines: u64,
+    /// First physical line of the frame (comments included).
+    first_line: Option<u64>,
+    /// First line holding a field (not a comment): where messages point.
+    field_line: Option<u64>,
     event: Option<String>,
     data: Option<String>,
+    /// The first line of the frame that is not an SSE field (e.g. a JSON line without `data:`).
+    stray: Option<String>,
+}
+
+/// Field names the event-stream format defines.
+fn is_known_field(name: &str) -> bool {
+    matches!(name, "data" | "event" | "id" | "retry")
+}
+
+/// A short, char-safe excerpt of a line for messages.
+fn excerpt(s: &str) -> String {
+    const MAX: usize = 40;
+    match s.char_indices().nth(MAX) {
+        Some((i, _)) => format!("{}…", &s[..i]),
+        None => s.to_string(),
+    }
 }
 
 impl SseFramer {
@@ -23,19 +47,16 @@ impl SseFramer {
         file: &Arc<str>,
         out: &mut VecDeque<Frame>,
     ) {
+        self.lines += 1;
         // A physical line may hold several logical lines when the file uses bare CR.
-        let mut first = true;
         for logical in text.split('\r') {
-            if first {
-                self.lines += 1;
-                first = false;
-            }
             if logical.is_empty() {
                 if let Some(f) = self.dispatch(file, number) {
                     out.push_back(f);
                 }
                 continue;
             }
+            self.first_line.get_or_insert(number);
             let (field, value) = match logical.find(':') {
                 Some(0) => continue, // comment
                 Some(i) => {
@@ -44,7 +65,7 @@ impl SseFramer {
                 }
                 None => (logical, ""),
             };
-            self.start_line.get_or_insert(number);
+            self.field_line.get_or_insert(number);
             match field {
                 "data" => match &mut self.data {
                     Some(d) => {
@@ -54,7 +75,10 @@ impl SseFramer {
                     None => self.data = Some(value.to_string()),
                 },
                 "event" => self.event = Some(value.to_string()),
-                _ => {} // id, retry and unknown fields carry nothing to map
+                f if !is_known_field(f) && self.stray.is_none() => {
+                    self.stray = Some(excerpt(logical));
+                }
+                _ => {} // id, retry and further unknown fields carry nothing to map
             }
         }
     }
@@ -66,21 +90,15 @@ impl SseFramer {
 
     fn dispatch(&mut self, file: &Arc<str>, at_line: u64) -> Option<Frame> {
         let lines = std::mem::take(&mut self.lines);
-        let start = self.start_line.take();
+        let first = self.first_line.take();
+        let field_line = self.field_line.take();
         let event = self.event.take();
         let data = self.data.take();
-        if lines == 0 && start.is_none() {
-            // A second frame on a physical line already counted (bare CR line ends) has
-            // lines == 0 but still carries data.
-            return None;
-        }
-        let origin = Origin {
-            file: file.clone(),
-            line: start.unwrap_or(0),
-        };
-        let Some(start) = start else {
-            // Only the blank separator line itself.
-            return Some(Frame::Ignored {
+        let stray = self.stray.take();
+        let Some(first) = first else {
+            // Only the blank separator line itself (nothing to account when a bare-CR line
+            // already gave its count to an earlier frame).
+            return (lines > 0).then(|| Frame::Ignored {
                 origin: Origin {
                     file: file.clone(),
                     line: at_line,
@@ -90,16 +108,33 @@ impl SseFramer {
             });
         };
         let origin = Origin {
-            line: start,
-            ..origin
+            file: file.clone(),
+            line: field_line.unwrap_or(first),
         };
         let Some(data) = data else {
+            if let Some(stray) = stray {
+                return Some(Frame::Bad {
+                    origin,
+                    lines,
+                    message: format!(
+                        "SSE frame without a `data:` field (found `{stray}`): expected \
+                         `data: <JSON>` lines, each frame ended by a blank line"
+                    ),
+                });
+            }
             return Some(Frame::Ignored {
                 origin,
                 lines,
-                reason: "SSE frame without data (comment, id or retry only)",
+                reason: "SSE frame without data (comment, event, id or retry only)",
             });
         };
+        if data.trim().is_empty() {
+            return Some(Frame::Bad {
+                origin,
+                lines,
+                message: "SSE frame with empty `data:`: expected a JSON object".into(),
+            });
+        }
         Some(match parse_frame_data(&data) {
             Ok(value) => Frame::Record(Record::new(origin, lines, event, data.into(), value)),
             Err(message) => Frame::Bad {
@@ -162,5 +197,30 @@ mod tests {
     fn last_frame_without_blank_line_is_kept() {
         let got = frames("data: {\"a\":1}");
         assert!(matches!(got.last(), Some(Frame::Record(_))));
+    }
+
+    #[test]
+    fn every_line_is_accounted_once() {
+        let input =
+            ": c\nevent: values\ndata: {\"a\":1}\n\n\n\ndata: {\"a\":2}\r\rdata: {\"a\":3}\r\r";
+        let got = frames(input);
+        let lines: u64 = got
+            .iter()
+            .map(|f| match f {
+                Frame::Record(r) => r.lines,
+                Frame::Ignored { lines, .. } | Frame::Bad { lines, .. } => *lines,
+            })
+            .sum();
+        assert_eq!(lines, input.split('\n').count() as u64);
+        let n = got.iter().filter(|f| matches!(f, Frame::Record(_))).count();
+        assert_eq!(n, 3);
+    }
+
+    #[test]
+    fn json_without_data_prefix_is_bad() {
+        let got = frames("event: values\n{\"a\":1}\n\n");
+        assert!(
+            matches!(&got[0], Frame::Bad { message, .. } if message.contains("without a `data:` field"))
+        );
     }
 }

@@ -83,7 +83,7 @@ struct Run {
     tools: IndexMap<String, ToolCall>,
     tool_index: HashMap<(String, String), String>,
     /// Chunks of a call whose id or name has not arrived yet.
-    tool_buffer: HashMap<(String, String), PendingChunks>,
+    tool_buffer: IndexMap<(String, String), PendingChunks>,
     interrupts: Vec<InterruptInfo>,
     messages: Option<Vec<Value>>,
     /// Token usage summed per (provider, model) as messages end, in first-seen order.
@@ -552,7 +552,8 @@ impl Mapper {
         if buf.id.is_none() || buf.name.is_none() {
             return;
         }
-        let PendingChunks { id, name, args } = run.tool_buffer.remove(&key).unwrap_or_default();
+        let PendingChunks { id, name, args } =
+            run.tool_buffer.shift_remove(&key).unwrap_or_default();
         let (call_id, name) = (id.unwrap_or_default(), name.unwrap_or_default());
         if run.tools.contains_key(&call_id) {
             // The same call announced again (a replayed message): never a second START.
@@ -712,7 +713,7 @@ impl Mapper {
             .map(|(k, v)| (k.clone(), v.clone()))
             .collect();
         for (k, PendingChunks { id, name, args }) in stranded {
-            self.run_mut().tool_buffer.remove(&k);
+            self.run_mut().tool_buffer.shift_remove(&k);
             let call_id = id.unwrap_or_else(|| format!("{}:tool:{}", k.0, k.1));
             let name = name.unwrap_or_else(|| "unknown_tool".into());
             self.ensure_tool(&call_id, &name, Some(k.0.clone()), Some(&args), out);

@@ -44,8 +44,14 @@ impl Observer for ConvertObserver<'_> {
     }
 
     fn bad_line(&mut self, origin: &Origin, message: &str) {
-        eprintln!("aguify: {origin}: {message}");
+        // The checker reports a bad line (AGX608/609, naming file:line and what was expected);
+        // printing it here too would say everything twice.
         self.checker.bad_line(origin, message);
+        self.report_new();
+    }
+
+    fn warning(&mut self, origin: &Origin, message: &str) {
+        eprintln!("aguify: {origin}: warning: {message}");
     }
 
     fn model(&mut self, ev: &ModelEvent, origin: &Origin) {
@@ -108,7 +114,10 @@ pub fn run(args: ConvertArgs) -> anyhow::Result<i32> {
         files: vec![obs.checker.into_report()],
     };
     let counts = report.counts();
-    eprintln!("aguify: check: {}", summary_line(counts, 1));
+    // Quiet on success (like ripgrep): the summary only follows findings.
+    if counts.errors + counts.warnings > 0 {
+        eprintln!("aguify: check: {}", summary_line(counts, 1));
+    }
     Ok(if crate::check::fails(counts, args.fail_on, None) {
         1
     } else {
@@ -120,12 +129,16 @@ pub fn print_stats(stats: &Stats) {
     let mut e = io::stderr().lock();
     let _ = writeln!(
         e,
-        "aguify: {} lines read: {} mapped, {} ignored, {} bad; {} AG-UI events written",
+        "aguify: {} lines read: {} mapped, {} ignored, {} bad; {} AG-UI events written{}",
         stats.lines,
         stats.mapped,
         stats.ignored_total(),
         stats.bad,
-        stats.events
+        stats.events,
+        match stats.warnings {
+            0 => String::new(),
+            n => format!("; {n} warning(s)"),
+        }
     );
     for (why, n) in &stats.ignored {
         let _ = writeln!(e, "aguify:   ignored {n:>6}  {why}");
