@@ -122,13 +122,20 @@ fn block_events(message_id: &str, pos: usize, b: &Value, out: &mut Vec<ModelEven
         }
         return;
     }
+    let text = |k: &str| o.get(k).and_then(Value::as_str).filter(|t| !t.is_empty());
+    let reasoning = |t: &str| ModelEvent::ReasoningDelta {
+        message_id: mid(),
+        block: key.clone(),
+        text: t.to_string(),
+    };
+    let encrypted = |v: &str| ModelEvent::ReasoningEncrypted {
+        message_id: mid(),
+        block: key.clone(),
+        value: v.to_string(),
+    };
     match ty {
         "text" | "text_delta" => {
-            if let Some(t) = o
-                .get("text")
-                .and_then(Value::as_str)
-                .filter(|t| !t.is_empty())
-            {
+            if let Some(t) = text("text") {
                 out.push(ModelEvent::TextDelta {
                     message_id: mid(),
                     text: t.to_string(),
@@ -136,79 +143,41 @@ fn block_events(message_id: &str, pos: usize, b: &Value, out: &mut Vec<ModelEven
             }
         }
         "reasoning" => {
-            for s in o
-                .get("summary")
-                .and_then(Value::as_array)
-                .into_iter()
-                .flatten()
-            {
+            let summary = o.get("summary").and_then(Value::as_array);
+            for s in summary.into_iter().flatten() {
                 if let Some(t) = s
                     .get("text")
                     .and_then(Value::as_str)
                     .filter(|t| !t.is_empty())
                 {
-                    out.push(ModelEvent::ReasoningDelta {
-                        message_id: mid(),
-                        block: key.clone(),
-                        text: t.to_string(),
-                    });
+                    out.push(reasoning(t));
                 }
             }
-            if let Some(t) = o
-                .get("reasoning")
-                .and_then(Value::as_str)
-                .filter(|t| !t.is_empty())
-            {
-                out.push(ModelEvent::ReasoningDelta {
-                    message_id: mid(),
-                    block: key.clone(),
-                    text: t.to_string(),
-                });
+            if let Some(t) = text("reasoning") {
+                out.push(reasoning(t));
             }
             let sig = o
                 .get("extras")
                 .and_then(|e| e.get("signature"))
-                .or_else(|| o.get("signature"))
-                .or_else(|| o.get("encrypted_content"));
-            if let Some(s) = sig.and_then(Value::as_str).filter(|s| !s.is_empty()) {
-                out.push(ModelEvent::ReasoningEncrypted {
-                    message_id: mid(),
-                    block: key,
-                    value: s.to_string(),
-                });
+                .and_then(Value::as_str)
+                .filter(|s| !s.is_empty())
+                .or_else(|| text("signature"))
+                .or_else(|| text("encrypted_content"));
+            if let Some(s) = sig {
+                out.push(encrypted(s));
             }
         }
         "thinking" => {
-            if let Some(t) = o
-                .get("thinking")
-                .and_then(Value::as_str)
-                .filter(|t| !t.is_empty())
-            {
-                out.push(ModelEvent::ReasoningDelta {
-                    message_id: mid(),
-                    block: key.clone(),
-                    text: t.to_string(),
-                });
+            if let Some(t) = text("thinking") {
+                out.push(reasoning(t));
             }
-            if let Some(s) = o
-                .get("signature")
-                .and_then(Value::as_str)
-                .filter(|s| !s.is_empty())
-            {
-                out.push(ModelEvent::ReasoningEncrypted {
-                    message_id: mid(),
-                    block: key,
-                    value: s.to_string(),
-                });
+            if let Some(s) = text("signature") {
+                out.push(encrypted(s));
             }
         }
         "redacted_thinking" => {
             if let Some(d) = o.get("data").and_then(Value::as_str) {
-                out.push(ModelEvent::ReasoningEncrypted {
-                    message_id: mid(),
-                    block: key,
-                    value: d.to_string(),
-                });
+                out.push(encrypted(d));
             }
         }
         // Tool calls stream through `tool_call_chunks`; the content copies are not repeated.
