@@ -26,6 +26,7 @@ pub mod strict;
 pub mod transport;
 pub mod verifier;
 
+use std::borrow::Cow;
 use std::io;
 use std::sync::Arc;
 
@@ -140,8 +141,8 @@ pub struct Checker {
     leaks: leaks::Leaks,
     raw: raw::Raw,
     pending_bad: Option<(Origin, String)>,
-    expanded: Vec<Value>,
     drained: usize,
+    streamed: report::Counts,
     finished: bool,
 }
 
@@ -169,8 +170,8 @@ impl Checker {
             leaks: Default::default(),
             raw: Default::default(),
             pending_bad: None,
-            expanded: vec![],
             drained: 0,
+            streamed: Default::default(),
             finished: false,
         }
     }
@@ -246,8 +247,7 @@ impl Checker {
             };
             self.ctx.report(issue.rule, vec![], msg);
         }
-        let mut expanded = std::mem::take(&mut self.expanded);
-        expanded.clear();
+        let mut expanded: Vec<Cow<'_, Value>> = vec![];
         self.client.feed(ev, &mut self.ctx, &mut expanded);
         let converted = self.converted();
         for e in &expanded {
@@ -255,7 +255,6 @@ impl Checker {
             self.interrupts.feed(e, converted, &mut self.ctx);
             self.leaks.feed(e, &mut self.ctx);
         }
-        self.expanded = expanded;
     }
 
     /// End of the stream: checks that need the whole stream.
@@ -278,6 +277,25 @@ impl Checker {
         let from = self.drained;
         self.drained = self.ctx.out.len();
         &self.ctx.out[from..]
+    }
+
+    /// Hands the findings not yet drained to `f`, then forgets them, keeping their counts
+    /// ([`Checker::streamed_counts`]): memory stays flat for callers that print findings as they
+    /// occur and report only counts (`convert`). Not to be mixed with [`Checker::drain_new`].
+    pub fn stream_new(&mut self, mut f: impl FnMut(&Finding)) {
+        for x in self.ctx.out.drain(..) {
+            match x.severity {
+                Severity::Error => self.streamed.errors += 1,
+                Severity::Warning => self.streamed.warnings += 1,
+            }
+            f(&x);
+        }
+        self.drained = 0;
+    }
+
+    /// The counts of the findings [`Checker::stream_new`] handed out.
+    pub fn streamed_counts(&self) -> report::Counts {
+        self.streamed
     }
 
     /// Adds findings produced outside the stream (transport checks).

@@ -5,6 +5,8 @@
 //! Like the client, verification stops at the first error of a stream. Chunk expansion goes on,
 //! so the later checks ([`super::strict`], [`super::interrupts`]) see the expanded stream.
 
+use std::borrow::Cow;
+
 use indexmap::{IndexMap, IndexSet};
 use serde_json::{Map, Value};
 
@@ -35,10 +37,12 @@ pub struct Compat {
 
 impl Compat {
     /// The event as the client's later stages see it, or `None` when enforcement drops it.
-    pub fn apply(&mut self, ev: &Value) -> Option<Value> {
+    /// Borrowed unless the shim changes it (the common case: no copy of the event).
+    pub fn apply<'a>(&mut self, ev: &'a Value) -> Option<Cow<'a, Value>> {
         let t = s(ev, "type")?;
-        let mut m: Map<String, Value> = ev.as_object()?.clone();
+        let obj = ev.as_object()?;
         if let Some(rest) = t.strip_prefix("THINKING_") {
+            let mut m: Map<String, Value> = obj.clone();
             let (nt, id) = match rest {
                 "START" => {
                     self.minted += 1;
@@ -67,11 +71,23 @@ impl Compat {
             m.remove("title");
             m.insert("type".into(), Value::String(nt.into()));
             m.entry("messageId").or_insert(Value::String(id));
-            return Some(Value::Object(m));
+            return Some(Cow::Owned(Value::Object(m)));
         }
         if !crate::agui::is_event_type(t) {
             return None;
         }
+        let null = |k: &str| obj.get(k).is_some_and(Value::is_null);
+        let changes = null("rawEvent")
+            || match t {
+                "RUN_FINISHED" => null("result") || null("outcome"),
+                "SUBAGENT_FINISHED" => null("result"),
+                "TOOL_CALL_START" | "TOOL_CALL_CHUNK" => null("parentMessageId"),
+                _ => false,
+            };
+        if !changes {
+            return Some(Cow::Borrowed(ev));
+        }
+        let mut m: Map<String, Value> = obj.clone();
         if m.get("rawEvent").is_some_and(Value::is_null) {
             m.remove("rawEvent");
         }
@@ -91,7 +107,7 @@ impl Compat {
             }
             _ => {}
         }
-        Some(Value::Object(m))
+        Some(Cow::Owned(Value::Object(m)))
     }
 }
 
@@ -155,6 +171,9 @@ struct OpenChunk {
     fields: Vec<(&'static str, Option<String>)>,
 }
 
+/// An expanded event and whether it is the start of a stream opened by a chunk.
+pub type Expanded<'a> = (Cow<'a, Value>, bool);
+
 /// `transformChunks`: one pending chunk stream per lane (the `subagentRunId`, or the parent).
 #[derive(Default)]
 pub struct Chunks {
@@ -175,18 +194,21 @@ fn synth(t: &str, pairs: &[(&str, Value)], lane: &Option<String>) -> Value {
 }
 
 impl Chunks {
-    fn close(&mut self, lane: &Option<String>, out: &mut Vec<Value>) {
+    fn close(&mut self, lane: &Option<String>, out: &mut Vec<Expanded<'_>>) {
         if let Some(open) = self.lanes.shift_remove(lane) {
             let (_, _, end) = open.kind.types();
-            out.push(synth(
-                end,
-                &[(open.kind.id_field(), Value::String(open.id))],
-                lane,
+            out.push((
+                Cow::Owned(synth(
+                    end,
+                    &[(open.kind.id_field(), Value::String(open.id))],
+                    lane,
+                )),
+                false,
             ));
         }
     }
 
-    fn close_all(&mut self, out: &mut Vec<Value>) {
+    fn close_all(&mut self, out: &mut Vec<Expanded<'_>>) {
         let lanes: Vec<Option<String>> = self.lanes.keys().cloned().collect();
         for l in lanes {
             self.close(&l, out);
@@ -195,11 +217,12 @@ impl Chunks {
 
     /// Expands one event into `out`. An `Err` is the client's `transformChunks` error
     /// `(rule, message, id)`.
-    pub fn feed(
+    pub fn feed<'a>(
         &mut self,
-        ev: &Value,
-        out: &mut Vec<Value>,
+        event: Cow<'a, Value>,
+        out: &mut Vec<Expanded<'a>>,
     ) -> Result<(), (&'static str, String, Option<String>)> {
+        let ev: &Value = &event;
         let t = s(ev, "type").unwrap_or("");
         let Some(kind) = Kind::of_chunk(t) else {
             match t {
@@ -213,7 +236,15 @@ impl Chunks {
                 | "SUBAGENT_STARTED" => {}
                 _ => self.close(&tag(ev), out),
             }
-            out.push(ev.clone());
+            // An input event that carries the marker itself is treated like an expanded start.
+            let marked = ev.get("aguifyChunk").is_some();
+            let mut event = event;
+            if marked {
+                if let Some(o) = event.to_mut().as_object_mut() {
+                    o.remove("aguifyChunk");
+                }
+            }
+            out.push((event, marked));
             return Ok(());
         };
         let id = s(ev, kind.id_field()).map(str::to_string);
@@ -328,10 +359,13 @@ impl Chunks {
                     .get(delta_field)
                     .cloned()
                     .unwrap_or(Value::String(String::new()));
-                out.push(synth(
-                    content,
-                    &[(kind.id_field(), Value::String(oid)), ("delta", d)],
-                    &lane,
+                out.push((
+                    Cow::Owned(synth(
+                        content,
+                        &[(kind.id_field(), Value::String(oid)), ("delta", d)],
+                        &lane,
+                    )),
+                    false,
                 ));
             }
             return Ok(());
@@ -378,21 +412,20 @@ impl Chunks {
             }
             Kind::Reasoning => pairs.push(("role", Value::String("reasoning".into()))),
         }
-        let mut st = synth(start, &pairs, &lane);
-        if let Some(o) = st.as_object_mut() {
-            o.insert("aguifyChunk".into(), Value::Bool(true));
-        }
-        out.push(st);
+        out.push((Cow::Owned(synth(start, &pairs, &lane)), true));
         if ev.get("delta").is_some() || ev.get("rawEvent").is_some() || ev.get("metadata").is_some()
         {
             let d = ev
                 .get(delta_field)
                 .cloned()
                 .unwrap_or(Value::String(String::new()));
-            out.push(synth(
-                content,
-                &[(kind.id_field(), Value::String(id.clone())), ("delta", d)],
-                &lane,
+            out.push((
+                Cow::Owned(synth(
+                    content,
+                    &[(kind.id_field(), Value::String(id.clone())), ("delta", d)],
+                    &lane,
+                )),
+                false,
             ));
         }
         self.lanes.insert(lane, OpenChunk { kind, id, fields });
@@ -882,23 +915,20 @@ pub struct Client {
 
 impl Client {
     /// Feeds one input event; official findings go to `ctx`, the expanded events to `out`.
-    pub fn feed(&mut self, ev: &Value, ctx: &mut Ctx, out: &mut Vec<Value>) {
+    pub fn feed<'a>(&mut self, ev: &'a Value, ctx: &mut Ctx, out: &mut Vec<Cow<'a, Value>>) {
         let Some(ev) = self.compat.apply(ev) else {
             return;
         };
         let mut expanded = vec![];
-        if let Err((rule, msg, id)) = self.chunks.feed(&ev, &mut expanded) {
+        if let Err((rule, msg, id)) = self.chunks.feed(ev, &mut expanded) {
             if !self.stopped {
                 self.stopped = true;
                 ctx.report(rule, id.into_iter().collect(), msg);
             }
             return;
         }
-        for e in &mut expanded {
-            let from_chunk = e
-                .as_object_mut()
-                .and_then(|o| o.remove("aguifyChunk"))
-                .is_some();
+        for (e, from_chunk) in &expanded {
+            let (e, from_chunk): (&Value, bool) = (e, *from_chunk);
             if self.stopped {
                 continue;
             }
@@ -944,6 +974,6 @@ impl Client {
                 ctx.report(rule, ids, msg);
             }
         }
-        out.extend(expanded);
+        out.extend(expanded.into_iter().map(|(e, _)| e));
     }
 }

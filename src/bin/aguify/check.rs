@@ -116,8 +116,8 @@ pub fn run(args: CheckArgs) -> anyhow::Result<i32> {
         ReportFormat::Sarif => Format::Sarif,
     };
     let color = use_color(args.color, io::stdout().is_terminal());
-    let mut out = io::stdout().lock();
-    out.write_all(report.render(format, color).as_bytes())?;
+    let mut out = io::BufWriter::with_capacity(64 * 1024, io::stdout().lock());
+    report.write_to(format, color, &mut out)?;
     out.flush()?;
     let _ = Severity::Error;
     Ok(if fails(report.counts(), args.fail_on, args.max_warnings) {

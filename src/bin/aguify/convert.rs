@@ -4,8 +4,8 @@ use std::io::{self, IsTerminal, Write};
 use std::sync::Arc;
 
 use aguify::adapter::Disposition;
+use aguify::check::report::summary_line;
 use aguify::check::report::text::finding_line;
-use aguify::check::report::{summary_line, Report};
 use aguify::check::{Checker, Config};
 use aguify::input::{Origin, Record};
 use aguify::model::ModelEvent;
@@ -25,15 +25,14 @@ struct ConvertObserver<'a> {
 
 impl ConvertObserver<'_> {
     /// Prints the checker's new findings on stderr as they occur.
+    /// Findings are not kept: the summary needs only their counts.
     fn report_new(&mut self) {
-        let new = self.checker.drain_new();
-        if new.is_empty() {
-            return;
-        }
-        let mut e = io::stderr().lock();
-        for f in new {
-            let _ = writeln!(e, "aguify: {}", finding_line(f, self.color));
-        }
+        let color = self.color;
+        let mut e = None;
+        self.checker.stream_new(|f| {
+            let e = e.get_or_insert_with(|| io::stderr().lock());
+            let _ = writeln!(e, "aguify: {}", finding_line(f, color));
+        });
     }
 }
 
@@ -110,10 +109,7 @@ pub fn run(args: ConvertArgs) -> anyhow::Result<i32> {
     if args.stats {
         print_stats(&stats);
     }
-    let report = Report {
-        files: vec![obs.checker.into_report()],
-    };
-    let counts = report.counts();
+    let counts = obs.checker.streamed_counts();
     // Quiet on success (like ripgrep): the summary only follows findings.
     if counts.errors + counts.warnings > 0 {
         eprintln!("aguify: check: {}", summary_line(counts, 1));

@@ -7,7 +7,7 @@ mod junit;
 mod sarif;
 pub mod text;
 
-use super::{FileReport, Severity};
+use super::{FileReport, Finding, Severity};
 
 /// A report over one or more files.
 #[derive(Debug, Clone, Default)]
@@ -46,6 +46,19 @@ impl Report {
     /// Files the official client would reject.
     pub fn official_invalid(&self) -> usize {
         self.files.iter().filter(|f| !f.official_valid).count()
+    }
+
+    /// Writes the rendered report to `w`; the JSON report is streamed, not built in memory.
+    pub fn write_to(
+        &self,
+        format: Format,
+        color: bool,
+        w: &mut dyn std::io::Write,
+    ) -> std::io::Result<()> {
+        match format {
+            Format::Json => json::write(self, w),
+            _ => w.write_all(self.render(format, color).as_bytes()),
+        }
     }
 
     /// Renders the report. `color` applies to the text format only.
