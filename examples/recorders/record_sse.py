@@ -96,11 +96,12 @@ def thread_id(form: str, name: str) -> str:
     return str(uuid.uuid5(uuid.NAMESPACE_URL, f"aguify/recordings/{form}/{name}"))
 
 
-async def capture_classic(client: httpx.AsyncClient, name: str, out: Path) -> None:
-    tid = thread_id("classic", name)
+async def classic_runs(client: httpx.AsyncClient, form: str, name: str, stream_mode: list[str]):
+    """Each run of a scenario on one thread of the classic API: yields (suffix, raw SSE bytes)."""
+    tid = thread_id(form, name)
     await client.post("/threads", json={"thread_id": tid, "if_exists": "do_nothing"})
     for suffix, inp, resume in scenario_inputs()[name]:
-        body: dict = {"assistant_id": f"classic__{name}", "stream_mode": ["events"]}
+        body: dict = {"assistant_id": f"classic__{name}", "stream_mode": stream_mode}
         if name in RUN_CONFIG:
             body["config"] = RUN_CONFIG[name]
         if resume is not None:
@@ -108,7 +109,11 @@ async def capture_classic(client: httpx.AsyncClient, name: str, out: Path) -> No
         else:
             body["input"] = inp
         async with client.stream("POST", f"/threads/{tid}/runs/stream", json=body) as resp:
-            raw = await resp.aread()
+            yield suffix, await resp.aread()
+
+
+async def capture_classic(client: httpx.AsyncClient, name: str, out: Path) -> None:
+    async for suffix, raw in classic_runs(client, "classic", name, ["events"]):
         path = out / "sse" / f"platform-classic-events.{name}{suffix}.sse"
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(raw)
@@ -126,18 +131,8 @@ async def capture_classic(client: httpx.AsyncClient, name: str, out: Path) -> No
 
 async def capture_tuple(client: httpx.AsyncClient, name: str, out: Path) -> None:
     """What SDK front ends stream: stream_mode ["messages-tuple", "values", "custom"]."""
-    tid = thread_id("tuple", name)
-    await client.post("/threads", json={"thread_id": tid, "if_exists": "do_nothing"})
-    for suffix, inp, resume in scenario_inputs()[name]:
-        body: dict = {"assistant_id": f"classic__{name}", "stream_mode": ["messages-tuple", "values", "custom"]}
-        if name in RUN_CONFIG:
-            body["config"] = RUN_CONFIG[name]
-        if resume is not None:
-            body["command"] = {"resume": resume}
-        else:
-            body["input"] = inp
-        async with client.stream("POST", f"/threads/{tid}/runs/stream", json=body) as resp:
-            raw = await resp.aread()
+    modes = ["messages-tuple", "values", "custom"]
+    async for suffix, raw in classic_runs(client, "tuple", name, modes):
         path = out / "sse" / f"platform-messages-tuple.{name}{suffix}.sse"
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(raw)
@@ -231,7 +226,6 @@ async def run(out: Path, only: set[str], base_url: str, tuple_only: bool = False
                 continue
             await capture_classic(client, name, out)
             await capture_v3(client, name, out)
-            await capture_tuple(client, name, out)
 
 
 def main() -> None:
@@ -239,7 +233,12 @@ def main() -> None:
     ap.add_argument("--out", default="testdata/recordings", type=Path)
     ap.add_argument("--only", default="")
     ap.add_argument("--server", default="", help="use a running server (base URL) instead of starting one")
-    ap.add_argument("--tuple-only", action="store_true", help="capture only the messages-tuple mode")
+    ap.add_argument(
+        "--tuple-only",
+        action="store_true",
+        help="capture the messages-tuple mode instead (a separate invocation: the scripted model's "
+        "turns are consumed per graph, so one server run serves one capture per scenario)",
+    )
     args = ap.parse_args()
     only = {s for s in args.only.split(",") if s}
     proc = None

@@ -467,38 +467,32 @@ fn block_delta(
 ) {
     let Some(d) = delta else { return };
     match d.get("type").and_then(Value::as_str).unwrap_or_default() {
-        "text-delta" | "text" => {
-            if let Some(t) = d
-                .get("text")
+        ty @ ("text-delta" | "text" | "reasoning-delta" | "reasoning") => {
+            let is_text = ty.starts_with("text");
+            let field = if is_text { "text" } else { "reasoning" };
+            let Some(t) = d
+                .get(field)
                 .and_then(Value::as_str)
                 .filter(|t| !t.is_empty())
-            {
-                if block.kind.is_empty() {
-                    block.kind = "text".into();
-                }
-                block.emitted.push_str(t);
-                out.push(ModelEvent::TextDelta {
+            else {
+                return;
+            };
+            if block.kind.is_empty() {
+                block.kind = field.into();
+            }
+            block.emitted.push_str(t);
+            out.push(if is_text {
+                ModelEvent::TextDelta {
                     message_id: mid.to_string(),
                     text: t.to_string(),
-                });
-            }
-        }
-        "reasoning-delta" | "reasoning" => {
-            if let Some(t) = d
-                .get("reasoning")
-                .and_then(Value::as_str)
-                .filter(|t| !t.is_empty())
-            {
-                if block.kind.is_empty() {
-                    block.kind = "reasoning".into();
                 }
-                block.emitted.push_str(t);
-                out.push(ModelEvent::ReasoningDelta {
+            } else {
+                ModelEvent::ReasoningDelta {
                     message_id: mid.to_string(),
                     block: index.to_string(),
                     text: t.to_string(),
-                });
-            }
+                }
+            });
         }
         "tool-call-delta" | "tool_call_chunk" => {
             let args = d
