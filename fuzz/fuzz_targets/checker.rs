@@ -31,7 +31,11 @@ fuzz_target!(|data: &[u8]| {
         assert_eq!(f.severity, rule.severity, "{f:?}");
         official |= rule.official;
         if let Some(i) = f.event_index {
-            assert!(i < file.events, "event index {i} of {} events: {f:?}", file.events);
+            assert!(
+                i < file.events,
+                "event index {i} of {} events: {f:?}",
+                file.events
+            );
         }
     }
     assert_eq!(
