@@ -4,7 +4,7 @@
 set -uo pipefail
 cd "$(dirname "$0")"
 secs="${1:-600}"; shift || true
-targets=("$@"); [ ${#targets[@]} -eq 0 ] && targets=(framing adapter_v2 adapter_v3 adapter_sse agui_passthrough mapper)
+targets=("$@"); [ ${#targets[@]} -eq 0 ] && targets=(framing adapter_v2 adapter_v3 adapter_sse agui_passthrough mapper checker)
 ./seed.sh
 mkdir -p logs
 for t in "${targets[@]}"; do
