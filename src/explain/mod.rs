@@ -371,24 +371,23 @@ fn explain_run(
                     state: "node running".into(),
                 })
             }
-            Line::Text { id, text, cut, .. } if *cut || closed_by_end => open.push(OpenSpan {
-                kind: "text",
-                name: None,
-                id: Some(id.clone()),
-                since,
-                open_ms,
-                open_events,
-                state: format!("cut off after {} chars", text.chars().count()),
-            }),
-            Line::Reasoning { id, text, cut, .. } if *cut || closed_by_end => open.push(OpenSpan {
-                kind: "reasoning",
-                name: None,
-                id: Some(id.clone()),
-                since,
-                open_ms,
-                open_events,
-                state: format!("cut off after {} chars", text.chars().count()),
-            }),
+            Line::Text { id, text, cut, .. } | Line::Reasoning { id, text, cut, .. }
+                if *cut || closed_by_end =>
+            {
+                open.push(OpenSpan {
+                    kind: if matches!(e.line, Line::Text { .. }) {
+                        "text"
+                    } else {
+                        "reasoning"
+                    },
+                    name: None,
+                    id: Some(id.clone()),
+                    since,
+                    open_ms,
+                    open_events,
+                    state: format!("cut off after {} chars", text.chars().count()),
+                })
+            }
             Line::Tool {
                 id,
                 name,
