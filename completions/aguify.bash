@@ -79,7 +79,7 @@ _aguify() {
             return 0
             ;;
         aguify__subcmd__check)
-            opts="-j -h --from --max-line-bytes --strict --thread-id --run-id --text --tool-steps --compat --format --fail-on --max-warnings --allow --deny --explain --color --jobs --help"
+            opts="-j -h --from --max-line-bytes --strict --threads --thread-id --run-id --text --tool-steps --compat --format --fail-on --max-warnings --allow --deny --explain --color --jobs --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -90,6 +90,10 @@ _aguify() {
                     return 0
                     ;;
                 --max-line-bytes)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --threads)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -171,7 +175,7 @@ _aguify() {
             return 0
             ;;
         aguify__subcmd__convert)
-            opts="-h --from --max-line-bytes --strict --thread-id --run-id --text --tool-steps --compat --to --stats --fail-on --pace --speed --max-gap --interval --help"
+            opts="-h --from --max-line-bytes --strict --threads --thread-id --run-id --text --tool-steps --compat --to --stats --fail-on --pace --speed --max-gap --interval --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -182,6 +186,10 @@ _aguify() {
                     return 0
                     ;;
                 --max-line-bytes)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --threads)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -233,7 +241,7 @@ _aguify() {
             return 0
             ;;
         aguify__subcmd__explain)
-            opts="-n -h --from --max-line-bytes --strict --format --color --help"
+            opts="-n -h --from --max-line-bytes --strict --threads --format --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -244,6 +252,10 @@ _aguify() {
                     return 0
                     ;;
                 --max-line-bytes)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --threads)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -437,7 +449,7 @@ _aguify() {
             return 0
             ;;
         aguify__subcmd__timeline)
-            opts="-h --from --max-line-bytes --strict --color --full --follow --exit-on-end --no-check --width --help"
+            opts="-h --from --max-line-bytes --strict --threads --color --full --follow --exit-on-end --no-check --width --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -448,6 +460,10 @@ _aguify() {
                     return 0
                     ;;
                 --max-line-bytes)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --threads)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

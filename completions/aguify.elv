@@ -33,6 +33,7 @@ set edit:completion:arg-completer[aguify] = {|@words|
         &'aguify;convert'= {
             cand --from 'Input form: detected per file by default'
             cand --max-line-bytes 'Skip (and report) lines longer than this many bytes'
+            cand --threads 'Threads parsing NDJSON input lines (default: the number of cores; 1 = one thread). The output does not depend on it'
             cand --thread-id 'threadId when the log has none'
             cand --run-id 'runId when the log has none (later runs get `-2`, `-3`…)'
             cand --text 'Stream every model message, or only the final state''s answer'
@@ -52,6 +53,7 @@ set edit:completion:arg-completer[aguify] = {|@words|
         &'aguify;check'= {
             cand --from 'Input form: detected per file by default'
             cand --max-line-bytes 'Skip (and report) lines longer than this many bytes'
+            cand --threads 'Threads parsing NDJSON input lines (default: the number of cores; 1 = one thread). The output does not depend on it'
             cand --thread-id 'threadId when the log has none'
             cand --run-id 'runId when the log has none (later runs get `-2`, `-3`…)'
             cand --text 'Stream every model message, or only the final state''s answer'
@@ -90,6 +92,7 @@ set edit:completion:arg-completer[aguify] = {|@words|
         &'aguify;timeline'= {
             cand --from 'Input form: detected per file by default'
             cand --max-line-bytes 'Skip (and report) lines longer than this many bytes'
+            cand --threads 'Threads parsing NDJSON input lines (default: the number of cores; 1 = one thread). The output does not depend on it'
             cand --color 'Colour by kind; `auto` colours a terminal only and honours NO_COLOR / CLICOLOR_FORCE'
             cand --width 'Cut lines to this many columns (default: the terminal width, COLUMNS, or 120 in a pipe)'
             cand --strict 'Exit 2 at the first bad input line instead of reporting it and going on'
@@ -103,6 +106,7 @@ set edit:completion:arg-completer[aguify] = {|@words|
         &'aguify;explain'= {
             cand --from 'Input form: detected per file by default'
             cand --max-line-bytes 'Skip (and report) lines longer than this many bytes'
+            cand --threads 'Threads parsing NDJSON input lines (default: the number of cores; 1 = one thread). The output does not depend on it'
             cand -n 'How many raw input records before the error to show'
             cand --format 'Output format (json: the documented object of docs/timeline.md)'
             cand --color 'Colour the text report; `auto` colours a terminal only and honours NO_COLOR / CLICOLOR_FORCE'

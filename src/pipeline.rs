@@ -59,6 +59,9 @@ pub struct Options {
     pub max_line_bytes: usize,
     /// `--strict`: stop at the first bad line.
     pub strict: bool,
+    /// Threads parsing NDJSON lines ([`crate::input::parallel`]); 0 or 1 parses on the
+    /// calling thread. Output does not depend on it.
+    pub parse_threads: usize,
 }
 
 impl Default for Options {
@@ -69,6 +72,7 @@ impl Default for Options {
             map: MapOptions::default(),
             max_line_bytes: DEFAULT_MAX_LINE_BYTES,
             strict: false,
+            parse_threads: 1,
         }
     }
 }
@@ -143,7 +147,8 @@ pub fn run(inputs: Vec<Input>, opts: &Options, obs: &mut dyn Observer) -> Result
     for input in inputs {
         let file = input.name.clone();
         let mut framer = Framer::new(input.reader, file.clone(), opts.max_line_bytes)
-            .with_pruning(!obs.needs_full_records());
+            .with_pruning(!obs.needs_full_records())
+            .with_parse_threads(opts.parse_threads);
         if let Some(f) = opts.framing {
             framer = framer.with_framing(f);
         }
@@ -211,7 +216,9 @@ pub fn run(inputs: Vec<Input>, opts: &Options, obs: &mut dyn Observer) -> Result
                         obs,
                         &mut stats,
                     )?;
-                    last = Some(rec);
+                    if let Some(old) = last.replace(rec) {
+                        framer.recycle(old);
+                    }
                 }
             }
         }

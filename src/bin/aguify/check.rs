@@ -43,6 +43,11 @@ fn check_files(
             .map(|f| check::check_path(f, opts, config))
             .collect();
     }
+    // Files in parallel share the cores with the parse threads of each file.
+    let opts = &aguify::pipeline::Options {
+        parse_threads: (opts.parse_threads / jobs).max(1),
+        ..opts.clone()
+    };
     let next = std::sync::atomic::AtomicUsize::new(0);
     let mut results: Vec<Option<Result<check::FileReport, aguify::Error>>> =
         (0..files.len()).map(|_| None).collect();
@@ -102,9 +107,7 @@ pub fn run(args: CheckArgs) -> anyhow::Result<i32> {
     } else {
         args.input.files.clone()
     };
-    let jobs = args
-        .jobs
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let jobs = args.jobs.unwrap_or_else(options::cores);
     let report = Report {
         files: check_files(&files, jobs, &opts, &config)?,
     };

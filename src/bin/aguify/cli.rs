@@ -55,6 +55,10 @@ pub struct InputArgs {
     /// Exit 2 at the first bad input line instead of reporting it and going on
     #[arg(long)]
     pub strict: bool,
+    /// Threads parsing NDJSON input lines (default: the number of cores; 1 = one thread).
+    /// The output does not depend on it
+    #[arg(long, value_name = "N")]
+    pub threads: Option<usize>,
 }
 
 #[derive(Args, Debug, Clone)]

@@ -42,7 +42,13 @@ pub fn pipeline_options(input: &InputArgs, map: &MapArgs) -> Options {
         },
         max_line_bytes: input.max_line_bytes,
         strict: input.strict,
+        parse_threads: input.threads.unwrap_or_else(cores),
     }
+}
+
+/// The machine's cores (1 when unknown).
+pub fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
 pub fn pacing(p: &cli::PaceArgs) -> aguify::replay::Pacing {

@@ -16,6 +16,7 @@ pub fn run(args: ServeArgs) -> anyhow::Result<i32> {
         from: args.from,
         max_line_bytes: aguify::input::DEFAULT_MAX_LINE_BYTES,
         strict: false,
+        threads: None,
     };
     let map = MapArgs {
         thread_id: None,

@@ -99,6 +99,7 @@ pub fn open_inputs(
                 file,
                 stop: stop.clone(),
                 poll: Duration::from_millis(100),
+                waited: false,
             }),
             None => Box::new(file),
         };
@@ -116,10 +117,14 @@ pub fn open_inputs(
 
 /// Reads a file that may still grow: at its end, waits and polls again, until `stop` is set
 /// (Ctrl-C, or the end of a run with `--exit-on-end`); only then reports end of file.
+/// Before it starts waiting it reports `WouldBlock` once, so the pipeline first finishes and
+/// shows every line read so far (lines may sit in a parse batch).
 pub struct FollowReader {
     file: File,
     stop: Arc<AtomicBool>,
     poll: Duration,
+    /// `WouldBlock` was reported at the current end of the file.
+    waited: bool,
 }
 
 impl Read for FollowReader {
@@ -127,10 +132,15 @@ impl Read for FollowReader {
         loop {
             let n = self.file.read(buf)?;
             if n > 0 || buf.is_empty() {
+                self.waited = false;
                 return Ok(n);
             }
             if self.stop.load(Ordering::SeqCst) {
                 return Ok(0);
+            }
+            if !self.waited {
+                self.waited = true;
+                return Err(io::ErrorKind::WouldBlock.into());
             }
             std::thread::sleep(self.poll);
         }
