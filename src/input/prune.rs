@@ -8,13 +8,22 @@
 //!
 //! | line | dropped |
 //! |---|---|
-//! | v2, every event | `metadata` except `thread_id`, `langgraph_node` |
+//! | v2, every event | `metadata` except `thread_id`, `langgraph_node`; `tags` but of `on_chain_start`; `name` of model and chain end/stream events; the ids in `parent_ids` (a non-empty list is kept as `[null]`) |
 //! | v2 `on_chat_model_stream` | `data` except `chunk`; chunk (and its lc `kwargs`) fields other than `content`, `additional_kwargs`, `tool_call_chunks`, `id`, `type`, `role`, `lc`, `repr`, `__lc_escaped__` |
+//! | v2 `on_chat_model_end` | `data` except `output`; output fields other than the chunk's, `tool_calls`, `usage_metadata`, `response_metadata`, `generations` |
 //! | v2 `on_chat_model_start`, `on_llm_*`, `on_prompt_*`, `on_retriever_*`, `on_parser_*` | `data` |
 //! | v2 `on_chain_stream` of a node (not the root) | `data` |
+//! | v2 `on_chain_stream` of the root | `data` except `chunk`; in an object chunk what a node's end drops |
+//! | v2 `on_chain_start` of a node | `data` except `input`; an `input` object without `lc`/`__lc_escaped__` keys is kept as `{}` (only a `Send` list is read) |
+//! | v2 `on_chain_end` of a node | `data` except `output`; in it, all but `type`, `role`, `id`, `lc`, `repr`, `tool_calls`, `__interrupt__`, `content` (as `null`) and, pruned alike, `kwargs`, `messages`, `update` |
+//! | v3, every event | `params` keys other than `namespace`, `timestamp`, `data`, `interrupts` (and `node` of `updates`) |
 //! | v3 `checkpoints`, `debug` | `params.data` |
 //! | v3 `tasks` | `params.data` except `interrupts` |
 //! | v3 `updates` not of `__interrupt__` | `params.data` except `node` |
+//! | v3 `messages` | `params.data` keys other than `event`, `id`, `index`, `delta`, `content`, `usage`, `metadata`; of `[payload, metadata]` the metadata (kept as `null`) |
+//!
+//! Root chain events are known only from `parent_ids` (or the metadata), after `data`: their
+//! data is kept as raw text until the line is read, then parsed whole or pruned.
 //!
 //! The form is decided by the first key (`"event":"on_…"` → v2, `"type":"event"` → v3);
 //! anything else, any surprise (a duplicate key, a v2 line with v3 keys, an unexpected shape
@@ -638,8 +647,8 @@ impl<'de> Visitor<'de> for Params<'_> {
         let mut out = Map::new();
         let mut updates: Option<&'de RawValue> = None;
         while let Some(Key(k)) = m.next_key::<Key<'de>>()? {
-            let v = if k == "data" {
-                match self.0 {
+            let v = match k.as_ref() {
+                "data" => match self.0 {
                     "checkpoints" | "debug" => {
                         m.next_value::<IgnoredAny>()?;
                         Value::Null
@@ -649,10 +658,16 @@ impl<'de> Visitor<'de> for Params<'_> {
                         updates = Some(m.next_value()?);
                         Value::Null
                     }
+                    "messages" => m.next_value_seed(MessagesData { first: true })?,
                     _ => m.next_value()?,
+                },
+                "namespace" | "timestamp" | "interrupts" => m.next_value()?,
+                "node" if self.0 == "updates" => m.next_value()?,
+                _ => {
+                    // Unread (a duplicate would be dropped alike).
+                    m.next_value::<IgnoredAny>()?;
+                    continue;
                 }
-            } else {
-                m.next_value()?
             };
             if out.insert(k.into_owned(), v).is_some() {
                 return Err(bail());
@@ -686,6 +701,80 @@ impl<'de> Visitor<'de> for Params<'_> {
     }
 }
 
+/// v3 `messages` data: the keys the adapter reads of a message event; of the in-process
+/// `[payload, metadata]` form only the payload (the rest as `null`s, so the length stays).
+struct MessagesData {
+    first: bool,
+}
+
+impl<'de> DeserializeSeed<'de> for MessagesData {
+    type Value = Value;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for MessagesData {
+    type Value = Value;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("any JSON value")
+    }
+    fn visit_bool<E: de::Error>(self, b: bool) -> Result<Value, E> {
+        Ok(Value::Bool(b))
+    }
+    fn visit_i64<E: de::Error>(self, n: i64) -> Result<Value, E> {
+        Ok(Value::Number(n.into()))
+    }
+    fn visit_u64<E: de::Error>(self, n: u64) -> Result<Value, E> {
+        Ok(Value::Number(n.into()))
+    }
+    fn visit_f64<E: de::Error>(self, n: f64) -> Result<Value, E> {
+        Ok(serde_json::Number::from_f64(n).map_or(Value::Null, Value::Number))
+    }
+    fn visit_str<E: de::Error>(self, s: &str) -> Result<Value, E> {
+        Ok(Value::String(s.to_string()))
+    }
+    fn visit_string<E: de::Error>(self, s: String) -> Result<Value, E> {
+        Ok(Value::String(s))
+    }
+    fn visit_unit<E: de::Error>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut s: A) -> Result<Value, A::Error> {
+        let mut out = Vec::new();
+        if !self.first {
+            // Not the params' data itself: read whole.
+            while let Some(v) = s.next_element::<Value>()? {
+                out.push(v);
+            }
+            return Ok(Value::Array(out));
+        }
+        if let Some(v) = s.next_element_seed(MessagesData { first: false })? {
+            out.push(v);
+            while s.next_element::<IgnoredAny>()?.is_some() {
+                out.push(Value::Null);
+            }
+        }
+        Ok(Value::Array(out))
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut m: A) -> Result<Value, A::Error> {
+        let mut out = Map::new();
+        while let Some(Key(k)) = m.next_key::<Key<'de>>()? {
+            match k.as_ref() {
+                "event" | "id" | "index" | "delta" | "content" | "usage" | "metadata" => {
+                    let v = m.next_value()?;
+                    // A repeated key: the last one wins in place, as in a whole parse.
+                    out.insert(k.into_owned(), v);
+                }
+                _ => {
+                    m.next_value::<IgnoredAny>()?;
+                }
+            }
+        }
+        Ok(Value::Object(out))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -698,16 +787,22 @@ mod tests {
         assert_eq!(
             v,
             json!({"event":"on_chat_model_stream","data":{"chunk":{"content":"Hi","type":"AIMessageChunk","id":"m"}},
-                "run_id":"r","metadata":{"thread_id":"t","langgraph_node":"n"},"parent_ids":["a"]})
+                "run_id":"r","metadata":{"thread_id":"t","langgraph_node":"n"},"parent_ids":[null]})
         );
     }
 
     #[test]
     fn v2_root_chain_stream_keeps_data_node_stream_drops_it() {
-        let root = r#"{"event":"on_chain_stream","data":{"chunk":{"a":1}},"parent_ids":[]}"#;
+        let root =
+            r#"{"event":"on_chain_stream","data":{"chunk":{"a":{"messages":[]}}},"parent_ids":[]}"#;
         assert_eq!(
             parse_pruned(root).expect("pruned")["data"],
-            json!({"chunk":{"a":1}})
+            json!({"chunk":{}})
+        );
+        let root = r#"{"event":"on_chain_stream","data":{"chunk":{"messages":[{"content":"c","type":"ai","x":1}]}},"parent_ids":[]}"#;
+        assert_eq!(
+            parse_pruned(root).expect("pruned")["data"],
+            json!({"chunk":{"messages":[{"content":null,"type":"ai"}]}})
         );
         let node = r#"{"event":"on_chain_stream","data":{"chunk":{"a":1}},"parent_ids":["r"]}"#;
         assert_eq!(parse_pruned(node).expect("pruned")["data"], Value::Null);
@@ -724,6 +819,84 @@ mod tests {
         assert_eq!(
             parse_pruned(line).expect("pruned")["params"]["data"],
             json!({"node":"agent"})
+        );
+    }
+
+    #[test]
+    fn v2_node_chain_end_keeps_only_the_calls() {
+        let line = r#"{"event":"on_chain_end","data":{"output":{"messages":[{"content":"x","type":"ai","id":"a","tool_calls":[{"id":"c","name":"f","args":{}}],"usage_metadata":{"n":1}}],"other":{"messages":[]}},"input":{"big":1}},"run_id":"r","name":"n","tags":["t"],"metadata":{"langgraph_node":"n","x":1},"parent_ids":["p","q"]}"#;
+        let v = parse_pruned(line).expect("pruned");
+        assert_eq!(
+            v,
+            json!({"event":"on_chain_end","data":{"output":{"messages":[{"content":null,"type":"ai","id":"a","tool_calls":[{"id":"c","name":"f","args":{}}]}]}},
+                "run_id":"r","metadata":{"langgraph_node":"n"},"parent_ids":[null]})
+        );
+        // The root's end is read whole.
+        let root = r#"{"event":"on_chain_end","data":{"output":{"a":{"b":1}},"input":2},"name":"g","parent_ids":[]}"#;
+        assert_eq!(
+            parse_pruned(root).expect("pruned")["data"],
+            json!({"output":{"a":{"b":1}},"input":2})
+        );
+        // An escaped user dict (unwrapped only as a sole key) gives up.
+        let esc = r#"{"event":"on_chain_end","data":{"output":{"__lc_escaped__":{"lc":1},"x":1}},"parent_ids":["p"]}"#;
+        assert!(parse_pruned(esc).is_none());
+    }
+
+    #[test]
+    fn v2_node_chain_start_keeps_send_payloads() {
+        let plain = r#"{"event":"on_chain_start","data":{"input":{"messages":[1,2]},"x":1},"name":"n","tags":["a"],"parent_ids":["p"]}"#;
+        assert_eq!(
+            parse_pruned(plain).expect("pruned"),
+            json!({"event":"on_chain_start","data":{"input":{}},"name":"n","tags":["a"],"parent_ids":[null]})
+        );
+        let send = r#"{"event":"on_chain_start","data":{"input":[{"type":"tool_call","id":"c"}]},"parent_ids":["p"]}"#;
+        assert_eq!(
+            parse_pruned(send).expect("pruned")["data"],
+            json!({"input":[{"type":"tool_call","id":"c"}]})
+        );
+        let lc =
+            r#"{"event":"on_chain_start","data":{"input":{"lc":1,"type":"x"}},"parent_ids":["p"]}"#;
+        assert_eq!(
+            parse_pruned(lc).expect("pruned")["data"],
+            json!({"input":{"lc":1,"type":"x"}})
+        );
+    }
+
+    #[test]
+    fn v2_root_stream_keeps_interrupts_and_parts_whole() {
+        let ints = r#"{"event":"on_chain_stream","data":{"chunk":{"__interrupt__":[{"id":"i","value":{"q":1}}],"node":{"x":1}}},"parent_ids":[]}"#;
+        assert_eq!(
+            parse_pruned(ints).expect("pruned")["data"],
+            json!({"chunk":{"__interrupt__":[{"id":"i","value":{"q":1}}]}})
+        );
+        let part = r#"{"event":"on_chain_stream","data":{"chunk":["custom",{"a":{"b":1}}]},"parent_ids":[]}"#;
+        assert_eq!(
+            parse_pruned(part).expect("pruned")["data"],
+            json!({"chunk":["custom",{"a":{"b":1}}]})
+        );
+    }
+
+    #[test]
+    fn v2_model_end_keeps_output_fields_read() {
+        let line = r#"{"event":"on_chat_model_end","data":{"output":{"content":"hi","type":"ai","id":"m","tool_calls":[],"usage_metadata":{"input_tokens":1},"response_metadata":{"model_name":"x"},"invalid_tool_calls":[],"name":null},"input":{"messages":[]}},"name":"M","tags":["t"],"run_id":"r"}"#;
+        assert_eq!(
+            parse_pruned(line).expect("pruned"),
+            json!({"event":"on_chat_model_end","data":{"output":{"content":"hi","type":"ai","id":"m","tool_calls":[],"usage_metadata":{"input_tokens":1},"response_metadata":{"model_name":"x"}}},"run_id":"r"})
+        );
+    }
+
+    #[test]
+    fn v3_messages_and_params_keep_what_is_read() {
+        let line = r#"{"type":"event","seq":7,"method":"messages","params":{"namespace":["a"],"timestamp":5,"node":"chat","data":{"event":"content-block-delta","index":0,"delta":{"type":"text-delta","text":"Hi"},"run_id":"r"}}}"#;
+        assert_eq!(
+            parse_pruned(line).expect("pruned"),
+            json!({"type":"event","seq":7,"method":"messages","params":{"namespace":["a"],"timestamp":5,
+                "data":{"event":"content-block-delta","index":0,"delta":{"type":"text-delta","text":"Hi"}}}})
+        );
+        let inproc = r#"{"type":"event","method":"messages","params":{"data":[{"event":"message-start","id":"m","role":"ai"},{"thread_id":"t"}]}}"#;
+        assert_eq!(
+            parse_pruned(inproc).expect("pruned")["params"]["data"],
+            json!([{"event":"message-start","id":"m"},null])
         );
     }
 
