@@ -13,52 +13,85 @@ use super::pyrepr;
 /// Flattens lc constructors (anywhere inside `v`) into their kwargs plus a `type`, unwraps
 /// `__lc_escaped__` user dicts, and parses `not_implemented` reprs of LangGraph types.
 pub fn normalize_deep(v: &Value) -> Value {
-    match v {
-        Value::Object(m) => {
-            if let Some(flat) = flatten_constructor(m) {
-                return flat;
-            }
-            if let Some(inner) = m.get("__lc_escaped__") {
-                if m.len() == 1 {
-                    return normalize_deep(inner);
-                }
-            }
-            if is_not_implemented(m) {
-                if let Some(parsed) = parse_repr_object(m) {
-                    return parsed;
-                }
-            }
-            Value::Object(
-                m.iter()
-                    .map(|(k, v)| (k.clone(), normalize_deep(v)))
-                    .collect(),
-            )
-        }
-        Value::Array(a) => Value::Array(a.iter().map(normalize_deep).collect()),
-        other => other.clone(),
-    }
+    normalize_changed(v).unwrap_or_else(|| v.clone())
 }
 
 /// [`normalize_deep`] without the copy when there is nothing to normalize (no object with an
 /// `lc` or `__lc_escaped__` key anywhere): API-server logs and already-normalized values are
 /// read in place.
 pub fn normalize_cow(v: &Value) -> Cow<'_, Value> {
-    if needs_normalize(v) {
-        Cow::Owned(normalize_deep(v))
-    } else {
-        Cow::Borrowed(v)
+    match normalize_changed(v) {
+        Some(n) => Cow::Owned(n),
+        None => Cow::Borrowed(v),
     }
 }
 
-fn needs_normalize(v: &Value) -> bool {
+/// Whether an object has an `lc` / `__lc_escaped__` key: a scan of the keys, cheaper than two
+/// hashed lookups for the small objects of messages.
+fn special_keys(m: &Map<String, Value>) -> (bool, bool) {
+    if m.len() > 16 {
+        return (m.contains_key("lc"), m.contains_key("__lc_escaped__"));
+    }
+    let (mut lc, mut escaped) = (false, false);
+    for k in m.keys() {
+        lc |= k == "lc";
+        escaped |= k == "__lc_escaped__";
+    }
+    (lc, escaped)
+}
+
+/// The normalized form of `v`, or `None` when it is `v` itself (clean parts are then copied
+/// whole instead of rebuilt key by key).
+fn normalize_changed(v: &Value) -> Option<Value> {
     match v {
         Value::Object(m) => {
-            m.contains_key("lc")
-                || m.contains_key("__lc_escaped__")
-                || m.values().any(needs_normalize)
+            let (lc, escaped) = special_keys(m);
+            if lc {
+                if let Some(flat) = flatten_constructor(m) {
+                    return Some(flat);
+                }
+            }
+            if escaped && m.len() == 1 {
+                if let Some(inner) = m.get("__lc_escaped__") {
+                    return Some(normalize_deep(inner));
+                }
+            }
+            if lc && is_not_implemented(m) {
+                if let Some(parsed) = parse_repr_object(m) {
+                    return Some(parsed);
+                }
+            }
+            let (at, first) = m
+                .values()
+                .enumerate()
+                .find_map(|(i, c)| normalize_changed(c).map(|n| (i, n)))?;
+            let mut first = Some(first);
+            Some(Value::Object(
+                m.iter()
+                    .enumerate()
+                    .map(|(i, (k, c))| {
+                        let c = match i.cmp(&at) {
+                            std::cmp::Ordering::Less => c.clone(),
+                            std::cmp::Ordering::Equal => first.take().unwrap_or(Value::Null),
+                            std::cmp::Ordering::Greater => normalize_deep(c),
+                        };
+                        (k.clone(), c)
+                    })
+                    .collect(),
+            ))
         }
-        Value::Array(a) => a.iter().any(needs_normalize),
-        _ => false,
+        Value::Array(a) => {
+            let (at, first) = a
+                .iter()
+                .enumerate()
+                .find_map(|(i, c)| normalize_changed(c).map(|n| (i, n)))?;
+            let mut out = Vec::with_capacity(a.len());
+            out.extend(a[..at].iter().cloned());
+            out.push(first);
+            out.extend(a[at + 1..].iter().map(normalize_deep));
+            Some(Value::Array(out))
+        }
+        _ => None,
     }
 }
 

@@ -24,7 +24,8 @@ pub struct V3Adapter {
     /// Open subgraph/node lifecycles by key.
     steps: HashMap<String, ()>,
     tools_open: HashMap<String, ()>,
-    /// `seq` → (input line, record hash) for the current run, to spot replays and reordering.
+    /// `seq` → (input line, [`replay_hash`] of the text) for the current run, to spot replays
+    /// and reordering.
     seqs: HashMap<i64, (u64, u64)>,
     max_seq: Option<(i64, u64)>,
     warning: Option<String>,
@@ -47,6 +48,23 @@ struct Block {
 
 fn s(v: &Value, k: &str) -> Option<String> {
     v.get(k).and_then(Value::as_str).map(str::to_string)
+}
+
+/// A hash of a record's text to tell an exact replay: eight bytes a step (the record's FNV-1a
+/// id seed, a byte a step, would cost more than the rest of a small line's conversion).
+fn replay_hash(b: &[u8]) -> u64 {
+    const K: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut h = (b.len() as u64).wrapping_mul(K);
+    let mut chunks = b.chunks_exact(8);
+    for c in &mut chunks {
+        let mut w = [0u8; 8];
+        w.copy_from_slice(c);
+        h = (h.rotate_left(23) ^ u64::from_le_bytes(w)).wrapping_mul(K);
+    }
+    let mut w = [0u8; 8];
+    w[..chunks.remainder().len()].copy_from_slice(chunks.remainder());
+    h = (h.rotate_left(23) ^ u64::from_le_bytes(w)).wrapping_mul(K);
+    h ^ (h >> 29)
 }
 
 fn ns_key(ns: Option<&Value>) -> String {
@@ -97,8 +115,9 @@ impl V3Adapter {
             return Ok(());
         };
         let line = rec.origin.line;
+        let text_hash = replay_hash(rec.text.as_bytes());
         if let Some(&(first, hash)) = self.seqs.get(&n) {
-            if hash == rec.hash() {
+            if hash == text_hash {
                 return Err(format!(
                     "duplicate v3 event: seq {n} repeats line {first} exactly (a replayed event); skipped"
                 ));
@@ -111,7 +130,7 @@ impl V3Adapter {
                 "v3 seq {n} comes after seq {max} (line {max_line}): out of order; converted in file order, not by seq"
             ));
         }
-        self.seqs.entry(n).or_insert((line, rec.hash()));
+        self.seqs.entry(n).or_insert((line, text_hash));
         if self.max_seq.is_none_or(|(m, _)| n > m) {
             self.max_seq = Some((n, line));
         }

@@ -8,13 +8,22 @@
 //!
 //! | line | dropped |
 //! |---|---|
-//! | v2, every event | `metadata` except `thread_id`, `langgraph_node` |
+//! | v2, every event | `metadata` except `thread_id`, `langgraph_node`; `tags` but of `on_chain_start`; `name` of model and chain end/stream events; the ids in `parent_ids` (a non-empty list is kept as `[null]`) |
 //! | v2 `on_chat_model_stream` | `data` except `chunk`; chunk (and its lc `kwargs`) fields other than `content`, `additional_kwargs`, `tool_call_chunks`, `id`, `type`, `role`, `lc`, `repr`, `__lc_escaped__` |
+//! | v2 `on_chat_model_end` | `data` except `output`; output fields other than the chunk's, `tool_calls`, `usage_metadata`, `response_metadata`, `generations` |
 //! | v2 `on_chat_model_start`, `on_llm_*`, `on_prompt_*`, `on_retriever_*`, `on_parser_*` | `data` |
 //! | v2 `on_chain_stream` of a node (not the root) | `data` |
+//! | v2 `on_chain_stream` of the root | `data` except `chunk`; in an object chunk what a node's end drops |
+//! | v2 `on_chain_start` of a node | `data` except `input`; an `input` object without `lc`/`__lc_escaped__` keys is kept as `{}` (only a `Send` list is read) |
+//! | v2 `on_chain_end` of a node | `data` except `output`; in it, all but `type`, `role`, `id`, `lc`, `repr`, `tool_calls`, `__interrupt__`, `content` (as `null`) and, pruned alike, `kwargs`, `messages`, `update` |
+//! | v3, every event | `params` keys other than `namespace`, `timestamp`, `data`, `interrupts` (and `node` of `updates`) |
 //! | v3 `checkpoints`, `debug` | `params.data` |
 //! | v3 `tasks` | `params.data` except `interrupts` |
 //! | v3 `updates` not of `__interrupt__` | `params.data` except `node` |
+//! | v3 `messages` | `params.data` keys other than `event`, `id`, `index`, `delta`, `content`, `usage`, `metadata`; of `[payload, metadata]` the metadata (kept as `null`) |
+//!
+//! Root chain events are known only from `parent_ids` (or the metadata), after `data`: their
+//! data is kept as raw text until the line is read, then parsed whole or pruned.
 //!
 //! The form is decided by the first key (`"event":"on_…"` → v2, `"type":"event"` → v3);
 //! anything else, any surprise (a duplicate key, a v2 line with v3 keys, an unexpected shape
@@ -24,7 +33,7 @@
 use std::borrow::Cow;
 use std::fmt;
 
-use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, Visitor};
+use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
@@ -69,10 +78,17 @@ impl<'de> de::Deserialize<'de> for Key<'de> {
 enum V2Data {
     /// `on_chat_model_stream`: only `data.chunk`, pruned as a message.
     Chunk,
+    /// `on_chat_model_end`: only `data.output`, pruned as a message.
+    ModelEnd,
     /// Events whose data nothing reads.
     Skip,
     /// `on_chain_stream`: read only for the root run, known once the line is read.
     ChainStream,
+    /// `on_chain_start`: whole for the root run; a node's `input` only when it is not a plain
+    /// object (a `Send` payload).
+    ChainStart,
+    /// `on_chain_end`: whole for the root run; a node's `output` only for its tool calls.
+    ChainEnd,
     Whole,
 }
 
@@ -85,7 +101,10 @@ enum Mode {
 fn v2_data(event: &str) -> V2Data {
     match event {
         "on_chat_model_stream" => V2Data::Chunk,
+        "on_chat_model_end" => V2Data::ModelEnd,
         "on_chain_stream" => V2Data::ChainStream,
+        "on_chain_start" => V2Data::ChainStart,
+        "on_chain_end" => V2Data::ChainEnd,
         "on_chat_model_start" => V2Data::Skip,
         e if ["on_llm_", "on_prompt_", "on_retriever_", "on_parser_"]
             .iter()
@@ -94,6 +113,19 @@ fn v2_data(event: &str) -> V2Data {
             V2Data::Skip
         }
         _ => V2Data::Whole,
+    }
+}
+
+/// Whether a v2 event's top-level `key` is read: `tags` only by `on_chain_start` (hidden
+/// runs), `name` by `on_chain_start`, tool and custom events (and events aguify ignores).
+fn v2_keeps(data: V2Data, key: &str) -> bool {
+    match key {
+        "tags" => data == V2Data::ChainStart,
+        "name" => !matches!(
+            data,
+            V2Data::Chunk | V2Data::ModelEnd | V2Data::ChainEnd | V2Data::ChainStream
+        ),
+        _ => true,
     }
 }
 
@@ -138,13 +170,24 @@ impl<'de> Visitor<'de> for Top {
                 (Some(Mode::V2(_)), "metadata") => {
                     m.next_value_seed(KeepKeys(&["thread_id", "langgraph_node"]))?
                 }
+                (Some(Mode::V2(_)), "parent_ids") => m.next_value_seed(ParentIds)?,
+                (Some(Mode::V2(data)), k) if !v2_keeps(*data, k) => {
+                    // Unread: a duplicate would be dropped alike.
+                    m.next_value::<IgnoredAny>()?;
+                    continue;
+                }
                 (Some(Mode::V2(data)), "data") => match data {
-                    V2Data::Chunk => m.next_value_seed(ChunkData)?,
+                    V2Data::Chunk => {
+                        m.next_value_seed(OneKey("chunk", Seed::Message(&MESSAGE_KEYS)))?
+                    }
+                    V2Data::ModelEnd => {
+                        m.next_value_seed(OneKey("output", Seed::Message(&MODEL_END_KEYS)))?
+                    }
                     V2Data::Skip => {
                         m.next_value::<IgnoredAny>()?;
                         Value::Null
                     }
-                    V2Data::ChainStream => {
+                    V2Data::ChainStream | V2Data::ChainStart | V2Data::ChainEnd => {
                         deferred = Some(m.next_value()?);
                         Value::Null
                     }
@@ -165,7 +208,10 @@ impl<'de> Visitor<'de> for Top {
             }
         }
         if let Some(raw) = deferred {
-            // The root run's stream carries interrupts and node updates (v2 `is_root`).
+            let Some(Mode::V2(kind)) = mode else {
+                return Err(bail());
+            };
+            // The root run's chain events are read whole (v2 `is_root`).
             let root = match out.get("parent_ids").and_then(Value::as_array) {
                 Some(p) => p.is_empty(),
                 None => out
@@ -173,9 +219,35 @@ impl<'de> Visitor<'de> for Top {
                     .and_then(|m| m.get("langgraph_node"))
                     .is_none(),
             };
-            if root {
-                let data: Value =
-                    serde_json::from_str(raw.get()).map_err(|_| bail::<A::Error>())?;
+            let whole = || serde_json::from_str::<Value>(raw.get()).map_err(|_| bail::<A::Error>());
+            let data = match kind {
+                _ if root && kind == V2Data::ChainStream => {
+                    let mut de = serde_json::Deserializer::from_str(raw.get());
+                    let v = de
+                        .deserialize_map(RootStream)
+                        .map_err(|_| bail::<A::Error>())?;
+                    de.end().map_err(|_| bail::<A::Error>())?;
+                    Some(v)
+                }
+                _ if root => Some(whole()?),
+                V2Data::ChainStart => {
+                    let mut de = serde_json::Deserializer::from_str(raw.get());
+                    match de.deserialize_map(StartData) {
+                        Ok(Some(v)) if de.end().is_ok() => Some(v),
+                        _ => Some(whole()?),
+                    }
+                }
+                V2Data::ChainEnd => {
+                    let mut de = serde_json::Deserializer::from_str(raw.get());
+                    let v = de
+                        .deserialize_map(OneKey("output", Seed::Calls))
+                        .map_err(|_| bail::<A::Error>())?;
+                    de.end().map_err(|_| bail::<A::Error>())?;
+                    Some(v)
+                }
+                _ => None,
+            };
+            if let Some(data) = data {
                 out.insert("data".into(), data);
             }
         }
@@ -213,17 +285,37 @@ impl<'de> Visitor<'de> for KeepKeys {
     }
 }
 
-/// v2 `on_chat_model_stream` data: `{"chunk": message}`, other keys dropped.
-struct ChunkData;
+/// How a kept value is pruned.
+#[derive(Clone, Copy)]
+enum Seed {
+    /// A message: only these keys (and an lc constructor's `kwargs`, pruned alike).
+    Message(&'static [&'static str]),
+    /// Only what [`Calls`] keeps.
+    Calls,
+}
 
-impl<'de> DeserializeSeed<'de> for ChunkData {
+impl<'de> DeserializeSeed<'de> for Seed {
+    type Value = Value;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
+        match self {
+            Seed::Message(keys) => d.deserialize_map(Message(keys)),
+            Seed::Calls => d.deserialize_any(Calls { whole_seq: false }),
+        }
+    }
+}
+
+/// v2 event data of which only one key is read: `{"chunk": message}` of a model stream,
+/// `{"output": …}` of a model or node end; other keys dropped.
+struct OneKey(&'static str, Seed);
+
+impl<'de> DeserializeSeed<'de> for OneKey {
     type Value = Value;
     fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
         d.deserialize_map(self)
     }
 }
 
-impl<'de> Visitor<'de> for ChunkData {
+impl<'de> Visitor<'de> for OneKey {
     type Value = Value;
     fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
         f.write_str("an object")
@@ -231,9 +323,9 @@ impl<'de> Visitor<'de> for ChunkData {
     fn visit_map<A: MapAccess<'de>>(self, mut m: A) -> Result<Value, A::Error> {
         let mut out = Map::new();
         while let Some(Key(k)) = m.next_key::<Key<'de>>()? {
-            if k == "chunk" {
+            if k == self.0 {
                 if out
-                    .insert("chunk".into(), m.next_value_seed(Message)?)
+                    .insert(self.0.into(), m.next_value_seed(self.1)?)
                     .is_some()
                 {
                     return Err(bail());
@@ -259,15 +351,26 @@ const MESSAGE_KEYS: [&str; 9] = [
     "__lc_escaped__",
 ];
 
-/// A streamed message chunk, flat or an lc constructor (whose `kwargs` is pruned alike).
-struct Message;
+/// What `on_chat_model_end` reads of its output message: the chunk fields, the tool calls,
+/// the usage and the older `generations` form.
+const MODEL_END_KEYS: [&str; 13] = [
+    "content",
+    "additional_kwargs",
+    "tool_call_chunks",
+    "id",
+    "type",
+    "role",
+    "lc",
+    "repr",
+    "__lc_escaped__",
+    "tool_calls",
+    "usage_metadata",
+    "response_metadata",
+    "generations",
+];
 
-impl<'de> DeserializeSeed<'de> for Message {
-    type Value = Value;
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
-        d.deserialize_map(self)
-    }
-}
+/// A message, flat or an lc constructor (whose `kwargs` is pruned alike).
+struct Message(&'static [&'static str]);
 
 impl<'de> Visitor<'de> for Message {
     type Value = Value;
@@ -280,8 +383,8 @@ impl<'de> Visitor<'de> for Message {
         let mut escaped = false;
         while let Some(Key(k)) = m.next_key::<Key<'de>>()? {
             let old = if k == "kwargs" {
-                out.insert("kwargs".into(), m.next_value_seed(Message)?)
-            } else if MESSAGE_KEYS.contains(&k.as_ref()) {
+                out.insert("kwargs".into(), m.next_value_seed(Seed::Message(self.0))?)
+            } else if self.0.contains(&k.as_ref()) {
                 escaped |= k == "__lc_escaped__";
                 out.insert(k.into_owned(), m.next_value()?)
             } else {
@@ -298,6 +401,230 @@ impl<'de> Visitor<'de> for Message {
             return Err(bail());
         }
         Ok(Value::Object(out))
+    }
+}
+
+/// What the v2 adapter's `remember_calls_in` reads of a node's output (or the root's stream
+/// chunk): messages (`type`/`role`, `id`, `tool_calls`, `content` only as present), the
+/// `messages` and `update` it descends into, lc constructors (`lc`, `type`, `id`, `kwargs`,
+/// `repr`), and `__interrupt__` (read whole from the root stream). Everything else is dropped;
+/// `__lc_escaped__` (unwrapped only as a sole key) gives up. Arrays are pruned element-wise,
+/// unless `whole_seq` (the root stream's `[mode, payload]` parts are read whole).
+struct Calls {
+    whole_seq: bool,
+}
+
+impl<'de> Visitor<'de> for Calls {
+    type Value = Value;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("any JSON value")
+    }
+    fn visit_bool<E: de::Error>(self, b: bool) -> Result<Value, E> {
+        Ok(Value::Bool(b))
+    }
+    fn visit_i64<E: de::Error>(self, n: i64) -> Result<Value, E> {
+        Ok(Value::Number(n.into()))
+    }
+    fn visit_u64<E: de::Error>(self, n: u64) -> Result<Value, E> {
+        Ok(Value::Number(n.into()))
+    }
+    fn visit_f64<E: de::Error>(self, n: f64) -> Result<Value, E> {
+        Ok(serde_json::Number::from_f64(n).map_or(Value::Null, Value::Number))
+    }
+    fn visit_str<E: de::Error>(self, s: &str) -> Result<Value, E> {
+        Ok(Value::String(s.to_string()))
+    }
+    fn visit_string<E: de::Error>(self, s: String) -> Result<Value, E> {
+        Ok(Value::String(s))
+    }
+    fn visit_unit<E: de::Error>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut s: A) -> Result<Value, A::Error> {
+        let mut out = Vec::new();
+        if self.whole_seq {
+            while let Some(v) = s.next_element::<Value>()? {
+                out.push(v);
+            }
+        } else {
+            while let Some(v) = s.next_element_seed(Seed::Calls)? {
+                out.push(v);
+            }
+        }
+        Ok(Value::Array(out))
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut m: A) -> Result<Value, A::Error> {
+        let mut out = Map::new();
+        while let Some(Key(k)) = m.next_key::<Key<'de>>()? {
+            let v = match k.as_ref() {
+                "content" => {
+                    m.next_value::<IgnoredAny>()?;
+                    Value::Null
+                }
+                "type" | "role" | "id" | "lc" | "repr" | "tool_calls" | "__interrupt__" => {
+                    m.next_value()?
+                }
+                "kwargs" | "messages" | "update" => m.next_value_seed(Seed::Calls)?,
+                "__lc_escaped__" => return Err(bail()),
+                _ => {
+                    m.next_value::<IgnoredAny>()?;
+                    continue;
+                }
+            };
+            // A repeated key: the last one wins in place, as in a whole parse.
+            out.insert(k.into_owned(), v);
+        }
+        Ok(Value::Object(out))
+    }
+}
+
+/// The root's `on_chain_stream` data: `chunk` as [`Calls`] keeps it (arrays whole).
+struct RootStream;
+
+impl<'de> Visitor<'de> for RootStream {
+    type Value = Value;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("an object")
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut m: A) -> Result<Value, A::Error> {
+        let mut out = Map::new();
+        while let Some(Key(k)) = m.next_key::<Key<'de>>()? {
+            if k == "chunk" {
+                let v = m.next_value_seed(RootChunk)?;
+                out.insert("chunk".into(), v);
+            } else {
+                m.next_value::<IgnoredAny>()?;
+            }
+        }
+        Ok(Value::Object(out))
+    }
+}
+
+struct RootChunk;
+
+impl<'de> DeserializeSeed<'de> for RootChunk {
+    type Value = Value;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
+        d.deserialize_any(Calls { whole_seq: true })
+    }
+}
+
+/// A node's `on_chain_start` data: its `input` is read only as a `Send` payload (a list of
+/// tool calls), so a plain object (no `lc` or `__lc_escaped__` key, which could normalize to a
+/// list) is kept as `{}`. `None` when the data must be read whole.
+struct StartData;
+
+impl<'de> Visitor<'de> for StartData {
+    type Value = Option<Value>;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("an object")
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut m: A) -> Result<Option<Value>, A::Error> {
+        let mut out = Map::new();
+        while let Some(Key(k)) = m.next_key::<Key<'de>>()? {
+            if k == "input" {
+                if !m.next_value_seed(PlainObject)? {
+                    return Ok(None);
+                }
+                out.insert("input".into(), Value::Object(Map::new()));
+            } else {
+                m.next_value::<IgnoredAny>()?;
+            }
+        }
+        Ok(Some(Value::Object(out)))
+    }
+}
+
+/// Whether a value is an object with no `lc` or `__lc_escaped__` key (its content skipped).
+struct PlainObject;
+
+impl<'de> DeserializeSeed<'de> for PlainObject {
+    type Value = bool;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<bool, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for PlainObject {
+    type Value = bool;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("any JSON value")
+    }
+    fn visit_bool<E: de::Error>(self, _: bool) -> Result<bool, E> {
+        Ok(false)
+    }
+    fn visit_i64<E: de::Error>(self, _: i64) -> Result<bool, E> {
+        Ok(false)
+    }
+    fn visit_u64<E: de::Error>(self, _: u64) -> Result<bool, E> {
+        Ok(false)
+    }
+    fn visit_f64<E: de::Error>(self, _: f64) -> Result<bool, E> {
+        Ok(false)
+    }
+    fn visit_str<E: de::Error>(self, _: &str) -> Result<bool, E> {
+        Ok(false)
+    }
+    fn visit_unit<E: de::Error>(self) -> Result<bool, E> {
+        Ok(false)
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut s: A) -> Result<bool, A::Error> {
+        while s.next_element::<IgnoredAny>()?.is_some() {}
+        Ok(false)
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut m: A) -> Result<bool, A::Error> {
+        let mut plain = true;
+        while let Some(Key(k)) = m.next_key::<Key<'de>>()? {
+            plain &= k != "lc" && k != "__lc_escaped__";
+            m.next_value::<IgnoredAny>()?;
+        }
+        Ok(plain)
+    }
+}
+
+/// A v2 `parent_ids` list: only its emptiness is read, so a non-empty list is kept as `[null]`.
+struct ParentIds;
+
+impl<'de> DeserializeSeed<'de> for ParentIds {
+    type Value = Value;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for ParentIds {
+    type Value = Value;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a list")
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut s: A) -> Result<Value, A::Error> {
+        let mut any = false;
+        while s.next_element::<IgnoredAny>()?.is_some() {
+            any = true;
+        }
+        Ok(Value::Array(if any { vec![Value::Null] } else { vec![] }))
+    }
+    // Not a list (never seen): read as `Calls` would, i.e. whole for anything but objects.
+    fn visit_map<A: MapAccess<'de>>(self, _: A) -> Result<Value, A::Error> {
+        Err(bail())
+    }
+    fn visit_bool<E: de::Error>(self, b: bool) -> Result<Value, E> {
+        Ok(Value::Bool(b))
+    }
+    fn visit_i64<E: de::Error>(self, n: i64) -> Result<Value, E> {
+        Ok(Value::Number(n.into()))
+    }
+    fn visit_u64<E: de::Error>(self, n: u64) -> Result<Value, E> {
+        Ok(Value::Number(n.into()))
+    }
+    fn visit_f64<E: de::Error>(self, n: f64) -> Result<Value, E> {
+        Ok(serde_json::Number::from_f64(n).map_or(Value::Null, Value::Number))
+    }
+    fn visit_str<E: de::Error>(self, s: &str) -> Result<Value, E> {
+        Ok(Value::String(s.to_string()))
+    }
+    fn visit_unit<E: de::Error>(self) -> Result<Value, E> {
+        Ok(Value::Null)
     }
 }
 
@@ -320,8 +647,8 @@ impl<'de> Visitor<'de> for Params<'_> {
         let mut out = Map::new();
         let mut updates: Option<&'de RawValue> = None;
         while let Some(Key(k)) = m.next_key::<Key<'de>>()? {
-            let v = if k == "data" {
-                match self.0 {
+            let v = match k.as_ref() {
+                "data" => match self.0 {
                     "checkpoints" | "debug" => {
                         m.next_value::<IgnoredAny>()?;
                         Value::Null
@@ -331,10 +658,16 @@ impl<'de> Visitor<'de> for Params<'_> {
                         updates = Some(m.next_value()?);
                         Value::Null
                     }
+                    "messages" => m.next_value_seed(MessagesData { first: true })?,
                     _ => m.next_value()?,
+                },
+                "namespace" | "timestamp" | "interrupts" => m.next_value()?,
+                "node" if self.0 == "updates" => m.next_value()?,
+                _ => {
+                    // Unread (a duplicate would be dropped alike).
+                    m.next_value::<IgnoredAny>()?;
+                    continue;
                 }
-            } else {
-                m.next_value()?
             };
             if out.insert(k.into_owned(), v).is_some() {
                 return Err(bail());
@@ -368,6 +701,80 @@ impl<'de> Visitor<'de> for Params<'_> {
     }
 }
 
+/// v3 `messages` data: the keys the adapter reads of a message event; of the in-process
+/// `[payload, metadata]` form only the payload (the rest as `null`s, so the length stays).
+struct MessagesData {
+    first: bool,
+}
+
+impl<'de> DeserializeSeed<'de> for MessagesData {
+    type Value = Value;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for MessagesData {
+    type Value = Value;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("any JSON value")
+    }
+    fn visit_bool<E: de::Error>(self, b: bool) -> Result<Value, E> {
+        Ok(Value::Bool(b))
+    }
+    fn visit_i64<E: de::Error>(self, n: i64) -> Result<Value, E> {
+        Ok(Value::Number(n.into()))
+    }
+    fn visit_u64<E: de::Error>(self, n: u64) -> Result<Value, E> {
+        Ok(Value::Number(n.into()))
+    }
+    fn visit_f64<E: de::Error>(self, n: f64) -> Result<Value, E> {
+        Ok(serde_json::Number::from_f64(n).map_or(Value::Null, Value::Number))
+    }
+    fn visit_str<E: de::Error>(self, s: &str) -> Result<Value, E> {
+        Ok(Value::String(s.to_string()))
+    }
+    fn visit_string<E: de::Error>(self, s: String) -> Result<Value, E> {
+        Ok(Value::String(s))
+    }
+    fn visit_unit<E: de::Error>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut s: A) -> Result<Value, A::Error> {
+        let mut out = Vec::new();
+        if !self.first {
+            // Not the params' data itself: read whole.
+            while let Some(v) = s.next_element::<Value>()? {
+                out.push(v);
+            }
+            return Ok(Value::Array(out));
+        }
+        if let Some(v) = s.next_element_seed(MessagesData { first: false })? {
+            out.push(v);
+            while s.next_element::<IgnoredAny>()?.is_some() {
+                out.push(Value::Null);
+            }
+        }
+        Ok(Value::Array(out))
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut m: A) -> Result<Value, A::Error> {
+        let mut out = Map::new();
+        while let Some(Key(k)) = m.next_key::<Key<'de>>()? {
+            match k.as_ref() {
+                "event" | "id" | "index" | "delta" | "content" | "usage" | "metadata" => {
+                    let v = m.next_value()?;
+                    // A repeated key: the last one wins in place, as in a whole parse.
+                    out.insert(k.into_owned(), v);
+                }
+                _ => {
+                    m.next_value::<IgnoredAny>()?;
+                }
+            }
+        }
+        Ok(Value::Object(out))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -380,16 +787,22 @@ mod tests {
         assert_eq!(
             v,
             json!({"event":"on_chat_model_stream","data":{"chunk":{"content":"Hi","type":"AIMessageChunk","id":"m"}},
-                "run_id":"r","metadata":{"thread_id":"t","langgraph_node":"n"},"parent_ids":["a"]})
+                "run_id":"r","metadata":{"thread_id":"t","langgraph_node":"n"},"parent_ids":[null]})
         );
     }
 
     #[test]
     fn v2_root_chain_stream_keeps_data_node_stream_drops_it() {
-        let root = r#"{"event":"on_chain_stream","data":{"chunk":{"a":1}},"parent_ids":[]}"#;
+        let root =
+            r#"{"event":"on_chain_stream","data":{"chunk":{"a":{"messages":[]}}},"parent_ids":[]}"#;
         assert_eq!(
             parse_pruned(root).expect("pruned")["data"],
-            json!({"chunk":{"a":1}})
+            json!({"chunk":{}})
+        );
+        let root = r#"{"event":"on_chain_stream","data":{"chunk":{"messages":[{"content":"c","type":"ai","x":1}]}},"parent_ids":[]}"#;
+        assert_eq!(
+            parse_pruned(root).expect("pruned")["data"],
+            json!({"chunk":{"messages":[{"content":null,"type":"ai"}]}})
         );
         let node = r#"{"event":"on_chain_stream","data":{"chunk":{"a":1}},"parent_ids":["r"]}"#;
         assert_eq!(parse_pruned(node).expect("pruned")["data"], Value::Null);
@@ -406,6 +819,84 @@ mod tests {
         assert_eq!(
             parse_pruned(line).expect("pruned")["params"]["data"],
             json!({"node":"agent"})
+        );
+    }
+
+    #[test]
+    fn v2_node_chain_end_keeps_only_the_calls() {
+        let line = r#"{"event":"on_chain_end","data":{"output":{"messages":[{"content":"x","type":"ai","id":"a","tool_calls":[{"id":"c","name":"f","args":{}}],"usage_metadata":{"n":1}}],"other":{"messages":[]}},"input":{"big":1}},"run_id":"r","name":"n","tags":["t"],"metadata":{"langgraph_node":"n","x":1},"parent_ids":["p","q"]}"#;
+        let v = parse_pruned(line).expect("pruned");
+        assert_eq!(
+            v,
+            json!({"event":"on_chain_end","data":{"output":{"messages":[{"content":null,"type":"ai","id":"a","tool_calls":[{"id":"c","name":"f","args":{}}]}]}},
+                "run_id":"r","metadata":{"langgraph_node":"n"},"parent_ids":[null]})
+        );
+        // The root's end is read whole.
+        let root = r#"{"event":"on_chain_end","data":{"output":{"a":{"b":1}},"input":2},"name":"g","parent_ids":[]}"#;
+        assert_eq!(
+            parse_pruned(root).expect("pruned")["data"],
+            json!({"output":{"a":{"b":1}},"input":2})
+        );
+        // An escaped user dict (unwrapped only as a sole key) gives up.
+        let esc = r#"{"event":"on_chain_end","data":{"output":{"__lc_escaped__":{"lc":1},"x":1}},"parent_ids":["p"]}"#;
+        assert!(parse_pruned(esc).is_none());
+    }
+
+    #[test]
+    fn v2_node_chain_start_keeps_send_payloads() {
+        let plain = r#"{"event":"on_chain_start","data":{"input":{"messages":[1,2]},"x":1},"name":"n","tags":["a"],"parent_ids":["p"]}"#;
+        assert_eq!(
+            parse_pruned(plain).expect("pruned"),
+            json!({"event":"on_chain_start","data":{"input":{}},"name":"n","tags":["a"],"parent_ids":[null]})
+        );
+        let send = r#"{"event":"on_chain_start","data":{"input":[{"type":"tool_call","id":"c"}]},"parent_ids":["p"]}"#;
+        assert_eq!(
+            parse_pruned(send).expect("pruned")["data"],
+            json!({"input":[{"type":"tool_call","id":"c"}]})
+        );
+        let lc =
+            r#"{"event":"on_chain_start","data":{"input":{"lc":1,"type":"x"}},"parent_ids":["p"]}"#;
+        assert_eq!(
+            parse_pruned(lc).expect("pruned")["data"],
+            json!({"input":{"lc":1,"type":"x"}})
+        );
+    }
+
+    #[test]
+    fn v2_root_stream_keeps_interrupts_and_parts_whole() {
+        let ints = r#"{"event":"on_chain_stream","data":{"chunk":{"__interrupt__":[{"id":"i","value":{"q":1}}],"node":{"x":1}}},"parent_ids":[]}"#;
+        assert_eq!(
+            parse_pruned(ints).expect("pruned")["data"],
+            json!({"chunk":{"__interrupt__":[{"id":"i","value":{"q":1}}]}})
+        );
+        let part = r#"{"event":"on_chain_stream","data":{"chunk":["custom",{"a":{"b":1}}]},"parent_ids":[]}"#;
+        assert_eq!(
+            parse_pruned(part).expect("pruned")["data"],
+            json!({"chunk":["custom",{"a":{"b":1}}]})
+        );
+    }
+
+    #[test]
+    fn v2_model_end_keeps_output_fields_read() {
+        let line = r#"{"event":"on_chat_model_end","data":{"output":{"content":"hi","type":"ai","id":"m","tool_calls":[],"usage_metadata":{"input_tokens":1},"response_metadata":{"model_name":"x"},"invalid_tool_calls":[],"name":null},"input":{"messages":[]}},"name":"M","tags":["t"],"run_id":"r"}"#;
+        assert_eq!(
+            parse_pruned(line).expect("pruned"),
+            json!({"event":"on_chat_model_end","data":{"output":{"content":"hi","type":"ai","id":"m","tool_calls":[],"usage_metadata":{"input_tokens":1},"response_metadata":{"model_name":"x"}}},"run_id":"r"})
+        );
+    }
+
+    #[test]
+    fn v3_messages_and_params_keep_what_is_read() {
+        let line = r#"{"type":"event","seq":7,"method":"messages","params":{"namespace":["a"],"timestamp":5,"node":"chat","data":{"event":"content-block-delta","index":0,"delta":{"type":"text-delta","text":"Hi"},"run_id":"r"}}}"#;
+        assert_eq!(
+            parse_pruned(line).expect("pruned"),
+            json!({"type":"event","seq":7,"method":"messages","params":{"namespace":["a"],"timestamp":5,
+                "data":{"event":"content-block-delta","index":0,"delta":{"type":"text-delta","text":"Hi"}}}})
+        );
+        let inproc = r#"{"type":"event","method":"messages","params":{"data":[{"event":"message-start","id":"m","role":"ai"},{"thread_id":"t"}]}}"#;
+        assert_eq!(
+            parse_pruned(inproc).expect("pruned")["params"]["data"],
+            json!([{"event":"message-start","id":"m"},null])
         );
     }
 
