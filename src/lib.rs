@@ -16,6 +16,7 @@ pub mod check;
 pub mod error;
 pub mod explain;
 pub mod input;
+pub mod json;
 pub mod mapper;
 pub mod model;
 pub mod pipeline;

@@ -1,6 +1,7 @@
 //! The pipeline: input files → framing → adapter → mapper → an [`Observer`] (sinks, checker,
 //! timeline). Files are processed in order as consecutive runs on one thread.
 
+use crate::json::Field;
 use std::collections::BTreeMap;
 use std::io::{self, BufRead};
 use std::sync::Arc;
@@ -127,13 +128,13 @@ pub trait Observer {
 /// The v3 `params.timestamp` of a record (ms), if any.
 fn record_timestamp(rec: &Record) -> Option<i64> {
     let v = &rec.value;
-    let v = if v.get("type").and_then(Value::as_str) == Some("event") {
+    let v = if v.field("type").and_then(Value::as_str) == Some("event") {
         v
     } else {
-        v.get("data")
-            .filter(|d| d.get("type").and_then(Value::as_str) == Some("event"))?
+        v.field("data")
+            .filter(|d| d.field("type").and_then(Value::as_str) == Some("event"))?
     };
-    v.get("params")?.get("timestamp")?.as_i64()
+    v.field("params")?.field("timestamp")?.as_i64()
 }
 
 /// Runs inputs through the pipeline, in order, into `obs`.

@@ -9,6 +9,7 @@
 //! | DeepSeek / Qwen | `additional_kwargs.reasoning_content` |
 //! | standard v1 | `{"type":"reasoning","reasoning":…}` (+ `extras.signature`) |
 
+use crate::json::Field;
 use serde_json::Value;
 
 use crate::model::{ModelEvent, Usage};
@@ -16,7 +17,7 @@ use crate::model::{ModelEvent, Usage};
 /// Model events for one flat (normalized) AI message chunk.
 pub fn chunk_events(message_id: &str, chunk: &Value, out: &mut Vec<ModelEvent>) {
     let mid = || message_id.to_string();
-    match chunk.get("content") {
+    match chunk.field("content") {
         Some(Value::String(s)) if !s.is_empty() => out.push(ModelEvent::TextDelta {
             message_id: mid(),
             text: s.clone(),
@@ -28,8 +29,8 @@ pub fn chunk_events(message_id: &str, chunk: &Value, out: &mut Vec<ModelEvent>) 
         }
         _ => {}
     }
-    if let Some(kw) = chunk.get("additional_kwargs").and_then(Value::as_object) {
-        if let Some(Value::String(r)) = kw.get("reasoning_content") {
+    if let Some(kw) = chunk.field("additional_kwargs").and_then(Value::as_object) {
+        if let Some(Value::String(r)) = kw.field("reasoning_content") {
             if !r.is_empty() {
                 out.push(ModelEvent::ReasoningDelta {
                     message_id: mid(),
@@ -38,20 +39,20 @@ pub fn chunk_events(message_id: &str, chunk: &Value, out: &mut Vec<ModelEvent>) 
                 });
             }
         }
-        if let Some(r) = kw.get("reasoning").and_then(Value::as_object) {
+        if let Some(r) = kw.field("reasoning").and_then(Value::as_object) {
             let key = r
-                .get("id")
+                .field("id")
                 .and_then(Value::as_str)
                 .unwrap_or("reasoning")
                 .to_string();
             for s in r
-                .get("summary")
+                .field("summary")
                 .and_then(Value::as_array)
                 .into_iter()
                 .flatten()
             {
                 if let Some(t) = s
-                    .get("text")
+                    .field("text")
                     .and_then(Value::as_str)
                     .filter(|t| !t.is_empty())
                 {
@@ -65,23 +66,26 @@ pub fn chunk_events(message_id: &str, chunk: &Value, out: &mut Vec<ModelEvent>) 
         }
     }
     for c in chunk
-        .get("tool_call_chunks")
+        .field("tool_call_chunks")
         .and_then(Value::as_array)
         .into_iter()
         .flatten()
     {
-        let index = c.get("index").map(block_key).unwrap_or_else(|| "0".into());
+        let index = c
+            .field("index")
+            .map(block_key)
+            .unwrap_or_else(|| "0".into());
         out.push(ModelEvent::ToolCallChunk {
             message_id: mid(),
             index,
-            id: c.get("id").and_then(Value::as_str).map(str::to_string),
+            id: c.field("id").and_then(Value::as_str).map(str::to_string),
             name: c
-                .get("name")
+                .field("name")
                 .and_then(Value::as_str)
                 .filter(|n| !n.is_empty())
                 .map(str::to_string),
             args: c
-                .get("args")
+                .field("args")
                 .and_then(Value::as_str)
                 .unwrap_or_default()
                 .to_string(),
@@ -112,12 +116,12 @@ fn block_events(message_id: &str, pos: usize, b: &Value, out: &mut Vec<ModelEven
         return;
     };
     let key = o
-        .get("index")
+        .field("index")
         .map(block_key)
         .unwrap_or_else(|| pos.to_string());
-    let ty = o.get("type").and_then(Value::as_str).unwrap_or("");
+    let ty = o.field("type").and_then(Value::as_str).unwrap_or("");
     if ty == "non_standard" {
-        if let Some(inner) = o.get("value").filter(|v| v.get("type").is_some()) {
+        if let Some(inner) = o.field("value").filter(|v| v.field("type").is_some()) {
             block_events(message_id, pos, inner, out);
         }
         return;
@@ -143,10 +147,10 @@ fn block_events(message_id: &str, pos: usize, b: &Value, out: &mut Vec<ModelEven
             }
         }
         "reasoning" => {
-            let summary = o.get("summary").and_then(Value::as_array);
+            let summary = o.field("summary").and_then(Value::as_array);
             for s in summary.into_iter().flatten() {
                 if let Some(t) = s
-                    .get("text")
+                    .field("text")
                     .and_then(Value::as_str)
                     .filter(|t| !t.is_empty())
                 {
@@ -157,8 +161,8 @@ fn block_events(message_id: &str, pos: usize, b: &Value, out: &mut Vec<ModelEven
                 out.push(reasoning(t));
             }
             let sig = o
-                .get("extras")
-                .and_then(|e| e.get("signature"))
+                .field("extras")
+                .and_then(|e| e.field("signature"))
                 .and_then(Value::as_str)
                 .filter(|s| !s.is_empty())
                 .or_else(|| text("signature"))
@@ -176,7 +180,7 @@ fn block_events(message_id: &str, pos: usize, b: &Value, out: &mut Vec<ModelEven
             }
         }
         "redacted_thinking" => {
-            if let Some(d) = o.get("data").and_then(Value::as_str) {
+            if let Some(d) = o.field("data").and_then(Value::as_str) {
                 out.push(encrypted(d));
             }
         }
@@ -200,8 +204,8 @@ pub fn usage_from(usage: Option<&Value>, metadata: Option<&Value>) -> Option<Usa
         output_tokens: int("output_tokens"),
         total_tokens: int("total_tokens"),
         reasoning_tokens: u
-            .get("output_token_details")
-            .and_then(|d| d.get("reasoning"))
+            .field("output_token_details")
+            .and_then(|d| d.field("reasoning"))
             .and_then(Value::as_u64),
         provider: meta_str("model_provider"),
         model: meta_str("model_name"),

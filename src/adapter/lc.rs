@@ -4,6 +4,7 @@
 //! (`{"lc":1,"type":"constructor","id":[…,"AIMessage"],"kwargs":{…}}`, Python and JS) or JS
 //! dict messages with `role`. Everything downstream reads the flat form produced here.
 
+use crate::json::Field;
 use std::borrow::Cow;
 
 use serde_json::{json, Map, Value};
@@ -52,7 +53,7 @@ fn normalize_changed(v: &Value) -> Option<Value> {
                 }
             }
             if escaped && m.len() == 1 {
-                if let Some(inner) = m.get("__lc_escaped__") {
+                if let Some(inner) = m.field("__lc_escaped__") {
                     return Some(normalize_deep(inner));
                 }
             }
@@ -96,26 +97,28 @@ fn normalize_changed(v: &Value) -> Option<Value> {
 }
 
 fn is_not_implemented(m: &Map<String, Value>) -> bool {
-    m.get("lc").is_some_and(|v| v == 1) && m.get("type").is_some_and(|t| t == "not_implemented")
+    m.field("lc").is_some_and(|v| v == 1) && m.field("type").is_some_and(|t| t == "not_implemented")
 }
 
 /// The class name of an lc-serialized object (`["langgraph","types","Interrupt"]` → `Interrupt`).
 pub fn lc_class(m: &Map<String, Value>) -> Option<&str> {
-    m.get("id")?.as_array()?.last()?.as_str()
+    m.field("id")?.as_array()?.last()?.as_str()
 }
 
 /// Parses the Python `repr` of a `not_implemented` object into JSON (`{"__type__":…, …}`).
 pub fn parse_repr_object(m: &Map<String, Value>) -> Option<Value> {
-    let repr = m.get("repr")?.as_str()?;
+    let repr = m.field("repr")?.as_str()?;
     pyrepr::parse(repr).ok()
 }
 
 fn flatten_constructor(m: &Map<String, Value>) -> Option<Value> {
-    if !(m.get("lc").is_some_and(|v| v == 1) && m.get("type").is_some_and(|t| t == "constructor")) {
+    if !(m.field("lc").is_some_and(|v| v == 1)
+        && m.field("type").is_some_and(|t| t == "constructor"))
+    {
         return None;
     }
     let class = lc_class(m)?;
-    let kwargs = m.get("kwargs")?.as_object()?;
+    let kwargs = m.field("kwargs")?.as_object()?;
     let mut out = Map::new();
     if let Some(t) = message_type_for_class(class, kwargs) {
         out.insert("type".into(), Value::String(t.to_string()));
@@ -140,7 +143,10 @@ fn message_type_for_class<'a>(class: &str, kwargs: &'a Map<String, Value>) -> Op
         "SystemMessage" => "system",
         "FunctionMessage" => "function",
         "RemoveMessage" => "remove",
-        "ChatMessage" => kwargs.get("role").and_then(Value::as_str).unwrap_or("chat"),
+        "ChatMessage" => kwargs
+            .field("role")
+            .and_then(Value::as_str)
+            .unwrap_or("chat"),
         _ => return None,
     })
 }
@@ -148,9 +154,9 @@ fn message_type_for_class<'a>(class: &str, kwargs: &'a Map<String, Value>) -> Op
 /// The normalized role of a flat message: `human`, `ai`, `tool`, `system` (JS `role` dicts too).
 pub fn message_kind(m: &Value) -> Option<&str> {
     let t = m
-        .get("type")
+        .field("type")
         .and_then(Value::as_str)
-        .or_else(|| m.get("role").and_then(Value::as_str))?;
+        .or_else(|| m.field("role").and_then(Value::as_str))?;
     Some(match t {
         "human" | "user" | "HumanMessage" | "HumanMessageChunk" => "human",
         "ai" | "assistant" | "AIMessageChunk" | "AIMessage" => "ai",
@@ -165,7 +171,7 @@ pub fn is_message(v: &Value) -> bool {
     match v {
         Value::Object(m) => {
             (m.contains_key("content") && (m.contains_key("type") || m.contains_key("role")))
-                || flatten_constructor(m).is_some_and(|f| f.get("type").is_some())
+                || flatten_constructor(m).is_some_and(|f| f.field("type").is_some())
         }
         _ => false,
     }
@@ -181,8 +187,8 @@ pub fn content_text(content: &Value) -> String {
             for b in blocks {
                 match b {
                     Value::String(s) => out.push_str(s),
-                    Value::Object(o) if o.get("type").and_then(Value::as_str) == Some("text") => {
-                        if let Some(t) = o.get("text").and_then(Value::as_str) {
+                    Value::Object(o) if o.field("type").and_then(Value::as_str) == Some("text") => {
+                        if let Some(t) = o.field("text").and_then(Value::as_str) {
                             out.push_str(t);
                         }
                     }
@@ -198,15 +204,15 @@ pub fn content_text(content: &Value) -> String {
 /// Tool calls of an AI message as (id, name, args-as-JSON-text).
 pub fn tool_calls(msg: &Value) -> Vec<(String, String, String)> {
     let mut out = vec![];
-    if let Some(calls) = msg.get("tool_calls").and_then(Value::as_array) {
+    if let Some(calls) = msg.field("tool_calls").and_then(Value::as_array) {
         for c in calls {
             let (Some(id), Some(name)) = (
-                c.get("id").and_then(Value::as_str),
-                c.get("name").and_then(Value::as_str),
+                c.field("id").and_then(Value::as_str),
+                c.field("name").and_then(Value::as_str),
             ) else {
                 continue;
             };
-            let args = match c.get("args") {
+            let args = match c.field("args") {
                 Some(Value::String(s)) => s.clone(),
                 Some(v) => v.to_string(),
                 None => "{}".to_string(),
@@ -221,12 +227,12 @@ pub fn tool_calls(msg: &Value) -> Vec<(String, String, String)> {
 pub fn to_agui_message(msg: &Value, fallback_id: &str) -> Option<Value> {
     let kind = message_kind(msg)?;
     let id = msg
-        .get("id")
+        .field("id")
         .and_then(Value::as_str)
         .filter(|s| !s.is_empty())
         .unwrap_or(fallback_id)
         .to_string();
-    let content = msg.get("content").unwrap_or(&Value::Null);
+    let content = msg.field("content").unwrap_or(&Value::Null);
     let text = content_text(content);
     let mut out = Map::new();
     out.insert("id".into(), Value::String(id));
@@ -256,11 +262,11 @@ pub fn to_agui_message(msg: &Value, fallback_id: &str) -> Option<Value> {
             }
         }
         "tool" => {
-            let call_id = msg.get("tool_call_id").and_then(Value::as_str)?;
+            let call_id = msg.field("tool_call_id").and_then(Value::as_str)?;
             out.insert("role".into(), "tool".into());
             out.insert("content".into(), Value::String(tool_content_text(content)));
             out.insert("toolCallId".into(), Value::String(call_id.to_string()));
-            if msg.get("status").and_then(Value::as_str) == Some("error") {
+            if msg.field("status").and_then(Value::as_str) == Some("error") {
                 out.insert("error".into(), Value::String(tool_content_text(content)));
             }
         }

@@ -11,6 +11,7 @@ pub mod pyrepr;
 mod v2;
 mod v3;
 
+use crate::json::Field;
 use serde_json::Value;
 
 use crate::input::Record;
@@ -107,8 +108,8 @@ pub fn v2_payload(rec: &Record) -> &Value {
     if rec.sse_event.as_deref() == Some("events") {
         return &rec.value;
     }
-    match rec.value.get("event").and_then(Value::as_str) {
-        Some("events") => rec.value.get("data").unwrap_or(&rec.value),
+    match rec.value.field("event").and_then(Value::as_str) {
+        Some("events") => rec.value.field("data").unwrap_or(&rec.value),
         _ => &rec.value,
     }
 }
@@ -118,7 +119,7 @@ fn part_data(rec: &Record) -> &Value {
     if rec.sse_event.is_some() {
         &rec.value
     } else {
-        rec.value.get("data").unwrap_or(&Value::Null)
+        rec.value.field("data").unwrap_or(&Value::Null)
     }
 }
 
@@ -131,12 +132,12 @@ pub fn classify(rec: &Record) -> RecordKind {
     let part = match &rec.sse_event {
         Some(ev) => Some(ev.as_str()),
         None => v
-            .get("event")
+            .field("event")
             .and_then(Value::as_str)
             .filter(|e| !e.starts_with("on_")),
     };
     if let Some(mode) = part {
-        if rec.sse_event.is_none() && v.get("data").is_none() {
+        if rec.sse_event.is_none() && v.field("data").is_none() {
             return RecordKind::Unknown(format!(
                 "`event: {mode}` without `data`: expected an SDK stream part {{\"event\",\"data\"}}"
             ));
@@ -156,7 +157,7 @@ pub fn classify(rec: &Record) -> RecordKind {
         return match base {
             "events" => {
                 if data
-                    .get("event")
+                    .field("event")
                     .and_then(Value::as_str)
                     .is_some_and(|e| e.starts_with("on_"))
                 {
@@ -168,11 +169,11 @@ pub fn classify(rec: &Record) -> RecordKind {
             "error" => RecordKind::ErrorLine(error_info(data)),
             "metadata" => RecordKind::RunMetadata {
                 run_id: data
-                    .get("run_id")
+                    .field("run_id")
                     .and_then(Value::as_str)
                     .map(str::to_string),
                 thread_id: data
-                    .get("thread_id")
+                    .field("thread_id")
                     .and_then(Value::as_str)
                     .map(str::to_string),
             },
@@ -190,7 +191,7 @@ pub fn classify(rec: &Record) -> RecordKind {
             other => RecordKind::OtherStreamMode(other.to_string()),
         };
     }
-    if v.get("event")
+    if v.field("event")
         .and_then(Value::as_str)
         .is_some_and(|e| e.starts_with("on_"))
     {
@@ -208,12 +209,12 @@ pub fn classify(rec: &Record) -> RecordKind {
 }
 
 fn is_v3(v: &Value) -> bool {
-    v.get("type").and_then(Value::as_str) == Some("event")
-        && v.get("method").is_some_and(Value::is_string)
+    v.field("type").and_then(Value::as_str) == Some("event")
+        && v.field("method").is_some_and(Value::is_string)
 }
 
 fn is_agui(v: &Value) -> bool {
-    v.get("type").and_then(Value::as_str).is_some_and(|t| {
+    v.field("type").and_then(Value::as_str).is_some_and(|t| {
         !t.is_empty()
             && t.bytes()
                 .all(|b| b.is_ascii_uppercase() || b == b'_' || b.is_ascii_digit())
@@ -234,9 +235,9 @@ pub fn error_info(data: &Value) -> ErrorInfo {
 
 /// Whether an SDK part / plain line is the recorder's error line.
 pub fn is_error_line(v: &Value) -> bool {
-    v.get("event").and_then(Value::as_str) == Some("error")
-        && v.get("data")
-            .and_then(|d| d.get("error"))
+    v.field("event").and_then(Value::as_str) == Some("error")
+        && v.field("data")
+            .and_then(|d| d.field("error"))
             .is_some_and(Value::is_string)
 }
 
@@ -247,17 +248,17 @@ pub fn interrupts_from(list: &Value) -> Vec<InterruptInfo> {
     for item in list.as_array().into_iter().flatten() {
         let item = lc::normalize_cow(item);
         let id = item
-            .get("id")
-            .or_else(|| item.get("interrupt_id"))
+            .field("id")
+            .or_else(|| item.field("interrupt_id"))
             .and_then(Value::as_str);
         let Some(id) = id else { continue };
         let value = item
-            .get("value")
-            .or_else(|| item.get("payload"))
+            .field("value")
+            .or_else(|| item.field("payload"))
             .cloned()
             .unwrap_or(Value::Null);
         let response_schema = item
-            .get("response_schema")
+            .field("response_schema")
             .filter(|v| !v.is_null())
             .cloned();
         out.push(InterruptInfo {
@@ -289,7 +290,7 @@ pub fn state_events(payload: &Value, out: &mut Vec<ModelEvent>) -> bool {
     }
     if state.is_object() {
         let messages = state
-            .get("messages")
+            .field("messages")
             .and_then(Value::as_array)
             .map(|l| lc::to_agui_messages(l));
         out.push(ModelEvent::State { state, messages });
@@ -304,13 +305,13 @@ pub fn state_events(payload: &Value, out: &mut Vec<ModelEvent>) -> bool {
 pub fn custom_event(name: Option<&str>, data: &Value) -> ModelEvent {
     let (name, value) = match (name, data) {
         (Some(n), _) => (n.to_string(), data.clone()),
-        (None, Value::Object(o)) if o.get("name").is_some_and(Value::is_string) => (
-            o.get("name")
+        (None, Value::Object(o)) if o.field("name").is_some_and(Value::is_string) => (
+            o.field("name")
                 .and_then(Value::as_str)
                 .unwrap_or("custom")
                 .to_string(),
-            o.get("payload")
-                .or_else(|| o.get("data"))
+            o.field("payload")
+                .or_else(|| o.field("data"))
                 .cloned()
                 .unwrap_or_else(|| data.clone()),
         ),
@@ -319,7 +320,7 @@ pub fn custom_event(name: Option<&str>, data: &Value) -> ModelEvent {
         }
         _ => ("custom".to_string(), data.clone()),
     };
-    if name == "agui" && value.get("type").is_some_and(Value::is_string) {
+    if name == "agui" && value.field("type").is_some_and(Value::is_string) {
         return ModelEvent::Native(value);
     }
     ModelEvent::Custom { name, value }
@@ -328,7 +329,7 @@ pub fn custom_event(name: Option<&str>, data: &Value) -> ModelEvent {
 /// A run's input messages in AG-UI form, when the input holds a message list.
 pub fn input_messages(input: &Value) -> Vec<Value> {
     let input = lc::normalize_cow(input);
-    if let Some(list) = input.get("messages").and_then(Value::as_array) {
+    if let Some(list) = input.field("messages").and_then(Value::as_array) {
         return lc::to_agui_messages(list);
     }
     if lc::is_message(&input) {
@@ -341,14 +342,14 @@ pub fn input_messages(input: &Value) -> Vec<Value> {
 pub fn resume_value(input: &Value) -> Option<Value> {
     let input = lc::normalize_cow(input);
     let o = input.as_object()?;
-    let is_command = o.get("lg_name").is_some_and(|n| n == "Command")
-        || o.get("__type__").is_some_and(|n| n == "Command")
+    let is_command = o.field("lg_name").is_some_and(|n| n == "Command")
+        || o.field("__type__").is_some_and(|n| n == "Command")
         || (o.contains_key("resume")
             && (o.contains_key("goto") || o.contains_key("update") || o.len() == 1));
     if !is_command {
         return None;
     }
-    o.get("resume").filter(|r| !r.is_null()).cloned()
+    o.field("resume").filter(|r| !r.is_null()).cloned()
 }
 
 /// Per-file routing: classify, lock the family, delegate.

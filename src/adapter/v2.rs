@@ -1,6 +1,7 @@
 //! v2 `astream_events` (Python API-server JSON, langchain `dumpd`, LangGraph.js, and the
 //! `events` frames of classic platform SSE / SDK stream parts) → model events.
 
+use crate::json::Field;
 use std::collections::HashMap;
 
 use serde_json::Value;
@@ -65,14 +66,14 @@ fn s(v: &Value, k: &str) -> Option<String> {
 
 impl V2Adapter {
     fn is_root(ev: &Value) -> bool {
-        match ev.get("parent_ids").and_then(Value::as_array) {
+        match ev.field("parent_ids").and_then(Value::as_array) {
             Some(p) => p.is_empty(),
             None => {
-                ev.get("metadata")
-                    .and_then(|m| m.get("langgraph_node"))
+                ev.field("metadata")
+                    .and_then(|m| m.field("langgraph_node"))
                     .is_none()
                     && ev
-                        .get("event")
+                        .field("event")
                         .and_then(Value::as_str)
                         .is_some_and(|e| e.starts_with("on_chain_"))
             }
@@ -128,9 +129,9 @@ impl V2Adapter {
             Value::Object(o) => {
                 if lc::is_message(v) {
                     self.remember_calls(v);
-                } else if let Some(msgs) = o.get("messages") {
+                } else if let Some(msgs) = o.field("messages") {
                     self.remember_calls_in(msgs);
-                } else if let Some(update) = o.get("update") {
+                } else if let Some(update) = o.field("update") {
                     self.remember_calls_in(update);
                 }
             }
@@ -139,7 +140,7 @@ impl V2Adapter {
     }
 
     fn on_root(&mut self, ev: &Value, kind: &str, out: &mut Vec<ModelEvent>) -> Disposition {
-        let data = ev.get("data").unwrap_or(&Value::Null);
+        let data = ev.field("data").unwrap_or(&Value::Null);
         match kind {
             "on_chain_start" => {
                 let run_id = s(ev, "run_id");
@@ -151,9 +152,9 @@ impl V2Adapter {
                 self.root = run_id.clone();
                 self.started = true;
                 self.ended = false;
-                let input = data.get("input").unwrap_or(&Value::Null);
+                let input = data.field("input").unwrap_or(&Value::Null);
                 let thread_id = ev
-                    .get("metadata")
+                    .field("metadata")
                     .and_then(|m| s(m, "thread_id"))
                     .or_else(|| self.hint_thread_id.clone());
                 out.push(ModelEvent::RunStart {
@@ -166,8 +167,8 @@ impl V2Adapter {
             }
             "on_chain_stream" => {
                 self.ensure_started(out);
-                let chunk = lc::normalize_cow(data.get("chunk").unwrap_or(&Value::Null));
-                if let Some(list) = chunk.get("__interrupt__") {
+                let chunk = lc::normalize_cow(data.field("chunk").unwrap_or(&Value::Null));
+                if let Some(list) = chunk.field("__interrupt__") {
                     let ints = interrupts_from(list);
                     if ints.is_empty() {
                         return Disposition::Bad(
@@ -189,10 +190,10 @@ impl V2Adapter {
             }
             "on_chain_end" => {
                 self.ensure_started(out);
-                let output = lc::normalize_deep(data.get("output").unwrap_or(&Value::Null));
+                let output = lc::normalize_deep(data.field("output").unwrap_or(&Value::Null));
                 if output.is_object() {
                     let messages = output
-                        .get("messages")
+                        .field("messages")
                         .and_then(Value::as_array)
                         .map(|l| lc::to_agui_messages(l));
                     out.push(ModelEvent::State {
@@ -215,20 +216,20 @@ impl V2Adapter {
 
     fn on_chain(&mut self, ev: &Value, kind: &str, out: &mut Vec<ModelEvent>) -> Disposition {
         let run_id = s(ev, "run_id").unwrap_or_default();
-        let data = ev.get("data").unwrap_or(&Value::Null);
+        let data = ev.field("data").unwrap_or(&Value::Null);
         match kind {
             "on_chain_start" => {
                 let name = s(ev, "name").unwrap_or_default();
-                let node = ev.get("metadata").and_then(|m| s(m, "langgraph_node"));
+                let node = ev.field("metadata").and_then(|m| s(m, "langgraph_node"));
                 let hidden = name.starts_with("__")
                     || ev
-                        .get("tags")
+                        .field("tags")
                         .and_then(Value::as_array)
                         .is_some_and(|t| t.iter().any(|t| t == "langsmith:hidden"));
                 if node.as_deref() == Some(name.as_str()) && !hidden {
                     self.ensure_started(out);
                     // create_agent `tools` runs carry the Send payload: the calls they execute.
-                    if let Some(input) = data.get("input") {
+                    if let Some(input) = data.field("input") {
                         self.remember_send_payload(input);
                     }
                     self.steps.insert(run_id.clone(), name.clone());
@@ -238,7 +239,7 @@ impl V2Adapter {
                 Disposition::Ignored("runnable inside a node (not a graph step)")
             }
             "on_chain_end" => {
-                if let Some(output) = data.get("output") {
+                if let Some(output) = data.field("output") {
                     let output = lc::normalize_cow(output);
                     self.remember_calls_in(&output);
                 }
@@ -258,10 +259,10 @@ impl V2Adapter {
     fn remember_send_payload(&mut self, input: &Value) {
         let input = lc::normalize_cow(input);
         for c in input.as_array().into_iter().flatten() {
-            if c.get("type").and_then(Value::as_str) == Some("tool_call") {
+            if c.field("type").and_then(Value::as_str) == Some("tool_call") {
                 if let (Some(id), Some(name)) = (s(c, "id"), s(c, "name")) {
                     if !self.pending_calls.iter().any(|p| p.id == id) {
-                        let args = c.get("args").map(|a| a.to_string()).unwrap_or_default();
+                        let args = c.field("args").map(|a| a.to_string()).unwrap_or_default();
                         self.pending_calls.push(PendingCall {
                             run: self.run_no,
                             id,
@@ -279,7 +280,7 @@ impl V2Adapter {
 
     fn on_model(&mut self, ev: &Value, kind: &str, out: &mut Vec<ModelEvent>) -> Disposition {
         let run_id = s(ev, "run_id").unwrap_or_default();
-        let data = ev.get("data").unwrap_or(&Value::Null);
+        let data = ev.field("data").unwrap_or(&Value::Null);
         match kind {
             "on_chat_model_start" => {
                 self.ensure_started(out);
@@ -287,7 +288,7 @@ impl V2Adapter {
             }
             "on_chat_model_stream" => {
                 self.ensure_started(out);
-                let chunk = match data.get("chunk") {
+                let chunk = match data.field("chunk") {
                     Some(c @ Value::Object(_)) => lc::normalize_cow(c),
                     None => {
                         return Disposition::Bad(
@@ -309,7 +310,7 @@ impl V2Adapter {
             }
             "on_chat_model_end" => {
                 self.ensure_started(out);
-                let output = lc::normalize_cow(data.get("output").unwrap_or(&Value::Null));
+                let output = lc::normalize_cow(data.field("output").unwrap_or(&Value::Null));
                 // `generations` form (older LangChain): take the first message.
                 let first = output.pointer("/generations/0/0/message").cloned();
                 let output = match first {
@@ -337,8 +338,8 @@ impl V2Adapter {
                 }
                 self.open_messages = self.open_messages.saturating_sub(1);
                 let usage = content::usage_from(
-                    output.get("usage_metadata"),
-                    output.get("response_metadata"),
+                    output.field("usage_metadata"),
+                    output.field("response_metadata"),
                 );
                 out.push(ModelEvent::MessageEnd { message_id, usage });
                 Disposition::Mapped
@@ -417,10 +418,10 @@ impl V2Adapter {
         self.ensure_started(out);
         let run_id = s(ev, "run_id").unwrap_or_default();
         let name = s(ev, "name").unwrap_or_else(|| "tool".into());
-        let data = ev.get("data").unwrap_or(&Value::Null);
+        let data = ev.field("data").unwrap_or(&Value::Null);
         match kind {
             "on_tool_start" => {
-                let input = lc::normalize_deep(data.get("input").unwrap_or(&Value::Null));
+                let input = lc::normalize_deep(data.field("input").unwrap_or(&Value::Null));
                 let id = self.claim_call(&name, &input);
                 if let Some((id, parent)) = &id {
                     out.push(ModelEvent::ToolStart {
@@ -441,7 +442,7 @@ impl V2Adapter {
                 Disposition::Mapped
             }
             "on_tool_end" => {
-                let Some(output) = data.get("output") else {
+                let Some(output) = data.field("output") else {
                     return Disposition::Bad(
                         "on_tool_end without `data.output`: expected the tool's result".into(),
                     );
@@ -455,8 +456,8 @@ impl V2Adapter {
                 };
                 let (content, error, message_id) = if is_msg {
                     (
-                        output.get("content").cloned().unwrap_or(Value::Null),
-                        output.get("status").and_then(Value::as_str) == Some("error"),
+                        output.field("content").cloned().unwrap_or(Value::Null),
+                        output.field("status").and_then(Value::as_str) == Some("error"),
                         s(&output, "id"),
                     )
                 } else {
@@ -473,7 +474,7 @@ impl V2Adapter {
                 Disposition::Mapped
             }
             "on_tool_error" => {
-                let err = data.get("error").unwrap_or(&Value::Null);
+                let err = data.field("error").unwrap_or(&Value::Null);
                 let text = match err {
                     Value::String(s) => s.lines().next().unwrap_or_default().to_string(),
                     Value::Object(_) => {
@@ -588,8 +589,8 @@ impl V2Adapter {
                     self.tuple_open = Some(id.clone());
                 }
                 content::chunk_events(&id, &chunk, out);
-                let meta = chunk.get("response_metadata");
-                let last = chunk.get("chunk_position").and_then(Value::as_str) == Some("last")
+                let meta = chunk.field("response_metadata");
+                let last = chunk.field("chunk_position").and_then(Value::as_str) == Some("last")
                     || meta.is_some_and(|m| {
                         ["finish_reason", "stop_reason"]
                             .iter()
@@ -599,7 +600,7 @@ impl V2Adapter {
                     self.tuple_open = None;
                     out.push(ModelEvent::MessageEnd {
                         message_id: id,
-                        usage: content::usage_from(chunk.get("usage_metadata"), meta),
+                        usage: content::usage_from(chunk.field("usage_metadata"), meta),
                     });
                 }
                 Disposition::Mapped
@@ -611,9 +612,9 @@ impl V2Adapter {
                 out.push(ModelEvent::ToolEnd {
                     tool_call_id: call_id,
                     name: s(&chunk, "name"),
-                    content: chunk.get("content").cloned().unwrap_or(Value::Null),
+                    content: chunk.field("content").cloned().unwrap_or(Value::Null),
                     message_id: s(&chunk, "id"),
-                    error: chunk.get("status").and_then(Value::as_str) == Some("error"),
+                    error: chunk.field("status").and_then(Value::as_str) == Some("error"),
                 });
                 Disposition::Mapped
             }
@@ -677,7 +678,7 @@ impl Adapter for V2Adapter {
         }
         self.saw_events = true;
         let ev = v2_payload(rec);
-        let Some(kind) = ev.get("event").and_then(Value::as_str) else {
+        let Some(kind) = ev.field("event").and_then(Value::as_str) else {
             return Disposition::Bad("v2 event without `event`".into());
         };
         if Self::is_root(ev) && kind.starts_with("on_chain_") {
@@ -692,7 +693,7 @@ impl Adapter for V2Adapter {
                 let name = s(ev, "name");
                 out.push(custom_event(
                     Some(name.as_deref().unwrap_or("custom")),
-                    ev.get("data").unwrap_or(&Value::Null),
+                    ev.field("data").unwrap_or(&Value::Null),
                 ));
                 Disposition::Mapped
             }

@@ -2,6 +2,7 @@
 //! in-process `[payload, metadata]` form, LangGraph.js, and platform `event: <method>` SSE)
 //! → model events. INPUTS.md §4 lists the quirks handled here.
 
+use crate::json::Field;
 use std::collections::HashMap;
 
 use serde_json::Value;
@@ -149,7 +150,7 @@ impl V3Adapter {
             Value::Array(a) if !a.is_empty() => &a[0],
             d => d,
         };
-        let Some(event) = data.get("event").and_then(Value::as_str) else {
+        let Some(event) = data.field("event").and_then(Value::as_str) else {
             return Disposition::Bad(match data {
                 Value::Object(_) => "v3 `messages` data without an `event` string: expected \
                                      `message-start`, `content-block-*` or `message-finish`"
@@ -191,7 +192,7 @@ impl V3Adapter {
                 // The platform sends some deltas (a node's replayed message) with the block in
                 // `content` instead of `delta`.
                 let field = if event == "content-block-delta"
-                    && (data.get("delta").is_some() || data.get("content").is_none())
+                    && (data.field("delta").is_some() || data.field("content").is_none())
                 {
                     "delta"
                 } else {
@@ -213,29 +214,29 @@ impl V3Adapter {
                     }
                 }
                 let index = data
-                    .get("index")
+                    .field("index")
                     .map(block_key)
                     .unwrap_or_else(|| "0".into());
                 let block = msg.blocks.entry(index.clone()).or_default();
                 let mid = msg.id.clone();
                 match event {
                     "content-block-start" => {
-                        block_start(&mid, &index, block, data.get("content"), out)
+                        block_start(&mid, &index, block, data.field("content"), out)
                     }
                     "content-block-delta" => block_delta(
                         &mid,
                         &index,
                         block,
-                        data.get("delta").or_else(|| data.get("content")),
+                        data.field("delta").or_else(|| data.field("content")),
                         out,
                     ),
-                    _ => block_finish(&mid, &index, block, data.get("content"), out),
+                    _ => block_finish(&mid, &index, block, data.field("content"), out),
                 }
                 Disposition::Mapped
             }
             "usage" => {
                 if let Some(msg) = self.messages.get_mut(&ns) {
-                    msg.usage = super::content::usage_from(data.get("usage"), None);
+                    msg.usage = super::content::usage_from(data.field("usage"), None);
                 }
                 Disposition::Mapped
             }
@@ -243,7 +244,7 @@ impl V3Adapter {
                 let Some(msg) = self.messages.remove(&ns) else {
                     return Disposition::Bad(format!("`{event}` without an open message"));
                 };
-                let usage = super::content::usage_from(data.get("usage"), data.get("metadata"))
+                let usage = super::content::usage_from(data.field("usage"), data.field("metadata"))
                     .or(msg.usage);
                 out.push(ModelEvent::MessageEnd {
                     message_id: msg.id,
@@ -256,7 +257,7 @@ impl V3Adapter {
     }
 
     fn on_tools(&mut self, data: &Value, out: &mut Vec<ModelEvent>) -> Disposition {
-        let id = match data.get("tool_call_id") {
+        let id = match data.field("tool_call_id") {
             Some(Value::String(id)) => id.clone(),
             None => return Disposition::Bad("v3 `tools` event without `tool_call_id`".into()),
             Some(other) => {
@@ -266,9 +267,9 @@ impl V3Adapter {
                 ))
             }
         };
-        match data.get("event").and_then(Value::as_str) {
+        match data.field("event").and_then(Value::as_str) {
             Some("tool-started") => {
-                let args = match data.get("input") {
+                let args = match data.field("input") {
                     Some(Value::String(s)) => Some(s.clone()),
                     Some(Value::Null) | None => None,
                     Some(v) => Some(lc::normalize_cow(v).to_string()),
@@ -282,7 +283,7 @@ impl V3Adapter {
                 });
             }
             Some("tool-output-delta") => {
-                let delta = match data.get("delta") {
+                let delta = match data.field("delta") {
                     Some(Value::String(s)) => s.clone(),
                     Some(v) => v.to_string(),
                     None => String::new(),
@@ -294,18 +295,19 @@ impl V3Adapter {
             }
             Some("tool-finished") => {
                 self.tools_open.remove(&id);
-                let output = lc::normalize_deep(data.get("output").unwrap_or(&Value::Null));
+                let output = lc::normalize_deep(data.field("output").unwrap_or(&Value::Null));
                 let is_msg = lc::message_kind(&output) == Some("tool");
                 out.push(ModelEvent::ToolEnd {
                     tool_call_id: id,
                     name: s(data, "tool_name"),
                     content: if is_msg {
-                        output.get("content").cloned().unwrap_or(Value::Null)
+                        output.field("content").cloned().unwrap_or(Value::Null)
                     } else {
                         output.clone()
                     },
                     message_id: if is_msg { s(&output, "id") } else { None },
-                    error: is_msg && output.get("status").and_then(Value::as_str) == Some("error"),
+                    error: is_msg
+                        && output.field("status").and_then(Value::as_str) == Some("error"),
                 });
             }
             Some("tool-error") => {
@@ -327,11 +329,11 @@ impl V3Adapter {
 
     fn on_lifecycle(&mut self, ns: &str, data: &Value, out: &mut Vec<ModelEvent>) -> Disposition {
         let event = data
-            .get("event")
+            .field("event")
             .and_then(Value::as_str)
             .unwrap_or_default();
         // Python puts a subgraph's lifecycle on the parent namespace, naming it in `data.namespace`.
-        let key = match data.get("namespace") {
+        let key = match data.field("namespace") {
             Some(n) => ns_key(Some(n)),
             None => ns.to_string(),
         };
@@ -344,17 +346,17 @@ impl V3Adapter {
                     Disposition::Mapped
                 }
                 "failed" => {
-                    let message = match data.get("error") {
+                    let message = match data.field("error") {
                         Some(Value::String(m)) => m.clone(),
                         Some(Value::Object(o)) => o
-                            .get("message")
+                            .field("message")
                             .and_then(Value::as_str)
                             .unwrap_or("the run failed")
                             .to_string(),
                         _ => "the run failed (lifecycle `failed` without an error)".into(),
                     };
                     self.deferred_end = Some(ModelEvent::RunFailed(ErrorInfo {
-                        name: data.get("error").and_then(|e| s(e, "name")),
+                        name: data.field("error").and_then(|e| s(e, "name")),
                         message,
                         lc_code: None,
                     }));
@@ -395,10 +397,10 @@ impl V3Adapter {
 /// `redacted_thinking`): read the wrapped value.
 fn unwrap_non_standard(c: Option<&Value>) -> Option<&Value> {
     let c = c?;
-    if c.get("type").and_then(Value::as_str) == Some("non_standard") {
+    if c.field("type").and_then(Value::as_str) == Some("non_standard") {
         return c
-            .get("value")
-            .filter(|v| v.get("type").is_some())
+            .field("value")
+            .filter(|v| v.field("type").is_some())
             .or(Some(c));
     }
     Some(c)
@@ -415,14 +417,14 @@ fn block_start(
         return;
     };
     block.kind = c
-        .get("type")
+        .field("type")
         .and_then(Value::as_str)
         .unwrap_or("text")
         .to_string();
     match block.kind.as_str() {
         "text" => {
             if let Some(t) = c
-                .get("text")
+                .field("text")
                 .and_then(Value::as_str)
                 .filter(|t| !t.is_empty())
             {
@@ -435,8 +437,8 @@ fn block_start(
         }
         "reasoning" | "thinking" => {
             let t = c
-                .get("reasoning")
-                .or_else(|| c.get("thinking"))
+                .field("reasoning")
+                .or_else(|| c.field("thinking"))
                 .and_then(Value::as_str)
                 .filter(|t| !t.is_empty());
             if let Some(t) = t {
@@ -449,7 +451,7 @@ fn block_start(
             }
         }
         "redacted_thinking" => {
-            if let Some(d) = c.get("data").and_then(Value::as_str) {
+            if let Some(d) = c.field("data").and_then(Value::as_str) {
                 out.push(ModelEvent::ReasoningEncrypted {
                     message_id: mid.to_string(),
                     block: index.to_string(),
@@ -459,7 +461,7 @@ fn block_start(
         }
         "tool_call_chunk" | "tool_call" => {
             block.tool_id = s(c, "id");
-            let args = match c.get("args") {
+            let args = match c.field("args") {
                 Some(Value::String(a)) => a.clone(),
                 Some(Value::Null) | None => String::new(),
                 Some(v) => v.to_string(),
@@ -485,7 +487,7 @@ fn block_delta(
     out: &mut Vec<ModelEvent>,
 ) {
     let Some(d) = delta else { return };
-    match d.get("type").and_then(Value::as_str).unwrap_or_default() {
+    match d.field("type").and_then(Value::as_str).unwrap_or_default() {
         ty @ ("text-delta" | "text" | "reasoning-delta" | "reasoning") => {
             let is_text = ty.starts_with("text");
             let field = if is_text { "text" } else { "reasoning" };
@@ -515,7 +517,7 @@ fn block_delta(
         }
         "tool-call-delta" | "tool_call_chunk" => {
             let args = d
-                .get("args")
+                .field("args")
                 .and_then(Value::as_str)
                 .unwrap_or_default()
                 .to_string();
@@ -530,8 +532,8 @@ fn block_delta(
         }
         "block-delta" => {
             if let Some(sig) = d
-                .get("fields")
-                .and_then(|f| f.get("signature"))
+                .field("fields")
+                .and_then(|f| f.field("signature"))
                 .and_then(Value::as_str)
                 .filter(|s| !s.is_empty())
             {
@@ -557,9 +559,9 @@ fn block_finish(
     let Some(c) = unwrap_non_standard(content) else {
         return;
     };
-    let ty = c.get("type").and_then(Value::as_str).unwrap_or_default();
+    let ty = c.field("type").and_then(Value::as_str).unwrap_or_default();
     if ty == "redacted_thinking" && block.kind != "redacted_thinking" {
-        if let Some(d) = c.get("data").and_then(Value::as_str) {
+        if let Some(d) = c.field("data").and_then(Value::as_str) {
             out.push(ModelEvent::ReasoningEncrypted {
                 message_id: mid.to_string(),
                 block: index.to_string(),
@@ -569,8 +571,8 @@ fn block_finish(
         return;
     }
     let full = match ty {
-        "text" => c.get("text"),
-        "reasoning" | "thinking" => c.get("reasoning").or_else(|| c.get("thinking")),
+        "text" => c.field("text"),
+        "reasoning" | "thinking" => c.field("reasoning").or_else(|| c.field("thinking")),
         _ => None,
     }
     .and_then(Value::as_str);
@@ -599,9 +601,9 @@ fn block_finish(
     }
     if matches!(ty, "reasoning" | "thinking") && block.kind != "signed" {
         let sig = c
-            .get("extras")
-            .and_then(|e| e.get("signature"))
-            .or_else(|| c.get("signature"))
+            .field("extras")
+            .and_then(|e| e.field("signature"))
+            .or_else(|| c.field("signature"))
             .and_then(Value::as_str)
             .filter(|s| !s.is_empty());
         if let Some(sig) = sig {
@@ -619,7 +621,7 @@ fn block_finish(
             id: s(c, "id"),
             name: s(c, "name"),
             args: c
-                .get("args")
+                .field("args")
                 .map(|a| a.to_string())
                 .unwrap_or_else(|| "{}".into()),
         });
@@ -630,10 +632,10 @@ impl Adapter for V3Adapter {
     fn feed(&mut self, rec: &Record, kind: &RecordKind, out: &mut Vec<ModelEvent>) -> Disposition {
         let ev = match kind {
             RecordKind::V3 => {
-                if rec.value.get("type").and_then(Value::as_str) == Some("event") {
+                if rec.value.field("type").and_then(Value::as_str) == Some("event") {
                     &rec.value
                 } else {
-                    rec.value.get("data").unwrap_or(&rec.value)
+                    rec.value.field("data").unwrap_or(&rec.value)
                 }
             }
             RecordKind::ErrorLine(info) => {
@@ -659,11 +661,14 @@ impl Adapter for V3Adapter {
             }
             _ => return Disposition::Bad("expected a v3 protocol event".into()),
         };
-        if let Err(msg) = self.check_seq(rec, ev.get("seq")) {
+        if let Err(msg) = self.check_seq(rec, ev.field("seq")) {
             return Disposition::Bad(msg);
         }
-        let method = ev.get("method").and_then(Value::as_str).unwrap_or_default();
-        let params = match ev.get("params") {
+        let method = ev
+            .field("method")
+            .and_then(Value::as_str)
+            .unwrap_or_default();
+        let params = match ev.field("params") {
             Some(p @ Value::Object(_)) => p,
             None => &Value::Null,
             Some(other) => {
@@ -673,16 +678,16 @@ impl Adapter for V3Adapter {
             ))
             }
         };
-        let data = params.get("data").unwrap_or(&Value::Null);
-        let ns = ns_key(params.get("namespace"));
-        let seq = ev.get("seq").map(|s| s.to_string()).unwrap_or_default();
+        let data = params.field("data").unwrap_or(&Value::Null);
+        let ns = ns_key(params.field("namespace"));
+        let seq = ev.field("seq").map(|s| s.to_string()).unwrap_or_default();
         // After the root's terminal lifecycle, records up to the next root start still belong
         // to the ending run (JS final-value `custom` events, Python platform `values`).
         let root_start = method == "lifecycle"
             && ns.is_empty()
-            && data.get("namespace").is_none()
+            && data.field("namespace").is_none()
             && matches!(
-                data.get("event").and_then(Value::as_str),
+                data.field("event").and_then(Value::as_str),
                 Some("running" | "started")
             );
         if root_start {
@@ -699,7 +704,7 @@ impl Adapter for V3Adapter {
                 }
                 let mut mapped = false;
                 if let Some(list) = params
-                    .get("interrupts")
+                    .field("interrupts")
                     .filter(|l| l.as_array().is_some_and(|a| !a.is_empty()))
                 {
                     out.push(ModelEvent::Interrupt(interrupts_from(list)));
@@ -714,11 +719,11 @@ impl Adapter for V3Adapter {
             }
             "updates" => {
                 let node = data
-                    .get("node")
-                    .or_else(|| params.get("node"))
+                    .field("node")
+                    .or_else(|| params.field("node"))
                     .and_then(Value::as_str);
                 if node == Some("__interrupt__") {
-                    let list = data.get("values").unwrap_or(data);
+                    let list = data.field("values").unwrap_or(data);
                     out.push(ModelEvent::Interrupt(interrupts_from(list)));
                     return Disposition::Mapped;
                 }
@@ -726,7 +731,7 @@ impl Adapter for V3Adapter {
             }
             "tasks" => {
                 if let Some(list) = data
-                    .get("interrupts")
+                    .field("interrupts")
                     .filter(|l| l.as_array().is_some_and(|a| !a.is_empty()))
                 {
                     out.push(ModelEvent::Interrupt(interrupts_from(list)));
@@ -745,7 +750,7 @@ impl Adapter for V3Adapter {
                 Disposition::Mapped
             }
             m if m.starts_with("custom:") => {
-                let payload = data.get("payload").unwrap_or(data);
+                let payload = data.field("payload").unwrap_or(data);
                 out.push(custom_event(Some(&m["custom:".len()..]), payload));
                 Disposition::Mapped
             }

@@ -8,6 +8,7 @@
 pub mod error_code;
 pub mod interrupt;
 
+use crate::json::Field;
 use std::collections::{HashMap, HashSet};
 
 use indexmap::IndexMap;
@@ -661,23 +662,23 @@ impl Mapper {
     /// a tool message in the state answers a call of this run that has no result yet.
     fn results_from_state(&mut self, msgs: &[Value], out: &mut Vec<Value>) {
         for m in msgs {
-            if m.get("role").and_then(Value::as_str) != Some("tool") {
+            if m.field("role").and_then(Value::as_str) != Some("tool") {
                 continue;
             }
-            let Some(call_id) = m.get("toolCallId").and_then(Value::as_str) else {
+            let Some(call_id) = m.field("toolCallId").and_then(Value::as_str) else {
                 continue;
             };
             let waiting = self.run_mut().tools.get(call_id).is_some_and(|t| !t.result);
             if !waiting {
                 continue;
             }
-            let content = m.get("content").cloned().unwrap_or(Value::Null);
+            let content = m.field("content").cloned().unwrap_or(Value::Null);
             self.tool_result(
                 call_id.to_string(),
                 None,
                 content,
-                m.get("id").and_then(Value::as_str).map(str::to_string),
-                m.get("error").is_some(),
+                m.field("id").and_then(Value::as_str).map(str::to_string),
+                m.field("error").is_some(),
                 out,
             );
         }
@@ -863,12 +864,12 @@ impl Mapper {
             return;
         };
         let Some(last) = msgs.last() else { return };
-        if last.get("role").and_then(Value::as_str) != Some("assistant") {
+        if last.field("role").and_then(Value::as_str) != Some("assistant") {
             return;
         }
         let (Some(id), Some(text)) = (
-            last.get("id").and_then(Value::as_str),
-            last.get("content")
+            last.field("id").and_then(Value::as_str),
+            last.field("content")
                 .and_then(Value::as_str)
                 .filter(|t| !t.is_empty()),
         ) else {
@@ -929,7 +930,7 @@ fn usage_summary(by_model: &UsageTotals) -> Option<Value> {
 
 /// REASONING_* → 0.x THINKING_* (TDesign Chat 0.5.2 reads these; 0.x carries no ids or role).
 fn thinking_compat(ev: &Value) -> Option<Value> {
-    let t = ev.get("type")?.as_str()?;
+    let t = ev.field("type")?.as_str()?;
     let (_, new) = THINKING_RENAMES.iter().find(|(old, _)| *old == t)?;
     let mut m = ev.as_object()?.clone();
     m.insert("type".into(), Value::String(new.to_string()));
