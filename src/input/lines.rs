@@ -114,12 +114,14 @@ impl<R: BufRead> LineReader<R> {
     }
 }
 
-/// A reader that reports `WouldBlock` once before the read that follows a short read.
+/// A reader that reports `WouldBlock` once before a read that would wait for its writer.
 ///
-/// A short read means the writer of a pipe had no more bytes ready, so the next read may wait
-/// for it: the pipeline takes the `WouldBlock` as its cue to flush the output written so far
-/// (the first events leave while the input is still being written), then reads on. On a file
-/// only the read that meets the end of the file is short.
+/// After a short read (the writer of a pipe had no more bytes ready) the next read may wait:
+/// when the source can tell ([`Readiness`]) and has nothing ready, or cannot tell, the next
+/// read reports `WouldBlock` first. The pipeline takes it as its cue to flush the output
+/// written so far (the first events leave while the input is still being written), then reads
+/// on. A pipe whose writer keeps up is read without interruption; on a file only the read that
+/// meets the end of the file is short.
 pub struct IdleHint<R> {
     inner: R,
     hint: bool,
@@ -131,11 +133,56 @@ impl<R> IdleHint<R> {
     }
 }
 
-impl<R: io::Read> io::Read for IdleHint<R> {
+/// Whether a source has bytes to read right now, when it can tell.
+pub trait Readiness {
+    /// `Some(true)`: a read would not wait; `Some(false)`: it would; `None`: unknown.
+    fn ready_now(&self) -> Option<bool> {
+        None
+    }
+}
+
+#[cfg(unix)]
+fn poll_ready(fd: std::os::fd::BorrowedFd<'_>) -> Option<bool> {
+    use std::os::fd::AsRawFd;
+    let mut p = libc::pollfd {
+        fd: fd.as_raw_fd(),
+        events: libc::POLLIN,
+        revents: 0,
+    };
+    // SAFETY: one valid, initialised pollfd and a zero timeout: poll only reports readiness.
+    let n = unsafe { libc::poll(&mut p, 1, 0) };
+    (n >= 0).then_some(n > 0)
+}
+
+impl Readiness for io::Stdin {
+    fn ready_now(&self) -> Option<bool> {
+        #[cfg(unix)]
+        {
+            poll_ready(std::os::fd::AsFd::as_fd(self))
+        }
+        #[cfg(not(unix))]
+        None
+    }
+}
+
+impl Readiness for std::fs::File {
+    fn ready_now(&self) -> Option<bool> {
+        #[cfg(unix)]
+        {
+            poll_ready(std::os::fd::AsFd::as_fd(self))
+        }
+        #[cfg(not(unix))]
+        None
+    }
+}
+
+impl<R: io::Read + Readiness> io::Read for IdleHint<R> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         if self.hint {
             self.hint = false;
-            return Err(io::ErrorKind::WouldBlock.into());
+            if self.inner.ready_now() != Some(true) {
+                return Err(io::ErrorKind::WouldBlock.into());
+            }
         }
         let n = self.inner.read(buf)?;
         self.hint = n > 0 && n < buf.len();
@@ -189,6 +236,7 @@ mod tests {
                 Ok(part.len())
             }
         }
+        impl Readiness for Gappy {}
         let src = IdleHint::new(Gappy(vec![b"{\"a\":", b"1}\n{\"b\"", b":2}\n"]));
         let mut r = LineReader::new(io::BufReader::new(src), 100);
         let mut got = vec![];

@@ -14,7 +14,7 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
-pub use lines::{IdleHint, LineReader, RawLine, DEFAULT_MAX_LINE_BYTES};
+pub use lines::{IdleHint, LineReader, RawLine, Readiness, DEFAULT_MAX_LINE_BYTES};
 pub use sse::SseFramer;
 
 /// Where a record came from: file name (`-` for stdin) and 1-based line number.
