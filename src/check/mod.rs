@@ -79,7 +79,8 @@ pub struct Ctx {
     pub file: Arc<str>,
     pub line: u64,
     pub index: Option<u64>,
-    pub event_type: Option<String>,
+    /// Borrowed for the AG-UI event types (no allocation per event).
+    pub event_type: Option<Cow<'static, str>>,
     pub config: Config,
     pub out: Vec<Finding>,
     /// Findings of rules the official client enforces (counted before `--allow`).
@@ -113,7 +114,7 @@ impl Ctx {
             file: self.file.clone(),
             line: self.line,
             event_index: self.index,
-            event_type: self.event_type.clone(),
+            event_type: self.event_type.as_deref().map(String::from),
             ids,
             message,
         });
@@ -126,7 +127,13 @@ impl Ctx {
         }
         self.line = origin.line;
         self.index = index;
-        self.event_type = event_type.map(String::from);
+        self.event_type =
+            event_type.map(
+                |t| match crate::agui::EVENT_TYPES.iter().find(|k| **k == t) {
+                    Some(k) => Cow::Borrowed(*k),
+                    None => Cow::Owned(t.to_string()),
+                },
+            );
     }
 }
 
@@ -240,7 +247,9 @@ impl Checker {
         self.events += 1;
         let t = ev.get("type").and_then(Value::as_str);
         self.ctx.at(origin, Some(index), t);
-        for issue in schema::check_event(ev) {
+        let mut issues = vec![];
+        schema::check_event_into(ev, &mut issues);
+        for issue in issues {
             let msg = match issue.path.as_str() {
                 "" | "type" => issue.message,
                 p => format!("{p}: {}", issue.message),

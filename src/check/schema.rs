@@ -240,6 +240,9 @@ impl V<'_> {
     }
 
     /// Checks an object against a field spec. `base` adds BaseEvent fields.
+    ///
+    /// One pass over the object finds the spec's fields (no hashing of keys); paths are built
+    /// only for what is reported.
     fn object(
         &mut self,
         path: &str,
@@ -256,14 +259,24 @@ impl V<'_> {
             );
             return;
         };
-        for (name, kind, required) in fields {
-            let p = join(path, name);
-            match o.get(*name) {
+        const MAX: usize = 8;
+        assert!(fields.len() <= MAX, "a field spec has at most {MAX} fields");
+        let mut found: [Option<&Value>; MAX] = [None; MAX];
+        let mut unknown = false;
+        for (k, val) in o {
+            match fields.iter().position(|(n, _, _)| *n == k) {
+                Some(i) => found[i] = Some(val),
+                None => unknown |= !extra_ok.contains(&k.as_str()),
+            }
+        }
+        for (&(name, kind, required), got) in fields.iter().zip(found) {
+            match got {
                 None => {
-                    if *required {
+                    if required {
+                        let p = join(path, name);
                         let snake = o
                             .keys()
-                            .find(|k| snake_to_camel(k).as_deref() == Some(*name));
+                            .find(|k| snake_to_camel(k).as_deref() == Some(name));
                         match snake {
                             Some(sk) => self.push(
                                 "AGX207",
@@ -275,7 +288,8 @@ impl V<'_> {
                     }
                 }
                 Some(Value::Null) if !matches!(kind, K::Json) => {
-                    if *required {
+                    let p = join(path, name);
+                    if required {
                         self.push("AGX205", p, format!("`{name}` must not be null"));
                     } else {
                         self.push(
@@ -285,10 +299,10 @@ impl V<'_> {
                         );
                     }
                 }
-                Some(val) => self.value(&p, name, val, *kind),
+                Some(val) => self.value(path, name, val, kind),
             }
         }
-        if warn_unknown {
+        if warn_unknown && unknown {
             for k in o.keys() {
                 if fields.iter().any(|(n, _, _)| n == k) || extra_ok.contains(&k.as_str()) {
                     continue;
@@ -309,13 +323,14 @@ impl V<'_> {
         }
     }
 
-    fn value(&mut self, p: &str, name: &str, val: &Value, kind: K) {
+    /// Checks the value of field `name` of the object at `path`.
+    fn value(&mut self, path: &str, name: &str, val: &Value, kind: K) {
         match kind {
             K::Str => {
                 if !val.is_string() {
                     self.push(
                         "AGX205",
-                        p.into(),
+                        join(path, name),
                         format!("`{name}` must be a string, found {}", kind_name(val)),
                     );
                 }
@@ -324,24 +339,34 @@ impl V<'_> {
                 if !val.is_boolean() {
                     self.push(
                         "AGX205",
-                        p.into(),
+                        join(path, name),
                         format!("`{name}` must be a boolean, found {}", kind_name(val)),
                     );
                 }
             }
             K::Json | K::JsonNonNull => {}
-            K::Object => self.plain_object(p, name, val),
             K::Enum(opts) => match val.as_str() {
                 Some(s) if opts.contains(&s) => {}
                 _ => {
                     let rule = if name == "role" { "AGX209" } else { "AGX205" };
                     self.push(
                         rule,
-                        p.into(),
+                        join(path, name),
                         format!("`{name}` must be one of {}, found {}", opts.join("|"), val),
                     );
                 }
             },
+            _ => self.nested(&join(path, name), name, val, kind),
+        }
+    }
+
+    /// The kinds whose checks descend (and so need the path).
+    fn nested(&mut self, p: &str, name: &str, val: &Value, kind: K) {
+        match kind {
+            K::Str | K::Bool | K::Json | K::JsonNonNull | K::Enum(_) => {
+                unreachable!("checked in value")
+            }
+            K::Object => self.plain_object(p, name, val),
             K::Patch => self.patch(p, val),
             K::Messages => match val.as_array() {
                 Some(a) => {
@@ -824,14 +849,34 @@ pub fn is_json_pointer(s: &str) -> bool {
 /// Checks one event against the 1.0 schema.
 pub fn check_event(ev: &Value) -> Vec<Issue> {
     let mut out = vec![];
-    let t = ev.get("type").and_then(Value::as_str).unwrap_or("");
+    check_event_into(ev, &mut out);
+    out
+}
+
+/// [`check_event`], appending to `out`.
+pub fn check_event_into(ev: &Value, out: &mut Vec<Issue>) {
+    // The BaseEvent fields, found in one pass over the event.
+    let (mut t, mut ts, mut raw, mut meta, mut sub) = (None, None, None, None, None);
+    if let Some(o) = ev.as_object() {
+        for (k, v) in o {
+            match k.as_str() {
+                "type" => t = Some(v),
+                "timestamp" => ts = Some(v),
+                "rawEvent" => raw = Some(v),
+                "metadata" => meta = Some(v),
+                "subagentRunId" => sub = Some(v),
+                _ => {}
+            }
+        }
+    }
+    let t = t.and_then(Value::as_str).unwrap_or("");
     if t.starts_with("THINKING_") {
         out.push(Issue {
             rule: "AGX202",
             path: "type".into(),
             message: format!("{t} is not an AG-UI 1.0 event (removed in 1.0; use REASONING_*)"),
         });
-        return out;
+        return;
     }
     let Some((fields, sub_ok)) = spec(t) else {
         out.push(Issue {
@@ -839,16 +884,16 @@ pub fn check_event(ev: &Value) -> Vec<Issue> {
             path: "type".into(),
             message: format!("unknown event type '{t}' (the client drops it)"),
         });
-        return out;
+        return;
     };
-    let mut v = V { out: &mut out };
+    let mut v = V { out };
     let base: &[&str] = if sub_ok {
         &["type", "timestamp", "rawEvent", "metadata", "subagentRunId"]
     } else {
         &["type", "timestamp", "rawEvent", "metadata"]
     };
     v.object("", ev, fields, base, true);
-    if let Some(ts) = ev.get("timestamp") {
+    if let Some(ts) = ts {
         if ts.is_null() {
             v.push(
                 "AGX204",
@@ -859,14 +904,14 @@ pub fn check_event(ev: &Value) -> Vec<Issue> {
             v.int("timestamp", "timestamp", ts, false);
         }
     }
-    if ev.get("rawEvent").is_some_and(Value::is_null) {
+    if raw.is_some_and(Value::is_null) {
         v.push(
             "AGX204",
             "rawEvent".into(),
             "`rawEvent` must be omitted, not null".into(),
         );
     }
-    if let Some(m) = ev.get("metadata") {
+    if let Some(m) = meta {
         if m.is_null() {
             v.push(
                 "AGX204",
@@ -878,7 +923,7 @@ pub fn check_event(ev: &Value) -> Vec<Issue> {
         }
     }
     if sub_ok {
-        match ev.get("subagentRunId") {
+        match sub {
             Some(Value::Null) => v.push(
                 "AGX204",
                 "subagentRunId".into(),
@@ -892,7 +937,6 @@ pub fn check_event(ev: &Value) -> Vec<Issue> {
             _ => {}
         }
     }
-    out
 }
 
 #[cfg(test)]
