@@ -122,7 +122,10 @@ impl Ctx {
 
     fn at(&mut self, origin: &Origin, index: Option<u64>, event_type: Option<&str>) {
         // Several files converted together form one stream: name the file each line is in.
-        if !origin.file.is_empty() && origin.file != self.file {
+        if !Arc::ptr_eq(&origin.file, &self.file)
+            && !origin.file.is_empty()
+            && origin.file != self.file
+        {
             self.file = origin.file.clone();
         }
         self.line = origin.line;
