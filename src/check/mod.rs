@@ -16,6 +16,7 @@
 //!
 //! [`report`] renders findings as text, JSON, GitHub annotations, JUnit or SARIF.
 
+pub mod ev;
 pub mod interrupts;
 pub mod leaks;
 pub mod raw;
@@ -248,7 +249,8 @@ impl Checker {
         self.flush_bad(false);
         let index = self.events;
         self.events += 1;
-        let t = ev.get("type").and_then(Value::as_str);
+        let base = ev::Ev::of(ev);
+        let t = base.get("type").and_then(Value::as_str);
         self.ctx.at(origin, Some(index), t);
         let mut issues = vec![];
         schema::check_event_into(ev, &mut issues);
@@ -260,9 +262,16 @@ impl Checker {
             self.ctx.report(issue.rule, vec![], msg);
         }
         let mut expanded: Vec<Cow<'_, Value>> = vec![];
-        self.client.feed(ev, &mut self.ctx, &mut expanded);
+        self.client.feed(ev, &base, &mut self.ctx, &mut expanded);
         let converted = self.converted();
         for e in &expanded {
+            let e: &Value = e;
+            let e = if std::ptr::eq(e, ev) {
+                base
+            } else {
+                ev::Ev::of(e)
+            };
+            let e = &e;
             self.strict.feed(e, &mut self.ctx);
             self.interrupts.feed(e, converted, &mut self.ctx);
             self.leaks.feed(e, &mut self.ctx);

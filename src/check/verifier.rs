@@ -10,10 +10,11 @@ use std::borrow::Cow;
 use indexmap::{IndexMap, IndexSet};
 use serde_json::{Map, Value};
 
+use super::ev::Ev;
 use super::Ctx;
 
-fn s<'a>(ev: &'a Value, k: &str) -> Option<&'a str> {
-    ev.get(k).and_then(Value::as_str)
+fn s<'a>(ev: &Ev<'a>, k: &str) -> Option<&'a str> {
+    ev.s(k)
 }
 
 fn owner_name(o: Option<&str>) -> String {
@@ -23,7 +24,7 @@ fn owner_name(o: Option<&str>) -> String {
     }
 }
 
-fn tag(ev: &Value) -> Option<String> {
+fn tag(ev: &Ev<'_>) -> Option<String> {
     s(ev, "subagentRunId").map(str::to_string)
 }
 
@@ -38,8 +39,8 @@ pub struct Compat {
 impl Compat {
     /// The event as the client's later stages see it, or `None` when enforcement drops it.
     /// Borrowed unless the shim changes it (the common case: no copy of the event).
-    pub fn apply<'a>(&mut self, ev: &'a Value) -> Option<Cow<'a, Value>> {
-        let t = s(ev, "type")?;
+    pub fn apply<'a>(&mut self, ev: &'a Value, f: &Ev<'a>) -> Option<Cow<'a, Value>> {
+        let t = s(f, "type")?;
         let obj = ev.as_object()?;
         if let Some(rest) = t.strip_prefix("THINKING_") {
             let mut m: Map<String, Value> = obj.clone();
@@ -76,7 +77,7 @@ impl Compat {
         if !crate::agui::is_event_type(t) {
             return None;
         }
-        let null = |k: &str| obj.get(k).is_some_and(Value::is_null);
+        let null = |k: &str| f.get(k).is_some_and(Value::is_null);
         let changes = null("rawEvent")
             || match t {
                 "RUN_FINISHED" => null("result") || null("outcome"),
@@ -217,13 +218,22 @@ impl Chunks {
 
     /// Expands one event into `out`. An `Err` is the client's `transformChunks` error
     /// `(rule, message, id)`.
+    /// `pre` is the event's [`Ev`] when the caller has it.
     pub fn feed<'a>(
         &mut self,
         event: Cow<'a, Value>,
+        pre: Option<&Ev<'_>>,
         out: &mut Vec<Expanded<'a>>,
     ) -> Result<(), (&'static str, String, Option<String>)> {
-        let ev: &Value = &event;
-        let t = s(ev, "type").unwrap_or("");
+        let local;
+        let ev: &Ev<'_> = match pre {
+            Some(f) => f,
+            None => {
+                local = Ev::of(&event);
+                &local
+            }
+        };
+        let t = ev.t();
         let Some(kind) = Kind::of_chunk(t) else {
             match t {
                 "RUN_STARTED" | "RUN_FINISHED" | "RUN_ERROR" | "MESSAGES_SNAPSHOT" => {
@@ -514,8 +524,8 @@ impl Verify {
         Ok(())
     }
 
-    pub fn feed(&mut self, ev: &Value) -> VResult {
-        let t = s(ev, "type").unwrap_or("");
+    pub fn feed(&mut self, ev: &Ev<'_>) -> VResult {
+        let t = ev.t();
         let first = !self.seen_first;
         self.seen_first = true;
         if self.errored && t != "RUN_STARTED" {
@@ -599,7 +609,7 @@ impl Verify {
             }
         }
         if t == "RUN_FINISHED" {
-            if let Some(list) = ev.pointer("/outcome/interrupts").and_then(Value::as_array) {
+            if let Some(list) = ev.get2("outcome", "interrupts").and_then(Value::as_array) {
                 for i in list {
                     if i.get("subagentRunId").is_some_and(Value::is_null) {
                         let id = i.get("id").and_then(Value::as_str).unwrap_or("");
@@ -614,7 +624,7 @@ impl Verify {
         }
         let messages = match t {
             "MESSAGES_SNAPSHOT" => ev.get("messages"),
-            "RUN_STARTED" => ev.pointer("/input/messages"),
+            "RUN_STARTED" => ev.get2("input", "messages"),
             _ => None,
         };
         for m in messages.and_then(Value::as_array).into_iter().flatten() {
@@ -665,8 +675,8 @@ impl Verify {
                 r.message_owner.insert(id, et);
             }
             "TEXT_MESSAGE_CONTENT" | "TEXT_MESSAGE_END" => {
-                let id = id_of("messageId");
-                let Some(o) = r.text.get(&id).cloned() else {
+                let id = s(ev, "messageId").unwrap_or("");
+                let Some(o) = r.text.get(id).cloned() else {
                     let tail = if t == "TEXT_MESSAGE_END" {
                         "A 'TEXT_MESSAGE_START' event must be sent first."
                     } else {
@@ -680,12 +690,12 @@ impl Verify {
                     return err(
                         rule,
                         format!("Cannot send '{t}' event: No active text message found with ID '{id}'. {tail}"),
-                        vec![id],
+                        vec![id.to_string()],
                     );
                 };
-                Self::continuation(t, "message", &id, &et, &o)?;
+                Self::continuation(t, "message", id, &et, &o)?;
                 if t == "TEXT_MESSAGE_END" {
-                    r.text.shift_remove(&id);
+                    r.text.shift_remove(id);
                 }
             }
             "TOOL_CALL_START" => {
@@ -714,8 +724,8 @@ impl Verify {
                 r.tools.insert(id, et);
             }
             "TOOL_CALL_ARGS" | "TOOL_CALL_END" => {
-                let id = id_of("toolCallId");
-                let Some(o) = r.tools.get(&id).cloned() else {
+                let id = s(ev, "toolCallId").unwrap_or("");
+                let Some(o) = r.tools.get(id).cloned() else {
                     let tail = if t == "TOOL_CALL_END" {
                         "A 'TOOL_CALL_START' event must be sent first."
                     } else {
@@ -724,12 +734,12 @@ impl Verify {
                     return err(
                         "AGX114",
                         format!("Cannot send '{t}' event: No active tool call found with ID '{id}'. {tail}"),
-                        vec![id],
+                        vec![id.to_string()],
                     );
                 };
-                Self::continuation(t, "tool call", &id, &et, &o)?;
+                Self::continuation(t, "tool call", id, &et, &o)?;
                 if t == "TOOL_CALL_END" {
-                    r.tools.shift_remove(&id);
+                    r.tools.shift_remove(id);
                 }
             }
             "STEP_STARTED" => {
@@ -798,17 +808,17 @@ impl Verify {
                 r.reasoning_msgs.insert(id, et);
             }
             "REASONING_MESSAGE_CONTENT" | "REASONING_MESSAGE_END" => {
-                let id = id_of("messageId");
-                let Some(o) = r.reasoning_msgs.get(&id).cloned() else {
+                let id = s(ev, "messageId").unwrap_or("");
+                let Some(o) = r.reasoning_msgs.get(id).cloned() else {
                     return err(
                         "AGX118",
                         format!("Cannot send '{t}' event: No active reasoning message found with ID '{id}'. Start a reasoning message with 'REASONING_MESSAGE_START' first."),
-                        vec![id],
+                        vec![id.to_string()],
                     );
                 };
-                Self::continuation(t, "reasoning message", &id, &et, &o)?;
+                Self::continuation(t, "reasoning message", id, &et, &o)?;
                 if t == "REASONING_MESSAGE_END" {
-                    r.reasoning_msgs.shift_remove(&id);
+                    r.reasoning_msgs.shift_remove(id);
                 }
             }
             "REASONING_END" => {
@@ -915,12 +925,20 @@ pub struct Client {
 
 impl Client {
     /// Feeds one input event; official findings go to `ctx`, the expanded events to `out`.
-    pub fn feed<'a>(&mut self, ev: &'a Value, ctx: &mut Ctx, out: &mut Vec<Cow<'a, Value>>) {
-        let Some(ev) = self.compat.apply(ev) else {
+    /// `base` is `ev`'s [`Ev`].
+    pub fn feed<'a>(
+        &mut self,
+        ev: &'a Value,
+        base: &Ev<'a>,
+        ctx: &mut Ctx,
+        out: &mut Vec<Cow<'a, Value>>,
+    ) {
+        let Some(c) = self.compat.apply(ev, base) else {
             return;
         };
+        let pre = matches!(c, Cow::Borrowed(_)).then_some(base);
         let mut expanded = vec![];
-        if let Err((rule, msg, id)) = self.chunks.feed(ev, &mut expanded) {
+        if let Err((rule, msg, id)) = self.chunks.feed(c, pre, &mut expanded) {
             if !self.stopped {
                 self.stopped = true;
                 ctx.report(rule, id.into_iter().collect(), msg);
@@ -932,7 +950,13 @@ impl Client {
             if self.stopped {
                 continue;
             }
-            let et = s(e, "type").unwrap_or("");
+            let e = if std::ptr::eq(e, ev) {
+                *base
+            } else {
+                Ev::of(e)
+            };
+            let e = &e;
+            let et = e.t();
             if from_chunk {
                 let r = &self.verify.run;
                 let (id, open) = match et {
@@ -949,7 +973,7 @@ impl Client {
                 }
             }
             if et == "RUN_FINISHED"
-                && e.pointer("/outcome/type").and_then(Value::as_str) == Some("interrupt")
+                && e.get2("outcome", "type").and_then(Value::as_str) == Some("interrupt")
             {
                 let open = self.verify.open_items();
                 if !open.is_empty() {
