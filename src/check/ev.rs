@@ -10,7 +10,7 @@ macro_rules! fields {
         #[derive(Clone, Copy)]
         pub struct Ev<'a> {
             pub v: &'a Value,
-            $($field: Option<&'a Value>,)*
+            $(pub $field: Option<&'a Value>,)*
         }
 
         impl<'a> Ev<'a> {

@@ -86,6 +86,8 @@ pub struct Ctx {
     pub out: Vec<Finding>,
     /// Findings of rules the official client enforces (counted before `--allow`).
     pub official: u64,
+    /// The last AG-UI event type seen (saves a search per event).
+    last_type: &'static str,
 }
 
 impl Ctx {
@@ -98,6 +100,7 @@ impl Ctx {
             config,
             out: vec![],
             official: 0,
+            last_type: "",
         }
     }
 
@@ -131,13 +134,18 @@ impl Ctx {
         }
         self.line = origin.line;
         self.index = index;
-        self.event_type =
-            event_type.map(
-                |t| match crate::agui::EVENT_TYPES.iter().find(|k| **k == t) {
-                    Some(k) => Cow::Borrowed(*k),
-                    None => Cow::Owned(t.to_string()),
-                },
-            );
+        self.event_type = event_type.map(|t| {
+            if self.last_type == t {
+                return Cow::Borrowed(self.last_type);
+            }
+            match crate::agui::EVENT_TYPES.iter().find(|k| **k == t) {
+                Some(k) => {
+                    self.last_type = k;
+                    Cow::Borrowed(*k)
+                }
+                None => Cow::Owned(t.to_string()),
+            }
+        });
     }
 }
 
@@ -152,6 +160,9 @@ pub struct Checker {
     leaks: leaks::Leaks,
     raw: raw::Raw,
     pending_bad: Option<(Origin, String)>,
+    /// The chunk-expanded events of the current event (`None`: the event itself), kept between
+    /// events (no allocation per event).
+    expanded: Vec<Option<Value>>,
     drained: usize,
     streamed: report::Counts,
     finished: bool,
@@ -181,6 +192,7 @@ impl Checker {
             leaks: Default::default(),
             raw: Default::default(),
             pending_bad: None,
+            expanded: vec![],
             drained: 0,
             streamed: Default::default(),
             finished: false,
@@ -253,7 +265,7 @@ impl Checker {
         let t = base.get("type").and_then(Value::as_str);
         self.ctx.at(origin, Some(index), t);
         let mut issues = vec![];
-        schema::check_event_into(ev, &mut issues);
+        schema::check_ev(&base, &mut issues);
         for issue in issues {
             let msg = match issue.path.as_str() {
                 "" | "type" => issue.message,
@@ -261,21 +273,21 @@ impl Checker {
             };
             self.ctx.report(issue.rule, vec![], msg);
         }
-        let mut expanded: Vec<Cow<'_, Value>> = vec![];
+        let mut expanded = std::mem::take(&mut self.expanded);
         self.client.feed(ev, &base, &mut self.ctx, &mut expanded);
         let converted = self.converted();
         for e in &expanded {
-            let e: &Value = e;
-            let e = if std::ptr::eq(e, ev) {
-                base
-            } else {
-                ev::Ev::of(e)
+            let e = match e {
+                None => base,
+                Some(v) => ev::Ev::of(v),
             };
             let e = &e;
             self.strict.feed(e, &mut self.ctx);
             self.interrupts.feed(e, converted, &mut self.ctx);
             self.leaks.feed(e, &mut self.ctx);
         }
+        expanded.clear();
+        self.expanded = expanded;
     }
 
     /// End of the stream: checks that need the whole stream.

@@ -18,6 +18,7 @@ pub struct Raw {
     tools: BTreeMap<String, String>,
     /// Scratch: the current record's namespace key and block key (no allocation per record).
     ns: String,
+    ns_parts: Option<Vec<String>>,
     index: String,
 }
 
@@ -101,8 +102,15 @@ fn block_key(v: Option<&Value>, out: &mut String) {
 }
 
 /// Writes a namespace as its compact JSON (the key of [`Raw::messages`]) into `out`; an absent
-/// namespace is the empty string.
-fn namespace_key(v: Option<&Value>, out: &mut String) {
+/// namespace is the empty string. `parts` caches the strings of the last array of plain strings
+/// written: `Some` when `out` holds exactly that array's JSON, which is then kept.
+fn namespace_key(v: Option<&Value>, out: &mut String, parts: &mut Option<Vec<String>>) {
+    if let (Some(Value::Array(a)), Some(p)) = (v, parts.as_ref()) {
+        if a.len() == p.len() && a.iter().zip(p).all(|(x, p)| x.as_str() == Some(p.as_str())) {
+            return;
+        }
+    }
+    *parts = None;
     out.clear();
     let Some(v) = v else {
         return;
@@ -124,6 +132,11 @@ fn namespace_key(v: Option<&Value>, out: &mut String) {
                 out.push('"');
             }
             out.push(']');
+            *parts = Some(
+                a.iter()
+                    .map(|x| x.as_str().unwrap_or("").to_string())
+                    .collect(),
+            );
             return;
         }
     }
@@ -182,7 +195,7 @@ impl Raw {
             Some(d) => d,
             None => return,
         };
-        namespace_key(namespace, &mut self.ns);
+        namespace_key(namespace, &mut self.ns, &mut self.ns_parts);
         let (mut event, mut index, mut id) = (None, None, None);
         if let Some(o) = data.as_object() {
             for (k, x) in o {

@@ -3,6 +3,8 @@
 
 use serde_json::Value;
 
+use super::ev::Ev;
+
 /// One schema problem: rule id, JSON path (dotted, as zod prints it) and message.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Issue {
@@ -855,21 +857,15 @@ pub fn check_event(ev: &Value) -> Vec<Issue> {
 
 /// [`check_event`], appending to `out`.
 pub fn check_event_into(ev: &Value, out: &mut Vec<Issue>) {
-    // The BaseEvent fields, found in one pass over the event.
-    let (mut t, mut ts, mut raw, mut meta, mut sub) = (None, None, None, None, None);
-    if let Some(o) = ev.as_object() {
-        for (k, v) in o {
-            match k.as_str() {
-                "type" => t = Some(v),
-                "timestamp" => ts = Some(v),
-                "rawEvent" => raw = Some(v),
-                "metadata" => meta = Some(v),
-                "subagentRunId" => sub = Some(v),
-                _ => {}
-            }
-        }
-    }
-    let t = t.and_then(Value::as_str).unwrap_or("");
+    check_ev(&Ev::of(ev), out)
+}
+
+/// [`check_event`] of an event whose fields are found, appending to `out`.
+pub fn check_ev(f: &Ev<'_>, out: &mut Vec<Issue>) {
+    let ev = f.v;
+    // The BaseEvent fields.
+    let (ts, raw, meta, sub) = (f.timestamp, f.raw_event, f.metadata, f.subagent_run_id);
+    let t = f.t();
     if t.starts_with("THINKING_") {
         out.push(Issue {
             rule: "AGX202",

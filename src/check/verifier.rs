@@ -172,8 +172,9 @@ struct OpenChunk {
     fields: Vec<(&'static str, Option<String>)>,
 }
 
-/// An expanded event and whether it is the start of a stream opened by a chunk.
-pub type Expanded<'a> = (Cow<'a, Value>, bool);
+/// An expanded event (`None`: the event as fed, unchanged; `Some`: a synthetic or changed
+/// event) and whether it is the start of a stream opened by a chunk.
+pub type Expanded = (Option<Value>, bool);
 
 /// `transformChunks`: one pending chunk stream per lane (the `subagentRunId`, or the parent).
 #[derive(Default)]
@@ -195,11 +196,11 @@ fn synth(t: &str, pairs: &[(&str, Value)], lane: &Option<String>) -> Value {
 }
 
 impl Chunks {
-    fn close(&mut self, lane: &Option<String>, out: &mut Vec<Expanded<'_>>) {
+    fn close(&mut self, lane: &Option<String>, out: &mut Vec<Expanded>) {
         if let Some(open) = self.lanes.shift_remove(lane) {
             let (_, _, end) = open.kind.types();
             out.push((
-                Cow::Owned(synth(
+                Some(synth(
                     end,
                     &[(open.kind.id_field(), Value::String(open.id))],
                     lane,
@@ -209,7 +210,7 @@ impl Chunks {
         }
     }
 
-    fn close_all(&mut self, out: &mut Vec<Expanded<'_>>) {
+    fn close_all(&mut self, out: &mut Vec<Expanded>) {
         let lanes: Vec<Option<String>> = self.lanes.keys().cloned().collect();
         for l in lanes {
             self.close(&l, out);
@@ -223,7 +224,7 @@ impl Chunks {
         &mut self,
         event: Cow<'a, Value>,
         pre: Option<&Ev<'_>>,
-        out: &mut Vec<Expanded<'a>>,
+        out: &mut Vec<Expanded>,
     ) -> Result<(), (&'static str, String, Option<String>)> {
         let local;
         let ev: &Ev<'_> = match pre {
@@ -254,6 +255,10 @@ impl Chunks {
                     o.remove("aguifyChunk");
                 }
             }
+            let event = match event {
+                Cow::Borrowed(_) => None,
+                Cow::Owned(v) => Some(v),
+            };
             out.push((event, marked));
             return Ok(());
         };
@@ -370,7 +375,7 @@ impl Chunks {
                     .cloned()
                     .unwrap_or(Value::String(String::new()));
                 out.push((
-                    Cow::Owned(synth(
+                    Some(synth(
                         content,
                         &[(kind.id_field(), Value::String(oid)), ("delta", d)],
                         &lane,
@@ -422,7 +427,7 @@ impl Chunks {
             }
             Kind::Reasoning => pairs.push(("role", Value::String("reasoning".into()))),
         }
-        out.push((Cow::Owned(synth(start, &pairs, &lane)), true));
+        out.push((Some(synth(start, &pairs, &lane)), true));
         if ev.get("delta").is_some() || ev.get("rawEvent").is_some() || ev.get("metadata").is_some()
         {
             let d = ev
@@ -430,7 +435,7 @@ impl Chunks {
                 .cloned()
                 .unwrap_or(Value::String(String::new()));
             out.push((
-                Cow::Owned(synth(
+                Some(synth(
                     content,
                     &[(kind.id_field(), Value::String(id.clone())), ("delta", d)],
                     &lane,
@@ -921,39 +926,43 @@ pub struct Client {
     pub verify: Verify,
     /// The client stopped at an error: later official findings would be cascades.
     pub stopped: bool,
+    /// The expansion buffer, kept between events (no allocation per event).
+    scratch: Vec<Expanded>,
 }
 
 impl Client {
     /// Feeds one input event; official findings go to `ctx`, the expanded events to `out`.
-    /// `base` is `ev`'s [`Ev`].
+    /// `base` is `ev`'s [`Ev`]; in `out`, `None` stands for `ev` itself.
     pub fn feed<'a>(
         &mut self,
         ev: &'a Value,
         base: &Ev<'a>,
         ctx: &mut Ctx,
-        out: &mut Vec<Cow<'a, Value>>,
+        out: &mut Vec<Option<Value>>,
     ) {
         let Some(c) = self.compat.apply(ev, base) else {
             return;
         };
         let pre = matches!(c, Cow::Borrowed(_)).then_some(base);
-        let mut expanded = vec![];
+        let mut expanded = std::mem::take(&mut self.scratch);
+        expanded.clear();
         if let Err((rule, msg, id)) = self.chunks.feed(c, pre, &mut expanded) {
             if !self.stopped {
                 self.stopped = true;
                 ctx.report(rule, id.into_iter().collect(), msg);
             }
+            expanded.clear();
+            self.scratch = expanded;
             return;
         }
         for (e, from_chunk) in &expanded {
-            let (e, from_chunk): (&Value, bool) = (e, *from_chunk);
+            let from_chunk = *from_chunk;
             if self.stopped {
                 continue;
             }
-            let e = if std::ptr::eq(e, ev) {
-                *base
-            } else {
-                Ev::of(e)
+            let e = match e {
+                None => *base,
+                Some(v) => Ev::of(v),
             };
             let e = &e;
             let et = e.t();
@@ -998,6 +1007,7 @@ impl Client {
                 ctx.report(rule, ids, msg);
             }
         }
-        out.extend(expanded.into_iter().map(|(e, _)| e));
+        out.extend(expanded.drain(..).map(|(e, _)| e));
+        self.scratch = expanded;
     }
 }
