@@ -190,6 +190,24 @@ fn spec(t: &str) -> Option<(Spec, bool)> {
     })
 }
 
+/// A JSON path, rendered (dotted, as zod prints it) only for what is reported.
+#[derive(Clone, Copy)]
+enum P<'a> {
+    Root(&'a str),
+    Key(&'a P<'a>, &'a str),
+    Idx(&'a P<'a>, usize),
+}
+
+impl P<'_> {
+    fn s(self) -> String {
+        match self {
+            P::Root(s) => s.to_string(),
+            P::Key(p, k) => join(&p.s(), k),
+            P::Idx(p, i) => join(&p.s(), &i.to_string()),
+        }
+    }
+}
+
 struct V<'a> {
     out: &'a mut Vec<Issue>,
 }
@@ -247,7 +265,7 @@ impl V<'_> {
     /// only for what is reported.
     fn object(
         &mut self,
-        path: &str,
+        path: P<'_>,
         v: &Value,
         fields: Spec,
         extra_ok: &[&str],
@@ -256,7 +274,7 @@ impl V<'_> {
         let Some(o) = v.as_object() else {
             self.push(
                 "AGX205",
-                path.to_string(),
+                path.s(),
                 format!("expected an object, found {}", kind_name(v)),
             );
             return;
@@ -275,7 +293,7 @@ impl V<'_> {
             match got {
                 None => {
                     if required {
-                        let p = join(path, name);
+                        let p = P::Key(&path, name).s();
                         let snake = o
                             .keys()
                             .find(|k| snake_to_camel(k).as_deref() == Some(name));
@@ -290,7 +308,7 @@ impl V<'_> {
                     }
                 }
                 Some(Value::Null) if !matches!(kind, K::Json) => {
-                    let p = join(path, name);
+                    let p = P::Key(&path, name).s();
                     if required {
                         self.push("AGX205", p, format!("`{name}` must not be null"));
                     } else {
@@ -318,7 +336,7 @@ impl V<'_> {
                 }
                 self.push(
                     "AGX211",
-                    join(path, k),
+                    P::Key(&path, k).s(),
                     format!("unknown key `{k}` (the client strips it)"),
                 );
             }
@@ -326,13 +344,13 @@ impl V<'_> {
     }
 
     /// Checks the value of field `name` of the object at `path`.
-    fn value(&mut self, path: &str, name: &str, val: &Value, kind: K) {
+    fn value(&mut self, path: P<'_>, name: &str, val: &Value, kind: K) {
         match kind {
             K::Str => {
                 if !val.is_string() {
                     self.push(
                         "AGX205",
-                        join(path, name),
+                        P::Key(&path, name).s(),
                         format!("`{name}` must be a string, found {}", kind_name(val)),
                     );
                 }
@@ -341,7 +359,7 @@ impl V<'_> {
                 if !val.is_boolean() {
                     self.push(
                         "AGX205",
-                        join(path, name),
+                        P::Key(&path, name).s(),
                         format!("`{name}` must be a boolean, found {}", kind_name(val)),
                     );
                 }
@@ -353,17 +371,17 @@ impl V<'_> {
                     let rule = if name == "role" { "AGX209" } else { "AGX205" };
                     self.push(
                         rule,
-                        join(path, name),
+                        P::Key(&path, name).s(),
                         format!("`{name}` must be one of {}, found {}", opts.join("|"), val),
                     );
                 }
             },
-            _ => self.nested(&join(path, name), name, val, kind),
+            _ => self.nested(P::Key(&path, name), name, val, kind),
         }
     }
 
     /// The kinds whose checks descend (and so need the path).
-    fn nested(&mut self, p: &str, name: &str, val: &Value, kind: K) {
+    fn nested(&mut self, p: P<'_>, name: &str, val: &Value, kind: K) {
         match kind {
             K::Str | K::Bool | K::Json | K::JsonNonNull | K::Enum(_) => {
                 unreachable!("checked in value")
@@ -373,12 +391,12 @@ impl V<'_> {
             K::Messages => match val.as_array() {
                 Some(a) => {
                     for (i, m) in a.iter().enumerate() {
-                        self.message(&join(p, &i.to_string()), m);
+                        self.message(P::Idx(&p, i), m);
                     }
                 }
                 None => self.push(
                     "AGX205",
-                    p.into(),
+                    p.s(),
                     format!("`{name}` must be an array of messages"),
                 ),
             },
@@ -394,7 +412,7 @@ impl V<'_> {
                         {
                             self.push(
                                 "AGX208",
-                                join(p, "interruptIds"),
+                                P::Key(&p, "interruptIds").s(),
                                 "`interruptIds` must be an array of strings".into(),
                             );
                         }
@@ -402,7 +420,7 @@ impl V<'_> {
                 }
                 _ => self.push(
                     "AGX208",
-                    p.into(),
+                    p.s(),
                     format!(
                         "unknown subagent outcome {}: expected success or suspended",
                         val.get("type").unwrap_or(val)
@@ -412,12 +430,12 @@ impl V<'_> {
             K::Usage => match val.as_array() {
                 Some(a) => {
                     for (i, u) in a.iter().enumerate() {
-                        self.usage(&join(p, &i.to_string()), u);
+                        self.usage(P::Idx(&p, i), u);
                     }
                 }
                 None => self.push(
                     "AGX205",
-                    p.into(),
+                    p.s(),
                     "`usage` must be an array of token usages".into(),
                 ),
             },
@@ -425,17 +443,17 @@ impl V<'_> {
         }
     }
 
-    fn plain_object(&mut self, p: &str, name: &str, val: &Value) {
+    fn plain_object(&mut self, p: P<'_>, name: &str, val: &Value) {
         if !val.is_object() {
             self.push(
                 "AGX205",
-                p.into(),
+                p.s(),
                 format!("`{name}` must be an object, found {}", kind_name(val)),
             );
         }
     }
 
-    fn int(&mut self, p: &str, name: &str, val: &Value, min0: bool) {
+    fn int(&mut self, p: P<'_>, name: &str, val: &Value, min0: bool) {
         let ok = match val {
             Value::Number(n) => {
                 if let Some(i) = n.as_i64() {
@@ -451,7 +469,7 @@ impl V<'_> {
             _ => {
                 self.push(
                     "AGX205",
-                    p.into(),
+                    p.s(),
                     format!("`{name}` must be an integer, found {}", kind_name(val)),
                 );
                 return;
@@ -460,7 +478,7 @@ impl V<'_> {
         if !ok {
             self.push(
                 "AGX206",
-                p.into(),
+                p.s(),
                 format!(
                     "`{name}` must be an integer{}, found {val}",
                     if min0 { " >= 0" } else { "" }
@@ -469,18 +487,18 @@ impl V<'_> {
         }
     }
 
-    fn usage(&mut self, p: &str, u: &Value) {
+    fn usage(&mut self, p: P<'_>, u: &Value) {
         let Some(o) = u.as_object() else {
-            self.push("AGX205", p.into(), "a token usage must be an object".into());
+            self.push("AGX205", p.s(), "a token usage must be an object".into());
             return;
         };
         for (k, v) in o {
-            let kp = join(p, k);
+            let kp = P::Key(&p, k);
             match k.as_str() {
                 "provider" | "model" if !v.is_string() => {
                     self.push(
                         if v.is_null() { "AGX204" } else { "AGX205" },
-                        kp,
+                        kp.s(),
                         format!("`{k}` must be a string"),
                     );
                 }
@@ -493,11 +511,11 @@ impl V<'_> {
                     if v.is_null() {
                         self.push(
                             "AGX204",
-                            kp,
+                            kp.s(),
                             format!("`{k}` is optional and must be omitted, not null"),
                         );
                     } else {
-                        self.int(&kp, k, v, true);
+                        self.int(kp, k, v, true);
                     }
                 }
                 _ => {}
@@ -505,17 +523,17 @@ impl V<'_> {
         }
     }
 
-    fn patch(&mut self, p: &str, val: &Value) {
+    fn patch(&mut self, p: P<'_>, val: &Value) {
         let Some(ops) = val.as_array() else {
             self.push(
                 "AGX210",
-                p.into(),
+                p.s(),
                 "a JSON Patch must be an array of operations".into(),
             );
             return;
         };
         for (i, op) in ops.iter().enumerate() {
-            let ip = join(p, &i.to_string());
+            let ip = P::Idx(&p, i);
             let kind = op.get("op").and_then(Value::as_str);
             let needs: &[&str] = match kind {
                 Some("add" | "replace" | "test") => &["path", "value"],
@@ -524,7 +542,7 @@ impl V<'_> {
                 _ => {
                     self.push(
                         "AGX210",
-                        join(&ip, "op"),
+                        P::Key(&ip, "op").s(),
                         format!(
                             "unknown JSON Patch op {}",
                             op.get("op").unwrap_or(&Value::Null)
@@ -537,14 +555,14 @@ impl V<'_> {
                 match op.get(*f) {
                     None => self.push(
                         "AGX210",
-                        join(&ip, f),
+                        P::Key(&ip, f).s(),
                         format!("`{f}` is required for op {}", kind.unwrap_or("")),
                     ),
                     Some(v) if *f != "value" => match v.as_str() {
                         Some(s) if is_json_pointer(s) => {}
                         _ => self.push(
                             "AGX210",
-                            join(&ip, f),
+                            P::Key(&ip, f).s(),
                             format!("`{f}` must be a JSON Pointer such as \"/a/b\", found {v}"),
                         ),
                     },
@@ -554,17 +572,17 @@ impl V<'_> {
         }
     }
 
-    fn content(&mut self, p: &str, val: &Value) {
+    fn content(&mut self, p: P<'_>, val: &Value) {
         match val {
             Value::String(_) => {}
             Value::Array(parts) => {
                 for (i, part) in parts.iter().enumerate() {
-                    self.part(&join(p, &i.to_string()), part);
+                    self.part(P::Idx(&p, i), part);
                 }
             }
             _ => self.push(
                 "AGX205",
-                p.into(),
+                p.s(),
                 format!(
                     "`content` must be a string or content parts, found {}",
                     kind_name(val)
@@ -573,13 +591,13 @@ impl V<'_> {
         }
     }
 
-    fn part(&mut self, p: &str, part: &Value) {
+    fn part(&mut self, p: P<'_>, part: &Value) {
         match part.get("type").and_then(Value::as_str) {
             Some("text") => {
                 if !part.get("text").is_some_and(Value::is_string) {
                     self.push(
                         "AGX203",
-                        join(p, "text"),
+                        P::Key(&p, "text").s(),
                         "a text part needs a string `text`".into(),
                     );
                 }
@@ -597,7 +615,7 @@ impl V<'_> {
                 if !ok {
                     self.push(
                         "AGX205",
-                        join(p, "source"),
+                        P::Key(&p, "source").s(),
                         "a media part needs a source {type: data|url|file, value, mimeType?}"
                             .into(),
                     );
@@ -605,25 +623,25 @@ impl V<'_> {
             }
             _ => self.push(
                 "AGX205",
-                join(p, "type"),
+                P::Key(&p, "type").s(),
                 "a content part's type must be text, image, audio, video or document".into(),
             ),
         }
         if part.get("metadata").is_some_and(Value::is_null) {
             self.push(
                 "AGX204",
-                join(p, "metadata"),
+                P::Key(&p, "metadata").s(),
                 "`metadata` must be omitted, not null".into(),
             );
         }
     }
 
-    fn outcome(&mut self, p: &str, val: &Value) {
+    fn outcome(&mut self, p: P<'_>, val: &Value) {
         match val.get("type").and_then(Value::as_str) {
             Some("success") => {
                 if let Some(ids) = val.get("pendingToolCallIds") {
                     if !ids.as_array().is_some_and(|a| a.iter().all(Value::is_string)) {
-                        self.push("AGX208", join(p, "pendingToolCallIds"), "`pendingToolCallIds` must be an array of strings".into());
+                        self.push("AGX208", P::Key(&p, "pendingToolCallIds").s(), "`pendingToolCallIds` must be an array of strings".into());
                     }
                 }
             }
@@ -631,15 +649,15 @@ impl V<'_> {
             Some("interrupt") => match val.get("interrupts").and_then(Value::as_array) {
                 Some(list) if !list.is_empty() => {
                     for (i, it) in list.iter().enumerate() {
-                        self.interrupt(&join(&join(p, "interrupts"), &i.to_string()), it);
+                        self.interrupt(P::Idx(&P::Key(&p, "interrupts"), i), it);
                     }
                 }
-                Some(_) => self.push("AGX208", join(p, "interrupts"), "an interrupt outcome needs at least 1 interrupt".into()),
-                None => self.push("AGX208", join(p, "interrupts"), "an interrupt outcome needs an `interrupts` array".into()),
+                Some(_) => self.push("AGX208", P::Key(&p, "interrupts").s(), "an interrupt outcome needs at least 1 interrupt".into()),
+                None => self.push("AGX208", P::Key(&p, "interrupts").s(), "an interrupt outcome needs an `interrupts` array".into()),
             },
             _ => self.push(
                 "AGX208",
-                p.into(),
+                p.s(),
                 format!(
                     "unknown outcome {}: expected success, interrupt or cancelled (the client strips it and reads success)",
                     val.get("type").unwrap_or(val)
@@ -648,7 +666,7 @@ impl V<'_> {
         }
     }
 
-    fn interrupt(&mut self, p: &str, it: &Value) {
+    fn interrupt(&mut self, p: P<'_>, it: &Value) {
         use K::*;
         const F: Spec = &[
             ("id", Str, true),
@@ -669,7 +687,7 @@ impl V<'_> {
         }
     }
 
-    fn message(&mut self, p: &str, m: &Value) {
+    fn message(&mut self, p: P<'_>, m: &Value) {
         use K::*;
         let role = m.get("role").and_then(Value::as_str);
         let fields: Spec = match role {
@@ -723,7 +741,7 @@ impl V<'_> {
             _ => {
                 self.push(
                     "AGX209",
-                    join(p, "role"),
+                    P::Key(&p, "role").s(),
                     format!("message role must be developer, system, assistant, user, tool, activity or reasoning, found {}", m.get("role").unwrap_or(&Value::Null)),
                 );
                 return;
@@ -735,27 +753,28 @@ impl V<'_> {
                 let Some(list) = tc.as_array() else {
                     self.push(
                         "AGX205",
-                        join(p, "toolCalls"),
+                        P::Key(&p, "toolCalls").s(),
                         "`toolCalls` must be an array".into(),
                     );
                     return;
                 };
                 for (i, c) in list.iter().enumerate() {
-                    let cp = join(&join(p, "toolCalls"), &i.to_string());
+                    let tc = P::Key(&p, "toolCalls");
+                    let cp = P::Idx(&tc, i);
                     let ok = c.get("id").is_some_and(Value::is_string)
                         && c.get("type").and_then(Value::as_str) == Some("function")
                         && c.pointer("/function/name").is_some_and(Value::is_string)
                         && c.pointer("/function/arguments")
                             .is_some_and(Value::is_string);
                     if !ok {
-                        self.push("AGX205", cp, "a tool call needs {id, type:\"function\", function:{name, arguments: string}}".into());
+                        self.push("AGX205", cp.s(), "a tool call needs {id, type:\"function\", function:{name, arguments: string}}".into());
                     }
                 }
             }
         }
     }
 
-    fn run_input(&mut self, p: &str, v: &Value) {
+    fn run_input(&mut self, p: P<'_>, v: &Value) {
         use K::*;
         const F: Spec = &[
             ("threadId", Str, true),
@@ -777,12 +796,12 @@ impl V<'_> {
                             ("parameters", JsonNonNull, false),
                             ("metadata", Object, false),
                         ];
-                        self.object(&join(&join(p, "tools"), &i.to_string()), t, T, &[], false);
+                        self.object(P::Idx(&P::Key(&p, "tools"), i), t, T, &[], false);
                     }
                 }
                 None => self.push(
                     "AGX205",
-                    join(p, "tools"),
+                    P::Key(&p, "tools").s(),
                     "`tools` must be an array".into(),
                 ),
             }
@@ -792,12 +811,12 @@ impl V<'_> {
                 Some(a) => {
                     for (i, c) in a.iter().enumerate() {
                         const C: Spec = &[("description", Str, true), ("value", Str, true)];
-                        self.object(&join(&join(p, "context"), &i.to_string()), c, C, &[], false);
+                        self.object(P::Idx(&P::Key(&p, "context"), i), c, C, &[], false);
                     }
                 }
                 None => self.push(
                     "AGX205",
-                    join(p, "context"),
+                    P::Key(&p, "context").s(),
                     "`context` must be an array".into(),
                 ),
             }
@@ -812,12 +831,12 @@ impl V<'_> {
                             ("payload", JsonNonNull, false),
                             ("metadata", Object, false),
                         ];
-                        self.object(&join(&join(p, "resume"), &i.to_string()), r, R, &[], false);
+                        self.object(P::Idx(&P::Key(&p, "resume"), i), r, R, &[], false);
                     }
                 }
                 None => self.push(
                     "AGX205",
-                    join(p, "resume"),
+                    P::Key(&p, "resume").s(),
                     "`resume` must be an array".into(),
                 ),
             }
@@ -888,7 +907,7 @@ pub fn check_ev(f: &Ev<'_>, out: &mut Vec<Issue>) {
     } else {
         &["type", "timestamp", "rawEvent", "metadata"]
     };
-    v.object("", ev, fields, base, true);
+    v.object(P::Root(""), ev, fields, base, true);
     if let Some(ts) = ts {
         if ts.is_null() {
             v.push(
@@ -897,7 +916,7 @@ pub fn check_ev(f: &Ev<'_>, out: &mut Vec<Issue>) {
                 "`timestamp` must be omitted, not null".into(),
             );
         } else {
-            v.int("timestamp", "timestamp", ts, false);
+            v.int(P::Root("timestamp"), "timestamp", ts, false);
         }
     }
     if raw.is_some_and(Value::is_null) {
@@ -915,7 +934,7 @@ pub fn check_ev(f: &Ev<'_>, out: &mut Vec<Issue>) {
                 "`metadata` must be omitted, not null".into(),
             );
         } else {
-            v.plain_object("metadata", "metadata", m);
+            v.plain_object(P::Root("metadata"), "metadata", m);
         }
     }
     if sub_ok {
