@@ -126,10 +126,8 @@ impl Ctx {
 
     fn at(&mut self, origin: &Origin, index: Option<u64>, event_type: Option<&str>) {
         // Several files converted together form one stream: name the file each line is in.
-        if !Arc::ptr_eq(&origin.file, &self.file)
-            && !origin.file.is_empty()
-            && origin.file != self.file
-        {
+        // The same name in another allocation is adopted too, so the next lines compare pointers.
+        if !Arc::ptr_eq(&origin.file, &self.file) && !origin.file.is_empty() {
             self.file = origin.file.clone();
         }
         self.line = origin.line;
