@@ -343,7 +343,7 @@ impl Chunks {
                 return Ok(());
             };
             for (f, v) in &open.fields {
-                let present = ev.get(*f).and_then(Value::as_str);
+                let present = ev.get(f).and_then(Value::as_str);
                 if let Some(p) = present {
                     if Some(p) != v.as_deref() {
                         return Err((
@@ -576,7 +576,7 @@ impl Verify {
             _ => &[],
         };
         for f in null_fields {
-            if ev.get(*f).is_some_and(Value::is_null) {
+            if ev.get(f).is_some_and(Value::is_null) {
                 return err(
                     "AGX106",
                     format!("Cannot send '{t}' with '{f}: null'. The field is optional — omit it entirely."),
