@@ -275,11 +275,14 @@ impl Checker {
         self.client.feed(ev, &base, &mut self.ctx, &mut expanded);
         let converted = self.converted();
         for e in &expanded {
-            let e = match e {
-                None => base,
-                Some(v) => ev::Ev::of(v),
+            let owned;
+            let e: &ev::Ev<'_> = match e {
+                None => &base,
+                Some(v) => {
+                    owned = ev::Ev::of(v);
+                    &owned
+                }
             };
-            let e = &e;
             self.strict.feed(e, &mut self.ctx);
             self.interrupts.feed(e, converted, &mut self.ctx);
             self.leaks.feed(e, &mut self.ctx);

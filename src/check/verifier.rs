@@ -960,11 +960,14 @@ impl Client {
             if self.stopped {
                 continue;
             }
-            let e = match e {
-                None => *base,
-                Some(v) => Ev::of(v),
+            let owned;
+            let e: &Ev<'_> = match e {
+                None => base,
+                Some(v) => {
+                    owned = Ev::of(v);
+                    &owned
+                }
             };
-            let e = &e;
             let et = e.t();
             if from_chunk {
                 let r = &self.verify.run;
