@@ -6,6 +6,7 @@ use std::collections::{BTreeMap, HashSet};
 
 use serde_json::Value;
 
+use super::ev::Ev;
 use super::Ctx;
 
 #[derive(Default)]
@@ -23,8 +24,8 @@ impl Interrupts {
     }
 
     /// An AG-UI event. `converted` is true when the stream was mapped from a LangGraph log.
-    pub fn feed(&mut self, ev: &Value, converted: bool, ctx: &mut Ctx) {
-        let t = ev.get("type").and_then(Value::as_str).unwrap_or("");
+    pub fn feed(&mut self, ev: &Ev<'_>, converted: bool, ctx: &mut Ctx) {
+        let t = ev.t();
         match t {
             "RUN_STARTED" => {
                 self.thread = ev
@@ -34,7 +35,7 @@ impl Interrupts {
                     .to_string();
                 let pending = self.pending.remove(&self.thread).unwrap_or_default();
                 let resume: Vec<String> = ev
-                    .pointer("/input/resume")
+                    .get2("input", "resume")
                     .and_then(Value::as_array)
                     .into_iter()
                     .flatten()
@@ -81,10 +82,10 @@ impl Interrupts {
                 }
             }
             "RUN_FINISHED" => {
-                let outcome = ev.pointer("/outcome/type").and_then(Value::as_str);
+                let outcome = ev.get2("outcome", "type").and_then(Value::as_str);
                 let interrupted = outcome == Some("interrupt");
                 if interrupted {
-                    let list = ev.pointer("/outcome/interrupts").and_then(Value::as_array);
+                    let list = ev.get2("outcome", "interrupts").and_then(Value::as_array);
                     let mut seen = HashSet::new();
                     let mut ids = vec![];
                     for it in list.into_iter().flatten() {

@@ -5,6 +5,7 @@ use std::collections::HashMap;
 
 use serde_json::Value;
 
+use super::ev::Ev;
 use super::Ctx;
 
 const CAP: usize = 256 * 1024;
@@ -24,8 +25,8 @@ fn push_capped(buf: &mut String, s: &str) {
 }
 
 impl Leaks {
-    pub fn feed(&mut self, ev: &Value, ctx: &mut Ctx) {
-        let t = ev.get("type").and_then(Value::as_str).unwrap_or("");
+    pub fn feed(&mut self, ev: &Ev<'_>, ctx: &mut Ctx) {
+        let t = ev.t();
         let st = |k: &str| ev.get(k).and_then(Value::as_str).unwrap_or("");
         match t {
             "RUN_STARTED" => *self = Leaks::default(),

@@ -16,6 +16,7 @@
 //!
 //! [`report`] renders findings as text, JSON, GitHub annotations, JUnit or SARIF.
 
+pub mod ev;
 pub mod interrupts;
 pub mod leaks;
 pub mod raw;
@@ -79,11 +80,14 @@ pub struct Ctx {
     pub file: Arc<str>,
     pub line: u64,
     pub index: Option<u64>,
-    pub event_type: Option<String>,
+    /// Borrowed for the AG-UI event types (no allocation per event).
+    pub event_type: Option<Cow<'static, str>>,
     pub config: Config,
     pub out: Vec<Finding>,
     /// Findings of rules the official client enforces (counted before `--allow`).
     pub official: u64,
+    /// The last AG-UI event type seen (saves a search per event).
+    last_type: &'static str,
 }
 
 impl Ctx {
@@ -96,6 +100,7 @@ impl Ctx {
             config,
             out: vec![],
             official: 0,
+            last_type: "",
         }
     }
 
@@ -113,7 +118,7 @@ impl Ctx {
             file: self.file.clone(),
             line: self.line,
             event_index: self.index,
-            event_type: self.event_type.clone(),
+            event_type: self.event_type.as_deref().map(String::from),
             ids,
             message,
         });
@@ -121,12 +126,24 @@ impl Ctx {
 
     fn at(&mut self, origin: &Origin, index: Option<u64>, event_type: Option<&str>) {
         // Several files converted together form one stream: name the file each line is in.
-        if !origin.file.is_empty() && origin.file != self.file {
+        // The same name in another allocation is adopted too, so the next lines compare pointers.
+        if !Arc::ptr_eq(&origin.file, &self.file) && !origin.file.is_empty() {
             self.file = origin.file.clone();
         }
         self.line = origin.line;
         self.index = index;
-        self.event_type = event_type.map(String::from);
+        self.event_type = event_type.map(|t| {
+            if self.last_type == t {
+                return Cow::Borrowed(self.last_type);
+            }
+            match crate::agui::EVENT_TYPES.iter().find(|k| **k == t) {
+                Some(k) => {
+                    self.last_type = k;
+                    Cow::Borrowed(*k)
+                }
+                None => Cow::Owned(t.to_string()),
+            }
+        });
     }
 }
 
@@ -141,6 +158,9 @@ pub struct Checker {
     leaks: leaks::Leaks,
     raw: raw::Raw,
     pending_bad: Option<(Origin, String)>,
+    /// The chunk-expanded events of the current event (`None`: the event itself), kept between
+    /// events (no allocation per event).
+    expanded: Vec<Option<Value>>,
     drained: usize,
     streamed: report::Counts,
     finished: bool,
@@ -170,6 +190,7 @@ impl Checker {
             leaks: Default::default(),
             raw: Default::default(),
             pending_bad: None,
+            expanded: vec![],
             drained: 0,
             streamed: Default::default(),
             finished: false,
@@ -238,23 +259,36 @@ impl Checker {
         self.flush_bad(false);
         let index = self.events;
         self.events += 1;
-        let t = ev.get("type").and_then(Value::as_str);
+        let base = ev::Ev::of(ev);
+        let t = base.get("type").and_then(Value::as_str);
         self.ctx.at(origin, Some(index), t);
-        for issue in schema::check_event(ev) {
+        let mut issues = vec![];
+        schema::check_ev(&base, &mut issues);
+        for issue in issues {
             let msg = match issue.path.as_str() {
                 "" | "type" => issue.message,
                 p => format!("{p}: {}", issue.message),
             };
             self.ctx.report(issue.rule, vec![], msg);
         }
-        let mut expanded: Vec<Cow<'_, Value>> = vec![];
-        self.client.feed(ev, &mut self.ctx, &mut expanded);
+        let mut expanded = std::mem::take(&mut self.expanded);
+        self.client.feed(ev, &base, &mut self.ctx, &mut expanded);
         let converted = self.converted();
         for e in &expanded {
+            let owned;
+            let e: &ev::Ev<'_> = match e {
+                None => &base,
+                Some(v) => {
+                    owned = ev::Ev::of(v);
+                    &owned
+                }
+            };
             self.strict.feed(e, &mut self.ctx);
             self.interrupts.feed(e, converted, &mut self.ctx);
             self.leaks.feed(e, &mut self.ctx);
         }
+        expanded.clear();
+        self.expanded = expanded;
     }
 
     /// End of the stream: checks that need the whole stream.

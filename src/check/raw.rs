@@ -16,26 +16,131 @@ pub struct Raw {
     messages: BTreeMap<String, (String, BTreeSet<String>)>,
     saw_block_start: bool,
     tools: BTreeMap<String, String>,
+    /// Scratch: the current record's namespace key and block key (no allocation per record).
+    ns: String,
+    ns_parts: Option<Vec<String>>,
+    index: String,
 }
 
-/// The v3 event of a record (plain, or the `data` of an SDK part).
-fn v3_event(v: &Value) -> Option<&Value> {
-    let is = |x: &Value| {
-        x.get("type").and_then(Value::as_str) == Some("event")
-            && x.get("method").is_some_and(Value::is_string)
-    };
-    if is(v) {
-        return Some(v);
+/// The fields of a record object the checks read, found in one pass (no hashing of keys).
+#[derive(Default, Clone, Copy)]
+struct Top<'a> {
+    ty: Option<&'a Value>,
+    method: Option<&'a Value>,
+    data: Option<&'a Value>,
+    seq: Option<&'a Value>,
+    params: Option<&'a Value>,
+}
+
+impl<'a> Top<'a> {
+    fn of(v: &'a Value) -> Top<'a> {
+        let mut t = Top::default();
+        if let Some(o) = v.as_object() {
+            for (k, x) in o {
+                match k.as_str() {
+                    "type" => t.ty = Some(x),
+                    "method" => t.method = Some(x),
+                    "data" => t.data = Some(x),
+                    "seq" => t.seq = Some(x),
+                    "params" => t.params = Some(x),
+                    _ => {}
+                }
+            }
+        }
+        t
     }
-    v.get("data").filter(|d| is(d))
+
+    fn is_event(&self) -> bool {
+        self.ty.and_then(Value::as_str) == Some("event")
+            && self.method.is_some_and(Value::is_string)
+    }
 }
 
-fn block_key(v: Option<&Value>) -> String {
+/// The v3 event of a record (plain, or the `data` of an SDK part), with its fields.
+fn v3_event(v: &Value) -> Option<Top<'_>> {
+    let t = Top::of(v);
+    if t.is_event() {
+        return Some(t);
+    }
+    let d = Top::of(t.data?);
+    d.is_event().then_some(d)
+}
+
+/// Writes the key of a content block (its `index`) into `out`.
+fn block_key(v: Option<&Value>, out: &mut String) {
+    out.clear();
     match v {
-        Some(Value::String(s)) => s.clone(),
-        Some(other) => other.to_string(),
-        None => "0".into(),
+        Some(Value::String(s)) => out.push_str(s),
+        Some(Value::Number(n)) if n.is_u64() || n.is_i64() => {
+            let (neg, mut u) = match n.as_u64() {
+                Some(u) => (false, u),
+                None => {
+                    let i = n.as_i64().unwrap_or(0);
+                    (i < 0, i.unsigned_abs())
+                }
+            };
+            let mut digits = [0u8; 20];
+            let mut at = digits.len();
+            loop {
+                at -= 1;
+                digits[at] = b'0' + (u % 10) as u8;
+                u /= 10;
+                if u == 0 {
+                    break;
+                }
+            }
+            if neg {
+                out.push('-');
+            }
+            for &d in &digits[at..] {
+                out.push(char::from(d));
+            }
+        }
+        Some(other) => out.push_str(&other.to_string()),
+        None => out.push('0'),
     }
+}
+
+/// Writes a namespace as its compact JSON (the key of [`Raw::messages`]) into `out`; an absent
+/// namespace is the empty string. `parts` caches the strings of the last array of plain strings
+/// written: `Some` when `out` holds exactly that array's JSON, which is then kept.
+fn namespace_key(v: Option<&Value>, out: &mut String, parts: &mut Option<Vec<String>>) {
+    if let (Some(Value::Array(a)), Some(p)) = (v, parts.as_ref()) {
+        if a.len() == p.len() && a.iter().zip(p).all(|(x, p)| x.as_str() == Some(p.as_str())) {
+            return;
+        }
+    }
+    *parts = None;
+    out.clear();
+    let Some(v) = v else {
+        return;
+    };
+    // The common shape, an array of strings that need no escaping, written directly.
+    let plain = |s: &str| {
+        s.bytes()
+            .all(|b| b >= 0x20 && b != b'"' && b != b'\\' && b != 0x7f)
+    };
+    if let Value::Array(a) = v {
+        if a.iter().all(|x| x.as_str().is_some_and(plain)) {
+            out.push('[');
+            for (i, x) in a.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                out.push('"');
+                out.push_str(x.as_str().unwrap_or(""));
+                out.push('"');
+            }
+            out.push(']');
+            *parts = Some(
+                a.iter()
+                    .map(|x| x.as_str().unwrap_or("").to_string())
+                    .collect(),
+            );
+            return;
+        }
+    }
+    out.push_str(&v.to_string());
 }
 
 impl Raw {
@@ -43,7 +148,7 @@ impl Raw {
         let Some(ev) = v3_event(&rec.value) else {
             return;
         };
-        if let Some(seq) = ev.get("seq").and_then(Value::as_i64) {
+        if let Some(seq) = ev.seq.and_then(Value::as_i64) {
             if let Some(last) = self.last_seq {
                 if seq == last {
                     ctx.report(
@@ -72,67 +177,90 @@ impl Raw {
                 self.last_seq = Some(seq);
             }
         }
-        if ev.get("method").and_then(Value::as_str) != Some("messages") {
+        if ev.method.and_then(Value::as_str) != Some("messages") {
             return;
         }
-        let params = ev.get("params").unwrap_or(&Value::Null);
-        let ns = params
-            .get("namespace")
-            .map(|n| n.to_string())
-            .unwrap_or_default();
-        let data = match params.get("data") {
+        let (mut namespace, mut data) = (None, None);
+        if let Some(o) = ev.params.and_then(Value::as_object) {
+            for (k, x) in o {
+                match k.as_str() {
+                    "namespace" => namespace = Some(x),
+                    "data" => data = Some(x),
+                    _ => {}
+                }
+            }
+        }
+        let data = match data {
             Some(Value::Array(a)) if !a.is_empty() => &a[0],
             Some(d) => d,
             None => return,
         };
-        let event = data.get("event").and_then(Value::as_str).unwrap_or("");
-        let index = block_key(data.get("index"));
+        namespace_key(namespace, &mut self.ns, &mut self.ns_parts);
+        let (mut event, mut index, mut id) = (None, None, None);
+        if let Some(o) = data.as_object() {
+            for (k, x) in o {
+                match k.as_str() {
+                    "event" => event = Some(x),
+                    "index" => index = Some(x),
+                    "id" => id = Some(x),
+                    _ => {}
+                }
+            }
+        }
+        let event = event.and_then(Value::as_str).unwrap_or("");
         match event {
             "message-start" => {
-                let id = data
-                    .get("id")
-                    .and_then(Value::as_str)
-                    .unwrap_or("")
-                    .to_string();
-                if let Some((prev, _)) = self.messages.get(&ns) {
+                let id = id.and_then(Value::as_str).unwrap_or("").to_string();
+                if let Some((prev, _)) = self.messages.get(self.ns.as_str()) {
                     ctx.report(
                         "AGX604",
                         vec![prev.clone(), id.clone()],
                         format!("message '{id}' starts while message '{prev}' is still open in the same namespace"),
                     );
                 }
-                self.messages.insert(ns, (id, BTreeSet::new()));
+                self.messages.insert(self.ns.clone(), (id, BTreeSet::new()));
             }
             "content-block-start" => {
                 self.saw_block_start = true;
-                match self.messages.get_mut(&ns) {
+                block_key(index, &mut self.index);
+                match self.messages.get_mut(self.ns.as_str()) {
                     Some((_, blocks)) => {
-                        blocks.insert(index);
+                        if !blocks.contains(self.index.as_str()) {
+                            blocks.insert(self.index.clone());
+                        }
                     }
                     None => ctx.report(
                         "AGX605",
-                        vec![index],
+                        vec![self.index.clone()],
                         "content-block-start outside a message".into(),
                     ),
                 }
             }
-            "content-block-delta" | "content-block-finish" => match self.messages.get_mut(&ns) {
-                Some((id, blocks)) => {
-                    let known = blocks.contains(&index);
-                    if !known && self.saw_block_start {
-                        ctx.report(
-                            "AGX605",
-                            vec![id.clone(), index.clone()],
-                            format!("{event} for block {index} of message '{id}' without content-block-start"),
-                        );
+            "content-block-delta" | "content-block-finish" => {
+                block_key(index, &mut self.index);
+                let index = &self.index;
+                match self.messages.get_mut(self.ns.as_str()) {
+                    Some((id, blocks)) => {
+                        let known = blocks.contains(index.as_str());
+                        if !known && self.saw_block_start {
+                            ctx.report(
+                                "AGX605",
+                                vec![id.clone(), index.clone()],
+                                format!("{event} for block {index} of message '{id}' without content-block-start"),
+                            );
+                        }
+                        if event == "content-block-finish" {
+                            blocks.remove(index.as_str());
+                        }
                     }
-                    if event == "content-block-finish" {
-                        blocks.remove(&index);
-                    }
+                    None => ctx.report(
+                        "AGX605",
+                        vec![index.clone()],
+                        format!("{event} outside a message"),
+                    ),
                 }
-                None => ctx.report("AGX605", vec![index], format!("{event} outside a message")),
-            },
-            "message-finish" | "error" => match self.messages.remove(&ns) {
+            }
+            "message-finish" | "error" => match self.messages.remove(self.ns.as_str()) {
                 Some((id, blocks)) => {
                     if !blocks.is_empty() {
                         let b: Vec<String> = blocks.into_iter().collect();

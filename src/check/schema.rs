@@ -3,6 +3,8 @@
 
 use serde_json::Value;
 
+use super::ev::Ev;
+
 /// One schema problem: rule id, JSON path (dotted, as zod prints it) and message.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Issue {
@@ -188,6 +190,24 @@ fn spec(t: &str) -> Option<(Spec, bool)> {
     })
 }
 
+/// A JSON path, rendered (dotted, as zod prints it) only for what is reported.
+#[derive(Clone, Copy)]
+enum P<'a> {
+    Root(&'a str),
+    Key(&'a P<'a>, &'a str),
+    Idx(&'a P<'a>, usize),
+}
+
+impl P<'_> {
+    fn s(self) -> String {
+        match self {
+            P::Root(s) => s.to_string(),
+            P::Key(p, k) => join(&p.s(), k),
+            P::Idx(p, i) => join(&p.s(), &i.to_string()),
+        }
+    }
+}
+
 struct V<'a> {
     out: &'a mut Vec<Issue>,
 }
@@ -240,9 +260,12 @@ impl V<'_> {
     }
 
     /// Checks an object against a field spec. `base` adds BaseEvent fields.
+    ///
+    /// One pass over the object finds the spec's fields (no hashing of keys); paths are built
+    /// only for what is reported.
     fn object(
         &mut self,
-        path: &str,
+        path: P<'_>,
         v: &Value,
         fields: Spec,
         extra_ok: &[&str],
@@ -251,19 +274,29 @@ impl V<'_> {
         let Some(o) = v.as_object() else {
             self.push(
                 "AGX205",
-                path.to_string(),
+                path.s(),
                 format!("expected an object, found {}", kind_name(v)),
             );
             return;
         };
-        for (name, kind, required) in fields {
-            let p = join(path, name);
-            match o.get(*name) {
+        const MAX: usize = 8;
+        assert!(fields.len() <= MAX, "a field spec has at most {MAX} fields");
+        let mut found: [Option<&Value>; MAX] = [None; MAX];
+        let mut unknown = false;
+        for (k, val) in o {
+            match fields.iter().position(|(n, _, _)| *n == k) {
+                Some(i) => found[i] = Some(val),
+                None => unknown |= !extra_ok.contains(&k.as_str()),
+            }
+        }
+        for (&(name, kind, required), got) in fields.iter().zip(found) {
+            match got {
                 None => {
-                    if *required {
+                    if required {
+                        let p = P::Key(&path, name).s();
                         let snake = o
                             .keys()
-                            .find(|k| snake_to_camel(k).as_deref() == Some(*name));
+                            .find(|k| snake_to_camel(k).as_deref() == Some(name));
                         match snake {
                             Some(sk) => self.push(
                                 "AGX207",
@@ -275,7 +308,8 @@ impl V<'_> {
                     }
                 }
                 Some(Value::Null) if !matches!(kind, K::Json) => {
-                    if *required {
+                    let p = P::Key(&path, name).s();
+                    if required {
                         self.push("AGX205", p, format!("`{name}` must not be null"));
                     } else {
                         self.push(
@@ -285,10 +319,10 @@ impl V<'_> {
                         );
                     }
                 }
-                Some(val) => self.value(&p, name, val, *kind),
+                Some(val) => self.value(path, name, val, kind),
             }
         }
-        if warn_unknown {
+        if warn_unknown && unknown {
             for k in o.keys() {
                 if fields.iter().any(|(n, _, _)| n == k) || extra_ok.contains(&k.as_str()) {
                     continue;
@@ -302,20 +336,21 @@ impl V<'_> {
                 }
                 self.push(
                     "AGX211",
-                    join(path, k),
+                    P::Key(&path, k).s(),
                     format!("unknown key `{k}` (the client strips it)"),
                 );
             }
         }
     }
 
-    fn value(&mut self, p: &str, name: &str, val: &Value, kind: K) {
+    /// Checks the value of field `name` of the object at `path`.
+    fn value(&mut self, path: P<'_>, name: &str, val: &Value, kind: K) {
         match kind {
             K::Str => {
                 if !val.is_string() {
                     self.push(
                         "AGX205",
-                        p.into(),
+                        P::Key(&path, name).s(),
                         format!("`{name}` must be a string, found {}", kind_name(val)),
                     );
                 }
@@ -324,34 +359,44 @@ impl V<'_> {
                 if !val.is_boolean() {
                     self.push(
                         "AGX205",
-                        p.into(),
+                        P::Key(&path, name).s(),
                         format!("`{name}` must be a boolean, found {}", kind_name(val)),
                     );
                 }
             }
             K::Json | K::JsonNonNull => {}
-            K::Object => self.plain_object(p, name, val),
             K::Enum(opts) => match val.as_str() {
                 Some(s) if opts.contains(&s) => {}
                 _ => {
                     let rule = if name == "role" { "AGX209" } else { "AGX205" };
                     self.push(
                         rule,
-                        p.into(),
+                        P::Key(&path, name).s(),
                         format!("`{name}` must be one of {}, found {}", opts.join("|"), val),
                     );
                 }
             },
+            _ => self.nested(P::Key(&path, name), name, val, kind),
+        }
+    }
+
+    /// The kinds whose checks descend (and so need the path).
+    fn nested(&mut self, p: P<'_>, name: &str, val: &Value, kind: K) {
+        match kind {
+            K::Str | K::Bool | K::Json | K::JsonNonNull | K::Enum(_) => {
+                unreachable!("checked in value")
+            }
+            K::Object => self.plain_object(p, name, val),
             K::Patch => self.patch(p, val),
             K::Messages => match val.as_array() {
                 Some(a) => {
                     for (i, m) in a.iter().enumerate() {
-                        self.message(&join(p, &i.to_string()), m);
+                        self.message(P::Idx(&p, i), m);
                     }
                 }
                 None => self.push(
                     "AGX205",
-                    p.into(),
+                    p.s(),
                     format!("`{name}` must be an array of messages"),
                 ),
             },
@@ -367,7 +412,7 @@ impl V<'_> {
                         {
                             self.push(
                                 "AGX208",
-                                join(p, "interruptIds"),
+                                P::Key(&p, "interruptIds").s(),
                                 "`interruptIds` must be an array of strings".into(),
                             );
                         }
@@ -375,7 +420,7 @@ impl V<'_> {
                 }
                 _ => self.push(
                     "AGX208",
-                    p.into(),
+                    p.s(),
                     format!(
                         "unknown subagent outcome {}: expected success or suspended",
                         val.get("type").unwrap_or(val)
@@ -385,12 +430,12 @@ impl V<'_> {
             K::Usage => match val.as_array() {
                 Some(a) => {
                     for (i, u) in a.iter().enumerate() {
-                        self.usage(&join(p, &i.to_string()), u);
+                        self.usage(P::Idx(&p, i), u);
                     }
                 }
                 None => self.push(
                     "AGX205",
-                    p.into(),
+                    p.s(),
                     "`usage` must be an array of token usages".into(),
                 ),
             },
@@ -398,17 +443,17 @@ impl V<'_> {
         }
     }
 
-    fn plain_object(&mut self, p: &str, name: &str, val: &Value) {
+    fn plain_object(&mut self, p: P<'_>, name: &str, val: &Value) {
         if !val.is_object() {
             self.push(
                 "AGX205",
-                p.into(),
+                p.s(),
                 format!("`{name}` must be an object, found {}", kind_name(val)),
             );
         }
     }
 
-    fn int(&mut self, p: &str, name: &str, val: &Value, min0: bool) {
+    fn int(&mut self, p: P<'_>, name: &str, val: &Value, min0: bool) {
         let ok = match val {
             Value::Number(n) => {
                 if let Some(i) = n.as_i64() {
@@ -424,7 +469,7 @@ impl V<'_> {
             _ => {
                 self.push(
                     "AGX205",
-                    p.into(),
+                    p.s(),
                     format!("`{name}` must be an integer, found {}", kind_name(val)),
                 );
                 return;
@@ -433,7 +478,7 @@ impl V<'_> {
         if !ok {
             self.push(
                 "AGX206",
-                p.into(),
+                p.s(),
                 format!(
                     "`{name}` must be an integer{}, found {val}",
                     if min0 { " >= 0" } else { "" }
@@ -442,18 +487,18 @@ impl V<'_> {
         }
     }
 
-    fn usage(&mut self, p: &str, u: &Value) {
+    fn usage(&mut self, p: P<'_>, u: &Value) {
         let Some(o) = u.as_object() else {
-            self.push("AGX205", p.into(), "a token usage must be an object".into());
+            self.push("AGX205", p.s(), "a token usage must be an object".into());
             return;
         };
         for (k, v) in o {
-            let kp = join(p, k);
+            let kp = P::Key(&p, k);
             match k.as_str() {
                 "provider" | "model" if !v.is_string() => {
                     self.push(
                         if v.is_null() { "AGX204" } else { "AGX205" },
-                        kp,
+                        kp.s(),
                         format!("`{k}` must be a string"),
                     );
                 }
@@ -466,11 +511,11 @@ impl V<'_> {
                     if v.is_null() {
                         self.push(
                             "AGX204",
-                            kp,
+                            kp.s(),
                             format!("`{k}` is optional and must be omitted, not null"),
                         );
                     } else {
-                        self.int(&kp, k, v, true);
+                        self.int(kp, k, v, true);
                     }
                 }
                 _ => {}
@@ -478,17 +523,17 @@ impl V<'_> {
         }
     }
 
-    fn patch(&mut self, p: &str, val: &Value) {
+    fn patch(&mut self, p: P<'_>, val: &Value) {
         let Some(ops) = val.as_array() else {
             self.push(
                 "AGX210",
-                p.into(),
+                p.s(),
                 "a JSON Patch must be an array of operations".into(),
             );
             return;
         };
         for (i, op) in ops.iter().enumerate() {
-            let ip = join(p, &i.to_string());
+            let ip = P::Idx(&p, i);
             let kind = op.get("op").and_then(Value::as_str);
             let needs: &[&str] = match kind {
                 Some("add" | "replace" | "test") => &["path", "value"],
@@ -497,7 +542,7 @@ impl V<'_> {
                 _ => {
                     self.push(
                         "AGX210",
-                        join(&ip, "op"),
+                        P::Key(&ip, "op").s(),
                         format!(
                             "unknown JSON Patch op {}",
                             op.get("op").unwrap_or(&Value::Null)
@@ -510,14 +555,14 @@ impl V<'_> {
                 match op.get(*f) {
                     None => self.push(
                         "AGX210",
-                        join(&ip, f),
+                        P::Key(&ip, f).s(),
                         format!("`{f}` is required for op {}", kind.unwrap_or("")),
                     ),
                     Some(v) if *f != "value" => match v.as_str() {
                         Some(s) if is_json_pointer(s) => {}
                         _ => self.push(
                             "AGX210",
-                            join(&ip, f),
+                            P::Key(&ip, f).s(),
                             format!("`{f}` must be a JSON Pointer such as \"/a/b\", found {v}"),
                         ),
                     },
@@ -527,17 +572,17 @@ impl V<'_> {
         }
     }
 
-    fn content(&mut self, p: &str, val: &Value) {
+    fn content(&mut self, p: P<'_>, val: &Value) {
         match val {
             Value::String(_) => {}
             Value::Array(parts) => {
                 for (i, part) in parts.iter().enumerate() {
-                    self.part(&join(p, &i.to_string()), part);
+                    self.part(P::Idx(&p, i), part);
                 }
             }
             _ => self.push(
                 "AGX205",
-                p.into(),
+                p.s(),
                 format!(
                     "`content` must be a string or content parts, found {}",
                     kind_name(val)
@@ -546,13 +591,13 @@ impl V<'_> {
         }
     }
 
-    fn part(&mut self, p: &str, part: &Value) {
+    fn part(&mut self, p: P<'_>, part: &Value) {
         match part.get("type").and_then(Value::as_str) {
             Some("text") => {
                 if !part.get("text").is_some_and(Value::is_string) {
                     self.push(
                         "AGX203",
-                        join(p, "text"),
+                        P::Key(&p, "text").s(),
                         "a text part needs a string `text`".into(),
                     );
                 }
@@ -570,7 +615,7 @@ impl V<'_> {
                 if !ok {
                     self.push(
                         "AGX205",
-                        join(p, "source"),
+                        P::Key(&p, "source").s(),
                         "a media part needs a source {type: data|url|file, value, mimeType?}"
                             .into(),
                     );
@@ -578,25 +623,25 @@ impl V<'_> {
             }
             _ => self.push(
                 "AGX205",
-                join(p, "type"),
+                P::Key(&p, "type").s(),
                 "a content part's type must be text, image, audio, video or document".into(),
             ),
         }
         if part.get("metadata").is_some_and(Value::is_null) {
             self.push(
                 "AGX204",
-                join(p, "metadata"),
+                P::Key(&p, "metadata").s(),
                 "`metadata` must be omitted, not null".into(),
             );
         }
     }
 
-    fn outcome(&mut self, p: &str, val: &Value) {
+    fn outcome(&mut self, p: P<'_>, val: &Value) {
         match val.get("type").and_then(Value::as_str) {
             Some("success") => {
                 if let Some(ids) = val.get("pendingToolCallIds") {
                     if !ids.as_array().is_some_and(|a| a.iter().all(Value::is_string)) {
-                        self.push("AGX208", join(p, "pendingToolCallIds"), "`pendingToolCallIds` must be an array of strings".into());
+                        self.push("AGX208", P::Key(&p, "pendingToolCallIds").s(), "`pendingToolCallIds` must be an array of strings".into());
                     }
                 }
             }
@@ -604,15 +649,15 @@ impl V<'_> {
             Some("interrupt") => match val.get("interrupts").and_then(Value::as_array) {
                 Some(list) if !list.is_empty() => {
                     for (i, it) in list.iter().enumerate() {
-                        self.interrupt(&join(&join(p, "interrupts"), &i.to_string()), it);
+                        self.interrupt(P::Idx(&P::Key(&p, "interrupts"), i), it);
                     }
                 }
-                Some(_) => self.push("AGX208", join(p, "interrupts"), "an interrupt outcome needs at least 1 interrupt".into()),
-                None => self.push("AGX208", join(p, "interrupts"), "an interrupt outcome needs an `interrupts` array".into()),
+                Some(_) => self.push("AGX208", P::Key(&p, "interrupts").s(), "an interrupt outcome needs at least 1 interrupt".into()),
+                None => self.push("AGX208", P::Key(&p, "interrupts").s(), "an interrupt outcome needs an `interrupts` array".into()),
             },
             _ => self.push(
                 "AGX208",
-                p.into(),
+                p.s(),
                 format!(
                     "unknown outcome {}: expected success, interrupt or cancelled (the client strips it and reads success)",
                     val.get("type").unwrap_or(val)
@@ -621,7 +666,7 @@ impl V<'_> {
         }
     }
 
-    fn interrupt(&mut self, p: &str, it: &Value) {
+    fn interrupt(&mut self, p: P<'_>, it: &Value) {
         use K::*;
         const F: Spec = &[
             ("id", Str, true),
@@ -642,7 +687,7 @@ impl V<'_> {
         }
     }
 
-    fn message(&mut self, p: &str, m: &Value) {
+    fn message(&mut self, p: P<'_>, m: &Value) {
         use K::*;
         let role = m.get("role").and_then(Value::as_str);
         let fields: Spec = match role {
@@ -696,7 +741,7 @@ impl V<'_> {
             _ => {
                 self.push(
                     "AGX209",
-                    join(p, "role"),
+                    P::Key(&p, "role").s(),
                     format!("message role must be developer, system, assistant, user, tool, activity or reasoning, found {}", m.get("role").unwrap_or(&Value::Null)),
                 );
                 return;
@@ -708,27 +753,28 @@ impl V<'_> {
                 let Some(list) = tc.as_array() else {
                     self.push(
                         "AGX205",
-                        join(p, "toolCalls"),
+                        P::Key(&p, "toolCalls").s(),
                         "`toolCalls` must be an array".into(),
                     );
                     return;
                 };
                 for (i, c) in list.iter().enumerate() {
-                    let cp = join(&join(p, "toolCalls"), &i.to_string());
+                    let tc = P::Key(&p, "toolCalls");
+                    let cp = P::Idx(&tc, i);
                     let ok = c.get("id").is_some_and(Value::is_string)
                         && c.get("type").and_then(Value::as_str) == Some("function")
                         && c.pointer("/function/name").is_some_and(Value::is_string)
                         && c.pointer("/function/arguments")
                             .is_some_and(Value::is_string);
                     if !ok {
-                        self.push("AGX205", cp, "a tool call needs {id, type:\"function\", function:{name, arguments: string}}".into());
+                        self.push("AGX205", cp.s(), "a tool call needs {id, type:\"function\", function:{name, arguments: string}}".into());
                     }
                 }
             }
         }
     }
 
-    fn run_input(&mut self, p: &str, v: &Value) {
+    fn run_input(&mut self, p: P<'_>, v: &Value) {
         use K::*;
         const F: Spec = &[
             ("threadId", Str, true),
@@ -750,12 +796,12 @@ impl V<'_> {
                             ("parameters", JsonNonNull, false),
                             ("metadata", Object, false),
                         ];
-                        self.object(&join(&join(p, "tools"), &i.to_string()), t, T, &[], false);
+                        self.object(P::Idx(&P::Key(&p, "tools"), i), t, T, &[], false);
                     }
                 }
                 None => self.push(
                     "AGX205",
-                    join(p, "tools"),
+                    P::Key(&p, "tools").s(),
                     "`tools` must be an array".into(),
                 ),
             }
@@ -765,12 +811,12 @@ impl V<'_> {
                 Some(a) => {
                     for (i, c) in a.iter().enumerate() {
                         const C: Spec = &[("description", Str, true), ("value", Str, true)];
-                        self.object(&join(&join(p, "context"), &i.to_string()), c, C, &[], false);
+                        self.object(P::Idx(&P::Key(&p, "context"), i), c, C, &[], false);
                     }
                 }
                 None => self.push(
                     "AGX205",
-                    join(p, "context"),
+                    P::Key(&p, "context").s(),
                     "`context` must be an array".into(),
                 ),
             }
@@ -785,12 +831,12 @@ impl V<'_> {
                             ("payload", JsonNonNull, false),
                             ("metadata", Object, false),
                         ];
-                        self.object(&join(&join(p, "resume"), &i.to_string()), r, R, &[], false);
+                        self.object(P::Idx(&P::Key(&p, "resume"), i), r, R, &[], false);
                     }
                 }
                 None => self.push(
                     "AGX205",
-                    join(p, "resume"),
+                    P::Key(&p, "resume").s(),
                     "`resume` must be an array".into(),
                 ),
             }
@@ -824,14 +870,28 @@ pub fn is_json_pointer(s: &str) -> bool {
 /// Checks one event against the 1.0 schema.
 pub fn check_event(ev: &Value) -> Vec<Issue> {
     let mut out = vec![];
-    let t = ev.get("type").and_then(Value::as_str).unwrap_or("");
+    check_event_into(ev, &mut out);
+    out
+}
+
+/// [`check_event`], appending to `out`.
+pub fn check_event_into(ev: &Value, out: &mut Vec<Issue>) {
+    check_ev(&Ev::of(ev), out)
+}
+
+/// [`check_event`] of an event whose fields are found, appending to `out`.
+pub fn check_ev(f: &Ev<'_>, out: &mut Vec<Issue>) {
+    let ev = f.v;
+    // The BaseEvent fields.
+    let (ts, raw, meta, sub) = (f.timestamp, f.raw_event, f.metadata, f.subagent_run_id);
+    let t = f.t();
     if t.starts_with("THINKING_") {
         out.push(Issue {
             rule: "AGX202",
             path: "type".into(),
             message: format!("{t} is not an AG-UI 1.0 event (removed in 1.0; use REASONING_*)"),
         });
-        return out;
+        return;
     }
     let Some((fields, sub_ok)) = spec(t) else {
         out.push(Issue {
@@ -839,16 +899,16 @@ pub fn check_event(ev: &Value) -> Vec<Issue> {
             path: "type".into(),
             message: format!("unknown event type '{t}' (the client drops it)"),
         });
-        return out;
+        return;
     };
-    let mut v = V { out: &mut out };
+    let mut v = V { out };
     let base: &[&str] = if sub_ok {
         &["type", "timestamp", "rawEvent", "metadata", "subagentRunId"]
     } else {
         &["type", "timestamp", "rawEvent", "metadata"]
     };
-    v.object("", ev, fields, base, true);
-    if let Some(ts) = ev.get("timestamp") {
+    v.object(P::Root(""), ev, fields, base, true);
+    if let Some(ts) = ts {
         if ts.is_null() {
             v.push(
                 "AGX204",
@@ -856,17 +916,17 @@ pub fn check_event(ev: &Value) -> Vec<Issue> {
                 "`timestamp` must be omitted, not null".into(),
             );
         } else {
-            v.int("timestamp", "timestamp", ts, false);
+            v.int(P::Root("timestamp"), "timestamp", ts, false);
         }
     }
-    if ev.get("rawEvent").is_some_and(Value::is_null) {
+    if raw.is_some_and(Value::is_null) {
         v.push(
             "AGX204",
             "rawEvent".into(),
             "`rawEvent` must be omitted, not null".into(),
         );
     }
-    if let Some(m) = ev.get("metadata") {
+    if let Some(m) = meta {
         if m.is_null() {
             v.push(
                 "AGX204",
@@ -874,11 +934,11 @@ pub fn check_event(ev: &Value) -> Vec<Issue> {
                 "`metadata` must be omitted, not null".into(),
             );
         } else {
-            v.plain_object("metadata", "metadata", m);
+            v.plain_object(P::Root("metadata"), "metadata", m);
         }
     }
     if sub_ok {
-        match ev.get("subagentRunId") {
+        match sub {
             Some(Value::Null) => v.push(
                 "AGX204",
                 "subagentRunId".into(),
@@ -892,7 +952,6 @@ pub fn check_event(ev: &Value) -> Vec<Issue> {
             _ => {}
         }
     }
-    out
 }
 
 #[cfg(test)]

@@ -6,10 +6,11 @@ use std::hash::{BuildHasherDefault, Hasher};
 
 use serde_json::Value;
 
+use super::ev::Ev;
 use super::Ctx;
 
-fn s<'a>(ev: &'a Value, k: &str) -> Option<&'a str> {
-    ev.get(k).and_then(Value::as_str)
+fn s<'a>(ev: &Ev<'a>, k: &str) -> Option<&'a str> {
+    ev.s(k)
 }
 
 #[derive(PartialEq)]
@@ -68,9 +69,9 @@ pub fn id_hash(id: &str) -> u64 {
 const ARGS_CAP: usize = 1 << 20;
 
 impl Strict {
-    pub fn feed(&mut self, ev: &Value, ctx: &mut Ctx) {
+    pub fn feed(&mut self, ev: &Ev<'_>, ctx: &mut Ctx) {
         self.events += 1;
-        let t = s(ev, "type").unwrap_or("");
+        let t = ev.t();
         match t {
             "RUN_STARTED" => {
                 self.run = Some((

@@ -10,10 +10,11 @@ use std::borrow::Cow;
 use indexmap::{IndexMap, IndexSet};
 use serde_json::{Map, Value};
 
+use super::ev::Ev;
 use super::Ctx;
 
-fn s<'a>(ev: &'a Value, k: &str) -> Option<&'a str> {
-    ev.get(k).and_then(Value::as_str)
+fn s<'a>(ev: &Ev<'a>, k: &str) -> Option<&'a str> {
+    ev.s(k)
 }
 
 fn owner_name(o: Option<&str>) -> String {
@@ -23,7 +24,7 @@ fn owner_name(o: Option<&str>) -> String {
     }
 }
 
-fn tag(ev: &Value) -> Option<String> {
+fn tag(ev: &Ev<'_>) -> Option<String> {
     s(ev, "subagentRunId").map(str::to_string)
 }
 
@@ -38,8 +39,8 @@ pub struct Compat {
 impl Compat {
     /// The event as the client's later stages see it, or `None` when enforcement drops it.
     /// Borrowed unless the shim changes it (the common case: no copy of the event).
-    pub fn apply<'a>(&mut self, ev: &'a Value) -> Option<Cow<'a, Value>> {
-        let t = s(ev, "type")?;
+    pub fn apply<'a>(&mut self, ev: &'a Value, f: &Ev<'a>) -> Option<Cow<'a, Value>> {
+        let t = s(f, "type")?;
         let obj = ev.as_object()?;
         if let Some(rest) = t.strip_prefix("THINKING_") {
             let mut m: Map<String, Value> = obj.clone();
@@ -76,7 +77,7 @@ impl Compat {
         if !crate::agui::is_event_type(t) {
             return None;
         }
-        let null = |k: &str| obj.get(k).is_some_and(Value::is_null);
+        let null = |k: &str| f.get(k).is_some_and(Value::is_null);
         let changes = null("rawEvent")
             || match t {
                 "RUN_FINISHED" => null("result") || null("outcome"),
@@ -171,8 +172,9 @@ struct OpenChunk {
     fields: Vec<(&'static str, Option<String>)>,
 }
 
-/// An expanded event and whether it is the start of a stream opened by a chunk.
-pub type Expanded<'a> = (Cow<'a, Value>, bool);
+/// An expanded event (`None`: the event as fed, unchanged; `Some`: a synthetic or changed
+/// event) and whether it is the start of a stream opened by a chunk.
+pub type Expanded = (Option<Value>, bool);
 
 /// `transformChunks`: one pending chunk stream per lane (the `subagentRunId`, or the parent).
 #[derive(Default)]
@@ -194,11 +196,11 @@ fn synth(t: &str, pairs: &[(&str, Value)], lane: &Option<String>) -> Value {
 }
 
 impl Chunks {
-    fn close(&mut self, lane: &Option<String>, out: &mut Vec<Expanded<'_>>) {
+    fn close(&mut self, lane: &Option<String>, out: &mut Vec<Expanded>) {
         if let Some(open) = self.lanes.shift_remove(lane) {
             let (_, _, end) = open.kind.types();
             out.push((
-                Cow::Owned(synth(
+                Some(synth(
                     end,
                     &[(open.kind.id_field(), Value::String(open.id))],
                     lane,
@@ -208,7 +210,7 @@ impl Chunks {
         }
     }
 
-    fn close_all(&mut self, out: &mut Vec<Expanded<'_>>) {
+    fn close_all(&mut self, out: &mut Vec<Expanded>) {
         let lanes: Vec<Option<String>> = self.lanes.keys().cloned().collect();
         for l in lanes {
             self.close(&l, out);
@@ -217,13 +219,22 @@ impl Chunks {
 
     /// Expands one event into `out`. An `Err` is the client's `transformChunks` error
     /// `(rule, message, id)`.
+    /// `pre` is the event's [`Ev`] when the caller has it.
     pub fn feed<'a>(
         &mut self,
         event: Cow<'a, Value>,
-        out: &mut Vec<Expanded<'a>>,
+        pre: Option<&Ev<'_>>,
+        out: &mut Vec<Expanded>,
     ) -> Result<(), (&'static str, String, Option<String>)> {
-        let ev: &Value = &event;
-        let t = s(ev, "type").unwrap_or("");
+        let local;
+        let ev: &Ev<'_> = match pre {
+            Some(f) => f,
+            None => {
+                local = Ev::of(&event);
+                &local
+            }
+        };
+        let t = ev.t();
         let Some(kind) = Kind::of_chunk(t) else {
             match t {
                 "RUN_STARTED" | "RUN_FINISHED" | "RUN_ERROR" | "MESSAGES_SNAPSHOT" => {
@@ -244,6 +255,10 @@ impl Chunks {
                     o.remove("aguifyChunk");
                 }
             }
+            let event = match event {
+                Cow::Borrowed(_) => None,
+                Cow::Owned(v) => Some(v),
+            };
             out.push((event, marked));
             return Ok(());
         };
@@ -328,7 +343,7 @@ impl Chunks {
                 return Ok(());
             };
             for (f, v) in &open.fields {
-                let present = ev.get(*f).and_then(Value::as_str);
+                let present = ev.get(f).and_then(Value::as_str);
                 if let Some(p) = present {
                     if Some(p) != v.as_deref() {
                         return Err((
@@ -360,7 +375,7 @@ impl Chunks {
                     .cloned()
                     .unwrap_or(Value::String(String::new()));
                 out.push((
-                    Cow::Owned(synth(
+                    Some(synth(
                         content,
                         &[(kind.id_field(), Value::String(oid)), ("delta", d)],
                         &lane,
@@ -412,7 +427,7 @@ impl Chunks {
             }
             Kind::Reasoning => pairs.push(("role", Value::String("reasoning".into()))),
         }
-        out.push((Cow::Owned(synth(start, &pairs, &lane)), true));
+        out.push((Some(synth(start, &pairs, &lane)), true));
         if ev.get("delta").is_some() || ev.get("rawEvent").is_some() || ev.get("metadata").is_some()
         {
             let d = ev
@@ -420,7 +435,7 @@ impl Chunks {
                 .cloned()
                 .unwrap_or(Value::String(String::new()));
             out.push((
-                Cow::Owned(synth(
+                Some(synth(
                     content,
                     &[(kind.id_field(), Value::String(id.clone())), ("delta", d)],
                     &lane,
@@ -514,8 +529,8 @@ impl Verify {
         Ok(())
     }
 
-    pub fn feed(&mut self, ev: &Value) -> VResult {
-        let t = s(ev, "type").unwrap_or("");
+    pub fn feed(&mut self, ev: &Ev<'_>) -> VResult {
+        let t = ev.t();
         let first = !self.seen_first;
         self.seen_first = true;
         if self.errored && t != "RUN_STARTED" {
@@ -561,7 +576,7 @@ impl Verify {
             _ => &[],
         };
         for f in null_fields {
-            if ev.get(*f).is_some_and(Value::is_null) {
+            if ev.get(f).is_some_and(Value::is_null) {
                 return err(
                     "AGX106",
                     format!("Cannot send '{t}' with '{f}: null'. The field is optional — omit it entirely."),
@@ -599,7 +614,7 @@ impl Verify {
             }
         }
         if t == "RUN_FINISHED" {
-            if let Some(list) = ev.pointer("/outcome/interrupts").and_then(Value::as_array) {
+            if let Some(list) = ev.get2("outcome", "interrupts").and_then(Value::as_array) {
                 for i in list {
                     if i.get("subagentRunId").is_some_and(Value::is_null) {
                         let id = i.get("id").and_then(Value::as_str).unwrap_or("");
@@ -614,7 +629,7 @@ impl Verify {
         }
         let messages = match t {
             "MESSAGES_SNAPSHOT" => ev.get("messages"),
-            "RUN_STARTED" => ev.pointer("/input/messages"),
+            "RUN_STARTED" => ev.get2("input", "messages"),
             _ => None,
         };
         for m in messages.and_then(Value::as_array).into_iter().flatten() {
@@ -665,8 +680,8 @@ impl Verify {
                 r.message_owner.insert(id, et);
             }
             "TEXT_MESSAGE_CONTENT" | "TEXT_MESSAGE_END" => {
-                let id = id_of("messageId");
-                let Some(o) = r.text.get(&id).cloned() else {
+                let id = s(ev, "messageId").unwrap_or("");
+                let Some(o) = r.text.get(id).cloned() else {
                     let tail = if t == "TEXT_MESSAGE_END" {
                         "A 'TEXT_MESSAGE_START' event must be sent first."
                     } else {
@@ -680,12 +695,12 @@ impl Verify {
                     return err(
                         rule,
                         format!("Cannot send '{t}' event: No active text message found with ID '{id}'. {tail}"),
-                        vec![id],
+                        vec![id.to_string()],
                     );
                 };
-                Self::continuation(t, "message", &id, &et, &o)?;
+                Self::continuation(t, "message", id, &et, &o)?;
                 if t == "TEXT_MESSAGE_END" {
-                    r.text.shift_remove(&id);
+                    r.text.shift_remove(id);
                 }
             }
             "TOOL_CALL_START" => {
@@ -714,8 +729,8 @@ impl Verify {
                 r.tools.insert(id, et);
             }
             "TOOL_CALL_ARGS" | "TOOL_CALL_END" => {
-                let id = id_of("toolCallId");
-                let Some(o) = r.tools.get(&id).cloned() else {
+                let id = s(ev, "toolCallId").unwrap_or("");
+                let Some(o) = r.tools.get(id).cloned() else {
                     let tail = if t == "TOOL_CALL_END" {
                         "A 'TOOL_CALL_START' event must be sent first."
                     } else {
@@ -724,12 +739,12 @@ impl Verify {
                     return err(
                         "AGX114",
                         format!("Cannot send '{t}' event: No active tool call found with ID '{id}'. {tail}"),
-                        vec![id],
+                        vec![id.to_string()],
                     );
                 };
-                Self::continuation(t, "tool call", &id, &et, &o)?;
+                Self::continuation(t, "tool call", id, &et, &o)?;
                 if t == "TOOL_CALL_END" {
-                    r.tools.shift_remove(&id);
+                    r.tools.shift_remove(id);
                 }
             }
             "STEP_STARTED" => {
@@ -798,17 +813,17 @@ impl Verify {
                 r.reasoning_msgs.insert(id, et);
             }
             "REASONING_MESSAGE_CONTENT" | "REASONING_MESSAGE_END" => {
-                let id = id_of("messageId");
-                let Some(o) = r.reasoning_msgs.get(&id).cloned() else {
+                let id = s(ev, "messageId").unwrap_or("");
+                let Some(o) = r.reasoning_msgs.get(id).cloned() else {
                     return err(
                         "AGX118",
                         format!("Cannot send '{t}' event: No active reasoning message found with ID '{id}'. Start a reasoning message with 'REASONING_MESSAGE_START' first."),
-                        vec![id],
+                        vec![id.to_string()],
                     );
                 };
-                Self::continuation(t, "reasoning message", &id, &et, &o)?;
+                Self::continuation(t, "reasoning message", id, &et, &o)?;
                 if t == "REASONING_MESSAGE_END" {
-                    r.reasoning_msgs.shift_remove(&id);
+                    r.reasoning_msgs.shift_remove(id);
                 }
             }
             "REASONING_END" => {
@@ -911,28 +926,49 @@ pub struct Client {
     pub verify: Verify,
     /// The client stopped at an error: later official findings would be cascades.
     pub stopped: bool,
+    /// The expansion buffer, kept between events (no allocation per event).
+    scratch: Vec<Expanded>,
 }
 
 impl Client {
     /// Feeds one input event; official findings go to `ctx`, the expanded events to `out`.
-    pub fn feed<'a>(&mut self, ev: &'a Value, ctx: &mut Ctx, out: &mut Vec<Cow<'a, Value>>) {
-        let Some(ev) = self.compat.apply(ev) else {
+    /// `base` is `ev`'s [`Ev`]; in `out`, `None` stands for `ev` itself.
+    pub fn feed<'a>(
+        &mut self,
+        ev: &'a Value,
+        base: &Ev<'a>,
+        ctx: &mut Ctx,
+        out: &mut Vec<Option<Value>>,
+    ) {
+        let Some(c) = self.compat.apply(ev, base) else {
             return;
         };
-        let mut expanded = vec![];
-        if let Err((rule, msg, id)) = self.chunks.feed(ev, &mut expanded) {
+        let pre = matches!(c, Cow::Borrowed(_)).then_some(base);
+        let mut expanded = std::mem::take(&mut self.scratch);
+        expanded.clear();
+        if let Err((rule, msg, id)) = self.chunks.feed(c, pre, &mut expanded) {
             if !self.stopped {
                 self.stopped = true;
                 ctx.report(rule, id.into_iter().collect(), msg);
             }
+            expanded.clear();
+            self.scratch = expanded;
             return;
         }
         for (e, from_chunk) in &expanded {
-            let (e, from_chunk): (&Value, bool) = (e, *from_chunk);
+            let from_chunk = *from_chunk;
             if self.stopped {
                 continue;
             }
-            let et = s(e, "type").unwrap_or("");
+            let owned;
+            let e: &Ev<'_> = match e {
+                None => base,
+                Some(v) => {
+                    owned = Ev::of(v);
+                    &owned
+                }
+            };
+            let et = e.t();
             if from_chunk {
                 let r = &self.verify.run;
                 let (id, open) = match et {
@@ -949,7 +985,7 @@ impl Client {
                 }
             }
             if et == "RUN_FINISHED"
-                && e.pointer("/outcome/type").and_then(Value::as_str) == Some("interrupt")
+                && e.get2("outcome", "type").and_then(Value::as_str) == Some("interrupt")
             {
                 let open = self.verify.open_items();
                 if !open.is_empty() {
@@ -974,6 +1010,7 @@ impl Client {
                 ctx.report(rule, ids, msg);
             }
         }
-        out.extend(expanded.into_iter().map(|(e, _)| e));
+        out.extend(expanded.drain(..).map(|(e, _)| e));
+        self.scratch = expanded;
     }
 }
