@@ -3,7 +3,9 @@
 //! `cargo bench --bench throughput` first prints a summary table (median of several passes):
 //! MB/s and events/s of `convert --to sse`, `convert --to ndjson`, `check`, and of the baseline, a bare
 //! `serde_json` parse of every line into `IgnoredAny` over the same bytes, with each convert's
-//! ratio to the baseline. Then divan times the same operations with its own statistics.
+//! ratio to the baseline — once parsing on one thread (`--threads 1`) and once with the
+//! default (`--threads` = cores). Converts run the inline checker, as `aguify convert` does.
+//! Then divan times the same operations with its own statistics.
 //! `AGUIFY_BENCH_MB` changes the input size (default 10); `AGUIFY_BENCH_SUMMARY=0` skips the
 //! table. Whole-process runs (peak RSS, 10 MB → 1 GB) are `scripts/bench.sh`.
 
@@ -15,12 +17,31 @@ use std::io::{self, Write};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
-use aguify::input::Origin;
+use aguify::adapter::Disposition;
+use aguify::check::{Checker, Config};
+use aguify::input::{Origin, Record};
+use aguify::model::ModelEvent;
 use aguify::pipeline::{self, Input, Observer, Options};
 use aguify::sink::{self, Sink};
 use divan::counter::BytesCount;
 use divan::Bencher;
 use serde_json::Value;
+
+// The binary's allocator (src/bin/aguify/main.rs), so in-process figures match the CLI's.
+#[cfg(feature = "mimalloc")]
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
+fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+fn options(threads: usize) -> Options {
+    Options {
+        parse_threads: threads,
+        ..Options::default()
+    }
+}
 
 fn size_mb() -> u64 {
     std::env::var("AGUIFY_BENCH_MB")
@@ -57,19 +78,47 @@ fn bare_parse(bytes: &[u8]) -> u64 {
     n
 }
 
-struct SinkObserver<S>(S);
+/// What `aguify convert` does with the stream: the sink, and the inline checker (findings
+/// counted instead of printed).
+struct ConvertObserver<S> {
+    sink: S,
+    checker: Checker,
+    findings: usize,
+}
 
-impl<S: Sink> Observer for SinkObserver<S> {
-    fn event(&mut self, ev: &Value, _origin: &Origin) -> io::Result<()> {
-        self.0.write_event(ev)
+impl<S> ConvertObserver<S> {
+    fn drain(&mut self) {
+        let mut n = 0;
+        self.checker.stream_new(|_| n += 1);
+        self.findings += n;
+    }
+}
+
+impl<S: Sink> Observer for ConvertObserver<S> {
+    fn record(&mut self, rec: &Record, disposition: &Disposition) {
+        self.checker.record(rec, disposition);
+        self.drain();
+    }
+    fn bad_line(&mut self, origin: &Origin, message: &str) {
+        self.checker.bad_line(origin, message);
+        self.drain();
+    }
+    fn model(&mut self, ev: &ModelEvent, origin: &Origin) {
+        self.checker.model(ev, origin);
+        self.drain();
+    }
+    fn event(&mut self, ev: &Value, origin: &Origin) -> io::Result<()> {
+        self.checker.event(ev, origin);
+        self.drain();
+        self.sink.write_event(ev)
     }
     fn needs_full_records(&self) -> bool {
         false
     }
 }
 
-/// `convert --to FORMAT` into a discarding writer. Returns the AG-UI event count.
-fn convert(bytes: &[u8], format: sink::Format) -> u64 {
+/// `convert --to FORMAT --threads N` into a discarding writer. Returns the AG-UI event count.
+fn convert(bytes: &[u8], format: sink::Format, threads: usize) -> u64 {
     let input = Input {
         name: "bench".into(),
         reader: Box::new(io::BufReader::with_capacity(
@@ -77,21 +126,23 @@ fn convert(bytes: &[u8], format: sink::Format) -> u64 {
             io::Cursor::new(bytes.to_vec()),
         )),
     };
-    let mut obs = SinkObserver(sink::for_format(
-        format,
-        io::BufWriter::with_capacity(64 * 1024, io::sink()),
-    ));
-    let stats =
-        pipeline::run(vec![input], &Options::default(), &mut obs).expect("in-memory convert");
+    let mut obs = ConvertObserver {
+        sink: sink::for_format(format, io::BufWriter::with_capacity(64 * 1024, io::sink())),
+        checker: Checker::new("bench".into(), Config::default()),
+        findings: 0,
+    };
+    let stats = pipeline::run(vec![input], &options(threads), &mut obs).expect("in-memory convert");
+    obs.checker.finish();
+    obs.drain();
     stats.events
 }
 
 /// `check` of the log held in memory. Returns the AG-UI event count it verified.
-fn check(bytes: &[u8]) -> u64 {
+fn check(bytes: &[u8], threads: usize) -> u64 {
     let r = aguify::check::check_bytes(
         "bench.ndjson",
         bytes.to_vec(),
-        &Options::default(),
+        &options(threads),
         &Default::default(),
     )
     .expect("in-memory check");
@@ -125,8 +176,9 @@ fn summary() {
     );
     let _ = writeln!(
         out,
-        "{:<20} {:>9} {:>9} {:>9} {:>9} {:>10} {:>10} {:>7} {:>7} {:>7}",
+        "{:<20} {:>7} {:>9} {:>9} {:>9} {:>9} {:>10} {:>10} {:>7} {:>7} {:>7}",
         "form",
+        "threads",
         "bare MB/s",
         "sse MB/s",
         "nd MB/s",
@@ -137,18 +189,22 @@ fn summary() {
         "nd/bare",
         "chk/bare"
     );
+    let mut threads = vec![1, cores()];
+    threads.dedup();
     for form in gen::FORMS {
         let bytes = &inputs()[form];
         let mb = bytes.len() as f64 / 1e6;
         let (tb, _) = time(passes, || bare_parse(bytes));
-        let (ts, evs) = time(passes, || convert(bytes, sink::Format::Sse));
-        let (tn, evn) = time(passes, || convert(bytes, sink::Format::Ndjson));
-        let (tc, _) = time(passes, || check(bytes));
-        let rate = |t: Duration| mb / t.as_secs_f64();
-        let _ = writeln!(
+        for &n in &threads {
+            let (ts, evs) = time(passes, || convert(bytes, sink::Format::Sse, n));
+            let (tn, evn) = time(passes, || convert(bytes, sink::Format::Ndjson, n));
+            let (tc, _) = time(passes, || check(bytes, n));
+            let rate = |t: Duration| mb / t.as_secs_f64();
+            let _ = writeln!(
             out,
-            "{:<20} {:>9.0} {:>9.0} {:>9.0} {:>9.0} {:>10.0} {:>10.0} {:>6.0}% {:>6.0}% {:>6.0}%",
+            "{:<20} {:>7} {:>9.0} {:>9.0} {:>9.0} {:>9.0} {:>10.0} {:>10.0} {:>6.0}% {:>6.0}% {:>6.0}%",
             form,
+            n,
             rate(tb),
             rate(ts),
             rate(tn),
@@ -159,6 +215,7 @@ fn summary() {
             100.0 * tb.as_secs_f64() / tn.as_secs_f64(),
             100.0 * tb.as_secs_f64() / tc.as_secs_f64(),
         );
+        }
     }
     let _ = writeln!(out);
 }
@@ -181,19 +238,19 @@ fn bare_parse_ignored_any(b: Bencher, form: &str) {
 fn convert_sse(b: Bencher, form: &str) {
     let bytes = &inputs()[form];
     b.counter(BytesCount::of_slice(bytes))
-        .bench(|| convert(bytes, sink::Format::Sse));
+        .bench(|| convert(bytes, sink::Format::Sse, cores()));
 }
 
 #[divan::bench(args = gen::FORMS)]
 fn check_json(b: Bencher, form: &str) {
     let bytes = &inputs()[form];
     b.counter(BytesCount::of_slice(bytes))
-        .bench(|| check(bytes));
+        .bench(|| check(bytes, cores()));
 }
 
 #[divan::bench(args = gen::FORMS)]
 fn convert_ndjson(b: Bencher, form: &str) {
     let bytes = &inputs()[form];
     b.counter(BytesCount::of_slice(bytes))
-        .bench(|| convert(bytes, sink::Format::Ndjson));
+        .bench(|| convert(bytes, sink::Format::Ndjson, cores()));
 }

@@ -2,7 +2,9 @@
 # Whole-process benchmark (issue 6): for every form and size, times the baseline (a bare
 # serde_json parse of every line into IgnoredAny, `examples/bare_parse`), `convert --to sse`
 # and `convert --to ndjson` on the same generated log, with /usr/bin/time -v, and prints
-# MB/s (CPU time: user+sys, and wall), AG-UI events/s, the ratio to the baseline and peak RSS.
+# MB/s (CPU time: user+sys, and wall), AG-UI events/s, the ratio to the baseline (by CPU time
+# and by wall time: aguify parses on --threads = cores, the baseline on one) and peak RSS;
+# convert --to sse and check also with --threads 1.
 #
 #   scripts/bench.sh                       # FORMS="v2-python-api v3-js", SIZES="10M 100M 1G"
 #   FORMS="v2-js" SIZES="10M" scripts/bench.sh
@@ -30,29 +32,35 @@ measure() {
   rss_kb=$(awk -F': ' '/Maximum resident set size/{print $2}' "$tv")
 }
 
-printf "%-15s %5s %-7s %9s %9s %11s %8s %9s\n" form size mode "MB/s cpu" "MB/s wall" "events/s" "vs bare" "RSS MiB"
+# row LABEL: prints one line from $cpu/$wall/$rss_kb (and $events, $base_cpu, $base_wall)
+row() {
+  printf "%-15s %5s %-12s %9.0f %9.0f %11s %8s %8s %9.1f\n" "$form" "$size" "$1" \
+    "$(awk -v m="$mb" -v t="$cpu" 'BEGIN{print m/t}')" "$(awk -v m="$mb" -v t="$wall" 'BEGIN{print m/t}')" \
+    "$(awk -v e="${events:-0}" -v t="$wall" 'BEGIN{ if (e > 0) printf "%.0f", e/t; else print "-" }')" \
+    "$(awk -v b="$base_cpu" -v t="$cpu" 'BEGIN{printf "%.0f%%", 100*b/t}')" \
+    "$(awk -v b="$base_wall" -v t="$wall" 'BEGIN{printf "%.0f%%", 100*b/t}')" \
+    "$(awk -v k="$rss_kb" 'BEGIN{print k/1024}')"
+}
+
+printf "%-15s %5s %-12s %9s %9s %11s %8s %8s %9s\n" form size mode "MB/s cpu" "MB/s wall" "events/s" "cpu/bare" "wall/bare" "RSS MiB"
 for form in $forms; do
   for size in $sizes; do
     log="$dir/$form-$size.ndjson"
     [ -s "$log" ] || "$bin/examples/gen_logs" "$form" "$size" "$log" 2>/dev/null
     mb=$(awk -v b="$(stat -c %s "$log")" 'BEGIN{printf "%.3f", b/1e6}')
     measure "$bin/examples/bare_parse" "$log"
-    base=$cpu
-    printf "%-15s %5s %-7s %9.0f %9.0f %11s %8s %9.1f\n" "$form" "$size" bare \
-      "$(awk -v m="$mb" -v t="$cpu" 'BEGIN{print m/t}')" "$(awk -v m="$mb" -v t="$wall" 'BEGIN{print m/t}')" - 100% \
-      "$(awk -v k="$rss_kb" 'BEGIN{print k/1024}')"
+    base_cpu=$cpu; base_wall=$wall; events=
+    row bare
     for to in sse ndjson; do
       measure "$bin/aguify" convert --stats --to "$to" "$log"
       events=$(sed -n 's/.*; \([0-9]*\) AG-UI events written.*/\1/p' "$dir/last.err" | tail -1)
-      printf "%-15s %5s %-7s %9.0f %9.0f %11.0f %7.0f%% %9.1f\n" "$form" "$size" "$to" \
-        "$(awk -v m="$mb" -v t="$cpu" 'BEGIN{print m/t}')" "$(awk -v m="$mb" -v t="$wall" 'BEGIN{print m/t}')" \
-        "$(awk -v e="${events:-0}" -v t="$cpu" 'BEGIN{print e/t}')" \
-        "$(awk -v b="$base" -v t="$cpu" 'BEGIN{print 100*b/t}')" "$(awk -v k="$rss_kb" 'BEGIN{print k/1024}')"
+      row "$to"
     done
+    measure "$bin/aguify" convert --threads 1 --to sse "$log"
+    row "sse -t1"
     measure "$bin/aguify" check --format json "$log"
-    printf "%-15s %5s %-7s %9.0f %9.0f %11.0f %7.0f%% %9.1f\n" "$form" "$size" check \
-      "$(awk -v m="$mb" -v t="$cpu" 'BEGIN{print m/t}')" "$(awk -v m="$mb" -v t="$wall" 'BEGIN{print m/t}')" \
-      "$(awk -v e="${events:-0}" -v t="$cpu" 'BEGIN{print e/t}')" \
-      "$(awk -v b="$base" -v t="$cpu" 'BEGIN{print 100*b/t}')" "$(awk -v k="$rss_kb" 'BEGIN{print k/1024}')"
+    row check
+    measure "$bin/aguify" check --threads 1 --format json "$log"
+    row "check -t1"
   done
 done
