@@ -55,8 +55,9 @@ pub struct InputArgs {
     /// Exit 2 at the first bad input line instead of reporting it and going on
     #[arg(long)]
     pub strict: bool,
-    /// Threads parsing NDJSON input lines (default: the number of cores; 1 = one thread).
-    /// The output does not depend on it
+    /// Threads for NDJSON input: 1 parses on the main thread; N > 1 parses on N - 1 more
+    /// threads while the main thread maps (default: the number of cores, at most 3). The
+    /// output does not depend on it
     #[arg(long, value_name = "N")]
     pub threads: Option<usize>,
 }

@@ -42,8 +42,15 @@ pub fn pipeline_options(input: &InputArgs, map: &MapArgs) -> Options {
         },
         max_line_bytes: input.max_line_bytes,
         strict: input.strict,
-        parse_threads: input.threads.unwrap_or_else(cores),
+        parse_threads: input.threads.unwrap_or_else(default_threads),
     }
+}
+
+/// `--threads` by default: the cores, at most 3. Two parse threads keep the main thread (which
+/// maps, checks and writes) busy on every form measured; more only hold more parsed batches in
+/// memory (docs/performance.md).
+pub fn default_threads() -> usize {
+    cores().min(3)
 }
 
 /// The machine's cores (1 when unknown).
