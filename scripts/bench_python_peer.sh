@@ -2,7 +2,9 @@
 # aguify vs the Python ag-ui-langgraph adapter on the same v2 log, in one run (issue 6).
 # The peer: json.loads of each line → LangGraphAgent._handle_single_event (its translation of
 # one astream_events v2 event) → ag_ui EventEncoder (SSE); see scripts/peer_ag_ui_langgraph.py.
-# aguify: `convert --to sse` of the same file. Both write to /dev/null; CPU seconds compared.
+# aguify: `convert --to sse` of the same file. Both write to /dev/null. Compared: the peer's
+# event loop (wall seconds it measures itself) and whole process (CPU seconds) against aguify's
+# whole process, by CPU seconds and by wall seconds (aguify parses on --threads = cores).
 #
 #   scripts/bench_python_peer.sh [FORM] [SIZE]     (default v2-python-api 10M)
 #
@@ -21,11 +23,12 @@ fi
 log="$dir/$form-$size.ndjson"
 [ -s "$log" ] || "$root/target/release/examples/gen_logs" "$form" "$size" "$log" 2>/dev/null
 cpu() { awk -F': ' '/User time/{u=$2} /System time/{s=$2} END{printf "%.3f", u+s}' "$1"; }
+wall() { awk -F': ' '/Elapsed \(wall clock\)/{n=split($2,a,":"); t=0; for(i=1;i<=n;i++) t=t*60+a[i]; printf "%.3f", t}' "$1"; }
 nice /usr/bin/time -v -o "$dir/peer.time" "$venv/bin/python" "$root/scripts/peer_ag_ui_langgraph.py" "$log" \
   >/dev/null 2>"$dir/peer.err"
 nice /usr/bin/time -v -o "$dir/aguify.time" "$root/target/release/aguify" convert --stats --to sse "$log" \
   >/dev/null 2>"$dir/aguify.err"
-peer=$(cpu "$dir/peer.time"); ours=$(cpu "$dir/aguify.time")
+peer=$(cpu "$dir/peer.time"); ours=$(cpu "$dir/aguify.time"); ours_wall=$(wall "$dir/aguify.time")
 peer_events=$(grep -o '"events": [0-9]*' "$dir/peer.err" | tail -1 | grep -o '[0-9]*$')
 peer_loop=$(grep -o '"seconds": [0-9.]*' "$dir/peer.err" | tail -1 | grep -o '[0-9.]*$')
 our_events=$(sed -n 's/.*; \([0-9]*\) AG-UI events written.*/\1/p' "$dir/aguify.err")
@@ -35,5 +38,7 @@ printf "%-34s %8s %9s %8s\n" "" "seconds" "MB/s" events
 printf "%-34s %8.3f %9.1f %8s\n" "ag-ui-langgraph, event loop only" "$peer_loop" "$(awk -v m="$mb" -v t="$peer_loop" 'BEGIN{print m/t}')" "$peer_events"
 printf "%-34s %8.3f %9.1f %8s\n" "ag-ui-langgraph, process CPU" "$peer" "$(awk -v m="$mb" -v t="$peer" 'BEGIN{print m/t}')" "$peer_events"
 printf "%-34s %8.3f %9.1f %8s\n" "aguify convert --to sse, process CPU" "$ours" "$(awk -v m="$mb" -v t="$ours" 'BEGIN{print m/t}')" "$our_events"
-echo "ratio (peer event loop / aguify process): $(awk -v p="$peer_loop" -v o="$ours" 'BEGIN{printf "%.1f", p/o}')x"
-echo "ratio (peer process / aguify process):    $(awk -v p="$peer" -v o="$ours" 'BEGIN{printf "%.1f", p/o}')x"
+printf "%-34s %8.3f %9.1f %8s\n" "aguify convert --to sse, wall" "$ours_wall" "$(awk -v m="$mb" -v t="$ours_wall" 'BEGIN{print m/t}')" "$our_events"
+echo "ratio (peer event loop / aguify process CPU): $(awk -v p="$peer_loop" -v o="$ours" 'BEGIN{printf "%.1f", p/o}')x"
+echo "ratio (peer event loop / aguify wall):        $(awk -v p="$peer_loop" -v o="$ours_wall" 'BEGIN{printf "%.1f", p/o}')x"
+echo "ratio (peer process CPU / aguify process CPU): $(awk -v p="$peer" -v o="$ours" 'BEGIN{printf "%.1f", p/o}')x"
