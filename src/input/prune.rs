@@ -50,7 +50,7 @@ fn bail<E: de::Error>() -> E {
 }
 
 /// An object key, borrowed from the line when it has no escapes.
-struct Key<'de>(Cow<'de, str>);
+pub(super) struct Key<'de>(pub(super) Cow<'de, str>);
 
 impl<'de> de::Deserialize<'de> for Key<'de> {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
