@@ -49,7 +49,7 @@ pub struct Record {
     /// For such observers, a plain v2 model chunk is read into this typed form instead
     /// ([`fast`]), and `value` is only `{"event":"on_chat_model_stream"}` (what
     /// [`crate::adapter::classify`] reads); the v2 adapter maps this.
-    pub fast: Option<fast::V2Stream>,
+    pub fast: Option<Box<fast::V2Stream>>,
 }
 
 impl Record {
@@ -74,7 +74,7 @@ impl Record {
     /// A plain v2 model chunk read by the fast path ([`fast`]).
     pub fn from_fast(origin: Origin, text: Box<str>, stream: fast::V2Stream) -> Self {
         Record {
-            fast: Some(stream),
+            fast: Some(Box::new(stream)),
             ..Record::new(origin, 1, None, text, fast::stub_value())
         }
     }
