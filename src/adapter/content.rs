@@ -73,7 +73,7 @@ pub fn chunk_events(message_id: &str, chunk: &Value, out: &mut Vec<ModelEvent>) 
     }
 }
 
-/// Model events for a text-only chunk read by the fast path ([`crate::input::fast`]): what
+/// Model events for a plain chunk read by the fast path ([`crate::input::fast`]): what
 /// [`chunk_events`] gives for a chunk with that string content and tool-call chunks.
 pub fn plain_chunk_events(
     message_id: &str,

@@ -61,11 +61,11 @@ struct ToolRun {
     input: Value,
 }
 
-/// A model chunk as the stream mapping reads it: a normalized message, or the text-only chunk
-/// of the fast path ([`crate::input::fast`]).
+/// A model chunk as the stream mapping reads it: a normalized message, or the plain chunk
+/// (text and tool-call chunks) of the fast path ([`crate::input::fast`]).
 enum Chunk<'a> {
     Value(&'a Value),
-    Text(&'a V2Stream),
+    Plain(&'a V2Stream),
 }
 
 impl Chunk<'_> {
@@ -73,7 +73,7 @@ impl Chunk<'_> {
     fn id(&self) -> Option<&str> {
         match self {
             Chunk::Value(c) => c.field_str("id"),
-            Chunk::Text(f) => f.chunk_id.as_deref(),
+            Chunk::Plain(f) => f.chunk_id.as_deref(),
         }
     }
 }
@@ -375,7 +375,7 @@ impl V2Adapter {
         let first = out.len();
         match chunk {
             Chunk::Value(c) => content::chunk_events(&message_id, c, out),
-            Chunk::Text(f) => {
+            Chunk::Plain(f) => {
                 content::plain_chunk_events(&message_id, &f.text, &f.tool_chunks, out)
             }
         }
@@ -720,7 +720,7 @@ impl Adapter for V2Adapter {
         self.saw_events = true;
         if let Some(f) = &rec.fast {
             // A plain model chunk, read without a `Value` (`on_model` of its `Value` form).
-            return self.on_stream(&f.run_id, Chunk::Text(f), out);
+            return self.on_stream(&f.run_id, Chunk::Plain(f), out);
         }
         let ev = v2_payload(rec);
         let Some(kind) = ev.field("event").and_then(Value::as_str) else {

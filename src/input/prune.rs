@@ -22,6 +22,9 @@
 //! | v3 `updates` not of `__interrupt__` | `params.data` except `node` |
 //! | v3 `messages` | `params.data` keys other than `event`, `id`, `index`, `delta`, `content`, `usage`, `metadata`; of `[payload, metadata]` the metadata (kept as `null`) |
 //!
+//! Plain `on_chat_model_stream` lines (text and tool-call chunks) do not get here: [`super::fast`]
+//! reads them without a `Value`.
+//!
 //! Root chain events are known only from `parent_ids` (or the metadata), after `data`: their
 //! data is kept as raw text until the line is read, then parsed whole or pruned.
 //!
