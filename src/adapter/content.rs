@@ -12,16 +12,14 @@
 use crate::json::Field;
 use serde_json::Value;
 
+use crate::input::fast::ToolChunk;
 use crate::model::{ModelEvent, Usage};
 
 /// Model events for one flat (normalized) AI message chunk.
 pub fn chunk_events(message_id: &str, chunk: &Value, out: &mut Vec<ModelEvent>) {
     let mid = || message_id.to_string();
     match chunk.field("content") {
-        Some(Value::String(s)) if !s.is_empty() => out.push(ModelEvent::TextDelta {
-            message_id: mid(),
-            text: s.clone(),
-        }),
+        Some(Value::String(s)) => text_events(message_id, s, out),
         Some(Value::Array(blocks)) => {
             for (pos, b) in blocks.iter().enumerate() {
                 block_events(message_id, pos, b, out);
@@ -71,24 +69,61 @@ pub fn chunk_events(message_id: &str, chunk: &Value, out: &mut Vec<ModelEvent>) 
         .into_iter()
         .flatten()
     {
-        let index = c
+        out.push(tool_chunk_event(message_id, tool_chunk(c)));
+    }
+}
+
+/// Model events for a plain chunk read by the fast path ([`crate::input::fast`]): what
+/// [`chunk_events`] gives for a chunk with that string content and tool-call chunks.
+pub fn plain_chunk_events(
+    message_id: &str,
+    text: &str,
+    tool_chunks: &[ToolChunk],
+    out: &mut Vec<ModelEvent>,
+) {
+    text_events(message_id, text, out);
+    for c in tool_chunks {
+        out.push(tool_chunk_event(message_id, c.clone()));
+    }
+}
+
+/// A `tool_call_chunks` entry: index (`"0"` when absent), id, non-empty name, args text.
+fn tool_chunk(c: &Value) -> ToolChunk {
+    ToolChunk {
+        index: c
             .field("index")
             .map(block_key)
-            .unwrap_or_else(|| "0".into());
-        out.push(ModelEvent::ToolCallChunk {
-            message_id: mid(),
-            index,
-            id: c.field("id").and_then(Value::as_str).map(str::to_string),
-            name: c
-                .field("name")
-                .and_then(Value::as_str)
-                .filter(|n| !n.is_empty())
-                .map(str::to_string),
-            args: c
-                .field("args")
-                .and_then(Value::as_str)
-                .unwrap_or_default()
-                .to_string(),
+            .unwrap_or_else(|| "0".into()),
+        id: c.field("id").and_then(Value::as_str).map(str::to_string),
+        name: c
+            .field("name")
+            .and_then(Value::as_str)
+            .filter(|n| !n.is_empty())
+            .map(str::to_string),
+        args: c
+            .field("args")
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_string(),
+    }
+}
+
+fn tool_chunk_event(message_id: &str, c: ToolChunk) -> ModelEvent {
+    ModelEvent::ToolCallChunk {
+        message_id: message_id.to_string(),
+        index: c.index,
+        id: c.id,
+        name: c.name,
+        args: c.args,
+    }
+}
+
+/// Model events for a chunk's string content: its text, unless empty.
+pub fn text_events(message_id: &str, text: &str, out: &mut Vec<ModelEvent>) {
+    if !text.is_empty() {
+        out.push(ModelEvent::TextDelta {
+            message_id: message_id.to_string(),
+            text: text.to_string(),
         });
     }
 }

@@ -8,6 +8,7 @@ use serde_json::Value;
 
 use super::{content, custom_event, error_info, input_messages, interrupts_from, lc, resume_value};
 use super::{v2_payload, Adapter, Disposition, RecordKind};
+use crate::input::fast::V2Stream;
 use crate::input::Record;
 use crate::model::ModelEvent;
 
@@ -58,6 +59,23 @@ struct ToolRun {
     tool_call_id: Option<String>,
     name: String,
     input: Value,
+}
+
+/// A model chunk as the stream mapping reads it: a normalized message, or the plain chunk
+/// (text and tool-call chunks) of the fast path ([`crate::input::fast`]).
+enum Chunk<'a> {
+    Value(&'a Value),
+    Plain(&'a V2Stream),
+}
+
+impl Chunk<'_> {
+    /// The message id the chunk carries (a string `id`).
+    fn id(&self) -> Option<&str> {
+        match self {
+            Chunk::Value(c) => c.field_str("id"),
+            Chunk::Plain(f) => f.chunk_id.as_deref(),
+        }
+    }
 }
 
 fn s(v: &Value, k: &str) -> Option<String> {
@@ -302,11 +320,7 @@ impl V2Adapter {
                         ))
                     }
                 };
-                let message_id = self.open_model(&run_id, &chunk, out);
-                let first = out.len();
-                content::chunk_events(&message_id, &chunk, out);
-                self.track_tool_chunks(&run_id, &out[first..]);
-                Disposition::Mapped
+                self.on_stream(&run_id, Chunk::Value(&chunk), out)
             }
             "on_chat_model_end" => {
                 self.ensure_started(out);
@@ -319,7 +333,7 @@ impl V2Adapter {
                 };
                 self.remember_calls(&output);
                 let streamed = self.models.get(&run_id).is_some_and(|m| m.streamed);
-                let message_id = self.open_model(&run_id, &output, out);
+                let message_id = self.open_model(&run_id, output.field_str("id"), out);
                 if !streamed {
                     // A model that did not stream: its whole output is the message.
                     content::chunk_events(&message_id, &output, out);
@@ -348,15 +362,42 @@ impl V2Adapter {
         }
     }
 
-    /// Opens the message of a model run on first sight; returns its id.
-    fn open_model(&mut self, run_id: &str, msg: &Value, out: &mut Vec<ModelEvent>) -> String {
+    /// One `on_chat_model_stream` chunk (normalized, or read by the fast path): opens the
+    /// run's message on its first chunk, maps the chunk, tracks its tool-call chunks.
+    fn on_stream(
+        &mut self,
+        run_id: &str,
+        chunk: Chunk<'_>,
+        out: &mut Vec<ModelEvent>,
+    ) -> Disposition {
+        self.ensure_started(out);
+        let message_id = self.open_model(run_id, chunk.id(), out);
+        let first = out.len();
+        match chunk {
+            Chunk::Value(c) => content::chunk_events(&message_id, c, out),
+            Chunk::Plain(f) => {
+                content::plain_chunk_events(&message_id, &f.text, &f.tool_chunks, out)
+            }
+        }
+        self.track_tool_chunks(run_id, &out[first..]);
+        Disposition::Mapped
+    }
+
+    /// Opens the message of a model run on first sight (its id the message's `id`, `msg_id`);
+    /// returns its id.
+    fn open_model(
+        &mut self,
+        run_id: &str,
+        msg_id: Option<&str>,
+        out: &mut Vec<ModelEvent>,
+    ) -> String {
         if let Some(m) = self.models.get_mut(run_id) {
             m.streamed = true;
             return m.message_id.clone();
         }
-        let message_id = s(msg, "id")
+        let message_id = msg_id
             .filter(|i| !i.is_empty())
-            .unwrap_or_else(|| format!("lc_run--{run_id}"));
+            .map_or_else(|| format!("lc_run--{run_id}"), str::to_string);
         self.models.insert(
             run_id.to_string(),
             ModelRun {
@@ -677,6 +718,10 @@ impl Adapter for V2Adapter {
             _ => return Disposition::Bad("expected a v2 event".into()),
         }
         self.saw_events = true;
+        if let Some(f) = &rec.fast {
+            // A plain model chunk, read without a `Value` (`on_model` of its `Value` form).
+            return self.on_stream(&f.run_id, Chunk::Plain(f), out);
+        }
         let ev = v2_payload(rec);
         let Some(kind) = ev.field("event").and_then(Value::as_str) else {
             return Disposition::Bad("v2 event without `event`".into());

@@ -4,6 +4,7 @@
 //! blank lines); [`Framer`] tells them apart from the first non-blank line and yields one
 //! [`Frame`] per record, bad line or ignored line, each naming the input line it came from.
 
+pub mod fast;
 mod lines;
 pub mod parallel;
 pub mod prune;
@@ -45,6 +46,10 @@ pub struct Record {
     /// ([`crate::pipeline::Observer::needs_full_records`]) v2/v3 lines hold only what the
     /// adapters read ([`prune`]); `text` has it all.
     pub value: Value,
+    /// For such observers, a plain v2 model chunk is read into this typed form instead
+    /// ([`fast`]), and `value` is only `{"event":"on_chat_model_stream"}` (what
+    /// [`crate::adapter::classify`] reads); the v2 adapter maps this.
+    pub fast: Option<Box<fast::V2Stream>>,
 }
 
 impl Record {
@@ -62,6 +67,15 @@ impl Record {
             text,
             hash: std::sync::OnceLock::new(),
             value,
+            fast: None,
+        }
+    }
+
+    /// A plain v2 model chunk read by the fast path ([`fast`]).
+    pub fn from_fast(origin: Origin, text: Box<str>, stream: fast::V2Stream) -> Self {
+        Record {
+            fast: Some(Box::new(stream)),
+            ..Record::new(origin, 1, None, text, fast::stub_value())
         }
     }
 
@@ -324,6 +338,11 @@ pub(crate) fn frame_ndjson_line(text: &str, origin: Origin, prune: bool) -> Fram
             lines: 1,
             reason: "blank line",
         };
+    }
+    if prune {
+        if let Some(stream) = fast::parse_v2_stream(text) {
+            return Frame::Record(Record::from_fast(origin, text.into(), stream));
+        }
     }
     let pruned = if prune {
         prune::parse_pruned(text)

@@ -22,6 +22,9 @@
 //! | v3 `updates` not of `__interrupt__` | `params.data` except `node` |
 //! | v3 `messages` | `params.data` keys other than `event`, `id`, `index`, `delta`, `content`, `usage`, `metadata`; of `[payload, metadata]` the metadata (kept as `null`) |
 //!
+//! Plain `on_chat_model_stream` lines (text and tool-call chunks) do not get here: [`super::fast`]
+//! reads them without a `Value`.
+//!
 //! Root chain events are known only from `parent_ids` (or the metadata), after `data`: their
 //! data is kept as raw text until the line is read, then parsed whole or pruned.
 //!
@@ -50,7 +53,7 @@ fn bail<E: de::Error>() -> E {
 }
 
 /// An object key, borrowed from the line when it has no escapes.
-struct Key<'de>(Cow<'de, str>);
+pub(super) struct Key<'de>(pub(super) Cow<'de, str>);
 
 impl<'de> de::Deserialize<'de> for Key<'de> {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
