@@ -27,10 +27,9 @@ use divan::counter::BytesCount;
 use divan::Bencher;
 use serde_json::Value;
 
-// The binary's allocator (src/bin/aguify/main.rs), so in-process figures match the CLI's.
-#[cfg(feature = "mimalloc")]
-#[global_allocator]
-static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+// The binary's allocator and its settings, so in-process figures match the CLI's.
+#[path = "../src/bin/aguify/alloc.rs"]
+mod alloc;
 
 fn cores() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
