@@ -40,6 +40,34 @@ use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqA
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
+/// The scalar `visit_*` methods of a visitor that builds a `Value`: a JSON scalar as itself
+/// (what `Value`'s own visitor does), for the visitors below that prune only objects and lists.
+macro_rules! scalars_as_values {
+    () => {
+        fn visit_bool<E: de::Error>(self, b: bool) -> Result<Value, E> {
+            Ok(Value::Bool(b))
+        }
+        fn visit_i64<E: de::Error>(self, n: i64) -> Result<Value, E> {
+            Ok(Value::Number(n.into()))
+        }
+        fn visit_u64<E: de::Error>(self, n: u64) -> Result<Value, E> {
+            Ok(Value::Number(n.into()))
+        }
+        fn visit_f64<E: de::Error>(self, n: f64) -> Result<Value, E> {
+            Ok(serde_json::Number::from_f64(n).map_or(Value::Null, Value::Number))
+        }
+        fn visit_str<E: de::Error>(self, s: &str) -> Result<Value, E> {
+            Ok(Value::String(s.to_string()))
+        }
+        fn visit_string<E: de::Error>(self, s: String) -> Result<Value, E> {
+            Ok(Value::String(s))
+        }
+        fn visit_unit<E: de::Error>(self) -> Result<Value, E> {
+            Ok(Value::Null)
+        }
+    };
+}
+
 /// The pruned value of a line, or `None` when the line must be parsed whole.
 pub fn parse_pruned(text: &str) -> Option<Value> {
     let mut de = serde_json::Deserializer::from_str(text);
@@ -422,27 +450,7 @@ impl<'de> Visitor<'de> for Calls {
     fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
         f.write_str("any JSON value")
     }
-    fn visit_bool<E: de::Error>(self, b: bool) -> Result<Value, E> {
-        Ok(Value::Bool(b))
-    }
-    fn visit_i64<E: de::Error>(self, n: i64) -> Result<Value, E> {
-        Ok(Value::Number(n.into()))
-    }
-    fn visit_u64<E: de::Error>(self, n: u64) -> Result<Value, E> {
-        Ok(Value::Number(n.into()))
-    }
-    fn visit_f64<E: de::Error>(self, n: f64) -> Result<Value, E> {
-        Ok(serde_json::Number::from_f64(n).map_or(Value::Null, Value::Number))
-    }
-    fn visit_str<E: de::Error>(self, s: &str) -> Result<Value, E> {
-        Ok(Value::String(s.to_string()))
-    }
-    fn visit_string<E: de::Error>(self, s: String) -> Result<Value, E> {
-        Ok(Value::String(s))
-    }
-    fn visit_unit<E: de::Error>(self) -> Result<Value, E> {
-        Ok(Value::Null)
-    }
+    scalars_as_values!();
     fn visit_seq<A: SeqAccess<'de>>(self, mut s: A) -> Result<Value, A::Error> {
         let mut out = Vec::new();
         if self.whole_seq {
@@ -611,24 +619,7 @@ impl<'de> Visitor<'de> for ParentIds {
     fn visit_map<A: MapAccess<'de>>(self, _: A) -> Result<Value, A::Error> {
         Err(bail())
     }
-    fn visit_bool<E: de::Error>(self, b: bool) -> Result<Value, E> {
-        Ok(Value::Bool(b))
-    }
-    fn visit_i64<E: de::Error>(self, n: i64) -> Result<Value, E> {
-        Ok(Value::Number(n.into()))
-    }
-    fn visit_u64<E: de::Error>(self, n: u64) -> Result<Value, E> {
-        Ok(Value::Number(n.into()))
-    }
-    fn visit_f64<E: de::Error>(self, n: f64) -> Result<Value, E> {
-        Ok(serde_json::Number::from_f64(n).map_or(Value::Null, Value::Number))
-    }
-    fn visit_str<E: de::Error>(self, s: &str) -> Result<Value, E> {
-        Ok(Value::String(s.to_string()))
-    }
-    fn visit_unit<E: de::Error>(self) -> Result<Value, E> {
-        Ok(Value::Null)
-    }
+    scalars_as_values!();
 }
 
 /// v3 `params`, with `data` pruned by method.
@@ -722,27 +713,7 @@ impl<'de> Visitor<'de> for MessagesData {
     fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
         f.write_str("any JSON value")
     }
-    fn visit_bool<E: de::Error>(self, b: bool) -> Result<Value, E> {
-        Ok(Value::Bool(b))
-    }
-    fn visit_i64<E: de::Error>(self, n: i64) -> Result<Value, E> {
-        Ok(Value::Number(n.into()))
-    }
-    fn visit_u64<E: de::Error>(self, n: u64) -> Result<Value, E> {
-        Ok(Value::Number(n.into()))
-    }
-    fn visit_f64<E: de::Error>(self, n: f64) -> Result<Value, E> {
-        Ok(serde_json::Number::from_f64(n).map_or(Value::Null, Value::Number))
-    }
-    fn visit_str<E: de::Error>(self, s: &str) -> Result<Value, E> {
-        Ok(Value::String(s.to_string()))
-    }
-    fn visit_string<E: de::Error>(self, s: String) -> Result<Value, E> {
-        Ok(Value::String(s))
-    }
-    fn visit_unit<E: de::Error>(self) -> Result<Value, E> {
-        Ok(Value::Null)
-    }
+    scalars_as_values!();
     fn visit_seq<A: SeqAccess<'de>>(self, mut s: A) -> Result<Value, A::Error> {
         let mut out = Vec::new();
         if !self.first {
