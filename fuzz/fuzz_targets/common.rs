@@ -67,12 +67,19 @@ pub fn convert_and_check(bytes: &[u8], from: Option<Family>, check_invariants: b
         pruned: true,
         ..Collect::default()
     };
-    let pruned_stats = match run(vec![Input::from_bytes("fuzz", bytes.to_vec())], &opts, &mut pruned) {
+    let pruned_stats = match run(
+        vec![Input::from_bytes("fuzz", bytes.to_vec())],
+        &opts,
+        &mut pruned,
+    ) {
         Ok(s) => s,
         Err(e) => panic!("pruned convert failed on in-memory input: {e}"),
     };
     assert_eq!(stats, pruned_stats, "stats, whole vs pruned parsing");
-    assert!(obs.events == pruned.events, "events, whole vs pruned parsing");
+    assert!(
+        obs.events == pruned.events,
+        "events, whole vs pruned parsing"
+    );
     assert_eq!(stats.lines, line_count(bytes), "lines read vs wc -l");
     assert_eq!(
         stats.mapped + stats.ignored_total() + stats.bad,
