@@ -126,7 +126,10 @@ pub trait Observer {
 }
 
 /// The v3 `params.timestamp` of a record (ms), if any.
-fn record_timestamp(rec: &Record) -> Option<i64> {
+pub(crate) fn record_timestamp(rec: &Record) -> Option<i64> {
+    if let Some(f) = rec.fast_v3() {
+        return f.timestamp;
+    }
     let v = &rec.value;
     let v = if v.field("type").and_then(Value::as_str) == Some("event") {
         v

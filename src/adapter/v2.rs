@@ -718,7 +718,7 @@ impl Adapter for V2Adapter {
             _ => return Disposition::Bad("expected a v2 event".into()),
         }
         self.saw_events = true;
-        if let Some(f) = &rec.fast {
+        if let Some(crate::input::fast::Fast::V2(f)) = rec.fast.as_deref() {
             // A plain model chunk, read without a `Value` (`on_model` of its `Value` form).
             return self.on_stream(&f.run_id, Chunk::Plain(f), out);
         }

@@ -10,6 +10,7 @@ use serde_json::Value;
 use super::{
     content::block_key, custom_event, interrupts_from, lc, Adapter, Disposition, RecordKind,
 };
+use crate::input::fast::v3::{BlockDelta, Delta, V3Messages};
 use crate::input::Record;
 use crate::model::{ErrorInfo, ModelEvent, Usage};
 
@@ -36,6 +37,26 @@ struct OpenMessage {
     id: String,
     usage: Option<Usage>,
     blocks: HashMap<String, Block>,
+}
+
+impl OpenMessage {
+    /// The message id and its block of key `index` (created when new).
+    fn block(&mut self, index: &str) -> (&str, &mut Block) {
+        (&self.id, self.blocks.entry(index.to_string()).or_default())
+    }
+}
+
+/// The open message of `ns`, or the disposition of a block `event` outside a message.
+fn open_message<'m>(
+    messages: &'m mut HashMap<String, OpenMessage>,
+    ns: &str,
+    event: &str,
+) -> Result<&'m mut OpenMessage, Disposition> {
+    messages.get_mut(ns).ok_or_else(|| {
+        Disposition::Bad(format!(
+            "`{event}` outside a message: expected `message-start` first"
+        ))
+    })
 }
 
 #[derive(Default)]
@@ -70,13 +91,13 @@ fn replay_hash(b: &[u8]) -> u64 {
 
 fn ns_key(ns: Option<&Value>) -> String {
     ns.and_then(Value::as_array)
-        .map(|a| {
-            a.iter()
-                .map(|p| p.as_str().unwrap_or_default())
-                .collect::<Vec<_>>()
-                .join("|")
-        })
+        .map(|a| ns_join(a.iter().map(|p| p.as_str().unwrap_or_default())))
         .unwrap_or_default()
+}
+
+/// A namespace's key: its parts joined with `|`.
+fn ns_join<'a>(parts: impl Iterator<Item = &'a str>) -> String {
+    parts.collect::<Vec<_>>().join("|")
 }
 
 impl V3Adapter {
@@ -115,6 +136,11 @@ impl V3Adapter {
             ));
             return Ok(());
         };
+        self.check_seq_int(rec, n)
+    }
+
+    /// [`Self::check_seq`] of an integer `seq`.
+    fn check_seq_int(&mut self, rec: &Record, n: i64) -> Result<(), String> {
         let line = rec.origin.line;
         let text_hash = replay_hash(rec.text.as_bytes());
         if let Some(&(first, hash)) = self.seqs.get(&n) {
@@ -184,10 +210,9 @@ impl V3Adapter {
                 Disposition::Mapped
             }
             "content-block-start" | "content-block-delta" | "content-block-finish" => {
-                let Some(msg) = self.messages.get_mut(&ns) else {
-                    return Disposition::Bad(format!(
-                        "`{event}` outside a message: expected `message-start` first"
-                    ));
+                let msg = match open_message(&mut self.messages, &ns, event) {
+                    Ok(msg) => msg,
+                    Err(d) => return d,
                 };
                 // The platform sends some deltas (a node's replayed message) with the block in
                 // `content` instead of `delta`.
@@ -217,20 +242,17 @@ impl V3Adapter {
                     .field("index")
                     .map(block_key)
                     .unwrap_or_else(|| "0".into());
-                let block = msg.blocks.entry(index.clone()).or_default();
-                let mid = msg.id.clone();
+                let (mid, block) = msg.block(&index);
                 match event {
                     "content-block-start" => {
-                        block_start(&mid, &index, block, data.field("content"), out)
+                        block_start(mid, &index, block, data.field("content"), out)
                     }
-                    "content-block-delta" => block_delta(
-                        &mid,
-                        &index,
-                        block,
-                        data.field("delta").or_else(|| data.field("content")),
-                        out,
-                    ),
-                    _ => block_finish(&mid, &index, block, data.field("content"), out),
+                    "content-block-delta" => {
+                        if let Some(d) = data.field("delta").or_else(|| data.field("content")) {
+                            block_delta(mid, &index, block, DeltaView::of(d), out)
+                        }
+                    }
+                    _ => block_finish(mid, &index, block, data.field("content"), out),
                 }
                 Disposition::Mapped
             }
@@ -254,6 +276,45 @@ impl V3Adapter {
             }
             _ => Disposition::Ignored("v3 message event kind aguify does not map"),
         }
+    }
+
+    /// A `content-block-delta` read by the fast path: what [`Self::on_messages`] does with
+    /// its `Value` form.
+    fn on_block_delta(
+        &mut self,
+        ns: &str,
+        d: &BlockDelta,
+        out: &mut Vec<ModelEvent>,
+    ) -> Disposition {
+        let msg = match open_message(&mut self.messages, ns, "content-block-delta") {
+            Ok(msg) => msg,
+            Err(d) => return d,
+        };
+        let (mid, block) = msg.block(&d.index);
+        block_delta(mid, &d.index, block, DeltaView::of_fast(&d.delta), out);
+        Disposition::Mapped
+    }
+
+    /// A v3 `messages` line read by the fast path: what [`Adapter::feed`] does with its
+    /// `Value` form.
+    fn feed_fast(
+        &mut self,
+        rec: &Record,
+        f: &V3Messages,
+        out: &mut Vec<ModelEvent>,
+    ) -> Disposition {
+        if let Some(n) = f.seq {
+            if let Err(msg) = self.check_seq_int(rec, n) {
+                return Disposition::Bad(msg);
+            }
+        }
+        let ns = f
+            .namespace
+            .as_deref()
+            .map(|a| ns_join(a.iter().map(String::as_str)))
+            .unwrap_or_default();
+        self.ensure_started(out);
+        self.on_block_delta(&ns, &f.data, out)
     }
 
     fn on_tools(&mut self, data: &Value, out: &mut Vec<ModelEvent>) -> Disposition {
@@ -479,23 +540,74 @@ fn block_start(
     }
 }
 
+/// What [`block_delta`] reads of a delta, from its `Value` or its fast form.
+enum DeltaView<'a> {
+    /// Text (`is_text`) or reasoning, with its `text` / `reasoning` string.
+    Text {
+        is_text: bool,
+        text: Option<&'a str>,
+    },
+    ToolCall {
+        args: Option<&'a str>,
+        id: Option<&'a str>,
+        name: Option<&'a str>,
+    },
+    /// A `block-delta`, with its `fields.signature` string.
+    Signature(Option<&'a str>),
+    Other,
+}
+
+impl<'a> DeltaView<'a> {
+    fn of(d: &'a Value) -> Self {
+        let str_of = |k: &str| d.field(k).and_then(Value::as_str);
+        match d.field("type").and_then(Value::as_str).unwrap_or_default() {
+            ty @ ("text-delta" | "text" | "reasoning-delta" | "reasoning") => {
+                let is_text = ty.starts_with("text");
+                DeltaView::Text {
+                    is_text,
+                    text: str_of(if is_text { "text" } else { "reasoning" }),
+                }
+            }
+            "tool-call-delta" | "tool_call_chunk" => DeltaView::ToolCall {
+                args: str_of("args"),
+                id: str_of("id"),
+                name: str_of("name"),
+            },
+            "block-delta" => DeltaView::Signature(
+                d.field("fields")
+                    .and_then(|f| f.field("signature"))
+                    .and_then(Value::as_str),
+            ),
+            _ => DeltaView::Other,
+        }
+    }
+
+    fn of_fast(d: &'a Delta) -> Self {
+        match d {
+            Delta::Text { is_text, text } => DeltaView::Text {
+                is_text: *is_text,
+                text: text.as_deref(),
+            },
+            Delta::ToolCall { args, id, name } => DeltaView::ToolCall {
+                args: args.as_deref(),
+                id: id.as_deref(),
+                name: name.as_deref(),
+            },
+        }
+    }
+}
+
 fn block_delta(
     mid: &str,
     index: &str,
     block: &mut Block,
-    delta: Option<&Value>,
+    delta: DeltaView<'_>,
     out: &mut Vec<ModelEvent>,
 ) {
-    let Some(d) = delta else { return };
-    match d.field("type").and_then(Value::as_str).unwrap_or_default() {
-        ty @ ("text-delta" | "text" | "reasoning-delta" | "reasoning") => {
-            let is_text = ty.starts_with("text");
+    match delta {
+        DeltaView::Text { is_text, text } => {
             let field = if is_text { "text" } else { "reasoning" };
-            let Some(t) = d
-                .get(field)
-                .and_then(Value::as_str)
-                .filter(|t| !t.is_empty())
-            else {
+            let Some(t) = text.filter(|t| !t.is_empty()) else {
                 return;
             };
             if block.kind.is_empty() {
@@ -515,28 +627,19 @@ fn block_delta(
                 }
             });
         }
-        "tool-call-delta" | "tool_call_chunk" => {
-            let args = d
-                .field("args")
-                .and_then(Value::as_str)
-                .unwrap_or_default()
-                .to_string();
+        DeltaView::ToolCall { args, id, name } => {
+            let args = args.unwrap_or_default().to_string();
             block.tool_streamed = true;
             out.push(ModelEvent::ToolCallChunk {
                 message_id: mid.to_string(),
                 index: index.to_string(),
-                id: s(d, "id").or_else(|| block.tool_id.clone()),
-                name: s(d, "name"),
+                id: id.map(str::to_string).or_else(|| block.tool_id.clone()),
+                name: name.map(str::to_string),
                 args,
             });
         }
-        "block-delta" => {
-            if let Some(sig) = d
-                .field("fields")
-                .and_then(|f| f.field("signature"))
-                .and_then(Value::as_str)
-                .filter(|s| !s.is_empty())
-            {
+        DeltaView::Signature(sig) => {
+            if let Some(sig) = sig.filter(|s| !s.is_empty()) {
                 out.push(ModelEvent::ReasoningEncrypted {
                     message_id: mid.to_string(),
                     block: index.to_string(),
@@ -545,7 +648,7 @@ fn block_delta(
                 block.kind = "signed".into();
             }
         }
-        _ => {}
+        DeltaView::Other => {}
     }
 }
 
@@ -661,6 +764,9 @@ impl Adapter for V3Adapter {
             }
             _ => return Disposition::Bad("expected a v3 protocol event".into()),
         };
+        if let Some(f) = rec.fast_v3() {
+            return self.feed_fast(rec, f, out);
+        }
         if let Err(msg) = self.check_seq(rec, ev.field("seq")) {
             return Disposition::Bad(msg);
         }

@@ -143,40 +143,44 @@ fn namespace_key(v: Option<&Value>, out: &mut String, parts: &mut Option<Vec<Str
     out.push_str(&v.to_string());
 }
 
+/// [`namespace_key`] of a namespace read by the fast path ([`crate::input::fast::v3`]).
+fn namespace_key_parts(v: Option<&[String]>, out: &mut String, parts: &mut Option<Vec<String>>) {
+    let Some(a) = v else {
+        *parts = None;
+        out.clear();
+        return;
+    };
+    if parts.as_deref() == Some(a) {
+        return;
+    }
+    out.clear();
+    // The JSON of a list of strings, as `Value::to_string` writes it.
+    out.push_str(&serde_json::to_string(a).unwrap_or_default());
+    *parts = Some(a.to_vec());
+}
+
 impl Raw {
     pub fn record(&mut self, rec: &Record, ctx: &mut Ctx) {
+        if let Some(f) = rec.fast_v3() {
+            // A `messages` block delta read by the fast path.
+            self.seq(f.seq, ctx);
+            namespace_key_parts(f.namespace.as_deref(), &mut self.ns, &mut self.ns_parts);
+            let index = &f.data.index;
+            self.message_event(
+                "content-block-delta",
+                |out| {
+                    out.clear();
+                    out.push_str(index);
+                },
+                None,
+                ctx,
+            );
+            return;
+        }
         let Some(ev) = v3_event(&rec.value) else {
             return;
         };
-        if let Some(seq) = ev.seq.and_then(Value::as_i64) {
-            if let Some(last) = self.last_seq {
-                if seq == last {
-                    ctx.report(
-                        "AGX602",
-                        vec![seq.to_string()],
-                        format!("seq {seq} repeats the previous event's seq"),
-                    );
-                } else if seq < last {
-                    ctx.report(
-                        "AGX603",
-                        vec![seq.to_string()],
-                        format!("seq {seq} comes after seq {last}"),
-                    );
-                } else if seq > last + 1 {
-                    ctx.report(
-                        "AGX601",
-                        vec![seq.to_string()],
-                        format!(
-                            "seq jumps from {last} to {seq}: {} event(s) missing",
-                            seq - last - 1
-                        ),
-                    );
-                }
-            }
-            if self.last_seq.is_none_or(|l| seq > l) {
-                self.last_seq = Some(seq);
-            }
-        }
+        self.seq(ev.seq.and_then(Value::as_i64), ctx);
         if ev.method.and_then(Value::as_str) != Some("messages") {
             return;
         }
@@ -208,9 +212,59 @@ impl Raw {
             }
         }
         let event = event.and_then(Value::as_str).unwrap_or("");
+        self.message_event(
+            event,
+            |out| block_key(index, out),
+            id.and_then(Value::as_str),
+            ctx,
+        );
+    }
+
+    /// The `seq` checks (AGX601–603) of a v3 event's integer `seq`.
+    fn seq(&mut self, seq: Option<i64>, ctx: &mut Ctx) {
+        if let Some(seq) = seq {
+            if let Some(last) = self.last_seq {
+                if seq == last {
+                    ctx.report(
+                        "AGX602",
+                        vec![seq.to_string()],
+                        format!("seq {seq} repeats the previous event's seq"),
+                    );
+                } else if seq < last {
+                    ctx.report(
+                        "AGX603",
+                        vec![seq.to_string()],
+                        format!("seq {seq} comes after seq {last}"),
+                    );
+                } else if seq > last + 1 {
+                    ctx.report(
+                        "AGX601",
+                        vec![seq.to_string()],
+                        format!(
+                            "seq jumps from {last} to {seq}: {} event(s) missing",
+                            seq - last - 1
+                        ),
+                    );
+                }
+            }
+            if self.last_seq.is_none_or(|l| seq > l) {
+                self.last_seq = Some(seq);
+            }
+        }
+    }
+
+    /// The lifecycle checks (AGX604/605) of a `messages` event in the namespace of key
+    /// `self.ns`: `index` writes its block key, `id` is its string `id`.
+    fn message_event(
+        &mut self,
+        event: &str,
+        index: impl FnOnce(&mut String),
+        id: Option<&str>,
+        ctx: &mut Ctx,
+    ) {
         match event {
             "message-start" => {
-                let id = id.and_then(Value::as_str).unwrap_or("").to_string();
+                let id = id.unwrap_or("").to_string();
                 if let Some((prev, _)) = self.messages.get(self.ns.as_str()) {
                     ctx.report(
                         "AGX604",
@@ -222,7 +276,7 @@ impl Raw {
             }
             "content-block-start" => {
                 self.saw_block_start = true;
-                block_key(index, &mut self.index);
+                index(&mut self.index);
                 match self.messages.get_mut(self.ns.as_str()) {
                     Some((_, blocks)) => {
                         if !blocks.contains(self.index.as_str()) {
@@ -237,7 +291,7 @@ impl Raw {
                 }
             }
             "content-block-delta" | "content-block-finish" => {
-                block_key(index, &mut self.index);
+                index(&mut self.index);
                 let index = &self.index;
                 match self.messages.get_mut(self.ns.as_str()) {
                     Some((id, blocks)) => {

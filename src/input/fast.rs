@@ -1,3 +1,6 @@
+//! Typed fast paths for the commonest lines: a v2 `on_chat_model_stream` (here) and a v3
+//! `messages` `content-block-delta` ([`v3`]). A record read by one holds its [`Fast`] form.
+//!
 //! Typed fast path for the commonest v2 line: an `on_chat_model_stream` whose chunk is text
 //! and tool-call chunks.
 //!
@@ -29,12 +32,44 @@
 //! same treatment and bad lines the same messages.
 
 use std::fmt;
+use std::sync::LazyLock;
+
+use memchr::memmem::Finder;
 
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 
 use serde_json::{Map, Value};
 
 use super::prune::Key;
+
+pub mod v3;
+
+/// The typed form of a record read by a fast path.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Fast {
+    /// A plain v2 model chunk.
+    V2(V2Stream),
+    /// A plain v3 `messages` block delta ([`v3`]).
+    V3(v3::V3Messages),
+}
+
+impl Fast {
+    /// The typed form of a line, when a fast path reads it.
+    pub fn parse(text: &str) -> Option<Fast> {
+        if let Some(s) = parse_v2_stream(text) {
+            return Some(Fast::V2(s));
+        }
+        v3::parse_v3_messages(text).map(Fast::V3)
+    }
+
+    /// The `Value` kept with it: what the classifier reads.
+    pub fn stub_value(&self) -> Value {
+        match self {
+            Fast::V2(_) => stub_value(),
+            Fast::V3(_) => v3::stub_value(),
+        }
+    }
+}
 
 /// What the v2 adapter reads of a plain `on_chat_model_stream` line.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -70,8 +105,11 @@ pub const EVENT: &str = "on_chat_model_stream";
 /// parsed as a `Value`.
 pub fn parse_v2_stream(text: &str) -> Option<V2Stream> {
     // Most lines are other events: told apart by their first bytes, without a parser.
+    // (A `memmem::find` call builds its searcher each time: more than the search of 64 bytes.)
+    static FINDER: LazyLock<Finder<'static>> =
+        LazyLock::new(|| Finder::new(b"\"on_chat_model_stream\""));
     let head = &text.as_bytes()[..text.len().min(64)];
-    memchr::memmem::find(head, b"\"on_chat_model_stream\"")?;
+    FINDER.find(head)?;
     let mut de = serde_json::Deserializer::from_str(text);
     let v = de.deserialize_map(Top).ok()?;
     de.end().ok()?;

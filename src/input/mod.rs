@@ -46,10 +46,11 @@ pub struct Record {
     /// ([`crate::pipeline::Observer::needs_full_records`]) v2/v3 lines hold only what the
     /// adapters read ([`prune`]); `text` has it all.
     pub value: Value,
-    /// For such observers, a plain v2 model chunk is read into this typed form instead
-    /// ([`fast`]), and `value` is only `{"event":"on_chat_model_stream"}` (what
-    /// [`crate::adapter::classify`] reads); the v2 adapter maps this.
-    pub fast: Option<Box<fast::V2Stream>>,
+    /// For such observers, a plain v2 model chunk or v3 block delta is read into this typed
+    /// form instead ([`fast`]), and `value` is only what [`crate::adapter::classify`] reads
+    /// (`{"event":"on_chat_model_stream"}`, `{"type":"event","method":"messages"}`); the
+    /// adapters, the checks and the timestamp read this.
+    pub fast: Option<Box<fast::Fast>>,
 }
 
 impl Record {
@@ -71,11 +72,20 @@ impl Record {
         }
     }
 
-    /// A plain v2 model chunk read by the fast path ([`fast`]).
-    pub fn from_fast(origin: Origin, text: Box<str>, stream: fast::V2Stream) -> Self {
+    /// A line read by a fast path ([`fast`]).
+    pub fn from_fast(origin: Origin, text: Box<str>, fast: fast::Fast) -> Self {
+        let value = fast.stub_value();
         Record {
-            fast: Some(Box::new(stream)),
-            ..Record::new(origin, 1, None, text, fast::stub_value())
+            fast: Some(Box::new(fast)),
+            ..Record::new(origin, 1, None, text, value)
+        }
+    }
+
+    /// The v3 fast form, when the record has one.
+    pub fn fast_v3(&self) -> Option<&fast::v3::V3Messages> {
+        match self.fast.as_deref() {
+            Some(fast::Fast::V3(m)) => Some(m),
+            _ => None,
         }
     }
 
@@ -340,8 +350,8 @@ pub(crate) fn frame_ndjson_line(text: &str, origin: Origin, prune: bool) -> Fram
         };
     }
     if prune {
-        if let Some(stream) = fast::parse_v2_stream(text) {
-            return Frame::Record(Record::from_fast(origin, text.into(), stream));
+        if let Some(f) = fast::Fast::parse(text) {
+            return Frame::Record(Record::from_fast(origin, text.into(), f));
         }
     }
     let pruned = if prune {
