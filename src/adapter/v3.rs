@@ -10,7 +10,7 @@ use serde_json::Value;
 use super::{
     content::block_key, custom_event, interrupts_from, lc, Adapter, Disposition, RecordKind,
 };
-use crate::input::fast::v3::{BlockDelta, Delta, V3Messages};
+use crate::input::fast::v3::{BlockDelta, Delta, Payload, V3Messages};
 use crate::input::Record;
 use crate::model::{ErrorInfo, ModelEvent, Usage};
 
@@ -278,8 +278,8 @@ impl V3Adapter {
         }
     }
 
-    /// A `content-block-delta` read by the fast path: what [`Self::on_messages`] does with
-    /// its `Value` form.
+    /// A plain `content-block-delta` read by the fast path: what [`Self::on_messages`] does
+    /// with its `Value` form.
     fn on_block_delta(
         &mut self,
         ns: &str,
@@ -314,7 +314,13 @@ impl V3Adapter {
             .map(|a| ns_join(a.iter().map(String::as_str)))
             .unwrap_or_default();
         self.ensure_started(out);
-        self.on_block_delta(&ns, &f.data, out)
+        match &f.data {
+            Payload::Delta(d) => self.on_block_delta(&ns, d, out),
+            Payload::Other(data) => {
+                let seq = f.seq.map(|n| n.to_string()).unwrap_or_default();
+                self.on_messages(ns, &seq, data, out)
+            }
+        }
     }
 
     fn on_tools(&mut self, data: &Value, out: &mut Vec<ModelEvent>) -> Disposition {

@@ -6,6 +6,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde_json::Value;
 
 use super::Ctx;
+use crate::input::fast::v3::Payload;
 use crate::input::Record;
 use crate::model::ModelEvent;
 
@@ -162,19 +163,21 @@ fn namespace_key_parts(v: Option<&[String]>, out: &mut String, parts: &mut Optio
 impl Raw {
     pub fn record(&mut self, rec: &Record, ctx: &mut Ctx) {
         if let Some(f) = rec.fast_v3() {
-            // A `messages` block delta read by the fast path.
+            // A `messages` event read by the fast path.
             self.seq(f.seq, ctx);
             namespace_key_parts(f.namespace.as_deref(), &mut self.ns, &mut self.ns_parts);
-            let index = &f.data.index;
-            self.message_event(
-                "content-block-delta",
-                |out| {
-                    out.clear();
-                    out.push_str(index);
-                },
-                None,
-                ctx,
-            );
+            match &f.data {
+                Payload::Delta(d) => self.message_event(
+                    "content-block-delta",
+                    |out| {
+                        out.clear();
+                        out.push_str(&d.index);
+                    },
+                    None,
+                    ctx,
+                ),
+                Payload::Other(data) => self.payload(data, ctx),
+            }
             return;
         }
         let Some(ev) = v3_event(&rec.value) else {
@@ -200,6 +203,11 @@ impl Raw {
             None => return,
         };
         namespace_key(namespace, &mut self.ns, &mut self.ns_parts);
+        self.payload(data, ctx);
+    }
+
+    /// The lifecycle checks of a `messages` payload in the namespace of key `self.ns`.
+    fn payload(&mut self, data: &Value, ctx: &mut Ctx) {
         let (mut event, mut index, mut id) = (None, None, None);
         if let Some(o) = data.as_object() {
             for (k, x) in o {

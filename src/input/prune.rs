@@ -733,20 +733,29 @@ impl<'de> Visitor<'de> for MessagesData {
     }
     fn visit_map<A: MapAccess<'de>>(self, mut m: A) -> Result<Value, A::Error> {
         let mut out = Map::new();
-        while let Some(Key(k)) = m.next_key::<Key<'de>>()? {
-            match k.as_ref() {
-                "event" | "id" | "index" | "delta" | "content" | "usage" | "metadata" => {
-                    let v = m.next_value()?;
-                    // A repeated key: the last one wins in place, as in a whole parse.
-                    out.insert(k.into_owned(), v);
-                }
-                _ => {
-                    m.next_value::<IgnoredAny>()?;
-                }
-            }
-        }
+        message_keys(&mut m, &mut out)?;
         Ok(Value::Object(out))
     }
+}
+
+/// The rest of a v3 `messages` payload object into `out`: the keys the adapter reads.
+pub(super) fn message_keys<'de, A: MapAccess<'de>>(
+    m: &mut A,
+    out: &mut Map<String, Value>,
+) -> Result<(), A::Error> {
+    while let Some(Key(k)) = m.next_key::<Key<'de>>()? {
+        match k.as_ref() {
+            "event" | "id" | "index" | "delta" | "content" | "usage" | "metadata" => {
+                let v = m.next_value()?;
+                // A repeated key: the last one wins in place, as in a whole parse.
+                out.insert(k.into_owned(), v);
+            }
+            _ => {
+                m.next_value::<IgnoredAny>()?;
+            }
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]

@@ -1,10 +1,13 @@
-//! Typed fast path for the commonest v3 line: a streaming-protocol `messages` event
+//! Typed fast path for the commonest v3 lines: streaming-protocol `messages` events, above all
 //! `content-block-delta` whose delta is text, reasoning or a tool-call chunk.
 //!
 //! In a v3 log four lines in ten are `messages` events, and a `content-block-delta` is half of
 //! them; even pruned ([`super::super::prune`]) each one builds and drops a small `Value` tree.
 //! For the plain case this module reads the line with typed serde visitors into a
-//! [`V3Messages`]: the envelope (`seq`, `namespace`, `timestamp`) and the delta. What reads a v3
+//! [`V3Messages`]: the envelope (`seq`, `namespace`, `timestamp`) typed, and the payload: a
+//! block delta typed, any other message event (`message-start`, `content-block-start`,
+//! `content-block-finish`, `usage`, `message-finish`…) as the pruned `Value` of its payload
+//! object (what [`super::super::prune`] keeps of it, so the adapter maps it alike). What reads a v3
 //! record in `convert` and `check` reads it from this form with the same code as the `Value`
 //! form: the v3 adapter (`check_seq`, `on_messages`' block lookup and `block_delta`), the raw
 //! checks ([`crate::check`] AGX601–605), the classifier (the record's `value` is
@@ -17,11 +20,12 @@
 //! - `params`: `namespace` absent or a list of strings; `timestamp` absent or an integer that
 //!   fits an `i64`; `data` an object, or a non-empty list whose first item is one (the
 //!   in-process `[payload, metadata]` form; the rest is skipped);
-//! - the payload: `event` the string `"content-block-delta"`; `index` absent, a string or an
-//!   integer; `delta` an object whose `type` is `text-delta`, `text`, `reasoning-delta`,
-//!   `reasoning` (then `text` / `reasoning` a string or `null`), `tool-call-delta` or
-//!   `tool_call_chunk` (then `args`, `id`, `name` strings or `null`);
-//! - no field read appears twice in its object.
+//! - the payload: an object whose first key is `event`, a string;
+//! - of a `content-block-delta`: `index` absent, a string or an integer; `delta` an object
+//!   whose `type` is `text-delta`, `text`, `reasoning-delta`, `reasoning` (then `text` /
+//!   `reasoning` a string or `null`), `tool-call-delta` or `tool_call_chunk` (then `args`, `id`,
+//!   `name` strings or `null`);
+//! - no typed field read appears twice in its object.
 //!
 //! Anything else gives up, and the line is parsed as before (pruned, then whole).
 
@@ -34,7 +38,7 @@ use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqA
 use serde_json::{Map, Value};
 
 use super::{bail, set, OptText, Text};
-use crate::input::prune::Key;
+use crate::input::prune::{message_keys, Key};
 
 /// What is read of a plain v3 `messages` line.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -46,7 +50,16 @@ pub struct V3Messages {
     /// `params.timestamp`, when present.
     pub timestamp: Option<i64>,
     /// The `messages` payload (`params.data`, or its first item).
-    pub data: BlockDelta,
+    pub data: Payload,
+}
+
+/// A `messages` payload.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Payload {
+    /// A plain `content-block-delta`.
+    Delta(BlockDelta),
+    /// Another event: the payload object as pruned parsing keeps it.
+    Other(Value),
 }
 
 /// A `content-block-delta` payload.
@@ -74,21 +87,18 @@ pub enum Delta {
 /// The v3 method of the lines this module reads.
 pub const METHOD: &str = "messages";
 
-/// The typed form of a plain v3 `content-block-delta` line, or `None` when the line must be
-/// parsed as a `Value`.
+/// The fast form of a plain v3 `messages` line, or `None` when the line must be parsed as a
+/// `Value`.
 pub fn parse_v3_messages(text: &str) -> Option<V3Messages> {
     // Most lines are other events: told apart without a parser.
     // The first key is `type`, and `"messages"` is in the first bytes (`method`, maybe after
-    // `seq`): other lines are not searched for the event name.
+    // `seq`): other lines are not parsed.
     static MESSAGES: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(br#""messages""#));
-    static DELTA: LazyLock<Finder<'static>> =
-        LazyLock::new(|| Finder::new(br#""content-block-delta""#));
     let b = text.as_bytes();
     if !b.starts_with(br#"{"type""#) {
         return None;
     }
     MESSAGES.find(&b[..b.len().min(64)])?;
-    DELTA.find(b)?;
     let mut de = serde_json::Deserializer::from_str(text);
     let v = de.deserialize_map(Top).ok()?;
     de.end().ok()?;
@@ -174,7 +184,7 @@ impl<'de> Visitor<'de> for Top {
     }
 }
 
-type ParamsOut = (Option<Vec<String>>, Option<i64>, BlockDelta);
+type ParamsOut = (Option<Vec<String>>, Option<i64>, Payload);
 
 /// `params`: `namespace`, `timestamp` and `data`, which must be there.
 struct Params;
@@ -237,18 +247,18 @@ struct Data {
 }
 
 impl<'de> DeserializeSeed<'de> for Data {
-    type Value = BlockDelta;
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<BlockDelta, D::Error> {
+    type Value = Payload;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Payload, D::Error> {
         d.deserialize_any(self)
     }
 }
 
 impl<'de> Visitor<'de> for Data {
-    type Value = BlockDelta;
+    type Value = Payload;
     fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
         f.write_str("an object")
     }
-    fn visit_seq<A: SeqAccess<'de>>(self, mut s: A) -> Result<BlockDelta, A::Error> {
+    fn visit_seq<A: SeqAccess<'de>>(self, mut s: A) -> Result<Payload, A::Error> {
         if !self.first {
             return Err(bail());
         }
@@ -258,16 +268,23 @@ impl<'de> Visitor<'de> for Data {
         while s.next_element::<IgnoredAny>()?.is_some() {}
         Ok(payload)
     }
-    fn visit_map<A: MapAccess<'de>>(self, mut m: A) -> Result<BlockDelta, A::Error> {
-        let (mut event, mut index, mut delta) = (None, None, None);
+    fn visit_map<A: MapAccess<'de>>(self, mut m: A) -> Result<Payload, A::Error> {
+        match m.next_key::<Key<'de>>()? {
+            Some(Key(k)) if k == "event" => {}
+            _ => return Err(bail()),
+        }
+        let event = m.next_value_seed(Text)?;
+        if event != "content-block-delta" {
+            // Pruned as `prune` does, the event first.
+            let mut out = Map::new();
+            out.insert("event".into(), Value::String(event));
+            message_keys(&mut m, &mut out)?;
+            return Ok(Payload::Other(Value::Object(out)));
+        }
+        let (mut index, mut delta) = (None, None);
         while let Some(Key(k)) = m.next_key::<Key<'de>>()? {
             match k.as_ref() {
-                "event" => {
-                    if m.next_value_seed(Text)? != "content-block-delta" {
-                        return Err(bail());
-                    }
-                    set(&mut event, ())?;
-                }
+                "event" => return Err(bail()),
                 "index" => set(&mut index, m.next_value_seed(Index)?)?,
                 "delta" => set(&mut delta, m.next_value_seed(DeltaSeed)?)?,
                 _ => {
@@ -275,11 +292,10 @@ impl<'de> Visitor<'de> for Data {
                 }
             }
         }
-        event.ok_or_else(bail)?;
-        Ok(BlockDelta {
+        Ok(Payload::Delta(BlockDelta {
             index: index.unwrap_or_else(|| "0".into()),
             delta: delta.ok_or_else(bail)?,
-        })
+        }))
     }
 }
 
@@ -400,6 +416,27 @@ mod tests {
         ]
     }
 
+    /// Other `messages` payloads (all take the fast path, as pruned `Value`s).
+    fn other_payloads() -> Vec<&'static str> {
+        vec![
+            r#"{"event":"message-start","id":"m9","role":"ai","x":{"y":[1]}}"#,
+            r#"{"event":"message-start"}"#,
+            r#"{"event":"content-block-start","index":0,"content":{"type":"text","text":"He"}}"#,
+            r#"{"event":"content-block-start","index":1,"content":{"type":"reasoning","reasoning":"R"}}"#,
+            r#"{"event":"content-block-start","index":"t","content":{"type":"tool_call_chunk","id":"c9","name":"g","args":"{"}}"#,
+            r#"{"event":"content-block-start","index":2,"content":{"type":"non_standard","value":{"type":"redacted_thinking","data":"enc"}}}"#,
+            r#"{"event":"content-block-finish","index":0,"content":{"type":"text","text":"Hello"}}"#,
+            r#"{"event":"content-block-finish","index":1,"content":{"type":"reasoning","reasoning":"Rx","extras":{"signature":"s2"}}}"#,
+            r#"{"event":"content-block-finish","index":3,"content":{"type":"text","text":"undefinedundefined"}}"#,
+            r#"{"event":"content-block-finish","index":"t","content":{"type":"tool_call","id":"c9","name":"g","args":{"a":1}}}"#,
+            r#"{"event":"usage","usage":{"input_tokens":3,"output_tokens":4,"total_tokens":7}}"#,
+            r#"{"event":"message-finish","reason":"stop","metadata":{"model":"m"},"usage":{"input_tokens":1,"output_tokens":2}}"#,
+            r#"{"event":"message-finish","event":"message-start","id":"dup"}"#,
+            r#"{"event":"error","message":"boom"}"#,
+            r#"{"event":"weird","index":[1],"content":5}"#,
+        ]
+    }
+
     /// Deltas that fall back.
     fn fallback_deltas() -> Vec<&'static str> {
         vec![
@@ -479,8 +516,9 @@ mod tests {
             line(
                 "1",
                 "[]",
-                r#"{"event":"content-block-start","index":0,"content":{"type":"text","text":"content-block-delta"}}"#,
+                r#"{"index":0,"event":"content-block-start","content":{"type":"text","text":"a"}}"#,
             ),
+            line("1", "[]", r#"{}"#),
             line(
                 "1",
                 "[]",
@@ -538,24 +576,40 @@ mod tests {
                 seq: Some(7),
                 namespace: Some(vec!["chat:d7".into()]),
                 timestamp: Some(1795994517830),
-                data: BlockDelta {
+                data: Payload::Delta(BlockDelta {
                     index: "0".into(),
                     delta: Delta::Text {
                         is_text: true,
                         text: Some("Hello!".into())
                     }
-                }
+                })
             })
         );
         let p = parse_v3_messages(INPROC).expect("fast");
         assert_eq!(p.seq, Some(6));
+        let Payload::Delta(d) = p.data else {
+            panic!("a delta")
+        };
         assert_eq!(
-            p.data.delta,
+            d.delta,
             Delta::Text {
                 is_text: false,
                 text: Some("Hm".into())
             }
         );
+        for d in other_payloads() {
+            let l = line("1", r#"["a"]"#, d);
+            let m = parse_v3_messages(&l).expect("fast");
+            let Payload::Other(v) = &m.data else {
+                panic!("{l}")
+            };
+            // What pruning keeps of the payload.
+            let pruned = prune::parse_pruned(&l).expect("pruned");
+            assert_eq!(v, &pruned["params"]["data"], "{l}");
+            let l = line("1", r#"["a"]"#, &format!(r#"[{d},{{"x":1}},2]"#));
+            let m2 = parse_v3_messages(&l).expect("fast");
+            assert_eq!(m.data, m2.data, "{l}");
+        }
         for d in fast_deltas() {
             for index in ["0", "3", "-2", r#""b1""#] {
                 let l = line("1", r#"["a","b:c"]"#, &delta(index, d));
@@ -565,12 +619,12 @@ mod tests {
         let l = line(
             "1",
             "[]",
-            r#"{"event":"content-block-delta","delta":{"type":"text","text":"x"}}"#,
+            r#"{"event":"content-block-delta","delta":{"type":"text","text":"x"},"content":5}"#,
         );
-        assert_eq!(
-            parse_v3_messages(&l).map(|m| m.data.index),
-            Some("0".into())
-        );
+        assert!(matches!(
+            parse_v3_messages(&l).map(|m| m.data),
+            Some(Payload::Delta(BlockDelta { index, .. })) if index == "0"
+        ));
         let l = format!(
             r#"{{"type":"event","method":"messages","params":{{"data":{}}}}}"#,
             delta("\"k\"", fast_deltas()[0])
@@ -655,6 +709,17 @@ mod tests {
             )
         };
         let finish = |seq: &str, ns: &str| line(seq, ns, r#"{"event":"message-finish"}"#);
+        // Every other payload, in a message of its own namespace, plain and in-process.
+        let mut others = vec![];
+        for (i, d) in other_payloads().into_iter().enumerate() {
+            let ns = format!(r#"["o{}"]"#, i % 3);
+            others.push(start(&(400 + 2 * i).to_string(), &ns, "mo"));
+            others.push(line(&(401 + 2 * i).to_string(), &ns, d));
+            others.push(
+                line("", &ns, &format!(r#"[{d},{{"langgraph_node":"n"}}]"#))
+                    .replace(r#""seq":,"#, ""),
+            );
+        }
         let mut lines: Vec<String> = vec![JS.into(), PY.into(), INPROC.into()];
         // Deltas outside a message.
         for d in fast_deltas() {
@@ -694,6 +759,7 @@ mod tests {
         lines.push(INPROC.into());
         lines.push(PY.into());
         lines.push(finish("304", "[]"));
+        lines.extend(others);
         let framed = run(&lines, |l, n| match frame_ndjson_line(l, origin(n), true) {
             Frame::Record(r) => Some(r),
             _ => None,
