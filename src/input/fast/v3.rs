@@ -107,10 +107,14 @@ pub fn parse_v3_messages(text: &str) -> Option<V3Messages> {
 
 /// The `Value` kept in a fast record: what the classifier reads of a v3 event.
 pub fn stub_value() -> Value {
-    let mut m = Map::new();
-    m.insert("type".into(), Value::String("event".into()));
-    m.insert("method".into(), Value::String(METHOD.into()));
-    Value::Object(m)
+    // Cloned: cheaper than hashing its keys again.
+    static STUB: LazyLock<Value> = LazyLock::new(|| {
+        let mut m = Map::new();
+        m.insert("type".into(), Value::String("event".into()));
+        m.insert("method".into(), Value::String(METHOD.into()));
+        Value::Object(m)
+    });
+    STUB.clone()
 }
 
 /// An integer that fits an `i64` (anything else gives up).
@@ -149,7 +153,8 @@ impl<'de> Visitor<'de> for Top {
             Some(Key(k)) if k == "type" => {}
             _ => return Err(bail()),
         }
-        if m.next_value_seed(Text)? != "event" {
+        // Strings only compared are read as `Key`s: borrowed from the line, not copied.
+        if m.next_value::<Key<'de>>()?.0 != "event" {
             return Err(bail());
         }
         let (mut seq, mut method, mut params) = (None, None, None);
@@ -158,7 +163,7 @@ impl<'de> Visitor<'de> for Top {
                 "type" | "event" => return Err(bail()),
                 "seq" => set(&mut seq, m.next_value_seed(Int)?)?,
                 "method" => {
-                    if m.next_value_seed(Text)? != METHOD {
+                    if m.next_value::<Key<'de>>()?.0 != METHOD {
                         return Err(bail());
                     }
                     set(&mut method, ())?;
@@ -273,11 +278,11 @@ impl<'de> Visitor<'de> for Data {
             Some(Key(k)) if k == "event" => {}
             _ => return Err(bail()),
         }
-        let event = m.next_value_seed(Text)?;
+        let Key(event) = m.next_value::<Key<'de>>()?;
         if event != "content-block-delta" {
             // Pruned as `prune` does, the event first.
             let mut out = Map::new();
-            out.insert("event".into(), Value::String(event));
+            out.insert("event".into(), Value::String(event.into_owned()));
             message_keys(&mut m, &mut out)?;
             return Ok(Payload::Other(Value::Object(out)));
         }
@@ -345,7 +350,7 @@ impl<'de> Visitor<'de> for DeltaSeed {
             (None, None, None, None, None, None);
         while let Some(Key(k)) = m.next_key::<Key<'de>>()? {
             match k.as_ref() {
-                "type" => set(&mut ty, m.next_value_seed(Text)?)?,
+                "type" => set(&mut ty, m.next_value::<Key<'de>>()?.0)?,
                 "text" => set(&mut text, m.next_value_seed(OptText)?)?,
                 "reasoning" => set(&mut reasoning, m.next_value_seed(OptText)?)?,
                 "args" => set(&mut args, m.next_value_seed(OptText)?)?,
