@@ -22,8 +22,9 @@
 //! | v3 `updates` not of `__interrupt__` | `params.data` except `node` |
 //! | v3 `messages` | `params.data` keys other than `event`, `id`, `index`, `delta`, `content`, `usage`, `metadata`; of `[payload, metadata]` the metadata (kept as `null`) |
 //!
-//! Plain `on_chat_model_stream` lines (text and tool-call chunks) do not get here: [`super::fast`]
-//! reads them without a `Value`.
+//! Plain `on_chat_model_stream` lines (text and tool-call chunks) and plain v3 `messages` lines
+//! do not get here: [`super::fast`] reads them without a `Value` (the payload of a v3 message
+//! event other than a plain block delta with `message_keys`, as here).
 //!
 //! Root chain events are known only from `parent_ids` (or the metadata), after `data`: their
 //! data is kept as raw text until the line is read, then parsed whole or pruned.
