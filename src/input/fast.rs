@@ -595,7 +595,8 @@ impl<'de> Visitor<'de> for Index {
 mod tests {
     use super::*;
     use crate::adapter::{Disposition, Router};
-    use crate::input::{frame_ndjson_line, parse_json, prune, Frame, Origin, Record};
+    use crate::input::three_ways::{self, origin};
+    use crate::input::{frame_ndjson_line, Frame, Record};
     use crate::model::ModelEvent;
 
     const PY: &str = r#"{"event":"on_chat_model_stream","data":{"chunk":{"content":"Hi","additional_kwargs":{},"response_metadata":{},"type":"AIMessageChunk","name":null,"id":"lc_run--r1","tool_calls":[],"invalid_tool_calls":[],"usage_metadata":null,"tool_call_chunks":[],"chunk_position":null}},"run_id":"r1","name":"M","tags":["seq:step:1"],"metadata":{"thread_id":"t","langgraph_node":"chat"},"parent_ids":["a","b"]}"#;
@@ -741,13 +742,6 @@ mod tests {
         }
     }
 
-    fn origin(line: u64) -> Origin {
-        Origin {
-            file: "t".into(),
-            line,
-        }
-    }
-
     /// Feeds lines in order through one router, each record made by `record`.
     fn run(
         lines: &[String],
@@ -779,25 +773,9 @@ mod tests {
                 .into_iter()
                 .map(|c| line(c).replace(r#""run_id":"r""#, r#""run_id":"r2""#)),
         );
-        let framed = run(&lines, |l, n| match frame_ndjson_line(l, origin(n), true) {
-            Frame::Record(r) => Some(r),
-            _ => None,
-        });
-        let pruned = run(&lines, |l, n| {
-            let v = prune::parse_pruned(l)
-                .map_or_else(|| parse_json(l), Ok)
-                .ok()?;
-            Some(Record::new(origin(n), 1, None, l.into(), v))
-        });
-        let whole = run(&lines, |l, n| {
-            Some(Record::new(
-                origin(n),
-                1,
-                None,
-                l.into(),
-                parse_json(l).ok()?,
-            ))
-        });
+        let framed = run(&lines, three_ways::framed);
+        let pruned = run(&lines, three_ways::pruned);
+        let whole = run(&lines, three_ways::whole);
         for (i, l) in lines.iter().enumerate() {
             assert_eq!(framed[i], pruned[i], "line {}: {l}", i + 1);
             assert_eq!(framed[i], whole[i], "line {}: {l}", i + 1);

@@ -421,3 +421,44 @@ pub fn json_kind(v: &Value) -> &'static str {
         Value::Object(_) => "an object",
     }
 }
+
+/// Records built three ways from one line, for tests that require the typed fast paths and
+/// pruned parsing to change nothing: as `convert` frames it, by pruned parsing alone, whole.
+#[cfg(test)]
+pub(crate) mod three_ways {
+    use super::{frame_ndjson_line, parse_json, prune, Frame, Origin, Record};
+
+    pub fn origin(line: u64) -> Origin {
+        Origin {
+            file: "t".into(),
+            line,
+        }
+    }
+
+    /// As `convert` and `check` frame the line (fast path, else pruned, else whole).
+    pub fn framed(l: &str, n: u64) -> Option<Record> {
+        match frame_ndjson_line(l, origin(n), true) {
+            Frame::Record(r) => Some(r),
+            _ => None,
+        }
+    }
+
+    /// Pruned parsing only (whole when pruning gives up), as before the fast paths.
+    pub fn pruned(l: &str, n: u64) -> Option<Record> {
+        let v = prune::parse_pruned(l)
+            .map_or_else(|| parse_json(l), Ok)
+            .ok()?;
+        Some(Record::new(origin(n), 1, None, l.into(), v))
+    }
+
+    /// The whole line, as timeline and explain read it.
+    pub fn whole(l: &str, n: u64) -> Option<Record> {
+        Some(Record::new(
+            origin(n),
+            1,
+            None,
+            l.into(),
+            parse_json(l).ok()?,
+        ))
+    }
+}

@@ -385,7 +385,8 @@ mod tests {
     use super::*;
     use crate::adapter::{Disposition, Router};
     use crate::check::{Checker, Config, Finding};
-    use crate::input::{frame_ndjson_line, parse_json, prune, Frame, Origin, Record};
+    use crate::input::three_ways::{self, origin};
+    use crate::input::{frame_ndjson_line, prune, Frame, Record};
     use crate::model::ModelEvent;
 
     const JS: &str = r#"{"type":"event","seq":7,"method":"messages","params":{"namespace":["chat:d7"],"timestamp":1795994517830,"node":"chat","data":{"event":"content-block-delta","index":0,"delta":{"type":"text-delta","text":"Hello!"},"run_id":"01a2"}}}"#;
@@ -649,13 +650,6 @@ mod tests {
         }
     }
 
-    fn origin(line: u64) -> Origin {
-        Origin {
-            file: "t".into(),
-            line,
-        }
-    }
-
     type Run = (
         Vec<(Option<Disposition>, Vec<ModelEvent>, Option<i64>)>,
         Vec<Finding>,
@@ -765,25 +759,9 @@ mod tests {
         lines.push(PY.into());
         lines.push(finish("304", "[]"));
         lines.extend(others);
-        let framed = run(&lines, |l, n| match frame_ndjson_line(l, origin(n), true) {
-            Frame::Record(r) => Some(r),
-            _ => None,
-        });
-        let pruned = run(&lines, |l, n| {
-            let v = prune::parse_pruned(l)
-                .map_or_else(|| parse_json(l), Ok)
-                .ok()?;
-            Some(Record::new(origin(n), 1, None, l.into(), v))
-        });
-        let whole = run(&lines, |l, n| {
-            Some(Record::new(
-                origin(n),
-                1,
-                None,
-                l.into(),
-                parse_json(l).ok()?,
-            ))
-        });
+        let framed = run(&lines, three_ways::framed);
+        let pruned = run(&lines, three_ways::pruned);
+        let whole = run(&lines, three_ways::whole);
         for (i, l) in lines.iter().enumerate() {
             assert_eq!(framed.0[i], pruned.0[i], "line {}: {l}", i + 1);
             assert_eq!(framed.0[i], whole.0[i], "line {}: {l}", i + 1);
