@@ -37,7 +37,7 @@ Register-ArgumentCompleter -Native -CommandName 'aguify' -ScriptBlock {
         'aguify;convert' {
             [CompletionResult]::new('--from', '--from', [CompletionResultType]::ParameterName, 'Input form: detected per file by default')
             [CompletionResult]::new('--max-line-bytes', '--max-line-bytes', [CompletionResultType]::ParameterName, 'Skip (and report) lines longer than this many bytes')
-            [CompletionResult]::new('--threads', '--threads', [CompletionResultType]::ParameterName, 'Threads for NDJSON input: 1 parses on the main thread; N > 1 parses on N - 1 more threads while the main thread maps (default: the number of cores, at most 3). The output does not depend on it')
+            [CompletionResult]::new('--threads', '--threads', [CompletionResultType]::ParameterName, 'Threads for NDJSON input: 1 parses on the main thread; N > 1 parses on N - 1 more threads while the main thread maps (default: the number of cores, at most 2). The output does not depend on it')
             [CompletionResult]::new('--thread-id', '--thread-id', [CompletionResultType]::ParameterName, 'threadId when the log has none')
             [CompletionResult]::new('--run-id', '--run-id', [CompletionResultType]::ParameterName, 'runId when the log has none (later runs get `-2`, `-3`…)')
             [CompletionResult]::new('--text', '--text', [CompletionResultType]::ParameterName, 'Stream every model message, or only the final state''s answer')
@@ -58,7 +58,7 @@ Register-ArgumentCompleter -Native -CommandName 'aguify' -ScriptBlock {
         'aguify;check' {
             [CompletionResult]::new('--from', '--from', [CompletionResultType]::ParameterName, 'Input form: detected per file by default')
             [CompletionResult]::new('--max-line-bytes', '--max-line-bytes', [CompletionResultType]::ParameterName, 'Skip (and report) lines longer than this many bytes')
-            [CompletionResult]::new('--threads', '--threads', [CompletionResultType]::ParameterName, 'Threads for NDJSON input: 1 parses on the main thread; N > 1 parses on N - 1 more threads while the main thread maps (default: the number of cores, at most 3). The output does not depend on it')
+            [CompletionResult]::new('--threads', '--threads', [CompletionResultType]::ParameterName, 'Threads for NDJSON input: 1 parses on the main thread; N > 1 parses on N - 1 more threads while the main thread maps (default: the number of cores, at most 2). The output does not depend on it')
             [CompletionResult]::new('--thread-id', '--thread-id', [CompletionResultType]::ParameterName, 'threadId when the log has none')
             [CompletionResult]::new('--run-id', '--run-id', [CompletionResultType]::ParameterName, 'runId when the log has none (later runs get `-2`, `-3`…)')
             [CompletionResult]::new('--text', '--text', [CompletionResultType]::ParameterName, 'Stream every model message, or only the final state''s answer')
@@ -99,7 +99,7 @@ Register-ArgumentCompleter -Native -CommandName 'aguify' -ScriptBlock {
         'aguify;timeline' {
             [CompletionResult]::new('--from', '--from', [CompletionResultType]::ParameterName, 'Input form: detected per file by default')
             [CompletionResult]::new('--max-line-bytes', '--max-line-bytes', [CompletionResultType]::ParameterName, 'Skip (and report) lines longer than this many bytes')
-            [CompletionResult]::new('--threads', '--threads', [CompletionResultType]::ParameterName, 'Threads for NDJSON input: 1 parses on the main thread; N > 1 parses on N - 1 more threads while the main thread maps (default: the number of cores, at most 3). The output does not depend on it')
+            [CompletionResult]::new('--threads', '--threads', [CompletionResultType]::ParameterName, 'Threads for NDJSON input: 1 parses on the main thread; N > 1 parses on N - 1 more threads while the main thread maps (default: the number of cores, at most 2). The output does not depend on it')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour by kind; `auto` colours a terminal only and honours NO_COLOR / CLICOLOR_FORCE')
             [CompletionResult]::new('--width', '--width', [CompletionResultType]::ParameterName, 'Cut lines to this many columns (default: the terminal width, COLUMNS, or 120 in a pipe)')
             [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Exit 2 at the first bad input line instead of reporting it and going on')
@@ -114,7 +114,7 @@ Register-ArgumentCompleter -Native -CommandName 'aguify' -ScriptBlock {
         'aguify;explain' {
             [CompletionResult]::new('--from', '--from', [CompletionResultType]::ParameterName, 'Input form: detected per file by default')
             [CompletionResult]::new('--max-line-bytes', '--max-line-bytes', [CompletionResultType]::ParameterName, 'Skip (and report) lines longer than this many bytes')
-            [CompletionResult]::new('--threads', '--threads', [CompletionResultType]::ParameterName, 'Threads for NDJSON input: 1 parses on the main thread; N > 1 parses on N - 1 more threads while the main thread maps (default: the number of cores, at most 3). The output does not depend on it')
+            [CompletionResult]::new('--threads', '--threads', [CompletionResultType]::ParameterName, 'Threads for NDJSON input: 1 parses on the main thread; N > 1 parses on N - 1 more threads while the main thread maps (default: the number of cores, at most 2). The output does not depend on it')
             [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'How many raw input records before the error to show')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format (json: the documented object of docs/timeline.md)')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour the text report; `auto` colours a terminal only and honours NO_COLOR / CLICOLOR_FORCE')

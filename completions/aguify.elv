@@ -33,7 +33,7 @@ set edit:completion:arg-completer[aguify] = {|@words|
         &'aguify;convert'= {
             cand --from 'Input form: detected per file by default'
             cand --max-line-bytes 'Skip (and report) lines longer than this many bytes'
-            cand --threads 'Threads for NDJSON input: 1 parses on the main thread; N > 1 parses on N - 1 more threads while the main thread maps (default: the number of cores, at most 3). The output does not depend on it'
+            cand --threads 'Threads for NDJSON input: 1 parses on the main thread; N > 1 parses on N - 1 more threads while the main thread maps (default: the number of cores, at most 2). The output does not depend on it'
             cand --thread-id 'threadId when the log has none'
             cand --run-id 'runId when the log has none (later runs get `-2`, `-3`…)'
             cand --text 'Stream every model message, or only the final state''s answer'
@@ -53,7 +53,7 @@ set edit:completion:arg-completer[aguify] = {|@words|
         &'aguify;check'= {
             cand --from 'Input form: detected per file by default'
             cand --max-line-bytes 'Skip (and report) lines longer than this many bytes'
-            cand --threads 'Threads for NDJSON input: 1 parses on the main thread; N > 1 parses on N - 1 more threads while the main thread maps (default: the number of cores, at most 3). The output does not depend on it'
+            cand --threads 'Threads for NDJSON input: 1 parses on the main thread; N > 1 parses on N - 1 more threads while the main thread maps (default: the number of cores, at most 2). The output does not depend on it'
             cand --thread-id 'threadId when the log has none'
             cand --run-id 'runId when the log has none (later runs get `-2`, `-3`…)'
             cand --text 'Stream every model message, or only the final state''s answer'
@@ -92,7 +92,7 @@ set edit:completion:arg-completer[aguify] = {|@words|
         &'aguify;timeline'= {
             cand --from 'Input form: detected per file by default'
             cand --max-line-bytes 'Skip (and report) lines longer than this many bytes'
-            cand --threads 'Threads for NDJSON input: 1 parses on the main thread; N > 1 parses on N - 1 more threads while the main thread maps (default: the number of cores, at most 3). The output does not depend on it'
+            cand --threads 'Threads for NDJSON input: 1 parses on the main thread; N > 1 parses on N - 1 more threads while the main thread maps (default: the number of cores, at most 2). The output does not depend on it'
             cand --color 'Colour by kind; `auto` colours a terminal only and honours NO_COLOR / CLICOLOR_FORCE'
             cand --width 'Cut lines to this many columns (default: the terminal width, COLUMNS, or 120 in a pipe)'
             cand --strict 'Exit 2 at the first bad input line instead of reporting it and going on'
@@ -106,7 +106,7 @@ set edit:completion:arg-completer[aguify] = {|@words|
         &'aguify;explain'= {
             cand --from 'Input form: detected per file by default'
             cand --max-line-bytes 'Skip (and report) lines longer than this many bytes'
-            cand --threads 'Threads for NDJSON input: 1 parses on the main thread; N > 1 parses on N - 1 more threads while the main thread maps (default: the number of cores, at most 3). The output does not depend on it'
+            cand --threads 'Threads for NDJSON input: 1 parses on the main thread; N > 1 parses on N - 1 more threads while the main thread maps (default: the number of cores, at most 2). The output does not depend on it'
             cand -n 'How many raw input records before the error to show'
             cand --format 'Output format (json: the documented object of docs/timeline.md)'
             cand --color 'Colour the text report; `auto` colours a terminal only and honours NO_COLOR / CLICOLOR_FORCE'

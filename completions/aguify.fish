@@ -39,7 +39,7 @@ v3\t''
 sse\t''
 agui\t''"
 complete -c aguify -n "__fish_aguify_using_subcommand convert" -l max-line-bytes -d 'Skip (and report) lines longer than this many bytes' -r
-complete -c aguify -n "__fish_aguify_using_subcommand convert" -l threads -d 'Threads for NDJSON input: 1 parses on the main thread; N > 1 parses on N - 1 more threads while the main thread maps (default: the number of cores, at most 3). The output does not depend on it' -r
+complete -c aguify -n "__fish_aguify_using_subcommand convert" -l threads -d 'Threads for NDJSON input: 1 parses on the main thread; N > 1 parses on N - 1 more threads while the main thread maps (default: the number of cores, at most 2). The output does not depend on it' -r
 complete -c aguify -n "__fish_aguify_using_subcommand convert" -l thread-id -d 'threadId when the log has none' -r
 complete -c aguify -n "__fish_aguify_using_subcommand convert" -l run-id -d 'runId when the log has none (later runs get `-2`, `-3`…)' -r
 complete -c aguify -n "__fish_aguify_using_subcommand convert" -l text -d 'Stream every model message, or only the final state\'s answer' -r -f -a "stream\t''
@@ -66,7 +66,7 @@ v3\t''
 sse\t''
 agui\t''"
 complete -c aguify -n "__fish_aguify_using_subcommand check" -l max-line-bytes -d 'Skip (and report) lines longer than this many bytes' -r
-complete -c aguify -n "__fish_aguify_using_subcommand check" -l threads -d 'Threads for NDJSON input: 1 parses on the main thread; N > 1 parses on N - 1 more threads while the main thread maps (default: the number of cores, at most 3). The output does not depend on it' -r
+complete -c aguify -n "__fish_aguify_using_subcommand check" -l threads -d 'Threads for NDJSON input: 1 parses on the main thread; N > 1 parses on N - 1 more threads while the main thread maps (default: the number of cores, at most 2). The output does not depend on it' -r
 complete -c aguify -n "__fish_aguify_using_subcommand check" -l thread-id -d 'threadId when the log has none' -r
 complete -c aguify -n "__fish_aguify_using_subcommand check" -l run-id -d 'runId when the log has none (later runs get `-2`, `-3`…)' -r
 complete -c aguify -n "__fish_aguify_using_subcommand check" -l text -d 'Stream every model message, or only the final state\'s answer' -r -f -a "stream\t''
@@ -119,7 +119,7 @@ v3\t''
 sse\t''
 agui\t''"
 complete -c aguify -n "__fish_aguify_using_subcommand timeline" -l max-line-bytes -d 'Skip (and report) lines longer than this many bytes' -r
-complete -c aguify -n "__fish_aguify_using_subcommand timeline" -l threads -d 'Threads for NDJSON input: 1 parses on the main thread; N > 1 parses on N - 1 more threads while the main thread maps (default: the number of cores, at most 3). The output does not depend on it' -r
+complete -c aguify -n "__fish_aguify_using_subcommand timeline" -l threads -d 'Threads for NDJSON input: 1 parses on the main thread; N > 1 parses on N - 1 more threads while the main thread maps (default: the number of cores, at most 2). The output does not depend on it' -r
 complete -c aguify -n "__fish_aguify_using_subcommand timeline" -l color -d 'Colour by kind; `auto` colours a terminal only and honours NO_COLOR / CLICOLOR_FORCE' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -136,7 +136,7 @@ v3\t''
 sse\t''
 agui\t''"
 complete -c aguify -n "__fish_aguify_using_subcommand explain" -l max-line-bytes -d 'Skip (and report) lines longer than this many bytes' -r
-complete -c aguify -n "__fish_aguify_using_subcommand explain" -l threads -d 'Threads for NDJSON input: 1 parses on the main thread; N > 1 parses on N - 1 more threads while the main thread maps (default: the number of cores, at most 3). The output does not depend on it' -r
+complete -c aguify -n "__fish_aguify_using_subcommand explain" -l threads -d 'Threads for NDJSON input: 1 parses on the main thread; N > 1 parses on N - 1 more threads while the main thread maps (default: the number of cores, at most 2). The output does not depend on it' -r
 complete -c aguify -n "__fish_aguify_using_subcommand explain" -s n -d 'How many raw input records before the error to show' -r
 complete -c aguify -n "__fish_aguify_using_subcommand explain" -l format -d 'Output format (json: the documented object of docs/timeline.md)' -r -f -a "text\t''
 json\t''"

@@ -56,7 +56,7 @@ pub struct InputArgs {
     #[arg(long)]
     pub strict: bool,
     /// Threads for NDJSON input: 1 parses on the main thread; N > 1 parses on N - 1 more
-    /// threads while the main thread maps (default: the number of cores, at most 3). The
+    /// threads while the main thread maps (default: the number of cores, at most 2). The
     /// output does not depend on it
     #[arg(long, value_name = "N")]
     pub threads: Option<usize>,

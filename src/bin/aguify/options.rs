@@ -46,11 +46,13 @@ pub fn pipeline_options(input: &InputArgs, map: &MapArgs) -> Options {
     }
 }
 
-/// `--threads` by default: the cores, at most 3. Two parse threads keep the main thread (which
-/// maps, checks and writes) busy on every form measured; more only hold more parsed batches in
-/// memory (docs/performance.md).
+/// `--threads` by default: the cores, at most 2 (one parse thread beside the main thread).
+/// By instructions one parse thread nearly keeps up with the main thread (which maps, checks
+/// and writes) on every form measured; each further thread adds a heap and batches in flight,
+/// 4–8 MiB of peak RSS (1 GB v3-js check: 24 MiB with 2, up to 31 MiB with 3, 35 MiB with 4;
+/// docs/performance.md).
 pub fn default_threads() -> usize {
-    cores().min(3)
+    cores().min(2)
 }
 
 /// The machine's cores (1 when unknown).
