@@ -10,7 +10,7 @@ use serde_json::Value;
 use super::{
     content::block_key, custom_event, interrupts_from, lc, Adapter, Disposition, RecordKind,
 };
-use crate::input::fast::v3::{BlockDelta, Delta, Payload, V3Messages};
+use crate::input::fast::v3::{BlockDelta, Delta, Payload, V3Event};
 use crate::input::Record;
 use crate::model::{ErrorInfo, ModelEvent, Usage};
 
@@ -297,12 +297,7 @@ impl V3Adapter {
 
     /// A v3 `messages` line read by the fast path: what [`Adapter::feed`] does with its
     /// `Value` form.
-    fn feed_fast(
-        &mut self,
-        rec: &Record,
-        f: &V3Messages,
-        out: &mut Vec<ModelEvent>,
-    ) -> Disposition {
+    fn feed_fast(&mut self, rec: &Record, f: &V3Event, out: &mut Vec<ModelEvent>) -> Disposition {
         if let Some(n) = f.seq {
             if let Err(msg) = self.check_seq_int(rec, n) {
                 return Disposition::Bad(msg);
@@ -313,13 +308,113 @@ impl V3Adapter {
             .as_deref()
             .map(|a| ns_join(a.iter().map(String::as_str)))
             .unwrap_or_default();
-        self.ensure_started(out);
         match &f.data {
-            Payload::Delta(d) => self.on_block_delta(&ns, d, out),
+            Payload::Delta(d) => {
+                self.ensure_started(out);
+                self.on_block_delta(&ns, d, out)
+            }
             Payload::Other(data) => {
                 let seq = f.seq.map(|n| n.to_string()).unwrap_or_default();
-                self.on_messages(ns, &seq, data, out)
+                // Of `params` only `interrupts` is read but for the data and namespace.
+                let params = match &f.interrupts {
+                    Some(i) => {
+                        let mut p = serde_json::Map::new();
+                        p.insert("interrupts".into(), i.clone());
+                        Value::Object(p)
+                    }
+                    None => Value::Null,
+                };
+                self.on_method(f.method.as_str(), ns, &seq, &params, data, out)
             }
+        }
+    }
+
+    /// A v3 event of `method` after its `seq` check: `params` (an object or `null`), its
+    /// `data` and namespace key `ns`.
+    fn on_method(
+        &mut self,
+        method: &str,
+        ns: String,
+        seq: &str,
+        params: &Value,
+        data: &Value,
+        out: &mut Vec<ModelEvent>,
+    ) -> Disposition {
+        // After the root's terminal lifecycle, records up to the next root start still belong
+        // to the ending run (JS final-value `custom` events, Python platform `values`).
+        let root_start = method == "lifecycle"
+            && ns.is_empty()
+            && data.field("namespace").is_none()
+            && matches!(
+                data.field("event").and_then(Value::as_str),
+                Some("running" | "started")
+            );
+        if root_start {
+            self.flush_deferred(out);
+        }
+        self.ensure_started(out);
+        match method {
+            "messages" => self.on_messages(ns, seq, data, out),
+            "tools" => self.on_tools(data, out),
+            "lifecycle" => self.on_lifecycle(&ns, data, out),
+            "values" => {
+                if !ns.is_empty() {
+                    return Disposition::Ignored("subgraph values (not the graph's state)");
+                }
+                let mut mapped = false;
+                if let Some(list) = params
+                    .field("interrupts")
+                    .filter(|l| l.as_array().is_some_and(|a| !a.is_empty()))
+                {
+                    out.push(ModelEvent::Interrupt(interrupts_from(list)));
+                    mapped = true;
+                }
+                mapped |= super::state_events(data, out);
+                if mapped {
+                    Disposition::Mapped
+                } else {
+                    Disposition::Ignored("values payload that is not a state object")
+                }
+            }
+            "updates" => {
+                let node = data
+                    .field("node")
+                    .or_else(|| params.field("node"))
+                    .and_then(Value::as_str);
+                if node == Some("__interrupt__") {
+                    let list = data.field("values").unwrap_or(data);
+                    out.push(ModelEvent::Interrupt(interrupts_from(list)));
+                    return Disposition::Mapped;
+                }
+                Disposition::Ignored("node update (a partial state, not the state)")
+            }
+            "tasks" => {
+                if let Some(list) = data
+                    .field("interrupts")
+                    .filter(|l| l.as_array().is_some_and(|a| !a.is_empty()))
+                {
+                    out.push(ModelEvent::Interrupt(interrupts_from(list)));
+                    return Disposition::Mapped;
+                }
+                Disposition::Ignored("task bookkeeping (nodes map from lifecycle)")
+            }
+            "checkpoints" => Disposition::Ignored("checkpoint bookkeeping"),
+            "input.requested" => {
+                let list = Value::Array(vec![data.clone()]);
+                out.push(ModelEvent::Interrupt(interrupts_from(&list)));
+                Disposition::Mapped
+            }
+            "custom" => {
+                out.push(custom_event(None, data));
+                Disposition::Mapped
+            }
+            m if m.starts_with("custom:") => {
+                let payload = data.field("payload").unwrap_or(data);
+                out.push(custom_event(Some(&m["custom:".len()..]), payload));
+                Disposition::Mapped
+            }
+            "debug" => Disposition::Ignored("debug stream"),
+            _ => Disposition::Ignored("v3 method aguify does not map"),
         }
     }
 
@@ -793,82 +888,7 @@ impl Adapter for V3Adapter {
         let data = params.field("data").unwrap_or(&Value::Null);
         let ns = ns_key(params.field("namespace"));
         let seq = ev.field("seq").map(|s| s.to_string()).unwrap_or_default();
-        // After the root's terminal lifecycle, records up to the next root start still belong
-        // to the ending run (JS final-value `custom` events, Python platform `values`).
-        let root_start = method == "lifecycle"
-            && ns.is_empty()
-            && data.field("namespace").is_none()
-            && matches!(
-                data.field("event").and_then(Value::as_str),
-                Some("running" | "started")
-            );
-        if root_start {
-            self.flush_deferred(out);
-        }
-        self.ensure_started(out);
-        match method {
-            "messages" => self.on_messages(ns, &seq, data, out),
-            "tools" => self.on_tools(data, out),
-            "lifecycle" => self.on_lifecycle(&ns, data, out),
-            "values" => {
-                if !ns.is_empty() {
-                    return Disposition::Ignored("subgraph values (not the graph's state)");
-                }
-                let mut mapped = false;
-                if let Some(list) = params
-                    .field("interrupts")
-                    .filter(|l| l.as_array().is_some_and(|a| !a.is_empty()))
-                {
-                    out.push(ModelEvent::Interrupt(interrupts_from(list)));
-                    mapped = true;
-                }
-                mapped |= super::state_events(data, out);
-                if mapped {
-                    Disposition::Mapped
-                } else {
-                    Disposition::Ignored("values payload that is not a state object")
-                }
-            }
-            "updates" => {
-                let node = data
-                    .field("node")
-                    .or_else(|| params.field("node"))
-                    .and_then(Value::as_str);
-                if node == Some("__interrupt__") {
-                    let list = data.field("values").unwrap_or(data);
-                    out.push(ModelEvent::Interrupt(interrupts_from(list)));
-                    return Disposition::Mapped;
-                }
-                Disposition::Ignored("node update (a partial state, not the state)")
-            }
-            "tasks" => {
-                if let Some(list) = data
-                    .field("interrupts")
-                    .filter(|l| l.as_array().is_some_and(|a| !a.is_empty()))
-                {
-                    out.push(ModelEvent::Interrupt(interrupts_from(list)));
-                    return Disposition::Mapped;
-                }
-                Disposition::Ignored("task bookkeeping (nodes map from lifecycle)")
-            }
-            "checkpoints" => Disposition::Ignored("checkpoint bookkeeping"),
-            "input.requested" => {
-                let list = Value::Array(vec![data.clone()]);
-                out.push(ModelEvent::Interrupt(interrupts_from(&list)));
-                Disposition::Mapped
-            }
-            "custom" => {
-                out.push(custom_event(None, data));
-                Disposition::Mapped
-            }
-            m if m.starts_with("custom:") => {
-                let payload = data.field("payload").unwrap_or(data);
-                out.push(custom_event(Some(&m["custom:".len()..]), payload));
-                Disposition::Mapped
-            }
-            "debug" => Disposition::Ignored("debug stream"),
-            _ => Disposition::Ignored("v3 method aguify does not map"),
-        }
+        self.on_method(method, ns, &seq, params, data, out)
     }
 
     fn take_warning(&mut self) -> Option<String> {

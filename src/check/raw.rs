@@ -6,7 +6,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde_json::Value;
 
 use super::Ctx;
-use crate::input::fast::v3::Payload;
+use crate::input::fast::v3::{Method, Payload};
 use crate::input::Record;
 use crate::model::ModelEvent;
 
@@ -163,8 +163,11 @@ fn namespace_key_parts(v: Option<&[String]>, out: &mut String, parts: &mut Optio
 impl Raw {
     pub fn record(&mut self, rec: &Record, ctx: &mut Ctx) {
         if let Some(f) = rec.fast_v3() {
-            // A `messages` event read by the fast path.
+            // An event read by the fast path: only `messages` has checks past `seq`.
             self.seq(f.seq, ctx);
+            if f.method != Method::Messages {
+                return;
+            }
             namespace_key_parts(f.namespace.as_deref(), &mut self.ns, &mut self.ns_parts);
             match &f.data {
                 Payload::Delta(d) => self.message_event(

@@ -49,8 +49,8 @@ pub mod v3;
 pub enum Fast {
     /// A plain v2 model chunk.
     V2(V2Stream),
-    /// A plain v3 `messages` block delta ([`v3`]).
-    V3(v3::V3Messages),
+    /// A plain v3 event of a method read there ([`v3`]).
+    V3(v3::V3Event),
 }
 
 impl Fast {
@@ -59,14 +59,14 @@ impl Fast {
         if let Some(s) = parse_v2_stream(text) {
             return Some(Fast::V2(s));
         }
-        v3::parse_v3_messages(text).map(Fast::V3)
+        v3::parse_v3_event(text).map(Fast::V3)
     }
 
     /// The `Value` kept with it: what the classifier reads.
     pub fn stub_value(&self) -> Value {
         match self {
             Fast::V2(_) => stub_value(),
-            Fast::V3(_) => v3::stub_value(),
+            Fast::V3(e) => v3::stub_value(e.method),
         }
     }
 }

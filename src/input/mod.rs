@@ -48,7 +48,7 @@ pub struct Record {
     pub value: Value,
     /// For such observers, a plain v2 model chunk or v3 block delta is read into this typed
     /// form instead ([`fast`]), and `value` is only what [`crate::adapter::classify`] reads
-    /// (`{"event":"on_chat_model_stream"}`, `{"type":"event","method":"messages"}`); the
+    /// (`{"event":"on_chat_model_stream"}`, `{"type":"event","method":M}`); the
     /// adapters, the checks and the timestamp read this.
     pub fast: Option<Box<fast::Fast>>,
 }
@@ -82,7 +82,7 @@ impl Record {
     }
 
     /// The v3 fast form, when the record has one.
-    pub fn fast_v3(&self) -> Option<&fast::v3::V3Messages> {
+    pub fn fast_v3(&self) -> Option<&fast::v3::V3Event> {
         match self.fast.as_deref() {
             Some(fast::Fast::V3(m)) => Some(m),
             _ => None,

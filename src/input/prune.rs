@@ -22,9 +22,10 @@
 //! | v3 `updates` not of `__interrupt__` | `params.data` except `node` |
 //! | v3 `messages` | `params.data` keys other than `event`, `id`, `index`, `delta`, `content`, `usage`, `metadata`; of `[payload, metadata]` the metadata (kept as `null`) |
 //!
-//! Plain `on_chat_model_stream` lines (text and tool-call chunks) and plain v3 `messages` lines
-//! do not get here: [`super::fast`] reads them without a `Value` (the payload of a v3 message
-//! event other than a plain block delta with `message_keys`, as here).
+//! Plain `on_chat_model_stream` lines (text and tool-call chunks) and plain v3 lines of most
+//! methods do not get here: [`super::fast`] reads their envelope without a `Value` (the payload
+//! of a v3 message event other than a plain block delta with `message_keys`, and other methods'
+//! data, as here).
 //!
 //! Root chain events are known only from `parent_ids` (or the metadata), after `data`: their
 //! data is kept as raw text until the line is read, then parsed whole or pruned.
@@ -288,7 +289,7 @@ impl<'de> Visitor<'de> for Top {
 }
 
 /// An object of which only some keys are kept (anything but an object gives up).
-struct KeepKeys(&'static [&'static str]);
+pub(super) struct KeepKeys(pub(super) &'static [&'static str]);
 
 impl<'de> DeserializeSeed<'de> for KeepKeys {
     type Value = Value;

@@ -1,26 +1,34 @@
 //! Typed fast path for the commonest v3 lines: streaming-protocol `messages` events, above all
-//! `content-block-delta` whose delta is text, reasoning or a tool-call chunk.
+//! `content-block-delta` whose delta is text, reasoning or a tool-call chunk, and the
+//! `lifecycle`, `tasks`, `checkpoints`, `tools`, `custom` and `values` events around them.
 //!
 //! In a v3 log four lines in ten are `messages` events, and a `content-block-delta` is half of
 //! them; even pruned ([`super::super::prune`]) each one builds and drops a small `Value` tree.
 //! For the plain case this module reads the line with typed serde visitors into a
-//! [`V3Messages`]: the envelope (`seq`, `namespace`, `timestamp`) typed, and the payload: a
-//! block delta typed, any other message event (`message-start`, `content-block-start`,
-//! `content-block-finish`, `usage`, `message-finish`…) as the pruned `Value` of its payload
-//! object (what [`super::super::prune`] keeps of it, so the adapter maps it alike). What reads a v3
-//! record in `convert` and `check` reads it from this form with the same code as the `Value`
-//! form: the v3 adapter (`check_seq`, `on_messages`' block lookup and `block_delta`), the raw
-//! checks ([`crate::check`] AGX601–605), the classifier (the record's `value` is
-//! `{"type":"event","method":"messages"}`) and the timestamp ([`crate::pipeline`]).
+//! [`V3Event`]: the envelope (`method`, `seq`, `namespace`, `timestamp`, `interrupts`) typed,
+//! and the payload: a block delta typed, any other message event (`message-start`,
+//! `content-block-start`, `content-block-finish`, `usage`, `message-finish`…) as the pruned
+//! `Value` of its payload object, and another method's `params.data` as the pruned `Value`
+//! [`super::super::prune`] keeps of it (whole for `lifecycle`, `tools`, `custom`, `values`;
+//! only `interrupts` of `tasks`; `null` for `checkpoints`), so the adapter maps it alike.
+//! `updates` (whose data is pruned by its node) and other methods are left to pruned parsing.
+//! What reads a v3 record in `convert` and `check` reads it from this form with the same code
+//! as the `Value` form: the v3 adapter (`check_seq`, the method dispatch `on_method`,
+//! `on_messages`' block lookup and `block_delta`), the raw checks ([`crate::check`] `seq` and
+//! AGX601–605), the classifier (the record's `value` is `{"type":"event","method":M}`) and
+//! the timestamp ([`crate::pipeline`]).
 //!
 //! A line takes the fast path only when its first key is `"type":"event"` and:
 //!
 //! - top level: no `event` key, no second `type`; `seq` absent or an integer that fits an
-//!   `i64`; `method` the string `"messages"`, before `params`; `params` an object;
+//!   `i64`; `method` one of the strings above (within the first 64 bytes), before `params`;
+//!   `params` an object;
 //! - `params`: `namespace` absent or a list of strings; `timestamp` absent or an integer that
-//!   fits an `i64`; `data` an object, or a non-empty list whose first item is one (the
-//!   in-process `[payload, metadata]` form; the rest is skipped);
-//! - the payload: an object whose first key is `event`, a string;
+//!   fits an `i64`; `interrupts` any value;
+//! - of `messages`, `data` an object, or a non-empty list whose first item is one (the
+//!   in-process `[payload, metadata]` form; the rest is skipped); of `tasks`, `data` absent or
+//!   an object; of the others, `data` anything or absent;
+//! - the `messages` payload: an object whose first key is `event`, a string;
 //! - of a `content-block-delta`: `index` absent, a string or an integer; `delta` an object
 //!   whose `type` is `text-delta`, `text`, `reasoning-delta`, `reasoning` (then `text` /
 //!   `reasoning` a string or `null`), `tool-call-delta` or `tool_call_chunk` (then `args`, `id`,
@@ -38,27 +46,72 @@ use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqA
 use serde_json::{Map, Value};
 
 use super::{bail, set, OptText, Text};
-use crate::input::prune::{message_keys, Key};
+use crate::input::prune::{message_keys, KeepKeys, Key};
 
 /// What is read of a plain v3 `messages` line.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct V3Messages {
+pub struct V3Event {
+    /// The event's `method`.
+    pub method: Method,
     /// The event's `seq`, when present.
     pub seq: Option<i64>,
     /// `params.namespace`, when present.
     pub namespace: Option<Vec<String>>,
     /// `params.timestamp`, when present.
     pub timestamp: Option<i64>,
-    /// The `messages` payload (`params.data`, or its first item).
+    /// `params.interrupts`, when present (read whole).
+    pub interrupts: Option<Value>,
+    /// The payload: of `messages`, `params.data` or its first item; of other methods
+    /// `params.data` as pruned parsing keeps it (`null` when absent).
     pub data: Payload,
 }
 
-/// A `messages` payload.
+/// The v3 methods read here.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Method {
+    Messages,
+    Lifecycle,
+    Tasks,
+    Checkpoints,
+    Tools,
+    Custom,
+    Values,
+}
+
+impl Method {
+    const ALL: [Method; 7] = [
+        Method::Messages,
+        Method::Lifecycle,
+        Method::Tasks,
+        Method::Checkpoints,
+        Method::Tools,
+        Method::Custom,
+        Method::Values,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Method::Messages => "messages",
+            Method::Lifecycle => "lifecycle",
+            Method::Tasks => "tasks",
+            Method::Checkpoints => "checkpoints",
+            Method::Tools => "tools",
+            Method::Custom => "custom",
+            Method::Values => "values",
+        }
+    }
+
+    fn of(s: &str) -> Option<Method> {
+        Method::ALL.into_iter().find(|m| m.as_str() == s)
+    }
+}
+
+/// A payload.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Payload {
     /// A plain `content-block-delta`.
     Delta(BlockDelta),
-    /// Another event: the payload object as pruned parsing keeps it.
+    /// Another message event, or another method's data: as pruned parsing keeps it.
     Other(Value),
 }
 
@@ -84,21 +137,22 @@ pub enum Delta {
     },
 }
 
-/// The v3 method of the lines this module reads.
-pub const METHOD: &str = "messages";
-
-/// The fast form of a plain v3 `messages` line, or `None` when the line must be parsed as a
-/// `Value`.
-pub fn parse_v3_messages(text: &str) -> Option<V3Messages> {
+/// The fast form of a plain v3 line of a method read here, or `None` when the line must be
+/// parsed as a `Value`.
+pub fn parse_v3_event(text: &str) -> Option<V3Event> {
     // Most lines are other events: told apart without a parser.
-    // The first key is `type`, and `"messages"` is in the first bytes (`method`, maybe after
-    // `seq`): other lines are not parsed.
-    static MESSAGES: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(br#""messages""#));
+    // The first key is `type`, and `"method":"<a method read here>"` is in the first bytes
+    // (maybe after `seq`): other lines are not parsed.
+    static METHOD_KEY: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(br#""method":""#));
     let b = text.as_bytes();
     if !b.starts_with(br#"{"type""#) {
         return None;
     }
-    MESSAGES.find(&b[..b.len().min(64)])?;
+    let head = &b[..b.len().min(64)];
+    let at = METHOD_KEY.find(head)? + br#""method":""#.len();
+    let name = &b[at..];
+    let end = name.iter().take(12).position(|&c| c == b'"')?;
+    Method::of(std::str::from_utf8(&name[..end]).ok()?)?;
     let mut de = serde_json::Deserializer::from_str(text);
     let v = de.deserialize_map(Top).ok()?;
     de.end().ok()?;
@@ -106,15 +160,17 @@ pub fn parse_v3_messages(text: &str) -> Option<V3Messages> {
 }
 
 /// The `Value` kept in a fast record: what the classifier reads of a v3 event.
-pub fn stub_value() -> Value {
+pub fn stub_value(method: Method) -> Value {
     // Cloned: cheaper than hashing its keys again.
-    static STUB: LazyLock<Value> = LazyLock::new(|| {
-        let mut m = Map::new();
-        m.insert("type".into(), Value::String("event".into()));
-        m.insert("method".into(), Value::String(METHOD.into()));
-        Value::Object(m)
+    static STUBS: LazyLock<[Value; Method::ALL.len()]> = LazyLock::new(|| {
+        Method::ALL.map(|method| {
+            let mut m = Map::new();
+            m.insert("type".into(), Value::String("event".into()));
+            m.insert("method".into(), Value::String(method.as_str().into()));
+            Value::Object(m)
+        })
     });
-    STUB.clone()
+    STUBS[method as usize].clone()
 }
 
 /// An integer that fits an `i64` (anything else gives up).
@@ -144,11 +200,11 @@ impl<'de> Visitor<'de> for Int {
 struct Top;
 
 impl<'de> Visitor<'de> for Top {
-    type Value = V3Messages;
+    type Value = V3Event;
     fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
         f.write_str("a JSON object")
     }
-    fn visit_map<A: MapAccess<'de>>(self, mut m: A) -> Result<V3Messages, A::Error> {
+    fn visit_map<A: MapAccess<'de>>(self, mut m: A) -> Result<V3Event, A::Error> {
         match m.next_key::<Key<'de>>()? {
             Some(Key(k)) if k == "type" => {}
             _ => return Err(bail()),
@@ -163,36 +219,34 @@ impl<'de> Visitor<'de> for Top {
                 "type" | "event" => return Err(bail()),
                 "seq" => set(&mut seq, m.next_value_seed(Int)?)?,
                 "method" => {
-                    if m.next_value::<Key<'de>>()?.0 != METHOD {
-                        return Err(bail());
-                    }
-                    set(&mut method, ())?;
+                    let Key(name) = m.next_value::<Key<'de>>()?;
+                    set(&mut method, Method::of(&name).ok_or_else(bail)?)?;
                 }
                 "params" => {
-                    if method.is_none() {
-                        return Err(bail());
-                    }
-                    set(&mut params, m.next_value_seed(Params)?)?;
+                    let method = method.ok_or_else(bail)?;
+                    set(&mut params, m.next_value_seed(Params(method))?)?;
                 }
                 _ => {
                     m.next_value::<IgnoredAny>()?;
                 }
             }
         }
-        let (namespace, timestamp, data) = params.ok_or_else(bail)?;
-        Ok(V3Messages {
+        let (namespace, timestamp, interrupts, data) = params.ok_or_else(bail)?;
+        Ok(V3Event {
+            method: method.ok_or_else(bail)?,
             seq,
             namespace,
             timestamp,
+            interrupts,
             data,
         })
     }
 }
 
-type ParamsOut = (Option<Vec<String>>, Option<i64>, Payload);
+type ParamsOut = (Option<Vec<String>>, Option<i64>, Option<Value>, Payload);
 
-/// `params`: `namespace`, `timestamp` and `data`, which must be there.
-struct Params;
+/// `params` of a method: `namespace`, `timestamp` and `data` (which `messages` must have).
+struct Params(Method);
 
 impl<'de> DeserializeSeed<'de> for Params {
     type Value = ParamsOut;
@@ -207,18 +261,40 @@ impl<'de> Visitor<'de> for Params {
         f.write_str("an object")
     }
     fn visit_map<A: MapAccess<'de>>(self, mut m: A) -> Result<ParamsOut, A::Error> {
-        let (mut namespace, mut timestamp, mut data) = (None, None, None);
+        let (mut namespace, mut timestamp, mut interrupts, mut data) = (None, None, None, None);
         while let Some(Key(k)) = m.next_key::<Key<'de>>()? {
             match k.as_ref() {
                 "namespace" => set(&mut namespace, m.next_value_seed(Namespace)?)?,
                 "timestamp" => set(&mut timestamp, m.next_value_seed(Int)?)?,
-                "data" => set(&mut data, m.next_value_seed(Data { first: true })?)?,
+                "interrupts" => set(&mut interrupts, m.next_value()?)?,
+                "data" => {
+                    // As `prune` keeps it.
+                    let d = match self.0 {
+                        Method::Messages => m.next_value_seed(Data { first: true })?,
+                        Method::Lifecycle | Method::Tools | Method::Custom | Method::Values => {
+                            Payload::Other(m.next_value()?)
+                        }
+                        Method::Tasks => {
+                            Payload::Other(m.next_value_seed(KeepKeys(&["interrupts"]))?)
+                        }
+                        Method::Checkpoints => {
+                            m.next_value::<IgnoredAny>()?;
+                            Payload::Other(Value::Null)
+                        }
+                    };
+                    set(&mut data, d)?
+                }
                 _ => {
                     m.next_value::<IgnoredAny>()?;
                 }
             }
         }
-        Ok((namespace, timestamp, data.ok_or_else(bail)?))
+        let data = match (data, self.0) {
+            (Some(d), _) => d,
+            (None, Method::Messages) => return Err(bail()),
+            (None, _) => Payload::Other(Value::Null),
+        };
+        Ok((namespace, timestamp, interrupts, data))
     }
 }
 
@@ -400,6 +476,83 @@ mod tests {
         )
     }
 
+    /// A line of `method` with `seq`, namespace list `ns` and `params.data` `data` (none when
+    /// empty).
+    fn event(method: &str, seq: &str, ns: &str, data: &str) -> String {
+        let data = if data.is_empty() {
+            String::new()
+        } else {
+            format!(r#","data":{data}"#)
+        };
+        format!(
+            r#"{{"type":"event","seq":{seq},"method":"{method}","params":{{"namespace":{ns},"timestamp":19{data}}}}}"#
+        )
+    }
+
+    /// `(method, data)` of other methods' lines that take the fast path.
+    fn other_methods() -> Vec<(&'static str, &'static str)> {
+        vec![
+            ("lifecycle", r#"{"event":"running"}"#),
+            ("lifecycle", r#"{"event":"started","graph_name":"g"}"#),
+            ("lifecycle", r#"{"event":"started","namespace":["sub:1"]}"#),
+            (
+                "lifecycle",
+                r#"{"event":"completed","namespace":["sub:1"]}"#,
+            ),
+            (
+                "lifecycle",
+                r#"{"event":"failed","namespace":["sub:2"],"error":"x"}"#,
+            ),
+            ("lifecycle", r#"{"event":"weird","x":[1,{"y":null}]}"#),
+            ("lifecycle", r#""running""#),
+            ("lifecycle", ""),
+            (
+                "tasks",
+                r#"{"id":"t1","name":"chat","input":{"messages":[]},"triggers":["a"]}"#,
+            ),
+            (
+                "tasks",
+                r#"{"id":"t1","name":"chat","result":{"x":1},"interrupts":[]}"#,
+            ),
+            (
+                "tasks",
+                r#"{"id":"t2","interrupts":[{"value":"ok?","id":"i1"}]}"#,
+            ),
+            ("tasks", ""),
+            (
+                "checkpoints",
+                r#"{"config":{"configurable":{"checkpoint_id":"c"}},"values":{"messages":[{"type":"human","content":"hi"}]}}"#,
+            ),
+            ("checkpoints", r#"[1,"x"]"#),
+            ("checkpoints", ""),
+            (
+                "tools",
+                r#"{"event":"tool-started","tool_call_id":"c1","tool_name":"f","input":{"a":1}}"#,
+            ),
+            (
+                "tools",
+                r#"{"event":"tool-output-delta","tool_call_id":"c1","delta":"x"}"#,
+            ),
+            (
+                "tools",
+                r#"{"event":"tool-finished","tool_call_id":"c1","output":{"type":"tool","content":"ok","id":"t"}}"#,
+            ),
+            (
+                "tools",
+                r#"{"event":"tool-error","tool_call_id":"c2","message":"no"}"#,
+            ),
+            ("tools", r#"{"event":"tool-started"}"#),
+            ("custom", r#"{"name":"progress","value":[1,2]}"#),
+            ("custom", "5"),
+            (
+                "values",
+                r#"{"messages":[{"type":"human","content":"hi","id":"h1"}],"x":1}"#,
+            ),
+            ("values", r#"[1]"#),
+            ("values", ""),
+        ]
+    }
+
     fn delta(index: &str, delta: &str) -> String {
         format!(r#"{{"event":"content-block-delta","index":{index},"delta":{delta}}}"#)
     }
@@ -483,7 +636,7 @@ mod tests {
             format!(
                 r#"{{"type":"event","method":"messages","method":"messages","params":{{"data":{d}}}}}"#
             ),
-            format!(r#"{{"type":"event","method":"values","params":{{"data":{d}}}}}"#),
+            format!(r#"{{"type":"event","method":"updates","params":{{"data":{d}}}}}"#),
             format!(r#"{{"type":"event","method":"messages","params":[{d}]}}"#),
             format!(
                 r#"{{"type":"event","method":"messages","params":{{"data":{d}}},"params":{{}}}}"#
@@ -568,20 +721,58 @@ mod tests {
             ),
             // Another form.
             format!(r#"{{"event":"messages","data":{}}}"#, line("1", "[]", &d)),
+            // Other methods.
+            event("tasks", "1", "[]", r#"[{"interrupts":[{"value":1}]}]"#),
+            event("tasks", "1", "[]", r#""t""#),
+            event(
+                "tasks",
+                "1",
+                "[]",
+                r#"{"interrupts":[],"interrupts":[{"value":2}]}"#,
+            ),
+            event(
+                "lifecycle",
+                "1",
+                "[]",
+                r#"{"event":"running"},"data":{"event":"completed"}"#,
+            ),
+            event("lifecycle", "1.5", "[]", r#"{"event":"running"}"#),
+            event("checkpoints", "1", "[1]", "{}"),
+            event(
+                "values",
+                "1",
+                "[]",
+                r#"{"messages":[]},"interrupts":[],"interrupts":[]"#,
+            ),
+            event(
+                "updates",
+                "1",
+                "[]",
+                r#"{"node":"__interrupt__","values":[{"value":3}]}"#,
+            ),
+            event("custom", "1", "[]", r#"{"a":1},"data":{"b":2}"#),
+            event("custom:x", "1", "[]", r#"{"a":1}"#),
+            event("lifecycles", "1", "[]", r#"{"event":"running"}"#),
+            format!(r#"{{"type":"event","method":"lifecycle","seq":1}}"#),
+            format!(
+                r#"{{"type":"event","params":{{"data":{{"event":"running"}}}},"method":"lifecycle"}}"#
+            ),
         ]
     }
 
     #[test]
     fn plain_lines_take_it() {
         for l in [JS, PY, INPROC] {
-            assert!(parse_v3_messages(l).is_some(), "{l}");
+            assert!(parse_v3_event(l).is_some(), "{l}");
         }
         assert_eq!(
-            parse_v3_messages(JS),
-            Some(V3Messages {
+            parse_v3_event(JS),
+            Some(V3Event {
+                method: Method::Messages,
                 seq: Some(7),
                 namespace: Some(vec!["chat:d7".into()]),
                 timestamp: Some(1795994517830),
+                interrupts: None,
                 data: Payload::Delta(BlockDelta {
                     index: "0".into(),
                     delta: Delta::Text {
@@ -591,7 +782,7 @@ mod tests {
                 })
             })
         );
-        let p = parse_v3_messages(INPROC).expect("fast");
+        let p = parse_v3_event(INPROC).expect("fast");
         assert_eq!(p.seq, Some(6));
         let Payload::Delta(d) = p.data else {
             panic!("a delta")
@@ -605,7 +796,7 @@ mod tests {
         );
         for d in other_payloads() {
             let l = line("1", r#"["a"]"#, d);
-            let m = parse_v3_messages(&l).expect("fast");
+            let m = parse_v3_event(&l).expect("fast");
             let Payload::Other(v) = &m.data else {
                 panic!("{l}")
             };
@@ -613,13 +804,13 @@ mod tests {
             let pruned = prune::parse_pruned(&l).expect("pruned");
             assert_eq!(v, &pruned["params"]["data"], "{l}");
             let l = line("1", r#"["a"]"#, &format!(r#"[{d},{{"x":1}},2]"#));
-            let m2 = parse_v3_messages(&l).expect("fast");
+            let m2 = parse_v3_event(&l).expect("fast");
             assert_eq!(m.data, m2.data, "{l}");
         }
         for d in fast_deltas() {
             for index in ["0", "3", "-2", r#""b1""#] {
                 let l = line("1", r#"["a","b:c"]"#, &delta(index, d));
-                assert!(parse_v3_messages(&l).is_some(), "{l}");
+                assert!(parse_v3_event(&l).is_some(), "{l}");
             }
         }
         let l = line(
@@ -628,25 +819,41 @@ mod tests {
             r#"{"event":"content-block-delta","delta":{"type":"text","text":"x"},"content":5}"#,
         );
         assert!(matches!(
-            parse_v3_messages(&l).map(|m| m.data),
+            parse_v3_event(&l).map(|m| m.data),
             Some(Payload::Delta(BlockDelta { index, .. })) if index == "0"
         ));
         let l = format!(
             r#"{{"type":"event","method":"messages","params":{{"data":{}}}}}"#,
             delta("\"k\"", fast_deltas()[0])
         );
-        let m = parse_v3_messages(&l).expect("fast");
+        let m = parse_v3_event(&l).expect("fast");
         assert_eq!((m.seq, m.namespace, m.timestamp), (None, None, None));
+        for (method, d) in other_methods() {
+            let l = event(method, "4", r#"["a"]"#, d);
+            let m = parse_v3_event(&l).expect("fast");
+            assert_eq!(m.method.as_str(), method);
+            assert_eq!((m.seq, m.timestamp), (Some(4), Some(19)), "{l}");
+            let Payload::Other(v) = &m.data else {
+                panic!("{l}")
+            };
+            // What pruning keeps of the data.
+            let pruned = prune::parse_pruned(&l).expect("pruned");
+            assert_eq!(
+                v,
+                pruned["params"].get("data").unwrap_or(&Value::Null),
+                "{l}"
+            );
+        }
     }
 
     #[test]
     fn other_lines_fall_back() {
         for d in fallback_deltas() {
             let l = line("1", "[]", &delta("0", d));
-            assert!(parse_v3_messages(&l).is_none(), "{l}");
+            assert!(parse_v3_event(&l).is_none(), "{l}");
         }
         for l in fallback_lines() {
-            assert!(parse_v3_messages(&l).is_none(), "{l}");
+            assert!(parse_v3_event(&l).is_none(), "{l}");
         }
     }
 
@@ -759,6 +966,60 @@ mod tests {
         lines.push(PY.into());
         lines.push(finish("304", "[]"));
         lines.extend(others);
+        // Other methods, with seq gaps, repeats across methods, regressions and exact replays,
+        // and a root run that ends and starts again.
+        let mut seq = 500;
+        for (method, d) in other_methods() {
+            for ns in ["[]", r#"["a"]"#] {
+                lines.push(event(method, &seq.to_string(), ns, d));
+                seq += 3;
+            }
+        }
+        let running = event("lifecycle", "600", "[]", r#"{"event":"running"}"#);
+        lines.push(running.clone());
+        lines.push(running);
+        lines.push(event("tasks", "600", "[]", r#"{"id":"t9"}"#));
+        lines.push(event("checkpoints", "590", "[]", "{}"));
+        lines.push(start("601", "[]", "m4"));
+        lines.push(event(
+            "tasks",
+            "601",
+            "[]",
+            r#"{"interrupts":[{"value":"v"}]}"#,
+        ));
+        lines.push(line("602", "[]", &delta("0", fast_deltas()[0])));
+        lines.push(finish("603", "[]"));
+        lines.push(event("lifecycle", "604", "[]", r#"{"event":"completed"}"#));
+        lines.push(event("checkpoints", "605", "[]", "{}"));
+        lines.push(event("lifecycle", "1", "[]", r#"{"event":"started"}"#));
+        lines.push(event(
+            "lifecycle",
+            "2",
+            "[]",
+            r#"{"event":"failed","error":{"message":"m"}}"#,
+        ));
+        lines.push(event("tasks", "2", "[]", "{}"));
+        lines.push(event(
+            "values",
+            "5",
+            "[]",
+            r#"{"messages":[]},"interrupts":[{"value":"q","id":"i"}]"#,
+        ));
+        lines.push(event(
+            "values",
+            "6",
+            r#"["s"]"#,
+            r#"{"messages":[]},"interrupts":[{"value":"q"}]"#,
+        ));
+        lines.push(event(
+            "values",
+            "7",
+            "[]",
+            r#"{"messages":[]},"interrupts":[]"#,
+        ));
+        lines.push(event("values", "8", "[]", r#"{"x":1},"interrupts":null"#));
+        lines.extend(fallback_lines().into_iter().rev().take(12));
+        lines.push(event("lifecycle", "3", "[]", r#"{"event":"running"}"#));
         let framed = run(&lines, three_ways::framed);
         let pruned = run(&lines, three_ways::pruned);
         let whole = run(&lines, three_ways::whole);
@@ -773,10 +1034,7 @@ mod tests {
         for r in ["AGX601", "AGX602", "AGX603", "AGX604", "AGX605"] {
             assert!(rules.contains(&r), "{r} in {rules:?}");
         }
-        let fast = lines
-            .iter()
-            .filter(|l| parse_v3_messages(l).is_some())
-            .count();
+        let fast = lines.iter().filter(|l| parse_v3_event(l).is_some()).count();
         assert!(fast > 3 * fast_deltas().len(), "{fast}");
     }
 
