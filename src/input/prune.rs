@@ -386,21 +386,33 @@ const MESSAGE_KEYS: [&str; 9] = [
 
 /// What `on_chat_model_end` reads of its output message: the chunk fields, the tool calls,
 /// the usage and the older `generations` form.
-const MODEL_END_KEYS: [&str; 13] = [
-    "content",
-    "additional_kwargs",
-    "tool_call_chunks",
-    "id",
-    "type",
-    "role",
-    "lc",
-    "repr",
-    "__lc_escaped__",
-    "tool_calls",
-    "usage_metadata",
-    "response_metadata",
-    "generations",
-];
+const MODEL_END_KEYS: [&str; 13] = concat_keys(
+    MESSAGE_KEYS,
+    [
+        "tool_calls",
+        "usage_metadata",
+        "response_metadata",
+        "generations",
+    ],
+);
+
+/// `a` then `b` (`N` must be their total length: checked when the constant is evaluated).
+const fn concat_keys<const A: usize, const B: usize, const N: usize>(
+    a: [&'static str; A],
+    b: [&'static str; B],
+) -> [&'static str; N] {
+    let mut out = [""; N];
+    let mut i = 0;
+    while i < A {
+        out[i] = a[i];
+        i += 1;
+    }
+    while i < N {
+        out[i] = b[i - A];
+        i += 1;
+    }
+    out
+}
 
 /// A message, flat or an lc constructor (whose `kwargs` is pruned alike).
 struct Message(&'static [&'static str]);
