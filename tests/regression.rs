@@ -118,3 +118,43 @@ fn replayed_v3_event_is_not_converted_twice() {
     );
     assert_eq!(stats.bad, 1);
 }
+
+/// Several v3 files converted together (an interrupt run, then its resume run): each file's
+/// `seq` starts again at 1, but the inline checker kept counting across files and reported
+/// every line of the second file as out of order (AGX603) — on the README's own example.
+#[test]
+fn seq_restarts_in_each_file() {
+    let dir =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/recordings/v3-python");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_aguify"))
+        .args(["convert", "--to", "ndjson"])
+        .arg(dir.join("d_hitl__1_interrupt.ndjson"))
+        .arg(dir.join("d_hitl__2_resume.ndjson"))
+        .output()
+        .expect("run aguify");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    // (The resume recording itself skips seq 2: that AGX601 is real and stays.)
+    assert!(!stderr.contains("AGX603"), "{stderr}");
+    assert!(!stderr.contains("AGX602"), "{stderr}");
+    // A gap inside one file is still reported after the file boundary.
+    let tmp = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("seq-restarts");
+    std::fs::create_dir_all(&tmp).expect("tmp");
+    let second = std::fs::read_to_string(dir.join("d_hitl__2_resume.ndjson")).expect("read");
+    let gapped: Vec<&str> = second
+        .lines()
+        .enumerate()
+        .filter(|(i, _)| *i != 2)
+        .map(|(_, l)| l)
+        .collect();
+    std::fs::write(tmp.join("resume-gap.ndjson"), gapped.join("\n") + "\n").expect("write");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_aguify"))
+        .args(["convert", "--to", "ndjson"])
+        .arg(dir.join("d_hitl__1_interrupt.ndjson"))
+        .arg(tmp.join("resume-gap.ndjson"))
+        .output()
+        .expect("run aguify");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("seq jumps from 3 to 5"), "{stderr}");
+    assert!(!stderr.contains("AGX603"), "{stderr}");
+}

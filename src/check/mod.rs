@@ -157,6 +157,9 @@ pub struct Checker {
     interrupts: interrupts::Interrupts,
     leaks: leaks::Leaks,
     raw: raw::Raw,
+    /// The file of the last record: several files converted together are one AG-UI stream,
+    /// but each is its own LangGraph stream (its v3 `seq` starts again).
+    records_of: Option<Arc<str>>,
     pending_bad: Option<(Origin, String)>,
     /// The chunk-expanded events of the current event (`None`: the event itself), kept between
     /// events (no allocation per event).
@@ -189,6 +192,7 @@ impl Checker {
             interrupts: Default::default(),
             leaks: Default::default(),
             raw: Default::default(),
+            records_of: None,
             pending_bad: None,
             expanded: vec![],
             drained: 0,
@@ -230,6 +234,17 @@ impl Checker {
             self.flush_bad(false);
         }
         if self.converted() {
+            let file = &rec.origin.file;
+            if !self
+                .records_of
+                .as_ref()
+                .is_some_and(|f| Arc::ptr_eq(f, file))
+            {
+                if self.records_of.as_ref().is_some_and(|f| f != file) {
+                    self.raw.new_file();
+                }
+                self.records_of = Some(file.clone());
+            }
             self.ctx.at(&rec.origin, None, None);
             self.raw.record(rec, &mut self.ctx);
         }

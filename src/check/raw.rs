@@ -231,6 +231,12 @@ impl Raw {
         );
     }
 
+    /// The next records come from another input file, a stream of its own: its `seq` starts
+    /// again.
+    pub fn new_file(&mut self) {
+        self.last_seq = None;
+    }
+
     /// The `seq` checks (AGX601–603) of a v3 event's integer `seq`.
     fn seq(&mut self, seq: Option<i64>, ctx: &mut Ctx) {
         if let Some(seq) = seq {
