@@ -62,7 +62,7 @@ pub struct InputArgs {
     pub threads: Option<usize>,
 }
 
-#[derive(Args, Debug, Clone)]
+#[derive(Args, Debug, Clone, Default)]
 pub struct MapArgs {
     /// threadId when the log has none
     #[arg(long, value_name = "ID")]
@@ -70,6 +70,13 @@ pub struct MapArgs {
     /// runId when the log has none (later runs get `-2`, `-3`…)
     #[arg(long, value_name = "ID")]
     pub run_id: Option<String>,
+    #[command(flatten)]
+    pub policy: PolicyArgs,
+}
+
+/// What a front end is sent (convert and serve).
+#[derive(Args, Debug, Clone)]
+pub struct PolicyArgs {
     /// Stream every model message, or only the final state's answer
     #[arg(long, value_enum, default_value_t = Text::Stream)]
     pub text: Text,
@@ -79,6 +86,17 @@ pub struct MapArgs {
     /// Rename REASONING_* to 0.x THINKING_* (TDesign Chat 0.5.2)
     #[arg(long, value_enum, default_value_t = Compat::None)]
     pub compat: Compat,
+}
+
+/// The flags' defaults (for the commands without them: timeline, explain).
+impl Default for PolicyArgs {
+    fn default() -> Self {
+        PolicyArgs {
+            text: Text::Stream,
+            tool_steps: ToolSteps::None,
+            compat: Compat::None,
+        }
+    }
 }
 
 #[derive(Args, Debug)]
@@ -152,15 +170,8 @@ pub struct ServeArgs {
     /// Input form: detected per file by default
     #[arg(long, value_enum, default_value_t = From::Auto)]
     pub from: From,
-    /// Stream every model message, or only the final state's answer
-    #[arg(long, value_enum, default_value_t = Text::Stream)]
-    pub text: Text,
-    /// Also narrate tool calls as short reasoning lines
-    #[arg(long, value_enum, default_value_t = ToolSteps::None)]
-    pub tool_steps: ToolSteps,
-    /// Rename REASONING_* to 0.x THINKING_* (TDesign Chat 0.5.2)
-    #[arg(long, value_enum, default_value_t = Compat::None)]
-    pub compat: Compat,
+    #[command(flatten)]
+    pub policy: PolicyArgs,
     /// Don't log one line per request to stderr
     #[arg(long, short)]
     pub quiet: bool,

@@ -25,15 +25,15 @@ pub fn pipeline_options(input: &InputArgs, map: &MapArgs) -> Options {
         },
         framing: (input.from == cli::From::Sse).then_some(aguify::input::Framing::Sse),
         map: MapOptions {
-            text: match map.text {
+            text: match map.policy.text {
                 cli::Text::Stream => TextPolicy::Stream,
                 cli::Text::Final => TextPolicy::Final,
             },
-            tool_steps: match map.tool_steps {
+            tool_steps: match map.policy.tool_steps {
                 cli::ToolSteps::None => ToolSteps::None,
                 cli::ToolSteps::Reasoning => ToolSteps::Reasoning,
             },
-            compat: match map.compat {
+            compat: match map.policy.compat {
                 cli::Compat::None => Compat::None,
                 cli::Compat::Thinking => Compat::Thinking,
             },
@@ -70,12 +70,5 @@ pub fn pacing(p: &cli::PaceArgs) -> aguify::replay::Pacing {
 
 /// Pipeline options for the commands that only read (timeline, explain): default mapping.
 pub fn input_options(input: &InputArgs) -> Options {
-    let map = MapArgs {
-        thread_id: None,
-        run_id: None,
-        text: cli::Text::Stream,
-        tool_steps: cli::ToolSteps::None,
-        compat: cli::Compat::None,
-    };
-    pipeline_options(input, &map)
+    pipeline_options(input, &MapArgs::default())
 }

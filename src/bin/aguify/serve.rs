@@ -19,11 +19,8 @@ pub fn run(args: ServeArgs) -> anyhow::Result<i32> {
         threads: None,
     };
     let map = MapArgs {
-        thread_id: None,
-        run_id: None,
-        text: args.text,
-        tool_steps: args.tool_steps,
-        compat: args.compat,
+        policy: args.policy.clone(),
+        ..MapArgs::default()
     };
     let opts = options::pipeline_options(&input, &map);
     let mut conversations = vec![];
