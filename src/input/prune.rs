@@ -14,7 +14,7 @@
 //! | v2 `on_chat_model_start`, `on_llm_*`, `on_prompt_*`, `on_retriever_*`, `on_parser_*` | `data` |
 //! | v2 `on_chain_stream` of a node (not the root) | `data` |
 //! | v2 `on_chain_stream` of the root | `data` except `chunk`; in an object chunk what a node's end drops |
-//! | v2 `on_chain_start` of a node | `data` except `input`; an `input` object without `lc`/`__lc_escaped__` keys is kept as `{}` (only a `Send` list is read) |
+//! | v2 `on_chain_start` of a node | `data` except `input`, when `input` is an object without `lc`/`__lc_escaped__` keys (kept as `{}`: only a `Send` list is read; an object with such a key gives up) |
 //! | v2 `on_chain_end` of a node | `data` except `output`; in it, all but `type`, `role`, `id`, `lc`, `repr`, `tool_calls`, `__interrupt__`, `content` (as `null`) and, pruned alike, `kwargs`, `messages`, `update` |
 //! | v3, every event | `params` keys other than `namespace`, `timestamp`, `data`, `interrupts` (and `node` of `updates`) |
 //! | v3 `checkpoints`, `debug` | `params.data` |
@@ -27,8 +27,12 @@
 //! of a v3 message event other than a plain block delta with `message_keys`, and other methods'
 //! data, as here).
 //!
-//! Root chain events are known only from `parent_ids` (or the metadata), after `data`: their
-//! data is kept as raw text until the line is read, then parsed whole or pruned.
+//! Root chain events are known only from `parent_ids` (or the metadata), mostly after `data`.
+//! Their data is read in one pass as the line's text suggests ([`root_guess`]: it ends with an
+//! empty or non-empty `parent_ids` list, or, without one, has no `"langgraph_node"`), and the
+//! guess is checked once the line is read: a wrong one gives up (the line is parsed whole).
+//! Without a guess (`parent_ids` elsewhere in the line) the data is kept as raw text until the
+//! line is read, then parsed whole or pruned.
 //!
 //! The form is decided by the first key (`"event":"on_…"` → v2, `"type":"event"` → v3);
 //! anything else, any surprise (a duplicate key, a v2 line with v3 keys, an unexpected shape
@@ -38,7 +42,9 @@
 use std::borrow::Cow;
 use std::fmt;
 
-use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde::de::{
+    self, Deserialize, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor,
+};
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
@@ -73,7 +79,7 @@ macro_rules! scalars_as_values {
 /// The pruned value of a line, or `None` when the line must be parsed whole.
 pub fn parse_pruned(text: &str) -> Option<Value> {
     let mut de = serde_json::Deserializer::from_str(text);
-    let map = de.deserialize_map(Top).ok()?;
+    let map = de.deserialize_map(Top(text)).ok()?;
     de.end().ok()?;
     Some(Value::Object(map))
 }
@@ -162,9 +168,10 @@ fn v2_keeps(data: V2Data, key: &str) -> bool {
     }
 }
 
-struct Top;
+/// The top level of a line, whose text is at hand for [`root_guess`].
+struct Top<'t>(&'t str);
 
-impl<'de> Visitor<'de> for Top {
+impl<'de> Visitor<'de> for Top<'_> {
     type Value = Map<String, Value>;
 
     fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
@@ -172,9 +179,11 @@ impl<'de> Visitor<'de> for Top {
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut m: A) -> Result<Self::Value, A::Error> {
-        let mut out = Map::new();
+        let mut out = Map::with_capacity(8);
         let mut mode: Option<Mode> = None;
         let mut deferred: Option<&'de RawValue> = None;
+        // Whether a chain event's data was read as the root's (`Some(true)`) or a node's.
+        let mut guessed: Option<bool> = None;
         while let Some(Key(k)) = m.next_key::<Key<'de>>()? {
             let v = match (&mode, k.as_ref()) {
                 (None, "event") => {
@@ -221,8 +230,20 @@ impl<'de> Visitor<'de> for Top {
                         Value::Null
                     }
                     V2Data::ChainStream | V2Data::ChainStart | V2Data::ChainEnd => {
-                        deferred = Some(m.next_value()?);
-                        Value::Null
+                        let guess = match out.get("parent_ids").and_then(Value::as_array) {
+                            Some(p) => Some(p.is_empty()),
+                            None => root_guess(self.0),
+                        };
+                        match guess {
+                            Some(root) => {
+                                guessed = Some(root);
+                                m.next_value_seed(ChainData { kind: *data, root })?
+                            }
+                            None => {
+                                deferred = Some(m.next_value()?);
+                                Value::Null
+                            }
+                        }
                     }
                     V2Data::Whole => m.next_value()?,
                 },
@@ -240,51 +261,84 @@ impl<'de> Visitor<'de> for Top {
                 return Err(bail()); // a duplicate key
             }
         }
+        if deferred.is_none() && guessed.is_none() {
+            return Ok(out);
+        }
+        let Some(Mode::V2(kind)) = mode else {
+            return Err(bail());
+        };
+        // The root run's chain events are read whole (v2 `is_root`).
+        let root = match out.get("parent_ids").and_then(Value::as_array) {
+            Some(p) => p.is_empty(),
+            None => out
+                .get("metadata")
+                .and_then(|m| m.get("langgraph_node"))
+                .is_none(),
+        };
+        if let Some(guess) = guessed {
+            // Read as the other kind of run: the line is read whole.
+            return if guess == root { Ok(out) } else { Err(bail()) };
+        }
         if let Some(raw) = deferred {
-            let Some(Mode::V2(kind)) = mode else {
-                return Err(bail());
-            };
-            // The root run's chain events are read whole (v2 `is_root`).
-            let root = match out.get("parent_ids").and_then(Value::as_array) {
-                Some(p) => p.is_empty(),
-                None => out
-                    .get("metadata")
-                    .and_then(|m| m.get("langgraph_node"))
-                    .is_none(),
-            };
-            let whole = || serde_json::from_str::<Value>(raw.get()).map_err(|_| bail::<A::Error>());
-            let data = match kind {
-                _ if root && kind == V2Data::ChainStream => {
-                    let mut de = serde_json::Deserializer::from_str(raw.get());
-                    let v = de
-                        .deserialize_map(RootStream)
-                        .map_err(|_| bail::<A::Error>())?;
-                    de.end().map_err(|_| bail::<A::Error>())?;
-                    Some(v)
-                }
-                _ if root => Some(whole()?),
-                V2Data::ChainStart => {
-                    let mut de = serde_json::Deserializer::from_str(raw.get());
-                    match de.deserialize_map(StartData) {
-                        Ok(Some(v)) if de.end().is_ok() => Some(v),
-                        _ => Some(whole()?),
-                    }
-                }
-                V2Data::ChainEnd => {
-                    let mut de = serde_json::Deserializer::from_str(raw.get());
-                    let v = de
-                        .deserialize_map(OneKey("output", Seed::Calls))
-                        .map_err(|_| bail::<A::Error>())?;
-                    de.end().map_err(|_| bail::<A::Error>())?;
-                    Some(v)
-                }
-                _ => None,
-            };
-            if let Some(data) = data {
-                out.insert("data".into(), data);
-            }
+            let mut de = serde_json::Deserializer::from_str(raw.get());
+            let data = ChainData { kind, root }
+                .deserialize(&mut de)
+                .map_err(|_| bail::<A::Error>())?;
+            de.end().map_err(|_| bail::<A::Error>())?;
+            out.insert("data".into(), data);
         }
         Ok(out)
+    }
+}
+
+/// Whether a chain event is the root run's, guessed from the line's text before its `data` is
+/// read (checked against `parent_ids` and the metadata once the line is read): a line that
+/// ends with `"parent_ids": [...]}` is the root's when the list is empty; a line without
+/// `parent_ids` is the root's when it has no `"langgraph_node"` key. `None` (no guess) when
+/// `parent_ids` is elsewhere in the line.
+fn root_guess(text: &str) -> Option<bool> {
+    const PARENT_IDS: &[u8] = b"\"parent_ids\"";
+    let b = text.trim_end().as_bytes();
+    let ws = |b: &[u8]| b.trim_ascii_end().len();
+    if let Some(n) = b.strip_suffix(b"}").map(ws) {
+        if let Some(n) = b[..n].strip_suffix(b"]").map(ws) {
+            let (empty, open) = match b[..n].last() {
+                Some(b'[') => (true, n - 1),
+                _ => (false, memchr::memrchr(b'[', &b[..n])?),
+            };
+            let n = ws(&b[..open]);
+            if let Some(n) = b[..n].strip_suffix(b":").map(ws) {
+                if b[..n].ends_with(PARENT_IDS) {
+                    return Some(empty);
+                }
+            }
+        }
+    }
+    if memchr::memmem::find(b, PARENT_IDS).is_some() {
+        return None;
+    }
+    Some(memchr::memmem::rfind(b, b"\"langgraph_node\"").is_none())
+}
+
+/// The `data` of a chain event, read as the root's or a node's.
+struct ChainData {
+    kind: V2Data,
+    root: bool,
+}
+
+impl<'de> DeserializeSeed<'de> for ChainData {
+    type Value = Value;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
+        match (self.kind, self.root) {
+            (V2Data::ChainStream, true) => d.deserialize_map(RootStream),
+            (_, true) => Value::deserialize(d),
+            (V2Data::ChainStart, false) => d.deserialize_map(StartData),
+            (V2Data::ChainEnd, false) => d.deserialize_map(OneKey("output", Seed::Calls)),
+            _ => {
+                IgnoredAny::deserialize(d)?;
+                Ok(Value::Null)
+            }
+        }
     }
 }
 
@@ -304,7 +358,7 @@ impl<'de> Visitor<'de> for KeepKeys {
         f.write_str("an object")
     }
     fn visit_map<A: MapAccess<'de>>(self, mut m: A) -> Result<Value, A::Error> {
-        let mut out = Map::new();
+        let mut out = Map::with_capacity(self.0.len());
         while let Some(Key(k)) = m.next_key::<Key<'de>>()? {
             if self.0.contains(&k.as_ref()) {
                 if out.insert(k.into_owned(), m.next_value()?).is_some() {
@@ -354,7 +408,7 @@ impl<'de> Visitor<'de> for OneKey {
         f.write_str("an object")
     }
     fn visit_map<A: MapAccess<'de>>(self, mut m: A) -> Result<Value, A::Error> {
-        let mut out = Map::new();
+        let mut out = Map::with_capacity(1);
         while let Some(Key(k)) = m.next_key::<Key<'de>>()? {
             if k == self.0 {
                 if out
@@ -423,7 +477,7 @@ impl<'de> Visitor<'de> for Message {
         f.write_str("an object")
     }
     fn visit_map<A: MapAccess<'de>>(self, mut m: A) -> Result<Value, A::Error> {
-        let mut out = Map::new();
+        let mut out = Map::with_capacity(self.0.len());
         let mut skipped = false;
         let mut escaped = false;
         while let Some(Key(k)) = m.next_key::<Key<'de>>()? {
@@ -512,7 +566,7 @@ impl<'de> Visitor<'de> for RootStream {
         f.write_str("an object")
     }
     fn visit_map<A: MapAccess<'de>>(self, mut m: A) -> Result<Value, A::Error> {
-        let mut out = Map::new();
+        let mut out = Map::with_capacity(1);
         while let Some(Key(k)) = m.next_key::<Key<'de>>()? {
             if k == "chunk" {
                 let v = m.next_value_seed(RootChunk)?;
@@ -536,74 +590,102 @@ impl<'de> DeserializeSeed<'de> for RootChunk {
 
 /// A node's `on_chain_start` data: its `input` is read only as a `Send` payload (a list of
 /// tool calls), so a plain object (no `lc` or `__lc_escaped__` key, which could normalize to a
-/// list) is kept as `{}`. `None` when the data must be read whole.
+/// list) is kept as `{}` and the other keys are dropped. Any other `input` is read whole, and
+/// then the whole data is (its other keys kept as raw text until then); an object with such a
+/// key gives up.
 struct StartData;
 
 impl<'de> Visitor<'de> for StartData {
-    type Value = Option<Value>;
+    type Value = Value;
     fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
         f.write_str("an object")
     }
-    fn visit_map<A: MapAccess<'de>>(self, mut m: A) -> Result<Option<Value>, A::Error> {
-        let mut out = Map::new();
+    fn visit_map<A: MapAccess<'de>>(self, mut m: A) -> Result<Value, A::Error> {
+        let mut entries: Vec<(Cow<'de, str>, Result<Value, &'de RawValue>)> = Vec::new();
+        let mut whole = false;
         while let Some(Key(k)) = m.next_key::<Key<'de>>()? {
             if k == "input" {
-                if !m.next_value_seed(PlainObject)? {
-                    return Ok(None);
+                if entries.iter().any(|(k, _)| k == "input") {
+                    return Err(bail()); // a whole parse keeps the last one
                 }
-                out.insert("input".into(), Value::Object(Map::new()));
+                let input = m.next_value_seed(Input)?;
+                whole |= input.is_some();
+                entries.push((k, Ok(input.unwrap_or_else(|| Value::Object(Map::new())))));
             } else {
-                m.next_value::<IgnoredAny>()?;
+                entries.push((k, Err(m.next_value()?)));
             }
         }
-        Ok(Some(Value::Object(out)))
+        let mut out = Map::with_capacity(entries.len());
+        for (k, v) in entries {
+            match v {
+                Ok(input) => {
+                    out.insert(k.into_owned(), input);
+                }
+                Err(raw) if whole => {
+                    let v = serde_json::from_str(raw.get()).map_err(|_| bail::<A::Error>())?;
+                    out.insert(k.into_owned(), v);
+                }
+                Err(_) => {}
+            }
+        }
+        Ok(Value::Object(out))
     }
 }
 
-/// Whether a value is an object with no `lc` or `__lc_escaped__` key (its content skipped).
-struct PlainObject;
+/// A node's start `input`: `None` for an object with no `lc` or `__lc_escaped__` key (its
+/// content skipped), anything else but an object whole (an object with such a key gives up).
+struct Input;
 
-impl<'de> DeserializeSeed<'de> for PlainObject {
-    type Value = bool;
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<bool, D::Error> {
+impl<'de> DeserializeSeed<'de> for Input {
+    type Value = Option<Value>;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Option<Value>, D::Error> {
         d.deserialize_any(self)
     }
 }
 
-impl<'de> Visitor<'de> for PlainObject {
-    type Value = bool;
+impl<'de> Visitor<'de> for Input {
+    type Value = Option<Value>;
     fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
         f.write_str("any JSON value")
     }
-    fn visit_bool<E: de::Error>(self, _: bool) -> Result<bool, E> {
-        Ok(false)
+    fn visit_bool<E: de::Error>(self, b: bool) -> Result<Self::Value, E> {
+        Ok(Some(Value::Bool(b)))
     }
-    fn visit_i64<E: de::Error>(self, _: i64) -> Result<bool, E> {
-        Ok(false)
+    fn visit_i64<E: de::Error>(self, n: i64) -> Result<Self::Value, E> {
+        Ok(Some(Value::Number(n.into())))
     }
-    fn visit_u64<E: de::Error>(self, _: u64) -> Result<bool, E> {
-        Ok(false)
+    fn visit_u64<E: de::Error>(self, n: u64) -> Result<Self::Value, E> {
+        Ok(Some(Value::Number(n.into())))
     }
-    fn visit_f64<E: de::Error>(self, _: f64) -> Result<bool, E> {
-        Ok(false)
+    fn visit_f64<E: de::Error>(self, n: f64) -> Result<Self::Value, E> {
+        Ok(Some(
+            serde_json::Number::from_f64(n).map_or(Value::Null, Value::Number),
+        ))
     }
-    fn visit_str<E: de::Error>(self, _: &str) -> Result<bool, E> {
-        Ok(false)
+    fn visit_str<E: de::Error>(self, s: &str) -> Result<Self::Value, E> {
+        Ok(Some(Value::String(s.to_string())))
     }
-    fn visit_unit<E: de::Error>(self) -> Result<bool, E> {
-        Ok(false)
+    fn visit_string<E: de::Error>(self, s: String) -> Result<Self::Value, E> {
+        Ok(Some(Value::String(s)))
     }
-    fn visit_seq<A: SeqAccess<'de>>(self, mut s: A) -> Result<bool, A::Error> {
-        while s.next_element::<IgnoredAny>()?.is_some() {}
-        Ok(false)
+    fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+        Ok(Some(Value::Null))
     }
-    fn visit_map<A: MapAccess<'de>>(self, mut m: A) -> Result<bool, A::Error> {
-        let mut plain = true;
+    fn visit_seq<A: SeqAccess<'de>>(self, mut s: A) -> Result<Self::Value, A::Error> {
+        let mut out = Vec::new();
+        while let Some(v) = s.next_element::<Value>()? {
+            out.push(v);
+        }
+        Ok(Some(Value::Array(out)))
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut m: A) -> Result<Self::Value, A::Error> {
         while let Some(Key(k)) = m.next_key::<Key<'de>>()? {
-            plain &= k != "lc" && k != "__lc_escaped__";
+            if k == "lc" || k == "__lc_escaped__" {
+                return Err(bail());
+            }
             m.next_value::<IgnoredAny>()?;
         }
-        Ok(plain)
+        Ok(None)
     }
 }
 
@@ -775,6 +857,7 @@ pub(super) fn message_keys<'de, A: MapAccess<'de>>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::input::Record;
     use serde_json::json;
 
     #[test]
@@ -853,10 +936,8 @@ mod tests {
         );
         let lc =
             r#"{"event":"on_chain_start","data":{"input":{"lc":1,"type":"x"}},"parent_ids":["p"]}"#;
-        assert_eq!(
-            parse_pruned(lc).expect("pruned")["data"],
-            json!({"input":{"lc":1,"type":"x"}})
-        );
+        // An object that could normalize to a list: the line is read whole.
+        assert!(parse_pruned(lc).is_none());
     }
 
     #[test]
@@ -895,6 +976,137 @@ mod tests {
             parse_pruned(inproc).expect("pruned")["params"]["data"],
             json!([{"event":"message-start","id":"m"},null])
         );
+    }
+
+    #[test]
+    fn chain_roots_are_guessed_from_the_text() {
+        let g = root_guess;
+        assert_eq!(g(r#"{"event":"on_chain_end","parent_ids":[]}"#), Some(true));
+        assert_eq!(g(r#"{"event": "x", "parent_ids": [ ] } "#), Some(true));
+        assert_eq!(g(r#"{"event":"x","parent_ids":["a","b"]}"#), Some(false));
+        assert_eq!(g(r#"{"event": "x", "parent_ids": ["a"]}"#), Some(false));
+        // JS: no parent_ids; a node's metadata has its langgraph_node.
+        assert_eq!(
+            g(r#"{"event":"x","metadata":{"langgraph_node":"n"}}"#),
+            Some(false)
+        );
+        assert_eq!(
+            g(r#"{"event":"x","metadata":{"thread_id":"t"}}"#),
+            Some(true)
+        );
+        // parent_ids not last: no guess.
+        assert_eq!(g(r#"{"parent_ids":[],"event":"x"}"#), None);
+        assert_eq!(g(r#"{"event":"x","parent_ids":{"a":[1]}}"#), None);
+    }
+
+    #[test]
+    fn chain_data_read_in_one_pass_or_deferred() {
+        // JS key order, the root: data whole.
+        let js = r#"{"event":"on_chain_end","data":{"output":{"a":{"b":1}},"input":2},"run_id":"r","name":"LangGraph","tags":[],"metadata":{"thread_id":"t"}}"#;
+        assert_eq!(
+            parse_pruned(js).expect("pruned"),
+            json!({"event":"on_chain_end","data":{"output":{"a":{"b":1}},"input":2},"run_id":"r","metadata":{"thread_id":"t"}})
+        );
+        // JS key order, a node: pruned.
+        let js = r#"{"event":"on_chain_end","data":{"output":{"a":{"b":1}},"input":2},"run_id":"r","name":"n","metadata":{"langgraph_node":"n"}}"#;
+        assert_eq!(
+            parse_pruned(js).expect("pruned")["data"],
+            json!({"output":{}})
+        );
+        // Python stream order (parent_ids after data).
+        let node = r#"{"event":"on_chain_stream","run_id":"r","metadata":{"langgraph_node":"n"},"data":{"chunk":{"a":1}},"parent_ids":["p"]}"#;
+        assert_eq!(parse_pruned(node).expect("pruned")["data"], Value::Null);
+        // parent_ids already read: no guess needed.
+        let root =
+            r#"{"event":"on_chain_start","parent_ids":[],"data":{"input":{"x":1}},"name":"g"}"#;
+        assert_eq!(
+            parse_pruned(root).expect("pruned")["data"],
+            json!({"input":{"x":1}})
+        );
+        // parent_ids not last: the data is kept as text and read after the line.
+        let root =
+            r#"{"event":"on_chain_end","data":{"output":{"x":1}},"parent_ids":[],"name":"g"}"#;
+        assert_eq!(
+            parse_pruned(root).expect("pruned")["data"],
+            json!({"output":{"x":1}})
+        );
+        let node = r#"{"event":"on_chain_start","data":{"input":{"x":1},"y":2},"parent_ids":["p"],"name":"n"}"#;
+        assert_eq!(
+            parse_pruned(node).expect("pruned")["data"],
+            json!({"input":{}})
+        );
+        // A wrong guess (a root whose data mentions a langgraph_node; a node whose metadata
+        // has none): the line is parsed whole.
+        let root = r#"{"event":"on_chain_end","data":{"output":{"langgraph_node":"x"}},"metadata":{"thread_id":"t"}}"#;
+        assert!(parse_pruned(root).is_none());
+        let node = r#"{"event":"on_chain_end","data":{"output":{"x":1}},"metadata":{"langgraph\u005fnode":"n"}}"#;
+        assert_eq!(root_guess(node), Some(true));
+        assert!(parse_pruned(node).is_none());
+    }
+
+    #[test]
+    fn node_start_data_whole_for_send_payloads() {
+        let send = r#"{"event":"on_chain_start","data":{"x":{"a":1},"input":[{"type":"tool_call","id":"c"}],"y":null},"parent_ids":["p"]}"#;
+        assert_eq!(
+            parse_pruned(send).expect("pruned")["data"],
+            json!({"x":{"a":1},"input":[{"type":"tool_call","id":"c"}],"y":null})
+        );
+        let s = r#"{"event":"on_chain_start","data":{"input":"q"},"parent_ids":["p"]}"#;
+        assert_eq!(
+            parse_pruned(s).expect("pruned")["data"],
+            json!({"input":"q"})
+        );
+        // Twice, or an object that could normalize: given up.
+        let dup =
+            r#"{"event":"on_chain_start","data":{"input":[1],"input":{}},"parent_ids":["p"]}"#;
+        assert!(parse_pruned(dup).is_none());
+        let esc = r#"{"event":"on_chain_start","data":{"input":{"__lc_escaped__":[1]}},"parent_ids":["p"]}"#;
+        assert!(parse_pruned(esc).is_none());
+        // Deferred (parent_ids not last), likewise.
+        let send = r#"{"event":"on_chain_start","data":{"x":1,"input":[2]},"parent_ids":["p"],"name":"n"}"#;
+        assert_eq!(
+            parse_pruned(send).expect("pruned")["data"],
+            json!({"x":1,"input":[2]})
+        );
+    }
+
+    #[test]
+    fn chain_lines_give_the_same_model_events_three_ways() {
+        use crate::adapter::Router;
+        use crate::input::three_ways;
+        let lines = [
+            r#"{"event":"on_chain_start","data":{"input":{"messages":[{"content":"hi","type":"human","id":"h"}]}},"run_id":"g","name":"LangGraph","tags":[],"metadata":{"thread_id":"t"},"parent_ids":[]}"#,
+            r#"{"event":"on_chain_start","data":{"input":{"messages":[]}},"run_id":"n1","name":"chat","tags":["graph:step:1"],"metadata":{"thread_id":"t","langgraph_node":"chat"},"parent_ids":["g"]}"#,
+            r#"{"event":"on_chain_end","data":{"output":{"messages":[{"content":"","type":"ai","id":"a1","tool_calls":[{"id":"c1","name":"f","args":{"x":1}}]}]},"input":{}},"run_id":"n1","name":"chat","tags":[],"metadata":{"thread_id":"t","langgraph_node":"chat"},"parent_ids":["g"]}"#,
+            r#"{"event":"on_chain_stream","run_id":"n1","name":"chat","tags":[],"metadata":{"thread_id":"t","langgraph_node":"chat"},"data":{"chunk":{"messages":[]}},"parent_ids":["g"]}"#,
+            r#"{"event":"on_chain_start","data":{"input":[{"type":"tool_call","id":"c1","name":"f","args":{"x":1}}]},"run_id":"n2","name":"tools","tags":[],"metadata":{"thread_id":"t","langgraph_node":"tools"},"parent_ids":["g"]}"#,
+            r#"{"event":"on_chain_stream","run_id":"g","name":"LangGraph","tags":[],"metadata":{"thread_id":"t"},"data":{"chunk":{"chat":{"messages":[{"content":"x","type":"ai","id":"a1"}]}}},"parent_ids":[]}"#,
+            r#"{"event":"on_chain_stream","run_id":"g","name":"LangGraph","tags":[],"metadata":{"thread_id":"t"},"data":{"chunk":{"langgraph_node":{"__interrupt__":[{"value":"q","id":"i"}]}}}}"#,
+            r#"{"event":"on_chain_end","data":{"output":{"messages":[{"content":"bye","type":"ai","id":"a2"}]}},"run_id":"g","name":"LangGraph","tags":[],"metadata":{"thread_id":"t"},"parent_ids":[]}"#,
+        ];
+        let run = |record: fn(&str, u64) -> Option<Record>| {
+            let mut router = Router::new(None);
+            let mut out = vec![];
+            for (i, l) in lines.iter().enumerate() {
+                let mut evs = vec![];
+                let d = record(l, i as u64 + 1).map(|r| router.feed(&r, &mut evs));
+                out.push((d, evs));
+            }
+            let mut evs = vec![];
+            router.finish(&mut evs);
+            out.push((None, evs));
+            out
+        };
+        let (framed, pruned, whole) = (
+            run(three_ways::framed),
+            run(three_ways::pruned),
+            run(three_ways::whole),
+        );
+        assert_eq!(framed, whole);
+        assert_eq!(pruned, whole);
+        assert!(lines[..6].iter().all(|l| parse_pruned(l).is_some()));
+        // The last stream line's data mentions a langgraph_node: guessed wrong, read whole.
+        assert!(parse_pruned(lines[6]).is_none());
     }
 
     #[test]
