@@ -20,11 +20,7 @@ pub fn chunk_events(message_id: &str, chunk: &Value, out: &mut Vec<ModelEvent>) 
     let mid = || message_id.to_string();
     match chunk.field("content") {
         Some(Value::String(s)) => text_events(message_id, s, out),
-        Some(Value::Array(blocks)) => {
-            for (pos, b) in blocks.iter().enumerate() {
-                block_events(message_id, pos, b, out);
-            }
-        }
+        Some(Value::Array(blocks)) => blocks_events(message_id, blocks, out),
         _ => {}
     }
     if let Some(kw) = chunk.field("additional_kwargs").and_then(Value::as_object) {
@@ -74,14 +70,17 @@ pub fn chunk_events(message_id: &str, chunk: &Value, out: &mut Vec<ModelEvent>) 
 }
 
 /// Model events for a plain chunk read by the fast path ([`crate::input::fast`]): what
-/// [`chunk_events`] gives for a chunk with that string content and tool-call chunks.
+/// [`chunk_events`] gives for a chunk with that string content (or those content blocks) and
+/// tool-call chunks.
 pub fn plain_chunk_events(
     message_id: &str,
     text: &str,
+    blocks: &[Value],
     tool_chunks: &[ToolChunk],
     out: &mut Vec<ModelEvent>,
 ) {
     text_events(message_id, text, out);
+    blocks_events(message_id, blocks, out);
     for c in tool_chunks {
         out.push(tool_chunk_event(message_id, c.clone()));
     }
@@ -134,6 +133,13 @@ pub fn block_key(v: &Value) -> String {
         Value::String(s) => s.clone(),
         Value::Number(n) => n.to_string(),
         _ => "0".to_string(),
+    }
+}
+
+/// Model events for a chunk's list content, block by block.
+fn blocks_events(message_id: &str, blocks: &[Value], out: &mut Vec<ModelEvent>) {
+    for (pos, b) in blocks.iter().enumerate() {
+        block_events(message_id, pos, b, out);
     }
 }
 

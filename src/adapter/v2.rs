@@ -376,7 +376,7 @@ impl V2Adapter {
         match chunk {
             Chunk::Value(c) => content::chunk_events(&message_id, c, out),
             Chunk::Plain(f) => {
-                content::plain_chunk_events(&message_id, &f.text, &f.tool_chunks, out)
+                content::plain_chunk_events(&message_id, &f.text, &f.blocks, &f.tool_chunks, out)
             }
         }
         self.track_tool_chunks(run_id, &out[first..]);

@@ -2,13 +2,13 @@
 //! `messages` `content-block-delta` ([`v3`]). A record read by one holds its [`Fast`] form.
 //!
 //! Typed fast path for the commonest v2 line: an `on_chat_model_stream` whose chunk is text
-//! and tool-call chunks.
+//! (or content blocks) and tool-call chunks.
 //!
 //! In an `astream_events` v2 log four lines in ten are model chunks, and even pruned
 //! ([`super::prune`]) each one builds and drops a small `Value` tree (an ordered map, a `String`
 //! per key). For the plain case this module reads the line with typed serde visitors instead,
 //! skipping everything unread at the speed of a bare parse, into a [`V2Stream`]: the run id,
-//! the chunk's message id, its text and its tool-call chunks. The v2 adapter maps it with the
+//! the chunk's message id, its text or content blocks and its tool-call chunks. The v2 adapter maps it with the
 //! same code as the `Value` form (`on_stream`, [`crate::adapter::content::plain_chunk_events`]),
 //! so the output is the same. Only `convert` and `check` (pruned records) use it.
 //!
@@ -20,14 +20,15 @@
 //! - the chunk, flat (API server) or a langchain constructor (`dumpd`, LangGraph.js:
 //!   `"lc":1`, `"type":"constructor"`, `id` a list of strings, `kwargs` an object, whose
 //!   fields are then the message's), with no `__lc_escaped__` key;
-//! - the message: `content` a string, `null` or absent (not content blocks); `id` a string,
+//! - the message: `content` a string, `null`, absent or a list (content blocks, kept as
+//!   `Value`s) in which no object has an `lc` or `__lc_escaped__` key; `id` a string,
 //!   `null` or absent; `additional_kwargs` absent, `null` or an object without
 //!   `reasoning_content`, `reasoning`, `lc` or `__lc_escaped__`; `tool_call_chunks` absent,
 //!   `null` or a list of objects (no `lc`, `__lc_escaped__`) whose `index` is a string, an
 //!   integer or `null` and whose `id`, `name`, `args` are strings or `null`;
 //! - no field read appears twice in its object.
 //!
-//! Anything else (content blocks, reasoning, an odd type, a duplicate key, a syntax error)
+//! Anything else (reasoning in `additional_kwargs`, an odd type, a duplicate key, a syntax error)
 //! gives up, and the line is parsed as before ([`super::prune`], then whole), so it gets the
 //! same treatment and bad lines the same messages.
 
@@ -78,8 +79,11 @@ pub struct V2Stream {
     pub run_id: String,
     /// The chunk's message `id`, when a string.
     pub chunk_id: Option<String>,
-    /// The chunk's text `content` (empty when absent or `null`).
+    /// The chunk's text `content` (empty when absent, `null` or a list).
     pub text: String,
+    /// The chunk's content blocks, when its `content` is a list (as parsed whole: no object
+    /// in it has an `lc` or `__lc_escaped__` key, so normalizing would not change it).
+    pub blocks: Vec<Value>,
     /// The chunk's `tool_call_chunks`.
     pub tool_chunks: Vec<ToolChunk>,
 }
@@ -219,6 +223,7 @@ impl<'de> Visitor<'de> for Top {
             run_id: run_id.unwrap_or_default(),
             chunk_id: msg.id,
             text: msg.content.unwrap_or_default(),
+            blocks: msg.blocks,
             tool_chunks: msg.tool_chunks,
         })
     }
@@ -256,6 +261,7 @@ impl<'de> Visitor<'de> for Data {
 #[derive(Default)]
 struct Plain {
     content: Option<String>,
+    blocks: Vec<Value>,
     id: Option<String>,
     tool_chunks: Vec<ToolChunk>,
 }
@@ -263,7 +269,7 @@ struct Plain {
 /// The message fields read, as found in one object (the chunk, or a constructor's `kwargs`).
 #[derive(Default)]
 struct Fields {
-    content: Option<Option<String>>,
+    content: Option<Content>,
     id: Option<Id>,
     additional_kwargs: Option<()>,
     tool_call_chunks: Option<Vec<ToolChunk>>,
@@ -278,7 +284,7 @@ impl Fields {
         class_id: bool,
     ) -> Result<bool, A::Error> {
         match key {
-            "content" => set(&mut self.content, m.next_value_seed(OptText)?)?,
+            "content" => set(&mut self.content, m.next_value_seed(ContentSeed)?)?,
             "id" => set(&mut self.id, m.next_value_seed(IdSeed { class_id })?)?,
             "additional_kwargs" => set(&mut self.additional_kwargs, m.next_value_seed(Kwargs)?)?,
             "tool_call_chunks" => set(&mut self.tool_call_chunks, m.next_value_seed(ToolChunks)?)?,
@@ -295,11 +301,114 @@ impl Fields {
             Some(Id::Str(s)) => Some(s),
             Some(Id::Class) => return Err(bail()),
         };
+        let (content, blocks) = match self.content {
+            None | Some(Content::Null) => (None, Vec::new()),
+            Some(Content::Text(t)) => (Some(t), Vec::new()),
+            Some(Content::Blocks(b)) => (None, b),
+        };
         Ok(Plain {
-            content: self.content.flatten(),
+            content,
+            blocks,
             id,
             tool_chunks: self.tool_call_chunks.unwrap_or_default(),
         })
+    }
+}
+
+/// A message's `content`: a string, `null` or a list of content blocks.
+enum Content {
+    Null,
+    Text(String),
+    Blocks(Vec<Value>),
+}
+
+struct ContentSeed;
+
+impl<'de> DeserializeSeed<'de> for ContentSeed {
+    type Value = Content;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Content, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for ContentSeed {
+    type Value = Content;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a string, a list or null")
+    }
+    fn visit_str<E: de::Error>(self, s: &str) -> Result<Content, E> {
+        Ok(Content::Text(s.to_string()))
+    }
+    fn visit_string<E: de::Error>(self, s: String) -> Result<Content, E> {
+        Ok(Content::Text(s))
+    }
+    fn visit_unit<E: de::Error>(self) -> Result<Content, E> {
+        Ok(Content::Null)
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut s: A) -> Result<Content, A::Error> {
+        let mut out = Vec::new();
+        while let Some(b) = s.next_element_seed(Clean)? {
+            out.push(b);
+        }
+        Ok(Content::Blocks(out))
+    }
+}
+
+/// A value as a whole parse gives it, when normalizing would leave it alone: an object with
+/// an `lc` or `__lc_escaped__` key anywhere in it gives up (as does serde_json's private
+/// raw-value key, which a `Value` reads otherwise).
+struct Clean;
+
+impl<'de> DeserializeSeed<'de> for Clean {
+    type Value = Value;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Clean {
+    type Value = Value;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("any JSON value")
+    }
+    fn visit_bool<E: de::Error>(self, b: bool) -> Result<Value, E> {
+        Ok(Value::Bool(b))
+    }
+    fn visit_i64<E: de::Error>(self, n: i64) -> Result<Value, E> {
+        Ok(Value::Number(n.into()))
+    }
+    fn visit_u64<E: de::Error>(self, n: u64) -> Result<Value, E> {
+        Ok(Value::Number(n.into()))
+    }
+    fn visit_f64<E: de::Error>(self, n: f64) -> Result<Value, E> {
+        Ok(serde_json::Number::from_f64(n).map_or(Value::Null, Value::Number))
+    }
+    fn visit_str<E: de::Error>(self, s: &str) -> Result<Value, E> {
+        Ok(Value::String(s.to_string()))
+    }
+    fn visit_string<E: de::Error>(self, s: String) -> Result<Value, E> {
+        Ok(Value::String(s))
+    }
+    fn visit_unit<E: de::Error>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut s: A) -> Result<Value, A::Error> {
+        let mut out = Vec::new();
+        while let Some(v) = s.next_element_seed(Clean)? {
+            out.push(v);
+        }
+        Ok(Value::Array(out))
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut m: A) -> Result<Value, A::Error> {
+        let mut out = Map::new();
+        while let Some(Key(k)) = m.next_key::<Key<'de>>()? {
+            if k == "lc" || k == "__lc_escaped__" || k.starts_with("$serde_json::private::") {
+                return Err(bail());
+            }
+            // A repeated key: the last one wins in place, as in a whole parse.
+            out.insert(k.into_owned(), m.next_value_seed(Clean)?);
+        }
+        Ok(Value::Object(out))
     }
 }
 
@@ -628,13 +737,30 @@ mod tests {
             r#"{"lc":1,"type":"constructor","id":["x","AIMessageChunk"],"kwargs":{"content":"k","id":"m9","type":"ai"}}"#,
             r#"{"lc":1,"type":"constructor","id":["x","ToolMessageChunk"],"kwargs":{"content":"k"},"content":"ignored"}"#,
             r#"{"lc":1,"type":"constructor","id":["x","AIMessageChunk"],"kwargs":{"tool_call_chunks":[{"type":"tool_call_chunk","args":"{","index":1,"id":"c4","name":"h"}]}}"#,
+            // Content blocks.
+            r#"{"content":[],"id":"m1"}"#,
+            r#"{"content":[{"type":"text","text":"a"}],"id":"m1"}"#,
+            r#"{"content":[{"type":"text","text":"b","index":0},{"type":"text","text":"","index":1},"raw",5,null,[1]]}"#,
+            r#"{"content":[{"type":"thinking","thinking":"hm","index":0}]}"#,
+            r#"{"content":[{"type":"thinking","signature":"sig","index":0}]}"#,
+            r#"{"content":[{"type":"redacted_thinking","data":"enc","index":1}]}"#,
+            r#"{"content":[{"type":"reasoning","id":"rs_1","summary":[{"type":"summary_text","text":"s","index":0}],"index":0}]}"#,
+            r#"{"content":[{"type":"reasoning","reasoning":"r","extras":{"signature":"x"}}]}"#,
+            r#"{"content":[{"type":"non_standard","value":{"type":"text","text":"ns"}}]}"#,
+            r#"{"content":[{"type":"tool_use","id":"tu","name":"f","input":{},"index":2},{"type":"input_json_delta","partial_json":"{\"a","index":2}],"tool_call_chunks":[{"index":2,"args":"{\"a"}]}"#,
+            r#"{"content":[{"type":"text","text":"dup","text":"last","index":"k"},{"type":"text","text":"n","index":1.5}]}"#,
+            r#"{"lc":1,"type":"constructor","id":["x","AIMessageChunk"],"kwargs":{"content":[{"type":"text","text":"k","index":0}],"id":"m9"}}"#,
         ]
     }
 
     /// Lines that fall back to the `Value` path, as chunk objects.
     fn fallback_chunks() -> Vec<&'static str> {
         vec![
-            r#"{"content":[{"type":"text","text":"a"}]}"#,
+            r#"{"content":[{"type":"text","text":"a","lc":1}]}"#,
+            r#"{"content":[{"type":"text","extras":{"x":[{"__lc_escaped__":{}}]}}]}"#,
+            r#"{"content":[{"$serde_json::private::RawValue":"1"}]}"#,
+            r#"{"content":[],"content":"a"}"#,
+            r#"{"content":{"type":"text","text":"a"}}"#,
             r#"{"content":"a","additional_kwargs":{"reasoning_content":"r"}}"#,
             r#"{"content":"a","additional_kwargs":{"reasoning":{"summary":[{"text":"s"}]}}}"#,
             r#"{"content":"a","additional_kwargs":{"lc":1}}"#,
@@ -696,6 +822,7 @@ mod tests {
                 run_id: "r1".into(),
                 chunk_id: Some("lc_run--r1".into()),
                 text: "Hi".into(),
+                blocks: vec![],
                 tool_chunks: vec![],
             })
         );

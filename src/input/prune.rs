@@ -22,10 +22,10 @@
 //! | v3 `updates` not of `__interrupt__` | `params.data` except `node` |
 //! | v3 `messages` | `params.data` keys other than `event`, `id`, `index`, `delta`, `content`, `usage`, `metadata`; of `[payload, metadata]` the metadata (kept as `null`) |
 //!
-//! Plain `on_chat_model_stream` lines (text and tool-call chunks) and plain v3 lines of most
-//! methods do not get here: [`super::fast`] reads their envelope without a `Value` (the payload
-//! of a v3 message event other than a plain block delta with `message_keys`, and other methods'
-//! data, as here).
+//! Plain `on_chat_model_stream` lines (text, content-block and tool-call chunks; not reasoning
+//! in `additional_kwargs`) and plain v3 lines of most methods do not get here: [`super::fast`]
+//! reads their envelope without a `Value` (the payload of a v3 message event other than a plain
+//! block delta with `message_keys`, and other methods' data, as here).
 //!
 //! Root chain events are known only from `parent_ids` (or the metadata), mostly after `data`.
 //! Their data is read in one pass as the line's text suggests ([`root_guess`]: it ends with an
