@@ -28,9 +28,10 @@
 //! block delta with `message_keys`, and other methods' data, as here).
 //!
 //! Root chain events are known only from `parent_ids` (or the metadata), mostly after `data`.
-//! Their data is read in one pass as the line's text suggests ([`root_guess`]: it ends with an
-//! empty or non-empty `parent_ids` list, or, without one, has no `"langgraph_node"`), and the
-//! guess is checked once the line is read: a wrong one gives up (the line is parsed whole).
+//! Their data is read in one pass as the line suggests ([`root_guess`]: it ends with an empty
+//! or non-empty `parent_ids` list; else the metadata read before the data, or the line's text,
+//! has no `langgraph_node`), and the guess is checked once the line is read: a wrong one gives
+//! up (the line is parsed whole).
 //! Without a guess (`parent_ids` elsewhere in the line) the data is kept as raw text until the
 //! line is read, then parsed whole or pruned.
 //!
@@ -41,6 +42,9 @@
 
 use std::borrow::Cow;
 use std::fmt;
+use std::sync::LazyLock;
+
+use memchr::memmem::Finder;
 
 use serde::de::{
     self, Deserialize, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor,
@@ -232,7 +236,7 @@ impl<'de> Visitor<'de> for Top<'_> {
                     V2Data::ChainStream | V2Data::ChainStart | V2Data::ChainEnd => {
                         let guess = match out.get("parent_ids").and_then(Value::as_array) {
                             Some(p) => Some(p.is_empty()),
-                            None => root_guess(self.0),
+                            None => root_guess(self.0, out.get("metadata")),
                         };
                         match guess {
                             Some(root) => {
@@ -291,13 +295,14 @@ impl<'de> Visitor<'de> for Top<'_> {
     }
 }
 
-/// Whether a chain event is the root run's, guessed from the line's text before its `data` is
-/// read (checked against `parent_ids` and the metadata once the line is read): a line that
-/// ends with `"parent_ids": [...]}` is the root's when the list is empty; a line without
-/// `parent_ids` is the root's when it has no `"langgraph_node"` key. `None` (no guess) when
-/// `parent_ids` is elsewhere in the line.
-fn root_guess(text: &str) -> Option<bool> {
-    const PARENT_IDS: &[u8] = b"\"parent_ids\"";
+/// Whether a chain event is the root run's, guessed before its `data` is read (checked against
+/// `parent_ids` and the metadata once the line is read): a line that ends with
+/// `"parent_ids": [...]}` is the root's when the list is empty; else, the root's when the
+/// metadata read so far, or without it the line's text, has no `langgraph_node`. `None` (no
+/// guess) when the text has `parent_ids` elsewhere.
+fn root_guess(text: &str, metadata: Option<&Value>) -> Option<bool> {
+    static PARENT_IDS: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"\"parent_ids\""));
+    static NODE: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"\"langgraph_node\""));
     let b = text.trim_end().as_bytes();
     let ws = |b: &[u8]| b.trim_ascii_end().len();
     if let Some(n) = b.strip_suffix(b"}").map(ws) {
@@ -308,16 +313,20 @@ fn root_guess(text: &str) -> Option<bool> {
             };
             let n = ws(&b[..open]);
             if let Some(n) = b[..n].strip_suffix(b":").map(ws) {
-                if b[..n].ends_with(PARENT_IDS) {
+                if b[..n].ends_with(PARENT_IDS.needle()) {
                     return Some(empty);
                 }
             }
         }
     }
-    if memchr::memmem::find(b, PARENT_IDS).is_some() {
+    if let Some(m) = metadata {
+        // JS `on_chain_stream`: the metadata comes before the data.
+        return Some(m.get("langgraph_node").is_none());
+    }
+    if PARENT_IDS.find(b).is_some() {
         return None;
     }
-    Some(memchr::memmem::rfind(b, b"\"langgraph_node\"").is_none())
+    Some(NODE.find(b).is_none())
 }
 
 /// The `data` of a chain event, read as the root's or a node's.
@@ -980,7 +989,7 @@ mod tests {
 
     #[test]
     fn chain_roots_are_guessed_from_the_text() {
-        let g = root_guess;
+        let g = |t| root_guess(t, None);
         assert_eq!(g(r#"{"event":"on_chain_end","parent_ids":[]}"#), Some(true));
         assert_eq!(g(r#"{"event": "x", "parent_ids": [ ] } "#), Some(true));
         assert_eq!(g(r#"{"event":"x","parent_ids":["a","b"]}"#), Some(false));
@@ -997,6 +1006,17 @@ mod tests {
         // parent_ids not last: no guess.
         assert_eq!(g(r#"{"parent_ids":[],"event":"x"}"#), None);
         assert_eq!(g(r#"{"event":"x","parent_ids":{"a":[1]}}"#), None);
+        // The metadata read before the data (JS stream order) decides without parent_ids.
+        let meta = json!({"langgraph_node":"n"});
+        assert_eq!(root_guess(r#"{"metadata":{}}"#, Some(&meta)), Some(false));
+        assert_eq!(
+            root_guess(r#"{"x":"\"langgraph_node\""}"#, Some(&json!({}))),
+            Some(true)
+        );
+        assert_eq!(
+            root_guess(r#"{"parent_ids":["a"]}"#, Some(&json!({}))),
+            Some(false)
+        );
     }
 
     #[test]
@@ -1040,7 +1060,7 @@ mod tests {
         let root = r#"{"event":"on_chain_end","data":{"output":{"langgraph_node":"x"}},"metadata":{"thread_id":"t"}}"#;
         assert!(parse_pruned(root).is_none());
         let node = r#"{"event":"on_chain_end","data":{"output":{"x":1}},"metadata":{"langgraph\u005fnode":"n"}}"#;
-        assert_eq!(root_guess(node), Some(true));
+        assert_eq!(root_guess(node, None), Some(true));
         assert!(parse_pruned(node).is_none());
     }
 
@@ -1081,6 +1101,7 @@ mod tests {
             r#"{"event":"on_chain_stream","run_id":"n1","name":"chat","tags":[],"metadata":{"thread_id":"t","langgraph_node":"chat"},"data":{"chunk":{"messages":[]}},"parent_ids":["g"]}"#,
             r#"{"event":"on_chain_start","data":{"input":[{"type":"tool_call","id":"c1","name":"f","args":{"x":1}}]},"run_id":"n2","name":"tools","tags":[],"metadata":{"thread_id":"t","langgraph_node":"tools"},"parent_ids":["g"]}"#,
             r#"{"event":"on_chain_stream","run_id":"g","name":"LangGraph","tags":[],"metadata":{"thread_id":"t"},"data":{"chunk":{"chat":{"messages":[{"content":"x","type":"ai","id":"a1"}]}}},"parent_ids":[]}"#,
+            r#"{"event":"on_chain_stream","data":{"chunk":{"langgraph_node":{"__interrupt__":[{"value":"q","id":"i"}]}}},"run_id":"g","name":"LangGraph","tags":[],"metadata":{"thread_id":"t"}}"#,
             r#"{"event":"on_chain_stream","run_id":"g","name":"LangGraph","tags":[],"metadata":{"thread_id":"t"},"data":{"chunk":{"langgraph_node":{"__interrupt__":[{"value":"q","id":"i"}]}}}}"#,
             r#"{"event":"on_chain_end","data":{"output":{"messages":[{"content":"bye","type":"ai","id":"a2"}]}},"run_id":"g","name":"LangGraph","tags":[],"metadata":{"thread_id":"t"},"parent_ids":[]}"#,
         ];
@@ -1105,8 +1126,10 @@ mod tests {
         assert_eq!(framed, whole);
         assert_eq!(pruned, whole);
         assert!(lines[..6].iter().all(|l| parse_pruned(l).is_some()));
-        // The last stream line's data mentions a langgraph_node: guessed wrong, read whole.
+        // A root stream line whose data mentions a langgraph_node: guessed wrong from the text,
+        // read whole; right from the metadata read before it (JS stream order).
         assert!(parse_pruned(lines[6]).is_none());
+        assert!(parse_pruned(lines[7]).is_some());
     }
 
     #[test]
