@@ -299,7 +299,7 @@ impl<'de> Visitor<'de> for Top<'_> {
 /// `parent_ids` and the metadata once the line is read): a line that ends with
 /// `"parent_ids": [...]}` is the root's when the list is empty; else, the root's when the
 /// metadata read so far, or without it the line's text, has no `langgraph_node`. `None` (no
-/// guess) when the text has `parent_ids` elsewhere.
+/// guess) when the text has no `langgraph_node` but `parent_ids` elsewhere.
 fn root_guess(text: &str, metadata: Option<&Value>) -> Option<bool> {
     static PARENT_IDS: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"\"parent_ids\""));
     static NODE: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"\"langgraph_node\""));
@@ -323,10 +323,10 @@ fn root_guess(text: &str, metadata: Option<&Value>) -> Option<bool> {
         // JS `on_chain_stream`: the metadata comes before the data.
         return Some(m.get("langgraph_node").is_none());
     }
-    if PARENT_IDS.find(b).is_some() {
-        return None;
+    if NODE.find(b).is_some() {
+        return Some(false);
     }
-    Some(NODE.find(b).is_none())
+    PARENT_IDS.find(b).is_none().then_some(true)
 }
 
 /// The `data` of a chain event, read as the root's or a node's.
@@ -542,7 +542,7 @@ impl<'de> Visitor<'de> for Calls {
         Ok(Value::Array(out))
     }
     fn visit_map<A: MapAccess<'de>>(self, mut m: A) -> Result<Value, A::Error> {
-        let mut out = Map::new();
+        let mut out = Map::with_capacity(4);
         while let Some(Key(k)) = m.next_key::<Key<'de>>()? {
             let v = match k.as_ref() {
                 "content" => {
