@@ -1,6 +1,7 @@
 //! Compact JSON output of a `Value`, byte for byte what `serde_json::to_writer` writes, without
 //! going through serde's serializer: strings are scanned 8 bytes at a time for the bytes that
-//! need escaping (`"`, `\`, controls) and copied in runs. Numbers are written by `serde_json`.
+//! need escaping (`"`, `\`, controls) and copied whole when there are none. Numbers are
+//! written by `serde_json`.
 
 use serde_json::Value;
 
@@ -109,7 +110,8 @@ pub fn write_value(v: &Value, buf: &mut Vec<u8>) {
         Value::Bool(true) => buf.extend_from_slice(b"true"),
         Value::Bool(false) => buf.extend_from_slice(b"false"),
         Value::Number(n) => {
-            // Serializing a number into a Vec cannot fail.
+            // serde_json's own formatting (itoa, ryu): a digit loop here measured slower.
+            // Into a Vec this cannot fail.
             serde_json::to_writer(&mut *buf, n).unwrap_or_default();
         }
         Value::String(s) => write_str(s, buf),
@@ -201,6 +203,11 @@ mod tests {
             json!(-1),
             json!(u64::MAX),
             json!(i64::MIN),
+            json!(i64::MAX),
+            json!(-9),
+            json!(10),
+            json!(1_700_000_000_000i64),
+            json!(-1_700_000_000_000i64),
             json!(1.5),
             json!(-0.0),
             json!(1e300),
@@ -214,6 +221,18 @@ mod tests {
                    "snapshot": {"messages": [{"content": "a\nb", "n": 2.25}], "": ""}}),
         ] {
             same(&v);
+        }
+        // Integers around every power of ten, both signs, and floats near them.
+        let mut p: u64 = 1;
+        for _ in 0..20 {
+            for d in [p - 1, p, p + 1] {
+                same(&json!(d));
+                if let Ok(i) = i64::try_from(d) {
+                    same(&json!(-i));
+                    same(&json!(i as f64 / 7.0));
+                }
+            }
+            p = p.saturating_mul(10);
         }
     }
 }
