@@ -60,7 +60,7 @@ fn any_escape(s: &[u8]) -> bool {
 
 /// A JSON string literal, escaped as `serde_json` does (`\"`, `\\`, `\b \f \n \r \t`, other
 /// controls as `\u00xx`; everything else, including DEL and U+2028, raw).
-#[inline]
+#[inline(always)]
 pub fn write_str(s: &str, buf: &mut Vec<u8>) {
     let bytes = s.as_bytes();
     buf.reserve(bytes.len() + 2);
@@ -110,7 +110,7 @@ pub fn write_value(v: &Value, buf: &mut Vec<u8>) {
         Value::Bool(true) => buf.extend_from_slice(b"true"),
         Value::Bool(false) => buf.extend_from_slice(b"false"),
         Value::Number(n) => {
-            // serde_json's own formatting (itoa, ryu): a digit loop here measured slower.
+            // serde_json's own formatting (itoa, ryu): digit loops here measured no faster.
             // Into a Vec this cannot fail.
             serde_json::to_writer(&mut *buf, n).unwrap_or_default();
         }
