@@ -136,10 +136,10 @@ impl Ctx {
             if self.last_type == t {
                 return Cow::Borrowed(self.last_type);
             }
-            match crate::agui::EVENT_TYPES.iter().find(|k| **k == t) {
+            match crate::agui::static_event_type(t) {
                 Some(k) => {
                     self.last_type = k;
-                    Cow::Borrowed(*k)
+                    Cow::Borrowed(k)
                 }
                 None => Cow::Owned(t.to_string()),
             }
@@ -326,6 +326,13 @@ impl Checker {
         let from = self.drained;
         self.drained = self.ctx.out.len();
         &self.ctx.out[from..]
+    }
+
+    /// Whether findings were reported since the last [`Checker::drain_new`] or
+    /// [`Checker::stream_new`] (a cheap test before either).
+    #[inline]
+    pub fn has_new(&self) -> bool {
+        self.ctx.out.len() > self.drained
     }
 
     /// Hands the findings not yet drained to `f`, then forgets them, keeping their counts

@@ -3,6 +3,8 @@
 
 use serde_json::Value;
 
+use crate::json::Field;
+
 use super::ev::Ev;
 
 /// One schema problem: rule id, JSON path (dotted, as zod prints it) and message.
@@ -402,10 +404,10 @@ impl V<'_> {
             },
             K::Content => self.content(p, val),
             K::Outcome => self.outcome(p, val),
-            K::SubOutcome => match val.get("type").and_then(Value::as_str) {
+            K::SubOutcome => match val.field("type").and_then(Value::as_str) {
                 Some("success") => {}
                 Some("suspended") => {
-                    if let Some(ids) = val.get("interruptIds") {
+                    if let Some(ids) = val.field("interruptIds") {
                         if !ids
                             .as_array()
                             .is_some_and(|a| a.iter().all(Value::is_string))
@@ -423,7 +425,7 @@ impl V<'_> {
                     p.s(),
                     format!(
                         "unknown subagent outcome {}: expected success or suspended",
-                        val.get("type").unwrap_or(val)
+                        val.field("type").unwrap_or(val)
                     ),
                 ),
             },
@@ -534,7 +536,7 @@ impl V<'_> {
         };
         for (i, op) in ops.iter().enumerate() {
             let ip = P::Idx(&p, i);
-            let kind = op.get("op").and_then(Value::as_str);
+            let kind = op.field("op").and_then(Value::as_str);
             let needs: &[&str] = match kind {
                 Some("add" | "replace" | "test") => &["path", "value"],
                 Some("remove") => &["path"],
@@ -545,7 +547,7 @@ impl V<'_> {
                         P::Key(&ip, "op").s(),
                         format!(
                             "unknown JSON Patch op {}",
-                            op.get("op").unwrap_or(&Value::Null)
+                            op.field("op").unwrap_or(&Value::Null)
                         ),
                     );
                     continue;
@@ -592,9 +594,9 @@ impl V<'_> {
     }
 
     fn part(&mut self, p: P<'_>, part: &Value) {
-        match part.get("type").and_then(Value::as_str) {
+        match part.field("type").and_then(Value::as_str) {
             Some("text") => {
-                if !part.get("text").is_some_and(Value::is_string) {
+                if !part.field("text").is_some_and(Value::is_string) {
                     self.push(
                         "AGX203",
                         P::Key(&p, "text").s(),
@@ -603,11 +605,11 @@ impl V<'_> {
                 }
             }
             Some("image" | "audio" | "video" | "document") => {
-                let src = part.get("source");
+                let src = part.field("source");
                 let ok = src.is_some_and(|s| {
-                    let v = s.get("value").is_some_and(Value::is_string);
-                    match s.get("type").and_then(Value::as_str) {
-                        Some("data") => v && s.get("mimeType").is_some_and(Value::is_string),
+                    let v = s.field("value").is_some_and(Value::is_string);
+                    match s.field("type").and_then(Value::as_str) {
+                        Some("data") => v && s.field("mimeType").is_some_and(Value::is_string),
                         Some("url" | "file") => v,
                         _ => false,
                     }
@@ -627,7 +629,7 @@ impl V<'_> {
                 "a content part's type must be text, image, audio, video or document".into(),
             ),
         }
-        if part.get("metadata").is_some_and(Value::is_null) {
+        if part.field("metadata").is_some_and(Value::is_null) {
             self.push(
                 "AGX204",
                 P::Key(&p, "metadata").s(),
@@ -637,16 +639,16 @@ impl V<'_> {
     }
 
     fn outcome(&mut self, p: P<'_>, val: &Value) {
-        match val.get("type").and_then(Value::as_str) {
+        match val.field("type").and_then(Value::as_str) {
             Some("success") => {
-                if let Some(ids) = val.get("pendingToolCallIds") {
+                if let Some(ids) = val.field("pendingToolCallIds") {
                     if !ids.as_array().is_some_and(|a| a.iter().all(Value::is_string)) {
                         self.push("AGX208", P::Key(&p, "pendingToolCallIds").s(), "`pendingToolCallIds` must be an array of strings".into());
                     }
                 }
             }
             Some("cancelled") => {}
-            Some("interrupt") => match val.get("interrupts").and_then(Value::as_array) {
+            Some("interrupt") => match val.field("interrupts").and_then(Value::as_array) {
                 Some(list) if !list.is_empty() => {
                     for (i, it) in list.iter().enumerate() {
                         self.interrupt(P::Idx(&P::Key(&p, "interrupts"), i), it);
@@ -660,7 +662,7 @@ impl V<'_> {
                 p.s(),
                 format!(
                     "unknown outcome {}: expected success, interrupt or cancelled (the client strips it and reads success)",
-                    val.get("type").unwrap_or(val)
+                    val.field("type").unwrap_or(val)
                 ),
             ),
         }
@@ -689,7 +691,7 @@ impl V<'_> {
 
     fn message(&mut self, p: P<'_>, m: &Value) {
         use K::*;
-        let role = m.get("role").and_then(Value::as_str);
+        let role = m.field("role").and_then(Value::as_str);
         let fields: Spec = match role {
             Some("developer" | "system") => &[
                 ("id", Str, true),
@@ -742,14 +744,14 @@ impl V<'_> {
                 self.push(
                     "AGX209",
                     P::Key(&p, "role").s(),
-                    format!("message role must be developer, system, assistant, user, tool, activity or reasoning, found {}", m.get("role").unwrap_or(&Value::Null)),
+                    format!("message role must be developer, system, assistant, user, tool, activity or reasoning, found {}", m.field("role").unwrap_or(&Value::Null)),
                 );
                 return;
             }
         };
         self.object(p, m, fields, &["role", "toolCalls"], false);
         if role == Some("assistant") {
-            if let Some(tc) = m.get("toolCalls") {
+            if let Some(tc) = m.field("toolCalls") {
                 let Some(list) = tc.as_array() else {
                     self.push(
                         "AGX205",
@@ -761,10 +763,13 @@ impl V<'_> {
                 for (i, c) in list.iter().enumerate() {
                     let tc = P::Key(&p, "toolCalls");
                     let cp = P::Idx(&tc, i);
-                    let ok = c.get("id").is_some_and(Value::is_string)
-                        && c.get("type").and_then(Value::as_str) == Some("function")
-                        && c.pointer("/function/name").is_some_and(Value::is_string)
-                        && c.pointer("/function/arguments")
+                    let ok = c.field("id").is_some_and(Value::is_string)
+                        && c.field("type").and_then(Value::as_str) == Some("function")
+                        && c.field("function")
+                            .and_then(|f| f.field("name"))
+                            .is_some_and(Value::is_string)
+                        && c.field("function")
+                            .and_then(|f| f.field("arguments"))
                             .is_some_and(Value::is_string);
                     if !ok {
                         self.push("AGX205", cp.s(), "a tool call needs {id, type:\"function\", function:{name, arguments: string}}".into());
@@ -786,7 +791,7 @@ impl V<'_> {
             ("forwardedProps", JsonNonNull, false),
         ];
         self.object(p, v, F, &[], false);
-        if let Some(tools) = v.get("tools") {
+        if let Some(tools) = v.field("tools") {
             match tools.as_array() {
                 Some(a) => {
                     for (i, t) in a.iter().enumerate() {
@@ -806,7 +811,7 @@ impl V<'_> {
                 ),
             }
         }
-        if let Some(ctx) = v.get("context") {
+        if let Some(ctx) = v.field("context") {
             match ctx.as_array() {
                 Some(a) => {
                     for (i, c) in a.iter().enumerate() {
@@ -821,7 +826,7 @@ impl V<'_> {
                 ),
             }
         }
-        if let Some(resume) = v.get("resume") {
+        if let Some(resume) = v.field("resume") {
             match resume.as_array() {
                 Some(a) => {
                     for (i, r) in a.iter().enumerate() {

@@ -7,6 +7,7 @@
 
 use std::borrow::Cow;
 
+use crate::json::Field;
 use indexmap::{IndexMap, IndexSet};
 use serde_json::{Map, Value};
 
@@ -89,20 +90,20 @@ impl Compat {
             return Some(Cow::Borrowed(ev));
         }
         let mut m: Map<String, Value> = obj.clone();
-        if m.get("rawEvent").is_some_and(Value::is_null) {
+        if m.field("rawEvent").is_some_and(Value::is_null) {
             m.remove("rawEvent");
         }
         match t {
             "RUN_FINISHED" | "SUBAGENT_FINISHED" => {
-                if m.get("result").is_some_and(Value::is_null) {
+                if m.field("result").is_some_and(Value::is_null) {
                     m.remove("result");
                 }
-                if t == "RUN_FINISHED" && m.get("outcome").is_some_and(Value::is_null) {
+                if t == "RUN_FINISHED" && m.field("outcome").is_some_and(Value::is_null) {
                     m.remove("outcome");
                 }
             }
             "TOOL_CALL_START" | "TOOL_CALL_CHUNK"
-                if m.get("parentMessageId").is_some_and(Value::is_null) =>
+                if m.field("parentMessageId").is_some_and(Value::is_null) =>
             {
                 m.remove("parentMessageId");
             }
@@ -586,7 +587,10 @@ impl Verify {
         }
         if t == "SUBAGENT_FINISHED" {
             if let Some(o) = ev.get("outcome") {
-                let ot = o.get("type").and_then(Value::as_str).unwrap_or("undefined");
+                let ot = o
+                    .field("type")
+                    .and_then(Value::as_str)
+                    .unwrap_or("undefined");
                 if ot != "success" && ot != "suspended" {
                     return err(
                         "AGX107",
@@ -594,7 +598,7 @@ impl Verify {
                         vec![],
                     );
                 }
-                match o.get("interruptIds") {
+                match o.field("interruptIds") {
                     Some(Value::Null) => {
                         return err(
                             "AGX107",
@@ -616,8 +620,8 @@ impl Verify {
         if t == "RUN_FINISHED" {
             if let Some(list) = ev.get2("outcome", "interrupts").and_then(Value::as_array) {
                 for i in list {
-                    if i.get("subagentRunId").is_some_and(Value::is_null) {
-                        let id = i.get("id").and_then(Value::as_str).unwrap_or("");
+                    if i.field("subagentRunId").is_some_and(Value::is_null) {
+                        let id = i.field("id").and_then(Value::as_str).unwrap_or("");
                         return err(
                             "AGX108",
                             format!("Cannot send 'RUN_FINISHED' with an interrupt (id '{id}') carrying 'subagentRunId: null'. The field is optional — omit it entirely."),
@@ -633,8 +637,8 @@ impl Verify {
             _ => None,
         };
         for m in messages.and_then(Value::as_array).into_iter().flatten() {
-            if m.get("subagentRunId").is_some_and(Value::is_null) {
-                let id = m.get("id").and_then(Value::as_str).unwrap_or("");
+            if m.field("subagentRunId").is_some_and(Value::is_null) {
+                let id = m.field("id").and_then(Value::as_str).unwrap_or("");
                 return err(
                     "AGX122",
                     format!("Cannot send a message (id '{id}') with 'subagentRunId: null'. The field is optional — omit it entirely."),

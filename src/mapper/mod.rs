@@ -14,8 +14,9 @@ use std::collections::{HashMap, HashSet};
 use indexmap::IndexMap;
 use serde_json::{json, Map, Value};
 
-use crate::agui::{EventBuilder, THINKING_RENAMES};
+use crate::agui::{EventBuilder, Shape, THINKING_RENAMES};
 use crate::model::{ErrorInfo, InterruptInfo, ModelEvent, Usage};
+use crate::{keys, shape};
 
 /// `--text`: stream every model message, or only the final state's answer (seed `004`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -167,8 +168,15 @@ impl Mapper {
         &self.pending
     }
 
-    fn ev(&self, kind: &str) -> EventBuilder {
-        EventBuilder::new(kind, self.timestamp)
+    /// An event of a [`Shape`] (no key hashed): `type`, `timestamp`, then `values`.
+    #[inline]
+    fn shaped<const N: usize>(
+        &self,
+        shape: &Shape,
+        kind: &str,
+        values: [Value; N],
+    ) -> EventBuilder {
+        shape.event(kind, self.timestamp, values)
     }
 
     fn push(&self, ev: Value, out: &mut Vec<Value>) {
@@ -183,25 +191,25 @@ impl Mapper {
 
     /// An event whose only field is a message id (END events, REASONING_START).
     fn emit_id(&self, kind: &str, id: &str, out: &mut Vec<Value>) {
-        let e = self.ev(kind).str("messageId", id).build();
+        let e = self.shaped(shape!("messageId"), kind, [s(id)]).build();
         self.push(e, out);
     }
 
     /// A `*_CONTENT` event.
     fn emit_delta(&self, kind: &str, id: &str, delta: &str, out: &mut Vec<Value>) {
         let e = self
-            .ev(kind)
-            .str("messageId", id)
-            .str("delta", delta)
+            .shaped(shape!("messageId", "delta"), kind, [s(id), s(delta)])
             .build();
         self.push(e, out);
     }
 
     fn emit_text_start(&self, id: &str, out: &mut Vec<Value>) {
         let e = self
-            .ev("TEXT_MESSAGE_START")
-            .str("messageId", id)
-            .str("role", "assistant")
+            .shaped(
+                shape!("messageId", "role"),
+                "TEXT_MESSAGE_START",
+                [s(id), s("assistant")],
+            )
             .build();
         self.push(e, out);
     }
@@ -210,9 +218,11 @@ impl Mapper {
     fn emit_reasoning_open(&self, rid: &str, out: &mut Vec<Value>) {
         self.emit_id("REASONING_START", rid, out);
         let e = self
-            .ev("REASONING_MESSAGE_START")
-            .str("messageId", rid)
-            .str("role", "reasoning")
+            .shaped(
+                shape!("messageId", "role"),
+                "REASONING_MESSAGE_START",
+                [s(rid), s("reasoning")],
+            )
             .build();
         self.push(e, out);
     }
@@ -263,7 +273,9 @@ impl Mapper {
                 let n = run.steps.entry(name.clone()).or_insert(0);
                 *n += 1;
                 if *n == 1 {
-                    let e = self.ev("STEP_STARTED").str("stepName", name).build();
+                    let e = self
+                        .shaped(shape!("stepName"), "STEP_STARTED", [s(name)])
+                        .build();
                     self.push(e, out);
                 }
             }
@@ -278,7 +290,9 @@ impl Mapper {
                 *n -= 1;
                 if *n == 0 {
                     run.steps.shift_remove(&name);
-                    let e = self.ev("STEP_FINISHED").str("stepName", name).build();
+                    let e = self
+                        .shaped(shape!("stepName"), "STEP_FINISHED", [s(name)])
+                        .build();
                     self.push(e, out);
                 }
             }
@@ -308,10 +322,11 @@ impl Mapper {
                     .cloned()
                     .unwrap_or_else(|| reasoning_id(&message_id, &block));
                 let e = self
-                    .ev("REASONING_ENCRYPTED_VALUE")
-                    .str("subtype", "message")
-                    .str("entityId", rid)
-                    .str("encryptedValue", value)
+                    .shaped(
+                        shape!("subtype", "entityId", "encryptedValue"),
+                        "REASONING_ENCRYPTED_VALUE",
+                        [s("message"), s(rid), s(value)],
+                    )
                     .build();
                 self.push(e, out);
             }
@@ -350,10 +365,13 @@ impl Mapper {
                 tool_call_id,
                 delta,
             } => {
+                let value = keys!("toolCallId", "delta").object([s(tool_call_id), s(delta)]);
                 let e = self
-                    .ev("CUSTOM")
-                    .str("name", TOOL_OUTPUT_DELTA)
-                    .val("value", json!({"toolCallId": tool_call_id, "delta": delta}))
+                    .shaped(
+                        shape!("name", "value"),
+                        "CUSTOM",
+                        [s(TOOL_OUTPUT_DELTA), value],
+                    )
                     .build();
                 self.push(e, out);
             }
@@ -366,9 +384,7 @@ impl Mapper {
             } => self.tool_result(tool_call_id, name, content, message_id, error, out),
             ModelEvent::Custom { name, value } => {
                 let e = self
-                    .ev("CUSTOM")
-                    .str("name", name)
-                    .val("value", value)
+                    .shaped(shape!("name", "value"), "CUSTOM", [s(name), value])
                     .build();
                 self.push(e, out);
             }
@@ -376,7 +392,9 @@ impl Mapper {
                 if let Some(msgs) = &messages {
                     self.results_from_state(msgs, out);
                 }
-                let e = self.ev("STATE_SNAPSHOT").val("snapshot", state).build();
+                let e = self
+                    .shaped(shape!("snapshot"), "STATE_SNAPSHOT", [state])
+                    .build();
                 self.push(e, out);
                 if messages.is_some() {
                     self.run_mut().messages = messages;
@@ -441,24 +459,30 @@ impl Mapper {
         // A run on a thread with pending interrupts resumes them: v2 says so in its input
         // (`Command(resume=…)`); v3 does not echo input, so a run with no input messages does.
         let resumes = !pending.is_empty() && (resume.is_some() || messages.is_empty());
-        let mut b = self
-            .ev("RUN_STARTED")
-            .str("threadId", thread_id.clone())
-            .str("runId", run_id.clone());
-        if resumes || !messages.is_empty() {
-            let mut input = Map::new();
-            input.insert("threadId".into(), Value::String(thread_id.clone()));
-            input.insert("runId".into(), Value::String(run_id.clone()));
-            input.insert("messages".into(), Value::Array(messages));
-            if resumes {
-                input.insert(
-                    "resume".into(),
-                    Value::Array(interrupt::resume_entries(&pending, resume.as_ref())),
-                );
-            }
-            b = b.val("input", Value::Object(input));
+        let ids = [s(thread_id.as_str()), s(run_id.as_str())];
+        let e = if resumes || !messages.is_empty() {
+            let [t, r] = ids.clone();
+            let input = if resumes {
+                let resume = interrupt::resume_entries(&pending, resume.as_ref());
+                keys!("threadId", "runId", "messages", "resume").object([
+                    t,
+                    r,
+                    Value::Array(messages),
+                    Value::Array(resume),
+                ])
+            } else {
+                keys!("threadId", "runId", "messages").object([t, r, Value::Array(messages)])
+            };
+            let [t, r] = ids;
+            self.shaped(
+                shape!("threadId", "runId", "input"),
+                "RUN_STARTED",
+                [t, r, input],
+            )
+        } else {
+            self.shaped(shape!("threadId", "runId"), "RUN_STARTED", ids)
         }
-        let e = b.build();
+        .build();
         self.run = Some(Run {
             thread_id,
             run_id,
@@ -532,9 +556,11 @@ impl Mapper {
             let started_here = self.run_mut().tools.get(&call_id).is_some_and(|t| !t.ended);
             if started_here && !args.is_empty() {
                 let e = self
-                    .ev("TOOL_CALL_ARGS")
-                    .str("toolCallId", call_id)
-                    .str("delta", args)
+                    .shaped(
+                        shape!("toolCallId", "delta"),
+                        "TOOL_CALL_ARGS",
+                        [s(call_id), s(args)],
+                    )
                     .build();
                 self.push(e, out);
             }
@@ -587,18 +613,27 @@ impl Mapper {
                 result: false,
             },
         );
-        let e = self
-            .ev("TOOL_CALL_START")
-            .str("toolCallId", call_id)
-            .str("toolCallName", name)
-            .opt_str("parentMessageId", parent)
-            .build();
+        let e = match parent {
+            Some(p) => self.shaped(
+                shape!("toolCallId", "toolCallName", "parentMessageId"),
+                "TOOL_CALL_START",
+                [s(call_id), s(name), s(p)],
+            ),
+            None => self.shaped(
+                shape!("toolCallId", "toolCallName"),
+                "TOOL_CALL_START",
+                [s(call_id), s(name)],
+            ),
+        }
+        .build();
         self.push(e, out);
         if let Some(a) = args.filter(|a| !a.is_empty()) {
             let e = self
-                .ev("TOOL_CALL_ARGS")
-                .str("toolCallId", call_id)
-                .str("delta", a)
+                .shaped(
+                    shape!("toolCallId", "delta"),
+                    "TOOL_CALL_ARGS",
+                    [s(call_id), s(a)],
+                )
                 .build();
             self.push(e, out);
         }
@@ -612,7 +647,9 @@ impl Mapper {
             return;
         }
         t.ended = true;
-        let e = self.ev("TOOL_CALL_END").str("toolCallId", call_id).build();
+        let e = self
+            .shaped(shape!("toolCallId"), "TOOL_CALL_END", [s(call_id)])
+            .build();
         self.push(e, out);
     }
 
@@ -634,15 +671,12 @@ impl Mapper {
             t.result = true;
         }
         let text = crate::adapter::lc::tool_content_text(&content);
-        let mut b = self
-            .ev("TOOL_CALL_RESULT")
-            .str(
-                "messageId",
-                message_id.unwrap_or_else(|| format!("result-{call_id}")),
-            )
-            .str("toolCallId", call_id)
-            .str("content", text)
-            .str("role", "tool");
+        let message_id = message_id.unwrap_or_else(|| format!("result-{call_id}"));
+        let mut b = self.shaped(
+            shape!("messageId", "toolCallId", "content", "role"),
+            "TOOL_CALL_RESULT",
+            [s(message_id), s(call_id), s(text), s("tool")],
+        );
         if error {
             b = b.val("metadata", json!({"status": "error"}));
         }
@@ -786,10 +820,14 @@ impl Mapper {
             .rev()
             .collect();
         for name in steps {
-            let e = self.ev("STEP_FINISHED").str("stepName", name).build();
+            let e = self
+                .shaped(shape!("stepName"), "STEP_FINISHED", [s(name)])
+                .build();
             self.push(e, out);
         }
-        let Some(run) = self.run.take() else { return };
+        let Some(mut run) = self.run.take() else {
+            return;
+        };
         match ending {
             Ending::Failed(info, code) => {
                 let mut raw = Map::new();
@@ -801,58 +839,76 @@ impl Mapper {
                     raw.insert("lc_error_code".into(), Value::String(c.clone()));
                 }
                 let e = self
-                    .ev("RUN_ERROR")
-                    .val("rawEvent", Value::Object(raw))
-                    .str("message", info.message)
-                    .str("code", code)
+                    .shaped(
+                        shape!("rawEvent", "message", "code"),
+                        "RUN_ERROR",
+                        [Value::Object(raw), s(info.message), s(code)],
+                    )
                     .build();
                 self.push(e, out);
                 self.pending.clear();
             }
             Ending::Incomplete(message) => {
                 let e = self
-                    .ev("RUN_ERROR")
-                    .str("message", message)
-                    .str("code", error_code::INCOMPLETE_STREAM)
+                    .shaped(
+                        shape!("message", "code"),
+                        "RUN_ERROR",
+                        [s(message), s(error_code::INCOMPLETE_STREAM)],
+                    )
                     .build();
                 self.push(e, out);
                 self.pending.clear();
             }
             Ending::Finished => {
-                if let Some(msgs) = run.messages.clone() {
+                if let Some(msgs) = run.messages.take() {
                     let e = self
-                        .ev("MESSAGES_SNAPSHOT")
-                        .val("messages", Value::Array(msgs))
+                        .shaped(
+                            shape!("messages"),
+                            "MESSAGES_SNAPSHOT",
+                            [Value::Array(msgs)],
+                        )
                         .build();
                     self.push(e, out);
                 }
-                let mut b = self
-                    .ev("RUN_FINISHED")
-                    .str("threadId", run.thread_id.clone())
-                    .str("runId", run.run_id.clone());
-                if run.interrupts.is_empty() {
+                let outcome = if run.interrupts.is_empty() {
                     let pending_calls: Vec<Value> = run
                         .tools
                         .iter()
                         .filter(|(_, t)| !t.result)
                         .map(|(id, _)| Value::String(id.clone()))
                         .collect();
-                    let mut outcome = Map::new();
-                    outcome.insert("type".into(), "success".into());
-                    if !pending_calls.is_empty() {
-                        outcome.insert("pendingToolCallIds".into(), Value::Array(pending_calls));
-                    }
-                    b = b.val("outcome", Value::Object(outcome));
                     self.pending.clear();
+                    if pending_calls.is_empty() {
+                        keys!("type").object([s("success")])
+                    } else {
+                        keys!("type", "pendingToolCallIds")
+                            .object([s("success"), Value::Array(pending_calls)])
+                    }
                 } else {
                     let ints: Vec<Value> = run.interrupts.iter().map(interrupt::to_agui).collect();
-                    b = b.val("outcome", json!({"type": "interrupt", "interrupts": ints}));
                     self.pending = run.interrupts.iter().map(|i| i.id.clone()).collect();
+                    keys!("type", "interrupts").object([s("interrupt"), Value::Array(ints)])
+                };
+                let ids = [s(run.thread_id), s(run.run_id)];
+                let e = match usage_summary(&run.usage) {
+                    Some(u) => {
+                        let [t, r] = ids;
+                        self.shaped(
+                            shape!("threadId", "runId", "outcome", "usage"),
+                            "RUN_FINISHED",
+                            [t, r, outcome, u],
+                        )
+                    }
+                    None => {
+                        let [t, r] = ids;
+                        self.shaped(
+                            shape!("threadId", "runId", "outcome"),
+                            "RUN_FINISHED",
+                            [t, r, outcome],
+                        )
+                    }
                 }
-                if let Some(u) = usage_summary(&run.usage) {
-                    b = b.val("usage", u);
-                }
-                let e = b.build();
+                .build();
                 self.push(e, out);
             }
         }
@@ -937,4 +993,10 @@ fn thinking_compat(ev: &Value) -> Option<Value> {
     m.shift_remove("role");
     m.shift_remove("messageId");
     Some(Value::Object(m))
+}
+
+/// A JSON string value.
+#[inline]
+fn s(v: impl Into<String>) -> Value {
+    Value::String(v.into())
 }

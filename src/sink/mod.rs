@@ -1,5 +1,6 @@
 //! Sinks: where AG-UI events go. One module per output format, each a [`Sink`].
 
+pub mod encode;
 mod ndjson;
 mod sse;
 
@@ -47,6 +48,5 @@ pub fn for_format<'a, W: Write + 'a>(format: Format, w: W) -> Box<dyn Sink + 'a>
 /// Serializes an event exactly as `JSON.stringify` would for these values: compact, keys in
 /// insertion order, non-ASCII as raw UTF-8.
 pub fn encode_json(ev: &Value, buf: &mut Vec<u8>) {
-    // Serializing a `Value` into a Vec cannot fail.
-    serde_json::to_writer(&mut *buf, ev).unwrap_or_default();
+    encode::write_value(ev, buf);
 }

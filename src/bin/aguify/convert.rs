@@ -27,6 +27,9 @@ impl ConvertObserver<'_> {
     /// Prints the checker's new findings on stderr as they occur.
     /// Findings are not kept: the summary needs only their counts.
     fn report_new(&mut self) {
+        if !self.checker.has_new() {
+            return;
+        }
         let color = self.color;
         let mut e = None;
         self.checker.stream_new(|f| {

@@ -1,0 +1,238 @@
+//! Compact JSON output of a `Value`, byte for byte what `serde_json::to_writer` writes, without
+//! going through serde's serializer: strings are scanned 8 bytes at a time for the bytes that
+//! need escaping (`"`, `\`, controls) and copied whole when there are none. Numbers are
+//! written by `serde_json`.
+
+use serde_json::Value;
+
+const ONES: u64 = 0x0101_0101_0101_0101;
+const HIGHS: u64 = 0x8080_8080_8080_8080;
+
+/// Whether any byte of `w` is a control (< 0x20), `"` or `\`. Never misses one; may say yes
+/// for a word without one (callers then look byte by byte).
+#[inline(always)]
+fn word_needs_escape(w: u64) -> bool {
+    let ctl = w.wrapping_sub(ONES * 0x20) & !w;
+    let q = w ^ (ONES * b'"' as u64);
+    let q = q.wrapping_sub(ONES) & !q;
+    let b = w ^ (ONES * b'\\' as u64);
+    let b = b.wrapping_sub(ONES) & !b;
+    (ctl | q | b) & HIGHS != 0
+}
+
+/// Bytes `serde_json` escapes in strings: controls, `"` and `\`.
+static ESCAPED: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut i = 0;
+    while i < 0x20 {
+        t[i] = true;
+        i += 1;
+    }
+    t[b'"' as usize] = true;
+    t[b'\\' as usize] = true;
+    t
+};
+
+#[inline(always)]
+fn word_at(s: &[u8], i: usize) -> u64 {
+    let mut w = [0u8; 8];
+    w.copy_from_slice(&s[i..i + 8]);
+    u64::from_le_bytes(w)
+}
+
+/// Whether any byte of `s` needs escaping.
+#[inline]
+fn any_escape(s: &[u8]) -> bool {
+    let n = s.len();
+    if n < 8 {
+        return s.iter().any(|&b| ESCAPED[b as usize]);
+    }
+    let mut i = 0;
+    while i + 8 < n {
+        if word_needs_escape(word_at(s, i)) {
+            return true;
+        }
+        i += 8;
+    }
+    // The last 8 bytes (overlapping bytes already checked).
+    word_needs_escape(word_at(s, n - 8))
+}
+
+/// A JSON string literal, escaped as `serde_json` does (`\"`, `\\`, `\b \f \n \r \t`, other
+/// controls as `\u00xx`; everything else, including DEL and U+2028, raw).
+#[inline(always)]
+pub fn write_str(s: &str, buf: &mut Vec<u8>) {
+    let bytes = s.as_bytes();
+    buf.reserve(bytes.len() + 2);
+    buf.push(b'"');
+    if any_escape(bytes) {
+        write_escaped(bytes, buf);
+    } else {
+        buf.extend_from_slice(bytes);
+    }
+    buf.push(b'"');
+}
+
+/// The body of a string with at least one byte to escape.
+#[cold]
+#[inline(never)]
+fn write_escaped(bytes: &[u8], buf: &mut Vec<u8>) {
+    let mut start = 0;
+    for (i, &b) in bytes.iter().enumerate() {
+        if !ESCAPED[b as usize] {
+            continue;
+        }
+        buf.extend_from_slice(&bytes[start..i]);
+        match b {
+            b'"' => buf.extend_from_slice(b"\\\""),
+            b'\\' => buf.extend_from_slice(b"\\\\"),
+            0x08 => buf.extend_from_slice(b"\\b"),
+            0x0c => buf.extend_from_slice(b"\\f"),
+            b'\n' => buf.extend_from_slice(b"\\n"),
+            b'\r' => buf.extend_from_slice(b"\\r"),
+            b'\t' => buf.extend_from_slice(b"\\t"),
+            _ => {
+                const HEX: &[u8; 16] = b"0123456789abcdef";
+                buf.extend_from_slice(b"\\u00");
+                buf.push(HEX[(b >> 4) as usize]);
+                buf.push(HEX[(b & 0xf) as usize]);
+            }
+        }
+        start = i + 1;
+    }
+    buf.extend_from_slice(&bytes[start..]);
+}
+
+/// `serde_json::to_writer(buf, v)` for a `Value` (compact, keys in map order).
+pub fn write_value(v: &Value, buf: &mut Vec<u8>) {
+    match v {
+        Value::Null => buf.extend_from_slice(b"null"),
+        Value::Bool(true) => buf.extend_from_slice(b"true"),
+        Value::Bool(false) => buf.extend_from_slice(b"false"),
+        Value::Number(n) => {
+            // serde_json's own formatting (itoa, ryu): digit loops here measured no faster.
+            // Into a Vec this cannot fail.
+            serde_json::to_writer(&mut *buf, n).unwrap_or_default();
+        }
+        Value::String(s) => write_str(s, buf),
+        Value::Array(a) => {
+            buf.push(b'[');
+            let mut first = true;
+            for x in a {
+                if !first {
+                    buf.push(b',');
+                }
+                first = false;
+                write_value(x, buf);
+            }
+            buf.push(b']');
+        }
+        Value::Object(m) => {
+            buf.push(b'{');
+            let mut first = true;
+            for (k, x) in m {
+                if !first {
+                    buf.push(b',');
+                }
+                first = false;
+                write_str(k, buf);
+                buf.push(b':');
+                write_value(x, buf);
+            }
+            buf.push(b'}');
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn same(v: &Value) {
+        let mut ours = vec![];
+        write_value(v, &mut ours);
+        let theirs = serde_json::to_vec(v).expect("serializes");
+        assert_eq!(
+            String::from_utf8_lossy(&ours),
+            String::from_utf8_lossy(&theirs)
+        );
+    }
+
+    #[test]
+    fn tricky_strings_match_serde_json() {
+        let mut cases: Vec<String> = vec![
+            "".into(),
+            "plain ascii text that is longer than eight bytes".into(),
+            "\"".into(),
+            "\\".into(),
+            "a\"b\\c\nd\re\tf\u{8}g\u{c}h".into(),
+            "22°C \"q\" — ünïcödé 漢字 🎉".into(),
+            "\u{2028}\u{2029}\u{7f}\u{80}\u{ff}".into(),
+            "</script><!-- & ' `".into(),
+            "12345678\"12345678\\1234567\n".into(),
+            "\"\"\"\"\"\"\"\"\"\"\\\\\\\\\\\\\\\\".into(),
+        ];
+        // Every byte value below 0x80 at every position of a 17-byte string.
+        for b in 0u8..0x80 {
+            for pos in 0..17 {
+                let mut s: Vec<u8> = b"abcdefghijklmnopq".to_vec();
+                s[pos] = b;
+                cases.push(String::from_utf8(s).expect("ascii"));
+            }
+        }
+        // Bytes next to the SWAR thresholds, in words with high bytes.
+        for c in ['\u{1f}', ' ', '!', '"', '#', '[', '\\', ']', 'é', '\u{a0}'] {
+            cases.push(format!("ééé{c}ééé{c}{c}xyz"));
+        }
+        for s in &cases {
+            same(&Value::String(s.clone()));
+            let mut m = serde_json::Map::new();
+            m.insert(s.clone(), Value::String(s.clone()));
+            same(&Value::Object(m));
+        }
+    }
+
+    #[test]
+    fn values_match_serde_json() {
+        for v in [
+            json!(null),
+            json!(true),
+            json!(false),
+            json!(0),
+            json!(-1),
+            json!(u64::MAX),
+            json!(i64::MIN),
+            json!(i64::MAX),
+            json!(-9),
+            json!(10),
+            json!(1_700_000_000_000i64),
+            json!(-1_700_000_000_000i64),
+            json!(1.5),
+            json!(-0.0),
+            json!(1e300),
+            json!(1e-7),
+            json!(0.1),
+            json!(123456789012345680000.0),
+            json!([]),
+            json!({}),
+            json!([1, "a", null, [true, {"k": []}], {}]),
+            json!({"type": "STATE_SNAPSHOT", "timestamp": 1700000000000i64,
+                   "snapshot": {"messages": [{"content": "a\nb", "n": 2.25}], "": ""}}),
+        ] {
+            same(&v);
+        }
+        // Integers around every power of ten, both signs, and floats near them.
+        let mut p: u64 = 1;
+        for _ in 0..20 {
+            for d in [p - 1, p, p + 1] {
+                same(&json!(d));
+                if let Ok(i) = i64::try_from(d) {
+                    same(&json!(-i));
+                    same(&json!(i as f64 / 7.0));
+                }
+            }
+            p = p.saturating_mul(10);
+        }
+    }
+}
