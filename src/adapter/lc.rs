@@ -96,6 +96,81 @@ fn normalize_changed(v: &Value) -> Option<Value> {
     }
 }
 
+/// [`normalize_deep`] of an owned value: the same result, built by moving `v`'s parts
+/// (children normalized in place, a constructor's kwargs moved into the flat object) instead
+/// of copying them. For the parse thread, which owns the record's value.
+pub fn normalize_owned(mut v: Value) -> Value {
+    match &mut v {
+        Value::Object(m) => {
+            let (lc, escaped) = special_keys(m);
+            if lc && is_constructor(m) {
+                if let Some(flat) = flatten_constructor_owned(std::mem::take(m)) {
+                    return flat;
+                }
+            }
+            if escaped && m.len() == 1 {
+                if let Some(inner) = m.get_mut("__lc_escaped__") {
+                    return normalize_owned(std::mem::take(inner));
+                }
+            }
+            if lc && is_not_implemented(m) {
+                if let Some(parsed) = parse_repr_object(m) {
+                    return parsed;
+                }
+            }
+            for c in m.values_mut() {
+                if needs_owned_pass(c) {
+                    *c = normalize_owned(std::mem::take(c));
+                }
+            }
+        }
+        Value::Array(a) => {
+            for c in a.iter_mut() {
+                if needs_owned_pass(c) {
+                    *c = normalize_owned(std::mem::take(c));
+                }
+            }
+        }
+        _ => {}
+    }
+    v
+}
+
+/// Whether [`normalize_owned`] can change `v` at all (scalars never change).
+fn needs_owned_pass(v: &Value) -> bool {
+    matches!(v, Value::Object(_) | Value::Array(_))
+}
+
+/// What [`flatten_constructor`] checks before it flattens (`lc: 1`, `type: constructor`, a
+/// class name, `kwargs` an object).
+fn is_constructor(m: &Map<String, Value>) -> bool {
+    m.field("lc").is_some_and(|v| v == 1)
+        && m.field("type").is_some_and(|t| t == "constructor")
+        && lc_class(m).is_some()
+        && m.field("kwargs").is_some_and(Value::is_object)
+}
+
+/// [`flatten_constructor`] of an owned object that [`is_constructor`]: its kwargs moved.
+fn flatten_constructor_owned(mut m: Map<String, Value>) -> Option<Value> {
+    let class = lc_class(&m)?.to_string();
+    let kwargs = match m.get_mut("kwargs")? {
+        Value::Object(k) => std::mem::take(k),
+        _ => return None,
+    };
+    let mut out = Map::with_capacity(kwargs.len() + 1);
+    match message_type_for_class(&class, &kwargs) {
+        Some(t) => out.insert("type".into(), Value::String(t.to_string())),
+        None => out.insert("__type__".into(), Value::String(class)),
+    };
+    for (k, v) in kwargs {
+        if k == "type" {
+            continue;
+        }
+        out.insert(k, normalize_owned(v));
+    }
+    Some(Value::Object(out))
+}
+
 fn is_not_implemented(m: &Map<String, Value>) -> bool {
     m.field("lc").is_some_and(|v| v == 1) && m.field("type").is_some_and(|t| t == "not_implemented")
 }
@@ -301,7 +376,7 @@ pub fn to_agui_messages(list: &[Value]) -> Vec<Value> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     #[test]
@@ -311,6 +386,63 @@ mod tests {
         let f = normalize_deep(&v);
         assert_eq!(f["type"], "ai");
         assert_eq!(f["content"], "hi");
+    }
+
+    /// Odd and ordinary values: normalizing an owned copy gives what `normalize_deep` does.
+    pub(crate) fn odd_values() -> Vec<Value> {
+        let ai = json!({"lc":1,"type":"constructor","id":["langchain_core","messages","AIMessage"],
+            "kwargs":{"content":[{"type":"text","text":"a"}],"type":"ai","id":"m1",
+                "tool_calls":[{"id":"c","name":"f","args":{"lc":1,"type":"constructor","id":["x","Y"],"kwargs":{"q":1}}}]}});
+        let escaped_lc = json!({"__lc_escaped__":{"lc":1,"type":"constructor","id":["a","HumanMessage"],"kwargs":{"content":"x"}}});
+        let escaped_twice = json!({"__lc_escaped__":{"__lc_escaped__":{"lc":1,"type":"constructor","id":["a","B"],"kwargs":{}}}});
+        let not_impl = json!({"lc":1,"type":"not_implemented","id":["builtins","ValueError"],
+            "repr":"ValueError('order service unavailable for A-1')"});
+        let interrupt = json!({"lc":1,"type":"not_implemented","id":["langgraph","types","Interrupt"],
+            "repr":"Interrupt(value='ok?', id='i1')"});
+        let bad_repr =
+            json!({"lc":1,"type":"not_implemented","id":["x"],"repr":"(((","k":[{"lc":2}]});
+        vec![
+            json!(null),
+            json!(1),
+            json!("s"),
+            json!([]),
+            json!({}),
+            json!({"messages":[{"type":"human","content":"hi","id":"h"}]}),
+            json!({"messages":[ai.clone(), escaped_lc.clone(), not_impl.clone()], "x": [escaped_twice.clone()]}),
+            ai,
+            escaped_lc.clone(),
+            escaped_twice,
+            json!({"__lc_escaped__":{"a":1},"b":2}),
+            json!([1, {"__lc_escaped__":[escaped_lc]}, not_impl.clone()]),
+            not_impl,
+            json!({"__interrupt__":[interrupt.clone()],"messages":[]}),
+            interrupt,
+            bad_repr,
+            json!({"lc":1,"type":"constructor","id":["a","ChatMessage"],"kwargs":{"role":"critic","content":"c"}}),
+            json!({"lc":1,"type":"constructor","id":["a","ChatMessageChunk"],"kwargs":{"content":"c"}}),
+            json!({"lc":1,"type":"constructor","id":["a","Other"],"kwargs":{"__type__":"own","type":"t","v":{"lc":1}}}),
+            json!({"lc":1,"type":"constructor","id":[],"kwargs":{"a":1},"z":{"__lc_escaped__":{"lc":1}}}),
+            json!({"lc":1,"type":"constructor","id":["a","B"],"kwargs":[1]}),
+            json!({"lc":"1","type":"constructor","id":["a","B"],"kwargs":{}}),
+            json!({"lc":1,"type":"secret","id":["K"]}),
+        ]
+    }
+
+    #[test]
+    fn owned_normalization_is_the_same() {
+        for v in odd_values() {
+            let deep = normalize_deep(&v);
+            assert_eq!(normalize_owned(v.clone()), deep, "{v}");
+            // Not idempotent: an unwrapped escaped dict is normalized once, not again.
+            if v.get("__lc_escaped__").is_some() && v.as_object().is_some_and(|o| o.len() == 1) {
+                assert_eq!(deep, normalize_deep(&v["__lc_escaped__"]));
+            }
+        }
+        let twice = json!({"__lc_escaped__":{"__lc_escaped__":{"a":1}}});
+        assert_eq!(normalize_owned(twice.clone()), json!({"a":1}));
+        let lc_inside =
+            json!({"__lc_escaped__":{"lc":1,"type":"constructor","id":["a","B"],"kwargs":{"k":2}}});
+        assert_eq!(normalize_owned(lc_inside), json!({"__type__":"B","k":2}));
     }
 
     #[test]

@@ -125,6 +125,10 @@ fn part_data(rec: &Record) -> &Value {
 
 /// Classifies a record by its shape (INPUTS.md §0).
 pub fn classify(rec: &Record) -> RecordKind {
+    // A v3 line read by the fast path keeps no `Value` (`rec.value` is `null`).
+    if rec.fast_v3().is_some() {
+        return RecordKind::V3;
+    }
     let v = &rec.value;
     if is_v3(v) {
         return RecordKind::V3;
@@ -273,7 +277,18 @@ pub fn interrupts_from(list: &Value) -> Vec<InterruptInfo> {
 /// A full-state payload → model events: its `__interrupt__` entries (the platform appends them
 /// to the state of an interrupted run) as an interrupt, the rest as the state.
 pub fn state_events(payload: &Value, out: &mut Vec<ModelEvent>) -> bool {
-    let mut state = lc::normalize_deep(payload);
+    normalized_state_events(lc::normalize_deep(payload), out)
+}
+
+/// [`state_events`] of an owned payload, normalized without copies ([`lc::normalize_owned`]):
+/// what the parse thread makes of a root v3 `values` event ([`crate::input::fast::v3`]).
+pub fn state_events_owned(payload: Value, out: &mut Vec<ModelEvent>) -> bool {
+    normalized_state_events(lc::normalize_owned(payload), out)
+}
+
+/// [`state_events`] of the normalized payload (normalizing again is not a no-op: an
+/// unwrapped `__lc_escaped__` dict may hold `lc` keys).
+fn normalized_state_events(mut state: Value, out: &mut Vec<ModelEvent>) -> bool {
     let mut mapped = false;
     if let Some(list) = state
         .as_object_mut()
@@ -427,6 +442,29 @@ impl Router {
     pub fn finish(&mut self, out: &mut Vec<ModelEvent>) {
         if let Some(a) = &mut self.adapter {
             a.finish(out);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn owned_state_events_are_the_same() {
+        let mut values = lc::tests::odd_values();
+        for v in lc::tests::odd_values() {
+            values.push(json!({ "messages": [v.clone()], "__interrupt__": [v.clone()] }));
+            values.push(json!({ "__interrupt__": [v.clone()] }));
+            values.push(json!({ "__lc_escaped__": { "messages": [v.clone()], "k": v } }));
+        }
+        for v in values {
+            let (mut a, mut b) = (vec![], vec![]);
+            let mapped = state_events(&v, &mut a);
+            assert_eq!(state_events_owned(v.clone(), &mut b), mapped, "{v}");
+            assert_eq!(a, b, "{v}");
+            assert_eq!(mapped, !a.is_empty(), "{v}");
         }
     }
 }

@@ -95,6 +95,40 @@ fn ns_key(ns: Option<&Value>) -> String {
         .unwrap_or_default()
 }
 
+/// A v3 event's `params`, as [`V3Adapter::on_method`] reads them: the object (or `null`), or
+/// of a fast record ([`V3Event`]) its `interrupts`.
+enum Params<'a> {
+    Value(&'a Value),
+    Fast { interrupts: Option<&'a Value> },
+}
+
+impl Params<'_> {
+    fn field(&self, key: &str) -> Option<&Value> {
+        match self {
+            Params::Value(p) => p.field(key),
+            Params::Fast { interrupts } => interrupts.filter(|_| key == "interrupts"),
+        }
+    }
+}
+
+/// A v3 event's `seq` as text (for ids derived from it), written only when needed: its JSON,
+/// empty when absent.
+#[derive(Clone, Copy)]
+enum Seq<'a> {
+    Int(Option<i64>),
+    Value(Option<&'a Value>),
+}
+
+impl std::fmt::Display for Seq<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Seq::Int(Some(n)) => write!(f, "{n}"),
+            Seq::Value(Some(v)) => write!(f, "{v}"),
+            Seq::Int(None) | Seq::Value(None) => Ok(()),
+        }
+    }
+}
+
 /// A namespace's key: its parts joined with `|`.
 fn ns_join<'a>(parts: impl Iterator<Item = &'a str>) -> String {
     parts.collect::<Vec<_>>().join("|")
@@ -166,8 +200,8 @@ impl V3Adapter {
 
     fn on_messages(
         &mut self,
-        ns: String,
-        seq: &str,
+        ns: &str,
+        seq: Seq<'_>,
         data: &Value,
         out: &mut Vec<ModelEvent>,
     ) -> Disposition {
@@ -189,7 +223,7 @@ impl V3Adapter {
         };
         match event {
             "message-start" => {
-                if let Some(prev) = self.messages.remove(&ns) {
+                if let Some(prev) = self.messages.remove(ns) {
                     out.push(ModelEvent::MessageEnd {
                         message_id: prev.id,
                         usage: prev.usage,
@@ -200,7 +234,7 @@ impl V3Adapter {
                     message_id: id.clone(),
                 });
                 self.messages.insert(
-                    ns,
+                    ns.to_string(),
                     OpenMessage {
                         id,
                         usage: None,
@@ -210,7 +244,7 @@ impl V3Adapter {
                 Disposition::Mapped
             }
             "content-block-start" | "content-block-delta" | "content-block-finish" => {
-                let msg = match open_message(&mut self.messages, &ns, event) {
+                let msg = match open_message(&mut self.messages, ns, event) {
                     Ok(msg) => msg,
                     Err(d) => return d,
                 };
@@ -257,13 +291,13 @@ impl V3Adapter {
                 Disposition::Mapped
             }
             "usage" => {
-                if let Some(msg) = self.messages.get_mut(&ns) {
+                if let Some(msg) = self.messages.get_mut(ns) {
                     msg.usage = super::content::usage_from(data.field("usage"), None);
                 }
                 Disposition::Mapped
             }
             "message-finish" | "error" => {
-                let Some(msg) = self.messages.remove(&ns) else {
+                let Some(msg) = self.messages.remove(ns) else {
                     return Disposition::Bad(format!("`{event}` without an open message"));
                 };
                 let usage = super::content::usage_from(data.field("usage"), data.field("metadata"))
@@ -303,29 +337,58 @@ impl V3Adapter {
                 return Disposition::Bad(msg);
             }
         }
-        let ns = f
-            .namespace
-            .as_deref()
-            .map(|a| ns_join(a.iter().map(String::as_str)))
-            .unwrap_or_default();
+        let ns = f.ns.as_str();
+        // Of `params` only `interrupts` is read but for the data and namespace.
+        let params = Params::Fast {
+            interrupts: f.interrupts.as_ref(),
+        };
+        if let Some(state) = &f.state {
+            // A root `values` event, its state events made on the parse thread: what
+            // `on_method` does with it.
+            self.ensure_started(out);
+            return self.on_values(ns, &params, out, |out| {
+                let events = state.take();
+                let mapped = !events.is_empty();
+                out.extend(events);
+                mapped
+            });
+        }
         match &f.data {
             Payload::Delta(d) => {
                 self.ensure_started(out);
-                self.on_block_delta(&ns, d, out)
+                self.on_block_delta(ns, d, out)
             }
             Payload::Other(data) => {
-                let seq = f.seq.map(|n| n.to_string()).unwrap_or_default();
-                // Of `params` only `interrupts` is read but for the data and namespace.
-                let params = match &f.interrupts {
-                    Some(i) => {
-                        let mut p = serde_json::Map::new();
-                        p.insert("interrupts".into(), i.clone());
-                        Value::Object(p)
-                    }
-                    None => Value::Null,
-                };
-                self.on_method(f.method.as_str(), ns, &seq, &params, data, out)
+                self.on_method(f.method.as_str(), ns, Seq::Int(f.seq), &params, data, out)
             }
+        }
+    }
+
+    /// A `values` event in namespace `ns`: its `params.interrupts`, then what `state` makes
+    /// of its data ([`super::state_events`]; whether it mapped anything).
+    fn on_values(
+        &mut self,
+        ns: &str,
+        params: &Params<'_>,
+        out: &mut Vec<ModelEvent>,
+        state: impl FnOnce(&mut Vec<ModelEvent>) -> bool,
+    ) -> Disposition {
+        if !ns.is_empty() {
+            return Disposition::Ignored("subgraph values (not the graph's state)");
+        }
+        let mut mapped = false;
+        if let Some(list) = params
+            .field("interrupts")
+            .filter(|l| l.as_array().is_some_and(|a| !a.is_empty()))
+        {
+            out.push(ModelEvent::Interrupt(interrupts_from(list)));
+            mapped = true;
+        }
+        mapped |= state(out);
+        if mapped {
+            Disposition::Mapped
+        } else {
+            Disposition::Ignored("values payload that is not a state object")
         }
     }
 
@@ -334,9 +397,9 @@ impl V3Adapter {
     fn on_method(
         &mut self,
         method: &str,
-        ns: String,
-        seq: &str,
-        params: &Value,
+        ns: &str,
+        seq: Seq<'_>,
+        params: &Params<'_>,
         data: &Value,
         out: &mut Vec<ModelEvent>,
     ) -> Disposition {
@@ -356,26 +419,8 @@ impl V3Adapter {
         match method {
             "messages" => self.on_messages(ns, seq, data, out),
             "tools" => self.on_tools(data, out),
-            "lifecycle" => self.on_lifecycle(&ns, data, out),
-            "values" => {
-                if !ns.is_empty() {
-                    return Disposition::Ignored("subgraph values (not the graph's state)");
-                }
-                let mut mapped = false;
-                if let Some(list) = params
-                    .field("interrupts")
-                    .filter(|l| l.as_array().is_some_and(|a| !a.is_empty()))
-                {
-                    out.push(ModelEvent::Interrupt(interrupts_from(list)));
-                    mapped = true;
-                }
-                mapped |= super::state_events(data, out);
-                if mapped {
-                    Disposition::Mapped
-                } else {
-                    Disposition::Ignored("values payload that is not a state object")
-                }
-            }
+            "lifecycle" => self.on_lifecycle(ns, data, out),
+            "values" => self.on_values(ns, params, out, |out| super::state_events(data, out)),
             "updates" => {
                 let node = data
                     .field("node")
@@ -836,6 +881,9 @@ impl Adapter for V3Adapter {
     fn feed(&mut self, rec: &Record, kind: &RecordKind, out: &mut Vec<ModelEvent>) -> Disposition {
         let ev = match kind {
             RecordKind::V3 => {
+                if let Some(f) = rec.fast_v3() {
+                    return self.feed_fast(rec, f, out);
+                }
                 if rec.value.field("type").and_then(Value::as_str) == Some("event") {
                     &rec.value
                 } else {
@@ -865,9 +913,6 @@ impl Adapter for V3Adapter {
             }
             _ => return Disposition::Bad("expected a v3 protocol event".into()),
         };
-        if let Some(f) = rec.fast_v3() {
-            return self.feed_fast(rec, f, out);
-        }
         if let Err(msg) = self.check_seq(rec, ev.field("seq")) {
             return Disposition::Bad(msg);
         }
@@ -887,8 +932,8 @@ impl Adapter for V3Adapter {
         };
         let data = params.field("data").unwrap_or(&Value::Null);
         let ns = ns_key(params.field("namespace"));
-        let seq = ev.field("seq").map(|s| s.to_string()).unwrap_or_default();
-        self.on_method(method, ns, &seq, params, data, out)
+        let seq = Seq::Value(ev.field("seq"));
+        self.on_method(method, &ns, seq, &Params::Value(params), data, out)
     }
 
     fn take_warning(&mut self) -> Option<String> {
