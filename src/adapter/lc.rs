@@ -150,25 +150,29 @@ fn is_constructor(m: &Map<String, Value>) -> bool {
         && m.field("kwargs").is_some_and(Value::is_object)
 }
 
-/// [`flatten_constructor`] of an owned object that [`is_constructor`]: its kwargs moved.
+/// [`flatten_constructor`] of an owned object that [`is_constructor`]: its kwargs map reused
+/// (values normalized in place, `type` dropped, the type key put first), not rebuilt.
 fn flatten_constructor_owned(mut m: Map<String, Value>) -> Option<Value> {
-    let class = lc_class(&m)?.to_string();
-    let kwargs = match m.get_mut("kwargs")? {
+    let mut kwargs = match m.get_mut("kwargs")? {
         Value::Object(k) => std::mem::take(k),
         _ => return None,
     };
-    let mut out = Map::with_capacity(kwargs.len() + 1);
-    match message_type_for_class(&class, &kwargs) {
-        Some(t) => out.insert("type".into(), Value::String(t.to_string())),
-        None => out.insert("__type__".into(), Value::String(class)),
+    let class = lc_class(&m)?;
+    let (key, first) = match message_type_for_class(class, &kwargs) {
+        Some(t) => ("type", Value::String(t.to_string())),
+        None => ("__type__", Value::String(class.to_string())),
     };
-    for (k, v) in kwargs {
-        if k == "type" {
-            continue;
+    kwargs.shift_remove("type");
+    for v in kwargs.values_mut() {
+        if needs_owned_pass(v) {
+            *v = normalize_owned(std::mem::take(v));
         }
-        out.insert(k, normalize_owned(v));
     }
-    Some(Value::Object(out))
+    // `flatten_constructor` inserts the type key first, then the kwargs: a kwarg of the same
+    // name (`__type__`) keeps the first place with its own value.
+    let first = kwargs.shift_remove(key).unwrap_or(first);
+    kwargs.shift_insert(0, key.to_string(), first);
+    Some(Value::Object(kwargs))
 }
 
 fn is_not_implemented(m: &Map<String, Value>) -> bool {
@@ -300,13 +304,20 @@ pub fn tool_calls(msg: &Value) -> Vec<(String, String, String)> {
 
 /// A flat LangChain message → an AG-UI message. `fallback_id` is used when the message has none.
 pub fn to_agui_message(msg: &Value, fallback_id: &str) -> Option<Value> {
+    to_agui_message_or(msg, || fallback_id.to_string())
+}
+
+/// [`to_agui_message`], the fallback id made only when needed.
+fn to_agui_message_or(msg: &Value, fallback_id: impl FnOnce() -> String) -> Option<Value> {
     let kind = message_kind(msg)?;
-    let id = msg
+    let id = match msg
         .field("id")
         .and_then(Value::as_str)
         .filter(|s| !s.is_empty())
-        .unwrap_or(fallback_id)
-        .to_string();
+    {
+        Some(id) => id.to_string(),
+        None => fallback_id(),
+    };
     let content = msg.field("content").unwrap_or(&Value::Null);
     let text = content_text(content);
     let mut out = Map::new();
@@ -371,7 +382,7 @@ pub fn tool_content_text(content: &Value) -> String {
 pub fn to_agui_messages(list: &[Value]) -> Vec<Value> {
     list.iter()
         .enumerate()
-        .filter_map(|(i, m)| to_agui_message(&normalize_cow(m), &format!("msg-{i}")))
+        .filter_map(|(i, m)| to_agui_message_or(&normalize_cow(m), || format!("msg-{i}")))
         .collect()
 }
 

@@ -28,21 +28,89 @@ pub struct V3Adapter {
     tools_open: HashMap<String, ()>,
     /// `seq` → (input line, [`replay_hash`] of the text) for the current run, to spot replays
     /// and reordering.
-    seqs: HashMap<i64, (u64, u64)>,
+    seqs: Seqs,
     max_seq: Option<(i64, u64)>,
     warning: Option<String>,
+}
+
+/// `seq` → (input line, [`replay_hash`] of the text) of a run's events. Seqs mostly rise: one
+/// above every earlier seq is pushed on a sorted list (nothing to hash or look up), the
+/// others go to a map.
+#[derive(Default)]
+struct Seqs {
+    /// Seqs that were the highest yet when seen, ascending.
+    in_order: Vec<(i64, u64, u64)>,
+    /// The other seqs' first use.
+    out_of_order: HashMap<i64, (u64, u64)>,
+}
+
+impl Seqs {
+    /// The first use of seq `n`; `max` is the highest seq so far.
+    fn get(&self, n: i64, max: Option<i64>) -> Option<(u64, u64)> {
+        if max.is_none_or(|m| n > m) {
+            return None;
+        }
+        match self.in_order.binary_search_by_key(&n, |e| e.0) {
+            Ok(i) => Some((self.in_order[i].1, self.in_order[i].2)),
+            Err(_) => self.out_of_order.get(&n).copied(),
+        }
+    }
+
+    fn clear(&mut self) {
+        self.in_order.clear();
+        self.out_of_order.clear();
+    }
 }
 
 struct OpenMessage {
     id: String,
     usage: Option<Usage>,
-    blocks: HashMap<String, Block>,
+    blocks: Blocks,
 }
 
 impl OpenMessage {
     /// The message id and its block of key `index` (created when new).
     fn block(&mut self, index: &str) -> (&str, &mut Block) {
-        (&self.id, self.blocks.entry(index.to_string()).or_default())
+        (&self.id, self.blocks.get_or_insert(index))
+    }
+}
+
+/// A message's blocks by key: a message has a few, found by a scan (no key hashed or
+/// allocated per delta); a map indexes them when there are more.
+#[derive(Default)]
+struct Blocks {
+    list: Vec<(String, Block)>,
+    /// Key → position in `list`, once `list` is longer than [`Blocks::SCAN`].
+    index: HashMap<String, usize>,
+}
+
+impl Blocks {
+    const SCAN: usize = 8;
+
+    /// The block of key `key`, created when new.
+    fn get_or_insert(&mut self, key: &str) -> &mut Block {
+        let at = if self.list.len() <= Self::SCAN {
+            self.list.iter().position(|(k, _)| k == key)
+        } else {
+            self.index.get(key).copied()
+        };
+        let at = match at {
+            Some(at) => at,
+            None => {
+                let at = self.list.len();
+                self.list.push((key.to_string(), Block::default()));
+                if self.list.len() > Self::SCAN {
+                    if self.index.is_empty() {
+                        let keys = self.list.iter().enumerate();
+                        self.index = keys.map(|(i, (k, _))| (k.clone(), i)).collect();
+                    } else {
+                        self.index.insert(key.to_string(), at);
+                    }
+                }
+                at
+            }
+        };
+        &mut self.list[at].1
     }
 }
 
@@ -177,7 +245,7 @@ impl V3Adapter {
     fn check_seq_int(&mut self, rec: &Record, n: i64) -> Result<(), String> {
         let line = rec.origin.line;
         let text_hash = replay_hash(rec.text.as_bytes());
-        if let Some(&(first, hash)) = self.seqs.get(&n) {
+        if let Some((first, hash)) = self.seqs.get(n, self.max_seq.map(|(m, _)| m)) {
             if hash == text_hash {
                 return Err(format!(
                     "duplicate v3 event: seq {n} repeats line {first} exactly (a replayed event); skipped"
@@ -191,9 +259,12 @@ impl V3Adapter {
                 "v3 seq {n} comes after seq {max} (line {max_line}): out of order; converted in file order, not by seq"
             ));
         }
-        self.seqs.entry(n).or_insert((line, text_hash));
         if self.max_seq.is_none_or(|(m, _)| n > m) {
+            // Above every seq so far: new, and the sorted list stays sorted.
+            self.seqs.in_order.push((n, line, text_hash));
             self.max_seq = Some((n, line));
+        } else {
+            self.seqs.out_of_order.entry(n).or_insert((line, text_hash));
         }
         Ok(())
     }
@@ -238,7 +309,7 @@ impl V3Adapter {
                     OpenMessage {
                         id,
                         usage: None,
-                        blocks: HashMap::new(),
+                        blocks: Blocks::default(),
                     },
                 );
                 Disposition::Mapped
@@ -967,5 +1038,53 @@ impl Adapter for V3Adapter {
             out.push(ModelEvent::RunEnd);
         }
         self.started = false;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn blocks_are_found_by_key_past_the_scan() {
+        let mut b = Blocks::default();
+        for round in 0..3 {
+            for i in 0..20 {
+                let block = b.get_or_insert(&format!("k{i}"));
+                if round == 0 {
+                    assert!(block.emitted.is_empty());
+                }
+                block.emitted.push('x');
+            }
+        }
+        assert_eq!(b.list.len(), 20);
+        assert_eq!(b.index.len(), 20);
+        for (i, (k, block)) in b.list.iter().enumerate() {
+            assert_eq!(k, &format!("k{i}"));
+            assert_eq!(block.emitted, "xxx");
+        }
+    }
+
+    #[test]
+    fn seqs_remember_the_first_use() {
+        let mut s = Seqs::default();
+        let mut max = None;
+        for (n, line) in [(5, 1), (7, 2), (6, 3), (6, 4), (1, 5), (9, 6)] {
+            if s.get(n, max).is_none() {
+                if max.is_none_or(|m| n > m) {
+                    s.in_order.push((n, line, 0));
+                    max = Some(n);
+                } else {
+                    s.out_of_order.insert(n, (line, 0));
+                }
+            }
+        }
+        let first = |n| s.get(n, max).map(|(l, _)| l);
+        assert_eq!(
+            [5, 7, 6, 1, 9, 8, 10].map(first),
+            [Some(1), Some(2), Some(3), Some(5), Some(6), None, None]
+        );
+        s.clear();
+        assert_eq!(s.get(5, max), None);
     }
 }
