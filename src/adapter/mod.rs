@@ -227,7 +227,7 @@ fn is_agui(v: &Value) -> bool {
 
 /// The error line / platform error payload: `{"error": NAME, "message": MSG, "lc_error_code"?}`.
 pub fn error_info(data: &Value) -> ErrorInfo {
-    let s = |k: &str| data.get(k).and_then(Value::as_str).map(str::to_string);
+    let s = |k: &str| data.field(k).and_then(Value::as_str).map(str::to_string);
     ErrorInfo {
         name: s("error"),
         message: s("message")

@@ -137,7 +137,7 @@ struct Block {
 }
 
 fn s(v: &Value, k: &str) -> Option<String> {
-    v.get(k).and_then(Value::as_str).map(str::to_string)
+    v.field(k).and_then(Value::as_str).map(str::to_string)
 }
 
 /// A hash of a record's text to tell an exact replay: eight bytes a step (the record's FNV-1a
@@ -328,7 +328,7 @@ impl V3Adapter {
                 } else {
                     "content"
                 };
-                match data.get(field) {
+                match data.field(field) {
                     Some(Value::Object(_)) => {}
                     None if event == "content-block-finish" => {}
                     None => {
