@@ -167,7 +167,7 @@ fn block_events(message_id: &str, pos: usize, b: &Value, out: &mut Vec<ModelEven
         }
         return;
     }
-    let text = |k: &str| o.get(k).and_then(Value::as_str).filter(|t| !t.is_empty());
+    let text = |k: &str| o.field(k).and_then(Value::as_str).filter(|t| !t.is_empty());
     let reasoning = |t: &str| ModelEvent::ReasoningDelta {
         message_id: mid(),
         block: key.clone(),
@@ -233,10 +233,10 @@ fn block_events(message_id: &str, pos: usize, b: &Value, out: &mut Vec<ModelEven
 /// Token usage from a message's `usage_metadata` (v2) or v3 `usage`, plus provider/model names.
 pub fn usage_from(usage: Option<&Value>, metadata: Option<&Value>) -> Option<Usage> {
     let u = usage.filter(|u| u.is_object())?;
-    let int = |k: &str| u.get(k).and_then(Value::as_u64);
+    let int = |k: &str| u.field(k).and_then(Value::as_u64);
     let meta_str = |k: &str| {
         metadata
-            .and_then(|m| m.get(k))
+            .and_then(|m| m.field(k))
             .and_then(Value::as_str)
             .map(str::to_string)
     };

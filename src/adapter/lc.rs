@@ -96,6 +96,85 @@ fn normalize_changed(v: &Value) -> Option<Value> {
     }
 }
 
+/// [`normalize_deep`] of an owned value: the same result, built by moving `v`'s parts
+/// (children normalized in place, a constructor's kwargs moved into the flat object) instead
+/// of copying them. For the parse thread, which owns the record's value.
+pub fn normalize_owned(mut v: Value) -> Value {
+    match &mut v {
+        Value::Object(m) => {
+            let (lc, escaped) = special_keys(m);
+            if lc && is_constructor(m) {
+                if let Some(flat) = flatten_constructor_owned(std::mem::take(m)) {
+                    return flat;
+                }
+            }
+            if escaped && m.len() == 1 {
+                if let Some(inner) = m.get_mut("__lc_escaped__") {
+                    return normalize_owned(std::mem::take(inner));
+                }
+            }
+            if lc && is_not_implemented(m) {
+                if let Some(parsed) = parse_repr_object(m) {
+                    return parsed;
+                }
+            }
+            for c in m.values_mut() {
+                if needs_owned_pass(c) {
+                    *c = normalize_owned(std::mem::take(c));
+                }
+            }
+        }
+        Value::Array(a) => {
+            for c in a.iter_mut() {
+                if needs_owned_pass(c) {
+                    *c = normalize_owned(std::mem::take(c));
+                }
+            }
+        }
+        _ => {}
+    }
+    v
+}
+
+/// Whether [`normalize_owned`] can change `v` at all (scalars never change).
+fn needs_owned_pass(v: &Value) -> bool {
+    matches!(v, Value::Object(_) | Value::Array(_))
+}
+
+/// What [`flatten_constructor`] checks before it flattens (`lc: 1`, `type: constructor`, a
+/// class name, `kwargs` an object).
+fn is_constructor(m: &Map<String, Value>) -> bool {
+    m.field("lc").is_some_and(|v| v == 1)
+        && m.field("type").is_some_and(|t| t == "constructor")
+        && lc_class(m).is_some()
+        && m.field("kwargs").is_some_and(Value::is_object)
+}
+
+/// [`flatten_constructor`] of an owned object that [`is_constructor`]: its kwargs map reused
+/// (values normalized in place, `type` dropped, the type key put first), not rebuilt.
+fn flatten_constructor_owned(mut m: Map<String, Value>) -> Option<Value> {
+    let mut kwargs = match m.get_mut("kwargs")? {
+        Value::Object(k) => std::mem::take(k),
+        _ => return None,
+    };
+    let class = lc_class(&m)?;
+    let (key, first) = match message_type_for_class(class, &kwargs) {
+        Some(t) => ("type", Value::String(t.to_string())),
+        None => ("__type__", Value::String(class.to_string())),
+    };
+    kwargs.shift_remove("type");
+    for v in kwargs.values_mut() {
+        if needs_owned_pass(v) {
+            *v = normalize_owned(std::mem::take(v));
+        }
+    }
+    // `flatten_constructor` inserts the type key first, then the kwargs: a kwarg of the same
+    // name (`__type__`) keeps the first place with its own value.
+    let first = kwargs.shift_remove(key).unwrap_or(first);
+    kwargs.shift_insert(0, key.to_string(), first);
+    Some(Value::Object(kwargs))
+}
+
 fn is_not_implemented(m: &Map<String, Value>) -> bool {
     m.field("lc").is_some_and(|v| v == 1) && m.field("type").is_some_and(|t| t == "not_implemented")
 }
@@ -225,13 +304,20 @@ pub fn tool_calls(msg: &Value) -> Vec<(String, String, String)> {
 
 /// A flat LangChain message → an AG-UI message. `fallback_id` is used when the message has none.
 pub fn to_agui_message(msg: &Value, fallback_id: &str) -> Option<Value> {
+    to_agui_message_or(msg, || fallback_id.to_string())
+}
+
+/// [`to_agui_message`], the fallback id made only when needed.
+fn to_agui_message_or(msg: &Value, fallback_id: impl FnOnce() -> String) -> Option<Value> {
     let kind = message_kind(msg)?;
-    let id = msg
+    let id = match msg
         .field("id")
         .and_then(Value::as_str)
         .filter(|s| !s.is_empty())
-        .unwrap_or(fallback_id)
-        .to_string();
+    {
+        Some(id) => id.to_string(),
+        None => fallback_id(),
+    };
     let content = msg.field("content").unwrap_or(&Value::Null);
     let text = content_text(content);
     let mut out = Map::new();
@@ -296,12 +382,12 @@ pub fn tool_content_text(content: &Value) -> String {
 pub fn to_agui_messages(list: &[Value]) -> Vec<Value> {
     list.iter()
         .enumerate()
-        .filter_map(|(i, m)| to_agui_message(&normalize_cow(m), &format!("msg-{i}")))
+        .filter_map(|(i, m)| to_agui_message_or(&normalize_cow(m), || format!("msg-{i}")))
         .collect()
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     #[test]
@@ -311,6 +397,63 @@ mod tests {
         let f = normalize_deep(&v);
         assert_eq!(f["type"], "ai");
         assert_eq!(f["content"], "hi");
+    }
+
+    /// Odd and ordinary values: normalizing an owned copy gives what `normalize_deep` does.
+    pub(crate) fn odd_values() -> Vec<Value> {
+        let ai = json!({"lc":1,"type":"constructor","id":["langchain_core","messages","AIMessage"],
+            "kwargs":{"content":[{"type":"text","text":"a"}],"type":"ai","id":"m1",
+                "tool_calls":[{"id":"c","name":"f","args":{"lc":1,"type":"constructor","id":["x","Y"],"kwargs":{"q":1}}}]}});
+        let escaped_lc = json!({"__lc_escaped__":{"lc":1,"type":"constructor","id":["a","HumanMessage"],"kwargs":{"content":"x"}}});
+        let escaped_twice = json!({"__lc_escaped__":{"__lc_escaped__":{"lc":1,"type":"constructor","id":["a","B"],"kwargs":{}}}});
+        let not_impl = json!({"lc":1,"type":"not_implemented","id":["builtins","ValueError"],
+            "repr":"ValueError('order service unavailable for A-1')"});
+        let interrupt = json!({"lc":1,"type":"not_implemented","id":["langgraph","types","Interrupt"],
+            "repr":"Interrupt(value='ok?', id='i1')"});
+        let bad_repr =
+            json!({"lc":1,"type":"not_implemented","id":["x"],"repr":"(((","k":[{"lc":2}]});
+        vec![
+            json!(null),
+            json!(1),
+            json!("s"),
+            json!([]),
+            json!({}),
+            json!({"messages":[{"type":"human","content":"hi","id":"h"}]}),
+            json!({"messages":[ai.clone(), escaped_lc.clone(), not_impl.clone()], "x": [escaped_twice.clone()]}),
+            ai,
+            escaped_lc.clone(),
+            escaped_twice,
+            json!({"__lc_escaped__":{"a":1},"b":2}),
+            json!([1, {"__lc_escaped__":[escaped_lc]}, not_impl.clone()]),
+            not_impl,
+            json!({"__interrupt__":[interrupt.clone()],"messages":[]}),
+            interrupt,
+            bad_repr,
+            json!({"lc":1,"type":"constructor","id":["a","ChatMessage"],"kwargs":{"role":"critic","content":"c"}}),
+            json!({"lc":1,"type":"constructor","id":["a","ChatMessageChunk"],"kwargs":{"content":"c"}}),
+            json!({"lc":1,"type":"constructor","id":["a","Other"],"kwargs":{"__type__":"own","type":"t","v":{"lc":1}}}),
+            json!({"lc":1,"type":"constructor","id":[],"kwargs":{"a":1},"z":{"__lc_escaped__":{"lc":1}}}),
+            json!({"lc":1,"type":"constructor","id":["a","B"],"kwargs":[1]}),
+            json!({"lc":"1","type":"constructor","id":["a","B"],"kwargs":{}}),
+            json!({"lc":1,"type":"secret","id":["K"]}),
+        ]
+    }
+
+    #[test]
+    fn owned_normalization_is_the_same() {
+        for v in odd_values() {
+            let deep = normalize_deep(&v);
+            assert_eq!(normalize_owned(v.clone()), deep, "{v}");
+            // Not idempotent: an unwrapped escaped dict is normalized once, not again.
+            if v.get("__lc_escaped__").is_some() && v.as_object().is_some_and(|o| o.len() == 1) {
+                assert_eq!(deep, normalize_deep(&v["__lc_escaped__"]));
+            }
+        }
+        let twice = json!({"__lc_escaped__":{"__lc_escaped__":{"a":1}}});
+        assert_eq!(normalize_owned(twice.clone()), json!({"a":1}));
+        let lc_inside =
+            json!({"__lc_escaped__":{"lc":1,"type":"constructor","id":["a","B"],"kwargs":{"k":2}}});
+        assert_eq!(normalize_owned(lc_inside), json!({"__type__":"B","k":2}));
     }
 
     #[test]

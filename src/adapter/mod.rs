@@ -125,6 +125,10 @@ fn part_data(rec: &Record) -> &Value {
 
 /// Classifies a record by its shape (INPUTS.md §0).
 pub fn classify(rec: &Record) -> RecordKind {
+    // A v3 line read by the fast path keeps no `Value` (`rec.value` is `null`).
+    if rec.fast_v3().is_some() {
+        return RecordKind::V3;
+    }
     let v = &rec.value;
     if is_v3(v) {
         return RecordKind::V3;
@@ -223,7 +227,7 @@ fn is_agui(v: &Value) -> bool {
 
 /// The error line / platform error payload: `{"error": NAME, "message": MSG, "lc_error_code"?}`.
 pub fn error_info(data: &Value) -> ErrorInfo {
-    let s = |k: &str| data.get(k).and_then(Value::as_str).map(str::to_string);
+    let s = |k: &str| data.field(k).and_then(Value::as_str).map(str::to_string);
     ErrorInfo {
         name: s("error"),
         message: s("message")
@@ -273,7 +277,34 @@ pub fn interrupts_from(list: &Value) -> Vec<InterruptInfo> {
 /// A full-state payload → model events: its `__interrupt__` entries (the platform appends them
 /// to the state of an interrupted run) as an interrupt, the rest as the state.
 pub fn state_events(payload: &Value, out: &mut Vec<ModelEvent>) -> bool {
-    let mut state = lc::normalize_deep(payload);
+    normalized_state_events(lc::normalize_deep(payload), out, true)
+}
+
+/// [`state_events`] of an owned payload, normalized without copies ([`lc::normalize_owned`]),
+/// but the `State` event's AG-UI `messages` left out (`None`) for [`state_messages`] to add:
+/// what the parse thread makes of a root v3 `values` event ([`crate::input::fast::v3`]), the
+/// messages then made on the main thread (the parse thread has more to do).
+pub fn state_events_owned(payload: Value, out: &mut Vec<ModelEvent>) -> bool {
+    normalized_state_events(lc::normalize_owned(payload), out, false)
+}
+
+/// Adds its AG-UI `messages` to a `State` event of [`state_events_owned`].
+pub fn state_messages(ev: &mut ModelEvent) {
+    if let ModelEvent::State { state, messages } = ev {
+        *messages = state_message_list(state);
+    }
+}
+
+fn state_message_list(state: &Value) -> Option<Vec<Value>> {
+    state
+        .field("messages")
+        .and_then(Value::as_array)
+        .map(|l| lc::to_agui_messages(l))
+}
+
+/// [`state_events`] of the normalized payload (normalizing again is not a no-op: an
+/// unwrapped `__lc_escaped__` dict may hold `lc` keys), with the state's AG-UI messages or not.
+fn normalized_state_events(mut state: Value, out: &mut Vec<ModelEvent>, messages: bool) -> bool {
     let mut mapped = false;
     if let Some(list) = state
         .as_object_mut()
@@ -289,10 +320,11 @@ pub fn state_events(payload: &Value, out: &mut Vec<ModelEvent>) -> bool {
         }
     }
     if state.is_object() {
-        let messages = state
-            .field("messages")
-            .and_then(Value::as_array)
-            .map(|l| lc::to_agui_messages(l));
+        let messages = if messages {
+            state_message_list(&state)
+        } else {
+            None
+        };
         out.push(ModelEvent::State { state, messages });
         mapped = true;
     }
@@ -427,6 +459,30 @@ impl Router {
     pub fn finish(&mut self, out: &mut Vec<ModelEvent>) {
         if let Some(a) = &mut self.adapter {
             a.finish(out);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn owned_state_events_are_the_same() {
+        let mut values = lc::tests::odd_values();
+        for v in lc::tests::odd_values() {
+            values.push(json!({ "messages": [v.clone()], "__interrupt__": [v.clone()] }));
+            values.push(json!({ "__interrupt__": [v.clone()] }));
+            values.push(json!({ "__lc_escaped__": { "messages": [v.clone()], "k": v } }));
+        }
+        for v in values {
+            let (mut a, mut b) = (vec![], vec![]);
+            let mapped = state_events(&v, &mut a);
+            assert_eq!(state_events_owned(v.clone(), &mut b), mapped, "{v}");
+            b.iter_mut().for_each(state_messages);
+            assert_eq!(a, b, "{v}");
+            assert_eq!(mapped, !a.is_empty(), "{v}");
         }
     }
 }

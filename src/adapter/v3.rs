@@ -28,21 +28,89 @@ pub struct V3Adapter {
     tools_open: HashMap<String, ()>,
     /// `seq` → (input line, [`replay_hash`] of the text) for the current run, to spot replays
     /// and reordering.
-    seqs: HashMap<i64, (u64, u64)>,
+    seqs: Seqs,
     max_seq: Option<(i64, u64)>,
     warning: Option<String>,
+}
+
+/// `seq` → (input line, [`replay_hash`] of the text) of a run's events. Seqs mostly rise: one
+/// above every earlier seq is pushed on a sorted list (nothing to hash or look up), the
+/// others go to a map.
+#[derive(Default)]
+struct Seqs {
+    /// Seqs that were the highest yet when seen, ascending.
+    in_order: Vec<(i64, u64, u64)>,
+    /// The other seqs' first use.
+    out_of_order: HashMap<i64, (u64, u64)>,
+}
+
+impl Seqs {
+    /// The first use of seq `n`; `max` is the highest seq so far.
+    fn get(&self, n: i64, max: Option<i64>) -> Option<(u64, u64)> {
+        if max.is_none_or(|m| n > m) {
+            return None;
+        }
+        match self.in_order.binary_search_by_key(&n, |e| e.0) {
+            Ok(i) => Some((self.in_order[i].1, self.in_order[i].2)),
+            Err(_) => self.out_of_order.get(&n).copied(),
+        }
+    }
+
+    fn clear(&mut self) {
+        self.in_order.clear();
+        self.out_of_order.clear();
+    }
 }
 
 struct OpenMessage {
     id: String,
     usage: Option<Usage>,
-    blocks: HashMap<String, Block>,
+    blocks: Blocks,
 }
 
 impl OpenMessage {
     /// The message id and its block of key `index` (created when new).
     fn block(&mut self, index: &str) -> (&str, &mut Block) {
-        (&self.id, self.blocks.entry(index.to_string()).or_default())
+        (&self.id, self.blocks.get_or_insert(index))
+    }
+}
+
+/// A message's blocks by key: a message has a few, found by a scan (no key hashed or
+/// allocated per delta); a map indexes them when there are more.
+#[derive(Default)]
+struct Blocks {
+    list: Vec<(String, Block)>,
+    /// Key → position in `list`, once `list` is longer than [`Blocks::SCAN`].
+    index: HashMap<String, usize>,
+}
+
+impl Blocks {
+    const SCAN: usize = 8;
+
+    /// The block of key `key`, created when new.
+    fn get_or_insert(&mut self, key: &str) -> &mut Block {
+        let at = if self.list.len() <= Self::SCAN {
+            self.list.iter().position(|(k, _)| k == key)
+        } else {
+            self.index.get(key).copied()
+        };
+        let at = match at {
+            Some(at) => at,
+            None => {
+                let at = self.list.len();
+                self.list.push((key.to_string(), Block::default()));
+                if self.list.len() > Self::SCAN {
+                    if self.index.is_empty() {
+                        let keys = self.list.iter().enumerate();
+                        self.index = keys.map(|(i, (k, _))| (k.clone(), i)).collect();
+                    } else {
+                        self.index.insert(key.to_string(), at);
+                    }
+                }
+                at
+            }
+        };
+        &mut self.list[at].1
     }
 }
 
@@ -69,7 +137,7 @@ struct Block {
 }
 
 fn s(v: &Value, k: &str) -> Option<String> {
-    v.get(k).and_then(Value::as_str).map(str::to_string)
+    v.field(k).and_then(Value::as_str).map(str::to_string)
 }
 
 /// A hash of a record's text to tell an exact replay: eight bytes a step (the record's FNV-1a
@@ -93,6 +161,40 @@ fn ns_key(ns: Option<&Value>) -> String {
     ns.and_then(Value::as_array)
         .map(|a| ns_join(a.iter().map(|p| p.as_str().unwrap_or_default())))
         .unwrap_or_default()
+}
+
+/// A v3 event's `params`, as [`V3Adapter::on_method`] reads them: the object (or `null`), or
+/// of a fast record ([`V3Event`]) its `interrupts`.
+enum Params<'a> {
+    Value(&'a Value),
+    Fast { interrupts: Option<&'a Value> },
+}
+
+impl Params<'_> {
+    fn field(&self, key: &str) -> Option<&Value> {
+        match self {
+            Params::Value(p) => p.field(key),
+            Params::Fast { interrupts } => interrupts.filter(|_| key == "interrupts"),
+        }
+    }
+}
+
+/// A v3 event's `seq` as text (for ids derived from it), written only when needed: its JSON,
+/// empty when absent.
+#[derive(Clone, Copy)]
+enum Seq<'a> {
+    Int(Option<i64>),
+    Value(Option<&'a Value>),
+}
+
+impl std::fmt::Display for Seq<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Seq::Int(Some(n)) => write!(f, "{n}"),
+            Seq::Value(Some(v)) => write!(f, "{v}"),
+            Seq::Int(None) | Seq::Value(None) => Ok(()),
+        }
+    }
 }
 
 /// A namespace's key: its parts joined with `|`.
@@ -143,7 +245,7 @@ impl V3Adapter {
     fn check_seq_int(&mut self, rec: &Record, n: i64) -> Result<(), String> {
         let line = rec.origin.line;
         let text_hash = replay_hash(rec.text.as_bytes());
-        if let Some(&(first, hash)) = self.seqs.get(&n) {
+        if let Some((first, hash)) = self.seqs.get(n, self.max_seq.map(|(m, _)| m)) {
             if hash == text_hash {
                 return Err(format!(
                     "duplicate v3 event: seq {n} repeats line {first} exactly (a replayed event); skipped"
@@ -157,17 +259,20 @@ impl V3Adapter {
                 "v3 seq {n} comes after seq {max} (line {max_line}): out of order; converted in file order, not by seq"
             ));
         }
-        self.seqs.entry(n).or_insert((line, text_hash));
         if self.max_seq.is_none_or(|(m, _)| n > m) {
+            // Above every seq so far: new, and the sorted list stays sorted.
+            self.seqs.in_order.push((n, line, text_hash));
             self.max_seq = Some((n, line));
+        } else {
+            self.seqs.out_of_order.entry(n).or_insert((line, text_hash));
         }
         Ok(())
     }
 
     fn on_messages(
         &mut self,
-        ns: String,
-        seq: &str,
+        ns: &str,
+        seq: Seq<'_>,
         data: &Value,
         out: &mut Vec<ModelEvent>,
     ) -> Disposition {
@@ -189,7 +294,7 @@ impl V3Adapter {
         };
         match event {
             "message-start" => {
-                if let Some(prev) = self.messages.remove(&ns) {
+                if let Some(prev) = self.messages.remove(ns) {
                     out.push(ModelEvent::MessageEnd {
                         message_id: prev.id,
                         usage: prev.usage,
@@ -200,17 +305,17 @@ impl V3Adapter {
                     message_id: id.clone(),
                 });
                 self.messages.insert(
-                    ns,
+                    ns.to_string(),
                     OpenMessage {
                         id,
                         usage: None,
-                        blocks: HashMap::new(),
+                        blocks: Blocks::default(),
                     },
                 );
                 Disposition::Mapped
             }
             "content-block-start" | "content-block-delta" | "content-block-finish" => {
-                let msg = match open_message(&mut self.messages, &ns, event) {
+                let msg = match open_message(&mut self.messages, ns, event) {
                     Ok(msg) => msg,
                     Err(d) => return d,
                 };
@@ -223,7 +328,7 @@ impl V3Adapter {
                 } else {
                     "content"
                 };
-                match data.get(field) {
+                match data.field(field) {
                     Some(Value::Object(_)) => {}
                     None if event == "content-block-finish" => {}
                     None => {
@@ -257,13 +362,13 @@ impl V3Adapter {
                 Disposition::Mapped
             }
             "usage" => {
-                if let Some(msg) = self.messages.get_mut(&ns) {
+                if let Some(msg) = self.messages.get_mut(ns) {
                     msg.usage = super::content::usage_from(data.field("usage"), None);
                 }
                 Disposition::Mapped
             }
             "message-finish" | "error" => {
-                let Some(msg) = self.messages.remove(&ns) else {
+                let Some(msg) = self.messages.remove(ns) else {
                     return Disposition::Bad(format!("`{event}` without an open message"));
                 };
                 let usage = super::content::usage_from(data.field("usage"), data.field("metadata"))
@@ -303,29 +408,58 @@ impl V3Adapter {
                 return Disposition::Bad(msg);
             }
         }
-        let ns = f
-            .namespace
-            .as_deref()
-            .map(|a| ns_join(a.iter().map(String::as_str)))
-            .unwrap_or_default();
+        let ns = f.ns.as_str();
+        // Of `params` only `interrupts` is read but for the data and namespace.
+        let params = Params::Fast {
+            interrupts: f.interrupts.as_ref(),
+        };
+        if let Some(state) = &f.state {
+            // A root `values` event, its state events made on the parse thread: what
+            // `on_method` does with it.
+            self.ensure_started(out);
+            return self.on_values(ns, &params, out, |out| {
+                let events = state.take();
+                let mapped = !events.is_empty();
+                out.extend(events);
+                mapped
+            });
+        }
         match &f.data {
             Payload::Delta(d) => {
                 self.ensure_started(out);
-                self.on_block_delta(&ns, d, out)
+                self.on_block_delta(ns, d, out)
             }
             Payload::Other(data) => {
-                let seq = f.seq.map(|n| n.to_string()).unwrap_or_default();
-                // Of `params` only `interrupts` is read but for the data and namespace.
-                let params = match &f.interrupts {
-                    Some(i) => {
-                        let mut p = serde_json::Map::new();
-                        p.insert("interrupts".into(), i.clone());
-                        Value::Object(p)
-                    }
-                    None => Value::Null,
-                };
-                self.on_method(f.method.as_str(), ns, &seq, &params, data, out)
+                self.on_method(f.method.as_str(), ns, Seq::Int(f.seq), &params, data, out)
             }
+        }
+    }
+
+    /// A `values` event in namespace `ns`: its `params.interrupts`, then what `state` makes
+    /// of its data ([`super::state_events`]; whether it mapped anything).
+    fn on_values(
+        &mut self,
+        ns: &str,
+        params: &Params<'_>,
+        out: &mut Vec<ModelEvent>,
+        state: impl FnOnce(&mut Vec<ModelEvent>) -> bool,
+    ) -> Disposition {
+        if !ns.is_empty() {
+            return Disposition::Ignored("subgraph values (not the graph's state)");
+        }
+        let mut mapped = false;
+        if let Some(list) = params
+            .field("interrupts")
+            .filter(|l| l.as_array().is_some_and(|a| !a.is_empty()))
+        {
+            out.push(ModelEvent::Interrupt(interrupts_from(list)));
+            mapped = true;
+        }
+        mapped |= state(out);
+        if mapped {
+            Disposition::Mapped
+        } else {
+            Disposition::Ignored("values payload that is not a state object")
         }
     }
 
@@ -334,9 +468,9 @@ impl V3Adapter {
     fn on_method(
         &mut self,
         method: &str,
-        ns: String,
-        seq: &str,
-        params: &Value,
+        ns: &str,
+        seq: Seq<'_>,
+        params: &Params<'_>,
         data: &Value,
         out: &mut Vec<ModelEvent>,
     ) -> Disposition {
@@ -356,26 +490,8 @@ impl V3Adapter {
         match method {
             "messages" => self.on_messages(ns, seq, data, out),
             "tools" => self.on_tools(data, out),
-            "lifecycle" => self.on_lifecycle(&ns, data, out),
-            "values" => {
-                if !ns.is_empty() {
-                    return Disposition::Ignored("subgraph values (not the graph's state)");
-                }
-                let mut mapped = false;
-                if let Some(list) = params
-                    .field("interrupts")
-                    .filter(|l| l.as_array().is_some_and(|a| !a.is_empty()))
-                {
-                    out.push(ModelEvent::Interrupt(interrupts_from(list)));
-                    mapped = true;
-                }
-                mapped |= super::state_events(data, out);
-                if mapped {
-                    Disposition::Mapped
-                } else {
-                    Disposition::Ignored("values payload that is not a state object")
-                }
-            }
+            "lifecycle" => self.on_lifecycle(ns, data, out),
+            "values" => self.on_values(ns, params, out, |out| super::state_events(data, out)),
             "updates" => {
                 let node = data
                     .field("node")
@@ -836,6 +952,9 @@ impl Adapter for V3Adapter {
     fn feed(&mut self, rec: &Record, kind: &RecordKind, out: &mut Vec<ModelEvent>) -> Disposition {
         let ev = match kind {
             RecordKind::V3 => {
+                if let Some(f) = rec.fast_v3() {
+                    return self.feed_fast(rec, f, out);
+                }
                 if rec.value.field("type").and_then(Value::as_str) == Some("event") {
                     &rec.value
                 } else {
@@ -865,9 +984,6 @@ impl Adapter for V3Adapter {
             }
             _ => return Disposition::Bad("expected a v3 protocol event".into()),
         };
-        if let Some(f) = rec.fast_v3() {
-            return self.feed_fast(rec, f, out);
-        }
         if let Err(msg) = self.check_seq(rec, ev.field("seq")) {
             return Disposition::Bad(msg);
         }
@@ -887,8 +1003,8 @@ impl Adapter for V3Adapter {
         };
         let data = params.field("data").unwrap_or(&Value::Null);
         let ns = ns_key(params.field("namespace"));
-        let seq = ev.field("seq").map(|s| s.to_string()).unwrap_or_default();
-        self.on_method(method, ns, &seq, params, data, out)
+        let seq = Seq::Value(ev.field("seq"));
+        self.on_method(method, &ns, seq, &Params::Value(params), data, out)
     }
 
     fn take_warning(&mut self) -> Option<String> {
@@ -922,5 +1038,53 @@ impl Adapter for V3Adapter {
             out.push(ModelEvent::RunEnd);
         }
         self.started = false;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn blocks_are_found_by_key_past_the_scan() {
+        let mut b = Blocks::default();
+        for round in 0..3 {
+            for i in 0..20 {
+                let block = b.get_or_insert(&format!("k{i}"));
+                if round == 0 {
+                    assert!(block.emitted.is_empty());
+                }
+                block.emitted.push('x');
+            }
+        }
+        assert_eq!(b.list.len(), 20);
+        assert_eq!(b.index.len(), 20);
+        for (i, (k, block)) in b.list.iter().enumerate() {
+            assert_eq!(k, &format!("k{i}"));
+            assert_eq!(block.emitted, "xxx");
+        }
+    }
+
+    #[test]
+    fn seqs_remember_the_first_use() {
+        let mut s = Seqs::default();
+        let mut max = None;
+        for (n, line) in [(5, 1), (7, 2), (6, 3), (6, 4), (1, 5), (9, 6)] {
+            if s.get(n, max).is_none() {
+                if max.is_none_or(|m| n > m) {
+                    s.in_order.push((n, line, 0));
+                    max = Some(n);
+                } else {
+                    s.out_of_order.insert(n, (line, 0));
+                }
+            }
+        }
+        let first = |n| s.get(n, max).map(|(l, _)| l);
+        assert_eq!(
+            [5, 7, 6, 1, 9, 8, 10].map(first),
+            [Some(1), Some(2), Some(3), Some(5), Some(6), None, None]
+        );
+        s.clear();
+        assert_eq!(s.get(5, max), None);
     }
 }

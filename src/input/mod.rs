@@ -46,10 +46,10 @@ pub struct Record {
     /// ([`crate::pipeline::Observer::needs_full_records`]) v2/v3 lines hold only what the
     /// adapters read ([`prune`]); `text` has it all.
     pub value: Value,
-    /// For such observers, a plain v2 model chunk or v3 block delta is read into this typed
-    /// form instead ([`fast`]), and `value` is only what [`crate::adapter::classify`] reads
-    /// (`{"event":"on_chat_model_stream"}`, `{"type":"event","method":M}`); the
-    /// adapters, the checks and the timestamp read this.
+    /// For such observers, a plain v2 model chunk or v3 event is read into this typed form
+    /// instead ([`fast`]), and `value` is only what [`crate::adapter::classify`] reads of a v2
+    /// chunk (`{"event":"on_chat_model_stream"}`), `null` for a v3 event; the adapters, the
+    /// checks and the timestamp read this.
     pub fast: Option<Box<fast::Fast>>,
 }
 
@@ -74,7 +74,12 @@ impl Record {
 
     /// A line read by a fast path ([`fast`]).
     pub fn from_fast(origin: Origin, text: Box<str>, fast: fast::Fast) -> Self {
-        let value = fast.stub_value();
+        // What reads a v3 record reads its fast form ([`crate::adapter::classify`] too): its
+        // `value` is `null`, not a copied stub.
+        let value = match &fast {
+            fast::Fast::V3(_) => Value::Null,
+            f => f.stub_value(),
+        };
         Record {
             fast: Some(Box::new(fast)),
             ..Record::new(origin, 1, None, text, value)

@@ -144,12 +144,15 @@ impl ParsePool {
     /// Sends a batch to be parsed (parsed here when no worker could be started).
     pub fn submit(&mut self, batch: Batch, file: &Arc<str>, prune: bool) {
         let (reply, result) = mpsc::sync_channel(1);
+        // The next batch hands back about as many records: room for them at once, not
+        // regrown (and the records moved) a doubling at a time.
+        let room = Vec::with_capacity(self.garbage.len());
         let job = Job {
             batch,
             file: file.clone(),
             prune,
             reply,
-            garbage: std::mem::take(&mut self.garbage),
+            garbage: std::mem::replace(&mut self.garbage, room),
         };
         let job = match (self.start(), &self.jobs) {
             (true, Some(tx)) => tx.send(job).err().map(|e| e.0),

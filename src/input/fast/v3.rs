@@ -38,7 +38,7 @@
 //! Anything else gives up, and the line is parsed as before (pruned, then whole).
 
 use std::fmt;
-use std::sync::LazyLock;
+use std::sync::{LazyLock, Mutex, PoisonError};
 
 use memchr::memmem::Finder;
 
@@ -47,6 +47,7 @@ use serde_json::{Map, Value};
 
 use super::{bail, set, OptText, Text};
 use crate::input::prune::{message_keys, KeepKeys, Key};
+use crate::model::ModelEvent;
 
 /// What is read of a plain v3 `messages` line.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -62,8 +63,84 @@ pub struct V3Event {
     /// `params.interrupts`, when present (read whole).
     pub interrupts: Option<Value>,
     /// The payload: of `messages`, `params.data` or its first item; of other methods
-    /// `params.data` as pruned parsing keeps it (`null` when absent).
+    /// `params.data` as pruned parsing keeps it (`null` when absent; `null` too for a root
+    /// `values` event, whose data is in `state`).
     pub data: Payload,
+    /// The namespace's key, as the adapter keys it: its parts joined with `|` (empty when
+    /// absent).
+    pub ns: String,
+    /// Of a root `values` event (`ns` empty): the model events of its state, made here from
+    /// `params.data` ([`crate::adapter::state_events_owned`]) instead of on the main thread
+    /// (all but the AG-UI message list, made when they are taken).
+    pub state: Option<StateEvents>,
+}
+
+impl V3Event {
+    /// After parsing: the namespace key, and a root `values` event's state events (the data
+    /// moved into them, not copied).
+    fn finish(&mut self) {
+        if let Some(parts) = &self.namespace {
+            self.ns = parts.join("|");
+        }
+        if self.method == Method::Values && self.ns.is_empty() {
+            if let Payload::Other(data) =
+                std::mem::replace(&mut self.data, Payload::Other(Value::Null))
+            {
+                let mut out = vec![];
+                crate::adapter::state_events_owned(data, &mut out);
+                self.state = Some(StateEvents(Mutex::new(Some(out))));
+            }
+        }
+    }
+}
+
+/// The model events of a root `values` event's state, made on the parse thread. The adapter
+/// takes them ([`StateEvents::take`]): a record is fed once.
+pub struct StateEvents(Mutex<Option<Vec<ModelEvent>>>);
+
+impl StateEvents {
+    /// The events (none once taken, or when the data is not a state object). A state
+    /// payload maps iff it gives events ([`crate::adapter::state_events`]).
+    /// The `State` event's AG-UI messages are made here, on the caller's thread
+    /// ([`crate::adapter::state_messages`]).
+    pub fn take(&self) -> Vec<ModelEvent> {
+        let mut events = self
+            .0
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .take()
+            .unwrap_or_default();
+        events.iter_mut().for_each(crate::adapter::state_messages);
+        events
+    }
+
+    fn get(&self) -> Option<Vec<ModelEvent>> {
+        self.0
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
+    }
+}
+
+impl Clone for StateEvents {
+    fn clone(&self) -> Self {
+        StateEvents(Mutex::new(self.get()))
+    }
+}
+
+impl PartialEq for StateEvents {
+    fn eq(&self, other: &Self) -> bool {
+        std::ptr::eq(self, other) || self.get() == other.get()
+    }
+}
+
+// The events hold JSON values and strings only (no NaN): equality is reflexive.
+impl Eq for StateEvents {}
+
+impl fmt::Debug for StateEvents {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.debug_tuple("StateEvents").field(&self.get()).finish()
+    }
 }
 
 /// The v3 methods read here.
@@ -154,8 +231,9 @@ pub fn parse_v3_event(text: &str) -> Option<V3Event> {
     let end = name.iter().take(12).position(|&c| c == b'"')?;
     Method::of(std::str::from_utf8(&name[..end]).ok()?)?;
     let mut de = serde_json::Deserializer::from_str(text);
-    let v = de.deserialize_map(Top).ok()?;
+    let mut v = de.deserialize_map(Top).ok()?;
     de.end().ok()?;
+    v.finish();
     Some(v)
 }
 
@@ -239,6 +317,8 @@ impl<'de> Visitor<'de> for Top {
             timestamp,
             interrupts,
             data,
+            ns: String::new(),
+            state: None,
         })
     }
 }
@@ -779,7 +859,9 @@ mod tests {
                         is_text: true,
                         text: Some("Hello!".into())
                     }
-                })
+                }),
+                ns: "chat:d7".into(),
+                state: None,
             })
         );
         let p = parse_v3_event(INPROC).expect("fast");
@@ -1018,6 +1100,22 @@ mod tests {
             r#"{"messages":[]},"interrupts":[]"#,
         ));
         lines.push(event("values", "8", "[]", r#"{"x":1},"interrupts":null"#));
+        // Root `values` in dumpd form, state events made on the parse thread; odd states.
+        for (i, v) in crate::adapter::lc::tests::odd_values()
+            .into_iter()
+            .enumerate()
+        {
+            let seq = (700 + 3 * i).to_string();
+            lines.push(event("values", &seq, "[]", &v.to_string()));
+            let state = serde_json::json!({"messages": [v.clone()], "__interrupt__": [v]});
+            lines.push(event("values", &seq, r#"[""]"#, &state.to_string()));
+            lines.push(event("values", &seq, r#"["s"]"#, &state.to_string()));
+            let ints = r#"[{"value":"q","id":"i"}]"#;
+            lines.push(
+                event("values", &seq, "[]", &state.to_string())
+                    .replace(r#""data":"#, &format!(r#""interrupts":{ints},"data":"#)),
+            );
+        }
         lines.extend(fallback_lines().into_iter().rev().take(12));
         lines.push(event("lifecycle", "3", "[]", r#"{"event":"running"}"#));
         let framed = run(&lines, three_ways::framed);
@@ -1034,6 +1132,11 @@ mod tests {
         for r in ["AGX601", "AGX602", "AGX603", "AGX604", "AGX605"] {
             assert!(rules.contains(&r), "{r} in {rules:?}");
         }
+        let states = lines
+            .iter()
+            .filter(|l| parse_v3_event(l).is_some_and(|e| e.state.is_some()))
+            .count();
+        assert!(states > 40, "{states}");
         let fast = lines.iter().filter(|l| parse_v3_event(l).is_some()).count();
         assert!(fast > 3 * fast_deltas().len(), "{fast}");
     }
