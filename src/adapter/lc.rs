@@ -99,7 +99,21 @@ fn normalize_changed(v: &Value) -> Option<Value> {
 /// [`normalize_deep`] of an owned value: the same result, built by moving `v`'s parts
 /// (children normalized in place, a constructor's kwargs moved into the flat object) instead
 /// of copying them. For the parse thread, which owns the record's value.
-pub fn normalize_owned(mut v: Value) -> Value {
+pub fn normalize_owned(v: Value) -> Value {
+    normalize_owned_but(v, None)
+}
+
+/// [`normalize_owned`] of a value whose top-level entry `done` (when `v` is an object that
+/// keeps its entries: not a constructor, an escaped dict or a `not_implemented` repr, which
+/// drop them) is normalized already, and is left as it is. The parse thread's message cache
+/// ([`crate::input::msgcache`]) normalizes a state's `messages` one by one: normalizing is
+/// not idempotent (an unwrapped `__lc_escaped__` dict may hold `lc` keys), so they must not
+/// be normalized again.
+pub fn normalize_state_owned(v: Value, done: &str) -> Value {
+    normalize_owned_but(v, Some(done))
+}
+
+fn normalize_owned_but(mut v: Value, done: Option<&str>) -> Value {
     match &mut v {
         Value::Object(m) => {
             let (lc, escaped) = special_keys(m);
@@ -118,8 +132,8 @@ pub fn normalize_owned(mut v: Value) -> Value {
                     return parsed;
                 }
             }
-            for c in m.values_mut() {
-                if needs_owned_pass(c) {
+            for (k, c) in m.iter_mut() {
+                if needs_owned_pass(c) && done.is_none_or(|d| d != k) {
                     *c = normalize_owned(std::mem::take(c));
                 }
             }

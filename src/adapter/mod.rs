@@ -288,6 +288,12 @@ pub fn state_events_owned(payload: Value, out: &mut Vec<ModelEvent>) -> bool {
     normalized_state_events(lc::normalize_owned(payload), out, false)
 }
 
+/// [`state_events_owned`] of a state whose `messages` list (if an object's entry) was
+/// normalized already, message by message ([`lc::normalize_state_owned`]).
+pub fn state_events_prenormalized(payload: Value, out: &mut Vec<ModelEvent>) -> bool {
+    normalized_state_events(lc::normalize_state_owned(payload, "messages"), out, false)
+}
+
 /// Adds its AG-UI `messages` to a `State` event of [`state_events_owned`].
 pub fn state_messages(ev: &mut ModelEvent) {
     if let ModelEvent::State { state, messages } = ev {

@@ -6,6 +6,7 @@
 
 pub mod fast;
 mod lines;
+pub mod msgcache;
 pub mod parallel;
 pub mod prune;
 mod sse;

@@ -36,6 +36,10 @@
 //! - no typed field read appears twice in its object.
 //!
 //! Anything else gives up, and the line is parsed as before (pruned, then whole).
+//!
+//! A root `values` line whose state's first key is `messages` (`"namespace":[]` before it) is
+//! read first with the state taken from the text through the parse thread's message cache
+//! ([`crate::input::msgcache`], see `cached_state`); when that gives up, it is read as above.
 
 use std::fmt;
 use std::sync::{LazyLock, Mutex, PoisonError};
@@ -43,9 +47,11 @@ use std::sync::{LazyLock, Mutex, PoisonError};
 use memchr::memmem::Finder;
 
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
 use super::{bail, set, OptText, Text};
+use crate::input::msgcache;
 use crate::input::prune::{message_keys, KeepKeys, Key};
 use crate::model::ModelEvent;
 
@@ -82,7 +88,7 @@ impl V3Event {
         if let Some(parts) = &self.namespace {
             self.ns = parts.join("|");
         }
-        if self.method == Method::Values && self.ns.is_empty() {
+        if self.method == Method::Values && self.ns.is_empty() && self.state.is_none() {
             if let Payload::Other(data) =
                 std::mem::replace(&mut self.data, Payload::Other(Value::Null))
             {
@@ -229,10 +235,46 @@ pub fn parse_v3_event(text: &str) -> Option<V3Event> {
     let at = METHOD_KEY.find(head)? + br#""method":""#.len();
     let name = &b[at..];
     let end = name.iter().take(12).position(|&c| c == b'"')?;
-    Method::of(std::str::from_utf8(&name[..end]).ok()?)?;
+    let method = Method::of(std::str::from_utf8(&name[..end]).ok()?)?;
+    if method == Method::Values {
+        if let Some(v) = cached_state(text) {
+            return Some(v);
+        }
+    }
     let mut de = serde_json::Deserializer::from_str(text);
-    let mut v = de.deserialize_map(Top).ok()?;
+    let mut v = de.deserialize_map(Top(None)).ok()?;
     de.end().ok()?;
+    v.finish();
+    Some(v)
+}
+
+/// A root `values` line whose state's messages are read through the parse thread's message
+/// cache ([`msgcache::read_state`]), or `None` (the line is then read as any other).
+///
+/// The state is found in the text (`"data":{"messages":[`, its first key `messages`, in a
+/// root namespace: `"namespace":[]` before it) and read there; the line is then read with
+/// `0` in the state's place, and the state stands for `params.data` only if that is where
+/// the line's `params.data` starts (compared by address), the namespace is the root's and
+/// the line reads as any other.
+fn cached_state(text: &str) -> Option<V3Event> {
+    static DATA: LazyLock<Finder<'static>> =
+        LazyLock::new(|| Finder::new(br#""data":{"messages":["#));
+    static ROOT: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(br#""namespace":[]"#));
+    let b = text.as_bytes();
+    let at = DATA.find(b)? + br#""data":"#.len();
+    ROOT.find(&b[..at])?;
+    // The state is at level 3 (the line, `params`, the state).
+    let (state, len) = msgcache::read_state(&text[at..], 3)?;
+    let mut line = String::with_capacity(text.len() - len + 1);
+    line.push_str(&text[..at]);
+    line.push('0');
+    line.push_str(&text[at + len..]);
+    let mut de = serde_json::Deserializer::from_str(&line);
+    let mut v = de.deserialize_map(Top(Some(line[at..].as_ptr()))).ok()?;
+    de.end().ok()?;
+    let mut out = vec![];
+    crate::adapter::state_events_prenormalized(state, &mut out);
+    v.state = Some(StateEvents(Mutex::new(Some(out))));
     v.finish();
     Some(v)
 }
@@ -274,8 +316,10 @@ impl<'de> Visitor<'de> for Int {
     }
 }
 
-/// The line: `"type":"event"` first, then `seq`, `method` and `params`.
-struct Top;
+/// The line: `"type":"event"` first, then `seq`, `method` and `params`. With the address of
+/// a root `values` event's `params.data` when its state is read apart ([`cached_state`]):
+/// the data there is skipped, and must be there.
+struct Top(Option<*const u8>);
 
 impl<'de> Visitor<'de> for Top {
     type Value = V3Event;
@@ -302,7 +346,7 @@ impl<'de> Visitor<'de> for Top {
                 }
                 "params" => {
                     let method = method.ok_or_else(bail)?;
-                    set(&mut params, m.next_value_seed(Params(method))?)?;
+                    set(&mut params, m.next_value_seed(Params(method, self.0))?)?;
                 }
                 _ => {
                     m.next_value::<IgnoredAny>()?;
@@ -310,6 +354,10 @@ impl<'de> Visitor<'de> for Top {
             }
         }
         let (namespace, timestamp, interrupts, data) = params.ok_or_else(bail)?;
+        // A state read apart is a root event's.
+        if self.0.is_some() && !namespace.as_ref().is_some_and(|p| p.is_empty()) {
+            return Err(bail());
+        }
         Ok(V3Event {
             method: method.ok_or_else(bail)?,
             seq,
@@ -326,7 +374,8 @@ impl<'de> Visitor<'de> for Top {
 type ParamsOut = (Option<Vec<String>>, Option<i64>, Option<Value>, Payload);
 
 /// `params` of a method: `namespace`, `timestamp` and `data` (which `messages` must have).
-struct Params(Method);
+/// With the address of a `values` state read apart ([`Top`]).
+struct Params(Method, Option<*const u8>);
 
 impl<'de> DeserializeSeed<'de> for Params {
     type Value = ParamsOut;
@@ -351,6 +400,13 @@ impl<'de> Visitor<'de> for Params {
                     // As `prune` keeps it.
                     let d = match self.0 {
                         Method::Messages => m.next_value_seed(Data { first: true })?,
+                        Method::Values if self.1.is_some() => {
+                            let raw: &'de RawValue = m.next_value()?;
+                            if Some(raw.get().as_ptr()) != self.1 {
+                                return Err(bail());
+                            }
+                            Payload::Other(Value::Null)
+                        }
                         Method::Lifecycle | Method::Tools | Method::Custom | Method::Values => {
                             Payload::Other(m.next_value()?)
                         }
@@ -370,6 +426,7 @@ impl<'de> Visitor<'de> for Params {
             }
         }
         let data = match (data, self.0) {
+            (None, _) if self.1.is_some() => return Err(bail()),
             (Some(d), _) => d,
             (None, Method::Messages) => return Err(bail()),
             (None, _) => Payload::Other(Value::Null),
@@ -1116,6 +1173,47 @@ mod tests {
                     .replace(r#""data":"#, &format!(r#""interrupts":{ints},"data":"#)),
             );
         }
+        // Growing conversations: each root state repeats the messages of the one before
+        // (read through the message cache), with states of other namespaces, odd spacing,
+        // other keys, a repeated `messages` key, a namespace after the data, and lists that
+        // give up halfway (the cache is still filled).
+        let convo = crate::input::msgcache::tests::messages();
+        for round in 0..2 {
+            for n in 0..convo.len() {
+                let seq = (800 + 10 * n + round).to_string();
+                let list = convo[..=n].join(",");
+                let state = format!(r#"{{"messages":[{list}],"n":{n},"x":{{"lc":1}}}}"#);
+                lines.push(event("values", &seq, "[]", &state));
+                match n % 6 {
+                    0 => lines.push(event("values", &seq, r#"["s"]"#, &state)),
+                    1 => lines.push(event(
+                        "values",
+                        &seq,
+                        "[]",
+                        &format!("{{\"messages\":[ {} ] , \"n\" : 1 }}", convo[..=n].join(" ,\n")),
+                    )),
+                    2 => lines.push(event(
+                        "values",
+                        &seq,
+                        "[]",
+                        &format!(r#"{{"messages":[{list}],"messages":[{}]}}"#, convo[0]),
+                    )),
+                    3 => lines.push(format!(
+                        r#"{{"type":"event","seq":{seq},"method":"values","params":{{"data":{state},"namespace":[]}}}}"#
+                    )),
+                    4 => lines.push(event(
+                        "values",
+                        &seq,
+                        "[]",
+                        &format!(r#"{{"messages":[{list},7]}}"#),
+                    )),
+                    _ => lines.push(
+                        event("values", &seq, "[]", &state)
+                            .replace(r#""data":"#, r#""interrupts":[{"value":"q","id":"i"}],"data":"#),
+                    ),
+                }
+            }
+        }
         lines.extend(fallback_lines().into_iter().rev().take(12));
         lines.push(event("lifecycle", "3", "[]", r#"{"event":"running"}"#));
         let framed = run(&lines, three_ways::framed);
@@ -1137,6 +1235,9 @@ mod tests {
             .filter(|l| parse_v3_event(l).is_some_and(|e| e.state.is_some()))
             .count();
         assert!(states > 40, "{states}");
+        // The message cache read most conversation states.
+        let cached = lines.iter().filter(|l| cached_state(l).is_some()).count();
+        assert!(cached > 2 * convo.len(), "{cached}");
         let fast = lines.iter().filter(|l| parse_v3_event(l).is_some()).count();
         assert!(fast > 3 * fast_deltas().len(), "{fast}");
     }
