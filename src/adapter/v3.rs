@@ -10,7 +10,7 @@ use serde_json::Value;
 use super::{
     content::block_key, custom_event, interrupts_from, lc, Adapter, Disposition, RecordKind,
 };
-use crate::input::fast::v3::{BlockDelta, Delta, Payload, V3Event};
+use crate::input::fast::v3::{BlockDelta, Delta, Lifecycle, Payload, V3Event};
 use crate::input::Record;
 use crate::model::{ErrorInfo, ModelEvent, Usage};
 
@@ -429,6 +429,11 @@ impl V3Adapter {
                 self.ensure_started(out);
                 self.on_block_delta(ns, d, out)
             }
+            Payload::Lifecycle(l) => self.on_lifecycle_event(ns, LifecycleView::of_fast(l), out),
+            Payload::Tasks { interrupts } => {
+                self.ensure_started(out);
+                self.on_tasks(interrupts.as_ref(), out)
+            }
             Payload::Other(data) => {
                 self.on_method(f.method.as_str(), ns, Seq::Int(f.seq), &params, data, out)
             }
@@ -474,23 +479,13 @@ impl V3Adapter {
         data: &Value,
         out: &mut Vec<ModelEvent>,
     ) -> Disposition {
-        // After the root's terminal lifecycle, records up to the next root start still belong
-        // to the ending run (JS final-value `custom` events, Python platform `values`).
-        let root_start = method == "lifecycle"
-            && ns.is_empty()
-            && data.field("namespace").is_none()
-            && matches!(
-                data.field("event").and_then(Value::as_str),
-                Some("running" | "started")
-            );
-        if root_start {
-            self.flush_deferred(out);
+        if method == "lifecycle" {
+            return self.on_lifecycle_event(ns, LifecycleView::of(data), out);
         }
         self.ensure_started(out);
         match method {
             "messages" => self.on_messages(ns, seq, data, out),
             "tools" => self.on_tools(data, out),
-            "lifecycle" => self.on_lifecycle(ns, data, out),
             "values" => self.on_values(ns, params, out, |out| super::state_events(data, out)),
             "updates" => {
                 let node = data
@@ -504,16 +499,7 @@ impl V3Adapter {
                 }
                 Disposition::Ignored("node update (a partial state, not the state)")
             }
-            "tasks" => {
-                if let Some(list) = data
-                    .field("interrupts")
-                    .filter(|l| l.as_array().is_some_and(|a| !a.is_empty()))
-                {
-                    out.push(ModelEvent::Interrupt(interrupts_from(list)));
-                    return Disposition::Mapped;
-                }
-                Disposition::Ignored("task bookkeeping (nodes map from lifecycle)")
-            }
+            "tasks" => self.on_tasks(data.field("interrupts"), out),
             "checkpoints" => Disposition::Ignored("checkpoint bookkeeping"),
             "input.requested" => {
                 let list = Value::Array(vec![data.clone()]);
@@ -532,6 +518,34 @@ impl V3Adapter {
             "debug" => Disposition::Ignored("debug stream"),
             _ => Disposition::Ignored("v3 method aguify does not map"),
         }
+    }
+
+    /// A `tasks` event, of its data's `interrupts`.
+    fn on_tasks(&mut self, interrupts: Option<&Value>, out: &mut Vec<ModelEvent>) -> Disposition {
+        if let Some(list) = interrupts.filter(|l| l.as_array().is_some_and(|a| !a.is_empty())) {
+            out.push(ModelEvent::Interrupt(interrupts_from(list)));
+            return Disposition::Mapped;
+        }
+        Disposition::Ignored("task bookkeeping (nodes map from lifecycle)")
+    }
+
+    /// A `lifecycle` event in namespace `ns`, of what is read of its data.
+    fn on_lifecycle_event(
+        &mut self,
+        ns: &str,
+        data: LifecycleView<'_>,
+        out: &mut Vec<ModelEvent>,
+    ) -> Disposition {
+        // After the root's terminal lifecycle, records up to the next root start still belong
+        // to the ending run (JS final-value `custom` events, Python platform `values`).
+        let root_start = ns.is_empty()
+            && data.namespace.is_none()
+            && matches!(data.event, "running" | "started");
+        if root_start {
+            self.flush_deferred(out);
+        }
+        self.ensure_started(out);
+        self.on_lifecycle(ns, data, out)
     }
 
     fn on_tools(&mut self, data: &Value, out: &mut Vec<ModelEvent>) -> Disposition {
@@ -605,13 +619,15 @@ impl V3Adapter {
         Disposition::Mapped
     }
 
-    fn on_lifecycle(&mut self, ns: &str, data: &Value, out: &mut Vec<ModelEvent>) -> Disposition {
-        let event = data
-            .field("event")
-            .and_then(Value::as_str)
-            .unwrap_or_default();
+    fn on_lifecycle(
+        &mut self,
+        ns: &str,
+        data: LifecycleView<'_>,
+        out: &mut Vec<ModelEvent>,
+    ) -> Disposition {
+        let event = data.event;
         // Python puts a subgraph's lifecycle on the parent namespace, naming it in `data.namespace`.
-        let key = match data.field("namespace") {
+        let key = match data.namespace {
             Some(n) => ns_key(Some(n)),
             None => ns.to_string(),
         };
@@ -624,7 +640,7 @@ impl V3Adapter {
                     Disposition::Mapped
                 }
                 "failed" => {
-                    let message = match data.field("error") {
+                    let message = match data.error {
                         Some(Value::String(m)) => m.clone(),
                         Some(Value::Object(o)) => o
                             .field("message")
@@ -634,7 +650,7 @@ impl V3Adapter {
                         _ => "the run failed (lifecycle `failed` without an error)".into(),
                     };
                     self.deferred_end = Some(ModelEvent::RunFailed(ErrorInfo {
-                        name: data.field("error").and_then(|e| s(e, "name")),
+                        name: data.error.and_then(|e| s(e, "name")),
                         message,
                         lc_code: None,
                     }));
@@ -645,7 +661,7 @@ impl V3Adapter {
         }
         match event {
             "started" | "running" => {
-                let name = s(data, "graph_name").unwrap_or_else(|| {
+                let name = data.graph_name.map(str::to_string).unwrap_or_else(|| {
                     key.rsplit('|')
                         .next()
                         .unwrap_or(&key)
@@ -667,6 +683,40 @@ impl V3Adapter {
                 }
             }
             _ => Disposition::Ignored("lifecycle event of no AG-UI meaning"),
+        }
+    }
+}
+
+/// What [`V3Adapter::on_lifecycle`] reads of a `lifecycle` event's data, from its `Value` or
+/// its fast form.
+struct LifecycleView<'a> {
+    /// `event` (empty when absent or not a string).
+    event: &'a str,
+    namespace: Option<&'a Value>,
+    /// `graph_name`, when a string.
+    graph_name: Option<&'a str>,
+    error: Option<&'a Value>,
+}
+
+impl<'a> LifecycleView<'a> {
+    fn of(data: &'a Value) -> Self {
+        LifecycleView {
+            event: data
+                .field("event")
+                .and_then(Value::as_str)
+                .unwrap_or_default(),
+            namespace: data.field("namespace"),
+            graph_name: data.field("graph_name").and_then(Value::as_str),
+            error: data.field("error"),
+        }
+    }
+
+    fn of_fast(l: &'a Lifecycle) -> Self {
+        LifecycleView {
+            event: l.event.as_deref().unwrap_or_default(),
+            namespace: l.namespace.as_deref(),
+            graph_name: l.graph_name.as_deref(),
+            error: l.error.as_deref(),
         }
     }
 }

@@ -180,6 +180,8 @@ impl Raw {
                     ctx,
                 ),
                 Payload::Other(data) => self.payload(data, ctx),
+                // Of other methods (returned above).
+                Payload::Lifecycle(_) | Payload::Tasks { .. } => {}
             }
             return;
         }

@@ -8,9 +8,11 @@
 //! [`V3Event`]: the envelope (`method`, `seq`, `namespace`, `timestamp`, `interrupts`) typed,
 //! and the payload: a block delta typed, any other message event (`message-start`,
 //! `content-block-start`, `content-block-finish`, `usage`, `message-finish`…) as the pruned
-//! `Value` of its payload object, and another method's `params.data` as the pruned `Value`
-//! [`super::super::prune`] keeps of it (whole for `lifecycle`, `tools`, `custom`, `values`;
-//! only `interrupts` of `tasks`; `null` for `checkpoints`), so the adapter maps it alike.
+//! `Value` of its payload object, a `lifecycle` event's data typed ([`Lifecycle`]: what
+//! the adapter reads of it), of a `tasks` event's data only its `interrupts`, and another
+//! method's `params.data` as the pruned `Value` [`super::super::prune`] keeps of it (whole for
+//! `tools`, `custom`, `values`; `null` for `checkpoints`), so the adapter maps it alike (the
+//! typed lifecycle through the same view as its `Value` form).
 //! `updates` (whose data is pruned by its node) and other methods are left to pruned parsing.
 //! What reads a v3 record in `convert` and `check` reads it from this form with the same code
 //! as the `Value` form: the v3 adapter (`check_seq`, the method dispatch `on_method`,
@@ -26,8 +28,9 @@
 //! - `params`: `namespace` absent or a list of strings; `timestamp` absent or an integer that
 //!   fits an `i64`; `interrupts` any value;
 //! - of `messages`, `data` an object, or a non-empty list whose first item is one (the
-//!   in-process `[payload, metadata]` form; the rest is skipped); of `tasks`, `data` absent or
-//!   an object; of the others, `data` anything or absent;
+//!   in-process `[payload, metadata]` form; the rest is skipped); of `lifecycle` and `tasks`,
+//!   `data` absent or an object (of `lifecycle`, its `event` and `graph_name` absent or
+//!   strings); of the others, `data` anything or absent;
 //! - the `messages` payload: an object whose first key is `event`, a string;
 //! - of a `content-block-delta`: `index` absent, a string or an integer; `delta` an object
 //!   whose `type` is `text-delta`, `text`, `reasoning-delta`, `reasoning` (then `text` /
@@ -46,7 +49,7 @@ use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqA
 use serde_json::{Map, Value};
 
 use super::{bail, set, OptText, Text};
-use crate::input::prune::{message_keys, KeepKeys, Key};
+use crate::input::prune::{message_keys, Key};
 use crate::model::ModelEvent;
 
 /// What is read of a plain v3 `messages` line.
@@ -188,8 +191,26 @@ impl Method {
 pub enum Payload {
     /// A plain `content-block-delta`.
     Delta(BlockDelta),
+    /// A `lifecycle` event's data object, typed.
+    Lifecycle(Lifecycle),
+    /// A `tasks` event's data object: its `interrupts`, the one field read of it (`None`
+    /// when absent).
+    Tasks { interrupts: Option<Value> },
     /// Another message event, or another method's data: as pruned parsing keeps it.
     Other(Value),
+}
+
+/// What the adapter reads of a `lifecycle` event's data object (`on_lifecycle`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Lifecycle {
+    /// `event`, when present (a string).
+    pub event: Option<String>,
+    /// `graph_name`, when present (a string).
+    pub graph_name: Option<String>,
+    /// `namespace`, when present (read whole).
+    pub namespace: Option<Box<Value>>,
+    /// `error`, when present (read whole).
+    pub error: Option<Box<Value>>,
 }
 
 /// A `content-block-delta` payload.
@@ -351,12 +372,13 @@ impl<'de> Visitor<'de> for Params {
                     // As `prune` keeps it.
                     let d = match self.0 {
                         Method::Messages => m.next_value_seed(Data { first: true })?,
-                        Method::Lifecycle | Method::Tools | Method::Custom | Method::Values => {
+                        Method::Lifecycle => Payload::Lifecycle(m.next_value_seed(LifecycleSeed)?),
+                        Method::Tools | Method::Custom | Method::Values => {
                             Payload::Other(m.next_value()?)
                         }
-                        Method::Tasks => {
-                            Payload::Other(m.next_value_seed(KeepKeys(&["interrupts"]))?)
-                        }
+                        Method::Tasks => Payload::Tasks {
+                            interrupts: m.next_value_seed(TasksSeed)?,
+                        },
                         Method::Checkpoints => {
                             m.next_value::<IgnoredAny>()?;
                             Payload::Other(Value::Null)
@@ -375,6 +397,72 @@ impl<'de> Visitor<'de> for Params {
             (None, _) => Payload::Other(Value::Null),
         };
         Ok((namespace, timestamp, interrupts, data))
+    }
+}
+
+/// A `lifecycle` event's data: an object (anything else gives up), its `event` and
+/// `graph_name` strings (another type gives up).
+struct LifecycleSeed;
+
+impl<'de> DeserializeSeed<'de> for LifecycleSeed {
+    type Value = Lifecycle;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Lifecycle, D::Error> {
+        d.deserialize_map(self)
+    }
+}
+
+impl<'de> Visitor<'de> for LifecycleSeed {
+    type Value = Lifecycle;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("an object")
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut m: A) -> Result<Lifecycle, A::Error> {
+        let (mut event, mut graph_name, mut namespace, mut error) = (None, None, None, None);
+        while let Some(Key(k)) = m.next_key::<Key<'de>>()? {
+            match k.as_ref() {
+                "event" => set(&mut event, m.next_value_seed(Text)?)?,
+                "graph_name" => set(&mut graph_name, m.next_value_seed(Text)?)?,
+                "namespace" => set(&mut namespace, Box::new(m.next_value()?))?,
+                "error" => set(&mut error, Box::new(m.next_value()?))?,
+                _ => {
+                    m.next_value::<IgnoredAny>()?;
+                }
+            }
+        }
+        Ok(Lifecycle {
+            event,
+            graph_name,
+            namespace,
+            error,
+        })
+    }
+}
+
+/// A `tasks` event's data: an object (anything else gives up), its `interrupts` read whole.
+struct TasksSeed;
+
+impl<'de> DeserializeSeed<'de> for TasksSeed {
+    type Value = Option<Value>;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Option<Value>, D::Error> {
+        d.deserialize_map(self)
+    }
+}
+
+impl<'de> Visitor<'de> for TasksSeed {
+    type Value = Option<Value>;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("an object")
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut m: A) -> Result<Option<Value>, A::Error> {
+        let mut interrupts = None;
+        while let Some(Key(k)) = m.next_key::<Key<'de>>()? {
+            if k == "interrupts" {
+                set(&mut interrupts, m.next_value()?)?;
+            } else {
+                m.next_value::<IgnoredAny>()?;
+            }
+        }
+        Ok(interrupts)
     }
 }
 
@@ -584,7 +672,33 @@ mod tests {
                 r#"{"event":"failed","namespace":["sub:2"],"error":"x"}"#,
             ),
             ("lifecycle", r#"{"event":"weird","x":[1,{"y":null}]}"#),
-            ("lifecycle", r#""running""#),
+            ("lifecycle", r#"{}"#),
+            ("lifecycle", r#"{"graph_name":"g","extra":{"event":"x"}}"#),
+            ("lifecycle", r#"{"event":"running","namespace":null}"#),
+            ("lifecycle", r#"{"event":"started","namespace":"sub:1"}"#),
+            (
+                "lifecycle",
+                r#"{"event":"started","namespace":["sub:1",5],"graph_name":"g"}"#,
+            ),
+            ("lifecycle", r#"{"event":"completed","namespace":[]}"#),
+            (
+                "lifecycle",
+                r#"{"event":"failed","error":{"message":"m","name":"E"}}"#,
+            ),
+            ("lifecycle", r#"{"event":"failed","error":{"message":5}}"#),
+            ("lifecycle", r#"{"event":"failed","error":null}"#),
+            (
+                "lifecycle",
+                r#"{"event":"interrupted","graph_name":"\u0067"}"#,
+            ),
+            ("tasks", r#"{}"#),
+            ("tasks", r#"{"interrupts":null}"#),
+            ("tasks", r#"{"interrupts":{"value":1}}"#),
+            ("tasks", r#"{"interrupts":"x","id":"t"}"#),
+            (
+                "tasks",
+                r#"{"id":"t","interrupts":[{"value":{"q":[1]},"id":"i"},{"value":2}]}"#,
+            ),
             ("lifecycle", ""),
             (
                 "tasks",
@@ -817,6 +931,43 @@ mod tests {
                 r#"{"event":"running"},"data":{"event":"completed"}"#,
             ),
             event("lifecycle", "1.5", "[]", r#"{"event":"running"}"#),
+            // Typed lifecycle and tasks data: odd shapes fall back.
+            event("lifecycle", "1", "[]", r#""running""#),
+            event("lifecycle", "1", "[]", r#"[{"event":"running"}]"#),
+            event("lifecycle", "1", "[]", r#"{"event":5}"#),
+            event("lifecycle", "1", "[]", r#"{"event":null}"#),
+            event(
+                "lifecycle",
+                "1",
+                "[]",
+                r#"{"event":"started","graph_name":["g"]}"#,
+            ),
+            event(
+                "lifecycle",
+                "1",
+                "[]",
+                r#"{"event":"running","event":"completed"}"#,
+            ),
+            event(
+                "lifecycle",
+                "1",
+                "[]",
+                r#"{"event":"started","namespace":["a"],"namespace":["b"]}"#,
+            ),
+            event(
+                "lifecycle",
+                "1",
+                "[]",
+                r#"{"event":"failed","error":"x","error":{"message":"y"}}"#,
+            ),
+            event(
+                "lifecycle",
+                "1",
+                "[]",
+                r#"{"event":"running","graph_name":"a","graph_name":"b"}"#,
+            ),
+            event("tasks", "1", "[]", "null"),
+            event("tasks", "1", "[]", "[]"),
             event("checkpoints", "1", "[1]", "{}"),
             event(
                 "values",
@@ -915,16 +1066,23 @@ mod tests {
             let m = parse_v3_event(&l).expect("fast");
             assert_eq!(m.method.as_str(), method);
             assert_eq!((m.seq, m.timestamp), (Some(4), Some(19)), "{l}");
-            let Payload::Other(v) = &m.data else {
-                panic!("{l}")
-            };
             // What pruning keeps of the data.
             let pruned = prune::parse_pruned(&l).expect("pruned");
-            assert_eq!(
-                v,
-                pruned["params"].get("data").unwrap_or(&Value::Null),
-                "{l}"
-            );
+            let kept = pruned["params"].get("data").unwrap_or(&Value::Null);
+            match &m.data {
+                Payload::Other(v) => assert_eq!(v, kept, "{l}"),
+                Payload::Tasks { interrupts } => {
+                    assert_eq!(interrupts.as_ref(), kept.get("interrupts"), "{l}")
+                }
+                Payload::Lifecycle(lc) => {
+                    let str_of = |k: &str| kept.get(k).and_then(Value::as_str);
+                    assert_eq!(lc.event.as_deref(), str_of("event"), "{l}");
+                    assert_eq!(lc.graph_name.as_deref(), str_of("graph_name"), "{l}");
+                    assert_eq!(lc.namespace.as_deref(), kept.get("namespace"), "{l}");
+                    assert_eq!(lc.error.as_deref(), kept.get("error"), "{l}");
+                }
+                Payload::Delta(_) => panic!("{l}"),
+            }
         }
     }
 
