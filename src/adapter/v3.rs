@@ -10,7 +10,7 @@ use serde_json::Value;
 use super::{
     content::block_key, custom_event, interrupts_from, lc, Adapter, Disposition, RecordKind,
 };
-use crate::input::fast::v3::{BlockDelta, Delta, Lifecycle, Payload, V3Event};
+use crate::input::fast::v3::{BlockDelta, Delta, Lifecycle, MessageEvent, Payload, V3Event};
 use crate::input::Record;
 use crate::model::{ErrorInfo, ModelEvent, Usage};
 
@@ -281,7 +281,7 @@ impl V3Adapter {
             Value::Array(a) if !a.is_empty() => &a[0],
             d => d,
         };
-        let Some(event) = data.field("event").and_then(Value::as_str) else {
+        let Some(event) = MessageView::of(data) else {
             return Disposition::Bad(match data {
                 Value::Object(_) => "v3 `messages` data without an `event` string: expected \
                                      `message-start`, `content-block-*` or `message-finish`"
@@ -292,6 +292,18 @@ impl V3Adapter {
                 ),
             });
         };
+        self.on_message_event(ns, seq, &event, out)
+    }
+
+    /// A `messages` payload with an `event` string, of what is read of it.
+    fn on_message_event(
+        &mut self,
+        ns: &str,
+        seq: Seq<'_>,
+        data: &MessageView<'_>,
+        out: &mut Vec<ModelEvent>,
+    ) -> Disposition {
+        let event = data.event;
         match event {
             "message-start" => {
                 if let Some(prev) = self.messages.remove(ns) {
@@ -300,7 +312,9 @@ impl V3Adapter {
                         usage: prev.usage,
                     });
                 }
-                let id = s(data, "id").unwrap_or_else(|| format!("msg-seq-{seq}"));
+                let id = data
+                    .id
+                    .map_or_else(|| format!("msg-seq-{seq}"), str::to_string);
                 out.push(ModelEvent::MessageStart {
                     message_id: id.clone(),
                 });
@@ -322,13 +336,17 @@ impl V3Adapter {
                 // The platform sends some deltas (a node's replayed message) with the block in
                 // `content` instead of `delta`.
                 let field = if event == "content-block-delta"
-                    && (data.field("delta").is_some() || data.field("content").is_none())
+                    && (data.delta.is_some() || data.content.is_none())
                 {
                     "delta"
                 } else {
                     "content"
                 };
-                match data.field(field) {
+                match if field == "delta" {
+                    data.delta
+                } else {
+                    data.content
+                } {
                     Some(Value::Object(_)) => {}
                     None if event == "content-block-finish" => {}
                     None => {
@@ -343,27 +361,22 @@ impl V3Adapter {
                         ))
                     }
                 }
-                let index = data
-                    .field("index")
-                    .map(block_key)
-                    .unwrap_or_else(|| "0".into());
+                let index = data.index.map(block_key).unwrap_or_else(|| "0".into());
                 let (mid, block) = msg.block(&index);
                 match event {
-                    "content-block-start" => {
-                        block_start(mid, &index, block, data.field("content"), out)
-                    }
+                    "content-block-start" => block_start(mid, &index, block, data.content, out),
                     "content-block-delta" => {
-                        if let Some(d) = data.field("delta").or_else(|| data.field("content")) {
+                        if let Some(d) = data.delta.or(data.content) {
                             block_delta(mid, &index, block, DeltaView::of(d), out)
                         }
                     }
-                    _ => block_finish(mid, &index, block, data.field("content"), out),
+                    _ => block_finish(mid, &index, block, data.content, out),
                 }
                 Disposition::Mapped
             }
             "usage" => {
                 if let Some(msg) = self.messages.get_mut(ns) {
-                    msg.usage = super::content::usage_from(data.field("usage"), None);
+                    msg.usage = super::content::usage_from(data.usage, None);
                 }
                 Disposition::Mapped
             }
@@ -371,8 +384,7 @@ impl V3Adapter {
                 let Some(msg) = self.messages.remove(ns) else {
                     return Disposition::Bad(format!("`{event}` without an open message"));
                 };
-                let usage = super::content::usage_from(data.field("usage"), data.field("metadata"))
-                    .or(msg.usage);
+                let usage = super::content::usage_from(data.usage, data.metadata).or(msg.usage);
                 out.push(ModelEvent::MessageEnd {
                     message_id: msg.id,
                     usage,
@@ -428,6 +440,10 @@ impl V3Adapter {
             Payload::Delta(d) => {
                 self.ensure_started(out);
                 self.on_block_delta(ns, d, out)
+            }
+            Payload::Message(m) => {
+                self.ensure_started(out);
+                self.on_message_event(ns, Seq::Int(f.seq), &MessageView::of_fast(m), out)
             }
             Payload::Lifecycle(l) => self.on_lifecycle_event(ns, LifecycleView::of_fast(l), out),
             Payload::Tasks { interrupts } => {
@@ -683,6 +699,46 @@ impl V3Adapter {
                 }
             }
             _ => Disposition::Ignored("lifecycle event of no AG-UI meaning"),
+        }
+    }
+}
+
+/// What [`V3Adapter::on_message_event`] reads of a `messages` payload, from its `Value` or its
+/// fast form.
+struct MessageView<'a> {
+    event: &'a str,
+    /// `id`, when a string.
+    id: Option<&'a str>,
+    index: Option<&'a Value>,
+    delta: Option<&'a Value>,
+    content: Option<&'a Value>,
+    usage: Option<&'a Value>,
+    metadata: Option<&'a Value>,
+}
+
+impl<'a> MessageView<'a> {
+    /// Of a payload with an `event` string (`None` without).
+    fn of(data: &'a Value) -> Option<Self> {
+        Some(MessageView {
+            event: data.field("event").and_then(Value::as_str)?,
+            id: data.field("id").and_then(Value::as_str),
+            index: data.field("index"),
+            delta: data.field("delta"),
+            content: data.field("content"),
+            usage: data.field("usage"),
+            metadata: data.field("metadata"),
+        })
+    }
+
+    fn of_fast(m: &'a MessageEvent) -> Self {
+        MessageView {
+            event: &m.event,
+            id: m.id.as_deref(),
+            index: m.index.as_ref(),
+            delta: m.delta.as_ref(),
+            content: m.content.as_ref(),
+            usage: m.usage.as_ref(),
+            metadata: m.metadata.as_ref(),
         }
     }
 }

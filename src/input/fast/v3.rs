@@ -1,19 +1,21 @@
 //! Typed fast path for the commonest v3 lines: streaming-protocol `messages` events, above all
 //! `content-block-delta` whose delta is text, reasoning or a tool-call chunk, and the
-//! `lifecycle`, `tasks`, `checkpoints`, `tools`, `custom` and `values` events around them.
+//! `lifecycle`, `tasks`, `checkpoints`, `tools`, `custom`, `values` and `updates` events
+//! around them.
 //!
 //! In a v3 log four lines in ten are `messages` events, and a `content-block-delta` is half of
 //! them; even pruned ([`super::super::prune`]) each one builds and drops a small `Value` tree.
 //! For the plain case this module reads the line with typed serde visitors into a
 //! [`V3Event`]: the envelope (`method`, `seq`, `namespace`, `timestamp`, `interrupts`) typed,
-//! and the payload: a block delta typed, any other message event (`message-start`,
-//! `content-block-start`, `content-block-finish`, `usage`, `message-finish`…) as the pruned
-//! `Value` of its payload object, a `lifecycle` event's data typed ([`Lifecycle`]: what
-//! the adapter reads of it), of a `tasks` event's data only its `interrupts`, and another
-//! method's `params.data` as the pruned `Value` [`super::super::prune`] keeps of it (whole for
-//! `tools`, `custom`, `values`; `null` for `checkpoints`), so the adapter maps it alike (the
-//! typed lifecycle through the same view as its `Value` form).
-//! `updates` (whose data is pruned by its node) and other methods are left to pruned parsing.
+//! and the payload typed where what is read of it is known: a block delta; any other message
+//! event (`message-start`, `content-block-start`, `content-block-finish`, `usage`,
+//! `message-finish`…) as the fields pruning keeps of it ([`MessageEvent`]); a `lifecycle`
+//! event's data ([`Lifecycle`]); of a `tasks` event's data only its `interrupts`; of an
+//! `updates` event whose data names a node other than `__interrupt__` nothing (the adapter
+//! ignores it; `data` is `null`). Another method's `params.data` is the pruned `Value`
+//! [`super::super::prune`] keeps of it (whole for `tools`, `custom`, `values`; `null` for
+//! `checkpoints`). The adapter maps a typed payload through the same view as its `Value`
+//! form. Other methods are left to pruned parsing.
 //! What reads a v3 record in `convert` and `check` reads it from this form with the same code
 //! as the `Value` form: the v3 adapter (`check_seq`, the method dispatch `on_method`,
 //! `on_messages`' block lookup and `block_delta`), the raw checks ([`crate::check`] `seq` and
@@ -30,8 +32,10 @@
 //! - of `messages`, `data` an object, or a non-empty list whose first item is one (the
 //!   in-process `[payload, metadata]` form; the rest is skipped); of `lifecycle` and `tasks`,
 //!   `data` absent or an object (of `lifecycle`, its `event` and `graph_name` absent or
-//!   strings); of the others, `data` anything or absent;
-//! - the `messages` payload: an object whose first key is `event`, a string;
+//!   strings); of `updates`, `data` an object whose `node` is a string other than
+//!   `__interrupt__`, before any `values` key; of the others, `data` anything or absent;
+//! - the `messages` payload: an object whose first key is `event`, a string; of an event
+//!   other than `content-block-delta`, `id` absent, a string or `null`;
 //! - of a `content-block-delta`: `index` absent, a string or an integer; `delta` an object
 //!   whose `type` is `text-delta`, `text`, `reasoning-delta`, `reasoning` (then `text` /
 //!   `reasoning` a string or `null`), `tool-call-delta` or `tool_call_chunk` (then `args`, `id`,
@@ -49,7 +53,7 @@ use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqA
 use serde_json::{Map, Value};
 
 use super::{bail, set, OptText, Text};
-use crate::input::prune::{message_keys, Key};
+use crate::input::prune::Key;
 use crate::model::ModelEvent;
 
 /// What is read of a plain v3 `messages` line.
@@ -156,10 +160,11 @@ pub enum Method {
     Tools,
     Custom,
     Values,
+    Updates,
 }
 
 impl Method {
-    const ALL: [Method; 7] = [
+    const ALL: [Method; 8] = [
         Method::Messages,
         Method::Lifecycle,
         Method::Tasks,
@@ -167,6 +172,7 @@ impl Method {
         Method::Tools,
         Method::Custom,
         Method::Values,
+        Method::Updates,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -178,6 +184,7 @@ impl Method {
             Method::Tools => "tools",
             Method::Custom => "custom",
             Method::Values => "values",
+            Method::Updates => "updates",
         }
     }
 
@@ -191,6 +198,9 @@ impl Method {
 pub enum Payload {
     /// A plain `content-block-delta`.
     Delta(BlockDelta),
+    /// Another message event (`message-start`, `content-block-start`, `usage`…): the fields
+    /// read of it.
+    Message(Box<MessageEvent>),
     /// A `lifecycle` event's data object, typed.
     Lifecycle(Lifecycle),
     /// A `tasks` event's data object: its `interrupts`, the one field read of it (`None`
@@ -198,6 +208,22 @@ pub enum Payload {
     Tasks { interrupts: Option<Value> },
     /// Another message event, or another method's data: as pruned parsing keeps it.
     Other(Value),
+}
+
+/// What is read of a `messages` payload other than a plain block delta: by the adapter
+/// (`on_messages`) and the raw checks. The fields `prune::message_keys` keeps of it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MessageEvent {
+    /// `event`.
+    pub event: String,
+    /// `id`, when a string (`null` or absent: `None`).
+    pub id: Option<String>,
+    /// `index`, `delta`, `content`, `usage`, `metadata` (read whole), when present.
+    pub index: Option<Value>,
+    pub delta: Option<Value>,
+    pub content: Option<Value>,
+    pub usage: Option<Value>,
+    pub metadata: Option<Value>,
 }
 
 /// What the adapter reads of a `lifecycle` event's data object (`on_lifecycle`).
@@ -379,6 +405,10 @@ impl<'de> Visitor<'de> for Params {
                         Method::Tasks => Payload::Tasks {
                             interrupts: m.next_value_seed(TasksSeed)?,
                         },
+                        Method::Updates => {
+                            m.next_value_seed(Update)?;
+                            Payload::Other(Value::Null)
+                        }
                         Method::Checkpoints => {
                             m.next_value::<IgnoredAny>()?;
                             Payload::Other(Value::Null)
@@ -393,7 +423,7 @@ impl<'de> Visitor<'de> for Params {
         }
         let data = match (data, self.0) {
             (Some(d), _) => d,
-            (None, Method::Messages) => return Err(bail()),
+            (None, Method::Messages | Method::Updates) => return Err(bail()),
             (None, _) => Payload::Other(Value::Null),
         };
         Ok((namespace, timestamp, interrupts, data))
@@ -435,6 +465,45 @@ impl<'de> Visitor<'de> for LifecycleSeed {
             namespace,
             error,
         })
+    }
+}
+
+/// An `updates` event's data: an object whose `node` is a string other than `__interrupt__`,
+/// before any `values` (anything else gives up). The adapter ignores such an update, as it
+/// does one whose data is `null`: nothing is kept.
+struct Update;
+
+impl<'de> DeserializeSeed<'de> for Update {
+    type Value = ();
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        d.deserialize_map(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Update {
+    type Value = ();
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("an object")
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut m: A) -> Result<(), A::Error> {
+        let mut node = None;
+        while let Some(Key(k)) = m.next_key::<Key<'de>>()? {
+            match k.as_ref() {
+                "node" => {
+                    let Key(n) = m.next_value::<Key<'de>>()?;
+                    set(&mut node, n == "__interrupt__")?;
+                }
+                // Skipped only when the node is known to be no interrupt.
+                "values" if node != Some(false) => return Err(bail()),
+                _ => {
+                    m.next_value::<IgnoredAny>()?;
+                }
+            }
+        }
+        match node {
+            Some(false) => Ok(()),
+            _ => Err(bail()),
+        }
     }
 }
 
@@ -524,11 +593,33 @@ impl<'de> Visitor<'de> for Data {
         }
         let Key(event) = m.next_value::<Key<'de>>()?;
         if event != "content-block-delta" {
-            // Pruned as `prune` does, the event first.
-            let mut out = Map::new();
-            out.insert("event".into(), Value::String(event.into_owned()));
-            message_keys(&mut m, &mut out)?;
-            return Ok(Payload::Other(Value::Object(out)));
+            // The fields `prune` keeps (`message_keys`), typed.
+            let mut e = MessageEvent {
+                event: event.into_owned(),
+                id: None,
+                index: None,
+                delta: None,
+                content: None,
+                usage: None,
+                metadata: None,
+            };
+            let mut id = None;
+            while let Some(Key(k)) = m.next_key::<Key<'de>>()? {
+                match k.as_ref() {
+                    "event" => return Err(bail()),
+                    "id" => set(&mut id, m.next_value_seed(OptText)?)?,
+                    "index" => set(&mut e.index, m.next_value()?)?,
+                    "delta" => set(&mut e.delta, m.next_value()?)?,
+                    "content" => set(&mut e.content, m.next_value()?)?,
+                    "usage" => set(&mut e.usage, m.next_value()?)?,
+                    "metadata" => set(&mut e.metadata, m.next_value()?)?,
+                    _ => {
+                        m.next_value::<IgnoredAny>()?;
+                    }
+                }
+            }
+            e.id = id.flatten();
+            return Ok(Payload::Message(Box::new(e)));
         }
         let (mut index, mut delta) = (None, None);
         while let Some(Key(k)) = m.next_key::<Key<'de>>()? {
@@ -736,6 +827,16 @@ mod tests {
                 r#"{"event":"tool-error","tool_call_id":"c2","message":"no"}"#,
             ),
             ("tools", r#"{"event":"tool-started"}"#),
+            (
+                "updates",
+                r#"{"node":"agent","values":{"messages":[{"type":"ai"}]}}"#,
+            ),
+            ("updates", r#"{"node":"tools"}"#),
+            (
+                "updates",
+                r#"{"x":1,"node":"n","values":[{"value":"q"}],"y":[]}"#,
+            ),
+            ("updates", r#"{"node":"__interrupt___"}"#),
             ("custom", r#"{"name":"progress","value":[1,2]}"#),
             ("custom", "5"),
             (
@@ -784,9 +885,20 @@ mod tests {
             r#"{"event":"content-block-finish","index":"t","content":{"type":"tool_call","id":"c9","name":"g","args":{"a":1}}}"#,
             r#"{"event":"usage","usage":{"input_tokens":3,"output_tokens":4,"total_tokens":7}}"#,
             r#"{"event":"message-finish","reason":"stop","metadata":{"model":"m"},"usage":{"input_tokens":1,"output_tokens":2}}"#,
-            r#"{"event":"message-finish","event":"message-start","id":"dup"}"#,
             r#"{"event":"error","message":"boom"}"#,
             r#"{"event":"weird","index":[1],"content":5}"#,
+            r#"{"event":"message-start","id":null,"index":4}"#,
+            r#"{"event":"message-start","x":1,"id":"m\"q"}"#,
+            r#"{"event":"content-block-start","index":-1,"content":{"type":"text","text":"x"},"delta":{"type":"text-delta","text":"d"}}"#,
+            r#"{"event":"content-block-start","index":1.5,"content":null}"#,
+            r#"{"event":"content-block-start","index":null,"content":"c"}"#,
+            r#"{"event":"content-block-start","content":{"type":"text","text":"nix"}}"#,
+            r#"{"event":"content-block-finish","index":0}"#,
+            r#"{"event":"content-block-finish","index":0,"content":[1]}"#,
+            r#"{"event":"usage","usage":null,"metadata":{"usage":{"input_tokens":1}}}"#,
+            r#"{"event":"usage"}"#,
+            r#"{"event":"message-finish","metadata":{"usage":{"input_tokens":5,"output_tokens":6}},"id":"x"}"#,
+            r#"{"event":"message-finish","usage":"u","metadata":[]}"#,
         ]
     }
 
@@ -915,6 +1027,73 @@ mod tests {
             ),
             // Another form.
             format!(r#"{{"event":"messages","data":{}}}"#, line("1", "[]", &d)),
+            // Typed message events: odd shapes.
+            line(
+                "1",
+                "[]",
+                r#"{"event":"message-finish","event":"message-start","id":"dup"}"#,
+            ),
+            line("1", "[]", r#"{"event":"message-start","id":5}"#),
+            line("1", "[]", r#"{"event":"message-start","id":"a","id":"b"}"#),
+            line("1", "[]", r#"{"event":"message-start","id":{"x":1}}"#),
+            line(
+                "1",
+                "[]",
+                r#"{"event":"content-block-start","index":0,"index":1,"content":{"type":"text","text":"x"}}"#,
+            ),
+            line(
+                "1",
+                "[]",
+                r#"{"event":"content-block-finish","index":0,"content":{"type":"text","text":"x"},"content":{"type":"text","text":"y"}}"#,
+            ),
+            line(
+                "1",
+                "[]",
+                r#"{"event":"usage","usage":{"input_tokens":1},"usage":null}"#,
+            ),
+            line(
+                "1",
+                "[]",
+                r#"{"event":"message-finish","metadata":{},"metadata":{"usage":{}}}"#,
+            ),
+            line(
+                "1",
+                "[]",
+                r#"{"event":"message-start","delta":1,"delta":2}"#,
+            ),
+            line("1", "[]", r#"{"id":"m","event":"message-start"}"#),
+            line("1", "[]", r#"{"event":null,"id":"m"}"#),
+            // Updates: interrupts, a node after its values, odd shapes.
+            event(
+                "updates",
+                "1",
+                "[]",
+                r#"{"values":{"messages":[]},"node":"agent"}"#,
+            ),
+            event("updates", "1", "[]", r#"{"node":"__interrupt__"}"#),
+            event(
+                "updates",
+                "1",
+                "[]",
+                r#"{"node":"__interrupt__","x":[{"value":1}]}"#,
+            ),
+            event("updates", "1", "[]", r#"{"values":[{"value":1}]}"#),
+            event("updates", "1", "[]", r#"{"node":5,"values":[]}"#),
+            event("updates", "1", "[]", r#"{"node":null}"#),
+            // (Pruned parsing drops a node read twice: not compared with a whole parse here.)
+            event(
+                "updates",
+                "1",
+                "[]",
+                r#"{"node":"a","values":[],"node":"b"}"#,
+            ),
+            event("updates", "1", "[]", r#"[{"node":"a"}]"#),
+            event("updates", "1", "[]", r#""agent""#),
+            event("updates", "1", "[]", "null"),
+            event("updates", "1", "[]", ""),
+            format!(
+                r#"{{"type":"event","seq":1,"method":"updates","params":{{"node":"__interrupt__","data":[{{"value":1}}]}}}}"#
+            ),
             // Other methods.
             event("tasks", "1", "[]", r#"[{"interrupts":[{"value":1}]}]"#),
             event("tasks", "1", "[]", r#""t""#),
@@ -1030,12 +1209,25 @@ mod tests {
         for d in other_payloads() {
             let l = line("1", r#"["a"]"#, d);
             let m = parse_v3_event(&l).expect("fast");
-            let Payload::Other(v) = &m.data else {
-                panic!("{l}")
-            };
             // What pruning keeps of the payload.
             let pruned = prune::parse_pruned(&l).expect("pruned");
-            assert_eq!(v, &pruned["params"]["data"], "{l}");
+            let kept = &pruned["params"]["data"];
+            let Payload::Message(e) = &m.data else {
+                panic!("{l}")
+            };
+            assert_eq!(Some(e.event.as_str()), kept["event"].as_str(), "{l}");
+            assert_eq!(
+                e.id.as_deref(),
+                kept.get("id").and_then(Value::as_str),
+                "{l}"
+            );
+            let fields = [&e.index, &e.delta, &e.content, &e.usage, &e.metadata];
+            for (k, f) in ["index", "delta", "content", "usage", "metadata"]
+                .into_iter()
+                .zip(fields)
+            {
+                assert_eq!(f.as_ref(), kept.get(k), "{k} of {l}");
+            }
             let l = line("1", r#"["a"]"#, &format!(r#"[{d},{{"x":1}},2]"#));
             let m2 = parse_v3_event(&l).expect("fast");
             assert_eq!(m.data, m2.data, "{l}");
@@ -1069,6 +1261,11 @@ mod tests {
             // What pruning keeps of the data.
             let pruned = prune::parse_pruned(&l).expect("pruned");
             let kept = pruned["params"].get("data").unwrap_or(&Value::Null);
+            if m.method == Method::Updates {
+                // A plain node update: nothing is read of it.
+                assert_eq!(m.data, Payload::Other(Value::Null), "{l}");
+                continue;
+            }
             match &m.data {
                 Payload::Other(v) => assert_eq!(v, kept, "{l}"),
                 Payload::Tasks { interrupts } => {
@@ -1081,7 +1278,7 @@ mod tests {
                     assert_eq!(lc.namespace.as_deref(), kept.get("namespace"), "{l}");
                     assert_eq!(lc.error.as_deref(), kept.get("error"), "{l}");
                 }
-                Payload::Delta(_) => panic!("{l}"),
+                Payload::Delta(_) | Payload::Message(_) => panic!("{l}"),
             }
         }
     }
