@@ -420,10 +420,10 @@ impl V3Adapter {
                 return Disposition::Bad(msg);
             }
         }
-        let ns = f.ns.as_str();
+        let ns = f.ns();
         // Of `params` only `interrupts` is read but for the data and namespace.
         let params = Params::Fast {
-            interrupts: f.interrupts.as_ref(),
+            interrupts: f.interrupts.as_deref(),
         };
         if let Some(state) = &f.state {
             // A root `values` event, its state events made on the parse thread: what

@@ -355,7 +355,14 @@ pub(crate) fn frame_ndjson_line(text: &str, origin: Origin, prune: bool) -> Fram
         };
     }
     if prune {
-        if let Some(f) = fast::Fast::parse(text) {
+        // A v3 event (first key `type`) is no v2 model chunk (first key `event`): only the v3
+        // fast path is tried.
+        let f = if text.starts_with(r#"{"type""#) {
+            fast::v3::parse_v3_event(text).map(fast::Fast::V3)
+        } else {
+            fast::Fast::parse(text)
+        };
+        if let Some(f) = f {
             return Frame::Record(Record::from_fast(origin, text.into(), f));
         }
     }

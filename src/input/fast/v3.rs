@@ -67,15 +67,16 @@ pub struct V3Event {
     pub namespace: Option<Vec<String>>,
     /// `params.timestamp`, when present.
     pub timestamp: Option<i64>,
-    /// `params.interrupts`, when present (read whole).
-    pub interrupts: Option<Value>,
+    /// `params.interrupts`, when present (read whole; boxed: rare, and the event is moved a
+    /// few times on its way into its record).
+    pub interrupts: Option<Box<Value>>,
     /// The payload: of `messages`, `params.data` or its first item; of other methods
     /// `params.data` as pruned parsing keeps it (`null` when absent; `null` too for a root
     /// `values` event, whose data is in `state`).
     pub data: Payload,
-    /// The namespace's key, as the adapter keys it: its parts joined with `|` (empty when
-    /// absent).
-    pub ns: String,
+    /// The namespace's key of a namespace of two parts or more ([`V3Event::ns`]; empty
+    /// otherwise).
+    ns: String,
     /// Of a root `values` event (`ns` empty): the model events of its state, made here from
     /// `params.data` ([`crate::adapter::state_events_owned`]) instead of on the main thread
     /// (all but the AG-UI message list, made when they are taken).
@@ -86,10 +87,10 @@ impl V3Event {
     /// After parsing: the namespace key, and a root `values` event's state events (the data
     /// moved into them, not copied).
     fn finish(&mut self) {
-        if let Some(parts) = &self.namespace {
+        if let Some(parts) = self.namespace.as_deref().filter(|p| p.len() > 1) {
             self.ns = parts.join("|");
         }
-        if self.method == Method::Values && self.ns.is_empty() {
+        if self.method == Method::Values && self.ns().is_empty() {
             if let Payload::Other(data) =
                 std::mem::replace(&mut self.data, Payload::Other(Value::Null))
             {
@@ -97,6 +98,17 @@ impl V3Event {
                 crate::adapter::state_events_owned(data, &mut out);
                 self.state = Some(StateEvents(Mutex::new(Some(out))));
             }
+        }
+    }
+}
+
+impl V3Event {
+    /// The namespace's key, as the adapter keys it: its parts joined with `|` (empty when
+    /// absent; of one part, that part, not copied).
+    pub fn ns(&self) -> &str {
+        match self.namespace.as_deref() {
+            Some([one]) => one,
+            _ => &self.ns,
         }
     }
 }
@@ -267,14 +279,11 @@ pub fn parse_v3_event(text: &str) -> Option<V3Event> {
     // Most lines are other events: told apart without a parser.
     // The first key is `type`, and `"method":"<a method read here>"` is in the first bytes
     // (maybe after `seq`): other lines are not parsed.
-    static METHOD_KEY: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(br#""method":""#));
     let b = text.as_bytes();
     if !b.starts_with(br#"{"type""#) {
         return None;
     }
-    let head = &b[..b.len().min(64)];
-    let at = METHOD_KEY.find(head)? + br#""method":""#.len();
-    let name = &b[at..];
+    let name = &b[method_at(b)?..];
     let end = name.iter().take(12).position(|&c| c == b'"')?;
     Method::of(std::str::from_utf8(&name[..end]).ok()?)?;
     let mut de = serde_json::Deserializer::from_str(text);
@@ -282,6 +291,29 @@ pub fn parse_v3_event(text: &str) -> Option<V3Event> {
     de.end().ok()?;
     v.finish();
     Some(v)
+}
+
+/// Where the `method` string starts in a line's first bytes (after `"method":"`).
+fn method_at(b: &[u8]) -> Option<usize> {
+    const KEY: &[u8] = br#""method":""#;
+    const HEAD: &[u8] = br#"{"type":"event","#;
+    const SEQ: &[u8] = br#""seq":"#;
+    // The writers' own order: `type`, maybe `seq`, then `method`, without spaces. Found
+    // without a searcher (it costs more than the rest of this test).
+    if let Some(rest) = b.strip_prefix(HEAD) {
+        if rest.starts_with(KEY) {
+            return Some(HEAD.len() + KEY.len());
+        }
+        if let Some(r) = rest.strip_prefix(SEQ) {
+            let digits = r.iter().take_while(|c| c.is_ascii_digit()).count();
+            if r[digits..].starts_with(b",") && r[digits + 1..].starts_with(KEY) {
+                return Some(HEAD.len() + SEQ.len() + digits + 1 + KEY.len());
+            }
+        }
+    }
+    static METHOD_KEY: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(KEY));
+    let head = &b[..b.len().min(64)];
+    Some(METHOD_KEY.find(head)? + KEY.len())
 }
 
 /// The `Value` kept in a fast record: what the classifier reads of a v3 event.
@@ -370,7 +402,12 @@ impl<'de> Visitor<'de> for Top {
     }
 }
 
-type ParamsOut = (Option<Vec<String>>, Option<i64>, Option<Value>, Payload);
+type ParamsOut = (
+    Option<Vec<String>>,
+    Option<i64>,
+    Option<Box<Value>>,
+    Payload,
+);
 
 /// `params` of a method: `namespace`, `timestamp` and `data` (which `messages` must have).
 struct Params(Method);
@@ -393,7 +430,7 @@ impl<'de> Visitor<'de> for Params {
             match k.as_ref() {
                 "namespace" => set(&mut namespace, m.next_value_seed(Namespace)?)?,
                 "timestamp" => set(&mut timestamp, m.next_value_seed(Int)?)?,
-                "interrupts" => set(&mut interrupts, m.next_value()?)?,
+                "interrupts" => set(&mut interrupts, Box::new(m.next_value()?))?,
                 "data" => {
                     // As `prune` keeps it.
                     let d = match self.0 {
@@ -1190,10 +1227,38 @@ mod tests {
                         text: Some("Hello!".into())
                     }
                 }),
-                ns: "chat:d7".into(),
+                ns: String::new(),
                 state: None,
             })
         );
+        assert_eq!(parse_v3_event(JS).expect("fast").ns(), "chat:d7");
+        for (ns, key) in [
+            ("[]", ""),
+            (r#"[""]"#, ""),
+            (r#"["a"]"#, "a"),
+            (r#"["a","b:c"]"#, "a|b:c"),
+            (r#"["a","","c|d"]"#, "a||c|d"),
+        ] {
+            let l = line("1", ns, &delta("0", fast_deltas()[0]));
+            assert_eq!(parse_v3_event(&l).expect("fast").ns(), key, "{l}");
+        }
+        let l = format!(
+            r#"{{"type":"event","method":"messages","params":{{"data":{}}}}}"#,
+            delta("0", fast_deltas()[0])
+        );
+        assert_eq!(parse_v3_event(&l).expect("fast").ns(), "");
+        // The method found where the writers put it, or searched for.
+        for l in [
+            r#"{"type":"event","seq":12,"method":"lifecycle","params":{"data":{"event":"running"}}}"#,
+            r#"{"type":"event","method":"lifecycle","seq":12,"params":{"data":{"event":"running"}}}"#,
+            r#"{"type":"event","seq":-1,"method":"lifecycle","params":{"data":{"event":"running"}}}"#,
+            r#"{"type": "event", "seq": 1, "method": "lifecycle","params":{"data":{"event":"running"}}}"#,
+            r#"{"type":"event","seq":1 ,"method":"lifecycle","params":{"data":{"event":"running"}}}"#,
+            r#"{"type":"event","x":""method":"values"","method":"lifecycle","params":{"data":{"event":"running"}}}"#,
+        ] {
+            let m = parse_v3_event(l).map(|e| e.method);
+            assert!(matches!(m, None | Some(Method::Lifecycle)), "{l}");
+        }
         let p = parse_v3_event(INPROC).expect("fast");
         assert_eq!(p.seq, Some(6));
         let Payload::Delta(d) = p.data else {
