@@ -52,7 +52,7 @@ use memchr::memmem::Finder;
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Value};
 
-use super::{bail, set, OptText, Text};
+use super::{bail, set, Fast, OptText, Text};
 use crate::input::prune::Key;
 use crate::model::ModelEvent;
 
@@ -276,6 +276,15 @@ pub enum Delta {
 /// The fast form of a plain v3 line of a method read here, or `None` when the line must be
 /// parsed as a `Value`.
 pub fn parse_v3_event(text: &str) -> Option<V3Event> {
+    match *parse_v3_boxed(text)? {
+        Fast::V3(e) => Some(e),
+        Fast::V2(_) => None,
+    }
+}
+
+/// [`parse_v3_event`], boxed as a record holds it: made in its box, then moved as a pointer
+/// (the event is a few hundred bytes).
+pub fn parse_v3_boxed(text: &str) -> Option<Box<Fast>> {
     // Most lines are other events: told apart without a parser.
     // The first key is `type`, and `"method":"<a method read here>"` is in the first bytes
     // (maybe after `seq`): other lines are not parsed.
@@ -289,7 +298,9 @@ pub fn parse_v3_event(text: &str) -> Option<V3Event> {
     let mut de = serde_json::Deserializer::from_str(text);
     let mut v = de.deserialize_map(Top).ok()?;
     de.end().ok()?;
-    v.finish();
+    if let Fast::V3(e) = &mut *v {
+        e.finish();
+    }
     Some(v)
 }
 
@@ -357,11 +368,11 @@ impl<'de> Visitor<'de> for Int {
 struct Top;
 
 impl<'de> Visitor<'de> for Top {
-    type Value = V3Event;
+    type Value = Box<Fast>;
     fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
         f.write_str("a JSON object")
     }
-    fn visit_map<A: MapAccess<'de>>(self, mut m: A) -> Result<V3Event, A::Error> {
+    fn visit_map<A: MapAccess<'de>>(self, mut m: A) -> Result<Box<Fast>, A::Error> {
         match m.next_key::<Key<'de>>()? {
             Some(Key(k)) if k == "type" => {}
             _ => return Err(bail()),
@@ -389,7 +400,7 @@ impl<'de> Visitor<'de> for Top {
             }
         }
         let (namespace, timestamp, interrupts, data) = params.ok_or_else(bail)?;
-        Ok(V3Event {
+        Ok(Box::new(Fast::V3(V3Event {
             method: method.ok_or_else(bail)?,
             seq,
             namespace,
@@ -398,7 +409,7 @@ impl<'de> Visitor<'de> for Top {
             data,
             ns: String::new(),
             state: None,
-        })
+        })))
     }
 }
 
@@ -631,7 +642,8 @@ impl<'de> Visitor<'de> for Data {
         let Key(event) = m.next_value::<Key<'de>>()?;
         if event != "content-block-delta" {
             // The fields `prune` keeps (`message_keys`), typed.
-            let mut e = MessageEvent {
+            // Filled in its box (the event is a few hundred bytes: not copied into it).
+            let mut e = Box::new(MessageEvent {
                 event: event.into_owned(),
                 id: None,
                 index: None,
@@ -639,7 +651,7 @@ impl<'de> Visitor<'de> for Data {
                 content: None,
                 usage: None,
                 metadata: None,
-            };
+            });
             let mut id = None;
             while let Some(Key(k)) = m.next_key::<Key<'de>>()? {
                 match k.as_ref() {
@@ -656,7 +668,7 @@ impl<'de> Visitor<'de> for Data {
                 }
             }
             e.id = id.flatten();
-            return Ok(Payload::Message(Box::new(e)));
+            return Ok(Payload::Message(e));
         }
         let (mut index, mut delta) = (None, None);
         while let Some(Key(k)) = m.next_key::<Key<'de>>()? {
