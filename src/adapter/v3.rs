@@ -10,7 +10,7 @@ use serde_json::Value;
 use super::{
     content::block_key, custom_event, interrupts_from, lc, Adapter, Disposition, RecordKind,
 };
-use crate::input::fast::v3::{BlockDelta, Delta, Payload, V3Event};
+use crate::input::fast::v3::{BlockDelta, Delta, Lifecycle, MessageEvent, Payload, V3Event};
 use crate::input::Record;
 use crate::model::{ErrorInfo, ModelEvent, Usage};
 
@@ -281,7 +281,7 @@ impl V3Adapter {
             Value::Array(a) if !a.is_empty() => &a[0],
             d => d,
         };
-        let Some(event) = data.field("event").and_then(Value::as_str) else {
+        let Some(event) = MessageView::of(data) else {
             return Disposition::Bad(match data {
                 Value::Object(_) => "v3 `messages` data without an `event` string: expected \
                                      `message-start`, `content-block-*` or `message-finish`"
@@ -292,6 +292,18 @@ impl V3Adapter {
                 ),
             });
         };
+        self.on_message_event(ns, seq, &event, out)
+    }
+
+    /// A `messages` payload with an `event` string, of what is read of it.
+    fn on_message_event(
+        &mut self,
+        ns: &str,
+        seq: Seq<'_>,
+        data: &MessageView<'_>,
+        out: &mut Vec<ModelEvent>,
+    ) -> Disposition {
+        let event = data.event;
         match event {
             "message-start" => {
                 if let Some(prev) = self.messages.remove(ns) {
@@ -300,7 +312,9 @@ impl V3Adapter {
                         usage: prev.usage,
                     });
                 }
-                let id = s(data, "id").unwrap_or_else(|| format!("msg-seq-{seq}"));
+                let id = data
+                    .id
+                    .map_or_else(|| format!("msg-seq-{seq}"), str::to_string);
                 out.push(ModelEvent::MessageStart {
                     message_id: id.clone(),
                 });
@@ -322,13 +336,17 @@ impl V3Adapter {
                 // The platform sends some deltas (a node's replayed message) with the block in
                 // `content` instead of `delta`.
                 let field = if event == "content-block-delta"
-                    && (data.field("delta").is_some() || data.field("content").is_none())
+                    && (data.delta.is_some() || data.content.is_none())
                 {
                     "delta"
                 } else {
                     "content"
                 };
-                match data.field(field) {
+                match if field == "delta" {
+                    data.delta
+                } else {
+                    data.content
+                } {
                     Some(Value::Object(_)) => {}
                     None if event == "content-block-finish" => {}
                     None => {
@@ -343,27 +361,22 @@ impl V3Adapter {
                         ))
                     }
                 }
-                let index = data
-                    .field("index")
-                    .map(block_key)
-                    .unwrap_or_else(|| "0".into());
+                let index = data.index.map(block_key).unwrap_or_else(|| "0".into());
                 let (mid, block) = msg.block(&index);
                 match event {
-                    "content-block-start" => {
-                        block_start(mid, &index, block, data.field("content"), out)
-                    }
+                    "content-block-start" => block_start(mid, &index, block, data.content, out),
                     "content-block-delta" => {
-                        if let Some(d) = data.field("delta").or_else(|| data.field("content")) {
+                        if let Some(d) = data.delta.or(data.content) {
                             block_delta(mid, &index, block, DeltaView::of(d), out)
                         }
                     }
-                    _ => block_finish(mid, &index, block, data.field("content"), out),
+                    _ => block_finish(mid, &index, block, data.content, out),
                 }
                 Disposition::Mapped
             }
             "usage" => {
                 if let Some(msg) = self.messages.get_mut(ns) {
-                    msg.usage = super::content::usage_from(data.field("usage"), None);
+                    msg.usage = super::content::usage_from(data.usage, None);
                 }
                 Disposition::Mapped
             }
@@ -371,8 +384,7 @@ impl V3Adapter {
                 let Some(msg) = self.messages.remove(ns) else {
                     return Disposition::Bad(format!("`{event}` without an open message"));
                 };
-                let usage = super::content::usage_from(data.field("usage"), data.field("metadata"))
-                    .or(msg.usage);
+                let usage = super::content::usage_from(data.usage, data.metadata).or(msg.usage);
                 out.push(ModelEvent::MessageEnd {
                     message_id: msg.id,
                     usage,
@@ -408,10 +420,10 @@ impl V3Adapter {
                 return Disposition::Bad(msg);
             }
         }
-        let ns = f.ns.as_str();
+        let ns = f.ns();
         // Of `params` only `interrupts` is read but for the data and namespace.
         let params = Params::Fast {
-            interrupts: f.interrupts.as_ref(),
+            interrupts: f.interrupts.as_deref(),
         };
         if let Some(state) = &f.state {
             // A root `values` event, its state events made on the parse thread: what
@@ -428,6 +440,15 @@ impl V3Adapter {
             Payload::Delta(d) => {
                 self.ensure_started(out);
                 self.on_block_delta(ns, d, out)
+            }
+            Payload::Message(m) => {
+                self.ensure_started(out);
+                self.on_message_event(ns, Seq::Int(f.seq), &MessageView::of_fast(m), out)
+            }
+            Payload::Lifecycle(l) => self.on_lifecycle_event(ns, LifecycleView::of_fast(l), out),
+            Payload::Tasks { interrupts } => {
+                self.ensure_started(out);
+                self.on_tasks(interrupts.as_ref(), out)
             }
             Payload::Other(data) => {
                 self.on_method(f.method.as_str(), ns, Seq::Int(f.seq), &params, data, out)
@@ -474,23 +495,13 @@ impl V3Adapter {
         data: &Value,
         out: &mut Vec<ModelEvent>,
     ) -> Disposition {
-        // After the root's terminal lifecycle, records up to the next root start still belong
-        // to the ending run (JS final-value `custom` events, Python platform `values`).
-        let root_start = method == "lifecycle"
-            && ns.is_empty()
-            && data.field("namespace").is_none()
-            && matches!(
-                data.field("event").and_then(Value::as_str),
-                Some("running" | "started")
-            );
-        if root_start {
-            self.flush_deferred(out);
+        if method == "lifecycle" {
+            return self.on_lifecycle_event(ns, LifecycleView::of(data), out);
         }
         self.ensure_started(out);
         match method {
             "messages" => self.on_messages(ns, seq, data, out),
             "tools" => self.on_tools(data, out),
-            "lifecycle" => self.on_lifecycle(ns, data, out),
             "values" => self.on_values(ns, params, out, |out| super::state_events(data, out)),
             "updates" => {
                 let node = data
@@ -504,16 +515,7 @@ impl V3Adapter {
                 }
                 Disposition::Ignored("node update (a partial state, not the state)")
             }
-            "tasks" => {
-                if let Some(list) = data
-                    .field("interrupts")
-                    .filter(|l| l.as_array().is_some_and(|a| !a.is_empty()))
-                {
-                    out.push(ModelEvent::Interrupt(interrupts_from(list)));
-                    return Disposition::Mapped;
-                }
-                Disposition::Ignored("task bookkeeping (nodes map from lifecycle)")
-            }
+            "tasks" => self.on_tasks(data.field("interrupts"), out),
             "checkpoints" => Disposition::Ignored("checkpoint bookkeeping"),
             "input.requested" => {
                 let list = Value::Array(vec![data.clone()]);
@@ -532,6 +534,34 @@ impl V3Adapter {
             "debug" => Disposition::Ignored("debug stream"),
             _ => Disposition::Ignored("v3 method aguify does not map"),
         }
+    }
+
+    /// A `tasks` event, of its data's `interrupts`.
+    fn on_tasks(&mut self, interrupts: Option<&Value>, out: &mut Vec<ModelEvent>) -> Disposition {
+        if let Some(list) = interrupts.filter(|l| l.as_array().is_some_and(|a| !a.is_empty())) {
+            out.push(ModelEvent::Interrupt(interrupts_from(list)));
+            return Disposition::Mapped;
+        }
+        Disposition::Ignored("task bookkeeping (nodes map from lifecycle)")
+    }
+
+    /// A `lifecycle` event in namespace `ns`, of what is read of its data.
+    fn on_lifecycle_event(
+        &mut self,
+        ns: &str,
+        data: LifecycleView<'_>,
+        out: &mut Vec<ModelEvent>,
+    ) -> Disposition {
+        // After the root's terminal lifecycle, records up to the next root start still belong
+        // to the ending run (JS final-value `custom` events, Python platform `values`).
+        let root_start = ns.is_empty()
+            && data.namespace.is_none()
+            && matches!(data.event, "running" | "started");
+        if root_start {
+            self.flush_deferred(out);
+        }
+        self.ensure_started(out);
+        self.on_lifecycle(ns, data, out)
     }
 
     fn on_tools(&mut self, data: &Value, out: &mut Vec<ModelEvent>) -> Disposition {
@@ -605,13 +635,15 @@ impl V3Adapter {
         Disposition::Mapped
     }
 
-    fn on_lifecycle(&mut self, ns: &str, data: &Value, out: &mut Vec<ModelEvent>) -> Disposition {
-        let event = data
-            .field("event")
-            .and_then(Value::as_str)
-            .unwrap_or_default();
+    fn on_lifecycle(
+        &mut self,
+        ns: &str,
+        data: LifecycleView<'_>,
+        out: &mut Vec<ModelEvent>,
+    ) -> Disposition {
+        let event = data.event;
         // Python puts a subgraph's lifecycle on the parent namespace, naming it in `data.namespace`.
-        let key = match data.field("namespace") {
+        let key = match data.namespace {
             Some(n) => ns_key(Some(n)),
             None => ns.to_string(),
         };
@@ -624,7 +656,7 @@ impl V3Adapter {
                     Disposition::Mapped
                 }
                 "failed" => {
-                    let message = match data.field("error") {
+                    let message = match data.error {
                         Some(Value::String(m)) => m.clone(),
                         Some(Value::Object(o)) => o
                             .field("message")
@@ -634,7 +666,7 @@ impl V3Adapter {
                         _ => "the run failed (lifecycle `failed` without an error)".into(),
                     };
                     self.deferred_end = Some(ModelEvent::RunFailed(ErrorInfo {
-                        name: data.field("error").and_then(|e| s(e, "name")),
+                        name: data.error.and_then(|e| s(e, "name")),
                         message,
                         lc_code: None,
                     }));
@@ -645,7 +677,7 @@ impl V3Adapter {
         }
         match event {
             "started" | "running" => {
-                let name = s(data, "graph_name").unwrap_or_else(|| {
+                let name = data.graph_name.map(str::to_string).unwrap_or_else(|| {
                     key.rsplit('|')
                         .next()
                         .unwrap_or(&key)
@@ -667,6 +699,80 @@ impl V3Adapter {
                 }
             }
             _ => Disposition::Ignored("lifecycle event of no AG-UI meaning"),
+        }
+    }
+}
+
+/// What [`V3Adapter::on_message_event`] reads of a `messages` payload, from its `Value` or its
+/// fast form.
+struct MessageView<'a> {
+    event: &'a str,
+    /// `id`, when a string.
+    id: Option<&'a str>,
+    index: Option<&'a Value>,
+    delta: Option<&'a Value>,
+    content: Option<&'a Value>,
+    usage: Option<&'a Value>,
+    metadata: Option<&'a Value>,
+}
+
+impl<'a> MessageView<'a> {
+    /// Of a payload with an `event` string (`None` without).
+    fn of(data: &'a Value) -> Option<Self> {
+        Some(MessageView {
+            event: data.field("event").and_then(Value::as_str)?,
+            id: data.field("id").and_then(Value::as_str),
+            index: data.field("index"),
+            delta: data.field("delta"),
+            content: data.field("content"),
+            usage: data.field("usage"),
+            metadata: data.field("metadata"),
+        })
+    }
+
+    fn of_fast(m: &'a MessageEvent) -> Self {
+        MessageView {
+            event: &m.event,
+            id: m.id.as_deref(),
+            index: m.index.as_ref(),
+            delta: m.delta.as_ref(),
+            content: m.content.as_ref(),
+            usage: m.usage.as_ref(),
+            metadata: m.metadata.as_ref(),
+        }
+    }
+}
+
+/// What [`V3Adapter::on_lifecycle`] reads of a `lifecycle` event's data, from its `Value` or
+/// its fast form.
+struct LifecycleView<'a> {
+    /// `event` (empty when absent or not a string).
+    event: &'a str,
+    namespace: Option<&'a Value>,
+    /// `graph_name`, when a string.
+    graph_name: Option<&'a str>,
+    error: Option<&'a Value>,
+}
+
+impl<'a> LifecycleView<'a> {
+    fn of(data: &'a Value) -> Self {
+        LifecycleView {
+            event: data
+                .field("event")
+                .and_then(Value::as_str)
+                .unwrap_or_default(),
+            namespace: data.field("namespace"),
+            graph_name: data.field("graph_name").and_then(Value::as_str),
+            error: data.field("error"),
+        }
+    }
+
+    fn of_fast(l: &'a Lifecycle) -> Self {
+        LifecycleView {
+            event: l.event.as_deref().unwrap_or_default(),
+            namespace: l.namespace.as_deref(),
+            graph_name: l.graph_name.as_deref(),
+            error: l.error.as_deref(),
         }
     }
 }

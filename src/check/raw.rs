@@ -180,6 +180,14 @@ impl Raw {
                     ctx,
                 ),
                 Payload::Other(data) => self.payload(data, ctx),
+                Payload::Message(e) => self.message_event(
+                    &e.event,
+                    |out| block_key(e.index.as_ref(), out),
+                    e.id.as_deref(),
+                    ctx,
+                ),
+                // Of other methods (returned above).
+                Payload::Lifecycle(_) | Payload::Tasks { .. } => {}
             }
             return;
         }

@@ -74,15 +74,15 @@ impl Record {
     }
 
     /// A line read by a fast path ([`fast`]).
-    pub fn from_fast(origin: Origin, text: Box<str>, fast: fast::Fast) -> Self {
+    pub fn from_fast(origin: Origin, text: Box<str>, fast: Box<fast::Fast>) -> Self {
         // What reads a v3 record reads its fast form ([`crate::adapter::classify`] too): its
         // `value` is `null`, not a copied stub.
-        let value = match &fast {
+        let value = match &*fast {
             fast::Fast::V3(_) => Value::Null,
             f => f.stub_value(),
         };
         Record {
-            fast: Some(Box::new(fast)),
+            fast: Some(fast),
             ..Record::new(origin, 1, None, text, value)
         }
     }
@@ -356,7 +356,14 @@ pub(crate) fn frame_ndjson_line(text: &str, origin: Origin, prune: bool) -> Fram
         };
     }
     if prune {
-        if let Some(f) = fast::Fast::parse(text) {
+        // A v3 event (first key `type`) is no v2 model chunk (first key `event`): only the v3
+        // fast path is tried.
+        let f = if text.starts_with(r#"{"type""#) {
+            fast::v3::parse_v3_boxed(text)
+        } else {
+            fast::Fast::parse(text).map(Box::new)
+        };
+        if let Some(f) = f {
             return Frame::Record(Record::from_fast(origin, text.into(), f));
         }
     }

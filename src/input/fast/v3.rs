@@ -1,17 +1,21 @@
 //! Typed fast path for the commonest v3 lines: streaming-protocol `messages` events, above all
 //! `content-block-delta` whose delta is text, reasoning or a tool-call chunk, and the
-//! `lifecycle`, `tasks`, `checkpoints`, `tools`, `custom` and `values` events around them.
+//! `lifecycle`, `tasks`, `checkpoints`, `tools`, `custom`, `values` and `updates` events
+//! around them.
 //!
 //! In a v3 log four lines in ten are `messages` events, and a `content-block-delta` is half of
 //! them; even pruned ([`super::super::prune`]) each one builds and drops a small `Value` tree.
 //! For the plain case this module reads the line with typed serde visitors into a
 //! [`V3Event`]: the envelope (`method`, `seq`, `namespace`, `timestamp`, `interrupts`) typed,
-//! and the payload: a block delta typed, any other message event (`message-start`,
-//! `content-block-start`, `content-block-finish`, `usage`, `message-finish`…) as the pruned
-//! `Value` of its payload object, and another method's `params.data` as the pruned `Value`
-//! [`super::super::prune`] keeps of it (whole for `lifecycle`, `tools`, `custom`, `values`;
-//! only `interrupts` of `tasks`; `null` for `checkpoints`), so the adapter maps it alike.
-//! `updates` (whose data is pruned by its node) and other methods are left to pruned parsing.
+//! and the payload typed where what is read of it is known: a block delta; any other message
+//! event (`message-start`, `content-block-start`, `content-block-finish`, `usage`,
+//! `message-finish`…) as the fields pruning keeps of it ([`MessageEvent`]); a `lifecycle`
+//! event's data ([`Lifecycle`]); of a `tasks` event's data only its `interrupts`; of an
+//! `updates` event whose data names a node other than `__interrupt__` nothing (the adapter
+//! ignores it; `data` is `null`). Another method's `params.data` is the pruned `Value`
+//! [`super::super::prune`] keeps of it (whole for `tools`, `custom`, `values`; `null` for
+//! `checkpoints`). The adapter maps a typed payload through the same view as its `Value`
+//! form. Other methods are left to pruned parsing.
 //! What reads a v3 record in `convert` and `check` reads it from this form with the same code
 //! as the `Value` form: the v3 adapter (`check_seq`, the method dispatch `on_method`,
 //! `on_messages`' block lookup and `block_delta`), the raw checks ([`crate::check`] `seq` and
@@ -26,9 +30,12 @@
 //! - `params`: `namespace` absent or a list of strings; `timestamp` absent or an integer that
 //!   fits an `i64`; `interrupts` any value;
 //! - of `messages`, `data` an object, or a non-empty list whose first item is one (the
-//!   in-process `[payload, metadata]` form; the rest is skipped); of `tasks`, `data` absent or
-//!   an object; of the others, `data` anything or absent;
-//! - the `messages` payload: an object whose first key is `event`, a string;
+//!   in-process `[payload, metadata]` form; the rest is skipped); of `lifecycle` and `tasks`,
+//!   `data` absent or an object (of `lifecycle`, its `event` and `graph_name` absent or
+//!   strings); of `updates`, `data` an object whose `node` is a string other than
+//!   `__interrupt__`, before any `values` key; of the others, `data` anything or absent;
+//! - the `messages` payload: an object whose first key is `event`, a string; of an event
+//!   other than `content-block-delta`, `id` absent, a string or `null`;
 //! - of a `content-block-delta`: `index` absent, a string or an integer; `delta` an object
 //!   whose `type` is `text-delta`, `text`, `reasoning-delta`, `reasoning` (then `text` /
 //!   `reasoning` a string or `null`), `tool-call-delta` or `tool_call_chunk` (then `args`, `id`,
@@ -50,9 +57,9 @@ use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqA
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
-use super::{bail, set, OptText, Text};
+use super::{bail, set, Fast, OptText, Text};
 use crate::input::msgcache;
-use crate::input::prune::{message_keys, KeepKeys, Key};
+use crate::input::prune::Key;
 use crate::model::ModelEvent;
 
 /// What is read of a plain v3 `messages` line.
@@ -66,15 +73,16 @@ pub struct V3Event {
     pub namespace: Option<Vec<String>>,
     /// `params.timestamp`, when present.
     pub timestamp: Option<i64>,
-    /// `params.interrupts`, when present (read whole).
-    pub interrupts: Option<Value>,
+    /// `params.interrupts`, when present (read whole; boxed: rare, and the event is moved a
+    /// few times on its way into its record).
+    pub interrupts: Option<Box<Value>>,
     /// The payload: of `messages`, `params.data` or its first item; of other methods
     /// `params.data` as pruned parsing keeps it (`null` when absent; `null` too for a root
     /// `values` event, whose data is in `state`).
     pub data: Payload,
-    /// The namespace's key, as the adapter keys it: its parts joined with `|` (empty when
-    /// absent).
-    pub ns: String,
+    /// The namespace's key of a namespace of two parts or more ([`V3Event::ns`]; empty
+    /// otherwise).
+    ns: String,
     /// Of a root `values` event (`ns` empty): the model events of its state, made here from
     /// `params.data` ([`crate::adapter::state_events_owned`]) instead of on the main thread
     /// (all but the AG-UI message list, made when they are taken).
@@ -85,10 +93,10 @@ impl V3Event {
     /// After parsing: the namespace key, and a root `values` event's state events (the data
     /// moved into them, not copied).
     fn finish(&mut self) {
-        if let Some(parts) = &self.namespace {
+        if let Some(parts) = self.namespace.as_deref().filter(|p| p.len() > 1) {
             self.ns = parts.join("|");
         }
-        if self.method == Method::Values && self.ns.is_empty() && self.state.is_none() {
+        if self.method == Method::Values && self.ns().is_empty() && self.state.is_none() {
             if let Payload::Other(data) =
                 std::mem::replace(&mut self.data, Payload::Other(Value::Null))
             {
@@ -96,6 +104,17 @@ impl V3Event {
                 crate::adapter::state_events_owned(data, &mut out);
                 self.state = Some(StateEvents(Mutex::new(Some(out))));
             }
+        }
+    }
+}
+
+impl V3Event {
+    /// The namespace's key, as the adapter keys it: its parts joined with `|` (empty when
+    /// absent; of one part, that part, not copied).
+    pub fn ns(&self) -> &str {
+        match self.namespace.as_deref() {
+            Some([one]) => one,
+            _ => &self.ns,
         }
     }
 }
@@ -159,10 +178,11 @@ pub enum Method {
     Tools,
     Custom,
     Values,
+    Updates,
 }
 
 impl Method {
-    const ALL: [Method; 7] = [
+    const ALL: [Method; 8] = [
         Method::Messages,
         Method::Lifecycle,
         Method::Tasks,
@@ -170,6 +190,7 @@ impl Method {
         Method::Tools,
         Method::Custom,
         Method::Values,
+        Method::Updates,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -181,6 +202,7 @@ impl Method {
             Method::Tools => "tools",
             Method::Custom => "custom",
             Method::Values => "values",
+            Method::Updates => "updates",
         }
     }
 
@@ -194,8 +216,45 @@ impl Method {
 pub enum Payload {
     /// A plain `content-block-delta`.
     Delta(BlockDelta),
+    /// Another message event (`message-start`, `content-block-start`, `usage`…): the fields
+    /// read of it.
+    Message(Box<MessageEvent>),
+    /// A `lifecycle` event's data object, typed.
+    Lifecycle(Lifecycle),
+    /// A `tasks` event's data object: its `interrupts`, the one field read of it (`None`
+    /// when absent).
+    Tasks { interrupts: Option<Value> },
     /// Another message event, or another method's data: as pruned parsing keeps it.
     Other(Value),
+}
+
+/// What is read of a `messages` payload other than a plain block delta: by the adapter
+/// (`on_messages`) and the raw checks. The fields `prune::message_keys` keeps of it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MessageEvent {
+    /// `event`.
+    pub event: String,
+    /// `id`, when a string (`null` or absent: `None`).
+    pub id: Option<String>,
+    /// `index`, `delta`, `content`, `usage`, `metadata` (read whole), when present.
+    pub index: Option<Value>,
+    pub delta: Option<Value>,
+    pub content: Option<Value>,
+    pub usage: Option<Value>,
+    pub metadata: Option<Value>,
+}
+
+/// What the adapter reads of a `lifecycle` event's data object (`on_lifecycle`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Lifecycle {
+    /// `event`, when present (a string).
+    pub event: Option<String>,
+    /// `graph_name`, when present (a string).
+    pub graph_name: Option<String>,
+    /// `namespace`, when present (read whole).
+    pub namespace: Option<Box<Value>>,
+    /// `error`, when present (read whole).
+    pub error: Option<Box<Value>>,
 }
 
 /// A `content-block-delta` payload.
@@ -223,17 +282,23 @@ pub enum Delta {
 /// The fast form of a plain v3 line of a method read here, or `None` when the line must be
 /// parsed as a `Value`.
 pub fn parse_v3_event(text: &str) -> Option<V3Event> {
+    match *parse_v3_boxed(text)? {
+        Fast::V3(e) => Some(e),
+        Fast::V2(_) => None,
+    }
+}
+
+/// [`parse_v3_event`], boxed as a record holds it: made in its box, then moved as a pointer
+/// (the event is a few hundred bytes).
+pub fn parse_v3_boxed(text: &str) -> Option<Box<Fast>> {
     // Most lines are other events: told apart without a parser.
     // The first key is `type`, and `"method":"<a method read here>"` is in the first bytes
     // (maybe after `seq`): other lines are not parsed.
-    static METHOD_KEY: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(br#""method":""#));
     let b = text.as_bytes();
     if !b.starts_with(br#"{"type""#) {
         return None;
     }
-    let head = &b[..b.len().min(64)];
-    let at = METHOD_KEY.find(head)? + br#""method":""#.len();
-    let name = &b[at..];
+    let name = &b[method_at(b)?..];
     let end = name.iter().take(12).position(|&c| c == b'"')?;
     let method = Method::of(std::str::from_utf8(&name[..end]).ok()?)?;
     if method == Method::Values {
@@ -244,7 +309,9 @@ pub fn parse_v3_event(text: &str) -> Option<V3Event> {
     let mut de = serde_json::Deserializer::from_str(text);
     let mut v = de.deserialize_map(Top(None)).ok()?;
     de.end().ok()?;
-    v.finish();
+    if let Fast::V3(e) = &mut *v {
+        e.finish();
+    }
     Some(v)
 }
 
@@ -256,7 +323,7 @@ pub fn parse_v3_event(text: &str) -> Option<V3Event> {
 /// `0` in the state's place, and the state stands for `params.data` only if that is where
 /// the line's `params.data` starts (compared by address), the namespace is the root's and
 /// the line reads as any other.
-fn cached_state(text: &str) -> Option<V3Event> {
+fn cached_state(text: &str) -> Option<Box<Fast>> {
     static DATA: LazyLock<Finder<'static>> =
         LazyLock::new(|| Finder::new(br#""data":{"messages":["#));
     static ROOT: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(br#""namespace":[]"#));
@@ -272,11 +339,37 @@ fn cached_state(text: &str) -> Option<V3Event> {
     let mut de = serde_json::Deserializer::from_str(&line);
     let mut v = de.deserialize_map(Top(Some(line[at..].as_ptr()))).ok()?;
     de.end().ok()?;
+    let Fast::V3(e) = &mut *v else {
+        return None;
+    };
     let mut out = vec![];
     crate::adapter::state_events_prenormalized(state, &mut out);
-    v.state = Some(StateEvents(Mutex::new(Some(out))));
-    v.finish();
+    e.state = Some(StateEvents(Mutex::new(Some(out))));
+    e.finish();
     Some(v)
+}
+
+/// Where the `method` string starts in a line's first bytes (after `"method":"`).
+fn method_at(b: &[u8]) -> Option<usize> {
+    const KEY: &[u8] = br#""method":""#;
+    const HEAD: &[u8] = br#"{"type":"event","#;
+    const SEQ: &[u8] = br#""seq":"#;
+    // The writers' own order: `type`, maybe `seq`, then `method`, without spaces. Found
+    // without a searcher (it costs more than the rest of this test).
+    if let Some(rest) = b.strip_prefix(HEAD) {
+        if rest.starts_with(KEY) {
+            return Some(HEAD.len() + KEY.len());
+        }
+        if let Some(r) = rest.strip_prefix(SEQ) {
+            let digits = r.iter().take_while(|c| c.is_ascii_digit()).count();
+            if r[digits..].starts_with(b",") && r[digits + 1..].starts_with(KEY) {
+                return Some(HEAD.len() + SEQ.len() + digits + 1 + KEY.len());
+            }
+        }
+    }
+    static METHOD_KEY: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(KEY));
+    let head = &b[..b.len().min(64)];
+    Some(METHOD_KEY.find(head)? + KEY.len())
 }
 
 /// The `Value` kept in a fast record: what the classifier reads of a v3 event.
@@ -316,17 +409,17 @@ impl<'de> Visitor<'de> for Int {
     }
 }
 
-/// The line: `"type":"event"` first, then `seq`, `method` and `params`. With the address of
-/// a root `values` event's `params.data` when its state is read apart ([`cached_state`]):
-/// the data there is skipped, and must be there.
+/// The line: `"type":"event"` first, then `seq`, `method` and `params`.
+/// With the address of a root `values` event's `params.data` when its state is read apart
+/// ([`cached_state`]): the data there is skipped, and must be there.
 struct Top(Option<*const u8>);
 
 impl<'de> Visitor<'de> for Top {
-    type Value = V3Event;
+    type Value = Box<Fast>;
     fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
         f.write_str("a JSON object")
     }
-    fn visit_map<A: MapAccess<'de>>(self, mut m: A) -> Result<V3Event, A::Error> {
+    fn visit_map<A: MapAccess<'de>>(self, mut m: A) -> Result<Box<Fast>, A::Error> {
         match m.next_key::<Key<'de>>()? {
             Some(Key(k)) if k == "type" => {}
             _ => return Err(bail()),
@@ -358,7 +451,7 @@ impl<'de> Visitor<'de> for Top {
         if self.0.is_some() && !namespace.as_ref().is_some_and(|p| p.is_empty()) {
             return Err(bail());
         }
-        Ok(V3Event {
+        Ok(Box::new(Fast::V3(V3Event {
             method: method.ok_or_else(bail)?,
             seq,
             namespace,
@@ -367,11 +460,16 @@ impl<'de> Visitor<'de> for Top {
             data,
             ns: String::new(),
             state: None,
-        })
+        })))
     }
 }
 
-type ParamsOut = (Option<Vec<String>>, Option<i64>, Option<Value>, Payload);
+type ParamsOut = (
+    Option<Vec<String>>,
+    Option<i64>,
+    Option<Box<Value>>,
+    Payload,
+);
 
 /// `params` of a method: `namespace`, `timestamp` and `data` (which `messages` must have).
 /// With the address of a `values` state read apart ([`Top`]).
@@ -395,7 +493,7 @@ impl<'de> Visitor<'de> for Params {
             match k.as_ref() {
                 "namespace" => set(&mut namespace, m.next_value_seed(Namespace)?)?,
                 "timestamp" => set(&mut timestamp, m.next_value_seed(Int)?)?,
-                "interrupts" => set(&mut interrupts, m.next_value()?)?,
+                "interrupts" => set(&mut interrupts, Box::new(m.next_value()?))?,
                 "data" => {
                     // As `prune` keeps it.
                     let d = match self.0 {
@@ -407,11 +505,16 @@ impl<'de> Visitor<'de> for Params {
                             }
                             Payload::Other(Value::Null)
                         }
-                        Method::Lifecycle | Method::Tools | Method::Custom | Method::Values => {
+                        Method::Lifecycle => Payload::Lifecycle(m.next_value_seed(LifecycleSeed)?),
+                        Method::Tools | Method::Custom | Method::Values => {
                             Payload::Other(m.next_value()?)
                         }
-                        Method::Tasks => {
-                            Payload::Other(m.next_value_seed(KeepKeys(&["interrupts"]))?)
+                        Method::Tasks => Payload::Tasks {
+                            interrupts: m.next_value_seed(TasksSeed)?,
+                        },
+                        Method::Updates => {
+                            m.next_value_seed(Update)?;
+                            Payload::Other(Value::Null)
                         }
                         Method::Checkpoints => {
                             m.next_value::<IgnoredAny>()?;
@@ -428,10 +531,115 @@ impl<'de> Visitor<'de> for Params {
         let data = match (data, self.0) {
             (None, _) if self.1.is_some() => return Err(bail()),
             (Some(d), _) => d,
-            (None, Method::Messages) => return Err(bail()),
+            (None, Method::Messages | Method::Updates) => return Err(bail()),
             (None, _) => Payload::Other(Value::Null),
         };
         Ok((namespace, timestamp, interrupts, data))
+    }
+}
+
+/// A `lifecycle` event's data: an object (anything else gives up), its `event` and
+/// `graph_name` strings (another type gives up).
+struct LifecycleSeed;
+
+impl<'de> DeserializeSeed<'de> for LifecycleSeed {
+    type Value = Lifecycle;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Lifecycle, D::Error> {
+        d.deserialize_map(self)
+    }
+}
+
+impl<'de> Visitor<'de> for LifecycleSeed {
+    type Value = Lifecycle;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("an object")
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut m: A) -> Result<Lifecycle, A::Error> {
+        let (mut event, mut graph_name, mut namespace, mut error) = (None, None, None, None);
+        while let Some(Key(k)) = m.next_key::<Key<'de>>()? {
+            match k.as_ref() {
+                "event" => set(&mut event, m.next_value_seed(Text)?)?,
+                "graph_name" => set(&mut graph_name, m.next_value_seed(Text)?)?,
+                "namespace" => set(&mut namespace, Box::new(m.next_value()?))?,
+                "error" => set(&mut error, Box::new(m.next_value()?))?,
+                _ => {
+                    m.next_value::<IgnoredAny>()?;
+                }
+            }
+        }
+        Ok(Lifecycle {
+            event,
+            graph_name,
+            namespace,
+            error,
+        })
+    }
+}
+
+/// An `updates` event's data: an object whose `node` is a string other than `__interrupt__`,
+/// before any `values` (anything else gives up). The adapter ignores such an update, as it
+/// does one whose data is `null`: nothing is kept.
+struct Update;
+
+impl<'de> DeserializeSeed<'de> for Update {
+    type Value = ();
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        d.deserialize_map(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Update {
+    type Value = ();
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("an object")
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut m: A) -> Result<(), A::Error> {
+        let mut node = None;
+        while let Some(Key(k)) = m.next_key::<Key<'de>>()? {
+            match k.as_ref() {
+                "node" => {
+                    let Key(n) = m.next_value::<Key<'de>>()?;
+                    set(&mut node, n == "__interrupt__")?;
+                }
+                // Skipped only when the node is known to be no interrupt.
+                "values" if node != Some(false) => return Err(bail()),
+                _ => {
+                    m.next_value::<IgnoredAny>()?;
+                }
+            }
+        }
+        match node {
+            Some(false) => Ok(()),
+            _ => Err(bail()),
+        }
+    }
+}
+
+/// A `tasks` event's data: an object (anything else gives up), its `interrupts` read whole.
+struct TasksSeed;
+
+impl<'de> DeserializeSeed<'de> for TasksSeed {
+    type Value = Option<Value>;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Option<Value>, D::Error> {
+        d.deserialize_map(self)
+    }
+}
+
+impl<'de> Visitor<'de> for TasksSeed {
+    type Value = Option<Value>;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("an object")
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut m: A) -> Result<Option<Value>, A::Error> {
+        let mut interrupts = None;
+        while let Some(Key(k)) = m.next_key::<Key<'de>>()? {
+            if k == "interrupts" {
+                set(&mut interrupts, m.next_value()?)?;
+            } else {
+                m.next_value::<IgnoredAny>()?;
+            }
+        }
+        Ok(interrupts)
     }
 }
 
@@ -493,11 +701,34 @@ impl<'de> Visitor<'de> for Data {
         }
         let Key(event) = m.next_value::<Key<'de>>()?;
         if event != "content-block-delta" {
-            // Pruned as `prune` does, the event first.
-            let mut out = Map::new();
-            out.insert("event".into(), Value::String(event.into_owned()));
-            message_keys(&mut m, &mut out)?;
-            return Ok(Payload::Other(Value::Object(out)));
+            // The fields `prune` keeps (`message_keys`), typed.
+            // Filled in its box (the event is a few hundred bytes: not copied into it).
+            let mut e = Box::new(MessageEvent {
+                event: event.into_owned(),
+                id: None,
+                index: None,
+                delta: None,
+                content: None,
+                usage: None,
+                metadata: None,
+            });
+            let mut id = None;
+            while let Some(Key(k)) = m.next_key::<Key<'de>>()? {
+                match k.as_ref() {
+                    "event" => return Err(bail()),
+                    "id" => set(&mut id, m.next_value_seed(OptText)?)?,
+                    "index" => set(&mut e.index, m.next_value()?)?,
+                    "delta" => set(&mut e.delta, m.next_value()?)?,
+                    "content" => set(&mut e.content, m.next_value()?)?,
+                    "usage" => set(&mut e.usage, m.next_value()?)?,
+                    "metadata" => set(&mut e.metadata, m.next_value()?)?,
+                    _ => {
+                        m.next_value::<IgnoredAny>()?;
+                    }
+                }
+            }
+            e.id = id.flatten();
+            return Ok(Payload::Message(e));
         }
         let (mut index, mut delta) = (None, None);
         while let Some(Key(k)) = m.next_key::<Key<'de>>()? {
@@ -641,7 +872,33 @@ mod tests {
                 r#"{"event":"failed","namespace":["sub:2"],"error":"x"}"#,
             ),
             ("lifecycle", r#"{"event":"weird","x":[1,{"y":null}]}"#),
-            ("lifecycle", r#""running""#),
+            ("lifecycle", r#"{}"#),
+            ("lifecycle", r#"{"graph_name":"g","extra":{"event":"x"}}"#),
+            ("lifecycle", r#"{"event":"running","namespace":null}"#),
+            ("lifecycle", r#"{"event":"started","namespace":"sub:1"}"#),
+            (
+                "lifecycle",
+                r#"{"event":"started","namespace":["sub:1",5],"graph_name":"g"}"#,
+            ),
+            ("lifecycle", r#"{"event":"completed","namespace":[]}"#),
+            (
+                "lifecycle",
+                r#"{"event":"failed","error":{"message":"m","name":"E"}}"#,
+            ),
+            ("lifecycle", r#"{"event":"failed","error":{"message":5}}"#),
+            ("lifecycle", r#"{"event":"failed","error":null}"#),
+            (
+                "lifecycle",
+                r#"{"event":"interrupted","graph_name":"\u0067"}"#,
+            ),
+            ("tasks", r#"{}"#),
+            ("tasks", r#"{"interrupts":null}"#),
+            ("tasks", r#"{"interrupts":{"value":1}}"#),
+            ("tasks", r#"{"interrupts":"x","id":"t"}"#),
+            (
+                "tasks",
+                r#"{"id":"t","interrupts":[{"value":{"q":[1]},"id":"i"},{"value":2}]}"#,
+            ),
             ("lifecycle", ""),
             (
                 "tasks",
@@ -679,6 +936,16 @@ mod tests {
                 r#"{"event":"tool-error","tool_call_id":"c2","message":"no"}"#,
             ),
             ("tools", r#"{"event":"tool-started"}"#),
+            (
+                "updates",
+                r#"{"node":"agent","values":{"messages":[{"type":"ai"}]}}"#,
+            ),
+            ("updates", r#"{"node":"tools"}"#),
+            (
+                "updates",
+                r#"{"x":1,"node":"n","values":[{"value":"q"}],"y":[]}"#,
+            ),
+            ("updates", r#"{"node":"__interrupt___"}"#),
             ("custom", r#"{"name":"progress","value":[1,2]}"#),
             ("custom", "5"),
             (
@@ -727,9 +994,20 @@ mod tests {
             r#"{"event":"content-block-finish","index":"t","content":{"type":"tool_call","id":"c9","name":"g","args":{"a":1}}}"#,
             r#"{"event":"usage","usage":{"input_tokens":3,"output_tokens":4,"total_tokens":7}}"#,
             r#"{"event":"message-finish","reason":"stop","metadata":{"model":"m"},"usage":{"input_tokens":1,"output_tokens":2}}"#,
-            r#"{"event":"message-finish","event":"message-start","id":"dup"}"#,
             r#"{"event":"error","message":"boom"}"#,
             r#"{"event":"weird","index":[1],"content":5}"#,
+            r#"{"event":"message-start","id":null,"index":4}"#,
+            r#"{"event":"message-start","x":1,"id":"m\"q"}"#,
+            r#"{"event":"content-block-start","index":-1,"content":{"type":"text","text":"x"},"delta":{"type":"text-delta","text":"d"}}"#,
+            r#"{"event":"content-block-start","index":1.5,"content":null}"#,
+            r#"{"event":"content-block-start","index":null,"content":"c"}"#,
+            r#"{"event":"content-block-start","content":{"type":"text","text":"nix"}}"#,
+            r#"{"event":"content-block-finish","index":0}"#,
+            r#"{"event":"content-block-finish","index":0,"content":[1]}"#,
+            r#"{"event":"usage","usage":null,"metadata":{"usage":{"input_tokens":1}}}"#,
+            r#"{"event":"usage"}"#,
+            r#"{"event":"message-finish","metadata":{"usage":{"input_tokens":5,"output_tokens":6}},"id":"x"}"#,
+            r#"{"event":"message-finish","usage":"u","metadata":[]}"#,
         ]
     }
 
@@ -858,6 +1136,73 @@ mod tests {
             ),
             // Another form.
             format!(r#"{{"event":"messages","data":{}}}"#, line("1", "[]", &d)),
+            // Typed message events: odd shapes.
+            line(
+                "1",
+                "[]",
+                r#"{"event":"message-finish","event":"message-start","id":"dup"}"#,
+            ),
+            line("1", "[]", r#"{"event":"message-start","id":5}"#),
+            line("1", "[]", r#"{"event":"message-start","id":"a","id":"b"}"#),
+            line("1", "[]", r#"{"event":"message-start","id":{"x":1}}"#),
+            line(
+                "1",
+                "[]",
+                r#"{"event":"content-block-start","index":0,"index":1,"content":{"type":"text","text":"x"}}"#,
+            ),
+            line(
+                "1",
+                "[]",
+                r#"{"event":"content-block-finish","index":0,"content":{"type":"text","text":"x"},"content":{"type":"text","text":"y"}}"#,
+            ),
+            line(
+                "1",
+                "[]",
+                r#"{"event":"usage","usage":{"input_tokens":1},"usage":null}"#,
+            ),
+            line(
+                "1",
+                "[]",
+                r#"{"event":"message-finish","metadata":{},"metadata":{"usage":{}}}"#,
+            ),
+            line(
+                "1",
+                "[]",
+                r#"{"event":"message-start","delta":1,"delta":2}"#,
+            ),
+            line("1", "[]", r#"{"id":"m","event":"message-start"}"#),
+            line("1", "[]", r#"{"event":null,"id":"m"}"#),
+            // Updates: interrupts, a node after its values, odd shapes.
+            event(
+                "updates",
+                "1",
+                "[]",
+                r#"{"values":{"messages":[]},"node":"agent"}"#,
+            ),
+            event("updates", "1", "[]", r#"{"node":"__interrupt__"}"#),
+            event(
+                "updates",
+                "1",
+                "[]",
+                r#"{"node":"__interrupt__","x":[{"value":1}]}"#,
+            ),
+            event("updates", "1", "[]", r#"{"values":[{"value":1}]}"#),
+            event("updates", "1", "[]", r#"{"node":5,"values":[]}"#),
+            event("updates", "1", "[]", r#"{"node":null}"#),
+            // (Pruned parsing drops a node read twice: not compared with a whole parse here.)
+            event(
+                "updates",
+                "1",
+                "[]",
+                r#"{"node":"a","values":[],"node":"b"}"#,
+            ),
+            event("updates", "1", "[]", r#"[{"node":"a"}]"#),
+            event("updates", "1", "[]", r#""agent""#),
+            event("updates", "1", "[]", "null"),
+            event("updates", "1", "[]", ""),
+            format!(
+                r#"{{"type":"event","seq":1,"method":"updates","params":{{"node":"__interrupt__","data":[{{"value":1}}]}}}}"#
+            ),
             // Other methods.
             event("tasks", "1", "[]", r#"[{"interrupts":[{"value":1}]}]"#),
             event("tasks", "1", "[]", r#""t""#),
@@ -874,6 +1219,43 @@ mod tests {
                 r#"{"event":"running"},"data":{"event":"completed"}"#,
             ),
             event("lifecycle", "1.5", "[]", r#"{"event":"running"}"#),
+            // Typed lifecycle and tasks data: odd shapes fall back.
+            event("lifecycle", "1", "[]", r#""running""#),
+            event("lifecycle", "1", "[]", r#"[{"event":"running"}]"#),
+            event("lifecycle", "1", "[]", r#"{"event":5}"#),
+            event("lifecycle", "1", "[]", r#"{"event":null}"#),
+            event(
+                "lifecycle",
+                "1",
+                "[]",
+                r#"{"event":"started","graph_name":["g"]}"#,
+            ),
+            event(
+                "lifecycle",
+                "1",
+                "[]",
+                r#"{"event":"running","event":"completed"}"#,
+            ),
+            event(
+                "lifecycle",
+                "1",
+                "[]",
+                r#"{"event":"started","namespace":["a"],"namespace":["b"]}"#,
+            ),
+            event(
+                "lifecycle",
+                "1",
+                "[]",
+                r#"{"event":"failed","error":"x","error":{"message":"y"}}"#,
+            ),
+            event(
+                "lifecycle",
+                "1",
+                "[]",
+                r#"{"event":"running","graph_name":"a","graph_name":"b"}"#,
+            ),
+            event("tasks", "1", "[]", "null"),
+            event("tasks", "1", "[]", "[]"),
             event("checkpoints", "1", "[1]", "{}"),
             event(
                 "values",
@@ -917,10 +1299,38 @@ mod tests {
                         text: Some("Hello!".into())
                     }
                 }),
-                ns: "chat:d7".into(),
+                ns: String::new(),
                 state: None,
             })
         );
+        assert_eq!(parse_v3_event(JS).expect("fast").ns(), "chat:d7");
+        for (ns, key) in [
+            ("[]", ""),
+            (r#"[""]"#, ""),
+            (r#"["a"]"#, "a"),
+            (r#"["a","b:c"]"#, "a|b:c"),
+            (r#"["a","","c|d"]"#, "a||c|d"),
+        ] {
+            let l = line("1", ns, &delta("0", fast_deltas()[0]));
+            assert_eq!(parse_v3_event(&l).expect("fast").ns(), key, "{l}");
+        }
+        let l = format!(
+            r#"{{"type":"event","method":"messages","params":{{"data":{}}}}}"#,
+            delta("0", fast_deltas()[0])
+        );
+        assert_eq!(parse_v3_event(&l).expect("fast").ns(), "");
+        // The method found where the writers put it, or searched for.
+        for l in [
+            r#"{"type":"event","seq":12,"method":"lifecycle","params":{"data":{"event":"running"}}}"#,
+            r#"{"type":"event","method":"lifecycle","seq":12,"params":{"data":{"event":"running"}}}"#,
+            r#"{"type":"event","seq":-1,"method":"lifecycle","params":{"data":{"event":"running"}}}"#,
+            r#"{"type": "event", "seq": 1, "method": "lifecycle","params":{"data":{"event":"running"}}}"#,
+            r#"{"type":"event","seq":1 ,"method":"lifecycle","params":{"data":{"event":"running"}}}"#,
+            r#"{"type":"event","x":""method":"values"","method":"lifecycle","params":{"data":{"event":"running"}}}"#,
+        ] {
+            let m = parse_v3_event(l).map(|e| e.method);
+            assert!(matches!(m, None | Some(Method::Lifecycle)), "{l}");
+        }
         let p = parse_v3_event(INPROC).expect("fast");
         assert_eq!(p.seq, Some(6));
         let Payload::Delta(d) = p.data else {
@@ -936,12 +1346,25 @@ mod tests {
         for d in other_payloads() {
             let l = line("1", r#"["a"]"#, d);
             let m = parse_v3_event(&l).expect("fast");
-            let Payload::Other(v) = &m.data else {
-                panic!("{l}")
-            };
             // What pruning keeps of the payload.
             let pruned = prune::parse_pruned(&l).expect("pruned");
-            assert_eq!(v, &pruned["params"]["data"], "{l}");
+            let kept = &pruned["params"]["data"];
+            let Payload::Message(e) = &m.data else {
+                panic!("{l}")
+            };
+            assert_eq!(Some(e.event.as_str()), kept["event"].as_str(), "{l}");
+            assert_eq!(
+                e.id.as_deref(),
+                kept.get("id").and_then(Value::as_str),
+                "{l}"
+            );
+            let fields = [&e.index, &e.delta, &e.content, &e.usage, &e.metadata];
+            for (k, f) in ["index", "delta", "content", "usage", "metadata"]
+                .into_iter()
+                .zip(fields)
+            {
+                assert_eq!(f.as_ref(), kept.get(k), "{k} of {l}");
+            }
             let l = line("1", r#"["a"]"#, &format!(r#"[{d},{{"x":1}},2]"#));
             let m2 = parse_v3_event(&l).expect("fast");
             assert_eq!(m.data, m2.data, "{l}");
@@ -972,16 +1395,28 @@ mod tests {
             let m = parse_v3_event(&l).expect("fast");
             assert_eq!(m.method.as_str(), method);
             assert_eq!((m.seq, m.timestamp), (Some(4), Some(19)), "{l}");
-            let Payload::Other(v) = &m.data else {
-                panic!("{l}")
-            };
             // What pruning keeps of the data.
             let pruned = prune::parse_pruned(&l).expect("pruned");
-            assert_eq!(
-                v,
-                pruned["params"].get("data").unwrap_or(&Value::Null),
-                "{l}"
-            );
+            let kept = pruned["params"].get("data").unwrap_or(&Value::Null);
+            if m.method == Method::Updates {
+                // A plain node update: nothing is read of it.
+                assert_eq!(m.data, Payload::Other(Value::Null), "{l}");
+                continue;
+            }
+            match &m.data {
+                Payload::Other(v) => assert_eq!(v, kept, "{l}"),
+                Payload::Tasks { interrupts } => {
+                    assert_eq!(interrupts.as_ref(), kept.get("interrupts"), "{l}")
+                }
+                Payload::Lifecycle(lc) => {
+                    let str_of = |k: &str| kept.get(k).and_then(Value::as_str);
+                    assert_eq!(lc.event.as_deref(), str_of("event"), "{l}");
+                    assert_eq!(lc.graph_name.as_deref(), str_of("graph_name"), "{l}");
+                    assert_eq!(lc.namespace.as_deref(), kept.get("namespace"), "{l}");
+                    assert_eq!(lc.error.as_deref(), kept.get("error"), "{l}");
+                }
+                Payload::Delta(_) | Payload::Message(_) => panic!("{l}"),
+            }
         }
     }
 
