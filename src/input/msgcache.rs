@@ -39,10 +39,14 @@
 //!
 //! Each parsing thread has its own cache (a thread local: no locking).
 //!
-//! Not cached: the v2 root chain data ([`super::prune`]), where nothing is normalized on the
-//! parse thread; a hit there saves only the parse, and on the bench logs about half the
-//! message bytes of a state are new (short runs), so a cache read through serde (each
-//! message skipped as a raw value, then parsed or cloned) cost more than it saved.
+//! v2 root chain events ([`super::prune`]: the `input` state of a root `on_chain_start`, the
+//! `output` state of a root `on_chain_end`) go through a second cache of each thread, of
+//! [`Kind::Parsed`] messages: the v2 adapter normalizes on the main thread, so these are kept
+//! as parsed (never mixed with the normalized ones). A hit there saves only the parse, and in
+//! short runs most messages are seen once or twice: a parsed message is stored on its second
+//! sight (its text only on the first), so that a message seen once costs a copy of its text,
+//! not a copy of its value. The root's `on_chain_stream` chunk is not cached: it is pruned
+//! (`Calls`) and costs little.
 
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -62,7 +66,7 @@ pub const PREFIX: usize = 128;
 /// The most entries sharing a hash of their first bytes (a lookup compares them all).
 pub const BUCKET: usize = 32;
 /// serde_json's nesting limit: a value nested this deep fails to parse.
-const MAX_DEPTH: usize = 128;
+pub(crate) const MAX_DEPTH: usize = 128;
 
 /// What is cached of a message.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -75,7 +79,8 @@ pub enum Kind {
 
 struct Entry {
     text: Box<str>,
-    value: Value,
+    /// `None` for a [`Kind::Parsed`] message seen once (stored on its second sight).
+    value: Option<Value>,
     /// The value's nesting depth (a scalar's is 0).
     depth: usize,
     /// The generation that last hit or inserted it.
@@ -173,13 +178,15 @@ impl MsgCache {
 
     /// The value (parsed, and normalized for [`Kind::Normalized`]) of the JSON object or
     /// list `rest` starts with, and its length in bytes; `None` when `rest` does not start
-    /// with one, or it is nested more than `max_depth` levels deep.
+    /// with one, or it is nested more than `max_depth` levels deep. A [`Kind::Parsed`]
+    /// message's value is stored on its second sight.
     pub fn take(&mut self, rest: &str, max_depth: usize) -> Option<(Value, usize)> {
         let b = rest.as_bytes();
         if !matches!(b.first(), Some(b'{' | b'[')) {
             return None;
         }
         let h = (b.len() >= PREFIX).then(|| (self.hash)(&b[..PREFIX]));
+        let mut seen = None;
         if let Some(h) = h {
             // An object's or a list's text ends where it closes: a cached text that `rest`
             // starts with is the value there.
@@ -189,18 +196,35 @@ impl MsgCache {
                 .and_then(|es| es.iter_mut().find(|e| b.starts_with(e.text.as_bytes())))
             {
                 e.used = self.gen;
-                return (e.depth <= max_depth).then(|| (e.value.clone(), e.text.len()));
+                match &e.value {
+                    Some(v) => return (e.depth <= max_depth).then(|| (v.clone(), e.text.len())),
+                    None => seen = Some(e),
+                }
             }
+        }
+        if let Some(e) = seen {
+            // Seen once: parsed, and stored now.
+            let parsed: Value = serde_json::from_str(&e.text).ok()?;
+            let depth = depth_of(&parsed, e.text.len());
+            e.depth = depth;
+            e.value = Some(parsed.clone());
+            return (depth <= max_depth).then_some((parsed, e.text.len()));
         }
         let mut values = serde_json::Deserializer::from_str(rest).into_iter::<Value>();
         let parsed = values.next()?.ok()?;
         let len = values.byte_offset();
-        // A text of n bytes nests at most n / 2 levels: a short text's bound is kept (below
-        // any `max_depth` of the callers), a longer one's depth is counted.
-        let depth = match len / 2 {
-            bound @ 0..64 => bound,
-            _ => depth(&parsed, MAX_DEPTH),
-        };
+        let stored = h.filter(|_| len >= PREFIX && self.bytes + len <= MAX_BYTES);
+        if self.kind == Kind::Parsed {
+            // A parsed message is stored on its second sight (most are seen once in short
+            // runs: a copy of the value would cost more than parsing it again): its text now.
+            if let Some(h) = stored {
+                self.insert(h, &rest[..len], None, 0);
+            }
+            // Nested as deep as the text allows: the line is read with it apart from it.
+            let depth = depth_of(&parsed, len);
+            return (depth <= max_depth).then_some((parsed, len));
+        }
+        let depth = depth_of(&parsed, len);
         if depth > max_depth {
             return None;
         }
@@ -208,27 +232,43 @@ impl MsgCache {
             Kind::Normalized => lc::normalize_owned(parsed),
             Kind::Parsed => parsed,
         };
-        if let Some(h) = h.filter(|_| len >= PREFIX && self.bytes + len <= MAX_BYTES) {
-            let bucket = self.map.entry(h).or_default();
-            if bucket.len() >= BUCKET {
-                // The least recently used goes.
-                let (i, _) = bucket.iter().enumerate().min_by_key(|(_, e)| e.used)?;
-                self.bytes -= bucket.swap_remove(i).text.len();
-            }
-            self.bytes += len;
-            bucket.push(Entry {
-                text: rest[..len].into(),
-                value: value.clone(),
-                depth,
-                used: self.gen,
-            });
+        if let Some(h) = stored {
+            self.insert(h, &rest[..len], Some(value.clone()), depth);
         }
         Some((value, len))
+    }
+
+    /// Stores a message's text (and value) under the hash of its first bytes.
+    fn insert(&mut self, h: u64, text: &str, value: Option<Value>, depth: usize) {
+        let bucket = self.map.entry(h).or_default();
+        if bucket.len() >= BUCKET {
+            // The least recently used goes.
+            if let Some((i, _)) = bucket.iter().enumerate().min_by_key(|(_, e)| e.used) {
+                self.bytes -= bucket.swap_remove(i).text.len();
+            }
+        }
+        self.bytes += text.len();
+        bucket.push(Entry {
+            text: text.into(),
+            value,
+            depth,
+            used: self.gen,
+        });
+    }
+}
+
+/// The nesting depth of a value parsed from a text of `len` bytes, or a bound of it: a text
+/// of n bytes nests at most n / 2 levels; a short text's bound is kept (below any
+/// `max_depth` of the callers), a longer one's depth is counted.
+fn depth_of(v: &Value, len: usize) -> usize {
+    match len / 2 {
+        bound @ 0..64 => bound,
+        _ => depth(v, MAX_DEPTH),
     }
 }
 
 /// A value's nesting depth (containers), counted up to `limit`.
-fn depth(v: &Value, limit: usize) -> usize {
+pub(crate) fn depth(v: &Value, limit: usize) -> usize {
     if limit == 0 {
         return 0;
     }
@@ -241,6 +281,7 @@ fn depth(v: &Value, limit: usize) -> usize {
 
 thread_local! {
     static NORMALIZED: RefCell<MsgCache> = RefCell::new(MsgCache::new(Kind::Normalized));
+    static PARSED: RefCell<MsgCache> = RefCell::new(MsgCache::new(Kind::Parsed));
 }
 
 /// JSON whitespace from `at` on skipped.
@@ -258,6 +299,12 @@ fn skip_ws(b: &[u8], mut at: usize) -> usize {
 /// or lists, the text up to the state's end is valid JSON, and nothing is nested deeper than
 /// the line allows.
 pub fn read_state(text: &str, level: usize) -> Option<(Value, usize)> {
+    read_state_as(Kind::Normalized, text, level)
+}
+
+/// [`read_state`] with the messages of `kind` (each kind has its own cache on a thread):
+/// [`Kind::Parsed`] leaves them as parsing gives them.
+pub fn read_state_as(kind: Kind, text: &str, level: usize) -> Option<(Value, usize)> {
     const HEAD: &[u8] = br#"{"messages":["#;
     let b = text.as_bytes();
     if !b.starts_with(HEAD) {
@@ -265,7 +312,11 @@ pub fn read_state(text: &str, level: usize) -> Option<(Value, usize)> {
     }
     let mut messages = vec![];
     let mut at = skip_ws(b, HEAD.len());
-    NORMALIZED.with_borrow_mut(|cache| {
+    let cache = match kind {
+        Kind::Normalized => &NORMALIZED,
+        Kind::Parsed => &PARSED,
+    };
+    cache.with_borrow_mut(|cache| {
         cache.snapshot();
         if b.get(at) == Some(&b']') {
             at += 1;
@@ -421,23 +472,34 @@ pub(crate) mod tests {
 
     #[test]
     fn colliding_hashes_compare_the_texts() {
-        let mut c = MsgCache::with_hash(Kind::Normalized, |_| 7);
-        let ms = messages();
-        for round in 0..2 {
-            c.snapshot();
-            for m in ms.iter().chain(ms.iter().rev()) {
-                let (v, n) = c.take(m, 100).expect("parses");
-                assert_eq!(
-                    (v, n),
-                    (fresh(Kind::Normalized, m), m.len()),
-                    "{round}: {m}"
-                );
+        for kind in [Kind::Normalized, Kind::Parsed] {
+            let mut c = MsgCache::with_hash(kind, |_| 7);
+            let ms = messages();
+            for round in 0..3 {
+                c.snapshot();
+                for m in ms.iter().chain(ms.iter().rev()) {
+                    let (v, n) = c.take(m, 100).expect("parses");
+                    assert_eq!((v, n), (fresh(kind, m), m.len()), "{round}: {m}");
+                }
             }
+            assert_eq!(
+                (c.map.len(), c.entries()),
+                (1, distinct_long(&ms).min(BUCKET))
+            );
         }
-        assert_eq!(
-            (c.map.len(), c.entries()),
-            (1, distinct_long(&ms).min(BUCKET))
-        );
+    }
+
+    #[test]
+    fn parsed_messages_are_stored_on_their_second_sight() {
+        let mut c = MsgCache::new(Kind::Parsed);
+        let m = long(r#"{"type":"ai","content":"x","n":2.50}"#);
+        for sight in 0..4 {
+            c.snapshot();
+            let (v, n) = c.take(&m, 100).expect("parses");
+            assert_eq!((v, n), (fresh(Kind::Parsed, &m), m.len()));
+            let stored = c.map.values().flatten().all(|e| e.value.is_some());
+            assert_eq!((c.entries(), stored), (1, sight > 0), "{sight}");
+        }
     }
 
     #[test]

@@ -35,6 +35,11 @@
 //! Without a guess (`parent_ids` elsewhere in the line) the data is kept as raw text until the
 //! line is read, then parsed whole or pruned.
 //!
+//! The state of a root `on_chain_start` / `on_chain_end` (`"data":{"input":{"messages":[` or
+//! `"output"`, guessed the root's from the text) is read through the parse thread's cache of
+//! parsed messages ([`super::msgcache`], see `cached_chain`): a long conversation repeats
+//! its messages in every state.
+//!
 //! The form is decided by the first key (`"event":"on_…"` → v2, `"type":"event"` → v3);
 //! anything else, any surprise (a duplicate key, a v2 line with v3 keys, an unexpected shape
 //! where pruning applies) or any error gives up, and the caller parses the whole line as
@@ -45,6 +50,8 @@ use std::fmt;
 use std::sync::LazyLock;
 
 use memchr::memmem::Finder;
+
+use crate::input::msgcache;
 
 use serde::de::{
     self, Deserialize, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor,
@@ -82,10 +89,114 @@ macro_rules! scalars_as_values {
 
 /// The pruned value of a line, or `None` when the line must be parsed whole.
 pub fn parse_pruned(text: &str) -> Option<Value> {
+    let mut guess = None;
+    if [r#"{"event":"on_chain_end""#, r#"{"event":"on_chain_start""#]
+        .iter()
+        .any(|e| text.starts_with(e))
+    {
+        match cached_chain(text) {
+            Ok(v) => return Some(v),
+            Err(g) => guess = g,
+        }
+    }
     let mut de = serde_json::Deserializer::from_str(text);
-    let map = de.deserialize_map(Top(text)).ok()?;
+    let map = de.deserialize_map(Top(text, None, guess)).ok()?;
     de.end().ok()?;
     Some(Value::Object(map))
+}
+
+/// A root `on_chain_start` / `on_chain_end` line whose state's messages are read through the
+/// parse thread's cache of parsed messages ([`msgcache::read_state_as`]), or `None` (the line
+/// is then read as any other).
+///
+/// The state is found in the text (`"data":{"input":{"messages":[` or `"output"` alike: the
+/// state the data's first key) and read there; the line is then read with `0` in the state's
+/// place, and the state stands for that `0` only if the line's `data` starts where it was
+/// found (compared by address), the data's first key is the one found and does not repeat,
+/// the line is read as the root's (guessed so before the data, and checked after) and reads
+/// as any other. Else `Err` with the root guess made without the metadata
+/// ([`root_guess`]`(text, None)`), when it was made.
+fn cached_chain(text: &str) -> Result<Value, Option<Option<bool>>> {
+    let mut guess = None;
+    let v = read_chain(text, &mut guess);
+    v.ok_or(guess)
+}
+
+fn read_chain(text: &str, guess: &mut Option<Option<bool>>) -> Option<Value> {
+    static DATA: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(br#""data":{""#));
+    const MESSAGES: &[u8] = br#"":{"messages":["#;
+    let b = text.as_bytes();
+    let data = DATA.find(b)? + br#""data":"#.len();
+    let rest = &b[data + 2..];
+    let key = ["input", "output"]
+        .into_iter()
+        .find(|k| rest.starts_with(k.as_bytes()) && rest[k.len()..].starts_with(MESSAGES))?;
+    let at = data + 2 + key.len() + 2;
+    // Only the root's state is read here (a node's data is pruned): as the line is read.
+    if *guess.insert(root_guess(text, None)) != Some(true) {
+        return None;
+    }
+    // The state is at level 3 (the line, `data`, the state).
+    let (state, len) = msgcache::read_state_as(msgcache::Kind::Parsed, &text[at..], 3)?;
+    let mut line = String::with_capacity(text.len() - len + 1);
+    line.push_str(&text[..at]);
+    line.push('0');
+    line.push_str(&text[at + len..]);
+    let slot = Slot {
+        data: line[data..].as_ptr(),
+        key,
+        state,
+    };
+    let mut de = serde_json::Deserializer::from_str(&line);
+    let map = de.deserialize_map(Top(text, Some(slot), None)).ok()?;
+    de.end().ok()?;
+    Some(Value::Object(map))
+}
+
+/// Where a root chain event's state was taken out of its line ([`cached_chain`]): the
+/// address of the line's `data` object, its first key, whose value is `0` in the line, and
+/// the state read in its place.
+struct Slot {
+    data: *const u8,
+    key: &'static str,
+    state: Value,
+}
+
+/// A root chain event's `data` with a [`Slot`]: read as `Value` reads it, the slot's key
+/// (first, and not repeated) holding the state.
+struct SlotData(Slot);
+
+impl<'de> Visitor<'de> for SlotData {
+    type Value = Value;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("an object")
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut m: A) -> Result<Value, A::Error> {
+        let Slot { key, state, .. } = self.0;
+        let mut out = Map::new();
+        match m.next_key::<Key<'de>>()? {
+            Some(Key(k)) if k == key => {
+                if m.next_value::<Value>()? != 0 {
+                    return Err(bail());
+                }
+            }
+            _ => return Err(bail()),
+        }
+        out.insert(key.into(), state);
+        while let Some(Key(k)) = m.next_key::<Key<'de>>()? {
+            if k == key {
+                return Err(bail()); // a whole parse keeps the last one
+            }
+            let v: Value = m.next_value()?;
+            // Read apart from its line (at level 2 there, the line's `data`): as deep as the
+            // line allows.
+            if msgcache::depth(&v, msgcache::MAX_DEPTH) + 2 > msgcache::MAX_DEPTH - 1 {
+                return Err(bail());
+            }
+            out.insert(k.into_owned(), v);
+        }
+        Ok(Value::Object(out))
+    }
 }
 
 fn bail<E: de::Error>() -> E {
@@ -172,8 +283,10 @@ fn v2_keeps(data: V2Data, key: &str) -> bool {
     }
 }
 
-/// The top level of a line, whose text is at hand for [`root_guess`].
-struct Top<'t>(&'t str);
+/// The top level of a line, whose text is at hand for [`root_guess`] (the line's own text
+/// when a [`Slot`] took its state out: the line read is then another), with the slot, if any,
+/// and the guess `root_guess(text, None)` when it was made already.
+struct Top<'t>(&'t str, Option<Slot>, Option<Option<bool>>);
 
 impl<'de> Visitor<'de> for Top<'_> {
     type Value = Map<String, Value>;
@@ -188,6 +301,7 @@ impl<'de> Visitor<'de> for Top<'_> {
         let mut deferred: Option<&'de RawValue> = None;
         // Whether a chain event's data was read as the root's (`Some(true)`) or a node's.
         let mut guessed: Option<bool> = None;
+        let mut slot = self.1;
         while let Some(Key(k)) = m.next_key::<Key<'de>>()? {
             let v = match (&mode, k.as_ref()) {
                 (None, "event") => {
@@ -236,12 +350,27 @@ impl<'de> Visitor<'de> for Top<'_> {
                     V2Data::ChainStream | V2Data::ChainStart | V2Data::ChainEnd => {
                         let guess = match out.get("parent_ids").and_then(Value::as_array) {
                             Some(p) => Some(p.is_empty()),
-                            None => root_guess(self.0, out.get("metadata")),
+                            None => match (out.get("metadata"), self.2) {
+                                (None, Some(guess)) => guess,
+                                (metadata, _) => root_guess(self.0, metadata),
+                            },
                         };
                         match guess {
                             Some(root) => {
                                 guessed = Some(root);
-                                m.next_value_seed(ChainData { kind: *data, root })?
+                                match slot.take() {
+                                    Some(slot) if root && *data != V2Data::ChainStream => {
+                                        let raw: &'de RawValue = m.next_value()?;
+                                        if raw.get().as_ptr() != slot.data {
+                                            return Err(bail());
+                                        }
+                                        let mut de = serde_json::Deserializer::from_str(raw.get());
+                                        de.deserialize_map(SlotData(slot))
+                                            .map_err(|_| bail::<A::Error>())?
+                                    }
+                                    Some(_) => return Err(bail()),
+                                    None => m.next_value_seed(ChainData { kind: *data, root })?,
+                                }
                             }
                             None => {
                                 deferred = Some(m.next_value()?);
@@ -264,6 +393,9 @@ impl<'de> Visitor<'de> for Top<'_> {
             if out.insert(k.into_owned(), v).is_some() {
                 return Err(bail()); // a duplicate key
             }
+        }
+        if slot.is_some() {
+            return Err(bail()); // the state was not the root's data
         }
         if deferred.is_none() && guessed.is_none() {
             return Ok(out);
@@ -1130,6 +1262,113 @@ mod tests {
         // read whole; right from the metadata read before it (JS stream order).
         assert!(parse_pruned(lines[6]).is_none());
         assert!(parse_pruned(lines[7]).is_some());
+    }
+
+    /// Pruned parsing without the message cache.
+    fn uncached(text: &str) -> Option<Value> {
+        let mut de = serde_json::Deserializer::from_str(text);
+        let map = de.deserialize_map(Top(text, None, None)).ok()?;
+        de.end().ok()?;
+        Some(Value::Object(map))
+    }
+
+    /// Root `on_chain_start` / `on_chain_end` lines of a growing conversation made of
+    /// `messages` (odd ones, lc constructors among them), in Python and JS key order, with
+    /// odd spacing, other data keys and lines that are not what they look like.
+    fn growing_chain_lines(messages: &[String]) -> Vec<String> {
+        let mut lines = vec![];
+        let nest = |d: usize| format!("{}1{}", "[".repeat(d), "]".repeat(d));
+        for n in 1..=messages.len() {
+            let list = messages[..n].join(",");
+            let state = format!(r#"{{"messages":[{list}]}}"#);
+            let spaced = format!(
+                r#"{{"messages":[ {} ] , "x" : 1 }}"#,
+                messages[..n].join(" , ")
+            );
+            let tail = r#""run_id":"g","name":"LangGraph","tags":[],"metadata":{"thread_id":"t"}"#;
+            lines.extend([
+                // Python order.
+                format!(r#"{{"event":"on_chain_start","data":{{"input":{state}}},{tail},"parent_ids":[]}}"#),
+                format!(r#"{{"event":"on_chain_end","data":{{"output":{state},"input":{{"a":[1,2.50]}}}},{tail},"parent_ids":[]}}"#),
+                format!(r#"{{"event":"on_chain_end","data":{{"output":{spaced}}},{tail},"parent_ids":[ ] }} "#),
+                // JS order: no parent_ids, the metadata after the data.
+                format!(r#"{{"event":"on_chain_end","data":{{"output":{state}}},{tail}}}"#),
+                // Odd spacing: not read through the cache.
+                format!(r#"{{"event":"on_chain_end","data": {{"output":{state}}},{tail},"parent_ids":[]}}"#),
+                // The slot's key repeated, the state not the data's first key.
+                format!(r#"{{"event":"on_chain_end","data":{{"output":{state},"output":0}},{tail},"parent_ids":[]}}"#),
+                format!(r#"{{"event":"on_chain_end","data":{{"output":{state},"output":{state}}},{tail},"parent_ids":[]}}"#),
+                format!(r#"{{"event":"on_chain_end","data":{{"x":{{"output":{state}}}}},{tail},"parent_ids":[]}}"#),
+                // A node's: pruned, not cached.
+                format!(r#"{{"event":"on_chain_end","data":{{"output":{state}}},"run_id":"n","metadata":{{"langgraph_node":"chat"}},"parent_ids":["g"]}}"#),
+                format!(r#"{{"event":"on_chain_start","data":{{"input":{state}}},"run_id":"n","metadata":{{"langgraph_node":"chat"}}}}"#),
+                // A wrong root guess: the root's, its text mentions a langgraph_node.
+                format!(r#"{{"event":"on_chain_end","data":{{"output":{state},"y":{{"langgraph_node":1}}}},{tail}}}"#),
+                // A node's, guessed the root's from its text (parent_ids not last).
+                format!(r#"{{"event":"on_chain_end","data":{{"output":{state}}},"parent_ids":["g"],"run_id":"n"}}"#),
+                // The rest of the line bad, or deep.
+                format!(r#"{{"event":"on_chain_end","data":{{"output":{state}}},"parent_ids":[]"#),
+                format!(r#"{{"event":"on_chain_end","data":{{"output":{state}}},"x":1,,"parent_ids":[]}}"#),
+                format!(r#"{{"event":"on_chain_end","data":{{"output":{state},"z":{}}},"parent_ids":[]}}"#, nest(125)),
+                format!(r#"{{"event":"on_chain_end","data":{{"output":{state},"z":{}}},"parent_ids":[]}}"#, nest(126)),
+                format!(r#"{{"event":"on_chain_end","data":{{"output":{{"messages":[{list},{}]}}}},"parent_ids":[]}}"#, nest(124)),
+                format!(r#"{{"event":"on_chain_end","data":{{"output":{{"messages":[{list},{}]}}}},"parent_ids":[]}}"#, nest(125)),
+            ]);
+        }
+        lines
+    }
+
+    #[test]
+    fn root_chain_states_read_through_the_cache_as_a_parse() {
+        let ms = crate::input::msgcache::tests::messages();
+        let lines = growing_chain_lines(&ms);
+        let mut cached = 0;
+        for round in 0..3 {
+            for l in &lines {
+                let want = uncached(l);
+                assert_eq!(parse_pruned(l), want, "round {round}: {l}");
+                if let Some(want) = &want {
+                    // The root's data as a whole parse gives it: messages not normalized.
+                    let whole: Value = serde_json::from_str(l).expect("json");
+                    if whole.get("parent_ids") == Some(&json!([])) {
+                        assert_eq!(want["data"], whole["data"], "{l}");
+                    }
+                }
+                cached += usize::from(cached_chain(l).is_ok());
+            }
+        }
+        // The plain Python and JS lines, and one nested as deep as allowed (5 of each 18), go
+        // through the cache.
+        assert_eq!(cached, 3 * 5 * ms.len());
+    }
+
+    #[test]
+    fn growing_root_chains_give_the_same_model_events_three_ways() {
+        use crate::adapter::Router;
+        use crate::input::three_ways;
+        let ms = crate::input::msgcache::tests::messages();
+        let ms: Vec<String> = ms
+            .into_iter()
+            .filter(|m| m.starts_with('{') && m.len() >= crate::input::msgcache::PREFIX)
+            .collect();
+        let mut lines = growing_chain_lines(&ms);
+        lines.extend(growing_chain_lines(&ms));
+        let run = |record: fn(&str, u64) -> Option<Record>| {
+            let mut router = Router::new(None);
+            let mut out = vec![];
+            for (i, l) in lines.iter().enumerate() {
+                let mut evs = vec![];
+                let d = record(l, i as u64 + 1).map(|r| router.feed(&r, &mut evs));
+                out.push((d, evs));
+            }
+            let mut evs = vec![];
+            router.finish(&mut evs);
+            out.push((None, evs));
+            out
+        };
+        let whole = run(three_ways::whole);
+        assert_eq!(run(three_ways::framed), whole);
+        assert_eq!(run(three_ways::pruned), whole);
     }
 
     #[test]
