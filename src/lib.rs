@@ -15,6 +15,7 @@ pub mod agui;
 pub mod check;
 pub mod error;
 pub mod explain;
+pub mod idhash;
 pub mod input;
 pub mod json;
 pub mod mapper;

@@ -2,7 +2,7 @@
 //! chunk-expanded stream, across runs (ids must stay unique within a stream).
 
 use std::collections::{HashMap, HashSet};
-use std::hash::{BuildHasherDefault, Hasher};
+use std::hash::Hasher;
 
 use serde_json::Value;
 
@@ -38,25 +38,8 @@ pub struct Strict {
 
 /// A set of id hashes ([`id_hash`]).
 type IdSet = HashSet<u64, IdHasher>;
-type IdHasher = BuildHasherDefault<Identity>;
-
-/// The hasher of [`IdSet`]: the keys are already hashes.
-#[derive(Default)]
-pub struct Identity(u64);
-
-impl Hasher for Identity {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = (self.0 << 8) | u64::from(b);
-        }
-    }
-    fn write_u64(&mut self, n: u64) {
-        self.0 = n;
-    }
-}
+/// The keys are already hashes.
+type IdHasher = crate::idhash::IdBuildHasher;
 
 /// A fixed-key SipHash of an id (deterministic across runs). Two of n distinct ids collide with
 /// probability ≈ n²/2⁶⁵: ~3·10⁻⁶ for the 10⁷ ids of a multi-gigabyte log.

@@ -41,7 +41,7 @@ use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqA
 
 use serde_json::{Map, Value};
 
-use super::prune::Key;
+use super::prune::{scalars_as_values, Key};
 
 pub mod v3;
 
@@ -371,27 +371,7 @@ impl<'de> Visitor<'de> for Clean {
     fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
         f.write_str("any JSON value")
     }
-    fn visit_bool<E: de::Error>(self, b: bool) -> Result<Value, E> {
-        Ok(Value::Bool(b))
-    }
-    fn visit_i64<E: de::Error>(self, n: i64) -> Result<Value, E> {
-        Ok(Value::Number(n.into()))
-    }
-    fn visit_u64<E: de::Error>(self, n: u64) -> Result<Value, E> {
-        Ok(Value::Number(n.into()))
-    }
-    fn visit_f64<E: de::Error>(self, n: f64) -> Result<Value, E> {
-        Ok(serde_json::Number::from_f64(n).map_or(Value::Null, Value::Number))
-    }
-    fn visit_str<E: de::Error>(self, s: &str) -> Result<Value, E> {
-        Ok(Value::String(s.to_string()))
-    }
-    fn visit_string<E: de::Error>(self, s: String) -> Result<Value, E> {
-        Ok(Value::String(s))
-    }
-    fn visit_unit<E: de::Error>(self) -> Result<Value, E> {
-        Ok(Value::Null)
-    }
+    scalars_as_values!();
     fn visit_seq<A: SeqAccess<'de>>(self, mut s: A) -> Result<Value, A::Error> {
         let mut out = Vec::new();
         while let Some(v) = s.next_element_seed(Clean)? {
@@ -703,10 +683,8 @@ impl<'de> Visitor<'de> for Index {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::adapter::{Disposition, Router};
     use crate::input::three_ways::{self, origin};
-    use crate::input::{frame_ndjson_line, Frame, Record};
-    use crate::model::ModelEvent;
+    use crate::input::{frame_ndjson_line, Frame};
 
     const PY: &str = r#"{"event":"on_chat_model_stream","data":{"chunk":{"content":"Hi","additional_kwargs":{},"response_metadata":{},"type":"AIMessageChunk","name":null,"id":"lc_run--r1","tool_calls":[],"invalid_tool_calls":[],"usage_metadata":null,"tool_call_chunks":[],"chunk_position":null}},"run_id":"r1","name":"M","tags":["seq:step:1"],"metadata":{"thread_id":"t","langgraph_node":"chat"},"parent_ids":["a","b"]}"#;
     const JS: &str = r#"{"event":"on_chat_model_stream","data":{"chunk":{"lc":1,"type":"constructor","id":["langchain_core","messages","AIMessageChunk"],"kwargs":{"content":" there","tool_calls":[],"invalid_tool_calls":[],"tool_call_chunks":[],"additional_kwargs":{},"response_metadata":{},"id":"run-r2"}}},"run_id":"r2","name":"M","tags":[],"metadata":{"thread_id":"t","langgraph_node":"chat"}}"#;
@@ -869,23 +847,7 @@ mod tests {
         }
     }
 
-    /// Feeds lines in order through one router, each record made by `record`.
-    fn run(
-        lines: &[String],
-        record: impl Fn(&str, u64) -> Option<Record>,
-    ) -> Vec<(Option<Disposition>, Vec<ModelEvent>)> {
-        let mut router = Router::new(None);
-        let mut out = vec![];
-        for (i, l) in lines.iter().enumerate() {
-            let mut evs = vec![];
-            let d = record(l, i as u64 + 1).map(|r| router.feed(&r, &mut evs));
-            out.push((d, evs));
-        }
-        let mut evs = vec![];
-        router.finish(&mut evs);
-        out.push((None, evs));
-        out
-    }
+    use crate::input::three_ways::run;
 
     #[test]
     fn both_paths_give_the_same_model_events() {

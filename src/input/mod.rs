@@ -464,6 +464,28 @@ pub(crate) mod three_ways {
         Some(Record::new(origin(n), 1, None, l.into(), v))
     }
 
+    /// Feeds lines in order through one router, each record made by `record` (one of the
+    /// three ways): the dispositions and model events, then what `finish` adds.
+    pub fn run<S: AsRef<str>>(
+        lines: &[S],
+        record: impl Fn(&str, u64) -> Option<Record>,
+    ) -> Vec<(
+        Option<crate::adapter::Disposition>,
+        Vec<crate::model::ModelEvent>,
+    )> {
+        let mut router = crate::adapter::Router::new(None);
+        let mut out = vec![];
+        for (i, l) in lines.iter().enumerate() {
+            let mut evs = vec![];
+            let d = record(l.as_ref(), i as u64 + 1).map(|r| router.feed(&r, &mut evs));
+            out.push((d, evs));
+        }
+        let mut evs = vec![];
+        router.finish(&mut evs);
+        out.push((None, evs));
+        out
+    }
+
     /// The whole line, as timeline and explain read it.
     pub fn whole(l: &str, n: u64) -> Option<Record> {
         Some(Record::new(

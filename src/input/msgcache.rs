@@ -48,9 +48,9 @@
 //! not a copy of its value. The root's `on_chain_stream` chunk is not cached: it is pruned
 //! (`Calls`) and costs little.
 
+use crate::idhash::IdBuildHasher;
 use std::cell::RefCell;
 use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
 
 use serde_json::{Map, Value};
 
@@ -87,28 +87,10 @@ struct Entry {
     used: u64,
 }
 
-/// The hash is ours ([`hash`]): the map does not hash it again.
-#[derive(Default)]
-struct IdHasher(u64);
-
-impl Hasher for IdHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = (self.0 << 8) | u64::from(b);
-        }
-    }
-    fn write_u64(&mut self, n: u64) {
-        self.0 = n;
-    }
-}
-
 /// A cache of one [`Kind`].
 pub struct MsgCache {
     kind: Kind,
-    map: HashMap<u64, Vec<Entry>, BuildHasherDefault<IdHasher>>,
+    map: HashMap<u64, Vec<Entry>, IdBuildHasher>,
     gen: u64,
     bytes: usize,
     hash: fn(&[u8]) -> u64,

@@ -86,6 +86,7 @@ macro_rules! scalars_as_values {
         }
     };
 }
+pub(super) use scalars_as_values;
 
 /// The pruned value of a line, or `None` when the line must be parsed whole.
 pub fn parse_pruned(text: &str) -> Option<Value> {
@@ -1224,7 +1225,6 @@ mod tests {
 
     #[test]
     fn chain_lines_give_the_same_model_events_three_ways() {
-        use crate::adapter::Router;
         use crate::input::three_ways;
         let lines = [
             r#"{"event":"on_chain_start","data":{"input":{"messages":[{"content":"hi","type":"human","id":"h"}]}},"run_id":"g","name":"LangGraph","tags":[],"metadata":{"thread_id":"t"},"parent_ids":[]}"#,
@@ -1237,19 +1237,7 @@ mod tests {
             r#"{"event":"on_chain_stream","run_id":"g","name":"LangGraph","tags":[],"metadata":{"thread_id":"t"},"data":{"chunk":{"langgraph_node":{"__interrupt__":[{"value":"q","id":"i"}]}}}}"#,
             r#"{"event":"on_chain_end","data":{"output":{"messages":[{"content":"bye","type":"ai","id":"a2"}]}},"run_id":"g","name":"LangGraph","tags":[],"metadata":{"thread_id":"t"},"parent_ids":[]}"#,
         ];
-        let run = |record: fn(&str, u64) -> Option<Record>| {
-            let mut router = Router::new(None);
-            let mut out = vec![];
-            for (i, l) in lines.iter().enumerate() {
-                let mut evs = vec![];
-                let d = record(l, i as u64 + 1).map(|r| router.feed(&r, &mut evs));
-                out.push((d, evs));
-            }
-            let mut evs = vec![];
-            router.finish(&mut evs);
-            out.push((None, evs));
-            out
-        };
+        let run = |record: fn(&str, u64) -> Option<Record>| three_ways::run(&lines, record);
         let (framed, pruned, whole) = (
             run(three_ways::framed),
             run(three_ways::pruned),
@@ -1344,7 +1332,6 @@ mod tests {
 
     #[test]
     fn growing_root_chains_give_the_same_model_events_three_ways() {
-        use crate::adapter::Router;
         use crate::input::three_ways;
         let ms = crate::input::msgcache::tests::messages();
         let ms: Vec<String> = ms
@@ -1353,19 +1340,7 @@ mod tests {
             .collect();
         let mut lines = growing_chain_lines(&ms);
         lines.extend(growing_chain_lines(&ms));
-        let run = |record: fn(&str, u64) -> Option<Record>| {
-            let mut router = Router::new(None);
-            let mut out = vec![];
-            for (i, l) in lines.iter().enumerate() {
-                let mut evs = vec![];
-                let d = record(l, i as u64 + 1).map(|r| router.feed(&r, &mut evs));
-                out.push((d, evs));
-            }
-            let mut evs = vec![];
-            router.finish(&mut evs);
-            out.push((None, evs));
-            out
-        };
+        let run = |record: fn(&str, u64) -> Option<Record>| three_ways::run(&lines, record);
         let whole = run(three_ways::whole);
         assert_eq!(run(three_ways::framed), whole);
         assert_eq!(run(three_ways::pruned), whole);
