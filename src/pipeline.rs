@@ -134,8 +134,12 @@ pub(crate) fn record_timestamp(rec: &Record) -> Option<i64> {
     let v = if v.field("type").and_then(Value::as_str) == Some("event") {
         v
     } else {
-        v.field("data")
-            .filter(|d| d.field("type").and_then(Value::as_str) == Some("event"))?
+        // A pruned v2 line's typed envelope: its `data` (the `Value` is `null`).
+        let data = match rec.fast_v2_event() {
+            Some(e) => e.data.as_ref(),
+            None => v.field("data"),
+        };
+        data.filter(|d| d.field("type").and_then(Value::as_str) == Some("event"))?
     };
     v.field("params")?.field("timestamp")?.as_i64()
 }

@@ -114,6 +114,45 @@ pub fn v2_payload(rec: &Record) -> &Value {
     }
 }
 
+/// A v2 event as the v2 adapter reads it: a `Value` (whole, or pruned), or the typed envelope
+/// of a pruned line ([`crate::input::fast::V2Event`]), whose keys read as the pruned `Value`'s.
+#[derive(Clone, Copy)]
+pub(crate) enum V2View<'a> {
+    Value(&'a Value),
+    Typed(&'a crate::input::fast::V2Event),
+}
+
+impl<'a> V2View<'a> {
+    /// The v2 event of a record (see [`v2_payload`]).
+    pub(crate) fn of(rec: &'a Record) -> Self {
+        match rec.fast_v2_event() {
+            Some(e) => V2View::Typed(e),
+            None => V2View::Value(v2_payload(rec)),
+        }
+    }
+
+    /// A top-level key.
+    pub(crate) fn field(self, key: &str) -> Option<&'a Value> {
+        match self {
+            V2View::Value(v) => v.field(key),
+            V2View::Typed(e) => e.field(key),
+        }
+    }
+
+    /// A top-level key's string value, owned.
+    pub(crate) fn string(self, key: &str) -> Option<String> {
+        self.field(key).and_then(Value::as_str).map(str::to_string)
+    }
+
+    /// A key of `metadata`.
+    pub(crate) fn meta(self, key: &str) -> Option<&'a Value> {
+        match self {
+            V2View::Value(v) => v.field("metadata").and_then(|m| m.field(key)),
+            V2View::Typed(e) => e.meta(key),
+        }
+    }
+}
+
 /// The payload of a stream part (SSE frame data, or `data` of an SDK part line).
 fn part_data(rec: &Record) -> &Value {
     if rec.sse_event.is_some() {
@@ -128,6 +167,10 @@ pub fn classify(rec: &Record) -> RecordKind {
     // A v3 line read by the fast path keeps no `Value` (`rec.value` is `null`).
     if rec.fast_v3().is_some() {
         return RecordKind::V3;
+    }
+    // A pruned v2 line's typed envelope: its `event` starts with `on_`, it has no `type`.
+    if rec.fast_v2_event().is_some() {
+        return RecordKind::V2;
     }
     let v = &rec.value;
     if is_v3(v) {

@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use serde_json::Value;
 
 use super::{content, custom_event, error_info, input_messages, interrupts_from, lc, resume_value};
-use super::{v2_payload, Adapter, Disposition, RecordKind};
+use super::{Adapter, Disposition, RecordKind, V2View};
 use crate::input::fast::V2Stream;
 use crate::input::Record;
 use crate::model::ModelEvent;
@@ -83,13 +83,11 @@ fn s(v: &Value, k: &str) -> Option<String> {
 }
 
 impl V2Adapter {
-    fn is_root(ev: &Value) -> bool {
+    fn is_root(ev: V2View<'_>) -> bool {
         match ev.field("parent_ids").and_then(Value::as_array) {
             Some(p) => p.is_empty(),
             None => {
-                ev.field("metadata")
-                    .and_then(|m| m.field("langgraph_node"))
-                    .is_none()
+                ev.meta("langgraph_node").is_none()
                     && ev
                         .field("event")
                         .and_then(Value::as_str)
@@ -157,11 +155,11 @@ impl V2Adapter {
         }
     }
 
-    fn on_root(&mut self, ev: &Value, kind: &str, out: &mut Vec<ModelEvent>) -> Disposition {
+    fn on_root(&mut self, ev: V2View<'_>, kind: &str, out: &mut Vec<ModelEvent>) -> Disposition {
         let data = ev.field("data").unwrap_or(&Value::Null);
         match kind {
             "on_chain_start" => {
-                let run_id = s(ev, "run_id");
+                let run_id = ev.string("run_id");
                 if self.started && !self.ended && self.root.is_some() && self.root != run_id {
                     return Disposition::Bad(
                         "a second root run started before the first one ended".into(),
@@ -172,8 +170,9 @@ impl V2Adapter {
                 self.ended = false;
                 let input = data.field("input").unwrap_or(&Value::Null);
                 let thread_id = ev
-                    .field("metadata")
-                    .and_then(|m| s(m, "thread_id"))
+                    .meta("thread_id")
+                    .and_then(Value::as_str)
+                    .map(str::to_string)
                     .or_else(|| self.hint_thread_id.clone());
                 out.push(ModelEvent::RunStart {
                     thread_id,
@@ -232,19 +231,19 @@ impl V2Adapter {
         }
     }
 
-    fn on_chain(&mut self, ev: &Value, kind: &str, out: &mut Vec<ModelEvent>) -> Disposition {
-        let run_id = s(ev, "run_id").unwrap_or_default();
+    fn on_chain(&mut self, ev: V2View<'_>, kind: &str, out: &mut Vec<ModelEvent>) -> Disposition {
+        let run_id = ev.string("run_id").unwrap_or_default();
         let data = ev.field("data").unwrap_or(&Value::Null);
         match kind {
             "on_chain_start" => {
-                let name = s(ev, "name").unwrap_or_default();
-                let node = ev.field("metadata").and_then(|m| s(m, "langgraph_node"));
+                let name = ev.string("name").unwrap_or_default();
+                let node = ev.meta("langgraph_node").and_then(Value::as_str);
                 let hidden = name.starts_with("__")
                     || ev
                         .field("tags")
                         .and_then(Value::as_array)
                         .is_some_and(|t| t.iter().any(|t| t == "langsmith:hidden"));
-                if node.as_deref() == Some(name.as_str()) && !hidden {
+                if node == Some(name.as_str()) && !hidden {
                     self.ensure_started(out);
                     // create_agent `tools` runs carry the Send payload: the calls they execute.
                     if let Some(input) = data.field("input") {
@@ -296,8 +295,8 @@ impl V2Adapter {
         }
     }
 
-    fn on_model(&mut self, ev: &Value, kind: &str, out: &mut Vec<ModelEvent>) -> Disposition {
-        let run_id = s(ev, "run_id").unwrap_or_default();
+    fn on_model(&mut self, ev: V2View<'_>, kind: &str, out: &mut Vec<ModelEvent>) -> Disposition {
+        let run_id = ev.string("run_id").unwrap_or_default();
         let data = ev.field("data").unwrap_or(&Value::Null);
         match kind {
             "on_chat_model_start" => {
@@ -455,10 +454,10 @@ impl V2Adapter {
         }
     }
 
-    fn on_tool(&mut self, ev: &Value, kind: &str, out: &mut Vec<ModelEvent>) -> Disposition {
+    fn on_tool(&mut self, ev: V2View<'_>, kind: &str, out: &mut Vec<ModelEvent>) -> Disposition {
         self.ensure_started(out);
-        let run_id = s(ev, "run_id").unwrap_or_default();
-        let name = s(ev, "name").unwrap_or_else(|| "tool".into());
+        let run_id = ev.string("run_id").unwrap_or_default();
+        let name = ev.string("name").unwrap_or_else(|| "tool".into());
         let data = ev.field("data").unwrap_or(&Value::Null);
         match kind {
             "on_tool_start" => {
@@ -722,7 +721,7 @@ impl Adapter for V2Adapter {
             // A plain model chunk, read without a `Value` (`on_model` of its `Value` form).
             return self.on_stream(&f.run_id, Chunk::Plain(f), out);
         }
-        let ev = v2_payload(rec);
+        let ev = V2View::of(rec);
         let Some(kind) = ev.field("event").and_then(Value::as_str) else {
             return Disposition::Bad("v2 event without `event`".into());
         };
@@ -735,7 +734,7 @@ impl Adapter for V2Adapter {
             k if k.starts_with("on_tool_") => self.on_tool(ev, k, out),
             "on_custom_event" => {
                 self.ensure_started(out);
-                let name = s(ev, "name");
+                let name = ev.string("name");
                 out.push(custom_event(
                     Some(name.as_deref().unwrap_or("custom")),
                     ev.field("data").unwrap_or(&Value::Null),

@@ -191,7 +191,13 @@ impl Raw {
             }
             return;
         }
-        let Some(ev) = v3_event(&rec.value) else {
+        let ev = match rec.fast_v2_event() {
+            // A pruned v2 line's typed envelope (its `Value` is `null`): as `v3_event` reads
+            // its `data`.
+            Some(e) => e.data.as_ref().map(Top::of).filter(Top::is_event),
+            None => v3_event(&rec.value),
+        };
+        let Some(ev) = ev else {
             return;
         };
         self.seq(ev.seq.and_then(Value::as_i64), ctx);

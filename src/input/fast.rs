@@ -50,6 +50,9 @@ pub mod v3;
 pub enum Fast {
     /// A plain v2 model chunk.
     V2(V2Stream),
+    /// Any other v2 line pruned ([`super::prune`]): its envelope typed, its data pruned.
+    /// (Boxed: its `Value`s would make every fast record's box twice as large.)
+    V2Event(Box<V2Event>),
     /// A plain v3 event of a method read there ([`v3`]).
     V3(v3::V3Event),
 }
@@ -67,6 +70,7 @@ impl Fast {
     pub fn stub_value(&self) -> Value {
         match self {
             Fast::V2(_) => stub_value(),
+            Fast::V2Event(_) => Value::Null,
             Fast::V3(e) => v3::stub_value(e.method),
         }
     }
@@ -86,6 +90,82 @@ pub struct V2Stream {
     pub blocks: Vec<Value>,
     /// The chunk's `tool_call_chunks`.
     pub tool_chunks: Vec<ToolChunk>,
+}
+
+/// What the v2 adapter reads of a v2 line that is not a plain model chunk, read by
+/// [`super::prune`] without a `Value` map for its top level: each key as the pruned `Value`
+/// would hold it (`None` when absent; `data` pruned by event kind, `parent_ids` a non-empty
+/// list as `[null]`), of `metadata` only `thread_id` and `langgraph_node`. Keys the adapter
+/// does not read are dropped. [`crate::adapter`] reads it through the same view as the
+/// `Value` form.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct V2Event {
+    /// `event` (a string starting with `on_`).
+    pub event: Value,
+    pub run_id: Option<Value>,
+    pub name: Option<Value>,
+    pub tags: Option<Value>,
+    /// Whether the line has `metadata` (an object).
+    pub metadata: bool,
+    pub thread_id: Option<Value>,
+    pub langgraph_node: Option<Value>,
+    pub parent_ids: Option<Value>,
+    pub data: Option<Value>,
+}
+
+impl V2Event {
+    /// A top-level key as the pruned `Value` holds it (`metadata` aside: [`Self::meta`]).
+    pub fn field(&self, key: &str) -> Option<&Value> {
+        match key {
+            "event" => Some(&self.event),
+            "run_id" => self.run_id.as_ref(),
+            "name" => self.name.as_ref(),
+            "tags" => self.tags.as_ref(),
+            "parent_ids" => self.parent_ids.as_ref(),
+            "data" => self.data.as_ref(),
+            _ => None,
+        }
+    }
+
+    /// A key of `metadata`, as the pruned `Value` holds it.
+    pub fn meta(&self, key: &str) -> Option<&Value> {
+        match key {
+            "thread_id" => self.thread_id.as_ref(),
+            "langgraph_node" => self.langgraph_node.as_ref(),
+            _ => None,
+        }
+    }
+
+    /// The pruned `Value` of the line (what [`super::prune`] gave before this form).
+    pub fn to_value(&self) -> Value {
+        let mut m = Map::new();
+        let mut put = |k: &str, v: &Option<Value>| {
+            if let Some(v) = v {
+                m.insert(k.into(), v.clone());
+            }
+        };
+        put("event", &Some(self.event.clone()));
+        put("data", &self.data);
+        put("run_id", &self.run_id);
+        put("name", &self.name);
+        put("tags", &self.tags);
+        if self.metadata {
+            let mut md = Map::new();
+            for (k, v) in [
+                ("thread_id", &self.thread_id),
+                ("langgraph_node", &self.langgraph_node),
+            ] {
+                if let Some(v) = v {
+                    md.insert(k.into(), v.clone());
+                }
+            }
+            m.insert("metadata".into(), Value::Object(md));
+        }
+        if let Some(p) = &self.parent_ids {
+            m.insert("parent_ids".into(), p.clone());
+        }
+        Value::Object(m)
+    }
 }
 
 /// A `tool_call_chunks` entry as the chunk mapping reads it

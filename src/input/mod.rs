@@ -78,12 +78,20 @@ impl Record {
         // What reads a v3 record reads its fast form ([`crate::adapter::classify`] too): its
         // `value` is `null`, not a copied stub.
         let value = match &*fast {
-            fast::Fast::V3(_) => Value::Null,
+            fast::Fast::V3(_) | fast::Fast::V2Event(_) => Value::Null,
             f => f.stub_value(),
         };
         Record {
             fast: Some(fast),
             ..Record::new(origin, 1, None, text, value)
+        }
+    }
+
+    /// The typed envelope of a pruned v2 line, when the record has one.
+    pub fn fast_v2_event(&self) -> Option<&fast::V2Event> {
+        match self.fast.as_deref() {
+            Some(fast::Fast::V2Event(e)) => Some(e),
+            _ => None,
         }
     }
 
@@ -368,7 +376,13 @@ pub(crate) fn frame_ndjson_line(text: &str, origin: Origin, prune: bool) -> Fram
         }
     }
     let pruned = if prune {
-        prune::parse_pruned(text)
+        match prune::parse_pruned(text) {
+            Some(prune::Pruned::V2(e)) => {
+                return Frame::Record(Record::from_fast(origin, text.into(), e));
+            }
+            Some(prune::Pruned::Map(m)) => Some(Value::Object(m)),
+            None => None,
+        }
     } else {
         None
     };
@@ -459,6 +473,7 @@ pub(crate) mod three_ways {
     /// Pruned parsing only (whole when pruning gives up), as before the fast paths.
     pub fn pruned(l: &str, n: u64) -> Option<Record> {
         let v = prune::parse_pruned(l)
+            .map(prune::Pruned::into_value)
             .map_or_else(|| parse_json(l), Ok)
             .ok()?;
         Some(Record::new(origin(n), 1, None, l.into(), v))

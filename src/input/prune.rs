@@ -27,6 +27,11 @@
 //! reads their envelope without a `Value` (the payload of a v3 message event other than a plain
 //! block delta with `message_keys`, and other methods' data, as here).
 //!
+//! A v2 line's top level is read into a typed envelope ([`V2Event`], a [`Fast`] form: no map,
+//! no `String` per key; keys no reader of a v2 event reads skipped), its `data` pruned as the
+//! table says; the v2 adapter reads it through the same view as the `Value` form
+//! (`crate::adapter::V2View`). Other lines are read into a pruned `Value` map.
+//!
 //! Root chain events are known only from `parent_ids` (or the metadata), mostly after `data`.
 //! Their data is read in one pass as the line suggests ([`root_guess`]: it ends with an empty
 //! or non-empty `parent_ids` list; else the metadata read before the data, or the line's text,
@@ -51,6 +56,7 @@ use std::sync::LazyLock;
 
 use memchr::memmem::Finder;
 
+use crate::input::fast::{Fast, V2Event};
 use crate::input::msgcache;
 
 use serde::de::{
@@ -88,8 +94,29 @@ macro_rules! scalars_as_values {
 }
 pub(super) use scalars_as_values;
 
-/// The pruned value of a line, or `None` when the line must be parsed whole.
-pub fn parse_pruned(text: &str) -> Option<Value> {
+/// What pruned parsing gives: a v2 line's typed envelope ([`V2Event`], in the box a record
+/// holds), or the pruned `Value` map of another line.
+#[derive(Debug)]
+pub enum Pruned {
+    V2(Box<Fast>),
+    Map(Map<String, Value>),
+}
+
+impl Pruned {
+    /// The pruned `Value` of the line.
+    pub fn into_value(self) -> Value {
+        match self {
+            Pruned::V2(f) => match *f {
+                Fast::V2Event(e) => e.to_value(),
+                _ => Value::Null,
+            },
+            Pruned::Map(m) => Value::Object(m),
+        }
+    }
+}
+
+/// The pruned form of a line, or `None` when the line must be parsed whole.
+pub fn parse_pruned(text: &str) -> Option<Pruned> {
     let mut guess = None;
     if [r#"{"event":"on_chain_end""#, r#"{"event":"on_chain_start""#]
         .iter()
@@ -101,9 +128,9 @@ pub fn parse_pruned(text: &str) -> Option<Value> {
         }
     }
     let mut de = serde_json::Deserializer::from_str(text);
-    let map = de.deserialize_map(Top(text, None, guess)).ok()?;
+    let v = de.deserialize_map(Top(text, None, guess)).ok()?;
     de.end().ok()?;
-    Some(Value::Object(map))
+    Some(v)
 }
 
 /// A root `on_chain_start` / `on_chain_end` line whose state's messages are read through the
@@ -117,13 +144,13 @@ pub fn parse_pruned(text: &str) -> Option<Value> {
 /// the line is read as the root's (guessed so before the data, and checked after) and reads
 /// as any other. Else `Err` with the root guess made without the metadata
 /// ([`root_guess`]`(text, None)`), when it was made.
-fn cached_chain(text: &str) -> Result<Value, Option<Option<bool>>> {
+fn cached_chain(text: &str) -> Result<Pruned, Option<Option<bool>>> {
     let mut guess = None;
     let v = read_chain(text, &mut guess);
     v.ok_or(guess)
 }
 
-fn read_chain(text: &str, guess: &mut Option<Option<bool>>) -> Option<Value> {
+fn read_chain(text: &str, guess: &mut Option<Option<bool>>) -> Option<Pruned> {
     static DATA: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(br#""data":{""#));
     const MESSAGES: &[u8] = br#"":{"messages":["#;
     let b = text.as_bytes();
@@ -149,9 +176,9 @@ fn read_chain(text: &str, guess: &mut Option<Option<bool>>) -> Option<Value> {
         state,
     };
     let mut de = serde_json::Deserializer::from_str(&line);
-    let map = de.deserialize_map(Top(text, Some(slot), None)).ok()?;
+    let v = de.deserialize_map(Top(text, Some(slot), None)).ok()?;
     de.end().ok()?;
-    Some(Value::Object(map))
+    Some(v)
 }
 
 /// Where a root chain event's state was taken out of its line ([`cached_chain`]): the
@@ -290,14 +317,16 @@ fn v2_keeps(data: V2Data, key: &str) -> bool {
 struct Top<'t>(&'t str, Option<Slot>, Option<Option<bool>>);
 
 impl<'de> Visitor<'de> for Top<'_> {
-    type Value = Map<String, Value>;
+    type Value = Pruned;
 
     fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
         f.write_str("a JSON object")
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut m: A) -> Result<Self::Value, A::Error> {
-        let mut out = Map::with_capacity(8);
+        // A v2 line's keys go to `env`, any other line's to `out`.
+        let mut out = Map::new();
+        let mut env = V2Event::default();
         let mut mode: Option<Mode> = None;
         let mut deferred: Option<&'de RawValue> = None;
         // Whether a chain event's data was read as the root's (`Some(true)`) or a node's.
@@ -311,6 +340,11 @@ impl<'de> Visitor<'de> for Top<'_> {
                         Some(e) if e.starts_with("on_") => Mode::V2(v2_data(e)),
                         _ => Mode::Whole,
                     });
+                    if let Some(Mode::V2(_)) = mode {
+                        env.event = v;
+                        continue;
+                    }
+                    out = Map::with_capacity(8);
                     v
                 }
                 (None, "type") => {
@@ -320,67 +354,106 @@ impl<'de> Visitor<'de> for Top<'_> {
                     } else {
                         Mode::Whole
                     });
+                    out = Map::with_capacity(8);
                     v
                 }
                 (None, _) => {
                     mode = Some(Mode::Whole);
+                    out = Map::with_capacity(8);
                     m.next_value()?
                 }
-                (Some(Mode::V2(_)), "type" | "method" | "params") => return Err(bail()),
+                (Some(Mode::V2(_)), "type" | "method" | "params" | "event") => {
+                    return Err(bail()); // v3 keys, or a duplicate
+                }
                 (Some(Mode::V3(_)), "event") => return Err(bail()),
                 (Some(Mode::V2(_)), "metadata") => {
-                    m.next_value_seed(KeepKeys(&["thread_id", "langgraph_node"]))?
+                    if env.metadata {
+                        return Err(bail());
+                    }
+                    (env.thread_id, env.langgraph_node) = m.next_value_seed(Metadata)?;
+                    env.metadata = true;
+                    continue;
                 }
-                (Some(Mode::V2(_)), "parent_ids") => m.next_value_seed(ParentIds)?,
+                (Some(Mode::V2(_)), "parent_ids") => {
+                    set(&mut env.parent_ids, m.next_value_seed(ParentIds)?)?;
+                    continue;
+                }
                 (Some(Mode::V2(data)), k) if !v2_keeps(*data, k) => {
                     // Unread: a duplicate would be dropped alike.
                     m.next_value::<IgnoredAny>()?;
                     continue;
                 }
-                (Some(Mode::V2(data)), "data") => match data {
-                    V2Data::Chunk => {
-                        m.next_value_seed(OneKey("chunk", Seed::Message(&MESSAGE_KEYS)))?
-                    }
-                    V2Data::ModelEnd => {
-                        m.next_value_seed(OneKey("output", Seed::Message(&MODEL_END_KEYS)))?
-                    }
-                    V2Data::Skip => {
-                        m.next_value::<IgnoredAny>()?;
-                        Value::Null
-                    }
-                    V2Data::ChainStream | V2Data::ChainStart | V2Data::ChainEnd => {
-                        let guess = match out.get("parent_ids").and_then(Value::as_array) {
-                            Some(p) => Some(p.is_empty()),
-                            None => match (out.get("metadata"), self.2) {
-                                (None, Some(guess)) => guess,
-                                (metadata, _) => root_guess(self.0, metadata),
-                            },
-                        };
-                        match guess {
-                            Some(root) => {
-                                guessed = Some(root);
-                                match slot.take() {
-                                    Some(slot) if root && *data != V2Data::ChainStream => {
-                                        let raw: &'de RawValue = m.next_value()?;
-                                        if raw.get().as_ptr() != slot.data {
-                                            return Err(bail());
-                                        }
-                                        let mut de = serde_json::Deserializer::from_str(raw.get());
-                                        de.deserialize_map(SlotData(slot))
-                                            .map_err(|_| bail::<A::Error>())?
+                (Some(Mode::V2(data)), "data") => {
+                    let v = match data {
+                        V2Data::Chunk => {
+                            m.next_value_seed(OneKey("chunk", Seed::Message(&MESSAGE_KEYS)))?
+                        }
+                        V2Data::ModelEnd => {
+                            m.next_value_seed(OneKey("output", Seed::Message(&MODEL_END_KEYS)))?
+                        }
+                        V2Data::Skip => {
+                            m.next_value::<IgnoredAny>()?;
+                            Value::Null
+                        }
+                        V2Data::ChainStream | V2Data::ChainStart | V2Data::ChainEnd => {
+                            let guess = match env.parent_ids.as_ref().and_then(Value::as_array) {
+                                Some(p) => Some(p.is_empty()),
+                                None => {
+                                    let node = env.metadata.then_some(env.langgraph_node.is_some());
+                                    match (node, self.2) {
+                                        (None, Some(guess)) => guess,
+                                        (node, _) => root_guess(self.0, node),
                                     }
-                                    Some(_) => return Err(bail()),
-                                    None => m.next_value_seed(ChainData { kind: *data, root })?,
+                                }
+                            };
+                            match guess {
+                                Some(root) => {
+                                    guessed = Some(root);
+                                    match slot.take() {
+                                        Some(slot) if root && *data != V2Data::ChainStream => {
+                                            let raw: &'de RawValue = m.next_value()?;
+                                            if raw.get().as_ptr() != slot.data {
+                                                return Err(bail());
+                                            }
+                                            let mut de =
+                                                serde_json::Deserializer::from_str(raw.get());
+                                            de.deserialize_map(SlotData(slot))
+                                                .map_err(|_| bail::<A::Error>())?
+                                        }
+                                        Some(_) => return Err(bail()),
+                                        None => {
+                                            m.next_value_seed(ChainData { kind: *data, root })?
+                                        }
+                                    }
+                                }
+                                None => {
+                                    deferred = Some(m.next_value()?);
+                                    Value::Null
                                 }
                             }
-                            None => {
-                                deferred = Some(m.next_value()?);
-                                Value::Null
-                            }
                         }
-                    }
-                    V2Data::Whole => m.next_value()?,
-                },
+                        V2Data::Whole => m.next_value()?,
+                    };
+                    set(&mut env.data, v)?;
+                    continue;
+                }
+                (Some(Mode::V2(_)), "run_id") => {
+                    set(&mut env.run_id, m.next_value()?)?;
+                    continue;
+                }
+                (Some(Mode::V2(_)), "name") => {
+                    set(&mut env.name, m.next_value()?)?;
+                    continue;
+                }
+                (Some(Mode::V2(_)), "tags") => {
+                    set(&mut env.tags, m.next_value()?)?;
+                    continue;
+                }
+                (Some(Mode::V2(_)), _) => {
+                    // No reader of a v2 event reads other keys.
+                    m.next_value::<IgnoredAny>()?;
+                    continue;
+                }
                 (Some(Mode::V3(None)), "method") => {
                     let v: Value = m.next_value()?;
                     if let Some(s) = v.as_str() {
@@ -398,33 +471,68 @@ impl<'de> Visitor<'de> for Top<'_> {
         if slot.is_some() {
             return Err(bail()); // the state was not the root's data
         }
-        if deferred.is_none() && guessed.is_none() {
-            return Ok(out);
-        }
         let Some(Mode::V2(kind)) = mode else {
-            return Err(bail());
+            return Ok(Pruned::Map(out));
         };
-        // The root run's chain events are read whole (v2 `is_root`).
-        let root = match out.get("parent_ids").and_then(Value::as_array) {
-            Some(p) => p.is_empty(),
-            None => out
-                .get("metadata")
-                .and_then(|m| m.get("langgraph_node"))
-                .is_none(),
-        };
-        if let Some(guess) = guessed {
-            // Read as the other kind of run: the line is read whole.
-            return if guess == root { Ok(out) } else { Err(bail()) };
+        if deferred.is_some() || guessed.is_some() {
+            // The root run's chain events are read whole (v2 `is_root`).
+            let root = match env.parent_ids.as_ref().and_then(Value::as_array) {
+                Some(p) => p.is_empty(),
+                None => env.langgraph_node.is_none(),
+            };
+            if let Some(guess) = guessed {
+                // Read as the other kind of run: the line is read whole.
+                if guess != root {
+                    return Err(bail());
+                }
+            } else if let Some(raw) = deferred {
+                let mut de = serde_json::Deserializer::from_str(raw.get());
+                let data = ChainData { kind, root }
+                    .deserialize(&mut de)
+                    .map_err(|_| bail::<A::Error>())?;
+                de.end().map_err(|_| bail::<A::Error>())?;
+                env.data = Some(data);
+            }
         }
-        if let Some(raw) = deferred {
-            let mut de = serde_json::Deserializer::from_str(raw.get());
-            let data = ChainData { kind, root }
-                .deserialize(&mut de)
-                .map_err(|_| bail::<A::Error>())?;
-            de.end().map_err(|_| bail::<A::Error>())?;
-            out.insert("data".into(), data);
+        Ok(Pruned::V2(Box::new(Fast::V2Event(Box::new(env)))))
+    }
+}
+
+/// Sets a key's value once (a duplicate gives up).
+fn set<E: de::Error>(slot: &mut Option<Value>, v: Value) -> Result<(), E> {
+    match slot.replace(v) {
+        Some(_) => Err(bail()),
+        None => Ok(()),
+    }
+}
+
+/// A v2 `metadata` object: its `thread_id` and `langgraph_node` ([`KeepKeys`] of them).
+struct Metadata;
+
+impl<'de> DeserializeSeed<'de> for Metadata {
+    type Value = (Option<Value>, Option<Value>);
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        d.deserialize_map(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Metadata {
+    type Value = (Option<Value>, Option<Value>);
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("an object")
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut m: A) -> Result<Self::Value, A::Error> {
+        let (mut thread, mut node) = (None, None);
+        while let Some(Key(k)) = m.next_key::<Key<'de>>()? {
+            match k.as_ref() {
+                "thread_id" => set(&mut thread, m.next_value()?)?,
+                "langgraph_node" => set(&mut node, m.next_value()?)?,
+                _ => {
+                    m.next_value::<IgnoredAny>()?;
+                }
+            }
         }
-        Ok(out)
+        Ok((thread, node))
     }
 }
 
@@ -433,7 +541,7 @@ impl<'de> Visitor<'de> for Top<'_> {
 /// `"parent_ids": [...]}` is the root's when the list is empty; else, the root's when the
 /// metadata read so far, or without it the line's text, has no `langgraph_node`. `None` (no
 /// guess) when the text has no `langgraph_node` but `parent_ids` elsewhere.
-fn root_guess(text: &str, metadata: Option<&Value>) -> Option<bool> {
+fn root_guess(text: &str, metadata_node: Option<bool>) -> Option<bool> {
     static PARENT_IDS: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"\"parent_ids\""));
     static NODE: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"\"langgraph_node\""));
     let b = text.trim_end().as_bytes();
@@ -452,9 +560,9 @@ fn root_guess(text: &str, metadata: Option<&Value>) -> Option<bool> {
             }
         }
     }
-    if let Some(m) = metadata {
+    if let Some(node) = metadata_node {
         // JS `on_chain_stream`: the metadata comes before the data.
-        return Some(m.get("langgraph_node").is_none());
+        return Some(!node);
     }
     if NODE.find(b).is_some() {
         return Some(false);
@@ -1002,6 +1110,11 @@ mod tests {
     use crate::input::Record;
     use serde_json::json;
 
+    /// The pruned `Value` of a line (a v2 line's typed envelope as a `Value`).
+    fn parse_pruned(text: &str) -> Option<Value> {
+        super::parse_pruned(text).map(Pruned::into_value)
+    }
+
     #[test]
     fn v2_stream_keeps_what_the_adapter_reads() {
         let line = r#"{"event":"on_chat_model_stream","data":{"chunk":{"content":"Hi","type":"AIMessageChunk","id":"m","usage_metadata":null,"tool_calls":[]},"x":1},"run_id":"r","metadata":{"thread_id":"t","langgraph_node":"n","ls_provider":"p"},"parent_ids":["a"]}"#;
@@ -1140,14 +1253,13 @@ mod tests {
         assert_eq!(g(r#"{"parent_ids":[],"event":"x"}"#), None);
         assert_eq!(g(r#"{"event":"x","parent_ids":{"a":[1]}}"#), None);
         // The metadata read before the data (JS stream order) decides without parent_ids.
-        let meta = json!({"langgraph_node":"n"});
-        assert_eq!(root_guess(r#"{"metadata":{}}"#, Some(&meta)), Some(false));
+        assert_eq!(root_guess(r#"{"metadata":{}}"#, Some(true)), Some(false));
         assert_eq!(
-            root_guess(r#"{"x":"\"langgraph_node\""}"#, Some(&json!({}))),
+            root_guess(r#"{"x":"\"langgraph_node\""}"#, Some(false)),
             Some(true)
         );
         assert_eq!(
-            root_guess(r#"{"parent_ids":["a"]}"#, Some(&json!({}))),
+            root_guess(r#"{"parent_ids":["a"]}"#, Some(false)),
             Some(false)
         );
     }
@@ -1252,12 +1364,101 @@ mod tests {
         assert!(parse_pruned(lines[7]).is_some());
     }
 
+    #[test]
+    fn v2_envelopes_give_the_same_model_events_three_ways() {
+        use crate::input::three_ways;
+        let meta = r#""metadata":{"thread_id":"t","langgraph_node":"chat","x":[1]}"#;
+        let lines = [
+            r#"{"event":"on_chain_start","data":{"input":{"messages":[]}},"run_id":"g","name":"LangGraph","tags":[],"metadata":{"thread_id":"t"},"parent_ids":[]}"#.to_string(),
+            format!(r#"{{"event":"on_chain_start","data":{{"input":{{}}}},"run_id":"n","name":"chat","tags":["graph:step:1"],{meta},"parent_ids":["g"]}}"#),
+            format!(r#"{{"event":"on_chat_model_start","data":{{"input":{{"messages":[[]]}}}},"run_id":"m","name":"M","tags":[],{meta},"parent_ids":["g","n"]}}"#),
+            // Not a plain chunk (reasoning): pruned.
+            format!(r#"{{"event":"on_chat_model_stream","data":{{"chunk":{{"content":"a","additional_kwargs":{{"reasoning_content":"r"}},"type":"AIMessageChunk","id":"m1"}}}},"run_id":"m",{meta},"parent_ids":["g","n"]}}"#),
+            format!(r#"{{"event":"on_chat_model_stream","data":{{"chunk":{{"content":"b","tool_call_chunks":[{{"index":0,"id":"c1","name":"f","args":"{{}}"}}],"type":"AIMessageChunk","id":"m1"}}}},"run_id":"m",{meta},"parent_ids":["g","n"],"x":1}}"#),
+            format!(r#"{{"event":"on_chat_model_end","data":{{"output":{{"content":"ab","type":"ai","id":"m1","tool_calls":[{{"id":"c1","name":"f","args":{{}}}}],"usage_metadata":{{"input_tokens":1,"output_tokens":2,"total_tokens":3}}}}}},"run_id":"m","name":"M",{meta},"parent_ids":["g","n"]}}"#),
+            format!(r#"{{"event":"on_chain_end","data":{{"output":{{"messages":[]}}}},"run_id":"n","name":"chat","tags":[],{meta},"parent_ids":["g"]}}"#),
+            r#"{"event":"on_tool_start","data":{"input":{}},"run_id":"t1","name":"f","tags":["x"],"metadata":{"thread_id":"t","langgraph_node":"tools"},"parent_ids":["g"]}"#.to_string(),
+            r#"{"event":"on_tool_end","data":{"output":{"content":"ok","type":"tool","tool_call_id":"c1","id":"tm"},"input":{}},"run_id":"t1","name":"f","tags":[],"metadata":{"langgraph_node":"tools"},"parent_ids":["g"]}"#.to_string(),
+            r#"{"event":"on_tool_start","data":{"input":"q"},"run_id":"t2","name":7,"parent_ids":["g"]}"#.to_string(),
+            r#"{"event":"on_tool_error","data":{"error":"boom\nmore","tool_call_id":"c9"},"run_id":"t2","name":"g","parent_ids":["g"]}"#.to_string(),
+            // A custom event whose data looks like a v3 event (its timestamp is read).
+            r#"{"event":"on_custom_event","data":{"type":"event","method":"x","seq":3,"params":{"timestamp":5}},"run_id":"c","name":"progress","tags":[],"metadata":{},"parent_ids":["g"]}"#.to_string(),
+            r#"{"event":"on_custom_event","run_id":"c","name":"n2","data":[1,{"a":null}]}"#.to_string(),
+            r#"{"event":"on_custom_event","name":null}"#.to_string(),
+            r#"{"event":"on_llm_start","data":{"x":1},"run_id":"l","parent_ids":["g"]}"#.to_string(),
+            r#"{"event":"on_retriever_end","data":{"documents":[]},"parent_ids":["g"]}"#.to_string(),
+            r#"{"event":"on_prompt_start","data":{}}"#.to_string(),
+            r#"{"event":"on_parser_stream","data":{"chunk":1},"parent_ids":["g"]}"#.to_string(),
+            r#"{"event":"on_foo","data":{"a":1},"run_id":"f"}"#.to_string(),
+            // Odd shapes: wrong types, duplicates, missing keys, JS order, odd metadata.
+            r#"{"event":"on_chain_start","data":{"input":{}},"run_id":5,"name":"chat","tags":"x","metadata":{"langgraph_node":"chat"},"parent_ids":["g"]}"#.to_string(),
+            r#"{"event":"on_chain_start","data":{"input":{}},"run_id":"h","name":"__hidden","metadata":{"langgraph_node":"__hidden"},"parent_ids":["g"]}"#.to_string(),
+            r#"{"event":"on_chain_start","data":{"input":{}},"run_id":"h2","name":"chat","tags":["langsmith:hidden"],"metadata":{"langgraph_node":"chat"},"parent_ids":["g"]}"#.to_string(),
+            r#"{"event":"on_chain_end","data":{"output":{}},"run_id":"h2","run_id":"h3","metadata":{"langgraph_node":"chat"},"parent_ids":["g"]}"#.to_string(),
+            r#"{"event":"on_chain_end","data":{"output":{}},"run_id":"h2","name":"a","name":"b","metadata":{"langgraph_node":"chat"},"parent_ids":["g"]}"#.to_string(),
+            r#"{"event":"on_chain_end","data":{"output":{}},"data":{},"run_id":"n","metadata":{"langgraph_node":"chat"},"parent_ids":["g"]}"#.to_string(),
+            r#"{"event":"on_chain_end","data":{"output":{}},"run_id":"n","metadata":{"langgraph_node":"chat"},"metadata":{},"parent_ids":["g"]}"#.to_string(),
+            r#"{"event":"on_chain_end","data":{"output":{}},"run_id":"n","metadata":{"langgraph_node":"chat","langgraph_node":"x"},"parent_ids":["g"]}"#.to_string(),
+            r#"{"event":"on_chain_end","data":{"output":{}},"run_id":"n","metadata":null,"parent_ids":["g"]}"#.to_string(),
+            r#"{"event":"on_chain_end","data":{"output":{}},"run_id":"n","metadata":[1],"parent_ids":["g"]}"#.to_string(),
+            r#"{"event":"on_chain_stream","data":{"chunk":{}},"run_id":"n","parent_ids":"g"}"#.to_string(),
+            r#"{"event":"on_chain_stream","data":{"chunk":{}},"run_id":"n","parent_ids":{"a":1}}"#.to_string(),
+            r#"{"event":"on_chain_stream","data":{"chunk":{}},"parent_ids":["g"],"parent_ids":[]}"#.to_string(),
+            r#"{"event":"on_chat_model_stream","data":null,"run_id":"m9"}"#.to_string(),
+            r#"{"event":"on_chat_model_stream","data":{"chunk":[1]},"run_id":"m9"}"#.to_string(),
+            r#"{"event":"on_chat_model_stream","run_id":"m9"}"#.to_string(),
+            r#"{"event":"on_tool_end","data":{"x":1},"run_id":"t9","parent_ids":["g"]}"#.to_string(),
+            r#"{"event":"on_tool_end","data":{},"run_id":"t9","type":"event","parent_ids":["g"]}"#.to_string(),
+            r#"{"event":"on_tool_end","event":"on_tool_start","data":{},"run_id":"t9"}"#.to_string(),
+            r#"{"run_id":"x","event":"on_tool_start","data":{"input":{}},"name":"f"}"#.to_string(),
+            r#"{"event":5,"data":{}}"#.to_string(),
+            // JS order, no parent_ids: a node's (langgraph_node), then the root's.
+            r#"{"event":"on_chain_stream","run_id":"n","name":"chat","tags":[],"metadata":{"langgraph_node":"chat"},"data":{"chunk":{"messages":[]}}}"#.to_string(),
+            r#"{"event":"on_chain_stream","run_id":"g","name":"LangGraph","tags":[],"metadata":{"thread_id":"t"},"data":{"chunk":{"chat":{"messages":[{"content":"x","type":"ai","id":"a1","tool_calls":[{"id":"c2","name":"f","args":{}}]}]}}}}"#.to_string(),
+            r#"{"event":"on_chain_stream","run_id":"g","data":{"chunk":["custom",{"p":1}]},"metadata":{}}"#.to_string(),
+            r#"{"event":"on_chain_end","data":{"output":{"messages":[{"content":"bye","type":"ai","id":"a2"}]}},"run_id":"g","name":"LangGraph","tags":[],"metadata":{"thread_id":"t"}}"#.to_string(),
+            r#"{"event":"on_chain_start","data":{"input":{"messages":[]}},"run_id":"g2","name":"LangGraph","tags":[],"metadata":{}}"#.to_string(),
+            r#"{"event":"on_chain_end","data":{"output":[1]},"run_id":"g2","parent_ids":[]}"#.to_string(),
+        ];
+        let run = |record: fn(&str, u64) -> Option<Record>| three_ways::run(&lines, record);
+        let whole = run(three_ways::whole);
+        assert_eq!(run(three_ways::framed), whole);
+        assert_eq!(run(three_ways::pruned), whole);
+        // Most take the typed envelope; what the pipeline and `check` read of the records too.
+        let typed = lines
+            .iter()
+            .filter_map(|l| three_ways::framed(l, 1))
+            .filter(|r| r.fast_v2_event().is_some())
+            .count();
+        assert!(typed >= 30, "{typed}");
+        for l in &lines {
+            let (Some(framed), Some(whole)) = (three_ways::framed(l, 1), three_ways::whole(l, 1))
+            else {
+                continue;
+            };
+            assert_eq!(
+                crate::pipeline::record_timestamp(&framed),
+                crate::pipeline::record_timestamp(&whole),
+                "{l}"
+            );
+            assert_eq!(
+                crate::adapter::classify(&framed),
+                crate::adapter::classify(&whole),
+                "{l}"
+            );
+        }
+        assert_eq!(
+            crate::pipeline::record_timestamp(&three_ways::framed(&lines[11], 1).expect("rec")),
+            Some(5)
+        );
+    }
+
     /// Pruned parsing without the message cache.
     fn uncached(text: &str) -> Option<Value> {
         let mut de = serde_json::Deserializer::from_str(text);
-        let map = de.deserialize_map(Top(text, None, None)).ok()?;
+        let v = de.deserialize_map(Top(text, None, None)).ok()?;
         de.end().ok()?;
-        Some(Value::Object(map))
+        Some(v.into_value())
     }
 
     /// Root `on_chain_start` / `on_chain_end` lines of a growing conversation made of

@@ -284,7 +284,7 @@ pub enum Delta {
 pub fn parse_v3_event(text: &str) -> Option<V3Event> {
     match *parse_v3_boxed(text)? {
         Fast::V3(e) => Some(e),
-        Fast::V2(_) => None,
+        Fast::V2(_) | Fast::V2Event(_) => None,
     }
 }
 
@@ -1347,7 +1347,7 @@ mod tests {
             let l = line("1", r#"["a"]"#, d);
             let m = parse_v3_event(&l).expect("fast");
             // What pruning keeps of the payload.
-            let pruned = prune::parse_pruned(&l).expect("pruned");
+            let pruned = prune::parse_pruned(&l).expect("pruned").into_value();
             let kept = &pruned["params"]["data"];
             let Payload::Message(e) = &m.data else {
                 panic!("{l}")
@@ -1396,7 +1396,7 @@ mod tests {
             assert_eq!(m.method.as_str(), method);
             assert_eq!((m.seq, m.timestamp), (Some(4), Some(19)), "{l}");
             // What pruning keeps of the data.
-            let pruned = prune::parse_pruned(&l).expect("pruned");
+            let pruned = prune::parse_pruned(&l).expect("pruned").into_value();
             let kept = pruned["params"].get("data").unwrap_or(&Value::Null);
             if m.method == Method::Updates {
                 // A plain node update: nothing is read of it.
