@@ -168,8 +168,12 @@ pub fn classify(rec: &Record) -> RecordKind {
     if rec.fast_v3().is_some() {
         return RecordKind::V3;
     }
-    // A pruned v2 line's typed envelope: its `event` starts with `on_`, it has no `type`.
-    if rec.fast_v2_event().is_some() {
+    // A v2 line read typed (a model chunk, or a pruned line's envelope): its `event` starts
+    // with `on_`, it has no `type`.
+    if matches!(
+        rec.fast.as_deref(),
+        Some(crate::input::fast::Fast::V2(_) | crate::input::fast::Fast::V2Event(_))
+    ) {
         return RecordKind::V2;
     }
     let v = &rec.value;

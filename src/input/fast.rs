@@ -65,15 +65,6 @@ impl Fast {
         }
         v3::parse_v3_event(text).map(Fast::V3)
     }
-
-    /// The `Value` kept with it: what the classifier reads.
-    pub fn stub_value(&self) -> Value {
-        match self {
-            Fast::V2(_) => stub_value(),
-            Fast::V2Event(_) => Value::Null,
-            Fast::V3(e) => v3::stub_value(e.method),
-        }
-    }
 }
 
 /// What the v2 adapter reads of a plain `on_chat_model_stream` line.
@@ -198,14 +189,6 @@ pub fn parse_v2_stream(text: &str) -> Option<V2Stream> {
     let v = de.deserialize_map(Top).ok()?;
     de.end().ok()?;
     Some(v)
-}
-
-/// The `Value` kept in a fast record: the event name alone, so that whatever reads the
-/// record's value sees a v2 model chunk event (its data is in [`V2Stream`]).
-pub fn stub_value() -> Value {
-    let mut m = Map::new();
-    m.insert("event".into(), Value::String(EVENT.into()));
-    Value::Object(m)
 }
 
 fn bail<E: de::Error>() -> E {

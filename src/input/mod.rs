@@ -47,10 +47,9 @@ pub struct Record {
     /// ([`crate::pipeline::Observer::needs_full_records`]) v2/v3 lines hold only what the
     /// adapters read ([`prune`]); `text` has it all.
     pub value: Value,
-    /// For such observers, a plain v2 model chunk or v3 event is read into this typed form
-    /// instead ([`fast`]), and `value` is only what [`crate::adapter::classify`] reads of a v2
-    /// chunk (`{"event":"on_chat_model_stream"}`), `null` for a v3 event; the adapters, the
-    /// checks and the timestamp read this.
+    /// For such observers, a plain v2 model chunk, a pruned v2 line's envelope or a v3 event
+    /// is read into this typed form instead ([`fast`]), and `value` is `null`: the classifier,
+    /// the adapters, the checks and the timestamp read this.
     pub fast: Option<Box<fast::Fast>>,
 }
 
@@ -75,15 +74,11 @@ impl Record {
 
     /// A line read by a fast path ([`fast`]).
     pub fn from_fast(origin: Origin, text: Box<str>, fast: Box<fast::Fast>) -> Self {
-        // What reads a v3 record reads its fast form ([`crate::adapter::classify`] too): its
-        // `value` is `null`, not a copied stub.
-        let value = match &*fast {
-            fast::Fast::V3(_) | fast::Fast::V2Event(_) => Value::Null,
-            f => f.stub_value(),
-        };
+        // What reads a fast record reads its fast form ([`crate::adapter::classify`] too): its
+        // `value` is `null`.
         Record {
             fast: Some(fast),
-            ..Record::new(origin, 1, None, text, value)
+            ..Record::new(origin, 1, None, text, Value::Null)
         }
     }
 

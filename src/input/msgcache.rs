@@ -274,19 +274,25 @@ fn skip_ws(b: &[u8], mut at: usize) -> usize {
     at
 }
 
-/// The state object `text` starts with, when its first key is `messages` (`{"messages":[`):
-/// the state as a `Value` parse gives it but its `messages` normalized one by one through
-/// this thread's cache (one snapshot), and the length of its text. The object is at nesting
-/// level `level` of its line. `None` (the caller gives up) unless the messages are objects
-/// or lists, the text up to the state's end is valid JSON, and nothing is nested deeper than
-/// the line allows.
-pub fn read_state(text: &str, level: usize) -> Option<(Value, usize)> {
-    read_state_as(Kind::Normalized, text, level)
+/// The state object at byte `at` of the line `text` (at nesting level `level`), read as
+/// [`read_state`] reads it, and the line with `0` in its place: the caller parses that line
+/// and checks that the `0` stands where the state was (by address).
+pub fn take_state(kind: Kind, text: &str, at: usize, level: usize) -> Option<(Value, String)> {
+    let (state, len) = read_state(kind, &text[at..], level)?;
+    let mut line = String::with_capacity(text.len() - len + 1);
+    line.push_str(&text[..at]);
+    line.push('0');
+    line.push_str(&text[at + len..]);
+    Some((state, line))
 }
 
-/// [`read_state`] with the messages of `kind` (each kind has its own cache on a thread):
-/// [`Kind::Parsed`] leaves them as parsing gives them.
-pub fn read_state_as(kind: Kind, text: &str, level: usize) -> Option<(Value, usize)> {
+/// The state object `text` starts with, when its first key is `messages` (`{"messages":[`):
+/// the state as a `Value` parse gives it but its `messages` read through this thread's cache
+/// of `kind` (one snapshot; [`Kind::Normalized`]: normalized one by one, [`Kind::Parsed`]: as
+/// parsing gives them), and the length of its text. The object is at nesting level `level` of
+/// its line. `None` (the caller gives up) unless the messages are objects or lists, the text
+/// up to the state's end is valid JSON, and nothing is nested deeper than the line allows.
+pub fn read_state(kind: Kind, text: &str, level: usize) -> Option<(Value, usize)> {
     const HEAD: &[u8] = br#"{"messages":["#;
     let b = text.as_bytes();
     if !b.starts_with(HEAD) {
@@ -559,7 +565,8 @@ pub(crate) mod tests {
         for _ in 0..2 {
             for s in &states {
                 for after in ["", ",\"interrupts\":[]}", "}}"] {
-                    let (v, n) = read_state(&format!("{s}{after}"), 3).expect("reads");
+                    let (v, n) =
+                        read_state(Kind::Normalized, &format!("{s}{after}"), 3).expect("reads");
                     assert_eq!((&v, n), (&want_state(s), s.len()), "{s}");
                     assert_eq!(v.to_string(), want_state(s).to_string());
                 }
@@ -579,17 +586,17 @@ pub(crate) mod tests {
             r#"{"x":1,"messages":[{}]}"#,
             r#"{"messages":[{}],"$serde_json::private::RawValue":"1"}"#,
         ] {
-            assert!(read_state(bad, 3).is_none(), "{bad}");
+            assert!(read_state(Kind::Normalized, bad, 3).is_none(), "{bad}");
         }
         // Nesting: as deep as the line allows at level 3, and no deeper.
         let nest = |d: usize| format!("{}1{}", "[".repeat(d), "]".repeat(d));
         let ok = format!(r#"{{"messages":[{}],"a":{}}}"#, nest(123), nest(124));
-        assert!(read_state(&ok, 3).is_some());
+        assert!(read_state(Kind::Normalized, &ok, 3).is_some());
         for bad in [
             format!(r#"{{"messages":[{}]}}"#, nest(124)),
             format!(r#"{{"messages":[],"a":{}}}"#, nest(125)),
         ] {
-            assert!(read_state(&bad, 3).is_none(), "{bad}");
+            assert!(read_state(Kind::Normalized, &bad, 3).is_none(), "{bad}");
         }
     }
 }

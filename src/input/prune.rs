@@ -134,7 +134,7 @@ pub fn parse_pruned(text: &str) -> Option<Pruned> {
 }
 
 /// A root `on_chain_start` / `on_chain_end` line whose state's messages are read through the
-/// parse thread's cache of parsed messages ([`msgcache::read_state_as`]), or `None` (the line
+/// parse thread's cache of parsed messages ([`msgcache::take_state`]), or `None` (the line
 /// is then read as any other).
 ///
 /// The state is found in the text (`"data":{"input":{"messages":[` or `"output"` alike: the
@@ -165,11 +165,7 @@ fn read_chain(text: &str, guess: &mut Option<Option<bool>>) -> Option<Pruned> {
         return None;
     }
     // The state is at level 3 (the line, `data`, the state).
-    let (state, len) = msgcache::read_state_as(msgcache::Kind::Parsed, &text[at..], 3)?;
-    let mut line = String::with_capacity(text.len() - len + 1);
-    line.push_str(&text[..at]);
-    line.push('0');
-    line.push_str(&text[at + len..]);
+    let (state, line) = msgcache::take_state(msgcache::Kind::Parsed, text, at, 3)?;
     let slot = Slot {
         data: line[data..].as_ptr(),
         key,

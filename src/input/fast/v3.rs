@@ -55,7 +55,7 @@ use memchr::memmem::Finder;
 
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::value::RawValue;
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use super::{bail, set, Fast, OptText, Text};
 use crate::input::msgcache;
@@ -316,7 +316,7 @@ pub fn parse_v3_boxed(text: &str) -> Option<Box<Fast>> {
 }
 
 /// A root `values` line whose state's messages are read through the parse thread's message
-/// cache ([`msgcache::read_state`]), or `None` (the line is then read as any other).
+/// cache ([`msgcache::take_state`]), or `None` (the line is then read as any other).
 ///
 /// The state is found in the text (`"data":{"messages":[`, its first key `messages`, in a
 /// root namespace: `"namespace":[]` before it) and read there; the line is then read with
@@ -331,11 +331,7 @@ fn cached_state(text: &str) -> Option<Box<Fast>> {
     let at = DATA.find(b)? + br#""data":"#.len();
     ROOT.find(&b[..at])?;
     // The state is at level 3 (the line, `params`, the state).
-    let (state, len) = msgcache::read_state(&text[at..], 3)?;
-    let mut line = String::with_capacity(text.len() - len + 1);
-    line.push_str(&text[..at]);
-    line.push('0');
-    line.push_str(&text[at + len..]);
+    let (state, line) = msgcache::take_state(msgcache::Kind::Normalized, text, at, 3)?;
     let mut de = serde_json::Deserializer::from_str(&line);
     let mut v = de.deserialize_map(Top(Some(line[at..].as_ptr()))).ok()?;
     de.end().ok()?;
@@ -370,20 +366,6 @@ fn method_at(b: &[u8]) -> Option<usize> {
     static METHOD_KEY: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(KEY));
     let head = &b[..b.len().min(64)];
     Some(METHOD_KEY.find(head)? + KEY.len())
-}
-
-/// The `Value` kept in a fast record: what the classifier reads of a v3 event.
-pub fn stub_value(method: Method) -> Value {
-    // Cloned: cheaper than hashing its keys again.
-    static STUBS: LazyLock<[Value; Method::ALL.len()]> = LazyLock::new(|| {
-        Method::ALL.map(|method| {
-            let mut m = Map::new();
-            m.insert("type".into(), Value::String("event".into()));
-            m.insert("method".into(), Value::String(method.as_str().into()));
-            Value::Object(m)
-        })
-    });
-    STUBS[method as usize].clone()
 }
 
 /// An integer that fits an `i64` (anything else gives up).
