@@ -100,33 +100,18 @@ pub struct EventBuilder(Map<String, Value>);
 /// and the keys' stored hashes, so filling one in hashes no key (each `insert` into
 /// `serde_json`'s ordered map SipHashes its key). Declare one per call site with [`shape!`].
 pub struct Shape {
-    /// `type`, `timestamp`, the fields (all `null`).
-    with_ts: Map<String, Value>,
+    /// `type`, `timestamp`, the fields.
+    with_ts: Keys,
     /// `type`, the fields.
-    without_ts: Map<String, Value>,
-    fields: usize,
+    without_ts: Keys,
 }
 
 impl Shape {
     pub fn new(fields: &[&str]) -> Shape {
-        let map = |ts: bool| {
-            // Exactly these fields: a smaller table to copy (a field added after them with
-            // `EventBuilder::val` may grow it).
-            let mut m = Map::with_capacity(fields.len() + 2);
-            m.insert("type".into(), Value::Null);
-            if ts {
-                m.insert("timestamp".into(), Value::Null);
-            }
-            for k in fields {
-                let old = m.insert((*k).into(), Value::Null);
-                assert!(old.is_none(), "duplicate field {k}");
-            }
-            m
-        };
+        let keys = |head: &[&str]| Keys::new(&[head, fields].concat());
         Shape {
-            with_ts: map(true),
-            without_ts: map(false),
-            fields: fields.len(),
+            with_ts: keys(&["type", "timestamp"]),
+            without_ts: keys(&["type"]),
         }
     }
 
@@ -138,11 +123,12 @@ impl Shape {
         timestamp: Option<i64>,
         values: [Value; N],
     ) -> EventBuilder {
-        debug_assert_eq!(N, self.fields, "one value per field");
-        let mut m = match timestamp {
-            Some(_) => self.with_ts.clone(),
-            None => self.without_ts.clone(),
+        let keys = match timestamp {
+            Some(_) => &self.with_ts,
+            None => &self.without_ts,
         };
+        debug_assert_eq!(keys.0.len(), 1 + usize::from(timestamp.is_some()) + N);
+        let mut m = keys.0.clone();
         let mut slots = m.values_mut();
         if let Some(t) = slots.next() {
             *t = Value::String(kind.to_string());
@@ -165,6 +151,8 @@ pub struct Keys(Map<String, Value>);
 
 impl Keys {
     pub fn new(keys: &[&str]) -> Keys {
+        // Exactly these keys: a smaller table to copy (a field added after them with
+        // `EventBuilder::val` may grow it).
         let mut m = Map::with_capacity(keys.len());
         for k in keys {
             let old = m.insert((*k).into(), Value::Null);
