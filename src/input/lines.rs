@@ -2,6 +2,7 @@
 //! UTF-8, and lines longer than a cap (skipped and reported instead of filling memory).
 
 use std::io::{self, BufRead};
+use std::ops::Range;
 
 /// Default `--max-line-bytes`: 64 MiB, far above any real event (RAW payloads are ~1 MB).
 pub const DEFAULT_MAX_LINE_BYTES: usize = 64 * 1024 * 1024;
@@ -15,6 +16,9 @@ pub struct LineReader<R> {
     partial: bool,
     too_long: bool,
     total: usize,
+    /// Bytes of a half-read line already appended to the caller's buffer
+    /// ([`LineReader::next_line_into`]).
+    held: usize,
 }
 
 /// One line: its 1-based number and its text (or why it could not be read as text).
@@ -33,6 +37,7 @@ impl<R: BufRead> LineReader<R> {
             partial: false,
             too_long: false,
             total: 0,
+            held: 0,
         }
     }
 
@@ -92,10 +97,7 @@ impl<R: BufRead> LineReader<R> {
         if self.too_long {
             return Ok(Some(RawLine {
                 number,
-                text: Err(format!(
-                    "line is {} bytes, over the --max-line-bytes limit of {} bytes; skipped",
-                    self.total, self.max
-                )),
+                text: Err(self.too_long_message()),
             }));
         }
         if self.buf.last() == Some(&b'\r') {
@@ -103,15 +105,160 @@ impl<R: BufRead> LineReader<R> {
         }
         // A BOM starts the file, or a later line when recordings were concatenated (`cat a b`).
         let bytes: &[u8] = &self.buf;
-        let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
-        let text = std::str::from_utf8(bytes).map_err(|e| {
-            format!(
-                "invalid UTF-8 at byte {} of the line; expected UTF-8 text",
-                e.valid_up_to()
-            )
-        });
+        let bytes = bytes.strip_prefix(BOM).unwrap_or(bytes);
+        let text = std::str::from_utf8(bytes).map_err(|e| invalid_utf8(&e));
         Ok(Some(RawLine { number, text }))
     }
+
+    /// The next line appended to `out` without a copy of its own, `Ok(None)` at end of input:
+    /// what [`next_line`](Self::next_line) does for a batch of lines ([`super::parallel`]),
+    /// its line read straight from the reader's buffer into the batch's.
+    ///
+    /// The line's text is `out[span]`: the CR before its `\n` is dropped, a BOM it starts with
+    /// is left before `span`, and its bytes are **not yet checked** to be UTF-8 (the batch
+    /// checks them all at once, see [`utf8_spans`]). A line over the limit leaves nothing in
+    /// `out` and is its own `Err`. After a `WouldBlock` the half-read line stays at the end of
+    /// `out`: the next call resumes it, so `out` must keep those bytes at its end.
+    pub fn next_line_into(&mut self, out: &mut Vec<u8>) -> io::Result<Option<SpanLine>> {
+        if !self.partial {
+            self.held = 0;
+            self.too_long = false;
+            self.total = 0;
+        }
+        let start = out.len().saturating_sub(self.held);
+        loop {
+            let available = match self.reader.fill_buf() {
+                Ok(b) => b,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => {
+                    self.held = out.len() - start;
+                    return Err(e);
+                }
+            };
+            if available.is_empty() {
+                break;
+            }
+            self.partial = true;
+            let (chunk, found) = match memchr::memchr(b'\n', available) {
+                Some(i) => (&available[..i], Some(i)),
+                None => (available, None),
+            };
+            self.total += chunk.len();
+            if !self.too_long {
+                if out.len() - start + chunk.len() > self.max {
+                    self.too_long = true;
+                    out.truncate(start);
+                } else {
+                    out.extend_from_slice(chunk);
+                }
+            }
+            match found {
+                Some(i) => {
+                    self.reader.consume(i + 1);
+                    break;
+                }
+                None => {
+                    let n = available.len();
+                    self.reader.consume(n);
+                }
+            }
+        }
+        self.held = 0;
+        if !self.partial {
+            return Ok(None);
+        }
+        self.partial = false;
+        self.number += 1;
+        let number = self.number;
+        if self.too_long {
+            out.truncate(start);
+            return Ok(Some(SpanLine {
+                number,
+                span: Err(self.too_long_message()),
+            }));
+        }
+        if out.last() == Some(&b'\r') && out.len() > start {
+            out.pop();
+        }
+        // A BOM starts the file, or a later line when recordings were concatenated (`cat a b`).
+        let from = if out[start..].starts_with(BOM) {
+            start + BOM.len()
+        } else {
+            start
+        };
+        Ok(Some(SpanLine {
+            number,
+            span: Ok(from..out.len()),
+        }))
+    }
+
+    fn too_long_message(&self) -> String {
+        format!(
+            "line is {} bytes, over the --max-line-bytes limit of {} bytes; skipped",
+            self.total, self.max
+        )
+    }
+}
+
+const BOM: &[u8] = b"\xEF\xBB\xBF";
+
+/// One line appended to a buffer by [`LineReader::next_line_into`]: its 1-based number and
+/// where its (unchecked) text is, or why it was not kept.
+#[derive(Debug, PartialEq, Eq)]
+pub struct SpanLine {
+    pub number: u64,
+    pub span: Result<Range<usize>, String>,
+}
+
+/// Lines in a buffer: each line's number and its span ([`SpanLine`]).
+pub type Spans = Vec<(u64, Result<Range<usize>, String>)>;
+
+/// Why a line is not UTF-8, as [`LineReader::next_line`] reports it.
+pub fn invalid_utf8(e: &std::str::Utf8Error) -> String {
+    format!(
+        "invalid UTF-8 at byte {} of the line; expected UTF-8 text",
+        e.valid_up_to()
+    )
+}
+
+/// `buf` as a `String` and each line's text checked to be UTF-8, as
+/// [`LineReader::next_line`] would have checked it line by line: one pass over the whole
+/// buffer when every line is valid (the usual case), a line at a time otherwise.
+///
+/// `buf` holds the lines' spans in order, with at most whole UTF-8 characters (a BOM) between
+/// them. A valid buffer whose spans all start and end on character boundaries has every span
+/// valid; a valid buffer can still hold invalid lines (a character split over two lines), so
+/// the boundaries are checked too.
+pub fn utf8_spans(buf: Vec<u8>, lines: Spans) -> (String, Spans) {
+    let buf = match String::from_utf8(buf) {
+        Ok(s) => {
+            let on_boundaries = lines.iter().all(|(_, l)| match l {
+                Ok(r) => s.get(r.clone()).is_some(),
+                Err(_) => true,
+            });
+            if on_boundaries {
+                return (s, lines);
+            }
+            s.into_bytes()
+        }
+        Err(e) => e.into_bytes(),
+    };
+    // Some line is not UTF-8: keep the valid ones, in a buffer of their own.
+    let mut text = String::with_capacity(buf.len());
+    let lines = lines
+        .into_iter()
+        .map(|(key, l)| {
+            let l = l.and_then(|r| {
+                let bytes = buf.get(r).unwrap_or_default();
+                let t = std::str::from_utf8(bytes).map_err(|e| invalid_utf8(&e))?;
+                let start = text.len();
+                text.push_str(t);
+                Ok(start..text.len())
+            });
+            (key, l)
+        })
+        .collect();
+    (text, lines)
 }
 
 /// A reader that reports `WouldBlock` once before a read that would wait for its writer.

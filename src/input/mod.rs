@@ -10,14 +10,16 @@ pub mod msgcache;
 pub mod parallel;
 pub mod prune;
 mod sse;
+mod text;
 
 use std::io::BufRead;
 use std::sync::Arc;
 
 use serde_json::Value;
 
-pub use lines::{IdleHint, LineReader, RawLine, Readiness, DEFAULT_MAX_LINE_BYTES};
+pub use lines::{IdleHint, LineReader, RawLine, Readiness, SpanLine, DEFAULT_MAX_LINE_BYTES};
 pub use sse::SseFramer;
+pub use text::RecordText;
 
 /// Where a record came from: file name (`-` for stdin) and 1-based line number.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -41,7 +43,7 @@ pub struct Record {
     /// The SSE `event:` field, when the record came from an SSE frame.
     pub sse_event: Option<String>,
     /// The record's JSON text: the line, or an SSE frame's joined `data`.
-    pub text: Box<str>,
+    pub text: RecordText,
     hash: std::sync::OnceLock<u64>,
     /// The parsed record. For observers that said they need no full records
     /// ([`crate::pipeline::Observer::needs_full_records`]) v2/v3 lines hold only what the
@@ -58,7 +60,7 @@ impl Record {
         origin: Origin,
         lines: u64,
         sse_event: Option<String>,
-        text: Box<str>,
+        text: RecordText,
         value: Value,
     ) -> Self {
         Record {
@@ -73,7 +75,7 @@ impl Record {
     }
 
     /// A line read by a fast path ([`fast`]).
-    pub fn from_fast(origin: Origin, text: Box<str>, fast: Box<fast::Fast>) -> Self {
+    pub fn from_fast(origin: Origin, text: RecordText, fast: Box<fast::Fast>) -> Self {
         // What reads a fast record reads its fast form ([`crate::adapter::classify`] too): its
         // `value` is `null`.
         Record {
@@ -205,7 +207,7 @@ impl<R: BufRead> Framer<R> {
         if self.batch.is_empty() {
             return;
         }
-        let batch = std::mem::take(&mut self.batch);
+        let batch = self.batch.take();
         if at_end && pool.in_flight() == 0 && !pool.started() {
             self.ready = batch.parse(&self.file, self.prune).into_iter();
         } else {
@@ -257,6 +259,26 @@ impl<R: BufRead> Framer<R> {
                 return Ok(None);
             }
             let batching = self.pool.is_some() && self.framing == Some(Framing::Ndjson);
+            if batching {
+                // Lines go from the reader's buffer straight into the batch's.
+                match self.batch.read_line(&mut self.lines) {
+                    Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
+                        self.flush_batch(false);
+                        self.idle = true;
+                    }
+                    Err(e) => return Err(e),
+                    Ok(false) => {
+                        self.done = true;
+                        self.flush_batch(true);
+                    }
+                    Ok(true) => {
+                        if self.batch.is_full() {
+                            self.flush_batch(false);
+                        }
+                    }
+                }
+                continue;
+            }
             let Framer {
                 lines,
                 framing,
@@ -265,7 +287,6 @@ impl<R: BufRead> Framer<R> {
                 file,
                 done,
                 prune,
-                batch,
                 ..
             } = self;
             match lines.next_line() {
@@ -282,12 +303,6 @@ impl<R: BufRead> Framer<R> {
                         }
                     }
                     self.flush_batch(true);
-                }
-                Ok(Some(raw)) if batching => {
-                    batch.push(raw.number, raw.text);
-                    if batch.is_full() {
-                        self.flush_batch(false);
-                    }
                 }
                 Ok(Some(raw)) => frame_line(raw, framing, sse, pending, file, *prune),
             }
@@ -350,7 +365,13 @@ pub fn detect_framing(first_line: &str) -> Framing {
     }
 }
 
-pub(crate) fn frame_ndjson_line(text: &str, origin: Origin, prune: bool) -> Frame {
+/// Frames one NDJSON line; `line` becomes the record's text (a `&str` is copied, a
+/// [`RecordText`] of a batch is kept as it is).
+pub(crate) fn frame_ndjson_line<T>(line: T, origin: Origin, prune: bool) -> Frame
+where
+    T: std::ops::Deref<Target = str> + Into<RecordText>,
+{
+    let text: &str = &line;
     if text.trim().is_empty() {
         return Frame::Ignored {
             origin,
@@ -367,13 +388,13 @@ pub(crate) fn frame_ndjson_line(text: &str, origin: Origin, prune: bool) -> Fram
             fast::Fast::parse(text).map(Box::new)
         };
         if let Some(f) = f {
-            return Frame::Record(Record::from_fast(origin, text.into(), f));
+            return Frame::Record(Record::from_fast(origin, line.into(), f));
         }
     }
     let pruned = if prune {
         match prune::parse_pruned(text) {
             Some(prune::Pruned::V2(e)) => {
-                return Frame::Record(Record::from_fast(origin, text.into(), e));
+                return Frame::Record(Record::from_fast(origin, line.into(), e));
             }
             Some(prune::Pruned::Map(m)) => Some(Value::Object(m)),
             None => None,
@@ -382,7 +403,7 @@ pub(crate) fn frame_ndjson_line(text: &str, origin: Origin, prune: bool) -> Fram
         None
     };
     match pruned.map_or_else(|| parse_json(text), Ok) {
-        Ok(value) => Frame::Record(Record::new(origin, 1, None, text.into(), value)),
+        Ok(value) => Frame::Record(Record::new(origin, 1, None, line.into(), value)),
         Err(message) => Frame::Bad {
             origin,
             lines: 1,

@@ -12,34 +12,84 @@
 //! thread), and threads end with the pool.
 
 use std::collections::VecDeque;
-use std::ops::Range;
+use std::io::{self, BufRead};
 use std::sync::mpsc::{self, Receiver, SyncSender};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 
-use super::{frame_ndjson_line, Frame, Origin, Record};
+use super::lines::{utf8_spans, Spans};
+use super::{frame_ndjson_line, Frame, LineReader, Origin, Record, RecordText, SpanLine};
 
 /// A batch is sent once its lines hold this many bytes (or at end of input or when the input
 /// is idle).
 pub const BATCH_BYTES: usize = 64 * 1024;
 /// …or once it holds this many lines.
 const BATCH_LINES: usize = 1024;
+/// A batch's buffer is allocated this much over [`BATCH_BYTES`] once, so the line that fills
+/// it fits without the buffer regrowing (and being copied) a doubling at a time. Recordings'
+/// lines are a few KB; a longer one only regrows its own batch's buffer.
+const BATCH_SLACK: usize = 32 * 1024;
 
-/// Lines to parse: their texts in one buffer (one copy, one allocation per batch).
+/// Lines to parse: their texts in one buffer (read into it straight from the reader's buffer,
+/// one allocation per batch), each record's text then a range of it ([`RecordText`]).
 #[derive(Default)]
 pub struct Batch {
-    text: String,
-    lines: Vec<(u64, Result<Range<usize>, String>)>,
+    /// The lines' bytes, not yet checked to be UTF-8 ([`utf8_spans`]); past `end`, the bytes
+    /// of a line half read when the input went idle.
+    text: Vec<u8>,
+    /// The end of the last whole line in `text`.
+    end: usize,
+    lines: Spans,
 }
 
 impl Batch {
+    /// Appends a line already read (tests build batches line by line).
+    #[cfg(test)]
     pub fn push(&mut self, number: u64, text: Result<&str, String>) {
+        self.text.truncate(self.end);
         let entry = text.map(|t| {
             let start = self.text.len();
-            self.text.push_str(t);
+            self.text.extend_from_slice(t.as_bytes());
             start..self.text.len()
         });
+        self.end = self.text.len();
         self.lines.push((number, entry));
+    }
+
+    /// Reads the next line straight into the batch, `Ok(false)` at end of input. A
+    /// `WouldBlock` leaves a half-read line at the end of the buffer ([`take`](Self::take)
+    /// carries it over); the next call resumes it.
+    pub fn read_line<R: BufRead>(&mut self, lines: &mut LineReader<R>) -> io::Result<bool> {
+        if self.text.capacity() == 0 {
+            self.text.reserve_exact(BATCH_BYTES + BATCH_SLACK);
+        }
+        let Some(SpanLine { number, span }) = lines.next_line_into(&mut self.text)? else {
+            return Ok(false);
+        };
+        self.end = self.text.len();
+        self.lines.push((number, span));
+        Ok(true)
+    }
+
+    /// The whole lines batched so far, checked to be UTF-8 (here, on the reading thread:
+    /// the parsing threads have more to do), leaving here an empty batch with a half-read
+    /// line's bytes (if any) carried over.
+    pub fn take(&mut self) -> Lines {
+        let tail = self.text.get(self.end..).unwrap_or_default();
+        let mut next = Vec::new();
+        if !tail.is_empty() {
+            next.reserve_exact((BATCH_BYTES + BATCH_SLACK).max(tail.len()));
+            next.extend_from_slice(tail);
+        }
+        self.text.truncate(self.end);
+        let text = std::mem::replace(&mut self.text, next);
+        let lines = std::mem::take(&mut self.lines);
+        self.end = 0;
+        let (text, lines) = utf8_spans(text, lines);
+        Lines {
+            text: Arc::new(text),
+            lines,
+        }
     }
 
     pub fn is_empty(&self) -> bool {
@@ -47,12 +97,20 @@ impl Batch {
     }
 
     pub fn is_full(&self) -> bool {
-        self.text.len() >= BATCH_BYTES || self.lines.len() >= BATCH_LINES
+        self.end >= BATCH_BYTES || self.lines.len() >= BATCH_LINES
     }
+}
 
+/// A batch's lines, ready to parse: their texts in one buffer their records share.
+pub struct Lines {
+    text: Arc<String>,
+    lines: Spans,
+}
+
+impl Lines {
     /// Parses every line, as the sequential framer would.
     pub fn parse(self, file: &Arc<str>, prune: bool) -> Vec<Frame> {
-        let Batch { text, lines } = self;
+        let Lines { text, lines } = self;
         lines
             .into_iter()
             .map(|(line, entry)| {
@@ -60,8 +118,11 @@ impl Batch {
                     file: file.clone(),
                     line,
                 };
-                match entry {
-                    Ok(r) => frame_ndjson_line(&text[r], origin, prune),
+                let shared = entry.and_then(|r| {
+                    RecordText::shared(&text, r).ok_or_else(|| "line lost in its batch".to_string())
+                });
+                match shared {
+                    Ok(t) => frame_ndjson_line(t, origin, prune),
                     Err(message) => Frame::Bad {
                         origin,
                         lines: 1,
@@ -74,7 +135,7 @@ impl Batch {
 }
 
 struct Job {
-    batch: Batch,
+    batch: Lines,
     file: Arc<str>,
     prune: bool,
     reply: SyncSender<Vec<Frame>>,
@@ -142,7 +203,7 @@ impl ParsePool {
     }
 
     /// Sends a batch to be parsed (parsed here when no worker could be started).
-    pub fn submit(&mut self, batch: Batch, file: &Arc<str>, prune: bool) {
+    pub fn submit(&mut self, batch: Lines, file: &Arc<str>, prune: bool) {
         let (reply, result) = mpsc::sync_channel(1);
         // The next batch hands back about as many records: room for them at once, not
         // regrown (and the records moved) a doubling at a time.
@@ -208,7 +269,140 @@ impl Drop for ParsePool {
 
 #[cfg(test)]
 mod tests {
+    use super::super::Readiness;
     use super::*;
+
+    type Got = Vec<(u64, Result<String, String>)>;
+
+    /// A source handing out its parts one read at a time, idle (`WouldBlock`) between them.
+    struct Gappy(Vec<Vec<u8>>);
+    impl io::Read for Gappy {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            if self.0.is_empty() {
+                return Ok(0);
+            }
+            let n = self.0[0].len().min(buf.len());
+            buf[..n].copy_from_slice(&self.0[0][..n]);
+            self.0[0].drain(..n);
+            if self.0[0].is_empty() {
+                self.0.remove(0);
+            }
+            Ok(n)
+        }
+    }
+    impl Readiness for Gappy {}
+
+    fn reader(parts: &[&[u8]], cap: usize) -> io::BufReader<super::super::IdleHint<Gappy>> {
+        let parts = parts.iter().map(|p| p.to_vec()).collect();
+        io::BufReader::with_capacity(cap, super::super::IdleHint::new(Gappy(parts)))
+    }
+
+    /// Every line as [`LineReader::next_line`] reads it (retrying after `WouldBlock`).
+    fn by_next_line(parts: &[&[u8]], cap: usize, max: usize) -> Got {
+        let mut r = LineReader::new(reader(parts, cap), max);
+        let mut out = vec![];
+        loop {
+            match r.next_line() {
+                Ok(Some(l)) => out.push((l.number, l.text.map(str::to_string))),
+                Ok(None) => return out,
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock => {}
+                Err(e) => panic!("unexpected error {e}"),
+            }
+        }
+    }
+
+    /// Every line read straight into batches, a batch taken at each `WouldBlock` (with a
+    /// half-read line in it) and every `every` lines, as the framer does.
+    fn by_batches(parts: &[&[u8]], cap: usize, max: usize, every: usize) -> Got {
+        let mut r = LineReader::new(reader(parts, cap), max);
+        let mut batch = Batch::default();
+        let mut taken = vec![];
+        loop {
+            match batch.read_line(&mut r) {
+                Ok(true) if batch.lines.len() >= every => taken.push(batch.take()),
+                Ok(true) => {}
+                Ok(false) => break,
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock => taken.push(batch.take()),
+                Err(e) => panic!("unexpected error {e}"),
+            }
+        }
+        taken.push(batch.take());
+        let mut out = vec![];
+        for Lines { text, lines } in taken {
+            for (n, l) in lines {
+                out.push((n, l.map(|r| text[r].to_string())));
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn batches_read_lines_as_next_line_does() {
+        let cases: Vec<Vec<&[u8]>> = vec![
+            vec![b"{\"a\":1}\r\n{\"b\":2}"],
+            vec![b"\xEF\xBB\xBF{}\n{}\n\xEF\xBB\xBF{\"b\":2}\r\n\n\r\n"],
+            vec![b"ok\n\xff\xfe\nok\n{\"\xc3\xa9\":1}\n\xc3"],
+            // A character split over two lines: the buffer is valid UTF-8, each line is not.
+            vec![b"{}\n\xc3\n\xa9\n{}\n"],
+            vec![b"0123456789012345678901234567890\nok\n0123456789012345678901\r\n"],
+            // Lines split across reads, with the input idle in their middle.
+            vec![
+                b"{\"a\":",
+                b"1}\n{\"b\"",
+                b":2}\r",
+                b"\n\xEF\xBB",
+                b"\xBF{}\n",
+            ],
+            vec![b"01234567890123456789", b"0123456789\nok\n"],
+            vec![b"\r\n\r\r\n\n"],
+            vec![],
+        ];
+        for parts in &cases {
+            for cap in [3, 7, 64, 8192] {
+                let want = by_next_line(parts, cap, 24);
+                for every in [1, 2, 1000] {
+                    let got = by_batches(parts, cap, 24, every);
+                    assert_eq!(
+                        got, want,
+                        "{parts:?}, reader buffer {cap}, batch every {every}"
+                    );
+                }
+            }
+        }
+        let want = by_next_line(&cases[4], 8192, 24);
+        assert!(want[0]
+            .1
+            .as_ref()
+            .is_err_and(|e| e.contains("--max-line-bytes")));
+        assert!(want[2].1.is_ok(), "21 bytes and a CR fit in 24");
+        let want = by_next_line(&cases[3], 8192, 24);
+        assert!(want[1]
+            .1
+            .as_ref()
+            .is_err_and(|e| e.contains("invalid UTF-8")));
+        assert!(want[2]
+            .1
+            .as_ref()
+            .is_err_and(|e| e.contains("invalid UTF-8")));
+    }
+
+    #[test]
+    fn batch_buffer_is_allocated_once() {
+        let mut batch = Batch::default();
+        let line = vec![b'x'; 1000];
+        let mut input = vec![];
+        for _ in 0..200 {
+            input.extend_from_slice(&line);
+            input.push(b'\n');
+        }
+        let mut r = LineReader::new(&input[..], 4096);
+        assert!(batch.read_line(&mut r).is_ok_and(|more| more));
+        let ptr = batch.text.as_ptr();
+        while !batch.is_full() {
+            assert!(batch.read_line(&mut r).is_ok_and(|more| more));
+        }
+        assert_eq!(batch.text.as_ptr(), ptr, "the buffer was regrown");
+    }
 
     fn lines(frames: &[Frame]) -> Vec<u64> {
         frames.iter().map(|f| f.origin().line).collect()
@@ -225,7 +419,7 @@ mod tests {
                 let n = b * 10 + i + 1;
                 batch.push(n, Ok(&format!("{{\"n\":{n}}}")));
             }
-            pool.submit(batch, &file, false);
+            pool.submit(batch.take(), &file, false);
             if pool.in_flight() >= pool.in_flight_limit() {
                 got.extend(lines(&pool.next_batch().expect("a batch is out")));
             }
@@ -244,7 +438,7 @@ mod tests {
         batch.push(2, Err("invalid UTF-8".into()));
         batch.push(3, Ok("  "));
         batch.push(4, Ok("{\"a\""));
-        let frames = batch.parse(&file, true);
+        let frames = batch.take().parse(&file, true);
         assert!(matches!(frames[0], Frame::Record(_)));
         assert!(matches!(&frames[1], Frame::Bad { message, .. } if message == "invalid UTF-8"));
         assert!(matches!(frames[2], Frame::Ignored { .. }));
