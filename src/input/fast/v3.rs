@@ -84,8 +84,7 @@ pub struct V3Event {
     /// otherwise).
     ns: String,
     /// Of a root `values` event (`ns` empty): the model events of its state, made here from
-    /// `params.data` ([`crate::adapter::state_events_owned`]) instead of on the main thread
-    /// (all but the AG-UI message list, made when they are taken).
+    /// `params.data` ([`crate::adapter::state_events_owned`]) instead of on the main thread.
     pub state: Option<StateEvents>,
 }
 
@@ -126,17 +125,12 @@ pub struct StateEvents(Mutex<Option<Vec<ModelEvent>>>);
 impl StateEvents {
     /// The events (none once taken, or when the data is not a state object). A state
     /// payload maps iff it gives events ([`crate::adapter::state_events`]).
-    /// The `State` event's AG-UI messages are made here, on the caller's thread
-    /// ([`crate::adapter::state_messages`]).
     pub fn take(&self) -> Vec<ModelEvent> {
-        let mut events = self
-            .0
+        self.0
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
             .take()
-            .unwrap_or_default();
-        events.iter_mut().for_each(crate::adapter::state_messages);
-        events
+            .unwrap_or_default()
     }
 
     fn get(&self) -> Option<Vec<ModelEvent>> {
