@@ -150,6 +150,13 @@ fn normalize_owned_but(mut v: Value, done: Option<&str>) -> Value {
     v
 }
 
+/// Whether normalizing an object keeps its entries, in order, under their keys (only their
+/// values normalized): it has no `lc` / `__lc_escaped__` key, so it is no constructor, no
+/// escaped dict and no `not_implemented` repr, which normalizing replaces whole.
+pub fn keeps_its_entries(m: &Map<String, Value>) -> bool {
+    special_keys(m) == (false, false)
+}
+
 /// Whether [`normalize_owned`] can change `v` at all (scalars never change).
 fn needs_owned_pass(v: &Value) -> bool {
     matches!(v, Value::Object(_) | Value::Array(_))
