@@ -128,10 +128,12 @@ pub enum ModelEvent {
         name: String,
         value: Value,
     },
-    /// The full graph state (never a node's partial update). `messages` in AG-UI form.
+    /// The full graph state (never a node's partial update), normalized ([`crate::adapter::lc`]).
+    /// Its `messages` list, when it has one, is the run's message list: the mapper reads its
+    /// tool messages at once and converts the whole list to AG-UI only at the run's end (for
+    /// `MESSAGES_SNAPSHOT`), not for every state.
     State {
         state: Value,
-        messages: Option<Vec<Value>>,
     },
     /// A native AG-UI event (passthrough, or a `custom` event named `agui`).
     Native(Value),

@@ -259,10 +259,11 @@ pub fn run(inputs: Vec<Input>, opts: &Options, obs: &mut dyn Observer) -> Result
     };
     out.clear();
     mapper.finish(&mut out);
-    for ev in out.drain(..) {
+    for ev in out.iter() {
         stats.events += 1;
-        obs.event(&ev, &last_origin).map_err(Error::Output)?;
+        obs.event(ev, &last_origin).map_err(Error::Output)?;
     }
+    mapper.settle(&mut out);
     Ok(stats)
 }
 
@@ -282,10 +283,11 @@ fn emit(
         }
         out.clear();
         mapper.map(ev, out);
-        for e in out.drain(..) {
+        for e in out.iter() {
             stats.events += 1;
-            obs.event(&e, origin).map_err(Error::Output)?;
+            obs.event(e, origin).map_err(Error::Output)?;
         }
+        mapper.settle(out);
     }
     Ok(())
 }

@@ -150,6 +150,13 @@ fn normalize_owned_but(mut v: Value, done: Option<&str>) -> Value {
     v
 }
 
+/// Whether normalizing an object keeps its entries, in order, under their keys (only their
+/// values normalized): it has no `lc` / `__lc_escaped__` key, so it is no constructor, no
+/// escaped dict and no `not_implemented` repr, which normalizing replaces whole.
+pub fn keeps_its_entries(m: &Map<String, Value>) -> bool {
+    special_keys(m) == (false, false)
+}
+
 /// Whether [`normalize_owned`] can change `v` at all (scalars never change).
 fn needs_owned_pass(v: &Value) -> bool {
     matches!(v, Value::Object(_) | Value::Array(_))
@@ -392,6 +399,29 @@ pub fn tool_content_text(content: &Value) -> String {
     }
 }
 
+/// Whether `m` (a message of a normalized list, not normalized again yet) may be a tool
+/// message once [`normalize_cow`] has run: it is one already (normalizing an object with no
+/// `lc` / `__lc_escaped__` key keeps its keys and its strings), or normalizing may replace it
+/// whole. Lets a state's tool messages be found without normalizing every message.
+pub fn may_be_tool_message(m: &Value) -> bool {
+    match m {
+        Value::Object(o) => {
+            let (lc, escaped) = special_keys(o);
+            lc || escaped || message_kind(m) == Some("tool")
+        }
+        _ => false,
+    }
+}
+
+/// The tool call a flat message answers: its `tool_call_id` when it is a tool message
+/// (what [`to_agui_message`] reads as `toolCallId`; without one it gives no message).
+pub fn tool_call_id(m: &Value) -> Option<&str> {
+    if message_kind(m) != Some("tool") {
+        return None;
+    }
+    m.field("tool_call_id").and_then(Value::as_str)
+}
+
 /// A message list (flat or constructor form) → AG-UI messages, ids falling back to `msg-<n>`.
 pub fn to_agui_messages(list: &[Value]) -> Vec<Value> {
     list.iter()
@@ -468,6 +498,53 @@ pub(crate) mod tests {
         let lc_inside =
             json!({"__lc_escaped__":{"lc":1,"type":"constructor","id":["a","B"],"kwargs":{"k":2}}});
         assert_eq!(normalize_owned(lc_inside), json!({"__type__":"B","k":2}));
+    }
+
+    /// Messages of every form, tool messages among them.
+    pub(crate) fn message_list() -> Vec<Value> {
+        let tool_ctor = json!({"lc":1,"type":"constructor","id":["langchain_core","messages","ToolMessage"],
+            "kwargs":{"content":"42","tool_call_id":"c2","id":"t2","status":"error"}});
+        let mut list = vec![
+            json!({"type":"human","content":"hi","id":"h"}),
+            json!({"type":"ai","content":"","id":"a","tool_calls":[{"id":"c1","name":"f","args":{}}]}),
+            json!({"type":"tool","content":[{"type":"text","text":"r"}],"tool_call_id":"c1","id":"t1"}),
+            json!({"type":"tool","content":{"k":1},"tool_call_id":"c3"}),
+            json!({"type":"tool","content":"no call id"}),
+            json!({"role":"tool","content":"js","tool_call_id":"c4","id":""}),
+            json!({"type":"ToolMessageChunk","content":"chunk","tool_call_id":"c5"}),
+            json!({"type":"ToolMessage","content":"x","tool_call_id":"c6","lc":2}),
+            json!({"__lc_escaped__":{"type":"tool","content":"esc","tool_call_id":"c7"}}),
+            json!({"__lc_escaped__": tool_ctor.clone()}),
+            json!({"type":"tool","content":"nested","tool_call_id":"c8","artifact":{"__lc_escaped__":{"lc":1}}}),
+            tool_ctor,
+            json!("a string"),
+            json!([{"type":"tool","content":"in a list","tool_call_id":"c9"}]),
+        ];
+        list.extend(odd_values());
+        list
+    }
+
+    #[test]
+    fn tool_messages_are_found_as_the_full_conversion_finds_them() {
+        let list = message_list();
+        let eager: Vec<Value> = to_agui_messages(&list)
+            .into_iter()
+            .filter(|m| m["role"] == "tool")
+            .collect();
+        let mut lazy = vec![];
+        for (i, m) in list.iter().enumerate() {
+            let n = normalize_cow(m);
+            let full = to_agui_message(&n, &format!("msg-{i}"));
+            if !may_be_tool_message(m) {
+                assert!(full.is_none_or(|f| f["role"] != "tool"), "{m}");
+                continue;
+            }
+            if tool_call_id(&n).is_some() {
+                lazy.extend(full);
+            }
+        }
+        assert_eq!(lazy, eager);
+        assert!(eager.len() >= 9, "{eager:?}");
     }
 
     #[test]

@@ -324,40 +324,24 @@ pub fn interrupts_from(list: &Value) -> Vec<InterruptInfo> {
 /// A full-state payload → model events: its `__interrupt__` entries (the platform appends them
 /// to the state of an interrupted run) as an interrupt, the rest as the state.
 pub fn state_events(payload: &Value, out: &mut Vec<ModelEvent>) -> bool {
-    normalized_state_events(lc::normalize_deep(payload), out, true)
+    normalized_state_events(lc::normalize_deep(payload), out)
 }
 
-/// [`state_events`] of an owned payload, normalized without copies ([`lc::normalize_owned`]),
-/// but the `State` event's AG-UI `messages` left out (`None`) for [`state_messages`] to add:
-/// what the parse thread makes of a root v3 `values` event ([`crate::input::fast::v3`]), the
-/// messages then made on the main thread (the parse thread has more to do).
+/// [`state_events`] of an owned payload, normalized without copies ([`lc::normalize_owned`]):
+/// what the parse thread makes of a root v3 `values` event ([`crate::input::fast::v3`]).
 pub fn state_events_owned(payload: Value, out: &mut Vec<ModelEvent>) -> bool {
-    normalized_state_events(lc::normalize_owned(payload), out, false)
+    normalized_state_events(lc::normalize_owned(payload), out)
 }
 
 /// [`state_events_owned`] of a state whose `messages` list (if an object's entry) was
 /// normalized already, message by message ([`lc::normalize_state_owned`]).
 pub fn state_events_prenormalized(payload: Value, out: &mut Vec<ModelEvent>) -> bool {
-    normalized_state_events(lc::normalize_state_owned(payload, "messages"), out, false)
-}
-
-/// Adds its AG-UI `messages` to a `State` event of [`state_events_owned`].
-pub fn state_messages(ev: &mut ModelEvent) {
-    if let ModelEvent::State { state, messages } = ev {
-        *messages = state_message_list(state);
-    }
-}
-
-fn state_message_list(state: &Value) -> Option<Vec<Value>> {
-    state
-        .field("messages")
-        .and_then(Value::as_array)
-        .map(|l| lc::to_agui_messages(l))
+    normalized_state_events(lc::normalize_state_owned(payload, "messages"), out)
 }
 
 /// [`state_events`] of the normalized payload (normalizing again is not a no-op: an
-/// unwrapped `__lc_escaped__` dict may hold `lc` keys), with the state's AG-UI messages or not.
-fn normalized_state_events(mut state: Value, out: &mut Vec<ModelEvent>, messages: bool) -> bool {
+/// unwrapped `__lc_escaped__` dict may hold `lc` keys).
+fn normalized_state_events(mut state: Value, out: &mut Vec<ModelEvent>) -> bool {
     let mut mapped = false;
     if let Some(list) = state
         .as_object_mut()
@@ -373,12 +357,7 @@ fn normalized_state_events(mut state: Value, out: &mut Vec<ModelEvent>, messages
         }
     }
     if state.is_object() {
-        let messages = if messages {
-            state_message_list(&state)
-        } else {
-            None
-        };
-        out.push(ModelEvent::State { state, messages });
+        out.push(ModelEvent::State { state });
         mapped = true;
     }
     mapped
@@ -533,7 +512,6 @@ mod tests {
             let (mut a, mut b) = (vec![], vec![]);
             let mapped = state_events(&v, &mut a);
             assert_eq!(state_events_owned(v.clone(), &mut b), mapped, "{v}");
-            b.iter_mut().for_each(state_messages);
             assert_eq!(a, b, "{v}");
             assert_eq!(mapped, !a.is_empty(), "{v}");
         }

@@ -209,14 +209,7 @@ impl V2Adapter {
                 self.ensure_started(out);
                 let output = lc::normalize_deep(data.field("output").unwrap_or(&Value::Null));
                 if output.is_object() {
-                    let messages = output
-                        .field("messages")
-                        .and_then(Value::as_array)
-                        .map(|l| lc::to_agui_messages(l));
-                    out.push(ModelEvent::State {
-                        state: output,
-                        messages,
-                    });
+                    out.push(ModelEvent::State { state: output });
                 }
                 out.push(ModelEvent::RunEnd);
                 self.ended = true;

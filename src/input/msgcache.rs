@@ -8,10 +8,11 @@
 //! ([`crate::input::fast::v3`] finds it and checks it is `params.data`): at each message, the
 //! cached texts that share a hash of its first [`PREFIX`] bytes are compared with the text
 //! there; one that the text starts with is the message (an object's or list's text ends where
-//! it closes), and its value is cloned (a map's clone copies the stored key hashes: no
-//! SipHash), without reading the message at all. Otherwise the message is parsed from there
-//! (a `StreamDeserializer`, which tells where it ends), normalized and stored. The state's
-//! other keys are parsed as a `Value` object.
+//! it closes), and its value is handed out shared ([`Msg::Cached`]), without reading the
+//! message at all: the consumer copies it (a map's clone copies the stored key hashes: no
+//! SipHash), for a v3 state the main thread, when it takes the state's events. Otherwise
+//! the message is parsed from there (a `StreamDeserializer`, which tells where it ends),
+//! normalized and stored. The state's other keys are parsed as a `Value` object.
 //!
 //! Why a hit changes nothing observable:
 //!
@@ -51,6 +52,7 @@
 use crate::idhash::IdBuildHasher;
 use std::cell::RefCell;
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use serde_json::{Map, Value};
 
@@ -79,12 +81,32 @@ pub enum Kind {
 
 struct Entry {
     text: Box<str>,
-    /// `None` for a [`Kind::Parsed`] message seen once (stored on its second sight).
-    value: Option<Value>,
+    /// `None` for a [`Kind::Parsed`] message seen once (stored on its second sight). Shared:
+    /// a hit hands it out as it is ([`Msg::Cached`]).
+    value: Option<Arc<Value>>,
     /// The value's nesting depth (a scalar's is 0).
     depth: usize,
     /// The generation that last hit or inserted it.
     used: u64,
+}
+
+/// A message [`MsgCache::take`] read: parsed there, or a hit, still the cache's. A hit's copy
+/// is made by [`Msg::into_value`] on the thread that consumes the state: for a v3 root state
+/// ([`take_state_parts`]), the main thread, which had less to do than the parse thread.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Msg {
+    Parsed(Value),
+    Cached(Arc<Value>),
+}
+
+impl Msg {
+    /// The message's value (a hit's copied, unless the cache has let it go meanwhile).
+    pub fn into_value(self) -> Value {
+        match self {
+            Msg::Parsed(v) => v,
+            Msg::Cached(a) => Arc::try_unwrap(a).unwrap_or_else(|a| (*a).clone()),
+        }
+    }
 }
 
 /// A cache of one [`Kind`].
@@ -161,8 +183,8 @@ impl MsgCache {
     /// The value (parsed, and normalized for [`Kind::Normalized`]) of the JSON object or
     /// list `rest` starts with, and its length in bytes; `None` when `rest` does not start
     /// with one, or it is nested more than `max_depth` levels deep. A [`Kind::Parsed`]
-    /// message's value is stored on its second sight.
-    pub fn take(&mut self, rest: &str, max_depth: usize) -> Option<(Value, usize)> {
+    /// message's value is stored on its second sight. A hit is the cache's value, shared.
+    pub fn take(&mut self, rest: &str, max_depth: usize) -> Option<(Msg, usize)> {
         let b = rest.as_bytes();
         if !matches!(b.first(), Some(b'{' | b'[')) {
             return None;
@@ -179,7 +201,10 @@ impl MsgCache {
             {
                 e.used = self.gen;
                 match &e.value {
-                    Some(v) => return (e.depth <= max_depth).then(|| (v.clone(), e.text.len())),
+                    Some(v) => {
+                        return (e.depth <= max_depth)
+                            .then(|| (Msg::Cached(Arc::clone(v)), e.text.len()))
+                    }
                     None => seen = Some(e),
                 }
             }
@@ -189,8 +214,8 @@ impl MsgCache {
             let parsed: Value = serde_json::from_str(&e.text).ok()?;
             let depth = depth_of(&parsed, e.text.len());
             e.depth = depth;
-            e.value = Some(parsed.clone());
-            return (depth <= max_depth).then_some((parsed, e.text.len()));
+            e.value = Some(Arc::new(parsed.clone()));
+            return (depth <= max_depth).then_some((Msg::Parsed(parsed), e.text.len()));
         }
         let mut values = serde_json::Deserializer::from_str(rest).into_iter::<Value>();
         let parsed = values.next()?.ok()?;
@@ -204,7 +229,7 @@ impl MsgCache {
             }
             // Nested as deep as the text allows: the line is read with it apart from it.
             let depth = depth_of(&parsed, len);
-            return (depth <= max_depth).then_some((parsed, len));
+            return (depth <= max_depth).then_some((Msg::Parsed(parsed), len));
         }
         let depth = depth_of(&parsed, len);
         if depth > max_depth {
@@ -215,13 +240,13 @@ impl MsgCache {
             Kind::Parsed => parsed,
         };
         if let Some(h) = stored {
-            self.insert(h, &rest[..len], Some(value.clone()), depth);
+            self.insert(h, &rest[..len], Some(Arc::new(value.clone())), depth);
         }
-        Some((value, len))
+        Some((Msg::Parsed(value), len))
     }
 
     /// Stores a message's text (and value) under the hash of its first bytes.
-    fn insert(&mut self, h: u64, text: &str, value: Option<Value>, depth: usize) {
+    fn insert(&mut self, h: u64, text: &str, value: Option<Arc<Value>>, depth: usize) {
         let bucket = self.map.entry(h).or_default();
         if bucket.len() >= BUCKET {
             // The least recently used goes.
@@ -278,12 +303,33 @@ fn skip_ws(b: &[u8], mut at: usize) -> usize {
 /// [`read_state`] reads it, and the line with `0` in its place: the caller parses that line
 /// and checks that the `0` stands where the state was (by address).
 pub fn take_state(kind: Kind, text: &str, at: usize, level: usize) -> Option<(Value, String)> {
-    let (state, len) = read_state(kind, &text[at..], level)?;
+    let (others, messages, line) = take_state_parts(kind, text, at, level)?;
+    Some((with_messages(others, messages), line))
+}
+
+/// [`take_state`], the state in its parts ([`read_state_parts`]).
+pub fn take_state_parts(
+    kind: Kind,
+    text: &str,
+    at: usize,
+    level: usize,
+) -> Option<(Map<String, Value>, Vec<Msg>, String)> {
+    let (others, messages, len) = read_state_parts(kind, &text[at..], level)?;
     let mut line = String::with_capacity(text.len() - len + 1);
     line.push_str(&text[..at]);
     line.push('0');
     line.push_str(&text[at + len..]);
-    Some((state, line))
+    Some((others, messages, line))
+}
+
+/// The state of [`read_state_parts`]' parts: `messages` first, then the other keys.
+pub fn with_messages(others: Map<String, Value>, messages: Vec<Msg>) -> Value {
+    // Put in place with `shift_insert`, as normalizing does: a new caller of `insert`
+    // changed how the compiler inlined `Value` parsing elsewhere.
+    let mut state = others;
+    let messages = messages.into_iter().map(Msg::into_value).collect();
+    state.shift_insert(0, "messages".into(), Value::Array(messages));
+    Value::Object(state)
 }
 
 /// The state object `text` starts with, when its first key is `messages` (`{"messages":[`):
@@ -293,6 +339,17 @@ pub fn take_state(kind: Kind, text: &str, at: usize, level: usize) -> Option<(Va
 /// its line. `None` (the caller gives up) unless the messages are objects or lists, the text
 /// up to the state's end is valid JSON, and nothing is nested deeper than the line allows.
 pub fn read_state(kind: Kind, text: &str, level: usize) -> Option<(Value, usize)> {
+    let (others, messages, len) = read_state_parts(kind, text, level)?;
+    Some((with_messages(others, messages), len))
+}
+
+/// [`read_state`] in parts: the state's keys but `messages`, its messages (hits still the
+/// cache's), and the length of its text.
+pub fn read_state_parts(
+    kind: Kind,
+    text: &str,
+    level: usize,
+) -> Option<(Map<String, Value>, Vec<Msg>, usize)> {
     const HEAD: &[u8] = br#"{"messages":["#;
     let b = text.as_bytes();
     if !b.starts_with(HEAD) {
@@ -326,16 +383,9 @@ pub fn read_state(kind: Kind, text: &str, level: usize) -> Option<(Value, usize)
             }
         }
     })?;
-    // The messages go first (put in place with `shift_insert`, as normalizing does: a new
-    // caller of `insert` changed how the compiler inlined `Value` parsing elsewhere).
-    let messages = Value::Array(messages);
     at = skip_ws(b, at);
     match b.get(at)? {
-        b'}' => {
-            let mut state = Map::new();
-            state.shift_insert(0, "messages".into(), messages);
-            Some((Value::Object(state), at + 1))
-        }
+        b'}' => Some((Map::new(), messages, at + 1)),
         // A key after the comma (the object read next could be empty).
         b',' if b.get(skip_ws(b, at + 1)) == Some(&b'"') => {
             // The other keys: the rest read as an object of its own (`{` in the comma's
@@ -356,9 +406,7 @@ pub fn read_state(kind: Kind, text: &str, level: usize) -> Option<(Value, usize)
             {
                 return None;
             }
-            let mut state = others;
-            state.shift_insert(0, "messages".into(), messages);
-            Some((Value::Object(state), end))
+            Some((others, messages, end))
         }
         _ => None,
     }
@@ -427,11 +475,20 @@ pub(crate) mod tests {
     fn a_hit_is_a_fresh_parse() {
         for kind in [Kind::Normalized, Kind::Parsed] {
             let mut c = MsgCache::new(kind);
+            let mut sights = HashMap::new();
             for round in 0..3 {
                 c.snapshot();
                 for m in messages() {
                     for after in ["", ",", "]", " ,1]", "}x"] {
                         let (got, n) = c.take(&format!("{m}{after}"), 100).expect("parses");
+                        // A long message is stored on its first sight (normalized) or its
+                        // second (parsed), then shared.
+                        let seen = sights.entry(m.clone()).or_insert(0usize);
+                        let stored_after = if kind == Kind::Normalized { 1 } else { 2 };
+                        let hit = m.len() >= PREFIX && *seen >= stored_after;
+                        *seen += 1;
+                        assert_eq!(matches!(got, Msg::Cached(_)), hit, "{kind:?} {round}: {m}");
+                        let got = got.into_value();
                         let want = fresh(kind, &m);
                         assert_eq!(n, m.len(), "{m}");
                         assert_eq!(got, want, "{kind:?} round {round}: {m}");
@@ -467,7 +524,11 @@ pub(crate) mod tests {
                 c.snapshot();
                 for m in ms.iter().chain(ms.iter().rev()) {
                     let (v, n) = c.take(m, 100).expect("parses");
-                    assert_eq!((v, n), (fresh(kind, m), m.len()), "{round}: {m}");
+                    assert_eq!(
+                        (v.into_value(), n),
+                        (fresh(kind, m), m.len()),
+                        "{round}: {m}"
+                    );
                 }
             }
             assert_eq!(
@@ -484,7 +545,7 @@ pub(crate) mod tests {
         for sight in 0..4 {
             c.snapshot();
             let (v, n) = c.take(&m, 100).expect("parses");
-            assert_eq!((v, n), (fresh(Kind::Parsed, &m), m.len()));
+            assert_eq!((v.into_value(), n), (fresh(Kind::Parsed, &m), m.len()));
             let stored = c.map.values().flatten().all(|e| e.value.is_some());
             assert_eq!((c.entries(), stored), (1, sight > 0), "{sight}");
         }

@@ -7,6 +7,7 @@
 
 pub mod error_code;
 pub mod interrupt;
+mod messages;
 
 use crate::json::Field;
 use std::collections::{HashMap, HashSet};
@@ -14,9 +15,11 @@ use std::collections::{HashMap, HashSet};
 use indexmap::IndexMap;
 use serde_json::{json, Map, Value};
 
+use crate::adapter::lc;
 use crate::agui::{EventBuilder, Shape, THINKING_RENAMES};
 use crate::model::{ErrorInfo, InterruptInfo, ModelEvent, Usage};
 use crate::{keys, shape};
+use messages::RunMessages;
 
 /// `--text`: stream every model message, or only the final state's answer (seed `004`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -66,6 +69,9 @@ pub struct Mapper {
     answered: HashSet<String>,
     timestamp: Option<i64>,
     seed: u64,
+    /// Where in the caller's `out` the `STATE_SNAPSHOT` event just made is whose state's
+    /// `messages` become the run's, for [`Mapper::settle`] to keep.
+    snapshot_at: Option<usize>,
 }
 
 #[derive(Default)]
@@ -87,7 +93,8 @@ struct Run {
     /// Chunks of a call whose id or name has not arrived yet.
     tool_buffer: IndexMap<(String, String), PendingChunks>,
     interrupts: Vec<InterruptInfo>,
-    messages: Option<Vec<Value>>,
+    /// The last state's messages, for `MESSAGES_SNAPSHOT`.
+    messages: RunMessages,
     /// Token usage summed per (provider, model) as messages end, in first-seen order.
     usage: UsageTotals,
     tool_steps_id: Option<String>,
@@ -128,6 +135,7 @@ impl Mapper {
             answered: HashSet::new(),
             timestamp: None,
             seed: 0,
+            snapshot_at: None,
         }
     }
 
@@ -388,20 +396,36 @@ impl Mapper {
                     .build();
                 self.push(e, out);
             }
-            ModelEvent::State { state, messages } => {
-                if let Some(msgs) = &messages {
-                    self.results_from_state(msgs, out);
-                }
+            ModelEvent::State { state } => {
+                let has_messages = match state.field("messages").and_then(Value::as_array) {
+                    Some(msgs) => {
+                        self.results_from_state(msgs, out);
+                        true
+                    }
+                    None => false,
+                };
                 let e = self
                     .shaped(shape!("snapshot"), "STATE_SNAPSHOT", [state])
                     .build();
-                self.push(e, out);
-                if messages.is_some() {
-                    self.run_mut().messages = messages;
+                if has_messages {
+                    self.snapshot_at = Some(out.len());
                 }
+                self.push(e, out);
             }
             ModelEvent::Native(v) => self.push(v, out),
         }
+    }
+
+    /// After the caller has written the events [`Mapper::map`] or [`Mapper::finish`] put in
+    /// `out`: the mapper keeps what it reads later (the `STATE_SNAPSHOT` event whose
+    /// messages are the run's, instead of an AG-UI copy of every state's list), and `out` is
+    /// cleared.
+    pub fn settle(&mut self, out: &mut Vec<Value>) {
+        if let Some(ev) = self.snapshot_at.take().and_then(|i| out.get_mut(i)) {
+            let ev = std::mem::take(ev);
+            self.run_mut().messages.keep(ev);
+        }
+        out.clear();
     }
 
     /// End of all input: a run still open was cut off.
@@ -670,7 +694,7 @@ impl Mapper {
         if let Some(t) = self.run_mut().tools.get_mut(&call_id) {
             t.result = true;
         }
-        let text = crate::adapter::lc::tool_content_text(&content);
+        let text = lc::tool_content_text(&content);
         let message_id = message_id.unwrap_or_else(|| format!("result-{call_id}"));
         let mut b = self.shaped(
             shape!("messageId", "toolCallId", "content", "role"),
@@ -693,19 +717,25 @@ impl Mapper {
     }
 
     /// Tool results only the state shows (Python v3 has no `tools` events outside create_agent):
-    /// a tool message in the state answers a call of this run that has no result yet.
+    /// a tool message in the state answers a call of this run that has no result yet. Only
+    /// tool messages are normalized and converted (as [`lc::to_agui_messages`] would, at
+    /// their place in the list), and only those answering a waiting call.
     fn results_from_state(&mut self, msgs: &[Value], out: &mut Vec<Value>) {
-        for m in msgs {
-            if m.field("role").and_then(Value::as_str) != Some("tool") {
+        for (i, m) in msgs.iter().enumerate() {
+            if !lc::may_be_tool_message(m) {
                 continue;
             }
-            let Some(call_id) = m.field("toolCallId").and_then(Value::as_str) else {
+            let m = lc::normalize_cow(m);
+            let Some(call_id) = lc::tool_call_id(&m) else {
                 continue;
             };
             let waiting = self.run_mut().tools.get(call_id).is_some_and(|t| !t.result);
             if !waiting {
                 continue;
             }
+            let Some(m) = lc::to_agui_message(&m, &format!("msg-{i}")) else {
+                continue;
+            };
             let content = m.field("content").cloned().unwrap_or(Value::Null);
             self.tool_result(
                 call_id.to_string(),
@@ -916,10 +946,15 @@ impl Mapper {
 
     /// `--text final`: the final state's answer, as one text message.
     fn final_answer(&mut self, out: &mut Vec<Value>) {
-        let Some(msgs) = self.run_mut().messages.clone() else {
+        let Some(last) = self
+            .run_mut()
+            .messages
+            .get()
+            .and_then(|l| l.last())
+            .cloned()
+        else {
             return;
         };
-        let Some(last) = msgs.last() else { return };
         if last.field("role").and_then(Value::as_str) != Some("assistant") {
             return;
         }

@@ -58,6 +58,7 @@ use serde_json::value::RawValue;
 use serde_json::Value;
 
 use super::{bail, set, Fast, OptText, Text};
+use crate::adapter::lc;
 use crate::input::msgcache;
 use crate::input::prune::Key;
 use crate::model::ModelEvent;
@@ -84,8 +85,7 @@ pub struct V3Event {
     /// otherwise).
     ns: String,
     /// Of a root `values` event (`ns` empty): the model events of its state, made here from
-    /// `params.data` ([`crate::adapter::state_events_owned`]) instead of on the main thread
-    /// (all but the AG-UI message list, made when they are taken).
+    /// `params.data` ([`crate::adapter::state_events_owned`]) instead of on the main thread.
     pub state: Option<StateEvents>,
 }
 
@@ -102,7 +102,7 @@ impl V3Event {
             {
                 let mut out = vec![];
                 crate::adapter::state_events_owned(data, &mut out);
-                self.state = Some(StateEvents(Mutex::new(Some(out))));
+                self.state = Some(StateEvents::new(out, vec![]));
             }
         }
     }
@@ -121,22 +121,62 @@ impl V3Event {
 
 /// The model events of a root `values` event's state, made on the parse thread. The adapter
 /// takes them ([`StateEvents::take`]): a record is fed once.
-pub struct StateEvents(Mutex<Option<Vec<ModelEvent>>>);
+pub struct StateEvents(Mutex<Option<Pending>>);
+
+/// The events, and the messages of the `State` event's state still to be put in it (its
+/// `messages`, first entry, holds `[]` until then): the message cache's hits, copied by the
+/// thread that takes the events ([`msgcache::Msg::into_value`]).
+#[derive(Clone)]
+struct Pending {
+    events: Vec<ModelEvent>,
+    messages: Vec<msgcache::Msg>,
+}
+
+impl Pending {
+    /// The events, the messages in place.
+    fn into_events(self) -> Vec<ModelEvent> {
+        let Pending {
+            mut events,
+            messages,
+        } = self;
+        if messages.is_empty() {
+            return events;
+        }
+        let slot = events.iter_mut().find_map(|e| match e {
+            ModelEvent::State {
+                state: Value::Object(o),
+            } => o.iter_mut().next().filter(|(k, _)| *k == "messages"),
+            _ => None,
+        });
+        if let Some((_, list)) = slot {
+            *list = Value::Array(
+                messages
+                    .into_iter()
+                    .map(msgcache::Msg::into_value)
+                    .collect(),
+            );
+        }
+        events
+    }
+}
 
 impl StateEvents {
+    /// `events`, and the `messages` to put in their `State` event's state when taken (none:
+    /// the events are complete).
+    fn new(events: Vec<ModelEvent>, messages: Vec<msgcache::Msg>) -> Self {
+        StateEvents(Mutex::new(Some(Pending { events, messages })))
+    }
+
     /// The events (none once taken, or when the data is not a state object). A state
-    /// payload maps iff it gives events ([`crate::adapter::state_events`]).
-    /// The `State` event's AG-UI messages are made here, on the caller's thread
-    /// ([`crate::adapter::state_messages`]).
+    /// payload maps iff it gives events ([`crate::adapter::state_events`]). The messages
+    /// the cache shares are copied into the state here, on the caller's thread.
     pub fn take(&self) -> Vec<ModelEvent> {
-        let mut events = self
-            .0
+        self.0
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
             .take()
-            .unwrap_or_default();
-        events.iter_mut().for_each(crate::adapter::state_messages);
-        events
+            .map(Pending::into_events)
+            .unwrap_or_default()
     }
 
     fn get(&self) -> Option<Vec<ModelEvent>> {
@@ -144,12 +184,18 @@ impl StateEvents {
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
             .clone()
+            .map(Pending::into_events)
     }
 }
 
 impl Clone for StateEvents {
     fn clone(&self) -> Self {
-        StateEvents(Mutex::new(self.get()))
+        StateEvents(Mutex::new(
+            self.0
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .clone(),
+        ))
     }
 }
 
@@ -331,7 +377,8 @@ fn cached_state(text: &str) -> Option<Box<Fast>> {
     let at = DATA.find(b)? + br#""data":"#.len();
     ROOT.find(&b[..at])?;
     // The state is at level 3 (the line, `params`, the state).
-    let (state, line) = msgcache::take_state(msgcache::Kind::Normalized, text, at, 3)?;
+    let (others, messages, line) =
+        msgcache::take_state_parts(msgcache::Kind::Normalized, text, at, 3)?;
     let mut de = serde_json::Deserializer::from_str(&line);
     let mut v = de.deserialize_map(Top(Some(line[at..].as_ptr()))).ok()?;
     de.end().ok()?;
@@ -339,8 +386,18 @@ fn cached_state(text: &str) -> Option<Box<Fast>> {
         return None;
     };
     let mut out = vec![];
-    crate::adapter::state_events_prenormalized(state, &mut out);
-    e.state = Some(StateEvents(Mutex::new(Some(out))));
+    // The messages are put in the state when the events are taken, in the `[]` left first
+    // in it, unless normalizing may drop or move that entry (the state an lc object).
+    let messages = if lc::keeps_its_entries(&others) {
+        let state = msgcache::with_messages(others, vec![]);
+        crate::adapter::state_events_prenormalized(state, &mut out);
+        messages
+    } else {
+        let state = msgcache::with_messages(others, messages);
+        crate::adapter::state_events_prenormalized(state, &mut out);
+        vec![]
+    };
+    e.state = Some(StateEvents::new(out, messages));
     e.finish();
     Some(v)
 }
@@ -1601,7 +1658,7 @@ mod tests {
                 let list = convo[..=n].join(",");
                 let state = format!(r#"{{"messages":[{list}],"n":{n},"x":{{"lc":1}}}}"#);
                 lines.push(event("values", &seq, "[]", &state));
-                match n % 6 {
+                match n % 8 {
                     0 => lines.push(event("values", &seq, r#"["s"]"#, &state)),
                     1 => lines.push(event(
                         "values",
@@ -1623,6 +1680,22 @@ mod tests {
                         &seq,
                         "[]",
                         &format!(r#"{{"messages":[{list},7]}}"#),
+                    )),
+                    // A state that is an lc object: normalizing replaces it whole.
+                    5 => lines.push(event(
+                        "values",
+                        &seq,
+                        "[]",
+                        &format!(
+                            r#"{{"messages":[{list}],"lc":1,"type":"constructor","id":["a","S"],"kwargs":{{"messages":[{}],"k":1}}}}"#,
+                            convo[0]
+                        ),
+                    )),
+                    6 => lines.push(event(
+                        "values",
+                        &seq,
+                        "[]",
+                        &format!(r#"{{"messages":[{list}],"__lc_escaped__":{{"k":1}}}}"#),
                     )),
                     _ => lines.push(
                         event("values", &seq, "[]", &state)
@@ -1657,6 +1730,46 @@ mod tests {
         assert!(cached > 2 * convo.len(), "{cached}");
         let fast = lines.iter().filter(|l| parse_v3_event(l).is_some()).count();
         assert!(fast > 3 * fast_deltas().len(), "{fast}");
+    }
+
+    /// A state read through the message cache (its hits put in on `take`) gives the events
+    /// the whole state gives, lc-object states (whose messages go in on the parse thread)
+    /// and interrupts included; taken twice, nothing.
+    #[test]
+    fn cached_states_take_the_whole_states_events() {
+        let convo = crate::input::msgcache::tests::messages();
+        let list = convo.join(",");
+        let states = [
+            format!(r#"{{"messages":[{list}],"k":{{"lc":1}}}}"#),
+            format!(r#"{{"messages":[{list}],"__interrupt__":[{{"value":"q","id":"i"}}]}}"#),
+            format!(
+                r#"{{"messages":[{list}],"lc":1,"type":"constructor","id":["a","S"],"kwargs":{{"messages":[1],"k":1}}}}"#
+            ),
+            format!(r#"{{"messages":[{list}],"__lc_escaped__":{{"lc":1}}}}"#),
+            r#"{"messages":[]}"#.to_string(),
+            r#"{"messages":[],"__interrupt__":[{"value":"q","id":"i"}]}"#.to_string(),
+        ];
+        for state in &states {
+            // The second time round, the long messages are the cache's hits.
+            for round in 0..2 {
+                let line = event("values", "5", "[]", state);
+                let Some(v) = cached_state(&line) else {
+                    panic!("read through the cache: {state}");
+                };
+                let Fast::V3(e) = *v else {
+                    panic!("a v3 event");
+                };
+                let whole: Value = serde_json::from_str(state).expect("json");
+                let mut want = vec![];
+                crate::adapter::state_events(&whole, &mut want);
+                let Some(got) = e.state else {
+                    panic!("state events");
+                };
+                assert_eq!(got.clone().take(), want, "{round}: {state}");
+                assert_eq!(got.take(), want, "{round}: {state}");
+                assert!(got.take().is_empty());
+            }
+        }
     }
 
     #[test]

@@ -1,0 +1,187 @@
+//! The run's message list, for `MESSAGES_SNAPSHOT` (and `--text final`): the `messages` of the
+//! run's last state that has them, converted to AG-UI once, when the run ends.
+//!
+//! Every state of a run carries the whole conversation so far, so converting each state's
+//! list made a long conversation cost its length squared, on the main thread. The state is
+//! not copied to be kept: its `STATE_SNAPSHOT` event is, once written, handed back to the
+//! mapper ([`super::Mapper::settle`]) and read here when the run ends.
+
+use crate::adapter::lc;
+use crate::json::Field;
+use serde_json::Value;
+
+#[derive(Default)]
+pub(super) struct RunMessages {
+    /// The last `STATE_SNAPSHOT` event whose state has a `messages` list, not read yet.
+    snapshot: Option<Value>,
+    /// The list in AG-UI form, once read.
+    list: Option<Vec<Value>>,
+}
+
+impl RunMessages {
+    /// A written `STATE_SNAPSHOT` event whose state has a `messages` list: its list is now
+    /// the run's.
+    pub(super) fn keep(&mut self, snapshot_event: Value) {
+        self.snapshot = Some(snapshot_event);
+        self.list = None;
+    }
+
+    /// The run's messages in AG-UI form (`None` when no state of the run had a list).
+    pub(super) fn get(&mut self) -> Option<&[Value]> {
+        if let Some(ev) = self.snapshot.take() {
+            self.list = ev
+                .field("snapshot")
+                .and_then(|s| s.field("messages"))
+                .and_then(Value::as_array)
+                .map(|l| lc::to_agui_messages(l));
+        }
+        self.list.as_deref()
+    }
+
+    /// [`RunMessages::get`], owned.
+    pub(super) fn take(&mut self) -> Option<Vec<Value>> {
+        self.get();
+        self.list.take()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{MapOptions, Mapper, TextPolicy};
+    use crate::adapter::lc;
+    use crate::model::ModelEvent;
+    use serde_json::{json, Value};
+
+    /// Maps `events` as the pipeline does (written, then settled): the events made.
+    fn run(opts: MapOptions, events: Vec<ModelEvent>) -> Vec<Value> {
+        let mut m = Mapper::new(opts);
+        let (mut out, mut all) = (vec![], vec![]);
+        for ev in events {
+            m.map(ev, &mut out);
+            all.extend(out.iter().cloned());
+            m.settle(&mut out);
+            assert!(out.is_empty());
+        }
+        m.finish(&mut out);
+        all.append(&mut out);
+        all
+    }
+
+    fn of_type<'a>(events: &'a [Value], t: &str) -> Vec<&'a Value> {
+        events.iter().filter(|e| e["type"] == t).collect()
+    }
+
+    fn tool_start(id: &str) -> ModelEvent {
+        ModelEvent::ToolStart {
+            tool_call_id: id.into(),
+            name: "f".into(),
+            args: None,
+            parent_message_id: None,
+        }
+    }
+
+    fn state(v: Value) -> ModelEvent {
+        ModelEvent::State { state: v }
+    }
+
+    #[test]
+    fn the_run_messages_are_the_last_list_converted_once() {
+        let first = lc::tests::message_list();
+        let mut last = first.clone();
+        last.push(json!({"type":"tool","content":"late","tool_call_id":"late","id":"tl"}));
+        last.push(json!({"type":"tool","content":"again","tool_call_id":"late","id":"tl2"}));
+        last.push(json!({"type":"ai","content":"the answer","id":"fin"}));
+        let events = run(
+            MapOptions::default(),
+            vec![
+                ModelEvent::RunStart {
+                    thread_id: Some("t".into()),
+                    run_id: Some("r".into()),
+                    messages: vec![],
+                    resume: None,
+                },
+                tool_start("c1"),
+                tool_start("c2"),
+                tool_start("c7"),
+                tool_start("late"),
+                state(json!({ "messages": first, "k": 1 })),
+                // A state with no list keeps the run's list.
+                state(json!({ "k": 2 })),
+                state(json!({ "messages": last.clone(), "k": 3 })),
+                state(json!({ "messages": "not a list" })),
+                ModelEvent::RunEnd,
+            ],
+        );
+        // The results the states answer, each once, in list order, as the AG-UI list says.
+        let agui = lc::to_agui_messages(&last);
+        let results: Vec<(&Value, &Value, &Value)> = of_type(&events, "TOOL_CALL_RESULT")
+            .into_iter()
+            .map(|e| (&e["toolCallId"], &e["messageId"], &e["content"]))
+            .collect();
+        let mut answered = std::collections::HashSet::new();
+        let expected: Vec<(&Value, &Value, &Value)> = agui
+            .iter()
+            .filter(|m| {
+                ["c1", "c2", "c7", "late"]
+                    .iter()
+                    .any(|id| m["toolCallId"] == *id)
+            })
+            .filter(|m| answered.insert(m["toolCallId"].to_string()))
+            .map(|m| (&m["toolCallId"], &m["id"], &m["content"]))
+            .collect();
+        assert_eq!(expected.len(), 4);
+        assert_eq!(results, expected);
+        let error = of_type(&events, "TOOL_CALL_RESULT")
+            .into_iter()
+            .find(|e| e["toolCallId"] == "c2")
+            .map(|e| e["metadata"].clone());
+        assert_eq!(error, Some(json!({"status":"error"})));
+        let snaps = of_type(&events, "MESSAGES_SNAPSHOT");
+        assert_eq!(snaps.len(), 1);
+        assert_eq!(snaps[0]["messages"], Value::Array(agui));
+        assert_eq!(of_type(&events, "STATE_SNAPSHOT").len(), 4);
+    }
+
+    #[test]
+    fn final_text_reads_the_last_list() {
+        let list = vec![
+            json!({"type":"human","content":"q","id":"h"}),
+            json!({"lc":1,"type":"constructor","id":["langchain_core","messages","AIMessage"],
+                "kwargs":{"content":"the answer","id":"fin","type":"ai"}}),
+        ];
+        let opts = MapOptions {
+            text: TextPolicy::Final,
+            ..MapOptions::default()
+        };
+        let events = run(
+            opts,
+            vec![
+                state(json!({ "messages": [list[0].clone()] })),
+                state(json!({ "messages": lc::normalize_deep(&Value::Array(list.clone())) })),
+                ModelEvent::RunEnd,
+            ],
+        );
+        let text = of_type(&events, "TEXT_MESSAGE_CONTENT");
+        assert_eq!(text.len(), 1);
+        assert_eq!(text[0]["delta"], "the answer");
+        let snaps = of_type(&events, "MESSAGES_SNAPSHOT");
+        assert_eq!(snaps[0]["messages"][1]["content"], "the answer");
+    }
+
+    #[test]
+    fn a_run_with_no_list_has_no_snapshot_and_an_unfinished_run_none() {
+        let events = run(
+            MapOptions::default(),
+            vec![state(json!({ "k": 1 })), ModelEvent::RunEnd],
+        );
+        assert!(of_type(&events, "MESSAGES_SNAPSHOT").is_empty());
+        let events = run(
+            MapOptions::default(),
+            vec![state(
+                json!({ "messages": [{"type":"human","content":"q"}] }),
+            )],
+        );
+        assert!(of_type(&events, "MESSAGES_SNAPSHOT").is_empty());
+        assert_eq!(of_type(&events, "RUN_ERROR").len(), 1);
+    }
+}
