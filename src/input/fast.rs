@@ -32,6 +32,7 @@
 //! gives up, and the line is parsed as before ([`super::prune`], then whole), so it gets the
 //! same treatment and bad lines the same messages.
 
+use std::borrow::Cow;
 use std::fmt;
 use std::sync::LazyLock;
 
@@ -91,8 +92,8 @@ pub struct V2Stream {
 /// `Value` form.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct V2Event {
-    /// `event` (a string starting with `on_`).
-    pub event: Value,
+    /// `event` (a string starting with `on_`; the common names shared, not allocated per line).
+    pub event: Cow<'static, Value>,
     pub run_id: Option<Value>,
     pub name: Option<Value>,
     pub tags: Option<Value>,
@@ -100,7 +101,8 @@ pub struct V2Event {
     pub metadata: bool,
     pub thread_id: Option<Value>,
     pub langgraph_node: Option<Value>,
-    pub parent_ids: Option<Value>,
+    /// `parent_ids` (a list shared: `[]` or `[null]`).
+    pub parent_ids: Option<Cow<'static, Value>>,
     pub data: Option<Value>,
 }
 
@@ -108,11 +110,11 @@ impl V2Event {
     /// A top-level key as the pruned `Value` holds it (`metadata` aside: [`Self::meta`]).
     pub fn field(&self, key: &str) -> Option<&Value> {
         match key {
-            "event" => Some(&self.event),
+            "event" => Some(&*self.event),
             "run_id" => self.run_id.as_ref(),
             "name" => self.name.as_ref(),
             "tags" => self.tags.as_ref(),
-            "parent_ids" => self.parent_ids.as_ref(),
+            "parent_ids" => self.parent_ids.as_deref(),
             "data" => self.data.as_ref(),
             _ => None,
         }
@@ -135,7 +137,7 @@ impl V2Event {
                 m.insert(k.into(), v.clone());
             }
         };
-        put("event", &Some(self.event.clone()));
+        put("event", &Some(self.event.clone().into_owned()));
         put("data", &self.data);
         put("run_id", &self.run_id);
         put("name", &self.name);
@@ -153,7 +155,7 @@ impl V2Event {
             m.insert("metadata".into(), Value::Object(md));
         }
         if let Some(p) = &self.parent_ids {
-            m.insert("parent_ids".into(), p.clone());
+            m.insert("parent_ids".into(), p.clone().into_owned());
         }
         Value::Object(m)
     }
@@ -183,8 +185,16 @@ pub fn parse_v2_stream(text: &str) -> Option<V2Stream> {
     // (A `memmem::find` call builds its searcher each time: more than the search of 64 bytes.)
     static FINDER: LazyLock<Finder<'static>> =
         LazyLock::new(|| Finder::new(b"\"on_chat_model_stream\""));
-    let head = &text.as_bytes()[..text.len().min(64)];
-    FINDER.find(head)?;
+    // A compact line (`{"event":"…`, as logs are written) is told by its prefix alone.
+    const COMPACT: &str = r#"{"event":""#;
+    if let Some(rest) = text.strip_prefix(COMPACT) {
+        if !rest.starts_with(EVENT) {
+            return None;
+        }
+    } else {
+        let head = &text.as_bytes()[..text.len().min(64)];
+        FINDER.find(head)?;
+    }
     let mut de = serde_json::Deserializer::from_str(text);
     let v = de.deserialize_map(Top).ok()?;
     de.end().ok()?;
@@ -214,6 +224,27 @@ impl<'de> Visitor<'de> for Text {
 impl<'de> DeserializeSeed<'de> for Text {
     type Value = String;
     fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<String, D::Error> {
+        d.deserialize_str(self)
+    }
+}
+
+/// A string, compared with `.0` without copying it: whether they are equal (anything but a
+/// string gives up, as [`Text`] does). For strings read only to be compared or checked.
+struct StrIs(&'static str);
+
+impl<'de> Visitor<'de> for StrIs {
+    type Value = bool;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a string")
+    }
+    fn visit_str<E: de::Error>(self, s: &str) -> Result<bool, E> {
+        Ok(s == self.0)
+    }
+}
+
+impl<'de> DeserializeSeed<'de> for StrIs {
+    type Value = bool;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<bool, D::Error> {
         d.deserialize_str(self)
     }
 }
@@ -265,7 +296,7 @@ impl<'de> Visitor<'de> for Top {
             Some(Key(k)) if k == "event" => {}
             _ => return Err(bail()),
         }
-        if m.next_value_seed(Text)? != EVENT {
+        if !m.next_value_seed(StrIs(EVENT))? {
             return Err(bail());
         }
         let mut run_id = None;
@@ -481,7 +512,7 @@ impl<'de> Visitor<'de> for Chunk {
             }
             match k.as_ref() {
                 "lc" => set(&mut lc, m.next_value_seed(LcOne)?)?,
-                "type" => set(&mut constructor, m.next_value_seed(Text)? == "constructor")?,
+                "type" => set(&mut constructor, m.next_value_seed(StrIs("constructor"))?)?,
                 "kwargs" => set(&mut kwargs, m.next_value_seed(KwargsMessage)?)?,
                 _ => {
                     m.next_value::<IgnoredAny>()?;
@@ -572,7 +603,7 @@ impl<'de> Visitor<'de> for IdSeed {
             return Err(bail());
         }
         let mut any = false;
-        while s.next_element_seed(Text)?.is_some() {
+        while s.next_element_seed(StrIs(""))?.is_some() {
             any = true;
         }
         if any {
@@ -938,6 +969,32 @@ mod tests {
             .filter(|l| parse_v2_stream(l).is_some())
             .count();
         assert_eq!(fast, 3 + 3 * fast_chunks().len());
+    }
+
+    #[test]
+    fn event_names_read_without_copies() {
+        // A compact line's event told by its prefix: an escaped name is not a plain chunk's
+        // (read by the pruned path), nor is a longer one.
+        let esc = PY.replacen("on_chat_model_stream", r"on\u005fchat_model_stream", 1);
+        assert!(parse_v2_stream(&esc).is_none());
+        assert!(super::super::prune::parse_pruned(&esc).is_some());
+        let long = PY.replacen("on_chat_model_stream", "on_chat_model_stream2", 1);
+        assert!(parse_v2_stream(&long).is_none());
+        // A spaced line: found in its first bytes.
+        let spaced = PY.replacen(r#"{"event":"#, r#"{ "event" : "#, 1);
+        assert!(parse_v2_stream(&spaced).is_some());
+        // A constructor's `type` and class path: strings only.
+        let js = |t: &str, id: &str| {
+            JS.replacen(r#""type":"constructor""#, &format!(r#""type":{t}"#), 1)
+                .replacen(r#"["langchain_core","messages","AIMessageChunk"]"#, id, 1)
+        };
+        assert!(parse_v2_stream(&js(r#""constructor""#, r#"["a"]"#)).is_some());
+        assert!(parse_v2_stream(&js(r#""constructor""#, r#"["a"]"#)).is_some());
+        assert!(parse_v2_stream(&js(r#""other""#, r#"["a"]"#)).is_none());
+        assert!(parse_v2_stream(&js("1", r#"["a"]"#)).is_none());
+        assert!(parse_v2_stream(&js(r#""constructor""#, r#"["a",1]"#)).is_none());
+        assert!(parse_v2_stream(&js(r#""constructor""#, r#"["a",null]"#)).is_none());
+        assert!(parse_v2_stream(&js(r#""constructor""#, "[]")).is_none());
     }
 
     #[test]

@@ -8,10 +8,12 @@
 //!
 //! | line | dropped |
 //! |---|---|
-//! | v2, every event | `metadata` except `thread_id`, `langgraph_node`; `tags` but of `on_chain_start`; `name` of model and chain end/stream events; the ids in `parent_ids` (a non-empty list is kept as `[null]`) |
+//! | v2, every event | `metadata` except `thread_id` (of `on_chain_start`) and `langgraph_node` (of chain events and events of unknown kind); `tags` but of `on_chain_start`, and there every tag but `langsmith:hidden`; `name` of model, chain end/stream and skipped-data events; `run_id` of `on_chain_stream` and skipped-data events; the ids in `parent_ids` (a non-empty list is kept as `[null]`) |
 //! | v2 `on_chat_model_stream` | `data` except `chunk`; chunk (and its lc `kwargs`) fields other than `content`, `additional_kwargs`, `tool_call_chunks`, `id`, `type`, `role`, `lc`, `repr`, `__lc_escaped__` |
 //! | v2 `on_chat_model_end` | `data` except `output`; output fields other than the chunk's, `tool_calls`, `usage_metadata`, `response_metadata`, `generations` |
-//! | v2 `on_chat_model_start`, `on_llm_*`, `on_prompt_*`, `on_retriever_*`, `on_parser_*` | `data` |
+//! | v2 message fields (chunk, model end, node end; see `message_field`) | of `additional_kwargs` all but `reasoning_content`, `reasoning`; of `response_metadata` all but `model_provider`, `model_name`; of `usage_metadata` all but the token counts and `output_token_details`; of each of `tool_calls` all but `id`, `name`, `args` |
+//! | v2 `on_tool_start`, `on_tool_end`, `on_tool_error` | `metadata`; `data` keys other than `input`, `output`, `error` and `tool_call_id` (as the event reads them) and those of a v3 event (`type`, `method`, `params`, `seq`) |
+//! | v2 `on_chat_model_start`, `on_llm_*`, `on_prompt_*`, `on_retriever_*`, `on_parser_*` (skipped-data events) | `data` |
 //! | v2 `on_chain_stream` of a node (not the root) | `data` |
 //! | v2 `on_chain_stream` of the root | `data` except `chunk`; in an object chunk what a node's end drops |
 //! | v2 `on_chain_start` of a node | `data` except `input`, when `input` is an object without `lc`/`__lc_escaped__` keys (kept as `{}`: only a `Send` list is read; an object with such a key gives up) |
@@ -267,7 +269,21 @@ enum V2Data {
     ChainStart,
     /// `on_chain_end`: whole for the root run; a node's `output` only for its tool calls.
     ChainEnd,
+    /// A tool event: only these keys of its data ([`tool_data_keys`]).
+    Tool(&'static [&'static str]),
     Whole,
+}
+
+/// The keys of a tool event's `data` that are read: the adapter's (`input` of a start,
+/// `output` of an end, `error` and `tool_call_id` of an error), and those the checker and
+/// the pipeline read of a `data` that is a v3 event (`type`, `method`, `params`, `seq`).
+fn tool_data_keys(event: &str) -> Option<&'static [&'static str]> {
+    Some(match event {
+        "on_tool_start" => &["input", "type", "method", "params", "seq"],
+        "on_tool_end" => &["output", "type", "method", "params", "seq"],
+        "on_tool_error" => &["error", "tool_call_id", "type", "method", "params", "seq"],
+        _ => return None,
+    })
 }
 
 enum Mode {
@@ -284,25 +300,35 @@ fn v2_data(event: &str) -> V2Data {
         "on_chain_start" => V2Data::ChainStart,
         "on_chain_end" => V2Data::ChainEnd,
         "on_chat_model_start" => V2Data::Skip,
-        e if ["on_llm_", "on_prompt_", "on_retriever_", "on_parser_"]
-            .iter()
-            .any(|p| e.starts_with(p)) =>
-        {
-            V2Data::Skip
-        }
-        _ => V2Data::Whole,
+        e => match tool_data_keys(e) {
+            Some(keys) => V2Data::Tool(keys),
+            None if ["on_llm_", "on_prompt_", "on_retriever_", "on_parser_"]
+                .iter()
+                .any(|p| e.starts_with(p)) =>
+            {
+                V2Data::Skip
+            }
+            None => V2Data::Whole,
+        },
     }
 }
 
 /// Whether a v2 event's top-level `key` is read: `tags` only by `on_chain_start` (hidden
-/// runs), `name` by `on_chain_start`, tool and custom events (and events aguify ignores).
+/// runs), `name` by `on_chain_start`, tool and custom events (and events of unknown kind),
+/// `run_id` by all but `on_chain_stream` and the events whose data is skipped (the adapter
+/// maps neither by run).
 fn v2_keeps(data: V2Data, key: &str) -> bool {
     match key {
         "tags" => data == V2Data::ChainStart,
         "name" => !matches!(
             data,
-            V2Data::Chunk | V2Data::ModelEnd | V2Data::ChainEnd | V2Data::ChainStream
+            V2Data::Chunk
+                | V2Data::ModelEnd
+                | V2Data::ChainEnd
+                | V2Data::ChainStream
+                | V2Data::Skip
         ),
+        "run_id" => !matches!(data, V2Data::ChainStream | V2Data::Skip),
         _ => true,
     }
 }
@@ -331,15 +357,17 @@ impl<'de> Visitor<'de> for Top<'_> {
         while let Some(Key(k)) = m.next_key::<Key<'de>>()? {
             let v = match (&mode, k.as_ref()) {
                 (None, "event") => {
-                    let v: Value = m.next_value()?;
-                    mode = Some(match v.as_str() {
-                        Some(e) if e.starts_with("on_") => Mode::V2(v2_data(e)),
-                        _ => Mode::Whole,
-                    });
-                    if let Some(Mode::V2(_)) = mode {
-                        env.event = v;
-                        continue;
-                    }
+                    let v = match m.next_value::<StrOrValue<'de>>()? {
+                        StrOrValue::Str(e) if e.starts_with("on_") => {
+                            let data = v2_data(&e);
+                            mode = Some(Mode::V2(data));
+                            env.event = event_value(e);
+                            continue;
+                        }
+                        StrOrValue::Str(e) => Value::String(e.into_owned()),
+                        StrOrValue::Value(v) => v,
+                    };
+                    mode = Some(Mode::Whole);
                     out = Map::with_capacity(8);
                     v
                 }
@@ -362,16 +390,32 @@ impl<'de> Visitor<'de> for Top<'_> {
                     return Err(bail()); // v3 keys, or a duplicate
                 }
                 (Some(Mode::V3(_)), "event") => return Err(bail()),
-                (Some(Mode::V2(_)), "metadata") => {
+                (Some(Mode::V2(data)), "metadata") => {
                     if env.metadata {
                         return Err(bail());
                     }
-                    (env.thread_id, env.langgraph_node) = m.next_value_seed(Metadata)?;
+                    let data = *data;
+                    (env.thread_id, env.langgraph_node) = m.next_value_seed(Metadata {
+                        thread: data == V2Data::ChainStart,
+                        node: matches!(
+                            data,
+                            V2Data::ChainStart
+                                | V2Data::ChainEnd
+                                | V2Data::ChainStream
+                                | V2Data::Whole
+                        ),
+                    })?;
                     env.metadata = true;
                     continue;
                 }
                 (Some(Mode::V2(_)), "parent_ids") => {
-                    set(&mut env.parent_ids, m.next_value_seed(ParentIds)?)?;
+                    if env
+                        .parent_ids
+                        .replace(m.next_value_seed(ParentIds)?)
+                        .is_some()
+                    {
+                        return Err(bail());
+                    }
                     continue;
                 }
                 (Some(Mode::V2(data)), k) if !v2_keeps(*data, k) => {
@@ -392,7 +436,7 @@ impl<'de> Visitor<'de> for Top<'_> {
                             Value::Null
                         }
                         V2Data::ChainStream | V2Data::ChainStart | V2Data::ChainEnd => {
-                            let guess = match env.parent_ids.as_ref().and_then(Value::as_array) {
+                            let guess = match env.parent_ids.as_deref().and_then(Value::as_array) {
                                 Some(p) => Some(p.is_empty()),
                                 None => {
                                     let node = env.metadata.then_some(env.langgraph_node.is_some());
@@ -428,6 +472,7 @@ impl<'de> Visitor<'de> for Top<'_> {
                                 }
                             }
                         }
+                        V2Data::Tool(keys) => m.next_value_seed(KeepKeys(keys))?,
                         V2Data::Whole => m.next_value()?,
                     };
                     set(&mut env.data, v)?;
@@ -442,7 +487,7 @@ impl<'de> Visitor<'de> for Top<'_> {
                     continue;
                 }
                 (Some(Mode::V2(_)), "tags") => {
-                    set(&mut env.tags, m.next_value()?)?;
+                    set(&mut env.tags, m.next_value_seed(Tags)?)?;
                     continue;
                 }
                 (Some(Mode::V2(_)), _) => {
@@ -472,7 +517,7 @@ impl<'de> Visitor<'de> for Top<'_> {
         };
         if deferred.is_some() || guessed.is_some() {
             // The root run's chain events are read whole (v2 `is_root`).
-            let root = match env.parent_ids.as_ref().and_then(Value::as_array) {
+            let root = match env.parent_ids.as_deref().and_then(Value::as_array) {
                 Some(p) => p.is_empty(),
                 None => env.langgraph_node.is_none(),
             };
@@ -502,8 +547,12 @@ fn set<E: de::Error>(slot: &mut Option<Value>, v: Value) -> Result<(), E> {
     }
 }
 
-/// A v2 `metadata` object: its `thread_id` and `langgraph_node` ([`KeepKeys`] of them).
-struct Metadata;
+/// A v2 `metadata` object: its `thread_id` (when `thread`: only a root `on_chain_start`'s
+/// is read) and `langgraph_node` (when `node`: only chain events', and unknown events', are).
+struct Metadata {
+    thread: bool,
+    node: bool,
+}
 
 impl<'de> DeserializeSeed<'de> for Metadata {
     type Value = (Option<Value>, Option<Value>);
@@ -521,8 +570,8 @@ impl<'de> Visitor<'de> for Metadata {
         let (mut thread, mut node) = (None, None);
         while let Some(Key(k)) = m.next_key::<Key<'de>>()? {
             match k.as_ref() {
-                "thread_id" => set(&mut thread, m.next_value()?)?,
-                "langgraph_node" => set(&mut node, m.next_value()?)?,
+                "thread_id" if self.thread => set(&mut thread, m.next_value()?)?,
+                "langgraph_node" if self.node => set(&mut node, m.next_value()?)?,
                 _ => {
                     m.next_value::<IgnoredAny>()?;
                 }
@@ -603,19 +652,34 @@ impl<'de> Visitor<'de> for KeepKeys {
     fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
         f.write_str("an object")
     }
-    fn visit_map<A: MapAccess<'de>>(self, mut m: A) -> Result<Value, A::Error> {
-        let mut out = Map::with_capacity(self.0.len());
-        while let Some(Key(k)) = m.next_key::<Key<'de>>()? {
-            if self.0.contains(&k.as_ref()) {
-                if out.insert(k.into_owned(), m.next_value()?).is_some() {
-                    return Err(bail());
-                }
-            } else {
-                m.next_value::<IgnoredAny>()?;
-            }
-        }
-        Ok(Value::Object(out))
+    fn visit_map<A: MapAccess<'de>>(self, m: A) -> Result<Value, A::Error> {
+        keep_keys(m, self.0, false)
     }
+}
+
+/// The object `m` with only `keys` kept, their values whole (a kept key that repeats gives
+/// up); when `strict`, a key normalizing reads (`lc`, `__lc_escaped__`) or a serde_json
+/// private key gives up too.
+fn keep_keys<'de, A: MapAccess<'de>>(
+    mut m: A,
+    keys: &'static [&'static str],
+    strict: bool,
+) -> Result<Value, A::Error> {
+    let mut out = Map::with_capacity(keys.len());
+    while let Some(Key(k)) = m.next_key::<Key<'de>>()? {
+        if strict && (k == "lc" || k == "__lc_escaped__" || k.starts_with("$serde_json::private::"))
+        {
+            return Err(bail());
+        }
+        if keys.contains(&k.as_ref()) {
+            if out.insert(k.into_owned(), m.next_value()?).is_some() {
+                return Err(bail());
+            }
+        } else {
+            m.next_value::<IgnoredAny>()?;
+        }
+    }
+    Ok(Value::Object(out))
 }
 
 /// How a kept value is pruned.
@@ -731,7 +795,11 @@ impl<'de> Visitor<'de> for Message {
                 out.insert("kwargs".into(), m.next_value_seed(Seed::Message(self.0))?)
             } else if self.0.contains(&k.as_ref()) {
                 escaped |= k == "__lc_escaped__";
-                out.insert(k.into_owned(), m.next_value()?)
+                let v = match message_field(&k) {
+                    Some(seed) => m.next_value_seed(seed)?,
+                    None => m.next_value()?,
+                };
+                out.insert(k.into_owned(), v)
             } else {
                 m.next_value::<IgnoredAny>()?;
                 skipped = true;
@@ -746,6 +814,78 @@ impl<'de> Visitor<'de> for Message {
             return Err(bail());
         }
         Ok(Value::Object(out))
+    }
+}
+
+/// How a message field the adapter reads only in part is pruned: `additional_kwargs` (the
+/// chunk mapping reads only its reasoning keys), `response_metadata` and `usage_metadata` (the
+/// usage reads the provider, the model and the token counts), `tool_calls` (each call's
+/// `id`, `name` and `args`). Other fields are read whole (`None`).
+fn message_field(key: &str) -> Option<Part> {
+    Some(match key {
+        "additional_kwargs" => Part::Only(&["reasoning_content", "reasoning"]),
+        "response_metadata" => Part::Only(&["model_provider", "model_name"]),
+        "usage_metadata" => Part::Only(&[
+            "input_tokens",
+            "output_tokens",
+            "total_tokens",
+            "output_token_details",
+        ]),
+        "tool_calls" => TOOL_CALLS,
+        _ => return None,
+    })
+}
+
+/// A message's `tool_calls`: of each call only what `lc::tool_calls` reads.
+const TOOL_CALLS: Part = Part::EachOnly(&["id", "name", "args"]);
+
+/// A value read in part ([`message_field`]).
+///
+/// `Only(keys)`: an object keeps only `keys` (their values whole); anything else is read
+/// whole. `EachOnly(keys)`: a list's elements are read as `Only(keys)`; anything else whole.
+/// An object pruned so gives up when it has a key normalizing reads (`lc`, `__lc_escaped__`:
+/// it could become another value) or a serde_json private key (a whole parse could read it
+/// as another value), or when a kept key repeats (a whole parse keeps the last one).
+#[derive(Clone, Copy)]
+enum Part {
+    Only(&'static [&'static str]),
+    EachOnly(&'static [&'static str]),
+}
+
+impl<'de> DeserializeSeed<'de> for Part {
+    type Value = Value;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Part {
+    type Value = Value;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("any JSON value")
+    }
+    scalars_as_values!();
+    fn visit_seq<A: SeqAccess<'de>>(self, mut s: A) -> Result<Value, A::Error> {
+        let mut out = Vec::new();
+        match self {
+            Part::EachOnly(keys) => {
+                while let Some(v) = s.next_element_seed(Part::Only(keys))? {
+                    out.push(v);
+                }
+            }
+            Part::Only(_) => {
+                while let Some(v) = s.next_element::<Value>()? {
+                    out.push(v);
+                }
+            }
+        }
+        Ok(Value::Array(out))
+    }
+    fn visit_map<A: MapAccess<'de>>(self, m: A) -> Result<Value, A::Error> {
+        match self {
+            Part::Only(keys) => keep_keys(m, keys, true),
+            Part::EachOnly(_) => Value::deserialize(de::value::MapAccessDeserializer::new(m)),
+        }
     }
 }
 
@@ -786,9 +926,8 @@ impl<'de> Visitor<'de> for Calls {
                     m.next_value::<IgnoredAny>()?;
                     Value::Null
                 }
-                "type" | "role" | "id" | "lc" | "repr" | "tool_calls" | "__interrupt__" => {
-                    m.next_value()?
-                }
+                "type" | "role" | "id" | "lc" | "repr" | "__interrupt__" => m.next_value()?,
+                "tool_calls" => m.next_value_seed(TOOL_CALLS)?,
                 "kwargs" | "messages" | "update" => m.next_value_seed(Seed::Calls)?,
                 "__lc_escaped__" => return Err(bail()),
                 _ => {
@@ -935,33 +1074,227 @@ impl<'de> Visitor<'de> for Input {
     }
 }
 
-/// A v2 `parent_ids` list: only its emptiness is read, so a non-empty list is kept as `[null]`.
+/// A v2 `parent_ids` list: only its emptiness is read, so a non-empty list is kept as `[null]`
+/// (both lists shared, [`EMPTY_LIST`] and [`NULL_LIST`]: no allocation per line).
 struct ParentIds;
 
+static EMPTY_LIST: Value = Value::Array(Vec::new());
+static NULL_LIST: LazyLock<Value> = LazyLock::new(|| Value::Array(vec![Value::Null]));
+
 impl<'de> DeserializeSeed<'de> for ParentIds {
+    type Value = Cow<'static, Value>;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for ParentIds {
+    type Value = Cow<'static, Value>;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a list")
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut s: A) -> Result<Self::Value, A::Error> {
+        let mut any = false;
+        while s.next_element::<IgnoredAny>()?.is_some() {
+            any = true;
+        }
+        Ok(Cow::Borrowed(if any { &NULL_LIST } else { &EMPTY_LIST }))
+    }
+    // Not a list (never seen): read as `Calls` would, i.e. whole for anything but objects.
+    fn visit_map<A: MapAccess<'de>>(self, _: A) -> Result<Self::Value, A::Error> {
+        Err(bail())
+    }
+    fn visit_bool<E: de::Error>(self, b: bool) -> Result<Self::Value, E> {
+        Ok(Cow::Owned(Value::Bool(b)))
+    }
+    fn visit_i64<E: de::Error>(self, n: i64) -> Result<Self::Value, E> {
+        Ok(Cow::Owned(Value::Number(n.into())))
+    }
+    fn visit_u64<E: de::Error>(self, n: u64) -> Result<Self::Value, E> {
+        Ok(Cow::Owned(Value::Number(n.into())))
+    }
+    fn visit_f64<E: de::Error>(self, n: f64) -> Result<Self::Value, E> {
+        Ok(Cow::Owned(
+            serde_json::Number::from_f64(n).map_or(Value::Null, Value::Number),
+        ))
+    }
+    fn visit_str<E: de::Error>(self, s: &str) -> Result<Self::Value, E> {
+        Ok(Cow::Owned(Value::String(s.to_string())))
+    }
+    fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+        Ok(Cow::Owned(Value::Null))
+    }
+}
+
+/// The tag the v2 adapter looks for (a hidden run's).
+const HIDDEN_TAG: &str = "langsmith:hidden";
+
+/// A v2 `tags` list: only whether it holds the string [`HIDDEN_TAG`] is read, so the list keeps
+/// only that string's occurrences (most lists then need no allocation). Anything but a list
+/// is kept whole (an object gives up: never seen).
+struct Tags;
+
+impl<'de> DeserializeSeed<'de> for Tags {
     type Value = Value;
     fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
         d.deserialize_any(self)
     }
 }
 
-impl<'de> Visitor<'de> for ParentIds {
+impl<'de> Visitor<'de> for Tags {
     type Value = Value;
     fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
         f.write_str("a list")
     }
+    scalars_as_values!();
     fn visit_seq<A: SeqAccess<'de>>(self, mut s: A) -> Result<Value, A::Error> {
-        let mut any = false;
-        while s.next_element::<IgnoredAny>()?.is_some() {
-            any = true;
+        let mut out = Vec::new();
+        while let Some(hidden) = s.next_element_seed(IsHiddenTag)? {
+            if hidden {
+                out.push(Value::String(HIDDEN_TAG.into()));
+            }
         }
-        Ok(Value::Array(if any { vec![Value::Null] } else { vec![] }))
+        Ok(Value::Array(out))
     }
-    // Not a list (never seen): read as `Calls` would, i.e. whole for anything but objects.
     fn visit_map<A: MapAccess<'de>>(self, _: A) -> Result<Value, A::Error> {
         Err(bail())
     }
-    scalars_as_values!();
+}
+
+/// A `tags` element: whether it is the string [`HIDDEN_TAG`] (anything else skipped).
+struct IsHiddenTag;
+
+impl<'de> DeserializeSeed<'de> for IsHiddenTag {
+    type Value = bool;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<bool, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for IsHiddenTag {
+    type Value = bool;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("any JSON value")
+    }
+    fn visit_str<E: de::Error>(self, s: &str) -> Result<bool, E> {
+        Ok(s == HIDDEN_TAG)
+    }
+    fn visit_bool<E: de::Error>(self, _: bool) -> Result<bool, E> {
+        Ok(false)
+    }
+    fn visit_i64<E: de::Error>(self, _: i64) -> Result<bool, E> {
+        Ok(false)
+    }
+    fn visit_u64<E: de::Error>(self, _: u64) -> Result<bool, E> {
+        Ok(false)
+    }
+    fn visit_f64<E: de::Error>(self, _: f64) -> Result<bool, E> {
+        Ok(false)
+    }
+    fn visit_unit<E: de::Error>(self) -> Result<bool, E> {
+        Ok(false)
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut s: A) -> Result<bool, A::Error> {
+        while s.next_element::<IgnoredAny>()?.is_some() {}
+        Ok(false)
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut m: A) -> Result<bool, A::Error> {
+        while m.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+        Ok(false)
+    }
+}
+
+/// A string borrowed from the line when it has no escapes, or any other value as a `Value`.
+enum StrOrValue<'de> {
+    Str(Cow<'de, str>),
+    Value(Value),
+}
+
+impl<'de> Deserialize<'de> for StrOrValue<'de> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_any(StrOrValueVisitor)
+    }
+}
+
+struct StrOrValueVisitor;
+
+impl<'de> Visitor<'de> for StrOrValueVisitor {
+    type Value = StrOrValue<'de>;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("any JSON value")
+    }
+    fn visit_borrowed_str<E: de::Error>(self, s: &'de str) -> Result<Self::Value, E> {
+        Ok(StrOrValue::Str(Cow::Borrowed(s)))
+    }
+    fn visit_str<E: de::Error>(self, s: &str) -> Result<Self::Value, E> {
+        Ok(StrOrValue::Str(Cow::Owned(s.to_string())))
+    }
+    fn visit_string<E: de::Error>(self, s: String) -> Result<Self::Value, E> {
+        Ok(StrOrValue::Str(Cow::Owned(s)))
+    }
+    fn visit_bool<E: de::Error>(self, b: bool) -> Result<Self::Value, E> {
+        Ok(StrOrValue::Value(Value::Bool(b)))
+    }
+    fn visit_i64<E: de::Error>(self, n: i64) -> Result<Self::Value, E> {
+        Ok(StrOrValue::Value(Value::Number(n.into())))
+    }
+    fn visit_u64<E: de::Error>(self, n: u64) -> Result<Self::Value, E> {
+        Ok(StrOrValue::Value(Value::Number(n.into())))
+    }
+    fn visit_f64<E: de::Error>(self, n: f64) -> Result<Self::Value, E> {
+        Ok(StrOrValue::Value(
+            serde_json::Number::from_f64(n).map_or(Value::Null, Value::Number),
+        ))
+    }
+    fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+        Ok(StrOrValue::Value(Value::Null))
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, s: A) -> Result<Self::Value, A::Error> {
+        let v = Value::deserialize(de::value::SeqAccessDeserializer::new(s))?;
+        Ok(StrOrValue::Value(v))
+    }
+    fn visit_map<A: MapAccess<'de>>(self, m: A) -> Result<Self::Value, A::Error> {
+        let v = Value::deserialize(de::value::MapAccessDeserializer::new(m))?;
+        Ok(StrOrValue::Value(v))
+    }
+}
+
+/// The v2 event names seen in logs, each as a `Value` made once: a line's `event` is one of
+/// these shared values (no allocation per line), else its own.
+const EVENT_NAMES: [&str; 22] = [
+    "on_chat_model_stream",
+    "on_chain_stream",
+    "on_chain_start",
+    "on_chain_end",
+    "on_chat_model_start",
+    "on_chat_model_end",
+    "on_tool_start",
+    "on_tool_end",
+    "on_tool_error",
+    "on_custom_event",
+    "on_llm_start",
+    "on_llm_stream",
+    "on_llm_end",
+    "on_llm_error",
+    "on_chain_error",
+    "on_chat_model_error",
+    "on_prompt_start",
+    "on_prompt_end",
+    "on_retriever_start",
+    "on_retriever_end",
+    "on_parser_start",
+    "on_parser_end",
+];
+
+static EVENT_VALUES: LazyLock<[Value; 22]> =
+    LazyLock::new(|| EVENT_NAMES.map(|e| Value::String(e.into())));
+
+/// A v2 event name as a `Value`: a shared one of [`EVENT_NAMES`], or its own.
+fn event_value(e: Cow<'_, str>) -> Cow<'static, Value> {
+    match EVENT_NAMES.iter().position(|n| *n == e) {
+        Some(i) => Cow::Borrowed(&EVENT_VALUES[i]),
+        None => Cow::Owned(Value::String(e.into_owned())),
+    }
 }
 
 /// v3 `params`, with `data` pruned by method.
@@ -1118,7 +1451,7 @@ mod tests {
         assert_eq!(
             v,
             json!({"event":"on_chat_model_stream","data":{"chunk":{"content":"Hi","type":"AIMessageChunk","id":"m"}},
-                "run_id":"r","metadata":{"thread_id":"t","langgraph_node":"n"},"parent_ids":[null]})
+                "run_id":"r","metadata":{},"parent_ids":[null]})
         );
     }
 
@@ -1178,7 +1511,7 @@ mod tests {
         let plain = r#"{"event":"on_chain_start","data":{"input":{"messages":[1,2]},"x":1},"name":"n","tags":["a"],"parent_ids":["p"]}"#;
         assert_eq!(
             parse_pruned(plain).expect("pruned"),
-            json!({"event":"on_chain_start","data":{"input":{}},"name":"n","tags":["a"],"parent_ids":[null]})
+            json!({"event":"on_chain_start","data":{"input":{}},"name":"n","tags":[],"parent_ids":[null]})
         );
         let send = r#"{"event":"on_chain_start","data":{"input":[{"type":"tool_call","id":"c"}]},"parent_ids":["p"]}"#;
         assert_eq!(
@@ -1266,7 +1599,7 @@ mod tests {
         let js = r#"{"event":"on_chain_end","data":{"output":{"a":{"b":1}},"input":2},"run_id":"r","name":"LangGraph","tags":[],"metadata":{"thread_id":"t"}}"#;
         assert_eq!(
             parse_pruned(js).expect("pruned"),
-            json!({"event":"on_chain_end","data":{"output":{"a":{"b":1}},"input":2},"run_id":"r","metadata":{"thread_id":"t"}})
+            json!({"event":"on_chain_end","data":{"output":{"a":{"b":1}},"input":2},"run_id":"r","metadata":{}})
         );
         // JS key order, a node: pruned.
         let js = r#"{"event":"on_chain_end","data":{"output":{"a":{"b":1}},"input":2},"run_id":"r","name":"n","metadata":{"langgraph_node":"n"}}"#;
@@ -1552,5 +1885,220 @@ mod tests {
             r#"{"event":"on_chat_model_stream","data":{"chunk":{"__lc_escaped__":{},"x":1}}}"#
         )
         .is_none());
+    }
+
+    /// Reads `text` as `part` reads a field's value (`None` when it gives up).
+    fn read_part(part: Part, text: &str) -> Option<Value> {
+        let mut de = serde_json::Deserializer::from_str(text);
+        let v = part.deserialize(&mut de).ok()?;
+        de.end().ok()?;
+        Some(v)
+    }
+
+    #[test]
+    fn fields_read_in_part_read_as_whole_values() {
+        use crate::json::Field;
+        let keys: &'static [&'static str] = &["model_provider", "model_name"];
+        for text in [
+            r#"{"model_name":"m","model_provider":"p","x":{"y":[1,2]}}"#,
+            r#"{}"#,
+            r#"null"#,
+            r#"3"#,
+            r#""s""#,
+            r#"[{"model_name":"m"},1]"#,
+            r#"{"model_name":null,"x":1}"#,
+            r#"{"model_name":7,"model_provider":[1]}"#,
+            r#"{"model\u005fname":"m\n\"q","z":"\u00e9"}"#,
+            r#"{"model_name":{"lc":1,"type":"x"}}"#,
+            r#"{"x":1,"x":2,"model_name":"m"}"#,
+        ] {
+            let whole: Value = serde_json::from_str(text).expect("valid");
+            let part = read_part(Part::Only(keys), text).expect(text);
+            if whole.is_object() {
+                assert!(part.is_object(), "{text}");
+                for k in keys {
+                    assert_eq!(part.field(k), whole.field(k), "{text}");
+                }
+            } else {
+                assert_eq!(part, whole, "{text}");
+            }
+        }
+        // A kept key that repeats, a key normalizing reads, serde_json's private key, bad JSON:
+        // given up.
+        for text in [
+            r#"{"model_name":"a","model_name":"b"}"#,
+            r#"{"lc":1,"model_name":"m"}"#,
+            r#"{"__lc_escaped__":{"model_name":"m"}}"#,
+            r#"{"$serde_json::private::RawValue":"1"}"#,
+            r#"{"model_name":"m""#,
+            r#"{"model_name":"m",}"#,
+        ] {
+            assert!(read_part(Part::Only(keys), text).is_none(), "{text}");
+        }
+        // Tool calls: each call as `lc::tool_calls` reads it.
+        for text in [
+            r#"[{"id":"c","name":"f","args":{"a":[1,{"b":null}]},"type":"tool_call"},{"id":null,"name":"g"},{"name":"h","id":"d","args":"{\"s\":1}"},3,"s",[1],null]"#,
+            r#"{"id":"c","name":"f"}"#,
+            r#"null"#,
+            r#"[]"#,
+        ] {
+            let whole: Value = serde_json::from_str(text).expect("valid");
+            let part = read_part(TOOL_CALLS, text).expect(text);
+            let msg = |calls: Value| json!({"type": "ai", "tool_calls": calls});
+            assert_eq!(
+                crate::adapter::lc::tool_calls(&msg(part.clone())),
+                crate::adapter::lc::tool_calls(&msg(whole.clone())),
+                "{text}"
+            );
+            if !whole.is_array() {
+                assert_eq!(part, whole, "{text}");
+            }
+        }
+        assert!(read_part(TOOL_CALLS, r#"[{"id":"c","id":"d"}]"#).is_none());
+        assert!(read_part(TOOL_CALLS, r#"[{"lc":1,"id":"c"}]"#).is_none());
+        // Usage: as `usage_from` reads it.
+        let usage = |u: &str, m: &str| {
+            let p = (
+                read_part(message_field("usage_metadata").expect("part"), u),
+                read_part(message_field("response_metadata").expect("part"), m),
+            );
+            let w: (Value, Value) = (
+                serde_json::from_str(u).expect("valid"),
+                serde_json::from_str(m).expect("valid"),
+            );
+            assert_eq!(
+                crate::adapter::content::usage_from(p.0.as_ref(), p.1.as_ref()),
+                crate::adapter::content::usage_from(Some(&w.0), Some(&w.1)),
+                "{u} {m}"
+            );
+        };
+        usage(
+            r#"{"input_tokens":1,"output_tokens":2,"total_tokens":3,"input_token_details":{"cache_read":0},"output_token_details":{"reasoning":4}}"#,
+            r#"{"model_provider":"openai","model_name":"gpt","finish_reason":"stop","logprobs":null}"#,
+        );
+        usage(r#"null"#, r#"{}"#);
+        usage(r#"{"input_tokens":-1,"output_tokens":"2"}"#, r#"[1]"#);
+    }
+
+    #[test]
+    fn v2_envelopes_keep_only_what_the_adapter_reads() {
+        // `thread_id` of `on_chain_start` only; `langgraph_node` of chain events; of `tags`
+        // only the hidden tag; `run_id` and `name` of skipped-data events dropped.
+        let start = r#"{"event":"on_chain_start","data":{"input":{"messages":[]}},"run_id":"g","name":"LangGraph","tags":["a",1,null,{"x":1},["langsmith:hidden"],"langsmith:hidden","lang\u0073mith:hidden"],"metadata":{"thread_id":"t","langgraph_node":"x"},"parent_ids":["p"]}"#;
+        let v = parse_pruned(start).expect("pruned");
+        assert_eq!(v["metadata"], json!({"thread_id":"t","langgraph_node":"x"}));
+        assert_eq!(v["tags"], json!(["langsmith:hidden", "langsmith:hidden"]));
+        for tags in [r#""s""#, "null", "3", "[]"] {
+            let line = start.replacen(
+                r#"["a",1,null,{"x":1},["langsmith:hidden"],"langsmith:hidden","lang\u0073mith:hidden"]"#,
+                tags,
+                1,
+            );
+            let whole: Value = serde_json::from_str(tags).expect("valid");
+            assert_eq!(parse_pruned(&line).expect("pruned")["tags"], whole);
+        }
+        assert!(
+            parse_pruned(&start.replacen(r#""tags":["a""#, r#""tags":{"a":1},"x":["a""#, 1))
+                .is_none()
+        );
+        let model_start = r#"{"event":"on_chat_model_start","data":{"input":1},"run_id":"r","name":"M","tags":["t"],"metadata":{"thread_id":"t","langgraph_node":"n"},"parent_ids":[]}"#;
+        assert_eq!(
+            parse_pruned(model_start).expect("pruned"),
+            json!({"event":"on_chat_model_start","data":null,"metadata":{},"parent_ids":[]})
+        );
+        let tool = r#"{"event":"on_tool_start","data":{"input":{"a":1}},"run_id":"r","name":"f","metadata":{"thread_id":"t","langgraph_node":"tools"},"parent_ids":["p"]}"#;
+        assert_eq!(
+            parse_pruned(tool).expect("pruned"),
+            json!({"event":"on_tool_start","data":{"input":{"a":1}},"run_id":"r","name":"f","metadata":{},"parent_ids":[null]})
+        );
+        // An escaped or unknown event name reads as itself; one not a string, whole.
+        let esc = r#"{"event":"on\u005fchain_stream","data":{"chunk":1},"run_id":"r","parent_ids":["p"]}"#;
+        assert_eq!(
+            parse_pruned(esc).expect("pruned"),
+            json!({"event":"on_chain_stream","data":null,"parent_ids":[null]})
+        );
+        let odd = r#"{"event":"on_something","data":{"a":1},"parent_ids":[]}"#;
+        assert_eq!(
+            parse_pruned(odd).expect("pruned"),
+            json!({"event":"on_something","data":{"a":1},"parent_ids":[]})
+        );
+        for line in [
+            r#"{"event":1,"data":{"a":[1]}}"#,
+            r#"{"event":["on_x"],"b":2}"#,
+        ] {
+            assert_eq!(
+                parse_pruned(line).expect("pruned"),
+                serde_json::from_str::<Value>(line).expect("valid")
+            );
+        }
+    }
+
+    #[test]
+    fn model_and_tag_lines_give_the_same_model_events_three_ways() {
+        use crate::input::three_ways;
+        let lines = [
+            r#"{"event":"on_chain_start","data":{"input":{"messages":[]}},"run_id":"g","name":"LangGraph","tags":[],"metadata":{"thread_id":"t"},"parent_ids":[]}"#,
+            r#"{"event":"on_chain_start","data":{"input":{}},"run_id":"h","name":"chat","tags":["x","langsmith:hidden"],"metadata":{"thread_id":"t","langgraph_node":"chat"},"parent_ids":["g"]}"#,
+            r#"{"event":"on_chain_start","data":{"input":{}},"run_id":"n","name":"chat","tags":["x",{"langsmith:hidden":1}],"metadata":{"thread_id":"t","langgraph_node":"chat"},"parent_ids":["g"]}"#,
+            r#"{"event":"on_chat_model_start","data":{"input":{}},"run_id":"m","name":"M","tags":[],"metadata":{"langgraph_node":"chat"},"parent_ids":["g","n"]}"#,
+            r#"{"event":"on_chat_model_end","data":{"output":{"content":"hi","additional_kwargs":{"reasoning_content":"think","other":{"a":1}},"response_metadata":{"model_provider":"p","model_name":"m","x":[1]},"type":"ai","id":"a1","tool_calls":[{"id":"c1","name":"f","args":{"q":1},"type":"tool_call"}],"usage_metadata":{"input_tokens":1,"output_tokens":2,"total_tokens":3,"input_token_details":{}}},"input":{}},"run_id":"m","name":"M","metadata":{"langgraph_node":"chat"},"parent_ids":["g","n"]}"#,
+            r#"{"event":"on_chat_model_end","data":{"output":{"lc":1,"type":"constructor","id":["langchain","schema","messages","AIMessage"],"kwargs":{"content":"yo","response_metadata":{"model_name":"m2"},"usage_metadata":{"output_tokens":5},"tool_calls":[{"name":"g","args":{},"id":"c2"}],"type":"ai","id":"a2"}}},"run_id":"m2","metadata":{"langgraph_node":"chat"},"parent_ids":["g","n"]}"#,
+            r#"{"event":"on_chat_model_end","data":{"output":{"content":"z","response_metadata":{"lc":1,"type":"not_implemented"},"type":"ai","id":"a3"}},"run_id":"m3","parent_ids":["g","n"]}"#,
+            r#"{"event":"on_chain_end","data":{"output":{"messages":[{"content":"","type":"ai","id":"a4","tool_calls":[{"id":"c3","name":"h","args":{"k":[1]},"type":"tool_call"},5]}]}},"run_id":"n","metadata":{"langgraph_node":"chat"},"parent_ids":["g"]}"#,
+            r#"{"event":"on_tool_start","data":{"input":{"k":[1]}},"run_id":"tr","name":"h","metadata":{"langgraph_node":"tools"},"parent_ids":["g"]}"#,
+            r#"{"event":"on_chain_stream","data":{"chunk":{}},"run_id":"n","parent_ids":["g"]}"#,
+            r#"{"event":"on_chain_end","data":{"output":{"messages":[]}},"run_id":"g","name":"LangGraph","tags":[],"metadata":{"thread_id":"t"},"parent_ids":[]}"#,
+        ];
+        let run = |record: fn(&str, u64) -> Option<Record>| three_ways::run(&lines, record);
+        let (framed, pruned, whole) = (
+            run(three_ways::framed),
+            run(three_ways::pruned),
+            run(three_ways::whole),
+        );
+        assert_eq!(framed, whole);
+        assert_eq!(pruned, whole);
+        // Pruned, except the model end whose metadata is an lc constructor.
+        for (i, l) in lines.iter().enumerate() {
+            assert_eq!(parse_pruned(l).is_some(), i != 6, "{l}");
+        }
+    }
+
+    #[test]
+    fn tool_lines_give_the_same_model_events_three_ways() {
+        use crate::input::three_ways;
+        let lines = [
+            r#"{"event":"on_chain_start","data":{"input":{"messages":[]}},"run_id":"g","name":"LangGraph","tags":[],"metadata":{"thread_id":"t"},"parent_ids":[]}"#,
+            r#"{"event":"on_chain_end","data":{"output":{"messages":[{"content":"","type":"ai","id":"a","tool_calls":[{"id":"c1","name":"f","args":{"x":1}},{"id":"c2","name":"f","args":{"x":2}},{"id":"c3","name":"h","args":{}}]}]}},"run_id":"n","metadata":{"langgraph_node":"chat"},"parent_ids":["g"]}"#,
+            r#"{"event":"on_tool_start","data":{"input":{"x":2},"other":[1,{"a":null}]},"run_id":"t1","name":"f","metadata":{"langgraph_node":"tools","thread_id":"t"},"parent_ids":["g"]}"#,
+            r#"{"event":"on_tool_end","data":{"output":{"content":"ok","type":"tool","tool_call_id":"c2","id":"m","status":"success"},"input":{"x":2}},"run_id":"t1","name":"f","metadata":5,"parent_ids":["g"]}"#,
+            r#"{"event":"on_tool_start","data":{"inp\u0075t":{"x":1}},"run_id":"t2","name":"f","parent_ids":["g"]}"#,
+            r#"{"event":"on_tool_error","data":{"error":"boom\nmore","tool_call_id":"c1","input":{}},"run_id":"t2","name":"f","parent_ids":["g"]}"#,
+            r#"{"event":"on_tool_start","data":{"input":{},"input":{"y":1}},"run_id":"t3","name":"h","parent_ids":["g"]}"#,
+            r#"{"event":"on_tool_end","data":null,"run_id":"t3","name":"h","parent_ids":["g"]}"#,
+            r#"{"event":"on_tool_end","data":{"type":"event","method":"messages","seq":3,"params":{"namespace":[],"data":{}},"output":1},"run_id":"t3","parent_ids":["g"]}"#,
+            r#"{"event":"on_chain_end","data":{"output":{"messages":[]}},"run_id":"g","name":"LangGraph","tags":[],"metadata":{"thread_id":"t"},"parent_ids":[]}"#,
+        ];
+        let run = |record: fn(&str, u64) -> Option<Record>| three_ways::run(&lines, record);
+        let (framed, pruned, whole) = (
+            run(three_ways::framed),
+            run(three_ways::pruned),
+            run(three_ways::whole),
+        );
+        assert_eq!(framed, whole);
+        assert_eq!(pruned, whole);
+        // Metadata that is no object, a kept key that repeats, data that is no object: read
+        // whole.
+        for (i, l) in lines.iter().enumerate() {
+            assert_eq!(parse_pruned(l).is_some(), ![3, 6, 7].contains(&i), "{l}");
+        }
+        assert_eq!(
+            parse_pruned(lines[2]).expect("pruned")["data"],
+            json!({"input":{"x":2}})
+        );
+        // What the checker reads of a `data` that is a v3 event is kept.
+        assert_eq!(
+            parse_pruned(lines[8]).expect("pruned")["data"],
+            json!({"type":"event","method":"messages","seq":3,"params":{"namespace":[],"data":{}},"output":1})
+        );
     }
 }
