@@ -235,20 +235,33 @@ fn flatten_constructor(m: &Map<String, Value>) -> Option<Value> {
 }
 
 fn message_type_for_class<'a>(class: &str, kwargs: &'a Map<String, Value>) -> Option<&'a str> {
+    match fixed_message_type(class) {
+        Some(t) => t,
+        None => Some(
+            kwargs
+                .field("role")
+                .and_then(Value::as_str)
+                .unwrap_or("chat"),
+        ),
+    }
+}
+
+/// The `type` a flattened constructor of `class` gets when its kwargs do not decide it:
+/// `Some(Some(t))` for a message class, `Some(None)` for any other class (it gets
+/// `__type__`), `None` for a `ChatMessage`, whose type is its `role` kwarg. Shared with the
+/// one-pass reader ([`crate::input::normread`]), which must flatten as this module does.
+pub(crate) fn fixed_message_type(class: &str) -> Option<Option<&'static str>> {
     let base = class.strip_suffix("Chunk").unwrap_or(class);
-    Some(match base {
+    Some(Some(match base {
         "HumanMessage" => "human",
         "AIMessage" => "ai",
         "ToolMessage" => "tool",
         "SystemMessage" => "system",
         "FunctionMessage" => "function",
         "RemoveMessage" => "remove",
-        "ChatMessage" => kwargs
-            .field("role")
-            .and_then(Value::as_str)
-            .unwrap_or("chat"),
-        _ => return None,
-    })
+        "ChatMessage" => return None,
+        _ => return Some(None),
+    }))
 }
 
 /// The normalized role of a flat message: `human`, `ai`, `tool`, `system` (JS `role` dicts too).

@@ -7,6 +7,7 @@
 pub mod fast;
 mod lines;
 pub mod msgcache;
+mod normread;
 pub mod parallel;
 pub mod prune;
 mod sse;

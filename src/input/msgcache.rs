@@ -11,8 +11,9 @@
 //! it closes), and its value is handed out shared ([`Msg::Cached`]), without reading the
 //! message at all: the consumer copies it (a map's clone copies the stored key hashes: no
 //! SipHash), for a v3 state the main thread, when it takes the state's events. Otherwise
-//! the message is parsed from there (a `StreamDeserializer`, which tells where it ends),
-//! normalized and stored. The state's other keys are parsed as a `Value` object.
+//! the message is read from there (a `StreamDeserializer`, which tells where it ends) and
+//! stored: [`Kind::Normalized`] ones straight into their normalized form where their shape
+//! allows ([`super::normread`]), else parsed and normalized. The state's other keys are parsed as a `Value` object.
 //!
 //! Why a hit changes nothing observable:
 //!
@@ -56,6 +57,7 @@ use std::sync::Arc;
 
 use serde_json::{Map, Value};
 
+use super::normread;
 use crate::adapter::lc;
 
 /// Generations an unused entry survives (interleaved runs alternate their snapshots).
@@ -217,32 +219,38 @@ impl MsgCache {
             e.value = Some(Arc::new(parsed.clone()));
             return (depth <= max_depth).then_some((Msg::Parsed(parsed), e.text.len()));
         }
+        if self.kind == Kind::Normalized {
+            // Read normalized in one pass, or parsed and normalized when it is of a shape
+            // that reader leaves alone: the same value ([`normread`]).
+            let (value, len, depth) = match normread::read(rest) {
+                Some((value, len, depth)) => (value, len, bounded_depth(depth, len)),
+                None => {
+                    let mut values = serde_json::Deserializer::from_str(rest).into_iter::<Value>();
+                    let parsed = values.next()?.ok()?;
+                    let len = values.byte_offset();
+                    let depth = depth_of(&parsed, len);
+                    (lc::normalize_owned(parsed), len, depth)
+                }
+            };
+            if depth > max_depth {
+                return None;
+            }
+            if let Some(h) = h.filter(|_| len >= PREFIX && self.bytes + len <= MAX_BYTES) {
+                self.insert(h, &rest[..len], Some(Arc::new(value.clone())), depth);
+            }
+            return Some((Msg::Parsed(value), len));
+        }
         let mut values = serde_json::Deserializer::from_str(rest).into_iter::<Value>();
         let parsed = values.next()?.ok()?;
         let len = values.byte_offset();
-        let stored = h.filter(|_| len >= PREFIX && self.bytes + len <= MAX_BYTES);
-        if self.kind == Kind::Parsed {
-            // A parsed message is stored on its second sight (most are seen once in short
-            // runs: a copy of the value would cost more than parsing it again): its text now.
-            if let Some(h) = stored {
-                self.insert(h, &rest[..len], None, 0);
-            }
-            // Nested as deep as the text allows: the line is read with it apart from it.
-            let depth = depth_of(&parsed, len);
-            return (depth <= max_depth).then_some((Msg::Parsed(parsed), len));
+        // A parsed message is stored on its second sight (most are seen once in short runs:
+        // a copy of the value would cost more than parsing it again): its text now.
+        if let Some(h) = h.filter(|_| len >= PREFIX && self.bytes + len <= MAX_BYTES) {
+            self.insert(h, &rest[..len], None, 0);
         }
+        // Nested as deep as the text allows: the line is read with it apart from it.
         let depth = depth_of(&parsed, len);
-        if depth > max_depth {
-            return None;
-        }
-        let value = match self.kind {
-            Kind::Normalized => lc::normalize_owned(parsed),
-            Kind::Parsed => parsed,
-        };
-        if let Some(h) = stored {
-            self.insert(h, &rest[..len], Some(Arc::new(value.clone())), depth);
-        }
-        Some((Msg::Parsed(value), len))
+        (depth <= max_depth).then_some((Msg::Parsed(parsed), len))
     }
 
     /// Stores a message's text (and value) under the hash of its first bytes.
@@ -271,6 +279,14 @@ fn depth_of(v: &Value, len: usize) -> usize {
     match len / 2 {
         bound @ 0..64 => bound,
         _ => depth(v, MAX_DEPTH),
+    }
+}
+
+/// [`depth_of`] from a value's counted depth (as parsed) and its text's length.
+fn bounded_depth(depth: usize, len: usize) -> usize {
+    match len / 2 {
+        bound @ 0..64 => bound,
+        _ => depth.min(MAX_DEPTH),
     }
 }
 
@@ -412,7 +428,8 @@ pub fn read_state_parts(
     }
 }
 
-const RAW_VALUE_TOKEN: &str = "$serde_json::private::RawValue";
+/// serde_json's raw-value key: `Value`'s visitor reads an object with it first as a raw value.
+pub(crate) const RAW_VALUE_TOKEN: &str = "$serde_json::private::RawValue";
 
 #[cfg(test)]
 pub(crate) mod tests {
