@@ -299,7 +299,9 @@ impl<'de> Visitor<'de> for Kwargs {
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-        let mut out = Map::new();
+        // A message's kwargs (content, id, metadata maps, tool calls…) and its type key:
+        // room for them at once.
+        let mut out = Map::with_capacity(8);
         out.insert(self.key.to_string(), Value::String(self.first));
         let mut depth = 0;
         while let Some(k) = map.next_key_seed(KeySeed)? {
