@@ -51,63 +51,23 @@ impl<R: BufRead> LineReader<R> {
     pub fn next_line(&mut self) -> io::Result<Option<RawLine<'_>>> {
         if !self.partial {
             self.buf.clear();
-            self.too_long = false;
-            self.total = 0;
         }
-        loop {
-            let available = match self.reader.fill_buf() {
-                Ok(b) => b,
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                Err(e) => return Err(e),
-            };
-            if available.is_empty() {
-                break;
-            }
-            self.partial = true;
-            let (chunk, found) = match memchr::memchr(b'\n', available) {
-                Some(i) => (&available[..i], Some(i)),
-                None => (available, None),
-            };
-            self.total += chunk.len();
-            if !self.too_long {
-                if self.buf.len() + chunk.len() > self.max {
-                    self.too_long = true;
-                    self.buf.clear();
-                } else {
-                    self.buf.extend_from_slice(chunk);
-                }
-            }
-            match found {
-                Some(i) => {
-                    self.reader.consume(i + 1);
-                    break;
-                }
-                None => {
-                    let n = available.len();
-                    self.reader.consume(n);
-                }
-            }
-        }
-        if !self.partial {
+        // The line is read into this reader's own buffer the way a batch reads it into its
+        // own (a half-read line stays there), then checked as UTF-8 alone.
+        let mut buf = std::mem::take(&mut self.buf);
+        let got = self.next_line_into(&mut buf);
+        self.buf = buf;
+        let Some(line) = got? else {
             return Ok(None);
-        }
-        self.partial = false;
-        self.number += 1;
-        let number = self.number;
-        if self.too_long {
-            return Ok(Some(RawLine {
-                number,
-                text: Err(self.too_long_message()),
-            }));
-        }
-        if self.buf.last() == Some(&b'\r') {
-            self.buf.pop();
-        }
-        // A BOM starts the file, or a later line when recordings were concatenated (`cat a b`).
-        let bytes: &[u8] = &self.buf;
-        let bytes = bytes.strip_prefix(BOM).unwrap_or(bytes);
-        let text = std::str::from_utf8(bytes).map_err(|e| invalid_utf8(&e));
-        Ok(Some(RawLine { number, text }))
+        };
+        let text = match line.span {
+            Ok(span) => std::str::from_utf8(&self.buf[span]).map_err(|e| invalid_utf8(&e)),
+            Err(message) => Err(message),
+        };
+        Ok(Some(RawLine {
+            number: line.number,
+            text,
+        }))
     }
 
     /// The next line appended to `out` without a copy of its own, `Ok(None)` at end of input:
