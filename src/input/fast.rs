@@ -42,7 +42,7 @@ use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqA
 
 use serde_json::{Map, Value};
 
-use super::prune::{scalars_as_values, Key};
+use super::prune::{scalars_as_values, seed_by_visiting_any, Key};
 
 pub mod v3;
 
@@ -268,12 +268,7 @@ impl<'de> Visitor<'de> for OptText {
     }
 }
 
-impl<'de> DeserializeSeed<'de> for OptText {
-    type Value = Option<String>;
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
-        d.deserialize_any(self)
-    }
-}
+seed_by_visiting_any!(OptText => Option<String>);
 
 /// Sets a field read once; a second occurrence gives up (a whole parse keeps the last one).
 fn set<T, E: de::Error>(slot: &mut Option<T>, v: T) -> Result<(), E> {
@@ -418,12 +413,7 @@ enum Content {
 
 struct ContentSeed;
 
-impl<'de> DeserializeSeed<'de> for ContentSeed {
-    type Value = Content;
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Content, D::Error> {
-        d.deserialize_any(self)
-    }
-}
+seed_by_visiting_any!(ContentSeed => Content);
 
 impl<'de> Visitor<'de> for ContentSeed {
     type Value = Content;
@@ -453,12 +443,7 @@ impl<'de> Visitor<'de> for ContentSeed {
 /// raw-value key, which a `Value` reads otherwise).
 struct Clean;
 
-impl<'de> DeserializeSeed<'de> for Clean {
-    type Value = Value;
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
-        d.deserialize_any(self)
-    }
-}
+seed_by_visiting_any!(Clean => Value);
 
 impl<'de> Visitor<'de> for Clean {
     type Value = Value;
@@ -577,12 +562,7 @@ struct IdSeed {
     class_id: bool,
 }
 
-impl<'de> DeserializeSeed<'de> for IdSeed {
-    type Value = Id;
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Id, D::Error> {
-        d.deserialize_any(self)
-    }
-}
+seed_by_visiting_any!(IdSeed => Id);
 
 impl<'de> Visitor<'de> for IdSeed {
     type Value = Id;
@@ -617,12 +597,7 @@ impl<'de> Visitor<'de> for IdSeed {
 /// `"lc": 1` (an integer; anything else gives up).
 struct LcOne;
 
-impl<'de> DeserializeSeed<'de> for LcOne {
-    type Value = ();
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
-        d.deserialize_any(self)
-    }
-}
+seed_by_visiting_any!(LcOne => ());
 
 impl<'de> Visitor<'de> for LcOne {
     type Value = ();
@@ -649,12 +624,7 @@ impl<'de> Visitor<'de> for LcOne {
 /// reasoning keys (nor lc keys, which normalizing could turn into them).
 struct Kwargs;
 
-impl<'de> DeserializeSeed<'de> for Kwargs {
-    type Value = ();
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
-        d.deserialize_any(self)
-    }
-}
+seed_by_visiting_any!(Kwargs => ());
 
 impl<'de> Visitor<'de> for Kwargs {
     type Value = ();
@@ -681,12 +651,7 @@ impl<'de> Visitor<'de> for Kwargs {
 /// `tool_call_chunks`: `null` or a list of chunk objects.
 struct ToolChunks;
 
-impl<'de> DeserializeSeed<'de> for ToolChunks {
-    type Value = Vec<ToolChunk>;
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
-        d.deserialize_any(self)
-    }
-}
+seed_by_visiting_any!(ToolChunks => Vec<ToolChunk>);
 
 impl<'de> Visitor<'de> for ToolChunks {
     type Value = Vec<ToolChunk>;
@@ -748,12 +713,7 @@ impl<'de> Visitor<'de> for ToolChunkSeed {
 /// A chunk `index`: a string, an integer (as its digits) or `null`.
 struct Index;
 
-impl<'de> DeserializeSeed<'de> for Index {
-    type Value = Option<String>;
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
-        d.deserialize_any(self)
-    }
-}
+seed_by_visiting_any!(Index => Option<String>);
 
 impl<'de> Visitor<'de> for Index {
     type Value = Option<String>;

@@ -96,6 +96,20 @@ macro_rules! scalars_as_values {
 }
 pub(super) use scalars_as_values;
 
+/// `DeserializeSeed` for a visitor that is its own seed and takes any JSON value (it says what
+/// it expects in its own `visit_*` methods): `seed_by_visiting_any!(Seed => Output);`.
+macro_rules! seed_by_visiting_any {
+    ($seed:ty => $out:ty) => {
+        impl<'de> serde::de::DeserializeSeed<'de> for $seed {
+            type Value = $out;
+            fn deserialize<D: serde::de::Deserializer<'de>>(self, d: D) -> Result<$out, D::Error> {
+                d.deserialize_any(self)
+            }
+        }
+    };
+}
+pub(super) use seed_by_visiting_any;
+
 /// What pruned parsing gives: a v2 line's typed envelope ([`V2Event`], in the box a record
 /// holds), or the pruned `Value` map of another line.
 #[derive(Debug)]
@@ -852,12 +866,7 @@ enum Part {
     EachOnly(&'static [&'static str]),
 }
 
-impl<'de> DeserializeSeed<'de> for Part {
-    type Value = Value;
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
-        d.deserialize_any(self)
-    }
-}
+seed_by_visiting_any!(Part => Value);
 
 impl<'de> Visitor<'de> for Part {
     type Value = Value;
@@ -1021,12 +1030,7 @@ impl<'de> Visitor<'de> for StartData {
 /// content skipped), anything else but an object whole (an object with such a key gives up).
 struct Input;
 
-impl<'de> DeserializeSeed<'de> for Input {
-    type Value = Option<Value>;
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Option<Value>, D::Error> {
-        d.deserialize_any(self)
-    }
-}
+seed_by_visiting_any!(Input => Option<Value>);
 
 impl<'de> Visitor<'de> for Input {
     type Value = Option<Value>;
@@ -1081,12 +1085,7 @@ struct ParentIds;
 static EMPTY_LIST: Value = Value::Array(Vec::new());
 static NULL_LIST: LazyLock<Value> = LazyLock::new(|| Value::Array(vec![Value::Null]));
 
-impl<'de> DeserializeSeed<'de> for ParentIds {
-    type Value = Cow<'static, Value>;
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
-        d.deserialize_any(self)
-    }
-}
+seed_by_visiting_any!(ParentIds => Cow<'static, Value>);
 
 impl<'de> Visitor<'de> for ParentIds {
     type Value = Cow<'static, Value>;
@@ -1134,12 +1133,7 @@ const HIDDEN_TAG: &str = "langsmith:hidden";
 /// is kept whole (an object gives up: never seen).
 struct Tags;
 
-impl<'de> DeserializeSeed<'de> for Tags {
-    type Value = Value;
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
-        d.deserialize_any(self)
-    }
-}
+seed_by_visiting_any!(Tags => Value);
 
 impl<'de> Visitor<'de> for Tags {
     type Value = Value;
@@ -1164,12 +1158,7 @@ impl<'de> Visitor<'de> for Tags {
 /// A `tags` element: whether it is the string [`HIDDEN_TAG`] (anything else skipped).
 struct IsHiddenTag;
 
-impl<'de> DeserializeSeed<'de> for IsHiddenTag {
-    type Value = bool;
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<bool, D::Error> {
-        d.deserialize_any(self)
-    }
-}
+seed_by_visiting_any!(IsHiddenTag => bool);
 
 impl<'de> Visitor<'de> for IsHiddenTag {
     type Value = bool;
@@ -1376,12 +1365,7 @@ struct MessagesData {
     first: bool,
 }
 
-impl<'de> DeserializeSeed<'de> for MessagesData {
-    type Value = Value;
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
-        d.deserialize_any(self)
-    }
-}
+seed_by_visiting_any!(MessagesData => Value);
 
 impl<'de> Visitor<'de> for MessagesData {
     type Value = Value;

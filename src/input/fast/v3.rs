@@ -60,7 +60,7 @@ use serde_json::Value;
 use super::{bail, set, Fast, OptText, Text};
 use crate::adapter::lc;
 use crate::input::msgcache;
-use crate::input::prune::Key;
+use crate::input::prune::{seed_by_visiting_any, Key};
 use crate::model::ModelEvent;
 
 /// What is read of a plain v3 `messages` line.
@@ -428,12 +428,7 @@ fn method_at(b: &[u8]) -> Option<usize> {
 /// An integer that fits an `i64` (anything else gives up).
 struct Int;
 
-impl<'de> DeserializeSeed<'de> for Int {
-    type Value = i64;
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<i64, D::Error> {
-        d.deserialize_any(self)
-    }
-}
+seed_by_visiting_any!(Int => i64);
 
 impl<'de> Visitor<'de> for Int {
     type Value = i64;
@@ -711,12 +706,7 @@ struct Data {
     first: bool,
 }
 
-impl<'de> DeserializeSeed<'de> for Data {
-    type Value = Payload;
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Payload, D::Error> {
-        d.deserialize_any(self)
-    }
-}
+seed_by_visiting_any!(Data => Payload);
 
 impl<'de> Visitor<'de> for Data {
     type Value = Payload;
@@ -790,12 +780,7 @@ impl<'de> Visitor<'de> for Data {
 /// A block `index`: a string or an integer (as its digits).
 struct Index;
 
-impl<'de> DeserializeSeed<'de> for Index {
-    type Value = String;
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<String, D::Error> {
-        d.deserialize_any(self)
-    }
-}
+seed_by_visiting_any!(Index => String);
 
 impl<'de> Visitor<'de> for Index {
     type Value = String;
