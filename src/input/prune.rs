@@ -69,28 +69,38 @@ use serde_json::{Map, Value};
 
 /// The scalar `visit_*` methods of a visitor that builds a `Value`: a JSON scalar as itself
 /// (what `Value`'s own visitor does), for the visitors below that prune only objects and lists.
+/// `scalars_as_values!(Some)` wraps each (a visitor whose output is `Option<Value>`, say);
+/// `scalars_as_values!(non_strings: W)` leaves strings to the visitor.
 macro_rules! scalars_as_values {
     () => {
-        fn visit_bool<E: de::Error>(self, b: bool) -> Result<Value, E> {
-            Ok(Value::Bool(b))
+        scalars_as_values!(std::convert::identity);
+    };
+    ($wrap:expr) => {
+        scalars_as_values!(non_strings: $wrap);
+        fn visit_str<E: de::Error>(self, s: &str) -> Result<Self::Value, E> {
+            Ok($wrap(Value::String(s.to_string())))
         }
-        fn visit_i64<E: de::Error>(self, n: i64) -> Result<Value, E> {
-            Ok(Value::Number(n.into()))
+        fn visit_string<E: de::Error>(self, s: String) -> Result<Self::Value, E> {
+            Ok($wrap(Value::String(s)))
         }
-        fn visit_u64<E: de::Error>(self, n: u64) -> Result<Value, E> {
-            Ok(Value::Number(n.into()))
+    };
+    (non_strings: $wrap:expr) => {
+        fn visit_bool<E: de::Error>(self, b: bool) -> Result<Self::Value, E> {
+            Ok($wrap(Value::Bool(b)))
         }
-        fn visit_f64<E: de::Error>(self, n: f64) -> Result<Value, E> {
-            Ok(serde_json::Number::from_f64(n).map_or(Value::Null, Value::Number))
+        fn visit_i64<E: de::Error>(self, n: i64) -> Result<Self::Value, E> {
+            Ok($wrap(Value::Number(n.into())))
         }
-        fn visit_str<E: de::Error>(self, s: &str) -> Result<Value, E> {
-            Ok(Value::String(s.to_string()))
+        fn visit_u64<E: de::Error>(self, n: u64) -> Result<Self::Value, E> {
+            Ok($wrap(Value::Number(n.into())))
         }
-        fn visit_string<E: de::Error>(self, s: String) -> Result<Value, E> {
-            Ok(Value::String(s))
+        fn visit_f64<E: de::Error>(self, n: f64) -> Result<Self::Value, E> {
+            Ok($wrap(
+                serde_json::Number::from_f64(n).map_or(Value::Null, Value::Number),
+            ))
         }
-        fn visit_unit<E: de::Error>(self) -> Result<Value, E> {
-            Ok(Value::Null)
+        fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+            Ok($wrap(Value::Null))
         }
     };
 }
@@ -1037,29 +1047,7 @@ impl<'de> Visitor<'de> for Input {
     fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
         f.write_str("any JSON value")
     }
-    fn visit_bool<E: de::Error>(self, b: bool) -> Result<Self::Value, E> {
-        Ok(Some(Value::Bool(b)))
-    }
-    fn visit_i64<E: de::Error>(self, n: i64) -> Result<Self::Value, E> {
-        Ok(Some(Value::Number(n.into())))
-    }
-    fn visit_u64<E: de::Error>(self, n: u64) -> Result<Self::Value, E> {
-        Ok(Some(Value::Number(n.into())))
-    }
-    fn visit_f64<E: de::Error>(self, n: f64) -> Result<Self::Value, E> {
-        Ok(Some(
-            serde_json::Number::from_f64(n).map_or(Value::Null, Value::Number),
-        ))
-    }
-    fn visit_str<E: de::Error>(self, s: &str) -> Result<Self::Value, E> {
-        Ok(Some(Value::String(s.to_string())))
-    }
-    fn visit_string<E: de::Error>(self, s: String) -> Result<Self::Value, E> {
-        Ok(Some(Value::String(s)))
-    }
-    fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
-        Ok(Some(Value::Null))
-    }
+    scalars_as_values!(Some);
     fn visit_seq<A: SeqAccess<'de>>(self, mut s: A) -> Result<Self::Value, A::Error> {
         let mut out = Vec::new();
         while let Some(v) = s.next_element::<Value>()? {
@@ -1103,26 +1091,7 @@ impl<'de> Visitor<'de> for ParentIds {
     fn visit_map<A: MapAccess<'de>>(self, _: A) -> Result<Self::Value, A::Error> {
         Err(bail())
     }
-    fn visit_bool<E: de::Error>(self, b: bool) -> Result<Self::Value, E> {
-        Ok(Cow::Owned(Value::Bool(b)))
-    }
-    fn visit_i64<E: de::Error>(self, n: i64) -> Result<Self::Value, E> {
-        Ok(Cow::Owned(Value::Number(n.into())))
-    }
-    fn visit_u64<E: de::Error>(self, n: u64) -> Result<Self::Value, E> {
-        Ok(Cow::Owned(Value::Number(n.into())))
-    }
-    fn visit_f64<E: de::Error>(self, n: f64) -> Result<Self::Value, E> {
-        Ok(Cow::Owned(
-            serde_json::Number::from_f64(n).map_or(Value::Null, Value::Number),
-        ))
-    }
-    fn visit_str<E: de::Error>(self, s: &str) -> Result<Self::Value, E> {
-        Ok(Cow::Owned(Value::String(s.to_string())))
-    }
-    fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
-        Ok(Cow::Owned(Value::Null))
-    }
+    scalars_as_values!(Cow::Owned);
 }
 
 /// The tag the v2 adapter looks for (a hidden run's).
@@ -1221,23 +1190,7 @@ impl<'de> Visitor<'de> for StrOrValueVisitor {
     fn visit_string<E: de::Error>(self, s: String) -> Result<Self::Value, E> {
         Ok(StrOrValue::Str(Cow::Owned(s)))
     }
-    fn visit_bool<E: de::Error>(self, b: bool) -> Result<Self::Value, E> {
-        Ok(StrOrValue::Value(Value::Bool(b)))
-    }
-    fn visit_i64<E: de::Error>(self, n: i64) -> Result<Self::Value, E> {
-        Ok(StrOrValue::Value(Value::Number(n.into())))
-    }
-    fn visit_u64<E: de::Error>(self, n: u64) -> Result<Self::Value, E> {
-        Ok(StrOrValue::Value(Value::Number(n.into())))
-    }
-    fn visit_f64<E: de::Error>(self, n: f64) -> Result<Self::Value, E> {
-        Ok(StrOrValue::Value(
-            serde_json::Number::from_f64(n).map_or(Value::Null, Value::Number),
-        ))
-    }
-    fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
-        Ok(StrOrValue::Value(Value::Null))
-    }
+    scalars_as_values!(non_strings: StrOrValue::Value);
     fn visit_seq<A: SeqAccess<'de>>(self, s: A) -> Result<Self::Value, A::Error> {
         let v = Value::deserialize(de::value::SeqAccessDeserializer::new(s))?;
         Ok(StrOrValue::Value(v))
