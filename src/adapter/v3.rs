@@ -26,14 +26,14 @@ pub struct V3Adapter {
     /// Open subgraph/node lifecycles by key.
     steps: HashMap<String, ()>,
     tools_open: HashMap<String, ()>,
-    /// `seq` → (input line, [`replay_hash`] of the text) for the current run, to spot replays
+    /// `seq` → (input line, [`crate::idhash::text_hash`] of the text) for the current run, to spot replays
     /// and reordering.
     seqs: Seqs,
     max_seq: Option<(i64, u64)>,
     warning: Option<String>,
 }
 
-/// `seq` → (input line, [`replay_hash`] of the text) of a run's events. Seqs mostly rise: one
+/// `seq` → (input line, [`crate::idhash::text_hash`] of the text) of a run's events. Seqs mostly rise: one
 /// above every earlier seq is pushed on a sorted list (nothing to hash or look up), the
 /// others go to a map.
 #[derive(Default)]
@@ -140,34 +140,6 @@ fn s(v: &Value, k: &str) -> Option<String> {
     v.field(k).and_then(Value::as_str).map(str::to_string)
 }
 
-/// A hash of a record's text to tell an exact replay. Every line of a v3 log is hashed, so it
-/// reads 32 bytes a step in four independent lanes (one lane's multiply chain ran at ~1.6
-/// bytes a cycle, 4 % of a v3 convert); the record's FNV-1a id seed, a byte a step, would
-/// cost more than the rest of a small line's conversion.
-fn replay_hash(b: &[u8]) -> u64 {
-    const K: u64 = 0x9e37_79b9_7f4a_7c15;
-    fn mix(h: u64, bytes: &[u8]) -> u64 {
-        let mut w = [0u8; 8];
-        w[..bytes.len()].copy_from_slice(bytes);
-        (h.rotate_left(23) ^ u64::from_le_bytes(w)).wrapping_mul(K)
-    }
-    let len = b.len() as u64;
-    let mut lanes = [len, len ^ 1, len ^ 2, len ^ 3].map(|l| l.wrapping_mul(K));
-    let mut blocks = b.chunks_exact(32);
-    for block in &mut blocks {
-        for (lane, word) in lanes.iter_mut().zip(block.chunks_exact(8)) {
-            *lane = mix(*lane, word);
-        }
-    }
-    let mut h = lanes
-        .iter()
-        .fold(len.wrapping_mul(K), |h, &l| mix(h, &l.to_le_bytes()));
-    for word in blocks.remainder().chunks(8) {
-        h = mix(h, word);
-    }
-    h ^ (h >> 29)
-}
-
 fn ns_key(ns: Option<&Value>) -> String {
     ns.and_then(Value::as_array)
         .map(|a| ns_join(a.iter().map(|p| p.as_str().unwrap_or_default())))
@@ -255,7 +227,7 @@ impl V3Adapter {
     /// [`Self::check_seq`] of an integer `seq`.
     fn check_seq_int(&mut self, rec: &Record, n: i64) -> Result<(), String> {
         let line = rec.origin.line;
-        let text_hash = replay_hash(rec.text.as_bytes());
+        let text_hash = crate::idhash::text_hash(rec.text.as_bytes());
         if let Some((first, hash)) = self.seqs.get(n, self.max_seq.map(|(m, _)| m)) {
             if hash == text_hash {
                 return Err(format!(
@@ -1161,24 +1133,6 @@ impl Adapter for V3Adapter {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn replay_hash_tells_a_changed_byte_anywhere() {
-        // Every length around the 32-byte blocks and 8-byte words, every position changed.
-        for len in 0..100usize {
-            let text: Vec<u8> = (0..len).map(|i| b'a' + (i % 26) as u8).collect();
-            let h = replay_hash(&text);
-            assert_eq!(h, replay_hash(&text.clone()));
-            for i in 0..len {
-                let mut other = text.clone();
-                other[i] ^= 0x20;
-                assert_ne!(h, replay_hash(&other), "len {len}, byte {i}");
-            }
-            let mut longer = text.clone();
-            longer.push(0);
-            assert_ne!(h, replay_hash(&longer), "len {len} and a NUL more");
-        }
-    }
 
     #[test]
     fn blocks_are_found_by_key_past_the_scan() {

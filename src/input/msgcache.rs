@@ -120,25 +120,9 @@ pub struct MsgCache {
     hash: fn(&[u8]) -> u64,
 }
 
-/// A fast hash of a message's bytes (8 at a time); only picks a bucket.
-pub fn hash(b: &[u8]) -> u64 {
-    const K: u64 = 0x9E37_79B9_7F4A_7C15;
-    let mut h = b.len() as u64;
-    let mut chunks = b.chunks_exact(8);
-    for c in &mut chunks {
-        let w = u64::from_le_bytes(c.try_into().unwrap_or_default());
-        h = (h.rotate_left(23) ^ w).wrapping_mul(K);
-    }
-    let rest = chunks.remainder();
-    let mut last = [0u8; 8];
-    last[..rest.len()].copy_from_slice(rest);
-    h = (h.rotate_left(23) ^ u64::from_le_bytes(last)).wrapping_mul(K);
-    h ^ (h >> 29)
-}
-
 impl MsgCache {
     pub fn new(kind: Kind) -> Self {
-        Self::with_hash(kind, hash)
+        Self::with_hash(kind, crate::idhash::text_hash)
     }
 
     /// A cache with another hash function (tests force collisions).
