@@ -518,6 +518,14 @@ pub(crate) mod three_ways {
         out
     }
 
+    /// Asserts that the lines give the same dispositions and model events framed as
+    /// `convert` frames them and by pruned parsing alone as whole.
+    pub fn assert_agree<S: AsRef<str>>(lines: &[S]) {
+        let whole = run(lines, whole);
+        assert_eq!(run(lines, framed), whole, "framed");
+        assert_eq!(run(lines, pruned), whole, "pruned");
+    }
+
     /// The whole line, as timeline and explain read it.
     pub fn whole(l: &str, n: u64) -> Option<Record> {
         Some(Record::new(

@@ -1373,7 +1373,6 @@ pub(super) fn message_keys<'de, A: MapAccess<'de>>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::input::Record;
     use serde_json::json;
 
     /// The pruned `Value` of a line (a v2 line's typed envelope as a `Value`).
@@ -1615,14 +1614,7 @@ mod tests {
             r#"{"event":"on_chain_stream","run_id":"g","name":"LangGraph","tags":[],"metadata":{"thread_id":"t"},"data":{"chunk":{"langgraph_node":{"__interrupt__":[{"value":"q","id":"i"}]}}}}"#,
             r#"{"event":"on_chain_end","data":{"output":{"messages":[{"content":"bye","type":"ai","id":"a2"}]}},"run_id":"g","name":"LangGraph","tags":[],"metadata":{"thread_id":"t"},"parent_ids":[]}"#,
         ];
-        let run = |record: fn(&str, u64) -> Option<Record>| three_ways::run(&lines, record);
-        let (framed, pruned, whole) = (
-            run(three_ways::framed),
-            run(three_ways::pruned),
-            run(three_ways::whole),
-        );
-        assert_eq!(framed, whole);
-        assert_eq!(pruned, whole);
+        three_ways::assert_agree(&lines);
         assert!(lines[..6].iter().all(|l| parse_pruned(l).is_some()));
         // A root stream line whose data mentions a langgraph_node: guessed wrong from the text,
         // read whole; right from the metadata read before it (JS stream order).
@@ -1686,10 +1678,7 @@ mod tests {
             r#"{"event":"on_chain_start","data":{"input":{"messages":[]}},"run_id":"g2","name":"LangGraph","tags":[],"metadata":{}}"#.to_string(),
             r#"{"event":"on_chain_end","data":{"output":[1]},"run_id":"g2","parent_ids":[]}"#.to_string(),
         ];
-        let run = |record: fn(&str, u64) -> Option<Record>| three_ways::run(&lines, record);
-        let whole = run(three_ways::whole);
-        assert_eq!(run(three_ways::framed), whole);
-        assert_eq!(run(three_ways::pruned), whole);
+        three_ways::assert_agree(&lines);
         // Most take the typed envelope; what the pipeline and `check` read of the records too.
         let typed = lines
             .iter()
@@ -1807,10 +1796,7 @@ mod tests {
             .collect();
         let mut lines = growing_chain_lines(&ms);
         lines.extend(growing_chain_lines(&ms));
-        let run = |record: fn(&str, u64) -> Option<Record>| three_ways::run(&lines, record);
-        let whole = run(three_ways::whole);
-        assert_eq!(run(three_ways::framed), whole);
-        assert_eq!(run(three_ways::pruned), whole);
+        three_ways::assert_agree(&lines);
     }
 
     #[test]
@@ -1986,14 +1972,7 @@ mod tests {
             r#"{"event":"on_chain_stream","data":{"chunk":{}},"run_id":"n","parent_ids":["g"]}"#,
             r#"{"event":"on_chain_end","data":{"output":{"messages":[]}},"run_id":"g","name":"LangGraph","tags":[],"metadata":{"thread_id":"t"},"parent_ids":[]}"#,
         ];
-        let run = |record: fn(&str, u64) -> Option<Record>| three_ways::run(&lines, record);
-        let (framed, pruned, whole) = (
-            run(three_ways::framed),
-            run(three_ways::pruned),
-            run(three_ways::whole),
-        );
-        assert_eq!(framed, whole);
-        assert_eq!(pruned, whole);
+        three_ways::assert_agree(&lines);
         // Pruned, except the model end whose metadata is an lc constructor.
         for (i, l) in lines.iter().enumerate() {
             assert_eq!(parse_pruned(l).is_some(), i != 6, "{l}");
@@ -2015,14 +1994,7 @@ mod tests {
             r#"{"event":"on_tool_end","data":{"type":"event","method":"messages","seq":3,"params":{"namespace":[],"data":{}},"output":1},"run_id":"t3","parent_ids":["g"]}"#,
             r#"{"event":"on_chain_end","data":{"output":{"messages":[]}},"run_id":"g","name":"LangGraph","tags":[],"metadata":{"thread_id":"t"},"parent_ids":[]}"#,
         ];
-        let run = |record: fn(&str, u64) -> Option<Record>| three_ways::run(&lines, record);
-        let (framed, pruned, whole) = (
-            run(three_ways::framed),
-            run(three_ways::pruned),
-            run(three_ways::whole),
-        );
-        assert_eq!(framed, whole);
-        assert_eq!(pruned, whole);
+        three_ways::assert_agree(&lines);
         // Metadata that is no object, a kept key that repeats, data that is no object: read
         // whole.
         for (i, l) in lines.iter().enumerate() {
