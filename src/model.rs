@@ -5,6 +5,8 @@
 //! Anthropic thinking, DeepSeek `reasoning_content`, standard blocks) are already unified here,
 //! and messages are already in AG-UI message form.
 
+use std::sync::{Arc, OnceLock};
+
 use serde_json::Value;
 
 /// A reasoning/tool block within one model message, keyed by its block position or provider key.
@@ -35,6 +37,156 @@ pub struct ErrorInfo {
     pub message: String,
     /// LangChain's `lc_error_code` (e.g. `GRAPH_RECURSION_LIMIT`), when the log has it.
     pub lc_code: Option<String>,
+}
+
+/// A JSON value shared between threads, with its compact text (as
+/// [`crate::sink::encode::write_value`] writes it) made once, when first asked for.
+#[derive(Debug)]
+pub struct SharedJson {
+    value: Value,
+    json: OnceLock<Box<str>>,
+}
+
+impl SharedJson {
+    pub fn new(value: Value) -> Self {
+        SharedJson {
+            value,
+            json: OnceLock::new(),
+        }
+    }
+
+    pub fn value(&self) -> &Value {
+        &self.value
+    }
+
+    /// The value's compact JSON text.
+    pub fn json(&self) -> &str {
+        self.json.get_or_init(|| {
+            let mut buf = Vec::new();
+            crate::sink::encode::write_value(&self.value, &mut buf);
+            utf8(buf).into_boxed_str()
+        })
+    }
+
+    /// The value, taken when this is its only holder, else copied.
+    pub fn into_value(this: Arc<Self>) -> Value {
+        Arc::try_unwrap(this)
+            .map(|s| s.value)
+            .unwrap_or_else(|a| a.value.clone())
+    }
+}
+
+/// The encoder's output as a `String`: it writes UTF-8 (strings are copied whole or escaped
+/// as ASCII), so this takes the bytes as they are.
+fn utf8(buf: Vec<u8>) -> String {
+    String::from_utf8(buf).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+}
+
+impl PartialEq for SharedJson {
+    fn eq(&self, other: &Self) -> bool {
+        self.value == other.value
+    }
+}
+
+/// A state object (normalized, as [`ModelEvent::State`] holds it) whose first entry is its
+/// `messages` list, kept apart: the messages shared (a parse thread's cache hands out the
+/// same message to every state that repeats it), and the whole state's JSON text written
+/// once. [`EncodedState::to_value`] is the `State` it stands for.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EncodedState {
+    /// The state with `messages` holding `[]`.
+    state: Value,
+    messages: Vec<Arc<SharedJson>>,
+    /// The whole state's compact JSON text.
+    json: String,
+}
+
+impl EncodedState {
+    /// Whether `state` is an object whose first entry is `messages`, holding `[]`.
+    pub fn fits(state: &Value) -> bool {
+        let Value::Object(o) = state else {
+            return false;
+        };
+        matches!(o.iter().next(), Some((k, Value::Array(empty))) if k == "messages" && empty.is_empty())
+    }
+
+    /// The state `state` (an object whose first entry is `messages`, holding `[]`:
+    /// [`EncodedState::fits`]) with `messages` in that list; any other `state` is handed back.
+    #[allow(clippy::type_complexity)]
+    pub fn new(
+        state: Value,
+        messages: Vec<Arc<SharedJson>>,
+    ) -> Result<Self, (Value, Vec<Arc<SharedJson>>)> {
+        if !Self::fits(&state) {
+            return Err((state, messages));
+        }
+        let Value::Object(o) = &state else {
+            return Err((state, messages));
+        };
+        let entries = o.iter().skip(1);
+        let mut buf = Vec::with_capacity(256);
+        buf.extend_from_slice(br#"{"messages":["#);
+        for (i, m) in messages.iter().enumerate() {
+            if i > 0 {
+                buf.push(b',');
+            }
+            buf.extend_from_slice(m.json().as_bytes());
+        }
+        buf.push(b']');
+        for (k, v) in entries {
+            buf.push(b',');
+            crate::sink::encode::write_str(k, &mut buf);
+            buf.push(b':');
+            crate::sink::encode::write_value(v, &mut buf);
+        }
+        buf.push(b'}');
+        let json = utf8(buf);
+        let enc = EncodedState {
+            state,
+            messages,
+            json,
+        };
+        // What this stands for: the text is the tree's (checked in every test and debug run).
+        debug_assert_eq!(enc.json, {
+            let mut buf = Vec::new();
+            crate::sink::encode::write_value(&enc.to_value(), &mut buf);
+            utf8(buf)
+        });
+        Ok(enc)
+    }
+
+    /// A state (an object whose first entry is a `messages` list) with its messages taken
+    /// apart; any other value is handed back.
+    pub fn from_state(mut state: Value) -> Result<Self, Value> {
+        let list = match state.as_object_mut().and_then(|o| o.values_mut().next()) {
+            Some(Value::Array(list)) => std::mem::take(list),
+            _ => return Err(state),
+        };
+        let messages = list
+            .into_iter()
+            .map(|m| Arc::new(SharedJson::new(m)))
+            .collect();
+        Self::new(state, messages).map_err(|(state, _)| state)
+    }
+
+    /// The state's `messages`.
+    pub fn messages(&self) -> impl ExactSizeIterator<Item = &Value> {
+        self.messages.iter().map(|m| m.value())
+    }
+
+    /// The whole state's compact JSON text.
+    pub fn json(&self) -> &str {
+        &self.json
+    }
+
+    /// The state as a tree, messages copied in.
+    pub fn to_value(&self) -> Value {
+        let mut state = self.state.clone();
+        if let Some(Value::Array(list)) = state.get_mut("messages") {
+            list.extend(self.messages().cloned());
+        }
+        state
+    }
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -135,6 +287,66 @@ pub enum ModelEvent {
     State {
         state: Value,
     },
+    /// A [`ModelEvent::State`] made on a parse thread with its JSON text written there
+    /// ([`EncodedState`]): the mapper reads its messages as it reads a `State`'s, and the
+    /// sinks write the text instead of the tree.
+    EncodedState(Box<EncodedState>),
     /// A native AG-UI event (passthrough, or a `custom` event named `agui`).
     Native(Value),
+}
+
+impl ModelEvent {
+    /// The event with an [`ModelEvent::EncodedState`] made the `State` it stands for (the
+    /// ways of reading a line are compared by it).
+    pub fn into_tree(self) -> ModelEvent {
+        match self {
+            ModelEvent::EncodedState(e) => ModelEvent::State {
+                state: e.to_value(),
+            },
+            e => e,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn an_encoded_state_stands_for_its_tree() {
+        for state in [
+            json!({"messages": [], "k": 1}),
+            json!({"messages": [{"type": "human", "content": "caf\u{e9} \"q\"\n"}, [1, 2.5]]}),
+            json!({"messages": [{"id": "a"}], "lc": {"x": null}, "": "\u{1f}"}),
+        ] {
+            let Ok(enc) = EncodedState::from_state(state.clone()) else {
+                panic!("a state with a list first: {state}");
+            };
+            assert_eq!(enc.to_value(), state);
+            assert_eq!(
+                enc.json(),
+                serde_json::to_string(&state).expect("serializes")
+            );
+            assert_eq!(
+                enc.messages().count(),
+                state["messages"].as_array().map_or(0, Vec::len)
+            );
+            assert_eq!(
+                ModelEvent::EncodedState(Box::new(enc)).into_tree(),
+                ModelEvent::State { state }
+            );
+        }
+        // Not a state whose first entry is its list: handed back untouched.
+        for other in [
+            json!({"k": 1, "messages": []}),
+            json!({"messages": "no"}),
+            json!([1]),
+            json!({}),
+        ] {
+            assert_eq!(EncodedState::from_state(other.clone()), Err(other));
+        }
+        assert!(!EncodedState::fits(&json!({"messages": [1]})));
+        assert!(EncodedState::fits(&json!({"messages": [], "k": 1})));
+    }
 }

@@ -12,7 +12,7 @@ use crate::adapter::{Disposition, Family, Router};
 use crate::error::Error;
 use crate::input::{Frame, Framer, Framing, IdleHint, Origin, Record, DEFAULT_MAX_LINE_BYTES};
 use crate::mapper::{MapOptions, Mapper};
-use crate::model::ModelEvent;
+use crate::model::{EncodedState, ModelEvent};
 
 /// One input: a display name (`-` for stdin) and its reader.
 pub struct Input {
@@ -108,6 +108,18 @@ pub trait Observer {
     fn model(&mut self, _ev: &ModelEvent, _origin: &Origin) {}
     /// An AG-UI event, with the input line it came from.
     fn event(&mut self, ev: &Value, origin: &Origin) -> io::Result<()>;
+    /// A `STATE_SNAPSHOT` event whose `snapshot` (`null` in `ev`) is `state`, written on a
+    /// parse thread ([`ModelEvent::EncodedState`]). By default the event with the state in
+    /// place goes to [`Observer::event`]; an observer that writes events can write the
+    /// state's text instead ([`crate::sink::Sink::write_with_snapshot`]).
+    fn encoded_event(
+        &mut self,
+        ev: &Value,
+        state: &EncodedState,
+        origin: &Origin,
+    ) -> io::Result<()> {
+        self.event(&with_snapshot(ev, state), origin)
+    }
     /// Whether `record` and `model` need every record's whole value. `false` lets the pipeline
     /// skip the parts of v2/v3 lines that no adapter reads ([`crate::input::prune`]): a
     /// consumer of the AG-UI events only (`convert`) goes several times faster.
@@ -123,6 +135,15 @@ pub trait Observer {
     fn end_of_file(&mut self, _file: &str) -> io::Result<()> {
         Ok(())
     }
+}
+
+/// `ev` with `state` as its `snapshot`.
+pub fn with_snapshot(ev: &Value, state: &EncodedState) -> Value {
+    let mut ev = ev.clone();
+    if let Some(s) = ev.as_object_mut().and_then(|o| o.get_mut("snapshot")) {
+        *s = state.to_value();
+    }
+    ev
 }
 
 /// The v3 `params.timestamp` of a record (ms), if any.
@@ -259,12 +280,28 @@ pub fn run(inputs: Vec<Input>, opts: &Options, obs: &mut dyn Observer) -> Result
     };
     out.clear();
     mapper.finish(&mut out);
-    for ev in out.iter() {
-        stats.events += 1;
-        obs.event(ev, &last_origin).map_err(Error::Output)?;
-    }
+    deliver(&mapper, &out, &last_origin, obs, &mut stats)?;
     mapper.settle(&mut out);
     Ok(stats)
+}
+
+/// The events of the last [`Mapper::map`] (or [`Mapper::finish`]) to `obs`.
+fn deliver(
+    mapper: &Mapper,
+    out: &[Value],
+    origin: &Origin,
+    obs: &mut dyn Observer,
+    stats: &mut Stats,
+) -> Result<(), Error> {
+    for (i, e) in out.iter().enumerate() {
+        stats.events += 1;
+        match mapper.encoded_snapshot(i) {
+            Some(state) => obs.encoded_event(e, state, origin),
+            None => obs.event(e, origin),
+        }
+        .map_err(Error::Output)?;
+    }
+    Ok(())
 }
 
 fn emit(
@@ -283,10 +320,7 @@ fn emit(
         }
         out.clear();
         mapper.map(ev, out);
-        for e in out.iter() {
-            stats.events += 1;
-            obs.event(e, origin).map_err(Error::Output)?;
-        }
+        deliver(mapper, out, origin, obs, stats)?;
         mapper.settle(out);
     }
     Ok(())

@@ -130,6 +130,15 @@ impl<S: Sink> Sink for PacedSink<S> {
         self.inner.flush()
     }
 
+    fn write_with_snapshot(&mut self, ev: &Value, snapshot: &str) -> io::Result<()> {
+        let wait = self.pacer.delay_before(ev);
+        if !wait.is_zero() {
+            std::thread::sleep(wait);
+        }
+        self.inner.write_with_snapshot(ev, snapshot)?;
+        self.inner.flush()
+    }
+
     fn flush(&mut self) -> io::Result<()> {
         self.inner.flush()
     }
@@ -186,6 +195,10 @@ mod tests {
         struct Count(Vec<&'static str>);
         impl Sink for Count {
             fn write_event(&mut self, _ev: &Value) -> io::Result<()> {
+                self.0.push("w");
+                Ok(())
+            }
+            fn write_with_snapshot(&mut self, _ev: &Value, _snapshot: &str) -> io::Result<()> {
                 self.0.push("w");
                 Ok(())
             }

@@ -437,8 +437,12 @@ pub fn tool_call_id(m: &Value) -> Option<&str> {
 
 /// A message list (flat or constructor form) → AG-UI messages, ids falling back to `msg-<n>`.
 pub fn to_agui_messages(list: &[Value]) -> Vec<Value> {
-    list.iter()
-        .enumerate()
+    to_agui_messages_of(list.iter())
+}
+
+/// [`to_agui_messages`] of a list's items.
+pub fn to_agui_messages_of<'a>(list: impl Iterator<Item = &'a Value>) -> Vec<Value> {
+    list.enumerate()
         .filter_map(|(i, m)| to_agui_message_or(&normalize_cow(m), || format!("msg-{i}")))
         .collect()
 }

@@ -397,6 +397,17 @@ impl Observer for CheckObserver {
         self.checker.event(ev, origin);
         Ok(())
     }
+    /// No rule reads a `STATE_SNAPSHOT`'s state (any JSON value is a valid `snapshot`): the
+    /// event is checked with `null` there.
+    fn encoded_event(
+        &mut self,
+        ev: &Value,
+        _state: &crate::model::EncodedState,
+        origin: &Origin,
+    ) -> io::Result<()> {
+        self.checker.event(ev, origin);
+        Ok(())
+    }
     /// The record rules read only what pruned parsing keeps (v3 `seq`, `method`,
     /// `params.namespace`, `messages` data; [`crate::input::prune`]), as in `convert`.
     fn needs_full_records(&self) -> bool {

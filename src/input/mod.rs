@@ -510,7 +510,8 @@ pub(crate) mod three_ways {
         for (i, l) in lines.iter().enumerate() {
             let mut evs = vec![];
             let d = record(l.as_ref(), i as u64 + 1).map(|r| router.feed(&r, &mut evs));
-            out.push((d, evs));
+            let evs = evs.into_iter().map(crate::model::ModelEvent::into_tree);
+            out.push((d, evs.collect()));
         }
         let mut evs = vec![];
         router.finish(&mut evs);

@@ -59,6 +59,7 @@ use serde_json::{Map, Value};
 
 use super::normread;
 use crate::adapter::lc;
+use crate::model::SharedJson;
 
 /// Generations an unused entry survives (interleaved runs alternate their snapshots).
 pub const KEEP: u64 = 4;
@@ -85,7 +86,7 @@ struct Entry {
     text: Box<str>,
     /// `None` for a [`Kind::Parsed`] message seen once (stored on its second sight). Shared:
     /// a hit hands it out as it is ([`Msg::Cached`]).
-    value: Option<Arc<Value>>,
+    value: Option<Arc<SharedJson>>,
     /// The value's nesting depth (a scalar's is 0).
     depth: usize,
     /// The generation that last hit or inserted it.
@@ -98,15 +99,26 @@ struct Entry {
 #[derive(Clone, Debug, PartialEq)]
 pub enum Msg {
     Parsed(Value),
-    Cached(Arc<Value>),
+    /// Read here and stored: the value the cache holds, shared.
+    Stored(Arc<SharedJson>),
+    /// A hit.
+    Cached(Arc<SharedJson>),
 }
 
 impl Msg {
-    /// The message's value (a hit's copied, unless the cache has let it go meanwhile).
+    /// The message's value (a shared one copied, unless the cache has let it go meanwhile).
     pub fn into_value(self) -> Value {
         match self {
             Msg::Parsed(v) => v,
-            Msg::Cached(a) => Arc::try_unwrap(a).unwrap_or_else(|a| (*a).clone()),
+            Msg::Stored(a) | Msg::Cached(a) => SharedJson::into_value(a),
+        }
+    }
+
+    /// The message shared (its JSON text made once, wherever it is written).
+    pub fn into_shared(self) -> Arc<SharedJson> {
+        match self {
+            Msg::Parsed(v) => Arc::new(SharedJson::new(v)),
+            Msg::Stored(a) | Msg::Cached(a) => a,
         }
     }
 }
@@ -200,7 +212,7 @@ impl MsgCache {
             let parsed: Value = serde_json::from_str(&e.text).ok()?;
             let depth = depth_of(&parsed, e.text.len());
             e.depth = depth;
-            e.value = Some(Arc::new(parsed.clone()));
+            e.value = Some(Arc::new(SharedJson::new(parsed.clone())));
             return (depth <= max_depth).then_some((Msg::Parsed(parsed), e.text.len()));
         }
         if self.kind == Kind::Normalized {
@@ -220,7 +232,9 @@ impl MsgCache {
                 return None;
             }
             if let Some(h) = h.filter(|_| len >= PREFIX && self.bytes + len <= MAX_BYTES) {
-                self.insert(h, &rest[..len], Some(Arc::new(value.clone())), depth);
+                let shared = Arc::new(SharedJson::new(value));
+                self.insert(h, &rest[..len], Some(Arc::clone(&shared)), depth);
+                return Some((Msg::Stored(shared), len));
             }
             return Some((Msg::Parsed(value), len));
         }
@@ -238,7 +252,7 @@ impl MsgCache {
     }
 
     /// Stores a message's text (and value) under the hash of its first bytes.
-    fn insert(&mut self, h: u64, text: &str, value: Option<Arc<Value>>, depth: usize) {
+    fn insert(&mut self, h: u64, text: &str, value: Option<Arc<SharedJson>>, depth: usize) {
         let bucket = self.map.entry(h).or_default();
         if bucket.len() >= BUCKET {
             // The least recently used goes.

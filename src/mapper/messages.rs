@@ -8,12 +8,21 @@
 
 use crate::adapter::lc;
 use crate::json::Field;
+use crate::model::EncodedState;
 use serde_json::Value;
+
+/// The last state with a `messages` list, as kept.
+enum Kept {
+    /// Its `STATE_SNAPSHOT` event.
+    Event(Value),
+    /// The state, as a parse thread wrote it.
+    Encoded(Box<EncodedState>),
+}
 
 #[derive(Default)]
 pub(super) struct RunMessages {
-    /// The last `STATE_SNAPSHOT` event whose state has a `messages` list, not read yet.
-    snapshot: Option<Value>,
+    /// The last state whose state has a `messages` list, not read yet.
+    snapshot: Option<Kept>,
     /// The list in AG-UI form, once read.
     list: Option<Vec<Value>>,
 }
@@ -22,18 +31,30 @@ impl RunMessages {
     /// A written `STATE_SNAPSHOT` event whose state has a `messages` list: its list is now
     /// the run's.
     pub(super) fn keep(&mut self, snapshot_event: Value) {
-        self.snapshot = Some(snapshot_event);
+        self.snapshot = Some(Kept::Event(snapshot_event));
+        self.list = None;
+    }
+
+    /// [`RunMessages::keep`] of a state a parse thread wrote (its messages are shared).
+    pub(super) fn keep_encoded(&mut self, state: Box<EncodedState>) {
+        self.snapshot = Some(Kept::Encoded(state));
         self.list = None;
     }
 
     /// The run's messages in AG-UI form (`None` when no state of the run had a list).
     pub(super) fn get(&mut self) -> Option<&[Value]> {
-        if let Some(ev) = self.snapshot.take() {
-            self.list = ev
-                .field("snapshot")
-                .and_then(|s| s.field("messages"))
-                .and_then(Value::as_array)
-                .map(|l| lc::to_agui_messages(l));
+        match self.snapshot.take() {
+            Some(Kept::Event(ev)) => {
+                self.list = ev
+                    .field("snapshot")
+                    .and_then(|s| s.field("messages"))
+                    .and_then(Value::as_array)
+                    .map(|l| lc::to_agui_messages(l));
+            }
+            Some(Kept::Encoded(state)) => {
+                self.list = Some(lc::to_agui_messages_of(state.messages()));
+            }
+            None => {}
         }
         self.list.as_deref()
     }
@@ -49,16 +70,35 @@ impl RunMessages {
 mod tests {
     use super::super::{MapOptions, Mapper, TextPolicy};
     use crate::adapter::lc;
-    use crate::model::ModelEvent;
+    use crate::model::{EncodedState, ModelEvent};
     use serde_json::{json, Value};
 
-    /// Maps `events` as the pipeline does (written, then settled): the events made.
+    /// Maps `events` as the pipeline does (written, then settled): the events made. Every
+    /// state with a list first maps alike written on a parse thread ([`EncodedState`]).
     fn run(opts: MapOptions, events: Vec<ModelEvent>) -> Vec<Value> {
+        let trees = run_as(opts.clone(), events.clone(), false);
+        assert_eq!(run_as(opts, events, true), trees, "states written apart");
+        trees
+    }
+
+    fn run_as(opts: MapOptions, events: Vec<ModelEvent>, encode: bool) -> Vec<Value> {
         let mut m = Mapper::new(opts);
         let (mut out, mut all) = (vec![], vec![]);
         for ev in events {
+            let ev = match ev {
+                ModelEvent::State { state } if encode => match EncodedState::from_state(state) {
+                    Ok(e) => ModelEvent::EncodedState(Box::new(e)),
+                    Err(state) => ModelEvent::State { state },
+                },
+                ev => ev,
+            };
             m.map(ev, &mut out);
-            all.extend(out.iter().cloned());
+            for (i, e) in out.iter().enumerate() {
+                all.push(match m.encoded_snapshot(i) {
+                    Some(state) => crate::pipeline::with_snapshot(e, state),
+                    None => e.clone(),
+                });
+            }
             m.settle(&mut out);
             assert!(out.is_empty());
         }

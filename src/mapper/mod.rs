@@ -17,7 +17,7 @@ use serde_json::{json, Map, Value};
 
 use crate::adapter::lc;
 use crate::agui::{EventBuilder, Shape, THINKING_RENAMES};
-use crate::model::{ErrorInfo, InterruptInfo, ModelEvent, Usage};
+use crate::model::{EncodedState, ErrorInfo, InterruptInfo, ModelEvent, Usage};
 use crate::{keys, shape};
 use messages::RunMessages;
 
@@ -72,6 +72,10 @@ pub struct Mapper {
     /// Where in the caller's `out` the `STATE_SNAPSHOT` event just made is whose state's
     /// `messages` become the run's, for [`Mapper::settle`] to keep.
     snapshot_at: Option<usize>,
+    /// Of the `STATE_SNAPSHOT` event just made at that place, the state a parse thread
+    /// wrote ([`ModelEvent::EncodedState`]): the event holds `null` for its `snapshot`, and
+    /// the caller writes this state's text there ([`Mapper::encoded_snapshot`]).
+    encoded: Option<Box<EncodedState>>,
 }
 
 #[derive(Default)]
@@ -136,6 +140,7 @@ impl Mapper {
             timestamp: None,
             seed: 0,
             snapshot_at: None,
+            encoded: None,
         }
     }
 
@@ -399,7 +404,7 @@ impl Mapper {
             ModelEvent::State { state } => {
                 let has_messages = match state.field("messages").and_then(Value::as_array) {
                     Some(msgs) => {
-                        self.results_from_state(msgs, out);
+                        self.results_from_state(msgs.iter(), out);
                         true
                     }
                     None => false,
@@ -412,8 +417,25 @@ impl Mapper {
                 }
                 self.push(e, out);
             }
+            ModelEvent::EncodedState(state) => {
+                self.results_from_state(state.messages(), out);
+                let e = self
+                    .shaped(shape!("snapshot"), "STATE_SNAPSHOT", [Value::Null])
+                    .build();
+                self.snapshot_at = Some(out.len());
+                self.encoded = Some(state);
+                self.push(e, out);
+            }
             ModelEvent::Native(v) => self.push(v, out),
         }
+    }
+
+    /// The state whose text stands for the `snapshot` (`null` there) of the event at `at` in
+    /// the `out` of the last [`Mapper::map`], when a parse thread wrote it.
+    pub fn encoded_snapshot(&self, at: usize) -> Option<&EncodedState> {
+        self.encoded
+            .as_deref()
+            .filter(|_| self.snapshot_at == Some(at))
     }
 
     /// After the caller has written the events [`Mapper::map`] or [`Mapper::finish`] put in
@@ -421,7 +443,10 @@ impl Mapper {
     /// messages are the run's, instead of an AG-UI copy of every state's list), and `out` is
     /// cleared.
     pub fn settle(&mut self, out: &mut Vec<Value>) {
-        if let Some(ev) = self.snapshot_at.take().and_then(|i| out.get_mut(i)) {
+        if let Some(state) = self.encoded.take() {
+            self.snapshot_at = None;
+            self.run_mut().messages.keep_encoded(state);
+        } else if let Some(ev) = self.snapshot_at.take().and_then(|i| out.get_mut(i)) {
             let ev = std::mem::take(ev);
             self.run_mut().messages.keep(ev);
         }
@@ -720,8 +745,12 @@ impl Mapper {
     /// a tool message in the state answers a call of this run that has no result yet. Only
     /// tool messages are normalized and converted (as [`lc::to_agui_messages`] would, at
     /// their place in the list), and only those answering a waiting call.
-    fn results_from_state(&mut self, msgs: &[Value], out: &mut Vec<Value>) {
-        for (i, m) in msgs.iter().enumerate() {
+    fn results_from_state<'a>(
+        &mut self,
+        msgs: impl Iterator<Item = &'a Value>,
+        out: &mut Vec<Value>,
+    ) {
+        for (i, m) in msgs.enumerate() {
             if !lc::may_be_tool_message(m) {
                 continue;
             }

@@ -144,6 +144,31 @@ pub fn write_value(v: &Value, buf: &mut Vec<u8>) {
     }
 }
 
+/// [`write_value`] of an event object whose `snapshot` entry is written as `snapshot_json`
+/// (compact JSON text, as [`write_value`] writes it), whatever `ev` holds there.
+pub fn write_with_snapshot(ev: &Value, snapshot_json: &str, buf: &mut Vec<u8>) {
+    let Value::Object(m) = ev else {
+        return write_value(ev, buf);
+    };
+    buf.reserve(snapshot_json.len() + 64);
+    buf.push(b'{');
+    let mut first = true;
+    for (k, x) in m {
+        if !first {
+            buf.push(b',');
+        }
+        first = false;
+        write_str(k, buf);
+        buf.push(b':');
+        if k == "snapshot" {
+            buf.extend_from_slice(snapshot_json.as_bytes());
+        } else {
+            write_value(x, buf);
+        }
+    }
+    buf.push(b'}');
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -190,6 +215,23 @@ mod tests {
             let mut m = serde_json::Map::new();
             m.insert(s.clone(), Value::String(s.clone()));
             same(&Value::Object(m));
+        }
+    }
+
+    #[test]
+    fn a_snapshot_written_apart_is_written_in_place() {
+        let state = json!({"messages": [{"content": "a\nb", "id": "m"}], "k": [1.5, null]});
+        let text = serde_json::to_string(&state).expect("serializes");
+        for ev in [
+            json!({"type": "STATE_SNAPSHOT", "timestamp": 17, "snapshot": state}),
+            json!({"type": "STATE_SNAPSHOT", "snapshot": state}),
+            json!({"snapshot": state, "type": "STATE_SNAPSHOT", "rawEvent": {"snapshot": 1}}),
+        ] {
+            let mut apart = ev.clone();
+            apart["snapshot"] = Value::Null;
+            let mut ours = vec![];
+            write_with_snapshot(&apart, &text, &mut ours);
+            assert_eq!(ours, serde_json::to_vec(&ev).expect("serializes"));
         }
     }
 

@@ -15,6 +15,10 @@ pub use sse::{frame as sse_frame, SseSink};
 pub trait Sink {
     /// Writes one event. A frame is written whole or not at all (no half frames on error).
     fn write_event(&mut self, ev: &Value) -> io::Result<()>;
+    /// Writes an event whose `snapshot` is the compact JSON text `snapshot` (a state written
+    /// on a parse thread, [`crate::model::EncodedState`]), as [`Sink::write_event`] would
+    /// write the event with that value in place.
+    fn write_with_snapshot(&mut self, ev: &Value, snapshot: &str) -> io::Result<()>;
     fn flush(&mut self) -> io::Result<()>;
 }
 
@@ -22,6 +26,10 @@ pub trait Sink {
 impl<S: Sink + ?Sized> Sink for Box<S> {
     fn write_event(&mut self, ev: &Value) -> io::Result<()> {
         (**self).write_event(ev)
+    }
+
+    fn write_with_snapshot(&mut self, ev: &Value, snapshot: &str) -> io::Result<()> {
+        (**self).write_with_snapshot(ev, snapshot)
     }
 
     fn flush(&mut self) -> io::Result<()> {

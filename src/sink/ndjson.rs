@@ -28,6 +28,13 @@ impl<W: Write> Sink for NdjsonSink<W> {
         self.w.write_all(&self.buf)
     }
 
+    fn write_with_snapshot(&mut self, ev: &Value, snapshot: &str) -> io::Result<()> {
+        self.buf.clear();
+        super::encode::write_with_snapshot(ev, snapshot, &mut self.buf);
+        self.buf.push(b'\n');
+        self.w.write_all(&self.buf)
+    }
+
     fn flush(&mut self) -> io::Result<()> {
         self.w.flush()
     }

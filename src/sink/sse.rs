@@ -35,6 +35,14 @@ impl<W: Write> Sink for SseSink<W> {
         self.w.write_all(&self.buf)
     }
 
+    fn write_with_snapshot(&mut self, ev: &Value, snapshot: &str) -> io::Result<()> {
+        self.buf.clear();
+        self.buf.extend_from_slice(b"data: ");
+        super::encode::write_with_snapshot(ev, snapshot, &mut self.buf);
+        self.buf.extend_from_slice(b"\n\n");
+        self.w.write_all(&self.buf)
+    }
+
     fn flush(&mut self) -> io::Result<()> {
         self.w.flush()
     }

@@ -8,7 +8,7 @@ use aguify::check::report::summary_line;
 use aguify::check::report::text::finding_line;
 use aguify::check::{Checker, Config};
 use aguify::input::{Origin, Record};
-use aguify::model::ModelEvent;
+use aguify::model::{EncodedState, ModelEvent};
 use aguify::pipeline::{self, Observer, Stats};
 use aguify::replay::PacedSink;
 use aguify::sink::{self, Sink};
@@ -65,6 +65,19 @@ impl Observer for ConvertObserver<'_> {
         self.checker.event(ev, origin);
         self.report_new();
         self.sink.write_event(ev)
+    }
+
+    /// The checker reads no `STATE_SNAPSHOT`'s state (any JSON value is a valid
+    /// `snapshot`): it checks the event with `null` there, and the sink writes the state's text.
+    fn encoded_event(
+        &mut self,
+        ev: &Value,
+        state: &EncodedState,
+        origin: &Origin,
+    ) -> io::Result<()> {
+        self.checker.event(ev, origin);
+        self.report_new();
+        self.sink.write_with_snapshot(ev, state.json())
     }
 
     /// Pruned records suffice: the inline checker's record rules read only what pruning keeps

@@ -61,7 +61,7 @@ use super::{bail, set, Fast, OptText, Text};
 use crate::adapter::lc;
 use crate::input::msgcache;
 use crate::input::prune::{seed_by_visiting_any, Key};
-use crate::model::ModelEvent;
+use crate::model::{EncodedState, ModelEvent};
 
 /// What is read of a plain v3 `messages` line.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -391,7 +391,7 @@ fn cached_state(text: &str) -> Option<Box<Fast>> {
     let messages = if lc::keeps_its_entries(&others) {
         let state = msgcache::with_messages(others, vec![]);
         crate::adapter::state_events_prenormalized(state, &mut out);
-        messages
+        encode_state(&mut out, messages)
     } else {
         let state = msgcache::with_messages(others, messages);
         crate::adapter::state_events_prenormalized(state, &mut out);
@@ -400,6 +400,37 @@ fn cached_state(text: &str) -> Option<Box<Fast>> {
     e.state = Some(StateEvents::new(out, messages));
     e.finish();
     Some(v)
+}
+
+/// The `State` event of `events` whose state holds `[]` for its `messages` (first), made an
+/// [`EncodedState`] with `messages` there: the state's text is written here, on the parse
+/// thread, each message's once while the cache holds it. The messages back when there is no
+/// such event (they are then put in the tree when the events are taken).
+fn encode_state(events: &mut [ModelEvent], messages: Vec<msgcache::Msg>) -> Vec<msgcache::Msg> {
+    let slot = events.iter_mut().find(|e| match e {
+        ModelEvent::State { state } => EncodedState::fits(state),
+        _ => false,
+    });
+    let Some(ev) = slot else {
+        return messages;
+    };
+    let ModelEvent::State { state } = std::mem::replace(ev, ModelEvent::RunEnd) else {
+        return messages;
+    };
+    let shared = messages
+        .into_iter()
+        .map(msgcache::Msg::into_shared)
+        .collect();
+    *ev = match EncodedState::new(state, shared) {
+        Ok(enc) => ModelEvent::EncodedState(Box::new(enc)),
+        // Not reached: `fits` said yes.
+        Err((state, shared)) => {
+            let messages = shared.into_iter().map(msgcache::Msg::Stored).collect();
+            *ev = ModelEvent::State { state };
+            return messages;
+        }
+    };
+    vec![]
 }
 
 /// Where the `method` string starts in a line's first bytes (after `"method":"`).
@@ -1481,7 +1512,7 @@ mod tests {
             }
             out.push((
                 d,
-                evs,
+                evs.into_iter().map(ModelEvent::into_tree).collect(),
                 rec.as_ref().and_then(crate::pipeline::record_timestamp),
             ));
         }
@@ -1750,8 +1781,11 @@ mod tests {
                 let Some(got) = e.state else {
                     panic!("state events");
                 };
-                assert_eq!(got.clone().take(), want, "{round}: {state}");
-                assert_eq!(got.take(), want, "{round}: {state}");
+                let trees = |evs: Vec<ModelEvent>| -> Vec<ModelEvent> {
+                    evs.into_iter().map(ModelEvent::into_tree).collect()
+                };
+                assert_eq!(trees(got.clone().take()), want, "{round}: {state}");
+                assert_eq!(trees(got.take()), want, "{round}: {state}");
                 assert!(got.take().is_empty());
             }
         }
