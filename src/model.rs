@@ -88,11 +88,13 @@ impl PartialEq for SharedJson {
     }
 }
 
+impl Eq for SharedJson {}
+
 /// A state object (normalized, as [`ModelEvent::State`] holds it) whose first entry is its
 /// `messages` list, kept apart: the messages shared (a parse thread's cache hands out the
 /// same message to every state that repeats it), and the whole state's JSON text written
 /// once. [`EncodedState::to_value`] is the `State` it stands for.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct EncodedState {
     /// The state with `messages` holding `[]`.
     state: Value,

@@ -139,6 +139,14 @@ impl<'a> V2View<'a> {
         }
     }
 
+    /// A root `on_chain_end`'s `output` state written on the parse thread, taken (once).
+    pub(crate) fn take_state(self) -> Option<Box<crate::model::EncodedState>> {
+        match self {
+            V2View::Value(_) => None,
+            V2View::Typed(e) => e.state.as_ref().and_then(|s| s.take()),
+        }
+    }
+
     /// A top-level key's string value, owned.
     pub(crate) fn string(self, key: &str) -> Option<String> {
         self.field(key).and_then(Value::as_str).map(str::to_string)

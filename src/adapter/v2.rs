@@ -207,9 +207,14 @@ impl V2Adapter {
             }
             "on_chain_end" => {
                 self.ensure_started(out);
-                let output = lc::normalize_deep(data.field("output").unwrap_or(&Value::Null));
-                if output.is_object() {
-                    out.push(ModelEvent::State { state: output });
+                if let Some(state) = ev.take_state() {
+                    // Normalized and written on the parse thread.
+                    out.push(ModelEvent::EncodedState(state));
+                } else {
+                    let output = lc::normalize_deep(data.field("output").unwrap_or(&Value::Null));
+                    if output.is_object() {
+                        out.push(ModelEvent::State { state: output });
+                    }
                 }
                 out.push(ModelEvent::RunEnd);
                 self.ended = true;

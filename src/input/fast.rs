@@ -34,13 +34,15 @@
 
 use std::borrow::Cow;
 use std::fmt;
-use std::sync::LazyLock;
+use std::sync::{LazyLock, Mutex, PoisonError};
 
 use memchr::memmem::Finder;
 
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 
 use serde_json::{Map, Value};
+
+use crate::model::EncodedState;
 
 use super::prune::{scalars_as_values, seed_by_visiting_any, Key};
 
@@ -104,6 +106,54 @@ pub struct V2Event {
     /// `parent_ids` (a list shared: `[]` or `[null]`).
     pub parent_ids: Option<Cow<'static, Value>>,
     pub data: Option<Value>,
+    /// Of a root `on_chain_end` whose `output` state was written on the parse thread
+    /// ([`super::prune::encoded_chain_end`]): that state, normalized, taken by the adapter
+    /// (`data.output` holds `null`).
+    pub state: Option<TakeOnce<Box<EncodedState>>>,
+}
+
+/// A value taken once, by the thread that maps the record (a record is fed once).
+pub struct TakeOnce<T>(Mutex<Option<T>>);
+
+impl<T> TakeOnce<T> {
+    pub fn new(v: T) -> Self {
+        TakeOnce(Mutex::new(Some(v)))
+    }
+
+    /// The value (`None` once taken).
+    pub fn take(&self) -> Option<T> {
+        self.0.lock().unwrap_or_else(PoisonError::into_inner).take()
+    }
+
+    fn get(&self) -> Option<T>
+    where
+        T: Clone,
+    {
+        self.0
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
+    }
+}
+
+impl<T: Clone> Clone for TakeOnce<T> {
+    fn clone(&self) -> Self {
+        TakeOnce(Mutex::new(self.get()))
+    }
+}
+
+impl<T: Clone + PartialEq> PartialEq for TakeOnce<T> {
+    fn eq(&self, other: &Self) -> bool {
+        std::ptr::eq(self, other) || self.get() == other.get()
+    }
+}
+
+impl<T: Clone + Eq> Eq for TakeOnce<T> {}
+
+impl<T: Clone + fmt::Debug> fmt::Debug for TakeOnce<T> {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.debug_tuple("TakeOnce").field(&self.get()).finish()
+    }
 }
 
 impl V2Event {

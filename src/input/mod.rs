@@ -386,7 +386,9 @@ where
         let f = if text.starts_with(r#"{"type""#) {
             fast::v3::parse_v3_boxed(text)
         } else {
-            fast::Fast::parse(text).map(Box::new)
+            fast::Fast::parse(text)
+                .map(Box::new)
+                .or_else(|| prune::encoded_chain_end(text))
         };
         if let Some(f) = f {
             return Frame::Record(Record::from_fast(origin, line.into(), f));

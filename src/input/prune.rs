@@ -58,8 +58,10 @@ use std::sync::LazyLock;
 
 use memchr::memmem::Finder;
 
-use crate::input::fast::{Fast, V2Event};
+use crate::adapter::lc;
+use crate::input::fast::{Fast, TakeOnce, V2Event};
 use crate::input::msgcache;
+use crate::model::EncodedState;
 
 use serde::de::{
     self, Deserialize, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor,
@@ -201,6 +203,55 @@ fn read_chain(text: &str, guess: &mut Option<Option<bool>>) -> Option<Pruned> {
     let v = de.deserialize_map(Top(text, Some(slot), None)).ok()?;
     de.end().ok()?;
     Some(v)
+}
+
+/// A root `on_chain_end` line whose `output` state (the data's first key, its `messages`
+/// first) is read through the parse thread's cache of normalized messages and written there
+/// ([`EncodedState`]: the adapter takes it instead of normalizing `data.output`, which holds
+/// `null`), as [`crate::input::fast::v3`] reads a root `values` state; `None` (the line is
+/// read as any other) unless the line reads as [`cached_chain`] would read it and the state
+/// normalizes entry by entry (no `lc` or `__lc_escaped__` key of its own).
+pub fn encoded_chain_end(text: &str) -> Option<Box<Fast>> {
+    static DATA: LazyLock<Finder<'static>> =
+        LazyLock::new(|| Finder::new(br#""data":{"output":{"messages":["#));
+    if !text.starts_with(r#"{"event":"on_chain_end""#) {
+        return None;
+    }
+    let b = text.as_bytes();
+    let data = DATA.find(b)? + br#""data":"#.len();
+    let at = data + br#"{"output":"#.len();
+    if root_guess(text, None) != Some(true) {
+        return None;
+    }
+    // The state is at level 3 (the line, `data`, the state).
+    let (others, messages, line) =
+        msgcache::take_state_parts(msgcache::Kind::Normalized, text, at, 3)?;
+    if !lc::keeps_its_entries(&others) {
+        return None;
+    }
+    // What normalizing the whole state gives: its messages one by one (done), then the rest.
+    let state = lc::normalize_state_owned(msgcache::with_messages(others, vec![]), "messages");
+    let messages = messages
+        .into_iter()
+        .map(msgcache::Msg::into_shared)
+        .collect();
+    let state = EncodedState::new(state, messages).ok()?;
+    let slot = Slot {
+        data: line[data..].as_ptr(),
+        key: "output",
+        state: Value::Null,
+    };
+    let mut de = serde_json::Deserializer::from_str(&line);
+    let v = de.deserialize_map(Top(text, Some(slot), None)).ok()?;
+    de.end().ok()?;
+    let Pruned::V2(mut f) = v else {
+        return None;
+    };
+    let Fast::V2Event(e) = &mut *f else {
+        return None;
+    };
+    e.state = Some(TakeOnce::new(Box::new(state)));
+    Some(f)
 }
 
 /// Where a root chain event's state was taken out of its line ([`cached_chain`]): the
@@ -1797,6 +1848,14 @@ mod tests {
         let mut lines = growing_chain_lines(&ms);
         lines.extend(growing_chain_lines(&ms));
         three_ways::assert_agree(&lines);
+        // The root `on_chain_end` states read normalized and written on the parse thread
+        // (each checked against the tree it stands for when made): of each 18 lines, the
+        // Python order, the spaced state, the JS order and the deepest allowed.
+        let encoded = lines
+            .iter()
+            .filter(|l| encoded_chain_end(l).is_some())
+            .count();
+        assert_eq!(encoded, 2 * 4 * ms.len());
     }
 
     #[test]
