@@ -40,39 +40,86 @@ pub struct ErrorInfo {
 }
 
 /// A JSON value shared between threads, with its compact text (as
-/// [`crate::sink::encode::write_value`] writes it) made once, when first asked for.
+/// [`crate::sink::encode::write_value`] writes it) made once, when first asked for; or made
+/// from that text, the value then parsed only when first asked for.
 #[derive(Debug)]
 pub struct SharedJson {
-    value: Value,
+    /// At least one of the two is set from the start.
+    value: OnceLock<Value>,
     json: OnceLock<Box<str>>,
 }
 
 impl SharedJson {
     pub fn new(value: Value) -> Self {
         SharedJson {
-            value,
+            value: OnceLock::from(value),
             json: OnceLock::new(),
         }
     }
 
+    /// A value known by its text, which must be what the encoder writes for the value
+    /// parsing it gives, a value normalizing leaves as it is, with no `lc` or
+    /// `__lc_escaped__` key (what [`crate::input`]'s plain-text check accepts; checked here in
+    /// debug builds).
+    pub(crate) fn from_text(text: &str) -> Self {
+        debug_assert!(
+            {
+                let v: Value = serde_json::from_str(text).expect("plain text parses");
+                let mut buf = Vec::new();
+                crate::sink::encode::write_value(&v, &mut buf);
+                buf == text.as_bytes() && crate::adapter::lc::normalize_owned(v.clone()) == v
+            },
+            "not the encoder's text of a normalized value: {text}"
+        );
+        SharedJson {
+            value: OnceLock::new(),
+            json: OnceLock::from(Box::<str>::from(text)),
+        }
+    }
+
     pub fn value(&self) -> &Value {
-        &self.value
+        self.value.get_or_init(|| {
+            // Made from a text that parses (`from_text`): `null` is never given here.
+            self.json
+                .get()
+                .and_then(|t| serde_json::from_str(t).ok())
+                .unwrap_or_default()
+        })
     }
 
     /// The value's compact JSON text.
     pub fn json(&self) -> &str {
         self.json.get_or_init(|| {
             let mut buf = Vec::new();
-            crate::sink::encode::write_value(&self.value, &mut buf);
+            crate::sink::encode::write_value(self.value(), &mut buf);
             utf8(buf).into_boxed_str()
         })
     }
 
+    /// Whether the value may be a message that [`crate::adapter::lc::may_be_tool_message`]
+    /// says yes to, told from its text when it was made from one (a tool message's type or
+    /// role is written there as `"tool"`, `"ToolMessage"` or `"ToolMessageChunk"`); a parsed
+    /// value says yes, for the caller to ask.
+    pub fn may_be_tool_message(&self) -> bool {
+        match (self.value.get(), self.json.get()) {
+            (None, Some(text)) => {
+                let t = text.as_bytes();
+                memchr::memmem::find(t, br#""tool""#).is_some()
+                    || memchr::memmem::find(t, br#""ToolMessage"#).is_some()
+            }
+            _ => true,
+        }
+    }
+
     /// The value, taken when this is its only holder, else copied.
     pub fn into_value(this: Arc<Self>) -> Value {
-        Arc::try_unwrap(this)
-            .map(|s| s.value)
-            .unwrap_or_else(|a| a.value.clone())
+        match Arc::try_unwrap(this) {
+            Ok(mut s) => {
+                s.value();
+                s.value.take().unwrap_or_default()
+            }
+            Err(a) => a.value().clone(),
+        }
     }
 }
 
@@ -84,7 +131,7 @@ fn utf8(buf: Vec<u8>) -> String {
 
 impl PartialEq for SharedJson {
     fn eq(&self, other: &Self) -> bool {
-        self.value == other.value
+        self.value() == other.value()
     }
 }
 
@@ -171,9 +218,19 @@ impl EncodedState {
         Self::new(state, messages).map_err(|(state, _)| state)
     }
 
-    /// The state's `messages`.
+    /// The state's `messages` (parsed here if they were known by their text only).
     pub fn messages(&self) -> impl ExactSizeIterator<Item = &Value> {
         self.messages.iter().map(|m| m.value())
+    }
+
+    /// The messages that may be tool messages ([`SharedJson::may_be_tool_message`]), with
+    /// their places in the list: only these are parsed.
+    pub fn tool_message_candidates(&self) -> impl Iterator<Item = (usize, &Value)> {
+        self.messages
+            .iter()
+            .enumerate()
+            .filter(|(_, m)| m.may_be_tool_message())
+            .map(|(i, m)| (i, m.value()))
     }
 
     /// The whole state's compact JSON text.

@@ -57,7 +57,7 @@ use std::sync::Arc;
 
 use serde_json::{Map, Value};
 
-use super::normread;
+use super::{canon, normread};
 use crate::adapter::lc;
 use crate::model::SharedJson;
 
@@ -216,6 +216,19 @@ impl MsgCache {
             return (depth <= max_depth).then_some((Msg::Parsed(parsed), e.text.len()));
         }
         if self.kind == Kind::Normalized {
+            // A plain message whose text is the encoder's own: kept as text, not parsed
+            // here ([`canon`]).
+            if let Some((len, depth)) = canon::plain_value(b) {
+                if bounded_depth(depth, len) > max_depth {
+                    return None;
+                }
+                let shared = Arc::new(SharedJson::from_text(&rest[..len]));
+                if let Some(h) = h.filter(|_| len >= PREFIX && self.bytes + len <= MAX_BYTES) {
+                    let depth = bounded_depth(depth, len);
+                    self.insert(h, &rest[..len], Some(Arc::clone(&shared)), depth);
+                }
+                return Some((Msg::Stored(shared), len));
+            }
             // Read normalized in one pass, or parsed and normalized when it is of a shape
             // that reader leaves alone: the same value ([`normread`]).
             let (value, len, depth) = match normread::read(rest) {

@@ -404,7 +404,7 @@ impl Mapper {
             ModelEvent::State { state } => {
                 let has_messages = match state.field("messages").and_then(Value::as_array) {
                     Some(msgs) => {
-                        self.results_from_state(msgs.iter(), out);
+                        self.results_from_state(msgs.iter().enumerate(), out);
                         true
                     }
                     None => false,
@@ -418,7 +418,7 @@ impl Mapper {
                 self.push(e, out);
             }
             ModelEvent::EncodedState(state) => {
-                self.results_from_state(state.messages(), out);
+                self.results_from_state(state.tool_message_candidates(), out);
                 let e = self
                     .shaped(shape!("snapshot"), "STATE_SNAPSHOT", [Value::Null])
                     .build();
@@ -745,12 +745,13 @@ impl Mapper {
     /// a tool message in the state answers a call of this run that has no result yet. Only
     /// tool messages are normalized and converted (as [`lc::to_agui_messages`] would, at
     /// their place in the list), and only those answering a waiting call.
+    /// Tool results a state's messages give (each with its place in the list).
     fn results_from_state<'a>(
         &mut self,
-        msgs: impl Iterator<Item = &'a Value>,
+        msgs: impl Iterator<Item = (usize, &'a Value)>,
         out: &mut Vec<Value>,
     ) {
-        for (i, m) in msgs.enumerate() {
+        for (i, m) in msgs {
             if !lc::may_be_tool_message(m) {
                 continue;
             }

@@ -11,7 +11,7 @@ const HIGHS: u64 = 0x8080_8080_8080_8080;
 /// Whether any byte of `w` is a control (< 0x20), `"` or `\`. Never misses one; may say yes
 /// for a word without one (callers then look byte by byte).
 #[inline(always)]
-fn word_needs_escape(w: u64) -> bool {
+pub(crate) fn word_needs_escape(w: u64) -> bool {
     let ctl = w.wrapping_sub(ONES * 0x20) & !w;
     let q = w ^ (ONES * b'"' as u64);
     let q = q.wrapping_sub(ONES) & !q;

@@ -1,0 +1,302 @@
+//! Messages whose JSON text is already what aguify writes for them.
+//!
+//! A state's messages are written out in every `STATE_SNAPSHOT` ([`crate::model::EncodedState`]).
+//! Most recorded messages are plain JSON objects (no LangChain constructor, nothing
+//! escaped), written compactly by the recorder: their text is byte for byte what
+//! [`crate::sink::encode::write_value`] writes for the value parsing them gives, and
+//! normalizing that value ([`crate::adapter::lc::normalize_owned`]) changes nothing. Such a
+//! message need not be parsed on the parse thread at all: its text is copied into the
+//! snapshot, and the value is parsed only if something reads it (a tool message answering an
+//! open call, the run's last message list).
+//!
+//! [`plain_value`] accepts a text only when all of this holds, so the text is exactly the
+//! encoder's output:
+//!
+//! - it is one JSON object or list, with no whitespace outside strings;
+//! - strings hold no raw control character and escape only as serde_json escapes (`\"`,
+//!   `\\`, `\b \f \n \r \t`, other controls as `\u00xx` in lowercase hex; `\/` and any other
+//!   `\u` escape are refused);
+//! - numbers are integers of at most 18 digits, not `-0` (parsed as `i64`/`u64`, written back
+//!   as they are; a fraction or exponent is refused, as floats may be written differently);
+//! - no object repeats a key (a parse keeps one entry), has a key `lc` or `__lc_escaped__`
+//!   (normalizing would change it) or a key in serde_json's private namespace;
+//! - it nests at most [`MAX_DEPTH`] levels.
+//!
+//! Anything else gives `None`, and the caller reads the message as before. Debug builds check
+//! every accepted text against a parse and the encoder ([`crate::model::SharedJson`]).
+
+/// serde_json's nesting limit.
+pub const MAX_DEPTH: usize = 128;
+
+/// The length and nesting depth (containers) of the JSON object or list `text` starts with,
+/// when its text is the encoder's own for its value, unchanged by normalizing (see the module
+/// documentation); `None` otherwise.
+pub fn plain_value(text: &[u8]) -> Option<(usize, usize)> {
+    let b = text;
+    if !matches!(b.first(), Some(b'{' | b'[')) {
+        return None;
+    }
+    // Per open container: whether it is an object, and where its keys start in `keys`.
+    let mut stack: Vec<(bool, usize)> = Vec::with_capacity(8);
+    let mut keys: Vec<&[u8]> = Vec::with_capacity(16);
+    let mut deepest = 0;
+    let mut i = 0;
+    loop {
+        // A value at `i`.
+        match *b.get(i)? {
+            b'{' => {
+                stack.push((true, keys.len()));
+                deepest = deepest.max(stack.len());
+                if stack.len() > MAX_DEPTH {
+                    return None;
+                }
+                i += 1;
+                if b.get(i) == Some(&b'}') {
+                    i += 1;
+                    stack.pop();
+                } else {
+                    let first = keys.len();
+                    i = key(b, i, &mut keys, first)?;
+                    continue;
+                }
+            }
+            b'[' => {
+                stack.push((false, keys.len()));
+                deepest = deepest.max(stack.len());
+                if stack.len() > MAX_DEPTH {
+                    return None;
+                }
+                i += 1;
+                if b.get(i) == Some(&b']') {
+                    i += 1;
+                    stack.pop();
+                } else {
+                    continue;
+                }
+            }
+            b'"' => i = string_end(b, i + 1)?,
+            b't' => i = literal(b, i, b"true")?,
+            b'f' => i = literal(b, i, b"false")?,
+            b'n' => i = literal(b, i, b"null")?,
+            b'-' | b'0'..=b'9' => i = integer_end(b, i)?,
+            _ => return None,
+        }
+        // After a value: the containers it closes, up to the next value.
+        loop {
+            let Some(&(object, first_key)) = stack.last() else {
+                return Some((i, deepest));
+            };
+            match *b.get(i)? {
+                b',' if object => {
+                    i = key(b, i + 1, &mut keys, first_key)?;
+                    break;
+                }
+                b',' => {
+                    i += 1;
+                    break;
+                }
+                b'}' if object => {
+                    keys.truncate(first_key);
+                    stack.pop();
+                    i += 1;
+                }
+                b']' if !object => {
+                    stack.pop();
+                    i += 1;
+                }
+                _ => return None,
+            }
+        }
+    }
+}
+
+/// A key at `i` and its colon: the position after them. The key must not be one of the
+/// object's keys so far (`keys[first..]`), nor one normalizing or serde_json reads apart.
+fn key<'a>(b: &'a [u8], i: usize, keys: &mut Vec<&'a [u8]>, first: usize) -> Option<usize> {
+    if b.get(i) != Some(&b'"') {
+        return None;
+    }
+    let end = string_end(b, i + 1)?;
+    let k = &b[i + 1..end - 1];
+    if k == b"lc" || k == b"__lc_escaped__" || k.starts_with(b"$serde_json::private::") {
+        return None;
+    }
+    // Escapes are canonical: equal texts are equal keys.
+    if keys[first..].contains(&k) {
+        return None;
+    }
+    keys.push(k);
+    (b.get(end) == Some(&b':')).then_some(end + 1)
+}
+
+/// The position after the closing quote of the string whose body starts at `i`.
+fn string_end(b: &[u8], mut i: usize) -> Option<usize> {
+    loop {
+        // Eight bytes at a time while none is a quote, a backslash or a control.
+        while let Some(w) = b.get(i..i + 8) {
+            let mut word = [0u8; 8];
+            word.copy_from_slice(w);
+            if crate::sink::encode::word_needs_escape(u64::from_le_bytes(word)) {
+                break;
+            }
+            i += 8;
+        }
+        match *b.get(i)? {
+            b'"' => return Some(i + 1),
+            b'\\' => {
+                i += match *b.get(i + 1)? {
+                    b'"' | b'\\' | b'b' | b'f' | b'n' | b'r' | b't' => 2,
+                    b'u' => {
+                        // Only a control without a short escape, as `\u00xx` (lowercase).
+                        let hex = b.get(i + 2..i + 6)?;
+                        let digit = |c: u8| match c {
+                            b'0'..=b'9' => Some(c - b'0'),
+                            b'a'..=b'f' => Some(c - b'a' + 10),
+                            _ => None,
+                        };
+                        if hex[..2] != *b"00" {
+                            return None;
+                        }
+                        let c = digit(hex[2])? * 16 + digit(hex[3])?;
+                        if c >= 0x20 || matches!(c, 0x08 | 0x09 | 0x0a | 0x0c | 0x0d) {
+                            return None;
+                        }
+                        6
+                    }
+                    _ => return None,
+                };
+            }
+            0..=0x1f => return None,
+            _ => i += 1,
+        }
+    }
+}
+
+fn literal(b: &[u8], i: usize, word: &[u8]) -> Option<usize> {
+    b[i..].starts_with(word).then_some(i + word.len())
+}
+
+/// The end of an integer of at most 18 digits at `i` (not `-0`, no fraction or exponent).
+fn integer_end(b: &[u8], i: usize) -> Option<usize> {
+    let start = i + usize::from(b[i] == b'-');
+    let digits = b[start..].iter().take_while(|c| c.is_ascii_digit()).count();
+    let end = start + digits;
+    let ok = (1..=18).contains(&digits)
+        && (b[start] != b'0' || (digits == 1 && start == i))
+        && !matches!(b.get(end), Some(b'.' | b'e' | b'E'));
+    ok.then_some(end)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::Value;
+
+    /// What [`plain_value`] promises, checked the long way.
+    fn encoder_text(text: &str) -> Option<String> {
+        let v: Value = serde_json::from_str(text).ok()?;
+        let mut buf = vec![];
+        crate::sink::encode::write_value(&v, &mut buf);
+        let normalized = crate::adapter::lc::normalize_owned(v.clone());
+        (normalized == v).then(|| String::from_utf8(buf).expect("utf8"))
+    }
+
+    #[test]
+    fn accepts_only_the_encoders_own_text() {
+        let yes = [
+            r#"{}"#,
+            r#"[]"#,
+            r#"{"content":"Hi there","additional_kwargs":{},"type":"human","name":null,"id":"h"}"#,
+            r#"{"a":[1,-2,0,123456789012345678,-123456789012345678,true,false,null,[],{}]}"#,
+            r#"{"s":"caf\u00e9","q":"\"\\\b\f\n\r\t\u0000\u001f\u000b","u":"é 漢字 🎉 \u007f"}"#,
+            r#"[{"type":"tool","content":"x","tool_call_id":"c"},"lc",{"LC":1,"lcx":2}]"#,
+            r#"{"a":{"a":{"a":1}},"b":{"a":1}}"#,
+            r#"{"k":"12345678\"12345678\\1234567\n"}"#,
+        ];
+        for t in yes {
+            // Non-ASCII and DEL raw (the encoder does not escape them).
+            let t = t.replace("\\u00e9", "é").replace("\\u007f", "\u{7f}");
+            let (len, _) = plain_value(t.as_bytes()).unwrap_or_else(|| panic!("{t}"));
+            assert_eq!(len, t.len(), "{t}");
+            assert_eq!(encoder_text(&t).as_deref(), Some(t.as_str()), "{t}");
+        }
+        let no = [
+            r#"{"a": 1}"#,
+            r#"{ "a":1}"#,
+            r#"[1 ]"#,
+            r#"{"a":1.5}"#,
+            r#"{"a":1e3}"#,
+            r#"{"a":1E3}"#,
+            r#"{"a":-0}"#,
+            r#"{"a":01}"#,
+            r#"{"a":1234567890123456789}"#,
+            r#"{"a":"\/"}"#,
+            r#"{"a":"\u00E9"}"#,
+            r#"{"a":"\u0041"}"#,
+            r#"{"a":"\u007f"}"#,
+            r#"{"a":"\u000a"}"#,
+            r#"{"a":"\u001F"}"#,
+            r#"{"a":"\ud83d\ude00"}"#,
+            r#"{"a":1,"a":2}"#,
+            r#"{"lc":1,"type":"constructor","id":["a"],"kwargs":{}}"#,
+            r#"{"x":{"__lc_escaped__":{}}}"#,
+            r#"{"$serde_json::private::RawValue":"1"}"#,
+            r#"{"a":tru}"#,
+            r#"{"a":1"#,
+            r#"{"a":[1,]}"#,
+            r#"{"a":1,}"#,
+            r#"{,"a":1}"#,
+            r#"{"a"}"#,
+            r#"{"a":"x"#,
+            "{\"a\":\"\t\"}",
+            r#""str""#,
+            r#"7"#,
+            r#"{"a":1]"#,
+            r#"[1}"#,
+        ];
+        for t in no {
+            assert_eq!(plain_value(t.as_bytes()), None, "{t}");
+        }
+        // Only the value at the start is read; what follows is the caller's.
+        assert_eq!(plain_value(br#"{"a":1},{"b":2}]"#), Some((7, 1)));
+        assert_eq!(plain_value(br#"[[1],[[2]]]x"#), Some((11, 3)));
+    }
+
+    #[test]
+    fn nests_as_deep_as_serde_json_allows() {
+        let deep = |n: usize| format!("{}{}", "[".repeat(n), "]".repeat(n));
+        assert_eq!(plain_value(deep(128).as_bytes()), Some((256, 128)));
+        assert_eq!(plain_value(deep(129).as_bytes()), None);
+    }
+
+    /// Every byte in every position of a string, and short texts made of JSON's own
+    /// characters: accepted only when the encoder writes the same text.
+    #[test]
+    fn agrees_with_the_encoder_byte_by_byte() {
+        for c in 0u8..0x80 {
+            for pos in 0..10 {
+                let mut s = b"abcdefghij".to_vec();
+                s[pos] = c;
+                let text = format!(r#"{{"k":"{}"}}"#, String::from_utf8(s).expect("ascii"));
+                let ours = plain_value(text.as_bytes()).map(|(n, _)| &text[..n]);
+                let want = encoder_text(&text).filter(|e| *e == text);
+                assert_eq!(ours, want.as_deref(), "{text:?}");
+            }
+        }
+        let alphabet = [
+            "{", "}", "[", "]", ",", ":", "\"a\"", "\"lc\"", "1", "-", "0", " ", ".",
+        ];
+        let mut texts = vec![String::new()];
+        for _ in 0..5 {
+            texts = texts
+                .iter()
+                .flat_map(|t| alphabet.iter().map(move |a| format!("{t}{a}")))
+                .collect();
+            for t in &texts {
+                if let Some((n, _)) = plain_value(t.as_bytes()) {
+                    assert_eq!(encoder_text(&t[..n]).as_deref(), Some(&t[..n]), "{t:?}");
+                }
+            }
+        }
+    }
+}
