@@ -61,10 +61,11 @@ impl SharedJson {
     /// parsing it gives, a value normalizing leaves as it is, with no `lc` or
     /// `__lc_escaped__` key (what [`crate::input`]'s plain-text check accepts; checked here in
     /// debug builds).
-    pub(crate) fn from_text(text: &str) -> Self {
+    pub(crate) fn from_text(text: impl Into<Box<str>>) -> Self {
+        let text: Box<str> = text.into();
         debug_assert!(
             {
-                let v: Value = serde_json::from_str(text).expect("plain text parses");
+                let v: Value = serde_json::from_str(&text).expect("plain text parses");
                 let mut buf = Vec::new();
                 crate::sink::encode::write_value(&v, &mut buf);
                 buf == text.as_bytes() && crate::adapter::lc::normalize_owned(v.clone()) == v
@@ -73,7 +74,7 @@ impl SharedJson {
         );
         SharedJson {
             value: OnceLock::new(),
-            json: OnceLock::from(Box::<str>::from(text)),
+            json: OnceLock::from(text),
         }
     }
 

@@ -32,15 +32,92 @@ pub const MAX_DEPTH: usize = 128;
 /// when its text is the encoder's own for its value, unchanged by normalizing (see the module
 /// documentation); `None` otherwise.
 pub fn plain_value(text: &[u8]) -> Option<(usize, usize)> {
-    let b = text;
-    if !matches!(b.first(), Some(b'{' | b'[')) {
+    if !matches!(text.first(), Some(b'{' | b'[')) {
         return None;
     }
-    // Per open container: whether it is an object, and where its keys start in `keys`.
-    let mut stack: Vec<(bool, usize)> = Vec::with_capacity(8);
+    value_end(text, 0)
+}
+
+/// A LangChain message constructor (`{"lc":1,"type":"constructor","id":[…,"AIMessage"],
+/// "kwargs":{…}}`, compact, keys in dumpd's order) whose kwargs are all plain (as
+/// [`plain_value`] says of a value, scalars included) and of a class with a fixed type:
+/// its normalized form's text, written here from the text (the type key first, then the
+/// kwargs but `type` as they are), the length of the constructor's text and its nesting
+/// depth as parsed. What [`crate::input::normread`] reads the text into, written as the
+/// encoder writes it; `None` for anything else.
+pub fn plain_constructor(text: &str) -> Option<(String, usize, usize)> {
+    const HEAD: &[u8] = br#"{"lc":1,"type":"constructor","id":["#;
+    const KWARGS: &[u8] = br#","kwargs":{"#;
+    let b = text.as_bytes();
+    if !b.starts_with(HEAD) {
+        return None;
+    }
+    let mut i = HEAD.len();
+    // The id's strings: the class is the last.
+    let class = loop {
+        if b.get(i) != Some(&b'"') {
+            return None;
+        }
+        let end = string_end(b, i + 1)?;
+        let s = &text[i + 1..end - 1];
+        i = end + 1;
+        match b.get(end)? {
+            b',' => {}
+            b']' => break s,
+            _ => return None,
+        }
+    };
+    if class.contains('\\') {
+        return None;
+    }
+    let Some(Some(ty)) = crate::adapter::lc::fixed_message_type(class) else {
+        return None;
+    };
+    if !b[i..].starts_with(KWARGS) {
+        return None;
+    }
+    i += KWARGS.len();
+    let mut out = String::with_capacity(b.len());
+    out.push_str(r#"{"type":""#);
+    out.push_str(ty);
+    out.push('"');
     let mut keys: Vec<&[u8]> = Vec::with_capacity(16);
     let mut deepest = 0;
-    let mut i = 0;
+    if b.get(i) == Some(&b'}') {
+        i += 1;
+    } else {
+        loop {
+            let at = i;
+            i = key(b, i, &mut keys, 0)?;
+            let (end, depth) = value_end(b, i)?;
+            deepest = deepest.max(depth);
+            // `type` is the class's; any other kwarg as it is, key and all.
+            if keys.last() != Some(&&b"type"[..]) {
+                out.push(',');
+                out.push_str(&text[at..end]);
+            }
+            i = end + 1;
+            match b.get(end)? {
+                b',' => {}
+                b'}' => break,
+                _ => return None,
+            }
+        }
+    }
+    if b.get(i) != Some(&b'}') {
+        return None;
+    }
+    out.push('}');
+    // The wrapper over its id list and its kwargs object.
+    Some((out, i + 1, 2 + deepest))
+}
+
+/// The end and nesting depth of the plain JSON value at `i` (see [`plain_value`]).
+fn value_end(b: &[u8], mut i: usize) -> Option<(usize, usize)> {
+    // Per open container: whether it is an object, and where its keys start in `keys`.
+    let mut stack: Vec<(bool, usize)> = Vec::new();
+    let mut keys: Vec<&[u8]> = Vec::new();
+    let mut deepest = 0;
     loop {
         // A value at `i`.
         match *b.get(i)? {
@@ -260,6 +337,51 @@ mod tests {
         // Only the value at the start is read; what follows is the caller's.
         assert_eq!(plain_value(br#"{"a":1},{"b":2}]"#), Some((7, 1)));
         assert_eq!(plain_value(br#"[[1],[[2]]]x"#), Some((11, 3)));
+    }
+
+    #[test]
+    fn constructors_are_written_as_their_normalized_text() {
+        let yes = [
+            r#"{"lc":1,"type":"constructor","id":["langchain_core","messages","AIMessage"],"kwargs":{"content":"hi","tool_calls":[{"id":"c","name":"f","args":{"q":1}}],"type":"ai","id":"m1"}}"#,
+            r#"{"lc":1,"type":"constructor","id":["x","HumanMessageChunk"],"kwargs":{}}"#,
+            r#"{"lc":1,"type":"constructor","id":["ToolMessage"],"kwargs":{"content":"r","tool_call_id":"c","__type__":"z"}}"#,
+            r#"{"lc":1,"type":"constructor","id":["a","SystemMessage"],"kwargs":{"type":"system"}}"#,
+        ];
+        for t in yes {
+            let Some((flat, len, depth)) = plain_constructor(t) else {
+                panic!("{t}");
+            };
+            assert_eq!(len, t.len(), "{t}");
+            let Some((want, n, d)) = crate::input::normread::read(t) else {
+                panic!("normread reads {t}");
+            };
+            let mut buf = vec![];
+            crate::sink::encode::write_value(&want, &mut buf);
+            assert_eq!(flat.as_bytes(), buf.as_slice(), "{t}");
+            assert_eq!((len, depth), (n, d), "{t}");
+        }
+        let no = [
+            // Not dumpd's order, spaced, or not a constructor of a fixed type.
+            r#"{"type":"constructor","lc":1,"id":["AIMessage"],"kwargs":{}}"#,
+            r#"{"lc": 1,"type":"constructor","id":["AIMessage"],"kwargs":{}}"#,
+            r#"{"lc":2,"type":"constructor","id":["AIMessage"],"kwargs":{}}"#,
+            r#"{"lc":1,"type":"secret","id":["AIMessage"],"kwargs":{}}"#,
+            r#"{"lc":1,"type":"constructor","id":["x","ChatMessage"],"kwargs":{"role":"r"}}"#,
+            r#"{"lc":1,"type":"constructor","id":["x","Other"],"kwargs":{}}"#,
+            r#"{"lc":1,"type":"constructor","id":[],"kwargs":{}}"#,
+            r#"{"lc":1,"type":"constructor","id":["AI\u004dessage"],"kwargs":{}}"#,
+            r#"{"lc":1,"type":"constructor","id":["AIMessage"],"kwargs":{},"extra":1}"#,
+            r#"{"lc":1,"type":"constructor","id":["AIMessage"],"kwargs":[]}"#,
+            // Kwargs that are not plain: a nested constructor, a float, a repeated key.
+            r#"{"lc":1,"type":"constructor","id":["AIMessage"],"kwargs":{"a":{"lc":1}}}"#,
+            r#"{"lc":1,"type":"constructor","id":["AIMessage"],"kwargs":{"a":1.5}}"#,
+            r#"{"lc":1,"type":"constructor","id":["AIMessage"],"kwargs":{"a":1,"a":2}}"#,
+            r#"{"lc":1,"type":"constructor","id":["AIMessage"],"kwargs":{"lc":1}}"#,
+            r#"{"lc":1,"type":"constructor","id":["AIMessage"],"kwargs":{"a":1}"#,
+        ];
+        for t in no {
+            assert_eq!(plain_constructor(t), None, "{t}");
+        }
     }
 
     #[test]

@@ -229,6 +229,23 @@ impl MsgCache {
                 }
                 return Some((Msg::Stored(shared), len));
             }
+            // A constructor of plain kwargs: its normalized text written from its text.
+            if let Some((flat, len, depth)) = canon::plain_constructor(rest) {
+                let depth = bounded_depth(depth, len);
+                if depth > max_depth {
+                    return None;
+                }
+                debug_assert_eq!(
+                    normread::read(rest).map(|(v, n, d)| (v, n, bounded_depth(d, n))),
+                    serde_json::from_str(&flat).ok().map(|v| (v, len, depth)),
+                    "{rest}"
+                );
+                let shared = Arc::new(SharedJson::from_text(flat));
+                if let Some(h) = h.filter(|_| len >= PREFIX && self.bytes + len <= MAX_BYTES) {
+                    self.insert(h, &rest[..len], Some(Arc::clone(&shared)), depth);
+                }
+                return Some((Msg::Stored(shared), len));
+            }
             // Read normalized in one pass, or parsed and normalized when it is of a shape
             // that reader leaves alone: the same value ([`normread`]).
             let (value, len, depth) = match normread::read(rest) {
