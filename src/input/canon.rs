@@ -121,33 +121,23 @@ fn value_end(b: &[u8], mut i: usize) -> Option<(usize, usize)> {
     loop {
         // A value at `i`.
         match *b.get(i)? {
-            b'{' => {
-                stack.push((true, keys.len()));
+            open @ (b'{' | b'[') => {
+                let object = open == b'{';
+                stack.push((object, keys.len()));
                 deepest = deepest.max(stack.len());
                 if stack.len() > MAX_DEPTH {
                     return None;
                 }
                 i += 1;
-                if b.get(i) == Some(&b'}') {
+                let close = if object { b'}' } else { b']' };
+                if b.get(i) == Some(&close) {
                     i += 1;
                     stack.pop();
                 } else {
-                    let first = keys.len();
-                    i = key(b, i, &mut keys, first)?;
-                    continue;
-                }
-            }
-            b'[' => {
-                stack.push((false, keys.len()));
-                deepest = deepest.max(stack.len());
-                if stack.len() > MAX_DEPTH {
-                    return None;
-                }
-                i += 1;
-                if b.get(i) == Some(&b']') {
-                    i += 1;
-                    stack.pop();
-                } else {
+                    if object {
+                        let first = keys.len();
+                        i = key(b, i, &mut keys, first)?;
+                    }
                     continue;
                 }
             }

@@ -127,30 +127,17 @@ pub fn write_value(v: &Value, buf: &mut Vec<u8>) {
             }
             buf.push(b']');
         }
-        Value::Object(m) => {
-            buf.push(b'{');
-            let mut first = true;
-            for (k, x) in m {
-                if !first {
-                    buf.push(b',');
-                }
-                first = false;
-                write_str(k, buf);
-                buf.push(b':');
-                write_value(x, buf);
-            }
-            buf.push(b'}');
-        }
+        Value::Object(m) => write_object(m, buf, |_, x, buf| write_value(x, buf)),
     }
 }
 
-/// [`write_value`] of an event object whose `snapshot` entry is written as `snapshot_json`
-/// (compact JSON text, as [`write_value`] writes it), whatever `ev` holds there.
-pub fn write_with_snapshot(ev: &Value, snapshot_json: &str, buf: &mut Vec<u8>) {
-    let Value::Object(m) = ev else {
-        return write_value(ev, buf);
-    };
-    buf.reserve(snapshot_json.len() + 64);
+/// An object's entries, each value written by `value` (given its key).
+#[inline(always)]
+fn write_object(
+    m: &serde_json::Map<String, Value>,
+    buf: &mut Vec<u8>,
+    mut value: impl FnMut(&str, &Value, &mut Vec<u8>),
+) {
     buf.push(b'{');
     let mut first = true;
     for (k, x) in m {
@@ -160,13 +147,25 @@ pub fn write_with_snapshot(ev: &Value, snapshot_json: &str, buf: &mut Vec<u8>) {
         first = false;
         write_str(k, buf);
         buf.push(b':');
+        value(k, x, buf);
+    }
+    buf.push(b'}');
+}
+
+/// [`write_value`] of an event object whose `snapshot` entry is written as `snapshot_json`
+/// (compact JSON text, as [`write_value`] writes it), whatever `ev` holds there.
+pub fn write_with_snapshot(ev: &Value, snapshot_json: &str, buf: &mut Vec<u8>) {
+    let Value::Object(m) = ev else {
+        return write_value(ev, buf);
+    };
+    buf.reserve(snapshot_json.len() + 64);
+    write_object(m, buf, |k, x, buf| {
         if k == "snapshot" {
             buf.extend_from_slice(snapshot_json.as_bytes());
         } else {
             write_value(x, buf);
         }
-    }
-    buf.push(b'}');
+    });
 }
 
 #[cfg(test)]
