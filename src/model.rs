@@ -112,6 +112,15 @@ impl SharedJson {
         }
     }
 
+    /// The text of a value known by its text and not parsed yet (see [`SharedJson::from_text`]:
+    /// plain, normalized, with no `lc` / `__lc_escaped__` key anywhere).
+    pub fn unparsed_text(&self) -> Option<&str> {
+        match self.value.get() {
+            None => self.json.get().map(|t| &**t),
+            Some(_) => None,
+        }
+    }
+
     /// The value, taken when this is its only holder, else copied.
     pub fn into_value(this: Arc<Self>) -> Value {
         match Arc::try_unwrap(this) {
@@ -196,10 +205,18 @@ impl EncodedState {
             messages,
             json,
         };
-        // What this stands for: the text is the tree's (checked in every test and debug run).
+        // What this stands for: the text is the tree's (checked in every test and debug run,
+        // without parsing the messages known by their text for good).
         debug_assert_eq!(enc.json, {
+            let mut tree = enc.state.clone();
+            if let Some(Value::Array(list)) = tree.get_mut("messages") {
+                list.extend(enc.messages.iter().map(|m| match m.unparsed_text() {
+                    Some(t) => serde_json::from_str(t).unwrap_or_default(),
+                    None => m.value().clone(),
+                }));
+            }
             let mut buf = Vec::new();
-            crate::sink::encode::write_value(&enc.to_value(), &mut buf);
+            crate::sink::encode::write_value(&tree, &mut buf);
             utf8(buf)
         });
         Ok(enc)
@@ -222,6 +239,11 @@ impl EncodedState {
     /// The state's `messages` (parsed here if they were known by their text only).
     pub fn messages(&self) -> impl ExactSizeIterator<Item = &Value> {
         self.messages.iter().map(|m| m.value())
+    }
+
+    /// The state's messages as they are held: shared, some known by their text only.
+    pub fn shared_messages(&self) -> &[Arc<SharedJson>] {
+        &self.messages
     }
 
     /// The messages that may be tool messages ([`SharedJson::may_be_tool_message`]), with

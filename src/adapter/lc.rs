@@ -336,6 +336,19 @@ pub fn tool_calls(msg: &Value) -> Vec<(String, String, String)> {
     out
 }
 
+/// Every top-level key of a message that [`to_agui_message`] reads (through
+/// [`message_kind`], [`content_text`], [`tool_calls`] and [`tool_content_text`]): a message
+/// with only these kept converts alike, when normalizing changes neither.
+pub const AGUI_MESSAGE_KEYS: &[&str] = &[
+    "type",
+    "role",
+    "id",
+    "content",
+    "tool_calls",
+    "tool_call_id",
+    "status",
+];
+
 /// A flat LangChain message → an AG-UI message. `fallback_id` is used when the message has none.
 pub fn to_agui_message(msg: &Value, fallback_id: &str) -> Option<Value> {
     to_agui_message_or(msg, || fallback_id.to_string())

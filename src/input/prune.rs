@@ -712,6 +712,15 @@ impl<'de> DeserializeSeed<'de> for ChainData {
     }
 }
 
+/// The JSON object `text` holds with only `keys` kept, their values whole; `None` unless it
+/// is an object with no kept key repeated (a whole parse would keep the last).
+pub fn object_with_keys(text: &str, keys: &'static [&'static str]) -> Option<Value> {
+    let mut de = serde_json::Deserializer::from_str(text);
+    let v = KeepKeys(keys).deserialize(&mut de).ok()?;
+    de.end().ok()?;
+    Some(v)
+}
+
 /// An object of which only some keys are kept (anything but an object gives up).
 pub(super) struct KeepKeys(pub(super) &'static [&'static str]);
 

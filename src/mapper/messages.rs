@@ -6,7 +6,10 @@
 //! not copied to be kept: its `STATE_SNAPSHOT` event is, once written, handed back to the
 //! mapper ([`super::Mapper::settle`]) and read here when the run ends.
 
+use std::borrow::Cow;
+
 use crate::adapter::lc;
+use crate::input::prune::object_with_keys;
 use crate::json::Field;
 use crate::model::EncodedState;
 use serde_json::Value;
@@ -52,7 +55,18 @@ impl RunMessages {
                     .map(|l| lc::to_agui_messages(l));
             }
             Some(Kept::Encoded(state)) => {
-                self.list = Some(lc::to_agui_messages_of(state.messages()));
+                // A message known by its text is read for the fields the conversion reads,
+                // not parsed whole: it is plain and normalized (nothing there normalizes).
+                let views: Vec<Cow<Value>> = state
+                    .shared_messages()
+                    .iter()
+                    .map(|m| {
+                        m.unparsed_text()
+                            .and_then(|t| object_with_keys(t, lc::AGUI_MESSAGE_KEYS))
+                            .map_or_else(|| Cow::Borrowed(m.value()), Cow::Owned)
+                    })
+                    .collect();
+                self.list = Some(lc::to_agui_messages_of(views.iter().map(|v| &**v)));
             }
             None => {}
         }
@@ -180,6 +194,67 @@ mod tests {
         assert_eq!(snaps.len(), 1);
         assert_eq!(snaps[0]["messages"], Value::Array(agui));
         assert_eq!(of_type(&events, "STATE_SNAPSHOT").len(), 4);
+    }
+
+    /// Messages known by their text only (plain, as the parse thread keeps them) give the
+    /// results and the run's list their trees give.
+    #[test]
+    fn messages_known_by_their_text_convert_as_their_trees() {
+        use crate::model::SharedJson;
+        use std::sync::Arc;
+        let list = vec![
+            json!({"type":"human","content":"q","id":"h1","additional_kwargs":{"k":[1]}}),
+            json!({"type":"ai","content":[{"type":"text","text":"a"},{"type":"reasoning","reasoning":"r"},"s"],
+                "id":"a1","tool_calls":[{"id":"c1","name":"f","args":{"x":1}}],"response_metadata":{"m":1}}),
+            json!({"type":"tool","content":[{"type":"text","text":"r"}],"tool_call_id":"c1","status":"error","id":"t1"}),
+            json!({"role":"assistant","content":"x","usage":null}),
+            json!({"type":"system","content":"s","id":""}),
+            json!([1, 2]),
+            json!({"type":"ai","content":"y","tool_calls":[{"id":"c2","name":"g","args":"{\"q\":1}"},{"id":"c3"}],"id":"a2"}),
+            json!({"type":"tool","content":{"ok":true},"tool_call_id":"c2"}),
+            json!({"type":"ToolMessage","content":7,"tool_call_id":"c3","name":"n"}),
+            json!({"type":"other","content":"z","id":"o"}),
+        ];
+        let events = |state: ModelEvent| {
+            run_as(
+                MapOptions::default(),
+                vec![
+                    ModelEvent::RunStart {
+                        thread_id: Some("t".into()),
+                        run_id: Some("r".into()),
+                        messages: vec![],
+                        resume: None,
+                    },
+                    tool_start("c1"),
+                    tool_start("c2"),
+                    tool_start("c3"),
+                    state,
+                    ModelEvent::RunEnd,
+                ],
+                false,
+            )
+        };
+        let texts = list
+            .iter()
+            .map(|m| Arc::new(SharedJson::from_text(m.to_string())))
+            .collect();
+        let Ok(enc) = EncodedState::new(json!({"messages": [], "k": 1}), texts) else {
+            panic!("a state");
+        };
+        assert!(enc
+            .shared_messages()
+            .iter()
+            .all(|m| m.unparsed_text().is_some()));
+        let got = events(ModelEvent::EncodedState(Box::new(enc)));
+        let want = events(state(json!({"messages": list, "k": 1})));
+        assert_eq!(got, want);
+        assert_eq!(of_type(&want, "TOOL_CALL_RESULT").len(), 3);
+        assert_eq!(
+            of_type(&want, "MESSAGES_SNAPSHOT")[0]["messages"]
+                .as_array()
+                .map(Vec::len),
+            Some(8)
+        );
     }
 
     #[test]
