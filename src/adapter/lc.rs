@@ -456,8 +456,13 @@ pub fn to_agui_messages(list: &[Value]) -> Vec<Value> {
 /// [`to_agui_messages`] of a list's items.
 pub fn to_agui_messages_of<'a>(list: impl Iterator<Item = &'a Value>) -> Vec<Value> {
     list.enumerate()
-        .filter_map(|(i, m)| to_agui_message_or(&normalize_cow(m), || format!("msg-{i}")))
+        .filter_map(|(i, m)| to_agui_list_item(m, i))
         .collect()
+}
+
+/// The AG-UI form of item `i` of a message list (what [`to_agui_messages`] makes of it).
+pub fn to_agui_list_item(m: &Value, i: usize) -> Option<Value> {
+    to_agui_message_or(&normalize_cow(m), || format!("msg-{i}"))
 }
 
 #[cfg(test)]

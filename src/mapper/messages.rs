@@ -6,12 +6,12 @@
 //! not copied to be kept: its `STATE_SNAPSHOT` event is, once written, handed back to the
 //! mapper ([`super::Mapper::settle`]) and read here when the run ends.
 
-use std::borrow::Cow;
+use std::sync::Arc;
 
 use crate::adapter::lc;
 use crate::input::prune::object_with_keys;
 use crate::json::Field;
-use crate::model::EncodedState;
+use crate::model::{EncodedState, SharedJson};
 use serde_json::Value;
 
 /// The last state with a `messages` list, as kept.
@@ -45,7 +45,8 @@ impl RunMessages {
     }
 
     /// The run's messages in AG-UI form (`None` when no state of the run had a list).
-    pub(super) fn get(&mut self) -> Option<&[Value]> {
+    /// `memo` holds the items of the last list converted from a parse thread's state.
+    pub(super) fn get(&mut self, memo: &mut Converted) -> Option<&[Value]> {
         match self.snapshot.take() {
             Some(Kept::Event(ev)) => {
                 self.list = ev
@@ -55,18 +56,28 @@ impl RunMessages {
                     .map(|l| lc::to_agui_messages(l));
             }
             Some(Kept::Encoded(state)) => {
-                // A message known by its text is read for the fields the conversion reads,
-                // not parsed whole: it is plain and normalized (nothing there normalizes).
-                let views: Vec<Cow<Value>> = state
-                    .shared_messages()
-                    .iter()
-                    .map(|m| {
-                        m.unparsed_text()
+                let mut list = Vec::with_capacity(state.shared_messages().len());
+                let mut next = Vec::with_capacity(state.shared_messages().len());
+                for (i, m) in state.shared_messages().iter().enumerate() {
+                    let item = match memo.0.get(i) {
+                        // The same message at the same place as in the last list: the same
+                        // item (a thread's next run repeats its history).
+                        Some((prev, item)) if Arc::ptr_eq(prev, m) => item.clone(),
+                        // A message known by its text is read for the fields the conversion
+                        // reads, not parsed whole: it is plain and normalized.
+                        _ => match m
+                            .unparsed_text()
                             .and_then(|t| object_with_keys(t, lc::AGUI_MESSAGE_KEYS))
-                            .map_or_else(|| Cow::Borrowed(m.value()), Cow::Owned)
-                    })
-                    .collect();
-                self.list = Some(lc::to_agui_messages_of(views.iter().map(|v| &**v)));
+                        {
+                            Some(view) => lc::to_agui_list_item(&view, i),
+                            None => lc::to_agui_list_item(m.value(), i),
+                        },
+                    };
+                    list.extend(item.clone());
+                    next.push((Arc::clone(m), item));
+                }
+                memo.0 = next;
+                self.list = Some(list);
             }
             None => {}
         }
@@ -74,9 +85,23 @@ impl RunMessages {
     }
 
     /// [`RunMessages::get`], owned.
-    pub(super) fn take(&mut self) -> Option<Vec<Value>> {
-        self.get();
+    pub(super) fn take(&mut self, memo: &mut Converted) -> Option<Vec<Value>> {
+        self.get(memo);
         self.list.take()
+    }
+}
+
+/// The AG-UI items of the last message list converted from a state a parse thread wrote,
+/// by place, with the messages they were made from: the next run of a thread repeats its
+/// history (every state carries the whole list), and a message found again at its place is
+/// not read again. Holds one list.
+#[derive(Default)]
+pub(super) struct Converted(Vec<(Arc<SharedJson>, Option<Value>)>);
+
+impl Converted {
+    #[cfg(test)]
+    pub(super) fn len(&self) -> usize {
+        self.0.len()
     }
 }
 
@@ -255,6 +280,70 @@ mod tests {
                 .map(Vec::len),
             Some(8)
         );
+    }
+
+    /// A thread's next run repeats its history: the items of messages found again at their
+    /// places are the last list's, and the lists are what the trees give.
+    #[test]
+    fn a_next_run_reuses_the_items_of_its_history() {
+        use crate::model::SharedJson;
+        use std::sync::Arc;
+        let msgs: Vec<Value> = (0..4)
+            .map(|i| json!({"type": if i % 2 == 0 {"human"} else {"ai"}, "content": format!("m{i}")}))
+            .collect();
+        let shared: Vec<Arc<SharedJson>> = msgs
+            .iter()
+            .map(|m| Arc::new(SharedJson::from_text(m.to_string())))
+            .collect();
+        let start = || ModelEvent::RunStart {
+            thread_id: Some("t".into()),
+            run_id: None,
+            messages: vec![],
+            resume: None,
+        };
+        let encoded = |n: usize| {
+            let Ok(e) = EncodedState::new(json!({"messages": []}), shared[..n].to_vec()) else {
+                panic!("a state");
+            };
+            ModelEvent::EncodedState(Box::new(e))
+        };
+        // The second run's list: the first's two messages, then two more (no ids: their
+        // places name them).
+        let runs = |second: ModelEvent, first: ModelEvent| {
+            vec![
+                start(),
+                first,
+                ModelEvent::RunEnd,
+                start(),
+                second,
+                ModelEvent::RunEnd,
+            ]
+        };
+        let trees = run_as(
+            MapOptions::default(),
+            runs(
+                state(json!({"messages": msgs.clone()})),
+                state(json!({"messages": msgs[..2].to_vec()})),
+            ),
+            false,
+        );
+        let mut m = Mapper::new(MapOptions::default());
+        let (mut out, mut all) = (vec![], vec![]);
+        for ev in runs(encoded(4), encoded(2)) {
+            m.map(ev, &mut out);
+            for (i, e) in out.iter().enumerate() {
+                all.push(match m.encoded_snapshot(i) {
+                    Some(s) => crate::pipeline::with_snapshot(e, s),
+                    None => e.clone(),
+                });
+            }
+            m.settle(&mut out);
+        }
+        assert_eq!(all, trees);
+        assert_eq!(m.converted.len(), 4);
+        let snaps = of_type(&trees, "MESSAGES_SNAPSHOT");
+        assert_eq!(snaps.len(), 2);
+        assert_eq!(snaps[1]["messages"][3]["id"], "msg-3");
     }
 
     #[test]

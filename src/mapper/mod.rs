@@ -76,6 +76,8 @@ pub struct Mapper {
     /// wrote ([`ModelEvent::EncodedState`]): the event holds `null` for its `snapshot`, and
     /// the caller writes this state's text there ([`Mapper::encoded_snapshot`]).
     encoded: Option<Box<EncodedState>>,
+    /// The last run's message list in AG-UI form, by message ([`messages::Converted`]).
+    converted: messages::Converted,
 }
 
 #[derive(Default)]
@@ -141,6 +143,7 @@ impl Mapper {
             seed: 0,
             snapshot_at: None,
             encoded: None,
+            converted: Default::default(),
         }
     }
 
@@ -920,7 +923,7 @@ impl Mapper {
                 self.pending.clear();
             }
             Ending::Finished => {
-                if let Some(msgs) = run.messages.take() {
+                if let Some(msgs) = run.messages.take(&mut self.converted) {
                     let e = self
                         .shaped(
                             shape!("messages"),
@@ -976,10 +979,10 @@ impl Mapper {
 
     /// `--text final`: the final state's answer, as one text message.
     fn final_answer(&mut self, out: &mut Vec<Value>) {
-        let Some(last) = self
-            .run_mut()
+        let run = self.run.get_or_insert_with(Run::default);
+        let Some(last) = run
             .messages
-            .get()
+            .get(&mut self.converted)
             .and_then(|l| l.last())
             .cloned()
         else {
