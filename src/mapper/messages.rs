@@ -121,7 +121,11 @@ mod tests {
     }
 
     fn run_as(opts: MapOptions, events: Vec<ModelEvent>, encode: bool) -> Vec<Value> {
-        let mut m = Mapper::new(opts);
+        run_on(&mut Mapper::new(opts), events, encode)
+    }
+
+    /// [`run_as`] on a mapper the caller looks into afterwards.
+    fn run_on(m: &mut Mapper, events: Vec<ModelEvent>, encode: bool) -> Vec<Value> {
         let (mut out, mut all) = (vec![], vec![]);
         for ev in events {
             let ev = match ev {
@@ -150,6 +154,15 @@ mod tests {
         events.iter().filter(|e| e["type"] == t).collect()
     }
 
+    fn run_start(run_id: Option<&str>) -> ModelEvent {
+        ModelEvent::RunStart {
+            thread_id: Some("t".into()),
+            run_id: run_id.map(String::from),
+            messages: vec![],
+            resume: None,
+        }
+    }
+
     fn tool_start(id: &str) -> ModelEvent {
         ModelEvent::ToolStart {
             tool_call_id: id.into(),
@@ -173,12 +186,7 @@ mod tests {
         let events = run(
             MapOptions::default(),
             vec![
-                ModelEvent::RunStart {
-                    thread_id: Some("t".into()),
-                    run_id: Some("r".into()),
-                    messages: vec![],
-                    resume: None,
-                },
+                run_start(Some("r")),
                 tool_start("c1"),
                 tool_start("c2"),
                 tool_start("c7"),
@@ -244,12 +252,7 @@ mod tests {
             run_as(
                 MapOptions::default(),
                 vec![
-                    ModelEvent::RunStart {
-                        thread_id: Some("t".into()),
-                        run_id: Some("r".into()),
-                        messages: vec![],
-                        resume: None,
-                    },
+                    run_start(Some("r")),
                     tool_start("c1"),
                     tool_start("c2"),
                     tool_start("c3"),
@@ -295,12 +298,7 @@ mod tests {
             .iter()
             .map(|m| Arc::new(SharedJson::from_text(m.to_string())))
             .collect();
-        let start = || ModelEvent::RunStart {
-            thread_id: Some("t".into()),
-            run_id: None,
-            messages: vec![],
-            resume: None,
-        };
+        let start = || run_start(None);
         let encoded = |n: usize| {
             let Ok(e) = EncodedState::new(json!({"messages": []}), shared[..n].to_vec()) else {
                 panic!("a state");
@@ -328,18 +326,7 @@ mod tests {
             false,
         );
         let mut m = Mapper::new(MapOptions::default());
-        let (mut out, mut all) = (vec![], vec![]);
-        for ev in runs(encoded(4), encoded(2)) {
-            m.map(ev, &mut out);
-            for (i, e) in out.iter().enumerate() {
-                all.push(match m.encoded_snapshot(i) {
-                    Some(s) => crate::pipeline::with_snapshot(e, s),
-                    None => e.clone(),
-                });
-            }
-            m.settle(&mut out);
-        }
-        assert_eq!(all, trees);
+        assert_eq!(run_on(&mut m, runs(encoded(4), encoded(2)), false), trees);
         assert_eq!(m.converted.len(), 4);
         let snaps = of_type(&trees, "MESSAGES_SNAPSHOT");
         assert_eq!(snaps.len(), 2);
