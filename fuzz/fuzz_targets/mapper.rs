@@ -7,7 +7,7 @@
 mod invariants;
 
 use aguify::mapper::{Compat, MapOptions, Mapper, TextPolicy, ToolSteps};
-use aguify::model::{ErrorInfo, InterruptInfo, ModelEvent, Usage};
+use aguify::model::{EncodedState, ErrorInfo, InterruptInfo, ModelEvent, Usage};
 use arbitrary::Arbitrary;
 use libfuzzer_sys::fuzz_target;
 use serde_json::{json, Value};
@@ -75,6 +75,9 @@ enum Ev {
     Custom(u8),
     State {
         messages: bool,
+        /// Written on a parse thread (`ModelEvent::EncodedState`).
+        encoded: bool,
+        answers: Option<u8>,
     },
 }
 
@@ -202,11 +205,25 @@ fn model(ev: Ev) -> ModelEvent {
             name: id("c", n),
             value: json!({"n": n}),
         },
-        Ev::State { messages } => ModelEvent::State {
-            state: json!({"messages": []}),
-            messages: messages
-                .then(|| vec![json!({"id": "a1", "role": "assistant", "content": "hi"})]),
-        },
+        Ev::State {
+            messages,
+            encoded,
+            answers,
+        } => {
+            let mut list = vec![];
+            if messages {
+                list.push(json!({"id": "a1", "type": "ai", "content": "hi"}));
+            }
+            if let Some(call) = answers {
+                // A tool message answering a call (a TOOL_CALL_RESULT if it is open).
+                list.push(json!({"type": "tool", "content": "r", "tool_call_id": id("call", call)}));
+            }
+            let state = json!({"messages": list, "k": 1});
+            match encoded.then(|| EncodedState::from_state(state.clone())) {
+                Some(Ok(e)) => ModelEvent::EncodedState(Box::new(e)),
+                _ => ModelEvent::State { state },
+            }
+        }
     }
 }
 
@@ -237,12 +254,16 @@ fuzz_target!(|case: Case| {
         },
         ..MapOptions::default()
     });
-    let mut out = vec![];
+    // As the pipeline drives it: each event's output written, then settled.
+    let (mut out, mut step) = (vec![], vec![]);
     for (i, (ev, ts)) in case.events.into_iter().enumerate() {
         mapper.set_context(ts.map(i64::from), i as u64);
-        mapper.map(model(ev), &mut out);
+        mapper.map(model(ev), &mut step);
+        out.extend(step.iter().cloned());
+        mapper.settle(&mut step);
     }
-    mapper.finish(&mut out);
+    mapper.finish(&mut step);
+    out.append(&mut step);
     if let Err(e) = invariants::check_stream(&out) {
         panic!("stream invariant: {e}");
     }
