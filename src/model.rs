@@ -208,13 +208,10 @@ impl EncodedState {
         // What this stands for: the text is the tree's (checked in every test and debug run,
         // without parsing the messages known by their text for good).
         debug_assert_eq!(enc.json, {
-            let mut tree = enc.state.clone();
-            if let Some(Value::Array(list)) = tree.get_mut("messages") {
-                list.extend(enc.messages.iter().map(|m| match m.unparsed_text() {
-                    Some(t) => serde_json::from_str(t).unwrap_or_default(),
-                    None => m.value().clone(),
-                }));
-            }
+            let tree = enc.tree(|m| match m.unparsed_text() {
+                Some(t) => serde_json::from_str(t).unwrap_or_default(),
+                None => m.value().clone(),
+            });
             let mut buf = Vec::new();
             crate::sink::encode::write_value(&tree, &mut buf);
             utf8(buf)
@@ -263,9 +260,14 @@ impl EncodedState {
 
     /// The state as a tree, messages copied in.
     pub fn to_value(&self) -> Value {
+        self.tree(|m| m.value().clone())
+    }
+
+    /// The state with each message made a value by `message`.
+    fn tree(&self, message: impl FnMut(&Arc<SharedJson>) -> Value) -> Value {
         let mut state = self.state.clone();
         if let Some(Value::Array(list)) = state.get_mut("messages") {
-            list.extend(self.messages().cloned());
+            list.extend(self.messages.iter().map(message));
         }
         state
     }

@@ -125,7 +125,8 @@ impl<T> TakeOnce<T> {
         self.0.lock().unwrap_or_else(PoisonError::into_inner).take()
     }
 
-    fn get(&self) -> Option<T>
+    /// A copy of the value (`None` once taken).
+    pub(crate) fn get(&self) -> Option<T>
     where
         T: Clone,
     {

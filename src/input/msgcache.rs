@@ -219,32 +219,18 @@ impl MsgCache {
             // A plain message whose text is the encoder's own: kept as text, not parsed
             // here ([`canon`]).
             if let Some((len, depth)) = canon::plain_value(b) {
-                if bounded_depth(depth, len) > max_depth {
-                    return None;
-                }
-                let shared = Arc::new(SharedJson::from_text(&rest[..len]));
-                if let Some(h) = h.filter(|_| len >= PREFIX && self.bytes + len <= MAX_BYTES) {
-                    let depth = bounded_depth(depth, len);
-                    self.insert(h, &rest[..len], Some(Arc::clone(&shared)), depth);
-                }
-                return Some((Msg::Stored(shared), len));
+                return self.store_text(h, rest, len, depth, max_depth, &rest[..len]);
             }
             // A constructor of plain kwargs: its normalized text written from its text.
             if let Some((flat, len, depth)) = canon::plain_constructor(rest) {
-                let depth = bounded_depth(depth, len);
-                if depth > max_depth {
-                    return None;
-                }
                 debug_assert_eq!(
                     normread::read(rest).map(|(v, n, d)| (v, n, bounded_depth(d, n))),
-                    serde_json::from_str(&flat).ok().map(|v| (v, len, depth)),
+                    serde_json::from_str(&flat)
+                        .ok()
+                        .map(|v| (v, len, bounded_depth(depth, len))),
                     "{rest}"
                 );
-                let shared = Arc::new(SharedJson::from_text(flat));
-                if let Some(h) = h.filter(|_| len >= PREFIX && self.bytes + len <= MAX_BYTES) {
-                    self.insert(h, &rest[..len], Some(Arc::clone(&shared)), depth);
-                }
-                return Some((Msg::Stored(shared), len));
+                return self.store_text(h, rest, len, depth, max_depth, flat);
             }
             // Read normalized in one pass, or parsed and normalized when it is of a shape
             // that reader leaves alone: the same value ([`normread`]).
@@ -279,6 +265,29 @@ impl MsgCache {
         // Nested as deep as the text allows: the line is read with it apart from it.
         let depth = depth_of(&parsed, len);
         (depth <= max_depth).then_some((Msg::Parsed(parsed), len))
+    }
+
+    /// A message of `len` bytes at the start of `rest` (nested `depth` levels as parsed),
+    /// kept as `text`, its output's ([`SharedJson::from_text`]): stored when it is long
+    /// enough and there is room. `None` when nested deeper than `max_depth` allows.
+    fn store_text(
+        &mut self,
+        h: Option<u64>,
+        rest: &str,
+        len: usize,
+        depth: usize,
+        max_depth: usize,
+        text: impl Into<Box<str>>,
+    ) -> Option<(Msg, usize)> {
+        let depth = bounded_depth(depth, len);
+        if depth > max_depth {
+            return None;
+        }
+        let shared = Arc::new(SharedJson::from_text(text));
+        if let Some(h) = h.filter(|_| len >= PREFIX && self.bytes + len <= MAX_BYTES) {
+            self.insert(h, &rest[..len], Some(Arc::clone(&shared)), depth);
+        }
+        Some((Msg::Stored(shared), len))
     }
 
     /// Stores a message's text (and value) under the hash of its first bytes.

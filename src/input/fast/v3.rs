@@ -49,7 +49,7 @@
 //! ([`crate::input::msgcache`], see `cached_state`); when that gives up, it is read as above.
 
 use std::fmt;
-use std::sync::{LazyLock, Mutex, PoisonError};
+use std::sync::LazyLock;
 
 use memchr::memmem::Finder;
 
@@ -57,7 +57,7 @@ use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqA
 use serde_json::value::RawValue;
 use serde_json::Value;
 
-use super::{bail, set, Fast, OptText, Text};
+use super::{bail, set, Fast, OptText, TakeOnce, Text};
 use crate::adapter::lc;
 use crate::input::msgcache;
 use crate::input::prune::{seed_by_visiting_any, Key};
@@ -121,7 +121,8 @@ impl V3Event {
 
 /// The model events of a root `values` event's state, made on the parse thread. The adapter
 /// takes them ([`StateEvents::take`]): a record is fed once.
-pub struct StateEvents(Mutex<Option<Pending>>);
+#[derive(Clone)]
+pub struct StateEvents(TakeOnce<Pending>);
 
 /// The events, and the messages of the `State` event's state still to be put in it (its
 /// `messages`, first entry, holds `[]` until then): the message cache's hits, copied by the
@@ -164,41 +165,22 @@ impl StateEvents {
     /// `events`, and the `messages` to put in their `State` event's state when taken (none:
     /// the events are complete).
     fn new(events: Vec<ModelEvent>, messages: Vec<msgcache::Msg>) -> Self {
-        StateEvents(Mutex::new(Some(Pending { events, messages })))
+        StateEvents(TakeOnce::new(Pending { events, messages }))
     }
 
     /// The events (none once taken, or when the data is not a state object). A state
     /// payload maps iff it gives events ([`crate::adapter::state_events`]). The messages
     /// the cache shares are copied into the state here, on the caller's thread.
     pub fn take(&self) -> Vec<ModelEvent> {
-        self.0
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .take()
-            .map(Pending::into_events)
-            .unwrap_or_default()
+        self.0.take().map(Pending::into_events).unwrap_or_default()
     }
 
     fn get(&self) -> Option<Vec<ModelEvent>> {
-        self.0
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .clone()
-            .map(Pending::into_events)
+        self.0.get().map(Pending::into_events)
     }
 }
 
-impl Clone for StateEvents {
-    fn clone(&self) -> Self {
-        StateEvents(Mutex::new(
-            self.0
-                .lock()
-                .unwrap_or_else(PoisonError::into_inner)
-                .clone(),
-        ))
-    }
-}
-
+/// Equal when they give the same events (the messages put in).
 impl PartialEq for StateEvents {
     fn eq(&self, other: &Self) -> bool {
         std::ptr::eq(self, other) || self.get() == other.get()
