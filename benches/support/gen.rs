@@ -64,7 +64,8 @@ pub fn generate(
     w: &mut impl Write,
 ) -> io::Result<(u64, u64)> {
     let (mut bytes, mut lines) = (0u64, 0u64);
-    let mut seq_base: u64 = 0;
+    // The seq the next recording's first event gets (None: keep the first one's own).
+    let mut next_seq: Option<u64> = None;
     let mut line = String::new();
     // Tool call ids are rewritten per run (file stem, so `__1_interrupt`/`__2_resume` agree) in
     // every pass: scripted recordings reuse `call_weather_1` in different runs.
@@ -82,17 +83,23 @@ pub fn generate(
         for (fi, (_, recs)) in files.iter().enumerate() {
             let stem = stems.iter().position(|s| *s == stems[fi]).unwrap_or(fi) as u64;
             let run_tag = pass * 1000 + stem;
+            // v3 seq numbers continue from the previous recording's last without a gap,
+            // whether a recording counts from 0 (JS) or from 1 (Python).
+            let offset = match (next_seq, recs.iter().filter_map(|l| first_seq(l)).min()) {
+                (Some(next), Some(min)) => next as i64 - min as i64,
+                _ => 0,
+            };
             let mut max_seq = None;
             for l in recs {
                 line.clear();
-                rewrite(l, pass, run_tag, seq_base, &mut max_seq, &mut line);
+                rewrite(l, pass, run_tag, offset, &mut max_seq, &mut line);
                 line.push('\n');
                 w.write_all(line.as_bytes())?;
                 bytes += line.len() as u64;
                 lines += 1;
             }
             if let Some(m) = max_seq {
-                seq_base += m + 1;
+                next_seq = Some(m + 1);
             }
             if bytes >= target {
                 return Ok((bytes, lines));
@@ -100,6 +107,13 @@ pub fn generate(
         }
     }
     Ok((bytes, lines))
+}
+
+/// The first v3 envelope `"seq":N` of a line, if it has one.
+fn first_seq(line: &str) -> Option<u64> {
+    let at = line.find("\"seq\":")? + 6;
+    let digits = line[at..].bytes().take_while(u8::is_ascii_digit).count();
+    line[at..at + digits].parse().ok()
 }
 
 fn is_hex(b: u8) -> bool {
@@ -141,7 +155,7 @@ fn rewrite(
     line: &str,
     pass: u64,
     run_tag: u64,
-    seq_base: u64,
+    seq_offset: i64,
     max_seq: &mut Option<u64>,
     out: &mut String,
 ) {
@@ -154,10 +168,11 @@ fn rewrite(
             let start = i + 6;
             let end = start + b[start..].iter().take_while(|c| c.is_ascii_digit()).count();
             if end > start {
-                let n: u64 = line[start..end].parse().unwrap_or(0);
+                let n = line[start..end].parse::<u64>().unwrap_or(0) as i64 + seq_offset;
+                let n = n.max(0) as u64;
                 *max_seq = Some(max_seq.map_or(n, |m| m.max(n)));
                 out.push_str(&line[copied..start]);
-                out.push_str(&(seq_base + n).to_string());
+                out.push_str(&n.to_string());
                 copied = end;
                 i = end;
                 continue;

@@ -1,0 +1,46 @@
+//! The benchmark log generator (`benches/support/gen.rs`): the logs it builds stay realistic.
+
+#[path = "../benches/support/gen.rs"]
+mod gen;
+
+/// The v3 envelope seqs of `text`'s lines, in order.
+fn seqs(text: &str) -> Vec<u64> {
+    text.lines()
+        .filter_map(|l| {
+            let at = l.find("\"seq\":")? + 6;
+            let n = l[at..].bytes().take_while(u8::is_ascii_digit).count();
+            l[at..at + n].parse().ok()
+        })
+        .collect()
+}
+
+/// Places where a seq is not the one before plus one.
+fn gaps(seqs: &[u64]) -> usize {
+    seqs.windows(2).filter(|w| w[1] != w[0] + 1).count()
+}
+
+/// Replicated recordings continue each other's seqs: a recording that counts from 1
+/// (Python) after one that ended at N starts at N + 1, not N + 2. A gap between recordings
+/// is a warning per recording (AGX601), which no real log has and which made the Python
+/// wire form's benchmark mostly a test of the warning path.
+#[test]
+fn v3_seqs_continue_across_recordings() {
+    for form in ["v3-python", "v3-js", "v3-python-inprocess"] {
+        let files = gen::recordings(&gen::form_dir(form)).expect("recordings");
+        let within: usize = files
+            .iter()
+            .map(|(_, lines)| gaps(&seqs(&lines.join("\n"))))
+            .sum();
+        let total: usize = files.iter().flat_map(|(_, l)| l).map(|l| l.len() + 1).sum();
+        // Two and a half passes: at most three copies of each recording's own gaps.
+        let out = gen::generate_vec(form, (total * 5 / 2) as u64).expect("generates");
+        let out = String::from_utf8(out).expect("utf-8");
+        let s = seqs(&out);
+        assert!(s.len() > 100, "{form}: {} seqs", s.len());
+        assert!(
+            gaps(&s) <= 3 * within,
+            "{form}: {} seq gaps in the generated log, the recordings have {within}",
+            gaps(&s)
+        );
+    }
+}
