@@ -98,7 +98,8 @@ pub struct EventBuilder(Map<String, Value>);
 
 /// The keys of an event kind's fields, as ready maps to clone: cloning copies the hash table
 /// and the keys' stored hashes, so filling one in hashes no key (each `insert` into
-/// `serde_json`'s ordered map SipHashes its key). Declare one per call site with [`shape!`].
+/// `serde_json`'s ordered map SipHashes its key), and a spare map of an event already
+/// written ([`recycle`]) is not even copied. Declare one per call site with [`shape!`].
 pub struct Shape {
     /// `type`, `timestamp`, the fields.
     with_ts: Keys,
@@ -123,15 +124,10 @@ impl Shape {
         timestamp: Option<i64>,
         values: [Value; N],
     ) -> EventBuilder {
-        let keys = match timestamp {
-            Some(_) => &self.with_ts,
-            None => &self.without_ts,
-        };
-        debug_assert_eq!(keys.0.len(), 1 + usize::from(timestamp.is_some()) + N);
-        let mut m = keys.0.clone();
+        let mut m = self.map(timestamp, N);
         let mut slots = m.values_mut();
         if let Some(t) = slots.next() {
-            *t = Value::String(kind.to_string());
+            set_str(t, kind);
         }
         if let Some(ts) = timestamp {
             if let Some(t) = slots.next() {
@@ -142,6 +138,106 @@ impl Shape {
             *slot = v;
         }
         EventBuilder(m)
+    }
+
+    /// [`Shape::event`] of string fields: a spare event's strings ([`recycle`]) are written
+    /// over, not allocated anew.
+    #[inline]
+    pub fn event_strs<const N: usize>(
+        &self,
+        kind: &str,
+        timestamp: Option<i64>,
+        values: [&str; N],
+    ) -> EventBuilder {
+        let mut m = self.map(timestamp, N);
+        let mut slots = m.values_mut();
+        if let Some(t) = slots.next() {
+            set_str(t, kind);
+        }
+        if let Some(ts) = timestamp {
+            if let Some(t) = slots.next() {
+                *t = Value::Number(ts.into());
+            }
+        }
+        for (slot, v) in slots.zip(values) {
+            set_str(slot, v);
+        }
+        EventBuilder(m)
+    }
+
+    /// A map of this shape's keys, values to be written over: a spare one of the same keys
+    /// when [`recycle`] kept one, else a copy of the template.
+    #[inline]
+    fn map(&self, timestamp: Option<i64>, fields: usize) -> Map<String, Value> {
+        let keys = match timestamp {
+            Some(_) => &self.with_ts,
+            None => &self.without_ts,
+        };
+        debug_assert_eq!(keys.0.len(), 1 + usize::from(timestamp.is_some()) + fields);
+        SPARE
+            .with_borrow_mut(|spare| spare.take(&keys.0))
+            .unwrap_or_else(|| keys.0.clone())
+    }
+}
+
+/// `slot` set to the string `v`, in the string already there when it is one.
+#[inline]
+fn set_str(slot: &mut Value, v: &str) {
+    match slot {
+        Value::String(s) => {
+            s.clear();
+            s.push_str(v);
+        }
+        _ => *slot = Value::String(v.to_string()),
+    }
+}
+
+/// Events handed back after use ([`recycle`]), for [`Shape`] to fill in again: the mapper
+/// makes the same few kinds of event over and over (a `*_CONTENT` per token), and a spare
+/// map of the same keys saves copying the template's table and keys, and freeing them.
+struct Spare(Vec<Map<String, Value>>);
+
+impl Spare {
+    /// Maps kept (per thread): a run makes a few dozen kinds of event.
+    const MAX: usize = 32;
+    /// A string value longer than this is not kept in a spare map.
+    const MAX_STR: usize = 256;
+
+    /// A spare map whose keys are `keys`' keys, in order.
+    fn take(&mut self, keys: &Map<String, Value>) -> Option<Map<String, Value>> {
+        // The most recent first: a kind of event tends to follow itself (`*_CONTENT`).
+        let at = self.0.iter().rposition(|m| {
+            m.len() == keys.len() && m.keys().zip(keys.keys()).all(|(a, b)| a == b)
+        })?;
+        Some(self.0.swap_remove(at))
+    }
+
+    fn put(&mut self, mut m: Map<String, Value>) {
+        if m.len() > EventBuilder::CAPACITY {
+            return;
+        }
+        // Small strings stay, to be written over; anything else is let go now.
+        for v in m.values_mut() {
+            if !matches!(v, Value::String(s) if s.capacity() <= Self::MAX_STR) {
+                *v = Value::Null;
+            }
+        }
+        if self.0.len() == Self::MAX {
+            self.0.remove(0);
+        }
+        self.0.push(m);
+    }
+}
+
+thread_local! {
+    static SPARE: std::cell::RefCell<Spare> = const { std::cell::RefCell::new(Spare(Vec::new())) };
+}
+
+/// Hands an event back once it has been written, for [`Shape`] to reuse its map (see
+/// [`Spare`]); anything else is dropped.
+pub fn recycle(ev: Value) {
+    if let Value::Object(m) = ev {
+        SPARE.with_borrow_mut(|spare| spare.put(m));
     }
 }
 
@@ -255,6 +351,65 @@ mod tests {
         ] {
             assert_eq!(static_event_type(t), None);
         }
+    }
+
+    #[test]
+    fn recycled_maps_make_the_same_events() {
+        let delta = crate::shape!("messageId", "delta");
+        let role = crate::shape!("messageId", "role");
+        let built = |kind: &str, ts: Option<i64>, fields: &[(&str, &str)]| {
+            let mut b = EventBuilder::new(kind, ts);
+            for (k, v) in fields {
+                b = b.str(k, *v);
+            }
+            b.build()
+        };
+        for round in 0..3 {
+            for ts in [None, Some(1_700_000_000_000i64)] {
+                let long = "x".repeat(1000 * round);
+                let a = delta
+                    .event_strs("TEXT_MESSAGE_CONTENT", ts, ["m1", &long])
+                    .build();
+                assert_eq!(
+                    a,
+                    built(
+                        "TEXT_MESSAGE_CONTENT",
+                        ts,
+                        &[("messageId", "m1"), ("delta", &long)]
+                    )
+                );
+                let b = role.event("TEXT_MESSAGE_START", ts, [json!("m2"), json!("assistant")]);
+                let b = b.build();
+                assert_eq!(
+                    b,
+                    built(
+                        "TEXT_MESSAGE_START",
+                        ts,
+                        &[("messageId", "m2"), ("role", "assistant")]
+                    )
+                );
+                // An event grown past its shape is not handed out for the shape again.
+                let c = delta
+                    .event("REASONING_MESSAGE_CONTENT", ts, [json!("r"), json!(1)])
+                    .val("extra", json!(true))
+                    .build();
+                for e in [a, b, c] {
+                    recycle(e);
+                }
+                recycle(json!("not an object"));
+            }
+        }
+        let d = delta
+            .event_strs("TOOL_CALL_ARGS", None, ["t", "{}"])
+            .build();
+        assert_eq!(
+            d,
+            built(
+                "TOOL_CALL_ARGS",
+                None,
+                &[("messageId", "t"), ("delta", "{}")]
+            )
+        );
     }
 
     #[test]

@@ -195,6 +195,17 @@ impl Mapper {
         shape.event(kind, self.timestamp, values)
     }
 
+    /// [`Mapper::shaped`] of string fields.
+    #[inline]
+    fn shaped_strs<const N: usize>(
+        &self,
+        shape: &Shape,
+        kind: &str,
+        values: [&str; N],
+    ) -> EventBuilder {
+        shape.event_strs(kind, self.timestamp, values)
+    }
+
     fn push(&self, ev: Value, out: &mut Vec<Value>) {
         if self.opts.compat == Compat::Thinking {
             if let Some(renamed) = thinking_compat(&ev) {
@@ -207,24 +218,24 @@ impl Mapper {
 
     /// An event whose only field is a message id (END events, REASONING_START).
     fn emit_id(&self, kind: &str, id: &str, out: &mut Vec<Value>) {
-        let e = self.shaped(shape!("messageId"), kind, [s(id)]).build();
+        let e = self.shaped_strs(shape!("messageId"), kind, [id]).build();
         self.push(e, out);
     }
 
     /// A `*_CONTENT` event.
     fn emit_delta(&self, kind: &str, id: &str, delta: &str, out: &mut Vec<Value>) {
         let e = self
-            .shaped(shape!("messageId", "delta"), kind, [s(id), s(delta)])
+            .shaped_strs(shape!("messageId", "delta"), kind, [id, delta])
             .build();
         self.push(e, out);
     }
 
     fn emit_text_start(&self, id: &str, out: &mut Vec<Value>) {
         let e = self
-            .shaped(
+            .shaped_strs(
                 shape!("messageId", "role"),
                 "TEXT_MESSAGE_START",
-                [s(id), s("assistant")],
+                [id, "assistant"],
             )
             .build();
         self.push(e, out);
@@ -234,10 +245,10 @@ impl Mapper {
     fn emit_reasoning_open(&self, rid: &str, out: &mut Vec<Value>) {
         self.emit_id("REASONING_START", rid, out);
         let e = self
-            .shaped(
+            .shaped_strs(
                 shape!("messageId", "role"),
                 "REASONING_MESSAGE_START",
-                [s(rid), s("reasoning")],
+                [rid, "reasoning"],
             )
             .build();
         self.push(e, out);
@@ -453,7 +464,10 @@ impl Mapper {
             let ev = std::mem::take(ev);
             self.run_mut().messages.keep(ev);
         }
-        out.clear();
+        // Their maps are filled in again by the next events of the same kinds.
+        for ev in out.drain(..) {
+            crate::agui::recycle(ev);
+        }
     }
 
     /// End of all input: a run still open was cut off.
