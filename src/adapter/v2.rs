@@ -24,8 +24,14 @@ pub struct V2Adapter {
     /// Open node runs (steps) by run id.
     steps: HashMap<String, String>,
     models: HashMap<String, ModelRun>,
+    /// Models in `models` that have ended (kept for late events of theirs, up to
+    /// [`V2Adapter::ENDED_MODELS`]).
+    ended_models: usize,
     /// Tool calls seen in model output and not yet matched to a tool run, in call order.
     pending_calls: Vec<PendingCall>,
+    /// Calls matched to a tool run in this run (the latest [`Claimed::WINDOW`]): a call
+    /// seen again is not pending again.
+    claimed: Claimed,
     /// Tool run id → tool call id.
     tool_runs: HashMap<String, ToolRun>,
     open_messages: usize,
@@ -48,11 +54,43 @@ struct PendingCall {
     name: String,
     args: String,
     message_id: Option<String>,
-    claimed: bool,
     /// Args accumulate from streamed chunks (otherwise they came whole from a message).
     from_chunks: bool,
     /// The run (counted in this file) whose model made the call.
     run: u64,
+}
+
+/// Call ids matched to tool runs, with their messages' ids: the latest [`Claimed::WINDOW`],
+/// so a run of thousands of calls (a long-running agent) is read in flat memory, and
+/// looking a call up scans only the pending ones.
+#[derive(Default)]
+struct Claimed {
+    by_id: HashMap<String, Option<String>>,
+    order: std::collections::VecDeque<String>,
+}
+
+impl Claimed {
+    const WINDOW: usize = 1 << 14;
+
+    fn insert(&mut self, id: &str, message_id: Option<String>) {
+        if self.by_id.insert(id.to_string(), message_id).is_none() {
+            self.order.push_back(id.to_string());
+            if self.order.len() > Self::WINDOW {
+                if let Some(old) = self.order.pop_front() {
+                    self.by_id.remove(&old);
+                }
+            }
+        }
+    }
+
+    fn get(&self, id: &str) -> Option<&Option<String>> {
+        self.by_id.get(id)
+    }
+
+    fn clear(&mut self) {
+        self.by_id.clear();
+        self.order.clear();
+    }
 }
 
 struct ToolRun {
@@ -83,6 +121,9 @@ fn s(v: &Value, k: &str) -> Option<String> {
 }
 
 impl V2Adapter {
+    /// Ended model runs remembered (a late chunk or end of theirs is read as theirs).
+    const ENDED_MODELS: usize = 4096;
+
     fn is_root(ev: V2View<'_>) -> bool {
         match ev.field("parent_ids").and_then(Value::as_array) {
             Some(p) => p.is_empty(),
@@ -96,13 +137,14 @@ impl V2Adapter {
         }
     }
 
-    /// At a run's end: drop the calls already matched to a tool run, the calls of earlier
-    /// runs and the tool runs, so a log of many runs is read in flat memory (and time: calls
+    /// At a run's end: forget the calls matched to a tool run, the calls of earlier runs and
+    /// the tool runs, so a log of many runs is read in flat memory (and time: pending calls
     /// are looked up by scanning). The run's unclaimed calls stay: a resumed run executes the
     /// calls its interrupted predecessor made.
     fn forget_run(&mut self) {
         let run = self.run_no;
-        self.pending_calls.retain(|c| !c.claimed && c.run == run);
+        self.pending_calls.retain(|c| c.run == run);
+        self.claimed.clear();
         self.tool_runs.clear();
         self.run_no += 1;
     }
@@ -125,14 +167,13 @@ impl V2Adapter {
             return;
         }
         for (id, name, args) in lc::tool_calls(msg) {
-            if !self.pending_calls.iter().any(|c| c.id == id) {
+            if !self.known_call(&id) {
                 self.pending_calls.push(PendingCall {
                     run: self.run_no,
                     id,
                     name,
                     args,
                     message_id: s(msg, "id"),
-                    claimed: false,
                     from_chunks: false,
                 });
             }
@@ -221,6 +262,7 @@ impl V2Adapter {
                 self.started = false;
                 self.steps.clear();
                 self.models.clear();
+                self.ended_models = 0;
                 self.open_messages = 0;
                 self.forget_run();
                 Disposition::Mapped
@@ -276,7 +318,7 @@ impl V2Adapter {
         for c in input.as_array().into_iter().flatten() {
             if c.field("type").and_then(Value::as_str) == Some("tool_call") {
                 if let (Some(id), Some(name)) = (s(c, "id"), s(c, "name")) {
-                    if !self.pending_calls.iter().any(|p| p.id == id) {
+                    if !self.known_call(&id) {
                         let args = c.field("args").map(|a| a.to_string()).unwrap_or_default();
                         self.pending_calls.push(PendingCall {
                             run: self.run_no,
@@ -284,7 +326,6 @@ impl V2Adapter {
                             name,
                             args,
                             message_id: None,
-                            claimed: false,
                             from_chunks: false,
                         });
                     }
@@ -344,8 +385,15 @@ impl V2Adapter {
                         });
                     }
                 }
-                if let Some(m) = self.models.get_mut(&run_id) {
+                if let Some(m) = self.models.get_mut(&run_id).filter(|m| !m.ended) {
                     m.ended = true;
+                    self.ended_models += 1;
+                    if self.ended_models > Self::ENDED_MODELS {
+                        // A run of thousands of model calls (a long-running agent) is read
+                        // in flat memory.
+                        self.models.retain(|_, m| !m.ended);
+                        self.ended_models = 0;
+                    }
                 }
                 self.open_messages = self.open_messages.saturating_sub(1);
                 let usage = content::usage_from(
@@ -439,13 +487,13 @@ impl V2Adapter {
             match self.pending_calls.iter_mut().find(|c| c.id == call_id) {
                 Some(c) if !c.from_chunks => {}
                 Some(c) => c.args.push_str(args),
+                None if self.claimed.get(&call_id).is_some() => {}
                 None => self.pending_calls.push(PendingCall {
                     run: self.run_no,
                     id: call_id,
                     name: name.clone().unwrap_or_default(),
                     args: args.clone(),
                     message_id: Some(message_id.clone()),
-                    claimed: false,
                     from_chunks: true,
                 }),
             }
@@ -545,7 +593,7 @@ impl V2Adapter {
         let same_args =
             |c: &PendingCall| serde_json::from_str::<Value>(&c.args).is_ok_and(|a| &a == input);
         let candidates: Vec<usize> = (0..self.pending_calls.len())
-            .filter(|&i| !self.pending_calls[i].claimed && self.pending_calls[i].name == name)
+            .filter(|&i| self.pending_calls[i].name == name)
             .collect();
         let pos = candidates
             .iter()
@@ -556,9 +604,19 @@ impl V2Adapter {
             } else {
                 None
             })?;
-        let c = &mut self.pending_calls[pos];
-        c.claimed = true;
-        Some((c.id.clone(), c.message_id.clone()))
+        Some(self.claim(pos))
+    }
+
+    /// Matches pending call `pos` to a tool run: it leaves the pending calls.
+    fn claim(&mut self, pos: usize) -> (String, Option<String>) {
+        let c = self.pending_calls.remove(pos);
+        self.claimed.insert(&c.id, c.message_id.clone());
+        (c.id, c.message_id)
+    }
+
+    /// Whether call `id` is pending or was matched to a tool run.
+    fn known_call(&self, id: &str) -> bool {
+        self.pending_calls.iter().any(|c| c.id == id) || self.claimed.get(id).is_some()
     }
 
     fn resolve_tool_run(
@@ -576,14 +634,10 @@ impl V2Adapter {
             .unwrap_or_else(|| format!("tool-run-{run_id}"));
         if known.is_none() {
             // The start could not be matched to a call: announce it now that the id is known.
-            if let Some(c) = self.pending_calls.iter_mut().find(|c| c.id == id) {
-                c.claimed = true;
-            }
-            let parent = self
-                .pending_calls
-                .iter()
-                .find(|c| c.id == id)
-                .and_then(|c| c.message_id.clone());
+            let parent = match self.pending_calls.iter().position(|c| c.id == id) {
+                Some(pos) => self.claim(pos).1,
+                None => self.claimed.get(&id).cloned().flatten(),
+            };
             let (tname, input) = match run {
                 Some(r) => (r.name, Some(args_text(&r.input))),
                 None => (name.to_string(), None),
@@ -770,5 +824,100 @@ impl Adapter for V2Adapter {
             out.push(ModelEvent::RunIncomplete { reason });
             self.started = false;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::input::three_ways::framed;
+
+    /// One root run of more model and tool calls than the adapter remembers ended ones:
+    /// each tool start is matched to its call, the calls matched leave the scanned list, and
+    /// what the adapter holds stays bounded.
+    #[test]
+    fn a_long_run_matches_every_call_in_bounded_memory() {
+        let mut a = V2Adapter::default();
+        let mut line_no = 0;
+        let mut feed = |a: &mut V2Adapter, l: String| {
+            line_no += 1;
+            let rec = framed(&l, line_no).expect("a record");
+            let mut out = vec![];
+            let d = a.feed(&rec, &RecordKind::V2, &mut out);
+            assert!(!matches!(d, Disposition::Bad(_)), "{d:?}: {l}");
+            out
+        };
+        let node = r#""metadata":{"langgraph_node":"agent"},"parent_ids":["root","n"]"#;
+        let tools = r#""metadata":{"langgraph_node":"tools"},"parent_ids":["root","t"]"#;
+        feed(
+            &mut a,
+            r#"{"event":"on_chain_start","data":{"input":{"messages":[]}},"name":"LangGraph","tags":[],"run_id":"root","metadata":{"thread_id":"th"},"parent_ids":[]}"#.into(),
+        );
+        for i in 0..2 * V2Adapter::ENDED_MODELS + 10 {
+            feed(
+                &mut a,
+                format!(
+                    r#"{{"event":"on_chat_model_stream","data":{{"chunk":{{"content":"","type":"AIMessageChunk","id":"m{i}","tool_call_chunks":[{{"id":"call{i}","name":"f","args":"{{\"k\":{i}}}","index":0}}]}}}},"run_id":"mr{i}","name":"M","tags":[],{node}}}"#
+                ),
+            );
+            feed(
+                &mut a,
+                format!(
+                    r#"{{"event":"on_chat_model_end","data":{{"output":{{"content":"","type":"ai","id":"m{i}","tool_calls":[{{"id":"call{i}","name":"f","args":{{"k":{i}}}}}]}}}},"run_id":"mr{i}","name":"M","tags":[],{node}}}"#
+                ),
+            );
+            let started = feed(
+                &mut a,
+                format!(
+                    r#"{{"event":"on_tool_start","data":{{"input":{{"k":{i}}}}},"name":"f","tags":[],"run_id":"tr{i}",{tools}}}"#
+                ),
+            );
+            let call = format!("call{i}");
+            let msg = format!("m{i}");
+            assert!(
+                started.iter().any(
+                    |e| matches!(e, ModelEvent::ToolStart { tool_call_id, parent_message_id, .. }
+                    if *tool_call_id == call && parent_message_id.as_deref() == Some(msg.as_str()))
+                ),
+                "{started:?}"
+            );
+            feed(
+                &mut a,
+                format!(
+                    r#"{{"event":"on_tool_end","data":{{"output":{{"content":"ok","type":"tool","tool_call_id":"call{i}","id":"tm{i}"}}}},"name":"f","tags":[],"run_id":"tr{i}",{tools}}}"#
+                ),
+            );
+            // The update naming the call again, as the model node's end does: not pending anew.
+            feed(
+                &mut a,
+                format!(
+                    r#"{{"event":"on_chain_end","data":{{"output":{{"messages":[{{"content":"","type":"ai","id":"m{i}","tool_calls":[{{"id":"call{i}","name":"f","args":{{"k":{i}}}}}]}}]}}}},"run_id":"n{i}","name":"agent","tags":[],{node}}}"#
+                ),
+            );
+            assert!(
+                a.pending_calls.is_empty(),
+                "{i}: {} pending",
+                a.pending_calls.len()
+            );
+            assert!(a.models.len() <= V2Adapter::ENDED_MODELS + 1);
+            assert!(a.claimed.by_id.len() <= Claimed::WINDOW);
+        }
+    }
+
+    #[test]
+    fn claimed_calls_are_a_window() {
+        let mut c = Claimed::default();
+        for i in 0..Claimed::WINDOW + 5 {
+            c.insert(&format!("c{i}"), Some(format!("m{i}")));
+        }
+        assert_eq!(c.by_id.len(), Claimed::WINDOW);
+        assert_eq!(c.get("c4"), None);
+        assert_eq!(c.get("c5"), Some(&Some("m5".to_string())));
+        c.insert("c5", None);
+        assert_eq!(
+            c.order.len(),
+            Claimed::WINDOW,
+            "a call again is not a new entry"
+        );
     }
 }

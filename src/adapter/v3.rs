@@ -3,7 +3,7 @@
 //! → model events. INPUTS.md §4 lists the quirks handled here.
 
 use crate::json::Field;
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 
 use serde_json::Value;
 
@@ -33,18 +33,24 @@ pub struct V3Adapter {
     warning: Option<String>,
 }
 
-/// `seq` → (input line, [`crate::idhash::text_hash`] of the text) of a run's events. Seqs mostly rise: one
-/// above every earlier seq is pushed on a sorted list (nothing to hash or look up), the
-/// others go to a map.
+/// `seq` → (input line, [`crate::idhash::text_hash`] of the text) of a run's recent events.
+/// Seqs mostly rise: one above every earlier seq is pushed on a sorted list (nothing to hash
+/// or look up), the others go to a map. Both hold at most [`Seqs::WINDOW`] seqs, so a run of
+/// millions of events (a long-running agent's stream, a file with no lifecycle) is checked in
+/// flat memory: a replay of an event from further back than that is told as out of order,
+/// not as a replay.
 #[derive(Default)]
 struct Seqs {
-    /// Seqs that were the highest yet when seen, ascending.
-    in_order: Vec<(i64, u64, u64)>,
-    /// The other seqs' first use.
+    /// Seqs that were the highest yet when seen, ascending: the last [`Seqs::WINDOW`].
+    in_order: VecDeque<(i64, u64, u64)>,
+    /// The other seqs' first use (forgotten all at once when [`Seqs::WINDOW`] are held).
     out_of_order: HashMap<i64, (u64, u64)>,
 }
 
 impl Seqs {
+    /// Seqs remembered of each kind (24 bytes each on the list: 1.5 MiB).
+    const WINDOW: usize = 1 << 16;
+
     /// The first use of seq `n`; `max` is the highest seq so far.
     fn get(&self, n: i64, max: Option<i64>) -> Option<(u64, u64)> {
         if max.is_none_or(|m| n > m) {
@@ -54,6 +60,22 @@ impl Seqs {
             Ok(i) => Some((self.in_order[i].1, self.in_order[i].2)),
             Err(_) => self.out_of_order.get(&n).copied(),
         }
+    }
+
+    /// A seq above every seq so far.
+    fn push_highest(&mut self, n: i64, line: u64, hash: u64) {
+        if self.in_order.len() == Self::WINDOW {
+            self.in_order.pop_front();
+        }
+        self.in_order.push_back((n, line, hash));
+    }
+
+    /// Another seq not seen (in the window) before.
+    fn insert_other(&mut self, n: i64, line: u64, hash: u64) {
+        if self.out_of_order.len() == Self::WINDOW {
+            self.out_of_order.clear();
+        }
+        self.out_of_order.entry(n).or_insert((line, hash));
     }
 
     fn clear(&mut self) {
@@ -244,10 +266,10 @@ impl V3Adapter {
         }
         if self.max_seq.is_none_or(|(m, _)| n > m) {
             // Above every seq so far: new, and the sorted list stays sorted.
-            self.seqs.in_order.push((n, line, text_hash));
+            self.seqs.push_highest(n, line, text_hash);
             self.max_seq = Some((n, line));
         } else {
-            self.seqs.out_of_order.entry(n).or_insert((line, text_hash));
+            self.seqs.insert_other(n, line, text_hash);
         }
         Ok(())
     }
@@ -1161,10 +1183,10 @@ mod tests {
         for (n, line) in [(5, 1), (7, 2), (6, 3), (6, 4), (1, 5), (9, 6)] {
             if s.get(n, max).is_none() {
                 if max.is_none_or(|m| n > m) {
-                    s.in_order.push((n, line, 0));
+                    s.push_highest(n, line, 0);
                     max = Some(n);
                 } else {
-                    s.out_of_order.insert(n, (line, 0));
+                    s.insert_other(n, line, 0);
                 }
             }
         }
@@ -1175,5 +1197,24 @@ mod tests {
         );
         s.clear();
         assert_eq!(s.get(5, max), None);
+    }
+
+    #[test]
+    fn seqs_hold_a_window() {
+        let mut s = Seqs::default();
+        let w = Seqs::WINDOW as i64;
+        for n in 0..3 * w {
+            s.push_highest(n, n as u64, 0);
+        }
+        let max = Some(3 * w - 1);
+        assert_eq!(s.in_order.len(), Seqs::WINDOW);
+        assert_eq!(s.get(2 * w - 1, max), None, "forgotten");
+        assert_eq!(s.get(2 * w, max), Some((2 * w as u64, 0)));
+        assert_eq!(s.get(3 * w - 1, max), Some((3 * w as u64 - 1, 0)));
+        for n in 0..w + 1 {
+            s.insert_other(-n - 1, 0, 0);
+        }
+        assert!(s.out_of_order.len() <= Seqs::WINDOW);
+        assert_eq!(s.get(-w - 1, max), Some((0, 0)), "the latest kept");
     }
 }

@@ -449,11 +449,41 @@ impl Chunks {
     }
 }
 
+/// The owner (subagent run) of each text message a run started, for a tool call's parent
+/// (AGX113): the last [`Owners::WINDOW`] messages, by id hash, so a run of millions of
+/// messages (a long-running agent's stream) is checked in flat memory. A tool call whose
+/// parent started further back than that is not checked against it.
+#[derive(Debug, Default, Clone)]
+struct Owners {
+    by_id: std::collections::HashMap<u64, Option<String>, crate::idhash::IdBuildHasher>,
+    order: std::collections::VecDeque<u64>,
+}
+
+impl Owners {
+    const WINDOW: usize = 1 << 16;
+
+    fn insert(&mut self, id: &str, owner: Option<String>) {
+        let h = super::strict::id_hash(id);
+        if self.by_id.insert(h, owner).is_none() {
+            self.order.push_back(h);
+            if self.order.len() > Self::WINDOW {
+                if let Some(old) = self.order.pop_front() {
+                    self.by_id.remove(&old);
+                }
+            }
+        }
+    }
+
+    fn get(&self, id: &str) -> Option<&Option<String>> {
+        self.by_id.get(&super::strict::id_hash(id))
+    }
+}
+
 /// Per-run state of `verifyEvents`.
 #[derive(Default)]
 struct RunState {
     text: IndexMap<String, Option<String>>,
-    message_owner: IndexMap<String, Option<String>>,
+    message_owner: Owners,
     tools: IndexMap<String, Option<String>>,
     steps: Vec<(String, Option<String>)>,
     reasoning_msgs: IndexMap<String, Option<String>>,
@@ -681,7 +711,7 @@ impl Verify {
                     );
                 }
                 r.text.insert(id.clone(), et.clone());
-                r.message_owner.insert(id, et);
+                r.message_owner.insert(&id, et);
             }
             "TEXT_MESSAGE_CONTENT" | "TEXT_MESSAGE_END" => {
                 let id = s(ev, "messageId").unwrap_or("");
@@ -1016,5 +1046,27 @@ impl Client {
         }
         out.extend(expanded.drain(..).map(|(e, _)| e));
         self.scratch = expanded;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn owners_are_a_window() {
+        let mut o = Owners::default();
+        for i in 0..Owners::WINDOW + 3 {
+            o.insert(&format!("m{i}"), (i % 2 == 0).then(|| format!("s{i}")));
+        }
+        assert_eq!(o.by_id.len(), Owners::WINDOW);
+        assert_eq!(o.order.len(), Owners::WINDOW);
+        assert_eq!(o.get("m2"), None, "forgotten");
+        assert_eq!(o.get("m4"), Some(&Some("s4".to_string())));
+        assert_eq!(o.get("m5"), Some(&None));
+        // A message started again keeps one entry, with its new owner.
+        o.insert("m4", None);
+        assert_eq!(o.get("m4"), Some(&None));
+        assert_eq!(o.order.len(), Owners::WINDOW);
     }
 }

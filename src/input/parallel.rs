@@ -83,7 +83,10 @@ impl Batch {
         }
         self.text.truncate(self.end);
         let text = std::mem::replace(&mut self.text, next);
-        let lines = std::mem::take(&mut self.lines);
+        // The next batch likely holds as many lines: room for them, so its list does not
+        // regrow (and get copied) a doubling at a time.
+        let room = self.lines.len();
+        let lines = std::mem::replace(&mut self.lines, Vec::with_capacity(room));
         self.end = 0;
         let (text, lines) = utf8_spans(text, lines);
         Lines {

@@ -95,6 +95,13 @@ struct Run {
     reasoning_ids: HashMap<String, usize>,
     last_reasoning_id: HashMap<(String, String), String>,
     tools: IndexMap<String, ToolCall>,
+    /// The calls in `tools` not ended yet, in start order: a message's end looks for its
+    /// open calls here, not through every call of the run.
+    open_tools: Vec<String>,
+    /// Calls in `tools` both ended and answered; forgotten (with their `tool_index` keys)
+    /// past [`Run::DONE_TOOLS`], so a run of thousands of calls (a long-running agent) is
+    /// mapped in flat memory and time. A call forgotten and then replayed is started anew.
+    done_tools: usize,
     tool_index: HashMap<(String, String), String>,
     /// Chunks of a call whose id or name has not arrived yet.
     tool_buffer: IndexMap<(String, String), PendingChunks>,
@@ -105,6 +112,23 @@ struct Run {
     usage: UsageTotals,
     tool_steps_id: Option<String>,
     tool_steps_open: bool,
+}
+
+impl Run {
+    /// Done calls remembered (see `done_tools`).
+    const DONE_TOOLS: usize = 4096;
+
+    /// Counts a call that is now both ended and answered, and forgets the done calls when
+    /// there are too many.
+    fn tool_done(&mut self) {
+        self.done_tools += 1;
+        if self.done_tools > Self::DONE_TOOLS {
+            self.tools.retain(|_, t| !(t.ended && t.result));
+            let tools = &self.tools;
+            self.tool_index.retain(|_, id| tools.contains_key(id));
+            self.done_tools = 0;
+        }
+    }
 }
 
 #[derive(Default, Clone)]
@@ -670,7 +694,8 @@ impl Mapper {
         if self.run_mut().tools.contains_key(call_id) {
             return;
         }
-        self.run_mut().tools.insert(
+        let run = self.run_mut();
+        run.tools.insert(
             call_id.to_string(),
             ToolCall {
                 name: name.to_string(),
@@ -679,6 +704,7 @@ impl Mapper {
                 result: false,
             },
         );
+        run.open_tools.push(call_id.to_string());
         let e = match parent {
             Some(p) => self.shaped(
                 shape!("toolCallId", "toolCallName", "parentMessageId"),
@@ -706,13 +732,21 @@ impl Mapper {
     }
 
     fn end_tool(&mut self, call_id: &str, out: &mut Vec<Value>) {
-        let Some(t) = self.run_mut().tools.get_mut(call_id) else {
+        let run = self.run_mut();
+        let Some(t) = run.tools.get_mut(call_id) else {
             return;
         };
         if t.ended {
             return;
         }
         t.ended = true;
+        let done = t.result;
+        if let Some(i) = run.open_tools.iter().rposition(|id| id == call_id) {
+            run.open_tools.remove(i);
+        }
+        if done {
+            run.tool_done();
+        }
         let e = self
             .shaped(shape!("toolCallId"), "TOOL_CALL_END", [s(call_id)])
             .build();
@@ -733,8 +767,12 @@ impl Mapper {
             .unwrap_or_else(|| "tool".into());
         self.ensure_tool(&call_id, &name, None, None, out);
         self.end_tool(&call_id, out);
-        if let Some(t) = self.run_mut().tools.get_mut(&call_id) {
+        let run = self.run_mut();
+        if let Some(t) = run.tools.get_mut(&call_id).filter(|t| !t.result) {
             t.result = true;
+            if t.ended {
+                run.tool_done();
+            }
         }
         let text = lc::tool_content_text(&content);
         let message_id = message_id.unwrap_or_else(|| format!("result-{call_id}"));
@@ -831,12 +869,16 @@ impl Mapper {
             self.ensure_tool(&call_id, &name, Some(k.0.clone()), Some(&args), out);
             self.run_mut().tool_index.insert(k, call_id);
         }
-        let calls: Vec<String> = self
-            .run_mut()
-            .tools
+        let run = self.run_mut();
+        let calls: Vec<String> = run
+            .open_tools
             .iter()
-            .filter(|(_, t)| !t.ended && t.parent.as_deref() == Some(message_id))
-            .map(|(id, _)| id.clone())
+            .filter(|id| {
+                run.tools
+                    .get(*id)
+                    .is_some_and(|t| t.parent.as_deref() == Some(message_id))
+            })
+            .cloned()
             .collect();
         for id in calls {
             self.end_tool(&id, out);
@@ -870,13 +912,7 @@ impl Mapper {
         for m in msgs {
             self.close_message(&m, out);
         }
-        let tools: Vec<String> = self
-            .run_mut()
-            .tools
-            .iter()
-            .filter(|(_, t)| !t.ended)
-            .map(|(id, _)| id.clone())
-            .collect();
+        let tools = self.run_mut().open_tools.clone();
         for id in tools {
             self.end_tool(&id, out);
         }
@@ -1081,4 +1117,129 @@ fn thinking_compat(ev: &Value) -> Option<Value> {
 #[inline]
 fn s(v: impl Into<String>) -> Value {
     Value::String(v.into())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn map_all(m: &mut Mapper, evs: Vec<ModelEvent>, out: &mut Vec<Value>) {
+        let mut step = vec![];
+        for ev in evs {
+            m.map(ev, &mut step);
+            out.append(&mut step);
+            m.settle(&mut step);
+        }
+    }
+
+    fn count(events: &[Value], kind: &str, id: &str) -> usize {
+        events
+            .iter()
+            .filter(|e| crate::agui::event_type(e) == kind && e["toolCallId"] == id)
+            .count()
+    }
+
+    /// A run of more tool calls than it remembers done ones: every call is started, ended and
+    /// answered once, a call announced again soon after is not started again, and what the
+    /// run holds stays bounded.
+    #[test]
+    fn a_long_run_maps_every_call_once_in_bounded_memory() {
+        let mut m = Mapper::new(MapOptions::default());
+        let mut out = vec![];
+        let start = ModelEvent::RunStart {
+            thread_id: Some("t".into()),
+            run_id: Some("r".into()),
+            messages: vec![],
+            resume: None,
+        };
+        map_all(&mut m, vec![start], &mut out);
+        let n = 3 * Run::DONE_TOOLS;
+        for i in 0..n {
+            let (msg, call) = (format!("m{i}"), format!("call{i}"));
+            let chunk = || ModelEvent::ToolCallChunk {
+                message_id: msg.clone(),
+                index: "0".into(),
+                id: Some(call.clone()),
+                name: Some("f".into()),
+                args: "{}".into(),
+            };
+            let mut evs = vec![
+                ModelEvent::MessageStart {
+                    message_id: msg.clone(),
+                },
+                chunk(),
+                ModelEvent::MessageEnd {
+                    message_id: msg.clone(),
+                    usage: None,
+                },
+                ModelEvent::ToolEnd {
+                    tool_call_id: call.clone(),
+                    name: Some("f".into()),
+                    content: Value::String("ok".into()),
+                    message_id: None,
+                    error: false,
+                },
+            ];
+            if i % 100 == 7 {
+                // The same call announced again (a replayed chunk): no second START.
+                evs.push(chunk());
+            }
+            let from = out.len();
+            map_all(&mut m, evs, &mut out);
+            let new = &out[from..];
+            for kind in ["TOOL_CALL_START", "TOOL_CALL_END", "TOOL_CALL_RESULT"] {
+                assert_eq!(count(new, kind, &call), 1, "{kind} of {call}");
+            }
+            let run = m.run.as_ref().expect("the run is open");
+            assert!(
+                run.tools.len() <= Run::DONE_TOOLS + 1,
+                "{}",
+                run.tools.len()
+            );
+            assert!(run.tool_index.len() <= Run::DONE_TOOLS + 1);
+            assert!(run.open_tools.is_empty());
+        }
+    }
+
+    /// A message's end ends the calls it carried and only those.
+    #[test]
+    fn a_message_end_ends_its_own_calls() {
+        let mut m = Mapper::new(MapOptions::default());
+        let mut out = vec![];
+        let chunk = |msg: &str, call: &str| ModelEvent::ToolCallChunk {
+            message_id: msg.into(),
+            index: call.into(),
+            id: Some(call.into()),
+            name: Some("f".into()),
+            args: String::new(),
+        };
+        let start = |msg: &str| ModelEvent::MessageStart {
+            message_id: msg.into(),
+        };
+        let end = |msg: &str| ModelEvent::MessageEnd {
+            message_id: msg.into(),
+            usage: None,
+        };
+        map_all(
+            &mut m,
+            vec![
+                start("a"),
+                chunk("a", "a1"),
+                start("b"),
+                chunk("b", "b1"),
+                chunk("a", "a2"),
+                end("a"),
+            ],
+            &mut out,
+        );
+        let ended = |out: &[Value]| -> Vec<String> {
+            out.iter()
+                .filter(|e| crate::agui::event_type(e) == "TOOL_CALL_END")
+                .filter_map(|e| e["toolCallId"].as_str().map(str::to_string))
+                .collect()
+        };
+        assert_eq!(ended(&out), ["a1", "a2"]);
+        map_all(&mut m, vec![end("b")], &mut out);
+        assert_eq!(ended(&out), ["a1", "a2", "b1"]);
+    }
 }
