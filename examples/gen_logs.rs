@@ -13,6 +13,10 @@
 //! `call_…`, `human-…`, `thread-…` ids get a `_k` suffix, and v3 `seq` numbers continue from
 //! the previous file. The output is deterministic.
 //!
+//! FORM with the suffix `-one-run` (`v3-js-one-run`) builds one long run instead: the form's
+//! `b_react_one_tool` steps repeated inside its run, as a long-running agent's stream (for
+//! peak RSS and time at millions of events in a run).
+//!
 //! Recordings that end without a terminal event (`e_truncated_stream`) are left out: the run
 //! after them would be read as a second root run inside an open one.
 
@@ -37,9 +41,15 @@ fn run() -> Result<(), String> {
         );
     };
     let target = parse_size(size)?;
-    let files = gen::recordings(&gen::form_dir(form))?;
     let f = fs::File::create(out).map_err(|e| format!("{out}: {e}"))?;
     let mut w = BufWriter::with_capacity(1 << 20, f);
+    if let Some(form) = form.strip_suffix(gen::ONE_RUN) {
+        let (bytes, lines) = gen::generate_one_run(form, target, &mut w)?;
+        w.flush().map_err(|e| format!("{out}: {e}"))?;
+        eprintln!("gen_logs: {out}: {bytes} bytes, {lines} lines of one {form} run");
+        return Ok(());
+    }
+    let files = gen::recordings(&gen::form_dir(form))?;
     let (bytes, lines) =
         gen::generate(&files, target, &mut w).map_err(|e| format!("{out}: {e}"))?;
     w.flush().map_err(|e| format!("{out}: {e}"))?;

@@ -44,3 +44,26 @@ fn v3_seqs_continue_across_recordings() {
         );
     }
 }
+
+/// `-one-run` logs are one run of many steps: one RUN_STARTED and one RUN_FINISHED, every
+/// line mapped or ignored for a stated reason, each tool call started, ended and answered
+/// once.
+#[test]
+fn one_run_logs_are_one_clean_run() {
+    use aguify::pipeline::{convert_to_vec, Input, Options};
+    for form in gen::FORMS {
+        let mut log = vec![];
+        gen::generate_one_run(form, 400_000, &mut log).expect("generates");
+        let (events, stats) =
+            convert_to_vec(vec![Input::from_bytes(form, log)], &Options::default())
+                .expect("converts");
+        assert_eq!((stats.bad, stats.warnings), (0, 0), "{form}");
+        let count = |t: &str| events.iter().filter(|e| e["type"] == t).count();
+        assert_eq!(count("RUN_STARTED"), 1, "{form}");
+        assert_eq!(count("RUN_FINISHED"), 1, "{form}");
+        let starts = count("TOOL_CALL_START");
+        assert!(starts >= 10, "{form}: {starts} tool calls");
+        assert_eq!(count("TOOL_CALL_END"), starts, "{form}");
+        assert_eq!(count("TOOL_CALL_RESULT"), starts, "{form}");
+    }
+}

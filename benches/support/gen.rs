@@ -23,6 +23,10 @@ pub const FORMS: [&str; 6] = [
     "v3-js",
 ];
 
+/// The suffix of a form name (`v3-js-one-run`) asking for [`generate_one_run`].
+#[allow(dead_code)]
+pub const ONE_RUN: &str = "-one-run";
+
 /// A generated log of at least `target` bytes, in memory.
 #[allow(dead_code)]
 pub fn generate_vec(form: &str, target: u64) -> Result<Vec<u8>, String> {
@@ -30,6 +34,108 @@ pub fn generate_vec(form: &str, target: u64) -> Result<Vec<u8>, String> {
     let mut out = Vec::with_capacity(target as usize + (1 << 20));
     generate(&files, target, &mut out).map_err(|e| e.to_string())?;
     Ok(out)
+}
+
+/// One run of a long-running agent, of at least `target` bytes: the form's
+/// `b_react_one_tool` recording (a model call, a tool call, a model reply) with its steps
+/// repeated inside its one run, ids rewritten per repetition as [`generate`] does a pass's
+/// but the run's own (its root run id, thread id and, in the v2 forms, its root start and
+/// end lines, in v3 JS its root lifecycle lines) kept. Each repetition's states hold only
+/// that repetition's messages, so the log's size grows with the run's length, not with its
+/// square. What the short recordings never show: a run of millions of events.
+#[allow(dead_code)]
+pub fn generate_one_run(form: &str, target: u64, w: &mut impl Write) -> Result<(u64, u64), String> {
+    let path = form_dir(form).join("b_react_one_tool.ndjson");
+    let text = fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let recs: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
+    // The run's framing lines: a v2 root start and end, a v3 root lifecycle.
+    let framed = form.starts_with("v2") || form == "v3-js";
+    if recs.len() < 3 {
+        return Err(format!("{}: too short for one run", path.display()));
+    }
+    let (head, body, tail) = if framed {
+        (
+            &recs[..1],
+            &recs[1..recs.len() - 1],
+            &recs[recs.len() - 1..],
+        )
+    } else {
+        (&recs[..0], &recs[..], &recs[..0])
+    };
+    // The root's run id (v2: the first line's `run_id`) is the run's own.
+    let root = head
+        .first()
+        .and_then(|l| l.find("\"run_id\"").map(|i| &l[i..]))
+        .and_then(|l| {
+            let b = l.as_bytes();
+            (0..b.len()).find_map(|i| uuid_at(&b[i..]).map(|n| l[i..i + n].to_string()))
+        });
+    let thread = text.find("thread-").map(|i| {
+        let t = &text[i..];
+        let n = t
+            .bytes()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == b'_' || *c == b'-')
+            .count();
+        t[..n].to_string()
+    });
+    let mut count = (0u64, 0u64);
+    let write = |l: &str, w: &mut dyn Write, count: &mut (u64, u64)| -> io::Result<()> {
+        w.write_all(l.as_bytes())?;
+        w.write_all(b"\n")?;
+        count.0 += l.len() as u64 + 1;
+        count.1 += 1;
+        Ok(())
+    };
+    let io = |e: io::Error| e.to_string();
+    let mut next_seq = None;
+    let mut line = String::new();
+    for l in head {
+        let mut max_seq = None;
+        line.clear();
+        rewrite(l, 0, 0, 0, &mut max_seq, &mut line);
+        next_seq = max_seq.map(|m| m + 1);
+        write(&line, w, &mut count).map_err(io)?;
+    }
+    let min = body.iter().filter_map(|l| first_seq(l)).min();
+    for pass in 1u64.. {
+        let offset = match (next_seq, min) {
+            (Some(next), Some(min)) => next as i64 - min as i64,
+            _ => 0,
+        };
+        let mut max_seq = None;
+        for l in body {
+            line.clear();
+            rewrite(l, pass, pass * 1000, offset, &mut max_seq, &mut line);
+            let mut l = line.clone();
+            // The run's own ids, as the pass rewrote them, back as they were.
+            if let Some(root) = &root {
+                let mut moved = root[..24].to_string();
+                new_tail(&root.as_bytes()[24..], pass, &mut moved);
+                l = l.replace(&moved, root);
+            }
+            if let Some(t) = &thread {
+                l = l.replace(&format!("{t}_{pass}"), t);
+            }
+            write(&l, w, &mut count).map_err(io)?;
+        }
+        if let Some(m) = max_seq {
+            next_seq = Some(m + 1);
+        }
+        if count.0 >= target {
+            break;
+        }
+    }
+    for l in tail {
+        let mut max_seq = None;
+        line.clear();
+        let offset = match (next_seq, first_seq(l)) {
+            (Some(next), Some(n)) => next as i64 - n as i64,
+            _ => 0,
+        };
+        rewrite(l, 0, 0, offset, &mut max_seq, &mut line);
+        write(&line, w, &mut count).map_err(io)?;
+    }
+    Ok(count)
 }
 
 /// The recordings of a form, in name order, with their lines.
