@@ -104,9 +104,15 @@ impl SharedJson {
     pub fn may_be_tool_message(&self) -> bool {
         match (self.value.get(), self.json.get()) {
             (None, Some(text)) => {
+                // Searchers built once: building one costs more than searching a message.
+                use memchr::memmem::Finder;
+                use std::sync::LazyLock;
+                static TOOL: LazyLock<Finder<'static>> =
+                    LazyLock::new(|| Finder::new(br#""tool""#));
+                static TOOL_MESSAGE: LazyLock<Finder<'static>> =
+                    LazyLock::new(|| Finder::new(br#""ToolMessage"#));
                 let t = text.as_bytes();
-                memchr::memmem::find(t, br#""tool""#).is_some()
-                    || memchr::memmem::find(t, br#""ToolMessage"#).is_some()
+                TOOL.find(t).is_some() || TOOL_MESSAGE.find(t).is_some()
             }
             _ => true,
         }
