@@ -21,6 +21,10 @@ struct ConvertObserver<'a> {
     sink: Box<dyn Sink + 'a>,
     checker: Checker,
     color: bool,
+    /// Findings and warnings for stderr, written out with the events (when the input is
+    /// idle, at each file's end and at the end): a log of thousands of findings is not
+    /// thousands of unbuffered writes.
+    diag: io::BufWriter<io::Stderr>,
 }
 
 impl ConvertObserver<'_> {
@@ -31,11 +35,18 @@ impl ConvertObserver<'_> {
             return;
         }
         let color = self.color;
-        let mut e = None;
+        let diag = &mut self.diag;
         self.checker.stream_new(|f| {
-            let e = e.get_or_insert_with(|| io::stderr().lock());
-            let _ = writeln!(e, "aguify: {}", finding_line(f, color));
+            let _ = writeln!(diag, "aguify: {}", finding_line(f, color));
         });
+    }
+
+    /// Writes out the events and the findings so far (stderr's errors are not the
+    /// output's: ignored, as a failed `eprintln!` would not stop the conversion either).
+    fn flush(&mut self) -> io::Result<()> {
+        self.sink.flush()?;
+        let _ = self.diag.flush();
+        Ok(())
     }
 }
 
@@ -53,7 +64,7 @@ impl Observer for ConvertObserver<'_> {
     }
 
     fn warning(&mut self, origin: &Origin, message: &str) {
-        eprintln!("aguify: {origin}: warning: {message}");
+        let _ = writeln!(self.diag, "aguify: {origin}: warning: {message}");
     }
 
     fn model(&mut self, ev: &ModelEvent, origin: &Origin) {
@@ -87,11 +98,11 @@ impl Observer for ConvertObserver<'_> {
     }
 
     fn input_idle(&mut self) -> io::Result<()> {
-        self.sink.flush()
+        self.flush()
     }
 
     fn end_of_file(&mut self, _file: &str) -> io::Result<()> {
-        self.sink.flush()
+        self.flush()
     }
 }
 
@@ -117,11 +128,16 @@ pub fn run(args: ConvertArgs) -> anyhow::Result<i32> {
         sink,
         checker: Checker::new(Arc::from(name.as_str()), Config::default()),
         color: crate::check::use_color(crate::cli::Color::Auto, io::stderr().is_terminal()),
+        diag: io::BufWriter::with_capacity(16 * 1024, io::stderr()),
     };
-    let stats = pipeline::run(inputs, &opts, &mut obs)?;
+    let stats = pipeline::run(inputs, &opts, &mut obs);
+    // What was found before an error is told before it.
+    let _ = obs.diag.flush();
+    let stats = stats?;
     obs.sink.flush()?;
     obs.checker.finish();
     obs.report_new();
+    let _ = obs.diag.flush();
     if args.stats {
         print_stats(&stats);
     }
