@@ -124,20 +124,7 @@ impl Shape {
         timestamp: Option<i64>,
         values: [Value; N],
     ) -> EventBuilder {
-        let mut m = self.map(timestamp, N);
-        let mut slots = m.values_mut();
-        if let Some(t) = slots.next() {
-            set_str(t, kind);
-        }
-        if let Some(ts) = timestamp {
-            if let Some(t) = slots.next() {
-                *t = Value::Number(ts.into());
-            }
-        }
-        for (slot, v) in slots.zip(values) {
-            *slot = v;
-        }
-        EventBuilder(m)
+        self.filled(kind, timestamp, values, |slot, v| *slot = v)
     }
 
     /// [`Shape::event`] of string fields: a spare event's strings ([`recycle`]) are written
@@ -148,6 +135,18 @@ impl Shape {
         kind: &str,
         timestamp: Option<i64>,
         values: [&str; N],
+    ) -> EventBuilder {
+        self.filled(kind, timestamp, values, set_str)
+    }
+
+    /// An event of this shape with its fields set by `set`, one value each, in field order.
+    #[inline]
+    fn filled<T, const N: usize>(
+        &self,
+        kind: &str,
+        timestamp: Option<i64>,
+        values: [T; N],
+        set: impl Fn(&mut Value, T),
     ) -> EventBuilder {
         let mut m = self.map(timestamp, N);
         let mut slots = m.values_mut();
@@ -160,7 +159,7 @@ impl Shape {
             }
         }
         for (slot, v) in slots.zip(values) {
-            set_str(slot, v);
+            set(slot, v);
         }
         EventBuilder(m)
     }
