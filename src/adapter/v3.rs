@@ -5,6 +5,8 @@
 use crate::json::Field;
 use std::collections::{HashMap, VecDeque};
 
+use crate::idhash::FastIds;
+
 use serde_json::Value;
 
 use super::{
@@ -22,10 +24,10 @@ pub struct V3Adapter {
     deferred_end: Option<ModelEvent>,
     saw_root_lifecycle: bool,
     /// Open message per namespace.
-    messages: HashMap<String, OpenMessage>,
+    messages: HashMap<String, OpenMessage, FastIds>,
     /// Open subgraph/node lifecycles by key.
-    steps: HashMap<String, ()>,
-    tools_open: HashMap<String, ()>,
+    steps: HashMap<String, (), FastIds>,
+    tools_open: HashMap<String, (), FastIds>,
     /// `seq` → (input line, [`crate::idhash::text_hash`] of the text) for the current run, to spot replays
     /// and reordering.
     seqs: Seqs,
@@ -138,7 +140,7 @@ impl Blocks {
 
 /// The open message of `ns`, or the disposition of a block `event` outside a message.
 fn open_message<'m>(
-    messages: &'m mut HashMap<String, OpenMessage>,
+    messages: &'m mut HashMap<String, OpenMessage, FastIds>,
     ns: &str,
     event: &str,
 ) -> Result<&'m mut OpenMessage, Disposition> {

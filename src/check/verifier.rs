@@ -7,6 +7,7 @@
 
 use std::borrow::Cow;
 
+use crate::idhash::FastIds;
 use crate::json::Field;
 use indexmap::{IndexMap, IndexSet};
 use serde_json::{Map, Value};
@@ -482,15 +483,15 @@ impl Owners {
 /// Per-run state of `verifyEvents`.
 #[derive(Default)]
 struct RunState {
-    text: IndexMap<String, Option<String>>,
+    text: IndexMap<String, Option<String>, FastIds>,
     message_owner: Owners,
-    tools: IndexMap<String, Option<String>>,
+    tools: IndexMap<String, Option<String>, FastIds>,
     steps: Vec<(String, Option<String>)>,
-    reasoning_msgs: IndexMap<String, Option<String>>,
-    reasoning_spans: IndexMap<String, Option<String>>,
-    subagents: IndexSet<String>,
-    subagents_done: IndexSet<String>,
-    activities: IndexMap<String, Option<String>>,
+    reasoning_msgs: IndexMap<String, Option<String>, FastIds>,
+    reasoning_spans: IndexMap<String, Option<String>, FastIds>,
+    subagents: IndexSet<String, FastIds>,
+    subagents_done: IndexSet<String, FastIds>,
+    activities: IndexMap<String, Option<String>, FastIds>,
 }
 
 /// `verifyEvents`.

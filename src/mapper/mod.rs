@@ -17,6 +17,7 @@ use serde_json::{json, Map, Value};
 
 use crate::adapter::lc;
 use crate::agui::{EventBuilder, Shape, THINKING_RENAMES};
+use crate::idhash::FastIds;
 use crate::model::{EncodedState, ErrorInfo, InterruptInfo, ModelEvent, Usage};
 use crate::{keys, shape};
 use messages::RunMessages;
@@ -85,16 +86,16 @@ struct Run {
     thread_id: String,
     run_id: String,
     /// Open steps by name, with how many node runs of that name are open.
-    steps: IndexMap<String, usize>,
-    step_keys: HashMap<String, String>,
+    steps: IndexMap<String, usize, FastIds>,
+    step_keys: HashMap<String, String, FastIds>,
     /// Text messages with START sent and no END yet.
-    text_open: IndexMap<String, ()>,
+    text_open: IndexMap<String, (), FastIds>,
     /// Reasoning block (message id, block) → reasoning id, while open.
-    reasoning_open: IndexMap<(String, String), String>,
+    reasoning_open: IndexMap<(String, String), String, FastIds>,
     /// How often a reasoning id was used, to keep ids unique when a block reopens.
-    reasoning_ids: HashMap<String, usize>,
-    last_reasoning_id: HashMap<(String, String), String>,
-    tools: IndexMap<String, ToolCall>,
+    reasoning_ids: HashMap<String, usize, FastIds>,
+    last_reasoning_id: HashMap<(String, String), String, FastIds>,
+    tools: IndexMap<String, ToolCall, FastIds>,
     /// The calls in `tools` not ended yet, in start order: a message's end looks for its
     /// open calls here, not through every call of the run.
     open_tools: Vec<String>,
@@ -102,9 +103,9 @@ struct Run {
     /// past [`Run::DONE_TOOLS`], so a run of thousands of calls (a long-running agent) is
     /// mapped in flat memory and time. A call forgotten and then replayed is started anew.
     done_tools: usize,
-    tool_index: HashMap<(String, String), String>,
+    tool_index: HashMap<(String, String), String, FastIds>,
     /// Chunks of a call whose id or name has not arrived yet.
-    tool_buffer: IndexMap<(String, String), PendingChunks>,
+    tool_buffer: IndexMap<(String, String), PendingChunks, FastIds>,
     interrupts: Vec<InterruptInfo>,
     /// The last state's messages, for `MESSAGES_SNAPSHOT`.
     messages: RunMessages,
