@@ -83,10 +83,9 @@ impl Batch {
         }
         self.text.truncate(self.end);
         let text = std::mem::replace(&mut self.text, next);
-        // The next batch likely holds as many lines: room for them, so its list does not
-        // regrow (and get copied) a doubling at a time.
-        let room = self.lines.len();
-        let lines = std::mem::replace(&mut self.lines, Vec::with_capacity(room));
+        // Room for a full batch's lines, so the list never regrows (and gets copied) a
+        // doubling at a time.
+        let lines = std::mem::replace(&mut self.lines, Vec::with_capacity(BATCH_LINES));
         self.end = 0;
         let (text, lines) = utf8_spans(text, lines);
         Lines {
@@ -208,9 +207,9 @@ impl ParsePool {
     /// Sends a batch to be parsed (parsed here when no worker could be started).
     pub fn submit(&mut self, batch: Lines, file: &Arc<str>, prune: bool) {
         let (reply, result) = mpsc::sync_channel(1);
-        // The next batch hands back about as many records: room for them at once, not
-        // regrown (and the records moved) a doubling at a time.
-        let room = Vec::with_capacity(self.garbage.len());
+        // The next batch hands back about as many records: room for them and a quarter more
+        // at once, not regrown (and the records moved) a doubling at a time.
+        let room = Vec::with_capacity(self.garbage.len() * 5 / 4 + 8);
         let job = Job {
             batch,
             file: file.clone(),
