@@ -251,7 +251,10 @@ impl V3Adapter {
     /// [`Self::check_seq`] of an integer `seq`.
     fn check_seq_int(&mut self, rec: &Record, n: i64) -> Result<(), String> {
         let line = rec.origin.line;
-        let text_hash = crate::idhash::text_hash(rec.text.as_bytes());
+        let text_hash = match rec.fast_v3() {
+            Some(e) => e.text_hash,
+            None => crate::idhash::text_hash(rec.text.as_bytes()),
+        };
         if let Some((first, hash)) = self.seqs.get(n, self.max_seq.map(|(m, _)| m)) {
             if hash == text_hash {
                 return Err(format!(

@@ -87,12 +87,19 @@ pub struct V3Event {
     /// Of a root `values` event (`ns` empty): the model events of its state, made here from
     /// `params.data` ([`crate::adapter::state_events_owned`]) instead of on the main thread.
     pub state: Option<StateEvents>,
+    /// Of an event with a `seq`: [`crate::idhash::text_hash`] of its line, which the adapter
+    /// keeps to tell an exact replay of the seq. Made here, where the line was just read,
+    /// not on the reading thread (0 without a `seq`).
+    pub text_hash: u64,
 }
 
 impl V3Event {
     /// After parsing: the namespace key, and a root `values` event's state events (the data
     /// moved into them, not copied).
-    fn finish(&mut self) {
+    fn finish(&mut self, text: &str) {
+        if self.seq.is_some() {
+            self.text_hash = crate::idhash::text_hash(text.as_bytes());
+        }
         if let Some(parts) = self.namespace.as_deref().filter(|p| p.len() > 1) {
             self.ns = parts.join("|");
         }
@@ -338,7 +345,7 @@ pub fn parse_v3_boxed(text: &str) -> Option<Box<Fast>> {
     let mut v = de.deserialize_map(Top(None)).ok()?;
     de.end().ok()?;
     if let Fast::V3(e) = &mut *v {
-        e.finish();
+        e.finish(text);
     }
     Some(v)
 }
@@ -380,7 +387,7 @@ fn cached_state(text: &str) -> Option<Box<Fast>> {
         vec![]
     };
     e.state = Some(StateEvents::new(out, messages));
-    e.finish();
+    e.finish(text);
     Some(v)
 }
 
@@ -507,6 +514,7 @@ impl<'de> Visitor<'de> for Top {
             data,
             ns: String::new(),
             state: None,
+            text_hash: 0,
         })))
     }
 }
@@ -1338,6 +1346,7 @@ mod tests {
                 }),
                 ns: String::new(),
                 state: None,
+                text_hash: crate::idhash::text_hash(JS.as_bytes()),
             })
         );
         assert_eq!(parse_v3_event(JS).expect("fast").ns(), "chat:d7");
