@@ -93,7 +93,7 @@ impl Hasher for FastIdHasher {
 }
 
 /// A fast hash of a text, for the keys of those maps: a v3 record's whole line (to tell an
-/// exact replay of a `seq`, on the main thread for every line) and a state message's first
+/// exact replay of a `seq`, made on the parse thread for every line) and a state message's first
 /// bytes (the message cache's buckets). It reads 32 bytes a step in four independent lanes
 /// (one lane's multiply chain ran at ~1.6 bytes a cycle, 4 % of a v3 convert). Not keyed:
 /// the cache compares the texts its hashes pick; the replay check trusts 64 bits, which a

@@ -21,6 +21,7 @@ pub mod json;
 pub mod mapper;
 pub mod model;
 pub mod pipeline;
+pub mod recent;
 pub mod replay;
 pub mod serve;
 pub mod sink;

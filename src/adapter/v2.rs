@@ -60,38 +60,10 @@ struct PendingCall {
     run: u64,
 }
 
-/// Call ids matched to tool runs, with their messages' ids: the latest [`Claimed::WINDOW`],
-/// so a run of thousands of calls (a long-running agent) is read in flat memory, and
-/// looking a call up scans only the pending ones.
-#[derive(Default)]
-struct Claimed {
-    by_id: HashMap<String, Option<String>>,
-    order: std::collections::VecDeque<String>,
-}
-
-impl Claimed {
-    const WINDOW: usize = 1 << 14;
-
-    fn insert(&mut self, id: &str, message_id: Option<String>) {
-        if self.by_id.insert(id.to_string(), message_id).is_none() {
-            self.order.push_back(id.to_string());
-            if self.order.len() > Self::WINDOW {
-                if let Some(old) = self.order.pop_front() {
-                    self.by_id.remove(&old);
-                }
-            }
-        }
-    }
-
-    fn get(&self, id: &str) -> Option<&Option<String>> {
-        self.by_id.get(id)
-    }
-
-    fn clear(&mut self) {
-        self.by_id.clear();
-        self.order.clear();
-    }
-}
+/// Call ids matched to tool runs, with their messages' ids: the latest 16,384, so a run of
+/// thousands of calls (a long-running agent) is read in flat memory, and looking a call up
+/// scans only the pending ones.
+type Claimed = crate::recent::Recent<String, Option<String>, { 1 << 14 }, crate::idhash::FastIds>;
 
 struct ToolRun {
     tool_call_id: Option<String>,
@@ -610,7 +582,7 @@ impl V2Adapter {
     /// Matches pending call `pos` to a tool run: it leaves the pending calls.
     fn claim(&mut self, pos: usize) -> (String, Option<String>) {
         let c = self.pending_calls.remove(pos);
-        self.claimed.insert(&c.id, c.message_id.clone());
+        self.claimed.insert(c.id.clone(), c.message_id.clone());
         (c.id, c.message_id)
     }
 
@@ -900,7 +872,7 @@ mod tests {
                 a.pending_calls.len()
             );
             assert!(a.models.len() <= V2Adapter::ENDED_MODELS + 1);
-            assert!(a.claimed.by_id.len() <= Claimed::WINDOW);
+            assert!(a.claimed.len() <= Claimed::WINDOW);
         }
     }
 
@@ -908,16 +880,12 @@ mod tests {
     fn claimed_calls_are_a_window() {
         let mut c = Claimed::default();
         for i in 0..Claimed::WINDOW + 5 {
-            c.insert(&format!("c{i}"), Some(format!("m{i}")));
+            c.insert(format!("c{i}"), Some(format!("m{i}")));
         }
-        assert_eq!(c.by_id.len(), Claimed::WINDOW);
+        assert_eq!(c.len(), Claimed::WINDOW);
         assert_eq!(c.get("c4"), None);
         assert_eq!(c.get("c5"), Some(&Some("m5".to_string())));
-        c.insert("c5", None);
-        assert_eq!(
-            c.order.len(),
-            Claimed::WINDOW,
-            "a call again is not a new entry"
-        );
+        c.insert("c5".into(), None);
+        assert_eq!(c.len(), Claimed::WINDOW, "a call again is not a new entry");
     }
 }

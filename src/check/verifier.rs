@@ -451,34 +451,10 @@ impl Chunks {
 }
 
 /// The owner (subagent run) of each text message a run started, for a tool call's parent
-/// (AGX113): the last [`Owners::WINDOW`] messages, by id hash, so a run of millions of
-/// messages (a long-running agent's stream) is checked in flat memory. A tool call whose
-/// parent started further back than that is not checked against it.
-#[derive(Debug, Default, Clone)]
-struct Owners {
-    by_id: std::collections::HashMap<u64, Option<String>, crate::idhash::IdBuildHasher>,
-    order: std::collections::VecDeque<u64>,
-}
-
-impl Owners {
-    const WINDOW: usize = 1 << 16;
-
-    fn insert(&mut self, id: &str, owner: Option<String>) {
-        let h = super::strict::id_hash(id);
-        if self.by_id.insert(h, owner).is_none() {
-            self.order.push_back(h);
-            if self.order.len() > Self::WINDOW {
-                if let Some(old) = self.order.pop_front() {
-                    self.by_id.remove(&old);
-                }
-            }
-        }
-    }
-
-    fn get(&self, id: &str) -> Option<&Option<String>> {
-        self.by_id.get(&super::strict::id_hash(id))
-    }
-}
+/// (AGX113), by id hash: the last 65,536 messages, so a run of millions of messages (a
+/// long-running agent's stream) is checked in flat memory. A tool call whose parent started
+/// further back than that is not checked against it.
+type Owners = crate::recent::Recent<u64, Option<String>, { 1 << 16 }, crate::idhash::IdBuildHasher>;
 
 /// Per-run state of `verifyEvents`.
 #[derive(Default)]
@@ -712,7 +688,7 @@ impl Verify {
                     );
                 }
                 r.text.insert(id.clone(), et.clone());
-                r.message_owner.insert(&id, et);
+                r.message_owner.insert(super::strict::id_hash(&id), et);
             }
             "TEXT_MESSAGE_CONTENT" | "TEXT_MESSAGE_END" => {
                 let id = s(ev, "messageId").unwrap_or("");
@@ -748,7 +724,7 @@ impl Verify {
                     );
                 }
                 if let (Some(sa), Some(p)) = (&et, s(ev, "parentMessageId")) {
-                    if let Some(po) = r.message_owner.get(p) {
+                    if let Some(po) = r.message_owner.get(&super::strict::id_hash(p)) {
                         if po.as_ref() != Some(sa) {
                             return err(
                                 "AGX113",
@@ -1056,18 +1032,18 @@ mod tests {
 
     #[test]
     fn owners_are_a_window() {
+        use crate::check::strict::id_hash as h;
         let mut o = Owners::default();
         for i in 0..Owners::WINDOW + 3 {
-            o.insert(&format!("m{i}"), (i % 2 == 0).then(|| format!("s{i}")));
+            o.insert(h(&format!("m{i}")), (i % 2 == 0).then(|| format!("s{i}")));
         }
-        assert_eq!(o.by_id.len(), Owners::WINDOW);
-        assert_eq!(o.order.len(), Owners::WINDOW);
-        assert_eq!(o.get("m2"), None, "forgotten");
-        assert_eq!(o.get("m4"), Some(&Some("s4".to_string())));
-        assert_eq!(o.get("m5"), Some(&None));
+        assert_eq!(o.len(), Owners::WINDOW);
+        assert_eq!(o.get(&h("m2")), None, "forgotten");
+        assert_eq!(o.get(&h("m4")), Some(&Some("s4".to_string())));
+        assert_eq!(o.get(&h("m5")), Some(&None));
         // A message started again keeps one entry, with its new owner.
-        o.insert("m4", None);
-        assert_eq!(o.get("m4"), Some(&None));
-        assert_eq!(o.order.len(), Owners::WINDOW);
+        o.insert(h("m4"), None);
+        assert_eq!(o.get(&h("m4")), Some(&None));
+        assert_eq!(o.len(), Owners::WINDOW);
     }
 }

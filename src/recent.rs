@@ -1,0 +1,86 @@
+//! [`Recent`]: a map that keeps only its latest keys, for per-run state that a run of
+//! millions of events (a long-running agent's stream) must not grow without bound.
+
+use std::borrow::Borrow;
+use std::collections::hash_map::RandomState;
+use std::collections::{HashMap, VecDeque};
+use std::hash::{BuildHasher, Hash};
+
+/// A map of the last `N` keys inserted: a new key past `N` forgets the oldest. Inserting a
+/// key already held replaces its value and keeps its place.
+pub struct Recent<K, V, const N: usize, S = RandomState> {
+    map: HashMap<K, V, S>,
+    order: VecDeque<K>,
+}
+
+impl<K, V, const N: usize, S: Default> Default for Recent<K, V, N, S> {
+    fn default() -> Self {
+        Recent {
+            map: HashMap::default(),
+            order: VecDeque::new(),
+        }
+    }
+}
+
+impl<K: Hash + Eq + Clone, V, const N: usize, S: BuildHasher> Recent<K, V, N, S> {
+    /// How many keys are kept.
+    pub const WINDOW: usize = N;
+
+    pub fn insert(&mut self, key: K, value: V) {
+        if let Some(old) = self.map.get_mut(&key) {
+            *old = value;
+            return;
+        }
+        self.order.push_back(key.clone());
+        self.map.insert(key, value);
+        if self.order.len() > N {
+            if let Some(oldest) = self.order.pop_front() {
+                self.map.remove(&oldest);
+            }
+        }
+    }
+
+    pub fn get<Q>(&self, key: &Q) -> Option<&V>
+    where
+        K: Borrow<Q>,
+        Q: Hash + Eq + ?Sized,
+    {
+        self.map.get(key)
+    }
+
+    /// How many keys are held (at most `N`).
+    pub fn len(&self) -> usize {
+        debug_assert_eq!(self.map.len(), self.order.len());
+        self.map.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.map.is_empty()
+    }
+
+    pub fn clear(&mut self) {
+        self.map.clear();
+        self.order.clear();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keeps_the_latest_keys() {
+        let mut r: Recent<u32, u32, 4> = Recent::default();
+        for k in 0..6 {
+            r.insert(k, k * 10);
+        }
+        assert_eq!(r.len(), 4);
+        assert_eq!(r.get(&1), None, "forgotten");
+        assert_eq!(r.get(&2), Some(&20));
+        // A key held again: its value replaced, nothing forgotten.
+        r.insert(2, 7);
+        assert_eq!((r.len(), r.get(&2), r.get(&3)), (4, Some(&7), Some(&30)));
+        r.clear();
+        assert!(r.is_empty());
+    }
+}
