@@ -26,5 +26,6 @@ pub mod replay;
 pub mod serve;
 pub mod sink;
 pub mod timeline;
+pub mod utf8;
 
 pub use error::Error;

@@ -142,7 +142,7 @@ impl SharedJson {
 /// The encoder's output as a `String`: it writes UTF-8 (strings are copied whole or escaped
 /// as ASCII), so this takes the bytes as they are.
 fn utf8(buf: Vec<u8>) -> String {
-    String::from_utf8(buf).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+    crate::utf8::string_of(buf).unwrap_or_else(|b| String::from_utf8_lossy(&b).into_owned())
 }
 
 impl PartialEq for SharedJson {

@@ -61,7 +61,7 @@ impl<R: BufRead> LineReader<R> {
             return Ok(None);
         };
         let text = match line.span {
-            Ok(span) => std::str::from_utf8(&self.buf[span]).map_err(|e| invalid_utf8(&e)),
+            Ok(span) => crate::utf8::str_of(&self.buf[span]).map_err(|e| invalid_utf8(&e)),
             Err(message) => Err(message),
         };
         Ok(Some(RawLine {
@@ -190,7 +190,7 @@ pub fn invalid_utf8(e: &std::str::Utf8Error) -> String {
 /// valid; a valid buffer can still hold invalid lines (a character split over two lines), so
 /// the boundaries are checked too.
 pub fn utf8_spans(buf: Vec<u8>, lines: Spans) -> (String, Spans) {
-    let buf = match String::from_utf8(buf) {
+    let buf = match crate::utf8::string_of(buf) {
         Ok(s) => {
             let on_boundaries = lines.iter().all(|(_, l)| match l {
                 Ok(r) => s.get(r.clone()).is_some(),
@@ -201,7 +201,7 @@ pub fn utf8_spans(buf: Vec<u8>, lines: Spans) -> (String, Spans) {
             }
             s.into_bytes()
         }
-        Err(e) => e.into_bytes(),
+        Err(buf) => buf,
     };
     // Some line is not UTF-8: keep the valid ones, in a buffer of their own.
     let mut text = String::with_capacity(buf.len());
@@ -210,7 +210,7 @@ pub fn utf8_spans(buf: Vec<u8>, lines: Spans) -> (String, Spans) {
         .map(|(key, l)| {
             let l = l.and_then(|r| {
                 let bytes = buf.get(r).unwrap_or_default();
-                let t = std::str::from_utf8(bytes).map_err(|e| invalid_utf8(&e))?;
+                let t = crate::utf8::str_of(bytes).map_err(|e| invalid_utf8(&e))?;
                 let start = text.len();
                 text.push_str(t);
                 Ok(start..text.len())
