@@ -205,6 +205,18 @@ mod tests {
                 cases.push(String::from_utf8(s).expect("ascii"));
             }
         }
+        // Two bytes to escape at every pair of positions of a 24-byte string: the words
+        // skipped whole before, between and after them.
+        for (a, b) in [(b'"', b'\n'), (b'\\', 0x01), (b'\t', b'"')] {
+            for p in 0..24 {
+                for q in p..24 {
+                    let mut s: Vec<u8> = b"abcdefghijklmnopqrstuvwx".to_vec();
+                    s[p] = a;
+                    s[q] = b;
+                    cases.push(String::from_utf8(s).expect("ascii"));
+                }
+            }
+        }
         // Bytes next to the SWAR thresholds, in words with high bytes.
         for c in ['\u{1f}', ' ', '!', '"', '#', '[', '\\', ']', 'é', '\u{a0}'] {
             cases.push(format!("ééé{c}ééé{c}{c}xyz"));
