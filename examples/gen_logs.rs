@@ -13,6 +13,12 @@
 //! `call_…`, `human-…`, `thread-…` ids get a `_k` suffix, and v3 `seq` numbers continue from
 //! the previous file. The output is deterministic.
 //!
+//! FORM with the suffix `-big` (`v3-python-big`) grows every tool result to 1 MiB wherever it
+//! appears (the tool's end, each state holding it), as a retrieved document or a file read
+//! would; `-zh` writes the model's text in Chinese characters, letter for letter (long
+//! payloads and text of other scripts: the UTF-8 check, escaping, the allocator's large
+//! blocks).
+//!
 //! FORM with the suffix `-one-run` (`v3-js-one-run`) builds one long run instead: the form's
 //! `b_react_one_tool` steps repeated inside its run, as a long-running agent's stream (for
 //! peak RSS and time at millions of events in a run).
@@ -49,7 +55,7 @@ fn run() -> Result<(), String> {
         eprintln!("gen_logs: {out}: {bytes} bytes, {lines} lines of one {form} run");
         return Ok(());
     }
-    let files = gen::recordings(&gen::form_dir(form))?;
+    let files = gen::form_recordings(form)?;
     let (bytes, lines) =
         gen::generate(&files, target, &mut w).map_err(|e| format!("{out}: {e}"))?;
     w.flush().map_err(|e| format!("{out}: {e}"))?;

@@ -67,3 +67,60 @@ fn one_run_logs_are_one_clean_run() {
         assert_eq!(count("TOOL_CALL_RESULT"), starts, "{form}");
     }
 }
+
+/// `-big` and `-zh` change payloads, not the stream: each recording converts to the same
+/// event types in the same order, with the same warnings, and the change shows where it
+/// should (a tool result grown past the asked size; text deltas in Chinese characters).
+#[test]
+fn variants_change_payloads_not_the_stream() {
+    use aguify::pipeline::{convert_to_vec, Input, Options};
+    use serde_json::Value;
+    const BIG: usize = 64 * 1024;
+    let convert = |name: &str, lines: &[String]| {
+        let bytes = (lines.join("\n") + "\n").into_bytes();
+        convert_to_vec(vec![Input::from_bytes(name, bytes)], &Options::default()).expect("converts")
+    };
+    let types = |evs: &[Value]| -> Vec<String> {
+        evs.iter()
+            .map(|e| e["type"].as_str().unwrap_or_default().to_string())
+            .collect()
+    };
+    for form in gen::FORMS {
+        let (mut grown, mut chinese) = (0, 0);
+        for (path, lines) in gen::recordings(&gen::form_dir(form)).expect("recordings") {
+            let name = path.display().to_string();
+            let (base, base_stats) = convert(&name, &lines);
+            for v in [gen::Variant::Big, gen::Variant::Zh] {
+                let mut changed = lines.clone();
+                gen::apply_variant(v, &mut changed, BIG);
+                let (evs, stats) = convert(&name, &changed);
+                assert_eq!(types(&evs), types(&base), "{name} {v:?}");
+                assert_eq!(
+                    (stats.bad, stats.warnings, stats.mapped),
+                    (base_stats.bad, base_stats.warnings, base_stats.mapped),
+                    "{name} {v:?}"
+                );
+                for e in &evs {
+                    let str_of = |k: &str| e[k].as_str().unwrap_or_default();
+                    match (v, str_of("type")) {
+                        (gen::Variant::Big, "TOOL_CALL_RESULT")
+                            if str_of("content").len() >= BIG =>
+                        {
+                            grown += 1
+                        }
+                        (gen::Variant::Zh, "TEXT_MESSAGE_CONTENT")
+                            if str_of("delta")
+                                .chars()
+                                .any(|c| ('\u{4e00}'..'\u{6000}').contains(&c)) =>
+                        {
+                            chinese += 1
+                        }
+                        _ => {}
+                    }
+                }
+            }
+        }
+        assert!(grown > 0, "{form}: no tool result grown");
+        assert!(chinese > 0, "{form}: no text in Chinese");
+    }
+}

@@ -30,7 +30,7 @@ pub const ONE_RUN: &str = "-one-run";
 /// A generated log of at least `target` bytes, in memory.
 #[allow(dead_code)]
 pub fn generate_vec(form: &str, target: u64) -> Result<Vec<u8>, String> {
-    let files = recordings(&form_dir(form))?;
+    let files = form_recordings(form)?;
     let mut out = Vec::with_capacity(target as usize + (1 << 20));
     generate(&files, target, &mut out).map_err(|e| e.to_string())?;
     Ok(out)
@@ -136,6 +136,177 @@ pub fn generate_one_run(form: &str, target: u64, w: &mut impl Write) -> Result<(
         write(&line, w, &mut count).map_err(io)?;
     }
     Ok(count)
+}
+
+/// How a form's recordings are changed before they are replicated, asked for by a suffix of
+/// the form name ([`split_variant`]): what the short scripted recordings never show.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Variant {
+    /// `-big`: every tool result grown to [`BIG_BYTES`] (a retrieved document, a file read),
+    /// wherever it appears: the tool's end, each state and message list that holds it.
+    Big,
+    /// `-zh`: the model's text (`content`, `text`, `delta`, reasoning) written in Chinese
+    /// characters, letter for letter, so streamed pieces still add up to the whole.
+    Zh,
+}
+
+/// The size a `-big` tool result is grown to.
+pub const BIG_BYTES: usize = 1 << 20;
+
+/// `v3-js-zh` → (`v3-js`, `Some(Variant::Zh)`); a name without a variant suffix as it is.
+pub fn split_variant(form: &str) -> (&str, Option<Variant>) {
+    if let Some(f) = form.strip_suffix("-big") {
+        (f, Some(Variant::Big))
+    } else if let Some(f) = form.strip_suffix("-zh") {
+        (f, Some(Variant::Zh))
+    } else {
+        (form, None)
+    }
+}
+
+/// The recordings of a form name, its variant (if any) applied.
+pub fn form_recordings(form: &str) -> Result<Vec<(PathBuf, Vec<String>)>, String> {
+    let (base, variant) = split_variant(form);
+    let mut files = recordings(&form_dir(base))?;
+    if let Some(v) = variant {
+        for (_, lines) in &mut files {
+            apply_variant(v, lines, BIG_BYTES);
+        }
+    }
+    Ok(files)
+}
+
+/// The keys whose string values (or arrays of strings) are the model's text.
+const TEXT_KEYS: [&str; 6] = [
+    "content",
+    "text",
+    "delta",
+    "reasoning",
+    "thinking",
+    "reasoning_content",
+];
+
+/// Changes one recording's lines as `v` asks (`big`: a `-big` tool result's size). Lines
+/// that are not JSON, or that the variant leaves as they are, keep their bytes.
+pub fn apply_variant(v: Variant, lines: &mut [String], big: usize) {
+    use serde_json::Value;
+    let mut parsed: Vec<Option<Value>> =
+        lines.iter().map(|l| serde_json::from_str(l).ok()).collect();
+    let changed: Vec<bool> = match v {
+        Variant::Zh => parsed
+            .iter_mut()
+            .map(|p| p.as_mut().is_some_and(|v| to_zh(v, false)))
+            .collect(),
+        Variant::Big => {
+            let mut results = std::collections::BTreeMap::new();
+            for p in parsed.iter().flatten() {
+                tool_results(p, &mut results);
+            }
+            for (text, grown) in results.iter_mut() {
+                *grown = grow(text, big);
+            }
+            parsed
+                .iter_mut()
+                .map(|p| p.as_mut().is_some_and(|v| replace_strings(v, &results)))
+                .collect()
+        }
+    };
+    for ((line, p), c) in lines.iter_mut().zip(parsed).zip(changed) {
+        if let (Some(p), true) = (p, c) {
+            *line = p.to_string();
+        }
+    }
+}
+
+/// Letters of the model's text as Chinese characters (under [`TEXT_KEYS`]); whether any
+/// string changed.
+fn to_zh(v: &mut serde_json::Value, text: bool) -> bool {
+    use serde_json::Value;
+    match v {
+        // LangGraph.js writes a reasoning block it could not read as "undefined" repeated;
+        // the adapter knows that artifact, which is not the model's text.
+        Value::String(s) if text && !s.split("undefined").all(str::is_empty) => {
+            let zh: String = s
+                .chars()
+                .map(|c| match c {
+                    'a'..='z' => char::from_u32(0x4E00 + 37 * (c as u32 - 'a' as u32)).unwrap_or(c),
+                    'A'..='Z' => char::from_u32(0x5A00 + 37 * (c as u32 - 'A' as u32)).unwrap_or(c),
+                    _ => c,
+                })
+                .collect();
+            let changed = zh != *s;
+            *s = zh;
+            changed
+        }
+        Value::Array(a) => a.iter_mut().fold(false, |c, x| to_zh(x, text) | c),
+        Value::Object(m) => m.iter_mut().fold(false, |c, (k, x)| {
+            to_zh(x, TEXT_KEYS.contains(&k.as_str())) | c
+        }),
+        _ => false,
+    }
+}
+
+/// The `content` strings of tool messages (objects with a `tool_call_id`), each mapped to
+/// itself for now.
+fn tool_results(v: &serde_json::Value, out: &mut std::collections::BTreeMap<String, String>) {
+    use serde_json::Value;
+    match v {
+        Value::Array(a) => a.iter().for_each(|x| tool_results(x, out)),
+        Value::Object(m) => {
+            if m.contains_key("tool_call_id") {
+                if let Some(Value::String(s)) = m.get("content").filter(|c| !c.is_null()) {
+                    if !s.is_empty() {
+                        out.insert(s.clone(), s.clone());
+                    }
+                }
+            }
+            m.values().for_each(|x| tool_results(x, out));
+        }
+        _ => {}
+    }
+}
+
+/// `text` followed by numbered lines of a report until it is `size` bytes or more: mostly
+/// ASCII, with a quote, a tab and a degree sign now and then, as a fetched document has.
+fn grow(text: &str, size: usize) -> String {
+    let mut s = String::with_capacity(size + 128);
+    s.push_str(text);
+    let mut i = 0u64;
+    while s.len() < size {
+        i += 1;
+        s.push_str(&format!(
+            "\nline {i}: station {} reported \"clear\" skies,\t{}°C at {:02}:{:02}, wind {} km/h from the {}",
+            i % 97,
+            i % 35,
+            i % 24,
+            i % 60,
+            i % 40,
+            ["north", "east", "south", "west"][(i % 4) as usize],
+        ));
+    }
+    s
+}
+
+/// Every string equal to a key of `map` replaced by its value; whether any was.
+fn replace_strings(
+    v: &mut serde_json::Value,
+    map: &std::collections::BTreeMap<String, String>,
+) -> bool {
+    use serde_json::Value;
+    match v {
+        Value::String(s) => match map.get(s.as_str()) {
+            Some(grown) => {
+                *s = grown.clone();
+                true
+            }
+            None => false,
+        },
+        Value::Array(a) => a.iter_mut().fold(false, |c, x| replace_strings(x, map) | c),
+        Value::Object(m) => m
+            .values_mut()
+            .fold(false, |c, x| replace_strings(x, map) | c),
+        _ => false,
+    }
 }
 
 /// The recordings of a form, in name order, with their lines.
