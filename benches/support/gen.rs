@@ -266,22 +266,33 @@ fn tool_results(v: &serde_json::Value, out: &mut std::collections::BTreeMap<Stri
     }
 }
 
-/// `text` followed by numbered lines of a report until it is `size` bytes or more: mostly
-/// ASCII, with a quote, a tab and a degree sign now and then, as a fetched document has.
+/// `text` followed by numbered lines of a weather report until it is `size` bytes or more,
+/// each line in English and in Chinese (about half the bytes outside ASCII, as a document
+/// fetched for users of either language has), with a quote, a tab and a degree sign.
 fn grow(text: &str, size: usize) -> String {
-    let mut s = String::with_capacity(size + 128);
+    const WIND: [(&str, &str); 4] = [
+        ("north", "北"),
+        ("east", "东"),
+        ("south", "南"),
+        ("west", "西"),
+    ];
+    let mut s = String::with_capacity(size + 256);
     s.push_str(text);
     let mut i = 0u64;
     while s.len() < size {
         i += 1;
+        let (en, zh) = WIND[(i % 4) as usize];
         s.push_str(&format!(
-            "\nline {i}: station {} reported \"clear\" skies,\t{}°C at {:02}:{:02}, wind {} km/h from the {}",
+            "\nline {i}: station {} reported \"clear\" skies,\t{}°C at {:02}:{:02}, wind {} km/h from the {en}; \
+             观测站{}报告天气晴朗，气温{}°C，风速每小时{}公里，{zh}风。",
             i % 97,
             i % 35,
             i % 24,
             i % 60,
             i % 40,
-            ["north", "east", "south", "west"][(i % 4) as usize],
+            i % 97,
+            i % 35,
+            i % 40,
         ));
     }
     s
