@@ -8,6 +8,7 @@
 #
 #   scripts/bench.sh                       # FORMS="v2-python-api v3-js", SIZES="10M 100M 1G"
 #   FORMS="v2-js" SIZES="10M" scripts/bench.sh
+#   FORMS="v3-js-big v3-js-zh v3-js-one-run" SIZES="100M" scripts/bench.sh   # gen_logs variants
 #
 # Logs are generated once into $AGUIFY_BENCH_DIR (default /tmp/aguify-bench; 1 GB each),
 # never into the repository. Every measurement is the best of REPEAT runs (default 3); wall
