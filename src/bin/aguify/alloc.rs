@@ -74,6 +74,49 @@ mod split {
             }
         }
     }
+
+    #[cfg(test)]
+    mod tests {
+        /// A block's bytes survive every move: growing and shrinking across [`LARGE`] (the
+        /// block changes allocator) and on either side of it, at alignments up to a page.
+        #[test]
+        fn blocks_keep_their_bytes_across_the_line() {
+            // Imported here: benches/throughput.rs includes this file, without the test
+            // harness that keeps the function.
+            use super::{GlobalAlloc, Layout, Split, LARGE};
+            let sizes = [64, LARGE - 1, LARGE, LARGE + 1, 3 * LARGE, 100];
+            for align in [1, 8, 64, 4096] {
+                let mut l = Layout::from_size_align(sizes[0], align).expect("layout");
+                // SAFETY: layouts of non-zero size; each block is used within its size and
+                // handed back with the layout it was last (re)allocated with.
+                unsafe {
+                    let mut p = Split.alloc_zeroed(l);
+                    assert!(!p.is_null());
+                    assert!((0..l.size()).all(|i| *p.add(i) == 0));
+                    let fill = |p: *mut u8, n: usize| {
+                        for i in 0..n {
+                            *p.add(i) = (i % 251) as u8;
+                        }
+                    };
+                    fill(p, l.size());
+                    for &n in &sizes[1..] {
+                        p = Split.realloc(p, l, n);
+                        assert!(!p.is_null());
+                        assert_eq!(p as usize % align, 0, "align {align}, {n} bytes");
+                        let kept = l.size().min(n);
+                        assert!(
+                            (0..kept).all(|i| *p.add(i) == (i % 251) as u8),
+                            "align {align}: {} -> {n} bytes",
+                            l.size()
+                        );
+                        l = Layout::from_size_align(n, align).expect("layout");
+                        fill(p, n);
+                    }
+                    Split.dealloc(p, l);
+                }
+            }
+        }
+    }
 }
 
 #[cfg(feature = "mimalloc")]
