@@ -254,7 +254,7 @@ fn tool_results(v: &serde_json::Value, out: &mut std::collections::BTreeMap<Stri
         Value::Array(a) => a.iter().for_each(|x| tool_results(x, out)),
         Value::Object(m) => {
             if m.contains_key("tool_call_id") {
-                if let Some(Value::String(s)) = m.get("content").filter(|c| !c.is_null()) {
+                if let Some(Value::String(s)) = m.get("content") {
                     if !s.is_empty() {
                         out.insert(s.clone(), s.clone());
                     }
