@@ -198,13 +198,17 @@ pub fn apply_variant(v: Variant, lines: &mut [String], big: usize) {
             .map(|p| p.as_mut().is_some_and(|v| to_zh(v, false)))
             .collect(),
         Variant::Big => {
-            let mut results = std::collections::BTreeMap::new();
+            let mut found = std::collections::BTreeSet::new();
             for p in parsed.iter().flatten() {
-                tool_results(p, &mut results);
+                tool_results(p, &mut found);
             }
-            for (text, grown) in results.iter_mut() {
-                *grown = grow(text, big);
-            }
+            let results = found
+                .into_iter()
+                .map(|text| {
+                    let grown = grow(&text, big);
+                    (text, grown)
+                })
+                .collect();
             parsed
                 .iter_mut()
                 .map(|p| p.as_mut().is_some_and(|v| replace_strings(v, &results)))
@@ -246,9 +250,8 @@ fn to_zh(v: &mut serde_json::Value, text: bool) -> bool {
     }
 }
 
-/// The `content` strings of tool messages (objects with a `tool_call_id`), each mapped to
-/// itself for now.
-fn tool_results(v: &serde_json::Value, out: &mut std::collections::BTreeMap<String, String>) {
+/// The `content` strings of tool messages (objects with a `tool_call_id`).
+fn tool_results(v: &serde_json::Value, out: &mut std::collections::BTreeSet<String>) {
     use serde_json::Value;
     match v {
         Value::Array(a) => a.iter().for_each(|x| tool_results(x, out)),
@@ -256,7 +259,7 @@ fn tool_results(v: &serde_json::Value, out: &mut std::collections::BTreeMap<Stri
             if m.contains_key("tool_call_id") {
                 if let Some(Value::String(s)) = m.get("content") {
                     if !s.is_empty() {
-                        out.insert(s.clone(), s.clone());
+                        out.insert(s.clone());
                     }
                 }
             }
