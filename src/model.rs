@@ -189,7 +189,11 @@ impl EncodedState {
             return Err((state, messages));
         };
         let entries = o.iter().skip(1);
-        let mut buf = Vec::with_capacity(256);
+        // Room for the messages' texts and a little more: a state of long messages is
+        // written without regrowing (and copying) its buffer a doubling at a time, nor
+        // holding up to twice its size.
+        let texts: usize = messages.iter().map(|m| m.json().len() + 1).sum();
+        let mut buf = Vec::with_capacity(texts + 256);
         buf.extend_from_slice(br#"{"messages":["#);
         for (i, m) in messages.iter().enumerate() {
             if i > 0 {

@@ -168,6 +168,26 @@ pub fn write_with_snapshot(ev: &Value, snapshot_json: &str, buf: &mut Vec<u8>) {
     });
 }
 
+/// [`write_with_snapshot`] with nothing written for the `snapshot` entry's value: where it
+/// goes in `buf` (`None`, and the event written whole, when `ev` is not an object with a
+/// `snapshot` key). A sink writes a long snapshot from where it is kept, not copied into
+/// its frame buffer ([`super::write_snapshot_frame`]).
+pub fn write_with_snapshot_slot(ev: &Value, buf: &mut Vec<u8>) -> Option<usize> {
+    let Value::Object(m) = ev else {
+        write_value(ev, buf);
+        return None;
+    };
+    let mut slot = None;
+    write_object(m, buf, |k, x, buf| {
+        if k == "snapshot" {
+            slot = Some(buf.len());
+        } else {
+            write_value(x, buf);
+        }
+    });
+    slot
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -13,11 +13,13 @@ pub use sse::{frame as sse_frame, SseSink};
 
 /// An output format for AG-UI events.
 pub trait Sink {
-    /// Writes one event. A frame is written whole or not at all (no half frames on error).
+    /// Writes one event. A frame is handed to the writer whole (no half frames on error), but
+    /// for a snapshot of 64 KiB or more ([`Sink::write_with_snapshot`]).
     fn write_event(&mut self, ev: &Value) -> io::Result<()>;
     /// Writes an event whose `snapshot` is the compact JSON text `snapshot` (a state written
     /// on a parse thread, [`crate::model::EncodedState`]), as [`Sink::write_event`] would
-    /// write the event with that value in place.
+    /// write the event with that value in place. A snapshot of 64 KiB or more is handed to
+    /// the writer from where it is, between the frame's head and tail.
     fn write_with_snapshot(&mut self, ev: &Value, snapshot: &str) -> io::Result<()>;
     fn flush(&mut self) -> io::Result<()>;
 }
@@ -53,8 +55,80 @@ pub fn for_format<'a, W: Write + 'a>(format: Format, w: W) -> Box<dyn Sink + 'a>
     }
 }
 
+/// A snapshot this long is written from where it is kept ([`crate::model::EncodedState`]), in
+/// three writes, not copied into the sink's frame buffer: a state of long messages would
+/// otherwise hold a second copy of itself there, in a buffer kept at its size.
+const SPLIT_SNAPSHOT: usize = 64 * 1024;
+/// Writes a frame of `prefix`, `ev` with `snapshot` (compact JSON text) as its `snapshot`
+/// value, and `suffix`, byte for byte as [`encode::write_with_snapshot`] would between them:
+/// a long snapshot straight from `snapshot` ([`SPLIT_SNAPSHOT`]).
+fn write_snapshot_frame<W: Write>(
+    w: &mut W,
+    buf: &mut Vec<u8>,
+    ev: &Value,
+    snapshot: &str,
+    prefix: &[u8],
+    suffix: &[u8],
+) -> io::Result<()> {
+    buf.clear();
+    buf.extend_from_slice(prefix);
+    if snapshot.len() >= SPLIT_SNAPSHOT {
+        if let Some(at) = encode::write_with_snapshot_slot(ev, buf) {
+            buf.extend_from_slice(suffix);
+            w.write_all(&buf[..at])?;
+            w.write_all(snapshot.as_bytes())?;
+            return w.write_all(&buf[at..]);
+        }
+        buf.truncate(prefix.len());
+    }
+    encode::write_with_snapshot(ev, snapshot, buf);
+    buf.extend_from_slice(suffix);
+    w.write_all(buf)
+}
+
 /// Serializes an event exactly as `JSON.stringify` would for these values: compact, keys in
 /// insertion order, non-ASCII as raw UTF-8.
 pub fn encode_json(ev: &Value, buf: &mut Vec<u8>) {
     encode::write_value(ev, buf);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    /// A snapshot written from its text, long or short, makes the frame the event with that
+    /// value in place makes, in either format.
+    #[test]
+    fn snapshot_frames_equal_whole_events() {
+        let long = "é\"\n".repeat(SPLIT_SNAPSHOT / 2);
+        for text in ["x".to_string(), "y".repeat(SPLIT_SNAPSHOT - 2), long] {
+            let state = json!({"messages": [], "note": text});
+            let snapshot = serde_json::to_string(&state).expect("a value");
+            let ev = json!({"type": "STATE_SNAPSHOT", "timestamp": 7, "snapshot": null, "rawEvent": {"a": [1]}});
+            let mut whole = ev.clone();
+            whole["snapshot"] = state;
+            for format in [Format::Sse, Format::Ndjson] {
+                let (mut split, mut plain) = (vec![], vec![]);
+                for_format(format, &mut split)
+                    .write_with_snapshot(&ev, &snapshot)
+                    .expect("in-memory write");
+                for_format(format, &mut plain)
+                    .write_event(&whole)
+                    .expect("in-memory write");
+                assert_eq!(
+                    split,
+                    plain,
+                    "{format:?}, snapshot of {} bytes",
+                    snapshot.len()
+                );
+            }
+        }
+        // Not an event object with a snapshot key: written whole, as it is.
+        let mut out = vec![];
+        for_format(Format::Ndjson, &mut out)
+            .write_with_snapshot(&json!([1]), &"z".repeat(SPLIT_SNAPSHOT))
+            .expect("in-memory write");
+        assert_eq!(out, b"[1]\n");
+    }
 }

@@ -4,7 +4,7 @@ use std::io::{self, Write};
 
 use serde_json::Value;
 
-use super::{encode_json, Sink};
+use super::{encode_json, write_snapshot_frame, Sink};
 
 pub struct NdjsonSink<W> {
     w: W,
@@ -29,10 +29,7 @@ impl<W: Write> Sink for NdjsonSink<W> {
     }
 
     fn write_with_snapshot(&mut self, ev: &Value, snapshot: &str) -> io::Result<()> {
-        self.buf.clear();
-        super::encode::write_with_snapshot(ev, snapshot, &mut self.buf);
-        self.buf.push(b'\n');
-        self.w.write_all(&self.buf)
+        write_snapshot_frame(&mut self.w, &mut self.buf, ev, snapshot, b"", b"\n")
     }
 
     fn flush(&mut self) -> io::Result<()> {

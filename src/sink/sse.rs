@@ -5,7 +5,7 @@ use std::io::{self, Write};
 
 use serde_json::Value;
 
-use super::{encode_json, Sink};
+use super::{encode_json, write_snapshot_frame, Sink};
 
 pub struct SseSink<W> {
     w: W,
@@ -36,11 +36,7 @@ impl<W: Write> Sink for SseSink<W> {
     }
 
     fn write_with_snapshot(&mut self, ev: &Value, snapshot: &str) -> io::Result<()> {
-        self.buf.clear();
-        self.buf.extend_from_slice(b"data: ");
-        super::encode::write_with_snapshot(ev, snapshot, &mut self.buf);
-        self.buf.extend_from_slice(b"\n\n");
-        self.w.write_all(&self.buf)
+        write_snapshot_frame(&mut self.w, &mut self.buf, ev, snapshot, b"data: ", b"\n\n")
     }
 
     fn flush(&mut self) -> io::Result<()> {
