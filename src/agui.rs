@@ -93,8 +93,9 @@ pub fn static_event_type(t: &str) -> Option<&'static str> {
     })
 }
 
-/// An event under construction.
-pub struct EventBuilder(Map<String, Value>);
+/// An event under construction. One made by a [`Shape`] knows it until a field is added
+/// ([`EventBuilder::build_shaped`]).
+pub struct EventBuilder(Map<String, Value>, Option<(&'static Shape, bool)>);
 
 /// The keys of an event kind's fields, as ready maps to clone: cloning copies the hash table
 /// and the keys' stored hashes, so filling one in hashes no key (each `insert` into
@@ -105,6 +106,10 @@ pub struct Shape {
     with_ts: Keys,
     /// `type`, the fields.
     without_ts: Keys,
+    /// The fields' keys.
+    fields: Vec<String>,
+    /// Each field's key as written between two values: `,"key":`.
+    key_json: Vec<Vec<u8>>,
 }
 
 impl Shape {
@@ -113,13 +118,33 @@ impl Shape {
         Shape {
             with_ts: keys(&["type", "timestamp"]),
             without_ts: keys(&["type"]),
+            fields: fields.iter().map(|f| f.to_string()).collect(),
+            key_json: fields
+                .iter()
+                .map(|f| {
+                    let mut k = b",".to_vec();
+                    crate::sink::encode::write_str(f, &mut k);
+                    k.push(b':');
+                    k
+                })
+                .collect(),
         }
+    }
+
+    /// The fields' keys, in order (`type` and `timestamp` not among them).
+    pub fn fields(&self) -> &[String] {
+        &self.fields
+    }
+
+    /// Field `i`'s key as the encoder writes it after a value: `,"key":`.
+    pub fn key_json(&self, i: usize) -> &[u8] {
+        &self.key_json[i]
     }
 
     /// An event of this shape: `type`, `timestamp` when given, then `values` in field order.
     #[inline]
     pub fn event<const N: usize>(
-        &self,
+        &'static self,
         kind: &str,
         timestamp: Option<i64>,
         values: [Value; N],
@@ -131,7 +156,7 @@ impl Shape {
     /// over, not allocated anew.
     #[inline]
     pub fn event_strs<const N: usize>(
-        &self,
+        &'static self,
         kind: &str,
         timestamp: Option<i64>,
         values: [&str; N],
@@ -142,7 +167,7 @@ impl Shape {
     /// An event of this shape with its fields set by `set`, one value each, in field order.
     #[inline]
     fn filled<T, const N: usize>(
-        &self,
+        &'static self,
         kind: &str,
         timestamp: Option<i64>,
         values: [T; N],
@@ -161,7 +186,7 @@ impl Shape {
         for (slot, v) in slots.zip(values) {
             set(slot, v);
         }
-        EventBuilder(m)
+        EventBuilder(m, Some((self, timestamp.is_some())))
     }
 
     /// A map of this shape's keys, values to be written over: a spare one of the same keys
@@ -300,11 +325,12 @@ impl EventBuilder {
         if let Some(ts) = timestamp {
             m.insert("timestamp".into(), Value::Number(ts.into()));
         }
-        EventBuilder(m)
+        EventBuilder(m, None)
     }
 
     pub fn str(mut self, key: &str, v: impl Into<String>) -> Self {
         self.0.insert(key.into(), Value::String(v.into()));
+        self.1 = None;
         self
     }
 
@@ -317,11 +343,48 @@ impl EventBuilder {
 
     pub fn val(mut self, key: &str, v: Value) -> Self {
         self.0.insert(key.into(), v);
+        self.1 = None;
         self
     }
 
     pub fn build(self) -> Value {
         Value::Object(self.0)
+    }
+
+    /// The event, and its [`Shape`] when it was made by one with a string in every field
+    /// (`type` and `timestamp` aside) and nothing added since: a [`StrShaped`] event.
+    pub fn build_shaped(self) -> (Value, Option<StrShaped>) {
+        let shaped = self.1.filter(|(shape, ts)| {
+            let head = 1 + usize::from(*ts);
+            self.0.len() == head + shape.fields.len()
+                && self.0.values().skip(head).all(Value::is_string)
+        });
+        (
+            Value::Object(self.0),
+            shaped.map(|(shape, _)| StrShaped(shape)),
+        )
+    }
+}
+
+/// The [`Shape`] of an event whose fields are all strings, as [`EventBuilder::build_shaped`]
+/// made it: its keys are `type`, maybe `timestamp`, then the shape's fields in order. The
+/// checker ([`crate::check::Checker::shaped_event`]) and the sinks
+/// ([`crate::sink::Sink::write_shaped`]) read such an event without looking its keys up.
+#[derive(Clone, Copy)]
+pub struct StrShaped(pub &'static Shape);
+
+impl StrShaped {
+    /// Whether `ev` is laid out as this shape says (checked in debug builds by the readers).
+    pub fn fits(&self, ev: &Value) -> bool {
+        let Value::Object(m) = ev else {
+            return false;
+        };
+        let mut keys = m.keys();
+        keys.next().is_some_and(|k| k == "type")
+            && keys
+                .skip_while(|k| *k == "timestamp")
+                .eq(self.0.fields.iter())
+            && m.values().skip(1).all(|v| v.is_string() || v.is_i64())
     }
 }
 

@@ -9,6 +9,7 @@ use std::sync::Arc;
 use serde_json::Value;
 
 use crate::adapter::{Disposition, Family, Router};
+use crate::agui::StrShaped;
 use crate::error::Error;
 use crate::input::{Frame, Framer, Framing, IdleHint, Origin, Record, DEFAULT_MAX_LINE_BYTES};
 use crate::mapper::{MapOptions, Mapper};
@@ -119,6 +120,13 @@ pub trait Observer {
         origin: &Origin,
     ) -> io::Result<()> {
         self.event(&with_snapshot(ev, state), origin)
+    }
+    /// An AG-UI event the mapper laid out as `shape` says (every field a string): by
+    /// default, [`Observer::event`]; an observer that checks or writes events can skip
+    /// looking its keys up ([`crate::check::Checker::shaped_event`],
+    /// [`crate::sink::Sink::write_shaped`]).
+    fn shaped_event(&mut self, ev: &Value, _shape: StrShaped, origin: &Origin) -> io::Result<()> {
+        self.event(ev, origin)
     }
     /// Whether `record` and `model` need every record's whole value. `false` lets the pipeline
     /// skip the parts of v2/v3 lines that no adapter reads ([`crate::input::prune`]): a
@@ -295,9 +303,10 @@ fn deliver(
 ) -> Result<(), Error> {
     for (i, e) in out.iter().enumerate() {
         stats.events += 1;
-        match mapper.encoded_snapshot(i) {
-            Some(state) => obs.encoded_event(e, state, origin),
-            None => obs.event(e, origin),
+        match (mapper.encoded_snapshot(i), mapper.shape_at(i, out.len())) {
+            (Some(state), _) => obs.encoded_event(e, state, origin),
+            (None, Some(shape)) => obs.shaped_event(e, shape, origin),
+            (None, None) => obs.event(e, origin),
         }
         .map_err(Error::Output)?;
     }

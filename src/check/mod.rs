@@ -34,6 +34,7 @@ use std::sync::Arc;
 use serde_json::Value;
 
 use crate::adapter::{classify, Disposition, Family};
+use crate::agui::StrShaped;
 use crate::input::{Origin, Record};
 use crate::model::ModelEvent;
 use crate::pipeline::{self, Input, Observer, Options};
@@ -164,6 +165,8 @@ pub struct Checker {
     /// The chunk-expanded events of the current event (`None`: the event itself), kept between
     /// events (no allocation per event).
     expanded: Vec<Option<Value>>,
+    /// [`Checker::shape_fit`]'s answers, by shape and event type.
+    shape_fits: Vec<((usize, usize), schema::ShapeFit)>,
     drained: usize,
     streamed: report::Counts,
     finished: bool,
@@ -195,6 +198,7 @@ impl Checker {
             records_of: None,
             pending_bad: None,
             expanded: vec![],
+            shape_fits: vec![],
             drained: 0,
             streamed: Default::default(),
             finished: false,
@@ -271,6 +275,33 @@ impl Checker {
 
     /// An AG-UI event and the input line it came from.
     pub fn event(&mut self, ev: &Value, origin: &Origin) {
+        self.checked_event(ev, None, origin)
+    }
+
+    /// [`Checker::event`] of an event laid out as `shape` says (made by the mapper): its
+    /// schema checks are the timestamp's alone when its fields leave nothing else to find
+    /// ([`schema::check_shaped`]).
+    pub fn shaped_event(&mut self, ev: &Value, shape: StrShaped, origin: &Origin) {
+        self.checked_event(ev, Some(shape), origin)
+    }
+
+    /// The [`schema::ShapeFit`] of `shape` in an event of type `t`, worked out once per
+    /// shape and type (known by address: a shape is a static, and so is a known type's name
+    /// as [`Ctx::at`] keeps it).
+    fn shape_fit(&mut self, shape: StrShaped, t: &str) -> schema::ShapeFit {
+        let Some(Cow::Borrowed(kind)) = self.ctx.event_type else {
+            return schema::shape_fit(t, shape.0.fields());
+        };
+        let key = (std::ptr::from_ref(shape.0) as usize, kind.as_ptr() as usize);
+        if let Some((_, fit)) = self.shape_fits.iter().find(|(k, _)| *k == key) {
+            return *fit;
+        }
+        let fit = schema::shape_fit(kind, shape.0.fields());
+        self.shape_fits.push((key, fit));
+        fit
+    }
+
+    fn checked_event(&mut self, ev: &Value, shape: Option<StrShaped>, origin: &Origin) {
         self.flush_bad(false);
         let index = self.events;
         self.events += 1;
@@ -278,7 +309,13 @@ impl Checker {
         let t = base.get("type").and_then(Value::as_str);
         self.ctx.at(origin, Some(index), t);
         let mut issues = vec![];
-        schema::check_ev(&base, &mut issues);
+        match shape {
+            Some(shape) => {
+                let fit = self.shape_fit(shape, t.unwrap_or(""));
+                schema::check_shaped(&base, shape, fit, &mut issues)
+            }
+            None => schema::check_ev(&base, &mut issues),
+        }
         for issue in issues {
             let msg = match issue.path.as_str() {
                 "" | "type" => issue.message,
@@ -395,6 +432,10 @@ impl Observer for CheckObserver {
     }
     fn event(&mut self, ev: &Value, origin: &Origin) -> io::Result<()> {
         self.checker.event(ev, origin);
+        Ok(())
+    }
+    fn shaped_event(&mut self, ev: &Value, shape: StrShaped, origin: &Origin) -> io::Result<()> {
+        self.checker.shaped_event(ev, shape, origin);
         Ok(())
     }
     /// No rule reads a `STATE_SNAPSHOT`'s state (any JSON value is a valid `snapshot`): the
@@ -595,5 +636,56 @@ mod tests {
         let r =
             check_bytes("t", START.as_bytes().to_vec(), &Options::default(), &cfg).expect("check");
         assert_eq!(r.findings[0].severity, Severity::Error);
+    }
+
+    /// Events the mapper lays out from a shape are checked as any other: the same findings,
+    /// whether the shape leaves only the timestamp to check or not (a role out of its
+    /// values, a timestamp past 2^53, a pre-1.0 or unknown type, a required field missing).
+    #[test]
+    fn shaped_events_are_checked_as_whole_ones() {
+        use crate::agui::Shape;
+        use crate::shape;
+        let ts = |t: i64| Some(t);
+        let make = |shape: &'static Shape, kind: &str, t: Option<i64>, values: &[&str]| {
+            let b = match values {
+                [a] => shape.event_strs(kind, t, [*a]),
+                [a, b] => shape.event_strs(kind, t, [*a, *b]),
+                _ => unreachable!("one or two fields"),
+            };
+            let (ev, shaped) = b.build_shaped();
+            (ev, shaped.expect("string fields: shaped"))
+        };
+        let start = shape!("messageId", "role");
+        let content = shape!("messageId", "delta");
+        let id_only = shape!("toolCallId");
+        let events = [
+            make(start, "TEXT_MESSAGE_START", ts(1), &["m", "assistant"]),
+            make(content, "TEXT_MESSAGE_CONTENT", ts(2), &["m", "hi"]),
+            make(content, "TEXT_MESSAGE_CONTENT", ts(1 << 60), &["m", ""]),
+            make(content, "TEXT_MESSAGE_CONTENT", None, &["m", "x"]),
+            make(start, "TEXT_MESSAGE_START", ts(-5), &["n", "robot"]),
+            make(content, "THINKING_TEXT_MESSAGE_CONTENT", ts(3), &["n", "y"]),
+            make(content, "NOT_A_TYPE", ts(3), &["n", "y"]),
+            make(id_only, "TOOL_CALL_START", ts(4), &["c"]),
+            make(id_only, "TOOL_CALL_END", ts(5), &["c"]),
+        ];
+        let origin = Origin {
+            file: Arc::from("t"),
+            line: 1,
+        };
+        let (mut whole, mut shaped) = (
+            Checker::new(Arc::from("t"), Config::default()),
+            Checker::new(Arc::from("t"), Config::default()),
+        );
+        for (ev, shape) in &events {
+            whole.event(ev, &origin);
+            shaped.shaped_event(ev, *shape, &origin);
+        }
+        let (a, b) = (whole.drain_new().to_vec(), shaped.drain_new().to_vec());
+        let rules: Vec<&str> = a.iter().map(|f| f.rule).collect();
+        for rule in ["AGX206", "AGX209", "AGX202", "AGX201", "AGX203"] {
+            assert!(rules.contains(&rule), "{rule} not among {rules:?}");
+        }
+        assert_eq!(a, b);
     }
 }

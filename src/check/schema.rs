@@ -3,6 +3,8 @@
 
 use serde_json::Value;
 
+use crate::agui::StrShaped;
+
 use crate::json::Field;
 
 use super::ev::Ev;
@@ -455,6 +457,21 @@ impl V<'_> {
         }
     }
 
+    /// The `timestamp` of an event, when it has one.
+    fn timestamp(&mut self, ts: Option<&Value>) {
+        if let Some(ts) = ts {
+            if ts.is_null() {
+                self.push(
+                    "AGX204",
+                    "timestamp".into(),
+                    "`timestamp` must be omitted, not null".into(),
+                );
+            } else {
+                self.int(P::Root("timestamp"), "timestamp", ts, false);
+            }
+        }
+    }
+
     fn int(&mut self, p: P<'_>, name: &str, val: &Value, min0: bool) {
         let ok = match val {
             Value::Number(n) => {
@@ -884,6 +901,86 @@ pub fn check_event_into(ev: &Value, out: &mut Vec<Issue>) {
     check_ev(&Ev::of(ev), out)
 }
 
+/// [`check_ev`] of an event the mapper laid out as `shape` says (`type`, maybe `timestamp`,
+/// then the shape's fields, each a string), whose [`ShapeFit`] for its type is `fit`. When
+/// every field is one the event type's schema has as a string (or any JSON, or one of its
+/// values for a field of a few), and no field the type requires is missing, nothing but
+/// the timestamp can be wrong: only it is checked. Debug builds check the event whole too,
+/// and compare.
+pub fn check_shaped(f: &Ev<'_>, shape: StrShaped, fit: ShapeFit, out: &mut Vec<Issue>) {
+    let suffices = match fit {
+        ShapeFit::Strings => true,
+        ShapeFit::Values => values_fit(f, shape.0.fields()),
+        ShapeFit::No => false,
+    };
+    if !suffices {
+        return check_ev(f, out);
+    }
+    debug_assert!(shape.fits(f.v), "not laid out as its shape: {}", f.v);
+    let from = out.len();
+    V { out }.timestamp(f.timestamp);
+    debug_assert!(
+        {
+            let mut whole = vec![];
+            check_ev(f, &mut whole);
+            whole == out[from..]
+        },
+        "the checks of a shaped event differ from its whole check: {}",
+        f.v
+    );
+}
+
+/// What the schema of an event type says of a shape's string fields (see [`check_shaped`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ShapeFit {
+    /// Any strings do: only the timestamp is left to check.
+    Strings,
+    /// Some field takes one of a few values: the event's values tell.
+    Values,
+    /// The event is checked whole (a field the type has not, or of another kind, or a
+    /// required one missing; an unknown or pre-1.0 type).
+    No,
+}
+
+/// The [`ShapeFit`] of string `fields` in an event of type `t` (the same for every event of
+/// that type and shape: the checker keeps it).
+pub fn shape_fit(t: &str, fields: &[String]) -> ShapeFit {
+    let Some((spec, _)) = spec(t).filter(|_| !t.starts_with("THINKING_")) else {
+        return ShapeFit::No;
+    };
+    let mut fit = ShapeFit::Strings;
+    for name in fields {
+        match spec
+            .iter()
+            .find(|(n, _, _)| n == name)
+            .map(|(_, kind, _)| kind)
+        {
+            Some(K::Str | K::Json | K::JsonNonNull) => {}
+            Some(K::Enum(_)) => fit = ShapeFit::Values,
+            _ => return ShapeFit::No,
+        }
+    }
+    let complete = spec
+        .iter()
+        .all(|(n, _, required)| !required || fields.iter().any(|f| f == n));
+    if complete {
+        fit
+    } else {
+        ShapeFit::No
+    }
+}
+
+/// Whether each of `fields` that takes one of a few values holds one of them.
+fn values_fit(f: &Ev<'_>, fields: &[String]) -> bool {
+    let Some((spec, _)) = spec(f.t()) else {
+        return false;
+    };
+    spec.iter().all(|(n, kind, _)| match kind {
+        K::Enum(opts) if fields.iter().any(|x| x == n) => f.s(n).is_some_and(|v| opts.contains(&v)),
+        _ => true,
+    })
+}
+
 /// [`check_event`] of an event whose fields are found, appending to `out`.
 pub fn check_ev(f: &Ev<'_>, out: &mut Vec<Issue>) {
     let ev = f.v;
@@ -913,17 +1010,7 @@ pub fn check_ev(f: &Ev<'_>, out: &mut Vec<Issue>) {
         &["type", "timestamp", "rawEvent", "metadata"]
     };
     v.object(P::Root(""), ev, fields, base, true);
-    if let Some(ts) = ts {
-        if ts.is_null() {
-            v.push(
-                "AGX204",
-                "timestamp".into(),
-                "`timestamp` must be omitted, not null".into(),
-            );
-        } else {
-            v.int(P::Root("timestamp"), "timestamp", ts, false);
-        }
-    }
+    v.timestamp(ts);
     if raw.is_some_and(Value::is_null) {
         v.push(
             "AGX204",

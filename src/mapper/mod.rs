@@ -16,11 +16,12 @@ use indexmap::IndexMap;
 use serde_json::{json, Map, Value};
 
 use crate::adapter::lc;
-use crate::agui::{EventBuilder, Shape, THINKING_RENAMES};
+use crate::agui::{EventBuilder, Shape, StrShaped, THINKING_RENAMES};
 use crate::idhash::FastIds;
 use crate::model::{EncodedState, ErrorInfo, InterruptInfo, ModelEvent, Usage};
 use crate::{keys, shape};
 use messages::RunMessages;
+use std::cell::RefCell;
 
 /// `--text`: stream every model message, or only the final state's answer (seed `004`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -79,6 +80,9 @@ pub struct Mapper {
     encoded: Option<Box<EncodedState>>,
     /// The last run's message list in AG-UI form, by message ([`messages::Converted`]).
     converted: messages::Converted,
+    /// Per event in the caller's `out`, its [`StrShaped`] layout when it has one
+    /// ([`Mapper::shape_at`]).
+    shapes: RefCell<Vec<Option<StrShaped>>>,
 }
 
 #[derive(Default)]
@@ -169,6 +173,7 @@ impl Mapper {
             snapshot_at: None,
             encoded: None,
             converted: Default::default(),
+            shapes: RefCell::new(vec![]),
         }
     }
 
@@ -213,7 +218,7 @@ impl Mapper {
     #[inline]
     fn shaped<const N: usize>(
         &self,
-        shape: &Shape,
+        shape: &'static Shape,
         kind: &str,
         values: [Value; N],
     ) -> EventBuilder {
@@ -224,58 +229,69 @@ impl Mapper {
     #[inline]
     fn shaped_strs<const N: usize>(
         &self,
-        shape: &Shape,
+        shape: &'static Shape,
         kind: &str,
         values: [&str; N],
     ) -> EventBuilder {
         shape.event_strs(kind, self.timestamp, values)
     }
 
-    fn push(&self, ev: Value, out: &mut Vec<Value>) {
+    /// Adds an event to `out` (a builder's with its [`StrShaped`] layout, if any).
+    fn push(&self, ev: impl Into<Built>, out: &mut Vec<Value>) {
+        let Built(ev, shape) = ev.into();
+        let mut shapes = self.shapes.borrow_mut();
+        // Events of a previous call the caller took without settling them have no layout.
+        shapes.resize(out.len(), None);
         if self.opts.compat == Compat::Thinking {
             if let Some(renamed) = thinking_compat(&ev) {
                 out.push(renamed);
+                shapes.push(None);
                 return;
             }
         }
         out.push(ev);
+        shapes.push(shape);
+    }
+
+    /// The [`StrShaped`] layout of the event at `at` of the last call's `out`, when it has
+    /// one (`len` is the length of `out`).
+    pub fn shape_at(&self, at: usize, len: usize) -> Option<StrShaped> {
+        let shapes = self.shapes.borrow();
+        if shapes.len() != len {
+            return None;
+        }
+        shapes.get(at).copied().flatten()
     }
 
     /// An event whose only field is a message id (END events, REASONING_START).
     fn emit_id(&self, kind: &str, id: &str, out: &mut Vec<Value>) {
-        let e = self.shaped_strs(shape!("messageId"), kind, [id]).build();
+        let e = self.shaped_strs(shape!("messageId"), kind, [id]);
         self.push(e, out);
     }
 
     /// A `*_CONTENT` event.
     fn emit_delta(&self, kind: &str, id: &str, delta: &str, out: &mut Vec<Value>) {
-        let e = self
-            .shaped_strs(shape!("messageId", "delta"), kind, [id, delta])
-            .build();
+        let e = self.shaped_strs(shape!("messageId", "delta"), kind, [id, delta]);
         self.push(e, out);
     }
 
     fn emit_text_start(&self, id: &str, out: &mut Vec<Value>) {
-        let e = self
-            .shaped_strs(
-                shape!("messageId", "role"),
-                "TEXT_MESSAGE_START",
-                [id, "assistant"],
-            )
-            .build();
+        let e = self.shaped_strs(
+            shape!("messageId", "role"),
+            "TEXT_MESSAGE_START",
+            [id, "assistant"],
+        );
         self.push(e, out);
     }
 
     /// REASONING_START + REASONING_MESSAGE_START for one reasoning id.
     fn emit_reasoning_open(&self, rid: &str, out: &mut Vec<Value>) {
         self.emit_id("REASONING_START", rid, out);
-        let e = self
-            .shaped_strs(
-                shape!("messageId", "role"),
-                "REASONING_MESSAGE_START",
-                [rid, "reasoning"],
-            )
-            .build();
+        let e = self.shaped_strs(
+            shape!("messageId", "role"),
+            "REASONING_MESSAGE_START",
+            [rid, "reasoning"],
+        );
         self.push(e, out);
     }
 
@@ -325,9 +341,7 @@ impl Mapper {
                 let n = run.steps.entry(name.clone()).or_insert(0);
                 *n += 1;
                 if *n == 1 {
-                    let e = self
-                        .shaped(shape!("stepName"), "STEP_STARTED", [s(name)])
-                        .build();
+                    let e = self.shaped(shape!("stepName"), "STEP_STARTED", [s(name)]);
                     self.push(e, out);
                 }
             }
@@ -342,9 +356,7 @@ impl Mapper {
                 *n -= 1;
                 if *n == 0 {
                     run.steps.shift_remove(&name);
-                    let e = self
-                        .shaped(shape!("stepName"), "STEP_FINISHED", [s(name)])
-                        .build();
+                    let e = self.shaped(shape!("stepName"), "STEP_FINISHED", [s(name)]);
                     self.push(e, out);
                 }
             }
@@ -373,13 +385,11 @@ impl Mapper {
                     .or_else(|| run.last_reasoning_id.get(&key))
                     .cloned()
                     .unwrap_or_else(|| reasoning_id(&message_id, &block));
-                let e = self
-                    .shaped(
-                        shape!("subtype", "entityId", "encryptedValue"),
-                        "REASONING_ENCRYPTED_VALUE",
-                        [s("message"), s(rid), s(value)],
-                    )
-                    .build();
+                let e = self.shaped(
+                    shape!("subtype", "entityId", "encryptedValue"),
+                    "REASONING_ENCRYPTED_VALUE",
+                    [s("message"), s(rid), s(value)],
+                );
                 self.push(e, out);
             }
             ModelEvent::ToolCallChunk {
@@ -418,13 +428,11 @@ impl Mapper {
                 delta,
             } => {
                 let value = keys!("toolCallId", "delta").object([s(tool_call_id), s(delta)]);
-                let e = self
-                    .shaped(
-                        shape!("name", "value"),
-                        "CUSTOM",
-                        [s(TOOL_OUTPUT_DELTA), value],
-                    )
-                    .build();
+                let e = self.shaped(
+                    shape!("name", "value"),
+                    "CUSTOM",
+                    [s(TOOL_OUTPUT_DELTA), value],
+                );
                 self.push(e, out);
             }
             ModelEvent::ToolEnd {
@@ -435,9 +443,7 @@ impl Mapper {
                 error,
             } => self.tool_result(tool_call_id, name, content, message_id, error, out),
             ModelEvent::Custom { name, value } => {
-                let e = self
-                    .shaped(shape!("name", "value"), "CUSTOM", [s(name), value])
-                    .build();
+                let e = self.shaped(shape!("name", "value"), "CUSTOM", [s(name), value]);
                 self.push(e, out);
             }
             ModelEvent::State { state } => {
@@ -489,6 +495,7 @@ impl Mapper {
             let ev = std::mem::take(ev);
             self.run_mut().messages.keep(ev);
         }
+        self.shapes.get_mut().clear();
         // Their maps are filled in again by the next events of the same kinds.
         for ev in out.drain(..) {
             crate::agui::recycle(ev);
@@ -646,13 +653,11 @@ impl Mapper {
         if let Some(call_id) = known {
             let started_here = self.run_mut().tools.get(&call_id).is_some_and(|t| !t.ended);
             if started_here && !args.is_empty() {
-                let e = self
-                    .shaped(
-                        shape!("toolCallId", "delta"),
-                        "TOOL_CALL_ARGS",
-                        [s(call_id), s(args)],
-                    )
-                    .build();
+                let e = self.shaped(
+                    shape!("toolCallId", "delta"),
+                    "TOOL_CALL_ARGS",
+                    [s(call_id), s(args)],
+                );
                 self.push(e, out);
             }
             return;
@@ -717,17 +722,14 @@ impl Mapper {
                 "TOOL_CALL_START",
                 [s(call_id), s(name)],
             ),
-        }
-        .build();
+        };
         self.push(e, out);
         if let Some(a) = args.filter(|a| !a.is_empty()) {
-            let e = self
-                .shaped(
-                    shape!("toolCallId", "delta"),
-                    "TOOL_CALL_ARGS",
-                    [s(call_id), s(a)],
-                )
-                .build();
+            let e = self.shaped(
+                shape!("toolCallId", "delta"),
+                "TOOL_CALL_ARGS",
+                [s(call_id), s(a)],
+            );
             self.push(e, out);
         }
     }
@@ -748,9 +750,7 @@ impl Mapper {
         if done {
             run.tool_done();
         }
-        let e = self
-            .shaped(shape!("toolCallId"), "TOOL_CALL_END", [s(call_id)])
-            .build();
+        let e = self.shaped(shape!("toolCallId"), "TOOL_CALL_END", [s(call_id)]);
         self.push(e, out);
     }
 
@@ -785,7 +785,7 @@ impl Mapper {
         if error {
             b = b.val("metadata", json!({"status": "error"}));
         }
-        let e = b.build();
+        let e = b;
         self.push(e, out);
         if self.opts.tool_steps == ToolSteps::Reasoning {
             let line = if error {
@@ -934,9 +934,7 @@ impl Mapper {
             .rev()
             .collect();
         for name in steps {
-            let e = self
-                .shaped(shape!("stepName"), "STEP_FINISHED", [s(name)])
-                .build();
+            let e = self.shaped(shape!("stepName"), "STEP_FINISHED", [s(name)]);
             self.push(e, out);
         }
         let Some(mut run) = self.run.take() else {
@@ -952,36 +950,30 @@ impl Mapper {
                 if let Some(c) = &info.lc_code {
                     raw.insert("lc_error_code".into(), Value::String(c.clone()));
                 }
-                let e = self
-                    .shaped(
-                        shape!("rawEvent", "message", "code"),
-                        "RUN_ERROR",
-                        [Value::Object(raw), s(info.message), s(code)],
-                    )
-                    .build();
+                let e = self.shaped(
+                    shape!("rawEvent", "message", "code"),
+                    "RUN_ERROR",
+                    [Value::Object(raw), s(info.message), s(code)],
+                );
                 self.push(e, out);
                 self.pending.clear();
             }
             Ending::Incomplete(message) => {
-                let e = self
-                    .shaped(
-                        shape!("message", "code"),
-                        "RUN_ERROR",
-                        [s(message), s(error_code::INCOMPLETE_STREAM)],
-                    )
-                    .build();
+                let e = self.shaped(
+                    shape!("message", "code"),
+                    "RUN_ERROR",
+                    [s(message), s(error_code::INCOMPLETE_STREAM)],
+                );
                 self.push(e, out);
                 self.pending.clear();
             }
             Ending::Finished => {
                 if let Some(msgs) = run.messages.take(&mut self.converted) {
-                    let e = self
-                        .shaped(
-                            shape!("messages"),
-                            "MESSAGES_SNAPSHOT",
-                            [Value::Array(msgs)],
-                        )
-                        .build();
+                    let e = self.shaped(
+                        shape!("messages"),
+                        "MESSAGES_SNAPSHOT",
+                        [Value::Array(msgs)],
+                    );
                     self.push(e, out);
                 }
                 let outcome = if run.interrupts.is_empty() {
@@ -1021,8 +1013,7 @@ impl Mapper {
                             [t, r, outcome],
                         )
                     }
-                }
-                .build();
+                };
                 self.push(e, out);
             }
         }
@@ -1112,6 +1103,22 @@ fn thinking_compat(ev: &Value) -> Option<Value> {
     m.shift_remove("role");
     m.shift_remove("messageId");
     Some(Value::Object(m))
+}
+
+/// An event for [`Mapper::push`]: a value, or a builder's value with its layout.
+struct Built(Value, Option<StrShaped>);
+
+impl From<Value> for Built {
+    fn from(v: Value) -> Built {
+        Built(v, None)
+    }
+}
+
+impl From<EventBuilder> for Built {
+    fn from(b: EventBuilder) -> Built {
+        let (v, shape) = b.build_shaped();
+        Built(v, shape)
+    }
 }
 
 /// A JSON string value.

@@ -5,6 +5,8 @@
 
 use serde_json::Value;
 
+use crate::agui::StrShaped;
+
 const ONES: u64 = 0x0101_0101_0101_0101;
 const HIGHS: u64 = 0x8080_8080_8080_8080;
 
@@ -168,6 +170,67 @@ pub fn write_with_snapshot(ev: &Value, snapshot_json: &str, buf: &mut Vec<u8>) {
     });
 }
 
+/// [`write_value`] of an event laid out as `shape` says: `type`, maybe `timestamp`, then
+/// the shape's fields, each a string (what [`crate::agui::EventBuilder::build_shaped`]
+/// vouches for). Its keys are written as the shape holds them encoded, not each escaped
+/// anew. Anything else is written by [`write_value`].
+pub fn write_shaped(ev: &Value, shape: StrShaped, buf: &mut Vec<u8>) {
+    debug_assert!(shape.fits(ev), "not laid out as its shape: {ev}");
+    let Value::Object(m) = ev else {
+        return write_value(ev, buf);
+    };
+    let mut values = m.values();
+    let (Some(Value::String(kind)), fields) = (values.next(), shape.0.fields().len()) else {
+        return write_value(ev, buf);
+    };
+    let timestamp = match m.len() - fields {
+        1 => None,
+        2 => match values.next() {
+            Some(Value::Number(n)) => Some(n),
+            _ => return write_value(ev, buf),
+        },
+        _ => return write_value(ev, buf),
+    };
+    let start = buf.len();
+    buf.extend_from_slice(br#"{"type":"#);
+    write_str(kind, buf);
+    if let Some(n) = timestamp {
+        buf.extend_from_slice(br#","timestamp":"#);
+        match n.as_i64() {
+            Some(i) => write_i64(i, buf),
+            None => serde_json::to_writer(&mut *buf, n).unwrap_or_default(),
+        }
+    }
+    for (i, v) in values.enumerate() {
+        let Value::String(text) = v else {
+            buf.truncate(start);
+            return write_value(ev, buf);
+        };
+        buf.extend_from_slice(shape.0.key_json(i));
+        write_str(text, buf);
+    }
+    buf.push(b'}');
+}
+
+/// An integer's digits, as serde_json writes it.
+fn write_i64(i: i64, buf: &mut Vec<u8>) {
+    let mut digits = [0u8; 20];
+    let mut at = digits.len();
+    let mut n = i.unsigned_abs();
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    if i < 0 {
+        buf.push(b'-');
+    }
+    buf.extend_from_slice(&digits[at..]);
+}
+
 /// [`write_with_snapshot`] with nothing written for the `snapshot` entry's value: where it
 /// goes in `buf` (`None`, and the event written whole, when `ev` is not an object with a
 /// `snapshot` key). A sink writes a long snapshot from where it is kept, not copied into
@@ -307,5 +370,53 @@ mod tests {
             }
             p = p.saturating_mul(10);
         }
+    }
+
+    /// A shaped event is written byte for byte as the generic encoder writes it.
+    #[test]
+    fn shaped_events_encode_as_values() {
+        use crate::agui::Shape;
+        use crate::shape;
+        let two: &'static Shape = shape!("messageId", "delta");
+        let one: &'static Shape = shape!("toolCallId");
+        let texts = [
+            "",
+            "plain",
+            "q\"uo\\te",
+            "line\nbreak\t\u{1}",
+            "22°C 晴",
+            "\u{7f}\u{2028}",
+        ];
+        let stamps = [
+            None,
+            Some(0),
+            Some(-1),
+            Some(1_795_994_433_263),
+            Some(i64::MIN),
+            Some(i64::MAX),
+        ];
+        for text in texts {
+            for ts in stamps {
+                for (ev, shaped) in [
+                    two.event_strs("TEXT_MESSAGE_CONTENT", ts, [text, text])
+                        .build_shaped(),
+                    one.event_strs("TOOL_CALL_END", ts, [text]).build_shaped(),
+                ] {
+                    let shaped = shaped.expect("string fields: shaped");
+                    let (mut fast, mut plain) = (vec![], vec![]);
+                    write_shaped(&ev, shaped, &mut fast);
+                    write_value(&ev, &mut plain);
+                    assert_eq!(
+                        String::from_utf8_lossy(&fast),
+                        String::from_utf8_lossy(&plain)
+                    );
+                }
+            }
+        }
+        // A field added after the shape's: not shaped any more.
+        let b = two
+            .event_strs("TEXT_MESSAGE_CONTENT", None, ["m", "d"])
+            .str("extra", "x");
+        assert!(b.build_shaped().1.is_none());
     }
 }

@@ -8,6 +8,8 @@ use std::io::{self, Write};
 
 use serde_json::Value;
 
+use crate::agui::StrShaped;
+
 pub use ndjson::NdjsonSink;
 pub use sse::{frame as sse_frame, SseSink};
 
@@ -21,6 +23,11 @@ pub trait Sink {
     /// write the event with that value in place. A snapshot of 64 KiB or more is handed to
     /// the writer from where it is, between the frame's head and tail.
     fn write_with_snapshot(&mut self, ev: &Value, snapshot: &str) -> io::Result<()>;
+    /// Writes an event laid out as `shape` says, as [`Sink::write_event`] would (without
+    /// looking its keys up: [`encode::write_shaped`]).
+    fn write_shaped(&mut self, ev: &Value, _shape: StrShaped) -> io::Result<()> {
+        self.write_event(ev)
+    }
     fn flush(&mut self) -> io::Result<()>;
 }
 
@@ -32,6 +39,10 @@ impl<S: Sink + ?Sized> Sink for Box<S> {
 
     fn write_with_snapshot(&mut self, ev: &Value, snapshot: &str) -> io::Result<()> {
         (**self).write_with_snapshot(ev, snapshot)
+    }
+
+    fn write_shaped(&mut self, ev: &Value, shape: StrShaped) -> io::Result<()> {
+        (**self).write_shaped(ev, shape)
     }
 
     fn flush(&mut self) -> io::Result<()> {

@@ -5,6 +5,8 @@ use std::io::{self, Write};
 
 use serde_json::Value;
 
+use crate::agui::StrShaped;
+
 use super::{encode_json, write_snapshot_frame, Sink};
 
 pub struct SseSink<W> {
@@ -37,6 +39,14 @@ impl<W: Write> Sink for SseSink<W> {
 
     fn write_with_snapshot(&mut self, ev: &Value, snapshot: &str) -> io::Result<()> {
         write_snapshot_frame(&mut self.w, &mut self.buf, ev, snapshot, b"data: ", b"\n\n")
+    }
+
+    fn write_shaped(&mut self, ev: &Value, shape: StrShaped) -> io::Result<()> {
+        self.buf.clear();
+        self.buf.extend_from_slice(b"data: ");
+        super::encode::write_shaped(ev, shape, &mut self.buf);
+        self.buf.extend_from_slice(b"\n\n");
+        self.w.write_all(&self.buf)
     }
 
     fn flush(&mut self) -> io::Result<()> {

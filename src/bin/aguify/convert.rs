@@ -4,6 +4,7 @@ use std::io::{self, IsTerminal, Write};
 use std::sync::Arc;
 
 use aguify::adapter::Disposition;
+use aguify::agui::StrShaped;
 use aguify::check::report::summary_line;
 use aguify::check::report::text::finding_line;
 use aguify::check::{Checker, Config};
@@ -76,6 +77,12 @@ impl Observer for ConvertObserver<'_> {
         self.checker.event(ev, origin);
         self.report_new();
         self.sink.write_event(ev)
+    }
+
+    fn shaped_event(&mut self, ev: &Value, shape: StrShaped, origin: &Origin) -> io::Result<()> {
+        self.checker.shaped_event(ev, shape, origin);
+        self.report_new();
+        self.sink.write_shaped(ev, shape)
     }
 
     /// The checker reads no `STATE_SNAPSHOT`'s state (any JSON value is a valid
