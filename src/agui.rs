@@ -199,7 +199,7 @@ impl Shape {
         };
         debug_assert_eq!(keys.0.len(), 1 + usize::from(timestamp.is_some()) + fields);
         SPARE
-            .with_borrow_mut(|spare| spare.take(&keys.0))
+            .with_borrow_mut(|spare| spare.take(keys))
             .unwrap_or_else(|| keys.0.clone())
     }
 }
@@ -219,7 +219,9 @@ fn set_str(slot: &mut Value, v: &str) {
 /// Events handed back after use ([`recycle`]), for [`Shape`] to fill in again: the mapper
 /// makes the same few kinds of event over and over (a `*_CONTENT` per token), and a spare
 /// map of the same keys saves copying the template's table and keys, and freeing them.
-struct Spare(Vec<Map<String, Value>>);
+/// Each map is kept with the address of the template it was made from ([`Layout`]), so
+/// finding one is comparing addresses, not keys; a map of no known template is not kept.
+struct Spare(Vec<(usize, Map<String, Value>)>);
 
 impl Spare {
     /// Maps kept (per thread): a run makes a few dozen kinds of event.
@@ -228,15 +230,16 @@ impl Spare {
     const MAX_STR: usize = 256;
 
     /// A spare map whose keys are `keys`' keys, in order.
-    fn take(&mut self, keys: &Map<String, Value>) -> Option<Map<String, Value>> {
+    fn take(&mut self, keys: &Keys) -> Option<Map<String, Value>> {
+        let tag = keys.addr();
         // The most recent first: a kind of event tends to follow itself (`*_CONTENT`).
-        let at = self.0.iter().rposition(|m| {
-            m.len() == keys.len() && m.keys().zip(keys.keys()).all(|(a, b)| a == b)
-        })?;
-        Some(self.0.swap_remove(at))
+        let at = self.0.iter().rposition(|(t, _)| *t == tag)?;
+        let (_, m) = self.0.swap_remove(at);
+        debug_assert!(m.keys().eq(keys.0.keys()), "a spare map of other keys");
+        Some(m)
     }
 
-    fn put(&mut self, mut m: Map<String, Value>) {
+    fn put(&mut self, tag: usize, mut m: Map<String, Value>) {
         if m.len() > EventBuilder::CAPACITY {
             return;
         }
@@ -249,7 +252,7 @@ impl Spare {
         if self.0.len() == Self::MAX {
             self.0.remove(0);
         }
-        self.0.push(m);
+        self.0.push((tag, m));
     }
 }
 
@@ -257,19 +260,29 @@ thread_local! {
     static SPARE: std::cell::RefCell<Spare> = const { std::cell::RefCell::new(Spare(Vec::new())) };
 }
 
-/// Hands an event back once it has been written, for [`Shape`] to reuse its map (see
-/// [`Spare`]); anything else is dropped.
-pub fn recycle(ev: Value) {
-    if let Value::Object(m) = ev {
-        SPARE.with_borrow_mut(|spare| spare.put(m));
+/// Hands an event back once it has been written: one made from a [`Shape`]'s template and
+/// untouched since ([`EventBuilder::build_laid_out`] gave its `layout`) is kept for the
+/// shape to reuse its map (see [`Spare`]); anything else is dropped.
+pub fn recycle(ev: Value, layout: Option<Layout>) {
+    if let (Value::Object(m), Some(layout)) = (ev, layout) {
+        SPARE.with_borrow_mut(|spare| spare.put(layout.0, m));
     }
 }
+
+/// Which template an event's map was made from, for [`recycle_as`].
+#[derive(Clone, Copy)]
+pub struct Layout(usize);
 
 /// The keys of a plain object (no `type`/`timestamp` added), as a ready map to clone: see
 /// [`Shape`]. Declare one per call site with [`keys!`].
 pub struct Keys(Map<String, Value>);
 
 impl Keys {
+    /// This template's address (a `Shape`'s templates live as long as the program).
+    fn addr(&self) -> usize {
+        std::ptr::from_ref(self) as usize
+    }
+
     pub fn new(keys: &[&str]) -> Keys {
         // Exactly these keys: a smaller table to copy (a field added after them with
         // `EventBuilder::val` may grow it).
@@ -354,6 +367,20 @@ impl EventBuilder {
     /// The event, and its [`Shape`] when it was made by one with a string in every field
     /// (`type` and `timestamp` aside) and nothing added since: a [`StrShaped`] event.
     pub fn build_shaped(self) -> (Value, Option<StrShaped>) {
+        let (v, shaped, _) = self.build_laid_out();
+        (v, shaped)
+    }
+
+    /// [`EventBuilder::build_shaped`], and the template its map was made from when nothing
+    /// was added since (for [`recycle_as`]).
+    pub fn build_laid_out(self) -> (Value, Option<StrShaped>, Option<Layout>) {
+        let layout = self.1.map(|(shape, ts)| {
+            Layout(if ts {
+                shape.with_ts.addr()
+            } else {
+                shape.without_ts.addr()
+            })
+        });
         let shaped = self.1.filter(|(shape, ts)| {
             let head = 1 + usize::from(*ts);
             self.0.len() == head + shape.fields.len()
@@ -362,6 +389,7 @@ impl EventBuilder {
         (
             Value::Object(self.0),
             shaped.map(|(shape, _)| StrShaped(shape)),
+            layout,
         )
     }
 }
@@ -429,9 +457,9 @@ mod tests {
         for round in 0..3 {
             for ts in [None, Some(1_700_000_000_000i64)] {
                 let long = "x".repeat(1000 * round);
-                let a = delta
+                let (a, _, a_layout) = delta
                     .event_strs("TEXT_MESSAGE_CONTENT", ts, ["m1", &long])
-                    .build();
+                    .build_laid_out();
                 assert_eq!(
                     a,
                     built(
@@ -441,7 +469,7 @@ mod tests {
                     )
                 );
                 let b = role.event("TEXT_MESSAGE_START", ts, [json!("m2"), json!("assistant")]);
-                let b = b.build();
+                let (b, _, b_layout) = b.build_laid_out();
                 assert_eq!(
                     b,
                     built(
@@ -451,14 +479,15 @@ mod tests {
                     )
                 );
                 // An event grown past its shape is not handed out for the shape again.
-                let c = delta
+                let (c, _, c_layout) = delta
                     .event("REASONING_MESSAGE_CONTENT", ts, [json!("r"), json!(1)])
                     .val("extra", json!(true))
-                    .build();
-                for e in [a, b, c] {
-                    recycle(e);
+                    .build_laid_out();
+                assert!(c_layout.is_none());
+                for (e, layout) in [(a, a_layout), (b, b_layout), (c, c_layout)] {
+                    recycle(e, layout);
                 }
-                recycle(json!("not an object"));
+                recycle(json!("not an object"), a_layout);
             }
         }
         let d = delta

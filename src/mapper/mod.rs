@@ -16,7 +16,7 @@ use indexmap::IndexMap;
 use serde_json::{json, Map, Value};
 
 use crate::adapter::lc;
-use crate::agui::{EventBuilder, Shape, StrShaped, THINKING_RENAMES};
+use crate::agui::{EventBuilder, Layout, Shape, StrShaped, THINKING_RENAMES};
 use crate::idhash::FastIds;
 use crate::model::{EncodedState, ErrorInfo, InterruptInfo, ModelEvent, Usage};
 use crate::{keys, shape};
@@ -82,7 +82,7 @@ pub struct Mapper {
     converted: messages::Converted,
     /// Per event in the caller's `out`, its [`StrShaped`] layout when it has one
     /// ([`Mapper::shape_at`]).
-    shapes: RefCell<Vec<Option<StrShaped>>>,
+    shapes: RefCell<Vec<(Option<StrShaped>, Option<Layout>)>>,
 }
 
 #[derive(Default)]
@@ -238,19 +238,19 @@ impl Mapper {
 
     /// Adds an event to `out` (a builder's with its [`StrShaped`] layout, if any).
     fn push(&self, ev: impl Into<Built>, out: &mut Vec<Value>) {
-        let Built(ev, shape) = ev.into();
+        let Built(ev, shape, layout) = ev.into();
         let mut shapes = self.shapes.borrow_mut();
         // Events of a previous call the caller took without settling them have no layout.
-        shapes.resize(out.len(), None);
+        shapes.resize(out.len(), (None, None));
         if self.opts.compat == Compat::Thinking {
             if let Some(renamed) = thinking_compat(&ev) {
                 out.push(renamed);
-                shapes.push(None);
+                shapes.push((None, None));
                 return;
             }
         }
         out.push(ev);
-        shapes.push(shape);
+        shapes.push((shape, layout));
     }
 
     /// The [`StrShaped`] layout of the event at `at` of the last call's `out`, when it has
@@ -260,7 +260,7 @@ impl Mapper {
         if shapes.len() != len {
             return None;
         }
-        shapes.get(at).copied().flatten()
+        shapes.get(at).and_then(|(shape, _)| *shape)
     }
 
     /// An event whose only field is a message id (END events, REASONING_START).
@@ -495,11 +495,14 @@ impl Mapper {
             let ev = std::mem::take(ev);
             self.run_mut().messages.keep(ev);
         }
-        self.shapes.get_mut().clear();
         // Their maps are filled in again by the next events of the same kinds.
-        for ev in out.drain(..) {
-            crate::agui::recycle(ev);
+        let shapes = self.shapes.get_mut();
+        let aligned = shapes.len() == out.len();
+        for (i, ev) in out.drain(..).enumerate() {
+            let layout = if aligned { shapes[i].1 } else { None };
+            crate::agui::recycle(ev, layout);
         }
+        shapes.clear();
     }
 
     /// End of all input: a run still open was cut off.
@@ -1106,18 +1109,18 @@ fn thinking_compat(ev: &Value) -> Option<Value> {
 }
 
 /// An event for [`Mapper::push`]: a value, or a builder's value with its layout.
-struct Built(Value, Option<StrShaped>);
+struct Built(Value, Option<StrShaped>, Option<Layout>);
 
 impl From<Value> for Built {
     fn from(v: Value) -> Built {
-        Built(v, None)
+        Built(v, None, None)
     }
 }
 
 impl From<EventBuilder> for Built {
     fn from(b: EventBuilder) -> Built {
-        let (v, shape) = b.build_shaped();
-        Built(v, shape)
+        let (v, shape, layout) = b.build_laid_out();
+        Built(v, shape, layout)
     }
 }
 
