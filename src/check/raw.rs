@@ -73,29 +73,15 @@ fn block_key(v: Option<&Value>, out: &mut String) {
     match v {
         Some(Value::String(s)) => out.push_str(s),
         Some(Value::Number(n)) if n.is_u64() || n.is_i64() => {
-            let (neg, mut u) = match n.as_u64() {
+            let (neg, u) = match n.as_u64() {
                 Some(u) => (false, u),
                 None => {
                     let i = n.as_i64().unwrap_or(0);
                     (i < 0, i.unsigned_abs())
                 }
             };
-            let mut digits = [0u8; 20];
-            let mut at = digits.len();
-            loop {
-                at -= 1;
-                digits[at] = b'0' + (u % 10) as u8;
-                u /= 10;
-                if u == 0 {
-                    break;
-                }
-            }
-            if neg {
-                out.push('-');
-            }
-            for &d in &digits[at..] {
-                out.push(char::from(d));
-            }
+            let (text, at) = crate::sink::encode::int_text(neg, u);
+            out.extend(text[at..].iter().map(|&d| char::from(d)));
         }
         Some(other) => out.push_str(&other.to_string()),
         None => out.push('0'),

@@ -197,7 +197,10 @@ pub fn write_shaped(ev: &Value, shape: StrShaped, buf: &mut Vec<u8>) {
     if let Some(n) = timestamp {
         buf.extend_from_slice(br#","timestamp":"#);
         match n.as_i64() {
-            Some(i) => write_i64(i, buf),
+            Some(i) => {
+                let (text, at) = int_text(i < 0, i.unsigned_abs());
+                buf.extend_from_slice(&text[at..]);
+            }
             None => serde_json::to_writer(&mut *buf, n).unwrap_or_default(),
         }
     }
@@ -212,23 +215,24 @@ pub fn write_shaped(ev: &Value, shape: StrShaped, buf: &mut Vec<u8>) {
     buf.push(b'}');
 }
 
-/// An integer's digits, as serde_json writes it.
-fn write_i64(i: i64, buf: &mut Vec<u8>) {
-    let mut digits = [0u8; 20];
-    let mut at = digits.len();
-    let mut n = i.unsigned_abs();
+/// The decimal text of the integer `-magnitude` (`negative`) or `magnitude`, as serde_json
+/// writes integers: `buf[start..]` of the returned `(buf, start)`.
+pub(crate) fn int_text(negative: bool, mut magnitude: u64) -> ([u8; 21], usize) {
+    let mut buf = [0u8; 21];
+    let mut at = buf.len();
     loop {
         at -= 1;
-        digits[at] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
+        buf[at] = b'0' + (magnitude % 10) as u8;
+        magnitude /= 10;
+        if magnitude == 0 {
             break;
         }
     }
-    if i < 0 {
-        buf.push(b'-');
+    if negative {
+        at -= 1;
+        buf[at] = b'-';
     }
-    buf.extend_from_slice(&digits[at..]);
+    (buf, at)
 }
 
 /// [`write_with_snapshot`] with nothing written for the `snapshot` entry's value: where it
