@@ -1,13 +1,20 @@
 //! Arbitrary sequences of model events (what any adapter could produce) → the mapper: never
 //! panics, and the AG-UI stream holds the invariants (one terminal per run, every START ended
-//! before it, nothing after it).
+//! before it, nothing after it). An event the mapper says it laid out from a shape
+//! (`Mapper::shape_at`) is encoded and checked through the shaped paths exactly as through
+//! the generic ones.
 #![no_main]
 
 #[path = "../../tests/util/invariants.rs"]
 mod invariants;
 
+use std::sync::Arc;
+
+use aguify::check::{Checker, Config};
+use aguify::input::Origin;
 use aguify::mapper::{Compat, MapOptions, Mapper, TextPolicy, ToolSteps};
 use aguify::model::{EncodedState, ErrorInfo, InterruptInfo, ModelEvent, Usage};
+use aguify::sink::encode;
 use arbitrary::Arbitrary;
 use libfuzzer_sys::fuzz_target;
 use serde_json::{json, Value};
@@ -216,7 +223,9 @@ fn model(ev: Ev) -> ModelEvent {
             }
             if let Some(call) = answers {
                 // A tool message answering a call (a TOOL_CALL_RESULT if it is open).
-                list.push(json!({"type": "tool", "content": "r", "tool_call_id": id("call", call)}));
+                list.push(
+                    json!({"type": "tool", "content": "r", "tool_call_id": id("call", call)}),
+                );
             }
             let state = json!({"messages": list, "k": 1});
             match encoded.then(|| EncodedState::from_state(state.clone())) {
@@ -256,12 +265,32 @@ fuzz_target!(|case: Case| {
     });
     // As the pipeline drives it: each event's output written, then settled.
     let (mut out, mut step) = (vec![], vec![]);
+    let origin = Origin {
+        file: Arc::from("f"),
+        line: 1,
+    };
+    let mut whole = Checker::new(Arc::from("f"), Config::default());
+    let mut shaped = Checker::new(Arc::from("f"), Config::default());
     for (i, (ev, ts)) in case.events.into_iter().enumerate() {
         mapper.set_context(ts.map(i64::from), i as u64);
         mapper.map(model(ev), &mut step);
+        for (at, e) in step.iter().enumerate() {
+            whole.event(e, &origin);
+            match mapper.shape_at(at, step.len()) {
+                Some(shape) => {
+                    let (mut fast, mut plain) = (vec![], vec![]);
+                    encode::write_shaped(e, shape, &mut fast);
+                    encode::write_value(e, &mut plain);
+                    assert_eq!(fast, plain, "shaped encoding of {e}");
+                    shaped.shaped_event(e, shape, &origin);
+                }
+                None => shaped.event(e, &origin),
+            }
+        }
         out.extend(step.iter().cloned());
         mapper.settle(&mut step);
     }
+    assert_eq!(whole.drain_new(), shaped.drain_new(), "shaped checks");
     mapper.finish(&mut step);
     out.append(&mut step);
     if let Err(e) = invariants::check_stream(&out) {
