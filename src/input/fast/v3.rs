@@ -352,6 +352,11 @@ pub fn parse_v3_boxed(text: &str) -> Option<Box<Fast>> {
         }
         _ => {}
     }
+    typed_line(text)
+}
+
+/// The line read by the typed visitors ([`Top`]), its state not read apart.
+fn typed_line(text: &str) -> Option<Box<Fast>> {
     let mut de = serde_json::Deserializer::from_str(text);
     let mut v = de.deserialize_map(Top(None)).ok()?;
     de.end().ok()?;
@@ -365,20 +370,10 @@ pub fn parse_v3_boxed(text: &str) -> Option<Box<Fast>> {
 /// the typed visitors read, or the hand reader declines it.
 #[doc(hidden)]
 pub fn hand_reader_agrees(line: &str) -> bool {
-    let Some(hand) = lean::messages_line(line) else {
-        return true;
-    };
-    let mut de = serde_json::Deserializer::from_str(line);
-    let typed = de
-        .deserialize_map(Top(None))
-        .ok()
-        .filter(|_| de.end().is_ok());
-    typed.is_some_and(|mut v| {
-        if let Fast::V3(e) = &mut *v {
-            e.finish(line);
-        }
-        v == hand
-    })
+    match lean::messages_line(line) {
+        Some(hand) => typed_line(line).is_some_and(|typed| typed == hand),
+        None => true,
+    }
 }
 
 /// A root `values` line whose state's messages are read through the parse thread's message

@@ -41,21 +41,19 @@ pub(super) fn messages_line(text: &str) -> Option<Box<Fast>> {
     };
     c.lit(br#"{"type":"event""#)?;
     let (mut seq, mut method, mut params) = (None, None, None);
-    while c.next_entry()? {
-        match c.key()? {
-            b"type" | b"event" => return None,
-            b"seq" => once(&mut seq, c.int()?)?,
-            b"method" => {
-                c.lit(br#""messages""#)?;
-                once(&mut method, Method::Messages)?;
-            }
-            b"params" => {
-                method?;
-                once(&mut params, c.params()?)?;
-            }
-            _ => c.skip_scalar()?,
+    c.more_entries(|c, key| match key {
+        b"type" | b"event" => None,
+        b"seq" => once(&mut seq, c.int()?),
+        b"method" => {
+            c.lit(br#""messages""#)?;
+            once(&mut method, Method::Messages)
         }
-    }
+        b"params" => {
+            method?;
+            once(&mut params, c.params()?)
+        }
+        _ => c.skip_scalar(),
+    })?;
     if c.i != c.b.len() {
         return None;
     }
@@ -119,24 +117,42 @@ impl<'a> Cursor<'a> {
         }
     }
 
-    /// Inside an object whose first entry was read: `true` after a `,` (another entry
-    /// follows), `false` after the closing `}`.
-    fn next_entry(&mut self) -> Option<bool> {
-        if self.eat(b',') {
-            Some(true)
-        } else if self.eat(b'}') {
-            Some(false)
-        } else {
-            None
-        }
-    }
-
-    /// An object's first entry: `true` when there is one (its key next), `false` for `{}`.
-    fn open_object(&mut self) -> Option<bool> {
+    /// The object at the cursor: `f` has each key, with the cursor at its value, and reads
+    /// the value.
+    fn object(&mut self, f: impl FnMut(&mut Self, &'a [u8]) -> Option<()>) -> Option<()> {
         if !self.eat(b'{') {
             return None;
         }
-        Some(!self.eat(b'}'))
+        if self.eat(b'}') {
+            return Some(());
+        }
+        self.entries(f)
+    }
+
+    /// The rest of an object after an entry read otherwise: its closing brace, or a `,` and
+    /// the entries left, handed to `f` as [`Cursor::object`] hands them.
+    fn more_entries(&mut self, f: impl FnMut(&mut Self, &'a [u8]) -> Option<()>) -> Option<()> {
+        if self.eat(b'}') {
+            return Some(());
+        }
+        if !self.eat(b',') {
+            return None;
+        }
+        self.entries(f)
+    }
+
+    /// Entries from a key at the cursor to the object's closing brace.
+    fn entries(&mut self, mut f: impl FnMut(&mut Self, &'a [u8]) -> Option<()>) -> Option<()> {
+        loop {
+            let key = self.key()?;
+            f(self, key)?;
+            if self.eat(b'}') {
+                return Some(());
+            }
+            if !self.eat(b',') {
+                return None;
+            }
+        }
     }
 
     /// A key without escapes, and the `:` after it.
@@ -312,20 +328,13 @@ impl<'a> Cursor<'a> {
     #[allow(clippy::type_complexity)]
     fn params(&mut self) -> Option<(Option<Vec<String>>, Option<i64>, Payload)> {
         let (mut namespace, mut timestamp, mut data) = (None, None, None);
-        if self.open_object()? {
-            loop {
-                match self.key()? {
-                    b"namespace" => once(&mut namespace, self.namespace()?)?,
-                    b"timestamp" => once(&mut timestamp, self.int()?)?,
-                    b"data" => once(&mut data, self.payload()?)?,
-                    b"interrupts" => return None,
-                    _ => self.skip_scalar()?,
-                }
-                if !self.next_entry()? {
-                    break;
-                }
-            }
-        }
+        self.object(|c, key| match key {
+            b"namespace" => once(&mut namespace, c.namespace()?),
+            b"timestamp" => once(&mut timestamp, c.int()?),
+            b"data" => once(&mut data, c.payload()?),
+            b"interrupts" => None,
+            _ => c.skip_scalar(),
+        })?;
         Some((namespace, timestamp, data?))
     }
 
@@ -373,14 +382,12 @@ impl<'a> Cursor<'a> {
     fn block_delta(&mut self) -> Option<BlockDelta> {
         self.lit(br#"{"event":"content-block-delta""#)?;
         let (mut index, mut delta) = (None, None);
-        while self.next_entry()? {
-            match self.key()? {
-                b"event" => return None,
-                b"index" => once(&mut index, self.index()?)?,
-                b"delta" => once(&mut delta, self.delta()?)?,
-                _ => self.skip_scalar()?,
-            }
-        }
+        self.more_entries(|c, key| match key {
+            b"event" => None,
+            b"index" => once(&mut index, c.index()?),
+            b"delta" => once(&mut delta, c.delta()?),
+            _ => c.skip_scalar(),
+        })?;
         Some(BlockDelta {
             index: index.unwrap_or_else(|| "0".into()),
             delta: delta?,
@@ -400,22 +407,15 @@ impl<'a> Cursor<'a> {
     fn delta(&mut self) -> Option<Delta> {
         let (mut ty, mut text, mut reasoning, mut args, mut id, mut name) =
             (None, None, None, None, None, None);
-        if self.open_object()? {
-            loop {
-                match self.key()? {
-                    b"type" => once(&mut ty, self.plain_str()?)?,
-                    b"text" => once(&mut text, self.opt_string()?)?,
-                    b"reasoning" => once(&mut reasoning, self.opt_string()?)?,
-                    b"args" => once(&mut args, self.opt_string()?)?,
-                    b"id" => once(&mut id, self.opt_string()?)?,
-                    b"name" => once(&mut name, self.opt_string()?)?,
-                    _ => self.skip_scalar()?,
-                }
-                if !self.next_entry()? {
-                    break;
-                }
-            }
-        }
+        self.object(|c, key| match key {
+            b"type" => once(&mut ty, c.plain_str()?),
+            b"text" => once(&mut text, c.opt_string()?),
+            b"reasoning" => once(&mut reasoning, c.opt_string()?),
+            b"args" => once(&mut args, c.opt_string()?),
+            b"id" => once(&mut id, c.opt_string()?),
+            b"name" => once(&mut name, c.opt_string()?),
+            _ => c.skip_scalar(),
+        })?;
         Some(match ty? {
             "text-delta" | "text" => Delta::Text {
                 is_text: true,
@@ -439,27 +439,11 @@ impl<'a> Cursor<'a> {
 mod tests {
     use super::*;
 
-    /// The typed visitors' reading of `text`, as [`super::super::parse_v3_boxed`] reads a
-    /// `messages` line without this module.
-    fn typed(text: &str) -> Option<Box<Fast>> {
-        let mut de = serde_json::Deserializer::from_str(text);
-        let mut v = de.deserialize_map(super::super::Top(None)).ok()?;
-        de.end().ok()?;
-        if let Fast::V3(e) = &mut *v {
-            e.finish(text);
-        }
-        Some(v)
-    }
-
-    /// `messages_line(line)` is what the typed visitors give, or nothing.
+    /// `messages_line(line)` is what the typed visitors give, or nothing; whether the line
+    /// was read here.
     fn agrees(line: &str) -> bool {
-        match messages_line(line) {
-            Some(got) => {
-                assert_eq!(Some(&got), typed(line).as_ref(), "{line}");
-                true
-            }
-            None => false,
-        }
+        assert!(super::super::hand_reader_agrees(line), "{line}");
+        messages_line(line).is_some()
     }
 
     /// Every `messages` line of the v3 recordings in testdata.
@@ -492,7 +476,8 @@ mod tests {
         for line in &lines {
             read += usize::from(agrees(line));
             // A delta the writers wrote is read here, not handed back.
-            if line.contains(r#""content-block-delta""#) && typed(line).is_some() {
+            if line.contains(r#""content-block-delta""#) && super::super::typed_line(line).is_some()
+            {
                 assert!(messages_line(line).is_some(), "declined {line}");
             }
         }
