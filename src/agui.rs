@@ -6,40 +6,72 @@
 
 use serde_json::{Map, Value};
 
-/// Every event type of AG-UI 1.0 (`EventType`, 31 values).
-pub const EVENT_TYPES: [&str; 31] = [
-    "TEXT_MESSAGE_START",
-    "TEXT_MESSAGE_CONTENT",
-    "TEXT_MESSAGE_END",
-    "TEXT_MESSAGE_CHUNK",
-    "TOOL_CALL_START",
-    "TOOL_CALL_ARGS",
-    "TOOL_CALL_END",
-    "TOOL_CALL_CHUNK",
-    "TOOL_CALL_RESULT",
-    "STATE_SNAPSHOT",
-    "STATE_DELTA",
-    "MESSAGES_SNAPSHOT",
-    "ACTIVITY_SNAPSHOT",
-    "ACTIVITY_DELTA",
-    "RAW",
-    "CUSTOM",
-    "RUN_STARTED",
-    "RUN_FINISHED",
-    "RUN_ERROR",
-    "STEP_STARTED",
-    "STEP_FINISHED",
-    "REASONING_START",
-    "REASONING_MESSAGE_START",
-    "REASONING_MESSAGE_CONTENT",
-    "REASONING_MESSAGE_END",
-    "REASONING_MESSAGE_CHUNK",
-    "REASONING_END",
-    "REASONING_ENCRYPTED_VALUE",
-    "SUBAGENT_STARTED",
-    "SUBAGENT_FINISHED",
-    "SUBAGENT_ERROR",
-];
+/// Declares [`EventType`] and [`EVENT_TYPES`] from one list of names.
+macro_rules! event_types {
+    ($($variant:ident = $name:literal),* $(,)?) => {
+        /// An AG-UI 1.0 event type (`EventType`): the checker tells event types apart by this
+        /// instead of comparing their names once per rule family.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum EventType {
+            $($variant,)*
+        }
+
+        /// Every event type of AG-UI 1.0 (`EventType`, 31 values).
+        pub const EVENT_TYPES: [&str; 31] = [$($name,)*];
+
+        impl EventType {
+            /// The type named `t`, when it is an AG-UI 1.0 event type.
+            #[inline]
+            pub fn of(t: &str) -> Option<EventType> {
+                Some(match t {
+                    $($name => EventType::$variant,)*
+                    _ => return None,
+                })
+            }
+
+            /// The type's name as written on the wire.
+            pub fn as_str(self) -> &'static str {
+                match self {
+                    $(EventType::$variant => $name,)*
+                }
+            }
+        }
+    };
+}
+
+event_types! {
+    TextMessageStart = "TEXT_MESSAGE_START",
+    TextMessageContent = "TEXT_MESSAGE_CONTENT",
+    TextMessageEnd = "TEXT_MESSAGE_END",
+    TextMessageChunk = "TEXT_MESSAGE_CHUNK",
+    ToolCallStart = "TOOL_CALL_START",
+    ToolCallArgs = "TOOL_CALL_ARGS",
+    ToolCallEnd = "TOOL_CALL_END",
+    ToolCallChunk = "TOOL_CALL_CHUNK",
+    ToolCallResult = "TOOL_CALL_RESULT",
+    StateSnapshot = "STATE_SNAPSHOT",
+    StateDelta = "STATE_DELTA",
+    MessagesSnapshot = "MESSAGES_SNAPSHOT",
+    ActivitySnapshot = "ACTIVITY_SNAPSHOT",
+    ActivityDelta = "ACTIVITY_DELTA",
+    Raw = "RAW",
+    Custom = "CUSTOM",
+    RunStarted = "RUN_STARTED",
+    RunFinished = "RUN_FINISHED",
+    RunError = "RUN_ERROR",
+    StepStarted = "STEP_STARTED",
+    StepFinished = "STEP_FINISHED",
+    ReasoningStart = "REASONING_START",
+    ReasoningMessageStart = "REASONING_MESSAGE_START",
+    ReasoningMessageContent = "REASONING_MESSAGE_CONTENT",
+    ReasoningMessageEnd = "REASONING_MESSAGE_END",
+    ReasoningMessageChunk = "REASONING_MESSAGE_CHUNK",
+    ReasoningEnd = "REASONING_END",
+    ReasoningEncryptedValue = "REASONING_ENCRYPTED_VALUE",
+    SubagentStarted = "SUBAGENT_STARTED",
+    SubagentFinished = "SUBAGENT_FINISHED",
+    SubagentError = "SUBAGENT_ERROR",
+}
 
 /// The 0.x names TDesign Chat 0.5.2 consumes, for `--compat thinking`.
 pub const THINKING_RENAMES: [(&str, &str); 5] = [
@@ -57,40 +89,7 @@ pub fn is_event_type(t: &str) -> bool {
 /// `t` as the `&'static str` of [`EVENT_TYPES`], when it is an AG-UI event type (a `match`:
 /// no scan of the list).
 pub fn static_event_type(t: &str) -> Option<&'static str> {
-    Some(match t {
-        "TEXT_MESSAGE_START" => "TEXT_MESSAGE_START",
-        "TEXT_MESSAGE_CONTENT" => "TEXT_MESSAGE_CONTENT",
-        "TEXT_MESSAGE_END" => "TEXT_MESSAGE_END",
-        "TEXT_MESSAGE_CHUNK" => "TEXT_MESSAGE_CHUNK",
-        "TOOL_CALL_START" => "TOOL_CALL_START",
-        "TOOL_CALL_ARGS" => "TOOL_CALL_ARGS",
-        "TOOL_CALL_END" => "TOOL_CALL_END",
-        "TOOL_CALL_CHUNK" => "TOOL_CALL_CHUNK",
-        "TOOL_CALL_RESULT" => "TOOL_CALL_RESULT",
-        "STATE_SNAPSHOT" => "STATE_SNAPSHOT",
-        "STATE_DELTA" => "STATE_DELTA",
-        "MESSAGES_SNAPSHOT" => "MESSAGES_SNAPSHOT",
-        "ACTIVITY_SNAPSHOT" => "ACTIVITY_SNAPSHOT",
-        "ACTIVITY_DELTA" => "ACTIVITY_DELTA",
-        "RAW" => "RAW",
-        "CUSTOM" => "CUSTOM",
-        "RUN_STARTED" => "RUN_STARTED",
-        "RUN_FINISHED" => "RUN_FINISHED",
-        "RUN_ERROR" => "RUN_ERROR",
-        "STEP_STARTED" => "STEP_STARTED",
-        "STEP_FINISHED" => "STEP_FINISHED",
-        "REASONING_START" => "REASONING_START",
-        "REASONING_MESSAGE_START" => "REASONING_MESSAGE_START",
-        "REASONING_MESSAGE_CONTENT" => "REASONING_MESSAGE_CONTENT",
-        "REASONING_MESSAGE_END" => "REASONING_MESSAGE_END",
-        "REASONING_MESSAGE_CHUNK" => "REASONING_MESSAGE_CHUNK",
-        "REASONING_END" => "REASONING_END",
-        "REASONING_ENCRYPTED_VALUE" => "REASONING_ENCRYPTED_VALUE",
-        "SUBAGENT_STARTED" => "SUBAGENT_STARTED",
-        "SUBAGENT_FINISHED" => "SUBAGENT_FINISHED",
-        "SUBAGENT_ERROR" => "SUBAGENT_ERROR",
-        _ => return None,
-    })
+    EventType::of(t).map(EventType::as_str)
 }
 
 /// An event under construction. One made by a [`Shape`] knows it until a field is added

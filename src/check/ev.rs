@@ -4,18 +4,22 @@
 
 use serde_json::Value;
 
+use crate::agui::EventType;
+
 macro_rules! fields {
     ($($field:ident = $key:literal),* $(,)?) => {
         /// An event and its top-level fields. [`Ev::get`] answers exactly as [`Value::get`].
         #[derive(Clone, Copy)]
         pub struct Ev<'a> {
             pub v: &'a Value,
+            /// The event's type, when `type` names an AG-UI 1.0 event type.
+            pub kind: Option<EventType>,
             $(pub $field: Option<&'a Value>,)*
         }
 
         impl<'a> Ev<'a> {
             pub fn of(v: &'a Value) -> Ev<'a> {
-                let mut e = Ev { v, $($field: None,)* };
+                let mut e = Ev { v, kind: None, $($field: None,)* };
                 if let Some(o) = v.as_object() {
                     for (k, x) in o {
                         match k.as_str() {
@@ -24,6 +28,7 @@ macro_rules! fields {
                         }
                     }
                 }
+                e.kind = e.ty.and_then(Value::as_str).and_then(EventType::of);
                 e
             }
 

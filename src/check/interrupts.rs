@@ -8,6 +8,7 @@ use serde_json::Value;
 
 use super::ev::Ev;
 use super::Ctx;
+use crate::agui::EventType;
 
 #[derive(Default)]
 pub struct Interrupts {
@@ -25,9 +26,8 @@ impl Interrupts {
 
     /// An AG-UI event. `converted` is true when the stream was mapped from a LangGraph log.
     pub fn feed(&mut self, ev: &Ev<'_>, converted: bool, ctx: &mut Ctx) {
-        let t = ev.t();
-        match t {
-            "RUN_STARTED" => {
+        match ev.kind {
+            Some(EventType::RunStarted) => {
                 self.thread = ev
                     .get("threadId")
                     .and_then(Value::as_str)
@@ -81,7 +81,7 @@ impl Interrupts {
                     );
                 }
             }
-            "RUN_FINISHED" => {
+            Some(EventType::RunFinished) => {
                 let outcome = ev.get2("outcome", "type").and_then(Value::as_str);
                 let interrupted = outcome == Some("interrupt");
                 if interrupted {
@@ -127,7 +127,7 @@ impl Interrupts {
                 }
                 self.raw_interrupted = false;
             }
-            "RUN_ERROR" => {
+            Some(EventType::RunError) => {
                 self.pending.remove(&self.thread);
                 self.raw_interrupted = false;
             }

@@ -7,6 +7,7 @@ use serde_json::Value;
 
 use super::ev::Ev;
 use super::Ctx;
+use crate::agui::EventType;
 
 const CAP: usize = 256 * 1024;
 
@@ -65,11 +66,10 @@ fn push_capped(buf: &mut String, s: &str) {
 
 impl Leaks {
     pub fn feed(&mut self, ev: &Ev<'_>, ctx: &mut Ctx) {
-        let t = ev.t();
         let st = |k: &str| ev.get(k).and_then(Value::as_str).unwrap_or("");
-        match t {
-            "RUN_STARTED" => *self = Leaks::default(),
-            "TOOL_CALL_RESULT" => {
+        match ev.kind {
+            Some(EventType::RunStarted) => *self = Leaks::default(),
+            Some(EventType::ToolCallResult) => {
                 if let Some(c) = ev.get("content").and_then(Value::as_str) {
                     let c = c.trim();
                     if c.len() >= 8
@@ -81,16 +81,18 @@ impl Leaks {
                     }
                 }
             }
-            "REASONING_MESSAGE_CONTENT" => push_capped(&mut self.reasoning, st("delta")),
-            "TEXT_MESSAGE_START" => {
+            Some(EventType::ReasoningMessageContent) => {
+                push_capped(&mut self.reasoning, st("delta"))
+            }
+            Some(EventType::TextMessageStart) => {
                 self.text.insert(st("messageId").to_string(), String::new());
             }
-            "TEXT_MESSAGE_CONTENT" => {
+            Some(EventType::TextMessageContent) => {
                 if let Some(buf) = self.text.get_mut(st("messageId")) {
                     push_capped(buf, st("delta"));
                 }
             }
-            "TEXT_MESSAGE_END" => {
+            Some(EventType::TextMessageEnd) => {
                 let id = st("messageId").to_string();
                 let Some(text) = self.text.remove(&id) else {
                     return;

@@ -8,6 +8,7 @@ use serde_json::Value;
 
 use super::ev::Ev;
 use super::Ctx;
+use crate::agui::EventType;
 
 fn s<'a>(ev: &Ev<'a>, k: &str) -> Option<&'a str> {
     ev.s(k)
@@ -54,9 +55,8 @@ const ARGS_CAP: usize = 1 << 20;
 impl Strict {
     pub fn feed(&mut self, ev: &Ev<'_>, ctx: &mut Ctx) {
         self.events += 1;
-        let t = ev.t();
-        match t {
-            "RUN_STARTED" => {
+        match ev.kind {
+            Some(EventType::RunStarted) => {
                 self.run = Some((
                     s(ev, "threadId").map(Into::into),
                     s(ev, "runId").map(Into::into),
@@ -64,7 +64,7 @@ impl Strict {
                 self.terminal = false;
                 self.finished = false;
             }
-            "RUN_FINISHED" => {
+            Some(EventType::RunFinished) => {
                 if let Some((th, run)) = &self.run {
                     let (fth, frun) = (s(ev, "threadId"), s(ev, "runId"));
                     let differs = |a: Option<&str>, b: &Option<String>| {
@@ -88,7 +88,7 @@ impl Strict {
                 self.terminal = true;
                 self.finished = true;
             }
-            "RUN_ERROR" => {
+            Some(EventType::RunError) => {
                 if self.finished {
                     ctx.report(
                         "AGX302",
@@ -102,7 +102,7 @@ impl Strict {
                 }
                 self.terminal = true;
             }
-            "TEXT_MESSAGE_START" => {
+            Some(EventType::TextMessageStart) => {
                 let id = s(ev, "messageId").unwrap_or("");
                 let h = id_hash(id);
                 if self.closed_text.contains(&h) && !self.open_text.contains(&h) {
@@ -114,12 +114,12 @@ impl Strict {
                 }
                 self.open_text.insert(h);
             }
-            "TEXT_MESSAGE_END" => {
+            Some(EventType::TextMessageEnd) => {
                 let h = id_hash(s(ev, "messageId").unwrap_or(""));
                 self.open_text.remove(&h);
                 self.closed_text.insert(h);
             }
-            "REASONING_MESSAGE_START" => {
+            Some(EventType::ReasoningMessageStart) => {
                 let id = s(ev, "messageId").unwrap_or("").to_string();
                 if self.closed_reasoning.contains(&id_hash(&id))
                     && !self.open_reasoning.contains(&id)
@@ -132,16 +132,16 @@ impl Strict {
                 }
                 self.open_reasoning.insert(id);
             }
-            "REASONING_MESSAGE_END" => {
+            Some(EventType::ReasoningMessageEnd) => {
                 let id = s(ev, "messageId").unwrap_or("");
                 self.open_reasoning.remove(id);
                 self.closed_reasoning.insert(id_hash(id));
             }
-            "REASONING_START" => {
+            Some(EventType::ReasoningStart) => {
                 self.open_spans
                     .insert(s(ev, "messageId").unwrap_or("").to_string());
             }
-            "REASONING_END" => {
+            Some(EventType::ReasoningEnd) => {
                 let id = s(ev, "messageId").unwrap_or("").to_string();
                 if !self.open_reasoning.is_empty() {
                     let mut open: Vec<String> = self.open_reasoning.iter().cloned().collect();
@@ -154,7 +154,7 @@ impl Strict {
                 }
                 self.open_spans.remove(&id);
             }
-            "TOOL_CALL_START" => {
+            Some(EventType::ToolCallStart) => {
                 let id = s(ev, "toolCallId").unwrap_or("");
                 let h = id_hash(id);
                 if self.tools.get(&h) == Some(&ToolState::Ended) {
@@ -167,7 +167,7 @@ impl Strict {
                 self.tools.insert(h, ToolState::Open);
                 self.args.insert(h, String::new());
             }
-            "TOOL_CALL_ARGS" => {
+            Some(EventType::ToolCallArgs) => {
                 let id = s(ev, "toolCallId").unwrap_or("");
                 if let (Some(buf), Some(d)) = (self.args.get_mut(&id_hash(id)), s(ev, "delta")) {
                     if buf.len() + d.len() <= ARGS_CAP {
@@ -175,7 +175,7 @@ impl Strict {
                     }
                 }
             }
-            "TOOL_CALL_END" => {
+            Some(EventType::ToolCallEnd) => {
                 let id = s(ev, "toolCallId").unwrap_or("").to_string();
                 let h = id_hash(&id);
                 if let Some(args) = self.args.remove(&h) {
@@ -191,7 +191,7 @@ impl Strict {
                     *state = ToolState::Ended;
                 }
             }
-            "TOOL_CALL_RESULT" => {
+            Some(EventType::ToolCallResult) => {
                 let id = s(ev, "toolCallId").unwrap_or("").to_string();
                 match self.tools.get(&id_hash(&id)) {
                     None => ctx.report(

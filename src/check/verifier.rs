@@ -7,6 +7,7 @@
 
 use std::borrow::Cow;
 
+use crate::agui::EventType;
 use crate::idhash::FastIds;
 use crate::json::Field;
 use indexmap::{IndexMap, IndexSet};
@@ -76,15 +77,13 @@ impl Compat {
             m.entry("messageId").or_insert(Value::String(id));
             return Some(Cow::Owned(Value::Object(m)));
         }
-        if !crate::agui::is_event_type(t) {
-            return None;
-        }
+        let kind = f.kind?;
         let null = |k: &str| f.get(k).is_some_and(Value::is_null);
         let changes = null("rawEvent")
-            || match t {
-                "RUN_FINISHED" => null("result") || null("outcome"),
-                "SUBAGENT_FINISHED" => null("result"),
-                "TOOL_CALL_START" | "TOOL_CALL_CHUNK" => null("parentMessageId"),
+            || match kind {
+                EventType::RunFinished => null("result") || null("outcome"),
+                EventType::SubagentFinished => null("result"),
+                EventType::ToolCallStart | EventType::ToolCallChunk => null("parentMessageId"),
                 _ => false,
             };
         if !changes {
@@ -94,16 +93,17 @@ impl Compat {
         if m.field("rawEvent").is_some_and(Value::is_null) {
             m.remove("rawEvent");
         }
-        match t {
-            "RUN_FINISHED" | "SUBAGENT_FINISHED" => {
+        match kind {
+            EventType::RunFinished | EventType::SubagentFinished => {
                 if m.field("result").is_some_and(Value::is_null) {
                     m.remove("result");
                 }
-                if t == "RUN_FINISHED" && m.field("outcome").is_some_and(Value::is_null) {
+                if kind == EventType::RunFinished && m.field("outcome").is_some_and(Value::is_null)
+                {
                     m.remove("outcome");
                 }
             }
-            "TOOL_CALL_START" | "TOOL_CALL_CHUNK"
+            EventType::ToolCallStart | EventType::ToolCallChunk
                 if m.field("parentMessageId").is_some_and(Value::is_null) =>
             {
                 m.remove("parentMessageId");
@@ -122,11 +122,11 @@ enum Kind {
 }
 
 impl Kind {
-    fn of_chunk(t: &str) -> Option<Kind> {
-        match t {
-            "TEXT_MESSAGE_CHUNK" => Some(Kind::Text),
-            "TOOL_CALL_CHUNK" => Some(Kind::Tool),
-            "REASONING_MESSAGE_CHUNK" => Some(Kind::Reasoning),
+    fn of_chunk(t: Option<EventType>) -> Option<Kind> {
+        match t? {
+            EventType::TextMessageChunk => Some(Kind::Text),
+            EventType::ToolCallChunk => Some(Kind::Tool),
+            EventType::ReasoningMessageChunk => Some(Kind::Reasoning),
             _ => None,
         }
     }
@@ -236,17 +236,17 @@ impl Chunks {
                 &local
             }
         };
-        let t = ev.t();
-        let Some(kind) = Kind::of_chunk(t) else {
-            match t {
-                "RUN_STARTED" | "RUN_FINISHED" | "RUN_ERROR" | "MESSAGES_SNAPSHOT" => {
-                    self.close_all(out)
-                }
-                "RAW"
-                | "ACTIVITY_SNAPSHOT"
-                | "ACTIVITY_DELTA"
-                | "REASONING_ENCRYPTED_VALUE"
-                | "SUBAGENT_STARTED" => {}
+        let Some(kind) = Kind::of_chunk(ev.kind) else {
+            match ev.kind {
+                Some(EventType::RunStarted)
+                | Some(EventType::RunFinished)
+                | Some(EventType::RunError)
+                | Some(EventType::MessagesSnapshot) => self.close_all(out),
+                Some(EventType::Raw)
+                | Some(EventType::ActivitySnapshot)
+                | Some(EventType::ActivityDelta)
+                | Some(EventType::ReasoningEncryptedValue)
+                | Some(EventType::SubagentStarted) => {}
                 _ => self.close(&tag(ev), out),
             }
             // An input event that carries the marker itself is treated like an expanded start.
@@ -541,24 +541,28 @@ impl Verify {
         let t = ev.t();
         let first = !self.seen_first;
         self.seen_first = true;
-        if self.errored && t != "RUN_STARTED" {
+        if self.errored && ev.kind != Some(EventType::RunStarted) {
             return err(
                 "AGX101",
                 format!("Cannot send event type '{t}': The run has already errored with 'RUN_ERROR'. No further events can be sent."),
                 vec![],
             );
         }
-        if self.finished && t != "RUN_ERROR" && t != "RUN_STARTED" {
+        if self.finished
+            && ev.kind != Some(EventType::RunError)
+            && ev.kind != Some(EventType::RunStarted)
+        {
             return err(
                 "AGX102",
                 format!("Cannot send event type '{t}': The run has already finished with 'RUN_FINISHED'. Start a new run with 'RUN_STARTED'."),
                 vec![],
             );
         }
-        if first && t != "RUN_STARTED" && t != "RUN_ERROR" {
+        if first && ev.kind != Some(EventType::RunStarted) && ev.kind != Some(EventType::RunError) {
             return err("AGX103", "First event must be 'RUN_STARTED'".into(), vec![]);
         }
-        if t == "RUN_STARTED" && self.started && !self.finished && !self.errored {
+        if ev.kind == Some(EventType::RunStarted) && self.started && !self.finished && !self.errored
+        {
             return err(
                 "AGX104",
                 "Cannot send 'RUN_STARTED' while a run is still active. The previous run must be finished with 'RUN_FINISHED' before starting a new run.".into(),
@@ -572,15 +576,15 @@ impl Verify {
                 vec![],
             );
         }
-        let null_fields: &[&str] = match t {
-            "SUBAGENT_STARTED" => &[
+        let null_fields: &[&str] = match ev.kind {
+            Some(EventType::SubagentStarted) => &[
                 "description",
                 "parentSubagentRunId",
                 "parentToolCallId",
                 "parentMessageId",
             ],
-            "SUBAGENT_FINISHED" => &["outcome"],
-            "SUBAGENT_ERROR" => &["code"],
+            Some(EventType::SubagentFinished) => &["outcome"],
+            Some(EventType::SubagentError) => &["code"],
             _ => &[],
         };
         for f in null_fields {
@@ -592,7 +596,7 @@ impl Verify {
                 );
             }
         }
-        if t == "SUBAGENT_FINISHED" {
+        if ev.kind == Some(EventType::SubagentFinished) {
             if let Some(o) = ev.get("outcome") {
                 let ot = o
                     .field("type")
@@ -624,7 +628,7 @@ impl Verify {
                 }
             }
         }
-        if t == "RUN_FINISHED" {
+        if ev.kind == Some(EventType::RunFinished) {
             if let Some(list) = ev.get2("outcome", "interrupts").and_then(Value::as_array) {
                 for i in list {
                     if i.field("subagentRunId").is_some_and(Value::is_null) {
@@ -638,9 +642,9 @@ impl Verify {
                 }
             }
         }
-        let messages = match t {
-            "MESSAGES_SNAPSHOT" => ev.get("messages"),
-            "RUN_STARTED" => ev.get2("input", "messages"),
+        let messages = match ev.kind {
+            Some(EventType::MessagesSnapshot) => ev.get("messages"),
+            Some(EventType::RunStarted) => ev.get2("input", "messages"),
             _ => None,
         };
         for m in messages.and_then(Value::as_array).into_iter().flatten() {
@@ -656,16 +660,16 @@ impl Verify {
         let et = tag(ev);
         let id_of = |k: &str| s(ev, k).unwrap_or("").to_string();
         let r = &mut self.run;
-        match t {
-            "RUN_STARTED" => {
+        match ev.kind {
+            Some(EventType::RunStarted) => {
                 *self = Verify {
                     seen_first: true,
                     started: true,
                     ..Default::default()
                 };
             }
-            "RUN_ERROR" => self.errored = true,
-            "RUN_FINISHED" => {
+            Some(EventType::RunError) => self.errored = true,
+            Some(EventType::RunFinished) => {
                 if let Some((what, ids)) = self.open_items().into_iter().next() {
                     return err(
                         "AGX123",
@@ -678,7 +682,7 @@ impl Verify {
                 }
                 self.finished = true;
             }
-            "TEXT_MESSAGE_START" => {
+            Some(EventType::TextMessageStart) => {
                 let id = id_of("messageId");
                 if r.text.contains_key(&id) {
                     return err(
@@ -690,15 +694,15 @@ impl Verify {
                 r.text.insert(id.clone(), et.clone());
                 r.message_owner.insert(super::strict::id_hash(&id), et);
             }
-            "TEXT_MESSAGE_CONTENT" | "TEXT_MESSAGE_END" => {
+            Some(EventType::TextMessageContent) | Some(EventType::TextMessageEnd) => {
                 let id = s(ev, "messageId").unwrap_or("");
                 let Some(o) = r.text.get(id).cloned() else {
-                    let tail = if t == "TEXT_MESSAGE_END" {
+                    let tail = if ev.kind == Some(EventType::TextMessageEnd) {
                         "A 'TEXT_MESSAGE_START' event must be sent first."
                     } else {
                         "Start a text message with 'TEXT_MESSAGE_START' first."
                     };
-                    let rule = if t == "TEXT_MESSAGE_END" {
+                    let rule = if ev.kind == Some(EventType::TextMessageEnd) {
                         "AGX111"
                     } else {
                         "AGX110"
@@ -710,11 +714,11 @@ impl Verify {
                     );
                 };
                 Self::continuation(t, "message", id, &et, &o)?;
-                if t == "TEXT_MESSAGE_END" {
+                if ev.kind == Some(EventType::TextMessageEnd) {
                     r.text.shift_remove(id);
                 }
             }
-            "TOOL_CALL_START" => {
+            Some(EventType::ToolCallStart) => {
                 let id = id_of("toolCallId");
                 if r.tools.contains_key(&id) {
                     return err(
@@ -739,10 +743,10 @@ impl Verify {
                 }
                 r.tools.insert(id, et);
             }
-            "TOOL_CALL_ARGS" | "TOOL_CALL_END" => {
+            Some(EventType::ToolCallArgs) | Some(EventType::ToolCallEnd) => {
                 let id = s(ev, "toolCallId").unwrap_or("");
                 let Some(o) = r.tools.get(id).cloned() else {
-                    let tail = if t == "TOOL_CALL_END" {
+                    let tail = if ev.kind == Some(EventType::ToolCallEnd) {
                         "A 'TOOL_CALL_START' event must be sent first."
                     } else {
                         "Start a tool call with 'TOOL_CALL_START' first."
@@ -754,11 +758,11 @@ impl Verify {
                     );
                 };
                 Self::continuation(t, "tool call", id, &et, &o)?;
-                if t == "TOOL_CALL_END" {
+                if ev.kind == Some(EventType::ToolCallEnd) {
                     r.tools.shift_remove(id);
                 }
             }
-            "STEP_STARTED" => {
+            Some(EventType::StepStarted) => {
                 let name = id_of("stepName");
                 if r.steps.iter().any(|(n, o)| *n == name && *o == et) {
                     let sub = match &et {
@@ -773,7 +777,7 @@ impl Verify {
                 }
                 r.steps.push((name, et));
             }
-            "STEP_FINISHED" => {
+            Some(EventType::StepFinished) => {
                 let name = id_of("stepName");
                 if let Some(i) = r.steps.iter().position(|(n, o)| *n == name && *o == et) {
                     r.steps.remove(i);
@@ -801,7 +805,7 @@ impl Verify {
                     );
                 }
             }
-            "REASONING_START" => {
+            Some(EventType::ReasoningStart) => {
                 let id = id_of("messageId");
                 if r.reasoning_spans.contains_key(&id) {
                     return err(
@@ -812,7 +816,7 @@ impl Verify {
                 }
                 r.reasoning_spans.insert(id, et);
             }
-            "REASONING_MESSAGE_START" => {
+            Some(EventType::ReasoningMessageStart) => {
                 let id = id_of("messageId");
                 if r.reasoning_msgs.contains_key(&id) {
                     return err(
@@ -823,7 +827,7 @@ impl Verify {
                 }
                 r.reasoning_msgs.insert(id, et);
             }
-            "REASONING_MESSAGE_CONTENT" | "REASONING_MESSAGE_END" => {
+            Some(EventType::ReasoningMessageContent) | Some(EventType::ReasoningMessageEnd) => {
                 let id = s(ev, "messageId").unwrap_or("");
                 let Some(o) = r.reasoning_msgs.get(id).cloned() else {
                     return err(
@@ -833,11 +837,11 @@ impl Verify {
                     );
                 };
                 Self::continuation(t, "reasoning message", id, &et, &o)?;
-                if t == "REASONING_MESSAGE_END" {
+                if ev.kind == Some(EventType::ReasoningMessageEnd) {
                     r.reasoning_msgs.shift_remove(id);
                 }
             }
-            "REASONING_END" => {
+            Some(EventType::ReasoningEnd) => {
                 let id = id_of("messageId");
                 let Some(o) = r.reasoning_spans.get(&id).cloned() else {
                     return err(
@@ -849,17 +853,17 @@ impl Verify {
                 Self::continuation(t, "reasoning message", &id, &et, &o)?;
                 r.reasoning_spans.shift_remove(&id);
             }
-            "ACTIVITY_SNAPSHOT" => {
+            Some(EventType::ActivitySnapshot) => {
                 let id = id_of("messageId");
                 r.activities.entry(id).or_insert(et);
             }
-            "ACTIVITY_DELTA" => {
+            Some(EventType::ActivityDelta) => {
                 let id = id_of("messageId");
                 if let Some(o) = r.activities.get(&id).cloned() {
                     Self::continuation(t, "activity", &id, &et, &o)?;
                 }
             }
-            "SUBAGENT_STARTED" => {
+            Some(EventType::SubagentStarted) => {
                 let Some(id) = et else {
                     return err(
                         "AGX120",
@@ -899,7 +903,7 @@ impl Verify {
                 }
                 r.subagents.insert(id);
             }
-            "SUBAGENT_FINISHED" | "SUBAGENT_ERROR" => {
+            Some(EventType::SubagentFinished) | Some(EventType::SubagentError) => {
                 let Some(id) = et else {
                     return err(
                         "AGX121",
@@ -907,7 +911,7 @@ impl Verify {
                         vec![],
                     );
                 };
-                if t == "SUBAGENT_ERROR" && s(ev, "message").is_none() {
+                if ev.kind == Some(EventType::SubagentError) && s(ev, "message").is_none() {
                     return err(
                         "AGX121",
                         "Cannot send 'SUBAGENT_ERROR' without a 'message'.".into(),
