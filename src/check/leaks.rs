@@ -97,8 +97,10 @@ impl Leaks {
                 let Some(text) = self.text.remove(&id) else {
                     return;
                 };
+                // Lengths first: a needle longer than its haystack is never in it, and
+                // searching still prepares the needle (a cost per byte of it).
                 for (tc, out) in &self.tool_outputs {
-                    if text.contains(out.as_str()) {
+                    if out.len() <= text.len() && text.contains(out.as_str()) {
                         ctx.report(
                             "AGX701",
                             vec![id.clone(), tc.clone()],
@@ -113,7 +115,8 @@ impl Leaks {
                 let reasoning = self.reasoning.trim();
                 if answer.chars().count() >= 20
                     && reasoning.chars().count() >= 20
-                    && (reasoning.contains(answer) || answer.contains(reasoning))
+                    && (answer.len() <= reasoning.len() && reasoning.contains(answer)
+                        || reasoning.len() <= answer.len() && answer.contains(reasoning))
                 {
                     ctx.report(
                         "AGX702",

@@ -70,6 +70,57 @@ impl<R: BufRead> LineReader<R> {
         }))
     }
 
+    /// The whole lines already in the reader's buffer, appended to `out` in one copy (their
+    /// `\n` and any `\r` before it too, outside their spans) with their spans pushed to
+    /// `spans`, while `fits(out.len(), spans.len())` says another line may go in: what
+    /// [`next_line_into`](Self::next_line_into) gives line by line, without its per-line
+    /// setup. [`Whole::Lines`]`(0)` when the next line is not whole in the buffer, is over the
+    /// limit or a half-read line is pending: `next_line_into` reads that one.
+    pub fn whole_lines_into(
+        &mut self,
+        out: &mut Vec<u8>,
+        spans: &mut Spans,
+        fits: impl Fn(usize, usize) -> bool,
+    ) -> io::Result<Whole> {
+        if self.partial {
+            return Ok(Whole::Lines(0));
+        }
+        let available = loop {
+            match self.reader.fill_buf() {
+                Ok(b) => break b,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e),
+            }
+        };
+        if available.is_empty() {
+            return Ok(Whole::End);
+        }
+        let base = out.len();
+        let mut taken = 0;
+        let mut lines = 0;
+        for nl in memchr::memchr_iter(b'\n', available) {
+            if !fits(base + taken, spans.len()) || nl - taken > self.max {
+                break;
+            }
+            let mut end = nl;
+            if end > taken && available[end - 1] == b'\r' {
+                end -= 1;
+            }
+            let from = if available[taken..end].starts_with(BOM) {
+                taken + BOM.len()
+            } else {
+                taken
+            };
+            self.number += 1;
+            spans.push((self.number, Ok(base + from..base + end)));
+            lines += 1;
+            taken = nl + 1;
+        }
+        out.extend_from_slice(&available[..taken]);
+        self.reader.consume(taken);
+        Ok(Whole::Lines(lines))
+    }
+
     /// The next line appended to `out` without a copy of its own, `Ok(None)` at end of input:
     /// what [`next_line`](Self::next_line) does for a batch of lines ([`super::parallel`]),
     /// its line read straight from the reader's buffer into the batch's.
@@ -161,6 +212,15 @@ impl<R: BufRead> LineReader<R> {
 }
 
 const BOM: &[u8] = b"\xEF\xBB\xBF";
+
+/// What [`LineReader::whole_lines_into`] found.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Whole {
+    /// This many lines were taken (none: read the next one with `next_line_into`).
+    Lines(usize),
+    /// The input has ended (no half-read line was pending).
+    End,
+}
 
 /// One line appended to a buffer by [`LineReader::next_line_into`]: its 1-based number and
 /// where its (unchecked) text is, or why it was not kept.

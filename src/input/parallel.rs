@@ -17,7 +17,7 @@ use std::sync::mpsc::{self, Receiver, SyncSender};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 
-use super::lines::{utf8_spans, Spans};
+use super::lines::{utf8_spans, Spans, Whole};
 use super::{frame_ndjson_line, Frame, LineReader, Origin, Record, RecordText, SpanLine};
 
 /// A batch is sent once its lines hold this many bytes (or at end of input or when the input
@@ -56,12 +56,22 @@ impl Batch {
         self.lines.push((number, entry));
     }
 
-    /// Reads the next line straight into the batch, `Ok(false)` at end of input. A
+    /// Reads the next line straight into the batch — or every whole line the reader has
+    /// buffered, while the batch has room — `Ok(false)` at end of input. A
     /// `WouldBlock` leaves a half-read line at the end of the buffer ([`take`](Self::take)
     /// carries it over); the next call resumes it.
     pub fn read_line<R: BufRead>(&mut self, lines: &mut LineReader<R>) -> io::Result<bool> {
         if self.text.capacity() == 0 {
             self.text.reserve_exact(BATCH_BYTES + BATCH_SLACK);
+        }
+        let fits = |bytes, count| bytes < BATCH_BYTES && count < BATCH_LINES;
+        match lines.whole_lines_into(&mut self.text, &mut self.lines, fits)? {
+            Whole::End => return Ok(false),
+            Whole::Lines(0) => {}
+            Whole::Lines(_) => {
+                self.end = self.text.len();
+                return Ok(true);
+            }
         }
         let Some(SpanLine { number, span }) = lines.next_line_into(&mut self.text)? else {
             return Ok(false);
@@ -340,6 +350,11 @@ mod tests {
 
     #[test]
     fn batches_read_lines_as_next_line_does() {
+        let many: Vec<u8> = (0..BATCH_LINES + 700)
+            .flat_map(|i| {
+                format!("{{\"i\":{i}}}{}\n", if i % 3 == 0 { "\r" } else { "" }).into_bytes()
+            })
+            .collect();
         let cases: Vec<Vec<&[u8]>> = vec![
             vec![b"{\"a\":1}\r\n{\"b\":2}"],
             vec![b"\xEF\xBB\xBF{}\n{}\n\xEF\xBB\xBF{\"b\":2}\r\n\n\r\n"],
@@ -358,6 +373,9 @@ mod tests {
             vec![b"01234567890123456789", b"0123456789\nok\n"],
             vec![b"\r\n\r\r\n\n"],
             vec![],
+            // More lines than a batch holds in one read of the reader (whole lines are
+            // taken from its buffer together, up to the batch's limits).
+            vec![many.as_slice()],
         ];
         for parts in &cases {
             for cap in [3, 7, 64, 8192] {
@@ -386,6 +404,26 @@ mod tests {
             .1
             .as_ref()
             .is_err_and(|e| e.contains("invalid UTF-8")));
+    }
+
+    #[test]
+    fn whole_lines_fill_a_batch_to_its_limits() {
+        // Short lines: the batch fills to its line limit in one read of the reader's buffer.
+        let short: Vec<u8> = b"{}\n".repeat(BATCH_LINES + 10);
+        let mut r = LineReader::new(io::BufReader::with_capacity(1 << 20, &short[..]), 4096);
+        let mut batch = Batch::default();
+        assert!(batch.read_line(&mut r).is_ok_and(|more| more));
+        assert_eq!(batch.lines.len(), BATCH_LINES);
+        assert!(batch.is_full());
+        // Long lines: to its byte limit, the line that reaches it included.
+        let long: Vec<u8> = [vec![b'x'; 999], vec![b'\n']].concat().repeat(100);
+        let mut r = LineReader::new(io::BufReader::with_capacity(1 << 20, &long[..]), 4096);
+        let mut batch = Batch::default();
+        assert!(batch.read_line(&mut r).is_ok_and(|more| more));
+        assert_eq!(batch.lines.len(), BATCH_BYTES.div_ceil(1000));
+        assert!(batch.is_full());
+        let numbers: Vec<u64> = batch.lines.iter().map(|(n, _)| *n).collect();
+        assert_eq!(numbers, (1..=numbers.len() as u64).collect::<Vec<_>>());
     }
 
     #[test]
