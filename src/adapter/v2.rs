@@ -1,6 +1,7 @@
 //! v2 `astream_events` (Python API-server JSON, langchain `dumpd`, LangGraph.js, and the
 //! `events` frames of classic platform SSE / SDK stream parts) → model events.
 
+use crate::idhash::FastIds;
 use crate::json::Field;
 use std::collections::HashMap;
 
@@ -22,8 +23,8 @@ pub struct V2Adapter {
     hint_run_id: Option<String>,
     hint_thread_id: Option<String>,
     /// Open node runs (steps) by run id.
-    steps: HashMap<String, String>,
-    models: HashMap<String, ModelRun>,
+    steps: HashMap<String, String, FastIds>,
+    models: HashMap<String, ModelRun, FastIds>,
     /// Models in `models` that have ended (kept for late events of theirs, up to
     /// [`V2Adapter::ENDED_MODELS`]).
     ended_models: usize,
@@ -33,7 +34,7 @@ pub struct V2Adapter {
     /// seen again is not pending again.
     claimed: Claimed,
     /// Tool run id → tool call id.
-    tool_runs: HashMap<String, ToolRun>,
+    tool_runs: HashMap<String, ToolRun, FastIds>,
     open_messages: usize,
     /// Whether any `events` record was seen (then `messages` parts repeat it and are skipped).
     saw_events: bool,
@@ -46,7 +47,7 @@ struct ModelRun {
     streamed: bool,
     ended: bool,
     /// Chunk index → tool call id, for later chunks that carry no id.
-    tool_index: HashMap<String, String>,
+    tool_index: HashMap<String, String, FastIds>,
 }
 
 struct PendingCall {
@@ -421,7 +422,7 @@ impl V2Adapter {
                 message_id: message_id.clone(),
                 streamed: false,
                 ended: false,
-                tool_index: HashMap::new(),
+                tool_index: HashMap::default(),
             },
         );
         self.open_messages += 1;

@@ -68,7 +68,7 @@ pub struct Mapper {
     pending: Vec<String>,
     run: Option<Run>,
     /// Final answers already sent (`--text final`), so a resumed run does not repeat them.
-    answered: HashSet<String>,
+    answered: HashSet<String, FastIds>,
     timestamp: Option<i64>,
     seed: u64,
     /// Where in the caller's `out` the `STATE_SNAPSHOT` event just made is whose state's
@@ -167,7 +167,7 @@ impl Mapper {
             last_run_id: None,
             pending: vec![],
             run: None,
-            answered: HashSet::new(),
+            answered: HashSet::default(),
             timestamp: None,
             seed: 0,
             snapshot_at: None,
@@ -1058,7 +1058,7 @@ pub fn reasoning_id(message_id: &str, block: &str) -> String {
     format!("{message_id}:reasoning:{block}")
 }
 
-type UsageTotals = IndexMap<(Option<String>, Option<String>), [u64; 4]>;
+type UsageTotals = IndexMap<(Option<String>, Option<String>), [u64; 4], FastIds>;
 
 /// Adds one message's usage to the run's totals (kept summed so a long run stays small).
 fn add_usage(totals: &mut UsageTotals, u: Usage) {
