@@ -167,6 +167,8 @@ pub struct Checker {
     expanded: Vec<Option<Value>>,
     /// [`Checker::shape_fit`]'s answers, by shape and event type.
     shape_fits: Vec<((usize, usize), schema::ShapeFit)>,
+    /// [`Checker::layout`]'s answers, by shape.
+    layouts: Vec<(usize, ev::Layout)>,
     drained: usize,
     streamed: report::Counts,
     finished: bool,
@@ -199,6 +201,7 @@ impl Checker {
             pending_bad: None,
             expanded: vec![],
             shape_fits: vec![],
+            layouts: vec![],
             drained: 0,
             streamed: Default::default(),
             finished: false,
@@ -301,11 +304,28 @@ impl Checker {
         fit
     }
 
+    /// The [`ev::Layout`] of `shape`, worked out once per shape (known by address: a shape
+    /// is a static).
+    fn layout(&mut self, shape: StrShaped) -> &ev::Layout {
+        let key = std::ptr::from_ref(shape.0) as usize;
+        let at = match self.layouts.iter().position(|(k, _)| *k == key) {
+            Some(at) => at,
+            None => {
+                self.layouts.push((key, ev::Layout::of(shape.0)));
+                self.layouts.len() - 1
+            }
+        };
+        &self.layouts[at].1
+    }
+
     fn checked_event(&mut self, ev: &Value, shape: Option<StrShaped>, origin: &Origin) {
         self.flush_bad(false);
         let index = self.events;
         self.events += 1;
-        let base = ev::Ev::of(ev);
+        let base = match shape {
+            Some(shape) => ev::Ev::of_laid_out(ev, self.layout(shape)),
+            None => ev::Ev::of(ev),
+        };
         let t = base.get("type").and_then(Value::as_str);
         self.ctx.at(origin, Some(index), t);
         let mut issues = vec![];

@@ -918,7 +918,7 @@ pub fn check_shaped(f: &Ev<'_>, shape: StrShaped, fit: ShapeFit, out: &mut Vec<I
     }
     debug_assert!(shape.fits(f.v), "not laid out as its shape: {}", f.v);
     let from = out.len();
-    V { out }.timestamp(f.timestamp);
+    V { out }.timestamp(f.get("timestamp"));
     debug_assert!(
         {
             let mut whole = vec![];
@@ -985,7 +985,12 @@ fn values_fit(f: &Ev<'_>, fields: &[String]) -> bool {
 pub fn check_ev(f: &Ev<'_>, out: &mut Vec<Issue>) {
     let ev = f.v;
     // The BaseEvent fields.
-    let (ts, raw, meta, sub) = (f.timestamp, f.raw_event, f.metadata, f.subagent_run_id);
+    let (ts, raw, meta, sub) = (
+        f.get("timestamp"),
+        f.get("rawEvent"),
+        f.get("metadata"),
+        f.get("subagentRunId"),
+    );
     let t = f.t();
     if t.starts_with("THINKING_") {
         out.push(Issue {
