@@ -199,15 +199,8 @@ fn key<'a>(b: &'a [u8], i: usize, keys: &mut Vec<&'a [u8]>, first: usize) -> Opt
 /// The position after the closing quote of the string whose body starts at `i`.
 fn string_end(b: &[u8], mut i: usize) -> Option<usize> {
     loop {
-        // Eight bytes at a time while none is a quote, a backslash or a control.
-        while let Some(w) = b.get(i..i + 8) {
-            let mut word = [0u8; 8];
-            word.copy_from_slice(w);
-            if crate::sink::encode::word_needs_escape(u64::from_le_bytes(word)) {
-                break;
-            }
-            i += 8;
-        }
+        // Eight bytes at a time to the next quote, backslash or control.
+        i = crate::sink::encode::next_special(b, i);
         match *b.get(i)? {
             b'"' => return Some(i + 1),
             b'\\' => {

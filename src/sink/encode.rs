@@ -10,16 +10,41 @@ use crate::agui::StrShaped;
 const ONES: u64 = 0x0101_0101_0101_0101;
 const HIGHS: u64 = 0x8080_8080_8080_8080;
 
-/// Whether any byte of `w` is a control (< 0x20), `"` or `\`. Never misses one; may say yes
-/// for a word without one (callers then look byte by byte).
+/// Whether any byte of `w` (little-endian) is a control (< 0x20), `"` or `\\`.
 #[inline(always)]
 pub(crate) fn word_needs_escape(w: u64) -> bool {
+    word_specials(w) != 0
+}
+
+/// The high bits of the bytes of `w` (little-endian) that may be a control (< 0x20), `"` or
+/// `\\`: none when no byte is; otherwise the lowest set bit is exactly the first such byte's
+/// (`trailing_zeros() / 8` is its index), while bits above it may be false (a borrow of the
+/// subtractions carries into the next byte).
+#[inline(always)]
+pub(crate) fn word_specials(w: u64) -> u64 {
     let ctl = w.wrapping_sub(ONES * 0x20) & !w;
     let q = w ^ (ONES * b'"' as u64);
     let q = q.wrapping_sub(ONES) & !q;
     let b = w ^ (ONES * b'\\' as u64);
     let b = b.wrapping_sub(ONES) & !b;
-    (ctl | q | b) & HIGHS != 0
+    (ctl | q | b) & HIGHS
+}
+
+/// The index of the first control, `"` or `\\` in `s[from..]` (or `s.len()`), 8 bytes at a
+/// time.
+#[inline]
+pub(crate) fn next_special(s: &[u8], mut from: usize) -> usize {
+    while from + 8 <= s.len() {
+        let m = word_specials(word_at(s, from));
+        if m != 0 {
+            return from + (m.trailing_zeros() / 8) as usize;
+        }
+        from += 8;
+    }
+    while from < s.len() && !ESCAPED[s[from] as usize] {
+        from += 1;
+    }
+    from
 }
 
 /// Bytes `serde_json` escapes in strings: controls, `"` and `\`.
@@ -80,10 +105,9 @@ pub fn write_str(s: &str, buf: &mut Vec<u8>) {
 #[inline(never)]
 fn write_escaped(bytes: &[u8], buf: &mut Vec<u8>) {
     let mut start = 0;
-    for (i, &b) in bytes.iter().enumerate() {
-        if !ESCAPED[b as usize] {
-            continue;
-        }
+    loop {
+        let i = next_special(bytes, start);
+        let Some(&b) = bytes.get(i) else { break };
         buf.extend_from_slice(&bytes[start..i]);
         match b {
             b'"' => buf.extend_from_slice(b"\\\""),
@@ -259,6 +283,36 @@ pub fn write_with_snapshot_slot(ev: &Value, buf: &mut Vec<u8>) -> Option<usize> 
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn next_special_finds_the_first_special_byte() {
+        // Each special byte, and the bytes around the SWAR borrows' edges (0x1f/0x20, 0x21,
+        // 0x5b/0x5d beside `\\`, 0x7f/0x80, 0xa0, 0xff), at every position of strings up to
+        // 40 bytes, alone and after another special byte.
+        let fill = [b'a', 0x20, 0x21, 0x23, 0x5b, 0x5d, 0x7f, 0x80, 0xa0, 0xff];
+        let special = [b'"', b'\\', 0x00, 0x01, 0x0a, 0x1f];
+        for len in 0..40 {
+            for &f in &fill {
+                let plain = vec![f; len];
+                assert_eq!(next_special(&plain, 0), len, "{plain:?}");
+                for at in 0..len {
+                    for &x in &special {
+                        let mut s = plain.clone();
+                        s[at] = x;
+                        for from in 0..=at {
+                            assert_eq!(next_special(&s, from), at, "{s:?} from {from}");
+                        }
+                        assert_eq!(next_special(&s, at + 1), len, "{s:?} after {at}");
+                        if at + 1 < len {
+                            let mut t = s.clone();
+                            t[at + 1..].fill(0x01);
+                            assert_eq!(next_special(&t, 0), at, "{t:?}");
+                        }
+                    }
+                }
+            }
+        }
+    }
 
     fn same(v: &Value) {
         let mut ours = vec![];
