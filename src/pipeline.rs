@@ -180,7 +180,7 @@ pub fn run(inputs: Vec<Input>, opts: &Options, obs: &mut dyn Observer) -> Result
     let mut model = Vec::new();
     let mut out = Vec::new();
     // The last record read: its hash seeds ids at a file's end when a run must be opened.
-    let mut last: Option<Record> = None;
+    let mut last: Option<Box<Record>> = None;
     for input in inputs {
         let file = input.name.clone();
         let mut framer = Framer::new(input.reader, file.clone(), opts.max_line_bytes)
@@ -273,7 +273,7 @@ pub fn run(inputs: Vec<Input>, opts: &Options, obs: &mut dyn Observer) -> Result
             &mut model,
             &mut out,
             &end,
-            last.as_ref(),
+            last.as_deref(),
             obs,
             &mut stats,
         )?;

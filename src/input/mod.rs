@@ -122,7 +122,7 @@ pub fn fnv1a(bytes: &[u8]) -> u64 {
 /// What the framer produced for a stretch of input.
 #[derive(Debug)]
 pub enum Frame {
-    Record(Record),
+    Record(Box<Record>),
     /// Lines that carry nothing to map (blank lines, SSE comments), with the reason.
     Ignored {
         origin: Origin,
@@ -196,7 +196,7 @@ impl<R: BufRead> Framer<R> {
 
     /// Hands back a record the caller is done with: with parse threads it is dropped on one
     /// of them (dropping a parsed tree costs about a tenth of parsing it).
-    pub fn recycle(&mut self, rec: Record) {
+    pub fn recycle(&mut self, rec: Box<Record>) {
         if let Some(pool) = &mut self.pool {
             pool.recycle(rec);
         }
@@ -392,13 +392,13 @@ where
                 .or_else(|| prune::encoded_chain_end(text))
         };
         if let Some(f) = f {
-            return Frame::Record(Record::from_fast(origin, line.into(), f));
+            return Frame::Record(Box::new(Record::from_fast(origin, line.into(), f)));
         }
     }
     let pruned = if prune {
         match prune::parse_pruned(text) {
             Some(prune::Pruned::V2(e)) => {
-                return Frame::Record(Record::from_fast(origin, line.into(), e));
+                return Frame::Record(Box::new(Record::from_fast(origin, line.into(), e)));
             }
             Some(prune::Pruned::Map(m)) => Some(Value::Object(m)),
             None => None,
@@ -407,7 +407,7 @@ where
         None
     };
     match pruned.map_or_else(|| parse_json(text), Ok) {
-        Ok(value) => Frame::Record(Record::new(origin, 1, None, line.into(), value)),
+        Ok(value) => Frame::Record(Box::new(Record::new(origin, 1, None, line.into(), value))),
         Err(message) => Frame::Bad {
             origin,
             lines: 1,
@@ -485,7 +485,7 @@ pub(crate) mod three_ways {
     /// As `convert` and `check` frame the line (fast path, else pruned, else whole).
     pub fn framed(l: &str, n: u64) -> Option<Record> {
         match frame_ndjson_line(l, origin(n), true) {
-            Frame::Record(r) => Some(r),
+            Frame::Record(r) => Some(*r),
             _ => None,
         }
     }

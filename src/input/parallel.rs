@@ -152,7 +152,7 @@ struct Job {
     prune: bool,
     reply: SyncSender<Vec<Frame>>,
     /// Records the caller is done with, dropped here instead of on the caller's thread.
-    garbage: Vec<Record>,
+    garbage: Vec<Box<Record>>,
 }
 
 /// Worker threads parsing batches; results are taken in submission order.
@@ -161,7 +161,7 @@ pub struct ParsePool {
     jobs: Option<SyncSender<Job>>,
     handles: Vec<JoinHandle<()>>,
     in_flight: VecDeque<Receiver<Vec<Frame>>>,
-    garbage: Vec<Record>,
+    garbage: Vec<Box<Record>>,
     tried: bool,
 }
 
@@ -246,7 +246,7 @@ impl ParsePool {
     }
 
     /// Hands back a record the caller is done with, to be dropped on a worker.
-    pub fn recycle(&mut self, rec: Record) {
+    pub fn recycle(&mut self, rec: Box<Record>) {
         if self.jobs.is_some() {
             self.garbage.push(rec);
         }

@@ -136,7 +136,13 @@ impl SseFramer {
             });
         }
         Some(match parse_frame_data(&data) {
-            Ok(value) => Frame::Record(Record::new(origin, lines, event, data.into(), value)),
+            Ok(value) => Frame::Record(Box::new(Record::new(
+                origin,
+                lines,
+                event,
+                data.into(),
+                value,
+            ))),
             Err(message) => Frame::Bad {
                 origin,
                 lines,
