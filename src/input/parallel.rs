@@ -151,7 +151,9 @@ struct Job {
     file: Arc<str>,
     prune: bool,
     reply: SyncSender<Vec<Frame>>,
-    /// Records the caller is done with, dropped here instead of on the caller's thread.
+    /// Records the caller is done with, dropped here instead of on the caller's thread
+    /// (boxed as their frames held them: unboxing would copy each).
+    #[allow(clippy::vec_box)]
     garbage: Vec<Box<Record>>,
 }
 
@@ -161,6 +163,8 @@ pub struct ParsePool {
     jobs: Option<SyncSender<Job>>,
     handles: Vec<JoinHandle<()>>,
     in_flight: VecDeque<Receiver<Vec<Frame>>>,
+    /// See [`Job::garbage`].
+    #[allow(clippy::vec_box)]
     garbage: Vec<Box<Record>>,
     tried: bool,
 }
