@@ -21,56 +21,77 @@ pub const ALL: [&str; 7] = [
     INCOMPLETE_STREAM,
 ];
 
+/// The classes told by words in an error's exception name or message, in the order they are
+/// tried, and those words (lowercase).
+const WORDS: [(&str, &[&str]); 4] = [
+    (
+        LLM_RATE_LIMITED,
+        &[
+            "ratelimit",
+            "rate limit",
+            "rate_limit",
+            "429",
+            "too many requests",
+            "quota",
+        ],
+    ),
+    (
+        LLM_AUTH_FAILED,
+        &[
+            "authentication",
+            "permissiondenied",
+            "unauthorized",
+            "401",
+            "403",
+            "invalid api key",
+            "invalid_api_key",
+            "incorrect api key",
+        ],
+    ),
+    (
+        UPSTREAM_TIMEOUT,
+        &["timeout", "timed out", "deadline exceeded", "etimedout"],
+    ),
+    (
+        UPSTREAM_UNREACHABLE,
+        &[
+            "connectionerror",
+            "apiconnectionerror",
+            "connection refused",
+            "econnrefused",
+            "enotfound",
+            "econnreset",
+            "unreachable",
+            "name or service not known",
+            "failed to establish a new connection",
+        ],
+    ),
+];
+
 /// Classifies an error by its `lc_error_code`, exception name and message.
 pub fn classify(e: &ErrorInfo) -> &'static str {
+    use memchr::memmem::Finder;
+    use std::sync::LazyLock;
+    // Searchers built once: building one costs more than searching a message.
+    static FINDERS: LazyLock<Vec<(&str, Vec<Finder<'static>>)>> = LazyLock::new(|| {
+        WORDS
+            .iter()
+            .map(|(class, words)| (*class, words.iter().map(Finder::new).collect()))
+            .collect()
+    });
     let name = e.name.as_deref().unwrap_or_default().to_ascii_lowercase();
     let msg = e.message.to_ascii_lowercase();
-    let has = |needles: &[&str]| needles.iter().any(|n| name.contains(n) || msg.contains(n));
     if e.lc_code.as_deref() == Some("GRAPH_RECURSION_LIMIT")
         || name.contains("recursion")
         || msg.contains("recursion limit")
     {
         return GRAPH_STEP_LIMIT;
     }
-    if has(&[
-        "ratelimit",
-        "rate limit",
-        "rate_limit",
-        "429",
-        "too many requests",
-        "quota",
-    ]) {
-        return LLM_RATE_LIMITED;
-    }
-    if has(&[
-        "authentication",
-        "permissiondenied",
-        "unauthorized",
-        "401",
-        "403",
-        "invalid api key",
-        "invalid_api_key",
-        "incorrect api key",
-    ]) {
-        return LLM_AUTH_FAILED;
-    }
-    if has(&["timeout", "timed out", "deadline exceeded", "etimedout"]) {
-        return UPSTREAM_TIMEOUT;
-    }
-    if has(&[
-        "connectionerror",
-        "apiconnectionerror",
-        "connection refused",
-        "econnrefused",
-        "enotfound",
-        "econnreset",
-        "unreachable",
-        "name or service not known",
-        "failed to establish a new connection",
-    ]) {
-        return UPSTREAM_UNREACHABLE;
-    }
-    AGENT_INTERNAL
+    let has = |f: &Finder| f.find(name.as_bytes()).is_some() || f.find(msg.as_bytes()).is_some();
+    FINDERS
+        .iter()
+        .find(|(_, finders)| finders.iter().any(has))
+        .map_or(AGENT_INTERNAL, |(class, _)| class)
 }
 
 #[cfg(test)]
@@ -114,5 +135,21 @@ mod tests {
             classify(&e("ValueError", "order service unavailable")),
             AGENT_INTERNAL
         );
+        // Classes are tried in order; a word counts in the name or the message, any case.
+        assert_eq!(
+            classify(&e("TimeoutError", "429 Too Many Requests")),
+            LLM_RATE_LIMITED
+        );
+        assert_eq!(classify(&e("ETIMEDOUT", "")), UPSTREAM_TIMEOUT);
+        assert_eq!(
+            classify(&e("OSError", "Name or service not known")),
+            UPSTREAM_UNREACHABLE
+        );
+        let recursion = ErrorInfo {
+            name: None,
+            message: "rate limit".into(),
+            lc_code: Some("GRAPH_RECURSION_LIMIT".into()),
+        };
+        assert_eq!(classify(&recursion), GRAPH_STEP_LIMIT);
     }
 }
