@@ -58,11 +58,13 @@ impl RunMessages {
             Some(Kept::Encoded(state)) => {
                 let mut list = Vec::with_capacity(state.shared_messages().len());
                 let mut next = Vec::with_capacity(state.shared_messages().len());
+                // The last list's items move to the next (only the run's list copies them).
+                let mut last = std::mem::take(&mut memo.0);
                 for (i, m) in state.shared_messages().iter().enumerate() {
-                    let item = match memo.0.get(i) {
+                    let item = match last.get_mut(i) {
                         // The same message at the same place as in the last list: the same
                         // item (a thread's next run repeats its history).
-                        Some((prev, item)) if Arc::ptr_eq(prev, m) => item.clone(),
+                        Some((prev, item)) if Arc::ptr_eq(prev, m) => item.take(),
                         // A message known by its text is read for the fields the conversion
                         // reads, not parsed whole: it is plain and normalized.
                         _ => match m
