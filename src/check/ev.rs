@@ -85,20 +85,20 @@ fields! {
 
 /// Where an event laid out as a [`Shape`] keeps each of its fields in an [`Ev`]
 /// ([`Ev::of_laid_out`]): worked out once per shape.
-pub struct Layout(Box<[Option<u8>]>);
+pub struct ShapeSlots(Box<[Option<u8>]>);
 
-impl Layout {
-    pub fn of(shape: &Shape) -> Layout {
+impl ShapeSlots {
+    pub fn of(shape: &Shape) -> ShapeSlots {
         let slot = |k: &str| KEYS.iter().position(|x| *x == k).map(|i| i as u8);
-        Layout(shape.fields().iter().map(|k| slot(k)).collect())
+        ShapeSlots(shape.fields().iter().map(|k| slot(k)).collect())
     }
 }
 
 impl<'a> Ev<'a> {
-    /// [`Ev::of`] for an event laid out as the shape of `layout` says (`type`, maybe
+    /// [`Ev::of`] for an event laid out as the shape of `slots` says (`type`, maybe
     /// `timestamp`, then the shape's fields in order; see [`crate::agui::StrShaped::fits`]):
     /// each value goes to its slot without its key being compared.
-    pub fn of_laid_out(v: &'a Value, layout: &Layout) -> Ev<'a> {
+    pub fn of_laid_out(v: &'a Value, slots: &ShapeSlots) -> Ev<'a> {
         let mut e = Ev {
             v,
             kind: None,
@@ -109,12 +109,12 @@ impl<'a> Ev<'a> {
         };
         let mut values = m.values();
         e.f[Slot::ty as usize] = values.next();
-        match m.len().checked_sub(layout.0.len()) {
+        match m.len().checked_sub(slots.0.len()) {
             Some(1) => {}
             Some(2) => e.f[Slot::timestamp as usize] = values.next(),
             _ => return Ev::of(v),
         }
-        for (slot, x) in layout.0.iter().zip(values) {
+        for (slot, x) in slots.0.iter().zip(values) {
             if let Some(i) = slot {
                 e.f[*i as usize] = Some(x);
             }
@@ -123,7 +123,7 @@ impl<'a> Ev<'a> {
             e.f.iter()
                 .zip(Ev::of(v).f.iter())
                 .all(|(a, b)| a.map(std::ptr::from_ref) == b.map(std::ptr::from_ref)),
-            "not laid out as its layout says: {v}"
+            "not laid out as its slots say: {v}"
         );
         e.typed()
     }

@@ -167,8 +167,8 @@ pub struct Checker {
     expanded: Vec<Option<Value>>,
     /// [`Checker::shape_fit`]'s answers, by shape and event type.
     shape_fits: Vec<((usize, usize), schema::ShapeFit)>,
-    /// [`Checker::layout`]'s answers, by shape.
-    layouts: Vec<(usize, ev::Layout)>,
+    /// [`Checker::slots`]'s answers, by shape.
+    slots: Vec<(usize, ev::ShapeSlots)>,
     drained: usize,
     streamed: report::Counts,
     finished: bool,
@@ -201,7 +201,7 @@ impl Checker {
             pending_bad: None,
             expanded: vec![],
             shape_fits: vec![],
-            layouts: vec![],
+            slots: vec![],
             drained: 0,
             streamed: Default::default(),
             finished: false,
@@ -304,18 +304,18 @@ impl Checker {
         fit
     }
 
-    /// The [`ev::Layout`] of `shape`, worked out once per shape (known by address: a shape
+    /// The [`ev::ShapeSlots`] of `shape`, worked out once per shape (known by address: a shape
     /// is a static).
-    fn layout(&mut self, shape: StrShaped) -> &ev::Layout {
+    fn slots(&mut self, shape: StrShaped) -> &ev::ShapeSlots {
         let key = std::ptr::from_ref(shape.0) as usize;
-        let at = match self.layouts.iter().position(|(k, _)| *k == key) {
+        let at = match self.slots.iter().position(|(k, _)| *k == key) {
             Some(at) => at,
             None => {
-                self.layouts.push((key, ev::Layout::of(shape.0)));
-                self.layouts.len() - 1
+                self.slots.push((key, ev::ShapeSlots::of(shape.0)));
+                self.slots.len() - 1
             }
         };
-        &self.layouts[at].1
+        &self.slots[at].1
     }
 
     fn checked_event(&mut self, ev: &Value, shape: Option<StrShaped>, origin: &Origin) {
@@ -323,7 +323,7 @@ impl Checker {
         let index = self.events;
         self.events += 1;
         let base = match shape {
-            Some(shape) => ev::Ev::of_laid_out(ev, self.layout(shape)),
+            Some(shape) => ev::Ev::of_laid_out(ev, self.slots(shape)),
             None => ev::Ev::of(ev),
         };
         let t = base.get("type").and_then(Value::as_str);
