@@ -74,7 +74,7 @@ impl<R: BufRead> LineReader<R> {
     /// `\n` and any `\r` before it too, outside their spans) with their spans pushed to
     /// `spans`, while `fits(out.len(), spans.len())` says another line may go in: what
     /// [`next_line_into`](Self::next_line_into) gives line by line, without its per-line
-    /// setup. [`Whole::Lines`]`(0)` when the next line is not whole in the buffer, is over the
+    /// setup. `Whole::Lines(0)` when the next line is not whole in the buffer, is over the
     /// limit or a half-read line is pending: `next_line_into` reads that one.
     pub fn whole_lines_into(
         &mut self,
