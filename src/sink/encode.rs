@@ -10,14 +10,14 @@ use crate::agui::StrShaped;
 const ONES: u64 = 0x0101_0101_0101_0101;
 const HIGHS: u64 = 0x8080_8080_8080_8080;
 
-/// Whether any byte of `w` (little-endian) is a control (< 0x20), `"` or `\\`.
+/// Whether any byte of `w` (little-endian) is a control (< 0x20), `"` or `\`.
 #[inline(always)]
 pub(crate) fn word_needs_escape(w: u64) -> bool {
     word_specials(w) != 0
 }
 
 /// The high bits of the bytes of `w` (little-endian) that may be a control (< 0x20), `"` or
-/// `\\`: none when no byte is; otherwise the lowest set bit is exactly the first such byte's
+/// `\`: none when no byte is; otherwise the lowest set bit is exactly the first such byte's
 /// (`trailing_zeros() / 8` is its index), while bits above it may be false (a borrow of the
 /// subtractions carries into the next byte).
 #[inline(always)]
@@ -30,7 +30,7 @@ pub(crate) fn word_specials(w: u64) -> u64 {
     (ctl | q | b) & HIGHS
 }
 
-/// The index of the first control, `"` or `\\` in `s[from..]` (or `s.len()`), 8 bytes at a
+/// The index of the first control, `"` or `\` in `s[from..]` (or `s.len()`), 8 bytes at a
 /// time.
 #[inline]
 pub(crate) fn next_special(s: &[u8], mut from: usize) -> usize {
@@ -287,7 +287,7 @@ mod tests {
     #[test]
     fn next_special_finds_the_first_special_byte() {
         // Each special byte, and the bytes around the SWAR borrows' edges (0x1f/0x20, 0x21,
-        // 0x5b/0x5d beside `\\`, 0x7f/0x80, 0xa0, 0xff), at every position of strings up to
+        // 0x5b/0x5d beside `\`, 0x7f/0x80, 0xa0, 0xff), at every position of strings up to
         // 40 bytes, alone and after another special byte.
         let fill = [b'a', 0x20, 0x21, 0x23, 0x5b, 0x5d, 0x7f, 0x80, 0xa0, 0xff];
         let special = [b'"', b'\\', 0x00, 0x01, 0x0a, 0x1f];
