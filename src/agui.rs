@@ -82,16 +82,6 @@ pub const THINKING_RENAMES: [(&str, &str); 5] = [
     ("REASONING_END", "THINKING_END"),
 ];
 
-pub fn is_event_type(t: &str) -> bool {
-    static_event_type(t).is_some()
-}
-
-/// `t` as the `&'static str` of [`EVENT_TYPES`], when it is an AG-UI event type (a `match`:
-/// no scan of the list).
-pub fn static_event_type(t: &str) -> Option<&'static str> {
-    EventType::of(t).map(EventType::as_str)
-}
-
 /// An event under construction. One made by a [`Shape`] knows it until a field is added
 /// ([`EventBuilder::build_shaped`]).
 pub struct EventBuilder(Map<String, Value>, Option<(&'static Shape, bool)>);
@@ -426,10 +416,10 @@ mod tests {
     use serde_json::json;
 
     #[test]
-    fn static_event_type_is_the_list() {
+    fn event_types_are_the_list() {
+        let name = |t: &str| EventType::of(t).map(EventType::as_str);
         for t in EVENT_TYPES {
-            assert_eq!(static_event_type(t), Some(t));
-            assert!(is_event_type(t));
+            assert_eq!(name(t), Some(t));
         }
         for t in [
             "",
@@ -438,7 +428,7 @@ mod tests {
             "RUN_STARTED ",
             "RAW2",
         ] {
-            assert_eq!(static_event_type(t), None);
+            assert_eq!(name(t), None);
         }
     }
 

@@ -34,7 +34,7 @@ use std::sync::Arc;
 use serde_json::Value;
 
 use crate::adapter::{classify, Disposition, Family};
-use crate::agui::StrShaped;
+use crate::agui::{EventType, StrShaped};
 use crate::input::{Origin, Record};
 use crate::model::ModelEvent;
 use crate::pipeline::{self, Input, Observer, Options};
@@ -87,8 +87,6 @@ pub struct Ctx {
     pub out: Vec<Finding>,
     /// Findings of rules the official client enforces (counted before `--allow`).
     pub official: u64,
-    /// The last AG-UI event type seen (saves a search per event).
-    last_type: &'static str,
 }
 
 impl Ctx {
@@ -101,7 +99,6 @@ impl Ctx {
             config,
             out: vec![],
             official: 0,
-            last_type: "",
         }
     }
 
@@ -125,7 +122,15 @@ impl Ctx {
         });
     }
 
-    fn at(&mut self, origin: &Origin, index: Option<u64>, event_type: Option<&str>) {
+    /// Where the next findings are: `origin`, the event `index` and its type (`event_type`,
+    /// and `kind` when the name is an AG-UI 1.0 type, as [`ev::Ev::kind`] has it).
+    fn at(
+        &mut self,
+        origin: &Origin,
+        index: Option<u64>,
+        event_type: Option<&str>,
+        kind: Option<EventType>,
+    ) {
         // Several files converted together form one stream: name the file each line is in.
         // The same name in another allocation is adopted too, so the next lines compare pointers.
         if !Arc::ptr_eq(&origin.file, &self.file) && !origin.file.is_empty() {
@@ -133,18 +138,10 @@ impl Ctx {
         }
         self.line = origin.line;
         self.index = index;
-        self.event_type = event_type.map(|t| {
-            if self.last_type == t {
-                return Cow::Borrowed(self.last_type);
-            }
-            match crate::agui::static_event_type(t) {
-                Some(k) => {
-                    self.last_type = k;
-                    Cow::Borrowed(k)
-                }
-                None => Cow::Owned(t.to_string()),
-            }
-        });
+        self.event_type = match kind {
+            Some(k) => Some(Cow::Borrowed(k.as_str())),
+            None => event_type.map(|t| Cow::Owned(t.to_string())),
+        };
     }
 }
 
@@ -220,7 +217,7 @@ impl Checker {
         let Some((origin, msg)) = self.pending_bad.take() else {
             return;
         };
-        self.ctx.at(&origin, None, None);
+        self.ctx.at(&origin, None, None, None);
         let rule = match (self.family, record_level) {
             (Some(Family::Agui), _) => "AGX501",
             (_, true) => "AGX609",
@@ -252,7 +249,7 @@ impl Checker {
                 }
                 self.records_of = Some(file.clone());
             }
-            self.ctx.at(&rec.origin, None, None);
+            self.ctx.at(&rec.origin, None, None, None);
             self.raw.record(rec, &mut self.ctx);
         }
     }
@@ -269,7 +266,7 @@ impl Checker {
         if !self.converted() {
             return;
         }
-        self.ctx.at(origin, None, None);
+        self.ctx.at(origin, None, None, None);
         if matches!(ev, ModelEvent::Interrupt(_)) {
             self.interrupts.raw_interrupt();
         }
@@ -327,7 +324,7 @@ impl Checker {
             None => ev::Ev::of(ev),
         };
         let t = base.get("type").and_then(Value::as_str);
-        self.ctx.at(origin, Some(index), t);
+        self.ctx.at(origin, Some(index), t, base.kind);
         let mut issues = vec![];
         match shape {
             Some(shape) => {

@@ -226,8 +226,8 @@ fn string_end(b: &[u8], mut i: usize) -> Option<usize> {
                     _ => return None,
                 };
             }
-            0..=0x1f => return None,
-            _ => i += 1,
+            // A raw control (`next_special` stops at nothing else).
+            _ => return None,
         }
     }
 }

@@ -102,17 +102,12 @@ impl<R: BufRead> LineReader<R> {
             if !fits(base + taken, spans.len()) || nl - taken > self.max {
                 break;
             }
-            let mut end = nl;
-            if end > taken && available[end - 1] == b'\r' {
-                end -= 1;
-            }
-            let from = if available[taken..end].starts_with(BOM) {
-                taken + BOM.len()
-            } else {
-                taken
-            };
+            let body = body(&available[taken..nl]);
             self.number += 1;
-            spans.push((self.number, Ok(base + from..base + end)));
+            spans.push((
+                self.number,
+                Ok(base + taken + body.start..base + taken + body.end),
+            ));
             lines += 1;
             taken = nl + 1;
         }
@@ -188,18 +183,10 @@ impl<R: BufRead> LineReader<R> {
                 span: Err(self.too_long_message()),
             }));
         }
-        if out.last() == Some(&b'\r') && out.len() > start {
-            out.pop();
-        }
-        // A BOM starts the file, or a later line when recordings were concatenated (`cat a b`).
-        let from = if out[start..].starts_with(BOM) {
-            start + BOM.len()
-        } else {
-            start
-        };
+        let body = body(&out[start..]);
         Ok(Some(SpanLine {
             number,
-            span: Ok(from..out.len()),
+            span: Ok(start + body.start..start + body.end),
         }))
     }
 
@@ -212,6 +199,19 @@ impl<R: BufRead> LineReader<R> {
 }
 
 const BOM: &[u8] = b"\xEF\xBB\xBF";
+
+/// Where a line's text is in its bytes (without its `\n`): without the `\r` it ends with, and
+/// without a BOM it starts with (the file's, or a later line's when recordings were
+/// concatenated: `cat a b`).
+fn body(line: &[u8]) -> Range<usize> {
+    let end = line.len() - usize::from(line.last() == Some(&b'\r'));
+    let from = if line[..end].starts_with(BOM) {
+        BOM.len()
+    } else {
+        0
+    };
+    from..end
+}
 
 /// What [`LineReader::whole_lines_into`] found.
 #[derive(Debug, PartialEq, Eq)]
