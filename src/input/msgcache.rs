@@ -83,14 +83,38 @@ pub enum Kind {
 }
 
 struct Entry {
-    text: Box<str>,
-    /// `None` for a [`Kind::Parsed`] message seen once (stored on its second sight). Shared:
-    /// a hit hands it out as it is ([`Msg::Cached`]).
-    value: Option<Arc<SharedJson>>,
+    held: Held,
     /// The value's nesting depth (a scalar's is 0).
     depth: usize,
     /// The generation that last hit or inserted it.
     used: u64,
+}
+
+/// A message's text and value, as an entry holds them. A value is shared: a hit hands it out
+/// as it is ([`Msg::Cached`]).
+enum Held {
+    /// A [`Kind::Parsed`] message seen once (its value stored on its second sight).
+    Seen(Box<str>),
+    Value(Box<str>, Arc<SharedJson>),
+    /// A value made from the message's own text ([`SharedJson::from_text`]): that text,
+    /// held once (a state of messages of a megabyte held each twice).
+    OwnText(Arc<SharedJson>),
+}
+
+impl Entry {
+    fn text(&self) -> &str {
+        match &self.held {
+            Held::Seen(t) | Held::Value(t, _) => t,
+            Held::OwnText(v) => v.json(),
+        }
+    }
+
+    fn value(&self) -> Option<&Arc<SharedJson>> {
+        match &self.held {
+            Held::Seen(_) => None,
+            Held::Value(_, v) | Held::OwnText(v) => Some(v),
+        }
+    }
 }
 
 /// A message [`MsgCache::take`] read: parsed there, or a hit, still the cache's. A hit's copy
@@ -160,7 +184,7 @@ impl MsgCache {
             entries.retain(|e| {
                 let keep = e.used + KEEP > gen;
                 if !keep {
-                    *bytes -= e.text.len();
+                    *bytes -= e.text().len();
                 }
                 keep
             });
@@ -195,13 +219,13 @@ impl MsgCache {
             if let Some(e) = self
                 .map
                 .get_mut(&h)
-                .and_then(|es| es.iter_mut().find(|e| b.starts_with(e.text.as_bytes())))
+                .and_then(|es| es.iter_mut().find(|e| b.starts_with(e.text().as_bytes())))
             {
                 e.used = self.gen;
-                match &e.value {
+                match e.value() {
                     Some(v) => {
                         return (e.depth <= max_depth)
-                            .then(|| (Msg::Cached(Arc::clone(v)), e.text.len()))
+                            .then(|| (Msg::Cached(Arc::clone(v)), e.text().len()))
                     }
                     None => seen = Some(e),
                 }
@@ -209,11 +233,15 @@ impl MsgCache {
         }
         if let Some(e) = seen {
             // Seen once: parsed, and stored now.
-            let parsed: Value = serde_json::from_str(&e.text).ok()?;
-            let depth = depth_of(&parsed, e.text.len());
+            let Held::Seen(text) = &mut e.held else {
+                return None;
+            };
+            let parsed: Value = serde_json::from_str(text).ok()?;
+            let (len, depth) = (text.len(), depth_of(&parsed, text.len()));
+            let text = std::mem::take(text);
             e.depth = depth;
-            e.value = Some(Arc::new(SharedJson::new(parsed.clone())));
-            return (depth <= max_depth).then_some((Msg::Parsed(parsed), e.text.len()));
+            e.held = Held::Value(text, Arc::new(SharedJson::new(parsed.clone())));
+            return (depth <= max_depth).then_some((Msg::Parsed(parsed), len));
         }
         if self.kind == Kind::Normalized {
             // A plain message whose text is the encoder's own: kept as text, not parsed
@@ -249,7 +277,8 @@ impl MsgCache {
             }
             if let Some(h) = h.filter(|_| len >= PREFIX && self.bytes + len <= MAX_BYTES) {
                 let shared = Arc::new(SharedJson::new(value));
-                self.insert(h, &rest[..len], Some(Arc::clone(&shared)), depth);
+                let held = Held::Value(rest[..len].into(), Arc::clone(&shared));
+                self.insert(h, held, depth);
                 return Some((Msg::Stored(shared), len));
             }
             return Some((Msg::Parsed(value), len));
@@ -260,7 +289,7 @@ impl MsgCache {
         // A parsed message is stored on its second sight (most are seen once in short runs:
         // a copy of the value would cost more than parsing it again): its text now.
         if let Some(h) = h.filter(|_| len >= PREFIX && self.bytes + len <= MAX_BYTES) {
-            self.insert(h, &rest[..len], None, 0);
+            self.insert(h, Held::Seen(rest[..len].into()), 0);
         }
         // Nested as deep as the text allows: the line is read with it apart from it.
         let depth = depth_of(&parsed, len);
@@ -283,29 +312,35 @@ impl MsgCache {
         if depth > max_depth {
             return None;
         }
+        let text: Box<str> = text.into();
+        let own = *text == rest[..len];
         let shared = Arc::new(SharedJson::from_text(text));
         if let Some(h) = h.filter(|_| len >= PREFIX && self.bytes + len <= MAX_BYTES) {
-            self.insert(h, &rest[..len], Some(Arc::clone(&shared)), depth);
+            let held = match own {
+                true => Held::OwnText(Arc::clone(&shared)),
+                false => Held::Value(rest[..len].into(), Arc::clone(&shared)),
+            };
+            self.insert(h, held, depth);
         }
         Some((Msg::Stored(shared), len))
     }
 
     /// Stores a message's text (and value) under the hash of its first bytes.
-    fn insert(&mut self, h: u64, text: &str, value: Option<Arc<SharedJson>>, depth: usize) {
+    fn insert(&mut self, h: u64, held: Held, depth: usize) {
         let bucket = self.map.entry(h).or_default();
         if bucket.len() >= BUCKET {
             // The least recently used goes.
             if let Some((i, _)) = bucket.iter().enumerate().min_by_key(|(_, e)| e.used) {
-                self.bytes -= bucket.swap_remove(i).text.len();
+                self.bytes -= bucket.swap_remove(i).text().len();
             }
         }
-        self.bytes += text.len();
-        bucket.push(Entry {
-            text: text.into(),
-            value,
+        let entry = Entry {
+            held,
             depth,
             used: self.gen,
-        });
+        };
+        self.bytes += entry.text().len();
+        bucket.push(entry);
     }
 }
 
@@ -600,8 +635,32 @@ pub(crate) mod tests {
             c.snapshot();
             let (v, n) = c.take(&m, 100).expect("parses");
             assert_eq!((v.into_value(), n), (fresh(Kind::Parsed, &m), m.len()));
-            let stored = c.map.values().flatten().all(|e| e.value.is_some());
+            let stored = c.map.values().flatten().all(|e| e.value().is_some());
             assert_eq!((c.entries(), stored), (1, sight > 0), "{sight}");
+        }
+    }
+
+    #[test]
+    fn a_plain_message_is_held_once() {
+        // The encoder's own text: the value is made from it and the entry holds that text.
+        let m = long(r#"{"type":"human","content":"hi \"there\"","id":"h1"}"#);
+        let rest = format!("{m}, {{\"type\":\"ai\"}}]");
+        let mut c = MsgCache::new(Kind::Normalized);
+        for sight in 0..3 {
+            c.snapshot();
+            let (v, n) = c.take(&rest, 100).expect("parses");
+            assert_eq!(n, m.len());
+            assert_eq!(v.clone().into_value(), fresh(Kind::Normalized, &m));
+            assert_eq!(matches!(v, Msg::Cached(_)), sight > 0, "{sight}");
+            let entries: Vec<_> = c.map.values().flatten().collect();
+            assert!(matches!(
+                entries[..],
+                [Entry {
+                    held: Held::OwnText(_),
+                    ..
+                }]
+            ));
+            assert_eq!((entries[0].text(), c.bytes()), (&m[..], m.len()));
         }
     }
 
