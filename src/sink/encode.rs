@@ -129,8 +129,87 @@ fn write_escaped(bytes: &[u8], buf: &mut Vec<u8>) {
     buf.extend_from_slice(&bytes[start..]);
 }
 
+/// How an encoder writes a string value: escaped in place ([`Inline`]), or left out and its
+/// place noted ([`Holes`]). Object keys are always written in place.
+pub trait Strings<'a> {
+    fn string(&mut self, s: &'a str, buf: &mut Vec<u8>);
+    /// The buffer was cut back to `len` bytes: strings noted past it are gone.
+    fn truncate(&mut self, _len: usize) {}
+}
+
+/// Every string escaped in place.
+pub struct Inline;
+
+impl Strings<'_> for Inline {
+    #[inline(always)]
+    fn string(&mut self, s: &str, buf: &mut Vec<u8>) {
+        write_str(s, buf)
+    }
+}
+
+/// Strings of [`Holes::LONG`] bytes or more are left out of the buffer: each is noted with
+/// where its literal goes, for a writer to escape from where it is ([`write_holes`]) instead
+/// of a frame buffer growing to hold a megabyte's copy.
+#[derive(Default)]
+pub struct Holes<'a>(pub Vec<(usize, &'a str)>);
+
+impl Holes<'_> {
+    pub const LONG: usize = 64 * 1024;
+}
+
+impl<'a> Strings<'a> for Holes<'a> {
+    #[inline(always)]
+    fn string(&mut self, s: &'a str, buf: &mut Vec<u8>) {
+        if s.len() >= Self::LONG {
+            self.0.push((buf.len(), s));
+        } else {
+            write_str(s, buf)
+        }
+    }
+
+    fn truncate(&mut self, len: usize) {
+        self.0.retain(|&(at, _)| at < len);
+    }
+}
+
+/// Writes `buf` to `w` with each hole's string literal in its place, escaped a piece at a
+/// time through `scratch`: the bytes `buf` would hold had the strings been written in it.
+pub fn write_holes<W: std::io::Write>(
+    w: &mut W,
+    buf: &[u8],
+    holes: &[(usize, &str)],
+    scratch: &mut Vec<u8>,
+) -> std::io::Result<()> {
+    let mut at = 0;
+    for &(pos, s) in holes {
+        w.write_all(buf.get(at..pos).unwrap_or_default())?;
+        at = pos;
+        scratch.clear();
+        scratch.push(b'"');
+        for piece in s.as_bytes().chunks(Holes::LONG) {
+            if any_escape(piece) {
+                write_escaped(piece, scratch);
+            } else {
+                scratch.extend_from_slice(piece);
+            }
+            if scratch.len() >= Holes::LONG {
+                w.write_all(scratch)?;
+                scratch.clear();
+            }
+        }
+        scratch.push(b'"');
+        w.write_all(scratch)?;
+    }
+    w.write_all(buf.get(at..).unwrap_or_default())
+}
+
 /// `serde_json::to_writer(buf, v)` for a `Value` (compact, keys in map order).
 pub fn write_value(v: &Value, buf: &mut Vec<u8>) {
+    write_value_with(v, buf, &mut Inline)
+}
+
+/// [`write_value`], strings written as `strings` says.
+pub fn write_value_with<'a, S: Strings<'a>>(v: &'a Value, buf: &mut Vec<u8>, strings: &mut S) {
     match v {
         Value::Null => buf.extend_from_slice(b"null"),
         Value::Bool(true) => buf.extend_from_slice(b"true"),
@@ -140,7 +219,7 @@ pub fn write_value(v: &Value, buf: &mut Vec<u8>) {
             // Into a Vec this cannot fail.
             serde_json::to_writer(&mut *buf, n).unwrap_or_default();
         }
-        Value::String(s) => write_str(s, buf),
+        Value::String(s) => strings.string(s, buf),
         Value::Array(a) => {
             buf.push(b'[');
             let mut first = true;
@@ -149,20 +228,20 @@ pub fn write_value(v: &Value, buf: &mut Vec<u8>) {
                     buf.push(b',');
                 }
                 first = false;
-                write_value(x, buf);
+                write_value_with(x, buf, strings);
             }
             buf.push(b']');
         }
-        Value::Object(m) => write_object(m, buf, |_, x, buf| write_value(x, buf)),
+        Value::Object(m) => write_object(m, buf, |_, x, buf| write_value_with(x, buf, strings)),
     }
 }
 
 /// An object's entries, each value written by `value` (given its key).
 #[inline(always)]
-fn write_object(
-    m: &serde_json::Map<String, Value>,
+fn write_object<'a>(
+    m: &'a serde_json::Map<String, Value>,
     buf: &mut Vec<u8>,
-    mut value: impl FnMut(&str, &Value, &mut Vec<u8>),
+    mut value: impl FnMut(&str, &'a Value, &mut Vec<u8>),
 ) {
     buf.push(b'{');
     let mut first = true;
@@ -199,21 +278,31 @@ pub fn write_with_snapshot(ev: &Value, snapshot_json: &str, buf: &mut Vec<u8>) {
 /// vouches for). Its keys are written as the shape holds them encoded, not each escaped
 /// anew. Anything else is written by [`write_value`].
 pub fn write_shaped(ev: &Value, shape: StrShaped, buf: &mut Vec<u8>) {
+    write_shaped_with(ev, shape, buf, &mut Inline)
+}
+
+/// [`write_shaped`], string values written as `strings` says.
+pub fn write_shaped_with<'a, S: Strings<'a>>(
+    ev: &'a Value,
+    shape: StrShaped,
+    buf: &mut Vec<u8>,
+    strings: &mut S,
+) {
     debug_assert!(shape.fits(ev), "not laid out as its shape: {ev}");
     let Value::Object(m) = ev else {
-        return write_value(ev, buf);
+        return write_value_with(ev, buf, strings);
     };
     let mut values = m.values();
     let (Some(Value::String(kind)), fields) = (values.next(), shape.0.fields().len()) else {
-        return write_value(ev, buf);
+        return write_value_with(ev, buf, strings);
     };
     let timestamp = match m.len() - fields {
         1 => None,
         2 => match values.next() {
             Some(Value::Number(n)) => Some(n),
-            _ => return write_value(ev, buf),
+            _ => return write_value_with(ev, buf, strings),
         },
-        _ => return write_value(ev, buf),
+        _ => return write_value_with(ev, buf, strings),
     };
     let start = buf.len();
     buf.extend_from_slice(br#"{"type":"#);
@@ -231,10 +320,11 @@ pub fn write_shaped(ev: &Value, shape: StrShaped, buf: &mut Vec<u8>) {
     for (i, v) in values.enumerate() {
         let Value::String(text) = v else {
             buf.truncate(start);
-            return write_value(ev, buf);
+            strings.truncate(start);
+            return write_value_with(ev, buf, strings);
         };
         buf.extend_from_slice(shape.0.key_json(i));
-        write_str(text, buf);
+        strings.string(text, buf);
     }
     buf.push(b'}');
 }
@@ -476,5 +566,57 @@ mod tests {
             .event_strs("TEXT_MESSAGE_CONTENT", None, ["m", "d"])
             .str("extra", "x");
         assert!(b.build_shaped().1.is_none());
+    }
+
+    /// Long strings escaped from where they are, a piece at a time, give the bytes written in
+    /// place: escapes and multi-byte characters on either side of a piece's edge, several long
+    /// strings in one event, values and shaped events.
+    #[test]
+    fn holes_write_what_the_buffer_would_hold() {
+        use crate::agui::Shape;
+        use crate::shape;
+        const LONG: usize = Holes::LONG;
+        let mut texts = vec![];
+        for len in [LONG - 1, LONG, LONG + 1, 2 * LONG + 5, 3 * LONG] {
+            texts.push("a".repeat(len));
+            for at in [0, LONG - 2, LONG - 1, LONG, LONG + 1, len - 1] {
+                for special in ["\"", "\n", "\u{1}", "é", "晴"] {
+                    let mut t = "b".repeat(len);
+                    if at + special.len() <= len {
+                        t.replace_range(at..at + special.len(), special);
+                        texts.push(t);
+                    }
+                }
+            }
+        }
+        let two: &'static Shape = shape!("messageId", "delta");
+        for text in &texts {
+            let ev = json!({"type": "RAW", "event": {"a": [text, 1, "short", text]}, "b": text});
+            let (shaped, shape) = two
+                .event_strs("TEXT_MESSAGE_CONTENT", Some(3), ["m\"1", text])
+                .build_shaped();
+            let mut holes = Holes::default();
+            let mut buf = b"data: ".to_vec();
+            write_value_with(&ev, &mut buf, &mut holes);
+            let long = usize::from(text.len() >= LONG);
+            assert_eq!(holes.0.len(), 3 * long);
+            let (mut out, mut scratch) = (vec![], vec![]);
+            write_holes(&mut out, &buf, &holes.0, &mut scratch).expect("in memory");
+            let mut plain = b"data: ".to_vec();
+            write_value(&ev, &mut plain);
+            assert!(out == plain, "a value, {} bytes", text.len());
+            assert!(scratch.capacity() < 8 * LONG);
+
+            let shape = shape.expect("string fields: shaped");
+            let mut holes = Holes::default();
+            let mut buf = vec![];
+            write_shaped_with(&shaped, shape, &mut buf, &mut holes);
+            assert_eq!(holes.0.len(), long);
+            out.clear();
+            write_holes(&mut out, &buf, &holes.0, &mut scratch).expect("in memory");
+            plain.clear();
+            write_value(&shaped, &mut plain);
+            assert!(out == plain, "a shaped event, {} bytes", text.len());
+        }
     }
 }

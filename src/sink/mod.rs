@@ -16,7 +16,8 @@ pub use sse::{frame as sse_frame, SseSink};
 /// An output format for AG-UI events.
 pub trait Sink {
     /// Writes one event. A frame is handed to the writer whole (no half frames on error), but
-    /// for a snapshot of 64 KiB or more ([`Sink::write_with_snapshot`]).
+    /// for a snapshot ([`Sink::write_with_snapshot`]) or a string of 64 KiB or more
+    /// ([`encode::Holes`]): those are written from where they are, in pieces.
     fn write_event(&mut self, ev: &Value) -> io::Result<()>;
     /// Writes an event whose `snapshot` is the compact JSON text `snapshot` (a state written
     /// on a parse thread, [`crate::model::EncodedState`]), as [`Sink::write_event`] would
@@ -95,6 +96,29 @@ fn write_snapshot_frame<W: Write>(
     encode::write_with_snapshot(ev, snapshot, buf);
     buf.extend_from_slice(suffix);
     w.write_all(buf)
+}
+
+/// Writes `prefix`, what `encode` writes, and `suffix` to `w` through `buf` (cleared first),
+/// with the strings `encode` leaves out ([`encode::Holes`]) escaped in their places a piece at
+/// a time through `scratch`: a frame buffer stays the size of a frame's short fields, not of
+/// a megabyte's tool result.
+fn write_frame<'a, W: Write>(
+    w: &mut W,
+    buf: &mut Vec<u8>,
+    scratch: &mut Vec<u8>,
+    [prefix, suffix]: [&[u8]; 2],
+    encode: impl FnOnce(&mut Vec<u8>, &mut encode::Holes<'a>),
+) -> io::Result<()> {
+    buf.clear();
+    buf.extend_from_slice(prefix);
+    let mut holes = encode::Holes::default();
+    encode(buf, &mut holes);
+    buf.extend_from_slice(suffix);
+    if holes.0.is_empty() {
+        w.write_all(buf)
+    } else {
+        encode::write_holes(w, buf, &holes.0, scratch)
+    }
 }
 
 /// Serializes an event exactly as `JSON.stringify` would for these values: compact, keys in

@@ -6,11 +6,13 @@ use serde_json::Value;
 
 use crate::agui::StrShaped;
 
-use super::{encode_json, write_snapshot_frame, Sink};
+use super::{encode, write_frame, write_snapshot_frame, Sink};
 
 pub struct NdjsonSink<W> {
     w: W,
     buf: Vec<u8>,
+    /// Long strings' escaped pieces ([`super::write_frame`]).
+    scratch: Vec<u8>,
 }
 
 impl<W: Write> NdjsonSink<W> {
@@ -18,16 +20,17 @@ impl<W: Write> NdjsonSink<W> {
         NdjsonSink {
             w,
             buf: Vec::with_capacity(4096),
+            scratch: Vec::new(),
         }
     }
 }
 
 impl<W: Write> Sink for NdjsonSink<W> {
     fn write_event(&mut self, ev: &Value) -> io::Result<()> {
-        self.buf.clear();
-        encode_json(ev, &mut self.buf);
-        self.buf.push(b'\n');
-        self.w.write_all(&self.buf)
+        let (w, buf, scratch) = (&mut self.w, &mut self.buf, &mut self.scratch);
+        write_frame(w, buf, scratch, [b"", b"\n"], |buf, holes| {
+            encode::write_value_with(ev, buf, holes)
+        })
     }
 
     fn write_with_snapshot(&mut self, ev: &Value, snapshot: &str) -> io::Result<()> {
@@ -35,10 +38,10 @@ impl<W: Write> Sink for NdjsonSink<W> {
     }
 
     fn write_shaped(&mut self, ev: &Value, shape: StrShaped) -> io::Result<()> {
-        self.buf.clear();
-        super::encode::write_shaped(ev, shape, &mut self.buf);
-        self.buf.push(b'\n');
-        self.w.write_all(&self.buf)
+        let (w, buf, scratch) = (&mut self.w, &mut self.buf, &mut self.scratch);
+        write_frame(w, buf, scratch, [b"", b"\n"], |buf, holes| {
+            encode::write_shaped_with(ev, shape, buf, holes)
+        })
     }
 
     fn flush(&mut self) -> io::Result<()> {

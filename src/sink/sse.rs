@@ -7,11 +7,13 @@ use serde_json::Value;
 
 use crate::agui::StrShaped;
 
-use super::{encode_json, write_snapshot_frame, Sink};
+use super::{encode, encode_json, write_frame, write_snapshot_frame, Sink};
 
 pub struct SseSink<W> {
     w: W,
     buf: Vec<u8>,
+    /// Long strings' escaped pieces ([`super::write_frame`]).
+    scratch: Vec<u8>,
 }
 
 impl<W: Write> SseSink<W> {
@@ -19,6 +21,7 @@ impl<W: Write> SseSink<W> {
         SseSink {
             w,
             buf: Vec::with_capacity(4096),
+            scratch: Vec::new(),
         }
     }
 }
@@ -32,9 +35,10 @@ pub fn frame(ev: &Value, buf: &mut Vec<u8>) {
 
 impl<W: Write> Sink for SseSink<W> {
     fn write_event(&mut self, ev: &Value) -> io::Result<()> {
-        self.buf.clear();
-        frame(ev, &mut self.buf);
-        self.w.write_all(&self.buf)
+        let (w, buf, scratch) = (&mut self.w, &mut self.buf, &mut self.scratch);
+        write_frame(w, buf, scratch, [b"data: ", b"\n\n"], |buf, holes| {
+            encode::write_value_with(ev, buf, holes)
+        })
     }
 
     fn write_with_snapshot(&mut self, ev: &Value, snapshot: &str) -> io::Result<()> {
@@ -42,11 +46,10 @@ impl<W: Write> Sink for SseSink<W> {
     }
 
     fn write_shaped(&mut self, ev: &Value, shape: StrShaped) -> io::Result<()> {
-        self.buf.clear();
-        self.buf.extend_from_slice(b"data: ");
-        super::encode::write_shaped(ev, shape, &mut self.buf);
-        self.buf.extend_from_slice(b"\n\n");
-        self.w.write_all(&self.buf)
+        let (w, buf, scratch) = (&mut self.w, &mut self.buf, &mut self.scratch);
+        write_frame(w, buf, scratch, [b"data: ", b"\n\n"], |buf, holes| {
+            encode::write_shaped_with(ev, shape, buf, holes)
+        })
     }
 
     fn flush(&mut self) -> io::Result<()> {
