@@ -39,6 +39,14 @@ pub struct ErrorInfo {
     pub lc_code: Option<String>,
 }
 
+/// A message of a state: its value, or the compact text of a plain, normalized one not parsed
+/// ([`SharedJson::unparsed_text`]).
+#[derive(Clone, Copy, Debug)]
+pub enum MessageRef<'a> {
+    Value(&'a Value),
+    Text(&'a str),
+}
+
 /// A JSON value shared between threads, with its compact text (as
 /// [`crate::sink::encode::write_value`] writes it) made once, when first asked for; or made
 /// from that text, the value then parsed only when first asked for.
@@ -254,13 +262,17 @@ impl EncodedState {
     }
 
     /// The messages that may be tool messages ([`SharedJson::may_be_tool_message`]), with
-    /// their places in the list: only these are parsed.
-    pub fn tool_message_candidates(&self) -> impl Iterator<Item = (usize, &Value)> {
+    /// their places in the list: one known by its text is handed out as that text (the
+    /// consumer reads the fields it needs), another as its value.
+    pub fn tool_message_candidates(&self) -> impl Iterator<Item = (usize, MessageRef<'_>)> {
         self.messages
             .iter()
             .enumerate()
             .filter(|(_, m)| m.may_be_tool_message())
-            .map(|(i, m)| (i, m.value()))
+            .map(|(i, m)| match m.unparsed_text() {
+                Some(text) => (i, MessageRef::Text(text)),
+                None => (i, MessageRef::Value(m.value())),
+            })
     }
 
     /// The whole state's compact JSON text.

@@ -278,6 +278,31 @@ mod tests {
         let got = events(ModelEvent::EncodedState(Box::new(enc)));
         let want = events(state(json!({"messages": list, "k": 1})));
         assert_eq!(got, want);
+        // Objects are read for their fields, never parsed whole (a tree kept as long as the
+        // message); the list `[1, 2]` is parsed. (`run_as` writes each snapshot as a tree.)
+        let texts: Vec<_> = list
+            .iter()
+            .map(|m| Arc::new(SharedJson::from_text(m.to_string())))
+            .collect();
+        let Ok(enc) = EncodedState::new(json!({"messages": [], "k": 1}), texts.clone()) else {
+            panic!("a state");
+        };
+        let (mut m, mut out, mut results) = (Mapper::new(MapOptions::default()), vec![], 0);
+        for ev in [
+            run_start(Some("r")),
+            tool_start("c1"),
+            ModelEvent::EncodedState(Box::new(enc)),
+            ModelEvent::RunEnd,
+        ] {
+            m.map(ev, &mut out);
+            results += of_type(&out, "TOOL_CALL_RESULT").len();
+            m.settle(&mut out);
+        }
+        assert_eq!(results, 1);
+        let parsed: Vec<_> = (texts.iter())
+            .map(|m| m.unparsed_text().is_none())
+            .collect();
+        assert_eq!(parsed, list.iter().map(Value::is_array).collect::<Vec<_>>());
         assert_eq!(of_type(&want, "TOOL_CALL_RESULT").len(), 3);
         assert_eq!(
             of_type(&want, "MESSAGES_SNAPSHOT")[0]["messages"]

@@ -18,9 +18,11 @@ use serde_json::{json, Map, Value};
 use crate::adapter::lc;
 use crate::agui::{EventBuilder, Layout, Shape, StrShaped, THINKING_RENAMES};
 use crate::idhash::FastIds;
-use crate::model::{EncodedState, ErrorInfo, InterruptInfo, ModelEvent, Usage};
+use crate::input::prune::object_with_keys;
+use crate::model::{EncodedState, ErrorInfo, InterruptInfo, MessageRef, ModelEvent, Usage};
 use crate::{keys, shape};
 use messages::RunMessages;
+use std::borrow::Cow;
 use std::cell::RefCell;
 
 /// `--text`: stream every model message, or only the final state's answer (seed `004`).
@@ -449,7 +451,10 @@ impl Mapper {
             ModelEvent::State { state } => {
                 let has_messages = match state.field("messages").and_then(Value::as_array) {
                     Some(msgs) => {
-                        self.results_from_state(msgs.iter().enumerate(), out);
+                        self.results_from_state(
+                            msgs.iter().map(MessageRef::Value).enumerate(),
+                            out,
+                        );
                         true
                     }
                     None => false,
@@ -807,27 +812,45 @@ impl Mapper {
     /// Tool results a state's messages give (each with its place in the list).
     fn results_from_state<'a>(
         &mut self,
-        msgs: impl Iterator<Item = (usize, &'a Value)>,
+        msgs: impl Iterator<Item = (usize, MessageRef<'a>)>,
         out: &mut Vec<Value>,
     ) {
+        /// What tells a tool message and the call it answers ([`lc::tool_call_id`]).
+        const HEAD: &[&str] = &["type", "role", "tool_call_id"];
         for (i, m) in msgs {
-            if !lc::may_be_tool_message(m) {
-                continue;
-            }
-            let m = lc::normalize_cow(m);
-            let Some(call_id) = lc::tool_call_id(&m) else {
+            // A message known by its text (plain, normalized) is read for the fields needed:
+            // first whether it answers a waiting call, then what the conversion reads. A
+            // state repeats every result so far; parsing each whole (a tool result of a
+            // megabyte) kept its tree for as long as the message was cached.
+            let head = match m {
+                MessageRef::Value(v) if lc::may_be_tool_message(v) => lc::normalize_cow(v),
+                MessageRef::Value(_) => continue,
+                MessageRef::Text(t) => match object_with_keys(t, HEAD) {
+                    Some(head) => Cow::Owned(head),
+                    None => continue,
+                },
+            };
+            let Some(call_id) = lc::tool_call_id(&head) else {
                 continue;
             };
             let waiting = self.run_mut().tools.get(call_id).is_some_and(|t| !t.result);
             if !waiting {
                 continue;
             }
-            let Some(m) = lc::to_agui_message(&m, &format!("msg-{i}")) else {
+            let call_id = call_id.to_string();
+            let whole = match m {
+                MessageRef::Value(_) => head,
+                MessageRef::Text(t) => match object_with_keys(t, lc::AGUI_MESSAGE_KEYS) {
+                    Some(view) => Cow::Owned(view),
+                    None => continue,
+                },
+            };
+            let Some(m) = lc::to_agui_message(&whole, &format!("msg-{i}")) else {
                 continue;
             };
             let content = m.field("content").cloned().unwrap_or(Value::Null);
             self.tool_result(
-                call_id.to_string(),
+                call_id,
                 None,
                 content,
                 m.field("id").and_then(Value::as_str).map(str::to_string),
