@@ -39,12 +39,12 @@ pub struct ErrorInfo {
     pub lc_code: Option<String>,
 }
 
-/// A message of a state: its value, or the compact text of a plain, normalized one not parsed
-/// ([`SharedJson::unparsed_text`]).
+/// A message of a state: a value, or a shared one (maybe known by its text only,
+/// [`SharedJson::unparsed_text`]).
 #[derive(Clone, Copy, Debug)]
 pub enum MessageRef<'a> {
     Value(&'a Value),
-    Text(&'a str),
+    Shared(&'a SharedJson),
 }
 
 /// A JSON value shared between threads, with its compact text (as
@@ -55,6 +55,8 @@ pub struct SharedJson {
     /// At least one of the two is set from the start.
     value: OnceLock<Value>,
     json: OnceLock<Box<str>>,
+    /// The tool call the message answers ([`SharedJson::answers`]).
+    answers: OnceLock<Option<Box<str>>>,
 }
 
 impl SharedJson {
@@ -62,7 +64,14 @@ impl SharedJson {
         SharedJson {
             value: OnceLock::from(value),
             json: OnceLock::new(),
+            answers: OnceLock::new(),
         }
+    }
+
+    /// The tool call this message answers, as `find` tells it the first time it is asked: a
+    /// state repeats every message so far, and the message is shared by all of them.
+    pub fn answers(&self, find: impl FnOnce(&Self) -> Option<Box<str>>) -> Option<&str> {
+        self.answers.get_or_init(|| find(self)).as_deref()
     }
 
     /// A value known by its text, which must be what the encoder writes for the value
@@ -83,6 +92,7 @@ impl SharedJson {
         SharedJson {
             value: OnceLock::new(),
             json: OnceLock::from(text),
+            answers: OnceLock::new(),
         }
     }
 
@@ -163,15 +173,30 @@ impl Eq for SharedJson {}
 
 /// A state object (normalized, as [`ModelEvent::State`] holds it) whose first entry is its
 /// `messages` list, kept apart: the messages shared (a parse thread's cache hands out the
-/// same message to every state that repeats it), and the whole state's JSON text written
-/// once. [`EncodedState::to_value`] is the `State` it stands for.
+/// same message to every state that repeats it), and the state's JSON text written once: a
+/// short state's whole, a long one's after the list, to be written from its parts
+/// ([`EncodedState::with_json_parts`]), not copied into one string (a state of megabyte
+/// messages held a second time, and a fresh copy made for every state).
+/// [`EncodedState::to_value`] is the `State` it stands for.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct EncodedState {
     /// The state with `messages` holding `[]`.
     state: Value,
     messages: Vec<Arc<SharedJson>>,
+    text: StateText,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum StateText {
     /// The whole state's compact JSON text.
-    json: String,
+    Whole(String),
+    /// The text after the messages: `]`, the other entries, `}`.
+    Tail(String),
+}
+
+impl EncodedState {
+    /// A state whose messages' texts are this long or longer is kept in parts.
+    pub const PARTS: usize = 64 * 1024;
 }
 
 impl EncodedState {
@@ -196,36 +221,40 @@ impl EncodedState {
         let Value::Object(o) = &state else {
             return Err((state, messages));
         };
-        let entries = o.iter().skip(1);
-        // Room for the messages' texts and a little more: a state of long messages is
-        // written without regrowing (and copying) its buffer a doubling at a time, nor
-        // holding up to twice its size.
+        // Each message's text is made here, on the thread that made the state, not where it
+        // is written.
         let texts: usize = messages.iter().map(|m| m.json().len() + 1).sum();
-        let mut buf = Vec::with_capacity(texts + 256);
-        buf.extend_from_slice(br#"{"messages":["#);
-        for (i, m) in messages.iter().enumerate() {
-            if i > 0 {
-                buf.push(b',');
+        let whole = texts < Self::PARTS;
+        let mut buf = Vec::with_capacity(if whole { texts + 256 } else { 64 });
+        if whole {
+            buf.extend_from_slice(br#"{"messages":["#);
+            for (i, m) in messages.iter().enumerate() {
+                if i > 0 {
+                    buf.push(b',');
+                }
+                buf.extend_from_slice(m.json().as_bytes());
             }
-            buf.extend_from_slice(m.json().as_bytes());
         }
         buf.push(b']');
-        for (k, v) in entries {
+        for (k, v) in o.iter().skip(1) {
             buf.push(b',');
             crate::sink::encode::write_str(k, &mut buf);
             buf.push(b':');
             crate::sink::encode::write_value(v, &mut buf);
         }
         buf.push(b'}');
-        let json = utf8(buf);
+        let text = match whole {
+            true => StateText::Whole(utf8(buf)),
+            false => StateText::Tail(utf8(buf)),
+        };
         let enc = EncodedState {
             state,
             messages,
-            json,
+            text,
         };
         // What this stands for: the text is the tree's (checked in every test and debug run,
         // without parsing the messages known by their text for good).
-        debug_assert_eq!(enc.json, {
+        debug_assert_eq!(enc.json(), {
             let tree = enc.tree(|m| match m.unparsed_text() {
                 Some(t) => serde_json::from_str(t).unwrap_or_default(),
                 None => m.value().clone(),
@@ -262,22 +291,37 @@ impl EncodedState {
     }
 
     /// The messages that may be tool messages ([`SharedJson::may_be_tool_message`]), with
-    /// their places in the list: one known by its text is handed out as that text (the
-    /// consumer reads the fields it needs), another as its value.
+    /// their places in the list, shared (one known by its text is not parsed here).
     pub fn tool_message_candidates(&self) -> impl Iterator<Item = (usize, MessageRef<'_>)> {
         self.messages
             .iter()
             .enumerate()
             .filter(|(_, m)| m.may_be_tool_message())
-            .map(|(i, m)| match m.unparsed_text() {
-                Some(text) => (i, MessageRef::Text(text)),
-                None => (i, MessageRef::Value(m.value())),
-            })
+            .map(|(i, m)| (i, MessageRef::Shared(m)))
     }
 
-    /// The whole state's compact JSON text.
-    pub fn json(&self) -> &str {
-        &self.json
+    /// `f` of the whole state's compact JSON text, in parts: the whole text, or
+    /// `{"messages":[`, each message's text (commas between), then the rest.
+    pub fn with_json_parts<R>(&self, f: impl FnOnce(&[&str]) -> R) -> R {
+        let tail = match &self.text {
+            StateText::Whole(text) => return f(&[text]),
+            StateText::Tail(tail) => tail,
+        };
+        let mut parts = Vec::with_capacity(2 * self.messages.len() + 2);
+        parts.push(r#"{"messages":["#);
+        for (i, m) in self.messages.iter().enumerate() {
+            if i > 0 {
+                parts.push(",");
+            }
+            parts.push(m.json());
+        }
+        parts.push(tail);
+        f(&parts)
+    }
+
+    /// The whole state's compact JSON text ([`EncodedState::with_json_parts`] joined).
+    pub fn json(&self) -> String {
+        self.with_json_parts(|parts| parts.concat())
     }
 
     /// The state as a tree, messages copied in.
@@ -425,10 +469,15 @@ mod tests {
             json!({"messages": [], "k": 1}),
             json!({"messages": [{"type": "human", "content": "caf\u{e9} \"q\"\n"}, [1, 2.5]]}),
             json!({"messages": [{"id": "a"}], "lc": {"x": null}, "": "\u{1f}"}),
+            // Kept in parts: messages of PARTS bytes.
+            json!({"messages": [{"content": "x\n".repeat(EncodedState::PARTS / 2)}, [], {"c": "é"}], "k": [1]}),
+            json!({"messages": ["y".repeat(EncodedState::PARTS)]}),
         ] {
             let Ok(enc) = EncodedState::from_state(state.clone()) else {
                 panic!("a state with a list first: {state}");
             };
+            let long = state.to_string().len() > EncodedState::PARTS;
+            assert_eq!(matches!(enc.text, StateText::Tail(_)), long, "{state}");
             assert_eq!(enc.to_value(), state);
             assert_eq!(
                 enc.json(),

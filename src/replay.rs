@@ -130,7 +130,7 @@ impl<S: Sink> Sink for PacedSink<S> {
         self.inner.flush()
     }
 
-    fn write_with_snapshot(&mut self, ev: &Value, snapshot: &str) -> io::Result<()> {
+    fn write_with_snapshot(&mut self, ev: &Value, snapshot: &[&str]) -> io::Result<()> {
         let wait = self.pacer.delay_before(ev);
         if !wait.is_zero() {
             std::thread::sleep(wait);
@@ -198,7 +198,7 @@ mod tests {
                 self.0.push("w");
                 Ok(())
             }
-            fn write_with_snapshot(&mut self, _ev: &Value, _snapshot: &str) -> io::Result<()> {
+            fn write_with_snapshot(&mut self, _ev: &Value, _snapshot: &[&str]) -> io::Result<()> {
                 self.0.push("w");
                 Ok(())
             }

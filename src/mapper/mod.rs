@@ -19,7 +19,9 @@ use crate::adapter::lc;
 use crate::agui::{EventBuilder, Layout, Shape, StrShaped, THINKING_RENAMES};
 use crate::idhash::FastIds;
 use crate::input::prune::object_with_keys;
-use crate::model::{EncodedState, ErrorInfo, InterruptInfo, MessageRef, ModelEvent, Usage};
+use crate::model::{
+    EncodedState, ErrorInfo, InterruptInfo, MessageRef, ModelEvent, SharedJson, Usage,
+};
 use crate::{keys, shape};
 use messages::RunMessages;
 use std::borrow::Cow;
@@ -817,33 +819,45 @@ impl Mapper {
     ) {
         /// What tells a tool message and the call it answers ([`lc::tool_call_id`]).
         const HEAD: &[&str] = &["type", "role", "tool_call_id"];
-        for (i, m) in msgs {
-            // A message known by its text (plain, normalized) is read for the fields needed:
-            // first whether it answers a waiting call, then what the conversion reads. A
-            // state repeats every result so far; parsing each whole (a tool result of a
-            // megabyte) kept its tree for as long as the message was cached.
-            let head = match m {
-                MessageRef::Value(v) if lc::may_be_tool_message(v) => lc::normalize_cow(v),
-                MessageRef::Value(_) => continue,
-                MessageRef::Text(t) => match object_with_keys(t, HEAD) {
-                    Some(head) => Cow::Owned(head),
-                    None => continue,
-                },
-            };
-            let Some(call_id) = lc::tool_call_id(&head) else {
-                continue;
-            };
-            let waiting = self.run_mut().tools.get(call_id).is_some_and(|t| !t.result);
-            if !waiting {
-                continue;
+        /// The call a shared message answers. One known by its text (plain, normalized) is
+        /// read for the fields needed, not parsed: parsing a tool result of a megabyte kept
+        /// its tree as long as the message was cached.
+        fn answered(m: &SharedJson) -> Option<Box<str>> {
+            match m.unparsed_text() {
+                Some(t) => {
+                    object_with_keys(t, HEAD).and_then(|h| lc::tool_call_id(&h).map(Into::into))
+                }
+                None => lc::tool_call_id(&lc::normalize_cow(m.value())).map(Into::into),
             }
-            let call_id = call_id.to_string();
-            let whole = match m {
-                MessageRef::Value(_) => head,
-                MessageRef::Text(t) => match object_with_keys(t, lc::AGUI_MESSAGE_KEYS) {
-                    Some(view) => Cow::Owned(view),
-                    None => continue,
-                },
+        }
+        let waiting =
+            |this: &mut Self, call: &str| this.run_mut().tools.get(call).is_some_and(|t| !t.result);
+        for (i, m) in msgs {
+            let (call_id, whole) = match m {
+                MessageRef::Value(v) => {
+                    if !lc::may_be_tool_message(v) {
+                        continue;
+                    }
+                    let m = lc::normalize_cow(v);
+                    match lc::tool_call_id(&m) {
+                        Some(call) if waiting(self, call) => (call.to_string(), m),
+                        _ => continue,
+                    }
+                }
+                MessageRef::Shared(m) => {
+                    let Some(call) = m.answers(answered).filter(|c| waiting(self, c)) else {
+                        continue;
+                    };
+                    // Answering a waiting call: read for what the conversion reads.
+                    let whole = match m.unparsed_text() {
+                        Some(t) => match object_with_keys(t, lc::AGUI_MESSAGE_KEYS) {
+                            Some(view) => Cow::Owned(view),
+                            None => continue,
+                        },
+                        None => lc::normalize_cow(m.value()),
+                    };
+                    (call.to_string(), whole)
+                }
             };
             let Some(m) = lc::to_agui_message(&whole, &format!("msg-{i}")) else {
                 continue;

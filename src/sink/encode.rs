@@ -259,14 +259,16 @@ fn write_object<'a>(
 
 /// [`write_value`] of an event object whose `snapshot` entry is written as `snapshot_json`
 /// (compact JSON text, as [`write_value`] writes it), whatever `ev` holds there.
-pub fn write_with_snapshot(ev: &Value, snapshot_json: &str, buf: &mut Vec<u8>) {
+pub fn write_with_snapshot(ev: &Value, snapshot_json: &[&str], buf: &mut Vec<u8>) {
     let Value::Object(m) = ev else {
         return write_value(ev, buf);
     };
-    buf.reserve(snapshot_json.len() + 64);
+    buf.reserve(snapshot_json.iter().map(|p| p.len()).sum::<usize>() + 64);
     write_object(m, buf, |k, x, buf| {
         if k == "snapshot" {
-            buf.extend_from_slice(snapshot_json.as_bytes());
+            for part in snapshot_json {
+                buf.extend_from_slice(part.as_bytes());
+            }
         } else {
             write_value(x, buf);
         }
@@ -472,7 +474,7 @@ mod tests {
             let mut apart = ev.clone();
             apart["snapshot"] = Value::Null;
             let mut ours = vec![];
-            write_with_snapshot(&apart, &text, &mut ours);
+            write_with_snapshot(&apart, &[&text], &mut ours);
             assert_eq!(ours, serde_json::to_vec(&ev).expect("serializes"));
         }
     }

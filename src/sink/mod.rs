@@ -19,11 +19,12 @@ pub trait Sink {
     /// for a snapshot ([`Sink::write_with_snapshot`]) or a string of 64 KiB or more
     /// ([`encode::Holes`]): those are written from where they are, in pieces.
     fn write_event(&mut self, ev: &Value) -> io::Result<()>;
-    /// Writes an event whose `snapshot` is the compact JSON text `snapshot` (a state written
-    /// on a parse thread, [`crate::model::EncodedState`]), as [`Sink::write_event`] would
-    /// write the event with that value in place. A snapshot of 64 KiB or more is handed to
-    /// the writer from where it is, between the frame's head and tail.
-    fn write_with_snapshot(&mut self, ev: &Value, snapshot: &str) -> io::Result<()>;
+    /// Writes an event whose `snapshot` is the compact JSON text `snapshot` joins (a state
+    /// written on a parse thread, [`crate::model::EncodedState::json_parts`]), as
+    /// [`Sink::write_event`] would write the event with that value in place. A snapshot of
+    /// 64 KiB or more is handed to the writer from where its parts are, between the frame's
+    /// head and tail.
+    fn write_with_snapshot(&mut self, ev: &Value, snapshot: &[&str]) -> io::Result<()>;
     /// Writes an event laid out as `shape` says, as [`Sink::write_event`] would (without
     /// looking its keys up: [`encode::write_shaped`]).
     fn write_shaped(&mut self, ev: &Value, _shape: StrShaped) -> io::Result<()> {
@@ -38,7 +39,7 @@ impl<S: Sink + ?Sized> Sink for Box<S> {
         (**self).write_event(ev)
     }
 
-    fn write_with_snapshot(&mut self, ev: &Value, snapshot: &str) -> io::Result<()> {
+    fn write_with_snapshot(&mut self, ev: &Value, snapshot: &[&str]) -> io::Result<()> {
         (**self).write_with_snapshot(ev, snapshot)
     }
 
@@ -67,28 +68,30 @@ pub fn for_format<'a, W: Write + 'a>(format: Format, w: W) -> Box<dyn Sink + 'a>
     }
 }
 
-/// A snapshot this long is written from where it is kept ([`crate::model::EncodedState`]), in
-/// three writes, not copied into the sink's frame buffer: a state of long messages would
-/// otherwise hold a second copy of itself there, in a buffer kept at its size.
+/// A snapshot this long is written from where its parts are kept
+/// ([`crate::model::EncodedState`]), not copied into the sink's frame buffer: a state of long
+/// messages would otherwise hold a second copy of itself there, in a buffer kept at its size.
 const SPLIT_SNAPSHOT: usize = 64 * 1024;
-/// Writes a frame of `prefix`, `ev` with `snapshot` (compact JSON text) as its `snapshot`
-/// value, and `suffix`, byte for byte as [`encode::write_with_snapshot`] would between them:
-/// a long snapshot straight from `snapshot` ([`SPLIT_SNAPSHOT`]).
+/// Writes a frame of `prefix`, `ev` with `snapshot` (the parts of a compact JSON text) as its
+/// `snapshot` value, and `suffix`, byte for byte as [`encode::write_with_snapshot`] would
+/// between them: a long snapshot straight from its parts ([`SPLIT_SNAPSHOT`]).
 fn write_snapshot_frame<W: Write>(
     w: &mut W,
     buf: &mut Vec<u8>,
     ev: &Value,
-    snapshot: &str,
+    snapshot: &[&str],
     prefix: &[u8],
     suffix: &[u8],
 ) -> io::Result<()> {
     buf.clear();
     buf.extend_from_slice(prefix);
-    if snapshot.len() >= SPLIT_SNAPSHOT {
+    if snapshot.iter().map(|p| p.len()).sum::<usize>() >= SPLIT_SNAPSHOT {
         if let Some(at) = encode::write_with_snapshot_slot(ev, buf) {
             buf.extend_from_slice(suffix);
             w.write_all(&buf[..at])?;
-            w.write_all(snapshot.as_bytes())?;
+            for part in snapshot {
+                w.write_all(part.as_bytes())?;
+            }
             return w.write_all(&buf[at..]);
         }
         buf.truncate(prefix.len());
@@ -146,7 +149,7 @@ mod tests {
             for format in [Format::Sse, Format::Ndjson] {
                 let (mut split, mut plain) = (vec![], vec![]);
                 for_format(format, &mut split)
-                    .write_with_snapshot(&ev, &snapshot)
+                    .write_with_snapshot(&ev, &[&snapshot[..1], &snapshot[1..]])
                     .expect("in-memory write");
                 for_format(format, &mut plain)
                     .write_event(&whole)
@@ -162,7 +165,7 @@ mod tests {
         // Not an event object with a snapshot key: written whole, as it is.
         let mut out = vec![];
         for_format(Format::Ndjson, &mut out)
-            .write_with_snapshot(&json!([1]), &"z".repeat(SPLIT_SNAPSHOT))
+            .write_with_snapshot(&json!([1]), &[&"z".repeat(SPLIT_SNAPSHOT)])
             .expect("in-memory write");
         assert_eq!(out, b"[1]\n");
     }

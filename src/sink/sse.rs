@@ -41,7 +41,7 @@ impl<W: Write> Sink for SseSink<W> {
         })
     }
 
-    fn write_with_snapshot(&mut self, ev: &Value, snapshot: &str) -> io::Result<()> {
+    fn write_with_snapshot(&mut self, ev: &Value, snapshot: &[&str]) -> io::Result<()> {
         write_snapshot_frame(&mut self.w, &mut self.buf, ev, snapshot, b"data: ", b"\n\n")
     }
 

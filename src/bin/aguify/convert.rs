@@ -95,7 +95,7 @@ impl Observer for ConvertObserver<'_> {
     ) -> io::Result<()> {
         self.checker.event(ev, origin);
         self.report_new();
-        self.sink.write_with_snapshot(ev, state.json())
+        state.with_json_parts(|parts| self.sink.write_with_snapshot(ev, parts))
     }
 
     /// Pruned records suffice: the inline checker's record rules read only what pruning keeps
