@@ -245,7 +245,7 @@ impl<R: BufRead> Framer<R> {
                 return Ok(Some(f));
             }
             if let Some(pool) = &mut self.pool {
-                let drain = self.done || self.idle || pool.in_flight() >= pool.in_flight_limit();
+                let drain = self.done || self.idle || pool.full();
                 if drain {
                     if let Some(frames) = pool.next_batch() {
                         self.ready = frames.into_iter();

@@ -5,9 +5,10 @@
 //! caller's thread, packs them into [`Batch`]es of about [`BATCH_BYTES`], and worker threads
 //! parse each batch into [`Frame`]s. The caller takes the batches back in the order it sent
 //! them, so output is byte-identical to a sequential run. Spent records are handed back
-//! ([`ParsePool::recycle`]) and dropped on a worker too.
+//! ([`ParsePool::recycle`]) and dropped on a worker too (but for batches of megabyte lines).
 //!
-//! Memory stays bounded: at most [`ParsePool::in_flight_limit`] batches are out at a time. A
+//! Memory stays bounded: at most [`ParsePool::in_flight_limit`] batches are out at a time, two
+//! once they hold [`BYTES_OUT`] ([`ParsePool::full`]). A
 //! file that fits in one batch never starts a thread (the batch is parsed on the caller's
 //! thread), and threads end with the pool.
 
@@ -29,6 +30,11 @@ const BATCH_LINES: usize = 1024;
 /// it fits without the buffer regrowing (and being copied) a doubling at a time. Recordings'
 /// lines are a few KB; a longer one only regrows its own batch's buffer.
 const BATCH_SLACK: usize = 32 * 1024;
+
+/// See [`ParsePool::full`].
+const BYTES_OUT: usize = 2 << 20;
+/// See [`ParsePool::recycle`].
+const DROP_HERE: usize = 1 << 20;
 
 /// Lines to parse: their texts in one buffer (read into it straight from the reader's buffer,
 /// one allocation per batch), each record's text then a range of it ([`RecordText`]).
@@ -162,7 +168,9 @@ pub struct ParsePool {
     workers: usize,
     jobs: Option<SyncSender<Job>>,
     handles: Vec<JoinHandle<()>>,
-    in_flight: VecDeque<Receiver<Vec<Frame>>>,
+    /// Each batch out, with its bytes.
+    in_flight: VecDeque<(Receiver<Vec<Frame>>, usize)>,
+    bytes_out: usize,
     /// See [`Job::garbage`].
     #[allow(clippy::vec_box)]
     garbage: Vec<Box<Record>>,
@@ -177,6 +185,7 @@ impl ParsePool {
             jobs: None,
             handles: Vec::new(),
             in_flight: VecDeque::new(),
+            bytes_out: 0,
             garbage: Vec::new(),
             tried: false,
         }
@@ -194,6 +203,13 @@ impl ParsePool {
 
     pub fn in_flight(&self) -> usize {
         self.in_flight.len()
+    }
+
+    /// Whether no more batches should go out before the oldest is taken back: the limit's
+    /// count, or two once they hold [`BYTES_OUT`] (batches of megabyte lines).
+    pub fn full(&self) -> bool {
+        let n = self.in_flight.len();
+        n >= self.in_flight_limit() || (n >= 2 && self.bytes_out >= BYTES_OUT)
     }
 
     /// Starts the workers once; `false` when no thread could be started.
@@ -220,6 +236,7 @@ impl ParsePool {
 
     /// Sends a batch to be parsed (parsed here when no worker could be started).
     pub fn submit(&mut self, batch: Lines, file: &Arc<str>, prune: bool) {
+        let bytes = batch.text.len();
         let (reply, result) = mpsc::sync_channel(1);
         // The next batch hands back about as many records: room for them and a quarter more
         // at once, not regrown (and the records moved) a doubling at a time.
@@ -239,19 +256,25 @@ impl ParsePool {
             let frames = job.batch.parse(&job.file, job.prune);
             let _ = job.reply.send(frames);
         }
-        self.in_flight.push_back(result);
+        self.bytes_out += bytes;
+        self.in_flight.push_back((result, bytes));
     }
 
     /// The frames of the oldest batch, waiting for them; `None` when nothing is out.
     pub fn next_batch(&mut self) -> Option<Vec<Frame>> {
-        let rx = self.in_flight.pop_front()?;
+        let (rx, bytes) = self.in_flight.pop_front()?;
+        self.bytes_out -= bytes;
         // A worker that panicked drops its reply sender: report nothing rather than hang.
         Some(rx.recv().unwrap_or_default())
     }
 
-    /// Hands back a record the caller is done with, to be dropped on a worker.
+    /// Hands back a record the caller is done with, to be dropped on a worker — but for one
+    /// of a batch of [`DROP_HERE`] bytes or more: dropped here, now. Its batch's buffer is
+    /// freed when its last record goes, and a worker drops the records handed back only
+    /// when it takes the next batch, after those out before it; a batch of megabyte lines
+    /// has few records, each with few nodes.
     pub fn recycle(&mut self, rec: Box<Record>) {
-        if self.jobs.is_some() {
+        if self.jobs.is_some() && rec.text.buffer_len() < DROP_HERE {
             self.garbage.push(rec);
         }
     }
@@ -448,6 +471,51 @@ mod tests {
         assert_eq!(batch.text.as_ptr(), ptr, "the buffer was regrown");
     }
 
+    /// Batches of megabyte lines go out two at a time, and their records are dropped on the
+    /// caller's thread; batches of short lines go out three at a time (one worker), their
+    /// records handed to a worker.
+    #[test]
+    fn big_batches_are_held_to_two_and_dropped_here() {
+        let file: Arc<str> = Arc::from("t");
+        let big = format!("{{\"a\":\"{}\"}}", "x".repeat(BYTES_OUT / 2));
+        assert!(big.len() >= DROP_HERE);
+        let mut pool = ParsePool::new(1);
+        let send = |pool: &mut ParsePool, line: &str| {
+            let mut b = Batch::default();
+            b.push(1, Ok(line));
+            pool.submit(b.take(), &file, false);
+        };
+        for n in 1..=3 {
+            assert!(!pool.full(), "{n}");
+            send(&mut pool, "{}");
+        }
+        assert!(pool.full());
+        let recycle = |pool: &mut ParsePool| {
+            for f in pool.next_batch().unwrap_or_default() {
+                if let Frame::Record(r) = f {
+                    pool.recycle(r);
+                }
+            }
+        };
+        while pool.in_flight() > 0 {
+            recycle(&mut pool);
+        }
+        assert_eq!(pool.garbage.len(), 3);
+        send(&mut pool, &big);
+        assert!(
+            pool.garbage.is_empty(),
+            "handed to the worker with the batch"
+        );
+        assert!(!pool.full());
+        send(&mut pool, &big);
+        assert!(pool.full());
+        recycle(&mut pool);
+        assert!(
+            pool.garbage.is_empty(),
+            "a big batch's record is dropped here"
+        );
+    }
+
     fn lines(frames: &[Frame]) -> Vec<u64> {
         frames.iter().map(|f| f.origin().line).collect()
     }
@@ -464,7 +532,7 @@ mod tests {
                 batch.push(n, Ok(&format!("{{\"n\":{n}}}")));
             }
             pool.submit(batch.take(), &file, false);
-            if pool.in_flight() >= pool.in_flight_limit() {
+            if pool.full() {
                 got.extend(lines(&pool.next_batch().expect("a batch is out")));
             }
         }

@@ -34,6 +34,14 @@ impl RecordText {
         }))
     }
 
+    /// The length of the buffer this text is part of (its own length when it has its own).
+    pub fn buffer_len(&self) -> usize {
+        match &self.0 {
+            Repr::Own(s) => s.len(),
+            Repr::Shared { buf, .. } => buf.len(),
+        }
+    }
+
     pub fn as_str(&self) -> &str {
         match &self.0 {
             Repr::Own(s) => s,
