@@ -6,7 +6,8 @@
 //! - Large blocks (a line of a megabyte, its payload strings, the event made of it): mimalloc
 //!   keeps freed large blocks committed for a while and, with one thread allocating them and
 //!   another freeing them, peak RSS grew with the file (a 190 MB log of 2 MB lines: 54 MiB at
-//!   28 MB, 107 MiB at the end). glibc hands such blocks back to the OS as they are freed.
+//!   28 MB, 107 MiB at the end). With glibc, each large block is its own mapping, handed back
+//!   to the OS when freed, but for the last few freed, kept for the next (`split::big`).
 //!
 //! Rust passes `dealloc` and `realloc` the layout the block was allocated with, so the size
 //! alone tells which allocator owns a block; a `realloc` across the line moves the bytes.
@@ -16,8 +17,153 @@
 mod split {
     use std::alloc::{GlobalAlloc, Layout, System};
 
-    /// Blocks of this many bytes or more come from the system allocator.
+    /// Blocks of this many bytes or more come from the system allocator ([`big`]).
     pub const LARGE: usize = 256 * 1024;
+
+    /// Large blocks: each its own mapping (glibc's `M_MMAP_THRESHOLD` set to [`LARGE`] at
+    /// start), handed back to the system when freed, but for the last few freed, kept for the
+    /// next large blocks ([`big::CAP`] bytes at most).
+    ///
+    /// glibc's default moves its mmap threshold up to the largest block freed, after which
+    /// large blocks come from its heaps, where blocks of many sizes freed by one thread and
+    /// made by another fragment: a log of megabyte lines peaked at 37 MiB for 20 MB live at
+    /// 100 MB, 44 MiB at 1 GB. A mapping per block alone returns that, at twice the time
+    /// (page faults, and unmapping under two threads). Kept blocks take most of that back:
+    /// batch buffers, payload strings and their copies come and go at a few sizes.
+    ///
+    /// glibc only (`malloc_usable_size`, `mallopt`); elsewhere large blocks go straight to
+    /// the system allocator.
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    mod big {
+        use std::alloc::{GlobalAlloc, Layout, System};
+        use std::sync::Mutex;
+
+        /// The most bytes kept.
+        pub const CAP: usize = 12 << 20;
+        /// The most blocks kept.
+        const SLOTS: usize = 16;
+        /// glibc's `malloc` alignment: only such blocks are kept (`System` makes them with
+        /// `malloc`, any other with `posix_memalign`).
+        const MIN_ALIGN: usize = 16;
+
+        pub(super) struct Kept {
+            /// (address, usable bytes); `0` addresses are empty slots.
+            blocks: [(usize, usize); SLOTS],
+            pub(super) bytes: usize,
+        }
+
+        pub(super) static KEPT: Mutex<Kept> = Mutex::new(Kept {
+            blocks: [(0, 0); SLOTS],
+            bytes: 0,
+        });
+
+        unsafe extern "C" {
+            fn malloc_usable_size(p: *mut u8) -> usize;
+        }
+
+        /// The usable size of a block `System` made with `malloc`.
+        unsafe fn usable(p: *mut u8) -> usize {
+            unsafe { malloc_usable_size(p) }
+        }
+
+        /// A kept block of at least `size` bytes and at most `most`, taken out.
+        fn take(size: usize, most: usize) -> Option<*mut u8> {
+            let mut kept = KEPT.lock().ok()?;
+            let (i, &(p, n)) = (kept.blocks.iter().enumerate())
+                .filter(|(_, &(p, n))| p != 0 && n >= size && n <= most)
+                .min_by_key(|(_, &(_, n))| n)?;
+            kept.blocks[i] = (0, 0);
+            kept.bytes -= n;
+            Some(p as *mut u8)
+        }
+
+        /// Keeps a freed block when there is room; `false` when there is none.
+        fn keep(p: *mut u8, n: usize) -> bool {
+            let Ok(mut kept) = KEPT.lock() else {
+                return false;
+            };
+            if kept.bytes + n > CAP {
+                return false;
+            }
+            let Some(slot) = kept.blocks.iter_mut().find(|(q, _)| *q == 0) else {
+                return false;
+            };
+            *slot = (p as usize, n);
+            kept.bytes += n;
+            true
+        }
+
+        pub unsafe fn alloc(l: Layout) -> *mut u8 {
+            if l.align() <= MIN_ALIGN {
+                // Not more than twice the size: a kept block holds its pages while in use.
+                if let Some(p) = take(l.size(), 2 * l.size()) {
+                    return p;
+                }
+            }
+            unsafe { System.alloc(l) }
+        }
+
+        pub unsafe fn dealloc(p: *mut u8, l: Layout) {
+            if l.align() <= MIN_ALIGN && keep(p, unsafe { usable(p) }) {
+                return;
+            }
+            unsafe { System.dealloc(p, l) }
+        }
+
+        pub unsafe fn realloc(p: *mut u8, l: Layout, new: usize) -> *mut u8 {
+            if l.align() <= MIN_ALIGN {
+                let room = unsafe { usable(p) };
+                if new <= room && new >= l.size() {
+                    // Grown within the block (a kept block larger than asked for).
+                    return p;
+                }
+                if new > room {
+                    // A buffer growing a doubling at a time: a kept block of up to four
+                    // times the size saves the next growths too.
+                    if let Some(q) = take(new, 4 * new) {
+                        unsafe {
+                            std::ptr::copy_nonoverlapping(p, q, l.size());
+                            dealloc(p, l);
+                        }
+                        return q;
+                    }
+                }
+            }
+            unsafe { System.realloc(p, l, new) }
+        }
+
+        /// Sets glibc's mmap threshold: large blocks each their own mapping.
+        pub fn set_threshold(large: usize) {
+            unsafe extern "C" {
+                fn mallopt(param: i32, value: i32) -> i32;
+            }
+            /// `M_MMAP_THRESHOLD` in malloc.h.
+            const M_MMAP_THRESHOLD: i32 = -3;
+            // SAFETY: sets a process-wide option of glibc's allocator.
+            unsafe { mallopt(M_MMAP_THRESHOLD, large as i32) };
+        }
+    }
+
+    #[cfg(not(all(target_os = "linux", target_env = "gnu")))]
+    mod big {
+        use std::alloc::{GlobalAlloc, Layout, System};
+
+        pub unsafe fn alloc(l: Layout) -> *mut u8 {
+            unsafe { System.alloc(l) }
+        }
+
+        pub unsafe fn dealloc(p: *mut u8, l: Layout) {
+            unsafe { System.dealloc(p, l) }
+        }
+
+        pub unsafe fn realloc(p: *mut u8, l: Layout, new: usize) -> *mut u8 {
+            unsafe { System.realloc(p, l, new) }
+        }
+
+        pub fn set_threshold(_large: usize) {}
+    }
+
+    pub use big::set_threshold;
 
     pub struct Split;
 
@@ -32,7 +178,7 @@ mod split {
         #[inline]
         unsafe fn alloc(&self, l: Layout) -> *mut u8 {
             if large(l.size()) {
-                unsafe { System.alloc(l) }
+                unsafe { big::alloc(l) }
             } else {
                 unsafe { mimalloc::MiMalloc.alloc(l) }
             }
@@ -48,7 +194,7 @@ mod split {
         #[inline]
         unsafe fn dealloc(&self, p: *mut u8, l: Layout) {
             if large(l.size()) {
-                unsafe { System.dealloc(p, l) }
+                unsafe { big::dealloc(p, l) }
             } else {
                 unsafe { mimalloc::MiMalloc.dealloc(p, l) }
             }
@@ -57,7 +203,7 @@ mod split {
         unsafe fn realloc(&self, p: *mut u8, l: Layout, new: usize) -> *mut u8 {
             match (large(l.size()), large(new)) {
                 (false, false) => unsafe { mimalloc::MiMalloc.realloc(p, l, new) },
-                (true, true) => unsafe { System.realloc(p, l, new) },
+                (true, true) => unsafe { big::realloc(p, l, new) },
                 _ => {
                     // SAFETY: `new` is non-zero and, rounded to the alignment, does not
                     // overflow (the `realloc` contract).
@@ -77,6 +223,50 @@ mod split {
 
     #[cfg(test)]
     mod tests {
+        /// The tests share the kept blocks: one at a time. (benches/throughput.rs includes
+        /// this file without the test harness, where no test uses it.)
+        #[allow(dead_code)]
+        static SERIAL: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+        /// A freed large block is kept and handed out again, for a block of its size or one
+        /// growing into it (bytes kept); no more than `CAP` bytes are kept.
+        #[test]
+        #[cfg(all(target_os = "linux", target_env = "gnu"))]
+        fn freed_large_blocks_are_kept_for_the_next() {
+            use super::{big, GlobalAlloc, Layout, Split, LARGE};
+            let _one = SERIAL.lock();
+            let layout = |n| Layout::from_size_align(n, 8).expect("layout");
+            // SAFETY: each block is used within its size and handed back with the layout it
+            // was last (re)allocated with.
+            unsafe {
+                let l = layout(3 * LARGE + 7);
+                let p = Split.alloc(l);
+                assert!(!p.is_null());
+                Split.dealloc(p, l);
+                let q = Split.alloc(l);
+                assert_eq!(q, p, "the kept block");
+                Split.dealloc(q, l);
+                let small = layout(LARGE);
+                let a = Split.alloc(small);
+                for i in 0..LARGE {
+                    *a.add(i) = (i % 251) as u8;
+                }
+                let b = Split.realloc(a, small, 2 * LARGE);
+                assert_eq!(b, p, "grown into the kept block");
+                assert!((0..LARGE).all(|i| *b.add(i) == (i % 251) as u8));
+                Split.dealloc(b, layout(2 * LARGE));
+                // Many freed at once: no more than CAP kept.
+                let many: Vec<_> = (0..2 * big::CAP / LARGE)
+                    .map(|_| Split.alloc(small))
+                    .collect();
+                for p in many {
+                    Split.dealloc(p, small);
+                }
+                let kept = big::KEPT.lock().map(|k| k.bytes).unwrap_or(usize::MAX);
+                assert!(kept <= big::CAP, "{kept}");
+            }
+        }
+
         /// A block's bytes survive every move: growing and shrinking across [`LARGE`] (the
         /// block changes allocator) and on either side of it, at alignments up to a page.
         #[test]
@@ -84,6 +274,7 @@ mod split {
             // Imported here: benches/throughput.rs includes this file, without the test
             // harness that keeps the function.
             use super::{GlobalAlloc, Layout, Split, LARGE};
+            let _one = SERIAL.lock();
             let sizes = [64, LARGE - 1, LARGE, LARGE + 1, 3 * LARGE, 100];
             for align in [1, 8, 64, 4096] {
                 let mut l = Layout::from_size_align(sizes[0], align).expect("layout");
@@ -135,6 +326,7 @@ static MIMALLOC_OPTIONS: extern "C" fn() = {
         const ARENA_EAGER_COMMIT: libmimalloc_sys::mi_option_t = 4;
         // SAFETY: sets a process-wide option; no thread and no allocation exist yet.
         unsafe { libmimalloc_sys::mi_option_set(ARENA_EAGER_COMMIT, 0) }
+        split::set_threshold(split::LARGE);
     }
     lazy_arena_commit
 };
