@@ -64,7 +64,9 @@ impl RunMessages {
                     let item = match last.get_mut(i) {
                         // The same message at the same place as in the last list: the same
                         // item (a thread's next run repeats its history).
-                        Some((prev, item)) if Arc::ptr_eq(prev, m) => item.take(),
+                        Some((prev, kept @ Some(_))) if Arc::ptr_eq(prev, m) => {
+                            kept.take().flatten()
+                        }
                         // A message known by its text is read for the fields the conversion
                         // reads, not parsed whole: it is plain and normalized.
                         _ => match m
@@ -75,8 +77,15 @@ impl RunMessages {
                             None => lc::to_agui_list_item(m.value(), i),
                         },
                     };
-                    list.extend(item.clone());
-                    next.push((Arc::clone(m), item));
+                    // A long message's item is not kept: kept, it would be held twice (here
+                    // and in the list), a megabyte's tool result each time.
+                    if m.json().len() < KEEP_ITEM {
+                        list.extend(item.clone());
+                        next.push((Arc::clone(m), Some(item)));
+                    } else {
+                        list.extend(item);
+                        next.push((Arc::clone(m), None));
+                    }
                 }
                 memo.0 = next;
                 self.list = Some(list);
@@ -96,9 +105,13 @@ impl RunMessages {
 /// The AG-UI items of the last message list converted from a state a parse thread wrote,
 /// by place, with the messages they were made from: the next run of a thread repeats its
 /// history (every state carries the whole list), and a message found again at its place is
-/// not read again. Holds one list.
+/// not read again (but for one of [`KEEP_ITEM`] bytes or more: its item is not kept). Holds
+/// one list.
 #[derive(Default)]
-pub(super) struct Converted(Vec<(Arc<SharedJson>, Option<Value>)>);
+pub(super) struct Converted(Vec<(Arc<SharedJson>, Option<Option<Value>>)>);
+
+/// Items of messages whose text is this long or longer are not kept ([`Converted`]).
+const KEEP_ITEM: usize = 64 * 1024;
 
 impl Converted {
     #[cfg(test)]
@@ -318,8 +331,15 @@ mod tests {
     fn a_next_run_reuses_the_items_of_its_history() {
         use crate::model::SharedJson;
         use std::sync::Arc;
+        // The second message is long: its item is made again, not kept.
         let msgs: Vec<Value> = (0..4)
             .map(|i| json!({"type": if i % 2 == 0 {"human"} else {"ai"}, "content": format!("m{i}")}))
+            .map(|mut m| {
+                if m["content"] == "m1" {
+                    m["content"] = json!("m1".repeat(super::KEEP_ITEM));
+                }
+                m
+            })
             .collect();
         let shared: Vec<Arc<SharedJson>> = msgs
             .iter()
@@ -355,6 +375,8 @@ mod tests {
         let mut m = Mapper::new(MapOptions::default());
         assert_eq!(run_on(&mut m, runs(encoded(4), encoded(2)), false), trees);
         assert_eq!(m.converted.len(), 4);
+        let kept: Vec<_> = m.converted.0.iter().map(|(_, i)| i.is_some()).collect();
+        assert_eq!(kept, [true, false, true, true]);
         let snaps = of_type(&trees, "MESSAGES_SNAPSHOT");
         assert_eq!(snaps.len(), 2);
         assert_eq!(snaps[1]["messages"][3]["id"], "msg-3");
