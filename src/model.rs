@@ -197,9 +197,7 @@ enum StateText {
 impl EncodedState {
     /// A state whose messages' texts are this long or longer is kept in parts.
     pub const PARTS: usize = 64 * 1024;
-}
 
-impl EncodedState {
     /// Whether `state` is an object whose first entry is `messages`, holding `[]`.
     pub fn fits(state: &Value) -> bool {
         let Value::Object(o) = state else {
