@@ -267,6 +267,44 @@ mod split {
             }
         }
 
+        /// Threads making, growing and freeing large blocks at once each keep their own bytes:
+        /// a kept block is handed to one taker only.
+        #[test]
+        fn threads_never_share_a_kept_block() {
+            use super::{GlobalAlloc, Layout, Split, LARGE};
+            let _one = SERIAL.lock();
+            let workers: Vec<_> = (0..4u8)
+                .map(|t| {
+                    std::thread::spawn(move || {
+                        let mut seed = 0x9e37_79b9u32.wrapping_mul(u32::from(t) + 1);
+                        for _ in 0..200 {
+                            seed = seed.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+                            let n = LARGE + (seed as usize % (3 * LARGE));
+                            let l = Layout::from_size_align(n, 8).expect("layout");
+                            // SAFETY: used within its size, handed back with its last layout.
+                            unsafe {
+                                let p = Split.alloc(l);
+                                assert!(!p.is_null());
+                                std::ptr::write_bytes(p, t, n);
+                                let grown = 2 * n;
+                                let q = Split.realloc(p, l, grown);
+                                assert!(!q.is_null());
+                                std::ptr::write_bytes(q.add(n), t, n);
+                                std::thread::yield_now();
+                                assert!((0..grown).step_by(4093).all(|i| *q.add(i) == t));
+                                assert_eq!(*q.add(grown - 1), t);
+                                Split
+                                    .dealloc(q, Layout::from_size_align(grown, 8).expect("layout"));
+                            }
+                        }
+                    })
+                })
+                .collect();
+            for w in workers {
+                assert!(w.join().is_ok());
+            }
+        }
+
         /// A block's bytes survive every move: growing and shrinking across [`LARGE`] (the
         /// block changes allocator) and on either side of it, at alignments up to a page.
         #[test]
