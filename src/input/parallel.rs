@@ -170,7 +170,6 @@ pub struct ParsePool {
     handles: Vec<JoinHandle<()>>,
     /// Each batch out, with its bytes.
     in_flight: VecDeque<(Receiver<Vec<Frame>>, usize)>,
-    bytes_out: usize,
     /// See [`Job::garbage`].
     #[allow(clippy::vec_box)]
     garbage: Vec<Box<Record>>,
@@ -185,7 +184,6 @@ impl ParsePool {
             jobs: None,
             handles: Vec::new(),
             in_flight: VecDeque::new(),
-            bytes_out: 0,
             garbage: Vec::new(),
             tried: false,
         }
@@ -209,7 +207,8 @@ impl ParsePool {
     /// count, or two once they hold [`BYTES_OUT`] (batches of megabyte lines).
     pub fn full(&self) -> bool {
         let n = self.in_flight.len();
-        n >= self.in_flight_limit() || (n >= 2 && self.bytes_out >= BYTES_OUT)
+        let bytes = || self.in_flight.iter().map(|(_, b)| b).sum::<usize>();
+        n >= self.in_flight_limit() || (n >= 2 && bytes() >= BYTES_OUT)
     }
 
     /// Starts the workers once; `false` when no thread could be started.
@@ -256,14 +255,12 @@ impl ParsePool {
             let frames = job.batch.parse(&job.file, job.prune);
             let _ = job.reply.send(frames);
         }
-        self.bytes_out += bytes;
         self.in_flight.push_back((result, bytes));
     }
 
     /// The frames of the oldest batch, waiting for them; `None` when nothing is out.
     pub fn next_batch(&mut self) -> Option<Vec<Frame>> {
-        let (rx, bytes) = self.in_flight.pop_front()?;
-        self.bytes_out -= bytes;
+        let (rx, _) = self.in_flight.pop_front()?;
         // A worker that panicked drops its reply sender: report nothing rather than hang.
         Some(rx.recv().unwrap_or_default())
     }

@@ -109,7 +109,8 @@ fn write_frame<'a, W: Write>(
     w: &mut W,
     buf: &mut Vec<u8>,
     scratch: &mut Vec<u8>,
-    [prefix, suffix]: [&[u8]; 2],
+    prefix: &[u8],
+    suffix: &[u8],
     encode: impl FnOnce(&mut Vec<u8>, &mut encode::Holes<'a>),
 ) -> io::Result<()> {
     buf.clear();

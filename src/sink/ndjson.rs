@@ -28,7 +28,7 @@ impl<W: Write> NdjsonSink<W> {
 impl<W: Write> Sink for NdjsonSink<W> {
     fn write_event(&mut self, ev: &Value) -> io::Result<()> {
         let (w, buf, scratch) = (&mut self.w, &mut self.buf, &mut self.scratch);
-        write_frame(w, buf, scratch, [b"", b"\n"], |buf, holes| {
+        write_frame(w, buf, scratch, b"", b"\n", |buf, holes| {
             encode::write_value_with(ev, buf, holes)
         })
     }
@@ -39,7 +39,7 @@ impl<W: Write> Sink for NdjsonSink<W> {
 
     fn write_shaped(&mut self, ev: &Value, shape: StrShaped) -> io::Result<()> {
         let (w, buf, scratch) = (&mut self.w, &mut self.buf, &mut self.scratch);
-        write_frame(w, buf, scratch, [b"", b"\n"], |buf, holes| {
+        write_frame(w, buf, scratch, b"", b"\n", |buf, holes| {
             encode::write_shaped_with(ev, shape, buf, holes)
         })
     }

@@ -36,7 +36,7 @@ pub fn frame(ev: &Value, buf: &mut Vec<u8>) {
 impl<W: Write> Sink for SseSink<W> {
     fn write_event(&mut self, ev: &Value) -> io::Result<()> {
         let (w, buf, scratch) = (&mut self.w, &mut self.buf, &mut self.scratch);
-        write_frame(w, buf, scratch, [b"data: ", b"\n\n"], |buf, holes| {
+        write_frame(w, buf, scratch, b"data: ", b"\n\n", |buf, holes| {
             encode::write_value_with(ev, buf, holes)
         })
     }
@@ -47,7 +47,7 @@ impl<W: Write> Sink for SseSink<W> {
 
     fn write_shaped(&mut self, ev: &Value, shape: StrShaped) -> io::Result<()> {
         let (w, buf, scratch) = (&mut self.w, &mut self.buf, &mut self.scratch);
-        write_frame(w, buf, scratch, [b"data: ", b"\n\n"], |buf, holes| {
+        write_frame(w, buf, scratch, b"data: ", b"\n\n", |buf, holes| {
             encode::write_shaped_with(ev, shape, buf, holes)
         })
     }
