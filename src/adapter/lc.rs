@@ -270,13 +270,18 @@ pub fn message_kind(m: &Value) -> Option<&str> {
         .field("type")
         .and_then(Value::as_str)
         .or_else(|| m.field("role").and_then(Value::as_str))?;
-    Some(match t {
+    Some(kind_of(t))
+}
+
+/// The message kind a `type` or `role` names (see [`message_kind`]).
+pub(super) fn kind_of(t: &str) -> &str {
+    match t {
         "human" | "user" | "HumanMessage" | "HumanMessageChunk" => "human",
         "ai" | "assistant" | "AIMessageChunk" | "AIMessage" => "ai",
         "tool" | "ToolMessage" | "ToolMessageChunk" => "tool",
         "system" | "developer" | "SystemMessage" => "system",
         other => other,
-    })
+    }
 }
 
 /// Whether a JSON value looks like a (flat or constructor) LangChain message.

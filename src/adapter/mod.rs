@@ -6,6 +6,7 @@
 
 pub mod content;
 pub mod lc;
+pub mod lc_text;
 mod passthrough;
 pub mod pyrepr;
 mod v2;

@@ -25,6 +25,8 @@
 //! Anything else gives `None`, and the caller reads the message as before. Debug builds check
 //! every accepted text against a parse and the encoder ([`crate::model::SharedJson`]).
 
+use serde_json::Value;
+
 /// serde_json's nesting limit.
 pub const MAX_DEPTH: usize = 128;
 
@@ -110,6 +112,153 @@ pub fn plain_constructor(text: &str) -> Option<(String, usize, usize)> {
     out.push('}');
     // The wrapper over its id list and its kwargs object.
     Some((out, i + 1, 2 + deepest))
+}
+
+/// The object whose plain text (see [`plain_value`]: the caller vouches for it) is `text`,
+/// with only `keys` kept, their values parsed: what [`crate::input::prune::object_with_keys`]
+/// gives, read without looking into the values not kept (the text is known to be valid
+/// JSON, so skipping a value only finds where it ends). `None` unless `text` is an object.
+pub(crate) fn plain_object_with_keys(text: &str, keys: &'static [&'static str]) -> Option<Value> {
+    let read = object_keys(text, keys);
+    debug_assert_eq!(
+        read,
+        crate::input::prune::object_with_keys(text, keys),
+        "{text}"
+    );
+    read
+}
+
+fn object_keys(text: &str, keys: &[&str]) -> Option<Value> {
+    let mut out = serde_json::Map::with_capacity(keys.len());
+    let mut parsed = true;
+    plain_entries(text, |key, value| {
+        if keys.contains(&key) {
+            match serde_json::from_str(value) {
+                Ok(v) => {
+                    out.insert(key.to_string(), v);
+                }
+                Err(_) => parsed = false,
+            }
+        }
+    })?;
+    parsed.then_some(Value::Object(out))
+}
+
+/// Each entry of the object whose plain text is `text` (the caller vouches for it: see
+/// [`plain_value`]), as the key (its text between the quotes: escapes are canonical, so a
+/// key without one is the text itself) and the value's text, found without reading into
+/// it; `None` when `text` is not an object.
+pub(crate) fn plain_entries<'a>(text: &'a str, mut f: impl FnMut(&'a str, &'a str)) -> Option<()> {
+    let b = text.as_bytes();
+    if b.first() != Some(&b'{') {
+        return None;
+    }
+    let mut i = 1;
+    if b.get(i) == Some(&b'}') {
+        return Some(());
+    }
+    loop {
+        if b.get(i) != Some(&b'"') {
+            return None;
+        }
+        let key_end = plain_string_end(b, i + 1)?;
+        let key = text.get(i + 1..key_end - 1)?;
+        if b.get(key_end) != Some(&b':') {
+            return None;
+        }
+        let end = plain_value_end(b, key_end + 1)?;
+        f(key, text.get(key_end + 1..end)?);
+        match b.get(end) {
+            Some(b',') => i = end + 1,
+            Some(b'}') => return Some(()),
+            _ => return None,
+        }
+    }
+}
+
+/// Each item's text of the list whose plain text is `text` (as [`plain_entries`]); `None`
+/// when `text` is not a list.
+pub(crate) fn plain_items<'a>(text: &'a str, mut f: impl FnMut(&'a str)) -> Option<()> {
+    let b = text.as_bytes();
+    if b.first() != Some(&b'[') {
+        return None;
+    }
+    let mut i = 1;
+    if b.get(i) == Some(&b']') {
+        return Some(());
+    }
+    loop {
+        let end = plain_value_end(b, i)?;
+        f(text.get(i..end)?);
+        match b.get(end) {
+            Some(b',') => i = end + 1,
+            Some(b']') => return Some(()),
+            _ => return None,
+        }
+    }
+}
+
+/// The string a plain value's text holds (`None` when it is not a string): borrowed when
+/// it has no escape.
+pub(crate) fn plain_str(value: &str) -> Option<std::borrow::Cow<'_, str>> {
+    let body = value.strip_prefix('"')?.strip_suffix('"')?;
+    if body.as_bytes().contains(&b'\\') {
+        serde_json::from_str(value)
+            .ok()
+            .map(std::borrow::Cow::Owned)
+    } else {
+        Some(std::borrow::Cow::Borrowed(body))
+    }
+}
+
+/// The end of the value at `i` of a plain text, found without reading it (the text is
+/// valid: see [`plain_object_with_keys`]).
+fn plain_value_end(b: &[u8], i: usize) -> Option<usize> {
+    match *b.get(i)? {
+        b'"' => plain_string_end(b, i + 1),
+        b'{' | b'[' => {
+            // Brackets nest properly: their count finds the end.
+            let (mut depth, mut j) = (0usize, i);
+            loop {
+                match *b.get(j)? {
+                    b'"' => j = plain_string_end(b, j + 1)?,
+                    b'{' | b'[' => {
+                        depth += 1;
+                        j += 1;
+                    }
+                    b'}' | b']' => {
+                        depth -= 1;
+                        j += 1;
+                        if depth == 0 {
+                            return Some(j);
+                        }
+                    }
+                    _ => j += 1,
+                }
+            }
+        }
+        // A number or a literal: up to the next separator.
+        _ => Some(
+            i + b
+                .get(i..)?
+                .iter()
+                .position(|c| matches!(c, b',' | b'}' | b']'))?,
+        ),
+    }
+}
+
+/// The position after the closing quote of a valid string whose body starts at `i`.
+fn plain_string_end(b: &[u8], mut i: usize) -> Option<usize> {
+    loop {
+        // Eight bytes at a time to the next quote or backslash (a plain text has no raw
+        // control: one is stepped over).
+        i = crate::sink::encode::next_special(b, i);
+        match *b.get(i)? {
+            b'"' => return Some(i + 1),
+            b'\\' => i += 2,
+            _ => i += 1,
+        }
+    }
 }
 
 /// The end and nesting depth of the plain JSON value at `i` (see [`plain_value`]).
@@ -320,6 +469,31 @@ mod tests {
         // Only the value at the start is read; what follows is the caller's.
         assert_eq!(plain_value(br#"{"a":1},{"b":2}]"#), Some((7, 1)));
         assert_eq!(plain_value(br#"[[1],[[2]]]x"#), Some((11, 3)));
+    }
+
+    /// Objects of plain text with their keys kept: what the pruned parse keeps, values with
+    /// brackets, quotes and escapes of both kinds inside them skipped whole.
+    #[test]
+    fn plain_objects_keep_the_keys_a_pruned_parse_keeps() {
+        const KEYS: &[&str] = &["type", "id", "content", "n"];
+        let texts = [
+            r#"{}"#,
+            r#"{"type":"ai"}"#,
+            r#"{"x":{"y":["}","]","{\"","\\"]},"type":"ai","z":[[],{},"]]"],"id":"m"}"#,
+            r#"{"content":[{"type":"text","text":"a}b]c\"d"}],"skip":{"a":{"b":{}}},"n":-12}"#,
+            r#"{"a":true,"b":false,"c":null,"n":0,"id":"\"}\\","type":"t"}"#,
+            r#"{"content":"Hi","additional_kwargs":{},"type":"human","name":null,"id":"h"}"#,
+            r#"{"z":[1,2,[3,[4]]],"content":{"k":[{"l":"]"}]}}"#,
+            r#"{"é":"漢字 🎉","type":"x\n"}"#,
+        ];
+        for t in texts {
+            assert!(plain_value(t.as_bytes()).is_some(), "plain: {t}");
+            let read = object_keys(t, KEYS);
+            assert!(read.is_some(), "{t}");
+            assert_eq!(read, crate::input::prune::object_with_keys(t, KEYS), "{t}");
+        }
+        assert_eq!(object_keys("[1]", KEYS), None);
+        assert_eq!(object_keys(r#""s""#, KEYS), None);
     }
 
     #[test]

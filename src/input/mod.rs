@@ -4,7 +4,7 @@
 //! blank lines); [`Framer`] tells them apart from the first non-blank line and yields one
 //! [`Frame`] per record, bad line or ignored line, each naming the input line it came from.
 
-mod canon;
+pub(crate) mod canon;
 pub mod fast;
 mod lines;
 pub mod msgcache;

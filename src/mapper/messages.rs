@@ -8,8 +8,7 @@
 
 use std::sync::Arc;
 
-use crate::adapter::lc;
-use crate::input::prune::object_with_keys;
+use crate::adapter::{lc, lc_text};
 use crate::json::Field;
 use crate::model::{EncodedState, SharedJson};
 use serde_json::Value;
@@ -67,13 +66,10 @@ impl RunMessages {
                         Some((prev, kept @ Some(_))) if Arc::ptr_eq(prev, m) => {
                             kept.take().flatten()
                         }
-                        // A message known by its text is read for the fields the conversion
-                        // reads, not parsed whole: it is plain and normalized.
-                        _ => match m
-                            .unparsed_text()
-                            .and_then(|t| object_with_keys(t, lc::AGUI_MESSAGE_KEYS))
-                        {
-                            Some(view) => lc::to_agui_list_item(&view, i),
+                        // A message known by its text is converted from the text, not
+                        // parsed: it is plain and normalized.
+                        _ => match m.unparsed_text().and_then(|t| lc_text::agui_item(t, i)) {
+                            Some(item) => item,
                             None => lc::to_agui_list_item(m.value(), i),
                         },
                     };

@@ -18,7 +18,7 @@ use serde_json::{json, Map, Value};
 use crate::adapter::lc;
 use crate::agui::{EventBuilder, Layout, Shape, StrShaped, THINKING_RENAMES};
 use crate::idhash::FastIds;
-use crate::input::prune::object_with_keys;
+use crate::input::canon::plain_object_with_keys;
 use crate::model::{
     EncodedState, ErrorInfo, InterruptInfo, MessageRef, ModelEvent, SharedJson, Usage,
 };
@@ -824,9 +824,8 @@ impl Mapper {
         /// its tree as long as the message was cached.
         fn answered(m: &SharedJson) -> Option<Box<str>> {
             match m.unparsed_text() {
-                Some(t) => {
-                    object_with_keys(t, HEAD).and_then(|h| lc::tool_call_id(&h).map(Into::into))
-                }
+                Some(t) => plain_object_with_keys(t, HEAD)
+                    .and_then(|h| lc::tool_call_id(&h).map(Into::into)),
                 None => lc::tool_call_id(&lc::normalize_cow(m.value())).map(Into::into),
             }
         }
@@ -850,7 +849,7 @@ impl Mapper {
                     };
                     // Answering a waiting call: read for what the conversion reads.
                     let whole = match m.unparsed_text() {
-                        Some(t) => match object_with_keys(t, lc::AGUI_MESSAGE_KEYS) {
+                        Some(t) => match plain_object_with_keys(t, lc::AGUI_MESSAGE_KEYS) {
                             Some(view) => Cow::Owned(view),
                             None => continue,
                         },
