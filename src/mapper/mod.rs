@@ -15,7 +15,7 @@ use std::collections::{HashMap, HashSet};
 use indexmap::IndexMap;
 use serde_json::{json, Map, Value};
 
-use crate::adapter::lc;
+use crate::adapter::{lc, lc_text};
 use crate::agui::{EventBuilder, Layout, Shape, StrShaped, THINKING_RENAMES};
 use crate::idhash::FastIds;
 use crate::input::canon::plain_object_with_keys;
@@ -24,7 +24,6 @@ use crate::model::{
 };
 use crate::{keys, shape};
 use messages::RunMessages;
-use std::borrow::Cow;
 use std::cell::RefCell;
 
 /// `--text`: stream every model message, or only the final state's answer (seed `004`).
@@ -832,14 +831,17 @@ impl Mapper {
         let waiting =
             |this: &mut Self, call: &str| this.run_mut().tools.get(call).is_some_and(|t| !t.result);
         for (i, m) in msgs {
-            let (call_id, whole) = match m {
+            let (call_id, item) = match m {
                 MessageRef::Value(v) => {
                     if !lc::may_be_tool_message(v) {
                         continue;
                     }
                     let m = lc::normalize_cow(v);
                     match lc::tool_call_id(&m) {
-                        Some(call) if waiting(self, call) => (call.to_string(), m),
+                        Some(call) if waiting(self, call) => (
+                            call.to_string(),
+                            lc::to_agui_message(&m, &format!("msg-{i}")),
+                        ),
                         _ => continue,
                     }
                 }
@@ -847,18 +849,20 @@ impl Mapper {
                     let Some(call) = m.answers(answered).filter(|c| waiting(self, c)) else {
                         continue;
                     };
-                    // Answering a waiting call: read for what the conversion reads.
-                    let whole = match m.unparsed_text() {
-                        Some(t) => match plain_object_with_keys(t, lc::AGUI_MESSAGE_KEYS) {
-                            Some(view) => Cow::Owned(view),
+                    // Answering a waiting call: converted from its text when known by it.
+                    let item = match m.unparsed_text() {
+                        Some(t) => match lc_text::agui_item(t, i) {
+                            Some(item) => item,
                             None => continue,
                         },
-                        None => lc::normalize_cow(m.value()),
+                        None => {
+                            lc::to_agui_message(&lc::normalize_cow(m.value()), &format!("msg-{i}"))
+                        }
                     };
-                    (call.to_string(), whole)
+                    (call.to_string(), item)
                 }
             };
-            let Some(m) = lc::to_agui_message(&whole, &format!("msg-{i}")) else {
+            let Some(m) = item else {
                 continue;
             };
             let content = m.field("content").cloned().unwrap_or(Value::Null);
