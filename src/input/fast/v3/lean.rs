@@ -158,13 +158,15 @@ impl<'a> Cursor<'a> {
     /// A key without escapes, and the `:` after it.
     fn key(&mut self) -> Option<&'a [u8]> {
         let body = self.b.get(self.i..)?.strip_prefix(b"\"")?;
-        let n = body.iter().position(|&c| c == b'"')?;
-        let key = &body[..n];
-        if key.iter().any(|&c| c == b'\\' || c < 0x20) || body.get(n + 1) != Some(&b':') {
+        // One pass to the closing quote; a backslash or a control before it declines.
+        let n = body
+            .iter()
+            .position(|&c| c == b'"' || c == b'\\' || c < 0x20)?;
+        if body[n] != b'"' || body.get(n + 1) != Some(&b':') {
             return None;
         }
         self.i += n + 3;
-        Some(key)
+        Some(&body[..n])
     }
 
     /// Moves to the next `"` or `\` of a string; a raw control character before it (or none
@@ -290,19 +292,23 @@ impl<'a> Cursor<'a> {
         let rest = self.b.get(self.i..)?;
         let sign = usize::from(rest.first() == Some(&b'-'));
         let digits = &rest[sign..];
-        let n = digits
-            .iter()
-            .position(|c| !c.is_ascii_digit())
-            .unwrap_or(digits.len());
+        // The digits and their value in one pass (19 digits or more decline below, before
+        // the value could overflow).
+        let (mut n, mut value) = (0, 0i64);
+        while let Some(d) = digits
+            .get(n)
+            .filter(|c| c.is_ascii_digit())
+            .filter(|_| n < 19)
+        {
+            value = value * 10 + i64::from(d - b'0');
+            n += 1;
+        }
         if n == 0 || n > 18 || (n > 1 && digits[0] == b'0') {
             return None;
         }
         if matches!(digits.get(n), Some(b'.' | b'e' | b'E')) {
             return None;
         }
-        let value = digits[..n]
-            .iter()
-            .fold(0i64, |v, &d| v * 10 + i64::from(d - b'0'));
         let value = match (sign, value) {
             (1, 0) => return None,
             (1, v) => -v,
