@@ -12,6 +12,7 @@ use serde_json::Value;
 use super::{
     content::block_key, custom_event, interrupts_from, lc, Adapter, Disposition, RecordKind,
 };
+use crate::input::fast::v3::usage::{usage_of, ModelNames, UsageCounts};
 use crate::input::fast::v3::{BlockDelta, Delta, Lifecycle, MessageEvent, Payload, V3Event};
 use crate::input::Record;
 use crate::model::{ErrorInfo, ModelEvent, Usage};
@@ -386,7 +387,7 @@ impl V3Adapter {
             }
             "usage" => {
                 if let Some(msg) = self.messages.get_mut(ns) {
-                    msg.usage = super::content::usage_from(data.usage, None);
+                    msg.usage = data.usage.usage(false);
                 }
                 Disposition::Mapped
             }
@@ -394,7 +395,7 @@ impl V3Adapter {
                 let Some(msg) = self.messages.remove(ns) else {
                     return Disposition::Bad(format!("`{event}` without an open message"));
                 };
-                let usage = super::content::usage_from(data.usage, data.metadata).or(msg.usage);
+                let usage = data.usage.usage(true).or(msg.usage);
                 out.push(ModelEvent::MessageEnd {
                     message_id: msg.id,
                     usage,
@@ -722,8 +723,23 @@ struct MessageView<'a> {
     index: Option<&'a Value>,
     delta: Option<&'a Value>,
     content: Option<&'a Value>,
-    usage: Option<&'a Value>,
-    metadata: Option<&'a Value>,
+    usage: UsageView<'a>,
+}
+
+/// A message event's `usage` and `metadata`: as `Value`s, or as the fast path read them.
+enum UsageView<'a> {
+    Values(Option<&'a Value>, Option<&'a Value>),
+    Read(Option<&'a UsageCounts>, Option<&'a ModelNames>),
+}
+
+impl UsageView<'_> {
+    /// The usage, with the model's names from `metadata` when `with_metadata`.
+    fn usage(&self, with_metadata: bool) -> Option<Usage> {
+        match *self {
+            UsageView::Values(u, m) => super::content::usage_from(u, m.filter(|_| with_metadata)),
+            UsageView::Read(u, m) => usage_of(u, m.filter(|_| with_metadata)),
+        }
+    }
 }
 
 impl<'a> MessageView<'a> {
@@ -735,8 +751,7 @@ impl<'a> MessageView<'a> {
             index: data.field("index"),
             delta: data.field("delta"),
             content: data.field("content"),
-            usage: data.field("usage"),
-            metadata: data.field("metadata"),
+            usage: UsageView::Values(data.field("usage"), data.field("metadata")),
         })
     }
 
@@ -747,8 +762,7 @@ impl<'a> MessageView<'a> {
             index: m.index.as_ref(),
             delta: m.delta.as_ref(),
             content: m.content.as_ref(),
-            usage: m.usage.as_ref(),
-            metadata: m.metadata.as_ref(),
+            usage: UsageView::Read(m.usage.as_ref(), m.metadata.as_ref()),
         }
     }
 }

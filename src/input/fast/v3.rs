@@ -64,6 +64,7 @@ use crate::input::prune::{seed_by_visiting_any, Key};
 use crate::model::{EncodedState, ModelEvent};
 
 mod lean;
+pub mod usage;
 
 /// What is read of a plain v3 `messages` line.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -273,12 +274,14 @@ pub struct MessageEvent {
     pub event: String,
     /// `id`, when a string (`null` or absent: `None`).
     pub id: Option<String>,
-    /// `index`, `delta`, `content`, `usage`, `metadata` (read whole), when present.
+    /// `index`, `delta`, `content` (read whole), when present.
     pub index: Option<Value>,
     pub delta: Option<Value>,
     pub content: Option<Value>,
-    pub usage: Option<Value>,
-    pub metadata: Option<Value>,
+    /// `usage`, when an object: the counts read of it.
+    pub usage: Option<usage::UsageCounts>,
+    /// `metadata`, when present: the model's names read of it.
+    pub metadata: Option<usage::ModelNames>,
 }
 
 /// What the adapter reads of a `lifecycle` event's data object (`on_lifecycle`).
@@ -788,7 +791,7 @@ impl<'de> Visitor<'de> for Data {
                 usage: None,
                 metadata: None,
             });
-            let mut id = None;
+            let (mut id, mut usage) = (None, None);
             while let Some(Key(k)) = m.next_key::<Key<'de>>()? {
                 match k.as_ref() {
                     "event" => return Err(bail()),
@@ -796,14 +799,15 @@ impl<'de> Visitor<'de> for Data {
                     "index" => set(&mut e.index, m.next_value()?)?,
                     "delta" => set(&mut e.delta, m.next_value()?)?,
                     "content" => set(&mut e.content, m.next_value()?)?,
-                    "usage" => set(&mut e.usage, m.next_value()?)?,
-                    "metadata" => set(&mut e.metadata, m.next_value()?)?,
+                    "usage" => set(&mut usage, m.next_value_seed(usage::UsageSeed)?)?,
+                    "metadata" => set(&mut e.metadata, m.next_value_seed(usage::MetadataSeed)?)?,
                     _ => {
                         m.next_value::<IgnoredAny>()?;
                     }
                 }
             }
             e.id = id.flatten();
+            e.usage = usage.flatten();
             return Ok(Payload::Message(e));
         }
         let (mut index, mut delta) = (None, None);
@@ -1430,13 +1434,17 @@ mod tests {
                 kept.get("id").and_then(Value::as_str),
                 "{l}"
             );
-            let fields = [&e.index, &e.delta, &e.content, &e.usage, &e.metadata];
-            for (k, f) in ["index", "delta", "content", "usage", "metadata"]
-                .into_iter()
-                .zip(fields)
-            {
+            let fields = [&e.index, &e.delta, &e.content];
+            for (k, f) in ["index", "delta", "content"].into_iter().zip(fields) {
                 assert_eq!(f.as_ref(), kept.get(k), "{k} of {l}");
             }
+            // `usage` and `metadata`: what the adapter reads of them.
+            assert_eq!(
+                usage::usage_of(e.usage.as_ref(), e.metadata.as_ref()),
+                crate::adapter::content::usage_from(kept.get("usage"), kept.get("metadata")),
+                "usage of {l}"
+            );
+            assert_eq!(e.metadata.is_some(), kept.get("metadata").is_some(), "{l}");
             let l = line("1", r#"["a"]"#, &format!(r#"[{d},{{"x":1}},2]"#));
             let m2 = parse_v3_event(&l).expect("fast");
             assert_eq!(m.data, m2.data, "{l}");
