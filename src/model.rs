@@ -57,6 +57,9 @@ pub struct SharedJson {
     json: OnceLock<Box<str>>,
     /// The tool call the message answers ([`SharedJson::answers`]).
     answers: OnceLock<Option<Box<str>>>,
+    /// [`SharedJson::may_be_tool_message`], once told (a state repeats every message so
+    /// far: searching the text at each state cost more than the rest of the state's check).
+    maybe_tool: OnceLock<bool>,
 }
 
 impl SharedJson {
@@ -65,6 +68,7 @@ impl SharedJson {
             value: OnceLock::from(value),
             json: OnceLock::new(),
             answers: OnceLock::new(),
+            maybe_tool: OnceLock::new(),
         }
     }
 
@@ -93,6 +97,7 @@ impl SharedJson {
             value: OnceLock::new(),
             json: OnceLock::from(text),
             answers: OnceLock::new(),
+            maybe_tool: OnceLock::new(),
         }
     }
 
@@ -120,6 +125,10 @@ impl SharedJson {
     /// role is written there as `"tool"`, `"ToolMessage"` or `"ToolMessageChunk"`); a parsed
     /// value says yes, for the caller to ask.
     pub fn may_be_tool_message(&self) -> bool {
+        *self.maybe_tool.get_or_init(|| self.told_maybe_tool())
+    }
+
+    fn told_maybe_tool(&self) -> bool {
         match (self.value.get(), self.json.get()) {
             (None, Some(text)) => {
                 // Searchers built once: building one costs more than searching a message.
