@@ -49,9 +49,14 @@ pub fn usage_of(usage: Option<&UsageCounts>, metadata: Option<&ModelNames>) -> O
     })
 }
 
-/// The visits of a value other than an object: `Default` (a list is read through).
-macro_rules! default_unless_object {
+/// The visits of `null`, a boolean, a negative or fractional number and a list (read
+/// through): `Default`. Each visitor adds the string, the non-negative integer and the
+/// object.
+macro_rules! default_for_others {
     () => {
+        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+            f.write_str("any value")
+        }
         fn visit_bool<E: de::Error>(self, _: bool) -> Result<Self::Value, E> {
             Ok(Default::default())
         }
@@ -59,9 +64,6 @@ macro_rules! default_unless_object {
             Ok(Default::default())
         }
         fn visit_f64<E: de::Error>(self, _: f64) -> Result<Self::Value, E> {
-            Ok(Default::default())
-        }
-        fn visit_str<E: de::Error>(self, _: &str) -> Result<Self::Value, E> {
             Ok(Default::default())
         }
         fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
@@ -74,11 +76,11 @@ macro_rules! default_unless_object {
     };
 }
 
-/// Each key of an object to `f` (which reads its value), the raw-value token first giving
-/// up.
+/// Each key of an object to `f` (which reads its value; `None`: the value is not read), the
+/// raw-value token first giving up.
 fn entries<'de, A: MapAccess<'de>>(
     mut m: A,
-    mut f: impl FnMut(&str, &mut A) -> Result<(), A::Error>,
+    mut f: impl FnMut(&str, &mut A) -> Result<Option<()>, A::Error>,
 ) -> Result<(), A::Error> {
     let mut first = true;
     while let Some(Key(k)) = m.next_key::<Key<'de>>()? {
@@ -86,7 +88,9 @@ fn entries<'de, A: MapAccess<'de>>(
             return Err(bail());
         }
         first = false;
-        f(&k, &mut m)?;
+        if f(&k, &mut m)?.is_none() {
+            m.next_value::<IgnoredAny>()?;
+        }
     }
     Ok(())
 }
@@ -98,48 +102,30 @@ seed_by_visiting_any!(UsageSeed => Option<UsageCounts>);
 
 impl<'de> Visitor<'de> for UsageSeed {
     type Value = Option<UsageCounts>;
-    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str("any value")
-    }
-    default_unless_object!();
+    default_for_others!();
     fn visit_u64<E: de::Error>(self, _: u64) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+    fn visit_str<E: de::Error>(self, _: &str) -> Result<Self::Value, E> {
         Ok(None)
     }
     fn visit_map<A: MapAccess<'de>>(self, m: A) -> Result<Self::Value, A::Error> {
         let mut u = UsageCounts::default();
         entries(m, |k, m| {
-            match k {
-                "input_tokens" => u.input_tokens = m.next_value_seed(Count)?,
-                "output_tokens" => u.output_tokens = m.next_value_seed(Count)?,
-                "total_tokens" => u.total_tokens = m.next_value_seed(Count)?,
-                "output_token_details" => u.reasoning_tokens = m.next_value_seed(Details)?,
-                _ => {
-                    m.next_value::<IgnoredAny>()?;
+            let slot = match k {
+                "input_tokens" => &mut u.input_tokens,
+                "output_tokens" => &mut u.output_tokens,
+                "total_tokens" => &mut u.total_tokens,
+                "output_token_details" => {
+                    u.reasoning_tokens = m.next_value_seed(Details)?;
+                    return Ok(Some(()));
                 }
-            }
-            Ok(())
+                _ => return Ok(None),
+            };
+            *slot = m.next_value_seed(Count)?;
+            Ok(Some(()))
         })?;
         Ok(Some(u))
-    }
-}
-
-/// A count: a non-negative integer that fits a `u64` (`Value::as_u64`).
-struct Count;
-
-seed_by_visiting_any!(Count => Option<u64>);
-
-impl<'de> Visitor<'de> for Count {
-    type Value = Option<u64>;
-    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str("any value")
-    }
-    default_unless_object!();
-    fn visit_u64<E: de::Error>(self, n: u64) -> Result<Self::Value, E> {
-        Ok(Some(n))
-    }
-    fn visit_map<A: MapAccess<'de>>(self, m: A) -> Result<Self::Value, A::Error> {
-        entries(m, |_, m| m.next_value::<IgnoredAny>().map(drop))?;
-        Ok(None)
     }
 }
 
@@ -150,23 +136,21 @@ seed_by_visiting_any!(Details => Option<u64>);
 
 impl<'de> Visitor<'de> for Details {
     type Value = Option<u64>;
-    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str("any value")
-    }
-    default_unless_object!();
+    default_for_others!();
     fn visit_u64<E: de::Error>(self, _: u64) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+    fn visit_str<E: de::Error>(self, _: &str) -> Result<Self::Value, E> {
         Ok(None)
     }
     fn visit_map<A: MapAccess<'de>>(self, m: A) -> Result<Self::Value, A::Error> {
         let mut reasoning = None;
         entries(m, |k, m| {
-            match k {
-                "reasoning" => reasoning = m.next_value_seed(Count)?,
-                _ => {
-                    m.next_value::<IgnoredAny>()?;
-                }
+            if k != "reasoning" {
+                return Ok(None);
             }
-            Ok(())
+            reasoning = m.next_value_seed(Count)?;
+            Ok(Some(()))
         })?;
         Ok(reasoning)
     }
@@ -179,26 +163,45 @@ seed_by_visiting_any!(MetadataSeed => ModelNames);
 
 impl<'de> Visitor<'de> for MetadataSeed {
     type Value = ModelNames;
-    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str("any value")
-    }
-    default_unless_object!();
+    default_for_others!();
     fn visit_u64<E: de::Error>(self, _: u64) -> Result<Self::Value, E> {
+        Ok(ModelNames::default())
+    }
+    fn visit_str<E: de::Error>(self, _: &str) -> Result<Self::Value, E> {
         Ok(ModelNames::default())
     }
     fn visit_map<A: MapAccess<'de>>(self, m: A) -> Result<Self::Value, A::Error> {
         let mut names = ModelNames::default();
         entries(m, |k, m| {
-            match k {
-                "model_provider" => names.provider = m.next_value_seed(Name)?,
-                "model_name" => names.model = m.next_value_seed(Name)?,
-                _ => {
-                    m.next_value::<IgnoredAny>()?;
-                }
-            }
-            Ok(())
+            let slot = match k {
+                "model_provider" => &mut names.provider,
+                "model_name" => &mut names.model,
+                _ => return Ok(None),
+            };
+            *slot = m.next_value_seed(Name)?;
+            Ok(Some(()))
         })?;
         Ok(names)
+    }
+}
+
+/// A count: a non-negative integer that fits a `u64` (`Value::as_u64`).
+struct Count;
+
+seed_by_visiting_any!(Count => Option<u64>);
+
+impl<'de> Visitor<'de> for Count {
+    type Value = Option<u64>;
+    default_for_others!();
+    fn visit_u64<E: de::Error>(self, n: u64) -> Result<Self::Value, E> {
+        Ok(Some(n))
+    }
+    fn visit_str<E: de::Error>(self, _: &str) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+    fn visit_map<A: MapAccess<'de>>(self, m: A) -> Result<Self::Value, A::Error> {
+        entries(m, |_, _| Ok(None))?;
+        Ok(None)
     }
 }
 
@@ -209,19 +212,8 @@ seed_by_visiting_any!(Name => Option<String>);
 
 impl<'de> Visitor<'de> for Name {
     type Value = Option<String>;
-    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str("any value")
-    }
-    fn visit_bool<E: de::Error>(self, _: bool) -> Result<Self::Value, E> {
-        Ok(None)
-    }
-    fn visit_i64<E: de::Error>(self, _: i64) -> Result<Self::Value, E> {
-        Ok(None)
-    }
+    default_for_others!();
     fn visit_u64<E: de::Error>(self, _: u64) -> Result<Self::Value, E> {
-        Ok(None)
-    }
-    fn visit_f64<E: de::Error>(self, _: f64) -> Result<Self::Value, E> {
         Ok(None)
     }
     fn visit_str<E: de::Error>(self, s: &str) -> Result<Self::Value, E> {
@@ -230,15 +222,8 @@ impl<'de> Visitor<'de> for Name {
     fn visit_string<E: de::Error>(self, s: String) -> Result<Self::Value, E> {
         Ok(Some(s))
     }
-    fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
-        Ok(None)
-    }
-    fn visit_seq<A: SeqAccess<'de>>(self, mut s: A) -> Result<Self::Value, A::Error> {
-        while s.next_element::<IgnoredAny>()?.is_some() {}
-        Ok(None)
-    }
     fn visit_map<A: MapAccess<'de>>(self, m: A) -> Result<Self::Value, A::Error> {
-        entries(m, |_, m| m.next_value::<IgnoredAny>().map(drop))?;
+        entries(m, |_, _| Ok(None))?;
         Ok(None)
     }
 }
