@@ -128,6 +128,7 @@ pub(crate) fn plain_object_with_keys(text: &str, keys: &'static [&'static str]) 
     read
 }
 
+/// [`plain_object_with_keys`], without the debug builds' check.
 fn object_keys(text: &str, keys: &[&str]) -> Option<Value> {
     let mut out = serde_json::Map::with_capacity(keys.len());
     let mut parsed = true;
@@ -227,7 +228,8 @@ fn plain_value_end(b: &[u8], i: usize) -> Option<usize> {
                         j += 1;
                     }
                     b'}' | b']' => {
-                        depth -= 1;
+                        // (A text that is not plain may close more than it opened.)
+                        depth = depth.checked_sub(1)?;
                         j += 1;
                         if depth == 0 {
                             return Some(j);
