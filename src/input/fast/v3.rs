@@ -64,6 +64,7 @@ use crate::input::prune::{seed_by_visiting_any, Key};
 use crate::model::{EncodedState, ModelEvent};
 
 mod lean;
+mod namespace;
 pub mod usage;
 
 /// What is read of a plain v3 `messages` line.
@@ -74,7 +75,7 @@ pub struct V3Event {
     /// The event's `seq`, when present.
     pub seq: Option<i64>,
     /// `params.namespace`, when present.
-    pub namespace: Option<Vec<String>>,
+    pub namespace: Option<namespace::Namespace>,
     /// `params.timestamp`, when present.
     pub timestamp: Option<i64>,
     /// `params.interrupts`, when present (read whole; boxed: rare, and the event is moved a
@@ -370,13 +371,21 @@ fn typed_line(text: &str) -> Option<Box<Fast>> {
 }
 
 /// For the fuzzer (`fuzz/fuzz_targets/adapter_v3.rs`): `line` read by hand ([`lean`]) is what
-/// the typed visitors read, or the hand reader declines it.
+/// the typed visitors read, or the hand reader declines it; each reads alike with no
+/// namespace remembered and with the line's own ([`namespace::again`]).
 #[doc(hidden)]
 pub fn hand_reader_agrees(line: &str) -> bool {
-    match lean::messages_line(line) {
-        Some(hand) => typed_line(line).is_some_and(|typed| typed == hand),
-        None => true,
-    }
+    namespace::forget();
+    let hand = lean::messages_line(line);
+    namespace::forget();
+    let typed = typed_line(line);
+    let (typed_again, hand_again) = (typed_line(line), lean::messages_line(line));
+    let alike = |hand: &Option<Box<Fast>>| match (hand, &typed) {
+        (Some(hand), Some(typed)) => hand == typed,
+        (Some(_), None) => false,
+        (None, _) => true,
+    };
+    alike(&hand) && alike(&hand_again) && typed_again == typed
 }
 
 /// A root `values` line whose state's messages are read through the parse thread's message
@@ -549,7 +558,7 @@ impl<'de> Visitor<'de> for Top {
 }
 
 type ParamsOut = (
-    Option<Vec<String>>,
+    Option<namespace::Namespace>,
     Option<i64>,
     Option<Box<Value>>,
     Payload,
@@ -575,7 +584,18 @@ impl<'de> Visitor<'de> for Params {
         let (mut namespace, mut timestamp, mut interrupts, mut data) = (None, None, None, None);
         while let Some(Key(k)) = m.next_key::<Key<'de>>()? {
             match k.as_ref() {
-                "namespace" => set(&mut namespace, m.next_value_seed(Namespace)?)?,
+                "namespace" => {
+                    let raw: &'de RawValue = m.next_value()?;
+                    let ns = match namespace::again(raw.get(), true) {
+                        Some(ns) => ns,
+                        None => {
+                            let mut de = serde_json::Deserializer::from_str(raw.get());
+                            let parts = Namespace.deserialize(&mut de).map_err(|_| bail())?;
+                            namespace::read(raw.get(), parts)
+                        }
+                    };
+                    set(&mut namespace, ns)?
+                }
                 "timestamp" => set(&mut timestamp, m.next_value_seed(Int)?)?,
                 "interrupts" => set(&mut interrupts, Box::new(m.next_value()?))?,
                 "data" => {
@@ -1364,7 +1384,7 @@ mod tests {
             Some(V3Event {
                 method: Method::Messages,
                 seq: Some(7),
-                namespace: Some(vec!["chat:d7".into()]),
+                namespace: Some(vec!["chat:d7".to_string()].into()),
                 timestamp: Some(1795994517830),
                 interrupts: None,
                 data: Payload::Delta(BlockDelta {

@@ -29,6 +29,7 @@
 
 use serde::de::{Deserialize, DeserializeSeed, Deserializer};
 
+use super::namespace::{self, Namespace};
 use super::{BlockDelta, Data, Delta, Fast, Method, Payload, V3Event};
 
 /// The `messages` line `text` read as the typed visitors would read it; `None` leaves the
@@ -332,7 +333,7 @@ impl<'a> Cursor<'a> {
 
     /// `params`: `namespace`, `timestamp` and the `data` payload.
     #[allow(clippy::type_complexity)]
-    fn params(&mut self) -> Option<(Option<Vec<String>>, Option<i64>, Payload)> {
+    fn params(&mut self) -> Option<(Option<Namespace>, Option<i64>, Payload)> {
         let (mut namespace, mut timestamp, mut data) = (None, None, None);
         self.object(|c, key| match key {
             b"namespace" => once(&mut namespace, c.namespace()?),
@@ -344,8 +345,20 @@ impl<'a> Cursor<'a> {
         Some((namespace, timestamp, data?))
     }
 
+    /// A list of strings: the namespace read last when its text is the same
+    /// ([`namespace::again`]).
+    fn namespace(&mut self) -> Option<Namespace> {
+        let start = self.i;
+        if let Some(ns) = namespace::again(self.s.get(start..)?, false) {
+            self.i += namespace::last_len();
+            return Some(ns);
+        }
+        let parts = self.parts()?;
+        Some(namespace::read(self.slice(start)?, parts))
+    }
+
     /// A list of strings.
-    fn namespace(&mut self) -> Option<Vec<String>> {
+    fn parts(&mut self) -> Option<Vec<String>> {
         if !self.eat(b'[') {
             return None;
         }
