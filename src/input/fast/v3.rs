@@ -246,7 +246,12 @@ impl Method {
     }
 
     fn of(s: &str) -> Option<Method> {
-        Method::ALL.into_iter().find(|m| m.as_str() == s)
+        Method::of_bytes(s.as_bytes())
+    }
+
+    /// [`Method::of`] the bytes of a name (a method's name is ASCII: no text check needed).
+    fn of_bytes(s: &[u8]) -> Option<Method> {
+        Method::ALL.into_iter().find(|m| m.as_str().as_bytes() == s)
     }
 }
 
@@ -341,7 +346,7 @@ pub fn parse_v3_boxed(text: &str) -> Option<Box<Fast>> {
     }
     let name = &b[method_at(b)?..];
     let end = name.iter().take(12).position(|&c| c == b'"')?;
-    let method = Method::of(std::str::from_utf8(&name[..end]).ok()?)?;
+    let method = Method::of_bytes(&name[..end])?;
     match method {
         Method::Values => {
             if let Some(v) = cached_state(text) {
