@@ -341,19 +341,6 @@ pub fn tool_calls(msg: &Value) -> Vec<(String, String, String)> {
     out
 }
 
-/// Every top-level key of a message that [`to_agui_message`] reads (through
-/// [`message_kind`], [`content_text`], [`tool_calls`] and [`tool_content_text`]): a message
-/// with only these kept converts alike, when normalizing changes neither.
-pub const AGUI_MESSAGE_KEYS: &[&str] = &[
-    "type",
-    "role",
-    "id",
-    "content",
-    "tool_calls",
-    "tool_call_id",
-    "status",
-];
-
 /// A flat LangChain message → an AG-UI message. `fallback_id` is used when the message has none.
 pub fn to_agui_message(msg: &Value, fallback_id: &str) -> Option<Value> {
     to_agui_message_or(msg, || fallback_id.to_string())
@@ -361,34 +348,55 @@ pub fn to_agui_message(msg: &Value, fallback_id: &str) -> Option<Value> {
 
 /// [`to_agui_message`], the fallback id made only when needed.
 fn to_agui_message_or(msg: &Value, fallback_id: impl FnOnce() -> String) -> Option<Value> {
-    let kind = message_kind(msg)?;
-    let id = match msg
-        .field("id")
-        .and_then(Value::as_str)
-        .filter(|s| !s.is_empty())
-    {
-        Some(id) => id.to_string(),
+    agui_message_of(&ValueFields(msg), fallback_id)
+}
+
+/// What an AG-UI message is made of, as a reader finds it in a message: its value
+/// ([`to_agui_message`]) or its plain text ([`super::lc_text`]).
+pub(super) trait MessageFields {
+    /// `type`, or else `role`, when a string.
+    fn kind_text(&self) -> Option<Cow<'_, str>>;
+    /// `id`, when a string.
+    fn id(&self) -> Option<Cow<'_, str>>;
+    /// [`content_text`] of `content`.
+    fn content_text(&self) -> String;
+    /// [`tool_content_text`] of `content`.
+    fn tool_content_text(&self) -> String;
+    /// [`tool_calls`].
+    fn tool_calls(&self) -> Vec<(String, String, String)>;
+    /// `tool_call_id`, when a string.
+    fn tool_call_id(&self) -> Option<Cow<'_, str>>;
+    /// Whether `status` is `"error"`.
+    fn failed(&self) -> bool;
+}
+
+/// The AG-UI message of a message's fields (`None` for a kind AG-UI has no role for, or a
+/// tool message answering no call).
+pub(super) fn agui_message_of(
+    m: &impl MessageFields,
+    fallback_id: impl FnOnce() -> String,
+) -> Option<Value> {
+    let kind_text = m.kind_text()?;
+    let kind = kind_of(&kind_text);
+    let id = match m.id().filter(|s| !s.is_empty()) {
+        Some(id) => id.into_owned(),
         None => fallback_id(),
     };
-    let content = msg.field("content").unwrap_or(&Value::Null);
-    let text = content_text(content);
     let mut out = Map::new();
     out.insert("id".into(), Value::String(id));
     match kind {
-        "human" => {
-            out.insert("role".into(), "user".into());
-            out.insert("content".into(), Value::String(text));
-        }
-        "system" => {
-            out.insert("role".into(), "system".into());
-            out.insert("content".into(), Value::String(text));
+        "human" | "system" => {
+            let role = if kind == "human" { "user" } else { "system" };
+            out.insert("role".into(), role.into());
+            out.insert("content".into(), Value::String(m.content_text()));
         }
         "ai" => {
             out.insert("role".into(), "assistant".into());
+            let text = m.content_text();
             if !text.is_empty() {
                 out.insert("content".into(), Value::String(text));
             }
-            let calls = tool_calls(msg);
+            let calls = m.tool_calls();
             if !calls.is_empty() {
                 let calls: Vec<Value> = calls
                     .into_iter()
@@ -400,17 +408,55 @@ fn to_agui_message_or(msg: &Value, fallback_id: impl FnOnce() -> String) -> Opti
             }
         }
         "tool" => {
-            let call_id = msg.field("tool_call_id").and_then(Value::as_str)?;
+            let call_id = m.tool_call_id()?.into_owned();
+            let content = m.tool_content_text();
             out.insert("role".into(), "tool".into());
-            out.insert("content".into(), Value::String(tool_content_text(content)));
-            out.insert("toolCallId".into(), Value::String(call_id.to_string()));
-            if msg.field("status").and_then(Value::as_str) == Some("error") {
-                out.insert("error".into(), Value::String(tool_content_text(content)));
+            out.insert("content".into(), Value::String(content.clone()));
+            out.insert("toolCallId".into(), Value::String(call_id));
+            if m.failed() {
+                out.insert("error".into(), Value::String(content));
             }
         }
         _ => return None,
     }
     Some(Value::Object(out))
+}
+
+/// A message's value, read for [`agui_message_of`].
+struct ValueFields<'a>(&'a Value);
+
+impl ValueFields<'_> {
+    fn str_of(&self, key: &str) -> Option<Cow<'_, str>> {
+        self.0.field(key).and_then(Value::as_str).map(Cow::Borrowed)
+    }
+
+    fn content(&self) -> &Value {
+        self.0.field("content").unwrap_or(&Value::Null)
+    }
+}
+
+impl MessageFields for ValueFields<'_> {
+    fn kind_text(&self) -> Option<Cow<'_, str>> {
+        self.str_of("type").or_else(|| self.str_of("role"))
+    }
+    fn id(&self) -> Option<Cow<'_, str>> {
+        self.str_of("id")
+    }
+    fn content_text(&self) -> String {
+        content_text(self.content())
+    }
+    fn tool_content_text(&self) -> String {
+        tool_content_text(self.content())
+    }
+    fn tool_calls(&self) -> Vec<(String, String, String)> {
+        tool_calls(self.0)
+    }
+    fn tool_call_id(&self) -> Option<Cow<'_, str>> {
+        self.str_of("tool_call_id")
+    }
+    fn failed(&self) -> bool {
+        self.str_of("status").as_deref() == Some("error")
+    }
 }
 
 /// Tool output as text: strings as they are, anything else as compact JSON.

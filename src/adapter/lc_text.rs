@@ -12,30 +12,16 @@
 
 use std::borrow::Cow;
 
-use serde_json::{json, Map, Value};
+use serde_json::Value;
 
-use super::lc;
+use super::lc::{self, MessageFields};
 use crate::input::canon::{plain_entries, plain_items, plain_str};
 
 /// The AG-UI item of item `i` of a message list, from the message's plain text: `Some` of
 /// what [`lc::to_agui_list_item`] gives for the parsed value; `None` when `text` is not an
 /// object (not a plain text's message: the caller converts the value).
 pub fn agui_item(text: &str, i: usize) -> Option<Option<Value>> {
-    let mut m = Fields::default();
-    plain_entries(text, |key, value| {
-        let slot = match key {
-            "type" => &mut m.ty,
-            "role" => &mut m.role,
-            "id" => &mut m.id,
-            "content" => &mut m.content,
-            "tool_calls" => &mut m.tool_calls,
-            "tool_call_id" => &mut m.tool_call_id,
-            "status" => &mut m.status,
-            _ => return,
-        };
-        *slot = Some(value);
-    })?;
-    let item = m.item(i);
+    let item = lc::agui_message_of(&Fields::of(text)?, || format!("msg-{i}"));
     debug_assert_eq!(
         item,
         serde_json::from_str::<Value>(text)
@@ -46,7 +32,17 @@ pub fn agui_item(text: &str, i: usize) -> Option<Option<Value>> {
     Some(item)
 }
 
-/// The texts of the keys [`lc::to_agui_message`] reads ([`lc::AGUI_MESSAGE_KEYS`]).
+/// The tool call a message answers, from its plain text: [`lc::tool_call_id`] of the parsed
+/// value (`None` too when `text` is not an object).
+pub fn tool_call_id(text: &str) -> Option<String> {
+    let m = Fields::of(text)?;
+    let kind = m.kind_text()?;
+    (lc::kind_of(&kind) == "tool")
+        .then(|| m.tool_call_id().map(Cow::into_owned))
+        .flatten()
+}
+
+/// The texts of the keys [`lc::to_agui_message`] reads (through [`lc::MessageFields`]).
 #[derive(Default)]
 struct Fields<'a> {
     ty: Option<&'a str>,
@@ -58,55 +54,50 @@ struct Fields<'a> {
     status: Option<&'a str>,
 }
 
-impl Fields<'_> {
-    /// [`lc::to_agui_message`]'s item, step for step.
-    fn item(&self, i: usize) -> Option<Value> {
-        let kind_text = self
-            .ty
+impl<'a> Fields<'a> {
+    /// The fields of the object whose plain text is `text` (`None` when not an object).
+    fn of(text: &'a str) -> Option<Self> {
+        let mut m = Fields::default();
+        plain_entries(text, |key, value| {
+            let slot = match key {
+                "type" => &mut m.ty,
+                "role" => &mut m.role,
+                "id" => &mut m.id,
+                "content" => &mut m.content,
+                "tool_calls" => &mut m.tool_calls,
+                "tool_call_id" => &mut m.tool_call_id,
+                "status" => &mut m.status,
+                _ => return,
+            };
+            *slot = Some(value);
+        })?;
+        Some(m)
+    }
+}
+
+impl lc::MessageFields for Fields<'_> {
+    fn kind_text(&self) -> Option<Cow<'_, str>> {
+        self.ty
             .and_then(plain_str)
-            .or_else(|| self.role.and_then(plain_str))?;
-        let kind = lc::kind_of(&kind_text);
-        let id = match self.id.and_then(plain_str).filter(|s| !s.is_empty()) {
-            Some(id) => id.into_owned(),
-            None => format!("msg-{i}"),
-        };
-        let mut out = Map::new();
-        out.insert("id".into(), Value::String(id));
-        match kind {
-            "human" | "system" => {
-                let role = if kind == "human" { "user" } else { "system" };
-                out.insert("role".into(), role.into());
-                out.insert("content".into(), Value::String(content_text(self.content)));
-            }
-            "ai" => {
-                out.insert("role".into(), "assistant".into());
-                let text = content_text(self.content);
-                if !text.is_empty() {
-                    out.insert("content".into(), Value::String(text));
-                }
-                let calls = self.tool_calls.map(tool_calls).unwrap_or_default();
-                if !calls.is_empty() {
-                    out.insert("toolCalls".into(), Value::Array(calls));
-                }
-            }
-            "tool" => {
-                let call_id = self.tool_call_id.and_then(plain_str)?;
-                out.insert("role".into(), "tool".into());
-                out.insert(
-                    "content".into(),
-                    Value::String(tool_content_text(self.content)),
-                );
-                out.insert("toolCallId".into(), Value::String(call_id.into_owned()));
-                if self.status.and_then(plain_str).as_deref() == Some("error") {
-                    out.insert(
-                        "error".into(),
-                        Value::String(tool_content_text(self.content)),
-                    );
-                }
-            }
-            _ => return None,
-        }
-        Some(Value::Object(out))
+            .or_else(|| self.role.and_then(plain_str))
+    }
+    fn id(&self) -> Option<Cow<'_, str>> {
+        self.id.and_then(plain_str)
+    }
+    fn content_text(&self) -> String {
+        content_text(self.content)
+    }
+    fn tool_content_text(&self) -> String {
+        tool_content_text(self.content)
+    }
+    fn tool_calls(&self) -> Vec<(String, String, String)> {
+        self.tool_calls.map(tool_calls).unwrap_or_default()
+    }
+    fn tool_call_id(&self) -> Option<Cow<'_, str>> {
+        self.tool_call_id.and_then(plain_str)
+    }
+    fn failed(&self) -> bool {
+        self.status.and_then(plain_str).as_deref() == Some("error")
     }
 }
 
@@ -163,9 +154,9 @@ fn tool_content_text(content: Option<&str>) -> String {
     }
 }
 
-/// The AG-UI tool calls of an AI message's `tool_calls` text ([`lc::tool_calls`]): a call's
-/// `args` other than a string is written as its text.
-fn tool_calls(calls: &str) -> Vec<Value> {
+/// [`lc::tool_calls`] of an AI message's `tool_calls` text: a call's `args` other than a
+/// string is its text.
+fn tool_calls(calls: &str) -> Vec<(String, String, String)> {
     let mut out = vec![];
     plain_items(calls, |call| {
         let (mut id, mut name, mut args) = (None, None, None);
@@ -183,9 +174,7 @@ fn tool_calls(calls: &str) -> Vec<Value> {
             Some(a) => a.to_string(),
             None => "{}".to_string(),
         };
-        out.push(
-            json!({"id": id, "type": "function", "function": {"name": name, "arguments": args}}),
-        );
+        out.push((id.into_owned(), name.into_owned(), args));
     });
     out
 }

@@ -25,8 +25,6 @@
 //! Anything else gives `None`, and the caller reads the message as before. Debug builds check
 //! every accepted text against a parse and the encoder ([`crate::model::SharedJson`]).
 
-use serde_json::Value;
-
 /// serde_json's nesting limit.
 pub const MAX_DEPTH: usize = 128;
 
@@ -114,37 +112,6 @@ pub fn plain_constructor(text: &str) -> Option<(String, usize, usize)> {
     Some((out, i + 1, 2 + deepest))
 }
 
-/// The object whose plain text (see [`plain_value`]: the caller vouches for it) is `text`,
-/// with only `keys` kept, their values parsed: what [`crate::input::prune::object_with_keys`]
-/// gives, read without looking into the values not kept (the text is known to be valid
-/// JSON, so skipping a value only finds where it ends). `None` unless `text` is an object.
-pub(crate) fn plain_object_with_keys(text: &str, keys: &'static [&'static str]) -> Option<Value> {
-    let read = object_keys(text, keys);
-    debug_assert_eq!(
-        read,
-        crate::input::prune::object_with_keys(text, keys),
-        "{text}"
-    );
-    read
-}
-
-/// [`plain_object_with_keys`], without the debug builds' check.
-fn object_keys(text: &str, keys: &[&str]) -> Option<Value> {
-    let mut out = serde_json::Map::with_capacity(keys.len());
-    let mut parsed = true;
-    plain_entries(text, |key, value| {
-        if keys.contains(&key) {
-            match serde_json::from_str(value) {
-                Ok(v) => {
-                    out.insert(key.to_string(), v);
-                }
-                Err(_) => parsed = false,
-            }
-        }
-    })?;
-    parsed.then_some(Value::Object(out))
-}
-
 /// Each entry of the object whose plain text is `text` (the caller vouches for it: see
 /// [`plain_value`]), as the key (its text between the quotes: escapes are canonical, so a
 /// key without one is the text itself) and the value's text, found without reading into
@@ -213,7 +180,7 @@ pub(crate) fn plain_str(value: &str) -> Option<std::borrow::Cow<'_, str>> {
 }
 
 /// The end of the value at `i` of a plain text, found without reading it (the text is
-/// valid: see [`plain_object_with_keys`]).
+/// valid: see [`plain_entries`]).
 fn plain_value_end(b: &[u8], i: usize) -> Option<usize> {
     match *b.get(i)? {
         b'"' => plain_string_end(b, i + 1),
@@ -471,6 +438,23 @@ mod tests {
         // Only the value at the start is read; what follows is the caller's.
         assert_eq!(plain_value(br#"{"a":1},{"b":2}]"#), Some((7, 1)));
         assert_eq!(plain_value(br#"[[1],[[2]]]x"#), Some((11, 3)));
+    }
+
+    /// The object `text` holds with only `keys` kept, read by [`plain_entries`].
+    fn object_keys(text: &str, keys: &[&str]) -> Option<Value> {
+        let mut out = serde_json::Map::new();
+        let mut parsed = true;
+        plain_entries(text, |key, value| {
+            if keys.contains(&key) {
+                match serde_json::from_str(value) {
+                    Ok(v) => {
+                        out.insert(key.to_string(), v);
+                    }
+                    Err(_) => parsed = false,
+                }
+            }
+        })?;
+        parsed.then_some(Value::Object(out))
     }
 
     /// Objects of plain text with their keys kept: what the pruned parse keeps, values with

@@ -713,7 +713,9 @@ impl<'de> DeserializeSeed<'de> for ChainData {
 }
 
 /// The JSON object `text` holds with only `keys` kept, their values whole; `None` unless it
-/// is an object with no kept key repeated (a whole parse would keep the last).
+/// is an object with no kept key repeated (a whole parse would keep the last). The reference
+/// the plain texts' reader is tested against ([`crate::input::canon::plain_entries`]).
+#[cfg(test)]
 pub fn object_with_keys(text: &str, keys: &'static [&'static str]) -> Option<Value> {
     let mut de = serde_json::Deserializer::from_str(text);
     let v = KeepKeys(keys).deserialize(&mut de).ok()?;

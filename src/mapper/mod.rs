@@ -18,7 +18,6 @@ use serde_json::{json, Map, Value};
 use crate::adapter::{lc, lc_text};
 use crate::agui::{EventBuilder, Layout, Shape, StrShaped, THINKING_RENAMES};
 use crate::idhash::FastIds;
-use crate::input::canon::plain_object_with_keys;
 use crate::model::{
     EncodedState, ErrorInfo, InterruptInfo, MessageRef, ModelEvent, SharedJson, Usage,
 };
@@ -816,15 +815,12 @@ impl Mapper {
         msgs: impl Iterator<Item = (usize, MessageRef<'a>)>,
         out: &mut Vec<Value>,
     ) {
-        /// What tells a tool message and the call it answers ([`lc::tool_call_id`]).
-        const HEAD: &[&str] = &["type", "role", "tool_call_id"];
         /// The call a shared message answers. One known by its text (plain, normalized) is
         /// read for the fields needed, not parsed: parsing a tool result of a megabyte kept
         /// its tree as long as the message was cached.
         fn answered(m: &SharedJson) -> Option<Box<str>> {
             match m.unparsed_text() {
-                Some(t) => plain_object_with_keys(t, HEAD)
-                    .and_then(|h| lc::tool_call_id(&h).map(Into::into)),
+                Some(t) => lc_text::tool_call_id(t).map(Into::into),
                 None => lc::tool_call_id(&lc::normalize_cow(m.value())).map(Into::into),
             }
         }

@@ -592,7 +592,7 @@ impl<'de> Visitor<'de> for Params {
                 "namespace" => {
                     let raw: &'de RawValue = m.next_value()?;
                     let ns = match namespace::again(raw.get(), true) {
-                        Some(ns) => ns,
+                        Some((ns, _)) => ns,
                         None => {
                             let mut de = serde_json::Deserializer::from_str(raw.get());
                             let parts = Namespace.deserialize(&mut de).map_err(|_| bail())?;

@@ -349,8 +349,8 @@ impl<'a> Cursor<'a> {
     /// ([`namespace::again`]).
     fn namespace(&mut self) -> Option<Namespace> {
         let start = self.i;
-        if let Some(ns) = namespace::again(self.s.get(start..)?, false) {
-            self.i += namespace::last_len();
+        if let Some((ns, len)) = namespace::again(self.s.get(start..)?, false) {
+            self.i += len;
             return Some(ns);
         }
         let parts = self.parts()?;

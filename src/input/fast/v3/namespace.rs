@@ -14,9 +14,10 @@ thread_local! {
     static LAST: RefCell<Option<(Box<str>, Namespace)>> = const { RefCell::new(None) };
 }
 
-/// The namespace read last, when `text` is its list's text (`whole`), or starts with it: a
-/// list's text ends where it closes, so the same text is the same list.
-pub(super) fn again(text: &str, whole: bool) -> Option<Namespace> {
+/// The namespace read last and the length of its list's text, when `text` is that text
+/// (`whole`) or starts with it: a list's text ends where it closes, so the same text is the
+/// same list.
+pub(super) fn again(text: &str, whole: bool) -> Option<(Namespace, usize)> {
     LAST.with_borrow(|last| {
         let (seen, ns) = last.as_ref()?;
         let same = if whole {
@@ -24,13 +25,8 @@ pub(super) fn again(text: &str, whole: bool) -> Option<Namespace> {
         } else {
             text.starts_with(&**seen)
         };
-        same.then(|| Arc::clone(ns))
+        same.then(|| (Arc::clone(ns), seen.len()))
     })
-}
-
-/// The length of the text of the namespace read last (see [`again`]).
-pub(super) fn last_len() -> usize {
-    LAST.with_borrow(|last| last.as_ref().map_or(0, |(seen, _)| seen.len()))
 }
 
 /// `parts`, read from the list's `text`, now the namespace read last.
@@ -52,9 +48,9 @@ mod tests {
     #[test]
     fn the_same_text_is_the_same_list() {
         let a = read(r#"["chat:1"]"#, vec!["chat:1".into()]);
-        let b = again(r#"["chat:1"],"timestamp":1"#, false).expect("again");
+        let (b, len) = again(r#"["chat:1"],"timestamp":1"#, false).expect("again");
         assert!(Arc::ptr_eq(&a, &b));
-        assert_eq!(last_len(), r#"["chat:1"]"#.len());
+        assert_eq!(len, r#"["chat:1"]"#.len());
         assert!(again(r#"["chat:1"]"#, true).is_some());
         assert!(again(r#"["chat:1"] "#, true).is_none());
         assert!(again(r#"["chat:2"]"#, false).is_none());
