@@ -27,6 +27,8 @@ pub(super) struct RunMessages {
     snapshot: Option<Kept>,
     /// The list in AG-UI form, once read.
     list: Option<Vec<Value>>,
+    /// The [`Converted`] generation whose items `list` holds, lent ([`Converted::give_back`]).
+    lent_from: Option<u64>,
 }
 
 impl RunMessages {
@@ -35,12 +37,14 @@ impl RunMessages {
     pub(super) fn keep(&mut self, snapshot_event: Value) {
         self.snapshot = Some(Kept::Event(snapshot_event));
         self.list = None;
+        self.lent_from = None;
     }
 
     /// [`RunMessages::keep`] of a state a parse thread wrote (its messages are shared).
     pub(super) fn keep_encoded(&mut self, state: Box<EncodedState>) {
         self.snapshot = Some(Kept::Encoded(state));
         self.list = None;
+        self.lent_from = None;
     }
 
     /// The run's messages in AG-UI form (`None` when no state of the run had a list).
@@ -58,14 +62,12 @@ impl RunMessages {
                 let mut list = Vec::with_capacity(state.shared_messages().len());
                 let mut next = Vec::with_capacity(state.shared_messages().len());
                 // The last list's items move to the next (only the run's list copies them).
-                let mut last = std::mem::take(&mut memo.0);
+                let mut last = std::mem::take(&mut memo.slots);
                 for (i, m) in state.shared_messages().iter().enumerate() {
                     let item = match last.get_mut(i) {
                         // The same message at the same place as in the last list: the same
                         // item (a thread's next run repeats its history).
-                        Some((prev, kept @ Some(_))) if Arc::ptr_eq(prev, m) => {
-                            kept.take().flatten()
-                        }
+                        Some((prev, Slot::Kept(kept))) if Arc::ptr_eq(prev, m) => kept.take(),
                         // A message known by its text is converted from the text, not
                         // parsed: it is plain and normalized.
                         _ => match m.unparsed_text().and_then(|t| lc_text::agui_item(t, i)) {
@@ -73,17 +75,23 @@ impl RunMessages {
                             None => lc::to_agui_list_item(m.value(), i),
                         },
                     };
-                    // A long message's item is not kept: kept, it would be held twice (here
-                    // and in the list), a megabyte's tool result each time.
-                    if m.json().len() < KEEP_ITEM {
-                        list.extend(item.clone());
-                        next.push((Arc::clone(m), Some(item)));
-                    } else {
-                        list.extend(item);
-                        next.push((Arc::clone(m), None));
-                    }
+                    // The item is lent to the list, to come back once the list is written
+                    // (`give_back`) instead of copied. A long message's item is not kept:
+                    // kept, it would be held twice, a megabyte's tool result each time.
+                    let slot = match (&item, m.json().len() < KEEP_ITEM) {
+                        (None, true) => Slot::Kept(None),
+                        (Some(_), true) => Slot::Lent,
+                        (item, false) => Slot::Long {
+                            listed: item.is_some(),
+                        },
+                    };
+                    list.extend(item);
+                    next.push((Arc::clone(m), slot));
                 }
-                memo.0 = next;
+                memo.slots = next;
+                memo.generation += 1;
+                memo.listed = list.len();
+                self.lent_from = Some(memo.generation);
                 self.list = Some(list);
             }
             None => {}
@@ -91,10 +99,12 @@ impl RunMessages {
         self.list.as_deref()
     }
 
-    /// [`RunMessages::get`], owned.
-    pub(super) fn take(&mut self, memo: &mut Converted) -> Option<Vec<Value>> {
+    /// [`RunMessages::get`], owned, with the generation of `memo` its items were lent by
+    /// (for [`Converted::give_back`]).
+    pub(super) fn take(&mut self, memo: &mut Converted) -> Option<(Vec<Value>, Option<u64>)> {
         self.get(memo);
-        self.list.take()
+        let list = self.list.take()?;
+        Some((list, self.lent_from.take()))
     }
 }
 
@@ -102,17 +112,64 @@ impl RunMessages {
 /// by place, with the messages they were made from: the next run of a thread repeats its
 /// history (every state carries the whole list), and a message found again at its place is
 /// not read again (but for one of [`KEEP_ITEM`] bytes or more: its item is not kept). Holds
-/// one list.
+/// one list. The items are lent to the list rather than copied into it, and come back when
+/// its `MESSAGES_SNAPSHOT` has been written ([`Converted::give_back`]); an item not given
+/// back is made again the next time.
 #[derive(Default)]
-pub(super) struct Converted(Vec<(Arc<SharedJson>, Option<Option<Value>>)>);
+pub(super) struct Converted {
+    slots: Vec<(Arc<SharedJson>, Slot)>,
+    /// Counts the lists made; a list's items come back only to the slots that lent them.
+    generation: u64,
+    /// How many items the last list made holds (lent or not).
+    listed: usize,
+}
+
+/// What [`Converted`] holds of one message.
+enum Slot {
+    /// Its item (`None`: the message makes no item).
+    Kept(Option<Value>),
+    /// Its item is in the list, lent.
+    Lent,
+    /// A message of [`KEEP_ITEM`] bytes or more: nothing kept, and whether it put an item in
+    /// the list.
+    Long { listed: bool },
+}
 
 /// Items of messages whose text is this long or longer are not kept ([`Converted`]).
 const KEEP_ITEM: usize = 64 * 1024;
 
 impl Converted {
+    /// The items of the list made at `generation`, once written: each lent item goes back to
+    /// its slot. Anything else (a list of another generation, or changed) is dropped.
+    pub(super) fn give_back(&mut self, generation: u64, items: Vec<Value>) {
+        if generation != self.generation || items.len() != self.listed {
+            return;
+        }
+        let mut items = items.into_iter();
+        for (_, slot) in &mut self.slots {
+            match slot {
+                Slot::Lent => *slot = Slot::Kept(items.next()),
+                Slot::Long { listed: true } => {
+                    items.next();
+                }
+                Slot::Kept(_) | Slot::Long { listed: false } => {}
+            }
+        }
+        self.listed = 0;
+    }
+
     #[cfg(test)]
     pub(super) fn len(&self) -> usize {
-        self.0.len()
+        self.slots.len()
+    }
+
+    /// Per message: whether its item (or its having none) is kept.
+    #[cfg(test)]
+    pub(super) fn kept(&self) -> Vec<bool> {
+        self.slots
+            .iter()
+            .map(|(_, s)| matches!(s, Slot::Kept(_)))
+            .collect()
     }
 }
 
@@ -371,8 +428,7 @@ mod tests {
         let mut m = Mapper::new(MapOptions::default());
         assert_eq!(run_on(&mut m, runs(encoded(4), encoded(2)), false), trees);
         assert_eq!(m.converted.len(), 4);
-        let kept: Vec<_> = m.converted.0.iter().map(|(_, i)| i.is_some()).collect();
-        assert_eq!(kept, [true, false, true, true]);
+        assert_eq!(m.converted.kept(), [true, false, true, true]);
         let snaps = of_type(&trees, "MESSAGES_SNAPSHOT");
         assert_eq!(snaps.len(), 2);
         assert_eq!(snaps[1]["messages"][3]["id"], "msg-3");
@@ -419,5 +475,46 @@ mod tests {
         );
         assert!(of_type(&events, "MESSAGES_SNAPSHOT").is_empty());
         assert_eq!(of_type(&events, "RUN_ERROR").len(), 1);
+    }
+
+    #[test]
+    fn lent_items_come_back_only_to_the_list_that_lent_them() {
+        use super::{Converted, Slot};
+        use crate::model::SharedJson;
+        use std::sync::Arc;
+        let msg = |t: &str| Arc::new(SharedJson::from_text(format!(r#"{{"content":"{t}"}}"#)));
+        let lent = || Converted {
+            slots: vec![
+                (msg("a"), Slot::Lent),
+                (msg("b"), Slot::Long { listed: true }),
+                (msg("c"), Slot::Kept(None)),
+                (msg("d"), Slot::Lent),
+            ],
+            generation: 2,
+            listed: 3,
+        };
+        let items = || vec![json!("A"), json!("B"), json!("D")];
+        let mut c = lent();
+        c.give_back(1, items());
+        assert_eq!(
+            c.kept(),
+            [false, false, true, false],
+            "another generation's list"
+        );
+        c.give_back(2, items()[..2].to_vec());
+        assert_eq!(
+            c.kept(),
+            [false, false, true, false],
+            "a list of another length"
+        );
+        c.give_back(2, items());
+        assert_eq!(c.kept(), [true, false, true, true]);
+        assert!(matches!(&c.slots[0].1, Slot::Kept(Some(v)) if v == "A"));
+        assert!(matches!(&c.slots[3].1, Slot::Kept(Some(v)) if v == "D"));
+        c.give_back(2, items());
+        assert!(
+            matches!(&c.slots[3].1, Slot::Kept(Some(v)) if v == "D"),
+            "given back once"
+        );
     }
 }

@@ -82,6 +82,9 @@ pub struct Mapper {
     encoded: Option<Box<EncodedState>>,
     /// The last run's message list in AG-UI form, by message ([`messages::Converted`]).
     converted: messages::Converted,
+    /// Where in `out` the `MESSAGES_SNAPSHOT` whose items `converted` lent is, and the
+    /// generation that lent them, until [`Mapper::settle`] gives them back.
+    lent_at: Option<(usize, u64)>,
     /// Per event in the caller's `out`, its [`StrShaped`] layout when it has one
     /// ([`Mapper::shape_at`]).
     shapes: RefCell<Vec<(Option<StrShaped>, Option<Layout>)>>,
@@ -175,6 +178,7 @@ impl Mapper {
             snapshot_at: None,
             encoded: None,
             converted: Default::default(),
+            lent_at: None,
             shapes: RefCell::new(vec![]),
         }
     }
@@ -298,6 +302,8 @@ impl Mapper {
     }
 
     pub fn map(&mut self, ev: ModelEvent, out: &mut Vec<Value>) {
+        // Lent items of events taken without `settle` are not looked for again.
+        self.lent_at = None;
         if !matches!(ev, ModelEvent::RunStart { .. } | ModelEvent::Native(_)) && self.run.is_none()
         {
             // Events outside a run (e.g. a v2 file whose root start is missing) open one.
@@ -493,6 +499,17 @@ impl Mapper {
     /// messages are the run's, instead of an AG-UI copy of every state's list), and `out` is
     /// cleared.
     pub fn settle(&mut self, out: &mut Vec<Value>) {
+        // A `MESSAGES_SNAPSHOT`'s items go back to the memo that lent them.
+        if let Some((at, generation)) = self.lent_at.take() {
+            let items = out
+                .get_mut(at)
+                .filter(|e| e.field("type").and_then(Value::as_str) == Some("MESSAGES_SNAPSHOT"))
+                .and_then(|e| e.as_object_mut()?.get_mut("messages"))
+                .map(std::mem::take);
+            if let Some(Value::Array(items)) = items {
+                self.converted.give_back(generation, items);
+            }
+        }
         if let Some(state) = self.encoded.take() {
             self.snapshot_at = None;
             self.run_mut().messages.keep_encoded(state);
@@ -1007,12 +1024,13 @@ impl Mapper {
                 self.pending.clear();
             }
             Ending::Finished => {
-                if let Some(msgs) = run.messages.take(&mut self.converted) {
+                if let Some((msgs, lent)) = run.messages.take(&mut self.converted) {
                     let e = self.shaped(
                         shape!("messages"),
                         "MESSAGES_SNAPSHOT",
                         [Value::Array(msgs)],
                     );
+                    self.lent_at = lent.map(|generation| (out.len(), generation));
                     self.push(e, out);
                 }
                 let outcome = if run.interrupts.is_empty() {
