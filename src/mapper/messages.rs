@@ -61,7 +61,8 @@ impl RunMessages {
             Some(Kept::Encoded(state)) => {
                 let mut list = Vec::with_capacity(state.shared_messages().len());
                 let mut next = Vec::with_capacity(state.shared_messages().len());
-                // The last list's items move to the next (only the run's list copies them).
+                // The last list's items move to the next (the run's list borrows them until
+                // its event is written).
                 let mut last = std::mem::take(&mut memo.slots);
                 for (i, m) in state.shared_messages().iter().enumerate() {
                     let item = match last.get_mut(i) {
