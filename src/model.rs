@@ -39,8 +39,7 @@ pub struct ErrorInfo {
     pub lc_code: Option<String>,
 }
 
-/// A message of a state: a value, or a shared one (maybe known by its text only,
-/// [`SharedJson::unparsed_text`]).
+/// A message of a state: a value, or a shared one.
 #[derive(Clone, Copy, Debug)]
 pub enum MessageRef<'a> {
     Value(&'a Value),
@@ -48,12 +47,10 @@ pub enum MessageRef<'a> {
 }
 
 /// A JSON value shared between threads, with its compact text (as
-/// [`crate::sink::encode::write_value`] writes it) made once, when first asked for; or made
-/// from that text, the value then parsed only when first asked for.
+/// [`crate::sink::encode::write_value`] writes it) made once, when first asked for.
 #[derive(Debug)]
 pub struct SharedJson {
-    /// At least one of the two is set from the start.
-    value: OnceLock<Value>,
+    value: Value,
     json: OnceLock<Box<str>>,
     /// The tool call the message answers ([`SharedJson::answers`]).
     answers: OnceLock<Option<Box<str>>>,
@@ -65,7 +62,7 @@ pub struct SharedJson {
 impl SharedJson {
     pub fn new(value: Value) -> Self {
         SharedJson {
-            value: OnceLock::from(value),
+            value,
             json: OnceLock::new(),
             answers: OnceLock::new(),
             maybe_tool: OnceLock::new(),
@@ -78,37 +75,8 @@ impl SharedJson {
         self.answers.get_or_init(|| find(self)).as_deref()
     }
 
-    /// A value known by its text, which must be what the encoder writes for the value
-    /// parsing it gives, a value normalizing leaves as it is, with no `lc` or
-    /// `__lc_escaped__` key (what [`crate::input`]'s plain-text check accepts; checked here in
-    /// debug builds).
-    pub(crate) fn from_text(text: impl Into<Box<str>>) -> Self {
-        let text: Box<str> = text.into();
-        debug_assert!(
-            {
-                let v: Value = serde_json::from_str(&text).expect("plain text parses");
-                let mut buf = Vec::new();
-                crate::sink::encode::write_value(&v, &mut buf);
-                buf == text.as_bytes() && crate::adapter::lc::normalize_owned(v.clone()) == v
-            },
-            "not the encoder's text of a normalized value: {text}"
-        );
-        SharedJson {
-            value: OnceLock::new(),
-            json: OnceLock::from(text),
-            answers: OnceLock::new(),
-            maybe_tool: OnceLock::new(),
-        }
-    }
-
     pub fn value(&self) -> &Value {
-        self.value.get_or_init(|| {
-            // Made from a text that parses (`from_text`): `null` is never given here.
-            self.json
-                .get()
-                .and_then(|t| serde_json::from_str(t).ok())
-                .unwrap_or_default()
-        })
+        &self.value
     }
 
     /// The value's compact JSON text.
@@ -121,46 +89,17 @@ impl SharedJson {
     }
 
     /// Whether the value may be a message that [`crate::adapter::lc::may_be_tool_message`]
-    /// says yes to, told from its text when it was made from one (a tool message's type or
-    /// role is written there as `"tool"`, `"ToolMessage"` or `"ToolMessageChunk"`); a parsed
-    /// value says yes, for the caller to ask.
+    /// says yes to (asked of the value).
     pub fn may_be_tool_message(&self) -> bool {
-        *self.maybe_tool.get_or_init(|| self.told_maybe_tool())
-    }
-
-    fn told_maybe_tool(&self) -> bool {
-        match (self.value.get(), self.json.get()) {
-            (None, Some(text)) => {
-                // Searchers built once: building one costs more than searching a message.
-                use memchr::memmem::Finder;
-                use std::sync::LazyLock;
-                static TOOL: LazyLock<Finder<'static>> =
-                    LazyLock::new(|| Finder::new(br#""tool""#));
-                static TOOL_MESSAGE: LazyLock<Finder<'static>> =
-                    LazyLock::new(|| Finder::new(br#""ToolMessage"#));
-                let t = text.as_bytes();
-                TOOL.find(t).is_some() || TOOL_MESSAGE.find(t).is_some()
-            }
-            _ => true,
-        }
-    }
-
-    /// The text of a value known by its text and not parsed yet (see [`SharedJson::from_text`]:
-    /// plain, normalized, with no `lc` / `__lc_escaped__` key anywhere).
-    pub fn unparsed_text(&self) -> Option<&str> {
-        match self.value.get() {
-            None => self.json.get().map(|t| &**t),
-            Some(_) => None,
-        }
+        *self
+            .maybe_tool
+            .get_or_init(|| crate::adapter::lc::may_be_tool_message(self.value()))
     }
 
     /// The value, taken when this is its only holder, else copied.
     pub fn into_value(this: Arc<Self>) -> Value {
         match Arc::try_unwrap(this) {
-            Ok(mut s) => {
-                s.value();
-                s.value.take().unwrap_or_default()
-            }
+            Ok(s) => s.value,
             Err(a) => a.value().clone(),
         }
     }
@@ -259,13 +198,9 @@ impl EncodedState {
             messages,
             text,
         };
-        // What this stands for: the text is the tree's (checked in every test and debug run,
-        // without parsing the messages known by their text for good).
+        // What this stands for: the text is the tree's (checked in every test and debug run).
         debug_assert_eq!(enc.json(), {
-            let tree = enc.tree(|m| match m.unparsed_text() {
-                Some(t) => serde_json::from_str(t).unwrap_or_default(),
-                None => m.value().clone(),
-            });
+            let tree = enc.to_value();
             let mut buf = Vec::new();
             crate::sink::encode::write_value(&tree, &mut buf);
             utf8(buf)

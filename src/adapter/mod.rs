@@ -6,7 +6,6 @@
 
 pub mod content;
 pub mod lc;
-pub mod lc_text;
 mod passthrough;
 pub mod pyrepr;
 mod v2;
@@ -115,53 +114,6 @@ pub fn v2_payload(rec: &Record) -> &Value {
     }
 }
 
-/// A v2 event as the v2 adapter reads it: a `Value` (whole, or pruned), or the typed envelope
-/// of a pruned line ([`crate::input::fast::V2Event`]), whose keys read as the pruned `Value`'s.
-#[derive(Clone, Copy)]
-pub(crate) enum V2View<'a> {
-    Value(&'a Value),
-    Typed(&'a crate::input::fast::V2Event),
-}
-
-impl<'a> V2View<'a> {
-    /// The v2 event of a record (see [`v2_payload`]).
-    pub(crate) fn of(rec: &'a Record) -> Self {
-        match rec.fast_v2_event() {
-            Some(e) => V2View::Typed(e),
-            None => V2View::Value(v2_payload(rec)),
-        }
-    }
-
-    /// A top-level key.
-    pub(crate) fn field(self, key: &str) -> Option<&'a Value> {
-        match self {
-            V2View::Value(v) => v.field(key),
-            V2View::Typed(e) => e.field(key),
-        }
-    }
-
-    /// A root `on_chain_end`'s `output` state written on the parse thread, taken (once).
-    pub(crate) fn take_state(self) -> Option<Box<crate::model::EncodedState>> {
-        match self {
-            V2View::Value(_) => None,
-            V2View::Typed(e) => e.state.as_ref().and_then(|s| s.take()),
-        }
-    }
-
-    /// A top-level key's string value, owned.
-    pub(crate) fn string(self, key: &str) -> Option<String> {
-        self.field(key).and_then(Value::as_str).map(str::to_string)
-    }
-
-    /// A key of `metadata`.
-    pub(crate) fn meta(self, key: &str) -> Option<&'a Value> {
-        match self {
-            V2View::Value(v) => v.field("metadata").and_then(|m| m.field(key)),
-            V2View::Typed(e) => e.meta(key),
-        }
-    }
-}
-
 /// The payload of a stream part (SSE frame data, or `data` of an SDK part line).
 fn part_data(rec: &Record) -> &Value {
     if rec.sse_event.is_some() {
@@ -173,18 +125,6 @@ fn part_data(rec: &Record) -> &Value {
 
 /// Classifies a record by its shape (INPUTS.md §0).
 pub fn classify(rec: &Record) -> RecordKind {
-    // A v3 line read by the fast path keeps no `Value` (`rec.value` is `null`).
-    if rec.fast_v3().is_some() {
-        return RecordKind::V3;
-    }
-    // A v2 line read typed (a model chunk, or a pruned line's envelope): its `event` starts
-    // with `on_`, it has no `type`.
-    if matches!(
-        rec.fast.as_deref(),
-        Some(crate::input::fast::Fast::V2(_) | crate::input::fast::Fast::V2Event(_))
-    ) {
-        return RecordKind::V2;
-    }
     let v = &rec.value;
     if is_v3(v) {
         return RecordKind::V3;
@@ -334,18 +274,6 @@ pub fn interrupts_from(list: &Value) -> Vec<InterruptInfo> {
 /// to the state of an interrupted run) as an interrupt, the rest as the state.
 pub fn state_events(payload: &Value, out: &mut Vec<ModelEvent>) -> bool {
     normalized_state_events(lc::normalize_deep(payload), out)
-}
-
-/// [`state_events`] of an owned payload, normalized without copies ([`lc::normalize_owned`]):
-/// what the parse thread makes of a root v3 `values` event ([`crate::input::fast::v3`]).
-pub fn state_events_owned(payload: Value, out: &mut Vec<ModelEvent>) -> bool {
-    normalized_state_events(lc::normalize_owned(payload), out)
-}
-
-/// [`state_events_owned`] of a state whose `messages` list (if an object's entry) was
-/// normalized already, message by message ([`lc::normalize_state_owned`]).
-pub fn state_events_prenormalized(payload: Value, out: &mut Vec<ModelEvent>) -> bool {
-    normalized_state_events(lc::normalize_state_owned(payload, "messages"), out)
 }
 
 /// [`state_events`] of the normalized payload (normalizing again is not a no-op: an
@@ -500,29 +428,6 @@ impl Router {
     pub fn finish(&mut self, out: &mut Vec<ModelEvent>) {
         if let Some(a) = &mut self.adapter {
             a.finish(out);
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use serde_json::json;
-
-    #[test]
-    fn owned_state_events_are_the_same() {
-        let mut values = lc::tests::odd_values();
-        for v in lc::tests::odd_values() {
-            values.push(json!({ "messages": [v.clone()], "__interrupt__": [v.clone()] }));
-            values.push(json!({ "__interrupt__": [v.clone()] }));
-            values.push(json!({ "__lc_escaped__": { "messages": [v.clone()], "k": v } }));
-        }
-        for v in values {
-            let (mut a, mut b) = (vec![], vec![]);
-            let mapped = state_events(&v, &mut a);
-            assert_eq!(state_events_owned(v.clone(), &mut b), mapped, "{v}");
-            assert_eq!(a, b, "{v}");
-            assert_eq!(mapped, !a.is_empty(), "{v}");
         }
     }
 }

@@ -12,8 +12,6 @@ use serde_json::Value;
 use super::{
     content::block_key, custom_event, interrupts_from, lc, Adapter, Disposition, RecordKind,
 };
-use crate::input::fast::v3::usage::{usage_of, ModelNames, UsageCounts};
-use crate::input::fast::v3::{BlockDelta, Delta, Lifecycle, MessageEvent, Payload, V3Event};
 use crate::input::Record;
 use crate::model::{ErrorInfo, ModelEvent, Usage};
 
@@ -171,36 +169,16 @@ fn ns_key(ns: Option<&Value>) -> String {
         .unwrap_or_default()
 }
 
-/// A v3 event's `params`, as [`V3Adapter::on_method`] reads them: the object (or `null`), or
-/// of a fast record ([`V3Event`]) its `interrupts`.
-enum Params<'a> {
-    Value(&'a Value),
-    Fast { interrupts: Option<&'a Value> },
-}
-
-impl Params<'_> {
-    fn field(&self, key: &str) -> Option<&Value> {
-        match self {
-            Params::Value(p) => p.field(key),
-            Params::Fast { interrupts } => interrupts.filter(|_| key == "interrupts"),
-        }
-    }
-}
-
 /// A v3 event's `seq` as text (for ids derived from it), written only when needed: its JSON,
 /// empty when absent.
 #[derive(Clone, Copy)]
-enum Seq<'a> {
-    Int(Option<i64>),
-    Value(Option<&'a Value>),
-}
+struct Seq<'a>(Option<&'a Value>);
 
 impl std::fmt::Display for Seq<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Seq::Int(Some(n)) => write!(f, "{n}"),
-            Seq::Value(Some(v)) => write!(f, "{v}"),
-            Seq::Int(None) | Seq::Value(None) => Ok(()),
+        match self.0 {
+            Some(v) => write!(f, "{v}"),
+            None => Ok(()),
         }
     }
 }
@@ -252,10 +230,7 @@ impl V3Adapter {
     /// [`Self::check_seq`] of an integer `seq`.
     fn check_seq_int(&mut self, rec: &Record, n: i64) -> Result<(), String> {
         let line = rec.origin.line;
-        let text_hash = match rec.fast_v3() {
-            Some(e) => e.text_hash,
-            None => crate::idhash::text_hash(rec.text.as_bytes()),
-        };
+        let text_hash = crate::idhash::text_hash(rec.text.as_bytes());
         if let Some((first, hash)) = self.seqs.get(n, self.max_seq.map(|(m, _)| m)) {
             if hash == text_hash {
                 return Err(format!(
@@ -406,73 +381,12 @@ impl V3Adapter {
         }
     }
 
-    /// A plain `content-block-delta` read by the fast path: what [`Self::on_messages`] does
-    /// with its `Value` form.
-    fn on_block_delta(
-        &mut self,
-        ns: &str,
-        d: &BlockDelta,
-        out: &mut Vec<ModelEvent>,
-    ) -> Disposition {
-        let msg = match open_message(&mut self.messages, ns, "content-block-delta") {
-            Ok(msg) => msg,
-            Err(d) => return d,
-        };
-        let (mid, block) = msg.block(&d.index);
-        block_delta(mid, &d.index, block, DeltaView::of_fast(&d.delta), out);
-        Disposition::Mapped
-    }
-
-    /// A v3 `messages` line read by the fast path: what [`Adapter::feed`] does with its
-    /// `Value` form.
-    fn feed_fast(&mut self, rec: &Record, f: &V3Event, out: &mut Vec<ModelEvent>) -> Disposition {
-        if let Some(n) = f.seq {
-            if let Err(msg) = self.check_seq_int(rec, n) {
-                return Disposition::Bad(msg);
-            }
-        }
-        let ns = f.ns();
-        // Of `params` only `interrupts` is read but for the data and namespace.
-        let params = Params::Fast {
-            interrupts: f.interrupts.as_deref(),
-        };
-        if let Some(state) = &f.state {
-            // A root `values` event, its state events made on the parse thread: what
-            // `on_method` does with it.
-            self.ensure_started(out);
-            return self.on_values(ns, &params, out, |out| {
-                let events = state.take();
-                let mapped = !events.is_empty();
-                out.extend(events);
-                mapped
-            });
-        }
-        match &f.data {
-            Payload::Delta(d) => {
-                self.ensure_started(out);
-                self.on_block_delta(ns, d, out)
-            }
-            Payload::Message(m) => {
-                self.ensure_started(out);
-                self.on_message_event(ns, Seq::Int(f.seq), &MessageView::of_fast(m), out)
-            }
-            Payload::Lifecycle(l) => self.on_lifecycle_event(ns, LifecycleView::of_fast(l), out),
-            Payload::Tasks { interrupts } => {
-                self.ensure_started(out);
-                self.on_tasks(interrupts.as_ref(), out)
-            }
-            Payload::Other(data) => {
-                self.on_method(f.method.as_str(), ns, Seq::Int(f.seq), &params, data, out)
-            }
-        }
-    }
-
     /// A `values` event in namespace `ns`: its `params.interrupts`, then what `state` makes
     /// of its data ([`super::state_events`]; whether it mapped anything).
     fn on_values(
         &mut self,
         ns: &str,
-        params: &Params<'_>,
+        params: &Value,
         out: &mut Vec<ModelEvent>,
         state: impl FnOnce(&mut Vec<ModelEvent>) -> bool,
     ) -> Disposition {
@@ -502,7 +416,7 @@ impl V3Adapter {
         method: &str,
         ns: &str,
         seq: Seq<'_>,
-        params: &Params<'_>,
+        params: &Value,
         data: &Value,
         out: &mut Vec<ModelEvent>,
     ) -> Disposition {
@@ -726,19 +640,13 @@ struct MessageView<'a> {
     usage: UsageView<'a>,
 }
 
-/// A message event's `usage` and `metadata`: as `Value`s, or as the fast path read them.
-enum UsageView<'a> {
-    Values(Option<&'a Value>, Option<&'a Value>),
-    Read(Option<&'a UsageCounts>, Option<&'a ModelNames>),
-}
+/// A message event's `usage` and `metadata`.
+struct UsageView<'a>(Option<&'a Value>, Option<&'a Value>);
 
 impl UsageView<'_> {
     /// The usage, with the model's names from `metadata` when `with_metadata`.
     fn usage(&self, with_metadata: bool) -> Option<Usage> {
-        match *self {
-            UsageView::Values(u, m) => super::content::usage_from(u, m.filter(|_| with_metadata)),
-            UsageView::Read(u, m) => usage_of(u, m.filter(|_| with_metadata)),
-        }
+        super::content::usage_from(self.0, self.1.filter(|_| with_metadata))
     }
 }
 
@@ -751,19 +659,8 @@ impl<'a> MessageView<'a> {
             index: data.field("index"),
             delta: data.field("delta"),
             content: data.field("content"),
-            usage: UsageView::Values(data.field("usage"), data.field("metadata")),
+            usage: UsageView(data.field("usage"), data.field("metadata")),
         })
-    }
-
-    fn of_fast(m: &'a MessageEvent) -> Self {
-        MessageView {
-            event: &m.event,
-            id: m.id.as_deref(),
-            index: m.index.as_ref(),
-            delta: m.delta.as_ref(),
-            content: m.content.as_ref(),
-            usage: UsageView::Read(m.usage.as_ref(), m.metadata.as_ref()),
-        }
     }
 }
 
@@ -788,15 +685,6 @@ impl<'a> LifecycleView<'a> {
             namespace: data.field("namespace"),
             graph_name: data.field("graph_name").and_then(Value::as_str),
             error: data.field("error"),
-        }
-    }
-
-    fn of_fast(l: &'a Lifecycle) -> Self {
-        LifecycleView {
-            event: l.event.as_deref().unwrap_or_default(),
-            namespace: l.namespace.as_deref(),
-            graph_name: l.graph_name.as_deref(),
-            error: l.error.as_deref(),
         }
     }
 }
@@ -926,20 +814,6 @@ impl<'a> DeltaView<'a> {
                     .and_then(Value::as_str),
             ),
             _ => DeltaView::Other,
-        }
-    }
-
-    fn of_fast(d: &'a Delta) -> Self {
-        match d {
-            Delta::Text { is_text, text } => DeltaView::Text {
-                is_text: *is_text,
-                text: text.as_deref(),
-            },
-            Delta::ToolCall { args, id, name } => DeltaView::ToolCall {
-                args: args.as_deref(),
-                id: id.as_deref(),
-                name: name.as_deref(),
-            },
         }
     }
 }
@@ -1082,9 +956,6 @@ impl Adapter for V3Adapter {
     fn feed(&mut self, rec: &Record, kind: &RecordKind, out: &mut Vec<ModelEvent>) -> Disposition {
         let ev = match kind {
             RecordKind::V3 => {
-                if let Some(f) = rec.fast_v3() {
-                    return self.feed_fast(rec, f, out);
-                }
                 if rec.value.field("type").and_then(Value::as_str) == Some("event") {
                     &rec.value
                 } else {
@@ -1133,8 +1004,8 @@ impl Adapter for V3Adapter {
         };
         let data = params.field("data").unwrap_or(&Value::Null);
         let ns = ns_key(params.field("namespace"));
-        let seq = Seq::Value(ev.field("seq"));
-        self.on_method(method, &ns, seq, &Params::Value(params), data, out)
+        let seq = Seq(ev.field("seq"));
+        self.on_method(method, &ns, seq, params, data, out)
     }
 
     fn take_warning(&mut self) -> Option<String> {

@@ -466,11 +466,6 @@ impl Observer for CheckObserver {
         self.checker.event(ev, origin);
         Ok(())
     }
-    /// The record rules read only what pruned parsing keeps (v3 `seq`, `method`,
-    /// `params.namespace`, `messages` data; [`crate::input::prune`]), as in `convert`.
-    fn needs_full_records(&self) -> bool {
-        false
-    }
 }
 
 /// Checks one input held in memory: the pipeline, plus the SSE transport checks for AG-UI

@@ -6,7 +6,6 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde_json::Value;
 
 use super::Ctx;
-use crate::input::fast::v3::{Method, Payload};
 use crate::input::Record;
 use crate::model::ModelEvent;
 
@@ -130,60 +129,9 @@ fn namespace_key(v: Option<&Value>, out: &mut String, parts: &mut Option<Vec<Str
     out.push_str(&v.to_string());
 }
 
-/// [`namespace_key`] of a namespace read by the fast path ([`crate::input::fast::v3`]).
-fn namespace_key_parts(v: Option<&[String]>, out: &mut String, parts: &mut Option<Vec<String>>) {
-    let Some(a) = v else {
-        *parts = None;
-        out.clear();
-        return;
-    };
-    if parts.as_deref() == Some(a) {
-        return;
-    }
-    out.clear();
-    // The JSON of a list of strings, as `Value::to_string` writes it.
-    out.push_str(&serde_json::to_string(a).unwrap_or_default());
-    *parts = Some(a.to_vec());
-}
-
 impl Raw {
     pub fn record(&mut self, rec: &Record, ctx: &mut Ctx) {
-        if let Some(f) = rec.fast_v3() {
-            // An event read by the fast path: only `messages` has checks past `seq`.
-            self.seq(f.seq, ctx);
-            if f.method != Method::Messages {
-                return;
-            }
-            namespace_key_parts(f.namespace.as_deref(), &mut self.ns, &mut self.ns_parts);
-            match &f.data {
-                Payload::Delta(d) => self.message_event(
-                    "content-block-delta",
-                    |out| {
-                        out.clear();
-                        out.push_str(&d.index);
-                    },
-                    None,
-                    ctx,
-                ),
-                Payload::Other(data) => self.payload(data, ctx),
-                Payload::Message(e) => self.message_event(
-                    &e.event,
-                    |out| block_key(e.index.as_ref(), out),
-                    e.id.as_deref(),
-                    ctx,
-                ),
-                // Of other methods (returned above).
-                Payload::Lifecycle(_) | Payload::Tasks { .. } => {}
-            }
-            return;
-        }
-        let ev = match rec.fast_v2_event() {
-            // A pruned v2 line's typed envelope (its `Value` is `null`): as `v3_event` reads
-            // its `data`.
-            Some(e) => e.data.as_ref().map(Top::of).filter(Top::is_event),
-            None => v3_event(&rec.value),
-        };
-        let Some(ev) = ev else {
+        let Some(ev) = v3_event(&rec.value) else {
             return;
         };
         self.seq(ev.seq.and_then(Value::as_i64), ctx);
