@@ -27,5 +27,6 @@ pub mod serve;
 pub mod sink;
 pub mod timeline;
 pub mod utf8;
+pub mod wire;
 
 pub use error::Error;

@@ -1,7 +1,6 @@
 //! The pipeline: input files → framing → adapter → mapper → an [`Observer`] (sinks, checker,
 //! timeline). Files are processed in order as consecutive runs on one thread.
 
-use crate::json::Field;
 use std::collections::BTreeMap;
 use std::io::{self, BufRead};
 use std::sync::Arc;
@@ -150,14 +149,7 @@ pub fn with_snapshot(ev: &Value, state: &EncodedState) -> Value {
 
 /// The v3 `params.timestamp` of a record (ms), if any.
 pub(crate) fn record_timestamp(rec: &Record) -> Option<i64> {
-    let v = &rec.value;
-    let v = if v.field("type").and_then(Value::as_str) == Some("event") {
-        v
-    } else {
-        v.field("data")
-            .filter(|d| d.field("type").and_then(Value::as_str) == Some("event"))?
-    };
-    v.field("params")?.field("timestamp")?.as_i64()
+    rec.v3.as_ref()?.timestamp()
 }
 
 /// Runs inputs through the pipeline, in order, into `obs`.

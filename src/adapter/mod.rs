@@ -106,26 +106,29 @@ impl RecordKind {
 /// SDK `{"event":"events","data":…}` part.
 pub fn v2_payload(rec: &Record) -> &Value {
     if rec.sse_event.as_deref() == Some("events") {
-        return &rec.value;
+        return rec.value();
     }
-    match rec.value.field("event").and_then(Value::as_str) {
-        Some("events") => rec.value.field("data").unwrap_or(&rec.value),
-        _ => &rec.value,
+    match rec.value().field("event").and_then(Value::as_str) {
+        Some("events") => rec.value().field("data").unwrap_or(rec.value()),
+        _ => rec.value(),
     }
 }
 
 /// The payload of a stream part (SSE frame data, or `data` of an SDK part line).
 fn part_data(rec: &Record) -> &Value {
     if rec.sse_event.is_some() {
-        &rec.value
+        rec.value()
     } else {
-        rec.value.field("data").unwrap_or(&Value::Null)
+        rec.value().field("data").unwrap_or(&Value::Null)
     }
 }
 
-/// Classifies a record by its shape (INPUTS.md §0).
+/// Classifies a record by its shape (docs/inputs.md).
 pub fn classify(rec: &Record) -> RecordKind {
-    let v = &rec.value;
+    if rec.v3.is_some() {
+        return RecordKind::V3;
+    }
+    let v = rec.value();
     if is_v3(v) {
         return RecordKind::V3;
     }

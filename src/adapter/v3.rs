@@ -1,6 +1,6 @@
 //! v3 streaming protocol events (`{type:"event",seq,method,params}`: Python wire form and
 //! in-process `[payload, metadata]` form, LangGraph.js, and platform `event: <method>` SSE)
-//! → model events. INPUTS.md §4 lists the quirks handled here.
+//! → model events. docs/inputs.md lists the quirks handled here.
 
 use crate::json::Field;
 use std::collections::{HashMap, VecDeque};
@@ -14,6 +14,7 @@ use super::{
 };
 use crate::input::Record;
 use crate::model::{ErrorInfo, ModelEvent, Usage};
+use crate::wire::v3::{Data, Delta, Event, Lifecycle, Message, Params};
 
 #[derive(Default)]
 pub struct V3Adapter {
@@ -259,16 +260,12 @@ impl V3Adapter {
         &mut self,
         ns: &str,
         seq: Seq<'_>,
-        data: &Value,
+        data: &Data,
         out: &mut Vec<ModelEvent>,
     ) -> Disposition {
-        // In-process Python form: `[payload, metadata]`.
-        let data = match data {
-            Value::Array(a) if !a.is_empty() => &a[0],
-            d => d,
-        };
-        let Some(event) = MessageView::of(data) else {
-            return Disposition::Bad(match data {
+        match data {
+            Data::Message(m) => self.on_message_event(ns, seq, m, out),
+            other => Disposition::Bad(match other.value() {
                 Value::Object(_) => "v3 `messages` data without an `event` string: expected \
                                      `message-start`, `content-block-*` or `message-finish`"
                     .into(),
@@ -276,20 +273,19 @@ impl V3Adapter {
                     "v3 `messages` event whose `params.data` is {}: expected an object with `event`",
                     crate::input::json_kind(other)
                 ),
-            });
-        };
-        self.on_message_event(ns, seq, &event, out)
+            }),
+        }
     }
 
-    /// A `messages` payload with an `event` string, of what is read of it.
+    /// A `messages` payload with an `event` string.
     fn on_message_event(
         &mut self,
         ns: &str,
         seq: Seq<'_>,
-        data: &MessageView<'_>,
+        data: &Message,
         out: &mut Vec<ModelEvent>,
     ) -> Disposition {
-        let event = data.event;
+        let event = data.event.as_str();
         match event {
             "message-start" => {
                 if let Some(prev) = self.messages.remove(ns) {
@@ -300,6 +296,8 @@ impl V3Adapter {
                 }
                 let id = data
                     .id
+                    .as_ref()
+                    .and_then(Value::as_str)
                     .map_or_else(|| format!("msg-seq-{seq}"), str::to_string);
                 out.push(ModelEvent::MessageStart {
                     message_id: id.clone(),
@@ -319,50 +317,46 @@ impl V3Adapter {
                     Ok(msg) => msg,
                     Err(d) => return d,
                 };
-                // The platform sends some deltas (a node's replayed message) with the block in
-                // `content` instead of `delta`.
-                let field = if event == "content-block-delta"
-                    && (data.delta.is_some() || data.content.is_none())
-                {
+                let is_delta = event == "content-block-delta";
+                let field = if is_delta && !data.in_content {
                     "delta"
                 } else {
                     "content"
                 };
-                match if field == "delta" {
-                    data.delta
-                } else {
-                    data.content
-                } {
-                    Some(Value::Object(_)) => {}
-                    None if event == "content-block-finish" => {}
-                    None => {
+                let kind = match (is_delta, &data.delta, &data.content) {
+                    (true, Some(Delta::NotObject(kind)), _) => Some(*kind),
+                    (true, Some(_), _) | (false, _, Some(Value::Object(_))) => None,
+                    (false, _, None) if event == "content-block-finish" => None,
+                    (true, None, _) | (false, _, None) => {
                         return Disposition::Bad(format!(
                             "`{event}` without `{field}`: expected an object"
                         ))
                     }
-                    Some(other) => {
-                        return Disposition::Bad(format!(
-                            "`{event}` whose `{field}` is {}: expected an object",
-                            crate::input::json_kind(other)
-                        ))
-                    }
+                    (false, _, Some(other)) => Some(crate::input::json_kind(other)),
+                };
+                if let Some(kind) = kind {
+                    return Disposition::Bad(format!(
+                        "`{event}` whose `{field}` is {kind}: expected an object"
+                    ));
                 }
-                let index = data.index.map(block_key).unwrap_or_else(|| "0".into());
+                let index = data
+                    .index
+                    .as_ref()
+                    .map(block_key)
+                    .unwrap_or_else(|| "0".into());
                 let (mid, block) = msg.block(&index);
-                match event {
-                    "content-block-start" => block_start(mid, &index, block, data.content, out),
-                    "content-block-delta" => {
-                        if let Some(d) = data.delta.or(data.content) {
-                            block_delta(mid, &index, block, DeltaView::of(d), out)
-                        }
+                match (event, &data.delta) {
+                    ("content-block-start", _) => {
+                        block_start(mid, &index, block, data.content.as_ref(), out)
                     }
-                    _ => block_finish(mid, &index, block, data.content, out),
+                    (_, Some(d)) => block_delta(mid, &index, block, d, out),
+                    _ => block_finish(mid, &index, block, data.content.as_ref(), out),
                 }
                 Disposition::Mapped
             }
             "usage" => {
                 if let Some(msg) = self.messages.get_mut(ns) {
-                    msg.usage = data.usage.usage(false);
+                    msg.usage = usage(data, false);
                 }
                 Disposition::Mapped
             }
@@ -370,7 +364,7 @@ impl V3Adapter {
                 let Some(msg) = self.messages.remove(ns) else {
                     return Disposition::Bad(format!("`{event}` without an open message"));
                 };
-                let usage = data.usage.usage(true).or(msg.usage);
+                let usage = usage(data, true).or(msg.usage);
                 out.push(ModelEvent::MessageEnd {
                     message_id: msg.id,
                     usage,
@@ -386,7 +380,7 @@ impl V3Adapter {
     fn on_values(
         &mut self,
         ns: &str,
-        params: &Value,
+        interrupts: Option<&Value>,
         out: &mut Vec<ModelEvent>,
         state: impl FnOnce(&mut Vec<ModelEvent>) -> bool,
     ) -> Disposition {
@@ -394,10 +388,7 @@ impl V3Adapter {
             return Disposition::Ignored("subgraph values (not the graph's state)");
         }
         let mut mapped = false;
-        if let Some(list) = params
-            .field("interrupts")
-            .filter(|l| l.as_array().is_some_and(|a| !a.is_empty()))
-        {
+        if let Some(list) = interrupts.filter(|l| l.as_array().is_some_and(|a| !a.is_empty())) {
             out.push(ModelEvent::Interrupt(interrupts_from(list)));
             mapped = true;
         }
@@ -409,30 +400,44 @@ impl V3Adapter {
         }
     }
 
-    /// A v3 event of `method` after its `seq` check: `params` (an object or `null`), its
-    /// `data` and namespace key `ns`.
+    /// A v3 event of `method` after its `seq` check, in the namespace of key `ns`.
     fn on_method(
         &mut self,
         method: &str,
         ns: &str,
         seq: Seq<'_>,
-        params: &Value,
-        data: &Value,
+        params: &Params,
         out: &mut Vec<ModelEvent>,
     ) -> Disposition {
+        let (data, node, interrupts) = match params {
+            Params::Object {
+                data,
+                node,
+                interrupts,
+                ..
+            } => (data, node.as_ref(), interrupts.as_ref()),
+            _ => (&Data::Value(Value::Null), None, None),
+        };
         if method == "lifecycle" {
-            return self.on_lifecycle_event(ns, LifecycleView::of(data), out);
+            let empty = Lifecycle::default();
+            let l = match data {
+                Data::Lifecycle(l) => l,
+                _ => &empty,
+            };
+            return self.on_lifecycle_event(ns, LifecycleView::of(l), out);
         }
         self.ensure_started(out);
         match method {
             "messages" => self.on_messages(ns, seq, data, out),
-            "tools" => self.on_tools(data, out),
-            "values" => self.on_values(ns, params, out, |out| super::state_events(data, out)),
+            "tools" => self.on_tools(data.value(), out),
+            "values" => self.on_values(ns, interrupts, out, |out| {
+                super::state_events(data.value(), out)
+            }),
             "updates" => {
-                let node = data
-                    .field("node")
-                    .or_else(|| params.field("node"))
-                    .and_then(Value::as_str);
+                let Data::Value(data) = data else {
+                    return Disposition::Ignored("node update (a partial state, not the state)");
+                };
+                let node = data.field("node").or(node).and_then(Value::as_str);
                 if node == Some("__interrupt__") {
                     let list = data.field("values").unwrap_or(data);
                     out.push(ModelEvent::Interrupt(interrupts_from(list)));
@@ -440,18 +445,22 @@ impl V3Adapter {
                 }
                 Disposition::Ignored("node update (a partial state, not the state)")
             }
-            "tasks" => self.on_tasks(data.field("interrupts"), out),
+            "tasks" => match data {
+                Data::Tasks { interrupts } => self.on_tasks(interrupts.as_ref(), out),
+                other => self.on_tasks(other.value().field("interrupts"), out),
+            },
             "checkpoints" => Disposition::Ignored("checkpoint bookkeeping"),
             "input.requested" => {
-                let list = Value::Array(vec![data.clone()]);
+                let list = Value::Array(vec![data.value().clone()]);
                 out.push(ModelEvent::Interrupt(interrupts_from(&list)));
                 Disposition::Mapped
             }
             "custom" => {
-                out.push(custom_event(None, data));
+                out.push(custom_event(None, data.value()));
                 Disposition::Mapped
             }
             m if m.starts_with("custom:") => {
+                let data = data.value();
                 let payload = data.field("payload").unwrap_or(data);
                 out.push(custom_event(Some(&m["custom:".len()..]), payload));
                 Disposition::Mapped
@@ -628,40 +637,12 @@ impl V3Adapter {
     }
 }
 
-/// What [`V3Adapter::on_message_event`] reads of a `messages` payload, from its `Value` or its
-/// fast form.
-struct MessageView<'a> {
-    event: &'a str,
-    /// `id`, when a string.
-    id: Option<&'a str>,
-    index: Option<&'a Value>,
-    delta: Option<&'a Value>,
-    content: Option<&'a Value>,
-    usage: UsageView<'a>,
-}
-
-/// A message event's `usage` and `metadata`.
-struct UsageView<'a>(Option<&'a Value>, Option<&'a Value>);
-
-impl UsageView<'_> {
-    /// The usage, with the model's names from `metadata` when `with_metadata`.
-    fn usage(&self, with_metadata: bool) -> Option<Usage> {
-        super::content::usage_from(self.0, self.1.filter(|_| with_metadata))
-    }
-}
-
-impl<'a> MessageView<'a> {
-    /// Of a payload with an `event` string (`None` without).
-    fn of(data: &'a Value) -> Option<Self> {
-        Some(MessageView {
-            event: data.field("event").and_then(Value::as_str)?,
-            id: data.field("id").and_then(Value::as_str),
-            index: data.field("index"),
-            delta: data.field("delta"),
-            content: data.field("content"),
-            usage: UsageView(data.field("usage"), data.field("metadata")),
-        })
-    }
+/// A message event's usage, with the model's names from `metadata` when `with_metadata`.
+fn usage(m: &Message, with_metadata: bool) -> Option<Usage> {
+    super::content::usage_from(
+        m.usage.as_ref(),
+        m.metadata.as_ref().filter(|_| with_metadata),
+    )
 }
 
 /// What [`V3Adapter::on_lifecycle`] reads of a `lifecycle` event's data, from its `Value` or
@@ -676,15 +657,12 @@ struct LifecycleView<'a> {
 }
 
 impl<'a> LifecycleView<'a> {
-    fn of(data: &'a Value) -> Self {
+    fn of(l: &'a Lifecycle) -> Self {
         LifecycleView {
-            event: data
-                .field("event")
-                .and_then(Value::as_str)
-                .unwrap_or_default(),
-            namespace: data.field("namespace"),
-            graph_name: data.field("graph_name").and_then(Value::as_str),
-            error: data.field("error"),
+            event: l.event.as_ref().and_then(Value::as_str).unwrap_or_default(),
+            namespace: l.namespace.as_ref(),
+            graph_name: l.graph_name.as_ref().and_then(Value::as_str),
+            error: l.error.as_ref(),
         }
     }
 }
@@ -775,60 +753,18 @@ fn block_start(
     }
 }
 
-/// What [`block_delta`] reads of a delta, from its `Value` or its fast form.
-enum DeltaView<'a> {
-    /// Text (`is_text`) or reasoning, with its `text` / `reasoning` string.
-    Text {
-        is_text: bool,
-        text: Option<&'a str>,
-    },
-    ToolCall {
-        args: Option<&'a str>,
-        id: Option<&'a str>,
-        name: Option<&'a str>,
-    },
-    /// A `block-delta`, with its `fields.signature` string.
-    Signature(Option<&'a str>),
-    Other,
-}
-
-impl<'a> DeltaView<'a> {
-    fn of(d: &'a Value) -> Self {
-        let str_of = |k: &str| d.field(k).and_then(Value::as_str);
-        match d.field("type").and_then(Value::as_str).unwrap_or_default() {
-            ty @ ("text-delta" | "text" | "reasoning-delta" | "reasoning") => {
-                let is_text = ty.starts_with("text");
-                DeltaView::Text {
-                    is_text,
-                    text: str_of(if is_text { "text" } else { "reasoning" }),
-                }
-            }
-            "tool-call-delta" | "tool_call_chunk" => DeltaView::ToolCall {
-                args: str_of("args"),
-                id: str_of("id"),
-                name: str_of("name"),
-            },
-            "block-delta" => DeltaView::Signature(
-                d.field("fields")
-                    .and_then(|f| f.field("signature"))
-                    .and_then(Value::as_str),
-            ),
-            _ => DeltaView::Other,
-        }
-    }
-}
-
 fn block_delta(
     mid: &str,
     index: &str,
     block: &mut Block,
-    delta: DeltaView<'_>,
+    delta: &Delta,
     out: &mut Vec<ModelEvent>,
 ) {
     match delta {
-        DeltaView::Text { is_text, text } => {
+        Delta::Text { is_text, text } => {
+            let is_text = *is_text;
             let field = if is_text { "text" } else { "reasoning" };
-            let Some(t) = text.filter(|t| !t.is_empty()) else {
+            let Some(t) = text.as_deref().filter(|t| !t.is_empty()) else {
                 return;
             };
             if block.kind.is_empty() {
@@ -848,19 +784,19 @@ fn block_delta(
                 }
             });
         }
-        DeltaView::ToolCall { args, id, name } => {
-            let args = args.unwrap_or_default().to_string();
+        Delta::ToolCall { args, id, name } => {
+            let args = args.clone().unwrap_or_default();
             block.tool_streamed = true;
             out.push(ModelEvent::ToolCallChunk {
                 message_id: mid.to_string(),
                 index: index.to_string(),
-                id: id.map(str::to_string).or_else(|| block.tool_id.clone()),
-                name: name.map(str::to_string),
+                id: id.clone().or_else(|| block.tool_id.clone()),
+                name: name.clone(),
                 args,
             });
         }
-        DeltaView::Signature(sig) => {
-            if let Some(sig) = sig.filter(|s| !s.is_empty()) {
+        Delta::Signature(sig) => {
+            if let Some(sig) = sig.as_deref().filter(|s| !s.is_empty()) {
                 out.push(ModelEvent::ReasoningEncrypted {
                     message_id: mid.to_string(),
                     block: index.to_string(),
@@ -869,7 +805,7 @@ fn block_delta(
                 block.kind = "signed".into();
             }
         }
-        DeltaView::Other => {}
+        Delta::Other | Delta::NotObject(_) => {}
     }
 }
 
@@ -901,7 +837,7 @@ fn block_finish(
     }
     .and_then(Value::as_str);
     // Text that only the finish carries (JS drops some deltas): emit the missing tail. JS
-    // OpenAI reasoning finishes with the text "undefinedundefined…" (INPUTS §7): not text.
+    // OpenAI reasoning finishes with the text "undefinedundefined…" : not text.
     let js_undefined = |t: &str| {
         !t.is_empty() && t.len() % 9 == 0 && t.as_bytes().chunks(9).all(|c| c == b"undefined")
     };
@@ -954,14 +890,11 @@ fn block_finish(
 
 impl Adapter for V3Adapter {
     fn feed(&mut self, rec: &Record, kind: &RecordKind, out: &mut Vec<ModelEvent>) -> Disposition {
-        let ev = match kind {
-            RecordKind::V3 => {
-                if rec.value.field("type").and_then(Value::as_str) == Some("event") {
-                    &rec.value
-                } else {
-                    rec.value.field("data").unwrap_or(&rec.value)
-                }
-            }
+        let ev: &Event = match kind {
+            RecordKind::V3 => match rec.v3.as_deref() {
+                Some(ev) => ev,
+                None => return Disposition::Bad("expected a v3 protocol event".into()),
+            },
             RecordKind::ErrorLine(info) => {
                 // The error line names the exception; it replaces the root's `failed` message.
                 self.deferred_end = None;
@@ -975,7 +908,7 @@ impl Adapter for V3Adapter {
             }
             RecordKind::Custom => {
                 self.ensure_started(out);
-                out.push(custom_event(None, &rec.value));
+                out.push(custom_event(None, rec.value()));
                 return Disposition::Mapped;
             }
             RecordKind::RunMetadata { .. }
@@ -985,27 +918,17 @@ impl Adapter for V3Adapter {
             }
             _ => return Disposition::Bad("expected a v3 protocol event".into()),
         };
-        if let Err(msg) = self.check_seq(rec, ev.field("seq")) {
+        if let Err(msg) = self.check_seq(rec, ev.seq.as_ref()) {
             return Disposition::Bad(msg);
         }
-        let method = ev
-            .field("method")
-            .and_then(Value::as_str)
-            .unwrap_or_default();
-        let params = match ev.field("params") {
-            Some(p @ Value::Object(_)) => p,
-            None => &Value::Null,
-            Some(other) => {
-                return Disposition::Bad(format!(
-                "v3 `{method}` event whose `params` is {}: expected an object {{namespace, data}}",
-                crate::input::json_kind(other)
-            ))
-            }
-        };
-        let data = params.field("data").unwrap_or(&Value::Null);
-        let ns = ns_key(params.field("namespace"));
-        let seq = Seq(ev.field("seq"));
-        self.on_method(method, &ns, seq, params, data, out)
+        let method = ev.method.as_str();
+        if let Params::NotObject(kind) = ev.params {
+            return Disposition::Bad(format!(
+                "v3 `{method}` event whose `params` is {kind}: expected an object {{namespace, data}}"
+            ));
+        }
+        let ns = ns_key(ev.namespace());
+        self.on_method(method, &ns, Seq(ev.seq.as_ref()), &ev.params, out)
     }
 
     fn take_warning(&mut self) -> Option<String> {

@@ -8,6 +8,7 @@ use serde_json::Value;
 use super::Ctx;
 use crate::input::Record;
 use crate::model::ModelEvent;
+use crate::wire::v3::{Data, Params};
 
 #[derive(Default)]
 pub struct Raw {
@@ -20,50 +21,6 @@ pub struct Raw {
     ns: String,
     ns_parts: Option<Vec<String>>,
     index: String,
-}
-
-/// The fields of a record object the checks read, found in one pass (no hashing of keys).
-#[derive(Default, Clone, Copy)]
-struct Top<'a> {
-    ty: Option<&'a Value>,
-    method: Option<&'a Value>,
-    data: Option<&'a Value>,
-    seq: Option<&'a Value>,
-    params: Option<&'a Value>,
-}
-
-impl<'a> Top<'a> {
-    fn of(v: &'a Value) -> Top<'a> {
-        let mut t = Top::default();
-        if let Some(o) = v.as_object() {
-            for (k, x) in o {
-                match k.as_str() {
-                    "type" => t.ty = Some(x),
-                    "method" => t.method = Some(x),
-                    "data" => t.data = Some(x),
-                    "seq" => t.seq = Some(x),
-                    "params" => t.params = Some(x),
-                    _ => {}
-                }
-            }
-        }
-        t
-    }
-
-    fn is_event(&self) -> bool {
-        self.ty.and_then(Value::as_str) == Some("event")
-            && self.method.is_some_and(Value::is_string)
-    }
-}
-
-/// The v3 event of a record (plain, or the `data` of an SDK part), with its fields.
-fn v3_event(v: &Value) -> Option<Top<'_>> {
-    let t = Top::of(v);
-    if t.is_event() {
-        return Some(t);
-    }
-    let d = Top::of(t.data?);
-    d.is_event().then_some(d)
 }
 
 /// Writes the key of a content block (its `index`) into `out`.
@@ -131,50 +88,27 @@ fn namespace_key(v: Option<&Value>, out: &mut String, parts: &mut Option<Vec<Str
 
 impl Raw {
     pub fn record(&mut self, rec: &Record, ctx: &mut Ctx) {
-        let Some(ev) = v3_event(&rec.value) else {
+        let Some(ev) = rec.v3.as_deref() else {
             return;
         };
-        self.seq(ev.seq.and_then(Value::as_i64), ctx);
-        if ev.method.and_then(Value::as_str) != Some("messages") {
+        self.seq(ev.seq.as_ref().and_then(Value::as_i64), ctx);
+        if ev.method != "messages" {
             return;
         }
-        let (mut namespace, mut data) = (None, None);
-        if let Some(o) = ev.params.and_then(Value::as_object) {
-            for (k, x) in o {
-                match k.as_str() {
-                    "namespace" => namespace = Some(x),
-                    "data" => data = Some(x),
-                    _ => {}
-                }
-            }
-        }
-        let data = match data {
-            Some(Value::Array(a)) if !a.is_empty() => &a[0],
-            Some(d) => d,
-            None => return,
+        // Only a payload with an `event` string has checks.
+        let Params::Object {
+            namespace,
+            data: Data::Message(m),
+            ..
+        } = &ev.params
+        else {
+            return;
         };
-        namespace_key(namespace, &mut self.ns, &mut self.ns_parts);
-        self.payload(data, ctx);
-    }
-
-    /// The lifecycle checks of a `messages` payload in the namespace of key `self.ns`.
-    fn payload(&mut self, data: &Value, ctx: &mut Ctx) {
-        let (mut event, mut index, mut id) = (None, None, None);
-        if let Some(o) = data.as_object() {
-            for (k, x) in o {
-                match k.as_str() {
-                    "event" => event = Some(x),
-                    "index" => index = Some(x),
-                    "id" => id = Some(x),
-                    _ => {}
-                }
-            }
-        }
-        let event = event.and_then(Value::as_str).unwrap_or("");
+        namespace_key(namespace.as_ref(), &mut self.ns, &mut self.ns_parts);
         self.message_event(
-            event,
-            |out| block_key(index, out),
-            id.and_then(Value::as_str),
+            &m.event,
+            |out| block_key(m.index.as_ref(), out),
+            m.id.as_ref().and_then(Value::as_str),
             ctx,
         );
     }

@@ -42,11 +42,15 @@ pub struct Record {
     /// The record's JSON text: the line, or an SSE frame's joined `data`.
     pub text: RecordText,
     hash: std::sync::OnceLock<u64>,
-    /// The parsed record.
-    pub value: Value,
+    /// The record as a tree ([`Record::value`]).
+    value: std::sync::OnceLock<Value>,
+    /// The v3 event of the record (itself, or an SDK part's `data`), read typed: what the
+    /// classifier, the v3 adapter and the checks read of it.
+    pub v3: Option<Box<crate::wire::v3::Event>>,
 }
 
 impl Record {
+    /// A record parsed already.
     pub fn new(
         origin: Origin,
         lines: u64,
@@ -54,14 +58,49 @@ impl Record {
         text: RecordText,
         value: Value,
     ) -> Self {
+        let v3 = crate::wire::v3::Event::of_tree(&value, sse_event.is_some()).map(Box::new);
         Record {
             origin,
             lines,
             sse_event,
             text,
             hash: std::sync::OnceLock::new(),
-            value,
+            value: value.into(),
+            v3,
         }
+    }
+
+    /// The record of `text`: a v3 event is read typed (its tree made only if asked for), any
+    /// other record by `parse`, whose error says what was expected.
+    pub fn read(
+        origin: Origin,
+        lines: u64,
+        sse_event: Option<String>,
+        text: RecordText,
+        parse: impl FnOnce(&str) -> Result<Value, String>,
+    ) -> Result<Self, String> {
+        if text.starts_with(r#"{"type":"event""#) {
+            if let Some(ev) = crate::wire::v3::Event::read(&text) {
+                return Ok(Record {
+                    origin,
+                    lines,
+                    sse_event,
+                    text,
+                    hash: std::sync::OnceLock::new(),
+                    value: std::sync::OnceLock::new(),
+                    v3: Some(Box::new(ev)),
+                });
+            }
+        }
+        let value = parse(&text)?;
+        Ok(Record::new(origin, lines, sse_event, text, value))
+    }
+
+    /// The record as a tree (of a v3 event read typed, parsed from its text when first asked
+    /// for: only the timeline and explain views read it).
+    pub fn value(&self) -> &Value {
+        self.value
+            .get_or_init(|| serde_json::from_str(&self.text).unwrap_or_default())
     }
 
     /// FNV-1a of the record's JSON text: the seed of ids derived from input. Computed on first
@@ -332,8 +371,8 @@ where
             reason: "blank line",
         };
     }
-    match parse_json(text) {
-        Ok(value) => Frame::Record(Box::new(Record::new(origin, 1, None, line.into(), value))),
+    match Record::read(origin.clone(), 1, None, line.into(), parse_json) {
+        Ok(rec) => Frame::Record(Box::new(rec)),
         Err(message) => Frame::Bad {
             origin,
             lines: 1,
