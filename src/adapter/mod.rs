@@ -128,6 +128,10 @@ pub fn classify(rec: &Record) -> RecordKind {
     if rec.v3.is_some() {
         return RecordKind::V3;
     }
+    // A v2 event line (not a stream part): its tree is not needed.
+    if rec.sse_event.is_none() && rec.v2.as_ref().is_some_and(|e| e.event.starts_with("on_")) {
+        return RecordKind::V2;
+    }
     let v = rec.value();
     if is_v3(v) {
         return RecordKind::V3;

@@ -71,14 +71,19 @@ struct ToolRun {
     input: Value,
 }
 
-/// A v2 event (see [`super::v2_payload`]), read by key.
+/// A v2 event ([`crate::wire::v2::Event`]), read by key.
 #[derive(Clone, Copy)]
-struct V2View<'a>(&'a Value);
+struct V2View<'a>(&'a crate::wire::v2::Event);
 
 impl<'a> V2View<'a> {
     /// A top-level key.
     fn field(self, key: &str) -> Option<&'a Value> {
         self.0.field(key)
+    }
+
+    /// `event`.
+    fn event(self) -> &'a str {
+        &self.0.event
     }
 
     /// A top-level key's string value, owned.
@@ -88,7 +93,7 @@ impl<'a> V2View<'a> {
 
     /// A key of `metadata`.
     fn meta(self, key: &str) -> Option<&'a Value> {
-        self.field("metadata").and_then(|m| m.field(key))
+        self.0.meta(key)
     }
 }
 
@@ -103,13 +108,7 @@ impl V2Adapter {
     fn is_root(ev: V2View<'_>) -> bool {
         match ev.field("parent_ids").and_then(Value::as_array) {
             Some(p) => p.is_empty(),
-            None => {
-                ev.meta("langgraph_node").is_none()
-                    && ev
-                        .field("event")
-                        .and_then(Value::as_str)
-                        .is_some_and(|e| e.starts_with("on_chain_"))
-            }
+            None => ev.meta("langgraph_node").is_none() && ev.event().starts_with("on_chain_"),
         }
     }
 
@@ -730,10 +729,10 @@ impl Adapter for V2Adapter {
             _ => return Disposition::Bad("expected a v2 event".into()),
         }
         self.saw_events = true;
-        let ev = V2View(super::v2_payload(rec));
-        let Some(kind) = ev.field("event").and_then(Value::as_str) else {
+        let Some(ev) = rec.v2.as_deref().map(V2View) else {
             return Disposition::Bad("v2 event without `event`".into());
         };
+        let kind = ev.event();
         if Self::is_root(ev) && kind.starts_with("on_chain_") {
             return self.on_root(ev, kind, out);
         }

@@ -47,6 +47,9 @@ pub struct Record {
     /// The v3 event of the record (itself, or an SDK part's `data`), read typed: what the
     /// classifier, the v3 adapter and the checks read of it.
     pub v3: Option<Box<crate::wire::v3::Event>>,
+    /// The v2 event of the record (itself, or an `events` stream part's `data`), read typed:
+    /// what the v2 adapter reads of it.
+    pub v2: Option<Box<crate::wire::v2::Event>>,
 }
 
 impl Record {
@@ -59,6 +62,10 @@ impl Record {
         value: Value,
     ) -> Self {
         let v3 = crate::wire::v3::Event::of_tree(&value, sse_event.is_some()).map(Box::new);
+        let v2 = match v3 {
+            Some(_) => None,
+            None => crate::wire::v2::Event::of_record(&value, sse_event.as_deref()).map(Box::new),
+        };
         Record {
             origin,
             lines,
@@ -67,6 +74,7 @@ impl Record {
             hash: std::sync::OnceLock::new(),
             value: value.into(),
             v3,
+            v2,
         }
     }
 
@@ -89,6 +97,21 @@ impl Record {
                     hash: std::sync::OnceLock::new(),
                     value: std::sync::OnceLock::new(),
                     v3: Some(Box::new(ev)),
+                    v2: None,
+                });
+            }
+        }
+        if sse_event.is_none() && text.starts_with(r#"{"event":"on_"#) {
+            if let Some(ev) = crate::wire::v2::Event::read(&text) {
+                return Ok(Record {
+                    origin,
+                    lines,
+                    sse_event,
+                    text,
+                    hash: std::sync::OnceLock::new(),
+                    value: std::sync::OnceLock::new(),
+                    v3: None,
+                    v2: Some(Box::new(ev)),
                 });
             }
         }

@@ -5,7 +5,7 @@
 //!
 //! Fields read as `Option<Value>` keep "absent" apart from `null` ([`present`]), as a lookup
 //! in the event's tree would. A line that the typed structs decline (a repeated key, which a
-//! tree keeps the last of) is read from its tree, written again ([`typed`]).
+//! tree keeps the last of; `params` that is not an object) is read from its tree.
 
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Deserializer};
@@ -118,22 +118,51 @@ impl Event {
     /// The v3 event of a line, `None` when it is no v3 event (`type` is not `"event"`, or
     /// `method` is not a string).
     pub fn read(text: &str) -> Option<Event> {
-        let env: Envelope = typed(text).ok()?;
+        let env = match serde_json::from_str::<Envelope>(text) {
+            Ok(env) => env,
+            // A repeated key, `params` not an object, or no v3 event: read from the tree.
+            Err(_) => return Event::of_event_tree(&serde_json::from_str(text).ok()?),
+        };
         (env.kind == "event").then(|| env.resolve())
+    }
+
+    /// The event of a tree that [`is_event`] (`None` for any other).
+    fn of_event_tree(v: &Value) -> Option<Event> {
+        if !is_event(v) {
+            return None;
+        }
+        let params = match v.get("params") {
+            None => None,
+            Some(p @ Value::Object(_)) => Some(serde_json::from_str(&p.to_string()).ok()?),
+            Some(other) => {
+                return Some(Event {
+                    seq: v.get("seq").cloned(),
+                    method: v.get("method")?.as_str()?.to_string(),
+                    params: Params::NotObject(crate::input::json_kind(other)),
+                })
+            }
+        };
+        let env = Envelope {
+            kind: "event".into(),
+            seq: v.get("seq").cloned(),
+            method: v.get("method")?.as_str()?.to_string(),
+            params,
+        };
+        Some(env.resolve())
     }
 
     /// The v3 event in a record's tree: the record itself, or the `data` of an SDK stream
     /// part (`{"event":M,"data":…}`, `M` not `on_…`; an SSE frame's data is the record).
     pub fn of_tree(v: &Value, sse: bool) -> Option<Event> {
         if is_event(v) {
-            return Event::read(&v.to_string());
+            return Event::of_event_tree(v);
         }
         let part = !sse
             && v.get("event")
                 .and_then(Value::as_str)
                 .is_some_and(|e| !e.starts_with("on_"));
         let data = v.get("data").filter(|d| part && is_event(d))?;
-        Event::read(&data.to_string())
+        Event::of_event_tree(data)
     }
 
     /// `params.namespace`, when `params` is an object.
@@ -188,7 +217,7 @@ struct Envelope {
     seq: Option<Value>,
     method: String,
     #[serde(default, deserialize_with = "present")]
-    params: Option<Box<RawValue>>,
+    params: Option<ParamsWire>,
 }
 
 #[derive(Deserialize)]
@@ -251,19 +280,16 @@ impl Envelope {
     fn resolve(self) -> Event {
         let params = match self.params {
             None => Params::Absent,
-            Some(raw) => match typed::<ParamsWire>(raw.get()) {
-                Ok(p) => {
-                    let data = data_of(&self.method, p.data.as_deref(), p.node.as_ref());
-                    Params::Object {
-                        namespace: p.namespace,
-                        timestamp: p.timestamp,
-                        node: p.node,
-                        interrupts: p.interrupts,
-                        data,
-                    }
+            Some(p) => {
+                let data = data_of(&self.method, p.data.as_deref(), p.node.as_ref());
+                Params::Object {
+                    namespace: p.namespace,
+                    timestamp: p.timestamp,
+                    node: p.node,
+                    interrupts: p.interrupts,
+                    data,
                 }
-                Err(other) => Params::NotObject(crate::input::json_kind(&other)),
-            },
+            }
         };
         Event {
             seq: self.seq,
