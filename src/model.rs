@@ -5,7 +5,7 @@
 //! Anthropic thinking, DeepSeek `reasoning_content`, standard blocks) are already unified here,
 //! and messages are already in AG-UI message form.
 
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
 use serde_json::Value;
 
@@ -46,78 +46,13 @@ pub enum MessageRef<'a> {
     Shared(&'a SharedJson),
 }
 
-/// A JSON value shared between threads, with its compact text (as
-/// [`crate::sink::encode::write_value`] writes it) made once, when first asked for.
-#[derive(Debug)]
-pub struct SharedJson {
-    value: Value,
-    json: OnceLock<Box<str>>,
-    /// The tool call the message answers ([`SharedJson::answers`]).
-    answers: OnceLock<Option<Box<str>>>,
-    /// [`SharedJson::may_be_tool_message`], once told (a state repeats every message so
-    /// far: searching the text at each state cost more than the rest of the state's check).
-    maybe_tool: OnceLock<bool>,
-}
-
-impl SharedJson {
-    pub fn new(value: Value) -> Self {
-        SharedJson {
-            value,
-            json: OnceLock::new(),
-            answers: OnceLock::new(),
-            maybe_tool: OnceLock::new(),
-        }
-    }
-
-    /// The tool call this message answers, as `find` tells it the first time it is asked: a
-    /// state repeats every message so far, and the message is shared by all of them.
-    pub fn answers(&self, find: impl FnOnce(&Self) -> Option<Box<str>>) -> Option<&str> {
-        self.answers.get_or_init(|| find(self)).as_deref()
-    }
-
-    pub fn value(&self) -> &Value {
-        &self.value
-    }
-
-    /// The value's compact JSON text.
-    pub fn json(&self) -> &str {
-        self.json.get_or_init(|| {
-            let mut buf = Vec::new();
-            crate::sink::encode::write_value(self.value(), &mut buf);
-            utf8(buf).into_boxed_str()
-        })
-    }
-
-    /// Whether the value may be a message that [`crate::adapter::lc::may_be_tool_message`]
-    /// says yes to (asked of the value).
-    pub fn may_be_tool_message(&self) -> bool {
-        *self
-            .maybe_tool
-            .get_or_init(|| crate::adapter::lc::may_be_tool_message(self.value()))
-    }
-
-    /// The value, taken when this is its only holder, else copied.
-    pub fn into_value(this: Arc<Self>) -> Value {
-        match Arc::try_unwrap(this) {
-            Ok(s) => s.value,
-            Err(a) => a.value().clone(),
-        }
-    }
-}
+pub use crate::wire::state::SharedJson;
 
 /// The encoder's output as a `String`: it writes UTF-8 (strings are copied whole or escaped
 /// as ASCII), so this takes the bytes as they are.
 fn utf8(buf: Vec<u8>) -> String {
     crate::utf8::string_of(buf).unwrap_or_else(|b| String::from_utf8_lossy(&b).into_owned())
 }
-
-impl PartialEq for SharedJson {
-    fn eq(&self, other: &Self) -> bool {
-        self.value() == other.value()
-    }
-}
-
-impl Eq for SharedJson {}
 
 /// A state object (normalized, as [`ModelEvent::State`] holds it) whose first entry is its
 /// `messages` list, kept apart: the messages shared (a parse thread's cache hands out the
@@ -372,7 +307,7 @@ pub enum ModelEvent {
         name: String,
         value: Value,
     },
-    /// The full graph state (never a node's partial update), normalized ([`crate::adapter::lc`]).
+    /// The full graph state (never a node's partial update), normalized ([`crate::wire::langchain`]).
     /// Its `messages` list, when it has one, is the run's message list: the mapper reads its
     /// tool messages at once and converts the whole list to AG-UI only at the run's end (for
     /// `MESSAGES_SNAPSHOT`), not for every state.

@@ -5,13 +5,12 @@
 //! the file to the family of its first record, and hands records to that family's adapter.
 
 pub mod content;
-pub mod lc;
 mod passthrough;
-pub mod pyrepr;
 mod v2;
 mod v3;
 
 use crate::json::Field;
+use crate::wire::langchain as lc;
 use serde_json::Value;
 
 use crate::input::Record;
@@ -281,6 +280,33 @@ pub fn interrupts_from(list: &Value) -> Vec<InterruptInfo> {
 /// to the state of an interrupted run) as an interrupt, the rest as the state.
 pub fn state_events(payload: &Value, out: &mut Vec<ModelEvent>) -> bool {
     normalized_state_events(lc::normalize_deep(payload), out)
+}
+
+/// [`state_events`] of a state read with its messages shared ([`crate::wire::state`]).
+pub fn shared_state_events(s: &crate::wire::state::State, out: &mut Vec<ModelEvent>) -> bool {
+    let mut state = s.rest.clone();
+    if let Some(list) = state
+        .as_object_mut()
+        .and_then(|o| o.shift_remove("__interrupt__"))
+    {
+        let ints = interrupts_from(&list);
+        if !ints.is_empty() {
+            out.push(ModelEvent::Interrupt(ints));
+        }
+    }
+    out.push(
+        match crate::model::EncodedState::new(state, s.messages.clone()) {
+            Ok(e) => ModelEvent::EncodedState(Box::new(e)),
+            // Not reached (the state's first entry is its list): the state as a tree.
+            Err((mut state, messages)) => {
+                if let Some(Value::Array(list)) = state.get_mut("messages") {
+                    list.extend(messages.iter().map(|m| m.value().clone()));
+                }
+                ModelEvent::State { state }
+            }
+        },
+    );
+    true
 }
 
 /// [`state_events`] of the normalized payload (normalizing again is not a no-op: an

@@ -7,10 +7,11 @@ use std::collections::HashMap;
 
 use serde_json::Value;
 
-use super::{content, custom_event, error_info, input_messages, interrupts_from, lc, resume_value};
+use super::{content, custom_event, error_info, input_messages, interrupts_from, resume_value};
 use super::{Adapter, Disposition, RecordKind};
 use crate::input::Record;
 use crate::model::ModelEvent;
+use crate::wire::langchain as lc;
 
 #[derive(Default)]
 pub struct V2Adapter {

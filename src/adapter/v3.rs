@@ -14,7 +14,7 @@ use super::{
 };
 use crate::input::Record;
 use crate::model::{ErrorInfo, ModelEvent, Usage};
-use crate::wire::v3::{Data, Delta, Event, Lifecycle, Message, Params};
+use crate::wire::v3::{namespace_key, Data, Delta, Event, Lifecycle, Message, Params};
 
 #[derive(Default)]
 pub struct V3Adapter {
@@ -164,12 +164,6 @@ fn s(v: &Value, k: &str) -> Option<String> {
     v.field(k).and_then(Value::as_str).map(str::to_string)
 }
 
-fn ns_key(ns: Option<&Value>) -> String {
-    ns.and_then(Value::as_array)
-        .map(|a| ns_join(a.iter().map(|p| p.as_str().unwrap_or_default())))
-        .unwrap_or_default()
-}
-
 /// A v3 event's `seq` as text (for ids derived from it), written only when needed: its JSON,
 /// empty when absent.
 #[derive(Clone, Copy)]
@@ -182,11 +176,6 @@ impl std::fmt::Display for Seq<'_> {
             None => Ok(()),
         }
     }
-}
-
-/// A namespace's key: its parts joined with `|`.
-fn ns_join<'a>(parts: impl Iterator<Item = &'a str>) -> String {
-    parts.collect::<Vec<_>>().join("|")
 }
 
 impl V3Adapter {
@@ -430,8 +419,9 @@ impl V3Adapter {
         match method {
             "messages" => self.on_messages(ns, seq, data, out),
             "tools" => self.on_tools(data.value(), out),
-            "values" => self.on_values(ns, interrupts, out, |out| {
-                super::state_events(data.value(), out)
+            "values" => self.on_values(ns, interrupts, out, |out| match data {
+                Data::State(s) => super::shared_state_events(s, out),
+                other => super::state_events(other.value(), out),
             }),
             "updates" => {
                 let Data::Value(data) = data else {
@@ -578,7 +568,7 @@ impl V3Adapter {
         let event = data.event;
         // Python puts a subgraph's lifecycle on the parent namespace, naming it in `data.namespace`.
         let key = match data.namespace {
-            Some(n) => ns_key(Some(n)),
+            Some(n) => namespace_key(Some(n)),
             None => ns.to_string(),
         };
         if key.is_empty() {
@@ -927,7 +917,7 @@ impl Adapter for V3Adapter {
                 "v3 `{method}` event whose `params` is {kind}: expected an object {{namespace, data}}"
             ));
         }
-        let ns = ns_key(ev.namespace());
+        let ns = namespace_key(ev.namespace());
         self.on_method(method, &ns, Seq(ev.seq.as_ref()), &ev.params, out)
     }
 

@@ -857,7 +857,7 @@ impl Observer for Explainer {
             ..
         } = ev
         {
-            let text = crate::adapter::lc::tool_content_text(content);
+            let text = crate::wire::langchain::tool_content_text(content);
             let text = crate::timeline::render::cut(&crate::timeline::render::one_line(&text), 160);
             self.signals.push(Signal {
                 kind: "tool_error",

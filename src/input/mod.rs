@@ -14,6 +14,7 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
+pub use crate::wire::json_kind;
 pub use lines::{IdleHint, LineReader, RawLine, Readiness, SpanLine, DEFAULT_MAX_LINE_BYTES};
 pub use sse::SseFramer;
 pub use text::RecordText;
@@ -442,18 +443,6 @@ fn strip_position(e: &serde_json::Error) -> String {
     match s.find(" at line ") {
         Some(i) => s[..i].to_string(),
         None => s,
-    }
-}
-
-/// A short name for a JSON value's kind, for messages.
-pub fn json_kind(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
     }
 }
 

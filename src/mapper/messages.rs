@@ -8,9 +8,9 @@
 
 use std::sync::Arc;
 
-use crate::adapter::lc;
 use crate::json::Field;
 use crate::model::{EncodedState, SharedJson};
+use crate::wire::langchain as lc;
 use serde_json::Value;
 
 /// The last state with a `messages` list, as kept.
@@ -172,8 +172,8 @@ impl Converted {
 #[cfg(test)]
 mod tests {
     use super::super::{MapOptions, Mapper, TextPolicy};
-    use crate::adapter::lc;
     use crate::model::{EncodedState, ModelEvent};
+    use crate::wire::langchain as lc;
     use serde_json::{json, Value};
 
     /// Maps `events` as the pipeline does (written, then settled): the events made. Every

@@ -15,12 +15,12 @@ use std::collections::{HashMap, HashSet};
 use indexmap::IndexMap;
 use serde_json::{json, Map, Value};
 
-use crate::adapter::lc;
 use crate::agui::{EventBuilder, Layout, Shape, StrShaped, THINKING_RENAMES};
 use crate::idhash::FastIds;
 use crate::model::{
     EncodedState, ErrorInfo, InterruptInfo, MessageRef, ModelEvent, SharedJson, Usage,
 };
+use crate::wire::langchain as lc;
 use crate::{keys, shape};
 use messages::RunMessages;
 use std::cell::RefCell;

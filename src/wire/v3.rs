@@ -47,8 +47,11 @@ pub enum Data {
     Lifecycle(Lifecycle),
     /// A `tasks` event's data: its `interrupts`.
     Tasks { interrupts: Option<Value> },
-    /// Data no reader looks at: `checkpoints`, and a node update that is no interrupt.
+    /// Data no reader looks at: `checkpoints`, a node update that is no interrupt, a
+    /// subgraph's `values`.
     Unread,
+    /// A root `values` state whose first entry is its message list.
+    State(super::state::State),
     /// Any other data (`null` when absent), whole.
     Value(Value),
 }
@@ -138,7 +141,7 @@ impl Event {
                 return Some(Event {
                     seq: v.get("seq").cloned(),
                     method: v.get("method")?.as_str()?.to_string(),
-                    params: Params::NotObject(crate::input::json_kind(other)),
+                    params: Params::NotObject(super::json_kind(other)),
                 })
             }
         };
@@ -180,6 +183,17 @@ impl Event {
             _ => None,
         }
     }
+}
+
+/// A namespace's key: its parts joined with `|` (empty for the root: absent, `[]`, not a
+/// list).
+pub fn namespace_key(ns: Option<&Value>) -> String {
+    ns.and_then(Value::as_array)
+        .map(|a| {
+            let parts: Vec<&str> = a.iter().map(|p| p.as_str().unwrap_or_default()).collect();
+            parts.join("|")
+        })
+        .unwrap_or_default()
 }
 
 fn is_event(v: &Value) -> bool {
@@ -281,7 +295,8 @@ impl Envelope {
         let params = match self.params {
             None => Params::Absent,
             Some(p) => {
-                let data = data_of(&self.method, p.data.as_deref(), p.node.as_ref());
+                let root = namespace_key(p.namespace.as_ref()).is_empty();
+                let data = data_of(&self.method, p.data.as_deref(), p.node.as_ref(), root);
                 Params::Object {
                     namespace: p.namespace,
                     timestamp: p.timestamp,
@@ -310,8 +325,9 @@ fn str_of(v: Option<Value>) -> Option<String> {
     }
 }
 
-/// `params.data` of an event of `method` (`node`: `params.node`).
-fn data_of(method: &str, raw: Option<&RawValue>, node: Option<&Value>) -> Data {
+/// `params.data` of an event of `method` (`node`: `params.node`; `root`: in the root
+/// namespace).
+fn data_of(method: &str, raw: Option<&RawValue>, node: Option<&Value>, root: bool) -> Data {
     let Some(raw) = raw else {
         return match method {
             "checkpoints" => Data::Unread,
@@ -341,6 +357,12 @@ fn data_of(method: &str, raw: Option<&RawValue>, node: Option<&Value>) -> Data {
         }
         "tasks" => Data::Tasks { interrupts: None },
         "checkpoints" => Data::Unread,
+        // A subgraph's state is not the graph's.
+        "values" if !root => Data::Unread,
+        "values" => match super::state::State::read(text) {
+            Some(s) => Data::State(s),
+            None => Data::Value(tree(raw)),
+        },
         "updates" => {
             // Only an update of the `__interrupt__` node is read.
             let named = typed::<UpdateWire>(text).ok().and_then(|u| u.node);
@@ -401,7 +423,7 @@ fn payload_of(text: &str) -> Data {
 fn delta_of(text: &str) -> Delta {
     let d = match typed::<DeltaWire>(text) {
         Ok(d) => d,
-        Err(v) => return Delta::NotObject(crate::input::json_kind(&v)),
+        Err(v) => return Delta::NotObject(super::json_kind(&v)),
     };
     match d.kind.as_ref().and_then(Value::as_str).unwrap_or_default() {
         ty @ ("text-delta" | "text" | "reasoning-delta" | "reasoning") => {
