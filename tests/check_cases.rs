@@ -1,5 +1,6 @@
 //! Runs the checker over every case in testdata/check and compares with the `aguify` field of
-//! its `.expected.json` (rule ids, in report order) and with the official client's verdict.
+//! its `.expected.json` (rule ids, in report order) and with the official client's verdict and,
+//! where its verifier stopped the stream, its message.
 //! `UPDATE_GOLDEN=1 cargo test --test check_cases` rewrites the `aguify` fields.
 
 use std::path::{Path, PathBuf};
@@ -30,8 +31,8 @@ fn check_cases_match_expected_and_official_verdict() {
     let mut failures = vec![];
     let all = cases();
     assert!(
-        all.len() >= 99,
-        "expected the 99 cases, found {}",
+        all.len() >= 266,
+        "expected the 266 cases (99 + the official client suite's 167), found {}",
         all.len()
     );
     for case in &all {
@@ -65,6 +66,20 @@ fn check_cases_match_expected_and_official_verdict() {
                     .map(|f| (f.rule, f.message.clone()))
                     .collect::<Vec<_>>()
             ));
+        }
+        // Where the client's verifier or chunk stage stopped the stream, aguify's first
+        // finding of those families carries the client's exact message.
+        let stage = expected["official"]["verifyStage"].as_str();
+        if matches!(stage, Some("verify" | "transformChunks")) {
+            let want = expected["official"]["verifyError"].as_str();
+            let got = report
+                .findings
+                .iter()
+                .find(|f| f.rule.starts_with("AGX1"))
+                .map(|f| f.message.as_str());
+            if got != want {
+                failures.push(format!("{name}: message {got:?}, the client says {want:?}"));
+            }
         }
         if update {
             expected["aguify"] = Value::Array(rules);
