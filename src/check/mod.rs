@@ -169,6 +169,9 @@ pub struct Checker {
     drained: usize,
     streamed: report::Counts,
     finished: bool,
+    /// A line was unreadable before any record was read: if none ever is, the client (which
+    /// reads the file as AG-UI) fails on that line.
+    unreadable: bool,
 }
 
 /// The result for one file.
@@ -202,6 +205,7 @@ impl Checker {
             drained: 0,
             streamed: Default::default(),
             finished: false,
+            unreadable: false,
         }
     }
 
@@ -219,11 +223,14 @@ impl Checker {
         };
         self.ctx.at(&origin, None, None, None);
         let rule = match (self.family, record_level) {
+            // The client skips an SSE frame without data (the line is AGX503's).
+            (Some(Family::Agui), _) if msg.starts_with(transport::NO_DATA_FRAME) => "AGX503",
             (Some(Family::Agui), _) => "AGX501",
             (_, true) => "AGX609",
             (_, false) => "AGX608",
         };
         self.ctx.report(rule, vec![], msg);
+        self.unreadable |= self.family.is_none();
     }
 
     /// An input record and its disposition.
@@ -232,6 +239,22 @@ impl Checker {
             self.family = classify(rec).family();
         }
         let bad = matches!(disposition, Disposition::Bad(_));
+        if bad
+            && matches!(self.family, None | Some(Family::Agui))
+            && transport::unknown_agui_type(&rec.value)
+        {
+            // An event of a type AG-UI 1.0 does not have (`runStarted`): the client reads it
+            // and its enforcement drops it, as the converter does (no event index).
+            self.pending_bad = None;
+            self.family = Some(Family::Agui);
+            let mut issues = vec![];
+            schema::check_ev(&ev::Ev::of(&rec.value), &mut issues);
+            self.ctx.at(&rec.origin, None, None, None);
+            for issue in issues {
+                self.ctx.report(issue.rule, vec![], issue.message);
+            }
+            return;
+        }
         if bad {
             self.flush_bad(true);
         } else {
@@ -427,7 +450,7 @@ impl Checker {
             family: self.family,
             events: self.events,
             findings,
-            official_valid: self.ctx.official == 0,
+            official_valid: self.ctx.official == 0 && !(self.unreadable && self.family.is_none()),
         }
     }
 }
