@@ -9,6 +9,7 @@
 //! - [`verifier`]: the official client's pipeline (compat, `transformChunks`, `verifyEvents`);
 //! - [`schema`]: the AG-UI 1.0 event schema;
 //! - [`strict`]: what the client lets through but front ends break on;
+//! - [`state`]: STATE_DELTA patches that do not apply to the state;
 //! - [`interrupts`]: interrupt outcomes and resumes;
 //! - [`raw`]: raw LangGraph input;
 //! - [`leaks`]: seed 004's content leaks;
@@ -23,6 +24,7 @@ pub mod raw;
 pub mod report;
 pub mod rules;
 pub mod schema;
+pub mod state;
 pub mod strict;
 pub mod transport;
 pub mod verifier;
@@ -152,6 +154,7 @@ pub struct Checker {
     events: u64,
     client: verifier::Client,
     strict: strict::Strict,
+    state: state::State,
     interrupts: interrupts::Interrupts,
     leaks: leaks::Leaks,
     raw: raw::Raw,
@@ -194,6 +197,7 @@ impl Checker {
             events: 0,
             client: Default::default(),
             strict: Default::default(),
+            state: Default::default(),
             interrupts: Default::default(),
             leaks: Default::default(),
             raw: Default::default(),
@@ -376,6 +380,7 @@ impl Checker {
                 }
             };
             self.strict.feed(e, &mut self.ctx);
+            self.state.feed(e, converted, &mut self.ctx);
             self.interrupts.feed(e, converted, &mut self.ctx);
             self.leaks.feed(e, &mut self.ctx);
         }
