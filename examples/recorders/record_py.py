@@ -516,7 +516,7 @@ def pending_scenarios() -> list[Scenario]:
         ),
         S(
             "l_cancelled",
-            lambda: chat_graph(fm.ScriptedChatModel(turns=[fm.text_turn("This reply is long and the caller will cancel it halfway.")], delay=0.02)),
+            lambda: chat_graph(fm.ScriptedChatModel(turns=[fm.text_turn("This reply is long and the caller will cancel it halfway.")], delay=0.2)),
             one("l_cancelled", "Tell me something"),
             cancel_after=3,
             note="28.1 the consuming task is cancelled after the 3rd text chunk: CancelledError line",
