@@ -1,5 +1,7 @@
 //! `aguify serve`: loads the conversations, binds, serves until Ctrl-C (or SIGTERM).
 
+use std::time::Duration;
+
 use aguify::serve::{self, App, Conversation, ServeConfig};
 use anyhow::Context;
 
@@ -30,10 +32,36 @@ pub fn run(args: ServeArgs) -> anyhow::Result<i32> {
     for spec in &args.conversation {
         conversations.push(Conversation::load_dir(spec, &opts)?);
     }
+    for c in &conversations {
+        if c.bad_lines > 0 {
+            eprintln!(
+                "aguify: warning: conversation '{}': {} bad input line(s) skipped{} (`aguify check {}` lists them)",
+                c.name,
+                c.bad_lines,
+                c.first_bad_line
+                    .as_deref()
+                    .map(|l| format!(", the first at {}", serve::log::escape(l)))
+                    .unwrap_or_default(),
+                c.files.join(" ")
+            );
+        }
+    }
+    let listen_host = args.listen.rsplit_once(':').map(|(host, _)| {
+        host.trim_start_matches('[')
+            .trim_end_matches(']')
+            .to_string()
+    });
     let cfg = ServeConfig {
         pacing: options::pacing(&args.pacing),
         cors: args.cors.clone(),
         body_limit: args.max_body,
+        header_timeout: Duration::from_millis(args.header_timeout),
+        body_timeout: Duration::from_millis(args.body_timeout),
+        max_connections: args.max_connections,
+        max_threads: args.max_threads,
+        shutdown_grace: Duration::from_millis(args.shutdown_grace),
+        allow_hosts: args.allow_host.clone(),
+        listen_host,
         log: (!args.quiet).then_some(log_line as fn(&str)),
         ..ServeConfig::default()
     };
@@ -50,7 +78,7 @@ pub fn run(args: ServeArgs) -> anyhow::Result<i32> {
     rt.block_on(async move {
         let listener = tokio::net::TcpListener::bind(&args.listen)
             .await
-            .with_context(|| format!("listening on {}", args.listen))?;
+            .map_err(|e| anyhow::anyhow!("cannot listen on {}: {}", args.listen, serve::os_text(&e)))?;
         let addr = listener.local_addr().context("reading the bound address")?;
         eprintln!("aguify: listening on http://{addr}/");
         if !addr.ip().is_loopback() {
@@ -60,7 +88,9 @@ pub fn run(args: ServeArgs) -> anyhow::Result<i32> {
             let path = if i == 0 { format!("/ and /{name}") } else { format!("/{name}") };
             eprintln!("aguify:   POST {path}: {runs} recorded run(s), {interrupts} interrupt(s)");
         }
-        serve::serve(listener, app, shutdown_signal()).await.context("serving")
+        serve::serve(listener, app, shutdown_signal())
+            .await
+            .map_err(|e| anyhow::anyhow!("serving: {}", serve::os_text(&e)))
     })?;
     eprintln!("aguify: stopped");
     Ok(0)
