@@ -1081,3 +1081,161 @@ fn bad_lines_are_counted_at_load() {
     let first = c.first_bad_line.expect("first bad line");
     assert!(first.starts_with(&format!("{path}:")), "{first}");
 }
+
+// ---- The binary: signals and start-up messages ----
+
+struct Child {
+    child: std::process::Child,
+    addr: SocketAddr,
+    stderr: std::sync::mpsc::Receiver<String>,
+}
+
+/// `aguify serve ARGS --listen 127.0.0.1:0`, once it listens.
+fn spawn_serve(args: &[&str]) -> Child {
+    use std::io::BufRead;
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_aguify"))
+        .arg("serve")
+        .args(args)
+        .args(["--listen", "127.0.0.1:0"])
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("spawn aguify serve");
+    let stderr = child.stderr.take().expect("stderr");
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in std::io::BufReader::new(stderr).lines() {
+            let Ok(line) = line else { break };
+            if tx.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let left = deadline.saturating_duration_since(Instant::now());
+        let line = rx
+            .recv_timeout(left)
+            .expect("the server starts within 30 s");
+        if let Some(rest) = line.strip_prefix("aguify: listening on http://") {
+            let addr = rest.trim_end_matches('/').parse().expect("address");
+            return Child {
+                child,
+                addr,
+                stderr: rx,
+            };
+        }
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn sigterm_stops_the_server_within_the_grace_whatever_clients_hold() {
+    use std::io::Write;
+    let mut srv = spawn_serve(&[PLAIN, "--shutdown-grace", "300"]);
+    let mut head = std::net::TcpStream::connect(srv.addr).expect("connect");
+    head.write_all(b"POST / HTTP/1.1\r\nHost: loc")
+        .expect("write");
+    let mut body = std::net::TcpStream::connect(srv.addr).expect("connect");
+    body.write_all(b"POST / HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{\"thr")
+        .expect("write");
+    std::thread::sleep(Duration::from_millis(300));
+    let killed = std::process::Command::new("kill")
+        .args(["-TERM", &srv.child.id().to_string()])
+        .status()
+        .expect("kill");
+    assert!(killed.success());
+    let deadline = Instant::now() + Duration::from_secs(15);
+    let status = loop {
+        if let Some(status) = srv.child.try_wait().expect("wait") {
+            break status;
+        }
+        if Instant::now() > deadline {
+            let _ = srv.child.kill();
+            panic!("aguify serve still runs 15 s after SIGTERM with half-sent requests held");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    assert_eq!(status.code(), Some(0));
+    let rest: Vec<String> = srv.stderr.iter().collect();
+    assert!(rest.iter().any(|l| l == "aguify: stopped"), "{rest:?}");
+}
+
+#[test]
+fn start_up_errors_are_said_once_with_the_address_or_file() {
+    let run = |args: &[&str]| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_aguify"))
+            .arg("serve")
+            .args(args)
+            .output()
+            .expect("run");
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    };
+    assert_eq!(
+        run(&["nope.ndjson"]),
+        "aguify: cannot open nope.ndjson: No such file or directory\n"
+    );
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+    let addr = taken.local_addr().expect("addr").to_string();
+    assert_eq!(
+        run(&[PLAIN, "--listen", &addr]),
+        format!("aguify: cannot listen on {addr}: Address already in use\n")
+    );
+    let err = run(&[PLAIN, "--listen", "8000"]);
+    assert!(
+        err.contains("'8000'") && err.contains("expected HOST:PORT, e.g. 127.0.0.1:8000"),
+        "{err}"
+    );
+    let err = run(&["--conversation", "../x=testdata/serve/hitl"]);
+    assert!(
+        err.starts_with("aguify: invalid conversation name '../x'"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_recording_with_bad_lines_is_reported_once_at_start() {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("serve-bad-start");
+    std::fs::create_dir_all(&dir).expect("dir");
+    let file = dir.join("bad.ndjson");
+    let mut text = std::fs::read_to_string(PLAIN).expect("plain");
+    text.push_str("{not json\n{nor this\n");
+    std::fs::write(&file, text).expect("write");
+    let path = file.display().to_string();
+    let mut srv = spawn_serve(&[&path]);
+    // A request, so the start-up lines are surely out before the server is stopped.
+    let mut s = std::net::TcpStream::connect(srv.addr).expect("connect");
+    std::io::Write::write_all(
+        &mut s,
+        b"GET / HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n",
+    )
+    .expect("write");
+    let mut answer = String::new();
+    std::io::Read::read_to_string(&mut s, &mut answer).expect("read");
+    assert!(answer.contains(&path), "{answer}");
+    let mut lines = vec![];
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while !lines.iter().any(|l: &String| l.contains("GET / 200")) {
+        let left = deadline.saturating_duration_since(Instant::now());
+        match srv.stderr.recv_timeout(left) {
+            Ok(l) => lines.push(l),
+            Err(_) => break,
+        }
+    }
+    let _ = srv.child.kill();
+    let _ = srv.child.wait();
+    // Until the reader thread sees the end of stderr.
+    lines.extend(srv.stderr.iter());
+    let warned: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.contains("bad input line"))
+        .collect();
+    assert_eq!(warned.len(), 1, "{lines:?}");
+    assert!(
+        warned[0].starts_with(&format!(
+            "aguify: warning: conversation 'default': 2 bad input line(s) skipped, the first at {path}:"
+        )),
+        "{}",
+        warned[0]
+    );
+}

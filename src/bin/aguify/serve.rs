@@ -32,20 +32,6 @@ pub fn run(args: ServeArgs) -> anyhow::Result<i32> {
     for spec in &args.conversation {
         conversations.push(Conversation::load_dir(spec, &opts)?);
     }
-    for c in &conversations {
-        if c.bad_lines > 0 {
-            eprintln!(
-                "aguify: warning: conversation '{}': {} bad input line(s) skipped{} (`aguify check {}` lists them)",
-                c.name,
-                c.bad_lines,
-                c.first_bad_line
-                    .as_deref()
-                    .map(|l| format!(", the first at {}", serve::log::escape(l)))
-                    .unwrap_or_default(),
-                c.files.join(" ")
-            );
-        }
-    }
     let listen_host = args.listen.rsplit_once(':').map(|(host, _)| {
         host.trim_start_matches('[')
             .trim_end_matches(']')
@@ -65,10 +51,7 @@ pub fn run(args: ServeArgs) -> anyhow::Result<i32> {
         log: (!args.quiet).then_some(log_line as fn(&str)),
         ..ServeConfig::default()
     };
-    let summary: Vec<(String, usize, usize)> = conversations
-        .iter()
-        .map(|c| (c.name.clone(), c.runs.len(), c.interrupt_count()))
-        .collect();
+    let summary: Vec<String> = conversations.iter().enumerate().map(summary).collect();
     let app = App::new(conversations, cfg)?;
     let rt = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
@@ -84,9 +67,8 @@ pub fn run(args: ServeArgs) -> anyhow::Result<i32> {
         if !addr.ip().is_loopback() {
             eprintln!("aguify: warning: {addr} is not a loopback address; anyone who can reach it can replay these recordings");
         }
-        for (i, (name, runs, interrupts)) in summary.iter().enumerate() {
-            let path = if i == 0 { format!("/ and /{name}") } else { format!("/{name}") };
-            eprintln!("aguify:   POST {path}: {runs} recorded run(s), {interrupts} interrupt(s)");
+        for lines in &summary {
+            eprint!("{lines}");
         }
         serve::serve(listener, app, shutdown_signal())
             .await
@@ -94,6 +76,35 @@ pub fn run(args: ServeArgs) -> anyhow::Result<i32> {
     })?;
     eprintln!("aguify: stopped");
     Ok(0)
+}
+
+/// A conversation's start-up lines: its path and runs, and its bad input lines if any
+/// (reported once, here; the server serves what could be read).
+fn summary((i, c): (usize, &Conversation)) -> String {
+    let path = if i == 0 {
+        format!("/ and /{}", c.name)
+    } else {
+        format!("/{}", c.name)
+    };
+    let mut out = format!(
+        "aguify:   POST {path}: {} recorded run(s), {} interrupt(s)\n",
+        c.runs.len(),
+        c.interrupt_count()
+    );
+    if c.bad_lines > 0 {
+        let first = c
+            .first_bad_line
+            .as_deref()
+            .map(|l| format!(", the first at {}", serve::log::escape(l)))
+            .unwrap_or_default();
+        out.push_str(&format!(
+            "aguify: warning: conversation '{}': {} bad input line(s) skipped{first} (`aguify check {}` lists them)\n",
+            c.name,
+            c.bad_lines,
+            c.files.join(" ")
+        ));
+    }
+    out
 }
 
 async fn shutdown_signal() {
