@@ -1111,19 +1111,24 @@ fn spawn_serve(args: &[&str]) -> Child {
         }
     });
     let deadline = Instant::now() + Duration::from_secs(30);
-    loop {
+    let addr = loop {
         let left = deadline.saturating_duration_since(Instant::now());
-        let line = rx
-            .recv_timeout(left)
-            .expect("the server starts within 30 s");
+        let Ok(line) = rx.recv_timeout(left) else {
+            break None;
+        };
         if let Some(rest) = line.strip_prefix("aguify: listening on http://") {
-            let addr = rest.trim_end_matches('/').parse().expect("address");
-            return Child {
-                child,
-                addr,
-                stderr: rx,
-            };
+            break rest.trim_end_matches('/').parse().ok();
         }
+    };
+    let Some(addr) = addr else {
+        let _ = child.kill();
+        let _ = child.wait();
+        panic!("the server did not start within 30 s");
+    };
+    Child {
+        child,
+        addr,
+        stderr: rx,
     }
 }
 
