@@ -100,6 +100,16 @@ impl Conversation {
                 message: e.to_string(),
             },
         })?;
+        if collect.events.is_empty() && collect.bad > 0 {
+            return Err(ServeError::Load {
+                name: name.to_string(),
+                message: format!(
+                    "the recording holds no AG-UI run: {} input line(s) could not be read, the first at {}",
+                    collect.bad,
+                    collect.first_bad.as_deref().unwrap_or("?")
+                ),
+            });
+        }
         let mut conv = Conversation::from_events(name, files.to_vec(), collect.events)?;
         conv.bad_lines = collect.bad;
         conv.first_bad_line = collect.first_bad;
