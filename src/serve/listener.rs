@@ -48,6 +48,8 @@ where
     F: Future<Output = ()> + Send + 'static,
 {
     let permits = Arc::new(Semaphore::new(limits.max_connections.max(1)));
+    // Answers of 503 in progress are bounded too; past it a connection is closed unanswered.
+    let busy_permits = Arc::new(Semaphore::new(BUSY_ANSWERS));
     let mut conns = JoinSet::new();
     let mut shutdown = pin!(shutdown);
     let mut full_logged = false;
@@ -79,7 +81,9 @@ where
                             ));
                             full_logged = true;
                         }
-                        conns.spawn(busy(stream, limits.max_connections));
+                        if let Ok(permit) = busy_permits.clone().try_acquire_owned() {
+                            conns.spawn(busy(stream, limits.max_connections, permit));
+                        }
                     }
                 }
             }
@@ -148,8 +152,11 @@ async fn connection(
     }
 }
 
-/// Over the connection limit: a 503 with the JSON error body, then close.
-async fn busy(mut stream: TcpStream, max: usize) {
+/// 503 answers written at once, at most.
+const BUSY_ANSWERS: usize = 64;
+
+/// Over the connection limit: a 503 with the JSON error body, then close (within 1 s).
+async fn busy(mut stream: TcpStream, max: usize, _permit: OwnedSemaphorePermit) {
     let refusal = Refusal::new(
         503,
         "TOO_MANY_CONNECTIONS",
@@ -175,7 +182,9 @@ async fn busy(mut stream: TcpStream, max: usize) {
 /// hyper answers a request head it cannot read (400, 414, 431) itself, with an empty body:
 /// this wrapper gives those answers the same JSON error body as every other refusal. They are
 /// the only responses with such a status and `content-length: 0` (every answer of the server
-/// has a body), written as one buffer (the wrapper is not vectored, so hyper flattens).
+/// has a body), written as one buffer (the wrapper is not vectored, so hyper flattens). A bad
+/// request pipelined behind a good one shares a buffer with the good one's answer and keeps
+/// hyper's empty body.
 struct JsonRefusals<T> {
     inner: T,
     /// The rewritten answer not yet written, from `sent`.

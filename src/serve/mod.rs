@@ -86,7 +86,7 @@ pub struct ServeConfig {
     /// Threads remembered per server (past it, the least recently used with no stream in
     /// progress is forgotten).
     pub max_threads: usize,
-    /// A request head must arrive within this (408-free: the connection is closed).
+    /// A request head must arrive within this, or the connection is closed.
     pub header_timeout: Duration,
     /// A request body must arrive within this (408 otherwise).
     pub body_timeout: Duration,
