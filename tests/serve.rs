@@ -453,11 +453,16 @@ async fn client_disconnect_stops_the_stream() {
             interval: Duration::ZERO,
         },
         keep_alive: Duration::from_millis(50),
+        log: Some(log_to_vec),
         ..ServeConfig::default()
     };
     let srv = start(vec![timed_conversation(600_000)], cfg).await;
     let resp = srv
-        .request(Method::POST, "/", input("t", "r").to_string().into_bytes())
+        .request(
+            Method::POST,
+            "/",
+            input("left-logged", "r").to_string().into_bytes(),
+        )
         .await;
     let mut body = resp.into_body();
     let first = tokio::time::timeout(Duration::from_secs(5), body.frame())
@@ -474,6 +479,11 @@ async fn client_disconnect_stops_the_stream() {
         "the stream kept running after the client left"
     );
     srv.stop().await;
+    let line = logged("thread=left-logged ");
+    assert!(
+        line.len() == 1 && line[0].ends_with(", client left"),
+        "{line:?}"
+    );
 }
 
 #[tokio::test]
@@ -484,11 +494,16 @@ async fn shutdown_ends_open_streams_with_run_error() {
             max_gap: None,
             interval: Duration::ZERO,
         },
+        log: Some(log_to_vec),
         ..ServeConfig::default()
     };
     let mut srv = start(vec![timed_conversation(600_000)], cfg).await;
     let resp = srv
-        .request(Method::POST, "/", input("t", "r").to_string().into_bytes())
+        .request(
+            Method::POST,
+            "/",
+            input("shutdown-logged", "r").to_string().into_bytes(),
+        )
         .await;
     let mut body = resp.into_body();
     // RUN_STARTED and TEXT_MESSAGE_START come at once; then a ten-minute gap.
@@ -520,6 +535,11 @@ async fn shutdown_ends_open_streams_with_run_error() {
         .expect("server stops")
         .expect("join")
         .expect("serve");
+    let line = logged("thread=shutdown-logged ");
+    assert!(
+        line.len() == 1 && line[0].ends_with(", server shutting down"),
+        "{line:?}"
+    );
 }
 
 #[tokio::test]

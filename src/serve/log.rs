@@ -14,6 +14,7 @@ use axum::middleware::Next;
 use axum::response::Response;
 use bytes::Bytes;
 use http_body::{Body as HttpBody, Frame, SizeHint};
+use tokio_util::sync::CancellationToken;
 
 use super::refusal::RefusalCode;
 
@@ -29,8 +30,14 @@ pub struct RunNote {
 #[derive(Debug, Clone)]
 pub struct Hint(pub String);
 
-/// The middleware: logs through `log` when the response body ends or is dropped.
-pub async fn requests(log: fn(&str), req: Request, next: Next) -> Response {
+/// The middleware: logs through `log` when the response body ends or is dropped (noting a
+/// response that ended while `shutdown` was cancelled).
+pub async fn requests(
+    log: fn(&str),
+    shutdown: CancellationToken,
+    req: Request,
+    next: Next,
+) -> Response {
     let start = Instant::now();
     let mut line = format!("{} {}", req.method(), escape(req.uri().path()));
     let resp = next.run(req).await;
@@ -58,6 +65,7 @@ pub async fn requests(log: fn(&str), req: Request, next: Next) -> Response {
         tail,
         start,
         log,
+        shutdown,
         ended: false,
         logged: false,
     };
@@ -70,6 +78,7 @@ struct Logged {
     tail: String,
     start: Instant,
     log: fn(&str),
+    shutdown: CancellationToken,
     ended: bool,
     logged: bool,
 }
@@ -80,7 +89,13 @@ impl Logged {
             return;
         }
         self.logged = true;
-        let left = if self.ended { "" } else { ", client left" };
+        let left = if self.shutdown.is_cancelled() {
+            ", server shutting down"
+        } else if self.ended {
+            ""
+        } else {
+            ", client left"
+        };
         (self.log)(&format!(
             "{} {}{}{left}",
             self.line,

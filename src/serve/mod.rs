@@ -225,8 +225,9 @@ impl App {
             }));
         }
         if let Some(log) = self.state.cfg.log {
+            let shutdown = self.state.cancel.clone();
             router = router.layer(middleware::from_fn(move |req: Request, next: Next| {
-                log::requests(log, req, next)
+                log::requests(log, shutdown.clone(), req, next)
             }));
         }
         router
