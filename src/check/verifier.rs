@@ -470,6 +470,12 @@ fn h(id: &str) -> u64 {
     super::strict::id_hash(id)
 }
 
+/// The owner on record for `id`, looked up only for a tagged event (`tag`): an untagged
+/// continuation agrees with any owner, and most continuations are untagged.
+fn tagged<'a>(owners: &'a Owners, id: &str, tag: &Option<String>) -> Option<&'a Option<String>> {
+    tag.as_ref().and_then(|_| owners.get(&h(id)))
+}
+
 impl OwnerBuckets {
     /// Ownership carried over from replayed messages (MESSAGES_SNAPSHOT, the RUN_STARTED
     /// `input` echo): each message's owner goes in the bucket its role streams through, and an
@@ -770,7 +776,7 @@ impl Verify {
                         vec![id.to_string()],
                     );
                 }
-                Self::continuation(t, "message", id, &et, r.owners.message.get(&h(id)))?;
+                Self::continuation(t, "message", id, &et, tagged(&r.owners.message, id, &et))?;
                 if ev.kind == Some(EventType::TextMessageEnd) {
                     r.text.shift_remove(id);
                 }
@@ -839,7 +845,13 @@ impl Verify {
                         vec![id.to_string()],
                     );
                 }
-                Self::continuation(t, "tool call", id, &et, r.owners.tool_call.get(&h(id)))?;
+                Self::continuation(
+                    t,
+                    "tool call",
+                    id,
+                    &et,
+                    tagged(&r.owners.tool_call, id, &et),
+                )?;
                 if ev.kind == Some(EventType::ToolCallEnd) {
                     r.tools.shift_remove(id);
                 }
@@ -948,7 +960,7 @@ impl Verify {
                     "reasoning message",
                     id,
                     &et,
-                    r.owners.reasoning.get(&h(id)),
+                    tagged(&r.owners.reasoning, id, &et),
                 )?;
                 if ev.kind != Some(EventType::ReasoningMessageContent) {
                     open.shift_remove(id);
@@ -980,7 +992,7 @@ impl Verify {
             }
             Some(EventType::ActivityDelta) => {
                 let id = s(ev, "messageId").unwrap_or("");
-                Self::continuation(t, "activity", id, &et, r.owners.activity.get(&h(id)))?;
+                Self::continuation(t, "activity", id, &et, tagged(&r.owners.activity, id, &et))?;
             }
             Some(EventType::SubagentStarted) => {
                 let Some(id) = et else {
