@@ -55,8 +55,8 @@ fn utf8(buf: Vec<u8>) -> String {
 }
 
 /// A state object (normalized, as [`ModelEvent::State`] holds it) whose first entry is its
-/// `messages` list, kept apart: the messages shared (a parse thread's cache hands out the
-/// same message to every state that repeats it), and the state's JSON text written once: a
+/// `messages` list, kept apart: the messages shared (the parse threads' reader,
+/// [`crate::wire::state`], hands out the same message to states that repeat it), and the state's JSON text written once: a
 /// short state's whole, a long one's after the list, to be written from its parts
 /// ([`EncodedState::with_json_parts`]), not copied into one string (a state of megabyte
 /// messages held a second time, and a fresh copy made for every state).
@@ -314,7 +314,7 @@ pub enum ModelEvent {
     State {
         state: Value,
     },
-    /// A [`ModelEvent::State`] made on a parse thread with its JSON text written there
+    /// A [`ModelEvent::State`] whose messages are shared, their JSON text written once
     /// ([`EncodedState`]): the mapper reads its messages as it reads a `State`'s, and the
     /// sinks write the text instead of the tree.
     EncodedState(Box<EncodedState>),

@@ -245,14 +245,14 @@ impl Checker {
         let bad = matches!(disposition, Disposition::Bad(_));
         if bad
             && matches!(self.family, None | Some(Family::Agui))
-            && transport::unknown_agui_type(&rec.value)
+            && transport::unknown_agui_type(rec.value())
         {
             // An event of a type AG-UI 1.0 does not have (`runStarted`): the client reads it
             // and its enforcement drops it, as the converter does (no event index).
             self.pending_bad = None;
             self.family = Some(Family::Agui);
             let mut issues = vec![];
-            schema::check_ev(&ev::Ev::of(&rec.value), &mut issues);
+            schema::check_ev(&ev::Ev::of(rec.value()), &mut issues);
             self.ctx.at(&rec.origin, None, None, None);
             for issue in issues {
                 self.ctx.report(issue.rule, vec![], issue.message);
