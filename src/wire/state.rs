@@ -96,7 +96,7 @@ impl State {
     /// list and that has no `lc` or `__lc_escaped__` key (normalising would replace it whole);
     /// `None` for any other.
     pub fn read(text: &str) -> Option<State> {
-        let entries: Vec<(String, Box<RawValue>)> = serde_json::from_str::<Entries>(text).ok()?.0;
+        let entries = serde_json::from_str::<Entries>(text).ok()?.0;
         let (first, list) = entries.first()?;
         let special = |k: &String| k == "lc" || k == "__lc_escaped__";
         if first != "messages" || entries.iter().any(|(k, _)| special(k)) {
@@ -143,22 +143,22 @@ impl State {
 /// An object's entries in order, a repeated key's last value in its first place (as a tree
 /// keeps it). serde derive has no ordered map of raw values: this visitor is the one place
 /// the readers need one.
-struct Entries(Vec<(String, Box<RawValue>)>);
+struct Entries<'a>(Vec<(String, &'a RawValue)>);
 
-impl<'de> serde::Deserialize<'de> for Entries {
+impl<'de: 'a, 'a> serde::Deserialize<'de> for Entries<'a> {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V;
-        impl<'de> serde::de::Visitor<'de> for V {
-            type Value = Entries;
+        struct V<'a>(std::marker::PhantomData<&'a ()>);
+        impl<'de: 'a, 'a> serde::de::Visitor<'de> for V<'a> {
+            type Value = Entries<'a>;
             fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
                 f.write_str("an object")
             }
             fn visit_map<A: serde::de::MapAccess<'de>>(
                 self,
                 mut m: A,
-            ) -> Result<Entries, A::Error> {
-                let mut out: Vec<(String, Box<RawValue>)> = Vec::new();
-                while let Some((k, v)) = m.next_entry::<String, Box<RawValue>>()? {
+            ) -> Result<Entries<'a>, A::Error> {
+                let mut out: Vec<(String, &'a RawValue)> = Vec::new();
+                while let Some((k, v)) = m.next_entry::<String, &'a RawValue>()? {
                     match out.iter_mut().find(|(key, _)| *key == k) {
                         Some(slot) => slot.1 = v,
                         None => out.push((k, v)),
@@ -167,6 +167,6 @@ impl<'de> serde::Deserialize<'de> for Entries {
                 Ok(Entries(out))
             }
         }
-        d.deserialize_map(V)
+        d.deserialize_map(V(std::marker::PhantomData))
     }
 }

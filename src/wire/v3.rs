@@ -134,9 +134,13 @@ impl Event {
         if !is_event(v) {
             return None;
         }
+        let text;
         let params = match v.get("params") {
             None => None,
-            Some(p @ Value::Object(_)) => Some(serde_json::from_str(&p.to_string()).ok()?),
+            Some(p @ Value::Object(_)) => {
+                text = p.to_string();
+                Some(serde_json::from_str(&text).ok()?)
+            }
             Some(other) => {
                 return Some(Event {
                     seq: v.get("seq").cloned(),
@@ -223,19 +227,21 @@ fn typed<T: DeserializeOwned>(text: &str) -> Result<T, Value> {
     }
 }
 
+// What is passed on is borrowed from the line (`&RawValue`): a state of megabytes is not
+// copied to be read.
 #[derive(Deserialize)]
-struct Envelope {
+struct Envelope<'a> {
     #[serde(rename = "type")]
     kind: String,
     #[serde(default, deserialize_with = "present")]
     seq: Option<Value>,
     method: String,
-    #[serde(default, deserialize_with = "present")]
-    params: Option<ParamsWire>,
+    #[serde(borrow, default, deserialize_with = "present")]
+    params: Option<ParamsWire<'a>>,
 }
 
 #[derive(Deserialize)]
-struct ParamsWire {
+struct ParamsWire<'a> {
     #[serde(default, deserialize_with = "present")]
     namespace: Option<Value>,
     #[serde(default, deserialize_with = "present")]
@@ -244,8 +250,8 @@ struct ParamsWire {
     node: Option<Value>,
     #[serde(default, deserialize_with = "present")]
     interrupts: Option<Value>,
-    #[serde(default, deserialize_with = "present")]
-    data: Option<Box<RawValue>>,
+    #[serde(borrow, default, deserialize_with = "present")]
+    data: Option<&'a RawValue>,
 }
 
 #[derive(Deserialize)]
@@ -290,13 +296,13 @@ struct UpdateWire {
     node: Option<Value>,
 }
 
-impl Envelope {
+impl Envelope<'_> {
     fn resolve(self) -> Event {
         let params = match self.params {
             None => Params::Absent,
             Some(p) => {
                 let root = namespace_key(p.namespace.as_ref()).is_empty();
-                let data = data_of(&self.method, p.data.as_deref(), p.node.as_ref(), root);
+                let data = data_of(&self.method, p.data, p.node.as_ref(), root);
                 Params::Object {
                     namespace: p.namespace,
                     timestamp: p.timestamp,
