@@ -22,6 +22,7 @@ pub mod mapper;
 pub mod model;
 pub mod pipeline;
 pub mod recent;
+pub mod report;
 pub mod replay;
 pub mod serve;
 pub mod sink;
