@@ -194,7 +194,10 @@ pub fn build(src: &Sources<'_>) -> Report {
         .collect();
 
     // Which run resumed which interrupt, and which run raised it.
-    let run_of_event = |idx: u64| runs.partition_point(|r| r.first_event <= idx).checked_sub(1);
+    let run_of_event = |idx: u64| {
+        runs.partition_point(|r| r.first_event <= idx)
+            .checked_sub(1)
+    };
     let mut resumed_by: HashMap<&str, usize> = HashMap::new();
     for (idx, r) in &src.collected.resumes {
         if let Some(run) = run_of_event(*idx) {
@@ -418,7 +421,9 @@ fn detail(
                 // Findings at the run's start go to its first item.
                 if let Some(fs) = at_entry.get(&(start + k)) {
                     if let Some(first) = items.first_mut() {
-                        first.findings.extend(fs.iter().take(ITEM_FINDINGS).map(|f| view(f)));
+                        first
+                            .findings
+                            .extend(fs.iter().take(ITEM_FINDINGS).map(|f| view(f)));
                         continue;
                     }
                     item.kind = "other";
@@ -546,15 +551,11 @@ fn detail(
                 item.id = Some(id.clone());
                 item.name = Some(reason.clone());
                 item.text = message.as_ref().map(|m| clipped(m, 2000));
-                item.args = src
-                    .collected
-                    .interrupt_payloads
-                    .get(id)
-                    .map(|p| Clipped {
-                        text: p.clone(),
-                        more: 0,
-                        json: true,
-                    });
+                item.args = src.collected.interrupt_payloads.get(id).map(|p| Clipped {
+                    text: p.clone(),
+                    more: 0,
+                    json: true,
+                });
                 item.link = links.resumed_by.get(id.as_str()).map(|&i| run_n(i));
                 bar = Some((0, "interrupt", format!("interrupt: {reason}")));
             }
@@ -583,9 +584,15 @@ fn detail(
             let s = clock.pos(e.index, e.ts);
             let end = match (e.end_index, &e.line) {
                 (Some(ei), _) => clock.pos(ei, e.end_ts),
-                (None, Line::StepStart { finished: false, .. }) => {
-                    clock.pos(run.end_event.unwrap_or(first_event + run.events), run.last_ts)
-                }
+                (
+                    None,
+                    Line::StepStart {
+                        finished: false, ..
+                    },
+                ) => clock.pos(
+                    run.end_event.unwrap_or(first_event + run.events),
+                    run.last_ts,
+                ),
                 _ => s,
             };
             let mut info = format!("{} event{}", e.events, if e.events == 1 { "" } else { "s" });

@@ -87,8 +87,7 @@ pub fn capture(ev: &Value) -> Seen<'_> {
             }
         }
         "RUN_FINISHED" => {
-            if let Some(Value::Array(list)) = ev.get("outcome").and_then(|o| o.get("interrupts"))
-            {
+            if let Some(Value::Array(list)) = ev.get("outcome").and_then(|o| o.get("interrupts")) {
                 seen.interrupts = list
                     .iter()
                     .map(|i| (str_of(i, "id").unwrap_or_default(), i))

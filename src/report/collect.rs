@@ -275,10 +275,8 @@ impl Collected {
                         c.end_ts = last_ts;
                         if let Some(u) = usage {
                             c.model = u.model.clone();
-                            c.tokens = Some((
-                                u.input_tokens.unwrap_or(0),
-                                u.output_tokens.unwrap_or(0),
-                            ));
+                            c.tokens =
+                                Some((u.input_tokens.unwrap_or(0), u.output_tokens.unwrap_or(0)));
                         }
                     }
                 }

@@ -93,9 +93,10 @@ impl ReportBuilder {
         let timeline = self.explainer.timeline();
         let now = timeline.current_run().map(|_| timeline.runs().len() - 1);
         if let Some(prev) = self.open_run.filter(|&p| Some(p) != now) {
-            let failed = timeline.runs().get(prev).is_some_and(|r| {
-                matches!(r.outcome, Outcome::Error { .. } | Outcome::NoTerminal)
-            });
+            let failed = timeline
+                .runs()
+                .get(prev)
+                .is_some_and(|r| matches!(r.outcome, Outcome::Error { .. } | Outcome::NoTerminal));
             self.collected.run_ended(prev, failed);
         }
         self.open_run = now;

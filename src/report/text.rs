@@ -126,6 +126,9 @@ mod tests {
         assert_eq!(cut.text.len(), 20);
         assert!(cut.more > 0);
         let plain = payload("not json", 3);
-        assert_eq!((plain.text.as_str(), plain.more, plain.json), ("not", 5, false));
+        assert_eq!(
+            (plain.text.as_str(), plain.more, plain.json),
+            ("not", 5, false)
+        );
     }
 }

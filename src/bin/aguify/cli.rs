@@ -227,6 +227,8 @@ pub enum ReportFormat {
     Github,
     Junit,
     Sarif,
+    /// A summary for a CI job page (`$GITHUB_STEP_SUMMARY`); see docs/check.md
+    Markdown,
 }
 
 #[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
