@@ -130,7 +130,18 @@ async function check(name, file, expect, extra = {}) {
     });
     // Everything drawn, as for printing.
     await page.evaluate(() => window.dispatchEvent(new Event("beforeprint")));
-    const dom = await page.evaluate(() => document.body.textContent);
+    // The drawn page only (not the data script): the answers in the transcript's assistant
+    // items, the tool names in its tool call items and on the lane view's tool bars.
+    const dom = await page.evaluate(() => {
+      const text = (sel) => [...document.querySelectorAll(sel)].map((e) => e.textContent).join("\n");
+      const titles = (sel) => [...document.querySelectorAll(sel)].map((e) => e.title).join("\n");
+      return {
+        all: document.getElementById("app").textContent,
+        answers: text(".item.assistant .msg"),
+        tools: text(".item.tool .top"),
+        toolBars: titles(".bar.k-tool"),
+      };
+    });
     if (errors.length) fail(name, `console errors: ${errors.slice(0, 3).join(" | ")}`);
     if (requests.length) fail(name, `network requests: ${requests.slice(0, 3).join(", ")}`);
     if (expect) {
@@ -138,15 +149,16 @@ async function check(name, file, expect, extra = {}) {
         fail(name, `lane view not drawn: ${JSON.stringify(lanes)}`);
       }
       for (const a of expect.answers) {
-        if (!dom.includes(a)) fail(name, `answer text missing: ${JSON.stringify(a.slice(0, 80))}`);
+        if (!dom.answers.includes(a)) fail(name, `answer text missing: ${JSON.stringify(a.slice(0, 80))}`);
       }
       for (const t of expect.tools) {
-        if (!dom.includes(t)) fail(name, `tool name missing: ${t}`);
+        if (!dom.tools.includes(t)) fail(name, `tool name missing from the transcript: ${t}`);
+        if (!dom.toolBars.includes(t)) fail(name, `tool name missing from the lanes: ${t}`);
       }
       if (extra.tools && !expect.tools.length) fail(name, "the recording has no tool call");
-      if (extra.failed && !dom.includes("Why it failed")) fail(name, "no diagnosis");
-      if (extra.interrupt && !dom.includes("answered by the resume of")) fail(name, "interrupt not linked to its resume");
-      if (extra.reasoning && !dom.includes("chars of reasoning")) fail(name, "no reasoning block");
+      if (extra.failed && !dom.all.includes("Why it failed")) fail(name, "no diagnosis");
+      if (extra.interrupt && !dom.all.includes("answered by the resume of")) fail(name, "interrupt not linked to its resume");
+      if (extra.reasoning && !dom.all.includes("chars of reasoning")) fail(name, "no reasoning block");
     }
     return { renderMs, lanes };
   } finally {
