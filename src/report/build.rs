@@ -436,9 +436,11 @@ fn detail(
                 let o = outcome(summary);
                 item.kind = "end";
                 item.name = Some(o.kind.to_string());
+                // An error's message is the run error item's already.
                 item.text = o
                     .message
                     .as_ref()
+                    .filter(|_| !entries.iter().any(|x| matches!(x.line, Line::Error { .. })))
                     .map(|m| budget.clip(m, TEXT_BYTES))
                     .or_else(|| {
                         (!o.interrupts.is_empty()).then(|| {
@@ -582,18 +584,20 @@ fn detail(
         }
         if let Some((depth, kind, label)) = bar {
             let s = clock.pos(e.index, e.ts);
-            let end = match (e.end_index, &e.line) {
-                (Some(ei), _) => clock.pos(ei, e.end_ts),
-                (
-                    None,
-                    Line::StepStart {
-                        finished: false, ..
-                    },
-                ) => clock.pos(
+            // Spans the run's end cut off last until it.
+            let open_at_end = match &e.line {
+                Line::StepStart { finished, .. } => !finished,
+                Line::Tool { result, .. } => result.is_none() && failed(run),
+                Line::Text { cut, .. } | Line::Reasoning { cut, .. } => *cut,
+                _ => false,
+            };
+            let end = match e.end_index {
+                _ if open_at_end => clock.pos(
                     run.end_event.unwrap_or(first_event + run.events),
                     run.last_ts,
                 ),
-                _ => s,
+                Some(ei) => clock.pos(ei, e.end_ts),
+                None => s,
             };
             let mut info = format!("{} event{}", e.events, if e.events == 1 { "" } else { "s" });
             if let Some(d) = e.duration_ms() {

@@ -163,7 +163,7 @@
           var el = h("div", {
             class: "bar k-" + b.kind, title: tip,
             style: "left:" + left.toFixed(3) + "%;width:" + width.toFixed(3) + "%",
-            text: b.label
+            text: width > 3 ? b.label : ""
           });
           el.addEventListener("click", function () {
             var prev = box.querySelector(".bar.sel");
