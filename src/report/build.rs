@@ -54,8 +54,42 @@ fn view(f: &Finding) -> FindingView {
     }
 }
 
+/// Entries by input file, each file's as `(line, entry index)` sorted by line: where a
+/// finding about a line (and no event) is shown.
+struct ByLine<'a>(HashMap<&'a str, Vec<(u64, usize)>>);
+
+impl<'a> ByLine<'a> {
+    fn new(entries: &'a [Entry]) -> Self {
+        let mut m: HashMap<&str, Vec<(u64, usize)>> = HashMap::new();
+        for (i, e) in entries.iter().enumerate() {
+            m.entry(&e.origin.file)
+                .or_default()
+                .push((e.origin.line, i));
+        }
+        for v in m.values_mut() {
+            v.sort_unstable();
+        }
+        ByLine(m)
+    }
+
+    /// The first entry of the line, else the last one before it.
+    fn find(&self, file: &str, line: u64) -> Option<usize> {
+        let v = self.0.get(file)?;
+        let at = v.partition_point(|(l, _)| *l < line);
+        match v.get(at) {
+            Some((l, i)) if *l == line => Some(*i),
+            _ => at.checked_sub(1).map(|k| v[k].1),
+        }
+    }
+}
+
 /// Where a finding is shown: `(run, entry)` indices, or nowhere in a run.
-fn place(f: &Finding, entries: &[Entry], runs: &[RunSummary]) -> Option<(usize, usize)> {
+fn place(
+    f: &Finding,
+    entries: &[Entry],
+    by_line: &ByLine<'_>,
+    runs: &[RunSummary],
+) -> Option<(usize, usize)> {
     let entry = match f.event_index {
         Some(idx) => {
             let last = entries.partition_point(|e| e.index <= idx).checked_sub(1)?;
@@ -69,19 +103,7 @@ fn place(f: &Finding, entries: &[Entry], runs: &[RunSummary]) -> Option<(usize, 
                 })
                 .unwrap_or(last)
         }
-        None => {
-            let same = |e: &Entry| e.origin.file == f.file;
-            let exact = entries.iter().position(|e| {
-                same(e)
-                    && (e.origin.line == f.line
-                        || e.end_origin.as_ref().is_some_and(|o| o.line == f.line))
-            });
-            exact.or_else(|| {
-                entries
-                    .iter()
-                    .rposition(|e| same(e) && e.origin.line <= f.line)
-            })?
-        }
+        None => by_line.find(&f.file, f.line)?,
     };
     let run = runs
         .partition_point(|r| r.first_entry <= entry)
@@ -151,11 +173,12 @@ pub fn build(src: &Sources<'_>) -> Report {
     let mut loose = Vec::new();
     let mut per_run: HashMap<usize, (u64, u64)> = HashMap::new();
     let mut by_rule: BTreeMap<&'static str, (Severity, u64)> = BTreeMap::new();
+    let by_line = ByLine::new(entries);
     for f in src.findings {
         let c = by_rule.entry(f.rule).or_insert((f.severity, 0));
         c.1 += 1;
         c.0 = c.0.max(f.severity);
-        match place(f, entries, runs) {
+        match place(f, entries, &by_line, runs) {
             Some((r, e)) => {
                 at_entry.entry(e).or_default().push(f);
                 let c = per_run.entry(r).or_default();
@@ -256,12 +279,12 @@ pub fn build(src: &Sources<'_>) -> Report {
             reasoning: run.reasoning,
             tokens: run.tokens,
             duration_ms: run.duration_ms(),
-            resumes: src
-                .collected
-                .resumes
-                .iter()
-                .filter(|(idx, _)| run_of_event(*idx) == Some(i))
-                .count(),
+            resumes: {
+                let r = &src.collected.resumes;
+                let next = runs.get(i + 1).map_or(u64::MAX, |n| n.first_event);
+                r.partition_point(|x| x.0 < next)
+                    .saturating_sub(r.partition_point(|x| x.0 < run.first_event))
+            },
             errors,
             warnings,
             diagnosis,
@@ -365,7 +388,19 @@ fn detail(
     let entries = &all[start..end];
     let first_event = run.first_event;
     let next_event = runs.get(r + 1).map_or(u64::MAX, |n| n.first_event);
-    let in_run = |idx: u64| idx >= first_event && idx < next_event;
+    // The run's part of a list in event order.
+    fn part<T>(list: &[T], key: impl Fn(&T) -> u64, from: u64, to: u64) -> &[T] {
+        let a = list.partition_point(|x| key(x) < from);
+        let b = list.partition_point(|x| key(x) < to).max(a);
+        &list[a..b]
+    }
+    // The input line of the run's first entry at or after an event.
+    let origin_at = |idx: u64| {
+        let k = entries.partition_point(|e| e.index < idx);
+        entries
+            .get(k)
+            .map_or_else(|| at(&run.origin), |e| at(&e.origin))
+    };
     let clock = Clock::new(run, entries);
     let rel = |e: &Entry| clock.ms.then(|| clock.pos(e.index, e.ts));
     let mut budget = Budget(RUN_TEXT_BYTES);
@@ -374,7 +409,7 @@ fn detail(
 
     let mut items: Vec<Item> = Vec::new();
     // What started the run: the resumes, then the user's new messages.
-    for (_, rv) in src.collected.resumes.iter().filter(|(i, _)| in_run(*i)) {
+    for (_, rv) in part(&src.collected.resumes, |r| r.0, first_event, next_event) {
         items.push(Item {
             kind: "resume",
             at: at(&run.origin),
@@ -393,14 +428,10 @@ fn detail(
             ..Item::default()
         });
     }
-    for (idx, text) in src.collected.users.iter().filter(|(i, _)| in_run(*i)) {
-        let origin = entries
-            .iter()
-            .find(|e| e.index >= *idx)
-            .map_or_else(|| at(&run.origin), |e| at(&e.origin));
+    for (idx, text) in part(&src.collected.users, |u| u.0, first_event, next_event) {
         items.push(Item {
             kind: "user",
-            at: origin,
+            at: origin_at(*idx),
             text: Some(budget.clip(text, TEXT_BYTES)),
             ..Item::default()
         });
@@ -623,7 +654,12 @@ fn detail(
         }
         items.push(item);
     }
-    for c in src.collected.model_calls.iter().filter(|c| in_run(c.start)) {
+    for c in part(
+        &src.collected.model_calls,
+        |c| c.start,
+        first_event,
+        next_event,
+    ) {
         let s = clock.pos(c.start, c.start_ts);
         let e = c.end.map_or(s, |ei| clock.pos(ei, c.end_ts)).max(s);
         let mut info = String::new();
@@ -638,10 +674,7 @@ fn detail(
             info.push_str("never finished · ");
         }
         info.push_str(&c.message_id);
-        let origin = entries
-            .iter()
-            .find(|e| e.index >= c.start)
-            .map_or_else(|| at(&run.origin), |e| at(&e.origin));
+        let origin = origin_at(c.start);
         bars.push((
             0,
             Bar {
