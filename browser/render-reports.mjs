@@ -155,6 +155,11 @@ async function check(name, file, expect, extra = {}) {
         if (!dom.tools.includes(t)) fail(name, `tool name missing from the transcript: ${t}`);
         if (!dom.toolBars.includes(t)) fail(name, `tool name missing from the lanes: ${t}`);
       }
+      // It prints (print styles, every run drawn, details opened by `beforeprint`).
+      await page.emulateMedia({ media: "print" });
+      const pdf = await page.pdf({ format: "A4" });
+      await page.emulateMedia({ media: null });
+      if (pdf.length < 1000) fail(name, `printed to ${pdf.length} bytes of PDF`);
       if (extra.tools && !expect.tools.length) fail(name, "the recording has no tool call");
       if (extra.failed && !dom.all.includes("Why it failed")) fail(name, "no diagnosis");
       if (extra.interrupt && !dom.all.includes("answered by the resume of")) fail(name, "interrupt not linked to its resume");
