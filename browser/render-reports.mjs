@@ -8,7 +8,8 @@
 //        [--screenshot docs/report.png] [--timing LOG]
 //
 // --big LOG     also a large generated log (CI: a 10 MB one from examples/gen_logs.rs)
-// --all         also every recording of testdata/recordings and every case of testdata/check
+// --all         also every recording of testdata/recordings and testdata/pending and every
+//               case of testdata/check
 // --timing LOG  report LOG's page size, aguify's time and the browser's render time only
 import { chromium } from "playwright-core";
 import { execFileSync } from "node:child_process";
@@ -213,6 +214,7 @@ try {
         }
       };
       walk(path.join(root, "testdata/recordings"));
+      walk(path.join(root, "testdata/pending"));
       const recordings = files.length;
       walk(path.join(root, "testdata/check"));
       let i = 0;
