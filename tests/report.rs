@@ -163,3 +163,26 @@ fn the_page_stays_within_its_byte_bound() {
     };
     assert!(kept(true) > 0, "{} {}", kept(true), kept(false));
 }
+
+#[test]
+fn findings_sit_at_their_event_with_the_rules_text() {
+    let file = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("testdata/check/35-rule09-text-start-already-open.ndjson")
+        .to_string_lossy()
+        .into_owned();
+    let r = report_with(std::slice::from_ref(&file), LIMITS);
+    assert_eq!((r.errors, r.warnings), (1, 0));
+    let run = &r.runs[0];
+    assert_eq!(run.errors, 1);
+    let with: Vec<&Item> = items(run)
+        .iter()
+        .filter(|i| !i.findings.is_empty())
+        .collect();
+    assert_eq!(with.len(), 1);
+    assert_eq!(with[0].kind, "assistant");
+    let f = &with[0].findings[0];
+    assert_eq!((f.rule, f.event), ("AGX109", Some(2)));
+    assert_eq!(f.at, format!("{file}:3"));
+    let rule = &r.rules["AGX109"];
+    assert!(!rule.explanation.is_empty() && !rule.fix.is_empty());
+}

@@ -449,11 +449,11 @@ fn detail(
         let mut bar: Option<(usize, &'static str, String)> = None;
         match &e.line {
             Line::RunStart { .. } | Line::StepEnd { .. } | Line::Notes => {
-                // Findings at the run's start go to its first item.
+                // Findings at the run's start go to what started it (a resume, the user's
+                // message); at a node's end, to the item before.
                 if let Some(fs) = at_entry.get(&(start + k)) {
-                    if let Some(first) = items.first_mut() {
-                        first
-                            .findings
+                    if let Some(prev) = items.last_mut() {
+                        prev.findings
                             .extend(fs.iter().take(ITEM_FINDINGS).map(|f| view(f)));
                         continue;
                     }
