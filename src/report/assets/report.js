@@ -233,14 +233,15 @@
     var failed = run.outcome.kind === "error" || run.outcome.kind === "no_terminal";
     var sec = h("section", { class: "run" + (failed ? " failed" : ""), id: "run-" + run.n },
       h("h2", null, "Run " + run.n, h("span", { class: "badge " + run.outcome.kind, text: run.outcome.kind.replace("_", " ") }),
-        h("span", { class: "muted mono", text: run.file })),
-      run.diagnosis ? diagnosis(run.diagnosis) : null,
-      header(run));
+        h("span", { class: "muted mono", text: run.file })));
     var body = h("div", { class: "body" });
     sec.appendChild(body);
+    // Everything below the title is drawn when the run comes near the screen.
     sec._render = function () {
       if (sec._done) return;
       sec._done = true;
+      if (run.diagnosis) body.appendChild(diagnosis(run.diagnosis));
+      body.appendChild(header(run));
       var d = run.detail;
       if (!d) {
         body.appendChild(h("p", { class: "muted", text: "Lanes and transcript of this run are left out to keep the report under " + bytes(data.limits.max_bytes) + "; `aguify timeline` shows it whole." }));
