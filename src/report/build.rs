@@ -4,7 +4,7 @@
 
 use std::collections::{BTreeMap, HashMap};
 
-use super::collect::Collected;
+use super::collect::{Collected, ModelCall, RunStates};
 use super::lanes;
 use super::model::{
     Axis, Bar, Detail, FindingView, Item, Limits, Outcome, Report, RuleCount, RuleText, Run,
@@ -402,7 +402,6 @@ fn detail(
             .map_or_else(|| at(&run.origin), |e| at(&e.origin))
     };
     let clock = Clock::new(run, entries);
-    let rel = |e: &Entry| clock.ms.then(|| clock.pos(e.index, e.ts));
     let mut budget = Budget(RUN_TEXT_BYTES);
     let states = src.collected.states.get(&r);
     let run_n = |i: usize| i + 1;
@@ -439,256 +438,62 @@ fn detail(
 
     let mut bars: Vec<(usize, Bar)> = Vec::new();
     let mut item_of_message: HashMap<&str, usize> = HashMap::new();
+    let mut cx = ItemCx {
+        budget,
+        states,
+        payloads: &src.collected.interrupt_payloads,
+        links,
+        has_error: entries.iter().any(|x| matches!(x.line, Line::Error { .. })),
+    };
     for (k, e) in entries.iter().enumerate() {
-        let mut item = Item {
-            at: at(&e.origin),
-            ms: rel(e),
-            ..Item::default()
+        let findings = at_entry.get(&(start + k));
+        let Some((mut item, bar)) = entry_item(e, &mut cx) else {
+            // Findings at the run's start go to what started it (a resume, the user's
+            // message); at a node's end, to the item before.
+            match (findings, items.last_mut()) {
+                (Some(fs), Some(prev)) => prev
+                    .findings
+                    .extend(fs.iter().take(ITEM_FINDINGS).map(|f| view(f))),
+                (Some(fs), None) => items.push(Item {
+                    kind: "other",
+                    name: Some("run started".into()),
+                    at: at(&e.origin),
+                    findings: fs.iter().take(ITEM_FINDINGS).map(|f| view(f)).collect(),
+                    ..Item::default()
+                }),
+                (None, _) => {}
+            }
+            continue;
         };
-        let span = |e: &Entry| e.duration_ms();
-        let mut bar: Option<(usize, &'static str, String)> = None;
-        match &e.line {
-            Line::RunStart { .. } | Line::StepEnd { .. } | Line::Notes => {
-                // Findings at the run's start go to what started it (a resume, the user's
-                // message); at a node's end, to the item before.
-                if let Some(fs) = at_entry.get(&(start + k)) {
-                    if let Some(prev) = items.last_mut() {
-                        prev.findings
-                            .extend(fs.iter().take(ITEM_FINDINGS).map(|f| view(f)));
-                        continue;
-                    }
-                    item.kind = "other";
-                    item.name = Some("run started".into());
-                } else {
-                    continue;
-                }
-            }
-            Line::RunEnd(summary) => {
-                let o = outcome(summary);
-                item.kind = "end";
-                item.name = Some(o.kind.to_string());
-                // An error's message is the run error item's already.
-                item.text = o
-                    .message
-                    .as_ref()
-                    .filter(|_| !entries.iter().any(|x| matches!(x.line, Line::Error { .. })))
-                    .map(|m| budget.clip(m, TEXT_BYTES))
-                    .or_else(|| {
-                        (!o.interrupts.is_empty()).then(|| {
-                            let ids: Vec<&str> =
-                                o.interrupts.iter().map(|(i, _)| i.as_str()).collect();
-                            clipped(&format!("interrupts: {}", ids.join(", ")), 1000)
-                        })
-                    });
-                item.status = o.code;
-            }
-            Line::StepStart { name, finished } => {
-                item.kind = "step";
-                item.name = Some(name.clone());
-                item.dur_ms = span(e);
-                if !finished {
-                    item.status = Some("not finished".into());
-                }
-                bar = Some((e.depth, "step", name.clone()));
-            }
-            Line::Text {
-                id,
-                role,
-                text,
-                cut,
-            } => {
-                item.kind = if role == "user" { "user" } else { "assistant" };
-                item.name = Some(role.clone());
-                item.id = Some(id.clone());
-                item.text = Some(budget.clip(text, TEXT_BYTES));
-                item.dur_ms = span(e);
-                if *cut {
-                    item.status = Some("cut off".into());
-                }
-                item_of_message.insert(id.as_str(), items.len());
-                bar = Some((0, "text", one_line_cut(text, 60)));
-            }
-            Line::Reasoning {
-                id,
-                text,
-                encrypted,
-                cut,
-            } => {
-                item.kind = "reasoning";
-                item.id = Some(id.clone());
-                item.text = Some(budget.clip(text, REASONING_BYTES));
-                item.dur_ms = span(e);
-                if *encrypted > 0 {
-                    item.name = Some(format!("{encrypted} encrypted"));
-                }
-                if *cut {
-                    item.status = Some("cut off".into());
-                }
-                item_of_message.entry(id.as_str()).or_insert(items.len());
-                bar = Some((0, "reasoning", one_line_cut(text, 60)));
-            }
-            Line::Tool {
-                id,
-                name,
-                args,
-                args_done,
-                streamed_output,
-                result,
-                error,
-            } => {
-                item.kind = "tool";
-                item.name = Some(name.clone());
-                item.id = Some(id.clone());
-                item.args = Some(budget.payload(args, TOOL_BYTES));
-                item.result = result.as_ref().map(|r| budget.payload(r, TOOL_BYTES));
-                item.dur_ms = span(e);
-                item.status = if *error {
-                    Some("error".into())
-                } else if result.is_none() {
-                    Some(if *args_done {
-                        "no result".into()
-                    } else {
-                        "arguments cut off, no result".into()
-                    })
-                } else {
-                    None
-                };
-                if *streamed_output > 0 {
-                    item.name = Some(format!("{name} (streamed {streamed_output} chars)"));
-                }
-                bar = Some((0, "tool", name.clone()));
-            }
-            Line::State { what, detail } => {
-                item.kind = "state";
-                item.name = Some(what.to_string());
-                item.text = Some(clipped(detail, 1000));
-                if let Some(v) = states.and_then(|s| s.get(e.index)) {
-                    item.state = v.state.clone();
-                    item.changes = v.changes.clone();
-                    item.changes_total = v.changes_total;
-                }
-                bar = Some((0, "state", what.to_string()));
-            }
-            Line::Custom { name, value } => {
-                item.kind = "custom";
-                item.name = Some(name.clone());
-                item.text = Some(budget.payload(value, TOOL_BYTES));
-                bar = Some((0, "custom", name.clone()));
-            }
-            Line::Interrupt {
-                id,
-                reason,
-                message,
-            } => {
-                item.kind = "interrupt";
-                item.id = Some(id.clone());
-                item.name = Some(reason.clone());
-                item.text = message.as_ref().map(|m| clipped(m, 2000));
-                item.args = src.collected.interrupt_payloads.get(id).map(|p| Clipped {
-                    text: p.clone(),
-                    more: 0,
-                    json: true,
-                });
-                item.link = links.resumed_by.get(id.as_str()).map(|&i| run_n(i));
-                bar = Some((0, "interrupt", format!("interrupt: {reason}")));
-            }
-            Line::Error { code, message } => {
-                item.kind = "error";
-                item.name = code.clone();
-                item.text = Some(clipped(message, 4000));
-                bar = Some((0, "error", code.clone().unwrap_or_else(|| "error".into())));
-            }
-            Line::BadLine { message } => {
-                item.kind = "bad";
-                item.text = Some(clipped(message, 2000));
-                bar = Some((0, "bad", "bad line".into()));
-            }
-            Line::Other { what, detail } => {
-                item.kind = "other";
-                item.name = Some(what.clone());
-                item.text = Some(clipped(detail, 2000));
-                bar = Some((0, "other", what.clone()));
-            }
-        }
-        if let Some(fs) = at_entry.get(&(start + k)) {
+        item.ms = clock.ms.then(|| clock.pos(e.index, e.ts));
+        if let Some(fs) = findings {
             item.findings = fs.iter().take(ITEM_FINDINGS).map(|f| view(f)).collect();
         }
+        // A model call links to the answer it streamed, else to its reasoning.
+        match &e.line {
+            Line::Text { id, .. } => {
+                item_of_message.insert(id.as_str(), items.len());
+            }
+            Line::Reasoning { id, .. } => {
+                item_of_message.entry(id.as_str()).or_insert(items.len());
+            }
+            _ => {}
+        }
         if let Some((depth, kind, label)) = bar {
-            let s = clock.pos(e.index, e.ts);
-            // Spans the run's end cut off last until it.
-            let open_at_end = match &e.line {
-                Line::StepStart { finished, .. } => !finished,
-                Line::Tool { result, .. } => result.is_none() && failed(run),
-                Line::Text { cut, .. } | Line::Reasoning { cut, .. } => *cut,
-                _ => false,
-            };
-            let end = match e.end_index {
-                _ if open_at_end => clock.pos(
-                    run.end_event.unwrap_or(first_event + run.events),
-                    run.last_ts,
-                ),
-                Some(ei) => clock.pos(ei, e.end_ts),
-                None => s,
-            };
-            let mut info = format!("{} event{}", e.events, if e.events == 1 { "" } else { "s" });
-            if let Some(d) = e.duration_ms() {
-                info = format!("{} · {info}", timeline::render::ms(d));
-            }
-            if let Some(id) = &item.id {
-                info.push_str(&format!(" · {id}"));
-            }
-            bars.push((
-                depth,
-                Bar {
-                    s,
-                    e: end.max(s),
-                    kind,
-                    label,
-                    at: at(&e.origin),
-                    end_at: e.end_origin.as_ref().filter(|o| **o != e.origin).map(at),
-                    info,
-                    item: Some(items.len()),
-                    n: 1,
-                },
-            ));
+            let b = entry_bar(e, run, &clock, kind, label, &item, items.len());
+            bars.push((depth, b));
         }
         items.push(item);
     }
-    for c in part(
+    let calls = part(
         &src.collected.model_calls,
         |c| c.start,
         first_event,
         next_event,
-    ) {
-        let s = clock.pos(c.start, c.start_ts);
-        let e = c.end.map_or(s, |ei| clock.pos(ei, c.end_ts)).max(s);
-        let mut info = String::new();
-        if let (Some(a), Some(b)) = (c.start_ts, c.end_ts) {
-            info.push_str(&timeline::render::ms(b - a));
-            info.push_str(" · ");
-        }
-        if let Some((i, o)) = c.tokens {
-            info.push_str(&format!("{i} in / {o} out tokens · "));
-        }
-        if c.end.is_none() {
-            info.push_str("never finished · ");
-        }
-        info.push_str(&c.message_id);
-        let origin = origin_at(c.start);
-        bars.push((
-            0,
-            Bar {
-                s,
-                e,
-                kind: "model",
-                label: c.model.clone().unwrap_or_else(|| "model call".into()),
-                at: origin,
-                end_at: None,
-                info,
-                item: item_of_message.get(c.message_id.as_str()).copied(),
-                n: 1,
-            },
-        ));
+    );
+    for c in calls {
+        let b = model_bar(c, &clock, origin_at(c.start), &item_of_message);
+        bars.push((0, b));
     }
 
     let (items, renumber) = fold(items, max_items);
@@ -705,6 +510,257 @@ fn detail(
         lanes: lanes::layout(bars, axis_end, limits_row),
         items,
         snapshots_dropped: states.map_or(0, |s| s.dropped),
+    }
+}
+
+/// What a transcript item needs besides its entry.
+struct ItemCx<'a> {
+    budget: Budget,
+    states: Option<&'a RunStates>,
+    payloads: &'a HashMap<String, String>,
+    links: &'a Links<'a>,
+    /// The run has a run error item (its end item does not repeat the message).
+    has_error: bool,
+}
+
+/// A bar's nesting depth, kind and label.
+type BarSpec = (usize, &'static str, String);
+
+/// An entry's transcript item and, for what the lanes draw, its bar; `None` for entries shown
+/// through others (a run's start, a node's end).
+fn entry_item(e: &Entry, cx: &mut ItemCx<'_>) -> Option<(Item, Option<BarSpec>)> {
+    let mut item = Item {
+        at: at(&e.origin),
+        ..Item::default()
+    };
+    let span = |e: &Entry| e.duration_ms();
+    let mut bar: Option<BarSpec> = None;
+    match &e.line {
+        Line::RunStart { .. } | Line::StepEnd { .. } | Line::Notes => return None,
+        Line::RunEnd(summary) => {
+            let o = outcome(summary);
+            item.kind = "end";
+            item.name = Some(o.kind.to_string());
+            // An error's message is the run error item's already.
+            item.text = o
+                .message
+                .as_ref()
+                .filter(|_| !cx.has_error)
+                .map(|m| cx.budget.clip(m, TEXT_BYTES))
+                .or_else(|| {
+                    (!o.interrupts.is_empty()).then(|| {
+                        let ids: Vec<&str> = o.interrupts.iter().map(|(i, _)| i.as_str()).collect();
+                        clipped(&format!("interrupts: {}", ids.join(", ")), 1000)
+                    })
+                });
+            item.status = o.code;
+        }
+        Line::StepStart { name, finished } => {
+            item.kind = "step";
+            item.name = Some(name.clone());
+            item.dur_ms = span(e);
+            if !finished {
+                item.status = Some("not finished".into());
+            }
+            bar = Some((e.depth, "step", name.clone()));
+        }
+        Line::Text {
+            id,
+            role,
+            text,
+            cut,
+        } => {
+            item.kind = if role == "user" { "user" } else { "assistant" };
+            item.name = Some(role.clone());
+            item.id = Some(id.clone());
+            item.text = Some(cx.budget.clip(text, TEXT_BYTES));
+            item.dur_ms = span(e);
+            if *cut {
+                item.status = Some("cut off".into());
+            }
+            bar = Some((0, "text", one_line_cut(text, 60)));
+        }
+        Line::Reasoning {
+            id,
+            text,
+            encrypted,
+            cut,
+        } => {
+            item.kind = "reasoning";
+            item.id = Some(id.clone());
+            item.text = Some(cx.budget.clip(text, REASONING_BYTES));
+            item.dur_ms = span(e);
+            if *encrypted > 0 {
+                item.name = Some(format!("{encrypted} encrypted"));
+            }
+            if *cut {
+                item.status = Some("cut off".into());
+            }
+            bar = Some((0, "reasoning", one_line_cut(text, 60)));
+        }
+        Line::Tool {
+            id,
+            name,
+            args,
+            args_done,
+            streamed_output,
+            result,
+            error,
+        } => {
+            item.kind = "tool";
+            item.name = Some(name.clone());
+            item.id = Some(id.clone());
+            item.args = Some(cx.budget.payload(args, TOOL_BYTES));
+            item.result = result.as_ref().map(|r| cx.budget.payload(r, TOOL_BYTES));
+            item.dur_ms = span(e);
+            item.status = if *error {
+                Some("error".into())
+            } else if result.is_none() {
+                Some(if *args_done {
+                    "no result".into()
+                } else {
+                    "arguments cut off, no result".into()
+                })
+            } else {
+                None
+            };
+            if *streamed_output > 0 {
+                item.name = Some(format!("{name} (streamed {streamed_output} chars)"));
+            }
+            bar = Some((0, "tool", name.clone()));
+        }
+        Line::State { what, detail } => {
+            item.kind = "state";
+            item.name = Some(what.to_string());
+            item.text = Some(clipped(detail, 1000));
+            if let Some(v) = cx.states.and_then(|s| s.get(e.index)) {
+                item.state = v.state.clone();
+                item.changes = v.changes.clone();
+                item.changes_total = v.changes_total;
+            }
+            bar = Some((0, "state", what.to_string()));
+        }
+        Line::Custom { name, value } => {
+            item.kind = "custom";
+            item.name = Some(name.clone());
+            item.text = Some(cx.budget.payload(value, TOOL_BYTES));
+            bar = Some((0, "custom", name.clone()));
+        }
+        Line::Interrupt {
+            id,
+            reason,
+            message,
+        } => {
+            item.kind = "interrupt";
+            item.id = Some(id.clone());
+            item.name = Some(reason.clone());
+            item.text = message.as_ref().map(|m| clipped(m, 2000));
+            item.args = cx.payloads.get(id).map(|p| Clipped {
+                text: p.clone(),
+                more: 0,
+                json: true,
+            });
+            item.link = cx.links.resumed_by.get(id.as_str()).map(|&i| i + 1);
+            bar = Some((0, "interrupt", format!("interrupt: {reason}")));
+        }
+        Line::Error { code, message } => {
+            item.kind = "error";
+            item.name = code.clone();
+            item.text = Some(clipped(message, 4000));
+            bar = Some((0, "error", code.clone().unwrap_or_else(|| "error".into())));
+        }
+        Line::BadLine { message } => {
+            item.kind = "bad";
+            item.text = Some(clipped(message, 2000));
+            bar = Some((0, "bad", "bad line".into()));
+        }
+        Line::Other { what, detail } => {
+            item.kind = "other";
+            item.name = Some(what.clone());
+            item.text = Some(clipped(detail, 2000));
+            bar = Some((0, "other", what.clone()));
+        }
+    }
+    Some((item, bar))
+}
+
+/// An entry's bar on the run's axis (`index`: its transcript item).
+fn entry_bar(
+    e: &Entry,
+    run: &RunSummary,
+    clock: &Clock,
+    kind: &'static str,
+    label: String,
+    item: &Item,
+    index: usize,
+) -> Bar {
+    let s = clock.pos(e.index, e.ts);
+    // Spans the run's end cut off last until it.
+    let open_at_end = match &e.line {
+        Line::StepStart { finished, .. } => !finished,
+        Line::Tool { result, .. } => result.is_none() && failed(run),
+        Line::Text { cut, .. } | Line::Reasoning { cut, .. } => *cut,
+        _ => false,
+    };
+    let end = match e.end_index {
+        _ if open_at_end => clock.pos(
+            run.end_event.unwrap_or(run.first_event + run.events),
+            run.last_ts,
+        ),
+        Some(ei) => clock.pos(ei, e.end_ts),
+        None => s,
+    };
+    let mut info = format!("{} event{}", e.events, if e.events == 1 { "" } else { "s" });
+    if let Some(d) = e.duration_ms() {
+        info = format!("{} · {info}", timeline::render::ms(d));
+    }
+    if let Some(id) = &item.id {
+        info.push_str(&format!(" · {id}"));
+    }
+    Bar {
+        s,
+        e: end.max(s),
+        kind,
+        label,
+        at: at(&e.origin),
+        end_at: e.end_origin.as_ref().filter(|o| **o != e.origin).map(at),
+        info,
+        item: Some(index),
+        n: 1,
+    }
+}
+
+/// A model call's bar, linked to the transcript item of the message it streamed.
+fn model_bar(
+    c: &ModelCall,
+    clock: &Clock,
+    origin: String,
+    item_of_message: &HashMap<&str, usize>,
+) -> Bar {
+    let s = clock.pos(c.start, c.start_ts);
+    let e = c.end.map_or(s, |ei| clock.pos(ei, c.end_ts)).max(s);
+    let mut info = String::new();
+    if let (Some(a), Some(b)) = (c.start_ts, c.end_ts) {
+        info.push_str(&timeline::render::ms(b - a));
+        info.push_str(" · ");
+    }
+    if let Some((i, o)) = c.tokens {
+        info.push_str(&format!("{i} in / {o} out tokens · "));
+    }
+    if c.end.is_none() {
+        info.push_str("never finished · ");
+    }
+    info.push_str(&c.message_id);
+    Bar {
+        s,
+        e,
+        kind: "model",
+        label: c.model.clone().unwrap_or_else(|| "model call".into()),
+        at: origin,
+        end_at: None,
+        info,
+        item: item_of_message.get(c.message_id.as_str()).copied(),
+        n: 1,
     }
 }
 
