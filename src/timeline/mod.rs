@@ -324,7 +324,15 @@ pub struct TimelineBuilder {
     rendered: usize,
     bad_lines: u64,
     files: Vec<Arc<str>>,
+    /// The entry the event being taken in made or went into.
+    touched: Option<usize>,
+    /// The latest event and the entry it made or went into: notes about it find their entry
+    /// at once, however many entries (bad lines) came since.
+    last_event_entry: Option<(u64, usize)>,
 }
+
+/// How far back [`TimelineBuilder::attach`] looks for the entry of an older event.
+const ATTACH_SCAN: usize = 256;
 
 impl Default for TimelineBuilder {
     fn default() -> Self {
@@ -400,6 +408,8 @@ impl TimelineBuilder {
             rendered: 0,
             bad_lines: 0,
             files: Vec::new(),
+            touched: None,
+            last_event_entry: None,
         }
     }
 
@@ -504,12 +514,14 @@ impl TimelineBuilder {
             notes: Vec::new(),
             run_file: file,
         });
+        self.touched = Some(self.entries.len() - 1);
         self.entries.len() - 1
     }
 
     /// Adds an event to an open span entry.
     fn touch(&mut self, idx: usize, ev: &Value, origin: &Origin) {
         let index = self.index;
+        self.touched = Some(idx);
         if let Some(e) = self.entries.get_mut(idx) {
             e.events += 1;
             if let Some(t) = ts_of(ev) {
@@ -1120,11 +1132,8 @@ impl TimelineBuilder {
     /// note has no event, to the newest entry. Call it right after the event it is about.
     pub fn attach(&mut self, notes: Vec<InlineNote>) {
         for n in notes {
-            let i = n.event_index;
             let target = self
-                .entries
-                .iter()
-                .rposition(|e| e.index == i || e.end_index == Some(i))
+                .entry_of_event(n.event_index)
                 .or(self.entries.len().checked_sub(1))
                 .filter(|t| *t >= self.rendered);
             match target.and_then(|t| self.entries.get_mut(t)) {
@@ -1143,6 +1152,24 @@ impl TimelineBuilder {
                 }
             }
         }
+    }
+}
+
+impl TimelineBuilder {
+    /// The entry event `i` made or went into: known at once for the latest event; an older
+    /// one is looked for among the last [`ATTACH_SCAN`] entries (linear time however many
+    /// entries there are).
+    fn entry_of_event(&self, i: u64) -> Option<usize> {
+        if let Some((ev, at)) = self.last_event_entry {
+            if ev == i {
+                return Some(at);
+            }
+        }
+        let from = self.entries.len().saturating_sub(ATTACH_SCAN);
+        self.entries[from..]
+            .iter()
+            .rposition(|e| e.index == i || e.end_index == Some(i))
+            .map(|t| t + from)
     }
 }
 
@@ -1173,7 +1200,17 @@ impl Observer for TimelineBuilder {
 
     fn event(&mut self, ev: &Value, origin: &Origin) -> io::Result<()> {
         let before = self.entries.len();
+        self.touched = None;
         self.on_event(ev, origin);
+        // The newest entry the event reached: the last one it made, or the one it went into.
+        let reached = if self.entries.len() > before {
+            Some(self.entries.len() - 1)
+        } else {
+            self.touched
+        };
+        if let Some(t) = reached {
+            self.last_event_entry = Some((self.index, t));
+        }
         let notes = self.notes.on_event(self.index, ev, origin);
         if !notes.is_empty() {
             // The entry this event made, or the one it went into (the newest entry whose
@@ -1182,9 +1219,7 @@ impl Observer for TimelineBuilder {
             let target = if self.entries.len() > before {
                 Some(before)
             } else {
-                self.entries
-                    .iter()
-                    .rposition(|e| e.index == index || e.end_index == Some(index))
+                self.entry_of_event(index)
                     .or(self.entries.len().checked_sub(1))
             };
             if let Some(e) = target.and_then(|t| self.entries.get_mut(t)) {

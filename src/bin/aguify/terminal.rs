@@ -13,14 +13,14 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use crate::cli::Color;
 
 /// `--color`: an explicit `always`/`never` wins; `auto` honours NO_COLOR (any non-empty value:
-/// never), then CLICOLOR_FORCE (non-empty and not `0`: always), then colours a terminal only.
+/// never) and TERM=dumb, then CLICOLOR_FORCE (non-empty and not `0`: always), then colours a terminal only.
 pub fn use_color(choice: Color, stream_is_terminal: bool) -> bool {
     let env = |k: &str| std::env::var_os(k).filter(|v| !v.is_empty());
     match choice {
         Color::Always => true,
         Color::Never => false,
         Color::Auto => {
-            if env("NO_COLOR").is_some() {
+            if env("NO_COLOR").is_some() || std::env::var_os("TERM").is_some_and(|t| t == "dumb") {
                 false
             } else if env("CLICOLOR_FORCE").is_some_and(|v| v != "0") {
                 true
