@@ -326,6 +326,9 @@ pub struct TimelineBuilder {
     files: Vec<Arc<str>>,
     /// The entry the event being taken in made or went into.
     touched: Option<usize>,
+    /// Files whose log records a thread id (AG-UI captures, v2 `metadata.thread_id`): a run
+    /// of another file only inherits the thread of the run before it when it resumes it.
+    thread_recorded: Vec<Arc<str>>,
     /// The latest event and the entry it made or went into: notes about it find their entry
     /// at once, however many entries (bad lines) came since.
     last_event_entry: Option<(u64, usize)>,
@@ -409,6 +412,7 @@ impl TimelineBuilder {
             bad_lines: 0,
             files: Vec::new(),
             touched: None,
+            thread_recorded: Vec::new(),
             last_event_entry: None,
         }
     }
@@ -696,7 +700,19 @@ impl TimelineBuilder {
                     .and_then(|i| i.get("resume"))
                     .and_then(Value::as_array)
                     .map_or(0, Vec::len);
-                self.start_run(s(ev, "runId"), s(ev, "threadId"), resumes, ev, origin);
+                let mut thread = s(ev, "threadId");
+                // Several files are one thread for the mapper; a file that records no thread
+                // id and resumes nothing is not shown under the thread of the file before.
+                if let Some(prev) = self.runs.last() {
+                    if prev.file != origin.file
+                        && resumes == 0
+                        && prev.thread_id == thread
+                        && !self.thread_recorded.contains(&origin.file)
+                    {
+                        thread = None;
+                    }
+                }
+                self.start_run(s(ev, "runId"), thread, resumes, ev, origin);
                 self.count(|r| r.events = 1);
             }
             "RUN_FINISHED" => {
@@ -1182,6 +1198,17 @@ impl Observer for TimelineBuilder {
         }
         if !self.files.contains(&rec.origin.file) {
             self.files.push(rec.origin.file.clone());
+        }
+        let recorded = match crate::adapter::classify(rec) {
+            RecordKind::Agui => true,
+            RecordKind::V2 => crate::adapter::v2_payload(rec)
+                .get("metadata")
+                .and_then(|m| m.get("thread_id"))
+                .is_some_and(Value::is_string),
+            _ => false,
+        };
+        if recorded && !self.thread_recorded.contains(&rec.origin.file) {
+            self.thread_recorded.push(rec.origin.file.clone());
         }
     }
 

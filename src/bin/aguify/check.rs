@@ -93,6 +93,7 @@ fn config(args: &CheckArgs) -> Config {
             0 => 0,
             n => n.max(check::KEEP_PER_RULE),
         },
+        thinking: args.map.policy.compat == crate::cli::Compat::Thinking,
     }
 }
 

@@ -360,7 +360,8 @@ pub struct TimelineArgs {
     /// Do not run the checker (its findings are shown inline by default)
     #[arg(long)]
     pub no_check: bool,
-    /// Cut lines to this many columns (default: the terminal width, COLUMNS, or 120 in a pipe)
+    /// Cut lines to this many columns (default: the terminal's width; output to a pipe or a
+    /// file is not cut)
     #[arg(long, value_name = "N")]
     pub width: Option<usize>,
 }

@@ -171,6 +171,7 @@ pub fn run(args: ConvertArgs) -> anyhow::Result<i32> {
         deny: args.rules.deny.clone(),
         // Printed as they occur: only the first few of each rule are kept and printed.
         keep_per_rule: args.rules.max_per_rule,
+        thinking: args.map.policy.compat == crate::cli::Compat::Thinking,
     };
     let mut obs = ConvertObserver {
         sink,

@@ -31,22 +31,23 @@ pub fn use_color(choice: Color, stream_is_terminal: bool) -> bool {
     }
 }
 
-/// Line width: `--width`, else the terminal's width (stdout a terminal), else `COLUMNS`, else
-/// 120 (a pipe still gets lines a reader can scan; `--full` lifts the limit).
-pub fn width(explicit: Option<usize>) -> usize {
+/// Line width: `--width`; else on a terminal its width (or `COLUMNS`, or 120); output to a
+/// pipe or a file is not cut (`None`).
+pub fn width(explicit: Option<usize>) -> Option<usize> {
     if let Some(w) = explicit {
-        return w.max(20);
+        return Some(w.max(20));
     }
-    if io::stdout().is_terminal() {
-        if let Some((terminal_size::Width(w), _)) = terminal_size::terminal_size() {
-            return usize::from(w).max(20);
-        }
+    if !io::stdout().is_terminal() {
+        return None;
     }
-    std::env::var("COLUMNS")
+    if let Some((terminal_size::Width(w), _)) = terminal_size::terminal_size() {
+        return Some(usize::from(w).max(20));
+    }
+    let columns = std::env::var("COLUMNS")
         .ok()
         .and_then(|c| c.trim().parse::<usize>().ok())
-        .filter(|w| *w >= 20)
-        .unwrap_or(120)
+        .filter(|w| *w >= 20);
+    Some(columns.unwrap_or(120))
 }
 
 /// Inputs at least this large (all files together) get a progress bar.

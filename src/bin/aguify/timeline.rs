@@ -241,7 +241,7 @@ pub fn run(args: TimelineArgs) -> anyhow::Result<i32> {
     let mut printer = Printer {
         builder: TimelineBuilder::new(),
         renderer: Renderer::new(RenderOptions {
-            width: Some(width),
+            width,
             full: args.full,
             color,
         }),
