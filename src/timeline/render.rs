@@ -596,7 +596,13 @@ fn fit(segs: &[Segment], width: Option<usize>) -> Vec<Segment> {
         left -= 1;
     }
     // Still too wide: each class gives way in turn, from the line's end.
-    for class in [Fit::Preview, Fit::Message, Fit::Fixed, Fit::Path, Fit::Status] {
+    for class in [
+        Fit::Preview,
+        Fit::Message,
+        Fit::Fixed,
+        Fit::Path,
+        Fit::Status,
+    ] {
         for i in (0..out.len()).rev() {
             let excess = total(&out).saturating_sub(width);
             if excess == 0 {

@@ -24,6 +24,9 @@ struct Printer<W: Write> {
     flush_each: bool,
     /// `--exit-on-end`: set when a run has ended.
     stop_at_end: Option<Arc<AtomicBool>>,
+    /// A v3 root lifecycle said the run is over (the converter writes its terminal event only
+    /// at the next record or the end of input): once the input is idle, `--exit-on-end` stops.
+    raw_run_ended: bool,
     /// The checker (one for all input files: one thread, as in `convert`), unless
     /// `--no-check`.
     check: bool,
@@ -61,6 +64,37 @@ fn note(f: &Finding, event: u64) -> InlineNote {
         },
         message: format!("{}{ids}", f.message),
     }
+}
+
+/// Whether a record is a v3 root lifecycle event that ends the run (`completed`, `failed`,
+/// `interrupted`), bare or inside an SSE frame's `data`.
+fn v3_root_end(rec: &Record) -> bool {
+    let v = &rec.value;
+    let ev = if v.get("type").and_then(Value::as_str) == Some("event") {
+        v
+    } else {
+        match v.get("data") {
+            Some(d) if d.get("type").and_then(Value::as_str) == Some("event") => d,
+            _ => return false,
+        }
+    };
+    let params = ev.get("params");
+    ev.get("method").and_then(Value::as_str) == Some("lifecycle")
+        && params
+            .and_then(|p| p.get("namespace"))
+            .and_then(Value::as_array)
+            .is_some_and(Vec::is_empty)
+        && params.and_then(|p| p.get("data")).is_some_and(|d| {
+            d.get("namespace")
+                .is_none_or(|n| n.as_array().is_some_and(Vec::is_empty))
+        })
+        && matches!(
+            params
+                .and_then(|p| p.get("data"))
+                .and_then(|d| d.get("event"))
+                .and_then(Value::as_str),
+            Some("completed" | "failed" | "interrupted")
+        )
 }
 
 /// The inline checker keeps no more findings than are shown.
@@ -157,6 +191,9 @@ impl<W: Write> Printer<W> {
 impl<W: Write> Observer for Printer<W> {
     fn record(&mut self, rec: &Record, disposition: &Disposition) {
         self.known.record(rec, disposition);
+        if self.stop_at_end.is_some() {
+            self.raw_run_ended = v3_root_end(rec);
+        }
         self.builder.record(rec, disposition);
         if self.check && self.checker.is_none() {
             self.checker = Some(Checker::new(rec.origin.file.clone(), checker_config()));
@@ -212,6 +249,18 @@ impl<W: Write> Observer for Printer<W> {
         self.drain()
     }
 
+    /// The followed file has no more data for now: what was read is shown; a v3 run whose
+    /// root lifecycle ended it is over (`--exit-on-end`).
+    fn input_idle(&mut self) -> io::Result<()> {
+        if let Some(stop) = &self.stop_at_end {
+            if self.raw_run_ended {
+                stop.store(true, Ordering::SeqCst);
+            }
+        }
+        self.drain()?;
+        self.out.flush()
+    }
+
     fn end_of_file(&mut self, file: &str) -> io::Result<()> {
         self.more_bad_lines(&Arc::from(file));
         self.builder.end_of_file(file)?;
@@ -248,6 +297,7 @@ pub fn run(args: TimelineArgs) -> anyhow::Result<i32> {
         out: io::BufWriter::with_capacity(64 * 1024, stdout.lock()),
         flush_each: follow.is_some(),
         stop_at_end: follow.clone().filter(|_| args.exit_on_end),
+        raw_run_ended: false,
         check: !args.no_check,
         checker: None,
         known: crate::known::Known::new(&names),
