@@ -30,7 +30,8 @@ for n in $sizes; do
     for cmd in timeline check explain; do
         best_wall=""; best_rss=""
         for _ in $(seq 1 "$repeat"); do
-            out=$( { /usr/bin/time -v timeout "$limit" "$bin" "$cmd" "$f" > /dev/null 2>/dev/null; } 2>&1 || true)
+            /usr/bin/time -v -o "$dir/time.txt" timeout "$limit" "$bin" "$cmd" "$f" > /dev/null 2>&1 || true
+            out=$(cat "$dir/time.txt")
             if echo "$out" | grep -q 'Exit status: 124\|Command terminated by signal'; then
                 best_wall=">$limit"; best_rss="-"; break
             fi

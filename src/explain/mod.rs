@@ -178,7 +178,14 @@ pub struct Explainer {
     model_calls: HashMap<String, ModelCall>,
     records: u64,
     current_ts: Option<i64>,
+    /// Bad lines read (the timeline is given the first [`BAD_LINES_KEPT`] only).
+    bad_lines: u64,
 }
+
+/// Bad lines the explainer's timeline takes in, and bad-line signals kept in a row (the most
+/// recent): memory stays bounded on millions of bad lines.
+const BAD_LINES_KEPT: u64 = 100;
+const BAD_SIGNALS_IN_A_ROW: usize = 16;
 
 impl Explainer {
     /// `last_n`: how many raw records before the error to show (`-n`).
@@ -193,6 +200,7 @@ impl Explainer {
             model_calls: HashMap::new(),
             records: 0,
             current_ts: None,
+            bad_lines: 0,
         }
     }
 
@@ -290,7 +298,7 @@ impl Explainer {
         Report {
             schema: SCHEMA,
             runs: runs.len(),
-            bad_lines: self.timeline.bad_lines(),
+            bad_lines: self.bad_lines,
             explained,
         }
     }
@@ -876,7 +884,10 @@ impl Observer for Explainer {
     }
 
     fn bad_line(&mut self, origin: &Origin, message: &str) {
-        self.timeline.bad_line(origin, message);
+        self.bad_lines += 1;
+        if self.bad_lines <= BAD_LINES_KEPT {
+            self.timeline.bad_line(origin, message);
+        }
         let at = Loc::from(origin);
         // A bad record is also reported through `record` (with its disposition); a bad frame
         // only here.
@@ -890,6 +901,15 @@ impl Observer for Explainer {
             });
         }
         if message.contains("truncated") || message.contains("invalid JSON") {
+            // Of many bad lines in a row, the most recent are kept.
+            let n = self.signals.len();
+            if n >= BAD_SIGNALS_IN_A_ROW
+                && self.signals[n - BAD_SIGNALS_IN_A_ROW..]
+                    .iter()
+                    .all(|s| s.kind == "bad_line")
+            {
+                self.signals.remove(n - BAD_SIGNALS_IN_A_ROW);
+            }
             self.signals.push(Signal {
                 kind: "bad_line",
                 message: message.to_string(),
