@@ -114,7 +114,7 @@ Register-ArgumentCompleter -Native -CommandName 'aguify' -ScriptBlock {
             [CompletionResult]::new('--threads', '--threads', [CompletionResultType]::ParameterName, 'Threads for NDJSON input: 1 parses on the main thread; N > 1 parses on N - 1 more threads while the main thread maps (default: the number of cores, at most 2). The output does not depend on it')
             [CompletionResult]::new('--stdin-filename', '--stdin-filename', [CompletionResultType]::ParameterName, 'The name stdin is reported under (in findings, diagnostics and timelines)')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour by kind; `auto` colours a terminal only and honours NO_COLOR / CLICOLOR_FORCE')
-            [CompletionResult]::new('--width', '--width', [CompletionResultType]::ParameterName, 'Cut lines to this many columns (default: the terminal width, COLUMNS, or 120 in a pipe)')
+            [CompletionResult]::new('--width', '--width', [CompletionResultType]::ParameterName, 'Cut lines to this many columns (default: the terminal''s width; output to a pipe or a file is not cut)')
             [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Exit 2 at the first bad input line instead of reporting it and going on')
             [CompletionResult]::new('--full', '--full', [CompletionResultType]::ParameterName, 'Show previews and ids whole, never cut lines to the width')
             [CompletionResult]::new('--follow', '--follow', [CompletionResultType]::ParameterName, 'Keep reading the file as it grows (like `tail -f`) until Ctrl-C')

@@ -107,7 +107,7 @@ set edit:completion:arg-completer[aguify] = {|@words|
             cand --threads 'Threads for NDJSON input: 1 parses on the main thread; N > 1 parses on N - 1 more threads while the main thread maps (default: the number of cores, at most 2). The output does not depend on it'
             cand --stdin-filename 'The name stdin is reported under (in findings, diagnostics and timelines)'
             cand --color 'Colour by kind; `auto` colours a terminal only and honours NO_COLOR / CLICOLOR_FORCE'
-            cand --width 'Cut lines to this many columns (default: the terminal width, COLUMNS, or 120 in a pipe)'
+            cand --width 'Cut lines to this many columns (default: the terminal''s width; output to a pipe or a file is not cut)'
             cand --strict 'Exit 2 at the first bad input line instead of reporting it and going on'
             cand --full 'Show previews and ids whole, never cut lines to the width'
             cand --follow 'Keep reading the file as it grows (like `tail -f`) until Ctrl-C'

@@ -497,7 +497,7 @@ complete -c aguify -n "__fish_aguify_using_subcommand timeline" -l stdin-filenam
 complete -c aguify -n "__fish_aguify_using_subcommand timeline" -l color -d 'Colour by kind; `auto` colours a terminal only and honours NO_COLOR / CLICOLOR_FORCE' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c aguify -n "__fish_aguify_using_subcommand timeline" -l width -d 'Cut lines to this many columns (default: the terminal width, COLUMNS, or 120 in a pipe)' -r
+complete -c aguify -n "__fish_aguify_using_subcommand timeline" -l width -d 'Cut lines to this many columns (default: the terminal\'s width; output to a pipe or a file is not cut)' -r
 complete -c aguify -n "__fish_aguify_using_subcommand timeline" -l strict -d 'Exit 2 at the first bad input line instead of reporting it and going on'
 complete -c aguify -n "__fish_aguify_using_subcommand timeline" -l full -d 'Show previews and ids whole, never cut lines to the width'
 complete -c aguify -n "__fish_aguify_using_subcommand timeline" -l follow -d 'Keep reading the file as it grows (like `tail -f`) until Ctrl-C'
