@@ -650,7 +650,8 @@ impl Checker {
             events: self.events,
             findings,
             rule_counts,
-            official_valid: self.ctx.official == 0,
+            // Nothing read: no verdict to give (`null` in JSON); not counted as rejected.
+            official_valid: !read || self.ctx.official == 0,
             read,
             stopped: None,
         }
