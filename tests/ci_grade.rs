@@ -67,6 +67,12 @@ fn repo() -> PathBuf {
 const START: &str = r#"{"type":"RUN_STARTED","threadId":"t","runId":"r"}"#;
 const FINISH: &str = r#"{"type":"RUN_FINISHED","threadId":"t","runId":"r"}"#;
 
+/// A run with one warning (AGX211, an unknown key).
+fn warned_run() -> String {
+    let start = r#"{"type":"RUN_STARTED","threadId":"t","runId":"r","foo":1}"#;
+    format!("{start}\n{FINISH}\n")
+}
+
 fn clean_run() -> String {
     format!(
         "{START}\n{}\n{}\n{}\n{FINISH}\n",
@@ -238,8 +244,7 @@ fn compat_thinking_is_that_modes_vocabulary() {
 #[test]
 fn max_warnings_exceeded_is_said_in_every_format() {
     let d = scratch("maxwarn");
-    // A stream that ends without a terminal: one warning (AGX301).
-    write(&d, "open.ndjson", &format!("{START}\n"));
+    write(&d, "warn.ndjson", &warned_run());
     for (format, want) in [
         ("text", "too many warnings: 1 > 0"),
         ("json", "\"tooManyWarnings\": \"too many warnings: 1 > 0\""),
@@ -257,7 +262,7 @@ fn max_warnings_exceeded_is_said_in_every_format() {
                 "0",
                 "--format",
                 format,
-                "open.ndjson",
+                "warn.ndjson",
             ],
         );
         assert_eq!(r.code, 1, "{format}");
@@ -485,18 +490,23 @@ fn os_errors_are_told_once_with_the_file() {
 fn text_report_is_silent_on_clean_files_and_names_a_path_once() {
     let d = scratch("textreport");
     write(&d, "clean.ndjson", &clean_run());
-    write(&d, "open.ndjson", &format!("{START}\n"));
-    let r = run(&d, &["check", "clean.ndjson", "open.ndjson"]);
+    write(&d, "warn.ndjson", &warned_run());
+    let r = run(&d, &["check", "clean.ndjson", "warn.ndjson"]);
     assert!(!r.out.contains("clean.ndjson"), "{}", r.out);
-    assert_eq!(r.out.matches("open.ndjson").count(), 1, "{}", r.out);
-    assert!(r.out.contains("\n  1: warning[AGX301]"), "{}", r.out);
+    assert_eq!(r.out.matches("warn.ndjson").count(), 1, "{}", r.out);
+    assert!(
+        r.out
+            .contains("\n  1 event #0 RUN_STARTED: warning[AGX211]"),
+        "{}",
+        r.out
+    );
     assert!(
         r.out
             .ends_with("2 files checked: 0 errors, 1 warning (1 clean)\n"),
         "{}",
         r.out
     );
-    let r = run(&d, &["check", "--verbose", "clean.ndjson", "open.ndjson"]);
+    let r = run(&d, &["check", "--verbose", "clean.ndjson", "warn.ndjson"]);
     assert!(
         r.out.contains("clean.ndjson: no findings (5 events)"),
         "{}",

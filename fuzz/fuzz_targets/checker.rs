@@ -38,10 +38,14 @@ fuzz_target!(|data: &[u8]| {
             );
         }
     }
-    assert_eq!(
-        file.official_valid, !official,
-        "official verdict vs the official rules that fired"
-    );
+    // A file of which nothing was read has one finding (AGX505); its verdict is the client's
+    // (it fails on an unreadable line), shown as `null`.
+    if file.read {
+        assert_eq!(
+            file.official_valid, !official,
+            "official verdict vs the official rules that fired"
+        );
+    }
     assert!(
         file.findings.windows(2).all(|w| w[0].line <= w[1].line),
         "findings sorted by line"

@@ -9,6 +9,7 @@
 //! - [`verifier`]: the official client's pipeline (compat, `transformChunks`, `verifyEvents`);
 //! - [`schema`]: the AG-UI 1.0 event schema;
 //! - [`strict`]: what the client lets through but front ends break on;
+//! - [`state`]: STATE_DELTA patches that do not apply to the state;
 //! - [`interrupts`]: interrupt outcomes and resumes;
 //! - [`raw`]: raw LangGraph input;
 //! - [`leaks`]: seed 004's content leaks;
@@ -23,6 +24,7 @@ pub mod raw;
 pub mod report;
 pub mod rules;
 pub mod schema;
+pub mod state;
 pub mod strict;
 pub mod transport;
 pub mod verifier;
@@ -255,6 +257,7 @@ pub struct Checker {
     events: u64,
     client: verifier::Client,
     strict: strict::Strict,
+    state: state::State,
     interrupts: interrupts::Interrupts,
     leaks: leaks::Leaks,
     raw: raw::Raw,
@@ -274,6 +277,9 @@ pub struct Checker {
     /// Records of a known form read (not bad), and whether a bad line was a JSON array.
     known: u64,
     saw_array: bool,
+    /// A line was unreadable before any record was read: if none ever is, the client (which
+    /// reads the file as AG-UI) fails on that line.
+    unreadable: bool,
 }
 
 /// The result for one file.
@@ -346,6 +352,7 @@ impl Checker {
             events: 0,
             client: Default::default(),
             strict: Default::default(),
+            state: Default::default(),
             interrupts: Default::default(),
             leaks: Default::default(),
             raw: Default::default(),
@@ -358,6 +365,7 @@ impl Checker {
             finished: false,
             known: 0,
             saw_array: false,
+            unreadable: false,
         }
     }
 
@@ -375,11 +383,14 @@ impl Checker {
         };
         self.ctx.at(&origin, None, None, None);
         let rule = match (self.family, record_level) {
+            // The client skips an SSE frame without data (the line is AGX503's).
+            (Some(Family::Agui), _) if msg.starts_with(transport::NO_DATA_FRAME) => "AGX503",
             (Some(Family::Agui), _) => "AGX501",
             (_, true) => record_rule(&msg),
             (_, false) => "AGX608",
         };
         self.ctx.report(rule, vec![], msg);
+        self.unreadable |= self.family.is_none();
     }
 
     /// A record converted with a warning ([`Observer::warning`]): a v3 `seq` that is not an
@@ -404,6 +415,23 @@ impl Checker {
         // A replayed event was skipped: its seq finding is the AGX602 just reported, not
         // one more from the raw checks.
         let replay = matches!(disposition, Disposition::Bad(m) if record_rule(m) == "AGX602");
+        if bad
+            && matches!(self.family, None | Some(Family::Agui))
+            && transport::unknown_agui_type(&rec.value)
+        {
+            // An event of a type AG-UI 1.0 does not have (`runStarted`): the client reads it
+            // and its enforcement drops it, as the converter does (no event index).
+            self.pending_bad = None;
+            self.known += 1;
+            self.family = Some(Family::Agui);
+            let mut issues = vec![];
+            schema::check_ev(&ev::Ev::of(&rec.value), &mut issues);
+            self.ctx.at(&rec.origin, None, None, None);
+            for issue in issues {
+                self.ctx.report(issue.rule, vec![], issue.message);
+            }
+            return;
+        }
         if bad {
             self.flush_bad(true);
         } else {
@@ -531,6 +559,7 @@ impl Checker {
                 }
             };
             self.strict.feed(e, &mut self.ctx);
+            self.state.feed(e, converted, &mut self.ctx);
             self.interrupts.feed(e, converted, &mut self.ctx);
             self.leaks.feed(e, &mut self.ctx);
         }
@@ -650,8 +679,8 @@ impl Checker {
             events: self.events,
             findings,
             rule_counts,
-            // Nothing read: no verdict to give (`null` in JSON); not counted as rejected.
-            official_valid: !read || self.ctx.official == 0,
+            // With nothing read, JSON shows no verdict (`null`).
+            official_valid: self.ctx.official == 0 && !(self.unreadable && self.family.is_none()),
             read,
             stopped: None,
         }
