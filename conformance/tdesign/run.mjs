@@ -185,7 +185,7 @@ function judgeConversation(turns, plainRuns, sentRuns, variant) {
 
 async function conformance(bin, tally) {
   const cases = representativeSet();
-  if (cases.length === 0) throw new Error("no recordings found for the representative set");
+  if (cases.length === 0 && ONLY.length === 0) throw new Error("no recordings found for the representative set");
   for (const pkg of PACKAGES) {
     const ChatEngine = await loadEngine(pkg);
     for (const c of cases) {
@@ -236,7 +236,10 @@ function stopServer(child) {
 
 /** Interrupt -> resume against `aguify serve`, the app's onRequest building resume[]. */
 async function serveRoundTrips(bin, tally) {
+  // Every interrupt pair of the set, and docs/replay.md's example (the screenshot's).
   const cases = representativeSet().filter((c) => c.files.length > 1);
+  if (ONLY.length === 0 || ONLY.some((o) => "serve/hitl".includes(o)))
+    cases.push({ name: "serve/hitl", files: ["hitl__1_interrupt.ndjson", "hitl__2_resume.ndjson"].map((f) => join(REPO, "testdata/serve/hitl", f)) });
   for (const pkg of PACKAGES) {
     const ChatEngine = await loadEngine(pkg);
     for (const variant of VARIANTS) {
