@@ -4,9 +4,11 @@ mod alloc;
 mod check;
 mod cli;
 mod convert;
+mod diff;
 mod explain;
 mod options;
 mod serve;
+mod snapshot;
 mod terminal;
 mod timeline;
 
@@ -23,6 +25,8 @@ fn main() -> ExitCode {
         cli::Command::Serve(args) => serve::run(args),
         cli::Command::Timeline(args) => timeline::run(args),
         cli::Command::Explain(args) => explain::run(args),
+        cli::Command::Diff(args) => diff::run(args),
+        cli::Command::Snapshot(args) => snapshot::run(args),
         cli::Command::Completions { shell } => {
             clap_complete::generate(shell, &mut cli::Cli::command(), "aguify", &mut io::stdout());
             Ok(0)
