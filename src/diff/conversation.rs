@@ -647,13 +647,27 @@ impl Conversation {
                         Value::Object(Default::default()),
                         &args_at,
                     ),
-                    Ok(v) => flatten(
-                        &mut format!("{cb}/args"),
-                        &v,
-                        &args_at,
-                        &lookup,
-                        &mut call_leaves,
-                    ),
+                    Ok(v) => {
+                        let first = call_leaves.len();
+                        flatten(
+                            &mut format!("{cb}/args"),
+                            &v,
+                            &args_at,
+                            &lookup,
+                            &mut call_leaves,
+                        );
+                        // Each argument at the delta that carried it, when its JSON is found
+                        // in the streamed text.
+                        let joined = c.args.leaf(String::new());
+                        for l in &mut call_leaves[first..] {
+                            if l.value.is_array() || l.value.is_object() {
+                                continue;
+                            }
+                            if let Some(at) = c.args.text.find(&l.value.to_string()) {
+                                l.origin = joined.origin_at(at);
+                            }
+                        }
+                    }
                     Err(_) => call_leaves.push(c.args.leaf(format!("{cb}/args"))),
                 }
                 if let Some(r) = results.get(c.id.as_str()) {
