@@ -132,7 +132,7 @@ fn api_and_dumpd_serialisations_of_one_run_diff_as_equal() {
         }
         pairs += 1;
         let name = api.file_name().and_then(|n| n.to_str()).unwrap_or_default();
-        let (summary, runs) = diff(&[api.clone()], &[dumpd.clone()]);
+        let (summary, runs) = diff(std::slice::from_ref(&api), std::slice::from_ref(&dumpd));
         assert_eq!(summary.runs, 1, "{name}");
         // The dumpd form's tool error line carries no message: the converter says so instead
         // of the exception's text, which a front end shows (the result streamed, then the
@@ -175,7 +175,7 @@ fn one_run_converted_with_other_thread_and_run_ids_diffs_as_equal() {
         std::fs::read_to_string(&b).expect("b"),
     );
     assert!(ta.contains("\"thread-a\"") && tb.contains("\"thread-b\"") && ta != tb);
-    let (summary, runs) = diff(&[a.clone()], &[b.clone()]);
+    let (summary, runs) = diff(std::slice::from_ref(&a), std::slice::from_ref(&b));
     assert!(summary.is_equal(), "{:?}", found(&runs));
     assert_eq!(summary.runs, 2);
     // Event by event the ids differ, on every run.
@@ -432,8 +432,8 @@ fn a_snapshot_is_either_side_of_a_diff() {
             .find(|c| c.name == name)
             .unwrap_or_else(|| panic!("no case {name}"));
         let snap = snap_path(&case);
-        let (a, _) = diff(&[snap.clone()], &case.files);
-        let (b, _) = diff(&case.files, &[snap.clone()]);
+        let (a, _) = diff(std::slice::from_ref(&snap), &case.files);
+        let (b, _) = diff(&case.files, std::slice::from_ref(&snap));
         assert!(a.is_equal() && b.is_equal(), "{name}");
         assert!(a.runs >= 1);
     }
@@ -450,7 +450,7 @@ fn a_snapshot_is_either_side_of_a_diff() {
         "/state/status \"new\"",
         1,
     );
-    let (_, runs) = diff(&[snap.clone()], &[old]);
+    let (_, runs) = diff(std::slice::from_ref(&snap), &[old]);
     let line = lines_with(&snap, "/state/status")[0];
     assert_eq!(
         found(&runs),
