@@ -25,6 +25,9 @@ _aguify() {
             aguify,convert)
                 cmd="aguify__subcmd__convert"
                 ;;
+            aguify,diff)
+                cmd="aguify__subcmd__diff"
+                ;;
             aguify,explain)
                 cmd="aguify__subcmd__explain"
                 ;;
@@ -33,6 +36,9 @@ _aguify() {
                 ;;
             aguify,serve)
                 cmd="aguify__subcmd__serve"
+                ;;
+            aguify,snapshot)
+                cmd="aguify__subcmd__snapshot"
                 ;;
             aguify,timeline)
                 cmd="aguify__subcmd__timeline"
@@ -46,6 +52,9 @@ _aguify() {
             aguify__subcmd__help,convert)
                 cmd="aguify__subcmd__help__subcmd__convert"
                 ;;
+            aguify__subcmd__help,diff)
+                cmd="aguify__subcmd__help__subcmd__diff"
+                ;;
             aguify__subcmd__help,explain)
                 cmd="aguify__subcmd__help__subcmd__explain"
                 ;;
@@ -54,6 +63,9 @@ _aguify() {
                 ;;
             aguify__subcmd__help,serve)
                 cmd="aguify__subcmd__help__subcmd__serve"
+                ;;
+            aguify__subcmd__help,snapshot)
+                cmd="aguify__subcmd__help__subcmd__snapshot"
                 ;;
             aguify__subcmd__help,timeline)
                 cmd="aguify__subcmd__help__subcmd__timeline"
@@ -65,7 +77,7 @@ _aguify() {
 
     case "${cmd}" in
         aguify)
-            opts="-h -V --help --version convert check serve timeline explain completions help"
+            opts="-h -V --help --version convert check serve timeline explain diff snapshot completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -240,6 +252,48 @@ _aguify() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        aguify__subcmd__diff)
+            opts="-h --old --new --exact --ignore --ignore-text --format --color --from --threads --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --old)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --new)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --ignore)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "text json github" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --from)
+                    COMPREPLY=($(compgen -W "auto v2 v3 sse agui" -- "${cur}"))
+                    return 0
+                    ;;
+                --threads)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         aguify__subcmd__explain)
             opts="-n -h --from --max-line-bytes --strict --threads --format --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
@@ -279,7 +333,7 @@ _aguify() {
             return 0
             ;;
         aguify__subcmd__help)
-            opts="convert check serve timeline explain completions help"
+            opts="convert check serve timeline explain diff snapshot completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -334,6 +388,20 @@ _aguify() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        aguify__subcmd__help__subcmd__diff)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         aguify__subcmd__help__subcmd__explain)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -363,6 +431,20 @@ _aguify() {
             return 0
             ;;
         aguify__subcmd__help__subcmd__serve)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        aguify__subcmd__help__subcmd__snapshot)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -439,6 +521,32 @@ _aguify() {
                     ;;
                 --compat)
                     COMPREPLY=($(compgen -W "none thinking" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        aguify__subcmd__snapshot)
+            opts="-h --from --max-line-bytes --strict --threads --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --from)
+                    COMPREPLY=($(compgen -W "auto v2 v3 sse agui" -- "${cur}"))
+                    return 0
+                    ;;
+                --max-line-bytes)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --threads)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)
