@@ -74,43 +74,50 @@ impl RunDiff {
     }
 }
 
-/// One side's leaves after `--ignore`, indexed by pointer and by every ancestor pointer.
+/// One side's leaves after `--ignore`, each under the pointer it is compared at (the new side's
+/// array items renamed to the old side's indices where the arrays align), indexed by pointer
+/// and by every ancestor pointer.
 struct Side<'a> {
-    leaves: Vec<&'a Leaf>,
-    at: HashMap<&'a str, usize>,
+    leaves: Vec<(String, &'a Leaf)>,
+    at: HashMap<String, usize>,
     /// Every pointer and ancestor → its first leaf.
-    prefixes: HashMap<&'a str, usize>,
+    prefixes: HashMap<String, usize>,
     start: &'a Origin,
 }
 
 impl<'a> Side<'a> {
-    fn new(run: &'a Run, opts: &Options) -> Side<'a> {
-        let leaves: Vec<&Leaf> = run
-            .leaves
+    fn leaves(run: &'a Run, opts: &Options) -> Vec<(String, &'a Leaf)> {
+        run.leaves
             .iter()
             .filter(|l| !opts.ignore.iter().any(|p| matches(p, &l.pointer)))
-            .collect();
+            .map(|l| (l.pointer.clone(), l))
+            .collect()
+    }
+
+    fn index(leaves: Vec<(String, &'a Leaf)>, start: &'a Origin) -> Side<'a> {
         let mut at = HashMap::with_capacity(leaves.len());
         let mut prefixes = HashMap::with_capacity(leaves.len() * 2);
-        for (i, l) in leaves.iter().enumerate() {
-            at.entry(l.pointer.as_str()).or_insert(i);
-            for p in ancestors(&l.pointer) {
-                prefixes.entry(p).or_insert(i);
+        for (i, (p, _)) in leaves.iter().enumerate() {
+            at.entry(p.clone()).or_insert(i);
+            for a in ancestors(p) {
+                if !prefixes.contains_key(a) {
+                    prefixes.insert(a.to_string(), i);
+                }
             }
         }
         Side {
             leaves,
             at,
             prefixes,
-            start: &run.origin,
+            start,
         }
     }
 
     /// The value at `pointer` (a leaf's, or the subtree under it).
     fn value(&self, pointer: &str) -> Value {
         if let Some(&i) = self.at.get(pointer) {
-            if !self.leaves[i].value.is_array() {
-                return self.leaves[i].value.clone();
+            if !self.leaves[i].1.value.is_array() {
+                return self.leaves[i].1.value.clone();
             }
         }
         let under = format!("{pointer}/");
@@ -118,9 +125,22 @@ impl<'a> Side<'a> {
             pointer,
             self.leaves
                 .iter()
-                .copied()
-                .filter(|l| l.pointer == pointer || l.pointer.starts_with(&under)),
+                .filter(|(p, _)| p == pointer || p.starts_with(&under))
+                .map(|(p, l)| (p.as_str(), &l.value)),
         )
+    }
+
+    /// The pointer as the input has it (`pointer`'s segments, as many, of the leaf it leads to).
+    fn shown(&self, pointer: &str) -> String {
+        let Some(&i) = self.prefixes.get(pointer) else {
+            return pointer.to_string();
+        };
+        let depth = pointer.matches('/').count();
+        let original = &self.leaves[i].1.pointer;
+        match original.match_indices('/').nth(depth) {
+            Some((end, _)) => original[..end].to_string(),
+            None => original.clone(),
+        }
     }
 
     /// Where `pointer` is, or failing that its nearest ancestor, or the run's start.
@@ -128,7 +148,7 @@ impl<'a> Side<'a> {
         let mut p = pointer;
         loop {
             if let Some(&i) = self.prefixes.get(p) {
-                return self.leaves[i].origin.clone();
+                return self.leaves[i].1.origin.clone();
             }
             match p.rfind('/') {
                 Some(0) | None => return self.start.clone(),
@@ -136,6 +156,114 @@ impl<'a> Side<'a> {
             }
         }
     }
+}
+
+/// Arrays larger than this (items on one side times the other's) are compared by index.
+const ALIGN_LIMIT: usize = 250_000;
+
+/// Renames the items of every array both sides have on the new side to the old side's indices
+/// where the items align (longest common subsequence of the items' contents; the unmatched
+/// items between two matches paired in order), so an item inserted or removed is one
+/// difference instead of a shift of every later item. New items with no partner get an index
+/// the old side cannot have (`N+`); the report shows the input's pointer.
+fn align(old: &[(String, &Leaf)], new: &mut [(String, &Leaf)]) {
+    let old_arrays: HashSet<&str> = old
+        .iter()
+        .filter(|(_, l)| l.value.is_array())
+        .map(|(p, _)| p.as_str())
+        .collect();
+    let mut i = 0;
+    while i < new.len() {
+        let (p, l) = &new[i];
+        i += 1;
+        if !l.value.is_array() || !old_arrays.contains(p.as_str()) {
+            continue;
+        }
+        let prefix = format!("{p}/");
+        let a = items(old.iter().map(|(p, l)| (p.as_str(), *l)), &prefix);
+        let b = items(new.iter().map(|(p, l)| (p.as_str(), *l)), &prefix);
+        if a == b || a.len().saturating_mul(b.len()) > ALIGN_LIMIT {
+            continue;
+        }
+        let names = partners(&a, &b);
+        for (ptr, _) in new.iter_mut().skip(i) {
+            let Some(rest) = ptr.strip_prefix(&prefix) else {
+                continue;
+            };
+            let (index, tail) = rest.split_at(rest.find('/').unwrap_or(rest.len()));
+            if let Some(name) = index.parse::<usize>().ok().and_then(|j| names.get(j)) {
+                *ptr = format!("{prefix}{name}{tail}");
+            }
+        }
+    }
+}
+
+/// The items of the array at `prefix` (`P/`): each item's leaves below it, as one text.
+fn items<'a>(leaves: impl Iterator<Item = (&'a str, &'a Leaf)>, prefix: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for (p, l) in leaves {
+        let Some(rest) = p.strip_prefix(prefix) else {
+            continue;
+        };
+        let (index, tail) = rest.split_at(rest.find('/').unwrap_or(rest.len()));
+        let Ok(j) = index.parse::<usize>() else {
+            continue;
+        };
+        if out.len() <= j {
+            out.resize(j + 1, String::new());
+        }
+        out[j].push_str(tail);
+        out[j].push(' ');
+        out[j].push_str(&l.value.to_string());
+        out[j].push('\n');
+    }
+    out
+}
+
+/// For each new item, the old index it is compared with, or `N+` for an item only new has.
+fn partners(a: &[String], b: &[String]) -> Vec<String> {
+    let (n, m) = (a.len(), b.len());
+    // lcs[i][j]: the longest common subsequence of a[i..] and b[j..].
+    let mut lcs = vec![vec![0u32; m + 1]; n + 1];
+    for i in (0..n).rev() {
+        for j in (0..m).rev() {
+            lcs[i][j] = if a[i] == b[j] {
+                lcs[i + 1][j + 1] + 1
+            } else {
+                lcs[i + 1][j].max(lcs[i][j + 1])
+            };
+        }
+    }
+    let mut names = vec![String::new(); m];
+    let (mut i, mut j) = (0, 0);
+    // Unmatched items since the last match, paired in order at the next match (or the end).
+    let (mut gap_a, mut gap_b) = (Vec::new(), Vec::new());
+    let pair = |gap_a: &mut Vec<usize>, gap_b: &mut Vec<usize>, names: &mut Vec<String>| {
+        for (k, &nj) in gap_b.iter().enumerate() {
+            names[nj] = match gap_a.get(k) {
+                Some(oi) => oi.to_string(),
+                None => format!("{nj}+"),
+            };
+        }
+        gap_a.clear();
+        gap_b.clear();
+    };
+    while i < n || j < m {
+        if i < n && j < m && a[i] == b[j] {
+            pair(&mut gap_a, &mut gap_b, &mut names);
+            names[j] = i.to_string();
+            i += 1;
+            j += 1;
+        } else if j < m && (i == n || lcs[i][j + 1] >= lcs[i + 1][j]) {
+            gap_b.push(j);
+            j += 1;
+        } else {
+            gap_a.push(i);
+            i += 1;
+        }
+    }
+    pair(&mut gap_a, &mut gap_b, &mut names);
+    names
 }
 
 /// `/a/b/c` → `/a`, `/a/b`, `/a/b/c`.
@@ -175,14 +303,17 @@ fn first_difference(a: &str, b: &str) -> usize {
 
 /// The differences between two runs at one position.
 pub fn compare(index: usize, old: &Run, new: &Run, opts: &Options) -> RunDiff {
-    let o = Side::new(old, opts);
-    let n = Side::new(new, opts);
+    let old_leaves = Side::leaves(old, opts);
+    let mut new_leaves = Side::leaves(new, opts);
+    align(&old_leaves, &mut new_leaves);
+    let o = Side::index(old_leaves, &old.origin);
+    let n = Side::index(new_leaves, &new.origin);
     let mut out = Vec::new();
     let mut reported: HashSet<String> = HashSet::new();
-    for ol in &o.leaves {
-        match n.at.get(ol.pointer.as_str()) {
+    for (op, ol) in &o.leaves {
+        match n.at.get(op) {
             Some(&j) => {
-                let nl = n.leaves[j];
+                let nl = n.leaves[j].1;
                 let (a, b) = (compared(ol, opts), compared(nl, opts));
                 if a == b {
                     continue;
@@ -195,7 +326,7 @@ pub fn compare(index: usize, old: &Run, new: &Run, opts: &Options) -> RunDiff {
                     _ => (ol.origin.clone(), nl.origin.clone()),
                 };
                 out.push(Difference {
-                    pointer: ol.pointer.clone(),
+                    pointer: op.clone(),
                     change: Change::Changed,
                     old: Some(a.into_owned()),
                     new: Some(b.into_owned()),
@@ -203,19 +334,12 @@ pub fn compare(index: usize, old: &Run, new: &Run, opts: &Options) -> RunDiff {
                     new_at,
                 });
             }
-            None => one_sided(
-                &ol.pointer,
-                &o,
-                &n,
-                Change::Removed,
-                &mut reported,
-                &mut out,
-            ),
+            None => one_sided(op, &o, &n, Change::Removed, &mut reported, &mut out),
         }
     }
-    for nl in &n.leaves {
-        if !o.at.contains_key(nl.pointer.as_str()) {
-            one_sided(&nl.pointer, &n, &o, Change::Added, &mut reported, &mut out);
+    for (np, _) in &n.leaves {
+        if !o.at.contains_key(np) {
+            one_sided(np, &n, &o, Change::Added, &mut reported, &mut out);
         }
     }
     RunDiff {
@@ -239,7 +363,7 @@ fn one_sided(
     let mut at = None;
     for p in ancestors(pointer) {
         if let Some(&j) = other.at.get(p) {
-            if !other.leaves[j].value.is_array() {
+            if !other.leaves[j].1.value.is_array() {
                 // `other` has a plain value where `this` has a tree: one change, there.
                 at = Some((p, Change::Changed));
                 break;
@@ -257,13 +381,19 @@ fn one_sided(
     let mine = Some(this.value(p));
     let theirs = (kind == Change::Changed).then(|| other.value(p));
     let (mine_at, theirs_at) = (this.origin(p), other.origin(p));
+    // Pointers are the old side's (the new side's array items renamed to old indices), but
+    // an item only the new side has is shown as the new input has it.
+    let shown = match kind {
+        Change::Added => this.shown(p),
+        _ => p.to_string(),
+    };
     let (old, new, old_at, new_at) = if change == Change::Removed {
         (mine, theirs, mine_at, theirs_at)
     } else {
         (theirs, mine, theirs_at, mine_at)
     };
     out.push(Difference {
-        pointer: p.to_string(),
+        pointer: shown,
         change: kind,
         old,
         new,
@@ -373,5 +503,45 @@ mod tests {
         assert!(compare(1, &a, &b, &opts).is_equal());
         assert!(!compare(1, &a, &c, &opts).is_equal());
         assert!(!compare(1, &a, &b, &Options::default()).is_equal());
+    }
+
+    #[test]
+    fn an_inserted_item_is_one_difference() {
+        let steps = |file: &str, names: &[&str]| {
+            let mut l: Vec<(String, Value, u64)> = vec![("/steps".into(), json!([]), 1)];
+            for (i, n) in names.iter().enumerate() {
+                l.push((format!("/steps/{i}"), json!(n), i as u64 + 2));
+            }
+            let l: Vec<(&str, Value, u64)> = l
+                .iter()
+                .map(|(p, v, n)| (p.as_str(), v.clone(), *n))
+                .collect();
+            run(file, &l)
+        };
+        let a = steps("a", &["plan", "model", "tools", "model"]);
+        let b = steps("b", &["plan", "guard", "model", "tools", "answer"]);
+        let d = compare(1, &a, &b, &Options::default());
+        let got: Vec<(&str, Change, Option<Value>, Option<Value>)> = d
+            .differences
+            .iter()
+            .map(|d| (d.pointer.as_str(), d.change, d.old.clone(), d.new.clone()))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                (
+                    "/steps/3",
+                    Change::Changed,
+                    Some(json!("model")),
+                    Some(json!("answer"))
+                ),
+                ("/steps/1", Change::Added, None, Some(json!("guard"))),
+            ]
+        );
+        assert_eq!(d.differences[1].new_at.line, 3);
+        let r = compare(1, &b, &a, &Options::default());
+        assert_eq!(r.differences.len(), 2);
+        assert_eq!(r.differences[0].pointer, "/steps/1");
+        assert_eq!(r.differences[0].change, Change::Removed);
     }
 }

@@ -113,13 +113,17 @@ pub fn flatten(
     }
 }
 
-/// The tree under `prefix` rebuilt from `leaves` (all of whose pointers start with `prefix`).
-pub fn unflatten<'a>(prefix: &str, leaves: impl IntoIterator<Item = &'a Leaf>) -> Value {
+/// The tree under `prefix` rebuilt from `(pointer, value)` leaves (pointers not under `prefix`
+/// are skipped).
+pub fn unflatten<'a>(
+    prefix: &str,
+    leaves: impl IntoIterator<Item = (&'a str, &'a Value)>,
+) -> Value {
     let mut root = Value::Null;
-    for leaf in leaves {
-        if let Some(rest) = leaf.pointer.strip_prefix(prefix) {
+    for (pointer, value) in leaves {
+        if let Some(rest) = pointer.strip_prefix(prefix) {
             let segs: Vec<String> = segments(rest).collect();
-            insert(&mut root, &segs, &leaf.value);
+            insert(&mut root, &segs, value);
         }
     }
     root
@@ -217,7 +221,7 @@ mod tests {
             ]
         );
         assert_eq!(
-            unflatten("/s", &out),
+            unflatten("/s", out.iter().map(|l| (l.pointer.as_str(), &l.value))),
             json!({"a": {}, "b": [1, {"x": "call-1"}], "c/d": {"0": null}})
         );
     }
