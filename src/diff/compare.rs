@@ -78,10 +78,10 @@ impl RunDiff {
 /// array items renamed to the old side's indices where the arrays align), indexed by pointer
 /// and by every ancestor pointer.
 struct Side<'a> {
-    leaves: Vec<(String, &'a Leaf)>,
-    at: HashMap<String, usize>,
+    leaves: &'a [(String, &'a Leaf)],
+    at: HashMap<&'a str, usize>,
     /// Every pointer and ancestor → its first leaf.
-    prefixes: HashMap<String, usize>,
+    prefixes: HashMap<&'a str, usize>,
     start: &'a Origin,
 }
 
@@ -94,15 +94,13 @@ impl<'a> Side<'a> {
             .collect()
     }
 
-    fn index(leaves: Vec<(String, &'a Leaf)>, start: &'a Origin) -> Side<'a> {
+    fn index(leaves: &'a [(String, &'a Leaf)], start: &'a Origin) -> Side<'a> {
         let mut at = HashMap::with_capacity(leaves.len());
         let mut prefixes = HashMap::with_capacity(leaves.len() * 2);
         for (i, (p, _)) in leaves.iter().enumerate() {
-            at.entry(p.clone()).or_insert(i);
+            at.entry(p.as_str()).or_insert(i);
             for a in ancestors(p) {
-                if !prefixes.contains_key(a) {
-                    prefixes.insert(a.to_string(), i);
-                }
+                prefixes.entry(a).or_insert(i);
             }
         }
         Side {
@@ -305,13 +303,30 @@ fn first_difference(a: &str, b: &str) -> usize {
 pub fn compare(index: usize, old: &Run, new: &Run, opts: &Options) -> RunDiff {
     let old_leaves = Side::leaves(old, opts);
     let mut new_leaves = Side::leaves(new, opts);
-    align(&old_leaves, &mut new_leaves);
-    let o = Side::index(old_leaves, &old.origin);
-    let n = Side::index(new_leaves, &new.origin);
     let mut out = Vec::new();
+    let same = |(a, b): (&(String, &Leaf), &(String, &Leaf))| {
+        a.0 == b.0 && compared(a.1, opts) == compared(b.1, opts)
+    };
+    // The common case first: the same values in the same order.
+    if old_leaves.len() != new_leaves.len() || !old_leaves.iter().zip(&new_leaves).all(same) {
+        align(&old_leaves, &mut new_leaves);
+        let o = Side::index(&old_leaves, &old.origin);
+        let n = Side::index(&new_leaves, &new.origin);
+        differences(&o, &n, opts, &mut out);
+    }
+    RunDiff {
+        index,
+        old: Some(old.origin.clone()),
+        new: Some(new.origin.clone()),
+        differences: out,
+    }
+}
+
+/// Every difference between two indexed sides, into `out`.
+fn differences(o: &Side, n: &Side, opts: &Options, out: &mut Vec<Difference>) {
     let mut reported: HashSet<String> = HashSet::new();
-    for (op, ol) in &o.leaves {
-        match n.at.get(op) {
+    for (op, ol) in o.leaves {
+        match n.at.get(op.as_str()) {
             Some(&j) => {
                 let nl = n.leaves[j].1;
                 let (a, b) = (compared(ol, opts), compared(nl, opts));
@@ -334,19 +349,13 @@ pub fn compare(index: usize, old: &Run, new: &Run, opts: &Options) -> RunDiff {
                     new_at,
                 });
             }
-            None => one_sided(op, &o, &n, Change::Removed, &mut reported, &mut out),
+            None => one_sided(op, o, n, Change::Removed, &mut reported, out),
         }
     }
-    for (np, _) in &n.leaves {
-        if !o.at.contains_key(np) {
-            one_sided(np, &n, &o, Change::Added, &mut reported, &mut out);
+    for (np, _) in n.leaves {
+        if !o.at.contains_key(np.as_str()) {
+            one_sided(np, n, o, Change::Added, &mut reported, out);
         }
-    }
-    RunDiff {
-        index,
-        old: Some(old.origin.clone()),
-        new: Some(new.origin.clone()),
-        differences: out,
     }
 }
 

@@ -383,7 +383,18 @@ impl Conversation {
             .push((name.to_string(), value.clone(), origin.clone()));
     }
 
-    pub fn state_snapshot(&mut self, state: Value, origin: &Origin) {
+    /// A `STATE_SNAPSHOT`: the state replaced (its `messages` are not kept: they are compared
+    /// as messages).
+    pub fn state_snapshot(&mut self, state: &Value, origin: &Origin) {
+        let state = match state {
+            Value::Object(o) => Value::Object(
+                o.iter()
+                    .filter(|(k, _)| *k != "messages")
+                    .map(|(k, v)| (k.clone(), v.clone()))
+                    .collect(),
+            ),
+            other => other.clone(),
+        };
         self.open(origin).state = Some((state, origin.clone()));
     }
 
@@ -726,9 +737,10 @@ impl Conversation {
         }
 
         if let Some((state, o)) = &open.state {
+            // A patch may have put messages back.
             let mut state = state.clone();
             if let Some(s) = state.as_object_mut() {
-                s.remove("messages");
+                s.shift_remove("messages");
             }
             flatten(&mut "/state".to_string(), &state, o, &lookup, &mut out);
         }

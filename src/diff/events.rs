@@ -8,6 +8,7 @@ use serde_json::Value;
 
 use super::conversation::{Conversation, Run};
 use crate::input::Origin;
+use crate::model::EncodedState;
 use crate::pipeline::Observer;
 
 /// What one side of a diff yields, in input order.
@@ -76,9 +77,7 @@ pub fn fold(conv: &mut Conversation, ev: &Value, origin: &Origin) -> Option<Run>
             ev.get("value").unwrap_or(&Value::Null),
             origin,
         ),
-        "STATE_SNAPSHOT" => {
-            conv.state_snapshot(ev.get("snapshot").cloned().unwrap_or_default(), origin)
-        }
+        "STATE_SNAPSHOT" => conv.state_snapshot(ev.get("snapshot").unwrap_or(&Value::Null), origin),
         "STATE_DELTA" => conv.state_delta(ev.get("delta").unwrap_or(&Value::Null), origin),
         "MESSAGES_SNAPSHOT" => {
             conv.messages_snapshot(ev.get("messages").unwrap_or(&Value::Null), origin)
@@ -136,6 +135,21 @@ impl Observer for Reader<'_> {
             Some(run) => (self.out)(Item::Run(run)),
             None => Ok(()),
         }
+    }
+
+    /// A state written on a parse thread: read without its messages, which are never parsed.
+    fn encoded_event(
+        &mut self,
+        ev: &Value,
+        state: &EncodedState,
+        origin: &Origin,
+    ) -> io::Result<()> {
+        if self.conv.is_exact() {
+            return self.event(&crate::pipeline::with_snapshot(ev, state), origin);
+        }
+        self.flush_bad()?;
+        self.conv.state_snapshot(state.without_messages(), origin);
+        Ok(())
     }
 
     fn needs_full_records(&self) -> bool {
