@@ -493,6 +493,12 @@ fn exit_codes() {
         &a,
     ]);
     assert_eq!(code, 2, "{err}");
+    let garbage = scratch("garbage.ndjson");
+    std::fs::write(&garbage, "not json\n{\"neither\": 1\n").expect("write");
+    let (code, _, err) = aguify(&["diff", &a, &s(&garbage)]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("garbage.ndjson:1"), "{err}");
+    assert!(err.contains("no run could be read"), "{err}");
     let (code, out, _) = aguify(&["diff", "--old", &a, &c, "--new", &b, &c]);
     assert_eq!(code, 0, "{out}");
 }

@@ -148,10 +148,16 @@ pub fn diff(
         let (old_rx, old_h) = spawn_side(s, old, popts, opts.exact);
         let (new_rx, new_h) = spawn_side(s, new, popts, opts.exact);
         let mut summary = Summary::default();
-        let mut next = |rx: &mpsc::Receiver<Item>, summary: &mut Summary| loop {
+        // Per side: runs and unreadable lines seen.
+        let mut seen = [(0usize, 0usize); 2];
+        let mut next = |side: usize, rx: &mpsc::Receiver<Item>, summary: &mut Summary| loop {
             match rx.recv() {
-                Ok(Item::Run(r)) => return Some(r),
+                Ok(Item::Run(r)) => {
+                    seen[side].0 += 1;
+                    return Some(r);
+                }
                 Ok(Item::Bad { origin, message }) => {
+                    seen[side].1 += 1;
                     summary.bad_lines += 1;
                     bad(&origin, &message);
                 }
@@ -160,8 +166,8 @@ pub fn diff(
         };
         let mut result = Ok(());
         loop {
-            let a = next(&old_rx, &mut summary);
-            let b = next(&new_rx, &mut summary);
+            let a = next(0, &old_rx, &mut summary);
+            let b = next(1, &new_rx, &mut summary);
             let d = match (&a, &b) {
                 (None, None) => break,
                 (Some(a), Some(b)) => compare::compare(summary.runs + 1, a, b, opts),
@@ -191,6 +197,18 @@ pub fn diff(
         result?;
         a?;
         b?;
+        // A side whose lines were all unreadable is not an empty conversation.
+        for ((runs, bad), files) in seen.iter().zip([old, new]) {
+            if *runs == 0 && *bad > 0 {
+                return Err(Error::Input {
+                    path: files.join(" "),
+                    source: io::Error::new(
+                        io::ErrorKind::InvalidData,
+                        format!("no run could be read ({bad} unreadable lines)"),
+                    ),
+                });
+            }
+        }
         Ok(summary)
     })
 }
