@@ -145,29 +145,29 @@ pub fn diff(
         })?;
     }
     std::thread::scope(|s| {
-        let (old_rx, old_h) = spawn_side(s, old, popts, opts.exact);
-        let (new_rx, new_h) = spawn_side(s, new, popts, opts.exact);
+        let (mut old_rx, old_h) = spawn_side(s, old, popts, opts.exact);
+        let (mut new_rx, new_h) = spawn_side(s, new, popts, opts.exact);
         let mut summary = Summary::default();
         // Per side: runs and unreadable lines seen.
         let mut seen = [(0usize, 0usize); 2];
-        let mut next = |side: usize, rx: &mpsc::Receiver<Item>, summary: &mut Summary| loop {
+        let mut next = |side: usize, rx: &mut Incoming, summary: &mut Summary| loop {
             match rx.recv() {
-                Ok(Item::Run(r)) => {
+                Some(Item::Run(r)) => {
                     seen[side].0 += 1;
                     return Some(r);
                 }
-                Ok(Item::Bad { origin, message }) => {
+                Some(Item::Bad { origin, message }) => {
                     seen[side].1 += 1;
                     summary.bad_lines += 1;
                     bad(&origin, &message);
                 }
-                Err(_) => return None,
+                None => return None,
             }
         };
         let mut result = Ok(());
         loop {
-            let a = next(0, &old_rx, &mut summary);
-            let b = next(1, &new_rx, &mut summary);
+            let a = next(0, &mut old_rx, &mut summary);
+            let b = next(1, &mut new_rx, &mut summary);
             let d = match (&a, &b) {
                 (None, None) => break,
                 (Some(a), Some(b)) => compare::compare(summary.runs + 1, a, b, opts),
@@ -213,23 +213,59 @@ pub fn diff(
     })
 }
 
-/// Reads one side on a thread of `s`, its items coming through a short queue (a few runs).
-#[allow(clippy::type_complexity)]
+/// Items sent from a side's thread at once: a thread switch per batch, not per run.
+const BATCH: usize = 16;
+
+/// One side's items as they arrive from its thread, in batches.
+struct Incoming {
+    rx: mpsc::Receiver<Vec<Item>>,
+    batch: std::vec::IntoIter<Item>,
+}
+
+impl Incoming {
+    fn recv(&mut self) -> Option<Item> {
+        loop {
+            if let Some(item) = self.batch.next() {
+                return Some(item);
+            }
+            self.batch = self.rx.recv().ok()?.into_iter();
+        }
+    }
+}
+
+/// Reads one side on a thread of `s`, its items coming through a short queue (a few batches
+/// of [`BATCH`] runs).
 fn spawn_side<'scope>(
     s: &'scope std::thread::Scope<'scope, '_>,
     files: &'scope [String],
     popts: &'scope pipeline::Options,
     exact: bool,
 ) -> (
-    mpsc::Receiver<Item>,
+    Incoming,
     std::thread::ScopedJoinHandle<'scope, Result<(), Error>>,
 ) {
-    let (tx, rx) = mpsc::sync_channel::<Item>(4);
+    let (tx, rx) = mpsc::sync_channel::<Vec<Item>>(2);
     let handle = s.spawn(move || {
+        let closed = || io::Error::new(io::ErrorKind::BrokenPipe, "diff ended");
+        let mut batch = Vec::with_capacity(BATCH);
         read_side(files, popts, exact, &mut |item| {
-            tx.send(item)
-                .map_err(|_| io::Error::new(io::ErrorKind::BrokenPipe, "diff ended"))
-        })
+            batch.push(item);
+            if batch.len() >= BATCH {
+                let full = std::mem::replace(&mut batch, Vec::with_capacity(BATCH));
+                tx.send(full).map_err(|_| closed())?;
+            }
+            Ok(())
+        })?;
+        if !batch.is_empty() {
+            tx.send(batch).map_err(|_| Error::Output(closed()))?;
+        }
+        Ok(())
     });
-    (rx, handle)
+    (
+        Incoming {
+            rx,
+            batch: Vec::new().into_iter(),
+        },
+        handle,
+    )
 }
