@@ -157,6 +157,10 @@ struct Open {
     /// `exact`: the events' leaves.
     events: Vec<Leaf>,
     event_count: usize,
+    /// Where each id is in `messages` (the last message of an id), its calls, `reasoning`.
+    message_at: HashMap<String, usize>,
+    call_at: HashMap<String, (usize, usize)>,
+    reasoning_at: HashMap<String, usize>,
 }
 
 impl Open {
@@ -174,14 +178,32 @@ impl Open {
             outcome: None,
             events: Vec::new(),
             event_count: 0,
+            message_at: HashMap::new(),
+            call_at: HashMap::new(),
+            reasoning_at: HashMap::new(),
+        }
+    }
+
+    /// The message list replaced: its ids indexed again.
+    fn set_messages(&mut self, messages: Vec<Message>) {
+        self.messages = messages;
+        self.message_at.clear();
+        self.call_at.clear();
+        for (i, m) in self.messages.iter().enumerate() {
+            self.message_at.insert(m.id.clone(), i);
+            for (j, c) in m.calls.iter().enumerate() {
+                self.call_at.insert(c.id.clone(), (i, j));
+            }
         }
     }
 
     fn message(&mut self, id: &str, role: &str, origin: &Origin) -> &mut Message {
-        let i = match self.messages.iter().rposition(|m| m.id == id) {
-            Some(i) => i,
+        let i = match self.message_at.get(id) {
+            Some(&i) => i,
             None => {
                 self.messages.push(Message::new(id, role, origin));
+                self.message_at
+                    .insert(id.to_string(), self.messages.len() - 1);
                 self.messages.len() - 1
             }
         };
@@ -189,22 +211,35 @@ impl Open {
     }
 
     fn call(&mut self, id: &str) -> Option<&mut Call> {
-        self.messages
-            .iter_mut()
-            .rev()
-            .flat_map(|m| m.calls.iter_mut().rev())
-            .find(|c| c.id == id)
+        let &(i, j) = self.call_at.get(id)?;
+        self.messages.get_mut(i)?.calls.get_mut(j)
+    }
+
+    fn add_call(&mut self, parent: &str, call: Call, origin: &Origin) {
+        let id = call.id.clone();
+        let i = match self.message_at.get(parent) {
+            Some(&i) => i,
+            None => {
+                self.message(parent, "assistant", origin);
+                self.messages.len() - 1
+            }
+        };
+        let calls = &mut self.messages[i].calls;
+        calls.push(call);
+        self.call_at.insert(id, (i, calls.len() - 1));
     }
 
     fn reasoning(&mut self, id: &str, origin: &Origin) -> &mut Reasoning {
-        let i = match self.reasoning.iter().rposition(|r| r.id == id) {
-            Some(i) => i,
+        let i = match self.reasoning_at.get(id) {
+            Some(&i) => i,
             None => {
                 self.reasoning.push(Reasoning {
                     id: id.to_string(),
                     text: Joined::new(origin),
                     encrypted: false,
                 });
+                self.reasoning_at
+                    .insert(id.to_string(), self.reasoning.len() - 1);
                 self.reasoning.len() - 1
             }
         };
@@ -263,7 +298,7 @@ impl Conversation {
         open.run_id = run_id.map(str::to_string);
         if let Some(input) = input {
             if let Some(msgs) = input.get("messages").and_then(Value::as_array) {
-                open.messages = msgs.iter().filter_map(|m| message_of(m, origin)).collect();
+                open.set_messages(msgs.iter().filter_map(|m| message_of(m, origin)).collect());
             }
             if let Some(r) = input.get("resume").filter(|r| !r.is_null()) {
                 open.resume = Some((r.clone(), origin.clone()));
@@ -333,12 +368,12 @@ impl Conversation {
         if open.call(id).is_some() {
             return;
         }
-        let parent = parent.unwrap_or(id);
-        open.message(parent, "assistant", origin).calls.push(Call {
+        let call = Call {
             id: id.to_string(),
             name: name.to_string(),
             args: Joined::new(origin),
-        });
+        };
+        open.add_call(parent.unwrap_or(id), call, origin);
     }
 
     pub fn tool_args(&mut self, id: &str, delta: &str, origin: &Origin) {
@@ -419,20 +454,39 @@ impl Conversation {
         let Some(list) = messages.as_array() else {
             return;
         };
-        let mut old = std::mem::take(&mut open.messages);
+        let mut old: Vec<Option<Message>> = std::mem::take(&mut open.messages)
+            .into_iter()
+            .map(Some)
+            .collect();
+        // Each id's messages and each call's tool messages, first last (taken with `pop`).
+        let mut by_id: HashMap<String, Vec<usize>> = HashMap::new();
+        let mut by_call: HashMap<String, Vec<usize>> = HashMap::new();
+        for (i, o) in old.iter().enumerate().rev() {
+            let Some(o) = o else { continue };
+            by_id.entry(o.id.clone()).or_default().push(i);
+            if let (Some(c), "tool") = (&o.tool_call_id, o.role.as_str()) {
+                by_call.entry(c.clone()).or_default().push(i);
+            }
+        }
+        let take = |list: Option<&mut Vec<usize>>, old: &mut [Option<Message>]| {
+            let list = list?;
+            while let Some(i) = list.pop() {
+                if let Some(m) = old[i].take() {
+                    return Some(m);
+                }
+            }
+            None
+        };
         let mut new: Vec<Message> = list.iter().filter_map(|m| message_of(m, origin)).collect();
         for m in &mut new {
             if m.role == "reasoning" {
                 continue;
             }
-            let before = old.iter().position(|o| o.id == m.id).or_else(|| {
-                m.tool_call_id.as_ref().and_then(|c| {
-                    old.iter()
-                        .position(|o| o.role == "tool" && o.tool_call_id.as_ref() == Some(c))
-                })
+            let before = take(by_id.get_mut(&m.id), &mut old).or_else(|| {
+                let c = m.tool_call_id.as_ref()?;
+                take(by_call.get_mut(c), &mut old)
             });
-            let Some(i) = before else { continue };
-            let o = old.swap_remove(i);
+            let Some(o) = before else { continue };
             if o.text.text == m.text.text {
                 m.text = o.text;
             } else if !o.text.text.is_empty() {
@@ -451,16 +505,18 @@ impl Conversation {
             if m.role != "reasoning" {
                 return true;
             }
-            if !open.reasoning.iter().any(|r| r.id == m.id) {
+            if !open.reasoning_at.contains_key(&m.id) {
                 open.reasoning.push(Reasoning {
                     id: m.id.clone(),
                     text: m.text.clone(),
                     encrypted: false,
                 });
+                open.reasoning_at
+                    .insert(m.id.clone(), open.reasoning.len() - 1);
             }
             false
         });
-        open.messages = new;
+        open.set_messages(new);
     }
 
     /// The run's document.
@@ -841,5 +897,105 @@ fn same_json_text(a: &str, b: &str) -> bool {
     ) {
         (Ok(x), Ok(y)) => x == y,
         _ => a == b,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn at(line: u64) -> Origin {
+        Origin {
+            file: Arc::from("t.ndjson"),
+            line,
+        }
+    }
+
+    /// A run that streams "Hi" as `m1` and ends with `snapshot` as its messages.
+    fn run(snapshot: Value) -> Run {
+        let mut c = Conversation::new(false);
+        assert!(c.run_started(Some("t"), Some("r"), None, &at(1)).is_none());
+        c.text_start("m1", Some("assistant"), &at(2));
+        c.text_content("m1", None, "H", &at(3));
+        c.text_content("m1", None, "i", &at(4));
+        c.messages_snapshot(&snapshot, &at(5));
+        c.run_finished(None, &at(6)).expect("a run")
+    }
+
+    fn leaves(r: &Run) -> Vec<(String, Value, u64)> {
+        r.leaves
+            .iter()
+            .map(|l| (l.pointer.clone(), l.value.clone(), l.origin.line))
+            .collect()
+    }
+
+    #[test]
+    fn a_snapshot_replaces_the_list_and_keeps_what_was_streamed() {
+        let clean = run(json!([
+            {"id": "u1", "role": "user", "content": "Q"},
+            {"id": "m1", "role": "assistant", "content": "Hi"},
+        ]));
+        let l = leaves(&clean);
+        assert!(l.contains(&("/messages/user-1/text".into(), json!("Q"), 5)));
+        // Streamed and then confirmed: the text keeps its deltas' lines.
+        let text = &clean.leaves[l
+            .iter()
+            .position(|x| x.0 == "/messages/assistant-1/text")
+            .unwrap()];
+        assert_eq!((text.origin_at(0).line, text.origin_at(1).line), (3, 4));
+
+        // The regression of duplicate and empty assistant messages in MESSAGES_SNAPSHOT, and a
+        // snapshot that says otherwise than the stream.
+        let broken = run(json!([
+            {"id": "u1", "role": "user", "content": "Q"},
+            {"id": "m1", "role": "assistant", "content": "Hello"},
+            {"id": "m1", "role": "assistant", "content": ""},
+        ]));
+        let l = leaves(&broken);
+        assert!(l.contains(&("/messages/assistant-1/text".into(), json!("Hello"), 5)));
+        assert!(l.contains(&("/messages/assistant-1/streamedText".into(), json!("Hi"), 2)));
+        assert!(l.contains(&("/messages/assistant-2/text".into(), json!(""), 5)));
+        let d = crate::diff::compare::compare(1, &clean, &broken, &Default::default());
+        let paths: Vec<&str> = d.differences.iter().map(|d| d.pointer.as_str()).collect();
+        assert_eq!(
+            paths,
+            [
+                "/messages/assistant-1/text",
+                "/messages/assistant-1/streamedText",
+                "/messages/assistant-2"
+            ]
+        );
+    }
+
+    #[test]
+    fn ids_become_placeholders_everywhere() {
+        let mut c = Conversation::new(false);
+        c.run_started(Some("t-9"), Some("r-9"), None, &at(1));
+        c.tool_start("call_x", "search", Some("m-7"), &at(2));
+        c.tool_args("call_x", "{\"q\":", &at(3));
+        c.tool_args("call_x", "\"a\"}", &at(4));
+        c.tool_result("res-1", "call_x", &json!("found"), false, &at(5));
+        c.custom(
+            "progress",
+            &json!({"toolCallId": "call_x", "thread": "t-9"}),
+            &at(6),
+        );
+        let r = c.run_finished(None, &at(7)).expect("run");
+        let l = leaves(&r);
+        for want in [
+            ("/messages/assistant-1/text", json!(""), 2),
+            ("/messages/tool-1/toolCall", json!("call-1"), 5),
+            ("/toolCalls/call-1/message", json!("assistant-1"), 2),
+            ("/toolCalls/call-1/args/q", json!("a"), 4),
+            ("/toolCalls/call-1/result", json!("found"), 5),
+            ("/custom/0/value/toolCallId", json!("call-1"), 6),
+            ("/custom/0/value/thread", json!("thread"), 6),
+        ] {
+            assert!(
+                l.contains(&(want.0.into(), want.1.clone(), want.2)),
+                "{want:?} in {l:?}"
+            );
+        }
     }
 }
