@@ -32,6 +32,7 @@ Register-ArgumentCompleter -Native -CommandName 'aguify' -ScriptBlock {
             [CompletionResult]::new('explain', 'explain', [CompletionResultType]::ParameterValue, 'Explain runs that ended in RUN_ERROR or stopped without a terminal event')
             [CompletionResult]::new('diff', 'diff', [CompletionResultType]::ParameterValue, 'Compare two streams run by run as a front end shows them (exit 0 equal, 1 different)')
             [CompletionResult]::new('snapshot', 'snapshot', [CompletionResultType]::ParameterValue, 'Write the golden snapshot of runs: what a front end shows, one value a line, stable ids')
+            [CompletionResult]::new('report', 'report', [CompletionResultType]::ParameterValue, 'Write a self-contained HTML report of runs: lanes, transcript, findings, states')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Generate shell completions')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -76,18 +77,24 @@ Register-ArgumentCompleter -Native -CommandName 'aguify' -ScriptBlock {
             [CompletionResult]::new('-j', '-j', [CompletionResultType]::ParameterName, 'Check this many files at once (default: the number of cores); the report keeps the input order')
             [CompletionResult]::new('--jobs', '--jobs', [CompletionResultType]::ParameterName, 'Check this many files at once (default: the number of cores); the report keeps the input order')
             [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Exit 2 at the first bad input line instead of reporting it and going on')
-            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
-            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
         }
         'aguify;serve' {
             [CompletionResult]::new('--conversation', '--conversation', [CompletionResultType]::ParameterName, 'A further conversation: the *.ndjson/*.jsonl/*.sse files of DIR in name order, served at POST /<name> (the folder''s name unless given as NAME=DIR); repeatable')
-            [CompletionResult]::new('--listen', '--listen', [CompletionResultType]::ParameterName, 'Address to listen on (loopback by default)')
+            [CompletionResult]::new('--listen', '--listen', [CompletionResultType]::ParameterName, 'Address to listen on, HOST:PORT (loopback by default)')
             [CompletionResult]::new('--speed', '--speed', [CompletionResultType]::ParameterName, 'Playback speed: 2 replays twice as fast as recorded, 0.5 half as fast')
             [CompletionResult]::new('--max-gap', '--max-gap', [CompletionResultType]::ParameterName, 'Cap on any single gap after scaling, in ms (0: no cap)')
             [CompletionResult]::new('--interval', '--interval', [CompletionResultType]::ParameterName, 'Gap before events without a timestamp (v2 logs), in ms, scaled by --speed')
             [CompletionResult]::new('--cors', '--cors', [CompletionResultType]::ParameterName, 'Allow browser requests from this origin (e.g. http://localhost:3000, or * for any)')
+            [CompletionResult]::new('--allow-host', '--allow-host', [CompletionResultType]::ParameterName, 'Also answer requests whose Host is HOST when bound to loopback (only localhost, 127.0.0.1, [::1] and the --listen host are by default, against DNS rebinding); `*` answers any; repeatable')
             [CompletionResult]::new('--max-body', '--max-body', [CompletionResultType]::ParameterName, 'Request bodies larger than this get 413')
+            [CompletionResult]::new('--header-timeout', '--header-timeout', [CompletionResultType]::ParameterName, 'Close a connection whose request head (request line and headers) has not arrived within this many ms, an idle keep-alive connection included')
+            [CompletionResult]::new('--body-timeout', '--body-timeout', [CompletionResultType]::ParameterName, 'Answer 408 when a request body has not arrived within this many ms')
+            [CompletionResult]::new('--max-connections', '--max-connections', [CompletionResultType]::ParameterName, 'Connections served at once; more are answered 503')
+            [CompletionResult]::new('--max-threads', '--max-threads', [CompletionResultType]::ParameterName, 'Threads remembered; past it the least recently used one with no stream in progress is forgotten (its next request starts the conversation over)')
+            [CompletionResult]::new('--shutdown-grace', '--shutdown-grace', [CompletionResultType]::ParameterName, 'On Ctrl-C or SIGTERM, close connections still open after this many ms')
             [CompletionResult]::new('--from', '--from', [CompletionResultType]::ParameterName, 'Input form: detected per file by default')
             [CompletionResult]::new('--text', '--text', [CompletionResultType]::ParameterName, 'Stream every model message, or only the final state''s answer')
             [CompletionResult]::new('--tool-steps', '--tool-steps', [CompletionResultType]::ParameterName, 'Also narrate tool calls as short reasoning lines')
@@ -148,6 +155,18 @@ Register-ArgumentCompleter -Native -CommandName 'aguify' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
         }
+        'aguify;report' {
+            [CompletionResult]::new('--from', '--from', [CompletionResultType]::ParameterName, 'Input form: detected per file by default')
+            [CompletionResult]::new('--max-line-bytes', '--max-line-bytes', [CompletionResultType]::ParameterName, 'Skip (and report) lines longer than this many bytes')
+            [CompletionResult]::new('--threads', '--threads', [CompletionResultType]::ParameterName, 'Threads for NDJSON input: 1 parses on the main thread; N > 1 parses on N - 1 more threads while the main thread maps (default: the number of cores, at most 2). The output does not depend on it')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Where to write the HTML (`-`: stdout)')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Where to write the HTML (`-`: stdout)')
+            [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Exit 2 at the first bad input line instead of reporting it and going on')
+            [CompletionResult]::new('--no-check', '--no-check', [CompletionResultType]::ParameterName, 'Do not run the checker (its findings are shown at their events by default)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
         'aguify;completions' {
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
@@ -161,6 +180,7 @@ Register-ArgumentCompleter -Native -CommandName 'aguify' -ScriptBlock {
             [CompletionResult]::new('explain', 'explain', [CompletionResultType]::ParameterValue, 'Explain runs that ended in RUN_ERROR or stopped without a terminal event')
             [CompletionResult]::new('diff', 'diff', [CompletionResultType]::ParameterValue, 'Compare two streams run by run as a front end shows them (exit 0 equal, 1 different)')
             [CompletionResult]::new('snapshot', 'snapshot', [CompletionResultType]::ParameterValue, 'Write the golden snapshot of runs: what a front end shows, one value a line, stable ids')
+            [CompletionResult]::new('report', 'report', [CompletionResultType]::ParameterValue, 'Write a self-contained HTML report of runs: lanes, transcript, findings, states')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Generate shell completions')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -184,6 +204,9 @@ Register-ArgumentCompleter -Native -CommandName 'aguify' -ScriptBlock {
             break
         }
         'aguify;help;snapshot' {
+            break
+        }
+        'aguify;help;report' {
             break
         }
         'aguify;help;completions' {

@@ -34,6 +34,9 @@ _aguify() {
             aguify,help)
                 cmd="aguify__subcmd__help"
                 ;;
+            aguify,report)
+                cmd="aguify__subcmd__report"
+                ;;
             aguify,serve)
                 cmd="aguify__subcmd__serve"
                 ;;
@@ -61,6 +64,9 @@ _aguify() {
             aguify__subcmd__help,help)
                 cmd="aguify__subcmd__help__subcmd__help"
                 ;;
+            aguify__subcmd__help,report)
+                cmd="aguify__subcmd__help__subcmd__report"
+                ;;
             aguify__subcmd__help,serve)
                 cmd="aguify__subcmd__help__subcmd__serve"
                 ;;
@@ -77,7 +83,7 @@ _aguify() {
 
     case "${cmd}" in
         aguify)
-            opts="-h -V --help --version convert check serve timeline explain diff snapshot completions help"
+            opts="-h -V --help --version convert check serve timeline explain diff snapshot report completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -130,7 +136,7 @@ _aguify() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "text json github junit sarif" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json github junit sarif markdown" -- "${cur}"))
                     return 0
                     ;;
                 --fail-on)
@@ -333,7 +339,7 @@ _aguify() {
             return 0
             ;;
         aguify__subcmd__help)
-            opts="convert check serve timeline explain diff snapshot completions help"
+            opts="convert check serve timeline explain diff snapshot report completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -430,6 +436,20 @@ _aguify() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        aguify__subcmd__help__subcmd__report)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         aguify__subcmd__help__subcmd__serve)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -472,8 +492,42 @@ _aguify() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        aguify__subcmd__report)
+            opts="-o -h --from --max-line-bytes --strict --threads --output --no-check --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --from)
+                    COMPREPLY=($(compgen -W "auto v2 v3 sse agui" -- "${cur}"))
+                    return 0
+                    ;;
+                --max-line-bytes)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --threads)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         aguify__subcmd__serve)
-            opts="-q -h --conversation --listen --speed --max-gap --interval --cors --max-body --from --text --tool-steps --compat --quiet --help"
+            opts="-q -h --conversation --listen --speed --max-gap --interval --cors --allow-host --max-body --header-timeout --body-timeout --max-connections --max-threads --shutdown-grace --from --text --tool-steps --compat --quiet --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -503,7 +557,31 @@ _aguify() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --allow-host)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --max-body)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --header-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --body-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-connections)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-threads)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --shutdown-grace)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

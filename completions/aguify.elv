@@ -29,6 +29,7 @@ set edit:completion:arg-completer[aguify] = {|@words|
             cand explain 'Explain runs that ended in RUN_ERROR or stopped without a terminal event'
             cand diff 'Compare two streams run by run as a front end shows them (exit 0 equal, 1 different)'
             cand snapshot 'Write the golden snapshot of runs: what a front end shows, one value a line, stable ids'
+            cand report 'Write a self-contained HTML report of runs: lanes, transcript, findings, states'
             cand completions 'Generate shell completions'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -71,17 +72,23 @@ set edit:completion:arg-completer[aguify] = {|@words|
             cand -j 'Check this many files at once (default: the number of cores); the report keeps the input order'
             cand --jobs 'Check this many files at once (default: the number of cores); the report keeps the input order'
             cand --strict 'Exit 2 at the first bad input line instead of reporting it and going on'
-            cand -h 'Print help'
-            cand --help 'Print help'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
         }
         &'aguify;serve'= {
             cand --conversation 'A further conversation: the *.ndjson/*.jsonl/*.sse files of DIR in name order, served at POST /<name> (the folder''s name unless given as NAME=DIR); repeatable'
-            cand --listen 'Address to listen on (loopback by default)'
+            cand --listen 'Address to listen on, HOST:PORT (loopback by default)'
             cand --speed 'Playback speed: 2 replays twice as fast as recorded, 0.5 half as fast'
             cand --max-gap 'Cap on any single gap after scaling, in ms (0: no cap)'
             cand --interval 'Gap before events without a timestamp (v2 logs), in ms, scaled by --speed'
             cand --cors 'Allow browser requests from this origin (e.g. http://localhost:3000, or * for any)'
+            cand --allow-host 'Also answer requests whose Host is HOST when bound to loopback (only localhost, 127.0.0.1, [::1] and the --listen host are by default, against DNS rebinding); `*` answers any; repeatable'
             cand --max-body 'Request bodies larger than this get 413'
+            cand --header-timeout 'Close a connection whose request head (request line and headers) has not arrived within this many ms, an idle keep-alive connection included'
+            cand --body-timeout 'Answer 408 when a request body has not arrived within this many ms'
+            cand --max-connections 'Connections served at once; more are answered 503'
+            cand --max-threads 'Threads remembered; past it the least recently used one with no stream in progress is forgotten (its next request starts the conversation over)'
+            cand --shutdown-grace 'On Ctrl-C or SIGTERM, close connections still open after this many ms'
             cand --from 'Input form: detected per file by default'
             cand --text 'Stream every model message, or only the final state''s answer'
             cand --tool-steps 'Also narrate tool calls as short reasoning lines'
@@ -137,6 +144,17 @@ set edit:completion:arg-completer[aguify] = {|@words|
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
+        &'aguify;report'= {
+            cand --from 'Input form: detected per file by default'
+            cand --max-line-bytes 'Skip (and report) lines longer than this many bytes'
+            cand --threads 'Threads for NDJSON input: 1 parses on the main thread; N > 1 parses on N - 1 more threads while the main thread maps (default: the number of cores, at most 2). The output does not depend on it'
+            cand -o 'Where to write the HTML (`-`: stdout)'
+            cand --output 'Where to write the HTML (`-`: stdout)'
+            cand --strict 'Exit 2 at the first bad input line instead of reporting it and going on'
+            cand --no-check 'Do not run the checker (its findings are shown at their events by default)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
         &'aguify;completions'= {
             cand -h 'Print help'
             cand --help 'Print help'
@@ -149,6 +167,7 @@ set edit:completion:arg-completer[aguify] = {|@words|
             cand explain 'Explain runs that ended in RUN_ERROR or stopped without a terminal event'
             cand diff 'Compare two streams run by run as a front end shows them (exit 0 equal, 1 different)'
             cand snapshot 'Write the golden snapshot of runs: what a front end shows, one value a line, stable ids'
+            cand report 'Write a self-contained HTML report of runs: lanes, transcript, findings, states'
             cand completions 'Generate shell completions'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -165,6 +184,8 @@ set edit:completion:arg-completer[aguify] = {|@words|
         &'aguify;help;diff'= {
         }
         &'aguify;help;snapshot'= {
+        }
+        &'aguify;help;report'= {
         }
         &'aguify;help;completions'= {
         }
