@@ -30,6 +30,8 @@ Register-ArgumentCompleter -Native -CommandName 'aguify' -ScriptBlock {
             [CompletionResult]::new('serve', 'serve', [CompletionResultType]::ParameterValue, 'Serve recorded runs as a live AG-UI endpoint (POST a RunAgentInput, get SSE)')
             [CompletionResult]::new('timeline', 'timeline', [CompletionResultType]::ParameterValue, 'Show runs at a glance: one line per message, reasoning block, tool call, step')
             [CompletionResult]::new('explain', 'explain', [CompletionResultType]::ParameterValue, 'Explain runs that ended in RUN_ERROR or stopped without a terminal event')
+            [CompletionResult]::new('diff', 'diff', [CompletionResultType]::ParameterValue, 'Compare two streams run by run as a front end shows them (exit 0 equal, 1 different)')
+            [CompletionResult]::new('snapshot', 'snapshot', [CompletionResultType]::ParameterValue, 'Write the golden snapshot of runs: what a front end shows, one value a line, stable ids')
             [CompletionResult]::new('report', 'report', [CompletionResultType]::ParameterValue, 'Write a self-contained HTML report of runs: lanes, transcript, findings, states')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Generate shell completions')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -144,6 +146,29 @@ Register-ArgumentCompleter -Native -CommandName 'aguify' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
         }
+        'aguify;diff' {
+            [CompletionResult]::new('--old', '--old', [CompletionResultType]::ParameterName, 'The old side as several files, in order (consecutive runs of one thread)')
+            [CompletionResult]::new('--new', '--new', [CompletionResultType]::ParameterName, 'The new side as several files, in order')
+            [CompletionResult]::new('--ignore', '--ignore', [CompletionResultType]::ParameterName, 'Do not compare the value at this JSON pointer (repeatable; `*` matches within a segment, e.g. /state/updatedAt, /toolCalls/*/args/requestId)')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Report format')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour the text report; `auto` colours a terminal only and honours NO_COLOR / CLICOLOR_FORCE')
+            [CompletionResult]::new('--from', '--from', [CompletionResultType]::ParameterName, 'Input form of both sides'' logs: detected per file by default')
+            [CompletionResult]::new('--threads', '--threads', [CompletionResultType]::ParameterName, 'Threads parsing each side''s NDJSON (the sides are read at once, on a thread each; default 1). The result does not depend on it')
+            [CompletionResult]::new('--exact', '--exact', [CompletionResultType]::ParameterName, 'Compare event by event (ids, timestamps and chunks included) instead of what is shown')
+            [CompletionResult]::new('--ignore-text', '--ignore-text', [CompletionResultType]::ParameterName, 'Compare the model''s text (assistant messages, reasoning) only as empty or not')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'aguify;snapshot' {
+            [CompletionResult]::new('--from', '--from', [CompletionResultType]::ParameterName, 'Input form: detected per file by default')
+            [CompletionResult]::new('--max-line-bytes', '--max-line-bytes', [CompletionResultType]::ParameterName, 'Skip (and report) lines longer than this many bytes')
+            [CompletionResult]::new('--threads', '--threads', [CompletionResultType]::ParameterName, 'Threads for NDJSON input: 1 parses on the main thread; N > 1 parses on N - 1 more threads while the main thread maps (default: the number of cores, at most 2). The output does not depend on it')
+            [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Exit 2 at the first bad input line instead of reporting it and going on')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
         'aguify;report' {
             [CompletionResult]::new('--from', '--from', [CompletionResultType]::ParameterName, 'Input form: detected per file by default')
             [CompletionResult]::new('--max-line-bytes', '--max-line-bytes', [CompletionResultType]::ParameterName, 'Skip (and report) lines longer than this many bytes (at least 1)')
@@ -167,6 +192,8 @@ Register-ArgumentCompleter -Native -CommandName 'aguify' -ScriptBlock {
             [CompletionResult]::new('serve', 'serve', [CompletionResultType]::ParameterValue, 'Serve recorded runs as a live AG-UI endpoint (POST a RunAgentInput, get SSE)')
             [CompletionResult]::new('timeline', 'timeline', [CompletionResultType]::ParameterValue, 'Show runs at a glance: one line per message, reasoning block, tool call, step')
             [CompletionResult]::new('explain', 'explain', [CompletionResultType]::ParameterValue, 'Explain runs that ended in RUN_ERROR or stopped without a terminal event')
+            [CompletionResult]::new('diff', 'diff', [CompletionResultType]::ParameterValue, 'Compare two streams run by run as a front end shows them (exit 0 equal, 1 different)')
+            [CompletionResult]::new('snapshot', 'snapshot', [CompletionResultType]::ParameterValue, 'Write the golden snapshot of runs: what a front end shows, one value a line, stable ids')
             [CompletionResult]::new('report', 'report', [CompletionResultType]::ParameterValue, 'Write a self-contained HTML report of runs: lanes, transcript, findings, states')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Generate shell completions')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -185,6 +212,12 @@ Register-ArgumentCompleter -Native -CommandName 'aguify' -ScriptBlock {
             break
         }
         'aguify;help;explain' {
+            break
+        }
+        'aguify;help;diff' {
+            break
+        }
+        'aguify;help;snapshot' {
             break
         }
         'aguify;help;report' {

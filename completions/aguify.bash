@@ -25,6 +25,9 @@ _aguify() {
             aguify,convert)
                 cmd="aguify__subcmd__convert"
                 ;;
+            aguify,diff)
+                cmd="aguify__subcmd__diff"
+                ;;
             aguify,explain)
                 cmd="aguify__subcmd__explain"
                 ;;
@@ -36,6 +39,9 @@ _aguify() {
                 ;;
             aguify,serve)
                 cmd="aguify__subcmd__serve"
+                ;;
+            aguify,snapshot)
+                cmd="aguify__subcmd__snapshot"
                 ;;
             aguify,timeline)
                 cmd="aguify__subcmd__timeline"
@@ -49,6 +55,9 @@ _aguify() {
             aguify__subcmd__help,convert)
                 cmd="aguify__subcmd__help__subcmd__convert"
                 ;;
+            aguify__subcmd__help,diff)
+                cmd="aguify__subcmd__help__subcmd__diff"
+                ;;
             aguify__subcmd__help,explain)
                 cmd="aguify__subcmd__help__subcmd__explain"
                 ;;
@@ -61,6 +70,9 @@ _aguify() {
             aguify__subcmd__help,serve)
                 cmd="aguify__subcmd__help__subcmd__serve"
                 ;;
+            aguify__subcmd__help,snapshot)
+                cmd="aguify__subcmd__help__subcmd__snapshot"
+                ;;
             aguify__subcmd__help,timeline)
                 cmd="aguify__subcmd__help__subcmd__timeline"
                 ;;
@@ -71,7 +83,7 @@ _aguify() {
 
     case "${cmd}" in
         aguify)
-            opts="-h -V --help --version convert check serve timeline explain report completions help"
+            opts="-h -V --help --version convert check serve timeline explain diff snapshot report completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -278,6 +290,48 @@ _aguify() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        aguify__subcmd__diff)
+            opts="-h --old --new --exact --ignore --ignore-text --format --color --from --threads --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --old)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --new)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --ignore)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "text json github" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --from)
+                    COMPREPLY=($(compgen -W "auto v2 v3 sse agui" -- "${cur}"))
+                    return 0
+                    ;;
+                --threads)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         aguify__subcmd__explain)
             opts="-n -h --from --max-line-bytes --strict --threads --stdin-filename --format --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
@@ -321,7 +375,7 @@ _aguify() {
             return 0
             ;;
         aguify__subcmd__help)
-            opts="convert check serve timeline explain report completions help"
+            opts="convert check serve timeline explain diff snapshot report completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -363,6 +417,20 @@ _aguify() {
             return 0
             ;;
         aguify__subcmd__help__subcmd__convert)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        aguify__subcmd__help__subcmd__diff)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -419,6 +487,20 @@ _aguify() {
             return 0
             ;;
         aguify__subcmd__help__subcmd__serve)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        aguify__subcmd__help__subcmd__snapshot)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -553,6 +635,32 @@ _aguify() {
                     ;;
                 --compat)
                     COMPREPLY=($(compgen -W "none thinking" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        aguify__subcmd__snapshot)
+            opts="-h --from --max-line-bytes --strict --threads --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --from)
+                    COMPREPLY=($(compgen -W "auto v2 v3 sse agui" -- "${cur}"))
+                    return 0
+                    ;;
+                --max-line-bytes)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --threads)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)

@@ -27,6 +27,8 @@ set edit:completion:arg-completer[aguify] = {|@words|
             cand serve 'Serve recorded runs as a live AG-UI endpoint (POST a RunAgentInput, get SSE)'
             cand timeline 'Show runs at a glance: one line per message, reasoning block, tool call, step'
             cand explain 'Explain runs that ended in RUN_ERROR or stopped without a terminal event'
+            cand diff 'Compare two streams run by run as a front end shows them (exit 0 equal, 1 different)'
+            cand snapshot 'Write the golden snapshot of runs: what a front end shows, one value a line, stable ids'
             cand report 'Write a self-contained HTML report of runs: lanes, transcript, findings, states'
             cand completions 'Generate shell completions'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -135,6 +137,27 @@ set edit:completion:arg-completer[aguify] = {|@words|
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
+        &'aguify;diff'= {
+            cand --old 'The old side as several files, in order (consecutive runs of one thread)'
+            cand --new 'The new side as several files, in order'
+            cand --ignore 'Do not compare the value at this JSON pointer (repeatable; `*` matches within a segment, e.g. /state/updatedAt, /toolCalls/*/args/requestId)'
+            cand --format 'Report format'
+            cand --color 'Colour the text report; `auto` colours a terminal only and honours NO_COLOR / CLICOLOR_FORCE'
+            cand --from 'Input form of both sides'' logs: detected per file by default'
+            cand --threads 'Threads parsing each side''s NDJSON (the sides are read at once, on a thread each; default 1). The result does not depend on it'
+            cand --exact 'Compare event by event (ids, timestamps and chunks included) instead of what is shown'
+            cand --ignore-text 'Compare the model''s text (assistant messages, reasoning) only as empty or not'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'aguify;snapshot'= {
+            cand --from 'Input form: detected per file by default'
+            cand --max-line-bytes 'Skip (and report) lines longer than this many bytes'
+            cand --threads 'Threads for NDJSON input: 1 parses on the main thread; N > 1 parses on N - 1 more threads while the main thread maps (default: the number of cores, at most 2). The output does not depend on it'
+            cand --strict 'Exit 2 at the first bad input line instead of reporting it and going on'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
         &'aguify;report'= {
             cand --from 'Input form: detected per file by default'
             cand --max-line-bytes 'Skip (and report) lines longer than this many bytes (at least 1)'
@@ -156,6 +179,8 @@ set edit:completion:arg-completer[aguify] = {|@words|
             cand serve 'Serve recorded runs as a live AG-UI endpoint (POST a RunAgentInput, get SSE)'
             cand timeline 'Show runs at a glance: one line per message, reasoning block, tool call, step'
             cand explain 'Explain runs that ended in RUN_ERROR or stopped without a terminal event'
+            cand diff 'Compare two streams run by run as a front end shows them (exit 0 equal, 1 different)'
+            cand snapshot 'Write the golden snapshot of runs: what a front end shows, one value a line, stable ids'
             cand report 'Write a self-contained HTML report of runs: lanes, transcript, findings, states'
             cand completions 'Generate shell completions'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -169,6 +194,10 @@ set edit:completion:arg-completer[aguify] = {|@words|
         &'aguify;help;timeline'= {
         }
         &'aguify;help;explain'= {
+        }
+        &'aguify;help;diff'= {
+        }
+        &'aguify;help;snapshot'= {
         }
         &'aguify;help;report'= {
         }

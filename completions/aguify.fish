@@ -31,6 +31,8 @@ complete -c aguify -n "__fish_aguify_needs_command" -f -a "check" -d 'Check AG-U
 complete -c aguify -n "__fish_aguify_needs_command" -f -a "serve" -d 'Serve recorded runs as a live AG-UI endpoint (POST a RunAgentInput, get SSE)'
 complete -c aguify -n "__fish_aguify_needs_command" -f -a "timeline" -d 'Show runs at a glance: one line per message, reasoning block, tool call, step'
 complete -c aguify -n "__fish_aguify_needs_command" -f -a "explain" -d 'Explain runs that ended in RUN_ERROR or stopped without a terminal event'
+complete -c aguify -n "__fish_aguify_needs_command" -f -a "diff" -d 'Compare two streams run by run as a front end shows them (exit 0 equal, 1 different)'
+complete -c aguify -n "__fish_aguify_needs_command" -f -a "snapshot" -d 'Write the golden snapshot of runs: what a front end shows, one value a line, stable ids'
 complete -c aguify -n "__fish_aguify_needs_command" -f -a "report" -d 'Write a self-contained HTML report of runs: lanes, transcript, findings, states'
 complete -c aguify -n "__fish_aguify_needs_command" -f -a "completions" -d 'Generate shell completions'
 complete -c aguify -n "__fish_aguify_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
@@ -533,6 +535,33 @@ always\t''
 never\t''"
 complete -c aguify -n "__fish_aguify_using_subcommand explain" -l strict -d 'Exit 2 at the first bad input line instead of reporting it and going on'
 complete -c aguify -n "__fish_aguify_using_subcommand explain" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c aguify -n "__fish_aguify_using_subcommand diff" -l old -d 'The old side as several files, in order (consecutive runs of one thread)' -r
+complete -c aguify -n "__fish_aguify_using_subcommand diff" -l new -d 'The new side as several files, in order' -r
+complete -c aguify -n "__fish_aguify_using_subcommand diff" -l ignore -d 'Do not compare the value at this JSON pointer (repeatable; `*` matches within a segment, e.g. /state/updatedAt, /toolCalls/*/args/requestId)' -r
+complete -c aguify -n "__fish_aguify_using_subcommand diff" -l format -d 'Report format' -r -f -a "text\t''
+json\t''
+github\t''"
+complete -c aguify -n "__fish_aguify_using_subcommand diff" -l color -d 'Colour the text report; `auto` colours a terminal only and honours NO_COLOR / CLICOLOR_FORCE' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c aguify -n "__fish_aguify_using_subcommand diff" -l from -d 'Input form of both sides\' logs: detected per file by default' -r -f -a "auto\t''
+v2\t''
+v3\t''
+sse\t''
+agui\t''"
+complete -c aguify -n "__fish_aguify_using_subcommand diff" -l threads -d 'Threads parsing each side\'s NDJSON (the sides are read at once, on a thread each; default 1). The result does not depend on it' -r
+complete -c aguify -n "__fish_aguify_using_subcommand diff" -l exact -d 'Compare event by event (ids, timestamps and chunks included) instead of what is shown'
+complete -c aguify -n "__fish_aguify_using_subcommand diff" -l ignore-text -d 'Compare the model\'s text (assistant messages, reasoning) only as empty or not'
+complete -c aguify -n "__fish_aguify_using_subcommand diff" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c aguify -n "__fish_aguify_using_subcommand snapshot" -l from -d 'Input form: detected per file by default' -r -f -a "auto\t''
+v2\t''
+v3\t''
+sse\t''
+agui\t''"
+complete -c aguify -n "__fish_aguify_using_subcommand snapshot" -l max-line-bytes -d 'Skip (and report) lines longer than this many bytes' -r
+complete -c aguify -n "__fish_aguify_using_subcommand snapshot" -l threads -d 'Threads for NDJSON input: 1 parses on the main thread; N > 1 parses on N - 1 more threads while the main thread maps (default: the number of cores, at most 2). The output does not depend on it' -r
+complete -c aguify -n "__fish_aguify_using_subcommand snapshot" -l strict -d 'Exit 2 at the first bad input line instead of reporting it and going on'
+complete -c aguify -n "__fish_aguify_using_subcommand snapshot" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c aguify -n "__fish_aguify_using_subcommand report" -l from -d 'Input form: detected per file by default' -r -f -a "auto\t''
 v2\t''
 v3\t''
@@ -545,11 +574,13 @@ complete -c aguify -n "__fish_aguify_using_subcommand report" -l strict -d 'Exit
 complete -c aguify -n "__fish_aguify_using_subcommand report" -l no-check -d 'Do not run the checker (its findings are shown at their events by default)'
 complete -c aguify -n "__fish_aguify_using_subcommand report" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c aguify -n "__fish_aguify_using_subcommand completions" -s h -l help -d 'Print help'
-complete -c aguify -n "__fish_aguify_using_subcommand help; and not __fish_seen_subcommand_from convert check serve timeline explain report completions help" -f -a "convert" -d 'Convert LangGraph logs to AG-UI events (SSE or NDJSON)'
-complete -c aguify -n "__fish_aguify_using_subcommand help; and not __fish_seen_subcommand_from convert check serve timeline explain report completions help" -f -a "check" -d 'Check AG-UI streams and LangGraph logs (official client rules, schema, interrupts, …)'
-complete -c aguify -n "__fish_aguify_using_subcommand help; and not __fish_seen_subcommand_from convert check serve timeline explain report completions help" -f -a "serve" -d 'Serve recorded runs as a live AG-UI endpoint (POST a RunAgentInput, get SSE)'
-complete -c aguify -n "__fish_aguify_using_subcommand help; and not __fish_seen_subcommand_from convert check serve timeline explain report completions help" -f -a "timeline" -d 'Show runs at a glance: one line per message, reasoning block, tool call, step'
-complete -c aguify -n "__fish_aguify_using_subcommand help; and not __fish_seen_subcommand_from convert check serve timeline explain report completions help" -f -a "explain" -d 'Explain runs that ended in RUN_ERROR or stopped without a terminal event'
-complete -c aguify -n "__fish_aguify_using_subcommand help; and not __fish_seen_subcommand_from convert check serve timeline explain report completions help" -f -a "report" -d 'Write a self-contained HTML report of runs: lanes, transcript, findings, states'
-complete -c aguify -n "__fish_aguify_using_subcommand help; and not __fish_seen_subcommand_from convert check serve timeline explain report completions help" -f -a "completions" -d 'Generate shell completions'
-complete -c aguify -n "__fish_aguify_using_subcommand help; and not __fish_seen_subcommand_from convert check serve timeline explain report completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c aguify -n "__fish_aguify_using_subcommand help; and not __fish_seen_subcommand_from convert check serve timeline explain diff snapshot report completions help" -f -a "convert" -d 'Convert LangGraph logs to AG-UI events (SSE or NDJSON)'
+complete -c aguify -n "__fish_aguify_using_subcommand help; and not __fish_seen_subcommand_from convert check serve timeline explain diff snapshot report completions help" -f -a "check" -d 'Check AG-UI streams and LangGraph logs (official client rules, schema, interrupts, …)'
+complete -c aguify -n "__fish_aguify_using_subcommand help; and not __fish_seen_subcommand_from convert check serve timeline explain diff snapshot report completions help" -f -a "serve" -d 'Serve recorded runs as a live AG-UI endpoint (POST a RunAgentInput, get SSE)'
+complete -c aguify -n "__fish_aguify_using_subcommand help; and not __fish_seen_subcommand_from convert check serve timeline explain diff snapshot report completions help" -f -a "timeline" -d 'Show runs at a glance: one line per message, reasoning block, tool call, step'
+complete -c aguify -n "__fish_aguify_using_subcommand help; and not __fish_seen_subcommand_from convert check serve timeline explain diff snapshot report completions help" -f -a "explain" -d 'Explain runs that ended in RUN_ERROR or stopped without a terminal event'
+complete -c aguify -n "__fish_aguify_using_subcommand help; and not __fish_seen_subcommand_from convert check serve timeline explain diff snapshot report completions help" -f -a "diff" -d 'Compare two streams run by run as a front end shows them (exit 0 equal, 1 different)'
+complete -c aguify -n "__fish_aguify_using_subcommand help; and not __fish_seen_subcommand_from convert check serve timeline explain diff snapshot report completions help" -f -a "snapshot" -d 'Write the golden snapshot of runs: what a front end shows, one value a line, stable ids'
+complete -c aguify -n "__fish_aguify_using_subcommand help; and not __fish_seen_subcommand_from convert check serve timeline explain diff snapshot report completions help" -f -a "report" -d 'Write a self-contained HTML report of runs: lanes, transcript, findings, states'
+complete -c aguify -n "__fish_aguify_using_subcommand help; and not __fish_seen_subcommand_from convert check serve timeline explain diff snapshot report completions help" -f -a "completions" -d 'Generate shell completions'
+complete -c aguify -n "__fish_aguify_using_subcommand help; and not __fish_seen_subcommand_from convert check serve timeline explain diff snapshot report completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'

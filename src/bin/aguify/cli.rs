@@ -39,6 +39,29 @@ pub enum Command {
         Exit codes: 0 something was explained, 1 nothing to explain (all runs clean), 2 unreadable input."
     )]
     Explain(ExplainArgs),
+    /// Compare two streams run by run as a front end shows them (exit 0 equal, 1 different)
+    #[command(
+        long_about = "Compare two streams run by run as a front end shows them: the outcome \
+        (interrupts, errors), steps, messages (text once deltas are joined), reasoning, tool calls \
+        (name, arguments as JSON, result, error), resumes, custom events and the state. Ids, \
+        timestamps, chunk boundaries and key order never match between two executions and are \
+        not compared: messages are matched by role and position, calls, reasoning and interrupts \
+        by position. Each side is files of any form aguify reads (consecutive runs of one thread) \
+        or a snapshot written by `aguify snapshot`.\n\n\
+        Exit codes: 0 equal, 1 different, 2 unreadable input or bad usage.",
+        after_help = "Examples:\n  aguify diff golden.snap run.ndjson\n  \
+        aguify diff --ignore /state/updatedAt --ignore '/toolCalls/*/args/requestId' old.ndjson new.ndjson\n  \
+        aguify diff --old run1.ndjson run2.ndjson --new new1.ndjson new2.ndjson"
+    )]
+    Diff(DiffArgs),
+    /// Write the golden snapshot of runs: what a front end shows, one value a line, stable ids
+    #[command(
+        long_about = "Write the golden snapshot of runs to stdout: the view `aguify diff` \
+        compares, one JSON pointer and value a line, with placeholder ids (assistant-1, call-1, \
+        interrupt-1), no timestamps, text joined and keys sorted, for a repository to commit and \
+        review. `aguify diff golden.snap new.ndjson` takes it as either side."
+    )]
+    Snapshot(SnapshotArgs),
     /// Write a self-contained HTML report of runs: lanes, transcript, findings, states
     #[command(
         long_about = "Write a self-contained HTML report of the runs in FILEs: per run a header \
@@ -451,4 +474,64 @@ pub struct ExplainArgs {
     /// Colour the text report; `auto` colours a terminal only and honours NO_COLOR / CLICOLOR_FORCE
     #[arg(long, value_enum, default_value_t = Color::Auto)]
     pub color: Color,
+}
+
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DiffFormat {
+    Text,
+    Json,
+    Github,
+}
+
+#[derive(Args, Debug)]
+pub struct DiffArgs {
+    /// The old side: one file (or use --old for several)
+    #[arg(
+        value_name = "OLD",
+        required_unless_present = "old",
+        conflicts_with = "old"
+    )]
+    pub old_file: Option<String>,
+    /// The new side: one file (or use --new for several)
+    #[arg(
+        value_name = "NEW",
+        required_unless_present = "new",
+        conflicts_with = "new"
+    )]
+    pub new_file: Option<String>,
+    /// The old side as several files, in order (consecutive runs of one thread)
+    #[arg(long, value_name = "FILE", num_args = 1.., requires = "new")]
+    pub old: Vec<String>,
+    /// The new side as several files, in order
+    #[arg(long, value_name = "FILE", num_args = 1.., requires = "old")]
+    pub new: Vec<String>,
+    /// Compare event by event (ids, timestamps and chunks included) instead of what is shown
+    #[arg(long)]
+    pub exact: bool,
+    /// Do not compare the value at this JSON pointer (repeatable; `*` matches within a segment,
+    /// e.g. /state/updatedAt, /toolCalls/*/args/requestId)
+    #[arg(long, value_name = "POINTER")]
+    pub ignore: Vec<String>,
+    /// Compare the model's text (assistant messages, reasoning) only as empty or not
+    #[arg(long)]
+    pub ignore_text: bool,
+    /// Report format
+    #[arg(long, value_enum, default_value_t = DiffFormat::Text)]
+    pub format: DiffFormat,
+    /// Colour the text report; `auto` colours a terminal only and honours NO_COLOR / CLICOLOR_FORCE
+    #[arg(long, value_enum, default_value_t = Color::Auto)]
+    pub color: Color,
+    /// Input form of both sides' logs: detected per file by default
+    #[arg(long, value_enum, default_value_t = From::Auto)]
+    pub from: From,
+    /// Threads parsing each side's NDJSON (the sides are read at once, on a thread each;
+    /// default 1). The result does not depend on it
+    #[arg(long, value_name = "N")]
+    pub threads: Option<usize>,
+}
+
+#[derive(Args, Debug)]
+pub struct SnapshotArgs {
+    #[command(flatten)]
+    pub input: InputArgs,
 }

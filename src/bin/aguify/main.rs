@@ -4,11 +4,13 @@ mod alloc;
 mod check;
 mod cli;
 mod convert;
+mod diff;
 mod explain;
 mod known;
 mod options;
 mod report;
 mod serve;
+mod snapshot;
 mod terminal;
 mod timeline;
 
@@ -28,6 +30,8 @@ fn main() -> ExitCode {
         cli::Command::Serve(args) => serve::run(args),
         cli::Command::Timeline(args) => timeline::run(args),
         cli::Command::Explain(args) => explain::run(args),
+        cli::Command::Diff(args) => diff::run(args),
+        cli::Command::Snapshot(args) => snapshot::run(args),
         cli::Command::Report(args) => report::run(args),
         cli::Command::Completions { shell } => completions(shell),
     };
