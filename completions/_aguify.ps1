@@ -162,7 +162,7 @@ Register-ArgumentCompleter -Native -CommandName 'aguify' -ScriptBlock {
         }
         'aguify;snapshot' {
             [CompletionResult]::new('--from', '--from', [CompletionResultType]::ParameterName, 'Input form: detected per file by default')
-            [CompletionResult]::new('--max-line-bytes', '--max-line-bytes', [CompletionResultType]::ParameterName, 'Skip (and report) lines longer than this many bytes')
+            [CompletionResult]::new('--max-line-bytes', '--max-line-bytes', [CompletionResultType]::ParameterName, 'Skip (and report) lines longer than this many bytes (at least 1)')
             [CompletionResult]::new('--threads', '--threads', [CompletionResultType]::ParameterName, 'Threads for NDJSON input: 1 parses on the main thread; N > 1 parses on N - 1 more threads while the main thread maps (default: the number of cores, at most 2). The output does not depend on it')
             [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Exit 2 at the first bad input line instead of reporting it and going on')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')

@@ -152,7 +152,7 @@ set edit:completion:arg-completer[aguify] = {|@words|
         }
         &'aguify;snapshot'= {
             cand --from 'Input form: detected per file by default'
-            cand --max-line-bytes 'Skip (and report) lines longer than this many bytes'
+            cand --max-line-bytes 'Skip (and report) lines longer than this many bytes (at least 1)'
             cand --threads 'Threads for NDJSON input: 1 parses on the main thread; N > 1 parses on N - 1 more threads while the main thread maps (default: the number of cores, at most 2). The output does not depend on it'
             cand --strict 'Exit 2 at the first bad input line instead of reporting it and going on'
             cand -h 'Print help (see more with ''--help'')'

@@ -558,7 +558,7 @@ v2\t''
 v3\t''
 sse\t''
 agui\t''"
-complete -c aguify -n "__fish_aguify_using_subcommand snapshot" -l max-line-bytes -d 'Skip (and report) lines longer than this many bytes' -r
+complete -c aguify -n "__fish_aguify_using_subcommand snapshot" -l max-line-bytes -d 'Skip (and report) lines longer than this many bytes (at least 1)' -r
 complete -c aguify -n "__fish_aguify_using_subcommand snapshot" -l threads -d 'Threads for NDJSON input: 1 parses on the main thread; N > 1 parses on N - 1 more threads while the main thread maps (default: the number of cores, at most 2). The output does not depend on it' -r
 complete -c aguify -n "__fish_aguify_using_subcommand snapshot" -l strict -d 'Exit 2 at the first bad input line instead of reporting it and going on'
 complete -c aguify -n "__fish_aguify_using_subcommand snapshot" -s h -l help -d 'Print help (see more with \'--help\')'
