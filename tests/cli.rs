@@ -75,6 +75,44 @@ fn recorded_failure_still_converts_with_0() {
     assert!(last.contains("\"RUN_ERROR\""), "{last}");
 }
 
+/// `--compat thinking` asks for THINKING_* events: the inline check does not report them as
+/// removed-in-1.0 findings (AGX202), so `--fail-on error` passes.
+#[test]
+fn compat_thinking_output_is_not_flagged_by_the_inline_check() {
+    let file = recording("v3-python/c_reasoning_anthropic.ndjson");
+    let run = |compat: &str| {
+        Command::new(BIN)
+            .args([
+                "convert",
+                "--to",
+                "ndjson",
+                "--fail-on",
+                "error",
+                "--compat",
+                compat,
+                &file,
+            ])
+            .output()
+            .expect("run")
+    };
+    let out = run("thinking");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("\"THINKING_START\""), "{text}");
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // Plain output of the same recording is clean too (nothing else was silenced).
+    assert_eq!(run("none").status.code(), Some(0));
+}
+
 #[test]
 fn closed_stdout_is_a_quiet_success() {
     // Many runs so the output exceeds the pipe buffer; the reader takes one line and leaves.

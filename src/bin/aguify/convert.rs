@@ -9,6 +9,7 @@ use aguify::check::report::summary_line;
 use aguify::check::report::text::finding_line;
 use aguify::check::{Checker, Config};
 use aguify::input::{Origin, Record};
+use aguify::mapper::Compat;
 use aguify::model::{EncodedState, ModelEvent};
 use aguify::pipeline::{self, Observer, Stats};
 use aguify::replay::PacedSink;
@@ -131,9 +132,18 @@ pub fn run(args: ConvertArgs) -> anyhow::Result<i32> {
         [] => "-".to_string(),
         _ => "(input)".to_string(),
     };
+    // `--compat thinking` asks for the 0.x THINKING_* names: AGX202 (a THINKING_* event in a
+    // 1.0 stream) is the request itself, not a finding. Their order is still checked.
+    let config = match opts.map.compat {
+        Compat::Thinking => Config {
+            allow: vec!["AGX202".into()],
+            deny: vec![],
+        },
+        Compat::None => Config::default(),
+    };
     let mut obs = ConvertObserver {
         sink,
-        checker: Checker::new(Arc::from(name.as_str()), Config::default()),
+        checker: Checker::new(Arc::from(name.as_str()), config),
         color: crate::check::use_color(crate::cli::Color::Auto, io::stderr().is_terminal()),
         diag: io::BufWriter::with_capacity(16 * 1024, io::stderr()),
     };
