@@ -17,6 +17,7 @@ pub mod error;
 pub mod explain;
 pub mod idhash;
 pub mod input;
+pub mod js_numbers;
 pub mod json;
 pub mod mapper;
 pub mod model;
