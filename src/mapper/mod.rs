@@ -5,6 +5,7 @@
 //! ends), id schemes (reasoning ids per seed `000`), interrupt outcomes, resume input, and the
 //! seed `004` policies (`--text final`, `--tool-steps reasoning`, `--compat thinking`).
 
+mod compat;
 pub mod error_code;
 pub mod interrupt;
 mod messages;
@@ -16,7 +17,7 @@ use indexmap::IndexMap;
 use serde_json::{json, Map, Value};
 
 use crate::adapter::{lc, lc_text};
-use crate::agui::{EventBuilder, Layout, Shape, StrShaped, THINKING_RENAMES};
+use crate::agui::{EventBuilder, Layout, Shape, StrShaped};
 use crate::idhash::FastIds;
 use crate::model::{
     EncodedState, ErrorInfo, InterruptInfo, MessageRef, ModelEvent, SharedJson, Usage,
@@ -88,6 +89,8 @@ pub struct Mapper {
     /// Per event in the caller's `out`, its [`StrShaped`] layout when it has one
     /// ([`Mapper::shape_at`]).
     shapes: RefCell<Vec<(Option<StrShaped>, Option<Layout>)>>,
+    /// `--compat thinking`: the thinking step in progress ([`compat::ThinkingCompat`]).
+    thinking: RefCell<compat::ThinkingCompat>,
 }
 
 #[derive(Default)]
@@ -180,6 +183,7 @@ impl Mapper {
             converted: Default::default(),
             lent_at: None,
             shapes: RefCell::new(vec![]),
+            thinking: Default::default(),
         }
     }
 
@@ -244,15 +248,17 @@ impl Mapper {
 
     /// Adds an event to `out` (a builder's with its [`StrShaped`] layout, if any).
     fn push(&self, ev: impl Into<Built>, out: &mut Vec<Value>) {
-        let Built(ev, shape, layout) = ev.into();
+        let Built(mut ev, shape, layout) = ev.into();
         let mut shapes = self.shapes.borrow_mut();
         // Events of a previous call the caller took without settling them have no layout.
         shapes.resize(out.len(), (None, None));
         if self.opts.compat == Compat::Thinking {
-            if let Some(renamed) = thinking_compat(&ev) {
-                out.push(renamed);
-                shapes.push((None, None));
-                return;
+            match self.thinking.borrow_mut().rewrite(ev, out) {
+                Ok(()) => {
+                    shapes.resize(out.len(), (None, None));
+                    return;
+                }
+                Err(unchanged) => ev = unchanged,
             }
         }
         out.push(ev);
@@ -1187,17 +1193,6 @@ fn usage_summary(by_model: &UsageTotals) -> Option<Value> {
         })
         .collect();
     Some(Value::Array(list))
-}
-
-/// REASONING_* → 0.x THINKING_* (TDesign Chat 0.5.2 reads these; 0.x carries no ids or role).
-fn thinking_compat(ev: &Value) -> Option<Value> {
-    let t = ev.field("type")?.as_str()?;
-    let (_, new) = THINKING_RENAMES.iter().find(|(old, _)| *old == t)?;
-    let mut m = ev.as_object()?.clone();
-    m.insert("type".into(), Value::String(new.to_string()));
-    m.shift_remove("role");
-    m.shift_remove("messageId");
-    Some(Value::Object(m))
 }
 
 /// An event for [`Mapper::push`]: a value, or a builder's value with its layout.
