@@ -363,6 +363,9 @@ pub enum ModelEvent {
         /// `Command(resume=…)` value when the run resumes an interrupt. `Some(Null)` = resumed,
         /// value unknown (v3 does not echo it).
         resume: Option<Value>,
+        /// The run input's keys other than `messages` (the state the graph was given), when
+        /// the input is a state object.
+        state: Option<Value>,
     },
     /// The run ended normally (it may still have stopped at an interrupt recorded before).
     RunEnd,

@@ -7,7 +7,10 @@ use std::collections::HashMap;
 
 use serde_json::Value;
 
-use super::{content, custom_event, error_info, input_messages, interrupts_from, lc, resume_value};
+use super::{
+    content, custom_event, error_info, input_messages, input_state, interrupts_from, lc,
+    resume_value,
+};
 use super::{Adapter, Disposition, RecordKind, V2View};
 use crate::input::fast::V2Stream;
 use crate::input::Record;
@@ -131,6 +134,7 @@ impl V2Adapter {
                 run_id: self.hint_run_id.clone(),
                 messages: vec![],
                 resume: None,
+                state: None,
             });
         }
     }
@@ -193,6 +197,7 @@ impl V2Adapter {
                     run_id: run_id.or_else(|| self.hint_run_id.clone()),
                     messages: input_messages(input),
                     resume: resume_value(input),
+                    state: input_state(input),
                 });
                 Disposition::Mapped
             }

@@ -219,6 +219,7 @@ impl V3Adapter {
                 run_id: None,
                 messages: vec![],
                 resume: None,
+                state: None,
             });
         }
     }

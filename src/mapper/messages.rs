@@ -229,6 +229,7 @@ mod tests {
             run_id: run_id.map(String::from),
             messages: vec![],
             resume: None,
+            state: None,
         }
     }
 

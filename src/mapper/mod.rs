@@ -313,7 +313,7 @@ impl Mapper {
         if !matches!(ev, ModelEvent::RunStart { .. } | ModelEvent::Native(_)) && self.run.is_none()
         {
             // Events outside a run (e.g. a v2 file whose root start is missing) open one.
-            self.start_run(None, None, vec![], None, out);
+            self.start_run(None, None, vec![], None, None, out);
         }
         match ev {
             ModelEvent::RunStart {
@@ -321,6 +321,7 @@ impl Mapper {
                 run_id,
                 messages,
                 resume,
+                state,
             } => {
                 if self.run.is_some() {
                     self.end_run(
@@ -328,7 +329,7 @@ impl Mapper {
                         out,
                     );
                 }
-                self.start_run(thread_id, run_id, messages, resume, out);
+                self.start_run(thread_id, run_id, messages, resume, state, out);
             }
             ModelEvent::RunEnd => self.end_run(Ending::Finished, out),
             ModelEvent::RunFailed(info) => {
@@ -555,6 +556,7 @@ impl Mapper {
         run_id: Option<String>,
         messages: Vec<Value>,
         resume: Option<Value>,
+        state: Option<Value>,
         out: &mut Vec<Value>,
     ) {
         self.runs += 1;
@@ -591,17 +593,33 @@ impl Mapper {
         let ids = [s(thread_id.as_str()), s(run_id.as_str())];
         let e = if resumes || !messages.is_empty() {
             let [t, r] = ids.clone();
-            let input = if resumes {
+            // A complete `RunAgentInput`: the 0.x clients require every field. The log records
+            // no tools, context or forwarded props; the state is the input's other keys.
+            let empty = || Value::Object(Default::default());
+            let mut input = keys!(
+                "threadId",
+                "runId",
+                "state",
+                "messages",
+                "tools",
+                "context",
+                "forwardedProps"
+            )
+            .object([
+                t,
+                r,
+                state.unwrap_or_else(empty),
+                Value::Array(messages),
+                Value::Array(vec![]),
+                Value::Array(vec![]),
+                empty(),
+            ]);
+            if resumes {
                 let resume = interrupt::resume_entries(&pending, resume.as_ref());
-                keys!("threadId", "runId", "messages", "resume").object([
-                    t,
-                    r,
-                    Value::Array(messages),
-                    Value::Array(resume),
-                ])
-            } else {
-                keys!("threadId", "runId", "messages").object([t, r, Value::Array(messages)])
-            };
+                if let Value::Object(m) = &mut input {
+                    m.insert("resume".into(), Value::Array(resume));
+                }
+            }
             let [t, r] = ids;
             self.shaped(
                 shape!("threadId", "runId", "input"),
@@ -1249,6 +1267,7 @@ mod tests {
             run_id: Some("r".into()),
             messages: vec![],
             resume: None,
+            state: None,
         };
         map_all(&mut m, vec![start], &mut out);
         let n = 3 * Run::DONE_TOOLS;
