@@ -1,7 +1,8 @@
-//! Compact JSON output of a `Value`, byte for byte what `serde_json::to_writer` writes, without
-//! going through serde's serializer: strings are scanned 8 bytes at a time for the bytes that
-//! need escaping (`"`, `\`, controls) and copied whole when there are none. Numbers are
-//! written by `serde_json`.
+//! Compact JSON output of a `Value`, byte for byte what `serde_json::to_writer` writes with
+//! floats as `JSON.stringify` writes them ([`crate::js_numbers`]), without going through
+//! serde's serializer: strings are scanned 8 bytes at a time for the bytes that need escaping
+//! (`"`, `\`, controls) and copied whole when there are none. Numbers are written by
+//! `serde_json` with [`crate::js_numbers::JsFormatter`].
 
 use serde_json::Value;
 
@@ -203,7 +204,8 @@ pub fn write_holes<W: std::io::Write>(
     w.write_all(buf.get(at..).unwrap_or_default())
 }
 
-/// `serde_json::to_writer(buf, v)` for a `Value` (compact, keys in map order).
+/// `serde_json::to_writer(buf, v)` for a `Value` (compact, keys in map order), floats as
+/// JavaScript writes them ([`crate::js_numbers::to_writer`]).
 pub fn write_value(v: &Value, buf: &mut Vec<u8>) {
     write_value_with(v, buf, &mut Inline)
 }
@@ -215,9 +217,9 @@ pub fn write_value_with<'a, S: Strings<'a>>(v: &'a Value, buf: &mut Vec<u8>, str
         Value::Bool(true) => buf.extend_from_slice(b"true"),
         Value::Bool(false) => buf.extend_from_slice(b"false"),
         Value::Number(n) => {
-            // serde_json's own formatting (itoa, ryu): digit loops here measured no faster.
-            // Into a Vec this cannot fail.
-            serde_json::to_writer(&mut *buf, n).unwrap_or_default();
+            // serde_json's formatting (itoa), floats as JSON.stringify writes them (ryu-js):
+            // digit loops here measured no faster. Into a Vec this cannot fail.
+            crate::js_numbers::to_writer(&mut *buf, n).unwrap_or_default();
         }
         Value::String(s) => strings.string(s, buf),
         Value::Array(a) => {
@@ -316,7 +318,7 @@ pub fn write_shaped_with<'a, S: Strings<'a>>(
                 let (text, at) = int_text(i < 0, i.unsigned_abs());
                 buf.extend_from_slice(&text[at..]);
             }
-            None => serde_json::to_writer(&mut *buf, n).unwrap_or_default(),
+            None => crate::js_numbers::to_writer(&mut *buf, n).unwrap_or_default(),
         }
     }
     for (i, v) in values.enumerate() {
@@ -409,7 +411,7 @@ mod tests {
     fn same(v: &Value) {
         let mut ours = vec![];
         write_value(v, &mut ours);
-        let theirs = serde_json::to_vec(v).expect("serializes");
+        let theirs = crate::js_numbers::to_vec(v).expect("serializes");
         assert_eq!(
             String::from_utf8_lossy(&ours),
             String::from_utf8_lossy(&theirs)
