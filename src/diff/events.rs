@@ -151,8 +151,4 @@ impl Observer for Reader<'_> {
         self.conv.state_snapshot(state.without_messages(), origin);
         Ok(())
     }
-
-    fn needs_full_records(&self) -> bool {
-        false
-    }
 }

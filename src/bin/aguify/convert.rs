@@ -132,12 +132,6 @@ impl Observer for ConvertObserver<'_> {
         state.with_json_parts(|parts| self.sink.write_with_snapshot(ev, parts))
     }
 
-    /// Pruned records suffice: the inline checker's record rules read only what pruning keeps
-    /// (v3 `seq`, `method`, `params.namespace`, `messages` data; see `input::prune`).
-    fn needs_full_records(&self) -> bool {
-        false
-    }
-
     fn input_idle(&mut self) -> io::Result<()> {
         self.flush()
     }

@@ -126,9 +126,6 @@ impl<O: Observer> Observer for Watch<'_, O> {
     fn shaped_event(&mut self, ev: &Value, shape: StrShaped, origin: &Origin) -> io::Result<()> {
         self.inner.shaped_event(ev, shape, origin)
     }
-    fn needs_full_records(&self) -> bool {
-        self.inner.needs_full_records()
-    }
     fn input_idle(&mut self) -> io::Result<()> {
         self.inner.input_idle()
     }
