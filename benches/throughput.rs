@@ -18,6 +18,7 @@ use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 use aguify::adapter::Disposition;
+use aguify::agui::Event;
 use aguify::check::{Checker, Config};
 use aguify::input::{Origin, Record};
 use aguify::model::ModelEvent;
@@ -25,7 +26,6 @@ use aguify::pipeline::{self, Input, Observer, Options};
 use aguify::sink::{self, Sink};
 use divan::counter::BytesCount;
 use divan::Bencher;
-use serde_json::Value;
 
 // The binary's allocator and its settings, so in-process figures match the CLI's.
 #[path = "../src/bin/aguify/alloc.rs"]
@@ -106,7 +106,7 @@ impl<S: Sink> Observer for ConvertObserver<S> {
         self.checker.model(ev, origin);
         self.drain();
     }
-    fn event(&mut self, ev: &Value, origin: &Origin) -> io::Result<()> {
+    fn event(&mut self, ev: &Event, origin: &Origin) -> io::Result<()> {
         self.checker.event(ev, origin);
         self.drain();
         self.sink.write_event(ev)

@@ -48,7 +48,7 @@ pub enum MessageRef<'a> {
 }
 
 /// A JSON value shared between threads, with its compact text (as
-/// [`crate::sink::encode::write_value`] writes it) made once, when first asked for; or made
+/// `serde_json::to_writer` writes it) made once, when first asked for; or made
 /// from that text, the value then parsed only when first asked for.
 #[derive(Debug)]
 pub struct SharedJson {
@@ -88,7 +88,7 @@ impl SharedJson {
             {
                 let v: Value = serde_json::from_str(&text).expect("plain text parses");
                 let mut buf = Vec::new();
-                crate::sink::encode::write_value(&v, &mut buf);
+                serde_json::to_writer(&mut buf, &v).expect("a value");
                 buf == text.as_bytes() && crate::adapter::lc::normalize_owned(v.clone()) == v
             },
             "not the encoder's text of a normalized value: {text}"
@@ -115,7 +115,8 @@ impl SharedJson {
     pub fn json(&self) -> &str {
         self.json.get_or_init(|| {
             let mut buf = Vec::new();
-            crate::sink::encode::write_value(self.value(), &mut buf);
+            // Into a Vec, a value's text cannot fail.
+            let _ = serde_json::to_writer(&mut buf, self.value());
             utf8(buf).into_boxed_str()
         })
     }
@@ -245,9 +246,9 @@ impl EncodedState {
         buf.push(b']');
         for (k, v) in o.iter().skip(1) {
             buf.push(b',');
-            crate::sink::encode::write_str(k, &mut buf);
+            let _ = serde_json::to_writer(&mut buf, k);
             buf.push(b':');
-            crate::sink::encode::write_value(v, &mut buf);
+            let _ = serde_json::to_writer(&mut buf, v);
         }
         buf.push(b'}');
         let text = match whole {
@@ -267,7 +268,7 @@ impl EncodedState {
                 None => m.value().clone(),
             });
             let mut buf = Vec::new();
-            crate::sink::encode::write_value(&tree, &mut buf);
+            serde_json::to_writer(&mut buf, &tree).expect("a value");
             utf8(buf)
         });
         Ok(enc)

@@ -1,7 +1,6 @@
 //! The pipeline: input files → framing → adapter → mapper → an [`Observer`] (sinks, checker,
 //! timeline). Files are processed in order as consecutive runs on one thread.
 
-use crate::json::Field;
 use std::collections::BTreeMap;
 use std::io::{self, BufRead};
 use std::sync::Arc;
@@ -9,11 +8,11 @@ use std::sync::Arc;
 use serde_json::Value;
 
 use crate::adapter::{Disposition, Family, Router};
-use crate::agui::StrShaped;
+use crate::agui::Event;
 use crate::error::Error;
 use crate::input::{Frame, Framer, Framing, IdleHint, Origin, Record, DEFAULT_MAX_LINE_BYTES};
 use crate::mapper::{MapOptions, Mapper};
-use crate::model::{EncodedState, ModelEvent};
+use crate::model::ModelEvent;
 
 /// One input: a display name (`-` for stdin) and its reader.
 pub struct Input {
@@ -108,26 +107,7 @@ pub trait Observer {
     /// A model event, with the record that produced it.
     fn model(&mut self, _ev: &ModelEvent, _origin: &Origin) {}
     /// An AG-UI event, with the input line it came from.
-    fn event(&mut self, ev: &Value, origin: &Origin) -> io::Result<()>;
-    /// A `STATE_SNAPSHOT` event whose `snapshot` (`null` in `ev`) is `state`, written on a
-    /// parse thread ([`ModelEvent::EncodedState`]). By default the event with the state in
-    /// place goes to [`Observer::event`]; an observer that writes events can write the
-    /// state's text instead ([`crate::sink::Sink::write_with_snapshot`]).
-    fn encoded_event(
-        &mut self,
-        ev: &Value,
-        state: &EncodedState,
-        origin: &Origin,
-    ) -> io::Result<()> {
-        self.event(&with_snapshot(ev, state), origin)
-    }
-    /// An AG-UI event the mapper laid out as `shape` says (every field a string): by
-    /// default, [`Observer::event`]; an observer that checks or writes events can skip
-    /// looking its keys up ([`crate::check::Checker::shaped_event`],
-    /// [`crate::sink::Sink::write_shaped`]).
-    fn shaped_event(&mut self, ev: &Value, _shape: StrShaped, origin: &Origin) -> io::Result<()> {
-        self.event(ev, origin)
-    }
+    fn event(&mut self, ev: &Event, origin: &Origin) -> io::Result<()>;
     /// Whether `record` and `model` need every record's whole value. `false` lets the pipeline
     /// skip the parts of v2/v3 lines that no adapter reads ([`crate::input::prune`]): a
     /// consumer of the AG-UI events only (`convert`) goes several times faster.
@@ -145,32 +125,23 @@ pub trait Observer {
     }
 }
 
-/// `ev` with `state` as its `snapshot`.
-pub fn with_snapshot(ev: &Value, state: &EncodedState) -> Value {
-    let mut ev = ev.clone();
-    if let Some(s) = ev.as_object_mut().and_then(|o| o.get_mut("snapshot")) {
-        *s = state.to_value();
-    }
-    ev
-}
-
 /// The v3 `params.timestamp` of a record (ms), if any.
 pub(crate) fn record_timestamp(rec: &Record) -> Option<i64> {
     if let Some(f) = rec.fast_v3() {
         return f.timestamp;
     }
     let v = &rec.value;
-    let v = if v.field("type").and_then(Value::as_str) == Some("event") {
+    let v = if v.get("type").and_then(Value::as_str) == Some("event") {
         v
     } else {
         // A pruned v2 line's typed envelope: its `data` (the `Value` is `null`).
         let data = match rec.fast_v2_event() {
             Some(e) => e.data.as_ref(),
-            None => v.field("data"),
+            None => v.get("data"),
         };
-        data.filter(|d| d.field("type").and_then(Value::as_str) == Some("event"))?
+        data.filter(|d| d.get("type").and_then(Value::as_str) == Some("event"))?
     };
-    v.field("params")?.field("timestamp")?.as_i64()
+    v.get("params")?.get("timestamp")?.as_i64()
 }
 
 /// Runs inputs through the pipeline, in order, into `obs`.
@@ -288,27 +259,21 @@ pub fn run(inputs: Vec<Input>, opts: &Options, obs: &mut dyn Observer) -> Result
     };
     out.clear();
     mapper.finish(&mut out);
-    deliver(&mapper, &out, &last_origin, obs, &mut stats)?;
+    deliver(&out, &last_origin, obs, &mut stats)?;
     mapper.settle(&mut out);
     Ok(stats)
 }
 
 /// The events of the last [`Mapper::map`] (or [`Mapper::finish`]) to `obs`.
 fn deliver(
-    mapper: &Mapper,
-    out: &[Value],
+    out: &[Event],
     origin: &Origin,
     obs: &mut dyn Observer,
     stats: &mut Stats,
 ) -> Result<(), Error> {
-    for (i, e) in out.iter().enumerate() {
+    for e in out {
         stats.events += 1;
-        match (mapper.encoded_snapshot(i), mapper.shape_at(i, out.len())) {
-            (Some(state), _) => obs.encoded_event(e, state, origin),
-            (None, Some(shape)) => obs.shaped_event(e, shape, origin),
-            (None, None) => obs.event(e, origin),
-        }
-        .map_err(Error::Output)?;
+        obs.event(e, origin).map_err(Error::Output)?;
     }
     Ok(())
 }
@@ -316,7 +281,7 @@ fn deliver(
 fn emit(
     mapper: &mut Mapper,
     model: &mut Vec<ModelEvent>,
-    out: &mut Vec<Value>,
+    out: &mut Vec<Event>,
     origin: &Origin,
     seed_from: Option<&Record>,
     obs: &mut dyn Observer,
@@ -329,7 +294,7 @@ fn emit(
         }
         out.clear();
         mapper.map(ev, out);
-        deliver(mapper, out, origin, obs, stats)?;
+        deliver(out, origin, obs, stats)?;
         mapper.settle(out);
     }
     Ok(())
@@ -339,8 +304,8 @@ fn emit(
 pub fn convert_to_vec(inputs: Vec<Input>, opts: &Options) -> Result<(Vec<Value>, Stats), Error> {
     struct Collect(Vec<Value>);
     impl Observer for Collect {
-        fn event(&mut self, ev: &Value, _origin: &Origin) -> io::Result<()> {
-            self.0.push(ev.clone());
+        fn event(&mut self, ev: &Event, _origin: &Origin) -> io::Result<()> {
+            self.0.push(ev.to_value().into_owned());
             Ok(())
         }
         fn needs_full_records(&self) -> bool {

@@ -3,7 +3,7 @@
 //! A state's messages are written out in every `STATE_SNAPSHOT` ([`crate::model::EncodedState`]).
 //! Most recorded messages are plain JSON objects (no LangChain constructor, nothing
 //! escaped), written compactly by the recorder: their text is byte for byte what
-//! [`crate::sink::encode::write_value`] writes for the value parsing them gives, and
+//! `serde_json::to_writer` writes for the value parsing them gives, and
 //! normalizing that value ([`crate::adapter::lc::normalize_owned`]) changes nothing. Such a
 //! message need not be parsed on the parse thread at all: its text is copied into the
 //! snapshot, and the value is parsed only if something reads it (a tool message answering an
@@ -216,12 +216,22 @@ fn plain_value_end(b: &[u8], i: usize) -> Option<usize> {
     }
 }
 
+/// The index of the first control, `"` or `\\` in `b[from..]` (or `b.len()`).
+fn next_special(b: &[u8], from: usize) -> usize {
+    b.get(from..)
+        .and_then(|rest| {
+            rest.iter()
+                .position(|&c| c < 0x20 || c == b'"' || c == b'\\')
+        })
+        .map_or(b.len(), |at| from + at)
+}
+
 /// The position after the closing quote of a valid string whose body starts at `i`.
 fn plain_string_end(b: &[u8], mut i: usize) -> Option<usize> {
     loop {
         // Eight bytes at a time to the next quote or backslash (a plain text has no raw
         // control: one is stepped over).
-        i = crate::sink::encode::next_special(b, i);
+        i = next_special(b, i);
         match *b.get(i)? {
             b'"' => return Some(i + 1),
             b'\\' => i += 2,
@@ -318,7 +328,7 @@ fn key<'a>(b: &'a [u8], i: usize, keys: &mut Vec<&'a [u8]>, first: usize) -> Opt
 fn string_end(b: &[u8], mut i: usize) -> Option<usize> {
     loop {
         // Eight bytes at a time to the next quote, backslash or control.
-        i = crate::sink::encode::next_special(b, i);
+        i = next_special(b, i);
         match *b.get(i)? {
             b'"' => return Some(i + 1),
             b'\\' => {
@@ -374,7 +384,7 @@ mod tests {
     fn encoder_text(text: &str) -> Option<String> {
         let v: Value = serde_json::from_str(text).ok()?;
         let mut buf = vec![];
-        crate::sink::encode::write_value(&v, &mut buf);
+        serde_json::to_writer(&mut buf, &v).expect("a value");
         let normalized = crate::adapter::lc::normalize_owned(v.clone());
         (normalized == v).then(|| String::from_utf8(buf).expect("utf8"))
     }
@@ -499,7 +509,7 @@ mod tests {
                 panic!("normread reads {t}");
             };
             let mut buf = vec![];
-            crate::sink::encode::write_value(&want, &mut buf);
+            serde_json::to_writer(&mut buf, &want).expect("a value");
             assert_eq!(flat.as_bytes(), buf.as_slice(), "{t}");
             assert_eq!((len, depth), (n, d), "{t}");
         }

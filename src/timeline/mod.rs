@@ -19,6 +19,7 @@ use std::sync::Arc;
 use serde_json::Value;
 
 use crate::adapter::{Disposition, RecordKind};
+use crate::agui::Event;
 use crate::input::{Origin, Record};
 use crate::mapper::TOOL_OUTPUT_DELTA;
 use crate::pipeline::Observer;
@@ -1146,6 +1147,32 @@ impl TimelineBuilder {
     }
 }
 
+impl TimelineBuilder {
+    /// An AG-UI event as JSON (a capture's, or a converted one written out).
+    pub fn json_event(&mut self, ev: &Value, origin: &Origin) {
+        let before = self.entries.len();
+        self.on_event(ev, origin);
+        let notes = self.notes.on_event(self.index, ev, origin);
+        if !notes.is_empty() {
+            // The entry this event made, or the one it went into (the newest entry whose
+            // events reach this index).
+            let index = self.index;
+            let target = if self.entries.len() > before {
+                Some(before)
+            } else {
+                self.entries
+                    .iter()
+                    .rposition(|e| e.index == index || e.end_index == Some(index))
+                    .or(self.entries.len().checked_sub(1))
+            };
+            if let Some(e) = target.and_then(|t| self.entries.get_mut(t)) {
+                e.notes.extend(notes);
+            }
+        }
+        self.index += 1;
+    }
+}
+
 impl Observer for TimelineBuilder {
     fn record(&mut self, rec: &Record, _disposition: &Disposition) {
         self.ns_depth = namespace_depth(rec);
@@ -1171,27 +1198,8 @@ impl Observer for TimelineBuilder {
         self.push(Kind::Error, line, depth, &Value::Null, origin, true);
     }
 
-    fn event(&mut self, ev: &Value, origin: &Origin) -> io::Result<()> {
-        let before = self.entries.len();
-        self.on_event(ev, origin);
-        let notes = self.notes.on_event(self.index, ev, origin);
-        if !notes.is_empty() {
-            // The entry this event made, or the one it went into (the newest entry whose
-            // events reach this index).
-            let index = self.index;
-            let target = if self.entries.len() > before {
-                Some(before)
-            } else {
-                self.entries
-                    .iter()
-                    .rposition(|e| e.index == index || e.end_index == Some(index))
-                    .or(self.entries.len().checked_sub(1))
-            };
-            if let Some(e) = target.and_then(|t| self.entries.get_mut(t)) {
-                e.notes.extend(notes);
-            }
-        }
-        self.index += 1;
+    fn event(&mut self, ev: &Event, origin: &Origin) -> io::Result<()> {
+        self.json_event(&ev.to_value(), origin);
         Ok(())
     }
 

@@ -5,13 +5,13 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 use aguify::adapter::Disposition;
+use aguify::agui::Event;
 use aguify::check::{self, Checker, Finding};
 use aguify::input::{Origin, Record};
 use aguify::model::ModelEvent;
 use aguify::pipeline::{self, Observer};
 use aguify::timeline::render::{RenderOptions, Renderer};
 use aguify::timeline::{InlineNote, Severity, TimelineBuilder};
-use serde_json::Value;
 
 use crate::cli::TimelineArgs;
 use crate::{options, terminal};
@@ -112,7 +112,7 @@ impl<W: Write> Observer for Printer<W> {
         self.take_findings();
     }
 
-    fn event(&mut self, ev: &Value, origin: &Origin) -> io::Result<()> {
+    fn event(&mut self, ev: &Event, origin: &Origin) -> io::Result<()> {
         self.builder.event(ev, origin)?;
         if let Some(c) = &mut self.checker {
             c.event(ev, origin);
