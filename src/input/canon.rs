@@ -216,14 +216,16 @@ fn plain_value_end(b: &[u8], i: usize) -> Option<usize> {
     }
 }
 
-/// The index of the first control, `"` or `\\` in `b[from..]` (or `b.len()`).
+/// The index of the first control, `"` or `\` in `b[from..]` (or `b.len()`): `memchr2` to
+/// the next quote or backslash, then a vectorizable pass for a control before it.
 fn next_special(b: &[u8], from: usize) -> usize {
-    b.get(from..)
-        .and_then(|rest| {
-            rest.iter()
-                .position(|&c| c < 0x20 || c == b'"' || c == b'\\')
-        })
-        .map_or(b.len(), |at| from + at)
+    let rest = b.get(from..).unwrap_or_default();
+    let q = memchr::memchr2(b'"', b'\\', rest).unwrap_or(rest.len());
+    let run = &rest[..q];
+    if run.iter().fold(false, |any, &c| any | (c < 0x20)) {
+        return from + run.iter().position(|&c| c < 0x20).unwrap_or(q);
+    }
+    from + q
 }
 
 /// The position after the closing quote of a valid string whose body starts at `i`.
