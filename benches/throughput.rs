@@ -27,9 +27,10 @@ use aguify::sink::{self, Sink};
 use divan::counter::BytesCount;
 use divan::Bencher;
 
-// The binary's allocator and its settings, so in-process figures match the CLI's.
-#[path = "../src/bin/aguify/alloc.rs"]
-mod alloc;
+// The binary's allocator, so in-process figures match the CLI's.
+#[cfg(feature = "mimalloc")]
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn cores() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())

@@ -15,7 +15,6 @@ pub mod agui;
 pub mod check;
 pub mod error;
 pub mod explain;
-pub mod idhash;
 pub mod input;
 pub mod json;
 pub mod mapper;

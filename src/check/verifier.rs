@@ -6,7 +6,7 @@
 //! so the later checks ([`super::strict`], [`super::interrupts`]) see the expanded stream.
 
 use crate::agui::EventType;
-use crate::idhash::FastIds;
+use foldhash::fast::RandomState as FastIds;
 use indexmap::{IndexMap, IndexSet};
 use serde_json::{Map, Value};
 
@@ -452,7 +452,7 @@ impl Chunks {
 /// (AGX113), by id hash: the last 65,536 messages, so a run of millions of messages (a
 /// long-running agent's stream) is checked in flat memory. A tool call whose parent started
 /// further back than that is not checked against it.
-type Owners = crate::recent::Recent<u64, Option<String>, { 1 << 16 }, crate::idhash::IdBuildHasher>;
+type Owners = crate::recent::Recent<u64, Option<String>, { 1 << 16 }, foldhash::fast::RandomState>;
 
 /// Per-run state of `verifyEvents`.
 #[derive(Default)]

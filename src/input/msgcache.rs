@@ -50,7 +50,7 @@
 //! not a copy of its value. The root's `on_chain_stream` chunk is not cached: it is pruned
 //! (`Calls`) and costs little.
 
-use crate::idhash::IdBuildHasher;
+use foldhash::fast::RandomState as IdBuildHasher;
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -160,7 +160,7 @@ pub struct MsgCache {
 
 impl MsgCache {
     pub fn new(kind: Kind) -> Self {
-        Self::with_hash(kind, crate::idhash::text_hash)
+        Self::with_hash(kind, crate::input::text_hash)
     }
 
     /// A cache with another hash function (tests force collisions).

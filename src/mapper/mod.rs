@@ -16,8 +16,8 @@ use serde_json::{json, Value};
 
 use crate::adapter::{lc, lc_text};
 use crate::agui::{ErrorDetail, Event, ResultStatus, Role, Snapshot, UsageTotal};
-use crate::idhash::FastIds;
 use crate::model::{ErrorInfo, InterruptInfo, MessageRef, ModelEvent, SharedJson, Usage};
+use foldhash::fast::RandomState as FastIds;
 use messages::RunMessages;
 
 /// `--text`: stream every model message, or only the final state's answer (seed `004`).

@@ -91,7 +91,7 @@ pub struct V3Event {
     /// Of a root `values` event (`ns` empty): the model events of its state, made here from
     /// `params.data` ([`crate::adapter::state_events_owned`]) instead of on the main thread.
     pub state: Option<StateEvents>,
-    /// Of an event with a `seq`: [`crate::idhash::text_hash`] of its line, which the adapter
+    /// Of an event with a `seq`: [`crate::input::text_hash`] of its line, which the adapter
     /// keeps to tell an exact replay of the seq. Made here, where the line was just read,
     /// not on the reading thread (0 without a `seq`).
     pub text_hash: u64,
@@ -102,7 +102,7 @@ impl V3Event {
     /// moved into them, not copied).
     fn finish(&mut self, text: &str) {
         if self.seq.is_some() {
-            self.text_hash = crate::idhash::text_hash(text.as_bytes());
+            self.text_hash = crate::input::text_hash(text.as_bytes());
         }
         if let Some(parts) = self.namespace.as_deref().filter(|p| p.len() > 1) {
             self.ns = parts.join("|");
@@ -1401,7 +1401,7 @@ mod tests {
                 }),
                 ns: String::new(),
                 state: None,
-                text_hash: crate::idhash::text_hash(JS.as_bytes()),
+                text_hash: crate::input::text_hash(JS.as_bytes()),
             })
         );
         assert_eq!(parse_v3_event(JS).expect("fast").ns(), "chat:d7");
