@@ -391,7 +391,7 @@ _aguify() {
             return 0
             ;;
         aguify__subcmd__serve)
-            opts="-q -h --conversation --listen --speed --max-gap --interval --cors --max-body --from --text --tool-steps --compat --quiet --help"
+            opts="-q -h --conversation --listen --speed --max-gap --interval --cors --allow-host --max-body --header-timeout --body-timeout --max-connections --max-threads --shutdown-grace --from --text --tool-steps --compat --quiet --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -421,7 +421,31 @@ _aguify() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --allow-host)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --max-body)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --header-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --body-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-connections)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-threads)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --shutdown-grace)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -94,12 +94,18 @@ complete -c aguify -n "__fish_aguify_using_subcommand check" -s j -l jobs -d 'Ch
 complete -c aguify -n "__fish_aguify_using_subcommand check" -l strict -d 'Exit 2 at the first bad input line instead of reporting it and going on'
 complete -c aguify -n "__fish_aguify_using_subcommand check" -s h -l help -d 'Print help'
 complete -c aguify -n "__fish_aguify_using_subcommand serve" -l conversation -d 'A further conversation: the *.ndjson/*.jsonl/*.sse files of DIR in name order, served at POST /<name> (the folder\'s name unless given as NAME=DIR); repeatable' -r
-complete -c aguify -n "__fish_aguify_using_subcommand serve" -l listen -d 'Address to listen on (loopback by default)' -r
+complete -c aguify -n "__fish_aguify_using_subcommand serve" -l listen -d 'Address to listen on, HOST:PORT (loopback by default)' -r
 complete -c aguify -n "__fish_aguify_using_subcommand serve" -l speed -d 'Playback speed: 2 replays twice as fast as recorded, 0.5 half as fast' -r
 complete -c aguify -n "__fish_aguify_using_subcommand serve" -l max-gap -d 'Cap on any single gap after scaling, in ms (0: no cap)' -r
 complete -c aguify -n "__fish_aguify_using_subcommand serve" -l interval -d 'Gap before events without a timestamp (v2 logs), in ms, scaled by --speed' -r
 complete -c aguify -n "__fish_aguify_using_subcommand serve" -l cors -d 'Allow browser requests from this origin (e.g. http://localhost:3000, or * for any)' -r
+complete -c aguify -n "__fish_aguify_using_subcommand serve" -l allow-host -d 'Also answer requests whose Host is HOST when bound to loopback (only localhost, 127.0.0.1, [::1] and the --listen host are by default, against DNS rebinding); `*` answers any; repeatable' -r
 complete -c aguify -n "__fish_aguify_using_subcommand serve" -l max-body -d 'Request bodies larger than this get 413' -r
+complete -c aguify -n "__fish_aguify_using_subcommand serve" -l header-timeout -d 'Close a connection whose request head (request line and headers) has not arrived within this many ms, an idle keep-alive connection included' -r
+complete -c aguify -n "__fish_aguify_using_subcommand serve" -l body-timeout -d 'Answer 408 when a request body has not arrived within this many ms' -r
+complete -c aguify -n "__fish_aguify_using_subcommand serve" -l max-connections -d 'Connections served at once; more are answered 503' -r
+complete -c aguify -n "__fish_aguify_using_subcommand serve" -l max-threads -d 'Threads remembered; past it the least recently used one with no stream in progress is forgotten (its next request starts the conversation over)' -r
+complete -c aguify -n "__fish_aguify_using_subcommand serve" -l shutdown-grace -d 'On Ctrl-C or SIGTERM, close connections still open after this many ms' -r
 complete -c aguify -n "__fish_aguify_using_subcommand serve" -l from -d 'Input form: detected per file by default' -r -f -a "auto\t''
 v2\t''
 v3\t''

@@ -135,3 +135,79 @@ fn checked_in_completions_are_current() {
         );
     }
 }
+
+/// Runs the binary with stdout being a pipe whose read end is already closed.
+#[cfg(unix)]
+fn run_into_closed_pipe(args: &[&str]) -> std::process::Output {
+    use std::os::fd::FromRawFd;
+    let mut fds = [0i32; 2];
+    // SAFETY: `fds` is a valid two-int array; the fds are owned below.
+    assert_eq!(unsafe { libc::pipe(fds.as_mut_ptr()) }, 0, "pipe(2)");
+    // SAFETY: both fds were just created by pipe(2) and are owned by nobody else.
+    let (read, write) = unsafe {
+        (
+            std::fs::File::from_raw_fd(fds[0]),
+            std::fs::File::from_raw_fd(fds[1]),
+        )
+    };
+    drop(read);
+    let out = Command::new(BIN)
+        .args(args)
+        .stdout(Stdio::from(write))
+        .stderr(Stdio::piped())
+        .output()
+        .expect("run");
+    out
+}
+
+#[cfg(target_os = "linux")]
+fn run_into_full_disk(args: &[&str]) -> std::process::Output {
+    let full = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .expect("/dev/full");
+    Command::new(BIN)
+        .args(args)
+        .stdout(Stdio::from(full))
+        .stderr(Stdio::piped())
+        .output()
+        .expect("run")
+}
+
+#[cfg(unix)]
+#[test]
+fn completions_and_help_into_a_closed_pipe_are_a_quiet_success() {
+    for args in [
+        &["completions", "bash"][..],
+        &["completions", "zsh"],
+        &["--help"],
+        &["serve", "--help"],
+        &["--version"],
+    ] {
+        let out = run_into_closed_pipe(args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {err}");
+        assert!(err.is_empty(), "{args:?}: {err}");
+    }
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn completions_and_help_onto_a_full_disk_exit_2_with_a_message() {
+    for args in [
+        &["completions", "bash"][..],
+        &["completions", "fish"],
+        &["--help"],
+        &["check", "--help"],
+        &["--version"],
+    ] {
+        let out = run_into_full_disk(args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert_eq!(
+            err.trim_end(),
+            "aguify: writing to stdout: No space left on device (os error 28)",
+            "{args:?}"
+        );
+    }
+}

@@ -353,6 +353,9 @@ async fn get_lists_conversations() {
     assert_eq!(list.len(), 2);
     assert_eq!(list[0]["name"], "default");
     assert_eq!(list[0]["default"], true);
+    // Paths as given, not made absolute.
+    assert_eq!(list[0]["files"], json!([PLAIN]));
+    assert_eq!(list[1]["files"], json!(HITL));
     assert_eq!(list[1]["path"], "/hitl");
     assert_eq!(list[1]["runs"].as_array().map(Vec::len), Some(2));
     assert_eq!(list[1]["runs"][0]["ending"], "interrupt");
@@ -450,11 +453,16 @@ async fn client_disconnect_stops_the_stream() {
             interval: Duration::ZERO,
         },
         keep_alive: Duration::from_millis(50),
+        log: Some(log_to_vec),
         ..ServeConfig::default()
     };
     let srv = start(vec![timed_conversation(600_000)], cfg).await;
     let resp = srv
-        .request(Method::POST, "/", input("t", "r").to_string().into_bytes())
+        .request(
+            Method::POST,
+            "/",
+            input("left-logged", "r").to_string().into_bytes(),
+        )
         .await;
     let mut body = resp.into_body();
     let first = tokio::time::timeout(Duration::from_secs(5), body.frame())
@@ -471,6 +479,11 @@ async fn client_disconnect_stops_the_stream() {
         "the stream kept running after the client left"
     );
     srv.stop().await;
+    let line = logged("thread=left-logged ");
+    assert!(
+        line.len() == 1 && line[0].ends_with(", client left"),
+        "{line:?}"
+    );
 }
 
 #[tokio::test]
@@ -481,11 +494,16 @@ async fn shutdown_ends_open_streams_with_run_error() {
             max_gap: None,
             interval: Duration::ZERO,
         },
+        log: Some(log_to_vec),
         ..ServeConfig::default()
     };
     let mut srv = start(vec![timed_conversation(600_000)], cfg).await;
     let resp = srv
-        .request(Method::POST, "/", input("t", "r").to_string().into_bytes())
+        .request(
+            Method::POST,
+            "/",
+            input("shutdown-logged", "r").to_string().into_bytes(),
+        )
         .await;
     let mut body = resp.into_body();
     // RUN_STARTED and TEXT_MESSAGE_START come at once; then a ten-minute gap.
@@ -517,6 +535,11 @@ async fn shutdown_ends_open_streams_with_run_error() {
         .expect("server stops")
         .expect("join")
         .expect("serve");
+    let line = logged("thread=shutdown-logged ");
+    assert!(
+        line.len() == 1 && line[0].ends_with(", server shutting down"),
+        "{line:?}"
+    );
 }
 
 #[tokio::test]
@@ -601,4 +624,643 @@ async fn compat_thinking_is_served() {
         "{types:?}"
     );
     srv.stop().await;
+}
+
+// ---- Abusive clients, refusals, the request log (issues 23.16, 26.2, 26.12-15) ----
+
+/// Writes `request` on a fresh connection and reads until the server closes it (at most
+/// 10 s); the answer as text.
+async fn raw(addr: SocketAddr, request: &[u8]) -> String {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut s = tokio::net::TcpStream::connect(addr).await.expect("connect");
+    // The server may answer and close before all of a huge request is written.
+    let _ = s.write_all(request).await;
+    let mut out = vec![];
+    let read = tokio::time::timeout(Duration::from_secs(10), s.read_to_end(&mut out)).await;
+    assert!(
+        read.is_ok(),
+        "no answer within 10 s; so far: {:?}",
+        String::from_utf8_lossy(&out)
+    );
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// The status and the JSON error code of a raw answer (asserting the documented body).
+fn refusal_of(answer: &str) -> (u16, String) {
+    let (head, body) = answer
+        .split_once("\r\n\r\n")
+        .unwrap_or_else(|| panic!("no head in {answer:?}"));
+    let status: u16 = head
+        .split(' ')
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or_else(|| panic!("no status in {head:?}"));
+    assert!(
+        head.to_ascii_lowercase()
+            .contains("content-type: application/json"),
+        "{head}"
+    );
+    let v: Value = serde_json::from_str(body).unwrap_or_else(|e| panic!("{e}: {body:?}"));
+    let message = v["error"]["message"].as_str().unwrap_or_default();
+    assert!(!message.is_empty(), "{body}");
+    (
+        status,
+        v["error"]["code"].as_str().unwrap_or_default().to_string(),
+    )
+}
+
+#[tokio::test]
+async fn every_http_refusal_has_the_json_body() {
+    let srv = start(vec![load("default", &[PLAIN])], instant()).await;
+    let a = srv.addr;
+    let close = "Host: 127.0.0.1\r\nConnection: close\r\n";
+    let cases: Vec<(Vec<u8>, u16, &str)> = vec![
+        (
+            format!("GET /default/nested HTTP/1.1\r\n{close}\r\n").into_bytes(),
+            404,
+            "NOT_FOUND",
+        ),
+        (
+            format!("DELETE / HTTP/1.1\r\n{close}\r\n").into_bytes(),
+            405,
+            "METHOD_NOT_ALLOWED",
+        ),
+        (
+            format!("PUT /default HTTP/1.1\r\n{close}Content-Length: 0\r\n\r\n").into_bytes(),
+            405,
+            "METHOD_NOT_ALLOWED",
+        ),
+        (
+            format!("GET /{} HTTP/1.1\r\n{close}\r\n", "a".repeat(70_000)).into_bytes(),
+            414,
+            "URI_TOO_LONG",
+        ),
+        (
+            format!("GET / HTTP/1.1\r\n{close}X-Big: {}\r\n\r\n", "a".repeat(500_000))
+                .into_bytes(),
+            431,
+            "HEADERS_TOO_LARGE",
+        ),
+        (
+            format!(
+                "GET / HTTP/1.1\r\n{close}{}\r\n",
+                (0..200).map(|i| format!("X-H{i}: 1\r\n")).collect::<String>()
+            )
+            .into_bytes(),
+            431,
+            "HEADERS_TOO_LARGE",
+        ),
+        (b"GARBAGE\r\n\r\n".to_vec(), 400, "BAD_REQUEST"),
+        (
+            format!("POST / HTTP/1.1\r\n{close}Content-Type: text/plain\r\nContent-Length: 31\r\n\r\n{{\"threadId\":\"t\",\"runId\":\"r\"}}  ")
+                .into_bytes(),
+            415,
+            "UNSUPPORTED_MEDIA_TYPE",
+        ),
+    ];
+    for (request, status, code) in cases {
+        let answer = raw(a, &request).await;
+        assert_eq!(
+            refusal_of(&answer),
+            (status, code.to_string()),
+            "{}",
+            String::from_utf8_lossy(&request[..request.len().min(60)])
+        );
+        if status == 405 {
+            assert!(answer
+                .to_ascii_lowercase()
+                .contains("\r\nallow: get, post\r\n"));
+        }
+    }
+    // The text/plain request did not advance thread `t`: it still gets run 1.
+    let (_, _, body) = srv.post("/", input("t", "r")).await;
+    assert_eq!(
+        events(&body).last().map(|e| &e["type"]),
+        Some(&json!("RUN_FINISHED"))
+    );
+    srv.stop().await;
+}
+
+#[tokio::test]
+async fn expect_continue_with_an_oversized_length_gets_413_at_once() {
+    let cfg = ServeConfig {
+        body_limit: 1000,
+        ..instant()
+    };
+    let srv = start(vec![load("default", &[PLAIN])], cfg).await;
+    // Only the head is sent: the body would follow a `100 Continue`.
+    let answer = raw(
+        srv.addr,
+        b"POST / HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nExpect: 100-continue\r\nContent-Length: 5000000\r\nConnection: close\r\n\r\n",
+    )
+    .await;
+    assert!(!answer.contains("100 Continue"), "{answer}");
+    assert_eq!(refusal_of(&answer), (413, "BODY_TOO_LARGE".to_string()));
+    srv.stop().await;
+}
+
+#[tokio::test]
+async fn json_content_type_with_parameters_is_accepted() {
+    let srv = start(vec![load("default", &[PLAIN])], instant()).await;
+    let body = input("t", "r").to_string();
+    let answer = raw(
+        srv.addr,
+        format!(
+            "POST / HTTP/1.1\r\nHost: localhost:1\r\nContent-Type: Application/JSON; charset=utf-8\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+            body.len()
+        )
+        .as_bytes(),
+    )
+    .await;
+    assert!(answer.starts_with("HTTP/1.1 200 OK\r\n"), "{answer}");
+    assert!(answer.contains("RUN_FINISHED"), "{answer}");
+    srv.stop().await;
+}
+
+#[tokio::test]
+async fn host_check_against_dns_rebinding() {
+    let get = |host: &str| format!("GET / HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n");
+    let srv = start(vec![load("default", &[PLAIN])], instant()).await;
+    for ok in ["127.0.0.1:8000", "localhost", "[::1]:1"] {
+        let answer = raw(srv.addr, get(ok).as_bytes()).await;
+        assert!(answer.starts_with("HTTP/1.1 200 "), "{ok}: {answer}");
+    }
+    let answer = raw(srv.addr, get("rebound.example:8000").as_bytes()).await;
+    assert_eq!(refusal_of(&answer), (403, "HOST_NOT_ALLOWED".to_string()));
+    assert!(answer.contains("--allow-host rebound.example"), "{answer}");
+    srv.stop().await;
+    // Allowed by name, or any.
+    for allow in ["Rebound.Example", "*"] {
+        let cfg = ServeConfig {
+            allow_hosts: vec![allow.to_string()],
+            ..instant()
+        };
+        let srv = start(vec![load("default", &[PLAIN])], cfg).await;
+        let answer = raw(srv.addr, get("rebound.example:8000").as_bytes()).await;
+        assert!(answer.starts_with("HTTP/1.1 200 "), "{allow}: {answer}");
+        srv.stop().await;
+    }
+}
+
+#[tokio::test]
+async fn preflight_without_cors_is_told_how_to_allow_it() {
+    let srv = start(vec![load("default", &[PLAIN])], instant()).await;
+    let answer = raw(
+        srv.addr,
+        b"OPTIONS / HTTP/1.1\r\nHost: localhost:8000\r\nOrigin: http://localhost:3000\r\nAccess-Control-Request-Method: POST\r\nAccess-Control-Request-Headers: content-type\r\nConnection: close\r\n\r\n",
+    )
+    .await;
+    assert_eq!(refusal_of(&answer), (403, "CORS_NOT_ENABLED".to_string()));
+    assert!(answer.contains("--cors http://localhost:3000"), "{answer}");
+    srv.stop().await;
+}
+
+#[tokio::test]
+async fn cors_post_from_the_browser_origin_is_served() {
+    // What a page at the allowed origin sends after its preflight (Host is the server's).
+    let cfg = ServeConfig {
+        cors: Some("http://localhost:3000".into()),
+        ..instant()
+    };
+    let srv = start(vec![load("default", &[PLAIN])], cfg).await;
+    let body = input("t", "r").to_string();
+    let answer = raw(
+        srv.addr,
+        format!(
+            "POST / HTTP/1.1\r\nHost: 127.0.0.1:8000\r\nOrigin: http://localhost:3000\r\nContent-Type: application/json\r\nAccept: text/event-stream\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+            body.len()
+        )
+        .as_bytes(),
+    )
+    .await;
+    assert!(answer.starts_with("HTTP/1.1 200 OK\r\n"), "{answer}");
+    assert!(answer
+        .to_ascii_lowercase()
+        .contains("access-control-allow-origin: http://localhost:3000"));
+    srv.stop().await;
+}
+
+/// Opens `n` connections that send half a request head and then nothing.
+async fn slow_clients(addr: SocketAddr, n: usize, partial: &[u8]) -> Vec<tokio::net::TcpStream> {
+    use tokio::io::AsyncWriteExt;
+    let mut held = vec![];
+    for _ in 0..n {
+        let mut s = tokio::net::TcpStream::connect(addr).await.expect("connect");
+        s.write_all(partial).await.expect("write");
+        held.push(s);
+    }
+    held
+}
+
+/// Whether the server closed `s` (EOF or reset) within `secs` seconds; data read is skipped.
+async fn closed_within(s: &mut tokio::net::TcpStream, secs: u64) -> bool {
+    use tokio::io::AsyncReadExt;
+    let mut buf = [0u8; 1024];
+    let deadline = Instant::now() + Duration::from_secs(secs);
+    loop {
+        let left = deadline.saturating_duration_since(Instant::now());
+        match tokio::time::timeout(left, s.read(&mut buf)).await {
+            Err(_) => return false,
+            Ok(Ok(0)) | Ok(Err(_)) => return true,
+            Ok(Ok(_)) => {}
+        }
+    }
+}
+
+#[tokio::test]
+async fn slow_request_heads_are_cut_off() {
+    let cfg = ServeConfig {
+        header_timeout: Duration::from_millis(300),
+        ..instant()
+    };
+    let srv = start(vec![load("default", &[PLAIN])], cfg).await;
+    let mut held = slow_clients(srv.addr, 20, b"POST / HTTP/1.1\r\nHost: loc").await;
+    for s in &mut held {
+        assert!(
+            closed_within(s, 10).await,
+            "a slow client kept its connection"
+        );
+    }
+    // An idle keep-alive connection too.
+    let mut idle = tokio::net::TcpStream::connect(srv.addr)
+        .await
+        .expect("connect");
+    assert!(closed_within(&mut idle, 10).await);
+    srv.stop().await;
+}
+
+#[tokio::test]
+async fn slow_bodies_get_408() {
+    let cfg = ServeConfig {
+        body_timeout: Duration::from_millis(300),
+        ..instant()
+    };
+    let srv = start(vec![load("default", &[PLAIN])], cfg).await;
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut s = tokio::net::TcpStream::connect(srv.addr)
+        .await
+        .expect("connect");
+    s.write_all(b"POST / HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"threadId\"")
+        .await
+        .expect("write");
+    let mut out = vec![0u8; 4096];
+    let n = tokio::time::timeout(Duration::from_secs(10), s.read(&mut out))
+        .await
+        .expect("an answer within 10 s")
+        .expect("read");
+    let answer = String::from_utf8_lossy(&out[..n]).into_owned();
+    assert_eq!(refusal_of(&answer), (408, "BODY_TIMEOUT".to_string()));
+    srv.stop().await;
+}
+
+#[tokio::test]
+async fn connections_are_limited() {
+    let cfg = ServeConfig {
+        max_connections: 3,
+        header_timeout: Duration::from_secs(60),
+        ..instant()
+    };
+    let srv = start(vec![load("default", &[PLAIN])], cfg).await;
+    let mut held = slow_clients(srv.addr, 3, b"GET / HTTP/1.1\r\n").await;
+    // Give the server time to take the three.
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let answer = raw(
+        srv.addr,
+        b"GET / HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n",
+    )
+    .await;
+    assert_eq!(
+        refusal_of(&answer),
+        (503, "TOO_MANY_CONNECTIONS".to_string())
+    );
+    // One leaves: a new client is served again.
+    drop(held.pop());
+    let mut served = false;
+    for _ in 0..50 {
+        let answer = raw(
+            srv.addr,
+            b"GET / HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n",
+        )
+        .await;
+        if answer.starts_with("HTTP/1.1 200 ") {
+            served = true;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert!(served, "no connection served after one closed");
+    srv.stop().await;
+}
+
+#[tokio::test]
+async fn shutdown_is_bounded_whatever_clients_hold() {
+    use tokio::io::AsyncWriteExt;
+    let cfg = ServeConfig {
+        header_timeout: Duration::from_secs(600),
+        body_timeout: Duration::from_secs(600),
+        shutdown_grace: Duration::from_millis(300),
+        ..instant()
+    };
+    let mut srv = start(vec![load("default", &[PLAIN])], cfg).await;
+    // Headers not finished; a body shorter than its Content-Length.
+    let _head = slow_clients(srv.addr, 2, b"POST / HTTP/1.1\r\nHost: local").await;
+    let mut half_body = tokio::net::TcpStream::connect(srv.addr)
+        .await
+        .expect("connect");
+    half_body
+        .write_all(b"POST / HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{\"thr")
+        .await
+        .expect("write");
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    if let Some(tx) = srv.stop.take() {
+        let _ = tx.send(());
+    }
+    let t0 = Instant::now();
+    tokio::time::timeout(Duration::from_secs(10), srv.task)
+        .await
+        .expect("the server stops within 10 s with half-sent requests held")
+        .expect("join")
+        .expect("serve");
+    assert!(t0.elapsed() < Duration::from_secs(10));
+    assert!(closed_within(&mut half_body, 5).await);
+}
+
+#[tokio::test]
+async fn thread_states_are_bounded() {
+    let cfg = ServeConfig {
+        max_threads: 5,
+        ..instant()
+    };
+    let srv = start(vec![load("default", &[PLAIN])], cfg).await;
+    for i in 0..20 {
+        let (status, _, _) = srv.post("/", input(&format!("t{i}"), "r")).await;
+        assert_eq!(status, StatusCode::OK);
+    }
+    assert_eq!(srv.app.threads(), 5);
+    // The longest thread id accepted is 400 bytes.
+    let (status, _, _) = srv.post("/", input(&"x".repeat(400), "r")).await;
+    assert_eq!(status, StatusCode::OK);
+    let (status, _, body) = srv.post("/", input(&"x".repeat(401), "r")).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
+    assert!(body.contains("at most 400"), "{body}");
+    srv.stop().await;
+}
+
+static LOG: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
+
+fn log_to_vec(line: &str) {
+    LOG.lock().expect("log").push(line.to_string());
+}
+
+fn logged(part: &str) -> Vec<String> {
+    LOG.lock()
+        .expect("log")
+        .iter()
+        .filter(|l| l.contains(part))
+        .cloned()
+        .collect()
+}
+
+#[tokio::test]
+async fn every_request_is_logged_once() {
+    let cfg = ServeConfig {
+        log: Some(log_to_vec),
+        ..instant()
+    };
+    let srv = start(vec![load("default", &[PLAIN])], cfg).await;
+    srv.post("/", input("logged-thread\n::error::x", "logged-run"))
+        .await;
+    srv.post("/default", input("logged-thread-2", "r")).await;
+    srv.request(Method::GET, "/logged/nested", vec![]).await;
+    srv.request(Method::PUT, "/", vec![]).await;
+    let app = srv.app.clone();
+    // A stream's line comes when it ends.
+    assert!(eventually(5, || app.active_streams() == 0).await);
+    srv.stop().await;
+    let post = logged("logged-run");
+    assert_eq!(post.len(), 1, "{post:?}");
+    let line = &post[0];
+    assert!(line.starts_with("POST / 200 "), "{line}");
+    assert!(line.contains(" ms ") || line.contains(" s "), "{line}");
+    // Control characters of client text are escaped: one line.
+    assert!(
+        line.contains("thread=logged-thread\\n::error::x run=logged-run → run 1/1"),
+        "{line}"
+    );
+    assert!(!line.contains('\n'));
+    assert_eq!(logged("thread=logged-thread-2 ").len(), 1);
+    let nested = logged("/logged/nested");
+    assert_eq!(nested.len(), 1, "{nested:?}");
+    assert!(
+        nested[0].starts_with("GET /logged/nested 404 ") && nested[0].ends_with(" NOT_FOUND"),
+        "{nested:?}"
+    );
+    assert!(logged("PUT / 405 ")
+        .iter()
+        .any(|l| l.ends_with("METHOD_NOT_ALLOWED")));
+}
+
+#[test]
+fn conversation_names_are_validated() {
+    let opts = Options::default();
+    let err = |spec: &str| match Conversation::load_dir(spec, &opts) {
+        Ok(c) => panic!("{spec}: loaded as '{}'", c.name),
+        Err(e) => e.to_string(),
+    };
+    let e = err("../x=testdata/serve/hitl");
+    assert!(e.starts_with("invalid conversation name '../x'"), "{e}");
+    let e = err("a b=testdata/serve/hitl");
+    assert!(e.starts_with("invalid conversation name 'a b'"), "{e}");
+    let e = err("=testdata/serve/hitl");
+    assert!(e.starts_with("invalid conversation name ''"), "{e}");
+    let e = err("testdata/serve/nope");
+    assert_eq!(
+        e,
+        "cannot read testdata/serve/nope: No such file or directory"
+    );
+    // Named after the folder; its files as given.
+    let c = Conversation::load_dir("testdata/serve/hitl", &opts).expect("load");
+    assert_eq!(c.name, "hitl");
+    assert_eq!(c.files, HITL);
+    let c = Conversation::load_dir("h.1=testdata/serve/hitl", &opts).expect("load");
+    assert_eq!(c.name, "h.1");
+}
+
+#[test]
+fn bad_lines_are_counted_at_load() {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("serve-bad-lines");
+    std::fs::create_dir_all(&dir).expect("dir");
+    let file = dir.join("bad.ndjson");
+    let mut text = std::fs::read_to_string(PLAIN).expect("plain");
+    text.push_str("{not json\n");
+    std::fs::write(&file, text).expect("write");
+    let path = file.display().to_string();
+    let c = Conversation::load("default", std::slice::from_ref(&path), &Options::default())
+        .expect("load");
+    assert_eq!(c.bad_lines, 1);
+    let first = c.first_bad_line.expect("first bad line");
+    assert!(first.starts_with(&format!("{path}:")), "{first}");
+}
+
+// ---- The binary: signals and start-up messages ----
+
+struct Child {
+    child: std::process::Child,
+    addr: SocketAddr,
+    stderr: std::sync::mpsc::Receiver<String>,
+}
+
+/// `aguify serve ARGS --listen 127.0.0.1:0`, once it listens.
+fn spawn_serve(args: &[&str]) -> Child {
+    use std::io::BufRead;
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_aguify"))
+        .arg("serve")
+        .args(args)
+        .args(["--listen", "127.0.0.1:0"])
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("spawn aguify serve");
+    let stderr = child.stderr.take().expect("stderr");
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in std::io::BufReader::new(stderr).lines() {
+            let Ok(line) = line else { break };
+            if tx.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let addr = loop {
+        let left = deadline.saturating_duration_since(Instant::now());
+        let Ok(line) = rx.recv_timeout(left) else {
+            break None;
+        };
+        if let Some(rest) = line.strip_prefix("aguify: listening on http://") {
+            break rest.trim_end_matches('/').parse().ok();
+        }
+    };
+    let Some(addr) = addr else {
+        let _ = child.kill();
+        let _ = child.wait();
+        panic!("the server did not start within 30 s");
+    };
+    Child {
+        child,
+        addr,
+        stderr: rx,
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn sigterm_stops_the_server_within_the_grace_whatever_clients_hold() {
+    use std::io::Write;
+    let mut srv = spawn_serve(&[PLAIN, "--shutdown-grace", "300"]);
+    let mut head = std::net::TcpStream::connect(srv.addr).expect("connect");
+    head.write_all(b"POST / HTTP/1.1\r\nHost: loc")
+        .expect("write");
+    let mut body = std::net::TcpStream::connect(srv.addr).expect("connect");
+    body.write_all(b"POST / HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{\"thr")
+        .expect("write");
+    std::thread::sleep(Duration::from_millis(300));
+    let killed = std::process::Command::new("kill")
+        .args(["-TERM", &srv.child.id().to_string()])
+        .status()
+        .expect("kill");
+    assert!(killed.success());
+    let deadline = Instant::now() + Duration::from_secs(15);
+    let status = loop {
+        if let Some(status) = srv.child.try_wait().expect("wait") {
+            break status;
+        }
+        if Instant::now() > deadline {
+            let _ = srv.child.kill();
+            panic!("aguify serve still runs 15 s after SIGTERM with half-sent requests held");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    assert_eq!(status.code(), Some(0));
+    let rest: Vec<String> = srv.stderr.iter().collect();
+    assert!(rest.iter().any(|l| l == "aguify: stopped"), "{rest:?}");
+}
+
+#[test]
+fn start_up_errors_are_said_once_with_the_address_or_file() {
+    let run = |args: &[&str]| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_aguify"))
+            .arg("serve")
+            .args(args)
+            .output()
+            .expect("run");
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    };
+    assert_eq!(
+        run(&["nope.ndjson"]),
+        "aguify: cannot open nope.ndjson: No such file or directory\n"
+    );
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+    let addr = taken.local_addr().expect("addr").to_string();
+    assert_eq!(
+        run(&[PLAIN, "--listen", &addr]),
+        format!("aguify: cannot listen on {addr}: Address already in use\n")
+    );
+    let err = run(&[PLAIN, "--listen", "8000"]);
+    assert!(
+        err.contains("'8000'") && err.contains("expected HOST:PORT, e.g. 127.0.0.1:8000"),
+        "{err}"
+    );
+    let err = run(&["--conversation", "../x=testdata/serve/hitl"]);
+    assert!(
+        err.starts_with("aguify: invalid conversation name '../x'"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_recording_with_bad_lines_is_reported_once_at_start() {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("serve-bad-start");
+    std::fs::create_dir_all(&dir).expect("dir");
+    let file = dir.join("bad.ndjson");
+    let mut text = std::fs::read_to_string(PLAIN).expect("plain");
+    text.push_str("{not json\n{nor this\n");
+    std::fs::write(&file, text).expect("write");
+    let path = file.display().to_string();
+    let mut srv = spawn_serve(&[&path]);
+    // A request, so the start-up lines are surely out before the server is stopped.
+    let mut s = std::net::TcpStream::connect(srv.addr).expect("connect");
+    std::io::Write::write_all(
+        &mut s,
+        b"GET / HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n",
+    )
+    .expect("write");
+    let mut answer = String::new();
+    std::io::Read::read_to_string(&mut s, &mut answer).expect("read");
+    assert!(answer.contains(&path), "{answer}");
+    let mut lines = vec![];
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while !lines.iter().any(|l: &String| l.contains("GET / 200")) {
+        let left = deadline.saturating_duration_since(Instant::now());
+        match srv.stderr.recv_timeout(left) {
+            Ok(l) => lines.push(l),
+            Err(_) => break,
+        }
+    }
+    let _ = srv.child.kill();
+    let _ = srv.child.wait();
+    // Until the reader thread sees the end of stderr.
+    lines.extend(srv.stderr.iter());
+    let warned: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.contains("bad input line"))
+        .collect();
+    assert_eq!(warned.len(), 1, "{lines:?}");
+    assert!(
+        warned[0].starts_with(&format!(
+            "aguify: warning: conversation 'default': 2 bad input line(s) skipped, the first at {path}:"
+        )),
+        "{}",
+        warned[0]
+    );
 }

@@ -13,6 +13,7 @@ exception after some chunks is a mid-stream failure).
 
 from __future__ import annotations
 
+import asyncio
 import json
 from typing import Any, AsyncIterator, Iterator
 
@@ -55,6 +56,11 @@ class ScriptedChatModel(BaseChatModel):
     turns: list[list[Any]]
     model_name: str = "fake-model"
     repeat_last: bool = False
+    # Seconds to sleep before each streamed chunk (lets a caller cancel mid-stream).
+    delay: float = 0.0
+    # Non-streaming path (`disable_streaming=True`): report only the first N chunks as
+    # `on_llm_new_token` callbacks, then return the complete message (0: none stream).
+    stream_first: int = 0
     _calls: int = PrivateAttr(default=0)
 
     @property
@@ -100,6 +106,8 @@ class ScriptedChatModel(BaseChatModel):
         **kwargs: Any,
     ) -> AsyncIterator[ChatGenerationChunk]:
         for chunk in self._iter_chunks():
+            if self.delay:
+                await asyncio.sleep(self.delay)
             yield chunk
 
     def _generate(
@@ -111,6 +119,21 @@ class ScriptedChatModel(BaseChatModel):
     ) -> ChatResult:
         acc: ChatGenerationChunk | None = None
         for chunk in self._iter_chunks():
+            acc = chunk if acc is None else acc + chunk
+        assert acc is not None
+        return ChatResult(generations=[ChatGeneration(message=acc.message)])
+
+    async def _agenerate(
+        self,
+        messages: list[BaseMessage],
+        stop: list[str] | None = None,
+        run_manager: AsyncCallbackManagerForLLMRun | None = None,
+        **kwargs: Any,
+    ) -> ChatResult:
+        acc: ChatGenerationChunk | None = None
+        for n, chunk in enumerate(self._iter_chunks()):
+            if run_manager is not None and n < self.stream_first:
+                await run_manager.on_llm_new_token(chunk.text, chunk=chunk)
             acc = chunk if acc is None else acc + chunk
         assert acc is not None
         return ChatResult(generations=[ChatGeneration(message=acc.message)])
@@ -265,5 +288,74 @@ def v1_reasoning_turn(reasoning: str, text: str) -> list[Any]:
         chunks.append({"content": [{"type": "text", "text": w, "index": 1}], "response_metadata": meta})
     chunks.append(
         final({"model_provider": "openai", "model_name": "fake-v1-model", "finish_reason": "stop", "output_version": "v1"}, usage(20, 30), content=[])
+    )
+    return chunks
+
+
+def openai_responses_two_parts_turn(parts: list[str], text: str) -> list[Any]:
+    """Responses reasoning item whose summary has several parts (summary index 0, 1, ...)."""
+    meta = {"model_provider": "openai"}
+    chunks: list[Any] = [
+        {"content": [{"type": "reasoning", "id": "rs_0a1b2c3d", "summary": [], "index": 0}], "response_metadata": meta}
+    ]
+    for k, part in enumerate(parts):
+        for w in words(part):
+            chunks.append(
+                {
+                    "content": [{"type": "reasoning", "summary": [{"index": k, "type": "summary_text", "text": w}], "index": 0}],
+                    "response_metadata": meta,
+                }
+            )
+    for w in words(text):
+        chunks.append(
+            {"content": [{"type": "text", "text": w, "index": 1, "id": "msg_0a1b2c3d"}], "response_metadata": meta}
+        )
+    chunks.append(
+        final(
+            {"model_provider": "openai", "model_name": "fake-o4-mini", "id": "resp_0a1b2c3d", "status": "completed"},
+            usage(20, 48, output_token_details={"reasoning": 30}),
+            content=[],
+        )
+    )
+    return chunks
+
+
+BEDROCK_FINAL = {"model_provider": "bedrock_converse", "model_name": "fake.anthropic.claude-sonnet", "stopReason": "end_turn"}
+
+
+def bedrock_reasoning_turn(reasoning: str, text: str) -> list[Any]:
+    """Bedrock Converse (langchain-aws ChatBedrockConverse) reasoning: `reasoning_content` blocks,
+    a separate signature delta, then text at index 1."""
+    meta = {"model_provider": "bedrock_converse"}
+    chunks: list[Any] = []
+    for w in words(reasoning):
+        chunks.append(
+            {"content": [{"type": "reasoning_content", "reasoning_content": {"text": w}, "index": 0}], "response_metadata": meta}
+        )
+    chunks.append(
+        {
+            "content": [{"type": "reasoning_content", "reasoning_content": {"signature": "EqQBCkYIBxgCKkBfakeBedrockSig=="}, "index": 0}],
+            "response_metadata": meta,
+        }
+    )
+    for w in words(text):
+        chunks.append({"content": [{"type": "text", "text": w, "index": 1}], "response_metadata": meta})
+    chunks.append(final(BEDROCK_FINAL, usage(20, 35), content=[]))
+    return chunks
+
+
+def gemini_tool_call_turn(calls: list[tuple[str, dict[str, Any], str]]) -> list[Any]:
+    """Gemini style: each call arrives whole in one chunk (id, name, complete args, index None)."""
+    meta = {"model_provider": "google_genai"}
+    chunks: list[Any] = [
+        {
+            "content": "",
+            "tool_call_chunks": [{"name": name, "args": json.dumps(args), "id": call_id, "index": None}],
+            "response_metadata": meta,
+        }
+        for name, args, call_id in calls
+    ]
+    chunks.append(
+        final({"model_provider": "google_genai", "model_name": "fake-gemini-2.5-flash", "finish_reason": "STOP"}, usage(30, 12))
     )
     return chunks

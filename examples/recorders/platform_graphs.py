@@ -64,3 +64,6 @@ v3__f_subgraph = _graph('f_subgraph')
 v3__g_custom_events = _graph('g_custom_events')
 v3__h_state = _graph('h_state')
 v3__i_tool_output_delta = _graph('i_tool_output_delta')
+# pending (record_sse.py --pending): the platform cancels the run mid-stream
+classic__l_cancelled = _graph('l_cancelled')
+v3__l_cancelled = _graph('l_cancelled')

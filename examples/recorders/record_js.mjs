@@ -6,6 +6,7 @@
 // Forms written (one file per scenario run, JSON.stringify per line):
 //   v2-js/  graph.streamEvents(input, { version: "v2" })
 //   v3-js/  graph.streamEvents(input, { version: "v3" })  (in-process protocol events)
+// With --pending: the shapes aguify does not convert yet (pendingScenarios, SSE_CAPTURES), for testdata/pending.
 // A run that throws ends with {"event":"error","data":{"error":err.name,"message":err.message[,"lc_error_code"]}}.
 
 import { mkdirSync, writeFileSync } from "node:fs";
@@ -40,11 +41,17 @@ class NamedError extends Error {
 
 // --- scripted chat model ----------------------------------------------------------
 // A turn is a list of items: AIMessageChunk fields, or an Error (thrown at that point).
+// Options: repeatLast; delayMs (sleep before each streamed chunk, lets a caller abort mid-stream);
+// disableStreaming (the model does not stream: invoke goes through _generate) with streamFirst
+// (that path reports only the first N chunks as tokens, then returns the complete message).
 class ScriptedChatModel extends BaseChatModel {
-  constructor(turns, { repeatLast = false } = {}) {
+  constructor(turns, { repeatLast = false, delayMs = 0, disableStreaming = false, streamFirst = 0 } = {}) {
     super({});
+    this.disableStreaming = disableStreaming; // BaseChatModel does not take it from its fields
     this.turns = turns;
     this.repeatLast = repeatLast;
+    this.delayMs = delayMs;
+    this.streamFirst = streamFirst;
     this.calls = 0;
   }
   static lc_name() {
@@ -64,19 +71,24 @@ class ScriptedChatModel extends BaseChatModel {
     }
     return this.turns[i];
   }
-  async *_streamResponseChunks(_messages, _options, runManager) {
+  async *chunks(runManager, tokens) {
+    let n = 0;
     for (const item of this.nextTurn()) {
       if (item instanceof Error) throw item;
+      if (this.delayMs) await new Promise((r) => setTimeout(r, this.delayMs));
       const msg = new AIMessageChunk(item);
       const text = typeof msg.content === "string" ? msg.content : "";
       const chunk = new ChatGenerationChunk({ message: msg, text });
       yield chunk;
-      await runManager?.handleLLMNewToken(text, undefined, undefined, undefined, undefined, { chunk });
+      if (n++ < tokens) await runManager?.handleLLMNewToken(text, undefined, undefined, undefined, undefined, { chunk });
     }
   }
-  async _generate(messages, options, runManager) {
+  async *_streamResponseChunks(_messages, _options, runManager) {
+    yield* this.chunks(runManager, Infinity);
+  }
+  async _generate(_messages, _options, runManager) {
     let acc;
-    for await (const c of this._streamResponseChunks(messages, options, runManager)) {
+    for await (const c of this.chunks(runManager, this.disableStreaming ? this.streamFirst : Infinity)) {
       acc = acc === undefined ? c : acc.concat(c);
     }
     return { generations: [{ text: acc.text, message: new AIMessage({ ...acc.message }) }] };
@@ -181,6 +193,64 @@ function v1ReasoningTurn(reasoning, text) {
   ];
 }
 
+function openaiResponsesTwoPartsTurn(parts, text) {
+  const meta = { model_provider: "openai" };
+  return [
+    { content: [{ type: "reasoning", id: "rs_0a1b2c3d", summary: [], index: 0 }], response_metadata: meta },
+    ...parts.flatMap((part, k) =>
+      words(part).map((w) => ({
+        content: [{ type: "reasoning", summary: [{ index: k, type: "summary_text", text: w }], index: 0 }],
+        response_metadata: meta,
+      })),
+    ),
+    ...words(text).map((w) => ({ content: [{ type: "text", text: w, index: 1, id: "msg_0a1b2c3d" }], response_metadata: meta })),
+    {
+      content: [],
+      response_metadata: { model_provider: "openai", model_name: "fake-o4-mini", id: "resp_0a1b2c3d", status: "completed" },
+      usage_metadata: usage(20, 48, { output_token_details: { reasoning: 30 } }),
+    },
+  ];
+}
+
+// @langchain/openai Responses API, v0 output: the reasoning item rides in additional_kwargs.reasoning;
+// only its first chunk (output_item.added) has the id, summary deltas carry none.
+function openaiKwargsReasoningTurn(parts, text) {
+  const meta = { model_provider: "openai" };
+  return [
+    { content: "", additional_kwargs: { reasoning: { id: "rs_0a1b2c3d", type: "reasoning", summary: [] } }, response_metadata: meta },
+    ...parts.flatMap((part, k) =>
+      words(part).map((w) => ({
+        content: "",
+        additional_kwargs: { reasoning: { type: "reasoning", summary: [{ index: k, type: "summary_text", text: w }] } },
+        response_metadata: meta,
+      })),
+    ),
+    ...words(text).map((w) => ({ content: w, response_metadata: meta })),
+    {
+      content: "",
+      response_metadata: { model_provider: "openai", model_name: "fake-o4-mini", id: "resp_0a1b2c3d", status: "completed" },
+      usage_metadata: usage(20, 48, { output_token_details: { reasoning: 30 } }),
+    },
+  ];
+}
+
+// Gemini style: the whole call (id, name, complete args, index null) in one chunk.
+function geminiToolCallTurn(calls) {
+  const meta = { model_provider: "google_genai" };
+  return [
+    ...calls.map(([name, args, id]) => ({
+      content: "",
+      tool_call_chunks: [{ type: "tool_call_chunk", name, args: JSON.stringify(args), id, index: null }],
+      response_metadata: meta,
+    })),
+    {
+      content: "",
+      response_metadata: { model_provider: "google_genai", model_name: "fake-gemini-2.5-flash", finish_reason: "STOP" },
+      usage_metadata: usage(30, 12),
+    },
+  ];
+}
+
 // --- tools ------------------------------------------------------------------------------
 const getWeather = tool(async ({ city }) => ({ Paris: "Sunny, 22°C in Paris", London: "Rainy, 14°C in London" })[city] ?? `Cloudy in ${city}`, {
   name: "get_weather",
@@ -208,6 +278,18 @@ const searchDocs = tool(
   { name: "search_docs", description: "Search the docs and stream partial results.", schema: z.object({ query: z.string() }) },
 );
 
+const placeOrder = tool(
+  async ({ item, qty }) => {
+    const answer = interrupt({ type: "approval", message: `Approve order of ${qty} ${item}?`, order: { item, qty } });
+    return answer?.approved ? `Order of ${qty} ${item} placed.` : "Order rejected.";
+  },
+  {
+    name: "place_order",
+    description: "Place an order; a human must approve it first.",
+    schema: z.object({ item: z.string(), qty: z.number() }),
+  },
+);
+
 // --- graphs -------------------------------------------------------------------------------
 function chatGraph(model, node = "chat") {
   return new StateGraph(MessagesAnnotation)
@@ -217,15 +299,46 @@ function chatGraph(model, node = "chat") {
     .compile({ checkpointer: new MemorySaver() });
 }
 
-function agentGraph(turns, tools, { handleToolErrors = true, repeatLast = false } = {}) {
-  const model = new ScriptedChatModel(turns, { repeatLast }).bindTools(tools);
+function agentGraph(turns, tools, { handleToolErrors = true, repeatLast = false, model: modelOpts = {}, compile = null } = {}) {
+  const model = new ScriptedChatModel(turns, { repeatLast, ...modelOpts }).bindTools(tools);
   return new StateGraph(MessagesAnnotation)
     .addNode("agent", async (state) => ({ messages: [await model.invoke(state.messages)] }))
     .addNode("tools", new ToolNode(tools, { handleToolErrors }))
     .addEdge(START, "agent")
     .addConditionalEdges("agent", toolsCondition, ["tools", END])
     .addEdge("tools", "agent")
-    .compile({ checkpointer: new MemorySaver() });
+    .compile(compile ?? { checkpointer: new MemorySaver() });
+}
+
+// A supervisor agent whose tool invokes a compiled sub-agent (own model calls and tools).
+function supervisorGraph({ hitl = false } = {}) {
+  const [subTurns, subTools, subName, toolName, request, answer] = hitl
+    ? [
+        [toolCallsTurn([["place_order", { item: "widget", qty: 2 }, "call_place_order_1"]]), textTurn("Order of 2 widget placed.")],
+        [placeOrder],
+        "order_agent",
+        "ask_order_agent",
+        "Order 2 widgets",
+        "The order agent placed your order of 2 widgets.",
+      ]
+    : [
+        [toolCallsTurn([["get_weather", { city: "Paris" }, "call_sub_weather_1"]]), textTurn("Paris: sunny, 22°C.")],
+        [getWeather],
+        "weather_agent",
+        "ask_weather_agent",
+        "Weather in Paris?",
+        "The weather agent says Paris is sunny, 22°C.",
+      ];
+  const sub = agentGraph(subTurns, subTools, { compile: { name: subName } });
+  const ask = tool(
+    async ({ request }) => {
+      const out = await sub.invoke({ messages: [{ role: "user", content: request, id: `human-${toolName}` }] });
+      return out.messages.at(-1).content;
+    },
+    { name: toolName, description: `Ask the ${subName.replace("_", " ")} to handle a request.`, schema: z.object({ request: z.string() }) },
+  );
+  const callId = hitl ? "call_ask_order_1" : "call_ask_weather_1";
+  return agentGraph([toolCallsTurn([[toolName, { request }, callId]]), textTurn(answer)], [ask]);
 }
 
 function hitlGraph() {
@@ -402,8 +515,87 @@ function scenarios() {
       () => agentGraph([toolCallsTurn([["search_docs", { query: "install" }, "call_search_1"]]), textTurn("Found install and configure docs.")], [searchDocs]),
       one("i_tool_output_delta", "Search the docs for install"),
     ),
+    ...pendingScenarios(),
   ];
 }
+
+// Shapes aguify does not convert yet (issues 22, 28): recorded into testdata/pending with --pending.
+function pendingScenarios() {
+  const S = (name, build, runs, opts = {}) => ({ name, build, runs, pending: true, ...opts });
+  const capital = "Capital of France?";
+  const hitlRuns = (name, text) => [
+    { suffix: "__1_interrupt", input: human(text, name) },
+    { suffix: "__2_resume", input: () => new Command({ resume: { approved: true } }) },
+  ];
+  const weatherTurns = () => [toolCallsTurn([["get_weather", { city: "Paris" }, "call_weather_1"]]), textTurn("It is sunny and 22°C in Paris.")];
+  return [
+    // 22.9 one Responses reasoning item with summary parts 0 and 1
+    S(
+      "c_reasoning_openai_two_parts",
+      () => chatGraph(new ScriptedChatModel([openaiResponsesTwoPartsTurn(["The user asks for a capital.", "France's capital is Paris."], "The capital of France is Paris.")])),
+      one("c_reasoning_openai_two_parts", capital),
+    ),
+    // 22.9 additional_kwargs.reasoning (v0 Responses output): summary chunks without an id, two parts
+    S(
+      "c_reasoning_openai_kwargs",
+      () => chatGraph(new ScriptedChatModel([openaiKwargsReasoningTurn(["The user asks for a capital.", "France's capital is Paris."], "The capital of France is Paris.")])),
+      one("c_reasoning_openai_kwargs", capital),
+    ),
+    // 22.2 Gemini style tool call: complete args in one chunk, index null
+    S(
+      "b_react_args_at_finish",
+      () => agentGraph([geminiToolCallTurn([["get_weather", { city: "Paris" }, "call_weather_1"]]), textTurn("It is sunny and 22°C in Paris.")], [getWeather]),
+      one("b_react_args_at_finish", "Weather in Paris?"),
+    ),
+    // 22.3 both runs of one thread appended to one v3 file
+    S(
+      "d_hitl_one_file",
+      hitlGraph,
+      [
+        { suffix: "", input: human("Order 2 widgets", "d_hitl_one_file") },
+        { suffix: "", input: () => new Command({ resume: { approved: true } }) },
+      ],
+      { versions: ["v3"], oneFile: true },
+    ),
+    // 22.6 a model that does not stream: tool call and answer only in the model's end output
+    S("k_no_stream", () => agentGraph(weatherTurns(), [getWeather], { model: { disableStreaming: true } }), one("k_no_stream", "Weather in Paris?")),
+    // 22.6 each model call reports its first 2 chunks only, then ends with the complete message
+    S(
+      "k_stream_cut",
+      () => agentGraph(weatherTurns(), [getWeather], { model: { disableStreaming: true, streamFirst: 2 } }),
+      one("k_stream_cut", "Weather in Paris?"),
+    ),
+    // 22.7 interrupt() inside a tool, then resumed
+    S(
+      "d_hitl_in_tool",
+      () =>
+        agentGraph(
+          [toolCallsTurn([["place_order", { item: "widget", qty: 2 }, "call_place_order_1"]]), textTurn("Your order of 2 widgets has been placed.")],
+          [placeOrder],
+        ),
+      hitlRuns("d_hitl_in_tool", "Order 2 widgets"),
+    ),
+    // 28.1 the caller aborts (AbortController) after the 3rd text chunk
+    S(
+      "l_cancelled",
+      () => chatGraph(new ScriptedChatModel([textTurn("This reply is long and the caller will cancel it halfway.")], { delayMs: 20 })),
+      one("l_cancelled", "Tell me something"),
+      { abortAfter: 3 },
+    ),
+    // 28.2 supervisor whose tool invokes a compiled sub-agent; and one with an interrupt inside the sub-agent
+    S("m_supervisor", () => supervisorGraph(), one("m_supervisor", "What's the weather in Paris?")),
+    S("m_supervisor_hitl", () => supervisorGraph({ hitl: true }), hitlRuns("m_supervisor_hitl", "Order 2 widgets")),
+  ];
+}
+
+// Raw SSE byte streams of LangGraph.js's own encoders (recorded with --pending):
+//   js-v3-events.<scenario>.sse    graph.streamEvents(input, {version: "v3", encoding: "text/event-stream"})
+//   js-stream-modes.<scenario>.sse graph.stream(input, {streamMode: ["updates","messages","custom"],
+//                                  subgraphs: true, encoding: "text/event-stream"})
+const SSE_CAPTURES = {
+  "js-v3-events": ["a_plain_chat", "b_react_one_tool", "e_error_tool_raises"],
+  "js-stream-modes": ["b_react_one_tool", "f_subgraph", "e_error_tool_raises"],
+};
 
 // --- recording -----------------------------------------------------------------------------------
 function errorLine(err) {
@@ -435,20 +627,52 @@ function writeLines(path, events, truncateAfter, form) {
 async function record(scn, out, version) {
   const form = version === "v2" ? "v2-js" : "v3-js";
   const graph = scn.build();
+  let events = [];
   for (const run of scn.runs) {
-    const events = [];
+    if (!scn.oneFile) events = [];
     const input = typeof run.input === "function" ? run.input() : run.input;
+    // abortAfter: the caller aborts its AbortController after the Nth text chunk
+    const controller = scn.abortAfter ? new AbortController() : null;
+    let seen = 0;
     try {
       const stream = await graph.streamEvents(input, {
         version,
         configurable: { thread_id: `thread-${scn.name}` },
+        ...(controller ? { signal: controller.signal } : {}),
         ...(scn.config ?? {}),
       });
-      for await (const ev of stream) events.push(ev);
+      for await (const ev of stream) {
+        events.push(ev);
+        if (controller && isTextChunk(form, ev) && ++seen === scn.abortAfter) controller.abort();
+      }
     } catch (err) {
       events.push(errorLine(err));
     }
-    writeLines(join(out, form, `${scn.name}${run.suffix}.ndjson`), events, scn.truncateAfter, form);
+    if (!scn.oneFile) writeLines(join(out, form, `${scn.name}${run.suffix}.ndjson`), events, scn.truncateAfter, form);
+  }
+  if (scn.oneFile) writeLines(join(out, form, `${scn.name}.ndjson`), events, scn.truncateAfter, form);
+}
+
+async function recordSse(scn, out, form) {
+  const graph = scn.build();
+  for (const run of scn.runs) {
+    const input = typeof run.input === "function" ? run.input() : run.input;
+    const config = { configurable: { thread_id: `thread-${scn.name}` }, ...(scn.config ?? {}), encoding: "text/event-stream" };
+    const parts = [];
+    try {
+      const stream =
+        form === "js-v3-events"
+          ? await graph.streamEvents(input, { version: "v3", ...config })
+          : await graph.stream(input, { streamMode: ["updates", "messages", "custom"], subgraphs: true, ...config });
+      for await (const bytes of stream) parts.push(Buffer.from(bytes));
+    } catch (err) {
+      // the encoders turn a failure into an `event: error` frame; anything thrown past them is kept as one too
+      parts.push(Buffer.from(`event: error\ndata: ${JSON.stringify(errorLine(err).data)}\n\n`));
+    }
+    const path = join(out, "sse", `${form}.${scn.name}${run.suffix}.sse`);
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(path, Buffer.concat(parts));
+    console.log(`  wrote ${path} (${Buffer.concat(parts).length} bytes)`);
   }
 }
 
@@ -457,11 +681,20 @@ async function main() {
   const opt = (k, d) => (args.includes(k) ? args[args.indexOf(k) + 1] : d);
   const out = opt("--out", "testdata/recordings");
   const only = new Set(opt("--only", "").split(",").filter(Boolean));
+  const pending = args.includes("--pending"); // the pending shapes (for testdata/pending) instead
   for (const scn of scenarios()) {
     if (only.size && !only.has(scn.name)) continue;
+    if (pending) {
+      for (const [form, names] of Object.entries(SSE_CAPTURES)) {
+        if (!scn.pending && names.includes(scn.name)) {
+          console.log(`${scn.name} (${form})`);
+          await recordSse(scn, out, form);
+        }
+      }
+    }
+    if (!!scn.pending !== pending) continue;
     console.log(scn.name);
-    await record(scn, out, "v2");
-    await record(scn, out, "v3");
+    for (const version of scn.versions ?? ["v2", "v3"]) await record(scn, out, version);
   }
 }
 

@@ -86,6 +86,13 @@ def search_docs(query: str, runtime: ToolRuntime) -> str:
     return f"2 docs about {query}: install, configure"
 
 
+@tool
+def place_order(item: str, qty: int) -> str:
+    """Place an order; a human must approve it first."""
+    answer = interrupt({"type": "approval", "message": f"Approve order of {qty} {item}?", "order": {"item": item, "qty": qty}})
+    return f"Order of {qty} {item} placed." if answer.get("approved") else "Order rejected."
+
+
 # --- graph builders --------------------------------------------------------------
 
 
@@ -238,6 +245,50 @@ def state_graph():
     return g.compile(checkpointer=InMemorySaver())
 
 
+def supervisor_graph(hitl: bool = False):
+    """A supervisor agent whose tool invokes a compiled sub-agent (own model calls and tools)."""
+    if hitl:
+        sub_turns = [
+            fm.tool_calls_turn([("place_order", {"item": "widget", "qty": 2}, "call_place_order_1")]),
+            fm.text_turn("Order of 2 widget placed."),
+        ]
+        sub = create_agent(
+            fm.ScriptedChatModel(turns=sub_turns, model_name="fake-sub-model"), [place_order], system_prompt="You place orders.", name="order_agent"
+        )
+        sup_turns = [
+            fm.tool_calls_turn([("ask_order_agent", {"request": "Order 2 widgets"}, "call_ask_order_1")]),
+            fm.text_turn("The order agent placed your order of 2 widgets."),
+        ]
+        tool_name, tool_doc = "ask_order_agent", "Ask the order sub-agent to handle a request."
+    else:
+        sub_turns = [
+            fm.tool_calls_turn([("get_weather", {"city": "Paris"}, "call_sub_weather_1")]),
+            fm.text_turn("Paris: sunny, 22°C."),
+        ]
+        sub = create_agent(
+            fm.ScriptedChatModel(turns=sub_turns, model_name="fake-sub-model"), [get_weather], system_prompt="You report weather.", name="weather_agent"
+        )
+        sup_turns = [
+            fm.tool_calls_turn([("ask_weather_agent", {"request": "Weather in Paris?"}, "call_ask_weather_1")]),
+            fm.text_turn("The weather agent says Paris is sunny, 22°C."),
+        ]
+        tool_name, tool_doc = "ask_weather_agent", "Ask the weather sub-agent."
+
+    async def ask_agent(request: str) -> str:
+        out = await sub.ainvoke({"messages": [HumanMessage(content=request, id=f"human-{tool_name}")]})
+        return out["messages"][-1].text
+
+    ask_agent.__name__ = tool_name
+    ask_agent.__doc__ = tool_doc
+    return create_agent(
+        fm.ScriptedChatModel(turns=sup_turns, model_name="fake-model"),
+        [tool(ask_agent)],
+        system_prompt=SYSTEM,
+        checkpointer=InMemorySaver(),
+        name="supervisor",
+    )
+
+
 def failing_model_graph(*turn: Any):
     return chat_graph(fm.ScriptedChatModel(turns=[list(turn)]))
 
@@ -272,6 +323,9 @@ class Scenario:
     v2: bool = True
     v3: bool = True
     truncate_after: int | None = None  # keep the stream up to the Nth text chunk, then cut
+    cancel_after: int | None = None  # cancel the consuming task after the Nth text chunk
+    one_file: bool = False  # append every run of the scenario to one file (no suffixes)
+    pending: bool = False  # shapes aguify does not convert yet: recorded only with --pending
     note: str = ""
 
 
@@ -377,6 +431,108 @@ def scenarios() -> list[Scenario]:
             ),
             one("i_tool_output_delta", "Search the docs for install"),
         ),
+        *pending_scenarios(),
+    ]
+
+
+def pending_scenarios() -> list[Scenario]:
+    """Shapes aguify does not convert yet (issues 22, 28): recorded into testdata/pending with --pending."""
+
+    def S(*a: Any, **kw: Any) -> Scenario:
+        return Scenario(*a, pending=True, **kw)
+
+    one = lambda name, text: [Run("", human(text, name))]  # noqa: E731
+    hitl_runs = lambda name, text: [Run("__1_interrupt", human(text, name)), Run("__2_resume", Command(resume={"approved": True}))]  # noqa: E731
+    capital = "Capital of France?"
+    return [
+        S(
+            "c_reasoning_bedrock",
+            lambda: chat_graph(fm.ScriptedChatModel(turns=[fm.bedrock_reasoning_turn("The user wants the capital of France. That is Paris.", "The capital of France is Paris.")])),
+            one("c_reasoning_bedrock", capital),
+            note="22.1 Bedrock Converse reasoning_content blocks + signature delta, text at index 1",
+        ),
+        S(
+            "c_reasoning_openai_two_parts",
+            lambda: chat_graph(
+                fm.ScriptedChatModel(
+                    turns=[fm.openai_responses_two_parts_turn(["The user asks for a capital.", "France's capital is Paris."], "The capital of France is Paris.")]
+                )
+            ),
+            one("c_reasoning_openai_two_parts", capital),
+            note="22.9 one Responses reasoning item with summary parts 0 and 1",
+        ),
+        S(
+            "b_react_args_at_finish",
+            lambda: agent(
+                [fm.gemini_tool_call_turn([("get_weather", {"city": "Paris"}, "call_weather_1")]), fm.text_turn("It is sunny and 22°C in Paris.")],
+                [get_weather],
+            ),
+            one("b_react_args_at_finish", "Weather in Paris?"),
+            note="22.2 Gemini style: the whole call (id, name, complete args, index None) in one chunk",
+        ),
+        S(
+            "d_hitl_one_file",
+            hitl_graph,
+            [Run("", human("Order 2 widgets", "d_hitl_one_file")), Run("", Command(resume={"approved": True}))],
+            v2=False,
+            one_file=True,
+            note="22.3 the interrupt run and the resume run of one thread appended to one v3 file",
+        ),
+        S(
+            "k_no_stream",
+            lambda: agent(
+                [fm.tool_calls_turn([("get_weather", {"city": "Paris"}, "call_weather_1")]), fm.text_turn("It is sunny and 22°C in Paris.")],
+                [get_weather],
+                disable_streaming=True,
+            ),
+            one("k_no_stream", "Weather in Paris?"),
+            note="22.6 a model that does not stream (disable_streaming): tool call and answer only in the model's end output",
+        ),
+        S(
+            "k_stream_cut",
+            lambda: agent(
+                [fm.tool_calls_turn([("get_weather", {"city": "Paris"}, "call_weather_1")]), fm.text_turn("It is sunny and 22°C in Paris.")],
+                [get_weather],
+                disable_streaming=True,
+                stream_first=2,
+            ),
+            one("k_stream_cut", "Weather in Paris?"),
+            note="22.6 each model call streams its first 2 chunks only, then ends with the complete message",
+        ),
+        S(
+            "d_hitl_in_tool",
+            lambda: agent(
+                [fm.tool_calls_turn([("place_order", {"item": "widget", "qty": 2}, "call_place_order_1")]), fm.text_turn("Your order of 2 widgets has been placed.")],
+                [place_order],
+            ),
+            hitl_runs("d_hitl_in_tool", "Order 2 widgets"),
+            note="22.7 interrupt() raised inside a tool (v2: on_tool_error with GraphInterrupt), then resumed",
+        ),
+        S(
+            "e_model_connection_reset",
+            lambda: failing_model_graph(ConnectionResetError("upstream connection reset by peer")),
+            one("e_model_connection_reset", "Hi there"),
+            note="22.10 model raises ConnectionResetError('upstream connection reset by peer')",
+        ),
+        S(
+            "l_cancelled",
+            lambda: chat_graph(fm.ScriptedChatModel(turns=[fm.text_turn("This reply is long and the caller will cancel it halfway.")], delay=0.2)),
+            one("l_cancelled", "Tell me something"),
+            cancel_after=3,
+            note="28.1 the consuming task is cancelled after the 3rd text chunk: CancelledError line",
+        ),
+        S(
+            "m_supervisor",
+            supervisor_graph,
+            one("m_supervisor", "What's the weather in Paris?"),
+            note="28.2 supervisor create_agent whose tool invokes a compiled create_agent sub-agent",
+        ),
+        S(
+            "m_supervisor_hitl",
+            lambda: supervisor_graph(hitl=True),
+            hitl_runs("m_supervisor_hitl", "Order 2 widgets"),
+            note="28.2 the sub-agent's tool raises interrupt(); the resume run completes sub-agent and supervisor",
+        ),
     ]
 
 
@@ -413,9 +569,9 @@ def v3_is_text(ev: dict) -> bool:
     if ev.get("method") != "messages":
         return False
     data = ev["params"]["data"]
-    if isinstance(data, list):
+    if isinstance(data, (list, tuple)):
         data = data[0]
-    return data.get("event") == "content-block-delta"
+    return isinstance(data, dict) and data.get("event") == "content-block-delta"
 
 
 def write_lines(path: Path, lines: list[bytes | str]) -> None:
@@ -427,18 +583,44 @@ def write_lines(path: Path, lines: list[bytes | str]) -> None:
     print(f"  wrote {path} ({len(lines)} lines)")
 
 
+async def consume(scn: Scenario, body: Callable[[asyncio.Event], Any], on_error: Callable[[BaseException], None]) -> None:
+    """Runs `body` (the consuming loop) as a task. A failed run ends with the error line; with
+    `cancel_after`, the task is cancelled once `body` sets the event (as a server cancels the task
+    that streams a run when its client goes away): the caller then sees CancelledError."""
+    cut = asyncio.Event()
+    task = asyncio.create_task(body(cut))
+    waiter = asyncio.create_task(cut.wait())
+    await asyncio.wait({task, waiter}, return_when=asyncio.FIRST_COMPLETED)
+    waiter.cancel()
+    if cut.is_set() and not task.done():
+        task.cancel()
+    try:
+        await task
+    except (Exception, asyncio.CancelledError) as exc:  # the run failed or was cancelled
+        on_error(exc)
+
+
 async def record_v2(scn: Scenario, out: Path) -> None:
     graph = scn.build()
     for run in scn.runs:
         api: list[bytes] = []
         dumpd: list[str] = []
-        try:
+
+        async def body(cut: asyncio.Event) -> None:
+            seen = 0
             async for ev in graph.astream_events(run.input, run_config(scn), version="v2", **scn.v2_kwargs):
                 api.append(json_dumpb(ev))
                 dumpd.append(dumps(ev))
-        except Exception as exc:  # the run failed: terminal error line
+                if scn.cancel_after and v2_is_text(ev):
+                    seen += 1
+                    if seen == scn.cancel_after:
+                        cut.set()
+
+        def on_error(exc: BaseException) -> None:
             api.append(json_dumpb(error_line(exc)))
             dumpd.append(json.dumps(error_line(exc)))
+
+        await consume(scn, body, on_error)
         if scn.truncate_after:
             api = truncate(api, v2_is_text, scn.truncate_after)
             dumpd = truncate(dumpd, v2_is_text, scn.truncate_after)
@@ -465,10 +647,14 @@ def wire_event(ev: dict) -> dict | None:
 
 async def record_v3(scn: Scenario, out: Path) -> None:
     graph = scn.build()
+    wire: list[bytes] = []
+    raw: list[bytes] = []
     for run in scn.runs:
-        wire: list[bytes] = []
-        raw: list[bytes] = []
-        try:
+        if not scn.one_file:
+            wire, raw = [], []
+
+        async def body(cut: asyncio.Event) -> None:
+            seen = 0
             stream = await graph.astream_events(
                 run.input, run_config(scn), version="v3", transformers=scn.v3_transformers or None
             )
@@ -478,24 +664,36 @@ async def record_v3(scn: Scenario, out: Path) -> None:
                     norm = wire_event(ev)
                     if norm is not None:
                         wire.append(json_dumpb(norm))
-        except Exception as exc:
+                    if scn.cancel_after and v3_is_text(ev):
+                        seen += 1
+                        if seen == scn.cancel_after:
+                            cut.set()
+
+        def on_error(exc: BaseException) -> None:
             wire.append(json_dumpb(error_line(exc)))
             raw.append(json_dumpb(error_line(exc)))
+
+        await consume(scn, body, on_error)
         if scn.truncate_after:
             wire = truncate(wire, v3_is_text, scn.truncate_after)
             raw = truncate(raw, v3_is_text, scn.truncate_after)
-        write_lines(out / "v3-python" / f"{scn.name}{run.suffix}.ndjson", wire)
-        write_lines(out / "v3-python-inprocess" / f"{scn.name}{run.suffix}.ndjson", raw)
+        if not scn.one_file:
+            write_lines(out / "v3-python" / f"{scn.name}{run.suffix}.ndjson", wire)
+            write_lines(out / "v3-python-inprocess" / f"{scn.name}{run.suffix}.ndjson", raw)
+    if scn.one_file:
+        write_lines(out / "v3-python" / f"{scn.name}.ndjson", wire)
+        write_lines(out / "v3-python-inprocess" / f"{scn.name}.ndjson", raw)
 
 
 async def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--out", default="testdata/recordings", type=Path)
     ap.add_argument("--only", default="", help="comma-separated scenario names")
+    ap.add_argument("--pending", action="store_true", help="record the pending shapes (for testdata/pending) instead")
     args = ap.parse_args()
     only = {s for s in args.only.split(",") if s}
     for scn in scenarios():
-        if only and scn.name not in only:
+        if only and scn.name not in only or scn.pending != args.pending:
             continue
         print(scn.name)
         if scn.v2:

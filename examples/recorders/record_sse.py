@@ -9,6 +9,8 @@ Starts serve_platform.py on a free 127.0.0.1 port, then per scenario:
                                                POST /threads/{id}/commands run.start / input.respond
   sdk-parts/<scenario>.ndjson                  the classic capture as SDK StreamParts {"event","data"[,"id"]}
 The raw response bytes are written unchanged. Resume pairs get __1_interrupt / __2_resume.
+With --pending (into testdata/pending): `l_cancelled` in both APIs, cancelled by the platform
+(POST /threads/{id}/runs/{run_id}/cancel) after the 3rd text chunk arrived.
 The server is stopped at the end.
 """
 
@@ -61,6 +63,10 @@ def scenario_inputs() -> dict[str, list[tuple[str, dict | None, dict | None]]]:
         "h_state": [("", {**_human("Plan my day", "h_state"), "counter": 0, "status": "new", "items": []}, None)],
         "i_tool_output_delta": one("i_tool_output_delta", "Search the docs for install"),
     }
+
+
+# pending: scenario -> (input, cancel the run after this many streamed text chunks)
+CANCEL_INPUTS = {"l_cancelled": (_human("Tell me something", "l_cancelled"), 3)}
 
 
 def parse_sse(raw: bytes) -> list[dict]:
@@ -215,8 +221,87 @@ async def capture_v3(client: httpx.AsyncClient, name: str, out: Path) -> None:
         print(f"  wrote {path} ({len(parse_sse(raw))} frames)")
 
 
-async def run(out: Path, only: set[str], base_url: str, tuple_only: bool = False) -> None:
+def _whole_frames(raw: bytes) -> bytes:
+    """`raw` up to the end of its last complete frame (frames end with a blank line, CRLF or LF)."""
+    ends = [i + len(sep) for sep in (b"\r\n\r\n", b"\n\n") if (i := raw.rfind(sep)) >= 0]
+    return raw[: max(ends)] if ends else b""
+
+
+def _text_chunks(raw: bytes) -> int:
+    """Streamed text chunks in the whole frames of a classic or v3 capture so far."""
+    n = 0
+    for f in parse_sse(_whole_frames(raw)):
+        data = f.get("data", "")
+        n += '"on_chat_model_stream"' in data or '"content-block-delta"' in data
+    return n
+
+
+async def capture_cancelled(client: httpx.AsyncClient, name: str, out: Path) -> None:
+    """One run per API, cancelled by the platform once `after` text chunks were streamed."""
+    inp, after = CANCEL_INPUTS[name]
+    for form, api in (("classic", "platform-classic-events"), ("v3", "platform-v3-protocol")):
+        tid = thread_id(form, name)
+        await client.post("/threads", json={"thread_id": tid, "if_exists": "do_nothing"})
+        buf = bytearray()
+        cancelled = False
+
+        async def cancel_once() -> None:
+            nonlocal cancelled
+            if cancelled or _text_chunks(bytes(buf)) < after:
+                return
+            cancelled = True
+            runs = (await client.get(f"/threads/{tid}/runs")).json()
+            run_id = next(r["run_id"] for r in runs if r["status"] in ("pending", "running"))
+            r = await client.post(f"/threads/{tid}/runs/{run_id}/cancel", params={"action": "interrupt"})
+            print(f"  cancel {run_id}: HTTP {r.status_code}")
+
+        if form == "classic":
+            body = {"assistant_id": f"classic__{name}", "stream_mode": ["events"], "input": inp}
+            async with client.stream("POST", f"/threads/{tid}/runs/stream", json=body) as resp:
+                async for chunk in resp.aiter_bytes():
+                    buf.extend(chunk)
+                    await cancel_once()
+        else:
+            done = asyncio.Event()
+
+            async def reader() -> None:
+                async with client.stream("POST", f"/threads/{tid}/stream/events", json={"channels": V3_CHANNELS}) as resp:
+                    async for chunk in resp.aiter_bytes():
+                        buf.extend(chunk)
+                        await cancel_once()
+                        if _terminal(bytes(buf)):
+                            done.set()
+
+            task = asyncio.create_task(reader())
+            await asyncio.sleep(0.5)  # let the subscription install
+            cmd = {"id": 1, "method": "run.start", "params": {"assistant_id": f"v3__{name}", "input": inp}}
+            (await client.post(f"/threads/{tid}/commands", json=cmd)).raise_for_status()
+            try:
+                await asyncio.wait_for(done.wait(), 30)
+                await asyncio.sleep(0.5)  # trailing frames
+            except asyncio.TimeoutError:
+                print("  (no terminal root lifecycle within 30s; keeping what arrived)")
+            finally:
+                task.cancel()
+                try:
+                    await task
+                except (asyncio.CancelledError, Exception):
+                    pass
+        raw = _whole_frames(bytes(buf))
+        path = out / "sse" / f"{api}.{name}.sse"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(raw)
+        print(f"  wrote {path} ({len(parse_sse(raw))} frames)")
+
+
+async def run(out: Path, only: set[str], base_url: str, tuple_only: bool = False, pending: bool = False) -> None:
     async with httpx.AsyncClient(base_url=base_url, timeout=60) as client:
+        if pending:
+            for name in CANCEL_INPUTS:
+                if not only or name in only:
+                    print(name)
+                    await capture_cancelled(client, name, out)
+            return
         for name in scenario_inputs():
             if only and name not in only:
                 continue
@@ -239,6 +324,7 @@ def main() -> None:
         help="capture the messages-tuple mode instead (a separate invocation: the scripted model's "
         "turns are consumed per graph, so one server run serves one capture per scenario)",
     )
+    ap.add_argument("--pending", action="store_true", help="capture the pending shapes (platform-cancelled runs) instead")
     args = ap.parse_args()
     only = {s for s in args.only.split(",") if s}
     proc = None
@@ -263,7 +349,7 @@ def main() -> None:
             proc.terminate()
             sys.exit("platform server did not come up")
     try:
-        asyncio.run(run(args.out, only, base_url, args.tuple_only))
+        asyncio.run(run(args.out, only, base_url, args.tuple_only, args.pending))
     finally:
         if proc is not None:
             os.killpg(proc.pid, signal.SIGTERM)

@@ -25,6 +25,8 @@ impl Interrupts {
     }
 
     /// An AG-UI event. `converted` is true when the stream was mapped from a LangGraph log.
+    /// A run is judged against the pending interrupts only when its RUN_STARTED echoes its
+    /// `input`: the resume is in there.
     pub fn feed(&mut self, ev: &Ev<'_>, converted: bool, ctx: &mut Ctx) {
         match ev.kind {
             Some(EventType::RunStarted) => {
@@ -45,8 +47,9 @@ impl Interrupts {
                             .map(String::from)
                     })
                     .collect();
-                if converted && ev.get("input").is_none() {
-                    // Converted runs carry no RunAgentInput: the resume cannot be checked.
+                if ev.get("input").is_none() {
+                    // No RunAgentInput echo (converted runs never have one; many servers send
+                    // none): nothing shows what the run resumed, so it cannot be judged.
                     return;
                 }
                 let missing: Vec<String> = pending
@@ -133,5 +136,35 @@ impl Interrupts {
             }
             _ => {}
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::check::{Config, Ctx};
+    use serde_json::json;
+
+    fn rules(events: &[serde_json::Value]) -> Vec<&'static str> {
+        let mut ctx = Ctx::new("t".into(), Config::default());
+        let mut i = Interrupts::default();
+        for e in events {
+            i.feed(&Ev::of(e), false, &mut ctx);
+        }
+        ctx.out.iter().map(|f| f.rule).collect()
+    }
+
+    #[test]
+    fn a_resume_is_judged_only_from_the_input_echo() {
+        let start = json!({"type":"RUN_STARTED","threadId":"t","runId":"r1"});
+        let interrupted = json!({"type":"RUN_FINISHED","threadId":"t","runId":"r1",
+            "outcome":{"type":"interrupt","interrupts":[{"id":"i1","reason":"approve"}]}});
+        // No input echo: nothing says what the next run resumed.
+        let bare = json!({"type":"RUN_STARTED","threadId":"t","runId":"r2"});
+        assert!(rules(&[start.clone(), interrupted.clone(), bare]).is_empty());
+        // An echo without the resume: the client refuses to run it.
+        let echo = json!({"type":"RUN_STARTED","threadId":"t","runId":"r2",
+            "input":{"threadId":"t","runId":"r2","messages":[]}});
+        assert_eq!(rules(&[start, interrupted, echo]), ["AGX404"]);
     }
 }

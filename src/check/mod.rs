@@ -9,6 +9,7 @@
 //! - [`verifier`]: the official client's pipeline (compat, `transformChunks`, `verifyEvents`);
 //! - [`schema`]: the AG-UI 1.0 event schema;
 //! - [`strict`]: what the client lets through but front ends break on;
+//! - [`state`]: STATE_DELTA patches that do not apply to the state;
 //! - [`interrupts`]: interrupt outcomes and resumes;
 //! - [`raw`]: raw LangGraph input;
 //! - [`leaks`]: seed 004's content leaks;
@@ -23,6 +24,7 @@ pub mod raw;
 pub mod report;
 pub mod rules;
 pub mod schema;
+pub mod state;
 pub mod strict;
 pub mod transport;
 pub mod verifier;
@@ -152,6 +154,7 @@ pub struct Checker {
     events: u64,
     client: verifier::Client,
     strict: strict::Strict,
+    state: state::State,
     interrupts: interrupts::Interrupts,
     leaks: leaks::Leaks,
     raw: raw::Raw,
@@ -165,6 +168,9 @@ pub struct Checker {
     drained: usize,
     streamed: report::Counts,
     finished: bool,
+    /// A line was unreadable before any record was read: if none ever is, the client (which
+    /// reads the file as AG-UI) fails on that line.
+    unreadable: bool,
 }
 
 /// The result for one file.
@@ -187,6 +193,7 @@ impl Checker {
             events: 0,
             client: Default::default(),
             strict: Default::default(),
+            state: Default::default(),
             interrupts: Default::default(),
             leaks: Default::default(),
             raw: Default::default(),
@@ -196,6 +203,7 @@ impl Checker {
             drained: 0,
             streamed: Default::default(),
             finished: false,
+            unreadable: false,
         }
     }
 
@@ -213,11 +221,14 @@ impl Checker {
         };
         self.ctx.at(&origin, None, None, None);
         let rule = match (self.family, record_level) {
+            // The client skips an SSE frame without data (the line is AGX503's).
+            (Some(Family::Agui), _) if msg.starts_with(transport::NO_DATA_FRAME) => "AGX503",
             (Some(Family::Agui), _) => "AGX501",
             (_, true) => "AGX609",
             (_, false) => "AGX608",
         };
         self.ctx.report(rule, vec![], msg);
+        self.unreadable |= self.family.is_none();
     }
 
     /// An input record and its disposition.
@@ -226,6 +237,22 @@ impl Checker {
             self.family = classify(rec).family();
         }
         let bad = matches!(disposition, Disposition::Bad(_));
+        if bad
+            && matches!(self.family, None | Some(Family::Agui))
+            && transport::unknown_agui_type(&rec.value)
+        {
+            // An event of a type AG-UI 1.0 does not have (`runStarted`): the client reads it
+            // and its enforcement drops it, as the converter does (no event index).
+            self.pending_bad = None;
+            self.family = Some(Family::Agui);
+            let mut issues = vec![];
+            schema::check_ev(&ev::Ev::of(&rec.value), &mut issues);
+            self.ctx.at(&rec.origin, None, None, None);
+            for issue in issues {
+                self.ctx.report(issue.rule, vec![], issue.message);
+            }
+            return;
+        }
         if bad {
             self.flush_bad(true);
         } else {
@@ -304,6 +331,7 @@ impl Checker {
                 }
             };
             self.strict.feed(e, &mut self.ctx);
+            self.state.feed(e, converted, &mut self.ctx);
             self.interrupts.feed(e, converted, &mut self.ctx);
             self.leaks.feed(e, &mut self.ctx);
         }
@@ -378,7 +406,7 @@ impl Checker {
             family: self.family,
             events: self.events,
             findings,
-            official_valid: self.ctx.official == 0,
+            official_valid: self.ctx.official == 0 && !(self.unreadable && self.family.is_none()),
         }
     }
 }

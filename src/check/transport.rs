@@ -4,7 +4,27 @@
 
 use std::sync::Arc;
 
+use serde_json::Value;
+
 use super::{Config, Ctx, Finding};
+use crate::agui::EventType;
+use crate::json::Field;
+
+/// How the SSE reader's message for a frame with no `data:` line begins: the client skips such
+/// a frame, so it is AGX503 (a line the client drops), not an unreadable frame.
+pub const NO_DATA_FRAME: &str = "SSE frame without a `data:` field";
+
+/// Whether a record the client reads as an event (an object with a non-empty string `type`,
+/// §9) has a type AG-UI 1.0 does not define, such as `runStarted`: the client parses it, then
+/// its enforcement drops it (AGX201). A v3 LangGraph event (`"type":"event"` with a `method`)
+/// and an SDK stream part (`event`) are other forms, not AG-UI events.
+pub fn unknown_agui_type(v: &Value) -> bool {
+    let Some(t) = v.field("type").and_then(Value::as_str) else {
+        return false;
+    };
+    let v3 = t == "event" && v.field("method").is_some_and(Value::is_string);
+    !t.is_empty() && !v3 && v.field("event").is_none() && EventType::of(t).is_none()
+}
 
 /// Checks SSE bytes; returns the findings (at most one AGX502: the client stops there).
 pub fn check_sse(bytes: &[u8], file: &Arc<str>, config: &Config) -> Vec<Finding> {
@@ -16,6 +36,8 @@ pub fn check_sse(bytes: &[u8], file: &Arc<str>, config: &Config) -> Vec<Finding>
         let start = line;
         line += frame.matches('\n').count() as u64 + 2;
         let mut data: Option<String> = None;
+        // A frame with no `data:` line at all is reported by the reader (NO_DATA_FRAME).
+        let has_data = frame.split('\n').any(|l| l.starts_with("data:"));
         for (i, l) in frame.split('\n').enumerate() {
             let field = match l.find(':') {
                 Some(p) => &l[..p],
@@ -30,7 +52,8 @@ pub fn check_sse(bytes: &[u8], file: &Arc<str>, config: &Config) -> Vec<Finding>
                     }
                     None => data = Some(v.to_string()),
                 }
-            } else if !l.trim().is_empty()
+            } else if has_data
+                && !l.trim().is_empty()
                 && !l.starts_with(':')
                 && !matches!(field, "event" | "id" | "retry" | "data")
                 && !l.contains('\r')
@@ -80,6 +103,8 @@ mod tests {
             rules("data: {\"type\":\"A\"}\r\n\r\ndata: {\"type\":\"B\"}\r\n\r\n"),
             ["AGX502"]
         );
-        assert_eq!(rules("data: {}\n\n{\"type\":\"X\"}\n\n"), ["AGX503"]);
+        // A stray line in a frame with data; a frame without any is the reader's to report.
+        assert_eq!(rules("data: {}\n{\"type\":\"X\"}\n\n"), ["AGX503"]);
+        assert!(rules("data: {}\n\n{\"type\":\"X\"}\n\n").is_empty());
     }
 }

@@ -448,24 +448,77 @@ impl Chunks {
     }
 }
 
-/// The owner (subagent run) of each text message a run started, for a tool call's parent
-/// (AGX113), by id hash: the last 65,536 messages, so a run of millions of messages (a
-/// long-running agent's stream) is checked in flat memory. A tool call whose parent started
-/// further back than that is not checked against it.
+/// The owner (subagent run; `None`: the parent agent) of each id of one entity kind, by id
+/// hash, retained for the run after the item closes, as the client keeps them: a reopen or a
+/// late continuation is checked against whoever opened the id first. Only the last 65,536 ids
+/// of a kind are kept, so a run of millions of items (a long-running agent's stream) is checked
+/// in flat memory; an id that old is not checked against its first owner.
 type Owners = crate::recent::Recent<u64, Option<String>, { 1 << 16 }, foldhash::fast::RandomState>;
 
-/// Per-run state of `verifyEvents`.
+/// The client's owner buckets: an id is unique only within its kind.
+#[derive(Default)]
+struct OwnerBuckets {
+    message: Owners,
+    tool_call: Owners,
+    activity: Owners,
+    reasoning: Owners,
+}
+
+fn h(id: &str) -> u64 {
+    super::strict::id_hash(id)
+}
+
+/// The owner on record for `id`, looked up only for a tagged event (`tag`): an untagged
+/// continuation agrees with any owner, and most continuations are untagged.
+fn tagged<'a>(owners: &'a Owners, id: &str, tag: &Option<String>) -> Option<&'a Option<String>> {
+    tag.as_ref().and_then(|_| owners.get(&h(id)))
+}
+
+impl OwnerBuckets {
+    /// Ownership carried over from replayed messages (MESSAGES_SNAPSHOT, the RUN_STARTED
+    /// `input` echo): each message's owner goes in the bucket its role streams through, and an
+    /// assistant message's tool calls under the message's owner. A snapshot is `authoritative`
+    /// (its owners replace recorded ones); the input echo only fills ids not yet on record.
+    fn seed(&mut self, messages: Option<&[Value]>, authoritative: bool) {
+        for m in messages.into_iter().flatten() {
+            let Some(id) = m.get("id").and_then(Value::as_str) else {
+                continue;
+            };
+            let owner = m
+                .get("subagentRunId")
+                .and_then(Value::as_str)
+                .map(str::to_string);
+            let bucket = match m.get("role").and_then(Value::as_str) {
+                Some("reasoning") => &mut self.reasoning,
+                Some("activity") => &mut self.activity,
+                _ => &mut self.message,
+            };
+            if authoritative || bucket.get(&h(id)).is_none() {
+                bucket.insert(h(id), owner.clone());
+            }
+            let calls = m.get("toolCalls").and_then(Value::as_array);
+            for tc in calls.into_iter().flatten() {
+                if let Some(tid) = tc.get("id").and_then(Value::as_str) {
+                    if authoritative || self.tool_call.get(&h(tid)).is_none() {
+                        self.tool_call.insert(h(tid), owner.clone());
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Per-run state of `verifyEvents`: which items are open, and who owns each id.
 #[derive(Default)]
 struct RunState {
-    text: IndexMap<String, Option<String>, FastIds>,
-    message_owner: Owners,
-    tools: IndexMap<String, Option<String>, FastIds>,
+    text: IndexSet<String, FastIds>,
+    tools: IndexSet<String, FastIds>,
     steps: Vec<(String, Option<String>)>,
-    reasoning_msgs: IndexMap<String, Option<String>, FastIds>,
-    reasoning_spans: IndexMap<String, Option<String>, FastIds>,
+    reasoning_msgs: IndexSet<String, FastIds>,
+    reasoning_spans: IndexSet<String, FastIds>,
     subagents: IndexSet<String, FastIds>,
     subagents_done: IndexSet<String, FastIds>,
-    activities: IndexMap<String, Option<String>, FastIds>,
+    owners: OwnerBuckets,
 }
 
 /// `verifyEvents`.
@@ -498,35 +551,37 @@ impl Verify {
             })
             .collect();
         v.push(("steps", steps));
-        v.push(("text messages", r.text.keys().cloned().collect()));
+        v.push(("text messages", r.text.iter().cloned().collect()));
         v.push((
             "reasoning messages",
-            r.reasoning_msgs.keys().cloned().collect(),
+            r.reasoning_msgs.iter().cloned().collect(),
         ));
         v.push((
             "reasoning spans",
-            r.reasoning_spans.keys().cloned().collect(),
+            r.reasoning_spans.iter().cloned().collect(),
         ));
-        v.push(("tool calls", r.tools.keys().cloned().collect()));
+        v.push(("tool calls", r.tools.iter().cloned().collect()));
         v.push(("subagents", r.subagents.iter().cloned().collect()));
         v.retain(|(_, ids)| !ids.is_empty());
         v
     }
 
+    /// Rule 24: a tagged event must agree with the owner on record for its item (`owner`;
+    /// `None` when nothing is on record). An untagged event always agrees.
     fn continuation(
         t: &str,
         what: &str,
         id: &str,
         ev_tag: &Option<String>,
-        opener: &Option<String>,
+        owner: Option<&Option<String>>,
     ) -> VResult {
-        if let Some(s) = ev_tag {
-            if Some(s) != opener.as_ref() {
+        if let (Some(s), Some(o)) = (ev_tag, owner) {
+            if Some(s) != o.as_ref() {
                 return err(
                     "AGX124",
                     format!(
                         "Cannot send '{t}': subagentRunId '{s}' does not match the {what} '{id}' opener's subagent '{}'.",
-                        owner_name(opener.as_deref())
+                        owner_name(o.as_deref())
                     ),
                     vec![id.to_string(), s.clone()],
                 );
@@ -665,7 +720,10 @@ impl Verify {
                     started: true,
                     ..Default::default()
                 };
+                let echo = ev.get2("input", "messages").and_then(Value::as_array);
+                self.run.owners.seed(echo.map(Vec::as_slice), false);
             }
+            Some(EventType::MessagesSnapshot) => r.owners.seed(ev.list("messages"), true),
             Some(EventType::RunError) => self.errored = true,
             Some(EventType::RunFinished) => {
                 if let Some((what, ids)) = self.open_items().into_iter().next() {
@@ -682,19 +740,25 @@ impl Verify {
             }
             Some(EventType::TextMessageStart) => {
                 let id = id_of("messageId");
-                if r.text.contains_key(&id) {
+                if r.text.contains(&id) {
                     return err(
                         "AGX109",
                         format!("Cannot send 'TEXT_MESSAGE_START' event: A text message with ID '{id}' is already in progress. Complete it with 'TEXT_MESSAGE_END' first."),
                         vec![id],
                     );
                 }
-                r.text.insert(id.clone(), et.clone());
-                r.message_owner.insert(super::strict::id_hash(&id), et);
+                // The first opener of an id owns it for the run: a reopen must agree, and an
+                // untagged reopen does not hand the id to the parent.
+                let existing = r.owners.message.get(&h(&id));
+                Self::continuation(t, "message", &id, &et, existing)?;
+                if existing.is_none() {
+                    r.owners.message.insert(h(&id), et);
+                }
+                r.text.insert(id);
             }
             Some(EventType::TextMessageContent) | Some(EventType::TextMessageEnd) => {
                 let id = s(ev, "messageId").unwrap_or("");
-                let Some(o) = r.text.get(id).cloned() else {
+                if !r.text.contains(id) {
                     let tail = if ev.kind == Some(EventType::TextMessageEnd) {
                         "A 'TEXT_MESSAGE_START' event must be sent first."
                     } else {
@@ -710,40 +774,65 @@ impl Verify {
                         format!("Cannot send '{t}' event: No active text message found with ID '{id}'. {tail}"),
                         vec![id.to_string()],
                     );
-                };
-                Self::continuation(t, "message", id, &et, &o)?;
+                }
+                Self::continuation(t, "message", id, &et, tagged(&r.owners.message, id, &et))?;
                 if ev.kind == Some(EventType::TextMessageEnd) {
                     r.text.shift_remove(id);
                 }
             }
             Some(EventType::ToolCallStart) => {
                 let id = id_of("toolCallId");
-                if r.tools.contains_key(&id) {
+                if r.tools.contains(&id) {
                     return err(
                         "AGX112",
                         format!("Cannot send 'TOOL_CALL_START' event: A tool call with ID '{id}' is already in progress. Complete it with 'TOOL_CALL_END' first."),
                         vec![id],
                     );
                 }
-                if let (Some(sa), Some(p)) = (&et, s(ev, "parentMessageId")) {
-                    if let Some(po) = r.message_owner.get(&super::strict::id_hash(p)) {
-                        if po.as_ref() != Some(sa) {
-                            return err(
-                                "AGX113",
-                                format!(
-                                    "Cannot send 'TOOL_CALL_START': subagentRunId '{sa}' does not match its parent message '{p}' owner '{}'. A tool call belongs to the message that carries it.",
-                                    owner_name(po.as_deref())
-                                ),
-                                vec![id, p.to_string()],
-                            );
-                        }
+                // A tool call belongs to its parent message: a tag must agree with the
+                // message's owner, and an untagged call inherits it.
+                let parent = s(ev, "parentMessageId");
+                let inherited = parent.and_then(|p| r.owners.message.get(&h(p)).cloned());
+                if let (Some(sa), Some(p), Some(po)) = (&et, parent, &inherited) {
+                    if po.as_ref() != Some(sa) {
+                        return err(
+                            "AGX113",
+                            format!(
+                                "Cannot send 'TOOL_CALL_START': subagentRunId '{sa}' does not match its parent message '{p}' owner '{}'. A tool call belongs to the message that carries it.",
+                                owner_name(po.as_deref())
+                            ),
+                            vec![id, p.to_string()],
+                        );
                     }
                 }
-                r.tools.insert(id, et);
+                let existing = r.owners.tool_call.get(&h(&id));
+                Self::continuation(t, "tool call", &id, &et, existing)?;
+                if let (None, Some(o), Some(po)) = (&et, existing, &inherited) {
+                    if o != po {
+                        return err(
+                            "AGX113",
+                            format!(
+                                "Cannot send 'TOOL_CALL_START': tool call '{id}' is owned by '{}' but its parent message '{}' is owned by '{}'. A tool call belongs to the message that carries it.",
+                                owner_name(o.as_deref()),
+                                parent.unwrap_or(""),
+                                owner_name(po.as_deref())
+                            ),
+                            vec![id, parent.unwrap_or("").to_string()],
+                        );
+                    }
+                }
+                if existing.is_none() {
+                    let owner = match et {
+                        Some(sa) => Some(sa),
+                        None => inherited.flatten(),
+                    };
+                    r.owners.tool_call.insert(h(&id), owner);
+                }
+                r.tools.insert(id);
             }
             Some(EventType::ToolCallArgs) | Some(EventType::ToolCallEnd) => {
                 let id = s(ev, "toolCallId").unwrap_or("");
-                let Some(o) = r.tools.get(id).cloned() else {
+                if !r.tools.contains(id) {
                     let tail = if ev.kind == Some(EventType::ToolCallEnd) {
                         "A 'TOOL_CALL_START' event must be sent first."
                     } else {
@@ -754,10 +843,23 @@ impl Verify {
                         format!("Cannot send '{t}' event: No active tool call found with ID '{id}'. {tail}"),
                         vec![id.to_string()],
                     );
-                };
-                Self::continuation(t, "tool call", id, &et, &o)?;
+                }
+                Self::continuation(
+                    t,
+                    "tool call",
+                    id,
+                    &et,
+                    tagged(&r.owners.tool_call, id, &et),
+                )?;
                 if ev.kind == Some(EventType::ToolCallEnd) {
                     r.tools.shift_remove(id);
+                }
+            }
+            Some(EventType::ToolCallResult) => {
+                // The result mints the tool message: its owner is the result's tag, the newest
+                // mint winning.
+                if let Some(mid) = s(ev, "messageId") {
+                    r.owners.message.insert(h(mid), et);
                 }
             }
             Some(EventType::StepStarted) => {
@@ -803,63 +905,93 @@ impl Verify {
                     );
                 }
             }
-            Some(EventType::ReasoningStart) => {
+            Some(EventType::ReasoningStart) | Some(EventType::ReasoningMessageStart) => {
                 let id = id_of("messageId");
-                if r.reasoning_spans.contains_key(&id) {
-                    return err(
-                        "AGX117",
-                        format!("Cannot send 'REASONING_START' event: A reasoning span with ID '{id}' is already in progress. Complete it with 'REASONING_END' first."),
-                        vec![id],
-                    );
+                let span = ev.kind == Some(EventType::ReasoningStart);
+                let open = if span {
+                    &mut r.reasoning_spans
+                } else {
+                    &mut r.reasoning_msgs
+                };
+                if open.contains(&id) {
+                    let msg = if span {
+                        format!("Cannot send 'REASONING_START' event: A reasoning span with ID '{id}' is already in progress. Complete it with 'REASONING_END' first.")
+                    } else {
+                        format!("Cannot send 'REASONING_MESSAGE_START' event: A reasoning message with ID '{id}' is already in progress. Complete it with 'REASONING_MESSAGE_END' first.")
+                    };
+                    return err("AGX117", msg, vec![id]);
                 }
-                r.reasoning_spans.insert(id, et);
-            }
-            Some(EventType::ReasoningMessageStart) => {
-                let id = id_of("messageId");
-                if r.reasoning_msgs.contains_key(&id) {
-                    return err(
-                        "AGX117",
-                        format!("Cannot send 'REASONING_MESSAGE_START' event: A reasoning message with ID '{id}' is already in progress. Complete it with 'REASONING_MESSAGE_END' first."),
-                        vec![id],
-                    );
+                // One owner for a span and the messages of the same id: the first opener's.
+                let existing = r.owners.reasoning.get(&h(&id));
+                Self::continuation(t, "reasoning message", &id, &et, existing)?;
+                if existing.is_none() {
+                    r.owners.reasoning.insert(h(&id), et);
                 }
-                r.reasoning_msgs.insert(id, et);
+                open.insert(id);
             }
-            Some(EventType::ReasoningMessageContent) | Some(EventType::ReasoningMessageEnd) => {
+            Some(EventType::ReasoningMessageContent)
+            | Some(EventType::ReasoningMessageEnd)
+            | Some(EventType::ReasoningEnd) => {
                 let id = s(ev, "messageId").unwrap_or("");
-                let Some(o) = r.reasoning_msgs.get(id).cloned() else {
-                    return err(
-                        "AGX118",
-                        format!("Cannot send '{t}' event: No active reasoning message found with ID '{id}'. Start a reasoning message with 'REASONING_MESSAGE_START' first."),
-                        vec![id.to_string()],
-                    );
+                let span = ev.kind == Some(EventType::ReasoningEnd);
+                let open = if span {
+                    &mut r.reasoning_spans
+                } else {
+                    &mut r.reasoning_msgs
                 };
-                Self::continuation(t, "reasoning message", id, &et, &o)?;
-                if ev.kind == Some(EventType::ReasoningMessageEnd) {
-                    r.reasoning_msgs.shift_remove(id);
+                if !open.contains(id) {
+                    return if span {
+                        err(
+                            "AGX119",
+                            format!("Cannot send 'REASONING_END' event: No active reasoning span found with ID '{id}'. A 'REASONING_START' event must be sent first."),
+                            vec![id.to_string()],
+                        )
+                    } else {
+                        err(
+                            "AGX118",
+                            format!("Cannot send '{t}' event: No active reasoning message found with ID '{id}'. Start a reasoning message with 'REASONING_MESSAGE_START' first."),
+                            vec![id.to_string()],
+                        )
+                    };
+                }
+                Self::continuation(
+                    t,
+                    "reasoning message",
+                    id,
+                    &et,
+                    tagged(&r.owners.reasoning, id, &et),
+                )?;
+                if ev.kind != Some(EventType::ReasoningMessageContent) {
+                    open.shift_remove(id);
                 }
             }
-            Some(EventType::ReasoningEnd) => {
-                let id = id_of("messageId");
-                let Some(o) = r.reasoning_spans.get(&id).cloned() else {
-                    return err(
-                        "AGX119",
-                        format!("Cannot send 'REASONING_END' event: No active reasoning span found with ID '{id}'. A 'REASONING_START' event must be sent first."),
-                        vec![id],
-                    );
+            Some(EventType::ReasoningEncryptedValue) => {
+                // Continues the item `entityId` names, of the kind `subtype` says.
+                let id = s(ev, "entityId").unwrap_or("");
+                let (owner, what) = match s(ev, "subtype") {
+                    Some("tool-call") => (r.owners.tool_call.get(&h(id)), "tool call"),
+                    Some("message") => (
+                        r.owners
+                            .message
+                            .get(&h(id))
+                            .or_else(|| r.owners.reasoning.get(&h(id))),
+                        "message",
+                    ),
+                    _ => (r.owners.reasoning.get(&h(id)), "reasoning message"),
                 };
-                Self::continuation(t, "reasoning message", &id, &et, &o)?;
-                r.reasoning_spans.shift_remove(&id);
+                Self::continuation(t, what, id, &et, owner)?;
             }
             Some(EventType::ActivitySnapshot) => {
+                // Only a replacing snapshot (`replace` absent or true) re-owns a known activity.
                 let id = id_of("messageId");
-                r.activities.entry(id).or_insert(et);
+                let keeps = ev.get("replace").and_then(Value::as_bool) == Some(false);
+                if r.owners.activity.get(&h(&id)).is_none() || !keeps {
+                    r.owners.activity.insert(h(&id), et);
+                }
             }
             Some(EventType::ActivityDelta) => {
-                let id = id_of("messageId");
-                if let Some(o) = r.activities.get(&id).cloned() {
-                    Self::continuation(t, "activity", &id, &et, &o)?;
-                }
+                let id = s(ev, "messageId").unwrap_or("");
+                Self::continuation(t, "activity", id, &et, tagged(&r.owners.activity, id, &et))?;
             }
             Some(EventType::SubagentStarted) => {
                 let Some(id) = et else {
@@ -982,7 +1114,7 @@ impl Client {
                     "TOOL_CALL_START" => (s(e, "toolCallId"), &r.tools),
                     _ => (s(e, "messageId"), &r.reasoning_msgs),
                 };
-                if let Some(id) = id.filter(|id| open.contains_key(*id)) {
+                if let Some(id) = id.filter(|id| open.contains(*id)) {
                     ctx.report(
                         "AGX308",
                         vec![id.to_string()],

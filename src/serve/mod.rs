@@ -1,17 +1,24 @@
 //! `aguify serve`: recorded conversations as a live AG-UI HTTP endpoint.
 //!
-//! - `POST /` (the default conversation) or `POST /<name>` with a `RunAgentInput` JSON body →
-//!   `200 text/event-stream`: the next recorded run of that thread, framed exactly as
-//!   `convert --to sse`, paced by [`Pacing`], with `: keep-alive` comments on long gaps.
-//!   RUN_STARTED (and its `input`) and RUN_FINISHED carry the request's threadId and runId.
+//! - `POST /` (the default conversation) or `POST /<name>` with a `RunAgentInput` JSON body
+//!   (`Content-Type: application/json`) → `200 text/event-stream`: the next recorded run of
+//!   that thread, framed exactly as `convert --to sse`, paced by [`Pacing`], with
+//!   `: keep-alive` comments on long gaps. RUN_STARTED (and its `input`) and RUN_FINISHED
+//!   carry the request's threadId and runId.
 //! - Per thread ([`session`]): the first request gets run 1; a run that ended with an
 //!   interrupt outcome makes the next request answer every pending interrupt id in
 //!   `resume[]`; otherwise, or after the last run, the stream is RUN_STARTED + RUN_ERROR
 //!   (`RESUME_MISMATCH`, `CONVERSATION_ENDED`).
 //! - `GET /` lists the conversations as JSON; `GET /<name>` shows one.
-//! - Errors before a stream starts are JSON `{"error":{"code","message"}}`: 400 (malformed
-//!   JSON, no threadId/runId), 404 (unknown conversation), 413 (body over the limit).
+//! - Every refusal before a stream starts is JSON `{"error":{"code","message"}}`
+//!   ([`refusal`]), from the handlers, the router's fallbacks, the Host check ([`host`]), the
+//!   connection limit and hyper's own answers alike ([`listener`]).
+//! - Every request is logged when its response ends ([`log`]).
 
+pub mod host;
+pub mod listener;
+pub mod log;
+pub mod refusal;
 pub mod session;
 pub mod store;
 pub mod stream;
@@ -23,8 +30,9 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use axum::body::Body;
-use axum::extract::{Path, State};
-use axum::http::{header, HeaderValue, Method, StatusCode};
+use axum::extract::{Request, State};
+use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode, Uri};
+use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::{Json, Router};
@@ -34,6 +42,9 @@ use tokio_util::sync::CancellationToken;
 use tower_http::cors::{AllowOrigin, Any, CorsLayer};
 
 use crate::replay::Pacing;
+use host::HostCheck;
+use log::{Hint, RunNote};
+use refusal::Refusal;
 pub use session::{Admission, Sessions, CONVERSATION_ENDED, RESUME_MISMATCH};
 pub use store::{Conversation, Ending, RecordedRun};
 use stream::{sse_stream, ActiveGuard};
@@ -42,23 +53,17 @@ use stream::{sse_stream, ActiveGuard};
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum ServeError {
-    #[error("conversation '{name}': {source}")]
-    Load {
-        name: String,
-        #[source]
-        source: crate::Error,
-    },
+    #[error("cannot open {path}: {message}")]
+    Open { path: String, message: String },
+    #[error("cannot read {path}: {message}")]
+    Read { path: String, message: String },
+    #[error("conversation '{name}': {message}")]
+    Load { name: String, message: String },
     #[error("conversation '{0}': the recording holds no AG-UI run")]
     Empty(String),
-    #[error("{path}: {source}")]
-    ReadDir {
-        path: String,
-        #[source]
-        source: io::Error,
-    },
     #[error("{0}: no *.ndjson, *.jsonl or *.sse recordings in this folder")]
     NoRecordings(String),
-    #[error("conversation name '{0}' is not usable in a URL path (use letters, digits, '-', '_', '.'); name it with NAME=DIR")]
+    #[error("invalid conversation name '{0}': use letters, digits, '-', '_' and '.' (not '.' or '..' alone), at most 128; name it with --conversation NAME=DIR")]
     BadName(String),
     #[error("two conversations are named '{0}'; name one with --conversation NAME=DIR")]
     DuplicateName(String),
@@ -78,14 +83,34 @@ pub struct ServeConfig {
     pub body_limit: usize,
     /// `--cors ORIGIN`: allow this browser origin (`*` for any).
     pub cors: Option<String>,
-    /// Threads remembered per server (least recently used forgotten first).
+    /// Threads remembered per server (past it, the least recently used with no stream in
+    /// progress is forgotten).
     pub max_threads: usize,
+    /// A request head must arrive within this, or the connection is closed.
+    pub header_timeout: Duration,
+    /// A request body must arrive within this (408 otherwise).
+    pub body_timeout: Duration,
+    /// Connections served at once; more get 503.
+    pub max_connections: usize,
+    /// On shutdown, connections still open after this are closed.
+    pub shutdown_grace: Duration,
+    /// `--allow-host`: further `Host` names answered when bound to loopback (`*`: any).
+    pub allow_hosts: Vec<String>,
+    /// The host of `--listen` as given (allowed as a `Host` too).
+    pub listen_host: Option<String>,
     /// Called with one line per request (the CLI prints it to stderr).
     pub log: Option<fn(&str)>,
 }
 
 pub const DEFAULT_KEEP_ALIVE: Duration = Duration::from_secs(15);
 pub const DEFAULT_BODY_LIMIT: usize = 1024 * 1024;
+pub const DEFAULT_MAX_THREADS: usize = 10_000;
+pub const DEFAULT_HEADER_TIMEOUT: Duration = Duration::from_secs(10);
+pub const DEFAULT_BODY_TIMEOUT: Duration = Duration::from_secs(30);
+pub const DEFAULT_MAX_CONNECTIONS: usize = 256;
+pub const DEFAULT_SHUTDOWN_GRACE: Duration = Duration::from_secs(3);
+/// The longest `threadId` accepted (400 otherwise): thread states are keyed by it.
+pub const MAX_THREAD_ID_BYTES: usize = 400;
 
 impl Default for ServeConfig {
     fn default() -> Self {
@@ -94,7 +119,13 @@ impl Default for ServeConfig {
             keep_alive: DEFAULT_KEEP_ALIVE,
             body_limit: DEFAULT_BODY_LIMIT,
             cors: None,
-            max_threads: 10_000,
+            max_threads: DEFAULT_MAX_THREADS,
+            header_timeout: DEFAULT_HEADER_TIMEOUT,
+            body_timeout: DEFAULT_BODY_TIMEOUT,
+            max_connections: DEFAULT_MAX_CONNECTIONS,
+            shutdown_grace: DEFAULT_SHUTDOWN_GRACE,
+            allow_hosts: vec![],
+            listen_host: None,
             log: None,
         }
     }
@@ -143,32 +174,63 @@ impl App {
         })
     }
 
-    /// The axum router (with the CORS layer when configured).
+    /// The axum router: routes, fallbacks, CORS when configured, and the request log. The
+    /// Host check needs the bound address: [`App::router_bound_to`].
     pub fn router(&self) -> Router {
-        let router = Router::new()
-            .route("/", get(list).post(post_default))
-            .route("/{name}", get(show).post(post_named))
+        self.layered(None)
+    }
+
+    /// [`App::router`] with the Host check for a server bound to `addr`.
+    pub fn router_bound_to(&self, addr: std::net::SocketAddr) -> Router {
+        let cfg = &self.state.cfg;
+        self.layered(HostCheck::new(
+            addr,
+            cfg.listen_host.as_deref(),
+            &cfg.allow_hosts,
+        ))
+    }
+
+    fn layered(&self, hosts: Option<HostCheck>) -> Router {
+        let mut router = Router::new()
+            .route(
+                "/",
+                get(list).post(post_default).fallback(method_not_allowed),
+            )
+            .route(
+                "/{name}",
+                get(show).post(post_named).fallback(method_not_allowed),
+            )
+            .fallback(not_found)
             .with_state(self.state.clone());
-        match &self.state.cfg.cors {
-            None => router,
-            Some(origin) => {
-                let allow = if origin == "*" {
-                    AllowOrigin::any()
-                } else {
-                    // Checked in `new`.
-                    AllowOrigin::exact(
-                        HeaderValue::from_str(origin).unwrap_or(HeaderValue::from_static("null")),
-                    )
-                };
-                router.layer(
-                    CorsLayer::new()
-                        .allow_origin(allow)
-                        .allow_methods([Method::GET, Method::POST])
-                        .allow_headers(Any)
-                        .max_age(Duration::from_secs(600)),
+        if let Some(origin) = &self.state.cfg.cors {
+            let allow = if origin == "*" {
+                AllowOrigin::any()
+            } else {
+                // Checked in `new`.
+                AllowOrigin::exact(
+                    HeaderValue::from_str(origin).unwrap_or(HeaderValue::from_static("null")),
                 )
-            }
+            };
+            router = router.layer(
+                CorsLayer::new()
+                    .allow_origin(allow)
+                    .allow_methods([Method::GET, Method::POST])
+                    .allow_headers(Any)
+                    .max_age(Duration::from_secs(600)),
+            );
         }
+        if let Some(hosts) = hosts {
+            router = router.layer(middleware::from_fn(move |req: Request, next: Next| {
+                host::check(hosts.clone(), req, next)
+            }));
+        }
+        if let Some(log) = self.state.cfg.log {
+            let shutdown = self.state.cancel.clone();
+            router = router.layer(middleware::from_fn(move |req: Request, next: Next| {
+                log::requests(log, shutdown.clone(), req, next)
+            }));
+        }
+        router
     }
 
     /// Streams being served right now.
@@ -184,52 +246,45 @@ impl App {
     pub fn conversation_names(&self) -> Vec<String> {
         self.state.conversations.keys().cloned().collect()
     }
+
+    /// How many threads the server remembers.
+    pub fn threads(&self) -> usize {
+        self.state.sessions.len()
+    }
 }
 
-/// Serves `app` on `listener` until `shutdown` resolves; then open streams end and the server
-/// waits for their connections to close.
+/// Serves `app` on `listener` until `shutdown` resolves; then open streams end, and
+/// connections still open after the shutdown grace are closed.
 pub async fn serve<F>(listener: tokio::net::TcpListener, app: App, shutdown: F) -> io::Result<()>
 where
     F: Future<Output = ()> + Send + 'static,
 {
-    let token = app.shutdown_token();
-    axum::serve(listener, app.router())
-        .with_graceful_shutdown(async move {
-            shutdown.await;
-            token.cancel();
-        })
-        .await
+    let addr = listener.local_addr()?;
+    let cfg = &app.state.cfg;
+    let limits = listener::Limits {
+        header_timeout: cfg.header_timeout,
+        max_connections: cfg.max_connections,
+        shutdown_grace: cfg.shutdown_grace,
+    };
+    listener::run(
+        listener,
+        app.router_bound_to(addr),
+        limits,
+        cfg.log,
+        app.shutdown_token(),
+        shutdown,
+    )
+    .await
 }
 
-/// An error answered before any stream starts: `{"error":{"code","message"}}`.
-#[derive(Debug)]
-struct ApiError {
-    status: StatusCode,
-    code: &'static str,
-    message: String,
-}
-
-impl ApiError {
-    fn new(status: StatusCode, code: &'static str, message: impl Into<String>) -> Self {
-        ApiError {
-            status,
-            code,
-            message: message.into(),
-        }
-    }
-
-    fn bad(code: &'static str, message: impl Into<String>) -> Self {
-        ApiError::new(StatusCode::BAD_REQUEST, code, message)
-    }
-}
-
-impl IntoResponse for ApiError {
-    fn into_response(self) -> Response {
-        (
-            self.status,
-            Json(json!({"error": {"code": self.code, "message": self.message}})),
-        )
-            .into_response()
+/// An OS error's text without std's " (os error N)" suffix: "No such file or directory".
+pub fn os_text(e: &io::Error) -> String {
+    let text = e.to_string();
+    match e.raw_os_error() {
+        Some(code) => text
+            .strip_suffix(&format!(" (os error {code})"))
+            .map_or(text.clone(), str::to_string),
+        None => text,
     }
 }
 
@@ -262,38 +317,91 @@ async fn list(State(st): State<Arc<AppState>>) -> Response {
     .into_response()
 }
 
-async fn show(State(st): State<Arc<AppState>>, Path(name): Path<String>) -> Response {
-    match st.conversations.get_index_of(&name) {
-        Some(i) => Json(describe(&st.conversations[i], i == 0)).into_response(),
-        None => unknown(&st, &name),
+/// The conversation a one-segment path names (names are plain ASCII, so the segment is
+/// compared as it is, undecoded).
+fn conversation_of(st: &AppState, uri: &Uri) -> Result<usize, Refusal> {
+    let name = uri.path().trim_start_matches('/');
+    st.conversations
+        .get_index_of(name)
+        .ok_or_else(|| unknown(st, name))
+}
+
+async fn show(State(st): State<Arc<AppState>>, uri: Uri) -> Response {
+    match conversation_of(&st, &uri) {
+        Ok(i) => Json(describe(&st.conversations[i], i == 0)).into_response(),
+        Err(e) => e.into_response(),
     }
 }
 
-fn unknown(st: &AppState, name: &str) -> Response {
+fn unknown(st: &AppState, name: &str) -> Refusal {
     let names: Vec<&str> = st.conversations.keys().map(String::as_str).collect();
-    ApiError::new(
-        StatusCode::NOT_FOUND,
+    Refusal::new(
+        404,
         "UNKNOWN_CONVERSATION",
         format!(
-            "no conversation named '{name}'; this server has: {}",
+            "no conversation named '{}'; this server has: {}",
+            log::escape(name),
             names.join(", ")
+        ),
+    )
+}
+
+async fn not_found(uri: Uri) -> Response {
+    Refusal::new(
+        404,
+        "NOT_FOUND",
+        format!(
+            "nothing at {}: POST a RunAgentInput to / or /<conversation>; GET / lists the conversations",
+            log::escape(uri.path())
         ),
     )
     .into_response()
 }
 
-async fn post_default(State(st): State<Arc<AppState>>, body: Body) -> Response {
-    run(st, 0, body).await
+/// 405 for a method a path does not take; a CORS preflight to a server without `--cors`
+/// is told how to allow it.
+async fn method_not_allowed(method: Method, headers: HeaderMap) -> Response {
+    let origin = headers
+        .get(header::ORIGIN)
+        .map(|o| String::from_utf8_lossy(o.as_bytes()).into_owned());
+    let preflight =
+        method == Method::OPTIONS && headers.contains_key(header::ACCESS_CONTROL_REQUEST_METHOD);
+    if let (true, Some(origin)) = (preflight, origin) {
+        let origin = log::escape(&origin).into_owned();
+        let hint = format!("start with --cors {origin} to allow this origin");
+        let mut resp = Refusal::new(
+            403,
+            "CORS_NOT_ENABLED",
+            format!("a browser page at {origin} asked to call this server (a CORS preflight), but cross-origin requests are not enabled: {hint}"),
+        )
+        .into_response();
+        resp.extensions_mut().insert(Hint(hint));
+        return resp;
+    }
+    let mut resp = Refusal::new(
+        405,
+        "METHOD_NOT_ALLOWED",
+        format!("{method} is not served here: POST a RunAgentInput, or GET the conversations"),
+    )
+    .into_response();
+    resp.headers_mut()
+        .insert(header::ALLOW, HeaderValue::from_static("GET, POST"));
+    resp
+}
+
+async fn post_default(State(st): State<Arc<AppState>>, headers: HeaderMap, body: Body) -> Response {
+    run(st, 0, headers, body).await
 }
 
 async fn post_named(
     State(st): State<Arc<AppState>>,
-    Path(name): Path<String>,
+    uri: Uri,
+    headers: HeaderMap,
     body: Body,
 ) -> Response {
-    match st.conversations.get_index_of(&name) {
-        Some(i) => run(st, i, body).await,
-        None => unknown(&st, &name),
+    match conversation_of(&st, &uri) {
+        Ok(i) => run(st, i, headers, body).await,
+        Err(e) => e.into_response(),
     }
 }
 
@@ -305,27 +413,36 @@ struct RunRequest {
     resume: Vec<String>,
 }
 
-fn parse_request(bytes: &[u8]) -> Result<RunRequest, ApiError> {
+fn parse_request(bytes: &[u8]) -> Result<RunRequest, Refusal> {
     let v: Value = serde_json::from_slice(bytes)
-        .map_err(|e| ApiError::bad("INVALID_JSON", format!("the body is not JSON: {e}")))?;
+        .map_err(|e| Refusal::bad("INVALID_JSON", format!("the body is not JSON: {e}")))?;
     let Some(o) = v.as_object() else {
-        return Err(ApiError::bad(
+        return Err(Refusal::bad(
             "INVALID_INPUT",
             "the body must be a RunAgentInput JSON object",
         ));
     };
-    let field = |k: &str| -> Result<String, ApiError> {
+    let field = |k: &str| -> Result<String, Refusal> {
         o.get(k)
             .and_then(Value::as_str)
             .map(str::to_string)
             .ok_or_else(|| {
-                ApiError::bad(
+                Refusal::bad(
                     "INVALID_INPUT",
                     format!("RunAgentInput needs a string `{k}`"),
                 )
             })
     };
     let thread_id = field("threadId")?;
+    if thread_id.len() > MAX_THREAD_ID_BYTES {
+        return Err(Refusal::bad(
+            "INVALID_INPUT",
+            format!(
+                "`threadId` is {} bytes long; at most {MAX_THREAD_ID_BYTES} are accepted",
+                thread_id.len()
+            ),
+        ));
+    }
     let run_id = field("runId")?;
     let resume = match o.get("resume") {
         None | Some(Value::Null) => vec![],
@@ -336,14 +453,14 @@ fn parse_request(bytes: &[u8]) -> Result<RunRequest, ApiError> {
                     .and_then(Value::as_str)
                     .map(str::to_string)
                     .ok_or_else(|| {
-                        ApiError::bad(
+                        Refusal::bad(
                             "INVALID_INPUT",
                             "every resume[] entry needs a string `interruptId`",
                         )
                     })
             })
             .collect::<Result<_, _>>()?,
-        Some(_) => return Err(ApiError::bad("INVALID_INPUT", "`resume` must be an array")),
+        Some(_) => return Err(Refusal::bad("INVALID_INPUT", "`resume` must be an array")),
     };
     Ok(RunRequest {
         thread_id,
@@ -352,41 +469,94 @@ fn parse_request(bytes: &[u8]) -> Result<RunRequest, ApiError> {
     })
 }
 
-async fn read_body(body: Body, limit: usize) -> Result<axum::body::Bytes, ApiError> {
-    axum::body::to_bytes(body, limit).await.map_err(|e| {
-        let too_large = std::error::Error::source(&e)
-            .is_some_and(|s| s.is::<http_body_util::LengthLimitError>())
-            || e.to_string().contains("length limit exceeded");
-        if too_large {
-            ApiError::new(
-                StatusCode::PAYLOAD_TOO_LARGE,
-                "BODY_TOO_LARGE",
-                format!("the request body is larger than {limit} bytes"),
-            )
-        } else {
-            ApiError::bad("BAD_BODY", format!("reading the body: {e}"))
-        }
-    })
+/// `application/json`, any case, parameters allowed: anything else is a request a web page
+/// can send cross-site without a preflight (`text/plain`, forms).
+fn is_json(headers: &HeaderMap) -> bool {
+    headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.split(';').next())
+        .is_some_and(|m| m.trim().eq_ignore_ascii_case("application/json"))
 }
 
-async fn run(st: Arc<AppState>, index: usize, body: Body) -> Response {
-    let bytes = match read_body(body, st.cfg.body_limit).await {
-        Ok(b) => b,
-        Err(e) => return e.into_response(),
-    };
-    let req = match parse_request(&bytes) {
-        Ok(r) => r,
-        Err(e) => return e.into_response(),
-    };
+fn too_large(limit: usize) -> Refusal {
+    Refusal::new(
+        413,
+        "BODY_TOO_LARGE",
+        format!("the request body is larger than {limit} bytes (--max-body)"),
+    )
+}
+
+/// The body, refused before a byte of it is read when its declared length is over the limit
+/// (so `Expect: 100-continue` gets 413 at once, never `100 Continue`).
+async fn read_body(headers: &HeaderMap, body: Body, cfg: &ServeConfig) -> Result<Vec<u8>, Refusal> {
+    let limit = cfg.body_limit;
+    let declared = headers
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.trim().parse::<u64>().ok());
+    if declared.is_some_and(|n| n > limit as u64) {
+        return Err(too_large(limit));
+    }
+    let read = tokio::time::timeout(cfg.body_timeout, axum::body::to_bytes(body, limit)).await;
+    match read {
+        Err(_) => Err(Refusal::new(
+            408,
+            "BODY_TIMEOUT",
+            format!(
+                "the request body did not arrive within {} ms (--body-timeout)",
+                cfg.body_timeout.as_millis()
+            ),
+        )),
+        Ok(Ok(bytes)) => Ok(bytes.to_vec()),
+        Ok(Err(e)) => {
+            let over = std::error::Error::source(&e)
+                .is_some_and(|s| s.is::<http_body_util::LengthLimitError>())
+                || e.to_string().contains("length limit exceeded");
+            if over {
+                Err(too_large(limit))
+            } else {
+                Err(Refusal::bad("BAD_BODY", format!("reading the body: {e}")))
+            }
+        }
+    }
+}
+
+async fn run(st: Arc<AppState>, index: usize, headers: HeaderMap, body: Body) -> Response {
+    match admit(&st, index, &headers, body).await {
+        Ok(resp) => resp,
+        Err(e) => e.into_response(),
+    }
+}
+
+async fn admit(
+    st: &Arc<AppState>,
+    index: usize,
+    headers: &HeaderMap,
+    body: Body,
+) -> Result<Response, Refusal> {
+    if !is_json(headers) {
+        let given = headers
+            .get(header::CONTENT_TYPE)
+            .map_or("none".into(), |v| {
+                log::escape(&String::from_utf8_lossy(v.as_bytes())).into_owned()
+            });
+        return Err(Refusal::new(
+            415,
+            "UNSUPPORTED_MEDIA_TYPE",
+            format!("the body must be a RunAgentInput sent as Content-Type: application/json (got {given})"),
+        ));
+    }
+    let bytes = read_body(headers, body, &st.cfg).await?;
+    let req = parse_request(&bytes)?;
     let Some((_, conv)) = st.conversations.get_index(index) else {
-        return ApiError::new(
-            StatusCode::NOT_FOUND,
+        return Err(Refusal::new(
+            404,
             "UNKNOWN_CONVERSATION",
             "no such conversation",
-        )
-        .into_response();
+        ));
     };
-    let admission = st.sessions.admit(conv, &req.thread_id, &req.resume);
+    let (admission, lease) = st.sessions.admit_leased(conv, &req.thread_id, &req.resume);
     let (events, pacing) = match &admission {
         Admission::Run(i) => (conv.runs[*i].events.clone(), st.cfg.pacing),
         Admission::Refused { code, message } => (
@@ -397,28 +567,21 @@ async fn run(st: Arc<AppState>, index: usize, body: Body) -> Response {
             Pacing::instant(),
         ),
     };
-    if let Some(log) = st.cfg.log {
-        let what = match &admission {
-            Admission::Run(i) => format!(
-                "run {}/{} ({} events, ends {})",
-                i + 1,
-                conv.runs.len(),
-                conv.runs[*i].events.len(),
-                conv.runs[*i].ending.as_str()
-            ),
-            Admission::Refused { code, .. } => format!("RUN_ERROR {code}"),
-        };
-        log(&format!(
-            "POST {} thread={} run={} → {what}",
-            if index == 0 {
-                "/".to_string()
-            } else {
-                format!("/{}", conv.name)
-            },
-            req.thread_id,
-            req.run_id
-        ));
-    }
+    let outcome = match &admission {
+        Admission::Run(i) => format!(
+            "run {}/{} ({} events, ends {})",
+            i + 1,
+            conv.runs.len(),
+            conv.runs[*i].events.len(),
+            conv.runs[*i].ending.as_str()
+        ),
+        Admission::Refused { code, .. } => format!("RUN_ERROR {code}"),
+    };
+    let note = RunNote {
+        thread: req.thread_id.clone(),
+        run: req.run_id.clone(),
+        outcome,
+    };
     let body = sse_stream(
         events,
         req.thread_id,
@@ -426,16 +589,15 @@ async fn run(st: Arc<AppState>, index: usize, body: Body) -> Response {
         pacing,
         st.cfg.keep_alive,
         st.cancel.child_token(),
-        ActiveGuard::new(st.active.clone()),
+        ActiveGuard::new(st.active.clone()).with_lease(lease),
     );
-    Response::builder()
+    let mut resp = Response::builder()
         .status(StatusCode::OK)
         .header(header::CONTENT_TYPE, "text/event-stream")
         .header(header::CACHE_CONTROL, "no-cache")
         .header("x-accel-buffering", "no")
         .body(Body::from_stream(body))
-        .unwrap_or_else(|e| {
-            ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "INTERNAL", e.to_string())
-                .into_response()
-        })
+        .map_err(|e| Refusal::new(500, "INTERNAL", e.to_string()))?;
+    resp.extensions_mut().insert(note);
+    Ok(resp)
 }

@@ -1,7 +1,7 @@
 //! Per-thread replay state: which recorded run a thread gets next, and which interrupt ids it
 //! must answer first.
 
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use indexmap::IndexMap;
 
@@ -24,10 +24,21 @@ pub enum Admission {
 struct Session {
     next: usize,
     pending: Vec<String>,
+    /// Held by the thread's streams in progress: the thread is streaming while other
+    /// holders exist.
+    live: Arc<()>,
+}
+
+/// Held by a stream while it is served: its thread is not forgotten meanwhile if any other
+/// thread can be.
+#[derive(Debug, Clone)]
+pub struct ThreadLease {
+    _live: Arc<()>,
 }
 
 /// Thread states of every conversation, keyed by (conversation, threadId). Bounded: past
-/// `capacity` threads the least recently used is forgotten.
+/// `capacity` threads the least recently used one with no stream in progress is forgotten
+/// (the least recently used of all if every one streams).
 pub struct Sessions {
     map: Mutex<IndexMap<(String, String), Session>>,
     capacity: usize,
@@ -45,6 +56,16 @@ impl Sessions {
     /// when it gets a run. A thread advances when its request is admitted, not when the stream
     /// completes.
     pub fn admit(&self, conv: &Conversation, thread: &str, resume_ids: &[String]) -> Admission {
+        self.admit_leased(conv, thread, resume_ids).0
+    }
+
+    /// [`Sessions::admit`], with a lease on the thread for the stream that answers it.
+    pub fn admit_leased(
+        &self,
+        conv: &Conversation,
+        thread: &str,
+        resume_ids: &[String],
+    ) -> (Admission, ThreadLease) {
         let mut map = match self.map.lock() {
             Ok(m) => m,
             Err(poisoned) => poisoned.into_inner(),
@@ -57,10 +78,17 @@ impl Sessions {
             session.pending = conv.runs[i].interrupts.clone();
         }
         while map.len() >= self.capacity {
-            map.shift_remove_index(0);
+            let idle = map
+                .values()
+                .position(|s| Arc::strong_count(&s.live) == 1)
+                .unwrap_or(0);
+            map.shift_remove_index(idle);
         }
+        let lease = ThreadLease {
+            _live: session.live.clone(),
+        };
         map.insert(key, session);
-        admission
+        (admission, lease)
     }
 
     /// How many threads are remembered.
@@ -154,6 +182,8 @@ mod tests {
                 json!({"type":"RUN_STARTED","threadId":"t","runId":"r2"}),
                 json!({"type":"RUN_FINISHED","threadId":"t","runId":"r2"}),
             ]),
+            bad_lines: 0,
+            first_bad_line: None,
         }
     }
 
@@ -188,6 +218,21 @@ mod tests {
         let (code, msg) = refused(s.admit(&c, "a", &["i1".into()]));
         assert_eq!(code, RESUME_MISMATCH);
         assert!(msg.contains("no pending interrupt"), "{msg}");
+    }
+
+    #[test]
+    fn evicts_the_oldest_thread_with_no_stream_in_progress() {
+        let c = conv();
+        let s = Sessions::new(2);
+        let (_, streaming) = s.admit_leased(&c, "a", &[]);
+        let (_, finished) = s.admit_leased(&c, "b", &[]);
+        drop(finished);
+        s.admit(&c, "c", &[]);
+        assert_eq!(s.len(), 2);
+        // "a" (older, still streaming) is kept; "b" (finished) was forgotten.
+        assert_eq!(refused(s.admit(&c, "a", &[])).0, RESUME_MISMATCH);
+        drop(streaming);
+        assert_eq!(s.admit(&c, "b", &[]), Admission::Run(0));
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! Recorded conversations: input files run through the pipeline once at start-up, split into
 //! runs, with the interrupt ids each run stops at.
 
+use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -8,6 +9,7 @@ use serde_json::Value;
 
 use super::ServeError;
 use crate::agui::event_type;
+use crate::input::Origin;
 use crate::pipeline::{self, Input, Options};
 
 /// How a recorded run ended.
@@ -50,6 +52,9 @@ pub struct Conversation {
     pub name: String,
     pub files: Vec<String>,
     pub runs: Vec<RecordedRun>,
+    /// Input lines that could not be read (skipped), and the first one's `FILE:LINE: why`.
+    pub bad_lines: u64,
+    pub first_bad_line: Option<String>,
 }
 
 /// Whether `name` can be a path segment as it is (`POST /<name>`).
@@ -65,6 +70,7 @@ pub fn valid_name(name: &str) -> bool {
 
 impl Conversation {
     /// Converts `files` (in order, as consecutive runs of one thread) with the pipeline.
+    /// Bad input lines are skipped and counted ([`Conversation::bad_lines`]).
     pub fn load(name: &str, files: &[String], opts: &Options) -> Result<Conversation, ServeError> {
         if !valid_name(name) {
             return Err(ServeError::BadName(name.to_string()));
@@ -73,16 +79,41 @@ impl Conversation {
             .iter()
             .map(|f| Input::open(f))
             .collect::<Result<Vec<_>, _>>()
-            .map_err(|source| ServeError::Load {
-                name: name.to_string(),
-                source,
+            .map_err(|e| match e {
+                crate::Error::Input { path, source } => ServeError::Open {
+                    path,
+                    message: super::os_text(&source),
+                },
+                e => ServeError::Load {
+                    name: name.to_string(),
+                    message: e.to_string(),
+                },
             })?;
-        let (events, _stats) =
-            pipeline::convert_to_vec(inputs, opts).map_err(|source| ServeError::Load {
+        let mut collect = Collect::default();
+        pipeline::run(inputs, opts, &mut collect).map_err(|e| match e {
+            crate::Error::Input { path, source } => ServeError::Read {
+                path,
+                message: super::os_text(&source),
+            },
+            e => ServeError::Load {
                 name: name.to_string(),
-                source,
-            })?;
-        Conversation::from_events(name, files.to_vec(), events)
+                message: e.to_string(),
+            },
+        })?;
+        if collect.events.is_empty() && collect.bad > 0 {
+            return Err(ServeError::Load {
+                name: name.to_string(),
+                message: format!(
+                    "the recording holds no AG-UI run: {} input line(s) could not be read, the first at {}",
+                    collect.bad,
+                    collect.first_bad.as_deref().unwrap_or("?")
+                ),
+            });
+        }
+        let mut conv = Conversation::from_events(name, files.to_vec(), collect.events)?;
+        conv.bad_lines = collect.bad;
+        conv.first_bad_line = collect.first_bad;
+        Ok(conv)
     }
 
     /// Builds a conversation from AG-UI events already converted (split at each RUN_STARTED).
@@ -102,14 +133,21 @@ impl Conversation {
             name: name.to_string(),
             files,
             runs,
+            bad_lines: 0,
+            first_bad_line: None,
         })
     }
 
     /// `--conversation [NAME=]DIR`: the `*.ndjson`, `*.jsonl` and `*.sse` files of DIR in
-    /// name order; the name defaults to the folder's name.
+    /// name order (paths as DIR gives them); the name defaults to the folder's name (`.`:
+    /// the current folder's). `NAME=` with an invalid NAME is refused, unless the whole
+    /// spec is a folder (a folder named `a=b`).
     pub fn load_dir(spec: &str, opts: &Options) -> Result<Conversation, ServeError> {
         let (name, dir) = match spec.split_once('=') {
             Some((n, d)) if valid_name(n) => (n.to_string(), PathBuf::from(d)),
+            Some((n, _)) if !Path::new(spec).is_dir() => {
+                return Err(ServeError::BadName(n.to_string()))
+            }
             _ => {
                 let dir = PathBuf::from(spec);
                 let name = dir
@@ -121,6 +159,9 @@ impl Conversation {
             }
         };
         let files = recording_files(&dir)?;
+        if !valid_name(&name) {
+            return Err(ServeError::BadName(name));
+        }
         Conversation::load(&name, &files, opts)
     }
 
@@ -130,17 +171,41 @@ impl Conversation {
     }
 }
 
+/// The events of a conversation, and its bad lines counted.
+#[derive(Default)]
+struct Collect {
+    events: Vec<Value>,
+    bad: u64,
+    first_bad: Option<String>,
+}
+
+impl pipeline::Observer for Collect {
+    fn event(&mut self, ev: &crate::agui::Event, _origin: &Origin) -> io::Result<()> {
+        self.events.push(ev.to_value().into_owned());
+        Ok(())
+    }
+
+    fn bad_line(&mut self, origin: &Origin, message: &str) {
+        self.bad += 1;
+        if self.first_bad.is_none() {
+            self.first_bad = Some(format!("{origin}: {message}"));
+        }
+    }
+
+    fn needs_full_records(&self) -> bool {
+        false
+    }
+}
+
 fn recording_files(dir: &Path) -> Result<Vec<String>, ServeError> {
-    let read = std::fs::read_dir(dir).map_err(|source| ServeError::ReadDir {
+    let unreadable = |source: io::Error| ServeError::Read {
         path: dir.display().to_string(),
-        source,
-    })?;
+        message: super::os_text(&source),
+    };
+    let read = std::fs::read_dir(dir).map_err(unreadable)?;
     let mut files = vec![];
     for entry in read {
-        let entry = entry.map_err(|source| ServeError::ReadDir {
-            path: dir.display().to_string(),
-            source,
-        })?;
+        let entry = entry.map_err(unreadable)?;
         let path = entry.path();
         let ext = path
             .extension()

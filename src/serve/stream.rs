@@ -11,6 +11,7 @@ use futures_util::Stream;
 use serde_json::{Map, Value};
 use tokio_util::sync::CancellationToken;
 
+use super::session::ThreadLease;
 use crate::agui::event_type;
 use crate::replay::{Pacer, Pacing};
 use crate::sink::sse_frame as frame;
@@ -22,19 +23,31 @@ pub const KEEP_ALIVE: &[u8] = b": keep-alive\n\n";
 pub const SERVER_SHUTDOWN: &str = "SERVER_SHUTDOWN";
 
 /// Counts live streams; decremented when the stream is dropped (finished, client gone, or
-/// shutdown).
-pub struct ActiveGuard(Arc<AtomicUsize>);
+/// shutdown). Holds the thread's lease meanwhile.
+pub struct ActiveGuard {
+    counter: Arc<AtomicUsize>,
+    _lease: Option<ThreadLease>,
+}
 
 impl ActiveGuard {
     pub fn new(counter: Arc<AtomicUsize>) -> Self {
         counter.fetch_add(1, Ordering::SeqCst);
-        ActiveGuard(counter)
+        ActiveGuard {
+            counter,
+            _lease: None,
+        }
+    }
+
+    /// Keeps `lease` (the stream's thread) until the stream is dropped.
+    pub fn with_lease(mut self, lease: ThreadLease) -> Self {
+        self._lease = Some(lease);
+        self
     }
 }
 
 impl Drop for ActiveGuard {
     fn drop(&mut self) {
-        self.0.fetch_sub(1, Ordering::SeqCst);
+        self.counter.fetch_sub(1, Ordering::SeqCst);
     }
 }
 

@@ -136,6 +136,24 @@ pub struct PaceArgs {
     pub interval: u64,
 }
 
+fn parse_positive(s: &str) -> Result<usize, String> {
+    match s.parse::<usize>() {
+        Ok(n) if n > 0 => Ok(n),
+        _ => Err(format!("`{s}` is not a positive whole number")),
+    }
+}
+
+/// `--listen`: HOST:PORT (`[::1]:8000` for IPv6); a bare port is the common mistake.
+fn parse_listen(s: &str) -> Result<String, String> {
+    let port = s
+        .rsplit_once(':')
+        .map(|(host, port)| (host, port.parse::<u16>()));
+    match port {
+        Some((host, Ok(_))) if !host.is_empty() => Ok(s.to_string()),
+        _ => Err("expected HOST:PORT, e.g. 127.0.0.1:8000".to_string()),
+    }
+}
+
 fn parse_speed(s: &str) -> Result<f64, String> {
     match s.parse::<f64>() {
         Ok(x) if x.is_finite() && x > 0.0 => Ok(x),
@@ -156,17 +174,39 @@ pub struct ServeArgs {
     /// POST /<name> (the folder's name unless given as NAME=DIR); repeatable
     #[arg(long, value_name = "[NAME=]DIR")]
     pub conversation: Vec<String>,
-    /// Address to listen on (loopback by default)
-    #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:8000")]
+    /// Address to listen on, HOST:PORT (loopback by default)
+    #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:8000", value_parser = parse_listen)]
     pub listen: String,
     #[command(flatten)]
     pub pacing: PaceArgs,
     /// Allow browser requests from this origin (e.g. http://localhost:3000, or * for any)
     #[arg(long, value_name = "ORIGIN")]
     pub cors: Option<String>,
+    /// Also answer requests whose Host is HOST when bound to loopback (only localhost,
+    /// 127.0.0.1, [::1] and the --listen host are by default, against DNS rebinding); `*`
+    /// answers any; repeatable
+    #[arg(long, value_name = "HOST")]
+    pub allow_host: Vec<String>,
     /// Request bodies larger than this get 413
     #[arg(long, value_name = "BYTES", default_value_t = aguify::serve::DEFAULT_BODY_LIMIT)]
     pub max_body: usize,
+    /// Close a connection whose request head (request line and headers) has not arrived
+    /// within this many ms, an idle keep-alive connection included
+    #[arg(long, value_name = "MS", default_value_t = aguify::serve::DEFAULT_HEADER_TIMEOUT.as_millis() as u64, value_parser = clap::value_parser!(u64).range(1..))]
+    pub header_timeout: u64,
+    /// Answer 408 when a request body has not arrived within this many ms
+    #[arg(long, value_name = "MS", default_value_t = aguify::serve::DEFAULT_BODY_TIMEOUT.as_millis() as u64, value_parser = clap::value_parser!(u64).range(1..))]
+    pub body_timeout: u64,
+    /// Connections served at once; more are answered 503
+    #[arg(long, value_name = "N", default_value_t = aguify::serve::DEFAULT_MAX_CONNECTIONS, value_parser = parse_positive)]
+    pub max_connections: usize,
+    /// Threads remembered; past it the least recently used one with no stream in progress
+    /// is forgotten (its next request starts the conversation over)
+    #[arg(long, value_name = "N", default_value_t = aguify::serve::DEFAULT_MAX_THREADS, value_parser = parse_positive)]
+    pub max_threads: usize,
+    /// On Ctrl-C or SIGTERM, close connections still open after this many ms
+    #[arg(long, value_name = "MS", default_value_t = aguify::serve::DEFAULT_SHUTDOWN_GRACE.as_millis() as u64)]
+    pub shutdown_grace: u64,
     /// Input form: detected per file by default
     #[arg(long, value_enum, default_value_t = From::Auto)]
     pub from: From,

@@ -9,7 +9,7 @@ mod serve;
 mod terminal;
 mod timeline;
 
-use std::io;
+use std::io::{self, Write};
 use std::process::ExitCode;
 
 use clap::{CommandFactory, Parser};
@@ -21,17 +21,17 @@ use clap::{CommandFactory, Parser};
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() -> ExitCode {
-    let cli = cli::Cli::parse();
+    let cli = match cli::Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => return clap_exit(&e),
+    };
     let result = match cli.command {
         cli::Command::Convert(args) => convert::run(args),
         cli::Command::Check(args) => check::run(args),
         cli::Command::Serve(args) => serve::run(args),
         cli::Command::Timeline(args) => timeline::run(args),
         cli::Command::Explain(args) => explain::run(args),
-        cli::Command::Completions { shell } => {
-            clap_complete::generate(shell, &mut cli::Cli::command(), "aguify", &mut io::stdout());
-            Ok(0)
-        }
+        cli::Command::Completions { shell } => completions(shell),
     };
     match result {
         Ok(code) => ExitCode::from(code as u8),
@@ -40,6 +40,36 @@ fn main() -> ExitCode {
             eprintln!("aguify: {e:#}");
             ExitCode::from(2)
         }
+    }
+}
+
+/// `--help`, `--version` and usage errors. clap's own `exit` ignores a failed write, so
+/// `--help > /dev/full` would report success: a closed pipe is a quiet 0, any other write
+/// error exit 2.
+fn clap_exit(e: &clap::Error) -> ExitCode {
+    let written = e.print().and_then(|()| io::stdout().flush());
+    if e.use_stderr() {
+        return ExitCode::from(2);
+    }
+    match written {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(err) if err.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(err) => {
+            eprintln!("aguify: writing to stdout: {err}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// The script is written whole to a buffer first: clap_complete panics on a write error.
+fn completions(shell: clap_complete::Shell) -> anyhow::Result<i32> {
+    let mut script = Vec::new();
+    clap_complete::generate(shell, &mut cli::Cli::command(), "aguify", &mut script);
+    let mut out = io::stdout().lock();
+    match out.write_all(&script).and_then(|()| out.flush()) {
+        Ok(()) => Ok(0),
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(0),
+        Err(e) => Err(anyhow::anyhow!("writing to stdout: {e}")),
     }
 }
 

@@ -1,5 +1,7 @@
 //! `aguify serve`: loads the conversations, binds, serves until Ctrl-C (or SIGTERM).
 
+use std::time::Duration;
+
 use aguify::serve::{self, App, Conversation, ServeConfig};
 use anyhow::Context;
 
@@ -30,17 +32,26 @@ pub fn run(args: ServeArgs) -> anyhow::Result<i32> {
     for spec in &args.conversation {
         conversations.push(Conversation::load_dir(spec, &opts)?);
     }
+    let listen_host = args.listen.rsplit_once(':').map(|(host, _)| {
+        host.trim_start_matches('[')
+            .trim_end_matches(']')
+            .to_string()
+    });
     let cfg = ServeConfig {
         pacing: options::pacing(&args.pacing),
         cors: args.cors.clone(),
         body_limit: args.max_body,
+        header_timeout: Duration::from_millis(args.header_timeout),
+        body_timeout: Duration::from_millis(args.body_timeout),
+        max_connections: args.max_connections,
+        max_threads: args.max_threads,
+        shutdown_grace: Duration::from_millis(args.shutdown_grace),
+        allow_hosts: args.allow_host.clone(),
+        listen_host,
         log: (!args.quiet).then_some(log_line as fn(&str)),
         ..ServeConfig::default()
     };
-    let summary: Vec<(String, usize, usize)> = conversations
-        .iter()
-        .map(|c| (c.name.clone(), c.runs.len(), c.interrupt_count()))
-        .collect();
+    let summary: Vec<String> = conversations.iter().enumerate().map(summary).collect();
     let app = App::new(conversations, cfg)?;
     let rt = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
@@ -50,20 +61,50 @@ pub fn run(args: ServeArgs) -> anyhow::Result<i32> {
     rt.block_on(async move {
         let listener = tokio::net::TcpListener::bind(&args.listen)
             .await
-            .with_context(|| format!("listening on {}", args.listen))?;
+            .map_err(|e| anyhow::anyhow!("cannot listen on {}: {}", args.listen, serve::os_text(&e)))?;
         let addr = listener.local_addr().context("reading the bound address")?;
         eprintln!("aguify: listening on http://{addr}/");
         if !addr.ip().is_loopback() {
             eprintln!("aguify: warning: {addr} is not a loopback address; anyone who can reach it can replay these recordings");
         }
-        for (i, (name, runs, interrupts)) in summary.iter().enumerate() {
-            let path = if i == 0 { format!("/ and /{name}") } else { format!("/{name}") };
-            eprintln!("aguify:   POST {path}: {runs} recorded run(s), {interrupts} interrupt(s)");
+        for lines in &summary {
+            eprint!("{lines}");
         }
-        serve::serve(listener, app, shutdown_signal()).await.context("serving")
+        serve::serve(listener, app, shutdown_signal())
+            .await
+            .map_err(|e| anyhow::anyhow!("serving: {}", serve::os_text(&e)))
     })?;
     eprintln!("aguify: stopped");
     Ok(0)
+}
+
+/// A conversation's start-up lines: its path and runs, and its bad input lines if any
+/// (reported once, here; the server serves what could be read).
+fn summary((i, c): (usize, &Conversation)) -> String {
+    let path = if i == 0 {
+        format!("/ and /{}", c.name)
+    } else {
+        format!("/{}", c.name)
+    };
+    let mut out = format!(
+        "aguify:   POST {path}: {} recorded run(s), {} interrupt(s)\n",
+        c.runs.len(),
+        c.interrupt_count()
+    );
+    if c.bad_lines > 0 {
+        let first = c
+            .first_bad_line
+            .as_deref()
+            .map(|l| format!(", the first at {}", serve::log::escape(l)))
+            .unwrap_or_default();
+        out.push_str(&format!(
+            "aguify: warning: conversation '{}': {} bad input line(s) skipped{first} (`aguify check {}` lists them)\n",
+            c.name,
+            c.bad_lines,
+            c.files.join(" ")
+        ));
+    }
+    out
 }
 
 async fn shutdown_signal() {

@@ -1,0 +1,256 @@
+//! The accept loop: at most `max_connections` connections at once, each served by hyper's
+//! HTTP/1 with a header read timeout; on shutdown, no new connections, open ones finish within
+//! a grace period, and whatever is left is closed.
+
+use std::future::Future;
+use std::io;
+use std::net::SocketAddr;
+use std::pin::{pin, Pin};
+use std::sync::Arc;
+use std::task::{ready, Context, Poll};
+use std::time::Duration;
+
+use axum::Router;
+use hyper::server::conn::http1;
+use hyper_util::rt::{TokioIo, TokioTimer};
+use hyper_util::service::TowerToHyperService;
+use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt, ReadBuf};
+use tokio::net::{TcpListener, TcpStream};
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
+use tokio::task::JoinSet;
+use tokio_util::sync::CancellationToken;
+
+use super::refusal::{self, Refusal};
+
+/// Connection-level limits.
+#[derive(Debug, Clone, Copy)]
+pub struct Limits {
+    /// A request head (request line and headers) must arrive within this, counted from the
+    /// moment the connection waits for it (so an idle keep-alive connection is closed too).
+    pub header_timeout: Duration,
+    /// Connections served at once; more are answered 503 and closed.
+    pub max_connections: usize,
+    /// After shutdown starts, connections still open after this long are closed.
+    pub shutdown_grace: Duration,
+}
+
+/// Serves `router` on `listener` until `shutdown` resolves, then cancels `cancel` (open
+/// streams end) and waits at most `limits.shutdown_grace` for connections to close.
+pub async fn run<F>(
+    listener: TcpListener,
+    router: Router,
+    limits: Limits,
+    log: Option<fn(&str)>,
+    cancel: CancellationToken,
+    shutdown: F,
+) -> io::Result<()>
+where
+    F: Future<Output = ()> + Send + 'static,
+{
+    let permits = Arc::new(Semaphore::new(limits.max_connections.max(1)));
+    // Answers of 503 in progress are bounded too; past it a connection is closed unanswered.
+    let busy_permits = Arc::new(Semaphore::new(BUSY_ANSWERS));
+    let mut conns = JoinSet::new();
+    let mut shutdown = pin!(shutdown);
+    let mut full_logged = false;
+    loop {
+        tokio::select! {
+            _ = &mut shutdown => break,
+            accepted = listener.accept() => {
+                let (stream, peer) = match accepted {
+                    Ok(a) => a,
+                    Err(e) => {
+                        // Out of file descriptors and the like: wait instead of spinning.
+                        if let Some(log) = log {
+                            log(&format!("accepting a connection: {e}"));
+                        }
+                        tokio::time::sleep(Duration::from_millis(100)).await;
+                        continue;
+                    }
+                };
+                match permits.clone().try_acquire_owned() {
+                    Ok(permit) => {
+                        full_logged = false;
+                        conns.spawn(connection(stream, peer, router.clone(), limits, log, cancel.clone(), permit));
+                    }
+                    Err(_) => {
+                        if let (Some(log), false) = (log, full_logged) {
+                            log(&format!(
+                                "{} connections open (--max-connections): answering new ones 503 until one closes",
+                                limits.max_connections
+                            ));
+                            full_logged = true;
+                        }
+                        if let Ok(permit) = busy_permits.clone().try_acquire_owned() {
+                            conns.spawn(busy(stream, limits.max_connections, permit));
+                        }
+                    }
+                }
+            }
+            Some(_) = conns.join_next(), if !conns.is_empty() => {}
+        }
+    }
+    drop(listener);
+    cancel.cancel();
+    let grace = tokio::time::sleep(limits.shutdown_grace);
+    let mut grace = pin!(grace);
+    loop {
+        tokio::select! {
+            next = conns.join_next() => if next.is_none() { break },
+            _ = &mut grace => {
+                if let Some(log) = log {
+                    log(&format!(
+                        "closing {} connection(s) still open after the {} ms shutdown grace",
+                        conns.len(),
+                        limits.shutdown_grace.as_millis()
+                    ));
+                }
+                conns.shutdown().await;
+                break;
+            }
+        }
+    }
+    Ok(())
+}
+
+async fn connection(
+    stream: TcpStream,
+    peer: SocketAddr,
+    router: Router,
+    limits: Limits,
+    log: Option<fn(&str)>,
+    cancel: CancellationToken,
+    _permit: OwnedSemaphorePermit,
+) {
+    let _ = stream.set_nodelay(true);
+    let io = TokioIo::new(JsonRefusals::new(stream));
+    let mut builder = http1::Builder::new();
+    builder
+        .timer(TokioTimer::new())
+        .header_read_timeout(limits.header_timeout);
+    let conn = builder.serve_connection(io, TowerToHyperService::new(router));
+    let mut conn = pin!(conn);
+    let result = tokio::select! {
+        r = conn.as_mut() => r,
+        _ = cancel.cancelled() => {
+            conn.as_mut().graceful_shutdown();
+            conn.as_mut().await
+        }
+    };
+    let (Err(e), Some(log)) = (result, log) else {
+        return;
+    };
+    if e.is_timeout() {
+        log(&format!(
+            "{peer}: closed: no complete request head within {} ms (--header-timeout)",
+            limits.header_timeout.as_millis()
+        ));
+    } else if e.is_parse() || e.is_parse_too_large() || e.is_parse_status() {
+        log(&format!(
+            "{peer}: refused a request hyper could not read: {e}"
+        ));
+    }
+}
+
+/// 503 answers written at once, at most.
+const BUSY_ANSWERS: usize = 64;
+
+/// Over the connection limit: a 503 with the JSON error body, then close (within 1 s).
+async fn busy(mut stream: TcpStream, max: usize, _permit: OwnedSemaphorePermit) {
+    let refusal = Refusal::new(
+        503,
+        "TOO_MANY_CONNECTIONS",
+        format!("the server already serves {max} connections (--max-connections); retry later"),
+    );
+    let response = refusal.raw_response("Service Unavailable", &[]);
+    let _ = tokio::time::timeout(Duration::from_secs(1), async {
+        stream.write_all(&response).await?;
+        stream.shutdown().await?;
+        // Read what the client sent so closing does not reset the connection before the
+        // client reads the answer.
+        let mut sink = [0u8; 4096];
+        loop {
+            let n = tokio::io::AsyncReadExt::read(&mut stream, &mut sink).await?;
+            if n == 0 {
+                return Ok::<(), io::Error>(());
+            }
+        }
+    })
+    .await;
+}
+
+/// hyper answers a request head it cannot read (400, 414, 431) itself, with an empty body:
+/// this wrapper gives those answers the same JSON error body as every other refusal. They are
+/// the only responses with such a status and `content-length: 0` (every answer of the server
+/// has a body), written as one buffer (the wrapper is not vectored, so hyper flattens). A bad
+/// request pipelined behind a good one shares a buffer with the good one's answer and keeps
+/// hyper's empty body.
+struct JsonRefusals<T> {
+    inner: T,
+    /// The rewritten answer not yet written, from `sent`.
+    pending: Vec<u8>,
+    sent: usize,
+}
+
+impl<T> JsonRefusals<T> {
+    fn new(inner: T) -> Self {
+        JsonRefusals {
+            inner,
+            pending: Vec::new(),
+            sent: 0,
+        }
+    }
+}
+
+impl<T: AsyncWrite + Unpin> JsonRefusals<T> {
+    fn drain(&mut self, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        while self.sent < self.pending.len() {
+            let n = ready!(Pin::new(&mut self.inner).poll_write(cx, &self.pending[self.sent..]))?;
+            if n == 0 {
+                return Poll::Ready(Err(io::ErrorKind::WriteZero.into()));
+            }
+            self.sent += n;
+        }
+        self.pending.clear();
+        self.sent = 0;
+        Poll::Ready(Ok(()))
+    }
+}
+
+impl<T: AsyncRead + Unpin> AsyncRead for JsonRefusals<T> {
+    fn poll_read(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.inner).poll_read(cx, buf)
+    }
+}
+
+impl<T: AsyncWrite + Unpin> AsyncWrite for JsonRefusals<T> {
+    fn poll_write(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &[u8],
+    ) -> Poll<io::Result<usize>> {
+        ready!(self.drain(cx))?;
+        if let Some(answer) = refusal::rewrite_bare(buf) {
+            self.pending = answer;
+            if let Poll::Ready(Err(e)) = self.drain(cx) {
+                return Poll::Ready(Err(e));
+            }
+            return Poll::Ready(Ok(buf.len()));
+        }
+        Pin::new(&mut self.inner).poll_write(cx, buf)
+    }
+
+    fn poll_flush(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        ready!(self.drain(cx))?;
+        Pin::new(&mut self.inner).poll_flush(cx)
+    }
+
+    fn poll_shutdown(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        ready!(self.drain(cx))?;
+        Pin::new(&mut self.inner).poll_shutdown(cx)
+    }
+}

@@ -1,0 +1,181 @@
+//! The request log: one line per request when its response ends (a stream when its last
+//! frame is out or the client leaves): method, path, status, duration, and the thread, run and
+//! outcome of a POST or the code of a refusal.
+
+use std::borrow::Cow;
+use std::fmt::Write as _;
+use std::pin::Pin;
+use std::task::{Context, Poll};
+use std::time::{Duration, Instant};
+
+use axum::body::Body;
+use axum::extract::Request;
+use axum::middleware::Next;
+use axum::response::Response;
+use bytes::Bytes;
+use http_body::{Body as HttpBody, Frame, SizeHint};
+use tokio_util::sync::CancellationToken;
+
+use super::refusal::RefusalCode;
+
+/// What a POST was given (a response extension the log reads).
+#[derive(Debug, Clone)]
+pub struct RunNote {
+    pub thread: String,
+    pub run: String,
+    pub outcome: String,
+}
+
+/// A further remark for the log line (a response extension), e.g. a hint.
+#[derive(Debug, Clone)]
+pub struct Hint(pub String);
+
+/// The middleware: logs through `log` when the response body ends or is dropped (noting a
+/// response that ended while `shutdown` was cancelled).
+pub async fn requests(
+    log: fn(&str),
+    shutdown: CancellationToken,
+    req: Request,
+    next: Next,
+) -> Response {
+    let start = Instant::now();
+    let mut line = format!("{} {}", req.method(), escape(req.uri().path()));
+    let resp = next.run(req).await;
+    let _ = write!(line, " {}", resp.status().as_u16());
+    let mut tail = String::new();
+    if let Some(note) = resp.extensions().get::<RunNote>() {
+        let _ = write!(
+            tail,
+            " thread={} run={} → {}",
+            escape(&note.thread),
+            escape(&note.run),
+            note.outcome
+        );
+    }
+    if let Some(RefusalCode(code)) = resp.extensions().get::<RefusalCode>() {
+        let _ = write!(tail, " {code}");
+    }
+    if let Some(Hint(hint)) = resp.extensions().get::<Hint>() {
+        let _ = write!(tail, " ({hint})");
+    }
+    let (parts, body) = resp.into_parts();
+    let body = Logged {
+        inner: body,
+        line,
+        tail,
+        start,
+        log,
+        shutdown,
+        ended: false,
+        logged: false,
+    };
+    Response::from_parts(parts, Body::new(body))
+}
+
+struct Logged {
+    inner: Body,
+    line: String,
+    tail: String,
+    start: Instant,
+    log: fn(&str),
+    shutdown: CancellationToken,
+    ended: bool,
+    logged: bool,
+}
+
+impl Logged {
+    fn emit(&mut self) {
+        if self.logged {
+            return;
+        }
+        self.logged = true;
+        let left = if self.shutdown.is_cancelled() {
+            ", server shutting down"
+        } else if self.ended {
+            ""
+        } else {
+            ", client left"
+        };
+        (self.log)(&format!(
+            "{} {}{}{left}",
+            self.line,
+            duration(self.start.elapsed()),
+            self.tail
+        ));
+    }
+}
+
+impl HttpBody for Logged {
+    type Data = Bytes;
+    type Error = axum::Error;
+
+    fn poll_frame(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+    ) -> Poll<Option<Result<Frame<Bytes>, axum::Error>>> {
+        let polled = Pin::new(&mut self.inner).poll_frame(cx);
+        if let Poll::Ready(None) = polled {
+            self.ended = true;
+            self.emit();
+        }
+        polled
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.inner.is_end_stream()
+    }
+
+    fn size_hint(&self) -> SizeHint {
+        self.inner.size_hint()
+    }
+}
+
+impl Drop for Logged {
+    fn drop(&mut self) {
+        // A body hyper never polled to its end because it knew the length (a full JSON
+        // answer) is complete when dropped after its data was taken.
+        if self.inner.is_end_stream() {
+            self.ended = true;
+        }
+        self.emit();
+    }
+}
+
+fn duration(d: Duration) -> String {
+    if d < Duration::from_secs(1) {
+        format!("{:.1} ms", d.as_secs_f64() * 1000.0)
+    } else {
+        format!("{:.2} s", d.as_secs_f64())
+    }
+}
+
+/// Control characters of client-given text as escapes, so a log line stays one line and
+/// cannot drive the terminal.
+pub fn escape(s: &str) -> Cow<'_, str> {
+    if !s.chars().any(char::is_control) {
+        return Cow::Borrowed(s);
+    }
+    let mut out = String::with_capacity(s.len() + 8);
+    for c in s.chars() {
+        if c.is_control() {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+    }
+    Cow::Owned(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escapes_control_characters() {
+        assert_eq!(escape("t-1"), "t-1");
+        assert_eq!(
+            escape("a\n::error::x\u{1b}]0;t\u{7}"),
+            "a\\n::error::x\\u{1b}]0;t\\u{7}"
+        );
+    }
+}
