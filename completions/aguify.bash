@@ -31,6 +31,9 @@ _aguify() {
             aguify,help)
                 cmd="aguify__subcmd__help"
                 ;;
+            aguify,report)
+                cmd="aguify__subcmd__report"
+                ;;
             aguify,serve)
                 cmd="aguify__subcmd__serve"
                 ;;
@@ -52,6 +55,9 @@ _aguify() {
             aguify__subcmd__help,help)
                 cmd="aguify__subcmd__help__subcmd__help"
                 ;;
+            aguify__subcmd__help,report)
+                cmd="aguify__subcmd__help__subcmd__report"
+                ;;
             aguify__subcmd__help,serve)
                 cmd="aguify__subcmd__help__subcmd__serve"
                 ;;
@@ -65,7 +71,7 @@ _aguify() {
 
     case "${cmd}" in
         aguify)
-            opts="-h -V --help --version convert check serve timeline explain completions help"
+            opts="-h -V --help --version convert check serve timeline explain report completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -118,7 +124,7 @@ _aguify() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "text json github junit sarif" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json github junit sarif markdown" -- "${cur}"))
                     return 0
                     ;;
                 --fail-on)
@@ -279,7 +285,7 @@ _aguify() {
             return 0
             ;;
         aguify__subcmd__help)
-            opts="convert check serve timeline explain completions help"
+            opts="convert check serve timeline explain report completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -362,6 +368,20 @@ _aguify() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        aguify__subcmd__help__subcmd__report)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         aguify__subcmd__help__subcmd__serve)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -383,6 +403,40 @@ _aguify() {
                 return 0
             fi
             case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        aguify__subcmd__report)
+            opts="-o -h --from --max-line-bytes --strict --threads --output --no-check --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --from)
+                    COMPREPLY=($(compgen -W "auto v2 v3 sse agui" -- "${cur}"))
+                    return 0
+                    ;;
+                --max-line-bytes)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --threads)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;

@@ -27,6 +27,7 @@ set edit:completion:arg-completer[aguify] = {|@words|
             cand serve 'Serve recorded runs as a live AG-UI endpoint (POST a RunAgentInput, get SSE)'
             cand timeline 'Show runs at a glance: one line per message, reasoning block, tool call, step'
             cand explain 'Explain runs that ended in RUN_ERROR or stopped without a terminal event'
+            cand report 'Write a self-contained HTML report of runs: lanes, transcript, findings, states'
             cand completions 'Generate shell completions'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -69,8 +70,8 @@ set edit:completion:arg-completer[aguify] = {|@words|
             cand -j 'Check this many files at once (default: the number of cores); the report keeps the input order'
             cand --jobs 'Check this many files at once (default: the number of cores); the report keeps the input order'
             cand --strict 'Exit 2 at the first bad input line instead of reporting it and going on'
-            cand -h 'Print help'
-            cand --help 'Print help'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
         }
         &'aguify;serve'= {
             cand --conversation 'A further conversation: the *.ndjson/*.jsonl/*.sse files of DIR in name order, served at POST /<name> (the folder''s name unless given as NAME=DIR); repeatable'
@@ -120,6 +121,17 @@ set edit:completion:arg-completer[aguify] = {|@words|
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
+        &'aguify;report'= {
+            cand --from 'Input form: detected per file by default'
+            cand --max-line-bytes 'Skip (and report) lines longer than this many bytes'
+            cand --threads 'Threads for NDJSON input: 1 parses on the main thread; N > 1 parses on N - 1 more threads while the main thread maps (default: the number of cores, at most 2). The output does not depend on it'
+            cand -o 'Where to write the HTML (`-`: stdout)'
+            cand --output 'Where to write the HTML (`-`: stdout)'
+            cand --strict 'Exit 2 at the first bad input line instead of reporting it and going on'
+            cand --no-check 'Do not run the checker (its findings are shown at their events by default)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
         &'aguify;completions'= {
             cand -h 'Print help'
             cand --help 'Print help'
@@ -130,6 +142,7 @@ set edit:completion:arg-completer[aguify] = {|@words|
             cand serve 'Serve recorded runs as a live AG-UI endpoint (POST a RunAgentInput, get SSE)'
             cand timeline 'Show runs at a glance: one line per message, reasoning block, tool call, step'
             cand explain 'Explain runs that ended in RUN_ERROR or stopped without a terminal event'
+            cand report 'Write a self-contained HTML report of runs: lanes, transcript, findings, states'
             cand completions 'Generate shell completions'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -142,6 +155,8 @@ set edit:completion:arg-completer[aguify] = {|@words|
         &'aguify;help;timeline'= {
         }
         &'aguify;help;explain'= {
+        }
+        &'aguify;help;report'= {
         }
         &'aguify;help;completions'= {
         }

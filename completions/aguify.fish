@@ -31,6 +31,7 @@ complete -c aguify -n "__fish_aguify_needs_command" -f -a "check" -d 'Check AG-U
 complete -c aguify -n "__fish_aguify_needs_command" -f -a "serve" -d 'Serve recorded runs as a live AG-UI endpoint (POST a RunAgentInput, get SSE)'
 complete -c aguify -n "__fish_aguify_needs_command" -f -a "timeline" -d 'Show runs at a glance: one line per message, reasoning block, tool call, step'
 complete -c aguify -n "__fish_aguify_needs_command" -f -a "explain" -d 'Explain runs that ended in RUN_ERROR or stopped without a terminal event'
+complete -c aguify -n "__fish_aguify_needs_command" -f -a "report" -d 'Write a self-contained HTML report of runs: lanes, transcript, findings, states'
 complete -c aguify -n "__fish_aguify_needs_command" -f -a "completions" -d 'Generate shell completions'
 complete -c aguify -n "__fish_aguify_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c aguify -n "__fish_aguify_using_subcommand convert" -l from -d 'Input form: detected per file by default' -r -f -a "auto\t''
@@ -79,7 +80,8 @@ complete -c aguify -n "__fish_aguify_using_subcommand check" -l format -d 'Repor
 json\t''
 github\t''
 junit\t''
-sarif\t''"
+sarif\t''
+markdown\t'A summary for a CI job page (`$GITHUB_STEP_SUMMARY`); see docs/check.md'"
 complete -c aguify -n "__fish_aguify_using_subcommand check" -l fail-on -d 'Exit 1 when a finding reaches this severity' -r -f -a "error\t''
 warning\t''
 none\t''"
@@ -92,7 +94,7 @@ always\t''
 never\t''"
 complete -c aguify -n "__fish_aguify_using_subcommand check" -s j -l jobs -d 'Check this many files at once (default: the number of cores); the report keeps the input order' -r
 complete -c aguify -n "__fish_aguify_using_subcommand check" -l strict -d 'Exit 2 at the first bad input line instead of reporting it and going on'
-complete -c aguify -n "__fish_aguify_using_subcommand check" -s h -l help -d 'Print help'
+complete -c aguify -n "__fish_aguify_using_subcommand check" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c aguify -n "__fish_aguify_using_subcommand serve" -l conversation -d 'A further conversation: the *.ndjson/*.jsonl/*.sse files of DIR in name order, served at POST /<name> (the folder\'s name unless given as NAME=DIR); repeatable' -r
 complete -c aguify -n "__fish_aguify_using_subcommand serve" -l listen -d 'Address to listen on, HOST:PORT (loopback by default)' -r
 complete -c aguify -n "__fish_aguify_using_subcommand serve" -l speed -d 'Playback speed: 2 replays twice as fast as recorded, 0.5 half as fast' -r
@@ -151,11 +153,23 @@ always\t''
 never\t''"
 complete -c aguify -n "__fish_aguify_using_subcommand explain" -l strict -d 'Exit 2 at the first bad input line instead of reporting it and going on'
 complete -c aguify -n "__fish_aguify_using_subcommand explain" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c aguify -n "__fish_aguify_using_subcommand report" -l from -d 'Input form: detected per file by default' -r -f -a "auto\t''
+v2\t''
+v3\t''
+sse\t''
+agui\t''"
+complete -c aguify -n "__fish_aguify_using_subcommand report" -l max-line-bytes -d 'Skip (and report) lines longer than this many bytes' -r
+complete -c aguify -n "__fish_aguify_using_subcommand report" -l threads -d 'Threads for NDJSON input: 1 parses on the main thread; N > 1 parses on N - 1 more threads while the main thread maps (default: the number of cores, at most 2). The output does not depend on it' -r
+complete -c aguify -n "__fish_aguify_using_subcommand report" -s o -l output -d 'Where to write the HTML (`-`: stdout)' -r
+complete -c aguify -n "__fish_aguify_using_subcommand report" -l strict -d 'Exit 2 at the first bad input line instead of reporting it and going on'
+complete -c aguify -n "__fish_aguify_using_subcommand report" -l no-check -d 'Do not run the checker (its findings are shown at their events by default)'
+complete -c aguify -n "__fish_aguify_using_subcommand report" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c aguify -n "__fish_aguify_using_subcommand completions" -s h -l help -d 'Print help'
-complete -c aguify -n "__fish_aguify_using_subcommand help; and not __fish_seen_subcommand_from convert check serve timeline explain completions help" -f -a "convert" -d 'Convert LangGraph logs to AG-UI events (SSE or NDJSON)'
-complete -c aguify -n "__fish_aguify_using_subcommand help; and not __fish_seen_subcommand_from convert check serve timeline explain completions help" -f -a "check" -d 'Check AG-UI streams and LangGraph logs (official client rules, schema, interrupts, …)'
-complete -c aguify -n "__fish_aguify_using_subcommand help; and not __fish_seen_subcommand_from convert check serve timeline explain completions help" -f -a "serve" -d 'Serve recorded runs as a live AG-UI endpoint (POST a RunAgentInput, get SSE)'
-complete -c aguify -n "__fish_aguify_using_subcommand help; and not __fish_seen_subcommand_from convert check serve timeline explain completions help" -f -a "timeline" -d 'Show runs at a glance: one line per message, reasoning block, tool call, step'
-complete -c aguify -n "__fish_aguify_using_subcommand help; and not __fish_seen_subcommand_from convert check serve timeline explain completions help" -f -a "explain" -d 'Explain runs that ended in RUN_ERROR or stopped without a terminal event'
-complete -c aguify -n "__fish_aguify_using_subcommand help; and not __fish_seen_subcommand_from convert check serve timeline explain completions help" -f -a "completions" -d 'Generate shell completions'
-complete -c aguify -n "__fish_aguify_using_subcommand help; and not __fish_seen_subcommand_from convert check serve timeline explain completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c aguify -n "__fish_aguify_using_subcommand help; and not __fish_seen_subcommand_from convert check serve timeline explain report completions help" -f -a "convert" -d 'Convert LangGraph logs to AG-UI events (SSE or NDJSON)'
+complete -c aguify -n "__fish_aguify_using_subcommand help; and not __fish_seen_subcommand_from convert check serve timeline explain report completions help" -f -a "check" -d 'Check AG-UI streams and LangGraph logs (official client rules, schema, interrupts, …)'
+complete -c aguify -n "__fish_aguify_using_subcommand help; and not __fish_seen_subcommand_from convert check serve timeline explain report completions help" -f -a "serve" -d 'Serve recorded runs as a live AG-UI endpoint (POST a RunAgentInput, get SSE)'
+complete -c aguify -n "__fish_aguify_using_subcommand help; and not __fish_seen_subcommand_from convert check serve timeline explain report completions help" -f -a "timeline" -d 'Show runs at a glance: one line per message, reasoning block, tool call, step'
+complete -c aguify -n "__fish_aguify_using_subcommand help; and not __fish_seen_subcommand_from convert check serve timeline explain report completions help" -f -a "explain" -d 'Explain runs that ended in RUN_ERROR or stopped without a terminal event'
+complete -c aguify -n "__fish_aguify_using_subcommand help; and not __fish_seen_subcommand_from convert check serve timeline explain report completions help" -f -a "report" -d 'Write a self-contained HTML report of runs: lanes, transcript, findings, states'
+complete -c aguify -n "__fish_aguify_using_subcommand help; and not __fish_seen_subcommand_from convert check serve timeline explain report completions help" -f -a "completions" -d 'Generate shell completions'
+complete -c aguify -n "__fish_aguify_using_subcommand help; and not __fish_seen_subcommand_from convert check serve timeline explain report completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'

@@ -22,6 +22,7 @@ pub mod model;
 pub mod pipeline;
 pub mod recent;
 pub mod replay;
+pub mod report;
 pub mod serve;
 pub mod sink;
 pub mod timeline;

@@ -81,3 +81,26 @@ fn text_colour_only_when_asked() {
     assert!(!r.render(Format::Text, false).contains('\u{1b}'));
     assert!(r.render(Format::Text, true).contains('\u{1b}'));
 }
+
+#[test]
+fn markdown() {
+    snapshot(Format::Markdown, "md");
+}
+
+/// In a GitHub Actions job the links point at the commit's files (`aguify check` passes the
+/// base it reads from the job's environment).
+#[test]
+fn markdown_links_with_a_base() {
+    let base = "https://github.com/o/r/blob/0123abc/";
+    let md = aguify::check::report::markdown::render(&report(), base);
+    assert!(
+        md.contains("](https://github.com/o/r/blob/0123abc/testdata/check/35-rule09-text-start-already-open.ndjson#L3)"),
+        "{md}"
+    );
+    assert_eq!(
+        md,
+        report()
+            .render(Format::Markdown, false)
+            .replace("](testdata/", &format!("]({base}testdata/"))
+    );
+}

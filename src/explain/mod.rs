@@ -241,7 +241,12 @@ impl Explainer {
     }
 
     /// All input read: the report.
-    pub fn finish(mut self) -> Report {
+    pub fn finish(self) -> Report {
+        self.finish_with_timeline().0
+    }
+
+    /// [`Explainer::finish`], also handing back the finished timeline it was built on.
+    pub fn finish_with_timeline(mut self) -> (Report, TimelineBuilder) {
         self.timeline.finish();
         self.snapshot_ended_runs();
         let runs = self.timeline.runs();
@@ -275,12 +280,13 @@ impl Explainer {
                 &self.states,
             ));
         }
-        Report {
+        let report = Report {
             version: SCHEMA_VERSION,
             runs: runs.len(),
             bad_lines: self.timeline.bad_lines(),
             explained,
-        }
+        };
+        (report, self.timeline)
     }
 }
 

@@ -71,6 +71,18 @@ fn check_files(
     results.into_iter().flatten().collect()
 }
 
+/// In a GitHub Actions job, links of the markdown summary point at the checked-out commit:
+/// `$GITHUB_SERVER_URL/$GITHUB_REPOSITORY/blob/$GITHUB_SHA/`.
+fn github_blob_base() -> Option<String> {
+    let var = |k: &str| std::env::var(k).ok().filter(|v| !v.is_empty());
+    Some(format!(
+        "{}/{}/blob/{}/",
+        var("GITHUB_SERVER_URL")?.trim_end_matches('/'),
+        var("GITHUB_REPOSITORY")?,
+        var("GITHUB_SHA")?
+    ))
+}
+
 pub fn run(args: CheckArgs) -> anyhow::Result<i32> {
     if let Some(id) = &args.explain {
         let mut out = io::stdout().lock();
@@ -117,10 +129,17 @@ pub fn run(args: CheckArgs) -> anyhow::Result<i32> {
         ReportFormat::Github => Format::Github,
         ReportFormat::Junit => Format::Junit,
         ReportFormat::Sarif => Format::Sarif,
+        ReportFormat::Markdown => Format::Markdown,
     };
     let color = use_color(args.color, io::stdout().is_terminal());
     let mut out = io::BufWriter::with_capacity(64 * 1024, io::stdout().lock());
-    report.write_to(format, color, &mut out)?;
+    match format {
+        Format::Markdown => {
+            let base = github_blob_base().unwrap_or_default();
+            out.write_all(check::report::markdown::render(&report, &base).as_bytes())?;
+        }
+        _ => report.write_to(format, color, &mut out)?,
+    }
     out.flush()?;
     let _ = Severity::Error;
     Ok(if fails(report.counts(), args.fail_on, args.max_warnings) {

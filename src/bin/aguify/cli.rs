@@ -34,6 +34,16 @@ pub enum Command {
         Exit codes: 0 something was explained, 1 nothing to explain (all runs clean), 2 unreadable input."
     )]
     Explain(ExplainArgs),
+    /// Write a self-contained HTML report of runs: lanes, transcript, findings, states
+    #[command(
+        long_about = "Write a self-contained HTML report of the runs in FILEs: per run a header \
+        (outcome, counts, tokens, duration, and for a failed run `explain`'s diagnosis), a lane \
+        view of where the time went, the conversation as a transcript with the checker's findings \
+        at their events, and the state snapshots with what changed. One file with inline style and \
+        script that makes no network request; at most 10 MiB whatever the input's size.\n\n\
+        Exit codes: 0 written, 2 unreadable input or bad usage."
+    )]
+    Report(ReportArgs),
     /// Generate shell completions
     Completions {
         #[arg(value_enum)]
@@ -257,6 +267,8 @@ pub enum ReportFormat {
     Github,
     Junit,
     Sarif,
+    /// A summary for a CI job page (`$GITHUB_STEP_SUMMARY`); see docs/check.md
+    Markdown,
 }
 
 #[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
@@ -328,6 +340,18 @@ pub struct TimelineArgs {
     /// Cut lines to this many columns (default: the terminal width, COLUMNS, or 120 in a pipe)
     #[arg(long, value_name = "N")]
     pub width: Option<usize>,
+}
+
+#[derive(Args, Debug)]
+pub struct ReportArgs {
+    #[command(flatten)]
+    pub input: InputArgs,
+    /// Where to write the HTML (`-`: stdout)
+    #[arg(short = 'o', long, value_name = "PATH", default_value = "-")]
+    pub output: String,
+    /// Do not run the checker (its findings are shown at their events by default)
+    #[arg(long)]
+    pub no_check: bool,
 }
 
 #[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]

@@ -5,6 +5,7 @@ mod cli;
 mod convert;
 mod explain;
 mod options;
+mod report;
 mod serve;
 mod terminal;
 mod timeline;
@@ -31,6 +32,7 @@ fn main() -> ExitCode {
         cli::Command::Serve(args) => serve::run(args),
         cli::Command::Timeline(args) => timeline::run(args),
         cli::Command::Explain(args) => explain::run(args),
+        cli::Command::Report(args) => report::run(args),
         cli::Command::Completions { shell } => completions(shell),
     };
     match result {

@@ -4,6 +4,7 @@
 mod github;
 mod json;
 mod junit;
+pub mod markdown;
 mod sarif;
 pub mod text;
 
@@ -23,6 +24,8 @@ pub enum Format {
     Github,
     Junit,
     Sarif,
+    /// A CI job summary ([`markdown`]); links relative to the repository root.
+    Markdown,
 }
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -69,6 +72,7 @@ impl Report {
             Format::Github => github::render(self),
             Format::Junit => junit::render(self),
             Format::Sarif => sarif::render(self),
+            Format::Markdown => markdown::render(self, ""),
         }
     }
 }

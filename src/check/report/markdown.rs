@@ -1,0 +1,233 @@
+//! `--format markdown`: a compact summary for a CI job page (GitHub's `$GITHUB_STEP_SUMMARY`):
+//! a verdict per file, the findings counted per rule, and the first findings with links to
+//! their input lines. Links are relative to the repository's root unless a base is given
+//! (`aguify check` takes it from GitHub Actions' environment; docs/check.md).
+
+use std::collections::BTreeMap;
+use std::fmt::Write;
+
+use super::Report;
+use crate::check::{rules, FileReport, Finding, Severity};
+
+/// Findings listed one by one (the rest are counted).
+pub const FIRST_FINDINGS: usize = 20;
+/// Files listed in the verdict table (the rest are counted).
+pub const MAX_FILES: usize = 200;
+
+/// Text safe in a Markdown table cell or list item: the characters Markdown gives a meaning
+/// to are escaped, newlines become spaces.
+fn esc(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '\\' | '`' | '*' | '_' | '[' | ']' | '<' | '>' | '|' | '#' | '~' | '!' => {
+                out.push('\\');
+                out.push(c);
+            }
+            '\n' | '\r' | '\t' => out.push(' '),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// A path in a code span (a backtick in it gets a longer fence).
+fn code(s: &str) -> String {
+    if s.contains('`') {
+        format!("`` {s} ``")
+    } else {
+        format!("`{s}`")
+    }
+}
+
+/// A link target: the path with `%`, spaces and parentheses encoded.
+fn target(base: &str, file: &str, line: u64) -> String {
+    let mut t = String::from(base);
+    for c in file.trim_start_matches("./").chars() {
+        match c {
+            ' ' => t.push_str("%20"),
+            '(' => t.push_str("%28"),
+            ')' => t.push_str("%29"),
+            '%' => t.push_str("%25"),
+            c => t.push(c),
+        }
+    }
+    if line > 0 {
+        let _ = write!(t, "#L{line}");
+    }
+    t
+}
+
+fn counts(f: &FileReport) -> (u64, u64) {
+    f.findings
+        .iter()
+        .fold((0, 0), |(e, w), x| match x.severity {
+            Severity::Error => (e + 1, w),
+            Severity::Warning => (e, w + 1),
+        })
+}
+
+fn verdict(f: &FileReport) -> String {
+    let (errors, warnings) = counts(f);
+    let mut v = match (errors, warnings) {
+        (0, 0) => "✅ pass".to_string(),
+        (0, _) => "⚠️ warnings".to_string(),
+        _ => "❌ fail".to_string(),
+    };
+    if !f.official_valid {
+        v.push_str(" · the official client rejects it");
+    }
+    v
+}
+
+fn plural(n: u64, w: &str) -> String {
+    format!("{n} {w}{}", if n == 1 { "" } else { "s" })
+}
+
+fn finding_line(f: &Finding, base: &str) -> String {
+    let icon = match f.severity {
+        Severity::Error => "❌",
+        Severity::Warning => "⚠️",
+    };
+    let place = format!("{}:{}", f.file, f.line);
+    let at = if f.line > 0 && !f.file.is_empty() && &*f.file != "-" {
+        format!("[{}]({})", code(&place), target(base, &f.file, f.line))
+    } else {
+        code(&place)
+    };
+    let mut event = String::new();
+    if let Some(i) = f.event_index {
+        let _ = write!(event, " event #{i}");
+        if let Some(t) = &f.event_type {
+            let _ = write!(event, " {}", code(t));
+        }
+    }
+    let ids = if f.ids.is_empty() {
+        String::new()
+    } else {
+        format!(" (ids: {})", esc(&f.ids.join(", ")))
+    };
+    format!(
+        "- {icon} **{}** {at}{event}: {}{ids}",
+        f.rule,
+        esc(&f.message)
+    )
+}
+
+/// The summary; `base` is put before each file path in links (`""`: relative links).
+pub fn render(report: &Report, base: &str) -> String {
+    let c = report.counts();
+    let failing = report.files.iter().filter(|f| counts(f).0 > 0).count();
+    let mut out = String::new();
+    let head = if failing > 0 {
+        format!(
+            "❌ {failing} of {} failing",
+            plural(report.files.len() as u64, "file")
+        )
+    } else {
+        format!("✅ {} passing", plural(report.files.len() as u64, "file"))
+    };
+    let _ = writeln!(
+        out,
+        "### aguify check: {head} · {}, {}\n",
+        plural(c.errors, "error"),
+        plural(c.warnings, "warning")
+    );
+    let _ = writeln!(out, "| file | verdict | events | errors | warnings |");
+    let _ = writeln!(out, "|---|---|--:|--:|--:|");
+    for f in report.files.iter().take(MAX_FILES) {
+        let (e, w) = counts(f);
+        let _ = writeln!(
+            out,
+            "| {} | {} | {} | {e} | {w} |",
+            code(&f.file),
+            verdict(f),
+            f.events
+        );
+    }
+    if report.files.len() > MAX_FILES {
+        let _ = writeln!(
+            out,
+            "\n… and {} (`aguify check --format text` lists them all)",
+            plural((report.files.len() - MAX_FILES) as u64, "more file")
+        );
+    }
+    let mut by_rule: BTreeMap<&str, (Severity, u64)> = BTreeMap::new();
+    for f in report.files.iter().flat_map(|f| &f.findings) {
+        let e = by_rule.entry(f.rule).or_insert((f.severity, 0));
+        e.0 = e.0.max(f.severity);
+        e.1 += 1;
+    }
+    if !by_rule.is_empty() {
+        let mut rows: Vec<(&str, (Severity, u64))> = by_rule.into_iter().collect();
+        rows.sort_by_key(|(id, (_, n))| (std::cmp::Reverse(*n), *id));
+        let _ = writeln!(out, "\n#### Findings per rule\n");
+        let _ = writeln!(out, "| rule | severity | findings | title |");
+        let _ = writeln!(out, "|---|---|--:|---|");
+        for (id, (sev, n)) in rows {
+            let title = rules::find(id).map_or("", |r| r.title);
+            let _ = writeln!(out, "| {id} | {} | {n} | {} |", sev.as_str(), esc(title));
+        }
+        let all: Vec<&Finding> = report.files.iter().flat_map(|f| &f.findings).collect();
+        let _ = writeln!(out, "\n#### First findings\n");
+        for f in all.iter().take(FIRST_FINDINGS) {
+            let _ = writeln!(out, "{}", finding_line(f, base));
+        }
+        if all.len() > FIRST_FINDINGS {
+            let _ = writeln!(
+                out,
+                "\n… and {} (`aguify check --format text` lists them all; \
+                 `aguify check --explain RULE` explains a rule)",
+                plural((all.len() - FIRST_FINDINGS) as u64, "more finding")
+            );
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn markdown_characters_are_escaped_and_paths_linked() {
+        assert_eq!(esc("a|b *c* <d>\nx"), r"a\|b \*c\* \<d\> x");
+        assert_eq!(target("", "./a b(1).ndjson", 3), "a%20b%281%29.ndjson#L3");
+        assert_eq!(
+            target("https://github.com/o/r/blob/abc/", "t.ndjson", 0),
+            "https://github.com/o/r/blob/abc/t.ndjson"
+        );
+        assert_eq!(code("a`b"), "`` a`b ``");
+    }
+
+    #[test]
+    fn only_the_first_findings_are_listed() {
+        let f = |line| Finding {
+            rule: "AGX301",
+            severity: Severity::Warning,
+            file: "t.ndjson".into(),
+            line,
+            event_index: None,
+            event_type: None,
+            ids: vec![],
+            message: "m".into(),
+        };
+        let report = Report {
+            files: vec![FileReport {
+                file: "t.ndjson".into(),
+                family: None,
+                events: 3,
+                findings: (1..=25).map(f).collect(),
+                official_valid: true,
+            }],
+        };
+        let md = render(&report, "");
+        assert_eq!(md.matches("- ⚠️ **AGX301**").count(), FIRST_FINDINGS);
+        assert!(md.contains("… and 5 more findings"), "{md}");
+        assert!(
+            md.contains("| `t.ndjson` | ⚠️ warnings | 3 | 0 | 25 |"),
+            "{md}"
+        );
+        assert!(md.contains("| AGX301 | warning | 25 |"), "{md}");
+    }
+}

@@ -1,0 +1,817 @@
+//! The report's data built from what the other parts already worked out: the timeline's runs
+//! and entries, `explain`'s diagnoses, the checker's findings, plus what
+//! [`super::collect`] kept (states, user messages, resumes, model calls).
+
+use std::collections::{BTreeMap, HashMap};
+
+use super::collect::{Collected, ModelCall, RunStates};
+use super::lanes;
+use super::model::{
+    Axis, Bar, Detail, FindingView, Item, Limits, Outcome, Report, RuleCount, RuleText, Run,
+};
+use super::text::{clipped, payload, Clipped};
+use crate::check::{rules, Finding, Severity};
+use crate::explain::{self, Loc};
+use crate::timeline::{self, Entry, Line, RunSummary, TimelineBuilder};
+
+/// Bytes of run detail (lanes, transcript, states) in a report: runs past it get a header
+/// only; failed runs may use [`FAILED_BUDGET`] more.
+pub const DETAIL_BUDGET: usize = 5 << 20;
+pub const FAILED_BUDGET: usize = 2 << 20;
+/// Bytes of message, reasoning and tool payload text per run; past it each is cut to
+/// [`FLOOR`] bytes.
+const RUN_TEXT_BYTES: usize = 768 << 10;
+const FLOOR: usize = 200;
+/// Per item: an answer's text, reasoning, tool arguments and results.
+const TEXT_BYTES: usize = 16 << 10;
+const REASONING_BYTES: usize = 8 << 10;
+const TOOL_BYTES: usize = 6 << 10;
+/// Findings shown per item (the rest counted in the run's header).
+const ITEM_FINDINGS: usize = 20;
+
+/// What the report is built from.
+pub struct Sources<'a> {
+    pub timeline: &'a TimelineBuilder,
+    pub explained: &'a explain::Report,
+    pub findings: &'a [Finding],
+    pub collected: &'a Collected,
+    pub inputs: Vec<String>,
+    pub limits: Limits,
+}
+
+fn at(o: &crate::input::Origin) -> String {
+    o.to_string()
+}
+
+fn view(f: &Finding) -> FindingView {
+    FindingView {
+        rule: f.rule,
+        severity: f.severity.as_str(),
+        message: f.message.clone(),
+        at: format!("{}:{}", f.file, f.line),
+        event: f.event_index,
+        ids: f.ids.clone(),
+    }
+}
+
+/// Entries by input file, each file's as `(line, entry index)` sorted by line: where a
+/// finding about a line (and no event) is shown.
+struct ByLine<'a>(HashMap<&'a str, Vec<(u64, usize)>>);
+
+impl<'a> ByLine<'a> {
+    fn new(entries: &'a [Entry]) -> Self {
+        let mut m: HashMap<&str, Vec<(u64, usize)>> = HashMap::new();
+        for (i, e) in entries.iter().enumerate() {
+            m.entry(&e.origin.file)
+                .or_default()
+                .push((e.origin.line, i));
+        }
+        for v in m.values_mut() {
+            v.sort_unstable();
+        }
+        ByLine(m)
+    }
+
+    /// The first entry of the line, else the last one before it.
+    fn find(&self, file: &str, line: u64) -> Option<usize> {
+        let v = self.0.get(file)?;
+        let at = v.partition_point(|(l, _)| *l < line);
+        match v.get(at) {
+            Some((l, i)) if *l == line => Some(*i),
+            _ => at.checked_sub(1).map(|k| v[k].1),
+        }
+    }
+}
+
+/// Where a finding is shown: `(run, entry)` indices, or nowhere in a run.
+fn place(
+    f: &Finding,
+    entries: &[Entry],
+    by_line: &ByLine<'_>,
+    runs: &[RunSummary],
+) -> Option<(usize, usize)> {
+    let entry = match f.event_index {
+        Some(idx) => {
+            let last = entries.partition_point(|e| e.index <= idx).checked_sub(1)?;
+            // The newest entry whose events reach it (a message still streaming), else the
+            // newest before it.
+            (last.saturating_sub(64)..=last)
+                .rev()
+                .find(|&i| {
+                    let e = &entries[i];
+                    e.index <= idx && idx <= e.end_index.unwrap_or(e.index)
+                })
+                .unwrap_or(last)
+        }
+        None => by_line.find(&f.file, f.line)?,
+    };
+    let run = runs
+        .partition_point(|r| r.first_entry <= entry)
+        .checked_sub(1)?;
+    Some((run, entry))
+}
+
+fn outcome(run: &RunSummary) -> Outcome {
+    let mut o = Outcome {
+        kind: "success",
+        code: None,
+        message: None,
+        interrupts: Vec::new(),
+        pending_tool_calls: Vec::new(),
+        at: run.end_origin.as_ref().map(at),
+    };
+    match &run.outcome {
+        timeline::Outcome::Open => o.kind = "open",
+        timeline::Outcome::Success { pending_tool_calls } => {
+            o.pending_tool_calls = pending_tool_calls.clone();
+        }
+        timeline::Outcome::Interrupt(list) => {
+            o.kind = "interrupt";
+            o.interrupts = list.clone();
+        }
+        timeline::Outcome::Error { code, message } => {
+            o.kind = "error";
+            o.code = code.clone();
+            o.message = Some(message.clone());
+        }
+        timeline::Outcome::NoTerminal => o.kind = "no_terminal",
+    }
+    o
+}
+
+fn failed(run: &RunSummary) -> bool {
+    matches!(
+        run.outcome,
+        timeline::Outcome::Error { .. } | timeline::Outcome::NoTerminal
+    )
+}
+
+/// Text left to a run's payloads.
+struct Budget(usize);
+
+impl Budget {
+    fn clip(&mut self, s: &str, cap: usize) -> Clipped {
+        let c = clipped(s, cap.min(self.0).max(FLOOR));
+        self.0 = self.0.saturating_sub(c.text.len());
+        c
+    }
+    fn payload(&mut self, s: &str, cap: usize) -> Clipped {
+        let c = payload(s, cap.min(self.0).max(FLOOR));
+        self.0 = self.0.saturating_sub(c.text.len());
+        c
+    }
+}
+
+/// Builds the report.
+pub fn build(src: &Sources<'_>) -> Report {
+    let entries = src.timeline.entries();
+    let runs = src.timeline.runs();
+    let mut limits = src.limits;
+
+    // Findings by place.
+    let mut at_entry: HashMap<usize, Vec<&Finding>> = HashMap::new();
+    let mut loose = Vec::new();
+    let mut per_run: HashMap<usize, (u64, u64)> = HashMap::new();
+    let mut by_rule: BTreeMap<&'static str, (Severity, u64)> = BTreeMap::new();
+    let by_line = ByLine::new(entries);
+    for f in src.findings {
+        let c = by_rule.entry(f.rule).or_insert((f.severity, 0));
+        c.1 += 1;
+        c.0 = c.0.max(f.severity);
+        match place(f, entries, &by_line, runs) {
+            Some((r, e)) => {
+                at_entry.entry(e).or_default().push(f);
+                let c = per_run.entry(r).or_default();
+                match f.severity {
+                    Severity::Error => c.0 += 1,
+                    Severity::Warning => c.1 += 1,
+                }
+            }
+            None => loose.push(view(f)),
+        }
+    }
+    let mut rule_counts: Vec<RuleCount> = by_rule
+        .iter()
+        .map(|(id, (sev, n))| RuleCount {
+            rule: id,
+            severity: sev.as_str(),
+            title: rules::find(id).map_or("", |r| r.title),
+            count: *n,
+        })
+        .collect();
+    rule_counts.sort_by_key(|c| std::cmp::Reverse(c.count));
+    let rule_texts = by_rule
+        .keys()
+        .filter_map(|id| rules::find(id))
+        .map(|r| {
+            (
+                r.id,
+                RuleText {
+                    title: r.title,
+                    explanation: r.explanation,
+                    fix: r.fix,
+                    spec: r.spec,
+                },
+            )
+        })
+        .collect();
+
+    // Which run resumed which interrupt, and which run raised it.
+    let run_of_event = |idx: u64| {
+        runs.partition_point(|r| r.first_event <= idx)
+            .checked_sub(1)
+    };
+    let mut resumed_by: HashMap<&str, usize> = HashMap::new();
+    for (idx, r) in &src.collected.resumes {
+        if let Some(run) = run_of_event(*idx) {
+            resumed_by.entry(r.interrupt_id.as_str()).or_insert(run);
+        }
+    }
+    let mut raised_in: HashMap<&str, usize> = HashMap::new();
+    for (i, run) in runs.iter().enumerate() {
+        if let timeline::Outcome::Interrupt(list) = &run.outcome {
+            for (id, _) in list {
+                raised_in.entry(id.as_str()).or_insert(i);
+            }
+        }
+    }
+    let links = Links {
+        resumed_by,
+        raised_in,
+    };
+
+    let mut out_runs = Vec::new();
+    let mut detail_bytes = 0usize;
+    for (i, run) in runs.iter().enumerate().take(limits.max_runs) {
+        let diagnosis = src
+            .explained
+            .explained
+            .iter()
+            .find(|x| x.file == *run.file && x.started_at == Loc::from(&run.origin))
+            .cloned();
+        let (errors, warnings) = per_run.get(&i).copied().unwrap_or_default();
+        let budget = DETAIL_BUDGET + if failed(run) { FAILED_BUDGET } else { 0 };
+        let detail = if detail_bytes < budget {
+            let d = detail(src, i, &at_entry, &links, limits.max_items);
+            let size = serde_json::to_vec(&d).map_or(0, |v| v.len());
+            if detail_bytes + size <= budget {
+                detail_bytes += size;
+                Some(d)
+            } else {
+                None
+            }
+        } else {
+            None
+        };
+        if detail.is_none() {
+            limits.runs_without_detail += 1;
+        }
+        out_runs.push(Run {
+            n: i + 1,
+            file: run.file.to_string(),
+            thread: run.thread_id.clone(),
+            run: run.run_id.clone(),
+            at: at(&run.origin),
+            outcome: outcome(run),
+            events: run.events,
+            messages: run.messages,
+            tool_calls: run.tool_calls,
+            reasoning: run.reasoning,
+            tokens: run.tokens,
+            duration_ms: run.duration_ms(),
+            resumes: {
+                let r = &src.collected.resumes;
+                let next = runs.get(i + 1).map_or(u64::MAX, |n| n.first_event);
+                r.partition_point(|x| x.0 < next)
+                    .saturating_sub(r.partition_point(|x| x.0 < run.first_event))
+            },
+            errors,
+            warnings,
+            diagnosis,
+            detail,
+        });
+    }
+    let counts = src.findings.iter().fold((0, 0), |c, f| match f.severity {
+        Severity::Error => (c.0 + 1, c.1),
+        Severity::Warning => (c.0, c.1 + 1),
+    });
+    Report {
+        generator: format!("aguify {}", env!("CARGO_PKG_VERSION")),
+        inputs: src.inputs.clone(),
+        runs_total: runs.len(),
+        runs_omitted: runs.len().saturating_sub(limits.max_runs),
+        bad_lines: src.timeline.bad_lines(),
+        errors: counts.0,
+        warnings: counts.1,
+        rule_counts,
+        rules: rule_texts,
+        runs: out_runs,
+        loose_findings: loose,
+        limits,
+    }
+}
+
+struct Links<'a> {
+    /// Interrupt id → the run (index) whose input resumed it.
+    resumed_by: HashMap<&'a str, usize>,
+    /// Interrupt id → the run that stopped at it.
+    raised_in: HashMap<&'a str, usize>,
+}
+
+/// Where on the run's axis an event is.
+struct Clock {
+    ms: bool,
+    base: i64,
+    first_event: u64,
+    /// `(event index, timestamp)`, by index: for events without a timestamp in a timed run.
+    known: Vec<(u64, i64)>,
+}
+
+impl Clock {
+    fn new(run: &RunSummary, entries: &[Entry]) -> Clock {
+        let mut known: Vec<(u64, i64)> = entries
+            .iter()
+            .flat_map(|e| {
+                [
+                    e.ts.map(|t| (e.index, t)),
+                    e.end_ts.zip(e.end_index).map(|(t, i)| (i, t)),
+                ]
+            })
+            .flatten()
+            .collect();
+        known.sort_unstable();
+        let base = run.first_ts.unwrap_or(0);
+        let ms = run.first_ts.is_some() && run.last_ts.is_some_and(|l| l > base);
+        Clock {
+            ms,
+            base,
+            first_event: run.first_event,
+            known,
+        }
+    }
+
+    fn pos(&self, index: u64, ts: Option<i64>) -> i64 {
+        if !self.ms {
+            return index.saturating_sub(self.first_event) as i64;
+        }
+        let t = ts.or_else(|| {
+            let i = self.known.partition_point(|(k, _)| *k <= index);
+            i.checked_sub(1)
+                .and_then(|i| self.known.get(i))
+                .or(self.known.first())
+                .map(|(_, t)| *t)
+        });
+        t.map_or(0, |t| (t - self.base).max(0))
+    }
+}
+
+fn one_line_cut(s: &str, n: usize) -> String {
+    timeline::render::cut(&timeline::render::one_line(s), n)
+}
+
+/// A run's lanes and transcript.
+fn detail(
+    src: &Sources<'_>,
+    r: usize,
+    at_entry: &HashMap<usize, Vec<&Finding>>,
+    links: &Links<'_>,
+    max_items: usize,
+) -> Detail {
+    let all = src.timeline.entries();
+    let runs = src.timeline.runs();
+    let run = &runs[r];
+    let start = run.first_entry.min(all.len());
+    let end = runs
+        .get(r + 1)
+        .map_or(all.len(), |n| n.first_entry)
+        .clamp(start, all.len());
+    let entries = &all[start..end];
+    let first_event = run.first_event;
+    let next_event = runs.get(r + 1).map_or(u64::MAX, |n| n.first_event);
+    // The run's part of a list in event order.
+    fn part<T>(list: &[T], key: impl Fn(&T) -> u64, from: u64, to: u64) -> &[T] {
+        let a = list.partition_point(|x| key(x) < from);
+        let b = list.partition_point(|x| key(x) < to).max(a);
+        &list[a..b]
+    }
+    // The input line of the run's first entry at or after an event.
+    let origin_at = |idx: u64| {
+        let k = entries.partition_point(|e| e.index < idx);
+        entries
+            .get(k)
+            .map_or_else(|| at(&run.origin), |e| at(&e.origin))
+    };
+    let clock = Clock::new(run, entries);
+    let mut budget = Budget(RUN_TEXT_BYTES);
+    let states = src.collected.states.get(&r);
+    let run_n = |i: usize| i + 1;
+
+    let mut items: Vec<Item> = Vec::new();
+    // What started the run: the resumes, then the user's new messages.
+    for (_, rv) in part(&src.collected.resumes, |r| r.0, first_event, next_event) {
+        items.push(Item {
+            kind: "resume",
+            at: at(&run.origin),
+            ms: clock.ms.then_some(0),
+            id: Some(rv.interrupt_id.clone()),
+            status: Some(rv.status.clone()),
+            text: rv.payload.as_ref().map(|p| Clipped {
+                text: p.clone(),
+                more: 0,
+                json: true,
+            }),
+            link: links
+                .raised_in
+                .get(rv.interrupt_id.as_str())
+                .map(|&i| run_n(i)),
+            ..Item::default()
+        });
+    }
+    for (idx, text) in part(&src.collected.users, |u| u.0, first_event, next_event) {
+        items.push(Item {
+            kind: "user",
+            at: origin_at(*idx),
+            text: Some(budget.clip(text, TEXT_BYTES)),
+            ..Item::default()
+        });
+    }
+
+    let mut bars: Vec<(usize, Bar)> = Vec::new();
+    let mut item_of_message: HashMap<&str, usize> = HashMap::new();
+    let mut cx = ItemCx {
+        budget,
+        states,
+        payloads: &src.collected.interrupt_payloads,
+        links,
+        has_error: entries.iter().any(|x| matches!(x.line, Line::Error { .. })),
+    };
+    for (k, e) in entries.iter().enumerate() {
+        let findings = at_entry.get(&(start + k));
+        let Some((mut item, bar)) = entry_item(e, &mut cx) else {
+            // Findings at the run's start go to what started it (a resume, the user's
+            // message); at a node's end, to the item before.
+            match (findings, items.last_mut()) {
+                (Some(fs), Some(prev)) => prev
+                    .findings
+                    .extend(fs.iter().take(ITEM_FINDINGS).map(|f| view(f))),
+                (Some(fs), None) => items.push(Item {
+                    kind: "other",
+                    name: Some("run started".into()),
+                    at: at(&e.origin),
+                    findings: fs.iter().take(ITEM_FINDINGS).map(|f| view(f)).collect(),
+                    ..Item::default()
+                }),
+                (None, _) => {}
+            }
+            continue;
+        };
+        item.ms = clock.ms.then(|| clock.pos(e.index, e.ts));
+        if let Some(fs) = findings {
+            item.findings = fs.iter().take(ITEM_FINDINGS).map(|f| view(f)).collect();
+        }
+        // A model call links to the answer it streamed, else to its reasoning.
+        match &e.line {
+            Line::Text { id, .. } => {
+                item_of_message.insert(id.as_str(), items.len());
+            }
+            Line::Reasoning { id, .. } => {
+                item_of_message.entry(id.as_str()).or_insert(items.len());
+            }
+            _ => {}
+        }
+        if let Some((depth, kind, label)) = bar {
+            let b = entry_bar(e, run, &clock, kind, label, &item, items.len());
+            bars.push((depth, b));
+        }
+        items.push(item);
+    }
+    let calls = part(
+        &src.collected.model_calls,
+        |c| c.start,
+        first_event,
+        next_event,
+    );
+    for c in calls {
+        let b = model_bar(c, &clock, origin_at(c.start), &item_of_message);
+        bars.push((0, b));
+    }
+
+    let (items, renumber) = fold(items, max_items);
+    for (_, b) in &mut bars {
+        b.item = b.item.and_then(|i| renumber.get(i).copied().flatten());
+    }
+    let axis_end = bars.iter().map(|(_, b)| b.e).max().unwrap_or(0).max(1);
+    let limits_row = src.limits.max_row_bars;
+    Detail {
+        axis: Axis {
+            unit: if clock.ms { "ms" } else { "event" },
+            end: axis_end,
+        },
+        lanes: lanes::layout(bars, axis_end, limits_row),
+        items,
+        snapshots_dropped: states.map_or(0, |s| s.dropped),
+    }
+}
+
+/// What a transcript item needs besides its entry.
+struct ItemCx<'a> {
+    budget: Budget,
+    states: Option<&'a RunStates>,
+    payloads: &'a HashMap<String, String>,
+    links: &'a Links<'a>,
+    /// The run has a run error item (its end item does not repeat the message).
+    has_error: bool,
+}
+
+/// A bar's nesting depth, kind and label.
+type BarSpec = (usize, &'static str, String);
+
+/// An entry's transcript item and, for what the lanes draw, its bar; `None` for entries shown
+/// through others (a run's start, a node's end).
+fn entry_item(e: &Entry, cx: &mut ItemCx<'_>) -> Option<(Item, Option<BarSpec>)> {
+    let mut item = Item {
+        at: at(&e.origin),
+        ..Item::default()
+    };
+    let span = |e: &Entry| e.duration_ms();
+    let mut bar: Option<BarSpec> = None;
+    match &e.line {
+        Line::RunStart { .. } | Line::StepEnd { .. } | Line::Notes => return None,
+        Line::RunEnd(summary) => {
+            let o = outcome(summary);
+            item.kind = "end";
+            item.name = Some(o.kind.to_string());
+            // An error's message is the run error item's already.
+            item.text = o
+                .message
+                .as_ref()
+                .filter(|_| !cx.has_error)
+                .map(|m| cx.budget.clip(m, TEXT_BYTES))
+                .or_else(|| {
+                    (!o.interrupts.is_empty()).then(|| {
+                        let ids: Vec<&str> = o.interrupts.iter().map(|(i, _)| i.as_str()).collect();
+                        clipped(&format!("interrupts: {}", ids.join(", ")), 1000)
+                    })
+                });
+            item.status = o.code;
+        }
+        Line::StepStart { name, finished } => {
+            item.kind = "step";
+            item.name = Some(name.clone());
+            item.dur_ms = span(e);
+            if !finished {
+                item.status = Some("not finished".into());
+            }
+            bar = Some((e.depth, "step", name.clone()));
+        }
+        Line::Text {
+            id,
+            role,
+            text,
+            cut,
+        } => {
+            item.kind = if role == "user" { "user" } else { "assistant" };
+            item.name = Some(role.clone());
+            item.id = Some(id.clone());
+            item.text = Some(cx.budget.clip(text, TEXT_BYTES));
+            item.dur_ms = span(e);
+            if *cut {
+                item.status = Some("cut off".into());
+            }
+            bar = Some((0, "text", one_line_cut(text, 60)));
+        }
+        Line::Reasoning {
+            id,
+            text,
+            encrypted,
+            cut,
+        } => {
+            item.kind = "reasoning";
+            item.id = Some(id.clone());
+            item.text = Some(cx.budget.clip(text, REASONING_BYTES));
+            item.dur_ms = span(e);
+            if *encrypted > 0 {
+                item.name = Some(format!("{encrypted} encrypted"));
+            }
+            if *cut {
+                item.status = Some("cut off".into());
+            }
+            bar = Some((0, "reasoning", one_line_cut(text, 60)));
+        }
+        Line::Tool {
+            id,
+            name,
+            args,
+            args_done,
+            streamed_output,
+            result,
+            error,
+        } => {
+            item.kind = "tool";
+            item.name = Some(name.clone());
+            item.id = Some(id.clone());
+            item.args = Some(cx.budget.payload(args, TOOL_BYTES));
+            item.result = result.as_ref().map(|r| cx.budget.payload(r, TOOL_BYTES));
+            item.dur_ms = span(e);
+            item.status = if *error {
+                Some("error".into())
+            } else if result.is_none() {
+                Some(if *args_done {
+                    "no result".into()
+                } else {
+                    "arguments cut off, no result".into()
+                })
+            } else {
+                None
+            };
+            if *streamed_output > 0 {
+                item.name = Some(format!("{name} (streamed {streamed_output} chars)"));
+            }
+            bar = Some((0, "tool", name.clone()));
+        }
+        Line::State { what, detail } => {
+            item.kind = "state";
+            item.name = Some(what.to_string());
+            item.text = Some(clipped(detail, 1000));
+            if let Some(v) = cx.states.and_then(|s| s.get(e.index)) {
+                item.state = v.state.clone();
+                item.changes = v.changes.clone();
+                item.changes_total = v.changes_total;
+            }
+            bar = Some((0, "state", what.to_string()));
+        }
+        Line::Custom { name, value } => {
+            item.kind = "custom";
+            item.name = Some(name.clone());
+            item.text = Some(cx.budget.payload(value, TOOL_BYTES));
+            bar = Some((0, "custom", name.clone()));
+        }
+        Line::Interrupt {
+            id,
+            reason,
+            message,
+        } => {
+            item.kind = "interrupt";
+            item.id = Some(id.clone());
+            item.name = Some(reason.clone());
+            item.text = message.as_ref().map(|m| clipped(m, 2000));
+            item.args = cx.payloads.get(id).map(|p| Clipped {
+                text: p.clone(),
+                more: 0,
+                json: true,
+            });
+            item.link = cx.links.resumed_by.get(id.as_str()).map(|&i| i + 1);
+            bar = Some((0, "interrupt", format!("interrupt: {reason}")));
+        }
+        Line::Error { code, message } => {
+            item.kind = "error";
+            item.name = code.clone();
+            item.text = Some(clipped(message, 4000));
+            bar = Some((0, "error", code.clone().unwrap_or_else(|| "error".into())));
+        }
+        Line::BadLine { message } => {
+            item.kind = "bad";
+            item.text = Some(clipped(message, 2000));
+            bar = Some((0, "bad", "bad line".into()));
+        }
+        Line::Other { what, detail } => {
+            item.kind = "other";
+            item.name = Some(what.clone());
+            item.text = Some(clipped(detail, 2000));
+            bar = Some((0, "other", what.clone()));
+        }
+    }
+    Some((item, bar))
+}
+
+/// An entry's bar on the run's axis (`index`: its transcript item).
+fn entry_bar(
+    e: &Entry,
+    run: &RunSummary,
+    clock: &Clock,
+    kind: &'static str,
+    label: String,
+    item: &Item,
+    index: usize,
+) -> Bar {
+    let s = clock.pos(e.index, e.ts);
+    // Spans the run's end cut off last until it.
+    let open_at_end = match &e.line {
+        Line::StepStart { finished, .. } => !finished,
+        Line::Tool { result, .. } => result.is_none() && failed(run),
+        Line::Text { cut, .. } | Line::Reasoning { cut, .. } => *cut,
+        _ => false,
+    };
+    let end = match e.end_index {
+        _ if open_at_end => clock.pos(
+            run.end_event.unwrap_or(run.first_event + run.events),
+            run.last_ts,
+        ),
+        Some(ei) => clock.pos(ei, e.end_ts),
+        None => s,
+    };
+    let mut info = format!("{} event{}", e.events, if e.events == 1 { "" } else { "s" });
+    if let Some(d) = e.duration_ms() {
+        info = format!("{} · {info}", timeline::render::ms(d));
+    }
+    if let Some(id) = &item.id {
+        info.push_str(&format!(" · {id}"));
+    }
+    Bar {
+        s,
+        e: end.max(s),
+        kind,
+        label,
+        at: at(&e.origin),
+        end_at: e.end_origin.as_ref().filter(|o| **o != e.origin).map(at),
+        info,
+        item: Some(index),
+        n: 1,
+    }
+}
+
+/// A model call's bar, linked to the transcript item of the message it streamed.
+fn model_bar(
+    c: &ModelCall,
+    clock: &Clock,
+    origin: String,
+    item_of_message: &HashMap<&str, usize>,
+) -> Bar {
+    let s = clock.pos(c.start, c.start_ts);
+    let e = c.end.map_or(s, |ei| clock.pos(ei, c.end_ts)).max(s);
+    let mut info = String::new();
+    if let (Some(a), Some(b)) = (c.start_ts, c.end_ts) {
+        info.push_str(&timeline::render::ms(b - a));
+        info.push_str(" · ");
+    }
+    if let Some((i, o)) = c.tokens {
+        info.push_str(&format!("{i} in / {o} out tokens · "));
+    }
+    if c.end.is_none() {
+        info.push_str("never finished · ");
+    }
+    info.push_str(&c.message_id);
+    Bar {
+        s,
+        e,
+        kind: "model",
+        label: c.model.clone().unwrap_or_else(|| "model call".into()),
+        at: origin,
+        end_at: None,
+        info,
+        item: item_of_message.get(c.message_id.as_str()).copied(),
+        n: 1,
+    }
+}
+
+/// At most `max` items (about): the first half, the last third, and every item with findings,
+/// an error or an interrupt; each run of left-out items becomes one `fold` item. Also the new
+/// index of each old item (`None`: folded).
+fn fold(items: Vec<Item>, max: usize) -> (Vec<Item>, Vec<Option<usize>>) {
+    let n = items.len();
+    if n <= max {
+        return (items, (0..n).map(Some).collect());
+    }
+    let head = max / 2;
+    let tail = max / 3;
+    let keep = |i: usize, it: &Item| {
+        i < head
+            || i >= n - tail
+            || !it.findings.is_empty()
+            || matches!(it.kind, "error" | "interrupt" | "resume" | "end" | "bad")
+    };
+    let mut out = Vec::new();
+    let mut map = Vec::with_capacity(n);
+    let mut folded = 0usize;
+    let mut fold_at = String::new();
+    for (i, it) in items.into_iter().enumerate() {
+        if keep(i, &it) {
+            if folded > 0 {
+                out.push(Item {
+                    kind: "fold",
+                    at: std::mem::take(&mut fold_at),
+                    count: folded,
+                    ..Item::default()
+                });
+                folded = 0;
+            }
+            map.push(Some(out.len()));
+            out.push(it);
+        } else {
+            if folded == 0 {
+                fold_at = it.at.clone();
+            }
+            folded += 1;
+            map.push(None);
+        }
+    }
+    if folded > 0 {
+        out.push(Item {
+            kind: "fold",
+            at: fold_at,
+            count: folded,
+            ..Item::default()
+        });
+    }
+    (out, map)
+}

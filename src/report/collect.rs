@@ -1,0 +1,287 @@
+//! What the report keeps while the input streams past, beyond the timeline: user messages,
+//! resumes, interrupt payloads, model calls and state snapshots, each tagged with the AG-UI
+//! event index it came at. Snapshots are kept per run (the first and the last few), already
+//! written as clipped text with their change from the previous one, so memory stays bounded
+//! whatever the input's size.
+
+use std::collections::{HashMap, HashSet, VecDeque};
+
+use serde_json::Value;
+
+use super::capture::Seen;
+use super::diff::{diff, Change};
+use super::text::{clip, pretty_value, Clipped};
+use crate::model::ModelEvent;
+
+/// Bytes of a state snapshot's JSON kept.
+pub const SNAPSHOT_BYTES: usize = 6 * 1024;
+/// Changes listed per snapshot or delta.
+pub const MAX_CHANGES: usize = 30;
+/// Interrupt payloads kept (the rest show without one).
+const MAX_INTERRUPTS: usize = 10_000;
+/// Bytes of a resume or interrupt payload kept.
+const PAYLOAD_BYTES: usize = 4 * 1024;
+/// Bytes of state text kept over all runs: past it, the states of runs that end well are
+/// dropped when they end (failed runs keep theirs).
+const STATES_BUDGET: usize = 16 << 20;
+
+/// A state snapshot or delta, as shown.
+#[derive(Debug, Clone)]
+pub struct StateView {
+    pub state: Option<Clipped>,
+    /// `None`: the first snapshot (nothing to compare with).
+    pub changes: Option<Vec<Change>>,
+    pub changes_total: usize,
+}
+
+impl StateView {
+    fn bytes(&self) -> usize {
+        self.state.as_ref().map_or(0, |s| s.text.len())
+            + self
+                .changes
+                .iter()
+                .flatten()
+                .map(|c| c.path.len() + c.value.as_ref().map_or(0, String::len) + 16)
+                .sum::<usize>()
+    }
+}
+
+/// A model call: from a model message's start to its end.
+#[derive(Debug, Clone)]
+pub struct ModelCall {
+    pub message_id: String,
+    pub start: u64,
+    pub end: Option<u64>,
+    pub start_ts: Option<i64>,
+    pub end_ts: Option<i64>,
+    pub model: Option<String>,
+    pub tokens: Option<(u64, u64)>,
+}
+
+/// A resume entry.
+#[derive(Debug, Clone)]
+pub struct ResumeView {
+    pub interrupt_id: String,
+    pub status: String,
+    pub payload: Option<String>,
+}
+
+/// The snapshots of one run.
+#[derive(Debug, Default)]
+pub struct RunStates {
+    /// By event index: the first snapshot, then the last ones.
+    pub first: Option<(u64, StateView)>,
+    pub last: VecDeque<(u64, StateView)>,
+    pub dropped: usize,
+    /// Deltas (at most `keep` of them), by event index.
+    pub deltas: Vec<(u64, StateView)>,
+}
+
+impl RunStates {
+    pub fn get(&self, index: u64) -> Option<&StateView> {
+        self.first
+            .iter()
+            .chain(&self.last)
+            .chain(&self.deltas)
+            .find(|(i, _)| *i == index)
+            .map(|(_, v)| v)
+    }
+}
+
+/// See the module docs.
+#[derive(Debug)]
+pub struct Collected {
+    /// Snapshots kept per run.
+    keep: usize,
+    /// User messages by event index, each id once.
+    pub users: Vec<(u64, String)>,
+    user_ids: HashSet<String>,
+    pub resumes: Vec<(u64, ResumeView)>,
+    pub interrupt_payloads: HashMap<String, String>,
+    pub model_calls: Vec<ModelCall>,
+    open_models: HashMap<String, usize>,
+    /// Model calls started, waiting for the next event's timestamp.
+    pending_start: Vec<usize>,
+    last_ts: Option<i64>,
+    /// The previous snapshot (for its change).
+    prev: Option<Value>,
+    /// Per run (by the timeline's run index).
+    pub states: HashMap<usize, RunStates>,
+    states_bytes: usize,
+}
+
+impl Collected {
+    pub fn new(keep: usize) -> Self {
+        Collected {
+            keep: keep.max(1),
+            users: Vec::new(),
+            user_ids: HashSet::new(),
+            resumes: Vec::new(),
+            interrupt_payloads: HashMap::new(),
+            model_calls: Vec::new(),
+            open_models: HashMap::new(),
+            pending_start: Vec::new(),
+            last_ts: None,
+            prev: None,
+            states: HashMap::new(),
+            states_bytes: 0,
+        }
+    }
+
+    /// Run `run` ended (`failed`: in an error or with no terminal event): its states stay
+    /// within the budget, or go.
+    pub fn run_ended(&mut self, run: usize, failed: bool) {
+        let Some(states) = self.states.get(&run) else {
+            return;
+        };
+        let bytes: usize = states
+            .first
+            .iter()
+            .chain(&states.last)
+            .chain(&states.deltas)
+            .map(|(_, v)| v.bytes())
+            .sum();
+        if failed || self.states_bytes + bytes <= STATES_BUDGET {
+            self.states_bytes += bytes;
+        } else if let Some(s) = self.states.get_mut(&run) {
+            let n = usize::from(s.first.is_some()) + s.last.len();
+            *s = RunStates {
+                dropped: s.dropped + n,
+                ..RunStates::default()
+            };
+        }
+    }
+
+    /// An AG-UI event (its index, the run it belongs to) and what [`super::capture`] read.
+    pub fn event(&mut self, index: u64, run: usize, seen: Seen<'_>) {
+        if let Some(t) = seen.timestamp {
+            for i in self.pending_start.drain(..) {
+                if let Some(c) = self.model_calls.get_mut(i) {
+                    c.start_ts = Some(t);
+                }
+            }
+            self.last_ts = Some(t);
+        }
+        for (id, text) in seen.user_messages {
+            if self.user_ids.insert(id.clone()) || id.is_empty() {
+                self.users.push((index, text));
+            }
+        }
+        for r in seen.resumes {
+            let payload = r.payload.map(|p| pretty_value(p, PAYLOAD_BYTES).text);
+            let view = ResumeView {
+                interrupt_id: r.interrupt_id,
+                status: r.status,
+                payload,
+            };
+            self.resumes.push((index, view));
+        }
+        for (id, v) in seen.interrupts {
+            if self.interrupt_payloads.len() < MAX_INTERRUPTS {
+                let payload = v
+                    .get("metadata")
+                    .and_then(|m| m.get("payload"))
+                    .or_else(|| v.get("value"))
+                    .unwrap_or(v);
+                let text = pretty_value(payload, PAYLOAD_BYTES).text;
+                self.interrupt_payloads.insert(id, text);
+            }
+        }
+        if let Some(snap) = seen.snapshot {
+            let (changes, changes_total) = match &self.prev {
+                Some(prev) => {
+                    let (c, n) = diff(prev, snap, MAX_CHANGES);
+                    (Some(c), n)
+                }
+                None => (None, 0),
+            };
+            let view = StateView {
+                state: Some(pretty_value(snap, SNAPSHOT_BYTES)),
+                changes,
+                changes_total,
+            };
+            let keep = self.keep;
+            let states = self.states.entry(run).or_default();
+            if states.first.is_none() {
+                states.first = Some((index, view));
+            } else {
+                states.last.push_back((index, view));
+                if states.last.len() >= keep {
+                    states.last.pop_front();
+                    states.dropped += 1;
+                }
+            }
+            self.prev = Some(snap.clone());
+        }
+        if let Some(Value::Array(ops)) = seen.delta {
+            let states = self.states.entry(run).or_default();
+            if states.deltas.len() < self.keep * 4 {
+                let changes = ops
+                    .iter()
+                    .take(MAX_CHANGES)
+                    .map(|op| Change {
+                        op: match op.get("op").and_then(Value::as_str) {
+                            Some("add") => "add",
+                            Some("remove") => "remove",
+                            Some("replace") => "replace",
+                            Some("move") => "move",
+                            Some("copy") => "copy",
+                            Some("test") => "test",
+                            _ => "?",
+                        },
+                        path: op
+                            .get("path")
+                            .and_then(Value::as_str)
+                            .unwrap_or_default()
+                            .to_string(),
+                        value: op
+                            .get("value")
+                            .map(|v| clip(&super::text::compact(v), 200).0),
+                    })
+                    .collect();
+                let view = StateView {
+                    state: None,
+                    changes: Some(changes),
+                    changes_total: ops.len(),
+                };
+                states.deltas.push((index, view));
+            }
+        }
+    }
+
+    /// A model event, given before the AG-UI events it maps to (`index`: the next event's).
+    pub fn model(&mut self, index: u64, ev: &ModelEvent) {
+        match ev {
+            ModelEvent::MessageStart { message_id } => {
+                self.model_calls.push(ModelCall {
+                    message_id: message_id.clone(),
+                    start: index,
+                    end: None,
+                    start_ts: None,
+                    end_ts: None,
+                    model: None,
+                    tokens: None,
+                });
+                let i = self.model_calls.len() - 1;
+                self.open_models.insert(message_id.clone(), i);
+                self.pending_start.push(i);
+            }
+            ModelEvent::MessageEnd { message_id, usage } => {
+                if let Some(i) = self.open_models.remove(message_id) {
+                    let last_ts = self.last_ts;
+                    if let Some(c) = self.model_calls.get_mut(i) {
+                        // Its last event came before this end was read.
+                        c.end = Some(index.saturating_sub(1).max(c.start));
+                        c.end_ts = last_ts;
+                        if let Some(u) = usage {
+                            c.model = u.model.clone();
+                            c.tokens =
+                                Some((u.input_tokens.unwrap_or(0), u.output_tokens.unwrap_or(0)));
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+}

@@ -1,0 +1,155 @@
+//! What changed between two states: added, removed and changed paths (JSON Pointer), at most
+//! a given number of them.
+
+use serde::Serialize;
+use serde_json::Value;
+
+use super::text::{clip, compact};
+
+/// One change.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Change {
+    /// `add`, `remove` or `replace` (JSON Patch's words).
+    pub op: &'static str,
+    /// JSON Pointer of the changed value.
+    pub path: String,
+    /// The new value (compact, clipped); absent for `remove`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub value: Option<String>,
+}
+
+/// Longest value text a change shows.
+const VALUE_CHARS: usize = 200;
+
+/// The changes from `old` to `new`, at most `max`; the count of all changes comes back too.
+pub fn diff(old: &Value, new: &Value, max: usize) -> (Vec<Change>, usize) {
+    let mut out = Vec::new();
+    let mut total = 0;
+    walk(old, new, &mut String::new(), max, &mut out, &mut total);
+    (out, total)
+}
+
+fn escape(key: &str) -> String {
+    key.replace('~', "~0").replace('/', "~1")
+}
+
+fn push(out: &mut Vec<Change>, total: &mut usize, max: usize, c: Change) {
+    *total += 1;
+    if out.len() < max {
+        out.push(c);
+    }
+}
+
+fn shown(v: &Value) -> Option<String> {
+    Some(clip(&compact(v), VALUE_CHARS).0)
+}
+
+fn walk(
+    old: &Value,
+    new: &Value,
+    path: &mut String,
+    max: usize,
+    out: &mut Vec<Change>,
+    total: &mut usize,
+) {
+    if old == new {
+        return;
+    }
+    match (old, new) {
+        (Value::Object(a), Value::Object(b)) => {
+            for (k, va) in a {
+                let len = path.len();
+                path.push('/');
+                path.push_str(&escape(k));
+                match b.get(k) {
+                    Some(vb) => walk(va, vb, path, max, out, total),
+                    None => push(
+                        out,
+                        total,
+                        max,
+                        Change {
+                            op: "remove",
+                            path: path.clone(),
+                            value: None,
+                        },
+                    ),
+                }
+                path.truncate(len);
+            }
+            for (k, vb) in b.iter().filter(|(k, _)| !a.contains_key(*k)) {
+                let c = Change {
+                    op: "add",
+                    path: format!("{path}/{}", escape(k)),
+                    value: shown(vb),
+                };
+                push(out, total, max, c);
+            }
+        }
+        (Value::Array(a), Value::Array(b)) => {
+            for (i, (va, vb)) in a.iter().zip(b).enumerate() {
+                let len = path.len();
+                path.push_str(&format!("/{i}"));
+                walk(va, vb, path, max, out, total);
+                path.truncate(len);
+            }
+            for (i, vb) in b.iter().enumerate().skip(a.len()) {
+                let c = Change {
+                    op: "add",
+                    path: format!("{path}/{i}"),
+                    value: shown(vb),
+                };
+                push(out, total, max, c);
+            }
+            for i in (b.len()..a.len()).rev() {
+                let c = Change {
+                    op: "remove",
+                    path: format!("{path}/{i}"),
+                    value: None,
+                };
+                push(out, total, max, c);
+            }
+        }
+        _ => {
+            let c = Change {
+                op: "replace",
+                path: if path.is_empty() {
+                    "/".into()
+                } else {
+                    path.clone()
+                },
+                value: shown(new),
+            };
+            push(out, total, max, c);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn adds_removes_and_replaces_by_path() {
+        let a = json!({"messages":[{"c":"hi"}],"n":1,"gone":true,"a/b":0});
+        let b = json!({"messages":[{"c":"hi"},{"c":"yo"}],"n":2,"a/b":1});
+        let (changes, total) = diff(&a, &b, 10);
+        let got: Vec<(&str, &str, Option<&str>)> = changes
+            .iter()
+            .map(|c| (c.op, c.path.as_str(), c.value.as_deref()))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                ("add", "/messages/1", Some(r#"{"c":"yo"}"#)),
+                ("replace", "/n", Some("2")),
+                ("remove", "/gone", None),
+                ("replace", "/a~1b", Some("1")),
+            ]
+        );
+        assert_eq!(total, 4);
+        let (few, total) = diff(&a, &b, 1);
+        assert_eq!((few.len(), total), (1, 4));
+        assert!(diff(&a, &a, 10).0.is_empty());
+    }
+}

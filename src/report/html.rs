@@ -1,0 +1,91 @@
+//! The page: one HTML file holding its style, its script and the report's data (JSON), with a
+//! content security policy that allows no request at all. The data is cut to fit
+//! [`super::model::Limits::max_bytes`] before it is written.
+
+use std::io::{self, Write};
+
+use super::model::Report;
+
+const CSS: &str = include_str!("assets/report.css");
+const JS: &str = include_str!("assets/report.js");
+
+/// Nothing is fetched: styles and the script are inline, images only `data:`.
+const CSP: &str = "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; \
+                   img-src data:; base-uri 'none'; form-action 'none'";
+
+/// The data as JSON safe inside a `<script>` element: `<` only occurs inside JSON strings,
+/// where `\u003c` stands for it (no `</script>` or `<!--` can close the element).
+fn data_json(report: &Report) -> String {
+    let json = serde_json::to_string(report).unwrap_or_else(|_| "null".into());
+    json.replace('<', "\\u003c")
+}
+
+fn html_escape(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+/// Drops run detail (lanes, transcript), last runs first and runs that ended well before
+/// failed ones, then run headers, until the page fits `max_bytes`.
+fn fit(report: &mut Report, room: usize) -> String {
+    let mut json = data_json(report);
+    if json.len() <= room {
+        return json;
+    }
+    let size = |d: &Option<super::model::Detail>| {
+        d.as_ref()
+            .map_or(0, |d| serde_json::to_string(d).map_or(0, |s| s.len()))
+    };
+    let mut over = json.len() - room;
+    for failed_too in [false, true] {
+        for run in report.runs.iter_mut().rev() {
+            if over == 0 {
+                break;
+            }
+            let failed = matches!(run.outcome.kind, "error" | "no_terminal");
+            if run.detail.is_some() && (failed_too || !failed) {
+                over = over.saturating_sub(size(&run.detail));
+                run.detail = None;
+                report.limits.runs_without_detail += 1;
+            }
+        }
+    }
+    json = data_json(report);
+    while json.len() > room && !report.runs.is_empty() {
+        let drop = (report.runs.len() / 10).max(1);
+        report.runs.truncate(report.runs.len() - drop);
+        report.runs_omitted += drop;
+        json = data_json(report);
+    }
+    json
+}
+
+/// Writes the page.
+pub fn write(report: &mut Report, w: &mut dyn Write) -> io::Result<()> {
+    let title = match report.inputs.as_slice() {
+        [] => "aguify report".to_string(),
+        [one] => format!("aguify report: {one}"),
+        [first, rest @ ..] => format!("aguify report: {first} and {} more", rest.len()),
+    };
+    let head = format!(
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
+         <meta http-equiv=\"Content-Security-Policy\" content=\"{CSP}\">\n\
+         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
+         <meta name=\"generator\" content=\"{}\">\n<title>{}</title>\n<style>\n{CSS}</style>\n</head>\n<body>\n\
+         <main id=\"app\"><noscript>This report draws itself with JavaScript; please allow scripts for this file.</noscript></main>\n\
+         <script type=\"application/json\" id=\"aguify-data\">",
+        html_escape(&report.generator),
+        html_escape(&title),
+    );
+    let tail = format!("</script>\n<script>\n{JS}</script>\n</body>\n</html>\n");
+    let room = report
+        .limits
+        .max_bytes
+        .saturating_sub(head.len() + tail.len());
+    let json = fit(report, room);
+    w.write_all(head.as_bytes())?;
+    w.write_all(json.as_bytes())?;
+    w.write_all(tail.as_bytes())
+}

@@ -1,0 +1,189 @@
+//! The lane view's layout: bars grouped into lanes (node steps per nesting depth, model
+//! calls, reasoning, text, tool calls, point events), packed into rows where they overlap,
+//! and close bars merged when a row would hold more than it can draw.
+
+use super::model::{Bar, Lane};
+
+/// Rows per lane: overlapping bars past it share the last row.
+const MAX_ROWS: usize = 8;
+
+/// The lanes' order and labels: `(kind, label)`; steps come first, one lane per depth.
+const ORDER: &[(&str, &str)] = &[
+    ("model", "model calls"),
+    ("reasoning", "reasoning"),
+    ("text", "messages"),
+    ("tool", "tool calls"),
+    ("event", "events"),
+];
+
+/// Lays out `bars` (each with the lane it goes to: its kind, and the depth for steps) on an
+/// axis ending at `end`.
+pub fn layout(bars: Vec<(usize, Bar)>, end: i64, max_row_bars: usize) -> Vec<Lane> {
+    let mut lanes: Vec<Lane> = Vec::new();
+    let mut depths: Vec<usize> = bars
+        .iter()
+        .filter(|(_, b)| b.kind == "step")
+        .map(|(d, _)| *d)
+        .collect();
+    depths.sort_unstable();
+    depths.dedup();
+    let min_depth = depths.first().copied().unwrap_or(0);
+    let mut groups: Vec<(&'static str, usize, String, Vec<Bar>)> = depths
+        .iter()
+        .map(|&d| {
+            let label = if d == min_depth {
+                "nodes".to_string()
+            } else {
+                format!("{}↳ nested (depth {})", "  ".repeat(d - min_depth), d)
+            };
+            ("step", d, label, Vec::new())
+        })
+        .collect();
+    for (kind, label) in ORDER {
+        groups.push((kind, 0, label.to_string(), Vec::new()));
+    }
+    for (depth, bar) in bars {
+        let slot = groups.iter_mut().find(|g| {
+            if bar.kind == "step" {
+                g.0 == "step" && g.1 == depth
+            } else {
+                g.0 == lane_of(bar.kind)
+            }
+        });
+        if let Some(g) = slot {
+            g.3.push(bar);
+        }
+    }
+    for (kind, depth, label, mut bars) in groups {
+        if bars.is_empty() {
+            continue;
+        }
+        bars.sort_by_key(|b| (b.s, b.e));
+        let rows = pack(bars, end)
+            .into_iter()
+            .map(|r| merge(r, end, max_row_bars))
+            .collect();
+        lanes.push(Lane {
+            label,
+            kind,
+            depth: depth.saturating_sub(min_depth),
+            rows,
+        });
+    }
+    lanes
+}
+
+/// The lane a bar's kind goes to.
+fn lane_of(kind: &str) -> &str {
+    match kind {
+        "model" | "reasoning" | "text" | "tool" | "step" => kind,
+        _ => "event",
+    }
+}
+
+/// The least width a bar takes (points and very short bars), in axis units.
+fn min_width(end: i64) -> i64 {
+    (end / 400).max(1)
+}
+
+/// Bars sorted by start into rows where none overlaps another.
+fn pack(bars: Vec<Bar>, end: i64) -> Vec<Vec<Bar>> {
+    let w = min_width(end);
+    let mut rows: Vec<Vec<Bar>> = Vec::new();
+    let mut ends: Vec<i64> = Vec::new();
+    for b in bars {
+        let right = b.e.max(b.s + w);
+        let row = ends.iter().position(|&e| e <= b.s).unwrap_or_else(|| {
+            if rows.len() < MAX_ROWS {
+                rows.push(Vec::new());
+                ends.push(i64::MIN);
+            }
+            rows.len() - 1
+        });
+        ends[row] = ends[row].max(right);
+        rows[row].push(b);
+    }
+    rows
+}
+
+/// A row of more than `max` bars: bars closer than the axis's `max`th part merged into one.
+fn merge(row: Vec<Bar>, end: i64, max: usize) -> Vec<Bar> {
+    if row.len() <= max {
+        return row;
+    }
+    let gap = (end / max as i64).max(1);
+    let mut out: Vec<Bar> = Vec::new();
+    for b in row {
+        match out.last_mut() {
+            Some(last) if b.s <= last.e.max(last.s) + gap => {
+                last.e = last.e.max(b.e);
+                last.n += b.n;
+                last.label = format!("{} × {}", last.n, b.kind);
+                last.info = format!(
+                    "{} {} merged (the row has too many to draw one by one)",
+                    last.n, b.kind
+                );
+                last.end_at = Some(b.end_at.unwrap_or(b.at));
+            }
+            _ => out.push(b),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn bar(kind: &'static str, s: i64, e: i64) -> Bar {
+        Bar {
+            s,
+            e,
+            kind,
+            label: kind.into(),
+            at: "f:1".into(),
+            end_at: None,
+            info: String::new(),
+            item: None,
+            n: 1,
+        }
+    }
+
+    #[test]
+    fn overlapping_bars_take_rows_and_steps_nest_by_depth() {
+        let lanes = layout(
+            vec![
+                (1, bar("step", 0, 100)),
+                (2, bar("step", 10, 50)),
+                (0, bar("tool", 10, 60)),
+                (0, bar("tool", 20, 70)),
+                (0, bar("tool", 80, 90)),
+                (0, bar("interrupt", 95, 95)),
+            ],
+            100,
+            100,
+        );
+        let shape: Vec<(&str, usize, Vec<usize>)> = lanes
+            .iter()
+            .map(|l| (l.kind, l.depth, l.rows.iter().map(Vec::len).collect()))
+            .collect();
+        assert_eq!(
+            shape,
+            [
+                ("step", 0, vec![1]),
+                ("step", 1, vec![1]),
+                ("tool", 0, vec![2, 1]),
+                ("event", 0, vec![1])
+            ]
+        );
+    }
+
+    #[test]
+    fn crowded_rows_merge_close_bars() {
+        let bars = (0..1000).map(|i| (0, bar("text", i, i))).collect();
+        let lanes = layout(bars, 1000, 50);
+        assert!(lanes[0].rows.iter().all(|r| r.len() <= 50));
+        let all: usize = lanes[0].rows.iter().flatten().map(|b| b.n).sum();
+        assert_eq!(all, 1000);
+    }
+}

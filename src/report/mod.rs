@@ -1,0 +1,145 @@
+//! `aguify report`: one self-contained HTML page per invocation showing each run: a header
+//! (outcome, counts, tokens, duration, `explain`'s diagnosis of a failed run), a lane view of
+//! where the time went, the conversation as a transcript with the checker's findings at their
+//! events, and the state snapshots with what changed.
+//!
+//! [`ReportBuilder`] is a pipeline [`Observer`]: it drives an [`Explainer`] (which holds the
+//! [`crate::timeline::TimelineBuilder`]) and a [`Checker`] over the input, and keeps the little
+//! the timeline does not ([`collect`], read from the events by [`capture`] alone). At the end,
+//! [`build`] turns their results into the [`model::Report`], and [`html`] writes the page.
+//! The page's size is bounded whatever the input's ([`model::Limits`]).
+
+pub mod build;
+pub mod capture;
+pub mod collect;
+pub mod diff;
+pub mod html;
+pub mod lanes;
+pub mod model;
+pub mod text;
+
+use std::io;
+use std::sync::Arc;
+
+use serde_json::Value;
+
+use crate::adapter::Disposition;
+use crate::check::{self, Checker};
+use crate::explain::Explainer;
+use crate::input::{Origin, Record};
+use crate::model::ModelEvent;
+use crate::pipeline::Observer;
+use crate::timeline::Outcome;
+
+pub use model::Limits;
+
+/// The bounds `aguify report` keeps to.
+pub const LIMITS: Limits = Limits {
+    max_bytes: 10 << 20,
+    max_runs: 2000,
+    max_items: 400,
+    max_row_bars: 600,
+    max_snapshots: 4,
+    runs_without_detail: 0,
+};
+
+/// Raw records before an error that a diagnosis lists (`explain -n`'s default).
+const LAST_RECORDS: usize = 8;
+
+/// See the module docs.
+pub struct ReportBuilder {
+    explainer: Explainer,
+    checker: Option<Checker>,
+    collected: collect::Collected,
+    limits: Limits,
+    inputs: Vec<String>,
+    /// The timeline's run in progress, by index.
+    open_run: Option<usize>,
+}
+
+impl ReportBuilder {
+    /// `check`: run the checker (its findings are shown at their events).
+    pub fn new(inputs: Vec<String>, check: bool, limits: Limits) -> Self {
+        let name: Arc<str> = Arc::from(inputs.first().map_or("-", String::as_str));
+        ReportBuilder {
+            explainer: Explainer::new(LAST_RECORDS),
+            checker: check.then(|| Checker::new(name, check::Config::default())),
+            collected: collect::Collected::new(limits.max_snapshots),
+            limits,
+            inputs,
+            open_run: None,
+        }
+    }
+
+    /// All input read: the report's data.
+    pub fn finish(self) -> model::Report {
+        let (explained, timeline) = self.explainer.finish_with_timeline();
+        let findings = self
+            .checker
+            .map(|c| c.into_report().findings)
+            .unwrap_or_default();
+        build::build(&build::Sources {
+            timeline: &timeline,
+            explained: &explained,
+            findings: &findings,
+            collected: &self.collected,
+            inputs: self.inputs,
+            limits: self.limits,
+        })
+    }
+
+    /// After an event: a run that ended keeps its states or lets them go.
+    fn track_runs(&mut self) {
+        let timeline = self.explainer.timeline();
+        let now = timeline.current_run().map(|_| timeline.runs().len() - 1);
+        if let Some(prev) = self.open_run.filter(|&p| Some(p) != now) {
+            let failed = timeline
+                .runs()
+                .get(prev)
+                .is_some_and(|r| matches!(r.outcome, Outcome::Error { .. } | Outcome::NoTerminal));
+            self.collected.run_ended(prev, failed);
+        }
+        self.open_run = now;
+    }
+}
+
+impl Observer for ReportBuilder {
+    fn record(&mut self, rec: &Record, disposition: &Disposition) {
+        self.explainer.record(rec, disposition);
+        if let Some(c) = &mut self.checker {
+            c.record(rec, disposition);
+        }
+    }
+
+    fn bad_line(&mut self, origin: &Origin, message: &str) {
+        self.explainer.bad_line(origin, message);
+        if let Some(c) = &mut self.checker {
+            c.bad_line(origin, message);
+        }
+    }
+
+    fn model(&mut self, ev: &ModelEvent, origin: &Origin) {
+        let next = self.explainer.timeline().events_seen();
+        self.collected.model(next, ev);
+        self.explainer.model(ev, origin);
+        if let Some(c) = &mut self.checker {
+            c.model(ev, origin);
+        }
+    }
+
+    fn event(&mut self, ev: &Value, origin: &Origin) -> io::Result<()> {
+        let index = self.explainer.timeline().events_seen();
+        self.explainer.event(ev, origin)?;
+        if let Some(c) = &mut self.checker {
+            c.event(ev, origin);
+        }
+        let run = self.explainer.timeline().runs().len().saturating_sub(1);
+        self.collected.event(index, run, capture::capture(ev));
+        self.track_runs();
+        Ok(())
+    }
+
+    fn end_of_file(&mut self, file: &str) -> io::Result<()> {
+        self.explainer.end_of_file(file)
+    }
+}

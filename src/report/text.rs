@@ -1,0 +1,134 @@
+//! Texts as the report shows them: clipped to a size, JSON pretty-printed.
+
+use std::io;
+
+use serde::Serialize;
+use serde_json::Value;
+
+/// A text cut to a size: what is shown, and how many bytes were left out.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct Clipped {
+    pub text: String,
+    /// Bytes left out (0: the whole text); for a JSON value cut while being written, at least
+    /// this many.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub more: usize,
+    /// The text is pretty-printed JSON.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub json: bool,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
+}
+
+/// The first `max` bytes of `s` (at a character boundary) and the count of bytes left out.
+pub fn clip(s: &str, max: usize) -> (String, usize) {
+    if s.len() <= max {
+        return (s.to_string(), 0);
+    }
+    let mut end = max;
+    while !s.is_char_boundary(end) {
+        end -= 1;
+    }
+    (s[..end].to_string(), s.len() - end)
+}
+
+/// A JSON value as compact text (strings unquoted).
+pub fn compact(v: &Value) -> String {
+    crate::timeline::compact(v)
+}
+
+/// A text clipped to `max` bytes.
+pub fn clipped(s: &str, max: usize) -> Clipped {
+    let (text, more) = clip(s, max);
+    Clipped {
+        text,
+        more,
+        json: false,
+    }
+}
+
+/// A writer that keeps the first `max` bytes and then refuses more.
+struct Capped {
+    buf: Vec<u8>,
+    max: usize,
+    cut: bool,
+}
+
+impl io::Write for Capped {
+    fn write(&mut self, b: &[u8]) -> io::Result<usize> {
+        let room = self.max - self.buf.len();
+        if b.len() > room {
+            self.buf.extend_from_slice(&b[..room]);
+            self.cut = true;
+            return Err(io::Error::other("report text budget reached"));
+        }
+        self.buf.extend_from_slice(b);
+        Ok(b.len())
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+/// A value pretty-printed, written no further than `max` bytes (a large state is not written
+/// whole to be cut).
+pub fn pretty_value(v: &Value, max: usize) -> Clipped {
+    let mut w = Capped {
+        buf: Vec::new(),
+        max,
+        cut: false,
+    };
+    let _ = serde_json::to_writer_pretty(&mut w, v);
+    let mut text = String::from_utf8_lossy(&w.buf).into_owned();
+    if w.cut {
+        // A multi-byte character cut in two shows as U+FFFD: drop it.
+        while text.ends_with('\u{FFFD}') {
+            text.pop();
+        }
+    }
+    Clipped {
+        text,
+        more: usize::from(w.cut),
+        json: true,
+    }
+}
+
+/// A payload that may be JSON text (tool arguments, tool results): pretty-printed when it
+/// parses as an object or array, else as it is; clipped to `max` bytes.
+pub fn payload(s: &str, max: usize) -> Clipped {
+    let t = s.trim_start();
+    if t.starts_with('{') || t.starts_with('[') {
+        if let Ok(v) = serde_json::from_str::<Value>(s) {
+            let mut c = pretty_value(&v, max);
+            if c.more > 0 {
+                c.more = s.len().saturating_sub(c.text.len()).max(1);
+            }
+            return c;
+        }
+    }
+    clipped(s, max)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn clips_at_char_boundaries_and_pretty_prints_json() {
+        assert_eq!(clip("héllo", 2), ("h".to_string(), 5));
+        assert_eq!(clip("abc", 5), ("abc".to_string(), 0));
+        let p = payload(r#"{"a":[1,2]}"#, 1000);
+        assert!(p.json && p.more == 0);
+        assert_eq!(p.text, "{\n  \"a\": [\n    1,\n    2\n  ]\n}");
+        let cut = payload(r#"{"a":"0123456789012345678901234567890123456789"}"#, 20);
+        assert_eq!(cut.text.len(), 20);
+        assert!(cut.more > 0);
+        let plain = payload("not json", 3);
+        assert_eq!(
+            (plain.text.as_str(), plain.more, plain.json),
+            ("not", 5, false)
+        );
+    }
+}
