@@ -30,6 +30,8 @@ Register-ArgumentCompleter -Native -CommandName 'aguify' -ScriptBlock {
             [CompletionResult]::new('serve', 'serve', [CompletionResultType]::ParameterValue, 'Serve recorded runs as a live AG-UI endpoint (POST a RunAgentInput, get SSE)')
             [CompletionResult]::new('timeline', 'timeline', [CompletionResultType]::ParameterValue, 'Show runs at a glance: one line per message, reasoning block, tool call, step')
             [CompletionResult]::new('explain', 'explain', [CompletionResultType]::ParameterValue, 'Explain runs that ended in RUN_ERROR or stopped without a terminal event')
+            [CompletionResult]::new('diff', 'diff', [CompletionResultType]::ParameterValue, 'Compare two streams run by run as a front end shows them (exit 0 equal, 1 different)')
+            [CompletionResult]::new('snapshot', 'snapshot', [CompletionResultType]::ParameterValue, 'Write the golden snapshot of runs: what a front end shows, one value a line, stable ids')
             [CompletionResult]::new('report', 'report', [CompletionResultType]::ParameterValue, 'Write a self-contained HTML report of runs: lanes, transcript, findings, states')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Generate shell completions')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -37,8 +39,9 @@ Register-ArgumentCompleter -Native -CommandName 'aguify' -ScriptBlock {
         }
         'aguify;convert' {
             [CompletionResult]::new('--from', '--from', [CompletionResultType]::ParameterName, 'Input form: detected per file by default')
-            [CompletionResult]::new('--max-line-bytes', '--max-line-bytes', [CompletionResultType]::ParameterName, 'Skip (and report) lines longer than this many bytes')
+            [CompletionResult]::new('--max-line-bytes', '--max-line-bytes', [CompletionResultType]::ParameterName, 'Skip (and report) lines longer than this many bytes (at least 1)')
             [CompletionResult]::new('--threads', '--threads', [CompletionResultType]::ParameterName, 'Threads for NDJSON input: 1 parses on the main thread; N > 1 parses on N - 1 more threads while the main thread maps (default: the number of cores, at most 2). The output does not depend on it')
+            [CompletionResult]::new('--stdin-filename', '--stdin-filename', [CompletionResultType]::ParameterName, 'The name stdin is reported under (in findings, diagnostics and timelines)')
             [CompletionResult]::new('--thread-id', '--thread-id', [CompletionResultType]::ParameterName, 'threadId when the log has none')
             [CompletionResult]::new('--run-id', '--run-id', [CompletionResultType]::ParameterName, 'runId when the log has none (later runs get `-2`, `-3`…)')
             [CompletionResult]::new('--text', '--text', [CompletionResultType]::ParameterName, 'Stream every model message, or only the final state''s answer')
@@ -46,11 +49,17 @@ Register-ArgumentCompleter -Native -CommandName 'aguify' -ScriptBlock {
             [CompletionResult]::new('--compat', '--compat', [CompletionResultType]::ParameterName, 'Rename REASONING_* to 0.x THINKING_* (TDesign Chat 0.5.2)')
             [CompletionResult]::new('--to', '--to', [CompletionResultType]::ParameterName, 'Output format')
             [CompletionResult]::new('--fail-on', '--fail-on', [CompletionResultType]::ParameterName, 'Exit 1 when a check finding reaches this severity (findings go to stderr either way)')
+            [CompletionResult]::new('--allow', '--allow', [CompletionResultType]::ParameterName, 'Silence rules (repeatable, or a comma list: AGX301,AGX303)')
+            [CompletionResult]::new('--deny', '--deny', [CompletionResultType]::ParameterName, 'Make rules errors (repeatable, or a comma list)')
+            [CompletionResult]::new('--max-per-rule', '--max-per-rule', [CompletionResultType]::ParameterName, 'Findings shown per file and rule; the rest are counted in one line (0: all)')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour the diagnostics on stderr; `auto` colours a terminal only and honours NO_COLOR, CLICOLOR_FORCE and TERM=dumb')
             [CompletionResult]::new('--speed', '--speed', [CompletionResultType]::ParameterName, 'Playback speed: 2 replays twice as fast as recorded, 0.5 half as fast')
             [CompletionResult]::new('--max-gap', '--max-gap', [CompletionResultType]::ParameterName, 'Cap on any single gap after scaling, in ms (0: no cap)')
             [CompletionResult]::new('--interval', '--interval', [CompletionResultType]::ParameterName, 'Gap before events without a timestamp (v2 logs), in ms, scaled by --speed')
             [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Exit 2 at the first bad input line instead of reporting it and going on')
             [CompletionResult]::new('--stats', '--stats', [CompletionResultType]::ParameterName, 'Print where every input line went (mapped / ignored with reason / bad) to stderr')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print no check findings on stderr (the exit code still follows --fail-on)')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print no check findings on stderr (the exit code still follows --fail-on)')
             [CompletionResult]::new('--pace', '--pace', [CompletionResultType]::ParameterName, 'Write each event after its recorded gap (see --speed, --max-gap, --interval), flushing every frame')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
@@ -58,8 +67,9 @@ Register-ArgumentCompleter -Native -CommandName 'aguify' -ScriptBlock {
         }
         'aguify;check' {
             [CompletionResult]::new('--from', '--from', [CompletionResultType]::ParameterName, 'Input form: detected per file by default')
-            [CompletionResult]::new('--max-line-bytes', '--max-line-bytes', [CompletionResultType]::ParameterName, 'Skip (and report) lines longer than this many bytes')
+            [CompletionResult]::new('--max-line-bytes', '--max-line-bytes', [CompletionResultType]::ParameterName, 'Skip (and report) lines longer than this many bytes (at least 1)')
             [CompletionResult]::new('--threads', '--threads', [CompletionResultType]::ParameterName, 'Threads for NDJSON input: 1 parses on the main thread; N > 1 parses on N - 1 more threads while the main thread maps (default: the number of cores, at most 2). The output does not depend on it')
+            [CompletionResult]::new('--stdin-filename', '--stdin-filename', [CompletionResultType]::ParameterName, 'The name stdin is reported under (in findings, diagnostics and timelines)')
             [CompletionResult]::new('--thread-id', '--thread-id', [CompletionResultType]::ParameterName, 'threadId when the log has none')
             [CompletionResult]::new('--run-id', '--run-id', [CompletionResultType]::ParameterName, 'runId when the log has none (later runs get `-2`, `-3`…)')
             [CompletionResult]::new('--text', '--text', [CompletionResultType]::ParameterName, 'Stream every model message, or only the final state''s answer')
@@ -67,14 +77,18 @@ Register-ArgumentCompleter -Native -CommandName 'aguify' -ScriptBlock {
             [CompletionResult]::new('--compat', '--compat', [CompletionResultType]::ParameterName, 'Rename REASONING_* to 0.x THINKING_* (TDesign Chat 0.5.2)')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Report format')
             [CompletionResult]::new('--fail-on', '--fail-on', [CompletionResultType]::ParameterName, 'Exit 1 when a finding reaches this severity')
-            [CompletionResult]::new('--max-warnings', '--max-warnings', [CompletionResultType]::ParameterName, 'Exit 1 when there are more than N warnings')
-            [CompletionResult]::new('--allow', '--allow', [CompletionResultType]::ParameterName, 'Silence a rule (repeatable)')
-            [CompletionResult]::new('--deny', '--deny', [CompletionResultType]::ParameterName, 'Make a rule an error (repeatable)')
+            [CompletionResult]::new('--max-warnings', '--max-warnings', [CompletionResultType]::ParameterName, 'Exit 1 when there are more than N warnings (the report says so)')
+            [CompletionResult]::new('--allow', '--allow', [CompletionResultType]::ParameterName, 'Silence rules (repeatable, or a comma list: AGX301,AGX303)')
+            [CompletionResult]::new('--deny', '--deny', [CompletionResultType]::ParameterName, 'Make rules errors (repeatable, or a comma list)')
+            [CompletionResult]::new('--max-per-rule', '--max-per-rule', [CompletionResultType]::ParameterName, 'Findings shown per file and rule; the rest are counted in one line (0: all)')
             [CompletionResult]::new('--explain', '--explain', [CompletionResultType]::ParameterName, 'Explain a rule and exit (`all` lists every rule)')
+            [CompletionResult]::new('--files-from', '--files-from', [CompletionResultType]::ParameterName, 'Also check the paths listed in FILE, one a line (`-`: read the list from stdin)')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour the text report')
             [CompletionResult]::new('-j', '-j', [CompletionResultType]::ParameterName, 'Check this many files at once (default: the number of cores); the report keeps the input order')
             [CompletionResult]::new('--jobs', '--jobs', [CompletionResultType]::ParameterName, 'Check this many files at once (default: the number of cores); the report keeps the input order')
             [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Exit 2 at the first bad input line instead of reporting it and going on')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'List clean files too (the text report shows only files with findings)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'List clean files too (the text report shows only files with findings)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
@@ -105,10 +119,11 @@ Register-ArgumentCompleter -Native -CommandName 'aguify' -ScriptBlock {
         }
         'aguify;timeline' {
             [CompletionResult]::new('--from', '--from', [CompletionResultType]::ParameterName, 'Input form: detected per file by default')
-            [CompletionResult]::new('--max-line-bytes', '--max-line-bytes', [CompletionResultType]::ParameterName, 'Skip (and report) lines longer than this many bytes')
+            [CompletionResult]::new('--max-line-bytes', '--max-line-bytes', [CompletionResultType]::ParameterName, 'Skip (and report) lines longer than this many bytes (at least 1)')
             [CompletionResult]::new('--threads', '--threads', [CompletionResultType]::ParameterName, 'Threads for NDJSON input: 1 parses on the main thread; N > 1 parses on N - 1 more threads while the main thread maps (default: the number of cores, at most 2). The output does not depend on it')
+            [CompletionResult]::new('--stdin-filename', '--stdin-filename', [CompletionResultType]::ParameterName, 'The name stdin is reported under (in findings, diagnostics and timelines)')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour by kind; `auto` colours a terminal only and honours NO_COLOR / CLICOLOR_FORCE')
-            [CompletionResult]::new('--width', '--width', [CompletionResultType]::ParameterName, 'Cut lines to this many columns (default: the terminal width, COLUMNS, or 120 in a pipe)')
+            [CompletionResult]::new('--width', '--width', [CompletionResultType]::ParameterName, 'Cut lines to this many columns (default: the terminal''s width; output to a pipe or a file is not cut)')
             [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Exit 2 at the first bad input line instead of reporting it and going on')
             [CompletionResult]::new('--full', '--full', [CompletionResultType]::ParameterName, 'Show previews and ids whole, never cut lines to the width')
             [CompletionResult]::new('--follow', '--follow', [CompletionResultType]::ParameterName, 'Keep reading the file as it grows (like `tail -f`) until Ctrl-C')
@@ -120,8 +135,9 @@ Register-ArgumentCompleter -Native -CommandName 'aguify' -ScriptBlock {
         }
         'aguify;explain' {
             [CompletionResult]::new('--from', '--from', [CompletionResultType]::ParameterName, 'Input form: detected per file by default')
-            [CompletionResult]::new('--max-line-bytes', '--max-line-bytes', [CompletionResultType]::ParameterName, 'Skip (and report) lines longer than this many bytes')
+            [CompletionResult]::new('--max-line-bytes', '--max-line-bytes', [CompletionResultType]::ParameterName, 'Skip (and report) lines longer than this many bytes (at least 1)')
             [CompletionResult]::new('--threads', '--threads', [CompletionResultType]::ParameterName, 'Threads for NDJSON input: 1 parses on the main thread; N > 1 parses on N - 1 more threads while the main thread maps (default: the number of cores, at most 2). The output does not depend on it')
+            [CompletionResult]::new('--stdin-filename', '--stdin-filename', [CompletionResultType]::ParameterName, 'The name stdin is reported under (in findings, diagnostics and timelines)')
             [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'How many raw input records before the error to show')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format (json: the documented object of docs/timeline.md)')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour the text report; `auto` colours a terminal only and honours NO_COLOR / CLICOLOR_FORCE')
@@ -130,9 +146,32 @@ Register-ArgumentCompleter -Native -CommandName 'aguify' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
         }
+        'aguify;diff' {
+            [CompletionResult]::new('--old', '--old', [CompletionResultType]::ParameterName, 'The old side as several files, in order (consecutive runs of one thread)')
+            [CompletionResult]::new('--new', '--new', [CompletionResultType]::ParameterName, 'The new side as several files, in order')
+            [CompletionResult]::new('--ignore', '--ignore', [CompletionResultType]::ParameterName, 'Do not compare the value at this JSON pointer (repeatable; `*` matches within a segment, e.g. /state/updatedAt, /toolCalls/*/args/requestId)')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Report format')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour the text report; `auto` colours a terminal only and honours NO_COLOR / CLICOLOR_FORCE')
+            [CompletionResult]::new('--from', '--from', [CompletionResultType]::ParameterName, 'Input form of both sides'' logs: detected per file by default')
+            [CompletionResult]::new('--threads', '--threads', [CompletionResultType]::ParameterName, 'Threads parsing each side''s NDJSON (the sides are read at once, on a thread each; default 1). The result does not depend on it')
+            [CompletionResult]::new('--exact', '--exact', [CompletionResultType]::ParameterName, 'Compare event by event (ids, timestamps and chunks included) instead of what is shown')
+            [CompletionResult]::new('--ignore-text', '--ignore-text', [CompletionResultType]::ParameterName, 'Compare the model''s text (assistant messages, reasoning) only as empty or not')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'aguify;snapshot' {
+            [CompletionResult]::new('--from', '--from', [CompletionResultType]::ParameterName, 'Input form: detected per file by default')
+            [CompletionResult]::new('--max-line-bytes', '--max-line-bytes', [CompletionResultType]::ParameterName, 'Skip (and report) lines longer than this many bytes (at least 1)')
+            [CompletionResult]::new('--threads', '--threads', [CompletionResultType]::ParameterName, 'Threads for NDJSON input: 1 parses on the main thread; N > 1 parses on N - 1 more threads while the main thread maps (default: the number of cores, at most 2). The output does not depend on it')
+            [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Exit 2 at the first bad input line instead of reporting it and going on')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
         'aguify;report' {
             [CompletionResult]::new('--from', '--from', [CompletionResultType]::ParameterName, 'Input form: detected per file by default')
-            [CompletionResult]::new('--max-line-bytes', '--max-line-bytes', [CompletionResultType]::ParameterName, 'Skip (and report) lines longer than this many bytes')
+            [CompletionResult]::new('--max-line-bytes', '--max-line-bytes', [CompletionResultType]::ParameterName, 'Skip (and report) lines longer than this many bytes (at least 1)')
             [CompletionResult]::new('--threads', '--threads', [CompletionResultType]::ParameterName, 'Threads for NDJSON input: 1 parses on the main thread; N > 1 parses on N - 1 more threads while the main thread maps (default: the number of cores, at most 2). The output does not depend on it')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Where to write the HTML (`-`: stdout)')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Where to write the HTML (`-`: stdout)')
@@ -153,6 +192,8 @@ Register-ArgumentCompleter -Native -CommandName 'aguify' -ScriptBlock {
             [CompletionResult]::new('serve', 'serve', [CompletionResultType]::ParameterValue, 'Serve recorded runs as a live AG-UI endpoint (POST a RunAgentInput, get SSE)')
             [CompletionResult]::new('timeline', 'timeline', [CompletionResultType]::ParameterValue, 'Show runs at a glance: one line per message, reasoning block, tool call, step')
             [CompletionResult]::new('explain', 'explain', [CompletionResultType]::ParameterValue, 'Explain runs that ended in RUN_ERROR or stopped without a terminal event')
+            [CompletionResult]::new('diff', 'diff', [CompletionResultType]::ParameterValue, 'Compare two streams run by run as a front end shows them (exit 0 equal, 1 different)')
+            [CompletionResult]::new('snapshot', 'snapshot', [CompletionResultType]::ParameterValue, 'Write the golden snapshot of runs: what a front end shows, one value a line, stable ids')
             [CompletionResult]::new('report', 'report', [CompletionResultType]::ParameterValue, 'Write a self-contained HTML report of runs: lanes, transcript, findings, states')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Generate shell completions')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -171,6 +212,12 @@ Register-ArgumentCompleter -Native -CommandName 'aguify' -ScriptBlock {
             break
         }
         'aguify;help;explain' {
+            break
+        }
+        'aguify;help;diff' {
+            break
+        }
+        'aguify;help;snapshot' {
             break
         }
         'aguify;help;report' {

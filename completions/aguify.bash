@@ -25,6 +25,9 @@ _aguify() {
             aguify,convert)
                 cmd="aguify__subcmd__convert"
                 ;;
+            aguify,diff)
+                cmd="aguify__subcmd__diff"
+                ;;
             aguify,explain)
                 cmd="aguify__subcmd__explain"
                 ;;
@@ -36,6 +39,9 @@ _aguify() {
                 ;;
             aguify,serve)
                 cmd="aguify__subcmd__serve"
+                ;;
+            aguify,snapshot)
+                cmd="aguify__subcmd__snapshot"
                 ;;
             aguify,timeline)
                 cmd="aguify__subcmd__timeline"
@@ -49,6 +55,9 @@ _aguify() {
             aguify__subcmd__help,convert)
                 cmd="aguify__subcmd__help__subcmd__convert"
                 ;;
+            aguify__subcmd__help,diff)
+                cmd="aguify__subcmd__help__subcmd__diff"
+                ;;
             aguify__subcmd__help,explain)
                 cmd="aguify__subcmd__help__subcmd__explain"
                 ;;
@@ -61,6 +70,9 @@ _aguify() {
             aguify__subcmd__help,serve)
                 cmd="aguify__subcmd__help__subcmd__serve"
                 ;;
+            aguify__subcmd__help,snapshot)
+                cmd="aguify__subcmd__help__subcmd__snapshot"
+                ;;
             aguify__subcmd__help,timeline)
                 cmd="aguify__subcmd__help__subcmd__timeline"
                 ;;
@@ -71,7 +83,7 @@ _aguify() {
 
     case "${cmd}" in
         aguify)
-            opts="-h -V --help --version convert check serve timeline explain report completions help"
+            opts="-h -V --help --version convert check serve timeline explain diff snapshot report completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -85,7 +97,7 @@ _aguify() {
             return 0
             ;;
         aguify__subcmd__check)
-            opts="-j -h --from --max-line-bytes --strict --threads --thread-id --run-id --text --tool-steps --compat --format --fail-on --max-warnings --allow --deny --explain --color --jobs --help"
+            opts="-v -j -h --from --max-line-bytes --strict --threads --stdin-filename --thread-id --run-id --text --tool-steps --compat --format --fail-on --max-warnings --allow --deny --max-per-rule --explain --files-from --verbose --color --jobs --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -100,6 +112,10 @@ _aguify() {
                     return 0
                     ;;
                 --threads)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --stdin-filename)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -136,14 +152,22 @@ _aguify() {
                     return 0
                     ;;
                 --allow)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    COMPREPLY=($(compgen -W "AGX101 AGX102 AGX103 AGX104 AGX105 AGX106 AGX107 AGX108 AGX109 AGX110 AGX111 AGX112 AGX113 AGX114 AGX115 AGX116 AGX117 AGX118 AGX119 AGX120 AGX121 AGX122 AGX123 AGX124 AGX130 AGX131 AGX132 AGX133 AGX201 AGX202 AGX203 AGX204 AGX205 AGX206 AGX207 AGX208 AGX209 AGX210 AGX211 AGX301 AGX302 AGX303 AGX304 AGX305 AGX306 AGX307 AGX308 AGX309 AGX310 AGX311 AGX401 AGX402 AGX403 AGX404 AGX405 AGX406 AGX501 AGX502 AGX503 AGX504 AGX505 AGX601 AGX602 AGX603 AGX604 AGX605 AGX606 AGX607 AGX608 AGX609 AGX610 AGX611 AGX701 AGX702" -- "${cur}"))
                     return 0
                     ;;
                 --deny)
+                    COMPREPLY=($(compgen -W "AGX101 AGX102 AGX103 AGX104 AGX105 AGX106 AGX107 AGX108 AGX109 AGX110 AGX111 AGX112 AGX113 AGX114 AGX115 AGX116 AGX117 AGX118 AGX119 AGX120 AGX121 AGX122 AGX123 AGX124 AGX130 AGX131 AGX132 AGX133 AGX201 AGX202 AGX203 AGX204 AGX205 AGX206 AGX207 AGX208 AGX209 AGX210 AGX211 AGX301 AGX302 AGX303 AGX304 AGX305 AGX306 AGX307 AGX308 AGX309 AGX310 AGX311 AGX401 AGX402 AGX403 AGX404 AGX405 AGX406 AGX501 AGX502 AGX503 AGX504 AGX505 AGX601 AGX602 AGX603 AGX604 AGX605 AGX606 AGX607 AGX608 AGX609 AGX610 AGX611 AGX701 AGX702" -- "${cur}"))
+                    return 0
+                    ;;
+                --max-per-rule)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --explain)
+                    COMPREPLY=($(compgen -W "AGX101 AGX102 AGX103 AGX104 AGX105 AGX106 AGX107 AGX108 AGX109 AGX110 AGX111 AGX112 AGX113 AGX114 AGX115 AGX116 AGX117 AGX118 AGX119 AGX120 AGX121 AGX122 AGX123 AGX124 AGX130 AGX131 AGX132 AGX133 AGX201 AGX202 AGX203 AGX204 AGX205 AGX206 AGX207 AGX208 AGX209 AGX210 AGX211 AGX301 AGX302 AGX303 AGX304 AGX305 AGX306 AGX307 AGX308 AGX309 AGX310 AGX311 AGX401 AGX402 AGX403 AGX404 AGX405 AGX406 AGX501 AGX502 AGX503 AGX504 AGX505 AGX601 AGX602 AGX603 AGX604 AGX605 AGX606 AGX607 AGX608 AGX609 AGX610 AGX611 AGX701 AGX702 all" -- "${cur}"))
+                    return 0
+                    ;;
+                --files-from)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -181,7 +205,7 @@ _aguify() {
             return 0
             ;;
         aguify__subcmd__convert)
-            opts="-h --from --max-line-bytes --strict --threads --thread-id --run-id --text --tool-steps --compat --to --stats --fail-on --pace --speed --max-gap --interval --help"
+            opts="-q -h --from --max-line-bytes --strict --threads --stdin-filename --thread-id --run-id --text --tool-steps --compat --to --stats --fail-on --allow --deny --max-per-rule --quiet --color --pace --speed --max-gap --interval --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -196,6 +220,10 @@ _aguify() {
                     return 0
                     ;;
                 --threads)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --stdin-filename)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -227,6 +255,22 @@ _aguify() {
                     COMPREPLY=($(compgen -W "error warning none" -- "${cur}"))
                     return 0
                     ;;
+                --allow)
+                    COMPREPLY=($(compgen -W "AGX101 AGX102 AGX103 AGX104 AGX105 AGX106 AGX107 AGX108 AGX109 AGX110 AGX111 AGX112 AGX113 AGX114 AGX115 AGX116 AGX117 AGX118 AGX119 AGX120 AGX121 AGX122 AGX123 AGX124 AGX130 AGX131 AGX132 AGX133 AGX201 AGX202 AGX203 AGX204 AGX205 AGX206 AGX207 AGX208 AGX209 AGX210 AGX211 AGX301 AGX302 AGX303 AGX304 AGX305 AGX306 AGX307 AGX308 AGX309 AGX310 AGX311 AGX401 AGX402 AGX403 AGX404 AGX405 AGX406 AGX501 AGX502 AGX503 AGX504 AGX505 AGX601 AGX602 AGX603 AGX604 AGX605 AGX606 AGX607 AGX608 AGX609 AGX610 AGX611 AGX701 AGX702" -- "${cur}"))
+                    return 0
+                    ;;
+                --deny)
+                    COMPREPLY=($(compgen -W "AGX101 AGX102 AGX103 AGX104 AGX105 AGX106 AGX107 AGX108 AGX109 AGX110 AGX111 AGX112 AGX113 AGX114 AGX115 AGX116 AGX117 AGX118 AGX119 AGX120 AGX121 AGX122 AGX123 AGX124 AGX130 AGX131 AGX132 AGX133 AGX201 AGX202 AGX203 AGX204 AGX205 AGX206 AGX207 AGX208 AGX209 AGX210 AGX211 AGX301 AGX302 AGX303 AGX304 AGX305 AGX306 AGX307 AGX308 AGX309 AGX310 AGX311 AGX401 AGX402 AGX403 AGX404 AGX405 AGX406 AGX501 AGX502 AGX503 AGX504 AGX505 AGX601 AGX602 AGX603 AGX604 AGX605 AGX606 AGX607 AGX608 AGX609 AGX610 AGX611 AGX701 AGX702" -- "${cur}"))
+                    return 0
+                    ;;
+                --max-per-rule)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
                 --speed)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -246,8 +290,50 @@ _aguify() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        aguify__subcmd__diff)
+            opts="-h --old --new --exact --ignore --ignore-text --format --color --from --threads --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --old)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --new)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --ignore)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "text json github" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --from)
+                    COMPREPLY=($(compgen -W "auto v2 v3 sse agui" -- "${cur}"))
+                    return 0
+                    ;;
+                --threads)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         aguify__subcmd__explain)
-            opts="-n -h --from --max-line-bytes --strict --threads --format --color --help"
+            opts="-n -h --from --max-line-bytes --strict --threads --stdin-filename --format --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -262,6 +348,10 @@ _aguify() {
                     return 0
                     ;;
                 --threads)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --stdin-filename)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -285,7 +375,7 @@ _aguify() {
             return 0
             ;;
         aguify__subcmd__help)
-            opts="convert check serve timeline explain report completions help"
+            opts="convert check serve timeline explain diff snapshot report completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -327,6 +417,20 @@ _aguify() {
             return 0
             ;;
         aguify__subcmd__help__subcmd__convert)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        aguify__subcmd__help__subcmd__diff)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -383,6 +487,20 @@ _aguify() {
             return 0
             ;;
         aguify__subcmd__help__subcmd__serve)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        aguify__subcmd__help__subcmd__snapshot)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -526,8 +644,8 @@ _aguify() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        aguify__subcmd__timeline)
-            opts="-h --from --max-line-bytes --strict --threads --color --full --follow --exit-on-end --no-check --width --help"
+        aguify__subcmd__snapshot)
+            opts="-h --from --max-line-bytes --strict --threads --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -542,6 +660,36 @@ _aguify() {
                     return 0
                     ;;
                 --threads)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        aguify__subcmd__timeline)
+            opts="-h --from --max-line-bytes --strict --threads --stdin-filename --color --full --follow --exit-on-end --no-check --width --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --from)
+                    COMPREPLY=($(compgen -W "auto v2 v3 sse agui" -- "${cur}"))
+                    return 0
+                    ;;
+                --max-line-bytes)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --threads)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --stdin-filename)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -27,14 +27,17 @@ set edit:completion:arg-completer[aguify] = {|@words|
             cand serve 'Serve recorded runs as a live AG-UI endpoint (POST a RunAgentInput, get SSE)'
             cand timeline 'Show runs at a glance: one line per message, reasoning block, tool call, step'
             cand explain 'Explain runs that ended in RUN_ERROR or stopped without a terminal event'
+            cand diff 'Compare two streams run by run as a front end shows them (exit 0 equal, 1 different)'
+            cand snapshot 'Write the golden snapshot of runs: what a front end shows, one value a line, stable ids'
             cand report 'Write a self-contained HTML report of runs: lanes, transcript, findings, states'
             cand completions 'Generate shell completions'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'aguify;convert'= {
             cand --from 'Input form: detected per file by default'
-            cand --max-line-bytes 'Skip (and report) lines longer than this many bytes'
+            cand --max-line-bytes 'Skip (and report) lines longer than this many bytes (at least 1)'
             cand --threads 'Threads for NDJSON input: 1 parses on the main thread; N > 1 parses on N - 1 more threads while the main thread maps (default: the number of cores, at most 2). The output does not depend on it'
+            cand --stdin-filename 'The name stdin is reported under (in findings, diagnostics and timelines)'
             cand --thread-id 'threadId when the log has none'
             cand --run-id 'runId when the log has none (later runs get `-2`, `-3`…)'
             cand --text 'Stream every model message, or only the final state''s answer'
@@ -42,19 +45,26 @@ set edit:completion:arg-completer[aguify] = {|@words|
             cand --compat 'Rename REASONING_* to 0.x THINKING_* (TDesign Chat 0.5.2)'
             cand --to 'Output format'
             cand --fail-on 'Exit 1 when a check finding reaches this severity (findings go to stderr either way)'
+            cand --allow 'Silence rules (repeatable, or a comma list: AGX301,AGX303)'
+            cand --deny 'Make rules errors (repeatable, or a comma list)'
+            cand --max-per-rule 'Findings shown per file and rule; the rest are counted in one line (0: all)'
+            cand --color 'Colour the diagnostics on stderr; `auto` colours a terminal only and honours NO_COLOR, CLICOLOR_FORCE and TERM=dumb'
             cand --speed 'Playback speed: 2 replays twice as fast as recorded, 0.5 half as fast'
             cand --max-gap 'Cap on any single gap after scaling, in ms (0: no cap)'
             cand --interval 'Gap before events without a timestamp (v2 logs), in ms, scaled by --speed'
             cand --strict 'Exit 2 at the first bad input line instead of reporting it and going on'
             cand --stats 'Print where every input line went (mapped / ignored with reason / bad) to stderr'
+            cand -q 'Print no check findings on stderr (the exit code still follows --fail-on)'
+            cand --quiet 'Print no check findings on stderr (the exit code still follows --fail-on)'
             cand --pace 'Write each event after its recorded gap (see --speed, --max-gap, --interval), flushing every frame'
             cand -h 'Print help'
             cand --help 'Print help'
         }
         &'aguify;check'= {
             cand --from 'Input form: detected per file by default'
-            cand --max-line-bytes 'Skip (and report) lines longer than this many bytes'
+            cand --max-line-bytes 'Skip (and report) lines longer than this many bytes (at least 1)'
             cand --threads 'Threads for NDJSON input: 1 parses on the main thread; N > 1 parses on N - 1 more threads while the main thread maps (default: the number of cores, at most 2). The output does not depend on it'
+            cand --stdin-filename 'The name stdin is reported under (in findings, diagnostics and timelines)'
             cand --thread-id 'threadId when the log has none'
             cand --run-id 'runId when the log has none (later runs get `-2`, `-3`…)'
             cand --text 'Stream every model message, or only the final state''s answer'
@@ -62,14 +72,18 @@ set edit:completion:arg-completer[aguify] = {|@words|
             cand --compat 'Rename REASONING_* to 0.x THINKING_* (TDesign Chat 0.5.2)'
             cand --format 'Report format'
             cand --fail-on 'Exit 1 when a finding reaches this severity'
-            cand --max-warnings 'Exit 1 when there are more than N warnings'
-            cand --allow 'Silence a rule (repeatable)'
-            cand --deny 'Make a rule an error (repeatable)'
+            cand --max-warnings 'Exit 1 when there are more than N warnings (the report says so)'
+            cand --allow 'Silence rules (repeatable, or a comma list: AGX301,AGX303)'
+            cand --deny 'Make rules errors (repeatable, or a comma list)'
+            cand --max-per-rule 'Findings shown per file and rule; the rest are counted in one line (0: all)'
             cand --explain 'Explain a rule and exit (`all` lists every rule)'
+            cand --files-from 'Also check the paths listed in FILE, one a line (`-`: read the list from stdin)'
             cand --color 'Colour the text report'
             cand -j 'Check this many files at once (default: the number of cores); the report keeps the input order'
             cand --jobs 'Check this many files at once (default: the number of cores); the report keeps the input order'
             cand --strict 'Exit 2 at the first bad input line instead of reporting it and going on'
+            cand -v 'List clean files too (the text report shows only files with findings)'
+            cand --verbose 'List clean files too (the text report shows only files with findings)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
@@ -98,10 +112,11 @@ set edit:completion:arg-completer[aguify] = {|@words|
         }
         &'aguify;timeline'= {
             cand --from 'Input form: detected per file by default'
-            cand --max-line-bytes 'Skip (and report) lines longer than this many bytes'
+            cand --max-line-bytes 'Skip (and report) lines longer than this many bytes (at least 1)'
             cand --threads 'Threads for NDJSON input: 1 parses on the main thread; N > 1 parses on N - 1 more threads while the main thread maps (default: the number of cores, at most 2). The output does not depend on it'
+            cand --stdin-filename 'The name stdin is reported under (in findings, diagnostics and timelines)'
             cand --color 'Colour by kind; `auto` colours a terminal only and honours NO_COLOR / CLICOLOR_FORCE'
-            cand --width 'Cut lines to this many columns (default: the terminal width, COLUMNS, or 120 in a pipe)'
+            cand --width 'Cut lines to this many columns (default: the terminal''s width; output to a pipe or a file is not cut)'
             cand --strict 'Exit 2 at the first bad input line instead of reporting it and going on'
             cand --full 'Show previews and ids whole, never cut lines to the width'
             cand --follow 'Keep reading the file as it grows (like `tail -f`) until Ctrl-C'
@@ -112,8 +127,9 @@ set edit:completion:arg-completer[aguify] = {|@words|
         }
         &'aguify;explain'= {
             cand --from 'Input form: detected per file by default'
-            cand --max-line-bytes 'Skip (and report) lines longer than this many bytes'
+            cand --max-line-bytes 'Skip (and report) lines longer than this many bytes (at least 1)'
             cand --threads 'Threads for NDJSON input: 1 parses on the main thread; N > 1 parses on N - 1 more threads while the main thread maps (default: the number of cores, at most 2). The output does not depend on it'
+            cand --stdin-filename 'The name stdin is reported under (in findings, diagnostics and timelines)'
             cand -n 'How many raw input records before the error to show'
             cand --format 'Output format (json: the documented object of docs/timeline.md)'
             cand --color 'Colour the text report; `auto` colours a terminal only and honours NO_COLOR / CLICOLOR_FORCE'
@@ -121,9 +137,30 @@ set edit:completion:arg-completer[aguify] = {|@words|
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
+        &'aguify;diff'= {
+            cand --old 'The old side as several files, in order (consecutive runs of one thread)'
+            cand --new 'The new side as several files, in order'
+            cand --ignore 'Do not compare the value at this JSON pointer (repeatable; `*` matches within a segment, e.g. /state/updatedAt, /toolCalls/*/args/requestId)'
+            cand --format 'Report format'
+            cand --color 'Colour the text report; `auto` colours a terminal only and honours NO_COLOR / CLICOLOR_FORCE'
+            cand --from 'Input form of both sides'' logs: detected per file by default'
+            cand --threads 'Threads parsing each side''s NDJSON (the sides are read at once, on a thread each; default 1). The result does not depend on it'
+            cand --exact 'Compare event by event (ids, timestamps and chunks included) instead of what is shown'
+            cand --ignore-text 'Compare the model''s text (assistant messages, reasoning) only as empty or not'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'aguify;snapshot'= {
+            cand --from 'Input form: detected per file by default'
+            cand --max-line-bytes 'Skip (and report) lines longer than this many bytes (at least 1)'
+            cand --threads 'Threads for NDJSON input: 1 parses on the main thread; N > 1 parses on N - 1 more threads while the main thread maps (default: the number of cores, at most 2). The output does not depend on it'
+            cand --strict 'Exit 2 at the first bad input line instead of reporting it and going on'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
         &'aguify;report'= {
             cand --from 'Input form: detected per file by default'
-            cand --max-line-bytes 'Skip (and report) lines longer than this many bytes'
+            cand --max-line-bytes 'Skip (and report) lines longer than this many bytes (at least 1)'
             cand --threads 'Threads for NDJSON input: 1 parses on the main thread; N > 1 parses on N - 1 more threads while the main thread maps (default: the number of cores, at most 2). The output does not depend on it'
             cand -o 'Where to write the HTML (`-`: stdout)'
             cand --output 'Where to write the HTML (`-`: stdout)'
@@ -142,6 +179,8 @@ set edit:completion:arg-completer[aguify] = {|@words|
             cand serve 'Serve recorded runs as a live AG-UI endpoint (POST a RunAgentInput, get SSE)'
             cand timeline 'Show runs at a glance: one line per message, reasoning block, tool call, step'
             cand explain 'Explain runs that ended in RUN_ERROR or stopped without a terminal event'
+            cand diff 'Compare two streams run by run as a front end shows them (exit 0 equal, 1 different)'
+            cand snapshot 'Write the golden snapshot of runs: what a front end shows, one value a line, stable ids'
             cand report 'Write a self-contained HTML report of runs: lanes, transcript, findings, states'
             cand completions 'Generate shell completions'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -155,6 +194,10 @@ set edit:completion:arg-completer[aguify] = {|@words|
         &'aguify;help;timeline'= {
         }
         &'aguify;help;explain'= {
+        }
+        &'aguify;help;diff'= {
+        }
+        &'aguify;help;snapshot'= {
         }
         &'aguify;help;report'= {
         }

@@ -7,12 +7,15 @@
 //! [`sink`] writes them (SSE, NDJSON), while [`check`] consumes the same stream, and
 //! [`timeline`] / [`explain`] turn it into a run-at-a-glance view and a failure diagnosis.
 //! [`pipeline`] wires these stages together for one or more input files.
+//! [`diff`] compares two streams run by run as a front end shows them, and [`snapshot`]
+//! writes that view as a golden file.
 //! [`replay`] paces a stream by its recorded timestamps; [`serve`] serves recorded runs as a
 //! live AG-UI HTTP endpoint.
 
 pub mod adapter;
 pub mod agui;
 pub mod check;
+pub mod diff;
 pub mod error;
 pub mod explain;
 pub mod input;
@@ -25,6 +28,7 @@ pub mod replay;
 pub mod report;
 pub mod serve;
 pub mod sink;
+pub mod snapshot;
 pub mod timeline;
 pub mod utf8;
 

@@ -298,6 +298,12 @@ impl EncodedState {
         &self.messages
     }
 
+    /// The state with `messages` holding `[]`: all but its messages, with nothing parsed or
+    /// copied (`aguify diff` compares the messages as messages).
+    pub fn without_messages(&self) -> &Value {
+        &self.state
+    }
+
     /// The messages that may be tool messages ([`SharedJson::may_be_tool_message`]), with
     /// their places in the list, shared (one known by its text is not parsed here).
     pub fn tool_message_candidates(&self) -> impl Iterator<Item = (usize, MessageRef<'_>)> {

@@ -30,7 +30,10 @@ fn report() -> Report {
             .expect("check")
         })
         .collect();
-    Report { files }
+    Report {
+        files,
+        ..Report::default()
+    }
 }
 
 fn snapshot(format: Format, ext: &str) {

@@ -88,6 +88,74 @@ fn tdesign_policies_match_golden() {
     );
 }
 
+/// `--compat thinking` for TDesign Chat, whose AG-UI adapter, while a thinking block is open,
+/// only updates the block's current item: no tool call event, text message or other thinking
+/// block may start inside one (the tool-step narration is closed first), and an interrupt is
+/// shown as a text message (TDesign ignores `RUN_FINISHED.outcome`). The Node harness in
+/// conformance/tdesign checks what TDesign then renders.
+#[test]
+fn tdesign_compat_keeps_thinking_blocks_flat_and_shows_interrupts() {
+    let variants = [
+        (TextPolicy::Stream, ToolSteps::None),
+        (TextPolicy::Stream, ToolSteps::Reasoning),
+        (TextPolicy::Final, ToolSteps::Reasoning),
+    ];
+    let mut problems = vec![];
+    let (mut narrated, mut interrupts) = (0, 0);
+    for case in recording_cases() {
+        for (text, tool_steps) in variants {
+            let map = MapOptions {
+                text,
+                tool_steps,
+                compat: Compat::Thinking,
+                ..MapOptions::default()
+            };
+            let mut open = false;
+            let mut shown: Vec<String> = vec![];
+            for (i, e) in convert(&case, map).iter().enumerate() {
+                let kind = e["type"].as_str().unwrap_or_default();
+                let at = format!("{} {text:?}/{tool_steps:?} event {i} {kind}", case.name);
+                match kind {
+                    "THINKING_START" if open => problems.push(format!("{at}: nested")),
+                    "THINKING_START" => open = true,
+                    "THINKING_END" => open = false,
+                    "THINKING_TEXT_MESSAGE_CONTENT" => {
+                        narrated +=
+                            usize::from(e["delta"].as_str() == Some("Calling tool get_weather.\n"));
+                    }
+                    "TEXT_MESSAGE_START" | "TOOL_CALL_START" | "TOOL_CALL_ARGS"
+                    | "TOOL_CALL_END" | "TOOL_CALL_RESULT"
+                        if open =>
+                    {
+                        problems.push(format!("{at}: inside an open thinking block"))
+                    }
+                    _ => {}
+                }
+                if kind == "TEXT_MESSAGE_CONTENT" {
+                    shown.push(e["delta"].as_str().unwrap_or_default().to_string());
+                }
+                if kind == "RUN_STARTED" {
+                    shown.clear();
+                }
+                if kind == "RUN_FINISHED" && e["outcome"]["type"] == "interrupt" {
+                    for int in e["outcome"]["interrupts"].as_array().into_iter().flatten() {
+                        interrupts += 1;
+                        let text = int["message"].as_str().unwrap_or_default();
+                        if !shown.iter().any(|s| s == text) {
+                            problems.push(format!("{at}: interrupt {text:?} not shown"));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    assert!(
+        narrated > 0 && interrupts > 0,
+        "the recordings no longer exercise this"
+    );
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
 #[test]
 fn conversion_is_deterministic() {
     for case in recording_cases() {

@@ -159,15 +159,15 @@ fn explain_json_is_the_documented_object() {
     ]);
     assert_eq!(code, 0);
     let v: serde_json::Value = serde_json::from_str(&out).expect("json");
-    assert_eq!(v["version"], 1);
+    assert_eq!(v["schema"], "aguify-explain/1");
     assert_eq!(v["runs"], 1);
     let x = &v["explained"][0];
     assert_eq!(x["ending"], "run_error");
     assert_eq!(x["error"]["code"], "UPSTREAM_UNREACHABLE");
     assert_eq!(x["error"]["name"], "APIConnectionError");
-    assert_eq!(x["error"]["carried_by"]["line"], 8);
-    assert_eq!(x["last_records"].as_array().map(Vec::len), Some(3));
-    assert_eq!(x["nearest_signal"]["kind"], "lifecycle_failed");
+    assert_eq!(x["error"]["carriedBy"]["line"], 8);
+    assert_eq!(x["lastRecords"].as_array().map(Vec::len), Some(3));
+    assert_eq!(x["nearestSignal"]["kind"], "lifecycle_failed");
     let kinds: Vec<&str> = x["signals"]
         .as_array()
         .into_iter()
@@ -180,11 +180,11 @@ fn explain_json_is_the_documented_object() {
     );
     for key in [
         "file",
-        "run_id",
-        "thread_id",
-        "started_at",
+        "runId",
+        "threadId",
+        "startedAt",
         "open",
-        "final_state",
+        "finalState",
         "cause",
         "hint",
     ] {

@@ -63,6 +63,65 @@ pub struct Finding {
 pub struct Config {
     pub allow: Vec<String>,
     pub deny: Vec<String>,
+    /// Findings kept per file and rule; the rest are only counted ([`Checker::tally`]), so
+    /// memory stays bounded on millions of bad lines. 0 keeps every finding.
+    pub keep_per_rule: usize,
+    /// `--compat thinking`: the stream speaks the 0.x THINKING_* vocabulary on purpose, so
+    /// THINKING_* events are not findings (AGX202).
+    pub thinking: bool,
+}
+
+/// Findings kept per file and rule by `aguify check` (the report shows fewer; the counts are
+/// always whole).
+pub const KEEP_PER_RULE: usize = 1000;
+
+/// How many findings of one rule a file had.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RuleCount {
+    pub rule: &'static str,
+    pub severity: Severity,
+    pub count: u64,
+}
+
+/// The findings of one file, counted by rule (in rule order).
+#[derive(Debug, Clone, Default)]
+pub struct FileTally {
+    pub file: Arc<str>,
+    pub rules: Vec<RuleCount>,
+}
+
+impl FileTally {
+    /// Counts one more finding of `rule`; returns its count so far.
+    fn add(&mut self, rule: &'static str, severity: Severity) -> u64 {
+        match self.rules.binary_search_by(|r| r.rule.cmp(rule)) {
+            Ok(i) => {
+                self.rules[i].count += 1;
+                self.rules[i].count
+            }
+            Err(i) => {
+                self.rules.insert(
+                    i,
+                    RuleCount {
+                        rule,
+                        severity,
+                        count: 1,
+                    },
+                );
+                1
+            }
+        }
+    }
+
+    pub fn counts(&self) -> report::Counts {
+        let mut c = report::Counts::default();
+        for r in &self.rules {
+            match r.severity {
+                Severity::Error => c.errors += r.count,
+                Severity::Warning => c.warnings += r.count,
+            }
+        }
+        c
+    }
 }
 
 impl Config {
@@ -89,6 +148,8 @@ pub struct Ctx {
     pub out: Vec<Finding>,
     /// Findings of rules the official client enforces (counted before `--allow`).
     pub official: u64,
+    /// Every finding reported, by file and rule (those not kept in `out` too).
+    pub tally: Vec<FileTally>,
 }
 
 impl Ctx {
@@ -101,10 +162,31 @@ impl Ctx {
             config,
             out: vec![],
             official: 0,
+            tally: vec![],
         }
     }
 
+    /// Counts a finding of `rule` in `file`; whether it is to be kept (within
+    /// [`Config::keep_per_rule`]).
+    fn count(&mut self, file: &Arc<str>, rule: &'static str, severity: Severity) -> bool {
+        let at = match self.tally.iter().rposition(|t| t.file == *file) {
+            Some(at) => at,
+            None => {
+                self.tally.push(FileTally {
+                    file: file.clone(),
+                    rules: vec![],
+                });
+                self.tally.len() - 1
+            }
+        };
+        let n = self.tally[at].add(rule, severity);
+        self.config.keep_per_rule == 0 || n <= self.config.keep_per_rule as u64
+    }
+
     pub fn report(&mut self, rule: &'static str, ids: Vec<String>, message: String) {
+        if self.config.thinking && rule == "AGX202" {
+            return;
+        }
         let r = rules::get(rule);
         if r.official {
             self.official += 1;
@@ -112,6 +194,10 @@ impl Ctx {
         let Some(severity) = self.config.severity(r) else {
             return;
         };
+        let file = self.file.clone();
+        if !self.count(&file, r.id, severity) {
+            return;
+        }
         self.out.push(Finding {
             rule: r.id,
             severity,
@@ -147,6 +233,23 @@ impl Ctx {
     }
 }
 
+/// The rule of a record that was read but could not be converted (the adapter's message says
+/// why): a replayed v3 event is a `seq` duplicate (AGX602), a record of no known form or of
+/// another form than the file's is AGX609, a record of a known form that lacks what it needs
+/// is AGX611.
+fn record_rule(message: &str) -> &'static str {
+    if message.starts_with("duplicate v3 event") {
+        "AGX602"
+    } else if message.starts_with("a record of no known form")
+        || message.starts_with("mixed forms")
+        || message.contains("(--from)")
+    {
+        "AGX609"
+    } else {
+        "AGX611"
+    }
+}
+
 /// The checker for one stream (one input file).
 pub struct Checker {
     ctx: Ctx,
@@ -166,8 +269,10 @@ pub struct Checker {
     /// events (no allocation per event).
     expanded: Vec<Option<Value>>,
     drained: usize,
-    streamed: report::Counts,
     finished: bool,
+    /// Records of a known form read (not bad), and whether a bad line was a JSON array.
+    known: u64,
+    saw_array: bool,
     /// A line was unreadable before any record was read: if none ever is, the client (which
     /// reads the file as AG-UI) fails on that line.
     unreadable: bool,
@@ -180,9 +285,59 @@ pub struct FileReport {
     /// The input family, when any record was readable.
     pub family: Option<Family>,
     pub events: u64,
+    /// The findings kept ([`Config::keep_per_rule`] per rule), in line order.
     pub findings: Vec<Finding>,
+    /// Every finding, counted by rule (in rule order).
+    pub rule_counts: Vec<RuleCount>,
     /// Whether the official client would accept the stream (no official rule fired).
     pub official_valid: bool,
+    /// Whether any record of a known form (AG-UI or LangGraph) was read; when not, the only
+    /// finding is AGX505 and `official_valid` means nothing.
+    pub read: bool,
+    /// `--strict`: the `file:line` of the bad line the check stopped at.
+    pub stopped: Option<String>,
+}
+
+impl FileReport {
+    /// A file that could not be opened or read: one AGX504 finding.
+    pub fn unreadable(file: &str, why: &str, config: &Config) -> FileReport {
+        let mut ctx = Ctx::new(Arc::from(file), config.clone());
+        ctx.report("AGX504", vec![], format!("cannot read: {why}"));
+        FileReport {
+            file: ctx.file,
+            family: None,
+            events: 0,
+            findings: ctx.out,
+            rule_counts: ctx.tally.pop().map(|t| t.rules).unwrap_or_default(),
+            official_valid: true,
+            read: false,
+            stopped: None,
+        }
+    }
+
+    pub fn counts(&self) -> report::Counts {
+        FileTally {
+            file: self.file.clone(),
+            rules: self.rule_counts.clone(),
+        }
+        .counts()
+    }
+
+    /// Whether the file could not be read or held nothing of a known form (exit 2).
+    pub fn unusable(&self) -> bool {
+        !self.read
+    }
+}
+
+/// What is said of a file of which no record is of a known form (after `FILE: `).
+pub fn nothing_read_message(file: &str, json_array: bool) -> String {
+    let mut m = "no AG-UI or LangGraph records (is it NDJSON or SSE?)".to_string();
+    if json_array {
+        m.push_str(&format!(
+            "; it holds a JSON array: `jq -c '.[]' {file}` writes one record a line"
+        ));
+    }
+    m
 }
 
 impl Checker {
@@ -201,8 +356,9 @@ impl Checker {
             pending_bad: None,
             expanded: vec![],
             drained: 0,
-            streamed: Default::default(),
             finished: false,
+            known: 0,
+            saw_array: false,
             unreadable: false,
         }
     }
@@ -224,11 +380,21 @@ impl Checker {
             // The client skips an SSE frame without data (the line is AGX503's).
             (Some(Family::Agui), _) if msg.starts_with(transport::NO_DATA_FRAME) => "AGX503",
             (Some(Family::Agui), _) => "AGX501",
-            (_, true) => "AGX609",
+            (_, true) => record_rule(&msg),
             (_, false) => "AGX608",
         };
         self.ctx.report(rule, vec![], msg);
         self.unreadable |= self.family.is_none();
+    }
+
+    /// A record converted with a warning ([`Observer::warning`]): a v3 `seq` that is not an
+    /// integer is AGX610; the other warnings (a `seq` out of order or reused) are the facts
+    /// AGX602/AGX603 report already, so they are not told twice.
+    pub fn warning(&mut self, origin: &Origin, message: &str) {
+        if message.starts_with("v3 `seq` is") {
+            self.ctx.at(origin, None, None, None);
+            self.ctx.report("AGX610", vec![], message.to_string());
+        }
     }
 
     /// An input record and its disposition.
@@ -237,6 +403,12 @@ impl Checker {
             self.family = classify(rec).family();
         }
         let bad = matches!(disposition, Disposition::Bad(_));
+        if !bad && classify(rec).family().is_some() {
+            self.known += 1;
+        }
+        // A replayed event was skipped: its seq finding is the AGX602 just reported, not
+        // one more from the raw checks.
+        let replay = matches!(disposition, Disposition::Bad(m) if record_rule(m) == "AGX602");
         if bad
             && matches!(self.family, None | Some(Family::Agui))
             && transport::unknown_agui_type(&rec.value)
@@ -244,6 +416,7 @@ impl Checker {
             // An event of a type AG-UI 1.0 does not have (`runStarted`): the client reads it
             // and its enforcement drops it, as the converter does (no event index).
             self.pending_bad = None;
+            self.known += 1;
             self.family = Some(Family::Agui);
             let mut issues = vec![];
             schema::check_ev(&ev::Ev::of(&rec.value), &mut issues);
@@ -270,6 +443,9 @@ impl Checker {
                 }
                 self.records_of = Some(file.clone());
             }
+            if replay {
+                return;
+            }
             self.ctx.at(&rec.origin, None, None, None);
             self.raw.record(rec, &mut self.ctx);
         }
@@ -278,6 +454,9 @@ impl Checker {
     /// A line or frame that could not be read.
     pub fn bad_line(&mut self, origin: &Origin, message: &str) {
         self.flush_bad(false);
+        if message.contains("found an array") {
+            self.saw_array = true;
+        }
         self.pending_bad = Some((origin.clone(), message.to_string()));
     }
 
@@ -368,45 +547,93 @@ impl Checker {
         self.ctx.out.len() > self.drained
     }
 
-    /// Hands the findings not yet drained to `f`, then forgets them, keeping their counts
-    /// ([`Checker::streamed_counts`]): memory stays flat for callers that print findings as they
-    /// occur and report only counts (`convert`). Not to be mixed with [`Checker::drain_new`].
+    /// Hands the findings not yet drained to `f`, then forgets them (their counts stay in
+    /// [`Checker::tally`]): memory stays flat for callers that print findings as they occur
+    /// and report only counts (`convert`). Not to be mixed with [`Checker::drain_new`].
     pub fn stream_new(&mut self, mut f: impl FnMut(&Finding)) {
         for x in self.ctx.out.drain(..) {
-            match x.severity {
-                Severity::Error => self.streamed.errors += 1,
-                Severity::Warning => self.streamed.warnings += 1,
-            }
             f(&x);
         }
         self.drained = 0;
     }
 
-    /// The counts of the findings [`Checker::stream_new`] handed out.
+    /// The counts of every finding so far (kept or not, drained or not).
     pub fn streamed_counts(&self) -> report::Counts {
-        self.streamed
+        let mut c = report::Counts::default();
+        for t in &self.ctx.tally {
+            let n = t.counts();
+            c.errors += n.errors;
+            c.warnings += n.warnings;
+        }
+        c
+    }
+
+    /// Every finding so far, counted by file and rule.
+    pub fn tally(&self) -> &[FileTally] {
+        &self.ctx.tally
+    }
+
+    /// Whether a record of a known form was read ([`FileReport::read`]).
+    pub fn read_any(&self) -> bool {
+        self.known > 0
+    }
+
+    /// Whether a bad line was a JSON array (for [`nothing_read_message`]'s hint).
+    pub fn saw_json_array(&self) -> bool {
+        self.saw_array
     }
 
     /// Adds findings produced outside the stream (transport checks).
     pub fn extend(&mut self, findings: Vec<Finding>) {
-        for f in &findings {
+        for f in findings {
             if rules::get(f.rule).official {
                 self.ctx.official += 1;
             }
+            if self.ctx.count(&f.file, f.rule, f.severity) {
+                self.ctx.out.push(f);
+            }
         }
-        self.ctx.out.extend(findings);
     }
 
     pub fn into_report(mut self) -> FileReport {
         self.finish();
+        let read = self.known > 0;
+        let file = self.ctx.file.clone();
+        if !read {
+            // Nothing of a known form: one finding says so, instead of one per line.
+            let mut ctx = Ctx::new(file.clone(), self.ctx.config.clone());
+            let why = nothing_read_message(&file, self.saw_array);
+            ctx.report("AGX505", vec![], why);
+            self.ctx.out = ctx.out;
+            self.ctx.tally = ctx.tally;
+        }
         let mut findings = self.ctx.out;
         findings.sort_by_key(|f| (f.line, f.event_index.unwrap_or(u64::MAX)));
+        let rule_counts = self
+            .ctx
+            .tally
+            .into_iter()
+            .reduce(|mut a, b| {
+                for r in b.rules {
+                    match a.rules.binary_search_by(|x| x.rule.cmp(r.rule)) {
+                        Ok(i) => a.rules[i].count += r.count,
+                        Err(i) => a.rules.insert(i, r),
+                    }
+                }
+                a
+            })
+            .map(|t| t.rules)
+            .unwrap_or_default();
         FileReport {
-            file: self.ctx.file,
+            file,
             family: self.family,
             events: self.events,
             findings,
+            rule_counts,
+            // With nothing read, JSON shows no verdict (`null`).
             official_valid: self.ctx.official == 0 && !(self.unreadable && self.family.is_none()),
+            read,
+            stopped: None,
         }
     }
 }
@@ -422,6 +649,9 @@ impl Observer for CheckObserver {
     }
     fn bad_line(&mut self, origin: &Origin, message: &str) {
         self.checker.bad_line(origin, message);
+    }
+    fn warning(&mut self, origin: &Origin, message: &str) {
+        self.checker.warning(origin, message);
     }
     fn model(&mut self, ev: &ModelEvent, origin: &Origin) {
         self.checker.model(ev, origin);
@@ -453,21 +683,51 @@ pub fn check_bytes(
             .is_some_and(|l| crate::input::detect_framing(l) == crate::input::Framing::Sse)
     };
     let transport = if is_sse {
-        transport::check_sse(&bytes, &file, config)
+        // Uncapped here: the checker's tally counts and caps them with the rest.
+        let all = Config {
+            keep_per_rule: 0,
+            ..config.clone()
+        };
+        transport::check_sse(&bytes, &file, &all)
     } else {
         vec![]
     };
-    let mut obs = CheckObserver {
-        checker: Checker::new(file, config.clone()),
-    };
-    let mut o = opts.clone();
-    o.strict = false;
-    pipeline::run(vec![Input::from_bytes(name, bytes)], &o, &mut obs)?;
-    let mut checker = obs.checker;
-    if checker.family() == Some(Family::Agui) {
+    let mut checker = Checker::new(file, config.clone());
+    let stopped = run_checker(&mut checker, Input::from_bytes(name, bytes), opts)?;
+    if checker.family() == Some(Family::Agui) && stopped.is_none() {
         checker.extend(transport);
     }
-    Ok(checker.into_report())
+    Ok(finish_report(checker, stopped))
+}
+
+/// Runs `input` through `checker`; with `--strict`, the `file:line` of the bad line it
+/// stopped at.
+fn run_checker(
+    checker: &mut Checker,
+    input: Input,
+    opts: &Options,
+) -> Result<Option<String>, crate::Error> {
+    let mut obs = CheckObserver {
+        checker: std::mem::replace(checker, Checker::new(Arc::from(""), Config::default())),
+    };
+    let result = pipeline::run(vec![input], opts, &mut obs);
+    *checker = obs.checker;
+    match result {
+        Ok(_) => Ok(None),
+        Err(crate::Error::Strict(at)) => {
+            // The bad line is reported; what would only follow from the stop is not.
+            checker.flush_bad(false);
+            checker.finished = true;
+            Ok(Some(at))
+        }
+        Err(e) => Err(e),
+    }
+}
+
+fn finish_report(checker: Checker, stopped: Option<String>) -> FileReport {
+    let mut r = checker.into_report();
+    r.stopped = stopped;
+    r
 }
 
 /// Reads and checks one input (`-` for stdin). An NDJSON file is streamed (memory stays flat
@@ -487,17 +747,13 @@ pub fn check_path(path: &str, opts: &Options, config: &Config) -> Result<FileRep
             .find(|l| !l.trim().is_empty())
             .is_some_and(|l| crate::input::detect_framing(l) == crate::input::Framing::Sse);
         if !is_sse && opts.framing != Some(crate::input::Framing::Sse) {
-            let mut obs = CheckObserver {
-                checker: Checker::new(Arc::from(path), config.clone()),
-            };
-            let mut o = opts.clone();
-            o.strict = false;
+            let mut checker = Checker::new(Arc::from(path), config.clone());
             let input = Input {
                 name: Arc::from(path),
                 reader: Box::new(r),
             };
-            pipeline::run(vec![input], &o, &mut obs)?;
-            return Ok(obs.checker.into_report());
+            let stopped = run_checker(&mut checker, input, opts)?;
+            return Ok(finish_report(checker, stopped));
         }
     }
     let bytes = if path == "-" {
@@ -595,24 +851,31 @@ mod tests {
         let a = ev(1, r#"{"event":"message-start","role":"ai","id":"m1"}"#);
         let b = ev(3, r#"{"event":"message-finish"}"#);
         let c = ev(3, r#"{"event":"message-finish"}"#);
-        let found = rules_of(&[&a, &b, &c]);
+        let d = ev(4, r#"{"event":"message-finish"}"#);
+        let found = rules_of(&[&a, &b, &c, &d]);
         assert!(found.contains(&"AGX601"), "{found:?}");
-        assert!(found.contains(&"AGX602"), "{found:?}");
         assert!(found.contains(&"AGX604"), "{found:?}");
+        // The exact replay (c) is one fact, one finding: AGX602, not also AGX609.
+        assert_eq!(
+            found.iter().filter(|r| **r == "AGX602").count(),
+            1,
+            "{found:?}"
+        );
+        assert!(!found.contains(&"AGX609"), "{found:?}");
     }
 
     #[test]
     fn allow_and_deny() {
         let cfg = Config {
             allow: vec!["agx301".into()],
-            deny: vec![],
+            ..Default::default()
         };
         let r =
             check_bytes("t", START.as_bytes().to_vec(), &Options::default(), &cfg).expect("check");
         assert!(r.findings.is_empty());
         let cfg = Config {
-            allow: vec![],
             deny: vec!["AGX301".into()],
+            ..Default::default()
         };
         let r =
             check_bytes("t", START.as_bytes().to_vec(), &Options::default(), &cfg).expect("check");

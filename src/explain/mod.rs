@@ -24,10 +24,11 @@ use crate::pipeline::Observer;
 use crate::timeline::{Entry, Line, Outcome, RunSummary, TimelineBuilder};
 
 /// Version of the JSON report's schema (`docs/timeline.md`).
-pub const SCHEMA_VERSION: u32 = 1;
+pub const SCHEMA: &str = "aguify-explain/1";
 
 /// A place in the input.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct Loc {
     pub file: String,
     pub line: u64,
@@ -50,6 +51,7 @@ impl std::fmt::Display for Loc {
 
 /// One raw input record (or bad line), described by its real type.
 #[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct RawRecord {
     pub at: Loc,
     /// What the record is: `v2 on_chat_model_stream ChatOpenAI data{chunk}`, `v3 tools
@@ -63,6 +65,7 @@ pub struct RawRecord {
 
 /// The error of a failed run.
 #[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct ErrorPart {
     pub message: String,
     /// The converter's RUN_ERROR code class (`mapper::error_code`).
@@ -77,6 +80,7 @@ pub struct ErrorPart {
 
 /// Something still open when the run ended.
 #[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct OpenSpan {
     /// `step`, `model_call`, `text`, `reasoning` or `tool_call`.
     pub kind: &'static str,
@@ -93,6 +97,7 @@ pub struct OpenSpan {
 
 /// An upstream sign of trouble before the error.
 #[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct Signal {
     /// `tool_error`, `task_error`, `lifecycle_failed`, `model_error`, `truncated_message`,
     /// `bad_line`.
@@ -105,6 +110,7 @@ pub struct Signal {
 
 /// The last full state the run emitted.
 #[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct FinalState {
     pub at: Loc,
     /// Messages it holds (`null`: the state has no `messages` list).
@@ -113,6 +119,7 @@ pub struct FinalState {
 
 /// Why one run failed.
 #[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct Explanation {
     pub file: String,
     pub run_id: Option<String>,
@@ -135,8 +142,10 @@ pub struct Explanation {
 
 /// The `--format json` object.
 #[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct Report {
-    pub version: u32,
+    /// The document's schema id ([`SCHEMA`]), as `check --format json` has it.
+    pub schema: &'static str,
     /// Runs read in all.
     pub runs: usize,
     pub bad_lines: u64,
@@ -170,7 +179,14 @@ pub struct Explainer {
     model_calls: HashMap<String, ModelCall>,
     records: u64,
     current_ts: Option<i64>,
+    /// Bad lines read (the timeline is given the first [`BAD_LINES_KEPT`] only).
+    bad_lines: u64,
 }
+
+/// Bad lines the explainer's timeline takes in, and bad-line signals kept in a row (the most
+/// recent): memory stays bounded on millions of bad lines.
+const BAD_LINES_KEPT: u64 = 100;
+const BAD_SIGNALS_IN_A_ROW: usize = 16;
 
 impl Explainer {
     /// `last_n`: how many raw records before the error to show (`-n`).
@@ -185,6 +201,7 @@ impl Explainer {
             model_calls: HashMap::new(),
             records: 0,
             current_ts: None,
+            bad_lines: 0,
         }
     }
 
@@ -271,23 +288,66 @@ impl Explainer {
             }
             let (recs, model_open) = self.snapshots.get(&i).cloned().unwrap_or_default();
             let run_entries = run_entries(entries, runs, i);
-            explained.push(explain_run(
+            let mut x = explain_run(
                 run,
                 run_entries,
                 recs,
                 model_open,
                 &self.signals,
                 &self.states,
-            ));
+            );
+            if let Some(prev) = finished_before(runs, i) {
+                after_finished(&mut x, prev);
+            }
+            explained.push(x);
         }
         let report = Report {
-            version: SCHEMA_VERSION,
+            schema: SCHEMA,
             runs: runs.len(),
-            bad_lines: self.timeline.bad_lines(),
+            bad_lines: self.bad_lines,
             explained,
         };
         (report, self.timeline)
     }
+}
+
+/// The run that had finished right before run `i`, when run `i` is nothing but a RUN_ERROR
+/// (the timeline opens a run of its own for a terminal that comes after the run ended).
+fn finished_before(runs: &[RunSummary], i: usize) -> Option<&RunSummary> {
+    let run = &runs[i];
+    let prev = runs.get(i.checked_sub(1)?)?;
+    let lone_error = matches!(run.outcome, Outcome::Error { .. })
+        && run.events <= 1
+        && run
+            .run_id
+            .as_ref()
+            .is_none_or(|r| Some(r) == prev.run_id.as_ref());
+    let finished = matches!(
+        prev.outcome,
+        Outcome::Success { .. } | Outcome::Interrupt(_)
+    );
+    (lone_error && finished).then_some(prev)
+}
+
+/// Says of `x` what it is: a RUN_ERROR sent after its run had finished (AGX302).
+fn after_finished(x: &mut Explanation, prev: &RunSummary) {
+    x.ending = "error_after_finished";
+    x.run_id = prev.run_id.clone();
+    x.thread_id = x.thread_id.take().or_else(|| prev.thread_id.clone());
+    x.started_at = Loc::from(&prev.origin);
+    x.last_records.clear();
+    x.open.clear();
+    let finished_at = prev
+        .end_origin
+        .as_ref()
+        .map_or_else(|| "?".to_string(), |o| o.to_string());
+    x.cause = format!(
+        "RUN_ERROR after RUN_FINISHED: the run had finished at {finished_at}, then the stream sent \
+         RUN_ERROR; a front end shows the finished run as failed (AGX302)."
+    );
+    x.hint = "Send one terminal event per run: RUN_FINISHED or RUN_ERROR, never both; an error \
+              after the run belongs to the next run (RUN_STARTED first)."
+        .into();
 }
 
 fn is_bad(o: &Outcome) -> bool {
@@ -831,7 +891,10 @@ impl Observer for Explainer {
     }
 
     fn bad_line(&mut self, origin: &Origin, message: &str) {
-        self.timeline.bad_line(origin, message);
+        self.bad_lines += 1;
+        if self.bad_lines <= BAD_LINES_KEPT {
+            self.timeline.bad_line(origin, message);
+        }
         let at = Loc::from(origin);
         // A bad record is also reported through `record` (with its disposition); a bad frame
         // only here.
@@ -845,6 +908,15 @@ impl Observer for Explainer {
             });
         }
         if message.contains("truncated") || message.contains("invalid JSON") {
+            // Of many bad lines in a row, the most recent are kept.
+            let n = self.signals.len();
+            if n >= BAD_SIGNALS_IN_A_ROW
+                && self.signals[n - BAD_SIGNALS_IN_A_ROW..]
+                    .iter()
+                    .all(|s| s.kind == "bad_line")
+            {
+                self.signals.remove(n - BAD_SIGNALS_IN_A_ROW);
+            }
             self.signals.push(Signal {
                 kind: "bad_line",
                 message: message.to_string(),

@@ -5,6 +5,7 @@ use std::io::{self, Write};
 use owo_colors::{OwoColorize, Style};
 
 use super::{Explanation, Report};
+use crate::check::report::text::printable;
 use crate::timeline::render::{cut, ms, one_line};
 
 /// Writes the report as text. `color`: paint headings and the error.
@@ -34,7 +35,34 @@ pub fn write_text(report: &Report, color: bool, w: &mut dyn Write) -> io::Result
         }
         write_one(x, w, &paint, head, red, dim)?;
     }
+    if report.explained.len() > 1 {
+        writeln!(w)?;
+        writeln!(w, "{}", summary(report))?;
+    }
     Ok(())
+}
+
+/// One line over many explained runs: "3 of 10 runs explained: 2 RUN_ERROR, 1 no terminal".
+pub fn summary(report: &Report) -> String {
+    let count = |e: &str| report.explained.iter().filter(|x| x.ending == e).count();
+    let parts: Vec<String> = [
+        ("run_error", "ended in RUN_ERROR"),
+        ("no_terminal", "stopped without a terminal event"),
+        ("error_after_finished", "sent RUN_ERROR after RUN_FINISHED"),
+    ]
+    .into_iter()
+    .filter_map(|(e, what)| match count(e) {
+        0 => None,
+        n => Some(format!("{n} {what}")),
+    })
+    .collect();
+    format!(
+        "{} of {} run{} explained: {}",
+        report.explained.len(),
+        report.runs,
+        if report.runs == 1 { "" } else { "s" },
+        parts.join(", ")
+    )
 }
 
 /// A location, as `:line` when it is in the explained run's own file.
@@ -56,18 +84,21 @@ fn write_one(
 ) -> io::Result<()> {
     let title = match x.ending {
         "run_error" => "run failed",
+        "error_after_finished" => "RUN_ERROR after RUN_FINISHED",
         _ => "run stopped with no terminal event",
     };
+    // Ids and text from the log are written with their control characters escaped.
+    let p = |s: &str| printable(s).into_owned();
     writeln!(
         w,
         "{} {}{} (started {})",
         paint(red, &format!("✖ {title}:")),
-        x.run_id.as_deref().unwrap_or("?"),
+        p(x.run_id.as_deref().unwrap_or("?")),
         x.thread_id
             .as_deref()
-            .map(|t| format!(" · thread {t}"))
+            .map(|t| format!(" · thread {}", p(t)))
             .unwrap_or_default(),
-        x.started_at
+        p(&x.started_at.to_string())
     )?;
     let name = x
         .error
@@ -79,15 +110,16 @@ fn write_one(
         w,
         "  {}  {} {}",
         paint(head, "error "),
-        paint(red, &x.error.code),
-        one_line(&format!("{name}{}", x.error.message))
+        paint(red, &p(&x.error.code)),
+        p(&one_line(&format!("{name}{}", x.error.message)))
     )?;
     match (&x.error.carried_by, &x.error.input_ends_at) {
-        (Some(c), _) => writeln!(w, "  {}  {c}", paint(head, "line  "))?,
+        (Some(c), _) => writeln!(w, "  {}  {}", paint(head, "line  "), p(&c.to_string()))?,
         (None, Some(end)) => writeln!(
             w,
-            "  {}  none: no input line carries it; the run's input ends at {end}",
-            paint(head, "line  ")
+            "  {}  none: no input line carries it; the run's input ends at {}",
+            paint(head, "line  "),
+            p(&end.to_string())
         )?,
         (None, None) => writeln!(w, "  {}  none", paint(head, "line  "))?,
     }
@@ -113,14 +145,17 @@ fn write_one(
         let loc = if r.at.file == x.file {
             format!(":{:>lw$}", r.at.line)
         } else {
-            r.at.to_string()
+            p(&r.at.to_string())
         };
         writeln!(
             w,
             "    {}  {}  {}",
             paint(dim, &loc),
-            cut(&one_line(&r.summary), 90),
-            paint(dim, &format!("[{}]", cut(&one_line(&r.disposition), 60)))
+            p(&cut(&one_line(&r.summary), 90)),
+            paint(
+                dim,
+                &format!("[{}]", p(&cut(&one_line(&r.disposition), 60)))
+            )
         )?;
     }
     writeln!(w)?;
@@ -145,9 +180,9 @@ fn write_one(
             w,
             "    {} {}  {} · since {} · {how_long}",
             o.kind.replace('_', " "),
-            what,
-            o.state,
-            loc(x, &o.since)
+            p(&what),
+            p(&o.state),
+            p(&loc(x, &o.since))
         )?;
     }
     writeln!(w)?;
@@ -159,9 +194,9 @@ fn write_one(
         writeln!(
             w,
             "    {}  {}  {}",
-            paint(dim, &loc(x, &s.at)),
+            paint(dim, &p(&loc(x, &s.at))),
             s.kind.replace('_', " "),
-            cut(&one_line(&s.message), 120)
+            p(&cut(&one_line(&s.message), 120))
         )?;
     }
     if let Some(n) = &x.nearest_signal {
@@ -190,8 +225,8 @@ fn write_one(
             paint(head, "last state")
         )?,
     }
-    writeln!(w, "  {}  {}", paint(head, "likely cause"), x.cause)?;
-    writeln!(w, "  {}  {}", paint(head, "fix"), x.hint)?;
+    writeln!(w, "  {}  {}", paint(head, "likely cause"), p(&x.cause))?;
+    writeln!(w, "  {}  {}", paint(head, "fix"), p(&x.hint))?;
     Ok(())
 }
 

@@ -24,21 +24,35 @@ pub fn reason(payload: &Value) -> String {
     }
 }
 
+/// The interrupt's question: the payload when it is a string, else its `message`, `question`
+/// or `prompt`.
+fn message(payload: &Value) -> Option<&str> {
+    match payload {
+        Value::String(s) => Some(s.as_str()),
+        _ => payload
+            .get("message")
+            .or_else(|| payload.get("question"))
+            .or_else(|| payload.get("prompt"))
+            .and_then(Value::as_str),
+    }
+}
+
+/// What a front end without interrupt UI shows for an interrupt (`--compat thinking`): its
+/// question, or what it waits for.
+pub fn visible_text(payload: &Value) -> String {
+    match message(payload) {
+        Some(m) => m.to_string(),
+        None => format!("Waiting for your input ({}).", reason(payload)),
+    }
+}
+
 /// One AG-UI `Interrupt` object.
 pub fn to_agui(i: &InterruptInfo) -> Value {
     let p = &i.value;
     let mut m = Map::new();
     m.insert("id".into(), Value::String(i.id.clone()));
     m.insert("reason".into(), Value::String(reason(p)));
-    let text = match p {
-        Value::String(s) => Some(s.as_str()),
-        _ => p
-            .get("message")
-            .or_else(|| p.get("question"))
-            .or_else(|| p.get("prompt"))
-            .and_then(Value::as_str),
-    };
-    if let Some(t) = text {
+    if let Some(t) = message(p) {
         m.insert("message".into(), Value::String(t.to_string()));
     }
     if let Some(t) = p

@@ -566,6 +566,7 @@ impl Mapper {
         }
         self.close_reasoning_of(&message_id, out);
         if !self.run_mut().text_open.contains_key(&message_id) {
+            self.close_narration_for_tdesign(out);
             self.run_mut().text_open.insert(message_id.clone(), ());
             self.emit_text_start(&message_id, out);
         }
@@ -579,6 +580,7 @@ impl Mapper {
         }
         // Reasoning for a message whose text already streams: close the text first is wrong
         // (text may continue); reasoning and text may overlap, so just open the span.
+        self.close_narration_for_tdesign(out);
         let base = reasoning_id(message_id, block);
         let run = self.run_mut();
         let n = run.reasoning_ids.entry(base.clone()).or_insert(0);
@@ -633,6 +635,7 @@ impl Mapper {
         if let Some(call_id) = known {
             let started_here = self.run_mut().tools.get(&call_id).is_some_and(|t| !t.ended);
             if started_here && !args.is_empty() {
+                self.close_narration_for_tdesign(out);
                 let e = Event::ToolCallArgs {
                     timestamp: self.timestamp,
                     tool_call_id: call_id,
@@ -691,6 +694,7 @@ impl Mapper {
             },
         );
         run.open_tools.push(call_id.to_string());
+        self.close_narration_for_tdesign(out);
         let e = Event::ToolCallStart {
             timestamp: self.timestamp,
             tool_call_id: call_id.into(),
@@ -724,6 +728,7 @@ impl Mapper {
         if done {
             run.tool_done();
         }
+        self.close_narration_for_tdesign(out);
         let e = Event::ToolCallEnd {
             timestamp: self.timestamp,
             tool_call_id: call_id.into(),
@@ -754,6 +759,7 @@ impl Mapper {
         }
         let text = lc::tool_content_text(&content);
         let message_id = message_id.unwrap_or_else(|| format!("result-{call_id}"));
+        self.close_narration_for_tdesign(out);
         let e = Event::ToolCallResult {
             timestamp: self.timestamp,
             message_id,
@@ -856,6 +862,27 @@ impl Mapper {
         self.emit_reasoning_content(&rid, line.to_string(), out);
     }
 
+    /// Closes the tool-step narration if it is open.
+    fn close_narration(&mut self, out: &mut Vec<Event>) {
+        let Some(run) = self.run.as_mut().filter(|r| r.tool_steps_open) else {
+            return;
+        };
+        run.tool_steps_open = false;
+        let rid = run.tool_steps_id.clone().unwrap_or_default();
+        self.emit_reasoning_end(rid, out);
+    }
+
+    /// `--compat thinking`: the narration is closed before a tool call event, a text message
+    /// or another reasoning block starts. While a thinking block is open, TDesign Chat's AG-UI
+    /// adapter only updates the block's current item: a tool result would be dropped, a
+    /// nested tool call would swallow the narration after it, and the block's spinner would
+    /// turn while the answer streams. A later line opens a new block.
+    fn close_narration_for_tdesign(&mut self, out: &mut Vec<Event>) {
+        if self.opts.compat == Compat::Thinking {
+            self.close_narration(out);
+        }
+    }
+
     /// A message finished: close its reasoning, its text and its tool calls' argument streams.
     fn close_message(&mut self, message_id: &str, out: &mut Vec<Event>) {
         self.close_reasoning_of(message_id, out);
@@ -924,12 +951,7 @@ impl Mapper {
         for id in tools {
             self.end_tool(&id, out);
         }
-        if self.run_mut().tool_steps_open {
-            let run = self.run_mut();
-            run.tool_steps_open = false;
-            let rid = run.tool_steps_id.clone().unwrap_or_default();
-            self.emit_reasoning_end(rid, out);
-        }
+        self.close_narration(out);
         if matches!(ending, Ending::Finished) && self.opts.text == TextPolicy::Final {
             self.final_answer(out);
         }
@@ -977,6 +999,11 @@ impl Mapper {
                 self.pending.clear();
             }
             Ending::Finished => {
+                if self.opts.compat == Compat::Thinking {
+                    for i in &run.interrupts {
+                        self.interrupt_text(i, out);
+                    }
+                }
                 if let Some((messages, lent)) = run.messages.take(&mut self.converted) {
                     self.lent_at = lent.map(|generation| (out.len(), generation));
                     self.push(
@@ -1015,6 +1042,17 @@ impl Mapper {
                 self.push(e, out);
             }
         }
+    }
+
+    /// `--compat thinking`: an interrupt as a text message (its message, or what it waits for).
+    /// TDesign Chat has no interrupt UI and ignores `RUN_FINISHED.outcome`; without this the
+    /// run would read as complete with nothing asked.
+    fn interrupt_text(&self, i: &InterruptInfo, out: &mut Vec<Event>) {
+        let text = interrupt::visible_text(&i.value);
+        let id = format!("interrupt-{}", i.id);
+        self.emit_text_start(&id, out);
+        self.emit_text_content(&id, text, out);
+        self.emit_text_end(&id, out);
     }
 
     /// `--text final`: the final state's answer, as one text message.

@@ -325,7 +325,18 @@ pub struct TimelineBuilder {
     rendered: usize,
     bad_lines: u64,
     files: Vec<Arc<str>>,
+    /// The entry the event being taken in made or went into.
+    touched: Option<usize>,
+    /// Files whose log records a thread id (AG-UI captures, v2 `metadata.thread_id`): a run
+    /// of another file only inherits the thread of the run before it when it resumes it.
+    thread_recorded: Vec<Arc<str>>,
+    /// The latest event and the entry it made or went into: notes about it find their entry
+    /// at once, however many entries (bad lines) came since.
+    last_event_entry: Option<(u64, usize)>,
 }
+
+/// How far back [`TimelineBuilder::attach`] looks for the entry of an older event.
+const ATTACH_SCAN: usize = 256;
 
 impl Default for TimelineBuilder {
     fn default() -> Self {
@@ -401,6 +412,9 @@ impl TimelineBuilder {
             rendered: 0,
             bad_lines: 0,
             files: Vec::new(),
+            touched: None,
+            thread_recorded: Vec::new(),
+            last_event_entry: None,
         }
     }
 
@@ -505,12 +519,14 @@ impl TimelineBuilder {
             notes: Vec::new(),
             run_file: file,
         });
+        self.touched = Some(self.entries.len() - 1);
         self.entries.len() - 1
     }
 
     /// Adds an event to an open span entry.
     fn touch(&mut self, idx: usize, ev: &Value, origin: &Origin) {
         let index = self.index;
+        self.touched = Some(idx);
         if let Some(e) = self.entries.get_mut(idx) {
             e.events += 1;
             if let Some(t) = ts_of(ev) {
@@ -685,7 +701,19 @@ impl TimelineBuilder {
                     .and_then(|i| i.get("resume"))
                     .and_then(Value::as_array)
                     .map_or(0, Vec::len);
-                self.start_run(s(ev, "runId"), s(ev, "threadId"), resumes, ev, origin);
+                let mut thread = s(ev, "threadId");
+                // Several files are one thread for the mapper; a file that records no thread
+                // id and resumes nothing is not shown under the thread of the file before.
+                if let Some(prev) = self.runs.last() {
+                    if prev.file != origin.file
+                        && resumes == 0
+                        && prev.thread_id == thread
+                        && !self.thread_recorded.contains(&origin.file)
+                    {
+                        thread = None;
+                    }
+                }
+                self.start_run(s(ev, "runId"), thread, resumes, ev, origin);
                 self.count(|r| r.events = 1);
             }
             "RUN_FINISHED" => {
@@ -1121,11 +1149,8 @@ impl TimelineBuilder {
     /// note has no event, to the newest entry. Call it right after the event it is about.
     pub fn attach(&mut self, notes: Vec<InlineNote>) {
         for n in notes {
-            let i = n.event_index;
             let target = self
-                .entries
-                .iter()
-                .rposition(|e| e.index == i || e.end_index == Some(i))
+                .entry_of_event(n.event_index)
                 .or(self.entries.len().checked_sub(1))
                 .filter(|t| *t >= self.rendered);
             match target.and_then(|t| self.entries.get_mut(t)) {
@@ -1148,10 +1173,36 @@ impl TimelineBuilder {
 }
 
 impl TimelineBuilder {
+    /// The entry event `i` made or went into: known at once for the latest event; an older
+    /// one is looked for among the last [`ATTACH_SCAN`] entries (linear time however many
+    /// entries there are).
+    fn entry_of_event(&self, i: u64) -> Option<usize> {
+        if let Some((ev, at)) = self.last_event_entry {
+            if ev == i {
+                return Some(at);
+            }
+        }
+        let from = self.entries.len().saturating_sub(ATTACH_SCAN);
+        self.entries[from..]
+            .iter()
+            .rposition(|e| e.index == i || e.end_index == Some(i))
+            .map(|t| t + from)
+    }
+
     /// An AG-UI event as JSON (a capture's, or a converted one written out).
     pub fn json_event(&mut self, ev: &Value, origin: &Origin) {
         let before = self.entries.len();
+        self.touched = None;
         self.on_event(ev, origin);
+        // The newest entry the event reached: the last one it made, or the one it went into.
+        let reached = if self.entries.len() > before {
+            Some(self.entries.len() - 1)
+        } else {
+            self.touched
+        };
+        if let Some(t) = reached {
+            self.last_event_entry = Some((self.index, t));
+        }
         let notes = self.notes.on_event(self.index, ev, origin);
         if !notes.is_empty() {
             // The entry this event made, or the one it went into (the newest entry whose
@@ -1160,9 +1211,7 @@ impl TimelineBuilder {
             let target = if self.entries.len() > before {
                 Some(before)
             } else {
-                self.entries
-                    .iter()
-                    .rposition(|e| e.index == index || e.end_index == Some(index))
+                self.entry_of_event(index)
                     .or(self.entries.len().checked_sub(1))
             };
             if let Some(e) = target.and_then(|t| self.entries.get_mut(t)) {
@@ -1182,6 +1231,17 @@ impl Observer for TimelineBuilder {
         }
         if !self.files.contains(&rec.origin.file) {
             self.files.push(rec.origin.file.clone());
+        }
+        let recorded = match crate::adapter::classify(rec) {
+            RecordKind::Agui => true,
+            RecordKind::V2 => crate::adapter::v2_payload(rec)
+                .get("metadata")
+                .and_then(|m| m.get("thread_id"))
+                .is_some_and(Value::is_string),
+            _ => false,
+        };
+        if recorded && !self.thread_recorded.contains(&rec.origin.file) {
+            self.thread_recorded.push(rec.origin.file.clone());
         }
     }
 

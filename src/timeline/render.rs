@@ -27,6 +27,22 @@ pub struct Segment {
     pub paint: Paint,
     pub text: String,
     pub shrink: bool,
+    /// How the piece gives way when the line is too wide (see [`fit`]).
+    pub fit: Fit,
+}
+
+/// In which order the pieces of a line give way to the width: previews first, then a
+/// status's message, then the other pieces from the line's end, then paths (cut from the
+/// left, so the file name and line stay); the status itself (`tool error`, the RUN_ERROR
+/// code) last.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Fit {
+    Preview,
+    /// The text of a status (the RUN_ERROR message): cut only after the previews.
+    Message,
+    Path,
+    Fixed,
+    Status,
 }
 
 fn seg(paint: Paint, text: impl Into<String>) -> Segment {
@@ -34,6 +50,7 @@ fn seg(paint: Paint, text: impl Into<String>) -> Segment {
         paint,
         text: text.into(),
         shrink: false,
+        fit: Fit::Fixed,
     }
 }
 
@@ -42,6 +59,23 @@ fn preview(paint: Paint, text: impl Into<String>) -> Segment {
         paint,
         text: text.into(),
         shrink: true,
+        fit: Fit::Preview,
+    }
+}
+
+/// A status the line must keep (an error, a missing result).
+fn status(paint: Paint, text: impl Into<String>) -> Segment {
+    Segment {
+        fit: Fit::Status,
+        ..seg(paint, text)
+    }
+}
+
+/// A path (with its `:line`), cut from the left.
+fn path(paint: Paint, text: impl Into<String>) -> Segment {
+    Segment {
+        fit: Fit::Path,
+        ..seg(paint, text)
     }
 }
 
@@ -79,14 +113,21 @@ impl Renderer {
     pub fn write_entry(&mut self, e: &Entry, w: &mut dyn Write) -> io::Result<()> {
         if matches!(e.line, Line::RunStart { .. }) && self.last_file.as_ref() != Some(&e.run_file) {
             self.last_file = Some(e.run_file.clone());
-            let title = format!("── {} ", e.run_file);
+            let title = format!("── {} ", one_line(&e.run_file));
             let pad = self
                 .opts
                 .width
                 .unwrap_or(80)
                 .min(80)
                 .saturating_sub(title.width());
-            self.write_segments(&[seg(Paint::Dim, format!("{title}{}", "─".repeat(pad)))], w)?;
+            self.write_segments(
+                &[
+                    seg(Paint::Dim, "── "),
+                    path(Paint::Dim, format!("{} ", one_line(&e.run_file))),
+                    seg(Paint::Dim, "─".repeat(pad)),
+                ],
+                w,
+            )?;
         }
         let line = self.segments(e);
         if matches!(e.line, Line::Notes) {
@@ -168,7 +209,7 @@ impl Renderer {
     pub fn segments(&self, e: &Entry) -> Vec<Segment> {
         let mut v = vec![
             seg(Paint::Dim, format!("{:>9} ", time_col(e))),
-            seg(Paint::Dim, format!("{:>7}  ", line_col(e))),
+            path(Paint::Dim, format!("{:>7}  ", line_col(e))),
             seg(Paint::Plain, "  ".repeat(e.depth)),
         ];
         let k = e.kind;
@@ -281,12 +322,12 @@ impl Renderer {
                         v.push(preview(p, quote(r)));
                         if *error {
                             v.push(dot());
-                            v.push(seg(Paint::Strong(Kind::Error), "tool error"));
+                            v.push(status(Paint::Strong(Kind::Error), "tool error"));
                         }
                     }
                     None => {
                         v.push(dot());
-                        v.push(seg(Paint::Strong(Kind::Error), "no result"));
+                        v.push(status(Paint::Strong(Kind::Error), "no result"));
                     }
                 }
                 push_duration(&mut v, e);
@@ -317,9 +358,12 @@ impl Renderer {
             Line::Error { code, message } => {
                 v.push(seg(Paint::Strong(k), "✖ RUN_ERROR "));
                 if let Some(c) = code {
-                    v.push(seg(Paint::Strong(k), format!("{c} ")));
+                    v.push(status(Paint::Strong(k), format!("{c} ")));
                 }
-                v.push(preview(Paint::Kind(k), one_line(message)));
+                v.push(Segment {
+                    fit: Fit::Message,
+                    ..preview(Paint::Kind(k), one_line(message))
+                });
             }
             Line::BadLine { message } => {
                 v.push(seg(Paint::Strong(k), "⚠ bad line: "));
@@ -351,7 +395,7 @@ fn note_segments(e: &Entry, n: &InlineNote) -> Vec<Segment> {
     ];
     match &n.origin {
         Some(o) if o.file == e.run_file => v.push(seg(Paint::Dim, format!(" (:{})", o.line))),
-        Some(o) => v.push(seg(Paint::Dim, format!(" ({o})"))),
+        Some(o) => v.push(path(Paint::Dim, format!(" ({o})"))),
         None => {}
     }
     v
@@ -518,70 +562,105 @@ pub fn cut(s: &str, max: usize) -> String {
     out
 }
 
-/// Shrinks the `shrink` segments so the line fits `width` (each keeps at least MIN_PREVIEW).
+/// Fits a line to `width`: previews shrink first (a fair share each, at least MIN_PREVIEW,
+/// then down to `…`), then the pieces give way class by class in [`Fit`]'s order.
 fn fit(segs: &[Segment], width: Option<usize>) -> Vec<Segment> {
     let Some(width) = width else {
         return segs.to_vec();
     };
-    let total: usize = segs.iter().map(|s| s.text.width()).sum();
-    if total <= width {
-        return segs.to_vec();
+    let mut out = segs.to_vec();
+    let total = |v: &[Segment]| v.iter().map(|s| s.text.width()).sum::<usize>();
+    if total(&out) <= width {
+        return out;
     }
     let fixed: usize = segs
         .iter()
-        .filter(|s| !s.shrink)
+        .filter(|s| s.fit != Fit::Preview)
         .map(|s| s.text.width())
         .sum();
     let mut widths: Vec<(usize, usize)> = segs
         .iter()
         .enumerate()
-        .filter(|(_, s)| s.shrink)
+        .filter(|(_, s)| s.fit == Fit::Preview)
         .map(|(i, s)| (i, s.text.width()))
         .collect();
     let mut avail = width.saturating_sub(fixed);
     // Fair share: the shortest previews keep their length, the rest split what is left.
     widths.sort_by_key(|(_, w)| *w);
-    let mut budget = vec![0usize; segs.len()];
     let mut left = widths.len();
     for (i, w) in widths {
         let share = (avail / left.max(1)).max(MIN_PREVIEW);
         let b = w.min(share);
-        budget[i] = b;
+        out[i].text = cut(&out[i].text, b);
         avail = avail.saturating_sub(b);
         left -= 1;
     }
-    let fitted: Vec<Segment> = segs
-        .iter()
-        .enumerate()
-        .map(|(i, s)| {
-            if s.shrink {
-                Segment {
-                    paint: s.paint,
-                    text: cut(&s.text, budget[i]),
-                    shrink: true,
-                }
-            } else {
-                s.clone()
+    // Still too wide: each class gives way in turn, from the line's end.
+    for class in [
+        Fit::Preview,
+        Fit::Message,
+        Fit::Fixed,
+        Fit::Path,
+        Fit::Status,
+    ] {
+        for i in (0..out.len()).rev() {
+            let excess = total(&out).saturating_sub(width);
+            if excess == 0 {
+                return out;
             }
-        })
-        .collect();
-    // Still too wide (a narrow terminal, long fixed parts): cut the line's end.
+            if out[i].fit != class {
+                continue;
+            }
+            let w = out[i].text.width();
+            // A preview or path keeps at least its `…`; the other pieces may go whole.
+            let least = usize::from(w > 0 && matches!(class, Fit::Preview | Fit::Path));
+            let keep = w.saturating_sub(excess).max(least);
+            out[i].text = match class {
+                Fit::Path => cut_left(&out[i].text, keep),
+                _ => cut(&out[i].text, keep),
+            };
+        }
+    }
+    // Narrower than the pieces' `…`s: cut the line's end.
     let mut left = width;
-    let mut out = Vec::with_capacity(fitted.len());
-    for s in fitted {
+    let mut fitted = Vec::with_capacity(out.len());
+    for s in out {
         let w = s.text.width();
         if w <= left {
             left -= w;
-            out.push(s);
+            fitted.push(s);
         } else {
-            out.push(Segment {
-                paint: s.paint,
+            fitted.push(Segment {
                 text: cut(&s.text, left),
-                shrink: s.shrink,
+                ..s
             });
             break;
         }
     }
+    fitted
+}
+
+/// Cuts `s` to `max` columns from the left, starting with `…` when cut (a path keeps its
+/// file name and line).
+pub fn cut_left(s: &str, max: usize) -> String {
+    if s.width() <= max {
+        return s.to_string();
+    }
+    if max == 0 {
+        return String::new();
+    }
+    let mut tail: Vec<char> = Vec::new();
+    let mut w = 1;
+    for c in s.chars().rev() {
+        let cw = c.width().unwrap_or(0);
+        if w + cw > max {
+            break;
+        }
+        w += cw;
+        tail.push(c);
+    }
+    let mut out = String::from("…");
+    out.extend(tail.into_iter().rev());
     out
 }
 

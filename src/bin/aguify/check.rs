@@ -1,11 +1,12 @@
 //! `aguify check`: each input checked on its own, one combined report on stdout.
 
-use std::io::{self, IsTerminal, Write};
+use std::io::{self, IsTerminal, Read, Write};
+use std::path::Path;
 
 use aguify::check::report::{Counts, Format, Report};
-use aguify::check::{self, rules, Config, Severity};
+use aguify::check::{self, rules, Config, FileReport};
 
-use crate::cli::{CheckArgs, Color, FailOn, ReportFormat};
+use crate::cli::{CheckArgs, FailOn, ReportFormat};
 use crate::options;
 
 /// Whether findings fail the run under `--fail-on` / `--max-warnings`.
@@ -18,30 +19,134 @@ pub fn fails(c: Counts, fail_on: FailOn, max_warnings: Option<u64>) -> bool {
     by_severity || max_warnings.is_some_and(|m| c.warnings > m)
 }
 
-/// `--color`: auto means stdout is a terminal and NO_COLOR is unset.
-pub fn use_color(c: Color, terminal: bool) -> bool {
-    match c {
-        Color::Always => true,
-        Color::Never => false,
-        Color::Auto => terminal && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()),
+/// The files a directory holds for checking: its `*.ndjson`, `*.jsonl` and `*.sse` files,
+/// walked in name order (sub-directories too).
+fn walk(dir: &Path, out: &mut Vec<String>) -> io::Result<()> {
+    let mut entries: Vec<_> = std::fs::read_dir(dir)?
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .collect();
+    entries.sort();
+    for p in entries {
+        if p.is_dir() {
+            walk(&p, out)?;
+        } else if p
+            .extension()
+            .and_then(|e| e.to_str())
+            .is_some_and(|e| matches!(e, "ndjson" | "jsonl" | "sse"))
+        {
+            out.push(p.to_string_lossy().into_owned());
+        }
+    }
+    Ok(())
+}
+
+/// What is to be checked: each argument (a directory walked), then `--files-from`'s list.
+/// Paths that cannot be listed become reports of their own.
+fn inputs(args: &CheckArgs) -> (Vec<String>, Vec<(usize, FileReport)>, Config) {
+    let config = config(args);
+    let mut files = vec![];
+    let mut unreadable = vec![];
+    let mut add = |f: String, files: &mut Vec<String>| {
+        let p = Path::new(&f);
+        if f != "-" && p.is_dir() {
+            if let Err(e) = walk(p, files) {
+                unreadable.push((files.len(), FileReport::unreadable(&f, &os(&e), &config)));
+            }
+        } else {
+            files.push(f);
+        }
+    };
+    for f in &args.input.files {
+        add(f.clone(), &mut files);
+    }
+    if let Some(list) = &args.files_from {
+        let text = if list == "-" {
+            let mut s = String::new();
+            io::stdin().read_to_string(&mut s).map(|_| s)
+        } else {
+            std::fs::read_to_string(list)
+        };
+        match text {
+            Ok(text) => {
+                for l in text.lines().map(str::trim).filter(|l| !l.is_empty()) {
+                    add(l.to_string(), &mut files);
+                }
+            }
+            Err(e) => {
+                unreadable.push((files.len(), FileReport::unreadable(list, &os(&e), &config)))
+            }
+        }
+    }
+    (files, unreadable, config)
+}
+
+fn os(e: &io::Error) -> String {
+    crate::os_text(e)
+}
+
+fn config(args: &CheckArgs) -> Config {
+    Config {
+        allow: args.rules.allow.clone(),
+        deny: args.rules.deny.clone(),
+        keep_per_rule: match args.rules.max_per_rule {
+            0 => 0,
+            n => n.max(check::KEEP_PER_RULE),
+        },
+        thinking: args.map.policy.compat == crate::cli::Compat::Thinking,
     }
 }
 
-/// Checks files on up to `jobs` threads; reports come back in input order. The first error
-/// (in input order) wins, as in a sequential run.
+/// Checks one file; one that cannot be read is a report with one AGX504 finding.
+fn check_one(
+    f: &str,
+    label: &str,
+    opts: &aguify::pipeline::Options,
+    config: &Config,
+) -> FileReport {
+    let result = if f == "-" {
+        let mut b = vec![];
+        match io::stdin().read_to_end(&mut b) {
+            Ok(_) => check::check_bytes(label, b, opts, config),
+            Err(source) => Err(aguify::Error::Input {
+                path: label.into(),
+                source,
+            }),
+        }
+    } else {
+        check::check_path(f, opts, config)
+    };
+    match result {
+        Ok(r) => r,
+        Err(aguify::Error::Input { path, source }) => {
+            FileReport::unreadable(&path, &os(&source), config)
+        }
+        Err(e) => FileReport::unreadable(f, &e.to_string(), config),
+    }
+}
+
+/// Checks files on up to `jobs` threads; reports come back in input order.
 fn check_files(
     files: &[String],
+    label: &str,
     jobs: usize,
     opts: &aguify::pipeline::Options,
     config: &Config,
-) -> Result<Vec<check::FileReport>, aguify::Error> {
+) -> Vec<FileReport> {
     let jobs = jobs.clamp(1, files.len().max(1));
-    // stdin cannot be shared between threads; one file needs no pool.
-    if jobs == 1 || files.iter().any(|f| f == "-") {
-        return files
-            .iter()
-            .map(|f| check::check_path(f, opts, config))
-            .collect();
+    // stdin cannot be shared between threads; one file needs no pool; `--strict` stops at
+    // the first file with a bad line.
+    if jobs == 1 || opts.strict || files.iter().any(|f| f == "-") {
+        let mut out = vec![];
+        for f in files {
+            let r = check_one(f, label, opts, config);
+            let stop = r.stopped.is_some();
+            out.push(r);
+            if stop {
+                break;
+            }
+        }
+        return out;
     }
     // Files in parallel share the cores with the parse threads of each file.
     let opts = &aguify::pipeline::Options {
@@ -49,26 +154,22 @@ fn check_files(
         ..opts.clone()
     };
     let next = std::sync::atomic::AtomicUsize::new(0);
-    let mut results: Vec<Option<Result<check::FileReport, aguify::Error>>> =
-        (0..files.len()).map(|_| None).collect();
     let done = std::sync::Mutex::new(Vec::new());
     std::thread::scope(|s| {
         for _ in 0..jobs {
             s.spawn(|| loop {
                 let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                 let Some(f) = files.get(i) else { break };
-                let r = check::check_path(f, opts, config);
+                let r = check_one(f, label, opts, config);
                 if let Ok(mut d) = done.lock() {
                     d.push((i, r));
                 }
             });
         }
     });
-    for (i, r) in done.into_inner().unwrap_or_default() {
-        results[i] = Some(r);
-    }
-    // Every index was taken by a worker (a panicking worker re-panics out of the scope).
-    results.into_iter().flatten().collect()
+    let mut results = done.into_inner().unwrap_or_default();
+    results.sort_by_key(|(i, _)| *i);
+    results.into_iter().map(|(_, r)| r).collect()
 }
 
 /// In a GitHub Actions job, links of the markdown summary point at the checked-out commit:
@@ -103,25 +204,30 @@ pub fn run(args: CheckArgs) -> anyhow::Result<i32> {
             }
         };
     }
-    for id in args.allow.iter().chain(&args.deny) {
-        if rules::find(id).is_none() {
-            eprintln!("aguify: unknown rule '{id}' (see `aguify check --explain all`)");
-            return Ok(2);
-        }
+    if args.input.files.is_empty() && args.files_from.is_none() && io::stdin().is_terminal() {
+        eprintln!(
+            "aguify: check: no FILE given and stdin is a terminal\n\
+             usage: aguify check FILE... (or a directory, --files-from LIST, or `-` for stdin)\n\
+             see `aguify check --help`"
+        );
+        return Ok(2);
     }
-    let config = Config {
-        allow: args.allow.clone(),
-        deny: args.deny.clone(),
-    };
     let opts = options::pipeline_options(&args.input, &args.map);
-    let files = if args.input.files.is_empty() {
-        vec!["-".to_string()]
-    } else {
-        args.input.files.clone()
-    };
+    let (mut files, unreadable, config) = inputs(&args);
+    if files.is_empty() && unreadable.is_empty() && args.files_from.is_none() {
+        files.push("-".to_string());
+    }
+    let label = args.stdin.stdin_filename.as_deref().unwrap_or("-");
     let jobs = args.jobs.unwrap_or_else(options::cores);
+    let mut reports = check_files(&files, label, jobs, &opts, &config);
+    for (at, r) in unreadable.into_iter().rev() {
+        reports.insert(at.min(reports.len()), r);
+    }
     let report = Report {
-        files: check_files(&files, jobs, &opts, &config)?,
+        files: reports,
+        max_per_rule: args.rules.max_per_rule,
+        max_warnings: args.max_warnings,
+        verbose: args.verbose,
     };
     let format = match args.format {
         ReportFormat::Text => Format::Text,
@@ -131,7 +237,7 @@ pub fn run(args: CheckArgs) -> anyhow::Result<i32> {
         ReportFormat::Sarif => Format::Sarif,
         ReportFormat::Markdown => Format::Markdown,
     };
-    let color = use_color(args.color, io::stdout().is_terminal());
+    let color = crate::terminal::use_color(args.color, io::stdout().is_terminal());
     let mut out = io::BufWriter::with_capacity(64 * 1024, io::stdout().lock());
     match format {
         Format::Markdown => {
@@ -141,7 +247,13 @@ pub fn run(args: CheckArgs) -> anyhow::Result<i32> {
         _ => report.write_to(format, color, &mut out)?,
     }
     out.flush()?;
-    let _ = Severity::Error;
+    if let Some(at) = report.files.iter().find_map(|f| f.stopped.as_ref()) {
+        eprintln!("aguify: {at}: stopping at the first bad line (--strict)");
+        return Ok(2);
+    }
+    if report.files.iter().any(FileReport::unusable) {
+        return Ok(2);
+    }
     Ok(if fails(report.counts(), args.fail_on, args.max_warnings) {
         1
     } else {

@@ -1,5 +1,6 @@
 //! Command-line definitions (clap derive). Completions are generated from these.
 
+use clap::builder::{PossibleValue, PossibleValuesParser};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 #[derive(Parser, Debug)]
@@ -21,6 +22,10 @@ pub enum Command {
     /// Convert LangGraph logs to AG-UI events (SSE or NDJSON)
     Convert(ConvertArgs),
     /// Check AG-UI streams and LangGraph logs (official client rules, schema, interrupts, …)
+    #[command(mut_arg("files", |a| a.help(
+        "Input files, each checked on its own (a directory: its *.ndjson, *.jsonl and *.sse \
+         files, walked in name order); none or `-` reads stdin"
+    )))]
     Check(CheckArgs),
     /// Serve recorded runs as a live AG-UI endpoint (POST a RunAgentInput, get SSE)
     Serve(ServeArgs),
@@ -34,6 +39,29 @@ pub enum Command {
         Exit codes: 0 something was explained, 1 nothing to explain (all runs clean), 2 unreadable input."
     )]
     Explain(ExplainArgs),
+    /// Compare two streams run by run as a front end shows them (exit 0 equal, 1 different)
+    #[command(
+        long_about = "Compare two streams run by run as a front end shows them: the outcome \
+        (interrupts, errors), steps, messages (text once deltas are joined), reasoning, tool calls \
+        (name, arguments as JSON, result, error), resumes, custom events and the state. Ids, \
+        timestamps, chunk boundaries and key order never match between two executions and are \
+        not compared: messages are matched by role and position, calls, reasoning and interrupts \
+        by position. Each side is files of any form aguify reads (consecutive runs of one thread) \
+        or a snapshot written by `aguify snapshot`.\n\n\
+        Exit codes: 0 equal, 1 different, 2 unreadable input or bad usage.",
+        after_help = "Examples:\n  aguify diff golden.snap run.ndjson\n  \
+        aguify diff --ignore /state/updatedAt --ignore '/toolCalls/*/args/requestId' old.ndjson new.ndjson\n  \
+        aguify diff --old run1.ndjson run2.ndjson --new new1.ndjson new2.ndjson"
+    )]
+    Diff(DiffArgs),
+    /// Write the golden snapshot of runs: what a front end shows, one value a line, stable ids
+    #[command(
+        long_about = "Write the golden snapshot of runs to stdout: the view `aguify diff` \
+        compares, one JSON pointer and value a line, with placeholder ids (assistant-1, call-1, \
+        interrupt-1), no timestamps, text joined and keys sorted, for a repository to commit and \
+        review. `aguify diff golden.snap new.ndjson` takes it as either side."
+    )]
+    Snapshot(SnapshotArgs),
     /// Write a self-contained HTML report of runs: lanes, transcript, findings, states
     #[command(
         long_about = "Write a self-contained HTML report of the runs in FILEs: per run a header \
@@ -59,8 +87,9 @@ pub struct InputArgs {
     /// Input form: detected per file by default
     #[arg(long, value_enum, default_value_t = From::Auto)]
     pub from: From,
-    /// Skip (and report) lines longer than this many bytes
-    #[arg(long, value_name = "BYTES", default_value_t = aguify::input::DEFAULT_MAX_LINE_BYTES)]
+    /// Skip (and report) lines longer than this many bytes (at least 1)
+    #[arg(long, value_name = "BYTES", default_value_t = aguify::input::DEFAULT_MAX_LINE_BYTES,
+          value_parser = positive)]
     pub max_line_bytes: usize,
     /// Exit 2 at the first bad input line instead of reporting it and going on
     #[arg(long)]
@@ -68,8 +97,60 @@ pub struct InputArgs {
     /// Threads for NDJSON input: 1 parses on the main thread; N > 1 parses on N - 1 more
     /// threads while the main thread maps (default: the number of cores, at most 2). The
     /// output does not depend on it
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = positive)]
     pub threads: Option<usize>,
+}
+
+/// How stdin is named (convert, check, timeline, explain).
+#[derive(Args, Debug, Clone, Default)]
+pub struct StdinArgs {
+    /// The name stdin is reported under (in findings, diagnostics and timelines)
+    #[arg(long, value_name = "NAME")]
+    pub stdin_filename: Option<String>,
+}
+
+/// A count of at least 1 (`--threads 0`, `--max-line-bytes 0` would mean nothing).
+fn positive(s: &str) -> Result<usize, String> {
+    match s.parse::<usize>() {
+        Ok(0) => Err("must be at least 1".into()),
+        Ok(n) => Ok(n),
+        Err(e) => Err(e.to_string()),
+    }
+}
+
+/// The rule ids (case-insensitive; offered by shell completions).
+fn rule_ids() -> PossibleValuesParser {
+    PossibleValuesParser::new(
+        aguify::check::RULES
+            .iter()
+            .map(|r| PossibleValue::new(r.id)),
+    )
+}
+
+/// The rule ids and `all` (for `--explain`).
+fn rule_ids_or_all() -> PossibleValuesParser {
+    PossibleValuesParser::new(
+        aguify::check::RULES
+            .iter()
+            .map(|r| PossibleValue::new(r.id))
+            .chain([PossibleValue::new("all")]),
+    )
+}
+
+/// Rule selection and how many findings are shown (check and convert).
+#[derive(Args, Debug, Clone, Default)]
+pub struct RuleArgs {
+    /// Silence rules (repeatable, or a comma list: AGX301,AGX303)
+    #[arg(long, value_name = "RULE", value_delimiter = ',', ignore_case = true,
+          value_parser = rule_ids())]
+    pub allow: Vec<String>,
+    /// Make rules errors (repeatable, or a comma list)
+    #[arg(long, value_name = "RULE", value_delimiter = ',', ignore_case = true,
+          value_parser = rule_ids())]
+    pub deny: Vec<String>,
+    /// Findings shown per file and rule; the rest are counted in one line (0: all)
+    #[arg(long, value_name = "N", default_value_t = aguify::check::report::DEFAULT_MAX_PER_RULE)]
+    pub max_per_rule: usize,
 }
 
 #[derive(Args, Debug, Clone, Default)]
@@ -114,6 +195,8 @@ pub struct ConvertArgs {
     #[command(flatten)]
     pub input: InputArgs,
     #[command(flatten)]
+    pub stdin: StdinArgs,
+    #[command(flatten)]
     pub map: MapArgs,
     /// Output format
     #[arg(long, value_enum, default_value_t = To::Sse)]
@@ -124,6 +207,15 @@ pub struct ConvertArgs {
     /// Exit 1 when a check finding reaches this severity (findings go to stderr either way)
     #[arg(long, value_enum, default_value_t = FailOn::None)]
     pub fail_on: FailOn,
+    #[command(flatten)]
+    pub rules: RuleArgs,
+    /// Print no check findings on stderr (the exit code still follows --fail-on)
+    #[arg(long, short)]
+    pub quiet: bool,
+    /// Colour the diagnostics on stderr; `auto` colours a terminal only and honours NO_COLOR,
+    /// CLICOLOR_FORCE and TERM=dumb
+    #[arg(long, value_enum, default_value_t = Color::Auto)]
+    pub color: Color,
     /// Write each event after its recorded gap (see --speed, --max-gap, --interval), flushing
     /// every frame
     #[arg(long)]
@@ -232,6 +324,8 @@ pub struct CheckArgs {
     #[command(flatten)]
     pub input: InputArgs,
     #[command(flatten)]
+    pub stdin: StdinArgs,
+    #[command(flatten)]
     pub map: MapArgs,
     /// Report format
     #[arg(long, value_enum, default_value_t = ReportFormat::Text)]
@@ -239,24 +333,26 @@ pub struct CheckArgs {
     /// Exit 1 when a finding reaches this severity
     #[arg(long, value_enum, default_value_t = FailOn::Error)]
     pub fail_on: FailOn,
-    /// Exit 1 when there are more than N warnings
+    /// Exit 1 when there are more than N warnings (the report says so)
     #[arg(long, value_name = "N")]
     pub max_warnings: Option<u64>,
-    /// Silence a rule (repeatable)
-    #[arg(long, value_name = "RULE")]
-    pub allow: Vec<String>,
-    /// Make a rule an error (repeatable)
-    #[arg(long, value_name = "RULE")]
-    pub deny: Vec<String>,
+    #[command(flatten)]
+    pub rules: RuleArgs,
     /// Explain a rule and exit (`all` lists every rule)
-    #[arg(long, value_name = "RULE")]
+    #[arg(long, value_name = "RULE", ignore_case = true, value_parser = rule_ids_or_all())]
     pub explain: Option<String>,
+    /// Also check the paths listed in FILE, one a line (`-`: read the list from stdin)
+    #[arg(long, value_name = "FILE")]
+    pub files_from: Option<String>,
+    /// List clean files too (the text report shows only files with findings)
+    #[arg(long, short)]
+    pub verbose: bool,
     /// Colour the text report
     #[arg(long, value_enum, default_value_t = Color::Auto)]
     pub color: Color,
     /// Check this many files at once (default: the number of cores); the report keeps the
     /// input order
-    #[arg(short = 'j', long, value_name = "N")]
+    #[arg(short = 'j', long, value_name = "N", value_parser = positive)]
     pub jobs: Option<usize>,
 }
 
@@ -322,6 +418,8 @@ pub enum Compat {
 pub struct TimelineArgs {
     #[command(flatten)]
     pub input: InputArgs,
+    #[command(flatten)]
+    pub stdin: StdinArgs,
     /// Colour by kind; `auto` colours a terminal only and honours NO_COLOR / CLICOLOR_FORCE
     #[arg(long, value_enum, default_value_t = Color::Auto)]
     pub color: Color,
@@ -337,7 +435,8 @@ pub struct TimelineArgs {
     /// Do not run the checker (its findings are shown inline by default)
     #[arg(long)]
     pub no_check: bool,
-    /// Cut lines to this many columns (default: the terminal width, COLUMNS, or 120 in a pipe)
+    /// Cut lines to this many columns (default: the terminal's width; output to a pipe or a
+    /// file is not cut)
     #[arg(long, value_name = "N")]
     pub width: Option<usize>,
 }
@@ -364,6 +463,8 @@ pub enum ExplainFormat {
 pub struct ExplainArgs {
     #[command(flatten)]
     pub input: InputArgs,
+    #[command(flatten)]
+    pub stdin: StdinArgs,
     /// How many raw input records before the error to show
     #[arg(short = 'n', value_name = "N", default_value_t = 8)]
     pub last: usize,
@@ -373,4 +474,64 @@ pub struct ExplainArgs {
     /// Colour the text report; `auto` colours a terminal only and honours NO_COLOR / CLICOLOR_FORCE
     #[arg(long, value_enum, default_value_t = Color::Auto)]
     pub color: Color,
+}
+
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DiffFormat {
+    Text,
+    Json,
+    Github,
+}
+
+#[derive(Args, Debug)]
+pub struct DiffArgs {
+    /// The old side: one file (or use --old for several)
+    #[arg(
+        value_name = "OLD",
+        required_unless_present = "old",
+        conflicts_with = "old"
+    )]
+    pub old_file: Option<String>,
+    /// The new side: one file (or use --new for several)
+    #[arg(
+        value_name = "NEW",
+        required_unless_present = "new",
+        conflicts_with = "new"
+    )]
+    pub new_file: Option<String>,
+    /// The old side as several files, in order (consecutive runs of one thread)
+    #[arg(long, value_name = "FILE", num_args = 1.., requires = "new")]
+    pub old: Vec<String>,
+    /// The new side as several files, in order
+    #[arg(long, value_name = "FILE", num_args = 1.., requires = "old")]
+    pub new: Vec<String>,
+    /// Compare event by event (ids, timestamps and chunks included) instead of what is shown
+    #[arg(long)]
+    pub exact: bool,
+    /// Do not compare the value at this JSON pointer (repeatable; `*` matches within a segment,
+    /// e.g. /state/updatedAt, /toolCalls/*/args/requestId)
+    #[arg(long, value_name = "POINTER")]
+    pub ignore: Vec<String>,
+    /// Compare the model's text (assistant messages, reasoning) only as empty or not
+    #[arg(long)]
+    pub ignore_text: bool,
+    /// Report format
+    #[arg(long, value_enum, default_value_t = DiffFormat::Text)]
+    pub format: DiffFormat,
+    /// Colour the text report; `auto` colours a terminal only and honours NO_COLOR / CLICOLOR_FORCE
+    #[arg(long, value_enum, default_value_t = Color::Auto)]
+    pub color: Color,
+    /// Input form of both sides' logs: detected per file by default
+    #[arg(long, value_enum, default_value_t = From::Auto)]
+    pub from: From,
+    /// Threads parsing each side's NDJSON (the sides are read at once, on a thread each;
+    /// default 1). The result does not depend on it
+    #[arg(long, value_name = "N")]
+    pub threads: Option<usize>,
+}
+
+#[derive(Args, Debug)]
+pub struct SnapshotArgs {
+    #[command(flatten)]
+    pub input: InputArgs,
 }

@@ -5,8 +5,8 @@ use std::sync::Arc;
 
 use aguify::adapter::Disposition;
 use aguify::agui::Event;
-use aguify::check::report::summary_line;
-use aguify::check::report::text::finding_line;
+use aguify::check::report::text::{finding_line, printable};
+use aguify::check::report::{more_line, summary_line};
 use aguify::check::{Checker, Config};
 use aguify::input::{Origin, Record};
 use aguify::model::ModelEvent;
@@ -21,6 +21,13 @@ struct ConvertObserver<'a> {
     sink: Box<dyn Sink + 'a>,
     checker: Checker,
     color: bool,
+    /// `--quiet`: findings are counted, not printed.
+    quiet: bool,
+    /// Which inputs held a record of a known form.
+    known: crate::known::Known,
+    /// Findings about a file of which nothing was read yet: printed once it turns out to be a
+    /// recording, dropped when it does not (one message then says so).
+    held: Vec<(Arc<str>, String)>,
     /// Findings and warnings for stderr, written out with the events (when the input is
     /// idle, at each file's end and at the end): a log of thousands of findings is not
     /// thousands of unbuffered writes.
@@ -34,10 +41,20 @@ impl ConvertObserver<'_> {
         if !self.checker.has_new() {
             return;
         }
-        let color = self.color;
-        let diag = &mut self.diag;
+        let (color, quiet) = (self.color, self.quiet);
+        let (diag, known, held) = (&mut self.diag, &self.known, &mut self.held);
         self.checker.stream_new(|f| {
-            let _ = writeln!(diag, "aguify: {}", finding_line(f, color));
+            if quiet {
+                return;
+            }
+            let line = format!("aguify: {}", finding_line(f, color));
+            match known.state(&f.file) {
+                Some(true) | None => {
+                    let _ = writeln!(diag, "{line}");
+                }
+                Some(false) if held.len() < HELD_MAX => held.push((f.file.clone(), line)),
+                Some(false) => {}
+            }
         });
     }
 
@@ -50,21 +67,38 @@ impl ConvertObserver<'_> {
     }
 }
 
+/// Findings held back at most (a file of which nothing is read yet).
+const HELD_MAX: usize = 1000;
+
 impl Observer for ConvertObserver<'_> {
     fn record(&mut self, rec: &Record, disposition: &Disposition) {
+        let before = self.known.state(&rec.origin.file);
+        self.known.record(rec, disposition);
+        if before != Some(true) && self.known.state(&rec.origin.file) == Some(true) {
+            // A recording after all: what was held back about it is told now.
+            let file = &rec.origin.file;
+            for (_, line) in self.held.iter().filter(|(f, _)| f == file) {
+                let _ = writeln!(self.diag, "{line}");
+            }
+            self.held.retain(|(f, _)| f != file);
+        }
         self.checker.record(rec, disposition);
         self.report_new();
     }
 
     fn bad_line(&mut self, origin: &Origin, message: &str) {
+        self.known.bad_line(origin, message);
         // The checker reports a bad line (AGX608/609, naming file:line and what was expected);
         // printing it here too would say everything twice.
         self.checker.bad_line(origin, message);
         self.report_new();
     }
 
+    /// A record converted with a warning: the checker reports it under its rule (once, with
+    /// the checker's other findings about the record).
     fn warning(&mut self, origin: &Origin, message: &str) {
-        let _ = writeln!(self.diag, "aguify: {origin}: warning: {message}");
+        self.checker.warning(origin, message);
+        self.report_new();
     }
 
     fn model(&mut self, ev: &ModelEvent, origin: &Origin) {
@@ -94,7 +128,9 @@ impl Observer for ConvertObserver<'_> {
 }
 
 pub fn run(args: ConvertArgs) -> anyhow::Result<i32> {
-    let inputs = options::open_inputs(&args.input.files)?;
+    let mut inputs = options::open_inputs(&args.input.files)?;
+    options::label_stdin(&mut inputs, args.stdin.stdin_filename.as_deref());
+    let names: Vec<Arc<str>> = inputs.iter().map(|i| i.name.clone()).collect();
     let opts = options::pipeline_options(&args.input, &args.map);
     let stdout = io::stdout();
     let lock = io::BufWriter::with_capacity(64 * 1024, stdout.lock());
@@ -106,15 +142,24 @@ pub fn run(args: ConvertArgs) -> anyhow::Result<i32> {
     if args.pace {
         sink = Box::new(PacedSink::new(sink, options::pacing(&args.pacing)));
     }
-    let name = match args.input.files.as_slice() {
-        [one] => one.clone(),
-        [] => "-".to_string(),
+    let name = match names.as_slice() {
+        [one] => one.to_string(),
         _ => "(input)".to_string(),
+    };
+    let config = Config {
+        allow: args.rules.allow.clone(),
+        deny: args.rules.deny.clone(),
+        // Printed as they occur: only the first few of each rule are kept and printed.
+        keep_per_rule: args.rules.max_per_rule,
+        thinking: args.map.policy.compat == crate::cli::Compat::Thinking,
     };
     let mut obs = ConvertObserver {
         sink,
-        checker: Checker::new(Arc::from(name.as_str()), Config::default()),
-        color: crate::check::use_color(crate::cli::Color::Auto, io::stderr().is_terminal()),
+        checker: Checker::new(Arc::from(name.as_str()), config),
+        known: crate::known::Known::new(&names),
+        held: vec![],
+        color: crate::terminal::use_color(args.color, io::stderr().is_terminal()),
+        quiet: args.quiet,
         diag: io::BufWriter::with_capacity(16 * 1024, io::stderr()),
     };
     let stats = pipeline::run(inputs, &opts, &mut obs);
@@ -124,14 +169,31 @@ pub fn run(args: ConvertArgs) -> anyhow::Result<i32> {
     obs.sink.flush()?;
     obs.checker.finish();
     obs.report_new();
-    let _ = obs.diag.flush();
-    if args.stats {
-        print_stats(&stats);
+    let limit = args.rules.max_per_rule as u64;
+    if !args.quiet && limit > 0 {
+        for t in obs.checker.tally() {
+            if obs.known.state(&t.file) == Some(false) {
+                continue;
+            }
+            for r in t.rules.iter().filter(|r| r.count > limit) {
+                let line = more_line(r.count - limit, r.rule, &printable(&t.file));
+                let _ = writeln!(obs.diag, "aguify: {line}");
+            }
+        }
     }
+    let _ = obs.diag.flush();
     let counts = obs.checker.streamed_counts();
-    // Quiet on success (like ripgrep): the summary only follows findings.
-    if counts.errors + counts.warnings > 0 {
-        eprintln!("aguify: check: {}", summary_line(counts, 1));
+    if args.stats {
+        print_stats(&stats, counts.warnings);
+    }
+    // Quiet on success (like ripgrep): the summary only follows findings; a file of which
+    // nothing was read gets its one message instead.
+    let unread = obs.known.unread();
+    if counts.errors + counts.warnings > 0 && !args.quiet && unread < names.len() {
+        eprintln!("aguify: check: {}", summary_line(counts, names.len()));
+    }
+    if obs.known.report() {
+        return Ok(2);
     }
     Ok(if crate::check::fails(counts, args.fail_on, None) {
         1
@@ -140,7 +202,8 @@ pub fn run(args: ConvertArgs) -> anyhow::Result<i32> {
     })
 }
 
-pub fn print_stats(stats: &Stats) {
+/// `--stats` on stderr; `warnings` is the checker's count (the one the summary gives).
+pub fn print_stats(stats: &Stats, warnings: u64) {
     let mut e = io::stderr().lock();
     let _ = writeln!(
         e,
@@ -150,9 +213,10 @@ pub fn print_stats(stats: &Stats) {
         stats.ignored_total(),
         stats.bad,
         stats.events,
-        match stats.warnings {
+        match warnings {
             0 => String::new(),
-            n => format!("; {n} warning(s)"),
+            1 => "; 1 warning".to_string(),
+            n => format!("; {n} warnings"),
         }
     );
     for (why, n) in &stats.ignored {

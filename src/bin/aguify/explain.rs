@@ -7,18 +7,31 @@ use aguify::explain::{render, Explainer};
 use aguify::pipeline;
 
 use crate::cli::{ExplainArgs, ExplainFormat};
-use crate::{options, terminal};
+use crate::{known, options, terminal};
 
 pub fn run(args: ExplainArgs) -> anyhow::Result<i32> {
     let opts = options::input_options(&args.input);
     let progress = terminal::progress_for(&args.input.files);
-    let inputs = terminal::open_inputs(&args.input.files, progress.as_ref(), None)?;
+    let mut inputs = terminal::open_inputs(&args.input.files, progress.as_ref(), None)?;
+    options::label_stdin(&mut inputs, args.stdin.stdin_filename.as_deref());
+    let names: Vec<std::sync::Arc<str>> = inputs.iter().map(|i| i.name.clone()).collect();
     let mut explainer = Explainer::new(args.last);
-    let result = pipeline::run(inputs, &opts, &mut explainer);
+    let mut watch = known::Watch {
+        inner: &mut explainer,
+        known: known::Known::new(&names),
+    };
+    let result = pipeline::run(inputs, &opts, &mut watch);
+    let known = watch.known;
     if let Some(pb) = &progress {
         pb.finish_and_clear();
     }
+    if let Err(aguify::Error::Strict(_)) = &result {
+        known.tell_last_bad();
+    }
     result?;
+    if known.report() {
+        return Ok(2);
+    }
     let report = explainer.finish();
     let stdout = io::stdout();
     let color = terminal::use_color(args.color, stdout.is_terminal());

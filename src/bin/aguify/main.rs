@@ -3,10 +3,13 @@
 mod check;
 mod cli;
 mod convert;
+mod diff;
 mod explain;
+mod known;
 mod options;
 mod report;
 mod serve;
+mod snapshot;
 mod terminal;
 mod timeline;
 
@@ -32,6 +35,8 @@ fn main() -> ExitCode {
         cli::Command::Serve(args) => serve::run(args),
         cli::Command::Timeline(args) => timeline::run(args),
         cli::Command::Explain(args) => explain::run(args),
+        cli::Command::Diff(args) => diff::run(args),
+        cli::Command::Snapshot(args) => snapshot::run(args),
         cli::Command::Report(args) => report::run(args),
         cli::Command::Completions { shell } => completions(shell),
     };
@@ -39,9 +44,46 @@ fn main() -> ExitCode {
         Ok(code) => ExitCode::from(code as u8),
         Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("aguify: {e:#}");
+            eprintln!("aguify: {}", message(&e));
             ExitCode::from(2)
         }
+    }
+}
+
+/// An error as one line, each cause once: an input error reads `cannot open FILE: WHY` (or
+/// `cannot read`), and the OS's text appears once, without its `(os error N)` suffix.
+fn message(e: &anyhow::Error) -> String {
+    if let Some(aguify::Error::Input { path, source }) = e.downcast_ref::<aguify::Error>() {
+        let verb = match source.kind() {
+            io::ErrorKind::NotFound | io::ErrorKind::PermissionDenied => "open",
+            _ if source.raw_os_error() == Some(21) => "open", // EISDIR
+            _ => "read",
+        };
+        return format!("cannot {verb} {path}: {}", os_text(source));
+    }
+    let mut out = String::new();
+    for cause in e.chain() {
+        let text = match cause.downcast_ref::<io::Error>() {
+            Some(io) => os_text(io),
+            None => cause.to_string(),
+        };
+        if out.ends_with(&text) {
+            continue;
+        }
+        if !out.is_empty() {
+            out.push_str(": ");
+        }
+        out.push_str(&text);
+    }
+    out
+}
+
+/// An I/O error's text without the `(os error N)` the standard library appends.
+pub fn os_text(e: &io::Error) -> String {
+    let s = e.to_string();
+    match s.rfind(" (os error ") {
+        Some(i) if s.ends_with(')') => s[..i].to_string(),
+        _ => s,
     }
 }
 

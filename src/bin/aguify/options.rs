@@ -15,6 +15,15 @@ pub fn open_inputs(files: &[String]) -> Result<Vec<Input>, aguify::Error> {
     files.iter().map(|f| Input::open(f)).collect()
 }
 
+/// `--stdin-filename`: the name stdin's input is reported under.
+pub fn label_stdin(inputs: &mut [Input], label: Option<&str>) {
+    if let Some(label) = label {
+        for i in inputs.iter_mut().filter(|i| &*i.name == "-") {
+            i.name = std::sync::Arc::from(label);
+        }
+    }
+}
+
 pub fn pipeline_options(input: &InputArgs, map: &MapArgs) -> Options {
     Options {
         from: match input.from {

@@ -13,14 +13,14 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use crate::cli::Color;
 
 /// `--color`: an explicit `always`/`never` wins; `auto` honours NO_COLOR (any non-empty value:
-/// never), then CLICOLOR_FORCE (non-empty and not `0`: always), then colours a terminal only.
+/// never) and TERM=dumb, then CLICOLOR_FORCE (non-empty and not `0`: always), then colours a terminal only.
 pub fn use_color(choice: Color, stream_is_terminal: bool) -> bool {
     let env = |k: &str| std::env::var_os(k).filter(|v| !v.is_empty());
     match choice {
         Color::Always => true,
         Color::Never => false,
         Color::Auto => {
-            if env("NO_COLOR").is_some() {
+            if env("NO_COLOR").is_some() || std::env::var_os("TERM").is_some_and(|t| t == "dumb") {
                 false
             } else if env("CLICOLOR_FORCE").is_some_and(|v| v != "0") {
                 true
@@ -31,22 +31,23 @@ pub fn use_color(choice: Color, stream_is_terminal: bool) -> bool {
     }
 }
 
-/// Line width: `--width`, else the terminal's width (stdout a terminal), else `COLUMNS`, else
-/// 120 (a pipe still gets lines a reader can scan; `--full` lifts the limit).
-pub fn width(explicit: Option<usize>) -> usize {
+/// Line width: `--width`; else on a terminal its width (or `COLUMNS`, or 120); output to a
+/// pipe or a file is not cut (`None`).
+pub fn width(explicit: Option<usize>) -> Option<usize> {
     if let Some(w) = explicit {
-        return w.max(20);
+        return Some(w.max(20));
     }
-    if io::stdout().is_terminal() {
-        if let Some((terminal_size::Width(w), _)) = terminal_size::terminal_size() {
-            return usize::from(w).max(20);
-        }
+    if !io::stdout().is_terminal() {
+        return None;
     }
-    std::env::var("COLUMNS")
+    if let Some((terminal_size::Width(w), _)) = terminal_size::terminal_size() {
+        return Some(usize::from(w).max(20));
+    }
+    let columns = std::env::var("COLUMNS")
         .ok()
         .and_then(|c| c.trim().parse::<usize>().ok())
-        .filter(|w| *w >= 20)
-        .unwrap_or(120)
+        .filter(|w| *w >= 20);
+    Some(columns.unwrap_or(120))
 }
 
 /// Inputs at least this large (all files together) get a progress bar.
@@ -97,6 +98,8 @@ pub fn open_inputs(
         let reader: Box<dyn Read + Send> = match follow {
             Some(stop) => Box::new(FollowReader {
                 file,
+                path: f.clone(),
+                pos: 0,
                 stop: stop.clone(),
                 poll: Duration::from_millis(100),
                 waited: false,
@@ -119,8 +122,14 @@ pub fn open_inputs(
 /// (Ctrl-C, or the end of a run with `--exit-on-end`); only then reports end of file.
 /// Before it starts waiting it reports `WouldBlock` once, so the pipeline first finishes and
 /// shows every line read so far (lines may sit in a parse batch).
+///
+/// Like `tail -F`, it notices a file truncated under it (shorter than what was read) or
+/// replaced (rotated: another file at the path), says so on stderr and reads from the start.
 pub struct FollowReader {
     file: File,
+    path: String,
+    /// Bytes read from `file`.
+    pos: u64,
     stop: Arc<AtomicBool>,
     poll: Duration,
     /// `WouldBlock` was reported at the current end of the file.
@@ -133,7 +142,11 @@ impl Read for FollowReader {
             let n = self.file.read(buf)?;
             if n > 0 || buf.is_empty() {
                 self.waited = false;
+                self.pos += n as u64;
                 return Ok(n);
+            }
+            if self.reopened()? {
+                continue;
             }
             if self.stop.load(Ordering::SeqCst) {
                 return Ok(0);
@@ -144,6 +157,45 @@ impl Read for FollowReader {
             }
             std::thread::sleep(self.poll);
         }
+    }
+}
+
+impl FollowReader {
+    /// At the end of the data: when the file was truncated or replaced, starts again from
+    /// the beginning (of the new file) and says so.
+    fn reopened(&mut self) -> io::Result<bool> {
+        let name = aguify::check::report::text::printable(&self.path).into_owned();
+        if self.replaced() {
+            if let Ok(f) = File::open(&self.path) {
+                eprintln!("aguify: {name}: the file was replaced (rotated); following the new file from its start");
+                self.file = f;
+                self.pos = 0;
+                return Ok(true);
+            }
+        }
+        let len = self.file.metadata()?.len();
+        if len < self.pos {
+            eprintln!("aguify: {name}: the file was truncated; reading it again from the start");
+            io::Seek::seek(&mut self.file, io::SeekFrom::Start(0))?;
+            self.pos = 0;
+            return Ok(true);
+        }
+        Ok(false)
+    }
+
+    /// Whether another file now sits at the path (a rotation: moved away and created anew).
+    #[cfg(unix)]
+    fn replaced(&self) -> bool {
+        use std::os::unix::fs::MetadataExt;
+        match (std::fs::metadata(&self.path), self.file.metadata()) {
+            (Ok(now), Ok(open)) => now.ino() != open.ino() || now.dev() != open.dev(),
+            _ => false,
+        }
+    }
+
+    #[cfg(not(unix))]
+    fn replaced(&self) -> bool {
+        false
     }
 }
 

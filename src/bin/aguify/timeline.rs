@@ -12,6 +12,7 @@ use aguify::model::ModelEvent;
 use aguify::pipeline::{self, Observer};
 use aguify::timeline::render::{RenderOptions, Renderer};
 use aguify::timeline::{InlineNote, Severity, TimelineBuilder};
+use serde_json::Value;
 
 use crate::cli::TimelineArgs;
 use crate::{options, terminal};
@@ -24,10 +25,24 @@ struct Printer<W: Write> {
     flush_each: bool,
     /// `--exit-on-end`: set when a run has ended.
     stop_at_end: Option<Arc<AtomicBool>>,
-    /// The checker (one per input file), unless `--no-check`.
+    /// A v3 root lifecycle said the run is over (the converter writes its terminal event only
+    /// at the next record or the end of input): once the input is idle, `--exit-on-end` stops.
+    raw_run_ended: bool,
+    /// The checker (one for all input files: one thread, as in `convert`), unless
+    /// `--no-check`.
     check: bool,
     checker: Option<Checker>,
+    /// Which inputs held a record of a known form; the last bad line (for `--strict`).
+    known: crate::known::Known,
+    /// Notes shown per file and rule, and those left out (counted, told at the end).
+    shown: std::collections::HashMap<(Arc<str>, &'static str), u64>,
+    /// Bad lines shown per file, and those left out.
+    bad_shown: std::collections::HashMap<Arc<str>, (u64, u64)>,
 }
+
+/// Findings shown inline per file and rule, and bad lines per file; the rest are counted
+/// (memory stays bounded on millions of bad lines).
+const SHOW_PER_RULE: u64 = aguify::check::report::DEFAULT_MAX_PER_RULE as u64;
 
 /// A checker finding as a timeline note. `event` is the timeline's (global) index of the event
 /// the finding is about, or the latest event for findings about raw input.
@@ -52,12 +67,62 @@ fn note(f: &Finding, event: u64) -> InlineNote {
     }
 }
 
+/// Whether a record is a v3 root lifecycle event that ends the run (`completed`, `failed`,
+/// `interrupted`), bare or inside an SSE frame's `data`.
+fn v3_root_end(rec: &Record) -> bool {
+    let v = &rec.value;
+    let ev = if v.get("type").and_then(Value::as_str) == Some("event") {
+        v
+    } else {
+        match v.get("data") {
+            Some(d) if d.get("type").and_then(Value::as_str) == Some("event") => d,
+            _ => return false,
+        }
+    };
+    let params = ev.get("params");
+    ev.get("method").and_then(Value::as_str) == Some("lifecycle")
+        && params
+            .and_then(|p| p.get("namespace"))
+            .and_then(Value::as_array)
+            .is_some_and(Vec::is_empty)
+        && params.and_then(|p| p.get("data")).is_some_and(|d| {
+            d.get("namespace")
+                .is_none_or(|n| n.as_array().is_some_and(Vec::is_empty))
+        })
+        && matches!(
+            params
+                .and_then(|p| p.get("data"))
+                .and_then(|d| d.get("event"))
+                .and_then(Value::as_str),
+            Some("completed" | "failed" | "interrupted")
+        )
+}
+
+/// The inline checker keeps no more findings than are shown.
+fn checker_config() -> check::Config {
+    check::Config {
+        keep_per_rule: SHOW_PER_RULE as usize,
+        ..Default::default()
+    }
+}
+
 impl<W: Write> Printer<W> {
     /// Moves the checker's new findings onto the timeline.
     fn take_findings(&mut self) {
         let Some(c) = &mut self.checker else { return };
+        if !c.has_new() {
+            return;
+        }
         let last = self.builder.events_seen().saturating_sub(1);
-        let notes: Vec<InlineNote> = c.drain_new().iter().map(|f| note(f, last)).collect();
+        let shown = &mut self.shown;
+        let mut notes = vec![];
+        c.stream_new(|f| {
+            let n = shown.entry((f.file.clone(), f.rule)).or_default();
+            *n += 1;
+            if *n <= SHOW_PER_RULE {
+                notes.push(note(f, last));
+            }
+        });
         self.builder.attach(notes);
     }
 
@@ -66,7 +131,49 @@ impl<W: Write> Printer<W> {
             c.finish();
         }
         self.take_findings();
+        // What was left out, per file and rule, in one note each.
+        if let Some(c) = &self.checker {
+            let last = self.builder.events_seen().saturating_sub(1);
+            let mut more = vec![];
+            let at = self
+                .builder
+                .entries()
+                .last()
+                .map(|e| e.end_origin.clone().unwrap_or_else(|| e.origin.clone()));
+            for t in c.tally() {
+                for r in t.rules.iter().filter(|r| r.count > SHOW_PER_RULE) {
+                    more.push(InlineNote {
+                        event_index: last,
+                        origin: at.clone(),
+                        rule: r.rule.to_string(),
+                        severity: match r.severity {
+                            check::Severity::Error => Severity::Error,
+                            check::Severity::Warning => Severity::Warning,
+                        },
+                        message: aguify::check::report::more_line(
+                            r.count - SHOW_PER_RULE,
+                            r.rule,
+                            &t.file,
+                        ),
+                    });
+                }
+            }
+            self.builder.attach(more);
+        }
         self.checker = None;
+    }
+
+    /// Tells how many bad lines of `file` were left out.
+    fn more_bad_lines(&mut self, file: &Arc<str>) {
+        if let Some((n, line)) = self.bad_shown.get(file).filter(|(n, _)| *n > SHOW_PER_RULE) {
+            let msg = format!("… and {} more bad lines in {file}", n - SHOW_PER_RULE);
+            let at = Origin {
+                file: file.clone(),
+                line: *line,
+            };
+            self.builder.bad_line(&at, &msg);
+            self.bad_shown.insert(file.clone(), (SHOW_PER_RULE, *line));
+        }
     }
 
     fn drain(&mut self) -> io::Result<()> {
@@ -84,12 +191,13 @@ impl<W: Write> Printer<W> {
 
 impl<W: Write> Observer for Printer<W> {
     fn record(&mut self, rec: &Record, disposition: &Disposition) {
+        self.known.record(rec, disposition);
+        if self.stop_at_end.is_some() {
+            self.raw_run_ended = v3_root_end(rec);
+        }
         self.builder.record(rec, disposition);
         if self.check && self.checker.is_none() {
-            self.checker = Some(Checker::new(
-                rec.origin.file.clone(),
-                check::Config::default(),
-            ));
+            self.checker = Some(Checker::new(rec.origin.file.clone(), checker_config()));
         }
         if let Some(c) = &mut self.checker {
             c.record(rec, disposition);
@@ -98,9 +206,25 @@ impl<W: Write> Observer for Printer<W> {
     }
 
     fn bad_line(&mut self, origin: &Origin, message: &str) {
-        self.builder.bad_line(origin, message);
+        self.known.bad_line(origin, message);
+        let (n, line) = self.bad_shown.entry(origin.file.clone()).or_default();
+        *n += 1;
+        *line = origin.line;
+        if *n <= SHOW_PER_RULE {
+            self.builder.bad_line(origin, message);
+        }
+        if self.check && self.checker.is_none() {
+            self.checker = Some(Checker::new(origin.file.clone(), checker_config()));
+        }
         if let Some(c) = &mut self.checker {
             c.bad_line(origin, message);
+        }
+        self.take_findings();
+    }
+
+    fn warning(&mut self, origin: &Origin, message: &str) {
+        if let Some(c) = &mut self.checker {
+            c.warning(origin, message);
         }
     }
 
@@ -126,14 +250,23 @@ impl<W: Write> Observer for Printer<W> {
         self.drain()
     }
 
-    fn end_of_file(&mut self, file: &str) -> io::Result<()> {
-        self.builder.end_of_file(file)?;
-        // Converted input: the mapper closes the file's open run only after this call, so the
-        // checker's end-of-stream findings wait for the end of all input (see `run`); a file
-        // holding a complete stream is finished here.
-        if self.builder.current_run().is_none() {
-            self.finish_checker();
+    /// The followed file has no more data for now: what was read is shown; a v3 run whose
+    /// root lifecycle ended it is over (`--exit-on-end`).
+    fn input_idle(&mut self) -> io::Result<()> {
+        if let Some(stop) = &self.stop_at_end {
+            if self.raw_run_ended {
+                stop.store(true, Ordering::SeqCst);
+            }
         }
+        self.drain()?;
+        self.out.flush()
+    }
+
+    fn end_of_file(&mut self, file: &str) -> io::Result<()> {
+        self.more_bad_lines(&Arc::from(file));
+        self.builder.end_of_file(file)?;
+        // The checker's end-of-stream findings wait for the end of all input (see `run`):
+        // several files are one thread, an interrupt run then its resume run.
         self.drain()
     }
 }
@@ -152,28 +285,40 @@ pub fn run(args: TimelineArgs) -> anyhow::Result<i32> {
     } else {
         None
     };
-    let inputs = terminal::open_inputs(&args.input.files, progress.as_ref(), follow.as_ref())?;
+    let mut inputs = terminal::open_inputs(&args.input.files, progress.as_ref(), follow.as_ref())?;
+    options::label_stdin(&mut inputs, args.stdin.stdin_filename.as_deref());
+    let names: Vec<Arc<str>> = inputs.iter().map(|i| i.name.clone()).collect();
     let mut printer = Printer {
         builder: TimelineBuilder::new(),
         renderer: Renderer::new(RenderOptions {
-            width: Some(width),
+            width,
             full: args.full,
             color,
         }),
         out: io::BufWriter::with_capacity(64 * 1024, stdout.lock()),
         flush_each: follow.is_some(),
         stop_at_end: follow.clone().filter(|_| args.exit_on_end),
+        raw_run_ended: false,
         check: !args.no_check,
         checker: None,
+        known: crate::known::Known::new(&names),
+        shown: Default::default(),
+        bad_shown: Default::default(),
     };
     let result = pipeline::run(inputs, &opts, &mut printer);
     if let Some(pb) = &progress {
         pb.finish_and_clear();
+    }
+    if let Err(aguify::Error::Strict(_)) = &result {
+        // The bad line it stopped at is told, then the stop.
+        let _ = printer.drain();
+        let _ = printer.out.flush();
+        printer.known.tell_last_bad();
     }
     result?;
     printer.finish_checker();
     printer.builder.finish();
     printer.drain()?;
     printer.out.flush()?;
-    Ok(0)
+    Ok(if printer.known.report() { 2 } else { 0 })
 }

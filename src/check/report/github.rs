@@ -3,12 +3,16 @@
 use std::fmt::Write;
 
 use super::Report;
-use crate::check::Severity;
+use crate::check::{rules, Severity};
 
+/// A workflow command's data: `%`, CR and LF percent-encoded (so no text from a log starts a
+/// command line of its own), other control characters escaped as in the text report.
 fn esc_data(s: &str) -> String {
-    s.replace('%', "%25")
+    let s = s
+        .replace('%', "%25")
         .replace('\r', "%0D")
-        .replace('\n', "%0A")
+        .replace('\n', "%0A");
+    super::text::printable(&s).into_owned()
 }
 
 fn esc_prop(s: &str) -> String {
@@ -17,21 +21,51 @@ fn esc_prop(s: &str) -> String {
 
 pub fn render(report: &Report) -> String {
     let mut out = String::new();
-    for f in report.files.iter().flat_map(|f| &f.findings) {
-        let level = match f.severity {
-            Severity::Error => "error",
-            Severity::Warning => "warning",
-        };
-        let mut props = format!("file={}", esc_prop(&f.file));
-        if f.line > 0 {
-            let _ = write!(props, ",line={}", f.line);
+    for file in &report.files {
+        let (shown, more) = report.shown(file);
+        for f in shown {
+            let level = match f.severity {
+                Severity::Error => "error",
+                Severity::Warning => "warning",
+            };
+            let mut props = format!("file={}", esc_prop(&f.file));
+            if f.line > 0 {
+                let _ = write!(props, ",line={}", f.line);
+            }
+            let _ = write!(props, ",title={}", esc_prop(f.rule));
+            let mut msg = f.message.clone();
+            if let Some(i) = f.event_index {
+                let _ = write!(msg, " (event #{i})");
+            }
+            let _ = writeln!(out, "::{level} {props}::{}", esc_data(&msg));
         }
-        let _ = write!(props, ",title={}", esc_prop(f.rule));
-        let mut msg = f.message.clone();
-        if let Some(i) = f.event_index {
-            let _ = write!(msg, " (event #{i})");
+        for (rule, n) in more {
+            let _ = writeln!(
+                out,
+                "::notice file={},title={}::{}",
+                esc_prop(&file.file),
+                esc_prop(rule),
+                esc_data(&super::more_line(n, rule, &file.file))
+            );
         }
-        let _ = writeln!(out, "::{level} {props}::{}", esc_data(&msg));
     }
+    // Counts by rule, as plain log lines (GitHub shows only ~10 annotations per type).
+    for (rule, sev, n) in report.by_rule() {
+        let title = rules::get(rule).title;
+        let _ = writeln!(
+            out,
+            "{n:>8}  {rule}  {:<7}  {}",
+            sev.as_str(),
+            esc_data(title)
+        );
+    }
+    if let Some(m) = report.too_many_warnings() {
+        let _ = writeln!(out, "::error title=aguify::{}", esc_data(&m));
+    }
+    let _ = writeln!(
+        out,
+        "{}",
+        super::summary_line(report.counts(), report.files.len())
+    );
     out
 }

@@ -55,15 +55,31 @@ fn doc(report: &Report) -> Doc<'_> {
         .files
         .iter()
         .map(|f| {
+            let n = f.counts();
+            let by_rule: serde_json::Map<String, Value> = f
+                .rule_counts
+                .iter()
+                .map(|r| (r.rule.to_string(), json!(r.count)))
+                .collect();
+            let total: u64 = f.rule_counts.iter().map(|r| r.count).sum();
             json!({
                 "file": &*f.file,
                 "family": f.family.map(|x| x.name()),
                 "events": f.events,
-                "officialValid": f.official_valid,
-                "errors": f.findings.iter().filter(|x| x.severity == rules::Severity::Error).count(),
-                "warnings": f.findings.iter().filter(|x| x.severity == rules::Severity::Warning).count(),
+                // Nothing read: nothing to judge.
+                "officialValid": f.read.then_some(f.official_valid),
+                "errors": n.errors,
+                "warnings": n.warnings,
+                "byRule": by_rule,
+                // Findings counted but not listed (more than `KEEP_PER_RULE` of a rule).
+                "omitted": total - f.findings.len() as u64,
             })
         })
+        .collect();
+    let by_rule: serde_json::Map<String, Value> = report
+        .by_rule()
+        .into_iter()
+        .map(|(r, _, n)| (r.to_string(), json!(n)))
         .collect();
     Doc {
         schema: "aguify-check/1",
@@ -72,6 +88,9 @@ fn doc(report: &Report) -> Doc<'_> {
             "errors": c.errors,
             "warnings": c.warnings,
             "officialInvalid": report.official_invalid(),
+            "byRule": by_rule,
+            "maxWarnings": report.max_warnings,
+            "tooManyWarnings": report.too_many_warnings(),
         }),
         files,
         findings: Findings(report),

@@ -38,19 +38,24 @@ fn body(fs: &[&Finding]) -> String {
     s
 }
 
+/// Every testcase's class: one word, not a dotted path (viewers split classnames on dots).
+const CLASSNAME: &str = "aguify-check";
+
 pub fn render(report: &Report) -> String {
     let mut cases = String::new();
     let (mut tests, mut failures) = (0u64, 0u64);
     for file in &report.files {
-        let errors: Vec<&Finding> = file
-            .findings
+        let (shown, more) = report.shown(file);
+        let errors: Vec<&Finding> = shown
             .iter()
+            .copied()
             .filter(|f| f.severity == Severity::Error)
             .collect();
+        let error_count = file.counts().errors;
         tests += 1;
         let _ = writeln!(
             cases,
-            "    <testcase classname=\"aguify.check\" name=\"{}\">",
+            "    <testcase classname=\"{CLASSNAME}\" name=\"{}\">",
             esc(&file.file)
         );
         if !errors.is_empty() {
@@ -58,21 +63,26 @@ pub fn render(report: &Report) -> String {
             let _ = writeln!(
                 cases,
                 "      <failure message=\"{} error(s)\" type=\"error\">{}</failure>",
-                errors.len(),
+                error_count,
                 esc(&body(&errors))
             );
         }
         cases.push_str("    </testcase>\n");
         let mut by_rule: BTreeMap<&str, Vec<&Finding>> = BTreeMap::new();
-        for f in &file.findings {
+        for f in shown {
             by_rule.entry(f.rule).or_default().push(f);
         }
         for (rule, fs) in by_rule {
+            let more = more
+                .iter()
+                .find(|(r, _)| *r == rule)
+                .map(|(r, n)| format!("{}\n", super::more_line(*n, r, &file.file)))
+                .unwrap_or_default();
             tests += 1;
             let title = rules::get(rule).title;
             let _ = writeln!(
                 cases,
-                "    <testcase classname=\"aguify.check.{}\" name=\"{rule} {}\">",
+                "    <testcase classname=\"{CLASSNAME}\" name=\"{} {rule} {}\">",
                 esc(&file.file),
                 esc(title)
             );
@@ -82,13 +92,26 @@ pub fn render(report: &Report) -> String {
                     cases,
                     "      <failure message=\"{}\" type=\"{rule}\">{}</failure>",
                     esc(&fs[0].message),
-                    esc(&body(&fs))
+                    esc(&(body(&fs) + &more))
                 );
             } else {
-                let _ = writeln!(cases, "      <system-out>{}</system-out>", esc(&body(&fs)));
+                let _ = writeln!(
+                    cases,
+                    "      <system-out>{}</system-out>",
+                    esc(&(body(&fs) + &more))
+                );
             }
             cases.push_str("    </testcase>\n");
         }
+    }
+    if let Some(m) = report.too_many_warnings() {
+        tests += 1;
+        failures += 1;
+        let _ = writeln!(
+            cases,
+            "    <testcase classname=\"{CLASSNAME}\" name=\"max-warnings\">\n      <failure message=\"{}\" type=\"max-warnings\"/>\n    </testcase>",
+            esc(&m)
+        );
     }
     format!(
         "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"aguify check\" tests=\"{tests}\" failures=\"{failures}\">\n  <testsuite name=\"aguify check\" tests=\"{tests}\" failures=\"{failures}\" errors=\"0\">\n{cases}  </testsuite>\n</testsuites>\n"

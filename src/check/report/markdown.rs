@@ -3,7 +3,6 @@
 //! their input lines. Links are relative to the repository's root unless a base is given
 //! (`aguify check` takes it from GitHub Actions' environment; docs/check.md).
 
-use std::collections::BTreeMap;
 use std::fmt::Write;
 
 use super::Report;
@@ -58,13 +57,10 @@ fn target(base: &str, file: &str, line: u64) -> String {
     t
 }
 
+/// Every finding of `f` counted (kept or not): errors, warnings.
 fn counts(f: &FileReport) -> (u64, u64) {
-    f.findings
-        .iter()
-        .fold((0, 0), |(e, w), x| match x.severity {
-            Severity::Error => (e + 1, w),
-            Severity::Warning => (e, w + 1),
-        })
+    let c = f.counts();
+    (c.errors, c.warnings)
 }
 
 fn verdict(f: &FileReport) -> String {
@@ -152,19 +148,13 @@ pub fn render(report: &Report, base: &str) -> String {
             plural((report.files.len() - MAX_FILES) as u64, "more file")
         );
     }
-    let mut by_rule: BTreeMap<&str, (Severity, u64)> = BTreeMap::new();
-    for f in report.files.iter().flat_map(|f| &f.findings) {
-        let e = by_rule.entry(f.rule).or_insert((f.severity, 0));
-        e.0 = e.0.max(f.severity);
-        e.1 += 1;
-    }
-    if !by_rule.is_empty() {
-        let mut rows: Vec<(&str, (Severity, u64))> = by_rule.into_iter().collect();
-        rows.sort_by_key(|(id, (_, n))| (std::cmp::Reverse(*n), *id));
+    let mut rows = report.by_rule();
+    if !rows.is_empty() {
+        rows.sort_by_key(|(id, _, n)| (std::cmp::Reverse(*n), *id));
         let _ = writeln!(out, "\n#### Findings per rule\n");
         let _ = writeln!(out, "| rule | severity | findings | title |");
         let _ = writeln!(out, "|---|---|--:|---|");
-        for (id, (sev, n)) in rows {
+        for (id, sev, n) in rows {
             let title = rules::find(id).map_or("", |r| r.title);
             let _ = writeln!(out, "| {id} | {} | {n} | {} |", sev.as_str(), esc(title));
         }
@@ -173,12 +163,13 @@ pub fn render(report: &Report, base: &str) -> String {
         for f in all.iter().take(FIRST_FINDINGS) {
             let _ = writeln!(out, "{}", finding_line(f, base));
         }
-        if all.len() > FIRST_FINDINGS {
+        let total = c.errors + c.warnings;
+        if total > FIRST_FINDINGS as u64 {
             let _ = writeln!(
                 out,
-                "\n… and {} (`aguify check --format text` lists them all; \
+                "\n… and {} (`aguify check --format text` lists them; \
                  `aguify check --explain RULE` explains a rule)",
-                plural((all.len() - FIRST_FINDINGS) as u64, "more finding")
+                plural(total - FIRST_FINDINGS as u64, "more finding")
             );
         }
     }
@@ -218,8 +209,16 @@ mod tests {
                 family: None,
                 events: 3,
                 findings: (1..=25).map(f).collect(),
+                rule_counts: vec![crate::check::RuleCount {
+                    rule: "AGX301",
+                    severity: Severity::Warning,
+                    count: 25,
+                }],
                 official_valid: true,
+                read: true,
+                stopped: None,
             }],
+            ..Report::default()
         };
         let md = render(&report, "");
         assert_eq!(md.matches("- ⚠️ **AGX301**").count(), FIRST_FINDINGS);

@@ -11,9 +11,30 @@ pub mod text;
 use super::{FileReport, Finding, Severity};
 
 /// A report over one or more files.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct Report {
     pub files: Vec<FileReport>,
+    /// Findings shown per file and rule in the text, GitHub and JUnit formats (the rest are
+    /// summed up in one line); 0 shows every finding kept.
+    pub max_per_rule: usize,
+    /// `--max-warnings`, when given.
+    pub max_warnings: Option<u64>,
+    /// `--verbose`: the text report lists clean files too.
+    pub verbose: bool,
+}
+
+/// Findings shown per file and rule by default.
+pub const DEFAULT_MAX_PER_RULE: usize = 5;
+
+impl Default for Report {
+    fn default() -> Self {
+        Report {
+            files: vec![],
+            max_per_rule: DEFAULT_MAX_PER_RULE,
+            max_warnings: None,
+            verbose: false,
+        }
+    }
 }
 
 /// Output format of `aguify check`.
@@ -35,20 +56,73 @@ pub struct Counts {
 }
 
 impl Report {
+    /// Every finding counted (shown or not).
     pub fn counts(&self) -> Counts {
         let mut c = Counts::default();
-        for f in self.files.iter().flat_map(|f| &f.findings) {
-            match f.severity {
-                Severity::Error => c.errors += 1,
-                Severity::Warning => c.warnings += 1,
-            }
+        for f in &self.files {
+            let n = f.counts();
+            c.errors += n.errors;
+            c.warnings += n.warnings;
         }
         c
     }
 
-    /// Files the official client would reject.
+    /// Files the official client would reject (of those read).
     pub fn official_invalid(&self) -> usize {
-        self.files.iter().filter(|f| !f.official_valid).count()
+        self.files
+            .iter()
+            .filter(|f| f.read && !f.official_valid)
+            .count()
+    }
+
+    /// `--max-warnings` exceeded: what to say ("too many warnings: 12 > 0").
+    pub fn too_many_warnings(&self) -> Option<String> {
+        let max = self.max_warnings?;
+        let n = self.counts().warnings;
+        (n > max).then(|| format!("too many warnings: {n} > {max}"))
+    }
+
+    /// Every rule found, with its count over all files, in rule order.
+    pub fn by_rule(&self) -> Vec<(&'static str, Severity, u64)> {
+        let mut all: std::collections::BTreeMap<&'static str, (Severity, u64)> = Default::default();
+        for r in self.files.iter().flat_map(|f| &f.rule_counts) {
+            all.entry(r.rule).or_insert((r.severity, 0)).1 += r.count;
+        }
+        all.into_iter().map(|(r, (s, n))| (r, s, n)).collect()
+    }
+
+    /// The findings of `file` to show: the first [`Report::max_per_rule`] of each rule, in
+    /// line order; and per rule, how many more there are.
+    pub fn shown<'a>(&self, file: &'a FileReport) -> (Vec<&'a Finding>, Vec<(&'static str, u64)>) {
+        let mut seen: std::collections::BTreeMap<&'static str, usize> = Default::default();
+        let shown = file
+            .findings
+            .iter()
+            .filter(|f| {
+                let n = seen.entry(f.rule).or_default();
+                *n += 1;
+                self.max_per_rule == 0 || *n <= self.max_per_rule
+            })
+            .collect::<Vec<_>>();
+        let more = file
+            .rule_counts
+            .iter()
+            .filter_map(|r| {
+                let shown = seen
+                    .get(r.rule)
+                    .map_or(0, |n| (*n).min(self.limit()) as u64);
+                (r.count > shown).then_some((r.rule, r.count - shown))
+            })
+            .collect();
+        (shown, more)
+    }
+
+    fn limit(&self) -> usize {
+        if self.max_per_rule == 0 {
+            usize::MAX
+        } else {
+            self.max_per_rule
+        }
     }
 
     /// Writes the rendered report to `w`; the JSON report is streamed, not built in memory.
@@ -75,6 +149,11 @@ impl Report {
             Format::Markdown => markdown::render(self, ""),
         }
     }
+}
+
+/// "… and 497 more AGX303 in FILE".
+pub fn more_line(n: u64, rule: &str, file: &str) -> String {
+    format!("… and {n} more {rule} in {file}")
 }
 
 /// The one-line summary shared by `check` and `convert`.

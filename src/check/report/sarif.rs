@@ -53,15 +53,25 @@ pub fn render(report: &Report) -> String {
             })
         })
         .collect();
+    // `--max-warnings` exceeded: a failed invocation that says why.
+    let invocation = match report.too_many_warnings() {
+        Some(m) => json!({
+            "executionSuccessful": false,
+            "toolExecutionNotifications": [{"level": "error", "message": {"text": m}}],
+        }),
+        None => json!({"executionSuccessful": true}),
+    };
     let v = json!({
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
         "version": "2.1.0",
         "runs": [{
             "tool": {"driver": {
                 "name": "aguify",
-                "informationUri": "https://github.com/aguify/aguify",
+                "version": env!("CARGO_PKG_VERSION"),
+                "semanticVersion": env!("CARGO_PKG_VERSION"),
                 "rules": rules_json,
             }},
+            "invocations": [invocation],
             "results": results,
         }],
     });

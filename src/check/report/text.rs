@@ -1,5 +1,7 @@
-//! `--format text`: grouped by file, one line per finding, a summary line.
+//! `--format text`: the files with findings, each under its heading, one line per finding
+//! (the first few of each rule), then counts by rule and a summary line.
 
+use std::borrow::Cow;
 use std::fmt::Write;
 
 use owo_colors::OwoColorize;
@@ -7,8 +9,35 @@ use owo_colors::OwoColorize;
 use super::Report;
 use crate::check::{Finding, Severity};
 
-/// One finding as a line (also used by `convert` on stderr).
+/// Text from a log made safe for a terminal or a CI log: control characters (a newline that
+/// would start a forged `::error` workflow command, an escape sequence that sets the
+/// terminal's title) are written as escapes (`\n`, `\u{1b}`), everything else as it is.
+pub fn printable(s: &str) -> Cow<'_, str> {
+    if !s.chars().any(char::is_control) {
+        return Cow::Borrowed(s);
+    }
+    let mut o = String::with_capacity(s.len() + 8);
+    for c in s.chars() {
+        match c {
+            '\n' => o.push_str("\\n"),
+            '\r' => o.push_str("\\r"),
+            '\t' => o.push_str("\\t"),
+            c if c.is_control() => {
+                let _ = write!(o, "\\u{{{:x}}}", c as u32);
+            }
+            c => o.push(c),
+        }
+    }
+    Cow::Owned(o)
+}
+
+/// One finding as a line, naming its file (`convert` on stderr).
 pub fn finding_line(f: &Finding, color: bool) -> String {
+    finding_text(f, color, true)
+}
+
+/// One finding as a line; `with_file` names the file (else the line number alone).
+pub fn finding_text(f: &Finding, color: bool, with_file: bool) -> String {
     let sev = match (f.severity, color) {
         (Severity::Error, true) => "error".red().bold().to_string(),
         (Severity::Warning, true) => "warning".yellow().bold().to_string(),
@@ -19,27 +48,46 @@ pub fn finding_line(f: &Finding, color: bool) -> String {
     } else {
         f.rule.to_string()
     };
-    let mut loc = format!("{}:{}", f.file, f.line);
+    let mut loc = match (with_file, f.line) {
+        (true, 0) => printable(&f.file).into_owned(),
+        (true, n) => format!("{}:{n}", printable(&f.file)),
+        (false, 0) => String::new(),
+        (false, n) => n.to_string(),
+    };
     if let Some(i) = f.event_index {
         let _ = write!(loc, " event #{i}");
         if let Some(t) = &f.event_type {
-            let _ = write!(loc, " {t}");
+            let _ = write!(loc, " {}", printable(t));
         }
     }
-    let loc = if color { loc.dimmed().to_string() } else { loc };
+    let loc = loc.trim_start().to_string();
+    let loc = match (loc.is_empty(), color) {
+        (true, _) => String::new(),
+        (false, true) => format!("{}: ", loc.dimmed()),
+        (false, false) => format!("{loc}: "),
+    };
     let ids = if f.ids.is_empty() {
         String::new()
     } else {
-        format!(" [ids: {}]", f.ids.join(", "))
+        let ids: Vec<Cow<'_, str>> = f.ids.iter().map(|i| printable(i)).collect();
+        format!(" [ids: {}]", ids.join(", "))
     };
-    format!("{loc}: {sev}[{rule}] {}{ids}", f.message)
+    format!("{loc}{sev}[{rule}] {}{ids}", printable(&f.message))
 }
 
 pub fn render(report: &Report, color: bool) -> String {
     let mut out = String::new();
+    let mut clean = 0;
     for file in &report.files {
-        let head = file.file.to_string();
-        let verdict = if file.official_valid {
+        let head = printable(&file.file);
+        if file.rule_counts.is_empty() {
+            clean += 1;
+            if report.verbose {
+                let _ = writeln!(out, "{head}: no findings ({} events)", file.events);
+            }
+            continue;
+        }
+        let verdict = if file.official_valid || !file.read {
             ""
         } else {
             " (the official client rejects this stream)"
@@ -49,14 +97,29 @@ pub fn render(report: &Report, color: bool) -> String {
         } else {
             let _ = writeln!(out, "{head}{verdict}");
         }
-        if file.findings.is_empty() {
-            let _ = writeln!(out, "  no findings ({} events)", file.events);
+        let (shown, more) = report.shown(file);
+        for f in shown {
+            let _ = writeln!(out, "  {}", finding_text(f, color, false));
         }
-        for f in &file.findings {
-            let _ = writeln!(out, "  {}", finding_line(f, color));
+        for (rule, n) in more {
+            let _ = writeln!(out, "  {}", super::more_line(n, rule, &head));
         }
     }
-    let line = super::summary_line(report.counts(), report.files.len());
+    let by_rule = report.by_rule();
+    if !by_rule.is_empty() {
+        let _ = writeln!(out, "Findings by rule:");
+        for (rule, sev, n) in by_rule {
+            let title = crate::check::rules::get(rule).title;
+            let _ = writeln!(out, "{n:>8}  {rule}  {:<7}  {title}", sev.as_str());
+        }
+    }
+    if let Some(m) = report.too_many_warnings() {
+        let _ = writeln!(out, "{m}");
+    }
+    let mut line = super::summary_line(report.counts(), report.files.len());
+    if clean > 0 && clean < report.files.len() {
+        let _ = write!(line, " ({clean} clean)");
+    }
     let _ = writeln!(out, "{line}");
     out
 }

@@ -1,0 +1,59 @@
+//! `aguify diff OLD NEW`: arguments to the library's diff, the report to stdout, unreadable
+//! lines to stderr.
+
+use std::io::{self, IsTerminal, Write};
+
+use aguify::diff::report::{Format, Report};
+use aguify::diff::{self, Options};
+
+use crate::cli::{DiffArgs, DiffFormat, InputArgs};
+use crate::{options, terminal};
+
+pub fn run(args: DiffArgs) -> anyhow::Result<i32> {
+    let (old, new) = match (args.old_file, args.new_file) {
+        (Some(o), Some(n)) => (vec![o], vec![n]),
+        _ => (args.old, args.new),
+    };
+    if old.iter().chain(&new).filter(|f| *f == "-").count() > 1 {
+        eprintln!("aguify: only one side can be stdin (-)");
+        return Ok(2);
+    }
+    for p in &args.ignore {
+        if !p.starts_with('/') {
+            eprintln!("aguify: --ignore {p}: expected a JSON pointer starting with /");
+            return Ok(2);
+        }
+    }
+    let input = InputArgs {
+        files: Vec::new(),
+        from: args.from,
+        max_line_bytes: aguify::input::DEFAULT_MAX_LINE_BYTES,
+        strict: false,
+        threads: Some(args.threads.unwrap_or(1)),
+    };
+    let popts = options::input_options(&input);
+    let opts = Options {
+        ignore: args.ignore,
+        ignore_text: args.ignore_text,
+        exact: args.exact,
+    };
+    let format = match args.format {
+        DiffFormat::Text => Format::Text,
+        DiffFormat::Json => Format::Json,
+        DiffFormat::Github => Format::Github,
+    };
+    let color = terminal::use_color(args.color, io::stdout().is_terminal());
+    let mut out = io::BufWriter::with_capacity(64 * 1024, io::stdout().lock());
+    let mut report = Report::new(format, color, &old, &new, &mut out);
+    let summary = diff::diff(
+        &old,
+        &new,
+        &popts,
+        &opts,
+        &mut |d| report.run(d),
+        &mut |origin, message| eprintln!("aguify: {origin}: {message}"),
+    )?;
+    report.end(&summary)?;
+    out.flush()?;
+    Ok(if summary.is_equal() { 0 } else { 1 })
+}

@@ -1,0 +1,28 @@
+//! `aguify snapshot FILE...`: the golden snapshot of the runs to stdout.
+
+use std::io::{self, Write};
+
+use crate::cli::SnapshotArgs;
+use crate::options;
+
+pub fn run(args: SnapshotArgs) -> anyhow::Result<i32> {
+    let files = if args.input.files.is_empty() {
+        vec!["-".to_string()]
+    } else {
+        args.input.files.clone()
+    };
+    let opts = options::input_options(&args.input);
+    let mut out = io::BufWriter::with_capacity(64 * 1024, io::stdout().lock());
+    aguify::snapshot::write::header(&mut out)?;
+    let mut bad = 0;
+    aguify::diff::read_side(&files, &opts, false, &mut |item| match item {
+        aguify::diff::Item::Run(r) => aguify::snapshot::write::run(&r, &mut out),
+        aguify::diff::Item::Bad { origin, message } => {
+            bad += 1;
+            eprintln!("aguify: {origin}: {message}");
+            Ok(())
+        }
+    })?;
+    out.flush()?;
+    Ok(if bad > 0 { 2 } else { 0 })
+}

@@ -1,0 +1,1001 @@
+//! A conversation as a front end shows it, folded run by run from the AG-UI event stream.
+//!
+//! [`Conversation`] keeps what an AG-UI client keeps while a run streams: the message list
+//! (streamed text and tool-call arguments joined, a `MESSAGES_SNAPSHOT` replacing the list),
+//! the reasoning blocks, the steps, custom events, the state (`STATE_SNAPSHOT` replacing it,
+//! `STATE_DELTA` patching it) and the outcome. At the run's end it becomes a [`Run`]: the leaves
+//! of one JSON document ([`super::leaf`]) in which every id is a placeholder given by role and
+//! position (`assistant-2`, `call-1`, `interrupt-1`; strings anywhere equal to an id are written
+//! as its placeholder), so two executions of one agent compare equal when they show the same.
+//! Memory is one run's joined texts, not its events.
+//!
+//! The document of a run:
+//!
+//! ```text
+//! /outcome                         "success" | "interrupt" | "error" | "none" (no terminal event)
+//! /interrupts/interrupt-N/…        reason, message, metadata
+//! /error/code, /error/message
+//! /resume/interrupt-N/…            status, payload (the run's input.resume)
+//! /steps/N                         step names in order
+//! /messages/ROLE-N/text            text once deltas are joined (tool messages: /toolCall)
+//! /messages/ROLE-N/streamedText    the streamed text, when the snapshot replaced it with another
+//! /toolCalls/call-N/…              name, message, args (as JSON), result, error, streamedResult
+//! /reasoning/reasoning-N/text      (and /encrypted: true)
+//! /custom/N/name, /custom/N/value
+//! /state/…                         the last state, without its `messages` (compared as messages)
+//! ```
+//!
+//! In `exact` mode a run is its events instead, as they are: `/events/N/…`.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use serde_json::Value;
+
+use super::leaf::{flatten, Leaf};
+use crate::input::Origin;
+
+/// One run's document, ready to compare or write.
+#[derive(Debug, Clone)]
+pub struct Run {
+    /// 1-based position in its input.
+    pub index: usize,
+    /// Where the run began (its `RUN_STARTED`, or its first event).
+    pub origin: Origin,
+    pub leaves: Vec<Leaf>,
+}
+
+/// A string joined from deltas, with where each delta came from.
+#[derive(Debug, Clone)]
+struct Joined {
+    text: String,
+    origin: Origin,
+    pieces: Vec<(usize, u64)>,
+}
+
+impl Joined {
+    fn new(origin: &Origin) -> Joined {
+        Joined {
+            text: String::new(),
+            origin: origin.clone(),
+            pieces: Vec::new(),
+        }
+    }
+
+    fn whole(text: String, origin: &Origin) -> Joined {
+        Joined {
+            text,
+            origin: origin.clone(),
+            pieces: Vec::new(),
+        }
+    }
+
+    fn push(&mut self, delta: &str, origin: &Origin) {
+        if delta.is_empty() {
+            return;
+        }
+        if self.pieces.last().is_none_or(|&(_, l)| l != origin.line) {
+            self.pieces.push((self.text.len(), origin.line));
+        }
+        self.text.push_str(delta);
+    }
+
+    fn leaf(&self, pointer: String) -> Leaf {
+        let mut l = Leaf::new(
+            pointer,
+            Value::String(self.text.clone()),
+            self.origin.clone(),
+        );
+        l.pieces = self.pieces.clone();
+        l
+    }
+}
+
+#[derive(Debug)]
+struct Call {
+    id: String,
+    name: String,
+    args: Joined,
+}
+
+#[derive(Debug)]
+struct Message {
+    id: String,
+    role: String,
+    text: Joined,
+    /// The streamed text a snapshot replaced with a different one.
+    streamed: Option<Joined>,
+    calls: Vec<Call>,
+    tool_call_id: Option<String>,
+    error: bool,
+}
+
+impl Message {
+    fn new(id: &str, role: &str, origin: &Origin) -> Message {
+        Message {
+            id: id.to_string(),
+            role: role.to_string(),
+            text: Joined::new(origin),
+            streamed: None,
+            calls: Vec::new(),
+            tool_call_id: None,
+            error: false,
+        }
+    }
+}
+
+#[derive(Debug)]
+struct Reasoning {
+    id: String,
+    text: Joined,
+    encrypted: bool,
+}
+
+#[derive(Debug)]
+enum Outcome {
+    Success,
+    Interrupt(Vec<Value>),
+    Error {
+        code: Option<String>,
+        message: String,
+    },
+}
+
+/// The run being read.
+#[derive(Debug)]
+struct Open {
+    origin: Origin,
+    thread_id: Option<String>,
+    run_id: Option<String>,
+    resume: Option<(Value, Origin)>,
+    steps: Vec<(String, Origin)>,
+    messages: Vec<Message>,
+    reasoning: Vec<Reasoning>,
+    custom: Vec<(String, Value, Origin)>,
+    state: Option<(Value, Origin)>,
+    outcome: Option<(Outcome, Origin)>,
+    /// `exact`: the events' leaves.
+    events: Vec<Leaf>,
+    event_count: usize,
+    /// Where each id is in `messages` (the last message of an id), its calls, `reasoning`.
+    message_at: HashMap<String, usize>,
+    call_at: HashMap<String, (usize, usize)>,
+    reasoning_at: HashMap<String, usize>,
+}
+
+impl Open {
+    fn new(origin: &Origin) -> Open {
+        Open {
+            origin: origin.clone(),
+            thread_id: None,
+            run_id: None,
+            resume: None,
+            steps: Vec::new(),
+            messages: Vec::new(),
+            reasoning: Vec::new(),
+            custom: Vec::new(),
+            state: None,
+            outcome: None,
+            events: Vec::new(),
+            event_count: 0,
+            message_at: HashMap::new(),
+            call_at: HashMap::new(),
+            reasoning_at: HashMap::new(),
+        }
+    }
+
+    /// The message list replaced: its ids indexed again.
+    fn set_messages(&mut self, messages: Vec<Message>) {
+        self.messages = messages;
+        self.message_at.clear();
+        self.call_at.clear();
+        for (i, m) in self.messages.iter().enumerate() {
+            self.message_at.insert(m.id.clone(), i);
+            for (j, c) in m.calls.iter().enumerate() {
+                self.call_at.insert(c.id.clone(), (i, j));
+            }
+        }
+    }
+
+    fn message(&mut self, id: &str, role: &str, origin: &Origin) -> &mut Message {
+        let i = match self.message_at.get(id) {
+            Some(&i) => i,
+            None => {
+                self.messages.push(Message::new(id, role, origin));
+                self.message_at
+                    .insert(id.to_string(), self.messages.len() - 1);
+                self.messages.len() - 1
+            }
+        };
+        &mut self.messages[i]
+    }
+
+    fn call(&mut self, id: &str) -> Option<&mut Call> {
+        let &(i, j) = self.call_at.get(id)?;
+        self.messages.get_mut(i)?.calls.get_mut(j)
+    }
+
+    fn add_call(&mut self, parent: &str, call: Call, origin: &Origin) {
+        let id = call.id.clone();
+        let i = match self.message_at.get(parent) {
+            Some(&i) => i,
+            None => {
+                self.message(parent, "assistant", origin);
+                self.messages.len() - 1
+            }
+        };
+        let calls = &mut self.messages[i].calls;
+        calls.push(call);
+        self.call_at.insert(id, (i, calls.len() - 1));
+    }
+
+    fn reasoning(&mut self, id: &str, origin: &Origin) -> &mut Reasoning {
+        let i = match self.reasoning_at.get(id) {
+            Some(&i) => i,
+            None => {
+                self.reasoning.push(Reasoning {
+                    id: id.to_string(),
+                    text: Joined::new(origin),
+                    encrypted: false,
+                });
+                self.reasoning_at
+                    .insert(id.to_string(), self.reasoning.len() - 1);
+                self.reasoning.len() - 1
+            }
+        };
+        &mut self.reasoning[i]
+    }
+}
+
+/// Folds one side's AG-UI events into [`Run`]s. Feed it events in order; each call that ends a
+/// run hands the run back.
+#[derive(Debug)]
+pub struct Conversation {
+    exact: bool,
+    open: Option<Open>,
+    runs: usize,
+    /// Interrupt ids → placeholders, over the whole thread (a resume names an earlier run's).
+    interrupts: HashMap<String, Arc<str>>,
+}
+
+impl Conversation {
+    pub fn new(exact: bool) -> Conversation {
+        Conversation {
+            exact,
+            open: None,
+            runs: 0,
+            interrupts: HashMap::new(),
+        }
+    }
+
+    /// The open run (one is opened for events before any `RUN_STARTED`).
+    fn open(&mut self, origin: &Origin) -> &mut Open {
+        self.open.get_or_insert_with(|| Open::new(origin))
+    }
+
+    /// Exact mode: an event as it is, counted into the open run.
+    pub fn exact_event(&mut self, ev: &Value, origin: &Origin) {
+        let open = self.open(origin);
+        let mut ptr = format!("/events/{}", open.event_count);
+        open.event_count += 1;
+        flatten(&mut ptr, ev, origin, &|_| None, &mut open.events);
+    }
+
+    pub fn is_exact(&self) -> bool {
+        self.exact
+    }
+
+    pub fn run_started(
+        &mut self,
+        thread_id: Option<&str>,
+        run_id: Option<&str>,
+        input: Option<&Value>,
+        origin: &Origin,
+    ) -> Option<Run> {
+        let done = self.open.take().map(|o| self.close(o));
+        let mut open = Open::new(origin);
+        open.thread_id = thread_id.map(str::to_string);
+        open.run_id = run_id.map(str::to_string);
+        if let Some(input) = input {
+            if let Some(msgs) = input.get("messages").and_then(Value::as_array) {
+                open.set_messages(msgs.iter().filter_map(|m| message_of(m, origin)).collect());
+            }
+            if let Some(r) = input.get("resume").filter(|r| !r.is_null()) {
+                open.resume = Some((r.clone(), origin.clone()));
+            }
+        }
+        self.open = Some(open);
+        done
+    }
+
+    pub fn run_finished(&mut self, outcome: Option<&Value>, origin: &Origin) -> Option<Run> {
+        let interrupts = outcome
+            .filter(|o| o.get("type").and_then(Value::as_str) == Some("interrupt"))
+            .map(|o| {
+                o.get("interrupts")
+                    .and_then(Value::as_array)
+                    .cloned()
+                    .unwrap_or_default()
+            });
+        let outcome = match interrupts {
+            Some(list) => Outcome::Interrupt(list),
+            None => Outcome::Success,
+        };
+        self.end(outcome, origin)
+    }
+
+    pub fn run_error(&mut self, code: Option<&str>, message: &str, origin: &Origin) -> Option<Run> {
+        self.end(
+            Outcome::Error {
+                code: code.map(str::to_string),
+                message: message.to_string(),
+            },
+            origin,
+        )
+    }
+
+    fn end(&mut self, outcome: Outcome, origin: &Origin) -> Option<Run> {
+        let mut open = self.open.take().unwrap_or_else(|| Open::new(origin));
+        open.outcome = Some((outcome, origin.clone()));
+        Some(self.close(open))
+    }
+
+    /// The input ended: the open run, if any, ends without a terminal event.
+    pub fn finish(&mut self) -> Option<Run> {
+        self.open.take().map(|o| self.close(o))
+    }
+
+    pub fn step_started(&mut self, name: &str, origin: &Origin) {
+        self.open(origin)
+            .steps
+            .push((name.to_string(), origin.clone()));
+    }
+
+    pub fn text_start(&mut self, id: &str, role: Option<&str>, origin: &Origin) {
+        self.open(origin)
+            .message(id, role.unwrap_or("assistant"), origin);
+    }
+
+    pub fn text_content(&mut self, id: &str, role: Option<&str>, delta: &str, origin: &Origin) {
+        self.open(origin)
+            .message(id, role.unwrap_or("assistant"), origin)
+            .text
+            .push(delta, origin);
+    }
+
+    pub fn tool_start(&mut self, id: &str, name: &str, parent: Option<&str>, origin: &Origin) {
+        let open = self.open(origin);
+        if open.call(id).is_some() {
+            return;
+        }
+        let call = Call {
+            id: id.to_string(),
+            name: name.to_string(),
+            args: Joined::new(origin),
+        };
+        open.add_call(parent.unwrap_or(id), call, origin);
+    }
+
+    pub fn tool_args(&mut self, id: &str, delta: &str, origin: &Origin) {
+        if let Some(c) = self.open(origin).call(id) {
+            c.args.push(delta, origin);
+        }
+    }
+
+    pub fn tool_result(
+        &mut self,
+        message_id: &str,
+        call_id: &str,
+        content: &Value,
+        error: bool,
+        origin: &Origin,
+    ) {
+        let open = self.open(origin);
+        let m = open.message(message_id, "tool", origin);
+        m.text = Joined::whole(content_text(content), origin);
+        m.tool_call_id = Some(call_id.to_string());
+        m.error = error;
+    }
+
+    pub fn reasoning_start(&mut self, id: &str, origin: &Origin) {
+        self.open(origin).reasoning(id, origin);
+    }
+
+    pub fn reasoning_content(&mut self, id: &str, delta: &str, origin: &Origin) {
+        self.open(origin)
+            .reasoning(id, origin)
+            .text
+            .push(delta, origin);
+    }
+
+    pub fn reasoning_encrypted(&mut self, id: &str, origin: &Origin) {
+        self.open(origin).reasoning(id, origin).encrypted = true;
+    }
+
+    pub fn custom(&mut self, name: &str, value: &Value, origin: &Origin) {
+        self.open(origin)
+            .custom
+            .push((name.to_string(), value.clone(), origin.clone()));
+    }
+
+    /// A `STATE_SNAPSHOT`: the state replaced (its `messages` are not kept: they are compared
+    /// as messages).
+    pub fn state_snapshot(&mut self, state: &Value, origin: &Origin) {
+        let state = match state {
+            Value::Object(o) => Value::Object(
+                o.iter()
+                    .filter(|(k, _)| *k != "messages")
+                    .map(|(k, v)| (k.clone(), v.clone()))
+                    .collect(),
+            ),
+            other => other.clone(),
+        };
+        self.open(origin).state = Some((state, origin.clone()));
+    }
+
+    /// A JSON Patch (RFC 6902) applied to the state; operations that do not apply are skipped.
+    pub fn state_delta(&mut self, patch: &Value, origin: &Origin) {
+        let open = self.open(origin);
+        let (state, at) = open
+            .state
+            .get_or_insert_with(|| (Value::Object(Default::default()), origin.clone()));
+        if let Some(ops) = patch.as_array() {
+            for op in ops {
+                super::patch::apply(state, op);
+            }
+        }
+        *at = origin.clone();
+    }
+
+    /// A `MESSAGES_SNAPSHOT`: the list is replaced, as a client replaces it. A streamed message
+    /// the snapshot carries with another text keeps that text as `streamedText`.
+    pub fn messages_snapshot(&mut self, messages: &Value, origin: &Origin) {
+        let open = self.open(origin);
+        let Some(list) = messages.as_array() else {
+            return;
+        };
+        let mut old: Vec<Option<Message>> = std::mem::take(&mut open.messages)
+            .into_iter()
+            .map(Some)
+            .collect();
+        // Each id's messages and each call's tool messages, first last (taken with `pop`).
+        let mut by_id: HashMap<String, Vec<usize>> = HashMap::new();
+        let mut by_call: HashMap<String, Vec<usize>> = HashMap::new();
+        for (i, o) in old.iter().enumerate().rev() {
+            let Some(o) = o else { continue };
+            by_id.entry(o.id.clone()).or_default().push(i);
+            if let (Some(c), "tool") = (&o.tool_call_id, o.role.as_str()) {
+                by_call.entry(c.clone()).or_default().push(i);
+            }
+        }
+        let take = |list: Option<&mut Vec<usize>>, old: &mut [Option<Message>]| {
+            let list = list?;
+            while let Some(i) = list.pop() {
+                if let Some(m) = old[i].take() {
+                    return Some(m);
+                }
+            }
+            None
+        };
+        let mut new: Vec<Message> = list.iter().filter_map(|m| message_of(m, origin)).collect();
+        for m in &mut new {
+            if m.role == "reasoning" {
+                continue;
+            }
+            let before = take(by_id.get_mut(&m.id), &mut old).or_else(|| {
+                let c = m.tool_call_id.as_ref()?;
+                take(by_call.get_mut(c), &mut old)
+            });
+            let Some(o) = before else { continue };
+            if o.text.text == m.text.text {
+                m.text = o.text;
+            } else if !o.text.text.is_empty() {
+                m.streamed = Some(o.text);
+            }
+            for c in &mut m.calls {
+                if let Some(oc) = o.calls.iter().find(|oc| oc.id == c.id) {
+                    if same_json_text(&oc.args.text, &c.args.text) {
+                        c.args = oc.args.clone();
+                    }
+                }
+            }
+        }
+        // Reasoning messages of the snapshot join the reasoning blocks.
+        new.retain(|m| {
+            if m.role != "reasoning" {
+                return true;
+            }
+            if !open.reasoning_at.contains_key(&m.id) {
+                open.reasoning.push(Reasoning {
+                    id: m.id.clone(),
+                    text: m.text.clone(),
+                    encrypted: false,
+                });
+                open.reasoning_at
+                    .insert(m.id.clone(), open.reasoning.len() - 1);
+            }
+            false
+        });
+        open.set_messages(new);
+    }
+
+    /// The run's document.
+    fn close(&mut self, open: Open) -> Run {
+        self.runs += 1;
+        let index = self.runs;
+        if self.exact {
+            return Run {
+                index,
+                origin: open.origin,
+                leaves: open.events,
+            };
+        }
+        let origin = open.origin.clone();
+        let leaves = self.render(&origin, &open);
+        Run {
+            index,
+            origin,
+            leaves,
+        }
+    }
+
+    fn render(&mut self, start: &Origin, open: &Open) -> Vec<Leaf> {
+        // Placeholders: messages by role and position, calls and reasoning by position,
+        // interrupts over the thread.
+        let mut ids: HashMap<String, Arc<str>> = HashMap::new();
+        if let Some(t) = &open.thread_id {
+            ids.insert(t.clone(), Arc::from("thread"));
+        }
+        if let Some(r) = &open.run_id {
+            ids.insert(r.clone(), Arc::from("run"));
+        }
+        let mut roles: HashMap<&str, usize> = HashMap::new();
+        let mut calls = 0;
+        let mut msg_ids = Vec::with_capacity(open.messages.len());
+        for m in &open.messages {
+            let n = roles.entry(m.role.as_str()).or_default();
+            *n += 1;
+            let p: Arc<str> = Arc::from(format!("{}-{n}", m.role));
+            ids.entry(m.id.clone()).or_insert_with(|| p.clone());
+            msg_ids.push(p);
+            for c in &m.calls {
+                calls += 1;
+                ids.entry(c.id.clone())
+                    .or_insert_with(|| Arc::from(format!("call-{calls}")));
+            }
+        }
+        for (i, r) in open.reasoning.iter().enumerate() {
+            ids.entry(r.id.clone())
+                .or_insert_with(|| Arc::from(format!("reasoning-{}", i + 1)));
+        }
+        if let Some((Outcome::Interrupt(list), _)) = &open.outcome {
+            for i in list {
+                if let Some(id) = i.get("id").and_then(Value::as_str) {
+                    let n = self.interrupts.len() + 1;
+                    self.interrupts
+                        .entry(id.to_string())
+                        .or_insert_with(|| Arc::from(format!("interrupt-{n}")));
+                }
+            }
+        }
+        for (k, v) in &self.interrupts {
+            ids.insert(k.clone(), v.clone());
+        }
+        let lookup = |s: &str| ids.get(s).cloned();
+        let mut out = Vec::new();
+        let leaf = |out: &mut Vec<Leaf>, p: String, v: Value, o: &Origin| {
+            out.push(Leaf::new(p, v, o.clone()))
+        };
+
+        // Outcome.
+        let end = open
+            .outcome
+            .as_ref()
+            .map(|(_, o)| o.clone())
+            .unwrap_or_else(|| last_origin(open));
+        match &open.outcome {
+            None => leaf(&mut out, "/outcome".into(), "none".into(), &end),
+            Some((Outcome::Success, o)) => leaf(&mut out, "/outcome".into(), "success".into(), o),
+            Some((Outcome::Interrupt(list), o)) => {
+                leaf(&mut out, "/outcome".into(), "interrupt".into(), o);
+                for (n, i) in list.iter().enumerate() {
+                    let key = i
+                        .get("id")
+                        .and_then(Value::as_str)
+                        .and_then(&lookup)
+                        .map(|p| p.to_string())
+                        .unwrap_or_else(|| n.to_string());
+                    let mut rest = i.clone();
+                    if let Some(r) = rest.as_object_mut() {
+                        r.remove("id");
+                    }
+                    flatten(
+                        &mut format!("/interrupts/{key}"),
+                        &rest,
+                        o,
+                        &lookup,
+                        &mut out,
+                    );
+                }
+            }
+            Some((Outcome::Error { code, message }, o)) => {
+                leaf(&mut out, "/outcome".into(), "error".into(), o);
+                if let Some(c) = code {
+                    leaf(&mut out, "/error/code".into(), c.as_str().into(), o);
+                }
+                leaf(
+                    &mut out,
+                    "/error/message".into(),
+                    message.as_str().into(),
+                    o,
+                );
+            }
+        }
+
+        // The resume the run was started with.
+        if let Some((resume, o)) = &open.resume {
+            match resume.as_array() {
+                Some(list) => {
+                    for (n, r) in list.iter().enumerate() {
+                        let key = r
+                            .get("interruptId")
+                            .and_then(Value::as_str)
+                            .and_then(&lookup)
+                            .map(|p| p.to_string())
+                            .unwrap_or_else(|| n.to_string());
+                        let mut rest = r.clone();
+                        if let Some(r) = rest.as_object_mut() {
+                            r.remove("interruptId");
+                        }
+                        flatten(&mut format!("/resume/{key}"), &rest, o, &lookup, &mut out);
+                    }
+                }
+                None => flatten(&mut "/resume".to_string(), resume, o, &lookup, &mut out),
+            }
+        }
+
+        // Steps.
+        leaf(&mut out, "/steps".into(), Value::Array(vec![]), start);
+        for (n, (name, o)) in open.steps.iter().enumerate() {
+            leaf(&mut out, format!("/steps/{n}"), name.as_str().into(), o);
+        }
+
+        // Messages, then the tool calls they carry.
+        let results: HashMap<&str, &Message> = open
+            .messages
+            .iter()
+            .filter_map(|m| Some((m.tool_call_id.as_deref()?, m)))
+            .collect();
+        let mut call_leaves = Vec::new();
+        for (m, p) in open.messages.iter().zip(&msg_ids) {
+            let base = format!("/messages/{p}");
+            let call = m.tool_call_id.as_deref().and_then(&lookup);
+            match (m.role.as_str(), &call) {
+                ("tool", Some(c)) => leaf(
+                    &mut out,
+                    format!("{base}/toolCall"),
+                    c.to_string().into(),
+                    &m.text.origin,
+                ),
+                _ => out.push(m.text.leaf(format!("{base}/text"))),
+            }
+            // A tool message's streamed text is its call's `streamedResult`.
+            if let Some(s) = m
+                .streamed
+                .as_ref()
+                .filter(|_| m.role != "tool" || call.is_none())
+            {
+                out.push(s.leaf(format!("{base}/streamedText")));
+            }
+            for c in &m.calls {
+                let cp = lookup(&c.id).map(|p| p.to_string()).unwrap_or_default();
+                let cb = format!("/toolCalls/{cp}");
+                let o = &c.args.origin;
+                leaf(
+                    &mut call_leaves,
+                    format!("{cb}/name"),
+                    c.name.as_str().into(),
+                    o,
+                );
+                leaf(
+                    &mut call_leaves,
+                    format!("{cb}/message"),
+                    p.to_string().into(),
+                    o,
+                );
+                let args_at = Origin {
+                    file: o.file.clone(),
+                    line: c.args.pieces.first().map_or(o.line, |&(_, l)| l),
+                };
+                match serde_json::from_str::<Value>(&c.args.text) {
+                    _ if c.args.text.trim().is_empty() => leaf(
+                        &mut call_leaves,
+                        format!("{cb}/args"),
+                        Value::Object(Default::default()),
+                        &args_at,
+                    ),
+                    Ok(v) => {
+                        let first = call_leaves.len();
+                        flatten(
+                            &mut format!("{cb}/args"),
+                            &v,
+                            &args_at,
+                            &lookup,
+                            &mut call_leaves,
+                        );
+                        // Each argument at the delta that carried it, when its JSON is found
+                        // in the streamed text.
+                        let joined = c.args.leaf(String::new());
+                        for l in &mut call_leaves[first..] {
+                            if l.value.is_array() || l.value.is_object() {
+                                continue;
+                            }
+                            if let Some(at) = c.args.text.find(&l.value.to_string()) {
+                                l.origin = joined.origin_at(at);
+                            }
+                        }
+                    }
+                    Err(_) => call_leaves.push(c.args.leaf(format!("{cb}/args"))),
+                }
+                if let Some(r) = results.get(c.id.as_str()) {
+                    call_leaves.push(r.text.leaf(format!("{cb}/result")));
+                    if r.error {
+                        leaf(
+                            &mut call_leaves,
+                            format!("{cb}/error"),
+                            true.into(),
+                            &r.text.origin,
+                        );
+                    }
+                    if let Some(s) = &r.streamed {
+                        call_leaves.push(s.leaf(format!("{cb}/streamedResult")));
+                    }
+                }
+            }
+        }
+        if open.messages.is_empty() {
+            leaf(
+                &mut out,
+                "/messages".into(),
+                Value::Object(Default::default()),
+                start,
+            );
+        }
+        out.append(&mut call_leaves);
+
+        for (n, r) in open.reasoning.iter().enumerate() {
+            let base = format!("/reasoning/reasoning-{}", n + 1);
+            out.push(r.text.leaf(format!("{base}/text")));
+            if r.encrypted {
+                leaf(
+                    &mut out,
+                    format!("{base}/encrypted"),
+                    true.into(),
+                    &r.text.origin,
+                );
+            }
+        }
+
+        for (n, (name, value, o)) in open.custom.iter().enumerate() {
+            leaf(
+                &mut out,
+                format!("/custom/{n}/name"),
+                name.as_str().into(),
+                o,
+            );
+            flatten(
+                &mut format!("/custom/{n}/value"),
+                value,
+                o,
+                &lookup,
+                &mut out,
+            );
+        }
+
+        if let Some((state, o)) = &open.state {
+            // A patch may have put messages back.
+            let mut state = state.clone();
+            if let Some(s) = state.as_object_mut() {
+                s.shift_remove("messages");
+            }
+            flatten(&mut "/state".to_string(), &state, o, &lookup, &mut out);
+        }
+        out
+    }
+}
+
+/// The last line the run was seen at (for a run with no terminal event).
+fn last_origin(open: &Open) -> Origin {
+    let mut at = open.origin.clone();
+    let mut see = |o: &Origin| {
+        if o.line > at.line {
+            at = o.clone();
+        }
+    };
+    for (_, o) in &open.steps {
+        see(o);
+    }
+    for m in &open.messages {
+        see(&m.text.origin);
+        if let Some(&(_, l)) = m.text.pieces.last() {
+            see(&Origin {
+                file: m.text.origin.file.clone(),
+                line: l,
+            });
+        }
+    }
+    for (_, _, o) in &open.custom {
+        see(o);
+    }
+    if let Some((_, o)) = &open.state {
+        see(o);
+    }
+    at
+}
+
+/// An AG-UI message object (of a snapshot or a run's input) as a [`Message`].
+fn message_of(m: &Value, origin: &Origin) -> Option<Message> {
+    let id = m.get("id").and_then(Value::as_str).unwrap_or("");
+    let role = m.get("role").and_then(Value::as_str)?;
+    let mut msg = Message::new(id, role, origin);
+    if let Some(c) = m.get("content").filter(|c| !c.is_null()) {
+        msg.text = Joined::whole(content_text(c), origin);
+    }
+    msg.tool_call_id = m
+        .get("toolCallId")
+        .and_then(Value::as_str)
+        .map(str::to_string);
+    msg.error = m.get("error").is_some_and(|e| !e.is_null());
+    for c in m
+        .get("toolCalls")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
+        let f = c.get("function");
+        msg.calls.push(Call {
+            id: c
+                .get("id")
+                .and_then(Value::as_str)
+                .unwrap_or("")
+                .to_string(),
+            name: f
+                .and_then(|f| f.get("name"))
+                .and_then(Value::as_str)
+                .unwrap_or("")
+                .to_string(),
+            args: Joined::whole(
+                f.and_then(|f| f.get("arguments"))
+                    .and_then(Value::as_str)
+                    .unwrap_or("")
+                    .to_string(),
+                origin,
+            ),
+        });
+    }
+    Some(msg)
+}
+
+/// A message's content as text: a string as it is, the text parts of a list joined, anything
+/// else as its JSON.
+fn content_text(c: &Value) -> String {
+    match c {
+        Value::String(s) => s.clone(),
+        Value::Array(parts) if parts.iter().all(|p| p.get("text").is_some()) => parts
+            .iter()
+            .filter_map(|p| p.get("text").and_then(Value::as_str))
+            .collect(),
+        other => other.to_string(),
+    }
+}
+
+/// Whether two texts are the same JSON (or the same text when either is not JSON).
+fn same_json_text(a: &str, b: &str) -> bool {
+    match (
+        serde_json::from_str::<Value>(a),
+        serde_json::from_str::<Value>(b),
+    ) {
+        (Ok(x), Ok(y)) => x == y,
+        _ => a == b,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn at(line: u64) -> Origin {
+        Origin {
+            file: Arc::from("t.ndjson"),
+            line,
+        }
+    }
+
+    /// A run that streams "Hi" as `m1` and ends with `snapshot` as its messages.
+    fn run(snapshot: Value) -> Run {
+        let mut c = Conversation::new(false);
+        assert!(c.run_started(Some("t"), Some("r"), None, &at(1)).is_none());
+        c.text_start("m1", Some("assistant"), &at(2));
+        c.text_content("m1", None, "H", &at(3));
+        c.text_content("m1", None, "i", &at(4));
+        c.messages_snapshot(&snapshot, &at(5));
+        c.run_finished(None, &at(6)).expect("a run")
+    }
+
+    fn leaves(r: &Run) -> Vec<(String, Value, u64)> {
+        r.leaves
+            .iter()
+            .map(|l| (l.pointer.clone(), l.value.clone(), l.origin.line))
+            .collect()
+    }
+
+    #[test]
+    fn a_snapshot_replaces_the_list_and_keeps_what_was_streamed() {
+        let clean = run(json!([
+            {"id": "u1", "role": "user", "content": "Q"},
+            {"id": "m1", "role": "assistant", "content": "Hi"},
+        ]));
+        let l = leaves(&clean);
+        assert!(l.contains(&("/messages/user-1/text".into(), json!("Q"), 5)));
+        // Streamed and then confirmed: the text keeps its deltas' lines.
+        let text = &clean.leaves[l
+            .iter()
+            .position(|x| x.0 == "/messages/assistant-1/text")
+            .unwrap()];
+        assert_eq!((text.origin_at(0).line, text.origin_at(1).line), (3, 4));
+
+        // The regression of duplicate and empty assistant messages in MESSAGES_SNAPSHOT, and a
+        // snapshot that says otherwise than the stream.
+        let broken = run(json!([
+            {"id": "u1", "role": "user", "content": "Q"},
+            {"id": "m1", "role": "assistant", "content": "Hello"},
+            {"id": "m1", "role": "assistant", "content": ""},
+        ]));
+        let l = leaves(&broken);
+        assert!(l.contains(&("/messages/assistant-1/text".into(), json!("Hello"), 5)));
+        assert!(l.contains(&("/messages/assistant-1/streamedText".into(), json!("Hi"), 2)));
+        assert!(l.contains(&("/messages/assistant-2/text".into(), json!(""), 5)));
+        let d = crate::diff::compare::compare(1, &clean, &broken, &Default::default());
+        let paths: Vec<&str> = d.differences.iter().map(|d| d.pointer.as_str()).collect();
+        assert_eq!(
+            paths,
+            [
+                "/messages/assistant-1/text",
+                "/messages/assistant-1/streamedText",
+                "/messages/assistant-2"
+            ]
+        );
+    }
+
+    #[test]
+    fn ids_become_placeholders_everywhere() {
+        let mut c = Conversation::new(false);
+        c.run_started(Some("t-9"), Some("r-9"), None, &at(1));
+        c.tool_start("call_x", "search", Some("m-7"), &at(2));
+        c.tool_args("call_x", "{\"q\":", &at(3));
+        c.tool_args("call_x", "\"a\"}", &at(4));
+        c.tool_result("res-1", "call_x", &json!("found"), false, &at(5));
+        c.custom(
+            "progress",
+            &json!({"toolCallId": "call_x", "thread": "t-9"}),
+            &at(6),
+        );
+        let r = c.run_finished(None, &at(7)).expect("run");
+        let l = leaves(&r);
+        for want in [
+            ("/messages/assistant-1/text", json!(""), 2),
+            ("/messages/tool-1/toolCall", json!("call-1"), 5),
+            ("/toolCalls/call-1/message", json!("assistant-1"), 2),
+            ("/toolCalls/call-1/args/q", json!("a"), 4),
+            ("/toolCalls/call-1/result", json!("found"), 5),
+            ("/custom/0/value/toolCallId", json!("call-1"), 6),
+            ("/custom/0/value/thread", json!("thread"), 6),
+        ] {
+            assert!(
+                l.contains(&(want.0.into(), want.1.clone(), want.2)),
+                "{want:?} in {l:?}"
+            );
+        }
+    }
+}

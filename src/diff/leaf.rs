@@ -1,0 +1,254 @@
+//! A run as a flat list of [`Leaf`]s: one JSON pointer and one value each, in a fixed order.
+//! The comparison matches leaves by pointer and a snapshot writes one leaf a line.
+//!
+//! A JSON value is flattened with its object keys sorted. Objects are implied by their
+//! children; an array writes a `[]` leaf at its own pointer before its items, so the tree can be
+//! rebuilt from the leaves ([`unflatten`]) without mistaking `{"0": x}` for `[x]`. An empty object
+//! is the leaf `{}`.
+
+use std::sync::Arc;
+
+use serde_json::{Map, Value};
+
+use crate::input::Origin;
+
+/// One value of a run and where it came from.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Leaf {
+    /// A JSON pointer (RFC 6901) into the run's document, e.g. `/toolCalls/call-1/args/city`.
+    pub pointer: String,
+    /// A scalar, `[]` (an array, its items follow) or `{}` (an empty object).
+    pub value: Value,
+    /// The input line the value came from.
+    pub origin: Origin,
+    /// For a string joined from pieces: `(byte offset, line)` where each piece starts, in order,
+    /// in `origin.file` (empty: the whole value came from `origin`).
+    pub pieces: Vec<(usize, u64)>,
+}
+
+impl Leaf {
+    pub fn new(pointer: String, value: Value, origin: Origin) -> Leaf {
+        Leaf {
+            pointer,
+            value,
+            origin,
+            pieces: Vec::new(),
+        }
+    }
+
+    /// Where the byte `at` of a joined string came from.
+    pub fn origin_at(&self, at: usize) -> Origin {
+        match self.pieces.iter().rev().find(|(start, _)| *start <= at) {
+            Some(&(_, line)) => Origin {
+                file: self.origin.file.clone(),
+                line,
+            },
+            None => self.origin.clone(),
+        }
+    }
+}
+
+/// `key` escaped for a JSON pointer (`~` → `~0`, `/` → `~1`).
+pub fn escape(key: &str) -> std::borrow::Cow<'_, str> {
+    if key.contains(['~', '/']) {
+        key.replace('~', "~0").replace('/', "~1").into()
+    } else {
+        key.into()
+    }
+}
+
+/// The pointer segment `seg` unescaped.
+pub fn unescape(seg: &str) -> String {
+    seg.replace("~1", "/").replace("~0", "~")
+}
+
+/// `pointer`'s segments, unescaped (`""` has none).
+pub fn segments(pointer: &str) -> impl Iterator<Item = String> + '_ {
+    pointer.split('/').skip(1).map(unescape)
+}
+
+/// Appends `value` at `pointer` as leaves (object keys sorted), each from `origin`. Strings that
+/// are keys of `ids` are written as their placeholders.
+pub fn flatten(
+    pointer: &mut String,
+    value: &Value,
+    origin: &Origin,
+    ids: &dyn Fn(&str) -> Option<Arc<str>>,
+    out: &mut Vec<Leaf>,
+) {
+    match value {
+        Value::Object(o) if !o.is_empty() => {
+            let mut keys: Vec<&String> = o.keys().collect();
+            keys.sort();
+            for k in keys {
+                let len = pointer.len();
+                pointer.push('/');
+                pointer.push_str(&escape(k));
+                flatten(pointer, &o[k.as_str()], origin, ids, out);
+                pointer.truncate(len);
+            }
+        }
+        Value::Array(a) => {
+            out.push(Leaf::new(
+                pointer.clone(),
+                Value::Array(Vec::new()),
+                origin.clone(),
+            ));
+            for (i, item) in a.iter().enumerate() {
+                let len = pointer.len();
+                pointer.push('/');
+                pointer.push_str(&i.to_string());
+                flatten(pointer, item, origin, ids, out);
+                pointer.truncate(len);
+            }
+        }
+        Value::String(s) => {
+            let v = match ids(s) {
+                Some(p) => Value::String(p.to_string()),
+                None => value.clone(),
+            };
+            out.push(Leaf::new(pointer.clone(), v, origin.clone()));
+        }
+        _ => out.push(Leaf::new(pointer.clone(), value.clone(), origin.clone())),
+    }
+}
+
+/// The tree under `prefix` rebuilt from `(pointer, value)` leaves (pointers not under `prefix`
+/// are skipped).
+pub fn unflatten<'a>(
+    prefix: &str,
+    leaves: impl IntoIterator<Item = (&'a str, &'a Value)>,
+) -> Value {
+    let mut root = Value::Null;
+    for (pointer, value) in leaves {
+        if let Some(rest) = pointer.strip_prefix(prefix) {
+            let segs: Vec<String> = segments(rest).collect();
+            insert(&mut root, &segs, value);
+        }
+    }
+    root
+}
+
+fn insert(at: &mut Value, segs: &[String], v: &Value) {
+    let Some((first, rest)) = segs.split_first() else {
+        // An array's `[]` leaf does not clear the items already placed.
+        if !(v.is_array() && at.is_array()) {
+            *at = v.clone();
+        }
+        return;
+    };
+    if let Value::Array(a) = at {
+        if let Ok(i) = first.parse::<usize>() {
+            while a.len() <= i {
+                a.push(Value::Null);
+            }
+            return insert(&mut a[i], rest, v);
+        }
+    }
+    if !at.is_object() {
+        *at = Value::Object(Map::new());
+    }
+    if let Value::Object(o) = at {
+        insert(o.entry(first.clone()).or_insert(Value::Null), rest, v);
+    }
+}
+
+/// Whether `pattern` (a pointer whose segments may hold `*`, matching any run of characters
+/// within one segment) matches `pointer` or one of its ancestors.
+pub fn matches(pattern: &str, pointer: &str) -> bool {
+    let mut p = pattern.split('/');
+    let mut s = pointer.split('/');
+    loop {
+        match (p.next(), s.next()) {
+            (None, _) => return true,
+            (Some(_), None) => return false,
+            (Some(a), Some(b)) if glob(a, b) => {}
+            _ => return false,
+        }
+    }
+}
+
+/// `*` matches any run of characters; everything else matches itself.
+fn glob(pattern: &str, s: &str) -> bool {
+    let mut parts = pattern.split('*');
+    let first = parts.next().unwrap_or("");
+    let Some(mut rest) = s.strip_prefix(first) else {
+        return false;
+    };
+    let parts: Vec<&str> = parts.collect();
+    let Some((last, middle)) = parts.split_last() else {
+        return rest.is_empty();
+    };
+    for part in middle {
+        match rest.find(part) {
+            Some(i) => rest = &rest[i + part.len()..],
+            None => return false,
+        }
+    }
+    rest.len() >= last.len() && rest.ends_with(last)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn origin() -> Origin {
+        Origin {
+            file: Arc::from("f"),
+            line: 1,
+        }
+    }
+
+    #[test]
+    fn flattens_sorted_and_rebuilds() {
+        let v = json!({"b": [1, {"x": "id-1"}], "a": {}, "c/d": {"0": null}});
+        let mut out = Vec::new();
+        let ids = |s: &str| (s == "id-1").then(|| Arc::from("call-1"));
+        flatten(&mut "/s".to_string(), &v, &origin(), &ids, &mut out);
+        let ptrs: Vec<(&str, String)> = out
+            .iter()
+            .map(|l| (l.pointer.as_str(), l.value.to_string()))
+            .collect();
+        assert_eq!(
+            ptrs,
+            [
+                ("/s/a", "{}".to_string()),
+                ("/s/b", "[]".to_string()),
+                ("/s/b/0", "1".to_string()),
+                ("/s/b/1/x", "\"call-1\"".to_string()),
+                ("/s/c~1d/0", "null".to_string()),
+            ]
+        );
+        assert_eq!(
+            unflatten("/s", out.iter().map(|l| (l.pointer.as_str(), &l.value))),
+            json!({"a": {}, "b": [1, {"x": "call-1"}], "c/d": {"0": null}})
+        );
+    }
+
+    #[test]
+    fn patterns_match_segments_and_ancestors() {
+        assert!(matches("/toolCalls/*/args/id", "/toolCalls/call-2/args/id"));
+        assert!(matches("/state", "/state/a/b"));
+        assert!(matches(
+            "/messages/assistant-*/text",
+            "/messages/assistant-12/text"
+        ));
+        assert!(!matches(
+            "/messages/assistant-*/text",
+            "/messages/user-1/text"
+        ));
+        assert!(!matches("/state/a", "/state/ab"));
+        assert!(!matches("/state/a/b", "/state/a"));
+        assert!(matches("/x/*", "/x/"));
+    }
+
+    #[test]
+    fn joined_strings_point_at_their_pieces() {
+        let mut l = Leaf::new("/t".into(), json!("abcdef"), origin());
+        l.pieces = vec![(0, 3), (2, 5), (4, 9)];
+        assert_eq!(l.origin_at(0).line, 3);
+        assert_eq!(l.origin_at(3).line, 5);
+        assert_eq!(l.origin_at(5).line, 9);
+    }
+}

@@ -1,0 +1,271 @@
+//! `aguify diff`: whether two streams show a front end the same conversation.
+//!
+//! Each side (LangGraph logs of any form, AG-UI captures, or a [`crate::snapshot`]) is read on
+//! its own thread: the pipeline's AG-UI events are folded run by run into a
+//! [`conversation::Conversation`] ([`events`] is the one module that reads events), each run
+//! becomes the leaves of a document ([`leaf`]), and the runs at the same position are compared
+//! ([`compare`]) and reported ([`report`]) as they arrive. Memory is a few runs, not the input.
+
+pub mod compare;
+pub mod conversation;
+pub mod events;
+pub mod leaf;
+mod patch;
+pub mod report;
+
+use std::io::{self, BufRead, Read};
+use std::sync::mpsc;
+use std::sync::Arc;
+
+use crate::error::Error;
+use crate::input::Origin;
+use crate::pipeline::{self, Input};
+
+pub use compare::{Change, Difference, Options, RunDiff};
+pub use conversation::Run;
+pub use events::Item;
+
+/// Totals of a diff.
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
+pub struct Summary {
+    /// Runs compared (the longer side's count).
+    pub runs: usize,
+    /// Runs with a difference (a run only one side has is one).
+    pub different_runs: usize,
+    pub differences: usize,
+    /// Input lines that could not be read, on both sides.
+    pub bad_lines: usize,
+}
+
+impl Summary {
+    pub fn is_equal(&self) -> bool {
+        self.different_runs == 0
+    }
+}
+
+/// Whether `path` is a snapshot (its first line is the snapshot header). Stdin is not.
+fn is_snapshot(path: &str) -> Result<bool, Error> {
+    if path == "-" {
+        return Ok(false);
+    }
+    let f = std::fs::File::open(path).map_err(|source| Error::Input {
+        path: path.to_string(),
+        source,
+    })?;
+    let mut first = Vec::new();
+    io::BufReader::new(f)
+        .take(256)
+        .read_until(b'\n', &mut first)
+        .map_err(|source| Error::Input {
+            path: path.to_string(),
+            source,
+        })?;
+    Ok(crate::snapshot::read::is_snapshot(&first))
+}
+
+/// Reads one side's files (consecutive runs of one thread, or snapshots) into `out`: each run
+/// as it ends, each unreadable line as it is met.
+pub fn read_side(
+    files: &[String],
+    opts: &pipeline::Options,
+    exact: bool,
+    out: &mut dyn FnMut(Item) -> io::Result<()>,
+) -> Result<(), Error> {
+    let mut snapshots = 0;
+    for f in files {
+        if is_snapshot(f)? {
+            snapshots += 1;
+        }
+    }
+    if snapshots == 0 {
+        let inputs = files
+            .iter()
+            .map(|f| Input::open(f))
+            .collect::<Result<Vec<_>, _>>()?;
+        let mut reader = events::Reader::new(exact, out);
+        pipeline::run(inputs, opts, &mut reader)?;
+        return reader.finish().map_err(Error::Output);
+    }
+    let invalid = |path: &str, msg: &str| Error::Input {
+        path: path.to_string(),
+        source: io::Error::new(io::ErrorKind::InvalidData, msg.to_string()),
+    };
+    if snapshots < files.len() {
+        return Err(invalid(
+            &files[0],
+            "a side is either snapshots or event streams, not both",
+        ));
+    }
+    if exact {
+        return Err(invalid(
+            &files[0],
+            "--exact compares events, and a snapshot holds none",
+        ));
+    }
+    // Runs are numbered across the side's snapshots.
+    let mut runs = 0;
+    for f in files {
+        let file: Arc<str> = Arc::from(f.as_str());
+        let reader = std::fs::File::open(f).map_err(|source| Error::Input {
+            path: f.clone(),
+            source,
+        })?;
+        crate::snapshot::read::read(&file, io::BufReader::new(reader), &mut |item| {
+            let item = match item {
+                Item::Run(mut r) => {
+                    runs += 1;
+                    r.index = runs;
+                    Item::Run(r)
+                }
+                bad => bad,
+            };
+            out(item)
+        })?;
+    }
+    Ok(())
+}
+
+/// Diffs `old` against `new`: each side is read on its own thread, the runs at one position
+/// are compared as soon as both have arrived, and every run's comparison goes to `report`
+/// (equal ones too); unreadable lines go to `bad`. An input that cannot be read at all stops
+/// the diff with its error.
+pub fn diff(
+    old: &[String],
+    new: &[String],
+    popts: &pipeline::Options,
+    opts: &Options,
+    report: &mut dyn FnMut(&RunDiff) -> io::Result<()>,
+    bad: &mut dyn FnMut(&Origin, &str),
+) -> Result<Summary, Error> {
+    // A file that cannot be opened stops the diff before anything is reported.
+    for f in old.iter().chain(new).filter(|f| *f != "-") {
+        std::fs::File::open(f).map_err(|source| Error::Input {
+            path: f.clone(),
+            source,
+        })?;
+    }
+    std::thread::scope(|s| {
+        let (mut old_rx, old_h) = spawn_side(s, old, popts, opts.exact);
+        let (mut new_rx, new_h) = spawn_side(s, new, popts, opts.exact);
+        let mut summary = Summary::default();
+        // Per side: runs and unreadable lines seen.
+        let mut seen = [(0usize, 0usize); 2];
+        let mut next = |side: usize, rx: &mut Incoming, summary: &mut Summary| loop {
+            match rx.recv() {
+                Some(Item::Run(r)) => {
+                    seen[side].0 += 1;
+                    return Some(r);
+                }
+                Some(Item::Bad { origin, message }) => {
+                    seen[side].1 += 1;
+                    summary.bad_lines += 1;
+                    bad(&origin, &message);
+                }
+                None => return None,
+            }
+        };
+        let mut result = Ok(());
+        loop {
+            let a = next(0, &mut old_rx, &mut summary);
+            let b = next(1, &mut new_rx, &mut summary);
+            let d = match (&a, &b) {
+                (None, None) => break,
+                (Some(a), Some(b)) => compare::compare(summary.runs + 1, a, b, opts),
+                (a, b) => RunDiff {
+                    index: summary.runs + 1,
+                    old: a.as_ref().map(|r| r.origin.clone()),
+                    new: b.as_ref().map(|r| r.origin.clone()),
+                    differences: Vec::new(),
+                },
+            };
+            summary.runs += 1;
+            if !d.is_equal() {
+                summary.different_runs += 1;
+                summary.differences += d.differences.len().max(1);
+            }
+            if let Err(e) = report(&d) {
+                result = Err(Error::Output(e));
+                break;
+            }
+        }
+        drop((old_rx, new_rx));
+        let joined = |h: std::thread::ScopedJoinHandle<'_, Result<(), Error>>| match h.join() {
+            Ok(r) => r,
+            Err(p) => std::panic::resume_unwind(p),
+        };
+        let (a, b) = (joined(old_h), joined(new_h));
+        result?;
+        a?;
+        b?;
+        // A side whose lines were all unreadable is not an empty conversation.
+        for ((runs, bad), files) in seen.iter().zip([old, new]) {
+            if *runs == 0 && *bad > 0 {
+                return Err(Error::Input {
+                    path: files.join(" "),
+                    source: io::Error::new(
+                        io::ErrorKind::InvalidData,
+                        format!("no run could be read ({bad} unreadable lines)"),
+                    ),
+                });
+            }
+        }
+        Ok(summary)
+    })
+}
+
+/// Items sent from a side's thread at once: a thread switch per batch, not per run.
+const BATCH: usize = 16;
+
+/// One side's items as they arrive from its thread, in batches.
+struct Incoming {
+    rx: mpsc::Receiver<Vec<Item>>,
+    batch: std::vec::IntoIter<Item>,
+}
+
+impl Incoming {
+    fn recv(&mut self) -> Option<Item> {
+        loop {
+            if let Some(item) = self.batch.next() {
+                return Some(item);
+            }
+            self.batch = self.rx.recv().ok()?.into_iter();
+        }
+    }
+}
+
+/// Reads one side on a thread of `s`, its items coming through a short queue (a few batches
+/// of [`BATCH`] runs).
+fn spawn_side<'scope>(
+    s: &'scope std::thread::Scope<'scope, '_>,
+    files: &'scope [String],
+    popts: &'scope pipeline::Options,
+    exact: bool,
+) -> (
+    Incoming,
+    std::thread::ScopedJoinHandle<'scope, Result<(), Error>>,
+) {
+    let (tx, rx) = mpsc::sync_channel::<Vec<Item>>(2);
+    let handle = s.spawn(move || {
+        let closed = || io::Error::new(io::ErrorKind::BrokenPipe, "diff ended");
+        let mut batch = Vec::with_capacity(BATCH);
+        read_side(files, popts, exact, &mut |item| {
+            batch.push(item);
+            if batch.len() >= BATCH {
+                let full = std::mem::replace(&mut batch, Vec::with_capacity(BATCH));
+                tx.send(full).map_err(|_| closed())?;
+            }
+            Ok(())
+        })?;
+        if !batch.is_empty() {
+            tx.send(batch).map_err(|_| Error::Output(closed()))?;
+        }
+        Ok(())
+    });
+    (
+        Incoming {
+            rx,
+            batch: Vec::new().into_iter(),
+        },
+        handle,
+    )
+}

@@ -1,0 +1,68 @@
+//! `--format github`: one GitHub Actions annotation per difference, on the new side's line,
+//! and a last one with the summary when the sides differ.
+
+use std::io::{self, Write};
+
+use super::{at, show, summary_line};
+use crate::diff::{RunDiff, Summary};
+use crate::input::Origin;
+
+fn esc_data(s: &str) -> String {
+    s.replace('%', "%25")
+        .replace('\r', "%0D")
+        .replace('\n', "%0A")
+}
+
+fn esc_prop(s: &str) -> String {
+    esc_data(s).replace(':', "%3A").replace(',', "%2C")
+}
+
+fn props(o: &Origin, title: &str) -> String {
+    let mut p = format!("file={}", esc_prop(&o.file));
+    if o.line > 0 {
+        p.push_str(&format!(",line={}", o.line));
+    }
+    p.push_str(&format!(",title={}", esc_prop(title)));
+    p
+}
+
+pub fn run(d: &RunDiff, w: &mut dyn Write) -> io::Result<()> {
+    let title = format!("aguify diff: run {}", d.index);
+    match (&d.old, &d.new) {
+        (Some(o), None) => {
+            return writeln!(w, "::error {}::run only in old", props(o, &title));
+        }
+        (None, Some(n)) => {
+            return writeln!(w, "::error {}::run only in new", props(n, &title));
+        }
+        _ => {}
+    }
+    for x in &d.differences {
+        let msg = format!(
+            "{} {}: {} → {} (old {})",
+            x.pointer,
+            x.change.as_str(),
+            show(x.old.as_ref()),
+            show(x.new.as_ref()),
+            at(&x.old_at)
+        );
+        writeln!(
+            w,
+            "::error {}::{}",
+            props(&x.new_at, &title),
+            esc_data(&msg)
+        )?;
+    }
+    Ok(())
+}
+
+pub fn end(s: &Summary, old: &[String], new: &[String], w: &mut dyn Write) -> io::Result<()> {
+    if s.is_equal() {
+        return Ok(());
+    }
+    writeln!(
+        w,
+        "::error title=aguify diff::{}",
+        esc_data(&summary_line(s, old, new))
+    )
+}

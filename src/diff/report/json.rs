@@ -1,0 +1,62 @@
+//! `--format json`: one JSON object, written run by run:
+//! `{"runs": [RUN…], "equal": BOOL, "old": [FILE…], "new": [FILE…], "summary": {…}}`, where each RUN (only
+//! runs that differ) is `{"run", "old", "new", "differences": [{"path", "change", "old",
+//! "new", "oldAt", "newAt"}]}` with each place `{"file", "line"}` (a run one side lacks has
+//! `null` there and no differences).
+
+use std::io::{self, Write};
+
+use serde_json::{json, Value};
+
+use crate::diff::{RunDiff, Summary};
+use crate::input::Origin;
+
+fn place(o: &Origin) -> Value {
+    json!({"file": &*o.file, "line": o.line})
+}
+
+pub fn run(d: &RunDiff, first: bool, w: &mut dyn Write) -> io::Result<()> {
+    if !first {
+        w.write_all(b",")?;
+    }
+    let differences: Vec<Value> = d
+        .differences
+        .iter()
+        .map(|x| {
+            json!({
+                "path": x.pointer,
+                "change": x.change.as_str(),
+                "old": x.old,
+                "new": x.new,
+                "oldAt": place(&x.old_at),
+                "newAt": place(&x.new_at),
+            })
+        })
+        .collect();
+    let v = json!({
+        "run": d.index,
+        "old": d.old.as_ref().map(place),
+        "new": d.new.as_ref().map(place),
+        "differences": differences,
+    });
+    serde_json::to_writer(&mut *w, &v)?;
+    w.write_all(b"\n")
+}
+
+/// Closes the runs' list and writes the rest: `"equal"`, `"old"`, `"new"`, `"summary"`.
+pub fn end(s: &Summary, old: &[String], new: &[String], w: &mut dyn Write) -> io::Result<()> {
+    w.write_all(b"],\"equal\":")?;
+    serde_json::to_writer(&mut *w, &s.is_equal())?;
+    w.write_all(b",\"old\":")?;
+    serde_json::to_writer(&mut *w, old)?;
+    w.write_all(b",\"new\":")?;
+    serde_json::to_writer(&mut *w, new)?;
+    w.write_all(b",\"summary\":")?;
+    serde_json::to_writer(&mut *w, s)?;
+    w.write_all(b"}\n")
+}
+
+/// The report's opening, before any run.
+pub fn begin(w: &mut dyn Write) -> io::Result<()> {
+    w.write_all(b"{\"runs\":[")
+}

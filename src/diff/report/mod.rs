@@ -1,0 +1,134 @@
+//! Diff report formats, one module each. A report is written run by run as the diff goes
+//! ([`Report::run`]), then closed with the summary ([`Report::end`]).
+
+mod github;
+mod json;
+mod text;
+
+use std::io::{self, Write};
+
+use serde_json::Value;
+
+use super::{RunDiff, Summary};
+use crate::input::Origin;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    Text,
+    Json,
+    Github,
+}
+
+/// A report being written to `w`.
+pub struct Report<'w> {
+    format: Format,
+    color: bool,
+    /// Runs written so far (the JSON report's separators).
+    written: usize,
+    old: Vec<String>,
+    new: Vec<String>,
+    w: &'w mut dyn Write,
+}
+
+impl<'w> Report<'w> {
+    /// A report of `old` against `new` (the sides' file names, for the summary).
+    pub fn new(
+        format: Format,
+        color: bool,
+        old: &[String],
+        new: &[String],
+        w: &'w mut dyn Write,
+    ) -> Report<'w> {
+        Report {
+            format,
+            color,
+            written: 0,
+            old: old.to_vec(),
+            new: new.to_vec(),
+            w,
+        }
+    }
+
+    /// One run's comparison; equal runs write nothing.
+    pub fn run(&mut self, d: &RunDiff) -> io::Result<()> {
+        if d.is_equal() {
+            return Ok(());
+        }
+        match self.format {
+            Format::Text => text::run(d, self.color, self.w)?,
+            Format::Json => {
+                if self.written == 0 {
+                    json::begin(self.w)?;
+                }
+                json::run(d, self.written == 0, self.w)?
+            }
+            Format::Github => github::run(d, self.w)?,
+        }
+        self.written += 1;
+        Ok(())
+    }
+
+    /// The summary, and the report's end.
+    pub fn end(&mut self, s: &Summary) -> io::Result<()> {
+        match self.format {
+            Format::Text => text::end(s, &self.old, &self.new, self.color, self.w),
+            Format::Json => {
+                if self.written == 0 {
+                    json::begin(self.w)?;
+                }
+                json::end(s, &self.old, &self.new, self.w)
+            }
+            Format::Github => github::end(s, &self.old, &self.new, self.w),
+        }
+    }
+}
+
+/// A value as one line of compact JSON (`(absent)` when there is none).
+fn show(v: Option<&Value>) -> String {
+    v.map_or_else(|| "(absent)".to_string(), Value::to_string)
+}
+
+fn at(o: &Origin) -> String {
+    if o.line == 0 {
+        o.file.to_string()
+    } else {
+        format!("{}:{}", o.file, o.line)
+    }
+}
+
+/// `a.ndjson`, or `a.ndjson (+2 more)`.
+fn files(f: &[String]) -> String {
+    match f {
+        [] => "-".to_string(),
+        [one] => one.clone(),
+        [first, rest @ ..] => format!("{first} (+{} more)", rest.len()),
+    }
+}
+
+fn plural(n: usize, one: &str) -> String {
+    if n == 1 {
+        format!("1 {one}")
+    } else {
+        format!("{n} {one}s")
+    }
+}
+
+/// The summary line of the text and GitHub reports.
+fn summary_line(s: &Summary, old: &[String], new: &[String]) -> String {
+    let sides = format!("{} → {}", files(old), files(new));
+    let bad = if s.bad_lines > 0 {
+        format!(", {} unreadable", plural(s.bad_lines, "line"))
+    } else {
+        String::new()
+    };
+    if s.is_equal() {
+        format!("equal: {} ({sides}){bad}", plural(s.runs, "run"))
+    } else {
+        format!(
+            "{} in {} of {} ({sides}){bad}",
+            plural(s.differences, "difference"),
+            s.different_runs,
+            plural(s.runs, "run"),
+        )
+    }
+}

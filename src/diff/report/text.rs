@@ -1,0 +1,151 @@
+//! The text report: per run, each difference with its path and both sides' `file:line`,
+//! coloured on a terminal, then a summary line.
+
+use std::io::{self, Write};
+
+use owo_colors::OwoColorize;
+use serde_json::Value;
+
+use super::{at, show, summary_line};
+use crate::diff::{Change, RunDiff, Summary};
+
+pub fn run(d: &RunDiff, color: bool, w: &mut dyn Write) -> io::Result<()> {
+    let side = |o: &Option<crate::input::Origin>| o.as_ref().map_or("(none)".to_string(), at);
+    let head = format!("run {}", d.index);
+    let head = if color { head.bold().to_string() } else { head };
+    writeln!(w, "{head}  old {}  new {}", side(&d.old), side(&d.new))?;
+    match (&d.old, &d.new) {
+        (None, _) => return writeln!(w, "  only in new"),
+        (_, None) => return writeln!(w, "  only in old"),
+        _ => {}
+    }
+    for diff in &d.differences {
+        let path = if color {
+            diff.pointer.cyan().to_string()
+        } else {
+            diff.pointer.clone()
+        };
+        writeln!(w, "  {path} {}", diff.change.as_str())?;
+        if let (Some(Value::String(a)), Some(Value::String(b))) = (&diff.old, &diff.new) {
+            let (a, b) = strings(a, b, color);
+            writeln!(w, "    {}  {a}", side_at("-", &diff.old_at, color, true))?;
+            writeln!(w, "    {}  {b}", side_at("+", &diff.new_at, color, false))?;
+            continue;
+        }
+        let (old, new) = (show(diff.old.as_ref()), show(diff.new.as_ref()));
+        let (minus, plus) = (
+            format!("- {}  {old}", at(&diff.old_at)),
+            format!("+ {}  {new}", at(&diff.new_at)),
+        );
+        if color {
+            let dim_old = diff.change == Change::Added;
+            let dim_new = diff.change == Change::Removed;
+            let paint = |s: String, dim: bool, red: bool| match (dim, red) {
+                (true, _) => s.dimmed().to_string(),
+                (false, true) => s.red().to_string(),
+                (false, false) => s.green().to_string(),
+            };
+            writeln!(w, "    {}", paint(minus, dim_old, true))?;
+            writeln!(w, "    {}", paint(plus, dim_new, false))?;
+        } else {
+            writeln!(w, "    {minus}")?;
+            writeln!(w, "    {plus}")?;
+        }
+    }
+    Ok(())
+}
+
+/// `- file:line` (or `+`), red or green.
+fn side_at(sign: &str, o: &crate::input::Origin, color: bool, red: bool) -> String {
+    let t = format!("{sign} {}", at(o));
+    match (color, red) {
+        (false, _) => t,
+        (true, true) => t.red().to_string(),
+        (true, false) => t.green().to_string(),
+    }
+}
+
+/// Characters of context kept on each side of a changed part of a long string.
+const CONTEXT: usize = 40;
+
+/// Two strings as JSON, the part that differs marked in colour (bold, red / green), and a long
+/// common start or end cut to [`CONTEXT`] characters around it.
+fn strings(a: &str, b: &str, color: bool) -> (String, String) {
+    let prefix = a
+        .char_indices()
+        .zip(b.chars())
+        .find(|((_, x), y)| x != y)
+        .map_or(a.len().min(b.len()), |((i, _), _)| i);
+    let (ra, rb) = (&a[prefix..], &b[prefix..]);
+    let suffix = ra
+        .chars()
+        .rev()
+        .zip(rb.chars().rev())
+        .take_while(|(x, y)| x == y)
+        .map(|(x, _)| x.len_utf8())
+        .sum::<usize>();
+    let one = |s: &str, red: bool| {
+        let (head, mid, tail) = (
+            &s[..prefix],
+            &s[prefix..s.len() - suffix],
+            &s[s.len() - suffix..],
+        );
+        let head = match head.char_indices().rev().nth(CONTEXT - 1) {
+            Some((i, _)) => format!("…{}", escaped(&head[i..])),
+            None => escaped(head),
+        };
+        let tail = match tail.char_indices().nth(CONTEXT) {
+            Some((i, _)) => format!("{}…", escaped(&tail[..i])),
+            None => escaped(tail),
+        };
+        let mid = escaped(mid);
+        let mid = match (color, red) {
+            (false, _) => mid,
+            (true, true) => mid.red().bold().underline().to_string(),
+            (true, false) => mid.green().bold().underline().to_string(),
+        };
+        format!("\"{head}{mid}{tail}\"")
+    };
+    (one(a, true), one(b, false))
+}
+
+/// `s` as inside a JSON string.
+fn escaped(s: &str) -> String {
+    let j = Value::String(s.to_string()).to_string();
+    j[1..j.len() - 1].to_string()
+}
+
+pub fn end(
+    s: &Summary,
+    old: &[String],
+    new: &[String],
+    color: bool,
+    w: &mut dyn Write,
+) -> io::Result<()> {
+    let line = summary_line(s, old, new);
+    match (color, s.is_equal()) {
+        (true, true) => writeln!(w, "{}", line.green()),
+        (true, false) => writeln!(w, "{}", line.red().bold()),
+        _ => writeln!(w, "{line}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn long_strings_are_cut_around_the_change() {
+        let a = format!("{} cat {}", "x".repeat(100), "y".repeat(100));
+        let b = format!("{} dog {}", "x".repeat(100), "y".repeat(100));
+        let (x, y) = strings(&a, &b, false);
+        let (head, tail) = ("x".repeat(CONTEXT - 1), "y".repeat(CONTEXT - 1));
+        assert_eq!(x, format!("\"…{head} cat {tail}…\""));
+        assert_eq!(y, format!("\"…{head} dog {tail}…\""));
+        assert_eq!(strings("a\"b", "a\"c", false).0, "\"a\\\"b\"");
+        assert_eq!(
+            strings("ab", "abc", false),
+            ("\"ab\"".into(), "\"abc\"".into())
+        );
+    }
+}

@@ -1,0 +1,165 @@
+//! Reads a snapshot ([`super`]) back into runs, each value with its snapshot line.
+
+use std::io::BufRead;
+use std::sync::Arc;
+
+use serde_json::Value;
+
+use crate::diff::conversation::Run;
+use crate::diff::events::Item;
+use crate::diff::leaf::Leaf;
+use crate::error::Error;
+use crate::input::Origin;
+
+/// Whether `first_line` opens a snapshot.
+pub fn is_snapshot(first_line: &[u8]) -> bool {
+    first_line.trim_ascii_end() == super::HEADER.as_bytes()
+}
+
+/// Reads the snapshot `reader` (named `file`), handing each run and each unreadable line to
+/// `out` in order. A file without the header is an error.
+pub fn read(
+    file: &Arc<str>,
+    mut reader: impl BufRead,
+    out: &mut dyn FnMut(Item) -> std::io::Result<()>,
+) -> Result<(), Error> {
+    let io_err = |source| Error::Input {
+        path: file.to_string(),
+        source,
+    };
+    let mut line = String::new();
+    let mut number = 0u64;
+    let mut run: Option<Run> = None;
+    loop {
+        line.clear();
+        let n = reader.read_line(&mut line).map_err(io_err)?;
+        if n == 0 {
+            break;
+        }
+        number += 1;
+        let origin = Origin {
+            file: file.clone(),
+            line: number,
+        };
+        let text = line.trim_end_matches(['\n', '\r']);
+        if number == 1 {
+            if !is_snapshot(text.as_bytes()) {
+                return Err(io_err(std::io::Error::new(
+                    std::io::ErrorKind::InvalidData,
+                    format!("line 1: expected `{}`", super::HEADER),
+                )));
+            }
+            continue;
+        }
+        if text.trim().is_empty() || text.starts_with('#') {
+            continue;
+        }
+        if let Some(index) = text.strip_prefix("run ") {
+            match index.trim().parse::<usize>() {
+                Ok(index) => {
+                    if let Some(done) = run.replace(Run {
+                        index,
+                        origin,
+                        leaves: Vec::new(),
+                    }) {
+                        out(Item::Run(done)).map_err(Error::Output)?;
+                    }
+                }
+                Err(_) => out(Item::Bad {
+                    origin,
+                    message: "expected `run N` with N a number".into(),
+                })
+                .map_err(Error::Output)?,
+            }
+            continue;
+        }
+        match (leaf_of(text, &origin), run.as_mut()) {
+            (Ok(leaf), Some(r)) => r.leaves.push(leaf),
+            (Ok(_), None) => out(Item::Bad {
+                origin,
+                message: "a value before the first `run N` line".into(),
+            })
+            .map_err(Error::Output)?,
+            (Err(message), _) => out(Item::Bad { origin, message }).map_err(Error::Output)?,
+        }
+    }
+    if let Some(done) = run {
+        out(Item::Run(done)).map_err(Error::Output)?;
+    }
+    Ok(())
+}
+
+/// `POINTER VALUE` (the pointer plain or a JSON string).
+fn leaf_of(text: &str, origin: &Origin) -> Result<Leaf, String> {
+    let expected = || "expected a JSON pointer, a space and a JSON value".to_string();
+    let (pointer, rest) = if text.starts_with('"') {
+        let mut it = serde_json::Deserializer::from_str(text).into_iter::<String>();
+        let p = match it.next() {
+            Some(Ok(p)) => p,
+            _ => return Err(expected()),
+        };
+        (p, &text[it.byte_offset()..])
+    } else {
+        let (p, rest) = text.split_once(' ').ok_or_else(expected)?;
+        (p.to_string(), rest)
+    };
+    if !pointer.starts_with('/') {
+        return Err(expected());
+    }
+    let value: Value = serde_json::from_str(rest.trim_start_matches(' '))
+        .map_err(|e| format!("{}: {e}", expected()))?;
+    Ok(Leaf::new(pointer, value, origin.clone()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn reads_what_write_wrote() {
+        let file: Arc<str> = Arc::from("a.snap");
+        let at = |line| Origin {
+            file: file.clone(),
+            line,
+        };
+        let leaves = vec![
+            Leaf::new("/outcome".into(), json!("success"), at(0)),
+            Leaf::new("/state/a b".into(), json!([]), at(0)),
+            Leaf::new("/state/a b/0".into(), json!("x \"y\"\nz"), at(0)),
+        ];
+        let mut text = Vec::new();
+        crate::snapshot::write::header(&mut text).unwrap();
+        let run = Run {
+            index: 1,
+            origin: at(0),
+            leaves,
+        };
+        crate::snapshot::write::run(&run, &mut text).unwrap();
+        text.extend_from_slice(b"bogus line\n");
+        let mut items = Vec::new();
+        read(&file, &text[..], &mut |i| {
+            items.push(i);
+            Ok(())
+        })
+        .unwrap();
+        let [Item::Bad { origin, .. }, Item::Run(r)] = &items[..] else {
+            panic!("{items:?}")
+        };
+        assert_eq!(origin.line, 7);
+        let got: Vec<(&str, &Value, u64)> = r
+            .leaves
+            .iter()
+            .map(|l| (l.pointer.as_str(), &l.value, l.origin.line))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                ("/outcome", &json!("success"), 4),
+                ("/state/a b", &json!([]), 5),
+                ("/state/a b/0", &json!("x \"y\"\nz"), 6),
+            ]
+        );
+        assert!(read(&file, &b"run 1\n"[..], &mut |_| Ok(())).is_err());
+    }
+}

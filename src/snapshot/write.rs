@@ -1,0 +1,35 @@
+//! Writes runs as a snapshot ([`super`]).
+
+use std::io::{self, Write};
+
+use crate::diff::conversation::Run;
+
+/// The header and the comment that opens a snapshot.
+pub fn header(w: &mut dyn Write) -> io::Result<()> {
+    writeln!(w, "{}", super::HEADER)?;
+    writeln!(
+        w,
+        "# one value a line: JSON pointer, JSON value; ids are placeholders by role and position"
+    )
+}
+
+/// One run: `run N`, then its leaves.
+pub fn run(run: &Run, w: &mut dyn Write) -> io::Result<()> {
+    writeln!(w, "run {}", run.index)?;
+    for leaf in &run.leaves {
+        let plain = !leaf.pointer.is_empty()
+            && !leaf
+                .pointer
+                .chars()
+                .any(|c| c.is_whitespace() || c.is_control() || c == '"');
+        if plain {
+            w.write_all(leaf.pointer.as_bytes())?;
+        } else {
+            serde_json::to_writer(&mut *w, &leaf.pointer)?;
+        }
+        w.write_all(b" ")?;
+        serde_json::to_writer(&mut *w, &leaf.value)?;
+        w.write_all(b"\n")?;
+    }
+    Ok(())
+}
