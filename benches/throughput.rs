@@ -112,9 +112,6 @@ impl<S: Sink> Observer for ConvertObserver<S> {
         self.drain();
         self.sink.write_event(ev)
     }
-    fn needs_full_records(&self) -> bool {
-        false
-    }
 }
 
 /// `convert --to FORMAT --threads N` into a discarding writer. Returns the AG-UI event count.

@@ -31,5 +31,6 @@ pub mod sink;
 pub mod snapshot;
 pub mod timeline;
 pub mod utf8;
+pub mod wire;
 
 pub use error::Error;

@@ -5,7 +5,7 @@
 //! Anthropic thinking, DeepSeek `reasoning_content`, standard blocks) are already unified here,
 //! and messages are already in AG-UI message form.
 
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
 use serde_json::Value;
 
@@ -39,133 +39,14 @@ pub struct ErrorInfo {
     pub lc_code: Option<String>,
 }
 
-/// A message of a state: a value, or a shared one (maybe known by its text only,
-/// [`SharedJson::unparsed_text`]).
+/// A message of a state: a value, or a shared one.
 #[derive(Clone, Copy, Debug)]
 pub enum MessageRef<'a> {
     Value(&'a Value),
     Shared(&'a SharedJson),
 }
 
-/// A JSON value shared between threads, with its compact text (as
-/// `serde_json::to_writer` writes it) made once, when first asked for; or made
-/// from that text, the value then parsed only when first asked for.
-#[derive(Debug)]
-pub struct SharedJson {
-    /// At least one of the two is set from the start.
-    value: OnceLock<Value>,
-    json: OnceLock<Box<str>>,
-    /// The tool call the message answers ([`SharedJson::answers`]).
-    answers: OnceLock<Option<Box<str>>>,
-    /// [`SharedJson::may_be_tool_message`], once told (a state repeats every message so
-    /// far: searching the text at each state cost more than the rest of the state's check).
-    maybe_tool: OnceLock<bool>,
-}
-
-impl SharedJson {
-    pub fn new(value: Value) -> Self {
-        SharedJson {
-            value: OnceLock::from(value),
-            json: OnceLock::new(),
-            answers: OnceLock::new(),
-            maybe_tool: OnceLock::new(),
-        }
-    }
-
-    /// The tool call this message answers, as `find` tells it the first time it is asked: a
-    /// state repeats every message so far, and the message is shared by all of them.
-    pub fn answers(&self, find: impl FnOnce(&Self) -> Option<Box<str>>) -> Option<&str> {
-        self.answers.get_or_init(|| find(self)).as_deref()
-    }
-
-    /// A value known by its text, which must be what the encoder writes for the value
-    /// parsing it gives, a value normalizing leaves as it is, with no `lc` or
-    /// `__lc_escaped__` key (what [`crate::input`]'s plain-text check accepts; checked here in
-    /// debug builds).
-    pub(crate) fn from_text(text: impl Into<Box<str>>) -> Self {
-        let text: Box<str> = text.into();
-        debug_assert!(
-            {
-                let v: Value = serde_json::from_str(&text).expect("plain text parses");
-                let mut buf = Vec::new();
-                serde_json::to_writer(&mut buf, &v).expect("a value");
-                buf == text.as_bytes() && crate::adapter::lc::normalize_owned(v.clone()) == v
-            },
-            "not the encoder's text of a normalized value: {text}"
-        );
-        SharedJson {
-            value: OnceLock::new(),
-            json: OnceLock::from(text),
-            answers: OnceLock::new(),
-            maybe_tool: OnceLock::new(),
-        }
-    }
-
-    pub fn value(&self) -> &Value {
-        self.value.get_or_init(|| {
-            // Made from a text that parses (`from_text`): `null` is never given here.
-            self.json
-                .get()
-                .and_then(|t| serde_json::from_str(t).ok())
-                .unwrap_or_default()
-        })
-    }
-
-    /// The value's compact JSON text.
-    pub fn json(&self) -> &str {
-        self.json.get_or_init(|| {
-            let mut buf = Vec::new();
-            // Into a Vec, a value's text cannot fail.
-            let _ = serde_json::to_writer(&mut buf, self.value());
-            utf8(buf).into_boxed_str()
-        })
-    }
-
-    /// Whether the value may be a message that [`crate::adapter::lc::may_be_tool_message`]
-    /// says yes to, told from its text when it was made from one (a tool message's type or
-    /// role is written there as `"tool"`, `"ToolMessage"` or `"ToolMessageChunk"`); a parsed
-    /// value says yes, for the caller to ask.
-    pub fn may_be_tool_message(&self) -> bool {
-        *self.maybe_tool.get_or_init(|| self.told_maybe_tool())
-    }
-
-    fn told_maybe_tool(&self) -> bool {
-        match (self.value.get(), self.json.get()) {
-            (None, Some(text)) => {
-                // Searchers built once: building one costs more than searching a message.
-                use memchr::memmem::Finder;
-                use std::sync::LazyLock;
-                static TOOL: LazyLock<Finder<'static>> =
-                    LazyLock::new(|| Finder::new(br#""tool""#));
-                static TOOL_MESSAGE: LazyLock<Finder<'static>> =
-                    LazyLock::new(|| Finder::new(br#""ToolMessage"#));
-                let t = text.as_bytes();
-                TOOL.find(t).is_some() || TOOL_MESSAGE.find(t).is_some()
-            }
-            _ => true,
-        }
-    }
-
-    /// The text of a value known by its text and not parsed yet (see [`SharedJson::from_text`]:
-    /// plain, normalized, with no `lc` / `__lc_escaped__` key anywhere).
-    pub fn unparsed_text(&self) -> Option<&str> {
-        match self.value.get() {
-            None => self.json.get().map(|t| &**t),
-            Some(_) => None,
-        }
-    }
-
-    /// The value, taken when this is its only holder, else copied.
-    pub fn into_value(this: Arc<Self>) -> Value {
-        match Arc::try_unwrap(this) {
-            Ok(mut s) => {
-                s.value();
-                s.value.take().unwrap_or_default()
-            }
-            Err(a) => a.value().clone(),
-        }
-    }
-}
+pub use crate::wire::state::SharedJson;
 
 /// The encoder's output as a `String`: it writes UTF-8 (strings are copied whole or escaped
 /// as ASCII), so this takes the bytes as they are.
@@ -173,17 +54,9 @@ fn utf8(buf: Vec<u8>) -> String {
     crate::utf8::string_of(buf).unwrap_or_else(|b| String::from_utf8_lossy(&b).into_owned())
 }
 
-impl PartialEq for SharedJson {
-    fn eq(&self, other: &Self) -> bool {
-        self.value() == other.value()
-    }
-}
-
-impl Eq for SharedJson {}
-
 /// A state object (normalized, as [`ModelEvent::State`] holds it) whose first entry is its
-/// `messages` list, kept apart: the messages shared (a parse thread's cache hands out the
-/// same message to every state that repeats it), and the state's JSON text written once: a
+/// `messages` list, kept apart: the messages shared (the parse threads' reader,
+/// [`crate::wire::state`], hands out the same message to states that repeat it), and the state's JSON text written once: a
 /// short state's whole, a long one's after the list, to be written from its parts
 /// ([`EncodedState::with_json_parts`]), not copied into one string (a state of megabyte
 /// messages held a second time, and a fresh copy made for every state).
@@ -260,13 +133,9 @@ impl EncodedState {
             messages,
             text,
         };
-        // What this stands for: the text is the tree's (checked in every test and debug run,
-        // without parsing the messages known by their text for good).
+        // What this stands for: the text is the tree's (checked in every test and debug run).
         debug_assert_eq!(enc.json(), {
-            let tree = enc.tree(|m| match m.unparsed_text() {
-                Some(t) => serde_json::from_str(t).unwrap_or_default(),
-                None => m.value().clone(),
-            });
+            let tree = enc.to_value();
             let mut buf = Vec::new();
             serde_json::to_writer(&mut buf, &tree).expect("a value");
             utf8(buf)
@@ -444,14 +313,14 @@ pub enum ModelEvent {
         name: String,
         value: Value,
     },
-    /// The full graph state (never a node's partial update), normalized ([`crate::adapter::lc`]).
+    /// The full graph state (never a node's partial update), normalized ([`crate::wire::langchain`]).
     /// Its `messages` list, when it has one, is the run's message list: the mapper reads its
     /// tool messages at once and converts the whole list to AG-UI only at the run's end (for
     /// `MESSAGES_SNAPSHOT`), not for every state.
     State {
         state: Value,
     },
-    /// A [`ModelEvent::State`] made on a parse thread with its JSON text written there
+    /// A [`ModelEvent::State`] whose messages are shared, their JSON text written once
     /// ([`EncodedState`]): the mapper reads its messages as it reads a `State`'s, and the
     /// sinks write the text instead of the tree.
     EncodedState(Box<EncodedState>),

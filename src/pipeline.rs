@@ -108,12 +108,6 @@ pub trait Observer {
     fn model(&mut self, _ev: &ModelEvent, _origin: &Origin) {}
     /// An AG-UI event, with the input line it came from.
     fn event(&mut self, ev: &Event, origin: &Origin) -> io::Result<()>;
-    /// Whether `record` and `model` need every record's whole value. `false` lets the pipeline
-    /// skip the parts of v2/v3 lines that no adapter reads ([`crate::input::prune`]): a
-    /// consumer of the AG-UI events only (`convert`) goes several times faster.
-    fn needs_full_records(&self) -> bool {
-        true
-    }
     /// The input has no more bytes ready (a pipe whose writer is slower than aguify): flush
     /// what was written, so the events out so far leave before the input ends.
     fn input_idle(&mut self) -> io::Result<()> {
@@ -127,21 +121,7 @@ pub trait Observer {
 
 /// The v3 `params.timestamp` of a record (ms), if any.
 pub(crate) fn record_timestamp(rec: &Record) -> Option<i64> {
-    if let Some(f) = rec.fast_v3() {
-        return f.timestamp;
-    }
-    let v = &rec.value;
-    let v = if v.get("type").and_then(Value::as_str) == Some("event") {
-        v
-    } else {
-        // A pruned v2 line's typed envelope: its `data` (the `Value` is `null`).
-        let data = match rec.fast_v2_event() {
-            Some(e) => e.data.as_ref(),
-            None => v.get("data"),
-        };
-        data.filter(|d| d.get("type").and_then(Value::as_str) == Some("event"))?
-    };
-    v.get("params")?.get("timestamp")?.as_i64()
+    rec.v3.as_ref()?.timestamp()
 }
 
 /// Runs inputs through the pipeline, in order, into `obs`.
@@ -155,7 +135,6 @@ pub fn run(inputs: Vec<Input>, opts: &Options, obs: &mut dyn Observer) -> Result
     for input in inputs {
         let file = input.name.clone();
         let mut framer = Framer::new(input.reader, file.clone(), opts.max_line_bytes)
-            .with_pruning(!obs.needs_full_records())
             .with_parse_threads(opts.parse_threads);
         if let Some(f) = opts.framing {
             framer = framer.with_framing(f);
@@ -307,9 +286,6 @@ pub fn convert_to_vec(inputs: Vec<Input>, opts: &Options) -> Result<(Vec<Value>,
         fn event(&mut self, ev: &Event, _origin: &Origin) -> io::Result<()> {
             self.0.push(ev.to_value().into_owned());
             Ok(())
-        }
-        fn needs_full_records(&self) -> bool {
-            false
         }
     }
     let mut c = Collect(vec![]);

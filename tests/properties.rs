@@ -24,7 +24,7 @@ enum Block {
 #[derive(Debug, Clone)]
 enum Actor {
     /// A model message on its own namespace; `finish: false` leaves it open (a model that
-    /// failed mid-stream, INPUTS.md §4 quirk 7).
+    /// failed mid-stream leaves its message open, docs/inputs.md).
     Message {
         blocks: Vec<Block>,
         finish: bool,

@@ -28,8 +28,6 @@ pub fn line_count(bytes: &[u8]) -> u64 {
 struct Collect {
     events: Vec<Value>,
     native: bool,
-    /// Parse v2/v3 lines pruned and by the typed fast path, as `convert` and `check` do.
-    pruned: bool,
 }
 
 impl Observer for Collect {
@@ -42,10 +40,6 @@ impl Observer for Collect {
     fn event(&mut self, ev: &aguify::agui::Event, _origin: &Origin) -> std::io::Result<()> {
         self.events.push(ev.to_value().into_owned());
         Ok(())
-    }
-
-    fn needs_full_records(&self) -> bool {
-        !self.pruned
     }
 }
 
@@ -62,24 +56,6 @@ pub fn convert_and_check(bytes: &[u8], from: Option<Family>, check_invariants: b
         Ok(s) => s,
         Err(e) => panic!("convert failed on in-memory input: {e}"),
     };
-    // Pruned parsing and the typed fast path (what convert and check use) must change nothing.
-    let mut pruned = Collect {
-        pruned: true,
-        ..Collect::default()
-    };
-    let pruned_stats = match run(
-        vec![Input::from_bytes("fuzz", bytes.to_vec())],
-        &opts,
-        &mut pruned,
-    ) {
-        Ok(s) => s,
-        Err(e) => panic!("pruned convert failed on in-memory input: {e}"),
-    };
-    assert_eq!(stats, pruned_stats, "stats, whole vs pruned parsing");
-    assert!(
-        obs.events == pruned.events,
-        "events, whole vs pruned parsing"
-    );
     assert_eq!(stats.lines, line_count(bytes), "lines read vs wc -l");
     assert_eq!(
         stats.mapped + stats.ignored_total() + stats.bad,

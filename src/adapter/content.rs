@@ -12,7 +12,6 @@
 use crate::json::Field;
 use serde_json::Value;
 
-use crate::input::fast::ToolChunk;
 use crate::model::{ModelEvent, Usage};
 
 /// Model events for one flat (normalized) AI message chunk.
@@ -65,30 +64,14 @@ pub fn chunk_events(message_id: &str, chunk: &Value, out: &mut Vec<ModelEvent>) 
         .into_iter()
         .flatten()
     {
-        out.push(tool_chunk_event(message_id, tool_chunk(c)));
-    }
-}
-
-/// Model events for a plain chunk read by the fast path ([`crate::input::fast`]): what
-/// [`chunk_events`] gives for a chunk with that string content (or those content blocks) and
-/// tool-call chunks.
-pub fn plain_chunk_events(
-    message_id: &str,
-    text: &str,
-    blocks: &[Value],
-    tool_chunks: &[ToolChunk],
-    out: &mut Vec<ModelEvent>,
-) {
-    text_events(message_id, text, out);
-    blocks_events(message_id, blocks, out);
-    for c in tool_chunks {
-        out.push(tool_chunk_event(message_id, c.clone()));
+        out.push(tool_chunk_event(message_id, c));
     }
 }
 
 /// A `tool_call_chunks` entry: index (`"0"` when absent), id, non-empty name, args text.
-fn tool_chunk(c: &Value) -> ToolChunk {
-    ToolChunk {
+fn tool_chunk_event(message_id: &str, c: &Value) -> ModelEvent {
+    ModelEvent::ToolCallChunk {
+        message_id: message_id.to_string(),
         index: c
             .field("index")
             .map(block_key)
@@ -104,16 +87,6 @@ fn tool_chunk(c: &Value) -> ToolChunk {
             .and_then(Value::as_str)
             .unwrap_or_default()
             .to_string(),
-    }
-}
-
-fn tool_chunk_event(message_id: &str, c: ToolChunk) -> ModelEvent {
-    ModelEvent::ToolCallChunk {
-        message_id: message_id.to_string(),
-        index: c.index,
-        id: c.id,
-        name: c.name,
-        args: c.args,
     }
 }
 

@@ -5,14 +5,12 @@
 //! the file to the family of its first record, and hands records to that family's adapter.
 
 pub mod content;
-pub mod lc;
-pub mod lc_text;
 mod passthrough;
-pub mod pyrepr;
 mod v2;
 mod v3;
 
 use crate::json::Field;
+use crate::wire::langchain as lc;
 use serde_json::Value;
 
 use crate::input::Record;
@@ -107,85 +105,33 @@ impl RecordKind {
 /// SDK `{"event":"events","data":…}` part.
 pub fn v2_payload(rec: &Record) -> &Value {
     if rec.sse_event.as_deref() == Some("events") {
-        return &rec.value;
+        return rec.value();
     }
-    match rec.value.field("event").and_then(Value::as_str) {
-        Some("events") => rec.value.field("data").unwrap_or(&rec.value),
-        _ => &rec.value,
-    }
-}
-
-/// A v2 event as the v2 adapter reads it: a `Value` (whole, or pruned), or the typed envelope
-/// of a pruned line ([`crate::input::fast::V2Event`]), whose keys read as the pruned `Value`'s.
-#[derive(Clone, Copy)]
-pub(crate) enum V2View<'a> {
-    Value(&'a Value),
-    Typed(&'a crate::input::fast::V2Event),
-}
-
-impl<'a> V2View<'a> {
-    /// The v2 event of a record (see [`v2_payload`]).
-    pub(crate) fn of(rec: &'a Record) -> Self {
-        match rec.fast_v2_event() {
-            Some(e) => V2View::Typed(e),
-            None => V2View::Value(v2_payload(rec)),
-        }
-    }
-
-    /// A top-level key.
-    pub(crate) fn field(self, key: &str) -> Option<&'a Value> {
-        match self {
-            V2View::Value(v) => v.field(key),
-            V2View::Typed(e) => e.field(key),
-        }
-    }
-
-    /// A root `on_chain_end`'s `output` state written on the parse thread, taken (once).
-    pub(crate) fn take_state(self) -> Option<Box<crate::model::EncodedState>> {
-        match self {
-            V2View::Value(_) => None,
-            V2View::Typed(e) => e.state.as_ref().and_then(|s| s.take()),
-        }
-    }
-
-    /// A top-level key's string value, owned.
-    pub(crate) fn string(self, key: &str) -> Option<String> {
-        self.field(key).and_then(Value::as_str).map(str::to_string)
-    }
-
-    /// A key of `metadata`.
-    pub(crate) fn meta(self, key: &str) -> Option<&'a Value> {
-        match self {
-            V2View::Value(v) => v.field("metadata").and_then(|m| m.field(key)),
-            V2View::Typed(e) => e.meta(key),
-        }
+    match rec.value().field("event").and_then(Value::as_str) {
+        Some("events") => rec.value().field("data").unwrap_or(rec.value()),
+        _ => rec.value(),
     }
 }
 
 /// The payload of a stream part (SSE frame data, or `data` of an SDK part line).
 fn part_data(rec: &Record) -> &Value {
     if rec.sse_event.is_some() {
-        &rec.value
+        rec.value()
     } else {
-        rec.value.field("data").unwrap_or(&Value::Null)
+        rec.value().field("data").unwrap_or(&Value::Null)
     }
 }
 
-/// Classifies a record by its shape (INPUTS.md §0).
+/// Classifies a record by its shape (docs/inputs.md).
 pub fn classify(rec: &Record) -> RecordKind {
-    // A v3 line read by the fast path keeps no `Value` (`rec.value` is `null`).
-    if rec.fast_v3().is_some() {
+    if rec.v3.is_some() {
         return RecordKind::V3;
     }
-    // A v2 line read typed (a model chunk, or a pruned line's envelope): its `event` starts
-    // with `on_`, it has no `type`.
-    if matches!(
-        rec.fast.as_deref(),
-        Some(crate::input::fast::Fast::V2(_) | crate::input::fast::Fast::V2Event(_))
-    ) {
+    // A v2 event line (not a stream part): its tree is not needed.
+    if rec.sse_event.is_none() && rec.v2.as_ref().is_some_and(|e| e.event.starts_with("on_")) {
         return RecordKind::V2;
     }
-    let v = &rec.value;
+    let v = rec.value();
     if is_v3(v) {
         return RecordKind::V3;
     }
@@ -336,16 +282,31 @@ pub fn state_events(payload: &Value, out: &mut Vec<ModelEvent>) -> bool {
     normalized_state_events(lc::normalize_deep(payload), out)
 }
 
-/// [`state_events`] of an owned payload, normalized without copies ([`lc::normalize_owned`]):
-/// what the parse thread makes of a root v3 `values` event ([`crate::input::fast::v3`]).
-pub fn state_events_owned(payload: Value, out: &mut Vec<ModelEvent>) -> bool {
-    normalized_state_events(lc::normalize_owned(payload), out)
-}
-
-/// [`state_events_owned`] of a state whose `messages` list (if an object's entry) was
-/// normalized already, message by message ([`lc::normalize_state_owned`]).
-pub fn state_events_prenormalized(payload: Value, out: &mut Vec<ModelEvent>) -> bool {
-    normalized_state_events(lc::normalize_state_owned(payload, "messages"), out)
+/// [`state_events`] of a state read with its messages shared ([`crate::wire::state`]).
+pub fn shared_state_events(s: &crate::wire::state::State, out: &mut Vec<ModelEvent>) -> bool {
+    let mut state = s.rest.clone();
+    if let Some(list) = state
+        .as_object_mut()
+        .and_then(|o| o.shift_remove("__interrupt__"))
+    {
+        let ints = interrupts_from(&list);
+        if !ints.is_empty() {
+            out.push(ModelEvent::Interrupt(ints));
+        }
+    }
+    out.push(
+        match crate::model::EncodedState::new(state, s.messages.clone()) {
+            Ok(e) => ModelEvent::EncodedState(Box::new(e)),
+            // Not reached (the state's first entry is its list): the state as a tree.
+            Err((mut state, messages)) => {
+                if let Some(Value::Array(list)) = state.get_mut("messages") {
+                    list.extend(messages.iter().map(|m| m.value().clone()));
+                }
+                ModelEvent::State { state }
+            }
+        },
+    );
+    true
 }
 
 /// [`state_events`] of the normalized payload (normalizing again is not a no-op: an
@@ -500,29 +461,6 @@ impl Router {
     pub fn finish(&mut self, out: &mut Vec<ModelEvent>) {
         if let Some(a) = &mut self.adapter {
             a.finish(out);
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use serde_json::json;
-
-    #[test]
-    fn owned_state_events_are_the_same() {
-        let mut values = lc::tests::odd_values();
-        for v in lc::tests::odd_values() {
-            values.push(json!({ "messages": [v.clone()], "__interrupt__": [v.clone()] }));
-            values.push(json!({ "__interrupt__": [v.clone()] }));
-            values.push(json!({ "__lc_escaped__": { "messages": [v.clone()], "k": v } }));
-        }
-        for v in values {
-            let (mut a, mut b) = (vec![], vec![]);
-            let mapped = state_events(&v, &mut a);
-            assert_eq!(state_events_owned(v.clone(), &mut b), mapped, "{v}");
-            assert_eq!(a, b, "{v}");
-            assert_eq!(mapped, !a.is_empty(), "{v}");
         }
     }
 }

@@ -11,7 +11,7 @@ impl Adapter for AguiPassthrough {
     fn feed(&mut self, rec: &Record, kind: &RecordKind, out: &mut Vec<ModelEvent>) -> Disposition {
         match kind {
             RecordKind::Agui => {
-                out.push(ModelEvent::Native(rec.value.clone()));
+                out.push(ModelEvent::Native(rec.value().clone()));
                 Disposition::Mapped
             }
             _ => Disposition::Bad("expected an AG-UI event in an AG-UI capture".into()),

@@ -7,11 +7,11 @@ use std::collections::HashMap;
 
 use serde_json::Value;
 
-use super::{content, custom_event, error_info, input_messages, interrupts_from, lc, resume_value};
-use super::{Adapter, Disposition, RecordKind, V2View};
-use crate::input::fast::V2Stream;
+use super::{content, custom_event, error_info, input_messages, interrupts_from, resume_value};
+use super::{Adapter, Disposition, RecordKind};
 use crate::input::Record;
 use crate::model::ModelEvent;
+use crate::wire::langchain as lc;
 
 #[derive(Default)]
 pub struct V2Adapter {
@@ -73,20 +73,29 @@ struct ToolRun {
     input: Value,
 }
 
-/// A model chunk as the stream mapping reads it: a normalized message, or the plain chunk
-/// (text and tool-call chunks) of the fast path ([`crate::input::fast`]).
-enum Chunk<'a> {
-    Value(&'a Value),
-    Plain(&'a V2Stream),
-}
+/// A v2 event ([`crate::wire::v2::Event`]), read by key.
+#[derive(Clone, Copy)]
+struct V2View<'a>(&'a crate::wire::v2::Event);
 
-impl Chunk<'_> {
-    /// The message id the chunk carries (a string `id`).
-    fn id(&self) -> Option<&str> {
-        match self {
-            Chunk::Value(c) => c.field_str("id"),
-            Chunk::Plain(f) => f.chunk_id.as_deref(),
-        }
+impl<'a> V2View<'a> {
+    /// A top-level key.
+    fn field(self, key: &str) -> Option<&'a Value> {
+        self.0.field(key)
+    }
+
+    /// `event`.
+    fn event(self) -> &'a str {
+        &self.0.event
+    }
+
+    /// A top-level key's string value, owned.
+    fn string(self, key: &str) -> Option<String> {
+        self.field(key).and_then(Value::as_str).map(str::to_string)
+    }
+
+    /// A key of `metadata`.
+    fn meta(self, key: &str) -> Option<&'a Value> {
+        self.0.meta(key)
     }
 }
 
@@ -101,13 +110,7 @@ impl V2Adapter {
     fn is_root(ev: V2View<'_>) -> bool {
         match ev.field("parent_ids").and_then(Value::as_array) {
             Some(p) => p.is_empty(),
-            None => {
-                ev.meta("langgraph_node").is_none()
-                    && ev
-                        .field("event")
-                        .and_then(Value::as_str)
-                        .is_some_and(|e| e.starts_with("on_chain_"))
-            }
+            None => ev.meta("langgraph_node").is_none() && ev.event().starts_with("on_chain_"),
         }
     }
 
@@ -222,14 +225,9 @@ impl V2Adapter {
             }
             "on_chain_end" => {
                 self.ensure_started(out);
-                if let Some(state) = ev.take_state() {
-                    // Normalized and written on the parse thread.
-                    out.push(ModelEvent::EncodedState(state));
-                } else {
-                    let output = lc::normalize_deep(data.field("output").unwrap_or(&Value::Null));
-                    if output.is_object() {
-                        out.push(ModelEvent::State { state: output });
-                    }
+                let output = lc::normalize_deep(data.field("output").unwrap_or(&Value::Null));
+                if output.is_object() {
+                    out.push(ModelEvent::State { state: output });
                 }
                 out.push(ModelEvent::RunEnd);
                 self.ended = true;
@@ -332,7 +330,7 @@ impl V2Adapter {
                         ))
                     }
                 };
-                self.on_stream(&run_id, Chunk::Value(&chunk), out)
+                self.on_stream(&run_id, &chunk, out)
             }
             "on_chat_model_end" => {
                 self.ensure_started(out);
@@ -381,23 +379,13 @@ impl V2Adapter {
         }
     }
 
-    /// One `on_chat_model_stream` chunk (normalized, or read by the fast path): opens the
-    /// run's message on its first chunk, maps the chunk, tracks its tool-call chunks.
-    fn on_stream(
-        &mut self,
-        run_id: &str,
-        chunk: Chunk<'_>,
-        out: &mut Vec<ModelEvent>,
-    ) -> Disposition {
+    /// One `on_chat_model_stream` chunk (normalized): opens the run's message on its first
+    /// chunk, maps the chunk, tracks its tool-call chunks.
+    fn on_stream(&mut self, run_id: &str, chunk: &Value, out: &mut Vec<ModelEvent>) -> Disposition {
         self.ensure_started(out);
-        let message_id = self.open_model(run_id, chunk.id(), out);
+        let message_id = self.open_model(run_id, chunk.field_str("id"), out);
         let first = out.len();
-        match chunk {
-            Chunk::Value(c) => content::chunk_events(&message_id, c, out),
-            Chunk::Plain(f) => {
-                content::plain_chunk_events(&message_id, &f.text, &f.blocks, &f.tool_chunks, out)
-            }
-        }
+        content::chunk_events(&message_id, chunk, out);
         self.track_tool_chunks(run_id, &out[first..]);
         Disposition::Mapped
     }
@@ -743,14 +731,10 @@ impl Adapter for V2Adapter {
             _ => return Disposition::Bad("expected a v2 event".into()),
         }
         self.saw_events = true;
-        if let Some(crate::input::fast::Fast::V2(f)) = rec.fast.as_deref() {
-            // A plain model chunk, read without a `Value` (`on_model` of its `Value` form).
-            return self.on_stream(&f.run_id, Chunk::Plain(f), out);
-        }
-        let ev = V2View::of(rec);
-        let Some(kind) = ev.field("event").and_then(Value::as_str) else {
+        let Some(ev) = rec.v2.as_deref().map(V2View) else {
             return Disposition::Bad("v2 event without `event`".into());
         };
+        let kind = ev.event();
         if Self::is_root(ev) && kind.starts_with("on_chain_") {
             return self.on_root(ev, kind, out);
         }
@@ -804,7 +788,7 @@ impl Adapter for V2Adapter {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::input::three_ways::framed;
+    use crate::input::tests::framed;
 
     /// One root run of more model and tool calls than the adapter remembers ended ones:
     /// each tool start is matched to its call, the calls matched leave the scanned list, and

@@ -1,6 +1,6 @@
 //! v3 streaming protocol events (`{type:"event",seq,method,params}`: Python wire form and
 //! in-process `[payload, metadata]` form, LangGraph.js, and platform `event: <method>` SSE)
-//! → model events. INPUTS.md §4 lists the quirks handled here.
+//! → model events. docs/inputs.md lists the quirks handled here.
 
 use crate::json::Field;
 use std::collections::{HashMap, VecDeque};
@@ -12,10 +12,9 @@ use serde_json::Value;
 use super::{
     content::block_key, custom_event, interrupts_from, lc, Adapter, Disposition, RecordKind,
 };
-use crate::input::fast::v3::usage::{usage_of, ModelNames, UsageCounts};
-use crate::input::fast::v3::{BlockDelta, Delta, Lifecycle, MessageEvent, Payload, V3Event};
 use crate::input::Record;
 use crate::model::{ErrorInfo, ModelEvent, Usage};
+use crate::wire::v3::{namespace_key, Data, Delta, Event, Lifecycle, Message, Params};
 
 #[derive(Default)]
 pub struct V3Adapter {
@@ -165,49 +164,18 @@ fn s(v: &Value, k: &str) -> Option<String> {
     v.field(k).and_then(Value::as_str).map(str::to_string)
 }
 
-fn ns_key(ns: Option<&Value>) -> String {
-    ns.and_then(Value::as_array)
-        .map(|a| ns_join(a.iter().map(|p| p.as_str().unwrap_or_default())))
-        .unwrap_or_default()
-}
-
-/// A v3 event's `params`, as [`V3Adapter::on_method`] reads them: the object (or `null`), or
-/// of a fast record ([`V3Event`]) its `interrupts`.
-enum Params<'a> {
-    Value(&'a Value),
-    Fast { interrupts: Option<&'a Value> },
-}
-
-impl Params<'_> {
-    fn field(&self, key: &str) -> Option<&Value> {
-        match self {
-            Params::Value(p) => p.field(key),
-            Params::Fast { interrupts } => interrupts.filter(|_| key == "interrupts"),
-        }
-    }
-}
-
 /// A v3 event's `seq` as text (for ids derived from it), written only when needed: its JSON,
 /// empty when absent.
 #[derive(Clone, Copy)]
-enum Seq<'a> {
-    Int(Option<i64>),
-    Value(Option<&'a Value>),
-}
+struct Seq<'a>(Option<&'a Value>);
 
 impl std::fmt::Display for Seq<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Seq::Int(Some(n)) => write!(f, "{n}"),
-            Seq::Value(Some(v)) => write!(f, "{v}"),
-            Seq::Int(None) | Seq::Value(None) => Ok(()),
+        match self.0 {
+            Some(v) => write!(f, "{v}"),
+            None => Ok(()),
         }
     }
-}
-
-/// A namespace's key: its parts joined with `|`.
-fn ns_join<'a>(parts: impl Iterator<Item = &'a str>) -> String {
-    parts.collect::<Vec<_>>().join("|")
 }
 
 impl V3Adapter {
@@ -252,10 +220,7 @@ impl V3Adapter {
     /// [`Self::check_seq`] of an integer `seq`.
     fn check_seq_int(&mut self, rec: &Record, n: i64) -> Result<(), String> {
         let line = rec.origin.line;
-        let text_hash = match rec.fast_v3() {
-            Some(e) => e.text_hash,
-            None => crate::input::text_hash(rec.text.as_bytes()),
-        };
+        let text_hash = crate::input::text_hash(rec.text.as_bytes());
         if let Some((first, hash)) = self.seqs.get(n, self.max_seq.map(|(m, _)| m)) {
             if hash == text_hash {
                 return Err(format!(
@@ -284,16 +249,12 @@ impl V3Adapter {
         &mut self,
         ns: &str,
         seq: Seq<'_>,
-        data: &Value,
+        data: &Data,
         out: &mut Vec<ModelEvent>,
     ) -> Disposition {
-        // In-process Python form: `[payload, metadata]`.
-        let data = match data {
-            Value::Array(a) if !a.is_empty() => &a[0],
-            d => d,
-        };
-        let Some(event) = MessageView::of(data) else {
-            return Disposition::Bad(match data {
+        match data {
+            Data::Message(m) => self.on_message_event(ns, seq, m, out),
+            other => Disposition::Bad(match other.value() {
                 Value::Object(_) => "v3 `messages` data without an `event` string: expected \
                                      `message-start`, `content-block-*` or `message-finish`"
                     .into(),
@@ -301,20 +262,19 @@ impl V3Adapter {
                     "v3 `messages` event whose `params.data` is {}: expected an object with `event`",
                     crate::input::json_kind(other)
                 ),
-            });
-        };
-        self.on_message_event(ns, seq, &event, out)
+            }),
+        }
     }
 
-    /// A `messages` payload with an `event` string, of what is read of it.
+    /// A `messages` payload with an `event` string.
     fn on_message_event(
         &mut self,
         ns: &str,
         seq: Seq<'_>,
-        data: &MessageView<'_>,
+        data: &Message,
         out: &mut Vec<ModelEvent>,
     ) -> Disposition {
-        let event = data.event;
+        let event = data.event.as_str();
         match event {
             "message-start" => {
                 if let Some(prev) = self.messages.remove(ns) {
@@ -325,6 +285,8 @@ impl V3Adapter {
                 }
                 let id = data
                     .id
+                    .as_ref()
+                    .and_then(Value::as_str)
                     .map_or_else(|| format!("msg-seq-{seq}"), str::to_string);
                 out.push(ModelEvent::MessageStart {
                     message_id: id.clone(),
@@ -344,50 +306,46 @@ impl V3Adapter {
                     Ok(msg) => msg,
                     Err(d) => return d,
                 };
-                // The platform sends some deltas (a node's replayed message) with the block in
-                // `content` instead of `delta`.
-                let field = if event == "content-block-delta"
-                    && (data.delta.is_some() || data.content.is_none())
-                {
+                let is_delta = event == "content-block-delta";
+                let field = if is_delta && !data.in_content {
                     "delta"
                 } else {
                     "content"
                 };
-                match if field == "delta" {
-                    data.delta
-                } else {
-                    data.content
-                } {
-                    Some(Value::Object(_)) => {}
-                    None if event == "content-block-finish" => {}
-                    None => {
+                let kind = match (is_delta, &data.delta, &data.content) {
+                    (true, Some(Delta::NotObject(kind)), _) => Some(*kind),
+                    (true, Some(_), _) | (false, _, Some(Value::Object(_))) => None,
+                    (false, _, None) if event == "content-block-finish" => None,
+                    (true, None, _) | (false, _, None) => {
                         return Disposition::Bad(format!(
                             "`{event}` without `{field}`: expected an object"
                         ))
                     }
-                    Some(other) => {
-                        return Disposition::Bad(format!(
-                            "`{event}` whose `{field}` is {}: expected an object",
-                            crate::input::json_kind(other)
-                        ))
-                    }
+                    (false, _, Some(other)) => Some(crate::input::json_kind(other)),
+                };
+                if let Some(kind) = kind {
+                    return Disposition::Bad(format!(
+                        "`{event}` whose `{field}` is {kind}: expected an object"
+                    ));
                 }
-                let index = data.index.map(block_key).unwrap_or_else(|| "0".into());
+                let index = data
+                    .index
+                    .as_ref()
+                    .map(block_key)
+                    .unwrap_or_else(|| "0".into());
                 let (mid, block) = msg.block(&index);
-                match event {
-                    "content-block-start" => block_start(mid, &index, block, data.content, out),
-                    "content-block-delta" => {
-                        if let Some(d) = data.delta.or(data.content) {
-                            block_delta(mid, &index, block, DeltaView::of(d), out)
-                        }
+                match (event, &data.delta) {
+                    ("content-block-start", _) => {
+                        block_start(mid, &index, block, data.content.as_ref(), out)
                     }
-                    _ => block_finish(mid, &index, block, data.content, out),
+                    (_, Some(d)) => block_delta(mid, &index, block, d, out),
+                    _ => block_finish(mid, &index, block, data.content.as_ref(), out),
                 }
                 Disposition::Mapped
             }
             "usage" => {
                 if let Some(msg) = self.messages.get_mut(ns) {
-                    msg.usage = data.usage.usage(false);
+                    msg.usage = usage(data, false);
                 }
                 Disposition::Mapped
             }
@@ -395,7 +353,7 @@ impl V3Adapter {
                 let Some(msg) = self.messages.remove(ns) else {
                     return Disposition::Bad(format!("`{event}` without an open message"));
                 };
-                let usage = data.usage.usage(true).or(msg.usage);
+                let usage = usage(data, true).or(msg.usage);
                 out.push(ModelEvent::MessageEnd {
                     message_id: msg.id,
                     usage,
@@ -406,73 +364,12 @@ impl V3Adapter {
         }
     }
 
-    /// A plain `content-block-delta` read by the fast path: what [`Self::on_messages`] does
-    /// with its `Value` form.
-    fn on_block_delta(
-        &mut self,
-        ns: &str,
-        d: &BlockDelta,
-        out: &mut Vec<ModelEvent>,
-    ) -> Disposition {
-        let msg = match open_message(&mut self.messages, ns, "content-block-delta") {
-            Ok(msg) => msg,
-            Err(d) => return d,
-        };
-        let (mid, block) = msg.block(&d.index);
-        block_delta(mid, &d.index, block, DeltaView::of_fast(&d.delta), out);
-        Disposition::Mapped
-    }
-
-    /// A v3 `messages` line read by the fast path: what [`Adapter::feed`] does with its
-    /// `Value` form.
-    fn feed_fast(&mut self, rec: &Record, f: &V3Event, out: &mut Vec<ModelEvent>) -> Disposition {
-        if let Some(n) = f.seq {
-            if let Err(msg) = self.check_seq_int(rec, n) {
-                return Disposition::Bad(msg);
-            }
-        }
-        let ns = f.ns();
-        // Of `params` only `interrupts` is read but for the data and namespace.
-        let params = Params::Fast {
-            interrupts: f.interrupts.as_deref(),
-        };
-        if let Some(state) = &f.state {
-            // A root `values` event, its state events made on the parse thread: what
-            // `on_method` does with it.
-            self.ensure_started(out);
-            return self.on_values(ns, &params, out, |out| {
-                let events = state.take();
-                let mapped = !events.is_empty();
-                out.extend(events);
-                mapped
-            });
-        }
-        match &f.data {
-            Payload::Delta(d) => {
-                self.ensure_started(out);
-                self.on_block_delta(ns, d, out)
-            }
-            Payload::Message(m) => {
-                self.ensure_started(out);
-                self.on_message_event(ns, Seq::Int(f.seq), &MessageView::of_fast(m), out)
-            }
-            Payload::Lifecycle(l) => self.on_lifecycle_event(ns, LifecycleView::of_fast(l), out),
-            Payload::Tasks { interrupts } => {
-                self.ensure_started(out);
-                self.on_tasks(interrupts.as_ref(), out)
-            }
-            Payload::Other(data) => {
-                self.on_method(f.method.as_str(), ns, Seq::Int(f.seq), &params, data, out)
-            }
-        }
-    }
-
     /// A `values` event in namespace `ns`: its `params.interrupts`, then what `state` makes
     /// of its data ([`super::state_events`]; whether it mapped anything).
     fn on_values(
         &mut self,
         ns: &str,
-        params: &Params<'_>,
+        interrupts: Option<&Value>,
         out: &mut Vec<ModelEvent>,
         state: impl FnOnce(&mut Vec<ModelEvent>) -> bool,
     ) -> Disposition {
@@ -480,10 +377,7 @@ impl V3Adapter {
             return Disposition::Ignored("subgraph values (not the graph's state)");
         }
         let mut mapped = false;
-        if let Some(list) = params
-            .field("interrupts")
-            .filter(|l| l.as_array().is_some_and(|a| !a.is_empty()))
-        {
+        if let Some(list) = interrupts.filter(|l| l.as_array().is_some_and(|a| !a.is_empty())) {
             out.push(ModelEvent::Interrupt(interrupts_from(list)));
             mapped = true;
         }
@@ -495,30 +389,45 @@ impl V3Adapter {
         }
     }
 
-    /// A v3 event of `method` after its `seq` check: `params` (an object or `null`), its
-    /// `data` and namespace key `ns`.
+    /// A v3 event of `method` after its `seq` check, in the namespace of key `ns`.
     fn on_method(
         &mut self,
         method: &str,
         ns: &str,
         seq: Seq<'_>,
-        params: &Params<'_>,
-        data: &Value,
+        params: &Params,
         out: &mut Vec<ModelEvent>,
     ) -> Disposition {
+        let (data, node, interrupts) = match params {
+            Params::Object {
+                data,
+                node,
+                interrupts,
+                ..
+            } => (data, node.as_ref(), interrupts.as_ref()),
+            _ => (&Data::Value(Value::Null), None, None),
+        };
         if method == "lifecycle" {
-            return self.on_lifecycle_event(ns, LifecycleView::of(data), out);
+            let empty = Lifecycle::default();
+            let l = match data {
+                Data::Lifecycle(l) => l,
+                _ => &empty,
+            };
+            return self.on_lifecycle_event(ns, LifecycleView::of(l), out);
         }
         self.ensure_started(out);
         match method {
             "messages" => self.on_messages(ns, seq, data, out),
-            "tools" => self.on_tools(data, out),
-            "values" => self.on_values(ns, params, out, |out| super::state_events(data, out)),
+            "tools" => self.on_tools(data.value(), out),
+            "values" => self.on_values(ns, interrupts, out, |out| match data {
+                Data::State(s) => super::shared_state_events(s, out),
+                other => super::state_events(other.value(), out),
+            }),
             "updates" => {
-                let node = data
-                    .field("node")
-                    .or_else(|| params.field("node"))
-                    .and_then(Value::as_str);
+                let Data::Value(data) = data else {
+                    return Disposition::Ignored("node update (a partial state, not the state)");
+                };
+                let node = data.field("node").or(node).and_then(Value::as_str);
                 if node == Some("__interrupt__") {
                     let list = data.field("values").unwrap_or(data);
                     out.push(ModelEvent::Interrupt(interrupts_from(list)));
@@ -526,18 +435,22 @@ impl V3Adapter {
                 }
                 Disposition::Ignored("node update (a partial state, not the state)")
             }
-            "tasks" => self.on_tasks(data.field("interrupts"), out),
+            "tasks" => match data {
+                Data::Tasks { interrupts } => self.on_tasks(interrupts.as_ref(), out),
+                other => self.on_tasks(other.value().field("interrupts"), out),
+            },
             "checkpoints" => Disposition::Ignored("checkpoint bookkeeping"),
             "input.requested" => {
-                let list = Value::Array(vec![data.clone()]);
+                let list = Value::Array(vec![data.value().clone()]);
                 out.push(ModelEvent::Interrupt(interrupts_from(&list)));
                 Disposition::Mapped
             }
             "custom" => {
-                out.push(custom_event(None, data));
+                out.push(custom_event(None, data.value()));
                 Disposition::Mapped
             }
             m if m.starts_with("custom:") => {
+                let data = data.value();
                 let payload = data.field("payload").unwrap_or(data);
                 out.push(custom_event(Some(&m["custom:".len()..]), payload));
                 Disposition::Mapped
@@ -655,7 +568,7 @@ impl V3Adapter {
         let event = data.event;
         // Python puts a subgraph's lifecycle on the parent namespace, naming it in `data.namespace`.
         let key = match data.namespace {
-            Some(n) => ns_key(Some(n)),
+            Some(n) => namespace_key(Some(n)),
             None => ns.to_string(),
         };
         if key.is_empty() {
@@ -714,57 +627,12 @@ impl V3Adapter {
     }
 }
 
-/// What [`V3Adapter::on_message_event`] reads of a `messages` payload, from its `Value` or its
-/// fast form.
-struct MessageView<'a> {
-    event: &'a str,
-    /// `id`, when a string.
-    id: Option<&'a str>,
-    index: Option<&'a Value>,
-    delta: Option<&'a Value>,
-    content: Option<&'a Value>,
-    usage: UsageView<'a>,
-}
-
-/// A message event's `usage` and `metadata`: as `Value`s, or as the fast path read them.
-enum UsageView<'a> {
-    Values(Option<&'a Value>, Option<&'a Value>),
-    Read(Option<&'a UsageCounts>, Option<&'a ModelNames>),
-}
-
-impl UsageView<'_> {
-    /// The usage, with the model's names from `metadata` when `with_metadata`.
-    fn usage(&self, with_metadata: bool) -> Option<Usage> {
-        match *self {
-            UsageView::Values(u, m) => super::content::usage_from(u, m.filter(|_| with_metadata)),
-            UsageView::Read(u, m) => usage_of(u, m.filter(|_| with_metadata)),
-        }
-    }
-}
-
-impl<'a> MessageView<'a> {
-    /// Of a payload with an `event` string (`None` without).
-    fn of(data: &'a Value) -> Option<Self> {
-        Some(MessageView {
-            event: data.field("event").and_then(Value::as_str)?,
-            id: data.field("id").and_then(Value::as_str),
-            index: data.field("index"),
-            delta: data.field("delta"),
-            content: data.field("content"),
-            usage: UsageView::Values(data.field("usage"), data.field("metadata")),
-        })
-    }
-
-    fn of_fast(m: &'a MessageEvent) -> Self {
-        MessageView {
-            event: &m.event,
-            id: m.id.as_deref(),
-            index: m.index.as_ref(),
-            delta: m.delta.as_ref(),
-            content: m.content.as_ref(),
-            usage: UsageView::Read(m.usage.as_ref(), m.metadata.as_ref()),
-        }
-    }
+/// A message event's usage, with the model's names from `metadata` when `with_metadata`.
+fn usage(m: &Message, with_metadata: bool) -> Option<Usage> {
+    super::content::usage_from(
+        m.usage.as_ref(),
+        m.metadata.as_ref().filter(|_| with_metadata),
+    )
 }
 
 /// What [`V3Adapter::on_lifecycle`] reads of a `lifecycle` event's data, from its `Value` or
@@ -779,24 +647,12 @@ struct LifecycleView<'a> {
 }
 
 impl<'a> LifecycleView<'a> {
-    fn of(data: &'a Value) -> Self {
+    fn of(l: &'a Lifecycle) -> Self {
         LifecycleView {
-            event: data
-                .field("event")
-                .and_then(Value::as_str)
-                .unwrap_or_default(),
-            namespace: data.field("namespace"),
-            graph_name: data.field("graph_name").and_then(Value::as_str),
-            error: data.field("error"),
-        }
-    }
-
-    fn of_fast(l: &'a Lifecycle) -> Self {
-        LifecycleView {
-            event: l.event.as_deref().unwrap_or_default(),
-            namespace: l.namespace.as_deref(),
-            graph_name: l.graph_name.as_deref(),
-            error: l.error.as_deref(),
+            event: l.event.as_ref().and_then(Value::as_str).unwrap_or_default(),
+            namespace: l.namespace.as_ref(),
+            graph_name: l.graph_name.as_ref().and_then(Value::as_str),
+            error: l.error.as_ref(),
         }
     }
 }
@@ -887,74 +743,18 @@ fn block_start(
     }
 }
 
-/// What [`block_delta`] reads of a delta, from its `Value` or its fast form.
-enum DeltaView<'a> {
-    /// Text (`is_text`) or reasoning, with its `text` / `reasoning` string.
-    Text {
-        is_text: bool,
-        text: Option<&'a str>,
-    },
-    ToolCall {
-        args: Option<&'a str>,
-        id: Option<&'a str>,
-        name: Option<&'a str>,
-    },
-    /// A `block-delta`, with its `fields.signature` string.
-    Signature(Option<&'a str>),
-    Other,
-}
-
-impl<'a> DeltaView<'a> {
-    fn of(d: &'a Value) -> Self {
-        let str_of = |k: &str| d.field(k).and_then(Value::as_str);
-        match d.field("type").and_then(Value::as_str).unwrap_or_default() {
-            ty @ ("text-delta" | "text" | "reasoning-delta" | "reasoning") => {
-                let is_text = ty.starts_with("text");
-                DeltaView::Text {
-                    is_text,
-                    text: str_of(if is_text { "text" } else { "reasoning" }),
-                }
-            }
-            "tool-call-delta" | "tool_call_chunk" => DeltaView::ToolCall {
-                args: str_of("args"),
-                id: str_of("id"),
-                name: str_of("name"),
-            },
-            "block-delta" => DeltaView::Signature(
-                d.field("fields")
-                    .and_then(|f| f.field("signature"))
-                    .and_then(Value::as_str),
-            ),
-            _ => DeltaView::Other,
-        }
-    }
-
-    fn of_fast(d: &'a Delta) -> Self {
-        match d {
-            Delta::Text { is_text, text } => DeltaView::Text {
-                is_text: *is_text,
-                text: text.as_deref(),
-            },
-            Delta::ToolCall { args, id, name } => DeltaView::ToolCall {
-                args: args.as_deref(),
-                id: id.as_deref(),
-                name: name.as_deref(),
-            },
-        }
-    }
-}
-
 fn block_delta(
     mid: &str,
     index: &str,
     block: &mut Block,
-    delta: DeltaView<'_>,
+    delta: &Delta,
     out: &mut Vec<ModelEvent>,
 ) {
     match delta {
-        DeltaView::Text { is_text, text } => {
+        Delta::Text { is_text, text } => {
+            let is_text = *is_text;
             let field = if is_text { "text" } else { "reasoning" };
-            let Some(t) = text.filter(|t| !t.is_empty()) else {
+            let Some(t) = text.as_deref().filter(|t| !t.is_empty()) else {
                 return;
             };
             if block.kind.is_empty() {
@@ -974,19 +774,19 @@ fn block_delta(
                 }
             });
         }
-        DeltaView::ToolCall { args, id, name } => {
-            let args = args.unwrap_or_default().to_string();
+        Delta::ToolCall { args, id, name } => {
+            let args = args.clone().unwrap_or_default();
             block.tool_streamed = true;
             out.push(ModelEvent::ToolCallChunk {
                 message_id: mid.to_string(),
                 index: index.to_string(),
-                id: id.map(str::to_string).or_else(|| block.tool_id.clone()),
-                name: name.map(str::to_string),
+                id: id.clone().or_else(|| block.tool_id.clone()),
+                name: name.clone(),
                 args,
             });
         }
-        DeltaView::Signature(sig) => {
-            if let Some(sig) = sig.filter(|s| !s.is_empty()) {
+        Delta::Signature(sig) => {
+            if let Some(sig) = sig.as_deref().filter(|s| !s.is_empty()) {
                 out.push(ModelEvent::ReasoningEncrypted {
                     message_id: mid.to_string(),
                     block: index.to_string(),
@@ -995,7 +795,7 @@ fn block_delta(
                 block.kind = "signed".into();
             }
         }
-        DeltaView::Other => {}
+        Delta::Other | Delta::NotObject(_) => {}
     }
 }
 
@@ -1027,7 +827,7 @@ fn block_finish(
     }
     .and_then(Value::as_str);
     // Text that only the finish carries (JS drops some deltas): emit the missing tail. JS
-    // OpenAI reasoning finishes with the text "undefinedundefined…" (INPUTS §7): not text.
+    // OpenAI reasoning finishes with the text "undefinedundefined…" : not text.
     let js_undefined = |t: &str| {
         !t.is_empty() && t.len() % 9 == 0 && t.as_bytes().chunks(9).all(|c| c == b"undefined")
     };
@@ -1080,17 +880,11 @@ fn block_finish(
 
 impl Adapter for V3Adapter {
     fn feed(&mut self, rec: &Record, kind: &RecordKind, out: &mut Vec<ModelEvent>) -> Disposition {
-        let ev = match kind {
-            RecordKind::V3 => {
-                if let Some(f) = rec.fast_v3() {
-                    return self.feed_fast(rec, f, out);
-                }
-                if rec.value.field("type").and_then(Value::as_str) == Some("event") {
-                    &rec.value
-                } else {
-                    rec.value.field("data").unwrap_or(&rec.value)
-                }
-            }
+        let ev: &Event = match kind {
+            RecordKind::V3 => match rec.v3.as_deref() {
+                Some(ev) => ev,
+                None => return Disposition::Bad("expected a v3 protocol event".into()),
+            },
             RecordKind::ErrorLine(info) => {
                 // The error line names the exception; it replaces the root's `failed` message.
                 self.deferred_end = None;
@@ -1104,7 +898,7 @@ impl Adapter for V3Adapter {
             }
             RecordKind::Custom => {
                 self.ensure_started(out);
-                out.push(custom_event(None, &rec.value));
+                out.push(custom_event(None, rec.value()));
                 return Disposition::Mapped;
             }
             RecordKind::RunMetadata { .. }
@@ -1114,27 +908,17 @@ impl Adapter for V3Adapter {
             }
             _ => return Disposition::Bad("expected a v3 protocol event".into()),
         };
-        if let Err(msg) = self.check_seq(rec, ev.field("seq")) {
+        if let Err(msg) = self.check_seq(rec, ev.seq.as_ref()) {
             return Disposition::Bad(msg);
         }
-        let method = ev
-            .field("method")
-            .and_then(Value::as_str)
-            .unwrap_or_default();
-        let params = match ev.field("params") {
-            Some(p @ Value::Object(_)) => p,
-            None => &Value::Null,
-            Some(other) => {
-                return Disposition::Bad(format!(
-                "v3 `{method}` event whose `params` is {}: expected an object {{namespace, data}}",
-                crate::input::json_kind(other)
-            ))
-            }
-        };
-        let data = params.field("data").unwrap_or(&Value::Null);
-        let ns = ns_key(params.field("namespace"));
-        let seq = Seq::Value(ev.field("seq"));
-        self.on_method(method, &ns, seq, &Params::Value(params), data, out)
+        let method = ev.method.as_str();
+        if let Params::NotObject(kind) = ev.params {
+            return Disposition::Bad(format!(
+                "v3 `{method}` event whose `params` is {kind}: expected an object {{namespace, data}}"
+            ));
+        }
+        let ns = namespace_key(ev.namespace());
+        self.on_method(method, &ns, Seq(ev.seq.as_ref()), &ev.params, out)
     }
 
     fn take_warning(&mut self) -> Option<String> {

@@ -411,7 +411,7 @@ impl Checker {
         let replay = matches!(disposition, Disposition::Bad(m) if record_rule(m) == "AGX602");
         if bad
             && matches!(self.family, None | Some(Family::Agui))
-            && transport::unknown_agui_type(&rec.value)
+            && transport::unknown_agui_type(rec.value())
         {
             // An event of a type AG-UI 1.0 does not have (`runStarted`): the client reads it
             // and its enforcement drops it, as the converter does (no event index).
@@ -419,7 +419,7 @@ impl Checker {
             self.known += 1;
             self.family = Some(Family::Agui);
             let mut issues = vec![];
-            schema::check_ev(&ev::Ev::of(&rec.value), &mut issues);
+            schema::check_ev(&ev::Ev::of(rec.value()), &mut issues);
             self.ctx.at(&rec.origin, None, None, None);
             for issue in issues {
                 self.ctx.report(issue.rule, vec![], issue.message);
@@ -659,11 +659,6 @@ impl Observer for CheckObserver {
     fn event(&mut self, ev: &Event, origin: &Origin) -> io::Result<()> {
         self.checker.event(ev, origin);
         Ok(())
-    }
-    /// The record rules read only what pruned parsing keeps (v3 `seq`, `method`,
-    /// `params.namespace`, `messages` data; [`crate::input::prune`]), as in `convert`.
-    fn needs_full_records(&self) -> bool {
-        false
     }
 }
 

@@ -6,9 +6,9 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde_json::Value;
 
 use super::Ctx;
-use crate::input::fast::v3::{Method, Payload};
 use crate::input::Record;
 use crate::model::ModelEvent;
+use crate::wire::v3::{Data, Params};
 
 #[derive(Default)]
 pub struct Raw {
@@ -21,50 +21,6 @@ pub struct Raw {
     ns: String,
     ns_parts: Option<Vec<String>>,
     index: String,
-}
-
-/// The fields of a record object the checks read, found in one pass (no hashing of keys).
-#[derive(Default, Clone, Copy)]
-struct Top<'a> {
-    ty: Option<&'a Value>,
-    method: Option<&'a Value>,
-    data: Option<&'a Value>,
-    seq: Option<&'a Value>,
-    params: Option<&'a Value>,
-}
-
-impl<'a> Top<'a> {
-    fn of(v: &'a Value) -> Top<'a> {
-        let mut t = Top::default();
-        if let Some(o) = v.as_object() {
-            for (k, x) in o {
-                match k.as_str() {
-                    "type" => t.ty = Some(x),
-                    "method" => t.method = Some(x),
-                    "data" => t.data = Some(x),
-                    "seq" => t.seq = Some(x),
-                    "params" => t.params = Some(x),
-                    _ => {}
-                }
-            }
-        }
-        t
-    }
-
-    fn is_event(&self) -> bool {
-        self.ty.and_then(Value::as_str) == Some("event")
-            && self.method.is_some_and(Value::is_string)
-    }
-}
-
-/// The v3 event of a record (plain, or the `data` of an SDK part), with its fields.
-fn v3_event(v: &Value) -> Option<Top<'_>> {
-    let t = Top::of(v);
-    if t.is_event() {
-        return Some(t);
-    }
-    let d = Top::of(t.data?);
-    d.is_event().then_some(d)
 }
 
 /// Writes the key of a content block (its `index`) into `out`.
@@ -124,103 +80,29 @@ fn namespace_key(v: Option<&Value>, out: &mut String, parts: &mut Option<Vec<Str
     out.push_str(&v.to_string());
 }
 
-/// [`namespace_key`] of a namespace read by the fast path ([`crate::input::fast::v3`]).
-fn namespace_key_parts(v: Option<&[String]>, out: &mut String, parts: &mut Option<Vec<String>>) {
-    let Some(a) = v else {
-        *parts = None;
-        out.clear();
-        return;
-    };
-    if parts.as_deref() == Some(a) {
-        return;
-    }
-    out.clear();
-    // The JSON of a list of strings, as `Value::to_string` writes it.
-    out.push_str(&serde_json::to_string(a).unwrap_or_default());
-    *parts = Some(a.to_vec());
-}
-
 impl Raw {
     pub fn record(&mut self, rec: &Record, ctx: &mut Ctx) {
-        if let Some(f) = rec.fast_v3() {
-            // An event read by the fast path: only `messages` has checks past `seq`.
-            self.seq(f.seq, ctx);
-            if f.method != Method::Messages {
-                return;
-            }
-            namespace_key_parts(f.namespace.as_deref(), &mut self.ns, &mut self.ns_parts);
-            match &f.data {
-                Payload::Delta(d) => self.message_event(
-                    "content-block-delta",
-                    |out| {
-                        out.clear();
-                        out.push_str(&d.index);
-                    },
-                    None,
-                    ctx,
-                ),
-                Payload::Other(data) => self.payload(data, ctx),
-                Payload::Message(e) => self.message_event(
-                    &e.event,
-                    |out| block_key(e.index.as_ref(), out),
-                    e.id.as_deref(),
-                    ctx,
-                ),
-                // Of other methods (returned above).
-                Payload::Lifecycle(_) | Payload::Tasks { .. } => {}
-            }
-            return;
-        }
-        let ev = match rec.fast_v2_event() {
-            // A pruned v2 line's typed envelope (its `Value` is `null`): as `v3_event` reads
-            // its `data`.
-            Some(e) => e.data.as_ref().map(Top::of).filter(Top::is_event),
-            None => v3_event(&rec.value),
-        };
-        let Some(ev) = ev else {
+        let Some(ev) = rec.v3.as_deref() else {
             return;
         };
-        self.seq(ev.seq.and_then(Value::as_i64), ctx);
-        if ev.method.and_then(Value::as_str) != Some("messages") {
+        self.seq(ev.seq.as_ref().and_then(Value::as_i64), ctx);
+        if ev.method != "messages" {
             return;
         }
-        let (mut namespace, mut data) = (None, None);
-        if let Some(o) = ev.params.and_then(Value::as_object) {
-            for (k, x) in o {
-                match k.as_str() {
-                    "namespace" => namespace = Some(x),
-                    "data" => data = Some(x),
-                    _ => {}
-                }
-            }
-        }
-        let data = match data {
-            Some(Value::Array(a)) if !a.is_empty() => &a[0],
-            Some(d) => d,
-            None => return,
+        // Only a payload with an `event` string has checks.
+        let Params::Object {
+            namespace,
+            data: Data::Message(m),
+            ..
+        } = &ev.params
+        else {
+            return;
         };
-        namespace_key(namespace, &mut self.ns, &mut self.ns_parts);
-        self.payload(data, ctx);
-    }
-
-    /// The lifecycle checks of a `messages` payload in the namespace of key `self.ns`.
-    fn payload(&mut self, data: &Value, ctx: &mut Ctx) {
-        let (mut event, mut index, mut id) = (None, None, None);
-        if let Some(o) = data.as_object() {
-            for (k, x) in o {
-                match k.as_str() {
-                    "event" => event = Some(x),
-                    "index" => index = Some(x),
-                    "id" => id = Some(x),
-                    _ => {}
-                }
-            }
-        }
-        let event = event.and_then(Value::as_str).unwrap_or("");
+        namespace_key(namespace.as_ref(), &mut self.ns, &mut self.ns_parts);
         self.message_event(
-            event,
-            |out| block_key(index, out),
-            id.and_then(Value::as_str),
+            &m.event,
+            |out| block_key(m.index.as_ref(), out),
+            m.id.as_ref().and_then(Value::as_str),
             ctx,
         );
     }

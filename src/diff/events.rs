@@ -148,8 +148,4 @@ impl Observer for Reader<'_> {
             None => Ok(()),
         }
     }
-
-    fn needs_full_records(&self) -> bool {
-        false
-    }
 }

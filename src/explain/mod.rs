@@ -653,10 +653,10 @@ pub fn describe_record(rec: &Record) -> String {
     let s = |v: &Value, k: &str| v.get(k).and_then(Value::as_str).map(str::to_string);
     match kind {
         RecordKind::V3 => {
-            let v = if s(&rec.value, "type").as_deref() == Some("event") {
-                &rec.value
+            let v = if s(rec.value(), "type").as_deref() == Some("event") {
+                rec.value()
             } else {
-                rec.value.get("data").unwrap_or(&rec.value)
+                rec.value().get("data").unwrap_or(rec.value())
             };
             let method = s(v, "method").unwrap_or_default();
             let params = v.get("params").unwrap_or(&Value::Null);
@@ -736,7 +736,7 @@ pub fn describe_record(rec: &Record) -> String {
         RecordKind::Custom => "stream part custom".into(),
         RecordKind::MessagesTuple => "stream part messages (messages-tuple)".into(),
         RecordKind::OtherStreamMode(m) => format!("stream part {m}"),
-        RecordKind::Agui => format!("AG-UI {}", s(&rec.value, "type").unwrap_or_default()),
+        RecordKind::Agui => format!("AG-UI {}", s(rec.value(), "type").unwrap_or_default()),
         RecordKind::Unknown(_) => "unknown record".into(),
     }
 }
@@ -750,7 +750,7 @@ fn disposition_text(d: &Disposition) -> String {
 }
 
 fn record_ts(rec: &Record) -> Option<i64> {
-    let v = &rec.value;
+    let v = rec.value();
     let v = if v.get("type").and_then(Value::as_str) == Some("event") {
         v
     } else {
@@ -781,10 +781,10 @@ impl Explainer {
                 }
             }
             RecordKind::V3 => {
-                let v = if s(&rec.value, "type").as_deref() == Some("event") {
-                    &rec.value
+                let v = if s(rec.value(), "type").as_deref() == Some("event") {
+                    rec.value()
                 } else {
-                    rec.value.get("data").unwrap_or(&rec.value)
+                    rec.value().get("data").unwrap_or(rec.value())
                 };
                 let method = s(v, "method").unwrap_or_default();
                 let params = v.get("params").unwrap_or(&Value::Null);
@@ -936,7 +936,7 @@ impl Observer for Explainer {
             ..
         } = ev
         {
-            let text = crate::adapter::lc::tool_content_text(content);
+            let text = crate::wire::langchain::tool_content_text(content);
             let text = crate::timeline::render::cut(&crate::timeline::render::one_line(&text), 160);
             self.signals.push(Signal {
                 kind: "tool_error",

@@ -4,13 +4,8 @@
 //! blank lines); [`Framer`] tells them apart from the first non-blank line and yields one
 //! [`Frame`] per record, bad line or ignored line, each naming the input line it came from.
 
-pub(crate) mod canon;
-pub mod fast;
 mod lines;
-pub mod msgcache;
-mod normread;
 pub mod parallel;
-pub mod prune;
 mod sse;
 mod text;
 
@@ -19,6 +14,7 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
+pub use crate::wire::json_kind;
 pub use lines::{IdleHint, LineReader, RawLine, Readiness, SpanLine, DEFAULT_MAX_LINE_BYTES};
 pub use sse::SseFramer;
 pub use text::RecordText;
@@ -47,17 +43,18 @@ pub struct Record {
     /// The record's JSON text: the line, or an SSE frame's joined `data`.
     pub text: RecordText,
     hash: std::sync::OnceLock<u64>,
-    /// The parsed record. For observers that said they need no full records
-    /// ([`crate::pipeline::Observer::needs_full_records`]) v2/v3 lines hold only what the
-    /// adapters read ([`prune`]); `text` has it all.
-    pub value: Value,
-    /// For such observers, a plain v2 model chunk, a pruned v2 line's envelope or a v3 event
-    /// is read into this typed form instead ([`fast`]), and `value` is `null`: the classifier,
-    /// the adapters, the checks and the timestamp read this.
-    pub fast: Option<Box<fast::Fast>>,
+    /// The record as a tree ([`Record::value`]).
+    value: std::sync::OnceLock<Value>,
+    /// The v3 event of the record (itself, or an SDK part's `data`), read typed: what the
+    /// classifier, the v3 adapter and the checks read of it.
+    pub v3: Option<Box<crate::wire::v3::Event>>,
+    /// The v2 event of the record (itself, or an `events` stream part's `data`), read typed:
+    /// what the v2 adapter reads of it.
+    pub v2: Option<Box<crate::wire::v2::Event>>,
 }
 
 impl Record {
+    /// A record parsed already.
     pub fn new(
         origin: Origin,
         lines: u64,
@@ -65,41 +62,69 @@ impl Record {
         text: RecordText,
         value: Value,
     ) -> Self {
+        let v3 = crate::wire::v3::Event::of_tree(&value, sse_event.is_some()).map(Box::new);
+        let v2 = match v3 {
+            Some(_) => None,
+            None => crate::wire::v2::Event::of_record(&value, sse_event.as_deref()).map(Box::new),
+        };
         Record {
             origin,
             lines,
             sse_event,
             text,
             hash: std::sync::OnceLock::new(),
-            value,
-            fast: None,
+            value: value.into(),
+            v3,
+            v2,
         }
     }
 
-    /// A line read by a fast path ([`fast`]).
-    pub fn from_fast(origin: Origin, text: RecordText, fast: Box<fast::Fast>) -> Self {
-        // What reads a fast record reads its fast form ([`crate::adapter::classify`] too): its
-        // `value` is `null`.
-        Record {
-            fast: Some(fast),
-            ..Record::new(origin, 1, None, text, Value::Null)
+    /// The record of `text`: a v3 event is read typed (its tree made only if asked for), any
+    /// other record by `parse`, whose error says what was expected.
+    pub fn read(
+        origin: Origin,
+        lines: u64,
+        sse_event: Option<String>,
+        text: RecordText,
+        parse: impl FnOnce(&str) -> Result<Value, String>,
+    ) -> Result<Self, String> {
+        if text.starts_with(r#"{"type":"event""#) {
+            if let Some(ev) = crate::wire::v3::Event::read(&text) {
+                return Ok(Record {
+                    origin,
+                    lines,
+                    sse_event,
+                    text,
+                    hash: std::sync::OnceLock::new(),
+                    value: std::sync::OnceLock::new(),
+                    v3: Some(Box::new(ev)),
+                    v2: None,
+                });
+            }
         }
+        if sse_event.is_none() && text.starts_with(r#"{"event":"on_"#) {
+            if let Some(ev) = crate::wire::v2::Event::read(&text) {
+                return Ok(Record {
+                    origin,
+                    lines,
+                    sse_event,
+                    text,
+                    hash: std::sync::OnceLock::new(),
+                    value: std::sync::OnceLock::new(),
+                    v3: None,
+                    v2: Some(Box::new(ev)),
+                });
+            }
+        }
+        let value = parse(&text)?;
+        Ok(Record::new(origin, lines, sse_event, text, value))
     }
 
-    /// The typed envelope of a pruned v2 line, when the record has one.
-    pub fn fast_v2_event(&self) -> Option<&fast::V2Event> {
-        match self.fast.as_deref() {
-            Some(fast::Fast::V2Event(e)) => Some(e),
-            _ => None,
-        }
-    }
-
-    /// The v3 fast form, when the record has one.
-    pub fn fast_v3(&self) -> Option<&fast::v3::V3Event> {
-        match self.fast.as_deref() {
-            Some(fast::Fast::V3(m)) => Some(m),
-            _ => None,
-        }
+    /// The record as a tree (of a v3 event read typed, parsed from its text when first asked
+    /// for: only the timeline and explain views read it).
+    pub fn value(&self) -> &Value {
+        self.value
+            .get_or_init(|| serde_json::from_str(&self.text).unwrap_or_default())
     }
 
     /// FNV-1a of the record's JSON text: the seed of ids derived from input. Computed on first
@@ -168,7 +193,6 @@ pub struct Framer<R: BufRead> {
     pending: std::collections::VecDeque<Frame>,
     file: Arc<str>,
     done: bool,
-    prune: bool,
     /// Parallel parsing of NDJSON lines ([`parallel`]), when asked for.
     pool: Option<parallel::ParsePool>,
     batch: parallel::Batch,
@@ -186,7 +210,6 @@ impl<R: BufRead> Framer<R> {
             pending: Default::default(),
             file,
             done: false,
-            prune: false,
             pool: None,
             batch: parallel::Batch::default(),
             ready: Vec::new().into_iter(),
@@ -218,17 +241,10 @@ impl<R: BufRead> Framer<R> {
         }
         let batch = self.batch.take();
         if at_end && pool.in_flight() == 0 && !pool.started() {
-            self.ready = batch.parse(&self.file, self.prune).into_iter();
+            self.ready = batch.parse(&self.file).into_iter();
         } else {
-            pool.submit(batch, &self.file, self.prune);
+            pool.submit(batch, &self.file);
         }
-    }
-
-    /// Parses NDJSON v2/v3 lines into values holding only what the adapters read
-    /// ([`prune`]); for consumers that need the AG-UI events and nothing else.
-    pub fn with_pruning(mut self, prune: bool) -> Self {
-        self.prune = prune;
-        self
     }
 
     /// Forces a framing instead of detecting it.
@@ -295,7 +311,6 @@ impl<R: BufRead> Framer<R> {
                 pending,
                 file,
                 done,
-                prune,
                 ..
             } = self;
             match lines.next_line() {
@@ -313,7 +328,7 @@ impl<R: BufRead> Framer<R> {
                     }
                     self.flush_batch(true);
                 }
-                Ok(Some(raw)) => frame_line(raw, framing, sse, pending, file, *prune),
+                Ok(Some(raw)) => frame_line(raw, framing, sse, pending, file),
             }
         }
     }
@@ -325,7 +340,6 @@ fn frame_line(
     sse: &mut SseFramer,
     pending: &mut std::collections::VecDeque<Frame>,
     file: &Arc<str>,
-    prune: bool,
 ) {
     let origin = Origin {
         file: file.clone(),
@@ -355,7 +369,7 @@ fn frame_line(
     }
     match framing {
         Some(Framing::Sse) => sse.push_line(text, raw.number, file, pending),
-        _ => pending.push_back(frame_ndjson_line(text, origin, prune)),
+        _ => pending.push_back(frame_ndjson_line(text, origin)),
     }
 }
 
@@ -376,7 +390,7 @@ pub fn detect_framing(first_line: &str) -> Framing {
 
 /// Frames one NDJSON line; `line` becomes the record's text (a `&str` is copied, a
 /// [`RecordText`] of a batch is kept as it is).
-pub(crate) fn frame_ndjson_line<T>(line: T, origin: Origin, prune: bool) -> Frame
+pub(crate) fn frame_ndjson_line<T>(line: T, origin: Origin) -> Frame
 where
     T: std::ops::Deref<Target = str> + Into<RecordText>,
 {
@@ -388,33 +402,8 @@ where
             reason: "blank line",
         };
     }
-    if prune {
-        // A v3 event (first key `type`) is no v2 model chunk (first key `event`): only the v3
-        // fast path is tried.
-        let f = if text.starts_with(r#"{"type""#) {
-            fast::v3::parse_v3_boxed(text)
-        } else {
-            fast::Fast::parse(text)
-                .map(Box::new)
-                .or_else(|| prune::encoded_chain_end(text))
-        };
-        if let Some(f) = f {
-            return Frame::Record(Box::new(Record::from_fast(origin, line.into(), f)));
-        }
-    }
-    let pruned = if prune {
-        match prune::parse_pruned(text) {
-            Some(prune::Pruned::V2(e)) => {
-                return Frame::Record(Box::new(Record::from_fast(origin, line.into(), e)));
-            }
-            Some(prune::Pruned::Map(m)) => Some(Value::Object(m)),
-            None => None,
-        }
-    } else {
-        None
-    };
-    match pruned.map_or_else(|| parse_json(text), Ok) {
-        Ok(value) => Frame::Record(Box::new(Record::new(origin, 1, None, line.into(), value))),
+    match Record::read(origin.clone(), 1, None, line.into(), parse_json) {
+        Ok(rec) => Frame::Record(Box::new(rec)),
         Err(message) => Frame::Bad {
             origin,
             lines: 1,
@@ -464,87 +453,19 @@ fn strip_position(e: &serde_json::Error) -> String {
     }
 }
 
-/// A short name for a JSON value's kind, for messages.
-pub fn json_kind(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
-}
-
-/// Records built three ways from one line, for tests that require the typed fast paths and
-/// pruned parsing to change nothing: as `convert` frames it, by pruned parsing alone, whole.
 #[cfg(test)]
-pub(crate) mod three_ways {
-    use super::{frame_ndjson_line, parse_json, prune, Frame, Origin, Record};
+pub(crate) mod tests {
+    use super::{frame_ndjson_line, Frame, Origin, Record};
 
-    pub fn origin(line: u64) -> Origin {
-        Origin {
-            file: "t".into(),
-            line,
-        }
-    }
-
-    /// As `convert` and `check` frame the line (fast path, else pruned, else whole).
+    /// A line framed as an NDJSON record (line `n` of file `t`).
     pub fn framed(l: &str, n: u64) -> Option<Record> {
-        match frame_ndjson_line(l, origin(n), true) {
+        let origin = Origin {
+            file: "t".into(),
+            line: n,
+        };
+        match frame_ndjson_line(l, origin) {
             Frame::Record(r) => Some(*r),
             _ => None,
         }
-    }
-
-    /// Pruned parsing only (whole when pruning gives up), as before the fast paths.
-    pub fn pruned(l: &str, n: u64) -> Option<Record> {
-        let v = prune::parse_pruned(l)
-            .map(prune::Pruned::into_value)
-            .map_or_else(|| parse_json(l), Ok)
-            .ok()?;
-        Some(Record::new(origin(n), 1, None, l.into(), v))
-    }
-
-    /// Feeds lines in order through one router, each record made by `record` (one of the
-    /// three ways): the dispositions and model events, then what `finish` adds.
-    pub fn run<S: AsRef<str>>(
-        lines: &[S],
-        record: impl Fn(&str, u64) -> Option<Record>,
-    ) -> Vec<(
-        Option<crate::adapter::Disposition>,
-        Vec<crate::model::ModelEvent>,
-    )> {
-        let mut router = crate::adapter::Router::new(None);
-        let mut out = vec![];
-        for (i, l) in lines.iter().enumerate() {
-            let mut evs = vec![];
-            let d = record(l.as_ref(), i as u64 + 1).map(|r| router.feed(&r, &mut evs));
-            let evs = evs.into_iter().map(crate::model::ModelEvent::into_tree);
-            out.push((d, evs.collect()));
-        }
-        let mut evs = vec![];
-        router.finish(&mut evs);
-        out.push((None, evs));
-        out
-    }
-
-    /// Asserts that the lines give the same dispositions and model events framed as
-    /// `convert` frames them and by pruned parsing alone as whole.
-    pub fn assert_agree<S: AsRef<str>>(lines: &[S]) {
-        let whole = run(lines, whole);
-        assert_eq!(run(lines, framed), whole, "framed");
-        assert_eq!(run(lines, pruned), whole, "pruned");
-    }
-
-    /// The whole line, as timeline and explain read it.
-    pub fn whole(l: &str, n: u64) -> Option<Record> {
-        Some(Record::new(
-            origin(n),
-            1,
-            None,
-            l.into(),
-            parse_json(l).ok()?,
-        ))
     }
 }

@@ -127,7 +127,7 @@ pub struct Lines {
 
 impl Lines {
     /// Parses every line, as the sequential framer would.
-    pub fn parse(self, file: &Arc<str>, prune: bool) -> Vec<Frame> {
+    pub fn parse(self, file: &Arc<str>) -> Vec<Frame> {
         let Lines { text, lines } = self;
         lines
             .into_iter()
@@ -140,7 +140,7 @@ impl Lines {
                     RecordText::shared(&text, r).ok_or_else(|| "line lost in its batch".to_string())
                 });
                 match shared {
-                    Ok(t) => frame_ndjson_line(t, origin, prune),
+                    Ok(t) => frame_ndjson_line(t, origin),
                     Err(message) => Frame::Bad {
                         origin,
                         lines: 1,
@@ -155,7 +155,6 @@ impl Lines {
 struct Job {
     batch: Lines,
     file: Arc<str>,
-    prune: bool,
     reply: SyncSender<Vec<Frame>>,
     /// Records the caller is done with, dropped here instead of on the caller's thread
     /// (boxed as their frames held them: unboxing would copy each).
@@ -234,7 +233,7 @@ impl ParsePool {
     }
 
     /// Sends a batch to be parsed (parsed here when no worker could be started).
-    pub fn submit(&mut self, batch: Lines, file: &Arc<str>, prune: bool) {
+    pub fn submit(&mut self, batch: Lines, file: &Arc<str>) {
         let bytes = batch.text.len();
         let (reply, result) = mpsc::sync_channel(1);
         // The next batch hands back about as many records: room for them and a quarter more
@@ -243,7 +242,6 @@ impl ParsePool {
         let job = Job {
             batch,
             file: file.clone(),
-            prune,
             reply,
             garbage: std::mem::replace(&mut self.garbage, room),
         };
@@ -252,7 +250,7 @@ impl ParsePool {
             _ => Some(job),
         };
         if let Some(job) = job {
-            let frames = job.batch.parse(&job.file, job.prune);
+            let frames = job.batch.parse(&job.file);
             let _ = job.reply.send(frames);
         }
         self.in_flight.push_back((result, bytes));
@@ -287,7 +285,7 @@ fn worker(rx: &Mutex<Receiver<Job>>) {
             }
         };
         drop(job.garbage);
-        let frames = job.batch.parse(&job.file, job.prune);
+        let frames = job.batch.parse(&job.file);
         // The caller may have stopped early (broken pipe): nobody waits for this batch.
         let _ = job.reply.send(frames);
     }
@@ -480,7 +478,7 @@ mod tests {
         let send = |pool: &mut ParsePool, line: &str| {
             let mut b = Batch::default();
             b.push(1, Ok(line));
-            pool.submit(b.take(), &file, false);
+            pool.submit(b.take(), &file);
         };
         for n in 1..=3 {
             assert!(!pool.full(), "{n}");
@@ -528,7 +526,7 @@ mod tests {
                 let n = b * 10 + i + 1;
                 batch.push(n, Ok(&format!("{{\"n\":{n}}}")));
             }
-            pool.submit(batch.take(), &file, false);
+            pool.submit(batch.take(), &file);
             if pool.full() {
                 got.extend(lines(&pool.next_batch().expect("a batch is out")));
             }
@@ -547,7 +545,7 @@ mod tests {
         batch.push(2, Err("invalid UTF-8".into()));
         batch.push(3, Ok("  "));
         batch.push(4, Ok("{\"a\""));
-        let frames = batch.take().parse(&file, true);
+        let frames = batch.take().parse(&file);
         assert!(matches!(frames[0], Frame::Record(_)));
         assert!(matches!(&frames[1], Frame::Bad { message, .. } if message == "invalid UTF-8"));
         assert!(matches!(frames[2], Frame::Ignored { .. }));

@@ -135,20 +135,16 @@ impl SseFramer {
                 message: "SSE frame with empty `data:`: expected a JSON object".into(),
             });
         }
-        Some(match parse_frame_data(&data) {
-            Ok(value) => Frame::Record(Box::new(Record::new(
-                origin,
-                lines,
-                event,
-                data.into(),
-                value,
-            ))),
-            Err(message) => Frame::Bad {
-                origin,
-                lines,
-                message: format!("SSE data: {message}"),
+        Some(
+            match Record::read(origin.clone(), lines, event, data.into(), parse_frame_data) {
+                Ok(rec) => Frame::Record(Box::new(rec)),
+                Err(message) => Frame::Bad {
+                    origin,
+                    lines,
+                    message: format!("SSE data: {message}"),
+                },
             },
-        })
+        )
     }
 }
 
@@ -188,7 +184,7 @@ mod tests {
             .collect();
         assert_eq!(recs.len(), 1);
         assert_eq!(recs[0].sse_event.as_deref(), Some("values"));
-        assert_eq!(recs[0].value["a"], 1);
+        assert_eq!(recs[0].value()["a"], 1);
         assert_eq!(recs[0].origin.line, 2);
     }
 

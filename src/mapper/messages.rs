@@ -8,8 +8,8 @@
 
 use std::sync::Arc;
 
-use crate::adapter::{lc, lc_text};
 use crate::model::{EncodedState, SharedJson};
+use crate::wire::langchain as lc;
 use serde_json::Value;
 
 /// The last state with a `messages` list, as kept.
@@ -67,12 +67,7 @@ impl RunMessages {
                         // The same message at the same place as in the last list: the same
                         // item (a thread's next run repeats its history).
                         Some((prev, Slot::Kept(kept))) if Arc::ptr_eq(prev, m) => kept.take(),
-                        // A message known by its text is converted from the text, not
-                        // parsed: it is plain and normalized.
-                        _ => match m.unparsed_text().and_then(|t| lc_text::agui_item(t, i)) {
-                            Some(item) => item,
-                            None => lc::to_agui_list_item(m.value(), i),
-                        },
+                        _ => lc::to_agui_list_item(m.value(), i),
                     };
                     // The item is lent to the list, to come back once the list is written
                     // (`give_back`) instead of copied. A long message's item is not kept:
@@ -175,8 +170,8 @@ impl Converted {
 #[cfg(test)]
 mod tests {
     use super::super::{MapOptions, Mapper, TextPolicy};
-    use crate::adapter::lc;
     use crate::model::{EncodedState, ModelEvent};
+    use crate::wire::langchain as lc;
     use serde_json::{json, Value};
 
     /// Maps `events` as the pipeline does (written, then settled): the events made. Every
@@ -291,10 +286,10 @@ mod tests {
         assert_eq!(of_type(&events, "STATE_SNAPSHOT").len(), 4);
     }
 
-    /// Messages known by their text only (plain, as the parse thread keeps them) give the
-    /// results and the run's list their trees give.
+    /// A state's messages shared ([`EncodedState`]) give the results and the run's list their
+    /// trees give.
     #[test]
-    fn messages_known_by_their_text_convert_as_their_trees() {
+    fn shared_messages_convert_as_their_trees() {
         use crate::model::SharedJson;
         use std::sync::Arc;
         let list = vec![
@@ -324,27 +319,21 @@ mod tests {
                 false,
             )
         };
-        let texts = list
+        let shared = list
             .iter()
-            .map(|m| Arc::new(SharedJson::from_text(m.to_string())))
+            .map(|m| Arc::new(SharedJson::new(m.clone())))
             .collect();
-        let Ok(enc) = EncodedState::new(json!({"messages": [], "k": 1}), texts) else {
+        let Ok(enc) = EncodedState::new(json!({"messages": [], "k": 1}), shared) else {
             panic!("a state");
         };
-        assert!(enc
-            .shared_messages()
-            .iter()
-            .all(|m| m.unparsed_text().is_some()));
         let got = events(ModelEvent::EncodedState(Box::new(enc)));
         let want = events(state(json!({"messages": list, "k": 1})));
         assert_eq!(got, want);
-        // Objects are read for their fields, never parsed whole (a tree kept as long as the
-        // message); the list `[1, 2]` is parsed. (`run_as` writes each snapshot as a tree.)
-        let texts: Vec<_> = list
+        let shared: Vec<_> = list
             .iter()
-            .map(|m| Arc::new(SharedJson::from_text(m.to_string())))
+            .map(|m| Arc::new(SharedJson::new(m.clone())))
             .collect();
-        let Ok(enc) = EncodedState::new(json!({"messages": [], "k": 1}), texts.clone()) else {
+        let Ok(enc) = EncodedState::new(json!({"messages": [], "k": 1}), shared) else {
             panic!("a state");
         };
         let (mut m, mut out, mut results) = (Mapper::new(MapOptions::default()), vec![], 0);
@@ -360,10 +349,6 @@ mod tests {
             m.settle(&mut out);
         }
         assert_eq!(results, 1);
-        let parsed: Vec<_> = (texts.iter())
-            .map(|m| m.unparsed_text().is_none())
-            .collect();
-        assert_eq!(parsed, list.iter().map(Value::is_array).collect::<Vec<_>>());
         assert_eq!(of_type(&want, "TOOL_CALL_RESULT").len(), 3);
         assert_eq!(
             of_type(&want, "MESSAGES_SNAPSHOT")[0]["messages"]
@@ -391,7 +376,7 @@ mod tests {
             .collect();
         let shared: Vec<Arc<SharedJson>> = msgs
             .iter()
-            .map(|m| Arc::new(SharedJson::from_text(m.to_string())))
+            .map(|m| Arc::new(SharedJson::new(m.clone())))
             .collect();
         let start = || run_start(None);
         let encoded = |n: usize| {
@@ -477,7 +462,7 @@ mod tests {
         use super::{Converted, Slot};
         use crate::model::SharedJson;
         use std::sync::Arc;
-        let msg = |t: &str| Arc::new(SharedJson::from_text(format!(r#"{{"content":"{t}"}}"#)));
+        let msg = |t: &str| Arc::new(SharedJson::new(json!({ "content": t })));
         let lent = || Converted {
             slots: vec![
                 (msg("a"), Slot::Lent),

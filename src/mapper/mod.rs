@@ -14,9 +14,9 @@ use std::collections::{HashMap, HashSet};
 use indexmap::IndexMap;
 use serde_json::{json, Value};
 
-use crate::adapter::{lc, lc_text};
 use crate::agui::{ErrorDetail, Event, ResultStatus, Role, Snapshot, UsageTotal};
 use crate::model::{ErrorInfo, InterruptInfo, MessageRef, ModelEvent, SharedJson, Usage};
+use crate::wire::langchain as lc;
 use foldhash::fast::RandomState as FastIds;
 use messages::RunMessages;
 
@@ -789,14 +789,9 @@ impl Mapper {
         msgs: impl Iterator<Item = (usize, MessageRef<'a>)>,
         out: &mut Vec<Event>,
     ) {
-        /// The call a shared message answers. One known by its text (plain, normalized) is
-        /// read for the fields needed, not parsed: parsing a tool result of a megabyte kept
-        /// its tree as long as the message was cached.
+        /// The call a shared message answers.
         fn answered(m: &SharedJson) -> Option<Box<str>> {
-            match m.unparsed_text() {
-                Some(t) => lc_text::tool_call_id(t).map(Into::into),
-                None => lc::tool_call_id(&lc::normalize_cow(m.value())).map(Into::into),
-            }
+            lc::tool_call_id(&lc::normalize_cow(m.value())).map(Into::into)
         }
         let waiting =
             |this: &mut Self, call: &str| this.run_mut().tools.get(call).is_some_and(|t| !t.result);
@@ -819,16 +814,8 @@ impl Mapper {
                     let Some(call) = m.answers(answered).filter(|c| waiting(self, c)) else {
                         continue;
                     };
-                    // Answering a waiting call: converted from its text when known by it.
-                    let item = match m.unparsed_text() {
-                        Some(t) => match lc_text::agui_item(t, i) {
-                            Some(item) => item,
-                            None => continue,
-                        },
-                        None => {
-                            lc::to_agui_message(&lc::normalize_cow(m.value()), &format!("msg-{i}"))
-                        }
-                    };
+                    let item =
+                        lc::to_agui_message(&lc::normalize_cow(m.value()), &format!("msg-{i}"));
                     (call.to_string(), item)
                 }
             };

@@ -191,10 +191,6 @@ impl pipeline::Observer for Collect {
             self.first_bad = Some(format!("{origin}: {message}"));
         }
     }
-
-    fn needs_full_records(&self) -> bool {
-        false
-    }
 }
 
 fn recording_files(dir: &Path) -> Result<Vec<String>, ServeError> {

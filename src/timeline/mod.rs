@@ -363,7 +363,7 @@ pub fn compact(v: &Value) -> String {
 /// The namespace depth a record's events live at: v3 `params.namespace` (or a subgraph
 /// lifecycle's `data.namespace`), v2 `metadata.langgraph_checkpoint_ns`.
 pub fn namespace_depth(rec: &Record) -> usize {
-    let v = &rec.value;
+    let v = rec.value();
     let v3 = if v.get("type").and_then(Value::as_str) == Some("event") {
         Some(v)
     } else {

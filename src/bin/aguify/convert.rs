@@ -112,12 +112,6 @@ impl Observer for ConvertObserver<'_> {
         self.sink.write_event(ev)
     }
 
-    /// Pruned records suffice: the inline checker's record rules read only what pruning keeps
-    /// (v3 `seq`, `method`, `params.namespace`, `messages` data; see `input::prune`).
-    fn needs_full_records(&self) -> bool {
-        false
-    }
-
     fn input_idle(&mut self) -> io::Result<()> {
         self.flush()
     }

@@ -114,9 +114,6 @@ impl<O: Observer> Observer for Watch<'_, O> {
     fn event(&mut self, ev: &Event, origin: &Origin) -> io::Result<()> {
         self.inner.event(ev, origin)
     }
-    fn needs_full_records(&self) -> bool {
-        self.inner.needs_full_records()
-    }
     fn input_idle(&mut self) -> io::Result<()> {
         self.inner.input_idle()
     }

@@ -70,7 +70,7 @@ fn note(f: &Finding, event: u64) -> InlineNote {
 /// Whether a record is a v3 root lifecycle event that ends the run (`completed`, `failed`,
 /// `interrupted`), bare or inside an SSE frame's `data`.
 fn v3_root_end(rec: &Record) -> bool {
-    let v = &rec.value;
+    let v = rec.value();
     let ev = if v.get("type").and_then(Value::as_str) == Some("event") {
         v
     } else {

@@ -96,106 +96,6 @@ fn normalize_changed(v: &Value) -> Option<Value> {
     }
 }
 
-/// [`normalize_deep`] of an owned value: the same result, built by moving `v`'s parts
-/// (children normalized in place, a constructor's kwargs moved into the flat object) instead
-/// of copying them. For the parse thread, which owns the record's value.
-pub fn normalize_owned(v: Value) -> Value {
-    normalize_owned_but(v, None)
-}
-
-/// [`normalize_owned`] of a value whose top-level entry `done` (when `v` is an object that
-/// keeps its entries: not a constructor, an escaped dict or a `not_implemented` repr, which
-/// drop them) is normalized already, and is left as it is. The parse thread's message cache
-/// ([`crate::input::msgcache`]) normalizes a state's `messages` one by one: normalizing is
-/// not idempotent (an unwrapped `__lc_escaped__` dict may hold `lc` keys), so they must not
-/// be normalized again.
-pub fn normalize_state_owned(v: Value, done: &str) -> Value {
-    normalize_owned_but(v, Some(done))
-}
-
-fn normalize_owned_but(mut v: Value, done: Option<&str>) -> Value {
-    match &mut v {
-        Value::Object(m) => {
-            let (lc, escaped) = special_keys(m);
-            if lc && is_constructor(m) {
-                if let Some(flat) = flatten_constructor_owned(std::mem::take(m)) {
-                    return flat;
-                }
-            }
-            if escaped && m.len() == 1 {
-                if let Some(inner) = m.get_mut("__lc_escaped__") {
-                    return normalize_owned(std::mem::take(inner));
-                }
-            }
-            if lc && is_not_implemented(m) {
-                if let Some(parsed) = parse_repr_object(m) {
-                    return parsed;
-                }
-            }
-            for (k, c) in m.iter_mut() {
-                if needs_owned_pass(c) && done.is_none_or(|d| d != k) {
-                    *c = normalize_owned(std::mem::take(c));
-                }
-            }
-        }
-        Value::Array(a) => {
-            for c in a.iter_mut() {
-                if needs_owned_pass(c) {
-                    *c = normalize_owned(std::mem::take(c));
-                }
-            }
-        }
-        _ => {}
-    }
-    v
-}
-
-/// Whether normalizing an object keeps its entries, in order, under their keys (only their
-/// values normalized): it has no `lc` / `__lc_escaped__` key, so it is no constructor, no
-/// escaped dict and no `not_implemented` repr, which normalizing replaces whole.
-pub fn keeps_its_entries(m: &Map<String, Value>) -> bool {
-    special_keys(m) == (false, false)
-}
-
-/// Whether [`normalize_owned`] can change `v` at all (scalars never change).
-fn needs_owned_pass(v: &Value) -> bool {
-    matches!(v, Value::Object(_) | Value::Array(_))
-}
-
-/// What [`flatten_constructor`] checks before it flattens (`lc: 1`, `type: constructor`, a
-/// class name, `kwargs` an object).
-fn is_constructor(m: &Map<String, Value>) -> bool {
-    m.field("lc").is_some_and(|v| v == 1)
-        && m.field("type").is_some_and(|t| t == "constructor")
-        && lc_class(m).is_some()
-        && m.field("kwargs").is_some_and(Value::is_object)
-}
-
-/// [`flatten_constructor`] of an owned object that [`is_constructor`]: its kwargs map reused
-/// (values normalized in place, `type` dropped, the type key put first), not rebuilt.
-fn flatten_constructor_owned(mut m: Map<String, Value>) -> Option<Value> {
-    let mut kwargs = match m.get_mut("kwargs")? {
-        Value::Object(k) => std::mem::take(k),
-        _ => return None,
-    };
-    let class = lc_class(&m)?;
-    let (key, first) = match message_type_for_class(class, &kwargs) {
-        Some(t) => ("type", Value::String(t.to_string())),
-        None => ("__type__", Value::String(class.to_string())),
-    };
-    kwargs.shift_remove("type");
-    for v in kwargs.values_mut() {
-        if needs_owned_pass(v) {
-            *v = normalize_owned(std::mem::take(v));
-        }
-    }
-    // `flatten_constructor` inserts the type key first, then the kwargs: a kwarg of the same
-    // name (`__type__`) keeps the first place with its own value.
-    let first = kwargs.shift_remove(key).unwrap_or(first);
-    kwargs.shift_insert(0, key.to_string(), first);
-    Some(Value::Object(kwargs))
-}
-
 fn is_not_implemented(m: &Map<String, Value>) -> bool {
     m.field("lc").is_some_and(|v| v == 1) && m.field("type").is_some_and(|t| t == "not_implemented")
 }
@@ -248,9 +148,8 @@ fn message_type_for_class<'a>(class: &str, kwargs: &'a Map<String, Value>) -> Op
 
 /// The `type` a flattened constructor of `class` gets when its kwargs do not decide it:
 /// `Some(Some(t))` for a message class, `Some(None)` for any other class (it gets
-/// `__type__`), `None` for a `ChatMessage`, whose type is its `role` kwarg. Shared with the
-/// one-pass reader ([`crate::input::normread`]), which must flatten as this module does.
-pub(crate) fn fixed_message_type(class: &str) -> Option<Option<&'static str>> {
+/// `__type__`), `None` for a `ChatMessage`, whose type is its `role` kwarg.
+fn fixed_message_type(class: &str) -> Option<Option<&'static str>> {
     let base = class.strip_suffix("Chunk").unwrap_or(class);
     Some(Some(match base {
         "HumanMessage" => "human",
@@ -351,8 +250,7 @@ fn to_agui_message_or(msg: &Value, fallback_id: impl FnOnce() -> String) -> Opti
     agui_message_of(&ValueFields(msg), fallback_id)
 }
 
-/// What an AG-UI message is made of, as a reader finds it in a message: its value
-/// ([`to_agui_message`]) or its plain text ([`super::lc_text`]).
+/// What an AG-UI message is made of, as a reader finds it in a message.
 pub(super) trait MessageFields {
     /// `type`, or else `role`, when a string.
     fn kind_text(&self) -> Option<Cow<'_, str>>;
@@ -570,20 +468,12 @@ pub(crate) mod tests {
     }
 
     #[test]
-    fn owned_normalization_is_the_same() {
-        for v in odd_values() {
-            let deep = normalize_deep(&v);
-            assert_eq!(normalize_owned(v.clone()), deep, "{v}");
-            // Not idempotent: an unwrapped escaped dict is normalized once, not again.
-            if v.get("__lc_escaped__").is_some() && v.as_object().is_some_and(|o| o.len() == 1) {
-                assert_eq!(deep, normalize_deep(&v["__lc_escaped__"]));
-            }
-        }
+    fn escaped_dicts_are_unwrapped() {
         let twice = json!({"__lc_escaped__":{"__lc_escaped__":{"a":1}}});
-        assert_eq!(normalize_owned(twice.clone()), json!({"a":1}));
+        assert_eq!(normalize_deep(&twice), json!({"a":1}));
         let lc_inside =
             json!({"__lc_escaped__":{"lc":1,"type":"constructor","id":["a","B"],"kwargs":{"k":2}}});
-        assert_eq!(normalize_owned(lc_inside), json!({"__type__":"B","k":2}));
+        assert_eq!(normalize_deep(&lc_inside), json!({"__type__":"B","k":2}));
     }
 
     /// Messages of every form, tool messages among them.

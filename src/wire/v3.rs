@@ -1,0 +1,540 @@
+//! v3 protocol events (`{"type":"event","seq":N,"method":M,"params":{namespace,timestamp,data}}`),
+//! read typed on a parse thread: the envelope, then `params.data` by its method, keeping only
+//! what the adapter and the checks read. Nothing of a `checkpoints` event's data or of a node
+//! update is built, and a text or tool-call delta is read without a tree.
+//!
+//! Fields read as `Option<Value>` keep "absent" apart from `null` ([`present`]), as a lookup
+//! in the event's tree would. A line that the typed structs decline (a repeated key, which a
+//! tree keeps the last of; `params` that is not an object) is read from its tree.
+
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Deserializer};
+use serde_json::value::RawValue;
+use serde_json::Value;
+
+/// A v3 event as the adapter reads it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Event {
+    /// `seq`, when present (an integer, or anything else to warn about).
+    pub seq: Option<Value>,
+    pub method: String,
+    pub params: Params,
+}
+
+/// `params`: absent, not an object (its kind, for the message), or what is read of it.
+// Nearly every event has the large variant: boxing it would allocate once more per line.
+#[allow(clippy::large_enum_variant)]
+#[derive(Debug, Clone, PartialEq)]
+pub enum Params {
+    Absent,
+    NotObject(&'static str),
+    Object {
+        namespace: Option<Value>,
+        timestamp: Option<Value>,
+        node: Option<Value>,
+        interrupts: Option<Value>,
+        data: Data,
+    },
+}
+
+/// `params.data`, as far as its method needs it read.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Data {
+    /// A `messages` payload: an object with an `event` string (of the in-process form
+    /// `[payload, metadata]`, the payload).
+    Message(Message),
+    /// A `lifecycle` event's data, when an object.
+    Lifecycle(Lifecycle),
+    /// A `tasks` event's data: its `interrupts`.
+    Tasks { interrupts: Option<Value> },
+    /// Data no reader looks at: `checkpoints`, a node update that is no interrupt, a
+    /// subgraph's `values`.
+    Unread,
+    /// A root `values` state whose first entry is its message list.
+    State(super::state::State),
+    /// Any other data (`null` when absent), whole.
+    Value(Value),
+}
+
+/// A `messages` payload.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Message {
+    pub event: String,
+    pub id: Option<Value>,
+    pub index: Option<Value>,
+    /// A `content-block-delta`'s delta (or, without one, its `content`).
+    pub delta: Option<Delta>,
+    /// The delta was read from `content` (the event has no `delta`).
+    pub in_content: bool,
+    /// The `content` of any other event.
+    pub content: Option<Value>,
+    pub usage: Option<Value>,
+    pub metadata: Option<Value>,
+}
+
+/// A block delta, by its `type`.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Delta {
+    /// `text-delta`/`text` (`is_text`) or `reasoning-delta`/`reasoning`, with its text.
+    Text {
+        is_text: bool,
+        text: Option<String>,
+    },
+    /// `tool-call-delta` or `tool_call_chunk`.
+    ToolCall {
+        args: Option<String>,
+        id: Option<String>,
+        name: Option<String>,
+    },
+    /// A `block-delta`, with its `fields.signature`.
+    Signature(Option<String>),
+    Other,
+    /// Not an object: its kind, for the message.
+    NotObject(&'static str),
+}
+
+/// A `lifecycle` event's data.
+#[derive(Debug, Clone, PartialEq, Default, Deserialize)]
+pub struct Lifecycle {
+    #[serde(default, deserialize_with = "present")]
+    pub event: Option<Value>,
+    #[serde(default, deserialize_with = "present")]
+    pub namespace: Option<Value>,
+    #[serde(default, deserialize_with = "present")]
+    pub graph_name: Option<Value>,
+    #[serde(default, deserialize_with = "present")]
+    pub error: Option<Value>,
+}
+
+impl Data {
+    /// The data read whole (`null` for data read in part).
+    pub fn value(&self) -> &Value {
+        static NULL: Value = Value::Null;
+        match self {
+            Data::Value(v) => v,
+            _ => &NULL,
+        }
+    }
+}
+
+impl Event {
+    /// The v3 event of a line, `None` when it is no v3 event (`type` is not `"event"`, or
+    /// `method` is not a string).
+    pub fn read(text: &str) -> Option<Event> {
+        let env = match serde_json::from_str::<Envelope>(text) {
+            Ok(env) => env,
+            // A repeated key, `params` not an object, or no v3 event: read from the tree.
+            Err(_) => return Event::of_event_tree(&serde_json::from_str(text).ok()?),
+        };
+        (env.kind == "event").then(|| env.resolve())
+    }
+
+    /// The event of a tree that [`is_event`] (`None` for any other).
+    fn of_event_tree(v: &Value) -> Option<Event> {
+        if !is_event(v) {
+            return None;
+        }
+        let text;
+        let params = match v.get("params") {
+            None => None,
+            Some(p @ Value::Object(_)) => {
+                text = p.to_string();
+                Some(serde_json::from_str(&text).ok()?)
+            }
+            Some(other) => {
+                return Some(Event {
+                    seq: v.get("seq").cloned(),
+                    method: v.get("method")?.as_str()?.to_string(),
+                    params: Params::NotObject(super::json_kind(other)),
+                })
+            }
+        };
+        let env = Envelope {
+            kind: "event".into(),
+            seq: v.get("seq").cloned(),
+            method: v.get("method")?.as_str()?.to_string(),
+            params,
+        };
+        Some(env.resolve())
+    }
+
+    /// The v3 event in a record's tree: the record itself, or the `data` of an SDK stream
+    /// part (`{"event":M,"data":…}`, `M` not `on_…`; an SSE frame's data is the record).
+    pub fn of_tree(v: &Value, sse: bool) -> Option<Event> {
+        if is_event(v) {
+            return Event::of_event_tree(v);
+        }
+        let part = !sse
+            && v.get("event")
+                .and_then(Value::as_str)
+                .is_some_and(|e| !e.starts_with("on_"));
+        let data = v.get("data").filter(|d| part && is_event(d))?;
+        Event::of_event_tree(data)
+    }
+
+    /// `params.namespace`, when `params` is an object.
+    pub fn namespace(&self) -> Option<&Value> {
+        match &self.params {
+            Params::Object { namespace, .. } => namespace.as_ref(),
+            _ => None,
+        }
+    }
+
+    /// `params.timestamp` in ms, when an integer.
+    pub fn timestamp(&self) -> Option<i64> {
+        match &self.params {
+            Params::Object { timestamp, .. } => timestamp.as_ref()?.as_i64(),
+            _ => None,
+        }
+    }
+}
+
+/// A namespace's key: its parts joined with `|` (empty for the root: absent, `[]`, not a
+/// list).
+pub fn namespace_key(ns: Option<&Value>) -> String {
+    ns.and_then(Value::as_array)
+        .map(|a| {
+            let parts: Vec<&str> = a.iter().map(|p| p.as_str().unwrap_or_default()).collect();
+            parts.join("|")
+        })
+        .unwrap_or_default()
+}
+
+fn is_event(v: &Value) -> bool {
+    v.get("type").and_then(Value::as_str) == Some("event")
+        && v.get("method").is_some_and(Value::is_string)
+}
+
+/// `Some` of a field that is present, `null` included (with `#[serde(default)]`: `None` when
+/// absent).
+fn present<'de, D: Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Option<T>, D::Error> {
+    T::deserialize(d).map(Some)
+}
+
+/// `T` of a JSON text; an object the derived reader declines (a repeated key) is read from
+/// its tree, which keeps a repeated key's last value. `Err`: the text's tree, which `T` does
+/// not describe.
+fn typed<T: DeserializeOwned>(text: &str) -> Result<T, Value> {
+    match serde_json::from_str(text) {
+        Ok(t) => Ok(t),
+        Err(_) => {
+            let v: Value = serde_json::from_str(text).unwrap_or_default();
+            match &v {
+                Value::Object(_) => serde_json::from_str(&v.to_string()).map_err(|_| v),
+                _ => Err(v),
+            }
+        }
+    }
+}
+
+// What is passed on is borrowed from the line (`&RawValue`): a state of megabytes is not
+// copied to be read.
+#[derive(Deserialize)]
+struct Envelope<'a> {
+    #[serde(rename = "type")]
+    kind: String,
+    #[serde(default, deserialize_with = "present")]
+    seq: Option<Value>,
+    method: String,
+    #[serde(borrow, default, deserialize_with = "present")]
+    params: Option<ParamsWire<'a>>,
+}
+
+#[derive(Deserialize)]
+struct ParamsWire<'a> {
+    #[serde(default, deserialize_with = "present")]
+    namespace: Option<Value>,
+    #[serde(default, deserialize_with = "present")]
+    timestamp: Option<Value>,
+    #[serde(default, deserialize_with = "present")]
+    node: Option<Value>,
+    #[serde(default, deserialize_with = "present")]
+    interrupts: Option<Value>,
+    #[serde(borrow, default, deserialize_with = "present")]
+    data: Option<&'a RawValue>,
+}
+
+#[derive(Deserialize)]
+struct MessageWire {
+    #[serde(default, deserialize_with = "present")]
+    event: Option<Value>,
+    #[serde(default, deserialize_with = "present")]
+    id: Option<Value>,
+    #[serde(default, deserialize_with = "present")]
+    index: Option<Value>,
+    #[serde(default, deserialize_with = "present")]
+    delta: Option<Box<RawValue>>,
+    #[serde(default, deserialize_with = "present")]
+    content: Option<Box<RawValue>>,
+    #[serde(default, deserialize_with = "present")]
+    usage: Option<Value>,
+    #[serde(default, deserialize_with = "present")]
+    metadata: Option<Value>,
+}
+
+#[derive(Deserialize)]
+struct DeltaWire {
+    #[serde(rename = "type", default, deserialize_with = "present")]
+    kind: Option<Value>,
+    #[serde(default, deserialize_with = "present")]
+    text: Option<Value>,
+    #[serde(default, deserialize_with = "present")]
+    reasoning: Option<Value>,
+    #[serde(default, deserialize_with = "present")]
+    args: Option<Value>,
+    #[serde(default, deserialize_with = "present")]
+    id: Option<Value>,
+    #[serde(default, deserialize_with = "present")]
+    name: Option<Value>,
+    #[serde(default, deserialize_with = "present")]
+    fields: Option<Value>,
+}
+
+#[derive(Deserialize)]
+struct UpdateWire {
+    #[serde(default, deserialize_with = "present")]
+    node: Option<Value>,
+}
+
+impl Envelope<'_> {
+    fn resolve(self) -> Event {
+        let params = match self.params {
+            None => Params::Absent,
+            Some(p) => {
+                let root = namespace_key(p.namespace.as_ref()).is_empty();
+                let data = data_of(&self.method, p.data, p.node.as_ref(), root);
+                Params::Object {
+                    namespace: p.namespace,
+                    timestamp: p.timestamp,
+                    node: p.node,
+                    interrupts: p.interrupts,
+                    data,
+                }
+            }
+        };
+        Event {
+            seq: self.seq,
+            method: self.method,
+            params,
+        }
+    }
+}
+
+fn tree(raw: &RawValue) -> Value {
+    serde_json::from_str(raw.get()).unwrap_or_default()
+}
+
+fn str_of(v: Option<Value>) -> Option<String> {
+    match v {
+        Some(Value::String(s)) => Some(s),
+        _ => None,
+    }
+}
+
+/// `params.data` of an event of `method` (`node`: `params.node`; `root`: in the root
+/// namespace).
+fn data_of(method: &str, raw: Option<&RawValue>, node: Option<&Value>, root: bool) -> Data {
+    let Some(raw) = raw else {
+        return match method {
+            "checkpoints" => Data::Unread,
+            "tasks" => Data::Tasks { interrupts: None },
+            _ => Data::Value(Value::Null),
+        };
+    };
+    let text = raw.get();
+    match method {
+        "messages" => message_of(text),
+        "lifecycle" if text.starts_with('{') => match typed::<Lifecycle>(text) {
+            Ok(l) => Data::Lifecycle(l),
+            Err(v) => Data::Value(v),
+        },
+        "tasks" if text.starts_with('{') => {
+            #[derive(Deserialize)]
+            struct Tasks {
+                #[serde(default, deserialize_with = "present")]
+                interrupts: Option<Value>,
+            }
+            match typed::<Tasks>(text) {
+                Ok(t) => Data::Tasks {
+                    interrupts: t.interrupts,
+                },
+                Err(v) => Data::Value(v),
+            }
+        }
+        "tasks" => Data::Tasks { interrupts: None },
+        "checkpoints" => Data::Unread,
+        // A subgraph's state is not the graph's.
+        "values" if !root => Data::Unread,
+        "values" => match super::state::State::read(text) {
+            Some(s) => Data::State(s),
+            None => Data::Value(tree(raw)),
+        },
+        "updates" => {
+            // Only an update of the `__interrupt__` node is read.
+            let named = typed::<UpdateWire>(text).ok().and_then(|u| u.node);
+            let node = named.as_ref().or(node).and_then(Value::as_str);
+            if node == Some("__interrupt__") {
+                Data::Value(tree(raw))
+            } else {
+                Data::Unread
+            }
+        }
+        _ => Data::Value(tree(raw)),
+    }
+}
+
+/// A `messages` payload: an object with an `event` string, or (in-process form) a non-empty
+/// list whose first item is one; anything else whole.
+fn message_of(text: &str) -> Data {
+    if text.starts_with('[') {
+        return match serde_json::from_str::<Vec<Box<RawValue>>>(text) {
+            Ok(items) if !items.is_empty() => payload_of(items[0].get()),
+            _ => Data::Value(serde_json::from_str(text).unwrap_or_default()),
+        };
+    }
+    payload_of(text)
+}
+
+/// A `messages` payload that is an object with an `event` string; anything else whole.
+fn payload_of(text: &str) -> Data {
+    let m = match typed::<MessageWire>(text) {
+        Ok(m) => m,
+        Err(v) => return Data::Value(v),
+    };
+    let event = match m.event {
+        Some(Value::String(e)) => e,
+        _ => return Data::Value(serde_json::from_str(text).unwrap_or_default()),
+    };
+    let is_delta = event == "content-block-delta";
+    let in_content = is_delta && m.delta.is_none() && m.content.is_some();
+    let (delta, content) = match (is_delta, m.delta, m.content) {
+        // The platform sends some deltas (a node's replayed message) with the block in
+        // `content` instead of `delta`.
+        (true, None, Some(c)) => (Some(delta_of(c.get())), None),
+        (true, d, _) => (d.map(|d| delta_of(d.get())), None),
+        (false, _, c) => (None, c.map(|c| tree(&c))),
+    };
+    Data::Message(Message {
+        event,
+        id: m.id,
+        index: m.index,
+        delta,
+        in_content,
+        content,
+        usage: m.usage,
+        metadata: m.metadata,
+    })
+}
+
+fn delta_of(text: &str) -> Delta {
+    let d = match typed::<DeltaWire>(text) {
+        Ok(d) => d,
+        Err(v) => return Delta::NotObject(super::json_kind(&v)),
+    };
+    match d.kind.as_ref().and_then(Value::as_str).unwrap_or_default() {
+        ty @ ("text-delta" | "text" | "reasoning-delta" | "reasoning") => {
+            let is_text = ty.starts_with("text");
+            Delta::Text {
+                is_text,
+                text: str_of(if is_text { d.text } else { d.reasoning }),
+            }
+        }
+        "tool-call-delta" | "tool_call_chunk" => Delta::ToolCall {
+            args: str_of(d.args),
+            id: str_of(d.id),
+            name: str_of(d.name),
+        },
+        "block-delta" => Delta::Signature(str_of(
+            d.fields.as_ref().and_then(|f| f.get("signature")).cloned(),
+        )),
+        _ => Delta::Other,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn absent_is_not_null() {
+        let e = Event::read(r#"{"type":"event","seq":null,"method":"m"}"#).expect("v3");
+        assert_eq!(e.seq, Some(Value::Null));
+        assert_eq!(e.params, Params::Absent);
+        let e = Event::read(r#"{"type":"event","method":"m","params":"x"}"#).expect("v3");
+        assert_eq!((e.seq, e.params), (None, Params::NotObject("a string")));
+        assert_eq!(Event::read(r#"{"type":"x","method":"m"}"#), None);
+        assert_eq!(Event::read(r#"{"type":"event","method":7}"#), None);
+    }
+
+    #[test]
+    fn a_repeated_key_counts_last() {
+        let e = Event::read(
+            r#"{"type":"event","method":"messages","params":{"data":{"event":"x","event":"content-block-delta","delta":{"type":"text-delta","text":"a","text":"b"}}}}"#,
+        )
+        .expect("v3");
+        let Params::Object {
+            data: Data::Message(m),
+            ..
+        } = e.params
+        else {
+            panic!("{:?}", e.params)
+        };
+        assert_eq!(m.event, "content-block-delta");
+        assert_eq!(
+            m.delta,
+            Some(Delta::Text {
+                is_text: true,
+                text: Some("b".into())
+            })
+        );
+    }
+
+    #[test]
+    fn payloads_by_method() {
+        let data = |method: &str, data: Value| {
+            let line = json!({"type":"event","method":method,"params":{"node":"n","data":data}});
+            match Event::read(&line.to_string()).map(|e| e.params) {
+                Some(Params::Object { data, .. }) => data,
+                other => panic!("{other:?}"),
+            }
+        };
+        assert_eq!(data("checkpoints", json!({"id": 1})), Data::Unread);
+        assert_eq!(data("updates", json!({"values": 1})), Data::Unread);
+        assert_eq!(
+            data("updates", json!({"node": "__interrupt__", "values": 1})),
+            Data::Value(json!({"node": "__interrupt__", "values": 1}))
+        );
+        assert_eq!(
+            data("tasks", json!({"id": 1, "interrupts": []})),
+            Data::Tasks {
+                interrupts: Some(json!([]))
+            }
+        );
+        assert_eq!(data("values", json!([1])), Data::Value(json!([1])));
+        assert_eq!(data("messages", json!(42)), Data::Value(json!(42)));
+        assert_eq!(
+            data("messages", json!({"index": 0})),
+            Data::Value(json!({"index": 0}))
+        );
+        let Data::Message(m) = data(
+            "messages",
+            json!([{"event":"content-block-delta","content":{"type":"tool_call_chunk","args":"{"}}, {}]),
+        ) else {
+            panic!("a message")
+        };
+        assert_eq!(
+            m.delta,
+            Some(Delta::ToolCall {
+                args: Some("{".into()),
+                id: None,
+                name: None
+            })
+        );
+        let Data::Message(m) = data("messages", json!({"event":"content-block-delta","delta":7}))
+        else {
+            panic!("a message")
+        };
+        assert_eq!(m.delta, Some(Delta::NotObject("a number")));
+    }
+}
