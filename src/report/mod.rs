@@ -11,8 +11,8 @@
 
 pub mod build;
 pub mod capture;
+pub mod changes;
 pub mod collect;
-pub mod diff;
 pub mod html;
 pub mod lanes;
 pub mod model;
