@@ -18,7 +18,6 @@ pub mod check;
 pub mod diff;
 pub mod error;
 pub mod explain;
-pub mod idhash;
 pub mod input;
 pub mod js_numbers;
 pub mod json;

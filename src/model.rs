@@ -119,9 +119,9 @@ impl EncodedState {
         buf.push(b']');
         for (k, v) in o.iter().skip(1) {
             buf.push(b',');
-            crate::sink::encode::write_str(k, &mut buf);
+            let _ = crate::js_numbers::to_writer(&mut buf, k);
             buf.push(b':');
-            crate::sink::encode::write_value(v, &mut buf);
+            let _ = crate::js_numbers::to_writer(&mut buf, v);
         }
         buf.push(b'}');
         let text = match whole {
@@ -137,7 +137,7 @@ impl EncodedState {
         debug_assert_eq!(enc.json(), {
             let tree = enc.to_value();
             let mut buf = Vec::new();
-            crate::sink::encode::write_value(&tree, &mut buf);
+            crate::js_numbers::to_writer(&mut buf, &tree).expect("a value");
             utf8(buf)
         });
         Ok(enc)

@@ -1,8 +1,8 @@
 //! v2 `astream_events` (Python API-server JSON, langchain `dumpd`, LangGraph.js, and the
 //! `events` frames of classic platform SSE / SDK stream parts) → model events.
 
-use crate::idhash::FastIds;
 use crate::json::Field;
+use foldhash::fast::RandomState as FastIds;
 use std::collections::HashMap;
 
 use serde_json::Value;
@@ -66,7 +66,8 @@ struct PendingCall {
 /// Call ids matched to tool runs, with their messages' ids: the latest 16,384, so a run of
 /// thousands of calls (a long-running agent) is read in flat memory, and looking a call up
 /// scans only the pending ones.
-type Claimed = crate::recent::Recent<String, Option<String>, { 1 << 14 }, crate::idhash::FastIds>;
+type Claimed =
+    crate::recent::Recent<String, Option<String>, { 1 << 14 }, foldhash::fast::RandomState>;
 
 struct ToolRun {
     tool_call_id: Option<String>,

@@ -10,10 +10,13 @@
 //! - `REASONING_ENCRYPTED_VALUE` is dropped: 0.0.42 has no such event and rejects the stream.
 //! - `RUN_FINISHED.outcome.pendingToolCallIds` is dropped: 0.0.59's success outcome is a strict
 //!   `{type}` object (1.0 added the field).
+//!
+//! Passed-through AG-UI events are renamed as they are ([`Event::into_thinking`]).
 
-use serde_json::{Map, Value};
+use crate::agui::Event;
 
-use crate::json::Field;
+/// An event's timestamp.
+type Ts = Option<i64>;
 
 /// The thinking step in progress.
 #[derive(Debug)]
@@ -32,133 +35,164 @@ pub struct ThinkingCompat {
 
 impl ThinkingCompat {
     /// `ev` as the 0.x client reads it, appended to `out` (none, one or several events).
-    /// `Err(ev)` gives back an event this mode leaves unchanged.
-    pub fn rewrite(&mut self, ev: Value, out: &mut Vec<Value>) -> Result<(), Value> {
-        let kind = ev.field_str("type").unwrap_or_default();
-        let id = ev.field_str("messageId").unwrap_or_default();
-        let ts = ev.field("timestamp").cloned();
-        match kind {
-            "REASONING_START" => {
-                self.close_other(id, &ts, out);
-                self.start(id, &ts, out);
+    pub fn rewrite(&mut self, ev: Event, out: &mut Vec<Event>) {
+        match ev {
+            Event::ReasoningStart {
+                timestamp,
+                message_id,
+            } => {
+                self.close_other(&message_id, timestamp, out);
+                self.start(&message_id, timestamp, out);
             }
-            "REASONING_MESSAGE_START" => self.message(id, &ts, out),
-            "REASONING_MESSAGE_CONTENT" => {
-                self.message(id, &ts, out);
-                let delta = ev.field("delta").cloned().unwrap_or_default();
-                out.push(event("THINKING_TEXT_MESSAGE_CONTENT", &ts, Some(delta)));
+            Event::ReasoningMessageStart {
+                timestamp,
+                message_id,
+                ..
+            } => self.message(&message_id, timestamp, out),
+            Event::ReasoningMessageContent {
+                timestamp,
+                message_id,
+                delta,
+            } => {
+                self.message(&message_id, timestamp, out);
+                out.push(Event::ThinkingTextMessageContent { timestamp, delta });
             }
-            "REASONING_MESSAGE_END" => {
-                if let Some(step) = self.open.as_mut().filter(|s| s.id == id && s.message) {
+            Event::ReasoningMessageEnd {
+                timestamp,
+                message_id,
+            } => {
+                if let Some(step) = self
+                    .open
+                    .as_mut()
+                    .filter(|s| s.id == message_id && s.message)
+                {
                     step.message = false;
-                    out.push(event("THINKING_TEXT_MESSAGE_END", &ts, None));
+                    out.push(Event::ThinkingTextMessageEnd { timestamp });
                 }
             }
-            "REASONING_END" => {
-                if self.open.as_ref().is_some_and(|s| s.id == id) {
-                    self.close(&ts, out);
+            Event::ReasoningEnd {
+                timestamp,
+                message_id,
+            } => {
+                if self.open.as_ref().is_some_and(|s| s.id == message_id) {
+                    self.close(timestamp, out);
                 }
             }
-            "REASONING_ENCRYPTED_VALUE" => {}
-            "RUN_FINISHED"
-                if ev
-                    .field("outcome")
-                    .and_then(|o| o.field("pendingToolCallIds"))
-                    .is_some() =>
-            {
-                let mut ev = ev;
-                if let Some(outcome) = ev.get_mut("outcome").and_then(Value::as_object_mut) {
-                    outcome.shift_remove("pendingToolCallIds");
+            Event::ReasoningEncryptedValue { .. } => {}
+            Event::RunFinished {
+                timestamp,
+                thread_id,
+                run_id,
+                mut outcome,
+                usage,
+            } => {
+                if let Some(o) = outcome.as_object_mut() {
+                    o.shift_remove("pendingToolCallIds");
                 }
-                out.push(ev);
+                out.push(Event::RunFinished {
+                    timestamp,
+                    thread_id,
+                    run_id,
+                    outcome,
+                    usage,
+                });
             }
-            _ => return Err(ev),
+            ev => out.push(ev.into_thinking()),
         }
-        Ok(())
     }
 
     /// A step for `id` with its message open (opening what is missing).
-    fn message(&mut self, id: &str, ts: &Option<Value>, out: &mut Vec<Value>) {
+    fn message(&mut self, id: &str, ts: Ts, out: &mut Vec<Event>) {
         self.close_other(id, ts, out);
-        if self.open.is_none() {
-            self.start(id, ts, out);
-        }
+        self.start(id, ts, out);
         if let Some(step) = self.open.as_mut().filter(|s| !s.message) {
             step.message = true;
-            out.push(event("THINKING_TEXT_MESSAGE_START", ts, None));
+            out.push(Event::ThinkingTextMessageStart { timestamp: ts });
         }
     }
 
-    fn start(&mut self, id: &str, ts: &Option<Value>, out: &mut Vec<Value>) {
+    fn start(&mut self, id: &str, ts: Ts, out: &mut Vec<Event>) {
         if self.open.is_none() {
             self.open = Some(Step {
                 id: id.to_string(),
                 message: false,
             });
-            out.push(event("THINKING_START", ts, None));
+            out.push(Event::ThinkingStart { timestamp: ts });
         }
     }
 
     /// Closes the open step when it shows another reasoning id.
-    fn close_other(&mut self, id: &str, ts: &Option<Value>, out: &mut Vec<Value>) {
+    fn close_other(&mut self, id: &str, ts: Ts, out: &mut Vec<Event>) {
         if self.open.as_ref().is_some_and(|s| s.id != id) {
             self.close(ts, out);
         }
     }
 
-    fn close(&mut self, ts: &Option<Value>, out: &mut Vec<Value>) {
+    fn close(&mut self, ts: Ts, out: &mut Vec<Event>) {
         if let Some(step) = self.open.take() {
             if step.message {
-                out.push(event("THINKING_TEXT_MESSAGE_END", ts, None));
+                out.push(Event::ThinkingTextMessageEnd { timestamp: ts });
             }
-            out.push(event("THINKING_END", ts, None));
+            out.push(Event::ThinkingEnd { timestamp: ts });
         }
     }
-}
-
-/// A THINKING_* event: `type`, `timestamp` when the event it stands for had one, `delta`.
-fn event(kind: &str, ts: &Option<Value>, delta: Option<Value>) -> Value {
-    let mut m = Map::with_capacity(3);
-    m.insert("type".into(), Value::String(kind.into()));
-    if let Some(ts) = ts {
-        m.insert("timestamp".into(), ts.clone());
-    }
-    if let Some(delta) = delta {
-        m.insert("delta".into(), delta);
-    }
-    Value::Object(m)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use crate::agui::Role;
+    use serde_json::{json, Value};
 
-    fn rewrite(events: Vec<Value>) -> Vec<String> {
+    fn rewrite(events: Vec<Event>) -> Vec<String> {
         let mut c = ThinkingCompat::default();
         let mut out = vec![];
         for ev in events {
-            if let Err(ev) = c.rewrite(ev, &mut out) {
-                out.push(ev);
-            }
+            c.rewrite(ev, &mut out);
         }
         out.iter()
             .map(|e| {
-                let t = e["type"].as_str().unwrap_or_default();
-                match e.get("delta").and_then(Value::as_str) {
+                let v = e.to_value();
+                let t = v["type"].as_str().unwrap_or_default().to_string();
+                match v.get("delta").and_then(Value::as_str) {
                     Some(d) => format!("{t} {d}"),
-                    None => t.to_string(),
+                    None => t,
                 }
             })
             .collect()
     }
 
-    fn r(kind: &str, id: &str) -> Value {
-        json!({"type": kind, "timestamp": 5, "messageId": id})
+    fn start(id: &str) -> Event {
+        Event::ReasoningStart {
+            timestamp: Some(5),
+            message_id: id.into(),
+        }
     }
-
-    fn content(id: &str, delta: &str) -> Value {
-        json!({"type": "REASONING_MESSAGE_CONTENT", "messageId": id, "delta": delta})
+    fn msg_start(id: &str) -> Event {
+        Event::ReasoningMessageStart {
+            timestamp: Some(5),
+            message_id: id.into(),
+            role: Role::Reasoning,
+        }
+    }
+    fn content(id: &str, delta: &str) -> Event {
+        Event::ReasoningMessageContent {
+            timestamp: Some(6),
+            message_id: id.into(),
+            delta: delta.into(),
+        }
+    }
+    fn msg_end(id: &str) -> Event {
+        Event::ReasoningMessageEnd {
+            timestamp: Some(5),
+            message_id: id.into(),
+        }
+    }
+    fn end(id: &str) -> Event {
+        Event::ReasoningEnd {
+            timestamp: Some(5),
+            message_id: id.into(),
+        }
     }
 
     #[test]
@@ -166,15 +200,18 @@ mod tests {
         let mut c = ThinkingCompat::default();
         let mut out = vec![];
         for ev in [
-            r("REASONING_START", "a"),
-            json!({"type": "REASONING_MESSAGE_START", "timestamp": 5, "messageId": "a", "role": "reasoning"}),
-            json!({"type": "REASONING_MESSAGE_CONTENT", "timestamp": 6, "messageId": "a", "delta": "hm"}),
-            r("REASONING_MESSAGE_END", "a"),
-            r("REASONING_END", "a"),
+            start("a"),
+            msg_start("a"),
+            content("a", "hm"),
+            msg_end("a"),
+            end("a"),
         ] {
-            assert!(c.rewrite(ev, &mut out).is_ok());
+            c.rewrite(ev, &mut out);
         }
-        let text: Vec<String> = out.iter().map(Value::to_string).collect();
+        let text: Vec<String> = out
+            .iter()
+            .map(|e| serde_json::to_string(e).unwrap_or_default())
+            .collect();
         assert_eq!(
             text,
             [
@@ -192,67 +229,65 @@ mod tests {
     #[test]
     fn overlapping_spans_never_nest() {
         let got = rewrite(vec![
-            r("REASONING_START", "a"),
-            r("REASONING_MESSAGE_START", "a"),
+            start("a"),
+            msg_start("a"),
             content("a", "1"),
-            r("REASONING_START", "b"),
-            r("REASONING_MESSAGE_START", "b"),
+            start("b"),
+            msg_start("b"),
             content("b", "2"),
             content("a", "3"),
-            r("REASONING_MESSAGE_END", "b"),
-            r("REASONING_END", "b"),
-            r("REASONING_MESSAGE_END", "a"),
-            r("REASONING_END", "a"),
+            msg_end("b"),
+            end("b"),
+            msg_end("a"),
+            end("a"),
         ]);
-        assert_eq!(
-            got,
+        let step = |d: &str| {
             [
-                "THINKING_START",
-                "THINKING_TEXT_MESSAGE_START",
-                "THINKING_TEXT_MESSAGE_CONTENT 1",
-                "THINKING_TEXT_MESSAGE_END",
-                "THINKING_END",
-                "THINKING_START",
-                "THINKING_TEXT_MESSAGE_START",
-                "THINKING_TEXT_MESSAGE_CONTENT 2",
-                "THINKING_TEXT_MESSAGE_END",
-                "THINKING_END",
-                "THINKING_START",
-                "THINKING_TEXT_MESSAGE_START",
-                "THINKING_TEXT_MESSAGE_CONTENT 3",
-                "THINKING_TEXT_MESSAGE_END",
-                "THINKING_END",
+                "THINKING_START".to_string(),
+                "THINKING_TEXT_MESSAGE_START".into(),
+                format!("THINKING_TEXT_MESSAGE_CONTENT {d}"),
+                "THINKING_TEXT_MESSAGE_END".into(),
+                "THINKING_END".into(),
             ]
-        );
-        // Whatever the order, starts and ends alternate.
-        let mut depth = 0;
-        for t in &got {
-            if t == "THINKING_START" {
-                depth += 1;
-            } else if t == "THINKING_END" {
-                depth -= 1;
-            }
-            assert!((0..=1).contains(&depth), "{got:?}");
-        }
+        };
+        assert_eq!(got, [step("1"), step("2"), step("3")].concat());
     }
 
     #[test]
     fn encrypted_values_and_pending_call_ids_are_dropped() {
         let mut c = ThinkingCompat::default();
         let mut out = vec![];
-        let enc = json!({"type": "REASONING_ENCRYPTED_VALUE", "subtype": "message", "entityId": "a", "encryptedValue": "x"});
-        assert!(c.rewrite(enc, &mut out).is_ok());
+        c.rewrite(
+            Event::ReasoningEncryptedValue {
+                timestamp: None,
+                subtype: "message",
+                entity_id: "a".into(),
+                encrypted_value: "x".into(),
+            },
+            &mut out,
+        );
         assert!(out.is_empty());
-        let fin = json!({"type": "RUN_FINISHED", "threadId": "t", "runId": "r",
-            "outcome": {"type": "success", "pendingToolCallIds": ["c1"]}});
-        assert!(c.rewrite(fin, &mut out).is_ok());
+        let fin = |outcome: Value| Event::RunFinished {
+            timestamp: None,
+            thread_id: "t".into(),
+            run_id: "r".into(),
+            outcome,
+            usage: None,
+        };
+        c.rewrite(
+            fin(json!({"type": "success", "pendingToolCallIds": ["c1"]})),
+            &mut out,
+        );
         assert_eq!(
-            out[0].to_string(),
+            serde_json::to_string(&out[0]).unwrap_or_default(),
             r#"{"type":"RUN_FINISHED","threadId":"t","runId":"r","outcome":{"type":"success"}}"#
         );
-        let plain = json!({"type": "RUN_FINISHED", "threadId": "t", "runId": "r", "outcome": {"type": "success"}});
-        assert_eq!(c.rewrite(plain.clone(), &mut out), Err(plain));
-        let text = json!({"type": "TEXT_MESSAGE_START", "messageId": "m", "role": "assistant"});
-        assert_eq!(c.rewrite(text.clone(), &mut out), Err(text));
+        let text = Event::TextMessageStart {
+            timestamp: None,
+            message_id: "m".into(),
+            role: Role::Assistant,
+        };
+        c.rewrite(text.clone(), &mut out);
+        assert_eq!(out[1], text);
     }
 }
