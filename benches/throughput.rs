@@ -18,6 +18,7 @@ use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 use aguify::adapter::Disposition;
+use aguify::agui::Event;
 use aguify::check::{Checker, Config};
 use aguify::input::{Origin, Record};
 use aguify::model::ModelEvent;
@@ -25,11 +26,11 @@ use aguify::pipeline::{self, Input, Observer, Options};
 use aguify::sink::{self, Sink};
 use divan::counter::BytesCount;
 use divan::Bencher;
-use serde_json::Value;
 
-// The binary's allocator and its settings, so in-process figures match the CLI's.
-#[path = "../src/bin/aguify/alloc.rs"]
-mod alloc;
+// The binary's allocator, so in-process figures match the CLI's.
+#[cfg(feature = "mimalloc")]
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn cores() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
@@ -106,7 +107,7 @@ impl<S: Sink> Observer for ConvertObserver<S> {
         self.checker.model(ev, origin);
         self.drain();
     }
-    fn event(&mut self, ev: &Value, origin: &Origin) -> io::Result<()> {
+    fn event(&mut self, ev: &Event, origin: &Origin) -> io::Result<()> {
         self.checker.event(ev, origin);
         self.drain();
         self.sink.write_event(ev)

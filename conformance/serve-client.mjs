@@ -15,12 +15,13 @@
 //   - SIGINT (Ctrl-C) stops the server cleanly (exit 0).
 // Prints one line per check, then `N passed, N failed`; exits 1 on any failure, 2 on usage.
 
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { isDeepStrictEqual } from "node:util";
 import { HttpAgent } from "@ag-ui/client";
+import { startServer, stopServer } from "./serve-process.mjs";
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const REPO = resolve(HERE, "..");
@@ -88,37 +89,6 @@ function personalize(events, threadId, runId) {
       }
     }
     return ev;
-  });
-}
-
-/** Starts `aguify serve` on 127.0.0.1:0 and resolves to { child, url } once it listens. */
-function startServer(bin, args) {
-  return new Promise((resolveStart, reject) => {
-    const child = spawn(bin, ["serve", "--listen", "127.0.0.1:0", ...args], {
-      stdio: ["ignore", "ignore", "pipe"],
-    });
-    let stderr = "";
-    const timer = setTimeout(() => {
-      child.kill("SIGKILL");
-      reject(new Error(`aguify serve did not start in 15 s:\n${stderr}`));
-    }, 15_000);
-    child.stderr.setEncoding("utf8");
-    child.stderr.on("data", (chunk) => {
-      stderr += chunk;
-      const m = /listening on (http:\/\/127\.0\.0\.1:\d+)\//.exec(stderr);
-      if (m) {
-        clearTimeout(timer);
-        resolveStart({ child, url: m[1], log: () => stderr });
-      }
-    });
-    child.on("error", (e) => {
-      clearTimeout(timer);
-      reject(e);
-    });
-    child.on("exit", (code) => {
-      clearTimeout(timer);
-      reject(new Error(`aguify serve exited ${code} before listening:\n${stderr}`));
-    });
   });
 }
 
@@ -370,10 +340,7 @@ async function main() {
       const name = `SIGINT stops aguify serve cleanly${i ? " (second server)" : ""}`;
       try {
         const code = await withTimeout(
-          new Promise((res) => {
-            s.child.once("exit", (c, sig) => res(c ?? sig));
-            s.child.kill("SIGINT");
-          }),
+          stopServer(s.child),
           "aguify serve after SIGINT",
         );
         if (code !== 0) throw new Error(`exit ${code}\n${s.log()}`);

@@ -8,11 +8,11 @@ use std::sync::Arc;
 use serde_json::Value;
 
 use crate::adapter::{Disposition, Family, Router};
-use crate::agui::StrShaped;
+use crate::agui::Event;
 use crate::error::Error;
 use crate::input::{Frame, Framer, Framing, IdleHint, Origin, Record, DEFAULT_MAX_LINE_BYTES};
 use crate::mapper::{MapOptions, Mapper};
-use crate::model::{EncodedState, ModelEvent};
+use crate::model::ModelEvent;
 
 /// One input: a display name (`-` for stdin) and its reader.
 pub struct Input {
@@ -107,26 +107,7 @@ pub trait Observer {
     /// A model event, with the record that produced it.
     fn model(&mut self, _ev: &ModelEvent, _origin: &Origin) {}
     /// An AG-UI event, with the input line it came from.
-    fn event(&mut self, ev: &Value, origin: &Origin) -> io::Result<()>;
-    /// A `STATE_SNAPSHOT` event whose `snapshot` (`null` in `ev`) is `state`, written on a
-    /// parse thread ([`ModelEvent::EncodedState`]). By default the event with the state in
-    /// place goes to [`Observer::event`]; an observer that writes events can write the
-    /// state's text instead ([`crate::sink::Sink::write_with_snapshot`]).
-    fn encoded_event(
-        &mut self,
-        ev: &Value,
-        state: &EncodedState,
-        origin: &Origin,
-    ) -> io::Result<()> {
-        self.event(&with_snapshot(ev, state), origin)
-    }
-    /// An AG-UI event the mapper laid out as `shape` says (every field a string): by
-    /// default, [`Observer::event`]; an observer that checks or writes events can skip
-    /// looking its keys up ([`crate::check::Checker::shaped_event`],
-    /// [`crate::sink::Sink::write_shaped`]).
-    fn shaped_event(&mut self, ev: &Value, _shape: StrShaped, origin: &Origin) -> io::Result<()> {
-        self.event(ev, origin)
-    }
+    fn event(&mut self, ev: &Event, origin: &Origin) -> io::Result<()>;
     /// The input has no more bytes ready (a pipe whose writer is slower than aguify): flush
     /// what was written, so the events out so far leave before the input ends.
     fn input_idle(&mut self) -> io::Result<()> {
@@ -136,15 +117,6 @@ pub trait Observer {
     fn end_of_file(&mut self, _file: &str) -> io::Result<()> {
         Ok(())
     }
-}
-
-/// `ev` with `state` as its `snapshot`.
-pub fn with_snapshot(ev: &Value, state: &EncodedState) -> Value {
-    let mut ev = ev.clone();
-    if let Some(s) = ev.as_object_mut().and_then(|o| o.get_mut("snapshot")) {
-        *s = state.to_value();
-    }
-    ev
 }
 
 /// The v3 `params.timestamp` of a record (ms), if any.
@@ -266,27 +238,21 @@ pub fn run(inputs: Vec<Input>, opts: &Options, obs: &mut dyn Observer) -> Result
     };
     out.clear();
     mapper.finish(&mut out);
-    deliver(&mapper, &out, &last_origin, obs, &mut stats)?;
+    deliver(&out, &last_origin, obs, &mut stats)?;
     mapper.settle(&mut out);
     Ok(stats)
 }
 
 /// The events of the last [`Mapper::map`] (or [`Mapper::finish`]) to `obs`.
 fn deliver(
-    mapper: &Mapper,
-    out: &[Value],
+    out: &[Event],
     origin: &Origin,
     obs: &mut dyn Observer,
     stats: &mut Stats,
 ) -> Result<(), Error> {
-    for (i, e) in out.iter().enumerate() {
+    for e in out {
         stats.events += 1;
-        match (mapper.encoded_snapshot(i), mapper.shape_at(i, out.len())) {
-            (Some(state), _) => obs.encoded_event(e, state, origin),
-            (None, Some(shape)) => obs.shaped_event(e, shape, origin),
-            (None, None) => obs.event(e, origin),
-        }
-        .map_err(Error::Output)?;
+        obs.event(e, origin).map_err(Error::Output)?;
     }
     Ok(())
 }
@@ -294,7 +260,7 @@ fn deliver(
 fn emit(
     mapper: &mut Mapper,
     model: &mut Vec<ModelEvent>,
-    out: &mut Vec<Value>,
+    out: &mut Vec<Event>,
     origin: &Origin,
     seed_from: Option<&Record>,
     obs: &mut dyn Observer,
@@ -307,7 +273,7 @@ fn emit(
         }
         out.clear();
         mapper.map(ev, out);
-        deliver(mapper, out, origin, obs, stats)?;
+        deliver(out, origin, obs, stats)?;
         mapper.settle(out);
     }
     Ok(())
@@ -317,8 +283,8 @@ fn emit(
 pub fn convert_to_vec(inputs: Vec<Input>, opts: &Options) -> Result<(Vec<Value>, Stats), Error> {
     struct Collect(Vec<Value>);
     impl Observer for Collect {
-        fn event(&mut self, ev: &Value, _origin: &Origin) -> io::Result<()> {
-            self.0.push(ev.clone());
+        fn event(&mut self, ev: &Event, _origin: &Origin) -> io::Result<()> {
+            self.0.push(ev.to_value().into_owned());
             Ok(())
         }
     }

@@ -14,6 +14,7 @@ use std::time::Duration;
 
 use serde_json::Value;
 
+use crate::agui::Event;
 use crate::sink::Sink;
 
 /// How to pace a replay.
@@ -121,21 +122,12 @@ impl<S: Sink> PacedSink<S> {
 }
 
 impl<S: Sink> Sink for PacedSink<S> {
-    fn write_event(&mut self, ev: &Value) -> io::Result<()> {
-        let wait = self.pacer.delay_before(ev);
+    fn write_event(&mut self, ev: &Event) -> io::Result<()> {
+        let wait = self.pacer.delay_for(ev.timestamp());
         if !wait.is_zero() {
             std::thread::sleep(wait);
         }
         self.inner.write_event(ev)?;
-        self.inner.flush()
-    }
-
-    fn write_with_snapshot(&mut self, ev: &Value, snapshot: &[&str]) -> io::Result<()> {
-        let wait = self.pacer.delay_before(ev);
-        if !wait.is_zero() {
-            std::thread::sleep(wait);
-        }
-        self.inner.write_with_snapshot(ev, snapshot)?;
         self.inner.flush()
     }
 
@@ -194,11 +186,7 @@ mod tests {
     fn paced_sink_flushes_every_frame() {
         struct Count(Vec<&'static str>);
         impl Sink for Count {
-            fn write_event(&mut self, _ev: &Value) -> io::Result<()> {
-                self.0.push("w");
-                Ok(())
-            }
-            fn write_with_snapshot(&mut self, _ev: &Value, _snapshot: &[&str]) -> io::Result<()> {
+            fn write_event(&mut self, _ev: &Event) -> io::Result<()> {
                 self.0.push("w");
                 Ok(())
             }
@@ -208,8 +196,9 @@ mod tests {
             }
         }
         let mut s = PacedSink::new(Count(vec![]), Pacing::instant());
-        s.write_event(&json!({"type":"A"})).expect("write");
-        s.write_event(&json!({"type":"B"})).expect("write");
+        let ev = Event::ThinkingEnd { timestamp: None };
+        s.write_event(&ev).expect("write");
+        s.write_event(&ev).expect("write");
         assert_eq!(s.inner.0, ["w", "f", "w", "f"]);
     }
 }

@@ -521,3 +521,19 @@ fn snapshot_command_writes_the_golden() {
         std::fs::read_to_string(snap_path_of(case)).expect("golden")
     );
 }
+
+/// A corrupt snapshot whose item index is far past the array's end: one added value at its
+/// pointer. Before, aligning the array's items allocated that many items and aborted.
+#[test]
+fn a_snapshot_item_index_far_past_the_end_is_one_difference() {
+    let head = "# aguify snapshot 1\nrun 1\n/outcome \"success\"\n/steps []\n/steps/0 \"a\"\n";
+    let old = scratch("corrupt-old.snap");
+    let new = scratch("corrupt-new.snap");
+    std::fs::write(&old, head).expect("write");
+    std::fs::write(&new, format!("{head}/steps/4000000000 \"b\"\n")).expect("write");
+    let (_, runs) = diff(&[old], &[new]);
+    assert_eq!(
+        found(&runs),
+        [("/steps/4000000000".to_string(), Change::Added, 4, 6)]
+    );
+}

@@ -292,8 +292,12 @@ fn convert(log: &str) -> (Vec<u8>, Vec<Value>, pipeline::Stats) {
         events: Vec<Value>,
     }
     impl Observer for Both<'_> {
-        fn event(&mut self, ev: &Value, _origin: &aguify::input::Origin) -> std::io::Result<()> {
-            self.events.push(ev.clone());
+        fn event(
+            &mut self,
+            ev: &aguify::agui::Event,
+            _origin: &aguify::input::Origin,
+        ) -> std::io::Result<()> {
+            self.events.push(ev.to_value().into_owned());
             self.sink.write_event(ev)
         }
     }

@@ -21,13 +21,13 @@
 // own, as scripts/golden.sh converts it) with tool results, whether TDesign keeps every one
 // under `--tool-steps reasoning --compat thinking`; prints the counts per package.
 
-import { spawn } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { PACKAGES, loadEngine, conversation, realFetch, sseResponse, view } from "./engine.mjs";
 import { convert, ndjsonRuns, plainFacts, sseRuns } from "./facts.mjs";
 import { judge, lostToRunError } from "./judge.mjs";
+import { startServer, stopServer } from "../serve-process.mjs";
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const REPO = resolve(HERE, "../..");
@@ -199,41 +199,6 @@ async function conformance(bin, tally) {
   }
 }
 
-/** Starts `aguify serve` on 127.0.0.1:0; resolves to {child, url}. */
-function startServer(bin, args) {
-  return new Promise((resolveStart, reject) => {
-    const child = spawn(bin, ["serve", "--listen", "127.0.0.1:0", "--quiet", "--speed", "50", "--max-gap", "5", "--interval", "0", ...args], {
-      stdio: ["ignore", "ignore", "pipe"],
-    });
-    let stderr = "";
-    const timer = setTimeout(() => {
-      child.kill("SIGKILL");
-      reject(new Error(`aguify serve did not start in 15 s:\n${stderr}`));
-    }, 15_000);
-    child.stderr.setEncoding("utf8");
-    child.stderr.on("data", (chunk) => {
-      stderr += chunk;
-      const m = /listening on (http:\/\/127\.0\.0\.1:\d+)\//.exec(stderr);
-      if (m) {
-        clearTimeout(timer);
-        resolveStart({ child, url: `${m[1]}/` });
-      }
-    });
-    child.on("error", (e) => {
-      clearTimeout(timer);
-      reject(e);
-    });
-  });
-}
-
-function stopServer(child) {
-  return new Promise((r) => {
-    if (child.exitCode !== null) return r();
-    child.on("exit", () => r());
-    child.kill("SIGINT");
-  });
-}
-
 /** Interrupt -> resume against `aguify serve`, the app's onRequest building resume[]. */
 async function serveRoundTrips(bin, tally) {
   // Every interrupt pair of the set, and docs/replay.md's example (the screenshot's).
@@ -246,11 +211,11 @@ async function serveRoundTrips(bin, tally) {
       for (const c of cases) {
         const plainRuns = ndjsonRuns(convert(bin, ["--to", "ndjson"], c.files));
         const sentRuns = sseRuns(convert(bin, ["--to", "sse", ...variant.args], c.files));
-        const server = await startServer(bin, [...variant.args, ...c.files]);
+        const server = await startServer(bin, ["--quiet", "--speed", "50", "--max-gap", "5", "--interval", "0", ...variant.args, ...c.files]);
         const problems = [];
         try {
           const conv = await conversation(ChatEngine, {
-            endpoint: server.url,
+            endpoint: `${server.url}/`,
             respond: (u, init) => realFetch(u, init),
             ...app(`serve-${pkg.module}-${c.name}`),
           });

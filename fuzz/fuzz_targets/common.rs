@@ -37,8 +37,8 @@ impl Observer for Collect {
         }
     }
 
-    fn event(&mut self, ev: &Value, _origin: &Origin) -> std::io::Result<()> {
-        self.events.push(ev.clone());
+    fn event(&mut self, ev: &aguify::agui::Event, _origin: &Origin) -> std::io::Result<()> {
+        self.events.push(ev.to_value().into_owned());
         Ok(())
     }
 }

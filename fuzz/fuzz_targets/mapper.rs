@@ -1,8 +1,7 @@
 //! Arbitrary sequences of model events (what any adapter could produce) → the mapper: never
 //! panics, and the AG-UI stream holds the invariants (one terminal per run, every START ended
-//! before it, nothing after it). An event the mapper says it laid out from a shape
-//! (`Mapper::shape_at`) is encoded and checked through the shaped paths exactly as through
-//! the generic ones.
+//! before it, nothing after it). A typed event is checked exactly as its JSON is, and
+//! written as `serde_json` writes its JSON.
 #![no_main]
 
 #[path = "../../tests/util/invariants.rs"]
@@ -14,7 +13,6 @@ use aguify::check::{Checker, Config};
 use aguify::input::Origin;
 use aguify::mapper::{Compat, MapOptions, Mapper, TextPolicy, ToolSteps};
 use aguify::model::{EncodedState, ErrorInfo, InterruptInfo, ModelEvent, Usage};
-use aguify::sink::encode;
 use arbitrary::Arbitrary;
 use libfuzzer_sys::fuzz_target;
 use serde_json::{json, Value};
@@ -100,6 +98,7 @@ fn model(ev: Ev) -> ModelEvent {
             messages,
             resume,
         } => ModelEvent::RunStart {
+            state: None,
             thread_id: thread.map(|t| id("t", t)),
             run_id: run.map(|r| id("r", r)),
             messages: if messages {
@@ -269,30 +268,29 @@ fuzz_target!(|case: Case| {
         file: Arc::from("f"),
         line: 1,
     };
+    let mut typed = Checker::new(Arc::from("f"), Config::default());
     let mut whole = Checker::new(Arc::from("f"), Config::default());
-    let mut shaped = Checker::new(Arc::from("f"), Config::default());
     for (i, (ev, ts)) in case.events.into_iter().enumerate() {
         mapper.set_context(ts.map(i64::from), i as u64);
         mapper.map(model(ev), &mut step);
-        for (at, e) in step.iter().enumerate() {
-            whole.event(e, &origin);
-            match mapper.shape_at(at, step.len()) {
-                Some(shape) => {
-                    let (mut fast, mut plain) = (vec![], vec![]);
-                    encode::write_shaped(e, shape, &mut fast);
-                    encode::write_value(e, &mut plain);
-                    assert_eq!(fast, plain, "shaped encoding of {e}");
-                    shaped.shaped_event(e, shape, &origin);
-                }
-                None => shaped.event(e, &origin),
-            }
+        for e in &step {
+            let json = e.to_value().into_owned();
+            typed.event(e, &origin);
+            whole.json_event(&json, &origin);
+            let (mut written, mut plain) = (vec![], vec![]);
+            aguify::sink::for_format(aguify::sink::Format::Ndjson, &mut written)
+                .write_event(e)
+                .expect("in memory");
+            serde_json::to_writer(&mut plain, &json).expect("in memory");
+            plain.push(b'\n');
+            assert_eq!(written, plain, "written as its JSON: {json}");
+            out.push(json);
         }
-        out.extend(step.iter().cloned());
         mapper.settle(&mut step);
     }
-    assert_eq!(whole.drain_new(), shaped.drain_new(), "shaped checks");
+    assert_eq!(typed.drain_new(), whole.drain_new(), "typed checks");
     mapper.finish(&mut step);
-    out.append(&mut step);
+    out.extend(step.iter().map(|e| e.to_value().into_owned()));
     if let Err(e) = invariants::check_stream(&out) {
         panic!("stream invariant: {e}");
     }

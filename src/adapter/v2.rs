@@ -1,13 +1,15 @@
 //! v2 `astream_events` (Python API-server JSON, langchain `dumpd`, LangGraph.js, and the
 //! `events` frames of classic platform SSE / SDK stream parts) → model events.
 
-use crate::idhash::FastIds;
 use crate::json::Field;
+use foldhash::fast::RandomState as FastIds;
 use std::collections::HashMap;
 
 use serde_json::Value;
 
-use super::{content, custom_event, error_info, input_messages, interrupts_from, resume_value};
+use super::{
+    content, custom_event, error_info, input_messages, input_state, interrupts_from, resume_value,
+};
 use super::{Adapter, Disposition, RecordKind};
 use crate::input::Record;
 use crate::model::ModelEvent;
@@ -64,7 +66,8 @@ struct PendingCall {
 /// Call ids matched to tool runs, with their messages' ids: the latest 16,384, so a run of
 /// thousands of calls (a long-running agent) is read in flat memory, and looking a call up
 /// scans only the pending ones.
-type Claimed = crate::recent::Recent<String, Option<String>, { 1 << 14 }, crate::idhash::FastIds>;
+type Claimed =
+    crate::recent::Recent<String, Option<String>, { 1 << 14 }, foldhash::fast::RandomState>;
 
 struct ToolRun {
     tool_call_id: Option<String>,
@@ -134,6 +137,7 @@ impl V2Adapter {
                 run_id: self.hint_run_id.clone(),
                 messages: vec![],
                 resume: None,
+                state: None,
             });
         }
     }
@@ -196,6 +200,7 @@ impl V2Adapter {
                     run_id: run_id.or_else(|| self.hint_run_id.clone()),
                     messages: input_messages(input),
                     resume: resume_value(input),
+                    state: input_state(input),
                 });
                 Disposition::Mapped
             }

@@ -5,7 +5,7 @@
 use crate::json::Field;
 use std::collections::{HashMap, VecDeque};
 
-use crate::idhash::FastIds;
+use foldhash::fast::RandomState as FastIds;
 
 use serde_json::Value;
 
@@ -28,14 +28,14 @@ pub struct V3Adapter {
     /// Open subgraph/node lifecycles by key.
     steps: HashMap<String, (), FastIds>,
     tools_open: HashMap<String, (), FastIds>,
-    /// `seq` → (input line, [`crate::idhash::text_hash`] of the text) for the current run, to spot replays
+    /// `seq` → (input line, [`crate::input::text_hash`] of the text) for the current run, to spot replays
     /// and reordering.
     seqs: Seqs,
     max_seq: Option<(i64, u64)>,
     warning: Option<String>,
 }
 
-/// `seq` → (input line, [`crate::idhash::text_hash`] of the text) of a run's recent events.
+/// `seq` → (input line, [`crate::input::text_hash`] of the text) of a run's recent events.
 /// Seqs mostly rise: one above every earlier seq is pushed on a sorted list (nothing to hash
 /// or look up), the others go to a map. Both hold at most [`Seqs::WINDOW`] seqs, so a run of
 /// millions of events (a long-running agent's stream, a file with no lifecycle) is checked in
@@ -187,6 +187,7 @@ impl V3Adapter {
                 run_id: None,
                 messages: vec![],
                 resume: None,
+                state: None,
             });
         }
     }
@@ -220,7 +221,7 @@ impl V3Adapter {
     /// [`Self::check_seq`] of an integer `seq`.
     fn check_seq_int(&mut self, rec: &Record, n: i64) -> Result<(), String> {
         let line = rec.origin.line;
-        let text_hash = crate::idhash::text_hash(rec.text.as_bytes());
+        let text_hash = crate::input::text_hash(rec.text.as_bytes());
         if let Some((first, hash)) = self.seqs.get(n, self.max_seq.map(|(m, _)| m)) {
             if hash == text_hash {
                 return Err(format!(

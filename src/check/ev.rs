@@ -1,10 +1,10 @@
-//! [`Ev`]: an AG-UI event with the top-level fields the checks read found in one pass, so the
-//! rule families look fields up without hashing keys (`serde_json`'s ordered map hashes every
-//! key it is asked for).
+//! [`Ev`]: an AG-UI event as the rule families read it, with its top-level fields found once:
+//! a typed [`Event`] the mapper made (read field by field, no JSON), or a JSON event (an
+//! AG-UI capture, or one the client's chunk expansion made), whose keys are found in one pass.
 
 use serde_json::Value;
 
-use crate::agui::{EventType, Shape};
+use crate::agui::{Event, EventType};
 
 macro_rules! fields {
     ($($field:ident = $key:literal),* $(,)?) => {
@@ -16,38 +16,35 @@ macro_rules! fields {
             Count,
         }
 
-        /// The top-level keys an [`Ev`] keeps, in slot order.
-        const KEYS: [&str; Slot::Count as usize] = [$($key,)*];
-
-        /// An event and its top-level fields. [`Ev::get`] answers exactly as [`Value::get`].
+        /// An event and its top-level fields.
         #[derive(Clone, Copy)]
         pub struct Ev<'a> {
-            pub v: &'a Value,
+            src: Src<'a>,
             /// The event's type, when `type` names an AG-UI 1.0 event type.
             pub kind: Option<EventType>,
-            f: [Option<&'a Value>; Slot::Count as usize],
+            f: [Option<F<'a>>; Slot::Count as usize],
         }
 
         impl<'a> Ev<'a> {
+            /// A JSON event.
             pub fn of(v: &'a Value) -> Ev<'a> {
-                let mut e = Ev { v, kind: None, f: [None; Slot::Count as usize] };
+                let mut e = Ev { src: Src::Json(v), kind: None, f: [None; Slot::Count as usize] };
                 if let Some(o) = v.as_object() {
                     for (k, x) in o {
                         match k.as_str() {
-                            $($key => e.f[Slot::$field as usize] = Some(x),)*
+                            $($key => e.f[Slot::$field as usize] = Some(F::Json(x)),)*
                             _ => {}
                         }
                     }
                 }
-                e.typed()
+                e.kind = e.s("type").and_then(EventType::of);
+                e
             }
 
-            /// The value of top-level key `k` (as `self.v.get(k)`).
-            #[inline]
-            pub fn get(&self, k: &str) -> Option<&'a Value> {
+            fn slot(k: &str) -> Option<Slot> {
                 match k {
-                    $($key => self.f[Slot::$field as usize],)*
-                    _ => self.v.get(k),
+                    $($key => Some(Slot::$field),)*
+                    _ => None,
                 }
             }
         }
@@ -83,70 +80,184 @@ fields! {
     parent_tool_call_id = "parentToolCallId",
 }
 
-/// Where an event laid out as a [`Shape`] keeps each of its fields in an [`Ev`]
-/// ([`Ev::of_laid_out`]): worked out once per shape.
-pub struct ShapeSlots(Box<[Option<u8>]>);
+#[derive(Clone, Copy)]
+enum Src<'a> {
+    Json(&'a Value),
+    Typed(&'a Event),
+}
 
-impl ShapeSlots {
-    pub fn of(shape: &Shape) -> ShapeSlots {
-        let slot = |k: &str| KEYS.iter().position(|x| *x == k).map(|i| i as u8);
-        ShapeSlots(shape.fields().iter().map(|k| slot(k)).collect())
-    }
+/// A field's value: a typed event's string, or JSON.
+#[derive(Clone, Copy)]
+enum F<'a> {
+    Str(&'a str),
+    Json(&'a Value),
 }
 
 impl<'a> Ev<'a> {
-    /// [`Ev::of`] for an event laid out as the shape of `slots` says (`type`, maybe
-    /// `timestamp`, then the shape's fields in order; see [`crate::agui::StrShaped::fits`]):
-    /// each value goes to its slot without its key being compared.
-    pub fn of_laid_out(v: &'a Value, slots: &ShapeSlots) -> Ev<'a> {
+    /// The event the mapper made (a passed-through one is read as JSON).
+    pub fn of_event(ev: &'a Event) -> Ev<'a> {
         let mut e = Ev {
-            v,
-            kind: None,
+            src: Src::Typed(ev),
+            kind: ev.kind(),
             f: [None; Slot::Count as usize],
         };
-        let Value::Object(m) = v else {
-            return Ev::of(v);
-        };
-        let mut values = m.values();
-        e.f[Slot::ty as usize] = values.next();
-        match m.len().checked_sub(slots.0.len()) {
-            Some(1) => {}
-            Some(2) => e.f[Slot::timestamp as usize] = values.next(),
-            _ => return Ev::of(v),
-        }
-        for (slot, x) in slots.0.iter().zip(values) {
-            if let Some(i) = slot {
-                e.f[*i as usize] = Some(x);
+        let mut str = |slot: Slot, s: &'a str| e.f[slot as usize] = Some(F::Str(s));
+        use Slot as S;
+        match ev {
+            Event::Passthrough(v) => return Ev::of(v),
+            Event::RunStarted {
+                thread_id, run_id, ..
             }
+            | Event::RunFinished {
+                thread_id, run_id, ..
+            } => {
+                str(S::thread_id, thread_id);
+                str(S::run_id, run_id);
+            }
+            Event::RunError { message, code, .. } => {
+                str(S::message, message);
+                str(S::code, code);
+            }
+            Event::StepStarted { step_name, .. } | Event::StepFinished { step_name, .. } => {
+                str(S::step_name, step_name)
+            }
+            Event::TextMessageStart {
+                message_id, role, ..
+            }
+            | Event::ReasoningMessageStart {
+                message_id, role, ..
+            } => {
+                str(S::message_id, message_id);
+                str(S::role, role.as_str());
+            }
+            Event::TextMessageContent {
+                message_id, delta, ..
+            }
+            | Event::ReasoningMessageContent {
+                message_id, delta, ..
+            } => {
+                str(S::message_id, message_id);
+                str(S::delta, delta);
+            }
+            Event::TextMessageEnd { message_id, .. }
+            | Event::ReasoningStart { message_id, .. }
+            | Event::ReasoningMessageEnd { message_id, .. }
+            | Event::ReasoningEnd { message_id, .. } => str(S::message_id, message_id),
+            Event::ToolCallStart {
+                tool_call_id,
+                tool_call_name,
+                parent_message_id,
+                ..
+            } => {
+                str(S::tool_call_id, tool_call_id);
+                str(S::tool_call_name, tool_call_name);
+                if let Some(p) = parent_message_id {
+                    str(S::parent_message_id, p);
+                }
+            }
+            Event::ToolCallArgs {
+                tool_call_id,
+                delta,
+                ..
+            } => {
+                str(S::tool_call_id, tool_call_id);
+                str(S::delta, delta);
+            }
+            Event::ToolCallEnd { tool_call_id, .. } => str(S::tool_call_id, tool_call_id),
+            Event::ToolCallResult {
+                message_id,
+                tool_call_id,
+                content,
+                role,
+                ..
+            } => {
+                str(S::message_id, message_id);
+                str(S::tool_call_id, tool_call_id);
+                str(S::content, content);
+                str(S::role, role.as_str());
+            }
+            Event::Custom { name, .. } => str(S::name, name),
+            Event::ThinkingTextMessageContent { delta, .. } => str(S::delta, delta),
+            Event::StateSnapshot { .. }
+            | Event::MessagesSnapshot { .. }
+            | Event::ReasoningEncryptedValue { .. }
+            | Event::ThinkingStart { .. }
+            | Event::ThinkingTextMessageStart { .. }
+            | Event::ThinkingTextMessageEnd { .. }
+            | Event::ThinkingEnd { .. } => {}
         }
-        debug_assert!(
-            e.f.iter()
-                .zip(Ev::of(v).f.iter())
-                .all(|(a, b)| a.map(std::ptr::from_ref) == b.map(std::ptr::from_ref)),
-            "not laid out as its slots say: {v}"
-        );
-        e.typed()
+        str(S::ty, ev.type_name());
+        // The fields the rules read as JSON (a `MESSAGES_SNAPSHOT`'s list: [`Ev::list`]).
+        match ev {
+            Event::RunStarted { input: Some(i), .. } => e.f[S::input as usize] = Some(F::Json(i)),
+            Event::RunFinished { outcome, .. } => e.f[S::outcome as usize] = Some(F::Json(outcome)),
+            _ => {}
+        }
+        e
     }
 
-    fn typed(mut self) -> Self {
-        self.kind = self.f[Slot::ty as usize]
-            .and_then(Value::as_str)
-            .and_then(EventType::of);
-        self
+    /// The JSON event, when it is one.
+    pub fn json(&self) -> Option<&'a Value> {
+        match self.src {
+            Src::Json(v) => Some(v),
+            Src::Typed(_) => None,
+        }
+    }
+
+    /// The typed event, when it is one.
+    pub fn typed(&self) -> Option<&'a Event> {
+        match self.src {
+            Src::Typed(e) => Some(e),
+            Src::Json(_) => None,
+        }
+    }
+
+    /// The JSON value of top-level key `k` (as `Value::get`). A typed event's string fields
+    /// are not JSON: read them with [`Ev::s`], ask for them with [`Ev::has`].
+    #[inline]
+    pub fn get(&self, k: &str) -> Option<&'a Value> {
+        match Ev::slot(k) {
+            Some(slot) => match self.f[slot as usize]? {
+                F::Json(v) => Some(v),
+                F::Str(_) => None,
+            },
+            None => self.json()?.get(k),
+        }
+    }
+
+    /// The array of top-level key `k` (a typed `MESSAGES_SNAPSHOT`'s `messages`, too).
+    pub fn list(&self, k: &str) -> Option<&'a [Value]> {
+        match (self.src, k) {
+            (Src::Typed(Event::MessagesSnapshot { messages, .. }), "messages") => Some(messages),
+            _ => self.get(k)?.as_array().map(Vec::as_slice),
+        }
+    }
+
+    /// Whether the event has top-level key `k`.
+    #[inline]
+    pub fn has(&self, k: &str) -> bool {
+        match Ev::slot(k) {
+            Some(slot) => self.f[slot as usize].is_some(),
+            None => self.json().is_some_and(|v| v.get(k).is_some()),
+        }
     }
 
     /// The string value of top-level key `k`.
     #[inline]
     pub fn s(&self, k: &str) -> Option<&'a str> {
-        self.get(k).and_then(Value::as_str)
+        match Ev::slot(k) {
+            Some(slot) => match self.f[slot as usize]? {
+                F::Str(s) => Some(s),
+                F::Json(v) => v.as_str(),
+            },
+            None => self.json()?.get(k)?.as_str(),
+        }
     }
 
     /// The event type, or "" when absent or not a string.
     #[inline]
     pub fn t(&self) -> &'a str {
-        self.f[Slot::ty as usize]
-            .and_then(Value::as_str)
-            .unwrap_or("")
+        self.s("type").unwrap_or("")
     }
 
     /// `self.v.pointer("/a/b")` for two plain keys.

@@ -3,8 +3,6 @@
 
 use std::collections::HashMap;
 
-use serde_json::Value;
-
 use super::ev::Ev;
 use super::Ctx;
 use crate::agui::EventType;
@@ -66,11 +64,11 @@ fn push_capped(buf: &mut String, s: &str) {
 
 impl Leaks {
     pub fn feed(&mut self, ev: &Ev<'_>, ctx: &mut Ctx) {
-        let st = |k: &str| ev.get(k).and_then(Value::as_str).unwrap_or("");
+        let st = |k: &str| ev.s(k).unwrap_or("");
         match ev.kind {
             Some(EventType::RunStarted) => *self = Leaks::default(),
             Some(EventType::ToolCallResult) => {
-                if let Some(c) = ev.get("content").and_then(Value::as_str) {
+                if let Some(c) = ev.s("content") {
                     let c = c.trim();
                     if c.len() >= 8
                         && (c.starts_with('{') || c.starts_with('['))

@@ -36,7 +36,7 @@ use std::sync::Arc;
 use serde_json::Value;
 
 use crate::adapter::{classify, Disposition, Family};
-use crate::agui::{EventType, StrShaped};
+use crate::agui::{Event, EventType};
 use crate::input::{Origin, Record};
 use crate::model::ModelEvent;
 use crate::pipeline::{self, Input, Observer, Options};
@@ -268,10 +268,6 @@ pub struct Checker {
     /// The chunk-expanded events of the current event (`None`: the event itself), kept between
     /// events (no allocation per event).
     expanded: Vec<Option<Value>>,
-    /// [`Checker::shape_fit`]'s answers, by shape and event type.
-    shape_fits: Vec<((usize, usize), schema::ShapeFit)>,
-    /// [`Checker::slots`]'s answers, by shape.
-    slots: Vec<(usize, ev::ShapeSlots)>,
     drained: usize,
     finished: bool,
     /// Records of a known form read (not bad), and whether a bad line was a JSON array.
@@ -359,8 +355,6 @@ impl Checker {
             records_of: None,
             pending_bad: None,
             expanded: vec![],
-            shape_fits: vec![],
-            slots: vec![],
             drained: 0,
             finished: false,
             known: 0,
@@ -480,65 +474,22 @@ impl Checker {
     }
 
     /// An AG-UI event and the input line it came from.
-    pub fn event(&mut self, ev: &Value, origin: &Origin) {
-        self.checked_event(ev, None, origin)
+    pub fn event(&mut self, ev: &Event, origin: &Origin) {
+        self.checked_event(ev::Ev::of_event(ev), origin)
     }
 
-    /// [`Checker::event`] of an event laid out as `shape` says (made by the mapper): its
-    /// schema checks are the timestamp's alone when its fields leave nothing else to find
-    /// ([`schema::check_shaped`]).
-    pub fn shaped_event(&mut self, ev: &Value, shape: StrShaped, origin: &Origin) {
-        self.checked_event(ev, Some(shape), origin)
+    /// [`Checker::event`] of a JSON event.
+    pub fn json_event(&mut self, ev: &Value, origin: &Origin) {
+        self.checked_event(ev::Ev::of(ev), origin)
     }
 
-    /// The [`schema::ShapeFit`] of `shape` in an event of type `t`, worked out once per
-    /// shape and type (known by address: a shape is a static, and so is a known type's name
-    /// as [`Ctx::at`] keeps it).
-    fn shape_fit(&mut self, shape: StrShaped, t: &str) -> schema::ShapeFit {
-        let Some(Cow::Borrowed(kind)) = self.ctx.event_type else {
-            return schema::shape_fit(t, shape.0.fields());
-        };
-        let key = (std::ptr::from_ref(shape.0) as usize, kind.as_ptr() as usize);
-        if let Some((_, fit)) = self.shape_fits.iter().find(|(k, _)| *k == key) {
-            return *fit;
-        }
-        let fit = schema::shape_fit(kind, shape.0.fields());
-        self.shape_fits.push((key, fit));
-        fit
-    }
-
-    /// The [`ev::ShapeSlots`] of `shape`, worked out once per shape (known by address: a shape
-    /// is a static).
-    fn slots(&mut self, shape: StrShaped) -> &ev::ShapeSlots {
-        let key = std::ptr::from_ref(shape.0) as usize;
-        let at = match self.slots.iter().position(|(k, _)| *k == key) {
-            Some(at) => at,
-            None => {
-                self.slots.push((key, ev::ShapeSlots::of(shape.0)));
-                self.slots.len() - 1
-            }
-        };
-        &self.slots[at].1
-    }
-
-    fn checked_event(&mut self, ev: &Value, shape: Option<StrShaped>, origin: &Origin) {
+    fn checked_event(&mut self, base: ev::Ev<'_>, origin: &Origin) {
         self.flush_bad(false);
         let index = self.events;
         self.events += 1;
-        let base = match shape {
-            Some(shape) => ev::Ev::of_laid_out(ev, self.slots(shape)),
-            None => ev::Ev::of(ev),
-        };
-        let t = base.get("type").and_then(Value::as_str);
-        self.ctx.at(origin, Some(index), t, base.kind);
+        self.ctx.at(origin, Some(index), base.s("type"), base.kind);
         let mut issues = vec![];
-        match shape {
-            Some(shape) => {
-                let fit = self.shape_fit(shape, t.unwrap_or(""));
-                schema::check_shaped(&base, shape, fit, &mut issues)
-            }
-            None => schema::check_ev(&base, &mut issues),
-        }
+        schema::check_ev(&base, &mut issues);
         for issue in issues {
             let msg = match issue.path.as_str() {
                 "" | "type" => issue.message,
@@ -547,7 +498,7 @@ impl Checker {
             self.ctx.report(issue.rule, vec![], msg);
         }
         let mut expanded = std::mem::take(&mut self.expanded);
-        self.client.feed(ev, &base, &mut self.ctx, &mut expanded);
+        self.client.feed(&base, &mut self.ctx, &mut expanded);
         let converted = self.converted();
         for e in &expanded {
             let owned;
@@ -705,22 +656,7 @@ impl Observer for CheckObserver {
     fn model(&mut self, ev: &ModelEvent, origin: &Origin) {
         self.checker.model(ev, origin);
     }
-    fn event(&mut self, ev: &Value, origin: &Origin) -> io::Result<()> {
-        self.checker.event(ev, origin);
-        Ok(())
-    }
-    fn shaped_event(&mut self, ev: &Value, shape: StrShaped, origin: &Origin) -> io::Result<()> {
-        self.checker.shaped_event(ev, shape, origin);
-        Ok(())
-    }
-    /// No rule reads a `STATE_SNAPSHOT`'s state (any JSON value is a valid `snapshot`): the
-    /// event is checked with `null` there.
-    fn encoded_event(
-        &mut self,
-        ev: &Value,
-        _state: &crate::model::EncodedState,
-        origin: &Origin,
-    ) -> io::Result<()> {
+    fn event(&mut self, ev: &Event, origin: &Origin) -> io::Result<()> {
         self.checker.event(ev, origin);
         Ok(())
     }
@@ -941,52 +877,69 @@ mod tests {
         assert_eq!(r.findings[0].severity, Severity::Error);
     }
 
-    /// Events the mapper lays out from a shape are checked as any other: the same findings,
-    /// whether the shape leaves only the timestamp to check or not (a role out of its
-    /// values, a timestamp past 2^53, a pre-1.0 or unknown type, a required field missing).
+    /// A typed event is checked as its JSON is: the same findings, whether from its
+    /// timestamp (past 2^53), its JSON parts (an outcome, input or message list out of the
+    /// schema), its `THINKING_*` type, or a passed-through event's anything.
     #[test]
-    fn shaped_events_are_checked_as_whole_ones() {
-        use crate::agui::Shape;
-        use crate::shape;
-        let ts = |t: i64| Some(t);
-        let make = |shape: &'static Shape, kind: &str, t: Option<i64>, values: &[&str]| {
-            let b = match values {
-                [a] => shape.event_strs(kind, t, [*a]),
-                [a, b] => shape.event_strs(kind, t, [*a, *b]),
-                _ => unreachable!("one or two fields"),
-            };
-            let (ev, shaped) = b.build_shaped();
-            (ev, shaped.expect("string fields: shaped"))
+    fn typed_events_are_checked_as_their_json() {
+        use crate::agui::{Event, Role};
+        use serde_json::json;
+        let content = |timestamp, delta: &str| Event::TextMessageContent {
+            timestamp,
+            message_id: "m".into(),
+            delta: delta.into(),
         };
-        let start = shape!("messageId", "role");
-        let content = shape!("messageId", "delta");
-        let id_only = shape!("toolCallId");
         let events = [
-            make(start, "TEXT_MESSAGE_START", ts(1), &["m", "assistant"]),
-            make(content, "TEXT_MESSAGE_CONTENT", ts(2), &["m", "hi"]),
-            make(content, "TEXT_MESSAGE_CONTENT", ts(1 << 60), &["m", ""]),
-            make(content, "TEXT_MESSAGE_CONTENT", None, &["m", "x"]),
-            make(start, "TEXT_MESSAGE_START", ts(-5), &["n", "robot"]),
-            make(content, "THINKING_TEXT_MESSAGE_CONTENT", ts(3), &["n", "y"]),
-            make(content, "NOT_A_TYPE", ts(3), &["n", "y"]),
-            make(id_only, "TOOL_CALL_START", ts(4), &["c"]),
-            make(id_only, "TOOL_CALL_END", ts(5), &["c"]),
+            Event::RunStarted {
+                timestamp: Some(1),
+                thread_id: "t".into(),
+                run_id: "r".into(),
+                input: Some(json!({"threadId": "t", "runId": "r", "messages": [], "resume": {}})),
+            },
+            Event::TextMessageStart {
+                timestamp: Some(1),
+                message_id: "m".into(),
+                role: Role::Assistant,
+            },
+            content(Some(2), "hi"),
+            content(Some(1 << 60), ""),
+            content(None, "x"),
+            content(Some(-5), "y"),
+            Event::ReasoningMessageContent {
+                timestamp: Some(3),
+                message_id: "r".into(),
+                delta: "z".into(),
+            }
+            .into_thinking(),
+            Event::Passthrough(json!({"type": "NOT_A_TYPE"})),
+            Event::Passthrough(json!({"type": "TEXT_MESSAGE_END"})),
+            Event::MessagesSnapshot {
+                timestamp: None,
+                messages: vec![json!({"id": "u", "role": "robot"}), json!(1)],
+            },
+            Event::RunFinished {
+                timestamp: Some(4),
+                thread_id: "t".into(),
+                run_id: "r".into(),
+                outcome: json!({"type": "interrupt", "interrupts": []}),
+                usage: None,
+            },
         ];
         let origin = Origin {
             file: Arc::from("t"),
             line: 1,
         };
-        let (mut whole, mut shaped) = (
+        let (mut typed, mut json) = (
             Checker::new(Arc::from("t"), Config::default()),
             Checker::new(Arc::from("t"), Config::default()),
         );
-        for (ev, shape) in &events {
-            whole.event(ev, &origin);
-            shaped.shaped_event(ev, *shape, &origin);
+        for ev in &events {
+            typed.event(ev, &origin);
+            json.json_event(&ev.to_value(), &origin);
         }
-        let (a, b) = (whole.drain_new().to_vec(), shaped.drain_new().to_vec());
+        let (a, b) = (typed.drain_new().to_vec(), json.drain_new().to_vec());
         let rules: Vec<&str> = a.iter().map(|f| f.rule).collect();
-        for rule in ["AGX206", "AGX209", "AGX202", "AGX201", "AGX203"] {
+        for rule in ["AGX205", "AGX206", "AGX202", "AGX201", "AGX203", "AGX208"] {
             assert!(rules.contains(&rule), "{rule} not among {rules:?}");
         }
         assert_eq!(a, b);

@@ -29,15 +29,9 @@ fn block_key(v: Option<&Value>, out: &mut String) {
     match v {
         Some(Value::String(s)) => out.push_str(s),
         Some(Value::Number(n)) if n.is_u64() || n.is_i64() => {
-            let (neg, u) = match n.as_u64() {
-                Some(u) => (false, u),
-                None => {
-                    let i = n.as_i64().unwrap_or(0);
-                    (i < 0, i.unsigned_abs())
-                }
-            };
-            let (text, at) = crate::sink::encode::int_text(neg, u);
-            out.extend(text[at..].iter().map(|&d| char::from(d)));
+            use std::fmt::Write;
+            // Into a String this cannot fail.
+            let _ = write!(out, "{n}");
         }
         Some(other) => out.push_str(&other.to_string()),
         None => out.push('0'),

@@ -3,9 +3,7 @@
 
 use serde_json::Value;
 
-use crate::agui::StrShaped;
-
-use crate::json::Field;
+use crate::agui::Event;
 
 use super::ev::Ev;
 
@@ -406,10 +404,10 @@ impl V<'_> {
             },
             K::Content => self.content(p, val),
             K::Outcome => self.outcome(p, val),
-            K::SubOutcome => match val.field("type").and_then(Value::as_str) {
+            K::SubOutcome => match val.get("type").and_then(Value::as_str) {
                 Some("success") => {}
                 Some("suspended") => {
-                    if let Some(ids) = val.field("interruptIds") {
+                    if let Some(ids) = val.get("interruptIds") {
                         if !ids
                             .as_array()
                             .is_some_and(|a| a.iter().all(Value::is_string))
@@ -427,7 +425,7 @@ impl V<'_> {
                     p.s(),
                     format!(
                         "unknown subagent outcome {}: expected success or suspended",
-                        val.field("type").unwrap_or(val)
+                        val.get("type").unwrap_or(val)
                     ),
                 ),
             },
@@ -553,7 +551,7 @@ impl V<'_> {
         };
         for (i, op) in ops.iter().enumerate() {
             let ip = P::Idx(&p, i);
-            let kind = op.field("op").and_then(Value::as_str);
+            let kind = op.get("op").and_then(Value::as_str);
             let needs: &[&str] = match kind {
                 Some("add" | "replace" | "test") => &["path", "value"],
                 Some("remove") => &["path"],
@@ -564,7 +562,7 @@ impl V<'_> {
                         P::Key(&ip, "op").s(),
                         format!(
                             "unknown JSON Patch op {}",
-                            op.field("op").unwrap_or(&Value::Null)
+                            op.get("op").unwrap_or(&Value::Null)
                         ),
                     );
                     continue;
@@ -611,9 +609,9 @@ impl V<'_> {
     }
 
     fn part(&mut self, p: P<'_>, part: &Value) {
-        match part.field("type").and_then(Value::as_str) {
+        match part.get("type").and_then(Value::as_str) {
             Some("text") => {
-                if !part.field("text").is_some_and(Value::is_string) {
+                if !part.get("text").is_some_and(Value::is_string) {
                     self.push(
                         "AGX203",
                         P::Key(&p, "text").s(),
@@ -622,11 +620,11 @@ impl V<'_> {
                 }
             }
             Some("image" | "audio" | "video" | "document") => {
-                let src = part.field("source");
+                let src = part.get("source");
                 let ok = src.is_some_and(|s| {
-                    let v = s.field("value").is_some_and(Value::is_string);
-                    match s.field("type").and_then(Value::as_str) {
-                        Some("data") => v && s.field("mimeType").is_some_and(Value::is_string),
+                    let v = s.get("value").is_some_and(Value::is_string);
+                    match s.get("type").and_then(Value::as_str) {
+                        Some("data") => v && s.get("mimeType").is_some_and(Value::is_string),
                         Some("url" | "file") => v,
                         _ => false,
                     }
@@ -646,7 +644,7 @@ impl V<'_> {
                 "a content part's type must be text, image, audio, video or document".into(),
             ),
         }
-        if part.field("metadata").is_some_and(Value::is_null) {
+        if part.get("metadata").is_some_and(Value::is_null) {
             self.push(
                 "AGX204",
                 P::Key(&p, "metadata").s(),
@@ -656,16 +654,16 @@ impl V<'_> {
     }
 
     fn outcome(&mut self, p: P<'_>, val: &Value) {
-        match val.field("type").and_then(Value::as_str) {
+        match val.get("type").and_then(Value::as_str) {
             Some("success") => {
-                if let Some(ids) = val.field("pendingToolCallIds") {
+                if let Some(ids) = val.get("pendingToolCallIds") {
                     if !ids.as_array().is_some_and(|a| a.iter().all(Value::is_string)) {
                         self.push("AGX208", P::Key(&p, "pendingToolCallIds").s(), "`pendingToolCallIds` must be an array of strings".into());
                     }
                 }
             }
             Some("cancelled") => {}
-            Some("interrupt") => match val.field("interrupts").and_then(Value::as_array) {
+            Some("interrupt") => match val.get("interrupts").and_then(Value::as_array) {
                 Some(list) if !list.is_empty() => {
                     for (i, it) in list.iter().enumerate() {
                         self.interrupt(P::Idx(&P::Key(&p, "interrupts"), i), it);
@@ -679,7 +677,7 @@ impl V<'_> {
                 p.s(),
                 format!(
                     "unknown outcome {}: expected success, interrupt or cancelled (the client strips it and reads success)",
-                    val.field("type").unwrap_or(val)
+                    val.get("type").unwrap_or(val)
                 ),
             ),
         }
@@ -708,7 +706,7 @@ impl V<'_> {
 
     fn message(&mut self, p: P<'_>, m: &Value) {
         use K::*;
-        let role = m.field("role").and_then(Value::as_str);
+        let role = m.get("role").and_then(Value::as_str);
         let fields: Spec = match role {
             Some("developer" | "system") => &[
                 ("id", Str, true),
@@ -761,14 +759,14 @@ impl V<'_> {
                 self.push(
                     "AGX209",
                     P::Key(&p, "role").s(),
-                    format!("message role must be developer, system, assistant, user, tool, activity or reasoning, found {}", m.field("role").unwrap_or(&Value::Null)),
+                    format!("message role must be developer, system, assistant, user, tool, activity or reasoning, found {}", m.get("role").unwrap_or(&Value::Null)),
                 );
                 return;
             }
         };
         self.object(p, m, fields, &["role", "toolCalls"], false);
         if role == Some("assistant") {
-            if let Some(tc) = m.field("toolCalls") {
+            if let Some(tc) = m.get("toolCalls") {
                 let Some(list) = tc.as_array() else {
                     self.push(
                         "AGX205",
@@ -780,13 +778,13 @@ impl V<'_> {
                 for (i, c) in list.iter().enumerate() {
                     let tc = P::Key(&p, "toolCalls");
                     let cp = P::Idx(&tc, i);
-                    let ok = c.field("id").is_some_and(Value::is_string)
-                        && c.field("type").and_then(Value::as_str) == Some("function")
-                        && c.field("function")
-                            .and_then(|f| f.field("name"))
+                    let ok = c.get("id").is_some_and(Value::is_string)
+                        && c.get("type").and_then(Value::as_str) == Some("function")
+                        && c.get("function")
+                            .and_then(|f| f.get("name"))
                             .is_some_and(Value::is_string)
-                        && c.field("function")
-                            .and_then(|f| f.field("arguments"))
+                        && c.get("function")
+                            .and_then(|f| f.get("arguments"))
                             .is_some_and(Value::is_string);
                     if !ok {
                         self.push("AGX205", cp.s(), "a tool call needs {id, type:\"function\", function:{name, arguments: string}}".into());
@@ -808,7 +806,7 @@ impl V<'_> {
             ("forwardedProps", JsonNonNull, false),
         ];
         self.object(p, v, F, &[], false);
-        if let Some(tools) = v.field("tools") {
+        if let Some(tools) = v.get("tools") {
             match tools.as_array() {
                 Some(a) => {
                     for (i, t) in a.iter().enumerate() {
@@ -828,7 +826,7 @@ impl V<'_> {
                 ),
             }
         }
-        if let Some(ctx) = v.field("context") {
+        if let Some(ctx) = v.get("context") {
             match ctx.as_array() {
                 Some(a) => {
                     for (i, c) in a.iter().enumerate() {
@@ -843,7 +841,7 @@ impl V<'_> {
                 ),
             }
         }
-        if let Some(resume) = v.field("resume") {
+        if let Some(resume) = v.get("resume") {
             match resume.as_array() {
                 Some(a) => {
                     for (i, r) in a.iter().enumerate() {
@@ -901,89 +899,49 @@ pub fn check_event_into(ev: &Value, out: &mut Vec<Issue>) {
     check_ev(&Ev::of(ev), out)
 }
 
-/// [`check_ev`] of an event the mapper laid out as `shape` says (`type`, maybe `timestamp`,
-/// then the shape's fields, each a string), whose [`ShapeFit`] for its type is `fit`. When
-/// every field is one the event type's schema has as a string (or any JSON, or one of its
-/// values for a field of a few), and no field the type requires is missing, nothing but
-/// the timestamp can be wrong: only it is checked. Debug builds check the event whole too,
-/// and compare.
-pub fn check_shaped(f: &Ev<'_>, shape: StrShaped, fit: ShapeFit, out: &mut Vec<Issue>) {
-    let suffices = match fit {
-        ShapeFit::Strings => true,
-        ShapeFit::Values => values_fit(f, shape.0.fields()),
-        ShapeFit::No => false,
-    };
-    if !suffices {
-        return check_ev(f, out);
+/// [`check_ev`] of an event the mapper made. Its keys, strings and roles are right by
+/// construction, so what is left to check is its timestamp (a recorded number) and the JSON
+/// it carries from the log (a run's input, outcome and messages). Passed-through and
+/// `THINKING_*` events are checked as JSON. Debug builds check the event whole too, and
+/// compare.
+pub fn check_typed(ev: &Event, out: &mut Vec<Issue>) {
+    if matches!(ev, Event::Passthrough(_)) || ev.kind().is_none() {
+        let v = ev.to_value();
+        return check_ev(&Ev::of(&v), out);
     }
-    debug_assert!(shape.fits(f.v), "not laid out as its shape: {}", f.v);
     let from = out.len();
-    V { out }.timestamp(f.get("timestamp"));
+    let mut v = V { out };
+    let root = P::Root("");
+    match ev {
+        Event::RunStarted { input: Some(i), .. } => v.value(root, "input", i, K::RunInput),
+        Event::RunFinished { outcome, .. } => v.value(root, "outcome", outcome, K::Outcome),
+        Event::MessagesSnapshot { messages, .. } => {
+            let p = P::Key(&root, "messages");
+            for (i, m) in messages.iter().enumerate() {
+                v.message(P::Idx(&p, i), m);
+            }
+        }
+        _ => {}
+    }
+    v.timestamp(ev.timestamp().map(Value::from).as_ref());
     debug_assert!(
         {
             let mut whole = vec![];
-            check_ev(f, &mut whole);
+            check_ev(&Ev::of(&ev.to_value()), &mut whole);
             whole == out[from..]
         },
-        "the checks of a shaped event differ from its whole check: {}",
-        f.v
+        "the checks of a typed event differ from its whole check: {ev:?}"
     );
-}
-
-/// What the schema of an event type says of a shape's string fields (see [`check_shaped`]).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ShapeFit {
-    /// Any strings do: only the timestamp is left to check.
-    Strings,
-    /// Some field takes one of a few values: the event's values tell.
-    Values,
-    /// The event is checked whole (a field the type has not, or of another kind, or a
-    /// required one missing; an unknown or pre-1.0 type).
-    No,
-}
-
-/// The [`ShapeFit`] of string `fields` in an event of type `t` (the same for every event of
-/// that type and shape: the checker keeps it).
-pub fn shape_fit(t: &str, fields: &[String]) -> ShapeFit {
-    let Some((spec, _)) = spec(t).filter(|_| !t.starts_with("THINKING_")) else {
-        return ShapeFit::No;
-    };
-    let mut fit = ShapeFit::Strings;
-    for name in fields {
-        match spec
-            .iter()
-            .find(|(n, _, _)| n == name)
-            .map(|(_, kind, _)| kind)
-        {
-            Some(K::Str | K::Json | K::JsonNonNull) => {}
-            Some(K::Enum(_)) => fit = ShapeFit::Values,
-            _ => return ShapeFit::No,
-        }
-    }
-    let complete = spec
-        .iter()
-        .all(|(n, _, required)| !required || fields.iter().any(|f| f == n));
-    if complete {
-        fit
-    } else {
-        ShapeFit::No
-    }
-}
-
-/// Whether each of `fields` that takes one of a few values holds one of them.
-fn values_fit(f: &Ev<'_>, fields: &[String]) -> bool {
-    let Some((spec, _)) = spec(f.t()) else {
-        return false;
-    };
-    spec.iter().all(|(n, kind, _)| match kind {
-        K::Enum(opts) if fields.iter().any(|x| x == n) => f.s(n).is_some_and(|v| opts.contains(&v)),
-        _ => true,
-    })
 }
 
 /// [`check_event`] of an event whose fields are found, appending to `out`.
 pub fn check_ev(f: &Ev<'_>, out: &mut Vec<Issue>) {
-    let ev = f.v;
+    let Some(ev) = f.json() else {
+        if let Some(typed) = f.typed() {
+            check_typed(typed, out);
+        }
+        return;
+    };
     // The BaseEvent fields.
     let (ts, raw, meta, sub) = (
         f.get("timestamp"),

@@ -40,7 +40,7 @@ pub struct Strict {
 /// A set of id hashes ([`id_hash`]).
 type IdSet = HashSet<u64, IdHasher>;
 /// The keys are already hashes.
-type IdHasher = crate::idhash::IdBuildHasher;
+type IdHasher = foldhash::fast::RandomState;
 
 /// A fixed-key SipHash of an id (deterministic across runs). Two of n distinct ids collide with
 /// probability ≈ n²/2⁶⁵: ~3·10⁻⁶ for the 10⁷ ids of a multi-gigabyte log.

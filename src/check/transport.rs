@@ -8,7 +8,6 @@ use serde_json::Value;
 
 use super::{Config, Ctx, Finding};
 use crate::agui::EventType;
-use crate::json::Field;
 
 /// How the SSE reader's message for a frame with no `data:` line begins: the client skips such
 /// a frame, so it is AGX503 (a line the client drops), not an unreadable frame.
@@ -19,11 +18,11 @@ pub const NO_DATA_FRAME: &str = "SSE frame without a `data:` field";
 /// its enforcement drops it (AGX201). A v3 LangGraph event (`"type":"event"` with a `method`)
 /// and an SDK stream part (`event`) are other forms, not AG-UI events.
 pub fn unknown_agui_type(v: &Value) -> bool {
-    let Some(t) = v.field("type").and_then(Value::as_str) else {
+    let Some(t) = v.get("type").and_then(Value::as_str) else {
         return false;
     };
-    let v3 = t == "event" && v.field("method").is_some_and(Value::is_string);
-    !t.is_empty() && !v3 && v.field("event").is_none() && EventType::of(t).is_none()
+    let v3 = t == "event" && v.get("method").is_some_and(Value::is_string);
+    !t.is_empty() && !v3 && v.get("event").is_none() && EventType::of(t).is_none()
 }
 
 /// Checks SSE bytes; returns the findings (at most one AGX502: the client stops there).

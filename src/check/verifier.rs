@@ -5,11 +5,8 @@
 //! Like the client, verification stops at the first error of a stream. Chunk expansion goes on,
 //! so the later checks ([`super::strict`], [`super::interrupts`]) see the expanded stream.
 
-use std::borrow::Cow;
-
 use crate::agui::EventType;
-use crate::idhash::FastIds;
-use crate::json::Field;
+use foldhash::fast::RandomState as FastIds;
 use indexmap::{IndexMap, IndexSet};
 use serde_json::{Map, Value};
 
@@ -40,13 +37,19 @@ pub struct Compat {
 }
 
 impl Compat {
-    /// The event as the client's later stages see it, or `None` when enforcement drops it.
-    /// Borrowed unless the shim changes it (the common case: no copy of the event).
-    pub fn apply<'a>(&mut self, ev: &'a Value, f: &Ev<'a>) -> Option<Cow<'a, Value>> {
+    /// The event as the client's later stages see it: `Some(None)` when the shim leaves it
+    /// as it is (the common case: no copy of the event), `None` when enforcement drops it.
+    pub fn apply(&mut self, f: &Ev<'_>) -> Option<Option<Value>> {
         let t = s(f, "type")?;
-        let obj = ev.as_object()?;
         if let Some(rest) = t.strip_prefix("THINKING_") {
-            let mut m: Map<String, Value> = obj.clone();
+            // A typed THINKING_* event (`--compat thinking`) is rewritten as JSON.
+            let mut m: Map<String, Value> = match f.json() {
+                Some(v) => v.as_object()?.clone(),
+                None => match f.typed()?.to_value().into_owned() {
+                    Value::Object(m) => m,
+                    _ => return None,
+                },
+            };
             let (nt, id) = match rest {
                 "START" => {
                     self.minted += 1;
@@ -75,7 +78,7 @@ impl Compat {
             m.remove("title");
             m.insert("type".into(), Value::String(nt.into()));
             m.entry("messageId").or_insert(Value::String(id));
-            return Some(Cow::Owned(Value::Object(m)));
+            return Some(Some(Value::Object(m)));
         }
         let kind = f.kind?;
         let null = |k: &str| f.get(k).is_some_and(Value::is_null);
@@ -87,30 +90,30 @@ impl Compat {
                 _ => false,
             };
         if !changes {
-            return Some(Cow::Borrowed(ev));
+            return Some(None);
         }
-        let mut m: Map<String, Value> = obj.clone();
-        if m.field("rawEvent").is_some_and(Value::is_null) {
+        // Only JSON has nulls.
+        let mut m: Map<String, Value> = f.json()?.as_object()?.clone();
+        if m.get("rawEvent").is_some_and(Value::is_null) {
             m.remove("rawEvent");
         }
         match kind {
             EventType::RunFinished | EventType::SubagentFinished => {
-                if m.field("result").is_some_and(Value::is_null) {
+                if m.get("result").is_some_and(Value::is_null) {
                     m.remove("result");
                 }
-                if kind == EventType::RunFinished && m.field("outcome").is_some_and(Value::is_null)
-                {
+                if kind == EventType::RunFinished && m.get("outcome").is_some_and(Value::is_null) {
                     m.remove("outcome");
                 }
             }
             EventType::ToolCallStart | EventType::ToolCallChunk
-                if m.field("parentMessageId").is_some_and(Value::is_null) =>
+                if m.get("parentMessageId").is_some_and(Value::is_null) =>
             {
                 m.remove("parentMessageId");
             }
             _ => {}
         }
-        Some(Cow::Owned(Value::Object(m)))
+        Some(Some(Value::Object(m)))
     }
 }
 
@@ -221,18 +224,18 @@ impl Chunks {
 
     /// Expands one event into `out`. An `Err` is the client's `transformChunks` error
     /// `(rule, message, id)`.
-    /// `pre` is the event's [`Ev`] when the caller has it.
-    pub fn feed<'a>(
+    /// `event` is the event as the shim changed it, or `None` for `base` unchanged.
+    pub fn feed(
         &mut self,
-        event: Cow<'a, Value>,
-        pre: Option<&Ev<'_>>,
+        event: Option<Value>,
+        base: &Ev<'_>,
         out: &mut Vec<Expanded>,
     ) -> Result<(), (&'static str, String, Option<String>)> {
         let local;
-        let ev: &Ev<'_> = match pre {
-            Some(f) => f,
-            None => {
-                local = Ev::of(&event);
+        let ev: &Ev<'_> = match &event {
+            None => base,
+            Some(v) => {
+                local = Ev::of(v);
                 &local
             }
         };
@@ -250,17 +253,16 @@ impl Chunks {
                 _ => self.close(&tag(ev), out),
             }
             // An input event that carries the marker itself is treated like an expanded start.
-            let marked = ev.get("aguifyChunk").is_some();
-            let mut event = event;
+            let marked = ev.has("aguifyChunk");
+            let copy = (marked && event.is_none())
+                .then(|| ev.json().cloned())
+                .flatten();
+            let mut event = event.or(copy);
             if marked {
-                if let Some(o) = event.to_mut().as_object_mut() {
+                if let Some(o) = event.as_mut().and_then(Value::as_object_mut) {
                     o.remove("aguifyChunk");
                 }
             }
-            let event = match event {
-                Cow::Borrowed(_) => None,
-                Cow::Owned(v) => Some(v),
-            };
             out.push((event, marked));
             return Ok(());
         };
@@ -345,7 +347,7 @@ impl Chunks {
                 return Ok(());
             };
             for (f, v) in &open.fields {
-                let present = ev.get(f).and_then(Value::as_str);
+                let present = s(ev, f);
                 if let Some(p) = present {
                     if Some(p) != v.as_deref() {
                         return Err((
@@ -368,10 +370,7 @@ impl Chunks {
                 }
             }
             let oid = open.id.clone();
-            if ev.get("delta").is_some()
-                || ev.get("rawEvent").is_some()
-                || ev.get("metadata").is_some()
-            {
+            if ev.has("delta") || ev.has("rawEvent") || ev.has("metadata") {
                 let d = ev
                     .get(delta_field)
                     .cloned()
@@ -430,8 +429,7 @@ impl Chunks {
             Kind::Reasoning => pairs.push(("role", Value::String("reasoning".into()))),
         }
         out.push((Some(synth(start, &pairs, &lane)), true));
-        if ev.get("delta").is_some() || ev.get("rawEvent").is_some() || ev.get("metadata").is_some()
-        {
+        if ev.has("delta") || ev.has("rawEvent") || ev.has("metadata") {
             let d = ev
                 .get(delta_field)
                 .cloned()
@@ -455,7 +453,7 @@ impl Chunks {
 /// late continuation is checked against whoever opened the id first. Only the last 65,536 ids
 /// of a kind are kept, so a run of millions of items (a long-running agent's stream) is checked
 /// in flat memory; an id that old is not checked against its first owner.
-type Owners = crate::recent::Recent<u64, Option<String>, { 1 << 16 }, crate::idhash::IdBuildHasher>;
+type Owners = crate::recent::Recent<u64, Option<String>, { 1 << 16 }, foldhash::fast::RandomState>;
 
 /// The client's owner buckets: an id is unique only within its kind.
 #[derive(Default)]
@@ -481,16 +479,16 @@ impl OwnerBuckets {
     /// `input` echo): each message's owner goes in the bucket its role streams through, and an
     /// assistant message's tool calls under the message's owner. A snapshot is `authoritative`
     /// (its owners replace recorded ones); the input echo only fills ids not yet on record.
-    fn seed(&mut self, messages: Option<&Value>, authoritative: bool) {
-        for m in messages.and_then(Value::as_array).into_iter().flatten() {
-            let Some(id) = m.field("id").and_then(Value::as_str) else {
+    fn seed(&mut self, messages: Option<&[Value]>, authoritative: bool) {
+        for m in messages.into_iter().flatten() {
+            let Some(id) = m.get("id").and_then(Value::as_str) else {
                 continue;
             };
             let owner = m
-                .field("subagentRunId")
+                .get("subagentRunId")
                 .and_then(Value::as_str)
                 .map(str::to_string);
-            let bucket = match m.field("role").and_then(Value::as_str) {
+            let bucket = match m.get("role").and_then(Value::as_str) {
                 Some("reasoning") => &mut self.reasoning,
                 Some("activity") => &mut self.activity,
                 _ => &mut self.message,
@@ -498,9 +496,9 @@ impl OwnerBuckets {
             if authoritative || bucket.get(&h(id)).is_none() {
                 bucket.insert(h(id), owner.clone());
             }
-            let calls = m.field("toolCalls").and_then(Value::as_array);
+            let calls = m.get("toolCalls").and_then(Value::as_array);
             for tc in calls.into_iter().flatten() {
-                if let Some(tid) = tc.field("id").and_then(Value::as_str) {
+                if let Some(tid) = tc.get("id").and_then(Value::as_str) {
                     if authoritative || self.tool_call.get(&h(tid)).is_none() {
                         self.tool_call.insert(h(tid), owner.clone());
                     }
@@ -653,10 +651,7 @@ impl Verify {
         }
         if ev.kind == Some(EventType::SubagentFinished) {
             if let Some(o) = ev.get("outcome") {
-                let ot = o
-                    .field("type")
-                    .and_then(Value::as_str)
-                    .unwrap_or("undefined");
+                let ot = o.get("type").and_then(Value::as_str).unwrap_or("undefined");
                 if ot != "success" && ot != "suspended" {
                     return err(
                         "AGX107",
@@ -664,7 +659,7 @@ impl Verify {
                         vec![],
                     );
                 }
-                match o.field("interruptIds") {
+                match o.get("interruptIds") {
                     Some(Value::Null) => {
                         return err(
                             "AGX107",
@@ -686,8 +681,8 @@ impl Verify {
         if ev.kind == Some(EventType::RunFinished) {
             if let Some(list) = ev.get2("outcome", "interrupts").and_then(Value::as_array) {
                 for i in list {
-                    if i.field("subagentRunId").is_some_and(Value::is_null) {
-                        let id = i.field("id").and_then(Value::as_str).unwrap_or("");
+                    if i.get("subagentRunId").is_some_and(Value::is_null) {
+                        let id = i.get("id").and_then(Value::as_str).unwrap_or("");
                         return err(
                             "AGX108",
                             format!("Cannot send 'RUN_FINISHED' with an interrupt (id '{id}') carrying 'subagentRunId: null'. The field is optional — omit it entirely."),
@@ -698,13 +693,16 @@ impl Verify {
             }
         }
         let messages = match ev.kind {
-            Some(EventType::MessagesSnapshot) => ev.get("messages"),
-            Some(EventType::RunStarted) => ev.get2("input", "messages"),
+            Some(EventType::MessagesSnapshot) => ev.list("messages"),
+            Some(EventType::RunStarted) => ev
+                .get2("input", "messages")
+                .and_then(Value::as_array)
+                .map(Vec::as_slice),
             _ => None,
         };
-        for m in messages.and_then(Value::as_array).into_iter().flatten() {
-            if m.field("subagentRunId").is_some_and(Value::is_null) {
-                let id = m.field("id").and_then(Value::as_str).unwrap_or("");
+        for m in messages.into_iter().flatten() {
+            if m.get("subagentRunId").is_some_and(Value::is_null) {
+                let id = m.get("id").and_then(Value::as_str).unwrap_or("");
                 return err(
                     "AGX122",
                     format!("Cannot send a message (id '{id}') with 'subagentRunId: null'. The field is optional — omit it entirely."),
@@ -722,9 +720,10 @@ impl Verify {
                     started: true,
                     ..Default::default()
                 };
-                self.run.owners.seed(ev.get2("input", "messages"), false);
+                let echo = ev.get2("input", "messages").and_then(Value::as_array);
+                self.run.owners.seed(echo.map(Vec::as_slice), false);
             }
-            Some(EventType::MessagesSnapshot) => r.owners.seed(ev.get("messages"), true),
+            Some(EventType::MessagesSnapshot) => r.owners.seed(ev.list("messages"), true),
             Some(EventType::RunError) => self.errored = true,
             Some(EventType::RunFinished) => {
                 if let Some((what, ids)) = self.open_items().into_iter().next() {
@@ -1079,20 +1078,13 @@ pub struct Client {
 impl Client {
     /// Feeds one input event; official findings go to `ctx`, the expanded events to `out`.
     /// `base` is `ev`'s [`Ev`]; in `out`, `None` stands for `ev` itself.
-    pub fn feed<'a>(
-        &mut self,
-        ev: &'a Value,
-        base: &Ev<'a>,
-        ctx: &mut Ctx,
-        out: &mut Vec<Option<Value>>,
-    ) {
-        let Some(c) = self.compat.apply(ev, base) else {
+    pub fn feed(&mut self, base: &Ev<'_>, ctx: &mut Ctx, out: &mut Vec<Option<Value>>) {
+        let Some(c) = self.compat.apply(base) else {
             return;
         };
-        let pre = matches!(c, Cow::Borrowed(_)).then_some(base);
         let mut expanded = std::mem::take(&mut self.scratch);
         expanded.clear();
-        if let Err((rule, msg, id)) = self.chunks.feed(c, pre, &mut expanded) {
+        if let Err((rule, msg, id)) = self.chunks.feed(c, base, &mut expanded) {
             if !self.stopped {
                 self.stopped = true;
                 ctx.report(rule, id.into_iter().collect(), msg);

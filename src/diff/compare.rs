@@ -178,8 +178,9 @@ fn align(old: &[(String, &Leaf)], new: &mut [(String, &Leaf)]) {
             continue;
         }
         let prefix = format!("{p}/");
-        let a = items(old.iter().map(|(p, l)| (p.as_str(), *l)), &prefix);
-        let b = items(new.iter().map(|(p, l)| (p.as_str(), *l)), &prefix);
+        let (Some(a), Some(b)) = (items(old, &prefix), items(new, &prefix)) else {
+            continue;
+        };
         if a == b || a.len().saturating_mul(b.len()) > ALIGN_LIMIT {
             continue;
         }
@@ -196,8 +197,10 @@ fn align(old: &[(String, &Leaf)], new: &mut [(String, &Leaf)]) {
     }
 }
 
-/// The items of the array at `prefix` (`P/`): each item's leaves below it, as one text.
-fn items<'a>(leaves: impl Iterator<Item = (&'a str, &'a Leaf)>, prefix: &str) -> Vec<String> {
+/// The items of the array at `prefix` (`P/`): each item's leaves below it, as one text. `None`
+/// when an index is past the count of leaves (every item has one): a corrupt snapshot, whose
+/// items are then compared by position.
+fn items(leaves: &[(String, &Leaf)], prefix: &str) -> Option<Vec<String>> {
     let mut out: Vec<String> = Vec::new();
     for (p, l) in leaves {
         let Some(rest) = p.strip_prefix(prefix) else {
@@ -207,6 +210,9 @@ fn items<'a>(leaves: impl Iterator<Item = (&'a str, &'a Leaf)>, prefix: &str) ->
         let Ok(j) = index.parse::<usize>() else {
             continue;
         };
+        if j >= leaves.len() {
+            return None;
+        }
         if out.len() <= j {
             out.resize(j + 1, String::new());
         }
@@ -215,7 +221,7 @@ fn items<'a>(leaves: impl Iterator<Item = (&'a str, &'a Leaf)>, prefix: &str) ->
         out[j].push_str(&l.value.to_string());
         out[j].push('\n');
     }
-    out
+    Some(out)
 }
 
 /// For each new item, the old index it is compared with, or `N+` for an item only new has.

@@ -7,8 +7,8 @@ use std::io;
 use serde_json::Value;
 
 use super::conversation::{Conversation, Run};
+use crate::agui::{Event, Snapshot};
 use crate::input::Origin;
-use crate::model::EncodedState;
 use crate::pipeline::Observer;
 
 /// What one side of a diff yields, in input order.
@@ -129,26 +129,23 @@ impl Observer for Reader<'_> {
         });
     }
 
-    fn event(&mut self, ev: &Value, origin: &Origin) -> io::Result<()> {
+    /// A state written on a parse thread is read without its messages (never parsed), but
+    /// for an exact diff.
+    fn event(&mut self, ev: &Event, origin: &Origin) -> io::Result<()> {
         self.flush_bad()?;
-        match fold(&mut self.conv, ev, origin) {
+        if let Event::StateSnapshot {
+            snapshot: Snapshot::Encoded(state),
+            ..
+        } = ev
+        {
+            if !self.conv.is_exact() {
+                self.conv.state_snapshot(state.without_messages(), origin);
+                return Ok(());
+            }
+        }
+        match fold(&mut self.conv, &ev.to_value(), origin) {
             Some(run) => (self.out)(Item::Run(run)),
             None => Ok(()),
         }
-    }
-
-    /// A state written on a parse thread: read without its messages, which are never parsed.
-    fn encoded_event(
-        &mut self,
-        ev: &Value,
-        state: &EncodedState,
-        origin: &Origin,
-    ) -> io::Result<()> {
-        if self.conv.is_exact() {
-            return self.event(&crate::pipeline::with_snapshot(ev, state), origin);
-        }
-        self.flush_bad()?;
-        self.conv.state_snapshot(state.without_messages(), origin);
-        Ok(())
     }
 }

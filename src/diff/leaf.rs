@@ -139,7 +139,10 @@ fn insert(at: &mut Value, segs: &[String], v: &Value) {
     };
     if let Value::Array(a) = at {
         if let Ok(i) = first.parse::<usize>() {
-            while a.len() <= i {
+            // Items come in order; one past the end (a gap in a hand-edited snapshot) is the
+            // next item, never the index's count of nulls.
+            let i = i.min(a.len());
+            if i == a.len() {
                 a.push(Value::Null);
             }
             return insert(&mut a[i], rest, v);
@@ -224,6 +227,19 @@ mod tests {
             unflatten("/s", out.iter().map(|l| (l.pointer.as_str(), &l.value))),
             json!({"a": {}, "b": [1, {"x": "call-1"}], "c/d": {"0": null}})
         );
+    }
+
+    /// A snapshot's item index far past the array's end (a corrupt file) is placed as the next
+    /// item: it allocated that many nulls and aborted `aguify diff`.
+    #[test]
+    fn an_index_past_the_end_is_the_next_item() {
+        let leaves = [
+            ("/steps", json!([])),
+            ("/steps/0", json!("a")),
+            ("/steps/4000000000", json!("b")),
+        ];
+        let got = unflatten("", leaves.iter().map(|(p, v)| (*p, v)));
+        assert_eq!(got, json!({"steps": ["a", "b"]}));
     }
 
     #[test]

@@ -1,85 +1,15 @@
-//! JSON Patch (RFC 6902) for `STATE_DELTA`: `add`, `remove`, `replace`, `move`, `copy`
-//! (`test` checks nothing here). An operation whose path does not resolve is skipped.
+//! JSON Patch (RFC 6902) for `STATE_DELTA`, applied as the `json-patch` crate applies it (the
+//! checker's AGX311 uses the same crate): one operation at a time, an operation that does not
+//! apply (or is no operation) is skipped and the rest still apply.
 
+use serde::Deserialize;
 use serde_json::Value;
 
-use super::leaf::segments;
-
-/// Applies one operation to `doc`.
+/// Applies one operation to `doc`; one that does not apply leaves `doc` as it was.
 pub fn apply(doc: &mut Value, op: &Value) {
-    let path = op.get("path").and_then(Value::as_str);
-    let from = op.get("from").and_then(Value::as_str);
-    match (op.get("op").and_then(Value::as_str), path) {
-        (Some("add"), Some(p)) | (Some("replace"), Some(p)) => {
-            if let Some(v) = op.get("value") {
-                add(doc, p, v.clone());
-            }
-        }
-        (Some("remove"), Some(p)) => {
-            remove(doc, p);
-        }
-        (Some("move"), Some(p)) => {
-            if let Some(v) = from.and_then(|f| remove(doc, f)) {
-                add(doc, p, v);
-            }
-        }
-        (Some("copy"), Some(p)) => {
-            if let Some(v) = from.and_then(|f| doc.pointer(f)).cloned() {
-                add(doc, p, v);
-            }
-        }
-        _ => {}
-    }
-}
-
-/// The parent of `path`'s target and the last segment.
-fn parent<'a>(doc: &'a mut Value, path: &str) -> Option<(&'a mut Value, String)> {
-    let segs: Vec<String> = segments(path).collect();
-    let (last, init) = segs.split_last()?;
-    let mut at = doc;
-    for s in init {
-        at = match at {
-            Value::Object(o) => o.get_mut(s)?,
-            Value::Array(a) => a.get_mut(s.parse::<usize>().ok()?)?,
-            _ => return None,
-        };
-    }
-    Some((at, last.clone()))
-}
-
-fn add(doc: &mut Value, path: &str, v: Value) {
-    if path.is_empty() {
-        *doc = v;
-        return;
-    }
-    let Some((p, key)) = parent(doc, path) else {
-        return;
-    };
-    match p {
-        Value::Object(o) => {
-            o.insert(key, v);
-        }
-        Value::Array(a) if key == "-" => a.push(v),
-        Value::Array(a) => {
-            if let Ok(i) = key.parse::<usize>() {
-                if i <= a.len() {
-                    a.insert(i, v);
-                }
-            }
-        }
-        _ => {}
-    }
-}
-
-fn remove(doc: &mut Value, path: &str) -> Option<Value> {
-    let (p, key) = parent(doc, path)?;
-    match p {
-        Value::Object(o) => o.shift_remove(&key),
-        Value::Array(a) => {
-            let i = key.parse::<usize>().ok()?;
-            (i < a.len()).then(|| a.remove(i))
-        }
-        _ => None,
+    if let Ok(op) = json_patch::PatchOperation::deserialize(op) {
+        // Skipped on failure: the crate leaves the document as it was.
+        let _ = json_patch::patch(doc, std::slice::from_ref(&op));
     }
 }
 
@@ -103,5 +33,22 @@ mod tests {
             apply(&mut d, &op);
         }
         assert_eq!(d, json!({"a": [9, 2, 3], "b": {}, "d": {"c": 2}, "e": 2}));
+    }
+
+    /// `replace` at an array index replaces the item (it was inserted before, growing the
+    /// array), and a `replace` of a path that is not there is skipped (it was added).
+    #[test]
+    fn replace_replaces_and_needs_the_path() {
+        let mut d = json!({"a": [1, 2]});
+        apply(
+            &mut d,
+            &json!({"op": "replace", "path": "/a/0", "value": 9}),
+        );
+        assert_eq!(d, json!({"a": [9, 2]}));
+        apply(&mut d, &json!({"op": "replace", "path": "/b", "value": 1}));
+        assert_eq!(d, json!({"a": [9, 2]}));
+        apply(&mut d, &json!({"op": "test", "path": "/a/0", "value": 1}));
+        apply(&mut d, &json!({"op": "nonsense", "path": "/a"}));
+        assert_eq!(d, json!({"a": [9, 2]}));
     }
 }

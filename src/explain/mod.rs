@@ -16,6 +16,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::adapter::{self, Disposition, RecordKind};
+use crate::agui::{Event, EventType};
 use crate::input::{Origin, Record};
 use crate::mapper::error_code;
 use crate::model::ModelEvent;
@@ -949,11 +950,14 @@ impl Observer for Explainer {
         }
     }
 
-    fn event(&mut self, ev: &Value, origin: &Origin) -> io::Result<()> {
+    fn event(&mut self, ev: &Event, origin: &Origin) -> io::Result<()> {
         let index = self.timeline.events_seen();
-        let t = crate::agui::event_type(ev);
-        if t == "STATE_SNAPSHOT" || t == "MESSAGES_SNAPSHOT" {
-            let list = if t == "STATE_SNAPSHOT" {
+        // The timeline reads any stream as JSON (AG-UI captures are); read here the same.
+        let ev = ev.to_value();
+        let ev = ev.as_ref();
+        let kind = EventType::of(crate::agui::event_type(ev));
+        if let Some(t @ (EventType::StateSnapshot | EventType::MessagesSnapshot)) = kind {
+            let list = if t == EventType::StateSnapshot {
                 ev.get("snapshot").and_then(|s| s.get("messages"))
             } else {
                 ev.get("messages")
@@ -967,7 +971,7 @@ impl Observer for Explainer {
         let runs_before = self.timeline.runs().len();
         let open_before = self.timeline.current_run().is_some();
         // A new RUN_STARTED ends a run left open: snapshot before the ring moves on.
-        self.timeline.event(ev, origin)?;
+        self.timeline.json_event(ev, origin);
         if self.timeline.runs().len() != runs_before
             || open_before != self.timeline.current_run().is_some()
         {

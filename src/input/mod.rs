@@ -144,6 +144,13 @@ pub fn fnv1a(bytes: &[u8]) -> u64 {
     h
 }
 
+/// A fast hash of a text, compared, not shown: a v3 line's (to spot an exact replay of a
+/// `seq`) and a message's (the message cache's buckets). foldhash with a fixed seed.
+pub fn text_hash(bytes: &[u8]) -> u64 {
+    use std::hash::BuildHasher;
+    foldhash::quality::FixedState::default().hash_one(bytes)
+}
+
 /// What the framer produced for a stretch of input.
 #[derive(Debug)]
 pub enum Frame {

@@ -1,7 +1,6 @@
 //! Interrupts → the RUN_FINISHED interrupt outcome, and resume input → `RunAgentInput.resume[]`
 //! (seed `000`: `mapInterruptPayloadToAgUi`, `resolveResumeFromRunAgentInput` in reverse).
 
-use crate::json::Field;
 use serde_json::{json, Map, Value};
 
 use crate::model::InterruptInfo;
@@ -31,9 +30,9 @@ fn message(payload: &Value) -> Option<&str> {
     match payload {
         Value::String(s) => Some(s.as_str()),
         _ => payload
-            .field("message")
-            .or_else(|| payload.field("question"))
-            .or_else(|| payload.field("prompt"))
+            .get("message")
+            .or_else(|| payload.get("question"))
+            .or_else(|| payload.get("prompt"))
             .and_then(Value::as_str),
     }
 }
@@ -57,15 +56,15 @@ pub fn to_agui(i: &InterruptInfo) -> Value {
         m.insert("message".into(), Value::String(t.to_string()));
     }
     if let Some(t) = p
-        .field("toolCallId")
-        .or_else(|| p.field("tool_call_id"))
+        .get("toolCallId")
+        .or_else(|| p.get("tool_call_id"))
         .and_then(Value::as_str)
     {
         m.insert("toolCallId".into(), Value::String(t.to_string()));
     }
     let schema = p
-        .field("responseSchema")
-        .or_else(|| p.field("response_schema"))
+        .get("responseSchema")
+        .or_else(|| p.get("response_schema"))
         .or(i.response_schema.as_ref())
         .filter(|s| s.is_object());
     if let Some(s) = schema {

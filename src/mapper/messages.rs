@@ -3,20 +3,19 @@
 //!
 //! Every state of a run carries the whole conversation so far, so converting each state's
 //! list made a long conversation cost its length squared, on the main thread. The state is
-//! not copied to be kept: its `STATE_SNAPSHOT` event is, once written, handed back to the
+//! not copied to be kept: its `STATE_SNAPSHOT` event's state is, once written, handed back to the
 //! mapper ([`super::Mapper::settle`]) and read here when the run ends.
 
 use std::sync::Arc;
 
-use crate::json::Field;
 use crate::model::{EncodedState, SharedJson};
 use crate::wire::langchain as lc;
 use serde_json::Value;
 
 /// The last state with a `messages` list, as kept.
 enum Kept {
-    /// Its `STATE_SNAPSHOT` event.
-    Event(Value),
+    /// Its state, once its `STATE_SNAPSHOT` event is written.
+    State(Value),
     /// The state, as a parse thread wrote it.
     Encoded(Box<EncodedState>),
 }
@@ -32,10 +31,10 @@ pub(super) struct RunMessages {
 }
 
 impl RunMessages {
-    /// A written `STATE_SNAPSHOT` event whose state has a `messages` list: its list is now
-    /// the run's.
-    pub(super) fn keep(&mut self, snapshot_event: Value) {
-        self.snapshot = Some(Kept::Event(snapshot_event));
+    /// The state of a written `STATE_SNAPSHOT` event, which has a `messages` list: its list
+    /// is now the run's.
+    pub(super) fn keep(&mut self, state: Value) {
+        self.snapshot = Some(Kept::State(state));
         self.list = None;
         self.lent_from = None;
     }
@@ -51,10 +50,9 @@ impl RunMessages {
     /// `memo` holds the items of the last list converted from a parse thread's state.
     pub(super) fn get(&mut self, memo: &mut Converted) -> Option<&[Value]> {
         match self.snapshot.take() {
-            Some(Kept::Event(ev)) => {
-                self.list = ev
-                    .field("snapshot")
-                    .and_then(|s| s.field("messages"))
+            Some(Kept::State(state)) => {
+                self.list = state
+                    .get("messages")
                     .and_then(Value::as_array)
                     .map(|l| lc::to_agui_messages(l));
             }
@@ -200,17 +198,12 @@ mod tests {
                 ev => ev,
             };
             m.map(ev, &mut out);
-            for (i, e) in out.iter().enumerate() {
-                all.push(match m.encoded_snapshot(i) {
-                    Some(state) => crate::pipeline::with_snapshot(e, state),
-                    None => e.clone(),
-                });
-            }
+            all.extend(out.iter().map(|e| e.to_value().into_owned()));
             m.settle(&mut out);
             assert!(out.is_empty());
         }
         m.finish(&mut out);
-        all.append(&mut out);
+        all.extend(out.iter().map(|e| e.to_value().into_owned()));
         all
     }
 
@@ -224,6 +217,7 @@ mod tests {
             run_id: run_id.map(String::from),
             messages: vec![],
             resume: None,
+            state: None,
         }
     }
 
@@ -351,7 +345,8 @@ mod tests {
             ModelEvent::RunEnd,
         ] {
             m.map(ev, &mut out);
-            results += of_type(&out, "TOOL_CALL_RESULT").len();
+            let out_json: Vec<Value> = out.iter().map(|e| e.to_value().into_owned()).collect();
+            results += of_type(&out_json, "TOOL_CALL_RESULT").len();
             m.settle(&mut out);
         }
         assert_eq!(results, 1);

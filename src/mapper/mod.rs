@@ -5,25 +5,21 @@
 //! ends), id schemes (reasoning ids per seed `000`), interrupt outcomes, resume input, and the
 //! seed `004` policies (`--text final`, `--tool-steps reasoning`, `--compat thinking`).
 
+mod compat;
 pub mod error_code;
 pub mod interrupt;
 mod messages;
 
-use crate::json::Field;
 use std::collections::{HashMap, HashSet};
 
 use indexmap::IndexMap;
-use serde_json::{json, Map, Value};
+use serde_json::{json, Value};
 
-use crate::agui::{EventBuilder, Layout, Shape, StrShaped, THINKING_RENAMES};
-use crate::idhash::FastIds;
-use crate::model::{
-    EncodedState, ErrorInfo, InterruptInfo, MessageRef, ModelEvent, SharedJson, Usage,
-};
+use crate::agui::{ErrorDetail, Event, ResultStatus, Role, Snapshot, UsageTotal};
+use crate::model::{ErrorInfo, InterruptInfo, MessageRef, ModelEvent, SharedJson, Usage};
 use crate::wire::langchain as lc;
-use crate::{keys, shape};
+use foldhash::fast::RandomState as FastIds;
 use messages::RunMessages;
-use std::cell::RefCell;
 
 /// `--text`: stream every model message, or only the final state's answer (seed `004`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -76,18 +72,13 @@ pub struct Mapper {
     /// Where in the caller's `out` the `STATE_SNAPSHOT` event just made is whose state's
     /// `messages` become the run's, for [`Mapper::settle`] to keep.
     snapshot_at: Option<usize>,
-    /// Of the `STATE_SNAPSHOT` event just made at that place, the state a parse thread
-    /// wrote ([`ModelEvent::EncodedState`]): the event holds `null` for its `snapshot`, and
-    /// the caller writes this state's text there ([`Mapper::encoded_snapshot`]).
-    encoded: Option<Box<EncodedState>>,
     /// The last run's message list in AG-UI form, by message ([`messages::Converted`]).
     converted: messages::Converted,
     /// Where in `out` the `MESSAGES_SNAPSHOT` whose items `converted` lent is, and the
     /// generation that lent them, until [`Mapper::settle`] gives them back.
     lent_at: Option<(usize, u64)>,
-    /// Per event in the caller's `out`, its [`StrShaped`] layout when it has one
-    /// ([`Mapper::shape_at`]).
-    shapes: RefCell<Vec<(Option<StrShaped>, Option<Layout>)>>,
+    /// `--compat thinking`: the thinking step in progress ([`compat::ThinkingCompat`]).
+    thinking: std::cell::RefCell<compat::ThinkingCompat>,
 }
 
 #[derive(Default)]
@@ -176,10 +167,9 @@ impl Mapper {
             timestamp: None,
             seed: 0,
             snapshot_at: None,
-            encoded: None,
             converted: Default::default(),
             lent_at: None,
-            shapes: RefCell::new(vec![]),
+            thinking: Default::default(),
         }
     }
 
@@ -220,94 +210,73 @@ impl Mapper {
         &self.pending
     }
 
-    /// An event of a [`Shape`] (no key hashed): `type`, `timestamp`, then `values`.
-    #[inline]
-    fn shaped<const N: usize>(
-        &self,
-        shape: &'static Shape,
-        kind: &str,
-        values: [Value; N],
-    ) -> EventBuilder {
-        shape.event(kind, self.timestamp, values)
-    }
-
-    /// [`Mapper::shaped`] of string fields.
-    #[inline]
-    fn shaped_strs<const N: usize>(
-        &self,
-        shape: &'static Shape,
-        kind: &str,
-        values: [&str; N],
-    ) -> EventBuilder {
-        shape.event_strs(kind, self.timestamp, values)
-    }
-
-    /// Adds an event to `out` (a builder's with its [`StrShaped`] layout, if any).
-    fn push(&self, ev: impl Into<Built>, out: &mut Vec<Value>) {
-        let Built(ev, shape, layout) = ev.into();
-        let mut shapes = self.shapes.borrow_mut();
-        // Events of a previous call the caller took without settling them have no layout.
-        shapes.resize(out.len(), (None, None));
-        if self.opts.compat == Compat::Thinking {
-            if let Some(renamed) = thinking_compat(&ev) {
-                out.push(renamed);
-                shapes.push((None, None));
-                return;
-            }
+    /// Adds an event to `out` (under `--compat thinking`, as [`compat::ThinkingCompat`]
+    /// rewrites it).
+    fn push(&self, ev: Event, out: &mut Vec<Event>) {
+        match self.opts.compat {
+            Compat::Thinking => self.thinking.borrow_mut().rewrite(ev, out),
+            Compat::None => out.push(ev),
         }
-        out.push(ev);
-        shapes.push((shape, layout));
     }
 
-    /// The [`StrShaped`] layout of the event at `at` of the last call's `out`, when it has
-    /// one (`len` is the length of `out`).
-    pub fn shape_at(&self, at: usize, len: usize) -> Option<StrShaped> {
-        let shapes = self.shapes.borrow();
-        if shapes.len() != len {
-            return None;
-        }
-        shapes.get(at).and_then(|(shape, _)| *shape)
-    }
-
-    /// An event whose only field is a message id (END events, REASONING_START).
-    fn emit_id(&self, kind: &str, id: &str, out: &mut Vec<Value>) {
-        let e = self.shaped_strs(shape!("messageId"), kind, [id]);
+    fn emit_text_start(&self, id: &str, out: &mut Vec<Event>) {
+        let e = Event::TextMessageStart {
+            timestamp: self.timestamp,
+            message_id: id.into(),
+            role: Role::Assistant,
+        };
         self.push(e, out);
     }
 
-    /// A `*_CONTENT` event.
-    fn emit_delta(&self, kind: &str, id: &str, delta: &str, out: &mut Vec<Value>) {
-        let e = self.shaped_strs(shape!("messageId", "delta"), kind, [id, delta]);
+    fn emit_text_end(&self, id: &str, out: &mut Vec<Event>) {
+        let e = Event::TextMessageEnd {
+            timestamp: self.timestamp,
+            message_id: id.into(),
+        };
         self.push(e, out);
     }
 
-    fn emit_text_start(&self, id: &str, out: &mut Vec<Value>) {
-        let e = self.shaped_strs(
-            shape!("messageId", "role"),
-            "TEXT_MESSAGE_START",
-            [id, "assistant"],
-        );
+    fn emit_text_content(&self, id: &str, delta: String, out: &mut Vec<Event>) {
+        let e = Event::TextMessageContent {
+            timestamp: self.timestamp,
+            message_id: id.into(),
+            delta,
+        };
+        self.push(e, out);
+    }
+
+    fn emit_reasoning_content(&self, rid: &str, delta: String, out: &mut Vec<Event>) {
+        let e = Event::ReasoningMessageContent {
+            timestamp: self.timestamp,
+            message_id: rid.into(),
+            delta,
+        };
         self.push(e, out);
     }
 
     /// REASONING_START + REASONING_MESSAGE_START for one reasoning id.
-    fn emit_reasoning_open(&self, rid: &str, out: &mut Vec<Value>) {
-        self.emit_id("REASONING_START", rid, out);
-        let e = self.shaped_strs(
-            shape!("messageId", "role"),
-            "REASONING_MESSAGE_START",
-            [rid, "reasoning"],
-        );
+    fn emit_reasoning_open(&self, rid: &str, out: &mut Vec<Event>) {
+        let timestamp = self.timestamp;
+        let start = Event::ReasoningStart {
+            timestamp,
+            message_id: rid.into(),
+        };
+        self.push(start, out);
+        let e = Event::ReasoningMessageStart {
+            timestamp,
+            message_id: rid.into(),
+            role: Role::Reasoning,
+        };
         self.push(e, out);
     }
 
-    pub fn map(&mut self, ev: ModelEvent, out: &mut Vec<Value>) {
+    pub fn map(&mut self, ev: ModelEvent, out: &mut Vec<Event>) {
         // Lent items of events taken without `settle` are not looked for again.
         self.lent_at = None;
         if !matches!(ev, ModelEvent::RunStart { .. } | ModelEvent::Native(_)) && self.run.is_none()
         {
             // Events outside a run (e.g. a v2 file whose root start is missing) open one.
-            self.start_run(None, None, vec![], None, out);
+            self.start_run(None, None, vec![], None, None, out);
         }
         match ev {
             ModelEvent::RunStart {
@@ -315,6 +284,7 @@ impl Mapper {
                 run_id,
                 messages,
                 resume,
+                state,
             } => {
                 if self.run.is_some() {
                     self.end_run(
@@ -322,7 +292,7 @@ impl Mapper {
                         out,
                     );
                 }
-                self.start_run(thread_id, run_id, messages, resume, out);
+                self.start_run(thread_id, run_id, messages, resume, state, out);
             }
             ModelEvent::RunEnd => self.end_run(Ending::Finished, out),
             ModelEvent::RunFailed(info) => {
@@ -349,7 +319,10 @@ impl Mapper {
                 let n = run.steps.entry(name.clone()).or_insert(0);
                 *n += 1;
                 if *n == 1 {
-                    let e = self.shaped(shape!("stepName"), "STEP_STARTED", [s(name)]);
+                    let e = Event::StepStarted {
+                        timestamp: self.timestamp,
+                        step_name: name,
+                    };
                     self.push(e, out);
                 }
             }
@@ -364,7 +337,10 @@ impl Mapper {
                 *n -= 1;
                 if *n == 0 {
                     run.steps.shift_remove(&name);
-                    let e = self.shaped(shape!("stepName"), "STEP_FINISHED", [s(name)]);
+                    let e = Event::StepFinished {
+                        timestamp: self.timestamp,
+                        step_name: name,
+                    };
                     self.push(e, out);
                 }
             }
@@ -377,7 +353,7 @@ impl Mapper {
             } => {
                 let rid = self.open_reasoning(&message_id, &block, out);
                 if !text.is_empty() {
-                    self.emit_delta("REASONING_MESSAGE_CONTENT", &rid, &text, out);
+                    self.emit_reasoning_content(&rid, text, out);
                 }
             }
             ModelEvent::ReasoningEncrypted {
@@ -393,11 +369,12 @@ impl Mapper {
                     .or_else(|| run.last_reasoning_id.get(&key))
                     .cloned()
                     .unwrap_or_else(|| reasoning_id(&message_id, &block));
-                let e = self.shaped(
-                    shape!("subtype", "entityId", "encryptedValue"),
-                    "REASONING_ENCRYPTED_VALUE",
-                    [s("message"), s(rid), s(value)],
-                );
+                let e = Event::ReasoningEncryptedValue {
+                    timestamp: self.timestamp,
+                    subtype: "message",
+                    entity_id: rid,
+                    encrypted_value: value,
+                };
                 self.push(e, out);
             }
             ModelEvent::ToolCallChunk {
@@ -435,12 +412,11 @@ impl Mapper {
                 tool_call_id,
                 delta,
             } => {
-                let value = keys!("toolCallId", "delta").object([s(tool_call_id), s(delta)]);
-                let e = self.shaped(
-                    shape!("name", "value"),
-                    "CUSTOM",
-                    [s(TOOL_OUTPUT_DELTA), value],
-                );
+                let e = Event::Custom {
+                    timestamp: self.timestamp,
+                    name: TOOL_OUTPUT_DELTA.into(),
+                    value: json!({"toolCallId": tool_call_id, "delta": delta}),
+                };
                 self.push(e, out);
             }
             ModelEvent::ToolEnd {
@@ -451,11 +427,15 @@ impl Mapper {
                 error,
             } => self.tool_result(tool_call_id, name, content, message_id, error, out),
             ModelEvent::Custom { name, value } => {
-                let e = self.shaped(shape!("name", "value"), "CUSTOM", [s(name), value]);
+                let e = Event::Custom {
+                    timestamp: self.timestamp,
+                    name,
+                    value,
+                };
                 self.push(e, out);
             }
             ModelEvent::State { state } => {
-                let has_messages = match state.field("messages").and_then(Value::as_array) {
+                let has_messages = match state.get("messages").and_then(Value::as_array) {
                     Some(msgs) => {
                         self.results_from_state(
                             msgs.iter().map(MessageRef::Value).enumerate(),
@@ -465,9 +445,10 @@ impl Mapper {
                     }
                     None => false,
                 };
-                let e = self
-                    .shaped(shape!("snapshot"), "STATE_SNAPSHOT", [state])
-                    .build();
+                let e = Event::StateSnapshot {
+                    timestamp: self.timestamp,
+                    snapshot: Snapshot::Value(state),
+                };
                 if has_messages {
                     self.snapshot_at = Some(out.len());
                 }
@@ -475,60 +456,41 @@ impl Mapper {
             }
             ModelEvent::EncodedState(state) => {
                 self.results_from_state(state.tool_message_candidates(), out);
-                let e = self
-                    .shaped(shape!("snapshot"), "STATE_SNAPSHOT", [Value::Null])
-                    .build();
+                let e = Event::StateSnapshot {
+                    timestamp: self.timestamp,
+                    snapshot: Snapshot::Encoded(state),
+                };
                 self.snapshot_at = Some(out.len());
-                self.encoded = Some(state);
                 self.push(e, out);
             }
-            ModelEvent::Native(v) => self.push(v, out),
+            ModelEvent::Native(v) => self.push(Event::Passthrough(v), out),
         }
     }
 
-    /// The state whose text stands for the `snapshot` (`null` there) of the event at `at` in
-    /// the `out` of the last [`Mapper::map`], when a parse thread wrote it.
-    pub fn encoded_snapshot(&self, at: usize) -> Option<&EncodedState> {
-        self.encoded
-            .as_deref()
-            .filter(|_| self.snapshot_at == Some(at))
-    }
-
-    /// After the caller has written the events [`Mapper::map`] or [`Mapper::finish`] put in
-    /// `out`: the mapper keeps what it reads later (the `STATE_SNAPSHOT` event whose
-    /// messages are the run's, instead of an AG-UI copy of every state's list), and `out` is
-    /// cleared.
-    pub fn settle(&mut self, out: &mut Vec<Value>) {
-        // A `MESSAGES_SNAPSHOT`'s items go back to the memo that lent them.
+    /// After the caller has read the events [`Mapper::map`] or [`Mapper::finish`] put in
+    /// `out`: the mapper takes back what it reads later (the state of the `STATE_SNAPSHOT`
+    /// whose messages are the run's, instead of an AG-UI copy of every state's list; the
+    /// items a `MESSAGES_SNAPSHOT` was lent), and `out` is cleared.
+    pub fn settle(&mut self, out: &mut Vec<Event>) {
         if let Some((at, generation)) = self.lent_at.take() {
-            let items = out
-                .get_mut(at)
-                .filter(|e| e.field("type").and_then(Value::as_str) == Some("MESSAGES_SNAPSHOT"))
-                .and_then(|e| e.as_object_mut()?.get_mut("messages"))
-                .map(std::mem::take);
-            if let Some(Value::Array(items)) = items {
-                self.converted.give_back(generation, items);
+            if let Some(Event::MessagesSnapshot { messages, .. }) = out.get_mut(at) {
+                self.converted
+                    .give_back(generation, std::mem::take(messages));
             }
         }
-        if let Some(state) = self.encoded.take() {
-            self.snapshot_at = None;
-            self.run_mut().messages.keep_encoded(state);
-        } else if let Some(ev) = self.snapshot_at.take().and_then(|i| out.get_mut(i)) {
-            let ev = std::mem::take(ev);
-            self.run_mut().messages.keep(ev);
+        if let Some(at) = self.snapshot_at.take() {
+            if let Some(Event::StateSnapshot { snapshot, .. }) = out.get_mut(at) {
+                match std::mem::replace(snapshot, Snapshot::Value(Value::Null)) {
+                    Snapshot::Value(state) => self.run_mut().messages.keep(state),
+                    Snapshot::Encoded(state) => self.run_mut().messages.keep_encoded(state),
+                }
+            }
         }
-        // Their maps are filled in again by the next events of the same kinds.
-        let shapes = self.shapes.get_mut();
-        let aligned = shapes.len() == out.len();
-        for (i, ev) in out.drain(..).enumerate() {
-            let layout = if aligned { shapes[i].1 } else { None };
-            crate::agui::recycle(ev, layout);
-        }
-        shapes.clear();
+        out.clear();
     }
 
     /// End of all input: a run still open was cut off.
-    pub fn finish(&mut self, out: &mut Vec<Value>) {
+    pub fn finish(&mut self, out: &mut Vec<Event>) {
         if self.run.is_some() {
             self.map(
                 ModelEvent::RunIncomplete {
@@ -549,7 +511,8 @@ impl Mapper {
         run_id: Option<String>,
         messages: Vec<Value>,
         resume: Option<Value>,
-        out: &mut Vec<Value>,
+        state: Option<Value>,
+        out: &mut Vec<Event>,
     ) {
         self.runs += 1;
         let thread_id = thread_id
@@ -582,30 +545,30 @@ impl Mapper {
         // A run on a thread with pending interrupts resumes them: v2 says so in its input
         // (`Command(resume=…)`); v3 does not echo input, so a run with no input messages does.
         let resumes = !pending.is_empty() && (resume.is_some() || messages.is_empty());
-        let ids = [s(thread_id.as_str()), s(run_id.as_str())];
-        let e = if resumes || !messages.is_empty() {
-            let [t, r] = ids.clone();
-            let input = if resumes {
-                let resume = interrupt::resume_entries(&pending, resume.as_ref());
-                keys!("threadId", "runId", "messages", "resume").object([
-                    t,
-                    r,
-                    Value::Array(messages),
-                    Value::Array(resume),
-                ])
-            } else {
-                keys!("threadId", "runId", "messages").object([t, r, Value::Array(messages)])
-            };
-            let [t, r] = ids;
-            self.shaped(
-                shape!("threadId", "runId", "input"),
-                "RUN_STARTED",
-                [t, r, input],
-            )
-        } else {
-            self.shaped(shape!("threadId", "runId"), "RUN_STARTED", ids)
-        }
-        .build();
+        let input = (resumes || !messages.is_empty()).then(|| {
+            // A complete `RunAgentInput`: the 0.x clients require every field. The log records
+            // no tools, context or forwarded props; the state is the input's other keys.
+            let mut input = json!({
+                "threadId": thread_id,
+                "runId": run_id,
+                "state": state.unwrap_or_else(|| json!({})),
+                "messages": messages,
+                "tools": [],
+                "context": [],
+                "forwardedProps": {},
+            });
+            if resumes {
+                input["resume"] =
+                    Value::Array(interrupt::resume_entries(&pending, resume.as_ref()));
+            }
+            input
+        });
+        let e = Event::RunStarted {
+            timestamp: self.timestamp,
+            thread_id: thread_id.clone(),
+            run_id: run_id.clone(),
+            input,
+        };
         self.run = Some(Run {
             thread_id,
             run_id,
@@ -614,7 +577,7 @@ impl Mapper {
         self.push(e, out);
     }
 
-    fn text_delta(&mut self, message_id: String, text: String, out: &mut Vec<Value>) {
+    fn text_delta(&mut self, message_id: String, text: String, out: &mut Vec<Event>) {
         if text.is_empty() || self.opts.text == TextPolicy::Final {
             return;
         }
@@ -624,10 +587,10 @@ impl Mapper {
             self.run_mut().text_open.insert(message_id.clone(), ());
             self.emit_text_start(&message_id, out);
         }
-        self.emit_delta("TEXT_MESSAGE_CONTENT", &message_id, &text, out);
+        self.emit_text_content(&message_id, text, out);
     }
 
-    fn open_reasoning(&mut self, message_id: &str, block: &str, out: &mut Vec<Value>) -> String {
+    fn open_reasoning(&mut self, message_id: &str, block: &str, out: &mut Vec<Event>) -> String {
         let key = (message_id.to_string(), block.to_string());
         if let Some(rid) = self.run_mut().reasoning_open.get(&key) {
             return rid.clone();
@@ -646,7 +609,7 @@ impl Mapper {
         rid
     }
 
-    fn close_reasoning_of(&mut self, message_id: &str, out: &mut Vec<Value>) {
+    fn close_reasoning_of(&mut self, message_id: &str, out: &mut Vec<Event>) {
         let Some(run) = self.run.as_mut() else { return };
         let keys: Vec<(String, String)> = run
             .reasoning_open
@@ -661,9 +624,18 @@ impl Mapper {
         }
     }
 
-    fn emit_reasoning_end(&mut self, rid: String, out: &mut Vec<Value>) {
-        self.emit_id("REASONING_MESSAGE_END", &rid, out);
-        self.emit_id("REASONING_END", &rid, out);
+    fn emit_reasoning_end(&mut self, rid: String, out: &mut Vec<Event>) {
+        let timestamp = self.timestamp;
+        let end = Event::ReasoningMessageEnd {
+            timestamp,
+            message_id: rid.clone(),
+        };
+        self.push(end, out);
+        let e = Event::ReasoningEnd {
+            timestamp,
+            message_id: rid,
+        };
+        self.push(e, out);
     }
 
     fn tool_chunk(
@@ -673,7 +645,7 @@ impl Mapper {
         id: Option<String>,
         name: Option<String>,
         args: String,
-        out: &mut Vec<Value>,
+        out: &mut Vec<Event>,
     ) {
         let key = (message_id.clone(), index);
         let known = self.run_mut().tool_index.get(&key).cloned();
@@ -681,11 +653,11 @@ impl Mapper {
             let started_here = self.run_mut().tools.get(&call_id).is_some_and(|t| !t.ended);
             if started_here && !args.is_empty() {
                 self.close_narration_for_tdesign(out);
-                let e = self.shaped(
-                    shape!("toolCallId", "delta"),
-                    "TOOL_CALL_ARGS",
-                    [s(call_id), s(args)],
-                );
+                let e = Event::ToolCallArgs {
+                    timestamp: self.timestamp,
+                    tool_call_id: call_id,
+                    delta: args,
+                };
                 self.push(e, out);
             }
             return;
@@ -723,7 +695,7 @@ impl Mapper {
         name: &str,
         parent: Option<String>,
         args: Option<&str>,
-        out: &mut Vec<Value>,
+        out: &mut Vec<Event>,
     ) {
         if self.run_mut().tools.contains_key(call_id) {
             return;
@@ -740,30 +712,24 @@ impl Mapper {
         );
         run.open_tools.push(call_id.to_string());
         self.close_narration_for_tdesign(out);
-        let e = match parent {
-            Some(p) => self.shaped(
-                shape!("toolCallId", "toolCallName", "parentMessageId"),
-                "TOOL_CALL_START",
-                [s(call_id), s(name), s(p)],
-            ),
-            None => self.shaped(
-                shape!("toolCallId", "toolCallName"),
-                "TOOL_CALL_START",
-                [s(call_id), s(name)],
-            ),
+        let e = Event::ToolCallStart {
+            timestamp: self.timestamp,
+            tool_call_id: call_id.into(),
+            tool_call_name: name.into(),
+            parent_message_id: parent,
         };
         self.push(e, out);
         if let Some(a) = args.filter(|a| !a.is_empty()) {
-            let e = self.shaped(
-                shape!("toolCallId", "delta"),
-                "TOOL_CALL_ARGS",
-                [s(call_id), s(a)],
-            );
+            let e = Event::ToolCallArgs {
+                timestamp: self.timestamp,
+                tool_call_id: call_id.into(),
+                delta: a.into(),
+            };
             self.push(e, out);
         }
     }
 
-    fn end_tool(&mut self, call_id: &str, out: &mut Vec<Value>) {
+    fn end_tool(&mut self, call_id: &str, out: &mut Vec<Event>) {
         let run = self.run_mut();
         let Some(t) = run.tools.get_mut(call_id) else {
             return;
@@ -780,7 +746,10 @@ impl Mapper {
             run.tool_done();
         }
         self.close_narration_for_tdesign(out);
-        let e = self.shaped(shape!("toolCallId"), "TOOL_CALL_END", [s(call_id)]);
+        let e = Event::ToolCallEnd {
+            timestamp: self.timestamp,
+            tool_call_id: call_id.into(),
+        };
         self.push(e, out);
     }
 
@@ -791,7 +760,7 @@ impl Mapper {
         content: Value,
         message_id: Option<String>,
         error: bool,
-        out: &mut Vec<Value>,
+        out: &mut Vec<Event>,
     ) {
         let name = name
             .or_else(|| self.run_mut().tools.get(&call_id).map(|t| t.name.clone()))
@@ -808,15 +777,14 @@ impl Mapper {
         let text = lc::tool_content_text(&content);
         let message_id = message_id.unwrap_or_else(|| format!("result-{call_id}"));
         self.close_narration_for_tdesign(out);
-        let mut b = self.shaped(
-            shape!("messageId", "toolCallId", "content", "role"),
-            "TOOL_CALL_RESULT",
-            [s(message_id), s(call_id), s(text), s("tool")],
-        );
-        if error {
-            b = b.val("metadata", json!({"status": "error"}));
-        }
-        let e = b;
+        let e = Event::ToolCallResult {
+            timestamp: self.timestamp,
+            message_id,
+            tool_call_id: call_id,
+            content: text,
+            role: Role::Tool,
+            metadata: error.then_some(ResultStatus { status: "error" }),
+        };
         self.push(e, out);
         if self.opts.tool_steps == ToolSteps::Reasoning {
             let line = if error {
@@ -836,7 +804,7 @@ impl Mapper {
     fn results_from_state<'a>(
         &mut self,
         msgs: impl Iterator<Item = (usize, MessageRef<'a>)>,
-        out: &mut Vec<Value>,
+        out: &mut Vec<Event>,
     ) {
         /// The call a shared message answers.
         fn answered(m: &SharedJson) -> Option<Box<str>> {
@@ -871,19 +839,19 @@ impl Mapper {
             let Some(m) = item else {
                 continue;
             };
-            let content = m.field("content").cloned().unwrap_or(Value::Null);
+            let content = m.get("content").cloned().unwrap_or(Value::Null);
             self.tool_result(
                 call_id,
                 None,
                 content,
-                m.field("id").and_then(Value::as_str).map(str::to_string),
-                m.field("error").is_some(),
+                m.get("id").and_then(Value::as_str).map(str::to_string),
+                m.get("error").is_some(),
                 out,
             );
         }
     }
 
-    fn tool_step_line(&mut self, line: &str, out: &mut Vec<Value>) {
+    fn tool_step_line(&mut self, line: &str, out: &mut Vec<Event>) {
         let run = self.run_mut();
         let rid = run
             .tool_steps_id
@@ -895,11 +863,11 @@ impl Mapper {
             *n += 1;
             self.emit_reasoning_open(&rid, out);
         }
-        self.emit_delta("REASONING_MESSAGE_CONTENT", &rid, line, out);
+        self.emit_reasoning_content(&rid, line.to_string(), out);
     }
 
     /// Closes the tool-step narration if it is open.
-    fn close_narration(&mut self, out: &mut Vec<Value>) {
+    fn close_narration(&mut self, out: &mut Vec<Event>) {
         let Some(run) = self.run.as_mut().filter(|r| r.tool_steps_open) else {
             return;
         };
@@ -913,17 +881,17 @@ impl Mapper {
     /// adapter only updates the block's current item: a tool result would be dropped, a
     /// nested tool call would swallow the narration after it, and the block's spinner would
     /// turn while the answer streams. A later line opens a new block.
-    fn close_narration_for_tdesign(&mut self, out: &mut Vec<Value>) {
+    fn close_narration_for_tdesign(&mut self, out: &mut Vec<Event>) {
         if self.opts.compat == Compat::Thinking {
             self.close_narration(out);
         }
     }
 
     /// A message finished: close its reasoning, its text and its tool calls' argument streams.
-    fn close_message(&mut self, message_id: &str, out: &mut Vec<Value>) {
+    fn close_message(&mut self, message_id: &str, out: &mut Vec<Event>) {
         self.close_reasoning_of(message_id, out);
         if self.run_mut().text_open.shift_remove(message_id).is_some() {
-            self.emit_id("TEXT_MESSAGE_END", message_id, out);
+            self.emit_text_end(message_id, out);
         }
         // Calls whose name never arrived still get announced, so their args are not lost.
         let stranded: Vec<((String, String), PendingChunks)> = self
@@ -956,7 +924,7 @@ impl Mapper {
         }
     }
 
-    fn end_run(&mut self, ending: Ending, out: &mut Vec<Value>) {
+    fn end_run(&mut self, ending: Ending, out: &mut Vec<Event>) {
         if self.run.is_none() {
             return;
         }
@@ -972,7 +940,7 @@ impl Mapper {
         }
         let texts: Vec<String> = self.run_mut().text_open.drain(..).map(|(k, _)| k).collect();
         for id in texts {
-            self.emit_id("TEXT_MESSAGE_END", &id, out);
+            self.emit_text_end(&id, out);
         }
         let msgs: Vec<String> = self
             .run_mut()
@@ -999,36 +967,38 @@ impl Mapper {
             .rev()
             .collect();
         for name in steps {
-            let e = self.shaped(shape!("stepName"), "STEP_FINISHED", [s(name)]);
+            let e = Event::StepFinished {
+                timestamp: self.timestamp,
+                step_name: name,
+            };
             self.push(e, out);
         }
         let Some(mut run) = self.run.take() else {
             return;
         };
+        let timestamp = self.timestamp;
         match ending {
             Ending::Failed(info, code) => {
-                let mut raw = Map::new();
-                if let Some(n) = &info.name {
-                    raw.insert("error".into(), Value::String(n.clone()));
-                }
-                raw.insert("message".into(), Value::String(info.message.clone()));
-                if let Some(c) = &info.lc_code {
-                    raw.insert("lc_error_code".into(), Value::String(c.clone()));
-                }
-                let e = self.shaped(
-                    shape!("rawEvent", "message", "code"),
-                    "RUN_ERROR",
-                    [Value::Object(raw), s(info.message), s(code)],
-                );
+                let e = Event::RunError {
+                    timestamp,
+                    raw_event: Some(ErrorDetail {
+                        error: info.name,
+                        message: info.message.clone(),
+                        lc_error_code: info.lc_code,
+                    }),
+                    message: info.message,
+                    code,
+                };
                 self.push(e, out);
                 self.pending.clear();
             }
             Ending::Incomplete(message) => {
-                let e = self.shaped(
-                    shape!("message", "code"),
-                    "RUN_ERROR",
-                    [s(message), s(error_code::INCOMPLETE_STREAM)],
-                );
+                let e = Event::RunError {
+                    timestamp,
+                    raw_event: None,
+                    message,
+                    code: error_code::INCOMPLETE_STREAM,
+                };
                 self.push(e, out);
                 self.pending.clear();
             }
@@ -1038,52 +1008,40 @@ impl Mapper {
                         self.interrupt_text(i, out);
                     }
                 }
-                if let Some((msgs, lent)) = run.messages.take(&mut self.converted) {
-                    let e = self.shaped(
-                        shape!("messages"),
-                        "MESSAGES_SNAPSHOT",
-                        [Value::Array(msgs)],
-                    );
+                if let Some((messages, lent)) = run.messages.take(&mut self.converted) {
                     self.lent_at = lent.map(|generation| (out.len(), generation));
-                    self.push(e, out);
+                    self.push(
+                        Event::MessagesSnapshot {
+                            timestamp,
+                            messages,
+                        },
+                        out,
+                    );
                 }
                 let outcome = if run.interrupts.is_empty() {
-                    let pending_calls: Vec<Value> = run
+                    let pending_calls: Vec<&String> = run
                         .tools
                         .iter()
                         .filter(|(_, t)| !t.result)
-                        .map(|(id, _)| Value::String(id.clone()))
+                        .map(|(id, _)| id)
                         .collect();
                     self.pending.clear();
                     if pending_calls.is_empty() {
-                        keys!("type").object([s("success")])
+                        json!({"type": "success"})
                     } else {
-                        keys!("type", "pendingToolCallIds")
-                            .object([s("success"), Value::Array(pending_calls)])
+                        json!({"type": "success", "pendingToolCallIds": pending_calls})
                     }
                 } else {
                     let ints: Vec<Value> = run.interrupts.iter().map(interrupt::to_agui).collect();
                     self.pending = run.interrupts.iter().map(|i| i.id.clone()).collect();
-                    keys!("type", "interrupts").object([s("interrupt"), Value::Array(ints)])
+                    json!({"type": "interrupt", "interrupts": ints})
                 };
-                let ids = [s(run.thread_id), s(run.run_id)];
-                let e = match usage_summary(&run.usage) {
-                    Some(u) => {
-                        let [t, r] = ids;
-                        self.shaped(
-                            shape!("threadId", "runId", "outcome", "usage"),
-                            "RUN_FINISHED",
-                            [t, r, outcome, u],
-                        )
-                    }
-                    None => {
-                        let [t, r] = ids;
-                        self.shaped(
-                            shape!("threadId", "runId", "outcome"),
-                            "RUN_FINISHED",
-                            [t, r, outcome],
-                        )
-                    }
+                let e = Event::RunFinished {
+                    timestamp,
+                    thread_id: run.thread_id,
+                    run_id: run.run_id,
+                    outcome,
+                    usage: usage_summary(&run.usage),
                 };
                 self.push(e, out);
             }
@@ -1093,16 +1051,16 @@ impl Mapper {
     /// `--compat thinking`: an interrupt as a text message (its message, or what it waits for).
     /// TDesign Chat has no interrupt UI and ignores `RUN_FINISHED.outcome`; without this the
     /// run would read as complete with nothing asked.
-    fn interrupt_text(&self, i: &InterruptInfo, out: &mut Vec<Value>) {
+    fn interrupt_text(&self, i: &InterruptInfo, out: &mut Vec<Event>) {
         let text = interrupt::visible_text(&i.value);
         let id = format!("interrupt-{}", i.id);
         self.emit_text_start(&id, out);
-        self.emit_delta("TEXT_MESSAGE_CONTENT", &id, &text, out);
-        self.emit_id("TEXT_MESSAGE_END", &id, out);
+        self.emit_text_content(&id, text, out);
+        self.emit_text_end(&id, out);
     }
 
     /// `--text final`: the final state's answer, as one text message.
-    fn final_answer(&mut self, out: &mut Vec<Value>) {
+    fn final_answer(&mut self, out: &mut Vec<Event>) {
         let run = self.run.get_or_insert_with(Run::default);
         let Some(last) = run
             .messages
@@ -1112,12 +1070,12 @@ impl Mapper {
         else {
             return;
         };
-        if last.field("role").and_then(Value::as_str) != Some("assistant") {
+        if last.get("role").and_then(Value::as_str) != Some("assistant") {
             return;
         }
         let (Some(id), Some(text)) = (
-            last.field("id").and_then(Value::as_str),
-            last.field("content")
+            last.get("id").and_then(Value::as_str),
+            last.get("content")
                 .and_then(Value::as_str)
                 .filter(|t| !t.is_empty()),
         ) else {
@@ -1126,9 +1084,10 @@ impl Mapper {
         if !self.answered.insert(id.to_string()) {
             return;
         }
-        self.emit_text_start(id, out);
-        self.emit_delta("TEXT_MESSAGE_CONTENT", id, text, out);
-        self.emit_id("TEXT_MESSAGE_END", id, out);
+        let (id, text) = (id.to_string(), text.to_string());
+        self.emit_text_start(&id, out);
+        self.emit_text_content(&id, text, out);
+        self.emit_text_end(&id, out);
     }
 }
 
@@ -1150,63 +1109,22 @@ fn add_usage(totals: &mut UsageTotals, u: Usage) {
     e[3] += u.reasoning_tokens.unwrap_or(0);
 }
 
-fn usage_summary(by_model: &UsageTotals) -> Option<Value> {
+fn usage_summary(by_model: &UsageTotals) -> Option<Vec<UsageTotal>> {
     if by_model.is_empty() {
         return None;
     }
-    let list: Vec<Value> = by_model
+    let list = by_model
         .iter()
-        .map(|((provider, model), t)| {
-            let mut m = Map::new();
-            if let Some(p) = provider {
-                m.insert("provider".into(), Value::String(p.clone()));
-            }
-            if let Some(mo) = model {
-                m.insert("model".into(), Value::String(mo.clone()));
-            }
-            m.insert("inputTokens".into(), t[0].into());
-            m.insert("outputTokens".into(), t[1].into());
-            m.insert("totalTokens".into(), t[2].into());
-            if t[3] > 0 {
-                m.insert("reasoningTokens".into(), t[3].into());
-            }
-            Value::Object(m)
+        .map(|((provider, model), t)| UsageTotal {
+            provider: provider.clone(),
+            model: model.clone(),
+            input_tokens: t[0],
+            output_tokens: t[1],
+            total_tokens: t[2],
+            reasoning_tokens: t[3],
         })
         .collect();
-    Some(Value::Array(list))
-}
-
-/// REASONING_* → 0.x THINKING_* (TDesign Chat 0.5.2 reads these; 0.x carries no ids or role).
-fn thinking_compat(ev: &Value) -> Option<Value> {
-    let t = ev.field("type")?.as_str()?;
-    let (_, new) = THINKING_RENAMES.iter().find(|(old, _)| *old == t)?;
-    let mut m = ev.as_object()?.clone();
-    m.insert("type".into(), Value::String(new.to_string()));
-    m.shift_remove("role");
-    m.shift_remove("messageId");
-    Some(Value::Object(m))
-}
-
-/// An event for [`Mapper::push`]: a value, or a builder's value with its layout.
-struct Built(Value, Option<StrShaped>, Option<Layout>);
-
-impl From<Value> for Built {
-    fn from(v: Value) -> Built {
-        Built(v, None, None)
-    }
-}
-
-impl From<EventBuilder> for Built {
-    fn from(b: EventBuilder) -> Built {
-        let (v, shape, layout) = b.build_laid_out();
-        Built(v, shape, layout)
-    }
-}
-
-/// A JSON string value.
-#[inline]
-fn s(v: impl Into<String>) -> Value {
-    Value::String(v.into())
+    Some(list)
 }
 
 #[cfg(test)]
@@ -1217,7 +1135,7 @@ mod tests {
         let mut step = vec![];
         for ev in evs {
             m.map(ev, &mut step);
-            out.append(&mut step);
+            out.extend(step.iter().map(|e| e.to_value().into_owned()));
             m.settle(&mut step);
         }
     }
@@ -1225,7 +1143,7 @@ mod tests {
     fn count(events: &[Value], kind: &str, id: &str) -> usize {
         events
             .iter()
-            .filter(|e| crate::agui::event_type(e) == kind && e["toolCallId"] == id)
+            .filter(|e| e["type"] == kind && e["toolCallId"] == id)
             .count()
     }
 
@@ -1241,6 +1159,7 @@ mod tests {
             run_id: Some("r".into()),
             messages: vec![],
             resume: None,
+            state: None,
         };
         map_all(&mut m, vec![start], &mut out);
         let n = 3 * Run::DONE_TOOLS;
@@ -1324,7 +1243,7 @@ mod tests {
         );
         let ended = |out: &[Value]| -> Vec<String> {
             out.iter()
-                .filter(|e| crate::agui::event_type(e) == "TOOL_CALL_END")
+                .filter(|e| e["type"] == "TOOL_CALL_END")
                 .filter_map(|e| e["toolCallId"].as_str().map(str::to_string))
                 .collect()
         };

@@ -9,7 +9,7 @@ use std::collections::{HashMap, HashSet, VecDeque};
 use serde_json::Value;
 
 use super::capture::Seen;
-use super::diff::{diff, Change};
+use super::changes::{diff, Change};
 use super::text::{clip, pretty_value, Clipped};
 use crate::model::ModelEvent;
 

@@ -11,8 +11,8 @@
 
 pub mod build;
 pub mod capture;
+pub mod changes;
 pub mod collect;
-pub mod diff;
 pub mod html;
 pub mod lanes;
 pub mod model;
@@ -21,7 +21,7 @@ pub mod text;
 use std::io;
 use std::sync::Arc;
 
-use serde_json::Value;
+use crate::agui::Event;
 
 use crate::adapter::Disposition;
 use crate::check::{self, Checker};
@@ -127,14 +127,15 @@ impl Observer for ReportBuilder {
         }
     }
 
-    fn event(&mut self, ev: &Value, origin: &Origin) -> io::Result<()> {
+    fn event(&mut self, ev: &Event, origin: &Origin) -> io::Result<()> {
         let index = self.explainer.timeline().events_seen();
         self.explainer.event(ev, origin)?;
         if let Some(c) = &mut self.checker {
             c.event(ev, origin);
         }
         let run = self.explainer.timeline().runs().len().saturating_sub(1);
-        self.collected.event(index, run, capture::capture(ev));
+        let json = ev.to_value();
+        self.collected.event(index, run, capture::capture(&json));
         self.track_runs();
         Ok(())
     }

@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use super::diff::Change;
+use super::changes::Change;
 use super::text::Clipped;
 use crate::explain::Explanation;
 use crate::timeline::Tokens;

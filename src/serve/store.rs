@@ -180,8 +180,8 @@ struct Collect {
 }
 
 impl pipeline::Observer for Collect {
-    fn event(&mut self, ev: &Value, _origin: &Origin) -> io::Result<()> {
-        self.events.push(ev.clone());
+    fn event(&mut self, ev: &crate::agui::Event, _origin: &Origin) -> io::Result<()> {
+        self.events.push(ev.to_value().into_owned());
         Ok(())
     }
 

@@ -3,53 +3,37 @@
 
 use std::io::{self, Write};
 
-use serde_json::Value;
+use crate::agui::Event;
 
-use crate::agui::StrShaped;
-
-use super::{encode, encode_json, write_frame, write_snapshot_frame, Sink};
+use super::{write_json, Sink};
 
 pub struct SseSink<W> {
     w: W,
-    buf: Vec<u8>,
-    /// Long strings' escaped pieces ([`super::write_frame`]).
-    scratch: Vec<u8>,
 }
 
 impl<W: Write> SseSink<W> {
     pub fn new(w: W) -> Self {
-        SseSink {
-            w,
-            buf: Vec::with_capacity(4096),
-            scratch: Vec::new(),
-        }
+        SseSink { w }
     }
 }
 
-/// One SSE frame for an event.
-pub fn frame(ev: &Value, buf: &mut Vec<u8>) {
+/// One SSE frame for an event (typed, or JSON as `serve` keeps them), appended to `buf`.
+pub fn frame<E: serde::Serialize + ?Sized>(ev: &E, buf: &mut Vec<u8>) {
     buf.extend_from_slice(b"data: ");
-    encode_json(ev, buf);
+    // Into a Vec this cannot fail.
+    let _ = crate::js_numbers::to_writer(&mut *buf, ev);
     buf.extend_from_slice(b"\n\n");
 }
 
+fn write_frame<W: Write>(w: &mut W, ev: &Event) -> io::Result<()> {
+    w.write_all(b"data: ")?;
+    write_json(w, ev)?;
+    w.write_all(b"\n\n")
+}
+
 impl<W: Write> Sink for SseSink<W> {
-    fn write_event(&mut self, ev: &Value) -> io::Result<()> {
-        let (w, buf, scratch) = (&mut self.w, &mut self.buf, &mut self.scratch);
-        write_frame(w, buf, scratch, b"data: ", b"\n\n", |buf, holes| {
-            encode::write_value_with(ev, buf, holes)
-        })
-    }
-
-    fn write_with_snapshot(&mut self, ev: &Value, snapshot: &[&str]) -> io::Result<()> {
-        write_snapshot_frame(&mut self.w, &mut self.buf, ev, snapshot, b"data: ", b"\n\n")
-    }
-
-    fn write_shaped(&mut self, ev: &Value, shape: StrShaped) -> io::Result<()> {
-        let (w, buf, scratch) = (&mut self.w, &mut self.buf, &mut self.scratch);
-        write_frame(w, buf, scratch, b"data: ", b"\n\n", |buf, holes| {
-            encode::write_shaped_with(ev, shape, buf, holes)
-        })
+    fn write_event(&mut self, ev: &Event) -> io::Result<()> {
+        write_frame(&mut self.w, ev)
     }
 
     fn flush(&mut self) -> io::Result<()> {
@@ -60,14 +44,17 @@ impl<W: Write> Sink for SseSink<W> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
 
     #[test]
     fn frame_is_encoder_compatible() {
         let mut out = vec![];
         let mut s = SseSink::new(&mut out);
-        s.write_event(&json!({"type":"TEXT_MESSAGE_CONTENT","messageId":"m","delta":"22°C \"q\""}))
-            .expect("in-memory write");
+        s.write_event(&Event::TextMessageContent {
+            timestamp: None,
+            message_id: "m".into(),
+            delta: "22°C \"q\"".into(),
+        })
+        .expect("in-memory write");
         assert_eq!(
             String::from_utf8(out).expect("utf8"),
             "data: {\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"m\",\"delta\":\"22°C \\\"q\\\"\"}\n\n"

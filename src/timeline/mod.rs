@@ -19,6 +19,7 @@ use std::sync::Arc;
 use serde_json::Value;
 
 use crate::adapter::{Disposition, RecordKind};
+use crate::agui::Event;
 use crate::input::{Origin, Record};
 use crate::mapper::TOOL_OUTPUT_DELTA;
 use crate::pipeline::Observer;
@@ -1187,6 +1188,38 @@ impl TimelineBuilder {
             .rposition(|e| e.index == i || e.end_index == Some(i))
             .map(|t| t + from)
     }
+
+    /// An AG-UI event as JSON (a capture's, or a converted one written out).
+    pub fn json_event(&mut self, ev: &Value, origin: &Origin) {
+        let before = self.entries.len();
+        self.touched = None;
+        self.on_event(ev, origin);
+        // The newest entry the event reached: the last one it made, or the one it went into.
+        let reached = if self.entries.len() > before {
+            Some(self.entries.len() - 1)
+        } else {
+            self.touched
+        };
+        if let Some(t) = reached {
+            self.last_event_entry = Some((self.index, t));
+        }
+        let notes = self.notes.on_event(self.index, ev, origin);
+        if !notes.is_empty() {
+            // The entry this event made, or the one it went into (the newest entry whose
+            // events reach this index).
+            let index = self.index;
+            let target = if self.entries.len() > before {
+                Some(before)
+            } else {
+                self.entry_of_event(index)
+                    .or(self.entries.len().checked_sub(1))
+            };
+            if let Some(e) = target.and_then(|t| self.entries.get_mut(t)) {
+                e.notes.extend(notes);
+            }
+        }
+        self.index += 1;
+    }
 }
 
 impl Observer for TimelineBuilder {
@@ -1225,35 +1258,8 @@ impl Observer for TimelineBuilder {
         self.push(Kind::Error, line, depth, &Value::Null, origin, true);
     }
 
-    fn event(&mut self, ev: &Value, origin: &Origin) -> io::Result<()> {
-        let before = self.entries.len();
-        self.touched = None;
-        self.on_event(ev, origin);
-        // The newest entry the event reached: the last one it made, or the one it went into.
-        let reached = if self.entries.len() > before {
-            Some(self.entries.len() - 1)
-        } else {
-            self.touched
-        };
-        if let Some(t) = reached {
-            self.last_event_entry = Some((self.index, t));
-        }
-        let notes = self.notes.on_event(self.index, ev, origin);
-        if !notes.is_empty() {
-            // The entry this event made, or the one it went into (the newest entry whose
-            // events reach this index).
-            let index = self.index;
-            let target = if self.entries.len() > before {
-                Some(before)
-            } else {
-                self.entry_of_event(index)
-                    .or(self.entries.len().checked_sub(1))
-            };
-            if let Some(e) = target.and_then(|t| self.entries.get_mut(t)) {
-                e.notes.extend(notes);
-            }
-        }
-        self.index += 1;
+    fn event(&mut self, ev: &Event, origin: &Origin) -> io::Result<()> {
+        self.json_event(&ev.to_value(), origin);
         Ok(())
     }
 

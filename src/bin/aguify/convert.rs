@@ -4,16 +4,15 @@ use std::io::{self, IsTerminal, Write};
 use std::sync::Arc;
 
 use aguify::adapter::Disposition;
-use aguify::agui::StrShaped;
+use aguify::agui::Event;
 use aguify::check::report::text::{finding_line, printable};
 use aguify::check::report::{more_line, summary_line};
 use aguify::check::{Checker, Config};
 use aguify::input::{Origin, Record};
-use aguify::model::{EncodedState, ModelEvent};
+use aguify::model::ModelEvent;
 use aguify::pipeline::{self, Observer, Stats};
 use aguify::replay::PacedSink;
 use aguify::sink::{self, Sink};
-use serde_json::Value;
 
 use crate::cli::ConvertArgs;
 use crate::options;
@@ -107,29 +106,10 @@ impl Observer for ConvertObserver<'_> {
         self.report_new();
     }
 
-    fn event(&mut self, ev: &Value, origin: &Origin) -> io::Result<()> {
+    fn event(&mut self, ev: &Event, origin: &Origin) -> io::Result<()> {
         self.checker.event(ev, origin);
         self.report_new();
         self.sink.write_event(ev)
-    }
-
-    fn shaped_event(&mut self, ev: &Value, shape: StrShaped, origin: &Origin) -> io::Result<()> {
-        self.checker.shaped_event(ev, shape, origin);
-        self.report_new();
-        self.sink.write_shaped(ev, shape)
-    }
-
-    /// The checker reads no `STATE_SNAPSHOT`'s state (any JSON value is a valid
-    /// `snapshot`): it checks the event with `null` there, and the sink writes the state's text.
-    fn encoded_event(
-        &mut self,
-        ev: &Value,
-        state: &EncodedState,
-        origin: &Origin,
-    ) -> io::Result<()> {
-        self.checker.event(ev, origin);
-        self.report_new();
-        state.with_json_parts(|parts| self.sink.write_with_snapshot(ev, parts))
     }
 
     fn input_idle(&mut self) -> io::Result<()> {

@@ -6,13 +6,12 @@ use std::io;
 use std::sync::Arc;
 
 use aguify::adapter::{classify, Disposition};
-use aguify::agui::StrShaped;
+use aguify::agui::Event;
 use aguify::check::nothing_read_message;
 use aguify::check::report::text::printable;
 use aguify::input::{Origin, Record};
-use aguify::model::{EncodedState, ModelEvent};
+use aguify::model::ModelEvent;
 use aguify::pipeline::Observer;
-use serde_json::Value;
 
 /// Per input file: whether a record of a known form was read, and whether a bad line was a
 /// JSON array (for the `jq` hint).
@@ -112,19 +111,8 @@ impl<O: Observer> Observer for Watch<'_, O> {
     fn model(&mut self, ev: &ModelEvent, origin: &Origin) {
         self.inner.model(ev, origin)
     }
-    fn event(&mut self, ev: &Value, origin: &Origin) -> io::Result<()> {
+    fn event(&mut self, ev: &Event, origin: &Origin) -> io::Result<()> {
         self.inner.event(ev, origin)
-    }
-    fn encoded_event(
-        &mut self,
-        ev: &Value,
-        state: &EncodedState,
-        origin: &Origin,
-    ) -> io::Result<()> {
-        self.inner.encoded_event(ev, state, origin)
-    }
-    fn shaped_event(&mut self, ev: &Value, shape: StrShaped, origin: &Origin) -> io::Result<()> {
-        self.inner.shaped_event(ev, shape, origin)
     }
     fn input_idle(&mut self) -> io::Result<()> {
         self.inner.input_idle()

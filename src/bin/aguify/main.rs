@@ -1,6 +1,5 @@
 //! The `aguify` binary: argument parsing and wiring only; the work lives in the library.
 
-mod alloc;
 mod check;
 mod cli;
 mod convert;
@@ -18,6 +17,12 @@ use std::io::{self, Write};
 use std::process::ExitCode;
 
 use clap::{CommandFactory, Parser};
+
+/// mimalloc, with `--features mimalloc`: fewer instructions, more memory (Cargo.toml says why
+/// it is not the default).
+#[cfg(feature = "mimalloc")]
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() -> ExitCode {
     let cli = match cli::Cli::try_parse() {

@@ -5,6 +5,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 use aguify::adapter::Disposition;
+use aguify::agui::Event;
 use aguify::check::{self, Checker, Finding};
 use aguify::input::{Origin, Record};
 use aguify::model::ModelEvent;
@@ -235,7 +236,7 @@ impl<W: Write> Observer for Printer<W> {
         self.take_findings();
     }
 
-    fn event(&mut self, ev: &Value, origin: &Origin) -> io::Result<()> {
+    fn event(&mut self, ev: &Event, origin: &Origin) -> io::Result<()> {
         self.builder.event(ev, origin)?;
         if let Some(c) = &mut self.checker {
             c.event(ev, origin);

@@ -1,10 +1,13 @@
-//! What changed between two states: added, removed and changed paths (JSON Pointer), at most
-//! a given number of them.
+//! What changed between two states, as the report lists it: added, removed and replaced paths
+//! (JSON Pointer), array items by position, at most a given number of them. `aguify diff`
+//! compares differently on purpose (items matched by id, every leaf with its input line:
+//! [`crate::diff::compare`]); the two share the pointer escaping.
 
 use serde::Serialize;
 use serde_json::Value;
 
 use super::text::{clip, compact};
+use crate::diff::leaf::escape;
 
 /// One change.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -27,10 +30,6 @@ pub fn diff(old: &Value, new: &Value, max: usize) -> (Vec<Change>, usize) {
     let mut total = 0;
     walk(old, new, &mut String::new(), max, &mut out, &mut total);
     (out, total)
-}
-
-fn escape(key: &str) -> String {
-    key.replace('~', "~0").replace('/', "~1")
 }
 
 fn push(out: &mut Vec<Change>, total: &mut usize, max: usize, c: Change) {

@@ -1,0 +1,483 @@
+//! [`Event`]: the AG-UI events the mapper makes, one variant per kind.
+//!
+//! serde derive writes each as `@ag-ui/encoder` does (`JSON.stringify` of the object the JS
+//! SDK builds): `type` first, then `timestamp`, then the fields in declaration order, camelCase,
+//! an absent optional field left out (never `null`). The parts the mapper copies from recorded
+//! JSON (messages, states, custom values, interrupt payloads) stay `serde_json::Value`s.
+
+use std::borrow::Cow;
+
+use serde::{Serialize, Serializer};
+use serde_json::Value;
+
+use super::EventType;
+use crate::model::EncodedState;
+
+/// An event's `timestamp` (ms since the epoch), left out when absent.
+type Ts = Option<i64>;
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(
+    tag = "type",
+    rename_all = "SCREAMING_SNAKE_CASE",
+    rename_all_fields = "camelCase"
+)]
+pub enum Event {
+    RunStarted {
+        #[serde(skip_serializing_if = "Option::is_none")]
+        timestamp: Ts,
+        thread_id: String,
+        run_id: String,
+        /// `RunAgentInput`: `threadId`, `runId`, `messages`, maybe `resume`.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        input: Option<Value>,
+    },
+    RunFinished {
+        #[serde(skip_serializing_if = "Option::is_none")]
+        timestamp: Ts,
+        thread_id: String,
+        run_id: String,
+        /// `{"type":"success"…}` or `{"type":"interrupt","interrupts":[…]}`.
+        outcome: Value,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        usage: Option<Vec<UsageTotal>>,
+    },
+    RunError {
+        #[serde(skip_serializing_if = "Option::is_none")]
+        timestamp: Ts,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        raw_event: Option<ErrorDetail>,
+        message: String,
+        code: &'static str,
+    },
+    StepStarted {
+        #[serde(skip_serializing_if = "Option::is_none")]
+        timestamp: Ts,
+        step_name: String,
+    },
+    StepFinished {
+        #[serde(skip_serializing_if = "Option::is_none")]
+        timestamp: Ts,
+        step_name: String,
+    },
+    TextMessageStart {
+        #[serde(skip_serializing_if = "Option::is_none")]
+        timestamp: Ts,
+        message_id: String,
+        role: Role,
+    },
+    TextMessageContent {
+        #[serde(skip_serializing_if = "Option::is_none")]
+        timestamp: Ts,
+        message_id: String,
+        delta: String,
+    },
+    TextMessageEnd {
+        #[serde(skip_serializing_if = "Option::is_none")]
+        timestamp: Ts,
+        message_id: String,
+    },
+    ToolCallStart {
+        #[serde(skip_serializing_if = "Option::is_none")]
+        timestamp: Ts,
+        tool_call_id: String,
+        tool_call_name: String,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        parent_message_id: Option<String>,
+    },
+    ToolCallArgs {
+        #[serde(skip_serializing_if = "Option::is_none")]
+        timestamp: Ts,
+        tool_call_id: String,
+        delta: String,
+    },
+    ToolCallEnd {
+        #[serde(skip_serializing_if = "Option::is_none")]
+        timestamp: Ts,
+        tool_call_id: String,
+    },
+    ToolCallResult {
+        #[serde(skip_serializing_if = "Option::is_none")]
+        timestamp: Ts,
+        message_id: String,
+        tool_call_id: String,
+        content: String,
+        role: Role,
+        /// `{"status":"error"}` for a failed call.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        metadata: Option<ResultStatus>,
+    },
+    StateSnapshot {
+        #[serde(skip_serializing_if = "Option::is_none")]
+        timestamp: Ts,
+        snapshot: Snapshot,
+    },
+    MessagesSnapshot {
+        #[serde(skip_serializing_if = "Option::is_none")]
+        timestamp: Ts,
+        messages: Vec<Value>,
+    },
+    Custom {
+        #[serde(skip_serializing_if = "Option::is_none")]
+        timestamp: Ts,
+        name: String,
+        value: Value,
+    },
+    ReasoningStart {
+        #[serde(skip_serializing_if = "Option::is_none")]
+        timestamp: Ts,
+        message_id: String,
+    },
+    ReasoningMessageStart {
+        #[serde(skip_serializing_if = "Option::is_none")]
+        timestamp: Ts,
+        message_id: String,
+        role: Role,
+    },
+    ReasoningMessageContent {
+        #[serde(skip_serializing_if = "Option::is_none")]
+        timestamp: Ts,
+        message_id: String,
+        delta: String,
+    },
+    ReasoningMessageEnd {
+        #[serde(skip_serializing_if = "Option::is_none")]
+        timestamp: Ts,
+        message_id: String,
+    },
+    ReasoningEnd {
+        #[serde(skip_serializing_if = "Option::is_none")]
+        timestamp: Ts,
+        message_id: String,
+    },
+    ReasoningEncryptedValue {
+        #[serde(skip_serializing_if = "Option::is_none")]
+        timestamp: Ts,
+        /// `message` (the mapper encrypts no tool call).
+        subtype: &'static str,
+        entity_id: String,
+        encrypted_value: String,
+    },
+    /// `--compat thinking`: the 0.x names TDesign Chat 0.5.2 reads, which carry no ids or
+    /// role ([`Event::into_thinking`]).
+    ThinkingStart {
+        #[serde(skip_serializing_if = "Option::is_none")]
+        timestamp: Ts,
+    },
+    ThinkingTextMessageStart {
+        #[serde(skip_serializing_if = "Option::is_none")]
+        timestamp: Ts,
+    },
+    ThinkingTextMessageContent {
+        #[serde(skip_serializing_if = "Option::is_none")]
+        timestamp: Ts,
+        delta: String,
+    },
+    ThinkingTextMessageEnd {
+        #[serde(skip_serializing_if = "Option::is_none")]
+        timestamp: Ts,
+    },
+    ThinkingEnd {
+        #[serde(skip_serializing_if = "Option::is_none")]
+        timestamp: Ts,
+    },
+    /// An AG-UI event read from an AG-UI capture (or a LangGraph `custom` event named `agui`)
+    /// and passed through as it is: any type, any fields, so it cannot be typed losslessly.
+    #[serde(untagged)]
+    Passthrough(Value),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Role {
+    Assistant,
+    Reasoning,
+    Tool,
+}
+
+impl Role {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Role::Assistant => "assistant",
+            Role::Reasoning => "reasoning",
+            Role::Tool => "tool",
+        }
+    }
+}
+
+/// A `RUN_ERROR`'s `rawEvent`: the log's error as it named it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ErrorDetail {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+    pub message: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub lc_error_code: Option<String>,
+}
+
+/// A `TOOL_CALL_RESULT`'s `metadata`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ResultStatus {
+    pub status: &'static str,
+}
+
+/// One (provider, model)'s tokens in a `RUN_FINISHED`'s `usage`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct UsageTotal {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub provider: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub model: Option<String>,
+    pub input_tokens: u64,
+    pub output_tokens: u64,
+    pub total_tokens: u64,
+    #[serde(skip_serializing_if = "is_zero")]
+    pub reasoning_tokens: u64,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
+}
+
+/// A `STATE_SNAPSHOT`'s state: a tree, or the text a parse thread wrote (the sinks write its
+/// parts from where they are, [`EncodedState::with_json_parts`], instead of a copy).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Snapshot {
+    Value(Value),
+    Encoded(Box<EncodedState>),
+}
+
+impl Serialize for Snapshot {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Snapshot::Value(v) => v.serialize(s),
+            Snapshot::Encoded(state) => serde_json::value::RawValue::from_string(state.json())
+                .map_err(serde::ser::Error::custom)?
+                .serialize(s),
+        }
+    }
+}
+
+impl Snapshot {
+    pub fn to_value(&self) -> Cow<'_, Value> {
+        match self {
+            Snapshot::Value(v) => Cow::Borrowed(v),
+            Snapshot::Encoded(state) => Cow::Owned(state.to_value()),
+        }
+    }
+}
+
+impl Event {
+    /// The AG-UI 1.0 type, for a typed event of one (not a `THINKING_*` one) or a passed
+    /// through event whose `type` names one.
+    pub fn kind(&self) -> Option<EventType> {
+        use EventType as T;
+        Some(match self {
+            Event::RunStarted { .. } => T::RunStarted,
+            Event::RunFinished { .. } => T::RunFinished,
+            Event::RunError { .. } => T::RunError,
+            Event::StepStarted { .. } => T::StepStarted,
+            Event::StepFinished { .. } => T::StepFinished,
+            Event::TextMessageStart { .. } => T::TextMessageStart,
+            Event::TextMessageContent { .. } => T::TextMessageContent,
+            Event::TextMessageEnd { .. } => T::TextMessageEnd,
+            Event::ToolCallStart { .. } => T::ToolCallStart,
+            Event::ToolCallArgs { .. } => T::ToolCallArgs,
+            Event::ToolCallEnd { .. } => T::ToolCallEnd,
+            Event::ToolCallResult { .. } => T::ToolCallResult,
+            Event::StateSnapshot { .. } => T::StateSnapshot,
+            Event::MessagesSnapshot { .. } => T::MessagesSnapshot,
+            Event::Custom { .. } => T::Custom,
+            Event::ReasoningStart { .. } => T::ReasoningStart,
+            Event::ReasoningMessageStart { .. } => T::ReasoningMessageStart,
+            Event::ReasoningMessageContent { .. } => T::ReasoningMessageContent,
+            Event::ReasoningMessageEnd { .. } => T::ReasoningMessageEnd,
+            Event::ReasoningEnd { .. } => T::ReasoningEnd,
+            Event::ReasoningEncryptedValue { .. } => T::ReasoningEncryptedValue,
+            Event::ThinkingStart { .. }
+            | Event::ThinkingTextMessageStart { .. }
+            | Event::ThinkingTextMessageContent { .. }
+            | Event::ThinkingTextMessageEnd { .. }
+            | Event::ThinkingEnd { .. } => return None,
+            Event::Passthrough(v) => return EventType::of(super::event_type(v)),
+        })
+    }
+
+    /// The `type` as written.
+    pub fn type_name(&self) -> &str {
+        match self {
+            Event::ThinkingStart { .. } => "THINKING_START",
+            Event::ThinkingTextMessageStart { .. } => "THINKING_TEXT_MESSAGE_START",
+            Event::ThinkingTextMessageContent { .. } => "THINKING_TEXT_MESSAGE_CONTENT",
+            Event::ThinkingTextMessageEnd { .. } => "THINKING_TEXT_MESSAGE_END",
+            Event::ThinkingEnd { .. } => "THINKING_END",
+            Event::Passthrough(v) => super::event_type(v),
+            typed => typed.kind().map_or("", EventType::as_str),
+        }
+    }
+
+    /// The `timestamp` (ms), when the event has an integer one.
+    pub fn timestamp(&self) -> Option<i64> {
+        match self {
+            Event::RunStarted { timestamp, .. }
+            | Event::RunFinished { timestamp, .. }
+            | Event::RunError { timestamp, .. }
+            | Event::StepStarted { timestamp, .. }
+            | Event::StepFinished { timestamp, .. }
+            | Event::TextMessageStart { timestamp, .. }
+            | Event::TextMessageContent { timestamp, .. }
+            | Event::TextMessageEnd { timestamp, .. }
+            | Event::ToolCallStart { timestamp, .. }
+            | Event::ToolCallArgs { timestamp, .. }
+            | Event::ToolCallEnd { timestamp, .. }
+            | Event::ToolCallResult { timestamp, .. }
+            | Event::StateSnapshot { timestamp, .. }
+            | Event::MessagesSnapshot { timestamp, .. }
+            | Event::Custom { timestamp, .. }
+            | Event::ReasoningStart { timestamp, .. }
+            | Event::ReasoningMessageStart { timestamp, .. }
+            | Event::ReasoningMessageContent { timestamp, .. }
+            | Event::ReasoningMessageEnd { timestamp, .. }
+            | Event::ReasoningEnd { timestamp, .. }
+            | Event::ReasoningEncryptedValue { timestamp, .. }
+            | Event::ThinkingStart { timestamp }
+            | Event::ThinkingTextMessageStart { timestamp }
+            | Event::ThinkingTextMessageContent { timestamp, .. }
+            | Event::ThinkingTextMessageEnd { timestamp }
+            | Event::ThinkingEnd { timestamp } => *timestamp,
+            Event::Passthrough(v) => v.get("timestamp").and_then(Value::as_i64),
+        }
+    }
+
+    /// The event as a JSON tree (a passed-through one borrowed): for the consumers that read
+    /// any AG-UI stream the same way (timeline, explain, serve), off the converting path.
+    pub fn to_value(&self) -> Cow<'_, Value> {
+        match self {
+            Event::Passthrough(v) => Cow::Borrowed(v),
+            // Serializing our own types into a tree cannot fail.
+            typed => Cow::Owned(serde_json::to_value(typed).unwrap_or(Value::Null)),
+        }
+    }
+
+    /// `--compat thinking`: REASONING_* as the 0.x THINKING_* event (no ids, no role).
+    pub fn into_thinking(self) -> Event {
+        match self {
+            Event::ReasoningStart { timestamp, .. } => Event::ThinkingStart { timestamp },
+            Event::ReasoningMessageStart { timestamp, .. } => {
+                Event::ThinkingTextMessageStart { timestamp }
+            }
+            Event::ReasoningMessageContent {
+                timestamp, delta, ..
+            } => Event::ThinkingTextMessageContent { timestamp, delta },
+            Event::ReasoningMessageEnd { timestamp, .. } => {
+                Event::ThinkingTextMessageEnd { timestamp }
+            }
+            Event::ReasoningEnd { timestamp, .. } => Event::ThinkingEnd { timestamp },
+            Event::Passthrough(v) => Event::Passthrough(thinking_value(v)),
+            ev => ev,
+        }
+    }
+}
+
+/// [`Event::into_thinking`] of a passed-through event: its `type` renamed in place, `role`
+/// and `messageId` dropped.
+fn thinking_value(mut v: Value) -> Value {
+    let Some(m) = v.as_object_mut() else {
+        return v;
+    };
+    let thinking = match m.get("type").and_then(Value::as_str) {
+        Some("REASONING_START") => "THINKING_START",
+        Some("REASONING_MESSAGE_START") => "THINKING_TEXT_MESSAGE_START",
+        Some("REASONING_MESSAGE_CONTENT") => "THINKING_TEXT_MESSAGE_CONTENT",
+        Some("REASONING_MESSAGE_END") => "THINKING_TEXT_MESSAGE_END",
+        Some("REASONING_END") => "THINKING_END",
+        _ => return v,
+    };
+    m.insert("type".into(), Value::String(thinking.into()));
+    m.shift_remove("role");
+    m.shift_remove("messageId");
+    v
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn text(ev: &Event) -> String {
+        serde_json::to_string(ev).expect("serializes")
+    }
+
+    /// `type`, then `timestamp` when there is one, then the fields; absent ones left out.
+    #[test]
+    fn events_serialize_in_encoder_order() {
+        let ev = Event::ToolCallStart {
+            timestamp: Some(17),
+            tool_call_id: "c".into(),
+            tool_call_name: "f".into(),
+            parent_message_id: None,
+        };
+        assert_eq!(
+            text(&ev),
+            r#"{"type":"TOOL_CALL_START","timestamp":17,"toolCallId":"c","toolCallName":"f"}"#
+        );
+        let ev = Event::RunError {
+            timestamp: None,
+            raw_event: Some(ErrorDetail {
+                error: None,
+                message: "m".into(),
+                lc_error_code: Some("X".into()),
+            }),
+            message: "m".into(),
+            code: "E",
+        };
+        assert_eq!(
+            text(&ev),
+            r#"{"type":"RUN_ERROR","rawEvent":{"message":"m","lc_error_code":"X"},"message":"m","code":"E"}"#
+        );
+        let passed = json!({"timestamp": 1, "type": "RAW", "event": null});
+        assert_eq!(
+            text(&Event::Passthrough(passed.clone())),
+            passed.to_string()
+        );
+    }
+
+    /// Each typed event names its type as serde writes it.
+    #[test]
+    fn type_names_are_the_written_ones() {
+        let content = |message_id: &str| Event::ReasoningMessageContent {
+            timestamp: Some(3),
+            message_id: message_id.into(),
+            delta: "d".into(),
+        };
+        for ev in [
+            content("r"),
+            content("r").into_thinking(),
+            Event::ThinkingEnd { timestamp: None },
+            Event::Custom {
+                timestamp: None,
+                name: "n".into(),
+                value: json!(null),
+            },
+        ] {
+            let v = ev.to_value();
+            assert_eq!(ev.type_name(), v["type"]);
+            assert_eq!(
+                ev.kind().map(EventType::as_str),
+                EventType::of(ev.type_name()).map(EventType::as_str)
+            );
+        }
+        assert_eq!(
+            text(&content("r").into_thinking()),
+            r#"{"type":"THINKING_TEXT_MESSAGE_CONTENT","timestamp":3,"delta":"d"}"#
+        );
+        let passed = Event::Passthrough(
+            json!({"type": "REASONING_START", "messageId": "r", "timestamp": 1}),
+        );
+        assert_eq!(
+            text(&passed.into_thinking()),
+            r#"{"type":"THINKING_START","timestamp":1}"#
+        );
+    }
+}
