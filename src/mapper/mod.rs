@@ -147,6 +147,8 @@ enum Ending {
     Finished,
     /// The log's error, and its code class.
     Failed(ErrorInfo, &'static str),
+    /// The caller (or the platform at its request) cancelled the run.
+    Cancelled,
     /// The log stopped without a terminal event.
     Incomplete(String),
 }
@@ -289,9 +291,21 @@ impl Mapper {
                 self.start_run(thread_id, run_id, messages, resume, out);
             }
             ModelEvent::RunEnd => self.end_run(Ending::Finished, out),
+            ModelEvent::RunFailed(info) if error_code::is_cancelled(&info) => {
+                self.end_run(Ending::Cancelled, out)
+            }
             ModelEvent::RunFailed(info) => {
                 let code = error_code::classify(&info);
                 self.end_run(Ending::Failed(info, code), out);
+            }
+            ModelEvent::RunStopped => {
+                let at_interrupt = self.run.as_ref().is_some_and(|r| !r.interrupts.is_empty());
+                let ending = if at_interrupt {
+                    Ending::Finished
+                } else {
+                    Ending::Cancelled
+                };
+                self.end_run(ending, out);
             }
             ModelEvent::RunIncomplete { reason } => self.end_run(
                 Ending::Incomplete(format!(
@@ -974,6 +988,29 @@ impl Mapper {
                 };
                 self.push(e, out);
                 self.pending.clear();
+            }
+            // A 0.0.x client (`--compat thinking`) has no `cancelled` outcome and reads an absent
+            // or unknown one as success: it gets RUN_ERROR with code CANCELLED instead.
+            Ending::Cancelled if self.opts.compat == Compat::Thinking => {
+                let e = Event::RunError {
+                    timestamp,
+                    raw_event: None,
+                    message: "The run was cancelled by the caller".into(),
+                    code: error_code::CANCELLED,
+                };
+                self.push(e, out);
+                self.pending.clear();
+            }
+            Ending::Cancelled => {
+                self.pending.clear();
+                let e = Event::RunFinished {
+                    timestamp,
+                    thread_id: run.thread_id,
+                    run_id: run.run_id,
+                    outcome: json!({"type": "cancelled"}),
+                    usage: usage_summary(&run.usage),
+                };
+                self.push(e, out);
             }
             Ending::Incomplete(message) => {
                 let e = Event::RunError {
