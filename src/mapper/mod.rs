@@ -1229,6 +1229,85 @@ mod tests {
         }
     }
 
+    /// A cancelled run: `end` after a streaming message, mapped with `compat`.
+    fn cancelled_run(end: ModelEvent, before: Vec<ModelEvent>, compat: Compat) -> Vec<Value> {
+        let mut m = Mapper::new(MapOptions {
+            compat,
+            ..MapOptions::default()
+        });
+        let mut out = vec![];
+        let mut evs = vec![
+            ModelEvent::RunStart {
+                thread_id: Some("t".into()),
+                run_id: Some("r".into()),
+                messages: vec![],
+                resume: None,
+            },
+            ModelEvent::MessageStart {
+                message_id: "m".into(),
+            },
+            ModelEvent::TextDelta {
+                message_id: "m".into(),
+                text: "This".into(),
+            },
+        ];
+        evs.extend(before);
+        evs.push(end);
+        map_all(&mut m, evs, &mut out);
+        out
+    }
+
+    fn error(name: &str, message: &str) -> ModelEvent {
+        ModelEvent::RunFailed(ErrorInfo {
+            name: Some(name.into()),
+            message: message.into(),
+            lc_code: None,
+        })
+    }
+
+    /// CancelledError, AbortError and a platform stop without an interrupt end the run with
+    /// outcome cancelled, the open message closed first; any other error stays RUN_ERROR.
+    #[test]
+    fn a_cancelled_run_finishes_cancelled_after_closing_its_spans() {
+        for end in [
+            error("CancelledError", ""),
+            error("AbortError", "This operation was aborted"),
+            ModelEvent::RunStopped,
+        ] {
+            let out = cancelled_run(end.clone(), vec![], Compat::None);
+            let types: Vec<&str> = out.iter().filter_map(|e| e["type"].as_str()).collect();
+            assert_eq!(
+                types[types.len() - 2..],
+                ["TEXT_MESSAGE_END", "RUN_FINISHED"],
+                "{end:?}: {types:?}"
+            );
+            assert_eq!(out.last().unwrap()["outcome"], json!({"type": "cancelled"}));
+        }
+        let out = cancelled_run(error("ValueError", "boom"), vec![], Compat::None);
+        assert_eq!(out.last().unwrap()["code"], "AGENT_INTERNAL");
+    }
+
+    /// A platform stop after an interrupt is the interrupt, not a cancellation.
+    #[test]
+    fn a_platform_stop_at_an_interrupt_is_an_interrupt() {
+        let int = ModelEvent::Interrupt(vec![InterruptInfo {
+            id: "i1".into(),
+            value: json!("approve?"),
+            response_schema: None,
+        }]);
+        let out = cancelled_run(ModelEvent::RunStopped, vec![int], Compat::None);
+        assert_eq!(out.last().unwrap()["outcome"]["type"], "interrupt");
+    }
+
+    /// `--compat thinking` (a 0.0.x client, no `cancelled` outcome): RUN_ERROR code CANCELLED.
+    #[test]
+    fn a_cancelled_run_under_compat_thinking_is_run_error_cancelled() {
+        let out = cancelled_run(error("CancelledError", ""), vec![], Compat::Thinking);
+        let last = out.last().unwrap();
+        assert_eq!(last["type"], "RUN_ERROR");
+        assert_eq!(last["code"], error_code::CANCELLED);
+    }
+
     /// A message's end ends the calls it carried and only those.
     #[test]
     fn a_message_end_ends_its_own_calls() {
