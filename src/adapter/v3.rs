@@ -187,6 +187,7 @@ impl V3Adapter {
                 run_id: None,
                 messages: vec![],
                 resume: None,
+                state: None,
             });
         }
     }

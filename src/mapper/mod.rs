@@ -5,6 +5,7 @@
 //! ends), id schemes (reasoning ids per seed `000`), interrupt outcomes, resume input, and the
 //! seed `004` policies (`--text final`, `--tool-steps reasoning`, `--compat thinking`).
 
+mod compat;
 pub mod error_code;
 pub mod interrupt;
 mod messages;
@@ -76,6 +77,8 @@ pub struct Mapper {
     /// Where in `out` the `MESSAGES_SNAPSHOT` whose items `converted` lent is, and the
     /// generation that lent them, until [`Mapper::settle`] gives them back.
     lent_at: Option<(usize, u64)>,
+    /// `--compat thinking`: the thinking step in progress ([`compat::ThinkingCompat`]).
+    thinking: std::cell::RefCell<compat::ThinkingCompat>,
 }
 
 #[derive(Default)]
@@ -168,6 +171,7 @@ impl Mapper {
             snapshot_at: None,
             converted: Default::default(),
             lent_at: None,
+            thinking: Default::default(),
         }
     }
 
@@ -208,12 +212,13 @@ impl Mapper {
         &self.pending
     }
 
-    /// Adds an event to `out` (under `--compat thinking`, REASONING_* as THINKING_*).
+    /// Adds an event to `out` (under `--compat thinking`, as [`compat::ThinkingCompat`]
+    /// rewrites it).
     fn push(&self, ev: Event, out: &mut Vec<Event>) {
-        out.push(match self.opts.compat {
-            Compat::Thinking => ev.into_thinking(),
-            Compat::None => ev,
-        });
+        match self.opts.compat {
+            Compat::Thinking => self.thinking.borrow_mut().rewrite(ev, out),
+            Compat::None => out.push(ev),
+        }
     }
 
     fn emit_text_start(&self, id: &str, out: &mut Vec<Event>) {
@@ -273,7 +278,7 @@ impl Mapper {
         if !matches!(ev, ModelEvent::RunStart { .. } | ModelEvent::Native(_)) && self.run.is_none()
         {
             // Events outside a run (e.g. a v2 file whose root start is missing) open one.
-            self.start_run(None, None, vec![], None, out);
+            self.start_run(None, None, vec![], None, None, out);
         }
         match ev {
             ModelEvent::RunStart {
@@ -281,6 +286,7 @@ impl Mapper {
                 run_id,
                 messages,
                 resume,
+                state,
             } => {
                 if self.run.is_some() {
                     self.end_run(
@@ -288,7 +294,7 @@ impl Mapper {
                         out,
                     );
                 }
-                self.start_run(thread_id, run_id, messages, resume, out);
+                self.start_run(thread_id, run_id, messages, resume, state, out);
             }
             ModelEvent::RunEnd => self.end_run(Ending::Finished, out),
             ModelEvent::RunFailed(info) if error_code::is_cancelled(&info) => {
@@ -519,6 +525,7 @@ impl Mapper {
         run_id: Option<String>,
         messages: Vec<Value>,
         resume: Option<Value>,
+        state: Option<Value>,
         out: &mut Vec<Event>,
     ) {
         self.runs += 1;
@@ -553,7 +560,17 @@ impl Mapper {
         // (`Command(resume=…)`); v3 does not echo input, so a run with no input messages does.
         let resumes = !pending.is_empty() && (resume.is_some() || messages.is_empty());
         let input = (resumes || !messages.is_empty()).then(|| {
-            let mut input = json!({"threadId": thread_id, "runId": run_id, "messages": messages});
+            // A complete `RunAgentInput`: the 0.x clients require every field. The log records
+            // no tools, context or forwarded props; the state is the input's other keys.
+            let mut input = json!({
+                "threadId": thread_id,
+                "runId": run_id,
+                "state": state.unwrap_or_else(|| json!({})),
+                "messages": messages,
+                "tools": [],
+                "context": [],
+                "forwardedProps": {},
+            });
             if resumes {
                 input["resume"] =
                     Value::Array(interrupt::resume_entries(&pending, resume.as_ref()));
@@ -1179,6 +1196,7 @@ mod tests {
             run_id: Some("r".into()),
             messages: vec![],
             resume: None,
+            state: None,
         };
         map_all(&mut m, vec![start], &mut out);
         let n = 3 * Run::DONE_TOOLS;

@@ -47,7 +47,10 @@ impl SharedJson {
     /// The value's compact JSON text.
     pub fn json(&self) -> &str {
         self.json.get_or_init(|| {
-            serde_json::to_string(&self.value)
+            // As the sinks write it (floats as JSON.stringify does).
+            crate::js_numbers::to_vec(&self.value)
+                .ok()
+                .and_then(|b| String::from_utf8(b).ok())
                 .unwrap_or_default()
                 .into()
         })
