@@ -1260,6 +1260,7 @@ mod tests {
                 run_id: Some("r".into()),
                 messages: vec![],
                 resume: None,
+                state: None,
             },
             ModelEvent::MessageStart {
                 message_id: "m".into(),
