@@ -239,8 +239,12 @@ pub enum ModelEvent {
     },
     /// The run ended normally (it may still have stopped at an interrupt recorded before).
     RunEnd,
-    /// The run raised.
+    /// The run raised (a cancelled run too: its error names the cancellation, see
+    /// `mapper::error_code::is_cancelled`).
     RunFailed(ErrorInfo),
+    /// The platform stopped the run (v3 root `lifecycle interrupted`): at an `interrupt()` if
+    /// one was recorded, else because the caller cancelled it.
+    RunStopped,
     /// The log stops before the run's terminal event (a crashed server or a cut recording).
     RunIncomplete {
         reason: String,
