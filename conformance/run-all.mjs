@@ -4,7 +4,8 @@
 //   node conformance/run-all.mjs --bin PATH_TO_AGUIFY [--recordings DIR] [--agent]
 //     converts every recording under testdata/recordings/** with
 //     `aguify convert --to sse|ndjson FILES` and requires the official client
-//     pipeline to accept the output: no schema error, no pipeline error.
+//     pipeline to accept the output: no schema error, no pipeline error; and
+//     every SSE frame byte for byte as @ag-ui/encoder 1.0.0 writes its event.
 //
 //   node conformance/run-all.mjs --cases testdata/check [--write-expected]
 //     runs the verifier over every case in the folder and compares the verdict
@@ -17,11 +18,12 @@ import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { EventEncoder } from "@ag-ui/encoder";
 import { conform, conformFile, quietOnBrokenPipe } from "./agui-conform.mjs";
+import { STREAM_EXT, groupRecordings, walk } from "./recordings.mjs";
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const REPO = resolve(HERE, "..");
-const STREAM_EXT = /\.(ndjson|sse)$/;
 
 const USAGE = `usage:
   node conformance/run-all.mjs --bin PATH_TO_AGUIFY [--recordings DIR] [--agent]
@@ -29,38 +31,38 @@ const USAGE = `usage:
 
 // ---------------------------------------------------------------- recordings mode
 
-function walk(dir) {
-  const out = [];
-  for (const name of readdirSync(dir).sort()) {
-    const p = join(dir, name);
-    if (statSync(p).isDirectory()) out.push(...walk(p));
-    else if (STREAM_EXT.test(name)) out.push(p);
-  }
-  return out;
-}
+const ENCODER = new EventEncoder();
 
 /**
- * Groups recordings into conversion cases. A resumed thread is recorded as
- * `X__1_<tag>.ndjson`, `X__2_<tag>.ndjson`, ... in one folder; those files
- * are converted together, in order, as one invocation. Every other file is
- * a case of its own.
+ * The README's claim that aguify's SSE is byte-compatible with @ag-ui/encoder:
+ * each frame must be exactly what `EventEncoder.encodeSSE()` writes for the
+ * event it holds. Returns the number of frames that differ and the first
+ * difference, shown around the first differing character.
  */
-export function groupRecordings(files) {
-  const groups = new Map();
-  const cases = [];
-  for (const f of files) {
-    const m = /^(.*)__(\d+)_[^/]*\.ndjson$/.exec(basename(f));
-    if (m) {
-      const key = join(dirname(f), m[1]);
-      if (!groups.has(key)) {
-        const group = { name: key, files: [] };
-        groups.set(key, group);
-        cases.push(group);
-      }
-      groups.get(key).files.push({ n: Number(m[2]), f });
-    } else cases.push({ name: f, files: [{ n: 0, f }] });
-  }
-  return cases.map((c) => ({ name: c.name, files: c.files.sort((a, b) => a.n - b.n).map((x) => x.f) }));
+export function encoderDifferences(text) {
+  let differ = 0;
+  let first = null;
+  const frames = text.split("\n\n");
+  if (frames.at(-1) === "") frames.pop();
+  frames.forEach((frame, index) => {
+    let again;
+    try {
+      again = frame.startsWith("data: ") ? ENCODER.encodeSSE(JSON.parse(frame.slice(6))) : null;
+    } catch {
+      again = null;
+    }
+    if (again === `${frame}\n\n`) return;
+    differ++;
+    if (first !== null) return;
+    if (again === null) first = `frame #${index} is not one data: line of JSON`;
+    else {
+      let i = 0;
+      while (again[i] === frame[i]) i++;
+      const at = (s) => JSON.stringify(s.slice(Math.max(0, i - 30), i + 30));
+      first = `frame #${index}: aguify wrote ${at(frame)}, the encoder writes ${at(again)}`;
+    }
+  });
+  return { differ, first };
 }
 
 async function runRecordings(bin, recordingsDir, agent) {
@@ -91,6 +93,10 @@ async function runRecordings(bin, recordingsDir, agent) {
         else if (report.verifyError !== null) problem = `[${report.verifyStage}] at event #${report.failedAt}: ${report.verifyError}`;
         else if (report.agentError) problem = `HttpAgent.runAgent: ${report.agentError}`;
         else if (!report.valid) problem = "not valid";
+        else if (to === "sse") {
+          const enc = encoderDifferences(new TextDecoder().decode(run.stdout));
+          if (enc.differ > 0) problem = `${enc.differ} frame(s) not as @ag-ui/encoder writes them; first: ${enc.first}`;
+        }
       }
       if (problem) {
         failed++;

@@ -19,6 +19,7 @@ pub mod diff;
 pub mod error;
 pub mod explain;
 pub mod input;
+pub mod js_numbers;
 pub mod json;
 pub mod mapper;
 pub mod model;

@@ -119,9 +119,9 @@ impl EncodedState {
         buf.push(b']');
         for (k, v) in o.iter().skip(1) {
             buf.push(b',');
-            let _ = serde_json::to_writer(&mut buf, k);
+            let _ = crate::js_numbers::to_writer(&mut buf, k);
             buf.push(b':');
-            let _ = serde_json::to_writer(&mut buf, v);
+            let _ = crate::js_numbers::to_writer(&mut buf, v);
         }
         buf.push(b'}');
         let text = match whole {
@@ -137,7 +137,7 @@ impl EncodedState {
         debug_assert_eq!(enc.json(), {
             let tree = enc.to_value();
             let mut buf = Vec::new();
-            serde_json::to_writer(&mut buf, &tree).expect("a value");
+            crate::js_numbers::to_writer(&mut buf, &tree).expect("a value");
             utf8(buf)
         });
         Ok(enc)
@@ -233,11 +233,18 @@ pub enum ModelEvent {
         /// `Command(resume=…)` value when the run resumes an interrupt. `Some(Null)` = resumed,
         /// value unknown (v3 does not echo it).
         resume: Option<Value>,
+        /// The run input's keys other than `messages` (the state the graph was given), when
+        /// the input is a state object.
+        state: Option<Value>,
     },
     /// The run ended normally (it may still have stopped at an interrupt recorded before).
     RunEnd,
-    /// The run raised.
+    /// The run raised (a cancelled run too: its error names the cancellation, see
+    /// `mapper::error_code::is_cancelled`).
     RunFailed(ErrorInfo),
+    /// The platform stopped the run (v3 root `lifecycle interrupted`): at an `interrupt()` if
+    /// one was recorded, else because the caller cancelled it.
+    RunStopped,
     /// The log stops before the run's terminal event (a crashed server or a cut recording).
     RunIncomplete {
         reason: String,

@@ -75,6 +75,73 @@ fn recorded_failure_still_converts_with_0() {
     assert!(last.contains("\"RUN_ERROR\""), "{last}");
 }
 
+/// `--compat thinking` asks for THINKING_* events: the inline check does not report them as
+/// removed-in-1.0 findings (AGX202), so `--fail-on error` passes.
+#[test]
+fn compat_thinking_output_is_not_flagged_by_the_inline_check() {
+    let file = recording("v3-python/c_reasoning_anthropic.ndjson");
+    let run = |compat: &str| {
+        Command::new(BIN)
+            .args([
+                "convert",
+                "--to",
+                "ndjson",
+                "--fail-on",
+                "error",
+                "--compat",
+                compat,
+                &file,
+            ])
+            .output()
+            .expect("run")
+    };
+    let out = run("thinking");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("\"THINKING_START\""), "{text}");
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // Plain output of the same recording is clean too (nothing else was silenced).
+    assert_eq!(run("none").status.code(), Some(0));
+}
+
+/// Floats are written as `JSON.stringify` writes them (`@ag-ui/encoder`): the recording's
+/// `1.0`, `0.0` and `120.0` come out as `1`, `0` and `120`, in events and in states.
+#[test]
+fn floats_are_written_as_json_stringify_writes_them() {
+    for form in ["v2-python-api", "v3-python"] {
+        let file = recording(&format!("{form}/g_float_progress.ndjson"));
+        let raw = std::fs::read_to_string(&file).expect("recording");
+        assert!(
+            raw.contains("\"progress\":1.0"),
+            "{form}: the recording has 1.0"
+        );
+        let out = Command::new(BIN)
+            .args(["convert", "--to", "sse", &file])
+            .output()
+            .expect("run");
+        assert_eq!(out.status.code(), Some(0));
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            text.contains(r#"{"progress":1,"stage":"done","eta_s":120,"items":3}"#),
+            "{text}"
+        );
+        assert!(
+            text.contains(r#""progress":0}"#) || form == "v2-python-api",
+            "{text}"
+        );
+        assert!(!text.contains(".0,") && !text.contains(".0}"), "{text}");
+    }
+}
+
 #[test]
 fn closed_stdout_is_a_quiet_success() {
     // Many runs so the output exceeds the pipe buffer; the reader takes one line and leaves.

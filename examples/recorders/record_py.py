@@ -219,6 +219,30 @@ def custom_events_graph():
     return g.compile(checkpointer=InMemorySaver(), transformers=[CustomTransformer])
 
 
+class ProgressState(MessagesState):
+    progress: float
+
+
+def float_progress_graph():
+    """Numbers that are floats with no fraction (1.0, 120.0) in a custom event (v2:
+    adispatch_custom_event; v3: the stream writer) and in the state: Python writes them `1.0`,
+    JSON.stringify writes `1` (issue 22 item 13)."""
+    model = fm.ScriptedChatModel(turns=[fm.text_turn("All done.")])
+
+    async def worker(state: ProgressState, config: RunnableConfig):
+        done = {"progress": 1.0, "stage": "done", "eta_s": 120.0, "items": 3}
+        await adispatch_custom_event("progress", done, config=config)
+        get_stream_writer()(done)
+        msg = await model.ainvoke(state["messages"])
+        return {"messages": [msg], "progress": 1.0}
+
+    g = StateGraph(ProgressState)
+    g.add_node("worker", worker)
+    g.add_edge(START, "worker")
+    g.add_edge("worker", END)
+    return g.compile(checkpointer=InMemorySaver(), transformers=[CustomTransformer])
+
+
 class TaskState(TypedDict):
     messages: Annotated[list[AnyMessage], add_messages]
     counter: int
@@ -422,6 +446,7 @@ def scenarios() -> list[Scenario]:
             v3=False,
             note="v2 with stream_mode=['updates','custom'] as the API server passes it: writer output in root on_chain_stream",
         ),
+        S("g_float_progress", float_progress_graph, [Run("", {**human("Do the work", "g_float_progress"), "progress": 0.0})]),
         S("h_state", state_graph, [Run("", {**human("Plan my day", "h_state"), "counter": 0, "status": "new", "items": []})]),
         S(
             "i_tool_output_delta",

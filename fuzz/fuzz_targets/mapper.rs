@@ -98,6 +98,7 @@ fn model(ev: Ev) -> ModelEvent {
             messages,
             resume,
         } => ModelEvent::RunStart {
+            state: None,
             thread_id: thread.map(|t| id("t", t)),
             run_id: run.map(|r| id("r", r)),
             messages: if messages {

@@ -372,6 +372,22 @@ pub fn input_messages(input: &Value) -> Vec<Value> {
     vec![]
 }
 
+/// A run input's keys other than `messages`: the state the graph was given, when the input
+/// is a state object (not a `Command`, not a bare message).
+pub fn input_state(input: &Value) -> Option<Value> {
+    let input = lc::normalize_cow(input);
+    let o = input.as_object()?;
+    if lc::is_message(&input) || resume_value(&input).is_some() || o.field("lg_name").is_some() {
+        return None;
+    }
+    let state: serde_json::Map<String, Value> = o
+        .iter()
+        .filter(|(k, _)| k.as_str() != "messages")
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect();
+    Some(Value::Object(state))
+}
+
 /// The resume value when a run input is `Command(resume=…)` (API dict, JS `lg_name`, dumpd repr).
 pub fn resume_value(input: &Value) -> Option<Value> {
     let input = lc::normalize_cow(input);
@@ -462,5 +478,34 @@ impl Router {
         if let Some(a) = &mut self.adapter {
             a.finish(out);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    /// The state of `RUN_STARTED.input`: a state input's other keys; nothing for a command
+    /// or a bare message.
+    #[test]
+    fn input_state_is_the_inputs_other_keys() {
+        let input =
+            json!({"messages": [{"type": "human", "content": "hi"}], "progress": 0.0, "items": []});
+        assert_eq!(
+            input_state(&input),
+            Some(json!({"progress": 0.0, "items": []}))
+        );
+        assert_eq!(input_state(&json!({"messages": []})), Some(json!({})));
+        assert_eq!(input_state(&json!({"resume": {"approved": true}})), None);
+        assert_eq!(
+            input_state(&json!({"lg_name": "Command", "resume": 1})),
+            None
+        );
+        assert_eq!(
+            input_state(&json!({"type": "human", "content": "hi"})),
+            None
+        );
+        assert_eq!(input_state(&json!("hi")), None);
     }
 }

@@ -7,7 +7,9 @@ use std::collections::HashMap;
 
 use serde_json::Value;
 
-use super::{content, custom_event, error_info, input_messages, interrupts_from, resume_value};
+use super::{
+    content, custom_event, error_info, input_messages, input_state, interrupts_from, resume_value,
+};
 use super::{Adapter, Disposition, RecordKind};
 use crate::input::Record;
 use crate::model::ModelEvent;
@@ -135,6 +137,7 @@ impl V2Adapter {
                 run_id: self.hint_run_id.clone(),
                 messages: vec![],
                 resume: None,
+                state: None,
             });
         }
     }
@@ -197,6 +200,7 @@ impl V2Adapter {
                     run_id: run_id.or_else(|| self.hint_run_id.clone()),
                     messages: input_messages(input),
                     resume: resume_value(input),
+                    state: input_state(input),
                 });
                 Disposition::Mapped
             }

@@ -187,6 +187,7 @@ impl V3Adapter {
                 run_id: None,
                 messages: vec![],
                 resume: None,
+                state: None,
             });
         }
     }
@@ -575,8 +576,12 @@ impl V3Adapter {
             self.saw_root_lifecycle = true;
             return match event {
                 "running" | "started" => Disposition::Mapped,
-                "completed" | "interrupted" => {
+                "completed" => {
                     self.deferred_end = Some(ModelEvent::RunEnd);
+                    Disposition::Mapped
+                }
+                "interrupted" => {
+                    self.deferred_end = Some(ModelEvent::RunStopped);
                     Disposition::Mapped
                 }
                 "failed" => {

@@ -241,6 +241,15 @@ impl Raw {
             ModelEvent::ToolEnd { tool_call_id, .. } => {
                 self.tools.remove(tool_call_id);
             }
+            // A cancelled run stops mid-message by design: what it leaves open is no warning.
+            ModelEvent::RunFailed(info) if crate::mapper::error_code::is_cancelled(info) => {
+                self.tools.clear();
+                self.messages.clear();
+            }
+            ModelEvent::RunStopped => {
+                self.tools.clear();
+                self.messages.clear();
+            }
             ModelEvent::RunFailed(_) | ModelEvent::Interrupt(_) => self.tools.clear(),
             ModelEvent::RunEnd | ModelEvent::RunStart { .. } => self.unfinished_tools(ctx),
             ModelEvent::RunIncomplete { reason } => {

@@ -134,6 +134,8 @@ struct Reasoning {
 #[derive(Debug)]
 enum Outcome {
     Success,
+    /// `{type: "cancelled"}`: the caller cancelled the run.
+    Cancelled,
     Interrupt(Vec<Value>),
     Error {
         code: Option<String>,
@@ -317,8 +319,11 @@ impl Conversation {
                     .cloned()
                     .unwrap_or_default()
             });
+        let cancelled =
+            outcome.and_then(|o| o.get("type")).and_then(Value::as_str) == Some("cancelled");
         let outcome = match interrupts {
             Some(list) => Outcome::Interrupt(list),
+            None if cancelled => Outcome::Cancelled,
             None => Outcome::Success,
         };
         self.end(outcome, origin)
@@ -596,6 +601,9 @@ impl Conversation {
         match &open.outcome {
             None => leaf(&mut out, "/outcome".into(), "none".into(), &end),
             Some((Outcome::Success, o)) => leaf(&mut out, "/outcome".into(), "success".into(), o),
+            Some((Outcome::Cancelled, o)) => {
+                leaf(&mut out, "/outcome".into(), "cancelled".into(), o)
+            }
             Some((Outcome::Interrupt(list), o)) => {
                 leaf(&mut out, "/outcome".into(), "interrupt".into(), o);
                 for (n, i) in list.iter().enumerate() {

@@ -150,6 +150,18 @@ pub struct Report {
     pub runs: usize,
     pub bad_lines: u64,
     pub explained: Vec<Explanation>,
+    /// Runs the caller cancelled: not failures, so not explained, but named.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub cancelled: Vec<CancelledRun>,
+}
+
+/// A run that ended with `outcome: {type: "cancelled"}`.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CancelledRun {
+    pub run_id: Option<String>,
+    /// Events the run had, its RUN_FINISHED included.
+    pub events: u64,
 }
 
 #[derive(Debug, Clone)]
@@ -301,11 +313,20 @@ impl Explainer {
             }
             explained.push(x);
         }
+        let cancelled = runs
+            .iter()
+            .filter(|r| matches!(r.outcome, Outcome::Cancelled))
+            .map(|r| CancelledRun {
+                run_id: r.run_id.clone(),
+                events: r.events,
+            })
+            .collect();
         let report = Report {
             schema: SCHEMA,
             runs: runs.len(),
             bad_lines: self.bad_lines,
             explained,
+            cancelled,
         };
         (report, self.timeline)
     }

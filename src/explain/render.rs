@@ -20,6 +20,15 @@ pub fn write_text(report: &Report, color: bool, w: &mut dyn Write) -> io::Result
     let head = Style::new().bold();
     let red = Style::new().red().bold();
     let dim = Style::new().dimmed();
+    for c in &report.cancelled {
+        writeln!(
+            w,
+            "run {}: cancelled by the caller after {} event{} (not a failure)",
+            c.run_id.as_deref().unwrap_or("?"),
+            c.events,
+            if c.events == 1 { "" } else { "s" }
+        )?;
+    }
     if report.explained.is_empty() {
         writeln!(
             w,

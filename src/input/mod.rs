@@ -102,7 +102,7 @@ impl Record {
                 });
             }
         }
-        if sse_event.is_none() && text.starts_with(r#"{"event":"on_"#) {
+        if sse_event.is_none() && starts_as_v2(&text) {
             if let Some(ev) = crate::wire::v2::Event::read(&text) {
                 return Ok(Record {
                     origin,
@@ -410,6 +410,22 @@ where
             message,
         },
     }
+}
+
+/// Whether `text` opens as a v2 event: its first key `event`, its value starting `on_`
+/// (whitespace allowed between the tokens, as Python's `json.dumps` writes them).
+fn starts_as_v2(text: &str) -> bool {
+    let rest = text.trim_start();
+    let Some(rest) = rest.strip_prefix('{') else {
+        return false;
+    };
+    let Some(rest) = rest.trim_start().strip_prefix(r#""event""#) else {
+        return false;
+    };
+    let Some(rest) = rest.trim_start().strip_prefix(':') else {
+        return false;
+    };
+    rest.trim_start().starts_with(r#""on_"#)
 }
 
 /// Parses one JSON object, with an error that says what was expected.

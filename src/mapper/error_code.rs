@@ -10,6 +10,10 @@ pub const UPSTREAM_UNREACHABLE: &str = "UPSTREAM_UNREACHABLE";
 pub const AGENT_INTERNAL: &str = "AGENT_INTERNAL";
 pub const INCOMPLETE_STREAM: &str = "INCOMPLETE_STREAM";
 
+/// Not a class of [`classify`]: the RUN_ERROR code of a cancelled run under `--compat
+/// thinking`, whose 0.0.x client has no `cancelled` outcome.
+pub const CANCELLED: &str = "CANCELLED";
+
 /// Every code class, for documentation and the checker.
 pub const ALL: [&str; 7] = [
     GRAPH_STEP_LIMIT,
@@ -67,6 +71,16 @@ const WORDS: [(&str, &[&str]); 4] = [
         ],
     ),
 ];
+
+/// Whether an error line says the caller cancelled the run rather than that it failed: Python's
+/// `asyncio.CancelledError` (the consuming task cancelled), JS's `AbortError` (an
+/// `AbortController` abort; a v3 root `lifecycle failed` carries only its message).
+pub fn is_cancelled(e: &ErrorInfo) -> bool {
+    let name = e.name.as_deref().unwrap_or_default();
+    let name = name.rsplit('.').next().unwrap_or(name);
+    matches!(name, "CancelledError" | "AbortError")
+        || (e.name.is_none() && e.message == "This operation was aborted")
+}
 
 /// Classifies an error by its `lc_error_code`, exception name and message.
 pub fn classify(e: &ErrorInfo) -> &'static str {
@@ -151,5 +165,23 @@ mod tests {
             lc_code: Some("GRAPH_RECURSION_LIMIT".into()),
         };
         assert_eq!(classify(&recursion), GRAPH_STEP_LIMIT);
+    }
+
+    #[test]
+    fn cancellations() {
+        assert!(is_cancelled(&e("CancelledError", "")));
+        assert!(is_cancelled(&e("asyncio.CancelledError", "")));
+        assert!(is_cancelled(&e("AbortError", "This operation was aborted")));
+        let lifecycle = ErrorInfo {
+            name: None,
+            message: "This operation was aborted".into(),
+            lc_code: None,
+        };
+        assert!(is_cancelled(&lifecycle));
+        assert!(!is_cancelled(&e(
+            "ValueError",
+            "This operation was aborted"
+        )));
+        assert!(!is_cancelled(&e("TimeoutError", "cancelled after 30s")));
     }
 }

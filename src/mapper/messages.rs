@@ -217,6 +217,7 @@ mod tests {
             run_id: run_id.map(String::from),
             messages: vec![],
             resume: None,
+            state: None,
         }
     }
 

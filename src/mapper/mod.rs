@@ -5,6 +5,7 @@
 //! ends), id schemes (reasoning ids per seed `000`), interrupt outcomes, resume input, and the
 //! seed `004` policies (`--text final`, `--tool-steps reasoning`, `--compat thinking`).
 
+mod compat;
 pub mod error_code;
 pub mod interrupt;
 mod messages;
@@ -76,6 +77,8 @@ pub struct Mapper {
     /// Where in `out` the `MESSAGES_SNAPSHOT` whose items `converted` lent is, and the
     /// generation that lent them, until [`Mapper::settle`] gives them back.
     lent_at: Option<(usize, u64)>,
+    /// `--compat thinking`: the thinking step in progress ([`compat::ThinkingCompat`]).
+    thinking: std::cell::RefCell<compat::ThinkingCompat>,
 }
 
 #[derive(Default)]
@@ -147,6 +150,8 @@ enum Ending {
     Finished,
     /// The log's error, and its code class.
     Failed(ErrorInfo, &'static str),
+    /// The caller (or the platform at its request) cancelled the run.
+    Cancelled,
     /// The log stopped without a terminal event.
     Incomplete(String),
 }
@@ -166,6 +171,7 @@ impl Mapper {
             snapshot_at: None,
             converted: Default::default(),
             lent_at: None,
+            thinking: Default::default(),
         }
     }
 
@@ -206,12 +212,13 @@ impl Mapper {
         &self.pending
     }
 
-    /// Adds an event to `out` (under `--compat thinking`, REASONING_* as THINKING_*).
+    /// Adds an event to `out` (under `--compat thinking`, as [`compat::ThinkingCompat`]
+    /// rewrites it).
     fn push(&self, ev: Event, out: &mut Vec<Event>) {
-        out.push(match self.opts.compat {
-            Compat::Thinking => ev.into_thinking(),
-            Compat::None => ev,
-        });
+        match self.opts.compat {
+            Compat::Thinking => self.thinking.borrow_mut().rewrite(ev, out),
+            Compat::None => out.push(ev),
+        }
     }
 
     fn emit_text_start(&self, id: &str, out: &mut Vec<Event>) {
@@ -271,7 +278,7 @@ impl Mapper {
         if !matches!(ev, ModelEvent::RunStart { .. } | ModelEvent::Native(_)) && self.run.is_none()
         {
             // Events outside a run (e.g. a v2 file whose root start is missing) open one.
-            self.start_run(None, None, vec![], None, out);
+            self.start_run(None, None, vec![], None, None, out);
         }
         match ev {
             ModelEvent::RunStart {
@@ -279,6 +286,7 @@ impl Mapper {
                 run_id,
                 messages,
                 resume,
+                state,
             } => {
                 if self.run.is_some() {
                     self.end_run(
@@ -286,12 +294,24 @@ impl Mapper {
                         out,
                     );
                 }
-                self.start_run(thread_id, run_id, messages, resume, out);
+                self.start_run(thread_id, run_id, messages, resume, state, out);
             }
             ModelEvent::RunEnd => self.end_run(Ending::Finished, out),
+            ModelEvent::RunFailed(info) if error_code::is_cancelled(&info) => {
+                self.end_run(Ending::Cancelled, out)
+            }
             ModelEvent::RunFailed(info) => {
                 let code = error_code::classify(&info);
                 self.end_run(Ending::Failed(info, code), out);
+            }
+            ModelEvent::RunStopped => {
+                let at_interrupt = self.run.as_ref().is_some_and(|r| !r.interrupts.is_empty());
+                let ending = if at_interrupt {
+                    Ending::Finished
+                } else {
+                    Ending::Cancelled
+                };
+                self.end_run(ending, out);
             }
             ModelEvent::RunIncomplete { reason } => self.end_run(
                 Ending::Incomplete(format!(
@@ -505,6 +525,7 @@ impl Mapper {
         run_id: Option<String>,
         messages: Vec<Value>,
         resume: Option<Value>,
+        state: Option<Value>,
         out: &mut Vec<Event>,
     ) {
         self.runs += 1;
@@ -539,7 +560,17 @@ impl Mapper {
         // (`Command(resume=…)`); v3 does not echo input, so a run with no input messages does.
         let resumes = !pending.is_empty() && (resume.is_some() || messages.is_empty());
         let input = (resumes || !messages.is_empty()).then(|| {
-            let mut input = json!({"threadId": thread_id, "runId": run_id, "messages": messages});
+            // A complete `RunAgentInput`: the 0.x clients require every field. The log records
+            // no tools, context or forwarded props; the state is the input's other keys.
+            let mut input = json!({
+                "threadId": thread_id,
+                "runId": run_id,
+                "state": state.unwrap_or_else(|| json!({})),
+                "messages": messages,
+                "tools": [],
+                "context": [],
+                "forwardedProps": {},
+            });
             if resumes {
                 input["resume"] =
                     Value::Array(interrupt::resume_entries(&pending, resume.as_ref()));
@@ -975,6 +1006,29 @@ impl Mapper {
                 self.push(e, out);
                 self.pending.clear();
             }
+            // A 0.0.x client (`--compat thinking`) has no `cancelled` outcome and reads an absent
+            // or unknown one as success: it gets RUN_ERROR with code CANCELLED instead.
+            Ending::Cancelled if self.opts.compat == Compat::Thinking => {
+                let e = Event::RunError {
+                    timestamp,
+                    raw_event: None,
+                    message: "The run was cancelled by the caller".into(),
+                    code: error_code::CANCELLED,
+                };
+                self.push(e, out);
+                self.pending.clear();
+            }
+            Ending::Cancelled => {
+                self.pending.clear();
+                let e = Event::RunFinished {
+                    timestamp,
+                    thread_id: run.thread_id,
+                    run_id: run.run_id,
+                    outcome: json!({"type": "cancelled"}),
+                    usage: usage_summary(&run.usage),
+                };
+                self.push(e, out);
+            }
             Ending::Incomplete(message) => {
                 let e = Event::RunError {
                     timestamp,
@@ -1142,6 +1196,7 @@ mod tests {
             run_id: Some("r".into()),
             messages: vec![],
             resume: None,
+            state: None,
         };
         map_all(&mut m, vec![start], &mut out);
         let n = 3 * Run::DONE_TOOLS;
@@ -1190,6 +1245,86 @@ mod tests {
             assert!(run.tool_index.len() <= Run::DONE_TOOLS + 1);
             assert!(run.open_tools.is_empty());
         }
+    }
+
+    /// A cancelled run: `end` after a streaming message, mapped with `compat`.
+    fn cancelled_run(end: ModelEvent, before: Vec<ModelEvent>, compat: Compat) -> Vec<Value> {
+        let mut m = Mapper::new(MapOptions {
+            compat,
+            ..MapOptions::default()
+        });
+        let mut out = vec![];
+        let mut evs = vec![
+            ModelEvent::RunStart {
+                thread_id: Some("t".into()),
+                run_id: Some("r".into()),
+                messages: vec![],
+                resume: None,
+                state: None,
+            },
+            ModelEvent::MessageStart {
+                message_id: "m".into(),
+            },
+            ModelEvent::TextDelta {
+                message_id: "m".into(),
+                text: "This".into(),
+            },
+        ];
+        evs.extend(before);
+        evs.push(end);
+        map_all(&mut m, evs, &mut out);
+        out
+    }
+
+    fn error(name: &str, message: &str) -> ModelEvent {
+        ModelEvent::RunFailed(ErrorInfo {
+            name: Some(name.into()),
+            message: message.into(),
+            lc_code: None,
+        })
+    }
+
+    /// CancelledError, AbortError and a platform stop without an interrupt end the run with
+    /// outcome cancelled, the open message closed first; any other error stays RUN_ERROR.
+    #[test]
+    fn a_cancelled_run_finishes_cancelled_after_closing_its_spans() {
+        for end in [
+            error("CancelledError", ""),
+            error("AbortError", "This operation was aborted"),
+            ModelEvent::RunStopped,
+        ] {
+            let out = cancelled_run(end.clone(), vec![], Compat::None);
+            let types: Vec<&str> = out.iter().filter_map(|e| e["type"].as_str()).collect();
+            assert_eq!(
+                types[types.len() - 2..],
+                ["TEXT_MESSAGE_END", "RUN_FINISHED"],
+                "{end:?}: {types:?}"
+            );
+            assert_eq!(out.last().unwrap()["outcome"], json!({"type": "cancelled"}));
+        }
+        let out = cancelled_run(error("ValueError", "boom"), vec![], Compat::None);
+        assert_eq!(out.last().unwrap()["code"], "AGENT_INTERNAL");
+    }
+
+    /// A platform stop after an interrupt is the interrupt, not a cancellation.
+    #[test]
+    fn a_platform_stop_at_an_interrupt_is_an_interrupt() {
+        let int = ModelEvent::Interrupt(vec![InterruptInfo {
+            id: "i1".into(),
+            value: json!("approve?"),
+            response_schema: None,
+        }]);
+        let out = cancelled_run(ModelEvent::RunStopped, vec![int], Compat::None);
+        assert_eq!(out.last().unwrap()["outcome"]["type"], "interrupt");
+    }
+
+    /// `--compat thinking` (a 0.0.x client, no `cancelled` outcome): RUN_ERROR code CANCELLED.
+    #[test]
+    fn a_cancelled_run_under_compat_thinking_is_run_error_cancelled() {
+        let out = cancelled_run(error("CancelledError", ""), vec![], Compat::Thinking);
+        let last = out.last().unwrap();
+        assert_eq!(last["type"], "RUN_ERROR");
+        assert_eq!(last["code"], error_code::CANCELLED);
     }
 
     /// A message's end ends the calls it carried and only those.

@@ -134,6 +134,7 @@ fn outcome(run: &RunSummary) -> Outcome {
             o.code = code.clone();
             o.message = Some(message.clone());
         }
+        timeline::Outcome::Cancelled => o.kind = "cancelled",
         timeline::Outcome::NoTerminal => o.kind = "no_terminal",
     }
     o

@@ -1,7 +1,7 @@
 //! Sinks: where AG-UI events go. One module per output format, each a [`Sink`], writing each
-//! [`Event`] with `serde_json` (compact, keys in order, non-ASCII raw: what `JSON.stringify`
-//! writes) straight into its writer (a buffered one: `convert` gives a `BufWriter`), so no
-//! frame is copied, however long its strings.
+//! [`Event`] with `serde_json` (compact, keys in order, non-ASCII raw, floats by
+//! [`crate::js_numbers`]: what `JSON.stringify` writes) straight into its writer (a buffered
+//! one: `convert` gives a `BufWriter`), so no frame is copied, however long its strings.
 
 mod ndjson;
 mod sse;
@@ -63,7 +63,7 @@ pub fn write_json<W: Write>(w: &mut W, ev: &Event) -> io::Result<()> {
         state.with_json_parts(|parts| parts.iter().try_for_each(|p| w.write_all(p.as_bytes())))?;
         return w.write_all(b"}");
     }
-    serde_json::to_writer(w, ev).map_err(io::Error::from)
+    crate::js_numbers::to_writer(w, ev).map_err(io::Error::from)
 }
 
 #[cfg(test)]

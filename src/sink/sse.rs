@@ -21,7 +21,7 @@ impl<W: Write> SseSink<W> {
 pub fn frame<E: serde::Serialize + ?Sized>(ev: &E, buf: &mut Vec<u8>) {
     buf.extend_from_slice(b"data: ");
     // Into a Vec this cannot fail.
-    let _ = serde_json::to_writer(&mut *buf, ev);
+    let _ = crate::js_numbers::to_writer(&mut *buf, ev);
     buf.extend_from_slice(b"\n\n");
 }
 

@@ -148,6 +148,8 @@ pub enum Outcome {
     },
     /// Stopped at `interrupt()`: `(id, reason)` per interrupt.
     Interrupt(Vec<(String, String)>),
+    /// The caller cancelled the run (`outcome: {type: "cancelled"}`): not a failure.
+    Cancelled,
     Error {
         code: Option<String>,
         message: String,
@@ -744,6 +746,7 @@ impl TimelineBuilder {
                                 .collect(),
                         )
                     }
+                    Some("cancelled") => Outcome::Cancelled,
                     _ => Outcome::Success {
                         pending_tool_calls: outcome
                             .and_then(|o| o.get("pendingToolCallIds"))

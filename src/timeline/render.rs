@@ -426,6 +426,7 @@ fn footer(v: &mut Vec<Segment>, run: &RunSummary) {
                 format!(" {}", items.join(", ")),
             ));
         }
+        Outcome::Cancelled => v.push(seg(Paint::Strong(Kind::Run), "cancelled")),
         Outcome::Error { code, .. } => {
             v.push(seg(Paint::Strong(Kind::Error), "error"));
             if let Some(c) = code {

@@ -47,7 +47,10 @@ impl SharedJson {
     /// The value's compact JSON text.
     pub fn json(&self) -> &str {
         self.json.get_or_init(|| {
-            serde_json::to_string(&self.value)
+            // As the sinks write it (floats as JSON.stringify does).
+            crate::js_numbers::to_vec(&self.value)
+                .ok()
+                .and_then(|b| String::from_utf8(b).ok())
                 .unwrap_or_default()
                 .into()
         })
@@ -96,13 +99,8 @@ impl State {
     /// list and that has no `lc` or `__lc_escaped__` key (normalising would replace it whole);
     /// `None` for any other.
     pub fn read(text: &str) -> Option<State> {
-        let entries = serde_json::from_str::<Entries>(text).ok()?.0;
-        let (first, list) = entries.first()?;
-        let special = |k: &String| k == "lc" || k == "__lc_escaped__";
-        if first != "messages" || entries.iter().any(|(k, _)| special(k)) {
-            return None;
-        }
-        let items: Vec<&RawValue> = serde_json::from_str(list.get()).ok()?;
+        let Entries { messages, rest } = serde_json::from_str::<Entries>(text).ok()?;
+        let items = messages?;
         let messages = LAST.with(|last| {
             let mut last = last.borrow_mut();
             let mut next = HashMap::with_capacity(items.len());
@@ -110,16 +108,18 @@ impl State {
                 .iter()
                 .map(|m| {
                     let m = m.get();
-                    let shared = match last.remove(m).or_else(|| next.get(m).cloned()) {
-                        Some(s) => s,
-                        None => {
-                            let v: Value = serde_json::from_str(m).unwrap_or_default();
-                            let s = Arc::new(SharedJson::new(langchain::normalize_deep(&v)));
-                            // Written here, on the parse thread, once.
-                            s.json();
-                            s
-                        }
-                    };
+                    // The last state's key is kept: a message's text is copied once.
+                    if let Some((key, shared)) = last.remove_entry(m) {
+                        next.insert(key, Arc::clone(&shared));
+                        return shared;
+                    }
+                    if let Some(shared) = next.get(m) {
+                        return Arc::clone(shared);
+                    }
+                    let v: Value = serde_json::from_str(m).unwrap_or_default();
+                    let shared = Arc::new(SharedJson::new(langchain::normalize_deep(&v)));
+                    // Written here, on the parse thread, once.
+                    shared.json();
                     next.insert(m.into(), Arc::clone(&shared));
                     shared
                 })
@@ -127,46 +127,111 @@ impl State {
             *last = next;
             messages
         });
-        let mut rest = Map::with_capacity(entries.len());
-        rest.insert("messages".into(), Value::Array(vec![]));
-        for (k, raw) in entries.iter().skip(1) {
-            let v: Value = serde_json::from_str(raw.get()).ok()?;
-            rest.insert(k.clone(), langchain::normalize_deep(&v));
+        let mut map = Map::with_capacity(rest.len() + 1);
+        map.insert("messages".into(), Value::Array(vec![]));
+        for (k, v) in rest {
+            map.insert(k, langchain::normalize_deep(&v));
         }
         Some(State {
-            rest: Value::Object(rest),
+            rest: Value::Object(map),
             messages,
         })
     }
 }
 
-/// An object's entries in order, a repeated key's last value in its first place (as a tree
-/// keeps it). serde derive has no ordered map of raw values: this visitor is the one place
+/// A state object read in one pass: its first key must be `messages` (else an error, as for
+/// an `lc` or `__lc_escaped__` key: normalising would replace the object whole); `messages`
+/// the items of that list (`None` when it is not one), `rest` the other entries in order. A
+/// repeated key's last value takes its first place, as a tree keeps it. serde derive has no
+/// ordered map whose first key decides how the rest is read: this visitor is the one place
 /// the readers need one.
-struct Entries<'a>(Vec<(String, &'a RawValue)>);
+struct Entries<'a> {
+    messages: Option<Vec<&'a RawValue>>,
+    rest: Vec<(String, Value)>,
+}
 
 impl<'de: 'a, 'a> serde::Deserialize<'de> for Entries<'a> {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        use serde::de::Error;
         struct V<'a>(std::marker::PhantomData<&'a ()>);
         impl<'de: 'a, 'a> serde::de::Visitor<'de> for V<'a> {
             type Value = Entries<'a>;
             fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("an object")
+                f.write_str("an object whose first key is messages")
             }
             fn visit_map<A: serde::de::MapAccess<'de>>(
                 self,
                 mut m: A,
             ) -> Result<Entries<'a>, A::Error> {
-                let mut out: Vec<(String, &'a RawValue)> = Vec::new();
-                while let Some((k, v)) = m.next_entry::<String, &'a RawValue>()? {
-                    match out.iter_mut().find(|(key, _)| *key == k) {
+                match m.next_key::<String>()?.as_deref() {
+                    Some("messages") => {}
+                    _ => return Err(A::Error::custom("messages is not the first key")),
+                }
+                let mut messages = m.next_value::<List<'a>>()?.0;
+                let mut rest: Vec<(String, Value)> = Vec::new();
+                while let Some(k) = m.next_key::<String>()? {
+                    if k == "lc" || k == "__lc_escaped__" {
+                        return Err(A::Error::custom("a serialised object"));
+                    }
+                    if k == "messages" {
+                        messages = m.next_value::<List<'a>>()?.0;
+                        continue;
+                    }
+                    let v = m.next_value::<Value>()?;
+                    match rest.iter_mut().find(|(key, _)| *key == k) {
                         Some(slot) => slot.1 = v,
-                        None => out.push((k, v)),
+                        None => rest.push((k, v)),
                     }
                 }
-                Ok(Entries(out))
+                Ok(Entries { messages, rest })
             }
         }
         d.deserialize_map(V(std::marker::PhantomData))
+    }
+}
+
+/// A list's items, raw (`None` for any other value), read as the list is scanned.
+struct List<'a>(Option<Vec<&'a RawValue>>);
+
+impl<'de: 'a, 'a> serde::Deserialize<'de> for List<'a> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        use serde::de::{IgnoredAny, MapAccess, SeqAccess, Visitor};
+        struct V<'a>(std::marker::PhantomData<&'a ()>);
+        impl<'de: 'a, 'a> Visitor<'de> for V<'a> {
+            type Value = List<'a>;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("any value")
+            }
+            fn visit_seq<S: SeqAccess<'de>>(self, mut s: S) -> Result<List<'a>, S::Error> {
+                let mut items = Vec::with_capacity(s.size_hint().unwrap_or(0));
+                while let Some(item) = s.next_element::<&'a RawValue>()? {
+                    items.push(item);
+                }
+                Ok(List(Some(items)))
+            }
+            fn visit_map<M: MapAccess<'de>>(self, mut m: M) -> Result<List<'a>, M::Error> {
+                while m.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+                Ok(List(None))
+            }
+            fn visit_str<E>(self, _: &str) -> Result<List<'a>, E> {
+                Ok(List(None))
+            }
+            fn visit_bool<E>(self, _: bool) -> Result<List<'a>, E> {
+                Ok(List(None))
+            }
+            fn visit_i64<E>(self, _: i64) -> Result<List<'a>, E> {
+                Ok(List(None))
+            }
+            fn visit_u64<E>(self, _: u64) -> Result<List<'a>, E> {
+                Ok(List(None))
+            }
+            fn visit_f64<E>(self, _: f64) -> Result<List<'a>, E> {
+                Ok(List(None))
+            }
+            fn visit_unit<E>(self) -> Result<List<'a>, E> {
+                Ok(List(None))
+            }
+        }
+        d.deserialize_any(V(std::marker::PhantomData))
     }
 }
