@@ -146,7 +146,7 @@ fn open_message<'m>(
 ) -> Result<&'m mut OpenMessage, Disposition> {
     messages.get_mut(ns).ok_or_else(|| {
         Disposition::Bad(format!(
-            "`{event}` outside a message: expected `message-start` first"
+            "`{event}` outside a message: expected `message-start` first; skipped"
         ))
     })
 }
@@ -352,7 +352,7 @@ impl V3Adapter {
             }
             "message-finish" | "error" => {
                 let Some(msg) = self.messages.remove(ns) else {
-                    return Disposition::Bad(format!("`{event}` without an open message"));
+                    return Disposition::Bad(format!("`{event}` without an open message; skipped"));
                 };
                 let usage = usage(data, true).or(msg.usage);
                 out.push(ModelEvent::MessageEnd {

@@ -508,15 +508,49 @@ impl OwnerBuckets {
     }
 }
 
+/// The ids of one kind of open item, listed in opening order. Closing one is O(1): it is
+/// swapped out and the opening order is restored by sorting only when the ids are listed (at
+/// a run's end), so closing N items that are all open costs N, not N² as an ordered remove.
+#[derive(Default)]
+struct OpenIds {
+    ids: IndexMap<String, u64, FastIds>,
+    opened: u64,
+}
+
+impl OpenIds {
+    fn contains(&self, id: &str) -> bool {
+        self.ids.contains_key(id)
+    }
+
+    /// Opens `id`; an id already open keeps its place.
+    fn insert(&mut self, id: String) {
+        let n = self.opened;
+        self.ids.entry(id).or_insert(n);
+        self.opened += 1;
+    }
+
+    /// Closes `id`; false when it was not open.
+    fn shift_remove(&mut self, id: &str) -> bool {
+        self.ids.swap_remove(id).is_some()
+    }
+
+    /// The open ids, in opening order.
+    fn listed(&self) -> Vec<String> {
+        let mut v: Vec<(&String, &u64)> = self.ids.iter().collect();
+        v.sort_unstable_by_key(|(_, n)| **n);
+        v.into_iter().map(|(id, _)| id.clone()).collect()
+    }
+}
+
 /// Per-run state of `verifyEvents`: which items are open, and who owns each id.
 #[derive(Default)]
 struct RunState {
-    text: IndexSet<String, FastIds>,
-    tools: IndexSet<String, FastIds>,
+    text: OpenIds,
+    tools: OpenIds,
     steps: Vec<(String, Option<String>)>,
-    reasoning_msgs: IndexSet<String, FastIds>,
-    reasoning_spans: IndexSet<String, FastIds>,
-    subagents: IndexSet<String, FastIds>,
+    reasoning_msgs: OpenIds,
+    reasoning_spans: OpenIds,
+    subagents: OpenIds,
     subagents_done: IndexSet<String, FastIds>,
     owners: OwnerBuckets,
 }
@@ -551,17 +585,11 @@ impl Verify {
             })
             .collect();
         v.push(("steps", steps));
-        v.push(("text messages", r.text.iter().cloned().collect()));
-        v.push((
-            "reasoning messages",
-            r.reasoning_msgs.iter().cloned().collect(),
-        ));
-        v.push((
-            "reasoning spans",
-            r.reasoning_spans.iter().cloned().collect(),
-        ));
-        v.push(("tool calls", r.tools.iter().cloned().collect()));
-        v.push(("subagents", r.subagents.iter().cloned().collect()));
+        v.push(("text messages", r.text.listed()));
+        v.push(("reasoning messages", r.reasoning_msgs.listed()));
+        v.push(("reasoning spans", r.reasoning_spans.listed()));
+        v.push(("tool calls", r.tools.listed()));
+        v.push(("subagents", r.subagents.listed()));
         v.retain(|(_, ids)| !ids.is_empty());
         v
     }
@@ -1114,7 +1142,7 @@ impl Client {
                     "TOOL_CALL_START" => (s(e, "toolCallId"), &r.tools),
                     _ => (s(e, "messageId"), &r.reasoning_msgs),
                 };
-                if let Some(id) = id.filter(|id| open.contains(*id)) {
+                if let Some(id) = id.filter(|id| open.contains(id)) {
                     ctx.report(
                         "AGX308",
                         vec![id.to_string()],
@@ -1156,6 +1184,20 @@ impl Client {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn open_ids_close_out_of_order_and_list_in_opening_order() {
+        let mut o = OpenIds::default();
+        for id in ["a", "b", "c", "d", "e"] {
+            o.insert(id.into());
+        }
+        o.insert("b".into());
+        assert!(o.shift_remove("a"));
+        assert!(!o.shift_remove("a"));
+        assert!(o.shift_remove("d"));
+        assert!(o.contains("e") && !o.contains("d"));
+        assert_eq!(o.listed(), ["b", "c", "e"]);
+    }
 
     #[test]
     fn owners_are_a_window() {
