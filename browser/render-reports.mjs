@@ -214,8 +214,10 @@ try {
         }
       };
       walk(path.join(root, "testdata/recordings"));
-      walk(path.join(root, "testdata/pending"));
+      // Shapes aguify does not convert right yet (testdata/pending/README.md): their pages must
+      // render, but `convert` is no judge of what they should show.
       const recordings = files.length;
+      walk(path.join(root, "testdata/pending"));
       walk(path.join(root, "testdata/check"));
       let i = 0;
       for (const f of files) {
