@@ -862,3 +862,26 @@ fn control_characters_from_a_log_are_escaped_for_people() {
     let r = run(&d, &["explain", "evil.ndjson"]);
     clean("explain", &r.out);
 }
+
+/// A file whose records are mapped is of a known form even when its records have no family of
+/// their own: a platform stream of `messages` frames (`[chunk, metadata]`) converts with 0.
+#[test]
+fn a_stream_of_message_frames_is_a_known_form() {
+    let d = scratch("message-frames");
+    write(
+        &d,
+        "stream.sse",
+        "event: messages\n\
+         data: [{\"content\":\"Hi\",\"type\":\"AIMessageChunk\",\"id\":\"m1\",\"tool_call_chunks\":[]},{\"langgraph_node\":\"agent\"}]\n\n\
+         event: messages\n\
+         data: [{\"content\":\" there\",\"type\":\"AIMessageChunk\",\"id\":\"m1\",\"tool_call_chunks\":[]},{\"langgraph_node\":\"agent\"}]\n\n",
+    );
+    let r = run(&d, &["convert", "--to", "ndjson", "stream.sse"]);
+    assert_eq!(r.code, 0, "{}", r.err);
+    assert!(
+        !r.err.contains("no AG-UI or LangGraph records"),
+        "{}",
+        r.err
+    );
+    assert!(r.out.contains("TEXT_MESSAGE_CONTENT"), "{}", r.out);
+}

@@ -44,7 +44,14 @@ impl Known {
     }
 
     pub fn record(&mut self, rec: &Record, disposition: &Disposition) {
-        if !matches!(disposition, Disposition::Bad(_)) && classify(rec).family().is_some() {
+        // A record an adapter mapped is of a known form whatever its kind (a platform
+        // `messages` frame of `[chunk, metadata]` has no family of its own).
+        let known = match disposition {
+            Disposition::Mapped => true,
+            Disposition::Ignored(_) => classify(rec).family().is_some(),
+            Disposition::Bad(_) => false,
+        };
+        if known {
             self.file(&rec.origin.file).1 = true;
         }
     }
