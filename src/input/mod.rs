@@ -88,33 +88,28 @@ impl Record {
         text: RecordText,
         parse: impl FnOnce(&str) -> Result<Value, String>,
     ) -> Result<Self, String> {
-        if text.starts_with(r#"{"type":"event""#) {
-            if let Some(ev) = crate::wire::v3::Event::read(&text) {
-                return Ok(Record {
-                    origin,
-                    lines,
-                    sse_event,
-                    text,
-                    hash: std::sync::OnceLock::new(),
-                    value: std::sync::OnceLock::new(),
-                    v3: Some(Box::new(ev)),
-                    v2: None,
-                });
-            }
-        }
-        if sse_event.is_none() && starts_as_v2(&text) {
-            if let Some(ev) = crate::wire::v2::Event::read(&text) {
-                return Ok(Record {
-                    origin,
-                    lines,
-                    sse_event,
-                    text,
-                    hash: std::sync::OnceLock::new(),
-                    value: std::sync::OnceLock::new(),
-                    v3: None,
-                    v2: Some(Box::new(ev)),
-                });
-            }
+        // A line of a typed kind keeps its typed read; its tree is parsed only if asked for.
+        let v3 = if text.starts_with(r#"{"type":"event""#) {
+            crate::wire::v3::Event::read(&text).map(Box::new)
+        } else {
+            None
+        };
+        let v2 = if v3.is_none() && sse_event.is_none() && starts_as_v2(&text) {
+            crate::wire::v2::Event::read(&text).map(Box::new)
+        } else {
+            None
+        };
+        if v3.is_some() || v2.is_some() {
+            return Ok(Record {
+                origin,
+                lines,
+                sse_event,
+                text,
+                hash: std::sync::OnceLock::new(),
+                value: std::sync::OnceLock::new(),
+                v3,
+                v2,
+            });
         }
         let value = parse(&text)?;
         Ok(Record::new(origin, lines, sse_event, text, value))
