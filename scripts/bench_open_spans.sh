@@ -13,6 +13,8 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 bin=${BIN:-$root/target/release/aguify}
+# shellcheck source=best_of.sh
+. "$(dirname "$0")/best_of.sh"
 dir=${AGUIFY_BENCH_DIR:-/tmp/aguify-bench}
 sizes=${SIZES:-"10000 40000 1000000"}
 repeat=${REPEAT:-3}
@@ -31,18 +33,6 @@ for n in $sizes; do
         }' > "$f"
     fi
     for cmd in convert check timeline; do
-        best_wall=""; best_rss=""
-        for _ in $(seq 1 "$repeat"); do
-            /usr/bin/time -v -o "$dir/time.txt" timeout "$limit" "$bin" "$cmd" "$f" > /dev/null 2>&1 || true
-            out=$(cat "$dir/time.txt")
-            if echo "$out" | grep -q 'Exit status: 124\|Command terminated by signal'; then
-                best_wall=">$limit"; best_rss="-"; break
-            fi
-            wall=$(echo "$out" | awk -F': ' '/Elapsed \(wall clock\)/ {n=split($2,t,":"); s=0; for(i=1;i<=n;i++) s=s*60+t[i]; print s}')
-            rss=$(echo "$out" | awk -F': ' '/Maximum resident set size/ {printf "%.1f", $2/1024}')
-            if [ -z "$best_wall" ] || awk "BEGIN{exit !($wall < $best_wall)}"; then best_wall=$wall; fi
-            if [ -z "$best_rss" ] || awk "BEGIN{exit !($rss < $best_rss)}"; then best_rss=$rss; fi
-        done
-        printf '%-10s %9s %10s %10s\n' "$cmd" "$n" "$best_wall" "$best_rss"
+        best_of "$bin" "$cmd" "$f"
     done
 done
