@@ -959,3 +959,55 @@ fn timestamps_a_client_cannot_hold_are_left_out_with_one_warning_per_file() {
     assert_eq!(r.code, 1, "{}", r.out);
     assert_eq!(r.out.matches("warning[AGX612]").count(), 1, "{}", r.out);
 }
+
+// ---- 26.9: --max-line-bytes bounds an SSE frame ----
+
+/// A frame of many short `data:` lines longer than `--max-line-bytes` together is skipped and
+/// reported with its file:line (its data is not kept); the frames after it are converted.
+#[test]
+fn max_line_bytes_bounds_a_multi_line_sse_frame() {
+    let d = scratch("sse-frame-bound");
+    let frame = |seq: u32, data: &str| {
+        format!(
+            "event: messages\ndata: {{\"type\":\"event\",\"seq\":{seq},\"method\":\"messages\",\"params\":{{\"namespace\":[],\"data\":{data}}}}}\n\n"
+        )
+    };
+    let mut big = String::from("event: custom\ndata: {\"type\":\"event\",\"seq\":2,\"method\":\"custom\",\"params\":{\"namespace\":[],\"data\":[\n");
+    for _ in 0..100 {
+        big.push_str("data: 0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,\n");
+    }
+    big.push_str("data: 0]}}\n\n");
+    let sse = [
+        frame(1, r#"{"event":"message-start","role":"ai","id":"m"}"#),
+        big,
+        frame(3, r#"{"event":"content-block-delta","index":0,"delta":{"type":"text-delta","text":"after"}}"#),
+        frame(4, r#"{"event":"message-finish"}"#),
+    ]
+    .concat();
+    write(&d, "big.sse", &sse);
+    let r = run(
+        &d,
+        &[
+            "convert",
+            "--to",
+            "ndjson",
+            "--max-line-bytes",
+            "1000",
+            "--stats",
+            "big.sse",
+        ],
+    );
+    assert!(
+        r.err
+            .contains("big.sse:4: error[AGX608] SSE frame's data is ")
+            && r.err
+                .contains("bytes, over the --max-line-bytes limit of 1000 bytes; skipped"),
+        "{}",
+        r.err
+    );
+    assert!(r.out.contains(r#""delta":"after""#), "{}", r.out);
+    assert!(!r.out.contains("CUSTOM"), "{}", r.out);
+    // Under the default bound the frame is converted.
+    let r = run(&d, &["convert", "--to", "ndjson", "big.sse"]);
+    assert!(r.out.contains("CUSTOM"), "{}{}", r.out, r.err);
+}
