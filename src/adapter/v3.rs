@@ -10,10 +10,12 @@ use foldhash::fast::RandomState as FastIds;
 use serde_json::Value;
 
 use super::{
-    content::block_key, custom_event, interrupts_from, lc, Adapter, Disposition, RecordKind,
+    content::block_key, custom_event, custom_payload_event, interrupts_from, lc, Adapter,
+    Disposition, RecordKind,
 };
 use crate::input::Record;
 use crate::model::{ErrorInfo, ModelEvent, Usage};
+use crate::payload::Payload;
 use crate::wire::v3::{namespace_key, Data, Delta, Event, Lifecycle, Message, Params};
 
 #[derive(Default)]
@@ -447,13 +449,16 @@ impl V3Adapter {
                 Disposition::Mapped
             }
             "custom" => {
-                out.push(custom_event(None, data.value()));
+                out.push(custom_payload_event(None, payload_of(data)));
                 Disposition::Mapped
             }
             m if m.starts_with("custom:") => {
-                let data = data.value();
-                let payload = data.field("payload").unwrap_or(data);
-                out.push(custom_event(Some(&m["custom:".len()..]), payload));
+                let data = payload_of(data);
+                let payload = match data.fields().and_then(|o| o.get("payload").copied()) {
+                    Some(p) => Payload::of_field(p),
+                    None => data,
+                };
+                out.push(custom_payload_event(Some(&m["custom:".len()..]), payload));
                 Disposition::Mapped
             }
             "debug" => Disposition::Ignored("debug stream"),
@@ -957,6 +962,14 @@ impl Adapter for V3Adapter {
             out.push(ModelEvent::RunEnd);
         }
         self.started = false;
+    }
+}
+
+/// A `custom` event's data as a payload (read as text; a tree when read from one).
+fn payload_of(data: &Data) -> Payload {
+    match data {
+        Data::Payload(p) => p.clone(),
+        other => Payload::from_value(other.value()),
     }
 }
 

@@ -12,6 +12,7 @@ use serde_json::Value;
 
 use super::EventType;
 use crate::model::EncodedState;
+use crate::payload::Payload;
 
 /// An event's `timestamp` (ms since the epoch), left out when absent.
 type Ts = Option<i64>;
@@ -121,7 +122,7 @@ pub enum Event {
         #[serde(skip_serializing_if = "Option::is_none")]
         timestamp: Ts,
         name: String,
-        value: Value,
+        value: Payload,
     },
     ReasoningStart {
         #[serde(skip_serializing_if = "Option::is_none")]
@@ -458,7 +459,7 @@ mod tests {
             Event::Custom {
                 timestamp: None,
                 name: "n".into(),
-                value: json!(null),
+                value: Payload::from_value(&json!(null)),
             },
         ] {
             let v = ev.to_value();

@@ -17,6 +17,7 @@ use serde_json::{json, Value};
 
 use crate::agui::{ErrorDetail, Event, ResultStatus, Role, Snapshot, UsageTotal};
 use crate::model::{ErrorInfo, InterruptInfo, MessageRef, ModelEvent, SharedJson, Usage};
+use crate::payload::Payload;
 use crate::wire::langchain as lc;
 use foldhash::fast::RandomState as FastIds;
 use messages::RunMessages;
@@ -429,7 +430,9 @@ impl Mapper {
                 let e = Event::Custom {
                     timestamp: self.timestamp,
                     name: TOOL_OUTPUT_DELTA.into(),
-                    value: json!({"toolCallId": tool_call_id, "delta": delta}),
+                    value: Payload::from_value(
+                        &json!({"toolCallId": tool_call_id, "delta": delta}),
+                    ),
                 };
                 self.push(e, out);
             }

@@ -52,6 +52,8 @@ pub enum Data {
     Unread,
     /// A root `values` state whose first entry is its message list.
     State(super::state::State),
+    /// A `custom` event's data (of `custom` and `custom:NAME`), passed through as its text.
+    Payload(crate::payload::Payload),
     /// Any other data (`null` when absent), whole.
     Value(Value),
 }
@@ -408,6 +410,8 @@ fn data_of(method: &str, raw: Option<&RawValue>, node: Option<&Value>, root: boo
                 Data::Unread
             }
         }
+        "custom" => Data::Payload(crate::payload::Payload::from_json(text)),
+        m if m.starts_with("custom:") => Data::Payload(crate::payload::Payload::from_json(text)),
         _ => Data::Value(tree(raw)),
     }
 }
