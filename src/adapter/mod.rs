@@ -156,8 +156,10 @@ pub fn classify(rec: &Record) -> RecordKind {
             return RecordKind::Agui;
         }
         let base = mode.split('|').next().unwrap_or(mode);
-        // `values|<ns>`, `updates|<ns>`…: a subgraph's own stream part, not the graph's state.
-        if mode.contains('|') && base != "events" && base != "custom" && base != "error" {
+        // `values|<ns>`, `updates|<ns>`…: a subgraph's own stream part, not the graph's state
+        // (its `messages|<ns>` tuples are the subgraph's model output: kept).
+        let kept = ["events", "custom", "error", "messages"];
+        if mode.contains('|') && !kept.contains(&base) {
             return RecordKind::OtherStreamMode(mode.to_string());
         }
         return match base {
@@ -227,16 +229,36 @@ fn is_agui(v: &Value) -> bool {
     })
 }
 
-/// The error line / platform error payload: `{"error": NAME, "message": MSG, "lc_error_code"?}`.
+/// The error line / platform error payload: `{"error": NAME, "message": MSG, "lc_error_code"?}`;
+/// LangGraph.js's v3 event stream sends `{"message": "NAME: MSG"}` (the error as `String(err)`
+/// writes it), read as the same name and message.
 pub fn error_info(data: &Value) -> ErrorInfo {
     let s = |k: &str| data.field(k).and_then(Value::as_str).map(str::to_string);
+    let (name, message) = match (s("error"), s("message")) {
+        (None, Some(m)) => match split_error_name(&m) {
+            Some((name, msg)) => (Some(name.to_string()), Some(msg.to_string())),
+            None => (None, Some(m)),
+        },
+        (name, message) => (name, message),
+    };
     ErrorInfo {
-        name: s("error"),
-        message: s("message")
-            .or_else(|| s("error"))
+        message: message
+            .or_else(|| name.clone())
             .unwrap_or_else(|| "the run failed (the error line carries no message)".into()),
+        name,
         lc_code: s("lc_error_code"),
     }
+}
+
+/// `NAME: MSG` → (NAME, MSG), when NAME reads as an error class name (an identifier starting
+/// with a capital: `Error`, `TypeError`, `GraphRecursionError`, `AbortError`).
+fn split_error_name(m: &str) -> Option<(&str, &str)> {
+    let (name, msg) = m.split_once(": ")?;
+    let ident = name.starts_with(|c: char| c.is_ascii_uppercase())
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'$' | b'.'));
+    ident.then_some((name, msg))
 }
 
 /// Whether an SDK part / plain line is the recorder's error line.

@@ -23,6 +23,10 @@ pub struct SseFramer {
     data: Option<String>,
     /// The first line of the frame that is not an SSE field (e.g. a JSON line without `data:`).
     stray: Option<String>,
+    /// The file is LangGraph.js `streamEvents(…, {version: "v3", encoding: "text/event-stream"})`:
+    /// frames `event: <method>[|<namespace>]` whose data is the event's `params.data`
+    /// ([`bare_v3_envelope`]).
+    bare_v3: bool,
 }
 
 /// Field names the event-stream format defines.
@@ -135,6 +139,10 @@ impl SseFramer {
                 message: "SSE frame with empty `data:`: expected a JSON object".into(),
             });
         }
+        let data = match event.as_deref() {
+            Some(name) => self.bare_v3_envelope(name, data),
+            None => data,
+        };
         Some(
             match Record::read(origin.clone(), lines, event, data.into(), parse_frame_data) {
                 Ok(rec) => Frame::Record(Box::new(rec)),
@@ -145,6 +153,56 @@ impl SseFramer {
                 },
             },
         )
+    }
+}
+
+impl SseFramer {
+    /// The v3 event of a frame of LangGraph.js's v3 event stream, as the envelope the v3
+    /// reader reads (`{"type":"event","method":M,"params":{"namespace":[…],"data":D}}`): the
+    /// frame names the method and the namespace (`event: messages|chat:<id>`), the data is the
+    /// event's `params.data`; there is no `seq` and no timestamp. A file is of this form from
+    /// its first frame that only it has (a `lifecycle`, `messages` or `tools` event's data,
+    /// not an envelope); its `error` frames keep their own shape. Any other frame, and data
+    /// that is no JSON (reported as it is), is returned unchanged.
+    fn bare_v3_envelope(&mut self, name: &str, data: String) -> String {
+        let mut parts = name.split('|');
+        let method = parts.next().unwrap_or_default();
+        if method == "error" || method.is_empty() {
+            return data;
+        }
+        if !self.bare_v3 {
+            self.bare_v3 = opens_bare_v3(method, &data);
+        }
+        if !self.bare_v3 || serde_json::from_str::<serde::de::IgnoredAny>(&data).is_err() {
+            return data;
+        }
+        let namespace: Vec<&str> = parts.collect();
+        format!(
+            r#"{{"type":"event","method":{},"params":{{"namespace":{},"data":{data}}}}}"#,
+            serde_json::Value::from(method),
+            serde_json::Value::from(namespace),
+        )
+    }
+}
+
+/// Whether a frame of `method` with `data` is one only LangGraph.js's v3 event stream sends:
+/// a `lifecycle`, `messages` or `tools` event's data (an object with an `event` string;
+/// `messages` frames of `graph.stream` carry `[chunk, metadata]`), not a whole envelope (the
+/// platform's v3 frames).
+fn opens_bare_v3(method: &str, data: &str) -> bool {
+    #[derive(serde::Deserialize)]
+    struct Head {
+        #[serde(rename = "type")]
+        kind: Option<serde_json::Value>,
+        event: Option<serde_json::Value>,
+    }
+    if !matches!(method, "lifecycle" | "messages" | "tools") || !data.trim_start().starts_with('{')
+    {
+        return false;
+    }
+    match serde_json::from_str::<Head>(data) {
+        Ok(h) => h.event.is_some_and(|e| e.is_string()) && h.kind.is_none_or(|k| k != "event"),
+        Err(_) => false,
     }
 }
 
