@@ -508,6 +508,29 @@ mod tests {
     use super::*;
     use serde_json::json;
 
+    /// LangGraph.js's v3 event stream writes an error as `String(err)`: the name is read apart
+    /// from the message where it reads as a class name; a recorded `error` is kept.
+    #[test]
+    fn error_names_in_the_message() {
+        let info = error_info(&json!({"message": "Error: order service unavailable"}));
+        assert_eq!(info.name.as_deref(), Some("Error"));
+        assert_eq!(info.message, "order service unavailable");
+        let info = error_info(&json!({"message": "GraphRecursionError: Recursion limit: 3"}));
+        assert_eq!(info.name.as_deref(), Some("GraphRecursionError"));
+        assert_eq!(info.message, "Recursion limit: 3");
+        for m in [
+            "Recursion limit of 3 reached: stop",
+            "note: lower case",
+            "No name here",
+        ] {
+            let info = error_info(&json!({ "message": m }));
+            assert_eq!((info.name, info.message.as_str()), (None, m));
+        }
+        let info = error_info(&json!({"error": "ValueError", "message": "Error: x"}));
+        assert_eq!(info.name.as_deref(), Some("ValueError"));
+        assert_eq!(info.message, "Error: x");
+    }
+
     /// The state of `RUN_STARTED.input`: a state input's other keys; nothing for a command
     /// or a bare message.
     #[test]

@@ -204,9 +204,10 @@ impl V3Adapter {
         if !crate::wire::v3::seq_restarts(n, first, max) {
             return false;
         }
-        let replay = self.seqs.get(n, Some(max)).is_some_and(|(_, hash)| {
-            hash == crate::input::text_hash(rec.text.as_bytes())
-        });
+        let replay = self
+            .seqs
+            .get(n, Some(max))
+            .is_some_and(|(_, hash)| hash == crate::input::text_hash(rec.text.as_bytes()));
         !replay
     }
 
@@ -229,9 +230,7 @@ impl V3Adapter {
         let open_tools = self.tools_open.len();
         if self.saw_root_lifecycle {
             out.push(ModelEvent::RunIncomplete {
-                reason: format!(
-                    "{stops} before the root lifecycle completed, with no error line"
-                ),
+                reason: format!("{stops} before the root lifecycle completed, with no error line"),
             });
         } else if open_messages > 0 || open_tools > 0 {
             // Python v3 has no root lifecycle: a run that ends with an open message or tool

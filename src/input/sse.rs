@@ -276,6 +276,79 @@ mod tests {
         assert_eq!(n, 3);
     }
 
+    /// LangGraph.js's v3 event stream: the frame names the method and namespace, the data is
+    /// `params.data`; the record is the v3 event of the envelope it stands for.
+    #[test]
+    fn bare_v3_frames_are_read_as_v3_events() {
+        let got = frames(concat!(
+            "event: lifecycle\ndata: {\"event\":\"running\",\"graph_name\":\"root\"}\n\n",
+            "event: messages|a:1|b:2\ndata: {\"event\":\"message-start\",\"id\":\"m\"}\n\n",
+            "event: values\ndata: {\"messages\":[]}\n\n",
+            "event: error\ndata: {\"message\":\"Error: boom\"}\n\n",
+            "event: values\ndata: {\"messages\":\n\n",
+        ));
+        let recs: Vec<&Record> = got
+            .iter()
+            .filter_map(|f| match f {
+                Frame::Record(r) => Some(&**r),
+                _ => None,
+            })
+            .collect();
+        let methods: Vec<Option<&str>> = recs
+            .iter()
+            .map(|r| r.v3.as_ref().map(|e| e.method.as_str()))
+            .collect();
+        assert_eq!(
+            methods,
+            [Some("lifecycle"), Some("messages"), Some("values"), None]
+        );
+        assert_eq!(
+            recs[1].v3.as_ref().and_then(|e| e.namespace()),
+            Some(&serde_json::json!(["a:1", "b:2"]))
+        );
+        assert_eq!(recs[1].sse_event.as_deref(), Some("messages|a:1|b:2"));
+        // The error frame keeps its shape; data that is no JSON is reported as it is.
+        assert_eq!(recs[3].value()["message"], "Error: boom");
+        let bad: Vec<&String> = got
+            .iter()
+            .filter_map(|f| match f {
+                Frame::Bad { message, .. } => Some(message),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(bad.len(), 1, "{got:?}");
+        assert!(bad[0].starts_with("SSE data: truncated JSON"), "{bad:?}");
+    }
+
+    /// Frames of other forms are not taken for it: the platform's v3 frames hold the whole
+    /// envelope, `graph.stream`'s `messages` frames a `[chunk, metadata]` tuple.
+    #[test]
+    fn other_forms_stay_as_they_are() {
+        let platform = frames(concat!(
+            "event: lifecycle\n",
+            "data: {\"type\":\"event\",\"seq\":1,\"method\":\"lifecycle\",\"params\":{\"namespace\":[],\"data\":{\"event\":\"running\"}}}\n\n",
+        ));
+        let Some(Frame::Record(r)) = platform.first() else {
+            panic!("{platform:?}")
+        };
+        assert_eq!(r.v3.as_ref().and_then(|e| e.seq.clone()), Some(1.into()));
+        let modes = frames(concat!(
+            "event: messages|research:1\ndata: [{\"content\":\"a\",\"type\":\"ai\"},{}]\n\n",
+            "event: updates\ndata: {\"agent\":{}}\n\n",
+        ));
+        let recs: Vec<&Record> = modes
+            .iter()
+            .filter_map(|f| match f {
+                Frame::Record(r) => Some(&**r),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(recs.len(), 2);
+        for r in recs {
+            assert!(r.v3.is_none(), "{:?}", r.sse_event);
+        }
+    }
+
     #[test]
     fn json_without_data_prefix_is_bad() {
         let got = frames("event: values\n{\"a\":1}\n\n");
