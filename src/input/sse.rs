@@ -25,8 +25,8 @@ pub struct SseFramer {
     stray: Option<String>,
     /// The file is LangGraph.js `streamEvents(…, {version: "v3", encoding: "text/event-stream"})`:
     /// frames `event: <method>[|<namespace>]` whose data is the event's `params.data`
-    /// ([`bare_v3_envelope`]).
-    bare_v3: bool,
+    /// ([`SseFramer::bare_v3_envelope`]); `None` until a frame tells.
+    bare_v3: Option<bool>,
 }
 
 /// Field names the event-stream format defines.
@@ -160,9 +160,9 @@ impl SseFramer {
     /// The v3 event of a frame of LangGraph.js's v3 event stream, as the envelope the v3
     /// reader reads (`{"type":"event","method":M,"params":{"namespace":[…],"data":D}}`): the
     /// frame names the method and the namespace (`event: messages|chat:<id>`), the data is the
-    /// event's `params.data`; there is no `seq` and no timestamp. A file is of this form from
-    /// its first frame that only it has (a `lifecycle`, `messages` or `tools` event's data,
-    /// not an envelope); its `error` frames keep their own shape. Any other frame, and data
+    /// event's `params.data`; there is no `seq` and no timestamp. Whether a file is of this
+    /// form its first readable `lifecycle`, `messages` or `tools` frame tells
+    /// ([`tells_bare_v3`]); its `error` frames keep their own shape. Any other frame, and data
     /// that is no JSON (reported as it is), is returned unchanged.
     fn bare_v3_envelope(&mut self, name: &str, data: String) -> String {
         let mut parts = name.split('|');
@@ -170,10 +170,12 @@ impl SseFramer {
         if method == "error" || method.is_empty() {
             return data;
         }
-        if !self.bare_v3 {
-            self.bare_v3 = opens_bare_v3(method, &data);
+        if self.bare_v3.is_none() {
+            self.bare_v3 = tells_bare_v3(method, &data);
         }
-        if !self.bare_v3 || serde_json::from_str::<serde::de::IgnoredAny>(&data).is_err() {
+        if self.bare_v3 != Some(true)
+            || serde_json::from_str::<serde::de::IgnoredAny>(&data).is_err()
+        {
             return data;
         }
         let namespace: Vec<&str> = parts.collect();
@@ -185,25 +187,27 @@ impl SseFramer {
     }
 }
 
-/// Whether a frame of `method` with `data` is one only LangGraph.js's v3 event stream sends:
-/// a `lifecycle`, `messages` or `tools` event's data (an object with an `event` string;
-/// `messages` frames of `graph.stream` carry `[chunk, metadata]`), not a whole envelope (the
-/// platform's v3 frames).
-fn opens_bare_v3(method: &str, data: &str) -> bool {
+/// Whether a file whose frame of `method` holds `data` is LangGraph.js's v3 event stream:
+/// `Some(true)` for a `lifecycle`, `messages` or `tools` event's data (an object with an
+/// `event` string), `Some(false)` for such a frame holding anything else (the platform's v3
+/// frames hold the whole envelope, `graph.stream`'s `messages` frames `[chunk, metadata]`),
+/// `None` for a frame that does not tell (another method, data that is no JSON).
+fn tells_bare_v3(method: &str, data: &str) -> Option<bool> {
     #[derive(serde::Deserialize)]
     struct Head {
         #[serde(rename = "type")]
         kind: Option<serde_json::Value>,
         event: Option<serde_json::Value>,
     }
-    if !matches!(method, "lifecycle" | "messages" | "tools") || !data.trim_start().starts_with('{')
-    {
-        return false;
+    if !matches!(method, "lifecycle" | "messages" | "tools") {
+        return None;
     }
-    match serde_json::from_str::<Head>(data) {
-        Ok(h) => h.event.is_some_and(|e| e.is_string()) && h.kind.is_none_or(|k| k != "event"),
-        Err(_) => false,
+    let data = data.trim_start();
+    if data.starts_with(r#"{"type":"event""#) || data.starts_with('[') {
+        return Some(false);
     }
+    let h = serde_json::from_str::<Head>(data).ok()?;
+    Some(h.event.is_some_and(|e| e.is_string()) && h.kind.is_none_or(|k| k != "event"))
 }
 
 /// SSE data: a JSON object, or an array (platform `messages-tuple` frames carry
