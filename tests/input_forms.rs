@@ -132,6 +132,29 @@ fn several_runs_in_one_v3_file_are_one_run_each() {
     }
 }
 
+/// The platform numbers `seq` on across the runs of a thread: the runs part at the root
+/// `lifecycle running` that follows the previous run's root terminal.
+#[test]
+fn runs_numbered_on_part_at_the_root_lifecycle() {
+    let text = std::fs::read_to_string(recording("v3-js/d_hitl_one_file.ndjson")).expect("read");
+    let mut lines = vec![];
+    for (n, line) in text.lines().enumerate() {
+        let mut ev: Value = serde_json::from_str(line).expect("json");
+        ev["seq"] = Value::from(n as u64 + 1);
+        lines.push(ev.to_string() + "\n");
+    }
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("input-forms");
+    std::fs::create_dir_all(&dir).expect("tmp");
+    let file = dir.join("seq-numbered-on.ndjson");
+    std::fs::write(&file, lines.concat()).expect("write");
+    let (events, stderr) = convert(&file);
+    let runs = runs(&events);
+    assert_eq!(runs.len(), 2, "{events:?}");
+    assert_eq!(runs[0].last().expect("end")["outcome"]["type"], "interrupt");
+    assert_eq!(runs[1].last().expect("end")["outcome"]["type"], "success");
+    assert!(!stderr.contains("AGX6"), "{stderr}");
+}
+
 /// What is not a restart stays what it was: a `seq` that goes back within a run (not to the
 /// file's first) is out of order, and an exact replay of the first event is a duplicate; neither
 /// starts a run.
