@@ -278,4 +278,15 @@ fn graph_stream_sse_keeps_subgraph_messages() {
     let last = failed.last().expect("terminal");
     assert_eq!(last["type"], "RUN_ERROR");
     assert_eq!(last["message"], "order service unavailable for A-1");
+    // `check` knows the form as `convert` does (no frame of it has a family of its own).
+    for stem in ["b_react_one_tool", "f_subgraph", "e_error_tool_raises"] {
+        let out = Command::new(env!("CARGO_BIN_EXE_aguify"))
+            .arg("check")
+            .arg(recording(&format!("sse/js-stream-modes.{stem}.sse")))
+            .output()
+            .expect("run aguify");
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(out.status.code(), Some(0), "{stem}: {stdout}");
+        assert!(!stdout.contains("AGX505"), "{stem}: {stdout}");
+    }
 }
