@@ -6,6 +6,7 @@
 
 pub mod content;
 mod passthrough;
+mod tool_error;
 mod v2;
 mod v3;
 
@@ -271,6 +272,7 @@ pub fn interrupts_from(list: &Value) -> Vec<InterruptInfo> {
             id: id.to_string(),
             value,
             response_schema,
+            tool_call_id: None,
         });
     }
     out

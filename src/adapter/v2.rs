@@ -7,9 +7,7 @@ use std::collections::HashMap;
 
 use serde_json::Value;
 
-use super::{
-    content, custom_event, error_info, input_messages, input_state, interrupts_from, resume_value,
-};
+use super::{content, custom_event, input_messages, input_state, interrupts_from, resume_value};
 use super::{Adapter, Disposition, RecordKind};
 use crate::input::Record;
 use crate::model::ModelEvent;
@@ -527,25 +525,24 @@ impl V2Adapter {
             }
             "on_tool_error" => {
                 let err = data.field("error").unwrap_or(&Value::Null);
-                let text = match err {
-                    Value::String(s) => s.lines().next().unwrap_or_default().to_string(),
-                    Value::Object(_) => {
-                        let e = error_info(err);
-                        match e.name {
-                            Some(n) => format!("{n}: {}", e.message),
-                            None => e.message,
-                        }
-                    }
-                    other => lc::tool_content_text(&lc::normalize_deep(other)),
-                };
+                let read = super::tool_error::read(err);
                 let id = self.resolve_tool_run(&run_id, s(data, "tool_call_id"), &name, out);
-                out.push(ModelEvent::ToolEnd {
-                    tool_call_id: id,
-                    name: Some(name),
-                    content: Value::String(text),
-                    message_id: None,
-                    error: true,
-                });
+                match read {
+                    // `interrupt()` inside the tool: the call waits for the resume run.
+                    super::tool_error::ToolError::Interrupted(mut ints) => {
+                        for i in &mut ints {
+                            i.tool_call_id = Some(id.clone());
+                        }
+                        out.push(ModelEvent::Interrupt(ints));
+                    }
+                    super::tool_error::ToolError::Failed(text) => out.push(ModelEvent::ToolEnd {
+                        tool_call_id: id,
+                        name: Some(name),
+                        content: Value::String(text),
+                        message_id: None,
+                        error: true,
+                    }),
+                }
                 Disposition::Mapped
             }
             _ => Disposition::Ignored("tool event of no AG-UI meaning"),
