@@ -13,7 +13,7 @@ use super::{
     content::block_key, custom_event, interrupts_from, lc, Adapter, Disposition, RecordKind,
 };
 use crate::input::Record;
-use crate::model::{ErrorInfo, ModelEvent, Usage};
+use crate::model::{ErrorInfo, InterruptInfo, ModelEvent, Usage};
 use crate::wire::v3::{namespace_key, Data, Delta, Event, Lifecycle, Message, Params};
 
 #[derive(Default)]
@@ -28,6 +28,9 @@ pub struct V3Adapter {
     /// Open subgraph/node lifecycles by key.
     steps: HashMap<String, (), FastIds>,
     tools_open: HashMap<String, (), FastIds>,
+    /// The interrupts the run stopped at so far (a tool still open then is suspended by one,
+    /// not cut off).
+    interrupts: Vec<InterruptInfo>,
     /// `seq` → (input line, [`crate::input::text_hash`] of the text) for the current run, to spot replays
     /// and reordering.
     seqs: Seqs,
@@ -192,6 +195,37 @@ impl V3Adapter {
         }
     }
 
+    /// The run stops at these interrupts.
+    fn interrupt(&mut self, list: Vec<InterruptInfo>, out: &mut Vec<ModelEvent>) {
+        for i in &list {
+            if !self.interrupts.iter().any(|x| x.id == i.id) {
+                self.interrupts.push(i.clone());
+            }
+        }
+        out.push(ModelEvent::Interrupt(list));
+    }
+
+    /// At the end of a run that stopped at an interrupt: the tool calls still open were
+    /// suspended by `interrupt()` inside their tool (issue 22.7), not cut off. v3 does not
+    /// say which tool raised which interrupt: with one call open, the interrupts name it.
+    /// Returns whether the open calls are accounted for so.
+    fn suspend_open_tools(&mut self, out: &mut Vec<ModelEvent>) -> bool {
+        if self.interrupts.is_empty() || self.tools_open.is_empty() {
+            return false;
+        }
+        if self.tools_open.len() == 1 {
+            if let Some(id) = self.tools_open.keys().next().cloned() {
+                let mut list = self.interrupts.clone();
+                for i in &mut list {
+                    i.tool_call_id = Some(id.clone());
+                }
+                out.push(ModelEvent::Interrupt(list));
+            }
+        }
+        self.tools_open.clear();
+        true
+    }
+
     fn flush_deferred(&mut self, out: &mut Vec<ModelEvent>) {
         if let Some(end) = self.deferred_end.take() {
             out.push(end);
@@ -199,6 +233,7 @@ impl V3Adapter {
             self.messages.clear();
             self.steps.clear();
             self.tools_open.clear();
+            self.interrupts.clear();
             self.seqs.clear();
             self.max_seq = None;
         }
@@ -379,7 +414,7 @@ impl V3Adapter {
         }
         let mut mapped = false;
         if let Some(list) = interrupts.filter(|l| l.as_array().is_some_and(|a| !a.is_empty())) {
-            out.push(ModelEvent::Interrupt(interrupts_from(list)));
+            self.interrupt(interrupts_from(list), out);
             mapped = true;
         }
         mapped |= state(out);
@@ -431,7 +466,7 @@ impl V3Adapter {
                 let node = data.field("node").or(node).and_then(Value::as_str);
                 if node == Some("__interrupt__") {
                     let list = data.field("values").unwrap_or(data);
-                    out.push(ModelEvent::Interrupt(interrupts_from(list)));
+                    self.interrupt(interrupts_from(list), out);
                     return Disposition::Mapped;
                 }
                 Disposition::Ignored("node update (a partial state, not the state)")
@@ -443,7 +478,7 @@ impl V3Adapter {
             "checkpoints" => Disposition::Ignored("checkpoint bookkeeping"),
             "input.requested" => {
                 let list = Value::Array(vec![data.value().clone()]);
-                out.push(ModelEvent::Interrupt(interrupts_from(&list)));
+                self.interrupt(interrupts_from(&list), out);
                 Disposition::Mapped
             }
             "custom" => {
@@ -464,7 +499,7 @@ impl V3Adapter {
     /// A `tasks` event, of its data's `interrupts`.
     fn on_tasks(&mut self, interrupts: Option<&Value>, out: &mut Vec<ModelEvent>) -> Disposition {
         if let Some(list) = interrupts.filter(|l| l.as_array().is_some_and(|a| !a.is_empty())) {
-            out.push(ModelEvent::Interrupt(interrupts_from(list)));
+            self.interrupt(interrupts_from(list), out);
             return Disposition::Mapped;
         }
         Disposition::Ignored("task bookkeeping (nodes map from lifecycle)")
@@ -577,10 +612,12 @@ impl V3Adapter {
             return match event {
                 "running" | "started" => Disposition::Mapped,
                 "completed" => {
+                    self.suspend_open_tools(out);
                     self.deferred_end = Some(ModelEvent::RunEnd);
                     Disposition::Mapped
                 }
                 "interrupted" => {
+                    self.suspend_open_tools(out);
                     self.deferred_end = Some(ModelEvent::RunStopped);
                     Disposition::Mapped
                 }
@@ -896,6 +933,7 @@ impl Adapter for V3Adapter {
                 self.ensure_started(out);
                 out.push(ModelEvent::RunFailed(info.clone()));
                 self.started = false;
+                self.interrupts.clear();
                 self.messages.clear();
                 self.seqs.clear();
                 self.max_seq = None;
@@ -945,6 +983,8 @@ impl Adapter for V3Adapter {
                 reason: "the log stops before the root lifecycle completed, with no error line"
                     .into(),
             });
+        } else if open_messages == 0 && self.suspend_open_tools(out) {
+            out.push(ModelEvent::RunEnd);
         } else if open_messages > 0 || open_tools > 0 {
             // Python v3 has no root lifecycle: a file that ends with an open message or tool
             // stopped mid-run.
@@ -957,6 +997,7 @@ impl Adapter for V3Adapter {
             out.push(ModelEvent::RunEnd);
         }
         self.started = false;
+        self.interrupts.clear();
     }
 }
 
