@@ -4,6 +4,7 @@
 //! platform SSE frame / SDK stream part, the recorder's error line, or an AG-UI event), locks
 //! the file to the family of its first record, and hands records to that family's adapter.
 
+mod completion;
 pub mod content;
 mod passthrough;
 mod tool_error;
