@@ -55,6 +55,9 @@ const CASES: &[&str] = &[
     "timeline/agui-chunks-interrupt.ndjson",
     "timeline/agui-no-terminal.ndjson",
     "timeline/agui-run-error.ndjson",
+    // Another adapter's RUN_ERROR without a code: explain classes it by its message (22.10).
+    "timeline/peer-ag-ui-langgraph.e_model_connection_reset.ndjson",
+    "timeline/peer-ag-ui-langgraph.e_recursion_limit.ndjson",
     "timeline/sse-auth-error.sse",
     "timeline/v2-bad-tail.ndjson",
     "timeline/v3-task-error.ndjson",
