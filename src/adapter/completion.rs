@@ -100,8 +100,8 @@ mod tests {
         );
         // Streamed in the compact layout: the second form completes it.
         assert_eq!(
-            args(r#"{"ci"#, &[provider, compact]),
-            Rest::Suffix(r#"ty":"Paris"}"#)
+            args(r#"{"city":"P"#, &[provider, compact]),
+            Rest::Suffix(r#"aris"}"#)
         );
         assert_eq!(args("", &[compact]), Rest::Suffix(compact));
         // Whole in another layout: complete.
