@@ -14,13 +14,18 @@ fn recording(rel: &str) -> PathBuf {
 
 /// `aguify convert --to ndjson FILE`: the events and stderr (exit 0 required).
 fn convert(file: &Path) -> (Vec<Value>, String) {
+    convert_all(&[file.to_path_buf()])
+}
+
+/// `aguify convert --to ndjson FILE...`: the events and stderr (exit 0 required).
+fn convert_all(files: &[PathBuf]) -> (Vec<Value>, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_aguify"))
         .args(["convert", "--to", "ndjson"])
-        .arg(file)
+        .args(files)
         .output()
         .expect("run aguify");
     let stderr = String::from_utf8_lossy(&out.stderr).to_string();
-    assert_eq!(out.status.code(), Some(0), "{}: {stderr}", file.display());
+    assert_eq!(out.status.code(), Some(0), "{files:?}: {stderr}");
     let events = String::from_utf8_lossy(&out.stdout)
         .lines()
         .map(|l| serde_json::from_str(l).expect("an event a line"))
@@ -94,6 +99,44 @@ fn tool_calls(events: &[Value]) -> Vec<(String, String)> {
     out.into_iter().map(|(_, n, a)| (n, a)).collect()
 }
 
+/// The events without what differs between two recordings of one scenario (ids, timestamps,
+/// recorded state), at any depth.
+fn shape(events: &[Value]) -> Vec<Value> {
+    const DROP: [&str; 11] = [
+        "timestamp",
+        "threadId",
+        "runId",
+        "messageId",
+        "parentMessageId",
+        "toolCallId",
+        "id",
+        "interruptId",
+        "snapshot",
+        "messages",
+        "state",
+    ];
+    fn strip(v: &mut Value) {
+        match v {
+            Value::Object(o) => {
+                for k in DROP {
+                    o.remove(k);
+                }
+                o.values_mut().for_each(strip);
+            }
+            Value::Array(a) => a.iter_mut().for_each(strip),
+            _ => {}
+        }
+    }
+    events
+        .iter()
+        .map(|e| {
+            let mut e = e.clone();
+            strip(&mut e);
+            e
+        })
+        .collect()
+}
+
 // ---- 22.3: several runs in one v3 file -------------------------------------------------------
 
 /// A recorder that appends every run of a thread to one log: Python numbers each run's `seq`
@@ -129,6 +172,11 @@ fn several_runs_in_one_v3_file_are_one_run_each() {
         for rule in ["AGX602", "AGX603", "AGX607"] {
             assert!(!stderr.contains(rule), "{form}: {stderr}");
         }
+        // As the same scenario recorded one run a file, the files converted in turn.
+        let pair = ["d_hitl__1_interrupt", "d_hitl__2_resume"]
+            .map(|stem| recording(&format!("{form}/{stem}.ndjson")));
+        let (pair, _) = convert_all(&pair);
+        assert_eq!(shape(&events), shape(&pair), "{form}");
     }
 }
 
@@ -193,34 +241,6 @@ fn a_seq_back_within_a_run_is_no_new_run() {
 }
 
 // ---- 22.4: LangGraph.js v3 event stream as SSE ------------------------------------------------
-
-/// The events without what differs between two recordings of one scenario (ids, timestamps,
-/// recorded state).
-fn shape(events: &[Value]) -> Vec<Value> {
-    const DROP: [&str; 9] = [
-        "timestamp",
-        "threadId",
-        "runId",
-        "messageId",
-        "parentMessageId",
-        "toolCallId",
-        "snapshot",
-        "messages",
-        "input",
-    ];
-    events
-        .iter()
-        .map(|e| {
-            let mut e = e.clone();
-            if let Some(o) = e.as_object_mut() {
-                for k in DROP {
-                    o.remove(k);
-                }
-            }
-            e
-        })
-        .collect()
-}
 
 /// `streamEvents(input, {version: "v3", encoding: "text/event-stream"})`: frames `event:
 /// <method>|<namespace>` whose data is the event's `params.data`. They convert as the NDJSON v3
