@@ -529,6 +529,9 @@ mod tests {
             let info = error_info(&json!({ "message": m }));
             assert_eq!((info.name, info.message.as_str()), (None, m));
         }
+        // The name is what tells a caller's abort from a failure.
+        let abort = error_info(&json!({"message": "AbortError: This operation was aborted"}));
+        assert!(crate::mapper::error_code::is_cancelled(&abort));
         let info = error_info(&json!({"error": "ValueError", "message": "Error: x"}));
         assert_eq!(info.name.as_deref(), Some("ValueError"));
         assert_eq!(info.message, "Error: x");
