@@ -32,7 +32,7 @@ pub enum Block<'a> {
     },
     /// Reasoning the provider withheld: its encrypted form only.
     Redacted(&'a str),
-    /// A tool call (`tool_call`, `tool_call_chunk`, `tool_use`…); its id, name and args are
+    /// A tool call (`tool_call`, `tool_call_chunk`); its id, name and args are
     /// read by the caller.
     ToolCall,
     /// Anything else (images, citations…): nothing for AG-UI.
@@ -77,7 +77,7 @@ pub fn read_block(b: &Value) -> Block<'_> {
             None => Block::Other,
         },
         "reasoning_content" => bedrock_reasoning(o),
-        "tool_call" | "tool_call_chunk" | "tool_use" | "function_call" => Block::ToolCall,
+        "tool_call" | "tool_call_chunk" => Block::ToolCall,
         _ => Block::Other,
     }
 }
