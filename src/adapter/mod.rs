@@ -6,6 +6,7 @@
 
 pub mod content;
 mod passthrough;
+mod subagent;
 mod v2;
 mod v3;
 

@@ -8,6 +8,9 @@
 //!   span continued after it was closed opens a new step. So no `THINKING_START` is ever sent
 //!   while one is open, and no `THINKING_TEXT_MESSAGE_START` while a thinking message is.
 //! - `REASONING_ENCRYPTED_VALUE` is dropped: 0.0.42 has no such event and rejects the stream.
+//! - `SUBAGENT_*` are dropped and `subagentRunId` is left out: no 0.0.x client knows
+//!   sub-agents (0.0.59's event union has no `SUBAGENT_*` type, and its schemas strip the
+//!   unknown key). A sub-agent's messages and tool calls stay, read as the run's own.
 //! - `RUN_FINISHED.outcome.pendingToolCallIds` is dropped: 0.0.59's success outcome is a strict
 //!   `{type}` object (1.0 added the field).
 //!
@@ -36,8 +39,12 @@ pub struct ThinkingCompat {
 impl ThinkingCompat {
     /// `ev` as the 0.x client reads it, appended to `out` (none, one or several events).
     pub fn rewrite(&mut self, ev: Event, out: &mut Vec<Event>) {
+        let Some(ev) = ev.without_subagents() else {
+            return;
+        };
         match ev {
             Event::ReasoningStart {
+                subagent_run_id: _,
                 timestamp,
                 message_id,
             } => {
@@ -50,6 +57,7 @@ impl ThinkingCompat {
                 ..
             } => self.message(&message_id, timestamp, out),
             Event::ReasoningMessageContent {
+                subagent_run_id: _,
                 timestamp,
                 message_id,
                 delta,
@@ -58,6 +66,7 @@ impl ThinkingCompat {
                 out.push(Event::ThinkingTextMessageContent { timestamp, delta });
             }
             Event::ReasoningMessageEnd {
+                subagent_run_id: _,
                 timestamp,
                 message_id,
             } => {
@@ -71,6 +80,7 @@ impl ThinkingCompat {
                 }
             }
             Event::ReasoningEnd {
+                subagent_run_id: _,
                 timestamp,
                 message_id,
             } => {

@@ -9,6 +9,7 @@ mod compat;
 pub mod error_code;
 pub mod interrupt;
 mod messages;
+mod subagent;
 
 use std::collections::{HashMap, HashSet};
 
@@ -79,15 +80,18 @@ pub struct Mapper {
     lent_at: Option<(usize, u64)>,
     /// `--compat thinking`: the thinking step in progress ([`compat::ThinkingCompat`]).
     thinking: std::cell::RefCell<compat::ThinkingCompat>,
+    /// The run's sub-agents and the items they own ([`subagent::Subagents`]).
+    subagents: std::cell::RefCell<subagent::Subagents>,
 }
 
 #[derive(Default)]
 struct Run {
     thread_id: String,
     run_id: String,
-    /// Open steps by name, with how many node runs of that name are open.
-    steps: IndexMap<String, usize, FastIds>,
-    step_keys: HashMap<String, String, FastIds>,
+    /// Open steps by owner (a sub-agent's id, `None`: the run's own agent) and name, with how
+    /// many node runs of that name are open.
+    steps: IndexMap<(Option<String>, String), usize, FastIds>,
+    step_keys: HashMap<String, (Option<String>, String), FastIds>,
     /// Text messages with START sent and no END yet.
     text_open: IndexMap<String, (), FastIds>,
     /// Reasoning block (message id, block) → reasoning id, while open.
@@ -146,6 +150,16 @@ struct ToolCall {
     result: bool,
 }
 
+/// How a sub-agent ends.
+enum SubagentEnding {
+    /// Normally, with what it handed back to its parent tool (when known).
+    Success(Option<Value>),
+    /// Stopped at the run's interrupts (their ids, when they are known to be its).
+    Suspended(Vec<String>),
+    /// With an error: its message and code class.
+    Error(String, &'static str),
+}
+
 enum Ending {
     Finished,
     /// The log's error, and its code class.
@@ -172,6 +186,7 @@ impl Mapper {
             converted: Default::default(),
             lent_at: None,
             thinking: Default::default(),
+            subagents: Default::default(),
         }
     }
 
@@ -215,6 +230,14 @@ impl Mapper {
     /// Adds an event to `out` (under `--compat thinking`, as [`compat::ThinkingCompat`]
     /// rewrites it).
     fn push(&self, ev: Event, out: &mut Vec<Event>) {
+        let ev = {
+            let mut subagents = self.subagents.borrow_mut();
+            if subagents.any() {
+                subagents.attribute(ev)
+            } else {
+                ev
+            }
+        };
         match self.opts.compat {
             Compat::Thinking => self.thinking.borrow_mut().rewrite(ev, out),
             Compat::None => out.push(ev),
@@ -223,6 +246,7 @@ impl Mapper {
 
     fn emit_text_start(&self, id: &str, out: &mut Vec<Event>) {
         let e = Event::TextMessageStart {
+            subagent_run_id: None,
             timestamp: self.timestamp,
             message_id: id.into(),
             role: Role::Assistant,
@@ -232,6 +256,7 @@ impl Mapper {
 
     fn emit_text_end(&self, id: &str, out: &mut Vec<Event>) {
         let e = Event::TextMessageEnd {
+            subagent_run_id: None,
             timestamp: self.timestamp,
             message_id: id.into(),
         };
@@ -240,6 +265,7 @@ impl Mapper {
 
     fn emit_text_content(&self, id: &str, delta: String, out: &mut Vec<Event>) {
         let e = Event::TextMessageContent {
+            subagent_run_id: None,
             timestamp: self.timestamp,
             message_id: id.into(),
             delta,
@@ -249,6 +275,7 @@ impl Mapper {
 
     fn emit_reasoning_content(&self, rid: &str, delta: String, out: &mut Vec<Event>) {
         let e = Event::ReasoningMessageContent {
+            subagent_run_id: None,
             timestamp: self.timestamp,
             message_id: rid.into(),
             delta,
@@ -260,11 +287,13 @@ impl Mapper {
     fn emit_reasoning_open(&self, rid: &str, out: &mut Vec<Event>) {
         let timestamp = self.timestamp;
         let start = Event::ReasoningStart {
+            subagent_run_id: None,
             timestamp,
             message_id: rid.into(),
         };
         self.push(start, out);
         let e = Event::ReasoningMessageStart {
+            subagent_run_id: None,
             timestamp,
             message_id: rid.into(),
             role: Role::Reasoning,
@@ -328,35 +357,58 @@ impl Mapper {
                 }
             }
             ModelEvent::StepStart { name, key } => {
+                let owner = self.subagents.get_mut().scope.clone();
                 let run = self.run_mut();
-                run.step_keys.insert(key, name.clone());
-                let n = run.steps.entry(name.clone()).or_insert(0);
+                let step = (owner, name);
+                run.step_keys.insert(key, step.clone());
+                let n = run.steps.entry(step.clone()).or_insert(0);
                 *n += 1;
                 if *n == 1 {
                     let e = Event::StepStarted {
                         timestamp: self.timestamp,
-                        step_name: name,
+                        subagent_run_id: step.0,
+                        step_name: step.1,
                     };
                     self.push(e, out);
                 }
             }
             ModelEvent::StepEnd { key } => {
                 let run = self.run_mut();
-                let Some(name) = run.step_keys.remove(&key) else {
+                let Some(step) = run.step_keys.remove(&key) else {
                     return;
                 };
-                let Some(n) = run.steps.get_mut(&name) else {
+                let Some(n) = run.steps.get_mut(&step) else {
                     return;
                 };
                 *n -= 1;
                 if *n == 0 {
-                    run.steps.shift_remove(&name);
+                    run.steps.shift_remove(&step);
                     let e = Event::StepFinished {
                         timestamp: self.timestamp,
-                        step_name: name,
+                        subagent_run_id: step.0,
+                        step_name: step.1,
                     };
                     self.push(e, out);
                 }
+            }
+            ModelEvent::Scope(key) => {
+                let subagents = self.subagents.get_mut();
+                subagents.scope = key.and_then(|k| subagents.id_of(&k).map(str::to_string));
+            }
+            ModelEvent::SubagentStart {
+                key,
+                name,
+                parent_tool_call_id,
+            } => self.subagent_start(key, name, parent_tool_call_id, out),
+            ModelEvent::SubagentEnd { key, error } => {
+                let end = match error {
+                    None => SubagentEnding::Success(None),
+                    Some(info) => {
+                        let code = error_code::classify(&info);
+                        SubagentEnding::Error(info.message, code)
+                    }
+                };
+                self.subagent_end(&key, end, out);
             }
             ModelEvent::MessageStart { .. } => {}
             ModelEvent::TextDelta { message_id, text } => self.text_delta(message_id, text, out),
@@ -384,6 +436,7 @@ impl Mapper {
                     .cloned()
                     .unwrap_or_else(|| reasoning_id(&message_id, &block));
                 let e = Event::ReasoningEncryptedValue {
+                    subagent_run_id: None,
                     timestamp: self.timestamp,
                     subtype: "message",
                     entity_id: rid,
@@ -427,6 +480,7 @@ impl Mapper {
                 delta,
             } => {
                 let e = Event::Custom {
+                    subagent_run_id: None,
                     timestamp: self.timestamp,
                     name: TOOL_OUTPUT_DELTA.into(),
                     value: json!({"toolCallId": tool_call_id, "delta": delta}),
@@ -442,6 +496,7 @@ impl Mapper {
             } => self.tool_result(tool_call_id, name, content, message_id, error, out),
             ModelEvent::Custom { name, value } => {
                 let e = Event::Custom {
+                    subagent_run_id: None,
                     timestamp: self.timestamp,
                     name,
                     value,
@@ -460,6 +515,7 @@ impl Mapper {
                     None => false,
                 };
                 let e = Event::StateSnapshot {
+                    subagent_run_id: None,
                     timestamp: self.timestamp,
                     snapshot: Snapshot::Value(state),
                 };
@@ -471,6 +527,7 @@ impl Mapper {
             ModelEvent::EncodedState(state) => {
                 self.results_from_state(state.tool_message_candidates(), out);
                 let e = Event::StateSnapshot {
+                    subagent_run_id: None,
                     timestamp: self.timestamp,
                     snapshot: Snapshot::Encoded(state),
                 };
@@ -583,6 +640,7 @@ impl Mapper {
             run_id: run_id.clone(),
             input,
         };
+        *self.subagents.get_mut() = Default::default();
         self.run = Some(Run {
             thread_id,
             run_id,
@@ -641,11 +699,13 @@ impl Mapper {
     fn emit_reasoning_end(&mut self, rid: String, out: &mut Vec<Event>) {
         let timestamp = self.timestamp;
         let end = Event::ReasoningMessageEnd {
+            subagent_run_id: None,
             timestamp,
             message_id: rid.clone(),
         };
         self.push(end, out);
         let e = Event::ReasoningEnd {
+            subagent_run_id: None,
             timestamp,
             message_id: rid,
         };
@@ -668,6 +728,7 @@ impl Mapper {
             if started_here && !args.is_empty() {
                 self.close_narration_for_tdesign(out);
                 let e = Event::ToolCallArgs {
+                    subagent_run_id: None,
                     timestamp: self.timestamp,
                     tool_call_id: call_id,
                     delta: args,
@@ -727,6 +788,7 @@ impl Mapper {
         run.open_tools.push(call_id.to_string());
         self.close_narration_for_tdesign(out);
         let e = Event::ToolCallStart {
+            subagent_run_id: None,
             timestamp: self.timestamp,
             tool_call_id: call_id.into(),
             tool_call_name: name.into(),
@@ -735,6 +797,7 @@ impl Mapper {
         self.push(e, out);
         if let Some(a) = args.filter(|a| !a.is_empty()) {
             let e = Event::ToolCallArgs {
+                subagent_run_id: None,
                 timestamp: self.timestamp,
                 tool_call_id: call_id.into(),
                 delta: a.into(),
@@ -761,6 +824,7 @@ impl Mapper {
         }
         self.close_narration_for_tdesign(out);
         let e = Event::ToolCallEnd {
+            subagent_run_id: None,
             timestamp: self.timestamp,
             tool_call_id: call_id.into(),
         };
@@ -789,9 +853,17 @@ impl Mapper {
             }
         }
         let text = lc::tool_content_text(&content);
+        for key in self.subagents.get_mut().under_call(&call_id) {
+            let end = match error {
+                false => SubagentEnding::Success(Some(Value::String(text.clone()))),
+                true => SubagentEnding::Error(text.clone(), error_code::AGENT_INTERNAL),
+            };
+            self.subagent_end(&key, end, out);
+        }
         let message_id = message_id.unwrap_or_else(|| format!("result-{call_id}"));
         self.close_narration_for_tdesign(out);
         let e = Event::ToolCallResult {
+            subagent_run_id: None,
             timestamp: self.timestamp,
             message_id,
             tool_call_id: call_id,
@@ -942,6 +1014,7 @@ impl Mapper {
         if self.run.is_none() {
             return;
         }
+        self.end_subagents(&ending, out);
         // Close everything still open, innermost first.
         let open: Vec<String> = self
             .run_mut()
@@ -973,16 +1046,17 @@ impl Mapper {
         if matches!(ending, Ending::Finished) && self.opts.text == TextPolicy::Final {
             self.final_answer(out);
         }
-        let steps: Vec<String> = self
+        let steps: Vec<(Option<String>, String)> = self
             .run_mut()
             .steps
             .drain(..)
             .map(|(k, _)| k)
             .rev()
             .collect();
-        for name in steps {
+        for (owner, name) in steps {
             let e = Event::StepFinished {
                 timestamp: self.timestamp,
+                subagent_run_id: owner,
                 step_name: name,
             };
             self.push(e, out);
@@ -1082,6 +1156,154 @@ impl Mapper {
                 };
                 self.push(e, out);
             }
+        }
+    }
+
+    /// SUBAGENT_STARTED for sub-agent `key` (once).
+    fn subagent_start(
+        &mut self,
+        key: String,
+        name: String,
+        parent_tool_call_id: String,
+        out: &mut Vec<Event>,
+    ) {
+        let Some(id) = self.subagents.get_mut().start(&key, &parent_tool_call_id) else {
+            return;
+        };
+        let e = Event::SubagentStarted {
+            timestamp: self.timestamp,
+            subagent_run_id: id,
+            name,
+            parent_tool_call_id: Some(parent_tool_call_id),
+        };
+        self.push(e, out);
+    }
+
+    /// Closes what sub-agent `key` has open (its reasoning, text, tool calls and steps), then
+    /// SUBAGENT_FINISHED or SUBAGENT_ERROR.
+    fn subagent_end(&mut self, key: &str, end: SubagentEnding, out: &mut Vec<Event>) {
+        let Some(open) = self.subagents.get_mut().open.shift_remove(key) else {
+            return;
+        };
+        let id = open.id;
+        let owned = |subagents: &subagent::Subagents, item: &str| {
+            subagents.owner_of(item) == Some(id.as_str())
+        };
+        let Some(run) = self.run.as_mut() else { return };
+        let subagents = self.subagents.get_mut();
+        let reasoning: Vec<(String, String)> = run
+            .reasoning_open
+            .iter()
+            .filter(|(_, rid)| owned(subagents, rid))
+            .map(|(k, _)| k.clone())
+            .collect();
+        let texts: Vec<String> = run
+            .text_open
+            .keys()
+            .filter(|m| owned(subagents, m))
+            .cloned()
+            .collect();
+        let tools: Vec<String> = run
+            .open_tools
+            .iter()
+            .filter(|c| owned(subagents, c))
+            .cloned()
+            .collect();
+        for k in reasoning {
+            if let Some(rid) = self.run_mut().reasoning_open.shift_remove(&k) {
+                self.emit_reasoning_end(rid, out);
+            }
+        }
+        for m in texts {
+            if self.run_mut().text_open.shift_remove(&m).is_some() {
+                self.emit_text_end(&m, out);
+            }
+        }
+        for c in tools {
+            self.end_tool(&c, out);
+        }
+        let steps: Vec<(Option<String>, String)> = self
+            .run_mut()
+            .steps
+            .keys()
+            .filter(|(o, _)| o.as_deref() == Some(id.as_str()))
+            .rev()
+            .cloned()
+            .collect();
+        for step in steps {
+            let run = self.run_mut();
+            run.steps.shift_remove(&step);
+            run.step_keys.retain(|_, s| *s != step);
+            let e = Event::StepFinished {
+                timestamp: self.timestamp,
+                subagent_run_id: step.0,
+                step_name: step.1,
+            };
+            self.push(e, out);
+        }
+        let subagents = self.subagents.get_mut();
+        if subagents.scope.as_deref() == Some(id.as_str()) {
+            subagents.scope = None;
+        }
+        let timestamp = self.timestamp;
+        let e = match end {
+            SubagentEnding::Success(result) => Event::SubagentFinished {
+                timestamp,
+                subagent_run_id: id,
+                result,
+                outcome: subagent::success(),
+            },
+            SubagentEnding::Suspended(ids) => Event::SubagentFinished {
+                timestamp,
+                subagent_run_id: id,
+                result: None,
+                outcome: subagent::suspended(&ids),
+            },
+            SubagentEnding::Error(message, code) => Event::SubagentError {
+                timestamp,
+                subagent_run_id: id,
+                message,
+                code: Some(code),
+            },
+        };
+        self.push(e, out);
+    }
+
+    /// At a run's end: each sub-agent still open ends as the run does (an interrupt suspends
+    /// it, naming the run's interrupts when it is the only one open), latest first.
+    fn end_subagents(&mut self, ending: &Ending, out: &mut Vec<Event>) {
+        let keys: Vec<String> = self
+            .subagents
+            .get_mut()
+            .open
+            .keys()
+            .rev()
+            .cloned()
+            .collect();
+        if keys.is_empty() {
+            return;
+        }
+        let interrupts: Vec<String> = self
+            .run
+            .as_ref()
+            .map(|r| r.interrupts.iter().map(|i| i.id.clone()).collect())
+            .unwrap_or_default();
+        let only = keys.len() == 1;
+        for key in keys {
+            let end = match ending {
+                Ending::Finished if interrupts.is_empty() => SubagentEnding::Success(None),
+                Ending::Finished if only => SubagentEnding::Suspended(interrupts.clone()),
+                Ending::Finished => SubagentEnding::Suspended(vec![]),
+                Ending::Failed(info, code) => SubagentEnding::Error(info.message.clone(), code),
+                Ending::Cancelled => SubagentEnding::Error(
+                    "The run was cancelled by the caller".into(),
+                    error_code::CANCELLED,
+                ),
+                Ending::Incomplete(message) => {
+                    SubagentEnding::Error(message.clone(), error_code::INCOMPLETE_STREAM)
+                }
+            };
+            self.subagent_end(&key, end, out);
         }
     }
 
