@@ -42,6 +42,8 @@ pub struct V2Adapter {
     saw_events: bool,
     /// The message open in a `messages-tuple` stream.
     tuple_open: Option<String>,
+    /// The run's sub-agents ([`super::subagent::Nest`]).
+    nest: super::subagent::Nest,
 }
 
 struct ModelRun {
@@ -121,6 +123,7 @@ impl V2Adapter {
     /// are looked up by scanning). The run's unclaimed calls stay: a resumed run executes the
     /// calls its interrupted predecessor made.
     fn forget_run(&mut self) {
+        self.nest.clear();
         let run = self.run_no;
         self.pending_calls.retain(|c| c.run == run);
         self.claimed.clear();
@@ -268,6 +271,10 @@ impl V2Adapter {
                     self.steps.insert(run_id.clone(), name.clone());
                     out.push(ModelEvent::StepStart { name, key: run_id });
                     return Disposition::Mapped;
+                }
+                // A graph a tool invokes starts as a runnable in the tool's task.
+                if let Some(ns) = ev.meta("langgraph_checkpoint_ns").and_then(Value::as_str) {
+                    self.nest.graph_named(ns, &name);
                 }
                 Disposition::Ignored("runnable inside a node (not a graph step)")
             }
@@ -475,6 +482,10 @@ impl V2Adapter {
             "on_tool_start" => {
                 let input = lc::normalize_deep(data.field("input").unwrap_or(&Value::Null));
                 let id = self.claim_call(&name, &input);
+                if let Some((id, _)) = &id {
+                    let ns = ev.meta("langgraph_checkpoint_ns").and_then(Value::as_str);
+                    self.nest.tool_started(id, &name, ns.unwrap_or_default());
+                }
                 if let Some((id, parent)) = &id {
                     out.push(ModelEvent::ToolStart {
                         tool_call_id: id.clone(),
@@ -516,6 +527,7 @@ impl V2Adapter {
                     (output.clone(), false, None)
                 };
                 let id = self.resolve_tool_run(&run_id, call_id, &name, out);
+                self.nest.tool_ended(&id);
                 out.push(ModelEvent::ToolEnd {
                     tool_call_id: id,
                     name: Some(name),
@@ -539,6 +551,7 @@ impl V2Adapter {
                     other => lc::tool_content_text(&lc::normalize_deep(other)),
                 };
                 let id = self.resolve_tool_run(&run_id, s(data, "tool_call_id"), &name, out);
+                self.nest.tool_ended(&id);
                 out.push(ModelEvent::ToolEnd {
                     tool_call_id: id,
                     name: Some(name),
@@ -740,8 +753,16 @@ impl Adapter for V2Adapter {
         };
         let kind = ev.event();
         if Self::is_root(ev) && kind.starts_with("on_chain_") {
+            self.nest.scope("", out);
             return self.on_root(ev, kind, out);
         }
+        // A namespace under an open tool call's task: a graph runs in the call (a sub-agent).
+        let ns = ev
+            .meta("langgraph_checkpoint_ns")
+            .and_then(Value::as_str)
+            .unwrap_or_default();
+        self.nest.shows(ns, true, out);
+        self.nest.scope(ns, out);
         match kind {
             k if k.starts_with("on_chain_") => self.on_chain(ev, k, out),
             k if k.starts_with("on_chat_model_") => self.on_model(ev, k, out),
