@@ -75,9 +75,10 @@ impl Nest {
         });
     }
 
-    /// Whether `key` is an open sub-agent.
-    pub fn is_open(&self, key: &str) -> bool {
-        self.subs.iter().any(|s| s.key == key)
+    /// Whether `key` is an open sub-agent that was announced (its lifecycle is its own; a
+    /// sub-agent only shown is keyed by its task, whose lifecycle is the task's).
+    pub fn is_announced(&self, key: &str) -> bool {
+        self.subs.iter().any(|s| s.key == key && s.inclusive)
     }
 
     /// Sub-agent `key` ended (with `error` when it raised).
@@ -207,7 +208,8 @@ mod tests {
                 ModelEvent::Scope(None)
             ]
         );
+        assert!(!n.is_announced("tools:a"), "shown, not announced");
         n.tool_ended("call_1");
-        assert!(!n.is_open("tools:a"));
+        assert!(n.subs.is_empty());
     }
 }

@@ -539,6 +539,27 @@ impl V2Adapter {
             }
             "on_tool_error" => {
                 let err = data.field("error").unwrap_or(&Value::Null);
+                if is_graph_interrupt(err) {
+                    // The tool (or a sub-agent it runs) stopped at `interrupt()`: the call
+                    // stays open, the run's interrupt says why, the resume runs it again (it
+                    // is pending again, for the resume's tool start to claim).
+                    if let Some(r) = self.tool_runs.remove(&run_id) {
+                        if let Some(id) = r.tool_call_id {
+                            let message_id = self.claimed.get(&id).cloned().flatten();
+                            self.pending_calls.push(PendingCall {
+                                run: self.run_no,
+                                args: args_text(&r.input),
+                                id,
+                                name: r.name,
+                                message_id,
+                                from_chunks: false,
+                            });
+                        }
+                    }
+                    return Disposition::Ignored(
+                        "tool stopped at an interrupt (the call stays open for the resume)",
+                    );
+                }
                 let text = match err {
                     Value::String(s) => s.lines().next().unwrap_or_default().to_string(),
                     Value::Object(_) => {
@@ -691,6 +712,24 @@ impl V2Adapter {
             }
             _ => Disposition::Ignored("messages part of a user or system message (input echo)"),
         }
+    }
+}
+
+/// Whether a tool error is LangGraph's `GraphInterrupt` (Python `{error: "GraphInterrupt"}`,
+/// dumpd `{id: [.., "GraphInterrupt"]}`, JS the error's text).
+fn is_graph_interrupt(err: &Value) -> bool {
+    match err {
+        Value::String(s) => s.starts_with("GraphInterrupt") || s.contains("\nGraphInterrupt:"),
+        Value::Object(_) => {
+            err.field("error").and_then(Value::as_str) == Some("GraphInterrupt")
+                || err
+                    .field("id")
+                    .and_then(Value::as_array)
+                    .and_then(|a| a.last())
+                    .and_then(Value::as_str)
+                    == Some("GraphInterrupt")
+        }
+        _ => false,
     }
 }
 

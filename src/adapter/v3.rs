@@ -35,6 +35,9 @@ pub struct V3Adapter {
     warning: Option<String>,
     /// The run's sub-agents ([`super::subagent::Nest`]).
     nest: super::subagent::Nest,
+    /// The last root `values` named interrupts: tool calls still open at the end of the log
+    /// wait at them (Python v3 has no root lifecycle to say the run stopped).
+    at_interrupt: bool,
 }
 
 /// `seq` → (input line, [`crate::input::text_hash`] of the text) of a run's recent events.
@@ -202,6 +205,7 @@ impl V3Adapter {
             self.steps.clear();
             self.tools_open.clear();
             self.nest.clear();
+            self.at_interrupt = false;
             self.seqs.clear();
             self.max_seq = None;
         }
@@ -381,8 +385,10 @@ impl V3Adapter {
             return Disposition::Ignored("subgraph values (not the graph's state)");
         }
         let mut mapped = false;
+        self.at_interrupt = false;
         if let Some(list) = interrupts.filter(|l| l.as_array().is_some_and(|a| !a.is_empty())) {
             out.push(ModelEvent::Interrupt(interrupts_from(list)));
+            self.at_interrupt = true;
             mapped = true;
         }
         mapped |= state(out);
@@ -632,7 +638,7 @@ impl V3Adapter {
                 _ => Disposition::Ignored("lifecycle event of no AG-UI meaning"),
             };
         }
-        if self.nest.is_open(&key) {
+        if self.nest.is_announced(&key) {
             // Interrupted: it stays open, and the run's interrupt suspends it.
             return match event {
                 "completed" => {
@@ -1017,6 +1023,10 @@ impl Adapter for V3Adapter {
                 reason: "the log stops before the root lifecycle completed, with no error line"
                     .into(),
             });
+        } else if open_messages == 0 && self.at_interrupt {
+            // Stopped at `interrupt()` inside a tool (or a sub-agent a tool runs): the calls
+            // still open wait for the resume.
+            out.push(ModelEvent::RunEnd);
         } else if open_messages > 0 || open_tools > 0 {
             // Python v3 has no root lifecycle: a file that ends with an open message or tool
             // stopped mid-run.

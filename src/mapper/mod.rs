@@ -65,6 +65,9 @@ pub struct Mapper {
     last_run_id: Option<String>,
     /// Interrupt ids the previous run on this thread stopped at.
     pending: Vec<String>,
+    /// Tool calls the previous run left waiting at its interrupt (started, no result): the
+    /// resume run executes them again, and only their results are new.
+    waiting_calls: Vec<String>,
     run: Option<Run>,
     /// Final answers already sent (`--text final`), so a resumed run does not repeat them.
     answered: HashSet<String, FastIds>,
@@ -117,6 +120,9 @@ struct Run {
     usage: UsageTotals,
     tool_steps_id: Option<String>,
     tool_steps_open: bool,
+    /// Calls the interrupted run before this one left waiting (this run resumes them): not
+    /// started again, their results are this run's.
+    resumed: HashSet<String, FastIds>,
 }
 
 impl Run {
@@ -178,6 +184,7 @@ impl Mapper {
             runs: 0,
             last_run_id: None,
             pending: vec![],
+            waiting_calls: vec![],
             run: None,
             answered: HashSet::default(),
             timestamp: None,
@@ -641,9 +648,14 @@ impl Mapper {
             input,
         };
         *self.subagents.get_mut() = Default::default();
+        let waiting = std::mem::take(&mut self.waiting_calls);
         self.run = Some(Run {
             thread_id,
             run_id,
+            resumed: match resumes {
+                true => waiting.into_iter().collect(),
+                false => HashSet::default(),
+            },
             ..Run::default()
         });
         self.push(e, out);
@@ -773,6 +785,21 @@ impl Mapper {
         out: &mut Vec<Event>,
     ) {
         if self.run_mut().tools.contains_key(call_id) {
+            return;
+        }
+        if self.run_mut().resumed.remove(call_id) {
+            // Started by the interrupted run: only its result is new.
+            let run = self.run_mut();
+            run.tools.insert(
+                call_id.to_string(),
+                ToolCall {
+                    name: name.to_string(),
+                    parent,
+                    ended: true,
+                    result: false,
+                },
+            );
+            self.subagents.get_mut().adopt(call_id);
             return;
         }
         let run = self.run_mut();
@@ -1145,6 +1172,12 @@ impl Mapper {
                 } else {
                     let ints: Vec<Value> = run.interrupts.iter().map(interrupt::to_agui).collect();
                     self.pending = run.interrupts.iter().map(|i| i.id.clone()).collect();
+                    self.waiting_calls = run
+                        .tools
+                        .iter()
+                        .filter(|(_, t)| !t.result)
+                        .map(|(id, _)| id.clone())
+                        .collect();
                     json!({"type": "interrupt", "interrupts": ints})
                 };
                 let e = Event::RunFinished {

@@ -82,6 +82,13 @@ impl Subagents {
             .collect()
     }
 
+    /// Item `id` (not started here: a call the interrupted run started) belongs to the scope.
+    pub fn adopt(&mut self, id: &str) {
+        if let Some(s) = &self.scope {
+            self.owners.insert(id.to_string(), s.clone());
+        }
+    }
+
     /// The owner of item `id` (`None`: the run's own agent).
     pub fn owner_of(&self, id: &str) -> Option<&str> {
         self.owners.get(id).map(String::as_str)
