@@ -791,14 +791,28 @@ impl TimelineBuilder {
                 self.end_run(Outcome::Error { code, message }, Some(ev), origin);
             }
             "STEP_STARTED" | "SUBAGENT_STARTED" => {
-                let name = s(ev, "stepName")
-                    .or_else(|| s(ev, "name"))
-                    .unwrap_or_default();
+                // A sub-agent is an open span keyed by its id, shown with its name and the
+                // tool call it runs under; its steps and items nest in it.
+                let (key, shown) = match t {
+                    "SUBAGENT_STARTED" => {
+                        let id = s(ev, "subagentRunId").unwrap_or_default();
+                        let name = s(ev, "name").unwrap_or_default();
+                        let shown = match s(ev, "parentToolCallId") {
+                            Some(call) => format!("subagent {name} {id} (in tool call {call})"),
+                            None => format!("subagent {name} {id}"),
+                        };
+                        (format!("subagent {id}"), shown)
+                    }
+                    _ => {
+                        let name = s(ev, "stepName").unwrap_or_default();
+                        (name.clone(), name)
+                    }
+                };
                 let depth = self.depth_step();
                 let i = self.push(
                     Kind::Step,
                     Line::StepStart {
-                        name: name.clone(),
+                        name: shown,
                         finished: false,
                     },
                     depth,
@@ -806,12 +820,16 @@ impl TimelineBuilder {
                     origin,
                     true,
                 );
-                self.open.steps.push((name, i));
+                self.open.steps.push((key, i));
             }
             "STEP_FINISHED" | "SUBAGENT_FINISHED" | "SUBAGENT_ERROR" => {
-                let name = s(ev, "stepName")
-                    .or_else(|| s(ev, "name"))
-                    .unwrap_or_default();
+                let name = match t {
+                    "STEP_FINISHED" => s(ev, "stepName").unwrap_or_default(),
+                    _ => {
+                        let id = s(ev, "subagentRunId").unwrap_or_default();
+                        format!("subagent {id}")
+                    }
+                };
                 let pos = self.open.steps.iter().rposition(|(n, _)| *n == name);
                 let Some(pos) = pos else {
                     let depth = self.depth_step();
@@ -823,6 +841,22 @@ impl TimelineBuilder {
                     return;
                 };
                 let (_, start) = self.open.steps.remove(pos);
+                let name = match t {
+                    "SUBAGENT_FINISHED" if ev["outcome"]["type"] == "suspended" => {
+                        let ids: Vec<&str> = ev["outcome"]["interruptIds"]
+                            .as_array()
+                            .into_iter()
+                            .flatten()
+                            .filter_map(Value::as_str)
+                            .collect();
+                        format!("{name} suspended at interrupt {}", ids.join(", "))
+                    }
+                    "SUBAGENT_ERROR" => {
+                        let message = s(ev, "message").unwrap_or_default();
+                        format!("{name} failed: {message}")
+                    }
+                    _ => name,
+                };
                 self.touch(start, ev, origin);
                 let (depth, dur, events) = match self.entries.get_mut(start) {
                     Some(e) => {
