@@ -140,8 +140,9 @@ fn an_interrupt_inside_a_sub_agent_suspends_it() {
             .find(|e| e["type"] == "TOOL_CALL_RESULT" && e["toolCallId"] == "call_place_order_1")
             .expect("result");
         if form != "v2-js" {
-            // LangGraph.js v2 names no call at the resumed tool's start: the sub-agent is not
-            // found again in the resume run (its events are the run's own).
+            // LangGraph.js v2 names no call at a tool's start (the call is matched to the model
+            // message that made it, and the resume file has none): the sub-agent is not found
+            // again in the resume run, its events are the run's own.
             assert!(place["subagentRunId"].is_string(), "{form}: {place}");
         }
     }
