@@ -658,6 +658,7 @@ mod tests {
     #[test]
     fn events_serialize_in_encoder_order() {
         let ev = Event::ToolCallStart {
+            subagent_run_id: None,
             timestamp: Some(17),
             tool_call_id: "c".into(),
             tool_call_name: "f".into(),
@@ -692,6 +693,7 @@ mod tests {
     #[test]
     fn type_names_are_the_written_ones() {
         let content = |message_id: &str| Event::ReasoningMessageContent {
+            subagent_run_id: None,
             timestamp: Some(3),
             message_id: message_id.into(),
             delta: "d".into(),
@@ -701,6 +703,7 @@ mod tests {
             content("r").into_thinking(),
             Event::ThinkingEnd { timestamp: None },
             Event::Custom {
+                subagent_run_id: None,
                 timestamp: None,
                 name: "n".into(),
                 value: json!(null),

@@ -174,12 +174,14 @@ mod tests {
 
     fn start(id: &str) -> Event {
         Event::ReasoningStart {
+            subagent_run_id: None,
             timestamp: Some(5),
             message_id: id.into(),
         }
     }
     fn msg_start(id: &str) -> Event {
         Event::ReasoningMessageStart {
+            subagent_run_id: None,
             timestamp: Some(5),
             message_id: id.into(),
             role: Role::Reasoning,
@@ -187,6 +189,7 @@ mod tests {
     }
     fn content(id: &str, delta: &str) -> Event {
         Event::ReasoningMessageContent {
+            subagent_run_id: None,
             timestamp: Some(6),
             message_id: id.into(),
             delta: delta.into(),
@@ -194,12 +197,14 @@ mod tests {
     }
     fn msg_end(id: &str) -> Event {
         Event::ReasoningMessageEnd {
+            subagent_run_id: None,
             timestamp: Some(5),
             message_id: id.into(),
         }
     }
     fn end(id: &str) -> Event {
         Event::ReasoningEnd {
+            subagent_run_id: None,
             timestamp: Some(5),
             message_id: id.into(),
         }
@@ -269,6 +274,7 @@ mod tests {
         let mut out = vec![];
         c.rewrite(
             Event::ReasoningEncryptedValue {
+                subagent_run_id: None,
                 timestamp: None,
                 subtype: "message",
                 entity_id: "a".into(),
@@ -293,6 +299,7 @@ mod tests {
             r#"{"type":"RUN_FINISHED","threadId":"t","runId":"r","outcome":{"type":"success"}}"#
         );
         let text = Event::TextMessageStart {
+            subagent_run_id: None,
             timestamp: None,
             message_id: "m".into(),
             role: Role::Assistant,

@@ -85,10 +85,12 @@ mod tests {
             };
             for timestamp in [None, Some(7)] {
                 let split = Event::StateSnapshot {
+                    subagent_run_id: None,
                     timestamp,
                     snapshot: Snapshot::Encoded(Box::new(encoded.clone())),
                 };
                 let whole = Event::StateSnapshot {
+                    subagent_run_id: None,
                     timestamp,
                     snapshot: Snapshot::Value(state.clone()),
                 };
