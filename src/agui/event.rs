@@ -573,9 +573,28 @@ impl Event {
 
     /// The event as a 0.0.x client reads it (`--compat thinking`): no 0.0.x schema knows
     /// sub-agents, so SUBAGENT_* are dropped (`None`) and `subagentRunId` is left out; the
-    /// sub-agent's messages and tool calls stay, as the run's own.
+    /// sub-agent's messages and tool calls stay, as the run's own, and its steps are named
+    /// `<subagentRunId>/<step>` (its `tools` step is not the run's, still open).
     pub fn without_subagents(self) -> Option<Event> {
         match self {
+            Event::StepStarted {
+                timestamp,
+                subagent_run_id: Some(sub),
+                step_name,
+            } => Some(Event::StepStarted {
+                timestamp,
+                subagent_run_id: None,
+                step_name: format!("{sub}/{step_name}"),
+            }),
+            Event::StepFinished {
+                timestamp,
+                subagent_run_id: Some(sub),
+                step_name,
+            } => Some(Event::StepFinished {
+                timestamp,
+                subagent_run_id: None,
+                step_name: format!("{sub}/{step_name}"),
+            }),
             Event::SubagentStarted { .. }
             | Event::SubagentFinished { .. }
             | Event::SubagentError { .. } => None,

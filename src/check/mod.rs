@@ -832,9 +832,13 @@ mod tests {
             START, call, call_end, sub, step, step_end, done, result, FINISH,
         ];
         assert!(rules_of(&good).is_empty(), "{:?}", rules_of(&good));
+        // Attribution only (no SUBAGENT_*) is valid; an event of a finished sub-agent in a run
+        // that declares them is told.
+        assert!(rules_of(&[START, call, call_end, step, step_end, result, FINISH]).is_empty());
+        let late = r#"{"type":"CUSTOM","subagentRunId":"s","name":"n","value":1}"#;
         assert_eq!(
-            rules_of(&[START, call, call_end, step, step_end, result, FINISH]),
-            ["AGX312", "AGX312"]
+            rules_of(&[START, call, call_end, sub, done, late, result, FINISH]),
+            ["AGX312"]
         );
         assert_eq!(
             rules_of(&[START, sub, step, step_end, done, FINISH]),

@@ -211,7 +211,7 @@ pub static RULES: &[Rule] = &[
         "The patch fails against the state the stream showed (a STATE_SNAPSHOT or the RUN_STARTED input echo): a path that does not exist, a failed `test`. The client warns and keeps the old state.",
         "Derive each delta from the state the front end holds, or send a STATE_SNAPSHOT."),
     rule!("AGX312", W, false, "event of a sub-agent that is not active", "AG-UI §3 SUBAGENT_*",
-        "An event's subagentRunId names no sub-agent started (and not yet finished) in this run; the client files it in a lane no SUBAGENT_STARTED opened.",
+        "In a run that declares its sub-agents (sends SUBAGENT_STARTED), an event's subagentRunId names none started and not yet finished; the client files it in a lane no SUBAGENT_STARTED opened. (A stream that only attributes events, with no SUBAGENT_*, is valid and not judged.)",
         "Send SUBAGENT_STARTED before the sub-agent's first event and finish it after its last."),
     rule!("AGX313", W, false, "sub-agent under a tool call that is not open", "AG-UI §3 SUBAGENT_*",
         "SUBAGENT_STARTED names a parentToolCallId that was never started in the stream or already has its TOOL_CALL_RESULT.",

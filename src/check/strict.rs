@@ -39,6 +39,9 @@ pub struct Strict {
     answered: IdSet,
     /// The run's active sub-agents, with the tool call each runs under.
     subagents: HashMap<String, Option<String>>,
+    /// The run has sent SUBAGENT_STARTED: it declares its sub-agents (a stream that only
+    /// attributes events, with no SUBAGENT_*, is valid and not judged by AGX312).
+    declares_subagents: bool,
 }
 
 /// A set of id hashes ([`id_hash`]).
@@ -63,6 +66,7 @@ impl Strict {
         match ev.kind {
             Some(EventType::RunStarted) => {
                 self.subagents.clear();
+                self.declares_subagents = false;
                 self.run = Some((
                     s(ev, "threadId").map(Into::into),
                     s(ev, "runId").map(Into::into),
@@ -245,6 +249,7 @@ impl Strict {
                     self.subagents
                         .insert(id.to_string(), parent.map(str::to_string));
                 }
+                self.declares_subagents = true;
             }
             Some(EventType::SubagentFinished | EventType::SubagentError) => {
                 if let Some(id) = sub {
@@ -252,7 +257,8 @@ impl Strict {
                 }
             }
             _ => {
-                if let Some(id) = sub.filter(|id| !self.subagents.contains_key(*id)) {
+                let undeclared = |id: &&str| !self.subagents.contains_key(*id);
+                if let Some(id) = sub.filter(|_| self.declares_subagents).filter(undeclared) {
                     ctx.report(
                         "AGX312",
                         vec![id.to_string()],
