@@ -3,7 +3,7 @@
 //! → model events. docs/inputs.md lists the quirks handled here.
 
 use crate::json::Field;
-use std::collections::{HashMap, VecDeque};
+use std::collections::{HashMap, HashSet, VecDeque};
 
 use foldhash::fast::RandomState as FastIds;
 
@@ -13,7 +13,7 @@ use super::{
     content::block_key, custom_event, interrupts_from, lc, Adapter, Disposition, RecordKind,
 };
 use crate::input::Record;
-use crate::model::{ErrorInfo, ModelEvent, Usage};
+use crate::model::{ErrorInfo, InterruptInfo, ModelEvent, Usage};
 use crate::wire::v3::{namespace_key, Data, Delta, Event, Lifecycle, Message, Params};
 
 #[derive(Default)]
@@ -28,6 +28,15 @@ pub struct V3Adapter {
     /// Open subgraph/node lifecycles by key.
     steps: HashMap<String, (), FastIds>,
     tools_open: HashMap<String, (), FastIds>,
+    /// The interrupts the run stopped at so far (a tool still open then is suspended by one,
+    /// not cut off).
+    interrupts: Vec<InterruptInfo>,
+    /// The run's messages known so far (streamed, or in a state): a message a later state
+    /// holds that is none of these did not stream ([`V3Adapter::complete_from_state`]).
+    known_messages: HashSet<String, FastIds>,
+    /// Whether the run's first root state was seen, and the length of the last one's list.
+    state_seen: bool,
+    state_len: usize,
     /// `seq` → (input line, [`crate::input::text_hash`] of the text) for the current run, to spot replays
     /// and reordering.
     seqs: Seqs,
@@ -35,9 +44,6 @@ pub struct V3Adapter {
     warning: Option<String>,
     /// The run's sub-agents ([`super::subagent::Nest`]).
     nest: super::subagent::Nest,
-    /// The last root `values` named interrupts: tool calls still open at the end of the log
-    /// wait at them (Python v3 has no root lifecycle to say the run stopped).
-    at_interrupt: bool,
 }
 
 /// `seq` → (input line, [`crate::input::text_hash`] of the text) of a run's recent events.
@@ -197,6 +203,90 @@ impl V3Adapter {
         }
     }
 
+    /// The run stops at these interrupts.
+    fn interrupt(&mut self, list: Vec<InterruptInfo>, out: &mut Vec<ModelEvent>) {
+        for i in &list {
+            if !self.interrupts.iter().any(|x| x.id == i.id) {
+                self.interrupts.push(i.clone());
+            }
+        }
+        out.push(ModelEvent::Interrupt(list));
+    }
+
+    /// At the end of a run that stopped at an interrupt: the tool calls still open were
+    /// suspended by `interrupt()` inside their tool (issue 22.7), not cut off. v3 does not
+    /// say which tool raised which interrupt: with one call open, the interrupts name it.
+    /// Returns whether the open calls are accounted for so.
+    fn suspend_open_tools(&mut self, out: &mut Vec<ModelEvent>) -> bool {
+        if self.interrupts.is_empty() || self.tools_open.is_empty() {
+            return false;
+        }
+        if self.tools_open.len() == 1 {
+            if let Some(id) = self.tools_open.keys().next().cloned() {
+                let mut list = self.interrupts.clone();
+                for i in &mut list {
+                    i.tool_call_id = Some(id.clone());
+                }
+                out.push(ModelEvent::Interrupt(list));
+            }
+        }
+        self.tools_open.clear();
+        true
+    }
+
+    /// At a run's end: what it knew of its messages and interrupts.
+    fn forget_run_messages(&mut self) {
+        self.interrupts.clear();
+        self.known_messages.clear();
+        self.state_seen = false;
+        self.state_len = 0;
+    }
+
+    /// The AI messages of a root state that never streamed (a model that does not stream,
+    /// or whose events the server dropped: langgraph-api forwards no `messages` event of the
+    /// legacy `[message, metadata]` shape) stream here, whole, when the state first holds
+    /// them (issue 22.6). The run's first state is its input: its messages are history.
+    /// Only the messages past the previous state's list are read (a shorter list is read
+    /// whole).
+    fn complete_from_state<'a>(
+        &mut self,
+        msgs: impl ExactSizeIterator<Item = &'a Value>,
+        out: &mut Vec<ModelEvent>,
+    ) {
+        let first = !self.state_seen;
+        self.state_seen = true;
+        let len = msgs.len();
+        let from = if len >= self.state_len {
+            self.state_len
+        } else {
+            0
+        };
+        self.state_len = len;
+        for m in msgs.skip(from) {
+            let m = lc::normalize_cow(m);
+            if lc::message_kind(&m) != Some("ai") {
+                continue;
+            }
+            let Some(id) = m.field_str("id").filter(|i| !i.is_empty()) else {
+                continue;
+            };
+            if !self.known_messages.insert(id.to_string()) || first {
+                continue;
+            }
+            out.push(ModelEvent::MessageStart {
+                message_id: id.to_string(),
+            });
+            super::completion::whole_message(id, &m, out);
+            out.push(ModelEvent::MessageEnd {
+                message_id: id.to_string(),
+                usage: super::content::usage_from(
+                    m.field("usage_metadata"),
+                    m.field("response_metadata"),
+                ),
+            });
+        }
+    }
+
     fn flush_deferred(&mut self, out: &mut Vec<ModelEvent>) {
         if let Some(end) = self.deferred_end.take() {
             out.push(end);
@@ -205,7 +295,7 @@ impl V3Adapter {
             self.steps.clear();
             self.tools_open.clear();
             self.nest.clear();
-            self.at_interrupt = false;
+            self.forget_run_messages();
             self.seqs.clear();
             self.max_seq = None;
         }
@@ -262,6 +352,12 @@ impl V3Adapter {
     ) -> Disposition {
         match data {
             Data::Message(m) => self.on_message_event(ns, seq, m, out),
+            // In-process, a model that does not stream sends its whole message in the legacy
+            // `[message, metadata]` shape; the state after it holds the message, and streams
+            // it ([`V3Adapter::complete_from_state`]), as for the wire form, which drops it.
+            Data::Value(v) if is_legacy_message(v) => {
+                Disposition::Ignored("a message of the legacy `[message, metadata]` shape (the state after it streams it)")
+            }
             other => Disposition::Bad(match other.value() {
                 Value::Object(_) => "v3 `messages` data without an `event` string: expected \
                                      `message-start`, `content-block-*` or `message-finish`"
@@ -299,6 +395,7 @@ impl V3Adapter {
                 out.push(ModelEvent::MessageStart {
                     message_id: id.clone(),
                 });
+                self.known_messages.insert(id.clone());
                 self.messages.insert(
                     ns.to_string(),
                     OpenMessage {
@@ -385,10 +482,8 @@ impl V3Adapter {
             return Disposition::Ignored("subgraph values (not the graph's state)");
         }
         let mut mapped = false;
-        self.at_interrupt = false;
         if let Some(list) = interrupts.filter(|l| l.as_array().is_some_and(|a| !a.is_empty())) {
-            out.push(ModelEvent::Interrupt(interrupts_from(list)));
-            self.at_interrupt = true;
+            self.interrupt(interrupts_from(list), out);
             mapped = true;
         }
         mapped |= state(out);
@@ -436,10 +531,25 @@ impl V3Adapter {
         match method {
             "messages" => self.on_messages(ns, seq, data, out),
             "tools" => self.on_tools(ns, data.value(), out),
-            "values" => self.on_values(ns, interrupts, out, |out| match data {
-                Data::State(s) => super::shared_state_events(s, out),
-                other => super::state_events(other.value(), out),
-            }),
+            "values" => {
+                if ns.is_empty() {
+                    match data {
+                        Data::State(s) => {
+                            self.complete_from_state(s.messages.iter().map(|m| m.value()), out)
+                        }
+                        other => {
+                            let state = lc::normalize_cow(other.value());
+                            if let Some(list) = state.field("messages").and_then(Value::as_array) {
+                                self.complete_from_state(list.iter(), out);
+                            }
+                        }
+                    }
+                }
+                self.on_values(ns, interrupts, out, |out| match data {
+                    Data::State(s) => super::shared_state_events(s, out),
+                    other => super::state_events(other.value(), out),
+                })
+            }
             "updates" => {
                 let Data::Value(data) = data else {
                     return Disposition::Ignored("node update (a partial state, not the state)");
@@ -447,7 +557,7 @@ impl V3Adapter {
                 let node = data.field("node").or(node).and_then(Value::as_str);
                 if node == Some("__interrupt__") {
                     let list = data.field("values").unwrap_or(data);
-                    out.push(ModelEvent::Interrupt(interrupts_from(list)));
+                    self.interrupt(interrupts_from(list), out);
                     return Disposition::Mapped;
                 }
                 Disposition::Ignored("node update (a partial state, not the state)")
@@ -459,7 +569,7 @@ impl V3Adapter {
             "checkpoints" => Disposition::Ignored("checkpoint bookkeeping"),
             "input.requested" => {
                 let list = Value::Array(vec![data.value().clone()]);
-                out.push(ModelEvent::Interrupt(interrupts_from(&list)));
+                self.interrupt(interrupts_from(&list), out);
                 Disposition::Mapped
             }
             "custom" => {
@@ -480,7 +590,7 @@ impl V3Adapter {
     /// A `tasks` event, of its data's `interrupts`.
     fn on_tasks(&mut self, interrupts: Option<&Value>, out: &mut Vec<ModelEvent>) -> Disposition {
         if let Some(list) = interrupts.filter(|l| l.as_array().is_some_and(|a| !a.is_empty())) {
-            out.push(ModelEvent::Interrupt(interrupts_from(list)));
+            self.interrupt(interrupts_from(list), out);
             return Disposition::Mapped;
         }
         Disposition::Ignored("task bookkeeping (nodes map from lifecycle)")
@@ -600,10 +710,12 @@ impl V3Adapter {
             return match event {
                 "running" | "started" => Disposition::Mapped,
                 "completed" => {
+                    self.suspend_open_tools(out);
                     self.deferred_end = Some(ModelEvent::RunEnd);
                     Disposition::Mapped
                 }
                 "interrupted" => {
+                    self.suspend_open_tools(out);
                     self.deferred_end = Some(ModelEvent::RunStopped);
                     Disposition::Mapped
                 }
@@ -679,6 +791,16 @@ impl V3Adapter {
             _ => Disposition::Ignored("lifecycle event of no AG-UI meaning"),
         }
     }
+}
+
+/// A `messages` payload of the legacy shape: a whole message (the in-process form's
+/// `[message, metadata]` read as its first item), not a v3 message event.
+fn is_legacy_message(v: &Value) -> bool {
+    let v = match v {
+        Value::Array(a) => a.first().unwrap_or(&Value::Null),
+        v => v,
+    };
+    v.field("event").is_none() && lc::is_message(&lc::normalize_cow(v))
 }
 
 /// A message event's usage, with the model's names from `metadata` when `with_metadata`.
@@ -974,6 +1096,7 @@ impl Adapter for V3Adapter {
                 self.ensure_started(out);
                 out.push(ModelEvent::RunFailed(info.clone()));
                 self.started = false;
+                self.forget_run_messages();
                 self.messages.clear();
                 self.seqs.clear();
                 self.max_seq = None;
@@ -1023,9 +1146,7 @@ impl Adapter for V3Adapter {
                 reason: "the log stops before the root lifecycle completed, with no error line"
                     .into(),
             });
-        } else if open_messages == 0 && self.at_interrupt {
-            // Stopped at `interrupt()` inside a tool (or a sub-agent a tool runs): the calls
-            // still open wait for the resume.
+        } else if open_messages == 0 && self.suspend_open_tools(out) {
             out.push(ModelEvent::RunEnd);
         } else if open_messages > 0 || open_tools > 0 {
             // Python v3 has no root lifecycle: a file that ends with an open message or tool
@@ -1039,6 +1160,7 @@ impl Adapter for V3Adapter {
             out.push(ModelEvent::RunEnd);
         }
         self.started = false;
+        self.forget_run_messages();
     }
 }
 

@@ -65,9 +65,9 @@ pub struct Mapper {
     last_run_id: Option<String>,
     /// Interrupt ids the previous run on this thread stopped at.
     pending: Vec<String>,
-    /// Tool calls the previous run left waiting at its interrupt (started, no result): the
-    /// resume run executes them again, and only their results are new.
-    waiting_calls: Vec<String>,
+    /// Calls (id, name) whose tool raised `interrupt()` in the previous run: started there,
+    /// answered by the run that resumes it (no second TOOL_CALL_START).
+    suspended: Vec<(String, String)>,
     run: Option<Run>,
     /// Final answers already sent (`--text final`), so a resumed run does not repeat them.
     answered: HashSet<String, FastIds>,
@@ -120,8 +120,8 @@ struct Run {
     usage: UsageTotals,
     tool_steps_id: Option<String>,
     tool_steps_open: bool,
-    /// Calls the interrupted run before this one left waiting (this run resumes them): not
-    /// started again, their results are this run's.
+    /// The calls of `tools` the interrupted run before this one left waiting (this run
+    /// resumes them), until they show again: a sub-agent's call is then its again.
     resumed: HashSet<String, FastIds>,
 }
 
@@ -184,7 +184,7 @@ impl Mapper {
             runs: 0,
             last_run_id: None,
             pending: vec![],
-            waiting_calls: vec![],
+            suspended: vec![],
             run: None,
             answered: HashSet::default(),
             timestamp: None,
@@ -358,8 +358,15 @@ impl Mapper {
             ModelEvent::Interrupt(list) => {
                 let run = self.run_mut();
                 for i in list {
-                    if !run.interrupts.iter().any(|x| x.id == i.id) {
-                        run.interrupts.push(i);
+                    match run.interrupts.iter_mut().find(|x| x.id == i.id) {
+                        // The same interrupt again (the tool's error, then the state's
+                        // `__interrupt__`): what one of them knows of its call is kept.
+                        Some(x) => {
+                            if x.tool_call_id.is_none() {
+                                x.tool_call_id = i.tool_call_id;
+                            }
+                        }
+                        None => run.interrupts.push(i),
                     }
                 }
             }
@@ -612,12 +619,16 @@ impl Mapper {
             run_id = format!("{run_id}-{}", self.runs);
         }
         let same_thread = self.thread_id.as_deref() == Some(thread_id.as_str());
-        let pending = if same_thread {
-            std::mem::take(&mut self.pending)
+        let (pending, suspended) = if same_thread {
+            (
+                std::mem::take(&mut self.pending),
+                std::mem::take(&mut self.suspended),
+            )
         } else {
-            vec![]
+            (vec![], vec![])
         };
         self.pending.clear();
+        self.suspended.clear();
         self.thread_id = Some(thread_id.clone());
         self.last_run_id = Some(run_id.clone());
         // A run on a thread with pending interrupts resumes them: v2 says so in its input
@@ -648,16 +659,25 @@ impl Mapper {
             input,
         };
         *self.subagents.get_mut() = Default::default();
-        let waiting = std::mem::take(&mut self.waiting_calls);
-        self.run = Some(Run {
+        let mut run = Run {
             thread_id,
             run_id,
-            resumed: match resumes {
-                true => waiting.into_iter().collect(),
-                false => HashSet::default(),
-            },
             ..Run::default()
-        });
+        };
+        if resumes {
+            // The calls the interrupt suspended are this run's to answer, already started.
+            for (id, name) in suspended {
+                run.resumed.insert(id.clone());
+                let call = ToolCall {
+                    name,
+                    parent: None,
+                    ended: true,
+                    result: false,
+                };
+                run.tools.insert(id, call);
+            }
+        }
+        self.run = Some(run);
         self.push(e, out);
     }
 
@@ -785,21 +805,11 @@ impl Mapper {
         out: &mut Vec<Event>,
     ) {
         if self.run_mut().tools.contains_key(call_id) {
-            return;
-        }
-        if self.run_mut().resumed.remove(call_id) {
-            // Started by the interrupted run: only its result is new.
-            let run = self.run_mut();
-            run.tools.insert(
-                call_id.to_string(),
-                ToolCall {
-                    name: name.to_string(),
-                    parent,
-                    ended: true,
-                    result: false,
-                },
-            );
-            self.subagents.get_mut().adopt(call_id);
+            if self.run_mut().resumed.remove(call_id) {
+                // Started by the interrupted run, shown again here: the scope's (a resumed
+                // sub-agent's call is its own again).
+                self.subagents.get_mut().adopt(call_id);
+            }
             return;
         }
         let run = self.run_mut();
@@ -1041,6 +1051,12 @@ impl Mapper {
         if self.run.is_none() {
             return;
         }
+        // An interrupt inside a sub-agent suspends its calls and its parent's: the resume
+        // answers them.
+        let suspended_subagent_calls = match &ending {
+            Ending::Finished => self.subagent_calls(),
+            _ => vec![],
+        };
         self.end_subagents(&ending, out);
         // Close everything still open, innermost first.
         let open: Vec<String> = self
@@ -1172,12 +1188,18 @@ impl Mapper {
                 } else {
                     let ints: Vec<Value> = run.interrupts.iter().map(interrupt::to_agui).collect();
                     self.pending = run.interrupts.iter().map(|i| i.id.clone()).collect();
-                    self.waiting_calls = run
-                        .tools
+                    self.suspended = run
+                        .interrupts
                         .iter()
-                        .filter(|(_, t)| !t.result)
-                        .map(|(id, _)| id.clone())
+                        .filter_map(|i| i.tool_call_id.as_ref())
+                        .chain(&suspended_subagent_calls)
+                        .filter_map(|id| {
+                            let t = run.tools.get(id).filter(|t| !t.result)?;
+                            Some((id.clone(), t.name.clone()))
+                        })
                         .collect();
+                    let mut seen = HashSet::<String, FastIds>::default();
+                    self.suspended.retain(|(id, _)| seen.insert(id.clone()));
                     json!({"type": "interrupt", "interrupts": ints})
                 };
                 let e = Event::RunFinished {
@@ -1300,6 +1322,30 @@ impl Mapper {
             },
         };
         self.push(e, out);
+    }
+
+    /// The calls of the open sub-agents and the calls they run under.
+    fn subagent_calls(&mut self) -> Vec<String> {
+        let subagents = self.subagents.get_mut();
+        if subagents.open.is_empty() {
+            return vec![];
+        }
+        let Some(run) = self.run.as_ref() else {
+            return vec![];
+        };
+        let open: HashSet<&str> = subagents.open.values().map(|o| o.id.as_str()).collect();
+        let mut calls: Vec<String> = subagents
+            .open
+            .values()
+            .map(|o| o.parent_tool_call_id.clone())
+            .collect();
+        calls.extend(
+            run.tools
+                .keys()
+                .filter(|c| subagents.owner_of(c).is_some_and(|o| open.contains(o)))
+                .cloned(),
+        );
+        calls
     }
 
     /// At a run's end: each sub-agent still open ends as the run does (an interrupt suspends
@@ -1568,6 +1614,7 @@ mod tests {
             id: "i1".into(),
             value: json!("approve?"),
             response_schema: None,
+            tool_call_id: None,
         }]);
         let out = cancelled_run(ModelEvent::RunStopped, vec![int], Compat::None);
         assert_eq!(out.last().unwrap()["outcome"]["type"], "interrupt");
