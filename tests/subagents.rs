@@ -119,6 +119,12 @@ fn an_interrupt_inside_a_sub_agent_suspends_it() {
             .find(|e| e["type"] == "SUBAGENT_FINISHED")
             .unwrap_or_else(|| panic!("{form}: the sub-agent is finished"));
         assert_eq!(suspended["outcome"]["type"], "suspended", "{form}");
+        // An interrupt raised by a call of the sub-agent is the sub-agent's.
+        for i in outcome["interrupts"].as_array().expect("interrupts") {
+            if i["toolCallId"] == "call_place_order_1" {
+                assert_eq!(i["subagentRunId"], suspended["subagentRunId"], "{form}");
+            }
+        }
         assert_eq!(
             suspended["outcome"]["interruptIds"],
             Value::Array(ids),

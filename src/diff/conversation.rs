@@ -695,6 +695,15 @@ impl Conversation {
         for (k, v) in &self.interrupts {
             ids.insert(k.clone(), v.clone());
         }
+        // A sub-agent's calls, named where the run mentions them (an interrupt's toolCallId).
+        for (n, sub) in open.subagents.iter().enumerate() {
+            let mut calls = 0;
+            for c in sub.body.messages.iter().flat_map(|m| &m.calls) {
+                calls += 1;
+                ids.entry(c.id.clone())
+                    .or_insert_with(|| Arc::from(format!("subagent-{}/call-{calls}", n + 1)));
+            }
+        }
         let lookup = |s: &str| ids.get(s).cloned();
         let mut out = Vec::new();
         let leaf = |out: &mut Vec<Leaf>, p: String, v: Value, o: &Origin| {

@@ -98,6 +98,13 @@ impl ThinkingCompat {
             } => {
                 if let Some(o) = outcome.as_object_mut() {
                     o.shift_remove("pendingToolCallIds");
+                    // No 0.0.x interrupt knows sub-agents.
+                    let ints = o.get_mut("interrupts").and_then(|i| i.as_array_mut());
+                    for i in ints.into_iter().flatten() {
+                        if let Some(i) = i.as_object_mut() {
+                            i.shift_remove("subagentRunId");
+                        }
+                    }
                 }
                 out.push(Event::RunFinished {
                     timestamp,

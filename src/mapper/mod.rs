@@ -1186,7 +1186,23 @@ impl Mapper {
                         json!({"type": "success", "pendingToolCallIds": pending_calls})
                     }
                 } else {
-                    let ints: Vec<Value> = run.interrupts.iter().map(interrupt::to_agui).collect();
+                    let subagents = self.subagents.get_mut();
+                    let ints: Vec<Value> = run
+                        .interrupts
+                        .iter()
+                        .map(|i| {
+                            let mut v = interrupt::to_agui(i);
+                            // Raised inside a sub-agent (by one of its calls): its id.
+                            let owner = i
+                                .tool_call_id
+                                .as_deref()
+                                .and_then(|c| subagents.owner_of(c));
+                            if let (Some(o), Some(m)) = (owner, v.as_object_mut()) {
+                                m.insert("subagentRunId".into(), Value::String(o.to_string()));
+                            }
+                            v
+                        })
+                        .collect();
                     self.pending = run.interrupts.iter().map(|i| i.id.clone()).collect();
                     self.suspended = run
                         .interrupts
@@ -1362,17 +1378,39 @@ impl Mapper {
         if keys.is_empty() {
             return;
         }
-        let interrupts: Vec<String> = self
-            .run
-            .as_ref()
-            .map(|r| r.interrupts.iter().map(|i| i.id.clone()).collect())
-            .unwrap_or_default();
+        // Each interrupt with the sub-agent whose call raised it, when known.
+        let interrupts: Vec<(String, Option<String>)> = {
+            let subagents = self.subagents.get_mut();
+            self.run
+                .as_ref()
+                .map(|r| {
+                    let owner = |i: &InterruptInfo| {
+                        let call = i.tool_call_id.as_deref()?;
+                        subagents.owner_of(call).map(str::to_string)
+                    };
+                    r.interrupts
+                        .iter()
+                        .map(|i| (i.id.clone(), owner(i)))
+                        .collect()
+                })
+                .unwrap_or_default()
+        };
         let only = keys.len() == 1;
         for key in keys {
+            let id = self.subagents.get_mut().id_of(&key).map(str::to_string);
+            // Its own interrupts; when none is known to be its, all of them if it is the only
+            // sub-agent open (LangGraph stops the whole graph at one).
+            let mut own: Vec<String> = interrupts
+                .iter()
+                .filter(|(_, o)| o.is_some() && *o == id)
+                .map(|(i, _)| i.clone())
+                .collect();
+            if own.is_empty() && only && interrupts.iter().all(|(_, o)| o.is_none()) {
+                own = interrupts.iter().map(|(i, _)| i.clone()).collect();
+            }
             let end = match ending {
                 Ending::Finished if interrupts.is_empty() => SubagentEnding::Success(None),
-                Ending::Finished if only => SubagentEnding::Suspended(interrupts.clone()),
-                Ending::Finished => SubagentEnding::Suspended(vec![]),
+                Ending::Finished => SubagentEnding::Suspended(own),
                 Ending::Failed(info, code) => SubagentEnding::Error(info.message.clone(), code),
                 Ending::Cancelled => SubagentEnding::Error(
                     "The run was cancelled by the caller".into(),

@@ -143,9 +143,12 @@ pub(super) fn success() -> serde_json::Value {
     serde_json::json!({"type": "success"})
 }
 
-/// The outcome of a sub-agent stopped at the run's interrupts.
+/// The outcome of a sub-agent stopped at the run's interrupts (their ids, when known).
 pub(super) fn suspended(interrupt_ids: &[String]) -> serde_json::Value {
-    serde_json::json!({"type": "suspended", "interruptIds": interrupt_ids})
+    match interrupt_ids {
+        [] => serde_json::json!({"type": "suspended"}),
+        ids => serde_json::json!({"type": "suspended", "interruptIds": ids}),
+    }
 }
 
 #[cfg(test)]
