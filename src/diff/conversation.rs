@@ -180,9 +180,20 @@ struct Subagent {
     name: String,
     parent: Option<String>,
     origin: Origin,
-    /// `(outcome, result, interrupt ids, error message)` once it ended.
-    end: Option<(String, Option<Value>, Vec<Value>, Option<String>, Origin)>,
+    /// How it ended, once it did.
+    end: Option<SubagentEnd>,
     body: Open,
+}
+
+/// What `SUBAGENT_FINISHED` or `SUBAGENT_ERROR` says.
+#[derive(Debug)]
+struct SubagentEnd {
+    /// `success`, `suspended` or `error`.
+    outcome: String,
+    result: Option<Value>,
+    interrupt_ids: Vec<Value>,
+    error: Option<String>,
+    origin: Origin,
 }
 
 impl Open {
@@ -432,13 +443,13 @@ impl Conversation {
             .cloned()
             .unwrap_or_default();
         let s = self.open(origin).subagent(id, origin);
-        s.end = Some((
-            kind.to_string(),
-            result.cloned(),
-            ids,
-            error.map(str::to_string),
-            origin.clone(),
-        ));
+        s.end = Some(SubagentEnd {
+            outcome: kind.to_string(),
+            result: result.cloned(),
+            interrupt_ids: ids,
+            error: error.map(str::to_string),
+            origin: origin.clone(),
+        });
     }
 
     /// `f` on the fold of sub-agent `id`'s own events (the run's open run is set aside).
@@ -697,11 +708,10 @@ impl Conversation {
         }
         // A sub-agent's calls, named where the run mentions them (an interrupt's toolCallId).
         for (n, sub) in open.subagents.iter().enumerate() {
-            let mut calls = 0;
-            for c in sub.body.messages.iter().flat_map(|m| &m.calls) {
-                calls += 1;
-                ids.entry(c.id.clone())
-                    .or_insert_with(|| Arc::from(format!("subagent-{}/call-{calls}", n + 1)));
+            let calls = sub.body.messages.iter().flat_map(|m| &m.calls);
+            for (k, c) in calls.enumerate() {
+                let p = format!("subagent-{}/call-{}", n + 1, k + 1);
+                ids.entry(c.id.clone()).or_insert_with(|| Arc::from(p));
             }
         }
         let lookup = |s: &str| ids.get(s).cloned();
@@ -952,9 +962,11 @@ impl Conversation {
                     "none".into(),
                     &s.origin,
                 ),
-                Some((kind, result, ids, error, o)) => {
-                    leaf(&mut out, format!("{base}/outcome"), kind.as_str().into(), o);
-                    if let Some(r) = result {
+                Some(end) => {
+                    let (o, ids) = (&end.origin, &end.interrupt_ids);
+                    let kind = end.outcome.as_str();
+                    leaf(&mut out, format!("{base}/outcome"), kind.into(), o);
+                    if let Some(r) = &end.result {
                         flatten(&mut format!("{base}/result"), r, o, &lookup, &mut out);
                     }
                     if !ids.is_empty() {
@@ -967,7 +979,7 @@ impl Conversation {
                             &mut out,
                         );
                     }
-                    if let Some(e) = error {
+                    if let Some(e) = &end.error {
                         leaf(
                             &mut out,
                             format!("{base}/error/message"),
