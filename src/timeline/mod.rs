@@ -472,7 +472,7 @@ impl TimelineBuilder {
 
     fn depth_content(&self) -> usize {
         if self.ns_depth > 0 {
-            self.ns_depth + 1
+            self.ns_depth + self.open_subagents() + 1
         } else {
             self.open.steps.len() + 1
         }
@@ -480,10 +480,17 @@ impl TimelineBuilder {
 
     fn depth_step(&self) -> usize {
         if self.ns_depth > 0 {
-            self.ns_depth
+            self.ns_depth + self.open_subagents()
         } else {
             self.open.steps.len() + 1
         }
+    }
+
+    /// Sub-agents open (spans of `open.steps` keyed `subagent <id>`): what they run is
+    /// indented under them, beyond its namespace depth.
+    fn open_subagents(&self) -> usize {
+        let subagent = |(k, _): &&(String, usize)| k.starts_with("subagent ");
+        self.open.steps.iter().filter(subagent).count()
     }
 
     fn push(
@@ -808,7 +815,18 @@ impl TimelineBuilder {
                         (name.clone(), name)
                     }
                 };
-                let depth = self.depth_step();
+                // A sub-agent is indented under the step running its parent tool call.
+                let depth = match t {
+                    "SUBAGENT_STARTED" => {
+                        let step = self
+                            .open
+                            .steps
+                            .last()
+                            .and_then(|(_, i)| self.entries.get(*i));
+                        step.map_or_else(|| self.depth_content(), |e| e.depth + 1)
+                    }
+                    _ => self.depth_step(),
+                };
                 let i = self.push(
                     Kind::Step,
                     Line::StepStart {
