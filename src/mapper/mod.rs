@@ -1675,6 +1675,99 @@ mod tests {
         assert_eq!(last["code"], error_code::CANCELLED);
     }
 
+    /// A sub-agent under tool call `c`, with a text message open, when the run ends as `end`.
+    fn subagent_run(end: ModelEvent, compat: Compat) -> Vec<Value> {
+        let mut m = Mapper::new(MapOptions {
+            compat,
+            ..MapOptions::default()
+        });
+        let mut out = vec![];
+        let evs = vec![
+            ModelEvent::RunStart {
+                thread_id: Some("t".into()),
+                run_id: Some("r".into()),
+                messages: vec![],
+                resume: None,
+                state: None,
+            },
+            ModelEvent::ToolStart {
+                tool_call_id: "c".into(),
+                name: "ask".into(),
+                args: Some("{}".into()),
+                parent_message_id: None,
+            },
+            ModelEvent::SubagentStart {
+                key: "tools:1".into(),
+                name: "helper".into(),
+                parent_tool_call_id: "c".into(),
+            },
+            ModelEvent::Scope(Some("tools:1".into())),
+            ModelEvent::StepStart {
+                name: "model".into(),
+                key: "k".into(),
+            },
+            ModelEvent::MessageStart {
+                message_id: "m".into(),
+            },
+            ModelEvent::TextDelta {
+                message_id: "m".into(),
+                text: "hi".into(),
+            },
+            ModelEvent::Scope(None),
+            end,
+        ];
+        map_all(&mut m, evs, &mut out);
+        out
+    }
+
+    /// A run that fails or is cancelled with a sub-agent open: the sub-agent's message and
+    /// step are closed under its id, then SUBAGENT_ERROR, then the run's end.
+    #[test]
+    fn a_sub_agent_open_when_the_run_fails_ends_with_an_error() {
+        for (end, code) in [
+            (error("ValueError", "boom"), "AGENT_INTERNAL"),
+            (error("CancelledError", ""), "CANCELLED"),
+        ] {
+            let out = subagent_run(end, Compat::None);
+            let types: Vec<&str> = out.iter().filter_map(|e| e["type"].as_str()).collect();
+            let at = types
+                .iter()
+                .position(|t| *t == "SUBAGENT_ERROR")
+                .expect("the sub-agent errs");
+            assert_eq!(
+                types[at - 2..=at],
+                ["TEXT_MESSAGE_END", "STEP_FINISHED", "SUBAGENT_ERROR"],
+                "{types:?}"
+            );
+            for e in &out[at - 2..=at] {
+                assert_eq!(e["subagentRunId"], "c:subagent", "{e}");
+            }
+            assert_eq!(out[at]["code"], code);
+            // The supervisor's tool call is its own.
+            assert!(out
+                .iter()
+                .filter(|e| e["toolCallId"] == "c")
+                .all(|e| e.get("subagentRunId").is_none()));
+        }
+    }
+
+    /// `--compat thinking` (0.0.x): no SUBAGENT_*, no `subagentRunId`; the sub-agent's step is
+    /// named by its id so it does not collide with the supervisor's.
+    #[test]
+    fn compat_thinking_leaves_sub_agents_out() {
+        let out = subagent_run(ModelEvent::RunEnd, Compat::Thinking);
+        assert!(out.iter().all(|e| {
+            !e["type"]
+                .as_str()
+                .unwrap_or_default()
+                .starts_with("SUBAGENT_")
+                && e.get("subagentRunId").is_none()
+        }));
+        assert!(out
+            .iter()
+            .any(|e| e["type"] == "STEP_STARTED" && e["stepName"] == "c:subagent/model"));
+    }
+
     /// A message's end ends the calls it carried and only those.
     #[test]
     fn a_message_end_ends_its_own_calls() {
