@@ -819,12 +819,18 @@ impl Mapper {
         out: &mut Vec<Event>,
     ) {
         if self.run_mut().tools.contains_key(call_id) {
-            if self.run_mut().resumed.remove(call_id) {
-                // Started by the interrupted run, shown again here: the scope's (a resumed
-                // sub-agent's call is its own again).
-                self.subagents.get_mut().adopt(call_id);
+            if !self.run_mut().resumed.remove(call_id) {
+                return;
             }
-            return;
+            // Started by the interrupted run, shown again here: the scope's (a resumed
+            // sub-agent's call is its own again).
+            self.subagents.get_mut().adopt(call_id);
+            if self.opts.compat != Compat::Thinking {
+                return;
+            }
+            // A 0.0.x client (TDesign Chat) shows each run as its own message: the call is
+            // announced again in the run that answers it, or its result has nowhere to go.
+            self.run_mut().tools.shift_remove(call_id);
         }
         let run = self.run_mut();
         run.tools.insert(
