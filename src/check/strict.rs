@@ -35,8 +35,8 @@ pub struct Strict {
     /// open nor here was never started, unless calls were forgotten.
     ended_tools: Closed,
     args: HashMap<u64, String, IdHasher>,
-    /// Tool calls with a TOOL_CALL_RESULT (of the stream).
-    answered: IdSet,
+    /// Tool calls with a TOOL_CALL_RESULT (the last [`Closed::WINDOW`]).
+    answered: Closed,
     /// The run's active sub-agents, with the tool call each runs under.
     subagents: HashMap<String, Option<String>>,
     /// The run has sent SUBAGENT_STARTED: it declares its sub-agents (a stream that only
@@ -232,7 +232,10 @@ impl Strict {
                 let parent = s(ev, "parentToolCallId");
                 if let Some(call) = parent {
                     let h = id_hash(call);
-                    let why = match (self.tools.contains_key(&h), self.answered.contains(&h)) {
+                    let started = self.open_tools.contains(&h)
+                        || self.ended_tools.get(&h).is_some()
+                        || self.ended_tools.forgot();
+                    let why = match (started, self.answered.get(&h).is_some()) {
                         (false, _) => Some("was never started"),
                         (true, true) => Some("already has its TOOL_CALL_RESULT"),
                         (true, false) => None,
@@ -273,7 +276,7 @@ impl Strict {
                 }
                 if ev.kind == Some(EventType::ToolCallResult) {
                     let call = s(ev, "toolCallId").unwrap_or("");
-                    self.answered.insert(id_hash(call));
+                    self.answered.insert(id_hash(call), ());
                     let mut running: Vec<&String> = self
                         .subagents
                         .iter()
