@@ -1,13 +1,17 @@
-//! [`Event`]: the AG-UI events the mapper makes, one variant per kind.
+//! [`Event`]: the AG-UI 1.0 events, one variant per kind: the ones the mapper makes, and the
+//! ones an AG-UI capture may hold, which the consumers (timeline, explain, report) read typed.
 //!
 //! serde derive writes each as `@ag-ui/encoder` does (`JSON.stringify` of the object the JS
 //! SDK builds): `type` first, then `timestamp`, then the fields in declaration order, camelCase,
 //! an absent optional field left out (never `null`). The parts the mapper copies from recorded
 //! JSON (messages, states, custom values, interrupt payloads) stay `serde_json::Value`s.
+//! [`Event::read`] reads a capture's event as the schema has it (unknown keys ignored); a
+//! field marked `default` that a capture leaves out reads as empty (the schema check reports
+//! it), so that a broken capture's runs still begin and end, its spans open and close.
 
 use std::borrow::Cow;
 
-use serde::{Serialize, Serializer};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::Value;
 
 use super::EventType;
@@ -16,7 +20,7 @@ use crate::model::EncodedState;
 /// An event's `timestamp` (ms since the epoch), left out when absent.
 type Ts = Option<i64>;
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(
     tag = "type",
     rename_all = "SCREAMING_SNAKE_CASE",
@@ -24,61 +28,106 @@ type Ts = Option<i64>;
 )]
 pub enum Event {
     RunStarted {
-        #[serde(skip_serializing_if = "Option::is_none")]
+        #[serde(
+            default,
+            skip_serializing_if = "Option::is_none",
+            deserialize_with = "int"
+        )]
         timestamp: Ts,
+        #[serde(default)]
         thread_id: String,
+        #[serde(default)]
         run_id: String,
         /// `RunAgentInput`: `threadId`, `runId`, `messages`, maybe `resume`.
         #[serde(skip_serializing_if = "Option::is_none")]
         input: Option<Value>,
     },
     RunFinished {
-        #[serde(skip_serializing_if = "Option::is_none")]
+        #[serde(
+            default,
+            skip_serializing_if = "Option::is_none",
+            deserialize_with = "int"
+        )]
         timestamp: Ts,
+        #[serde(default)]
         thread_id: String,
+        #[serde(default)]
         run_id: String,
         /// `{"type":"success"…}` or `{"type":"interrupt","interrupts":[…]}`.
+        #[serde(default)]
         outcome: Value,
         #[serde(skip_serializing_if = "Option::is_none")]
         usage: Option<Vec<UsageTotal>>,
     },
     RunError {
-        #[serde(skip_serializing_if = "Option::is_none")]
+        #[serde(
+            default,
+            skip_serializing_if = "Option::is_none",
+            deserialize_with = "int"
+        )]
         timestamp: Ts,
-        #[serde(skip_serializing_if = "Option::is_none")]
+        /// A capture's `rawEvent` may be anything: not read.
+        #[serde(skip_serializing_if = "Option::is_none", skip_deserializing)]
         raw_event: Option<ErrorDetail>,
         message: String,
-        code: &'static str,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        code: Option<Cow<'static, str>>,
     },
     StepStarted {
-        #[serde(skip_serializing_if = "Option::is_none")]
+        #[serde(
+            default,
+            skip_serializing_if = "Option::is_none",
+            deserialize_with = "int"
+        )]
         timestamp: Ts,
         step_name: String,
     },
     StepFinished {
-        #[serde(skip_serializing_if = "Option::is_none")]
+        #[serde(
+            default,
+            skip_serializing_if = "Option::is_none",
+            deserialize_with = "int"
+        )]
         timestamp: Ts,
         step_name: String,
     },
     TextMessageStart {
-        #[serde(skip_serializing_if = "Option::is_none")]
+        #[serde(
+            default,
+            skip_serializing_if = "Option::is_none",
+            deserialize_with = "int"
+        )]
         timestamp: Ts,
         message_id: String,
+        /// The client's default when absent.
+        #[serde(default)]
         role: Role,
     },
     TextMessageContent {
-        #[serde(skip_serializing_if = "Option::is_none")]
+        #[serde(
+            default,
+            skip_serializing_if = "Option::is_none",
+            deserialize_with = "int"
+        )]
         timestamp: Ts,
         message_id: String,
         delta: String,
     },
     TextMessageEnd {
-        #[serde(skip_serializing_if = "Option::is_none")]
+        #[serde(
+            default,
+            skip_serializing_if = "Option::is_none",
+            deserialize_with = "int"
+        )]
         timestamp: Ts,
         message_id: String,
     },
     ToolCallStart {
-        #[serde(skip_serializing_if = "Option::is_none")]
+        #[serde(
+            default,
+            skip_serializing_if = "Option::is_none",
+            deserialize_with = "int"
+        )]
         timestamp: Ts,
         tool_call_id: String,
         tool_call_name: String,
@@ -86,113 +135,311 @@ pub enum Event {
         parent_message_id: Option<String>,
     },
     ToolCallArgs {
-        #[serde(skip_serializing_if = "Option::is_none")]
+        #[serde(
+            default,
+            skip_serializing_if = "Option::is_none",
+            deserialize_with = "int"
+        )]
         timestamp: Ts,
         tool_call_id: String,
         delta: String,
     },
     ToolCallEnd {
-        #[serde(skip_serializing_if = "Option::is_none")]
+        #[serde(
+            default,
+            skip_serializing_if = "Option::is_none",
+            deserialize_with = "int"
+        )]
         timestamp: Ts,
         tool_call_id: String,
     },
     ToolCallResult {
-        #[serde(skip_serializing_if = "Option::is_none")]
+        #[serde(
+            default,
+            skip_serializing_if = "Option::is_none",
+            deserialize_with = "int"
+        )]
         timestamp: Ts,
         message_id: String,
         tool_call_id: String,
-        content: String,
+        content: ToolContent,
+        #[serde(default = "Role::tool")]
         role: Role,
         /// `{"status":"error"}` for a failed call.
         #[serde(skip_serializing_if = "Option::is_none")]
         metadata: Option<ResultStatus>,
     },
     StateSnapshot {
-        #[serde(skip_serializing_if = "Option::is_none")]
+        #[serde(
+            default,
+            skip_serializing_if = "Option::is_none",
+            deserialize_with = "int"
+        )]
         timestamp: Ts,
         snapshot: Snapshot,
     },
     MessagesSnapshot {
-        #[serde(skip_serializing_if = "Option::is_none")]
+        #[serde(
+            default,
+            skip_serializing_if = "Option::is_none",
+            deserialize_with = "int"
+        )]
         timestamp: Ts,
         messages: Vec<Value>,
     },
     Custom {
-        #[serde(skip_serializing_if = "Option::is_none")]
+        #[serde(
+            default,
+            skip_serializing_if = "Option::is_none",
+            deserialize_with = "int"
+        )]
         timestamp: Ts,
         name: String,
+        #[serde(default)]
         value: Value,
     },
     ReasoningStart {
-        #[serde(skip_serializing_if = "Option::is_none")]
+        #[serde(
+            default,
+            skip_serializing_if = "Option::is_none",
+            deserialize_with = "int"
+        )]
         timestamp: Ts,
         message_id: String,
     },
     ReasoningMessageStart {
-        #[serde(skip_serializing_if = "Option::is_none")]
+        #[serde(
+            default,
+            skip_serializing_if = "Option::is_none",
+            deserialize_with = "int"
+        )]
         timestamp: Ts,
         message_id: String,
+        #[serde(default = "Role::reasoning")]
         role: Role,
     },
     ReasoningMessageContent {
-        #[serde(skip_serializing_if = "Option::is_none")]
+        #[serde(
+            default,
+            skip_serializing_if = "Option::is_none",
+            deserialize_with = "int"
+        )]
         timestamp: Ts,
         message_id: String,
         delta: String,
     },
     ReasoningMessageEnd {
-        #[serde(skip_serializing_if = "Option::is_none")]
+        #[serde(
+            default,
+            skip_serializing_if = "Option::is_none",
+            deserialize_with = "int"
+        )]
         timestamp: Ts,
         message_id: String,
     },
     ReasoningEnd {
-        #[serde(skip_serializing_if = "Option::is_none")]
+        #[serde(
+            default,
+            skip_serializing_if = "Option::is_none",
+            deserialize_with = "int"
+        )]
         timestamp: Ts,
         message_id: String,
     },
     ReasoningEncryptedValue {
-        #[serde(skip_serializing_if = "Option::is_none")]
+        #[serde(
+            default,
+            skip_serializing_if = "Option::is_none",
+            deserialize_with = "int"
+        )]
         timestamp: Ts,
         /// `message` (the mapper encrypts no tool call).
-        subtype: &'static str,
+        subtype: Subtype,
         entity_id: String,
+        #[serde(default)]
         encrypted_value: String,
     },
     /// `--compat thinking`: the 0.x names TDesign Chat 0.5.2 reads, which carry no ids or
     /// role ([`Event::into_thinking`]).
     ThinkingStart {
-        #[serde(skip_serializing_if = "Option::is_none")]
+        #[serde(
+            default,
+            skip_serializing_if = "Option::is_none",
+            deserialize_with = "int"
+        )]
         timestamp: Ts,
     },
     ThinkingTextMessageStart {
-        #[serde(skip_serializing_if = "Option::is_none")]
+        #[serde(
+            default,
+            skip_serializing_if = "Option::is_none",
+            deserialize_with = "int"
+        )]
         timestamp: Ts,
     },
     ThinkingTextMessageContent {
-        #[serde(skip_serializing_if = "Option::is_none")]
+        #[serde(
+            default,
+            skip_serializing_if = "Option::is_none",
+            deserialize_with = "int"
+        )]
         timestamp: Ts,
         delta: String,
     },
     ThinkingTextMessageEnd {
-        #[serde(skip_serializing_if = "Option::is_none")]
+        #[serde(
+            default,
+            skip_serializing_if = "Option::is_none",
+            deserialize_with = "int"
+        )]
         timestamp: Ts,
     },
     ThinkingEnd {
-        #[serde(skip_serializing_if = "Option::is_none")]
+        #[serde(
+            default,
+            skip_serializing_if = "Option::is_none",
+            deserialize_with = "int"
+        )]
         timestamp: Ts,
+    },
+    // The kinds only a capture holds.
+    TextMessageChunk {
+        #[serde(
+            default,
+            skip_serializing_if = "Option::is_none",
+            deserialize_with = "int"
+        )]
+        timestamp: Ts,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        message_id: Option<String>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        role: Option<Role>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        delta: Option<String>,
+    },
+    ToolCallChunk {
+        #[serde(
+            default,
+            skip_serializing_if = "Option::is_none",
+            deserialize_with = "int"
+        )]
+        timestamp: Ts,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        tool_call_id: Option<String>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        tool_call_name: Option<String>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        parent_message_id: Option<String>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        delta: Option<String>,
+    },
+    ReasoningMessageChunk {
+        #[serde(
+            default,
+            skip_serializing_if = "Option::is_none",
+            deserialize_with = "int"
+        )]
+        timestamp: Ts,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        message_id: Option<String>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        delta: Option<String>,
+    },
+    StateDelta {
+        #[serde(
+            default,
+            skip_serializing_if = "Option::is_none",
+            deserialize_with = "int"
+        )]
+        timestamp: Ts,
+        /// JSON Patch operations.
+        delta: Vec<Value>,
+    },
+    ActivitySnapshot {
+        #[serde(
+            default,
+            skip_serializing_if = "Option::is_none",
+            deserialize_with = "int"
+        )]
+        timestamp: Ts,
+        message_id: String,
+        activity_type: String,
+        content: Value,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        replace: Option<bool>,
+    },
+    ActivityDelta {
+        #[serde(
+            default,
+            skip_serializing_if = "Option::is_none",
+            deserialize_with = "int"
+        )]
+        timestamp: Ts,
+        message_id: String,
+        activity_type: String,
+        patch: Vec<Value>,
+    },
+    Raw {
+        #[serde(
+            default,
+            skip_serializing_if = "Option::is_none",
+            deserialize_with = "int"
+        )]
+        timestamp: Ts,
+        event: Value,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        source: Option<String>,
+    },
+    SubagentStarted {
+        #[serde(
+            default,
+            skip_serializing_if = "Option::is_none",
+            deserialize_with = "int"
+        )]
+        timestamp: Ts,
+        #[serde(default)]
+        subagent_run_id: String,
+        #[serde(default)]
+        name: String,
+    },
+    SubagentFinished {
+        #[serde(
+            default,
+            skip_serializing_if = "Option::is_none",
+            deserialize_with = "int"
+        )]
+        timestamp: Ts,
+        #[serde(default)]
+        subagent_run_id: String,
+    },
+    SubagentError {
+        #[serde(
+            default,
+            skip_serializing_if = "Option::is_none",
+            deserialize_with = "int"
+        )]
+        timestamp: Ts,
+        #[serde(default)]
+        subagent_run_id: String,
+        #[serde(default)]
+        message: String,
     },
     /// An AG-UI event read from an AG-UI capture (or a LangGraph `custom` event named `agui`)
     /// and passed through as it is: any type, any fields, so it cannot be typed losslessly.
-    #[serde(untagged)]
+    #[serde(untagged, skip_deserializing)]
     Passthrough(Value),
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Role {
+    #[default]
     Assistant,
     Reasoning,
     Tool,
+    User,
+    System,
+    Developer,
 }
 
 impl Role {
@@ -201,8 +448,51 @@ impl Role {
             Role::Assistant => "assistant",
             Role::Reasoning => "reasoning",
             Role::Tool => "tool",
+            Role::User => "user",
+            Role::System => "system",
+            Role::Developer => "developer",
         }
     }
+
+    fn tool() -> Role {
+        Role::Tool
+    }
+
+    fn reasoning() -> Role {
+        Role::Reasoning
+    }
+}
+
+/// A `TOOL_CALL_RESULT`'s `content`: the mapper's text, or a capture's content parts.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum ToolContent {
+    Text(String),
+    Parts(Vec<Value>),
+}
+
+impl ToolContent {
+    /// The text, when the content is one.
+    pub fn text(&self) -> Option<&str> {
+        match self {
+            ToolContent::Text(s) => Some(s),
+            ToolContent::Parts(_) => None,
+        }
+    }
+}
+
+/// A `REASONING_ENCRYPTED_VALUE`'s `subtype`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Subtype {
+    ToolCall,
+    Message,
+}
+
+/// A capture's `timestamp`: ms when it is an integer (a float or other JSON reads as none,
+/// which the schema check reports).
+fn int<'de, D: Deserializer<'de>>(d: D) -> Result<Ts, D::Error> {
+    Ok(Option::<Value>::deserialize(d)?.and_then(|v| v.as_i64()))
 }
 
 /// A `RUN_ERROR`'s `rawEvent`: the log's error as it named it.
@@ -215,24 +505,29 @@ pub struct ErrorDetail {
     pub lc_error_code: Option<String>,
 }
 
-/// A `TOOL_CALL_RESULT`'s `metadata`.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+/// A `TOOL_CALL_RESULT`'s `metadata` (not in the schema; a capture's may hold anything).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ResultStatus {
-    pub status: &'static str,
+    #[serde(default)]
+    pub status: Cow<'static, str>,
 }
 
-/// One (provider, model)'s tokens in a `RUN_FINISHED`'s `usage`.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+/// One (provider, model)'s tokens in a `RUN_FINISHED`'s `usage` (each count optional in a
+/// capture: an absent one reads as 0, an absent total as none).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct UsageTotal {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub provider: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub model: Option<String>,
+    #[serde(default)]
     pub input_tokens: u64,
+    #[serde(default)]
     pub output_tokens: u64,
-    pub total_tokens: u64,
-    #[serde(skip_serializing_if = "is_zero")]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub total_tokens: Option<u64>,
+    #[serde(default, skip_serializing_if = "is_zero")]
     pub reasoning_tokens: u64,
 }
 
@@ -248,6 +543,12 @@ pub enum Snapshot {
     Encoded(Box<EncodedState>),
 }
 
+impl<'de> Deserialize<'de> for Snapshot {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        Value::deserialize(d).map(Snapshot::Value)
+    }
+}
+
 impl Serialize for Snapshot {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         match self {
@@ -260,6 +561,15 @@ impl Serialize for Snapshot {
 }
 
 impl Snapshot {
+    /// The state as held (an encoded one's `messages` left empty) and its number of
+    /// `messages` when it has a list of them: nothing copied.
+    pub fn outline(&self) -> (&Value, Option<usize>) {
+        match self {
+            Snapshot::Value(v) => (v, v.get("messages").and_then(Value::as_array).map(Vec::len)),
+            Snapshot::Encoded(state) => (state.without_messages(), Some(state.messages().len())),
+        }
+    }
+
     pub fn to_value(&self) -> Cow<'_, Value> {
         match self {
             Snapshot::Value(v) => Cow::Borrowed(v),
@@ -295,6 +605,16 @@ impl Event {
             Event::ReasoningMessageEnd { .. } => T::ReasoningMessageEnd,
             Event::ReasoningEnd { .. } => T::ReasoningEnd,
             Event::ReasoningEncryptedValue { .. } => T::ReasoningEncryptedValue,
+            Event::TextMessageChunk { .. } => T::TextMessageChunk,
+            Event::ToolCallChunk { .. } => T::ToolCallChunk,
+            Event::ReasoningMessageChunk { .. } => T::ReasoningMessageChunk,
+            Event::StateDelta { .. } => T::StateDelta,
+            Event::ActivitySnapshot { .. } => T::ActivitySnapshot,
+            Event::ActivityDelta { .. } => T::ActivityDelta,
+            Event::Raw { .. } => T::Raw,
+            Event::SubagentStarted { .. } => T::SubagentStarted,
+            Event::SubagentFinished { .. } => T::SubagentFinished,
+            Event::SubagentError { .. } => T::SubagentError,
             Event::ThinkingStart { .. }
             | Event::ThinkingTextMessageStart { .. }
             | Event::ThinkingTextMessageContent { .. }
@@ -341,12 +661,37 @@ impl Event {
             | Event::ReasoningMessageEnd { timestamp, .. }
             | Event::ReasoningEnd { timestamp, .. }
             | Event::ReasoningEncryptedValue { timestamp, .. }
+            | Event::TextMessageChunk { timestamp, .. }
+            | Event::ToolCallChunk { timestamp, .. }
+            | Event::ReasoningMessageChunk { timestamp, .. }
+            | Event::StateDelta { timestamp, .. }
+            | Event::ActivitySnapshot { timestamp, .. }
+            | Event::ActivityDelta { timestamp, .. }
+            | Event::Raw { timestamp, .. }
+            | Event::SubagentStarted { timestamp, .. }
+            | Event::SubagentFinished { timestamp, .. }
+            | Event::SubagentError { timestamp, .. }
             | Event::ThinkingStart { timestamp }
             | Event::ThinkingTextMessageStart { timestamp }
             | Event::ThinkingTextMessageContent { timestamp, .. }
             | Event::ThinkingTextMessageEnd { timestamp }
             | Event::ThinkingEnd { timestamp } => *timestamp,
             Event::Passthrough(v) => v.get("timestamp").and_then(Value::as_i64),
+        }
+    }
+
+    /// A capture's event typed, when it is a valid AG-UI 1.0 (or 0.x `THINKING_*`) event;
+    /// keys the schema does not name are left out.
+    pub fn read(v: &Value) -> Option<Event> {
+        Event::deserialize(v).ok()
+    }
+
+    /// The event typed: itself, or a passed-through event read ([`Event::read`]) when it is
+    /// valid. An invalid one stays passed through.
+    pub fn typed(&self) -> Cow<'_, Event> {
+        match self {
+            Event::Passthrough(v) => Event::read(v).map_or(Cow::Borrowed(self), Cow::Owned),
+            typed => Cow::Borrowed(typed),
         }
     }
 
@@ -430,7 +775,7 @@ mod tests {
                 lc_error_code: Some("X".into()),
             }),
             message: "m".into(),
-            code: "E",
+            code: Some("E".into()),
         };
         assert_eq!(
             text(&ev),
@@ -441,6 +786,48 @@ mod tests {
             text(&Event::Passthrough(passed.clone())),
             passed.to_string()
         );
+    }
+
+    /// A capture's event reads typed when the schema allows it; a missing field reads as
+    /// empty; a mistyped one leaves the event passed through.
+    #[test]
+    fn captures_read_typed_where_valid() {
+        let read = |v: Value| Event::Passthrough(v).typed().into_owned();
+        let ev = read(
+            json!({"type": "TOOL_CALL_RESULT", "timestamp": 1.5, "messageId": "m",
+            "toolCallId": "c", "content": [{"type": "text", "text": "t"}], "extra": 1}),
+        );
+        let Event::ToolCallResult {
+            timestamp,
+            content,
+            role,
+            ..
+        } = ev
+        else {
+            panic!("{ev:?}")
+        };
+        assert_eq!((timestamp, content.text(), role), (None, None, Role::Tool));
+        let ev = read(json!({"type": "RUN_FINISHED", "timestamp": 7}));
+        assert_eq!(ev.timestamp(), Some(7));
+        assert!(
+            matches!(ev, Event::RunFinished { run_id, outcome: Value::Null, .. } if run_id.is_empty())
+        );
+        let ev = read(json!({"type": "TEXT_MESSAGE_CHUNK", "delta": "d"}));
+        assert!(matches!(
+            ev,
+            Event::TextMessageChunk {
+                message_id: None,
+                ..
+            }
+        ));
+        for bad in [
+            json!({"type": "TEXT_MESSAGE_CONTENT", "messageId": "m", "delta": 3}),
+            json!({"type": "TEXT_MESSAGE_START", "messageId": "m", "role": "robot"}),
+            json!({"type": "NOT_A_TYPE"}),
+            json!([1]),
+        ] {
+            assert_eq!(read(bad.clone()), Event::Passthrough(bad));
+        }
     }
 
     /// Each typed event names its type as serde writes it.

@@ -260,7 +260,7 @@ mod tests {
         c.rewrite(
             Event::ReasoningEncryptedValue {
                 timestamp: None,
-                subtype: "message",
+                subtype: crate::agui::Subtype::Message,
                 entity_id: "a".into(),
                 encrypted_value: "x".into(),
             },
