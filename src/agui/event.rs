@@ -69,6 +69,7 @@ pub enum Event {
         /// A capture's `rawEvent` may be anything: not read.
         #[serde(skip_serializing_if = "Option::is_none", skip_deserializing)]
         raw_event: Option<ErrorDetail>,
+        #[serde(default)]
         message: String,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         code: Option<Cow<'static, str>>,
@@ -573,7 +574,10 @@ impl Snapshot {
     pub fn to_value(&self) -> Cow<'_, Value> {
         match self {
             Snapshot::Value(v) => Cow::Borrowed(v),
-            Snapshot::Encoded(state) => Cow::Owned(state.to_value()),
+            // As written: numbers as JavaScript writes them (`0.0` is `0`).
+            Snapshot::Encoded(state) => {
+                Cow::Owned(serde_json::from_str(&state.json()).unwrap_or(Value::Null))
+            }
         }
     }
 }
