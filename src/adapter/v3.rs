@@ -9,9 +9,8 @@ use foldhash::fast::RandomState as FastIds;
 
 use serde_json::Value;
 
-use super::{
-    content::block_key, custom_event, interrupts_from, lc, Adapter, Disposition, RecordKind,
-};
+use super::content::{args_rest, block_key, part_key, read_block, ArgsRest, Block as Content};
+use super::{custom_event, interrupts_from, lc, Adapter, Disposition, RecordKind};
 use crate::input::Record;
 use crate::model::{ErrorInfo, InterruptInfo, ModelEvent, Usage};
 use crate::wire::v3::{namespace_key, Data, Delta, Event, Lifecycle, Message, Params};
@@ -162,11 +161,18 @@ fn open_message<'m>(
 
 #[derive(Default)]
 struct Block {
-    kind: String,
-    /// Text already emitted for this block (to recover text only present at finish).
+    /// Text already emitted for this block: its answer or reasoning text, or its tool call's
+    /// args (the finish then emits only what is missing).
     emitted: String,
+    /// A signature or redacted value was emitted for this block.
+    encrypted_sent: bool,
     tool_id: Option<String>,
-    tool_streamed: bool,
+    /// A chunk of this block's tool call was emitted (the call is announced).
+    tool_sent: bool,
+    /// Tool-call args given whole at the block's start (a JSON value, not streamed text; a
+    /// Gemini-style call starts with `args: {}` and has its args only at the finish): not
+    /// emitted then; the finish's args or streamed text supersede them.
+    args_whole: Option<String>,
 }
 
 fn s(v: &Value, k: &str) -> Option<String> {
@@ -379,10 +385,7 @@ impl V3Adapter {
         match event {
             "message-start" => {
                 if let Some(prev) = self.messages.remove(ns) {
-                    out.push(ModelEvent::MessageEnd {
-                        message_id: prev.id,
-                        usage: prev.usage,
-                    });
+                    end_message(prev, None, out);
                 }
                 let id = data
                     .id
@@ -441,7 +444,12 @@ impl V3Adapter {
                         block_start(mid, &index, block, data.content.as_ref(), out)
                     }
                     (_, Some(d)) => block_delta(mid, &index, block, d, out),
-                    _ => block_finish(mid, &index, block, data.content.as_ref(), out),
+                    _ => {
+                        let content = data.content.as_ref();
+                        if let Some(w) = block_finish(mid, &index, block, content, out) {
+                            self.warning = Some(w);
+                        }
+                    }
                 }
                 Disposition::Mapped
             }
@@ -455,11 +463,7 @@ impl V3Adapter {
                 let Some(msg) = self.messages.remove(ns) else {
                     return Disposition::Bad(format!("`{event}` without an open message; skipped"));
                 };
-                let usage = usage(data, true).or(msg.usage);
-                out.push(ModelEvent::MessageEnd {
-                    message_id: msg.id,
-                    usage,
-                });
+                end_message(msg, usage(data, true), out);
                 Disposition::Mapped
             }
             _ => Disposition::Ignored("v3 message event kind aguify does not map"),
@@ -803,6 +807,29 @@ fn unwrap_non_standard(c: Option<&Value>) -> Option<&Value> {
     Some(c)
 }
 
+/// A block's content as [`read_block`] reads it; a block without a `type` is text.
+fn read_content(c: &Value) -> Content<'_> {
+    match c.field("type") {
+        None => Content::Text(c.field("text").and_then(Value::as_str).unwrap_or("")),
+        Some(_) => read_block(c),
+    }
+}
+
+/// A tool call's args in a block's content: streamed text (a string) or the args whole (a
+/// JSON value), `None` when absent or null.
+enum Args {
+    Text(String),
+    Whole(String),
+}
+
+fn args_of(c: &Value) -> Option<Args> {
+    match c.field("args") {
+        Some(Value::String(a)) => Some(Args::Text(a.clone())),
+        Some(Value::Null) | None => None,
+        Some(v) => Some(Args::Whole(v.to_string())),
+    }
+}
+
 fn block_start(
     mid: &str,
     index: &str,
@@ -813,18 +840,9 @@ fn block_start(
     let Some(c) = unwrap_non_standard(content) else {
         return;
     };
-    block.kind = c
-        .field("type")
-        .and_then(Value::as_str)
-        .unwrap_or("text")
-        .to_string();
-    match block.kind.as_str() {
-        "text" => {
-            if let Some(t) = c
-                .field("text")
-                .and_then(Value::as_str)
-                .filter(|t| !t.is_empty())
-            {
+    match read_content(c) {
+        Content::Text(t) => {
+            if !t.is_empty() {
                 block.emitted.push_str(t);
                 out.push(ModelEvent::TextDelta {
                     message_id: mid.to_string(),
@@ -832,38 +850,44 @@ fn block_start(
                 });
             }
         }
-        "reasoning" | "thinking" => {
-            let t = c
-                .field("reasoning")
-                .or_else(|| c.field("thinking"))
-                .and_then(Value::as_str)
-                .filter(|t| !t.is_empty());
-            if let Some(t) = t {
+        Content::Reasoning { parts, signature } => {
+            for (part, t) in parts {
                 block.emitted.push_str(t);
                 out.push(ModelEvent::ReasoningDelta {
                     message_id: mid.to_string(),
-                    block: index.to_string(),
+                    block: part_key(index, part),
                     text: t.to_string(),
                 });
             }
-        }
-        "redacted_thinking" => {
-            if let Some(d) = c.field("data").and_then(Value::as_str) {
+            if let Some(sig) = signature {
+                block.encrypted_sent = true;
                 out.push(ModelEvent::ReasoningEncrypted {
                     message_id: mid.to_string(),
                     block: index.to_string(),
-                    value: d.to_string(),
+                    value: sig.to_string(),
                 });
             }
         }
-        "tool_call_chunk" | "tool_call" => {
+        Content::Redacted(d) => {
+            block.encrypted_sent = true;
+            out.push(ModelEvent::ReasoningEncrypted {
+                message_id: mid.to_string(),
+                block: index.to_string(),
+                value: d.to_string(),
+            });
+        }
+        Content::ToolCall => {
             block.tool_id = s(c, "id");
-            let args = match c.field("args") {
-                Some(Value::String(a)) => a.clone(),
-                Some(Value::Null) | None => String::new(),
-                Some(v) => v.to_string(),
+            let args = match args_of(c) {
+                Some(Args::Text(a)) => a,
+                Some(Args::Whole(a)) => {
+                    block.args_whole = Some(a);
+                    String::new()
+                }
+                None => String::new(),
             };
-            block.tool_streamed = true;
+            block.emitted.push_str(&args);
+            block.tool_sent = true;
             out.push(ModelEvent::ToolCallChunk {
                 message_id: mid.to_string(),
                 index: index.to_string(),
@@ -872,7 +896,7 @@ fn block_start(
                 args,
             });
         }
-        _ => {}
+        Content::Other => {}
     }
 }
 
@@ -885,16 +909,11 @@ fn block_delta(
 ) {
     match delta {
         Delta::Text { is_text, text } => {
-            let is_text = *is_text;
-            let field = if is_text { "text" } else { "reasoning" };
             let Some(t) = text.as_deref().filter(|t| !t.is_empty()) else {
                 return;
             };
-            if block.kind.is_empty() {
-                block.kind = field.into();
-            }
             block.emitted.push_str(t);
-            out.push(if is_text {
+            out.push(if *is_text {
                 ModelEvent::TextDelta {
                     message_id: mid.to_string(),
                     text: t.to_string(),
@@ -909,7 +928,8 @@ fn block_delta(
         }
         Delta::ToolCall { args, id, name } => {
             let args = args.clone().unwrap_or_default();
-            block.tool_streamed = true;
+            block.emitted.push_str(&args);
+            block.tool_sent = true;
             out.push(ModelEvent::ToolCallChunk {
                 message_id: mid.to_string(),
                 index: index.to_string(),
@@ -925,90 +945,149 @@ fn block_delta(
                     block: index.to_string(),
                     value: sig.to_string(),
                 });
-                block.kind = "signed".into();
+                block.encrypted_sent = true;
             }
         }
         Delta::Other | Delta::NotObject(_) => {}
     }
 }
 
+/// A block's finish: what only the finish carries is emitted (the missing tail of the text,
+/// the signature, a redacted value, the tool call's args). Returns a warning when the
+/// finish's args contradict the args already streamed.
 fn block_finish(
     mid: &str,
     index: &str,
     block: &mut Block,
     content: Option<&Value>,
     out: &mut Vec<ModelEvent>,
-) {
-    let Some(c) = unwrap_non_standard(content) else {
-        return;
-    };
-    let ty = c.field("type").and_then(Value::as_str).unwrap_or_default();
-    if ty == "redacted_thinking" && block.kind != "redacted_thinking" {
-        if let Some(d) = c.field("data").and_then(Value::as_str) {
-            out.push(ModelEvent::ReasoningEncrypted {
-                message_id: mid.to_string(),
-                block: index.to_string(),
-                value: d.to_string(),
-            });
+) -> Option<String> {
+    let c = unwrap_non_standard(content)?;
+    match read_content(c) {
+        Content::Redacted(d) => {
+            if !block.encrypted_sent {
+                block.encrypted_sent = true;
+                out.push(ModelEvent::ReasoningEncrypted {
+                    message_id: mid.to_string(),
+                    block: index.to_string(),
+                    value: d.to_string(),
+                });
+            }
         }
-        return;
-    }
-    let full = match ty {
-        "text" => c.field("text"),
-        "reasoning" | "thinking" => c.field("reasoning").or_else(|| c.field("thinking")),
-        _ => None,
-    }
-    .and_then(Value::as_str);
-    // Text that only the finish carries (JS drops some deltas): emit the missing tail. JS
-    // OpenAI reasoning finishes with the text "undefinedundefined…" : not text.
-    let js_undefined = |t: &str| {
-        !t.is_empty() && t.len() % 9 == 0 && t.as_bytes().chunks(9).all(|c| c == b"undefined")
-    };
-    if let Some(full) = full.filter(|f| !js_undefined(f)) {
-        if full.len() > block.emitted.len() && full.starts_with(block.emitted.as_str()) {
-            let rest = full[block.emitted.len()..].to_string();
-            block.emitted.push_str(&rest);
-            out.push(if ty == "text" {
-                ModelEvent::TextDelta {
+        Content::ToolCall => return tool_finish(mid, index, block, c, out),
+        Content::Text(full) => {
+            if let Some(rest) = missing_tail(&block.emitted, full) {
+                block.emitted.push_str(&rest);
+                out.push(ModelEvent::TextDelta {
                     message_id: mid.to_string(),
                     text: rest,
-                }
-            } else {
-                ModelEvent::ReasoningDelta {
+                });
+            }
+        }
+        Content::Reasoning { parts, signature } => {
+            let full: String = parts.iter().map(|(_, t)| *t).collect();
+            if let Some(rest) = missing_tail(&block.emitted, &full) {
+                block.emitted.push_str(&rest);
+                out.push(ModelEvent::ReasoningDelta {
                     message_id: mid.to_string(),
                     block: index.to_string(),
                     text: rest,
-                }
-            });
+                });
+            }
+            if let Some(sig) = signature.filter(|_| !block.encrypted_sent) {
+                block.encrypted_sent = true;
+                out.push(ModelEvent::ReasoningEncrypted {
+                    message_id: mid.to_string(),
+                    block: index.to_string(),
+                    value: sig.to_string(),
+                });
+            }
         }
+        Content::Other => {}
     }
-    if matches!(ty, "reasoning" | "thinking") && block.kind != "signed" {
-        let sig = c
-            .field("extras")
-            .and_then(|e| e.field("signature"))
-            .or_else(|| c.field("signature"))
-            .and_then(Value::as_str)
-            .filter(|s| !s.is_empty());
-        if let Some(sig) = sig {
-            out.push(ModelEvent::ReasoningEncrypted {
-                message_id: mid.to_string(),
-                block: index.to_string(),
-                value: sig.to_string(),
-            });
-        }
+    None
+}
+
+/// Text that only the finish carries (JS drops some deltas): the part of `full` after what
+/// was emitted. JS OpenAI reasoning finishes with the text "undefinedundefined…": not text.
+fn missing_tail(emitted: &str, full: &str) -> Option<String> {
+    let js_undefined = !full.is_empty()
+        && full.len() % 9 == 0
+        && full.as_bytes().chunks(9).all(|c| c == b"undefined");
+    if js_undefined || full.len() <= emitted.len() || !full.starts_with(emitted) {
+        return None;
     }
-    if ty == "tool_call" && !block.tool_streamed {
+    Some(full[emitted.len()..].to_string())
+}
+
+/// A tool call block's finish: the args not streamed before it are emitted now (all of them
+/// for a call whose args arrive only here). See [`args_rest`] for args that contradict the
+/// streamed text.
+fn tool_finish(
+    mid: &str,
+    index: &str,
+    block: &mut Block,
+    c: &Value,
+    out: &mut Vec<ModelEvent>,
+) -> Option<String> {
+    let full = match args_of(c) {
+        Some(Args::Text(a) | Args::Whole(a)) => Some(a),
+        None => block.args_whole.take(),
+    };
+    block.args_whole = None;
+    let id = s(c, "id").or_else(|| block.tool_id.clone());
+    let mut warning = None;
+    let rest = match full {
+        Some(full) => match args_rest(&block.emitted, &full) {
+            ArgsRest::Missing(rest) => Some(rest),
+            ArgsRest::Complete => None,
+            ArgsRest::Differs => {
+                warning = Some(format!(
+                    "tool call '{}': the args at its finish ({full}) differ from the args \
+                     streamed before ({}); TOOL_CALL_ARGS keep the streamed text",
+                    id.as_deref().unwrap_or(index),
+                    block.emitted
+                ));
+                None
+            }
+        },
+        // Never announced and no args anywhere: a call without arguments.
+        None if !block.tool_sent => Some("{}".to_string()),
+        None => None,
+    };
+    if rest.is_some() || !block.tool_sent {
+        let args = rest.unwrap_or_default();
+        block.emitted.push_str(&args);
+        block.tool_sent = true;
         out.push(ModelEvent::ToolCallChunk {
             message_id: mid.to_string(),
             index: index.to_string(),
-            id: s(c, "id"),
+            id,
             name: s(c, "name"),
-            args: c
-                .field("args")
-                .map(|a| a.to_string())
-                .unwrap_or_else(|| "{}".into()),
+            args,
         });
     }
+    warning
+}
+
+/// A message ends (with `usage`, else the usage it was given): the whole args of a tool call
+/// that started with them and had no finish nor streamed text are emitted before the end.
+fn end_message(msg: OpenMessage, usage: Option<Usage>, out: &mut Vec<ModelEvent>) {
+    for (index, block) in msg.blocks.list {
+        if let Some(args) = block.args_whole.filter(|_| block.emitted.is_empty()) {
+            out.push(ModelEvent::ToolCallChunk {
+                message_id: msg.id.clone(),
+                index,
+                id: block.tool_id,
+                name: None,
+                args,
+            });
+        }
+    }
+    out.push(ModelEvent::MessageEnd {
+        message_id: msg.id,
+        usage: usage.or(msg.usage),
+    });
 }
 
 impl Adapter for V3Adapter {

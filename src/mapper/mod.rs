@@ -116,6 +116,7 @@ struct Run {
     messages: RunMessages,
     /// Token usage summed per (provider, model) as messages end, in first-seen order.
     usage: UsageTotals,
+    /// The id of the tool-step narration span in progress (or last).
     tool_steps_id: Option<String>,
     tool_steps_open: bool,
 }
@@ -640,8 +641,12 @@ impl Mapper {
             return rid.clone();
         }
         // Reasoning for a message whose text already streams: close the text first is wrong
-        // (text may continue); reasoning and text may overlap, so just open the span.
-        self.close_narration_for_tdesign(out);
+        // (text may continue); reasoning and text may overlap, so just open the span. Two
+        // reasoning spans never overlap (a summary's next part, another block or message,
+        // the tool-step narration): the open one ends first, as a client shows one
+        // reasoning message at a time (issue 22.9).
+        self.close_all_reasoning(out);
+        self.close_narration(out);
         let base = reasoning_id(message_id, block);
         let run = self.run_mut();
         let n = run.reasoning_ids.entry(base.clone()).or_insert(0);
@@ -651,6 +656,15 @@ impl Mapper {
         run.last_reasoning_id.insert(key, rid.clone());
         self.emit_reasoning_open(&rid, out);
         rid
+    }
+
+    /// Ends every open reasoning span, in the order they opened.
+    fn close_all_reasoning(&mut self, out: &mut Vec<Event>) {
+        let Some(run) = self.run.as_mut() else { return };
+        let open: Vec<String> = run.reasoning_open.drain(..).map(|(_, v)| v).collect();
+        for rid in open {
+            self.emit_reasoning_end(rid, out);
+        }
     }
 
     fn close_reasoning_of(&mut self, message_id: &str, out: &mut Vec<Event>) {
@@ -898,17 +912,19 @@ impl Mapper {
     }
 
     fn tool_step_line(&mut self, line: &str, out: &mut Vec<Event>) {
-        let run = self.run_mut();
-        let rid = run
-            .tool_steps_id
-            .get_or_insert_with(|| format!("{}:tool-steps", run.run_id))
-            .clone();
-        if !run.tool_steps_open {
-            run.tool_steps_open = true;
-            let n = run.reasoning_ids.entry(rid.clone()).or_insert(0);
+        if !self.run_mut().tool_steps_open {
+            // The narration is a reasoning span too: the model's open one ends first.
+            self.close_all_reasoning(out);
+            let run = self.run_mut();
+            let base = format!("{}:tool-steps", run.run_id);
+            let n = run.reasoning_ids.entry(base.clone()).or_insert(0);
             *n += 1;
+            let rid = if *n == 1 { base } else { format!("{base}:{n}") };
+            run.tool_steps_open = true;
+            run.tool_steps_id = Some(rid.clone());
             self.emit_reasoning_open(&rid, out);
         }
+        let rid = self.run_mut().tool_steps_id.clone().unwrap_or_default();
         self.emit_reasoning_content(&rid, line.to_string(), out);
     }
 
@@ -975,15 +991,7 @@ impl Mapper {
             return;
         }
         // Close everything still open, innermost first.
-        let open: Vec<String> = self
-            .run_mut()
-            .reasoning_open
-            .drain(..)
-            .map(|(_, v)| v)
-            .collect();
-        for rid in open {
-            self.emit_reasoning_end(rid, out);
-        }
+        self.close_all_reasoning(out);
         let texts: Vec<String> = self.run_mut().text_open.drain(..).map(|(k, _)| k).collect();
         for id in texts {
             self.emit_text_end(&id, out);
@@ -1409,5 +1417,82 @@ mod tests {
         assert_eq!(ended(&out), ["a1", "a2"]);
         map_all(&mut m, vec![end("b")], &mut out);
         assert_eq!(ended(&out), ["a1", "a2", "b1"]);
+    }
+
+    /// Reasoning spans as a client sees them: at most one open at a time. Returns the span
+    /// ids in order, or the first overlap.
+    fn spans(events: &[Value]) -> Result<Vec<String>, String> {
+        let (mut open, mut seen): (Option<String>, Vec<String>) = (None, vec![]);
+        for (i, e) in events.iter().enumerate() {
+            let id = e["messageId"].as_str().unwrap_or_default().to_string();
+            match e["type"].as_str() {
+                Some("REASONING_START") => {
+                    if let Some(o) = &open {
+                        return Err(format!("event {i}: span {id} opens while {o} is open"));
+                    }
+                    open = Some(id.clone());
+                    seen.push(id);
+                }
+                Some("REASONING_END") => open = None,
+                _ => {}
+            }
+        }
+        Ok(seen)
+    }
+
+    fn reasoning(message_id: &str, block: &str, text: &str) -> ModelEvent {
+        ModelEvent::ReasoningDelta {
+            message_id: message_id.into(),
+            block: block.into(),
+            text: text.into(),
+        }
+    }
+
+    /// Issue 22.9: a summary's second part, another block and another message's reasoning
+    /// each open a span only after the open one ended, also around the tool-step narration;
+    /// a part that comes back gets a span of its own.
+    #[test]
+    fn reasoning_spans_never_overlap() {
+        for tool_steps in [ToolSteps::None, ToolSteps::Reasoning] {
+            let mut m = Mapper::new(MapOptions {
+                tool_steps,
+                ..MapOptions::default()
+            });
+            let mut out = vec![];
+            let evs = vec![
+                ModelEvent::RunStart {
+                    thread_id: Some("t".into()),
+                    run_id: Some("r".into()),
+                    messages: vec![],
+                    resume: None,
+                    state: None,
+                },
+                reasoning("m1", "0", "The user asks."),
+                reasoning("m1", "0.1", "France's capital"),
+                reasoning("m2", "0", "Parallel call."),
+                reasoning("m1", "0.1", " is Paris."),
+                ModelEvent::ToolStart {
+                    tool_call_id: "c1".into(),
+                    name: "f".into(),
+                    args: None,
+                    parent_message_id: None,
+                },
+                reasoning("m2", "0", " More."),
+                ModelEvent::RunEnd,
+            ];
+            map_all(&mut m, evs, &mut out);
+            let ids = spans(&out).unwrap_or_else(|e| panic!("{tool_steps:?}: {e}"));
+            let mut want = vec![
+                "m1:reasoning:0",
+                "m1:reasoning:0.1",
+                "m2:reasoning:0",
+                "m1:reasoning:0.1:2",
+            ];
+            if tool_steps == ToolSteps::Reasoning {
+                want.push("r:tool-steps");
+            }
+            want.push("m2:reasoning:0:2");
+            assert_eq!(ids, want, "{tool_steps:?}");
+        }
     }
 }
