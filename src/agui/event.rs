@@ -735,12 +735,16 @@ fn thinking_value(mut v: Value) -> Value {
     let Some(m) = v.as_object_mut() else {
         return v;
     };
-    let thinking = match m.get("type").and_then(Value::as_str) {
-        Some("REASONING_START") => "THINKING_START",
-        Some("REASONING_MESSAGE_START") => "THINKING_TEXT_MESSAGE_START",
-        Some("REASONING_MESSAGE_CONTENT") => "THINKING_TEXT_MESSAGE_CONTENT",
-        Some("REASONING_MESSAGE_END") => "THINKING_TEXT_MESSAGE_END",
-        Some("REASONING_END") => "THINKING_END",
+    let thinking = match m
+        .get("type")
+        .and_then(Value::as_str)
+        .and_then(EventType::of)
+    {
+        Some(EventType::ReasoningStart) => "THINKING_START",
+        Some(EventType::ReasoningMessageStart) => "THINKING_TEXT_MESSAGE_START",
+        Some(EventType::ReasoningMessageContent) => "THINKING_TEXT_MESSAGE_CONTENT",
+        Some(EventType::ReasoningMessageEnd) => "THINKING_TEXT_MESSAGE_END",
+        Some(EventType::ReasoningEnd) => "THINKING_END",
         _ => return v,
     };
     m.insert("type".into(), Value::String(thinking.into()));
