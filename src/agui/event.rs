@@ -699,8 +699,8 @@ impl Event {
         }
     }
 
-    /// The event as a JSON tree (a passed-through one borrowed): for the consumers that read
-    /// any AG-UI stream the same way (timeline, explain, serve), off the converting path.
+    /// The event as written, as a JSON tree (a passed-through one borrowed): for what
+    /// compares or checks events as JSON (`diff --exact`, the checker's `THINKING_*` shim).
     pub fn to_value(&self) -> Cow<'_, Value> {
         match self {
             Event::Passthrough(v) => Cow::Borrowed(v),
