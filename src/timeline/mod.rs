@@ -1,7 +1,8 @@
 //! The timeline: one line per meaningful event of a run, not per token.
 //!
 //! [`TimelineBuilder`] is a pipeline [`Observer`]: it reads the AG-UI events the pipeline produces
-//! (for LangGraph input the mapped events, for AG-UI captures the events themselves), coalesces
+//! (for LangGraph input the mapped events, for AG-UI captures the events themselves, read
+//! typed: [`Event::typed`]; one the schema rejects is an "other" line), coalesces
 //! text / reasoning / tool-argument deltas into one [`Entry`] per message, reasoning block and
 //! tool call, and nests them run → step → content. The raw records only supply the subgraph
 //! namespace depth (v2 `langgraph_checkpoint_ns`, v3 `params.namespace`), which AG-UI lacks.
