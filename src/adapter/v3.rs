@@ -40,6 +40,9 @@ pub struct V3Adapter {
     /// and reordering.
     seqs: Seqs,
     max_seq: Option<(i64, u64)>,
+    /// The file's first integer `seq`: a later event back at it (or below) starts the next
+    /// recorded run ([`crate::wire::v3::seq_restarts`]).
+    first_seq: Option<i64>,
     warning: Option<String>,
 }
 
@@ -291,16 +294,74 @@ impl V3Adapter {
         }
     }
 
+    /// Whether the event of `rec` with integer seq `n` opens the next of several runs recorded
+    /// in this file (its `seq` starts again); an exact replay of an earlier event does not.
+    fn seq_restarts(&self, rec: &Record, n: i64) -> bool {
+        let (Some(first), Some((max, _))) = (self.first_seq, self.max_seq) else {
+            return false;
+        };
+        if !crate::wire::v3::seq_restarts(n, first, max) {
+            return false;
+        }
+        let replay = self
+            .seqs
+            .get(n, Some(max))
+            .is_some_and(|(_, hash)| hash == crate::input::text_hash(rec.text.as_bytes()));
+        !replay
+    }
+
+    /// Ends the run in progress: its deferred terminal, or what the log left of it
+    /// (`next_run`: the next recorded run starts here, instead of the log ending).
+    fn end_run(&mut self, next_run: bool, out: &mut Vec<ModelEvent>) {
+        if self.deferred_end.is_some() {
+            self.flush_deferred(out);
+            return;
+        }
+        if !self.started {
+            return;
+        }
+        let stops = if next_run {
+            "the next recorded run starts (v3 `seq` starts again)"
+        } else {
+            "the log stops"
+        };
+        let open_messages = self.messages.len();
+        let open_tools = self.tools_open.len();
+        if self.saw_root_lifecycle {
+            out.push(ModelEvent::RunIncomplete {
+                reason: format!("{stops} before the root lifecycle completed, with no error line"),
+            });
+        } else if open_messages == 0 && self.suspend_open_tools(out) {
+            out.push(ModelEvent::RunEnd);
+        } else if open_messages > 0 || open_tools > 0 {
+            // Python v3 has no root lifecycle: a run that ends with an open message or tool
+            // stopped mid-run.
+            out.push(ModelEvent::RunIncomplete {
+                reason: format!(
+                    "{stops} with {open_messages} message(s) and {open_tools} tool call(s) still open"
+                ),
+            });
+        } else {
+            out.push(ModelEvent::RunEnd);
+        }
+        self.reset_run();
+    }
+
+    /// Forgets the run that ended.
+    fn reset_run(&mut self) {
+        self.started = false;
+        self.messages.clear();
+        self.steps.clear();
+        self.tools_open.clear();
+        self.forget_run_messages();
+        self.seqs.clear();
+        self.max_seq = None;
+    }
+
     fn flush_deferred(&mut self, out: &mut Vec<ModelEvent>) {
         if let Some(end) = self.deferred_end.take() {
             out.push(end);
-            self.started = false;
-            self.messages.clear();
-            self.steps.clear();
-            self.tools_open.clear();
-            self.forget_run_messages();
-            self.seqs.clear();
-            self.max_seq = None;
+            self.reset_run();
         }
     }
 
@@ -336,6 +397,7 @@ impl V3Adapter {
                 "v3 seq {n} comes after seq {max} (line {max_line}): out of order; converted in file order, not by seq"
             ));
         }
+        self.first_seq.get_or_insert(n);
         if self.max_seq.is_none_or(|(m, _)| n > m) {
             // Above every seq so far: new, and the sorted list stays sorted.
             self.seqs.push_highest(n, line, text_hash);
@@ -1121,6 +1183,11 @@ impl Adapter for V3Adapter {
             }
             _ => return Disposition::Bad("expected a v3 protocol event".into()),
         };
+        if let Some(n) = ev.seq.as_ref().and_then(Value::as_i64) {
+            if self.seq_restarts(rec, n) {
+                self.end_run(true, out);
+            }
+        }
         if let Err(msg) = self.check_seq(rec, ev.seq.as_ref()) {
             return Disposition::Bad(msg);
         }
@@ -1139,35 +1206,7 @@ impl Adapter for V3Adapter {
     }
 
     fn finish(&mut self, out: &mut Vec<ModelEvent>) {
-        if self.deferred_end.is_some() {
-            self.flush_deferred(out);
-            return;
-        }
-        if !self.started {
-            return;
-        }
-        let open_messages = self.messages.len();
-        let open_tools = self.tools_open.len();
-        if self.saw_root_lifecycle {
-            out.push(ModelEvent::RunIncomplete {
-                reason: "the log stops before the root lifecycle completed, with no error line"
-                    .into(),
-            });
-        } else if open_messages == 0 && self.suspend_open_tools(out) {
-            out.push(ModelEvent::RunEnd);
-        } else if open_messages > 0 || open_tools > 0 {
-            // Python v3 has no root lifecycle: a file that ends with an open message or tool
-            // stopped mid-run.
-            out.push(ModelEvent::RunIncomplete {
-                reason: format!(
-                    "the log stops with {open_messages} message(s) and {open_tools} tool call(s) still open"
-                ),
-            });
-        } else {
-            out.push(ModelEvent::RunEnd);
-        }
-        self.started = false;
-        self.forget_run_messages();
+        self.end_run(false, out);
     }
 }
 

@@ -403,7 +403,15 @@ impl Checker {
             self.family = classify(rec).family();
         }
         let bad = matches!(disposition, Disposition::Bad(_));
-        if !bad && classify(rec).family().is_some() {
+        // A record an adapter mapped is of a known form whatever its kind (`convert` counts
+        // the same): a `graph.stream` SSE capture has only `messages`, `updates` and `error`
+        // frames, none with a family of its own.
+        let known = match disposition {
+            Disposition::Mapped => true,
+            Disposition::Ignored(_) => classify(rec).family().is_some(),
+            Disposition::Bad(_) => false,
+        };
+        if known {
             self.known += 1;
         }
         // A replayed event was skipped: its seq finding is the AGX602 just reported, not
