@@ -81,6 +81,9 @@ pub enum Event {
             deserialize_with = "int"
         )]
         timestamp: Ts,
+        /// The sub-agent that produced the event (absent: the run's own agent).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        subagent_run_id: Option<String>,
         step_name: String,
     },
     StepFinished {
@@ -90,6 +93,9 @@ pub enum Event {
             deserialize_with = "int"
         )]
         timestamp: Ts,
+        /// The sub-agent that produced the event (absent: the run's own agent).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        subagent_run_id: Option<String>,
         step_name: String,
     },
     TextMessageStart {
@@ -99,6 +105,9 @@ pub enum Event {
             deserialize_with = "int"
         )]
         timestamp: Ts,
+        /// The sub-agent that produced the event (absent: the run's own agent).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        subagent_run_id: Option<String>,
         message_id: String,
         /// The client's default when absent.
         #[serde(default)]
@@ -111,6 +120,9 @@ pub enum Event {
             deserialize_with = "int"
         )]
         timestamp: Ts,
+        /// The sub-agent that produced the event (absent: the run's own agent).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        subagent_run_id: Option<String>,
         message_id: String,
         delta: String,
     },
@@ -121,6 +133,9 @@ pub enum Event {
             deserialize_with = "int"
         )]
         timestamp: Ts,
+        /// The sub-agent that produced the event (absent: the run's own agent).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        subagent_run_id: Option<String>,
         message_id: String,
     },
     ToolCallStart {
@@ -130,6 +145,9 @@ pub enum Event {
             deserialize_with = "int"
         )]
         timestamp: Ts,
+        /// The sub-agent that produced the event (absent: the run's own agent).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        subagent_run_id: Option<String>,
         tool_call_id: String,
         tool_call_name: String,
         #[serde(skip_serializing_if = "Option::is_none")]
@@ -142,6 +160,9 @@ pub enum Event {
             deserialize_with = "int"
         )]
         timestamp: Ts,
+        /// The sub-agent that produced the event (absent: the run's own agent).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        subagent_run_id: Option<String>,
         tool_call_id: String,
         delta: String,
     },
@@ -152,6 +173,9 @@ pub enum Event {
             deserialize_with = "int"
         )]
         timestamp: Ts,
+        /// The sub-agent that produced the event (absent: the run's own agent).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        subagent_run_id: Option<String>,
         tool_call_id: String,
     },
     ToolCallResult {
@@ -161,6 +185,9 @@ pub enum Event {
             deserialize_with = "int"
         )]
         timestamp: Ts,
+        /// The sub-agent that produced the event (absent: the run's own agent).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        subagent_run_id: Option<String>,
         message_id: String,
         tool_call_id: String,
         content: ToolContent,
@@ -177,6 +204,9 @@ pub enum Event {
             deserialize_with = "int"
         )]
         timestamp: Ts,
+        /// The sub-agent that produced the event (absent: the run's own agent).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        subagent_run_id: Option<String>,
         snapshot: Snapshot,
     },
     MessagesSnapshot {
@@ -195,6 +225,9 @@ pub enum Event {
             deserialize_with = "int"
         )]
         timestamp: Ts,
+        /// The sub-agent that produced the event (absent: the run's own agent).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        subagent_run_id: Option<String>,
         name: String,
         #[serde(default)]
         value: Value,
@@ -206,6 +239,9 @@ pub enum Event {
             deserialize_with = "int"
         )]
         timestamp: Ts,
+        /// The sub-agent that produced the event (absent: the run's own agent).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        subagent_run_id: Option<String>,
         message_id: String,
     },
     ReasoningMessageStart {
@@ -215,6 +251,9 @@ pub enum Event {
             deserialize_with = "int"
         )]
         timestamp: Ts,
+        /// The sub-agent that produced the event (absent: the run's own agent).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        subagent_run_id: Option<String>,
         message_id: String,
         #[serde(default = "Role::reasoning")]
         role: Role,
@@ -226,6 +265,9 @@ pub enum Event {
             deserialize_with = "int"
         )]
         timestamp: Ts,
+        /// The sub-agent that produced the event (absent: the run's own agent).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        subagent_run_id: Option<String>,
         message_id: String,
         delta: String,
     },
@@ -236,6 +278,9 @@ pub enum Event {
             deserialize_with = "int"
         )]
         timestamp: Ts,
+        /// The sub-agent that produced the event (absent: the run's own agent).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        subagent_run_id: Option<String>,
         message_id: String,
     },
     ReasoningEnd {
@@ -245,6 +290,9 @@ pub enum Event {
             deserialize_with = "int"
         )]
         timestamp: Ts,
+        /// The sub-agent that produced the event (absent: the run's own agent).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        subagent_run_id: Option<String>,
         message_id: String,
     },
     ReasoningEncryptedValue {
@@ -254,11 +302,60 @@ pub enum Event {
             deserialize_with = "int"
         )]
         timestamp: Ts,
+        /// The sub-agent that produced the event (absent: the run's own agent).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        subagent_run_id: Option<String>,
         /// `message` (the mapper encrypts no tool call).
         subtype: Subtype,
         entity_id: String,
         #[serde(default)]
         encrypted_value: String,
+    },
+    /// A sub-agent (a graph run inside a tool call) begins; its events carry its id.
+    SubagentStarted {
+        #[serde(
+            default,
+            skip_serializing_if = "Option::is_none",
+            deserialize_with = "int"
+        )]
+        timestamp: Ts,
+        #[serde(default)]
+        subagent_run_id: String,
+        #[serde(default)]
+        name: String,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        parent_tool_call_id: Option<String>,
+    },
+    /// A sub-agent ended: `{"type":"success"}` or `{"type":"suspended","interruptIds":[…]}`.
+    SubagentFinished {
+        #[serde(
+            default,
+            skip_serializing_if = "Option::is_none",
+            deserialize_with = "int"
+        )]
+        timestamp: Ts,
+        #[serde(default)]
+        subagent_run_id: String,
+        /// What the sub-agent handed back to its parent tool (the tool's result).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        result: Option<Value>,
+        #[serde(default)]
+        outcome: Value,
+    },
+    /// A sub-agent raised.
+    SubagentError {
+        #[serde(
+            default,
+            skip_serializing_if = "Option::is_none",
+            deserialize_with = "int"
+        )]
+        timestamp: Ts,
+        #[serde(default)]
+        subagent_run_id: String,
+        #[serde(default)]
+        message: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        code: Option<Cow<'static, str>>,
     },
     /// `--compat thinking`: the 0.x names TDesign Chat 0.5.2 reads, which carry no ids or
     /// role ([`Event::into_thinking`]).
@@ -390,40 +487,6 @@ pub enum Event {
         event: Value,
         #[serde(skip_serializing_if = "Option::is_none")]
         source: Option<String>,
-    },
-    SubagentStarted {
-        #[serde(
-            default,
-            skip_serializing_if = "Option::is_none",
-            deserialize_with = "int"
-        )]
-        timestamp: Ts,
-        #[serde(default)]
-        subagent_run_id: String,
-        #[serde(default)]
-        name: String,
-    },
-    SubagentFinished {
-        #[serde(
-            default,
-            skip_serializing_if = "Option::is_none",
-            deserialize_with = "int"
-        )]
-        timestamp: Ts,
-        #[serde(default)]
-        subagent_run_id: String,
-    },
-    SubagentError {
-        #[serde(
-            default,
-            skip_serializing_if = "Option::is_none",
-            deserialize_with = "int"
-        )]
-        timestamp: Ts,
-        #[serde(default)]
-        subagent_run_id: String,
-        #[serde(default)]
-        message: String,
     },
     /// An AG-UI event read from an AG-UI capture (or a LangGraph `custom` event named `agui`)
     /// and passed through as it is: any type, any fields, so it cannot be typed losslessly.
@@ -699,6 +762,185 @@ impl Event {
         }
     }
 
+    /// The sub-agent the event belongs to (`subagentRunId`), if any.
+    pub fn subagent(&self) -> Option<&str> {
+        match self {
+            Event::SubagentStarted {
+                subagent_run_id, ..
+            }
+            | Event::SubagentFinished {
+                subagent_run_id, ..
+            }
+            | Event::SubagentError {
+                subagent_run_id, ..
+            } => Some(subagent_run_id),
+            Event::Passthrough(v) => v.get("subagentRunId").and_then(Value::as_str),
+            ev => ev.attribution().and_then(|s| s.as_deref()),
+        }
+    }
+
+    /// The `subagentRunId` slot of an attributable typed event (all but the run's own
+    /// framing, MESSAGES_SNAPSHOT, SUBAGENT_* and the 0.x THINKING_* events).
+    fn attribution(&self) -> Option<&Option<String>> {
+        match self {
+            Event::StepStarted {
+                subagent_run_id, ..
+            }
+            | Event::StepFinished {
+                subagent_run_id, ..
+            }
+            | Event::TextMessageStart {
+                subagent_run_id, ..
+            }
+            | Event::TextMessageContent {
+                subagent_run_id, ..
+            }
+            | Event::TextMessageEnd {
+                subagent_run_id, ..
+            }
+            | Event::ToolCallStart {
+                subagent_run_id, ..
+            }
+            | Event::ToolCallArgs {
+                subagent_run_id, ..
+            }
+            | Event::ToolCallEnd {
+                subagent_run_id, ..
+            }
+            | Event::ToolCallResult {
+                subagent_run_id, ..
+            }
+            | Event::StateSnapshot {
+                subagent_run_id, ..
+            }
+            | Event::Custom {
+                subagent_run_id, ..
+            }
+            | Event::ReasoningStart {
+                subagent_run_id, ..
+            }
+            | Event::ReasoningMessageStart {
+                subagent_run_id, ..
+            }
+            | Event::ReasoningMessageContent {
+                subagent_run_id, ..
+            }
+            | Event::ReasoningMessageEnd {
+                subagent_run_id, ..
+            }
+            | Event::ReasoningEnd {
+                subagent_run_id, ..
+            }
+            | Event::ReasoningEncryptedValue {
+                subagent_run_id, ..
+            } => Some(subagent_run_id),
+            _ => None,
+        }
+    }
+
+    /// The event attributed to sub-agent `id` (an event that cannot carry one is unchanged).
+    pub fn attributed(mut self, id: Option<&str>) -> Event {
+        let slot = match &mut self {
+            Event::StepStarted {
+                subagent_run_id, ..
+            }
+            | Event::StepFinished {
+                subagent_run_id, ..
+            }
+            | Event::TextMessageStart {
+                subagent_run_id, ..
+            }
+            | Event::TextMessageContent {
+                subagent_run_id, ..
+            }
+            | Event::TextMessageEnd {
+                subagent_run_id, ..
+            }
+            | Event::ToolCallStart {
+                subagent_run_id, ..
+            }
+            | Event::ToolCallArgs {
+                subagent_run_id, ..
+            }
+            | Event::ToolCallEnd {
+                subagent_run_id, ..
+            }
+            | Event::ToolCallResult {
+                subagent_run_id, ..
+            }
+            | Event::StateSnapshot {
+                subagent_run_id, ..
+            }
+            | Event::Custom {
+                subagent_run_id, ..
+            }
+            | Event::ReasoningStart {
+                subagent_run_id, ..
+            }
+            | Event::ReasoningMessageStart {
+                subagent_run_id, ..
+            }
+            | Event::ReasoningMessageContent {
+                subagent_run_id, ..
+            }
+            | Event::ReasoningMessageEnd {
+                subagent_run_id, ..
+            }
+            | Event::ReasoningEnd {
+                subagent_run_id, ..
+            }
+            | Event::ReasoningEncryptedValue {
+                subagent_run_id, ..
+            } => subagent_run_id,
+            _ => return self,
+        };
+        *slot = id.map(str::to_string);
+        self
+    }
+
+    /// The event as a 0.0.x client reads it (`--compat thinking`): no 0.0.x schema knows
+    /// sub-agents, so SUBAGENT_* are dropped (`None`) and `subagentRunId` is left out; the
+    /// sub-agent's messages and tool calls stay, as the run's own, and its steps are named
+    /// `<subagentRunId>/<step>` (its `tools` step is not the run's, still open).
+    pub fn without_subagents(self) -> Option<Event> {
+        match self {
+            Event::StepStarted {
+                timestamp,
+                subagent_run_id: Some(sub),
+                step_name,
+            } => Some(Event::StepStarted {
+                timestamp,
+                subagent_run_id: None,
+                step_name: format!("{sub}/{step_name}"),
+            }),
+            Event::StepFinished {
+                timestamp,
+                subagent_run_id: Some(sub),
+                step_name,
+            } => Some(Event::StepFinished {
+                timestamp,
+                subagent_run_id: None,
+                step_name: format!("{sub}/{step_name}"),
+            }),
+            Event::SubagentStarted { .. }
+            | Event::SubagentFinished { .. }
+            | Event::SubagentError { .. } => None,
+            Event::Passthrough(mut v) => {
+                if matches!(
+                    super::event_type(&v),
+                    "SUBAGENT_STARTED" | "SUBAGENT_FINISHED" | "SUBAGENT_ERROR"
+                ) {
+                    return None;
+                }
+                if let Some(m) = v.as_object_mut() {
+                    m.shift_remove("subagentRunId");
+                }
+                Some(Event::Passthrough(v))
+            }
+            ev => Some(ev.attributed(None)),
+        }
+    }
+
     /// The event as written, as a JSON tree (a passed-through one borrowed): for what
     /// compares or checks events as JSON (`diff --exact`, the checker's `THINKING_*` shim).
     pub fn to_value(&self) -> Cow<'_, Value> {
@@ -766,6 +1008,7 @@ mod tests {
     #[test]
     fn events_serialize_in_encoder_order() {
         let ev = Event::ToolCallStart {
+            subagent_run_id: None,
             timestamp: Some(17),
             tool_call_id: "c".into(),
             tool_call_name: "f".into(),
@@ -838,10 +1081,62 @@ mod tests {
         }
     }
 
+    /// SUBAGENT_* and a sub-agent's events read back as written; a capture that leaves a
+    /// sub-agent's fields out still reads typed (its id empty, no outcome).
+    #[test]
+    fn subagent_events_read_back() {
+        let written = [
+            Event::SubagentStarted {
+                timestamp: Some(1),
+                subagent_run_id: "s".into(),
+                name: "n".into(),
+                parent_tool_call_id: Some("c".into()),
+            },
+            Event::SubagentFinished {
+                timestamp: None,
+                subagent_run_id: "s".into(),
+                result: Some(json!("r")),
+                outcome: json!({"type": "suspended", "interruptIds": ["i"]}),
+            },
+            Event::SubagentError {
+                timestamp: None,
+                subagent_run_id: "s".into(),
+                message: "boom".into(),
+                code: Some("TOOL_ERROR".into()),
+            },
+            Event::StepStarted {
+                timestamp: None,
+                subagent_run_id: Some("s".into()),
+                step_name: "tools".into(),
+            },
+        ];
+        for ev in written {
+            let back = Event::Passthrough(ev.to_value().into_owned())
+                .typed()
+                .into_owned();
+            assert_eq!(back, ev);
+            assert_eq!(back.subagent(), Some("s"));
+        }
+        let read = |v: Value| Event::Passthrough(v).typed().into_owned();
+        let ev = read(json!({"type": "SUBAGENT_FINISHED"}));
+        assert!(matches!(
+            ev,
+            Event::SubagentFinished { subagent_run_id, result: None, outcome: Value::Null, .. }
+                if subagent_run_id.is_empty()
+        ));
+        let ev = read(json!({"type": "SUBAGENT_ERROR", "subagentRunId": "s"}));
+        assert!(
+            matches!(ev, Event::SubagentError { code: None, message, .. } if message.is_empty())
+        );
+        let bad = json!({"type": "SUBAGENT_STARTED", "subagentRunId": 7});
+        assert_eq!(read(bad.clone()), Event::Passthrough(bad));
+    }
+
     /// Each typed event names its type as serde writes it.
     #[test]
     fn type_names_are_the_written_ones() {
         let content = |message_id: &str| Event::ReasoningMessageContent {
+            subagent_run_id: None,
             timestamp: Some(3),
             message_id: message_id.into(),
             delta: "d".into(),
@@ -851,6 +1146,7 @@ mod tests {
             content("r").into_thinking(),
             Event::ThinkingEnd { timestamp: None },
             Event::Custom {
+                subagent_run_id: None,
                 timestamp: None,
                 name: "n".into(),
                 value: json!(null),

@@ -46,12 +46,44 @@ pub fn fold(conv: &mut Conversation, ev: &Event, origin: &Origin) -> Option<Run>
     if exact {
         conv.exact_event(&ev.to_value(), origin);
     }
-    match typed.as_ref() {
+    if exact || starts {
+        return match typed.as_ref() {
+            Event::RunFinished { outcome, .. } => conv.run_finished(Some(outcome), origin),
+            Event::RunError { code, message, .. } => {
+                conv.run_error(code.as_deref(), message, origin)
+            }
+            _ => done,
+        };
+    }
+    if let Some(sub) = ev.subagent() {
+        match typed.as_ref() {
+            Event::SubagentStarted {
+                name,
+                parent_tool_call_id,
+                ..
+            } => conv.subagent_started(sub, name, parent_tool_call_id.as_deref(), origin),
+            Event::SubagentFinished {
+                outcome, result, ..
+            } => conv.subagent_ended(sub, Some(outcome), result.as_ref(), None, origin),
+            Event::SubagentError { message, .. } => {
+                conv.subagent_ended(sub, None, None, Some(message), origin)
+            }
+            // A sub-agent's own events are folded apart from the run's.
+            typed => return conv.in_subagent(sub, origin, |c| own(c, ev, typed, origin)),
+        }
+        return done;
+    }
+    own(conv, ev, typed.as_ref(), origin).or(done)
+}
+
+/// Folds an event (`typed`: `ev` read typed) into the open run of `conv` (the run's own, or a
+/// sub-agent's).
+fn own(conv: &mut Conversation, ev: &Event, typed: &Event, origin: &Origin) -> Option<Run> {
+    match typed {
         Event::RunFinished { outcome, .. } => return conv.run_finished(Some(outcome), origin),
         Event::RunError { code, message, .. } => {
             return conv.run_error(code.as_deref(), message, origin)
         }
-        _ if exact || starts => {}
         Event::StepStarted { step_name, .. } => conv.step_started(step_name, origin),
         Event::TextMessageStart {
             message_id, role, ..
@@ -133,7 +165,7 @@ pub fn fold(conv: &mut Conversation, ev: &Event, origin: &Origin) -> Option<Run>
         // Step ends, message and call ends, RAW and activity events show nothing of their own.
         _ => {}
     }
-    done
+    None
 }
 
 /// The pipeline observer of one side: folds events and hands on each run as it ends.

@@ -473,7 +473,7 @@ impl TimelineBuilder {
 
     fn depth_content(&self) -> usize {
         if self.ns_depth > 0 {
-            self.ns_depth + 1
+            self.ns_depth + self.open_subagents() + 1
         } else {
             self.open.steps.len() + 1
         }
@@ -481,10 +481,17 @@ impl TimelineBuilder {
 
     fn depth_step(&self) -> usize {
         if self.ns_depth > 0 {
-            self.ns_depth
+            self.ns_depth + self.open_subagents()
         } else {
             self.open.steps.len() + 1
         }
+    }
+
+    /// Sub-agents open (spans of `open.steps` keyed `subagent <id>`): what they run is
+    /// indented under them, beyond its namespace depth.
+    fn open_subagents(&self) -> usize {
+        let subagent = |(k, _): &&(String, usize)| k.starts_with("subagent ");
+        self.open.steps.iter().filter(subagent).count()
     }
 
     fn push(
@@ -742,21 +749,61 @@ impl TimelineBuilder {
                 let message = message.clone();
                 self.end_run(Outcome::Error { code, message }, Some(ts), origin);
             }
-            Event::StepStarted {
-                step_name: name, ..
-            }
-            | Event::SubagentStarted { name, .. } => {
+            Event::StepStarted { step_name, .. } => {
                 let depth = self.depth_step();
-                let line = Line::StepStart {
-                    name: name.clone(),
-                    finished: false,
-                };
-                let i = self.push(Kind::Step, line, depth, ts, origin, true);
-                self.open.steps.push((name.clone(), i));
+                self.step_start(step_name.clone(), step_name.clone(), depth, ts, origin);
             }
-            Event::StepFinished { step_name, .. } => self.step_end(ev, step_name, ts, origin),
-            Event::SubagentFinished { .. } | Event::SubagentError { .. } => {
-                self.step_end(ev, "", ts, origin)
+            // A sub-agent is an open span keyed by its id, shown with its name and the tool
+            // call it runs under; its steps and items nest in it.
+            Event::SubagentStarted {
+                subagent_run_id: id,
+                name,
+                parent_tool_call_id,
+                ..
+            } => {
+                let shown = match parent_tool_call_id {
+                    Some(call) => format!("subagent {name} {id} (in tool call {call})"),
+                    None => format!("subagent {name} {id}"),
+                };
+                // A sub-agent is indented under the step running its parent tool call.
+                let step = self
+                    .open
+                    .steps
+                    .last()
+                    .and_then(|(_, i)| self.entries.get(*i));
+                let depth = step.map_or_else(|| self.depth_content(), |e| e.depth + 1);
+                self.step_start(format!("subagent {id}"), shown, depth, ts, origin);
+            }
+            Event::StepFinished { step_name, .. } => {
+                self.step_end(ev, step_name, step_name.clone(), ts, origin)
+            }
+            Event::SubagentFinished {
+                subagent_run_id: id,
+                outcome,
+                ..
+            } => {
+                let key = format!("subagent {id}");
+                let shown = if outcome["type"] == "suspended" {
+                    let ids: Vec<&str> = outcome["interruptIds"]
+                        .as_array()
+                        .into_iter()
+                        .flatten()
+                        .filter_map(Value::as_str)
+                        .collect();
+                    format!("{key} suspended at interrupt {}", ids.join(", "))
+                } else {
+                    key.clone()
+                };
+                self.step_end(ev, &key, shown, ts, origin)
+            }
+            Event::SubagentError {
+                subagent_run_id: id,
+                message,
+                ..
+            } => {
+                let key = format!("subagent {id}");
+                let shown = format!("{key} failed: {message}");
+                self.step_end(ev, &key, shown, ts, origin)
             }
             Event::TextMessageStart {
                 message_id, role, ..
@@ -917,8 +964,19 @@ impl TimelineBuilder {
         }
     }
 
-    /// `STEP_FINISHED` (or a sub-agent's end) closes the latest open step of its name.
-    fn step_end(&mut self, ev: &Event, name: &str, ts: Ts, origin: &Origin) {
+    /// A step (or a sub-agent) opens: an open span keyed `key`, shown as `shown`.
+    fn step_start(&mut self, key: String, shown: String, depth: usize, ts: Ts, origin: &Origin) {
+        let line = Line::StepStart {
+            name: shown,
+            finished: false,
+        };
+        let i = self.push(Kind::Step, line, depth, ts, origin, true);
+        self.open.steps.push((key, i));
+    }
+
+    /// `STEP_FINISHED` (or a sub-agent's end) closes the latest open step keyed `name` (a
+    /// sub-agent's: `subagent <id>`); its end line is shown as `shown`.
+    fn step_end(&mut self, ev: &Event, name: &str, shown: String, ts: Ts, origin: &Origin) {
         let pos = self.open.steps.iter().rposition(|(n, _)| n == name);
         let Some(pos) = pos else {
             let depth = self.depth_step();
@@ -942,7 +1000,7 @@ impl TimelineBuilder {
             None => (1, None, 1),
         };
         let line = Line::StepEnd {
-            name: name.to_string(),
+            name: shown,
             duration_ms: dur,
             events,
         };
