@@ -10,7 +10,7 @@ use std::fmt;
 use std::hash::BuildHasher;
 
 use serde::de::{self, DeserializeSeed, MapAccess, SeqAccess, Visitor};
-use serde::{Serialize, Serializer};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::value::RawValue;
 use serde_json::Value;
 
@@ -90,6 +90,20 @@ impl Payload {
 impl fmt::Debug for Payload {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.get())
+    }
+}
+
+/// `null`.
+impl Default for Payload {
+    fn default() -> Self {
+        Payload::from_value(&Value::Null)
+    }
+}
+
+/// Read from a tree (an AG-UI capture's event read typed).
+impl<'de> Deserialize<'de> for Payload {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        Value::deserialize(d).map(|v| Payload::from_value(&v))
     }
 }
 
