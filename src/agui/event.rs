@@ -646,6 +646,84 @@ impl Snapshot {
     }
 }
 
+/// Matches the variants that carry a `subagentRunId` (one list for the shared and the
+/// mutable borrow): `attributable!(event, slot => found, otherwise)`.
+macro_rules! attributable {
+    ($ev:expr, $slot:ident => $found:expr, $otherwise:expr) => {
+        match $ev {
+            Event::StepStarted {
+                subagent_run_id: $slot,
+                ..
+            }
+            | Event::StepFinished {
+                subagent_run_id: $slot,
+                ..
+            }
+            | Event::TextMessageStart {
+                subagent_run_id: $slot,
+                ..
+            }
+            | Event::TextMessageContent {
+                subagent_run_id: $slot,
+                ..
+            }
+            | Event::TextMessageEnd {
+                subagent_run_id: $slot,
+                ..
+            }
+            | Event::ToolCallStart {
+                subagent_run_id: $slot,
+                ..
+            }
+            | Event::ToolCallArgs {
+                subagent_run_id: $slot,
+                ..
+            }
+            | Event::ToolCallEnd {
+                subagent_run_id: $slot,
+                ..
+            }
+            | Event::ToolCallResult {
+                subagent_run_id: $slot,
+                ..
+            }
+            | Event::StateSnapshot {
+                subagent_run_id: $slot,
+                ..
+            }
+            | Event::Custom {
+                subagent_run_id: $slot,
+                ..
+            }
+            | Event::ReasoningStart {
+                subagent_run_id: $slot,
+                ..
+            }
+            | Event::ReasoningMessageStart {
+                subagent_run_id: $slot,
+                ..
+            }
+            | Event::ReasoningMessageContent {
+                subagent_run_id: $slot,
+                ..
+            }
+            | Event::ReasoningMessageEnd {
+                subagent_run_id: $slot,
+                ..
+            }
+            | Event::ReasoningEnd {
+                subagent_run_id: $slot,
+                ..
+            }
+            | Event::ReasoningEncryptedValue {
+                subagent_run_id: $slot,
+                ..
+            } => $found,
+            _ => $otherwise,
+        }
+    };
+}
+
 impl Event {
     /// The AG-UI 1.0 type, for a typed event of one (not a `THINKING_*` one) or a passed
     /// through event whose `type` names one.
@@ -783,119 +861,14 @@ impl Event {
     /// The `subagentRunId` slot of an attributable typed event (all but the run's own
     /// framing, MESSAGES_SNAPSHOT, SUBAGENT_* and the 0.x THINKING_* events).
     fn attribution(&self) -> Option<&Option<String>> {
-        match self {
-            Event::StepStarted {
-                subagent_run_id, ..
-            }
-            | Event::StepFinished {
-                subagent_run_id, ..
-            }
-            | Event::TextMessageStart {
-                subagent_run_id, ..
-            }
-            | Event::TextMessageContent {
-                subagent_run_id, ..
-            }
-            | Event::TextMessageEnd {
-                subagent_run_id, ..
-            }
-            | Event::ToolCallStart {
-                subagent_run_id, ..
-            }
-            | Event::ToolCallArgs {
-                subagent_run_id, ..
-            }
-            | Event::ToolCallEnd {
-                subagent_run_id, ..
-            }
-            | Event::ToolCallResult {
-                subagent_run_id, ..
-            }
-            | Event::StateSnapshot {
-                subagent_run_id, ..
-            }
-            | Event::Custom {
-                subagent_run_id, ..
-            }
-            | Event::ReasoningStart {
-                subagent_run_id, ..
-            }
-            | Event::ReasoningMessageStart {
-                subagent_run_id, ..
-            }
-            | Event::ReasoningMessageContent {
-                subagent_run_id, ..
-            }
-            | Event::ReasoningMessageEnd {
-                subagent_run_id, ..
-            }
-            | Event::ReasoningEnd {
-                subagent_run_id, ..
-            }
-            | Event::ReasoningEncryptedValue {
-                subagent_run_id, ..
-            } => Some(subagent_run_id),
-            _ => None,
-        }
+        attributable!(self, slot => Some(slot), None)
     }
 
     /// The event attributed to sub-agent `id` (an event that cannot carry one is unchanged).
     pub fn attributed(mut self, id: Option<&str>) -> Event {
-        let slot = match &mut self {
-            Event::StepStarted {
-                subagent_run_id, ..
-            }
-            | Event::StepFinished {
-                subagent_run_id, ..
-            }
-            | Event::TextMessageStart {
-                subagent_run_id, ..
-            }
-            | Event::TextMessageContent {
-                subagent_run_id, ..
-            }
-            | Event::TextMessageEnd {
-                subagent_run_id, ..
-            }
-            | Event::ToolCallStart {
-                subagent_run_id, ..
-            }
-            | Event::ToolCallArgs {
-                subagent_run_id, ..
-            }
-            | Event::ToolCallEnd {
-                subagent_run_id, ..
-            }
-            | Event::ToolCallResult {
-                subagent_run_id, ..
-            }
-            | Event::StateSnapshot {
-                subagent_run_id, ..
-            }
-            | Event::Custom {
-                subagent_run_id, ..
-            }
-            | Event::ReasoningStart {
-                subagent_run_id, ..
-            }
-            | Event::ReasoningMessageStart {
-                subagent_run_id, ..
-            }
-            | Event::ReasoningMessageContent {
-                subagent_run_id, ..
-            }
-            | Event::ReasoningMessageEnd {
-                subagent_run_id, ..
-            }
-            | Event::ReasoningEnd {
-                subagent_run_id, ..
-            }
-            | Event::ReasoningEncryptedValue {
-                subagent_run_id, ..
-            } => subagent_run_id,
-            _ => return self,
-        };
-        *slot = id.map(str::to_string);
+        if let Some(slot) = attributable!(&mut self, slot => Some(slot), None) {
+            *slot = id.map(str::to_string);
+        }
         self
     }
 
