@@ -39,7 +39,7 @@ Register-ArgumentCompleter -Native -CommandName 'aguify' -ScriptBlock {
         }
         'aguify;convert' {
             [CompletionResult]::new('--from', '--from', [CompletionResultType]::ParameterName, 'Input form: detected per file by default')
-            [CompletionResult]::new('--max-line-bytes', '--max-line-bytes', [CompletionResultType]::ParameterName, 'Skip (and report) lines longer than this many bytes (at least 1)')
+            [CompletionResult]::new('--max-line-bytes', '--max-line-bytes', [CompletionResultType]::ParameterName, 'Skip (and report) lines, and SSE frames whose data, longer than this many bytes (at least 1)')
             [CompletionResult]::new('--threads', '--threads', [CompletionResultType]::ParameterName, 'Threads for NDJSON input: 1 parses on the main thread; N > 1 parses on N - 1 more threads while the main thread maps (default: the number of cores, at most 2). The output does not depend on it')
             [CompletionResult]::new('--stdin-filename', '--stdin-filename', [CompletionResultType]::ParameterName, 'The name stdin is reported under (in findings, diagnostics and timelines)')
             [CompletionResult]::new('--thread-id', '--thread-id', [CompletionResultType]::ParameterName, 'threadId when the log has none')
@@ -67,7 +67,7 @@ Register-ArgumentCompleter -Native -CommandName 'aguify' -ScriptBlock {
         }
         'aguify;check' {
             [CompletionResult]::new('--from', '--from', [CompletionResultType]::ParameterName, 'Input form: detected per file by default')
-            [CompletionResult]::new('--max-line-bytes', '--max-line-bytes', [CompletionResultType]::ParameterName, 'Skip (and report) lines longer than this many bytes (at least 1)')
+            [CompletionResult]::new('--max-line-bytes', '--max-line-bytes', [CompletionResultType]::ParameterName, 'Skip (and report) lines, and SSE frames whose data, longer than this many bytes (at least 1)')
             [CompletionResult]::new('--threads', '--threads', [CompletionResultType]::ParameterName, 'Threads for NDJSON input: 1 parses on the main thread; N > 1 parses on N - 1 more threads while the main thread maps (default: the number of cores, at most 2). The output does not depend on it')
             [CompletionResult]::new('--stdin-filename', '--stdin-filename', [CompletionResultType]::ParameterName, 'The name stdin is reported under (in findings, diagnostics and timelines)')
             [CompletionResult]::new('--thread-id', '--thread-id', [CompletionResultType]::ParameterName, 'threadId when the log has none')
@@ -119,7 +119,7 @@ Register-ArgumentCompleter -Native -CommandName 'aguify' -ScriptBlock {
         }
         'aguify;timeline' {
             [CompletionResult]::new('--from', '--from', [CompletionResultType]::ParameterName, 'Input form: detected per file by default')
-            [CompletionResult]::new('--max-line-bytes', '--max-line-bytes', [CompletionResultType]::ParameterName, 'Skip (and report) lines longer than this many bytes (at least 1)')
+            [CompletionResult]::new('--max-line-bytes', '--max-line-bytes', [CompletionResultType]::ParameterName, 'Skip (and report) lines, and SSE frames whose data, longer than this many bytes (at least 1)')
             [CompletionResult]::new('--threads', '--threads', [CompletionResultType]::ParameterName, 'Threads for NDJSON input: 1 parses on the main thread; N > 1 parses on N - 1 more threads while the main thread maps (default: the number of cores, at most 2). The output does not depend on it')
             [CompletionResult]::new('--stdin-filename', '--stdin-filename', [CompletionResultType]::ParameterName, 'The name stdin is reported under (in findings, diagnostics and timelines)')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour by kind; `auto` colours a terminal only and honours NO_COLOR / CLICOLOR_FORCE')
@@ -135,7 +135,7 @@ Register-ArgumentCompleter -Native -CommandName 'aguify' -ScriptBlock {
         }
         'aguify;explain' {
             [CompletionResult]::new('--from', '--from', [CompletionResultType]::ParameterName, 'Input form: detected per file by default')
-            [CompletionResult]::new('--max-line-bytes', '--max-line-bytes', [CompletionResultType]::ParameterName, 'Skip (and report) lines longer than this many bytes (at least 1)')
+            [CompletionResult]::new('--max-line-bytes', '--max-line-bytes', [CompletionResultType]::ParameterName, 'Skip (and report) lines, and SSE frames whose data, longer than this many bytes (at least 1)')
             [CompletionResult]::new('--threads', '--threads', [CompletionResultType]::ParameterName, 'Threads for NDJSON input: 1 parses on the main thread; N > 1 parses on N - 1 more threads while the main thread maps (default: the number of cores, at most 2). The output does not depend on it')
             [CompletionResult]::new('--stdin-filename', '--stdin-filename', [CompletionResultType]::ParameterName, 'The name stdin is reported under (in findings, diagnostics and timelines)')
             [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'How many raw input records before the error to show')
@@ -162,7 +162,7 @@ Register-ArgumentCompleter -Native -CommandName 'aguify' -ScriptBlock {
         }
         'aguify;snapshot' {
             [CompletionResult]::new('--from', '--from', [CompletionResultType]::ParameterName, 'Input form: detected per file by default')
-            [CompletionResult]::new('--max-line-bytes', '--max-line-bytes', [CompletionResultType]::ParameterName, 'Skip (and report) lines longer than this many bytes (at least 1)')
+            [CompletionResult]::new('--max-line-bytes', '--max-line-bytes', [CompletionResultType]::ParameterName, 'Skip (and report) lines, and SSE frames whose data, longer than this many bytes (at least 1)')
             [CompletionResult]::new('--threads', '--threads', [CompletionResultType]::ParameterName, 'Threads for NDJSON input: 1 parses on the main thread; N > 1 parses on N - 1 more threads while the main thread maps (default: the number of cores, at most 2). The output does not depend on it')
             [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Exit 2 at the first bad input line instead of reporting it and going on')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
@@ -171,7 +171,7 @@ Register-ArgumentCompleter -Native -CommandName 'aguify' -ScriptBlock {
         }
         'aguify;report' {
             [CompletionResult]::new('--from', '--from', [CompletionResultType]::ParameterName, 'Input form: detected per file by default')
-            [CompletionResult]::new('--max-line-bytes', '--max-line-bytes', [CompletionResultType]::ParameterName, 'Skip (and report) lines longer than this many bytes (at least 1)')
+            [CompletionResult]::new('--max-line-bytes', '--max-line-bytes', [CompletionResultType]::ParameterName, 'Skip (and report) lines, and SSE frames whose data, longer than this many bytes (at least 1)')
             [CompletionResult]::new('--threads', '--threads', [CompletionResultType]::ParameterName, 'Threads for NDJSON input: 1 parses on the main thread; N > 1 parses on N - 1 more threads while the main thread maps (default: the number of cores, at most 2). The output does not depend on it')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Where to write the HTML (`-`: stdout)')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Where to write the HTML (`-`: stdout)')

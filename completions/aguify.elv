@@ -35,7 +35,7 @@ set edit:completion:arg-completer[aguify] = {|@words|
         }
         &'aguify;convert'= {
             cand --from 'Input form: detected per file by default'
-            cand --max-line-bytes 'Skip (and report) lines longer than this many bytes (at least 1)'
+            cand --max-line-bytes 'Skip (and report) lines, and SSE frames whose data, longer than this many bytes (at least 1)'
             cand --threads 'Threads for NDJSON input: 1 parses on the main thread; N > 1 parses on N - 1 more threads while the main thread maps (default: the number of cores, at most 2). The output does not depend on it'
             cand --stdin-filename 'The name stdin is reported under (in findings, diagnostics and timelines)'
             cand --thread-id 'threadId when the log has none'
@@ -62,7 +62,7 @@ set edit:completion:arg-completer[aguify] = {|@words|
         }
         &'aguify;check'= {
             cand --from 'Input form: detected per file by default'
-            cand --max-line-bytes 'Skip (and report) lines longer than this many bytes (at least 1)'
+            cand --max-line-bytes 'Skip (and report) lines, and SSE frames whose data, longer than this many bytes (at least 1)'
             cand --threads 'Threads for NDJSON input: 1 parses on the main thread; N > 1 parses on N - 1 more threads while the main thread maps (default: the number of cores, at most 2). The output does not depend on it'
             cand --stdin-filename 'The name stdin is reported under (in findings, diagnostics and timelines)'
             cand --thread-id 'threadId when the log has none'
@@ -112,7 +112,7 @@ set edit:completion:arg-completer[aguify] = {|@words|
         }
         &'aguify;timeline'= {
             cand --from 'Input form: detected per file by default'
-            cand --max-line-bytes 'Skip (and report) lines longer than this many bytes (at least 1)'
+            cand --max-line-bytes 'Skip (and report) lines, and SSE frames whose data, longer than this many bytes (at least 1)'
             cand --threads 'Threads for NDJSON input: 1 parses on the main thread; N > 1 parses on N - 1 more threads while the main thread maps (default: the number of cores, at most 2). The output does not depend on it'
             cand --stdin-filename 'The name stdin is reported under (in findings, diagnostics and timelines)'
             cand --color 'Colour by kind; `auto` colours a terminal only and honours NO_COLOR / CLICOLOR_FORCE'
@@ -127,7 +127,7 @@ set edit:completion:arg-completer[aguify] = {|@words|
         }
         &'aguify;explain'= {
             cand --from 'Input form: detected per file by default'
-            cand --max-line-bytes 'Skip (and report) lines longer than this many bytes (at least 1)'
+            cand --max-line-bytes 'Skip (and report) lines, and SSE frames whose data, longer than this many bytes (at least 1)'
             cand --threads 'Threads for NDJSON input: 1 parses on the main thread; N > 1 parses on N - 1 more threads while the main thread maps (default: the number of cores, at most 2). The output does not depend on it'
             cand --stdin-filename 'The name stdin is reported under (in findings, diagnostics and timelines)'
             cand -n 'How many raw input records before the error to show'
@@ -152,7 +152,7 @@ set edit:completion:arg-completer[aguify] = {|@words|
         }
         &'aguify;snapshot'= {
             cand --from 'Input form: detected per file by default'
-            cand --max-line-bytes 'Skip (and report) lines longer than this many bytes (at least 1)'
+            cand --max-line-bytes 'Skip (and report) lines, and SSE frames whose data, longer than this many bytes (at least 1)'
             cand --threads 'Threads for NDJSON input: 1 parses on the main thread; N > 1 parses on N - 1 more threads while the main thread maps (default: the number of cores, at most 2). The output does not depend on it'
             cand --strict 'Exit 2 at the first bad input line instead of reporting it and going on'
             cand -h 'Print help (see more with ''--help'')'
@@ -160,7 +160,7 @@ set edit:completion:arg-completer[aguify] = {|@words|
         }
         &'aguify;report'= {
             cand --from 'Input form: detected per file by default'
-            cand --max-line-bytes 'Skip (and report) lines longer than this many bytes (at least 1)'
+            cand --max-line-bytes 'Skip (and report) lines, and SSE frames whose data, longer than this many bytes (at least 1)'
             cand --threads 'Threads for NDJSON input: 1 parses on the main thread; N > 1 parses on N - 1 more threads while the main thread maps (default: the number of cores, at most 2). The output does not depend on it'
             cand -o 'Where to write the HTML (`-`: stdout)'
             cand --output 'Where to write the HTML (`-`: stdout)'

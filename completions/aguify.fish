@@ -41,7 +41,7 @@ v2\t''
 v3\t''
 sse\t''
 agui\t''"
-complete -c aguify -n "__fish_aguify_using_subcommand convert" -l max-line-bytes -d 'Skip (and report) lines longer than this many bytes (at least 1)' -r
+complete -c aguify -n "__fish_aguify_using_subcommand convert" -l max-line-bytes -d 'Skip (and report) lines, and SSE frames whose data, longer than this many bytes (at least 1)' -r
 complete -c aguify -n "__fish_aguify_using_subcommand convert" -l threads -d 'Threads for NDJSON input: 1 parses on the main thread; N > 1 parses on N - 1 more threads while the main thread maps (default: the number of cores, at most 2). The output does not depend on it' -r
 complete -c aguify -n "__fish_aguify_using_subcommand convert" -l stdin-filename -d 'The name stdin is reported under (in findings, diagnostics and timelines)' -r
 complete -c aguify -n "__fish_aguify_using_subcommand convert" -l thread-id -d 'threadId when the log has none' -r
@@ -132,6 +132,7 @@ AGX608\t''
 AGX609\t''
 AGX610\t''
 AGX611\t''
+AGX612\t''
 AGX701\t''
 AGX702\t''"
 complete -c aguify -n "__fish_aguify_using_subcommand convert" -l deny -d 'Make rules errors (repeatable, or a comma list)' -r -f -a "AGX101\t''
@@ -209,6 +210,7 @@ AGX608\t''
 AGX609\t''
 AGX610\t''
 AGX611\t''
+AGX612\t''
 AGX701\t''
 AGX702\t''"
 complete -c aguify -n "__fish_aguify_using_subcommand convert" -l max-per-rule -d 'Findings shown per file and rule; the rest are counted in one line (0: all)' -r
@@ -228,7 +230,7 @@ v2\t''
 v3\t''
 sse\t''
 agui\t''"
-complete -c aguify -n "__fish_aguify_using_subcommand check" -l max-line-bytes -d 'Skip (and report) lines longer than this many bytes (at least 1)' -r
+complete -c aguify -n "__fish_aguify_using_subcommand check" -l max-line-bytes -d 'Skip (and report) lines, and SSE frames whose data, longer than this many bytes (at least 1)' -r
 complete -c aguify -n "__fish_aguify_using_subcommand check" -l threads -d 'Threads for NDJSON input: 1 parses on the main thread; N > 1 parses on N - 1 more threads while the main thread maps (default: the number of cores, at most 2). The output does not depend on it' -r
 complete -c aguify -n "__fish_aguify_using_subcommand check" -l stdin-filename -d 'The name stdin is reported under (in findings, diagnostics and timelines)' -r
 complete -c aguify -n "__fish_aguify_using_subcommand check" -l thread-id -d 'threadId when the log has none' -r
@@ -324,6 +326,7 @@ AGX608\t''
 AGX609\t''
 AGX610\t''
 AGX611\t''
+AGX612\t''
 AGX701\t''
 AGX702\t''"
 complete -c aguify -n "__fish_aguify_using_subcommand check" -l deny -d 'Make rules errors (repeatable, or a comma list)' -r -f -a "AGX101\t''
@@ -401,6 +404,7 @@ AGX608\t''
 AGX609\t''
 AGX610\t''
 AGX611\t''
+AGX612\t''
 AGX701\t''
 AGX702\t''"
 complete -c aguify -n "__fish_aguify_using_subcommand check" -l max-per-rule -d 'Findings shown per file and rule; the rest are counted in one line (0: all)' -r
@@ -479,6 +483,7 @@ AGX608\t''
 AGX609\t''
 AGX610\t''
 AGX611\t''
+AGX612\t''
 AGX701\t''
 AGX702\t''
 all\t''"
@@ -521,7 +526,7 @@ v2\t''
 v3\t''
 sse\t''
 agui\t''"
-complete -c aguify -n "__fish_aguify_using_subcommand timeline" -l max-line-bytes -d 'Skip (and report) lines longer than this many bytes (at least 1)' -r
+complete -c aguify -n "__fish_aguify_using_subcommand timeline" -l max-line-bytes -d 'Skip (and report) lines, and SSE frames whose data, longer than this many bytes (at least 1)' -r
 complete -c aguify -n "__fish_aguify_using_subcommand timeline" -l threads -d 'Threads for NDJSON input: 1 parses on the main thread; N > 1 parses on N - 1 more threads while the main thread maps (default: the number of cores, at most 2). The output does not depend on it' -r
 complete -c aguify -n "__fish_aguify_using_subcommand timeline" -l stdin-filename -d 'The name stdin is reported under (in findings, diagnostics and timelines)' -r
 complete -c aguify -n "__fish_aguify_using_subcommand timeline" -l color -d 'Colour by kind; `auto` colours a terminal only and honours NO_COLOR / CLICOLOR_FORCE' -r -f -a "auto\t''
@@ -539,7 +544,7 @@ v2\t''
 v3\t''
 sse\t''
 agui\t''"
-complete -c aguify -n "__fish_aguify_using_subcommand explain" -l max-line-bytes -d 'Skip (and report) lines longer than this many bytes (at least 1)' -r
+complete -c aguify -n "__fish_aguify_using_subcommand explain" -l max-line-bytes -d 'Skip (and report) lines, and SSE frames whose data, longer than this many bytes (at least 1)' -r
 complete -c aguify -n "__fish_aguify_using_subcommand explain" -l threads -d 'Threads for NDJSON input: 1 parses on the main thread; N > 1 parses on N - 1 more threads while the main thread maps (default: the number of cores, at most 2). The output does not depend on it' -r
 complete -c aguify -n "__fish_aguify_using_subcommand explain" -l stdin-filename -d 'The name stdin is reported under (in findings, diagnostics and timelines)' -r
 complete -c aguify -n "__fish_aguify_using_subcommand explain" -s n -d 'How many raw input records before the error to show' -r
@@ -573,7 +578,7 @@ v2\t''
 v3\t''
 sse\t''
 agui\t''"
-complete -c aguify -n "__fish_aguify_using_subcommand snapshot" -l max-line-bytes -d 'Skip (and report) lines longer than this many bytes (at least 1)' -r
+complete -c aguify -n "__fish_aguify_using_subcommand snapshot" -l max-line-bytes -d 'Skip (and report) lines, and SSE frames whose data, longer than this many bytes (at least 1)' -r
 complete -c aguify -n "__fish_aguify_using_subcommand snapshot" -l threads -d 'Threads for NDJSON input: 1 parses on the main thread; N > 1 parses on N - 1 more threads while the main thread maps (default: the number of cores, at most 2). The output does not depend on it' -r
 complete -c aguify -n "__fish_aguify_using_subcommand snapshot" -l strict -d 'Exit 2 at the first bad input line instead of reporting it and going on'
 complete -c aguify -n "__fish_aguify_using_subcommand snapshot" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -582,7 +587,7 @@ v2\t''
 v3\t''
 sse\t''
 agui\t''"
-complete -c aguify -n "__fish_aguify_using_subcommand report" -l max-line-bytes -d 'Skip (and report) lines longer than this many bytes (at least 1)' -r
+complete -c aguify -n "__fish_aguify_using_subcommand report" -l max-line-bytes -d 'Skip (and report) lines, and SSE frames whose data, longer than this many bytes (at least 1)' -r
 complete -c aguify -n "__fish_aguify_using_subcommand report" -l threads -d 'Threads for NDJSON input: 1 parses on the main thread; N > 1 parses on N - 1 more threads while the main thread maps (default: the number of cores, at most 2). The output does not depend on it' -r
 complete -c aguify -n "__fish_aguify_using_subcommand report" -s o -l output -d 'Where to write the HTML (`-`: stdout)' -r
 complete -c aguify -n "__fish_aguify_using_subcommand report" -l strict -d 'Exit 2 at the first bad input line instead of reporting it and going on'

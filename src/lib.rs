@@ -23,6 +23,7 @@ pub mod js_numbers;
 pub mod json;
 pub mod mapper;
 pub mod model;
+pub mod payload;
 pub mod pipeline;
 pub mod recent;
 pub mod replay;

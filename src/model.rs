@@ -9,6 +9,8 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
+use crate::payload::Payload;
+
 /// A reasoning/tool block within one model message, keyed by its block position or provider key.
 pub type BlockKey = String;
 
@@ -321,7 +323,7 @@ pub enum ModelEvent {
     /// A custom event (`adispatch_custom_event`, a stream writer).
     Custom {
         name: String,
-        value: Value,
+        value: Payload,
     },
     /// The full graph state (never a node's partial update), normalized ([`crate::wire::langchain`]).
     /// Its `messages` list, when it has one, is the run's message list: the mapper reads its

@@ -85,7 +85,7 @@ pub struct Stats {
     pub mapped: u64,
     pub ignored: BTreeMap<&'static str, u64>,
     pub bad: u64,
-    /// Records converted with a warning (counted in `mapped` or `ignored` too).
+    /// Warnings about records that were converted (counted in `mapped` or `ignored` too).
     pub warnings: u64,
     pub events: u64,
 }
@@ -119,9 +119,21 @@ pub trait Observer {
     }
 }
 
-/// The v3 `params.timestamp` of a record (ms), if any.
-pub(crate) fn record_timestamp(rec: &Record) -> Option<i64> {
-    rec.v3.as_ref()?.timestamp()
+/// The v3 `params.timestamp` of a record (ms), if any; `Err` with what it is when a client
+/// cannot hold it ([`crate::wire::v3::Event::timestamp`]).
+pub(crate) fn record_timestamp(rec: &Record) -> Result<Option<i64>, String> {
+    rec.v3.as_ref().map_or(Ok(None), |ev| ev.timestamp())
+}
+
+/// The warning for a file's first timestamp that a client cannot hold (`what` it is).
+pub const TIMESTAMP_WARNING: &str = "v3 `timestamp` is";
+
+fn timestamp_warning(what: &str) -> String {
+    format!(
+        "{TIMESTAMP_WARNING} {what}, expected an integer of milliseconds from 0 to 2^53 - 1 \
+         (what a client's number holds); it and every such timestamp of this file are left out \
+         of the events"
+    )
 }
 
 /// Runs inputs through the pipeline, in order, into `obs`.
@@ -140,6 +152,8 @@ pub fn run(inputs: Vec<Input>, opts: &Options, obs: &mut dyn Observer) -> Result
             framer = framer.with_framing(f);
         }
         let mut router = Router::new(opts.from);
+        // A timestamp a client cannot hold was reported for this file (once per file).
+        let mut bad_timestamp_told = false;
         loop {
             let frame = match framer.next_frame() {
                 Err(e) if e.kind() == io::ErrorKind::WouldBlock => {
@@ -187,13 +201,21 @@ pub fn run(inputs: Vec<Input>, opts: &Options, obs: &mut dyn Observer) -> Result
                         stats.warnings += 1;
                         obs.warning(&rec.origin, &w);
                     }
+                    let timestamp = record_timestamp(&rec).unwrap_or_else(|what| {
+                        let converted = !matches!(disposition, Disposition::Bad(_));
+                        if converted && !std::mem::replace(&mut bad_timestamp_told, true) {
+                            stats.warnings += 1;
+                            obs.warning(&rec.origin, &timestamp_warning(&what));
+                        }
+                        None
+                    });
                     obs.record(&rec, &disposition);
                     if opts.strict {
                         if let Disposition::Bad(_) = &disposition {
                             return Err(Error::Strict(rec.origin.to_string()));
                         }
                     }
-                    mapper.set_timestamp(record_timestamp(&rec));
+                    mapper.set_timestamp(timestamp);
                     emit(
                         &mut mapper,
                         &mut model,

@@ -11,6 +11,8 @@ use std::hash::{BuildHasher, Hash};
 pub struct Recent<K, V, const N: usize, S = RandomState> {
     map: HashMap<K, V, S>,
     order: VecDeque<K>,
+    /// A key was forgotten since the map was made or cleared.
+    forgot: bool,
 }
 
 impl<K, V, const N: usize, S: Default> Default for Recent<K, V, N, S> {
@@ -18,6 +20,7 @@ impl<K, V, const N: usize, S: Default> Default for Recent<K, V, N, S> {
         Recent {
             map: HashMap::default(),
             order: VecDeque::new(),
+            forgot: false,
         }
     }
 }
@@ -36,6 +39,7 @@ impl<K: Hash + Eq + Clone, V, const N: usize, S: BuildHasher> Recent<K, V, N, S>
         if self.order.len() > N {
             if let Some(oldest) = self.order.pop_front() {
                 self.map.remove(&oldest);
+                self.forgot = true;
             }
         }
     }
@@ -58,9 +62,16 @@ impl<K: Hash + Eq + Clone, V, const N: usize, S: BuildHasher> Recent<K, V, N, S>
         self.map.is_empty()
     }
 
+    /// Whether a key was forgotten (since the map was made or cleared): a key not held may
+    /// then have been inserted long ago.
+    pub fn forgot(&self) -> bool {
+        self.forgot
+    }
+
     pub fn clear(&mut self) {
         self.map.clear();
         self.order.clear();
+        self.forgot = false;
     }
 }
 
@@ -75,12 +86,13 @@ mod tests {
             r.insert(k, k * 10);
         }
         assert_eq!(r.len(), 4);
+        assert!(r.forgot());
         assert_eq!(r.get(&1), None, "forgotten");
         assert_eq!(r.get(&2), Some(&20));
         // A key held again: its value replaced, nothing forgotten.
         r.insert(2, 7);
         assert_eq!((r.len(), r.get(&2), r.get(&3)), (4, Some(&7), Some(&30)));
         r.clear();
-        assert!(r.is_empty());
+        assert!(r.is_empty() && !r.forgot());
     }
 }

@@ -885,3 +885,129 @@ fn a_stream_of_message_frames_is_a_known_form() {
     );
     assert!(r.out.contains("TEXT_MESSAGE_CONTENT"), "{}", r.out);
 }
+
+// ---- 26.6: timestamps a client cannot hold ----
+
+/// A v3 run whose records carry `timestamps` (JSON text each), one record per timestamp.
+fn v3_run_with_timestamps(timestamps: &[&str]) -> String {
+    let data = |i: usize| match i {
+        0 => r#"{"event":"message-start","role":"ai","id":"m"}"#.to_string(),
+        i if i + 1 == timestamps.len() => r#"{"event":"message-finish"}"#.to_string(),
+        _ => {
+            r#"{"event":"content-block-delta","index":0,"delta":{"type":"text-delta","text":"x"}}"#
+                .to_string()
+        }
+    };
+    timestamps
+        .iter()
+        .enumerate()
+        .map(|(i, ts)| {
+            format!(
+                "{{\"type\":\"event\",\"seq\":{},\"method\":\"messages\",\"params\":{{\"namespace\":[],\"timestamp\":{ts},\"data\":{}}}}}\n",
+                i + 1,
+                data(i)
+            )
+        })
+        .collect()
+}
+
+/// A timestamp that is no integer from 0 to 2^53 − 1 is left out of every event (the official
+/// client rejects 2^53; a string, a fraction, a negative, a 30-digit number used to vanish
+/// silently), with one warning per file; safe timestamps around it are kept.
+#[test]
+fn timestamps_a_client_cannot_hold_are_left_out_with_one_warning_per_file() {
+    let d = scratch("timestamps");
+    let too_big = "9007199254740992";
+    write(
+        &d,
+        "a.ndjson",
+        &v3_run_with_timestamps(&["1000", too_big, "\"1001\"", too_big, "1002.0", "1003"]),
+    );
+    write(
+        &d,
+        "b.ndjson",
+        &v3_run_with_timestamps(&[
+            "2000",
+            "123456789012345678901234567890",
+            "-5",
+            "2000.5",
+            "null",
+            "2001",
+        ]),
+    );
+    let r = run(&d, &["convert", "--to", "ndjson", "a.ndjson", "b.ndjson"]);
+    assert_eq!(r.code, 0, "{}", r.err);
+    assert!(!r.out.contains(too_big), "{}", r.out);
+    assert!(!r.err.contains("AGX206"), "{}", r.err);
+    let stamps: Vec<i64> = r
+        .out
+        .lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .filter_map(|e| e.get("timestamp").map(|t| t.as_i64().expect("integer")))
+        .collect();
+    for kept in [1000, 1002, 1003, 2000, 2001] {
+        assert!(stamps.contains(&kept), "{kept} in {stamps:?}");
+    }
+    assert!(stamps.iter().all(|&t| t <= 2001), "{stamps:?}");
+    let warnings: Vec<&str> = r.err.lines().filter(|l| l.contains("[AGX612]")).collect();
+    assert_eq!(warnings.len(), 2, "one per file: {}", r.err);
+    assert!(warnings[0].contains("a.ndjson:2:"), "{}", warnings[0]);
+    assert!(warnings[0].contains(too_big), "{}", warnings[0]);
+    assert!(warnings[1].contains("b.ndjson:2:"), "{}", warnings[1]);
+    // `check` reports the same finding; `--fail-on warning` fails on it.
+    let r = run(&d, &["check", "--fail-on", "warning", "a.ndjson"]);
+    assert_eq!(r.code, 1, "{}", r.out);
+    assert_eq!(r.out.matches("warning[AGX612]").count(), 1, "{}", r.out);
+}
+
+// ---- 26.9: --max-line-bytes bounds an SSE frame ----
+
+/// A frame of many short `data:` lines longer than `--max-line-bytes` together is skipped and
+/// reported with its file:line (its data is not kept); the frames after it are converted.
+#[test]
+fn max_line_bytes_bounds_a_multi_line_sse_frame() {
+    let d = scratch("sse-frame-bound");
+    let frame = |seq: u32, data: &str| {
+        format!(
+            "event: messages\ndata: {{\"type\":\"event\",\"seq\":{seq},\"method\":\"messages\",\"params\":{{\"namespace\":[],\"data\":{data}}}}}\n\n"
+        )
+    };
+    let mut big = String::from("event: custom\ndata: {\"type\":\"event\",\"seq\":2,\"method\":\"custom\",\"params\":{\"namespace\":[],\"data\":[\n");
+    for _ in 0..100 {
+        big.push_str("data: 0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,\n");
+    }
+    big.push_str("data: 0]}}\n\n");
+    let sse = [
+        frame(1, r#"{"event":"message-start","role":"ai","id":"m"}"#),
+        big,
+        frame(3, r#"{"event":"content-block-delta","index":0,"delta":{"type":"text-delta","text":"after"}}"#),
+        frame(4, r#"{"event":"message-finish"}"#),
+    ]
+    .concat();
+    write(&d, "big.sse", &sse);
+    let r = run(
+        &d,
+        &[
+            "convert",
+            "--to",
+            "ndjson",
+            "--max-line-bytes",
+            "1000",
+            "--stats",
+            "big.sse",
+        ],
+    );
+    assert!(
+        r.err
+            .contains("big.sse:4: error[AGX608] SSE frame's data is ")
+            && r.err
+                .contains("bytes, over the --max-line-bytes limit of 1000 bytes; skipped"),
+        "{}",
+        r.err
+    );
+    assert!(r.out.contains(r#""delta":"after""#), "{}", r.out);
+    assert!(!r.out.contains("CUSTOM"), "{}", r.out);
+    // Under the default bound the frame is converted.
+    let r = run(&d, &["convert", "--to", "ndjson", "big.sse"]);
+    assert!(r.out.contains("CUSTOM"), "{}{}", r.out, r.err);
+}

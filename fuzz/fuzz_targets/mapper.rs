@@ -210,7 +210,7 @@ fn model(ev: Ev) -> ModelEvent {
         },
         Ev::Custom(n) => ModelEvent::Custom {
             name: id("c", n),
-            value: json!({"n": n}),
+            value: aguify::payload::Payload::from_value(&json!({"n": n})),
         },
         Ev::State {
             messages,

@@ -18,6 +18,7 @@ use serde_json::Value;
 
 use crate::input::Record;
 use crate::model::{ErrorInfo, InterruptInfo, ModelEvent};
+use crate::payload::Payload;
 
 pub use passthrough::AguiPassthrough;
 pub use v2::V2Adapter;
@@ -363,25 +364,40 @@ fn normalized_state_events(mut state: Value, out: &mut Vec<ModelEvent>) -> bool 
 /// anything else → `custom` and the whole value. `name == "agui"` with a typed payload is a
 /// native AG-UI event.
 pub fn custom_event(name: Option<&str>, data: &Value) -> ModelEvent {
-    let (name, value) = match (name, data) {
-        (Some(n), _) => (n.to_string(), data.clone()),
-        (None, Value::Object(o)) if o.field("name").is_some_and(Value::is_string) => (
-            o.field("name")
-                .and_then(Value::as_str)
-                .unwrap_or("custom")
-                .to_string(),
-            o.field("payload")
-                .or_else(|| o.field("data"))
-                .cloned()
-                .unwrap_or_else(|| data.clone()),
-        ),
-        (None, Value::Object(o)) if o.len() == 1 && o.contains_key("payload") => {
-            ("custom".to_string(), o["payload"].clone())
-        }
-        _ => ("custom".to_string(), data.clone()),
+    custom_payload_event(name, Payload::from_value(data))
+}
+
+/// [`custom_event`] of data passed through as text (a v3 `custom` event's, read without a
+/// tree).
+pub fn custom_payload_event(name: Option<&str>, data: Payload) -> ModelEvent {
+    let named = match name {
+        Some(n) => Some((n.to_string(), None)),
+        None => data.fields().and_then(|o| {
+            let name = o
+                .get("name")
+                .map(|n| serde_json::from_str::<Value>(n.get()));
+            match name {
+                Some(Ok(Value::String(n))) => {
+                    let part = o.get("payload").or_else(|| o.get("data"));
+                    Some((n, part.map(|p| Payload::of_field(p))))
+                }
+                _ if o.len() == 1 => o
+                    .get("payload")
+                    .map(|p| ("custom".to_string(), Some(Payload::of_field(p)))),
+                _ => None,
+            }
+        }),
     };
-    if name == "agui" && value.field("type").is_some_and(Value::is_string) {
-        return ModelEvent::Native(value);
+    let (name, value) = match named {
+        Some((n, Some(part))) => (n, part),
+        Some((n, None)) => (n, data),
+        None => ("custom".to_string(), data),
+    };
+    if name == "agui" {
+        let v = value.to_value();
+        if v.field("type").is_some_and(Value::is_string) {
+            return ModelEvent::Native(v);
+        }
     }
     ModelEvent::Custom { name, value }
 }

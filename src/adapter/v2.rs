@@ -7,10 +7,14 @@ use std::collections::HashMap;
 
 use serde_json::Value;
 
-use super::{content, custom_event, input_messages, input_state, interrupts_from, resume_value};
+use super::{
+    content, custom_event, custom_payload_event, input_messages, input_state, interrupts_from,
+    resume_value,
+};
 use super::{Adapter, Disposition, RecordKind};
 use crate::input::Record;
 use crate::model::ModelEvent;
+use crate::payload::Payload;
 use crate::wire::langchain as lc;
 
 #[derive(Default)]
@@ -873,9 +877,13 @@ impl Adapter for V2Adapter {
             "on_custom_event" => {
                 self.ensure_started(out);
                 let name = ev.string("name");
-                out.push(custom_event(
+                let data = match (&ev.0.custom_data, ev.field("data")) {
+                    (Some(p), _) => p.clone(),
+                    (None, d) => Payload::from_value(d.unwrap_or(&Value::Null)),
+                };
+                out.push(custom_payload_event(
                     Some(name.as_deref().unwrap_or("custom")),
-                    ev.field("data").unwrap_or(&Value::Null),
+                    data,
                 ));
                 Disposition::Mapped
             }

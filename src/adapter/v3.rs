@@ -10,9 +10,12 @@ use foldhash::fast::RandomState as FastIds;
 use serde_json::Value;
 
 use super::content::{args_rest, block_key, part_key, read_block, ArgsRest, Block as Content};
-use super::{custom_event, interrupts_from, lc, Adapter, Disposition, RecordKind};
+use super::{
+    custom_event, custom_payload_event, interrupts_from, lc, Adapter, Disposition, RecordKind,
+};
 use crate::input::Record;
 use crate::model::{ErrorInfo, InterruptInfo, ModelEvent, Usage};
+use crate::payload::Payload;
 use crate::wire::v3::{namespace_key, Data, Delta, Event, Lifecycle, Message, Params};
 
 #[derive(Default)]
@@ -639,13 +642,16 @@ impl V3Adapter {
                 Disposition::Mapped
             }
             "custom" => {
-                out.push(custom_event(None, data.value()));
+                out.push(custom_payload_event(None, payload_of(data)));
                 Disposition::Mapped
             }
             m if m.starts_with("custom:") => {
-                let data = data.value();
-                let payload = data.field("payload").unwrap_or(data);
-                out.push(custom_event(Some(&m["custom:".len()..]), payload));
+                let data = payload_of(data);
+                let payload = match data.fields().and_then(|o| o.get("payload").copied()) {
+                    Some(p) => Payload::of_field(p),
+                    None => data,
+                };
+                out.push(custom_payload_event(Some(&m["custom:".len()..]), payload));
                 Disposition::Mapped
             }
             "debug" => Disposition::Ignored("debug stream"),
@@ -1279,6 +1285,14 @@ impl Adapter for V3Adapter {
 
     fn finish(&mut self, out: &mut Vec<ModelEvent>) {
         self.end_run(false, out);
+    }
+}
+
+/// A `custom` event's data as a payload (read as text; a tree when read from one).
+fn payload_of(data: &Data) -> Payload {
+    match data {
+        Data::Payload(p) => p.clone(),
+        other => Payload::from_value(other.value()),
     }
 }
 

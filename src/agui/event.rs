@@ -16,6 +16,7 @@ use serde_json::Value;
 
 use super::EventType;
 use crate::model::EncodedState;
+use crate::payload::Payload;
 
 /// An event's `timestamp` (ms since the epoch), left out when absent.
 type Ts = Option<i64>;
@@ -230,7 +231,7 @@ pub enum Event {
         subagent_run_id: Option<String>,
         name: String,
         #[serde(default)]
-        value: Value,
+        value: Payload,
     },
     ReasoningStart {
         #[serde(
@@ -1122,7 +1123,7 @@ mod tests {
                 subagent_run_id: None,
                 timestamp: None,
                 name: "n".into(),
-                value: json!(null),
+                value: Payload::from_value(&json!(null)),
             },
         ] {
             let v = ev.to_value();

@@ -388,13 +388,19 @@ impl Checker {
     }
 
     /// A record converted with a warning ([`Observer::warning`]): a v3 `seq` that is not an
-    /// integer is AGX610; the other warnings (a `seq` out of order or reused) are the facts
-    /// AGX602/AGX603 report already, so they are not told twice.
+    /// integer is AGX610, a timestamp a client cannot hold AGX612; the other warnings (a `seq`
+    /// out of order or reused) are the facts AGX602/AGX603 report already, so they are not
+    /// told twice.
     pub fn warning(&mut self, origin: &Origin, message: &str) {
-        if message.starts_with("v3 `seq` is") {
-            self.ctx.at(origin, None, None, None);
-            self.ctx.report("AGX610", vec![], message.to_string());
-        }
+        let rule = if message.starts_with("v3 `seq` is") {
+            "AGX610"
+        } else if message.starts_with(crate::pipeline::TIMESTAMP_WARNING) {
+            "AGX612"
+        } else {
+            return;
+        };
+        self.ctx.at(origin, None, None, None);
+        self.ctx.report(rule, vec![], message.to_string());
     }
 
     /// An input record and its disposition.

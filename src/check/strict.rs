@@ -14,12 +14,6 @@ fn s<'a>(ev: &Ev<'a>, k: &str) -> Option<&'a str> {
     ev.s(k)
 }
 
-#[derive(PartialEq)]
-enum ToolState {
-    Open,
-    Ended,
-}
-
 #[derive(Default)]
 pub struct Strict {
     events: u64,
@@ -27,16 +21,22 @@ pub struct Strict {
     terminal: bool,
     finished: bool,
     open_text: IdSet,
-    /// Ids of every message and tool call of the stream, kept as 64-bit hashes: the reuse rules
-    /// need identity only, and a 1 GB log has millions of them.
-    closed_text: IdSet,
+    /// Ids of the messages and tool calls of the stream that ended, kept as 64-bit hashes (the
+    /// reuse rules need identity only), the last [`Closed::WINDOW`] of each kind: a stream of
+    /// millions of messages is checked in flat memory, as the verifier keeps its ids
+    /// (`check::verifier`); an id reused after that many others is not reported.
+    closed_text: Closed,
     open_reasoning: HashSet<String>,
-    closed_reasoning: IdSet,
+    closed_reasoning: Closed,
     open_spans: HashSet<String>,
-    tools: HashMap<u64, ToolState, IdHasher>,
+    /// Tool calls started and not ended.
+    open_tools: IdSet,
+    /// Tool calls ended (the last [`Closed::WINDOW`]): a result for a call that is neither
+    /// open nor here was never started, unless calls were forgotten.
+    ended_tools: Closed,
     args: HashMap<u64, String, IdHasher>,
-    /// Tool calls with a TOOL_CALL_RESULT (of the stream).
-    answered: IdSet,
+    /// Tool calls with a TOOL_CALL_RESULT (the last [`Closed::WINDOW`]).
+    answered: Closed,
     /// The run's active sub-agents, with the tool call each runs under.
     subagents: HashMap<String, Option<String>>,
     /// The run has sent SUBAGENT_STARTED: it declares its sub-agents (a stream that only
@@ -46,6 +46,8 @@ pub struct Strict {
 
 /// A set of id hashes ([`id_hash`]).
 type IdSet = HashSet<u64, IdHasher>;
+/// The last 65,536 id hashes of ended items of one kind.
+type Closed = crate::recent::Recent<u64, (), { 1 << 16 }, IdHasher>;
 /// The keys are already hashes.
 type IdHasher = foldhash::fast::RandomState;
 
@@ -115,7 +117,7 @@ impl Strict {
             Some(EventType::TextMessageStart) => {
                 let id = s(ev, "messageId").unwrap_or("");
                 let h = id_hash(id);
-                if self.closed_text.contains(&h) && !self.open_text.contains(&h) {
+                if self.closed_text.get(&h).is_some() && !self.open_text.contains(&h) {
                     ctx.report(
                         "AGX303",
                         vec![id.to_string()],
@@ -127,11 +129,11 @@ impl Strict {
             Some(EventType::TextMessageEnd) => {
                 let h = id_hash(s(ev, "messageId").unwrap_or(""));
                 self.open_text.remove(&h);
-                self.closed_text.insert(h);
+                self.closed_text.insert(h, ());
             }
             Some(EventType::ReasoningMessageStart) => {
                 let id = s(ev, "messageId").unwrap_or("").to_string();
-                if self.closed_reasoning.contains(&id_hash(&id))
+                if self.closed_reasoning.get(&id_hash(&id)).is_some()
                     && !self.open_reasoning.contains(&id)
                 {
                     ctx.report(
@@ -145,7 +147,7 @@ impl Strict {
             Some(EventType::ReasoningMessageEnd) => {
                 let id = s(ev, "messageId").unwrap_or("");
                 self.open_reasoning.remove(id);
-                self.closed_reasoning.insert(id_hash(id));
+                self.closed_reasoning.insert(id_hash(id), ());
             }
             Some(EventType::ReasoningStart) => {
                 self.open_spans
@@ -167,14 +169,14 @@ impl Strict {
             Some(EventType::ToolCallStart) => {
                 let id = s(ev, "toolCallId").unwrap_or("");
                 let h = id_hash(id);
-                if self.tools.get(&h) == Some(&ToolState::Ended) {
+                if self.ended_tools.get(&h).is_some() && !self.open_tools.contains(&h) {
                     ctx.report(
                         "AGX309",
                         vec![id.to_string()],
                         format!("tool call '{id}' is started again after it ended (double-fired tool call)"),
                     );
                 }
-                self.tools.insert(h, ToolState::Open);
+                self.open_tools.insert(h);
                 self.args.insert(h, String::new());
             }
             Some(EventType::ToolCallArgs) => {
@@ -197,24 +199,25 @@ impl Strict {
                         );
                     }
                 }
-                if let Some(state) = self.tools.get_mut(&h) {
-                    *state = ToolState::Ended;
+                if self.open_tools.remove(&h) {
+                    self.ended_tools.insert(h, ());
                 }
             }
             Some(EventType::ToolCallResult) => {
                 let id = s(ev, "toolCallId").unwrap_or("").to_string();
-                match self.tools.get(&id_hash(&id)) {
-                    None => ctx.report(
-                        "AGX305",
-                        vec![id.clone()],
-                        format!("TOOL_CALL_RESULT for tool call '{id}', which was never started"),
-                    ),
-                    Some(ToolState::Open) => ctx.report(
+                let h = id_hash(&id);
+                if self.open_tools.contains(&h) {
+                    ctx.report(
                         "AGX306",
                         vec![id.clone()],
                         format!("TOOL_CALL_RESULT for tool call '{id}' before its TOOL_CALL_END"),
-                    ),
-                    Some(ToolState::Ended) => {}
+                    );
+                } else if self.ended_tools.get(&h).is_none() && !self.ended_tools.forgot() {
+                    ctx.report(
+                        "AGX305",
+                        vec![id.clone()],
+                        format!("TOOL_CALL_RESULT for tool call '{id}', which was never started"),
+                    );
                 }
             }
             _ => {}
@@ -229,7 +232,10 @@ impl Strict {
                 let parent = s(ev, "parentToolCallId");
                 if let Some(call) = parent {
                     let h = id_hash(call);
-                    let why = match (self.tools.contains_key(&h), self.answered.contains(&h)) {
+                    let started = self.open_tools.contains(&h)
+                        || self.ended_tools.get(&h).is_some()
+                        || self.ended_tools.forgot();
+                    let why = match (started, self.answered.get(&h).is_some()) {
                         (false, _) => Some("was never started"),
                         (true, true) => Some("already has its TOOL_CALL_RESULT"),
                         (true, false) => None,
@@ -270,7 +276,7 @@ impl Strict {
                 }
                 if ev.kind == Some(EventType::ToolCallResult) {
                     let call = s(ev, "toolCallId").unwrap_or("");
-                    self.answered.insert(id_hash(call));
+                    self.answered.insert(id_hash(call), ());
                     let mut running: Vec<&String> = self
                         .subagents
                         .iter()
@@ -340,4 +346,86 @@ fn clip(s: &str) -> String {
         out.push('…');
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::check::Config;
+    use serde_json::json;
+
+    fn feed(s: &mut Strict, ctx: &mut Ctx, v: Value) {
+        s.feed(&Ev::of(&v), ctx);
+    }
+
+    fn rules(ctx: &mut Ctx) -> Vec<&'static str> {
+        ctx.out.drain(..).map(|f| f.rule).collect()
+    }
+
+    /// Ended message and tool call ids are kept for the last 65,536 of each kind (issue 26
+    /// item 11: a stream of millions of messages grew by every id): reuse within the window is
+    /// reported, a result for a call forgotten is not called "never started".
+    #[test]
+    fn ended_ids_are_a_window() {
+        let mut s = Strict::default();
+        let mut ctx = Ctx::new("t".into(), Config::default());
+        let n = Closed::WINDOW + 10;
+        for i in 0..n {
+            let (m, t) = (format!("m{i}"), format!("t{i}"));
+            feed(
+                &mut s,
+                &mut ctx,
+                json!({"type":"TEXT_MESSAGE_START","messageId":m,"role":"assistant"}),
+            );
+            feed(
+                &mut s,
+                &mut ctx,
+                json!({"type":"TEXT_MESSAGE_END","messageId":m}),
+            );
+            feed(
+                &mut s,
+                &mut ctx,
+                json!({"type":"TOOL_CALL_START","toolCallId":t,"toolCallName":"f"}),
+            );
+            feed(
+                &mut s,
+                &mut ctx,
+                json!({"type":"TOOL_CALL_END","toolCallId":t}),
+            );
+        }
+        assert_eq!(rules(&mut ctx), Vec::<&str>::new());
+        assert_eq!(s.closed_text.len(), Closed::WINDOW);
+        assert_eq!(s.ended_tools.len(), Closed::WINDOW);
+        assert!(s.open_text.is_empty() && s.open_tools.is_empty());
+        let last = format!("m{}", n - 1);
+        feed(
+            &mut s,
+            &mut ctx,
+            json!({"type":"TEXT_MESSAGE_START","messageId":last,"role":"assistant"}),
+        );
+        feed(
+            &mut s,
+            &mut ctx,
+            json!({"type":"TOOL_CALL_START","toolCallId":format!("t{}", n - 1),"toolCallName":"f"}),
+        );
+        assert_eq!(rules(&mut ctx), ["AGX303", "AGX309"]);
+        feed(
+            &mut s,
+            &mut ctx,
+            json!({"type":"TOOL_CALL_RESULT","toolCallId":"t0","messageId":"r","content":"x"}),
+        );
+        assert_eq!(
+            rules(&mut ctx),
+            Vec::<&str>::new(),
+            "t0 is forgotten, not unknown"
+        );
+        // While nothing is forgotten, a result for a call never started is AGX305.
+        let mut s = Strict::default();
+        feed(
+            &mut s,
+            &mut ctx,
+            json!({"type":"TOOL_CALL_RESULT","toolCallId":"t0","messageId":"r","content":"x"}),
+        );
+        assert_eq!(rules(&mut ctx), ["AGX305"]);
+    }
 }

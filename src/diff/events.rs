@@ -158,7 +158,7 @@ fn own(conv: &mut Conversation, ev: &Event, typed: &Event, origin: &Origin) -> O
         Event::ReasoningEncryptedValue { entity_id, .. } => {
             conv.reasoning_encrypted(entity_id, origin)
         }
-        Event::Custom { name, value, .. } => conv.custom(name, value, origin),
+        Event::Custom { name, value, .. } => conv.custom(name, &value.to_value(), origin),
         Event::StateSnapshot { snapshot, .. } => conv.state_snapshot(&snapshot.to_value(), origin),
         Event::StateDelta { delta, .. } => conv.state_delta(delta, origin),
         Event::MessagesSnapshot { messages, .. } => conv.messages_snapshot(messages, origin),

@@ -777,14 +777,9 @@ fn disposition_text(d: &Disposition) -> String {
     }
 }
 
+/// A record's v3 timestamp (ms), when it has one a client can hold (as the events get it).
 fn record_ts(rec: &Record) -> Option<i64> {
-    let v = rec.value();
-    let v = if v.get("type").and_then(Value::as_str) == Some("event") {
-        v
-    } else {
-        v.get("data")?
-    };
-    v.get("params")?.get("timestamp")?.as_i64()
+    crate::pipeline::record_timestamp(rec).ok().flatten()
 }
 
 impl Explainer {

@@ -201,7 +201,7 @@ impl<R: BufRead> Framer<R> {
         Framer {
             lines: LineReader::new(reader, max_line_bytes),
             framing: None,
-            sse: SseFramer::default(),
+            sse: SseFramer::new(max_line_bytes),
             pending: Default::default(),
             file,
             done: false,

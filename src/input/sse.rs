@@ -13,6 +13,11 @@ use super::{describe_json_error, parse_json, Frame, Origin, Record};
 
 #[derive(Default)]
 pub struct SseFramer {
+    /// The most bytes of `data` a frame may hold (`--max-line-bytes`; 0: no bound).
+    max_bytes: usize,
+    /// The frame's data went over `max_bytes`: how many bytes it has (joined by `\n`), its
+    /// text dropped; the frame is reported and skipped.
+    oversized: Option<usize>,
     /// Physical lines read since the last dispatch.
     lines: u64,
     /// First physical line of the frame (comments included).
@@ -44,6 +49,36 @@ fn excerpt(s: &str) -> String {
 }
 
 impl SseFramer {
+    /// A framer whose frames hold at most `max_bytes` of data (their `data:` values joined):
+    /// a longer frame is skipped and reported, its data not kept.
+    pub fn new(max_bytes: usize) -> Self {
+        SseFramer {
+            max_bytes,
+            ..SseFramer::default()
+        }
+    }
+
+    /// Appends one `data:` value to the frame, or counts it when the frame is over its bound.
+    fn push_data(&mut self, value: &str) {
+        let joined = match (&self.data, self.oversized) {
+            (_, Some(n)) => n + 1 + value.len(),
+            (Some(d), None) => d.len() + 1 + value.len(),
+            (None, None) => value.len(),
+        };
+        if self.oversized.is_some() || (self.max_bytes > 0 && joined > self.max_bytes) {
+            self.data = None;
+            self.oversized = Some(joined);
+            return;
+        }
+        match &mut self.data {
+            Some(d) => {
+                d.push('\n');
+                d.push_str(value);
+            }
+            None => self.data = Some(value.to_string()),
+        }
+    }
+
     pub fn push_line(
         &mut self,
         text: &str,
@@ -71,13 +106,7 @@ impl SseFramer {
             };
             self.field_line.get_or_insert(number);
             match field {
-                "data" => match &mut self.data {
-                    Some(d) => {
-                        d.push('\n');
-                        d.push_str(value);
-                    }
-                    None => self.data = Some(value.to_string()),
-                },
+                "data" => self.push_data(value),
                 "event" => self.event = Some(value.to_string()),
                 f if !is_known_field(f) && self.stray.is_none() => {
                     self.stray = Some(excerpt(logical));
@@ -99,6 +128,7 @@ impl SseFramer {
         let event = self.event.take();
         let data = self.data.take();
         let stray = self.stray.take();
+        let oversized = self.oversized.take();
         let Some(first) = first else {
             // Only the blank separator line itself (nothing to account when a bare-CR line
             // already gave its count to an earlier frame).
@@ -115,6 +145,17 @@ impl SseFramer {
             file: file.clone(),
             line: field_line.unwrap_or(first),
         };
+        if let Some(bytes) = oversized {
+            return Some(Frame::Bad {
+                origin,
+                lines,
+                message: format!(
+                    "SSE frame's data is {bytes} bytes, over the --max-line-bytes limit of {} \
+                     bytes; skipped",
+                    self.max_bytes
+                ),
+            });
+        }
         let Some(data) = data else {
             if let Some(stray) = stray {
                 return Some(Frame::Bad {
@@ -224,8 +265,12 @@ mod tests {
     use super::*;
 
     fn frames(input: &str) -> Vec<Frame> {
+        frames_within(input, 0)
+    }
+
+    fn frames_within(input: &str, max_bytes: usize) -> Vec<Frame> {
         let file: Arc<str> = Arc::from("t.sse");
-        let mut f = SseFramer::default();
+        let mut f = SseFramer::new(max_bytes);
         let mut out = VecDeque::new();
         for (i, l) in input.split('\n').enumerate() {
             f.push_line(l, i as u64 + 1, &file, &mut out);
@@ -358,6 +403,44 @@ mod tests {
         let got = frames("event: values\n{\"a\":1}\n\n");
         assert!(
             matches!(&got[0], Frame::Bad { message, .. } if message.contains("without a `data:` field"))
+        );
+    }
+
+    /// A frame whose `data:` lines together pass the bound is skipped and reported at its
+    /// first field line, its lines still counted; the frames around it are read.
+    #[test]
+    fn a_frame_over_the_bound_is_skipped_and_the_rest_flows() {
+        let big = format!("data: [{}\ndata: 0]\n\n", "0,".repeat(10));
+        let input = format!("data: {{\"a\":1}}\n\nevent: x\n{big}data: {{\"a\":2}}\n\n");
+        let got = frames_within(&input, 20);
+        let kinds: Vec<String> = got
+            .iter()
+            .map(|f| match f {
+                Frame::Record(r) => format!("record {}", r.origin.line),
+                Frame::Bad {
+                    origin,
+                    lines,
+                    message,
+                } => format!("bad {}/{lines}: {message}", origin.line),
+                Frame::Ignored { .. } => "ignored".into(),
+            })
+            .collect();
+        assert_eq!(
+            kinds,
+            [
+                "record 1",
+                "bad 3/4: SSE frame's data is 24 bytes, over the --max-line-bytes limit of 20 \
+                 bytes; skipped",
+                "record 7",
+                "ignored",
+            ],
+        );
+        // Within the bound (a frame of exactly 20 bytes) it is read.
+        let got = frames_within("data: [0,0,0,0,0,0,0\ndata: ,0,0]\n\n", 20);
+        assert!(
+            matches!(&got[..], [Frame::Record(_), Frame::Ignored { .. }]),
+            "{}",
+            got.len()
         );
     }
 }

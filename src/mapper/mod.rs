@@ -20,6 +20,7 @@ use crate::agui::{
     ErrorDetail, Event, ResultStatus, Role, Snapshot, Subtype, ToolContent, UsageTotal,
 };
 use crate::model::{ErrorInfo, InterruptInfo, MessageRef, ModelEvent, SharedJson, Usage};
+use crate::payload::Payload;
 use crate::wire::langchain as lc;
 use foldhash::fast::RandomState as FastIds;
 use messages::RunMessages;
@@ -500,7 +501,9 @@ impl Mapper {
                     subagent_run_id: None,
                     timestamp: self.timestamp,
                     name: TOOL_OUTPUT_DELTA.into(),
-                    value: json!({"toolCallId": tool_call_id, "delta": delta}),
+                    value: Payload::from_value(
+                        &json!({"toolCallId": tool_call_id, "delta": delta}),
+                    ),
                 };
                 self.push(e, out);
             }

@@ -911,7 +911,7 @@ impl TimelineBuilder {
                 let detail = format!("{n} message{}", if n == 1 { "" } else { "s" });
                 self.state("messages snapshot", detail, ts, origin);
             }
-            Event::Custom { name, value, .. } => self.custom(name, value, ts, origin),
+            Event::Custom { name, value, .. } => self.custom(name, &value.to_value(), ts, origin),
             Event::Raw { event, .. } => self.other(ev, compact(event), ts, origin),
             Event::ActivitySnapshot { activity_type, .. }
             | Event::ActivityDelta { activity_type, .. } => {

@@ -7,7 +7,10 @@
 //! read from its tree.
 
 use serde::{Deserialize, Deserializer};
+use serde_json::value::RawValue;
 use serde_json::Value;
+
+use crate::payload::Payload;
 
 /// A v2 event as the adapter reads it.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
@@ -27,6 +30,36 @@ pub struct Event {
     #[serde(default)]
     pub metadata: Metadata,
     /// Read to tell a v3 event (`type` `"event"` with a string `method`) apart.
+    #[serde(rename = "type", default, deserialize_with = "present")]
+    kind: Option<Value>,
+    #[serde(default, deserialize_with = "present")]
+    method: Option<Value>,
+    /// An `on_custom_event`'s `data`, passed through as text (its `data` is then `None`): a
+    /// payload of megabytes is not made a tree.
+    #[serde(skip)]
+    pub custom_data: Option<Payload>,
+}
+
+/// How an `on_custom_event` line starts when the recorder writes `event` first (the API
+/// server, langchain's `dumpd`): such a line is read with its `data` as text.
+const CUSTOM_EVENT: &str = r#"{"event":"on_custom_event","#;
+
+/// [`Event`] with `data` borrowed as text.
+#[derive(Deserialize)]
+struct CustomWire<'a> {
+    event: String,
+    #[serde(borrow, default, deserialize_with = "present")]
+    data: Option<&'a RawValue>,
+    #[serde(default, deserialize_with = "present")]
+    run_id: Option<Value>,
+    #[serde(default, deserialize_with = "present")]
+    name: Option<Value>,
+    #[serde(default, deserialize_with = "present")]
+    tags: Option<Value>,
+    #[serde(default, deserialize_with = "present")]
+    parent_ids: Option<Value>,
+    #[serde(default)]
+    metadata: Metadata,
     #[serde(rename = "type", default, deserialize_with = "present")]
     kind: Option<Value>,
     #[serde(default, deserialize_with = "present")]
@@ -53,11 +86,44 @@ fn present<'de, D: Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Optio
 impl Event {
     /// The v2 event of a line whose `event` is `on_…` (`None` for any other line).
     pub fn read(text: &str) -> Option<Event> {
+        if text.starts_with(CUSTOM_EVENT) {
+            let read = serde_json::from_str::<CustomWire>(text).ok().and_then(|w| {
+                // Data no tree can hold (nested too deep) is read, and reported, whole.
+                let data = match w.data {
+                    Some(d) => Some(Payload::read(d.get())?),
+                    None => None,
+                };
+                Some((w, data))
+            });
+            if let Some((w, data)) = read {
+                let e = Event {
+                    event: w.event,
+                    data: None,
+                    run_id: w.run_id,
+                    name: w.name,
+                    tags: w.tags,
+                    parent_ids: w.parent_ids,
+                    metadata: w.metadata,
+                    kind: w.kind,
+                    method: w.method,
+                    custom_data: data,
+                };
+                return e.is_v2().then_some(e);
+            }
+        }
         let e = match serde_json::from_str::<Event>(text) {
             Ok(e) => e,
             Err(_) => Event::of_tree(&serde_json::from_str(text).ok()?)?,
         };
-        (e.is_v2() && e.event.starts_with("on_")).then_some(e)
+        (e.is_v2() && e.event.starts_with("on_")).then(|| e.with_custom_data())
+    }
+
+    /// An `on_custom_event` with its `data` as a payload.
+    fn with_custom_data(mut self) -> Event {
+        if self.event == "on_custom_event" {
+            self.custom_data = self.data.take().map(|d| Payload::from_value(&d));
+        }
+        self
     }
 
     /// The v2 event a record's tree holds, as the adapter reads it: the record, or the `data`
@@ -99,8 +165,9 @@ impl Event {
             },
             kind: get("type"),
             method: get("method"),
+            custom_data: None,
         };
-        e.is_v2().then_some(e)
+        e.is_v2().then(|| e.with_custom_data())
     }
 
     fn is_v2(&self) -> bool {
@@ -152,6 +219,20 @@ mod tests {
             for k in ["langgraph_node", "thread_id", "langgraph_checkpoint_ns"] {
                 assert_eq!(e.meta(k), line["metadata"].get(k), "{k} of {text}");
             }
+        }
+        // An `on_custom_event`'s data is a payload, whichever way it was read.
+        for text in [
+            r#"{"event":"on_custom_event","data":{"a":[1.0,2]},"name":"n","run_id":"r"}"#,
+            r#"{"name":"n","event":"on_custom_event","data":{"a":[1.0,2]},"run_id":"r"}"#,
+        ] {
+            let e = Event::read(text).expect("v2");
+            let tree: Value = serde_json::from_str(text).expect("json");
+            assert_eq!(Some(&e), Event::of_record(&tree, None).as_ref(), "{text}");
+            assert_eq!(e.data, None);
+            assert_eq!(
+                e.custom_data.as_ref().map(Payload::get),
+                Some(r#"{"a":[1.0,2]}"#)
+            );
         }
         let repeated = r#"{"event":"on_a","run_id":"1","run_id":"2"}"#;
         assert_eq!(

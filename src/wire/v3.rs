@@ -52,6 +52,8 @@ pub enum Data {
     Unread,
     /// A root `values` state whose first entry is its message list.
     State(super::state::State),
+    /// A `custom` event's data (of `custom` and `custom:NAME`), passed through as its text.
+    Payload(crate::payload::Payload),
     /// Any other data (`null` when absent), whole.
     Value(Value),
 }
@@ -184,12 +186,41 @@ impl Event {
         }
     }
 
-    /// `params.timestamp` in ms, when an integer.
-    pub fn timestamp(&self) -> Option<i64> {
+    /// `params.timestamp` in ms: `Ok(None)` when absent or `null`; `Err` with what it is
+    /// when it is not an integer from 0 to 2^53 − 1, which a client's number cannot hold
+    /// exactly (or is no time).
+    pub fn timestamp(&self) -> Result<Option<i64>, String> {
         match &self.params {
-            Params::Object { timestamp, .. } => timestamp.as_ref()?.as_i64(),
-            _ => None,
+            Params::Object {
+                timestamp: Some(ts),
+                ..
+            } => timestamp_ms(ts),
+            _ => Ok(None),
         }
+    }
+}
+
+/// The largest integer a JavaScript number holds exactly (`Number.MAX_SAFE_INTEGER`).
+const MAX_SAFE_INTEGER: u64 = (1 << 53) - 1;
+
+/// A timestamp value as ms ([`Event::timestamp`]). A number written with a fraction part of
+/// zero (`1700000000000.0`) is the integer it is to a client.
+fn timestamp_ms(ts: &Value) -> Result<Option<i64>, String> {
+    let n = match ts {
+        Value::Null => return Ok(None),
+        Value::Number(n) => n,
+        other => return Err(super::json_kind(other).to_string()),
+    };
+    let ms = match (n.as_u64(), n.as_f64()) {
+        (Some(u), _) => Some(u),
+        (None, Some(f)) if f.fract() == 0.0 && (0.0..=MAX_SAFE_INTEGER as f64).contains(&f) => {
+            Some(f as u64)
+        }
+        _ => None,
+    };
+    match ms.filter(|&u| u <= MAX_SAFE_INTEGER) {
+        Some(u) => Ok(Some(u as i64)),
+        None => Err(n.to_string()),
     }
 }
 
@@ -392,6 +423,8 @@ fn data_of(method: &str, raw: Option<&RawValue>, node: Option<&Value>, root: boo
                 Data::Unread
             }
         }
+        "custom" => Data::Payload(crate::payload::Payload::from_json(text)),
+        m if m.starts_with("custom:") => Data::Payload(crate::payload::Payload::from_json(text)),
         _ => Data::Value(tree(raw)),
     }
 }

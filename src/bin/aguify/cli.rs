@@ -87,7 +87,8 @@ pub struct InputArgs {
     /// Input form: detected per file by default
     #[arg(long, value_enum, default_value_t = From::Auto)]
     pub from: From,
-    /// Skip (and report) lines longer than this many bytes (at least 1)
+    /// Skip (and report) lines, and SSE frames whose data, longer than this many bytes (at
+    /// least 1)
     #[arg(long, value_name = "BYTES", default_value_t = aguify::input::DEFAULT_MAX_LINE_BYTES,
           value_parser = positive)]
     pub max_line_bytes: usize,

@@ -1,0 +1,103 @@
+#!/usr/bin/env bash
+# Peak memory per line and per stream (issue 26 items 8, 9, 11), as /usr/bin/time -v's peak RSS
+# of the release build, with the wall time:
+#
+#   custom  one v3 line of a custom payload `[0,0,…]` of CUSTOM_MB megabytes (convert, check)
+#   frame   one SSE frame of 1 KB `data:` lines, FRAME_MB megabytes in all, between two small
+#           frames (convert; it is over --max-line-bytes and skipped)
+#   ids     a v3 run of N distinct text messages (start, delta, finish), for N in IDS
+#           (convert, check, timeline)
+#
+#   scripts/bench_memory.sh                              # target/release/aguify
+#   BIN=/path/to/old/aguify scripts/bench_memory.sh      # another build
+#   CASES="custom ids" IDS="1000000" scripts/bench_memory.sh
+#
+# The custom line and the runs are written to $AGUIFY_BENCH_DIR (default /tmp/aguify-bench)
+# and deleted after (3M messages: 1.4 GB); the frame is generated into a pipe.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+bin=${BIN:-$root/target/release/aguify}
+dir=${AGUIFY_BENCH_DIR:-/tmp/aguify-bench}
+cases=${CASES:-"custom frame ids"}
+custom_mb=${CUSTOM_MB:-60}
+frame_mb=${FRAME_MB:-2048}
+ids=${IDS:-"1000000 3000000"}
+mkdir -p "$dir"
+times="$dir/memory-time.txt"
+
+# measure LABEL SIZE CMD... — runs CMD (stdin as given) and prints one row.
+measure() {
+    local label=$1 size=$2
+    shift 2
+    /usr/bin/time -v -o "$times" "$@" > /dev/null 2> "$dir/memory-stderr.txt" || true
+    local wall rss
+    wall=$(awk -F': ' '/Elapsed \(wall clock\)/ {n=split($2,t,":"); s=0; for(i=1;i<=n;i++) s=s*60+t[i]; print s}' "$times")
+    rss=$(awk -F': ' '/Maximum resident set size/ {printf "%.1f", $2/1024}' "$times")
+    printf '%-18s %12s %10s %10s\n' "$label" "$size" "$wall" "$rss"
+}
+
+# A v3 run of $1 text messages on stdout.
+messages() {
+    awk -v n="$1" 'BEGIN {
+        p = "{\"type\":\"event\",\"method\":\"messages\",\"params\":{\"namespace\":[],\"timestamp\":1,\"data\":"
+        for (i = 1; i <= n; i++) {
+            s = 3 * i
+            print p "{\"event\":\"message-start\",\"role\":\"ai\",\"id\":\"msg-" i "\"}},\"seq\":" s - 2 "}"
+            print p "{\"event\":\"content-block-delta\",\"index\":0,\"delta\":{\"type\":\"text-delta\",\"text\":\"x\"}}},\"seq\":" s - 1 "}"
+            print p "{\"event\":\"message-finish\"}},\"seq\":" s "}"
+        }
+    }'
+}
+
+# An SSE stream: a small frame, one frame of $1 MB of 1 KB `data:` lines, a small frame.
+frame() {
+    python3 - "$1" <<'EOF'
+import sys
+mb = int(sys.argv[1])
+out = sys.stdout.buffer
+small = b'data: {"type":"RUN_STARTED","threadId":"t","runId":"r"}\n\n'
+out.write(small)
+line = b"data: " + b"0," * 509 + b"\n"
+chunk = line * 1024
+for _ in range(mb):
+    out.write(chunk)
+out.write(b'data: 0\n\ndata: {"type":"RUN_FINISHED","threadId":"t","runId":"r"}\n\n')
+EOF
+}
+
+printf '%-18s %12s %10s %10s\n' case size wall_s peak_MiB
+for c in $cases; do
+    case $c in
+        custom)
+            f="$dir/memory-custom.ndjson"
+            python3 - "$custom_mb" "$f" <<'EOF'
+import sys
+mb, path = int(sys.argv[1]), sys.argv[2]
+with open(path, "wb") as out:
+    out.write(b'{"type":"event","seq":1,"method":"custom","params":{"namespace":[],"data":[')
+    out.write(b"0," * (mb * 1024 * 1024 // 2))
+    out.write(b"0]}}\n")
+EOF
+            for cmd in convert check; do
+                measure "custom $cmd" "${custom_mb}MB" "$bin" "$cmd" "$f"
+            done
+            rm -f "$f"
+            ;;
+        frame)
+            measure "frame convert" "${frame_mb}MB" bash -c "$(declare -f frame); frame $frame_mb | '$bin' convert -"
+            grep -o 'SSE frame.*skipped' "$dir/memory-stderr.txt" | head -1 || true
+            ;;
+        ids)
+            for n in $ids; do
+                # A file: `check` reads stdin whole (docs/check.md), a file streamed.
+                f="$dir/memory-ids-$n.ndjson"
+                messages "$n" > "$f"
+                for cmd in convert check timeline; do
+                    measure "ids $cmd" "$n" "$bin" "$cmd" "$f"
+                done
+                rm -f "$f"
+            done
+            ;;
+    esac
+done
+rm -f "$times" "$dir/memory-stderr.txt"

@@ -1,0 +1,302 @@
+//! [`Payload`]: a JSON value passed through from a log into an event (a custom event's value)
+//! kept as compact JSON text, not as a tree. A tree of small values costs tens of times their
+//! text (a 60 MB line of `[0,0,…]` made 2 GB of `Value`s, twice over). The text is the one the
+//! value's tree writes (each key once, numbers as read), and it is written into an event by
+//! streaming it from a parser into the event's serializer, so what comes out — `JSON.stringify`
+//! numbers on the output ([`crate::js_numbers`]), a tree for the views — is what the tree gave.
+
+use std::collections::{BTreeMap, HashSet};
+use std::fmt;
+use std::hash::BuildHasher;
+
+use serde::de::{self, DeserializeSeed, MapAccess, SeqAccess, Visitor};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde_json::value::RawValue;
+use serde_json::Value;
+
+/// A JSON value as the compact text its tree writes (`serde_json::to_string`). Two payloads are
+/// equal when their texts are.
+#[derive(Clone)]
+pub struct Payload(Box<RawValue>);
+
+impl PartialEq for Payload {
+    fn eq(&self, other: &Payload) -> bool {
+        self.get() == other.get()
+    }
+}
+
+impl Payload {
+    /// The payload of a JSON text (a value of a line, read in one pass without a tree). A text
+    /// whose object repeats a key (a tree keeps the last value, at the first key's place) is
+    /// read through its tree, as is one that is no JSON (`null`).
+    pub fn from_json(text: &str) -> Payload {
+        Payload::read(text).unwrap_or_else(|| Payload::from_value(&Value::Null))
+    }
+
+    /// [`Payload::from_json`], `None` for a text that is no JSON a tree can hold (nested
+    /// deeper than 128 levels, as serde_json's parser allows).
+    pub fn read(text: &str) -> Option<Payload> {
+        let mut out = Vec::with_capacity(text.len());
+        let mut de = serde_json::Deserializer::from_str(text);
+        let encoded = Encode { out: &mut out }
+            .deserialize(&mut de)
+            .and_then(|()| de.end());
+        match encoded.ok().and_then(|()| String::from_utf8(out).ok()) {
+            Some(s) => Some(Payload::of_written(s)),
+            None => serde_json::from_str(text)
+                .ok()
+                .map(|v| Payload::from_value(&v)),
+        }
+    }
+
+    /// The payload of a tree.
+    pub fn from_value(v: &Value) -> Payload {
+        Payload::of_written(v.to_string())
+    }
+
+    /// A text this module wrote (valid JSON by construction).
+    fn of_written(text: String) -> Payload {
+        match RawValue::from_string(text) {
+            Ok(raw) => Payload(raw),
+            Err(_) => Payload(RawValue::from_string("null".into()).unwrap_or_default()),
+        }
+    }
+
+    /// The written text.
+    pub fn get(&self) -> &str {
+        self.0.get()
+    }
+
+    /// The payload as a tree.
+    pub fn to_value(&self) -> Value {
+        serde_json::from_str(self.get()).unwrap_or_default()
+    }
+
+    /// The keys of an object payload with their values as payloads (`None` for any other).
+    pub fn fields(&self) -> Option<BTreeMap<String, &RawValue>> {
+        if !self.get().starts_with('{') {
+            return None;
+        }
+        serde_json::from_str(self.get()).ok()
+    }
+
+    /// A value of [`Payload::fields`] as a payload of its own (a part of a written text is
+    /// written text).
+    pub fn of_field(raw: &RawValue) -> Payload {
+        Payload::of_written(raw.get().to_owned())
+    }
+}
+
+impl fmt::Debug for Payload {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.get())
+    }
+}
+
+/// `null`.
+impl Default for Payload {
+    fn default() -> Self {
+        Payload::from_value(&Value::Null)
+    }
+}
+
+/// Read from a tree (an AG-UI capture's event read typed).
+impl<'de> Deserialize<'de> for Payload {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        Value::deserialize(d).map(|v| Payload::from_value(&v))
+    }
+}
+
+/// Written as its tree would be, streamed from its text.
+impl Serialize for Payload {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut de = serde_json::Deserializer::from_str(self.get());
+        serde_transcode::transcode(&mut de, s)
+    }
+}
+
+/// Writes the value a deserializer reads into `out` as `serde_json::to_string` writes its
+/// tree; fails on a key an object repeats.
+struct Encode<'a> {
+    out: &'a mut Vec<u8>,
+}
+
+impl Encode<'_> {
+    fn write<E: de::Error, T: Serialize + ?Sized>(&mut self, v: &T) -> Result<(), E> {
+        serde_json::to_writer(&mut *self.out, v).map_err(E::custom)
+    }
+}
+
+impl<'de> DeserializeSeed<'de> for Encode<'_> {
+    type Value = ();
+
+    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Encode<'_> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a JSON value")
+    }
+
+    fn visit_bool<E: de::Error>(mut self, v: bool) -> Result<(), E> {
+        self.write(&v)
+    }
+
+    fn visit_i64<E: de::Error>(mut self, v: i64) -> Result<(), E> {
+        self.write(&v)
+    }
+
+    fn visit_u64<E: de::Error>(mut self, v: u64) -> Result<(), E> {
+        self.write(&v)
+    }
+
+    fn visit_f64<E: de::Error>(mut self, v: f64) -> Result<(), E> {
+        self.write(&v)
+    }
+
+    fn visit_str<E: de::Error>(mut self, v: &str) -> Result<(), E> {
+        self.write(v)
+    }
+
+    fn visit_unit<E: de::Error>(self) -> Result<(), E> {
+        self.out.extend_from_slice(b"null");
+        Ok(())
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        self.out.push(b'[');
+        let mut first = true;
+        loop {
+            let at = self.out.len();
+            if !first {
+                self.out.push(b',');
+            }
+            if seq.next_element_seed(Encode { out: self.out })?.is_none() {
+                self.out.truncate(at);
+                break;
+            }
+            first = false;
+        }
+        self.out.push(b']');
+        Ok(())
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        // Keys are told apart by a hash: a collision reads the text through its tree, which
+        // gives the same output.
+        let hasher = foldhash::quality::FixedState::default();
+        let mut seen = HashSet::new();
+        self.out.push(b'{');
+        while let Some(key) = map.next_key_seed(Key)? {
+            if !seen.insert(hasher.hash_one(&key)) {
+                return Err(de::Error::custom("repeated key"));
+            }
+            if seen.len() > 1 {
+                self.out.push(b',');
+            }
+            Encode { out: self.out }.write(&*key)?;
+            self.out.push(b':');
+            map.next_value_seed(Encode { out: self.out })?;
+        }
+        self.out.push(b'}');
+        Ok(())
+    }
+}
+
+/// An object key, borrowed from the text when it has no escapes.
+struct Key;
+
+impl<'de> DeserializeSeed<'de> for Key {
+    type Value = std::borrow::Cow<'de, str>;
+
+    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        d.deserialize_str(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Key {
+    type Value = std::borrow::Cow<'de, str>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a key")
+    }
+
+    fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Self::Value, E> {
+        Ok(v.into())
+    }
+
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
+        Ok(v.to_owned().into())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The text of a payload read from JSON text is what writing the text's tree gives.
+    #[test]
+    fn written_as_its_tree_is_written() {
+        for text in [
+            r#"[0, 0,0 ]"#,
+            r#"{"a": 1.0, "b": [1e2, -0.0, 1.5e-7, 12345678901234567890, -3], "c": "é\"\n\u00e9\/"}"#,
+            r#"{"a": 1, "b": 2, "a": 3}"#,
+            r#"{"x": {"k": 1, "k": 2}, "y": []}"#,
+            r#"{}"#,
+            r#"[]"#,
+            r#"[[],[{}],{"":null}]"#,
+            r#"null"#,
+            r#"true"#,
+            r#""s""#,
+            r#"123456789012345678901234567890"#,
+            r#"{"a\u0041": 1, "aA": 2}"#,
+            r#"not json"#,
+        ] {
+            let tree: Value = serde_json::from_str(text).unwrap_or_default();
+            let p = Payload::from_json(text);
+            assert_eq!(p.get(), tree.to_string(), "{text}");
+            assert_eq!(Payload::from_value(&tree).get(), tree.to_string(), "{text}");
+            // Written in an event, and made a tree, it is what its tree gives.
+            assert_eq!(
+                crate::js_numbers::to_vec(&p).expect("writes"),
+                crate::js_numbers::to_vec(&tree).expect("writes"),
+                "{text}"
+            );
+            assert_eq!(serde_json::to_value(&p).expect("a tree"), tree, "{text}");
+            assert_eq!(p.to_value(), tree, "{text}");
+        }
+    }
+
+    /// A value nested deeper than a tree can hold is no payload (its line is reported).
+    #[test]
+    fn too_deep_is_none() {
+        let deep = format!("{}{}", "[".repeat(200), "]".repeat(200));
+        assert!(Payload::read(&deep).is_none());
+        assert_eq!(Payload::from_json(&deep).get(), "null");
+        let ok = format!("{}{}", "[".repeat(100), "]".repeat(100));
+        assert_eq!(Payload::read(&ok).map(|p| p.get().len()), Some(200));
+    }
+
+    #[test]
+    fn fields_of_an_object() {
+        let p = Payload::from_json(r#"{"name": "n", "payload": [1, 2.0]}"#);
+        let f = p.fields().expect("an object");
+        assert_eq!(f["name"].get(), r#""n""#);
+        assert_eq!(Payload::of_field(f["payload"]).get(), "[1,2.0]");
+        assert!(Payload::from_json("[1]").fields().is_none());
+    }
+
+    /// Written in an event, the payload's numbers are JavaScript's.
+    #[test]
+    fn serializes_with_javascript_numbers() {
+        let p = Payload::from_json(r#"{"a": [1.0, -0.0, 1e21]}"#);
+        assert_eq!(
+            crate::js_numbers::to_vec(&p).expect("writes"),
+            br#"{"a":[1,0,1e+21]}"#
+        );
+    }
+}
