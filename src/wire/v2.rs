@@ -1,21 +1,25 @@
 //! v2 `astream_events` events (`{"event":"on_…","data":…,"run_id","name","tags","metadata",
 //! "parent_ids"}`), read typed on a parse thread: of `metadata`, which the API server fills
-//! with a dozen keys, only the two the adapter reads; `data` whole.
+//! with a dozen keys, only the two the adapter reads; of `data`, only the key the adapter
+//! reads for the event's kind ([`Event::read_keys`]: a model end's `input`, the whole
+//! conversation, is never built).
 //!
 //! Fields read as `Option<Value>` keep "absent" apart from `null`, as a lookup in the event's
 //! tree would. A line the typed struct declines (a repeated key, `metadata` not an object) is
 //! read from its tree.
 
 use serde::{Deserialize, Deserializer};
-use serde_json::Value;
+use serde_json::value::RawValue;
+use serde_json::{Map, Value};
 
-/// A v2 event as the adapter reads it.
+/// A v2 event as the adapter reads it (`D`: `data` as read; on the wire, its raw text).
 #[derive(Debug, Clone, PartialEq, Deserialize)]
-pub struct Event {
+#[serde(bound(deserialize = "D: Deserialize<'de>"))]
+pub struct Event<D = Value> {
     /// `on_chain_start`, `on_chat_model_stream`…
     pub event: String,
     #[serde(default, deserialize_with = "present")]
-    pub data: Option<Value>,
+    pub data: Option<D>,
     #[serde(default, deserialize_with = "present")]
     pub run_id: Option<Value>,
     #[serde(default, deserialize_with = "present")]
@@ -49,8 +53,8 @@ fn present<'de, D: Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Optio
 impl Event {
     /// The v2 event of a line whose `event` is `on_…` (`None` for any other line).
     pub fn read(text: &str) -> Option<Event> {
-        let e = match serde_json::from_str::<Event>(text) {
-            Ok(e) => e,
+        let e = match serde_json::from_str::<Event<&RawValue>>(text) {
+            Ok(e) => e.read_data()?,
             Err(_) => Event::of_tree(&serde_json::from_str(text).ok()?)?,
         };
         (e.is_v2() && e.event.starts_with("on_")).then_some(e)
@@ -97,12 +101,140 @@ impl Event {
         };
         e.is_v2().then_some(e)
     }
+}
 
+impl<D> Event<D> {
     fn is_v2(&self) -> bool {
         !(self.kind.as_ref().and_then(Value::as_str) == Some("event")
             && self.method.as_ref().is_some_and(Value::is_string))
     }
 
+    /// Whether the event is of the root run: no parent runs (or, without `parent_ids`, a
+    /// chain event outside any node).
+    pub fn is_root(&self) -> bool {
+        match self.parent_ids.as_ref().and_then(Value::as_array) {
+            Some(p) => p.is_empty(),
+            None => self.metadata.langgraph_node.is_none() && self.event.starts_with("on_chain_"),
+        }
+    }
+}
+
+/// Which of an event's `data` the adapter reads.
+enum Read {
+    Nothing,
+    Keys(&'static [&'static str]),
+    Whole,
+}
+
+impl Event<&RawValue> {
+    /// What the adapter (`adapter/v2.rs`) reads of `data` for this event: a node's stream
+    /// chunk, a model's start, a runnable inside a node are read by their envelope only.
+    fn read_keys(&self) -> Read {
+        let root = self.is_root();
+        let name = self
+            .name
+            .as_ref()
+            .and_then(Value::as_str)
+            .unwrap_or_default();
+        let step = self
+            .metadata
+            .langgraph_node
+            .as_ref()
+            .and_then(Value::as_str)
+            == Some(name);
+        Read::Keys(match self.event.as_str() {
+            "on_chain_start" if root || step => &["input"],
+            "on_chain_stream" if root => &["chunk"],
+            "on_chain_end" => &["output"],
+            "on_chat_model_stream" => &["chunk"],
+            "on_chat_model_end" => &["output"],
+            "on_tool_start" => &["input"],
+            "on_tool_end" => &["output"],
+            "on_tool_error" => &["error", "tool_call_id"],
+            "on_custom_event" => return Read::Whole,
+            _ => return Read::Nothing,
+        })
+    }
+
+    /// The event with its `data` read as far as the adapter reads it: an object of the keys
+    /// it reads, or (not an object, a repeated key) the whole tree. `None` when that data is
+    /// no JSON serde_json reads (nested too deeply): the line is then read whole, and fails.
+    fn read_data(self) -> Option<Event> {
+        let tree = |text: &str| serde_json::from_str::<Value>(text).ok();
+        let data = match self.data {
+            None => None,
+            Some(raw) => {
+                let text = raw.get();
+                match self.read_keys() {
+                    Read::Nothing => None,
+                    Read::Keys(keys) if text.starts_with('{') => {
+                        let kept = match keys {
+                            ["input"] => from::<Input>(text).map(|d| vec![("input", d.input)]),
+                            ["output"] => from::<Output>(text).map(|d| vec![("output", d.output)]),
+                            ["chunk"] => from::<Chunk>(text).map(|d| vec![("chunk", d.chunk)]),
+                            _ => from::<ToolError>(text).map(|d| {
+                                vec![("error", d.error), ("tool_call_id", d.tool_call_id)]
+                            }),
+                        };
+                        Some(match kept {
+                            Some(kept) => Value::Object(
+                                kept.into_iter()
+                                    .filter_map(|(k, v)| Some((k.to_string(), v?)))
+                                    .collect::<Map<_, _>>(),
+                            ),
+                            None => tree(text)?,
+                        })
+                    }
+                    _ => Some(tree(text)?),
+                }
+            }
+        };
+        Some(Event {
+            event: self.event,
+            data,
+            run_id: self.run_id,
+            name: self.name,
+            tags: self.tags,
+            parent_ids: self.parent_ids,
+            metadata: self.metadata,
+            kind: self.kind,
+            method: self.method,
+        })
+    }
+}
+
+fn from<'a, T: Deserialize<'a>>(text: &'a str) -> Option<T> {
+    serde_json::from_str(text).ok()
+}
+
+// The keys of `data` the adapter reads, by event kind.
+#[derive(Deserialize)]
+struct Input {
+    #[serde(default, deserialize_with = "present")]
+    input: Option<Value>,
+}
+
+#[derive(Deserialize)]
+struct Output {
+    #[serde(default, deserialize_with = "present")]
+    output: Option<Value>,
+}
+
+#[derive(Deserialize)]
+struct Chunk {
+    #[serde(default, deserialize_with = "present")]
+    chunk: Option<Value>,
+}
+
+#[derive(Deserialize)]
+struct ToolError {
+    #[serde(default, deserialize_with = "present")]
+    error: Option<Value>,
+    #[serde(default, deserialize_with = "present")]
+    tool_call_id: Option<Value>,
+}
+
+impl Event {
     /// A top-level key the adapter reads.
     pub fn field(&self, key: &str) -> Option<&Value> {
         match key {
@@ -139,7 +271,9 @@ mod tests {
         ] {
             let text = line.to_string();
             let e = Event::read(&text).expect("v2");
-            assert_eq!(Some(&e), Event::of_record(&line, None).as_ref(), "{text}");
+            let tree = Event::of_record(&line, None).expect("v2");
+            assert_eq!(e.data, tree.data, "{text}");
+            assert_eq!(e.metadata, tree.metadata, "{text}");
             for k in ["data", "run_id", "name", "tags", "parent_ids"] {
                 assert_eq!(e.field(k), line.get(k), "{k} of {text}");
             }
@@ -153,6 +287,43 @@ mod tests {
             Some(json!("2"))
         );
         assert_eq!(Event::read(r#"{"event":"events","data":{}}"#), None);
+        // Of `data`, the keys the adapter reads for the kind (a repeated key: the whole tree,
+        // which counts it last).
+        let data = |line: &str| Event::read(line).and_then(|e| e.data);
+        assert_eq!(
+            data(
+                r#"{"event":"on_chat_model_end","data":{"input":{"messages":[]},"output":{"id":"m"}}}"#
+            ),
+            Some(json!({"output":{"id":"m"}}))
+        );
+        assert_eq!(
+            data(r#"{"event":"on_tool_end","data":{"input":1,"output":2,"output":3}}"#),
+            Some(json!({"input":1,"output":3}))
+        );
+        assert_eq!(
+            data(r#"{"event":"on_tool_error","data":{"error":"e","input":1}}"#),
+            Some(json!({"error":"e"}))
+        );
+        assert_eq!(
+            data(r#"{"event":"on_chat_model_start","data":{"input":1}}"#),
+            None
+        );
+        assert_eq!(
+            data(r#"{"event":"on_chain_stream","data":{"chunk":1},"parent_ids":["r"]}"#),
+            None
+        );
+        assert_eq!(
+            data(r#"{"event":"on_chain_stream","data":{"chunk":1},"parent_ids":[]}"#),
+            Some(json!({"chunk":1}))
+        );
+        assert_eq!(
+            data(r#"{"event":"on_chain_start","data":[1],"parent_ids":[]}"#),
+            Some(json!([1]))
+        );
+        assert_eq!(
+            data(r#"{"event":"on_custom_event","data":{"a":1,"b":[2]}}"#),
+            Some(json!({"a":1,"b":[2]}))
+        );
         assert_eq!(
             Event::read(r#"{"event":"on_a","type":"event","method":"m"}"#),
             None
