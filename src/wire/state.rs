@@ -89,9 +89,12 @@ pub struct State {
     pub messages: Vec<Arc<SharedJson>>,
 }
 
+/// Messages by their text: foldhash, as every state hashes the whole conversation so far.
+type ByText = HashMap<Box<str>, Arc<SharedJson>, foldhash::fast::FixedState>;
+
 thread_local! {
     /// The messages of this thread's last state, by their text.
-    static LAST: std::cell::RefCell<HashMap<Box<str>, Arc<SharedJson>>> = Default::default();
+    static LAST: std::cell::RefCell<ByText> = Default::default();
 }
 
 impl State {
@@ -103,7 +106,7 @@ impl State {
         let items = messages?;
         let messages = LAST.with(|last| {
             let mut last = last.borrow_mut();
-            let mut next = HashMap::with_capacity(items.len());
+            let mut next = ByText::with_capacity_and_hasher(items.len(), Default::default());
             let messages: Vec<_> = items
                 .iter()
                 .map(|m| {

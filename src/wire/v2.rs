@@ -122,8 +122,15 @@ impl<D> Event<D> {
 /// Which of an event's `data` the adapter reads.
 enum Read {
     Nothing,
-    Keys(&'static [&'static str]),
+    /// `data` whole (a custom event's payload).
     Whole,
+    Input,
+    Output,
+    /// A root chain's stream chunk (a node's update, an interrupt, a custom part).
+    Chunk,
+    /// A model's stream chunk ([`StreamChunk`]).
+    ModelChunk,
+    ToolError,
 }
 
 impl Event<&RawValue> {
@@ -142,50 +149,48 @@ impl Event<&RawValue> {
             .as_ref()
             .and_then(Value::as_str)
             == Some(name);
-        Read::Keys(match self.event.as_str() {
-            "on_chain_start" if root || step => &["input"],
-            "on_chain_stream" if root => &["chunk"],
-            "on_chain_end" => &["output"],
-            "on_chat_model_stream" => &["chunk"],
-            "on_chat_model_end" => &["output"],
-            "on_tool_start" => &["input"],
-            "on_tool_end" => &["output"],
-            "on_tool_error" => &["error", "tool_call_id"],
-            "on_custom_event" => return Read::Whole,
-            _ => return Read::Nothing,
-        })
+        match self.event.as_str() {
+            "on_chain_start" if root || step => Read::Input,
+            "on_chain_stream" if root => Read::Chunk,
+            "on_chain_end" => Read::Output,
+            "on_chat_model_stream" => Read::ModelChunk,
+            "on_chat_model_end" => Read::Output,
+            "on_tool_start" => Read::Input,
+            "on_tool_end" => Read::Output,
+            "on_tool_error" => Read::ToolError,
+            "on_custom_event" => Read::Whole,
+            _ => Read::Nothing,
+        }
     }
 
     /// The event with its `data` read as far as the adapter reads it: an object of the keys
     /// it reads, or (not an object, a repeated key) the whole tree. `None` when that data is
     /// no JSON serde_json reads (nested too deeply): the line is then read whole, and fails.
     fn read_data(self) -> Option<Event> {
-        let tree = |text: &str| serde_json::from_str::<Value>(text).ok();
         let data = match self.data {
             None => None,
             Some(raw) => {
                 let text = raw.get();
-                match self.read_keys() {
-                    Read::Nothing => None,
-                    Read::Keys(keys) if text.starts_with('{') => {
-                        let kept = match keys {
-                            ["input"] => from::<Input>(text).map(|d| vec![("input", d.input)]),
-                            ["output"] => from::<Output>(text).map(|d| vec![("output", d.output)]),
-                            ["chunk"] => from::<Chunk>(text).map(|d| vec![("chunk", d.chunk)]),
-                            _ => from::<ToolError>(text).map(|d| {
-                                vec![("error", d.error), ("tool_call_id", d.tool_call_id)]
-                            }),
+                let kept = match self.read_keys() {
+                    Read::Nothing => Some(None),
+                    _ if !text.starts_with('{') => None,
+                    Read::Whole => None,
+                    Read::Input => from::<Input>(text).map(|d| object([("input", d.input)])),
+                    Read::Output => from::<Output>(text).map(|d| object([("output", d.output)])),
+                    Read::Chunk => from::<Chunk>(text).map(|d| object([("chunk", d.chunk)])),
+                    Read::ModelChunk => from::<RawChunk>(text).and_then(|d| {
+                        let chunk = match d.chunk {
+                            Some(c) => Some(StreamChunk::read(c)?),
+                            None => None,
                         };
-                        Some(match kept {
-                            Some(kept) => Value::Object(
-                                kept.into_iter()
-                                    .filter_map(|(k, v)| Some((k.to_string(), v?)))
-                                    .collect::<Map<_, _>>(),
-                            ),
-                            None => tree(text)?,
-                        })
-                    }
-                    _ => Some(tree(text)?),
+                        Some(object([("chunk", chunk)]))
+                    }),
+                    Read::ToolError => from::<ToolError>(text)
+                        .map(|d| object([("error", d.error), ("tool_call_id", d.tool_call_id)])),
+                };
+                match kept {
+                    Some(kept) => kept,
+                    None => Some(tree(text)?),
                 }
             }
         };
@@ -207,6 +212,19 @@ fn from<'a, T: Deserialize<'a>>(text: &'a str) -> Option<T> {
     serde_json::from_str(text).ok()
 }
 
+fn tree(text: &str) -> Option<Value> {
+    serde_json::from_str(text).ok()
+}
+
+/// An object of the keys that are present.
+fn object<const N: usize>(entries: [(&str, Option<Value>); N]) -> Option<Value> {
+    let map: Map<String, Value> = entries
+        .into_iter()
+        .filter_map(|(k, v)| Some((k.to_string(), v?)))
+        .collect();
+    Some(Value::Object(map))
+}
+
 // The keys of `data` the adapter reads, by event kind.
 #[derive(Deserialize)]
 struct Input {
@@ -224,6 +242,75 @@ struct Output {
 struct Chunk {
     #[serde(default, deserialize_with = "present")]
     chunk: Option<Value>,
+}
+
+#[derive(Deserialize)]
+struct RawChunk<'a> {
+    #[serde(borrow, default, deserialize_with = "present")]
+    chunk: Option<&'a RawValue>,
+}
+
+/// A model's stream chunk, flat (`{"content",…,"type":"AIMessageChunk"}`) or serialised
+/// (`{"lc":1,"type":"constructor","id":[…],"kwargs":{…}}`): what `adapter::content`
+/// reads of it (`content`, `additional_kwargs`, `tool_call_chunks`, `id`) and what
+/// normalising it reads (`lc`, `type`, `id`, `kwargs`, `role`, `repr`). The rest (response
+/// metadata, usage, the finished tool calls) is skipped: a dozen keys a chunk.
+#[derive(Deserialize)]
+struct StreamChunk<'a> {
+    #[serde(default, deserialize_with = "present")]
+    lc: Option<Value>,
+    #[serde(rename = "type", default, deserialize_with = "present")]
+    kind: Option<Value>,
+    #[serde(default, deserialize_with = "present")]
+    id: Option<Value>,
+    #[serde(borrow, default, deserialize_with = "present")]
+    kwargs: Option<&'a RawValue>,
+    #[serde(default, deserialize_with = "present")]
+    role: Option<Value>,
+    #[serde(default, deserialize_with = "present")]
+    repr: Option<Value>,
+    #[serde(default, deserialize_with = "present")]
+    content: Option<Value>,
+    #[serde(default, deserialize_with = "present")]
+    additional_kwargs: Option<Value>,
+    #[serde(default, deserialize_with = "present")]
+    tool_call_chunks: Option<Value>,
+    /// Present: normalising unwraps an object of this one key only, so the chunk is read
+    /// whole.
+    #[serde(borrow, default, deserialize_with = "present")]
+    __lc_escaped__: Option<&'a RawValue>,
+}
+
+impl StreamChunk<'_> {
+    /// The chunk's tree as far as it is read (`None`: not JSON serde_json reads).
+    fn read(raw: &RawValue) -> Option<Value> {
+        let text = raw.get();
+        let typed = if text.starts_with('{') {
+            from::<StreamChunk>(text)
+        } else {
+            None
+        };
+        match typed {
+            Some(c) if c.__lc_escaped__.is_none() => {
+                let kwargs = match c.kwargs {
+                    Some(k) => Some(StreamChunk::read(k)?),
+                    None => None,
+                };
+                object([
+                    ("lc", c.lc),
+                    ("type", c.kind),
+                    ("id", c.id),
+                    ("kwargs", kwargs),
+                    ("role", c.role),
+                    ("repr", c.repr),
+                    ("content", c.content),
+                    ("additional_kwargs", c.additional_kwargs),
+                    ("tool_call_chunks", c.tool_call_chunks),
+                ])
+            }
+            _ => tree(text),
+        }
+    }
 }
 
 #[derive(Deserialize)]
@@ -320,6 +407,29 @@ mod tests {
             data(r#"{"event":"on_chain_start","data":[1],"parent_ids":[]}"#),
             Some(json!([1]))
         );
+        // A model's stream chunk: what the adapter reads of it normalised, as of its tree.
+        for chunk in [
+            json!({"content":"a","additional_kwargs":{"reasoning_content":"r"},"response_metadata":{},"type":"AIMessageChunk","name":null,"id":"m","tool_calls":[],"tool_call_chunks":[{"id":"c","args":"{"}]}),
+            json!({"lc":1,"type":"constructor","id":["x","AIMessageChunk"],"kwargs":{"content":[{"type":"text","text":"b"}],"id":"m","tool_calls":[],"usage_metadata":{"input_tokens":1}}}),
+            json!({"lc":1,"type":"constructor","id":["x","ChatMessageChunk"],"kwargs":{"content":"c","role":"critic"}}),
+            json!({"lc":1,"type":"not_implemented","id":["x"],"repr":"X(content='d')"}),
+            json!({"__lc_escaped__":{"content":"e"}}),
+            json!({"lc":1,"type":"constructor","id":["x","AIMessageChunk"],"kwargs":[1]}),
+        ] {
+            let line = json!({"event":"on_chat_model_stream","data":{"chunk":chunk.clone(),"x":1}});
+            let read = data(&line.to_string()).expect("data");
+            let read = crate::wire::langchain::normalize_deep(&read["chunk"]);
+            let tree = crate::wire::langchain::normalize_deep(&chunk);
+            for k in [
+                "content",
+                "additional_kwargs",
+                "tool_call_chunks",
+                "id",
+                "type",
+            ] {
+                assert_eq!(read.get(k), tree.get(k), "{k} of {chunk}");
+            }
+        }
         assert_eq!(
             data(r#"{"event":"on_custom_event","data":{"a":1,"b":[2]}}"#),
             Some(json!({"a":1,"b":[2]}))
