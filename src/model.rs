@@ -18,6 +18,9 @@ pub struct InterruptInfo {
     /// The `interrupt()` payload.
     pub value: Value,
     pub response_schema: Option<Value>,
+    /// The tool call whose tool raised `interrupt()`, when the log says (the call stays open
+    /// until the resume run answers it).
+    pub tool_call_id: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Default)]

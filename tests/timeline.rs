@@ -55,6 +55,9 @@ const CASES: &[&str] = &[
     "timeline/agui-chunks-interrupt.ndjson",
     "timeline/agui-no-terminal.ndjson",
     "timeline/agui-run-error.ndjson",
+    // Another adapter's RUN_ERROR without a code: explain classes it by its message (22.10).
+    "timeline/peer-ag-ui-langgraph.e_model_connection_reset.ndjson",
+    "timeline/peer-ag-ui-langgraph.e_recursion_limit.ndjson",
     "timeline/sse-auth-error.sse",
     "timeline/v2-bad-tail.ndjson",
     "timeline/v3-task-error.ndjson",
@@ -148,6 +151,27 @@ fn explain_snapshots() {
         "{}\n(UPDATE_GOLDEN=1 to accept)",
         failures.join("\n")
     );
+}
+
+/// Issue 22.10: another adapter's RUN_ERROR has a message and no code; explain classes it
+/// as the converter classes a log's error (one classifier), not as AGENT_INTERNAL.
+#[test]
+fn explain_classes_a_run_error_without_a_code_by_its_message() {
+    for (case, code) in [
+        (
+            "timeline/peer-ag-ui-langgraph.e_model_connection_reset.ndjson",
+            "UPSTREAM_UNREACHABLE",
+        ),
+        (
+            "timeline/peer-ag-ui-langgraph.e_recursion_limit.ndjson",
+            "GRAPH_STEP_LIMIT",
+        ),
+    ] {
+        let (_, out, err) = aguify(&["explain", "--format", "json", case]);
+        let v: serde_json::Value =
+            serde_json::from_str(&out).unwrap_or_else(|e| panic!("{case}: {e}: {err}"));
+        assert_eq!(v["explained"][0]["error"]["code"], code, "{case}");
+    }
 }
 
 #[test]

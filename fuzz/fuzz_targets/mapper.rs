@@ -130,6 +130,7 @@ fn model(ev: Ev) -> ModelEvent {
                     id: id("i", i),
                     value: json!({"type": "approval"}),
                     response_schema: None,
+                    tool_call_id: None,
                 })
                 .collect(),
         ),

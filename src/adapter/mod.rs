@@ -4,8 +4,10 @@
 //! platform SSE frame / SDK stream part, the recorder's error line, or an AG-UI event), locks
 //! the file to the family of its first record, and hands records to that family's adapter.
 
+mod completion;
 pub mod content;
 mod passthrough;
+mod tool_error;
 mod v2;
 mod v3;
 
@@ -271,6 +273,7 @@ pub fn interrupts_from(list: &Value) -> Vec<InterruptInfo> {
             id: id.to_string(),
             value,
             response_schema,
+            tool_call_id: None,
         });
     }
     out

@@ -7,9 +7,7 @@ use std::collections::HashMap;
 
 use serde_json::Value;
 
-use super::{
-    content, custom_event, error_info, input_messages, input_state, interrupts_from, resume_value,
-};
+use super::{content, custom_event, input_messages, input_state, interrupts_from, resume_value};
 use super::{Adapter, Disposition, RecordKind};
 use crate::input::Record;
 use crate::model::ModelEvent;
@@ -42,6 +40,8 @@ pub struct V2Adapter {
     saw_events: bool,
     /// The message open in a `messages-tuple` stream.
     tuple_open: Option<String>,
+    /// A warning about the record just fed (taken by [`Adapter::take_warning`]).
+    warning: Option<String>,
 }
 
 struct ModelRun {
@@ -50,6 +50,10 @@ struct ModelRun {
     ended: bool,
     /// Chunk index → tool call id, for later chunks that carry no id.
     tool_index: HashMap<String, String, FastIds>,
+    /// The answer text streamed so far, and the argument text per chunk index, until the
+    /// model's end completes them ([`super::completion`]).
+    text: String,
+    args: HashMap<String, String, FastIds>,
 }
 
 struct PendingCall {
@@ -345,18 +349,11 @@ impl V2Adapter {
                 self.remember_calls(&output);
                 let streamed = self.models.get(&run_id).is_some_and(|m| m.streamed);
                 let message_id = self.open_model(&run_id, output.field_str("id"), out);
-                if !streamed {
+                if streamed {
+                    self.complete_stream(&run_id, &message_id, &output, out);
+                } else {
                     // A model that did not stream: its whole output is the message.
-                    content::chunk_events(&message_id, &output, out);
-                    for (i, (id, name, args)) in lc::tool_calls(&output).into_iter().enumerate() {
-                        out.push(ModelEvent::ToolCallChunk {
-                            message_id: message_id.clone(),
-                            index: format!("call{i}"),
-                            id: Some(id),
-                            name: Some(name),
-                            args,
-                        });
-                    }
+                    super::completion::whole_message(&message_id, &output, out);
                 }
                 if let Some(m) = self.models.get_mut(&run_id).filter(|m| !m.ended) {
                     m.ended = true;
@@ -388,7 +385,94 @@ impl V2Adapter {
         let first = out.len();
         content::chunk_events(&message_id, chunk, out);
         self.track_tool_chunks(run_id, &out[first..]);
+        if let Some(m) = self.models.get_mut(run_id) {
+            // What streamed, for the model's end to complete.
+            m.streamed = true;
+            for e in &out[first..] {
+                match e {
+                    ModelEvent::TextDelta { text, .. } => m.text.push_str(text),
+                    ModelEvent::ToolCallChunk { index, args, .. } => {
+                        m.args.entry(index.clone()).or_default().push_str(args)
+                    }
+                    _ => {}
+                }
+            }
+        }
         Disposition::Mapped
+    }
+
+    /// The model's end output completes what its stream cut short (issue 22.6): the text
+    /// after what streamed, the arguments after what streamed of each call, and the calls
+    /// that never streamed ([`super::completion`]).
+    fn complete_stream(
+        &mut self,
+        run_id: &str,
+        message_id: &str,
+        output: &Value,
+        out: &mut Vec<ModelEvent>,
+    ) {
+        use super::completion::{self, Rest};
+        let Some(m) = self.models.get_mut(run_id) else {
+            return;
+        };
+        let streamed_text = std::mem::take(&mut m.text);
+        let streamed_args = std::mem::take(&mut m.args);
+        let index_of = |id: &str| {
+            m.tool_index
+                .iter()
+                .find(|(_, v)| v.as_str() == id)
+                .map(|(k, _)| k.clone())
+        };
+        let mut diverged = vec![];
+        let first = out.len();
+        let complete = lc::content_text(output.field("content").unwrap_or(&Value::Null));
+        match completion::text(&streamed_text, &complete) {
+            Rest::Suffix(rest) => out.push(ModelEvent::TextDelta {
+                message_id: message_id.to_string(),
+                text: rest.to_string(),
+            }),
+            Rest::Diverged => diverged.push("text".to_string()),
+            Rest::Complete => {}
+        }
+        for (i, (id, name, args)) in lc::tool_calls(output).into_iter().enumerate() {
+            let Some(index) = index_of(&id) else {
+                // A call that never streamed: whole.
+                out.push(ModelEvent::ToolCallChunk {
+                    message_id: message_id.to_string(),
+                    index: format!("call{i}"),
+                    id: Some(id),
+                    name: Some(name),
+                    args,
+                });
+                continue;
+            };
+            // The provider's own argument text (`tool_call_chunks` of the output), then
+            // the arguments as compact JSON.
+            let raw = raw_args(output, &id);
+            let mut forms: Vec<&str> = raw.iter().map(String::as_str).collect();
+            forms.push(&args);
+            let streamed = streamed_args.get(&index).map_or("", String::as_str);
+            match completion::args(streamed, &forms) {
+                Rest::Suffix(rest) => out.push(ModelEvent::ToolCallChunk {
+                    message_id: message_id.to_string(),
+                    index,
+                    id: None,
+                    name: None,
+                    args: rest.to_string(),
+                }),
+                Rest::Diverged => diverged.push(format!("the arguments of call {id}")),
+                Rest::Complete => {}
+            }
+        }
+        if !diverged.is_empty() {
+            self.warning = Some(format!(
+                "message {message_id}: what streamed of {} is not the beginning of the model's \
+                 complete output; the stream keeps what it sent, MESSAGES_SNAPSHOT has the \
+                 complete message",
+                diverged.join(" and ")
+            ));
+        }
+        self.track_tool_chunks(run_id, &out[first..]);
     }
 
     /// Opens the message of a model run on first sight (its id the message's `id`, `msg_id`);
@@ -413,6 +497,8 @@ impl V2Adapter {
                 streamed: false,
                 ended: false,
                 tool_index: HashMap::default(),
+                text: String::new(),
+                args: HashMap::default(),
             },
         );
         self.open_messages += 1;
@@ -524,25 +610,24 @@ impl V2Adapter {
             }
             "on_tool_error" => {
                 let err = data.field("error").unwrap_or(&Value::Null);
-                let text = match err {
-                    Value::String(s) => s.lines().next().unwrap_or_default().to_string(),
-                    Value::Object(_) => {
-                        let e = error_info(err);
-                        match e.name {
-                            Some(n) => format!("{n}: {}", e.message),
-                            None => e.message,
-                        }
-                    }
-                    other => lc::tool_content_text(&lc::normalize_deep(other)),
-                };
+                let read = super::tool_error::read(err);
                 let id = self.resolve_tool_run(&run_id, s(data, "tool_call_id"), &name, out);
-                out.push(ModelEvent::ToolEnd {
-                    tool_call_id: id,
-                    name: Some(name),
-                    content: Value::String(text),
-                    message_id: None,
-                    error: true,
-                });
+                match read {
+                    // `interrupt()` inside the tool: the call waits for the resume run.
+                    super::tool_error::ToolError::Interrupted(mut ints) => {
+                        for i in &mut ints {
+                            i.tool_call_id = Some(id.clone());
+                        }
+                        out.push(ModelEvent::Interrupt(ints));
+                    }
+                    super::tool_error::ToolError::Failed(text) => out.push(ModelEvent::ToolEnd {
+                        tool_call_id: id,
+                        name: Some(name),
+                        content: Value::String(text),
+                        message_id: None,
+                        error: true,
+                    }),
+                }
                 Disposition::Mapped
             }
             _ => Disposition::Ignored("tool event of no AG-UI meaning"),
@@ -678,6 +763,18 @@ impl V2Adapter {
     }
 }
 
+/// The argument text of call `id` as the model's output has it in `tool_call_chunks`.
+fn raw_args(output: &Value, id: &str) -> Option<String> {
+    output
+        .field("tool_call_chunks")?
+        .as_array()?
+        .iter()
+        .find(|c| c.field("id").and_then(Value::as_str) == Some(id))?
+        .field("args")?
+        .as_str()
+        .map(str::to_string)
+}
+
 fn args_text(input: &Value) -> String {
     match input {
         Value::String(s) => s.clone(),
@@ -687,6 +784,10 @@ fn args_text(input: &Value) -> String {
 }
 
 impl Adapter for V2Adapter {
+    fn take_warning(&mut self) -> Option<String> {
+        self.warning.take()
+    }
+
     fn feed(&mut self, rec: &Record, kind: &RecordKind, out: &mut Vec<ModelEvent>) -> Disposition {
         match kind {
             RecordKind::V2 => {}

@@ -3,7 +3,7 @@
 //! → model events. docs/inputs.md lists the quirks handled here.
 
 use crate::json::Field;
-use std::collections::{HashMap, VecDeque};
+use std::collections::{HashMap, HashSet, VecDeque};
 
 use foldhash::fast::RandomState as FastIds;
 
@@ -13,7 +13,7 @@ use super::{
     content::block_key, custom_event, interrupts_from, lc, Adapter, Disposition, RecordKind,
 };
 use crate::input::Record;
-use crate::model::{ErrorInfo, ModelEvent, Usage};
+use crate::model::{ErrorInfo, InterruptInfo, ModelEvent, Usage};
 use crate::wire::v3::{namespace_key, Data, Delta, Event, Lifecycle, Message, Params};
 
 #[derive(Default)]
@@ -28,6 +28,15 @@ pub struct V3Adapter {
     /// Open subgraph/node lifecycles by key.
     steps: HashMap<String, (), FastIds>,
     tools_open: HashMap<String, (), FastIds>,
+    /// The interrupts the run stopped at so far (a tool still open then is suspended by one,
+    /// not cut off).
+    interrupts: Vec<InterruptInfo>,
+    /// The run's messages known so far (streamed, or in a state): a message a later state
+    /// holds that is none of these did not stream ([`V3Adapter::complete_from_state`]).
+    known_messages: HashSet<String, FastIds>,
+    /// Whether the run's first root state was seen, and the length of the last one's list.
+    state_seen: bool,
+    state_len: usize,
     /// `seq` → (input line, [`crate::input::text_hash`] of the text) for the current run, to spot replays
     /// and reordering.
     seqs: Seqs,
@@ -192,6 +201,90 @@ impl V3Adapter {
         }
     }
 
+    /// The run stops at these interrupts.
+    fn interrupt(&mut self, list: Vec<InterruptInfo>, out: &mut Vec<ModelEvent>) {
+        for i in &list {
+            if !self.interrupts.iter().any(|x| x.id == i.id) {
+                self.interrupts.push(i.clone());
+            }
+        }
+        out.push(ModelEvent::Interrupt(list));
+    }
+
+    /// At the end of a run that stopped at an interrupt: the tool calls still open were
+    /// suspended by `interrupt()` inside their tool (issue 22.7), not cut off. v3 does not
+    /// say which tool raised which interrupt: with one call open, the interrupts name it.
+    /// Returns whether the open calls are accounted for so.
+    fn suspend_open_tools(&mut self, out: &mut Vec<ModelEvent>) -> bool {
+        if self.interrupts.is_empty() || self.tools_open.is_empty() {
+            return false;
+        }
+        if self.tools_open.len() == 1 {
+            if let Some(id) = self.tools_open.keys().next().cloned() {
+                let mut list = self.interrupts.clone();
+                for i in &mut list {
+                    i.tool_call_id = Some(id.clone());
+                }
+                out.push(ModelEvent::Interrupt(list));
+            }
+        }
+        self.tools_open.clear();
+        true
+    }
+
+    /// At a run's end: what it knew of its messages and interrupts.
+    fn forget_run_messages(&mut self) {
+        self.interrupts.clear();
+        self.known_messages.clear();
+        self.state_seen = false;
+        self.state_len = 0;
+    }
+
+    /// The AI messages of a root state that never streamed (a model that does not stream,
+    /// or whose events the server dropped: langgraph-api forwards no `messages` event of the
+    /// legacy `[message, metadata]` shape) stream here, whole, when the state first holds
+    /// them (issue 22.6). The run's first state is its input: its messages are history.
+    /// Only the messages past the previous state's list are read (a shorter list is read
+    /// whole).
+    fn complete_from_state<'a>(
+        &mut self,
+        msgs: impl ExactSizeIterator<Item = &'a Value>,
+        out: &mut Vec<ModelEvent>,
+    ) {
+        let first = !self.state_seen;
+        self.state_seen = true;
+        let len = msgs.len();
+        let from = if len >= self.state_len {
+            self.state_len
+        } else {
+            0
+        };
+        self.state_len = len;
+        for m in msgs.skip(from) {
+            let m = lc::normalize_cow(m);
+            if lc::message_kind(&m) != Some("ai") {
+                continue;
+            }
+            let Some(id) = m.field_str("id").filter(|i| !i.is_empty()) else {
+                continue;
+            };
+            if !self.known_messages.insert(id.to_string()) || first {
+                continue;
+            }
+            out.push(ModelEvent::MessageStart {
+                message_id: id.to_string(),
+            });
+            super::completion::whole_message(id, &m, out);
+            out.push(ModelEvent::MessageEnd {
+                message_id: id.to_string(),
+                usage: super::content::usage_from(
+                    m.field("usage_metadata"),
+                    m.field("response_metadata"),
+                ),
+            });
+        }
+    }
+
     fn flush_deferred(&mut self, out: &mut Vec<ModelEvent>) {
         if let Some(end) = self.deferred_end.take() {
             out.push(end);
@@ -199,6 +292,7 @@ impl V3Adapter {
             self.messages.clear();
             self.steps.clear();
             self.tools_open.clear();
+            self.forget_run_messages();
             self.seqs.clear();
             self.max_seq = None;
         }
@@ -255,6 +349,12 @@ impl V3Adapter {
     ) -> Disposition {
         match data {
             Data::Message(m) => self.on_message_event(ns, seq, m, out),
+            // In-process, a model that does not stream sends its whole message in the legacy
+            // `[message, metadata]` shape; the state after it holds the message, and streams
+            // it ([`V3Adapter::complete_from_state`]), as for the wire form, which drops it.
+            Data::Value(v) if is_legacy_message(v) => {
+                Disposition::Ignored("a message of the legacy `[message, metadata]` shape (the state after it streams it)")
+            }
             other => Disposition::Bad(match other.value() {
                 Value::Object(_) => "v3 `messages` data without an `event` string: expected \
                                      `message-start`, `content-block-*` or `message-finish`"
@@ -292,6 +392,7 @@ impl V3Adapter {
                 out.push(ModelEvent::MessageStart {
                     message_id: id.clone(),
                 });
+                self.known_messages.insert(id.clone());
                 self.messages.insert(
                     ns.to_string(),
                     OpenMessage {
@@ -379,7 +480,7 @@ impl V3Adapter {
         }
         let mut mapped = false;
         if let Some(list) = interrupts.filter(|l| l.as_array().is_some_and(|a| !a.is_empty())) {
-            out.push(ModelEvent::Interrupt(interrupts_from(list)));
+            self.interrupt(interrupts_from(list), out);
             mapped = true;
         }
         mapped |= state(out);
@@ -420,10 +521,25 @@ impl V3Adapter {
         match method {
             "messages" => self.on_messages(ns, seq, data, out),
             "tools" => self.on_tools(data.value(), out),
-            "values" => self.on_values(ns, interrupts, out, |out| match data {
-                Data::State(s) => super::shared_state_events(s, out),
-                other => super::state_events(other.value(), out),
-            }),
+            "values" => {
+                if ns.is_empty() {
+                    match data {
+                        Data::State(s) => {
+                            self.complete_from_state(s.messages.iter().map(|m| m.value()), out)
+                        }
+                        other => {
+                            let state = lc::normalize_cow(other.value());
+                            if let Some(list) = state.field("messages").and_then(Value::as_array) {
+                                self.complete_from_state(list.iter(), out);
+                            }
+                        }
+                    }
+                }
+                self.on_values(ns, interrupts, out, |out| match data {
+                    Data::State(s) => super::shared_state_events(s, out),
+                    other => super::state_events(other.value(), out),
+                })
+            }
             "updates" => {
                 let Data::Value(data) = data else {
                     return Disposition::Ignored("node update (a partial state, not the state)");
@@ -431,7 +547,7 @@ impl V3Adapter {
                 let node = data.field("node").or(node).and_then(Value::as_str);
                 if node == Some("__interrupt__") {
                     let list = data.field("values").unwrap_or(data);
-                    out.push(ModelEvent::Interrupt(interrupts_from(list)));
+                    self.interrupt(interrupts_from(list), out);
                     return Disposition::Mapped;
                 }
                 Disposition::Ignored("node update (a partial state, not the state)")
@@ -443,7 +559,7 @@ impl V3Adapter {
             "checkpoints" => Disposition::Ignored("checkpoint bookkeeping"),
             "input.requested" => {
                 let list = Value::Array(vec![data.value().clone()]);
-                out.push(ModelEvent::Interrupt(interrupts_from(&list)));
+                self.interrupt(interrupts_from(&list), out);
                 Disposition::Mapped
             }
             "custom" => {
@@ -464,7 +580,7 @@ impl V3Adapter {
     /// A `tasks` event, of its data's `interrupts`.
     fn on_tasks(&mut self, interrupts: Option<&Value>, out: &mut Vec<ModelEvent>) -> Disposition {
         if let Some(list) = interrupts.filter(|l| l.as_array().is_some_and(|a| !a.is_empty())) {
-            out.push(ModelEvent::Interrupt(interrupts_from(list)));
+            self.interrupt(interrupts_from(list), out);
             return Disposition::Mapped;
         }
         Disposition::Ignored("task bookkeeping (nodes map from lifecycle)")
@@ -577,10 +693,12 @@ impl V3Adapter {
             return match event {
                 "running" | "started" => Disposition::Mapped,
                 "completed" => {
+                    self.suspend_open_tools(out);
                     self.deferred_end = Some(ModelEvent::RunEnd);
                     Disposition::Mapped
                 }
                 "interrupted" => {
+                    self.suspend_open_tools(out);
                     self.deferred_end = Some(ModelEvent::RunStopped);
                     Disposition::Mapped
                 }
@@ -630,6 +748,16 @@ impl V3Adapter {
             _ => Disposition::Ignored("lifecycle event of no AG-UI meaning"),
         }
     }
+}
+
+/// A `messages` payload of the legacy shape: a whole message (the in-process form's
+/// `[message, metadata]` read as its first item), not a v3 message event.
+fn is_legacy_message(v: &Value) -> bool {
+    let v = match v {
+        Value::Array(a) => a.first().unwrap_or(&Value::Null),
+        v => v,
+    };
+    v.field("event").is_none() && lc::is_message(&lc::normalize_cow(v))
 }
 
 /// A message event's usage, with the model's names from `metadata` when `with_metadata`.
@@ -896,6 +1024,7 @@ impl Adapter for V3Adapter {
                 self.ensure_started(out);
                 out.push(ModelEvent::RunFailed(info.clone()));
                 self.started = false;
+                self.forget_run_messages();
                 self.messages.clear();
                 self.seqs.clear();
                 self.max_seq = None;
@@ -945,6 +1074,8 @@ impl Adapter for V3Adapter {
                 reason: "the log stops before the root lifecycle completed, with no error line"
                     .into(),
             });
+        } else if open_messages == 0 && self.suspend_open_tools(out) {
+            out.push(ModelEvent::RunEnd);
         } else if open_messages > 0 || open_tools > 0 {
             // Python v3 has no root lifecycle: a file that ends with an open message or tool
             // stopped mid-run.
@@ -957,6 +1088,7 @@ impl Adapter for V3Adapter {
             out.push(ModelEvent::RunEnd);
         }
         self.started = false;
+        self.forget_run_messages();
     }
 }
 

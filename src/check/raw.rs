@@ -85,7 +85,15 @@ impl Raw {
         let Some(ev) = rec.v3.as_deref() else {
             return;
         };
-        self.seq(ev.seq.as_ref().and_then(Value::as_i64), ctx);
+        // langgraph-api forwards no `messages` event of the legacy `[message, metadata]`
+        // shape (a model that does not stream sends its whole message so), leaving its `seq`
+        // out; the root state after it holds that message: a gap before a root `values`
+        // event is that, not a lost event (issue 22.6).
+        let root_values = ev.method == "values"
+            && ev
+                .namespace()
+                .is_none_or(|n| n.as_array().is_some_and(Vec::is_empty));
+        self.seq(ev.seq.as_ref().and_then(Value::as_i64), root_values, ctx);
         if ev.method != "messages" {
             return;
         }
@@ -114,7 +122,7 @@ impl Raw {
     }
 
     /// The `seq` checks (AGX601–603) of a v3 event's integer `seq`.
-    fn seq(&mut self, seq: Option<i64>, ctx: &mut Ctx) {
+    fn seq(&mut self, seq: Option<i64>, root_values: bool, ctx: &mut Ctx) {
         if let Some(seq) = seq {
             if let Some(last) = self.last_seq {
                 if seq == last {
@@ -129,7 +137,7 @@ impl Raw {
                         vec![seq.to_string()],
                         format!("seq {seq} comes after seq {last}"),
                     );
-                } else if seq > last + 1 {
+                } else if seq > last + 1 && !root_values {
                     ctx.report(
                         "AGX601",
                         vec![seq.to_string()],

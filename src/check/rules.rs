@@ -244,7 +244,7 @@ pub static RULES: &[Rule] = &[
         "No record of the file is of a known form (a CSV, a binary file, an empty file, a JSON array, or --from forcing the wrong form); aguify exits 2.",
         "Pass NDJSON (one JSON object a line) or SSE; turn a JSON array into NDJSON with `jq -c '.[]'`."),
     rule!("AGX601", W, false, "v3 seq gap", "LangGraph v3 protocol",
-        "A v3 event's seq skips numbers: events were lost from the recording.",
+        "A v3 event's seq skips numbers: events were lost from the recording (a gap before a root `values` event is not reported: langgraph-api drops legacy-shaped `messages` events, whose message that state holds).",
         "Record every event of the stream."),
     rule!("AGX602", W, false, "v3 seq duplicate", "LangGraph v3 protocol",
         "Two v3 events share a seq: the recording repeats events.",

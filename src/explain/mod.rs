@@ -408,9 +408,16 @@ fn explain_run(
     let in_run = |idx: u64| idx >= run.first_event && idx <= end_event;
     let (message, code, ending) = match &run.outcome {
         Outcome::Error { code, message } => {
-            let code = code
-                .clone()
-                .unwrap_or_else(|| error_code::AGENT_INTERNAL.to_string());
+            // A RUN_ERROR without a code (another adapter's) is classed by its message, as
+            // the converter classes a log's error: one classifier.
+            let code = code.clone().unwrap_or_else(|| {
+                let info = crate::model::ErrorInfo {
+                    name: None,
+                    message: message.clone(),
+                    lc_code: None,
+                };
+                error_code::classify(&info).to_string()
+            });
             let ending = if code == error_code::INCOMPLETE_STREAM {
                 "no_terminal"
             } else {

@@ -65,6 +65,8 @@ const WORDS: [(&str, &[&str]); 4] = [
             "econnrefused",
             "enotfound",
             "econnreset",
+            "connection reset",
+            "connectionreseterror",
             "unreachable",
             "name or service not known",
             "failed to establish a new connection",
@@ -120,6 +122,14 @@ mod tests {
         }
     }
 
+    fn message_only(msg: &str) -> ErrorInfo {
+        ErrorInfo {
+            name: None,
+            message: msg.into(),
+            lc_code: None,
+        }
+    }
+
     #[test]
     fn classes() {
         assert_eq!(
@@ -158,6 +168,25 @@ mod tests {
         assert_eq!(
             classify(&e("OSError", "Name or service not known")),
             UPSTREAM_UNREACHABLE
+        );
+        // Python's ConnectionResetError is JS's ECONNRESET (issue 22.10); by message alone
+        // too (an AG-UI RUN_ERROR carries no exception name).
+        assert_eq!(
+            classify(&e(
+                "ConnectionResetError",
+                "upstream connection reset by peer"
+            )),
+            UPSTREAM_UNREACHABLE
+        );
+        assert_eq!(
+            classify(&message_only("upstream connection reset by peer")),
+            UPSTREAM_UNREACHABLE
+        );
+        assert_eq!(
+            classify(&message_only(
+                "Recursion limit of 3 reached without hitting a stop condition."
+            )),
+            GRAPH_STEP_LIMIT
         );
         let recursion = ErrorInfo {
             name: None,

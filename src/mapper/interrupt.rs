@@ -59,6 +59,7 @@ pub fn to_agui(i: &InterruptInfo) -> Value {
         .get("toolCallId")
         .or_else(|| p.get("tool_call_id"))
         .and_then(Value::as_str)
+        .or(i.tool_call_id.as_deref())
     {
         m.insert("toolCallId".into(), Value::String(t.to_string()));
     }

@@ -64,6 +64,9 @@ pub struct Mapper {
     last_run_id: Option<String>,
     /// Interrupt ids the previous run on this thread stopped at.
     pending: Vec<String>,
+    /// Calls (id, name) whose tool raised `interrupt()` in the previous run: started there,
+    /// answered by the run that resumes it (no second TOOL_CALL_START).
+    suspended: Vec<(String, String)>,
     run: Option<Run>,
     /// Final answers already sent (`--text final`), so a resumed run does not repeat them.
     answered: HashSet<String, FastIds>,
@@ -164,6 +167,7 @@ impl Mapper {
             runs: 0,
             last_run_id: None,
             pending: vec![],
+            suspended: vec![],
             run: None,
             answered: HashSet::default(),
             timestamp: None,
@@ -322,8 +326,15 @@ impl Mapper {
             ModelEvent::Interrupt(list) => {
                 let run = self.run_mut();
                 for i in list {
-                    if !run.interrupts.iter().any(|x| x.id == i.id) {
-                        run.interrupts.push(i);
+                    match run.interrupts.iter_mut().find(|x| x.id == i.id) {
+                        // The same interrupt again (the tool's error, then the state's
+                        // `__interrupt__`): what one of them knows of its call is kept.
+                        Some(x) => {
+                            if x.tool_call_id.is_none() {
+                                x.tool_call_id = i.tool_call_id;
+                            }
+                        }
+                        None => run.interrupts.push(i),
                     }
                 }
             }
@@ -548,12 +559,16 @@ impl Mapper {
             run_id = format!("{run_id}-{}", self.runs);
         }
         let same_thread = self.thread_id.as_deref() == Some(thread_id.as_str());
-        let pending = if same_thread {
-            std::mem::take(&mut self.pending)
+        let (pending, suspended) = if same_thread {
+            (
+                std::mem::take(&mut self.pending),
+                std::mem::take(&mut self.suspended),
+            )
         } else {
-            vec![]
+            (vec![], vec![])
         };
         self.pending.clear();
+        self.suspended.clear();
         self.thread_id = Some(thread_id.clone());
         self.last_run_id = Some(run_id.clone());
         // A run on a thread with pending interrupts resumes them: v2 says so in its input
@@ -583,11 +598,24 @@ impl Mapper {
             run_id: run_id.clone(),
             input,
         };
-        self.run = Some(Run {
+        let mut run = Run {
             thread_id,
             run_id,
             ..Run::default()
-        });
+        };
+        if resumes {
+            // The calls the interrupt suspended are this run's to answer, already started.
+            for (id, name) in suspended {
+                let call = ToolCall {
+                    name,
+                    parent: None,
+                    ended: true,
+                    result: false,
+                };
+                run.tools.insert(id, call);
+            }
+        }
+        self.run = Some(run);
         self.push(e, out);
     }
 
@@ -1071,6 +1099,15 @@ impl Mapper {
                 } else {
                     let ints: Vec<Value> = run.interrupts.iter().map(interrupt::to_agui).collect();
                     self.pending = run.interrupts.iter().map(|i| i.id.clone()).collect();
+                    self.suspended = run
+                        .interrupts
+                        .iter()
+                        .filter_map(|i| i.tool_call_id.as_ref())
+                        .filter_map(|id| {
+                            let t = run.tools.get(id).filter(|t| !t.result)?;
+                            Some((id.clone(), t.name.clone()))
+                        })
+                        .collect();
                     json!({"type": "interrupt", "interrupts": ints})
                 };
                 let e = Event::RunFinished {
@@ -1313,6 +1350,7 @@ mod tests {
             id: "i1".into(),
             value: json!("approve?"),
             response_schema: None,
+            tool_call_id: None,
         }]);
         let out = cancelled_run(ModelEvent::RunStopped, vec![int], Compat::None);
         assert_eq!(out.last().unwrap()["outcome"]["type"], "interrupt");

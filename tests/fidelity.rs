@@ -1,0 +1,151 @@
+//! Issue 22 items 6, 7, 8 and 10, each on its recordings in every form that has them: what
+//! a stream cut short the complete message finishes, an interrupt inside a tool suspends its
+//! call, a dumpd tool error keeps its message, and error classes come from the message.
+
+mod common;
+
+use aguify::pipeline::{convert_to_vec, Input, Options};
+use serde_json::Value;
+
+const NDJSON_FORMS: [&str; 6] = [
+    "v2-python-api",
+    "v2-python-dumpd",
+    "v2-js",
+    "v3-js",
+    "v3-python",
+    "v3-python-inprocess",
+];
+
+fn convert(files: &[String]) -> Vec<Value> {
+    let inputs = files
+        .iter()
+        .map(|f| {
+            let path = common::testdata().join("recordings").join(f);
+            let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{f}: {e}"));
+            Input::from_bytes(f, bytes)
+        })
+        .collect();
+    convert_to_vec(inputs, &Options::default())
+        .unwrap_or_else(|e| panic!("{files:?}: {e}"))
+        .0
+}
+
+fn of<'a>(events: &'a [Value], kind: &str, call: &str) -> Vec<&'a Value> {
+    events
+        .iter()
+        .filter(|e| e["type"] == kind && e["toolCallId"] == call)
+        .collect()
+}
+
+/// 22.6: a model that does not stream, and one whose stream stops after two chunks (the
+/// complete message comes at its end, in a node's output or only in the state): the AG-UI
+/// stream carries the whole answer and the whole arguments, not only MESSAGES_SNAPSHOT.
+#[test]
+fn the_complete_message_finishes_what_the_stream_cut_short() {
+    for form in NDJSON_FORMS {
+        for case in ["k_no_stream", "k_stream_cut"] {
+            let name = format!("{form}/{case}.ndjson");
+            let events = convert(std::slice::from_ref(&name));
+            let text: String = events
+                .iter()
+                .filter(|e| e["type"] == "TEXT_MESSAGE_CONTENT")
+                .filter_map(|e| e["delta"].as_str())
+                .collect();
+            assert_eq!(text, "It is sunny and 22°C in Paris.", "{name}");
+            let args: String = of(&events, "TOOL_CALL_ARGS", "call_weather_1")
+                .iter()
+                .filter_map(|e| e["delta"].as_str())
+                .collect();
+            let args: Value = serde_json::from_str(&args)
+                .unwrap_or_else(|e| panic!("{name}: args {args:?}: {e}"));
+            assert_eq!(args, serde_json::json!({"city": "Paris"}), "{name}");
+            assert_eq!(
+                of(&events, "TOOL_CALL_START", "call_weather_1").len(),
+                1,
+                "{name}"
+            );
+        }
+    }
+}
+
+/// 22.7: `interrupt()` inside a tool: the call stays open without a result, the run ends
+/// with the interrupt naming the call, and the resume run answers it without starting it
+/// again (no AGX309).
+#[test]
+fn an_interrupt_inside_a_tool_suspends_its_call() {
+    let call = "call_place_order_1";
+    for form in NDJSON_FORMS {
+        let files = [
+            format!("{form}/d_hitl_in_tool__1_interrupt.ndjson"),
+            format!("{form}/d_hitl_in_tool__2_resume.ndjson"),
+        ];
+        let events = convert(&files);
+        let ends: Vec<usize> = events
+            .iter()
+            .enumerate()
+            .filter(|(_, e)| e["type"] == "RUN_FINISHED" || e["type"] == "RUN_ERROR")
+            .map(|(i, _)| i)
+            .collect();
+        assert_eq!(ends.len(), 2, "{form}: {events:?}");
+        let (first, second) = events.split_at(ends[0] + 1);
+        let outcome = &first[ends[0]]["outcome"];
+        assert_eq!(outcome["type"], "interrupt", "{form}: {outcome}");
+        assert_eq!(outcome["interrupts"][0]["toolCallId"], call, "{form}");
+        assert_eq!(of(first, "TOOL_CALL_START", call).len(), 1, "{form}");
+        assert!(of(first, "TOOL_CALL_RESULT", call).is_empty(), "{form}");
+        assert!(of(second, "TOOL_CALL_START", call).is_empty(), "{form}");
+        let results = of(second, "TOOL_CALL_RESULT", call);
+        assert_eq!(results.len(), 1, "{form}");
+        assert_eq!(results[0]["content"], "Order of 2 widget placed.", "{form}");
+        assert_eq!(
+            second.last().map(|e| &e["outcome"]["type"]),
+            Some(&"success".into())
+        );
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_aguify"))
+            .arg("check")
+            .args(
+                files
+                    .iter()
+                    .map(|f| common::testdata().join("recordings").join(f)),
+            )
+            .output()
+            .expect("run aguify");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(0), "{form}: {stderr}");
+        assert!(!stderr.contains("AGX309"), "{form}: {stderr}");
+    }
+}
+
+/// 22.8: the dumpd form keeps a tool error only as the exception's repr; its result reads
+/// the exception's message, as the API form's does.
+#[test]
+fn a_dumpd_tool_error_keeps_its_message() {
+    for form in ["v2-python-api", "v2-python-dumpd"] {
+        let events = convert(&[format!("{form}/e_error_tool_raises.ndjson")]);
+        let results: Vec<&Value> = events
+            .iter()
+            .filter(|e| e["type"] == "TOOL_CALL_RESULT")
+            .collect();
+        assert_eq!(results.len(), 1, "{form}");
+        assert_eq!(
+            results[0]["content"], "ValueError: order service unavailable for A-1",
+            "{form}"
+        );
+    }
+}
+
+/// 22.10: Python's ConnectionResetError is UPSTREAM_UNREACHABLE in every form.
+#[test]
+fn a_connection_reset_is_upstream_unreachable() {
+    for form in [
+        "v2-python-api",
+        "v2-python-dumpd",
+        "v3-python",
+        "v3-python-inprocess",
+    ] {
+        let events = convert(&[format!("{form}/e_model_connection_reset.ndjson")]);
+        let last = events.last().expect("events");
+        assert_eq!(last["type"], "RUN_ERROR", "{form}");
+        assert_eq!(last["code"], "UPSTREAM_UNREACHABLE", "{form}");
+    }
+}
