@@ -120,7 +120,7 @@ impl State {
                         return Arc::clone(shared);
                     }
                     let v: Value = serde_json::from_str(m).unwrap_or_default();
-                    let shared = Arc::new(SharedJson::new(langchain::normalize_deep(&v)));
+                    let shared = Arc::new(SharedJson::new(langchain::normalize_owned(v)));
                     // Written here, on the parse thread, once.
                     shared.json();
                     next.insert(m.into(), Arc::clone(&shared));
@@ -133,7 +133,7 @@ impl State {
         let mut map = Map::with_capacity(rest.len() + 1);
         map.insert("messages".into(), Value::Array(vec![]));
         for (k, v) in rest {
-            map.insert(k, langchain::normalize_deep(&v));
+            map.insert(k, langchain::normalize_owned(v));
         }
         Some(State {
             rest: Value::Object(map),

@@ -175,15 +175,17 @@ impl Event<&RawValue> {
                     Read::Nothing => Some(None),
                     _ if !text.starts_with('{') => None,
                     Read::Whole => None,
-                    Read::Input => from::<Input>(text).map(|d| object([("input", d.input)])),
-                    Read::Output => from::<Output>(text).map(|d| object([("output", d.output)])),
-                    Read::Chunk => from::<Chunk>(text).map(|d| object([("chunk", d.chunk)])),
+                    Read::Input => from::<Input>(text).map(|d| object([("input", norm(d.input))])),
+                    Read::Output => {
+                        from::<Output>(text).map(|d| object([("output", norm(d.output))]))
+                    }
+                    Read::Chunk => from::<Chunk>(text).map(|d| object([("chunk", norm(d.chunk))])),
                     Read::ModelChunk => from::<RawChunk>(text).and_then(|d| {
                         let chunk = match d.chunk {
                             Some(c) => Some(StreamChunk::read(c)?),
                             None => None,
                         };
-                        Some(object([("chunk", chunk)]))
+                        Some(object([("chunk", norm(chunk))]))
                     }),
                     Read::ToolError => from::<ToolError>(text)
                         .map(|d| object([("error", d.error), ("tool_call_id", d.tool_call_id)])),
@@ -210,6 +212,12 @@ impl Event<&RawValue> {
 
 fn from<'a, T: Deserialize<'a>>(text: &'a str) -> Option<T> {
     serde_json::from_str(text).ok()
+}
+
+/// Normalised here, on a parse thread, where the value is owned: the adapter normalises
+/// what it reads again, which then changes nothing and copies nothing.
+fn norm(v: Option<Value>) -> Option<Value> {
+    v.map(crate::wire::langchain::normalize_owned)
 }
 
 fn tree(text: &str) -> Option<Value> {
