@@ -1,18 +1,140 @@
 //! The provider content-block zoo: one streamed `AIMessageChunk` → text, reasoning and
-//! tool-call model events, whatever the provider style.
+//! tool-call model events, whatever the provider style. [`read_block`] is the one place that
+//! knows the block kinds; the v2 chunk reader here and the v3 `content-block-*` reader both
+//! go through it.
 //!
 //! | style | where the reasoning is |
 //! |---|---|
-//! | OpenAI Responses | `{"type":"reasoning","id":"rs_…","summary":[{"text":…}]}` blocks |
-//! | Responses v0 (JS) | `additional_kwargs.reasoning.summary` |
+//! | OpenAI Responses | `{"type":"reasoning","id":"rs_…","summary":[{"index":n,"text":…}]}` blocks |
+//! | Responses v0 (JS) | `additional_kwargs.reasoning.summary` (the item id on the first chunk only) |
 //! | Anthropic | `{"type":"thinking","thinking":…}` then `{"type":"thinking","signature":…}`; `redacted_thinking` |
+//! | Bedrock Converse | `{"type":"reasoning_content","reasoning_content":{"text":…}}` then `{…{"signature":…}}` (Python); JS `reasoningText`, `redactedContent` |
 //! | DeepSeek / Qwen | `additional_kwargs.reasoning_content` |
 //! | standard v1 | `{"type":"reasoning","reasoning":…}` (+ `extras.signature`) |
+//!
+//! A reasoning summary of several parts is one reasoning span per part ([`part_key`]).
 
 use crate::json::Field;
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use crate::model::{ModelEvent, Usage};
+
+/// What one provider content block carries.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Block<'a> {
+    /// Answer text (`text`, `text_delta`, a bare string); may be empty.
+    Text(&'a str),
+    /// Reasoning: its non-empty text parts as (part index, text), and its signature or
+    /// encrypted content when this block carries one.
+    Reasoning {
+        parts: Vec<(usize, &'a str)>,
+        signature: Option<&'a str>,
+    },
+    /// Reasoning the provider withheld: its encrypted form only.
+    Redacted(&'a str),
+    /// A tool call (`tool_call`, `tool_call_chunk`); its id, name and args are
+    /// read by the caller.
+    ToolCall,
+    /// Anything else (images, citations…): nothing for AG-UI.
+    Other,
+}
+
+/// Reads one content block, whatever the provider spells it. A `non_standard` block is read
+/// as the provider block it wraps.
+pub fn read_block(b: &Value) -> Block<'_> {
+    let o = match b {
+        Value::String(s) => return Block::Text(s),
+        Value::Object(o) => o,
+        _ => return Block::Other,
+    };
+    let ty = o.field("type").and_then(Value::as_str).unwrap_or("");
+    let text = |k: &str| o.field(k).and_then(Value::as_str).filter(|t| !t.is_empty());
+    match ty {
+        "non_standard" => match o.field("value").filter(|v| v.field("type").is_some()) {
+            Some(inner) => read_block(inner),
+            None => Block::Other,
+        },
+        "text" | "text_delta" => Block::Text(o.field("text").and_then(Value::as_str).unwrap_or("")),
+        "reasoning" => {
+            let summary = o.field("summary").and_then(Value::as_array);
+            let mut parts = summary_parts(summary.map(Vec::as_slice).unwrap_or_default());
+            parts.extend(text("reasoning").map(|t| (0, t)));
+            let signature = o
+                .field("extras")
+                .and_then(|e| e.field("signature"))
+                .and_then(Value::as_str)
+                .filter(|s| !s.is_empty())
+                .or_else(|| text("signature"))
+                .or_else(|| text("encrypted_content"));
+            Block::Reasoning { parts, signature }
+        }
+        "thinking" => Block::Reasoning {
+            parts: text("thinking").map(|t| (0, t)).into_iter().collect(),
+            signature: text("signature"),
+        },
+        "redacted_thinking" => match o.field("data").and_then(Value::as_str) {
+            Some(d) => Block::Redacted(d),
+            None => Block::Other,
+        },
+        "reasoning_content" => bedrock_reasoning(o),
+        "tool_call" | "tool_call_chunk" => Block::ToolCall,
+        _ => Block::Other,
+    }
+}
+
+/// A Bedrock Converse `reasoning_content` block: Python puts `{text}` / `{signature}` (or both,
+/// unstreamed) under `reasoning_content`; JS under `reasoningText`, a redacted block as
+/// `redactedContent`.
+fn bedrock_reasoning(o: &Map<String, Value>) -> Block<'_> {
+    let redacted = o
+        .field("redactedContent")
+        .or_else(|| o.field("redacted_content"))
+        .and_then(Value::as_str);
+    if let Some(d) = redacted {
+        return Block::Redacted(d);
+    }
+    let inner = o
+        .field("reasoning_content")
+        .or_else(|| o.field("reasoningText"));
+    let text = |k: &str| {
+        inner
+            .and_then(|i| i.field(k))
+            .and_then(Value::as_str)
+            .filter(|t| !t.is_empty())
+    };
+    Block::Reasoning {
+        parts: text("text").map(|t| (0, t)).into_iter().collect(),
+        signature: text("signature"),
+    }
+}
+
+/// The non-empty texts of a reasoning summary as (part index, text): the part's `index`,
+/// else its place in the list.
+fn summary_parts(summary: &[Value]) -> Vec<(usize, &str)> {
+    summary
+        .iter()
+        .enumerate()
+        .filter_map(|(pos, s)| {
+            let t = s.field("text").and_then(Value::as_str)?;
+            let part = s
+                .field("index")
+                .and_then(Value::as_u64)
+                .and_then(|n| usize::try_from(n).ok())
+                .unwrap_or(pos);
+            (!t.is_empty()).then_some((part, t))
+        })
+        .collect()
+}
+
+/// The reasoning key of part `part` of the reasoning block of key `block`: the block's key for
+/// its first part, `<block>.<part>` for the others, so each summary part is a span of its own.
+pub fn part_key(block: &str, part: usize) -> String {
+    if part == 0 {
+        block.to_string()
+    } else {
+        format!("{block}.{part}")
+    }
+}
 
 /// Model events for one flat (normalized) AI message chunk.
 pub fn chunk_events(message_id: &str, chunk: &Value, out: &mut Vec<ModelEvent>) {
@@ -32,29 +154,17 @@ pub fn chunk_events(message_id: &str, chunk: &Value, out: &mut Vec<ModelEvent>) 
                 });
             }
         }
+        // Responses v0: the reasoning item's id comes on its first chunk only; the parts are
+        // keyed like the same item's block form (block 0), so a chunk without the id
+        // continues the item in progress.
         if let Some(r) = kw.field("reasoning").and_then(Value::as_object) {
-            let key = r
-                .field("id")
-                .and_then(Value::as_str)
-                .unwrap_or("reasoning")
-                .to_string();
-            for s in r
-                .field("summary")
-                .and_then(Value::as_array)
-                .into_iter()
-                .flatten()
-            {
-                if let Some(t) = s
-                    .field("text")
-                    .and_then(Value::as_str)
-                    .filter(|t| !t.is_empty())
-                {
-                    out.push(ModelEvent::ReasoningDelta {
-                        message_id: mid(),
-                        block: key.clone(),
-                        text: t.to_string(),
-                    });
-                }
+            let summary = r.field("summary").and_then(Value::as_array);
+            for (part, t) in summary_parts(summary.map(Vec::as_slice).unwrap_or_default()) {
+                out.push(ModelEvent::ReasoningDelta {
+                    message_id: mid(),
+                    block: part_key("0", part),
+                    text: t.to_string(),
+                });
             }
         }
     }
@@ -112,94 +222,136 @@ pub fn block_key(v: &Value) -> String {
 /// Model events for a chunk's list content, block by block.
 fn blocks_events(message_id: &str, blocks: &[Value], out: &mut Vec<ModelEvent>) {
     for (pos, b) in blocks.iter().enumerate() {
-        block_events(message_id, pos, b, out);
+        let key = b
+            .field("index")
+            .map(block_key)
+            .unwrap_or_else(|| pos.to_string());
+        block_events(message_id, &key, read_block(b), out);
     }
 }
 
-fn block_events(message_id: &str, pos: usize, b: &Value, out: &mut Vec<ModelEvent>) {
+/// Model events for one block of key `key` as [`read_block`] reads it. Tool calls stream
+/// through `tool_call_chunks`; their content copies are not repeated.
+pub fn block_events(message_id: &str, key: &str, block: Block<'_>, out: &mut Vec<ModelEvent>) {
     let mid = || message_id.to_string();
-    let Some(o) = b.as_object() else {
-        if let Value::String(s) = b {
-            if !s.is_empty() {
-                out.push(ModelEvent::TextDelta {
-                    message_id: mid(),
-                    text: s.clone(),
-                });
-            }
-        }
-        return;
-    };
-    let key = o
-        .field("index")
-        .map(block_key)
-        .unwrap_or_else(|| pos.to_string());
-    let ty = o.field("type").and_then(Value::as_str).unwrap_or("");
-    if ty == "non_standard" {
-        if let Some(inner) = o.field("value").filter(|v| v.field("type").is_some()) {
-            block_events(message_id, pos, inner, out);
-        }
-        return;
-    }
-    let text = |k: &str| o.field(k).and_then(Value::as_str).filter(|t| !t.is_empty());
-    let reasoning = |t: &str| ModelEvent::ReasoningDelta {
+    let encrypted = |value: &str| ModelEvent::ReasoningEncrypted {
         message_id: mid(),
-        block: key.clone(),
-        text: t.to_string(),
+        block: key.to_string(),
+        value: value.to_string(),
     };
-    let encrypted = |v: &str| ModelEvent::ReasoningEncrypted {
-        message_id: mid(),
-        block: key.clone(),
-        value: v.to_string(),
-    };
-    match ty {
-        "text" | "text_delta" => {
-            if let Some(t) = text("text") {
-                out.push(ModelEvent::TextDelta {
+    match block {
+        Block::Text(t) => text_events(message_id, t, out),
+        Block::Reasoning { parts, signature } => {
+            for (part, t) in parts {
+                out.push(ModelEvent::ReasoningDelta {
                     message_id: mid(),
+                    block: part_key(key, part),
                     text: t.to_string(),
                 });
             }
-        }
-        "reasoning" => {
-            let summary = o.field("summary").and_then(Value::as_array);
-            for s in summary.into_iter().flatten() {
-                if let Some(t) = s
-                    .field("text")
-                    .and_then(Value::as_str)
-                    .filter(|t| !t.is_empty())
-                {
-                    out.push(reasoning(t));
-                }
-            }
-            if let Some(t) = text("reasoning") {
-                out.push(reasoning(t));
-            }
-            let sig = o
-                .field("extras")
-                .and_then(|e| e.field("signature"))
-                .and_then(Value::as_str)
-                .filter(|s| !s.is_empty())
-                .or_else(|| text("signature"))
-                .or_else(|| text("encrypted_content"));
-            if let Some(s) = sig {
+            if let Some(s) = signature {
                 out.push(encrypted(s));
             }
         }
-        "thinking" => {
-            if let Some(t) = text("thinking") {
-                out.push(reasoning(t));
-            }
-            if let Some(s) = text("signature") {
-                out.push(encrypted(s));
-            }
+        Block::Redacted(d) => out.push(encrypted(d)),
+        Block::ToolCall | Block::Other => {}
+    }
+}
+
+/// How a tool call's final args relate to the args text already streamed.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ArgsRest {
+    /// The streamed text is the start of the final args: this text completes it.
+    Missing(String),
+    /// The streamed text already is the final args (as JSON, whatever its spacing).
+    Complete,
+    /// The streamed text contradicts the final args. Text a client has received cannot be
+    /// taken back: appending anything would only corrupt it, so nothing is added (the
+    /// final args still reach the client with the message in MESSAGES_SNAPSHOT).
+    Differs,
+}
+
+/// What to append to the args text `sent` so that it reads as the final args `full`. The two
+/// may be spaced differently (Python streams `{"city": "Pa`, a finish's args object is written
+/// `{"city":"Paris"}`): whitespace outside strings is skipped on both sides.
+pub fn args_rest(sent: &str, full: &str) -> ArgsRest {
+    if let Some(rest) = full.strip_prefix(sent) {
+        return match rest {
+            "" => ArgsRest::Complete,
+            rest => ArgsRest::Missing(rest.to_string()),
+        };
+    }
+    if let (Ok(a), Ok(b)) = (
+        serde_json::from_str::<Value>(sent),
+        serde_json::from_str::<Value>(full),
+    ) {
+        return if a == b {
+            ArgsRest::Complete
+        } else {
+            ArgsRest::Differs
+        };
+    }
+    let (mut s, mut f) = (JsonChars::new(sent), JsonChars::new(full));
+    loop {
+        let Some(c) = s.next_significant() else {
+            // All of `sent` matched: the rest of `full` completes it.
+            let at = f.next_significant_at().unwrap_or(full.len());
+            return match &full[at..] {
+                "" => ArgsRest::Complete,
+                rest => ArgsRest::Missing(rest.to_string()),
+            };
+        };
+        if f.next_significant() != Some(c) {
+            return ArgsRest::Differs;
         }
-        "redacted_thinking" => {
-            if let Some(d) = o.field("data").and_then(Value::as_str) {
-                out.push(encrypted(d));
-            }
+    }
+}
+
+/// The characters of a JSON text, skipping whitespace outside strings.
+struct JsonChars<'a> {
+    text: &'a str,
+    at: usize,
+    in_string: bool,
+    escaped: bool,
+}
+
+impl<'a> JsonChars<'a> {
+    fn new(text: &'a str) -> Self {
+        JsonChars {
+            text,
+            at: 0,
+            in_string: false,
+            escaped: false,
         }
-        // Tool calls stream through `tool_call_chunks`; the content copies are not repeated.
-        _ => {}
+    }
+
+    /// The byte offset of the next significant character, without taking it.
+    fn next_significant_at(&mut self) -> Option<usize> {
+        while let Some(c) = self.text[self.at..].chars().next() {
+            if self.in_string || !c.is_ascii_whitespace() {
+                return Some(self.at);
+            }
+            self.at += c.len_utf8();
+        }
+        None
+    }
+
+    /// The next significant character.
+    fn next_significant(&mut self) -> Option<char> {
+        let at = self.next_significant_at()?;
+        let c = self.text[at..].chars().next()?;
+        self.at = at + c.len_utf8();
+        if self.in_string {
+            match (self.escaped, c) {
+                (true, _) => self.escaped = false,
+                (false, '\\') => self.escaped = true,
+                (false, '"') => self.in_string = false,
+                _ => {}
+            }
+        } else if c == '"' {
+            self.in_string = true;
+        }
+        Some(c)
     }
 }
 
@@ -271,5 +423,90 @@ mod tests {
         );
         assert!(matches!(&ev[0], ModelEvent::ReasoningDelta { text, .. } if text == "hmm"));
         assert!(matches!(&ev[1], ModelEvent::ToolCallChunk { id: Some(i), .. } if i == "c1"));
+    }
+
+    fn reasoning(block: &str, text: &str) -> ModelEvent {
+        ModelEvent::ReasoningDelta {
+            message_id: "m1".into(),
+            block: block.into(),
+            text: text.into(),
+        }
+    }
+
+    fn encrypted(block: &str, value: &str) -> ModelEvent {
+        ModelEvent::ReasoningEncrypted {
+            message_id: "m1".into(),
+            block: block.into(),
+            value: value.into(),
+        }
+    }
+
+    /// Bedrock Converse (issue 22.1): Python's streamed `reasoning_content` text and signature
+    /// deltas, its unstreamed block holding both, and the JS spellings.
+    #[test]
+    fn bedrock_converse_reasoning() {
+        let streamed = kinds(json!({"content":[
+            {"type":"reasoning_content","reasoning_content":{"text":"Think"},"index":0},
+            {"type":"reasoning_content","reasoning_content":{"signature":"sig"},"index":0},
+            {"type":"text","text":"Paris","index":1}]}));
+        let text = ModelEvent::TextDelta {
+            message_id: "m1".into(),
+            text: "Paris".into(),
+        };
+        assert_eq!(
+            streamed,
+            vec![reasoning("0", "Think"), encrypted("0", "sig"), text]
+        );
+        let whole = kinds(json!({"content":[{"type":"reasoning_content",
+            "reasoning_content":{"text":"Think","signature":"sig"}}]}));
+        assert_eq!(whole, vec![reasoning("0", "Think"), encrypted("0", "sig")]);
+        let js = kinds(json!({"content":[
+            {"type":"reasoning_content","reasoningText":{"text":"Think"},"index":0},
+            {"type":"reasoning_content","reasoningText":{"signature":"sig"},"index":0},
+            {"type":"reasoning_content","redactedContent":"xx","index":2}]}));
+        assert_eq!(
+            js,
+            vec![
+                reasoning("0", "Think"),
+                encrypted("0", "sig"),
+                encrypted("2", "xx")
+            ]
+        );
+    }
+
+    /// Summary parts (issue 22.9) are keyed apart, in the block form and in the Responses v0
+    /// `additional_kwargs` form, where a chunk without the item id continues the item.
+    #[test]
+    fn summary_parts_have_keys_of_their_own() {
+        let part = |n: u64, t: &str| json!({"index": n, "type": "summary_text", "text": t});
+        let blocks = kinds(json!({"content":[{"type":"reasoning","index":0,
+            "summary":[part(0, "A"), part(1, "B")]}]}));
+        assert_eq!(blocks, vec![reasoning("0", "A"), reasoning("0.1", "B")]);
+        let with_id = kinds(json!({"content":"","additional_kwargs":{"reasoning":
+            {"id":"rs_1","type":"reasoning","summary":[part(0, "A")]}}}));
+        let without = kinds(json!({"content":"","additional_kwargs":{"reasoning":
+            {"type":"reasoning","summary":[part(0, "a"), part(1, "B")]}}}));
+        assert_eq!(with_id, vec![reasoning("0", "A")]);
+        assert_eq!(without, vec![reasoning("0", "a"), reasoning("0.1", "B")]);
+    }
+
+    #[test]
+    fn args_rest_completes_or_refuses() {
+        let missing = |s: &str| ArgsRest::Missing(s.into());
+        assert_eq!(args_rest("", "{}"), missing("{}"));
+        assert_eq!(args_rest("{\"a\"", "{\"a\":1}"), missing(":1}"));
+        assert_eq!(args_rest("{\"a\": 1}", "{\"a\":1}"), ArgsRest::Complete);
+        assert_eq!(args_rest("{\"a\":1}", "{\"a\":1}"), ArgsRest::Complete);
+        // Spacing differs, and a string holding spaces and an escaped quote.
+        assert_eq!(
+            args_rest("{\"q\": \"a \\\" b", "{\"q\":\"a \\\" bc\", \"n\":1}"),
+            missing("c\", \"n\":1}")
+        );
+        assert_eq!(
+            args_rest("{\"q\": \"a b", "{\"q\":\"ab\"}"),
+            ArgsRest::Differs
+        );
+        assert_eq!(args_rest("{\"a\": 2}", "{\"a\":1}"), ArgsRest::Differs);
+        assert_eq!(args_rest("{\"a\": 1", "{\"a\":12}"), missing("2}"));
     }
 }

@@ -7,6 +7,7 @@
 mod completion;
 pub mod content;
 mod passthrough;
+mod subagent;
 mod tool_error;
 mod v2;
 mod v3;
@@ -158,8 +159,10 @@ pub fn classify(rec: &Record) -> RecordKind {
             return RecordKind::Agui;
         }
         let base = mode.split('|').next().unwrap_or(mode);
-        // `values|<ns>`, `updates|<ns>`…: a subgraph's own stream part, not the graph's state.
-        if mode.contains('|') && base != "events" && base != "custom" && base != "error" {
+        // `values|<ns>`, `updates|<ns>`…: a subgraph's own stream part, not the graph's state
+        // (its `messages|<ns>` tuples are the subgraph's model output: kept).
+        let kept = ["events", "custom", "error", "messages"];
+        if mode.contains('|') && !kept.contains(&base) {
             return RecordKind::OtherStreamMode(mode.to_string());
         }
         return match base {
@@ -229,16 +232,36 @@ fn is_agui(v: &Value) -> bool {
     })
 }
 
-/// The error line / platform error payload: `{"error": NAME, "message": MSG, "lc_error_code"?}`.
+/// The error line / platform error payload: `{"error": NAME, "message": MSG, "lc_error_code"?}`;
+/// LangGraph.js's v3 event stream sends `{"message": "NAME: MSG"}` (the error as `String(err)`
+/// writes it), read as the same name and message.
 pub fn error_info(data: &Value) -> ErrorInfo {
     let s = |k: &str| data.field(k).and_then(Value::as_str).map(str::to_string);
+    let (name, message) = match (s("error"), s("message")) {
+        (None, Some(m)) => match split_error_name(&m) {
+            Some((name, msg)) => (Some(name.to_string()), Some(msg.to_string())),
+            None => (None, Some(m)),
+        },
+        (name, message) => (name, message),
+    };
     ErrorInfo {
-        name: s("error"),
-        message: s("message")
-            .or_else(|| s("error"))
+        message: message
+            .or_else(|| name.clone())
             .unwrap_or_else(|| "the run failed (the error line carries no message)".into()),
+        name,
         lc_code: s("lc_error_code"),
     }
+}
+
+/// `NAME: MSG` → (NAME, MSG), when NAME reads as an error class name (an identifier starting
+/// with a capital: `Error`, `TypeError`, `GraphRecursionError`, `AbortError`).
+fn split_error_name(m: &str) -> Option<(&str, &str)> {
+    let (name, msg) = m.split_once(": ")?;
+    let ident = name.starts_with(|c: char| c.is_ascii_uppercase())
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'$' | b'.'));
+    ident.then_some((name, msg))
 }
 
 /// Whether an SDK part / plain line is the recorder's error line.
@@ -488,6 +511,32 @@ impl Router {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    /// LangGraph.js's v3 event stream writes an error as `String(err)`: the name is read apart
+    /// from the message where it reads as a class name; a recorded `error` is kept.
+    #[test]
+    fn error_names_in_the_message() {
+        let info = error_info(&json!({"message": "Error: order service unavailable"}));
+        assert_eq!(info.name.as_deref(), Some("Error"));
+        assert_eq!(info.message, "order service unavailable");
+        let info = error_info(&json!({"message": "GraphRecursionError: Recursion limit: 3"}));
+        assert_eq!(info.name.as_deref(), Some("GraphRecursionError"));
+        assert_eq!(info.message, "Recursion limit: 3");
+        for m in [
+            "Recursion limit of 3 reached: stop",
+            "note: lower case",
+            "No name here",
+        ] {
+            let info = error_info(&json!({ "message": m }));
+            assert_eq!((info.name, info.message.as_str()), (None, m));
+        }
+        // The name is what tells a caller's abort from a failure.
+        let abort = error_info(&json!({"message": "AbortError: This operation was aborted"}));
+        assert!(crate::mapper::error_code::is_cancelled(&abort));
+        let info = error_info(&json!({"error": "ValueError", "message": "Error: x"}));
+        assert_eq!(info.name.as_deref(), Some("ValueError"));
+        assert_eq!(info.message, "Error: x");
+    }
 
     /// The state of `RUN_STARTED.input`: a state input's other keys; nothing for a command
     /// or a bare message.

@@ -9,9 +9,8 @@ use foldhash::fast::RandomState as FastIds;
 
 use serde_json::Value;
 
-use super::{
-    content::block_key, custom_event, interrupts_from, lc, Adapter, Disposition, RecordKind,
-};
+use super::content::{args_rest, block_key, part_key, read_block, ArgsRest, Block as Content};
+use super::{custom_event, interrupts_from, lc, Adapter, Disposition, RecordKind};
 use crate::input::Record;
 use crate::model::{ErrorInfo, InterruptInfo, ModelEvent, Usage};
 use crate::wire::v3::{namespace_key, Data, Delta, Event, Lifecycle, Message, Params};
@@ -41,7 +40,12 @@ pub struct V3Adapter {
     /// and reordering.
     seqs: Seqs,
     max_seq: Option<(i64, u64)>,
+    /// The file's first integer `seq`: a later event back at it (or below) starts the next
+    /// recorded run ([`crate::wire::v3::seq_restarts`]).
+    first_seq: Option<i64>,
     warning: Option<String>,
+    /// The run's sub-agents ([`super::subagent::Nest`]).
+    nest: super::subagent::Nest,
 }
 
 /// `seq` → (input line, [`crate::input::text_hash`] of the text) of a run's recent events.
@@ -162,11 +166,18 @@ fn open_message<'m>(
 
 #[derive(Default)]
 struct Block {
-    kind: String,
-    /// Text already emitted for this block (to recover text only present at finish).
+    /// Text already emitted for this block: its answer or reasoning text, or its tool call's
+    /// args (the finish then emits only what is missing).
     emitted: String,
+    /// A signature or redacted value was emitted for this block.
+    encrypted_sent: bool,
     tool_id: Option<String>,
-    tool_streamed: bool,
+    /// A chunk of this block's tool call was emitted (the call is announced).
+    tool_sent: bool,
+    /// Tool-call args given whole at the block's start (a JSON value, not streamed text; a
+    /// Gemini-style call starts with `args: {}` and has its args only at the finish): not
+    /// emitted then; the finish's args or streamed text supersede them.
+    args_whole: Option<String>,
 }
 
 fn s(v: &Value, k: &str) -> Option<String> {
@@ -285,16 +296,75 @@ impl V3Adapter {
         }
     }
 
+    /// Whether the event of `rec` with integer seq `n` opens the next of several runs recorded
+    /// in this file (its `seq` starts again); an exact replay of an earlier event does not.
+    fn seq_restarts(&self, rec: &Record, n: i64) -> bool {
+        let (Some(first), Some((max, _))) = (self.first_seq, self.max_seq) else {
+            return false;
+        };
+        if !crate::wire::v3::seq_restarts(n, first, max) {
+            return false;
+        }
+        let replay = self
+            .seqs
+            .get(n, Some(max))
+            .is_some_and(|(_, hash)| hash == crate::input::text_hash(rec.text.as_bytes()));
+        !replay
+    }
+
+    /// Ends the run in progress: its deferred terminal, or what the log left of it
+    /// (`next_run`: the next recorded run starts here, instead of the log ending).
+    fn end_run(&mut self, next_run: bool, out: &mut Vec<ModelEvent>) {
+        if self.deferred_end.is_some() {
+            self.flush_deferred(out);
+            return;
+        }
+        if !self.started {
+            return;
+        }
+        let stops = if next_run {
+            "the next recorded run starts (v3 `seq` starts again)"
+        } else {
+            "the log stops"
+        };
+        let open_messages = self.messages.len();
+        let open_tools = self.tools_open.len();
+        if self.saw_root_lifecycle {
+            out.push(ModelEvent::RunIncomplete {
+                reason: format!("{stops} before the root lifecycle completed, with no error line"),
+            });
+        } else if open_messages == 0 && self.suspend_open_tools(out) {
+            out.push(ModelEvent::RunEnd);
+        } else if open_messages > 0 || open_tools > 0 {
+            // Python v3 has no root lifecycle: a run that ends with an open message or tool
+            // stopped mid-run.
+            out.push(ModelEvent::RunIncomplete {
+                reason: format!(
+                    "{stops} with {open_messages} message(s) and {open_tools} tool call(s) still open"
+                ),
+            });
+        } else {
+            out.push(ModelEvent::RunEnd);
+        }
+        self.reset_run();
+    }
+
+    /// Forgets the run that ended.
+    fn reset_run(&mut self) {
+        self.started = false;
+        self.messages.clear();
+        self.steps.clear();
+        self.tools_open.clear();
+        self.nest.clear();
+        self.forget_run_messages();
+        self.seqs.clear();
+        self.max_seq = None;
+    }
+
     fn flush_deferred(&mut self, out: &mut Vec<ModelEvent>) {
         if let Some(end) = self.deferred_end.take() {
             out.push(end);
-            self.started = false;
-            self.messages.clear();
-            self.steps.clear();
-            self.tools_open.clear();
-            self.forget_run_messages();
-            self.seqs.clear();
-            self.max_seq = None;
+            self.reset_run();
         }
     }
 
@@ -330,6 +400,7 @@ impl V3Adapter {
                 "v3 seq {n} comes after seq {max} (line {max_line}): out of order; converted in file order, not by seq"
             ));
         }
+        self.first_seq.get_or_insert(n);
         if self.max_seq.is_none_or(|(m, _)| n > m) {
             // Above every seq so far: new, and the sorted list stays sorted.
             self.seqs.push_highest(n, line, text_hash);
@@ -379,10 +450,7 @@ impl V3Adapter {
         match event {
             "message-start" => {
                 if let Some(prev) = self.messages.remove(ns) {
-                    out.push(ModelEvent::MessageEnd {
-                        message_id: prev.id,
-                        usage: prev.usage,
-                    });
+                    end_message(prev, None, out);
                 }
                 let id = data
                     .id
@@ -441,7 +509,12 @@ impl V3Adapter {
                         block_start(mid, &index, block, data.content.as_ref(), out)
                     }
                     (_, Some(d)) => block_delta(mid, &index, block, d, out),
-                    _ => block_finish(mid, &index, block, data.content.as_ref(), out),
+                    _ => {
+                        let content = data.content.as_ref();
+                        if let Some(w) = block_finish(mid, &index, block, content, out) {
+                            self.warning = Some(w);
+                        }
+                    }
                 }
                 Disposition::Mapped
             }
@@ -455,11 +528,7 @@ impl V3Adapter {
                 let Some(msg) = self.messages.remove(ns) else {
                     return Disposition::Bad(format!("`{event}` without an open message; skipped"));
                 };
-                let usage = usage(data, true).or(msg.usage);
-                out.push(ModelEvent::MessageEnd {
-                    message_id: msg.id,
-                    usage,
-                });
+                end_message(msg, usage(data, true), out);
                 Disposition::Mapped
             }
             _ => Disposition::Ignored("v3 message event kind aguify does not map"),
@@ -518,9 +587,16 @@ impl V3Adapter {
             return self.on_lifecycle_event(ns, LifecycleView::of(l), out);
         }
         self.ensure_started(out);
+        if matches!(method, "checkpoints" | "values" | "tasks") {
+            // A graph's own bookkeeping in a task's namespace: a graph runs there.
+            self.nest.shows(ns, false, out);
+        } else {
+            self.nest.shows(ns, true, out);
+        }
+        self.nest.scope(ns, out);
         match method {
             "messages" => self.on_messages(ns, seq, data, out),
-            "tools" => self.on_tools(data.value(), out),
+            "tools" => self.on_tools(ns, data.value(), out),
             "values" => {
                 if ns.is_empty() {
                     match data {
@@ -605,7 +681,7 @@ impl V3Adapter {
         self.on_lifecycle(ns, data, out)
     }
 
-    fn on_tools(&mut self, data: &Value, out: &mut Vec<ModelEvent>) -> Disposition {
+    fn on_tools(&mut self, ns: &str, data: &Value, out: &mut Vec<ModelEvent>) -> Disposition {
         let id = match data.field("tool_call_id") {
             Some(Value::String(id)) => id.clone(),
             None => return Disposition::Bad("v3 `tools` event without `tool_call_id`".into()),
@@ -624,9 +700,11 @@ impl V3Adapter {
                     Some(v) => Some(lc::normalize_cow(v).to_string()),
                 };
                 self.tools_open.insert(id.clone(), ());
+                let name = s(data, "tool_name").unwrap_or_else(|| "tool".into());
+                self.nest.tool_started(&id, &name, ns);
                 out.push(ModelEvent::ToolStart {
                     tool_call_id: id,
-                    name: s(data, "tool_name").unwrap_or_else(|| "tool".into()),
+                    name,
                     args,
                     parent_message_id: None,
                 });
@@ -644,6 +722,7 @@ impl V3Adapter {
             }
             Some("tool-finished") => {
                 self.tools_open.remove(&id);
+                self.nest.tool_ended(&id);
                 let output = lc::normalize_deep(data.field("output").unwrap_or(&Value::Null));
                 let is_msg = lc::message_kind(&output) == Some("tool");
                 out.push(ModelEvent::ToolEnd {
@@ -661,6 +740,7 @@ impl V3Adapter {
             }
             Some("tool-error") => {
                 self.tools_open.remove(&id);
+                self.nest.tool_ended(&id);
                 out.push(ModelEvent::ToolEnd {
                     tool_call_id: id,
                     name: s(data, "tool_name"),
@@ -688,6 +768,9 @@ impl V3Adapter {
             Some(n) => namespace_key(Some(n)),
             None => ns.to_string(),
         };
+        if !key.is_empty() {
+            self.nest.scope(&key, out);
+        }
         if key.is_empty() {
             self.saw_root_lifecycle = true;
             return match event {
@@ -720,6 +803,32 @@ impl V3Adapter {
                     Disposition::Mapped
                 }
                 _ => Disposition::Ignored("root lifecycle event of no AG-UI meaning"),
+            };
+        }
+        if let Some(call) = data.tool_call() {
+            // A graph a tool invoked (Python says so): a sub-agent, not a step.
+            return match event {
+                "started" | "running" => {
+                    let name = data.graph_name.unwrap_or("subagent");
+                    self.nest.announced(&key, name, call, out);
+                    Disposition::Mapped
+                }
+                _ => Disposition::Ignored("lifecycle event of no AG-UI meaning"),
+            };
+        }
+        if self.nest.is_announced(&key) {
+            // Interrupted: it stays open, and the run's interrupt suspends it.
+            return match event {
+                "completed" => {
+                    self.nest.end(&key, None, out);
+                    Disposition::Mapped
+                }
+                "failed" => {
+                    let error = lifecycle_error(data.error);
+                    self.nest.end(&key, Some(error), out);
+                    Disposition::Mapped
+                }
+                _ => Disposition::Ignored("sub-agent lifecycle event of no AG-UI meaning"),
             };
         }
         match event {
@@ -777,6 +886,7 @@ struct LifecycleView<'a> {
     /// `graph_name`, when a string.
     graph_name: Option<&'a str>,
     error: Option<&'a Value>,
+    cause: Option<&'a Value>,
 }
 
 impl<'a> LifecycleView<'a> {
@@ -786,7 +896,35 @@ impl<'a> LifecycleView<'a> {
             namespace: l.namespace.as_ref(),
             graph_name: l.graph_name.as_ref().and_then(Value::as_str),
             error: l.error.as_ref(),
+            cause: l.cause.as_ref(),
         }
+    }
+
+    /// The tool call that started the graph (`cause: {type: "toolCall", tool_call_id}`).
+    fn tool_call(&self) -> Option<&'a str> {
+        let c = self.cause?;
+        if c.field("type").and_then(Value::as_str) != Some("toolCall") {
+            return None;
+        }
+        c.field("tool_call_id").and_then(Value::as_str)
+    }
+}
+
+/// A `failed` lifecycle's error.
+fn lifecycle_error(error: Option<&Value>) -> ErrorInfo {
+    let message = match error {
+        Some(Value::String(m)) => m.clone(),
+        Some(Value::Object(o)) => o
+            .field("message")
+            .and_then(Value::as_str)
+            .unwrap_or("the graph failed")
+            .to_string(),
+        _ => "the graph failed (lifecycle `failed` without an error)".into(),
+    };
+    ErrorInfo {
+        name: error.and_then(|e| s(e, "name")),
+        message,
+        lc_code: None,
     }
 }
 
@@ -803,6 +941,29 @@ fn unwrap_non_standard(c: Option<&Value>) -> Option<&Value> {
     Some(c)
 }
 
+/// A block's content as [`read_block`] reads it; a block without a `type` is text.
+fn read_content(c: &Value) -> Content<'_> {
+    match c.field("type") {
+        None => Content::Text(c.field("text").and_then(Value::as_str).unwrap_or("")),
+        Some(_) => read_block(c),
+    }
+}
+
+/// A tool call's args in a block's content: streamed text (a string) or the args whole (a
+/// JSON value), `None` when absent or null.
+enum Args {
+    Text(String),
+    Whole(String),
+}
+
+fn args_of(c: &Value) -> Option<Args> {
+    match c.field("args") {
+        Some(Value::String(a)) => Some(Args::Text(a.clone())),
+        Some(Value::Null) | None => None,
+        Some(v) => Some(Args::Whole(v.to_string())),
+    }
+}
+
 fn block_start(
     mid: &str,
     index: &str,
@@ -813,18 +974,9 @@ fn block_start(
     let Some(c) = unwrap_non_standard(content) else {
         return;
     };
-    block.kind = c
-        .field("type")
-        .and_then(Value::as_str)
-        .unwrap_or("text")
-        .to_string();
-    match block.kind.as_str() {
-        "text" => {
-            if let Some(t) = c
-                .field("text")
-                .and_then(Value::as_str)
-                .filter(|t| !t.is_empty())
-            {
+    match read_content(c) {
+        Content::Text(t) => {
+            if !t.is_empty() {
                 block.emitted.push_str(t);
                 out.push(ModelEvent::TextDelta {
                     message_id: mid.to_string(),
@@ -832,38 +984,44 @@ fn block_start(
                 });
             }
         }
-        "reasoning" | "thinking" => {
-            let t = c
-                .field("reasoning")
-                .or_else(|| c.field("thinking"))
-                .and_then(Value::as_str)
-                .filter(|t| !t.is_empty());
-            if let Some(t) = t {
+        Content::Reasoning { parts, signature } => {
+            for (part, t) in parts {
                 block.emitted.push_str(t);
                 out.push(ModelEvent::ReasoningDelta {
                     message_id: mid.to_string(),
-                    block: index.to_string(),
+                    block: part_key(index, part),
                     text: t.to_string(),
                 });
             }
-        }
-        "redacted_thinking" => {
-            if let Some(d) = c.field("data").and_then(Value::as_str) {
+            if let Some(sig) = signature {
+                block.encrypted_sent = true;
                 out.push(ModelEvent::ReasoningEncrypted {
                     message_id: mid.to_string(),
                     block: index.to_string(),
-                    value: d.to_string(),
+                    value: sig.to_string(),
                 });
             }
         }
-        "tool_call_chunk" | "tool_call" => {
+        Content::Redacted(d) => {
+            block.encrypted_sent = true;
+            out.push(ModelEvent::ReasoningEncrypted {
+                message_id: mid.to_string(),
+                block: index.to_string(),
+                value: d.to_string(),
+            });
+        }
+        Content::ToolCall => {
             block.tool_id = s(c, "id");
-            let args = match c.field("args") {
-                Some(Value::String(a)) => a.clone(),
-                Some(Value::Null) | None => String::new(),
-                Some(v) => v.to_string(),
+            let args = match args_of(c) {
+                Some(Args::Text(a)) => a,
+                Some(Args::Whole(a)) => {
+                    block.args_whole = Some(a);
+                    String::new()
+                }
+                None => String::new(),
             };
-            block.tool_streamed = true;
+            block.emitted.push_str(&args);
+            block.tool_sent = true;
             out.push(ModelEvent::ToolCallChunk {
                 message_id: mid.to_string(),
                 index: index.to_string(),
@@ -872,7 +1030,7 @@ fn block_start(
                 args,
             });
         }
-        _ => {}
+        Content::Other => {}
     }
 }
 
@@ -885,16 +1043,11 @@ fn block_delta(
 ) {
     match delta {
         Delta::Text { is_text, text } => {
-            let is_text = *is_text;
-            let field = if is_text { "text" } else { "reasoning" };
             let Some(t) = text.as_deref().filter(|t| !t.is_empty()) else {
                 return;
             };
-            if block.kind.is_empty() {
-                block.kind = field.into();
-            }
             block.emitted.push_str(t);
-            out.push(if is_text {
+            out.push(if *is_text {
                 ModelEvent::TextDelta {
                     message_id: mid.to_string(),
                     text: t.to_string(),
@@ -909,7 +1062,8 @@ fn block_delta(
         }
         Delta::ToolCall { args, id, name } => {
             let args = args.clone().unwrap_or_default();
-            block.tool_streamed = true;
+            block.emitted.push_str(&args);
+            block.tool_sent = true;
             out.push(ModelEvent::ToolCallChunk {
                 message_id: mid.to_string(),
                 index: index.to_string(),
@@ -925,90 +1079,149 @@ fn block_delta(
                     block: index.to_string(),
                     value: sig.to_string(),
                 });
-                block.kind = "signed".into();
+                block.encrypted_sent = true;
             }
         }
         Delta::Other | Delta::NotObject(_) => {}
     }
 }
 
+/// A block's finish: what only the finish carries is emitted (the missing tail of the text,
+/// the signature, a redacted value, the tool call's args). Returns a warning when the
+/// finish's args contradict the args already streamed.
 fn block_finish(
     mid: &str,
     index: &str,
     block: &mut Block,
     content: Option<&Value>,
     out: &mut Vec<ModelEvent>,
-) {
-    let Some(c) = unwrap_non_standard(content) else {
-        return;
-    };
-    let ty = c.field("type").and_then(Value::as_str).unwrap_or_default();
-    if ty == "redacted_thinking" && block.kind != "redacted_thinking" {
-        if let Some(d) = c.field("data").and_then(Value::as_str) {
-            out.push(ModelEvent::ReasoningEncrypted {
-                message_id: mid.to_string(),
-                block: index.to_string(),
-                value: d.to_string(),
-            });
+) -> Option<String> {
+    let c = unwrap_non_standard(content)?;
+    match read_content(c) {
+        Content::Redacted(d) => {
+            if !block.encrypted_sent {
+                block.encrypted_sent = true;
+                out.push(ModelEvent::ReasoningEncrypted {
+                    message_id: mid.to_string(),
+                    block: index.to_string(),
+                    value: d.to_string(),
+                });
+            }
         }
-        return;
-    }
-    let full = match ty {
-        "text" => c.field("text"),
-        "reasoning" | "thinking" => c.field("reasoning").or_else(|| c.field("thinking")),
-        _ => None,
-    }
-    .and_then(Value::as_str);
-    // Text that only the finish carries (JS drops some deltas): emit the missing tail. JS
-    // OpenAI reasoning finishes with the text "undefinedundefined…" : not text.
-    let js_undefined = |t: &str| {
-        !t.is_empty() && t.len() % 9 == 0 && t.as_bytes().chunks(9).all(|c| c == b"undefined")
-    };
-    if let Some(full) = full.filter(|f| !js_undefined(f)) {
-        if full.len() > block.emitted.len() && full.starts_with(block.emitted.as_str()) {
-            let rest = full[block.emitted.len()..].to_string();
-            block.emitted.push_str(&rest);
-            out.push(if ty == "text" {
-                ModelEvent::TextDelta {
+        Content::ToolCall => return tool_finish(mid, index, block, c, out),
+        Content::Text(full) => {
+            if let Some(rest) = missing_tail(&block.emitted, full) {
+                block.emitted.push_str(&rest);
+                out.push(ModelEvent::TextDelta {
                     message_id: mid.to_string(),
                     text: rest,
-                }
-            } else {
-                ModelEvent::ReasoningDelta {
+                });
+            }
+        }
+        Content::Reasoning { parts, signature } => {
+            let full: String = parts.iter().map(|(_, t)| *t).collect();
+            if let Some(rest) = missing_tail(&block.emitted, &full) {
+                block.emitted.push_str(&rest);
+                out.push(ModelEvent::ReasoningDelta {
                     message_id: mid.to_string(),
                     block: index.to_string(),
                     text: rest,
-                }
-            });
+                });
+            }
+            if let Some(sig) = signature.filter(|_| !block.encrypted_sent) {
+                block.encrypted_sent = true;
+                out.push(ModelEvent::ReasoningEncrypted {
+                    message_id: mid.to_string(),
+                    block: index.to_string(),
+                    value: sig.to_string(),
+                });
+            }
         }
+        Content::Other => {}
     }
-    if matches!(ty, "reasoning" | "thinking") && block.kind != "signed" {
-        let sig = c
-            .field("extras")
-            .and_then(|e| e.field("signature"))
-            .or_else(|| c.field("signature"))
-            .and_then(Value::as_str)
-            .filter(|s| !s.is_empty());
-        if let Some(sig) = sig {
-            out.push(ModelEvent::ReasoningEncrypted {
-                message_id: mid.to_string(),
-                block: index.to_string(),
-                value: sig.to_string(),
-            });
-        }
+    None
+}
+
+/// Text that only the finish carries (JS drops some deltas): the part of `full` after what
+/// was emitted. JS OpenAI reasoning finishes with the text "undefinedundefined…": not text.
+fn missing_tail(emitted: &str, full: &str) -> Option<String> {
+    let js_undefined = !full.is_empty()
+        && full.len() % 9 == 0
+        && full.as_bytes().chunks(9).all(|c| c == b"undefined");
+    if js_undefined || full.len() <= emitted.len() || !full.starts_with(emitted) {
+        return None;
     }
-    if ty == "tool_call" && !block.tool_streamed {
+    Some(full[emitted.len()..].to_string())
+}
+
+/// A tool call block's finish: the args not streamed before it are emitted now (all of them
+/// for a call whose args arrive only here). See [`args_rest`] for args that contradict the
+/// streamed text.
+fn tool_finish(
+    mid: &str,
+    index: &str,
+    block: &mut Block,
+    c: &Value,
+    out: &mut Vec<ModelEvent>,
+) -> Option<String> {
+    let full = match args_of(c) {
+        Some(Args::Text(a) | Args::Whole(a)) => Some(a),
+        None => block.args_whole.take(),
+    };
+    block.args_whole = None;
+    let id = s(c, "id").or_else(|| block.tool_id.clone());
+    let mut warning = None;
+    let rest = match full {
+        Some(full) => match args_rest(&block.emitted, &full) {
+            ArgsRest::Missing(rest) => Some(rest),
+            ArgsRest::Complete => None,
+            ArgsRest::Differs => {
+                warning = Some(format!(
+                    "tool call '{}': the args at its finish ({full}) differ from the args \
+                     streamed before ({}); TOOL_CALL_ARGS keep the streamed text",
+                    id.as_deref().unwrap_or(index),
+                    block.emitted
+                ));
+                None
+            }
+        },
+        // Never announced and no args anywhere: a call without arguments.
+        None if !block.tool_sent => Some("{}".to_string()),
+        None => None,
+    };
+    if rest.is_some() || !block.tool_sent {
+        let args = rest.unwrap_or_default();
+        block.emitted.push_str(&args);
+        block.tool_sent = true;
         out.push(ModelEvent::ToolCallChunk {
             message_id: mid.to_string(),
             index: index.to_string(),
-            id: s(c, "id"),
+            id,
             name: s(c, "name"),
-            args: c
-                .field("args")
-                .map(|a| a.to_string())
-                .unwrap_or_else(|| "{}".into()),
+            args,
         });
     }
+    warning
+}
+
+/// A message ends (with `usage`, else the usage it was given): the whole args of a tool call
+/// that started with them and had no finish nor streamed text are emitted before the end.
+fn end_message(msg: OpenMessage, usage: Option<Usage>, out: &mut Vec<ModelEvent>) {
+    for (index, block) in msg.blocks.list {
+        if let Some(args) = block.args_whole.filter(|_| block.emitted.is_empty()) {
+            out.push(ModelEvent::ToolCallChunk {
+                message_id: msg.id.clone(),
+                index,
+                id: block.tool_id,
+                name: None,
+                args,
+            });
+        }
+    }
+    out.push(ModelEvent::MessageEnd {
+        message_id: msg.id,
+        usage: usage.or(msg.usage),
+    });
 }
 
 impl Adapter for V3Adapter {
@@ -1042,6 +1255,11 @@ impl Adapter for V3Adapter {
             }
             _ => return Disposition::Bad("expected a v3 protocol event".into()),
         };
+        if let Some(n) = ev.seq.as_ref().and_then(Value::as_i64) {
+            if self.seq_restarts(rec, n) {
+                self.end_run(true, out);
+            }
+        }
         if let Err(msg) = self.check_seq(rec, ev.seq.as_ref()) {
             return Disposition::Bad(msg);
         }
@@ -1060,35 +1278,7 @@ impl Adapter for V3Adapter {
     }
 
     fn finish(&mut self, out: &mut Vec<ModelEvent>) {
-        if self.deferred_end.is_some() {
-            self.flush_deferred(out);
-            return;
-        }
-        if !self.started {
-            return;
-        }
-        let open_messages = self.messages.len();
-        let open_tools = self.tools_open.len();
-        if self.saw_root_lifecycle {
-            out.push(ModelEvent::RunIncomplete {
-                reason: "the log stops before the root lifecycle completed, with no error line"
-                    .into(),
-            });
-        } else if open_messages == 0 && self.suspend_open_tools(out) {
-            out.push(ModelEvent::RunEnd);
-        } else if open_messages > 0 || open_tools > 0 {
-            // Python v3 has no root lifecycle: a file that ends with an open message or tool
-            // stopped mid-run.
-            out.push(ModelEvent::RunIncomplete {
-                reason: format!(
-                    "the log stops with {open_messages} message(s) and {open_tools} tool call(s) still open"
-                ),
-            });
-        } else {
-            out.push(ModelEvent::RunEnd);
-        }
-        self.started = false;
-        self.forget_run_messages();
+        self.end_run(false, out);
     }
 }
 

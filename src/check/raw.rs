@@ -13,6 +13,8 @@ use crate::wire::v3::{Data, Params};
 #[derive(Default)]
 pub struct Raw {
     last_seq: Option<i64>,
+    /// The file's first integer `seq` (a run recorded after another starts back at it).
+    first_seq: Option<i64>,
     /// Open v3 message per namespace, with its started and finished blocks.
     messages: BTreeMap<String, (String, BTreeSet<String>)>,
     saw_block_start: bool,
@@ -119,12 +121,19 @@ impl Raw {
     /// again.
     pub fn new_file(&mut self) {
         self.last_seq = None;
+        self.first_seq = None;
     }
 
     /// The `seq` checks (AGX601–603) of a v3 event's integer `seq`.
     fn seq(&mut self, seq: Option<i64>, root_values: bool, ctx: &mut Ctx) {
         if let Some(seq) = seq {
+            let first = *self.first_seq.get_or_insert(seq);
             if let Some(last) = self.last_seq {
+                if crate::wire::v3::seq_restarts(seq, first, last) {
+                    // The next run recorded in this file: its seq starts again.
+                    self.last_seq = Some(seq);
+                    return;
+                }
                 if seq == last {
                     ctx.report(
                         "AGX602",

@@ -23,6 +23,10 @@ pub struct SseFramer {
     data: Option<String>,
     /// The first line of the frame that is not an SSE field (e.g. a JSON line without `data:`).
     stray: Option<String>,
+    /// The file is LangGraph.js `streamEvents(…, {version: "v3", encoding: "text/event-stream"})`:
+    /// frames `event: <method>[|<namespace>]` whose data is the event's `params.data`
+    /// ([`SseFramer::bare_v3_envelope`]); `None` until a frame tells.
+    bare_v3: Option<bool>,
 }
 
 /// Field names the event-stream format defines.
@@ -135,6 +139,10 @@ impl SseFramer {
                 message: "SSE frame with empty `data:`: expected a JSON object".into(),
             });
         }
+        let data = match event.as_deref() {
+            Some(name) => self.bare_v3_envelope(name, data),
+            None => data,
+        };
         Some(
             match Record::read(origin.clone(), lines, event, data.into(), parse_frame_data) {
                 Ok(rec) => Frame::Record(Box::new(rec)),
@@ -146,6 +154,60 @@ impl SseFramer {
             },
         )
     }
+}
+
+impl SseFramer {
+    /// The v3 event of a frame of LangGraph.js's v3 event stream, as the envelope the v3
+    /// reader reads (`{"type":"event","method":M,"params":{"namespace":[…],"data":D}}`): the
+    /// frame names the method and the namespace (`event: messages|chat:<id>`), the data is the
+    /// event's `params.data`; there is no `seq` and no timestamp. Whether a file is of this
+    /// form its first readable `lifecycle`, `messages` or `tools` frame tells
+    /// ([`tells_bare_v3`]); its `error` frames keep their own shape. Any other frame, and data
+    /// that is no JSON (reported as it is), is returned unchanged.
+    fn bare_v3_envelope(&mut self, name: &str, data: String) -> String {
+        let mut parts = name.split('|');
+        let method = parts.next().unwrap_or_default();
+        if method == "error" || method.is_empty() {
+            return data;
+        }
+        if self.bare_v3.is_none() {
+            self.bare_v3 = tells_bare_v3(method, &data);
+        }
+        if self.bare_v3 != Some(true)
+            || serde_json::from_str::<serde::de::IgnoredAny>(&data).is_err()
+        {
+            return data;
+        }
+        let namespace: Vec<&str> = parts.collect();
+        format!(
+            r#"{{"type":"event","method":{},"params":{{"namespace":{},"data":{data}}}}}"#,
+            serde_json::Value::from(method),
+            serde_json::Value::from(namespace),
+        )
+    }
+}
+
+/// Whether a file whose frame of `method` holds `data` is LangGraph.js's v3 event stream:
+/// `Some(true)` for a `lifecycle`, `messages` or `tools` event's data (an object with an
+/// `event` string), `Some(false)` for such a frame holding anything else (the platform's v3
+/// frames hold the whole envelope, `graph.stream`'s `messages` frames `[chunk, metadata]`),
+/// `None` for a frame that does not tell (another method, data that is no JSON).
+fn tells_bare_v3(method: &str, data: &str) -> Option<bool> {
+    #[derive(serde::Deserialize)]
+    struct Head {
+        #[serde(rename = "type")]
+        kind: Option<serde_json::Value>,
+        event: Option<serde_json::Value>,
+    }
+    if !matches!(method, "lifecycle" | "messages" | "tools") {
+        return None;
+    }
+    let data = data.trim_start();
+    if data.starts_with(r#"{"type":"event""#) || data.starts_with('[') {
+        return Some(false);
+    }
+    let h = serde_json::from_str::<Head>(data).ok()?;
+    Some(h.event.is_some_and(|e| e.is_string()) && h.kind.is_none_or(|k| k != "event"))
 }
 
 /// SSE data: a JSON object, or an array (platform `messages-tuple` frames carry
@@ -216,6 +278,79 @@ mod tests {
         assert_eq!(lines, input.split('\n').count() as u64);
         let n = got.iter().filter(|f| matches!(f, Frame::Record(_))).count();
         assert_eq!(n, 3);
+    }
+
+    /// LangGraph.js's v3 event stream: the frame names the method and namespace, the data is
+    /// `params.data`; the record is the v3 event of the envelope it stands for.
+    #[test]
+    fn bare_v3_frames_are_read_as_v3_events() {
+        let got = frames(concat!(
+            "event: lifecycle\ndata: {\"event\":\"running\",\"graph_name\":\"root\"}\n\n",
+            "event: messages|a:1|b:2\ndata: {\"event\":\"message-start\",\"id\":\"m\"}\n\n",
+            "event: values\ndata: {\"messages\":[]}\n\n",
+            "event: error\ndata: {\"message\":\"Error: boom\"}\n\n",
+            "event: values\ndata: {\"messages\":\n\n",
+        ));
+        let recs: Vec<&Record> = got
+            .iter()
+            .filter_map(|f| match f {
+                Frame::Record(r) => Some(&**r),
+                _ => None,
+            })
+            .collect();
+        let methods: Vec<Option<&str>> = recs
+            .iter()
+            .map(|r| r.v3.as_ref().map(|e| e.method.as_str()))
+            .collect();
+        assert_eq!(
+            methods,
+            [Some("lifecycle"), Some("messages"), Some("values"), None]
+        );
+        assert_eq!(
+            recs[1].v3.as_ref().and_then(|e| e.namespace()),
+            Some(&serde_json::json!(["a:1", "b:2"]))
+        );
+        assert_eq!(recs[1].sse_event.as_deref(), Some("messages|a:1|b:2"));
+        // The error frame keeps its shape; data that is no JSON is reported as it is.
+        assert_eq!(recs[3].value()["message"], "Error: boom");
+        let bad: Vec<&String> = got
+            .iter()
+            .filter_map(|f| match f {
+                Frame::Bad { message, .. } => Some(message),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(bad.len(), 1, "{got:?}");
+        assert!(bad[0].starts_with("SSE data: truncated JSON"), "{bad:?}");
+    }
+
+    /// Frames of other forms are not taken for it: the platform's v3 frames hold the whole
+    /// envelope, `graph.stream`'s `messages` frames a `[chunk, metadata]` tuple.
+    #[test]
+    fn other_forms_stay_as_they_are() {
+        let platform = frames(concat!(
+            "event: lifecycle\n",
+            "data: {\"type\":\"event\",\"seq\":1,\"method\":\"lifecycle\",\"params\":{\"namespace\":[],\"data\":{\"event\":\"running\"}}}\n\n",
+        ));
+        let Some(Frame::Record(r)) = platform.first() else {
+            panic!("{platform:?}")
+        };
+        assert_eq!(r.v3.as_ref().and_then(|e| e.seq.clone()), Some(1.into()));
+        let modes = frames(concat!(
+            "event: messages|research:1\ndata: [{\"content\":\"a\",\"type\":\"ai\"},{}]\n\n",
+            "event: updates\ndata: {\"agent\":{}}\n\n",
+        ));
+        let recs: Vec<&Record> = modes
+            .iter()
+            .filter_map(|f| match f {
+                Frame::Record(r) => Some(&**r),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(recs.len(), 2);
+        for r in recs {
+            assert!(r.v3.is_none(), "{:?}", r.sse_event);
+        }
     }
 
     #[test]

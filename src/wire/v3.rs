@@ -104,6 +104,10 @@ pub struct Lifecycle {
     pub graph_name: Option<Value>,
     #[serde(default, deserialize_with = "present")]
     pub error: Option<Value>,
+    /// What started it: `{"type":"toolCall","tool_call_id":…}` for a graph a tool invoked
+    /// (a sub-agent, Python).
+    #[serde(default, deserialize_with = "present")]
+    pub cause: Option<Value>,
 }
 
 impl Data {
@@ -187,6 +191,15 @@ impl Event {
             _ => None,
         }
     }
+}
+
+/// Whether an event's integer `seq` opens the next of several runs recorded in one file: it is
+/// back at (or below) the file's first `seq` (Python numbers each run from 1, LangGraph.js from
+/// 0) and below the run's highest so far. A `seq` that only goes back within a run is out of
+/// order; the platform numbers `seq` on across the runs of a thread (its runs part at the root
+/// `lifecycle`).
+pub fn seq_restarts(seq: i64, file_first: i64, run_max: i64) -> bool {
+    seq <= file_first && seq < run_max
 }
 
 /// A namespace's key: its parts joined with `|` (empty for the root: absent, `[]`, not a
