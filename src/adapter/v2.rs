@@ -120,10 +120,7 @@ impl V2Adapter {
     const ENDED_MODELS: usize = 4096;
 
     fn is_root(ev: V2View<'_>) -> bool {
-        match ev.field("parent_ids").and_then(Value::as_array) {
-            Some(p) => p.is_empty(),
-            None => ev.meta("langgraph_node").is_none() && ev.event().starts_with("on_chain_"),
-        }
+        ev.0.is_root()
     }
 
     /// At a run's end: forget the calls matched to a tool run, the calls of earlier runs and

@@ -89,9 +89,12 @@ pub struct State {
     pub messages: Vec<Arc<SharedJson>>,
 }
 
+/// Messages by their text: foldhash, as every state hashes the whole conversation so far.
+type ByText = HashMap<Box<str>, Arc<SharedJson>, foldhash::fast::FixedState>;
+
 thread_local! {
     /// The messages of this thread's last state, by their text.
-    static LAST: std::cell::RefCell<HashMap<Box<str>, Arc<SharedJson>>> = Default::default();
+    static LAST: std::cell::RefCell<ByText> = Default::default();
 }
 
 impl State {
@@ -103,7 +106,7 @@ impl State {
         let items = messages?;
         let messages = LAST.with(|last| {
             let mut last = last.borrow_mut();
-            let mut next = HashMap::with_capacity(items.len());
+            let mut next = ByText::with_capacity_and_hasher(items.len(), Default::default());
             let messages: Vec<_> = items
                 .iter()
                 .map(|m| {
@@ -117,7 +120,7 @@ impl State {
                         return Arc::clone(shared);
                     }
                     let v: Value = serde_json::from_str(m).unwrap_or_default();
-                    let shared = Arc::new(SharedJson::new(langchain::normalize_deep(&v)));
+                    let shared = Arc::new(SharedJson::new(langchain::normalize_owned(v)));
                     // Written here, on the parse thread, once.
                     shared.json();
                     next.insert(m.into(), Arc::clone(&shared));
@@ -130,7 +133,7 @@ impl State {
         let mut map = Map::with_capacity(rest.len() + 1);
         map.insert("messages".into(), Value::Array(vec![]));
         for (k, v) in rest {
-            map.insert(k, langchain::normalize_deep(&v));
+            map.insert(k, langchain::normalize_owned(v));
         }
         Some(State {
             rest: Value::Object(map),

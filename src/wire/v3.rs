@@ -299,17 +299,17 @@ struct ParamsWire<'a> {
 }
 
 #[derive(Deserialize)]
-struct MessageWire {
+struct MessageWire<'a> {
     #[serde(default, deserialize_with = "present")]
     event: Option<Value>,
     #[serde(default, deserialize_with = "present")]
     id: Option<Value>,
     #[serde(default, deserialize_with = "present")]
     index: Option<Value>,
-    #[serde(default, deserialize_with = "present")]
-    delta: Option<Box<RawValue>>,
-    #[serde(default, deserialize_with = "present")]
-    content: Option<Box<RawValue>>,
+    #[serde(borrow, default, deserialize_with = "present")]
+    delta: Option<&'a RawValue>,
+    #[serde(borrow, default, deserialize_with = "present")]
+    content: Option<&'a RawValue>,
     #[serde(default, deserialize_with = "present")]
     usage: Option<Value>,
     #[serde(default, deserialize_with = "present")]
@@ -443,10 +443,26 @@ fn message_of(text: &str) -> Data {
 
 /// A `messages` payload that is an object with an `event` string; anything else whole.
 fn payload_of(text: &str) -> Data {
-    let m = match typed::<MessageWire>(text) {
-        Ok(m) => m,
-        Err(v) => return Data::Value(v),
-    };
+    match serde_json::from_str::<MessageWire>(text) {
+        Ok(m) => message(m, text),
+        Err(_) => {
+            // A repeated key: read from the tree, which keeps its last value (as `typed`;
+            // the payload's `delta` and `content` are borrowed from the text read).
+            let v: Value = serde_json::from_str(text).unwrap_or_default();
+            if !v.is_object() {
+                return Data::Value(v);
+            }
+            let again = v.to_string();
+            match serde_json::from_str::<MessageWire>(&again) {
+                Ok(m) => message(m, &again),
+                Err(_) => Data::Value(v),
+            }
+        }
+    }
+}
+
+/// The message of a payload read typed from `text`.
+fn message(m: MessageWire<'_>, text: &str) -> Data {
     let event = match m.event {
         Some(Value::String(e)) => e,
         _ => return Data::Value(serde_json::from_str(text).unwrap_or_default()),
@@ -458,7 +474,7 @@ fn payload_of(text: &str) -> Data {
         // `content` instead of `delta`.
         (true, None, Some(c)) => (Some(delta_of(c.get())), None),
         (true, d, _) => (d.map(|d| delta_of(d.get())), None),
-        (false, _, c) => (None, c.map(|c| tree(&c))),
+        (false, _, c) => (None, c.map(tree)),
     };
     Data::Message(Message {
         event,
