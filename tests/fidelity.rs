@@ -149,3 +149,55 @@ fn a_connection_reset_is_upstream_unreachable() {
         assert_eq!(last["code"], "UPSTREAM_UNREACHABLE", "{form}");
     }
 }
+
+/// Two parallel tool calls whose tools both raise `interrupt()` (Python: both interrupts in
+/// one run, the resume answers both by id). v3 does not say which call raised which
+/// interrupt: the calls still wait for the resume run, which answers them without starting
+/// them again (no AGX309).
+#[test]
+fn two_interrupts_in_parallel_tools_resume_both_calls() {
+    let calls = [
+        ("call_order_widget", "Order of 2 widget placed."),
+        ("call_order_gadget", "Order rejected."),
+    ];
+    for form in [
+        "v2-python-api",
+        "v2-python-dumpd",
+        "v3-python",
+        "v3-python-inprocess",
+    ] {
+        let files = [
+            format!("{form}/n_two_interrupts__1_interrupt.ndjson"),
+            format!("{form}/n_two_interrupts__2_resume.ndjson"),
+        ];
+        let events = convert(&files);
+        let end = events
+            .iter()
+            .position(|e| e["type"] == "RUN_FINISHED")
+            .unwrap_or_else(|| panic!("{form}: no RUN_FINISHED"));
+        let (first, second) = events.split_at(end + 1);
+        let outcome = &first[end]["outcome"];
+        assert_eq!(outcome["type"], "interrupt", "{form}: {outcome}");
+        assert_eq!(outcome["interrupts"].as_array().map(Vec::len), Some(2));
+        let resume = second
+            .iter()
+            .find(|e| e["type"] == "RUN_STARTED")
+            .map(|e| &e["input"]["resume"]);
+        assert_eq!(resume.and_then(|r| r.as_array()).map(Vec::len), Some(2));
+        for (call, result) in calls {
+            assert_eq!(of(first, "TOOL_CALL_START", call).len(), 1, "{form} {call}");
+            assert!(of(first, "TOOL_CALL_RESULT", call).is_empty(), "{form}");
+            assert!(
+                of(second, "TOOL_CALL_START", call).is_empty(),
+                "{form} {call} started again"
+            );
+            let results = of(second, "TOOL_CALL_RESULT", call);
+            assert_eq!(results.len(), 1, "{form} {call}");
+            assert_eq!(results[0]["content"], result, "{form}");
+        }
+        assert_eq!(
+            second.last().map(|e| &e["outcome"]["type"]),
+            Some(&"success".into())
+        );
+    }
+}

@@ -1107,14 +1107,22 @@ impl Mapper {
                 } else {
                     let ints: Vec<Value> = run.interrupts.iter().map(interrupt::to_agui).collect();
                     self.pending = run.interrupts.iter().map(|i| i.id.clone()).collect();
+                    // The calls the interrupts name; when they name none (v3 does not say
+                    // which of several open tools raised which interrupt), every call the
+                    // run left without a result waits for the resume run all the same.
+                    let named = run.interrupts.iter().any(|i| i.tool_call_id.is_some());
                     self.suspended = run
-                        .interrupts
+                        .tools
                         .iter()
-                        .filter_map(|i| i.tool_call_id.as_ref())
-                        .filter_map(|id| {
-                            let t = run.tools.get(id).filter(|t| !t.result)?;
-                            Some((id.clone(), t.name.clone()))
+                        .filter(|(id, t)| {
+                            !t.result
+                                && (!named
+                                    || run
+                                        .interrupts
+                                        .iter()
+                                        .any(|i| i.tool_call_id.as_ref() == Some(*id)))
                         })
+                        .map(|(id, t)| (id.clone(), t.name.clone()))
                         .collect();
                     json!({"type": "interrupt", "interrupts": ints})
                 };
