@@ -201,3 +201,28 @@ fn two_interrupts_in_parallel_tools_resume_both_calls() {
         );
     }
 }
+
+/// A tool that returns a LangGraph `Command` (a handoff: `goto` the billing agent, with a
+/// `ToolMessage` in `update.messages`): the call's result is that message's content, not the
+/// serialized `Command`, in every form (a dict, a dumpd repr, LangGraph.js's `lg_name`).
+#[test]
+fn a_tool_returning_a_command_answers_with_its_tool_message() {
+    for form in NDJSON_FORMS {
+        let events = convert(&[format!("{form}/n_handoff.ndjson")]);
+        let results = of(&events, "TOOL_CALL_RESULT", "call_transfer_1");
+        assert_eq!(results.len(), 1, "{form}");
+        assert_eq!(
+            results[0]["content"], "Transferred to billing: refund request",
+            "{form}"
+        );
+        let text: String = events
+            .iter()
+            .filter(|e| e["type"] == "TEXT_MESSAGE_CONTENT")
+            .filter_map(|e| e["delta"].as_str())
+            .collect();
+        assert!(
+            text.ends_with("Billing here: your refund is on its way."),
+            "{form}: {text}"
+        );
+    }
+}

@@ -711,6 +711,7 @@ impl V3Adapter {
             Some("tool-finished") => {
                 self.tools_open.remove(&id);
                 let output = lc::normalize_deep(data.field("output").unwrap_or(&Value::Null));
+                let output = lc::command_tool_message(&output, Some(&id)).unwrap_or(output);
                 let is_msg = lc::message_kind(&output) == Some("tool");
                 out.push(ModelEvent::ToolEnd {
                     tool_call_id: id,
