@@ -226,3 +226,39 @@ fn a_tool_returning_a_command_answers_with_its_tool_message() {
         );
     }
 }
+
+/// Anthropic thinking, text, then a `tool_use` block whose arguments stream as
+/// `input_json_delta`: one tool call, the provider's id and name, whole args, its result,
+/// and both thinking blocks as reasoning. LangGraph.js v3 keeps the provider's `tool_use`
+/// block at the start (and types the merged finish `input_json_delta`).
+#[test]
+fn an_anthropic_tool_use_block_is_one_tool_call() {
+    for form in NDJSON_FORMS {
+        let events = convert(&[format!("{form}/n_anthropic_thinking_tool.ndjson")]);
+        let starts: Vec<&Value> = events
+            .iter()
+            .filter(|e| e["type"] == "TOOL_CALL_START")
+            .collect();
+        assert_eq!(starts.len(), 1, "{form}: {starts:?}");
+        assert_eq!(starts[0]["toolCallId"], "toolu_01weather", "{form}");
+        assert_eq!(starts[0]["toolCallName"], "get_weather", "{form}");
+        let args: String = of(&events, "TOOL_CALL_ARGS", "toolu_01weather")
+            .iter()
+            .filter_map(|e| e["delta"].as_str())
+            .collect();
+        let args: Value = serde_json::from_str(&args).unwrap_or(Value::Null);
+        assert_eq!(args, serde_json::json!({"city": "Paris"}), "{form}");
+        assert_eq!(of(&events, "TOOL_CALL_RESULT", "toolu_01weather").len(), 1);
+        let reasoning: String = events
+            .iter()
+            .filter(|e| e["type"] == "REASONING_MESSAGE_CONTENT")
+            .filter_map(|e| e["delta"].as_str())
+            .collect();
+        assert_eq!(
+            reasoning, "The user wants Paris weather. I should call the tool.The tool says sunny.",
+            "{form}"
+        );
+        let done = events.last().map(|e| e["outcome"].clone());
+        assert_eq!(done, Some(serde_json::json!({"type": "success"})), "{form}");
+    }
+}
