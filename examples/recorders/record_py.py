@@ -607,7 +607,7 @@ def sweep_scenarios() -> list[Scenario]:
             "n_long_history",
             lambda: chat_graph(fm.ScriptedChatModel(turns=[fm.text_turn("You first asked what 0 + 0 is.")])),
             [Run("", long_history("n_long_history"))],
-            note="a 187-message history as run input",
+            note="a 133-message history as run input (132 earlier messages + the question)",
         ),
         S(
             "n_unicode_split",
