@@ -262,3 +262,37 @@ fn an_anthropic_tool_use_block_is_one_tool_call() {
         assert_eq!(done, Some(serde_json::json!({"type": "success"})), "{form}");
     }
 }
+
+/// `HumanInTheLoopMiddleware`: the run stops after the model's tool call, before the tool
+/// runs (the interrupt names no call); the resume run executes it. The call is started once,
+/// in the interrupted run, and answered in the resume run (no AGX309).
+#[test]
+fn a_call_approved_before_its_tool_runs_is_answered_by_the_resume_run() {
+    let call = "call_email_1";
+    for form in [
+        "v2-python-api",
+        "v2-python-dumpd",
+        "v3-python",
+        "v3-python-inprocess",
+    ] {
+        let files = [
+            format!("{form}/n_hitl_middleware__1_interrupt.ndjson"),
+            format!("{form}/n_hitl_middleware__2_resume.ndjson"),
+        ];
+        let events = convert(&files);
+        let end = events
+            .iter()
+            .position(|e| e["type"] == "RUN_FINISHED")
+            .unwrap_or_else(|| panic!("{form}: no RUN_FINISHED"));
+        let (first, second) = events.split_at(end + 1);
+        assert_eq!(first[end]["outcome"]["type"], "interrupt", "{form}");
+        assert_eq!(of(first, "TOOL_CALL_START", call).len(), 1, "{form}");
+        assert!(of(second, "TOOL_CALL_START", call).is_empty(), "{form}");
+        let results = of(second, "TOOL_CALL_RESULT", call);
+        assert_eq!(results.len(), 1, "{form}");
+        assert_eq!(
+            results[0]["content"], "Email to bob@example.com sent: Lunch",
+            "{form}"
+        );
+    }
+}

@@ -385,6 +385,62 @@ def long_history(name: str, turns: int = 60) -> dict[str, Any]:
     return {"messages": msgs}
 
 
+@tool
+def send_email(to: str, subject: str) -> str:
+    """Send an email."""
+    return f"Email to {to} sent: {subject}"
+
+
+class Weather(TypedDict):
+    city: str
+    summary: str
+
+
+def hitl_middleware_agent():
+    """create_agent with HumanInTheLoopMiddleware: the run stops after the model's tool call,
+    before the tool runs; the resume approves it and the tool runs in the resume run."""
+    from langchain.agents.middleware import HumanInTheLoopMiddleware
+
+    model = fm.ScriptedChatModel(
+        turns=[
+            fm.tool_calls_turn([("send_email", {"to": "bob@example.com", "subject": "Lunch"}, "call_email_1")]),
+            fm.text_turn("The email to Bob is sent."),
+        ],
+        model_name="fake-model",
+    )
+    return create_agent(
+        model,
+        [send_email],
+        system_prompt=SYSTEM,
+        checkpointer=InMemorySaver(),
+        middleware=[HumanInTheLoopMiddleware(interrupt_on={"send_email": True})],
+    )
+
+
+def structured_output_agent():
+    """create_agent with response_format=ToolStrategy(Weather): the answer is a call to the
+    structured-output tool, answered by a ToolMessage create_agent writes itself."""
+    from langchain.agents.structured_output import ToolStrategy
+
+    model = fm.ScriptedChatModel(
+        turns=[
+            fm.tool_calls_turn([("get_weather", {"city": "Paris"}, "call_weather_1")]),
+            fm.tool_calls_turn([("Weather", {"city": "Paris", "summary": "Sunny, 22°C"}, "call_structured_1")]),
+        ],
+        model_name="fake-model",
+    )
+    return create_agent(
+        model, [get_weather], system_prompt=SYSTEM, checkpointer=InMemorySaver(), response_format=ToolStrategy(Weather)
+    )
+
+
+def fallback_graph():
+    """A model with a fallback: the first model raises a rate limit, the fallback answers."""
+    primary = fm.ScriptedChatModel(turns=[[fm.RateLimitError(RATE_LIMIT_MSG)]], model_name="fake-primary")
+    backup = fm.ScriptedChatModel(turns=[fm.text_turn("Hello from the backup model.")], model_name="fake-backup")
+    return chat_graph(primary.with_fallbacks([backup]))
+
+
 def resume_all(answers: list[Any]):
     """Resume input answering every pending interrupt by its id (in the order the state lists them)."""
 
@@ -603,6 +659,17 @@ def sweep_scenarios() -> list[Scenario]:
             note="tool with response_format='content_and_artifact': ToolMessage.artifact",
         ),
         S("n_no_model", no_model_graph, one("n_no_model", "Add 2 and 40 please"), note="pure function nodes, no model"),
+        S(
+            "n_hitl_middleware",
+            hitl_middleware_agent,
+            [
+                Run("__1_interrupt", human("Email Bob about lunch", "n_hitl_middleware")),
+                Run("__2_resume", resume_all([{"decisions": [{"type": "approve"}]}])),
+            ],
+            note="HumanInTheLoopMiddleware: interrupt after the model's call, before the tool; the resume approves it",
+        ),
+        S("n_structured_output", structured_output_agent, one("n_structured_output", "Weather in Paris?"), note="response_format=ToolStrategy(Weather)"),
+        S("n_model_fallback", fallback_graph, one("n_model_fallback", "Hi there"), note="model.with_fallbacks: the first raises a rate limit, the fallback answers"),
         S(
             "n_long_history",
             lambda: chat_graph(fm.ScriptedChatModel(turns=[fm.text_turn("You first asked what 0 + 0 is.")])),
