@@ -269,12 +269,7 @@ fn an_anthropic_tool_use_block_is_one_tool_call() {
 #[test]
 fn a_call_approved_before_its_tool_runs_is_answered_by_the_resume_run() {
     let call = "call_email_1";
-    for form in [
-        "v2-python-api",
-        "v2-python-dumpd",
-        "v3-python",
-        "v3-python-inprocess",
-    ] {
+    for form in NDJSON_FORMS {
         let files = [
             format!("{form}/n_hitl_middleware__1_interrupt.ndjson"),
             format!("{form}/n_hitl_middleware__2_resume.ndjson"),
@@ -286,6 +281,11 @@ fn a_call_approved_before_its_tool_runs_is_answered_by_the_resume_run() {
             .unwrap_or_else(|| panic!("{form}: no RUN_FINISHED"));
         let (first, second) = events.split_at(end + 1);
         assert_eq!(first[end]["outcome"]["type"], "interrupt", "{form}");
+        let message = first[end]["outcome"]["interrupts"][0]["message"].as_str();
+        assert!(
+            message.is_some_and(|m| m.starts_with("Tool execution requires approval")),
+            "{form}: {message:?}"
+        );
         assert_eq!(of(first, "TOOL_CALL_START", call).len(), 1, "{form}");
         assert!(of(second, "TOOL_CALL_START", call).is_empty(), "{form}");
         let results = of(second, "TOOL_CALL_RESULT", call);

@@ -28,6 +28,7 @@ import {
   interrupt,
 } from "@langchain/langgraph";
 import { ToolNode, toolsCondition } from "@langchain/langgraph/prebuilt";
+import { createAgent, humanInTheLoopMiddleware } from "langchain";
 import { z } from "zod";
 
 // --- provider-like errors (names mirror the openai SDK's) --------------------
@@ -365,7 +366,28 @@ const fetchChart = tool(async ({ city }) => [`Chart for ${city}: 3 points.`, { p
   responseFormat: "content_and_artifact",
 });
 
+const sendEmail = tool(async ({ to, subject }) => `Email to ${to} sent: ${subject}`, {
+  name: "send_email",
+  description: "Send an email.",
+  schema: z.object({ to: z.string(), subject: z.string() }),
+});
+
 // --- graphs -------------------------------------------------------------------------------
+// createAgent with humanInTheLoopMiddleware: the run stops after the model's call, before the tool.
+function hitlMiddlewareAgent() {
+  const model = new ScriptedChatModel([
+    toolCallsTurn([["send_email", { to: "bob@example.com", subject: "Lunch" }, "call_email_1"]]),
+    textTurn("The email to Bob is sent."),
+  ]);
+  return createAgent({
+    model,
+    tools: [sendEmail],
+    systemPrompt: "You are a helpful assistant.",
+    checkpointer: new MemorySaver(),
+    middleware: [humanInTheLoopMiddleware({ interruptOn: { send_email: true } })],
+  });
+}
+
 // triage agent whose tool returns Command({goto: "billing", update: {messages: [ToolMessage]}}).
 function handoffGraph() {
   const triage = new ScriptedChatModel([
@@ -694,6 +716,10 @@ function sweepScenarios() {
       one("n_tool_artifact", "Chart for Paris?"),
     ),
     S("n_no_model", noModelGraph, one("n_no_model", "Add 2 and 40 please")),
+    S("n_hitl_middleware", hitlMiddlewareAgent, [
+      { suffix: "__1_interrupt", input: human("Email Bob about lunch", "n_hitl_middleware") },
+      { suffix: "__2_resume", input: resumeAll([{ decisions: [{ type: "approve" }] }]) },
+    ]),
     S("n_long_history", () => chatGraph(new ScriptedChatModel([textTurn("You first asked what 0 + 0 is.")])), [{ suffix: "", input: longHistory("n_long_history") }]),
     S(
       "n_unicode_split",

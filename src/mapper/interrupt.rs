@@ -28,8 +28,8 @@ pub fn reason(payload: &Value) -> String {
 
 /// The interrupt's question: the payload when it is a string, else its `message`, `question`
 /// or `prompt`, else the descriptions of LangChain's `HumanInTheLoopMiddleware` requests
-/// (`{"action_requests": [{"name", "args", "description"}], "review_configs": […]}`), one
-/// per paragraph.
+/// (`{"action_requests": [{"name", "args", "description"}], "review_configs": […]}`;
+/// LangChain.js: `actionRequests`), one per paragraph.
 fn message(payload: &Value) -> Option<Cow<'_, str>> {
     match payload {
         Value::String(s) => Some(Cow::Borrowed(s.as_str())),
@@ -46,7 +46,8 @@ fn message(payload: &Value) -> Option<Cow<'_, str>> {
 /// The `description`s of a `HumanInTheLoopMiddleware` interrupt's `action_requests`.
 fn action_descriptions(payload: &Value) -> Option<Cow<'_, str>> {
     let texts: Vec<&str> = payload
-        .get("action_requests")?
+        .get("action_requests")
+        .or_else(|| payload.get("actionRequests"))?
         .as_array()?
         .iter()
         .filter_map(|r| r.get("description").and_then(Value::as_str))
@@ -151,6 +152,8 @@ mod tests {
         assert_eq!(visible_text(&i.value), "Approve send_email?");
         let two = json!({"action_requests": [{"description": "A?"}, {"description": "B?"}]});
         assert_eq!(visible_text(&two), "A?\n\nB?");
+        let js = json!({"actionRequests": [{"description": "C?"}], "reviewConfigs": []});
+        assert_eq!(visible_text(&js), "C?");
         let none = json!({"action_requests": [{"name": "x"}]});
         assert_eq!(
             visible_text(&none),
