@@ -336,6 +336,24 @@ pub enum ModelEvent {
     EncodedState(Box<EncodedState>),
     /// A native AG-UI event (passthrough, or a `custom` event named `agui`).
     Native(Value),
+
+    /// A sub-agent begins: a graph run nested inside tool call `parent_tool_call_id` (a tool
+    /// that invokes a compiled agent). `key` is the adapter's name for it (its namespace);
+    /// the mapper derives the `subagentRunId`.
+    SubagentStart {
+        key: String,
+        name: String,
+        parent_tool_call_id: String,
+    },
+    /// Sub-agent `key` ended: normally, or with `error` (an interrupt inside it is not an
+    /// end: it stays open, and the run's interrupt suspends it).
+    SubagentEnd {
+        key: String,
+        error: Option<ErrorInfo>,
+    },
+    /// The events after this one belong to sub-agent `key` (`None`: to the run's own agent),
+    /// until the next `Scope`. Adapters send it only when the owner changes.
+    Scope(Option<String>),
 }
 
 impl ModelEvent {

@@ -91,6 +91,13 @@ fn variants_change_payloads_not_the_stream() {
             let name = path.display().to_string();
             let (base, base_stats) = convert(&name, &lines);
             for v in [gen::Variant::Big, gen::Variant::Zh] {
+                if v == gen::Variant::Big && name.contains("m_supervisor") {
+                    // A sub-agent's answer is its parent tool's result: growing the result
+                    // grows the answer in the model's end and state but not in its streamed
+                    // chunks, and the stream is then completed (another event). Not a payload
+                    // the variant can grow alone.
+                    continue;
+                }
                 let mut changed = lines.clone();
                 gen::apply_variant(v, &mut changed, BIG);
                 let (evs, stats) = convert(&name, &changed);

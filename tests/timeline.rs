@@ -37,6 +37,10 @@ const CASES: &[&str] = &[
     "recordings/v3-js/h_state.ndjson",
     "recordings/v3-js/i_tool_output_delta.ndjson",
     "recordings/v3-js/l_cancelled.ndjson",
+    // A supervisor whose tool runs a sub-agent: nested under the step running the call.
+    "recordings/v3-js/m_supervisor.ndjson",
+    "recordings/v2-python-api/m_supervisor.ndjson",
+    "recordings/v3-python/m_supervisor_hitl__1_interrupt.ndjson",
     "recordings/v2-python-api/a_plain_chat.ndjson",
     "recordings/v2-python-api/d_hitl__1_interrupt.ndjson",
     "recordings/v2-python-api/d_hitl__2_resume.ndjson",

@@ -168,8 +168,14 @@ class Tally {
 function judgeConversation(turns, plainRuns, sentRuns, variant) {
   const problems = [];
   const answered = new Set();
+  // A call's name and args, from the run that started it (a resume run may only answer it).
+  const started = new Map();
   for (let i = 0; i < turns.length; i++) {
     const plain = plainFacts(plainRuns[i] ?? []);
+    for (const [id, t] of plain.tools) {
+      if (t.name === undefined && started.has(id)) Object.assign(t, started.get(id));
+      else if (t.name !== undefined) started.set(id, { name: t.name, args: t.args });
+    }
     for (const p of judge(turns[i], plain, sentRuns[i]?.events ?? [], variant, answered)) problems.push(`run ${i + 1}: ${p}`);
     if (variant.final && plain.finalId) answered.add(plain.finalId);
     if (i > 0) {

@@ -7,6 +7,7 @@
 mod completion;
 pub mod content;
 mod passthrough;
+mod subagent;
 mod tool_error;
 mod v2;
 mod v3;

@@ -40,6 +40,8 @@ pub struct V2Adapter {
     saw_events: bool,
     /// The message open in a `messages-tuple` stream.
     tuple_open: Option<String>,
+    /// The run's sub-agents ([`super::subagent::Nest`]).
+    nest: super::subagent::Nest,
     /// A warning about the record just fed (taken by [`Adapter::take_warning`]).
     warning: Option<String>,
 }
@@ -125,6 +127,7 @@ impl V2Adapter {
     /// are looked up by scanning). The run's unclaimed calls stay: a resumed run executes the
     /// calls its interrupted predecessor made.
     fn forget_run(&mut self) {
+        self.nest.clear();
         let run = self.run_no;
         self.pending_calls.retain(|c| c.run == run);
         self.claimed.clear();
@@ -272,6 +275,10 @@ impl V2Adapter {
                     self.steps.insert(run_id.clone(), name.clone());
                     out.push(ModelEvent::StepStart { name, key: run_id });
                     return Disposition::Mapped;
+                }
+                // A graph a tool invokes starts as a runnable in the tool's task.
+                if let Some(ns) = ev.meta("langgraph_checkpoint_ns").and_then(Value::as_str) {
+                    self.nest.graph_named(ns, &name);
                 }
                 Disposition::Ignored("runnable inside a node (not a graph step)")
             }
@@ -561,6 +568,10 @@ impl V2Adapter {
             "on_tool_start" => {
                 let input = lc::normalize_deep(data.field("input").unwrap_or(&Value::Null));
                 let id = self.claim_call(&name, &input);
+                if let Some((id, _)) = &id {
+                    let ns = ev.meta("langgraph_checkpoint_ns").and_then(Value::as_str);
+                    self.nest.tool_started(id, &name, ns.unwrap_or_default());
+                }
                 if let Some((id, parent)) = &id {
                     out.push(ModelEvent::ToolStart {
                         tool_call_id: id.clone(),
@@ -603,6 +614,7 @@ impl V2Adapter {
                     (output.clone(), false, None)
                 };
                 let id = self.resolve_tool_run(&run_id, call_id, &name, out);
+                self.nest.tool_ended(&id);
                 out.push(ModelEvent::ToolEnd {
                     tool_call_id: id,
                     name: Some(name),
@@ -624,13 +636,16 @@ impl V2Adapter {
                         }
                         out.push(ModelEvent::Interrupt(ints));
                     }
-                    super::tool_error::ToolError::Failed(text) => out.push(ModelEvent::ToolEnd {
-                        tool_call_id: id,
-                        name: Some(name),
-                        content: Value::String(text),
-                        message_id: None,
-                        error: true,
-                    }),
+                    super::tool_error::ToolError::Failed(text) => {
+                        self.nest.tool_ended(&id);
+                        out.push(ModelEvent::ToolEnd {
+                            tool_call_id: id,
+                            name: Some(name),
+                            content: Value::String(text),
+                            message_id: None,
+                            error: true,
+                        })
+                    }
                 }
                 Disposition::Mapped
             }
@@ -842,8 +857,16 @@ impl Adapter for V2Adapter {
         };
         let kind = ev.event();
         if Self::is_root(ev) && kind.starts_with("on_chain_") {
+            self.nest.scope("", out);
             return self.on_root(ev, kind, out);
         }
+        // A namespace under an open tool call's task: a graph runs in the call (a sub-agent).
+        let ns = ev
+            .meta("langgraph_checkpoint_ns")
+            .and_then(Value::as_str)
+            .unwrap_or_default();
+        self.nest.shows(ns, true, out);
+        self.nest.scope(ns, out);
         match kind {
             k if k.starts_with("on_chain_") => self.on_chain(ev, k, out),
             k if k.starts_with("on_chat_model_") => self.on_model(ev, k, out),

@@ -44,6 +44,8 @@ pub struct V3Adapter {
     /// recorded run ([`crate::wire::v3::seq_restarts`]).
     first_seq: Option<i64>,
     warning: Option<String>,
+    /// The run's sub-agents ([`super::subagent::Nest`]).
+    nest: super::subagent::Nest,
 }
 
 /// `seq` → (input line, [`crate::input::text_hash`] of the text) of a run's recent events.
@@ -353,6 +355,7 @@ impl V3Adapter {
         self.messages.clear();
         self.steps.clear();
         self.tools_open.clear();
+        self.nest.clear();
         self.forget_run_messages();
         self.seqs.clear();
         self.max_seq = None;
@@ -584,9 +587,16 @@ impl V3Adapter {
             return self.on_lifecycle_event(ns, LifecycleView::of(l), out);
         }
         self.ensure_started(out);
+        if matches!(method, "checkpoints" | "values" | "tasks") {
+            // A graph's own bookkeeping in a task's namespace: a graph runs there.
+            self.nest.shows(ns, false, out);
+        } else {
+            self.nest.shows(ns, true, out);
+        }
+        self.nest.scope(ns, out);
         match method {
             "messages" => self.on_messages(ns, seq, data, out),
-            "tools" => self.on_tools(data.value(), out),
+            "tools" => self.on_tools(ns, data.value(), out),
             "values" => {
                 if ns.is_empty() {
                     match data {
@@ -671,7 +681,7 @@ impl V3Adapter {
         self.on_lifecycle(ns, data, out)
     }
 
-    fn on_tools(&mut self, data: &Value, out: &mut Vec<ModelEvent>) -> Disposition {
+    fn on_tools(&mut self, ns: &str, data: &Value, out: &mut Vec<ModelEvent>) -> Disposition {
         let id = match data.field("tool_call_id") {
             Some(Value::String(id)) => id.clone(),
             None => return Disposition::Bad("v3 `tools` event without `tool_call_id`".into()),
@@ -690,9 +700,11 @@ impl V3Adapter {
                     Some(v) => Some(lc::normalize_cow(v).to_string()),
                 };
                 self.tools_open.insert(id.clone(), ());
+                let name = s(data, "tool_name").unwrap_or_else(|| "tool".into());
+                self.nest.tool_started(&id, &name, ns);
                 out.push(ModelEvent::ToolStart {
                     tool_call_id: id,
-                    name: s(data, "tool_name").unwrap_or_else(|| "tool".into()),
+                    name,
                     args,
                     parent_message_id: None,
                 });
@@ -710,6 +722,7 @@ impl V3Adapter {
             }
             Some("tool-finished") => {
                 self.tools_open.remove(&id);
+                self.nest.tool_ended(&id);
                 let output = lc::normalize_deep(data.field("output").unwrap_or(&Value::Null));
                 let output = lc::command_tool_message(&output, Some(&id)).unwrap_or(output);
                 let is_msg = lc::message_kind(&output) == Some("tool");
@@ -728,6 +741,7 @@ impl V3Adapter {
             }
             Some("tool-error") => {
                 self.tools_open.remove(&id);
+                self.nest.tool_ended(&id);
                 out.push(ModelEvent::ToolEnd {
                     tool_call_id: id,
                     name: s(data, "tool_name"),
@@ -755,6 +769,9 @@ impl V3Adapter {
             Some(n) => namespace_key(Some(n)),
             None => ns.to_string(),
         };
+        if !key.is_empty() {
+            self.nest.scope(&key, out);
+        }
         if key.is_empty() {
             self.saw_root_lifecycle = true;
             return match event {
@@ -787,6 +804,32 @@ impl V3Adapter {
                     Disposition::Mapped
                 }
                 _ => Disposition::Ignored("root lifecycle event of no AG-UI meaning"),
+            };
+        }
+        if let Some(call) = data.tool_call() {
+            // A graph a tool invoked (Python says so): a sub-agent, not a step.
+            return match event {
+                "started" | "running" => {
+                    let name = data.graph_name.unwrap_or("subagent");
+                    self.nest.announced(&key, name, call, out);
+                    Disposition::Mapped
+                }
+                _ => Disposition::Ignored("lifecycle event of no AG-UI meaning"),
+            };
+        }
+        if self.nest.is_announced(&key) {
+            // Interrupted: it stays open, and the run's interrupt suspends it.
+            return match event {
+                "completed" => {
+                    self.nest.end(&key, None, out);
+                    Disposition::Mapped
+                }
+                "failed" => {
+                    let error = lifecycle_error(data.error);
+                    self.nest.end(&key, Some(error), out);
+                    Disposition::Mapped
+                }
+                _ => Disposition::Ignored("sub-agent lifecycle event of no AG-UI meaning"),
             };
         }
         match event {
@@ -844,6 +887,7 @@ struct LifecycleView<'a> {
     /// `graph_name`, when a string.
     graph_name: Option<&'a str>,
     error: Option<&'a Value>,
+    cause: Option<&'a Value>,
 }
 
 impl<'a> LifecycleView<'a> {
@@ -853,7 +897,35 @@ impl<'a> LifecycleView<'a> {
             namespace: l.namespace.as_ref(),
             graph_name: l.graph_name.as_ref().and_then(Value::as_str),
             error: l.error.as_ref(),
+            cause: l.cause.as_ref(),
         }
+    }
+
+    /// The tool call that started the graph (`cause: {type: "toolCall", tool_call_id}`).
+    fn tool_call(&self) -> Option<&'a str> {
+        let c = self.cause?;
+        if c.field("type").and_then(Value::as_str) != Some("toolCall") {
+            return None;
+        }
+        c.field("tool_call_id").and_then(Value::as_str)
+    }
+}
+
+/// A `failed` lifecycle's error.
+fn lifecycle_error(error: Option<&Value>) -> ErrorInfo {
+    let message = match error {
+        Some(Value::String(m)) => m.clone(),
+        Some(Value::Object(o)) => o
+            .field("message")
+            .and_then(Value::as_str)
+            .unwrap_or("the graph failed")
+            .to_string(),
+        _ => "the graph failed (lifecycle `failed` without an error)".into(),
+    };
+    ErrorInfo {
+        name: error.and_then(|e| s(e, "name")),
+        message,
+        lc_code: None,
     }
 }
 

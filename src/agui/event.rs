@@ -53,33 +53,51 @@ pub enum Event {
     StepStarted {
         #[serde(skip_serializing_if = "Option::is_none")]
         timestamp: Ts,
+        /// The sub-agent that produced the event (absent: the run's own agent).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        subagent_run_id: Option<String>,
         step_name: String,
     },
     StepFinished {
         #[serde(skip_serializing_if = "Option::is_none")]
         timestamp: Ts,
+        /// The sub-agent that produced the event (absent: the run's own agent).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        subagent_run_id: Option<String>,
         step_name: String,
     },
     TextMessageStart {
         #[serde(skip_serializing_if = "Option::is_none")]
         timestamp: Ts,
+        /// The sub-agent that produced the event (absent: the run's own agent).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        subagent_run_id: Option<String>,
         message_id: String,
         role: Role,
     },
     TextMessageContent {
         #[serde(skip_serializing_if = "Option::is_none")]
         timestamp: Ts,
+        /// The sub-agent that produced the event (absent: the run's own agent).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        subagent_run_id: Option<String>,
         message_id: String,
         delta: String,
     },
     TextMessageEnd {
         #[serde(skip_serializing_if = "Option::is_none")]
         timestamp: Ts,
+        /// The sub-agent that produced the event (absent: the run's own agent).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        subagent_run_id: Option<String>,
         message_id: String,
     },
     ToolCallStart {
         #[serde(skip_serializing_if = "Option::is_none")]
         timestamp: Ts,
+        /// The sub-agent that produced the event (absent: the run's own agent).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        subagent_run_id: Option<String>,
         tool_call_id: String,
         tool_call_name: String,
         #[serde(skip_serializing_if = "Option::is_none")]
@@ -88,17 +106,26 @@ pub enum Event {
     ToolCallArgs {
         #[serde(skip_serializing_if = "Option::is_none")]
         timestamp: Ts,
+        /// The sub-agent that produced the event (absent: the run's own agent).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        subagent_run_id: Option<String>,
         tool_call_id: String,
         delta: String,
     },
     ToolCallEnd {
         #[serde(skip_serializing_if = "Option::is_none")]
         timestamp: Ts,
+        /// The sub-agent that produced the event (absent: the run's own agent).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        subagent_run_id: Option<String>,
         tool_call_id: String,
     },
     ToolCallResult {
         #[serde(skip_serializing_if = "Option::is_none")]
         timestamp: Ts,
+        /// The sub-agent that produced the event (absent: the run's own agent).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        subagent_run_id: Option<String>,
         message_id: String,
         tool_call_id: String,
         content: String,
@@ -110,6 +137,9 @@ pub enum Event {
     StateSnapshot {
         #[serde(skip_serializing_if = "Option::is_none")]
         timestamp: Ts,
+        /// The sub-agent that produced the event (absent: the run's own agent).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        subagent_run_id: Option<String>,
         snapshot: Snapshot,
     },
     MessagesSnapshot {
@@ -120,43 +150,92 @@ pub enum Event {
     Custom {
         #[serde(skip_serializing_if = "Option::is_none")]
         timestamp: Ts,
+        /// The sub-agent that produced the event (absent: the run's own agent).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        subagent_run_id: Option<String>,
         name: String,
         value: Value,
     },
     ReasoningStart {
         #[serde(skip_serializing_if = "Option::is_none")]
         timestamp: Ts,
+        /// The sub-agent that produced the event (absent: the run's own agent).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        subagent_run_id: Option<String>,
         message_id: String,
     },
     ReasoningMessageStart {
         #[serde(skip_serializing_if = "Option::is_none")]
         timestamp: Ts,
+        /// The sub-agent that produced the event (absent: the run's own agent).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        subagent_run_id: Option<String>,
         message_id: String,
         role: Role,
     },
     ReasoningMessageContent {
         #[serde(skip_serializing_if = "Option::is_none")]
         timestamp: Ts,
+        /// The sub-agent that produced the event (absent: the run's own agent).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        subagent_run_id: Option<String>,
         message_id: String,
         delta: String,
     },
     ReasoningMessageEnd {
         #[serde(skip_serializing_if = "Option::is_none")]
         timestamp: Ts,
+        /// The sub-agent that produced the event (absent: the run's own agent).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        subagent_run_id: Option<String>,
         message_id: String,
     },
     ReasoningEnd {
         #[serde(skip_serializing_if = "Option::is_none")]
         timestamp: Ts,
+        /// The sub-agent that produced the event (absent: the run's own agent).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        subagent_run_id: Option<String>,
         message_id: String,
     },
     ReasoningEncryptedValue {
         #[serde(skip_serializing_if = "Option::is_none")]
         timestamp: Ts,
+        /// The sub-agent that produced the event (absent: the run's own agent).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        subagent_run_id: Option<String>,
         /// `message` (the mapper encrypts no tool call).
         subtype: &'static str,
         entity_id: String,
         encrypted_value: String,
+    },
+    /// A sub-agent (a graph run inside a tool call) begins; its events carry its id.
+    SubagentStarted {
+        #[serde(skip_serializing_if = "Option::is_none")]
+        timestamp: Ts,
+        subagent_run_id: String,
+        name: String,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        parent_tool_call_id: Option<String>,
+    },
+    /// A sub-agent ended: `{"type":"success"}` or `{"type":"suspended","interruptIds":[…]}`.
+    SubagentFinished {
+        #[serde(skip_serializing_if = "Option::is_none")]
+        timestamp: Ts,
+        subagent_run_id: String,
+        /// What the sub-agent handed back to its parent tool (the tool's result).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        result: Option<Value>,
+        outcome: Value,
+    },
+    /// A sub-agent raised.
+    SubagentError {
+        #[serde(skip_serializing_if = "Option::is_none")]
+        timestamp: Ts,
+        subagent_run_id: String,
+        message: String,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        code: Option<&'static str>,
     },
     /// `--compat thinking`: the 0.x names TDesign Chat 0.5.2 reads, which carry no ids or
     /// role ([`Event::into_thinking`]).
@@ -295,6 +374,9 @@ impl Event {
             Event::ReasoningMessageEnd { .. } => T::ReasoningMessageEnd,
             Event::ReasoningEnd { .. } => T::ReasoningEnd,
             Event::ReasoningEncryptedValue { .. } => T::ReasoningEncryptedValue,
+            Event::SubagentStarted { .. } => T::SubagentStarted,
+            Event::SubagentFinished { .. } => T::SubagentFinished,
+            Event::SubagentError { .. } => T::SubagentError,
             Event::ThinkingStart { .. }
             | Event::ThinkingTextMessageStart { .. }
             | Event::ThinkingTextMessageContent { .. }
@@ -341,12 +423,194 @@ impl Event {
             | Event::ReasoningMessageEnd { timestamp, .. }
             | Event::ReasoningEnd { timestamp, .. }
             | Event::ReasoningEncryptedValue { timestamp, .. }
+            | Event::SubagentStarted { timestamp, .. }
+            | Event::SubagentFinished { timestamp, .. }
+            | Event::SubagentError { timestamp, .. }
             | Event::ThinkingStart { timestamp }
             | Event::ThinkingTextMessageStart { timestamp }
             | Event::ThinkingTextMessageContent { timestamp, .. }
             | Event::ThinkingTextMessageEnd { timestamp }
             | Event::ThinkingEnd { timestamp } => *timestamp,
             Event::Passthrough(v) => v.get("timestamp").and_then(Value::as_i64),
+        }
+    }
+
+    /// The sub-agent the event belongs to (`subagentRunId`), if any.
+    pub fn subagent(&self) -> Option<&str> {
+        match self {
+            Event::SubagentStarted {
+                subagent_run_id, ..
+            }
+            | Event::SubagentFinished {
+                subagent_run_id, ..
+            }
+            | Event::SubagentError {
+                subagent_run_id, ..
+            } => Some(subagent_run_id),
+            Event::Passthrough(v) => v.get("subagentRunId").and_then(Value::as_str),
+            ev => ev.attribution().and_then(|s| s.as_deref()),
+        }
+    }
+
+    /// The `subagentRunId` slot of an attributable typed event (all but the run's own
+    /// framing, MESSAGES_SNAPSHOT, SUBAGENT_* and the 0.x THINKING_* events).
+    fn attribution(&self) -> Option<&Option<String>> {
+        match self {
+            Event::StepStarted {
+                subagent_run_id, ..
+            }
+            | Event::StepFinished {
+                subagent_run_id, ..
+            }
+            | Event::TextMessageStart {
+                subagent_run_id, ..
+            }
+            | Event::TextMessageContent {
+                subagent_run_id, ..
+            }
+            | Event::TextMessageEnd {
+                subagent_run_id, ..
+            }
+            | Event::ToolCallStart {
+                subagent_run_id, ..
+            }
+            | Event::ToolCallArgs {
+                subagent_run_id, ..
+            }
+            | Event::ToolCallEnd {
+                subagent_run_id, ..
+            }
+            | Event::ToolCallResult {
+                subagent_run_id, ..
+            }
+            | Event::StateSnapshot {
+                subagent_run_id, ..
+            }
+            | Event::Custom {
+                subagent_run_id, ..
+            }
+            | Event::ReasoningStart {
+                subagent_run_id, ..
+            }
+            | Event::ReasoningMessageStart {
+                subagent_run_id, ..
+            }
+            | Event::ReasoningMessageContent {
+                subagent_run_id, ..
+            }
+            | Event::ReasoningMessageEnd {
+                subagent_run_id, ..
+            }
+            | Event::ReasoningEnd {
+                subagent_run_id, ..
+            }
+            | Event::ReasoningEncryptedValue {
+                subagent_run_id, ..
+            } => Some(subagent_run_id),
+            _ => None,
+        }
+    }
+
+    /// The event attributed to sub-agent `id` (an event that cannot carry one is unchanged).
+    pub fn attributed(mut self, id: Option<&str>) -> Event {
+        let slot = match &mut self {
+            Event::StepStarted {
+                subagent_run_id, ..
+            }
+            | Event::StepFinished {
+                subagent_run_id, ..
+            }
+            | Event::TextMessageStart {
+                subagent_run_id, ..
+            }
+            | Event::TextMessageContent {
+                subagent_run_id, ..
+            }
+            | Event::TextMessageEnd {
+                subagent_run_id, ..
+            }
+            | Event::ToolCallStart {
+                subagent_run_id, ..
+            }
+            | Event::ToolCallArgs {
+                subagent_run_id, ..
+            }
+            | Event::ToolCallEnd {
+                subagent_run_id, ..
+            }
+            | Event::ToolCallResult {
+                subagent_run_id, ..
+            }
+            | Event::StateSnapshot {
+                subagent_run_id, ..
+            }
+            | Event::Custom {
+                subagent_run_id, ..
+            }
+            | Event::ReasoningStart {
+                subagent_run_id, ..
+            }
+            | Event::ReasoningMessageStart {
+                subagent_run_id, ..
+            }
+            | Event::ReasoningMessageContent {
+                subagent_run_id, ..
+            }
+            | Event::ReasoningMessageEnd {
+                subagent_run_id, ..
+            }
+            | Event::ReasoningEnd {
+                subagent_run_id, ..
+            }
+            | Event::ReasoningEncryptedValue {
+                subagent_run_id, ..
+            } => subagent_run_id,
+            _ => return self,
+        };
+        *slot = id.map(str::to_string);
+        self
+    }
+
+    /// The event as a 0.0.x client reads it (`--compat thinking`): no 0.0.x schema knows
+    /// sub-agents, so SUBAGENT_* are dropped (`None`) and `subagentRunId` is left out; the
+    /// sub-agent's messages and tool calls stay, as the run's own, and its steps are named
+    /// `<subagentRunId>/<step>` (its `tools` step is not the run's, still open).
+    pub fn without_subagents(self) -> Option<Event> {
+        match self {
+            Event::StepStarted {
+                timestamp,
+                subagent_run_id: Some(sub),
+                step_name,
+            } => Some(Event::StepStarted {
+                timestamp,
+                subagent_run_id: None,
+                step_name: format!("{sub}/{step_name}"),
+            }),
+            Event::StepFinished {
+                timestamp,
+                subagent_run_id: Some(sub),
+                step_name,
+            } => Some(Event::StepFinished {
+                timestamp,
+                subagent_run_id: None,
+                step_name: format!("{sub}/{step_name}"),
+            }),
+            Event::SubagentStarted { .. }
+            | Event::SubagentFinished { .. }
+            | Event::SubagentError { .. } => None,
+            Event::Passthrough(mut v) => {
+                if matches!(
+                    super::event_type(&v),
+                    "SUBAGENT_STARTED" | "SUBAGENT_FINISHED" | "SUBAGENT_ERROR"
+                ) {
+                    return None;
+                }
+                if let Some(m) = v.as_object_mut() {
+                    m.shift_remove("subagentRunId");
+                }
+                Some(Event::Passthrough(v))
+            }
+            ev => Some(ev.attributed(None)),
         }
     }
 
@@ -413,6 +677,7 @@ mod tests {
     #[test]
     fn events_serialize_in_encoder_order() {
         let ev = Event::ToolCallStart {
+            subagent_run_id: None,
             timestamp: Some(17),
             tool_call_id: "c".into(),
             tool_call_name: "f".into(),
@@ -447,6 +712,7 @@ mod tests {
     #[test]
     fn type_names_are_the_written_ones() {
         let content = |message_id: &str| Event::ReasoningMessageContent {
+            subagent_run_id: None,
             timestamp: Some(3),
             message_id: message_id.into(),
             delta: "d".into(),
@@ -456,6 +722,7 @@ mod tests {
             content("r").into_thinking(),
             Event::ThinkingEnd { timestamp: None },
             Event::Custom {
+                subagent_run_id: None,
                 timestamp: None,
                 name: "n".into(),
                 value: json!(null),

@@ -177,6 +177,23 @@ impl<'a> Ev<'a> {
                 str(S::role, role.as_str());
             }
             Event::Custom { name, .. } => str(S::name, name),
+            Event::SubagentStarted {
+                name,
+                parent_tool_call_id,
+                ..
+            } => {
+                str(S::name, name);
+                if let Some(p) = parent_tool_call_id {
+                    str(S::parent_tool_call_id, p);
+                }
+            }
+            Event::SubagentFinished { .. } => {}
+            Event::SubagentError { message, code, .. } => {
+                str(S::message, message);
+                if let Some(c) = code {
+                    str(S::code, c);
+                }
+            }
             Event::ThinkingTextMessageContent { delta, .. } => str(S::delta, delta),
             Event::StateSnapshot { .. }
             | Event::MessagesSnapshot { .. }
@@ -187,10 +204,21 @@ impl<'a> Ev<'a> {
             | Event::ThinkingEnd { .. } => {}
         }
         str(S::ty, ev.type_name());
+        if let Some(s) = ev.subagent() {
+            str(S::subagent_run_id, s);
+        }
         // The fields the rules read as JSON (a `MESSAGES_SNAPSHOT`'s list: [`Ev::list`]).
         match ev {
             Event::RunStarted { input: Some(i), .. } => e.f[S::input as usize] = Some(F::Json(i)),
             Event::RunFinished { outcome, .. } => e.f[S::outcome as usize] = Some(F::Json(outcome)),
+            Event::SubagentFinished {
+                outcome, result, ..
+            } => {
+                e.f[S::outcome as usize] = Some(F::Json(outcome));
+                if let Some(r) = result {
+                    e.f[S::result as usize] = Some(F::Json(r));
+                }
+            }
             _ => {}
         }
         e

@@ -821,6 +821,43 @@ mod tests {
         assert_eq!(rules_of(&[START]), ["AGX301"]);
     }
 
+    /// A sub-agent inside its parent tool call passes; an event of a sub-agent never started,
+    /// a sub-agent under a call never started, and a parent answered while its sub-agent runs
+    /// are each told.
+    #[test]
+    fn subagent_rules() {
+        let call = r#"{"type":"TOOL_CALL_START","toolCallId":"c","toolCallName":"ask"}"#;
+        let call_end = r#"{"type":"TOOL_CALL_END","toolCallId":"c"}"#;
+        let sub =
+            r#"{"type":"SUBAGENT_STARTED","subagentRunId":"s","name":"w","parentToolCallId":"c"}"#;
+        let step = r#"{"type":"STEP_STARTED","subagentRunId":"s","stepName":"model"}"#;
+        let step_end = r#"{"type":"STEP_FINISHED","subagentRunId":"s","stepName":"model"}"#;
+        let done =
+            r#"{"type":"SUBAGENT_FINISHED","subagentRunId":"s","outcome":{"type":"success"}}"#;
+        let result =
+            r#"{"type":"TOOL_CALL_RESULT","messageId":"m","toolCallId":"c","content":"ok"}"#;
+        let good = [
+            START, call, call_end, sub, step, step_end, done, result, FINISH,
+        ];
+        assert!(rules_of(&good).is_empty(), "{:?}", rules_of(&good));
+        // Attribution only (no SUBAGENT_*) is valid; an event of a finished sub-agent in a run
+        // that declares them is told.
+        assert!(rules_of(&[START, call, call_end, step, step_end, result, FINISH]).is_empty());
+        let late = r#"{"type":"CUSTOM","subagentRunId":"s","name":"n","value":1}"#;
+        assert_eq!(
+            rules_of(&[START, call, call_end, sub, done, late, result, FINISH]),
+            ["AGX312"]
+        );
+        assert_eq!(
+            rules_of(&[START, sub, step, step_end, done, FINISH]),
+            ["AGX313"]
+        );
+        assert_eq!(
+            rules_of(&[START, call, call_end, sub, step, step_end, result, done, FINISH]),
+            ["AGX314"]
+        );
+    }
+
     #[test]
     fn interrupt_rules() {
         let int = r#"{"type":"RUN_FINISHED","threadId":"t","runId":"r","outcome":{"type":"interrupt","interrupts":[{"id":"i1","reason":"x"}]}}"#;
@@ -893,6 +930,7 @@ mod tests {
         use crate::agui::{Event, Role};
         use serde_json::json;
         let content = |timestamp, delta: &str| Event::TextMessageContent {
+            subagent_run_id: None,
             timestamp,
             message_id: "m".into(),
             delta: delta.into(),
@@ -905,6 +943,7 @@ mod tests {
                 input: Some(json!({"threadId": "t", "runId": "r", "messages": [], "resume": {}})),
             },
             Event::TextMessageStart {
+                subagent_run_id: None,
                 timestamp: Some(1),
                 message_id: "m".into(),
                 role: Role::Assistant,
@@ -914,6 +953,7 @@ mod tests {
             content(None, "x"),
             content(Some(-5), "y"),
             Event::ReasoningMessageContent {
+                subagent_run_id: None,
                 timestamp: Some(3),
                 message_id: "r".into(),
                 delta: "z".into(),

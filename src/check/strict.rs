@@ -35,6 +35,13 @@ pub struct Strict {
     open_spans: HashSet<String>,
     tools: HashMap<u64, ToolState, IdHasher>,
     args: HashMap<u64, String, IdHasher>,
+    /// Tool calls with a TOOL_CALL_RESULT (of the stream).
+    answered: IdSet,
+    /// The run's active sub-agents, with the tool call each runs under.
+    subagents: HashMap<String, Option<String>>,
+    /// The run has sent SUBAGENT_STARTED: it declares its sub-agents (a stream that only
+    /// attributes events, with no SUBAGENT_*, is valid and not judged by AGX312).
+    declares_subagents: bool,
 }
 
 /// A set of id hashes ([`id_hash`]).
@@ -55,8 +62,11 @@ const ARGS_CAP: usize = 1 << 20;
 impl Strict {
     pub fn feed(&mut self, ev: &Ev<'_>, ctx: &mut Ctx) {
         self.events += 1;
+        self.subagent_rules(ev, ctx);
         match ev.kind {
             Some(EventType::RunStarted) => {
+                self.subagents.clear();
+                self.declares_subagents = false;
                 self.run = Some((
                     s(ev, "threadId").map(Into::into),
                     s(ev, "runId").map(Into::into),
@@ -208,6 +218,79 @@ impl Strict {
                 }
             }
             _ => {}
+        }
+    }
+
+    /// AGX312–AGX314: sub-agents against the tool calls they run under.
+    fn subagent_rules(&mut self, ev: &Ev<'_>, ctx: &mut Ctx) {
+        let sub = s(ev, "subagentRunId");
+        match ev.kind {
+            Some(EventType::SubagentStarted) => {
+                let parent = s(ev, "parentToolCallId");
+                if let Some(call) = parent {
+                    let h = id_hash(call);
+                    let why = match (self.tools.contains_key(&h), self.answered.contains(&h)) {
+                        (false, _) => Some("was never started"),
+                        (true, true) => Some("already has its TOOL_CALL_RESULT"),
+                        (true, false) => None,
+                    };
+                    if let Some(why) = why {
+                        ctx.report(
+                            "AGX313",
+                            vec![sub.unwrap_or("").to_string(), call.to_string()],
+                            format!(
+                                "sub-agent '{}' starts under tool call '{call}', which {why}",
+                                sub.unwrap_or("")
+                            ),
+                        );
+                    }
+                }
+                if let Some(id) = sub {
+                    self.subagents
+                        .insert(id.to_string(), parent.map(str::to_string));
+                }
+                self.declares_subagents = true;
+            }
+            Some(EventType::SubagentFinished | EventType::SubagentError) => {
+                if let Some(id) = sub {
+                    self.subagents.remove(id);
+                }
+            }
+            _ => {
+                let undeclared = |id: &&str| !self.subagents.contains_key(*id);
+                if let Some(id) = sub.filter(|_| self.declares_subagents).filter(undeclared) {
+                    ctx.report(
+                        "AGX312",
+                        vec![id.to_string()],
+                        format!(
+                            "{} is attributed to sub-agent '{id}', which is not active (no SUBAGENT_STARTED, or already finished)",
+                            s(ev, "type").unwrap_or("the event")
+                        ),
+                    );
+                }
+                if ev.kind == Some(EventType::ToolCallResult) {
+                    let call = s(ev, "toolCallId").unwrap_or("");
+                    self.answered.insert(id_hash(call));
+                    let mut running: Vec<&String> = self
+                        .subagents
+                        .iter()
+                        .filter(|(_, p)| p.as_deref() == Some(call))
+                        .map(|(id, _)| id)
+                        .collect();
+                    running.sort();
+                    if !running.is_empty() {
+                        let list: Vec<String> = running.iter().map(|s| s.to_string()).collect();
+                        ctx.report(
+                            "AGX314",
+                            vec![call.to_string()],
+                            format!(
+                                "TOOL_CALL_RESULT for tool call '{call}' while its sub-agent(s) {} are still active",
+                                list.join(", ")
+                            ),
+                        );
+                    }
+                }
+            }
         }
     }
 

@@ -23,7 +23,13 @@
 //! /reasoning/reasoning-N/text      (and /encrypted: true)
 //! /custom/N/name, /custom/N/value
 //! /state/…                         the last state, without its `messages` (compared as messages)
+//! /subagents/subagent-N/…          name, parentToolCall, outcome ("success" | "suspended" |
+//!                                  "error" | "none"), result, interrupts, error, and the
+//!                                  sub-agent's own steps, messages, toolCalls, reasoning, custom
 //! ```
+//!
+//! A sub-agent's events (those with a `subagentRunId`) are folded apart from the run's own, as
+//! a client shows a sub-agent's lane: the run's `MESSAGES_SNAPSHOT` does not replace them.
 //!
 //! In `exact` mode a run is its events instead, as they are: `/events/N/…`.
 
@@ -163,6 +169,31 @@ struct Open {
     message_at: HashMap<String, usize>,
     call_at: HashMap<String, (usize, usize)>,
     reasoning_at: HashMap<String, usize>,
+    /// Sub-agents in start order.
+    subagents: Vec<Subagent>,
+}
+
+/// A sub-agent of a run: what `SUBAGENT_*` say, and its own events folded in `body`.
+#[derive(Debug)]
+struct Subagent {
+    id: String,
+    name: String,
+    parent: Option<String>,
+    origin: Origin,
+    /// How it ended, once it did.
+    end: Option<SubagentEnd>,
+    body: Open,
+}
+
+/// What `SUBAGENT_FINISHED` or `SUBAGENT_ERROR` says.
+#[derive(Debug)]
+struct SubagentEnd {
+    /// `success`, `suspended` or `error`.
+    outcome: String,
+    result: Option<Value>,
+    interrupt_ids: Vec<Value>,
+    error: Option<String>,
+    origin: Origin,
 }
 
 impl Open {
@@ -183,7 +214,27 @@ impl Open {
             message_at: HashMap::new(),
             call_at: HashMap::new(),
             reasoning_at: HashMap::new(),
+            subagents: Vec::new(),
         }
+    }
+
+    /// Sub-agent `id` (one is made for events of a sub-agent never started).
+    fn subagent(&mut self, id: &str, origin: &Origin) -> &mut Subagent {
+        let at = match self.subagents.iter().rposition(|s| s.id == id) {
+            Some(at) => at,
+            None => {
+                self.subagents.push(Subagent {
+                    id: id.to_string(),
+                    name: String::new(),
+                    parent: None,
+                    origin: origin.clone(),
+                    end: None,
+                    body: Open::new(origin),
+                });
+                self.subagents.len() - 1
+            }
+        };
+        &mut self.subagents[at]
     }
 
     /// The message list replaced: its ids indexed again.
@@ -348,6 +399,75 @@ impl Conversation {
     /// The input ended: the open run, if any, ends without a terminal event.
     pub fn finish(&mut self) -> Option<Run> {
         self.open.take().map(|o| self.close(o))
+    }
+
+    /// `SUBAGENT_STARTED`.
+    pub fn subagent_started(
+        &mut self,
+        id: &str,
+        name: &str,
+        parent: Option<&str>,
+        origin: &Origin,
+    ) {
+        let open = self.open(origin);
+        open.subagents.push(Subagent {
+            id: id.to_string(),
+            name: name.to_string(),
+            parent: parent.map(str::to_string),
+            origin: origin.clone(),
+            end: None,
+            body: Open::new(origin),
+        });
+    }
+
+    /// `SUBAGENT_FINISHED` (`outcome`, `result`) or `SUBAGENT_ERROR` (`error`).
+    pub fn subagent_ended(
+        &mut self,
+        id: &str,
+        outcome: Option<&Value>,
+        result: Option<&Value>,
+        error: Option<&str>,
+        origin: &Origin,
+    ) {
+        let kind = match (
+            error,
+            outcome.and_then(|o| o.get("type")).and_then(Value::as_str),
+        ) {
+            (Some(_), _) => "error",
+            (None, Some(t)) => t,
+            (None, None) => "success",
+        };
+        let ids = outcome
+            .and_then(|o| o.get("interruptIds"))
+            .and_then(Value::as_array)
+            .cloned()
+            .unwrap_or_default();
+        let s = self.open(origin).subagent(id, origin);
+        s.end = Some(SubagentEnd {
+            outcome: kind.to_string(),
+            result: result.cloned(),
+            interrupt_ids: ids,
+            error: error.map(str::to_string),
+            origin: origin.clone(),
+        });
+    }
+
+    /// `f` on the fold of sub-agent `id`'s own events (the run's open run is set aside).
+    pub fn in_subagent<R>(
+        &mut self,
+        id: &str,
+        origin: &Origin,
+        f: impl FnOnce(&mut Self) -> R,
+    ) -> R {
+        let mut parent = self.open.take().unwrap_or_else(|| Open::new(origin));
+        let s = parent.subagent(id, origin);
+        let body = std::mem::replace(&mut s.body, Open::new(origin));
+        self.open = Some(body);
+        let r = f(self);
+        let body = self.open.take().unwrap_or_else(|| Open::new(origin));
+        parent.subagent(id, origin).body = body;
+        self.open = Some(parent);
+        r
     }
 
     pub fn step_started(&mut self, name: &str, origin: &Origin) {
@@ -586,6 +706,14 @@ impl Conversation {
         for (k, v) in &self.interrupts {
             ids.insert(k.clone(), v.clone());
         }
+        // A sub-agent's calls, named where the run mentions them (an interrupt's toolCallId).
+        for (n, sub) in open.subagents.iter().enumerate() {
+            let calls = sub.body.messages.iter().flat_map(|m| &m.calls);
+            for (k, c) in calls.enumerate() {
+                let p = format!("subagent-{}/call-{}", n + 1, k + 1);
+                ids.entry(c.id.clone()).or_insert_with(|| Arc::from(p));
+            }
+        }
         let lookup = |s: &str| ids.get(s).cloned();
         let mut out = Vec::new();
         let leaf = |out: &mut Vec<Leaf>, p: String, v: Value, o: &Origin| {
@@ -807,6 +935,68 @@ impl Conversation {
                 s.shift_remove("messages");
             }
             flatten(&mut "/state".to_string(), &state, o, &lookup, &mut out);
+        }
+
+        // Sub-agents, each with its own items (placeholders counted within it).
+        for (n, s) in open.subagents.iter().enumerate() {
+            let base = format!("/subagents/subagent-{}", n + 1);
+            leaf(
+                &mut out,
+                format!("{base}/name"),
+                s.name.as_str().into(),
+                &s.origin,
+            );
+            if let Some(p) = &s.parent {
+                let p = lookup(p).map_or_else(|| p.clone(), |p| p.to_string());
+                leaf(
+                    &mut out,
+                    format!("{base}/parentToolCall"),
+                    p.into(),
+                    &s.origin,
+                );
+            }
+            match &s.end {
+                None => leaf(
+                    &mut out,
+                    format!("{base}/outcome"),
+                    "none".into(),
+                    &s.origin,
+                ),
+                Some(end) => {
+                    let (o, ids) = (&end.origin, &end.interrupt_ids);
+                    let kind = end.outcome.as_str();
+                    leaf(&mut out, format!("{base}/outcome"), kind.into(), o);
+                    if let Some(r) = &end.result {
+                        flatten(&mut format!("{base}/result"), r, o, &lookup, &mut out);
+                    }
+                    if !ids.is_empty() {
+                        let ids = Value::Array(ids.clone());
+                        flatten(
+                            &mut format!("{base}/interrupts"),
+                            &ids,
+                            o,
+                            &lookup,
+                            &mut out,
+                        );
+                    }
+                    if let Some(e) = &end.error {
+                        leaf(
+                            &mut out,
+                            format!("{base}/error/message"),
+                            e.as_str().into(),
+                            o,
+                        );
+                    }
+                }
+            }
+            for l in self.render(&s.origin, &s.body) {
+                if l.pointer == "/outcome" {
+                    continue;
+                }
+                let mut l = l;
+                l.pointer = format!("{base}{}", l.pointer);
+                out.push(l);
+            }
         }
         out
     }

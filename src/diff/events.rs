@@ -35,12 +35,42 @@ pub fn fold(conv: &mut Conversation, ev: &Value, origin: &Origin) -> Option<Run>
     if exact {
         conv.exact_event(ev, origin);
     }
+    if exact || starts {
+        return match t {
+            "RUN_FINISHED" => conv.run_finished(ev.get("outcome"), origin),
+            "RUN_ERROR" => conv.run_error(s("code"), s("message").unwrap_or(""), origin),
+            _ => done,
+        };
+    }
+    match (t, s("subagentRunId")) {
+        ("SUBAGENT_STARTED", Some(sub)) => {
+            conv.subagent_started(sub, s("name").unwrap_or(""), s("parentToolCallId"), origin);
+            return done;
+        }
+        ("SUBAGENT_FINISHED", Some(sub)) => {
+            conv.subagent_ended(sub, ev.get("outcome"), ev.get("result"), None, origin);
+            return done;
+        }
+        ("SUBAGENT_ERROR", Some(sub)) => {
+            let message = s("message").unwrap_or("");
+            conv.subagent_ended(sub, None, None, Some(message), origin);
+            return done;
+        }
+        // A sub-agent's own events are folded apart from the run's.
+        (_, Some(sub)) => return conv.in_subagent(sub, origin, |c| own(c, t, ev, origin)),
+        _ => {}
+    }
+    own(conv, t, ev, origin).or(done)
+}
+
+/// Folds an event into the open run of `conv` (the run's own, or a sub-agent's).
+fn own(conv: &mut Conversation, t: &str, ev: &Value, origin: &Origin) -> Option<Run> {
+    let s = |k: &str| ev.get(k).and_then(Value::as_str);
     let id = s("messageId").unwrap_or("");
     let delta = s("delta").unwrap_or("");
     match t {
         "RUN_FINISHED" => return conv.run_finished(ev.get("outcome"), origin),
         "RUN_ERROR" => return conv.run_error(s("code"), s("message").unwrap_or(""), origin),
-        _ if exact || starts => {}
         "STEP_STARTED" => conv.step_started(s("stepName").unwrap_or(""), origin),
         "TEXT_MESSAGE_START" => conv.text_start(id, s("role"), origin),
         "TEXT_MESSAGE_CONTENT" | "TEXT_MESSAGE_CHUNK" => {
@@ -85,7 +115,7 @@ pub fn fold(conv: &mut Conversation, ev: &Value, origin: &Origin) -> Option<Run>
         // Step ends, message and call ends, RAW and activity events show nothing of their own.
         _ => {}
     }
-    done
+    None
 }
 
 /// The pipeline observer of one side: folds events and hands on each run as it ends.

@@ -8,6 +8,9 @@
 //!   span continued after it was closed opens a new step. So no `THINKING_START` is ever sent
 //!   while one is open, and no `THINKING_TEXT_MESSAGE_START` while a thinking message is.
 //! - `REASONING_ENCRYPTED_VALUE` is dropped: 0.0.42 has no such event and rejects the stream.
+//! - `SUBAGENT_*` are dropped and `subagentRunId` is left out: no 0.0.x client knows
+//!   sub-agents (0.0.59's event union has no `SUBAGENT_*` type, and its schemas strip the
+//!   unknown key). A sub-agent's messages and tool calls stay, read as the run's own.
 //! - `RUN_FINISHED.outcome.pendingToolCallIds` is dropped: 0.0.59's success outcome is a strict
 //!   `{type}` object (1.0 added the field).
 //!
@@ -36,8 +39,12 @@ pub struct ThinkingCompat {
 impl ThinkingCompat {
     /// `ev` as the 0.x client reads it, appended to `out` (none, one or several events).
     pub fn rewrite(&mut self, ev: Event, out: &mut Vec<Event>) {
+        let Some(ev) = ev.without_subagents() else {
+            return;
+        };
         match ev {
             Event::ReasoningStart {
+                subagent_run_id: _,
                 timestamp,
                 message_id,
             } => {
@@ -50,6 +57,7 @@ impl ThinkingCompat {
                 ..
             } => self.message(&message_id, timestamp, out),
             Event::ReasoningMessageContent {
+                subagent_run_id: _,
                 timestamp,
                 message_id,
                 delta,
@@ -58,6 +66,7 @@ impl ThinkingCompat {
                 out.push(Event::ThinkingTextMessageContent { timestamp, delta });
             }
             Event::ReasoningMessageEnd {
+                subagent_run_id: _,
                 timestamp,
                 message_id,
             } => {
@@ -71,6 +80,7 @@ impl ThinkingCompat {
                 }
             }
             Event::ReasoningEnd {
+                subagent_run_id: _,
                 timestamp,
                 message_id,
             } => {
@@ -88,6 +98,13 @@ impl ThinkingCompat {
             } => {
                 if let Some(o) = outcome.as_object_mut() {
                     o.shift_remove("pendingToolCallIds");
+                    // No 0.0.x interrupt knows sub-agents.
+                    let ints = o.get_mut("interrupts").and_then(|i| i.as_array_mut());
+                    for i in ints.into_iter().flatten() {
+                        if let Some(i) = i.as_object_mut() {
+                            i.shift_remove("subagentRunId");
+                        }
+                    }
                 }
                 out.push(Event::RunFinished {
                     timestamp,
@@ -164,12 +181,14 @@ mod tests {
 
     fn start(id: &str) -> Event {
         Event::ReasoningStart {
+            subagent_run_id: None,
             timestamp: Some(5),
             message_id: id.into(),
         }
     }
     fn msg_start(id: &str) -> Event {
         Event::ReasoningMessageStart {
+            subagent_run_id: None,
             timestamp: Some(5),
             message_id: id.into(),
             role: Role::Reasoning,
@@ -177,6 +196,7 @@ mod tests {
     }
     fn content(id: &str, delta: &str) -> Event {
         Event::ReasoningMessageContent {
+            subagent_run_id: None,
             timestamp: Some(6),
             message_id: id.into(),
             delta: delta.into(),
@@ -184,12 +204,14 @@ mod tests {
     }
     fn msg_end(id: &str) -> Event {
         Event::ReasoningMessageEnd {
+            subagent_run_id: None,
             timestamp: Some(5),
             message_id: id.into(),
         }
     }
     fn end(id: &str) -> Event {
         Event::ReasoningEnd {
+            subagent_run_id: None,
             timestamp: Some(5),
             message_id: id.into(),
         }
@@ -259,6 +281,7 @@ mod tests {
         let mut out = vec![];
         c.rewrite(
             Event::ReasoningEncryptedValue {
+                subagent_run_id: None,
                 timestamp: None,
                 subtype: "message",
                 entity_id: "a".into(),
@@ -283,6 +306,7 @@ mod tests {
             r#"{"type":"RUN_FINISHED","threadId":"t","runId":"r","outcome":{"type":"success"}}"#
         );
         let text = Event::TextMessageStart {
+            subagent_run_id: None,
             timestamp: None,
             message_id: "m".into(),
             role: Role::Assistant,

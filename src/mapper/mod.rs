@@ -9,6 +9,7 @@ mod compat;
 pub mod error_code;
 pub mod interrupt;
 mod messages;
+mod subagent;
 
 use std::collections::{HashMap, HashSet};
 
@@ -82,15 +83,18 @@ pub struct Mapper {
     lent_at: Option<(usize, u64)>,
     /// `--compat thinking`: the thinking step in progress ([`compat::ThinkingCompat`]).
     thinking: std::cell::RefCell<compat::ThinkingCompat>,
+    /// The run's sub-agents and the items they own ([`subagent::Subagents`]).
+    subagents: std::cell::RefCell<subagent::Subagents>,
 }
 
 #[derive(Default)]
 struct Run {
     thread_id: String,
     run_id: String,
-    /// Open steps by name, with how many node runs of that name are open.
-    steps: IndexMap<String, usize, FastIds>,
-    step_keys: HashMap<String, String, FastIds>,
+    /// Open steps by owner (a sub-agent's id, `None`: the run's own agent) and name, with how
+    /// many node runs of that name are open.
+    steps: IndexMap<(Option<String>, String), usize, FastIds>,
+    step_keys: HashMap<String, (Option<String>, String), FastIds>,
     /// Text messages with START sent and no END yet.
     text_open: IndexMap<String, (), FastIds>,
     /// Reasoning block (message id, block) → reasoning id, while open.
@@ -117,6 +121,9 @@ struct Run {
     /// The id of the tool-step narration span in progress (or last).
     tool_steps_id: Option<String>,
     tool_steps_open: bool,
+    /// The calls of `tools` the interrupted run before this one left waiting (this run
+    /// resumes them), until they show again: a sub-agent's call is then its again.
+    resumed: HashSet<String, FastIds>,
 }
 
 impl Run {
@@ -150,6 +157,16 @@ struct ToolCall {
     result: bool,
 }
 
+/// How a sub-agent ends.
+enum SubagentEnding {
+    /// Normally, with what it handed back to its parent tool (when known).
+    Success(Option<Value>),
+    /// Stopped at the run's interrupts (their ids, when they are known to be its).
+    Suspended(Vec<String>),
+    /// With an error: its message and code class.
+    Error(String, &'static str),
+}
+
 enum Ending {
     Finished,
     /// The log's error, and its code class.
@@ -177,6 +194,7 @@ impl Mapper {
             converted: Default::default(),
             lent_at: None,
             thinking: Default::default(),
+            subagents: Default::default(),
         }
     }
 
@@ -220,6 +238,14 @@ impl Mapper {
     /// Adds an event to `out` (under `--compat thinking`, as [`compat::ThinkingCompat`]
     /// rewrites it).
     fn push(&self, ev: Event, out: &mut Vec<Event>) {
+        let ev = {
+            let mut subagents = self.subagents.borrow_mut();
+            if subagents.any() {
+                subagents.attribute(ev)
+            } else {
+                ev
+            }
+        };
         match self.opts.compat {
             Compat::Thinking => self.thinking.borrow_mut().rewrite(ev, out),
             Compat::None => out.push(ev),
@@ -228,6 +254,7 @@ impl Mapper {
 
     fn emit_text_start(&self, id: &str, out: &mut Vec<Event>) {
         let e = Event::TextMessageStart {
+            subagent_run_id: None,
             timestamp: self.timestamp,
             message_id: id.into(),
             role: Role::Assistant,
@@ -237,6 +264,7 @@ impl Mapper {
 
     fn emit_text_end(&self, id: &str, out: &mut Vec<Event>) {
         let e = Event::TextMessageEnd {
+            subagent_run_id: None,
             timestamp: self.timestamp,
             message_id: id.into(),
         };
@@ -245,6 +273,7 @@ impl Mapper {
 
     fn emit_text_content(&self, id: &str, delta: String, out: &mut Vec<Event>) {
         let e = Event::TextMessageContent {
+            subagent_run_id: None,
             timestamp: self.timestamp,
             message_id: id.into(),
             delta,
@@ -254,6 +283,7 @@ impl Mapper {
 
     fn emit_reasoning_content(&self, rid: &str, delta: String, out: &mut Vec<Event>) {
         let e = Event::ReasoningMessageContent {
+            subagent_run_id: None,
             timestamp: self.timestamp,
             message_id: rid.into(),
             delta,
@@ -265,11 +295,13 @@ impl Mapper {
     fn emit_reasoning_open(&self, rid: &str, out: &mut Vec<Event>) {
         let timestamp = self.timestamp;
         let start = Event::ReasoningStart {
+            subagent_run_id: None,
             timestamp,
             message_id: rid.into(),
         };
         self.push(start, out);
         let e = Event::ReasoningMessageStart {
+            subagent_run_id: None,
             timestamp,
             message_id: rid.into(),
             role: Role::Reasoning,
@@ -340,35 +372,58 @@ impl Mapper {
                 }
             }
             ModelEvent::StepStart { name, key } => {
+                let owner = self.subagents.get_mut().scope.clone();
                 let run = self.run_mut();
-                run.step_keys.insert(key, name.clone());
-                let n = run.steps.entry(name.clone()).or_insert(0);
+                let step = (owner, name);
+                run.step_keys.insert(key, step.clone());
+                let n = run.steps.entry(step.clone()).or_insert(0);
                 *n += 1;
                 if *n == 1 {
                     let e = Event::StepStarted {
                         timestamp: self.timestamp,
-                        step_name: name,
+                        subagent_run_id: step.0,
+                        step_name: step.1,
                     };
                     self.push(e, out);
                 }
             }
             ModelEvent::StepEnd { key } => {
                 let run = self.run_mut();
-                let Some(name) = run.step_keys.remove(&key) else {
+                let Some(step) = run.step_keys.remove(&key) else {
                     return;
                 };
-                let Some(n) = run.steps.get_mut(&name) else {
+                let Some(n) = run.steps.get_mut(&step) else {
                     return;
                 };
                 *n -= 1;
                 if *n == 0 {
-                    run.steps.shift_remove(&name);
+                    run.steps.shift_remove(&step);
                     let e = Event::StepFinished {
                         timestamp: self.timestamp,
-                        step_name: name,
+                        subagent_run_id: step.0,
+                        step_name: step.1,
                     };
                     self.push(e, out);
                 }
+            }
+            ModelEvent::Scope(key) => {
+                let subagents = self.subagents.get_mut();
+                subagents.scope = key.and_then(|k| subagents.id_of(&k).map(str::to_string));
+            }
+            ModelEvent::SubagentStart {
+                key,
+                name,
+                parent_tool_call_id,
+            } => self.subagent_start(key, name, parent_tool_call_id, out),
+            ModelEvent::SubagentEnd { key, error } => {
+                let end = match error {
+                    None => SubagentEnding::Success(None),
+                    Some(info) => {
+                        let code = error_code::classify(&info);
+                        SubagentEnding::Error(info.message, code)
+                    }
+                };
+                self.subagent_end(&key, end, out);
             }
             ModelEvent::MessageStart { .. } => {}
             ModelEvent::TextDelta { message_id, text } => self.text_delta(message_id, text, out),
@@ -396,6 +451,7 @@ impl Mapper {
                     .cloned()
                     .unwrap_or_else(|| reasoning_id(&message_id, &block));
                 let e = Event::ReasoningEncryptedValue {
+                    subagent_run_id: None,
                     timestamp: self.timestamp,
                     subtype: "message",
                     entity_id: rid,
@@ -439,6 +495,7 @@ impl Mapper {
                 delta,
             } => {
                 let e = Event::Custom {
+                    subagent_run_id: None,
                     timestamp: self.timestamp,
                     name: TOOL_OUTPUT_DELTA.into(),
                     value: json!({"toolCallId": tool_call_id, "delta": delta}),
@@ -454,6 +511,7 @@ impl Mapper {
             } => self.tool_result(tool_call_id, name, content, message_id, error, out),
             ModelEvent::Custom { name, value } => {
                 let e = Event::Custom {
+                    subagent_run_id: None,
                     timestamp: self.timestamp,
                     name,
                     value,
@@ -472,6 +530,7 @@ impl Mapper {
                     None => false,
                 };
                 let e = Event::StateSnapshot {
+                    subagent_run_id: None,
                     timestamp: self.timestamp,
                     snapshot: Snapshot::Value(state),
                 };
@@ -483,6 +542,7 @@ impl Mapper {
             ModelEvent::EncodedState(state) => {
                 self.results_from_state(state.tool_message_candidates(), out);
                 let e = Event::StateSnapshot {
+                    subagent_run_id: None,
                     timestamp: self.timestamp,
                     snapshot: Snapshot::Encoded(state),
                 };
@@ -599,6 +659,7 @@ impl Mapper {
             run_id: run_id.clone(),
             input,
         };
+        *self.subagents.get_mut() = Default::default();
         let mut run = Run {
             thread_id,
             run_id,
@@ -607,6 +668,7 @@ impl Mapper {
         if resumes {
             // The calls the interrupt suspended are this run's to answer, already started.
             for (id, name) in suspended {
+                run.resumed.insert(id.clone());
                 let call = ToolCall {
                     name,
                     parent: None,
@@ -683,11 +745,13 @@ impl Mapper {
     fn emit_reasoning_end(&mut self, rid: String, out: &mut Vec<Event>) {
         let timestamp = self.timestamp;
         let end = Event::ReasoningMessageEnd {
+            subagent_run_id: None,
             timestamp,
             message_id: rid.clone(),
         };
         self.push(end, out);
         let e = Event::ReasoningEnd {
+            subagent_run_id: None,
             timestamp,
             message_id: rid,
         };
@@ -710,6 +774,7 @@ impl Mapper {
             if started_here && !args.is_empty() {
                 self.close_narration_for_tdesign(out);
                 let e = Event::ToolCallArgs {
+                    subagent_run_id: None,
                     timestamp: self.timestamp,
                     tool_call_id: call_id,
                     delta: args,
@@ -754,7 +819,18 @@ impl Mapper {
         out: &mut Vec<Event>,
     ) {
         if self.run_mut().tools.contains_key(call_id) {
-            return;
+            if !self.run_mut().resumed.remove(call_id) {
+                return;
+            }
+            // Started by the interrupted run, shown again here: the scope's (a resumed
+            // sub-agent's call is its own again).
+            self.subagents.get_mut().adopt(call_id);
+            if self.opts.compat != Compat::Thinking {
+                return;
+            }
+            // A 0.0.x client (TDesign Chat) shows each run as its own message: the call is
+            // announced again in the run that answers it, or its result has nowhere to go.
+            self.run_mut().tools.shift_remove(call_id);
         }
         let run = self.run_mut();
         run.tools.insert(
@@ -769,6 +845,7 @@ impl Mapper {
         run.open_tools.push(call_id.to_string());
         self.close_narration_for_tdesign(out);
         let e = Event::ToolCallStart {
+            subagent_run_id: None,
             timestamp: self.timestamp,
             tool_call_id: call_id.into(),
             tool_call_name: name.into(),
@@ -777,6 +854,7 @@ impl Mapper {
         self.push(e, out);
         if let Some(a) = args.filter(|a| !a.is_empty()) {
             let e = Event::ToolCallArgs {
+                subagent_run_id: None,
                 timestamp: self.timestamp,
                 tool_call_id: call_id.into(),
                 delta: a.into(),
@@ -803,6 +881,7 @@ impl Mapper {
         }
         self.close_narration_for_tdesign(out);
         let e = Event::ToolCallEnd {
+            subagent_run_id: None,
             timestamp: self.timestamp,
             tool_call_id: call_id.into(),
         };
@@ -831,9 +910,17 @@ impl Mapper {
             }
         }
         let text = lc::tool_content_text(&content);
+        for key in self.subagents.get_mut().under_call(&call_id) {
+            let end = match error {
+                false => SubagentEnding::Success(Some(Value::String(text.clone()))),
+                true => SubagentEnding::Error(text.clone(), error_code::AGENT_INTERNAL),
+            };
+            self.subagent_end(&key, end, out);
+        }
         let message_id = message_id.unwrap_or_else(|| format!("result-{call_id}"));
         self.close_narration_for_tdesign(out);
         let e = Event::ToolCallResult {
+            subagent_run_id: None,
             timestamp: self.timestamp,
             message_id,
             tool_call_id: call_id,
@@ -986,6 +1073,13 @@ impl Mapper {
         if self.run.is_none() {
             return;
         }
+        // An interrupt inside a sub-agent suspends its calls and its parent's: the resume
+        // answers them.
+        let suspended_subagent_calls = match &ending {
+            Ending::Finished => self.subagent_calls(),
+            _ => vec![],
+        };
+        self.end_subagents(&ending, out);
         // Close everything still open, innermost first.
         self.close_all_reasoning(out);
         let texts: Vec<String> = self.run_mut().text_open.drain(..).map(|(k, _)| k).collect();
@@ -1009,16 +1103,17 @@ impl Mapper {
         if matches!(ending, Ending::Finished) && self.opts.text == TextPolicy::Final {
             self.final_answer(out);
         }
-        let steps: Vec<String> = self
+        let steps: Vec<(Option<String>, String)> = self
             .run_mut()
             .steps
             .drain(..)
             .map(|(k, _)| k)
             .rev()
             .collect();
-        for name in steps {
+        for (owner, name) in steps {
             let e = Event::StepFinished {
                 timestamp: self.timestamp,
+                subagent_run_id: owner,
                 step_name: name,
             };
             self.push(e, out);
@@ -1105,25 +1200,49 @@ impl Mapper {
                         json!({"type": "success", "pendingToolCallIds": pending_calls})
                     }
                 } else {
-                    let ints: Vec<Value> = run.interrupts.iter().map(interrupt::to_agui).collect();
-                    self.pending = run.interrupts.iter().map(|i| i.id.clone()).collect();
-                    // The calls the interrupts name; when they name none (v3 does not say
-                    // which of several open tools raised which interrupt), every call the
-                    // run left without a result waits for the resume run all the same.
-                    let named = run.interrupts.iter().any(|i| i.tool_call_id.is_some());
-                    self.suspended = run
-                        .tools
+                    let subagents = self.subagents.get_mut();
+                    let ints: Vec<Value> = run
+                        .interrupts
                         .iter()
-                        .filter(|(id, t)| {
-                            !t.result
-                                && (!named
-                                    || run
-                                        .interrupts
-                                        .iter()
-                                        .any(|i| i.tool_call_id.as_ref() == Some(*id)))
+                        .map(|i| {
+                            let mut v = interrupt::to_agui(i);
+                            // Raised inside a sub-agent (by one of its calls): its id.
+                            let owner = i
+                                .tool_call_id
+                                .as_deref()
+                                .and_then(|c| subagents.owner_of(c));
+                            if let (Some(o), Some(m)) = (owner, v.as_object_mut()) {
+                                m.insert("subagentRunId".into(), Value::String(o.to_string()));
+                            }
+                            v
                         })
-                        .map(|(id, t)| (id.clone(), t.name.clone()))
                         .collect();
+                    self.pending = run.interrupts.iter().map(|i| i.id.clone()).collect();
+                    // The calls the interrupts name (and a sub-agent's open at the
+                    // interrupt); when they name none (v3 does not say which of several open
+                    // tools raised which interrupt, a middleware interrupts before the tools
+                    // run), every call the run left without a result waits for the resume run.
+                    let named = run.interrupts.iter().any(|i| i.tool_call_id.is_some())
+                        || !suspended_subagent_calls.is_empty();
+                    self.suspended = if named {
+                        run.interrupts
+                            .iter()
+                            .filter_map(|i| i.tool_call_id.as_ref())
+                            .chain(&suspended_subagent_calls)
+                            .filter_map(|id| {
+                                let t = run.tools.get(id).filter(|t| !t.result)?;
+                                Some((id.clone(), t.name.clone()))
+                            })
+                            .collect()
+                    } else {
+                        run.tools
+                            .iter()
+                            .filter(|(_, t)| !t.result)
+                            .map(|(id, t)| (id.clone(), t.name.clone()))
+                            .collect()
+                    };
+                    let mut seen = HashSet::<String, FastIds>::default();
+                    self.suspended.retain(|(id, _)| seen.insert(id.clone()));
                     json!({"type": "interrupt", "interrupts": ints})
                 };
                 let e = Event::RunFinished {
@@ -1135,6 +1254,200 @@ impl Mapper {
                 };
                 self.push(e, out);
             }
+        }
+    }
+
+    /// SUBAGENT_STARTED for sub-agent `key` (once).
+    fn subagent_start(
+        &mut self,
+        key: String,
+        name: String,
+        parent_tool_call_id: String,
+        out: &mut Vec<Event>,
+    ) {
+        let Some(id) = self.subagents.get_mut().start(&key, &parent_tool_call_id) else {
+            return;
+        };
+        let e = Event::SubagentStarted {
+            timestamp: self.timestamp,
+            subagent_run_id: id,
+            name,
+            parent_tool_call_id: Some(parent_tool_call_id),
+        };
+        self.push(e, out);
+    }
+
+    /// Closes what sub-agent `key` has open (its reasoning, text, tool calls and steps), then
+    /// SUBAGENT_FINISHED or SUBAGENT_ERROR.
+    fn subagent_end(&mut self, key: &str, end: SubagentEnding, out: &mut Vec<Event>) {
+        let Some(open) = self.subagents.get_mut().open.shift_remove(key) else {
+            return;
+        };
+        let id = open.id;
+        let owned = |subagents: &subagent::Subagents, item: &str| {
+            subagents.owner_of(item) == Some(id.as_str())
+        };
+        let Some(run) = self.run.as_mut() else { return };
+        let subagents = self.subagents.get_mut();
+        let reasoning: Vec<(String, String)> = run
+            .reasoning_open
+            .iter()
+            .filter(|(_, rid)| owned(subagents, rid))
+            .map(|(k, _)| k.clone())
+            .collect();
+        let texts: Vec<String> = run
+            .text_open
+            .keys()
+            .filter(|m| owned(subagents, m))
+            .cloned()
+            .collect();
+        let tools: Vec<String> = run
+            .open_tools
+            .iter()
+            .filter(|c| owned(subagents, c))
+            .cloned()
+            .collect();
+        for k in reasoning {
+            if let Some(rid) = self.run_mut().reasoning_open.shift_remove(&k) {
+                self.emit_reasoning_end(rid, out);
+            }
+        }
+        for m in texts {
+            if self.run_mut().text_open.shift_remove(&m).is_some() {
+                self.emit_text_end(&m, out);
+            }
+        }
+        for c in tools {
+            self.end_tool(&c, out);
+        }
+        let steps: Vec<(Option<String>, String)> = self
+            .run_mut()
+            .steps
+            .keys()
+            .filter(|(o, _)| o.as_deref() == Some(id.as_str()))
+            .rev()
+            .cloned()
+            .collect();
+        for step in steps {
+            let run = self.run_mut();
+            run.steps.shift_remove(&step);
+            run.step_keys.retain(|_, s| *s != step);
+            let e = Event::StepFinished {
+                timestamp: self.timestamp,
+                subagent_run_id: step.0,
+                step_name: step.1,
+            };
+            self.push(e, out);
+        }
+        let subagents = self.subagents.get_mut();
+        if subagents.scope.as_deref() == Some(id.as_str()) {
+            subagents.scope = None;
+        }
+        let timestamp = self.timestamp;
+        let e = match end {
+            SubagentEnding::Success(result) => Event::SubagentFinished {
+                timestamp,
+                subagent_run_id: id,
+                result,
+                outcome: subagent::success(),
+            },
+            SubagentEnding::Suspended(ids) => Event::SubagentFinished {
+                timestamp,
+                subagent_run_id: id,
+                result: None,
+                outcome: subagent::suspended(&ids),
+            },
+            SubagentEnding::Error(message, code) => Event::SubagentError {
+                timestamp,
+                subagent_run_id: id,
+                message,
+                code: Some(code),
+            },
+        };
+        self.push(e, out);
+    }
+
+    /// The calls of the open sub-agents and the calls they run under.
+    fn subagent_calls(&mut self) -> Vec<String> {
+        let subagents = self.subagents.get_mut();
+        if subagents.open.is_empty() {
+            return vec![];
+        }
+        let Some(run) = self.run.as_ref() else {
+            return vec![];
+        };
+        let open: HashSet<&str> = subagents.open.values().map(|o| o.id.as_str()).collect();
+        let mut calls: Vec<String> = subagents
+            .open
+            .values()
+            .map(|o| o.parent_tool_call_id.clone())
+            .collect();
+        calls.extend(
+            run.tools
+                .keys()
+                .filter(|c| subagents.owner_of(c).is_some_and(|o| open.contains(o)))
+                .cloned(),
+        );
+        calls
+    }
+
+    /// At a run's end: each sub-agent still open ends as the run does (an interrupt suspends
+    /// it, naming the run's interrupts when it is the only one open), latest first.
+    fn end_subagents(&mut self, ending: &Ending, out: &mut Vec<Event>) {
+        let keys: Vec<String> = self
+            .subagents
+            .get_mut()
+            .open
+            .keys()
+            .rev()
+            .cloned()
+            .collect();
+        if keys.is_empty() {
+            return;
+        }
+        // Each interrupt with the sub-agent whose call raised it, when known.
+        let interrupts: Vec<(String, Option<String>)> = {
+            let subagents = self.subagents.get_mut();
+            self.run
+                .as_ref()
+                .map(|r| {
+                    let owner = |i: &InterruptInfo| {
+                        let call = i.tool_call_id.as_deref()?;
+                        subagents.owner_of(call).map(str::to_string)
+                    };
+                    r.interrupts
+                        .iter()
+                        .map(|i| (i.id.clone(), owner(i)))
+                        .collect()
+                })
+                .unwrap_or_default()
+        };
+        let only = keys.len() == 1;
+        for key in keys {
+            let id = self.subagents.get_mut().id_of(&key).map(str::to_string);
+            // Its own interrupts; when none is known to be its, all of them if it is the only
+            // sub-agent open (LangGraph stops the whole graph at one).
+            let mut own: Vec<String> = interrupts
+                .iter()
+                .filter(|(_, o)| o.is_some() && *o == id)
+                .map(|(i, _)| i.clone())
+                .collect();
+            if own.is_empty() && only && interrupts.iter().all(|(_, o)| o.is_none()) {
+                own = interrupts.iter().map(|(i, _)| i.clone()).collect();
+            }
+            let end = match ending {
+                Ending::Finished if interrupts.is_empty() => SubagentEnding::Success(None),
+                Ending::Finished => SubagentEnding::Suspended(own),
+                Ending::Failed(info, code) => SubagentEnding::Error(info.message.clone(), code),
+                Ending::Cancelled => SubagentEnding::Error(
+                    "The run was cancelled by the caller".into(),
+                    error_code::CANCELLED,
+                ),
+                Ending::Incomplete(message) => {
+                    SubagentEnding::Error(message.clone(), error_code::INCOMPLETE_STREAM)
+                }
+            };
+            self.subagent_end(&key, end, out);
         }
     }
 
@@ -1379,6 +1692,99 @@ mod tests {
         let last = out.last().unwrap();
         assert_eq!(last["type"], "RUN_ERROR");
         assert_eq!(last["code"], error_code::CANCELLED);
+    }
+
+    /// A sub-agent under tool call `c`, with a text message open, when the run ends as `end`.
+    fn subagent_run(end: ModelEvent, compat: Compat) -> Vec<Value> {
+        let mut m = Mapper::new(MapOptions {
+            compat,
+            ..MapOptions::default()
+        });
+        let mut out = vec![];
+        let evs = vec![
+            ModelEvent::RunStart {
+                thread_id: Some("t".into()),
+                run_id: Some("r".into()),
+                messages: vec![],
+                resume: None,
+                state: None,
+            },
+            ModelEvent::ToolStart {
+                tool_call_id: "c".into(),
+                name: "ask".into(),
+                args: Some("{}".into()),
+                parent_message_id: None,
+            },
+            ModelEvent::SubagentStart {
+                key: "tools:1".into(),
+                name: "helper".into(),
+                parent_tool_call_id: "c".into(),
+            },
+            ModelEvent::Scope(Some("tools:1".into())),
+            ModelEvent::StepStart {
+                name: "model".into(),
+                key: "k".into(),
+            },
+            ModelEvent::MessageStart {
+                message_id: "m".into(),
+            },
+            ModelEvent::TextDelta {
+                message_id: "m".into(),
+                text: "hi".into(),
+            },
+            ModelEvent::Scope(None),
+            end,
+        ];
+        map_all(&mut m, evs, &mut out);
+        out
+    }
+
+    /// A run that fails or is cancelled with a sub-agent open: the sub-agent's message and
+    /// step are closed under its id, then SUBAGENT_ERROR, then the run's end.
+    #[test]
+    fn a_sub_agent_open_when_the_run_fails_ends_with_an_error() {
+        for (end, code) in [
+            (error("ValueError", "boom"), "AGENT_INTERNAL"),
+            (error("CancelledError", ""), "CANCELLED"),
+        ] {
+            let out = subagent_run(end, Compat::None);
+            let types: Vec<&str> = out.iter().filter_map(|e| e["type"].as_str()).collect();
+            let at = types
+                .iter()
+                .position(|t| *t == "SUBAGENT_ERROR")
+                .expect("the sub-agent errs");
+            assert_eq!(
+                types[at - 2..=at],
+                ["TEXT_MESSAGE_END", "STEP_FINISHED", "SUBAGENT_ERROR"],
+                "{types:?}"
+            );
+            for e in &out[at - 2..=at] {
+                assert_eq!(e["subagentRunId"], "c:subagent", "{e}");
+            }
+            assert_eq!(out[at]["code"], code);
+            // The supervisor's tool call is its own.
+            assert!(out
+                .iter()
+                .filter(|e| e["toolCallId"] == "c")
+                .all(|e| e.get("subagentRunId").is_none()));
+        }
+    }
+
+    /// `--compat thinking` (0.0.x): no SUBAGENT_*, no `subagentRunId`; the sub-agent's step is
+    /// named by its id so it does not collide with the supervisor's.
+    #[test]
+    fn compat_thinking_leaves_sub_agents_out() {
+        let out = subagent_run(ModelEvent::RunEnd, Compat::Thinking);
+        assert!(out.iter().all(|e| {
+            !e["type"]
+                .as_str()
+                .unwrap_or_default()
+                .starts_with("SUBAGENT_")
+                && e.get("subagentRunId").is_none()
+        }));
+        assert!(out
+            .iter()
+            .any(|e| e["type"] == "STEP_STARTED" && e["stepName"] == "c:subagent/model"));
     }
 
     /// A message's end ends the calls it carried and only those.

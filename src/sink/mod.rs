@@ -51,6 +51,7 @@ pub fn for_format<'a, W: Write + 'a>(format: Format, w: W) -> Box<dyn Sink + 'a>
 /// ([`crate::model::EncodedState::with_json_parts`]), not joined into one copy first.
 pub fn write_json<W: Write>(w: &mut W, ev: &Event) -> io::Result<()> {
     if let Event::StateSnapshot {
+        subagent_run_id: _,
         timestamp,
         snapshot: Snapshot::Encoded(state),
     } = ev
@@ -84,10 +85,12 @@ mod tests {
             };
             for timestamp in [None, Some(7)] {
                 let split = Event::StateSnapshot {
+                    subagent_run_id: None,
                     timestamp,
                     snapshot: Snapshot::Encoded(Box::new(encoded.clone())),
                 };
                 let whole = Event::StateSnapshot {
+                    subagent_run_id: None,
                     timestamp,
                     snapshot: Snapshot::Value(state.clone()),
                 };

@@ -50,6 +50,7 @@ mod tests {
         let mut out = vec![];
         let mut s = SseSink::new(&mut out);
         s.write_event(&Event::TextMessageContent {
+            subagent_run_id: None,
             timestamp: None,
             message_id: "m".into(),
             delta: "22°C \"q\"".into(),

@@ -472,7 +472,7 @@ impl TimelineBuilder {
 
     fn depth_content(&self) -> usize {
         if self.ns_depth > 0 {
-            self.ns_depth + 1
+            self.ns_depth + self.open_subagents() + 1
         } else {
             self.open.steps.len() + 1
         }
@@ -480,10 +480,17 @@ impl TimelineBuilder {
 
     fn depth_step(&self) -> usize {
         if self.ns_depth > 0 {
-            self.ns_depth
+            self.ns_depth + self.open_subagents()
         } else {
             self.open.steps.len() + 1
         }
+    }
+
+    /// Sub-agents open (spans of `open.steps` keyed `subagent <id>`): what they run is
+    /// indented under them, beyond its namespace depth.
+    fn open_subagents(&self) -> usize {
+        let subagent = |(k, _): &&(String, usize)| k.starts_with("subagent ");
+        self.open.steps.iter().filter(subagent).count()
     }
 
     fn push(
@@ -791,14 +798,39 @@ impl TimelineBuilder {
                 self.end_run(Outcome::Error { code, message }, Some(ev), origin);
             }
             "STEP_STARTED" | "SUBAGENT_STARTED" => {
-                let name = s(ev, "stepName")
-                    .or_else(|| s(ev, "name"))
-                    .unwrap_or_default();
-                let depth = self.depth_step();
+                // A sub-agent is an open span keyed by its id, shown with its name and the
+                // tool call it runs under; its steps and items nest in it.
+                let (key, shown) = match t {
+                    "SUBAGENT_STARTED" => {
+                        let id = s(ev, "subagentRunId").unwrap_or_default();
+                        let name = s(ev, "name").unwrap_or_default();
+                        let shown = match s(ev, "parentToolCallId") {
+                            Some(call) => format!("subagent {name} {id} (in tool call {call})"),
+                            None => format!("subagent {name} {id}"),
+                        };
+                        (format!("subagent {id}"), shown)
+                    }
+                    _ => {
+                        let name = s(ev, "stepName").unwrap_or_default();
+                        (name.clone(), name)
+                    }
+                };
+                // A sub-agent is indented under the step running its parent tool call.
+                let depth = match t {
+                    "SUBAGENT_STARTED" => {
+                        let step = self
+                            .open
+                            .steps
+                            .last()
+                            .and_then(|(_, i)| self.entries.get(*i));
+                        step.map_or_else(|| self.depth_content(), |e| e.depth + 1)
+                    }
+                    _ => self.depth_step(),
+                };
                 let i = self.push(
                     Kind::Step,
                     Line::StepStart {
-                        name: name.clone(),
+                        name: shown,
                         finished: false,
                     },
                     depth,
@@ -806,12 +838,16 @@ impl TimelineBuilder {
                     origin,
                     true,
                 );
-                self.open.steps.push((name, i));
+                self.open.steps.push((key, i));
             }
             "STEP_FINISHED" | "SUBAGENT_FINISHED" | "SUBAGENT_ERROR" => {
-                let name = s(ev, "stepName")
-                    .or_else(|| s(ev, "name"))
-                    .unwrap_or_default();
+                let name = match t {
+                    "STEP_FINISHED" => s(ev, "stepName").unwrap_or_default(),
+                    _ => {
+                        let id = s(ev, "subagentRunId").unwrap_or_default();
+                        format!("subagent {id}")
+                    }
+                };
                 let pos = self.open.steps.iter().rposition(|(n, _)| *n == name);
                 let Some(pos) = pos else {
                     let depth = self.depth_step();
@@ -823,6 +859,22 @@ impl TimelineBuilder {
                     return;
                 };
                 let (_, start) = self.open.steps.remove(pos);
+                let name = match t {
+                    "SUBAGENT_FINISHED" if ev["outcome"]["type"] == "suspended" => {
+                        let ids: Vec<&str> = ev["outcome"]["interruptIds"]
+                            .as_array()
+                            .into_iter()
+                            .flatten()
+                            .filter_map(Value::as_str)
+                            .collect();
+                        format!("{name} suspended at interrupt {}", ids.join(", "))
+                    }
+                    "SUBAGENT_ERROR" => {
+                        let message = s(ev, "message").unwrap_or_default();
+                        format!("{name} failed: {message}")
+                    }
+                    _ => name,
+                };
                 self.touch(start, ev, origin);
                 let (depth, dur, events) = match self.entries.get_mut(start) {
                     Some(e) => {

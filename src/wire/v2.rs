@@ -40,6 +40,10 @@ pub struct Metadata {
     pub langgraph_node: Option<Value>,
     #[serde(default, deserialize_with = "present")]
     pub thread_id: Option<Value>,
+    /// The namespace of the task the event ran in (`tools:<id>|model:<id>`): where a graph
+    /// nested in a tool call (a sub-agent) shows.
+    #[serde(default, deserialize_with = "present")]
+    pub langgraph_checkpoint_ns: Option<Value>,
 }
 
 fn present<'de, D: Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Option<T>, D::Error> {
@@ -91,6 +95,7 @@ impl Event {
             metadata: Metadata {
                 langgraph_node: meta("langgraph_node"),
                 thread_id: meta("thread_id"),
+                langgraph_checkpoint_ns: meta("langgraph_checkpoint_ns"),
             },
             kind: get("type"),
             method: get("method"),
@@ -120,6 +125,7 @@ impl Event {
         match key {
             "langgraph_node" => self.metadata.langgraph_node.as_ref(),
             "thread_id" => self.metadata.thread_id.as_ref(),
+            "langgraph_checkpoint_ns" => self.metadata.langgraph_checkpoint_ns.as_ref(),
             _ => None,
         }
     }
@@ -143,7 +149,7 @@ mod tests {
             for k in ["data", "run_id", "name", "tags", "parent_ids"] {
                 assert_eq!(e.field(k), line.get(k), "{k} of {text}");
             }
-            for k in ["langgraph_node", "thread_id"] {
+            for k in ["langgraph_node", "thread_id", "langgraph_checkpoint_ns"] {
                 assert_eq!(e.meta(k), line["metadata"].get(k), "{k} of {text}");
             }
         }

@@ -104,6 +104,10 @@ pub struct Lifecycle {
     pub graph_name: Option<Value>,
     #[serde(default, deserialize_with = "present")]
     pub error: Option<Value>,
+    /// What started it: `{"type":"toolCall","tool_call_id":…}` for a graph a tool invoked
+    /// (a sub-agent, Python).
+    #[serde(default, deserialize_with = "present")]
+    pub cause: Option<Value>,
 }
 
 impl Data {

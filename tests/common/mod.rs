@@ -76,8 +76,10 @@ pub fn recording_cases() -> Vec<Case> {
     cases
 }
 
-const ID_KEYS: [&str; 9] = [
+const ID_KEYS: [&str; 11] = [
     "threadId",
+    "parentToolCallId",
+    "subagentRunId",
     "runId",
     "messageId",
     "toolCallId",
@@ -141,7 +143,7 @@ impl Normalizer {
                             continue;
                         }
                     }
-                    if k == "pendingToolCallIds" {
+                    if k == "pendingToolCallIds" || k == "interruptIds" {
                         if let Value::Array(a) = val {
                             for x in a.iter_mut() {
                                 if let Value::String(s) = x {

@@ -1,0 +1,215 @@
+//! Where sub-agents are in a log, by namespace: a graph run nested inside a tool call (a tool
+//! that invokes a compiled agent) shows as namespaces under the tool's task. [`Nest`] tells the
+//! mapper where one starts and ends ([`ModelEvent::SubagentStart`], `SubagentEnd`) and whose
+//! events follow ([`ModelEvent::Scope`]).
+//!
+//! Two ways a log shows one: v3 Python announces it (root `lifecycle started` with
+//! `cause: {type: "toolCall", tool_call_id}`, the sub-agent's own events in its namespace); v2
+//! and v3 JS only show it (a graph's events in a namespace under the task running an open tool
+//! call, the task's own events — the tool's start and end — in the task's namespace). A
+//! subgraph used as a plain node (no tool call open in its task) stays a step.
+
+use crate::model::{ErrorInfo, ModelEvent};
+
+/// One open sub-agent.
+struct Sub {
+    /// Its namespace key (`tools:<task id>`, segments joined by `|`).
+    key: String,
+    /// Whether events in `key` itself are its own (announced), or only those under it.
+    inclusive: bool,
+    call: String,
+}
+
+/// An open tool call, with the namespace of the task running it.
+struct Call {
+    id: String,
+    ns: String,
+    name: String,
+    /// The name of a graph started in the call's namespace (v2 `on_chain_start`), a
+    /// sub-agent's name once one shows.
+    graph: Option<String>,
+}
+
+/// The sub-agents of a run being read.
+#[derive(Default)]
+pub struct Nest {
+    subs: Vec<Sub>,
+    calls: Vec<Call>,
+    /// The owner last announced with `Scope`.
+    scope: Option<String>,
+}
+
+impl Nest {
+    /// Forgets everything (a run ended).
+    pub fn clear(&mut self) {
+        self.subs.clear();
+        self.calls.clear();
+        self.scope = None;
+    }
+
+    /// An announced sub-agent (v3 Python): its events are those of namespace `key` and under.
+    pub fn announced(&mut self, key: &str, name: &str, call: &str, out: &mut Vec<ModelEvent>) {
+        self.start(key, true, name.to_string(), call.to_string(), out);
+    }
+
+    fn start(
+        &mut self,
+        key: &str,
+        inclusive: bool,
+        name: String,
+        call: String,
+        out: &mut Vec<ModelEvent>,
+    ) {
+        if self.subs.iter().any(|s| s.key == key) {
+            return;
+        }
+        self.subs.push(Sub {
+            key: key.to_string(),
+            inclusive,
+            call: call.clone(),
+        });
+        out.push(ModelEvent::SubagentStart {
+            key: key.to_string(),
+            name,
+            parent_tool_call_id: call,
+        });
+    }
+
+    /// Whether `key` is an open sub-agent that was announced (its lifecycle is its own; a
+    /// sub-agent only shown is keyed by its task, whose lifecycle is the task's).
+    pub fn is_announced(&self, key: &str) -> bool {
+        self.subs.iter().any(|s| s.key == key && s.inclusive)
+    }
+
+    /// Sub-agent `key` ended (with `error` when it raised).
+    pub fn end(&mut self, key: &str, error: Option<ErrorInfo>, out: &mut Vec<ModelEvent>) {
+        let Some(at) = self.subs.iter().position(|s| s.key == key) else {
+            return;
+        };
+        self.subs.remove(at);
+        out.push(ModelEvent::SubagentEnd {
+            key: key.to_string(),
+            error,
+        });
+    }
+
+    /// A tool call started in the task of namespace `ns`.
+    pub fn tool_started(&mut self, id: &str, name: &str, ns: &str) {
+        if self.calls.iter().any(|c| c.id == id) {
+            return;
+        }
+        self.calls.push(Call {
+            id: id.to_string(),
+            ns: ns.to_string(),
+            name: name.to_string(),
+            graph: None,
+        });
+    }
+
+    /// Tool call `id` ended: its sub-agents are over (the mapper finishes them before the
+    /// call's result).
+    pub fn tool_ended(&mut self, id: &str) {
+        self.calls.retain(|c| c.id != id);
+        self.subs.retain(|s| s.call != id);
+    }
+
+    /// A graph named `name` started in namespace `ns` (v2 `on_chain_start` of a runnable that
+    /// is not a node): the name of the sub-agent of the call open there, if one shows.
+    pub fn graph_named(&mut self, ns: &str, name: &str) {
+        if let Some(c) = self.calls.iter_mut().rev().find(|c| c.ns == ns) {
+            c.graph.get_or_insert_with(|| name.to_string());
+        }
+    }
+
+    /// An event of namespace `ns` (v2, v3 JS): when it is under the task of an open tool call
+    /// that has no sub-agent yet, a graph runs inside that call — a sub-agent starts, keyed
+    /// by the task's namespace. `deep_only`: only a namespace strictly under the task counts
+    /// (v2; v3 JS also counts the graph's own `checkpoints`/`values`/`tasks` in the task's
+    /// namespace, `deep_only` false).
+    pub fn shows(&mut self, ns: &str, deep_only: bool, out: &mut Vec<ModelEvent>) {
+        if ns.is_empty() {
+            return;
+        }
+        let found = self.calls.iter().rev().find(|c| {
+            !c.ns.is_empty()
+                && (ns
+                    .strip_prefix(c.ns.as_str())
+                    .is_some_and(|rest| rest.starts_with('|'))
+                    || (!deep_only && ns == c.ns))
+                && !self.subs.iter().any(|s| s.call == c.id || s.key == c.ns)
+        });
+        let Some(c) = found else { return };
+        let (key, name, call) = (
+            c.ns.clone(),
+            c.graph.clone().unwrap_or_else(|| c.name.clone()),
+            c.id.clone(),
+        );
+        self.start(&key, false, name, call, out);
+    }
+
+    /// The sub-agent whose events are those of namespace `ns`: the innermost open one.
+    fn owner(&self, ns: &str) -> Option<&str> {
+        self.subs
+            .iter()
+            .filter(|s| {
+                ns.strip_prefix(s.key.as_str())
+                    .is_some_and(|rest| rest.starts_with('|') || (rest.is_empty() && s.inclusive))
+            })
+            .max_by_key(|s| s.key.len())
+            .map(|s| s.key.as_str())
+    }
+
+    /// Announces the owner of the events of namespace `ns` when it changed.
+    pub fn scope(&mut self, ns: &str, out: &mut Vec<ModelEvent>) {
+        if self.subs.is_empty() && self.scope.is_none() {
+            return;
+        }
+        let owner = self.owner(ns).map(str::to_string);
+        if owner != self.scope {
+            self.scope = owner.clone();
+            out.push(ModelEvent::Scope(owner));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A graph under an open call's task is a sub-agent; its events are scoped to it, the
+    /// task's own are not; a namespace under a task with no call open is not one.
+    #[test]
+    fn a_graph_under_a_tool_call_is_a_sub_agent() {
+        let mut n = Nest::default();
+        let mut out = vec![];
+        n.shows("research:1|node:2", true, &mut out);
+        assert!(out.is_empty(), "no call open: a plain subgraph");
+        n.tool_started("call_1", "ask", "tools:a");
+        n.graph_named("tools:a", "weather_agent");
+        n.shows("tools:a", true, &mut out);
+        assert!(out.is_empty(), "the task's own namespace");
+        n.shows("tools:a|model:b", true, &mut out);
+        assert_eq!(
+            out,
+            [ModelEvent::SubagentStart {
+                key: "tools:a".into(),
+                name: "weather_agent".into(),
+                parent_tool_call_id: "call_1".into(),
+            }]
+        );
+        out.clear();
+        n.scope("tools:a|model:b", &mut out);
+        n.scope("tools:a|model:c", &mut out);
+        n.scope("tools:a", &mut out);
+        assert_eq!(
+            out,
+            [
+                ModelEvent::Scope(Some("tools:a".into())),
+                ModelEvent::Scope(None)
+            ]
+        );
+        assert!(!n.is_announced("tools:a"), "shown, not announced");
+        n.tool_ended("call_1");
+        assert!(n.subs.is_empty());
+    }
+}

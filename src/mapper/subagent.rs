@@ -1,0 +1,191 @@
+//! Sub-agents: a graph run nested inside a tool call (a tool that invokes a compiled agent)
+//! becomes `SUBAGENT_STARTED {subagentRunId, name, parentToolCallId}`, its events carry the
+//! `subagentRunId`, and `SUBAGENT_FINISHED` (or `SUBAGENT_ERROR`) closes it before its parent
+//! tool's `TOOL_CALL_RESULT`.
+//!
+//! The adapters say where a sub-agent starts and ends ([`crate::model::ModelEvent::SubagentStart`],
+//! `SubagentEnd`) and whose events follow (`Scope`). Here the events are attributed: an item
+//! (text message, reasoning message, tool call) belongs to the sub-agent in scope when it
+//! started, and every later event of that item carries the same id, whatever the scope then
+//! (the mapper closes items at a run's end, a message's end closes its calls). Steps are told
+//! apart by owner and name (a sub-agent's `model` step is not the supervisor's).
+//!
+//! Ids are derived from the log: `<parent tool call id>:subagent`, `:subagent:2` for the
+//! second sub-agent of the same call in one run.
+
+use std::collections::HashMap;
+
+use foldhash::fast::RandomState as FastIds;
+use indexmap::IndexMap;
+
+use crate::agui::Event;
+
+/// One open sub-agent.
+#[derive(Debug, Clone)]
+pub(super) struct Open {
+    pub id: String,
+    pub parent_tool_call_id: String,
+}
+
+/// A run's sub-agents and who owns which item.
+#[derive(Debug, Default)]
+pub(super) struct Subagents {
+    /// Open sub-agents by the adapter's key, in start order.
+    pub open: IndexMap<String, Open, FastIds>,
+    /// How often each id base was used in this run (ids stay unique).
+    used: HashMap<String, usize, FastIds>,
+    /// The `subagentRunId` of the events being mapped (`None`: the run's own agent).
+    pub scope: Option<String>,
+    /// Items (message, reasoning, tool call ids) started inside a sub-agent → its id. Items of
+    /// the run's own agent are not listed, so a log without sub-agents keeps this empty.
+    owners: HashMap<String, String, FastIds>,
+}
+
+impl Subagents {
+    /// Whether this run has had a sub-agent (only then are events looked at).
+    pub fn any(&self) -> bool {
+        !self.used.is_empty()
+    }
+
+    /// Registers sub-agent `key` under tool call `parent`; its new id, or `None` when `key` is
+    /// already open.
+    pub fn start(&mut self, key: &str, parent: &str) -> Option<String> {
+        if self.open.contains_key(key) {
+            return None;
+        }
+        let base = format!("{parent}:subagent");
+        let n = self.used.entry(base.clone()).or_insert(0);
+        *n += 1;
+        let id = if *n == 1 { base } else { format!("{base}:{n}") };
+        self.open.insert(
+            key.to_string(),
+            Open {
+                id: id.clone(),
+                parent_tool_call_id: parent.to_string(),
+            },
+        );
+        Some(id)
+    }
+
+    /// The id of open sub-agent `key`.
+    pub fn id_of(&self, key: &str) -> Option<&str> {
+        self.open.get(key).map(|o| o.id.as_str())
+    }
+
+    /// The keys of the open sub-agents run under tool call `call` (latest first).
+    pub fn under_call(&self, call: &str) -> Vec<String> {
+        self.open
+            .iter()
+            .rev()
+            .filter(|(_, o)| o.parent_tool_call_id == call)
+            .map(|(k, _)| k.clone())
+            .collect()
+    }
+
+    /// Item `id` (not started here: a call the interrupted run started) belongs to the scope.
+    pub fn adopt(&mut self, id: &str) {
+        if let Some(s) = &self.scope {
+            self.owners.insert(id.to_string(), s.clone());
+        }
+    }
+
+    /// The owner of item `id` (`None`: the run's own agent).
+    pub fn owner_of(&self, id: &str) -> Option<&str> {
+        self.owners.get(id).map(String::as_str)
+    }
+
+    /// `ev` with its `subagentRunId`: an item's start takes the scope (and the item is
+    /// remembered as the scope's), a later event of an item its owner, an event of no item
+    /// (CUSTOM, STATE_SNAPSHOT) the scope. An event already attributed is kept as it is.
+    pub fn attribute(&mut self, ev: Event) -> Event {
+        if ev.subagent().is_some() {
+            return ev;
+        }
+        let (item, starts) = match &ev {
+            Event::TextMessageStart { message_id, .. }
+            | Event::ReasoningStart { message_id, .. } => (Some(message_id), true),
+            Event::ToolCallStart { tool_call_id, .. } => (Some(tool_call_id), true),
+            Event::TextMessageContent { message_id, .. }
+            | Event::TextMessageEnd { message_id, .. }
+            | Event::ReasoningMessageStart { message_id, .. }
+            | Event::ReasoningMessageContent { message_id, .. }
+            | Event::ReasoningMessageEnd { message_id, .. }
+            | Event::ReasoningEnd { message_id, .. } => (Some(message_id), false),
+            Event::ReasoningEncryptedValue { entity_id, .. } => (Some(entity_id), false),
+            Event::ToolCallArgs { tool_call_id, .. }
+            | Event::ToolCallEnd { tool_call_id, .. }
+            | Event::ToolCallResult { tool_call_id, .. } => (Some(tool_call_id), false),
+            // Steps are attributed where they are kept (by owner and name).
+            Event::StepStarted { .. } | Event::StepFinished { .. } => return ev,
+            _ => (None, false),
+        };
+        let owner = match item {
+            Some(id) if starts => {
+                match &self.scope {
+                    Some(s) => {
+                        self.owners.insert(id.clone(), s.clone());
+                    }
+                    None => {
+                        self.owners.remove(id);
+                    }
+                }
+                self.scope.clone()
+            }
+            Some(id) => self.owners.get(id).cloned(),
+            None => self.scope.clone(),
+        };
+        ev.attributed(owner.as_deref())
+    }
+}
+
+/// The outcome of a sub-agent that finished normally.
+pub(super) fn success() -> serde_json::Value {
+    serde_json::json!({"type": "success"})
+}
+
+/// The outcome of a sub-agent stopped at the run's interrupts (their ids, when known).
+pub(super) fn suspended(interrupt_ids: &[String]) -> serde_json::Value {
+    match interrupt_ids {
+        [] => serde_json::json!({"type": "suspended"}),
+        ids => serde_json::json!({"type": "suspended", "interruptIds": ids}),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn text(id: &str) -> Event {
+        Event::TextMessageContent {
+            timestamp: None,
+            subagent_run_id: None,
+            message_id: id.into(),
+            delta: "d".into(),
+        }
+    }
+
+    /// An item belongs to the scope it started in, later events of it too, whatever the scope.
+    #[test]
+    fn items_keep_the_owner_they_started_under() {
+        let mut s = Subagents::default();
+        let id = s.start("ns", "call_1").expect("new");
+        assert_eq!(id, "call_1:subagent");
+        assert_eq!(s.start("ns", "call_1"), None, "already open");
+        s.scope = Some(id.clone());
+        let start = Event::TextMessageStart {
+            timestamp: None,
+            subagent_run_id: None,
+            message_id: "m".into(),
+            role: crate::agui::Role::Assistant,
+        };
+        assert_eq!(s.attribute(start).subagent(), Some(id.as_str()));
+        s.scope = None;
+        assert_eq!(s.attribute(text("m")).subagent(), Some(id.as_str()));
+        assert_eq!(s.attribute(text("other")).subagent(), None);
+        s.open.clear();
+        assert_eq!(
+            s.start("ns2", "call_1").as_deref(),
+            Some("call_1:subagent:2")
+        );
+    }
+}
