@@ -12,8 +12,6 @@
 use std::io;
 use std::time::Duration;
 
-use serde_json::Value;
-
 use crate::agui::Event;
 use crate::sink::Sink;
 
@@ -83,13 +81,8 @@ impl Pacer {
         }
     }
 
-    /// The wait before writing `ev` (call once per event, in order).
-    pub fn delay_before(&mut self, ev: &Value) -> Duration {
-        let ts = ev.get("timestamp").and_then(Value::as_i64);
-        self.delay_for(ts)
-    }
-
-    /// The wait before an event with timestamp `ts` (ms), if it has one.
+    /// The wait before an event with timestamp `ts` (ms), if it has one (call once per
+    /// event, in order).
     pub fn delay_for(&mut self, ts: Option<i64>) -> Duration {
         let first = std::mem::replace(&mut self.first, false);
         let raw = match (ts, self.last_timestamp) {
@@ -139,7 +132,6 @@ impl<S: Sink> Sink for PacedSink<S> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
 
     fn ms(n: u64) -> Duration {
         Duration::from_millis(n)
@@ -152,20 +144,14 @@ mod tests {
             max_gap: Some(ms(1000)),
             interval: ms(20),
         });
-        assert_eq!(p.delay_before(&json!({"type":"A","timestamp":1000})), ms(0));
-        assert_eq!(
-            p.delay_before(&json!({"type":"B","timestamp":1400})),
-            ms(200)
-        );
+        assert_eq!(p.delay_for(Some(1000)), ms(0));
+        assert_eq!(p.delay_for(Some(1400)), ms(200));
         // No timestamp: the interval, scaled.
-        assert_eq!(p.delay_before(&json!({"type":"C"})), ms(10));
+        assert_eq!(p.delay_for(None), ms(10));
         // Gap measured from the last timestamp seen; capped.
-        assert_eq!(
-            p.delay_before(&json!({"type":"D","timestamp":9400})),
-            ms(1000)
-        );
+        assert_eq!(p.delay_for(Some(9400)), ms(1000));
         // Clock going backwards waits nothing.
-        assert_eq!(p.delay_before(&json!({"type":"E","timestamp":100})), ms(0));
+        assert_eq!(p.delay_for(Some(100)), ms(0));
     }
 
     #[test]
@@ -175,11 +161,11 @@ mod tests {
             max_gap: None,
             interval: ms(20),
         });
-        assert_eq!(p.delay_before(&json!({"type":"A"})), ms(0));
-        assert_eq!(p.delay_before(&json!({"type":"B"})), ms(40));
+        assert_eq!(p.delay_for(None), ms(0));
+        assert_eq!(p.delay_for(None), ms(40));
         let mut p = Pacer::new(Pacing::instant());
-        p.delay_before(&json!({"timestamp":0}));
-        assert_eq!(p.delay_before(&json!({"timestamp":99999})), ms(0));
+        p.delay_for(Some(0));
+        assert_eq!(p.delay_for(Some(99999)), ms(0));
     }
 
     #[test]

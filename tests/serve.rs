@@ -3,9 +3,9 @@
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
+use aguify::agui::Event;
 use aguify::pipeline::{self, Input, Options};
 use aguify::replay::Pacing;
-use aguify::serve::stream::personalize;
 use aguify::serve::{self, App, Conversation, ServeConfig};
 use bytes::Bytes;
 use http_body_util::{BodyExt, Full};
@@ -152,6 +152,13 @@ fn converted_runs(list: &[&str]) -> Vec<Vec<Value>> {
         runs.last_mut().expect("starts with RUN_STARTED").push(e);
     }
     runs
+}
+
+/// A converted event with the request's ids, as JSON.
+fn personalize(ev: &Value, thread_id: &str, run_id: &str) -> Value {
+    let ev = Event::Passthrough(ev.clone());
+    let ev = aguify::serve::stream::personalize(&ev, thread_id, run_id);
+    ev.to_value().into_owned()
 }
 
 fn sse_of(evs: &[Value]) -> String {
@@ -379,6 +386,7 @@ fn timed_conversation(gap_ms: i64) -> Conversation {
         json!({"type":"TEXT_MESSAGE_END","timestamp":1000 + gap_ms,"messageId":"m"}),
         json!({"type":"RUN_FINISHED","timestamp":1000 + gap_ms,"threadId":"x","runId":"y"}),
     ];
+    let evs = evs.into_iter().map(Event::Passthrough).collect();
     Conversation::from_events("timed", vec![], evs).expect("conversation")
 }
 

@@ -1,13 +1,17 @@
-//! [`Event`]: the AG-UI events the mapper makes, one variant per kind.
+//! [`Event`]: the AG-UI 1.0 events, one variant per kind: the ones the mapper makes, and the
+//! ones an AG-UI capture may hold, which the consumers (timeline, explain, report) read typed.
 //!
 //! serde derive writes each as `@ag-ui/encoder` does (`JSON.stringify` of the object the JS
 //! SDK builds): `type` first, then `timestamp`, then the fields in declaration order, camelCase,
 //! an absent optional field left out (never `null`). The parts the mapper copies from recorded
 //! JSON (messages, states, custom values, interrupt payloads) stay `serde_json::Value`s.
+//! [`Event::read`] reads a capture's event as the schema has it (unknown keys ignored); a
+//! field marked `default` that a capture leaves out reads as empty (the schema check reports
+//! it), so that a broken capture's runs still begin and end, its spans open and close.
 
 use std::borrow::Cow;
 
-use serde::{Serialize, Serializer};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::Value;
 
 use super::EventType;
@@ -16,7 +20,7 @@ use crate::model::EncodedState;
 /// An event's `timestamp` (ms since the epoch), left out when absent.
 type Ts = Option<i64>;
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(
     tag = "type",
     rename_all = "SCREAMING_SNAKE_CASE",
@@ -24,34 +28,58 @@ type Ts = Option<i64>;
 )]
 pub enum Event {
     RunStarted {
-        #[serde(skip_serializing_if = "Option::is_none")]
+        #[serde(
+            default,
+            skip_serializing_if = "Option::is_none",
+            deserialize_with = "int"
+        )]
         timestamp: Ts,
+        #[serde(default)]
         thread_id: String,
+        #[serde(default)]
         run_id: String,
         /// `RunAgentInput`: `threadId`, `runId`, `messages`, maybe `resume`.
         #[serde(skip_serializing_if = "Option::is_none")]
         input: Option<Value>,
     },
     RunFinished {
-        #[serde(skip_serializing_if = "Option::is_none")]
+        #[serde(
+            default,
+            skip_serializing_if = "Option::is_none",
+            deserialize_with = "int"
+        )]
         timestamp: Ts,
+        #[serde(default)]
         thread_id: String,
+        #[serde(default)]
         run_id: String,
         /// `{"type":"success"…}` or `{"type":"interrupt","interrupts":[…]}`.
+        #[serde(default)]
         outcome: Value,
         #[serde(skip_serializing_if = "Option::is_none")]
         usage: Option<Vec<UsageTotal>>,
     },
     RunError {
-        #[serde(skip_serializing_if = "Option::is_none")]
+        #[serde(
+            default,
+            skip_serializing_if = "Option::is_none",
+            deserialize_with = "int"
+        )]
         timestamp: Ts,
-        #[serde(skip_serializing_if = "Option::is_none")]
+        /// A capture's `rawEvent` may be anything: not read.
+        #[serde(skip_serializing_if = "Option::is_none", skip_deserializing)]
         raw_event: Option<ErrorDetail>,
+        #[serde(default)]
         message: String,
-        code: &'static str,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        code: Option<Cow<'static, str>>,
     },
     StepStarted {
-        #[serde(skip_serializing_if = "Option::is_none")]
+        #[serde(
+            default,
+            skip_serializing_if = "Option::is_none",
+            deserialize_with = "int"
+        )]
         timestamp: Ts,
         /// The sub-agent that produced the event (absent: the run's own agent).
         #[serde(skip_serializing_if = "Option::is_none")]
@@ -59,7 +87,11 @@ pub enum Event {
         step_name: String,
     },
     StepFinished {
-        #[serde(skip_serializing_if = "Option::is_none")]
+        #[serde(
+            default,
+            skip_serializing_if = "Option::is_none",
+            deserialize_with = "int"
+        )]
         timestamp: Ts,
         /// The sub-agent that produced the event (absent: the run's own agent).
         #[serde(skip_serializing_if = "Option::is_none")]
@@ -67,16 +99,26 @@ pub enum Event {
         step_name: String,
     },
     TextMessageStart {
-        #[serde(skip_serializing_if = "Option::is_none")]
+        #[serde(
+            default,
+            skip_serializing_if = "Option::is_none",
+            deserialize_with = "int"
+        )]
         timestamp: Ts,
         /// The sub-agent that produced the event (absent: the run's own agent).
         #[serde(skip_serializing_if = "Option::is_none")]
         subagent_run_id: Option<String>,
         message_id: String,
+        /// The client's default when absent.
+        #[serde(default)]
         role: Role,
     },
     TextMessageContent {
-        #[serde(skip_serializing_if = "Option::is_none")]
+        #[serde(
+            default,
+            skip_serializing_if = "Option::is_none",
+            deserialize_with = "int"
+        )]
         timestamp: Ts,
         /// The sub-agent that produced the event (absent: the run's own agent).
         #[serde(skip_serializing_if = "Option::is_none")]
@@ -85,7 +127,11 @@ pub enum Event {
         delta: String,
     },
     TextMessageEnd {
-        #[serde(skip_serializing_if = "Option::is_none")]
+        #[serde(
+            default,
+            skip_serializing_if = "Option::is_none",
+            deserialize_with = "int"
+        )]
         timestamp: Ts,
         /// The sub-agent that produced the event (absent: the run's own agent).
         #[serde(skip_serializing_if = "Option::is_none")]
@@ -93,7 +139,11 @@ pub enum Event {
         message_id: String,
     },
     ToolCallStart {
-        #[serde(skip_serializing_if = "Option::is_none")]
+        #[serde(
+            default,
+            skip_serializing_if = "Option::is_none",
+            deserialize_with = "int"
+        )]
         timestamp: Ts,
         /// The sub-agent that produced the event (absent: the run's own agent).
         #[serde(skip_serializing_if = "Option::is_none")]
@@ -104,7 +154,11 @@ pub enum Event {
         parent_message_id: Option<String>,
     },
     ToolCallArgs {
-        #[serde(skip_serializing_if = "Option::is_none")]
+        #[serde(
+            default,
+            skip_serializing_if = "Option::is_none",
+            deserialize_with = "int"
+        )]
         timestamp: Ts,
         /// The sub-agent that produced the event (absent: the run's own agent).
         #[serde(skip_serializing_if = "Option::is_none")]
@@ -113,7 +167,11 @@ pub enum Event {
         delta: String,
     },
     ToolCallEnd {
-        #[serde(skip_serializing_if = "Option::is_none")]
+        #[serde(
+            default,
+            skip_serializing_if = "Option::is_none",
+            deserialize_with = "int"
+        )]
         timestamp: Ts,
         /// The sub-agent that produced the event (absent: the run's own agent).
         #[serde(skip_serializing_if = "Option::is_none")]
@@ -121,21 +179,30 @@ pub enum Event {
         tool_call_id: String,
     },
     ToolCallResult {
-        #[serde(skip_serializing_if = "Option::is_none")]
+        #[serde(
+            default,
+            skip_serializing_if = "Option::is_none",
+            deserialize_with = "int"
+        )]
         timestamp: Ts,
         /// The sub-agent that produced the event (absent: the run's own agent).
         #[serde(skip_serializing_if = "Option::is_none")]
         subagent_run_id: Option<String>,
         message_id: String,
         tool_call_id: String,
-        content: String,
+        content: ToolContent,
+        #[serde(default = "Role::tool")]
         role: Role,
         /// `{"status":"error"}` for a failed call.
         #[serde(skip_serializing_if = "Option::is_none")]
         metadata: Option<ResultStatus>,
     },
     StateSnapshot {
-        #[serde(skip_serializing_if = "Option::is_none")]
+        #[serde(
+            default,
+            skip_serializing_if = "Option::is_none",
+            deserialize_with = "int"
+        )]
         timestamp: Ts,
         /// The sub-agent that produced the event (absent: the run's own agent).
         #[serde(skip_serializing_if = "Option::is_none")]
@@ -143,21 +210,34 @@ pub enum Event {
         snapshot: Snapshot,
     },
     MessagesSnapshot {
-        #[serde(skip_serializing_if = "Option::is_none")]
+        #[serde(
+            default,
+            skip_serializing_if = "Option::is_none",
+            deserialize_with = "int"
+        )]
         timestamp: Ts,
         messages: Vec<Value>,
     },
     Custom {
-        #[serde(skip_serializing_if = "Option::is_none")]
+        #[serde(
+            default,
+            skip_serializing_if = "Option::is_none",
+            deserialize_with = "int"
+        )]
         timestamp: Ts,
         /// The sub-agent that produced the event (absent: the run's own agent).
         #[serde(skip_serializing_if = "Option::is_none")]
         subagent_run_id: Option<String>,
         name: String,
+        #[serde(default)]
         value: Value,
     },
     ReasoningStart {
-        #[serde(skip_serializing_if = "Option::is_none")]
+        #[serde(
+            default,
+            skip_serializing_if = "Option::is_none",
+            deserialize_with = "int"
+        )]
         timestamp: Ts,
         /// The sub-agent that produced the event (absent: the run's own agent).
         #[serde(skip_serializing_if = "Option::is_none")]
@@ -165,16 +245,25 @@ pub enum Event {
         message_id: String,
     },
     ReasoningMessageStart {
-        #[serde(skip_serializing_if = "Option::is_none")]
+        #[serde(
+            default,
+            skip_serializing_if = "Option::is_none",
+            deserialize_with = "int"
+        )]
         timestamp: Ts,
         /// The sub-agent that produced the event (absent: the run's own agent).
         #[serde(skip_serializing_if = "Option::is_none")]
         subagent_run_id: Option<String>,
         message_id: String,
+        #[serde(default = "Role::reasoning")]
         role: Role,
     },
     ReasoningMessageContent {
-        #[serde(skip_serializing_if = "Option::is_none")]
+        #[serde(
+            default,
+            skip_serializing_if = "Option::is_none",
+            deserialize_with = "int"
+        )]
         timestamp: Ts,
         /// The sub-agent that produced the event (absent: the run's own agent).
         #[serde(skip_serializing_if = "Option::is_none")]
@@ -183,7 +272,11 @@ pub enum Event {
         delta: String,
     },
     ReasoningMessageEnd {
-        #[serde(skip_serializing_if = "Option::is_none")]
+        #[serde(
+            default,
+            skip_serializing_if = "Option::is_none",
+            deserialize_with = "int"
+        )]
         timestamp: Ts,
         /// The sub-agent that produced the event (absent: the run's own agent).
         #[serde(skip_serializing_if = "Option::is_none")]
@@ -191,7 +284,11 @@ pub enum Event {
         message_id: String,
     },
     ReasoningEnd {
-        #[serde(skip_serializing_if = "Option::is_none")]
+        #[serde(
+            default,
+            skip_serializing_if = "Option::is_none",
+            deserialize_with = "int"
+        )]
         timestamp: Ts,
         /// The sub-agent that produced the event (absent: the run's own agent).
         #[serde(skip_serializing_if = "Option::is_none")]
@@ -199,79 +296,214 @@ pub enum Event {
         message_id: String,
     },
     ReasoningEncryptedValue {
-        #[serde(skip_serializing_if = "Option::is_none")]
+        #[serde(
+            default,
+            skip_serializing_if = "Option::is_none",
+            deserialize_with = "int"
+        )]
         timestamp: Ts,
         /// The sub-agent that produced the event (absent: the run's own agent).
         #[serde(skip_serializing_if = "Option::is_none")]
         subagent_run_id: Option<String>,
         /// `message` (the mapper encrypts no tool call).
-        subtype: &'static str,
+        subtype: Subtype,
         entity_id: String,
+        #[serde(default)]
         encrypted_value: String,
     },
     /// A sub-agent (a graph run inside a tool call) begins; its events carry its id.
     SubagentStarted {
-        #[serde(skip_serializing_if = "Option::is_none")]
+        #[serde(
+            default,
+            skip_serializing_if = "Option::is_none",
+            deserialize_with = "int"
+        )]
         timestamp: Ts,
+        #[serde(default)]
         subagent_run_id: String,
+        #[serde(default)]
         name: String,
         #[serde(skip_serializing_if = "Option::is_none")]
         parent_tool_call_id: Option<String>,
     },
     /// A sub-agent ended: `{"type":"success"}` or `{"type":"suspended","interruptIds":[…]}`.
     SubagentFinished {
-        #[serde(skip_serializing_if = "Option::is_none")]
+        #[serde(
+            default,
+            skip_serializing_if = "Option::is_none",
+            deserialize_with = "int"
+        )]
         timestamp: Ts,
+        #[serde(default)]
         subagent_run_id: String,
         /// What the sub-agent handed back to its parent tool (the tool's result).
         #[serde(skip_serializing_if = "Option::is_none")]
         result: Option<Value>,
+        #[serde(default)]
         outcome: Value,
     },
     /// A sub-agent raised.
     SubagentError {
-        #[serde(skip_serializing_if = "Option::is_none")]
+        #[serde(
+            default,
+            skip_serializing_if = "Option::is_none",
+            deserialize_with = "int"
+        )]
         timestamp: Ts,
+        #[serde(default)]
         subagent_run_id: String,
+        #[serde(default)]
         message: String,
-        #[serde(skip_serializing_if = "Option::is_none")]
-        code: Option<&'static str>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        code: Option<Cow<'static, str>>,
     },
     /// `--compat thinking`: the 0.x names TDesign Chat 0.5.2 reads, which carry no ids or
     /// role ([`Event::into_thinking`]).
     ThinkingStart {
-        #[serde(skip_serializing_if = "Option::is_none")]
+        #[serde(
+            default,
+            skip_serializing_if = "Option::is_none",
+            deserialize_with = "int"
+        )]
         timestamp: Ts,
     },
     ThinkingTextMessageStart {
-        #[serde(skip_serializing_if = "Option::is_none")]
+        #[serde(
+            default,
+            skip_serializing_if = "Option::is_none",
+            deserialize_with = "int"
+        )]
         timestamp: Ts,
     },
     ThinkingTextMessageContent {
-        #[serde(skip_serializing_if = "Option::is_none")]
+        #[serde(
+            default,
+            skip_serializing_if = "Option::is_none",
+            deserialize_with = "int"
+        )]
         timestamp: Ts,
         delta: String,
     },
     ThinkingTextMessageEnd {
-        #[serde(skip_serializing_if = "Option::is_none")]
+        #[serde(
+            default,
+            skip_serializing_if = "Option::is_none",
+            deserialize_with = "int"
+        )]
         timestamp: Ts,
     },
     ThinkingEnd {
-        #[serde(skip_serializing_if = "Option::is_none")]
+        #[serde(
+            default,
+            skip_serializing_if = "Option::is_none",
+            deserialize_with = "int"
+        )]
         timestamp: Ts,
+    },
+    // The kinds only a capture holds.
+    TextMessageChunk {
+        #[serde(
+            default,
+            skip_serializing_if = "Option::is_none",
+            deserialize_with = "int"
+        )]
+        timestamp: Ts,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        message_id: Option<String>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        role: Option<Role>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        delta: Option<String>,
+    },
+    ToolCallChunk {
+        #[serde(
+            default,
+            skip_serializing_if = "Option::is_none",
+            deserialize_with = "int"
+        )]
+        timestamp: Ts,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        tool_call_id: Option<String>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        tool_call_name: Option<String>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        parent_message_id: Option<String>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        delta: Option<String>,
+    },
+    ReasoningMessageChunk {
+        #[serde(
+            default,
+            skip_serializing_if = "Option::is_none",
+            deserialize_with = "int"
+        )]
+        timestamp: Ts,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        message_id: Option<String>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        delta: Option<String>,
+    },
+    StateDelta {
+        #[serde(
+            default,
+            skip_serializing_if = "Option::is_none",
+            deserialize_with = "int"
+        )]
+        timestamp: Ts,
+        /// JSON Patch operations.
+        delta: Vec<Value>,
+    },
+    ActivitySnapshot {
+        #[serde(
+            default,
+            skip_serializing_if = "Option::is_none",
+            deserialize_with = "int"
+        )]
+        timestamp: Ts,
+        message_id: String,
+        activity_type: String,
+        content: Value,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        replace: Option<bool>,
+    },
+    ActivityDelta {
+        #[serde(
+            default,
+            skip_serializing_if = "Option::is_none",
+            deserialize_with = "int"
+        )]
+        timestamp: Ts,
+        message_id: String,
+        activity_type: String,
+        patch: Vec<Value>,
+    },
+    Raw {
+        #[serde(
+            default,
+            skip_serializing_if = "Option::is_none",
+            deserialize_with = "int"
+        )]
+        timestamp: Ts,
+        event: Value,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        source: Option<String>,
     },
     /// An AG-UI event read from an AG-UI capture (or a LangGraph `custom` event named `agui`)
     /// and passed through as it is: any type, any fields, so it cannot be typed losslessly.
-    #[serde(untagged)]
+    #[serde(untagged, skip_deserializing)]
     Passthrough(Value),
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Role {
+    #[default]
     Assistant,
     Reasoning,
     Tool,
+    User,
+    System,
+    Developer,
 }
 
 impl Role {
@@ -280,8 +512,51 @@ impl Role {
             Role::Assistant => "assistant",
             Role::Reasoning => "reasoning",
             Role::Tool => "tool",
+            Role::User => "user",
+            Role::System => "system",
+            Role::Developer => "developer",
         }
     }
+
+    fn tool() -> Role {
+        Role::Tool
+    }
+
+    fn reasoning() -> Role {
+        Role::Reasoning
+    }
+}
+
+/// A `TOOL_CALL_RESULT`'s `content`: the mapper's text, or a capture's content parts.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum ToolContent {
+    Text(String),
+    Parts(Vec<Value>),
+}
+
+impl ToolContent {
+    /// The text, when the content is one.
+    pub fn text(&self) -> Option<&str> {
+        match self {
+            ToolContent::Text(s) => Some(s),
+            ToolContent::Parts(_) => None,
+        }
+    }
+}
+
+/// A `REASONING_ENCRYPTED_VALUE`'s `subtype`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Subtype {
+    ToolCall,
+    Message,
+}
+
+/// A capture's `timestamp`: ms when it is an integer (a float or other JSON reads as none,
+/// which the schema check reports).
+fn int<'de, D: Deserializer<'de>>(d: D) -> Result<Ts, D::Error> {
+    Ok(Option::<Value>::deserialize(d)?.and_then(|v| v.as_i64()))
 }
 
 /// A `RUN_ERROR`'s `rawEvent`: the log's error as it named it.
@@ -294,24 +569,29 @@ pub struct ErrorDetail {
     pub lc_error_code: Option<String>,
 }
 
-/// A `TOOL_CALL_RESULT`'s `metadata`.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+/// A `TOOL_CALL_RESULT`'s `metadata` (not in the schema; a capture's may hold anything).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ResultStatus {
-    pub status: &'static str,
+    #[serde(default)]
+    pub status: Cow<'static, str>,
 }
 
-/// One (provider, model)'s tokens in a `RUN_FINISHED`'s `usage`.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+/// One (provider, model)'s tokens in a `RUN_FINISHED`'s `usage` (each count optional in a
+/// capture: an absent one reads as 0, an absent total as none).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct UsageTotal {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub provider: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub model: Option<String>,
+    #[serde(default)]
     pub input_tokens: u64,
+    #[serde(default)]
     pub output_tokens: u64,
-    pub total_tokens: u64,
-    #[serde(skip_serializing_if = "is_zero")]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub total_tokens: Option<u64>,
+    #[serde(default, skip_serializing_if = "is_zero")]
     pub reasoning_tokens: u64,
 }
 
@@ -327,6 +607,12 @@ pub enum Snapshot {
     Encoded(Box<EncodedState>),
 }
 
+impl<'de> Deserialize<'de> for Snapshot {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        Value::deserialize(d).map(Snapshot::Value)
+    }
+}
+
 impl Serialize for Snapshot {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         match self {
@@ -339,10 +625,22 @@ impl Serialize for Snapshot {
 }
 
 impl Snapshot {
+    /// The state as held (an encoded one's `messages` left empty) and its number of
+    /// `messages` when it has a list of them: nothing copied.
+    pub fn outline(&self) -> (&Value, Option<usize>) {
+        match self {
+            Snapshot::Value(v) => (v, v.get("messages").and_then(Value::as_array).map(Vec::len)),
+            Snapshot::Encoded(state) => (state.without_messages(), Some(state.messages().len())),
+        }
+    }
+
     pub fn to_value(&self) -> Cow<'_, Value> {
         match self {
             Snapshot::Value(v) => Cow::Borrowed(v),
-            Snapshot::Encoded(state) => Cow::Owned(state.to_value()),
+            // As written: numbers as JavaScript writes them (`0.0` is `0`).
+            Snapshot::Encoded(state) => {
+                Cow::Owned(serde_json::from_str(&state.json()).unwrap_or(Value::Null))
+            }
         }
     }
 }
@@ -374,6 +672,13 @@ impl Event {
             Event::ReasoningMessageEnd { .. } => T::ReasoningMessageEnd,
             Event::ReasoningEnd { .. } => T::ReasoningEnd,
             Event::ReasoningEncryptedValue { .. } => T::ReasoningEncryptedValue,
+            Event::TextMessageChunk { .. } => T::TextMessageChunk,
+            Event::ToolCallChunk { .. } => T::ToolCallChunk,
+            Event::ReasoningMessageChunk { .. } => T::ReasoningMessageChunk,
+            Event::StateDelta { .. } => T::StateDelta,
+            Event::ActivitySnapshot { .. } => T::ActivitySnapshot,
+            Event::ActivityDelta { .. } => T::ActivityDelta,
+            Event::Raw { .. } => T::Raw,
             Event::SubagentStarted { .. } => T::SubagentStarted,
             Event::SubagentFinished { .. } => T::SubagentFinished,
             Event::SubagentError { .. } => T::SubagentError,
@@ -423,6 +728,13 @@ impl Event {
             | Event::ReasoningMessageEnd { timestamp, .. }
             | Event::ReasoningEnd { timestamp, .. }
             | Event::ReasoningEncryptedValue { timestamp, .. }
+            | Event::TextMessageChunk { timestamp, .. }
+            | Event::ToolCallChunk { timestamp, .. }
+            | Event::ReasoningMessageChunk { timestamp, .. }
+            | Event::StateDelta { timestamp, .. }
+            | Event::ActivitySnapshot { timestamp, .. }
+            | Event::ActivityDelta { timestamp, .. }
+            | Event::Raw { timestamp, .. }
             | Event::SubagentStarted { timestamp, .. }
             | Event::SubagentFinished { timestamp, .. }
             | Event::SubagentError { timestamp, .. }
@@ -432,6 +744,21 @@ impl Event {
             | Event::ThinkingTextMessageEnd { timestamp }
             | Event::ThinkingEnd { timestamp } => *timestamp,
             Event::Passthrough(v) => v.get("timestamp").and_then(Value::as_i64),
+        }
+    }
+
+    /// A capture's event typed, when it is a valid AG-UI 1.0 (or 0.x `THINKING_*`) event;
+    /// keys the schema does not name are left out.
+    pub fn read(v: &Value) -> Option<Event> {
+        Event::deserialize(v).ok()
+    }
+
+    /// The event typed: itself, or a passed-through event read ([`Event::read`]) when it is
+    /// valid. An invalid one stays passed through.
+    pub fn typed(&self) -> Cow<'_, Event> {
+        match self {
+            Event::Passthrough(v) => Event::read(v).map_or(Cow::Borrowed(self), Cow::Owned),
+            typed => Cow::Borrowed(typed),
         }
     }
 
@@ -614,8 +941,8 @@ impl Event {
         }
     }
 
-    /// The event as a JSON tree (a passed-through one borrowed): for the consumers that read
-    /// any AG-UI stream the same way (timeline, explain, serve), off the converting path.
+    /// The event as written, as a JSON tree (a passed-through one borrowed): for what
+    /// compares or checks events as JSON (`diff --exact`, the checker's `THINKING_*` shim).
     pub fn to_value(&self) -> Cow<'_, Value> {
         match self {
             Event::Passthrough(v) => Cow::Borrowed(v),
@@ -650,12 +977,16 @@ fn thinking_value(mut v: Value) -> Value {
     let Some(m) = v.as_object_mut() else {
         return v;
     };
-    let thinking = match m.get("type").and_then(Value::as_str) {
-        Some("REASONING_START") => "THINKING_START",
-        Some("REASONING_MESSAGE_START") => "THINKING_TEXT_MESSAGE_START",
-        Some("REASONING_MESSAGE_CONTENT") => "THINKING_TEXT_MESSAGE_CONTENT",
-        Some("REASONING_MESSAGE_END") => "THINKING_TEXT_MESSAGE_END",
-        Some("REASONING_END") => "THINKING_END",
+    let thinking = match m
+        .get("type")
+        .and_then(Value::as_str)
+        .and_then(EventType::of)
+    {
+        Some(EventType::ReasoningStart) => "THINKING_START",
+        Some(EventType::ReasoningMessageStart) => "THINKING_TEXT_MESSAGE_START",
+        Some(EventType::ReasoningMessageContent) => "THINKING_TEXT_MESSAGE_CONTENT",
+        Some(EventType::ReasoningMessageEnd) => "THINKING_TEXT_MESSAGE_END",
+        Some(EventType::ReasoningEnd) => "THINKING_END",
         _ => return v,
     };
     m.insert("type".into(), Value::String(thinking.into()));
@@ -695,7 +1026,7 @@ mod tests {
                 lc_error_code: Some("X".into()),
             }),
             message: "m".into(),
-            code: "E",
+            code: Some("E".into()),
         };
         assert_eq!(
             text(&ev),
@@ -706,6 +1037,99 @@ mod tests {
             text(&Event::Passthrough(passed.clone())),
             passed.to_string()
         );
+    }
+
+    /// A capture's event reads typed when the schema allows it; a missing field reads as
+    /// empty; a mistyped one leaves the event passed through.
+    #[test]
+    fn captures_read_typed_where_valid() {
+        let read = |v: Value| Event::Passthrough(v).typed().into_owned();
+        let ev = read(
+            json!({"type": "TOOL_CALL_RESULT", "timestamp": 1.5, "messageId": "m",
+            "toolCallId": "c", "content": [{"type": "text", "text": "t"}], "extra": 1}),
+        );
+        let Event::ToolCallResult {
+            timestamp,
+            content,
+            role,
+            ..
+        } = ev
+        else {
+            panic!("{ev:?}")
+        };
+        assert_eq!((timestamp, content.text(), role), (None, None, Role::Tool));
+        let ev = read(json!({"type": "RUN_FINISHED", "timestamp": 7}));
+        assert_eq!(ev.timestamp(), Some(7));
+        assert!(
+            matches!(ev, Event::RunFinished { run_id, outcome: Value::Null, .. } if run_id.is_empty())
+        );
+        let ev = read(json!({"type": "TEXT_MESSAGE_CHUNK", "delta": "d"}));
+        assert!(matches!(
+            ev,
+            Event::TextMessageChunk {
+                message_id: None,
+                ..
+            }
+        ));
+        for bad in [
+            json!({"type": "TEXT_MESSAGE_CONTENT", "messageId": "m", "delta": 3}),
+            json!({"type": "TEXT_MESSAGE_START", "messageId": "m", "role": "robot"}),
+            json!({"type": "NOT_A_TYPE"}),
+            json!([1]),
+        ] {
+            assert_eq!(read(bad.clone()), Event::Passthrough(bad));
+        }
+    }
+
+    /// SUBAGENT_* and a sub-agent's events read back as written; a capture that leaves a
+    /// sub-agent's fields out still reads typed (its id empty, no outcome).
+    #[test]
+    fn subagent_events_read_back() {
+        let written = [
+            Event::SubagentStarted {
+                timestamp: Some(1),
+                subagent_run_id: "s".into(),
+                name: "n".into(),
+                parent_tool_call_id: Some("c".into()),
+            },
+            Event::SubagentFinished {
+                timestamp: None,
+                subagent_run_id: "s".into(),
+                result: Some(json!("r")),
+                outcome: json!({"type": "suspended", "interruptIds": ["i"]}),
+            },
+            Event::SubagentError {
+                timestamp: None,
+                subagent_run_id: "s".into(),
+                message: "boom".into(),
+                code: Some("TOOL_ERROR".into()),
+            },
+            Event::StepStarted {
+                timestamp: None,
+                subagent_run_id: Some("s".into()),
+                step_name: "tools".into(),
+            },
+        ];
+        for ev in written {
+            let back = Event::Passthrough(ev.to_value().into_owned())
+                .typed()
+                .into_owned();
+            assert_eq!(back, ev);
+            assert_eq!(back.subagent(), Some("s"));
+        }
+        let read = |v: Value| Event::Passthrough(v).typed().into_owned();
+        let ev = read(json!({"type": "SUBAGENT_FINISHED"}));
+        assert!(matches!(
+            ev,
+            Event::SubagentFinished { subagent_run_id, result: None, outcome: Value::Null, .. }
+                if subagent_run_id.is_empty()
+        ));
+        let ev = read(json!({"type": "SUBAGENT_ERROR", "subagentRunId": "s"}));
+        assert!(
+            matches!(ev, Event::SubagentError { code: None, message, .. } if message.is_empty())
+        );
+        let bad = json!({"type": "SUBAGENT_STARTED", "subagentRunId": 7});
+        assert_eq!(read(bad.clone()), Event::Passthrough(bad));
     }
 
     /// Each typed event names its type as serde writes it.

@@ -3,7 +3,9 @@
 
 mod event;
 
-pub use event::{ErrorDetail, Event, ResultStatus, Role, Snapshot, UsageTotal};
+pub use event::{
+    ErrorDetail, Event, ResultStatus, Role, Snapshot, Subtype, ToolContent, UsageTotal,
+};
 
 use serde_json::Value;
 

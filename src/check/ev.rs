@@ -116,7 +116,9 @@ impl<'a> Ev<'a> {
             }
             Event::RunError { message, code, .. } => {
                 str(S::message, message);
-                str(S::code, code);
+                if let Some(code) = code {
+                    str(S::code, code);
+                }
             }
             Event::StepStarted { step_name, .. } | Event::StepFinished { step_name, .. } => {
                 str(S::step_name, step_name)
@@ -173,7 +175,9 @@ impl<'a> Ev<'a> {
             } => {
                 str(S::message_id, message_id);
                 str(S::tool_call_id, tool_call_id);
-                str(S::content, content);
+                if let Some(text) = content.text() {
+                    str(S::content, text);
+                }
                 str(S::role, role.as_str());
             }
             Event::Custom { name, .. } => str(S::name, name),
@@ -195,7 +199,16 @@ impl<'a> Ev<'a> {
                 }
             }
             Event::ThinkingTextMessageContent { delta, .. } => str(S::delta, delta),
-            Event::StateSnapshot { .. }
+            // The kinds only a capture holds reach the checker as JSON (a capture's events
+            // are passed through).
+            Event::TextMessageChunk { .. }
+            | Event::ToolCallChunk { .. }
+            | Event::ReasoningMessageChunk { .. }
+            | Event::StateDelta { .. }
+            | Event::ActivitySnapshot { .. }
+            | Event::ActivityDelta { .. }
+            | Event::Raw { .. }
+            | Event::StateSnapshot { .. }
             | Event::MessagesSnapshot { .. }
             | Event::ReasoningEncryptedValue { .. }
             | Event::ThinkingStart { .. }

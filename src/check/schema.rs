@@ -3,7 +3,7 @@
 
 use serde_json::Value;
 
-use crate::agui::Event;
+use crate::agui::{Event, EventType};
 
 use super::ev::Ev;
 
@@ -39,11 +39,12 @@ const TEXT_ROLES: &[&str] = &["developer", "system", "assistant", "user"];
 /// (field, kind, required)
 type Spec = &'static [(&'static str, K, bool)];
 
-fn spec(t: &str) -> Option<(Spec, bool)> {
+fn spec(t: EventType) -> (Spec, bool) {
+    use EventType as T;
     use K::*;
     // The bool says whether `subagentRunId` is allowed as an optional field.
-    Some(match t {
-        "TEXT_MESSAGE_START" => (
+    match t {
+        T::TextMessageStart => (
             &[
                 ("messageId", Str, true),
                 ("role", Enum(TEXT_ROLES), false),
@@ -51,9 +52,9 @@ fn spec(t: &str) -> Option<(Spec, bool)> {
             ],
             true,
         ),
-        "TEXT_MESSAGE_CONTENT" => (&[("messageId", Str, true), ("delta", Str, true)], true),
-        "TEXT_MESSAGE_END" => (&[("messageId", Str, true)], true),
-        "TEXT_MESSAGE_CHUNK" => (
+        T::TextMessageContent => (&[("messageId", Str, true), ("delta", Str, true)], true),
+        T::TextMessageEnd => (&[("messageId", Str, true)], true),
+        T::TextMessageChunk => (
             &[
                 ("messageId", Str, false),
                 ("role", Enum(TEXT_ROLES), false),
@@ -62,7 +63,7 @@ fn spec(t: &str) -> Option<(Spec, bool)> {
             ],
             true,
         ),
-        "TOOL_CALL_START" => (
+        T::ToolCallStart => (
             &[
                 ("toolCallId", Str, true),
                 ("toolCallName", Str, true),
@@ -70,9 +71,9 @@ fn spec(t: &str) -> Option<(Spec, bool)> {
             ],
             true,
         ),
-        "TOOL_CALL_ARGS" => (&[("toolCallId", Str, true), ("delta", Str, true)], true),
-        "TOOL_CALL_END" => (&[("toolCallId", Str, true)], true),
-        "TOOL_CALL_CHUNK" => (
+        T::ToolCallArgs => (&[("toolCallId", Str, true), ("delta", Str, true)], true),
+        T::ToolCallEnd => (&[("toolCallId", Str, true)], true),
+        T::ToolCallChunk => (
             &[
                 ("toolCallId", Str, false),
                 ("toolCallName", Str, false),
@@ -81,7 +82,7 @@ fn spec(t: &str) -> Option<(Spec, bool)> {
             ],
             true,
         ),
-        "TOOL_CALL_RESULT" => (
+        T::ToolCallResult => (
             &[
                 ("messageId", Str, true),
                 ("toolCallId", Str, true),
@@ -90,10 +91,10 @@ fn spec(t: &str) -> Option<(Spec, bool)> {
             ],
             true,
         ),
-        "STATE_SNAPSHOT" => (&[("snapshot", Json, true)], true),
-        "STATE_DELTA" => (&[("delta", Patch, true)], true),
-        "MESSAGES_SNAPSHOT" => (&[("messages", Messages, true)], false),
-        "ACTIVITY_SNAPSHOT" => (
+        T::StateSnapshot => (&[("snapshot", Json, true)], true),
+        T::StateDelta => (&[("delta", Patch, true)], true),
+        T::MessagesSnapshot => (&[("messages", Messages, true)], false),
+        T::ActivitySnapshot => (
             &[
                 ("messageId", Str, true),
                 ("activityType", Str, true),
@@ -102,7 +103,7 @@ fn spec(t: &str) -> Option<(Spec, bool)> {
             ],
             true,
         ),
-        "ACTIVITY_DELTA" => (
+        T::ActivityDelta => (
             &[
                 ("messageId", Str, true),
                 ("activityType", Str, true),
@@ -110,9 +111,9 @@ fn spec(t: &str) -> Option<(Spec, bool)> {
             ],
             true,
         ),
-        "RAW" => (&[("event", Json, true), ("source", Str, false)], true),
-        "CUSTOM" => (&[("name", Str, true), ("value", Json, true)], true),
-        "RUN_STARTED" => (
+        T::Raw => (&[("event", Json, true), ("source", Str, false)], true),
+        T::Custom => (&[("name", Str, true), ("value", Json, true)], true),
+        T::RunStarted => (
             &[
                 ("threadId", Str, true),
                 ("runId", Str, true),
@@ -122,7 +123,7 @@ fn spec(t: &str) -> Option<(Spec, bool)> {
             ],
             false,
         ),
-        "RUN_FINISHED" => (
+        T::RunFinished => (
             &[
                 ("threadId", Str, true),
                 ("runId", Str, true),
@@ -132,7 +133,7 @@ fn spec(t: &str) -> Option<(Spec, bool)> {
             ],
             false,
         ),
-        "RUN_ERROR" => (
+        T::RunError => (
             &[
                 ("message", Str, true),
                 ("code", Str, false),
@@ -140,20 +141,20 @@ fn spec(t: &str) -> Option<(Spec, bool)> {
             ],
             false,
         ),
-        "STEP_STARTED" | "STEP_FINISHED" => (&[("stepName", Str, true)], true),
-        "REASONING_START" | "REASONING_END" | "REASONING_MESSAGE_END" => {
+        T::StepStarted | T::StepFinished => (&[("stepName", Str, true)], true),
+        T::ReasoningStart | T::ReasoningEnd | T::ReasoningMessageEnd => {
             (&[("messageId", Str, true)], true)
         }
-        "REASONING_MESSAGE_START" => (
+        T::ReasoningMessageStart => (
             &[
                 ("messageId", Str, true),
                 ("role", Enum(&["reasoning"]), true),
             ],
             true,
         ),
-        "REASONING_MESSAGE_CONTENT" => (&[("messageId", Str, true), ("delta", Str, true)], true),
-        "REASONING_MESSAGE_CHUNK" => (&[("messageId", Str, false), ("delta", Str, false)], true),
-        "REASONING_ENCRYPTED_VALUE" => (
+        T::ReasoningMessageContent => (&[("messageId", Str, true), ("delta", Str, true)], true),
+        T::ReasoningMessageChunk => (&[("messageId", Str, false), ("delta", Str, false)], true),
+        T::ReasoningEncryptedValue => (
             &[
                 ("subtype", Enum(&["tool-call", "message"]), true),
                 ("entityId", Str, true),
@@ -161,7 +162,7 @@ fn spec(t: &str) -> Option<(Spec, bool)> {
             ],
             true,
         ),
-        "SUBAGENT_STARTED" => (
+        T::SubagentStarted => (
             &[
                 ("subagentRunId", Str, true),
                 ("name", Str, true),
@@ -172,7 +173,7 @@ fn spec(t: &str) -> Option<(Spec, bool)> {
             ],
             false,
         ),
-        "SUBAGENT_FINISHED" => (
+        T::SubagentFinished => (
             &[
                 ("subagentRunId", Str, true),
                 ("result", JsonNonNull, false),
@@ -180,7 +181,7 @@ fn spec(t: &str) -> Option<(Spec, bool)> {
             ],
             false,
         ),
-        "SUBAGENT_ERROR" => (
+        T::SubagentError => (
             &[
                 ("subagentRunId", Str, true),
                 ("message", Str, true),
@@ -188,8 +189,7 @@ fn spec(t: &str) -> Option<(Spec, bool)> {
             ],
             false,
         ),
-        _ => return None,
-    })
+    }
 }
 
 /// A JSON path, rendered (dotted, as zod prints it) only for what is reported.
@@ -958,7 +958,7 @@ pub fn check_ev(f: &Ev<'_>, out: &mut Vec<Issue>) {
         });
         return;
     }
-    let Some((fields, sub_ok)) = spec(t) else {
+    let Some((fields, sub_ok)) = f.kind.map(spec) else {
         out.push(Issue {
             rule: "AGX201",
             path: "type".into(),

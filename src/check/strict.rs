@@ -94,7 +94,7 @@ impl Strict {
                         );
                     }
                 }
-                self.reasoning_left_open(ctx, "RUN_FINISHED");
+                self.reasoning_left_open(ctx, EventType::RunFinished.as_str());
                 self.terminal = true;
                 self.finished = true;
             }

@@ -9,6 +9,7 @@ use crate::agui::EventType;
 use foldhash::fast::RandomState as FastIds;
 use indexmap::{IndexMap, IndexSet};
 use serde_json::{Map, Value};
+use EventType as T;
 
 use super::ev::Ev;
 use super::Ctx;
@@ -55,28 +56,28 @@ impl Compat {
                     self.minted += 1;
                     let id = format!("thinking-{}", self.minted);
                     self.span = Some(id.clone());
-                    ("REASONING_START", id)
+                    (T::ReasoningStart, id)
                 }
-                "END" => ("REASONING_END", self.span.take().unwrap_or_default()),
+                "END" => (T::ReasoningEnd, self.span.take().unwrap_or_default()),
                 "TEXT_MESSAGE_START" => {
                     self.minted += 1;
                     let id = format!("thinking-{}", self.minted);
                     self.message = Some(id.clone());
                     m.insert("role".into(), Value::String("reasoning".into()));
-                    ("REASONING_MESSAGE_START", id)
+                    (T::ReasoningMessageStart, id)
                 }
                 "TEXT_MESSAGE_CONTENT" => (
-                    "REASONING_MESSAGE_CONTENT",
+                    T::ReasoningMessageContent,
                     self.message.clone().unwrap_or_default(),
                 ),
                 "TEXT_MESSAGE_END" => (
-                    "REASONING_MESSAGE_END",
+                    T::ReasoningMessageEnd,
                     self.message.take().unwrap_or_default(),
                 ),
                 _ => return None,
             };
             m.remove("title");
-            m.insert("type".into(), Value::String(nt.into()));
+            m.insert("type".into(), Value::String(nt.as_str().into()));
             m.entry("messageId").or_insert(Value::String(id));
             return Some(Some(Value::Object(m)));
         }
@@ -148,23 +149,25 @@ impl Kind {
     }
     fn chunk_type(self) -> &'static str {
         match self {
-            Kind::Text => "TEXT_MESSAGE_CHUNK",
-            Kind::Tool => "TOOL_CALL_CHUNK",
-            Kind::Reasoning => "REASONING_MESSAGE_CHUNK",
+            Kind::Text => T::TextMessageChunk,
+            Kind::Tool => T::ToolCallChunk,
+            Kind::Reasoning => T::ReasoningMessageChunk,
         }
+        .as_str()
     }
-    fn types(self) -> (&'static str, &'static str, &'static str) {
+    /// The start, content and end a chunk expands into.
+    fn types(self) -> (EventType, EventType, EventType) {
         match self {
             Kind::Text => (
-                "TEXT_MESSAGE_START",
-                "TEXT_MESSAGE_CONTENT",
-                "TEXT_MESSAGE_END",
+                T::TextMessageStart,
+                T::TextMessageContent,
+                T::TextMessageEnd,
             ),
-            Kind::Tool => ("TOOL_CALL_START", "TOOL_CALL_ARGS", "TOOL_CALL_END"),
+            Kind::Tool => (T::ToolCallStart, T::ToolCallArgs, T::ToolCallEnd),
             Kind::Reasoning => (
-                "REASONING_MESSAGE_START",
-                "REASONING_MESSAGE_CONTENT",
-                "REASONING_MESSAGE_END",
+                T::ReasoningMessageStart,
+                T::ReasoningMessageContent,
+                T::ReasoningMessageEnd,
             ),
         }
     }
@@ -188,9 +191,9 @@ pub struct Chunks {
 }
 
 /// Builds a synthetic event with an optional subagent tag.
-fn synth(t: &str, pairs: &[(&str, Value)], lane: &Option<String>) -> Value {
+fn synth(t: EventType, pairs: &[(&str, Value)], lane: &Option<String>) -> Value {
     let mut m = Map::new();
-    m.insert("type".into(), Value::String(t.into()));
+    m.insert("type".into(), Value::String(t.as_str().into()));
     for (k, v) in pairs {
         m.insert((*k).into(), v.clone());
     }
@@ -1137,9 +1140,9 @@ impl Client {
             let et = e.t();
             if from_chunk {
                 let r = &self.verify.run;
-                let (id, open) = match et {
-                    "TEXT_MESSAGE_START" => (s(e, "messageId"), &r.text),
-                    "TOOL_CALL_START" => (s(e, "toolCallId"), &r.tools),
+                let (id, open) = match e.kind {
+                    Some(T::TextMessageStart) => (s(e, "messageId"), &r.text),
+                    Some(T::ToolCallStart) => (s(e, "toolCallId"), &r.tools),
                     _ => (s(e, "messageId"), &r.reasoning_msgs),
                 };
                 if let Some(id) = id.filter(|id| open.contains(id)) {
@@ -1150,7 +1153,7 @@ impl Client {
                     );
                 }
             }
-            if et == "RUN_FINISHED"
+            if e.kind == Some(T::RunFinished)
                 && e.get2("outcome", "type").and_then(Value::as_str) == Some("interrupt")
             {
                 let open = self.verify.open_items();

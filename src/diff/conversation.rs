@@ -39,6 +39,7 @@ use std::sync::Arc;
 use serde_json::Value;
 
 use super::leaf::{flatten, Leaf};
+use crate::agui::ToolContent;
 use crate::input::Origin;
 
 /// One run's document, ready to compare or write.
@@ -511,13 +512,17 @@ impl Conversation {
         &mut self,
         message_id: &str,
         call_id: &str,
-        content: &Value,
+        content: &ToolContent,
         error: bool,
         origin: &Origin,
     ) {
+        let text = match content {
+            ToolContent::Text(s) => s.clone(),
+            ToolContent::Parts(parts) => parts_text(parts),
+        };
         let open = self.open(origin);
         let m = open.message(message_id, "tool", origin);
-        m.text = Joined::whole(content_text(content), origin);
+        m.text = Joined::whole(text, origin);
         m.tool_call_id = Some(call_id.to_string());
         m.error = error;
     }
@@ -559,26 +564,21 @@ impl Conversation {
     }
 
     /// A JSON Patch (RFC 6902) applied to the state; operations that do not apply are skipped.
-    pub fn state_delta(&mut self, patch: &Value, origin: &Origin) {
+    pub fn state_delta(&mut self, ops: &[Value], origin: &Origin) {
         let open = self.open(origin);
         let (state, at) = open
             .state
             .get_or_insert_with(|| (Value::Object(Default::default()), origin.clone()));
-        if let Some(ops) = patch.as_array() {
-            for op in ops {
-                super::patch::apply(state, op);
-            }
+        for op in ops {
+            super::patch::apply(state, op);
         }
         *at = origin.clone();
     }
 
     /// A `MESSAGES_SNAPSHOT`: the list is replaced, as a client replaces it. A streamed message
     /// the snapshot carries with another text keeps that text as `streamedText`.
-    pub fn messages_snapshot(&mut self, messages: &Value, origin: &Origin) {
+    pub fn messages_snapshot(&mut self, list: &[Value], origin: &Origin) {
         let open = self.open(origin);
-        let Some(list) = messages.as_array() else {
-            return;
-        };
         let mut old: Vec<Option<Message>> = std::mem::take(&mut open.messages)
             .into_iter()
             .map(Some)
@@ -1079,12 +1079,18 @@ fn message_of(m: &Value, origin: &Origin) -> Option<Message> {
 fn content_text(c: &Value) -> String {
     match c {
         Value::String(s) => s.clone(),
-        Value::Array(parts) if parts.iter().all(|p| p.get("text").is_some()) => parts
-            .iter()
-            .filter_map(|p| p.get("text").and_then(Value::as_str))
-            .collect(),
+        Value::Array(parts) => parts_text(parts),
         other => other.to_string(),
     }
+}
+
+/// Content parts as text: their text parts joined when all are text, else their JSON.
+fn parts_text(parts: &[Value]) -> String {
+    if !parts.iter().all(|p| p.get("text").is_some()) {
+        return serde_json::to_string(parts).unwrap_or_default();
+    }
+    let text = |p: &Value| p.get("text").and_then(Value::as_str).map(str::to_string);
+    parts.iter().filter_map(text).collect()
 }
 
 /// Whether two texts are the same JSON (or the same text when either is not JSON).
@@ -1117,7 +1123,7 @@ mod tests {
         c.text_start("m1", Some("assistant"), &at(2));
         c.text_content("m1", None, "H", &at(3));
         c.text_content("m1", None, "i", &at(4));
-        c.messages_snapshot(&snapshot, &at(5));
+        c.messages_snapshot(snapshot.as_array().expect("a list"), &at(5));
         c.run_finished(None, &at(6)).expect("a run")
     }
 
@@ -1173,7 +1179,8 @@ mod tests {
         c.tool_start("call_x", "search", Some("m-7"), &at(2));
         c.tool_args("call_x", "{\"q\":", &at(3));
         c.tool_args("call_x", "\"a\"}", &at(4));
-        c.tool_result("res-1", "call_x", &json!("found"), false, &at(5));
+        let found = ToolContent::Text("found".into());
+        c.tool_result("res-1", "call_x", &found, false, &at(5));
         c.custom(
             "progress",
             &json!({"toolCallId": "call_x", "thread": "t-9"}),

@@ -7,7 +7,7 @@ use std::io;
 use serde_json::Value;
 
 use super::conversation::{Conversation, Run};
-use crate::agui::{Event, Snapshot};
+use crate::agui::{Event, Role, Snapshot};
 use crate::input::Origin;
 use crate::pipeline::Observer;
 
@@ -22,96 +22,146 @@ pub enum Item {
     },
 }
 
-/// Folds one AG-UI event into `conv`; a run that ends here comes back.
-pub fn fold(conv: &mut Conversation, ev: &Value, origin: &Origin) -> Option<Run> {
-    let s = |k: &str| ev.get(k).and_then(Value::as_str);
-    let t = s("type")?;
-    let exact = conv.is_exact();
-    let starts = t == "RUN_STARTED";
-    let mut done = None;
-    if starts {
-        done = conv.run_started(s("threadId"), s("runId"), ev.get("input"), origin);
+/// Folds one AG-UI event into `conv` (read typed: [`Event::typed`]); a run that ends here
+/// comes back.
+pub fn fold(conv: &mut Conversation, ev: &Event, origin: &Origin) -> Option<Run> {
+    if matches!(ev, Event::Passthrough(v) if !v.get("type").is_some_and(Value::is_string)) {
+        return None;
     }
+    let typed = ev.typed();
+    let given = |id: &str| Some(id).filter(|id| !id.is_empty()).map(str::to_string);
+    let mut done = None;
+    let starts = matches!(typed.as_ref(), Event::RunStarted { .. });
+    if let Event::RunStarted {
+        thread_id,
+        run_id,
+        input,
+        ..
+    } = typed.as_ref()
+    {
+        let (thread, run) = (given(thread_id), given(run_id));
+        done = conv.run_started(thread.as_deref(), run.as_deref(), input.as_ref(), origin);
+    }
+    let exact = conv.is_exact();
     if exact {
-        conv.exact_event(ev, origin);
+        conv.exact_event(&ev.to_value(), origin);
     }
     if exact || starts {
-        return match t {
-            "RUN_FINISHED" => conv.run_finished(ev.get("outcome"), origin),
-            "RUN_ERROR" => conv.run_error(s("code"), s("message").unwrap_or(""), origin),
+        return match typed.as_ref() {
+            Event::RunFinished { outcome, .. } => conv.run_finished(Some(outcome), origin),
+            Event::RunError { code, message, .. } => {
+                conv.run_error(code.as_deref(), message, origin)
+            }
             _ => done,
         };
     }
-    match (t, s("subagentRunId")) {
-        ("SUBAGENT_STARTED", Some(sub)) => {
-            conv.subagent_started(sub, s("name").unwrap_or(""), s("parentToolCallId"), origin);
-            return done;
+    if let Some(sub) = ev.subagent() {
+        match typed.as_ref() {
+            Event::SubagentStarted {
+                name,
+                parent_tool_call_id,
+                ..
+            } => conv.subagent_started(sub, name, parent_tool_call_id.as_deref(), origin),
+            Event::SubagentFinished {
+                outcome, result, ..
+            } => conv.subagent_ended(sub, Some(outcome), result.as_ref(), None, origin),
+            Event::SubagentError { message, .. } => {
+                conv.subagent_ended(sub, None, None, Some(message), origin)
+            }
+            // A sub-agent's own events are folded apart from the run's.
+            typed => return conv.in_subagent(sub, origin, |c| own(c, ev, typed, origin)),
         }
-        ("SUBAGENT_FINISHED", Some(sub)) => {
-            conv.subagent_ended(sub, ev.get("outcome"), ev.get("result"), None, origin);
-            return done;
-        }
-        ("SUBAGENT_ERROR", Some(sub)) => {
-            let message = s("message").unwrap_or("");
-            conv.subagent_ended(sub, None, None, Some(message), origin);
-            return done;
-        }
-        // A sub-agent's own events are folded apart from the run's.
-        (_, Some(sub)) => return conv.in_subagent(sub, origin, |c| own(c, t, ev, origin)),
-        _ => {}
+        return done;
     }
-    own(conv, t, ev, origin).or(done)
+    own(conv, ev, typed.as_ref(), origin).or(done)
 }
 
-/// Folds an event into the open run of `conv` (the run's own, or a sub-agent's).
-fn own(conv: &mut Conversation, t: &str, ev: &Value, origin: &Origin) -> Option<Run> {
-    let s = |k: &str| ev.get(k).and_then(Value::as_str);
-    let id = s("messageId").unwrap_or("");
-    let delta = s("delta").unwrap_or("");
-    match t {
-        "RUN_FINISHED" => return conv.run_finished(ev.get("outcome"), origin),
-        "RUN_ERROR" => return conv.run_error(s("code"), s("message").unwrap_or(""), origin),
-        "STEP_STARTED" => conv.step_started(s("stepName").unwrap_or(""), origin),
-        "TEXT_MESSAGE_START" => conv.text_start(id, s("role"), origin),
-        "TEXT_MESSAGE_CONTENT" | "TEXT_MESSAGE_CHUNK" => {
-            conv.text_content(id, s("role"), delta, origin)
+/// Folds an event (`typed`: `ev` read typed) into the open run of `conv` (the run's own, or a
+/// sub-agent's).
+fn own(conv: &mut Conversation, ev: &Event, typed: &Event, origin: &Origin) -> Option<Run> {
+    match typed {
+        Event::RunFinished { outcome, .. } => return conv.run_finished(Some(outcome), origin),
+        Event::RunError { code, message, .. } => {
+            return conv.run_error(code.as_deref(), message, origin)
         }
-        "TOOL_CALL_START" | "TOOL_CALL_CHUNK" => {
-            let call = s("toolCallId").unwrap_or("");
-            if let Some(name) = s("toolCallName") {
-                conv.tool_start(call, name, s("parentMessageId"), origin);
-            }
-            conv.tool_args(call, delta, origin);
+        Event::StepStarted { step_name, .. } => conv.step_started(step_name, origin),
+        Event::TextMessageStart {
+            message_id, role, ..
+        } => conv.text_start(message_id, Some(role.as_str()), origin),
+        Event::TextMessageContent {
+            message_id, delta, ..
+        } => conv.text_content(message_id, None, delta, origin),
+        Event::TextMessageChunk {
+            message_id,
+            role,
+            delta,
+            ..
+        } => {
+            let (id, delta) = (message_id.as_deref(), delta.as_deref());
+            let role = role.map(Role::as_str);
+            conv.text_content(id.unwrap_or(""), role, delta.unwrap_or(""), origin)
         }
-        "TOOL_CALL_ARGS" => conv.tool_args(s("toolCallId").unwrap_or(""), delta, origin),
-        "TOOL_CALL_RESULT" => {
-            let error = ev.get("error").is_some_and(|e| !e.is_null())
-                || ev.pointer("/metadata/status").and_then(Value::as_str) == Some("error");
-            conv.tool_result(
-                id,
-                s("toolCallId").unwrap_or(""),
-                ev.get("content").unwrap_or(&Value::Null),
-                error,
-                origin,
-            );
-        }
-        "REASONING_START" | "REASONING_MESSAGE_START" => conv.reasoning_start(id, origin),
-        "REASONING_MESSAGE_CONTENT" | "REASONING_MESSAGE_CHUNK" => {
-            conv.reasoning_content(id, delta, origin)
-        }
-        "REASONING_ENCRYPTED_VALUE" => {
-            conv.reasoning_encrypted(s("entityId").unwrap_or(""), origin)
-        }
-        "CUSTOM" => conv.custom(
-            s("name").unwrap_or(""),
-            ev.get("value").unwrap_or(&Value::Null),
+        Event::ToolCallStart {
+            tool_call_id,
+            tool_call_name,
+            parent_message_id,
+            ..
+        } => conv.tool_start(
+            tool_call_id,
+            tool_call_name,
+            parent_message_id.as_deref(),
             origin,
         ),
-        "STATE_SNAPSHOT" => conv.state_snapshot(ev.get("snapshot").unwrap_or(&Value::Null), origin),
-        "STATE_DELTA" => conv.state_delta(ev.get("delta").unwrap_or(&Value::Null), origin),
-        "MESSAGES_SNAPSHOT" => {
-            conv.messages_snapshot(ev.get("messages").unwrap_or(&Value::Null), origin)
+        Event::ToolCallChunk {
+            tool_call_id,
+            tool_call_name,
+            parent_message_id,
+            delta,
+            ..
+        } => {
+            let call = tool_call_id.as_deref().unwrap_or("");
+            if let Some(name) = tool_call_name {
+                conv.tool_start(call, name, parent_message_id.as_deref(), origin);
+            }
+            conv.tool_args(call, delta.as_deref().unwrap_or(""), origin);
         }
+        Event::ToolCallArgs {
+            tool_call_id,
+            delta,
+            ..
+        } => conv.tool_args(tool_call_id, delta, origin),
+        Event::ToolCallResult {
+            message_id,
+            tool_call_id,
+            content,
+            metadata,
+            ..
+        } => {
+            // A capture's own `error` key marks a failed call too.
+            let error = metadata.as_ref().is_some_and(|m| m.status == "error")
+                || matches!(ev, Event::Passthrough(v) if v.get("error").is_some_and(|e| !e.is_null()));
+            conv.tool_result(message_id, tool_call_id, content, error, origin);
+        }
+        Event::ReasoningStart { message_id, .. }
+        | Event::ReasoningMessageStart { message_id, .. } => {
+            conv.reasoning_start(message_id, origin)
+        }
+        Event::ReasoningMessageContent {
+            message_id, delta, ..
+        } => conv.reasoning_content(message_id, delta, origin),
+        Event::ReasoningMessageChunk {
+            message_id, delta, ..
+        } => {
+            let (id, delta) = (message_id.as_deref(), delta.as_deref());
+            conv.reasoning_content(id.unwrap_or(""), delta.unwrap_or(""), origin)
+        }
+        Event::ReasoningEncryptedValue { entity_id, .. } => {
+            conv.reasoning_encrypted(entity_id, origin)
+        }
+        Event::Custom { name, value, .. } => conv.custom(name, value, origin),
+        Event::StateSnapshot { snapshot, .. } => conv.state_snapshot(&snapshot.to_value(), origin),
+        Event::StateDelta { delta, .. } => conv.state_delta(delta, origin),
+        Event::MessagesSnapshot { messages, .. } => conv.messages_snapshot(messages, origin),
         // Step ends, message and call ends, RAW and activity events show nothing of their own.
         _ => {}
     }
@@ -173,7 +223,7 @@ impl Observer for Reader<'_> {
                 return Ok(());
             }
         }
-        match fold(&mut self.conv, &ev.to_value(), origin) {
+        match fold(&mut self.conv, ev, origin) {
             Some(run) => (self.out)(Item::Run(run)),
             None => Ok(()),
         }

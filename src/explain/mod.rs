@@ -16,7 +16,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::adapter::{self, Disposition, RecordKind};
-use crate::agui::{Event, EventType};
+use crate::agui::Event;
 use crate::input::{Origin, Record};
 use crate::mapper::error_code;
 use crate::model::ModelEvent;
@@ -980,26 +980,23 @@ impl Observer for Explainer {
 
     fn event(&mut self, ev: &Event, origin: &Origin) -> io::Result<()> {
         let index = self.timeline.events_seen();
-        // The timeline reads any stream as JSON (AG-UI captures are); read here the same.
-        let ev = ev.to_value();
-        let ev = ev.as_ref();
-        let kind = EventType::of(crate::agui::event_type(ev));
-        if let Some(t @ (EventType::StateSnapshot | EventType::MessagesSnapshot)) = kind {
-            let list = if t == EventType::StateSnapshot {
-                ev.get("snapshot").and_then(|s| s.get("messages"))
-            } else {
-                ev.get("messages")
-            };
+        let ev = ev.typed();
+        let messages = match ev.as_ref() {
+            Event::StateSnapshot { snapshot, .. } => Some(snapshot.outline().1),
+            Event::MessagesSnapshot { messages, .. } => Some(Some(messages.len())),
+            _ => None,
+        };
+        if let Some(messages) = messages {
             self.states.push(StateSeen {
                 origin: origin.clone(),
-                messages: list.and_then(Value::as_array).map(Vec::len),
+                messages,
                 event_index: index,
             });
         }
         let runs_before = self.timeline.runs().len();
         let open_before = self.timeline.current_run().is_some();
         // A new RUN_STARTED ends a run left open: snapshot before the ring moves on.
-        self.timeline.json_event(ev, origin);
+        self.timeline.take_event(&ev, origin);
         if self.timeline.runs().len() != runs_before
             || open_before != self.timeline.current_run().is_some()
         {

@@ -283,7 +283,7 @@ mod tests {
             Event::ReasoningEncryptedValue {
                 subagent_run_id: None,
                 timestamp: None,
-                subtype: "message",
+                subtype: crate::agui::Subtype::Message,
                 entity_id: "a".into(),
                 encrypted_value: "x".into(),
             },

@@ -16,7 +16,9 @@ use std::collections::{HashMap, HashSet};
 use indexmap::IndexMap;
 use serde_json::{json, Value};
 
-use crate::agui::{ErrorDetail, Event, ResultStatus, Role, Snapshot, UsageTotal};
+use crate::agui::{
+    ErrorDetail, Event, ResultStatus, Role, Snapshot, Subtype, ToolContent, UsageTotal,
+};
 use crate::model::{ErrorInfo, InterruptInfo, MessageRef, ModelEvent, SharedJson, Usage};
 use crate::wire::langchain as lc;
 use foldhash::fast::RandomState as FastIds;
@@ -453,7 +455,7 @@ impl Mapper {
                 let e = Event::ReasoningEncryptedValue {
                     subagent_run_id: None,
                     timestamp: self.timestamp,
-                    subtype: "message",
+                    subtype: Subtype::Message,
                     entity_id: rid,
                     encrypted_value: value,
                 };
@@ -924,9 +926,11 @@ impl Mapper {
             timestamp: self.timestamp,
             message_id,
             tool_call_id: call_id,
-            content: text,
+            content: ToolContent::Text(text),
             role: Role::Tool,
-            metadata: error.then_some(ResultStatus { status: "error" }),
+            metadata: error.then_some(ResultStatus {
+                status: "error".into(),
+            }),
         };
         self.push(e, out);
         if self.opts.tool_steps == ToolSteps::Reasoning {
@@ -1132,7 +1136,7 @@ impl Mapper {
                         lc_error_code: info.lc_code,
                     }),
                     message: info.message,
-                    code,
+                    code: Some(code.into()),
                 };
                 self.push(e, out);
                 self.pending.clear();
@@ -1144,7 +1148,7 @@ impl Mapper {
                     timestamp,
                     raw_event: None,
                     message: "The run was cancelled by the caller".into(),
-                    code: error_code::CANCELLED,
+                    code: Some(error_code::CANCELLED.into()),
                 };
                 self.push(e, out);
                 self.pending.clear();
@@ -1165,7 +1169,7 @@ impl Mapper {
                     timestamp,
                     raw_event: None,
                     message,
-                    code: error_code::INCOMPLETE_STREAM,
+                    code: Some(error_code::INCOMPLETE_STREAM.into()),
                 };
                 self.push(e, out);
                 self.pending.clear();
@@ -1361,7 +1365,7 @@ impl Mapper {
                 timestamp,
                 subagent_run_id: id,
                 message,
-                code: Some(code),
+                code: Some(code.into()),
             },
         };
         self.push(e, out);
@@ -1523,7 +1527,7 @@ fn usage_summary(by_model: &UsageTotals) -> Option<Vec<UsageTotal>> {
             model: model.clone(),
             input_tokens: t[0],
             output_tokens: t[1],
-            total_tokens: t[2],
+            total_tokens: Some(t[2]),
             reasoning_tokens: t[3],
         })
         .collect();

@@ -2,16 +2,20 @@
 //! states, the user's messages, the resumes, the interrupts' payloads, each event's timestamp).
 //! Everything else comes from the timeline, `explain` and the checker.
 
+use std::borrow::Cow;
+
 use serde_json::Value;
+
+use crate::agui::Event;
 
 /// What the report takes from one AG-UI event, borrowed from it.
 #[derive(Debug, Default)]
 pub struct Seen<'a> {
     pub timestamp: Option<i64>,
     /// A `STATE_SNAPSHOT`'s state.
-    pub snapshot: Option<&'a Value>,
+    pub snapshot: Option<Cow<'a, Value>>,
     /// A `STATE_DELTA`'s JSON Patch.
-    pub delta: Option<&'a Value>,
+    pub delta: Option<&'a [Value]>,
     /// User messages (`RUN_STARTED` input, `MESSAGES_SNAPSHOT`, a state's `messages` in
     /// LangChain form): `(id, text)`.
     pub user_messages: Vec<(String, String)>,
@@ -33,6 +37,12 @@ fn str_of(v: &Value, k: &str) -> Option<String> {
     v.get(k).and_then(Value::as_str).map(str::to_string)
 }
 
+fn list<'a>(v: &'a Value, k: &str) -> &'a [Value] {
+    v.get(k)
+        .and_then(Value::as_array)
+        .map_or(&[], Vec::as_slice)
+}
+
 /// A message's text: a string, or the text parts of a content list.
 fn text_of(content: Option<&Value>) -> String {
     match content {
@@ -47,10 +57,7 @@ fn text_of(content: Option<&Value>) -> String {
 }
 
 /// The user messages of a list of messages (AG-UI `role: user` or LangChain `type: human`).
-fn users(list: Option<&Value>) -> Vec<(String, String)> {
-    let Some(Value::Array(list)) = list else {
-        return Vec::new();
-    };
+fn users(list: &[Value]) -> Vec<(String, String)> {
     list.iter()
         .filter(|m| {
             m.get("role").and_then(Value::as_str) == Some("user")
@@ -65,42 +72,39 @@ fn users(list: Option<&Value>) -> Vec<(String, String)> {
         .collect()
 }
 
-/// Reads what the report needs of one AG-UI event.
-pub fn capture(ev: &Value) -> Seen<'_> {
+/// Reads what the report needs of one AG-UI event (typed: [`Event::typed`]).
+pub fn capture(ev: &Event) -> Seen<'_> {
     let mut seen = Seen {
-        timestamp: ev.get("timestamp").and_then(Value::as_i64),
+        timestamp: ev.timestamp(),
         ..Seen::default()
     };
-    match ev.get("type").and_then(Value::as_str).unwrap_or_default() {
-        "RUN_STARTED" => {
-            let input = ev.get("input");
-            seen.user_messages = users(input.and_then(|i| i.get("messages")));
-            if let Some(Value::Array(list)) = input.and_then(|i| i.get("resume")) {
-                seen.resumes = list
-                    .iter()
-                    .map(|r| Resume {
-                        interrupt_id: str_of(r, "interruptId").unwrap_or_default(),
-                        status: str_of(r, "status").unwrap_or_default(),
-                        payload: r.get("payload"),
-                    })
-                    .collect();
-            }
+    match ev {
+        Event::RunStarted {
+            input: Some(input), ..
+        } => {
+            seen.user_messages = users(list(input, "messages"));
+            seen.resumes = list(input, "resume")
+                .iter()
+                .map(|r| Resume {
+                    interrupt_id: str_of(r, "interruptId").unwrap_or_default(),
+                    status: str_of(r, "status").unwrap_or_default(),
+                    payload: r.get("payload"),
+                })
+                .collect();
         }
-        "RUN_FINISHED" => {
-            if let Some(Value::Array(list)) = ev.get("outcome").and_then(|o| o.get("interrupts")) {
-                seen.interrupts = list
-                    .iter()
-                    .map(|i| (str_of(i, "id").unwrap_or_default(), i))
-                    .collect();
-            }
+        Event::RunFinished { outcome, .. } => {
+            seen.interrupts = list(outcome, "interrupts")
+                .iter()
+                .map(|i| (str_of(i, "id").unwrap_or_default(), i))
+                .collect();
         }
-        "STATE_SNAPSHOT" => {
-            let snap = ev.get("snapshot");
-            seen.user_messages = users(snap.and_then(|s| s.get("messages")));
-            seen.snapshot = snap;
+        Event::StateSnapshot { snapshot, .. } => {
+            let snap = snapshot.to_value();
+            seen.user_messages = users(list(&snap, "messages"));
+            seen.snapshot = Some(snap);
         }
-        "STATE_DELTA" => seen.delta = ev.get("delta"),
-        "MESSAGES_SNAPSHOT" => seen.user_messages = users(ev.get("messages")),
+        Event::StateDelta { delta, .. } => seen.delta = Some(delta),
+        Event::MessagesSnapshot { messages, .. } => seen.user_messages = users(messages),
         _ => {}
     }
     seen
@@ -116,12 +120,14 @@ mod tests {
         let ev = json!({"type":"RUN_STARTED","threadId":"t","runId":"r","input":{
             "messages":[{"id":"u1","role":"user","content":"hi"},{"id":"a","role":"assistant","content":"x"}],
             "resume":[{"interruptId":"i1","status":"resolved","payload":{"ok":true}}]}});
+        let ev = Event::Passthrough(ev).typed().into_owned();
         let s = capture(&ev);
         assert_eq!(s.user_messages, vec![("u1".into(), "hi".into())]);
         assert_eq!(s.resumes[0].interrupt_id, "i1");
         assert_eq!(s.resumes[0].payload, Some(&json!({"ok":true})));
         let ev = json!({"type":"STATE_SNAPSHOT","timestamp":5,"snapshot":{"messages":[
             {"type":"human","id":"h","content":[{"type":"text","text":"a"},{"type":"text","text":"b"}]}]}});
+        let ev = Event::Passthrough(ev).typed().into_owned();
         let s = capture(&ev);
         assert_eq!(s.timestamp, Some(5));
         assert_eq!(s.user_messages, vec![("h".into(), "ab".into())]);

@@ -190,13 +190,13 @@ impl Collected {
         if let Some(snap) = seen.snapshot {
             let (changes, changes_total) = match &self.prev {
                 Some(prev) => {
-                    let (c, n) = diff(prev, snap, MAX_CHANGES);
+                    let (c, n) = diff(prev, &snap, MAX_CHANGES);
                     (Some(c), n)
                 }
                 None => (None, 0),
             };
             let view = StateView {
-                state: Some(pretty_value(snap, SNAPSHOT_BYTES)),
+                state: Some(pretty_value(&snap, SNAPSHOT_BYTES)),
                 changes,
                 changes_total,
             };
@@ -211,9 +211,9 @@ impl Collected {
                     states.dropped += 1;
                 }
             }
-            self.prev = Some(snap.clone());
+            self.prev = Some(snap.into_owned());
         }
-        if let Some(Value::Array(ops)) = seen.delta {
+        if let Some(ops) = seen.delta {
             let states = self.states.entry(run).or_default();
             if states.deltas.len() < self.keep * 4 {
                 let changes = ops

@@ -129,13 +129,13 @@ impl Observer for ReportBuilder {
 
     fn event(&mut self, ev: &Event, origin: &Origin) -> io::Result<()> {
         let index = self.explainer.timeline().events_seen();
-        self.explainer.event(ev, origin)?;
+        let typed = ev.typed();
+        self.explainer.event(&typed, origin)?;
         if let Some(c) = &mut self.checker {
             c.event(ev, origin);
         }
         let run = self.explainer.timeline().runs().len().saturating_sub(1);
-        let json = ev.to_value();
-        self.collected.event(index, run, capture::capture(&json));
+        self.collected.event(index, run, capture::capture(&typed));
         self.track_runs();
         Ok(())
     }

@@ -41,6 +41,7 @@ use serde_json::{json, Value};
 use tokio_util::sync::CancellationToken;
 use tower_http::cors::{AllowOrigin, Any, CorsLayer};
 
+use crate::agui::Event;
 use crate::replay::Pacing;
 use host::HostCheck;
 use log::{Hint, RunNote};
@@ -561,8 +562,18 @@ async fn admit(
         Admission::Run(i) => (conv.runs[*i].events.clone(), st.cfg.pacing),
         Admission::Refused { code, message } => (
             Arc::new(vec![
-                json!({"type": "RUN_STARTED", "threadId": req.thread_id, "runId": req.run_id}),
-                json!({"type": "RUN_ERROR", "message": message, "code": code}),
+                Event::RunStarted {
+                    timestamp: None,
+                    thread_id: req.thread_id.clone(),
+                    run_id: req.run_id.clone(),
+                    input: None,
+                },
+                Event::RunError {
+                    timestamp: None,
+                    raw_event: None,
+                    message: message.clone(),
+                    code: Some((*code).into()),
+                },
             ]),
             Pacing::instant(),
         ),

@@ -176,12 +176,12 @@ mod tests {
         Conversation {
             name: "c".into(),
             files: vec![],
-            runs: split_runs(vec![
+            runs: split_runs(crate::serve::store::tests::events(vec![
                 json!({"type":"RUN_STARTED","threadId":"t","runId":"r1"}),
                 json!({"type":"RUN_FINISHED","threadId":"t","runId":"r1","outcome":{"type":"interrupt","interrupts":[{"id":"i1","reason":"x"}]}}),
                 json!({"type":"RUN_STARTED","threadId":"t","runId":"r2"}),
                 json!({"type":"RUN_FINISHED","threadId":"t","runId":"r2"}),
-            ]),
+            ])),
             bad_lines: 0,
             first_bad_line: None,
         }

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use serde_json::Value;
 
 use super::ServeError;
-use crate::agui::event_type;
+use crate::agui::{Event, EventType};
 use crate::input::Origin;
 use crate::pipeline::{self, Input, Options};
 
@@ -39,7 +39,7 @@ impl Ending {
 /// One recorded run: its AG-UI events, from RUN_STARTED to its terminal.
 #[derive(Debug, Clone)]
 pub struct RecordedRun {
-    pub events: Arc<Vec<Value>>,
+    pub events: Arc<Vec<Event>>,
     pub ending: Ending,
     /// The ids of the RUN_FINISHED interrupt outcome: what the next request on the thread
     /// must answer in `resume[]`.
@@ -120,7 +120,7 @@ impl Conversation {
     pub fn from_events(
         name: &str,
         files: Vec<String>,
-        events: Vec<Value>,
+        events: Vec<Event>,
     ) -> Result<Conversation, ServeError> {
         if !valid_name(name) {
             return Err(ServeError::BadName(name.to_string()));
@@ -174,14 +174,14 @@ impl Conversation {
 /// The events of a conversation, and its bad lines counted.
 #[derive(Default)]
 struct Collect {
-    events: Vec<Value>,
+    events: Vec<Event>,
     bad: u64,
     first_bad: Option<String>,
 }
 
 impl pipeline::Observer for Collect {
-    fn event(&mut self, ev: &crate::agui::Event, _origin: &Origin) -> io::Result<()> {
-        self.events.push(ev.to_value().into_owned());
+    fn event(&mut self, ev: &Event, _origin: &Origin) -> io::Result<()> {
+        self.events.push(ev.clone());
         Ok(())
     }
 
@@ -224,10 +224,10 @@ fn recording_files(dir: &Path) -> Result<Vec<String>, ServeError> {
 
 /// Splits an event list into runs: each RUN_STARTED opens one; events before the first
 /// RUN_STARTED (none from the pipeline) stay with the first run.
-pub fn split_runs(events: Vec<Value>) -> Vec<RecordedRun> {
-    let mut runs: Vec<Vec<Value>> = vec![];
+pub fn split_runs(events: Vec<Event>) -> Vec<RecordedRun> {
+    let mut runs: Vec<Vec<Event>> = vec![];
     for ev in events {
-        if event_type(&ev) == "RUN_STARTED" || runs.is_empty() {
+        if ev.kind() == Some(EventType::RunStarted) || runs.is_empty() {
             runs.push(vec![]);
         }
         if let Some(last) = runs.last_mut() {
@@ -239,10 +239,15 @@ pub fn split_runs(events: Vec<Value>) -> Vec<RecordedRun> {
             let mut ending = Ending::Open;
             let mut interrupts = vec![];
             for ev in &events {
-                match event_type(ev) {
-                    "RUN_ERROR" => ending = Ending::Error,
-                    "RUN_FINISHED" => {
-                        let outcome = ev.get("outcome");
+                match ev.kind() {
+                    Some(EventType::RunError) => ending = Ending::Error,
+                    Some(EventType::RunFinished) => {
+                        // A capture's event is served as recorded, read as JSON.
+                        let outcome = match ev {
+                            Event::RunFinished { outcome, .. } => Some(outcome),
+                            Event::Passthrough(v) => v.get("outcome"),
+                            _ => None,
+                        };
                         if outcome.and_then(|o| o.get("type")).and_then(Value::as_str)
                             == Some("interrupt")
                         {
@@ -274,18 +279,22 @@ pub fn split_runs(events: Vec<Value>) -> Vec<RecordedRun> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use serde_json::json;
 
+    pub fn events(list: Vec<Value>) -> Vec<Event> {
+        list.into_iter().map(Event::Passthrough).collect()
+    }
+
     #[test]
     fn splits_runs_and_reads_interrupts() {
-        let runs = split_runs(vec![
+        let runs = split_runs(events(vec![
             json!({"type":"RUN_STARTED","threadId":"t","runId":"r1"}),
             json!({"type":"RUN_FINISHED","threadId":"t","runId":"r1","outcome":{"type":"interrupt","interrupts":[{"id":"i1","reason":"x"}]}}),
             json!({"type":"RUN_STARTED","threadId":"t","runId":"r2"}),
             json!({"type":"RUN_FINISHED","threadId":"t","runId":"r2"}),
-        ]);
+        ]));
         assert_eq!(runs.len(), 2);
         assert_eq!(runs[0].ending, Ending::Interrupted);
         assert_eq!(runs[0].interrupts, ["i1"]);

@@ -1,6 +1,7 @@
 //! One paced SSE response: the events of a run, framed as `convert --to sse` frames, with
 //! keep-alive comments while a gap is longer than the keep-alive period.
 
+use std::borrow::Cow;
 use std::convert::Infallible;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
@@ -12,7 +13,7 @@ use serde_json::{Map, Value};
 use tokio_util::sync::CancellationToken;
 
 use super::session::ThreadLease;
-use crate::agui::event_type;
+use crate::agui::{Event, EventType};
 use crate::replay::{Pacer, Pacing};
 use crate::sink::sse_frame as frame;
 
@@ -53,17 +54,43 @@ impl Drop for ActiveGuard {
 
 /// Replaces the recorded thread and run ids with the request's on RUN_STARTED (and its
 /// `input`) and RUN_FINISHED. Every other event is served as recorded.
-pub fn personalize(ev: &Value, thread_id: &str, run_id: &str) -> Value {
-    let mut ev = ev.clone();
-    if matches!(event_type(&ev), "RUN_STARTED" | "RUN_FINISHED") {
-        if let Some(o) = ev.as_object_mut() {
-            set_ids(o, thread_id, run_id);
-            if let Some(input) = o.get_mut("input").and_then(Value::as_object_mut) {
-                set_ids(input, thread_id, run_id);
-            }
-        }
+pub fn personalize<'a>(ev: &'a Event, thread_id: &str, run_id: &str) -> Cow<'a, Event> {
+    if !matches!(
+        ev.kind(),
+        Some(EventType::RunStarted | EventType::RunFinished)
+    ) {
+        return Cow::Borrowed(ev);
     }
-    ev
+    let mut ev = ev.clone();
+    let input = match &mut ev {
+        Event::RunStarted {
+            thread_id: t,
+            run_id: r,
+            input,
+            ..
+        } => {
+            (*t, *r) = (thread_id.to_string(), run_id.to_string());
+            input.as_mut()
+        }
+        Event::RunFinished {
+            thread_id: t,
+            run_id: r,
+            ..
+        } => {
+            (*t, *r) = (thread_id.to_string(), run_id.to_string());
+            None
+        }
+        // A capture's event, served as recorded but for the ids.
+        Event::Passthrough(Value::Object(o)) => {
+            set_ids(o, thread_id, run_id);
+            o.get_mut("input")
+        }
+        _ => None,
+    };
+    if let Some(Value::Object(input)) = input {
+        set_ids(input, thread_id, run_id);
+    }
+    Cow::Owned(ev)
 }
 
 fn set_ids(o: &mut Map<String, Value>, thread_id: &str, run_id: &str) {
@@ -75,7 +102,7 @@ fn set_ids(o: &mut Map<String, Value>, thread_id: &str, run_id: &str) {
 }
 
 struct Replay {
-    events: Arc<Vec<Value>>,
+    events: Arc<Vec<Event>>,
     next: usize,
     thread_id: String,
     run_id: String,
@@ -91,7 +118,7 @@ struct Replay {
 
 /// The body stream of one response.
 pub fn sse_stream(
-    events: Arc<Vec<Value>>,
+    events: Arc<Vec<Event>>,
     thread_id: String,
     run_id: String,
     pacing: Pacing,
@@ -124,7 +151,9 @@ impl Replay {
             return None;
         }
         let ev = self.events.get(self.next)?;
-        let wait = *self.wait.get_or_insert_with(|| self.pacer.delay_before(ev));
+        let wait = *self
+            .wait
+            .get_or_insert_with(|| self.pacer.delay_for(ev.timestamp()));
         let (sleep_for, keep_alive) = if wait > self.keep_alive {
             (self.keep_alive, true)
         } else {
@@ -145,7 +174,10 @@ impl Replay {
         self.wait = None;
         self.next += 1;
         let ev = personalize(ev, &self.thread_id, &self.run_id);
-        if matches!(event_type(&ev), "RUN_FINISHED" | "RUN_ERROR") {
+        if matches!(
+            ev.kind(),
+            Some(EventType::RunFinished | EventType::RunError)
+        ) {
             self.terminal_sent = true;
         }
         let mut buf = Vec::with_capacity(256);
@@ -159,11 +191,12 @@ impl Replay {
         if self.terminal_sent || self.next == 0 {
             return None;
         }
-        let ev = serde_json::json!({
-            "type": "RUN_ERROR",
-            "message": "The replay server is shutting down; the recorded run was cut short.",
-            "code": SERVER_SHUTDOWN,
-        });
+        let ev = Event::RunError {
+            timestamp: None,
+            raw_event: None,
+            message: "The replay server is shutting down; the recorded run was cut short.".into(),
+            code: Some(SERVER_SHUTDOWN.into()),
+        };
         let mut buf = vec![];
         frame(&ev, &mut buf);
         Some(Bytes::from(buf))
@@ -175,15 +208,22 @@ mod tests {
     use super::*;
     use serde_json::json;
 
+    /// A recorded event (typed, or a capture's as it is) keeps its key order.
     #[test]
     fn personalize_keeps_key_order() {
         let ev = json!({"type":"RUN_STARTED","threadId":"t0","runId":"r0","input":{"threadId":"t0","runId":"r0","messages":[]}});
-        let got = personalize(&ev, "T", "R");
-        assert_eq!(
-            serde_json::to_string(&got).expect("json"),
-            r#"{"type":"RUN_STARTED","threadId":"T","runId":"R","input":{"threadId":"T","runId":"R","messages":[]}}"#
-        );
-        let other = json!({"type":"TEXT_MESSAGE_START","messageId":"m","threadId":"x"});
-        assert_eq!(personalize(&other, "T", "R"), other);
+        let typed = ev.clone();
+        for ev in [
+            Event::Passthrough(ev),
+            Event::typed(&Event::Passthrough(typed)).into_owned(),
+        ] {
+            assert_eq!(
+                serde_json::to_string(&personalize(&ev, "T", "R")).expect("json"),
+                r#"{"type":"RUN_STARTED","threadId":"T","runId":"R","input":{"threadId":"T","runId":"R","messages":[]}}"#
+            );
+        }
+        let other =
+            Event::Passthrough(json!({"type":"TEXT_MESSAGE_START","messageId":"m","threadId":"x"}));
+        assert_eq!(personalize(&other, "T", "R").as_ref(), &other);
     }
 }

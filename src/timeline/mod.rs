@@ -1,7 +1,8 @@
 //! The timeline: one line per meaningful event of a run, not per token.
 //!
 //! [`TimelineBuilder`] is a pipeline [`Observer`]: it reads the AG-UI events the pipeline produces
-//! (for LangGraph input the mapped events, for AG-UI captures the events themselves), coalesces
+//! (for LangGraph input the mapped events, for AG-UI captures the events themselves, read
+//! typed: [`Event::typed`]; one the schema rejects is an "other" line), coalesces
 //! text / reasoning / tool-argument deltas into one [`Entry`] per message, reasoning block and
 //! tool call, and nests them run → step → content. The raw records only supply the subgraph
 //! namespace depth (v2 `langgraph_checkpoint_ns`, v3 `params.namespace`), which AG-UI lacks.
@@ -19,7 +20,7 @@ use std::sync::Arc;
 use serde_json::Value;
 
 use crate::adapter::{Disposition, RecordKind};
-use crate::agui::Event;
+use crate::agui::{Event, Role};
 use crate::input::{Origin, Record};
 use crate::mapper::TOOL_OUTPUT_DELTA;
 use crate::pipeline::Observer;
@@ -95,7 +96,7 @@ pub struct InlineNote {
 /// the event in; `on_end` once when all input has been read (findings about things that never
 /// happened, such as a missing terminal event).
 pub trait NoteSource {
-    fn on_event(&mut self, index: u64, ev: &Value, origin: &Origin) -> Vec<InlineNote>;
+    fn on_event(&mut self, index: u64, ev: &Event, origin: &Origin) -> Vec<InlineNote>;
     fn on_end(&mut self) -> Vec<InlineNote> {
         Vec::new()
     }
@@ -105,7 +106,7 @@ pub trait NoteSource {
 pub struct NoNotes;
 
 impl NoteSource for NoNotes {
-    fn on_event(&mut self, _: u64, _: &Value, _: &Origin) -> Vec<InlineNote> {
+    fn on_event(&mut self, _: u64, _: &Event, _: &Origin) -> Vec<InlineNote> {
         Vec::new()
     }
 }
@@ -126,7 +127,7 @@ impl NotesByIndex {
 }
 
 impl NoteSource for NotesByIndex {
-    fn on_event(&mut self, index: u64, _: &Value, _: &Origin) -> Vec<InlineNote> {
+    fn on_event(&mut self, index: u64, _: &Event, _: &Origin) -> Vec<InlineNote> {
         self.0.remove(&index).unwrap_or_default()
     }
     fn on_end(&mut self) -> Vec<InlineNote> {
@@ -346,12 +347,12 @@ impl Default for TimelineBuilder {
     }
 }
 
-fn ts_of(ev: &Value) -> Option<i64> {
-    ev.get("timestamp").and_then(Value::as_i64)
-}
+/// An event's timestamp (ms), when it has one.
+type Ts = Option<i64>;
 
-fn s(ev: &Value, k: &str) -> Option<String> {
-    ev.get(k).and_then(Value::as_str).map(str::to_string)
+/// An id a capture may leave out (read as "").
+fn given(id: &str) -> Option<String> {
+    Some(id.to_string()).filter(|s| !s.is_empty())
 }
 
 /// A JSON value as compact text (strings unquoted).
@@ -498,11 +499,10 @@ impl TimelineBuilder {
         kind: Kind,
         line: Line,
         depth: usize,
-        ev: &Value,
+        ts: Ts,
         origin: &Origin,
         settled: bool,
     ) -> usize {
-        let ts = ts_of(ev);
         let (base, file) = match self.run.and_then(|r| self.runs.get_mut(r)) {
             Some(run) => {
                 if run.first_ts.is_none() {
@@ -533,29 +533,29 @@ impl TimelineBuilder {
     }
 
     /// Adds an event to an open span entry.
-    fn touch(&mut self, idx: usize, ev: &Value, origin: &Origin) {
+    fn touch(&mut self, idx: usize, ts: Ts, origin: &Origin) {
         let index = self.index;
         self.touched = Some(idx);
         if let Some(e) = self.entries.get_mut(idx) {
             e.events += 1;
-            if let Some(t) = ts_of(ev) {
-                e.end_ts = Some(t);
+            if ts.is_some() {
+                e.end_ts = ts;
             }
             e.end_origin = Some(origin.clone());
             e.end_index = Some(index);
         }
     }
 
-    fn close(&mut self, idx: usize, ev: &Value, origin: &Origin) {
-        self.touch(idx, ev, origin);
+    fn close(&mut self, idx: usize, ts: Ts, origin: &Origin) {
+        self.touch(idx, ts, origin);
         if let Some(e) = self.entries.get_mut(idx) {
             e.settled = true;
         }
     }
 
-    fn ensure_run(&mut self, ev: &Value, origin: &Origin) {
+    fn ensure_run(&mut self, ts: Ts, origin: &Origin) {
         if self.run.is_none() {
-            self.start_run(None, None, 0, ev, origin);
+            self.start_run(None, None, 0, ts, origin);
         }
     }
 
@@ -564,13 +564,12 @@ impl TimelineBuilder {
         run_id: Option<String>,
         thread_id: Option<String>,
         resumes: usize,
-        ev: &Value,
+        ts: Ts,
         origin: &Origin,
     ) {
         if self.run.is_some() {
             self.end_run(Outcome::NoTerminal, None, origin);
         }
-        let ts = ts_of(ev);
         self.runs.push(RunSummary {
             file: origin.file.clone(),
             run_id: run_id.clone(),
@@ -598,13 +597,14 @@ impl TimelineBuilder {
                 resumes,
             },
             0,
-            ev,
+            ts,
             origin,
             true,
         );
     }
 
-    fn end_run(&mut self, outcome: Outcome, ev: Option<&Value>, origin: &Origin) {
+    /// `end`: the terminal event's timestamp, when an event ended the run.
+    fn end_run(&mut self, outcome: Outcome, end: Option<Ts>, origin: &Origin) {
         let Some(r) = self.run.take() else { return };
         // Spans the run left open were cut off.
         let open = std::mem::take(&mut self.open);
@@ -633,8 +633,8 @@ impl TimelineBuilder {
         };
         run.outcome = outcome;
         run.end_origin = Some(origin.clone());
-        run.end_event = ev.map(|_| index);
-        if let Some(t) = ev.and_then(ts_of) {
+        run.end_event = end.map(|_| index);
+        if let Some(t) = end.flatten() {
             run.last_ts = Some(t);
             if run.first_ts.is_none() {
                 run.first_ts = Some(t);
@@ -649,68 +649,69 @@ impl TimelineBuilder {
             depth: 0,
             index,
             origin: origin.clone(),
-            ts: ev.and_then(ts_of),
+            ts: end.flatten(),
             run_base_ts: base,
             end_ts: None,
             end_origin: None,
             end_index: None,
-            events: u64::from(ev.is_some()),
+            events: u64::from(end.is_some()),
             settled: true,
             notes: Vec::new(),
             run_file: file,
         });
     }
 
-    fn on_event(&mut self, ev: &Value, origin: &Origin) {
-        let t = crate::agui::event_type(ev).to_string();
-        if t != "RUN_STARTED" {
-            self.ensure_run(ev, origin);
-        }
-        if let Some(run) = self
-            .run
-            .and_then(|r| self.runs.get_mut(r))
-            .filter(|_| t != "RUN_STARTED")
-        {
-            run.events += 1;
-            if let Some(ts) = ts_of(ev) {
-                run.last_ts = Some(run.last_ts.map_or(ts, |l| l.max(ts)));
-                if run.first_ts.is_none() {
-                    run.first_ts = Some(ts);
+    fn on_event(&mut self, ev: &Event, origin: &Origin) {
+        let ts = ev.timestamp();
+        if !matches!(ev, Event::RunStarted { .. }) {
+            self.ensure_run(ts, origin);
+            if let Some(run) = self.run.and_then(|r| self.runs.get_mut(r)) {
+                run.events += 1;
+                if let Some(ts) = ts {
+                    run.last_ts = Some(run.last_ts.map_or(ts, |l| l.max(ts)));
+                    run.first_ts.get_or_insert(ts);
                 }
             }
         }
-        let id = |k: &str| s(ev, k).unwrap_or_default();
-        let chunk_kind = match t.as_str() {
-            "TEXT_MESSAGE_CHUNK" => Some(("text", "messageId")),
-            "REASONING_MESSAGE_CHUNK" => Some(("reasoning", "messageId")),
-            "TOOL_CALL_CHUNK" => Some(("tool", "toolCallId")),
+        let chunk = match ev {
+            Event::TextMessageChunk { message_id, .. } => Some(("text", message_id)),
+            Event::ReasoningMessageChunk { message_id, .. } => Some(("reasoning", message_id)),
+            Event::ToolCallChunk { tool_call_id, .. } => Some(("tool", tool_call_id)),
             _ => None,
         };
         // A chunk without an id continues the previous chunk of its kind (AG-UI chunk rules).
-        let chunk_id = chunk_kind.map(|(kind, key)| {
-            let cid = s(ev, key)
+        let chunk_id = chunk.map(|(kind, id)| {
+            let cid = id
+                .clone()
                 .or_else(|| self.open.last_chunk.get(kind).cloned())
                 .unwrap_or_default();
             self.open.last_chunk.insert(kind, cid.clone());
             cid
         });
-        let id = |k: &str| chunk_id.clone().unwrap_or_else(|| id(k));
         let opened_before = self.entries.len();
-        self.on_event_kind(&t, ev, origin, &id);
-        if chunk_id.is_some() && self.entries.len() > opened_before {
+        let chunked = chunk_id.is_some();
+        self.on_event_kind(ev, ts, origin, chunk_id);
+        if chunked && self.entries.len() > opened_before {
             self.open.chunked.push(opened_before);
         }
     }
 
-    fn on_event_kind(&mut self, t: &str, ev: &Value, origin: &Origin, id: &dyn Fn(&str) -> String) {
-        match t {
-            "RUN_STARTED" => {
-                let resumes = ev
-                    .get("input")
+    /// `chunk_id`: a `*_CHUNK` event's id, its own or the one it continues.
+    fn on_event_kind(&mut self, ev: &Event, ts: Ts, origin: &Origin, chunk_id: Option<String>) {
+        let chunk = || chunk_id.clone().unwrap_or_default();
+        match ev {
+            Event::RunStarted {
+                thread_id,
+                run_id,
+                input,
+                ..
+            } => {
+                let resumes = input
+                    .as_ref()
                     .and_then(|i| i.get("resume"))
                     .and_then(Value::as_array)
                     .map_or(0, Vec::len);
-                let mut thread = s(ev, "threadId");
+                let mut thread = given(thread_id);
                 // Several files are one thread for the mapper; a file that records no thread
                 // id and resumes nothing is not shown under the thread of the file before.
                 if let Some(prev) = self.runs.last() {
@@ -722,324 +723,153 @@ impl TimelineBuilder {
                         thread = None;
                     }
                 }
-                self.start_run(s(ev, "runId"), thread, resumes, ev, origin);
+                self.start_run(given(run_id), thread, resumes, ts, origin);
                 self.count(|r| r.events = 1);
             }
-            "RUN_FINISHED" => {
-                let outcome = ev.get("outcome");
-                let o = match outcome.and_then(|o| o.get("type")).and_then(Value::as_str) {
-                    Some("interrupt") => {
-                        let list = outcome
-                            .and_then(|o| o.get("interrupts"))
-                            .and_then(Value::as_array)
-                            .cloned()
-                            .unwrap_or_default();
-                        for i in &list {
-                            let line = Line::Interrupt {
-                                id: s(i, "id").unwrap_or_default(),
-                                reason: s(i, "reason").unwrap_or_default(),
-                                message: s(i, "message"),
-                            };
-                            self.push(Kind::Interrupt, line, 1, ev, origin, true);
-                        }
-                        Outcome::Interrupt(
-                            list.iter()
-                                .map(|i| {
-                                    (
-                                        s(i, "id").unwrap_or_default(),
-                                        s(i, "reason").unwrap_or_default(),
-                                    )
-                                })
-                                .collect(),
-                        )
-                    }
-                    Some("cancelled") => Outcome::Cancelled,
-                    _ => Outcome::Success {
-                        pending_tool_calls: outcome
-                            .and_then(|o| o.get("pendingToolCallIds"))
-                            .and_then(Value::as_array)
-                            .map(|a| {
-                                a.iter()
-                                    .filter_map(|v| v.as_str().map(str::to_string))
-                                    .collect()
-                            })
-                            .unwrap_or_default(),
-                    },
-                };
-                if let Some(usage) = ev.get("usage") {
+            Event::RunFinished { outcome, usage, .. } => {
+                let o = self.outcome(outcome, ts, origin);
+                if let Some(usage) = usage {
                     let mut t = Tokens::default();
-                    let list: Vec<&Value> = match usage {
-                        Value::Array(a) => a.iter().collect(),
-                        other => vec![other],
-                    };
-                    for u in list {
-                        let n = |k: &str| u.get(k).and_then(Value::as_u64).unwrap_or(0);
-                        t.input += n("inputTokens");
-                        t.output += n("outputTokens");
-                        t.total += u
-                            .get("totalTokens")
-                            .and_then(Value::as_u64)
-                            .unwrap_or(n("inputTokens") + n("outputTokens"));
+                    for u in usage {
+                        t.input += u.input_tokens;
+                        t.output += u.output_tokens;
+                        t.total += u.total_tokens.unwrap_or(u.input_tokens + u.output_tokens);
                     }
-                    if let Some(run) = self.run.and_then(|r| self.runs.get_mut(r)) {
-                        run.tokens = Some(t);
-                    }
+                    self.count(|r| r.tokens = Some(t));
                 }
-                self.end_run(o, Some(ev), origin);
+                self.end_run(o, Some(ts), origin);
             }
-            "RUN_ERROR" => {
-                let code = s(ev, "code");
-                let message = s(ev, "message").unwrap_or_default();
+            Event::RunError { message, code, .. } => {
+                let code = code.as_ref().map(|c| c.to_string());
                 let line = Line::Error {
                     code: code.clone(),
                     message: message.clone(),
                 };
-                self.push(Kind::Error, line, 1, ev, origin, true);
-                self.end_run(Outcome::Error { code, message }, Some(ev), origin);
+                self.push(Kind::Error, line, 1, ts, origin, true);
+                let message = message.clone();
+                self.end_run(Outcome::Error { code, message }, Some(ts), origin);
             }
-            "STEP_STARTED" | "SUBAGENT_STARTED" => {
-                // A sub-agent is an open span keyed by its id, shown with its name and the
-                // tool call it runs under; its steps and items nest in it.
-                let (key, shown) = match t {
-                    "SUBAGENT_STARTED" => {
-                        let id = s(ev, "subagentRunId").unwrap_or_default();
-                        let name = s(ev, "name").unwrap_or_default();
-                        let shown = match s(ev, "parentToolCallId") {
-                            Some(call) => format!("subagent {name} {id} (in tool call {call})"),
-                            None => format!("subagent {name} {id}"),
-                        };
-                        (format!("subagent {id}"), shown)
-                    }
-                    _ => {
-                        let name = s(ev, "stepName").unwrap_or_default();
-                        (name.clone(), name)
-                    }
+            Event::StepStarted { step_name, .. } => {
+                let depth = self.depth_step();
+                self.step_start(step_name.clone(), step_name.clone(), depth, ts, origin);
+            }
+            // A sub-agent is an open span keyed by its id, shown with its name and the tool
+            // call it runs under; its steps and items nest in it.
+            Event::SubagentStarted {
+                subagent_run_id: id,
+                name,
+                parent_tool_call_id,
+                ..
+            } => {
+                let shown = match parent_tool_call_id {
+                    Some(call) => format!("subagent {name} {id} (in tool call {call})"),
+                    None => format!("subagent {name} {id}"),
                 };
                 // A sub-agent is indented under the step running its parent tool call.
-                let depth = match t {
-                    "SUBAGENT_STARTED" => {
-                        let step = self
-                            .open
-                            .steps
-                            .last()
-                            .and_then(|(_, i)| self.entries.get(*i));
-                        step.map_or_else(|| self.depth_content(), |e| e.depth + 1)
-                    }
-                    _ => self.depth_step(),
+                let step = self
+                    .open
+                    .steps
+                    .last()
+                    .and_then(|(_, i)| self.entries.get(*i));
+                let depth = step.map_or_else(|| self.depth_content(), |e| e.depth + 1);
+                self.step_start(format!("subagent {id}"), shown, depth, ts, origin);
+            }
+            Event::StepFinished { step_name, .. } => {
+                self.step_end(ev, step_name, step_name.clone(), ts, origin)
+            }
+            Event::SubagentFinished {
+                subagent_run_id: id,
+                outcome,
+                ..
+            } => {
+                let key = format!("subagent {id}");
+                let shown = if outcome["type"] == "suspended" {
+                    let ids: Vec<&str> = outcome["interruptIds"]
+                        .as_array()
+                        .into_iter()
+                        .flatten()
+                        .filter_map(Value::as_str)
+                        .collect();
+                    format!("{key} suspended at interrupt {}", ids.join(", "))
+                } else {
+                    key.clone()
                 };
-                let i = self.push(
-                    Kind::Step,
-                    Line::StepStart {
-                        name: shown,
-                        finished: false,
-                    },
-                    depth,
-                    ev,
-                    origin,
-                    true,
-                );
-                self.open.steps.push((key, i));
+                self.step_end(ev, &key, shown, ts, origin)
             }
-            "STEP_FINISHED" | "SUBAGENT_FINISHED" | "SUBAGENT_ERROR" => {
-                let name = match t {
-                    "STEP_FINISHED" => s(ev, "stepName").unwrap_or_default(),
-                    _ => {
-                        let id = s(ev, "subagentRunId").unwrap_or_default();
-                        format!("subagent {id}")
-                    }
-                };
-                let pos = self.open.steps.iter().rposition(|(n, _)| *n == name);
-                let Some(pos) = pos else {
-                    let depth = self.depth_step();
-                    let line = Line::Other {
-                        what: t.to_ascii_lowercase(),
-                        detail: format!("{name} (never started)"),
-                    };
-                    self.push(Kind::Step, line, depth, ev, origin, true);
-                    return;
-                };
-                let (_, start) = self.open.steps.remove(pos);
-                let name = match t {
-                    "SUBAGENT_FINISHED" if ev["outcome"]["type"] == "suspended" => {
-                        let ids: Vec<&str> = ev["outcome"]["interruptIds"]
-                            .as_array()
-                            .into_iter()
-                            .flatten()
-                            .filter_map(Value::as_str)
-                            .collect();
-                        format!("{name} suspended at interrupt {}", ids.join(", "))
-                    }
-                    "SUBAGENT_ERROR" => {
-                        let message = s(ev, "message").unwrap_or_default();
-                        format!("{name} failed: {message}")
-                    }
-                    _ => name,
-                };
-                self.touch(start, ev, origin);
-                let (depth, dur, events) = match self.entries.get_mut(start) {
-                    Some(e) => {
-                        if let Line::StepStart { finished, .. } = &mut e.line {
-                            *finished = true;
-                        }
-                        let events = self.index.saturating_sub(e.index) + 1;
-                        (e.depth, e.duration_ms(), events)
-                    }
-                    None => (1, None, 1),
-                };
-                self.push(
-                    Kind::Step,
-                    Line::StepEnd {
-                        name,
-                        duration_ms: dur,
-                        events,
-                    },
-                    depth,
-                    ev,
-                    origin,
-                    true,
-                );
+            Event::SubagentError {
+                subagent_run_id: id,
+                message,
+                ..
+            } => {
+                let key = format!("subagent {id}");
+                let shown = format!("{key} failed: {message}");
+                self.step_end(ev, &key, shown, ts, origin)
             }
-            "TEXT_MESSAGE_START" | "TEXT_MESSAGE_CHUNK" | "TEXT_MESSAGE_CONTENT" => {
-                let mid = id("messageId");
-                let delta = s(ev, "delta").unwrap_or_default();
-                match self.open.texts.get(&mid).copied() {
-                    Some(i) => {
-                        self.touch(i, ev, origin);
-                        if let Some(Line::Text { text, .. }) =
-                            self.entries.get_mut(i).map(|e| &mut e.line)
-                        {
-                            text.push_str(&delta);
-                        }
-                    }
-                    None => {
-                        let role = s(ev, "role").unwrap_or_else(|| "assistant".into());
-                        let depth = self.depth_content();
-                        let line = Line::Text {
-                            id: mid.clone(),
-                            role,
-                            text: delta,
-                            cut: false,
-                        };
-                        let i = self.push(Kind::Text, line, depth, ev, origin, false);
-                        self.open.texts.insert(mid, i);
-                        self.count(|r| r.messages += 1);
-                    }
+            Event::TextMessageStart {
+                message_id, role, ..
+            } => self.text(message_id.clone(), "", *role, ts, origin),
+            Event::TextMessageContent {
+                message_id, delta, ..
+            } => self.text(message_id.clone(), delta, Role::Assistant, ts, origin),
+            Event::TextMessageChunk { role, delta, .. } => {
+                let (delta, role) = (delta.as_deref(), role.unwrap_or_default());
+                self.text(chunk(), delta.unwrap_or_default(), role, ts, origin)
+            }
+            Event::TextMessageEnd { message_id, .. } => {
+                if let Some(i) = self.open.texts.remove(message_id) {
+                    self.close(i, ts, origin);
                 }
             }
-            "TEXT_MESSAGE_END" => {
-                if let Some(i) = self.open.texts.remove(&id("messageId")) {
-                    self.close(i, ev, origin);
+            Event::ReasoningStart { .. } | Event::ThinkingStart { .. } => {}
+            Event::ReasoningMessageStart { message_id, .. } => {
+                self.reasoning(message_id.clone(), "", ts, origin)
+            }
+            Event::ReasoningMessageContent {
+                message_id, delta, ..
+            } => self.reasoning(message_id.clone(), delta, ts, origin),
+            Event::ReasoningMessageChunk { delta, .. } => {
+                self.reasoning(chunk(), delta.as_deref().unwrap_or_default(), ts, origin)
+            }
+            Event::ThinkingTextMessageStart { .. } => self.reasoning(String::new(), "", ts, origin),
+            Event::ThinkingTextMessageContent { delta, .. } => {
+                self.reasoning(String::new(), delta, ts, origin)
+            }
+            // REASONING_END closes a block whose message never started (no content).
+            Event::ReasoningMessageEnd { message_id, .. }
+            | Event::ReasoningEnd { message_id, .. } => {
+                if let Some(i) = self.open.reasoning.remove(message_id) {
+                    self.close(i, ts, origin);
                 }
             }
-            "REASONING_START" | "THINKING_START" => {}
-            "REASONING_MESSAGE_START"
-            | "REASONING_MESSAGE_CONTENT"
-            | "REASONING_MESSAGE_CHUNK"
-            | "THINKING_TEXT_MESSAGE_START"
-            | "THINKING_TEXT_MESSAGE_CONTENT" => {
-                let mid = id("messageId");
-                let delta = s(ev, "delta").unwrap_or_default();
-                match self.open.reasoning.get(&mid).copied() {
-                    Some(i) => {
-                        self.touch(i, ev, origin);
-                        if let Some(Line::Reasoning { text, .. }) =
-                            self.entries.get_mut(i).map(|e| &mut e.line)
-                        {
-                            text.push_str(&delta);
-                        }
-                    }
-                    None => {
-                        let depth = self.depth_content();
-                        let line = Line::Reasoning {
-                            id: mid.clone(),
-                            text: delta,
-                            encrypted: 0,
-                            cut: false,
-                        };
-                        let i = self.push(Kind::Reasoning, line, depth, ev, origin, false);
-                        self.open.reasoning.insert(mid, i);
-                        self.count(|r| r.reasoning += 1);
-                    }
+            Event::ThinkingTextMessageEnd { .. } | Event::ThinkingEnd { .. } => {
+                if let Some(i) = self.open.reasoning.remove("") {
+                    self.close(i, ts, origin);
                 }
             }
-            "REASONING_MESSAGE_END" | "THINKING_TEXT_MESSAGE_END" => {
-                if let Some(i) = self.open.reasoning.remove(&id("messageId")) {
-                    self.close(i, ev, origin);
-                }
+            Event::ReasoningEncryptedValue { entity_id, .. } => {
+                self.encrypted(entity_id.clone(), ts, origin)
             }
-            "REASONING_END" | "THINKING_END" => {
-                // Closes a block whose message never started (no content), else nothing to do.
-                if let Some(i) = self.open.reasoning.remove(&id("messageId")) {
-                    self.close(i, ev, origin);
-                }
+            Event::ToolCallStart {
+                tool_call_id,
+                tool_call_name,
+                ..
+            } => self.tool(tool_call_id.clone(), "", Some(tool_call_name), ts, origin),
+            Event::ToolCallArgs {
+                tool_call_id,
+                delta,
+                ..
+            } => self.tool(tool_call_id.clone(), delta, None, ts, origin),
+            Event::ToolCallChunk {
+                tool_call_name,
+                delta,
+                ..
+            } => {
+                let (delta, name) = (delta.as_deref(), tool_call_name.as_deref());
+                self.tool(chunk(), delta.unwrap_or_default(), name, ts, origin)
             }
-            "REASONING_ENCRYPTED_VALUE" => {
-                let eid = id("entityId");
-                let found = self
-                    .entries
-                    .iter()
-                    .rposition(|e| matches!(&e.line, Line::Reasoning { id, .. } if *id == eid));
-                match found {
-                    Some(i) => {
-                        if let Some(Line::Reasoning { encrypted, .. }) =
-                            self.entries.get_mut(i).map(|e| &mut e.line)
-                        {
-                            *encrypted += 1;
-                        }
-                        let depth = self.entries.get(i).map_or(2, |e| e.depth);
-                        if self.entries.get(i).is_some_and(|e| e.settled) {
-                            let line = Line::Other {
-                                what: "encrypted reasoning".into(),
-                                detail: eid,
-                            };
-                            self.push(Kind::Reasoning, line, depth, ev, origin, true);
-                        }
-                    }
-                    None => {
-                        let depth = self.depth_content();
-                        let line = Line::Reasoning {
-                            id: eid,
-                            text: String::new(),
-                            encrypted: 1,
-                            cut: false,
-                        };
-                        self.push(Kind::Reasoning, line, depth, ev, origin, true);
-                        self.count(|r| r.reasoning += 1);
-                    }
-                }
-            }
-            "TOOL_CALL_START" | "TOOL_CALL_CHUNK" | "TOOL_CALL_ARGS" => {
-                let cid = id("toolCallId");
-                let delta = s(ev, "delta").unwrap_or_default();
-                match self.open.tools.get(&cid).copied() {
-                    Some(i) => {
-                        self.touch(i, ev, origin);
-                        if let Some(Line::Tool { args, .. }) =
-                            self.entries.get_mut(i).map(|e| &mut e.line)
-                        {
-                            args.push_str(&delta);
-                        }
-                    }
-                    None => {
-                        let depth = self.depth_content();
-                        let line = Line::Tool {
-                            id: cid.clone(),
-                            name: s(ev, "toolCallName").unwrap_or_else(|| "?".into()),
-                            args: delta,
-                            args_done: false,
-                            streamed_output: 0,
-                            result: None,
-                            error: false,
-                        };
-                        let i = self.push(Kind::Tool, line, depth, ev, origin, false);
-                        self.open.tools.insert(cid, i);
-                        self.count(|r| r.tool_calls += 1);
-                    }
-                }
-            }
-            "TOOL_CALL_END" => {
-                if let Some(i) = self.open.tools.get(&id("toolCallId")).copied() {
-                    self.touch(i, ev, origin);
+            Event::ToolCallEnd { tool_call_id, .. } => {
+                if let Some(i) = self.open.tools.get(tool_call_id).copied() {
+                    self.touch(i, ts, origin);
                     if let Some(Line::Tool { args_done, .. }) =
                         self.entries.get_mut(i).map(|e| &mut e.line)
                     {
@@ -1047,59 +877,21 @@ impl TimelineBuilder {
                     }
                 }
             }
-            "TOOL_CALL_RESULT" => {
-                let cid = id("toolCallId");
-                let content = s(ev, "content").unwrap_or_default();
-                let is_error = ev
-                    .get("metadata")
-                    .and_then(|m| m.get("status"))
-                    .and_then(Value::as_str)
-                    == Some("error");
-                let i = match self.open.tools.remove(&cid) {
-                    Some(i) => i,
-                    None => {
-                        let depth = self.depth_content();
-                        // A call announced in an earlier run (resumed after an interrupt).
-                        let name = self
-                            .entries
-                            .iter()
-                            .rev()
-                            .find_map(|e| match &e.line {
-                                Line::Tool { id, name, .. } if *id == cid => Some(name.clone()),
-                                _ => None,
-                            })
-                            .unwrap_or_else(|| "?".into());
-                        let line = Line::Tool {
-                            id: cid.clone(),
-                            name,
-                            args: String::new(),
-                            args_done: true,
-                            streamed_output: 0,
-                            result: None,
-                            error: false,
-                        };
-                        self.push(Kind::Tool, line, depth, ev, origin, false)
-                    }
-                };
-                self.close(i, ev, origin);
-                if let Some(Line::Tool {
-                    result,
-                    error,
-                    args_done,
-                    ..
-                }) = self.entries.get_mut(i).map(|e| &mut e.line)
-                {
-                    *result = Some(content);
-                    *error = is_error;
-                    *args_done = true;
-                }
+            Event::ToolCallResult {
+                tool_call_id,
+                content,
+                metadata,
+                ..
+            } => {
+                let content = content.text().unwrap_or_default().to_string();
+                let is_error = metadata.as_ref().is_some_and(|m| m.status == "error");
+                self.tool_result(tool_call_id, content, is_error, ts, origin);
             }
-            "STATE_SNAPSHOT" => {
-                let snap = ev.get("snapshot").unwrap_or(&Value::Null);
-                let detail = match snap {
+            Event::StateSnapshot { snapshot, .. } => {
+                let (tree, msgs) = snapshot.outline();
+                let detail = match tree {
                     Value::Object(o) => {
                         let keys: Vec<&str> = o.keys().map(String::as_str).collect();
-                        let msgs = o.get("messages").and_then(Value::as_array).map(Vec::len);
                         match msgs {
                             Some(n) => format!("keys: {} · messages: {n}", keys.join(", ")),
                             None => format!("keys: {}", keys.join(", ")),
@@ -1107,88 +899,299 @@ impl TimelineBuilder {
                     }
                     other => compact(other),
                 };
-                let depth = self.depth_content();
-                self.push(
-                    Kind::State,
-                    Line::State {
-                        what: "state snapshot",
-                        detail,
-                    },
-                    depth,
-                    ev,
-                    origin,
-                    true,
-                );
+                self.state("state snapshot", detail, ts, origin);
             }
-            "STATE_DELTA" => {
-                let n = ev
-                    .get("delta")
-                    .and_then(Value::as_array)
-                    .map_or(0, Vec::len);
-                let depth = self.depth_content();
-                let line = Line::State {
-                    what: "state delta",
-                    detail: format!("{n} op{}", if n == 1 { "" } else { "s" }),
-                };
-                self.push(Kind::State, line, depth, ev, origin, true);
+            Event::StateDelta { delta, .. } => {
+                let n = delta.len();
+                let detail = format!("{n} op{}", if n == 1 { "" } else { "s" });
+                self.state("state delta", detail, ts, origin);
             }
-            "MESSAGES_SNAPSHOT" => {
-                let n = ev
-                    .get("messages")
-                    .and_then(Value::as_array)
-                    .map_or(0, Vec::len);
-                let depth = self.depth_content();
-                let line = Line::State {
-                    what: "messages snapshot",
-                    detail: format!("{n} message{}", if n == 1 { "" } else { "s" }),
-                };
-                self.push(Kind::State, line, depth, ev, origin, true);
+            Event::MessagesSnapshot { messages, .. } => {
+                let n = messages.len();
+                let detail = format!("{n} message{}", if n == 1 { "" } else { "s" });
+                self.state("messages snapshot", detail, ts, origin);
             }
-            "CUSTOM" => {
-                let name = s(ev, "name").unwrap_or_default();
-                let value = ev.get("value").unwrap_or(&Value::Null);
-                if name == TOOL_OUTPUT_DELTA {
-                    let cid = value
-                        .get("toolCallId")
-                        .and_then(Value::as_str)
-                        .unwrap_or_default();
-                    let n = value
-                        .get("delta")
-                        .and_then(Value::as_str)
-                        .map_or(0, |d| d.chars().count());
-                    if let Some(i) = self.open.tools.get(cid).copied() {
-                        self.touch(i, ev, origin);
-                        if let Some(Line::Tool {
-                            streamed_output, ..
-                        }) = self.entries.get_mut(i).map(|e| &mut e.line)
-                        {
-                            *streamed_output += n;
-                        }
-                        return;
-                    }
-                }
-                let depth = self.depth_content();
-                let line = Line::Custom {
-                    name,
-                    value: compact(value),
-                };
-                self.push(Kind::Custom, line, depth, ev, origin, true);
+            Event::Custom { name, value, .. } => self.custom(name, value, ts, origin),
+            Event::Raw { event, .. } => self.other(ev, compact(event), ts, origin),
+            Event::ActivitySnapshot { activity_type, .. }
+            | Event::ActivityDelta { activity_type, .. } => {
+                self.other(ev, activity_type.clone(), ts, origin)
             }
-            other => {
-                let detail = match other {
-                    "RAW" => ev.get("event").map(compact).unwrap_or_default(),
-                    _ => s(ev, "activityType")
-                        .or_else(|| s(ev, "messageId"))
-                        .unwrap_or_default(),
-                };
-                let depth = self.depth_content();
-                let line = Line::Other {
-                    what: other.to_ascii_lowercase(),
-                    detail,
-                };
-                self.push(Kind::Other, line, depth, ev, origin, true);
+            // An event the schema rejects, or of no AG-UI type.
+            Event::Passthrough(v) => {
+                let s = |k: &str| v.get(k).and_then(Value::as_str).map(str::to_string);
+                let detail = s("activityType").or_else(|| s("messageId"));
+                self.other(ev, detail.unwrap_or_default(), ts, origin)
             }
         }
+    }
+
+    /// A `RUN_FINISHED`'s outcome; an interrupt's each get a line.
+    fn outcome(&mut self, outcome: &Value, ts: Ts, origin: &Origin) -> Outcome {
+        let s = |v: &Value, k: &str| v.get(k).and_then(Value::as_str).map(str::to_string);
+        let list = |k: &str| {
+            outcome
+                .get(k)
+                .and_then(Value::as_array)
+                .map_or(&[][..], Vec::as_slice)
+        };
+        match outcome.get("type").and_then(Value::as_str) {
+            Some("interrupt") => {
+                let list = list("interrupts");
+                for i in list {
+                    let line = Line::Interrupt {
+                        id: s(i, "id").unwrap_or_default(),
+                        reason: s(i, "reason").unwrap_or_default(),
+                        message: s(i, "message"),
+                    };
+                    self.push(Kind::Interrupt, line, 1, ts, origin, true);
+                }
+                let id_reason = |i| {
+                    (
+                        s(i, "id").unwrap_or_default(),
+                        s(i, "reason").unwrap_or_default(),
+                    )
+                };
+                Outcome::Interrupt(list.iter().map(id_reason).collect())
+            }
+            Some("cancelled") => Outcome::Cancelled,
+            _ => Outcome::Success {
+                pending_tool_calls: list("pendingToolCallIds")
+                    .iter()
+                    .filter_map(|v| v.as_str().map(str::to_string))
+                    .collect(),
+            },
+        }
+    }
+
+    /// A step (or a sub-agent) opens: an open span keyed `key`, shown as `shown`.
+    fn step_start(&mut self, key: String, shown: String, depth: usize, ts: Ts, origin: &Origin) {
+        let line = Line::StepStart {
+            name: shown,
+            finished: false,
+        };
+        let i = self.push(Kind::Step, line, depth, ts, origin, true);
+        self.open.steps.push((key, i));
+    }
+
+    /// `STEP_FINISHED` (or a sub-agent's end) closes the latest open step keyed `name` (a
+    /// sub-agent's: `subagent <id>`); its end line is shown as `shown`.
+    fn step_end(&mut self, ev: &Event, name: &str, shown: String, ts: Ts, origin: &Origin) {
+        let pos = self.open.steps.iter().rposition(|(n, _)| n == name);
+        let Some(pos) = pos else {
+            let depth = self.depth_step();
+            let line = Line::Other {
+                what: ev.type_name().to_ascii_lowercase(),
+                detail: format!("{name} (never started)"),
+            };
+            self.push(Kind::Step, line, depth, ts, origin, true);
+            return;
+        };
+        let (_, start) = self.open.steps.remove(pos);
+        self.touch(start, ts, origin);
+        let (depth, dur, events) = match self.entries.get_mut(start) {
+            Some(e) => {
+                if let Line::StepStart { finished, .. } = &mut e.line {
+                    *finished = true;
+                }
+                let events = self.index.saturating_sub(e.index) + 1;
+                (e.depth, e.duration_ms(), events)
+            }
+            None => (1, None, 1),
+        };
+        let line = Line::StepEnd {
+            name: shown,
+            duration_ms: dur,
+            events,
+        };
+        self.push(Kind::Step, line, depth, ts, origin, true);
+    }
+
+    /// A text message's start or content: its entry grows, or is made.
+    fn text(&mut self, mid: String, delta: &str, role: Role, ts: Ts, origin: &Origin) {
+        if let Some(i) = self.open.texts.get(&mid).copied() {
+            self.touch(i, ts, origin);
+            if let Some(Line::Text { text, .. }) = self.entries.get_mut(i).map(|e| &mut e.line) {
+                text.push_str(delta);
+            }
+            return;
+        }
+        let depth = self.depth_content();
+        let line = Line::Text {
+            id: mid.clone(),
+            role: role.as_str().to_string(),
+            text: delta.to_string(),
+            cut: false,
+        };
+        let i = self.push(Kind::Text, line, depth, ts, origin, false);
+        self.open.texts.insert(mid, i);
+        self.count(|r| r.messages += 1);
+    }
+
+    /// A reasoning message's start or content.
+    fn reasoning(&mut self, mid: String, delta: &str, ts: Ts, origin: &Origin) {
+        if let Some(i) = self.open.reasoning.get(&mid).copied() {
+            self.touch(i, ts, origin);
+            if let Some(Line::Reasoning { text, .. }) = self.entries.get_mut(i).map(|e| &mut e.line)
+            {
+                text.push_str(delta);
+            }
+            return;
+        }
+        let depth = self.depth_content();
+        let line = Line::Reasoning {
+            id: mid.clone(),
+            text: delta.to_string(),
+            encrypted: 0,
+            cut: false,
+        };
+        let i = self.push(Kind::Reasoning, line, depth, ts, origin, false);
+        self.open.reasoning.insert(mid, i);
+        self.count(|r| r.reasoning += 1);
+    }
+
+    /// An encrypted value counts on its reasoning block (a line of its own when that block
+    /// is printed already), or is a block of its own.
+    fn encrypted(&mut self, eid: String, ts: Ts, origin: &Origin) {
+        let found = self
+            .entries
+            .iter()
+            .rposition(|e| matches!(&e.line, Line::Reasoning { id, .. } if *id == eid));
+        let Some(i) = found else {
+            let depth = self.depth_content();
+            let line = Line::Reasoning {
+                id: eid,
+                text: String::new(),
+                encrypted: 1,
+                cut: false,
+            };
+            self.push(Kind::Reasoning, line, depth, ts, origin, true);
+            self.count(|r| r.reasoning += 1);
+            return;
+        };
+        if let Some(Line::Reasoning { encrypted, .. }) =
+            self.entries.get_mut(i).map(|e| &mut e.line)
+        {
+            *encrypted += 1;
+        }
+        let depth = self.entries.get(i).map_or(2, |e| e.depth);
+        if self.entries.get(i).is_some_and(|e| e.settled) {
+            let line = Line::Other {
+                what: "encrypted reasoning".into(),
+                detail: eid,
+            };
+            self.push(Kind::Reasoning, line, depth, ts, origin, true);
+        }
+    }
+
+    /// A tool call's start or arguments; `name` is known from a start (or a chunk).
+    fn tool(&mut self, cid: String, delta: &str, name: Option<&str>, ts: Ts, origin: &Origin) {
+        if let Some(i) = self.open.tools.get(&cid).copied() {
+            self.touch(i, ts, origin);
+            if let Some(Line::Tool { args, .. }) = self.entries.get_mut(i).map(|e| &mut e.line) {
+                args.push_str(delta);
+            }
+            return;
+        }
+        let depth = self.depth_content();
+        let line = Line::Tool {
+            id: cid.clone(),
+            name: name.unwrap_or("?").to_string(),
+            args: delta.to_string(),
+            args_done: false,
+            streamed_output: 0,
+            result: None,
+            error: false,
+        };
+        let i = self.push(Kind::Tool, line, depth, ts, origin, false);
+        self.open.tools.insert(cid, i);
+        self.count(|r| r.tool_calls += 1);
+    }
+
+    fn tool_result(&mut self, cid: &str, content: String, is_error: bool, ts: Ts, origin: &Origin) {
+        let i = match self.open.tools.remove(cid) {
+            Some(i) => i,
+            None => {
+                let depth = self.depth_content();
+                // A call announced in an earlier run (resumed after an interrupt).
+                let name = self
+                    .entries
+                    .iter()
+                    .rev()
+                    .find_map(|e| match &e.line {
+                        Line::Tool { id, name, .. } if id == cid => Some(name.clone()),
+                        _ => None,
+                    })
+                    .unwrap_or_else(|| "?".into());
+                let line = Line::Tool {
+                    id: cid.to_string(),
+                    name,
+                    args: String::new(),
+                    args_done: true,
+                    streamed_output: 0,
+                    result: None,
+                    error: false,
+                };
+                self.push(Kind::Tool, line, depth, ts, origin, false)
+            }
+        };
+        self.close(i, ts, origin);
+        if let Some(Line::Tool {
+            result,
+            error,
+            args_done,
+            ..
+        }) = self.entries.get_mut(i).map(|e| &mut e.line)
+        {
+            *result = Some(content);
+            *error = is_error;
+            *args_done = true;
+        }
+    }
+
+    fn state(&mut self, what: &'static str, detail: String, ts: Ts, origin: &Origin) {
+        let depth = self.depth_content();
+        let line = Line::State { what, detail };
+        self.push(Kind::State, line, depth, ts, origin, true);
+    }
+
+    /// A `CUSTOM` event; a tool's streamed output counts on its call.
+    fn custom(&mut self, name: &str, value: &Value, ts: Ts, origin: &Origin) {
+        if name == TOOL_OUTPUT_DELTA {
+            let cid = value
+                .get("toolCallId")
+                .and_then(Value::as_str)
+                .unwrap_or_default();
+            let n = value
+                .get("delta")
+                .and_then(Value::as_str)
+                .map_or(0, |d| d.chars().count());
+            if let Some(i) = self.open.tools.get(cid).copied() {
+                self.touch(i, ts, origin);
+                if let Some(Line::Tool {
+                    streamed_output, ..
+                }) = self.entries.get_mut(i).map(|e| &mut e.line)
+                {
+                    *streamed_output += n;
+                }
+                return;
+            }
+        }
+        let depth = self.depth_content();
+        let line = Line::Custom {
+            name: name.to_string(),
+            value: compact(value),
+        };
+        self.push(Kind::Custom, line, depth, ts, origin, true);
+    }
+
+    fn other(&mut self, ev: &Event, detail: String, ts: Ts, origin: &Origin) {
+        let depth = self.depth_content();
+        let line = Line::Other {
+            what: ev.type_name().to_ascii_lowercase(),
+            detail,
+        };
+        self.push(Kind::Other, line, depth, ts, origin, true);
     }
 
     fn count(&mut self, f: impl FnOnce(&mut RunSummary)) {
@@ -1217,7 +1220,7 @@ impl TimelineBuilder {
                         file: Arc::from("-"),
                         line: 0,
                     });
-                    let idx = self.push(Kind::Other, Line::Notes, 0, &Value::Null, &origin, true);
+                    let idx = self.push(Kind::Other, Line::Notes, 0, None, &origin, true);
                     if let Some(e) = self.entries.get_mut(idx) {
                         e.notes.push(n);
                     }
@@ -1244,11 +1247,11 @@ impl TimelineBuilder {
             .map(|t| t + from)
     }
 
-    /// An AG-UI event as JSON (a capture's, or a converted one written out).
-    pub fn json_event(&mut self, ev: &Value, origin: &Origin) {
+    /// An AG-UI event (a capture's is read typed where it is valid).
+    pub fn take_event(&mut self, ev: &Event, origin: &Origin) {
         let before = self.entries.len();
         self.touched = None;
-        self.on_event(ev, origin);
+        self.on_event(&ev.typed(), origin);
         // The newest entry the event reached: the last one it made, or the one it went into.
         let reached = if self.entries.len() > before {
             Some(self.entries.len() - 1)
@@ -1310,11 +1313,11 @@ impl Observer for TimelineBuilder {
         let line = Line::BadLine {
             message: message.to_string(),
         };
-        self.push(Kind::Error, line, depth, &Value::Null, origin, true);
+        self.push(Kind::Error, line, depth, None, origin, true);
     }
 
     fn event(&mut self, ev: &Event, origin: &Origin) -> io::Result<()> {
-        self.json_event(&ev.to_value(), origin);
+        self.take_event(ev, origin);
         Ok(())
     }
 
