@@ -149,3 +149,150 @@ fn a_connection_reset_is_upstream_unreachable() {
         assert_eq!(last["code"], "UPSTREAM_UNREACHABLE", "{form}");
     }
 }
+
+/// Two parallel tool calls whose tools both raise `interrupt()` (Python: both interrupts in
+/// one run, the resume answers both by id). v3 does not say which call raised which
+/// interrupt: the calls still wait for the resume run, which answers them without starting
+/// them again (no AGX309).
+#[test]
+fn two_interrupts_in_parallel_tools_resume_both_calls() {
+    let calls = [
+        ("call_order_widget", "Order of 2 widget placed."),
+        ("call_order_gadget", "Order rejected."),
+    ];
+    for form in [
+        "v2-python-api",
+        "v2-python-dumpd",
+        "v3-python",
+        "v3-python-inprocess",
+    ] {
+        let files = [
+            format!("{form}/n_two_interrupts__1_interrupt.ndjson"),
+            format!("{form}/n_two_interrupts__2_resume.ndjson"),
+        ];
+        let events = convert(&files);
+        let end = events
+            .iter()
+            .position(|e| e["type"] == "RUN_FINISHED")
+            .unwrap_or_else(|| panic!("{form}: no RUN_FINISHED"));
+        let (first, second) = events.split_at(end + 1);
+        let outcome = &first[end]["outcome"];
+        assert_eq!(outcome["type"], "interrupt", "{form}: {outcome}");
+        assert_eq!(outcome["interrupts"].as_array().map(Vec::len), Some(2));
+        let resume = second
+            .iter()
+            .find(|e| e["type"] == "RUN_STARTED")
+            .map(|e| &e["input"]["resume"]);
+        assert_eq!(resume.and_then(|r| r.as_array()).map(Vec::len), Some(2));
+        for (call, result) in calls {
+            assert_eq!(of(first, "TOOL_CALL_START", call).len(), 1, "{form} {call}");
+            assert!(of(first, "TOOL_CALL_RESULT", call).is_empty(), "{form}");
+            assert!(
+                of(second, "TOOL_CALL_START", call).is_empty(),
+                "{form} {call} started again"
+            );
+            let results = of(second, "TOOL_CALL_RESULT", call);
+            assert_eq!(results.len(), 1, "{form} {call}");
+            assert_eq!(results[0]["content"], result, "{form}");
+        }
+        assert_eq!(
+            second.last().map(|e| &e["outcome"]["type"]),
+            Some(&"success".into())
+        );
+    }
+}
+
+/// A tool that returns a LangGraph `Command` (a handoff: `goto` the billing agent, with a
+/// `ToolMessage` in `update.messages`): the call's result is that message's content, not the
+/// serialized `Command`, in every form (a dict, a dumpd repr, LangGraph.js's `lg_name`).
+#[test]
+fn a_tool_returning_a_command_answers_with_its_tool_message() {
+    for form in NDJSON_FORMS {
+        let events = convert(&[format!("{form}/n_handoff.ndjson")]);
+        let results = of(&events, "TOOL_CALL_RESULT", "call_transfer_1");
+        assert_eq!(results.len(), 1, "{form}");
+        assert_eq!(
+            results[0]["content"], "Transferred to billing: refund request",
+            "{form}"
+        );
+        let text: String = events
+            .iter()
+            .filter(|e| e["type"] == "TEXT_MESSAGE_CONTENT")
+            .filter_map(|e| e["delta"].as_str())
+            .collect();
+        assert!(
+            text.ends_with("Billing here: your refund is on its way."),
+            "{form}: {text}"
+        );
+    }
+}
+
+/// Anthropic thinking, text, then a `tool_use` block whose arguments stream as
+/// `input_json_delta`: one tool call, the provider's id and name, whole args, its result,
+/// and both thinking blocks as reasoning. LangGraph.js v3 keeps the provider's `tool_use`
+/// block at the start (and types the merged finish `input_json_delta`).
+#[test]
+fn an_anthropic_tool_use_block_is_one_tool_call() {
+    for form in NDJSON_FORMS {
+        let events = convert(&[format!("{form}/n_anthropic_thinking_tool.ndjson")]);
+        let starts: Vec<&Value> = events
+            .iter()
+            .filter(|e| e["type"] == "TOOL_CALL_START")
+            .collect();
+        assert_eq!(starts.len(), 1, "{form}: {starts:?}");
+        assert_eq!(starts[0]["toolCallId"], "toolu_01weather", "{form}");
+        assert_eq!(starts[0]["toolCallName"], "get_weather", "{form}");
+        let args: String = of(&events, "TOOL_CALL_ARGS", "toolu_01weather")
+            .iter()
+            .filter_map(|e| e["delta"].as_str())
+            .collect();
+        let args: Value = serde_json::from_str(&args).unwrap_or(Value::Null);
+        assert_eq!(args, serde_json::json!({"city": "Paris"}), "{form}");
+        assert_eq!(of(&events, "TOOL_CALL_RESULT", "toolu_01weather").len(), 1);
+        let reasoning: String = events
+            .iter()
+            .filter(|e| e["type"] == "REASONING_MESSAGE_CONTENT")
+            .filter_map(|e| e["delta"].as_str())
+            .collect();
+        assert_eq!(
+            reasoning, "The user wants Paris weather. I should call the tool.The tool says sunny.",
+            "{form}"
+        );
+        let done = events.last().map(|e| e["outcome"].clone());
+        assert_eq!(done, Some(serde_json::json!({"type": "success"})), "{form}");
+    }
+}
+
+/// `HumanInTheLoopMiddleware`: the run stops after the model's tool call, before the tool
+/// runs (the interrupt names no call); the resume run executes it. The call is started once,
+/// in the interrupted run, and answered in the resume run (no AGX309).
+#[test]
+fn a_call_approved_before_its_tool_runs_is_answered_by_the_resume_run() {
+    let call = "call_email_1";
+    for form in NDJSON_FORMS {
+        let files = [
+            format!("{form}/n_hitl_middleware__1_interrupt.ndjson"),
+            format!("{form}/n_hitl_middleware__2_resume.ndjson"),
+        ];
+        let events = convert(&files);
+        let end = events
+            .iter()
+            .position(|e| e["type"] == "RUN_FINISHED")
+            .unwrap_or_else(|| panic!("{form}: no RUN_FINISHED"));
+        let (first, second) = events.split_at(end + 1);
+        assert_eq!(first[end]["outcome"]["type"], "interrupt", "{form}");
+        let message = first[end]["outcome"]["interrupts"][0]["message"].as_str();
+        assert!(
+            message.is_some_and(|m| m.starts_with("Tool execution requires approval")),
+            "{form}: {message:?}"
+        );
+        assert_eq!(of(first, "TOOL_CALL_START", call).len(), 1, "{form}");
+        assert!(of(second, "TOOL_CALL_START", call).is_empty(), "{form}");
+        let results = of(second, "TOOL_CALL_RESULT", call);
+        assert_eq!(results.len(), 1, "{form}");
+        assert_eq!(
+            results[0]["content"], "Email to bob@example.com sent: Lunch",
+            "{form}"
+        );
+    }
+}

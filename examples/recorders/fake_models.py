@@ -359,3 +359,74 @@ def gemini_tool_call_turn(calls: list[tuple[str, dict[str, Any], str]]) -> list[
         final({"model_provider": "google_genai", "model_name": "fake-gemini-2.5-flash", "finish_reason": "STOP"}, usage(30, 12))
     )
     return chunks
+
+
+# --- sweep shapes (new scenarios `n_*`) ------------------------------------------
+
+
+def interleaved_tool_calls_turn(calls: list[tuple[str, dict[str, Any], str]]) -> list[Any]:
+    """Parallel calls whose chunks alternate by index: both headers, then fragment k of every call."""
+    chunks: list[Any] = [
+        {"content": "", "tool_call_chunks": [{"name": name, "args": "", "id": call_id, "index": i}]}
+        for i, (name, _, call_id) in enumerate(calls)
+    ]
+    frags = [split_args(args) for _, args, _ in calls]
+    for k in range(max(len(f) for f in frags)):
+        for i, f in enumerate(frags):
+            if k < len(f):
+                chunks.append({"content": "", "tool_call_chunks": [{"name": None, "args": f[k], "id": None, "index": i}]})
+    chunks.append(final({**OPENAI_META, "finish_reason": "tool_calls"}, usage(40, 30)))
+    return chunks
+
+
+def anthropic_thinking_tool_turn(thinking: str, text: str, call: tuple[str, dict[str, Any], str]) -> list[Any]:
+    """langchain-anthropic v0 streaming: thinking (index 0) + signature, text (index 1), then a
+    tool_use block (index 2, `input: {}`) whose arguments come as input_json_delta blocks, each
+    with the matching tool_call_chunk."""
+    meta = {"model_provider": "anthropic"}
+    name, args, call_id = call
+    chunks: list[Any] = [
+        {"content": [{"type": "thinking", "thinking": w, "index": 0}], "response_metadata": meta} for w in words(thinking)
+    ]
+    chunks.append({"content": [{"type": "thinking", "signature": "EqQBCkYIBxgCKkBfakeSignature==", "index": 0}], "response_metadata": meta})
+    chunks += [{"content": [{"type": "text", "text": w, "index": 1}], "response_metadata": meta} for w in words(text)]
+    chunks.append(
+        {
+            "content": [{"type": "tool_use", "id": call_id, "name": name, "input": {}, "index": 2}],
+            "tool_call_chunks": [{"name": name, "args": "", "id": call_id, "index": 2}],
+            "response_metadata": meta,
+        }
+    )
+    for frag in split_args(args):
+        chunks.append(
+            {
+                "content": [{"type": "input_json_delta", "partial_json": frag, "index": 2}],
+                "tool_call_chunks": [{"name": None, "args": frag, "id": None, "index": 2}],
+                "response_metadata": meta,
+            }
+        )
+    chunks.append(final({**ANTHROPIC_FINAL, "stop_reason": "tool_use"}, usage(60, 40), content=[]))
+    return chunks
+
+
+def deepseek_reasoning_tool_turn(reasoning: str, call: tuple[str, dict[str, Any], str]) -> list[Any]:
+    """DeepSeek/Qwen style: reasoning in additional_kwargs.reasoning_content, then an OpenAI-style call."""
+    meta = {"model_provider": "deepseek"}
+    name, args, call_id = call
+    chunks: list[Any] = [
+        {"content": "", "additional_kwargs": {"reasoning_content": w}, "response_metadata": meta} for w in words(reasoning)
+    ]
+    chunks.append({"content": "", "tool_call_chunks": [{"name": name, "args": "", "id": call_id, "index": 0}], "response_metadata": meta})
+    for frag in split_args(args):
+        chunks.append({"content": "", "tool_call_chunks": [{"name": None, "args": frag, "id": None, "index": 0}], "response_metadata": meta})
+    chunks.append(
+        final({"model_provider": "deepseek", "model_name": "fake-deepseek-reasoner", "finish_reason": "tool_calls"}, usage(25, 30))
+    )
+    return chunks
+
+
+def pieces_turn(pieces: list[str]) -> list[Any]:
+    """Text in exactly these string pieces (e.g. an emoji sequence split across chunks)."""
+    chunks: list[Any] = [{"content": p} for p in pieces]
+    chunks.append(final({**OPENAI_META, "finish_reason": "stop"}, usage(12, 9)))
+    return chunks

@@ -12,7 +12,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { BaseChatModel } from "@langchain/core/language_models/chat_models";
-import { AIMessage, AIMessageChunk } from "@langchain/core/messages";
+import { AIMessage, AIMessageChunk, ToolMessage } from "@langchain/core/messages";
 import { ChatGenerationChunk } from "@langchain/core/outputs";
 import { tool } from "@langchain/core/tools";
 import { dispatchCustomEvent } from "@langchain/core/callbacks/dispatch";
@@ -28,6 +28,7 @@ import {
   interrupt,
 } from "@langchain/langgraph";
 import { ToolNode, toolsCondition } from "@langchain/langgraph/prebuilt";
+import { createAgent, humanInTheLoopMiddleware } from "langchain";
 import { z } from "zod";
 
 // --- provider-like errors (names mirror the openai SDK's) --------------------
@@ -251,6 +252,65 @@ function geminiToolCallTurn(calls) {
   ];
 }
 
+// --- sweep shapes (scenarios `n_*`) -----------------------------------------------------
+// Parallel calls whose chunks alternate by index: both headers, then fragment k of every call.
+function interleavedToolCallsTurn(calls) {
+  const chunks = calls.map(([name, , id], index) => ({ content: "", tool_call_chunks: [{ type: "tool_call_chunk", name, args: "", id, index }] }));
+  const frags = calls.map(([, args]) => splitArgs(args));
+  for (let k = 0; k < Math.max(...frags.map((f) => f.length)); k++) {
+    frags.forEach((f, index) => {
+      if (k < f.length) chunks.push({ content: "", tool_call_chunks: [{ type: "tool_call_chunk", args: f[k], index }] });
+    });
+  }
+  chunks.push({ content: "", response_metadata: { ...OPENAI, finish_reason: "tool_calls" }, usage_metadata: usage(40, 30) });
+  return chunks;
+}
+
+// @langchain/anthropic streaming: thinking (index 0) + signature, text (index 1), then a tool_use block
+// (index 2, input "") whose arguments come as input_json_delta blocks with matching tool_call_chunks.
+function anthropicThinkingToolTurn(thinking, text, [name, args, id]) {
+  const meta = { model_provider: "anthropic" };
+  return [
+    ...words(thinking).map((w) => ({ content: [{ type: "thinking", thinking: w, index: 0 }], response_metadata: meta })),
+    { content: [{ type: "thinking", signature: "EqQBCkYIBxgCKkBfakeSignature==", index: 0 }], response_metadata: meta },
+    ...words(text).map((w) => ({ content: [{ type: "text", text: w, index: 1 }], response_metadata: meta })),
+    {
+      content: [{ type: "tool_use", id, name, input: "", index: 2 }],
+      tool_call_chunks: [{ type: "tool_call_chunk", name, args: "", id, index: 2 }],
+      response_metadata: meta,
+    },
+    ...splitArgs(args).map((frag) => ({
+      content: [{ type: "input_json_delta", input: frag, index: 2 }],
+      tool_call_chunks: [{ type: "tool_call_chunk", args: frag, index: 2 }],
+      response_metadata: meta,
+    })),
+    { content: [], response_metadata: { ...ANTHROPIC_FINAL, stop_reason: "tool_use" }, usage_metadata: usage(60, 40) },
+  ];
+}
+
+// DeepSeek/Qwen style: reasoning in additional_kwargs.reasoning_content, then an OpenAI-style call.
+function deepseekToolTurn(reasoning, [name, args, id]) {
+  const meta = { model_provider: "deepseek" };
+  return [
+    ...words(reasoning).map((w) => ({ content: "", additional_kwargs: { reasoning_content: w }, response_metadata: meta })),
+    { content: "", tool_call_chunks: [{ type: "tool_call_chunk", name, args: "", id, index: 0 }], response_metadata: meta },
+    ...splitArgs(args).map((frag) => ({ content: "", tool_call_chunks: [{ type: "tool_call_chunk", args: frag, index: 0 }], response_metadata: meta })),
+    {
+      content: "",
+      response_metadata: { model_provider: "deepseek", model_name: "fake-deepseek-reasoner", finish_reason: "tool_calls" },
+      usage_metadata: usage(25, 30),
+    },
+  ];
+}
+
+// Text in exactly these string pieces (JS strings are UTF-16: a piece may end inside a surrogate pair).
+function piecesTurn(pieces) {
+  return [
+    ...pieces.map((p) => ({ content: p })),
+    { content: "", response_metadata: { ...OPENAI, finish_reason: "stop" }, usage_metadata: usage(12, 9) },
+  ];
+}
+
 // --- tools ------------------------------------------------------------------------------
 const getWeather = tool(async ({ city }) => ({ Paris: "Sunny, 22°C in Paris", London: "Rainy, 14°C in London" })[city] ?? `Cloudy in ${city}`, {
   name: "get_weather",
@@ -290,7 +350,95 @@ const placeOrder = tool(
   },
 );
 
+const transferToBilling = tool(
+  async ({ reason }, config) =>
+    new Command({
+      goto: "billing",
+      update: { messages: [new ToolMessage({ content: `Transferred to billing: ${reason}`, tool_call_id: config.toolCall.id, name: "transfer_to_billing" })] },
+    }),
+  { name: "transfer_to_billing", description: "Hand the conversation over to the billing agent.", schema: z.object({ reason: z.string() }) },
+);
+
+const fetchChart = tool(async ({ city }) => [`Chart for ${city}: 3 points.`, { points: [18, 22, 20], unit: "°C", city }], {
+  name: "fetch_chart",
+  description: "Fetch a temperature chart for a city.",
+  schema: z.object({ city: z.string() }),
+  responseFormat: "content_and_artifact",
+});
+
+const sendEmail = tool(async ({ to, subject }) => `Email to ${to} sent: ${subject}`, {
+  name: "send_email",
+  description: "Send an email.",
+  schema: z.object({ to: z.string(), subject: z.string() }),
+});
+
 // --- graphs -------------------------------------------------------------------------------
+// createAgent with humanInTheLoopMiddleware: the run stops after the model's call, before the tool.
+function hitlMiddlewareAgent() {
+  const model = new ScriptedChatModel([
+    toolCallsTurn([["send_email", { to: "bob@example.com", subject: "Lunch" }, "call_email_1"]]),
+    textTurn("The email to Bob is sent."),
+  ]);
+  return createAgent({
+    model,
+    tools: [sendEmail],
+    systemPrompt: "You are a helpful assistant.",
+    checkpointer: new MemorySaver(),
+    middleware: [humanInTheLoopMiddleware({ interruptOn: { send_email: true } })],
+  });
+}
+
+// triage agent whose tool returns Command({goto: "billing", update: {messages: [ToolMessage]}}).
+function handoffGraph() {
+  const triage = new ScriptedChatModel([
+    // no lead text: LangGraph.js v3 merges a call into text block 0 and loses it (b_react_text_and_tool)
+    toolCallsTurn([["transfer_to_billing", { reason: "refund request" }, "call_transfer_1"]]),
+  ]).bindTools([transferToBilling]);
+  const billing = new ScriptedChatModel([textTurn("Billing here: your refund is on its way.")]);
+  return new StateGraph(MessagesAnnotation)
+    .addNode("triage", async (state) => ({ messages: [await triage.invoke(state.messages)] }))
+    .addNode("tools", new ToolNode([transferToBilling]), { ends: ["billing"] })
+    .addNode("billing", async (state) => ({ messages: [await billing.invoke(state.messages)] }))
+    .addEdge(START, "triage")
+    .addConditionalEdges("triage", toolsCondition, ["tools", END])
+    .addEdge("billing", END)
+    .compile({ checkpointer: new MemorySaver() });
+}
+
+// Pure function nodes: no model at all; `summarize` returns a finished AIMessage.
+function noModelGraph() {
+  const State = Annotation.Root({ ...MessagesAnnotation.spec, total: Annotation() });
+  return new StateGraph(State)
+    .addNode("parse", (state) => ({ total: String(state.messages.at(-1).content).split(" ").filter((w) => /^\d+$/.test(w)).reduce((a, w) => a + Number(w), 0) }))
+    .addNode("summarize", (state) => ({ messages: [new AIMessage({ content: `The total is ${state.total}.`, id: "ai-summary" })] }))
+    .addEdge(START, "parse")
+    .addEdge("parse", "summarize")
+    .addEdge("summarize", END)
+    .compile({ checkpointer: new MemorySaver() });
+}
+
+// A long conversation as run input: human/AI pairs, every 10th AI turn a tool call + result.
+function longHistory(name, turns = 60) {
+  const messages = [];
+  for (let i = 0; i < turns; i++) {
+    messages.push({ role: "user", content: `Question ${i}: what is ${i} + ${i}?`, id: `hist-human-${i}` });
+    if (i % 10 === 5) {
+      messages.push(new AIMessage({ content: "", tool_calls: [{ name: "get_weather", args: { city: `City${i}` }, id: `call_hist_${i}`, type: "tool_call" }], id: `hist-ai-call-${i}` }));
+      messages.push(new ToolMessage({ content: `Cloudy in City${i}`, tool_call_id: `call_hist_${i}`, name: "get_weather", id: `hist-tool-${i}` }));
+    }
+    messages.push(new AIMessage({ content: `${i} + ${i} = ${2 * i}.`, id: `hist-ai-${i}` }));
+  }
+  messages.push({ role: "user", content: "And what did I ask first?", id: `human-${name}` });
+  return { messages };
+}
+
+// Resume input answering every pending interrupt by its id (in the order the state lists them).
+const resumeAll = (answers) => async (graph, config) => {
+  const state = await graph.getState(config);
+  const ids = state.tasks.flatMap((t) => t.interrupts ?? []).map((i) => i.id);
+  return new Command({ resume: Object.fromEntries(ids.map((id, k) => [id, answers[k % answers.length]])) });
+};
+
 function chatGraph(model, node = "chat") {
   return new StateGraph(MessagesAnnotation)
     .addNode(node, async (state) => ({ messages: [await model.invoke(state.messages)] }))
@@ -515,7 +663,69 @@ function scenarios() {
       () => agentGraph([toolCallsTurn([["search_docs", { query: "install" }, "call_search_1"]]), textTurn("Found install and configure docs.")], [searchDocs]),
       one("i_tool_output_delta", "Search the docs for install"),
     ),
+    ...sweepScenarios(),
     ...pendingScenarios(),
+  ];
+}
+
+// Shapes added by the recording sweep (issue 22 follow-up).
+function sweepScenarios() {
+  const S = (name, build, runs, opts = {}) => ({ name, build, runs, ...opts });
+  const weather2 = [
+    ["get_weather", { city: "Paris" }, "call_weather_paris"],
+    ["get_weather", { city: "London" }, "call_weather_london"],
+  ];
+  const orders2 = [
+    ["place_order", { item: "widget", qty: 2 }, "call_order_widget"],
+    ["place_order", { item: "gadget", qty: 1 }, "call_order_gadget"],
+  ];
+  return [
+    S("n_parallel_interleaved", () => agentGraph([interleavedToolCallsTurn(weather2), textTurn("Paris is sunny, London is rainy.")], [getWeather]), one("n_parallel_interleaved", "Weather in Paris and London?")),
+    S(
+      "n_anthropic_thinking_tool",
+      () =>
+        agentGraph(
+          [
+            anthropicThinkingToolTurn("The user wants Paris weather. I should call the tool.", "Let me check.", ["get_weather", { city: "Paris" }, "toolu_01weather"]),
+            anthropicThinkingTurn("The tool says sunny.", "It is sunny and 22°C in Paris."),
+          ],
+          [getWeather],
+        ),
+      one("n_anthropic_thinking_tool", "Weather in Paris?"),
+    ),
+    S(
+      "n_deepseek_tool",
+      () =>
+        agentGraph(
+          [deepseekToolTurn("I need the weather tool for Paris.", ["get_weather", { city: "Paris" }, "call_weather_1"]), deepseekTurn("The tool says sunny.", "It is sunny and 22°C in Paris.")],
+          [getWeather],
+        ),
+      one("n_deepseek_tool", "Weather in Paris?"),
+    ),
+    S("n_two_interrupts", () => agentGraph([toolCallsTurn(orders2), textTurn("The widget order is placed; the gadget order was rejected.")], [placeOrder]), [
+      { suffix: "__1_interrupt", input: human("Order 2 widgets and 1 gadget", "n_two_interrupts") },
+      // LangGraph.js's ToolNode surfaces the first interrupt only: the resume answers it, the
+      // second surfaces then, and a third run answers that one
+      { suffix: "__2_resume", input: resumeAll([{ approved: true }]) },
+      { suffix: "__3_resume", input: resumeAll([{ approved: false }]) },
+    ]),
+    S("n_handoff", handoffGraph, one("n_handoff", "I want a refund")),
+    S(
+      "n_tool_artifact",
+      () => agentGraph([toolCallsTurn([["fetch_chart", { city: "Paris" }, "call_chart_1"]]), textTurn("Here is the Paris chart.")], [fetchChart]),
+      one("n_tool_artifact", "Chart for Paris?"),
+    ),
+    S("n_no_model", noModelGraph, one("n_no_model", "Add 2 and 40 please")),
+    S("n_hitl_middleware", hitlMiddlewareAgent, [
+      { suffix: "__1_interrupt", input: human("Email Bob about lunch", "n_hitl_middleware") },
+      { suffix: "__2_resume", input: resumeAll([{ decisions: [{ type: "approve" }] }]) },
+    ]),
+    S("n_long_history", () => chatGraph(new ScriptedChatModel([textTurn("You first asked what 0 + 0 is.")])), [{ suffix: "", input: longHistory("n_long_history") }]),
+    S(
+      "n_unicode_split",
+      () => chatGraph(new ScriptedChatModel([piecesTurn(["Hi ", "\u{1F469}", "\u200d\u{1F4BB}", " caf", "e", "\u0301 ", "\u{1F1EB}", "\u{1F1F7}", " \u201cok\u201d ", "\u65e5\u672c", "\u8a9e \u2713"])])),
+      one("n_unicode_split", "Say hi with emoji"),
+    ),
   ];
 }
 
@@ -630,7 +840,8 @@ async function record(scn, out, version) {
   let events = [];
   for (const run of scn.runs) {
     if (!scn.oneFile) events = [];
-    const input = typeof run.input === "function" ? run.input() : run.input;
+    const runConfig = { configurable: { thread_id: `thread-${scn.name}` } };
+    const input = typeof run.input === "function" ? await run.input(graph, runConfig) : run.input;
     // abortAfter: the caller aborts its AbortController after the Nth text chunk
     const controller = scn.abortAfter ? new AbortController() : null;
     let seen = 0;

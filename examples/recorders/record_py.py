@@ -32,9 +32,9 @@ from langchain.agents import create_agent  # noqa: E402
 from langchain.tools import ToolRuntime  # noqa: E402
 from langchain_core.callbacks.manager import adispatch_custom_event  # noqa: E402
 from langchain_core.load import dumps  # noqa: E402
-from langchain_core.messages import AIMessage, AnyMessage, HumanMessage  # noqa: E402
+from langchain_core.messages import AIMessage, AnyMessage, HumanMessage, ToolMessage  # noqa: E402
 from langchain_core.runnables import RunnableConfig  # noqa: E402
-from langchain_core.tools import tool  # noqa: E402
+from langchain_core.tools import InjectedToolCallId, tool  # noqa: E402
 from langgraph.checkpoint.memory import InMemorySaver  # noqa: E402
 from langgraph.config import get_stream_writer  # noqa: E402
 from langgraph.graph import END, START, MessagesState, StateGraph  # noqa: E402
@@ -313,6 +313,144 @@ def supervisor_graph(hitl: bool = False):
     )
 
 
+@tool
+def transfer_to_billing(reason: str, tool_call_id: Annotated[str, InjectedToolCallId]) -> Command:
+    """Hand the conversation over to the billing agent."""
+    msg = ToolMessage(f"Transferred to billing: {reason}", tool_call_id=tool_call_id, name="transfer_to_billing")
+    return Command(goto="billing", update={"messages": [msg]})
+
+
+@tool(response_format="content_and_artifact")
+def fetch_chart(city: str) -> tuple[str, dict[str, Any]]:
+    """Fetch a temperature chart for a city."""
+    return f"Chart for {city}: 3 points.", {"points": [18, 22, 20], "unit": "°C", "city": city}
+
+
+def handoff_graph():
+    """triage agent whose tool returns Command(goto="billing", update={messages: [ToolMessage]})."""
+    triage_model = fm.ScriptedChatModel(
+        turns=[fm.tool_calls_turn([("transfer_to_billing", {"reason": "refund request"}, "call_transfer_1")], lead_text="Let me transfer you.")]
+    ).bind_tools([transfer_to_billing])
+    billing_model = fm.ScriptedChatModel(turns=[fm.text_turn("Billing here: your refund is on its way.")])
+
+    async def triage(state: MessagesState):
+        return {"messages": [await triage_model.ainvoke(state["messages"])]}
+
+    async def billing(state: MessagesState):
+        return {"messages": [await billing_model.ainvoke(state["messages"])]}
+
+    g = StateGraph(MessagesState)
+    g.add_node("triage", triage)
+    g.add_node("tools", ToolNode([transfer_to_billing]), destinations=("billing",))
+    g.add_node("billing", billing)
+    g.add_edge(START, "triage")
+    g.add_conditional_edges("triage", tools_condition)
+    g.add_edge("billing", END)
+    return g.compile(checkpointer=InMemorySaver())
+
+
+class PipelineState(MessagesState):
+    total: int
+
+
+def no_model_graph():
+    """Pure function nodes: no model at all; `summarize` returns a finished AIMessage."""
+
+    def parse(state: PipelineState):
+        return {"total": sum(int(w) for w in state["messages"][-1].text.split() if w.isdigit())}
+
+    def summarize(state: PipelineState):
+        return {"messages": [AIMessage(content=f"The total is {state['total']}.", id="ai-summary")]}
+
+    g = StateGraph(PipelineState)
+    g.add_node("parse", parse)
+    g.add_node("summarize", summarize)
+    g.add_edge(START, "parse")
+    g.add_edge("parse", "summarize")
+    g.add_edge("summarize", END)
+    return g.compile(checkpointer=InMemorySaver())
+
+
+def long_history(name: str, turns: int = 60) -> dict[str, Any]:
+    """A long conversation as run input: human/AI pairs, every 10th AI turn a tool call + result."""
+    msgs: list[Any] = []
+    for i in range(turns):
+        msgs.append(HumanMessage(content=f"Question {i}: what is {i} + {i}?", id=f"hist-human-{i}"))
+        if i % 10 == 5:
+            call = {"name": "get_weather", "args": {"city": f"City{i}"}, "id": f"call_hist_{i}", "type": "tool_call"}
+            msgs.append(AIMessage(content="", tool_calls=[call], id=f"hist-ai-call-{i}"))
+            msgs.append(ToolMessage(content=f"Cloudy in City{i}", tool_call_id=f"call_hist_{i}", name="get_weather", id=f"hist-tool-{i}"))
+        msgs.append(AIMessage(content=f"{i} + {i} = {2 * i}.", id=f"hist-ai-{i}"))
+    msgs.append(HumanMessage(content="And what did I ask first?", id=f"human-{name}"))
+    return {"messages": msgs}
+
+
+@tool
+def send_email(to: str, subject: str) -> str:
+    """Send an email."""
+    return f"Email to {to} sent: {subject}"
+
+
+class Weather(TypedDict):
+    city: str
+    summary: str
+
+
+def hitl_middleware_agent():
+    """create_agent with HumanInTheLoopMiddleware: the run stops after the model's tool call,
+    before the tool runs; the resume approves it and the tool runs in the resume run."""
+    from langchain.agents.middleware import HumanInTheLoopMiddleware
+
+    model = fm.ScriptedChatModel(
+        turns=[
+            fm.tool_calls_turn([("send_email", {"to": "bob@example.com", "subject": "Lunch"}, "call_email_1")]),
+            fm.text_turn("The email to Bob is sent."),
+        ],
+        model_name="fake-model",
+    )
+    return create_agent(
+        model,
+        [send_email],
+        system_prompt=SYSTEM,
+        checkpointer=InMemorySaver(),
+        middleware=[HumanInTheLoopMiddleware(interrupt_on={"send_email": True})],
+    )
+
+
+def structured_output_agent():
+    """create_agent with response_format=ToolStrategy(Weather): the answer is a call to the
+    structured-output tool, answered by a ToolMessage create_agent writes itself."""
+    from langchain.agents.structured_output import ToolStrategy
+
+    model = fm.ScriptedChatModel(
+        turns=[
+            fm.tool_calls_turn([("get_weather", {"city": "Paris"}, "call_weather_1")]),
+            fm.tool_calls_turn([("Weather", {"city": "Paris", "summary": "Sunny, 22°C"}, "call_structured_1")]),
+        ],
+        model_name="fake-model",
+    )
+    return create_agent(
+        model, [get_weather], system_prompt=SYSTEM, checkpointer=InMemorySaver(), response_format=ToolStrategy(Weather)
+    )
+
+
+def fallback_graph():
+    """A model with a fallback: the first model raises a rate limit, the fallback answers."""
+    primary = fm.ScriptedChatModel(turns=[[fm.RateLimitError(RATE_LIMIT_MSG)]], model_name="fake-primary")
+    backup = fm.ScriptedChatModel(turns=[fm.text_turn("Hello from the backup model.")], model_name="fake-backup")
+    return chat_graph(primary.with_fallbacks([backup]))
+
+
+def resume_all(answers: list[Any]):
+    """Resume input answering every pending interrupt by its id (in the order the state lists them)."""
+
+    def make(graph: Any, config: dict[str, Any]) -> Command:
+        pending = graph.get_state(config).interrupts
+        return Command(resume={intr.id: answers[i % len(answers)] for i, intr in enumerate(pending)})
+
+    return make
+
+
 def failing_model_graph(*turn: Any):
     return chat_graph(fm.ScriptedChatModel(turns=[list(turn)]))
 
@@ -333,7 +471,11 @@ AUTH_MSG = (
 @dataclass
 class Run:
     suffix: str  # "" or "__1_interrupt" ...
-    input: Any
+    input: Any  # or a callable (graph, config) -> input, called when the run starts
+
+
+def run_input(run: Run, graph: Any, config: dict[str, Any]) -> Any:
+    return run.input(graph, config) if callable(run.input) else run.input
 
 
 @dataclass
@@ -456,7 +598,90 @@ def scenarios() -> list[Scenario]:
             ),
             one("i_tool_output_delta", "Search the docs for install"),
         ),
+        *sweep_scenarios(),
         *pending_scenarios(),
+    ]
+
+
+def sweep_scenarios() -> list[Scenario]:
+    """Shapes added by the recording sweep (issue 22 follow-up)."""
+    S = Scenario
+    one = lambda name, text: [Run("", human(text, name))]  # noqa: E731
+    weather2 = [("get_weather", {"city": "Paris"}, "call_weather_paris"), ("get_weather", {"city": "London"}, "call_weather_london")]
+    orders2 = [("place_order", {"item": "widget", "qty": 2}, "call_order_widget"), ("place_order", {"item": "gadget", "qty": 1}, "call_order_gadget")]
+    return [
+        S(
+            "n_parallel_interleaved",
+            lambda: agent([fm.interleaved_tool_calls_turn(weather2), fm.text_turn("Paris is sunny, London is rainy.")], [get_weather]),
+            one("n_parallel_interleaved", "Weather in Paris and London?"),
+            note="two calls in one model turn whose chunks alternate by index (0, 1, 0, 1, ...)",
+        ),
+        S(
+            "n_anthropic_thinking_tool",
+            lambda: agent(
+                [
+                    fm.anthropic_thinking_tool_turn("The user wants Paris weather. I should call the tool.", "Let me check.", ("get_weather", {"city": "Paris"}, "toolu_01weather")),
+                    fm.anthropic_thinking_turn("The tool says sunny.", "It is sunny and 22°C in Paris."),
+                ],
+                [get_weather],
+            ),
+            one("n_anthropic_thinking_tool", "Weather in Paris?"),
+            note="Anthropic thinking + signature, text, then a tool_use block with input_json_delta; then thinking + answer",
+        ),
+        S(
+            "n_deepseek_tool",
+            lambda: agent(
+                [
+                    fm.deepseek_reasoning_tool_turn("I need the weather tool for Paris.", ("get_weather", {"city": "Paris"}, "call_weather_1")),
+                    fm.deepseek_reasoning_turn("The tool says sunny.", "It is sunny and 22°C in Paris."),
+                ],
+                [get_weather],
+            ),
+            one("n_deepseek_tool", "Weather in Paris?"),
+            note="additional_kwargs.reasoning_content, then a tool call in the same message; then reasoning + answer",
+        ),
+        S(
+            "n_two_interrupts",
+            lambda: agent([fm.tool_calls_turn(orders2), fm.text_turn("The widget order is placed; the gadget order was rejected.")], [place_order]),
+            [
+                Run("__1_interrupt", human("Order 2 widgets and 1 gadget", "n_two_interrupts")),
+                Run("__2_resume", resume_all([{"approved": True}, {"approved": False}])),
+            ],
+            note="two parallel tool calls each raise interrupt(); the resume answers both by interrupt id",
+        ),
+        S("n_handoff", handoff_graph, one("n_handoff", "I want a refund"), note="a tool returns Command(goto='billing') with a ToolMessage"),
+        S(
+            "n_tool_artifact",
+            lambda: agent(
+                [fm.tool_calls_turn([("fetch_chart", {"city": "Paris"}, "call_chart_1")]), fm.text_turn("Here is the Paris chart.")], [fetch_chart]
+            ),
+            one("n_tool_artifact", "Chart for Paris?"),
+            note="tool with response_format='content_and_artifact': ToolMessage.artifact",
+        ),
+        S("n_no_model", no_model_graph, one("n_no_model", "Add 2 and 40 please"), note="pure function nodes, no model"),
+        S(
+            "n_hitl_middleware",
+            hitl_middleware_agent,
+            [
+                Run("__1_interrupt", human("Email Bob about lunch", "n_hitl_middleware")),
+                Run("__2_resume", resume_all([{"decisions": [{"type": "approve"}]}])),
+            ],
+            note="HumanInTheLoopMiddleware: interrupt after the model's call, before the tool; the resume approves it",
+        ),
+        S("n_structured_output", structured_output_agent, one("n_structured_output", "Weather in Paris?"), note="response_format=ToolStrategy(Weather)"),
+        S("n_model_fallback", fallback_graph, one("n_model_fallback", "Hi there"), note="model.with_fallbacks: the first raises a rate limit, the fallback answers"),
+        S(
+            "n_long_history",
+            lambda: chat_graph(fm.ScriptedChatModel(turns=[fm.text_turn("You first asked what 0 + 0 is.")])),
+            [Run("", long_history("n_long_history"))],
+            note="a 133-message history as run input (132 earlier messages + the question)",
+        ),
+        S(
+            "n_unicode_split",
+            lambda: chat_graph(fm.ScriptedChatModel(turns=[fm.pieces_turn(["Hi ", "👩", "\u200d💻", " caf", "e", "\u0301 ", "🇫", "🇷", " “ok” ", "日本", "語 ✓"])])),
+            one("n_unicode_split", "Say hi with emoji"),
+            note="an emoji ZWJ sequence, a combining accent and a flag split across chunks",
+        ),
     ]
 
 
@@ -633,7 +858,7 @@ async def record_v2(scn: Scenario, out: Path) -> None:
 
         async def body(cut: asyncio.Event) -> None:
             seen = 0
-            async for ev in graph.astream_events(run.input, run_config(scn), version="v2", **scn.v2_kwargs):
+            async for ev in graph.astream_events(run_input(run, graph, run_config(scn)), run_config(scn), version="v2", **scn.v2_kwargs):
                 api.append(json_dumpb(ev))
                 dumpd.append(dumps(ev))
                 if scn.cancel_after and v2_is_text(ev):
@@ -681,7 +906,7 @@ async def record_v3(scn: Scenario, out: Path) -> None:
         async def body(cut: asyncio.Event) -> None:
             seen = 0
             stream = await graph.astream_events(
-                run.input, run_config(scn), version="v3", transformers=scn.v3_transformers or None
+                run_input(run, graph, run_config(scn)), run_config(scn), version="v3", transformers=scn.v3_transformers or None
             )
             async with stream:
                 async for ev in stream:

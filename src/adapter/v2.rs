@@ -598,6 +598,7 @@ impl V2Adapter {
                     );
                 };
                 let output = lc::normalize_deep(output);
+                let output = lc::command_tool_message(&output, None).unwrap_or(output);
                 let is_msg = lc::message_kind(&output) == Some("tool");
                 let call_id = if is_msg {
                     s(&output, "tool_call_id")

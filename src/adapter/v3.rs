@@ -730,6 +730,7 @@ impl V3Adapter {
                 self.tools_open.remove(&id);
                 self.nest.tool_ended(&id);
                 let output = lc::normalize_deep(data.field("output").unwrap_or(&Value::Null));
+                let output = lc::command_tool_message(&output, Some(&id)).unwrap_or(output);
                 let is_msg = lc::message_kind(&output) == Some("tool");
                 out.push(ModelEvent::ToolEnd {
                     tool_call_id: id,
@@ -951,8 +952,19 @@ fn unwrap_non_standard(c: Option<&Value>) -> Option<&Value> {
 fn read_content(c: &Value) -> Content<'_> {
     match c.field("type") {
         None => Content::Text(c.field("text").and_then(Value::as_str).unwrap_or("")),
+        // LangGraph.js keeps a provider's own tool block: Anthropic's `tool_use` starts the
+        // block (id, name, `input`), and the merged block at the finish is typed after its
+        // last delta, `input_json_delta` (with id, name and `args`).
+        Some(Value::String(t)) if is_provider_tool_block(t) && c.field("id").is_some() => {
+            Content::ToolCall
+        }
         Some(_) => read_block(c),
     }
+}
+
+/// Block types of a provider's own tool call, as LangGraph.js v3 passes them on.
+fn is_provider_tool_block(t: &str) -> bool {
+    matches!(t, "tool_use" | "input_json_delta")
 }
 
 /// A tool call's args in a block's content: streamed text (a string) or the args whole (a

@@ -1,6 +1,8 @@
 //! Interrupts → the RUN_FINISHED interrupt outcome, and resume input → `RunAgentInput.resume[]`
 //! (seed `000`: `mapInterruptPayloadToAgUi`, `resolveResumeFromRunAgentInput` in reverse).
 
+use std::borrow::Cow;
+
 use serde_json::{json, Map, Value};
 
 use crate::model::InterruptInfo;
@@ -25,15 +27,36 @@ pub fn reason(payload: &Value) -> String {
 }
 
 /// The interrupt's question: the payload when it is a string, else its `message`, `question`
-/// or `prompt`.
-fn message(payload: &Value) -> Option<&str> {
+/// or `prompt`, else the descriptions of LangChain's `HumanInTheLoopMiddleware` requests
+/// (`{"action_requests": [{"name", "args", "description"}], "review_configs": […]}`;
+/// LangChain.js: `actionRequests`), one per paragraph.
+fn message(payload: &Value) -> Option<Cow<'_, str>> {
     match payload {
-        Value::String(s) => Some(s.as_str()),
+        Value::String(s) => Some(Cow::Borrowed(s.as_str())),
         _ => payload
             .get("message")
             .or_else(|| payload.get("question"))
             .or_else(|| payload.get("prompt"))
-            .and_then(Value::as_str),
+            .and_then(Value::as_str)
+            .map(Cow::Borrowed)
+            .or_else(|| action_descriptions(payload)),
+    }
+}
+
+/// The `description`s of a `HumanInTheLoopMiddleware` interrupt's `action_requests`.
+fn action_descriptions(payload: &Value) -> Option<Cow<'_, str>> {
+    let texts: Vec<&str> = payload
+        .get("action_requests")
+        .or_else(|| payload.get("actionRequests"))?
+        .as_array()?
+        .iter()
+        .filter_map(|r| r.get("description").and_then(Value::as_str))
+        .filter(|d| !d.is_empty())
+        .collect();
+    match texts.as_slice() {
+        [] => None,
+        [one] => Some(Cow::Borrowed(one)),
+        many => Some(Cow::Owned(many.join("\n\n"))),
     }
 }
 
@@ -53,7 +76,7 @@ pub fn to_agui(i: &InterruptInfo) -> Value {
     m.insert("id".into(), Value::String(i.id.clone()));
     m.insert("reason".into(), Value::String(reason(p)));
     if let Some(t) = message(p) {
-        m.insert("message".into(), Value::String(t.to_string()));
+        m.insert("message".into(), Value::String(t.into_owned()));
     }
     if let Some(t) = p
         .get("toolCallId")
@@ -113,6 +136,29 @@ mod tests {
         assert_eq!(reason(&json!({"reason":"pick","type":"approval"})), "pick");
         assert_eq!(reason(&json!({"type":"choose_city"})), "choose_city");
         assert_eq!(reason(&json!("plain question")), "input_required");
+    }
+
+    #[test]
+    fn hitl_middleware_requests_are_the_message() {
+        let one = json!({"action_requests": [{"name": "send_email", "args": {}, "description": "Approve send_email?"}],
+                         "review_configs": [{"action_name": "send_email", "allowed_decisions": ["approve"]}]});
+        let i = InterruptInfo {
+            id: "i1".into(),
+            value: one,
+            response_schema: None,
+            tool_call_id: None,
+        };
+        assert_eq!(to_agui(&i)["message"], "Approve send_email?");
+        assert_eq!(visible_text(&i.value), "Approve send_email?");
+        let two = json!({"action_requests": [{"description": "A?"}, {"description": "B?"}]});
+        assert_eq!(visible_text(&two), "A?\n\nB?");
+        let js = json!({"actionRequests": [{"description": "C?"}], "reviewConfigs": []});
+        assert_eq!(visible_text(&js), "C?");
+        let none = json!({"action_requests": [{"name": "x"}]});
+        assert_eq!(
+            visible_text(&none),
+            "Waiting for your input (input_required)."
+        );
     }
 
     #[test]

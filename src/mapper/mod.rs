@@ -1225,16 +1225,29 @@ impl Mapper {
                         })
                         .collect();
                     self.pending = run.interrupts.iter().map(|i| i.id.clone()).collect();
-                    self.suspended = run
-                        .interrupts
-                        .iter()
-                        .filter_map(|i| i.tool_call_id.as_ref())
-                        .chain(&suspended_subagent_calls)
-                        .filter_map(|id| {
-                            let t = run.tools.get(id).filter(|t| !t.result)?;
-                            Some((id.clone(), t.name.clone()))
-                        })
-                        .collect();
+                    // The calls the interrupts name (and a sub-agent's open at the
+                    // interrupt); when they name none (v3 does not say which of several open
+                    // tools raised which interrupt, a middleware interrupts before the tools
+                    // run), every call the run left without a result waits for the resume run.
+                    let named = run.interrupts.iter().any(|i| i.tool_call_id.is_some())
+                        || !suspended_subagent_calls.is_empty();
+                    self.suspended = if named {
+                        run.interrupts
+                            .iter()
+                            .filter_map(|i| i.tool_call_id.as_ref())
+                            .chain(&suspended_subagent_calls)
+                            .filter_map(|id| {
+                                let t = run.tools.get(id).filter(|t| !t.result)?;
+                                Some((id.clone(), t.name.clone()))
+                            })
+                            .collect()
+                    } else {
+                        run.tools
+                            .iter()
+                            .filter(|(_, t)| !t.result)
+                            .map(|(id, t)| (id.clone(), t.name.clone()))
+                            .collect()
+                    };
                     let mut seen = HashSet::<String, FastIds>::default();
                     self.suspended.retain(|(id, _)| seen.insert(id.clone()));
                     json!({"type": "interrupt", "interrupts": ints})

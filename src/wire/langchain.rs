@@ -437,6 +437,50 @@ pub fn tool_content_text(content: &Value) -> String {
     }
 }
 
+/// The tool message a tool's output carries when the tool returned a LangGraph `Command`
+/// (a handoff, or a state update) instead of a result: the tool message of its
+/// `update.messages` (the one answering `call_id` when given), as a flat tool message. The
+/// output is normalized ([`normalize_deep`]); a `Command` is logged as `{"lg_name":
+/// "Command", …}` (LangGraph.js), a dict of `graph`/`update`/`resume`/`goto` (langgraph-api)
+/// or a parsed dumpd repr (`{"__type__": "Command", …}`, its messages `{"__type__":
+/// "ToolMessage", …}`). `None` for any other output.
+pub fn command_tool_message(output: &Value, call_id: Option<&str>) -> Option<Value> {
+    let o = output.as_object()?;
+    let is_command = o.field("lg_name").and_then(Value::as_str) == Some("Command")
+        || o.field("__type__").and_then(Value::as_str) == Some("Command")
+        || (o.contains_key("update")
+            && o.contains_key("goto")
+            && o.keys()
+                .all(|k| matches!(k.as_str(), "graph" | "update" | "resume" | "goto")));
+    if !is_command {
+        return None;
+    }
+    let tool_messages = o
+        .field("update")?
+        .field("messages")?
+        .as_array()?
+        .iter()
+        .filter_map(|m| {
+            if message_kind(m) == Some("tool") {
+                return Some(m.clone());
+            }
+            // a parsed dumpd repr `ToolMessage(content=…, tool_call_id=…)`
+            let mut flat = m.as_object()?.clone();
+            (flat.field("__type__").and_then(Value::as_str) == Some("ToolMessage")).then(|| {
+                flat.insert("type".into(), Value::String("tool".into()));
+                Value::Object(flat)
+            })
+        });
+    let mut first = None;
+    for m in tool_messages {
+        if call_id.is_none() || tool_call_id(&m) == call_id {
+            return Some(m);
+        }
+        first.get_or_insert(m);
+    }
+    first
+}
+
 /// Whether `m` (a message of a normalized list, not normalized again yet) may be a tool
 /// message once [`normalize_cow`] has run: it is one already (normalizing an object with no
 /// `lc` / `__lc_escaped__` key keeps its keys and its strings), or normalizing may replace it
