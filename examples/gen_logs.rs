@@ -8,10 +8,12 @@
 //! FORM is a folder of `testdata/recordings` (`v2-python-api`, `v2-python-dumpd`, `v2-js`,
 //! `v3-python`, `v3-python-inprocess`, `v3-js`); SIZE is a byte count with an optional `K`, `M`
 //! or `G` suffix (powers of 1024). The files of the form are appended in name order, pass after
-//! pass, until the output reaches SIZE. Pass 0 is the recordings with per-run tool call ids; in pass `k > 0`
-//! every id is rewritten so that runs never collide: UUIDs and 32-hex ids get a new tail,
-//! `call_…`, `human-…`, `thread-…` ids get a `_k` suffix, and v3 `seq` numbers continue from
-//! the previous file. The output is deterministic.
+//! pass, until the output reaches SIZE. Ids the scripted recordings reuse across runs
+//! (`call_…`, `toolu_…`, `ai-…`, `agui-…`) get a per-run suffix in every pass; in pass `k > 0`
+//! every other id is rewritten too so that runs never collide: UUIDs and 32-hex ids get a new
+//! tail, `human-…`, `thread-…` ids get a `_k` suffix, and v3 `seq` numbers continue from the
+//! previous file. The output is deterministic, and `aguify check` finds no error in it.
+//! Files of several runs (`*_one_file`) are left out, as their `seq` restarts.
 //!
 //! FORM with the suffix `-big` (`v3-python-big`) grows every tool result to 1 MiB wherever it
 //! appears (the tool's end, each state holding it), as a retrieved document or a file read

@@ -330,7 +330,12 @@ pub fn recordings(dir: &Path) -> Result<Vec<(PathBuf, Vec<String>)>, String> {
         .filter_map(Result::ok)
         .map(|e| e.path())
         .filter(|p| p.extension().is_some_and(|x| x == "ndjson"))
-        .filter(|p| !p.to_string_lossy().contains("truncated"))
+        // A stream cut short would hold the next run inside it; a file of several runs restarts
+        // its `seq`, which a continued numbering turns into seq going back.
+        .filter(|p| {
+            let name = p.to_string_lossy();
+            !name.contains("truncated") && !name.contains("_one_file")
+        })
         .collect();
     paths.sort();
     let mut out = vec![];
@@ -440,7 +445,9 @@ fn new_tail(old: &[u8], k: u64, out: &mut String) {
     out.push_str(&format!("{n:0width$x}", width = old.len()));
 }
 
-const SUFFIXED: [&str; 3] = ["call_", "human-", "thread-"];
+/// Ids rewritten per run in every pass (scripted recordings reuse them across runs).
+const PER_RUN: [&str; 4] = ["call_", "toolu_", "ai-", "agui-"];
+const SUFFIXED: [&str; 6] = ["call_", "toolu_", "ai-", "agui-", "human-", "thread-"];
 
 fn rewrite(
     line: &str,
@@ -470,14 +477,15 @@ fn rewrite(
             }
         }
         let at_word_start0 = i == 0 || !(b[i - 1].is_ascii_alphanumeric() || b[i - 1] == b'_');
-        if pass == 0 && at_word_start0 && b[i..].starts_with(b"call_") {
+        let per_run = PER_RUN.iter().find(|p| b[i..].starts_with(p.as_bytes()));
+        if let (0, true, Some(p)) = (pass, at_word_start0, per_run) {
             let end = i
-                + 5
-                + b[i + 5..]
+                + p.len()
+                + b[i + p.len()..]
                     .iter()
-                    .take_while(|c| c.is_ascii_alphanumeric() || **c == b'_')
+                    .take_while(|c| c.is_ascii_alphanumeric() || **c == b'_' || **c == b'-')
                     .count();
-            if end > i + 5 {
+            if end > i + p.len() {
                 out.push_str(&line[copied..end]);
                 out.push_str(&format!("_r{run_tag}"));
                 i = end;
@@ -508,11 +516,15 @@ fn rewrite(
                         + p.len()
                         + b[i + p.len()..]
                             .iter()
-                            .take_while(|c| c.is_ascii_alphanumeric() || **c == b'_')
+                            .take_while(|c| {
+                                c.is_ascii_alphanumeric()
+                                    || **c == b'_'
+                                    || (**c == b'-' && PER_RUN.contains(p))
+                            })
                             .count();
                     if end > i + p.len() {
                         out.push_str(&line[copied..end]);
-                        if *p == "call_" {
+                        if PER_RUN.contains(p) {
                             out.push_str(&format!("_r{run_tag}"));
                         } else {
                             out.push_str(&format!("_{pass}"));
