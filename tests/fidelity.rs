@@ -296,3 +296,66 @@ fn a_call_approved_before_its_tool_runs_is_answered_by_the_resume_run() {
         );
     }
 }
+
+/// LangGraph.js: two parallel `place_order` calls whose tools both raise `interrupt()`. The
+/// ToolNode surfaces the first interrupt only; the resume answers it and the second
+/// surfaces; a third run answers that one; every resume re-runs both tools. Each call is
+/// started once (run 1), the widget answered in run 2, the gadget in run 3, and a re-run of
+/// a call already answered adds nothing (v2 JS runs name no call: the gadget's run is the
+/// only waiting `place_order` call).
+#[test]
+fn js_two_interrupts_answer_each_call_once_across_three_runs() {
+    let (widget, gadget) = ("call_order_widget", "call_order_gadget");
+    for form in ["v2-js", "v3-js"] {
+        let files = [
+            format!("{form}/n_two_interrupts__1_interrupt.ndjson"),
+            format!("{form}/n_two_interrupts__2_resume.ndjson"),
+            format!("{form}/n_two_interrupts__3_resume.ndjson"),
+        ];
+        let events = convert(&files);
+        let runs: Vec<&[Value]> = events
+            .split_inclusive(|e| e["type"] == "RUN_FINISHED")
+            .filter(|r| !r.is_empty())
+            .collect();
+        assert_eq!(runs.len(), 3, "{form}: three runs");
+        let outcomes: Vec<&Value> = runs.iter().map(|r| &r[r.len() - 1]["outcome"]).collect();
+        assert_eq!(outcomes[0]["type"], "interrupt", "{form}");
+        assert_eq!(outcomes[1]["type"], "interrupt", "{form}");
+        assert_eq!(outcomes[1]["interrupts"][0]["toolCallId"], gadget, "{form}");
+        assert_eq!(outcomes[2]["type"], "success", "{form}");
+        assert!(outcomes[2].get("pendingToolCallIds").is_none(), "{form}");
+        let starts: Vec<&Value> = events
+            .iter()
+            .filter(|e| e["type"] == "TOOL_CALL_START")
+            .collect();
+        let ids: Vec<&Value> = starts.iter().map(|e| &e["toolCallId"]).collect();
+        assert_eq!(
+            ids,
+            [widget, gadget],
+            "{form}: each call started once, in run 1"
+        );
+        let answered = |run: &[Value]| -> Vec<String> {
+            run.iter()
+                .filter(|e| e["type"] == "TOOL_CALL_RESULT")
+                .map(|e| {
+                    format!(
+                        "{}={}",
+                        e["toolCallId"].as_str().unwrap_or("?"),
+                        e["content"]
+                    )
+                })
+                .collect()
+        };
+        assert!(answered(runs[0]).is_empty(), "{form}");
+        assert_eq!(
+            answered(runs[1]),
+            [format!("{widget}=\"Order of 2 widget placed.\"")],
+            "{form}"
+        );
+        assert_eq!(
+            answered(runs[2]),
+            [format!("{gadget}=\"Order rejected.\"")],
+            "{form}"
+        );
+    }
+}

@@ -3,7 +3,7 @@
 
 use crate::json::Field;
 use foldhash::fast::RandomState as FastIds;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use serde_json::Value;
 
@@ -39,6 +39,10 @@ pub struct V2Adapter {
     claimed: Claimed,
     /// Tool run id → tool call id.
     tool_runs: HashMap<String, ToolRun, FastIds>,
+    /// Calls (id, name, message id) the state a tools node starts from leaves without a
+    /// result, not yet resolved to a tool run: a resumed run re-executes them, and a tool
+    /// run that names no call is the only waiting call of its tool's name.
+    waiting_calls: Vec<(String, String, Option<String>)>,
     open_messages: usize,
     /// Whether any `events` record was seen (then `messages` parts repeat it and are skipped).
     saw_events: bool,
@@ -133,6 +137,7 @@ impl V2Adapter {
         self.pending_calls.retain(|c| c.run == run);
         self.claimed.clear();
         self.tool_runs.clear();
+        self.waiting_calls.clear();
         self.run_no += 1;
     }
 
@@ -272,6 +277,7 @@ impl V2Adapter {
                     // create_agent `tools` runs carry the Send payload: the calls they execute.
                     if let Some(input) = data.field("input") {
                         self.remember_send_payload(input);
+                        self.remember_waiting(input);
                     }
                     self.steps.insert(run_id.clone(), name.clone());
                     out.push(ModelEvent::StepStart { name, key: run_id });
@@ -320,6 +326,28 @@ impl V2Adapter {
                 }
             }
         }
+    }
+
+    /// The calls of a node's input state (`{messages: […]}`) no tool message answers.
+    fn remember_waiting(&mut self, input: &Value) {
+        let Some(msgs) = input.field("messages").and_then(Value::as_array) else {
+            return;
+        };
+        let msgs: Vec<Value> = msgs.iter().map(lc::normalize_deep).collect();
+        let answered: HashSet<&str> = msgs
+            .iter()
+            .filter(|m| lc::message_kind(m) == Some("tool"))
+            .filter_map(|m| m.field("tool_call_id").and_then(Value::as_str))
+            .collect();
+        let mut waiting = vec![];
+        for m in msgs.iter().filter(|m| lc::message_kind(m) == Some("ai")) {
+            for (id, name, _) in lc::tool_calls(m) {
+                if !answered.contains(id.as_str()) {
+                    waiting.push((id, name, s(m, "id")));
+                }
+            }
+        }
+        self.waiting_calls = waiting;
     }
 
     fn on_model(&mut self, ev: V2View<'_>, kind: &str, out: &mut Vec<ModelEvent>) -> Disposition {
@@ -696,15 +724,38 @@ impl V2Adapter {
     ) -> String {
         let run = self.tool_runs.remove(run_id);
         let known = run.as_ref().and_then(|r| r.tool_call_id.clone());
-        let id = call_id
-            .clone()
-            .or(known.clone())
+        let tname = run.as_ref().map_or(name, |r| r.name.as_str());
+        let id = call_id.clone().or(known.clone());
+        let waiting = match &id {
+            Some(id) => {
+                self.waiting_calls.retain(|(w, _, _)| w != id);
+                None
+            }
+            // No call named: the only waiting call of this tool's name.
+            None => {
+                let mut same = self.waiting_calls.iter().filter(|(_, n, _)| n == tname);
+                match (same.next(), same.next()) {
+                    (Some(w), None) => Some(w.clone()),
+                    _ => None,
+                }
+            }
+        };
+        if let Some((w, _, _)) = &waiting {
+            self.waiting_calls.retain(|(c, _, _)| c != w);
+        }
+        let id = id
+            .or(waiting.as_ref().map(|(w, _, _)| w.clone()))
             .unwrap_or_else(|| format!("tool-run-{run_id}"));
         if known.is_none() {
             // The start could not be matched to a call: announce it now that the id is known.
             let parent = match self.pending_calls.iter().position(|c| c.id == id) {
                 Some(pos) => self.claim(pos).1,
-                None => self.claimed.get(&id).cloned().flatten(),
+                None => self
+                    .claimed
+                    .get(&id)
+                    .cloned()
+                    .flatten()
+                    .or(waiting.and_then(|(_, _, m)| m)),
             };
             let (tname, input) = match run {
                 Some(r) => (r.name, Some(args_text(&r.input))),

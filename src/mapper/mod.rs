@@ -61,6 +61,9 @@ pub struct MapOptions {
 /// The CUSTOM event name carrying streamed tool output (see README: why not TOOL_CALL_CHUNK).
 pub const TOOL_OUTPUT_DELTA: &str = "tool-output-delta";
 
+/// Call ids answered on the thread, bounded ([`crate::recent::Recent`]).
+type ThreadAnswers = crate::recent::Recent<String, (), { 1 << 14 }, FastIds>;
+
 pub struct Mapper {
     opts: MapOptions,
     thread_id: Option<String>,
@@ -71,6 +74,10 @@ pub struct Mapper {
     /// Calls (id, name) whose tool raised `interrupt()` in the previous run: started there,
     /// answered by the run that resumes it (no second TOOL_CALL_START).
     suspended: Vec<(String, String)>,
+    /// Calls answered since the thread's last run that was not a resume (the latest
+    /// [`ThreadAnswers::WINDOW`]): a resume run re-executing one (LangGraph.js re-runs every call of the interrupted
+    /// tools node) adds nothing, neither a second start nor a second result.
+    thread_answers: ThreadAnswers,
     run: Option<Run>,
     /// Final answers already sent (`--text final`), so a resumed run does not repeat them.
     answered: HashSet<String, FastIds>,
@@ -189,6 +196,7 @@ impl Mapper {
             last_run_id: None,
             pending: vec![],
             suspended: vec![],
+            thread_answers: Default::default(),
             run: None,
             answered: HashSet::default(),
             timestamp: None,
@@ -640,6 +648,10 @@ impl Mapper {
         // A run on a thread with pending interrupts resumes them: v2 says so in its input
         // (`Command(resume=…)`); v3 does not echo input, so a run with no input messages does.
         let resumes = !pending.is_empty() && (resume.is_some() || messages.is_empty());
+        if !resumes {
+            // Only a resume run re-executes calls an earlier run answered.
+            self.thread_answers.clear();
+        }
         let input = (resumes || !messages.is_empty()).then(|| {
             // A complete `RunAgentInput`: the 0.x clients require every field. The log records
             // no tools, context or forwarded props; the state is the input's other keys.
@@ -823,6 +835,9 @@ impl Mapper {
         args: Option<&str>,
         out: &mut Vec<Event>,
     ) {
+        if self.answered_before(call_id) {
+            return;
+        }
         if self.run_mut().tools.contains_key(call_id) {
             if !self.run_mut().resumed.remove(call_id) {
                 return;
@@ -868,6 +883,12 @@ impl Mapper {
         }
     }
 
+    /// Whether call `call_id` was answered by an earlier run of this thread and is not one of
+    /// this run's: a re-execution of it adds nothing.
+    fn answered_before(&mut self, call_id: &str) -> bool {
+        self.thread_answers.get(call_id).is_some() && !self.run_mut().tools.contains_key(call_id)
+    }
+
     fn end_tool(&mut self, call_id: &str, out: &mut Vec<Event>) {
         let run = self.run_mut();
         let Some(t) = run.tools.get_mut(call_id) else {
@@ -902,6 +923,10 @@ impl Mapper {
         error: bool,
         out: &mut Vec<Event>,
     ) {
+        if self.answered_before(&call_id) {
+            return;
+        }
+        self.thread_answers.insert(call_id.clone(), ());
         let name = name
             .or_else(|| self.run_mut().tools.get(&call_id).map(|t| t.name.clone()))
             .unwrap_or_else(|| "tool".into());
@@ -1240,6 +1265,15 @@ impl Mapper {
                                 let t = run.tools.get(id).filter(|t| !t.result)?;
                                 Some((id.clone(), t.name.clone()))
                             })
+                            // The other calls left without a result wait too: LangGraph.js
+                            // names the first interrupt of a tools node only, the resume
+                            // runs the others again.
+                            .chain(
+                                run.tools
+                                    .iter()
+                                    .filter(|(_, t)| !t.result)
+                                    .map(|(id, t)| (id.clone(), t.name.clone())),
+                            )
                             .collect()
                     } else {
                         run.tools
