@@ -21,6 +21,8 @@ use crate::payload::Payload;
 /// An event's `timestamp` (ms since the epoch), left out when absent.
 type Ts = Option<i64>;
 
+/// `subagent_run_id`, where a variant has it: the sub-agent that produced the event (absent:
+/// the run's own agent).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(
     tag = "type",
@@ -29,11 +31,7 @@ type Ts = Option<i64>;
 )]
 pub enum Event {
     RunStarted {
-        #[serde(
-            default,
-            skip_serializing_if = "Option::is_none",
-            deserialize_with = "int"
-        )]
+        #[serde(default, skip_serializing_if = "none", deserialize_with = "int")]
         timestamp: Ts,
         #[serde(default)]
         thread_id: String,
@@ -44,11 +42,7 @@ pub enum Event {
         input: Option<Value>,
     },
     RunFinished {
-        #[serde(
-            default,
-            skip_serializing_if = "Option::is_none",
-            deserialize_with = "int"
-        )]
+        #[serde(default, skip_serializing_if = "none", deserialize_with = "int")]
         timestamp: Ts,
         #[serde(default)]
         thread_id: String,
@@ -61,11 +55,7 @@ pub enum Event {
         usage: Option<Vec<UsageTotal>>,
     },
     RunError {
-        #[serde(
-            default,
-            skip_serializing_if = "Option::is_none",
-            deserialize_with = "int"
-        )]
+        #[serde(default, skip_serializing_if = "none", deserialize_with = "int")]
         timestamp: Ts,
         /// A capture's `rawEvent` may be anything: not read.
         #[serde(skip_serializing_if = "Option::is_none", skip_deserializing)]
@@ -76,37 +66,22 @@ pub enum Event {
         code: Option<Cow<'static, str>>,
     },
     StepStarted {
-        #[serde(
-            default,
-            skip_serializing_if = "Option::is_none",
-            deserialize_with = "int"
-        )]
+        #[serde(default, skip_serializing_if = "none", deserialize_with = "int")]
         timestamp: Ts,
-        /// The sub-agent that produced the event (absent: the run's own agent).
         #[serde(skip_serializing_if = "Option::is_none")]
         subagent_run_id: Option<String>,
         step_name: String,
     },
     StepFinished {
-        #[serde(
-            default,
-            skip_serializing_if = "Option::is_none",
-            deserialize_with = "int"
-        )]
+        #[serde(default, skip_serializing_if = "none", deserialize_with = "int")]
         timestamp: Ts,
-        /// The sub-agent that produced the event (absent: the run's own agent).
         #[serde(skip_serializing_if = "Option::is_none")]
         subagent_run_id: Option<String>,
         step_name: String,
     },
     TextMessageStart {
-        #[serde(
-            default,
-            skip_serializing_if = "Option::is_none",
-            deserialize_with = "int"
-        )]
+        #[serde(default, skip_serializing_if = "none", deserialize_with = "int")]
         timestamp: Ts,
-        /// The sub-agent that produced the event (absent: the run's own agent).
         #[serde(skip_serializing_if = "Option::is_none")]
         subagent_run_id: Option<String>,
         message_id: String,
@@ -115,38 +90,23 @@ pub enum Event {
         role: Role,
     },
     TextMessageContent {
-        #[serde(
-            default,
-            skip_serializing_if = "Option::is_none",
-            deserialize_with = "int"
-        )]
+        #[serde(default, skip_serializing_if = "none", deserialize_with = "int")]
         timestamp: Ts,
-        /// The sub-agent that produced the event (absent: the run's own agent).
         #[serde(skip_serializing_if = "Option::is_none")]
         subagent_run_id: Option<String>,
         message_id: String,
         delta: String,
     },
     TextMessageEnd {
-        #[serde(
-            default,
-            skip_serializing_if = "Option::is_none",
-            deserialize_with = "int"
-        )]
+        #[serde(default, skip_serializing_if = "none", deserialize_with = "int")]
         timestamp: Ts,
-        /// The sub-agent that produced the event (absent: the run's own agent).
         #[serde(skip_serializing_if = "Option::is_none")]
         subagent_run_id: Option<String>,
         message_id: String,
     },
     ToolCallStart {
-        #[serde(
-            default,
-            skip_serializing_if = "Option::is_none",
-            deserialize_with = "int"
-        )]
+        #[serde(default, skip_serializing_if = "none", deserialize_with = "int")]
         timestamp: Ts,
-        /// The sub-agent that produced the event (absent: the run's own agent).
         #[serde(skip_serializing_if = "Option::is_none")]
         subagent_run_id: Option<String>,
         tool_call_id: String,
@@ -155,38 +115,23 @@ pub enum Event {
         parent_message_id: Option<String>,
     },
     ToolCallArgs {
-        #[serde(
-            default,
-            skip_serializing_if = "Option::is_none",
-            deserialize_with = "int"
-        )]
+        #[serde(default, skip_serializing_if = "none", deserialize_with = "int")]
         timestamp: Ts,
-        /// The sub-agent that produced the event (absent: the run's own agent).
         #[serde(skip_serializing_if = "Option::is_none")]
         subagent_run_id: Option<String>,
         tool_call_id: String,
         delta: String,
     },
     ToolCallEnd {
-        #[serde(
-            default,
-            skip_serializing_if = "Option::is_none",
-            deserialize_with = "int"
-        )]
+        #[serde(default, skip_serializing_if = "none", deserialize_with = "int")]
         timestamp: Ts,
-        /// The sub-agent that produced the event (absent: the run's own agent).
         #[serde(skip_serializing_if = "Option::is_none")]
         subagent_run_id: Option<String>,
         tool_call_id: String,
     },
     ToolCallResult {
-        #[serde(
-            default,
-            skip_serializing_if = "Option::is_none",
-            deserialize_with = "int"
-        )]
+        #[serde(default, skip_serializing_if = "none", deserialize_with = "int")]
         timestamp: Ts,
-        /// The sub-agent that produced the event (absent: the run's own agent).
         #[serde(skip_serializing_if = "Option::is_none")]
         subagent_run_id: Option<String>,
         message_id: String,
@@ -199,34 +144,20 @@ pub enum Event {
         metadata: Option<ResultStatus>,
     },
     StateSnapshot {
-        #[serde(
-            default,
-            skip_serializing_if = "Option::is_none",
-            deserialize_with = "int"
-        )]
+        #[serde(default, skip_serializing_if = "none", deserialize_with = "int")]
         timestamp: Ts,
-        /// The sub-agent that produced the event (absent: the run's own agent).
         #[serde(skip_serializing_if = "Option::is_none")]
         subagent_run_id: Option<String>,
         snapshot: Snapshot,
     },
     MessagesSnapshot {
-        #[serde(
-            default,
-            skip_serializing_if = "Option::is_none",
-            deserialize_with = "int"
-        )]
+        #[serde(default, skip_serializing_if = "none", deserialize_with = "int")]
         timestamp: Ts,
         messages: Vec<Value>,
     },
     Custom {
-        #[serde(
-            default,
-            skip_serializing_if = "Option::is_none",
-            deserialize_with = "int"
-        )]
+        #[serde(default, skip_serializing_if = "none", deserialize_with = "int")]
         timestamp: Ts,
-        /// The sub-agent that produced the event (absent: the run's own agent).
         #[serde(skip_serializing_if = "Option::is_none")]
         subagent_run_id: Option<String>,
         name: String,
@@ -234,25 +165,15 @@ pub enum Event {
         value: Payload,
     },
     ReasoningStart {
-        #[serde(
-            default,
-            skip_serializing_if = "Option::is_none",
-            deserialize_with = "int"
-        )]
+        #[serde(default, skip_serializing_if = "none", deserialize_with = "int")]
         timestamp: Ts,
-        /// The sub-agent that produced the event (absent: the run's own agent).
         #[serde(skip_serializing_if = "Option::is_none")]
         subagent_run_id: Option<String>,
         message_id: String,
     },
     ReasoningMessageStart {
-        #[serde(
-            default,
-            skip_serializing_if = "Option::is_none",
-            deserialize_with = "int"
-        )]
+        #[serde(default, skip_serializing_if = "none", deserialize_with = "int")]
         timestamp: Ts,
-        /// The sub-agent that produced the event (absent: the run's own agent).
         #[serde(skip_serializing_if = "Option::is_none")]
         subagent_run_id: Option<String>,
         message_id: String,
@@ -260,50 +181,30 @@ pub enum Event {
         role: Role,
     },
     ReasoningMessageContent {
-        #[serde(
-            default,
-            skip_serializing_if = "Option::is_none",
-            deserialize_with = "int"
-        )]
+        #[serde(default, skip_serializing_if = "none", deserialize_with = "int")]
         timestamp: Ts,
-        /// The sub-agent that produced the event (absent: the run's own agent).
         #[serde(skip_serializing_if = "Option::is_none")]
         subagent_run_id: Option<String>,
         message_id: String,
         delta: String,
     },
     ReasoningMessageEnd {
-        #[serde(
-            default,
-            skip_serializing_if = "Option::is_none",
-            deserialize_with = "int"
-        )]
+        #[serde(default, skip_serializing_if = "none", deserialize_with = "int")]
         timestamp: Ts,
-        /// The sub-agent that produced the event (absent: the run's own agent).
         #[serde(skip_serializing_if = "Option::is_none")]
         subagent_run_id: Option<String>,
         message_id: String,
     },
     ReasoningEnd {
-        #[serde(
-            default,
-            skip_serializing_if = "Option::is_none",
-            deserialize_with = "int"
-        )]
+        #[serde(default, skip_serializing_if = "none", deserialize_with = "int")]
         timestamp: Ts,
-        /// The sub-agent that produced the event (absent: the run's own agent).
         #[serde(skip_serializing_if = "Option::is_none")]
         subagent_run_id: Option<String>,
         message_id: String,
     },
     ReasoningEncryptedValue {
-        #[serde(
-            default,
-            skip_serializing_if = "Option::is_none",
-            deserialize_with = "int"
-        )]
+        #[serde(default, skip_serializing_if = "none", deserialize_with = "int")]
         timestamp: Ts,
-        /// The sub-agent that produced the event (absent: the run's own agent).
         #[serde(skip_serializing_if = "Option::is_none")]
         subagent_run_id: Option<String>,
         /// `message` (the mapper encrypts no tool call).
@@ -314,11 +215,7 @@ pub enum Event {
     },
     /// A sub-agent (a graph run inside a tool call) begins; its events carry its id.
     SubagentStarted {
-        #[serde(
-            default,
-            skip_serializing_if = "Option::is_none",
-            deserialize_with = "int"
-        )]
+        #[serde(default, skip_serializing_if = "none", deserialize_with = "int")]
         timestamp: Ts,
         #[serde(default)]
         subagent_run_id: String,
@@ -329,11 +226,7 @@ pub enum Event {
     },
     /// A sub-agent ended: `{"type":"success"}` or `{"type":"suspended","interruptIds":[…]}`.
     SubagentFinished {
-        #[serde(
-            default,
-            skip_serializing_if = "Option::is_none",
-            deserialize_with = "int"
-        )]
+        #[serde(default, skip_serializing_if = "none", deserialize_with = "int")]
         timestamp: Ts,
         #[serde(default)]
         subagent_run_id: String,
@@ -345,11 +238,7 @@ pub enum Event {
     },
     /// A sub-agent raised.
     SubagentError {
-        #[serde(
-            default,
-            skip_serializing_if = "Option::is_none",
-            deserialize_with = "int"
-        )]
+        #[serde(default, skip_serializing_if = "none", deserialize_with = "int")]
         timestamp: Ts,
         #[serde(default)]
         subagent_run_id: String,
@@ -361,53 +250,29 @@ pub enum Event {
     /// `--compat thinking`: the 0.x names TDesign Chat 0.5.2 reads, which carry no ids or
     /// role ([`Event::into_thinking`]).
     ThinkingStart {
-        #[serde(
-            default,
-            skip_serializing_if = "Option::is_none",
-            deserialize_with = "int"
-        )]
+        #[serde(default, skip_serializing_if = "none", deserialize_with = "int")]
         timestamp: Ts,
     },
     ThinkingTextMessageStart {
-        #[serde(
-            default,
-            skip_serializing_if = "Option::is_none",
-            deserialize_with = "int"
-        )]
+        #[serde(default, skip_serializing_if = "none", deserialize_with = "int")]
         timestamp: Ts,
     },
     ThinkingTextMessageContent {
-        #[serde(
-            default,
-            skip_serializing_if = "Option::is_none",
-            deserialize_with = "int"
-        )]
+        #[serde(default, skip_serializing_if = "none", deserialize_with = "int")]
         timestamp: Ts,
         delta: String,
     },
     ThinkingTextMessageEnd {
-        #[serde(
-            default,
-            skip_serializing_if = "Option::is_none",
-            deserialize_with = "int"
-        )]
+        #[serde(default, skip_serializing_if = "none", deserialize_with = "int")]
         timestamp: Ts,
     },
     ThinkingEnd {
-        #[serde(
-            default,
-            skip_serializing_if = "Option::is_none",
-            deserialize_with = "int"
-        )]
+        #[serde(default, skip_serializing_if = "none", deserialize_with = "int")]
         timestamp: Ts,
     },
     // The kinds only a capture holds.
     TextMessageChunk {
-        #[serde(
-            default,
-            skip_serializing_if = "Option::is_none",
-            deserialize_with = "int"
-        )]
+        #[serde(default, skip_serializing_if = "none", deserialize_with = "int")]
         timestamp: Ts,
         #[serde(skip_serializing_if = "Option::is_none")]
         message_id: Option<String>,
@@ -417,11 +282,7 @@ pub enum Event {
         delta: Option<String>,
     },
     ToolCallChunk {
-        #[serde(
-            default,
-            skip_serializing_if = "Option::is_none",
-            deserialize_with = "int"
-        )]
+        #[serde(default, skip_serializing_if = "none", deserialize_with = "int")]
         timestamp: Ts,
         #[serde(skip_serializing_if = "Option::is_none")]
         tool_call_id: Option<String>,
@@ -433,11 +294,7 @@ pub enum Event {
         delta: Option<String>,
     },
     ReasoningMessageChunk {
-        #[serde(
-            default,
-            skip_serializing_if = "Option::is_none",
-            deserialize_with = "int"
-        )]
+        #[serde(default, skip_serializing_if = "none", deserialize_with = "int")]
         timestamp: Ts,
         #[serde(skip_serializing_if = "Option::is_none")]
         message_id: Option<String>,
@@ -445,21 +302,13 @@ pub enum Event {
         delta: Option<String>,
     },
     StateDelta {
-        #[serde(
-            default,
-            skip_serializing_if = "Option::is_none",
-            deserialize_with = "int"
-        )]
+        #[serde(default, skip_serializing_if = "none", deserialize_with = "int")]
         timestamp: Ts,
         /// JSON Patch operations.
         delta: Vec<Value>,
     },
     ActivitySnapshot {
-        #[serde(
-            default,
-            skip_serializing_if = "Option::is_none",
-            deserialize_with = "int"
-        )]
+        #[serde(default, skip_serializing_if = "none", deserialize_with = "int")]
         timestamp: Ts,
         message_id: String,
         activity_type: String,
@@ -468,22 +317,14 @@ pub enum Event {
         replace: Option<bool>,
     },
     ActivityDelta {
-        #[serde(
-            default,
-            skip_serializing_if = "Option::is_none",
-            deserialize_with = "int"
-        )]
+        #[serde(default, skip_serializing_if = "none", deserialize_with = "int")]
         timestamp: Ts,
         message_id: String,
         activity_type: String,
         patch: Vec<Value>,
     },
     Raw {
-        #[serde(
-            default,
-            skip_serializing_if = "Option::is_none",
-            deserialize_with = "int"
-        )]
+        #[serde(default, skip_serializing_if = "none", deserialize_with = "int")]
         timestamp: Ts,
         event: Value,
         #[serde(skip_serializing_if = "Option::is_none")]
@@ -552,6 +393,11 @@ impl ToolContent {
 pub enum Subtype {
     ToolCall,
     Message,
+}
+
+/// No timestamp: the key is left out (the attribute then fits on one line).
+fn none(t: &Ts) -> bool {
+    t.is_none()
 }
 
 /// A capture's `timestamp`: ms when it is an integer (a float or other JSON reads as none,

@@ -168,7 +168,7 @@ impl Converted {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::super::{MapOptions, Mapper, TextPolicy};
     use crate::model::{EncodedState, ModelEvent};
     use crate::wire::langchain as lc;
@@ -211,7 +211,8 @@ mod tests {
         events.iter().filter(|e| e["type"] == t).collect()
     }
 
-    fn run_start(run_id: Option<&str>) -> ModelEvent {
+    /// A run of thread `t` with no input.
+    pub(in crate::mapper) fn run_start(run_id: Option<&str>) -> ModelEvent {
         ModelEvent::RunStart {
             thread_id: Some("t".into()),
             run_id: run_id.map(String::from),

@@ -1573,6 +1573,7 @@ fn usage_summary(by_model: &UsageTotals) -> Option<Vec<UsageTotal>> {
 
 #[cfg(test)]
 mod tests {
+    use super::messages::tests::run_start;
     use super::*;
 
     fn map_all(m: &mut Mapper, evs: Vec<ModelEvent>, out: &mut Vec<Value>) {
@@ -1598,13 +1599,7 @@ mod tests {
     fn a_long_run_maps_every_call_once_in_bounded_memory() {
         let mut m = Mapper::new(MapOptions::default());
         let mut out = vec![];
-        let start = ModelEvent::RunStart {
-            thread_id: Some("t".into()),
-            run_id: Some("r".into()),
-            messages: vec![],
-            resume: None,
-            state: None,
-        };
+        let start = run_start(Some("r"));
         map_all(&mut m, vec![start], &mut out);
         let n = 3 * Run::DONE_TOOLS;
         for i in 0..n {
@@ -1662,13 +1657,7 @@ mod tests {
         });
         let mut out = vec![];
         let mut evs = vec![
-            ModelEvent::RunStart {
-                thread_id: Some("t".into()),
-                run_id: Some("r".into()),
-                messages: vec![],
-                resume: None,
-                state: None,
-            },
+            run_start(Some("r")),
             ModelEvent::MessageStart {
                 message_id: "m".into(),
             },
@@ -1743,13 +1732,7 @@ mod tests {
         });
         let mut out = vec![];
         let evs = vec![
-            ModelEvent::RunStart {
-                thread_id: Some("t".into()),
-                run_id: Some("r".into()),
-                messages: vec![],
-                resume: None,
-                state: None,
-            },
+            run_start(Some("r")),
             ModelEvent::ToolStart {
                 tool_call_id: "c".into(),
                 name: "ask".into(),
@@ -1911,13 +1894,7 @@ mod tests {
             });
             let mut out = vec![];
             let evs = vec![
-                ModelEvent::RunStart {
-                    thread_id: Some("t".into()),
-                    run_id: Some("r".into()),
-                    messages: vec![],
-                    resume: None,
-                    state: None,
-                },
+                run_start(Some("r")),
                 reasoning("m1", "0", "The user asks."),
                 reasoning("m1", "0.1", "France's capital"),
                 reasoning("m2", "0", "Parallel call."),
