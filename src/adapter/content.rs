@@ -138,13 +138,32 @@ pub fn part_key(block: &str, part: usize) -> String {
 
 /// Model events for one flat (normalized) AI message chunk.
 pub fn chunk_events(message_id: &str, chunk: &Value, out: &mut Vec<ModelEvent>) {
+    let part = |k: &str| chunk.field(k);
+    let kwargs = part("additional_kwargs");
+    parts_events(
+        message_id,
+        part("content"),
+        kwargs,
+        part("tool_call_chunks"),
+        out,
+    );
+}
+
+/// [`chunk_events`] of a chunk's `content`, `additional_kwargs` and `tool_call_chunks`.
+pub fn parts_events(
+    message_id: &str,
+    content: Option<&Value>,
+    additional_kwargs: Option<&Value>,
+    tool_call_chunks: Option<&Value>,
+    out: &mut Vec<ModelEvent>,
+) {
     let mid = || message_id.to_string();
-    match chunk.field("content") {
+    match content {
         Some(Value::String(s)) => text_events(message_id, s, out),
         Some(Value::Array(blocks)) => blocks_events(message_id, blocks, out),
         _ => {}
     }
-    if let Some(kw) = chunk.field("additional_kwargs").and_then(Value::as_object) {
+    if let Some(kw) = additional_kwargs.and_then(Value::as_object) {
         if let Some(Value::String(r)) = kw.field("reasoning_content") {
             if !r.is_empty() {
                 out.push(ModelEvent::ReasoningDelta {
@@ -168,8 +187,7 @@ pub fn chunk_events(message_id: &str, chunk: &Value, out: &mut Vec<ModelEvent>) 
             }
         }
     }
-    for c in chunk
-        .field("tool_call_chunks")
+    for c in tool_call_chunks
         .and_then(Value::as_array)
         .into_iter()
         .flatten()

@@ -16,6 +16,7 @@ use crate::input::Record;
 use crate::model::ModelEvent;
 use crate::payload::Payload;
 use crate::wire::langchain as lc;
+use crate::wire::v2::{Data, Event, MessageChunk};
 
 #[derive(Default)]
 pub struct V2Adapter {
@@ -89,32 +90,6 @@ struct ToolRun {
     input: Value,
 }
 
-/// A v2 event ([`crate::wire::v2::Event`]), read by key.
-#[derive(Clone, Copy)]
-struct V2View<'a>(&'a crate::wire::v2::Event);
-
-impl<'a> V2View<'a> {
-    /// A top-level key.
-    fn field(self, key: &str) -> Option<&'a Value> {
-        self.0.field(key)
-    }
-
-    /// `event`.
-    fn event(self) -> &'a str {
-        &self.0.event
-    }
-
-    /// A top-level key's string value, owned.
-    fn string(self, key: &str) -> Option<String> {
-        self.field(key).and_then(Value::as_str).map(str::to_string)
-    }
-
-    /// A key of `metadata`.
-    fn meta(self, key: &str) -> Option<&'a Value> {
-        self.0.meta(key)
-    }
-}
-
 fn s(v: &Value, k: &str) -> Option<String> {
     v.get(k).and_then(Value::as_str).map(str::to_string)
 }
@@ -122,10 +97,6 @@ fn s(v: &Value, k: &str) -> Option<String> {
 impl V2Adapter {
     /// Ended model runs remembered (a late chunk or end of theirs is read as theirs).
     const ENDED_MODELS: usize = 4096;
-
-    fn is_root(ev: V2View<'_>) -> bool {
-        ev.0.is_root()
-    }
 
     /// At a run's end: forget the calls matched to a tool run, the calls of earlier runs and
     /// the tool runs, so a log of many runs is read in flat memory (and time: pending calls
@@ -189,11 +160,14 @@ impl V2Adapter {
         }
     }
 
-    fn on_root(&mut self, ev: V2View<'_>, kind: &str, out: &mut Vec<ModelEvent>) -> Disposition {
-        let data = ev.field("data").unwrap_or(&Value::Null);
+    fn on_root(&mut self, ev: &Event, kind: &str, out: &mut Vec<ModelEvent>) -> Disposition {
+        let data = match &ev.data {
+            Data::Input(Some(v)) | Data::Output(Some(v)) | Data::Chunk(Some(v)) => v,
+            _ => &Value::Null,
+        };
         match kind {
             "on_chain_start" => {
-                let run_id = ev.string("run_id");
+                let run_id = ev.run_id.clone();
                 if self.started && !self.ended && self.root.is_some() && self.root != run_id {
                     return Disposition::Bad(
                         "a second root run started before the first one ended".into(),
@@ -202,12 +176,8 @@ impl V2Adapter {
                 self.root = run_id.clone();
                 self.started = true;
                 self.ended = false;
-                let input = data.field("input").unwrap_or(&Value::Null);
-                let thread_id = ev
-                    .meta("thread_id")
-                    .and_then(Value::as_str)
-                    .map(str::to_string)
-                    .or_else(|| self.hint_thread_id.clone());
+                let input = data;
+                let thread_id = ev.thread_id.clone().or_else(|| self.hint_thread_id.clone());
                 out.push(ModelEvent::RunStart {
                     thread_id,
                     run_id: run_id.or_else(|| self.hint_run_id.clone()),
@@ -219,7 +189,7 @@ impl V2Adapter {
             }
             "on_chain_stream" => {
                 self.ensure_started(out);
-                let chunk = lc::normalize_cow(data.field("chunk").unwrap_or(&Value::Null));
+                let chunk = data;
                 if let Some(list) = chunk.field("__interrupt__") {
                     let ints = interrupts_from(list);
                     if ints.is_empty() {
@@ -237,14 +207,15 @@ impl V2Adapter {
                     }
                     return Disposition::Ignored("root stream part of another stream mode");
                 }
-                self.remember_calls_in(&chunk);
+                self.remember_calls_in(chunk);
                 Disposition::Ignored("root stream chunk is a node's update, not the state")
             }
             "on_chain_end" => {
                 self.ensure_started(out);
-                let output = lc::normalize_deep(data.field("output").unwrap_or(&Value::Null));
-                if output.is_object() {
-                    out.push(ModelEvent::State { state: output });
+                if data.is_object() {
+                    out.push(ModelEvent::State {
+                        state: data.clone(),
+                    });
                 }
                 out.push(ModelEvent::RunEnd);
                 self.ended = true;
@@ -260,22 +231,15 @@ impl V2Adapter {
         }
     }
 
-    fn on_chain(&mut self, ev: V2View<'_>, kind: &str, out: &mut Vec<ModelEvent>) -> Disposition {
-        let run_id = ev.string("run_id").unwrap_or_default();
-        let data = ev.field("data").unwrap_or(&Value::Null);
+    fn on_chain(&mut self, ev: &Event, kind: &str, out: &mut Vec<ModelEvent>) -> Disposition {
+        let run_id = ev.run_id.clone().unwrap_or_default();
         match kind {
             "on_chain_start" => {
-                let name = ev.string("name").unwrap_or_default();
-                let node = ev.meta("langgraph_node").and_then(Value::as_str);
-                let hidden = name.starts_with("__")
-                    || ev
-                        .field("tags")
-                        .and_then(Value::as_array)
-                        .is_some_and(|t| t.iter().any(|t| t == "langsmith:hidden"));
-                if node == Some(name.as_str()) && !hidden {
+                let name = ev.name.clone().unwrap_or_default();
+                if ev.is_step() {
                     self.ensure_started(out);
                     // create_agent `tools` runs carry the Send payload: the calls they execute.
-                    if let Some(input) = data.field("input") {
+                    if let Data::Input(Some(input)) = &ev.data {
                         self.remember_send_payload(input);
                         self.remember_waiting(input);
                     }
@@ -284,15 +248,14 @@ impl V2Adapter {
                     return Disposition::Mapped;
                 }
                 // A graph a tool invokes starts as a runnable in the tool's task.
-                if let Some(ns) = ev.meta("langgraph_checkpoint_ns").and_then(Value::as_str) {
+                if let Some(ns) = &ev.checkpoint_ns {
                     self.nest.graph_named(ns, &name);
                 }
                 Disposition::Ignored("runnable inside a node (not a graph step)")
             }
             "on_chain_end" => {
-                if let Some(output) = data.field("output") {
-                    let output = lc::normalize_cow(output);
-                    self.remember_calls_in(&output);
+                if let Data::Output(Some(output)) = &ev.data {
+                    self.remember_calls_in(output);
                 }
                 if self.steps.remove(&run_id).is_some() {
                     out.push(ModelEvent::StepEnd { key: run_id });
@@ -350,9 +313,8 @@ impl V2Adapter {
         self.waiting_calls = waiting;
     }
 
-    fn on_model(&mut self, ev: V2View<'_>, kind: &str, out: &mut Vec<ModelEvent>) -> Disposition {
-        let run_id = ev.string("run_id").unwrap_or_default();
-        let data = ev.field("data").unwrap_or(&Value::Null);
+    fn on_model(&mut self, ev: &Event, kind: &str, out: &mut Vec<ModelEvent>) -> Disposition {
+        let run_id = ev.run_id.clone().unwrap_or_default();
         match kind {
             "on_chat_model_start" => {
                 self.ensure_started(out);
@@ -360,30 +322,32 @@ impl V2Adapter {
             }
             "on_chat_model_stream" => {
                 self.ensure_started(out);
-                let chunk = match data.field("chunk") {
-                    Some(c @ Value::Object(_)) => lc::normalize_cow(c),
-                    None => {
+                let chunk = match &ev.data {
+                    Data::ModelChunk(Some(Ok(c))) => c,
+                    Data::ModelChunk(Some(Err(kind))) => {
+                        return Disposition::Bad(format!(
+                            "on_chat_model_stream whose `data.chunk` is {kind}: expected a message chunk object"
+                        ))
+                    }
+                    _ => {
                         return Disposition::Bad(
                             "on_chat_model_stream without `data.chunk`: expected the streamed message chunk".into(),
                         )
                     }
-                    Some(other) => {
-                        return Disposition::Bad(format!(
-                            "on_chat_model_stream whose `data.chunk` is {}: expected a message chunk object",
-                            crate::input::json_kind(other)
-                        ))
-                    }
                 };
-                self.on_stream(&run_id, &chunk, out)
+                self.on_stream(&run_id, chunk, out)
             }
             "on_chat_model_end" => {
                 self.ensure_started(out);
-                let output = lc::normalize_cow(data.field("output").unwrap_or(&Value::Null));
+                let output = match &ev.data {
+                    Data::Output(Some(v)) => v,
+                    _ => &Value::Null,
+                };
                 // `generations` form (older LangChain): take the first message.
                 let first = output.pointer("/generations/0/0/message").cloned();
                 let output = match first {
                     Some(m) => std::borrow::Cow::Owned(m),
-                    None => output,
+                    None => std::borrow::Cow::Borrowed(output),
                 };
                 self.remember_calls(&output);
                 let streamed = self.models.get(&run_id).is_some_and(|m| m.streamed);
@@ -416,13 +380,24 @@ impl V2Adapter {
         }
     }
 
-    /// One `on_chat_model_stream` chunk (normalized): opens the run's message on its first
-    /// chunk, maps the chunk, tracks its tool-call chunks.
-    fn on_stream(&mut self, run_id: &str, chunk: &Value, out: &mut Vec<ModelEvent>) -> Disposition {
+    /// One `on_chat_model_stream` chunk: opens the run's message on its first chunk, maps
+    /// the chunk, tracks its tool-call chunks.
+    fn on_stream(
+        &mut self,
+        run_id: &str,
+        chunk: &MessageChunk,
+        out: &mut Vec<ModelEvent>,
+    ) -> Disposition {
         self.ensure_started(out);
-        let message_id = self.open_model(run_id, chunk.field_str("id"), out);
+        let message_id = self.open_model(run_id, chunk.id.as_deref(), out);
         let first = out.len();
-        content::chunk_events(&message_id, chunk, out);
+        content::parts_events(
+            &message_id,
+            chunk.content.as_ref(),
+            chunk.additional_kwargs.as_ref(),
+            chunk.tool_call_chunks.as_ref(),
+            out,
+        );
         self.track_tool_chunks(run_id, &out[first..]);
         if let Some(m) = self.models.get_mut(run_id) {
             // What streamed, for the model's end to complete.
@@ -588,18 +563,20 @@ impl V2Adapter {
         }
     }
 
-    fn on_tool(&mut self, ev: V2View<'_>, kind: &str, out: &mut Vec<ModelEvent>) -> Disposition {
+    fn on_tool(&mut self, ev: &Event, kind: &str, out: &mut Vec<ModelEvent>) -> Disposition {
         self.ensure_started(out);
-        let run_id = ev.string("run_id").unwrap_or_default();
-        let name = ev.string("name").unwrap_or_else(|| "tool".into());
-        let data = ev.field("data").unwrap_or(&Value::Null);
+        let run_id = ev.run_id.clone().unwrap_or_default();
+        let name = ev.name.clone().unwrap_or_else(|| "tool".into());
         match kind {
             "on_tool_start" => {
-                let input = lc::normalize_deep(data.field("input").unwrap_or(&Value::Null));
+                let input = match &ev.data {
+                    Data::Input(Some(v)) => v.clone(),
+                    _ => Value::Null,
+                };
                 let id = self.claim_call(&name, &input);
                 if let Some((id, _)) = &id {
-                    let ns = ev.meta("langgraph_checkpoint_ns").and_then(Value::as_str);
-                    self.nest.tool_started(id, &name, ns.unwrap_or_default());
+                    let ns = ev.checkpoint_ns.as_deref().unwrap_or_default();
+                    self.nest.tool_started(id, &name, ns);
                 }
                 if let Some((id, parent)) = &id {
                     out.push(ModelEvent::ToolStart {
@@ -620,13 +597,13 @@ impl V2Adapter {
                 Disposition::Mapped
             }
             "on_tool_end" => {
-                let Some(output) = data.field("output") else {
+                let Data::Output(Some(output)) = &ev.data else {
                     return Disposition::Bad(
                         "on_tool_end without `data.output`: expected the tool's result".into(),
                     );
                 };
-                let output = lc::normalize_deep(output);
-                let output = lc::command_tool_message(&output, None).unwrap_or(output);
+                let output =
+                    lc::command_tool_message(output, None).unwrap_or_else(|| output.clone());
                 let is_msg = lc::message_kind(&output) == Some("tool");
                 let call_id = if is_msg {
                     s(&output, "tool_call_id")
@@ -654,9 +631,15 @@ impl V2Adapter {
                 Disposition::Mapped
             }
             "on_tool_error" => {
-                let err = data.field("error").unwrap_or(&Value::Null);
-                let read = super::tool_error::read(err);
-                let id = self.resolve_tool_run(&run_id, s(data, "tool_call_id"), &name, out);
+                let (err, call_id) = match &ev.data {
+                    Data::ToolError {
+                        error,
+                        tool_call_id,
+                    } => (error.as_ref(), tool_call_id.clone()),
+                    _ => (None, None),
+                };
+                let read = super::tool_error::read(err.unwrap_or(&Value::Null));
+                let id = self.resolve_tool_run(&run_id, call_id, &name, out);
                 match read {
                     // `interrupt()` inside the tool: the call waits for the resume run.
                     super::tool_error::ToolError::Interrupted(mut ints) => {
@@ -904,19 +887,16 @@ impl Adapter for V2Adapter {
             _ => return Disposition::Bad("expected a v2 event".into()),
         }
         self.saw_events = true;
-        let Some(ev) = rec.v2.as_deref().map(V2View) else {
+        let Some(ev) = rec.v2.as_deref() else {
             return Disposition::Bad("v2 event without `event`".into());
         };
-        let kind = ev.event();
-        if Self::is_root(ev) && kind.starts_with("on_chain_") {
+        let kind = ev.event.as_str();
+        if ev.is_root() && kind.starts_with("on_chain_") {
             self.nest.scope("", out);
             return self.on_root(ev, kind, out);
         }
         // A namespace under an open tool call's task: a graph runs in the call (a sub-agent).
-        let ns = ev
-            .meta("langgraph_checkpoint_ns")
-            .and_then(Value::as_str)
-            .unwrap_or_default();
+        let ns = ev.checkpoint_ns.as_deref().unwrap_or_default();
         self.nest.shows(ns, true, out);
         self.nest.scope(ns, out);
         match kind {
@@ -925,15 +905,12 @@ impl Adapter for V2Adapter {
             k if k.starts_with("on_tool_") => self.on_tool(ev, k, out),
             "on_custom_event" => {
                 self.ensure_started(out);
-                let name = ev.string("name");
-                let data = match (&ev.0.custom_data, ev.field("data")) {
-                    (Some(p), _) => p.clone(),
-                    (None, d) => Payload::from_value(d.unwrap_or(&Value::Null)),
+                let name = ev.name.as_deref();
+                let data = match &ev.data {
+                    Data::Custom(p) => p.clone(),
+                    _ => Payload::default(),
                 };
-                out.push(custom_payload_event(
-                    Some(name.as_deref().unwrap_or("custom")),
-                    data,
-                ));
+                out.push(custom_payload_event(Some(name.unwrap_or("custom")), data));
                 Disposition::Mapped
             }
             k if k.starts_with("on_llm_") => {

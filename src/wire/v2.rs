@@ -1,59 +1,156 @@
 //! v2 `astream_events` events (`{"event":"on_…","data":…,"run_id","name","tags","metadata",
-//! "parent_ids"}`), read typed on a parse thread: of `metadata`, which the API server fills
-//! with a dozen keys, only the two the adapter reads; of `data`, only the key the adapter
-//! reads for the event's kind ([`Event::read_keys`]: a model end's `input`, the whole
-//! conversation, is never built).
+//! "parent_ids"}`), read typed on a parse thread: the envelope as strings and flags, of
+//! `metadata` (a dozen keys from the API server) only the three the adapter reads, and of
+//! `data` only what the adapter reads for the event's kind ([`Data`]): a model end's `input`,
+//! the whole conversation, is never built, and a model's stream chunk is read into a
+//! [`MessageChunk`].
 //!
-//! Fields read as `Option<Value>` keep "absent" apart from `null`, as a lookup in the event's
-//! tree would. A line the typed struct declines (a repeated key, `metadata` not an object) is
-//! read from its tree.
+//! A string field that holds another value reads as absent, as a tree's `as_str` does. A line
+//! the typed struct declines (a repeated key, `metadata` not an object) is read from its tree.
 
+use serde::de::{IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde::{Deserialize, Deserializer};
 use serde_json::value::RawValue;
-use serde_json::{Map, Value};
+use serde_json::Value;
 
+use crate::json::Field;
 use crate::payload::Payload;
+use crate::wire::langchain::normalize_owned;
 
-/// A v2 event as the adapter reads it (`D`: `data` as read; on the wire, its raw text).
-#[derive(Debug, Clone, PartialEq, Deserialize)]
-#[serde(bound(deserialize = "D: Deserialize<'de>"))]
-pub struct Event<D = Value> {
+/// A v2 event as the adapter reads it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Event {
     /// `on_chain_start`, `on_chat_model_stream`…
     pub event: String,
-    #[serde(default, deserialize_with = "present")]
-    pub data: Option<D>,
-    #[serde(default, deserialize_with = "present")]
-    pub run_id: Option<Value>,
-    #[serde(default, deserialize_with = "present")]
-    pub name: Option<Value>,
-    #[serde(default, deserialize_with = "present")]
-    pub tags: Option<Value>,
-    #[serde(default, deserialize_with = "present")]
-    pub parent_ids: Option<Value>,
+    pub data: Data,
+    pub run_id: Option<String>,
+    pub name: Option<String>,
+    /// `tags` is a list holding `"langsmith:hidden"`.
+    pub hidden: bool,
+    /// Whether `parent_ids` is an empty list (`None`: absent, or no list).
+    parents_empty: Option<bool>,
+    /// `metadata.langgraph_node`: `Some(None)` when present but no string.
+    node: Option<Option<String>>,
+    pub thread_id: Option<String>,
+    /// The namespace of the task the event ran in (`tools:<id>|model:<id>`): where a graph
+    /// nested in a tool call (a sub-agent) shows.
+    pub checkpoint_ns: Option<String>,
+}
+
+/// What the adapter reads of an event's `data`, by the event's kind (`None` inside: the key
+/// is absent, or `data` is no object).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Data {
+    /// Nothing is read of this kind's `data` (or it has none).
+    None,
+    /// A root run's or a graph step's start, a tool's start.
+    Input(Option<Value>),
+    /// A chain's, a model's or a tool's end.
+    Output(Option<Value>),
+    /// A root chain's stream chunk (a node's update, an interrupt, a custom part).
+    Chunk(Option<Value>),
+    /// A model's stream chunk, or the JSON kind it has when it is no object.
+    ModelChunk(Option<Result<MessageChunk, &'static str>>),
+    ToolError {
+        error: Option<Value>,
+        tool_call_id: Option<String>,
+    },
+    /// An `on_custom_event`'s `data`, passed through as text: a payload of megabytes is not
+    /// made a tree.
+    Custom(Payload),
+}
+
+/// A model's streamed message chunk, normalised (an lc constructor's kwargs): what
+/// `adapter::content` reads of it. The rest (response metadata, usage, the finished tool
+/// calls) is skipped: a dozen keys a chunk.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct MessageChunk {
+    pub id: Option<String>,
+    pub content: Option<Value>,
+    pub additional_kwargs: Option<Value>,
+    pub tool_call_chunks: Option<Value>,
+}
+
+/// A JSON value read as its string: `None` for any other value, as a tree's `as_str` finds
+/// none. serde derive cannot say "a string, or any other value skipped" without buffering
+/// the value, so this is a visitor.
+#[derive(Debug, Clone, Default, PartialEq)]
+struct Text(Option<String>);
+
+impl<'de> Deserialize<'de> for Text {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Text;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("any value")
+            }
+            fn visit_str<E>(self, s: &str) -> Result<Text, E> {
+                Ok(Text(Some(s.to_string())))
+            }
+            fn visit_string<E>(self, s: String) -> Result<Text, E> {
+                Ok(Text(Some(s)))
+            }
+            fn visit_bool<E>(self, _: bool) -> Result<Text, E> {
+                Ok(Text(None))
+            }
+            fn visit_i64<E>(self, _: i64) -> Result<Text, E> {
+                Ok(Text(None))
+            }
+            fn visit_u64<E>(self, _: u64) -> Result<Text, E> {
+                Ok(Text(None))
+            }
+            fn visit_f64<E>(self, _: f64) -> Result<Text, E> {
+                Ok(Text(None))
+            }
+            fn visit_unit<E>(self) -> Result<Text, E> {
+                Ok(Text(None))
+            }
+            fn visit_seq<S: SeqAccess<'de>>(self, mut s: S) -> Result<Text, S::Error> {
+                while s.next_element::<IgnoredAny>()?.is_some() {}
+                Ok(Text(None))
+            }
+            fn visit_map<M: MapAccess<'de>>(self, mut m: M) -> Result<Text, M::Error> {
+                while m.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+                Ok(Text(None))
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+/// The line as read: `data`, `tags` and `parent_ids` raw, to be read by the event's kind.
+#[derive(Deserialize)]
+struct Wire<'a> {
+    event: String,
+    #[serde(borrow, default, deserialize_with = "present")]
+    data: Option<&'a RawValue>,
     #[serde(default)]
-    pub metadata: Metadata,
+    run_id: Text,
+    #[serde(default)]
+    name: Text,
+    #[serde(borrow, default)]
+    tags: Option<&'a RawValue>,
+    #[serde(borrow, default)]
+    parent_ids: Option<&'a RawValue>,
+    #[serde(default)]
+    metadata: Metadata,
     /// Read to tell a v3 event (`type` `"event"` with a string `method`) apart.
-    #[serde(rename = "type", default, deserialize_with = "present")]
-    kind: Option<Value>,
-    #[serde(default, deserialize_with = "present")]
-    method: Option<Value>,
-    /// An `on_custom_event`'s `data`, passed through as text (its `data` is then `None`): a
-    /// payload of megabytes is not made a tree.
-    #[serde(skip)]
-    pub custom_data: Option<Payload>,
+    #[serde(rename = "type", default)]
+    kind: Text,
+    #[serde(default)]
+    method: Text,
 }
 
 /// What is read of `metadata`.
-#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
-pub struct Metadata {
+#[derive(Default, Deserialize)]
+struct Metadata {
     #[serde(default, deserialize_with = "present")]
-    pub langgraph_node: Option<Value>,
-    #[serde(default, deserialize_with = "present")]
-    pub thread_id: Option<Value>,
-    /// The namespace of the task the event ran in (`tools:<id>|model:<id>`): where a graph
-    /// nested in a tool call (a sub-agent) shows.
-    #[serde(default, deserialize_with = "present")]
-    pub langgraph_checkpoint_ns: Option<Value>,
+    langgraph_node: Option<Text>,
+    #[serde(default)]
+    thread_id: Text,
+    #[serde(default)]
+    langgraph_checkpoint_ns: Text,
 }
 
 fn present<'de, D: Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Option<T>, D::Error> {
@@ -63,19 +160,11 @@ fn present<'de, D: Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Optio
 impl Event {
     /// The v2 event of a line whose `event` is `on_…` (`None` for any other line).
     pub fn read(text: &str) -> Option<Event> {
-        let e = match serde_json::from_str::<Event<&RawValue>>(text) {
-            Ok(e) => e.read_data()?,
+        let e = match serde_json::from_str::<Wire>(text) {
+            Ok(w) => w.event()?,
             Err(_) => Event::of_tree(&serde_json::from_str(text).ok()?)?,
         };
-        (e.is_v2() && e.event.starts_with("on_")).then(|| e.with_custom_data())
-    }
-
-    /// An `on_custom_event` read from a tree, with its `data` as a payload.
-    fn with_custom_data(mut self) -> Event {
-        if self.event == "on_custom_event" && self.custom_data.is_none() {
-            self.custom_data = self.data.take().map(|d| Payload::from_value(&d));
-        }
-        self
+        e.event.starts_with("on_").then_some(e)
     }
 
     /// The v2 event a record's tree holds, as the adapter reads it: the record, or the `data`
@@ -101,76 +190,61 @@ impl Event {
     /// The v2 event of a tree with an `event` string (not a v3 event).
     fn of_tree(v: &Value) -> Option<Event> {
         let o = v.as_object()?;
-        let get = |k: &str| o.get(k).cloned();
-        let meta = |k: &str| v.get("metadata").and_then(|m| m.get(k)).cloned();
-        let e = Event {
-            event: o.get("event")?.as_str()?.to_string(),
-            data: get("data"),
-            run_id: get("run_id"),
-            name: get("name"),
-            tags: get("tags"),
-            parent_ids: get("parent_ids"),
-            metadata: Metadata {
-                langgraph_node: meta("langgraph_node"),
-                thread_id: meta("thread_id"),
-                langgraph_checkpoint_ns: meta("langgraph_checkpoint_ns"),
-            },
-            kind: get("type"),
-            method: get("method"),
-            custom_data: None,
+        let text = |v: Option<&Value>| v.and_then(Value::as_str).map(str::to_string);
+        let meta = |k: &str| o.field("metadata").and_then(|m| m.field(k));
+        let v3 =
+            o.field_str("type") == Some("event") && o.field("method").is_some_and(Value::is_string);
+        if v3 {
+            return None;
+        }
+        let mut e = Event {
+            event: o.field_str("event")?.to_string(),
+            data: Data::None,
+            run_id: text(o.field("run_id")),
+            name: text(o.field("name")),
+            hidden: o
+                .field("tags")
+                .and_then(Value::as_array)
+                .is_some_and(|t| t.iter().any(|t| t == "langsmith:hidden")),
+            parents_empty: o
+                .field("parent_ids")
+                .and_then(Value::as_array)
+                .map(Vec::is_empty),
+            node: meta("langgraph_node").map(|n| n.as_str().map(str::to_string)),
+            thread_id: text(meta("thread_id")),
+            checkpoint_ns: text(meta("langgraph_checkpoint_ns")),
         };
-        e.is_v2().then(|| e.with_custom_data())
-    }
-}
-
-impl<D> Event<D> {
-    fn is_v2(&self) -> bool {
-        !(self.kind.as_ref().and_then(Value::as_str) == Some("event")
-            && self.method.as_ref().is_some_and(Value::is_string))
+        e.data = Data::read(e.reads(), o.field("data").map(Source::Tree))?;
+        Some(e)
     }
 
     /// Whether the event is of the root run: no parent runs (or, without `parent_ids`, a
     /// chain event outside any node).
     pub fn is_root(&self) -> bool {
-        match self.parent_ids.as_ref().and_then(Value::as_array) {
-            Some(p) => p.is_empty(),
-            None => self.metadata.langgraph_node.is_none() && self.event.starts_with("on_chain_"),
+        match self.parents_empty {
+            Some(empty) => empty,
+            None => self.node.is_none() && self.event.starts_with("on_chain_"),
         }
     }
-}
 
-/// Which of an event's `data` the adapter reads.
-enum Read {
-    Nothing,
-    /// `data` whole (a custom event's payload).
-    Whole,
-    Input,
-    Output,
-    /// A root chain's stream chunk (a node's update, an interrupt, a custom part).
-    Chunk,
-    /// A model's stream chunk ([`StreamChunk`]).
-    ModelChunk,
-    ToolError,
-}
+    /// `metadata.langgraph_node`, when a string.
+    pub fn node(&self) -> Option<&str> {
+        self.node.as_ref()?.as_deref()
+    }
 
-impl Event<&RawValue> {
+    /// Whether this chain start is a graph step the adapter shows (a node's run of its own
+    /// name, not hidden).
+    pub fn is_step(&self) -> bool {
+        let name = self.name.as_deref().unwrap_or_default();
+        self.node() == Some(name) && !name.starts_with("__") && !self.hidden
+    }
+
     /// What the adapter (`adapter/v2.rs`) reads of `data` for this event: a node's stream
     /// chunk, a model's start, a runnable inside a node are read by their envelope only.
-    fn read_keys(&self) -> Read {
+    fn reads(&self) -> Read {
         let root = self.is_root();
-        let name = self
-            .name
-            .as_ref()
-            .and_then(Value::as_str)
-            .unwrap_or_default();
-        let step = self
-            .metadata
-            .langgraph_node
-            .as_ref()
-            .and_then(Value::as_str)
-            == Some(name);
         match self.event.as_str() {
-            "on_chain_start" if root || step => Read::Input,
+            "on_chain_start" if root || self.is_step() => Read::Input,
             "on_chain_stream" if root => Read::Chunk,
             "on_chain_end" => Read::Output,
             "on_chat_model_stream" => Read::ModelChunk,
@@ -178,106 +252,160 @@ impl Event<&RawValue> {
             "on_tool_start" => Read::Input,
             "on_tool_end" => Read::Output,
             "on_tool_error" => Read::ToolError,
-            "on_custom_event" => Read::Whole,
+            "on_custom_event" => Read::Custom,
             _ => Read::Nothing,
         }
     }
+}
 
-    /// The event with its `data` read as far as the adapter reads it: an object of the keys
-    /// it reads, or (not an object, a repeated key) the whole tree. `None` when that data is
-    /// no JSON serde_json reads (nested too deeply): the line is then read whole, and fails.
-    fn read_data(self) -> Option<Event> {
-        let mut custom_data = None;
-        let data = match self.data {
-            None => None,
-            // A custom event's payload stays text: megabytes are not made a tree. Data no
-            // tree can hold (nested too deep) is read, and reported, whole.
-            Some(raw) if matches!(self.read_keys(), Read::Whole) => {
-                custom_data = Some(Payload::read(raw.get())?);
-                None
-            }
-            Some(raw) => {
-                let text = raw.get();
-                let kept = match self.read_keys() {
-                    Read::Nothing => Some(None),
-                    _ if !text.starts_with('{') => None,
-                    Read::Whole => None, // read above, as a payload
-                    Read::Input => from::<Input>(text).map(|d| object([("input", norm(d.input))])),
-                    Read::Output => {
-                        from::<Output>(text).map(|d| object([("output", norm(d.output))]))
-                    }
-                    Read::Chunk => from::<Chunk>(text).map(|d| object([("chunk", norm(d.chunk))])),
-                    Read::ModelChunk => from::<RawChunk>(text).and_then(|d| {
-                        let chunk = match d.chunk {
-                            Some(c) => Some(StreamChunk::read(c)?),
-                            None => None,
-                        };
-                        Some(object([("chunk", norm(chunk))]))
-                    }),
-                    Read::ToolError => from::<ToolError>(text)
-                        .map(|d| object([("error", d.error), ("tool_call_id", d.tool_call_id)])),
-                };
-                match kept {
-                    Some(kept) => kept,
-                    None => Some(tree(text)?),
+impl Wire<'_> {
+    /// The event (`None`: a v3 event, or `data` no JSON a tree can hold).
+    fn event(self) -> Option<Event> {
+        if self.kind.0.as_deref() == Some("event") && self.method.0.is_some() {
+            return None;
+        }
+        // Read as a tree only when it may hold the tag: a tag list is rarely hidden.
+        let hidden = self.tags.is_some_and(|t| {
+            let t = t.get();
+            (t.contains("langsmith:hidden") || t.contains('\\'))
+                && tree(t)
+                    .and_then(|t| {
+                        t.as_array()
+                            .map(|t| t.iter().any(|t| t == "langsmith:hidden"))
+                    })
+                    .unwrap_or(false)
+        });
+        let parents_empty = self
+            .parent_ids
+            .and_then(|p| from::<Vec<IgnoredAny>>(p.get()))
+            .map(|p| p.is_empty());
+        let mut e = Event {
+            event: self.event,
+            data: Data::None,
+            run_id: self.run_id.0,
+            name: self.name.0,
+            hidden,
+            parents_empty,
+            node: self.metadata.langgraph_node.map(|n| n.0),
+            thread_id: self.metadata.thread_id.0,
+            checkpoint_ns: self.metadata.langgraph_checkpoint_ns.0,
+        };
+        e.data = Data::read(e.reads(), self.data.map(|d| Source::Text(d.get())))?;
+        Some(e)
+    }
+}
+
+/// Which of an event's `data` the adapter reads.
+#[derive(Clone, Copy)]
+enum Read {
+    Nothing,
+    Input,
+    Output,
+    Chunk,
+    ModelChunk,
+    ToolError,
+    Custom,
+}
+
+/// An event's `data`: its text (a line read typed), or its tree.
+#[derive(Clone, Copy)]
+enum Source<'a> {
+    Text(&'a str),
+    Tree(&'a Value),
+}
+
+impl Data {
+    /// What is read of `data` for `read`; `None` when it is no JSON serde_json reads (nested
+    /// too deeply): the line is then read whole, and fails.
+    fn read(read: Read, data: Option<Source<'_>>) -> Option<Data> {
+        let Some(data) = data else {
+            return Some(Data::None);
+        };
+        Some(match read {
+            Read::Nothing => Data::None,
+            Read::Input => Data::Input(keys::<Input>(data)?.input.map(normalize_owned)),
+            Read::Output => Data::Output(keys::<Output>(data)?.output.map(normalize_owned)),
+            Read::Chunk => Data::Chunk(keys::<Chunk>(data)?.chunk.map(normalize_owned)),
+            Read::ToolError => {
+                let e = keys::<ToolError>(data)?;
+                Data::ToolError {
+                    error: e.error,
+                    tool_call_id: e.tool_call_id.0,
                 }
             }
-        };
-        Some(Event {
-            event: self.event,
-            data,
-            run_id: self.run_id,
-            name: self.name,
-            tags: self.tags,
-            parent_ids: self.parent_ids,
-            metadata: self.metadata,
-            kind: self.kind,
-            method: self.method,
-            custom_data,
+            Read::Custom => Data::Custom(match data {
+                Source::Text(t) => Payload::read(t)?,
+                Source::Tree(v) => Payload::from_value(v),
+            }),
+            Read::ModelChunk => Data::ModelChunk(match data {
+                Source::Text(t) if t.starts_with('{') => match from::<RawChunk>(t) {
+                    Some(c) => match c.chunk {
+                        Some(c) => Some(MessageChunk::read(c.get())?),
+                        None => None,
+                    },
+                    None => MessageChunk::of_data(&tree(t)?),
+                },
+                Source::Text(t) => {
+                    tree(t)?;
+                    None
+                }
+                Source::Tree(v) => MessageChunk::of_data(v),
+            }),
         })
     }
+}
+
+/// The keys `T` reads of `data`: none when it is no object; a text that repeats a key is
+/// read through its tree, which keeps the last.
+fn keys<T: serde::de::DeserializeOwned + Default>(data: Source<'_>) -> Option<T> {
+    Some(match data {
+        Source::Text(t) if t.starts_with('{') => match from::<T>(t) {
+            Some(keys) => keys,
+            None => T::deserialize(&tree(t)?).unwrap_or_default(),
+        },
+        Source::Tree(v) if v.is_object() => T::deserialize(v).unwrap_or_default(),
+        Source::Text(t) => {
+            // No object: nothing is read of it, but it must be JSON a tree holds.
+            tree(t)?;
+            T::default()
+        }
+        Source::Tree(_) => T::default(),
+    })
 }
 
 fn from<'a, T: Deserialize<'a>>(text: &'a str) -> Option<T> {
     serde_json::from_str(text).ok()
 }
 
-/// Normalised here, on a parse thread, where the value is owned: the adapter normalises
-/// what it reads again, which then changes nothing and copies nothing.
-fn norm(v: Option<Value>) -> Option<Value> {
-    v.map(crate::wire::langchain::normalize_owned)
-}
-
 fn tree(text: &str) -> Option<Value> {
     serde_json::from_str(text).ok()
 }
 
-/// An object of the keys that are present.
-fn object<const N: usize>(entries: [(&str, Option<Value>); N]) -> Option<Value> {
-    let map: Map<String, Value> = entries
-        .into_iter()
-        .filter_map(|(k, v)| Some((k.to_string(), v?)))
-        .collect();
-    Some(Value::Object(map))
-}
-
 // The keys of `data` the adapter reads, by event kind.
-#[derive(Deserialize)]
+#[derive(Default, Deserialize)]
 struct Input {
     #[serde(default, deserialize_with = "present")]
     input: Option<Value>,
 }
 
-#[derive(Deserialize)]
+#[derive(Default, Deserialize)]
 struct Output {
     #[serde(default, deserialize_with = "present")]
     output: Option<Value>,
 }
 
-#[derive(Deserialize)]
+#[derive(Default, Deserialize)]
 struct Chunk {
     #[serde(default, deserialize_with = "present")]
     chunk: Option<Value>,
+}
+
+#[derive(Default, Deserialize)]
+struct ToolError {
+    #[serde(default, deserialize_with = "present")]
+    error: Option<Value>,
+    #[serde(default)]
+    tool_call_id: Text,
 }
 
 #[derive(Deserialize)]
@@ -286,25 +414,20 @@ struct RawChunk<'a> {
     chunk: Option<&'a RawValue>,
 }
 
-/// A model's stream chunk, flat (`{"content",…,"type":"AIMessageChunk"}`) or serialised
-/// (`{"lc":1,"type":"constructor","id":[…],"kwargs":{…}}`): what `adapter::content`
-/// reads of it (`content`, `additional_kwargs`, `tool_call_chunks`, `id`) and what
-/// normalising it reads (`lc`, `type`, `id`, `kwargs`, `role`, `repr`). The rest (response
-/// metadata, usage, the finished tool calls) is skipped: a dozen keys a chunk.
+/// A model's stream chunk as written, flat (`{"content",…,"type":"AIMessageChunk"}`) or
+/// serialised (`{"lc":1,"type":"constructor","id":[…],"kwargs":{…}}`): the keys
+/// [`MessageChunk`] takes and those normalising decides by (`lc`, `type`, `id`, `kwargs`,
+/// `__lc_escaped__`; a `not_implemented` object is normalised from its tree).
 #[derive(Deserialize)]
 struct StreamChunk<'a> {
     #[serde(default, deserialize_with = "present")]
     lc: Option<Value>,
-    #[serde(rename = "type", default, deserialize_with = "present")]
-    kind: Option<Value>,
-    #[serde(default, deserialize_with = "present")]
-    id: Option<Value>,
+    #[serde(rename = "type", default)]
+    kind: Text,
+    #[serde(borrow, default)]
+    id: Option<&'a RawValue>,
     #[serde(borrow, default, deserialize_with = "present")]
     kwargs: Option<&'a RawValue>,
-    #[serde(default, deserialize_with = "present")]
-    role: Option<Value>,
-    #[serde(default, deserialize_with = "present")]
-    repr: Option<Value>,
     #[serde(default, deserialize_with = "present")]
     content: Option<Value>,
     #[serde(default, deserialize_with = "present")]
@@ -317,66 +440,76 @@ struct StreamChunk<'a> {
     __lc_escaped__: Option<&'a RawValue>,
 }
 
-impl StreamChunk<'_> {
-    /// The chunk's tree as far as it is read (`None`: not JSON serde_json reads).
-    fn read(raw: &RawValue) -> Option<Value> {
-        let text = raw.get();
-        let typed = if text.starts_with('{') {
-            from::<StreamChunk>(text)
-        } else {
-            None
+impl MessageChunk {
+    /// The chunk of a JSON text, normalised; the JSON kind of what normalising makes of it
+    /// when that is no object. `None`: not JSON serde_json reads.
+    fn read(text: &str) -> Option<Result<MessageChunk, &'static str>> {
+        let typed = match text.starts_with('{') {
+            true => from::<StreamChunk>(text).filter(|c| c.__lc_escaped__.is_none()),
+            false => None,
         };
-        match typed {
-            Some(c) if c.__lc_escaped__.is_none() => {
-                let kwargs = match c.kwargs {
-                    Some(k) => Some(StreamChunk::read(k)?),
-                    None => None,
-                };
-                object([
-                    ("lc", c.lc),
-                    ("type", c.kind),
-                    ("id", c.id),
-                    ("kwargs", kwargs),
-                    ("role", c.role),
-                    ("repr", c.repr),
-                    ("content", c.content),
-                    ("additional_kwargs", c.additional_kwargs),
-                    ("tool_call_chunks", c.tool_call_chunks),
-                ])
+        if let Some(c) = typed {
+            let lc = c.lc.as_ref().is_some_and(|v| v == 1);
+            // The class an lc object's `id` list ends with.
+            let class = || {
+                let id = from::<Vec<&RawValue>>(c.id?.get())?;
+                Some(id.last()?.get().starts_with('"'))
+            };
+            match c.kwargs {
+                // A constructor: its kwargs, flat.
+                Some(kw)
+                    if lc
+                        && c.kind.0.as_deref() == Some("constructor")
+                        && kw.get().starts_with('{')
+                        && class() == Some(true) =>
+                {
+                    if let Some(k) = from::<StreamChunk>(kw.get()) {
+                        return Some(Ok(k.flat()));
+                    }
+                }
+                _ if lc && c.kind.0.as_deref() == Some("not_implemented") => {}
+                _ => return Some(Ok(c.flat())),
             }
-            _ => tree(text),
         }
+        MessageChunk::of_value(normalize_owned(tree(text)?)).into()
+    }
+
+    /// The chunk of a (normalised) tree; the tree's kind when it is no object.
+    fn of_value(v: Value) -> Result<MessageChunk, &'static str> {
+        let Value::Object(mut m) = v else {
+            return Err(crate::wire::json_kind(&v));
+        };
+        Ok(MessageChunk {
+            id: m.field_str("id").map(str::to_string),
+            content: m.shift_remove("content"),
+            additional_kwargs: m.shift_remove("additional_kwargs"),
+            tool_call_chunks: m.shift_remove("tool_call_chunks"),
+        })
+    }
+
+    /// The chunk of `data`'s tree (`None`: no `chunk`).
+    fn of_data(data: &Value) -> Option<Result<MessageChunk, &'static str>> {
+        let chunk = data.field("chunk")?;
+        Some(match chunk {
+            Value::Object(_) => {
+                MessageChunk::of_value(crate::wire::langchain::normalize_deep(chunk))
+            }
+            other => Err(crate::wire::json_kind(other)),
+        })
     }
 }
 
-#[derive(Deserialize)]
-struct ToolError {
-    #[serde(default, deserialize_with = "present")]
-    error: Option<Value>,
-    #[serde(default, deserialize_with = "present")]
-    tool_call_id: Option<Value>,
-}
-
-impl Event {
-    /// A top-level key the adapter reads.
-    pub fn field(&self, key: &str) -> Option<&Value> {
-        match key {
-            "data" => self.data.as_ref(),
-            "run_id" => self.run_id.as_ref(),
-            "name" => self.name.as_ref(),
-            "tags" => self.tags.as_ref(),
-            "parent_ids" => self.parent_ids.as_ref(),
-            _ => None,
-        }
-    }
-
-    /// A key of `metadata` the adapter reads.
-    pub fn meta(&self, key: &str) -> Option<&Value> {
-        match key {
-            "langgraph_node" => self.metadata.langgraph_node.as_ref(),
-            "thread_id" => self.metadata.thread_id.as_ref(),
-            "langgraph_checkpoint_ns" => self.metadata.langgraph_checkpoint_ns.as_ref(),
-            _ => None,
+impl StreamChunk<'_> {
+    /// The fields of a chunk with no `lc` object to flatten: normalised each.
+    fn flat(self) -> MessageChunk {
+        MessageChunk {
+            id: self
+                .id
+                .and_then(|id| from::<Text>(id.get()))
+                .and_then(|id| id.0),
+            content: self.content.map(normalize_owned),
+            additional_kwargs: self.additional_kwargs.map(normalize_owned),
+            tool_call_chunks: self.tool_call_chunks.map(normalize_owned),
         }
     }
 }
@@ -390,82 +523,87 @@ mod tests {
     fn read_as_its_tree() {
         for line in [
             json!({"event":"on_chain_start","data":{"input":null},"run_id":"r","name":"n","tags":[],"metadata":{"langgraph_node":"a","x":1},"parent_ids":[]}),
+            json!({"event":"on_chain_start","data":{"input":{"messages":[]}},"run_id":"r","name":"a","tags":["langsmith:hidden"],"metadata":{"langgraph_node":"a"},"parent_ids":["p"]}),
+            json!({"event":"on_chain_start","data":{"input":1},"run_id":1,"name":"a","tags":["x"],"metadata":{"langgraph_node":"a","thread_id":"t"},"parent_ids":["p"]}),
             json!({"event":"on_chain_end","metadata":"not an object","data":null}),
-            json!({"event":"on_x","metadata":{"thread_id":null}}),
+            json!({"event":"on_chain_end","metadata":{"langgraph_node":null},"tags":"x","parent_ids":{}}),
+            json!({"event":"on_x","metadata":{"thread_id":null,"langgraph_checkpoint_ns":"tools:1"}}),
+            json!({"event":"on_tool_error","data":{"error":"e","tool_call_id":"c","input":1}}),
+            json!({"event":"on_tool_end","data":"x"}),
+            json!({"event":"on_chat_model_stream","data":{"chunk":"text"}}),
+            json!({"event":"on_chat_model_stream","data":{"x":1}}),
         ] {
             let text = line.to_string();
             let e = Event::read(&text).expect("v2");
-            let tree = Event::of_record(&line, None).expect("v2");
-            assert_eq!(e.data, tree.data, "{text}");
-            assert_eq!(e.metadata, tree.metadata, "{text}");
-            for k in ["data", "run_id", "name", "tags", "parent_ids"] {
-                assert_eq!(e.field(k), line.get(k), "{k} of {text}");
-            }
-            for k in ["langgraph_node", "thread_id", "langgraph_checkpoint_ns"] {
-                assert_eq!(e.meta(k), line["metadata"].get(k), "{k} of {text}");
-            }
+            assert_eq!(Some(&e), Event::of_record(&line, None).as_ref(), "{text}");
         }
+        let e = Event::read(r#"{"event":"on_chain_start","run_id":1,"metadata":{"langgraph_node":null},"tags":["a","langsmith:hidden"],"parent_ids":["p"]}"#).expect("v2");
+        assert_eq!(
+            (e.run_id, e.node, e.hidden, e.parents_empty),
+            (None, Some(None), true, Some(false))
+        );
         let repeated = r#"{"event":"on_a","run_id":"1","run_id":"2"}"#;
         assert_eq!(
-            Event::read(repeated).and_then(|e| e.run_id),
-            Some(json!("2"))
+            Event::read(repeated).and_then(|e| e.run_id).as_deref(),
+            Some("2")
         );
         assert_eq!(Event::read(r#"{"event":"events","data":{}}"#), None);
-        // Of `data`, the keys the adapter reads for the kind (a repeated key: the whole tree,
-        // which counts it last).
-        let data = |line: &str| Event::read(line).and_then(|e| e.data);
+        assert_eq!(
+            Event::read(r#"{"event":"on_a","type":"event","method":"m"}"#),
+            None
+        );
+        // Of `data`, the keys the adapter reads for the kind (a repeated key: the last).
+        let data = |line: &str| Event::read(line).map(|e| e.data);
         assert_eq!(
             data(
                 r#"{"event":"on_chat_model_end","data":{"input":{"messages":[]},"output":{"id":"m"}}}"#
             ),
-            Some(json!({"output":{"id":"m"}}))
+            Some(Data::Output(Some(json!({"id":"m"}))))
         );
         assert_eq!(
             data(r#"{"event":"on_tool_end","data":{"input":1,"output":2,"output":3}}"#),
-            Some(json!({"input":1,"output":3}))
+            Some(Data::Output(Some(json!(3))))
         );
         assert_eq!(
             data(r#"{"event":"on_tool_error","data":{"error":"e","input":1}}"#),
-            Some(json!({"error":"e"}))
+            Some(Data::ToolError {
+                error: Some(json!("e")),
+                tool_call_id: None
+            })
         );
         assert_eq!(
             data(r#"{"event":"on_chat_model_start","data":{"input":1}}"#),
-            None
+            Some(Data::None)
         );
         assert_eq!(
             data(r#"{"event":"on_chain_stream","data":{"chunk":1},"parent_ids":["r"]}"#),
-            None
+            Some(Data::None)
         );
         assert_eq!(
             data(r#"{"event":"on_chain_stream","data":{"chunk":1},"parent_ids":[]}"#),
-            Some(json!({"chunk":1}))
+            Some(Data::Chunk(Some(json!(1))))
         );
         assert_eq!(
             data(r#"{"event":"on_chain_start","data":[1],"parent_ids":[]}"#),
-            Some(json!([1]))
+            Some(Data::Input(None))
         );
         // A model's stream chunk: what the adapter reads of it normalised, as of its tree.
         for chunk in [
             json!({"content":"a","additional_kwargs":{"reasoning_content":"r"},"response_metadata":{},"type":"AIMessageChunk","name":null,"id":"m","tool_calls":[],"tool_call_chunks":[{"id":"c","args":"{"}]}),
             json!({"lc":1,"type":"constructor","id":["x","AIMessageChunk"],"kwargs":{"content":[{"type":"text","text":"b"}],"id":"m","tool_calls":[],"usage_metadata":{"input_tokens":1}}}),
-            json!({"lc":1,"type":"constructor","id":["x","ChatMessageChunk"],"kwargs":{"content":"c","role":"critic"}}),
+            json!({"lc":1,"type":"constructor","id":["x","ChatMessageChunk"],"kwargs":{"content":"c","role":"critic","additional_kwargs":{"lc":1,"type":"constructor","id":["y","Z"],"kwargs":{"k":1}}}}),
+            json!({"lc":1,"type":"constructor","id":["x",1],"kwargs":{"content":"c"}}),
             json!({"lc":1,"type":"not_implemented","id":["x"],"repr":"X(content='d')"}),
+            json!({"lc":1,"type":"not_implemented","id":["x"],"repr":"((("}),
             json!({"__lc_escaped__":{"content":"e"}}),
+            json!({"__lc_escaped__":"e"}),
             json!({"lc":1,"type":"constructor","id":["x","AIMessageChunk"],"kwargs":[1]}),
+            json!({"lc":2,"content":"f","id":["m"]}),
         ] {
             let line = json!({"event":"on_chat_model_stream","data":{"chunk":chunk.clone(),"x":1}});
             let read = data(&line.to_string()).expect("data");
-            let read = crate::wire::langchain::normalize_deep(&read["chunk"]);
-            let tree = crate::wire::langchain::normalize_deep(&chunk);
-            for k in [
-                "content",
-                "additional_kwargs",
-                "tool_call_chunks",
-                "id",
-                "type",
-            ] {
-                assert_eq!(read.get(k), tree.get(k), "{k} of {chunk}");
-            }
+            let tree = MessageChunk::of_value(crate::wire::langchain::normalize_deep(&chunk));
+            assert_eq!(read, Data::ModelChunk(Some(tree)), "{chunk}");
         }
         // An `on_custom_event`'s data is a payload, whichever way it was read.
         for text in [
@@ -475,15 +613,7 @@ mod tests {
             let e = Event::read(text).expect("v2");
             let tree: Value = serde_json::from_str(text).expect("json");
             assert_eq!(Some(&e), Event::of_record(&tree, None).as_ref(), "{text}");
-            assert_eq!(e.data, None);
-            assert_eq!(
-                e.custom_data.as_ref().map(Payload::get),
-                Some(r#"{"a":[1.0,2]}"#)
-            );
+            assert_eq!(e.data, Data::Custom(Payload::from_json(r#"{"a":[1.0,2]}"#)));
         }
-        assert_eq!(
-            Event::read(r#"{"event":"on_a","type":"event","method":"m"}"#),
-            None
-        );
     }
 }
