@@ -271,7 +271,6 @@ impl V2Adapter {
     }
 
     fn remember_send_payload(&mut self, input: &Value) {
-        let input = lc::normalize_cow(input);
         for c in input.as_array().into_iter().flatten() {
             if c.field("type").and_then(Value::as_str) == Some("tool_call") {
                 if let (Some(id), Some(name)) = (s(c, "id"), s(c, "name")) {
@@ -291,12 +290,12 @@ impl V2Adapter {
         }
     }
 
-    /// The calls of a node's input state (`{messages: […]}`) no tool message answers.
+    /// The calls of a node's input state (`{messages: […]}`, normalised on the parse thread) no
+    /// tool message answers.
     fn remember_waiting(&mut self, input: &Value) {
         let Some(msgs) = input.field("messages").and_then(Value::as_array) else {
             return;
         };
-        let msgs: Vec<Value> = msgs.iter().map(lc::normalize_deep).collect();
         let answered: HashSet<&str> = msgs
             .iter()
             .filter(|m| lc::message_kind(m) == Some("tool"))
