@@ -71,75 +71,182 @@ pub struct MessageChunk {
     pub tool_call_chunks: Option<Value>,
 }
 
-/// A JSON value read as its string: `None` for any other value, as a tree's `as_str` finds
-/// none. serde derive cannot say "a string, or any other value skipped" without buffering
-/// the value, so this is a visitor.
+/// A value read as `T` when it is of the JSON kind `T` is read from (a string for `String`,
+/// an object for the keys of `data`), and as absent for any other, as a lookup in its tree
+/// finds nothing. serde derive cannot say "this, or any other value skipped" without
+/// buffering the value, so this is a visitor.
 #[derive(Debug, Clone, Default, PartialEq)]
-struct Text(Option<String>);
+struct Lenient<T>(Option<T>);
 
-impl<'de> Deserialize<'de> for Text {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V;
-        impl<'de> Visitor<'de> for V {
-            type Value = Text;
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("any value")
-            }
-            fn visit_str<E>(self, s: &str) -> Result<Text, E> {
-                Ok(Text(Some(s.to_string())))
-            }
-            fn visit_string<E>(self, s: String) -> Result<Text, E> {
-                Ok(Text(Some(s)))
-            }
-            fn visit_bool<E>(self, _: bool) -> Result<Text, E> {
-                Ok(Text(None))
-            }
-            fn visit_i64<E>(self, _: i64) -> Result<Text, E> {
-                Ok(Text(None))
-            }
-            fn visit_u64<E>(self, _: u64) -> Result<Text, E> {
-                Ok(Text(None))
-            }
-            fn visit_f64<E>(self, _: f64) -> Result<Text, E> {
-                Ok(Text(None))
-            }
-            fn visit_unit<E>(self) -> Result<Text, E> {
-                Ok(Text(None))
-            }
-            fn visit_seq<S: SeqAccess<'de>>(self, mut s: S) -> Result<Text, S::Error> {
-                while s.next_element::<IgnoredAny>()?.is_some() {}
-                Ok(Text(None))
-            }
-            fn visit_map<M: MapAccess<'de>>(self, mut m: M) -> Result<Text, M::Error> {
-                while m.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
-                Ok(Text(None))
-            }
-        }
-        d.deserialize_any(V)
+/// A string field.
+type Text = Lenient<String>;
+
+/// What [`Lenient`] reads a value of as.
+trait Shape<'de>: Sized {
+    fn of_str(_: &str) -> Option<Self> {
+        None
+    }
+    fn of_map<M: MapAccess<'de>>(mut m: M) -> Result<Option<Self>, M::Error> {
+        while m.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+        Ok(None)
     }
 }
 
-/// The line as read: `data`, `tags` and `parent_ids` raw, to be read by the event's kind.
-#[derive(Deserialize)]
+impl Shape<'_> for String {
+    fn of_str(s: &str) -> Option<Self> {
+        Some(s.to_string())
+    }
+}
+
+/// The keys of `data` read by derive from an object.
+macro_rules! keys_of_an_object {
+    ($($t:ty),*) => {$(
+        impl<'de> Shape<'de> for $t {
+            fn of_map<M: MapAccess<'de>>(m: M) -> Result<Option<Self>, M::Error> {
+                Self::deserialize(serde::de::value::MapAccessDeserializer::new(m)).map(Some)
+            }
+        }
+    )*};
+}
+keys_of_an_object!(Input, Output, Chunk, ToolError);
+
+impl<'de> Shape<'de> for RawChunk<'de> {
+    fn of_map<M: MapAccess<'de>>(m: M) -> Result<Option<Self>, M::Error> {
+        Self::deserialize(serde::de::value::MapAccessDeserializer::new(m)).map(Some)
+    }
+}
+
+impl<'de, T: Shape<'de>> Deserialize<'de> for Lenient<T> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V<T>(std::marker::PhantomData<T>);
+        impl<'de, T: Shape<'de>> Visitor<'de> for V<T> {
+            type Value = Lenient<T>;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("any value")
+            }
+            fn visit_str<E>(self, s: &str) -> Result<Lenient<T>, E> {
+                Ok(Lenient(T::of_str(s)))
+            }
+            fn visit_bool<E>(self, _: bool) -> Result<Lenient<T>, E> {
+                Ok(Lenient(None))
+            }
+            fn visit_i64<E>(self, _: i64) -> Result<Lenient<T>, E> {
+                Ok(Lenient(None))
+            }
+            fn visit_u64<E>(self, _: u64) -> Result<Lenient<T>, E> {
+                Ok(Lenient(None))
+            }
+            fn visit_f64<E>(self, _: f64) -> Result<Lenient<T>, E> {
+                Ok(Lenient(None))
+            }
+            fn visit_unit<E>(self) -> Result<Lenient<T>, E> {
+                Ok(Lenient(None))
+            }
+            fn visit_seq<S: SeqAccess<'de>>(self, mut s: S) -> Result<Lenient<T>, S::Error> {
+                while s.next_element::<IgnoredAny>()?.is_some() {}
+                Ok(Lenient(None))
+            }
+            fn visit_map<M: MapAccess<'de>>(self, m: M) -> Result<Lenient<T>, M::Error> {
+                T::of_map(m).map(Lenient)
+            }
+        }
+        d.deserialize_any(V(std::marker::PhantomData))
+    }
+}
+
+/// The line as read: `tags` and `parent_ids` raw, `data` read for the event's kind as it
+/// comes ([`Slot`]).
+#[derive(Default)]
 struct Wire<'a> {
-    event: String,
-    #[serde(borrow, default, deserialize_with = "present")]
-    data: Option<&'a RawValue>,
-    #[serde(default)]
+    event: Option<String>,
+    data: Slot<'a>,
     run_id: Text,
-    #[serde(default)]
     name: Text,
-    #[serde(borrow, default)]
     tags: Option<&'a RawValue>,
-    #[serde(borrow, default)]
     parent_ids: Option<&'a RawValue>,
-    #[serde(default)]
     metadata: Metadata,
     /// Read to tell a v3 event (`type` `"event"` with a string `method`) apart.
-    #[serde(rename = "type", default)]
     kind: Text,
-    #[serde(default)]
     method: Text,
+}
+
+/// `data` as the envelope's one pass reads it (a value on the stack while the line is read:
+/// its size does not matter).
+#[derive(Default)]
+#[allow(clippy::large_enum_variant)]
+enum Slot<'a> {
+    #[default]
+    Absent,
+    /// Read by kind as it came: `event` came before it, and its kind is read whatever the
+    /// rest of the envelope says.
+    Read(Data),
+    /// Kept raw, to be read once the envelope is read: a chain's start or stream chunk (read
+    /// for the root run and graph steps only), or `data` before `event`.
+    Raw(&'a RawValue),
+}
+
+/// The envelope's keys.
+#[derive(Clone, Copy, PartialEq, Deserialize)]
+#[serde(field_identifier, rename_all = "snake_case")]
+enum Key {
+    Event,
+    Data,
+    RunId,
+    Name,
+    Tags,
+    ParentIds,
+    Metadata,
+    #[serde(rename = "type")]
+    Type,
+    Method,
+    #[serde(other)]
+    Other,
+}
+
+/// serde derive cannot read one field by the value of another read before it: this visitor
+/// reads the envelope in one pass with `data` read for its event's kind (every recorder
+/// writes `event` first). A repeated key is an error, and the line is read from its tree.
+impl<'de> Deserialize<'de> for Wire<'de> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Wire<'de>;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a v2 event")
+            }
+            fn visit_map<M: MapAccess<'de>>(self, mut m: M) -> Result<Wire<'de>, M::Error> {
+                use serde::de::Error;
+                let mut w = Wire::default();
+                let mut seen = [false; 9];
+                while let Some(key) = m.next_key::<Key>()? {
+                    if key != Key::Other && std::mem::replace(&mut seen[key as usize], true) {
+                        return Err(M::Error::custom("a repeated key"));
+                    }
+                    match key {
+                        Key::Event => w.event = Some(m.next_value()?),
+                        Key::Data => {
+                            w.data = match w.event.as_deref().and_then(Read::of_kind) {
+                                Some(read) => Slot::Read(Data::next(read, &mut m)?),
+                                None => Slot::Raw(m.next_value()?),
+                            }
+                        }
+                        Key::RunId => w.run_id = m.next_value()?,
+                        Key::Name => w.name = m.next_value()?,
+                        Key::Tags => w.tags = m.next_value()?,
+                        Key::ParentIds => w.parent_ids = m.next_value()?,
+                        Key::Metadata => w.metadata = m.next_value()?,
+                        Key::Type => w.kind = m.next_value()?,
+                        Key::Method => w.method = m.next_value()?,
+                        Key::Other => {
+                            m.next_value::<IgnoredAny>()?;
+                        }
+                    }
+                }
+                Ok(w)
+            }
+        }
+        d.deserialize_map(V)
+    }
 }
 
 /// What is read of `metadata`.
@@ -246,20 +353,13 @@ impl Event {
         match self.event.as_str() {
             "on_chain_start" if root || self.is_step() => Read::Input,
             "on_chain_stream" if root => Read::Chunk,
-            "on_chain_end" => Read::Output,
-            "on_chat_model_stream" => Read::ModelChunk,
-            "on_chat_model_end" => Read::Output,
-            "on_tool_start" => Read::Input,
-            "on_tool_end" => Read::Output,
-            "on_tool_error" => Read::ToolError,
-            "on_custom_event" => Read::Custom,
-            _ => Read::Nothing,
+            kind => Read::of_kind(kind).unwrap_or(Read::Nothing),
         }
     }
 }
 
 impl Wire<'_> {
-    /// The event (`None`: a v3 event, or `data` no JSON a tree can hold).
+    /// The event (`None`: no `event`, a v3 event, or `data` no JSON a tree can hold).
     fn event(self) -> Option<Event> {
         if self.kind.0.as_deref() == Some("event") && self.method.0.is_some() {
             return None;
@@ -280,7 +380,7 @@ impl Wire<'_> {
             .and_then(|p| from::<Vec<IgnoredAny>>(p.get()))
             .map(|p| p.is_empty());
         let mut e = Event {
-            event: self.event,
+            event: self.event?,
             data: Data::None,
             run_id: self.run_id.0,
             name: self.name.0,
@@ -290,7 +390,11 @@ impl Wire<'_> {
             thread_id: self.metadata.thread_id.0,
             checkpoint_ns: self.metadata.langgraph_checkpoint_ns.0,
         };
-        e.data = Data::read(e.reads(), self.data.map(|d| Source::Text(d.get())))?;
+        e.data = match self.data {
+            Slot::Absent => Data::None,
+            Slot::Read(data) => data,
+            Slot::Raw(raw) => Data::read(e.reads(), Some(Source::Text(raw.get())))?,
+        };
         Some(e)
     }
 }
@@ -307,6 +411,23 @@ enum Read {
     Custom,
 }
 
+impl Read {
+    /// What is read of `data` for an event of kind `event` whatever the rest of the envelope
+    /// says (`None` for a chain's start and stream chunk: read for the root run and graph
+    /// steps only).
+    fn of_kind(event: &str) -> Option<Read> {
+        Some(match event {
+            "on_chain_start" | "on_chain_stream" => return None,
+            "on_chain_end" | "on_chat_model_end" | "on_tool_end" => Read::Output,
+            "on_chat_model_stream" => Read::ModelChunk,
+            "on_tool_start" => Read::Input,
+            "on_tool_error" => Read::ToolError,
+            "on_custom_event" => Read::Custom,
+            _ => Read::Nothing,
+        })
+    }
+}
+
 /// An event's `data`: its text (a line read typed), or its tree.
 #[derive(Clone, Copy)]
 enum Source<'a> {
@@ -315,6 +436,48 @@ enum Source<'a> {
 }
 
 impl Data {
+    /// What is read for `read` of the `data` a map's next value is.
+    fn next<'de, M: MapAccess<'de>>(read: Read, m: &mut M) -> Result<Data, M::Error> {
+        // JSON no tree holds (nested too deeply): the line is read whole, and fails.
+        let no_tree = || <M::Error as serde::de::Error>::custom("data no tree holds");
+        Ok(match read {
+            Read::Nothing => {
+                m.next_value::<IgnoredAny>()?;
+                Data::None
+            }
+            Read::Input => {
+                let keys = m.next_value::<Lenient<Input>>()?.0.unwrap_or_default();
+                Data::Input(keys.input.map(normalize_owned))
+            }
+            Read::Output => {
+                let keys = m.next_value::<Lenient<Output>>()?.0.unwrap_or_default();
+                Data::Output(keys.output.map(normalize_owned))
+            }
+            Read::Chunk => {
+                let keys = m.next_value::<Lenient<Chunk>>()?.0.unwrap_or_default();
+                Data::Chunk(keys.chunk.map(normalize_owned))
+            }
+            Read::ToolError => {
+                let e = m.next_value::<Lenient<ToolError>>()?.0.unwrap_or_default();
+                Data::ToolError {
+                    error: e.error,
+                    tool_call_id: e.tool_call_id.0,
+                }
+            }
+            Read::Custom => {
+                let raw = m.next_value::<&RawValue>()?;
+                Data::Custom(Payload::read(raw.get()).ok_or_else(no_tree)?)
+            }
+            Read::ModelChunk => {
+                let chunk = m.next_value::<Lenient<RawChunk>>()?.0.and_then(|c| c.chunk);
+                Data::ModelChunk(match chunk {
+                    Some(c) => Some(MessageChunk::read(c.get()).ok_or_else(no_tree)?),
+                    None => None,
+                })
+            }
+        })
+    }
+
     /// What is read of `data` for `read`; `None` when it is no JSON serde_json reads (nested
     /// too deeply): the line is then read whole, and fails.
     fn read(read: Read, data: Option<Source<'_>>) -> Option<Data> {
@@ -532,6 +695,11 @@ mod tests {
             json!({"event":"on_tool_end","data":"x"}),
             json!({"event":"on_chat_model_stream","data":{"chunk":"text"}}),
             json!({"event":"on_chat_model_stream","data":{"x":1}}),
+            json!({"event":"on_chat_model_stream","data":[{"chunk":{}}]}),
+            json!({"event":"on_chain_end","data":[1]}),
+            json!({"data":{"output":1,"input":2},"event":"on_tool_end"}),
+            json!({"event":"on_tool_error","data":{"error":{"a":1},"tool_call_id":5}}),
+            json!({"event":"on_custom_event","data":"x","name":"n"}),
         ] {
             let text = line.to_string();
             let e = Event::read(&text).expect("v2");
