@@ -7,7 +7,7 @@ use aguify::check::report::{Counts, Format, Report};
 use aguify::check::{self, rules, Config, FileReport};
 
 use crate::cli::{CheckArgs, FailOn, ReportFormat};
-use crate::options;
+use crate::{options, os_text};
 
 /// Whether findings fail the run under `--fail-on` / `--max-warnings`.
 pub fn fails(c: Counts, fail_on: FailOn, max_warnings: Option<u64>) -> bool {
@@ -51,7 +51,10 @@ fn inputs(args: &CheckArgs) -> (Vec<String>, Vec<(usize, FileReport)>, Config) {
         let p = Path::new(&f);
         if f != "-" && p.is_dir() {
             if let Err(e) = walk(p, files) {
-                unreadable.push((files.len(), FileReport::unreadable(&f, &os(&e), &config)));
+                unreadable.push((
+                    files.len(),
+                    FileReport::unreadable(&f, &os_text(&e), &config),
+                ));
             }
         } else {
             files.push(f);
@@ -73,16 +76,13 @@ fn inputs(args: &CheckArgs) -> (Vec<String>, Vec<(usize, FileReport)>, Config) {
                     add(l.to_string(), &mut files);
                 }
             }
-            Err(e) => {
-                unreadable.push((files.len(), FileReport::unreadable(list, &os(&e), &config)))
-            }
+            Err(e) => unreadable.push((
+                files.len(),
+                FileReport::unreadable(list, &os_text(&e), &config),
+            )),
         }
     }
     (files, unreadable, config)
-}
-
-fn os(e: &io::Error) -> String {
-    crate::os_text(e)
 }
 
 fn config(args: &CheckArgs) -> Config {
@@ -119,7 +119,7 @@ fn check_one(
     match result {
         Ok(r) => r,
         Err(aguify::Error::Input { path, source }) => {
-            FileReport::unreadable(&path, &os(&source), config)
+            FileReport::unreadable(&path, &os_text(&source), config)
         }
         Err(e) => FileReport::unreadable(f, &e.to_string(), config),
     }
@@ -254,9 +254,5 @@ pub fn run(args: CheckArgs) -> anyhow::Result<i32> {
     if report.files.iter().any(FileReport::unusable) {
         return Ok(2);
     }
-    Ok(if fails(report.counts(), args.fail_on, args.max_warnings) {
-        1
-    } else {
-        0
-    })
+    Ok(fails(report.counts(), args.fail_on, args.max_warnings).into())
 }
