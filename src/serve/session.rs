@@ -53,14 +53,9 @@ impl Sessions {
     }
 
     /// Decides what a request on `thread` answering `resume_ids` gets, and advances the thread
-    /// when it gets a run. A thread advances when its request is admitted, not when the stream
-    /// completes.
-    pub fn admit(&self, conv: &Conversation, thread: &str, resume_ids: &[String]) -> Admission {
-        self.admit_leased(conv, thread, resume_ids).0
-    }
-
-    /// [`Sessions::admit`], with a lease on the thread for the stream that answers it.
-    pub fn admit_leased(
+    /// when it gets a run (when its request is admitted, not when the stream completes); the
+    /// lease is for the stream that answers it.
+    pub fn admit(
         &self,
         conv: &Conversation,
         thread: &str,
@@ -92,12 +87,8 @@ impl Sessions {
     }
 
     /// How many threads are remembered.
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.map.lock().map(|m| m.len()).unwrap_or(0)
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
     }
 }
 
@@ -198,24 +189,24 @@ mod tests {
     fn interrupt_then_resume_then_end() {
         let c = conv();
         let s = Sessions::new(10);
-        assert_eq!(s.admit(&c, "a", &[]), Admission::Run(0));
-        let (code, msg) = refused(s.admit(&c, "a", &[]));
+        assert_eq!(s.admit(&c, "a", &[]).0, Admission::Run(0));
+        let (code, msg) = refused(s.admit(&c, "a", &[]).0);
         assert_eq!(code, RESUME_MISMATCH);
         assert!(msg.contains("does not answer: 'i1'"), "{msg}");
-        let (code, msg) = refused(s.admit(&c, "a", &["nope".into()]));
+        let (code, msg) = refused(s.admit(&c, "a", &["nope".into()]).0);
         assert_eq!(code, RESUME_MISMATCH);
         assert!(msg.contains("unknown interrupt id(s): 'nope'"), "{msg}");
-        assert_eq!(s.admit(&c, "a", &["i1".into()]), Admission::Run(1));
-        assert_eq!(refused(s.admit(&c, "a", &[])).0, CONVERSATION_ENDED);
+        assert_eq!(s.admit(&c, "a", &["i1".into()]).0, Admission::Run(1));
+        assert_eq!(refused(s.admit(&c, "a", &[]).0).0, CONVERSATION_ENDED);
         // Another thread starts over.
-        assert_eq!(s.admit(&c, "b", &[]), Admission::Run(0));
+        assert_eq!(s.admit(&c, "b", &[]).0, Admission::Run(0));
     }
 
     #[test]
     fn resume_without_pending_is_refused() {
         let c = conv();
         let s = Sessions::new(10);
-        let (code, msg) = refused(s.admit(&c, "a", &["i1".into()]));
+        let (code, msg) = refused(s.admit(&c, "a", &["i1".into()]).0);
         assert_eq!(code, RESUME_MISMATCH);
         assert!(msg.contains("no pending interrupt"), "{msg}");
     }
@@ -224,24 +215,14 @@ mod tests {
     fn evicts_the_oldest_thread_with_no_stream_in_progress() {
         let c = conv();
         let s = Sessions::new(2);
-        let (_, streaming) = s.admit_leased(&c, "a", &[]);
-        let (_, finished) = s.admit_leased(&c, "b", &[]);
+        let (_, streaming) = s.admit(&c, "a", &[]);
+        let (_, finished) = s.admit(&c, "b", &[]);
         drop(finished);
         s.admit(&c, "c", &[]);
         assert_eq!(s.len(), 2);
         // "a" (older, still streaming) is kept; "b" (finished) was forgotten.
-        assert_eq!(refused(s.admit(&c, "a", &[])).0, RESUME_MISMATCH);
+        assert_eq!(refused(s.admit(&c, "a", &[]).0).0, RESUME_MISMATCH);
         drop(streaming);
-        assert_eq!(s.admit(&c, "b", &[]), Admission::Run(0));
-    }
-
-    #[test]
-    fn bounded() {
-        let c = conv();
-        let s = Sessions::new(2);
-        for t in ["a", "b", "c"] {
-            s.admit(&c, t, &[]);
-        }
-        assert_eq!(s.len(), 2);
+        assert_eq!(s.admit(&c, "b", &[]).0, Admission::Run(0));
     }
 }

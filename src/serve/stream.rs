@@ -27,22 +27,16 @@ pub const SERVER_SHUTDOWN: &str = "SERVER_SHUTDOWN";
 /// shutdown). Holds the thread's lease meanwhile.
 pub struct ActiveGuard {
     counter: Arc<AtomicUsize>,
-    _lease: Option<ThreadLease>,
+    _lease: ThreadLease,
 }
 
 impl ActiveGuard {
-    pub fn new(counter: Arc<AtomicUsize>) -> Self {
+    pub fn new(counter: Arc<AtomicUsize>, lease: ThreadLease) -> Self {
         counter.fetch_add(1, Ordering::SeqCst);
         ActiveGuard {
             counter,
-            _lease: None,
+            _lease: lease,
         }
-    }
-
-    /// Keeps `lease` (the stream's thread) until the stream is dropped.
-    pub fn with_lease(mut self, lease: ThreadLease) -> Self {
-        self._lease = Some(lease);
-        self
     }
 }
 
