@@ -111,7 +111,11 @@ async fn connection(
     _permit: OwnedSemaphorePermit,
 ) {
     let _ = stream.set_nodelay(true);
-    let io = TokioIo::new(JsonRefusals::new(stream));
+    let io = TokioIo::new(JsonRefusals {
+        inner: stream,
+        pending: Vec::new(),
+        sent: 0,
+    });
     let mut builder = http1::Builder::new();
     builder
         .timer(TokioTimer::new())
@@ -178,16 +182,6 @@ struct JsonRefusals<T> {
     /// The rewritten answer not yet written, from `sent`.
     pending: Vec<u8>,
     sent: usize,
-}
-
-impl<T> JsonRefusals<T> {
-    fn new(inner: T) -> Self {
-        JsonRefusals {
-            inner,
-            pending: Vec::new(),
-            sent: 0,
-        }
-    }
 }
 
 impl<T: AsyncWrite + Unpin> JsonRefusals<T> {

@@ -307,7 +307,7 @@ async fn show(State(st): State<Arc<AppState>>, uri: Uri) -> Result<Json<Value>, 
     Ok(Json(describe(&st.conversations[i], i == 0)))
 }
 
-async fn not_found(uri: Uri) -> Response {
+async fn not_found(uri: Uri) -> Refusal {
     Refusal::new(
         404,
         "NOT_FOUND",
@@ -316,7 +316,6 @@ async fn not_found(uri: Uri) -> Response {
             log::escape(uri.path())
         ),
     )
-    .into_response()
 }
 
 /// 405 for a method a path does not take; a CORS preflight to a server without `--cors`

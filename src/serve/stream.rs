@@ -174,9 +174,7 @@ impl Replay {
         ) {
             self.terminal_sent = true;
         }
-        let mut buf = Vec::with_capacity(256);
-        frame(&ev, &mut buf);
-        Some(Bytes::from(buf))
+        Some(frame_bytes(&ev))
     }
 
     /// Server shutdown: end the run with a RUN_ERROR unless it already ended.
@@ -185,16 +183,19 @@ impl Replay {
         if self.terminal_sent || self.next == 0 {
             return None;
         }
-        let ev = Event::RunError {
+        Some(frame_bytes(&Event::RunError {
             timestamp: None,
             raw_event: None,
             message: "The replay server is shutting down; the recorded run was cut short.".into(),
             code: Some(SERVER_SHUTDOWN.into()),
-        };
-        let mut buf = vec![];
-        frame(&ev, &mut buf);
-        Some(Bytes::from(buf))
+        }))
     }
+}
+
+fn frame_bytes(ev: &Event) -> Bytes {
+    let mut buf = Vec::with_capacity(256);
+    frame(ev, &mut buf);
+    Bytes::from(buf)
 }
 
 #[cfg(test)]
