@@ -34,14 +34,12 @@ struct Printer<W: Write> {
     checker: Option<Checker>,
     /// Which inputs held a record of a known form; the last bad line (for `--strict`).
     known: crate::known::Known,
-    /// Notes shown per file and rule, and those left out (counted, told at the end).
-    shown: std::collections::HashMap<(Arc<str>, &'static str), u64>,
     /// Bad lines shown per file, and those left out.
     bad_shown: std::collections::HashMap<Arc<str>, (u64, u64)>,
 }
 
-/// Findings shown inline per file and rule, and bad lines per file; the rest are counted
-/// (memory stays bounded on millions of bad lines).
+/// Findings shown inline per file and rule (the checker keeps no more), and bad lines per
+/// file; the rest are counted (memory stays bounded on millions of bad lines).
 const SHOW_PER_RULE: u64 = aguify::check::report::DEFAULT_MAX_PER_RULE as u64;
 
 /// A checker finding as a timeline note. `event` is the timeline's (global) index of the event
@@ -96,7 +94,7 @@ impl<W: Write> Printer<W> {
     fn checker(&mut self, file: &Arc<str>) -> Option<&mut Checker> {
         if self.check && self.checker.is_none() {
             let config = check::Config {
-                keep_per_rule: SHOW_PER_RULE as usize, // kept no more than shown
+                keep_per_rule: SHOW_PER_RULE as usize,
                 ..Default::default()
             };
             self.checker = Some(Checker::new(file.clone(), config));
@@ -111,15 +109,8 @@ impl<W: Write> Printer<W> {
             return;
         }
         let last = self.builder.events_seen().saturating_sub(1);
-        let shown = &mut self.shown;
         let mut notes = vec![];
-        c.stream_new(|f| {
-            let n = shown.entry((f.file.clone(), f.rule)).or_default();
-            *n += 1;
-            if *n <= SHOW_PER_RULE {
-                notes.push(note(f, last));
-            }
-        });
+        c.stream_new(|f| notes.push(note(f, last)));
         self.builder.attach(notes);
     }
 
@@ -282,7 +273,6 @@ pub fn run(args: TimelineArgs) -> anyhow::Result<i32> {
         check: !args.no_check,
         checker: None,
         known: crate::known::Known::new(&names),
-        shown: Default::default(),
         bad_shown: Default::default(),
     };
     let result = pipeline::run(inputs, &opts, &mut printer);
