@@ -44,7 +44,7 @@ use tower_http::cors::{AllowOrigin, Any, CorsLayer};
 use crate::agui::Event;
 use crate::replay::Pacing;
 use host::HostCheck;
-use log::{Hint, RunNote};
+use log::LogNote;
 use refusal::Refusal;
 pub use session::{Admission, Sessions, CONVERSATION_ENDED, RESUME_MISMATCH};
 pub use store::{Conversation, Ending, RecordedRun};
@@ -329,13 +329,14 @@ async fn method_not_allowed(method: Method, headers: HeaderMap) -> Response {
     if let (true, Some(origin)) = (preflight, origin) {
         let origin = log::escape(&origin).into_owned();
         let hint = format!("start with --cors {origin} to allow this origin");
-        let mut resp = Refusal::new(
+        let refusal = Refusal::new(
             403,
             "CORS_NOT_ENABLED",
             format!("a browser page at {origin} asked to call this server (a CORS preflight), but cross-origin requests are not enabled: {hint}"),
-        )
-        .into_response();
-        resp.extensions_mut().insert(Hint(hint));
+        );
+        let note = LogNote(format!(" {} ({hint})", refusal.code));
+        let mut resp = refusal.into_response();
+        resp.extensions_mut().insert(note);
         return resp;
     }
     let mut resp = Refusal::new(
@@ -525,11 +526,11 @@ async fn run(
             )
         }
     };
-    let note = RunNote {
-        thread: req.thread_id.clone(),
-        run: req.run_id.clone(),
-        outcome,
-    };
+    let note = LogNote(format!(
+        " thread={} run={} → {outcome}",
+        log::escape(&req.thread_id),
+        log::escape(&req.run_id)
+    ));
     let body = sse_stream(
         events,
         req.thread_id,

@@ -31,10 +31,7 @@ struct Session {
 
 /// Held by a stream while it is served: its thread is not forgotten meanwhile if any other
 /// thread can be.
-#[derive(Debug, Clone)]
-pub struct ThreadLease {
-    _live: Arc<()>,
-}
+pub type ThreadLease = Arc<()>;
 
 /// Thread states of every conversation, keyed by (conversation, threadId). Bounded: past
 /// `capacity` threads the least recently used one with no stream in progress is forgotten
@@ -79,9 +76,7 @@ impl Sessions {
                 .unwrap_or(0);
             map.shift_remove_index(idle);
         }
-        let lease = ThreadLease {
-            _live: session.live.clone(),
-        };
+        let lease = session.live.clone();
         map.insert(key, session);
         (admission, lease)
     }
