@@ -148,11 +148,7 @@ impl Replay {
         let wait = *self
             .wait
             .get_or_insert_with(|| self.pacer.delay_for(ev.timestamp()));
-        let (sleep_for, keep_alive) = if wait > self.keep_alive {
-            (self.keep_alive, true)
-        } else {
-            (wait, false)
-        };
+        let sleep_for = wait.min(self.keep_alive);
         if !sleep_for.is_zero() {
             tokio::select! {
                 _ = tokio::time::sleep(sleep_for) => {}
@@ -161,19 +157,15 @@ impl Replay {
         } else if self.cancel.is_cancelled() {
             return self.shutdown();
         }
-        if keep_alive {
+        if wait > self.keep_alive {
             self.wait = Some(wait - sleep_for);
             return Some(Bytes::from_static(KEEP_ALIVE));
         }
         self.wait = None;
         self.next += 1;
         let ev = personalize(ev, &self.thread_id, &self.run_id);
-        if matches!(
-            ev.kind(),
-            Some(EventType::RunFinished | EventType::RunError)
-        ) {
-            self.terminal_sent = true;
-        }
+        let kind = ev.kind();
+        self.terminal_sent |= matches!(kind, Some(EventType::RunFinished | EventType::RunError));
         Some(frame_bytes(&ev))
     }
 
