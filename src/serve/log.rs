@@ -3,7 +3,6 @@
 //! outcome of a POST or the code of a refusal.
 
 use std::borrow::Cow;
-use std::fmt::Write as _;
 use std::pin::Pin;
 use std::task::{Context, Poll};
 use std::time::{Duration, Instant};
@@ -30,9 +29,9 @@ pub async fn requests(
     next: Next,
 ) -> Response {
     let start = Instant::now();
-    let mut line = format!("{} {}", req.method(), escape(req.uri().path()));
+    let head = format!("{} {}", req.method(), escape(req.uri().path()));
     let resp = next.run(req).await;
-    let _ = write!(line, " {}", resp.status().as_u16());
+    let line = format!("{head} {}", resp.status().as_u16());
     let tail = resp
         .extensions()
         .get::<LogNote>()

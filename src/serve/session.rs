@@ -1,7 +1,7 @@
 //! Per-thread replay state: which recorded run a thread gets next, and which interrupt ids it
 //! must answer first.
 
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, PoisonError};
 
 use indexmap::IndexMap;
 
@@ -58,10 +58,7 @@ impl Sessions {
         thread: &str,
         resume_ids: &[String],
     ) -> (Admission, ThreadLease) {
-        let mut map = match self.map.lock() {
-            Ok(m) => m,
-            Err(poisoned) => poisoned.into_inner(),
-        };
+        let mut map = self.map.lock().unwrap_or_else(PoisonError::into_inner);
         let key = (conv.name.clone(), thread.to_string());
         let mut session = map.shift_remove(&key).unwrap_or_default();
         let admission = decide(conv, thread, &session, resume_ids);
