@@ -189,14 +189,8 @@ impl App {
     fn router(&self, addr: std::net::SocketAddr) -> Router {
         let cfg = &self.state.cfg;
         let mut router = Router::new()
-            .route(
-                "/",
-                get(list).post(post_default).fallback(method_not_allowed),
-            )
-            .route(
-                "/{name}",
-                get(show).post(post_named).fallback(method_not_allowed),
-            )
+            .route("/", get(list).post(post).fallback(method_not_allowed))
+            .route("/{name}", get(show).post(post).fallback(method_not_allowed))
             .fallback(not_found)
             .with_state(self.state.clone());
         if let Some(allow) = &self.state.cors {
@@ -284,10 +278,13 @@ async fn list(State(st): State<Arc<AppState>>) -> Json<Value> {
     }))
 }
 
-/// The conversation a one-segment path names (names are plain ASCII, so the segment is
-/// compared as it is, undecoded).
+/// The conversation a path names: `/` the default one, `/<name>` a named one (names are
+/// plain ASCII, so the segment is compared as it is, undecoded).
 fn conversation_of(st: &AppState, uri: &Uri) -> Result<usize, Refusal> {
     let name = uri.path().trim_start_matches('/');
+    if name.is_empty() {
+        return Ok(0);
+    }
     st.conversations.get_index_of(name).ok_or_else(|| {
         let names: Vec<&str> = st.conversations.keys().map(String::as_str).collect();
         Refusal::new(
@@ -348,23 +345,6 @@ async fn method_not_allowed(method: Method, headers: HeaderMap) -> Response {
     resp.headers_mut()
         .insert(header::ALLOW, HeaderValue::from_static("GET, POST"));
     resp
-}
-
-async fn post_default(
-    State(st): State<Arc<AppState>>,
-    headers: HeaderMap,
-    body: Body,
-) -> Result<Response, Refusal> {
-    run(&st, 0, &headers, body).await
-}
-
-async fn post_named(
-    State(st): State<Arc<AppState>>,
-    uri: Uri,
-    headers: HeaderMap,
-    body: Body,
-) -> Result<Response, Refusal> {
-    run(&st, conversation_of(&st, &uri)?, &headers, body).await
 }
 
 /// The parts of a RunAgentInput the replay needs.
@@ -469,14 +449,15 @@ async fn read_body(headers: &HeaderMap, body: Body, cfg: &ServeConfig) -> Result
     }
 }
 
-/// The next recorded run of the request's thread, or a RUN_ERROR saying why not.
-async fn run(
-    st: &AppState,
-    index: usize,
-    headers: &HeaderMap,
+/// `POST` a RunAgentInput: the next recorded run of its thread, or a RUN_ERROR saying why not.
+async fn post(
+    State(st): State<Arc<AppState>>,
+    uri: Uri,
+    headers: HeaderMap,
     body: Body,
 ) -> Result<Response, Refusal> {
-    if !is_json(headers) {
+    let index = conversation_of(&st, &uri)?;
+    if !is_json(&headers) {
         let given = headers
             .get(header::CONTENT_TYPE)
             .map_or("none".into(), |v| {
@@ -488,7 +469,7 @@ async fn run(
             format!("the body must be a RunAgentInput sent as Content-Type: application/json (got {given})"),
         ));
     }
-    let bytes = read_body(headers, body, &st.cfg).await?;
+    let bytes = read_body(&headers, body, &st.cfg).await?;
     let req = parse_request(&bytes)?;
     let conv = &st.conversations[index];
     let (admission, lease) = st.sessions.admit(conv, &req.thread_id, &req.resume);
