@@ -152,19 +152,12 @@ fn quote<S: AsRef<str>>(ids: &[S]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::serve::store::split_runs;
-    use serde_json::json;
 
     fn conv() -> Conversation {
         Conversation {
             name: "c".into(),
             files: vec![],
-            runs: split_runs(crate::serve::store::tests::events(vec![
-                json!({"type":"RUN_STARTED","threadId":"t","runId":"r1"}),
-                json!({"type":"RUN_FINISHED","threadId":"t","runId":"r1","outcome":{"type":"interrupt","interrupts":[{"id":"i1","reason":"x"}]}}),
-                json!({"type":"RUN_STARTED","threadId":"t","runId":"r2"}),
-                json!({"type":"RUN_FINISHED","threadId":"t","runId":"r2"}),
-            ])),
+            runs: crate::serve::store::tests::interrupt_then_resume(),
             bad_lines: 0,
             first_bad_line: None,
         }

@@ -264,18 +264,20 @@ pub(crate) mod tests {
     use super::*;
     use serde_json::json;
 
-    pub fn events(list: Vec<Value>) -> Vec<Event> {
-        list.into_iter().map(Event::Passthrough).collect()
-    }
-
-    #[test]
-    fn splits_runs_and_reads_interrupts() {
-        let runs = split_runs(events(vec![
+    /// A run that stops at interrupt `i1`, then the run that resumes it (captured events).
+    pub fn interrupt_then_resume() -> Vec<RecordedRun> {
+        let events = [
             json!({"type":"RUN_STARTED","threadId":"t","runId":"r1"}),
             json!({"type":"RUN_FINISHED","threadId":"t","runId":"r1","outcome":{"type":"interrupt","interrupts":[{"id":"i1","reason":"x"}]}}),
             json!({"type":"RUN_STARTED","threadId":"t","runId":"r2"}),
             json!({"type":"RUN_FINISHED","threadId":"t","runId":"r2"}),
-        ]));
+        ];
+        split_runs(events.into_iter().map(Event::Passthrough).collect())
+    }
+
+    #[test]
+    fn splits_runs_and_reads_interrupts() {
+        let runs = interrupt_then_resume();
         assert_eq!(runs.len(), 2);
         assert_eq!(runs[0].ending, Ending::Interrupted);
         assert_eq!(runs[0].interrupts, ["i1"]);
