@@ -321,7 +321,7 @@ impl Event {
             thread_id: text(meta("thread_id")),
             checkpoint_ns: text(meta("langgraph_checkpoint_ns")),
         };
-        e.data = Data::read(e.reads(), o.field("data").map(Source::Tree))?;
+        e.data = Data::of_value(e.reads(), o.field("data").cloned());
         Some(e)
     }
 
@@ -393,7 +393,12 @@ impl Wire<'_> {
         e.data = match self.data {
             Slot::Absent => Data::None,
             Slot::Read(data) => data,
-            Slot::Raw(raw) => Data::read(e.reads(), Some(Source::Text(raw.get())))?,
+            // Read from its tree (no JSON a tree holds: the line is read whole, and fails).
+            Slot::Raw(raw) => match e.reads() {
+                Read::Nothing => Data::None,
+                Read::Custom => Data::Custom(Payload::read(raw.get())?),
+                read => Data::of_value(read, Some(tree(raw.get())?)),
+            },
         };
         Some(e)
     }
@@ -426,13 +431,6 @@ impl Read {
             _ => Read::Nothing,
         })
     }
-}
-
-/// An event's `data`: its text (a line read typed), or its tree.
-#[derive(Clone, Copy)]
-enum Source<'a> {
-    Text(&'a str),
-    Tree(&'a Value),
 }
 
 impl Data {
@@ -478,62 +476,30 @@ impl Data {
         })
     }
 
-    /// What is read of `data` for `read`; `None` when it is no JSON serde_json reads (nested
-    /// too deeply): the line is then read whole, and fails.
-    fn read(read: Read, data: Option<Source<'_>>) -> Option<Data> {
-        let Some(data) = data else {
-            return Some(Data::None);
+    /// What is read for `read` of `data`'s tree (a repeated key: the last; no object: nothing).
+    fn of_value(read: Read, data: Option<Value>) -> Data {
+        let Some(mut data) = data else {
+            return Data::None;
         };
-        Some(match read {
-            Read::Nothing => Data::None,
-            Read::Input => Data::Input(keys::<Input>(data)?.input.map(normalize_owned)),
-            Read::Output => Data::Output(keys::<Output>(data)?.output.map(normalize_owned)),
-            Read::Chunk => Data::Chunk(keys::<Chunk>(data)?.chunk.map(normalize_owned)),
-            Read::ToolError => {
-                let e = keys::<ToolError>(data)?;
-                Data::ToolError {
-                    error: e.error,
-                    tool_call_id: e.tool_call_id.0,
-                }
-            }
-            Read::Custom => Data::Custom(match data {
-                Source::Text(t) => Payload::read(t)?,
-                Source::Tree(v) => Payload::from_value(v),
-            }),
-            Read::ModelChunk => Data::ModelChunk(match data {
-                Source::Text(t) if t.starts_with('{') => match from::<RawChunk>(t) {
-                    Some(c) => match c.chunk {
-                        Some(c) => Some(MessageChunk::read(c.get())?),
-                        None => None,
-                    },
-                    None => MessageChunk::of_data(&tree(t)?),
-                },
-                Source::Text(t) => {
-                    tree(t)?;
-                    None
-                }
-                Source::Tree(v) => MessageChunk::of_data(v),
-            }),
-        })
-    }
-}
-
-/// The keys `T` reads of `data`: none when it is no object; a text that repeats a key is
-/// read through its tree, which keeps the last.
-fn keys<T: serde::de::DeserializeOwned + Default>(data: Source<'_>) -> Option<T> {
-    Some(match data {
-        Source::Text(t) if t.starts_with('{') => match from::<T>(t) {
-            Some(keys) => keys,
-            None => T::deserialize(&tree(t)?).unwrap_or_default(),
-        },
-        Source::Tree(v) if v.is_object() => T::deserialize(v).unwrap_or_default(),
-        Source::Text(t) => {
-            // No object: nothing is read of it, but it must be JSON a tree holds.
-            tree(t)?;
-            T::default()
+        if let Read::Custom = read {
+            return Data::Custom(Payload::from_value(&data));
         }
-        Source::Tree(_) => T::default(),
-    })
+        let mut take = |k: &str| data.as_object_mut().and_then(|o| o.shift_remove(k));
+        match read {
+            Read::Nothing | Read::Custom => Data::None,
+            Read::Input => Data::Input(take("input").map(normalize_owned)),
+            Read::Output => Data::Output(take("output").map(normalize_owned)),
+            Read::Chunk => Data::Chunk(take("chunk").map(normalize_owned)),
+            Read::ToolError => Data::ToolError {
+                error: take("error"),
+                tool_call_id: take("tool_call_id").and_then(|v| v.as_str().map(str::to_string)),
+            },
+            Read::ModelChunk => Data::ModelChunk(take("chunk").map(|c| match c {
+                Value::Object(_) => MessageChunk::of_value(normalize_owned(c)),
+                other => Err(crate::wire::json_kind(&other)),
+            })),
+        }
+    }
 }
 
 fn from<'a, T: Deserialize<'a>>(text: &'a str) -> Option<T> {
@@ -647,17 +613,6 @@ impl MessageChunk {
             content: m.shift_remove("content"),
             additional_kwargs: m.shift_remove("additional_kwargs"),
             tool_call_chunks: m.shift_remove("tool_call_chunks"),
-        })
-    }
-
-    /// The chunk of `data`'s tree (`None`: no `chunk`).
-    fn of_data(data: &Value) -> Option<Result<MessageChunk, &'static str>> {
-        let chunk = data.field("chunk")?;
-        Some(match chunk {
-            Value::Object(_) => {
-                MessageChunk::of_value(crate::wire::langchain::normalize_deep(chunk))
-            }
-            other => Err(crate::wire::json_kind(other)),
         })
     }
 }
