@@ -512,7 +512,11 @@ mod tests {
     }
 
     fn lines(frames: &[Frame]) -> Vec<u64> {
-        frames.iter().map(|f| f.origin().line).collect()
+        let line = |f: &Frame| match f {
+            Frame::Record(r) => r.origin.line,
+            _ => 0,
+        };
+        frames.iter().map(line).collect()
     }
 
     #[test]
