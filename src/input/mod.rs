@@ -16,7 +16,8 @@ use std::sync::Arc;
 use serde_json::Value;
 
 pub use crate::wire::json_kind;
-pub use lines::{IdleHint, LineReader, RawLine, Readiness, SpanLine, DEFAULT_MAX_LINE_BYTES};
+pub use lines::{IdleHint, Readiness, DEFAULT_MAX_LINE_BYTES};
+use lines::{LineReader, RawLine};
 pub use sse::SseFramer;
 pub use text::RecordText;
 
@@ -239,18 +240,12 @@ impl<R: BufRead> Framer<R> {
         }
     }
 
-    /// Sends the lines batched so far to be parsed; a file whose lines all fit in one batch
-    /// is parsed here, without starting a thread.
+    /// Sends the lines batched so far to be parsed.
     fn flush_batch(&mut self, at_end: bool) {
-        let Some(pool) = &mut self.pool else { return };
-        if self.batch.is_empty() {
-            return;
-        }
-        let batch = self.batch.take();
-        if at_end && pool.in_flight() == 0 && !pool.started() {
-            self.ready.extend(batch.parse(&self.file));
-        } else {
-            pool.submit(batch, &self.file);
+        if let Some(pool) = &mut self.pool {
+            if !self.batch.is_empty() {
+                pool.submit(self.batch.take(), &self.file, at_end);
+            }
         }
     }
 
