@@ -214,14 +214,10 @@ pub fn utf8_spans(buf: Vec<u8>, mut lines: Vec<Span>) -> (String, Vec<Span>) {
     (String::from_utf8(buf).unwrap_or_default(), lines)
 }
 
-/// A reader that reports `WouldBlock` once before a read that would wait for its writer.
-///
-/// After a short read (the writer of a pipe had no more bytes ready) the next read may wait:
-/// when the source can tell ([`Readiness`]) and has nothing ready, or cannot tell, the next
-/// read reports `WouldBlock` first. The pipeline takes it as its cue to flush the output
-/// written so far (the first events leave while the input is still being written), then reads
-/// on. A pipe whose writer keeps up is read without interruption; on a file only the read that
-/// meets the end of the file is short.
+/// A reader that reports `WouldBlock` once before a read that would wait for its writer: after
+/// a short read, when the source has nothing ready ([`Readiness`]) or cannot tell. The pipeline
+/// then flushes the output written so far (the first events leave while the input is still
+/// being written) and reads on. On a file only the read that meets its end is short.
 pub struct IdleHint<R> {
     inner: R,
     hint: bool,

@@ -18,7 +18,7 @@ use serde_json::Value;
 pub use crate::wire::json_kind;
 pub use lines::{IdleHint, Readiness, DEFAULT_MAX_LINE_BYTES};
 use lines::{LineReader, RawLine};
-pub use sse::SseFramer;
+use sse::SseFramer;
 pub use text::RecordText;
 
 /// Where a record came from: file name (`-` for stdin) and 1-based line number.
@@ -415,10 +415,7 @@ pub(crate) fn describe_json_error(e: &serde_json::Error, text: &str) -> String {
 
 fn strip_position(e: &serde_json::Error) -> String {
     let s = e.to_string();
-    match s.find(" at line ") {
-        Some(i) => s[..i].to_string(),
-        None => s,
-    }
+    s.split(" at line ").next().unwrap_or_default().to_string()
 }
 
 #[cfg(test)]

@@ -63,7 +63,7 @@ impl Batch {
     /// a half-read line at the end of the buffer ([`take`](Self::take) carries it over); the
     /// next call resumes it.
     pub fn read_line<R: BufRead>(&mut self, lines: &mut LineReader<R>) -> io::Result<bool> {
-        if self.text.capacity() == 0 {
+        if self.text.capacity() < BATCH_BYTES {
             self.text.reserve_exact(BATCH_BYTES + BATCH_SLACK);
         }
         let fits = |bytes, count| bytes < BATCH_BYTES && count < BATCH_LINES;
@@ -87,14 +87,8 @@ impl Batch {
     /// the parsing threads have more to do), leaving here an empty batch with a half-read
     /// line's bytes (if any) carried over.
     pub fn take(&mut self) -> Lines {
-        let tail = self.text.get(self.end..).unwrap_or_default();
-        let mut next = Vec::new();
-        if !tail.is_empty() {
-            next.reserve_exact((BATCH_BYTES + BATCH_SLACK).max(tail.len()));
-            next.extend_from_slice(tail);
-        }
-        self.text.truncate(self.end);
-        let text = std::mem::replace(&mut self.text, next);
+        let tail = self.text.split_off(self.end);
+        let text = std::mem::replace(&mut self.text, tail);
         // Room for a full batch's lines, so the list never regrows (and gets copied) a
         // doubling at a time.
         let lines = std::mem::replace(&mut self.lines, Vec::with_capacity(BATCH_LINES));
@@ -257,11 +251,9 @@ impl ParsePool {
         Some(rx.recv().unwrap_or_default())
     }
 
-    /// Hands back a record the caller is done with, to be dropped on a worker — but for one
-    /// of a batch of [`DROP_HERE`] bytes or more: dropped here, now. Its batch's buffer is
-    /// freed when its last record goes, and a worker drops the records handed back only
-    /// when it takes the next batch, after those out before it; a batch of megabyte lines
-    /// has few records, each with few nodes.
+    /// Hands back a record the caller is done with, to be dropped on a worker when it takes
+    /// the next batch; one of a batch of [`DROP_HERE`] bytes or more (few records, few nodes
+    /// each) is dropped here, now, so that its batch's buffer is freed at once.
     pub fn recycle(&mut self, rec: Box<Record>) {
         if self.jobs.is_some() && rec.text.buffer_len() < DROP_HERE {
             self.garbage.push(rec);
@@ -368,7 +360,7 @@ mod tests {
     }
 
     #[test]
-    fn whole_lines_fill_a_batch_to_its_limits() {
+    fn whole_lines_fill_a_batch_to_its_limits_in_one_buffer() {
         // Short lines: the batch fills to its line limit in one read of the reader's buffer.
         let short: Vec<u8> = b"{}\n".repeat(BATCH_LINES + 10);
         let mut r = LineReader::new(io::BufReader::with_capacity(1 << 20, &short[..]), 4096);
@@ -383,21 +375,10 @@ mod tests {
         assert!(batch.read_line(&mut r).is_ok_and(|more| more));
         assert_eq!(batch.lines.len(), BATCH_BYTES.div_ceil(1000));
         assert!(batch.is_full());
+        let capacity = BATCH_BYTES + BATCH_SLACK;
+        assert_eq!(batch.text.capacity(), capacity, "the buffer was regrown");
         let numbers: Vec<u64> = batch.lines.iter().map(|(n, _)| *n).collect();
         assert_eq!(numbers, (1..=numbers.len() as u64).collect::<Vec<_>>());
-    }
-
-    #[test]
-    fn batch_buffer_is_allocated_once() {
-        let mut batch = Batch::default();
-        let input = [vec![b'x'; 1000], vec![b'\n']].concat().repeat(200);
-        let mut r = LineReader::new(&input[..], 4096);
-        assert!(batch.read_line(&mut r).is_ok_and(|more| more));
-        let ptr = batch.text.as_ptr();
-        while !batch.is_full() {
-            assert!(batch.read_line(&mut r).is_ok_and(|more| more));
-        }
-        assert_eq!(batch.text.as_ptr(), ptr, "the buffer was regrown");
     }
 
     /// Batches of megabyte lines go out two at a time, and their records are dropped on the

@@ -254,20 +254,30 @@ mod tests {
             .collect()
     }
 
-    #[test]
-    fn joins_multiline_data_and_keeps_event_name() {
-        let got = frames(": hi\nevent: values\ndata: {\"a\":\ndata: 1}\nid: 3\n\n", 0);
-        let recs = records(&got);
-        assert_eq!(recs.len(), 1);
-        assert_eq!(recs[0].sse_event.as_deref(), Some("values"));
-        assert_eq!(recs[0].value()["a"], 1);
-        assert_eq!(recs[0].origin.line, 2);
+    /// Each frame as `record|bad|ignored LINE/LINES`, a bad one with its message.
+    fn shapes(frames: &[Frame]) -> Vec<String> {
+        let shape = |f: &Frame| match f {
+            Frame::Record(r) => format!("record {}/{}", r.origin.line, r.lines),
+            Frame::Ignored { origin, lines, .. } => format!("ignored {}/{lines}", origin.line),
+            Frame::Bad {
+                origin,
+                lines,
+                message,
+            } => format!("bad {}/{lines}: {message}", origin.line),
+        };
+        frames.iter().map(shape).collect()
     }
 
     #[test]
-    fn last_frame_without_blank_line_is_kept() {
-        let got = frames("data: {\"a\":1}", 0);
-        assert!(matches!(got.last(), Some(Frame::Record(_))));
+    fn joins_multiline_data_and_keeps_event_name() {
+        let got = frames(": hi\nevent: values\ndata: {\"a\":\ndata: 1}\nid: 3\n\n", 0);
+        assert_eq!(shapes(&got), ["record 2/6", "ignored 7/1"]);
+        assert_eq!(records(&got)[0].sse_event.as_deref(), Some("values"));
+        assert_eq!(records(&got)[0].value()["a"], 1);
+        // The last frame is kept without a blank line after it.
+        assert_eq!(shapes(&frames("data: {\"a\":1}", 0)), ["record 1/1"]);
+        let got = frames("event: values\n{\"a\":1}\n\n", 0);
+        assert!(shapes(&got)[0].contains("without a `data:` field"));
     }
 
     /// Bare CR ends lines too: two frames on one physical line.
@@ -319,15 +329,15 @@ mod tests {
         assert_eq!(recs[1].sse_event.as_deref(), Some("messages|a:1|b:2"));
         // The error frame keeps its shape; data that is no JSON is reported as it is.
         assert_eq!(recs[3].value()["message"], "Error: boom");
-        let bad: Vec<&String> = got
-            .iter()
-            .filter_map(|f| match f {
-                Frame::Bad { message, .. } => Some(message),
-                _ => None,
-            })
+        let bad: Vec<String> = shapes(&got)
+            .into_iter()
+            .filter(|s| s.starts_with("bad"))
             .collect();
         assert_eq!(bad.len(), 1, "{got:?}");
-        assert!(bad[0].starts_with("SSE data: truncated JSON"), "{bad:?}");
+        assert!(
+            bad[0].starts_with("bad 13/3: SSE data: truncated JSON"),
+            "{bad:?}"
+        );
     }
 
     /// Frames of other forms are not taken for it: the platform's v3 frames hold the whole
@@ -359,14 +369,6 @@ mod tests {
         }
     }
 
-    #[test]
-    fn json_without_data_prefix_is_bad() {
-        let got = frames("event: values\n{\"a\":1}\n\n", 0);
-        assert!(
-            matches!(&got[0], Frame::Bad { message, .. } if message.contains("without a `data:` field"))
-        );
-    }
-
     /// A frame whose `data:` lines together pass the bound is skipped and reported at its
     /// first field line, its lines still counted; the frames around it are read.
     #[test]
@@ -374,34 +376,18 @@ mod tests {
         let big = format!("data: [{}\ndata: 0]\n\n", "0,".repeat(10));
         let input = format!("data: {{\"a\":1}}\n\nevent: x\n{big}data: {{\"a\":2}}\n\n");
         let got = frames(&input, 20);
-        let kinds: Vec<String> = got
-            .iter()
-            .map(|f| match f {
-                Frame::Record(r) => format!("record {}", r.origin.line),
-                Frame::Bad {
-                    origin,
-                    lines,
-                    message,
-                } => format!("bad {}/{lines}: {message}", origin.line),
-                Frame::Ignored { .. } => "ignored".into(),
-            })
-            .collect();
         assert_eq!(
-            kinds,
+            shapes(&got),
             [
-                "record 1",
+                "record 1/2",
                 "bad 3/4: SSE frame's data is 24 bytes, over the --max-line-bytes limit of 20 \
                  bytes; skipped",
-                "record 7",
-                "ignored",
+                "record 7/2",
+                "ignored 9/1",
             ],
         );
         // Within the bound (a frame of exactly 20 bytes) it is read.
         let got = frames("data: [0,0,0,0,0,0,0\ndata: ,0,0]\n\n", 20);
-        assert!(
-            matches!(&got[..], [Frame::Record(_), Frame::Ignored { .. }]),
-            "{}",
-            got.len()
-        );
+        assert_eq!(shapes(&got), ["record 1/3", "ignored 4/1"]);
     }
 }
