@@ -259,7 +259,8 @@ impl<R: BufRead> Framer<R> {
             if let Some(pool) = &mut self.pool {
                 if self.done || self.idle || pool.full() {
                     if let Some(frames) = pool.next_batch() {
-                        self.ready.extend(frames);
+                        // `ready` is empty: it takes the batch's frames without moving them.
+                        self.ready = frames.into();
                         continue;
                     }
                 }
