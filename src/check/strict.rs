@@ -360,6 +360,28 @@ mod tests {
         ctx.out.drain(..).map(|f| f.rule).collect()
     }
 
+    /// Joined args are JSON as `JSON.parse` reads it: a lone surrogate escape and a number
+    /// past a double's range are; a cut-off object is not (AGX307).
+    #[test]
+    fn args_are_json_as_json_parse_reads_it() {
+        for (args, want) in [
+            (r#"{"a":"\ud800"}"#, vec![]),
+            ("[1e400]", vec![]),
+            (r#"{"a":"#, vec!["AGX307"]),
+        ] {
+            let mut s = Strict::default();
+            let mut ctx = Ctx::new("t".into(), Config::default());
+            for ev in [
+                json!({"type":"TOOL_CALL_START","toolCallId":"c","toolCallName":"f"}),
+                json!({"type":"TOOL_CALL_ARGS","toolCallId":"c","delta":args}),
+                json!({"type":"TOOL_CALL_END","toolCallId":"c"}),
+            ] {
+                feed(&mut s, &mut ctx, ev);
+            }
+            assert_eq!(rules(&mut ctx), want, "{args}");
+        }
+    }
+
     /// Ended message and tool call ids are kept for the last 65,536 of each kind (issue 26
     /// item 11: a stream of millions of messages grew by every id): reuse within the window is
     /// reported, a result for a call forgotten is not called "never started".
