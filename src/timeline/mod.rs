@@ -8,12 +8,12 @@
 //! namespace depth (v2 `langgraph_checkpoint_ns`, v3 `params.namespace`), which AG-UI lacks.
 //!
 //! Rendering lives in [`render`]; the builder knows nothing of colours or widths.
-//! Checker findings are plugged in through [`NoteSource`] and appear under the entry of the event
-//! they were raised at.
+//! Checker findings are [`TimelineBuilder::attach`]ed and appear under the entry of the event they
+//! were raised at.
 
 pub mod render;
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 use std::io;
 use std::sync::Arc;
 
@@ -39,23 +39,6 @@ pub enum Kind {
     Error,
     /// Other events (RAW, ACTIVITY_*) and run footers' plain parts.
     Other,
-}
-
-impl Kind {
-    pub fn name(self) -> &'static str {
-        match self {
-            Kind::Run => "run",
-            Kind::Step => "step",
-            Kind::Text => "text",
-            Kind::Reasoning => "reasoning",
-            Kind::Tool => "tool",
-            Kind::State => "state",
-            Kind::Custom => "custom",
-            Kind::Interrupt => "interrupt",
-            Kind::Error => "error",
-            Kind::Other => "other",
-        }
-    }
 }
 
 /// A checker finding's severity.
@@ -89,53 +72,6 @@ pub struct InlineNote {
     pub rule: String,
     pub severity: Severity,
     pub message: String,
-}
-
-/// Where inline notes come from: the checker (issue 3) implements this to run alongside the
-/// timeline. `on_event` is called once per AG-UI event, in order, after the timeline has taken
-/// the event in; `on_end` once when all input has been read (findings about things that never
-/// happened, such as a missing terminal event).
-pub trait NoteSource {
-    fn on_event(&mut self, index: u64, ev: &Event, origin: &Origin) -> Vec<InlineNote>;
-    fn on_end(&mut self) -> Vec<InlineNote> {
-        Vec::new()
-    }
-}
-
-/// No notes.
-pub struct NoNotes;
-
-impl NoteSource for NoNotes {
-    fn on_event(&mut self, _: u64, _: &Event, _: &Origin) -> Vec<InlineNote> {
-        Vec::new()
-    }
-}
-
-/// Findings computed beforehand (e.g. by a checker run over the same input), keyed by event
-/// index. Notes whose index is never reached come out at the end.
-#[derive(Default)]
-pub struct NotesByIndex(BTreeMap<u64, Vec<InlineNote>>);
-
-impl NotesByIndex {
-    pub fn new(notes: impl IntoIterator<Item = InlineNote>) -> Self {
-        let mut m: BTreeMap<u64, Vec<InlineNote>> = BTreeMap::new();
-        for n in notes {
-            m.entry(n.event_index).or_default().push(n);
-        }
-        NotesByIndex(m)
-    }
-}
-
-impl NoteSource for NotesByIndex {
-    fn on_event(&mut self, index: u64, _: &Event, _: &Origin) -> Vec<InlineNote> {
-        self.0.remove(&index).unwrap_or_default()
-    }
-    fn on_end(&mut self) -> Vec<InlineNote> {
-        std::mem::take(&mut self.0)
-            .into_values()
-            .flatten()
-            .collect()
-    }
 }
 
 /// How a run ended.
@@ -301,6 +237,21 @@ pub enum Line {
     Notes,
 }
 
+impl Line {
+    /// A tool call's entry as it starts.
+    fn tool(id: String, name: String, args: String) -> Line {
+        Line::Tool {
+            id,
+            name,
+            args,
+            args_done: false,
+            streamed_output: 0,
+            result: None,
+            error: false,
+        }
+    }
+}
+
 /// Open spans of the current run, by id.
 #[derive(Default)]
 struct Open {
@@ -321,7 +272,6 @@ pub struct TimelineBuilder {
     runs: Vec<RunSummary>,
     run: Option<usize>,
     open: Open,
-    notes: Box<dyn NoteSource>,
     index: u64,
     /// Namespace depth of the record being mapped (0 when unknown or root).
     ns_depth: usize,
@@ -400,16 +350,11 @@ pub fn namespace_depth(rec: &Record) -> usize {
 
 impl TimelineBuilder {
     pub fn new() -> Self {
-        Self::with_notes(Box::new(NoNotes))
-    }
-
-    pub fn with_notes(notes: Box<dyn NoteSource>) -> Self {
         TimelineBuilder {
             entries: Vec::new(),
             runs: Vec::new(),
             run: None,
             open: Open::default(),
-            notes,
             index: 0,
             ns_depth: 0,
             rendered: 0,
@@ -452,8 +397,7 @@ impl TimelineBuilder {
         &self.entries[start..self.rendered]
     }
 
-    /// End of all input: a run still open had no terminal event; notes not attached yet go
-    /// to the last entry.
+    /// End of all input: a run still open had no terminal event.
     pub fn finish(&mut self) {
         let origin = self
             .entries
@@ -462,21 +406,13 @@ impl TimelineBuilder {
         if let (Some(_), Some(origin)) = (self.run, origin) {
             self.end_run(Outcome::NoTerminal, None, &origin);
         }
-        let notes = self.notes.on_end();
-        if let Some(last) = self.entries.last_mut() {
-            last.notes.extend(notes);
-        }
         for e in &mut self.entries {
             e.settled = true;
         }
     }
 
     fn depth_content(&self) -> usize {
-        if self.ns_depth > 0 {
-            self.ns_depth + self.open_subagents() + 1
-        } else {
-            self.open.steps.len() + 1
-        }
+        self.depth_step() + usize::from(self.ns_depth > 0)
     }
 
     fn depth_step(&self) -> usize {
@@ -543,6 +479,18 @@ impl TimelineBuilder {
             }
             e.end_origin = Some(origin.clone());
             e.end_index = Some(index);
+        }
+    }
+
+    /// Adds an event to an open text, reasoning or tool entry, its delta appended.
+    fn append(&mut self, idx: usize, delta: &str, ts: Ts, origin: &Origin) {
+        self.touch(idx, ts, origin);
+        let line = self.entries.get_mut(idx).map(|e| &mut e.line);
+        if let Some(
+            Line::Text { text, .. } | Line::Reasoning { text, .. } | Line::Tool { args: text, .. },
+        ) = line
+        {
+            text.push_str(delta);
         }
     }
 
@@ -641,24 +589,11 @@ impl TimelineBuilder {
             }
         }
         let summary = run.clone();
-        let file = summary.file.clone();
-        let base = summary.first_ts;
-        self.entries.push(Entry {
-            kind: Kind::Run,
-            line: Line::RunEnd(Box::new(summary)),
-            depth: 0,
-            index,
-            origin: origin.clone(),
-            ts: end.flatten(),
-            run_base_ts: base,
-            end_ts: None,
-            end_origin: None,
-            end_index: None,
-            events: u64::from(end.is_some()),
-            settled: true,
-            notes: Vec::new(),
-            run_file: file,
-        });
+        let (base, file) = (summary.first_ts, summary.file.clone());
+        let line = Line::RunEnd(Box::new(summary));
+        let i = self.push(Kind::Run, line, 0, end.flatten(), origin, true);
+        let e = &mut self.entries[i];
+        (e.run_base_ts, e.run_file, e.events) = (base, file, u64::from(end.is_some()));
     }
 
     fn on_event(&mut self, ev: &Event, origin: &Origin) {
@@ -902,13 +837,11 @@ impl TimelineBuilder {
                 self.state("state snapshot", detail, ts, origin);
             }
             Event::StateDelta { delta, .. } => {
-                let n = delta.len();
-                let detail = format!("{n} op{}", if n == 1 { "" } else { "s" });
+                let detail = render::count(delta.len(), "op");
                 self.state("state delta", detail, ts, origin);
             }
             Event::MessagesSnapshot { messages, .. } => {
-                let n = messages.len();
-                let detail = format!("{n} message{}", if n == 1 { "" } else { "s" });
+                let detail = render::count(messages.len(), "message");
                 self.state("messages snapshot", detail, ts, origin);
             }
             Event::Custom { name, value, .. } => self.custom(name, &value.to_value(), ts, origin),
@@ -937,22 +870,20 @@ impl TimelineBuilder {
         };
         match outcome.get("type").and_then(Value::as_str) {
             Some("interrupt") => {
-                let list = list("interrupts");
-                for i in list {
+                let mut ids = Vec::new();
+                for i in list("interrupts") {
+                    let (id, reason) = (s(i, "id").unwrap_or_default(), s(i, "reason"));
+                    let reason = reason.unwrap_or_default();
+                    ids.push((id.clone(), reason.clone()));
+                    let message = s(i, "message");
                     let line = Line::Interrupt {
-                        id: s(i, "id").unwrap_or_default(),
-                        reason: s(i, "reason").unwrap_or_default(),
-                        message: s(i, "message"),
+                        id,
+                        reason,
+                        message,
                     };
                     self.push(Kind::Interrupt, line, 1, ts, origin, true);
                 }
-                let id_reason = |i| {
-                    (
-                        s(i, "id").unwrap_or_default(),
-                        s(i, "reason").unwrap_or_default(),
-                    )
-                };
-                Outcome::Interrupt(list.iter().map(id_reason).collect())
+                Outcome::Interrupt(ids)
             }
             Some("cancelled") => Outcome::Cancelled,
             _ => Outcome::Success {
@@ -1010,11 +941,7 @@ impl TimelineBuilder {
     /// A text message's start or content: its entry grows, or is made.
     fn text(&mut self, mid: String, delta: &str, role: Role, ts: Ts, origin: &Origin) {
         if let Some(i) = self.open.texts.get(&mid).copied() {
-            self.touch(i, ts, origin);
-            if let Some(Line::Text { text, .. }) = self.entries.get_mut(i).map(|e| &mut e.line) {
-                text.push_str(delta);
-            }
-            return;
+            return self.append(i, delta, ts, origin);
         }
         let depth = self.depth_content();
         let line = Line::Text {
@@ -1031,12 +958,7 @@ impl TimelineBuilder {
     /// A reasoning message's start or content.
     fn reasoning(&mut self, mid: String, delta: &str, ts: Ts, origin: &Origin) {
         if let Some(i) = self.open.reasoning.get(&mid).copied() {
-            self.touch(i, ts, origin);
-            if let Some(Line::Reasoning { text, .. }) = self.entries.get_mut(i).map(|e| &mut e.line)
-            {
-                text.push_str(delta);
-            }
-            return;
+            return self.append(i, delta, ts, origin);
         }
         let depth = self.depth_content();
         let line = Line::Reasoning {
@@ -1087,22 +1009,14 @@ impl TimelineBuilder {
     /// A tool call's start or arguments; `name` is known from a start (or a chunk).
     fn tool(&mut self, cid: String, delta: &str, name: Option<&str>, ts: Ts, origin: &Origin) {
         if let Some(i) = self.open.tools.get(&cid).copied() {
-            self.touch(i, ts, origin);
-            if let Some(Line::Tool { args, .. }) = self.entries.get_mut(i).map(|e| &mut e.line) {
-                args.push_str(delta);
-            }
-            return;
+            return self.append(i, delta, ts, origin);
         }
         let depth = self.depth_content();
-        let line = Line::Tool {
-            id: cid.clone(),
-            name: name.unwrap_or("?").to_string(),
-            args: delta.to_string(),
-            args_done: false,
-            streamed_output: 0,
-            result: None,
-            error: false,
-        };
+        let line = Line::tool(
+            cid.clone(),
+            name.unwrap_or("?").to_string(),
+            delta.to_string(),
+        );
         let i = self.push(Kind::Tool, line, depth, ts, origin, false);
         self.open.tools.insert(cid, i);
         self.count(|r| r.tool_calls += 1);
@@ -1123,15 +1037,7 @@ impl TimelineBuilder {
                         _ => None,
                     })
                     .unwrap_or_else(|| "?".into());
-                let line = Line::Tool {
-                    id: cid.to_string(),
-                    name,
-                    args: String::new(),
-                    args_done: true,
-                    streamed_output: 0,
-                    result: None,
-                    error: false,
-                };
+                let line = Line::tool(cid.to_string(), name, String::new());
                 self.push(Kind::Tool, line, depth, ts, origin, false)
             }
         };
@@ -1202,9 +1108,9 @@ impl TimelineBuilder {
 }
 
 impl TimelineBuilder {
-    /// Attaches notes produced outside a [`NoteSource`] (e.g. a checker driven alongside the
-    /// builder): each goes to the entry of its event index, or, when that entry is gone or the
-    /// note has no event, to the newest entry. Call it right after the event it is about.
+    /// Attaches findings (of a checker driven alongside the builder): each goes to the entry of
+    /// its event index, or, when that entry is gone or the note has no event, to the newest
+    /// entry. Call it right after the event it is about.
     pub fn attach(&mut self, notes: Vec<InlineNote>) {
         for n in notes {
             let target = self
@@ -1260,21 +1166,6 @@ impl TimelineBuilder {
         };
         if let Some(t) = reached {
             self.last_event_entry = Some((self.index, t));
-        }
-        let notes = self.notes.on_event(self.index, ev, origin);
-        if !notes.is_empty() {
-            // The entry this event made, or the one it went into (the newest entry whose
-            // events reach this index).
-            let index = self.index;
-            let target = if self.entries.len() > before {
-                Some(before)
-            } else {
-                self.entry_of_event(index)
-                    .or(self.entries.len().checked_sub(1))
-            };
-            if let Some(e) = target.and_then(|t| self.entries.get_mut(t)) {
-                e.notes.extend(notes);
-            }
         }
         self.index += 1;
     }
@@ -1335,14 +1226,6 @@ mod tests {
     use super::*;
     use crate::pipeline::{self, Input, Options};
 
-    fn build(capture: &str, notes: Box<dyn NoteSource>) -> TimelineBuilder {
-        let mut b = TimelineBuilder::with_notes(notes);
-        let input = Input::from_bytes("cap.ndjson", capture.as_bytes().to_vec());
-        let _ = pipeline::run(vec![input], &Options::default(), &mut b);
-        b.finish();
-        b
-    }
-
     const CAPTURE: &str = concat!(
         "{\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r\"}\n",
         "{\"type\":\"TEXT_MESSAGE_START\",\"messageId\":\"m\",\"role\":\"assistant\"}\n",
@@ -1360,12 +1243,25 @@ mod tests {
             severity: Severity::Warning,
             message: format!("finding {rule}"),
         };
-        // Event 2 is the CONTENT delta: its note belongs to the message entry. Index 99 is
-        // never reached: it comes out at the end.
-        let b = build(
-            CAPTURE,
-            Box::new(NotesByIndex::new([note(2, "AGX001"), note(99, "AGX002")])),
-        );
+        let mut b = TimelineBuilder::new();
+        for (i, line) in CAPTURE.lines().enumerate() {
+            let ev = Event::Passthrough(serde_json::from_str(line).expect("JSON"));
+            let file = Arc::from("cap.ndjson");
+            b.take_event(
+                &ev,
+                &Origin {
+                    file,
+                    line: i as u64 + 1,
+                },
+            );
+            // Event 2 is the CONTENT delta: its note belongs to the message entry.
+            if i == 2 {
+                b.attach(vec![note(2, "AGX001")]);
+            }
+        }
+        b.finish();
+        // Index 99 is never reached: it goes to the last entry.
+        b.attach(vec![note(99, "AGX002")]);
         let texts: Vec<&Entry> = b
             .entries()
             .iter()

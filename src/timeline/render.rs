@@ -21,12 +21,11 @@ pub enum Paint {
     Severity(Severity),
 }
 
-/// A piece of a line. `shrink` pieces (previews) are cut with `…` to fit the width.
+/// A piece of a line.
 #[derive(Debug, Clone)]
 pub struct Segment {
     pub paint: Paint,
     pub text: String,
-    pub shrink: bool,
     /// How the piece gives way when the line is too wide (see [`fit`]).
     pub fit: Fit,
 }
@@ -45,38 +44,28 @@ pub enum Fit {
     Status,
 }
 
-fn seg(paint: Paint, text: impl Into<String>) -> Segment {
-    Segment {
-        paint,
-        text: text.into(),
-        shrink: false,
-        fit: Fit::Fixed,
-    }
+fn piece(fit: Fit, paint: Paint, text: impl Into<String>) -> Segment {
+    let text = text.into();
+    Segment { paint, text, fit }
 }
 
+fn seg(paint: Paint, text: impl Into<String>) -> Segment {
+    piece(Fit::Fixed, paint, text)
+}
+
+/// A preview, cut with `…` to fit the width.
 fn preview(paint: Paint, text: impl Into<String>) -> Segment {
-    Segment {
-        paint,
-        text: text.into(),
-        shrink: true,
-        fit: Fit::Preview,
-    }
+    piece(Fit::Preview, paint, text)
 }
 
 /// A status the line must keep (an error, a missing result).
 fn status(paint: Paint, text: impl Into<String>) -> Segment {
-    Segment {
-        fit: Fit::Status,
-        ..seg(paint, text)
-    }
+    piece(Fit::Status, paint, text)
 }
 
 /// A path (with its `:line`), cut from the left.
 fn path(paint: Paint, text: impl Into<String>) -> Segment {
-    Segment {
-        fit: Fit::Path,
-        ..seg(paint, text)
-    }
+    piece(Fit::Path, paint, text)
 }
 
 /// Rendering options.
@@ -213,7 +202,6 @@ impl Renderer {
             seg(Paint::Plain, "  ".repeat(e.depth)),
         ];
         let k = e.kind;
-        let dot = || seg(Paint::Dim, " · ");
         match &e.line {
             Line::RunStart {
                 run_id,
@@ -226,15 +214,16 @@ impl Renderer {
                     self.id(run_id.as_deref().unwrap_or("?")).into_owned(),
                 ));
                 if let Some(t) = thread_id {
-                    v.push(dot());
-                    v.push(seg(Paint::Plain, format!("thread {}", self.id(t))));
+                    dotted(&mut v, seg(Paint::Plain, format!("thread {}", self.id(t))));
                 }
                 if *resumes > 0 {
-                    v.push(dot());
-                    v.push(seg(
-                        Paint::Kind(Kind::Interrupt),
-                        format!("resumes {resumes} interrupt{}", plural(*resumes)),
-                    ));
+                    dotted(
+                        &mut v,
+                        seg(
+                            Paint::Kind(Kind::Interrupt),
+                            format!("resumes {resumes} interrupt{}", plural(*resumes)),
+                        ),
+                    );
                 }
             }
             Line::RunEnd(run) => footer(&mut v, run),
@@ -247,21 +236,16 @@ impl Renderer {
                 events,
             } => {
                 v.push(seg(Paint::Kind(k), format!("◂ {name}")));
-                v.push(dot());
-                v.push(seg(Paint::Dim, span_len(*duration_ms, *events)));
+                dotted(&mut v, seg(Paint::Dim, span_len(*duration_ms, *events)));
             }
             Line::Text {
                 role, text, cut, ..
             } => {
                 v.push(seg(Paint::Strong(k), format!("text {role} ")));
                 v.push(preview(Paint::Kind(k), quote(text)));
-                v.push(dot());
-                v.push(seg(Paint::Dim, chars(text)));
+                dotted(&mut v, seg(Paint::Dim, chars(text)));
                 push_duration(&mut v, e);
-                if *cut {
-                    v.push(dot());
-                    v.push(seg(Paint::Strong(Kind::Error), "cut off (no END)"));
-                }
+                push_cut(&mut v, *cut);
             }
             Line::Reasoning {
                 text,
@@ -274,21 +258,19 @@ impl Renderer {
                     v.push(seg(Paint::Dim, "(no text)"));
                 } else {
                     v.push(preview(Paint::Kind(k), quote(text)));
-                    v.push(dot());
-                    v.push(seg(Paint::Dim, chars(text)));
+                    dotted(&mut v, seg(Paint::Dim, chars(text)));
                 }
                 if *encrypted > 0 {
-                    v.push(dot());
-                    v.push(seg(
-                        Paint::Dim,
-                        format!("{encrypted} encrypted value{}", plural(*encrypted)),
-                    ));
+                    dotted(
+                        &mut v,
+                        seg(
+                            Paint::Dim,
+                            format!("{encrypted} encrypted value{}", plural(*encrypted)),
+                        ),
+                    );
                 }
                 push_duration(&mut v, e);
-                if *cut {
-                    v.push(dot());
-                    v.push(seg(Paint::Strong(Kind::Error), "cut off (no END)"));
-                }
+                push_cut(&mut v, *cut);
             }
             Line::Tool {
                 id,
@@ -305,11 +287,13 @@ impl Renderer {
                     v.push(preview(Paint::Kind(k), one_line(args)));
                 }
                 if *streamed_output > 0 {
-                    v.push(dot());
-                    v.push(seg(
-                        Paint::Dim,
-                        format!("streamed {}", chars_n(*streamed_output)),
-                    ));
+                    dotted(
+                        &mut v,
+                        seg(
+                            Paint::Dim,
+                            format!("streamed {}", count(*streamed_output, "char")),
+                        ),
+                    );
                 }
                 match result {
                     Some(r) => {
@@ -321,13 +305,11 @@ impl Renderer {
                         };
                         v.push(preview(p, quote(r)));
                         if *error {
-                            v.push(dot());
-                            v.push(status(Paint::Strong(Kind::Error), "tool error"));
+                            dotted(&mut v, status(Paint::Strong(Kind::Error), "tool error"));
                         }
                     }
                     None => {
-                        v.push(dot());
-                        v.push(status(Paint::Strong(Kind::Error), "no result"));
+                        dotted(&mut v, status(Paint::Strong(Kind::Error), "no result"));
                     }
                 }
                 push_duration(&mut v, e);
@@ -360,10 +342,7 @@ impl Renderer {
                 if let Some(c) = code {
                     v.push(status(Paint::Strong(k), format!("{c} ")));
                 }
-                v.push(Segment {
-                    fit: Fit::Message,
-                    ..preview(Paint::Kind(k), one_line(message))
-                });
+                v.push(piece(Fit::Message, Paint::Kind(k), one_line(message)));
             }
             Line::BadLine { message } => {
                 v.push(seg(Paint::Strong(k), "⚠ bad line: "));
@@ -436,44 +415,47 @@ fn footer(v: &mut Vec<Segment>, run: &RunSummary) {
         Outcome::NoTerminal => v.push(seg(Paint::Strong(Kind::Error), "no terminal event")),
     }
     v.push(seg(Paint::Plain, COUNTS_MARK));
-    v.push(seg(
-        Paint::Plain,
-        format!("{} message{}", run.messages, plural(run.messages as usize)),
-    ));
-    v.push(dot());
-    v.push(seg(
-        Paint::Plain,
-        format!(
-            "{} tool call{}",
-            run.tool_calls,
-            plural(run.tool_calls as usize)
-        ),
-    ));
-    v.push(dot());
-    v.push(seg(Paint::Plain, format!("{} reasoning", run.reasoning)));
+    let mut counts = vec![
+        count(run.messages as usize, "message"),
+        count(run.tool_calls as usize, "tool call"),
+        format!("{} reasoning", run.reasoning),
+    ];
     if let Some(t) = run.tokens {
-        v.push(dot());
-        v.push(seg(
-            Paint::Plain,
-            format!("{} tokens ({} in, {} out)", t.total, t.input, t.output),
+        counts.push(format!(
+            "{} tokens ({} in, {} out)",
+            t.total, t.input, t.output
         ));
     }
-    v.push(dot());
-    v.push(seg(Paint::Plain, format!("{} events", run.events)));
-    if let Some(d) = run.duration_ms() {
-        v.push(dot());
-        v.push(seg(Paint::Plain, ms(d)));
+    counts.push(format!("{} events", run.events));
+    counts.extend(run.duration_ms().map(ms));
+    for (i, c) in counts.into_iter().enumerate() {
+        if i > 0 {
+            v.push(dot());
+        }
+        v.push(seg(Paint::Plain, c));
     }
+}
+
+/// ` · ` and `s`.
+fn dotted(v: &mut Vec<Segment>, s: Segment) {
+    v.push(seg(Paint::Dim, " · "));
+    v.push(s);
 }
 
 fn push_duration(v: &mut Vec<Segment>, e: &Entry) {
     if let Some(d) = e.duration_ms() {
-        v.push(seg(Paint::Dim, " · "));
-        v.push(seg(Paint::Dim, ms(d)));
+        dotted(v, seg(Paint::Dim, ms(d)));
     }
 }
 
-fn plural(n: usize) -> &'static str {
+/// A message the run's end cut off.
+fn push_cut(v: &mut Vec<Segment>, cut: bool) {
+    if cut {
+        dotted(v, seg(Paint::Strong(Kind::Error), "cut off (no END)"));
+    }
+}
+
+pub fn plural(n: usize) -> &'static str {
     if n == 1 {
         ""
     } else {
@@ -481,12 +463,13 @@ fn plural(n: usize) -> &'static str {
     }
 }
 
-fn chars_n(n: usize) -> String {
-    format!("{n} char{}", plural(n))
+/// `1 message`, `2 messages`.
+pub fn count(n: usize, what: &str) -> String {
+    format!("{n} {what}{}", plural(n))
 }
 
 fn chars(text: &str) -> String {
-    chars_n(text.chars().count())
+    count(text.chars().count(), "char")
 }
 
 fn span_len(duration_ms: Option<i64>, events: u64) -> String {
