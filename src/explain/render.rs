@@ -6,7 +6,7 @@ use owo_colors::{OwoColorize, Style};
 
 use super::{Explanation, Report};
 use crate::check::report::text::printable;
-use crate::timeline::render::{cut, ms, one_line};
+use crate::timeline::render::{count, cut, ms, one_line};
 
 /// Writes the report as text. `color`: paint headings and the error.
 pub fn write_text(report: &Report, color: bool, w: &mut dyn Write) -> io::Result<()> {
@@ -23,18 +23,16 @@ pub fn write_text(report: &Report, color: bool, w: &mut dyn Write) -> io::Result
     for c in &report.cancelled {
         writeln!(
             w,
-            "run {}: cancelled by the caller after {} event{} (not a failure)",
+            "run {}: cancelled by the caller after {} (not a failure)",
             c.run_id.as_deref().unwrap_or("?"),
-            c.events,
-            if c.events == 1 { "" } else { "s" }
+            count(c.events as usize, "event"),
         )?;
     }
     if report.explained.is_empty() {
         writeln!(
             w,
-            "nothing to explain: {} run{} read, none ended in RUN_ERROR or without a terminal event",
-            report.runs,
-            if report.runs == 1 { "" } else { "s" }
+            "nothing to explain: {} read, none ended in RUN_ERROR or without a terminal event",
+            count(report.runs, "run"),
         )?;
         return Ok(());
     }
@@ -53,23 +51,22 @@ pub fn write_text(report: &Report, color: bool, w: &mut dyn Write) -> io::Result
 
 /// One line over many explained runs: "3 of 10 runs explained: 2 RUN_ERROR, 1 no terminal".
 pub fn summary(report: &Report) -> String {
-    let count = |e: &str| report.explained.iter().filter(|x| x.ending == e).count();
+    let ended = |e: &str| report.explained.iter().filter(|x| x.ending == e).count();
     let parts: Vec<String> = [
         ("run_error", "ended in RUN_ERROR"),
         ("no_terminal", "stopped without a terminal event"),
         ("error_after_finished", "sent RUN_ERROR after RUN_FINISHED"),
     ]
     .into_iter()
-    .filter_map(|(e, what)| match count(e) {
+    .filter_map(|(e, what)| match ended(e) {
         0 => None,
         n => Some(format!("{n} {what}")),
     })
     .collect();
     format!(
-        "{} of {} run{} explained: {}",
+        "{} of {} explained: {}",
         report.explained.len(),
-        report.runs,
-        if report.runs == 1 { "" } else { "s" },
+        count(report.runs, "run"),
         parts.join(", ")
     )
 }
@@ -224,7 +221,7 @@ fn write_one(
             paint(head, "last state"),
             loc(x, &f.at),
             match f.messages {
-                Some(n) => format!("holds {n} message{}", if n == 1 { "" } else { "s" }),
+                Some(n) => format!("holds {}", count(n, "message")),
                 None => "no messages list".into(),
             }
         )?,

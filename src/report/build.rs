@@ -140,13 +140,6 @@ fn outcome(run: &RunSummary) -> Outcome {
     o
 }
 
-fn failed(run: &RunSummary) -> bool {
-    matches!(
-        run.outcome,
-        timeline::Outcome::Error { .. } | timeline::Outcome::NoTerminal
-    )
-}
-
 /// Text left to a run's payloads.
 struct Budget(usize);
 
@@ -251,7 +244,12 @@ pub fn build(src: &Sources<'_>) -> Report {
             .find(|x| x.file == *run.file && x.started_at == Loc::from(&run.origin))
             .cloned();
         let (errors, warnings) = per_run.get(&i).copied().unwrap_or_default();
-        let budget = DETAIL_BUDGET + if failed(run) { FAILED_BUDGET } else { 0 };
+        let budget = DETAIL_BUDGET
+            + if run.outcome.failed() {
+                FAILED_BUDGET
+            } else {
+                0
+            };
         let detail = if detail_bytes < budget {
             let d = detail(src, i, &at_entry, &links, limits.max_items);
             let size = serde_json::to_vec(&d).map_or(0, |v| v.len());
@@ -699,7 +697,7 @@ fn entry_bar(
     // Spans the run's end cut off last until it.
     let open_at_end = match &e.line {
         Line::StepStart { finished, .. } => !finished,
-        Line::Tool { result, .. } => result.is_none() && failed(run),
+        Line::Tool { result, .. } => result.is_none() && run.outcome.failed(),
         Line::Text { cut, .. } | Line::Reasoning { cut, .. } => *cut,
         _ => false,
     };
@@ -711,7 +709,7 @@ fn entry_bar(
         Some(ei) => clock.pos(ei, e.end_ts),
         None => s,
     };
-    let mut info = format!("{} event{}", e.events, if e.events == 1 { "" } else { "s" });
+    let mut info = timeline::render::count(e.events as usize, "event");
     if let Some(d) = e.duration_ms() {
         info = format!("{} · {info}", timeline::render::ms(d));
     }

@@ -95,6 +95,13 @@ pub enum Outcome {
     NoTerminal,
 }
 
+impl Outcome {
+    /// Ended in an error or with no terminal event.
+    pub fn failed(&self) -> bool {
+        matches!(self, Outcome::Error { .. } | Outcome::NoTerminal)
+    }
+}
+
 /// Token usage summed over RUN_FINISHED `usage` entries.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize)]
 pub struct Tokens {
@@ -267,6 +274,7 @@ struct Open {
 }
 
 /// Builds the timeline from the pipeline's output. See the module docs.
+#[derive(Default)]
 pub struct TimelineBuilder {
     entries: Vec<Entry>,
     runs: Vec<RunSummary>,
@@ -290,12 +298,6 @@ pub struct TimelineBuilder {
 
 /// How far back [`TimelineBuilder::attach`] looks for the entry of an older event.
 const ATTACH_SCAN: usize = 256;
-
-impl Default for TimelineBuilder {
-    fn default() -> Self {
-        Self::new()
-    }
-}
 
 /// An event's timestamp (ms), when it has one.
 type Ts = Option<i64>;
@@ -350,20 +352,7 @@ pub fn namespace_depth(rec: &Record) -> usize {
 
 impl TimelineBuilder {
     pub fn new() -> Self {
-        TimelineBuilder {
-            entries: Vec::new(),
-            runs: Vec::new(),
-            run: None,
-            open: Open::default(),
-            index: 0,
-            ns_depth: 0,
-            rendered: 0,
-            bad_lines: 0,
-            files: Vec::new(),
-            touched: None,
-            thread_recorded: Vec::new(),
-            last_event_entry: None,
-        }
+        Self::default()
     }
 
     pub fn entries(&self) -> &[Entry] {
@@ -372,6 +361,14 @@ impl TimelineBuilder {
 
     pub fn runs(&self) -> &[RunSummary] {
         &self.runs
+    }
+
+    /// The entries of run `i`.
+    pub fn run_entries(&self, i: usize) -> &[Entry] {
+        let len = self.entries.len();
+        let start = self.runs.get(i).map_or(0, |r| r.first_entry).min(len);
+        let end = self.runs.get(i + 1).map_or(len, |r| r.first_entry);
+        &self.entries[start..end.clamp(start, len)]
     }
 
     pub fn current_run(&self) -> Option<&RunSummary> {
