@@ -376,15 +376,10 @@ fn detail(
     links: &Links<'_>,
     max_items: usize,
 ) -> Detail {
-    let all = src.timeline.entries();
     let runs = src.timeline.runs();
     let run = &runs[r];
-    let start = run.first_entry.min(all.len());
-    let end = runs
-        .get(r + 1)
-        .map_or(all.len(), |n| n.first_entry)
-        .clamp(start, all.len());
-    let entries = &all[start..end];
+    let start = run.first_entry.min(src.timeline.entries().len());
+    let entries = src.timeline.run_entries(r);
     let first_event = run.first_event;
     let next_event = runs.get(r + 1).map_or(u64::MAX, |n| n.first_event);
     // The run's part of a list in event order.
@@ -414,11 +409,7 @@ fn detail(
             ms: clock.ms.then_some(0),
             id: Some(rv.interrupt_id.clone()),
             status: Some(rv.status.clone()),
-            text: rv.payload.as_ref().map(|p| Clipped {
-                text: p.clone(),
-                more: 0,
-                json: true,
-            }),
+            text: rv.payload.clone().map(Clipped::json),
             link: links
                 .raised_in
                 .get(rv.interrupt_id.as_str())
@@ -445,19 +436,20 @@ fn detail(
         has_error: entries.iter().any(|x| matches!(x.line, Line::Error { .. })),
     };
     for (k, e) in entries.iter().enumerate() {
-        let findings = at_entry.get(&(start + k));
+        let findings = at_entry.get(&(start + k)).map(|fs| {
+            let shown = fs.iter().take(ITEM_FINDINGS);
+            shown.map(|f| view(f)).collect::<Vec<_>>()
+        });
         let Some((mut item, bar)) = entry_item(e, &mut cx) else {
             // Findings at the run's start go to what started it (a resume, the user's
             // message); at a node's end, to the item before.
             match (findings, items.last_mut()) {
-                (Some(fs), Some(prev)) => prev
-                    .findings
-                    .extend(fs.iter().take(ITEM_FINDINGS).map(|f| view(f))),
+                (Some(fs), Some(prev)) => prev.findings.extend(fs),
                 (Some(fs), None) => items.push(Item {
                     kind: "other",
                     name: Some("run started".into()),
                     at: at(&e.origin),
-                    findings: fs.iter().take(ITEM_FINDINGS).map(|f| view(f)).collect(),
+                    findings: fs,
                     ..Item::default()
                 }),
                 (None, _) => {}
@@ -465,9 +457,7 @@ fn detail(
             continue;
         };
         item.ms = clock.ms.then(|| clock.pos(e.index, e.ts));
-        if let Some(fs) = findings {
-            item.findings = fs.iter().take(ITEM_FINDINGS).map(|f| view(f)).collect();
-        }
+        item.findings = findings.unwrap_or_default();
         // A model call links to the answer it streamed, else to its reasoning.
         match &e.line {
             Line::Text { id, .. } => {
@@ -654,11 +644,7 @@ fn entry_item(e: &Entry, cx: &mut ItemCx<'_>) -> Option<(Item, Option<BarSpec>)>
             item.id = Some(id.clone());
             item.name = Some(reason.clone());
             item.text = message.as_ref().map(|m| clipped(m, 2000));
-            item.args = cx.payloads.get(id).map(|p| Clipped {
-                text: p.clone(),
-                more: 0,
-                json: true,
-            });
+            item.args = cx.payloads.get(id).cloned().map(Clipped::json);
             item.link = cx.links.resumed_by.get(id.as_str()).map(|&i| i + 1);
             bar = Some((0, "interrupt", format!("interrupt: {reason}")));
         }

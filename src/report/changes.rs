@@ -6,8 +6,9 @@
 use serde::Serialize;
 use serde_json::Value;
 
-use super::text::{clip, compact};
+use super::text::clip;
 use crate::diff::leaf::escape;
+use crate::timeline::compact;
 
 /// One change.
 #[derive(Debug, Clone, PartialEq, Serialize)]
