@@ -423,27 +423,17 @@ mod tests {
     use serde_json::json;
     use std::sync::Arc;
 
-    fn run(file: &str, leaves: &[(&str, Value, u64)]) -> Run {
+    fn run<P: AsRef<str>>(file: &str, leaves: &[(P, Value, u64)]) -> Run {
         let file: Arc<str> = Arc::from(file);
+        let at = |line| Origin {
+            file: file.clone(),
+            line,
+        };
+        let leaf = |(p, v, l): &(P, Value, u64)| Leaf::new(p.as_ref().into(), v.clone(), at(*l));
         Run {
             index: 1,
-            origin: Origin {
-                file: file.clone(),
-                line: 1,
-            },
-            leaves: leaves
-                .iter()
-                .map(|(p, v, l)| {
-                    Leaf::new(
-                        p.to_string(),
-                        v.clone(),
-                        Origin {
-                            file: file.clone(),
-                            line: *l,
-                        },
-                    )
-                })
-                .collect(),
+            origin: at(1),
+            leaves: leaves.iter().map(leaf).collect(),
         }
     }
 
@@ -527,10 +517,6 @@ mod tests {
             for (i, n) in names.iter().enumerate() {
                 l.push((format!("/steps/{i}"), json!(n), i as u64 + 2));
             }
-            let l: Vec<(&str, Value, u64)> = l
-                .iter()
-                .map(|(p, v, n)| (p.as_str(), v.clone(), *n))
-                .collect();
             run(file, &l)
         };
         let a = steps("a", &["plan", "model", "tools", "model"]);

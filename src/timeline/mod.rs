@@ -285,7 +285,6 @@ pub struct TimelineBuilder {
     ns_depth: usize,
     rendered: usize,
     bad_lines: u64,
-    files: Vec<Arc<str>>,
     /// The entry the event being taken in made or went into.
     touched: Option<usize>,
     /// Files whose log records a thread id (AG-UI captures, v2 `metadata.thread_id`): a run
@@ -1170,15 +1169,13 @@ impl TimelineBuilder {
 
 impl Observer for TimelineBuilder {
     fn record(&mut self, rec: &Record, _disposition: &Disposition) {
-        self.ns_depth = namespace_depth(rec);
+        let kind = crate::adapter::classify(rec);
         // An error line's events (the run's terminal) are never nested.
-        if matches!(crate::adapter::classify(rec), RecordKind::ErrorLine(_)) {
-            self.ns_depth = 0;
-        }
-        if !self.files.contains(&rec.origin.file) {
-            self.files.push(rec.origin.file.clone());
-        }
-        let recorded = match crate::adapter::classify(rec) {
+        self.ns_depth = match kind {
+            RecordKind::ErrorLine(_) => 0,
+            _ => namespace_depth(rec),
+        };
+        let recorded = match kind {
             RecordKind::Agui => true,
             RecordKind::V2 => crate::adapter::v2_payload(rec)
                 .get("metadata")
