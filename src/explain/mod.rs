@@ -22,6 +22,7 @@ use crate::mapper::error_code;
 use crate::model::ModelEvent;
 use crate::pipeline::Observer;
 use crate::timeline::render::{count, cut, one_line};
+use crate::timeline::str_of;
 use crate::timeline::{Entry, Kind, Line, Outcome, RunSummary, TimelineBuilder};
 
 /// Version of the JSON report's schema (`docs/timeline.md`).
@@ -639,10 +640,6 @@ fn advice(
     }
 }
 
-fn s(v: &Value, k: &str) -> Option<String> {
-    v.get(k).and_then(Value::as_str).map(str::to_string)
-}
-
 /// A v3 record's `method`, `params` and `params.data` (a list's first item).
 fn v3_parts(rec: &Record) -> (&str, &Value, &Value) {
     let v = rec.value();
@@ -665,7 +662,7 @@ pub fn describe_record(rec: &Record) -> String {
         RecordKind::V3 => {
             let (method, params, data) = v3_parts(rec);
             let mut out = format!("v3 {method}");
-            if let Some(ev) = s(data, "event") {
+            if let Some(ev) = str_of(data, "event") {
                 out.push(' ');
                 out.push_str(&ev);
             }
@@ -676,8 +673,8 @@ pub fn describe_record(rec: &Record) -> String {
             {
                 out.push_str(&format!(" ({dt})"));
             }
-            if let Some(n) =
-                s(params, "node").or_else(|| s(data, "name").filter(|_| method == "tasks"))
+            if let Some(n) = str_of(params, "node")
+                .or_else(|| str_of(data, "name").filter(|_| method == "tasks"))
             {
                 out.push_str(&format!(" node={n}"));
             }
@@ -699,8 +696,8 @@ pub fn describe_record(rec: &Record) -> String {
             let v = adapter::v2_payload(rec);
             let mut out = format!(
                 "v2 {} {}",
-                s(v, "event").unwrap_or_default(),
-                s(v, "name").unwrap_or_default()
+                str_of(v, "event").unwrap_or_default(),
+                str_of(v, "name").unwrap_or_default()
             );
             if let Some(Value::Object(d)) = v.get("data") {
                 let keys: Vec<&str> = d.keys().map(String::as_str).collect();
@@ -711,7 +708,9 @@ pub fn describe_record(rec: &Record) -> String {
                         .and_then(Value::as_array)
                         .and_then(|a| a.last())
                         .and_then(Value::as_str);
-                    let ty = lc_class.map(str::to_string).or_else(|| s(chunk, "type"));
+                    let ty = lc_class
+                        .map(str::to_string)
+                        .or_else(|| str_of(chunk, "type"));
                     if let Some(t) = ty {
                         out.push_str(&format!(" chunk: {t}"));
                     }
@@ -735,7 +734,7 @@ pub fn describe_record(rec: &Record) -> String {
         RecordKind::Custom => "stream part custom".into(),
         RecordKind::MessagesTuple => "stream part messages (messages-tuple)".into(),
         RecordKind::OtherStreamMode(m) => format!("stream part {m}"),
-        RecordKind::Agui => format!("AG-UI {}", s(rec.value(), "type").unwrap_or_default()),
+        RecordKind::Agui => format!("AG-UI {}", str_of(rec.value(), "type").unwrap_or_default()),
         RecordKind::Unknown(_) => "unknown record".into(),
     }
 }
@@ -761,7 +760,7 @@ impl Explainer {
             }
             RecordKind::V3 => {
                 let (method, params, data) = v3_parts(rec);
-                let ev = s(data, "event").unwrap_or_default();
+                let ev = str_of(data, "event").unwrap_or_default();
                 let ns = params
                     .get("namespace")
                     .and_then(Value::as_array)
@@ -776,15 +775,15 @@ impl Explainer {
                     ("tasks", _) if data.get("error").is_some_and(|e| !e.is_null()) => {
                         let err = data.get("error").unwrap_or(&Value::Null);
                         let msg =
-                            s(err, "message").unwrap_or_else(|| crate::timeline::compact(err));
-                        let name = s(data, "name").unwrap_or_else(|| "?".into());
+                            str_of(err, "message").unwrap_or_else(|| crate::timeline::compact(err));
+                        let name = str_of(data, "name").unwrap_or_else(|| "?".into());
                         signal("task_error", format!("task `{name}` failed: {msg}"));
                     }
                     // The root's failure is the error itself, not a sign before it.
                     ("lifecycle", "failed")
                         if !ns.is_empty() || data.get("namespace").is_some() =>
                     {
-                        let g = s(data, "graph_name").unwrap_or_else(|| "?".into());
+                        let g = str_of(data, "graph_name").unwrap_or_else(|| "?".into());
                         let err = data
                             .get("error")
                             .map(|e| format!(": {}", crate::timeline::compact(e)))
@@ -792,12 +791,12 @@ impl Explainer {
                         signal("lifecycle_failed", format!("node `{g}` failed{err}"));
                     }
                     ("messages", "error") => {
-                        let m =
-                            s(data, "message").unwrap_or_else(|| crate::timeline::compact(data));
+                        let m = str_of(data, "message")
+                            .unwrap_or_else(|| crate::timeline::compact(data));
                         signal("model_error", format!("model stream error: {m}"));
                     }
                     ("messages", "message-start") => {
-                        let name = s(params, "node")
+                        let name = str_of(params, "node")
                             .map(|n| format!("model in {n}"))
                             .unwrap_or_else(|| "model".into());
                         self.model_calls.insert(
@@ -819,11 +818,11 @@ impl Explainer {
             }
             RecordKind::V2 => {
                 let v = adapter::v2_payload(rec);
-                let ev = s(v, "event").unwrap_or_default();
-                let run_id = s(v, "run_id").unwrap_or_default();
+                let ev = str_of(v, "event").unwrap_or_default();
+                let run_id = str_of(v, "run_id").unwrap_or_default();
                 match ev.as_str() {
                     "on_chat_model_start" | "on_llm_start" => {
-                        let name = s(v, "name").unwrap_or_else(|| "model".into());
+                        let name = str_of(v, "name").unwrap_or_else(|| "model".into());
                         self.model_calls.insert(
                             format!("v2:{run_id}"),
                             ModelCall {

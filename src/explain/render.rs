@@ -10,16 +10,6 @@ use crate::timeline::render::{count, cut, ms, one_line};
 
 /// Writes the report as text. `color`: paint headings and the error.
 pub fn write_text(report: &Report, color: bool, w: &mut dyn Write) -> io::Result<()> {
-    let paint = |style: Style, s: &str| {
-        if color {
-            s.style(style).to_string()
-        } else {
-            s.to_string()
-        }
-    };
-    let head = Style::new().bold();
-    let red = Style::new().red().bold();
-    let dim = Style::new().dimmed();
     for c in &report.cancelled {
         writeln!(
             w,
@@ -40,7 +30,7 @@ pub fn write_text(report: &Report, color: bool, w: &mut dyn Write) -> io::Result
         if i > 0 {
             writeln!(w)?;
         }
-        write_one(x, w, &paint, head, red, dim)?;
+        write_one(x, w, color)?;
     }
     if report.explained.len() > 1 {
         writeln!(w)?;
@@ -80,14 +70,16 @@ fn loc(x: &Explanation, l: &super::Loc) -> String {
     }
 }
 
-fn write_one(
-    x: &Explanation,
-    w: &mut dyn Write,
-    paint: &dyn Fn(Style, &str) -> String,
-    head: Style,
-    red: Style,
-    dim: Style,
-) -> io::Result<()> {
+fn write_one(x: &Explanation, w: &mut dyn Write, color: bool) -> io::Result<()> {
+    let paint = |style: Style, s: &str| match color {
+        true => s.style(style).to_string(),
+        false => s.to_string(),
+    };
+    let (head, red, dim) = (
+        Style::new().bold(),
+        Style::new().red().bold(),
+        Style::new().dimmed(),
+    );
     let title = match x.ending {
         "run_error" => "run failed",
         "error_after_finished" => "RUN_ERROR after RUN_FINISHED",

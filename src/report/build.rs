@@ -518,11 +518,12 @@ type BarSpec = (usize, &'static str, String);
 /// An entry's transcript item and, for what the lanes draw, its bar; `None` for entries shown
 /// through others (a run's start, a node's end).
 fn entry_item(e: &Entry, cx: &mut ItemCx<'_>) -> Option<(Item, Option<BarSpec>)> {
+    // Only spans (steps, messages, reasoning, tool calls) have a duration.
     let mut item = Item {
         at: at(&e.origin),
+        dur_ms: e.duration_ms(),
         ..Item::default()
     };
-    let span = |e: &Entry| e.duration_ms();
     let mut bar: Option<BarSpec> = None;
     match &e.line {
         Line::RunStart { .. } | Line::StepEnd { .. } | Line::Notes => return None,
@@ -547,7 +548,6 @@ fn entry_item(e: &Entry, cx: &mut ItemCx<'_>) -> Option<(Item, Option<BarSpec>)>
         Line::StepStart { name, finished } => {
             item.kind = "step";
             item.name = Some(name.clone());
-            item.dur_ms = span(e);
             if !finished {
                 item.status = Some("not finished".into());
             }
@@ -563,7 +563,6 @@ fn entry_item(e: &Entry, cx: &mut ItemCx<'_>) -> Option<(Item, Option<BarSpec>)>
             item.name = Some(role.clone());
             item.id = Some(id.clone());
             item.text = Some(cx.budget.clip(text, TEXT_BYTES));
-            item.dur_ms = span(e);
             if *cut {
                 item.status = Some("cut off".into());
             }
@@ -578,7 +577,6 @@ fn entry_item(e: &Entry, cx: &mut ItemCx<'_>) -> Option<(Item, Option<BarSpec>)>
             item.kind = "reasoning";
             item.id = Some(id.clone());
             item.text = Some(cx.budget.clip(text, REASONING_BYTES));
-            item.dur_ms = span(e);
             if *encrypted > 0 {
                 item.name = Some(format!("{encrypted} encrypted"));
             }
@@ -601,7 +599,6 @@ fn entry_item(e: &Entry, cx: &mut ItemCx<'_>) -> Option<(Item, Option<BarSpec>)>
             item.id = Some(id.clone());
             item.args = Some(cx.budget.payload(args, TOOL_BYTES));
             item.result = result.as_ref().map(|r| cx.budget.payload(r, TOOL_BYTES));
-            item.dur_ms = span(e);
             item.status = if *error {
                 Some("error".into())
             } else if result.is_none() {

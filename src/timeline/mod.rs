@@ -314,6 +314,18 @@ pub fn compact(v: &Value) -> String {
     }
 }
 
+/// `v[k]` as a string, when it is one.
+pub fn str_of(v: &Value, k: &str) -> Option<String> {
+    v.get(k).and_then(Value::as_str).map(str::to_string)
+}
+
+/// `v[k]` as a list (none: empty).
+pub fn list_of<'a>(v: &'a Value, k: &str) -> &'a [Value] {
+    v.get(k)
+        .and_then(Value::as_array)
+        .map_or(&[], Vec::as_slice)
+}
+
 /// The namespace depth a record's events live at: v3 `params.namespace` (or a subgraph
 /// lifecycle's `data.namespace`), v2 `metadata.langgraph_checkpoint_ns`.
 pub fn namespace_depth(rec: &Record) -> usize {
@@ -848,8 +860,7 @@ impl TimelineBuilder {
             }
             // An event the schema rejects, or of no AG-UI type.
             Event::Passthrough(v) => {
-                let s = |k: &str| v.get(k).and_then(Value::as_str).map(str::to_string);
-                let detail = s("activityType").or_else(|| s("messageId"));
+                let detail = str_of(v, "activityType").or_else(|| str_of(v, "messageId"));
                 self.other(ev, detail.unwrap_or_default(), ts, origin)
             }
         }
@@ -857,21 +868,14 @@ impl TimelineBuilder {
 
     /// A `RUN_FINISHED`'s outcome; an interrupt's each get a line.
     fn outcome(&mut self, outcome: &Value, ts: Ts, origin: &Origin) -> Outcome {
-        let s = |v: &Value, k: &str| v.get(k).and_then(Value::as_str).map(str::to_string);
-        let list = |k: &str| {
-            outcome
-                .get(k)
-                .and_then(Value::as_array)
-                .map_or(&[][..], Vec::as_slice)
-        };
         match outcome.get("type").and_then(Value::as_str) {
             Some("interrupt") => {
                 let mut ids = Vec::new();
-                for i in list("interrupts") {
-                    let (id, reason) = (s(i, "id").unwrap_or_default(), s(i, "reason"));
-                    let reason = reason.unwrap_or_default();
+                for i in list_of(outcome, "interrupts") {
+                    let id = str_of(i, "id").unwrap_or_default();
+                    let reason = str_of(i, "reason").unwrap_or_default();
                     ids.push((id.clone(), reason.clone()));
-                    let message = s(i, "message");
+                    let message = str_of(i, "message");
                     let line = Line::Interrupt {
                         id,
                         reason,
@@ -883,7 +887,7 @@ impl TimelineBuilder {
             }
             Some("cancelled") => Outcome::Cancelled,
             _ => Outcome::Success {
-                pending_tool_calls: list("pendingToolCallIds")
+                pending_tool_calls: list_of(outcome, "pendingToolCallIds")
                     .iter()
                     .filter_map(|v| v.as_str().map(str::to_string))
                     .collect(),
