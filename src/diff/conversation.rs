@@ -41,6 +41,7 @@ use serde_json::{json, Value};
 use super::leaf::{flatten, Leaf};
 use crate::agui::ToolContent;
 use crate::input::Origin;
+use crate::timeline::list_of;
 
 /// One run's document, ready to compare or write.
 #[derive(Debug, Clone)]
@@ -369,20 +370,13 @@ impl Conversation {
     }
 
     pub fn run_finished(&mut self, outcome: Option<&Value>, origin: &Origin) -> Option<Run> {
-        let interrupts = outcome
-            .filter(|o| o.get("type").and_then(Value::as_str) == Some("interrupt"))
-            .map(|o| {
-                o.get("interrupts")
-                    .and_then(Value::as_array)
-                    .cloned()
-                    .unwrap_or_default()
-            });
-        let cancelled =
-            outcome.and_then(|o| o.get("type")).and_then(Value::as_str) == Some("cancelled");
-        let outcome = match interrupts {
-            Some(list) => Outcome::Interrupt(list),
-            None if cancelled => Outcome::Cancelled,
-            None => Outcome::Success,
+        let outcome = match outcome.and_then(|o| o.get("type")).and_then(Value::as_str) {
+            Some("interrupt") => {
+                let list = outcome.map_or(&[][..], |o| list_of(o, "interrupts"));
+                Outcome::Interrupt(list.to_vec())
+            }
+            Some("cancelled") => Outcome::Cancelled,
+            _ => Outcome::Success,
         };
         self.end(outcome, origin)
     }
@@ -429,19 +423,16 @@ impl Conversation {
         error: Option<&str>,
         origin: &Origin,
     ) {
-        let kind = match (
-            error,
-            outcome.and_then(|o| o.get("type")).and_then(Value::as_str),
-        ) {
-            (Some(_), _) => "error",
-            (None, Some(t)) => t,
-            (None, None) => "success",
+        let kind = match error {
+            Some(_) => "error",
+            None => outcome
+                .and_then(|o| o.get("type"))
+                .and_then(Value::as_str)
+                .unwrap_or("success"),
         };
         let ids = outcome
-            .and_then(|o| o.get("interruptIds"))
-            .and_then(Value::as_array)
-            .cloned()
-            .unwrap_or_default();
+            .map_or(&[][..], |o| list_of(o, "interruptIds"))
+            .to_vec();
         let s = self.open(origin).subagent(id, origin);
         s.end = Some(SubagentEnd {
             outcome: kind.to_string(),
