@@ -186,10 +186,9 @@ fn align(old: &[(String, &Leaf)], new: &mut [(String, &Leaf)]) {
         }
         let names = partners(&a, &b);
         for (ptr, _) in new.iter_mut().skip(i) {
-            let Some(rest) = ptr.strip_prefix(&prefix) else {
+            let Some((index, tail)) = item_at(ptr, &prefix) else {
                 continue;
             };
-            let (index, tail) = rest.split_at(rest.find('/').unwrap_or(rest.len()));
             if let Some(name) = index.parse::<usize>().ok().and_then(|j| names.get(j)) {
                 *ptr = format!("{prefix}{name}{tail}");
             }
@@ -203,11 +202,7 @@ fn align(old: &[(String, &Leaf)], new: &mut [(String, &Leaf)]) {
 fn items(leaves: &[(String, &Leaf)], prefix: &str) -> Option<Vec<String>> {
     let mut out: Vec<String> = Vec::new();
     for (p, l) in leaves {
-        let Some(rest) = p.strip_prefix(prefix) else {
-            continue;
-        };
-        let (index, tail) = rest.split_at(rest.find('/').unwrap_or(rest.len()));
-        let Ok(j) = index.parse::<usize>() else {
+        let Some((Ok(j), tail)) = item_at(p, prefix).map(|(i, t)| (i.parse::<usize>(), t)) else {
             continue;
         };
         if j >= leaves.len() {
@@ -222,6 +217,12 @@ fn items(leaves: &[(String, &Leaf)], prefix: &str) -> Option<Vec<String>> {
         out[j].push('\n');
     }
     Some(out)
+}
+
+/// The item index of pointer `p` under the array at `prefix` (`P/`), and the rest of `p`.
+fn item_at<'p>(p: &'p str, prefix: &str) -> Option<(&'p str, &'p str)> {
+    let rest = p.strip_prefix(prefix)?;
+    Some(rest.split_at(rest.find('/').unwrap_or(rest.len())))
 }
 
 /// For each new item, the old index it is compared with, or `N+` for an item only new has.

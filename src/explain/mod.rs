@@ -749,6 +749,16 @@ impl Explainer {
         });
     }
 
+    fn model_call_started(&mut self, key: String, name: String, at: &Origin, ts: Option<i64>) {
+        let call = ModelCall {
+            name,
+            origin: at.clone(),
+            ts,
+            record_no: self.records,
+        };
+        self.model_calls.insert(key, call);
+    }
+
     /// Signals and model calls a raw record tells of.
     fn scan(&mut self, rec: &Record) {
         let mut signal = |kind, message| self.signal(kind, message, &rec.origin);
@@ -799,16 +809,9 @@ impl Explainer {
                         let name = str_of(params, "node")
                             .map(|n| format!("model in {n}"))
                             .unwrap_or_else(|| "model".into());
-                        self.model_calls.insert(
-                            format!("v3:{ns}"),
-                            ModelCall {
-                                name,
-                                origin: rec.origin.clone(),
-                                // As the events get it: one a client can hold.
-                                ts: crate::pipeline::record_timestamp(rec).ok().flatten(),
-                                record_no: self.records,
-                            },
-                        );
+                        // The timestamp as the events get it: one a client can hold.
+                        let ts = crate::pipeline::record_timestamp(rec).ok().flatten();
+                        self.model_call_started(format!("v3:{ns}"), name, &rec.origin, ts);
                     }
                     ("messages", "message-finish") => {
                         self.model_calls.remove(&format!("v3:{ns}"));
@@ -823,15 +826,7 @@ impl Explainer {
                 match ev.as_str() {
                     "on_chat_model_start" | "on_llm_start" => {
                         let name = str_of(v, "name").unwrap_or_else(|| "model".into());
-                        self.model_calls.insert(
-                            format!("v2:{run_id}"),
-                            ModelCall {
-                                name,
-                                origin: rec.origin.clone(),
-                                ts: None,
-                                record_no: self.records,
-                            },
-                        );
+                        self.model_call_started(format!("v2:{run_id}"), name, &rec.origin, None);
                     }
                     "on_chat_model_end" | "on_llm_end" => {
                         self.model_calls.remove(&format!("v2:{run_id}"));
