@@ -82,12 +82,11 @@ pub struct RunStates {
 
 impl RunStates {
     pub fn get(&self, index: u64) -> Option<&StateView> {
-        self.first
-            .iter()
-            .chain(&self.last)
-            .chain(&self.deltas)
-            .find(|(i, _)| *i == index)
-            .map(|(_, v)| v)
+        self.all().find(|(i, _)| *i == index).map(|(_, v)| v)
+    }
+
+    fn all(&self) -> impl Iterator<Item = &(u64, StateView)> {
+        self.first.iter().chain(&self.last).chain(&self.deltas)
     }
 }
 
@@ -127,13 +126,7 @@ impl Collected {
         let Some(states) = self.states.get(&run) else {
             return;
         };
-        let bytes: usize = states
-            .first
-            .iter()
-            .chain(&states.last)
-            .chain(&states.deltas)
-            .map(|(_, v)| v.bytes())
-            .sum();
+        let bytes: usize = states.all().map(|(_, v)| v.bytes()).sum();
         if failed || self.states_bytes + bytes <= STATES_BUDGET {
             self.states_bytes += bytes;
         } else if let Some(s) = self.states.get_mut(&run) {
