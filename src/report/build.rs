@@ -114,11 +114,8 @@ fn place(
 fn outcome(run: &RunSummary) -> Outcome {
     let mut o = Outcome {
         kind: "success",
-        code: None,
-        message: None,
-        interrupts: Vec::new(),
-        pending_tool_calls: Vec::new(),
         at: run.end_origin.as_ref().map(at),
+        ..Outcome::default()
     };
     match &run.outcome {
         timeline::Outcome::Open => o.kind = "open",

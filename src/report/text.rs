@@ -18,7 +18,7 @@ pub struct Clipped {
     pub json: bool,
 }
 
-fn is_zero(n: &usize) -> bool {
+pub(super) fn is_zero(n: &usize) -> bool {
     *n == 0
 }
 

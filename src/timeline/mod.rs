@@ -509,12 +509,6 @@ impl TimelineBuilder {
         }
     }
 
-    fn ensure_run(&mut self, ts: Ts, origin: &Origin) {
-        if self.run.is_none() {
-            self.start_run(None, None, 0, ts, origin);
-        }
-    }
-
     fn start_run(
         &mut self,
         run_id: Option<String>,
@@ -607,14 +601,16 @@ impl TimelineBuilder {
     fn on_event(&mut self, ev: &Event, origin: &Origin) {
         let ts = ev.timestamp();
         if !matches!(ev, Event::RunStarted { .. }) {
-            self.ensure_run(ts, origin);
-            if let Some(run) = self.run.and_then(|r| self.runs.get_mut(r)) {
+            if self.run.is_none() {
+                self.start_run(None, None, 0, ts, origin);
+            }
+            self.count(|run| {
                 run.events += 1;
                 if let Some(ts) = ts {
                     run.last_ts = Some(run.last_ts.map_or(ts, |l| l.max(ts)));
                     run.first_ts.get_or_insert(ts);
                 }
-            }
+            });
         }
         let chunk = match ev {
             Event::TextMessageChunk { message_id, .. } => Some(("text", message_id)),
