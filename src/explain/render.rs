@@ -75,11 +75,9 @@ fn write_one(x: &Explanation, w: &mut dyn Write, color: bool) -> io::Result<()> 
         true => s.style(style).to_string(),
         false => s.to_string(),
     };
-    let (head, red, dim) = (
-        Style::new().bold(),
-        Style::new().red().bold(),
-        Style::new().dimmed(),
-    );
+    let head = Style::new().bold();
+    let red = Style::new().red().bold();
+    let dim = Style::new().dimmed();
     let title = match x.ending {
         "run_error" => "run failed",
         "error_after_finished" => "RUN_ERROR after RUN_FINISHED",
@@ -122,14 +120,8 @@ fn write_one(x: &Explanation, w: &mut dyn Write, color: bool) -> io::Result<()> 
         (None, None) => writeln!(w, "  {}  none", paint(head, "line  "))?,
     }
     writeln!(w)?;
-    writeln!(
-        w,
-        "  {} (oldest first)",
-        paint(
-            head,
-            &format!("last {} input records before it", x.last_records.len())
-        )
-    )?;
+    let records = format!("last {} input records before it", x.last_records.len());
+    writeln!(w, "  {} (oldest first)", paint(head, &records))?;
     if x.last_records.is_empty() {
         writeln!(w, "    (none)")?;
     }
@@ -145,15 +137,13 @@ fn write_one(x: &Explanation, w: &mut dyn Write, color: bool) -> io::Result<()> 
         } else {
             p(&r.at.to_string())
         };
+        let summary = p(&cut(&one_line(&r.summary), 90));
+        let disposition = format!("[{}]", p(&cut(&one_line(&r.disposition), 60)));
         writeln!(
             w,
-            "    {}  {}  {}",
+            "    {}  {summary}  {}",
             paint(dim, &loc),
-            p(&cut(&one_line(&r.summary), 90)),
-            paint(
-                dim,
-                &format!("[{}]", p(&cut(&one_line(&r.disposition), 60)))
-            )
+            paint(dim, &disposition)
         )?;
     }
     writeln!(w)?;
@@ -198,12 +188,8 @@ fn write_one(x: &Explanation, w: &mut dyn Write, color: bool) -> io::Result<()> 
         )?;
     }
     if let Some(n) = &x.nearest_signal {
-        writeln!(
-            w,
-            "    nearest: {} at {}",
-            n.kind.replace('_', " "),
-            loc(x, &n.at)
-        )?;
+        let kind = n.kind.replace('_', " ");
+        writeln!(w, "    nearest: {kind} at {}", loc(x, &n.at))?;
     }
     writeln!(w)?;
     match &x.final_state {

@@ -209,21 +209,14 @@ impl Renderer {
                 resumes,
             } => {
                 v.push(seg(Paint::Strong(Kind::Run), "▶ run "));
-                v.push(seg(
-                    Paint::Kind(k),
-                    self.id(run_id.as_deref().unwrap_or("?")).into_owned(),
-                ));
+                let run_id = self.id(run_id.as_deref().unwrap_or("?")).into_owned();
+                v.push(seg(Paint::Kind(k), run_id));
                 if let Some(t) = thread_id {
                     dotted(&mut v, seg(Paint::Plain, format!("thread {}", self.id(t))));
                 }
                 if *resumes > 0 {
-                    dotted(
-                        &mut v,
-                        seg(
-                            Paint::Kind(Kind::Interrupt),
-                            format!("resumes {resumes} interrupt{}", plural(*resumes)),
-                        ),
-                    );
+                    let resumes = format!("resumes {}", count(*resumes, "interrupt"));
+                    dotted(&mut v, seg(Paint::Kind(Kind::Interrupt), resumes));
                 }
             }
             Line::RunEnd(run) => footer(&mut v, run),
@@ -263,10 +256,7 @@ impl Renderer {
                 if *encrypted > 0 {
                     dotted(
                         &mut v,
-                        seg(
-                            Paint::Dim,
-                            format!("{encrypted} encrypted value{}", plural(*encrypted)),
-                        ),
+                        seg(Paint::Dim, count(*encrypted, "encrypted value")),
                     );
                 }
                 push_duration(&mut v, e);
@@ -287,13 +277,8 @@ impl Renderer {
                     v.push(preview(Paint::Kind(k), one_line(args)));
                 }
                 if *streamed_output > 0 {
-                    dotted(
-                        &mut v,
-                        seg(
-                            Paint::Dim,
-                            format!("streamed {}", count(*streamed_output, "char")),
-                        ),
-                    );
+                    let streamed = format!("streamed {}", count(*streamed_output, "char"));
+                    dotted(&mut v, seg(Paint::Dim, streamed));
                 }
                 match result {
                     Some(r) => {
@@ -308,9 +293,7 @@ impl Renderer {
                             dotted(&mut v, status(Paint::Strong(Kind::Error), "tool error"));
                         }
                     }
-                    None => {
-                        dotted(&mut v, status(Paint::Strong(Kind::Error), "no result"));
-                    }
+                    None => dotted(&mut v, status(Paint::Strong(Kind::Error), "no result")),
                 }
                 push_duration(&mut v, e);
             }
@@ -327,10 +310,8 @@ impl Renderer {
                 reason,
                 message,
             } => {
-                v.push(seg(
-                    Paint::Strong(k),
-                    format!("⏸ interrupt {} ", self.id(id)),
-                ));
+                let head = format!("⏸ interrupt {} ", self.id(id));
+                v.push(seg(Paint::Strong(k), head));
                 v.push(seg(Paint::Kind(k), reason.clone()));
                 if let Some(m) = message {
                     v.push(seg(Paint::Plain, " "));
@@ -455,17 +436,9 @@ fn push_cut(v: &mut Vec<Segment>, cut: bool) {
     }
 }
 
-pub fn plural(n: usize) -> &'static str {
-    if n == 1 {
-        ""
-    } else {
-        "s"
-    }
-}
-
 /// `1 message`, `2 messages`.
 pub fn count(n: usize, what: &str) -> String {
-    format!("{n} {what}{}", plural(n))
+    format!("{n} {what}{}", if n == 1 { "" } else { "s" })
 }
 
 fn chars(text: &str) -> String {
