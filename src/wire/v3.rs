@@ -7,10 +7,14 @@
 //! in the event's tree would. A line that the typed structs decline (a repeated key, which a
 //! tree keeps the last of; `params` that is not an object) is read from its tree.
 
-use serde::de::DeserializeOwned;
+use std::convert::Infallible;
+
+use serde::de::{DeserializeOwned, Error as _, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde::{Deserialize, Deserializer};
 use serde_json::value::RawValue;
 use serde_json::Value;
+
+use crate::model::Usage;
 
 /// A v3 event as the adapter reads it.
 #[derive(Debug, Clone, PartialEq)]
@@ -42,9 +46,9 @@ pub enum Params {
 pub enum Data {
     /// A `messages` payload: an object with an `event` string (of the in-process form
     /// `[payload, metadata]`, the payload).
-    Message(Message),
+    Message(Box<Message>),
     /// A `lifecycle` event's data, when an object.
-    Lifecycle(Lifecycle),
+    Lifecycle(Box<Lifecycle>),
     /// A `tasks` event's data: its `interrupts`.
     Tasks { interrupts: Option<Value> },
     /// Data no reader looks at: `checkpoints`, a node update that is no interrupt, a
@@ -70,8 +74,8 @@ pub struct Message {
     pub in_content: bool,
     /// The `content` of any other event.
     pub content: Option<Value>,
-    pub usage: Option<Value>,
-    pub metadata: Option<Value>,
+    /// `usage`, when an object, with the model's names from `metadata`.
+    pub usage: Option<Usage>,
 }
 
 /// A block delta, by its `type`.
@@ -126,17 +130,20 @@ impl Data {
 impl Event {
     /// The v3 event of a line, `None` when it is no v3 event (`type` is not `"event"`, or
     /// `method` is not a string).
-    pub fn read(text: &str) -> Option<Event> {
+    pub fn read(text: &str) -> Option<Box<Event>> {
+        if let Ok(Line(ev)) = serde_json::from_str::<Line>(text) {
+            return ev;
+        }
         let env = match serde_json::from_str::<Envelope>(text) {
             Ok(env) => env,
             // A repeated key, `params` not an object, or no v3 event: read from the tree.
             Err(_) => return Event::of_event_tree(&serde_json::from_str(text).ok()?),
         };
-        (env.kind == "event").then(|| env.resolve())
+        (env.kind == "event").then(|| Box::new(env.resolve()))
     }
 
     /// The event of a tree that [`is_event`] (`None` for any other).
-    fn of_event_tree(v: &Value) -> Option<Event> {
+    fn of_event_tree(v: &Value) -> Option<Box<Event>> {
         if !is_event(v) {
             return None;
         }
@@ -148,11 +155,11 @@ impl Event {
                 Some(serde_json::from_str(&text).ok()?)
             }
             Some(other) => {
-                return Some(Event {
+                return Some(Box::new(Event {
                     seq: v.get("seq").cloned(),
                     method: v.get("method")?.as_str()?.to_string(),
                     params: Params::NotObject(super::json_kind(other)),
-                })
+                }))
             }
         };
         let env = Envelope {
@@ -161,12 +168,12 @@ impl Event {
             method: v.get("method")?.as_str()?.to_string(),
             params,
         };
-        Some(env.resolve())
+        Some(Box::new(env.resolve()))
     }
 
     /// The v3 event in a record's tree: the record itself, or the `data` of an SDK stream
     /// part (`{"event":M,"data":…}`, `M` not `on_…`; an SSE frame's data is the record).
-    pub fn of_tree(v: &Value, sse: bool) -> Option<Event> {
+    pub fn of_tree(v: &Value, sse: bool) -> Option<Box<Event>> {
         if is_event(v) {
             return Event::of_event_tree(v);
         }
@@ -271,6 +278,162 @@ fn typed<T: DeserializeOwned>(text: &str) -> Result<T, Value> {
     }
 }
 
+/// A v3 line read in one pass: `params.data` is read by `method` as `params` is scanned,
+/// not captured raw and scanned again. serde derive cannot choose a field's type by another
+/// field's value: this visitor does, for the line kinds read typed here. `Ok(None)`: no v3
+/// event. An error (`params` before `method`, a repeated key, data that is no object or a
+/// payload without an `event` string) has the line read by [`Envelope`], data raw.
+struct Line(Option<Box<Event>>);
+
+#[derive(Deserialize)]
+#[serde(field_identifier, rename_all = "lowercase")]
+enum Key {
+    Type,
+    Seq,
+    Method,
+    Params,
+    #[serde(other)]
+    Other,
+}
+
+impl<'de> Deserialize<'de> for Line {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Line;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a v3 event")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut m: A) -> Result<Line, A::Error> {
+                let (mut kind, mut seq, mut method, mut params) = (None, None, None, None);
+                while let Some(key) = m.next_key::<Key>()? {
+                    match key {
+                        Key::Type if kind.is_none() => kind = Some(m.next_value::<&str>()?),
+                        Key::Seq if seq.is_none() => seq = Some(m.next_value::<Value>()?),
+                        Key::Method if method.is_none() => method = Some(m.next_value::<String>()?),
+                        Key::Params if params.is_none() => {
+                            let Some(method) = method.as_deref() else {
+                                return Err(A::Error::custom("params before method"));
+                            };
+                            params = Some(params_of(method, &mut m)?);
+                        }
+                        Key::Other => drop(m.next_value::<IgnoredAny>()?),
+                        _ => return Err(A::Error::custom("a repeated key")),
+                    }
+                }
+                Ok(Line(match (kind, method) {
+                    (Some("event"), Some(method)) => Some(Box::new(Event {
+                        seq,
+                        method,
+                        params: params.unwrap_or(Params::Absent),
+                    })),
+                    _ => None,
+                }))
+            }
+        }
+        d.deserialize_map(V)
+    }
+}
+
+/// The `params` of an event of `method`, next in `m`.
+fn params_of<'de, A: MapAccess<'de>>(method: &str, m: &mut A) -> Result<Params, A::Error> {
+    let not_read = || A::Error::custom("data not read typed");
+    match method {
+        "messages" => m
+            .next_value::<ParamsWire<Object<MessageWire<'de>, true>>>()?
+            .into_params(|data, _, _| match data {
+                Some(Object(Ok(p))) => message(p).ok_or_else(not_read),
+                Some(Object(Err(_))) => Err(not_read()),
+                None => Ok(Data::Value(Value::Null)),
+            }),
+        "values" => m
+            .next_value::<ParamsWire<super::state::Entries<'de>>>()?
+            .into_params(|data, _, root| match data {
+                // A subgraph's state is not the graph's.
+                Some(_) if !root => Ok(Data::Unread),
+                Some(e) => super::state::State::of_entries(e)
+                    .map(Data::State)
+                    .ok_or_else(not_read),
+                None => Ok(Data::Value(Value::Null)),
+            }),
+        "tasks" => m
+            .next_value::<ParamsWire<Object<Tasks, false>>>()?
+            .into_params(|data, _, _| {
+                Ok(Data::Tasks {
+                    interrupts: data.and_then(|t| t.0.ok()).and_then(|t| t.interrupts),
+                })
+            }),
+        "lifecycle" => m
+            .next_value::<ParamsWire<Object<Box<Lifecycle>, false>>>()?
+            .into_params(|data, _, _| match data {
+                Some(Object(Ok(l))) => Ok(Data::Lifecycle(l)),
+                Some(Object(Err(_))) => Err(not_read()),
+                None => Ok(Data::Value(Value::Null)),
+            }),
+        "checkpoints" => m
+            .next_value::<ParamsWire<IgnoredAny>>()?
+            .into_params(|_, _, _| Ok(Data::Unread)),
+        _ => m
+            .next_value::<ParamsWire<&'de RawValue>>()?
+            .into_params(|raw, node, root| Ok(data_of(method, raw, node, root))),
+    }
+}
+
+/// A value that is an object, read as `T` (with `LIST`, also a list whose first item is one:
+/// the in-process `[payload, metadata]` form); of anything else, its kind. serde derive
+/// reads a list into a struct by position and fails on any other value: this visitor tells
+/// an object from the rest.
+struct Object<T, const LIST: bool>(Result<T, &'static str>);
+
+impl<'de, T: Deserialize<'de>, const LIST: bool> Deserialize<'de> for Object<T, LIST> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V<T, const LIST: bool>(std::marker::PhantomData<T>);
+        impl<'de, T: Deserialize<'de>, const LIST: bool> Visitor<'de> for V<T, LIST> {
+            type Value = Object<T, LIST>;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("an object")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, m: A) -> Result<Self::Value, A::Error> {
+                let t = T::deserialize(serde::de::value::MapAccessDeserializer::new(m))?;
+                Ok(Object(Ok(t)))
+            }
+            fn visit_seq<S: SeqAccess<'de>>(self, mut s: S) -> Result<Self::Value, S::Error> {
+                let first = match LIST {
+                    true => s.next_element::<Object<T, false>>()?,
+                    false => None,
+                };
+                while s.next_element::<IgnoredAny>()?.is_some() {}
+                Ok(Object(first.map_or(Err("an array"), |f| f.0)))
+            }
+            fn visit_bool<E>(self, _: bool) -> Result<Self::Value, E> {
+                Ok(Object(Err("a boolean")))
+            }
+            fn visit_i64<E>(self, _: i64) -> Result<Self::Value, E> {
+                Ok(Object(Err("a number")))
+            }
+            fn visit_u64<E>(self, _: u64) -> Result<Self::Value, E> {
+                Ok(Object(Err("a number")))
+            }
+            fn visit_f64<E>(self, _: f64) -> Result<Self::Value, E> {
+                Ok(Object(Err("a number")))
+            }
+            fn visit_str<E>(self, _: &str) -> Result<Self::Value, E> {
+                Ok(Object(Err("a string")))
+            }
+            fn visit_unit<E>(self) -> Result<Self::Value, E> {
+                Ok(Object(Err("null")))
+            }
+        }
+        d.deserialize_any(V(std::marker::PhantomData))
+    }
+}
+
+#[derive(Deserialize)]
+struct Tasks {
+    #[serde(default, deserialize_with = "present")]
+    interrupts: Option<Value>,
+}
+
 // What is passed on is borrowed from the line (`&RawValue`): a state of megabytes is not
 // copied to be read.
 #[derive(Deserialize)]
@@ -281,11 +444,13 @@ struct Envelope<'a> {
     seq: Option<Value>,
     method: String,
     #[serde(borrow, default, deserialize_with = "present")]
-    params: Option<ParamsWire<'a>>,
+    params: Option<ParamsWire<&'a RawValue>>,
 }
 
+/// `params`, with `data` read as `D`.
 #[derive(Deserialize)]
-struct ParamsWire<'a> {
+#[serde(bound(deserialize = "D: Deserialize<'de>"))]
+struct ParamsWire<D> {
     #[serde(default, deserialize_with = "present")]
     namespace: Option<Value>,
     #[serde(default, deserialize_with = "present")]
@@ -294,8 +459,26 @@ struct ParamsWire<'a> {
     node: Option<Value>,
     #[serde(default, deserialize_with = "present")]
     interrupts: Option<Value>,
-    #[serde(borrow, default, deserialize_with = "present")]
-    data: Option<&'a RawValue>,
+    #[serde(default, deserialize_with = "present")]
+    data: Option<D>,
+}
+
+impl<D> ParamsWire<D> {
+    /// The params, of `data` made by `read` (given whether the event is in the root
+    /// namespace).
+    fn into_params<E>(
+        self,
+        read: impl FnOnce(Option<D>, Option<&Value>, bool) -> Result<Data, E>,
+    ) -> Result<Params, E> {
+        let root = namespace_key(self.namespace.as_ref()).is_empty();
+        Ok(Params::Object {
+            data: read(self.data, self.node.as_ref(), root)?,
+            namespace: self.namespace,
+            timestamp: self.timestamp,
+            node: self.node,
+            interrupts: self.interrupts,
+        })
+    }
 }
 
 #[derive(Deserialize)]
@@ -306,14 +489,42 @@ struct MessageWire<'a> {
     id: Option<Value>,
     #[serde(default, deserialize_with = "present")]
     index: Option<Value>,
-    #[serde(borrow, default, deserialize_with = "present")]
-    delta: Option<&'a RawValue>,
+    #[serde(default, deserialize_with = "present")]
+    delta: Option<Object<Box<DeltaWire>, false>>,
     #[serde(borrow, default, deserialize_with = "present")]
     content: Option<&'a RawValue>,
-    #[serde(default, deserialize_with = "present")]
-    usage: Option<Value>,
-    #[serde(default, deserialize_with = "present")]
-    metadata: Option<Value>,
+    #[serde(default)]
+    usage: Option<Object<Box<UsageWire>, false>>,
+    #[serde(default)]
+    metadata: Option<Object<Box<MetadataWire>, false>>,
+}
+
+/// What is read of a message's `usage`.
+#[derive(Deserialize)]
+struct UsageWire {
+    #[serde(default)]
+    input_tokens: Option<Value>,
+    #[serde(default)]
+    output_tokens: Option<Value>,
+    #[serde(default)]
+    total_tokens: Option<Value>,
+    #[serde(default)]
+    output_token_details: Option<Object<TokenDetailsWire, false>>,
+}
+
+#[derive(Deserialize)]
+struct TokenDetailsWire {
+    #[serde(default)]
+    reasoning: Option<Value>,
+}
+
+/// The model's names in a message's `metadata`.
+#[derive(Deserialize)]
+struct MetadataWire {
+    #[serde(default)]
+    model_provider: Option<Value>,
+    #[serde(default)]
+    model_name: Option<Value>,
 }
 
 #[derive(Deserialize)]
@@ -342,19 +553,15 @@ struct UpdateWire {
 
 impl Envelope<'_> {
     fn resolve(self) -> Event {
+        let method = &self.method;
         let params = match self.params {
             None => Params::Absent,
-            Some(p) => {
-                let root = namespace_key(p.namespace.as_ref()).is_empty();
-                let data = data_of(&self.method, p.data, p.node.as_ref(), root);
-                Params::Object {
-                    namespace: p.namespace,
-                    timestamp: p.timestamp,
-                    node: p.node,
-                    interrupts: p.interrupts,
-                    data,
-                }
-            }
+            Some(p) => match p.into_params(|raw, node, root| {
+                Ok::<_, Infallible>(data_of(method, raw, node, root))
+            }) {
+                Ok(p) => p,
+                Err(e) => match e {},
+            },
         };
         Event {
             seq: self.seq,
@@ -389,22 +596,15 @@ fn data_of(method: &str, raw: Option<&RawValue>, node: Option<&Value>, root: boo
     match method {
         "messages" => message_of(text),
         "lifecycle" if text.starts_with('{') => match typed::<Lifecycle>(text) {
-            Ok(l) => Data::Lifecycle(l),
+            Ok(l) => Data::Lifecycle(Box::new(l)),
             Err(v) => Data::Value(v),
         },
-        "tasks" if text.starts_with('{') => {
-            #[derive(Deserialize)]
-            struct Tasks {
-                #[serde(default, deserialize_with = "present")]
-                interrupts: Option<Value>,
-            }
-            match typed::<Tasks>(text) {
-                Ok(t) => Data::Tasks {
-                    interrupts: t.interrupts,
-                },
-                Err(v) => Data::Value(v),
-            }
-        }
+        "tasks" if text.starts_with('{') => match typed::<Tasks>(text) {
+            Ok(t) => Data::Tasks {
+                interrupts: t.interrupts,
+            },
+            Err(v) => Data::Value(v),
+        },
         "tasks" => Data::Tasks { interrupts: None },
         "checkpoints" => Data::Unread,
         // A subgraph's state is not the graph's.
@@ -444,7 +644,7 @@ fn message_of(text: &str) -> Data {
 /// A `messages` payload that is an object with an `event` string; anything else whole.
 fn payload_of(text: &str) -> Data {
     match serde_json::from_str::<MessageWire>(text) {
-        Ok(m) => message(m, text),
+        Ok(m) => message(m).unwrap_or_else(|| whole(text)),
         Err(_) => {
             // A repeated key: read from the tree, which keeps its last value (as `typed`;
             // the payload's `delta` and `content` are borrowed from the text read).
@@ -453,19 +653,27 @@ fn payload_of(text: &str) -> Data {
                 return Data::Value(v);
             }
             let again = v.to_string();
-            match serde_json::from_str::<MessageWire>(&again) {
-                Ok(m) => message(m, &again),
-                Err(_) => Data::Value(v),
+            match serde_json::from_str::<MessageWire>(&again)
+                .ok()
+                .and_then(message)
+            {
+                Some(m) => m,
+                None => Data::Value(v),
             }
         }
     }
 }
 
-/// The message of a payload read typed from `text`.
-fn message(m: MessageWire<'_>, text: &str) -> Data {
-    let event = match m.event {
-        Some(Value::String(e)) => e,
-        _ => return Data::Value(serde_json::from_str(text).unwrap_or_default()),
+/// Data read whole from its text.
+fn whole(text: &str) -> Data {
+    Data::Value(serde_json::from_str(text).unwrap_or_default())
+}
+
+/// The message of a payload read typed (`None` when its `event` is no string: it is read
+/// whole).
+fn message(m: MessageWire<'_>) -> Option<Data> {
+    let Some(Value::String(event)) = m.event else {
+        return None;
     };
     let is_delta = event == "content-block-delta";
     let in_content = is_delta && m.delta.is_none() && m.content.is_some();
@@ -473,25 +681,47 @@ fn message(m: MessageWire<'_>, text: &str) -> Data {
         // The platform sends some deltas (a node's replayed message) with the block in
         // `content` instead of `delta`.
         (true, None, Some(c)) => (Some(delta_of(c.get())), None),
-        (true, d, _) => (d.map(|d| delta_of(d.get())), None),
+        (true, d, _) => (d.map(|d| delta(d.0)), None),
         (false, _, c) => (None, c.map(tree)),
     };
-    Data::Message(Message {
+    let metadata = m.metadata.and_then(|m| m.0.ok());
+    let (provider, model) = match metadata {
+        Some(m) => (str_of(m.model_provider), str_of(m.model_name)),
+        None => (None, None),
+    };
+    let int = |v: Option<Value>| v.as_ref().and_then(Value::as_u64);
+    let usage = m.usage.and_then(|u| u.0.ok()).map(|u| Usage {
+        input_tokens: int(u.input_tokens),
+        output_tokens: int(u.output_tokens),
+        total_tokens: int(u.total_tokens),
+        reasoning_tokens: int(u.output_token_details.and_then(|d| d.0.ok()?.reasoning)),
+        provider,
+        model,
+    });
+    Some(Data::Message(Box::new(Message {
         event,
         id: m.id,
         index: m.index,
         delta,
         in_content,
         content,
-        usage: m.usage,
-        metadata: m.metadata,
-    })
+        usage,
+    })))
 }
 
+/// The block delta of a JSON text (a delta in `content`).
 fn delta_of(text: &str) -> Delta {
-    let d = match typed::<DeltaWire>(text) {
+    match typed::<Object<Box<DeltaWire>, false>>(text) {
+        Ok(Object(d)) => delta(d),
+        Err(v) => Delta::NotObject(super::json_kind(&v)),
+    }
+}
+
+/// The block delta of what is read of it (of anything but an object, its kind).
+fn delta(d: Result<Box<DeltaWire>, &'static str>) -> Delta {
+    let d = match d {
         Ok(d) => d,
-        Err(v) => return Delta::NotObject(super::json_kind(&v)),
+        Err(kind) => return Delta::NotObject(kind),
     };
     match d.kind.as_ref().and_then(Value::as_str).unwrap_or_default() {
         ty @ ("text-delta" | "text" | "reasoning-delta" | "reasoning") => {
