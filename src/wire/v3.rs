@@ -7,8 +7,6 @@
 //! in the event's tree would. A line that the typed structs decline (a repeated key, which a
 //! tree keeps the last of; `params` that is not an object) is read from its tree.
 
-use std::convert::Infallible;
-
 use serde::de::{DeserializeOwned, Error as _, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde::{Deserialize, Deserializer};
 use serde_json::value::RawValue;
@@ -131,44 +129,39 @@ impl Event {
     /// The v3 event of a line, `None` when it is no v3 event (`type` is not `"event"`, or
     /// `method` is not a string).
     pub fn read(text: &str) -> Option<Box<Event>> {
-        if let Ok(Line(ev)) = serde_json::from_str::<Line>(text) {
-            return ev;
+        match serde_json::from_str::<Line>(text) {
+            Ok(Line(ev)) => ev,
+            Err(_) => Event::of_event_tree(&serde_json::from_str(text).ok()?),
         }
-        let env = match serde_json::from_str::<Envelope>(text) {
-            Ok(env) => env,
-            // A repeated key, `params` not an object, or no v3 event: read from the tree.
-            Err(_) => return Event::of_event_tree(&serde_json::from_str(text).ok()?),
-        };
-        (env.kind == "event").then(|| Box::new(env.resolve()))
     }
 
-    /// The event of a tree that [`is_event`] (`None` for any other).
+    /// The event of a tree that [`is_event`] (`None` for any other): read as a line again
+    /// (a repeated key is gone from a tree), `method` before `params`; data the typed
+    /// readers decline is taken whole ([`whole`]).
     fn of_event_tree(v: &Value) -> Option<Box<Event>> {
         if !is_event(v) {
             return None;
         }
-        let text;
+        let method = v.get("method")?.as_str()?;
         let params = match v.get("params") {
-            None => None,
+            None => Params::Absent,
             Some(p @ Value::Object(_)) => {
-                text = p.to_string();
-                Some(serde_json::from_str(&text).ok()?)
+                let line = format!(
+                    r#"{{"type":"event","method":{},"params":{p}}}"#,
+                    Value::from(method)
+                );
+                match serde_json::from_str::<Line>(&line) {
+                    Ok(Line(Some(ev))) => ev.params,
+                    _ => whole(method, p),
+                }
             }
-            Some(other) => {
-                return Some(Box::new(Event {
-                    seq: v.get("seq").cloned(),
-                    method: v.get("method")?.as_str()?.to_string(),
-                    params: Params::NotObject(super::json_kind(other)),
-                }))
-            }
+            Some(other) => Params::NotObject(super::json_kind(other)),
         };
-        let env = Envelope {
-            kind: "event".into(),
+        Some(Box::new(Event {
             seq: v.get("seq").cloned(),
-            method: v.get("method")?.as_str()?.to_string(),
+            method: method.to_string(),
             params,
-        };
-        Some(Box::new(env.resolve()))
+        }))
     }
 
     /// The v3 event in a record's tree: the record itself, or the `data` of an SDK stream
@@ -204,6 +197,28 @@ impl Event {
             } => timestamp_ms(ts),
             _ => Ok(None),
         }
+    }
+}
+
+/// The params of a tree whose data the typed readers decline (a payload without an `event`
+/// string, a state whose first key is not `messages`, data that is no object), the data
+/// whole: of the in-process `[payload, metadata]` form, the payload.
+fn whole(method: &str, p: &Value) -> Params {
+    let root = namespace_key(p.get("namespace")).is_empty();
+    let data = match (method, p.get("data")) {
+        // A subgraph's state is not the graph's.
+        ("values", Some(_)) if !root => Data::Unread,
+        ("messages", Some(Value::Array(items))) if !items.is_empty() => {
+            Data::Value(items[0].clone())
+        }
+        (_, data) => Data::Value(data.cloned().unwrap_or_default()),
+    };
+    Params::Object {
+        namespace: p.get("namespace").cloned(),
+        timestamp: p.get("timestamp").cloned(),
+        node: p.get("node").cloned(),
+        interrupts: p.get("interrupts").cloned(),
+        data,
     }
 }
 
@@ -281,8 +296,8 @@ fn typed<T: DeserializeOwned>(text: &str) -> Result<T, Value> {
 /// A v3 line read in one pass: `params.data` is read by `method` as `params` is scanned,
 /// not captured raw and scanned again. serde derive cannot choose a field's type by another
 /// field's value: this visitor does, for the line kinds read typed here. `Ok(None)`: no v3
-/// event. An error (`params` before `method`, a repeated key, data that is no object or a
-/// payload without an `event` string) has the line read by [`Envelope`], data raw.
+/// event. An error (`params` before `method`, a repeated key, data the typed readers
+/// decline) has the line read from its tree ([`Event::of_event_tree`]).
 struct Line(Option<Box<Event>>);
 
 #[derive(Deserialize)]
@@ -375,7 +390,7 @@ fn params_of<'de, A: MapAccess<'de>>(method: &str, m: &mut A) -> Result<Params, 
             .into_params(|_, _, _| Ok(Data::Unread)),
         _ => m
             .next_value::<ParamsWire<&'de RawValue>>()?
-            .into_params(|raw, node, root| Ok(data_of(method, raw, node, root))),
+            .into_params(|raw, node, _| Ok(data_of(method, raw, node))),
     }
 }
 
@@ -432,19 +447,6 @@ impl<'de, T: Deserialize<'de>, const LIST: bool> Deserialize<'de> for Object<T, 
 struct Tasks {
     #[serde(default, deserialize_with = "present")]
     interrupts: Option<Value>,
-}
-
-// What is passed on is borrowed from the line (`&RawValue`): a state of megabytes is not
-// copied to be read.
-#[derive(Deserialize)]
-struct Envelope<'a> {
-    #[serde(rename = "type")]
-    kind: String,
-    #[serde(default, deserialize_with = "present")]
-    seq: Option<Value>,
-    method: String,
-    #[serde(borrow, default, deserialize_with = "present")]
-    params: Option<ParamsWire<&'a RawValue>>,
 }
 
 /// `params`, with `data` read as `D`.
@@ -551,26 +553,6 @@ struct UpdateWire {
     node: Option<Value>,
 }
 
-impl Envelope<'_> {
-    fn resolve(self) -> Event {
-        let method = &self.method;
-        let params = match self.params {
-            None => Params::Absent,
-            Some(p) => match p.into_params(|raw, node, root| {
-                Ok::<_, Infallible>(data_of(method, raw, node, root))
-            }) {
-                Ok(p) => p,
-                Err(e) => match e {},
-            },
-        };
-        Event {
-            seq: self.seq,
-            method: self.method,
-            params,
-        }
-    }
-}
-
 fn tree(raw: &RawValue) -> Value {
     serde_json::from_str(raw.get()).unwrap_or_default()
 }
@@ -582,37 +564,13 @@ fn str_of(v: Option<Value>) -> Option<String> {
     }
 }
 
-/// `params.data` of an event of `method` (`node`: `params.node`; `root`: in the root
-/// namespace).
-fn data_of(method: &str, raw: Option<&RawValue>, node: Option<&Value>, root: bool) -> Data {
+/// `params.data` of an event of a `method` read raw (`node`: `params.node`).
+fn data_of(method: &str, raw: Option<&RawValue>, node: Option<&Value>) -> Data {
     let Some(raw) = raw else {
-        return match method {
-            "checkpoints" => Data::Unread,
-            "tasks" => Data::Tasks { interrupts: None },
-            _ => Data::Value(Value::Null),
-        };
+        return Data::Value(Value::Null);
     };
     let text = raw.get();
     match method {
-        "messages" => message_of(text),
-        "lifecycle" if text.starts_with('{') => match typed::<Lifecycle>(text) {
-            Ok(l) => Data::Lifecycle(Box::new(l)),
-            Err(v) => Data::Value(v),
-        },
-        "tasks" if text.starts_with('{') => match typed::<Tasks>(text) {
-            Ok(t) => Data::Tasks {
-                interrupts: t.interrupts,
-            },
-            Err(v) => Data::Value(v),
-        },
-        "tasks" => Data::Tasks { interrupts: None },
-        "checkpoints" => Data::Unread,
-        // A subgraph's state is not the graph's.
-        "values" if !root => Data::Unread,
-        "values" => match super::state::State::read(text) {
-            Some(s) => Data::State(s),
-            None => Data::Value(tree(raw)),
-        },
         "updates" => {
             // Only an update of the `__interrupt__` node is read.
             let named = typed::<UpdateWire>(text).ok().and_then(|u| u.node);
@@ -627,46 +585,6 @@ fn data_of(method: &str, raw: Option<&RawValue>, node: Option<&Value>, root: boo
         m if m.starts_with("custom:") => Data::Payload(crate::payload::Payload::from_json(text)),
         _ => Data::Value(tree(raw)),
     }
-}
-
-/// A `messages` payload: an object with an `event` string, or (in-process form) a non-empty
-/// list whose first item is one; anything else whole.
-fn message_of(text: &str) -> Data {
-    if text.starts_with('[') {
-        return match serde_json::from_str::<Vec<Box<RawValue>>>(text) {
-            Ok(items) if !items.is_empty() => payload_of(items[0].get()),
-            _ => Data::Value(serde_json::from_str(text).unwrap_or_default()),
-        };
-    }
-    payload_of(text)
-}
-
-/// A `messages` payload that is an object with an `event` string; anything else whole.
-fn payload_of(text: &str) -> Data {
-    match serde_json::from_str::<MessageWire>(text) {
-        Ok(m) => message(m).unwrap_or_else(|| whole(text)),
-        Err(_) => {
-            // A repeated key: read from the tree, which keeps its last value (as `typed`;
-            // the payload's `delta` and `content` are borrowed from the text read).
-            let v: Value = serde_json::from_str(text).unwrap_or_default();
-            if !v.is_object() {
-                return Data::Value(v);
-            }
-            let again = v.to_string();
-            match serde_json::from_str::<MessageWire>(&again)
-                .ok()
-                .and_then(message)
-            {
-                Some(m) => m,
-                None => Data::Value(v),
-            }
-        }
-    }
-}
-
-/// Data read whole from its text.
-fn whole(text: &str) -> Data {
-    Data::Value(serde_json::from_str(text).unwrap_or_default())
 }
 
 /// The message of a payload read typed (`None` when its `event` is no string: it is read
@@ -757,6 +675,33 @@ mod tests {
         assert_eq!((e.seq, e.params), (None, Params::NotObject("a string")));
         assert_eq!(Event::read(r#"{"type":"x","method":"m"}"#), None);
         assert_eq!(Event::read(r#"{"type":"event","method":7}"#), None);
+    }
+
+    #[test]
+    fn params_before_method_read_alike() {
+        let params = r#"{"namespace":[],"data":{"event":"content-block-delta","delta":{"type":"text-delta","text":"a"}}}"#;
+        let first = format!(r#"{{"type":"event","method":"messages","params":{params},"seq":1}}"#);
+        let after = format!(r#"{{"params":{params},"seq":1,"type":"event","method":"messages"}}"#);
+        let e = Event::read(&first).expect("v3");
+        assert!(matches!(
+            &e.params,
+            Params::Object {
+                data: Data::Message(_),
+                ..
+            }
+        ));
+        assert_eq!(Event::read(&after), Some(e));
+        // A state whose first key is not `messages`, and a payload without an event: whole.
+        let state = r#"{"type":"event","method":"values","params":{"data":{"a":1,"messages":[]}}}"#;
+        let Some(Params::Object { data, .. }) = Event::read(state).map(|e| e.params) else {
+            panic!("v3")
+        };
+        assert_eq!(data, Data::Value(json!({"a": 1, "messages": []})));
+        let legacy = r#"{"type":"event","method":"messages","params":{"data":[{"type":"ai"},{}]}}"#;
+        let Some(Params::Object { data, .. }) = Event::read(legacy).map(|e| e.params) else {
+            panic!("v3")
+        };
+        assert_eq!(data, Data::Value(json!({"type": "ai"})));
     }
 
     #[test]
