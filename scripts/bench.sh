@@ -9,6 +9,7 @@
 #   scripts/bench.sh                       # FORMS="v2-python-api v3-js", SIZES="10M 100M 1G"
 #   FORMS="v2-js" SIZES="10M" scripts/bench.sh
 #   FORMS="v3-js-big v3-js-zh v3-js-one-run" SIZES="100M" scripts/bench.sh   # gen_logs variants
+#   BEFORE=/path/to/old/aguify scripts/bench.sh   # also time an older build, in the same sitting
 #
 # Logs are generated once into $AGUIFY_BENCH_DIR (default /tmp/aguify-bench; 1 GB each),
 # never into the repository. Every measurement is the best of REPEAT runs (default 3); wall
@@ -78,5 +79,11 @@ for form in $forms; do
     row check
     measure "$bin/aguify" check --threads 1 --format json "$log"
     row "check -t1"
+    if [ -n "${BEFORE:-}" ]; then
+      measure "$BEFORE" convert --threads 1 --to sse "$log"
+      row "sse -t1 old"
+      measure "$BEFORE" check --threads 1 --format json "$log"
+      row "check -t1 old"
+    fi
   done
 done

@@ -48,12 +48,27 @@ fn run(dir: &Path, args: &[&str]) -> Run {
     run_in(dir, args, None, &[])
 }
 
-/// A fresh directory for one test's files.
-fn scratch(name: &str) -> PathBuf {
+/// A fresh directory for one test's files, removed when the test ends.
+struct Scratch(PathBuf);
+
+impl std::ops::Deref for Scratch {
+    type Target = Path;
+    fn deref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn scratch(name: &str) -> Scratch {
     let d = std::env::temp_dir().join(format!("aguify-ci-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&d);
     std::fs::create_dir_all(&d).expect("scratch dir");
-    d
+    Scratch(d)
 }
 
 fn write(dir: &Path, name: &str, text: &str) {
