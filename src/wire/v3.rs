@@ -388,9 +388,29 @@ fn params_of<'de, A: MapAccess<'de>>(method: &str, m: &mut A) -> Result<Params, 
         "checkpoints" => m
             .next_value::<ParamsWire<IgnoredAny>>()?
             .into_params(|_, _, _| Ok(Data::Unread)),
-        _ => m
+        "updates" => m
+            .next_value::<ParamsWire<Object<UpdateWire, false>>>()?
+            .into_params(|data, node, _| {
+                let Some(Object(update)) = data else {
+                    return Ok(Data::Value(Value::Null));
+                };
+                // Only an update of the `__interrupt__` node is read (whole, from the tree).
+                let named = update.ok().and_then(|u| u.node);
+                match named.as_ref().or(node).and_then(Value::as_str) {
+                    Some("__interrupt__") => Err(not_read()),
+                    _ => Ok(Data::Unread),
+                }
+            }),
+        c if c == "custom" || c.starts_with("custom:") => m
             .next_value::<ParamsWire<&'de RawValue>>()?
-            .into_params(|raw, node, _| Ok(data_of(method, raw, node))),
+            .into_params(|raw, _, _| {
+                Ok(raw.map_or(Data::Value(Value::Null), |raw| {
+                    Data::Payload(crate::payload::Payload::from_json(raw.get()))
+                }))
+            }),
+        _ => m
+            .next_value::<ParamsWire<Value>>()?
+            .into_params(|data, _, _| Ok(Data::Value(data.unwrap_or_default()))),
     }
 }
 
@@ -561,29 +581,6 @@ fn str_of(v: Option<Value>) -> Option<String> {
     match v {
         Some(Value::String(s)) => Some(s),
         _ => None,
-    }
-}
-
-/// `params.data` of an event of a `method` read raw (`node`: `params.node`).
-fn data_of(method: &str, raw: Option<&RawValue>, node: Option<&Value>) -> Data {
-    let Some(raw) = raw else {
-        return Data::Value(Value::Null);
-    };
-    let text = raw.get();
-    match method {
-        "updates" => {
-            // Only an update of the `__interrupt__` node is read.
-            let named = typed::<UpdateWire>(text).ok().and_then(|u| u.node);
-            let node = named.as_ref().or(node).and_then(Value::as_str);
-            if node == Some("__interrupt__") {
-                Data::Value(tree(raw))
-            } else {
-                Data::Unread
-            }
-        }
-        "custom" => Data::Payload(crate::payload::Payload::from_json(text)),
-        m if m.starts_with("custom:") => Data::Payload(crate::payload::Payload::from_json(text)),
-        _ => Data::Value(tree(raw)),
     }
 }
 
