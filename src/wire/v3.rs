@@ -7,7 +7,7 @@
 //! in the event's tree would. A line that the typed structs decline (a repeated key, which a
 //! tree keeps the last of; `params` that is not an object) is read from its tree.
 
-use serde::de::{DeserializeOwned, Error as _, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde::de::{Error as _, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde::{Deserialize, Deserializer};
 use serde_json::value::RawValue;
 use serde_json::Value;
@@ -275,22 +275,6 @@ fn is_event(v: &Value) -> bool {
 /// absent).
 fn present<'de, D: Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Option<T>, D::Error> {
     T::deserialize(d).map(Some)
-}
-
-/// `T` of a JSON text; an object the derived reader declines (a repeated key) is read from
-/// its tree, which keeps a repeated key's last value. `Err`: the text's tree, which `T` does
-/// not describe.
-fn typed<T: DeserializeOwned>(text: &str) -> Result<T, Value> {
-    match serde_json::from_str(text) {
-        Ok(t) => Ok(t),
-        Err(_) => {
-            let v: Value = serde_json::from_str(text).unwrap_or_default();
-            match &v {
-                Value::Object(_) => serde_json::from_str(&v.to_string()).map_err(|_| v),
-                _ => Err(v),
-            }
-        }
-    }
 }
 
 /// A v3 line read in one pass: `params.data` is read by `method` as `params` is scanned,
@@ -585,7 +569,7 @@ fn str_of(v: Option<Value>) -> Option<String> {
 }
 
 /// The message of a payload read typed (`None` when its `event` is no string: it is read
-/// whole).
+/// whole; or for a repeated key in a delta in `content`: it is read from the tree).
 fn message(m: MessageWire<'_>) -> Option<Data> {
     let Some(Value::String(event)) = m.event else {
         return None;
@@ -595,7 +579,8 @@ fn message(m: MessageWire<'_>) -> Option<Data> {
     let (delta, content) = match (is_delta, m.delta, m.content) {
         // The platform sends some deltas (a node's replayed message) with the block in
         // `content` instead of `delta`.
-        (true, None, Some(c)) => (Some(delta_of(c.get())), None),
+        // A repeated key in it: `None`, and the line is read from its tree.
+        (true, None, Some(c)) => (Some(delta_of(c.get())?), None),
         (true, d, _) => (d.map(|d| delta(d.0)), None),
         (false, _, c) => (None, c.map(tree)),
     };
@@ -624,12 +609,10 @@ fn message(m: MessageWire<'_>) -> Option<Data> {
     })))
 }
 
-/// The block delta of a JSON text (a delta in `content`).
-fn delta_of(text: &str) -> Delta {
-    match typed::<Object<Box<DeltaWire>, false>>(text) {
-        Ok(Object(d)) => delta(d),
-        Err(v) => Delta::NotObject(super::json_kind(&v)),
-    }
+/// The block delta of a JSON text (a delta in `content`; `None` for a repeated key).
+fn delta_of(text: &str) -> Option<Delta> {
+    let d = serde_json::from_str::<Object<Box<DeltaWire>, false>>(text).ok()?;
+    Some(delta(d.0))
 }
 
 /// The block delta of what is read of it (of anything but an object, its kind).
@@ -715,13 +698,24 @@ mod tests {
             panic!("{:?}", e.params)
         };
         assert_eq!(m.event, "content-block-delta");
-        assert_eq!(
-            m.delta,
-            Some(Delta::Text {
-                is_text: true,
-                text: Some("b".into())
-            })
-        );
+        let b = Some(Delta::Text {
+            is_text: true,
+            text: Some("b".into()),
+        });
+        assert_eq!(m.delta, b);
+        // A delta in `content`.
+        let e = Event::read(
+            r#"{"type":"event","method":"messages","params":{"data":{"event":"content-block-delta","content":{"type":"text-delta","text":"a","text":"b"}}}}"#,
+        )
+        .expect("v3");
+        let Params::Object {
+            data: Data::Message(m),
+            ..
+        } = e.params
+        else {
+            panic!("{:?}", e.params)
+        };
+        assert_eq!((m.delta, m.in_content), (b, true));
     }
 
     #[test]
