@@ -87,7 +87,7 @@ fn interrupts(err: &Value) -> Option<Vec<InterruptInfo>> {
                     return None;
                 }
                 let message = o.field("message").and_then(Value::as_str)?;
-                let list = pyrepr::parse(message).ok()?;
+                let list = pyrepr::parse(message)?;
                 return Some(super::interrupts_from(&list));
             }
             // dumpd: `GraphInterrupt((Interrupt(…),))`, parsed by normalizing.

@@ -187,7 +187,7 @@ pub type Expanded = (Option<Value>, bool);
 /// `transformChunks`: one pending chunk stream per lane (the `subagentRunId`, or the parent).
 #[derive(Default)]
 pub struct Chunks {
-    lanes: IndexMap<Option<String>, OpenChunk>,
+    lanes: IndexMap<Option<String>, OpenChunk, FastIds>,
 }
 
 /// Builds a synthetic event with an optional subagent tag.
@@ -467,6 +467,18 @@ struct OwnerBuckets {
     reasoning: Owners,
 }
 
+/// The values of `keys` in object `m`, found in one pass over its keys (a message has a few;
+/// a lookup by key hashes the key with SipHash, `serde_json::Map`'s hasher).
+fn fields<'v, const N: usize>(m: &'v Value, keys: [&str; N]) -> [Option<&'v Value>; N] {
+    let mut found = [None; N];
+    for (k, v) in m.as_object().into_iter().flatten() {
+        if let Some(i) = keys.iter().position(|n| n == k) {
+            found[i] = Some(v);
+        }
+    }
+    found
+}
+
 fn h(id: &str) -> u64 {
     super::strict::id_hash(id)
 }
@@ -484,14 +496,12 @@ impl OwnerBuckets {
     /// (its owners replace recorded ones); the input echo only fills ids not yet on record.
     fn seed(&mut self, messages: Option<&[Value]>, authoritative: bool) {
         for m in messages.into_iter().flatten() {
-            let Some(id) = m.get("id").and_then(Value::as_str) else {
+            let [id, owner, role, calls] = fields(m, ["id", "subagentRunId", "role", "toolCalls"]);
+            let Some(id) = id.and_then(Value::as_str) else {
                 continue;
             };
-            let owner = m
-                .get("subagentRunId")
-                .and_then(Value::as_str)
-                .map(str::to_string);
-            let bucket = match m.get("role").and_then(Value::as_str) {
+            let owner = owner.and_then(Value::as_str).map(str::to_string);
+            let bucket = match role.and_then(Value::as_str) {
                 Some("reasoning") => &mut self.reasoning,
                 Some("activity") => &mut self.activity,
                 _ => &mut self.message,
@@ -499,9 +509,8 @@ impl OwnerBuckets {
             if authoritative || bucket.get(&h(id)).is_none() {
                 bucket.insert(h(id), owner.clone());
             }
-            let calls = m.get("toolCalls").and_then(Value::as_array);
-            for tc in calls.into_iter().flatten() {
-                if let Some(tid) = tc.get("id").and_then(Value::as_str) {
+            for tc in calls.and_then(Value::as_array).into_iter().flatten() {
+                if let [Some(Value::String(tid))] = fields(tc, ["id"]) {
                     if authoritative || self.tool_call.get(&h(tid)).is_none() {
                         self.tool_call.insert(h(tid), owner.clone());
                     }
@@ -732,8 +741,8 @@ impl Verify {
             _ => None,
         };
         for m in messages.into_iter().flatten() {
-            if m.get("subagentRunId").is_some_and(Value::is_null) {
-                let id = m.get("id").and_then(Value::as_str).unwrap_or("");
+            if let [Some(Value::Null), id] = fields(m, ["subagentRunId", "id"]) {
+                let id = id.and_then(Value::as_str).unwrap_or("");
                 return err(
                     "AGX122",
                     format!("Cannot send a message (id '{id}') with 'subagentRunId: null'. The field is optional — omit it entirely."),

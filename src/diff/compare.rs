@@ -186,10 +186,9 @@ fn align(old: &[(String, &Leaf)], new: &mut [(String, &Leaf)]) {
         }
         let names = partners(&a, &b);
         for (ptr, _) in new.iter_mut().skip(i) {
-            let Some(rest) = ptr.strip_prefix(&prefix) else {
+            let Some((index, tail)) = item_at(ptr, &prefix) else {
                 continue;
             };
-            let (index, tail) = rest.split_at(rest.find('/').unwrap_or(rest.len()));
             if let Some(name) = index.parse::<usize>().ok().and_then(|j| names.get(j)) {
                 *ptr = format!("{prefix}{name}{tail}");
             }
@@ -203,11 +202,7 @@ fn align(old: &[(String, &Leaf)], new: &mut [(String, &Leaf)]) {
 fn items(leaves: &[(String, &Leaf)], prefix: &str) -> Option<Vec<String>> {
     let mut out: Vec<String> = Vec::new();
     for (p, l) in leaves {
-        let Some(rest) = p.strip_prefix(prefix) else {
-            continue;
-        };
-        let (index, tail) = rest.split_at(rest.find('/').unwrap_or(rest.len()));
-        let Ok(j) = index.parse::<usize>() else {
+        let Some((Ok(j), tail)) = item_at(p, prefix).map(|(i, t)| (i.parse::<usize>(), t)) else {
             continue;
         };
         if j >= leaves.len() {
@@ -222,6 +217,12 @@ fn items(leaves: &[(String, &Leaf)], prefix: &str) -> Option<Vec<String>> {
         out[j].push('\n');
     }
     Some(out)
+}
+
+/// The item index of pointer `p` under the array at `prefix` (`P/`), and the rest of `p`.
+fn item_at<'p>(p: &'p str, prefix: &str) -> Option<(&'p str, &'p str)> {
+    let rest = p.strip_prefix(prefix)?;
+    Some(rest.split_at(rest.find('/').unwrap_or(rest.len())))
 }
 
 /// For each new item, the old index it is compared with, or `N+` for an item only new has.
@@ -423,27 +424,17 @@ mod tests {
     use serde_json::json;
     use std::sync::Arc;
 
-    fn run(file: &str, leaves: &[(&str, Value, u64)]) -> Run {
+    fn run<P: AsRef<str>>(file: &str, leaves: &[(P, Value, u64)]) -> Run {
         let file: Arc<str> = Arc::from(file);
+        let at = |line| Origin {
+            file: file.clone(),
+            line,
+        };
+        let leaf = |(p, v, l): &(P, Value, u64)| Leaf::new(p.as_ref().into(), v.clone(), at(*l));
         Run {
             index: 1,
-            origin: Origin {
-                file: file.clone(),
-                line: 1,
-            },
-            leaves: leaves
-                .iter()
-                .map(|(p, v, l)| {
-                    Leaf::new(
-                        p.to_string(),
-                        v.clone(),
-                        Origin {
-                            file: file.clone(),
-                            line: *l,
-                        },
-                    )
-                })
-                .collect(),
+            origin: at(1),
+            leaves: leaves.iter().map(leaf).collect(),
         }
     }
 
@@ -527,10 +518,6 @@ mod tests {
             for (i, n) in names.iter().enumerate() {
                 l.push((format!("/steps/{i}"), json!(n), i as u64 + 2));
             }
-            let l: Vec<(&str, Value, u64)> = l
-                .iter()
-                .map(|(p, v, n)| (p.as_str(), v.clone(), *n))
-                .collect();
             run(file, &l)
         };
         let a = steps("a", &["plan", "model", "tools", "model"]);

@@ -36,11 +36,12 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use serde_json::Value;
+use serde_json::{json, Value};
 
 use super::leaf::{flatten, Leaf};
 use crate::agui::ToolContent;
 use crate::input::Origin;
+use crate::timeline::list_of;
 
 /// One run's document, ready to compare or write.
 #[derive(Debug, Clone)]
@@ -197,6 +198,19 @@ struct SubagentEnd {
     origin: Origin,
 }
 
+impl Subagent {
+    fn new(id: &str, name: &str, parent: Option<&str>, origin: &Origin) -> Subagent {
+        Subagent {
+            id: id.to_string(),
+            name: name.to_string(),
+            parent: parent.map(str::to_string),
+            origin: origin.clone(),
+            end: None,
+            body: Open::new(origin),
+        }
+    }
+}
+
 impl Open {
     fn new(origin: &Origin) -> Open {
         Open {
@@ -224,14 +238,7 @@ impl Open {
         let at = match self.subagents.iter().rposition(|s| s.id == id) {
             Some(at) => at,
             None => {
-                self.subagents.push(Subagent {
-                    id: id.to_string(),
-                    name: String::new(),
-                    parent: None,
-                    origin: origin.clone(),
-                    end: None,
-                    body: Open::new(origin),
-                });
+                self.subagents.push(Subagent::new(id, "", None, origin));
                 self.subagents.len() - 1
             }
         };
@@ -363,20 +370,13 @@ impl Conversation {
     }
 
     pub fn run_finished(&mut self, outcome: Option<&Value>, origin: &Origin) -> Option<Run> {
-        let interrupts = outcome
-            .filter(|o| o.get("type").and_then(Value::as_str) == Some("interrupt"))
-            .map(|o| {
-                o.get("interrupts")
-                    .and_then(Value::as_array)
-                    .cloned()
-                    .unwrap_or_default()
-            });
-        let cancelled =
-            outcome.and_then(|o| o.get("type")).and_then(Value::as_str) == Some("cancelled");
-        let outcome = match interrupts {
-            Some(list) => Outcome::Interrupt(list),
-            None if cancelled => Outcome::Cancelled,
-            None => Outcome::Success,
+        let outcome = match outcome.and_then(|o| o.get("type")).and_then(Value::as_str) {
+            Some("interrupt") => {
+                let list = outcome.map_or(&[][..], |o| list_of(o, "interrupts"));
+                Outcome::Interrupt(list.to_vec())
+            }
+            Some("cancelled") => Outcome::Cancelled,
+            _ => Outcome::Success,
         };
         self.end(outcome, origin)
     }
@@ -410,15 +410,8 @@ impl Conversation {
         parent: Option<&str>,
         origin: &Origin,
     ) {
-        let open = self.open(origin);
-        open.subagents.push(Subagent {
-            id: id.to_string(),
-            name: name.to_string(),
-            parent: parent.map(str::to_string),
-            origin: origin.clone(),
-            end: None,
-            body: Open::new(origin),
-        });
+        let s = Subagent::new(id, name, parent, origin);
+        self.open(origin).subagents.push(s);
     }
 
     /// `SUBAGENT_FINISHED` (`outcome`, `result`) or `SUBAGENT_ERROR` (`error`).
@@ -430,19 +423,16 @@ impl Conversation {
         error: Option<&str>,
         origin: &Origin,
     ) {
-        let kind = match (
-            error,
-            outcome.and_then(|o| o.get("type")).and_then(Value::as_str),
-        ) {
-            (Some(_), _) => "error",
-            (None, Some(t)) => t,
-            (None, None) => "success",
+        let kind = match error {
+            Some(_) => "error",
+            None => outcome
+                .and_then(|o| o.get("type"))
+                .and_then(Value::as_str)
+                .unwrap_or("success"),
         };
         let ids = outcome
-            .and_then(|o| o.get("interruptIds"))
-            .and_then(Value::as_array)
-            .cloned()
-            .unwrap_or_default();
+            .map_or(&[][..], |o| list_of(o, "interruptIds"))
+            .to_vec();
         let s = self.open(origin).subagent(id, origin);
         s.end = Some(SubagentEnd {
             outcome: kind.to_string(),
@@ -715,9 +705,9 @@ impl Conversation {
             }
         }
         let lookup = |s: &str| ids.get(s).cloned();
-        let mut out = Vec::new();
-        let leaf = |out: &mut Vec<Leaf>, p: String, v: Value, o: &Origin| {
-            out.push(Leaf::new(p, v, o.clone()))
+        let mut doc = Doc {
+            out: Vec::new(),
+            ids: &lookup,
         };
 
         // Outcome.
@@ -727,73 +717,33 @@ impl Conversation {
             .map(|(_, o)| o.clone())
             .unwrap_or_else(|| last_origin(open));
         match &open.outcome {
-            None => leaf(&mut out, "/outcome".into(), "none".into(), &end),
-            Some((Outcome::Success, o)) => leaf(&mut out, "/outcome".into(), "success".into(), o),
-            Some((Outcome::Cancelled, o)) => {
-                leaf(&mut out, "/outcome".into(), "cancelled".into(), o)
-            }
+            None => doc.leaf("/outcome", "none", &end),
+            Some((Outcome::Success, o)) => doc.leaf("/outcome", "success", o),
+            Some((Outcome::Cancelled, o)) => doc.leaf("/outcome", "cancelled", o),
             Some((Outcome::Interrupt(list), o)) => {
-                leaf(&mut out, "/outcome".into(), "interrupt".into(), o);
-                for (n, i) in list.iter().enumerate() {
-                    let key = i
-                        .get("id")
-                        .and_then(Value::as_str)
-                        .and_then(&lookup)
-                        .map(|p| p.to_string())
-                        .unwrap_or_else(|| n.to_string());
-                    let mut rest = i.clone();
-                    if let Some(r) = rest.as_object_mut() {
-                        r.remove("id");
-                    }
-                    flatten(
-                        &mut format!("/interrupts/{key}"),
-                        &rest,
-                        o,
-                        &lookup,
-                        &mut out,
-                    );
-                }
+                doc.leaf("/outcome", "interrupt", o);
+                doc.keyed("/interrupts", list, "id", o);
             }
             Some((Outcome::Error { code, message }, o)) => {
-                leaf(&mut out, "/outcome".into(), "error".into(), o);
+                doc.leaf("/outcome", "error", o);
                 if let Some(c) = code {
-                    leaf(&mut out, "/error/code".into(), c.as_str().into(), o);
+                    doc.leaf("/error/code", c.as_str(), o);
                 }
-                leaf(
-                    &mut out,
-                    "/error/message".into(),
-                    message.as_str().into(),
-                    o,
-                );
+                doc.leaf("/error/message", message.as_str(), o);
             }
         }
 
         // The resume the run was started with.
         if let Some((resume, o)) = &open.resume {
             match resume.as_array() {
-                Some(list) => {
-                    for (n, r) in list.iter().enumerate() {
-                        let key = r
-                            .get("interruptId")
-                            .and_then(Value::as_str)
-                            .and_then(&lookup)
-                            .map(|p| p.to_string())
-                            .unwrap_or_else(|| n.to_string());
-                        let mut rest = r.clone();
-                        if let Some(r) = rest.as_object_mut() {
-                            r.remove("interruptId");
-                        }
-                        flatten(&mut format!("/resume/{key}"), &rest, o, &lookup, &mut out);
-                    }
-                }
-                None => flatten(&mut "/resume".to_string(), resume, o, &lookup, &mut out),
+                Some(list) => doc.keyed("/resume", list, "interruptId", o),
+                None => doc.tree("/resume", resume, o),
             }
         }
 
-        // Steps.
-        leaf(&mut out, "/steps".into(), Value::Array(vec![]), start);
+        doc.leaf("/steps", json!([]), start);
         for (n, (name, o)) in open.steps.iter().enumerate() {
-            leaf(&mut out, format!("/steps/{n}"), name.as_str().into(), o);
+            doc.leaf(format!("/steps/{n}"), name.as_str(), o);
         }
 
         // Messages, then the tool calls they carry.
@@ -802,18 +752,16 @@ impl Conversation {
             .iter()
             .filter_map(|m| Some((m.tool_call_id.as_deref()?, m)))
             .collect();
-        let mut call_leaves = Vec::new();
+        let mut calls = Doc {
+            out: Vec::new(),
+            ids: &lookup,
+        };
         for (m, p) in open.messages.iter().zip(&msg_ids) {
             let base = format!("/messages/{p}");
             let call = m.tool_call_id.as_deref().and_then(&lookup);
             match (m.role.as_str(), &call) {
-                ("tool", Some(c)) => leaf(
-                    &mut out,
-                    format!("{base}/toolCall"),
-                    c.to_string().into(),
-                    &m.text.origin,
-                ),
-                _ => out.push(m.text.leaf(format!("{base}/text"))),
+                ("tool", Some(c)) => doc.leaf(format!("{base}/toolCall"), &**c, &m.text.origin),
+                _ => doc.out.push(m.text.leaf(format!("{base}/text"))),
             }
             // A tool message's streamed text is its call's `streamedResult`.
             if let Some(s) = m
@@ -821,48 +769,29 @@ impl Conversation {
                 .as_ref()
                 .filter(|_| m.role != "tool" || call.is_none())
             {
-                out.push(s.leaf(format!("{base}/streamedText")));
+                doc.out.push(s.leaf(format!("{base}/streamedText")));
             }
             for c in &m.calls {
                 let cp = lookup(&c.id).map(|p| p.to_string()).unwrap_or_default();
                 let cb = format!("/toolCalls/{cp}");
                 let o = &c.args.origin;
-                leaf(
-                    &mut call_leaves,
-                    format!("{cb}/name"),
-                    c.name.as_str().into(),
-                    o,
-                );
-                leaf(
-                    &mut call_leaves,
-                    format!("{cb}/message"),
-                    p.to_string().into(),
-                    o,
-                );
+                calls.leaf(format!("{cb}/name"), c.name.as_str(), o);
+                calls.leaf(format!("{cb}/message"), &**p, o);
                 let args_at = Origin {
                     file: o.file.clone(),
                     line: c.args.pieces.first().map_or(o.line, |&(_, l)| l),
                 };
                 match serde_json::from_str::<Value>(&c.args.text) {
-                    _ if c.args.text.trim().is_empty() => leaf(
-                        &mut call_leaves,
-                        format!("{cb}/args"),
-                        Value::Object(Default::default()),
-                        &args_at,
-                    ),
+                    _ if c.args.text.trim().is_empty() => {
+                        calls.leaf(format!("{cb}/args"), json!({}), &args_at)
+                    }
                     Ok(v) => {
-                        let first = call_leaves.len();
-                        flatten(
-                            &mut format!("{cb}/args"),
-                            &v,
-                            &args_at,
-                            &lookup,
-                            &mut call_leaves,
-                        );
+                        let first = calls.out.len();
+                        calls.tree(format!("{cb}/args"), &v, &args_at);
                         // Each argument at the delta that carried it, when its JSON is found
                         // in the streamed text.
                         let joined = c.args.leaf(String::new());
-                        for l in &mut call_leaves[first..] {
+                        for l in &mut calls.out[first..] {
                             if l.value.is_array() || l.value.is_object() {
                                 continue;
                             }
@@ -871,61 +800,35 @@ impl Conversation {
                             }
                         }
                     }
-                    Err(_) => call_leaves.push(c.args.leaf(format!("{cb}/args"))),
+                    Err(_) => calls.out.push(c.args.leaf(format!("{cb}/args"))),
                 }
                 if let Some(r) = results.get(c.id.as_str()) {
-                    call_leaves.push(r.text.leaf(format!("{cb}/result")));
+                    calls.out.push(r.text.leaf(format!("{cb}/result")));
                     if r.error {
-                        leaf(
-                            &mut call_leaves,
-                            format!("{cb}/error"),
-                            true.into(),
-                            &r.text.origin,
-                        );
+                        calls.leaf(format!("{cb}/error"), true, &r.text.origin);
                     }
                     if let Some(s) = &r.streamed {
-                        call_leaves.push(s.leaf(format!("{cb}/streamedResult")));
+                        calls.out.push(s.leaf(format!("{cb}/streamedResult")));
                     }
                 }
             }
         }
         if open.messages.is_empty() {
-            leaf(
-                &mut out,
-                "/messages".into(),
-                Value::Object(Default::default()),
-                start,
-            );
+            doc.leaf("/messages", json!({}), start);
         }
-        out.append(&mut call_leaves);
+        doc.out.append(&mut calls.out);
 
         for (n, r) in open.reasoning.iter().enumerate() {
             let base = format!("/reasoning/reasoning-{}", n + 1);
-            out.push(r.text.leaf(format!("{base}/text")));
+            doc.out.push(r.text.leaf(format!("{base}/text")));
             if r.encrypted {
-                leaf(
-                    &mut out,
-                    format!("{base}/encrypted"),
-                    true.into(),
-                    &r.text.origin,
-                );
+                doc.leaf(format!("{base}/encrypted"), true, &r.text.origin);
             }
         }
 
         for (n, (name, value, o)) in open.custom.iter().enumerate() {
-            leaf(
-                &mut out,
-                format!("/custom/{n}/name"),
-                name.as_str().into(),
-                o,
-            );
-            flatten(
-                &mut format!("/custom/{n}/value"),
-                value,
-                o,
-                &lookup,
-                &mut out,
-            );
+            doc.leaf(format!("/custom/{n}/name"), name.as_str(), o);
+            doc.tree(format!("/custom/{n}/value"), value, o);
         }
 
         if let Some((state, o)) = &open.state {
@@ -934,71 +837,73 @@ impl Conversation {
             if let Some(s) = state.as_object_mut() {
                 s.shift_remove("messages");
             }
-            flatten(&mut "/state".to_string(), &state, o, &lookup, &mut out);
+            doc.tree("/state", &state, o);
         }
 
         // Sub-agents, each with its own items (placeholders counted within it).
         for (n, s) in open.subagents.iter().enumerate() {
             let base = format!("/subagents/subagent-{}", n + 1);
-            leaf(
-                &mut out,
-                format!("{base}/name"),
-                s.name.as_str().into(),
-                &s.origin,
-            );
+            doc.leaf(format!("{base}/name"), s.name.as_str(), &s.origin);
             if let Some(p) = &s.parent {
                 let p = lookup(p).map_or_else(|| p.clone(), |p| p.to_string());
-                leaf(
-                    &mut out,
-                    format!("{base}/parentToolCall"),
-                    p.into(),
-                    &s.origin,
-                );
+                doc.leaf(format!("{base}/parentToolCall"), p, &s.origin);
             }
             match &s.end {
-                None => leaf(
-                    &mut out,
-                    format!("{base}/outcome"),
-                    "none".into(),
-                    &s.origin,
-                ),
+                None => doc.leaf(format!("{base}/outcome"), "none", &s.origin),
                 Some(end) => {
-                    let (o, ids) = (&end.origin, &end.interrupt_ids);
-                    let kind = end.outcome.as_str();
-                    leaf(&mut out, format!("{base}/outcome"), kind.into(), o);
+                    let o = &end.origin;
+                    doc.leaf(format!("{base}/outcome"), end.outcome.as_str(), o);
                     if let Some(r) = &end.result {
-                        flatten(&mut format!("{base}/result"), r, o, &lookup, &mut out);
+                        doc.tree(format!("{base}/result"), r, o);
                     }
-                    if !ids.is_empty() {
-                        let ids = Value::Array(ids.clone());
-                        flatten(
-                            &mut format!("{base}/interrupts"),
-                            &ids,
-                            o,
-                            &lookup,
-                            &mut out,
-                        );
+                    if !end.interrupt_ids.is_empty() {
+                        let ids = Value::Array(end.interrupt_ids.clone());
+                        doc.tree(format!("{base}/interrupts"), &ids, o);
                     }
                     if let Some(e) = &end.error {
-                        leaf(
-                            &mut out,
-                            format!("{base}/error/message"),
-                            e.as_str().into(),
-                            o,
-                        );
+                        doc.leaf(format!("{base}/error/message"), e.as_str(), o);
                     }
                 }
             }
-            for l in self.render(&s.origin, &s.body) {
-                if l.pointer == "/outcome" {
-                    continue;
+            for mut l in self.render(&s.origin, &s.body) {
+                if l.pointer != "/outcome" {
+                    l.pointer = format!("{base}{}", l.pointer);
+                    doc.out.push(l);
                 }
-                let mut l = l;
-                l.pointer = format!("{base}{}", l.pointer);
-                out.push(l);
             }
         }
-        out
+        doc.out
+    }
+}
+
+/// A run's document being written: its leaves, strings that are ids written as placeholders.
+struct Doc<'a> {
+    out: Vec<Leaf>,
+    ids: &'a dyn Fn(&str) -> Option<Arc<str>>,
+}
+
+impl Doc<'_> {
+    fn leaf(&mut self, pointer: impl Into<String>, value: impl Into<Value>, o: &Origin) {
+        self.out
+            .push(Leaf::new(pointer.into(), value.into(), o.clone()));
+    }
+
+    fn tree(&mut self, pointer: impl Into<String>, value: &Value, o: &Origin) {
+        flatten(&mut pointer.into(), value, o, self.ids, &mut self.out);
+    }
+
+    /// Objects under `base`, each keyed by its `id_key`'s placeholder (else its position) and
+    /// written without that key.
+    fn keyed(&mut self, base: &str, list: &[Value], id_key: &str, o: &Origin) {
+        for (n, item) in list.iter().enumerate() {
+            let key = item.get(id_key).and_then(Value::as_str).and_then(self.ids);
+            let key = key.map_or_else(|| n.to_string(), |p| p.to_string());
+            let mut rest = item.clone();
+            if let Some(r) = rest.as_object_mut() {
+                r.remove(id_key);
+            }
+            self.tree(format!("{base}/{key}"), &rest, o);
+        }
     }
 }
 
@@ -1033,42 +938,24 @@ fn last_origin(open: &Open) -> Origin {
 
 /// An AG-UI message object (of a snapshot or a run's input) as a [`Message`].
 fn message_of(m: &Value, origin: &Origin) -> Option<Message> {
-    let id = m.get("id").and_then(Value::as_str).unwrap_or("");
-    let role = m.get("role").and_then(Value::as_str)?;
-    let mut msg = Message::new(id, role, origin);
+    fn s<'v>(v: Option<&'v Value>, k: &str) -> Option<&'v str> {
+        v.and_then(|v| v.get(k)).and_then(Value::as_str)
+    }
+    let id = s(Some(m), "id").unwrap_or("");
+    let mut msg = Message::new(id, s(Some(m), "role")?, origin);
     if let Some(c) = m.get("content").filter(|c| !c.is_null()) {
         msg.text = Joined::whole(content_text(c), origin);
     }
-    msg.tool_call_id = m
-        .get("toolCallId")
-        .and_then(Value::as_str)
-        .map(str::to_string);
+    msg.tool_call_id = s(Some(m), "toolCallId").map(str::to_string);
     msg.error = m.get("error").is_some_and(|e| !e.is_null());
-    for c in m
-        .get("toolCalls")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-    {
+    let calls = m.get("toolCalls").and_then(Value::as_array);
+    for c in calls.into_iter().flatten() {
         let f = c.get("function");
+        let arguments = s(f, "arguments").unwrap_or("").to_string();
         msg.calls.push(Call {
-            id: c
-                .get("id")
-                .and_then(Value::as_str)
-                .unwrap_or("")
-                .to_string(),
-            name: f
-                .and_then(|f| f.get("name"))
-                .and_then(Value::as_str)
-                .unwrap_or("")
-                .to_string(),
-            args: Joined::whole(
-                f.and_then(|f| f.get("arguments"))
-                    .and_then(Value::as_str)
-                    .unwrap_or("")
-                    .to_string(),
-                origin,
-            ),
+            id: s(Some(c), "id").unwrap_or("").to_string(),
+            name: s(f, "name").unwrap_or("").to_string(),
+            args: Joined::whole(arguments, origin),
         });
     }
     Some(msg)

@@ -43,23 +43,28 @@ impl Summary {
     }
 }
 
+/// An error reading `path`.
+fn input(path: &str) -> impl FnOnce(io::Error) -> Error + '_ {
+    move |source| Error::Input {
+        path: path.to_string(),
+        source,
+    }
+}
+
+/// An input that is not what it should be.
+fn invalid(path: &str, msg: String) -> Error {
+    input(path)(io::Error::new(io::ErrorKind::InvalidData, msg))
+}
+
 /// Whether `path` is a snapshot (its first line is the snapshot header). Stdin is not.
 fn is_snapshot(path: &str) -> Result<bool, Error> {
     if path == "-" {
         return Ok(false);
     }
-    let f = std::fs::File::open(path).map_err(|source| Error::Input {
-        path: path.to_string(),
-        source,
-    })?;
+    let f = std::fs::File::open(path).map_err(input(path))?;
     let mut first = Vec::new();
-    io::BufReader::new(f)
-        .take(256)
-        .read_until(b'\n', &mut first)
-        .map_err(|source| Error::Input {
-            path: path.to_string(),
-            source,
-        })?;
+    let mut head = io::BufReader::new(f).take(256);
+    head.read_until(b'\n', &mut first).map_err(input(path))?;
     Ok(crate::snapshot::read::is_snapshot(&first))
 }
 
@@ -86,30 +91,19 @@ pub fn read_side(
         pipeline::run(inputs, opts, &mut reader)?;
         return reader.finish().map_err(Error::Output);
     }
-    let invalid = |path: &str, msg: &str| Error::Input {
-        path: path.to_string(),
-        source: io::Error::new(io::ErrorKind::InvalidData, msg.to_string()),
-    };
     if snapshots < files.len() {
-        return Err(invalid(
-            &files[0],
-            "a side is either snapshots or event streams, not both",
-        ));
+        let msg = "a side is either snapshots or event streams, not both";
+        return Err(invalid(&files[0], msg.into()));
     }
     if exact {
-        return Err(invalid(
-            &files[0],
-            "--exact compares events, and a snapshot holds none",
-        ));
+        let msg = "--exact compares events, and a snapshot holds none";
+        return Err(invalid(&files[0], msg.into()));
     }
     // Runs are numbered across the side's snapshots.
     let mut runs = 0;
     for f in files {
         let file: Arc<str> = Arc::from(f.as_str());
-        let reader = std::fs::File::open(f).map_err(|source| Error::Input {
-            path: f.clone(),
-            source,
-        })?;
+        let reader = std::fs::File::open(f).map_err(input(f))?;
         crate::snapshot::read::read(&file, io::BufReader::new(reader), &mut |item| {
             let item = match item {
                 Item::Run(mut r) => {
@@ -139,10 +133,7 @@ pub fn diff(
 ) -> Result<Summary, Error> {
     // A file that cannot be opened stops the diff before anything is reported.
     for f in old.iter().chain(new).filter(|f| *f != "-") {
-        std::fs::File::open(f).map_err(|source| Error::Input {
-            path: f.clone(),
-            source,
-        })?;
+        std::fs::File::open(f).map_err(input(f))?;
     }
     std::thread::scope(|s| {
         let (mut old_rx, old_h) = spawn_side(s, old, popts, opts.exact);
@@ -200,13 +191,8 @@ pub fn diff(
         // A side whose lines were all unreadable is not an empty conversation.
         for ((runs, bad), files) in seen.iter().zip([old, new]) {
             if *runs == 0 && *bad > 0 {
-                return Err(Error::Input {
-                    path: files.join(" "),
-                    source: io::Error::new(
-                        io::ErrorKind::InvalidData,
-                        format!("no run could be read ({bad} unreadable lines)"),
-                    ),
-                });
+                let msg = format!("no run could be read ({bad} unreadable lines)");
+                return Err(invalid(&files.join(" "), msg));
             }
         }
         Ok(summary)

@@ -21,7 +21,9 @@ use crate::input::{Origin, Record};
 use crate::mapper::error_code;
 use crate::model::ModelEvent;
 use crate::pipeline::Observer;
-use crate::timeline::{Entry, Line, Outcome, RunSummary, TimelineBuilder};
+use crate::timeline::render::{count, cut, one_line};
+use crate::timeline::str_of;
+use crate::timeline::{Entry, Kind, Line, Outcome, RunSummary, TimelineBuilder};
 
 /// Version of the JSON report's schema (`docs/timeline.md`).
 pub const SCHEMA: &str = "aguify-explain/1";
@@ -180,6 +182,7 @@ struct StateSeen {
 }
 
 /// Explains failed runs. See the module docs.
+#[derive(Default)]
 pub struct Explainer {
     timeline: TimelineBuilder,
     last_n: usize,
@@ -190,7 +193,6 @@ pub struct Explainer {
     states: Vec<StateSeen>,
     model_calls: HashMap<String, ModelCall>,
     records: u64,
-    current_ts: Option<i64>,
     /// Bad lines read (the timeline is given the first [`BAD_LINES_KEPT`] only).
     bad_lines: u64,
 }
@@ -204,16 +206,8 @@ impl Explainer {
     /// `last_n`: how many raw records before the error to show (`-n`).
     pub fn new(last_n: usize) -> Self {
         Explainer {
-            timeline: TimelineBuilder::new(),
             last_n,
-            ring: VecDeque::new(),
-            snapshots: HashMap::new(),
-            signals: Vec::new(),
-            states: Vec::new(),
-            model_calls: HashMap::new(),
-            records: 0,
-            current_ts: None,
-            bad_lines: 0,
+            ..Explainer::default()
         }
     }
 
@@ -221,8 +215,13 @@ impl Explainer {
         &self.timeline
     }
 
-    fn push_raw(&mut self, r: RawRecord) {
-        self.ring.push_back(r);
+    fn push_raw(&mut self, at: Loc, summary: String, disposition: String) {
+        self.ring.push_back(RawRecord {
+            at,
+            summary,
+            disposition,
+            event_index: self.timeline.events_seen(),
+        });
         while self.ring.len() > self.last_n + 1 {
             self.ring.pop_front();
         }
@@ -233,7 +232,7 @@ impl Explainer {
     fn snapshot_ended_runs(&mut self) {
         let runs = self.timeline.runs();
         for (i, run) in runs.iter().enumerate() {
-            if self.snapshots.contains_key(&i) || !is_bad(&run.outcome) {
+            if self.snapshots.contains_key(&i) || !run.outcome.failed() {
                 continue;
             }
             let carried = carried_by(run);
@@ -295,14 +294,13 @@ impl Explainer {
         }
         let mut explained = Vec::new();
         for (i, run) in runs.iter().enumerate() {
-            if !is_bad(&run.outcome) {
+            if !run.outcome.failed() {
                 continue;
             }
             let (recs, model_open) = self.snapshots.get(&i).cloned().unwrap_or_default();
-            let run_entries = run_entries(entries, runs, i);
             let mut x = explain_run(
                 run,
-                run_entries,
+                self.timeline.run_entries(i),
                 recs,
                 model_open,
                 &self.signals,
@@ -371,10 +369,6 @@ fn after_finished(x: &mut Explanation, prev: &RunSummary) {
         .into();
 }
 
-fn is_bad(o: &Outcome) -> bool {
-    matches!(o, Outcome::Error { .. } | Outcome::NoTerminal)
-}
-
 /// The line that carried a run's error: the terminal's origin, unless the mapper made the
 /// error up because the input stopped (INCOMPLETE_STREAM) or the run had no terminal at all.
 fn carried_by(run: &RunSummary) -> Option<Loc> {
@@ -384,15 +378,6 @@ fn carried_by(run: &RunSummary) -> Option<Loc> {
         }
         _ => None,
     }
-}
-
-fn run_entries<'a>(entries: &'a [Entry], runs: &[RunSummary], i: usize) -> &'a [Entry] {
-    let start = runs.get(i).map_or(0, |r| r.first_entry).min(entries.len());
-    let end = runs
-        .get(i + 1)
-        .map_or(entries.len(), |r| r.first_entry)
-        .min(entries.len());
-    &entries[start..end.max(start)]
 }
 
 fn explain_run(
@@ -451,37 +436,28 @@ fn explain_run(
             continue;
         }
         let closed_by_end = e.end_origin.is_none() || e.end_origin == err_origin;
-        let open_ms = moment.zip(e.ts).map(|(m, t)| m - t);
-        let open_events = err_index.saturating_sub(e.index);
-        let since = Loc::from(&e.origin);
-        match &e.line {
+        let span = |kind, name: Option<&String>, id: Option<&String>, state: String| OpenSpan {
+            kind,
+            name: name.cloned(),
+            id: id.cloned(),
+            since: Loc::from(&e.origin),
+            open_ms: moment.zip(e.ts).map(|(m, t)| m - t),
+            open_events: err_index.saturating_sub(e.index),
+            state,
+        };
+        open.extend(match &e.line {
             Line::StepStart { name, finished } if !finished || closed_by_end => {
-                open.push(OpenSpan {
-                    kind: "step",
-                    name: Some(name.clone()),
-                    id: None,
-                    since,
-                    open_ms,
-                    open_events,
-                    state: "node running".into(),
-                })
+                Some(span("step", Some(name), None, "node running".into()))
             }
             Line::Text { id, text, cut, .. } | Line::Reasoning { id, text, cut, .. }
                 if *cut || closed_by_end =>
             {
-                open.push(OpenSpan {
-                    kind: if matches!(e.line, Line::Text { .. }) {
-                        "text"
-                    } else {
-                        "reasoning"
-                    },
-                    name: None,
-                    id: Some(id.clone()),
-                    since,
-                    open_ms,
-                    open_events,
-                    state: format!("cut off after {} chars", text.chars().count()),
-                })
+                let kind = match e.kind {
+                    Kind::Text => "text",
+                    _ => "reasoning",
+                };
+                let state = format!("cut off after {} chars", text.chars().count());
+                Some(span(kind, None, Some(id), state))
             }
             Line::Tool {
                 id,
@@ -489,21 +465,16 @@ fn explain_run(
                 args_done,
                 result: None,
                 ..
-            } => open.push(OpenSpan {
-                kind: "tool_call",
-                name: Some(name.clone()),
-                id: Some(id.clone()),
-                since,
-                open_ms,
-                open_events,
-                state: if *args_done {
-                    "executing, no result".into()
+            } => {
+                let state = if *args_done {
+                    "executing, no result"
                 } else {
-                    "streaming arguments (no TOOL_CALL_END), no result".into()
-                },
-            }),
-            _ => {}
-        }
+                    "streaming arguments (no TOOL_CALL_END), no result"
+                };
+                Some(span("tool_call", Some(name), Some(id), state.into()))
+            }
+            _ => None,
+        });
     }
     open.extend(model_open);
 
@@ -545,7 +516,7 @@ fn explain_run(
             _ => None,
         })
         .collect();
-    let (cause, hint) = advice(&code, &steps, &open, nearest.as_ref(), ending);
+    let (cause, hint) = advice(&code, &steps, &open, nearest.as_ref());
     Explanation {
         file: run.file.to_string(),
         run_id: run.run_id.clone(),
@@ -585,17 +556,12 @@ fn loop_nodes<'a>(steps: &[&'a str]) -> Vec<(&'a str, usize)> {
     counts
 }
 
-fn runs(n: usize) -> String {
-    format!("{n} run{}", if n == 1 { "" } else { "s" })
-}
-
 /// A plain-language likely cause and a fix hint, per code class.
 fn advice(
     code: &str,
     steps: &[&str],
     open: &[OpenSpan],
     nearest: Option<&Signal>,
-    ending: &str,
 ) -> (String, String) {
     let open_model = open
         .iter()
@@ -616,10 +582,10 @@ fn advice(
             let loop_text = match nodes.as_slice() {
                 [(a, na), (b, nb)] => format!(
                     "find the loop between nodes `{a}` ({}) and `{b}` ({}): the condition that should route to END never holds",
-                    runs(*na),
-                    runs(*nb)
+                    count(*na, "run"),
+                    count(*nb, "run")
                 ),
-                [(a, na)] => format!("find why node `{a}` keeps running ({})", runs(*na)),
+                [(a, na)] => format!("find why node `{a}` keeps running ({})", count(*na, "run")),
                 _ => "find the loop between the graph's nodes".into(),
             };
             (
@@ -649,7 +615,6 @@ fn advice(
                 .find(|o| matches!(o.kind, "text" | "reasoning" | "tool_call" | "model_call"))
                 .map(|o| format!(" in the middle of a {} ({})", o.kind.replace('_', " "), o.state))
                 .unwrap_or_default();
-            let _ = ending;
             (
                 format!("The stream just stops{what}: the server died or was killed, the connection dropped, or the recorder lost the tail."),
                 "Check the server's logs and exit status around that time; if the recording is at fault, record again with the error line kept.".into(),
@@ -675,26 +640,29 @@ fn advice(
     }
 }
 
+/// A v3 record's `method`, `params` and `params.data` (a list's first item).
+fn v3_parts(rec: &Record) -> (&str, &Value, &Value) {
+    let v = rec.value();
+    let v = match v.get("type").and_then(Value::as_str) {
+        Some("event") => v,
+        _ => v.get("data").unwrap_or(v),
+    };
+    let params = v.get("params").unwrap_or(&Value::Null);
+    let data = match params.get("data").unwrap_or(&Value::Null) {
+        Value::Array(a) => a.first().unwrap_or(&Value::Null),
+        d => d,
+    };
+    let method = v.get("method").and_then(Value::as_str).unwrap_or_default();
+    (method, params, data)
+}
+
 /// What a raw record is, by its real type (seed `004` §10.4 step 2).
 pub fn describe_record(rec: &Record) -> String {
-    let kind = adapter::classify(rec);
-    let s = |v: &Value, k: &str| v.get(k).and_then(Value::as_str).map(str::to_string);
-    match kind {
+    match adapter::classify(rec) {
         RecordKind::V3 => {
-            let v = if s(rec.value(), "type").as_deref() == Some("event") {
-                rec.value()
-            } else {
-                rec.value().get("data").unwrap_or(rec.value())
-            };
-            let method = s(v, "method").unwrap_or_default();
-            let params = v.get("params").unwrap_or(&Value::Null);
-            let data = params.get("data").unwrap_or(&Value::Null);
-            let data = match data {
-                Value::Array(a) => a.first().unwrap_or(&Value::Null),
-                d => d,
-            };
+            let (method, params, data) = v3_parts(rec);
             let mut out = format!("v3 {method}");
-            if let Some(ev) = s(data, "event") {
+            if let Some(ev) = str_of(data, "event") {
                 out.push(' ');
                 out.push_str(&ev);
             }
@@ -705,8 +673,8 @@ pub fn describe_record(rec: &Record) -> String {
             {
                 out.push_str(&format!(" ({dt})"));
             }
-            if let Some(n) =
-                s(params, "node").or_else(|| s(data, "name").filter(|_| method == "tasks"))
+            if let Some(n) = str_of(params, "node")
+                .or_else(|| str_of(data, "name").filter(|_| method == "tasks"))
             {
                 out.push_str(&format!(" node={n}"));
             }
@@ -728,8 +696,8 @@ pub fn describe_record(rec: &Record) -> String {
             let v = adapter::v2_payload(rec);
             let mut out = format!(
                 "v2 {} {}",
-                s(v, "event").unwrap_or_default(),
-                s(v, "name").unwrap_or_default()
+                str_of(v, "event").unwrap_or_default(),
+                str_of(v, "name").unwrap_or_default()
             );
             if let Some(Value::Object(d)) = v.get("data") {
                 let keys: Vec<&str> = d.keys().map(String::as_str).collect();
@@ -740,7 +708,9 @@ pub fn describe_record(rec: &Record) -> String {
                         .and_then(Value::as_array)
                         .and_then(|a| a.last())
                         .and_then(Value::as_str);
-                    let ty = lc_class.map(str::to_string).or_else(|| s(chunk, "type"));
+                    let ty = lc_class
+                        .map(str::to_string)
+                        .or_else(|| str_of(chunk, "type"));
                     if let Some(t) = ty {
                         out.push_str(&format!(" chunk: {t}"));
                     }
@@ -764,58 +734,43 @@ pub fn describe_record(rec: &Record) -> String {
         RecordKind::Custom => "stream part custom".into(),
         RecordKind::MessagesTuple => "stream part messages (messages-tuple)".into(),
         RecordKind::OtherStreamMode(m) => format!("stream part {m}"),
-        RecordKind::Agui => format!("AG-UI {}", s(rec.value(), "type").unwrap_or_default()),
+        RecordKind::Agui => format!("AG-UI {}", str_of(rec.value(), "type").unwrap_or_default()),
         RecordKind::Unknown(_) => "unknown record".into(),
     }
 }
 
-fn disposition_text(d: &Disposition) -> String {
-    match d {
-        Disposition::Mapped => "mapped".into(),
-        Disposition::Ignored(why) => format!("ignored: {why}"),
-        Disposition::Bad(msg) => format!("bad: {msg}"),
-    }
-}
-
-/// A record's v3 timestamp (ms), when it has one a client can hold (as the events get it).
-fn record_ts(rec: &Record) -> Option<i64> {
-    crate::pipeline::record_timestamp(rec).ok().flatten()
-}
-
 impl Explainer {
+    fn signal(&mut self, kind: &'static str, message: String, at: &Origin) {
+        self.signals.push(Signal {
+            kind,
+            message,
+            at: Loc::from(at),
+            event_index: self.timeline.events_seen(),
+        });
+    }
+
+    fn model_call_started(&mut self, key: String, name: String, at: &Origin, ts: Option<i64>) {
+        let call = ModelCall {
+            name,
+            origin: at.clone(),
+            ts,
+            record_no: self.records,
+        };
+        self.model_calls.insert(key, call);
+    }
+
     /// Signals and model calls a raw record tells of.
     fn scan(&mut self, rec: &Record) {
-        let kind = adapter::classify(rec);
-        let idx = self.timeline.events_seen();
-        let at = Loc::from(&rec.origin);
-        let mut signal = |kind: &'static str, message: String| {
-            self.signals.push(Signal {
-                kind,
-                message,
-                at: at.clone(),
-                event_index: idx,
-            });
-        };
-        let s = |v: &Value, k: &str| v.get(k).and_then(Value::as_str).map(str::to_string);
-        match kind {
+        let mut signal = |kind, message| self.signal(kind, message, &rec.origin);
+        match adapter::classify(rec) {
             RecordKind::ErrorLine(e) => {
                 if let Some(n) = e.name {
                     signal("error_line", n);
                 }
             }
             RecordKind::V3 => {
-                let v = if s(rec.value(), "type").as_deref() == Some("event") {
-                    rec.value()
-                } else {
-                    rec.value().get("data").unwrap_or(rec.value())
-                };
-                let method = s(v, "method").unwrap_or_default();
-                let params = v.get("params").unwrap_or(&Value::Null);
-                let data = match params.get("data").unwrap_or(&Value::Null) {
-                    Value::Array(a) => a.first().unwrap_or(&Value::Null),
-                    d => d,
-                };
-                let ev = s(data, "event").unwrap_or_default();
+                let (method, params, data) = v3_parts(rec);
+                let ev = str_of(data, "event").unwrap_or_default();
                 let ns = params
                     .get("namespace")
                     .and_then(Value::as_array)
@@ -826,19 +781,19 @@ impl Explainer {
                             .join("|")
                     })
                     .unwrap_or_default();
-                match (method.as_str(), ev.as_str()) {
+                match (method, ev.as_str()) {
                     ("tasks", _) if data.get("error").is_some_and(|e| !e.is_null()) => {
                         let err = data.get("error").unwrap_or(&Value::Null);
                         let msg =
-                            s(err, "message").unwrap_or_else(|| crate::timeline::compact(err));
-                        let name = s(data, "name").unwrap_or_else(|| "?".into());
+                            str_of(err, "message").unwrap_or_else(|| crate::timeline::compact(err));
+                        let name = str_of(data, "name").unwrap_or_else(|| "?".into());
                         signal("task_error", format!("task `{name}` failed: {msg}"));
                     }
                     // The root's failure is the error itself, not a sign before it.
                     ("lifecycle", "failed")
                         if !ns.is_empty() || data.get("namespace").is_some() =>
                     {
-                        let g = s(data, "graph_name").unwrap_or_else(|| "?".into());
+                        let g = str_of(data, "graph_name").unwrap_or_else(|| "?".into());
                         let err = data
                             .get("error")
                             .map(|e| format!(": {}", crate::timeline::compact(e)))
@@ -846,23 +801,17 @@ impl Explainer {
                         signal("lifecycle_failed", format!("node `{g}` failed{err}"));
                     }
                     ("messages", "error") => {
-                        let m =
-                            s(data, "message").unwrap_or_else(|| crate::timeline::compact(data));
+                        let m = str_of(data, "message")
+                            .unwrap_or_else(|| crate::timeline::compact(data));
                         signal("model_error", format!("model stream error: {m}"));
                     }
                     ("messages", "message-start") => {
-                        let name = s(params, "node")
+                        let name = str_of(params, "node")
                             .map(|n| format!("model in {n}"))
                             .unwrap_or_else(|| "model".into());
-                        self.model_calls.insert(
-                            format!("v3:{ns}"),
-                            ModelCall {
-                                name,
-                                origin: rec.origin.clone(),
-                                ts: record_ts(rec),
-                                record_no: self.records,
-                            },
-                        );
+                        // The timestamp as the events get it: one a client can hold.
+                        let ts = crate::pipeline::record_timestamp(rec).ok().flatten();
+                        self.model_call_started(format!("v3:{ns}"), name, &rec.origin, ts);
                     }
                     ("messages", "message-finish") => {
                         self.model_calls.remove(&format!("v3:{ns}"));
@@ -872,20 +821,12 @@ impl Explainer {
             }
             RecordKind::V2 => {
                 let v = adapter::v2_payload(rec);
-                let ev = s(v, "event").unwrap_or_default();
-                let run_id = s(v, "run_id").unwrap_or_default();
+                let ev = str_of(v, "event").unwrap_or_default();
+                let run_id = str_of(v, "run_id").unwrap_or_default();
                 match ev.as_str() {
                     "on_chat_model_start" | "on_llm_start" => {
-                        let name = s(v, "name").unwrap_or_else(|| "model".into());
-                        self.model_calls.insert(
-                            format!("v2:{run_id}"),
-                            ModelCall {
-                                name,
-                                origin: rec.origin.clone(),
-                                ts: None,
-                                record_no: self.records,
-                            },
-                        );
+                        let name = str_of(v, "name").unwrap_or_else(|| "model".into());
+                        self.model_call_started(format!("v2:{run_id}"), name, &rec.origin, None);
                     }
                     "on_chat_model_end" | "on_llm_end" => {
                         self.model_calls.remove(&format!("v2:{run_id}"));
@@ -902,15 +843,13 @@ impl Observer for Explainer {
     fn record(&mut self, rec: &Record, disposition: &Disposition) {
         self.timeline.record(rec, disposition);
         self.records += 1;
-        self.current_ts = record_ts(rec);
         self.scan(rec);
-        let raw = RawRecord {
-            at: Loc::from(&rec.origin),
-            summary: describe_record(rec),
-            disposition: disposition_text(disposition),
-            event_index: self.timeline.events_seen(),
+        let disposition = match disposition {
+            Disposition::Mapped => "mapped".into(),
+            Disposition::Ignored(why) => format!("ignored: {why}"),
+            Disposition::Bad(msg) => format!("bad: {msg}"),
         };
-        self.push_raw(raw);
+        self.push_raw(Loc::from(&rec.origin), describe_record(rec), disposition);
     }
 
     fn bad_line(&mut self, origin: &Origin, message: &str) {
@@ -923,12 +862,7 @@ impl Observer for Explainer {
         // only here.
         if self.ring.back().is_none_or(|r| r.at != at) {
             self.records += 1;
-            self.push_raw(RawRecord {
-                at: at.clone(),
-                summary: "unreadable line".into(),
-                disposition: format!("bad: {message}"),
-                event_index: self.timeline.events_seen(),
-            });
+            self.push_raw(at, "unreadable line".into(), format!("bad: {message}"));
         }
         if message.contains("truncated") || message.contains("invalid JSON") {
             // Of many bad lines in a row, the most recent are kept.
@@ -940,12 +874,7 @@ impl Observer for Explainer {
             {
                 self.signals.remove(n - BAD_SIGNALS_IN_A_ROW);
             }
-            self.signals.push(Signal {
-                kind: "bad_line",
-                message: message.to_string(),
-                at,
-                event_index: self.timeline.events_seen(),
-            });
+            self.signal("bad_line", message.to_string(), origin);
         }
     }
 
@@ -960,16 +889,10 @@ impl Observer for Explainer {
         } = ev
         {
             let text = crate::wire::langchain::tool_content_text(content);
-            let text = crate::timeline::render::cut(&crate::timeline::render::one_line(&text), 160);
-            self.signals.push(Signal {
-                kind: "tool_error",
-                message: format!(
-                    "tool `{}` ({tool_call_id}) failed: {text}",
-                    name.as_deref().unwrap_or("?")
-                ),
-                at: Loc::from(origin),
-                event_index: self.timeline.events_seen(),
-            });
+            let text = cut(&one_line(&text), 160);
+            let name = name.as_deref().unwrap_or("?");
+            let message = format!("tool `{name}` ({tool_call_id}) failed: {text}");
+            self.signal("tool_error", message, origin);
         }
     }
 

@@ -6,35 +6,23 @@ use owo_colors::{OwoColorize, Style};
 
 use super::{Explanation, Report};
 use crate::check::report::text::printable;
-use crate::timeline::render::{cut, ms, one_line};
+use crate::timeline::render::{count, cut, ms, one_line};
 
 /// Writes the report as text. `color`: paint headings and the error.
 pub fn write_text(report: &Report, color: bool, w: &mut dyn Write) -> io::Result<()> {
-    let paint = |style: Style, s: &str| {
-        if color {
-            s.style(style).to_string()
-        } else {
-            s.to_string()
-        }
-    };
-    let head = Style::new().bold();
-    let red = Style::new().red().bold();
-    let dim = Style::new().dimmed();
     for c in &report.cancelled {
         writeln!(
             w,
-            "run {}: cancelled by the caller after {} event{} (not a failure)",
+            "run {}: cancelled by the caller after {} (not a failure)",
             c.run_id.as_deref().unwrap_or("?"),
-            c.events,
-            if c.events == 1 { "" } else { "s" }
+            count(c.events as usize, "event"),
         )?;
     }
     if report.explained.is_empty() {
         writeln!(
             w,
-            "nothing to explain: {} run{} read, none ended in RUN_ERROR or without a terminal event",
-            report.runs,
-            if report.runs == 1 { "" } else { "s" }
+            "nothing to explain: {} read, none ended in RUN_ERROR or without a terminal event",
+            count(report.runs, "run"),
         )?;
         return Ok(());
     }
@@ -42,7 +30,7 @@ pub fn write_text(report: &Report, color: bool, w: &mut dyn Write) -> io::Result
         if i > 0 {
             writeln!(w)?;
         }
-        write_one(x, w, &paint, head, red, dim)?;
+        write_one(x, w, color)?;
     }
     if report.explained.len() > 1 {
         writeln!(w)?;
@@ -53,23 +41,22 @@ pub fn write_text(report: &Report, color: bool, w: &mut dyn Write) -> io::Result
 
 /// One line over many explained runs: "3 of 10 runs explained: 2 RUN_ERROR, 1 no terminal".
 pub fn summary(report: &Report) -> String {
-    let count = |e: &str| report.explained.iter().filter(|x| x.ending == e).count();
+    let ended = |e: &str| report.explained.iter().filter(|x| x.ending == e).count();
     let parts: Vec<String> = [
         ("run_error", "ended in RUN_ERROR"),
         ("no_terminal", "stopped without a terminal event"),
         ("error_after_finished", "sent RUN_ERROR after RUN_FINISHED"),
     ]
     .into_iter()
-    .filter_map(|(e, what)| match count(e) {
+    .filter_map(|(e, what)| match ended(e) {
         0 => None,
         n => Some(format!("{n} {what}")),
     })
     .collect();
     format!(
-        "{} of {} run{} explained: {}",
+        "{} of {} explained: {}",
         report.explained.len(),
-        report.runs,
-        if report.runs == 1 { "" } else { "s" },
+        count(report.runs, "run"),
         parts.join(", ")
     )
 }
@@ -83,14 +70,14 @@ fn loc(x: &Explanation, l: &super::Loc) -> String {
     }
 }
 
-fn write_one(
-    x: &Explanation,
-    w: &mut dyn Write,
-    paint: &dyn Fn(Style, &str) -> String,
-    head: Style,
-    red: Style,
-    dim: Style,
-) -> io::Result<()> {
+fn write_one(x: &Explanation, w: &mut dyn Write, color: bool) -> io::Result<()> {
+    let paint = |style: Style, s: &str| match color {
+        true => s.style(style).to_string(),
+        false => s.to_string(),
+    };
+    let head = Style::new().bold();
+    let red = Style::new().red().bold();
+    let dim = Style::new().dimmed();
     let title = match x.ending {
         "run_error" => "run failed",
         "error_after_finished" => "RUN_ERROR after RUN_FINISHED",
@@ -133,14 +120,8 @@ fn write_one(
         (None, None) => writeln!(w, "  {}  none", paint(head, "line  "))?,
     }
     writeln!(w)?;
-    writeln!(
-        w,
-        "  {} (oldest first)",
-        paint(
-            head,
-            &format!("last {} input records before it", x.last_records.len())
-        )
-    )?;
+    let records = format!("last {} input records before it", x.last_records.len());
+    writeln!(w, "  {} (oldest first)", paint(head, &records))?;
     if x.last_records.is_empty() {
         writeln!(w, "    (none)")?;
     }
@@ -156,15 +137,13 @@ fn write_one(
         } else {
             p(&r.at.to_string())
         };
+        let summary = p(&cut(&one_line(&r.summary), 90));
+        let disposition = format!("[{}]", p(&cut(&one_line(&r.disposition), 60)));
         writeln!(
             w,
-            "    {}  {}  {}",
+            "    {}  {summary}  {}",
             paint(dim, &loc),
-            p(&cut(&one_line(&r.summary), 90)),
-            paint(
-                dim,
-                &format!("[{}]", p(&cut(&one_line(&r.disposition), 60)))
-            )
+            paint(dim, &disposition)
         )?;
     }
     writeln!(w)?;
@@ -209,12 +188,8 @@ fn write_one(
         )?;
     }
     if let Some(n) = &x.nearest_signal {
-        writeln!(
-            w,
-            "    nearest: {} at {}",
-            n.kind.replace('_', " "),
-            loc(x, &n.at)
-        )?;
+        let kind = n.kind.replace('_', " ");
+        writeln!(w, "    nearest: {kind} at {}", loc(x, &n.at))?;
     }
     writeln!(w)?;
     match &x.final_state {
@@ -224,7 +199,7 @@ fn write_one(
             paint(head, "last state"),
             loc(x, &f.at),
             match f.messages {
-                Some(n) => format!("holds {n} message{}", if n == 1 { "" } else { "s" }),
+                Some(n) => format!("holds {}", count(n, "message")),
                 None => "no messages list".into(),
             }
         )?,

@@ -7,6 +7,9 @@ use std::ops::Range;
 /// Default `--max-line-bytes`: 64 MiB, far above any real event (RAW payloads are ~1 MB).
 pub const DEFAULT_MAX_LINE_BYTES: usize = 64 * 1024 * 1024;
 
+/// A line in a buffer: its 1-based number and where its text is, or why it was not kept.
+pub type Span = (u64, Result<Range<usize>, String>);
+
 pub struct LineReader<R> {
     reader: R,
     buf: Vec<u8>,
@@ -14,10 +17,9 @@ pub struct LineReader<R> {
     max: usize,
     /// A line is half read: a read reported `WouldBlock` in its middle (see [`IdleHint`]).
     partial: bool,
-    too_long: bool,
-    total: usize,
-    /// Bytes of a half-read line already appended to the caller's buffer
-    /// ([`LineReader::next_line_into`]).
+    /// The line is over `max`: its length so far (its bytes are not kept).
+    over: Option<usize>,
+    /// Bytes of a half-read line already appended to the caller's buffer.
     held: usize,
 }
 
@@ -35,15 +37,9 @@ impl<R: BufRead> LineReader<R> {
             number: 0,
             max: max_line_bytes.max(1),
             partial: false,
-            too_long: false,
-            total: 0,
+            over: None,
             held: 0,
         }
-    }
-
-    /// Lines read so far.
-    pub fn lines_read(&self) -> u64 {
-        self.number
     }
 
     /// The next line, `Ok(None)` at end of input. A `WouldBlock` error from the reader is
@@ -52,38 +48,31 @@ impl<R: BufRead> LineReader<R> {
         if !self.partial {
             self.buf.clear();
         }
-        // The line is read into this reader's own buffer the way a batch reads it into its
-        // own (a half-read line stays there), then checked as UTF-8 alone.
+        // Read into this reader's buffer as a batch reads lines into its own, then checked.
         let mut buf = std::mem::take(&mut self.buf);
         let got = self.next_line_into(&mut buf);
         self.buf = buf;
-        let Some(line) = got? else {
+        let Some((number, span)) = got? else {
             return Ok(None);
         };
-        let text = match line.span {
-            Ok(span) => crate::utf8::str_of(&self.buf[span]).map_err(|e| invalid_utf8(&e)),
-            Err(message) => Err(message),
-        };
-        Ok(Some(RawLine {
-            number: line.number,
-            text,
-        }))
+        let text = span
+            .and_then(|span| crate::utf8::str_of(&self.buf[span]).map_err(|e| invalid_utf8(&e)));
+        Ok(Some(RawLine { number, text }))
     }
 
-    /// The whole lines already in the reader's buffer, appended to `out` in one copy (their
-    /// `\n` and any `\r` before it too, outside their spans) with their spans pushed to
-    /// `spans`, while `fits(out.len(), spans.len())` says another line may go in: what
-    /// [`next_line_into`](Self::next_line_into) gives line by line, without its per-line
-    /// setup. `Whole::Lines(0)` when the next line is not whole in the buffer, is over the
-    /// limit or a half-read line is pending: `next_line_into` reads that one.
+    /// The whole lines already in the reader's buffer appended to `out` in one copy (line ends
+    /// too, outside their spans) and their spans to `spans`, while `fits(out.len(),
+    /// spans.len())`: [`next_line_into`](Self::next_line_into) without its per-line setup.
+    /// `Some(0)` when the next line is not whole in the buffer, over the limit or half read
+    /// (`next_line_into` reads it), `None` at end of input.
     pub fn whole_lines_into(
         &mut self,
         out: &mut Vec<u8>,
-        spans: &mut Spans,
+        spans: &mut Vec<Span>,
         fits: impl Fn(usize, usize) -> bool,
-    ) -> io::Result<Whole> {
+    ) -> io::Result<Option<usize>> {
         if self.partial {
-            return Ok(Whole::Lines(0));
+            return Ok(Some(0));
         }
         let available = loop {
             match self.reader.fill_buf() {
@@ -93,7 +82,7 @@ impl<R: BufRead> LineReader<R> {
             }
         };
         if available.is_empty() {
-            return Ok(Whole::End);
+            return Ok(None);
         }
         let base = out.len();
         let mut taken = 0;
@@ -113,23 +102,20 @@ impl<R: BufRead> LineReader<R> {
         }
         out.extend_from_slice(&available[..taken]);
         self.reader.consume(taken);
-        Ok(Whole::Lines(lines))
+        Ok(Some(lines))
     }
 
-    /// The next line appended to `out` without a copy of its own, `Ok(None)` at end of input:
-    /// what [`next_line`](Self::next_line) does for a batch of lines ([`super::parallel`]),
-    /// its line read straight from the reader's buffer into the batch's.
+    /// The next line appended to `out`, `Ok(None)` at end of input: a batch's lines
+    /// ([`super::parallel`]) go from the reader's buffer straight into the batch's.
     ///
-    /// The line's text is `out[span]`: the CR before its `\n` is dropped, a BOM it starts with
-    /// is left before `span`, and its bytes are **not yet checked** to be UTF-8 (the batch
-    /// checks them all at once, see [`utf8_spans`]). A line over the limit leaves nothing in
-    /// `out` and is its own `Err`. After a `WouldBlock` the half-read line stays at the end of
-    /// `out`: the next call resumes it, so `out` must keep those bytes at its end.
-    pub fn next_line_into(&mut self, out: &mut Vec<u8>) -> io::Result<Option<SpanLine>> {
+    /// The line's text is `out[span]`, without its CR and a BOM it starts with, **not yet
+    /// checked** to be UTF-8 ([`utf8_spans`] checks a batch at once). A line over the limit
+    /// leaves nothing in `out`. After a `WouldBlock` the half-read line stays at the end of
+    /// `out`, which must keep it there: the next call resumes it.
+    pub fn next_line_into(&mut self, out: &mut Vec<u8>) -> io::Result<Option<Span>> {
         if !self.partial {
             self.held = 0;
-            self.too_long = false;
-            self.total = 0;
+            self.over = None;
         }
         let start = out.len().saturating_sub(self.held);
         loop {
@@ -145,28 +131,21 @@ impl<R: BufRead> LineReader<R> {
                 break;
             }
             self.partial = true;
-            let (chunk, found) = match memchr::memchr(b'\n', available) {
-                Some(i) => (&available[..i], Some(i)),
-                None => (available, None),
-            };
-            self.total += chunk.len();
-            if !self.too_long {
-                if out.len() - start + chunk.len() > self.max {
-                    self.too_long = true;
+            let nl = memchr::memchr(b'\n', available);
+            let chunk = &available[..nl.unwrap_or(available.len())];
+            let len = out.len() - start + chunk.len();
+            match &mut self.over {
+                Some(total) => *total += chunk.len(),
+                None if len > self.max => {
+                    self.over = Some(len);
                     out.truncate(start);
-                } else {
-                    out.extend_from_slice(chunk);
                 }
+                None => out.extend_from_slice(chunk),
             }
-            match found {
-                Some(i) => {
-                    self.reader.consume(i + 1);
-                    break;
-                }
-                None => {
-                    let n = available.len();
-                    self.reader.consume(n);
-                }
+            let used = nl.map_or(chunk.len(), |i| i + 1);
+            self.reader.consume(used);
+            if nl.is_some() {
+                break;
             }
         }
         self.held = 0;
@@ -175,26 +154,17 @@ impl<R: BufRead> LineReader<R> {
         }
         self.partial = false;
         self.number += 1;
-        let number = self.number;
-        if self.too_long {
-            out.truncate(start);
-            return Ok(Some(SpanLine {
-                number,
-                span: Err(self.too_long_message()),
-            }));
-        }
-        let body = body(&out[start..]);
-        Ok(Some(SpanLine {
-            number,
-            span: Ok(start + body.start..start + body.end),
-        }))
-    }
-
-    fn too_long_message(&self) -> String {
-        format!(
-            "line is {} bytes, over the --max-line-bytes limit of {} bytes; skipped",
-            self.total, self.max
-        )
+        let span = match self.over {
+            Some(total) => Err(format!(
+                "line is {total} bytes, over the --max-line-bytes limit of {} bytes; skipped",
+                self.max
+            )),
+            None => {
+                let body = body(&out[start..]);
+                Ok(start + body.start..start + body.end)
+            }
+        };
+        Ok(Some((self.number, span)))
     }
 }
 
@@ -213,26 +183,6 @@ fn body(line: &[u8]) -> Range<usize> {
     from..end
 }
 
-/// What [`LineReader::whole_lines_into`] found.
-#[derive(Debug, PartialEq, Eq)]
-pub enum Whole {
-    /// This many lines were taken (none: read the next one with `next_line_into`).
-    Lines(usize),
-    /// The input has ended (no half-read line was pending).
-    End,
-}
-
-/// One line appended to a buffer by [`LineReader::next_line_into`]: its 1-based number and
-/// where its (unchecked) text is, or why it was not kept.
-#[derive(Debug, PartialEq, Eq)]
-pub struct SpanLine {
-    pub number: u64,
-    pub span: Result<Range<usize>, String>,
-}
-
-/// Lines in a buffer: each line's number and its span ([`SpanLine`]).
-pub type Spans = Vec<(u64, Result<Range<usize>, String>)>;
-
 /// Why a line is not UTF-8, as [`LineReader::next_line`] reports it.
 pub fn invalid_utf8(e: &std::str::Utf8Error) -> String {
     format!(
@@ -241,54 +191,33 @@ pub fn invalid_utf8(e: &std::str::Utf8Error) -> String {
     )
 }
 
-/// `buf` as a `String` and each line's text checked to be UTF-8, as
-/// [`LineReader::next_line`] would have checked it line by line: one pass over the whole
-/// buffer when every line is valid (the usual case), a line at a time otherwise.
-///
-/// `buf` holds the lines' spans in order, with at most whole UTF-8 characters (a BOM) between
-/// them. A valid buffer whose spans all start and end on character boundaries has every span
-/// valid; a valid buffer can still hold invalid lines (a character split over two lines), so
-/// the boundaries are checked too.
-pub fn utf8_spans(buf: Vec<u8>, lines: Spans) -> (String, Spans) {
-    let buf = match crate::utf8::string_of(buf) {
-        Ok(s) => {
-            let on_boundaries = lines.iter().all(|(_, l)| match l {
-                Ok(r) => s.get(r.clone()).is_some(),
-                Err(_) => true,
-            });
-            if on_boundaries {
-                return (s, lines);
-            }
-            s.into_bytes()
-        }
+/// `buf` as a `String`, each line's text checked to be UTF-8 as [`LineReader::next_line`]
+/// checks it: in one pass over the whole buffer when it is valid (the usual case: its lines'
+/// spans, between line ends and BOMs, are then valid too), else a line at a time, the bytes of
+/// a line that is not blanked and its span made the error.
+pub fn utf8_spans(buf: Vec<u8>, mut lines: Vec<Span>) -> (String, Vec<Span>) {
+    let mut buf = match crate::utf8::string_of(buf) {
+        Ok(text) => return (text, lines),
         Err(buf) => buf,
     };
-    // Some line is not UTF-8: keep the valid ones, in a buffer of their own.
-    let mut text = String::with_capacity(buf.len());
-    let lines = lines
-        .into_iter()
-        .map(|(key, l)| {
-            let l = l.and_then(|r| {
-                let bytes = buf.get(r).unwrap_or_default();
-                let t = crate::utf8::str_of(bytes).map_err(|e| invalid_utf8(&e))?;
-                let start = text.len();
-                text.push_str(t);
-                Ok(start..text.len())
-            });
-            (key, l)
-        })
-        .collect();
-    (text, lines)
+    for (_, line) in &mut lines {
+        let Ok(span) = line else { continue };
+        let Some(bytes) = buf.get_mut(span.clone()) else {
+            continue;
+        };
+        if let Err(e) = crate::utf8::str_of(bytes) {
+            *line = Err(invalid_utf8(&e));
+            bytes.fill(b' ');
+        }
+    }
+    // Left: valid lines and whole characters (line ends, BOMs) between them.
+    (String::from_utf8(buf).unwrap_or_default(), lines)
 }
 
-/// A reader that reports `WouldBlock` once before a read that would wait for its writer.
-///
-/// After a short read (the writer of a pipe had no more bytes ready) the next read may wait:
-/// when the source can tell ([`Readiness`]) and has nothing ready, or cannot tell, the next
-/// read reports `WouldBlock` first. The pipeline takes it as its cue to flush the output
-/// written so far (the first events leave while the input is still being written), then reads
-/// on. A pipe whose writer keeps up is read without interruption; on a file only the read that
-/// meets the end of the file is short.
+/// A reader that reports `WouldBlock` once before a read that would wait for its writer: after
+/// a short read, when the source has nothing ready ([`Readiness`]) or cannot tell. The pipeline
+/// then flushes the output written so far (the first events leave while the input is still
+/// being written) and reads on. On a file only the read that meets its end is short.
 pub struct IdleHint<R> {
     inner: R,
     hint: bool,
@@ -309,39 +238,25 @@ pub trait Readiness {
 }
 
 #[cfg(unix)]
-fn poll_ready(fd: std::os::fd::BorrowedFd<'_>) -> Option<bool> {
-    use std::os::fd::AsRawFd;
-    let mut p = libc::pollfd {
-        fd: fd.as_raw_fd(),
-        events: libc::POLLIN,
-        revents: 0,
-    };
-    // SAFETY: one valid, initialised pollfd and a zero timeout: poll only reports readiness.
-    let n = unsafe { libc::poll(&mut p, 1, 0) };
-    (n >= 0).then_some(n > 0)
-}
-
-impl Readiness for io::Stdin {
+impl<T: std::os::fd::AsFd> Readiness for T {
     fn ready_now(&self) -> Option<bool> {
-        #[cfg(unix)]
-        {
-            poll_ready(std::os::fd::AsFd::as_fd(self))
-        }
-        #[cfg(not(unix))]
-        None
+        use std::os::fd::AsRawFd;
+        let mut p = libc::pollfd {
+            fd: self.as_fd().as_raw_fd(),
+            events: libc::POLLIN,
+            revents: 0,
+        };
+        // SAFETY: one valid, initialised pollfd and a zero timeout: poll only reports readiness.
+        let n = unsafe { libc::poll(&mut p, 1, 0) };
+        (n >= 0).then_some(n > 0)
     }
 }
 
-impl Readiness for std::fs::File {
-    fn ready_now(&self) -> Option<bool> {
-        #[cfg(unix)]
-        {
-            poll_ready(std::os::fd::AsFd::as_fd(self))
-        }
-        #[cfg(not(unix))]
-        None
-    }
-}
+#[cfg(not(unix))]
+impl Readiness for io::Stdin {}
+
+#[cfg(not(unix))]
+impl Readiness for std::fs::File {}
 
 impl<R: io::Read + Readiness> io::Read for IdleHint<R> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
@@ -358,78 +273,78 @@ impl<R: io::Read + Readiness> io::Read for IdleHint<R> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
 
-    fn lines(input: &[u8], max: usize) -> Vec<(u64, Result<String, String>)> {
-        let mut r = LineReader::new(input, max);
-        let mut out = vec![];
-        while let Some(l) = r.next_line().expect("in-memory read") {
-            out.push((l.number, l.text.map(str::to_string)));
-        }
-        out
-    }
+    pub type Got = Vec<(u64, Result<String, String>)>;
 
-    #[test]
-    fn strips_bom_and_crlf() {
-        let got = lines(b"\xEF\xBB\xBF{\"a\":1}\r\n{\"b\":2}", 100);
-        assert_eq!(got[0].1.as_deref(), Ok("{\"a\":1}"));
-        assert_eq!(got[1].1.as_deref(), Ok("{\"b\":2}"));
-        assert_eq!(got.len(), 2);
-        let got = lines(b"{}\n\xEF\xBB\xBF{\"b\":2}\n", 100);
-        assert_eq!(got[1].1.as_deref(), Ok("{\"b\":2}"));
-    }
+    /// A source handing out its parts one read at a time, idle (`WouldBlock`) between them.
+    pub struct Gappy(Vec<Vec<u8>>);
 
-    #[test]
-    fn long_line_is_reported_and_skipped() {
-        let got = lines(b"0123456789\nok\n", 5);
-        assert!(got[0]
-            .1
-            .as_ref()
-            .is_err_and(|e| e.contains("over the --max-line-bytes")));
-        assert_eq!(got[1], (2, Ok("ok".to_string())));
-    }
-
-    #[test]
-    fn would_block_mid_line_resumes_the_line() {
-        struct Gappy(Vec<&'static [u8]>);
-        impl io::Read for Gappy {
-            fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-                if self.0.is_empty() {
-                    return Ok(0);
-                }
-                let part = self.0.remove(0);
-                buf[..part.len()].copy_from_slice(part);
-                Ok(part.len())
+    impl io::Read for Gappy {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            let Some(part) = self.0.first_mut() else {
+                return Ok(0);
+            };
+            let n = part.len().min(buf.len());
+            buf[..n].copy_from_slice(&part[..n]);
+            part.drain(..n);
+            if part.is_empty() {
+                self.0.remove(0);
             }
+            Ok(n)
         }
-        impl Readiness for Gappy {}
-        let src = IdleHint::new(Gappy(vec![b"{\"a\":", b"1}\n{\"b\"", b":2}\n"]));
-        let mut r = LineReader::new(io::BufReader::new(src), 100);
-        let mut got = vec![];
+    }
+
+    impl Readiness for Gappy {}
+
+    /// `parts` read through a buffer of `cap` bytes.
+    pub fn reader(parts: &[&[u8]], cap: usize) -> io::BufReader<IdleHint<Gappy>> {
+        let parts = parts.iter().map(|p| p.to_vec()).collect();
+        io::BufReader::with_capacity(cap, IdleHint::new(Gappy(parts)))
+    }
+
+    /// Every line as [`LineReader::next_line`] reads it, and how often it was retried after a
+    /// `WouldBlock`.
+    pub fn by_next_line(parts: &[&[u8]], cap: usize, max: usize) -> (Got, usize) {
+        let mut r = LineReader::new(reader(parts, cap), max);
+        let mut out = vec![];
         let mut blocks = 0;
         loop {
             match r.next_line() {
-                Ok(Some(l)) => got.push(l.text.map(str::to_string)),
-                Ok(None) => break,
+                Ok(Some(l)) => out.push((l.number, l.text.map(str::to_string))),
+                Ok(None) => return (out, blocks),
                 Err(e) if e.kind() == io::ErrorKind::WouldBlock => blocks += 1,
                 Err(e) => panic!("unexpected error {e}"),
             }
         }
-        assert_eq!(
-            got,
-            vec![Ok("{\"a\":1}".to_string()), Ok("{\"b\":2}".to_string())]
-        );
-        assert!(blocks >= 2);
+    }
+
+    /// Whether line `i` of `got` is an error that says `what`.
+    pub fn is_err_with(got: &Got, i: usize, what: &str) -> bool {
+        got[i].1.as_ref().is_err_and(|e| e.contains(what))
     }
 
     #[test]
-    fn invalid_utf8_is_reported() {
-        let got = lines(b"\xff\xfe\nok\n", 100);
-        assert!(got[0]
-            .1
-            .as_ref()
-            .is_err_and(|e| e.contains("invalid UTF-8")));
-        assert_eq!(got[1].0, 2);
+    fn lines_are_read_as_text() {
+        let ok = |n, s: &str| (n, Ok(s.to_string()));
+        // BOMs (a later line's too, of concatenated recordings) and CRs are not the text.
+        let (got, _) = by_next_line(
+            &[b"\xEF\xBB\xBF{\"a\":1}\r\n{\"b\":2}\n\xEF\xBB\xBF{}"],
+            64,
+            99,
+        );
+        assert_eq!(got, [ok(1, "{\"a\":1}"), ok(2, "{\"b\":2}"), ok(3, "{}")]);
+        // A line over the limit or not UTF-8 is reported, the next one read.
+        let (got, _) = by_next_line(&[b"0123456789\nok\n"], 64, 5);
+        assert!(is_err_with(&got, 0, "over the --max-line-bytes"));
+        assert_eq!(got[1], ok(2, "ok"));
+        let (got, _) = by_next_line(&[b"\xff\xfe\nok\n"], 64, 99);
+        assert!(is_err_with(&got, 0, "invalid UTF-8"));
+        assert_eq!(got[1], ok(2, "ok"));
+        // A `WouldBlock` mid-line is passed on; the next call resumes the line.
+        let (got, blocks) = by_next_line(&[b"{\"a\":", b"1}\n{\"b\"", b":2}\n"], 64, 99);
+        assert_eq!(got, [ok(1, "{\"a\":1}"), ok(2, "{\"b\":2}")]);
+        assert!(blocks >= 2);
     }
 }

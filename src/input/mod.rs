@@ -9,14 +9,16 @@ pub mod parallel;
 mod sse;
 mod text;
 
-use std::io::BufRead;
+use std::collections::VecDeque;
+use std::io::{self, BufRead};
 use std::sync::Arc;
 
 use serde_json::Value;
 
 pub use crate::wire::json_kind;
-pub use lines::{IdleHint, LineReader, RawLine, Readiness, SpanLine, DEFAULT_MAX_LINE_BYTES};
-pub use sse::SseFramer;
+pub use lines::{IdleHint, Readiness, DEFAULT_MAX_LINE_BYTES};
+use lines::{LineReader, RawLine};
+use sse::SseFramer;
 pub use text::RecordText;
 
 /// Where a record came from: file name (`-` for stdin) and 1-based line number.
@@ -130,7 +132,7 @@ impl Record {
 }
 
 /// FNV-1a 64, for deterministic ids derived from input bytes.
-pub fn fnv1a(bytes: &[u8]) -> u64 {
+fn fnv1a(bytes: &[u8]) -> u64 {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     for b in bytes {
         h ^= u64::from(*b);
@@ -165,10 +167,15 @@ pub enum Frame {
 }
 
 impl Frame {
-    pub fn origin(&self) -> &Origin {
-        match self {
-            Frame::Record(r) => &r.origin,
-            Frame::Ignored { origin, .. } | Frame::Bad { origin, .. } => origin,
+    /// The frame of a record read from `lines` lines at `origin`, or of why it could not be.
+    fn of(read: Result<Record, String>, origin: Origin, lines: u64) -> Frame {
+        match read {
+            Ok(rec) => Frame::Record(Box::new(rec)),
+            Err(message) => Frame::Bad {
+                origin,
+                lines,
+                message,
+            },
         }
     }
 }
@@ -183,15 +190,16 @@ pub enum Framing {
 /// Frames one input stream, detecting NDJSON vs SSE from its first non-blank line.
 pub struct Framer<R: BufRead> {
     lines: LineReader<R>,
+    file: Arc<str>,
     framing: Option<Framing>,
     sse: SseFramer,
-    pending: std::collections::VecDeque<Frame>,
-    file: Arc<str>,
-    done: bool,
-    /// Parallel parsing of NDJSON lines ([`parallel`]), when asked for.
+    /// Frames to return, in input order.
+    ready: VecDeque<Frame>,
+    /// Parse threads for NDJSON lines ([`parallel`]), when asked for, and the lines batched
+    /// for them.
     pool: Option<parallel::ParsePool>,
     batch: parallel::Batch,
-    ready: std::vec::IntoIter<Frame>,
+    done: bool,
     /// The reader reported `WouldBlock`: pass it on once every line read so far is out.
     idle: bool,
 }
@@ -200,14 +208,13 @@ impl<R: BufRead> Framer<R> {
     pub fn new(reader: R, file: Arc<str>, max_line_bytes: usize) -> Self {
         Framer {
             lines: LineReader::new(reader, max_line_bytes),
+            file,
             framing: None,
             sse: SseFramer::new(max_line_bytes),
-            pending: Default::default(),
-            file,
-            done: false,
+            ready: VecDeque::new(),
             pool: None,
             batch: parallel::Batch::default(),
-            ready: Vec::new().into_iter(),
+            done: false,
             idle: false,
         }
     }
@@ -219,6 +226,12 @@ impl<R: BufRead> Framer<R> {
         self
     }
 
+    /// Forces a framing instead of detecting it.
+    pub fn with_framing(mut self, framing: Framing) -> Self {
+        self.framing = Some(framing);
+        self
+    }
+
     /// Hands back a record the caller is done with: with parse threads it is dropped on one
     /// of them (dropping a parsed tree costs about a tenth of parsing it).
     pub fn recycle(&mut self, rec: Box<Record>) {
@@ -227,103 +240,72 @@ impl<R: BufRead> Framer<R> {
         }
     }
 
-    /// Sends the lines batched so far to be parsed; a file whose lines all fit in one batch
-    /// is parsed here, without starting a thread.
+    /// Sends the lines batched so far to be parsed.
     fn flush_batch(&mut self, at_end: bool) {
-        let Some(pool) = &mut self.pool else { return };
-        if self.batch.is_empty() {
-            return;
+        if let Some(pool) = &mut self.pool {
+            if !self.batch.is_empty() {
+                pool.submit(self.batch.take(), &self.file, at_end);
+            }
         }
-        let batch = self.batch.take();
-        if at_end && pool.in_flight() == 0 && !pool.started() {
-            self.ready = batch.parse(&self.file).into_iter();
-        } else {
-            pool.submit(batch, &self.file);
-        }
-    }
-
-    /// Forces a framing instead of detecting it.
-    pub fn with_framing(mut self, framing: Framing) -> Self {
-        self.framing = Some(framing);
-        self
-    }
-
-    pub fn framing(&self) -> Option<Framing> {
-        self.framing
     }
 
     /// The next frame, `Ok(None)` at end of input. A `WouldBlock` from the reader is passed
     /// on once every frame of the lines read before it has been returned.
-    pub fn next_frame(&mut self) -> std::io::Result<Option<Frame>> {
+    pub fn next_frame(&mut self) -> io::Result<Option<Frame>> {
         loop {
-            if let Some(f) = self.pending.pop_front() {
-                return Ok(Some(f));
-            }
-            if let Some(f) = self.ready.next() {
+            if let Some(f) = self.ready.pop_front() {
                 return Ok(Some(f));
             }
             if let Some(pool) = &mut self.pool {
-                let drain = self.done || self.idle || pool.full();
-                if drain {
+                if self.done || self.idle || pool.full() {
                     if let Some(frames) = pool.next_batch() {
-                        self.ready = frames.into_iter();
+                        // `ready` is empty: it takes the batch's frames without moving them.
+                        self.ready = frames.into();
                         continue;
                     }
                 }
             }
             if self.idle {
                 self.idle = false;
-                return Err(std::io::ErrorKind::WouldBlock.into());
+                return Err(io::ErrorKind::WouldBlock.into());
             }
             if self.done {
                 return Ok(None);
             }
-            let batching = self.pool.is_some() && self.framing == Some(Framing::Ndjson);
-            if batching {
+            // Whether a line was read.
+            let read = if self.pool.is_some() && self.framing == Some(Framing::Ndjson) {
                 // Lines go from the reader's buffer straight into the batch's.
-                match self.batch.read_line(&mut self.lines) {
-                    Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
-                        self.flush_batch(false);
-                        self.idle = true;
-                    }
-                    Err(e) => return Err(e),
-                    Ok(false) => {
-                        self.done = true;
-                        self.flush_batch(true);
-                    }
-                    Ok(true) => {
-                        if self.batch.is_full() {
-                            self.flush_batch(false);
-                        }
-                    }
-                }
-                continue;
-            }
-            let Framer {
-                lines,
-                framing,
-                sse,
-                pending,
-                file,
-                done,
-                ..
-            } = self;
-            match lines.next_line() {
-                Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
+                self.batch.read_line(&mut self.lines)
+            } else {
+                let Framer {
+                    lines,
+                    file,
+                    framing,
+                    sse,
+                    ready,
+                    ..
+                } = self;
+                let line = lines.next_line();
+                line.map(|raw| {
+                    raw.map(|raw| frame_line(raw, framing, sse, ready, file))
+                        .is_some()
+                })
+            };
+            match read {
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock => {
                     self.flush_batch(false);
                     self.idle = true;
                 }
                 Err(e) => return Err(e),
-                Ok(None) => {
-                    *done = true;
-                    if *framing == Some(Framing::Sse) {
-                        if let Some(f) = sse.finish(file) {
-                            pending.push_back(f);
-                        }
+                Ok(true) if self.batch.is_full() => self.flush_batch(false),
+                Ok(true) => {}
+                Ok(false) => {
+                    self.done = true;
+                    if self.framing == Some(Framing::Sse) {
+                        self.ready.extend(self.sse.finish(&self.file));
                     }
                     self.flush_batch(true);
                 }
-                Ok(Some(raw)) => frame_line(raw, framing, sse, pending, file),
             }
         }
     }
@@ -333,7 +315,7 @@ fn frame_line(
     raw: RawLine<'_>,
     framing: &mut Option<Framing>,
     sse: &mut SseFramer,
-    pending: &mut std::collections::VecDeque<Frame>,
+    ready: &mut VecDeque<Frame>,
     file: &Arc<str>,
 ) {
     let origin = Origin {
@@ -341,30 +323,16 @@ fn frame_line(
         line: raw.number,
     };
     let text = match raw.text {
-        Ok(t) => t,
-        Err(message) => {
-            pending.push_back(Frame::Bad {
-                origin,
-                lines: 1,
-                message,
-            });
-            return;
-        }
+        Ok(text) => text,
+        Err(message) => return ready.push_back(Frame::of(Err(message), origin, 1)),
     };
-    if framing.is_none() {
-        if text.trim().is_empty() {
-            pending.push_back(Frame::Ignored {
-                origin,
-                lines: 1,
-                reason: "blank line",
-            });
-            return;
-        }
+    // Blank lines before the first that tells are NDJSON's blank lines.
+    if framing.is_none() && !text.trim().is_empty() {
         *framing = Some(detect_framing(text));
     }
     match framing {
-        Some(Framing::Sse) => sse.push_line(text, raw.number, file, pending),
-        _ => pending.push_back(frame_ndjson_line(text, origin)),
+        Some(Framing::Sse) => sse.push_line(text, raw.number, file, ready),
+        _ => ready.push_back(frame_ndjson_line(text, origin)),
     }
 }
 
@@ -389,38 +357,28 @@ pub(crate) fn frame_ndjson_line<T>(line: T, origin: Origin) -> Frame
 where
     T: std::ops::Deref<Target = str> + Into<RecordText>,
 {
-    let text: &str = &line;
-    if text.trim().is_empty() {
+    if line.trim().is_empty() {
         return Frame::Ignored {
             origin,
             lines: 1,
             reason: "blank line",
         };
     }
-    match Record::read(origin.clone(), 1, None, line.into(), parse_json) {
-        Ok(rec) => Frame::Record(Box::new(rec)),
-        Err(message) => Frame::Bad {
-            origin,
-            lines: 1,
-            message,
-        },
-    }
+    let read = Record::read(origin.clone(), 1, None, line.into(), parse_json);
+    Frame::of(read, origin, 1)
 }
 
 /// Whether `text` opens as a v2 event: its first key `event`, its value starting `on_`
 /// (whitespace allowed between the tokens, as Python's `json.dumps` writes them).
 fn starts_as_v2(text: &str) -> bool {
-    let rest = text.trim_start();
-    let Some(rest) = rest.strip_prefix('{') else {
-        return false;
-    };
-    let Some(rest) = rest.trim_start().strip_prefix(r#""event""#) else {
-        return false;
-    };
-    let Some(rest) = rest.trim_start().strip_prefix(':') else {
-        return false;
-    };
-    rest.trim_start().starts_with(r#""on_"#)
+    let mut rest = text;
+    for token in ["{", r#""event""#, ":", r#""on_"#] {
+        match rest.trim_start().strip_prefix(token) {
+            Some(after) => rest = after,
+            None => return false,
+        }
+    }
+    true
 }
 
 /// Parses one JSON object, with an error that says what was expected.
@@ -458,10 +416,7 @@ pub(crate) fn describe_json_error(e: &serde_json::Error, text: &str) -> String {
 
 fn strip_position(e: &serde_json::Error) -> String {
     let s = e.to_string();
-    match s.find(" at line ") {
-        Some(i) => s[..i].to_string(),
-        None => s,
-    }
+    s.split(" at line ").next().unwrap_or_default().to_string()
 }
 
 #[cfg(test)]

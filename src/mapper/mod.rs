@@ -282,21 +282,21 @@ impl Mapper {
         self.push(e, out);
     }
 
-    fn emit_text_content(&self, id: &str, delta: String, out: &mut Vec<Event>) {
+    fn emit_text_content(&self, id: String, delta: String, out: &mut Vec<Event>) {
         let e = Event::TextMessageContent {
             subagent_run_id: None,
             timestamp: self.timestamp,
-            message_id: id.into(),
+            message_id: id,
             delta,
         };
         self.push(e, out);
     }
 
-    fn emit_reasoning_content(&self, rid: &str, delta: String, out: &mut Vec<Event>) {
+    fn emit_reasoning_content(&self, rid: String, delta: String, out: &mut Vec<Event>) {
         let e = Event::ReasoningMessageContent {
             subagent_run_id: None,
             timestamp: self.timestamp,
-            message_id: rid.into(),
+            message_id: rid,
             delta,
         };
         self.push(e, out);
@@ -445,7 +445,7 @@ impl Mapper {
             } => {
                 let rid = self.open_reasoning(&message_id, &block, out);
                 if !text.is_empty() {
-                    self.emit_reasoning_content(&rid, text, out);
+                    self.emit_reasoning_content(rid, text, out);
                 }
             }
             ModelEvent::ReasoningEncrypted {
@@ -654,21 +654,25 @@ impl Mapper {
         }
         let input = (resumes || !messages.is_empty()).then(|| {
             // A complete `RunAgentInput`: the 0.x clients require every field. The log records
-            // no tools, context or forwarded props; the state is the input's other keys.
-            let mut input = json!({
-                "threadId": thread_id,
-                "runId": run_id,
-                "state": state.unwrap_or_else(|| json!({})),
-                "messages": messages,
-                "tools": [],
-                "context": [],
-                "forwardedProps": {},
-            });
+            // no tools, context or forwarded props; the state is the input's other keys. The
+            // state and messages are moved in (`json!` would copy them by serializing).
+            let mut input: serde_json::Map<String, Value> = [
+                ("threadId", Value::from(thread_id.as_str())),
+                ("runId", Value::from(run_id.as_str())),
+                ("state", state.unwrap_or_else(|| json!({}))),
+                ("messages", Value::Array(messages)),
+                ("tools", json!([])),
+                ("context", json!([])),
+                ("forwardedProps", json!({})),
+            ]
+            .into_iter()
+            .map(|(k, v)| (k.to_string(), v))
+            .collect();
             if resumes {
-                input["resume"] =
-                    Value::Array(interrupt::resume_entries(&pending, resume.as_ref()));
+                let entries = interrupt::resume_entries(&pending, resume.as_ref());
+                input.insert("resume".into(), Value::Array(entries));
             }
-            input
+            Value::Object(input)
         });
         let e = Event::RunStarted {
             timestamp: self.timestamp,
@@ -709,7 +713,7 @@ impl Mapper {
             self.run_mut().text_open.insert(message_id.clone(), ());
             self.emit_text_start(&message_id, out);
         }
-        self.emit_text_content(&message_id, text, out);
+        self.emit_text_content(message_id, text, out);
     }
 
     fn open_reasoning(&mut self, message_id: &str, block: &str, out: &mut Vec<Event>) -> String {
@@ -1040,7 +1044,7 @@ impl Mapper {
             self.emit_reasoning_open(&rid, out);
         }
         let rid = self.run_mut().tool_steps_id.clone().unwrap_or_default();
-        self.emit_reasoning_content(&rid, line.to_string(), out);
+        self.emit_reasoning_content(rid, line.to_string(), out);
     }
 
     /// Closes the tool-step narration if it is open.
@@ -1499,7 +1503,7 @@ impl Mapper {
         let text = interrupt::visible_text(&i.value);
         let id = format!("interrupt-{}", i.id);
         self.emit_text_start(&id, out);
-        self.emit_text_content(&id, text, out);
+        self.emit_text_content(id.clone(), text, out);
         self.emit_text_end(&id, out);
     }
 
@@ -1530,7 +1534,7 @@ impl Mapper {
         }
         let (id, text) = (id.to_string(), text.to_string());
         self.emit_text_start(&id, out);
-        self.emit_text_content(&id, text, out);
+        self.emit_text_content(id.clone(), text, out);
         self.emit_text_end(&id, out);
     }
 }

@@ -114,11 +114,8 @@ fn place(
 fn outcome(run: &RunSummary) -> Outcome {
     let mut o = Outcome {
         kind: "success",
-        code: None,
-        message: None,
-        interrupts: Vec::new(),
-        pending_tool_calls: Vec::new(),
         at: run.end_origin.as_ref().map(at),
+        ..Outcome::default()
     };
     match &run.outcome {
         timeline::Outcome::Open => o.kind = "open",
@@ -138,13 +135,6 @@ fn outcome(run: &RunSummary) -> Outcome {
         timeline::Outcome::NoTerminal => o.kind = "no_terminal",
     }
     o
-}
-
-fn failed(run: &RunSummary) -> bool {
-    matches!(
-        run.outcome,
-        timeline::Outcome::Error { .. } | timeline::Outcome::NoTerminal
-    )
 }
 
 /// Text left to a run's payloads.
@@ -251,7 +241,12 @@ pub fn build(src: &Sources<'_>) -> Report {
             .find(|x| x.file == *run.file && x.started_at == Loc::from(&run.origin))
             .cloned();
         let (errors, warnings) = per_run.get(&i).copied().unwrap_or_default();
-        let budget = DETAIL_BUDGET + if failed(run) { FAILED_BUDGET } else { 0 };
+        let budget = DETAIL_BUDGET
+            + if run.outcome.failed() {
+                FAILED_BUDGET
+            } else {
+                0
+            };
         let detail = if detail_bytes < budget {
             let d = detail(src, i, &at_entry, &links, limits.max_items);
             let size = serde_json::to_vec(&d).map_or(0, |v| v.len());
@@ -378,15 +373,10 @@ fn detail(
     links: &Links<'_>,
     max_items: usize,
 ) -> Detail {
-    let all = src.timeline.entries();
     let runs = src.timeline.runs();
     let run = &runs[r];
-    let start = run.first_entry.min(all.len());
-    let end = runs
-        .get(r + 1)
-        .map_or(all.len(), |n| n.first_entry)
-        .clamp(start, all.len());
-    let entries = &all[start..end];
+    let start = run.first_entry.min(src.timeline.entries().len());
+    let entries = src.timeline.run_entries(r);
     let first_event = run.first_event;
     let next_event = runs.get(r + 1).map_or(u64::MAX, |n| n.first_event);
     // The run's part of a list in event order.
@@ -416,11 +406,7 @@ fn detail(
             ms: clock.ms.then_some(0),
             id: Some(rv.interrupt_id.clone()),
             status: Some(rv.status.clone()),
-            text: rv.payload.as_ref().map(|p| Clipped {
-                text: p.clone(),
-                more: 0,
-                json: true,
-            }),
+            text: rv.payload.clone().map(Clipped::json),
             link: links
                 .raised_in
                 .get(rv.interrupt_id.as_str())
@@ -447,19 +433,20 @@ fn detail(
         has_error: entries.iter().any(|x| matches!(x.line, Line::Error { .. })),
     };
     for (k, e) in entries.iter().enumerate() {
-        let findings = at_entry.get(&(start + k));
+        let findings = at_entry.get(&(start + k)).map(|fs| {
+            let shown = fs.iter().take(ITEM_FINDINGS);
+            shown.map(|f| view(f)).collect::<Vec<_>>()
+        });
         let Some((mut item, bar)) = entry_item(e, &mut cx) else {
             // Findings at the run's start go to what started it (a resume, the user's
             // message); at a node's end, to the item before.
             match (findings, items.last_mut()) {
-                (Some(fs), Some(prev)) => prev
-                    .findings
-                    .extend(fs.iter().take(ITEM_FINDINGS).map(|f| view(f))),
+                (Some(fs), Some(prev)) => prev.findings.extend(fs),
                 (Some(fs), None) => items.push(Item {
                     kind: "other",
                     name: Some("run started".into()),
                     at: at(&e.origin),
-                    findings: fs.iter().take(ITEM_FINDINGS).map(|f| view(f)).collect(),
+                    findings: fs,
                     ..Item::default()
                 }),
                 (None, _) => {}
@@ -467,9 +454,7 @@ fn detail(
             continue;
         };
         item.ms = clock.ms.then(|| clock.pos(e.index, e.ts));
-        if let Some(fs) = findings {
-            item.findings = fs.iter().take(ITEM_FINDINGS).map(|f| view(f)).collect();
-        }
+        item.findings = findings.unwrap_or_default();
         // A model call links to the answer it streamed, else to its reasoning.
         match &e.line {
             Line::Text { id, .. } => {
@@ -530,11 +515,12 @@ type BarSpec = (usize, &'static str, String);
 /// An entry's transcript item and, for what the lanes draw, its bar; `None` for entries shown
 /// through others (a run's start, a node's end).
 fn entry_item(e: &Entry, cx: &mut ItemCx<'_>) -> Option<(Item, Option<BarSpec>)> {
+    // Only spans (steps, messages, reasoning, tool calls) have a duration.
     let mut item = Item {
         at: at(&e.origin),
+        dur_ms: e.duration_ms(),
         ..Item::default()
     };
-    let span = |e: &Entry| e.duration_ms();
     let mut bar: Option<BarSpec> = None;
     match &e.line {
         Line::RunStart { .. } | Line::StepEnd { .. } | Line::Notes => return None,
@@ -559,7 +545,6 @@ fn entry_item(e: &Entry, cx: &mut ItemCx<'_>) -> Option<(Item, Option<BarSpec>)>
         Line::StepStart { name, finished } => {
             item.kind = "step";
             item.name = Some(name.clone());
-            item.dur_ms = span(e);
             if !finished {
                 item.status = Some("not finished".into());
             }
@@ -575,7 +560,6 @@ fn entry_item(e: &Entry, cx: &mut ItemCx<'_>) -> Option<(Item, Option<BarSpec>)>
             item.name = Some(role.clone());
             item.id = Some(id.clone());
             item.text = Some(cx.budget.clip(text, TEXT_BYTES));
-            item.dur_ms = span(e);
             if *cut {
                 item.status = Some("cut off".into());
             }
@@ -590,7 +574,6 @@ fn entry_item(e: &Entry, cx: &mut ItemCx<'_>) -> Option<(Item, Option<BarSpec>)>
             item.kind = "reasoning";
             item.id = Some(id.clone());
             item.text = Some(cx.budget.clip(text, REASONING_BYTES));
-            item.dur_ms = span(e);
             if *encrypted > 0 {
                 item.name = Some(format!("{encrypted} encrypted"));
             }
@@ -613,7 +596,6 @@ fn entry_item(e: &Entry, cx: &mut ItemCx<'_>) -> Option<(Item, Option<BarSpec>)>
             item.id = Some(id.clone());
             item.args = Some(cx.budget.payload(args, TOOL_BYTES));
             item.result = result.as_ref().map(|r| cx.budget.payload(r, TOOL_BYTES));
-            item.dur_ms = span(e);
             item.status = if *error {
                 Some("error".into())
             } else if result.is_none() {
@@ -656,11 +638,7 @@ fn entry_item(e: &Entry, cx: &mut ItemCx<'_>) -> Option<(Item, Option<BarSpec>)>
             item.id = Some(id.clone());
             item.name = Some(reason.clone());
             item.text = message.as_ref().map(|m| clipped(m, 2000));
-            item.args = cx.payloads.get(id).map(|p| Clipped {
-                text: p.clone(),
-                more: 0,
-                json: true,
-            });
+            item.args = cx.payloads.get(id).cloned().map(Clipped::json);
             item.link = cx.links.resumed_by.get(id.as_str()).map(|&i| i + 1);
             bar = Some((0, "interrupt", format!("interrupt: {reason}")));
         }
@@ -699,7 +677,7 @@ fn entry_bar(
     // Spans the run's end cut off last until it.
     let open_at_end = match &e.line {
         Line::StepStart { finished, .. } => !finished,
-        Line::Tool { result, .. } => result.is_none() && failed(run),
+        Line::Tool { result, .. } => result.is_none() && run.outcome.failed(),
         Line::Text { cut, .. } | Line::Reasoning { cut, .. } => *cut,
         _ => false,
     };
@@ -711,7 +689,7 @@ fn entry_bar(
         Some(ei) => clock.pos(ei, e.end_ts),
         None => s,
     };
-    let mut info = format!("{} event{}", e.events, if e.events == 1 { "" } else { "s" });
+    let mut info = timeline::render::count(e.events as usize, "event");
     if let Some(d) = e.duration_ms() {
         info = format!("{} · {info}", timeline::render::ms(d));
     }

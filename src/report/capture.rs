@@ -7,6 +7,7 @@ use std::borrow::Cow;
 use serde_json::Value;
 
 use crate::agui::Event;
+use crate::timeline::{list_of, str_of};
 
 /// What the report takes from one AG-UI event, borrowed from it.
 #[derive(Debug, Default)]
@@ -31,16 +32,6 @@ pub struct Resume<'a> {
     pub interrupt_id: String,
     pub status: String,
     pub payload: Option<&'a Value>,
-}
-
-fn str_of(v: &Value, k: &str) -> Option<String> {
-    v.get(k).and_then(Value::as_str).map(str::to_string)
-}
-
-fn list<'a>(v: &'a Value, k: &str) -> &'a [Value] {
-    v.get(k)
-        .and_then(Value::as_array)
-        .map_or(&[], Vec::as_slice)
 }
 
 /// A message's text: a string, or the text parts of a content list.
@@ -82,8 +73,8 @@ pub fn capture(ev: &Event) -> Seen<'_> {
         Event::RunStarted {
             input: Some(input), ..
         } => {
-            seen.user_messages = users(list(input, "messages"));
-            seen.resumes = list(input, "resume")
+            seen.user_messages = users(list_of(input, "messages"));
+            seen.resumes = list_of(input, "resume")
                 .iter()
                 .map(|r| Resume {
                     interrupt_id: str_of(r, "interruptId").unwrap_or_default(),
@@ -93,14 +84,14 @@ pub fn capture(ev: &Event) -> Seen<'_> {
                 .collect();
         }
         Event::RunFinished { outcome, .. } => {
-            seen.interrupts = list(outcome, "interrupts")
+            seen.interrupts = list_of(outcome, "interrupts")
                 .iter()
                 .map(|i| (str_of(i, "id").unwrap_or_default(), i))
                 .collect();
         }
         Event::StateSnapshot { snapshot, .. } => {
             let snap = snapshot.to_value();
-            seen.user_messages = users(list(&snap, "messages"));
+            seen.user_messages = users(list_of(&snap, "messages"));
             seen.snapshot = Some(snap);
         }
         Event::StateDelta { delta, .. } => seen.delta = Some(delta),

@@ -6,8 +6,9 @@
 use serde::Serialize;
 use serde_json::Value;
 
-use super::text::{clip, compact};
+use super::text::clip;
 use crate::diff::leaf::escape;
+use crate::timeline::compact;
 
 /// One change.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -26,99 +27,68 @@ const VALUE_CHARS: usize = 200;
 
 /// The changes from `old` to `new`, at most `max`; the count of all changes comes back too.
 pub fn diff(old: &Value, new: &Value, max: usize) -> (Vec<Change>, usize) {
-    let mut out = Vec::new();
-    let mut total = 0;
-    walk(old, new, &mut String::new(), max, &mut out, &mut total);
-    (out, total)
+    let mut c = Changes {
+        out: Vec::new(),
+        total: 0,
+        max,
+    };
+    c.walk(old, new, &mut String::new());
+    (c.out, c.total)
 }
 
-fn push(out: &mut Vec<Change>, total: &mut usize, max: usize, c: Change) {
-    *total += 1;
-    if out.len() < max {
-        out.push(c);
-    }
-}
-
-fn shown(v: &Value) -> Option<String> {
-    Some(clip(&compact(v), VALUE_CHARS).0)
-}
-
-fn walk(
-    old: &Value,
-    new: &Value,
-    path: &mut String,
+/// The changes found so far (the first `max`) and their count.
+struct Changes {
+    out: Vec<Change>,
+    total: usize,
     max: usize,
-    out: &mut Vec<Change>,
-    total: &mut usize,
-) {
-    if old == new {
-        return;
+}
+
+impl Changes {
+    /// A change; `new` is the value set (none for a removal).
+    fn push(&mut self, op: &'static str, path: String, new: Option<&Value>) {
+        self.total += 1;
+        if self.out.len() < self.max {
+            let value = new.map(|v| clip(&compact(v), VALUE_CHARS).0);
+            self.out.push(Change { op, path, value });
+        }
     }
-    match (old, new) {
-        (Value::Object(a), Value::Object(b)) => {
-            for (k, va) in a {
-                let len = path.len();
-                path.push('/');
-                path.push_str(&escape(k));
-                match b.get(k) {
-                    Some(vb) => walk(va, vb, path, max, out, total),
-                    None => push(
-                        out,
-                        total,
-                        max,
-                        Change {
-                            op: "remove",
-                            path: path.clone(),
-                            value: None,
-                        },
-                    ),
+
+    fn walk(&mut self, old: &Value, new: &Value, path: &mut String) {
+        if old == new {
+            return;
+        }
+        match (old, new) {
+            (Value::Object(a), Value::Object(b)) => {
+                for (k, va) in a {
+                    let len = path.len();
+                    path.push('/');
+                    path.push_str(&escape(k));
+                    match b.get(k) {
+                        Some(vb) => self.walk(va, vb, path),
+                        None => self.push("remove", path.clone(), None),
+                    }
+                    path.truncate(len);
                 }
-                path.truncate(len);
+                for (k, vb) in b.iter().filter(|(k, _)| !a.contains_key(*k)) {
+                    self.push("add", format!("{path}/{}", escape(k)), Some(vb));
+                }
             }
-            for (k, vb) in b.iter().filter(|(k, _)| !a.contains_key(*k)) {
-                let c = Change {
-                    op: "add",
-                    path: format!("{path}/{}", escape(k)),
-                    value: shown(vb),
-                };
-                push(out, total, max, c);
+            (Value::Array(a), Value::Array(b)) => {
+                for (i, (va, vb)) in a.iter().zip(b).enumerate() {
+                    let len = path.len();
+                    path.push_str(&format!("/{i}"));
+                    self.walk(va, vb, path);
+                    path.truncate(len);
+                }
+                for (i, vb) in b.iter().enumerate().skip(a.len()) {
+                    self.push("add", format!("{path}/{i}"), Some(vb));
+                }
+                for i in (b.len()..a.len()).rev() {
+                    self.push("remove", format!("{path}/{i}"), None);
+                }
             }
-        }
-        (Value::Array(a), Value::Array(b)) => {
-            for (i, (va, vb)) in a.iter().zip(b).enumerate() {
-                let len = path.len();
-                path.push_str(&format!("/{i}"));
-                walk(va, vb, path, max, out, total);
-                path.truncate(len);
-            }
-            for (i, vb) in b.iter().enumerate().skip(a.len()) {
-                let c = Change {
-                    op: "add",
-                    path: format!("{path}/{i}"),
-                    value: shown(vb),
-                };
-                push(out, total, max, c);
-            }
-            for i in (b.len()..a.len()).rev() {
-                let c = Change {
-                    op: "remove",
-                    path: format!("{path}/{i}"),
-                    value: None,
-                };
-                push(out, total, max, c);
-            }
-        }
-        _ => {
-            let c = Change {
-                op: "replace",
-                path: if path.is_empty() {
-                    "/".into()
-                } else {
-                    path.clone()
-                },
-                value: shown(new),
-            };
-            push(out, total, max, c);
+            _ if path.is_empty() => self.push("replace", "/".into(), Some(new)),
+            _ => self.push("replace", path.clone(), Some(new)),
         }
     }
 }

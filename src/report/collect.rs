@@ -25,6 +25,9 @@ const PAYLOAD_BYTES: usize = 4 * 1024;
 /// dropped when they end (failed runs keep theirs).
 const STATES_BUDGET: usize = 16 << 20;
 
+/// JSON Patch's operations.
+const OPS: [&str; 6] = ["add", "remove", "replace", "move", "copy", "test"];
+
 /// A state snapshot or delta, as shown.
 #[derive(Debug, Clone)]
 pub struct StateView {
@@ -79,17 +82,16 @@ pub struct RunStates {
 
 impl RunStates {
     pub fn get(&self, index: u64) -> Option<&StateView> {
-        self.first
-            .iter()
-            .chain(&self.last)
-            .chain(&self.deltas)
-            .find(|(i, _)| *i == index)
-            .map(|(_, v)| v)
+        self.all().find(|(i, _)| *i == index).map(|(_, v)| v)
+    }
+
+    fn all(&self) -> impl Iterator<Item = &(u64, StateView)> {
+        self.first.iter().chain(&self.last).chain(&self.deltas)
     }
 }
 
 /// See the module docs.
-#[derive(Debug)]
+#[derive(Debug, Default)]
 pub struct Collected {
     /// Snapshots kept per run.
     keep: usize,
@@ -114,17 +116,7 @@ impl Collected {
     pub fn new(keep: usize) -> Self {
         Collected {
             keep: keep.max(1),
-            users: Vec::new(),
-            user_ids: HashSet::new(),
-            resumes: Vec::new(),
-            interrupt_payloads: HashMap::new(),
-            model_calls: Vec::new(),
-            open_models: HashMap::new(),
-            pending_start: Vec::new(),
-            last_ts: None,
-            prev: None,
-            states: HashMap::new(),
-            states_bytes: 0,
+            ..Collected::default()
         }
     }
 
@@ -134,13 +126,7 @@ impl Collected {
         let Some(states) = self.states.get(&run) else {
             return;
         };
-        let bytes: usize = states
-            .first
-            .iter()
-            .chain(&states.last)
-            .chain(&states.deltas)
-            .map(|(_, v)| v.bytes())
-            .sum();
+        let bytes: usize = states.all().map(|(_, v)| v.bytes()).sum();
         if failed || self.states_bytes + bytes <= STATES_BUDGET {
             self.states_bytes += bytes;
         } else if let Some(s) = self.states.get_mut(&run) {
@@ -220,15 +206,10 @@ impl Collected {
                     .iter()
                     .take(MAX_CHANGES)
                     .map(|op| Change {
-                        op: match op.get("op").and_then(Value::as_str) {
-                            Some("add") => "add",
-                            Some("remove") => "remove",
-                            Some("replace") => "replace",
-                            Some("move") => "move",
-                            Some("copy") => "copy",
-                            Some("test") => "test",
-                            _ => "?",
-                        },
+                        op: OPS
+                            .into_iter()
+                            .find(|o| op.get("op").and_then(Value::as_str) == Some(o))
+                            .unwrap_or("?"),
                         path: op
                             .get("path")
                             .and_then(Value::as_str)
@@ -236,7 +217,7 @@ impl Collected {
                             .to_string(),
                         value: op
                             .get("value")
-                            .map(|v| clip(&super::text::compact(v), 200).0),
+                            .map(|v| clip(&crate::timeline::compact(v), 200).0),
                     })
                     .collect();
                 let view = StateView {

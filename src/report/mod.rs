@@ -29,7 +29,6 @@ use crate::explain::Explainer;
 use crate::input::{Origin, Record};
 use crate::model::ModelEvent;
 use crate::pipeline::Observer;
-use crate::timeline::Outcome;
 
 pub use model::Limits;
 
@@ -96,7 +95,7 @@ impl ReportBuilder {
             let failed = timeline
                 .runs()
                 .get(prev)
-                .is_some_and(|r| matches!(r.outcome, Outcome::Error { .. } | Outcome::NoTerminal));
+                .is_some_and(|r| r.outcome.failed());
             self.collected.run_ended(prev, failed);
         }
         self.open_run = now;

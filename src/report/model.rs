@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 use super::changes::Change;
-use super::text::Clipped;
+use super::text::{is_zero, Clipped};
 use crate::explain::Explanation;
 use crate::timeline::Tokens;
 
@@ -109,7 +109,7 @@ pub struct Run {
 }
 
 /// How a run ended.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Default, Serialize)]
 pub struct Outcome {
     /// `success`, `interrupt`, `error`, `no_terminal` or `open`.
     pub kind: &'static str,
@@ -219,8 +219,4 @@ pub struct Item {
     pub count: usize,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub findings: Vec<FindingView>,
-}
-
-fn is_zero(n: &usize) -> bool {
-    *n == 0
 }

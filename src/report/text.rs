@@ -18,7 +18,7 @@ pub struct Clipped {
     pub json: bool,
 }
 
-fn is_zero(n: &usize) -> bool {
+pub(super) fn is_zero(n: &usize) -> bool {
     *n == 0
 }
 
@@ -34,9 +34,15 @@ pub fn clip(s: &str, max: usize) -> (String, usize) {
     (s[..end].to_string(), s.len() - end)
 }
 
-/// A JSON value as compact text (strings unquoted).
-pub fn compact(v: &Value) -> String {
-    crate::timeline::compact(v)
+impl Clipped {
+    /// Pretty-printed JSON kept whole (already cut to its size).
+    pub fn json(text: String) -> Clipped {
+        Clipped {
+            text,
+            more: 0,
+            json: true,
+        }
+    }
 }
 
 /// A text clipped to `max` bytes.

@@ -21,33 +21,22 @@ use tokio::task::JoinSet;
 use tokio_util::sync::CancellationToken;
 
 use super::refusal::{self, Refusal};
-
-/// Connection-level limits.
-#[derive(Debug, Clone, Copy)]
-pub struct Limits {
-    /// A request head (request line and headers) must arrive within this, counted from the
-    /// moment the connection waits for it (so an idle keep-alive connection is closed too).
-    pub header_timeout: Duration,
-    /// Connections served at once; more are answered 503 and closed.
-    pub max_connections: usize,
-    /// After shutdown starts, connections still open after this long are closed.
-    pub shutdown_grace: Duration,
-}
+use super::ServeConfig;
 
 /// Serves `router` on `listener` until `shutdown` resolves, then cancels `cancel` (open
-/// streams end) and waits at most `limits.shutdown_grace` for connections to close.
+/// streams end) and waits at most the shutdown grace for connections to close.
 pub async fn run<F>(
     listener: TcpListener,
     router: Router,
-    limits: Limits,
-    log: Option<fn(&str)>,
+    cfg: &ServeConfig,
     cancel: CancellationToken,
     shutdown: F,
 ) -> io::Result<()>
 where
     F: Future<Output = ()> + Send + 'static,
 {
-    let permits = Arc::new(Semaphore::new(limits.max_connections.max(1)));
+    let (log, max_connections) = (cfg.log, cfg.max_connections);
+    let permits = Arc::new(Semaphore::new(max_connections.max(1)));
     // Answers of 503 in progress are bounded too; past it a connection is closed unanswered.
     let busy_permits = Arc::new(Semaphore::new(BUSY_ANSWERS));
     let mut conns = JoinSet::new();
@@ -71,18 +60,17 @@ where
                 match permits.clone().try_acquire_owned() {
                     Ok(permit) => {
                         full_logged = false;
-                        conns.spawn(connection(stream, peer, router.clone(), limits, log, cancel.clone(), permit));
+                        conns.spawn(connection(stream, peer, router.clone(), cfg.header_timeout, log, cancel.clone(), permit));
                     }
                     Err(_) => {
                         if let (Some(log), false) = (log, full_logged) {
                             log(&format!(
-                                "{} connections open (--max-connections): answering new ones 503 until one closes",
-                                limits.max_connections
+                                "{max_connections} connections open (--max-connections): answering new ones 503 until one closes"
                             ));
                             full_logged = true;
                         }
                         if let Ok(permit) = busy_permits.clone().try_acquire_owned() {
-                            conns.spawn(busy(stream, limits.max_connections, permit));
+                            conns.spawn(busy(stream, max_connections, permit));
                         }
                     }
                 }
@@ -92,7 +80,7 @@ where
     }
     drop(listener);
     cancel.cancel();
-    let grace = tokio::time::sleep(limits.shutdown_grace);
+    let grace = tokio::time::sleep(cfg.shutdown_grace);
     let mut grace = pin!(grace);
     loop {
         tokio::select! {
@@ -102,7 +90,7 @@ where
                     log(&format!(
                         "closing {} connection(s) still open after the {} ms shutdown grace",
                         conns.len(),
-                        limits.shutdown_grace.as_millis()
+                        cfg.shutdown_grace.as_millis()
                     ));
                 }
                 conns.shutdown().await;
@@ -117,17 +105,21 @@ async fn connection(
     stream: TcpStream,
     peer: SocketAddr,
     router: Router,
-    limits: Limits,
+    header_timeout: Duration,
     log: Option<fn(&str)>,
     cancel: CancellationToken,
     _permit: OwnedSemaphorePermit,
 ) {
     let _ = stream.set_nodelay(true);
-    let io = TokioIo::new(JsonRefusals::new(stream));
+    let io = TokioIo::new(JsonRefusals {
+        inner: stream,
+        pending: Vec::new(),
+        sent: 0,
+    });
     let mut builder = http1::Builder::new();
     builder
         .timer(TokioTimer::new())
-        .header_read_timeout(limits.header_timeout);
+        .header_read_timeout(header_timeout);
     let conn = builder.serve_connection(io, TowerToHyperService::new(router));
     let mut conn = pin!(conn);
     let result = tokio::select! {
@@ -143,7 +135,7 @@ async fn connection(
     if e.is_timeout() {
         log(&format!(
             "{peer}: closed: no complete request head within {} ms (--header-timeout)",
-            limits.header_timeout.as_millis()
+            header_timeout.as_millis()
         ));
     } else if e.is_parse() || e.is_parse_too_large() || e.is_parse_status() {
         log(&format!(
@@ -190,16 +182,6 @@ struct JsonRefusals<T> {
     /// The rewritten answer not yet written, from `sent`.
     pending: Vec<u8>,
     sent: usize,
-}
-
-impl<T> JsonRefusals<T> {
-    fn new(inner: T) -> Self {
-        JsonRefusals {
-            inner,
-            pending: Vec::new(),
-            sent: 0,
-        }
-    }
 }
 
 impl<T: AsyncWrite + Unpin> JsonRefusals<T> {

@@ -3,7 +3,6 @@
 //! outcome of a POST or the code of a refusal.
 
 use std::borrow::Cow;
-use std::fmt::Write as _;
 use std::pin::Pin;
 use std::task::{Context, Poll};
 use std::time::{Duration, Instant};
@@ -16,19 +15,10 @@ use bytes::Bytes;
 use http_body::{Body as HttpBody, Frame, SizeHint};
 use tokio_util::sync::CancellationToken;
 
-use super::refusal::RefusalCode;
-
-/// What a POST was given (a response extension the log reads).
+/// The end of a response's log line (a response extension): the thread, run and outcome of
+/// a POST, or the code of a refusal (and a hint).
 #[derive(Debug, Clone)]
-pub struct RunNote {
-    pub thread: String,
-    pub run: String,
-    pub outcome: String,
-}
-
-/// A further remark for the log line (a response extension), e.g. a hint.
-#[derive(Debug, Clone)]
-pub struct Hint(pub String);
+pub struct LogNote(pub String);
 
 /// The middleware: logs through `log` when the response body ends or is dropped (noting a
 /// response that ended while `shutdown` was cancelled).
@@ -39,25 +29,13 @@ pub async fn requests(
     next: Next,
 ) -> Response {
     let start = Instant::now();
-    let mut line = format!("{} {}", req.method(), escape(req.uri().path()));
+    let head = format!("{} {}", req.method(), escape(req.uri().path()));
     let resp = next.run(req).await;
-    let _ = write!(line, " {}", resp.status().as_u16());
-    let mut tail = String::new();
-    if let Some(note) = resp.extensions().get::<RunNote>() {
-        let _ = write!(
-            tail,
-            " thread={} run={} → {}",
-            escape(&note.thread),
-            escape(&note.run),
-            note.outcome
-        );
-    }
-    if let Some(RefusalCode(code)) = resp.extensions().get::<RefusalCode>() {
-        let _ = write!(tail, " {code}");
-    }
-    if let Some(Hint(hint)) = resp.extensions().get::<Hint>() {
-        let _ = write!(tail, " ({hint})");
-    }
+    let line = format!("{head} {}", resp.status().as_u16());
+    let tail = resp
+        .extensions()
+        .get::<LogNote>()
+        .map_or(String::new(), |n| n.0.clone());
     let (parts, body) = resp.into_parts();
     let body = Logged {
         inner: body,

@@ -44,7 +44,7 @@ use tower_http::cors::{AllowOrigin, Any, CorsLayer};
 use crate::agui::Event;
 use crate::replay::Pacing;
 use host::HostCheck;
-use log::{Hint, RunNote};
+use log::LogNote;
 use refusal::Refusal;
 pub use session::{Admission, Sessions, CONVERSATION_ENDED, RESUME_MISMATCH};
 pub use store::{Conversation, Ending, RecordedRun};
@@ -54,10 +54,13 @@ use stream::{sse_stream, ActiveGuard};
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum ServeError {
-    #[error("cannot open {path}: {message}")]
-    Open { path: String, message: String },
-    #[error("cannot read {path}: {message}")]
-    Read { path: String, message: String },
+    /// A file or folder that could not be opened or read (`verb`).
+    #[error("cannot {verb} {path}: {message}")]
+    File {
+        verb: &'static str,
+        path: String,
+        message: String,
+    },
     #[error("conversation '{name}': {message}")]
     Load { name: String, message: String },
     #[error("conversation '{0}': the recording holds no AG-UI run")]
@@ -135,6 +138,8 @@ impl Default for ServeConfig {
 struct AppState {
     conversations: IndexMap<String, Conversation>,
     sessions: Sessions,
+    /// `--cors`, checked.
+    cors: Option<AllowOrigin>,
     cfg: ServeConfig,
     active: Arc<AtomicUsize>,
     cancel: CancellationToken,
@@ -152,11 +157,14 @@ impl App {
         if conversations.is_empty() {
             return Err(ServeError::NoConversations);
         }
-        if let Some(origin) = &cfg.cors {
-            if origin != "*" && HeaderValue::from_str(origin).is_err() {
-                return Err(ServeError::BadCors(origin.clone()));
-            }
-        }
+        let cors = match cfg.cors.as_deref() {
+            None => None,
+            Some("*") => Some(AllowOrigin::any()),
+            Some(origin) => match HeaderValue::from_str(origin) {
+                Ok(origin) => Some(AllowOrigin::exact(origin)),
+                Err(_) => return Err(ServeError::BadCors(origin.to_string())),
+            },
+        };
         let mut map = IndexMap::new();
         for c in conversations {
             if map.contains_key(&c.name) {
@@ -168,6 +176,7 @@ impl App {
             state: Arc::new(AppState {
                 conversations: map,
                 sessions: Sessions::new(cfg.max_threads),
+                cors,
                 cfg,
                 active: Arc::new(AtomicUsize::new(0)),
                 cancel: CancellationToken::new(),
@@ -175,57 +184,30 @@ impl App {
         })
     }
 
-    /// The axum router: routes, fallbacks, CORS when configured, and the request log. The
-    /// Host check needs the bound address: [`App::router_bound_to`].
-    pub fn router(&self) -> Router {
-        self.layered(None)
-    }
-
-    /// [`App::router`] with the Host check for a server bound to `addr`.
-    pub fn router_bound_to(&self, addr: std::net::SocketAddr) -> Router {
+    /// The axum router for a server bound to `addr`: routes, fallbacks, CORS when configured,
+    /// the Host check and the request log.
+    fn router(&self, addr: std::net::SocketAddr) -> Router {
         let cfg = &self.state.cfg;
-        self.layered(HostCheck::new(
-            addr,
-            cfg.listen_host.as_deref(),
-            &cfg.allow_hosts,
-        ))
-    }
-
-    fn layered(&self, hosts: Option<HostCheck>) -> Router {
         let mut router = Router::new()
-            .route(
-                "/",
-                get(list).post(post_default).fallback(method_not_allowed),
-            )
-            .route(
-                "/{name}",
-                get(show).post(post_named).fallback(method_not_allowed),
-            )
+            .route("/", get(list).post(post).fallback(method_not_allowed))
+            .route("/{name}", get(show).post(post).fallback(method_not_allowed))
             .fallback(not_found)
             .with_state(self.state.clone());
-        if let Some(origin) = &self.state.cfg.cors {
-            let allow = if origin == "*" {
-                AllowOrigin::any()
-            } else {
-                // Checked in `new`.
-                AllowOrigin::exact(
-                    HeaderValue::from_str(origin).unwrap_or(HeaderValue::from_static("null")),
-                )
-            };
+        if let Some(allow) = &self.state.cors {
             router = router.layer(
                 CorsLayer::new()
-                    .allow_origin(allow)
+                    .allow_origin(allow.clone())
                     .allow_methods([Method::GET, Method::POST])
                     .allow_headers(Any)
                     .max_age(Duration::from_secs(600)),
             );
         }
-        if let Some(hosts) = hosts {
+        if let Some(hosts) = HostCheck::new(addr, cfg.listen_host.as_deref(), &cfg.allow_hosts) {
             router = router.layer(middleware::from_fn(move |req: Request, next: Next| {
                 host::check(hosts.clone(), req, next)
             }));
         }
-        if let Some(log) = self.state.cfg.log {
+        if let Some(log) = cfg.log {
             let shutdown = self.state.cancel.clone();
             router = router.layer(middleware::from_fn(move |req: Request, next: Next| {
                 log::requests(log, shutdown.clone(), req, next)
@@ -239,43 +221,22 @@ impl App {
         self.state.active.load(Ordering::SeqCst)
     }
 
-    /// Cancelling it ends every open stream (with a RUN_ERROR `SERVER_SHUTDOWN` if mid-run).
-    pub fn shutdown_token(&self) -> CancellationToken {
-        self.state.cancel.clone()
-    }
-
-    pub fn conversation_names(&self) -> Vec<String> {
-        self.state.conversations.keys().cloned().collect()
-    }
-
     /// How many threads the server remembers.
     pub fn threads(&self) -> usize {
         self.state.sessions.len()
     }
 }
 
-/// Serves `app` on `listener` until `shutdown` resolves; then open streams end, and
-/// connections still open after the shutdown grace are closed.
+/// Serves `app` on `listener` until `shutdown` resolves; then open streams end (with a
+/// RUN_ERROR `SERVER_SHUTDOWN` if mid-run), and connections still open after the shutdown
+/// grace are closed.
 pub async fn serve<F>(listener: tokio::net::TcpListener, app: App, shutdown: F) -> io::Result<()>
 where
     F: Future<Output = ()> + Send + 'static,
 {
-    let addr = listener.local_addr()?;
-    let cfg = &app.state.cfg;
-    let limits = listener::Limits {
-        header_timeout: cfg.header_timeout,
-        max_connections: cfg.max_connections,
-        shutdown_grace: cfg.shutdown_grace,
-    };
-    listener::run(
-        listener,
-        app.router_bound_to(addr),
-        limits,
-        cfg.log,
-        app.shutdown_token(),
-        shutdown,
-    )
-    .await
+    let router = app.router(listener.local_addr()?);
+    let st = &app.state;
+    listener::run(listener, router, &st.cfg, st.cancel.clone(), shutdown).await
 }
 
 /// An OS error's text without std's " (os error N)" suffix: "No such file or directory".
@@ -303,7 +264,7 @@ fn describe(c: &Conversation, default: bool) -> Value {
     })
 }
 
-async fn list(State(st): State<Arc<AppState>>) -> Response {
+async fn list(State(st): State<Arc<AppState>>) -> Json<Value> {
     let conversations: Vec<Value> = st
         .conversations
         .values()
@@ -315,39 +276,35 @@ async fn list(State(st): State<Arc<AppState>>) -> Response {
         "activeStreams": st.active.load(Ordering::SeqCst),
         "usage": "POST a RunAgentInput to a conversation's path; the response is its next recorded run as AG-UI SSE",
     }))
-    .into_response()
 }
 
-/// The conversation a one-segment path names (names are plain ASCII, so the segment is
-/// compared as it is, undecoded).
+/// The conversation a path names: `/` the default one, `/<name>` a named one (names are
+/// plain ASCII, so the segment is compared as it is, undecoded).
 fn conversation_of(st: &AppState, uri: &Uri) -> Result<usize, Refusal> {
     let name = uri.path().trim_start_matches('/');
-    st.conversations
-        .get_index_of(name)
-        .ok_or_else(|| unknown(st, name))
-}
-
-async fn show(State(st): State<Arc<AppState>>, uri: Uri) -> Response {
-    match conversation_of(&st, &uri) {
-        Ok(i) => Json(describe(&st.conversations[i], i == 0)).into_response(),
-        Err(e) => e.into_response(),
+    if name.is_empty() {
+        return Ok(0);
     }
+    st.conversations.get_index_of(name).ok_or_else(|| {
+        let names: Vec<&str> = st.conversations.keys().map(String::as_str).collect();
+        Refusal::new(
+            404,
+            "UNKNOWN_CONVERSATION",
+            format!(
+                "no conversation named '{}'; this server has: {}",
+                log::escape(name),
+                names.join(", ")
+            ),
+        )
+    })
 }
 
-fn unknown(st: &AppState, name: &str) -> Refusal {
-    let names: Vec<&str> = st.conversations.keys().map(String::as_str).collect();
-    Refusal::new(
-        404,
-        "UNKNOWN_CONVERSATION",
-        format!(
-            "no conversation named '{}'; this server has: {}",
-            log::escape(name),
-            names.join(", ")
-        ),
-    )
+async fn show(State(st): State<Arc<AppState>>, uri: Uri) -> Result<Json<Value>, Refusal> {
+    let i = conversation_of(&st, &uri)?;
+    Ok(Json(describe(&st.conversations[i], i == 0)))
 }
 
-async fn not_found(uri: Uri) -> Response {
+async fn not_found(uri: Uri) -> Refusal {
     Refusal::new(
         404,
         "NOT_FOUND",
@@ -356,7 +313,6 @@ async fn not_found(uri: Uri) -> Response {
             log::escape(uri.path())
         ),
     )
-    .into_response()
 }
 
 /// 405 for a method a path does not take; a CORS preflight to a server without `--cors`
@@ -370,13 +326,14 @@ async fn method_not_allowed(method: Method, headers: HeaderMap) -> Response {
     if let (true, Some(origin)) = (preflight, origin) {
         let origin = log::escape(&origin).into_owned();
         let hint = format!("start with --cors {origin} to allow this origin");
-        let mut resp = Refusal::new(
+        let refusal = Refusal::new(
             403,
             "CORS_NOT_ENABLED",
             format!("a browser page at {origin} asked to call this server (a CORS preflight), but cross-origin requests are not enabled: {hint}"),
-        )
-        .into_response();
-        resp.extensions_mut().insert(Hint(hint));
+        );
+        let note = LogNote(format!(" {} ({hint})", refusal.code));
+        let mut resp = refusal.into_response();
+        resp.extensions_mut().insert(note);
         return resp;
     }
     let mut resp = Refusal::new(
@@ -390,22 +347,6 @@ async fn method_not_allowed(method: Method, headers: HeaderMap) -> Response {
     resp
 }
 
-async fn post_default(State(st): State<Arc<AppState>>, headers: HeaderMap, body: Body) -> Response {
-    run(st, 0, headers, body).await
-}
-
-async fn post_named(
-    State(st): State<Arc<AppState>>,
-    uri: Uri,
-    headers: HeaderMap,
-    body: Body,
-) -> Response {
-    match conversation_of(&st, &uri) {
-        Ok(i) => run(st, i, headers, body).await,
-        Err(e) => e.into_response(),
-    }
-}
-
 /// The parts of a RunAgentInput the replay needs.
 #[derive(Debug)]
 struct RunRequest {
@@ -415,53 +356,38 @@ struct RunRequest {
 }
 
 fn parse_request(bytes: &[u8]) -> Result<RunRequest, Refusal> {
+    let invalid = |message: String| Refusal::bad("INVALID_INPUT", message);
     let v: Value = serde_json::from_slice(bytes)
         .map_err(|e| Refusal::bad("INVALID_JSON", format!("the body is not JSON: {e}")))?;
     let Some(o) = v.as_object() else {
-        return Err(Refusal::bad(
-            "INVALID_INPUT",
-            "the body must be a RunAgentInput JSON object",
+        return Err(invalid(
+            "the body must be a RunAgentInput JSON object".into(),
         ));
     };
-    let field = |k: &str| -> Result<String, Refusal> {
-        o.get(k)
-            .and_then(Value::as_str)
-            .map(str::to_string)
-            .ok_or_else(|| {
-                Refusal::bad(
-                    "INVALID_INPUT",
-                    format!("RunAgentInput needs a string `{k}`"),
-                )
-            })
+    let field = |k: &str| match o.get(k).and_then(Value::as_str) {
+        Some(s) => Ok(s.to_string()),
+        None => Err(invalid(format!("RunAgentInput needs a string `{k}`"))),
     };
     let thread_id = field("threadId")?;
     if thread_id.len() > MAX_THREAD_ID_BYTES {
-        return Err(Refusal::bad(
-            "INVALID_INPUT",
-            format!(
-                "`threadId` is {} bytes long; at most {MAX_THREAD_ID_BYTES} are accepted",
-                thread_id.len()
-            ),
-        ));
+        let len = thread_id.len();
+        return Err(invalid(format!(
+            "`threadId` is {len} bytes long; at most {MAX_THREAD_ID_BYTES} are accepted"
+        )));
     }
     let run_id = field("runId")?;
     let resume = match o.get("resume") {
         None | Some(Value::Null) => vec![],
         Some(Value::Array(entries)) => entries
             .iter()
-            .map(|e| {
-                e.get("interruptId")
-                    .and_then(Value::as_str)
-                    .map(str::to_string)
-                    .ok_or_else(|| {
-                        Refusal::bad(
-                            "INVALID_INPUT",
-                            "every resume[] entry needs a string `interruptId`",
-                        )
-                    })
+            .map(|e| match e.get("interruptId").and_then(Value::as_str) {
+                Some(id) => Ok(id.to_string()),
+                None => Err(invalid(
+                    "every resume[] entry needs a string `interruptId`".into(),
+                )),
             })
             .collect::<Result<_, _>>()?,
-        Some(_) => return Err(Refusal::bad("INVALID_INPUT", "`resume` must be an array")),
+        Some(_) => return Err(invalid("`resume` must be an array".into())),
     };
     Ok(RunRequest {
         thread_id,
@@ -523,20 +449,15 @@ async fn read_body(headers: &HeaderMap, body: Body, cfg: &ServeConfig) -> Result
     }
 }
 
-async fn run(st: Arc<AppState>, index: usize, headers: HeaderMap, body: Body) -> Response {
-    match admit(&st, index, &headers, body).await {
-        Ok(resp) => resp,
-        Err(e) => e.into_response(),
-    }
-}
-
-async fn admit(
-    st: &Arc<AppState>,
-    index: usize,
-    headers: &HeaderMap,
+/// `POST` a RunAgentInput: the next recorded run of its thread, or a RUN_ERROR saying why not.
+async fn post(
+    State(st): State<Arc<AppState>>,
+    uri: Uri,
+    headers: HeaderMap,
     body: Body,
 ) -> Result<Response, Refusal> {
-    if !is_json(headers) {
+    let index = conversation_of(&st, &uri)?;
+    if !is_json(&headers) {
         let given = headers
             .get(header::CONTENT_TYPE)
             .map_or("none".into(), |v| {
@@ -548,20 +469,24 @@ async fn admit(
             format!("the body must be a RunAgentInput sent as Content-Type: application/json (got {given})"),
         ));
     }
-    let bytes = read_body(headers, body, &st.cfg).await?;
+    let bytes = read_body(&headers, body, &st.cfg).await?;
     let req = parse_request(&bytes)?;
-    let Some((_, conv)) = st.conversations.get_index(index) else {
-        return Err(Refusal::new(
-            404,
-            "UNKNOWN_CONVERSATION",
-            "no such conversation",
-        ));
-    };
-    let (admission, lease) = st.sessions.admit_leased(conv, &req.thread_id, &req.resume);
-    let (events, pacing) = match &admission {
-        Admission::Run(i) => (conv.runs[*i].events.clone(), st.cfg.pacing),
-        Admission::Refused { code, message } => (
-            Arc::new(vec![
+    let conv = &st.conversations[index];
+    let (admission, lease) = st.sessions.admit(conv, &req.thread_id, &req.resume);
+    let (events, pacing, outcome) = match admission {
+        Admission::Run(i) => {
+            let run = &conv.runs[i];
+            let outcome = format!(
+                "run {}/{} ({} events, ends {})",
+                i + 1,
+                conv.runs.len(),
+                run.events.len(),
+                run.ending.as_str()
+            );
+            (run.events.clone(), st.cfg.pacing, outcome)
+        }
+        Admission::Refused { code, message } => {
+            let events = vec![
                 Event::RunStarted {
                     timestamp: None,
                     thread_id: req.thread_id.clone(),
@@ -571,28 +496,22 @@ async fn admit(
                 Event::RunError {
                     timestamp: None,
                     raw_event: None,
-                    message: message.clone(),
-                    code: Some((*code).into()),
+                    message,
+                    code: Some(code.into()),
                 },
-            ]),
-            Pacing::instant(),
-        ),
+            ];
+            (
+                Arc::new(events),
+                Pacing::instant(),
+                format!("RUN_ERROR {code}"),
+            )
+        }
     };
-    let outcome = match &admission {
-        Admission::Run(i) => format!(
-            "run {}/{} ({} events, ends {})",
-            i + 1,
-            conv.runs.len(),
-            conv.runs[*i].events.len(),
-            conv.runs[*i].ending.as_str()
-        ),
-        Admission::Refused { code, .. } => format!("RUN_ERROR {code}"),
-    };
-    let note = RunNote {
-        thread: req.thread_id.clone(),
-        run: req.run_id.clone(),
-        outcome,
-    };
+    let note = LogNote(format!(
+        " thread={} run={} → {outcome}",
+        log::escape(&req.thread_id),
+        log::escape(&req.run_id)
+    ));
     let body = sse_stream(
         events,
         req.thread_id,
@@ -600,7 +519,7 @@ async fn admit(
         pacing,
         st.cfg.keep_alive,
         st.cancel.child_token(),
-        ActiveGuard::new(st.active.clone()).with_lease(lease),
+        ActiveGuard::new(st.active.clone(), lease),
     );
     let mut resp = Response::builder()
         .status(StatusCode::OK)

@@ -14,10 +14,6 @@ pub struct Refusal {
     pub message: String,
 }
 
-/// The request log's note of a refusal's code (a response extension).
-#[derive(Debug, Clone, Copy)]
-pub struct RefusalCode(pub &'static str);
-
 impl Refusal {
     pub fn new(status: u16, code: &'static str, message: impl Into<String>) -> Self {
         Refusal {
@@ -63,7 +59,8 @@ impl IntoResponse for Refusal {
             header::CONTENT_TYPE,
             HeaderValue::from_static("application/json"),
         );
-        resp.extensions_mut().insert(RefusalCode(self.code));
+        let note = format!(" {}", self.code);
+        resp.extensions_mut().insert(super::log::LogNote(note));
         resp
     }
 }

@@ -1,7 +1,7 @@
 //! Per-thread replay state: which recorded run a thread gets next, and which interrupt ids it
 //! must answer first.
 
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, PoisonError};
 
 use indexmap::IndexMap;
 
@@ -31,10 +31,7 @@ struct Session {
 
 /// Held by a stream while it is served: its thread is not forgotten meanwhile if any other
 /// thread can be.
-#[derive(Debug, Clone)]
-pub struct ThreadLease {
-    _live: Arc<()>,
-}
+pub type ThreadLease = Arc<()>;
 
 /// Thread states of every conversation, keyed by (conversation, threadId). Bounded: past
 /// `capacity` threads the least recently used one with no stream in progress is forgotten
@@ -53,23 +50,15 @@ impl Sessions {
     }
 
     /// Decides what a request on `thread` answering `resume_ids` gets, and advances the thread
-    /// when it gets a run. A thread advances when its request is admitted, not when the stream
-    /// completes.
-    pub fn admit(&self, conv: &Conversation, thread: &str, resume_ids: &[String]) -> Admission {
-        self.admit_leased(conv, thread, resume_ids).0
-    }
-
-    /// [`Sessions::admit`], with a lease on the thread for the stream that answers it.
-    pub fn admit_leased(
+    /// when it gets a run (when its request is admitted, not when the stream completes); the
+    /// lease is for the stream that answers it.
+    pub fn admit(
         &self,
         conv: &Conversation,
         thread: &str,
         resume_ids: &[String],
     ) -> (Admission, ThreadLease) {
-        let mut map = match self.map.lock() {
-            Ok(m) => m,
-            Err(poisoned) => poisoned.into_inner(),
-        };
+        let mut map = self.map.lock().unwrap_or_else(PoisonError::into_inner);
         let key = (conv.name.clone(), thread.to_string());
         let mut session = map.shift_remove(&key).unwrap_or_default();
         let admission = decide(conv, thread, &session, resume_ids);
@@ -84,20 +73,14 @@ impl Sessions {
                 .unwrap_or(0);
             map.shift_remove_index(idle);
         }
-        let lease = ThreadLease {
-            _live: session.live.clone(),
-        };
+        let lease = session.live.clone();
         map.insert(key, session);
         (admission, lease)
     }
 
     /// How many threads are remembered.
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.map.lock().map(|m| m.len()).unwrap_or(0)
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
     }
 }
 
@@ -169,19 +152,12 @@ fn quote<S: AsRef<str>>(ids: &[S]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::serve::store::split_runs;
-    use serde_json::json;
 
     fn conv() -> Conversation {
         Conversation {
             name: "c".into(),
             files: vec![],
-            runs: split_runs(crate::serve::store::tests::events(vec![
-                json!({"type":"RUN_STARTED","threadId":"t","runId":"r1"}),
-                json!({"type":"RUN_FINISHED","threadId":"t","runId":"r1","outcome":{"type":"interrupt","interrupts":[{"id":"i1","reason":"x"}]}}),
-                json!({"type":"RUN_STARTED","threadId":"t","runId":"r2"}),
-                json!({"type":"RUN_FINISHED","threadId":"t","runId":"r2"}),
-            ])),
+            runs: crate::serve::store::tests::interrupt_then_resume(),
             bad_lines: 0,
             first_bad_line: None,
         }
@@ -198,24 +174,24 @@ mod tests {
     fn interrupt_then_resume_then_end() {
         let c = conv();
         let s = Sessions::new(10);
-        assert_eq!(s.admit(&c, "a", &[]), Admission::Run(0));
-        let (code, msg) = refused(s.admit(&c, "a", &[]));
+        assert_eq!(s.admit(&c, "a", &[]).0, Admission::Run(0));
+        let (code, msg) = refused(s.admit(&c, "a", &[]).0);
         assert_eq!(code, RESUME_MISMATCH);
         assert!(msg.contains("does not answer: 'i1'"), "{msg}");
-        let (code, msg) = refused(s.admit(&c, "a", &["nope".into()]));
+        let (code, msg) = refused(s.admit(&c, "a", &["nope".into()]).0);
         assert_eq!(code, RESUME_MISMATCH);
         assert!(msg.contains("unknown interrupt id(s): 'nope'"), "{msg}");
-        assert_eq!(s.admit(&c, "a", &["i1".into()]), Admission::Run(1));
-        assert_eq!(refused(s.admit(&c, "a", &[])).0, CONVERSATION_ENDED);
+        assert_eq!(s.admit(&c, "a", &["i1".into()]).0, Admission::Run(1));
+        assert_eq!(refused(s.admit(&c, "a", &[]).0).0, CONVERSATION_ENDED);
         // Another thread starts over.
-        assert_eq!(s.admit(&c, "b", &[]), Admission::Run(0));
+        assert_eq!(s.admit(&c, "b", &[]).0, Admission::Run(0));
     }
 
     #[test]
     fn resume_without_pending_is_refused() {
         let c = conv();
         let s = Sessions::new(10);
-        let (code, msg) = refused(s.admit(&c, "a", &["i1".into()]));
+        let (code, msg) = refused(s.admit(&c, "a", &["i1".into()]).0);
         assert_eq!(code, RESUME_MISMATCH);
         assert!(msg.contains("no pending interrupt"), "{msg}");
     }
@@ -224,24 +200,14 @@ mod tests {
     fn evicts_the_oldest_thread_with_no_stream_in_progress() {
         let c = conv();
         let s = Sessions::new(2);
-        let (_, streaming) = s.admit_leased(&c, "a", &[]);
-        let (_, finished) = s.admit_leased(&c, "b", &[]);
+        let (_, streaming) = s.admit(&c, "a", &[]);
+        let (_, finished) = s.admit(&c, "b", &[]);
         drop(finished);
         s.admit(&c, "c", &[]);
         assert_eq!(s.len(), 2);
         // "a" (older, still streaming) is kept; "b" (finished) was forgotten.
-        assert_eq!(refused(s.admit(&c, "a", &[])).0, RESUME_MISMATCH);
+        assert_eq!(refused(s.admit(&c, "a", &[]).0).0, RESUME_MISMATCH);
         drop(streaming);
-        assert_eq!(s.admit(&c, "b", &[]), Admission::Run(0));
-    }
-
-    #[test]
-    fn bounded() {
-        let c = conv();
-        let s = Sessions::new(2);
-        for t in ["a", "b", "c"] {
-            s.admit(&c, t, &[]);
-        }
-        assert_eq!(s.len(), 2);
+        assert_eq!(s.admit(&c, "b", &[]).0, Admission::Run(0));
     }
 }

@@ -75,23 +75,11 @@ impl Conversation {
         if !valid_name(name) {
             return Err(ServeError::BadName(name.to_string()));
         }
-        let inputs = files
-            .iter()
-            .map(|f| Input::open(f))
-            .collect::<Result<Vec<_>, _>>()
-            .map_err(|e| match e {
-                crate::Error::Input { path, source } => ServeError::Open {
-                    path,
-                    message: super::os_text(&source),
-                },
-                e => ServeError::Load {
-                    name: name.to_string(),
-                    message: e.to_string(),
-                },
-            })?;
-        let mut collect = Collect::default();
-        pipeline::run(inputs, opts, &mut collect).map_err(|e| match e {
-            crate::Error::Input { path, source } => ServeError::Read {
+        // An input file that cannot be opened or read is named; any other error is the
+        // conversation's.
+        let error = |verb, e| match e {
+            crate::Error::Input { path, source } => ServeError::File {
+                verb,
                 path,
                 message: super::os_text(&source),
             },
@@ -99,7 +87,14 @@ impl Conversation {
                 name: name.to_string(),
                 message: e.to_string(),
             },
-        })?;
+        };
+        let inputs = files
+            .iter()
+            .map(|f| Input::open(f))
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|e| error("open", e))?;
+        let mut collect = Collect::default();
+        pipeline::run(inputs, opts, &mut collect).map_err(|e| error("read", e))?;
         if collect.events.is_empty() && collect.bad > 0 {
             return Err(ServeError::Load {
                 name: name.to_string(),
@@ -158,11 +153,7 @@ impl Conversation {
                 (name, dir)
             }
         };
-        let files = recording_files(&dir)?;
-        if !valid_name(&name) {
-            return Err(ServeError::BadName(name));
-        }
-        Conversation::load(&name, &files, opts)
+        Conversation::load(&name, &recording_files(&dir)?, opts)
     }
 
     /// The ids of every interrupt any run of this conversation stops at.
@@ -194,7 +185,8 @@ impl pipeline::Observer for Collect {
 }
 
 fn recording_files(dir: &Path) -> Result<Vec<String>, ServeError> {
-    let unreadable = |source: io::Error| ServeError::Read {
+    let unreadable = |source: io::Error| ServeError::File {
+        verb: "read",
         path: dir.display().to_string(),
         message: super::os_text(&source),
     };
@@ -227,45 +219,18 @@ fn recording_files(dir: &Path) -> Result<Vec<String>, ServeError> {
 pub fn split_runs(events: Vec<Event>) -> Vec<RecordedRun> {
     let mut runs: Vec<Vec<Event>> = vec![];
     for ev in events {
-        if ev.kind() == Some(EventType::RunStarted) || runs.is_empty() {
-            runs.push(vec![]);
-        }
-        if let Some(last) = runs.last_mut() {
-            last.push(ev);
+        match runs.last_mut() {
+            Some(run) if ev.kind() != Some(EventType::RunStarted) => run.push(ev),
+            _ => runs.push(vec![ev]),
         }
     }
     runs.into_iter()
         .map(|events| {
-            let mut ending = Ending::Open;
-            let mut interrupts = vec![];
+            let (mut ending, mut interrupts) = (Ending::Open, vec![]);
             for ev in &events {
                 match ev.kind() {
                     Some(EventType::RunError) => ending = Ending::Error,
-                    Some(EventType::RunFinished) => {
-                        // A capture's event is served as recorded, read as JSON.
-                        let outcome = match ev {
-                            Event::RunFinished { outcome, .. } => Some(outcome),
-                            Event::Passthrough(v) => v.get("outcome"),
-                            _ => None,
-                        };
-                        if outcome.and_then(|o| o.get("type")).and_then(Value::as_str)
-                            == Some("interrupt")
-                        {
-                            ending = Ending::Interrupted;
-                            interrupts = outcome
-                                .and_then(|o| o.get("interrupts"))
-                                .and_then(Value::as_array)
-                                .into_iter()
-                                .flatten()
-                                .filter_map(|i| {
-                                    i.get("id").and_then(Value::as_str).map(str::to_string)
-                                })
-                                .collect();
-                        } else {
-                            ending = Ending::Finished;
-                            interrupts.clear();
-                        }
-                    }
+                    Some(EventType::RunFinished) => (ending, interrupts) = finished(ev),
                     _ => {}
                 }
             }
@@ -278,23 +243,41 @@ pub fn split_runs(events: Vec<Event>) -> Vec<RecordedRun> {
         .collect()
 }
 
+/// How a RUN_FINISHED ends its run, with the ids of its interrupt outcome (a capture's
+/// event is served as recorded, read as JSON).
+fn finished(ev: &Event) -> (Ending, Vec<String>) {
+    let outcome = match ev {
+        Event::RunFinished { outcome, .. } => outcome,
+        Event::Passthrough(v) => &v["outcome"],
+        _ => &Value::Null,
+    };
+    if outcome["type"] != "interrupt" {
+        return (Ending::Finished, vec![]);
+    }
+    let ids = outcome["interrupts"].as_array().into_iter().flatten();
+    let ids = ids.filter_map(|i| i["id"].as_str()).map(str::to_string);
+    (Ending::Interrupted, ids.collect())
+}
+
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
     use serde_json::json;
 
-    pub fn events(list: Vec<Value>) -> Vec<Event> {
-        list.into_iter().map(Event::Passthrough).collect()
-    }
-
-    #[test]
-    fn splits_runs_and_reads_interrupts() {
-        let runs = split_runs(events(vec![
+    /// A run that stops at interrupt `i1`, then the run that resumes it (captured events).
+    pub fn interrupt_then_resume() -> Vec<RecordedRun> {
+        let events = [
             json!({"type":"RUN_STARTED","threadId":"t","runId":"r1"}),
             json!({"type":"RUN_FINISHED","threadId":"t","runId":"r1","outcome":{"type":"interrupt","interrupts":[{"id":"i1","reason":"x"}]}}),
             json!({"type":"RUN_STARTED","threadId":"t","runId":"r2"}),
             json!({"type":"RUN_FINISHED","threadId":"t","runId":"r2"}),
-        ]));
+        ];
+        split_runs(events.into_iter().map(Event::Passthrough).collect())
+    }
+
+    #[test]
+    fn splits_runs_and_reads_interrupts() {
+        let runs = interrupt_then_resume();
         assert_eq!(runs.len(), 2);
         assert_eq!(runs[0].ending, Ending::Interrupted);
         assert_eq!(runs[0].interrupts, ["i1"]);

@@ -27,22 +27,16 @@ pub const SERVER_SHUTDOWN: &str = "SERVER_SHUTDOWN";
 /// shutdown). Holds the thread's lease meanwhile.
 pub struct ActiveGuard {
     counter: Arc<AtomicUsize>,
-    _lease: Option<ThreadLease>,
+    _lease: ThreadLease,
 }
 
 impl ActiveGuard {
-    pub fn new(counter: Arc<AtomicUsize>) -> Self {
+    pub fn new(counter: Arc<AtomicUsize>, lease: ThreadLease) -> Self {
         counter.fetch_add(1, Ordering::SeqCst);
         ActiveGuard {
             counter,
-            _lease: None,
+            _lease: lease,
         }
-    }
-
-    /// Keeps `lease` (the stream's thread) until the stream is dropped.
-    pub fn with_lease(mut self, lease: ThreadLease) -> Self {
-        self._lease = Some(lease);
-        self
     }
 }
 
@@ -154,11 +148,7 @@ impl Replay {
         let wait = *self
             .wait
             .get_or_insert_with(|| self.pacer.delay_for(ev.timestamp()));
-        let (sleep_for, keep_alive) = if wait > self.keep_alive {
-            (self.keep_alive, true)
-        } else {
-            (wait, false)
-        };
+        let sleep_for = wait.min(self.keep_alive);
         if !sleep_for.is_zero() {
             tokio::select! {
                 _ = tokio::time::sleep(sleep_for) => {}
@@ -167,22 +157,16 @@ impl Replay {
         } else if self.cancel.is_cancelled() {
             return self.shutdown();
         }
-        if keep_alive {
+        if wait > self.keep_alive {
             self.wait = Some(wait - sleep_for);
             return Some(Bytes::from_static(KEEP_ALIVE));
         }
         self.wait = None;
         self.next += 1;
         let ev = personalize(ev, &self.thread_id, &self.run_id);
-        if matches!(
-            ev.kind(),
-            Some(EventType::RunFinished | EventType::RunError)
-        ) {
-            self.terminal_sent = true;
-        }
-        let mut buf = Vec::with_capacity(256);
-        frame(&ev, &mut buf);
-        Some(Bytes::from(buf))
+        let kind = ev.kind();
+        self.terminal_sent |= matches!(kind, Some(EventType::RunFinished | EventType::RunError));
+        Some(frame_bytes(&ev))
     }
 
     /// Server shutdown: end the run with a RUN_ERROR unless it already ended.
@@ -191,16 +175,19 @@ impl Replay {
         if self.terminal_sent || self.next == 0 {
             return None;
         }
-        let ev = Event::RunError {
+        Some(frame_bytes(&Event::RunError {
             timestamp: None,
             raw_event: None,
             message: "The replay server is shutting down; the recorded run was cut short.".into(),
             code: Some(SERVER_SHUTDOWN.into()),
-        };
-        let mut buf = vec![];
-        frame(&ev, &mut buf);
-        Some(Bytes::from(buf))
+        }))
     }
+}
+
+fn frame_bytes(ev: &Event) -> Bytes {
+    let mut buf = Vec::with_capacity(256);
+    frame(ev, &mut buf);
+    Bytes::from(buf)
 }
 
 #[cfg(test)]

@@ -27,13 +27,17 @@ pub fn read(
         path: file.to_string(),
         source,
     };
+    let mut emit = |item| out(item).map_err(Error::Output);
+    let bad = |origin, message: &str| Item::Bad {
+        origin,
+        message: message.into(),
+    };
     let mut line = String::new();
     let mut number = 0u64;
     let mut run: Option<Run> = None;
     loop {
         line.clear();
-        let n = reader.read_line(&mut line).map_err(io_err)?;
-        if n == 0 {
+        if reader.read_line(&mut line).map_err(io_err)? == 0 {
             break;
         }
         number += 1;
@@ -49,42 +53,32 @@ pub fn read(
                     format!("line 1: expected `{}`", super::HEADER),
                 )));
             }
-            continue;
-        }
-        if text.trim().is_empty() || text.starts_with('#') {
-            continue;
-        }
-        if let Some(index) = text.strip_prefix("run ") {
+        } else if text.trim().is_empty() || text.starts_with('#') {
+            // A blank line or a comment.
+        } else if let Some(index) = text.strip_prefix("run ") {
             match index.trim().parse::<usize>() {
                 Ok(index) => {
+                    let leaves = Vec::new();
                     if let Some(done) = run.replace(Run {
                         index,
                         origin,
-                        leaves: Vec::new(),
+                        leaves,
                     }) {
-                        out(Item::Run(done)).map_err(Error::Output)?;
+                        emit(Item::Run(done))?;
                     }
                 }
-                Err(_) => out(Item::Bad {
-                    origin,
-                    message: "expected `run N` with N a number".into(),
-                })
-                .map_err(Error::Output)?,
+                Err(_) => emit(bad(origin, "expected `run N` with N a number"))?,
             }
-            continue;
-        }
-        match (leaf_of(text, &origin), run.as_mut()) {
-            (Ok(leaf), Some(r)) => r.leaves.push(leaf),
-            (Ok(_), None) => out(Item::Bad {
-                origin,
-                message: "a value before the first `run N` line".into(),
-            })
-            .map_err(Error::Output)?,
-            (Err(message), _) => out(Item::Bad { origin, message }).map_err(Error::Output)?,
+        } else {
+            match (leaf_of(text, &origin), run.as_mut()) {
+                (Ok(leaf), Some(r)) => r.leaves.push(leaf),
+                (Ok(_), None) => emit(bad(origin, "a value before the first `run N` line"))?,
+                (Err(message), _) => emit(Item::Bad { origin, message })?,
+            }
         }
     }
     if let Some(done) = run {
-        out(Item::Run(done)).map_err(Error::Output)?;
+        emit(Item::Run(done))?;
     }
     Ok(())
 }

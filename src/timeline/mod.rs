@@ -8,12 +8,12 @@
 //! namespace depth (v2 `langgraph_checkpoint_ns`, v3 `params.namespace`), which AG-UI lacks.
 //!
 //! Rendering lives in [`render`]; the builder knows nothing of colours or widths.
-//! Checker findings are plugged in through [`NoteSource`] and appear under the entry of the event
-//! they were raised at.
+//! Checker findings are [`TimelineBuilder::attach`]ed and appear under the entry of the event they
+//! were raised at.
 
 pub mod render;
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 use std::io;
 use std::sync::Arc;
 
@@ -39,23 +39,6 @@ pub enum Kind {
     Error,
     /// Other events (RAW, ACTIVITY_*) and run footers' plain parts.
     Other,
-}
-
-impl Kind {
-    pub fn name(self) -> &'static str {
-        match self {
-            Kind::Run => "run",
-            Kind::Step => "step",
-            Kind::Text => "text",
-            Kind::Reasoning => "reasoning",
-            Kind::Tool => "tool",
-            Kind::State => "state",
-            Kind::Custom => "custom",
-            Kind::Interrupt => "interrupt",
-            Kind::Error => "error",
-            Kind::Other => "other",
-        }
-    }
 }
 
 /// A checker finding's severity.
@@ -91,53 +74,6 @@ pub struct InlineNote {
     pub message: String,
 }
 
-/// Where inline notes come from: the checker (issue 3) implements this to run alongside the
-/// timeline. `on_event` is called once per AG-UI event, in order, after the timeline has taken
-/// the event in; `on_end` once when all input has been read (findings about things that never
-/// happened, such as a missing terminal event).
-pub trait NoteSource {
-    fn on_event(&mut self, index: u64, ev: &Event, origin: &Origin) -> Vec<InlineNote>;
-    fn on_end(&mut self) -> Vec<InlineNote> {
-        Vec::new()
-    }
-}
-
-/// No notes.
-pub struct NoNotes;
-
-impl NoteSource for NoNotes {
-    fn on_event(&mut self, _: u64, _: &Event, _: &Origin) -> Vec<InlineNote> {
-        Vec::new()
-    }
-}
-
-/// Findings computed beforehand (e.g. by a checker run over the same input), keyed by event
-/// index. Notes whose index is never reached come out at the end.
-#[derive(Default)]
-pub struct NotesByIndex(BTreeMap<u64, Vec<InlineNote>>);
-
-impl NotesByIndex {
-    pub fn new(notes: impl IntoIterator<Item = InlineNote>) -> Self {
-        let mut m: BTreeMap<u64, Vec<InlineNote>> = BTreeMap::new();
-        for n in notes {
-            m.entry(n.event_index).or_default().push(n);
-        }
-        NotesByIndex(m)
-    }
-}
-
-impl NoteSource for NotesByIndex {
-    fn on_event(&mut self, index: u64, _: &Event, _: &Origin) -> Vec<InlineNote> {
-        self.0.remove(&index).unwrap_or_default()
-    }
-    fn on_end(&mut self) -> Vec<InlineNote> {
-        std::mem::take(&mut self.0)
-            .into_values()
-            .flatten()
-            .collect()
-    }
-}
-
 /// How a run ended.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Outcome {
@@ -157,6 +93,13 @@ pub enum Outcome {
     },
     /// The input ended (or a new run began) with no terminal event for this run.
     NoTerminal,
+}
+
+impl Outcome {
+    /// Ended in an error or with no terminal event.
+    pub fn failed(&self) -> bool {
+        matches!(self, Outcome::Error { .. } | Outcome::NoTerminal)
+    }
 }
 
 /// Token usage summed over RUN_FINISHED `usage` entries.
@@ -301,6 +244,21 @@ pub enum Line {
     Notes,
 }
 
+impl Line {
+    /// A tool call's entry as it starts.
+    fn tool(id: String, name: String, args: String) -> Line {
+        Line::Tool {
+            id,
+            name,
+            args,
+            args_done: false,
+            streamed_output: 0,
+            result: None,
+            error: false,
+        }
+    }
+}
+
 /// Open spans of the current run, by id.
 #[derive(Default)]
 struct Open {
@@ -316,18 +274,17 @@ struct Open {
 }
 
 /// Builds the timeline from the pipeline's output. See the module docs.
+#[derive(Default)]
 pub struct TimelineBuilder {
     entries: Vec<Entry>,
     runs: Vec<RunSummary>,
     run: Option<usize>,
     open: Open,
-    notes: Box<dyn NoteSource>,
     index: u64,
     /// Namespace depth of the record being mapped (0 when unknown or root).
     ns_depth: usize,
     rendered: usize,
     bad_lines: u64,
-    files: Vec<Arc<str>>,
     /// The entry the event being taken in made or went into.
     touched: Option<usize>,
     /// Files whose log records a thread id (AG-UI captures, v2 `metadata.thread_id`): a run
@@ -340,12 +297,6 @@ pub struct TimelineBuilder {
 
 /// How far back [`TimelineBuilder::attach`] looks for the entry of an older event.
 const ATTACH_SCAN: usize = 256;
-
-impl Default for TimelineBuilder {
-    fn default() -> Self {
-        Self::new()
-    }
-}
 
 /// An event's timestamp (ms), when it has one.
 type Ts = Option<i64>;
@@ -361,6 +312,18 @@ pub fn compact(v: &Value) -> String {
         Value::String(s) => s.clone(),
         other => serde_json::to_string(other).unwrap_or_default(),
     }
+}
+
+/// `v[k]` as a string, when it is one.
+pub fn str_of(v: &Value, k: &str) -> Option<String> {
+    v.get(k).and_then(Value::as_str).map(str::to_string)
+}
+
+/// `v[k]` as a list (none: empty).
+pub fn list_of<'a>(v: &'a Value, k: &str) -> &'a [Value] {
+    v.get(k)
+        .and_then(Value::as_array)
+        .map_or(&[], Vec::as_slice)
 }
 
 /// The namespace depth a record's events live at: v3 `params.namespace` (or a subgraph
@@ -400,25 +363,7 @@ pub fn namespace_depth(rec: &Record) -> usize {
 
 impl TimelineBuilder {
     pub fn new() -> Self {
-        Self::with_notes(Box::new(NoNotes))
-    }
-
-    pub fn with_notes(notes: Box<dyn NoteSource>) -> Self {
-        TimelineBuilder {
-            entries: Vec::new(),
-            runs: Vec::new(),
-            run: None,
-            open: Open::default(),
-            notes,
-            index: 0,
-            ns_depth: 0,
-            rendered: 0,
-            bad_lines: 0,
-            files: Vec::new(),
-            touched: None,
-            thread_recorded: Vec::new(),
-            last_event_entry: None,
-        }
+        Self::default()
     }
 
     pub fn entries(&self) -> &[Entry] {
@@ -427,6 +372,14 @@ impl TimelineBuilder {
 
     pub fn runs(&self) -> &[RunSummary] {
         &self.runs
+    }
+
+    /// The entries of run `i`.
+    pub fn run_entries(&self, i: usize) -> &[Entry] {
+        let len = self.entries.len();
+        let start = self.runs.get(i).map_or(0, |r| r.first_entry).min(len);
+        let end = self.runs.get(i + 1).map_or(len, |r| r.first_entry);
+        &self.entries[start..end.clamp(start, len)]
     }
 
     pub fn current_run(&self) -> Option<&RunSummary> {
@@ -452,8 +405,7 @@ impl TimelineBuilder {
         &self.entries[start..self.rendered]
     }
 
-    /// End of all input: a run still open had no terminal event; notes not attached yet go
-    /// to the last entry.
+    /// End of all input: a run still open had no terminal event.
     pub fn finish(&mut self) {
         let origin = self
             .entries
@@ -462,21 +414,13 @@ impl TimelineBuilder {
         if let (Some(_), Some(origin)) = (self.run, origin) {
             self.end_run(Outcome::NoTerminal, None, &origin);
         }
-        let notes = self.notes.on_end();
-        if let Some(last) = self.entries.last_mut() {
-            last.notes.extend(notes);
-        }
         for e in &mut self.entries {
             e.settled = true;
         }
     }
 
     fn depth_content(&self) -> usize {
-        if self.ns_depth > 0 {
-            self.ns_depth + self.open_subagents() + 1
-        } else {
-            self.open.steps.len() + 1
-        }
+        self.depth_step() + usize::from(self.ns_depth > 0)
     }
 
     fn depth_step(&self) -> usize {
@@ -546,16 +490,22 @@ impl TimelineBuilder {
         }
     }
 
+    /// Adds an event to an open text, reasoning or tool entry, its delta appended.
+    fn append(&mut self, idx: usize, delta: &str, ts: Ts, origin: &Origin) {
+        self.touch(idx, ts, origin);
+        let line = self.entries.get_mut(idx).map(|e| &mut e.line);
+        if let Some(
+            Line::Text { text, .. } | Line::Reasoning { text, .. } | Line::Tool { args: text, .. },
+        ) = line
+        {
+            text.push_str(delta);
+        }
+    }
+
     fn close(&mut self, idx: usize, ts: Ts, origin: &Origin) {
         self.touch(idx, ts, origin);
         if let Some(e) = self.entries.get_mut(idx) {
             e.settled = true;
-        }
-    }
-
-    fn ensure_run(&mut self, ts: Ts, origin: &Origin) {
-        if self.run.is_none() {
-            self.start_run(None, None, 0, ts, origin);
         }
     }
 
@@ -641,37 +591,26 @@ impl TimelineBuilder {
             }
         }
         let summary = run.clone();
-        let file = summary.file.clone();
-        let base = summary.first_ts;
-        self.entries.push(Entry {
-            kind: Kind::Run,
-            line: Line::RunEnd(Box::new(summary)),
-            depth: 0,
-            index,
-            origin: origin.clone(),
-            ts: end.flatten(),
-            run_base_ts: base,
-            end_ts: None,
-            end_origin: None,
-            end_index: None,
-            events: u64::from(end.is_some()),
-            settled: true,
-            notes: Vec::new(),
-            run_file: file,
-        });
+        let (base, file) = (summary.first_ts, summary.file.clone());
+        let line = Line::RunEnd(Box::new(summary));
+        let i = self.push(Kind::Run, line, 0, end.flatten(), origin, true);
+        let e = &mut self.entries[i];
+        (e.run_base_ts, e.run_file, e.events) = (base, file, u64::from(end.is_some()));
     }
 
     fn on_event(&mut self, ev: &Event, origin: &Origin) {
         let ts = ev.timestamp();
         if !matches!(ev, Event::RunStarted { .. }) {
-            self.ensure_run(ts, origin);
-            if let Some(run) = self.run.and_then(|r| self.runs.get_mut(r)) {
+            if self.run.is_none() {
+                self.start_run(None, None, 0, ts, origin);
+            }
+            self.count(|run| {
                 run.events += 1;
                 if let Some(ts) = ts {
                     run.last_ts = Some(run.last_ts.map_or(ts, |l| l.max(ts)));
                     run.first_ts.get_or_insert(ts);
                 }
-            }
+            });
         }
         let chunk = match ev {
             Event::TextMessageChunk { message_id, .. } => Some(("text", message_id)),
@@ -902,13 +841,11 @@ impl TimelineBuilder {
                 self.state("state snapshot", detail, ts, origin);
             }
             Event::StateDelta { delta, .. } => {
-                let n = delta.len();
-                let detail = format!("{n} op{}", if n == 1 { "" } else { "s" });
+                let detail = render::count(delta.len(), "op");
                 self.state("state delta", detail, ts, origin);
             }
             Event::MessagesSnapshot { messages, .. } => {
-                let n = messages.len();
-                let detail = format!("{n} message{}", if n == 1 { "" } else { "s" });
+                let detail = render::count(messages.len(), "message");
                 self.state("messages snapshot", detail, ts, origin);
             }
             Event::Custom { name, value, .. } => self.custom(name, &value.to_value(), ts, origin),
@@ -919,8 +856,7 @@ impl TimelineBuilder {
             }
             // An event the schema rejects, or of no AG-UI type.
             Event::Passthrough(v) => {
-                let s = |k: &str| v.get(k).and_then(Value::as_str).map(str::to_string);
-                let detail = s("activityType").or_else(|| s("messageId"));
+                let detail = str_of(v, "activityType").or_else(|| str_of(v, "messageId"));
                 self.other(ev, detail.unwrap_or_default(), ts, origin)
             }
         }
@@ -928,35 +864,26 @@ impl TimelineBuilder {
 
     /// A `RUN_FINISHED`'s outcome; an interrupt's each get a line.
     fn outcome(&mut self, outcome: &Value, ts: Ts, origin: &Origin) -> Outcome {
-        let s = |v: &Value, k: &str| v.get(k).and_then(Value::as_str).map(str::to_string);
-        let list = |k: &str| {
-            outcome
-                .get(k)
-                .and_then(Value::as_array)
-                .map_or(&[][..], Vec::as_slice)
-        };
         match outcome.get("type").and_then(Value::as_str) {
             Some("interrupt") => {
-                let list = list("interrupts");
-                for i in list {
+                let mut ids = Vec::new();
+                for i in list_of(outcome, "interrupts") {
+                    let id = str_of(i, "id").unwrap_or_default();
+                    let reason = str_of(i, "reason").unwrap_or_default();
+                    ids.push((id.clone(), reason.clone()));
+                    let message = str_of(i, "message");
                     let line = Line::Interrupt {
-                        id: s(i, "id").unwrap_or_default(),
-                        reason: s(i, "reason").unwrap_or_default(),
-                        message: s(i, "message"),
+                        id,
+                        reason,
+                        message,
                     };
                     self.push(Kind::Interrupt, line, 1, ts, origin, true);
                 }
-                let id_reason = |i| {
-                    (
-                        s(i, "id").unwrap_or_default(),
-                        s(i, "reason").unwrap_or_default(),
-                    )
-                };
-                Outcome::Interrupt(list.iter().map(id_reason).collect())
+                Outcome::Interrupt(ids)
             }
             Some("cancelled") => Outcome::Cancelled,
             _ => Outcome::Success {
-                pending_tool_calls: list("pendingToolCallIds")
+                pending_tool_calls: list_of(outcome, "pendingToolCallIds")
                     .iter()
                     .filter_map(|v| v.as_str().map(str::to_string))
                     .collect(),
@@ -1010,11 +937,7 @@ impl TimelineBuilder {
     /// A text message's start or content: its entry grows, or is made.
     fn text(&mut self, mid: String, delta: &str, role: Role, ts: Ts, origin: &Origin) {
         if let Some(i) = self.open.texts.get(&mid).copied() {
-            self.touch(i, ts, origin);
-            if let Some(Line::Text { text, .. }) = self.entries.get_mut(i).map(|e| &mut e.line) {
-                text.push_str(delta);
-            }
-            return;
+            return self.append(i, delta, ts, origin);
         }
         let depth = self.depth_content();
         let line = Line::Text {
@@ -1031,12 +954,7 @@ impl TimelineBuilder {
     /// A reasoning message's start or content.
     fn reasoning(&mut self, mid: String, delta: &str, ts: Ts, origin: &Origin) {
         if let Some(i) = self.open.reasoning.get(&mid).copied() {
-            self.touch(i, ts, origin);
-            if let Some(Line::Reasoning { text, .. }) = self.entries.get_mut(i).map(|e| &mut e.line)
-            {
-                text.push_str(delta);
-            }
-            return;
+            return self.append(i, delta, ts, origin);
         }
         let depth = self.depth_content();
         let line = Line::Reasoning {
@@ -1087,22 +1005,14 @@ impl TimelineBuilder {
     /// A tool call's start or arguments; `name` is known from a start (or a chunk).
     fn tool(&mut self, cid: String, delta: &str, name: Option<&str>, ts: Ts, origin: &Origin) {
         if let Some(i) = self.open.tools.get(&cid).copied() {
-            self.touch(i, ts, origin);
-            if let Some(Line::Tool { args, .. }) = self.entries.get_mut(i).map(|e| &mut e.line) {
-                args.push_str(delta);
-            }
-            return;
+            return self.append(i, delta, ts, origin);
         }
         let depth = self.depth_content();
-        let line = Line::Tool {
-            id: cid.clone(),
-            name: name.unwrap_or("?").to_string(),
-            args: delta.to_string(),
-            args_done: false,
-            streamed_output: 0,
-            result: None,
-            error: false,
-        };
+        let line = Line::tool(
+            cid.clone(),
+            name.unwrap_or("?").to_string(),
+            delta.to_string(),
+        );
         let i = self.push(Kind::Tool, line, depth, ts, origin, false);
         self.open.tools.insert(cid, i);
         self.count(|r| r.tool_calls += 1);
@@ -1123,15 +1033,7 @@ impl TimelineBuilder {
                         _ => None,
                     })
                     .unwrap_or_else(|| "?".into());
-                let line = Line::Tool {
-                    id: cid.to_string(),
-                    name,
-                    args: String::new(),
-                    args_done: true,
-                    streamed_output: 0,
-                    result: None,
-                    error: false,
-                };
+                let line = Line::tool(cid.to_string(), name, String::new());
                 self.push(Kind::Tool, line, depth, ts, origin, false)
             }
         };
@@ -1202,9 +1104,9 @@ impl TimelineBuilder {
 }
 
 impl TimelineBuilder {
-    /// Attaches notes produced outside a [`NoteSource`] (e.g. a checker driven alongside the
-    /// builder): each goes to the entry of its event index, or, when that entry is gone or the
-    /// note has no event, to the newest entry. Call it right after the event it is about.
+    /// Attaches findings (of a checker driven alongside the builder): each goes to the entry of
+    /// its event index, or, when that entry is gone or the note has no event, to the newest
+    /// entry. Call it right after the event it is about.
     pub fn attach(&mut self, notes: Vec<InlineNote>) {
         for n in notes {
             let target = self
@@ -1261,36 +1163,19 @@ impl TimelineBuilder {
         if let Some(t) = reached {
             self.last_event_entry = Some((self.index, t));
         }
-        let notes = self.notes.on_event(self.index, ev, origin);
-        if !notes.is_empty() {
-            // The entry this event made, or the one it went into (the newest entry whose
-            // events reach this index).
-            let index = self.index;
-            let target = if self.entries.len() > before {
-                Some(before)
-            } else {
-                self.entry_of_event(index)
-                    .or(self.entries.len().checked_sub(1))
-            };
-            if let Some(e) = target.and_then(|t| self.entries.get_mut(t)) {
-                e.notes.extend(notes);
-            }
-        }
         self.index += 1;
     }
 }
 
 impl Observer for TimelineBuilder {
     fn record(&mut self, rec: &Record, _disposition: &Disposition) {
-        self.ns_depth = namespace_depth(rec);
+        let kind = crate::adapter::classify(rec);
         // An error line's events (the run's terminal) are never nested.
-        if matches!(crate::adapter::classify(rec), RecordKind::ErrorLine(_)) {
-            self.ns_depth = 0;
-        }
-        if !self.files.contains(&rec.origin.file) {
-            self.files.push(rec.origin.file.clone());
-        }
-        let recorded = match crate::adapter::classify(rec) {
+        self.ns_depth = match kind {
+            RecordKind::ErrorLine(_) => 0,
+            _ => namespace_depth(rec),
+        };
+        let recorded = match kind {
             RecordKind::Agui => true,
             RecordKind::V2 => crate::adapter::v2_payload(rec)
                 .get("metadata")
@@ -1335,14 +1220,6 @@ mod tests {
     use super::*;
     use crate::pipeline::{self, Input, Options};
 
-    fn build(capture: &str, notes: Box<dyn NoteSource>) -> TimelineBuilder {
-        let mut b = TimelineBuilder::with_notes(notes);
-        let input = Input::from_bytes("cap.ndjson", capture.as_bytes().to_vec());
-        let _ = pipeline::run(vec![input], &Options::default(), &mut b);
-        b.finish();
-        b
-    }
-
     const CAPTURE: &str = concat!(
         "{\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r\"}\n",
         "{\"type\":\"TEXT_MESSAGE_START\",\"messageId\":\"m\",\"role\":\"assistant\"}\n",
@@ -1360,12 +1237,25 @@ mod tests {
             severity: Severity::Warning,
             message: format!("finding {rule}"),
         };
-        // Event 2 is the CONTENT delta: its note belongs to the message entry. Index 99 is
-        // never reached: it comes out at the end.
-        let b = build(
-            CAPTURE,
-            Box::new(NotesByIndex::new([note(2, "AGX001"), note(99, "AGX002")])),
-        );
+        let mut b = TimelineBuilder::new();
+        for (i, line) in CAPTURE.lines().enumerate() {
+            let ev = Event::Passthrough(serde_json::from_str(line).expect("JSON"));
+            let file = Arc::from("cap.ndjson");
+            b.take_event(
+                &ev,
+                &Origin {
+                    file,
+                    line: i as u64 + 1,
+                },
+            );
+            // Event 2 is the CONTENT delta: its note belongs to the message entry.
+            if i == 2 {
+                b.attach(vec![note(2, "AGX001")]);
+            }
+        }
+        b.finish();
+        // Index 99 is never reached: it goes to the last entry.
+        b.attach(vec![note(99, "AGX002")]);
         let texts: Vec<&Entry> = b
             .entries()
             .iter()

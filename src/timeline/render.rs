@@ -21,12 +21,11 @@ pub enum Paint {
     Severity(Severity),
 }
 
-/// A piece of a line. `shrink` pieces (previews) are cut with `…` to fit the width.
+/// A piece of a line.
 #[derive(Debug, Clone)]
 pub struct Segment {
     pub paint: Paint,
     pub text: String,
-    pub shrink: bool,
     /// How the piece gives way when the line is too wide (see [`fit`]).
     pub fit: Fit,
 }
@@ -45,38 +44,28 @@ pub enum Fit {
     Status,
 }
 
-fn seg(paint: Paint, text: impl Into<String>) -> Segment {
-    Segment {
-        paint,
-        text: text.into(),
-        shrink: false,
-        fit: Fit::Fixed,
-    }
+fn piece(fit: Fit, paint: Paint, text: impl Into<String>) -> Segment {
+    let text = text.into();
+    Segment { paint, text, fit }
 }
 
+fn seg(paint: Paint, text: impl Into<String>) -> Segment {
+    piece(Fit::Fixed, paint, text)
+}
+
+/// A preview, cut with `…` to fit the width.
 fn preview(paint: Paint, text: impl Into<String>) -> Segment {
-    Segment {
-        paint,
-        text: text.into(),
-        shrink: true,
-        fit: Fit::Preview,
-    }
+    piece(Fit::Preview, paint, text)
 }
 
 /// A status the line must keep (an error, a missing result).
 fn status(paint: Paint, text: impl Into<String>) -> Segment {
-    Segment {
-        fit: Fit::Status,
-        ..seg(paint, text)
-    }
+    piece(Fit::Status, paint, text)
 }
 
 /// A path (with its `:line`), cut from the left.
 fn path(paint: Paint, text: impl Into<String>) -> Segment {
-    Segment {
-        fit: Fit::Path,
-        ..seg(paint, text)
-    }
+    piece(Fit::Path, paint, text)
 }
 
 /// Rendering options.
@@ -213,7 +202,6 @@ impl Renderer {
             seg(Paint::Plain, "  ".repeat(e.depth)),
         ];
         let k = e.kind;
-        let dot = || seg(Paint::Dim, " · ");
         match &e.line {
             Line::RunStart {
                 run_id,
@@ -221,20 +209,14 @@ impl Renderer {
                 resumes,
             } => {
                 v.push(seg(Paint::Strong(Kind::Run), "▶ run "));
-                v.push(seg(
-                    Paint::Kind(k),
-                    self.id(run_id.as_deref().unwrap_or("?")).into_owned(),
-                ));
+                let run_id = self.id(run_id.as_deref().unwrap_or("?")).into_owned();
+                v.push(seg(Paint::Kind(k), run_id));
                 if let Some(t) = thread_id {
-                    v.push(dot());
-                    v.push(seg(Paint::Plain, format!("thread {}", self.id(t))));
+                    dotted(&mut v, seg(Paint::Plain, format!("thread {}", self.id(t))));
                 }
                 if *resumes > 0 {
-                    v.push(dot());
-                    v.push(seg(
-                        Paint::Kind(Kind::Interrupt),
-                        format!("resumes {resumes} interrupt{}", plural(*resumes)),
-                    ));
+                    let resumes = format!("resumes {}", count(*resumes, "interrupt"));
+                    dotted(&mut v, seg(Paint::Kind(Kind::Interrupt), resumes));
                 }
             }
             Line::RunEnd(run) => footer(&mut v, run),
@@ -247,21 +229,16 @@ impl Renderer {
                 events,
             } => {
                 v.push(seg(Paint::Kind(k), format!("◂ {name}")));
-                v.push(dot());
-                v.push(seg(Paint::Dim, span_len(*duration_ms, *events)));
+                dotted(&mut v, seg(Paint::Dim, span_len(*duration_ms, *events)));
             }
             Line::Text {
                 role, text, cut, ..
             } => {
                 v.push(seg(Paint::Strong(k), format!("text {role} ")));
                 v.push(preview(Paint::Kind(k), quote(text)));
-                v.push(dot());
-                v.push(seg(Paint::Dim, chars(text)));
+                dotted(&mut v, seg(Paint::Dim, chars(text)));
                 push_duration(&mut v, e);
-                if *cut {
-                    v.push(dot());
-                    v.push(seg(Paint::Strong(Kind::Error), "cut off (no END)"));
-                }
+                push_cut(&mut v, *cut);
             }
             Line::Reasoning {
                 text,
@@ -274,21 +251,16 @@ impl Renderer {
                     v.push(seg(Paint::Dim, "(no text)"));
                 } else {
                     v.push(preview(Paint::Kind(k), quote(text)));
-                    v.push(dot());
-                    v.push(seg(Paint::Dim, chars(text)));
+                    dotted(&mut v, seg(Paint::Dim, chars(text)));
                 }
                 if *encrypted > 0 {
-                    v.push(dot());
-                    v.push(seg(
-                        Paint::Dim,
-                        format!("{encrypted} encrypted value{}", plural(*encrypted)),
-                    ));
+                    dotted(
+                        &mut v,
+                        seg(Paint::Dim, count(*encrypted, "encrypted value")),
+                    );
                 }
                 push_duration(&mut v, e);
-                if *cut {
-                    v.push(dot());
-                    v.push(seg(Paint::Strong(Kind::Error), "cut off (no END)"));
-                }
+                push_cut(&mut v, *cut);
             }
             Line::Tool {
                 id,
@@ -305,11 +277,8 @@ impl Renderer {
                     v.push(preview(Paint::Kind(k), one_line(args)));
                 }
                 if *streamed_output > 0 {
-                    v.push(dot());
-                    v.push(seg(
-                        Paint::Dim,
-                        format!("streamed {}", chars_n(*streamed_output)),
-                    ));
+                    let streamed = format!("streamed {}", count(*streamed_output, "char"));
+                    dotted(&mut v, seg(Paint::Dim, streamed));
                 }
                 match result {
                     Some(r) => {
@@ -321,14 +290,10 @@ impl Renderer {
                         };
                         v.push(preview(p, quote(r)));
                         if *error {
-                            v.push(dot());
-                            v.push(status(Paint::Strong(Kind::Error), "tool error"));
+                            dotted(&mut v, status(Paint::Strong(Kind::Error), "tool error"));
                         }
                     }
-                    None => {
-                        v.push(dot());
-                        v.push(status(Paint::Strong(Kind::Error), "no result"));
-                    }
+                    None => dotted(&mut v, status(Paint::Strong(Kind::Error), "no result")),
                 }
                 push_duration(&mut v, e);
             }
@@ -345,10 +310,8 @@ impl Renderer {
                 reason,
                 message,
             } => {
-                v.push(seg(
-                    Paint::Strong(k),
-                    format!("⏸ interrupt {} ", self.id(id)),
-                ));
+                let head = format!("⏸ interrupt {} ", self.id(id));
+                v.push(seg(Paint::Strong(k), head));
                 v.push(seg(Paint::Kind(k), reason.clone()));
                 if let Some(m) = message {
                     v.push(seg(Paint::Plain, " "));
@@ -360,10 +323,7 @@ impl Renderer {
                 if let Some(c) = code {
                     v.push(status(Paint::Strong(k), format!("{c} ")));
                 }
-                v.push(Segment {
-                    fit: Fit::Message,
-                    ..preview(Paint::Kind(k), one_line(message))
-                });
+                v.push(piece(Fit::Message, Paint::Kind(k), one_line(message)));
             }
             Line::BadLine { message } => {
                 v.push(seg(Paint::Strong(k), "⚠ bad line: "));
@@ -436,57 +396,53 @@ fn footer(v: &mut Vec<Segment>, run: &RunSummary) {
         Outcome::NoTerminal => v.push(seg(Paint::Strong(Kind::Error), "no terminal event")),
     }
     v.push(seg(Paint::Plain, COUNTS_MARK));
-    v.push(seg(
-        Paint::Plain,
-        format!("{} message{}", run.messages, plural(run.messages as usize)),
-    ));
-    v.push(dot());
-    v.push(seg(
-        Paint::Plain,
-        format!(
-            "{} tool call{}",
-            run.tool_calls,
-            plural(run.tool_calls as usize)
-        ),
-    ));
-    v.push(dot());
-    v.push(seg(Paint::Plain, format!("{} reasoning", run.reasoning)));
+    let mut counts = vec![
+        count(run.messages as usize, "message"),
+        count(run.tool_calls as usize, "tool call"),
+        format!("{} reasoning", run.reasoning),
+    ];
     if let Some(t) = run.tokens {
-        v.push(dot());
-        v.push(seg(
-            Paint::Plain,
-            format!("{} tokens ({} in, {} out)", t.total, t.input, t.output),
+        counts.push(format!(
+            "{} tokens ({} in, {} out)",
+            t.total, t.input, t.output
         ));
     }
-    v.push(dot());
-    v.push(seg(Paint::Plain, format!("{} events", run.events)));
-    if let Some(d) = run.duration_ms() {
-        v.push(dot());
-        v.push(seg(Paint::Plain, ms(d)));
+    counts.push(format!("{} events", run.events));
+    counts.extend(run.duration_ms().map(ms));
+    for (i, c) in counts.into_iter().enumerate() {
+        if i > 0 {
+            v.push(dot());
+        }
+        v.push(seg(Paint::Plain, c));
     }
+}
+
+/// ` · ` and `s`.
+fn dotted(v: &mut Vec<Segment>, s: Segment) {
+    v.push(seg(Paint::Dim, " · "));
+    v.push(s);
 }
 
 fn push_duration(v: &mut Vec<Segment>, e: &Entry) {
     if let Some(d) = e.duration_ms() {
-        v.push(seg(Paint::Dim, " · "));
-        v.push(seg(Paint::Dim, ms(d)));
+        dotted(v, seg(Paint::Dim, ms(d)));
     }
 }
 
-fn plural(n: usize) -> &'static str {
-    if n == 1 {
-        ""
-    } else {
-        "s"
+/// A message the run's end cut off.
+fn push_cut(v: &mut Vec<Segment>, cut: bool) {
+    if cut {
+        dotted(v, seg(Paint::Strong(Kind::Error), "cut off (no END)"));
     }
 }
 
-fn chars_n(n: usize) -> String {
-    format!("{n} char{}", plural(n))
+/// `1 message`, `2 messages`.
+pub fn count(n: usize, what: &str) -> String {
+    format!("{n} {what}{}", if n == 1 { "" } else { "s" })
 }
 
 fn chars(text: &str) -> String {
-    chars_n(text.chars().count())
+    count(text.chars().count(), "char")
 }
 
 fn span_len(duration_ms: Option<i64>, events: u64) -> String {

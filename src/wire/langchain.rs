@@ -171,7 +171,7 @@ pub fn lc_class(m: &Map<String, Value>) -> Option<&str> {
 /// Parses the Python `repr` of a `not_implemented` object into JSON (`{"__type__":…, …}`).
 pub fn parse_repr_object(m: &Map<String, Value>) -> Option<Value> {
     let repr = m.field("repr")?.as_str()?;
-    pyrepr::parse(repr).ok()
+    pyrepr::parse(repr)
 }
 
 fn flatten_constructor(m: &Map<String, Value>) -> Option<Value> {

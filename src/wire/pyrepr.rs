@@ -3,323 +3,233 @@
 //! `Interrupt(value={'type': 'approval'}, id='c88e…', response_schema=None)`.
 //!
 //! Literals map to JSON (`True`/`False`/`None`, str, int, float, dict, list, tuple, set);
-//! a call `Name(a, k=v)` maps to `{"__type__": "Name", "k": v, "_0": a}`.
+//! a call `Name(a, k=v)` maps to `{"__type__": "Name", "k": v, "_0": a}`; an `<object at 0x…>`
+//! stays a string. Any other text is `None`: the callers only ask whether a text is a repr.
 
 use serde_json::{Map, Number, Value};
 
-#[derive(Debug, PartialEq)]
-pub struct ReprError {
-    pub offset: usize,
-    pub expected: &'static str,
-}
-
-impl std::fmt::Display for ReprError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "Python repr: expected {} at offset {}",
-            self.expected, self.offset
-        )
-    }
-}
-
+/// Nesting deeper than this is refused, as serde_json refuses deeper JSON.
 const MAX_DEPTH: usize = 128;
 
-pub fn parse(text: &str) -> Result<Value, ReprError> {
+pub fn parse(text: &str) -> Option<Value> {
     let mut p = Parser {
-        s: text.as_bytes(),
-        src: text,
+        s: text,
         i: 0,
         depth: 0,
     };
     let v = p.value()?;
     p.ws();
-    if p.i != p.s.len() {
-        return Err(p.err("end of input"));
-    }
-    Ok(v)
+    (p.i == text.len()).then_some(v)
 }
 
 struct Parser<'a> {
-    s: &'a [u8],
-    src: &'a str,
+    s: &'a str,
     i: usize,
     depth: usize,
 }
 
-impl Parser<'_> {
-    fn err(&self, expected: &'static str) -> ReprError {
-        ReprError {
-            offset: self.i,
-            expected,
+impl<'a> Parser<'a> {
+    fn peek_at(&self, i: usize) -> Option<u8> {
+        self.s.as_bytes().get(i).copied()
+    }
+
+    fn peek(&self) -> Option<u8> {
+        self.peek_at(self.i)
+    }
+
+    /// The bytes from here that `keep` accepts, stepped over.
+    fn take_while(&mut self, keep: impl Fn(u8) -> bool) -> &'a str {
+        let start = self.i;
+        while self.peek().is_some_and(&keep) {
+            self.i += 1;
         }
+        &self.s[start..self.i]
     }
 
     fn ws(&mut self) {
-        while self.i < self.s.len() && self.s[self.i].is_ascii_whitespace() {
-            self.i += 1;
-        }
+        self.take_while(|c| c.is_ascii_whitespace());
     }
 
+    /// Steps over `c` (after any whitespace) if it is next.
     fn eat(&mut self, c: u8) -> bool {
         self.ws();
-        if self.s.get(self.i) == Some(&c) {
-            self.i += 1;
-            true
-        } else {
-            false
-        }
+        let found = self.peek() == Some(c);
+        self.i += usize::from(found);
+        found
     }
 
-    fn value(&mut self) -> Result<Value, ReprError> {
+    fn value(&mut self) -> Option<Value> {
+        self.ws();
         self.depth += 1;
         if self.depth > MAX_DEPTH {
-            return Err(self.err("less nesting"));
+            return None;
         }
-        let v = self.value_inner();
+        let v = match self.peek()? {
+            b'\'' | b'"' => self.string().map(Value::String),
+            b'{' => self.dict_or_set(),
+            b'[' => self.list(b']'),
+            b'(' => self.list(b')'),
+            b'-' | b'+' | b'0'..=b'9' => self.number(),
+            c if c.is_ascii_alphabetic() || c == b'_' => self.name_or_call(),
+            b'<' => self.angle(),
+            _ => None,
+        };
         self.depth -= 1;
         v
     }
 
-    fn value_inner(&mut self) -> Result<Value, ReprError> {
-        self.ws();
-        let Some(&c) = self.s.get(self.i) else {
-            return Err(self.err("a value"));
-        };
-        match c {
-            b'\'' | b'"' => self.string().map(Value::String),
-            b'{' => self.dict_or_set(),
-            b'[' => {
-                self.i += 1;
-                self.seq(b']').map(Value::Array)
-            }
-            b'(' => {
-                self.i += 1;
-                self.seq(b')').map(Value::Array)
-            }
-            b'-' | b'+' | b'0'..=b'9' => self.number(),
-            c if c.is_ascii_alphabetic() || c == b'_' => self.name_or_call(),
-            b'<' => self.angle(),
-            _ => Err(self.err("a Python literal")),
-        }
-    }
-
-    /// `<object at 0x…>`-style reprs are kept as strings.
-    fn angle(&mut self) -> Result<Value, ReprError> {
-        let start = self.i;
-        let mut depth = 0usize;
-        while self.i < self.s.len() {
-            match self.s[self.i] {
-                b'<' => depth += 1,
-                b'>' => {
-                    depth -= 1;
-                    if depth == 0 {
-                        self.i += 1;
-                        return Ok(Value::String(self.src[start..self.i].to_string()));
-                    }
-                }
-                _ => {}
-            }
-            self.i += 1;
-        }
-        Err(self.err("'>'"))
-    }
-
-    fn seq(&mut self, close: u8) -> Result<Vec<Value>, ReprError> {
-        let mut out = vec![];
+    /// The items after an opening bracket up to `close`, separated by commas (a trailing one
+    /// allowed), each read by `item`.
+    fn items(&mut self, close: u8, mut item: impl FnMut(&mut Self) -> Option<()>) -> Option<()> {
+        self.i += 1;
         loop {
             if self.eat(close) {
-                return Ok(out);
+                return Some(());
             }
-            out.push(self.value()?);
+            item(self)?;
             if !self.eat(b',') {
-                if self.eat(close) {
-                    return Ok(out);
-                }
-                return Err(self.err("',' or a closing bracket"));
+                return self.eat(close).then_some(());
             }
         }
     }
 
-    fn dict_or_set(&mut self) -> Result<Value, ReprError> {
-        self.i += 1;
+    fn list(&mut self, close: u8) -> Option<Value> {
+        let mut out = vec![];
+        self.items(close, |p| {
+            out.push(p.value()?);
+            Some(())
+        })?;
+        Some(Value::Array(out))
+    }
+
+    /// A dict, or a set (as a list) when no item is `key: value`.
+    fn dict_or_set(&mut self) -> Option<Value> {
         let mut map = Map::new();
         let mut set = vec![];
-        loop {
-            if self.eat(b'}') {
-                break;
-            }
-            let k = self.value()?;
-            if self.eat(b':') {
-                let v = self.value()?;
-                let key = match k {
-                    Value::String(s) => s,
-                    other => other.to_string(),
-                };
-                map.insert(key, v);
-            } else {
+        self.items(b'}', |p| {
+            let k = p.value()?;
+            if !p.eat(b':') {
                 set.push(k);
+                return Some(());
             }
-            if !self.eat(b',') {
-                if self.eat(b'}') {
-                    break;
-                }
-                return Err(self.err("',' or '}'"));
-            }
-        }
+            let key = match k {
+                Value::String(s) => s,
+                other => other.to_string(),
+            };
+            map.insert(key, p.value()?);
+            Some(())
+        })?;
         if !set.is_empty() && map.is_empty() {
-            Ok(Value::Array(set))
+            Some(Value::Array(set))
         } else {
-            Ok(Value::Object(map))
+            Some(Value::Object(map))
         }
     }
 
-    fn string(&mut self) -> Result<String, ReprError> {
-        let q = self.s[self.i];
+    /// `<object at 0x…>`-style reprs (`<…>` nested in them too) are kept as strings.
+    fn angle(&mut self) -> Option<Value> {
+        let start = self.i;
+        let mut depth = 0;
+        while let Some(c) = self.peek() {
+            self.i += 1;
+            match c {
+                b'<' => depth += 1,
+                b'>' if depth == 1 => return Some(self.s[start..self.i].into()),
+                b'>' => depth -= 1,
+                _ => {}
+            }
+        }
+        None
+    }
+
+    fn string(&mut self) -> Option<String> {
+        let quote = self.peek()?;
         self.i += 1;
         let mut out = String::new();
-        let mut run_start = self.i;
-        while self.i < self.s.len() {
-            let c = self.s[self.i];
-            if c == q {
-                out.push_str(&self.src[run_start..self.i]);
+        loop {
+            out.push_str(self.take_while(|c| c != quote && c != b'\\'));
+            if self.peek()? == quote {
                 self.i += 1;
-                return Ok(out);
+                return Some(out);
             }
-            if c == b'\\' {
-                out.push_str(&self.src[run_start..self.i]);
-                self.i += 1;
-                let Some(&e) = self.s.get(self.i) else {
-                    return Err(self.err("an escape character"));
-                };
-                self.i += 1;
-                match e {
-                    b'n' => out.push('\n'),
-                    b't' => out.push('\t'),
-                    b'r' => out.push('\r'),
-                    b'0' => out.push('\0'),
-                    b'\\' => out.push('\\'),
-                    b'\'' => out.push('\''),
-                    b'"' => out.push('"'),
-                    b'x' => out.push(self.hex(2)?),
-                    b'u' => out.push(self.hex(4)?),
-                    b'U' => out.push(self.hex(8)?),
-                    _ => {
-                        out.push('\\');
-                        self.i -= 1;
-                        run_start = self.i;
-                        continue;
-                    }
+            let escaped = self.peek_at(self.i + 1)?;
+            self.i += 2;
+            match escaped {
+                b'n' => out.push('\n'),
+                b't' => out.push('\t'),
+                b'r' => out.push('\r'),
+                b'0' => out.push('\0'),
+                b'\\' | b'\'' | b'"' => out.push(char::from(escaped)),
+                b'x' => out.push(self.hex(2)?),
+                b'u' => out.push(self.hex(4)?),
+                b'U' => out.push(self.hex(8)?),
+                // Not an escape: the backslash stays, the character after it is read as text.
+                _ => {
+                    out.push('\\');
+                    self.i -= 1;
                 }
-                run_start = self.i;
-                continue;
             }
-            self.i += 1;
         }
-        Err(self.err("a closing quote"))
     }
 
-    fn hex(&mut self, n: usize) -> Result<char, ReprError> {
-        let end = self.i + n;
-        let digits = self.src.get(self.i..end).ok_or(self.err("hex digits"))?;
-        let code = u32::from_str_radix(digits, 16).map_err(|_| self.err("hex digits"))?;
-        self.i = end;
-        Ok(char::from_u32(code).unwrap_or('\u{fffd}'))
+    fn hex(&mut self, digits: usize) -> Option<char> {
+        let code = u32::from_str_radix(self.s.get(self.i..self.i + digits)?, 16).ok()?;
+        self.i += digits;
+        Some(char::from_u32(code).unwrap_or('\u{fffd}'))
     }
 
-    fn number(&mut self) -> Result<Value, ReprError> {
+    fn number(&mut self) -> Option<Value> {
         let start = self.i;
-        if matches!(self.s[self.i], b'-' | b'+') {
-            self.i += 1;
-        }
-        while self.i < self.s.len()
-            && (self.s[self.i].is_ascii_digit()
-                || matches!(self.s[self.i], b'.' | b'e' | b'E' | b'_'))
-        {
-            if matches!(self.s[self.i], b'e' | b'E')
-                && matches!(self.s.get(self.i + 1), Some(b'-') | Some(b'+'))
-            {
-                self.i += 1;
+        self.i += 1; // the sign or first digit
+        loop {
+            match self.peek() {
+                Some(b'e' | b'E') if matches!(self.peek_at(self.i + 1), Some(b'-' | b'+')) => {
+                    self.i += 2
+                }
+                Some(b'0'..=b'9' | b'.' | b'e' | b'E' | b'_') => self.i += 1,
+                _ => break,
             }
-            self.i += 1;
         }
-        let text: String = self.src[start..self.i]
-            .chars()
-            .filter(|c| *c != '_')
-            .collect();
+        let text = self.s[start..self.i].replace('_', "");
         if let Ok(i) = text.parse::<i64>() {
-            return Ok(Value::Number(i.into()));
+            return Some(i.into());
         }
         text.parse::<f64>()
             .ok()
             .and_then(Number::from_f64)
             .map(Value::Number)
-            .ok_or(self.err("a number"))
     }
 
-    fn name_or_call(&mut self) -> Result<Value, ReprError> {
-        let start = self.i;
-        while self.i < self.s.len()
-            && (self.s[self.i].is_ascii_alphanumeric() || matches!(self.s[self.i], b'_' | b'.'))
-        {
-            self.i += 1;
-        }
-        let name = &self.src[start..self.i];
+    fn name_or_call(&mut self) -> Option<Value> {
+        let name = self.take_while(|c| c.is_ascii_alphanumeric() || c == b'_' || c == b'.');
         self.ws();
-        if self.s.get(self.i) != Some(&b'(') {
-            return Ok(match name {
+        if self.peek() != Some(b'(') {
+            return Some(match name {
                 "True" => Value::Bool(true),
                 "False" => Value::Bool(false),
                 "None" => Value::Null,
-                "inf" | "nan" => Value::String(name.to_string()),
-                other => Value::String(other.to_string()),
+                other => other.into(),
             });
         }
-        self.i += 1;
         let mut obj = Map::new();
-        obj.insert("__type__".into(), Value::String(name.to_string()));
+        obj.insert("__type__".into(), name.into());
         let mut positional = 0;
-        loop {
-            if self.eat(b')') {
-                break;
+        self.items(b')', |p| {
+            p.ws();
+            let start = p.i;
+            let key = p.take_while(|c| c.is_ascii_alphanumeric() || c == b'_');
+            p.ws();
+            if !key.is_empty() && p.peek() == Some(b'=') && p.peek_at(p.i + 1) != Some(b'=') {
+                p.i += 1;
+                obj.insert(key.to_string(), p.value()?);
+            } else {
+                p.i = start;
+                obj.insert(format!("_{positional}"), p.value()?);
+                positional += 1;
             }
-            // keyword argument?
-            self.ws();
-            let save = self.i;
-            let mut kw = None;
-            let ks = self.i;
-            while self.i < self.s.len()
-                && (self.s[self.i].is_ascii_alphanumeric() || self.s[self.i] == b'_')
-            {
-                self.i += 1;
-            }
-            if self.i > ks {
-                let key = self.src[ks..self.i].to_string();
-                self.ws();
-                if self.s.get(self.i) == Some(&b'=') && self.s.get(self.i + 1) != Some(&b'=') {
-                    self.i += 1;
-                    kw = Some(key);
-                }
-            }
-            if kw.is_none() {
-                self.i = save;
-            }
-            let v = self.value()?;
-            match kw {
-                Some(k) => obj.insert(k, v),
-                None => {
-                    positional += 1;
-                    obj.insert(format!("_{}", positional - 1), v)
-                }
-            };
-            if !self.eat(b',') {
-                if self.eat(b')') {
-                    break;
-                }
-                return Err(self.err("',' or ')'"));
-            }
-        }
-        Ok(Value::Object(obj))
+            Some(())
+        })?;
+        Some(Value::Object(obj))
     }
 }
 
@@ -356,7 +266,7 @@ mod tests {
 
     #[test]
     fn garbage_is_an_error() {
-        assert!(parse("Interrupt(value={'a': }").is_err());
-        assert!(parse(&"[".repeat(1000)).is_err());
+        assert!(parse("Interrupt(value={'a': }").is_none());
+        assert!(parse(&"[".repeat(1000)).is_none());
     }
 }

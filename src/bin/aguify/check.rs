@@ -7,7 +7,7 @@ use aguify::check::report::{Counts, Format, Report};
 use aguify::check::{self, rules, Config, FileReport};
 
 use crate::cli::{CheckArgs, FailOn, ReportFormat};
-use crate::options;
+use crate::{options, os_text};
 
 /// Whether findings fail the run under `--fail-on` / `--max-warnings`.
 pub fn fails(c: Counts, fail_on: FailOn, max_warnings: Option<u64>) -> bool {
@@ -41,48 +41,38 @@ fn walk(dir: &Path, out: &mut Vec<String>) -> io::Result<()> {
     Ok(())
 }
 
-/// What is to be checked: each argument (a directory walked), then `--files-from`'s list.
-/// Paths that cannot be listed become reports of their own.
-fn inputs(args: &CheckArgs) -> (Vec<String>, Vec<(usize, FileReport)>, Config) {
-    let config = config(args);
-    let mut files = vec![];
-    let mut unreadable = vec![];
-    let mut add = |f: String, files: &mut Vec<String>| {
-        let p = Path::new(&f);
-        if f != "-" && p.is_dir() {
-            if let Err(e) = walk(p, files) {
-                unreadable.push((files.len(), FileReport::unreadable(&f, &os(&e), &config)));
-            }
-        } else {
-            files.push(f);
-        }
-    };
-    for f in &args.input.files {
-        add(f.clone(), &mut files);
-    }
+/// What is to be checked: each argument, then `--files-from`'s list, a directory walked.
+/// Paths that cannot be listed become reports of their own, at their place.
+fn inputs(args: &CheckArgs, config: &Config) -> (Vec<String>, Vec<(usize, FileReport)>) {
+    let mut paths = args.input.files.clone();
+    let mut list_error = None;
     if let Some(list) = &args.files_from {
         let text = if list == "-" {
-            let mut s = String::new();
-            io::stdin().read_to_string(&mut s).map(|_| s)
+            io::read_to_string(io::stdin())
         } else {
             std::fs::read_to_string(list)
         };
         match text {
             Ok(text) => {
-                for l in text.lines().map(str::trim).filter(|l| !l.is_empty()) {
-                    add(l.to_string(), &mut files);
-                }
+                let lines = text.lines().map(str::trim).filter(|l| !l.is_empty());
+                paths.extend(lines.map(String::from));
             }
-            Err(e) => {
-                unreadable.push((files.len(), FileReport::unreadable(list, &os(&e), &config)))
-            }
+            Err(e) => list_error = Some(FileReport::unreadable(list, &os_text(&e), config)),
         }
     }
-    (files, unreadable, config)
-}
-
-fn os(e: &io::Error) -> String {
-    crate::os_text(e)
+    let (mut files, mut unreadable) = (vec![], vec![]);
+    for f in paths {
+        if f != "-" && Path::new(&f).is_dir() {
+            if let Err(e) = walk(Path::new(&f), &mut files) {
+                let report = FileReport::unreadable(&f, &os_text(&e), config);
+                unreadable.push((files.len(), report));
+            }
+        } else {
+            files.push(f);
+        }
+    }
+    unreadable.extend(list_error.map(|r| (files.len(), r)));
+    (files, unreadable)
 }
 
 fn config(args: &CheckArgs) -> Config {
@@ -119,7 +109,7 @@ fn check_one(
     match result {
         Ok(r) => r,
         Err(aguify::Error::Input { path, source }) => {
-            FileReport::unreadable(&path, &os(&source), config)
+            FileReport::unreadable(&path, &os_text(&source), config)
         }
         Err(e) => FileReport::unreadable(f, &e.to_string(), config),
     }
@@ -213,7 +203,8 @@ pub fn run(args: CheckArgs) -> anyhow::Result<i32> {
         return Ok(2);
     }
     let opts = options::pipeline_options(&args.input, &args.map);
-    let (mut files, unreadable, config) = inputs(&args);
+    let config = config(&args);
+    let (mut files, unreadable) = inputs(&args, &config);
     if files.is_empty() && unreadable.is_empty() && args.files_from.is_none() {
         files.push("-".to_string());
     }
@@ -254,9 +245,5 @@ pub fn run(args: CheckArgs) -> anyhow::Result<i32> {
     if report.files.iter().any(FileReport::unusable) {
         return Ok(2);
     }
-    Ok(if fails(report.counts(), args.fail_on, args.max_warnings) {
-        1
-    } else {
-        0
-    })
+    Ok(fails(report.counts(), args.fail_on, args.max_warnings).into())
 }

@@ -119,23 +119,10 @@ fn positive(s: &str) -> Result<usize, String> {
     }
 }
 
-/// The rule ids (case-insensitive; offered by shell completions).
-fn rule_ids() -> PossibleValuesParser {
-    PossibleValuesParser::new(
-        aguify::check::RULES
-            .iter()
-            .map(|r| PossibleValue::new(r.id)),
-    )
-}
-
-/// The rule ids and `all` (for `--explain`).
-fn rule_ids_or_all() -> PossibleValuesParser {
-    PossibleValuesParser::new(
-        aguify::check::RULES
-            .iter()
-            .map(|r| PossibleValue::new(r.id))
-            .chain([PossibleValue::new("all")]),
-    )
+/// The rule ids and `extra` (case-insensitive; offered by shell completions).
+fn rule_ids(extra: &'static [&'static str]) -> PossibleValuesParser {
+    let ids = aguify::check::RULES.iter().map(|r| r.id);
+    PossibleValuesParser::new(ids.chain(extra.iter().copied()).map(PossibleValue::new))
 }
 
 /// Rule selection and how many findings are shown (check and convert).
@@ -143,11 +130,11 @@ fn rule_ids_or_all() -> PossibleValuesParser {
 pub struct RuleArgs {
     /// Silence rules (repeatable, or a comma list: AGX301,AGX303)
     #[arg(long, value_name = "RULE", value_delimiter = ',', ignore_case = true,
-          value_parser = rule_ids())]
+          value_parser = rule_ids(&[]))]
     pub allow: Vec<String>,
     /// Make rules errors (repeatable, or a comma list)
     #[arg(long, value_name = "RULE", value_delimiter = ',', ignore_case = true,
-          value_parser = rule_ids())]
+          value_parser = rule_ids(&[]))]
     pub deny: Vec<String>,
     /// Findings shown per file and rule; the rest are counted in one line (0: all)
     #[arg(long, value_name = "N", default_value_t = aguify::check::report::DEFAULT_MAX_PER_RULE)]
@@ -166,8 +153,8 @@ pub struct MapArgs {
     pub policy: PolicyArgs,
 }
 
-/// What a front end is sent (convert and serve).
-#[derive(Args, Debug, Clone)]
+/// What a front end is sent (convert and serve; the defaults for the others).
+#[derive(Args, Debug, Clone, Default)]
 pub struct PolicyArgs {
     /// Stream every model message, or only the final state's answer
     #[arg(long, value_enum, default_value_t = Text::Stream)]
@@ -178,17 +165,6 @@ pub struct PolicyArgs {
     /// Rename REASONING_* to 0.x THINKING_* (TDesign Chat 0.5.2)
     #[arg(long, value_enum, default_value_t = Compat::None)]
     pub compat: Compat,
-}
-
-/// The flags' defaults (for the commands without them: timeline, explain).
-impl Default for PolicyArgs {
-    fn default() -> Self {
-        PolicyArgs {
-            text: Text::Stream,
-            tool_steps: ToolSteps::None,
-            compat: Compat::None,
-        }
-    }
 }
 
 #[derive(Args, Debug)]
@@ -340,7 +316,7 @@ pub struct CheckArgs {
     #[command(flatten)]
     pub rules: RuleArgs,
     /// Explain a rule and exit (`all` lists every rule)
-    #[arg(long, value_name = "RULE", ignore_case = true, value_parser = rule_ids_or_all())]
+    #[arg(long, value_name = "RULE", ignore_case = true, value_parser = rule_ids(&["all"]))]
     pub explain: Option<String>,
     /// Also check the paths listed in FILE, one a line (`-`: read the list from stdin)
     #[arg(long, value_name = "FILE")]
@@ -397,20 +373,23 @@ pub enum To {
     Ndjson,
 }
 
-#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Text {
+    #[default]
     Stream,
     Final,
 }
 
-#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum ToolSteps {
+    #[default]
     None,
     Reasoning,
 }
 
-#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Compat {
+    #[default]
     None,
     Thinking,
 }

@@ -6,7 +6,7 @@ use std::io::{self, IsTerminal, Write};
 use aguify::diff::report::{Format, Report};
 use aguify::diff::{self, Options};
 
-use crate::cli::{DiffArgs, DiffFormat, InputArgs};
+use crate::cli::{DiffArgs, DiffFormat, PolicyArgs};
 use crate::{options, terminal};
 
 pub fn run(args: DiffArgs) -> anyhow::Result<i32> {
@@ -24,14 +24,10 @@ pub fn run(args: DiffArgs) -> anyhow::Result<i32> {
             return Ok(2);
         }
     }
-    let input = InputArgs {
-        files: Vec::new(),
-        from: args.from,
-        max_line_bytes: aguify::input::DEFAULT_MAX_LINE_BYTES,
-        strict: false,
-        threads: Some(args.threads.unwrap_or(1)),
+    let popts = aguify::pipeline::Options {
+        parse_threads: args.threads.unwrap_or(1),
+        ..options::mapping(args.from, &PolicyArgs::default())
     };
-    let popts = options::input_options(&input);
     let opts = Options {
         ignore: args.ignore,
         ignore_text: args.ignore_text,
@@ -55,5 +51,5 @@ pub fn run(args: DiffArgs) -> anyhow::Result<i32> {
     )?;
     report.end(&summary)?;
     out.flush()?;
-    Ok(if summary.is_equal() { 0 } else { 1 })
+    Ok((!summary.is_equal()).into())
 }

@@ -11,8 +11,7 @@ use crate::{known, options, terminal};
 
 pub fn run(args: ExplainArgs) -> anyhow::Result<i32> {
     let opts = options::input_options(&args.input);
-    let progress = terminal::progress_for(&args.input.files);
-    let mut inputs = terminal::open_inputs(&args.input.files, progress.as_ref(), None)?;
+    let mut inputs = terminal::open_inputs(&args.input.files, true, None)?;
     options::label_stdin(&mut inputs, args.stdin.stdin_filename.as_deref());
     let names: Vec<std::sync::Arc<str>> = inputs.iter().map(|i| i.name.clone()).collect();
     let mut explainer = Explainer::new(args.last);
@@ -22,9 +21,6 @@ pub fn run(args: ExplainArgs) -> anyhow::Result<i32> {
     };
     let result = pipeline::run(inputs, &opts, &mut watch);
     let known = watch.known;
-    if let Some(pb) = &progress {
-        pb.finish_and_clear();
-    }
     if let Err(aguify::Error::Strict(_)) = &result {
         known.tell_last_bad();
     }
@@ -41,5 +37,5 @@ pub fn run(args: ExplainArgs) -> anyhow::Result<i32> {
         ExplainFormat::Json => render::write_json(&report, &mut out)?,
     }
     out.flush()?;
-    Ok(if report.explained.is_empty() { 1 } else { 0 })
+    Ok(report.explained.is_empty().into())
 }

@@ -82,18 +82,11 @@ impl Known {
 
     /// Tells (on stderr) each file of which nothing was read; whether there was one.
     pub fn report(&self) -> bool {
-        let mut any = false;
-        for (name, known, array) in &self.files {
-            if !known {
-                any = true;
-                eprintln!(
-                    "aguify: {}: {}",
-                    printable(name),
-                    nothing_read_message(name, *array)
-                );
-            }
+        for (name, _, array) in self.files.iter().filter(|f| !f.1) {
+            let why = nothing_read_message(name, *array);
+            eprintln!("aguify: {}: {why}", printable(name));
         }
-        any
+        self.unread() > 0
     }
 }
 

@@ -16,6 +16,7 @@ mod timeline;
 use std::io::{self, Write};
 use std::process::ExitCode;
 
+use aguify::serve::os_text;
 use clap::{CommandFactory, Parser};
 
 /// mimalloc, with `--features mimalloc`: fewer instructions, more memory (Cargo.toml says why
@@ -27,7 +28,15 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 fn main() -> ExitCode {
     let cli = match cli::Cli::try_parse() {
         Ok(cli) => cli,
-        Err(e) => return clap_exit(&e),
+        // `--help`, `--version` and usage errors; clap's own `exit` ignores a failed write.
+        Err(e) => {
+            let written = e.print().and_then(|()| io::stdout().flush());
+            return if e.use_stderr() {
+                ExitCode::from(2)
+            } else {
+                stdout_written(written)
+            };
+        }
     };
     let result = match cli.command {
         cli::Command::Convert(args) => convert::run(args),
@@ -38,7 +47,13 @@ fn main() -> ExitCode {
         cli::Command::Diff(args) => diff::run(args),
         cli::Command::Snapshot(args) => snapshot::run(args),
         cli::Command::Report(args) => report::run(args),
-        cli::Command::Completions { shell } => completions(shell),
+        cli::Command::Completions { shell } => {
+            // Written whole to a buffer first: clap_complete panics on a write error.
+            let mut script = Vec::new();
+            clap_complete::generate(shell, &mut cli::Cli::command(), "aguify", &mut script);
+            let mut out = io::stdout().lock();
+            return stdout_written(out.write_all(&script).and_then(|()| out.flush()));
+        }
     };
     match result {
         Ok(code) => ExitCode::from(code as u8),
@@ -47,6 +62,18 @@ fn main() -> ExitCode {
             eprintln!("aguify: {}", message(&e));
             ExitCode::from(2)
         }
+    }
+}
+
+/// Help, a version or completions written to stdout: a closed pipe is a quiet success, any
+/// other write error exit 2.
+fn stdout_written(written: io::Result<()>) -> ExitCode {
+    match written {
+        Err(e) if e.kind() != io::ErrorKind::BrokenPipe => {
+            eprintln!("aguify: writing to stdout: {e}");
+            ExitCode::from(2)
+        }
+        _ => ExitCode::SUCCESS,
     }
 }
 
@@ -76,45 +103,6 @@ fn message(e: &anyhow::Error) -> String {
         out.push_str(&text);
     }
     out
-}
-
-/// An I/O error's text without the `(os error N)` the standard library appends.
-pub fn os_text(e: &io::Error) -> String {
-    let s = e.to_string();
-    match s.rfind(" (os error ") {
-        Some(i) if s.ends_with(')') => s[..i].to_string(),
-        _ => s,
-    }
-}
-
-/// `--help`, `--version` and usage errors. clap's own `exit` ignores a failed write, so
-/// `--help > /dev/full` would report success: a closed pipe is a quiet 0, any other write
-/// error exit 2.
-fn clap_exit(e: &clap::Error) -> ExitCode {
-    let written = e.print().and_then(|()| io::stdout().flush());
-    if e.use_stderr() {
-        return ExitCode::from(2);
-    }
-    match written {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(err) if err.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
-        Err(err) => {
-            eprintln!("aguify: writing to stdout: {err}");
-            ExitCode::from(2)
-        }
-    }
-}
-
-/// The script is written whole to a buffer first: clap_complete panics on a write error.
-fn completions(shell: clap_complete::Shell) -> anyhow::Result<i32> {
-    let mut script = Vec::new();
-    clap_complete::generate(shell, &mut cli::Cli::command(), "aguify", &mut script);
-    let mut out = io::stdout().lock();
-    match out.write_all(&script).and_then(|()| out.flush()) {
-        Ok(()) => Ok(0),
-        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(0),
-        Err(e) => Err(anyhow::anyhow!("writing to stdout: {e}")),
-    }
 }
 
 /// A closed stdout (`aguify convert … | head`) ends quietly with success, as in ripgrep.

@@ -1,65 +1,79 @@
 //! CLI arguments → library options.
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use aguify::adapter::Family;
 use aguify::mapper::{Compat, MapOptions, TextPolicy, ToolSteps};
 use aguify::pipeline::{Input, Options};
 
-use crate::cli::{self, InputArgs, MapArgs};
+use crate::cli::{self, InputArgs, MapArgs, PolicyArgs};
 
 pub fn open_inputs(files: &[String]) -> Result<Vec<Input>, aguify::Error> {
+    crate::terminal::open_inputs(files, false, None)
+}
+
+/// The files given, or stdin (`-`) when there are none.
+pub fn or_stdin(files: &[String]) -> Vec<String> {
     if files.is_empty() {
-        return Ok(vec![Input::open("-")?]);
+        vec!["-".to_string()]
+    } else {
+        files.to_vec()
     }
-    files.iter().map(|f| Input::open(f)).collect()
 }
 
 /// `--stdin-filename`: the name stdin's input is reported under.
 pub fn label_stdin(inputs: &mut [Input], label: Option<&str>) {
     if let Some(label) = label {
         for i in inputs.iter_mut().filter(|i| &*i.name == "-") {
-            i.name = std::sync::Arc::from(label);
+            i.name = Arc::from(label);
         }
     }
 }
 
 pub fn pipeline_options(input: &InputArgs, map: &MapArgs) -> Options {
+    let mut opts = Options {
+        max_line_bytes: input.max_line_bytes,
+        strict: input.strict,
+        parse_threads: input.threads.unwrap_or_else(default_threads),
+        ..mapping(input.from, &map.policy)
+    };
+    opts.map.thread_id = map.thread_id.clone();
+    opts.map.run_id = map.run_id.clone();
+    opts
+}
+
+/// `--from` and what a front end is sent; the rest as [`Options::default`] has it.
+pub fn mapping(from: cli::From, policy: &PolicyArgs) -> Options {
     Options {
-        from: match input.from {
+        from: match from {
             cli::From::Auto | cli::From::Sse => None,
             cli::From::V2 => Some(Family::V2),
             cli::From::V3 => Some(Family::V3),
             cli::From::Agui => Some(Family::Agui),
         },
-        framing: (input.from == cli::From::Sse).then_some(aguify::input::Framing::Sse),
+        framing: (from == cli::From::Sse).then_some(aguify::input::Framing::Sse),
         map: MapOptions {
-            text: match map.policy.text {
+            text: match policy.text {
                 cli::Text::Stream => TextPolicy::Stream,
                 cli::Text::Final => TextPolicy::Final,
             },
-            tool_steps: match map.policy.tool_steps {
+            tool_steps: match policy.tool_steps {
                 cli::ToolSteps::None => ToolSteps::None,
                 cli::ToolSteps::Reasoning => ToolSteps::Reasoning,
             },
-            compat: match map.policy.compat {
+            compat: match policy.compat {
                 cli::Compat::None => Compat::None,
                 cli::Compat::Thinking => Compat::Thinking,
             },
-            thread_id: map.thread_id.clone(),
-            run_id: map.run_id.clone(),
+            ..MapOptions::default()
         },
-        max_line_bytes: input.max_line_bytes,
-        strict: input.strict,
-        parse_threads: input.threads.unwrap_or_else(default_threads),
+        ..Options::default()
     }
 }
 
-/// `--threads` by default: the cores, at most 2 (one parse thread beside the main thread).
-/// By instructions one parse thread nearly keeps up with the main thread (which maps, checks
-/// and writes) on every form measured; each further thread adds a heap and batches in flight,
-/// 4–8 MiB of peak RSS (1 GB v3-js check: 24 MiB with 2, up to 31 MiB with 3, 35 MiB with 4;
-/// docs/performance.md).
+/// `--threads` by default: the cores, at most 2. One parse thread nearly keeps up with the
+/// main thread; each further one adds 4–8 MiB of peak RSS (docs/performance.md).
 pub fn default_threads() -> usize {
     cores().min(2)
 }

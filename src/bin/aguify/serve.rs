@@ -2,10 +2,11 @@
 
 use std::time::Duration;
 
-use aguify::serve::{self, App, Conversation, ServeConfig};
+use aguify::pipeline::Options;
+use aguify::serve::{self, os_text, App, Conversation, ServeConfig};
 use anyhow::Context;
 
-use crate::cli::{InputArgs, MapArgs, ServeArgs};
+use crate::cli::ServeArgs;
 use crate::options;
 
 fn log_line(line: &str) {
@@ -13,18 +14,10 @@ fn log_line(line: &str) {
 }
 
 pub fn run(args: ServeArgs) -> anyhow::Result<i32> {
-    let input = InputArgs {
-        files: args.files.clone(),
-        from: args.from,
-        max_line_bytes: aguify::input::DEFAULT_MAX_LINE_BYTES,
-        strict: false,
-        threads: None,
+    let opts = Options {
+        parse_threads: options::default_threads(),
+        ..options::mapping(args.from, &args.policy)
     };
-    let map = MapArgs {
-        policy: args.policy.clone(),
-        ..MapArgs::default()
-    };
-    let opts = options::pipeline_options(&input, &map);
     let mut conversations = vec![];
     if !args.files.is_empty() {
         conversations.push(Conversation::load("default", &args.files, &opts)?);
@@ -61,7 +54,7 @@ pub fn run(args: ServeArgs) -> anyhow::Result<i32> {
     rt.block_on(async move {
         let listener = tokio::net::TcpListener::bind(&args.listen)
             .await
-            .map_err(|e| anyhow::anyhow!("cannot listen on {}: {}", args.listen, serve::os_text(&e)))?;
+            .map_err(|e| anyhow::anyhow!("cannot listen on {}: {}", args.listen, os_text(&e)))?;
         let addr = listener.local_addr().context("reading the bound address")?;
         eprintln!("aguify: listening on http://{addr}/");
         if !addr.ip().is_loopback() {
@@ -72,7 +65,7 @@ pub fn run(args: ServeArgs) -> anyhow::Result<i32> {
         }
         serve::serve(listener, app, shutdown_signal())
             .await
-            .map_err(|e| anyhow::anyhow!("serving: {}", serve::os_text(&e)))
+            .map_err(|e| anyhow::anyhow!("serving: {}", os_text(&e)))
     })?;
     eprintln!("aguify: stopped");
     Ok(0)
@@ -109,23 +102,18 @@ fn summary((i, c): (usize, &Conversation)) -> String {
 
 async fn shutdown_signal() {
     #[cfg(unix)]
-    {
+    let term = async {
         use tokio::signal::unix::{signal, SignalKind};
         match signal(SignalKind::terminate()) {
-            Ok(mut term) => {
-                tokio::select! {
-                    _ = tokio::signal::ctrl_c() => {}
-                    _ = term.recv() => {}
-                }
-            }
-            Err(_) => {
-                let _ = tokio::signal::ctrl_c().await;
-            }
+            Ok(mut term) => term.recv().await,
+            Err(_) => std::future::pending().await,
         }
-    }
+    };
     #[cfg(not(unix))]
-    {
-        let _ = tokio::signal::ctrl_c().await;
+    let term = std::future::pending::<()>();
+    tokio::select! {
+        _ = tokio::signal::ctrl_c() => {}
+        _ = term => {}
     }
     eprintln!("aguify: shutting down");
 }

@@ -6,11 +6,7 @@ use crate::cli::SnapshotArgs;
 use crate::options;
 
 pub fn run(args: SnapshotArgs) -> anyhow::Result<i32> {
-    let files = if args.input.files.is_empty() {
-        vec!["-".to_string()]
-    } else {
-        args.input.files.clone()
-    };
+    let files = options::or_stdin(&args.input.files);
     let opts = options::input_options(&args.input);
     let mut out = io::BufWriter::with_capacity(64 * 1024, io::stdout().lock());
     aguify::snapshot::write::header(&mut out)?;

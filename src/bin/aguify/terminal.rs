@@ -8,7 +8,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use aguify::pipeline::Input;
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressFinish, ProgressStyle};
 
 use crate::cli::Color;
 
@@ -53,8 +53,9 @@ pub fn width(explicit: Option<usize>) -> Option<usize> {
 /// Inputs at least this large (all files together) get a progress bar.
 const PROGRESS_MIN_BYTES: u64 = 16 * 1024 * 1024;
 
-/// A progress bar on stderr for large files, only when stderr is a terminal and not in CI.
-pub fn progress_for(files: &[String]) -> Option<ProgressBar> {
+/// A progress bar on stderr for large files, only when stderr is a terminal and not in CI;
+/// cleared once every reader holding it is dropped.
+fn progress_for(files: &[String]) -> Option<ProgressBar> {
     if !io::stderr().is_terminal() || std::env::var_os("CI").is_some() {
         return None;
     }
@@ -67,24 +68,23 @@ pub fn progress_for(files: &[String]) -> Option<ProgressBar> {
     if total < PROGRESS_MIN_BYTES {
         return None;
     }
-    let pb = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
+    let pb = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr())
+        .with_finish(ProgressFinish::AndClear);
     if let Ok(style) = ProgressStyle::with_template("{bar:40} {bytes}/{total_bytes} {eta} {msg}") {
         pb.set_style(style);
     }
     Some(pb)
 }
 
-/// Opens the inputs, each read through the progress bar and/or `--follow` reader.
+/// Opens the inputs (none: stdin), read through a progress bar for large files (with
+/// `progress`) and/or the `--follow` reader.
 pub fn open_inputs(
     files: &[String],
-    progress: Option<&ProgressBar>,
+    progress: bool,
     follow: Option<&Arc<AtomicBool>>,
 ) -> Result<Vec<Input>, aguify::Error> {
-    let files: Vec<String> = if files.is_empty() {
-        vec!["-".into()]
-    } else {
-        files.to_vec()
-    };
+    let files = crate::options::or_stdin(files);
+    let progress = progress.then(|| progress_for(&files)).flatten();
     let mut out = Vec::new();
     for f in &files {
         if f == "-" || (progress.is_none() && follow.is_none()) {
@@ -101,12 +101,11 @@ pub fn open_inputs(
                 path: f.clone(),
                 pos: 0,
                 stop: stop.clone(),
-                poll: Duration::from_millis(100),
                 waited: false,
             }),
             None => Box::new(file),
         };
-        let reader: Box<dyn Read + Send> = match progress {
+        let reader: Box<dyn Read + Send> = match &progress {
             Some(pb) => Box::new(pb.wrap_read(reader)),
             None => reader,
         };
@@ -131,7 +130,6 @@ pub struct FollowReader {
     /// Bytes read from `file`.
     pos: u64,
     stop: Arc<AtomicBool>,
-    poll: Duration,
     /// `WouldBlock` was reported at the current end of the file.
     waited: bool,
 }
@@ -155,7 +153,7 @@ impl Read for FollowReader {
                 self.waited = true;
                 return Err(io::ErrorKind::WouldBlock.into());
             }
-            std::thread::sleep(self.poll);
+            std::thread::sleep(Duration::from_millis(100));
         }
     }
 }

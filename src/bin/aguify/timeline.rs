@@ -28,20 +28,18 @@ struct Printer<W: Write> {
     /// A v3 root lifecycle said the run is over (the converter writes its terminal event only
     /// at the next record or the end of input): once the input is idle, `--exit-on-end` stops.
     raw_run_ended: bool,
-    /// The checker (one for all input files: one thread, as in `convert`), unless
-    /// `--no-check`.
+    /// The checker (one for all input files: one thread, as in `convert`), started at the
+    /// first input unless `--no-check`.
     check: bool,
     checker: Option<Checker>,
     /// Which inputs held a record of a known form; the last bad line (for `--strict`).
     known: crate::known::Known,
-    /// Notes shown per file and rule, and those left out (counted, told at the end).
-    shown: std::collections::HashMap<(Arc<str>, &'static str), u64>,
     /// Bad lines shown per file, and those left out.
     bad_shown: std::collections::HashMap<Arc<str>, (u64, u64)>,
 }
 
-/// Findings shown inline per file and rule, and bad lines per file; the rest are counted
-/// (memory stays bounded on millions of bad lines).
+/// Findings shown inline per file and rule (the checker keeps no more), and bad lines per
+/// file; the rest are counted (memory stays bounded on millions of bad lines).
 const SHOW_PER_RULE: u64 = aguify::check::report::DEFAULT_MAX_PER_RULE as u64;
 
 /// A checker finding as a timeline note. `event` is the timeline's (global) index of the event
@@ -59,11 +57,15 @@ fn note(f: &Finding, event: u64) -> InlineNote {
             line: f.line,
         }),
         rule: f.rule.to_string(),
-        severity: match f.severity {
-            check::Severity::Error => Severity::Error,
-            check::Severity::Warning => Severity::Warning,
-        },
+        severity: severity(f.severity),
         message: format!("{}{ids}", f.message),
+    }
+}
+
+fn severity(s: check::Severity) -> Severity {
+    match s {
+        check::Severity::Error => Severity::Error,
+        check::Severity::Warning => Severity::Warning,
     }
 }
 
@@ -71,42 +73,35 @@ fn note(f: &Finding, event: u64) -> InlineNote {
 /// `interrupted`), bare or inside an SSE frame's `data`.
 fn v3_root_end(rec: &Record) -> bool {
     let v = rec.value();
-    let ev = if v.get("type").and_then(Value::as_str) == Some("event") {
-        v
-    } else {
-        match v.get("data") {
-            Some(d) if d.get("type").and_then(Value::as_str) == Some("event") => d,
-            _ => return false,
-        }
-    };
-    let params = ev.get("params");
-    ev.get("method").and_then(Value::as_str) == Some("lifecycle")
-        && params
-            .and_then(|p| p.get("namespace"))
+    let ev = if v["type"] == "event" { v } else { &v["data"] };
+    let root = |at: &str| {
+        ev.pointer(at)
             .and_then(Value::as_array)
             .is_some_and(Vec::is_empty)
-        && params.and_then(|p| p.get("data")).is_some_and(|d| {
-            d.get("namespace")
-                .is_none_or(|n| n.as_array().is_some_and(Vec::is_empty))
-        })
+    };
+    ev["type"] == "event"
+        && ev["method"] == "lifecycle"
+        && root("/params/namespace")
+        && (ev.pointer("/params/data/namespace").is_none() || root("/params/data/namespace"))
         && matches!(
-            params
-                .and_then(|p| p.get("data"))
-                .and_then(|d| d.get("event"))
-                .and_then(Value::as_str),
+            ev.pointer("/params/data/event").and_then(Value::as_str),
             Some("completed" | "failed" | "interrupted")
         )
 }
 
-/// The inline checker keeps no more findings than are shown.
-fn checker_config() -> check::Config {
-    check::Config {
-        keep_per_rule: SHOW_PER_RULE as usize,
-        ..Default::default()
-    }
-}
-
 impl<W: Write> Printer<W> {
+    /// The checker, started with the first input's name (none with `--no-check`).
+    fn checker(&mut self, file: &Arc<str>) -> Option<&mut Checker> {
+        if self.check && self.checker.is_none() {
+            let config = check::Config {
+                keep_per_rule: SHOW_PER_RULE as usize,
+                ..Default::default()
+            };
+            self.checker = Some(Checker::new(file.clone(), config));
+        }
+        self.checker.as_mut()
+    }
+
     /// Moves the checker's new findings onto the timeline.
     fn take_findings(&mut self) {
         let Some(c) = &mut self.checker else { return };
@@ -114,53 +109,40 @@ impl<W: Write> Printer<W> {
             return;
         }
         let last = self.builder.events_seen().saturating_sub(1);
-        let shown = &mut self.shown;
         let mut notes = vec![];
-        c.stream_new(|f| {
-            let n = shown.entry((f.file.clone(), f.rule)).or_default();
-            *n += 1;
-            if *n <= SHOW_PER_RULE {
-                notes.push(note(f, last));
-            }
-        });
+        c.stream_new(|f| notes.push(note(f, last)));
         self.builder.attach(notes);
     }
 
     fn finish_checker(&mut self) {
-        if let Some(c) = &mut self.checker {
-            c.finish();
-        }
+        let Some(c) = &mut self.checker else { return };
+        c.finish();
         self.take_findings();
+        let Some(c) = self.checker.take() else { return };
         // What was left out, per file and rule, in one note each.
-        if let Some(c) = &self.checker {
-            let last = self.builder.events_seen().saturating_sub(1);
-            let mut more = vec![];
-            let at = self
-                .builder
-                .entries()
-                .last()
-                .map(|e| e.end_origin.clone().unwrap_or_else(|| e.origin.clone()));
-            for t in c.tally() {
-                for r in t.rules.iter().filter(|r| r.count > SHOW_PER_RULE) {
-                    more.push(InlineNote {
-                        event_index: last,
-                        origin: at.clone(),
-                        rule: r.rule.to_string(),
-                        severity: match r.severity {
-                            check::Severity::Error => Severity::Error,
-                            check::Severity::Warning => Severity::Warning,
-                        },
-                        message: aguify::check::report::more_line(
-                            r.count - SHOW_PER_RULE,
-                            r.rule,
-                            &t.file,
-                        ),
-                    });
-                }
+        let last = self.builder.events_seen().saturating_sub(1);
+        let at = self
+            .builder
+            .entries()
+            .last()
+            .map(|e| e.end_origin.clone().unwrap_or_else(|| e.origin.clone()));
+        let mut more = vec![];
+        for t in c.tally() {
+            for r in t.rules.iter().filter(|r| r.count > SHOW_PER_RULE) {
+                more.push(InlineNote {
+                    event_index: last,
+                    origin: at.clone(),
+                    rule: r.rule.to_string(),
+                    severity: severity(r.severity),
+                    message: aguify::check::report::more_line(
+                        r.count - SHOW_PER_RULE,
+                        r.rule,
+                        &t.file,
+                    ),
+                });
             }
-            self.builder.attach(more);
         }
-        self.checker = None;
+        self.builder.attach(more);
     }
 
     /// Tells how many bad lines of `file` were left out.
@@ -196,10 +178,7 @@ impl<W: Write> Observer for Printer<W> {
             self.raw_run_ended = v3_root_end(rec);
         }
         self.builder.record(rec, disposition);
-        if self.check && self.checker.is_none() {
-            self.checker = Some(Checker::new(rec.origin.file.clone(), checker_config()));
-        }
-        if let Some(c) = &mut self.checker {
+        if let Some(c) = self.checker(&rec.origin.file) {
             c.record(rec, disposition);
         }
         self.take_findings();
@@ -213,10 +192,7 @@ impl<W: Write> Observer for Printer<W> {
         if *n <= SHOW_PER_RULE {
             self.builder.bad_line(origin, message);
         }
-        if self.check && self.checker.is_none() {
-            self.checker = Some(Checker::new(origin.file.clone(), checker_config()));
-        }
-        if let Some(c) = &mut self.checker {
+        if let Some(c) = self.checker(&origin.file) {
             c.bad_line(origin, message);
         }
         self.take_findings();
@@ -280,12 +256,7 @@ pub fn run(args: TimelineArgs) -> anyhow::Result<i32> {
     if let Some(stop) = &follow {
         terminal::stop_on_ctrl_c(stop.clone());
     }
-    let progress = if follow.is_none() {
-        terminal::progress_for(&args.input.files)
-    } else {
-        None
-    };
-    let mut inputs = terminal::open_inputs(&args.input.files, progress.as_ref(), follow.as_ref())?;
+    let mut inputs = terminal::open_inputs(&args.input.files, follow.is_none(), follow.as_ref())?;
     options::label_stdin(&mut inputs, args.stdin.stdin_filename.as_deref());
     let names: Vec<Arc<str>> = inputs.iter().map(|i| i.name.clone()).collect();
     let mut printer = Printer {
@@ -302,13 +273,9 @@ pub fn run(args: TimelineArgs) -> anyhow::Result<i32> {
         check: !args.no_check,
         checker: None,
         known: crate::known::Known::new(&names),
-        shown: Default::default(),
         bad_shown: Default::default(),
     };
     let result = pipeline::run(inputs, &opts, &mut printer);
-    if let Some(pb) = &progress {
-        pb.finish_and_clear();
-    }
     if let Err(aguify::Error::Strict(_)) = &result {
         // The bad line it stopped at is told, then the stop.
         let _ = printer.drain();

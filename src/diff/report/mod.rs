@@ -11,6 +11,7 @@ use serde_json::Value;
 
 use super::{RunDiff, Summary};
 use crate::input::Origin;
+use crate::timeline::render::count;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Format {
@@ -105,30 +106,22 @@ fn files(f: &[String]) -> String {
     }
 }
 
-fn plural(n: usize, one: &str) -> String {
-    if n == 1 {
-        format!("1 {one}")
-    } else {
-        format!("{n} {one}s")
-    }
-}
-
 /// The summary line of the text and GitHub reports.
 fn summary_line(s: &Summary, old: &[String], new: &[String]) -> String {
     let sides = format!("{} → {}", files(old), files(new));
     let bad = if s.bad_lines > 0 {
-        format!(", {} unreadable", plural(s.bad_lines, "line"))
+        format!(", {} unreadable", count(s.bad_lines, "line"))
     } else {
         String::new()
     };
     if s.is_equal() {
-        format!("equal: {} ({sides}){bad}", plural(s.runs, "run"))
+        format!("equal: {} ({sides}){bad}", count(s.runs, "run"))
     } else {
         format!(
             "{} in {} of {} ({sides}){bad}",
-            plural(s.differences, "difference"),
+            count(s.differences, "difference"),
             s.different_runs,
-            plural(s.runs, "run"),
+            count(s.runs, "run"),
         )
     }
 }

@@ -26,42 +26,35 @@ pub fn run(d: &RunDiff, color: bool, w: &mut dyn Write) -> io::Result<()> {
             diff.pointer.clone()
         };
         writeln!(w, "  {path} {}", diff.change.as_str())?;
+        let (minus, plus) = (
+            format!("- {}", at(&diff.old_at)),
+            format!("+ {}", at(&diff.new_at)),
+        );
         if let (Some(Value::String(a)), Some(Value::String(b))) = (&diff.old, &diff.new) {
             let (a, b) = strings(a, b, color);
-            writeln!(w, "    {}  {a}", side_at("-", &diff.old_at, color, true))?;
-            writeln!(w, "    {}  {b}", side_at("+", &diff.new_at, color, false))?;
+            let minus = paint(minus, color, true, false);
+            let plus = paint(plus, color, false, false);
+            writeln!(w, "    {minus}  {a}")?;
+            writeln!(w, "    {plus}  {b}")?;
             continue;
         }
         let (old, new) = (show(diff.old.as_ref()), show(diff.new.as_ref()));
-        let (minus, plus) = (
-            format!("- {}  {old}", at(&diff.old_at)),
-            format!("+ {}  {new}", at(&diff.new_at)),
-        );
-        if color {
-            let dim_old = diff.change == Change::Added;
-            let dim_new = diff.change == Change::Removed;
-            let paint = |s: String, dim: bool, red: bool| match (dim, red) {
-                (true, _) => s.dimmed().to_string(),
-                (false, true) => s.red().to_string(),
-                (false, false) => s.green().to_string(),
-            };
-            writeln!(w, "    {}", paint(minus, dim_old, true))?;
-            writeln!(w, "    {}", paint(plus, dim_new, false))?;
-        } else {
-            writeln!(w, "    {minus}")?;
-            writeln!(w, "    {plus}")?;
-        }
+        let (dim_old, dim_new) = (diff.change == Change::Added, diff.change == Change::Removed);
+        let minus = paint(format!("{minus}  {old}"), color, true, dim_old);
+        let plus = paint(format!("{plus}  {new}"), color, false, dim_new);
+        writeln!(w, "    {minus}")?;
+        writeln!(w, "    {plus}")?;
     }
     Ok(())
 }
 
-/// `- file:line` (or `+`), red or green.
-fn side_at(sign: &str, o: &crate::input::Origin, color: bool, red: bool) -> String {
-    let t = format!("{sign} {}", at(o));
-    match (color, red) {
-        (false, _) => t,
-        (true, true) => t.red().to_string(),
-        (true, false) => t.green().to_string(),
+/// A side's line, on a terminal red (old) or green (new), or dimmed.
+fn paint(s: String, color: bool, red: bool, dim: bool) -> String {
+    match (color, dim, red) {
+        (false, ..) => s,
+        (true, true, _) => s.dimmed().to_string(),
+        (true, false, true) => s.red().to_string(),
+        (true, false, false) => s.green().to_string(),
     }
 }
 
