@@ -584,7 +584,7 @@ impl V3Adapter {
         if method == "lifecycle" {
             let empty = Lifecycle::default();
             let l = match data {
-                Data::Lifecycle(l) => l,
+                Data::Lifecycle(l) => &**l,
                 _ => &empty,
             };
             return self.on_lifecycle_event(ns, LifecycleView::of(l), out);
@@ -878,10 +878,11 @@ fn is_legacy_message(v: &Value) -> bool {
 
 /// A message event's usage, with the model's names from `metadata` when `with_metadata`.
 fn usage(m: &Message, with_metadata: bool) -> Option<Usage> {
-    super::content::usage_from(
-        m.usage.as_ref(),
-        m.metadata.as_ref().filter(|_| with_metadata),
-    )
+    let mut usage = m.usage.clone()?;
+    if !with_metadata {
+        (usage.provider, usage.model) = (None, None);
+    }
+    Some(usage)
 }
 
 /// What [`V3Adapter::on_lifecycle`] reads of a `lifecycle` event's data, from its `Value` or

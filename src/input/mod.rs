@@ -64,7 +64,7 @@ impl Record {
         text: RecordText,
         value: Value,
     ) -> Self {
-        let v3 = crate::wire::v3::Event::of_tree(&value, sse_event.is_some()).map(Box::new);
+        let v3 = crate::wire::v3::Event::of_tree(&value, sse_event.is_some());
         let v2 = match v3 {
             Some(_) => None,
             None => crate::wire::v2::Event::of_record(&value, sse_event.as_deref()).map(Box::new),
@@ -92,7 +92,7 @@ impl Record {
     ) -> Result<Self, String> {
         // A line of a typed kind keeps its typed read; its tree is parsed only if asked for.
         let v3 = if text.starts_with(r#"{"type":"event""#) {
-            crate::wire::v3::Event::read(&text).map(Box::new)
+            crate::wire::v3::Event::read(&text)
         } else {
             None
         };

@@ -102,7 +102,11 @@ impl State {
     /// list and that has no `lc` or `__lc_escaped__` key (normalising would replace it whole);
     /// `None` for any other.
     pub fn read(text: &str) -> Option<State> {
-        let Entries { messages, rest } = serde_json::from_str::<Entries>(text).ok()?;
+        State::of_entries(serde_json::from_str::<Entries>(text).ok()?)
+    }
+
+    /// The state of a state object's entries, when its `messages` is a list.
+    pub(super) fn of_entries(Entries { messages, rest }: Entries<'_>) -> Option<State> {
         let items = messages?;
         let messages = LAST.with(|last| {
             let mut last = last.borrow_mut();
@@ -148,7 +152,7 @@ impl State {
 /// repeated key's last value takes its first place, as a tree keeps it. serde derive has no
 /// ordered map whose first key decides how the rest is read: this visitor is the one place
 /// the readers need one.
-struct Entries<'a> {
+pub(super) struct Entries<'a> {
     messages: Option<Vec<&'a RawValue>>,
     rest: Vec<(String, Value)>,
 }

@@ -7,10 +7,12 @@
 //! in the event's tree would. A line that the typed structs decline (a repeated key, which a
 //! tree keeps the last of; `params` that is not an object) is read from its tree.
 
-use serde::de::DeserializeOwned;
+use serde::de::{Error as _, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde::{Deserialize, Deserializer};
 use serde_json::value::RawValue;
 use serde_json::Value;
+
+use crate::model::Usage;
 
 /// A v3 event as the adapter reads it.
 #[derive(Debug, Clone, PartialEq)]
@@ -42,9 +44,9 @@ pub enum Params {
 pub enum Data {
     /// A `messages` payload: an object with an `event` string (of the in-process form
     /// `[payload, metadata]`, the payload).
-    Message(Message),
+    Message(Box<Message>),
     /// A `lifecycle` event's data, when an object.
-    Lifecycle(Lifecycle),
+    Lifecycle(Box<Lifecycle>),
     /// A `tasks` event's data: its `interrupts`.
     Tasks { interrupts: Option<Value> },
     /// Data no reader looks at: `checkpoints`, a node update that is no interrupt, a
@@ -70,8 +72,8 @@ pub struct Message {
     pub in_content: bool,
     /// The `content` of any other event.
     pub content: Option<Value>,
-    pub usage: Option<Value>,
-    pub metadata: Option<Value>,
+    /// `usage`, when an object, with the model's names from `metadata`.
+    pub usage: Option<Usage>,
 }
 
 /// A block delta, by its `type`.
@@ -126,47 +128,45 @@ impl Data {
 impl Event {
     /// The v3 event of a line, `None` when it is no v3 event (`type` is not `"event"`, or
     /// `method` is not a string).
-    pub fn read(text: &str) -> Option<Event> {
-        let env = match serde_json::from_str::<Envelope>(text) {
-            Ok(env) => env,
-            // A repeated key, `params` not an object, or no v3 event: read from the tree.
-            Err(_) => return Event::of_event_tree(&serde_json::from_str(text).ok()?),
-        };
-        (env.kind == "event").then(|| env.resolve())
+    pub fn read(text: &str) -> Option<Box<Event>> {
+        match serde_json::from_str::<Line>(text) {
+            Ok(Line(ev)) => ev,
+            Err(_) => Event::of_event_tree(&serde_json::from_str(text).ok()?),
+        }
     }
 
-    /// The event of a tree that [`is_event`] (`None` for any other).
-    fn of_event_tree(v: &Value) -> Option<Event> {
+    /// The event of a tree that [`is_event`] (`None` for any other): read as a line again
+    /// (a repeated key is gone from a tree), `method` before `params`; data the typed
+    /// readers decline is taken whole ([`whole`]).
+    fn of_event_tree(v: &Value) -> Option<Box<Event>> {
         if !is_event(v) {
             return None;
         }
-        let text;
+        let method = v.get("method")?.as_str()?;
         let params = match v.get("params") {
-            None => None,
+            None => Params::Absent,
             Some(p @ Value::Object(_)) => {
-                text = p.to_string();
-                Some(serde_json::from_str(&text).ok()?)
+                let line = format!(
+                    r#"{{"type":"event","method":{},"params":{p}}}"#,
+                    Value::from(method)
+                );
+                match serde_json::from_str::<Line>(&line) {
+                    Ok(Line(Some(ev))) => ev.params,
+                    _ => whole(method, p),
+                }
             }
-            Some(other) => {
-                return Some(Event {
-                    seq: v.get("seq").cloned(),
-                    method: v.get("method")?.as_str()?.to_string(),
-                    params: Params::NotObject(super::json_kind(other)),
-                })
-            }
+            Some(other) => Params::NotObject(super::json_kind(other)),
         };
-        let env = Envelope {
-            kind: "event".into(),
+        Some(Box::new(Event {
             seq: v.get("seq").cloned(),
-            method: v.get("method")?.as_str()?.to_string(),
+            method: method.to_string(),
             params,
-        };
-        Some(env.resolve())
+        }))
     }
 
     /// The v3 event in a record's tree: the record itself, or the `data` of an SDK stream
     /// part (`{"event":M,"data":…}`, `M` not `on_…`; an SSE frame's data is the record).
-    pub fn of_tree(v: &Value, sse: bool) -> Option<Event> {
+    pub fn of_tree(v: &Value, sse: bool) -> Option<Box<Event>> {
         if is_event(v) {
             return Event::of_event_tree(v);
         }
@@ -197,6 +197,28 @@ impl Event {
             } => timestamp_ms(ts),
             _ => Ok(None),
         }
+    }
+}
+
+/// The params of a tree whose data the typed readers decline (a payload without an `event`
+/// string, a state whose first key is not `messages`, data that is no object), the data
+/// whole: of the in-process `[payload, metadata]` form, the payload.
+fn whole(method: &str, p: &Value) -> Params {
+    let root = namespace_key(p.get("namespace")).is_empty();
+    let data = match (method, p.get("data")) {
+        // A subgraph's state is not the graph's.
+        ("values", Some(_)) if !root => Data::Unread,
+        ("messages", Some(Value::Array(items))) if !items.is_empty() => {
+            Data::Value(items[0].clone())
+        }
+        (_, data) => Data::Value(data.cloned().unwrap_or_default()),
+    };
+    Params::Object {
+        namespace: p.get("namespace").cloned(),
+        timestamp: p.get("timestamp").cloned(),
+        node: p.get("node").cloned(),
+        interrupts: p.get("interrupts").cloned(),
+        data,
     }
 }
 
@@ -255,37 +277,186 @@ fn present<'de, D: Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Optio
     T::deserialize(d).map(Some)
 }
 
-/// `T` of a JSON text; an object the derived reader declines (a repeated key) is read from
-/// its tree, which keeps a repeated key's last value. `Err`: the text's tree, which `T` does
-/// not describe.
-fn typed<T: DeserializeOwned>(text: &str) -> Result<T, Value> {
-    match serde_json::from_str(text) {
-        Ok(t) => Ok(t),
-        Err(_) => {
-            let v: Value = serde_json::from_str(text).unwrap_or_default();
-            match &v {
-                Value::Object(_) => serde_json::from_str(&v.to_string()).map_err(|_| v),
-                _ => Err(v),
+/// A v3 line read in one pass: `params.data` is read by `method` as `params` is scanned,
+/// not captured raw and scanned again. serde derive cannot choose a field's type by another
+/// field's value: this visitor does, for the line kinds read typed here. `Ok(None)`: no v3
+/// event. An error (`params` before `method`, a repeated key, data the typed readers
+/// decline) has the line read from its tree ([`Event::of_event_tree`]).
+struct Line(Option<Box<Event>>);
+
+#[derive(Deserialize)]
+#[serde(field_identifier, rename_all = "lowercase")]
+enum Key {
+    Type,
+    Seq,
+    Method,
+    Params,
+    #[serde(other)]
+    Other,
+}
+
+impl<'de> Deserialize<'de> for Line {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Line;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a v3 event")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut m: A) -> Result<Line, A::Error> {
+                let (mut kind, mut seq, mut method, mut params) = (None, None, None, None);
+                while let Some(key) = m.next_key::<Key>()? {
+                    match key {
+                        Key::Type if kind.is_none() => kind = Some(m.next_value::<&str>()?),
+                        Key::Seq if seq.is_none() => seq = Some(m.next_value::<Value>()?),
+                        Key::Method if method.is_none() => method = Some(m.next_value::<String>()?),
+                        Key::Params if params.is_none() => {
+                            let Some(method) = method.as_deref() else {
+                                return Err(A::Error::custom("params before method"));
+                            };
+                            params = Some(params_of(method, &mut m)?);
+                        }
+                        Key::Other => drop(m.next_value::<IgnoredAny>()?),
+                        _ => return Err(A::Error::custom("a repeated key")),
+                    }
+                }
+                Ok(Line(match (kind, method) {
+                    (Some("event"), Some(method)) => Some(Box::new(Event {
+                        seq,
+                        method,
+                        params: params.unwrap_or(Params::Absent),
+                    })),
+                    _ => None,
+                }))
             }
         }
+        d.deserialize_map(V)
     }
 }
 
-// What is passed on is borrowed from the line (`&RawValue`): a state of megabytes is not
-// copied to be read.
-#[derive(Deserialize)]
-struct Envelope<'a> {
-    #[serde(rename = "type")]
-    kind: String,
-    #[serde(default, deserialize_with = "present")]
-    seq: Option<Value>,
-    method: String,
-    #[serde(borrow, default, deserialize_with = "present")]
-    params: Option<ParamsWire<'a>>,
+/// The `params` of an event of `method`, next in `m`.
+fn params_of<'de, A: MapAccess<'de>>(method: &str, m: &mut A) -> Result<Params, A::Error> {
+    let not_read = || A::Error::custom("data not read typed");
+    match method {
+        "messages" => m
+            .next_value::<ParamsWire<Object<MessageWire<'de>, true>>>()?
+            .into_params(|data, _, _| match data {
+                Some(Object(Ok(p))) => message(p).ok_or_else(not_read),
+                Some(Object(Err(_))) => Err(not_read()),
+                None => Ok(Data::Value(Value::Null)),
+            }),
+        "values" => m
+            .next_value::<ParamsWire<super::state::Entries<'de>>>()?
+            .into_params(|data, _, root| match data {
+                // A subgraph's state is not the graph's.
+                Some(_) if !root => Ok(Data::Unread),
+                Some(e) => super::state::State::of_entries(e)
+                    .map(Data::State)
+                    .ok_or_else(not_read),
+                None => Ok(Data::Value(Value::Null)),
+            }),
+        "tasks" => m
+            .next_value::<ParamsWire<Object<Tasks, false>>>()?
+            .into_params(|data, _, _| {
+                Ok(Data::Tasks {
+                    interrupts: data.and_then(|t| t.0.ok()).and_then(|t| t.interrupts),
+                })
+            }),
+        "lifecycle" => m
+            .next_value::<ParamsWire<Object<Box<Lifecycle>, false>>>()?
+            .into_params(|data, _, _| match data {
+                Some(Object(Ok(l))) => Ok(Data::Lifecycle(l)),
+                Some(Object(Err(_))) => Err(not_read()),
+                None => Ok(Data::Value(Value::Null)),
+            }),
+        "checkpoints" => m
+            .next_value::<ParamsWire<IgnoredAny>>()?
+            .into_params(|_, _, _| Ok(Data::Unread)),
+        "updates" => m
+            .next_value::<ParamsWire<Object<UpdateWire, false>>>()?
+            .into_params(|data, node, _| {
+                let Some(Object(update)) = data else {
+                    return Ok(Data::Value(Value::Null));
+                };
+                // Only an update of the `__interrupt__` node is read (whole, from the tree).
+                let named = update.ok().and_then(|u| u.node);
+                match named.as_ref().or(node).and_then(Value::as_str) {
+                    Some("__interrupt__") => Err(not_read()),
+                    _ => Ok(Data::Unread),
+                }
+            }),
+        c if c == "custom" || c.starts_with("custom:") => m
+            .next_value::<ParamsWire<&'de RawValue>>()?
+            .into_params(|raw, _, _| {
+                Ok(raw.map_or(Data::Value(Value::Null), |raw| {
+                    Data::Payload(crate::payload::Payload::from_json(raw.get()))
+                }))
+            }),
+        _ => m
+            .next_value::<ParamsWire<Value>>()?
+            .into_params(|data, _, _| Ok(Data::Value(data.unwrap_or_default()))),
+    }
+}
+
+/// A value that is an object, read as `T` (with `LIST`, also a list whose first item is one:
+/// the in-process `[payload, metadata]` form); of anything else, its kind. serde derive
+/// reads a list into a struct by position and fails on any other value: this visitor tells
+/// an object from the rest.
+struct Object<T, const LIST: bool>(Result<T, &'static str>);
+
+impl<'de, T: Deserialize<'de>, const LIST: bool> Deserialize<'de> for Object<T, LIST> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V<T, const LIST: bool>(std::marker::PhantomData<T>);
+        impl<'de, T: Deserialize<'de>, const LIST: bool> Visitor<'de> for V<T, LIST> {
+            type Value = Object<T, LIST>;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("an object")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, m: A) -> Result<Self::Value, A::Error> {
+                let t = T::deserialize(serde::de::value::MapAccessDeserializer::new(m))?;
+                Ok(Object(Ok(t)))
+            }
+            fn visit_seq<S: SeqAccess<'de>>(self, mut s: S) -> Result<Self::Value, S::Error> {
+                let first = match LIST {
+                    true => s.next_element::<Object<T, false>>()?,
+                    false => None,
+                };
+                while s.next_element::<IgnoredAny>()?.is_some() {}
+                Ok(Object(first.map_or(Err("an array"), |f| f.0)))
+            }
+            fn visit_bool<E>(self, _: bool) -> Result<Self::Value, E> {
+                Ok(Object(Err("a boolean")))
+            }
+            fn visit_i64<E>(self, _: i64) -> Result<Self::Value, E> {
+                Ok(Object(Err("a number")))
+            }
+            fn visit_u64<E>(self, _: u64) -> Result<Self::Value, E> {
+                Ok(Object(Err("a number")))
+            }
+            fn visit_f64<E>(self, _: f64) -> Result<Self::Value, E> {
+                Ok(Object(Err("a number")))
+            }
+            fn visit_str<E>(self, _: &str) -> Result<Self::Value, E> {
+                Ok(Object(Err("a string")))
+            }
+            fn visit_unit<E>(self) -> Result<Self::Value, E> {
+                Ok(Object(Err("null")))
+            }
+        }
+        d.deserialize_any(V(std::marker::PhantomData))
+    }
 }
 
 #[derive(Deserialize)]
-struct ParamsWire<'a> {
+struct Tasks {
+    #[serde(default, deserialize_with = "present")]
+    interrupts: Option<Value>,
+}
+
+/// `params`, with `data` read as `D`.
+#[derive(Deserialize)]
+#[serde(bound(deserialize = "D: Deserialize<'de>"))]
+struct ParamsWire<D> {
     #[serde(default, deserialize_with = "present")]
     namespace: Option<Value>,
     #[serde(default, deserialize_with = "present")]
@@ -294,8 +465,26 @@ struct ParamsWire<'a> {
     node: Option<Value>,
     #[serde(default, deserialize_with = "present")]
     interrupts: Option<Value>,
-    #[serde(borrow, default, deserialize_with = "present")]
-    data: Option<&'a RawValue>,
+    #[serde(default, deserialize_with = "present")]
+    data: Option<D>,
+}
+
+impl<D> ParamsWire<D> {
+    /// The params, of `data` made by `read` (given whether the event is in the root
+    /// namespace).
+    fn into_params<E>(
+        self,
+        read: impl FnOnce(Option<D>, Option<&Value>, bool) -> Result<Data, E>,
+    ) -> Result<Params, E> {
+        let root = namespace_key(self.namespace.as_ref()).is_empty();
+        Ok(Params::Object {
+            data: read(self.data, self.node.as_ref(), root)?,
+            namespace: self.namespace,
+            timestamp: self.timestamp,
+            node: self.node,
+            interrupts: self.interrupts,
+        })
+    }
 }
 
 #[derive(Deserialize)]
@@ -306,14 +495,42 @@ struct MessageWire<'a> {
     id: Option<Value>,
     #[serde(default, deserialize_with = "present")]
     index: Option<Value>,
-    #[serde(borrow, default, deserialize_with = "present")]
-    delta: Option<&'a RawValue>,
+    #[serde(default, deserialize_with = "present")]
+    delta: Option<Object<Box<DeltaWire>, false>>,
     #[serde(borrow, default, deserialize_with = "present")]
     content: Option<&'a RawValue>,
-    #[serde(default, deserialize_with = "present")]
-    usage: Option<Value>,
-    #[serde(default, deserialize_with = "present")]
-    metadata: Option<Value>,
+    #[serde(default)]
+    usage: Option<Object<Box<UsageWire>, false>>,
+    #[serde(default)]
+    metadata: Option<Object<Box<MetadataWire>, false>>,
+}
+
+/// What is read of a message's `usage`.
+#[derive(Deserialize)]
+struct UsageWire {
+    #[serde(default)]
+    input_tokens: Option<Value>,
+    #[serde(default)]
+    output_tokens: Option<Value>,
+    #[serde(default)]
+    total_tokens: Option<Value>,
+    #[serde(default)]
+    output_token_details: Option<Object<TokenDetailsWire, false>>,
+}
+
+#[derive(Deserialize)]
+struct TokenDetailsWire {
+    #[serde(default)]
+    reasoning: Option<Value>,
+}
+
+/// The model's names in a message's `metadata`.
+#[derive(Deserialize)]
+struct MetadataWire {
+    #[serde(default)]
+    model_provider: Option<Value>,
+    #[serde(default)]
+    model_name: Option<Value>,
 }
 
 #[derive(Deserialize)]
@@ -340,30 +557,6 @@ struct UpdateWire {
     node: Option<Value>,
 }
 
-impl Envelope<'_> {
-    fn resolve(self) -> Event {
-        let params = match self.params {
-            None => Params::Absent,
-            Some(p) => {
-                let root = namespace_key(p.namespace.as_ref()).is_empty();
-                let data = data_of(&self.method, p.data, p.node.as_ref(), root);
-                Params::Object {
-                    namespace: p.namespace,
-                    timestamp: p.timestamp,
-                    node: p.node,
-                    interrupts: p.interrupts,
-                    data,
-                }
-            }
-        };
-        Event {
-            seq: self.seq,
-            method: self.method,
-            params,
-        }
-    }
-}
-
 fn tree(raw: &RawValue) -> Value {
     serde_json::from_str(raw.get()).unwrap_or_default()
 }
@@ -375,123 +568,58 @@ fn str_of(v: Option<Value>) -> Option<String> {
     }
 }
 
-/// `params.data` of an event of `method` (`node`: `params.node`; `root`: in the root
-/// namespace).
-fn data_of(method: &str, raw: Option<&RawValue>, node: Option<&Value>, root: bool) -> Data {
-    let Some(raw) = raw else {
-        return match method {
-            "checkpoints" => Data::Unread,
-            "tasks" => Data::Tasks { interrupts: None },
-            _ => Data::Value(Value::Null),
-        };
-    };
-    let text = raw.get();
-    match method {
-        "messages" => message_of(text),
-        "lifecycle" if text.starts_with('{') => match typed::<Lifecycle>(text) {
-            Ok(l) => Data::Lifecycle(l),
-            Err(v) => Data::Value(v),
-        },
-        "tasks" if text.starts_with('{') => {
-            #[derive(Deserialize)]
-            struct Tasks {
-                #[serde(default, deserialize_with = "present")]
-                interrupts: Option<Value>,
-            }
-            match typed::<Tasks>(text) {
-                Ok(t) => Data::Tasks {
-                    interrupts: t.interrupts,
-                },
-                Err(v) => Data::Value(v),
-            }
-        }
-        "tasks" => Data::Tasks { interrupts: None },
-        "checkpoints" => Data::Unread,
-        // A subgraph's state is not the graph's.
-        "values" if !root => Data::Unread,
-        "values" => match super::state::State::read(text) {
-            Some(s) => Data::State(s),
-            None => Data::Value(tree(raw)),
-        },
-        "updates" => {
-            // Only an update of the `__interrupt__` node is read.
-            let named = typed::<UpdateWire>(text).ok().and_then(|u| u.node);
-            let node = named.as_ref().or(node).and_then(Value::as_str);
-            if node == Some("__interrupt__") {
-                Data::Value(tree(raw))
-            } else {
-                Data::Unread
-            }
-        }
-        "custom" => Data::Payload(crate::payload::Payload::from_json(text)),
-        m if m.starts_with("custom:") => Data::Payload(crate::payload::Payload::from_json(text)),
-        _ => Data::Value(tree(raw)),
-    }
-}
-
-/// A `messages` payload: an object with an `event` string, or (in-process form) a non-empty
-/// list whose first item is one; anything else whole.
-fn message_of(text: &str) -> Data {
-    if text.starts_with('[') {
-        return match serde_json::from_str::<Vec<Box<RawValue>>>(text) {
-            Ok(items) if !items.is_empty() => payload_of(items[0].get()),
-            _ => Data::Value(serde_json::from_str(text).unwrap_or_default()),
-        };
-    }
-    payload_of(text)
-}
-
-/// A `messages` payload that is an object with an `event` string; anything else whole.
-fn payload_of(text: &str) -> Data {
-    match serde_json::from_str::<MessageWire>(text) {
-        Ok(m) => message(m, text),
-        Err(_) => {
-            // A repeated key: read from the tree, which keeps its last value (as `typed`;
-            // the payload's `delta` and `content` are borrowed from the text read).
-            let v: Value = serde_json::from_str(text).unwrap_or_default();
-            if !v.is_object() {
-                return Data::Value(v);
-            }
-            let again = v.to_string();
-            match serde_json::from_str::<MessageWire>(&again) {
-                Ok(m) => message(m, &again),
-                Err(_) => Data::Value(v),
-            }
-        }
-    }
-}
-
-/// The message of a payload read typed from `text`.
-fn message(m: MessageWire<'_>, text: &str) -> Data {
-    let event = match m.event {
-        Some(Value::String(e)) => e,
-        _ => return Data::Value(serde_json::from_str(text).unwrap_or_default()),
+/// The message of a payload read typed (`None` when its `event` is no string: it is read
+/// whole; or for a repeated key in a delta in `content`: it is read from the tree).
+fn message(m: MessageWire<'_>) -> Option<Data> {
+    let Some(Value::String(event)) = m.event else {
+        return None;
     };
     let is_delta = event == "content-block-delta";
     let in_content = is_delta && m.delta.is_none() && m.content.is_some();
     let (delta, content) = match (is_delta, m.delta, m.content) {
         // The platform sends some deltas (a node's replayed message) with the block in
         // `content` instead of `delta`.
-        (true, None, Some(c)) => (Some(delta_of(c.get())), None),
-        (true, d, _) => (d.map(|d| delta_of(d.get())), None),
+        // A repeated key in it: `None`, and the line is read from its tree.
+        (true, None, Some(c)) => (Some(delta_of(c.get())?), None),
+        (true, d, _) => (d.map(|d| delta(d.0)), None),
         (false, _, c) => (None, c.map(tree)),
     };
-    Data::Message(Message {
+    let metadata = m.metadata.and_then(|m| m.0.ok());
+    let (provider, model) = match metadata {
+        Some(m) => (str_of(m.model_provider), str_of(m.model_name)),
+        None => (None, None),
+    };
+    let int = |v: Option<Value>| v.as_ref().and_then(Value::as_u64);
+    let usage = m.usage.and_then(|u| u.0.ok()).map(|u| Usage {
+        input_tokens: int(u.input_tokens),
+        output_tokens: int(u.output_tokens),
+        total_tokens: int(u.total_tokens),
+        reasoning_tokens: int(u.output_token_details.and_then(|d| d.0.ok()?.reasoning)),
+        provider,
+        model,
+    });
+    Some(Data::Message(Box::new(Message {
         event,
         id: m.id,
         index: m.index,
         delta,
         in_content,
         content,
-        usage: m.usage,
-        metadata: m.metadata,
-    })
+        usage,
+    })))
 }
 
-fn delta_of(text: &str) -> Delta {
-    let d = match typed::<DeltaWire>(text) {
+/// The block delta of a JSON text (a delta in `content`; `None` for a repeated key).
+fn delta_of(text: &str) -> Option<Delta> {
+    let d = serde_json::from_str::<Object<Box<DeltaWire>, false>>(text).ok()?;
+    Some(delta(d.0))
+}
+
+/// The block delta of what is read of it (of anything but an object, its kind).
+fn delta(d: Result<Box<DeltaWire>, &'static str>) -> Delta {
+    let d = match d {
         Ok(d) => d,
-        Err(v) => return Delta::NotObject(super::json_kind(&v)),
+        Err(kind) => return Delta::NotObject(kind),
     };
     match d.kind.as_ref().and_then(Value::as_str).unwrap_or_default() {
         ty @ ("text-delta" | "text" | "reasoning-delta" | "reasoning") => {
@@ -530,6 +658,33 @@ mod tests {
     }
 
     #[test]
+    fn params_before_method_read_alike() {
+        let params = r#"{"namespace":[],"data":{"event":"content-block-delta","delta":{"type":"text-delta","text":"a"}}}"#;
+        let first = format!(r#"{{"type":"event","method":"messages","params":{params},"seq":1}}"#);
+        let after = format!(r#"{{"params":{params},"seq":1,"type":"event","method":"messages"}}"#);
+        let e = Event::read(&first).expect("v3");
+        assert!(matches!(
+            &e.params,
+            Params::Object {
+                data: Data::Message(_),
+                ..
+            }
+        ));
+        assert_eq!(Event::read(&after), Some(e));
+        // A state whose first key is not `messages`, and a payload without an event: whole.
+        let state = r#"{"type":"event","method":"values","params":{"data":{"a":1,"messages":[]}}}"#;
+        let Some(Params::Object { data, .. }) = Event::read(state).map(|e| e.params) else {
+            panic!("v3")
+        };
+        assert_eq!(data, Data::Value(json!({"a": 1, "messages": []})));
+        let legacy = r#"{"type":"event","method":"messages","params":{"data":[{"type":"ai"},{}]}}"#;
+        let Some(Params::Object { data, .. }) = Event::read(legacy).map(|e| e.params) else {
+            panic!("v3")
+        };
+        assert_eq!(data, Data::Value(json!({"type": "ai"})));
+    }
+
+    #[test]
     fn a_repeated_key_counts_last() {
         let e = Event::read(
             r#"{"type":"event","method":"messages","params":{"data":{"event":"x","event":"content-block-delta","delta":{"type":"text-delta","text":"a","text":"b"}}}}"#,
@@ -543,13 +698,24 @@ mod tests {
             panic!("{:?}", e.params)
         };
         assert_eq!(m.event, "content-block-delta");
-        assert_eq!(
-            m.delta,
-            Some(Delta::Text {
-                is_text: true,
-                text: Some("b".into())
-            })
-        );
+        let b = Some(Delta::Text {
+            is_text: true,
+            text: Some("b".into()),
+        });
+        assert_eq!(m.delta, b);
+        // A delta in `content`.
+        let e = Event::read(
+            r#"{"type":"event","method":"messages","params":{"data":{"event":"content-block-delta","content":{"type":"text-delta","text":"a","text":"b"}}}}"#,
+        )
+        .expect("v3");
+        let Params::Object {
+            data: Data::Message(m),
+            ..
+        } = e.params
+        else {
+            panic!("{:?}", e.params)
+        };
+        assert_eq!((m.delta, m.in_content), (b, true));
     }
 
     #[test]
