@@ -686,17 +686,16 @@ mod tests {
 
     #[test]
     fn a_repeated_key_counts_last() {
-        let e = Event::read(
-            r#"{"type":"event","method":"messages","params":{"data":{"event":"x","event":"content-block-delta","delta":{"type":"text-delta","text":"a","text":"b"}}}}"#,
-        )
-        .expect("v3");
-        let Params::Object {
-            data: Data::Message(m),
-            ..
-        } = e.params
-        else {
-            panic!("{:?}", e.params)
+        let message = |line: &str| match Event::read(line).map(|e| e.params) {
+            Some(Params::Object {
+                data: Data::Message(m),
+                ..
+            }) => m,
+            other => panic!("{other:?}"),
         };
+        let m = message(
+            r#"{"type":"event","method":"messages","params":{"data":{"event":"x","event":"content-block-delta","delta":{"type":"text-delta","text":"a","text":"b"}}}}"#,
+        );
         assert_eq!(m.event, "content-block-delta");
         let b = Some(Delta::Text {
             is_text: true,
@@ -704,17 +703,9 @@ mod tests {
         });
         assert_eq!(m.delta, b);
         // A delta in `content`.
-        let e = Event::read(
+        let m = message(
             r#"{"type":"event","method":"messages","params":{"data":{"event":"content-block-delta","content":{"type":"text-delta","text":"a","text":"b"}}}}"#,
-        )
-        .expect("v3");
-        let Params::Object {
-            data: Data::Message(m),
-            ..
-        } = e.params
-        else {
-            panic!("{:?}", e.params)
-        };
+        );
         assert_eq!((m.delta, m.in_content), (b, true));
     }
 
