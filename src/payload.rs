@@ -116,15 +116,60 @@ impl Serialize for Payload {
 /// declines (a repeated key; with `lc`, an LangChain object but for a message constructor
 /// whose keys come in LangChain's order): its tree tells.
 pub(crate) fn encode(text: &str, lc: bool) -> Option<String> {
+    encode_noting(text, lc, &mut Noted::default())
+}
+
+/// [`encode`], noting where the written values of some keys of the top object are.
+pub(crate) fn encode_noting(text: &str, lc: bool, noted: &mut Noted) -> Option<String> {
     let mut out = Vec::with_capacity(text.len());
     let mut de = serde_json::Deserializer::from_str(text);
     let encoder = Encode {
         out: &mut out,
         lc,
         head: None,
+        noted: Some(noted),
     };
     encoder.deserialize(&mut de).and_then(|()| de.end()).ok()?;
     String::from_utf8(out).ok()
+}
+
+/// Where in the written text the values of the top object's keys `keys` are.
+#[derive(Default)]
+pub(crate) struct Noted {
+    pub keys: &'static [&'static str],
+    pub at: Vec<Option<std::ops::Range<usize>>>,
+}
+
+impl Noted {
+    fn note(&mut self, key: &str, at: std::ops::Range<usize>) {
+        if let Some(i) = self.keys.iter().position(|k| *k == key) {
+            self.at.resize(self.keys.len(), None);
+            self.at[i] = Some(at);
+        }
+    }
+}
+
+/// The hashes of an object's keys so far: the first few scanned, the rest in a set (a set
+/// of its own for each object cost allocations on every message).
+struct Seen {
+    few: [u64; 16],
+    n: usize,
+    many: HashSet<u64>,
+}
+
+impl Seen {
+    /// Whether `hash` is new (it is seen now).
+    fn insert(&mut self, hash: u64) -> bool {
+        if self.few[..self.n.min(16)].contains(&hash) || self.many.contains(&hash) {
+            return false;
+        }
+        match self.few.get_mut(self.n) {
+            Some(slot) => *slot = hash,
+            None => _ = self.many.insert(hash),
+        }
+        self.n += 1;
+        true
+    }
 }
 
 /// Writes the value a deserializer reads into `out` as `serde_json::to_string` writes its
@@ -136,6 +181,8 @@ struct Encode<'a> {
     out: &'a mut Vec<u8>,
     lc: bool,
     head: Option<(&'static str, &'a str)>,
+    /// Notes the top object's values ([`encode_noting`]).
+    noted: Option<&'a mut Noted>,
 }
 
 impl<'a> Encode<'a> {
@@ -156,6 +203,7 @@ impl<'a> Encode<'a> {
             out: self.out,
             lc: self.lc,
             head: None,
+            noted: None,
         }
     }
 
@@ -182,6 +230,7 @@ impl<'a> Encode<'a> {
             out: self.out,
             lc: true,
             head: Some(head),
+            noted: self.noted,
         })?;
         match map.next_key_seed(Key)? {
             Some(_) => Err(decline()),
@@ -254,17 +303,26 @@ impl<'de> Visitor<'de> for Encode<'_> {
         // Keys are told apart by a hash: a collision reads the text through its tree, which
         // gives the same output.
         let hasher = foldhash::quality::FixedState::default();
-        let mut seen = HashSet::new();
+        let mut seen = Seen {
+            few: [0; 16],
+            n: 0,
+            many: HashSet::new(),
+        };
         let mut key = map.next_key_seed(Key)?;
         if self.lc && self.head.is_none() && key.as_deref() == Some("lc") {
             return self.constructor(map);
         }
         self.out.push(b'{');
         let head = self.head.take();
+        let mut noted = self.noted.take();
         if let Some((k, v)) = head {
             self.write(k)?;
             self.out.push(b':');
+            let at = self.out.len();
             self.write(v)?;
+            if let Some(n) = noted.as_deref_mut() {
+                n.note(k, at..self.out.len());
+            }
         }
         while let Some(k) = key {
             // A `__type__` kwarg would take the place of a `__type__` head.
@@ -280,12 +338,16 @@ impl<'de> Visitor<'de> for Encode<'_> {
                 // A constructor's `type` kwarg: its class gives the type.
                 map.next_value::<de::IgnoredAny>()?;
             } else {
-                if seen.len() > 1 || head.is_some() {
+                if seen.n > 1 || head.is_some() {
                     self.out.push(b',');
                 }
                 self.write(&*k)?;
                 self.out.push(b':');
+                let at = self.out.len();
                 map.next_value_seed(self.inner())?;
+                if let Some(n) = noted.as_deref_mut() {
+                    n.note(&k, at..self.out.len());
+                }
             }
             key = map.next_key_seed(Key)?;
         }

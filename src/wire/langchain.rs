@@ -189,6 +189,14 @@ pub fn normalized_text(text: &str) -> Option<String> {
     crate::payload::encode(text, true)
 }
 
+/// [`normalized_text`], noting where the values of the message's keys `noted.keys` are in it.
+pub(crate) fn normalized_text_noting(
+    text: &str,
+    noted: &mut crate::payload::Noted,
+) -> Option<String> {
+    crate::payload::encode_noting(text, true, noted)
+}
+
 /// Parses the Python `repr` of a `not_implemented` object into JSON (`{"__type__":…, …}`).
 pub fn parse_repr_object(m: &Map<String, Value>) -> Option<Value> {
     let repr = m.field("repr")?.as_str()?;

@@ -42,11 +42,28 @@ struct Head {
 }
 
 impl Head {
+    /// The keys read, in the order of [`Head::noted`]'s places.
+    const KEYS: &'static [&'static str] = &["type", "role", "id", "tool_call_id"];
+
     /// The head of a value's compact text (`kind`: its `type`, else its `role`).
     fn of(json: &str) -> Head {
         let mut head: Head = serde_json::from_str(json).unwrap_or_default();
         head.kind = head.kind.or(head.role.take());
         head
+    }
+
+    /// The head of a message's compact text, of where [`Head::KEYS`]' values are in it.
+    fn noted(json: &str, at: &[Option<std::ops::Range<usize>>]) -> Head {
+        let value = |i: usize| {
+            let text = json.get(at.get(i)?.clone()?)?;
+            string(&mut serde_json::Deserializer::from_str(text)).ok()?
+        };
+        Head {
+            kind: value(0).or_else(|| value(1)),
+            role: None,
+            id: value(2),
+            tool_call_id: value(3),
+        }
     }
 }
 
@@ -84,21 +101,20 @@ impl SharedJson {
     /// A message of a state's list, as its JSON text: normalised as it is read, or through
     /// its tree when the text has what only the tree tells ([`langchain::normalized_text`]).
     pub fn read(text: &str) -> Self {
-        match langchain::normalized_text(text) {
-            Some(json) => SharedJson::of_text(json),
+        let mut noted = crate::payload::Noted {
+            keys: Head::KEYS,
+            at: vec![],
+        };
+        match langchain::normalized_text_noting(text, &mut noted) {
+            Some(json) => SharedJson {
+                head: Head::noted(&json, &noted.at),
+                json: json.into(),
+                normalized: true,
+            },
             None => {
                 let v: Value = serde_json::from_str(text).unwrap_or_default();
                 SharedJson::new(langchain::normalize_owned(v))
             }
-        }
-    }
-
-    /// The shared value of its compact text (normalised).
-    fn of_text(json: String) -> Self {
-        SharedJson {
-            head: Head::of(&json),
-            json: json.into(),
-            normalized: true,
         }
     }
 
@@ -322,6 +338,12 @@ mod tests {
             let read = SharedJson::read(&m.to_string());
             let tree = langchain::normalize_owned(m.clone());
             assert_eq!(read, SharedJson::new(tree.clone()), "{m}");
+            let of_text = Head::of(read.json());
+            assert_eq!(
+                (&read.head.kind, &read.head.id, &read.head.tool_call_id),
+                (&of_text.kind, &of_text.id, &of_text.tool_call_id),
+                "{m}"
+            );
             assert_eq!(read.to_value(), tree, "{m}");
             assert_eq!(read.kind(), langchain::message_kind(&tree), "{m}");
             assert_eq!(read.id(), tree.get("id").and_then(Value::as_str), "{m}");
