@@ -37,7 +37,7 @@ use serde_json::Value;
 
 use crate::adapter::{classify, Disposition, Family};
 use crate::agui::{Event, EventType};
-use crate::input::{Origin, Record};
+use crate::input::{Framing, Origin, Record};
 use crate::model::ModelEvent;
 use crate::pipeline::{self, Input, Observer, Options};
 
@@ -91,23 +91,22 @@ pub struct FileTally {
 }
 
 impl FileTally {
-    /// Counts one more finding of `rule`; returns its count so far.
-    fn add(&mut self, rule: &'static str, severity: Severity) -> u64 {
+    /// Counts `n` more findings of `rule`; returns its count so far.
+    fn add(&mut self, rule: &'static str, severity: Severity, n: u64) -> u64 {
         match self.rules.binary_search_by(|r| r.rule.cmp(rule)) {
             Ok(i) => {
-                self.rules[i].count += 1;
+                self.rules[i].count += n;
                 self.rules[i].count
             }
             Err(i) => {
-                self.rules.insert(
-                    i,
-                    RuleCount {
-                        rule,
-                        severity,
-                        count: 1,
-                    },
-                );
-                1
+                let count = n;
+                let r = RuleCount {
+                    rule,
+                    severity,
+                    count,
+                };
+                self.rules.insert(i, r);
+                n
             }
         }
     }
@@ -179,7 +178,7 @@ impl Ctx {
                 self.tally.len() - 1
             }
         };
-        let n = self.tally[at].add(rule, severity);
+        let n = self.tally[at].add(rule, severity, 1);
         self.config.keep_per_rule == 0 || n <= self.config.keep_per_rule as u64
     }
 
@@ -276,6 +275,8 @@ pub struct Checker {
     /// A line was unreadable before any record was read: if none ever is, the client (which
     /// reads the file as AG-UI) fails on that line.
     unreadable: bool,
+    /// `--strict`: the `file:line` of the bad line the check stopped at.
+    stopped: Option<String>,
 }
 
 /// The result for one file.
@@ -360,6 +361,7 @@ impl Checker {
             known: 0,
             saw_array: false,
             unreadable: false,
+            stopped: None,
         }
     }
 
@@ -440,11 +442,7 @@ impl Checker {
             }
             return;
         }
-        if bad {
-            self.flush_bad(true);
-        } else {
-            self.flush_bad(false);
-        }
+        self.flush_bad(bad);
         if self.converted() {
             let file = &rec.origin.file;
             if !self
@@ -587,16 +585,6 @@ impl Checker {
         &self.ctx.tally
     }
 
-    /// Whether a record of a known form was read ([`FileReport::read`]).
-    pub fn read_any(&self) -> bool {
-        self.known > 0
-    }
-
-    /// Whether a bad line was a JSON array (for [`nothing_read_message`]'s hint).
-    pub fn saw_json_array(&self) -> bool {
-        self.saw_array
-    }
-
     /// Adds findings produced outside the stream (transport checks).
     pub fn extend(&mut self, findings: Vec<Finding>) {
         for f in findings {
@@ -623,31 +611,21 @@ impl Checker {
         }
         let mut findings = self.ctx.out;
         findings.sort_by_key(|f| (f.line, f.event_index.unwrap_or(u64::MAX)));
-        let rule_counts = self
-            .ctx
-            .tally
-            .into_iter()
-            .reduce(|mut a, b| {
-                for r in b.rules {
-                    match a.rules.binary_search_by(|x| x.rule.cmp(r.rule)) {
-                        Ok(i) => a.rules[i].count += r.count,
-                        Err(i) => a.rules.insert(i, r),
-                    }
-                }
-                a
-            })
-            .map(|t| t.rules)
-            .unwrap_or_default();
+        // Several files converted together: one count per rule.
+        let mut all = FileTally::default();
+        for r in self.ctx.tally.into_iter().flat_map(|t| t.rules) {
+            all.add(r.rule, r.severity, r.count);
+        }
         FileReport {
             file,
             family: self.family,
             events: self.events,
             findings,
-            rule_counts,
+            rule_counts: all.rules,
             // With nothing read, JSON shows no verdict (`null`).
             official_valid: self.ctx.official == 0 && !(self.unreadable && self.family.is_none()),
             read,
-            stopped: None,
+            stopped: self.stopped,
         }
     }
 }
@@ -685,13 +663,7 @@ pub fn check_bytes(
     config: &Config,
 ) -> Result<FileReport, crate::Error> {
     let file: Arc<str> = Arc::from(name);
-    let is_sse = {
-        let text = String::from_utf8_lossy(&bytes[..bytes.len().min(64 * 1024)]);
-        text.lines()
-            .find(|l| !l.trim().is_empty())
-            .is_some_and(|l| crate::input::detect_framing(l) == crate::input::Framing::Sse)
-    };
-    let transport = if is_sse {
+    let transport = if starts_as_sse(&bytes) {
         // Uncapped here: the checker's tally counts and caps them with the rest.
         let all = Config {
             keep_per_rule: 0,
@@ -701,82 +673,65 @@ pub fn check_bytes(
     } else {
         vec![]
     };
-    let mut checker = Checker::new(file, config.clone());
-    let stopped = run_checker(&mut checker, Input::from_bytes(name, bytes), opts)?;
-    if checker.family() == Some(Family::Agui) && stopped.is_none() {
+    let checker = Checker::new(file, config.clone());
+    let mut checker = run_checker(checker, Input::from_bytes(name, bytes), opts)?;
+    if checker.family() == Some(Family::Agui) && checker.stopped.is_none() {
         checker.extend(transport);
     }
-    Ok(finish_report(checker, stopped))
+    Ok(checker.into_report())
 }
 
-/// Runs `input` through `checker`; with `--strict`, the `file:line` of the bad line it
+/// Whether the first non-blank line of `head` (its first 64 KiB) is SSE framing.
+fn starts_as_sse(head: &[u8]) -> bool {
+    let text = String::from_utf8_lossy(&head[..head.len().min(64 * 1024)]);
+    text.lines()
+        .find(|l| !l.trim().is_empty())
+        .is_some_and(|l| crate::input::detect_framing(l) == Framing::Sse)
+}
+
+/// Runs `input` through `checker`; with `--strict`, the report says which bad line it
 /// stopped at.
-fn run_checker(
-    checker: &mut Checker,
-    input: Input,
-    opts: &Options,
-) -> Result<Option<String>, crate::Error> {
-    let mut obs = CheckObserver {
-        checker: std::mem::replace(checker, Checker::new(Arc::from(""), Config::default())),
-    };
-    let result = pipeline::run(vec![input], opts, &mut obs);
-    *checker = obs.checker;
-    match result {
-        Ok(_) => Ok(None),
+fn run_checker(checker: Checker, input: Input, opts: &Options) -> Result<Checker, crate::Error> {
+    let mut obs = CheckObserver { checker };
+    match pipeline::run(vec![input], opts, &mut obs) {
+        Ok(_) => {}
         Err(crate::Error::Strict(at)) => {
             // The bad line is reported; what would only follow from the stop is not.
-            checker.flush_bad(false);
-            checker.finished = true;
-            Ok(Some(at))
+            obs.checker.flush_bad(false);
+            obs.checker.finished = true;
+            obs.checker.stopped = Some(at);
         }
-        Err(e) => Err(e),
+        Err(e) => return Err(e),
     }
-}
-
-fn finish_report(checker: Checker, stopped: Option<String>) -> FileReport {
-    let mut r = checker.into_report();
-    r.stopped = stopped;
-    r
+    Ok(obs.checker)
 }
 
 /// Reads and checks one input (`-` for stdin). An NDJSON file is streamed (memory stays flat
 /// whatever its size); SSE input and stdin are read whole for the transport checks.
 pub fn check_path(path: &str, opts: &Options, config: &Config) -> Result<FileReport, crate::Error> {
+    let err = |source| crate::Error::Input {
+        path: path.into(),
+        source,
+    };
     if path != "-" {
-        let err = |source| crate::Error::Input {
-            path: path.into(),
-            source,
-        };
         let f = std::fs::File::open(path).map_err(err)?;
         let mut r = io::BufReader::with_capacity(256 * 1024, f);
         let head = io::BufRead::fill_buf(&mut r).map_err(err)?;
-        let text = String::from_utf8_lossy(&head[..head.len().min(64 * 1024)]);
-        let is_sse = text
-            .lines()
-            .find(|l| !l.trim().is_empty())
-            .is_some_and(|l| crate::input::detect_framing(l) == crate::input::Framing::Sse);
-        if !is_sse && opts.framing != Some(crate::input::Framing::Sse) {
-            let mut checker = Checker::new(Arc::from(path), config.clone());
+        if !starts_as_sse(head) && opts.framing != Some(Framing::Sse) {
+            let checker = Checker::new(Arc::from(path), config.clone());
             let input = Input {
                 name: Arc::from(path),
                 reader: Box::new(r),
             };
-            let stopped = run_checker(&mut checker, input, opts)?;
-            return Ok(finish_report(checker, stopped));
+            return Ok(run_checker(checker, input, opts)?.into_report());
         }
     }
     let bytes = if path == "-" {
         let mut b = vec![];
-        io::Read::read_to_end(&mut io::stdin(), &mut b).map_err(|source| crate::Error::Input {
-            path: "-".into(),
-            source,
-        })?;
+        io::Read::read_to_end(&mut io::stdin(), &mut b).map_err(err)?;
         b
     } else {
-        std::fs::read(path).map_err(|source| crate::Error::Input {
-            path: path.into(),
-            source,
-        })?
+        std::fs::read(path).map_err(err)?
     };
     check_bytes(path, bytes, opts, config)
 }

@@ -322,71 +322,35 @@ impl Chunks {
                 open.first().map(|l| (*l).clone()).unwrap_or(None)
             }
         };
-        let fields: Vec<(&'static str, Option<String>)> = match kind {
-            Kind::Text => vec![
-                (
-                    "role",
-                    Some(s(ev, "role").unwrap_or("assistant").to_string()),
-                ),
-                ("name", s(ev, "name").map(str::to_string)),
-            ],
-            Kind::Tool => vec![
-                ("toolCallName", s(ev, "toolCallName").map(str::to_string)),
-                (
-                    "parentMessageId",
-                    s(ev, "parentMessageId").map(str::to_string),
-                ),
-            ],
-            Kind::Reasoning => vec![],
-        };
         let continues = self
             .lanes
             .get(&lane)
             .is_some_and(|o| o.kind == kind && id.as_ref().is_none_or(|i| *i == o.id));
-        let (start, content, _) = kind.types();
-        let delta_field = "delta";
         if continues {
             let Some(open) = self.lanes.get(&lane) else {
                 return Ok(());
             };
             for (f, v) in &open.fields {
-                let present = s(ev, f);
-                if let Some(p) = present {
-                    if Some(p) != v.as_deref() {
-                        return Err((
-                            "AGX131",
-                            format!(
-                                "Cannot continue {} '{}': chunk {} '{}' does not match the open stream's {} {}.",
-                                kind.noun(),
-                                open.id,
-                                f,
-                                p,
-                                f,
-                                match v {
-                                    Some(v) => format!("'{v}'"),
-                                    None => "(absent)".into(),
-                                }
-                            ),
-                            Some(open.id.clone()),
-                        ));
-                    }
+                if let Some(p) = s(ev, f).filter(|p| Some(*p) != v.as_deref()) {
+                    return Err((
+                        "AGX131",
+                        format!(
+                            "Cannot continue {} '{}': chunk {} '{}' does not match the open stream's {} {}.",
+                            kind.noun(),
+                            open.id,
+                            f,
+                            p,
+                            f,
+                            match v {
+                                Some(v) => format!("'{v}'"),
+                                None => "(absent)".into(),
+                            }
+                        ),
+                        Some(open.id.clone()),
+                    ));
                 }
             }
-            let oid = open.id.clone();
-            if ev.has("delta") || ev.has("rawEvent") || ev.has("metadata") {
-                let d = ev
-                    .get(delta_field)
-                    .cloned()
-                    .unwrap_or(Value::String(String::new()));
-                out.push((
-                    Some(synth(
-                        content,
-                        &[(kind.id_field(), Value::String(oid)), ("delta", d)],
-                        &lane,
-                    )),
-                    false,
-                ));
-            }
+            out.extend(content(kind, ev, &open.id, &lane));
             return Ok(());
         }
         // A new stream: close what the lane had open first.
@@ -409,46 +373,48 @@ impl Chunks {
             ));
         }
         self.close(&lane, out);
-        let mut pairs: Vec<(&str, Value)> = vec![(kind.id_field(), Value::String(id.clone()))];
-        match kind {
-            Kind::Text => {
-                pairs.push((
+        // What a continuation must match, and what the start event carries after the id.
+        let field = |k: &'static str| (k, s(ev, k).map(str::to_string));
+        let fields = match kind {
+            Kind::Text => vec![
+                (
                     "role",
-                    Value::String(s(ev, "role").unwrap_or("assistant").into()),
-                ));
-                if let Some(n) = s(ev, "name") {
-                    pairs.push(("name", Value::String(n.into())));
-                }
-            }
-            Kind::Tool => {
-                pairs.push((
-                    "toolCallName",
-                    Value::String(s(ev, "toolCallName").unwrap_or("").into()),
-                ));
-                if let Some(p) = s(ev, "parentMessageId") {
-                    pairs.push(("parentMessageId", Value::String(p.into())));
-                }
-            }
-            Kind::Reasoning => pairs.push(("role", Value::String("reasoning".into()))),
+                    Some(s(ev, "role").unwrap_or("assistant").to_string()),
+                ),
+                field("name"),
+            ],
+            Kind::Tool => vec![field("toolCallName"), field("parentMessageId")],
+            Kind::Reasoning => vec![],
+        };
+        let mut pairs = vec![(kind.id_field(), Value::String(id.clone()))];
+        for (k, v) in &fields {
+            pairs.extend(v.clone().map(|v| (*k, Value::String(v))));
         }
-        out.push((Some(synth(start, &pairs, &lane)), true));
-        if ev.has("delta") || ev.has("rawEvent") || ev.has("metadata") {
-            let d = ev
-                .get(delta_field)
-                .cloned()
-                .unwrap_or(Value::String(String::new()));
-            out.push((
-                Some(synth(
-                    content,
-                    &[(kind.id_field(), Value::String(id.clone())), ("delta", d)],
-                    &lane,
-                )),
-                false,
-            ));
+        if kind == Kind::Reasoning {
+            pairs.push(("role", Value::String("reasoning".into())));
         }
+        out.push((Some(synth(kind.types().0, &pairs, &lane)), true));
+        out.extend(content(kind, ev, &id, &lane));
         self.lanes.insert(lane, OpenChunk { kind, id, fields });
         Ok(())
     }
+}
+
+/// The content event a chunk of stream `id` expands into, when it has a delta (or a rawEvent
+/// or metadata: the client then sends an empty delta).
+fn content(kind: Kind, ev: &Ev<'_>, id: &str, lane: &Option<String>) -> Option<Expanded> {
+    if !(ev.has("delta") || ev.has("rawEvent") || ev.has("metadata")) {
+        return None;
+    }
+    let delta = ev
+        .get("delta")
+        .cloned()
+        .unwrap_or(Value::String(String::new()));
+    let pairs = [
+        (kind.id_field(), Value::String(id.into())),
+        ("delta", delta),
+    ];
+    Some((Some(synth(kind.types().1, &pairs, lane)), false))
 }
 
 /// The owner (subagent run; `None`: the parent agent) of each id of one entity kind, by id
@@ -581,6 +547,75 @@ type VResult = Result<(), (&'static str, String, Vec<String>)>;
 
 fn err(rule: &'static str, msg: String, ids: Vec<String>) -> VResult {
     Err((rule, msg, ids))
+}
+
+/// `start` (event type `t`) of `id`, a `noun` already open until its `end`.
+fn in_progress(rule: &'static str, t: &str, noun: &str, id: String, end: EventType) -> VResult {
+    let end = end.as_str();
+    err(
+        rule,
+        format!("Cannot send '{t}' event: A {noun} with ID '{id}' is already in progress. Complete it with '{end}' first."),
+        vec![id],
+    )
+}
+
+/// `t` continues `id`, a `noun` not open: the client says to open it with `start` first
+/// (`sent_first`: in its "must be sent first" words).
+fn not_open(
+    rule: &'static str,
+    t: &str,
+    noun: &str,
+    id: &str,
+    start: EventType,
+    sent_first: bool,
+) -> VResult {
+    let start = start.as_str();
+    let tail = if sent_first {
+        format!("A '{start}' event must be sent first.")
+    } else {
+        format!("Start a {noun} with '{start}' first.")
+    };
+    err(
+        rule,
+        format!("Cannot send '{t}' event: No active {noun} found with ID '{id}'. {tail}"),
+        vec![id.to_string()],
+    )
+}
+
+/// Opens `id` (a `what` of `owners`). The first opener of an id owns it for the run: a reopen
+/// must agree, and an untagged reopen does not hand the id to the parent.
+fn open_owned(
+    open: &mut OpenIds,
+    owners: &mut Owners,
+    t: &str,
+    what: &str,
+    id: String,
+    tag: Option<String>,
+) -> VResult {
+    let existing = owners.get(&h(&id));
+    Verify::continuation(t, what, &id, &tag, existing)?;
+    if existing.is_none() {
+        owners.insert(h(&id), tag);
+    }
+    open.insert(id);
+    Ok(())
+}
+
+/// Continues open `id` (a `what` of `owners`), closing it when `end`.
+fn continue_owned(
+    open: &mut OpenIds,
+    owners: &Owners,
+    t: &str,
+    what: &str,
+    id: &str,
+    tag: &Option<String>,
+    end: bool,
+) -> VResult {
+    Verify::continuation(t, what, id, tag, tagged(owners, id, tag))?;
+    if end {
+        open.shift_remove(id);
+    }
+    Ok(())
 }
 
 impl Verify {
@@ -781,53 +816,24 @@ impl Verify {
             Some(EventType::TextMessageStart) => {
                 let id = id_of("messageId");
                 if r.text.contains(&id) {
-                    return err(
-                        "AGX109",
-                        format!("Cannot send 'TEXT_MESSAGE_START' event: A text message with ID '{id}' is already in progress. Complete it with 'TEXT_MESSAGE_END' first."),
-                        vec![id],
-                    );
+                    return in_progress("AGX109", t, "text message", id, T::TextMessageEnd);
                 }
-                // The first opener of an id owns it for the run: a reopen must agree, and an
-                // untagged reopen does not hand the id to the parent.
-                let existing = r.owners.message.get(&h(&id));
-                Self::continuation(t, "message", &id, &et, existing)?;
-                if existing.is_none() {
-                    r.owners.message.insert(h(&id), et);
-                }
-                r.text.insert(id);
+                open_owned(&mut r.text, &mut r.owners.message, t, "message", id, et)?;
             }
             Some(EventType::TextMessageContent) | Some(EventType::TextMessageEnd) => {
+                let end = ev.kind == Some(EventType::TextMessageEnd);
                 let id = s(ev, "messageId").unwrap_or("");
                 if !r.text.contains(id) {
-                    let tail = if ev.kind == Some(EventType::TextMessageEnd) {
-                        "A 'TEXT_MESSAGE_START' event must be sent first."
-                    } else {
-                        "Start a text message with 'TEXT_MESSAGE_START' first."
-                    };
-                    let rule = if ev.kind == Some(EventType::TextMessageEnd) {
-                        "AGX111"
-                    } else {
-                        "AGX110"
-                    };
-                    return err(
-                        rule,
-                        format!("Cannot send '{t}' event: No active text message found with ID '{id}'. {tail}"),
-                        vec![id.to_string()],
-                    );
+                    let rule = if end { "AGX111" } else { "AGX110" };
+                    return not_open(rule, t, "text message", id, T::TextMessageStart, end);
                 }
-                Self::continuation(t, "message", id, &et, tagged(&r.owners.message, id, &et))?;
-                if ev.kind == Some(EventType::TextMessageEnd) {
-                    r.text.shift_remove(id);
-                }
+                let owners = &r.owners.message;
+                continue_owned(&mut r.text, owners, t, "message", id, &et, end)?;
             }
             Some(EventType::ToolCallStart) => {
                 let id = id_of("toolCallId");
                 if r.tools.contains(&id) {
-                    return err(
-                        "AGX112",
-                        format!("Cannot send 'TOOL_CALL_START' event: A tool call with ID '{id}' is already in progress. Complete it with 'TOOL_CALL_END' first."),
-                        vec![id],
-                    );
+                    return in_progress("AGX112", t, "tool call", id, T::ToolCallEnd);
                 }
                 // A tool call belongs to its parent message: a tag must agree with the
                 // message's owner, and an untagged call inherits it.
@@ -871,29 +877,13 @@ impl Verify {
                 r.tools.insert(id);
             }
             Some(EventType::ToolCallArgs) | Some(EventType::ToolCallEnd) => {
+                let end = ev.kind == Some(EventType::ToolCallEnd);
                 let id = s(ev, "toolCallId").unwrap_or("");
                 if !r.tools.contains(id) {
-                    let tail = if ev.kind == Some(EventType::ToolCallEnd) {
-                        "A 'TOOL_CALL_START' event must be sent first."
-                    } else {
-                        "Start a tool call with 'TOOL_CALL_START' first."
-                    };
-                    return err(
-                        "AGX114",
-                        format!("Cannot send '{t}' event: No active tool call found with ID '{id}'. {tail}"),
-                        vec![id.to_string()],
-                    );
+                    return not_open("AGX114", t, "tool call", id, T::ToolCallStart, end);
                 }
-                Self::continuation(
-                    t,
-                    "tool call",
-                    id,
-                    &et,
-                    tagged(&r.owners.tool_call, id, &et),
-                )?;
-                if ev.kind == Some(EventType::ToolCallEnd) {
-                    r.tools.shift_remove(id);
-                }
+                let owners = &r.owners.tool_call;
+                continue_owned(&mut r.tools, owners, t, "tool call", id, &et, end)?;
             }
             Some(EventType::ToolCallResult) => {
                 // The result mints the tool message: its owner is the result's tag, the newest
@@ -947,63 +937,37 @@ impl Verify {
             }
             Some(EventType::ReasoningStart) | Some(EventType::ReasoningMessageStart) => {
                 let id = id_of("messageId");
-                let span = ev.kind == Some(EventType::ReasoningStart);
-                let open = if span {
-                    &mut r.reasoning_spans
+                let (open, noun, end) = if ev.kind == Some(EventType::ReasoningStart) {
+                    (&mut r.reasoning_spans, "reasoning span", T::ReasoningEnd)
                 } else {
-                    &mut r.reasoning_msgs
+                    let end = T::ReasoningMessageEnd;
+                    (&mut r.reasoning_msgs, "reasoning message", end)
                 };
                 if open.contains(&id) {
-                    let msg = if span {
-                        format!("Cannot send 'REASONING_START' event: A reasoning span with ID '{id}' is already in progress. Complete it with 'REASONING_END' first.")
-                    } else {
-                        format!("Cannot send 'REASONING_MESSAGE_START' event: A reasoning message with ID '{id}' is already in progress. Complete it with 'REASONING_MESSAGE_END' first.")
-                    };
-                    return err("AGX117", msg, vec![id]);
+                    return in_progress("AGX117", t, noun, id, end);
                 }
                 // One owner for a span and the messages of the same id: the first opener's.
-                let existing = r.owners.reasoning.get(&h(&id));
-                Self::continuation(t, "reasoning message", &id, &et, existing)?;
-                if existing.is_none() {
-                    r.owners.reasoning.insert(h(&id), et);
-                }
-                open.insert(id);
+                let owners = &mut r.owners.reasoning;
+                open_owned(open, owners, t, "reasoning message", id, et)?;
             }
             Some(EventType::ReasoningMessageContent)
             | Some(EventType::ReasoningMessageEnd)
             | Some(EventType::ReasoningEnd) => {
                 let id = s(ev, "messageId").unwrap_or("");
-                let span = ev.kind == Some(EventType::ReasoningEnd);
-                let open = if span {
-                    &mut r.reasoning_spans
+                let (open, rule, noun, start) = if ev.kind == Some(EventType::ReasoningEnd) {
+                    let start = T::ReasoningStart;
+                    (&mut r.reasoning_spans, "AGX119", "reasoning span", start)
                 } else {
-                    &mut r.reasoning_msgs
+                    let start = T::ReasoningMessageStart;
+                    (&mut r.reasoning_msgs, "AGX118", "reasoning message", start)
                 };
                 if !open.contains(id) {
-                    return if span {
-                        err(
-                            "AGX119",
-                            format!("Cannot send 'REASONING_END' event: No active reasoning span found with ID '{id}'. A 'REASONING_START' event must be sent first."),
-                            vec![id.to_string()],
-                        )
-                    } else {
-                        err(
-                            "AGX118",
-                            format!("Cannot send '{t}' event: No active reasoning message found with ID '{id}'. Start a reasoning message with 'REASONING_MESSAGE_START' first."),
-                            vec![id.to_string()],
-                        )
-                    };
+                    // Only a span's end says "must be sent first".
+                    return not_open(rule, t, noun, id, start, rule == "AGX119");
                 }
-                Self::continuation(
-                    t,
-                    "reasoning message",
-                    id,
-                    &et,
-                    tagged(&r.owners.reasoning, id, &et),
-                )?;
-                if ev.kind != Some(EventType::ReasoningMessageContent) {
-                    open.shift_remove(id);
-                }
+                let end = ev.kind != Some(EventType::ReasoningMessageContent);
+                let owners = &r.owners.reasoning;
+                continue_owned(open, owners, t, "reasoning message", id, &et, end)?;
             }
             Some(EventType::ReasoningEncryptedValue) => {
                 // Continues the item `entityId` names, of the kind `subtype` says.
