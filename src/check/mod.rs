@@ -112,15 +112,20 @@ impl FileTally {
     }
 
     pub fn counts(&self) -> report::Counts {
-        let mut c = report::Counts::default();
-        for r in &self.rules {
-            match r.severity {
-                Severity::Error => c.errors += r.count,
-                Severity::Warning => c.warnings += r.count,
-            }
-        }
-        c
+        counts(&self.rules)
     }
+}
+
+/// The errors and warnings among rule counts.
+fn counts(rules: &[RuleCount]) -> report::Counts {
+    let mut c = report::Counts::default();
+    for r in rules {
+        match r.severity {
+            Severity::Error => c.errors += r.count,
+            Severity::Warning => c.warnings += r.count,
+        }
+    }
+    c
 }
 
 impl Config {
@@ -317,11 +322,7 @@ impl FileReport {
     }
 
     pub fn counts(&self) -> report::Counts {
-        FileTally {
-            file: self.file.clone(),
-            rules: self.rule_counts.clone(),
-        }
-        .counts()
+        counts(&self.rule_counts)
     }
 
     /// Whether the file could not be read or held nothing of a known form (exit 2).
@@ -571,13 +572,7 @@ impl Checker {
 
     /// The counts of every finding so far (kept or not, drained or not).
     pub fn streamed_counts(&self) -> report::Counts {
-        let mut c = report::Counts::default();
-        for t in &self.ctx.tally {
-            let n = t.counts();
-            c.errors += n.errors;
-            c.warnings += n.warnings;
-        }
-        c
+        self.ctx.tally.iter().map(FileTally::counts).sum()
     }
 
     /// Every finding so far, counted by file and rule.

@@ -261,6 +261,12 @@ impl V<'_> {
         });
     }
 
+    /// AGX204: optional field `name` at `p` is null.
+    fn omitted(&mut self, p: P<'_>, name: &str) {
+        let message = format!("`{name}` must be omitted, not null");
+        self.push("AGX204", p.s(), message);
+    }
+
     /// Checks an object against a field spec. `base` adds BaseEvent fields.
     ///
     /// One pass over the object finds the spec's fields (no hashing of keys); paths are built
@@ -462,11 +468,7 @@ impl V<'_> {
     fn timestamp(&mut self, ts: Option<&Value>) {
         if let Some(ts) = ts {
             if ts.is_null() {
-                self.push(
-                    "AGX204",
-                    "timestamp".into(),
-                    "`timestamp` must be omitted, not null".into(),
-                );
+                self.omitted(P::Root("timestamp"), "timestamp");
             } else {
                 self.int(P::Root("timestamp"), "timestamp", ts, false);
             }
@@ -648,11 +650,7 @@ impl V<'_> {
             ),
         }
         if part.get("metadata").is_some_and(Value::is_null) {
-            self.push(
-                "AGX204",
-                P::Key(&p, "metadata").s(),
-                "`metadata` must be omitted, not null".into(),
-            );
+            self.omitted(P::Key(&p, "metadata"), "metadata");
         }
     }
 
@@ -921,30 +919,18 @@ pub fn check_ev(f: &Ev<'_>, out: &mut Vec<Issue>) {
     v.object(P::Root(""), ev, fields, base, true);
     v.timestamp(ts);
     if raw.is_some_and(Value::is_null) {
-        v.push(
-            "AGX204",
-            "rawEvent".into(),
-            "`rawEvent` must be omitted, not null".into(),
-        );
+        v.omitted(P::Root("rawEvent"), "rawEvent");
     }
     if let Some(m) = meta {
         if m.is_null() {
-            v.push(
-                "AGX204",
-                "metadata".into(),
-                "`metadata` must be omitted, not null".into(),
-            );
+            v.omitted(P::Root("metadata"), "metadata");
         } else {
             v.plain_object(P::Root("metadata"), "metadata", m);
         }
     }
     if sub_ok {
         match sub {
-            Some(Value::Null) => v.push(
-                "AGX204",
-                "subagentRunId".into(),
-                "`subagentRunId` must be omitted, not null".into(),
-            ),
+            Some(Value::Null) => v.omitted(P::Root("subagentRunId"), "subagentRunId"),
             Some(s) if !s.is_string() => v.push(
                 "AGX205",
                 "subagentRunId".into(),

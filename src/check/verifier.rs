@@ -14,10 +14,6 @@ use EventType as T;
 use super::ev::Ev;
 use super::Ctx;
 
-fn s<'a>(ev: &Ev<'a>, k: &str) -> Option<&'a str> {
-    ev.s(k)
-}
-
 fn owner_name(o: Option<&str>) -> String {
     match o {
         Some(s) => s.to_string(),
@@ -26,7 +22,7 @@ fn owner_name(o: Option<&str>) -> String {
 }
 
 fn tag(ev: &Ev<'_>) -> Option<String> {
-    s(ev, "subagentRunId").map(str::to_string)
+    ev.s("subagentRunId").map(str::to_string)
 }
 
 /// The compatibility boundary: THINKING_* → REASONING_*, legacy nulls dropped.
@@ -41,7 +37,7 @@ impl Compat {
     /// The event as the client's later stages see it: `Some(None)` when the shim leaves it
     /// as it is (the common case: no copy of the event), `None` when enforcement drops it.
     pub fn apply(&mut self, f: &Ev<'_>) -> Option<Option<Value>> {
-        let t = s(f, "type")?;
+        let t = f.s("type")?;
         if let Some(rest) = t.strip_prefix("THINKING_") {
             // A typed THINKING_* event (`--compat thinking`) is rewritten as JSON.
             let mut m: Map<String, Value> = match f.json() {
@@ -81,38 +77,23 @@ impl Compat {
             m.entry("messageId").or_insert(Value::String(id));
             return Some(Some(Value::Object(m)));
         }
-        let kind = f.kind?;
-        let null = |k: &str| f.get(k).is_some_and(Value::is_null);
-        let changes = null("rawEvent")
-            || match kind {
-                EventType::RunFinished => null("result") || null("outcome"),
-                EventType::SubagentFinished => null("result"),
-                EventType::ToolCallStart | EventType::ToolCallChunk => null("parentMessageId"),
-                _ => false,
-            };
-        if !changes {
+        // The optional fields the shim drops when they are null.
+        let nullable: &[&str] = match f.kind? {
+            T::RunFinished => &["rawEvent", "result", "outcome"],
+            T::SubagentFinished => &["rawEvent", "result"],
+            T::ToolCallStart | T::ToolCallChunk => &["rawEvent", "parentMessageId"],
+            _ => &["rawEvent"],
+        };
+        let null = |k: &&str| f.get(k).is_some_and(Value::is_null);
+        if !nullable.iter().any(null) {
             return Some(None);
         }
         // Only JSON has nulls.
         let mut m: Map<String, Value> = f.json()?.as_object()?.clone();
-        if m.get("rawEvent").is_some_and(Value::is_null) {
-            m.remove("rawEvent");
-        }
-        match kind {
-            EventType::RunFinished | EventType::SubagentFinished => {
-                if m.get("result").is_some_and(Value::is_null) {
-                    m.remove("result");
-                }
-                if kind == EventType::RunFinished && m.get("outcome").is_some_and(Value::is_null) {
-                    m.remove("outcome");
-                }
+        for k in nullable {
+            if m.get(*k).is_some_and(Value::is_null) {
+                m.remove(*k);
             }
-            EventType::ToolCallStart | EventType::ToolCallChunk
-                if m.get("parentMessageId").is_some_and(Value::is_null) =>
-            {
-                m.remove("parentMessageId");
-            }
-            _ => {}
         }
         Some(Some(Value::Object(m)))
     }
@@ -180,6 +161,13 @@ struct OpenChunk {
     fields: Vec<(&'static str, Option<String>)>,
 }
 
+impl OpenChunk {
+    fn end(self, lane: &Option<String>) -> Expanded {
+        let id = [(self.kind.id_field(), Value::String(self.id))];
+        (Some(synth(self.kind.types().2, &id, lane)), false)
+    }
+}
+
 /// An expanded event (`None`: the event as fed, unchanged; `Some`: a synthetic or changed
 /// event) and whether it is the start of a stream opened by a chunk.
 pub type Expanded = (Option<Value>, bool);
@@ -204,24 +192,17 @@ fn synth(t: EventType, pairs: &[(&str, Value)], lane: &Option<String>) -> Value 
 }
 
 impl Chunks {
+    /// Closes the stream open in `lane`: the end event of its kind.
     fn close(&mut self, lane: &Option<String>, out: &mut Vec<Expanded>) {
         if let Some(open) = self.lanes.shift_remove(lane) {
-            let (_, _, end) = open.kind.types();
-            out.push((
-                Some(synth(
-                    end,
-                    &[(open.kind.id_field(), Value::String(open.id))],
-                    lane,
-                )),
-                false,
-            ));
+            out.push(open.end(lane));
         }
     }
 
+    /// Closes every open stream, in the order they opened.
     fn close_all(&mut self, out: &mut Vec<Expanded>) {
-        let lanes: Vec<Option<String>> = self.lanes.keys().cloned().collect();
-        for l in lanes {
-            self.close(&l, out);
+        for (lane, open) in std::mem::take(&mut self.lanes) {
+            out.push(open.end(&lane));
         }
     }
 
@@ -269,7 +250,7 @@ impl Chunks {
             out.push((event, marked));
             return Ok(());
         };
-        let id = s(ev, kind.id_field()).map(str::to_string);
+        let id = ev.s(kind.id_field()).map(str::to_string);
         let t_tag = tag(ev);
         let lane: Option<String> = match &id {
             Some(id) => {
@@ -331,7 +312,7 @@ impl Chunks {
                 return Ok(());
             };
             for (f, v) in &open.fields {
-                if let Some(p) = s(ev, f).filter(|p| Some(*p) != v.as_deref()) {
+                if let Some(p) = ev.s(f).filter(|p| Some(*p) != v.as_deref()) {
                     return Err((
                         "AGX131",
                         format!(
@@ -365,7 +346,7 @@ impl Chunks {
                 None,
             ));
         };
-        if kind == Kind::Tool && s(ev, "toolCallName").is_none() {
+        if kind == Kind::Tool && ev.s("toolCallName").is_none() {
             return Err((
                 "AGX130",
                 "First TOOL_CALL_CHUNK must have a toolCallName".into(),
@@ -374,12 +355,12 @@ impl Chunks {
         }
         self.close(&lane, out);
         // What a continuation must match, and what the start event carries after the id.
-        let field = |k: &'static str| (k, s(ev, k).map(str::to_string));
+        let field = |k: &'static str| (k, ev.s(k).map(str::to_string));
         let fields = match kind {
             Kind::Text => vec![
                 (
                     "role",
-                    Some(s(ev, "role").unwrap_or("assistant").to_string()),
+                    Some(ev.s("role").unwrap_or("assistant").to_string()),
                 ),
                 field("name"),
             ],
@@ -786,7 +767,7 @@ impl Verify {
             }
         }
         let et = tag(ev);
-        let id_of = |k: &str| s(ev, k).unwrap_or("").to_string();
+        let id_of = |k: &str| ev.s(k).unwrap_or("").to_string();
         let r = &mut self.run;
         match ev.kind {
             Some(EventType::RunStarted) => {
@@ -822,7 +803,7 @@ impl Verify {
             }
             Some(EventType::TextMessageContent) | Some(EventType::TextMessageEnd) => {
                 let end = ev.kind == Some(EventType::TextMessageEnd);
-                let id = s(ev, "messageId").unwrap_or("");
+                let id = ev.s("messageId").unwrap_or("");
                 if !r.text.contains(id) {
                     let rule = if end { "AGX111" } else { "AGX110" };
                     return not_open(rule, t, "text message", id, T::TextMessageStart, end);
@@ -837,7 +818,7 @@ impl Verify {
                 }
                 // A tool call belongs to its parent message: a tag must agree with the
                 // message's owner, and an untagged call inherits it.
-                let parent = s(ev, "parentMessageId");
+                let parent = ev.s("parentMessageId");
                 let inherited = parent.and_then(|p| r.owners.message.get(&h(p)).cloned());
                 if let (Some(sa), Some(p), Some(po)) = (&et, parent, &inherited) {
                     if po.as_ref() != Some(sa) {
@@ -878,7 +859,7 @@ impl Verify {
             }
             Some(EventType::ToolCallArgs) | Some(EventType::ToolCallEnd) => {
                 let end = ev.kind == Some(EventType::ToolCallEnd);
-                let id = s(ev, "toolCallId").unwrap_or("");
+                let id = ev.s("toolCallId").unwrap_or("");
                 if !r.tools.contains(id) {
                     return not_open("AGX114", t, "tool call", id, T::ToolCallStart, end);
                 }
@@ -888,7 +869,7 @@ impl Verify {
             Some(EventType::ToolCallResult) => {
                 // The result mints the tool message: its owner is the result's tag, the newest
                 // mint winning.
-                if let Some(mid) = s(ev, "messageId") {
+                if let Some(mid) = ev.s("messageId") {
                     r.owners.message.insert(h(mid), et);
                 }
             }
@@ -953,7 +934,7 @@ impl Verify {
             Some(EventType::ReasoningMessageContent)
             | Some(EventType::ReasoningMessageEnd)
             | Some(EventType::ReasoningEnd) => {
-                let id = s(ev, "messageId").unwrap_or("");
+                let id = ev.s("messageId").unwrap_or("");
                 let (open, rule, noun, start) = if ev.kind == Some(EventType::ReasoningEnd) {
                     let start = T::ReasoningStart;
                     (&mut r.reasoning_spans, "AGX119", "reasoning span", start)
@@ -971,8 +952,8 @@ impl Verify {
             }
             Some(EventType::ReasoningEncryptedValue) => {
                 // Continues the item `entityId` names, of the kind `subtype` says.
-                let id = s(ev, "entityId").unwrap_or("");
-                let (owner, what) = match s(ev, "subtype") {
+                let id = ev.s("entityId").unwrap_or("");
+                let (owner, what) = match ev.s("subtype") {
                     Some("tool-call") => (r.owners.tool_call.get(&h(id)), "tool call"),
                     Some("message") => (
                         r.owners
@@ -994,7 +975,7 @@ impl Verify {
                 }
             }
             Some(EventType::ActivityDelta) => {
-                let id = s(ev, "messageId").unwrap_or("");
+                let id = ev.s("messageId").unwrap_or("");
                 Self::continuation(t, "activity", id, &et, tagged(&r.owners.activity, id, &et))?;
             }
             Some(EventType::SubagentStarted) => {
@@ -1005,7 +986,7 @@ impl Verify {
                         vec![],
                     );
                 };
-                if s(ev, "name").is_none() {
+                if ev.s("name").is_none() {
                     return err(
                         "AGX120",
                         "Cannot send 'SUBAGENT_STARTED' without a 'name'.".into(),
@@ -1026,7 +1007,7 @@ impl Verify {
                         vec![id],
                     );
                 }
-                if let Some(p) = s(ev, "parentSubagentRunId") {
+                if let Some(p) = ev.s("parentSubagentRunId") {
                     if !r.subagents.contains(p) && !r.subagents_done.contains(p) {
                         return err(
                             "AGX120",
@@ -1045,7 +1026,7 @@ impl Verify {
                         vec![],
                     );
                 };
-                if ev.kind == Some(EventType::SubagentError) && s(ev, "message").is_none() {
+                if ev.kind == Some(EventType::SubagentError) && ev.s("message").is_none() {
                     return err(
                         "AGX121",
                         "Cannot send 'SUBAGENT_ERROR' without a 'message'.".into(),
@@ -1114,9 +1095,9 @@ impl Client {
             if from_chunk {
                 let r = &self.verify.run;
                 let (id, open) = match e.kind {
-                    Some(T::TextMessageStart) => (s(e, "messageId"), &r.text),
-                    Some(T::ToolCallStart) => (s(e, "toolCallId"), &r.tools),
-                    _ => (s(e, "messageId"), &r.reasoning_msgs),
+                    Some(T::TextMessageStart) => (e.s("messageId"), &r.text),
+                    Some(T::ToolCallStart) => (e.s("toolCallId"), &r.tools),
+                    _ => (e.s("messageId"), &r.reasoning_msgs),
                 };
                 if let Some(id) = id.filter(|id| open.contains(id)) {
                     ctx.report(
