@@ -1,402 +1,12 @@
-//! The official client pipeline, re-implemented for verdict parity: the compatibility shim
-//! (THINKING_* and legacy nulls), `transformChunks` (chunk expansion, AGX130–AGX133) and the 24
-//! `verifyEvents` rules (AGX101–AGX124) with the client's exact messages (AG-UI reference §6, §7).
-//!
-//! Like the client, verification stops at the first error of a stream. Chunk expansion goes on,
-//! so the later checks ([`super::strict`], [`super::interrupts`]) see the expanded stream.
+//! `verifyEvents`: the 24 lifecycle rules (AGX101–AGX124) with the client's exact messages.
 
-use crate::agui::EventType;
 use foldhash::fast::RandomState as FastIds;
 use indexmap::{IndexMap, IndexSet};
-use serde_json::{Map, Value};
+use serde_json::Value;
+
+use super::{owner_name, tag, Ev};
+use crate::agui::EventType;
 use EventType as T;
-
-use super::ev::Ev;
-use super::Ctx;
-
-fn owner_name(o: Option<&str>) -> String {
-    match o {
-        Some(s) => s.to_string(),
-        None => "(the parent agent)".to_string(),
-    }
-}
-
-fn tag(ev: &Ev<'_>) -> Option<String> {
-    ev.s("subagentRunId").map(str::to_string)
-}
-
-/// The compatibility boundary: THINKING_* → REASONING_*, legacy nulls dropped.
-#[derive(Default)]
-pub struct Compat {
-    minted: u64,
-    span: Option<String>,
-    message: Option<String>,
-}
-
-impl Compat {
-    /// The event as the client's later stages see it: `Some(None)` when the shim leaves it
-    /// as it is (the common case: no copy of the event), `None` when enforcement drops it.
-    pub fn apply(&mut self, f: &Ev<'_>) -> Option<Option<Value>> {
-        let t = f.s("type")?;
-        if let Some(rest) = t.strip_prefix("THINKING_") {
-            // A typed THINKING_* event (`--compat thinking`) is rewritten as JSON.
-            let mut m: Map<String, Value> = match f.json() {
-                Some(v) => v.as_object()?.clone(),
-                None => match f.typed()?.to_value().into_owned() {
-                    Value::Object(m) => m,
-                    _ => return None,
-                },
-            };
-            let (nt, id) = match rest {
-                "START" => {
-                    self.minted += 1;
-                    let id = format!("thinking-{}", self.minted);
-                    self.span = Some(id.clone());
-                    (T::ReasoningStart, id)
-                }
-                "END" => (T::ReasoningEnd, self.span.take().unwrap_or_default()),
-                "TEXT_MESSAGE_START" => {
-                    self.minted += 1;
-                    let id = format!("thinking-{}", self.minted);
-                    self.message = Some(id.clone());
-                    m.insert("role".into(), Value::String("reasoning".into()));
-                    (T::ReasoningMessageStart, id)
-                }
-                "TEXT_MESSAGE_CONTENT" => (
-                    T::ReasoningMessageContent,
-                    self.message.clone().unwrap_or_default(),
-                ),
-                "TEXT_MESSAGE_END" => (
-                    T::ReasoningMessageEnd,
-                    self.message.take().unwrap_or_default(),
-                ),
-                _ => return None,
-            };
-            m.remove("title");
-            m.insert("type".into(), Value::String(nt.as_str().into()));
-            m.entry("messageId").or_insert(Value::String(id));
-            return Some(Some(Value::Object(m)));
-        }
-        // The optional fields the shim drops when they are null.
-        let nullable: &[&str] = match f.kind? {
-            T::RunFinished => &["rawEvent", "result", "outcome"],
-            T::SubagentFinished => &["rawEvent", "result"],
-            T::ToolCallStart | T::ToolCallChunk => &["rawEvent", "parentMessageId"],
-            _ => &["rawEvent"],
-        };
-        let null = |k: &&str| f.get(k).is_some_and(Value::is_null);
-        if !nullable.iter().any(null) {
-            return Some(None);
-        }
-        // Only JSON has nulls.
-        let mut m: Map<String, Value> = f.json()?.as_object()?.clone();
-        for k in nullable {
-            if m.get(*k).is_some_and(Value::is_null) {
-                m.remove(*k);
-            }
-        }
-        Some(Some(Value::Object(m)))
-    }
-}
-
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-enum Kind {
-    Text,
-    Tool,
-    Reasoning,
-}
-
-impl Kind {
-    fn of_chunk(t: Option<EventType>) -> Option<Kind> {
-        match t? {
-            EventType::TextMessageChunk => Some(Kind::Text),
-            EventType::ToolCallChunk => Some(Kind::Tool),
-            EventType::ReasoningMessageChunk => Some(Kind::Reasoning),
-            _ => None,
-        }
-    }
-    fn noun(self) -> &'static str {
-        match self {
-            Kind::Text => "text message",
-            Kind::Tool => "tool call",
-            Kind::Reasoning => "reasoning message",
-        }
-    }
-    fn id_field(self) -> &'static str {
-        match self {
-            Kind::Tool => "toolCallId",
-            _ => "messageId",
-        }
-    }
-    fn chunk_type(self) -> &'static str {
-        match self {
-            Kind::Text => T::TextMessageChunk,
-            Kind::Tool => T::ToolCallChunk,
-            Kind::Reasoning => T::ReasoningMessageChunk,
-        }
-        .as_str()
-    }
-    /// The start, content and end a chunk expands into.
-    fn types(self) -> (EventType, EventType, EventType) {
-        match self {
-            Kind::Text => (
-                T::TextMessageStart,
-                T::TextMessageContent,
-                T::TextMessageEnd,
-            ),
-            Kind::Tool => (T::ToolCallStart, T::ToolCallArgs, T::ToolCallEnd),
-            Kind::Reasoning => (
-                T::ReasoningMessageStart,
-                T::ReasoningMessageContent,
-                T::ReasoningMessageEnd,
-            ),
-        }
-    }
-}
-
-struct OpenChunk {
-    kind: Kind,
-    id: String,
-    /// (field, value) pairs a continuation must match: role/name, toolCallName/parentMessageId.
-    fields: Vec<(&'static str, Option<String>)>,
-}
-
-impl OpenChunk {
-    fn end(self, lane: &Option<String>) -> Expanded {
-        let id = [(self.kind.id_field(), Value::String(self.id))];
-        (Some(synth(self.kind.types().2, &id, lane)), false)
-    }
-}
-
-/// An expanded event (`None`: the event as fed, unchanged; `Some`: a synthetic or changed
-/// event) and whether it is the start of a stream opened by a chunk.
-pub type Expanded = (Option<Value>, bool);
-
-/// `transformChunks`: one pending chunk stream per lane (the `subagentRunId`, or the parent).
-#[derive(Default)]
-pub struct Chunks {
-    lanes: IndexMap<Option<String>, OpenChunk, FastIds>,
-}
-
-/// Builds a synthetic event with an optional subagent tag.
-fn synth(t: EventType, pairs: &[(&str, Value)], lane: &Option<String>) -> Value {
-    let mut m = Map::new();
-    m.insert("type".into(), Value::String(t.as_str().into()));
-    for (k, v) in pairs {
-        m.insert((*k).into(), v.clone());
-    }
-    if let Some(l) = lane {
-        m.insert("subagentRunId".into(), Value::String(l.clone()));
-    }
-    Value::Object(m)
-}
-
-impl Chunks {
-    /// Closes the stream open in `lane`: the end event of its kind.
-    fn close(&mut self, lane: &Option<String>, out: &mut Vec<Expanded>) {
-        if let Some(open) = self.lanes.shift_remove(lane) {
-            out.push(open.end(lane));
-        }
-    }
-
-    /// Closes every open stream, in the order they opened.
-    fn close_all(&mut self, out: &mut Vec<Expanded>) {
-        for (lane, open) in std::mem::take(&mut self.lanes) {
-            out.push(open.end(&lane));
-        }
-    }
-
-    /// Expands one event into `out`. An `Err` is the client's `transformChunks` error
-    /// `(rule, message, id)`.
-    /// `event` is the event as the shim changed it, or `None` for `base` unchanged.
-    pub fn feed(
-        &mut self,
-        event: Option<Value>,
-        base: &Ev<'_>,
-        out: &mut Vec<Expanded>,
-    ) -> Result<(), (&'static str, String, Option<String>)> {
-        let local;
-        let ev: &Ev<'_> = match &event {
-            None => base,
-            Some(v) => {
-                local = Ev::of(v);
-                &local
-            }
-        };
-        let Some(kind) = Kind::of_chunk(ev.kind) else {
-            match ev.kind {
-                Some(EventType::RunStarted)
-                | Some(EventType::RunFinished)
-                | Some(EventType::RunError)
-                | Some(EventType::MessagesSnapshot) => self.close_all(out),
-                Some(EventType::Raw)
-                | Some(EventType::ActivitySnapshot)
-                | Some(EventType::ActivityDelta)
-                | Some(EventType::ReasoningEncryptedValue)
-                | Some(EventType::SubagentStarted) => {}
-                _ => self.close(&tag(ev), out),
-            }
-            // An input event that carries the marker itself is treated like an expanded start.
-            let marked = ev.has("aguifyChunk");
-            let copy = (marked && event.is_none())
-                .then(|| ev.json().cloned())
-                .flatten();
-            let mut event = event.or(copy);
-            if marked {
-                if let Some(o) = event.as_mut().and_then(Value::as_object_mut) {
-                    o.remove("aguifyChunk");
-                }
-            }
-            out.push((event, marked));
-            return Ok(());
-        };
-        let id = ev.s(kind.id_field()).map(str::to_string);
-        let t_tag = tag(ev);
-        let lane: Option<String> = match &id {
-            Some(id) => {
-                let found = self
-                    .lanes
-                    .iter()
-                    .find(|(_, o)| o.kind == kind && &o.id == id)
-                    .map(|(l, _)| l.clone());
-                match found {
-                    Some(l) => {
-                        if t_tag.is_some() && t_tag != l {
-                            return Err((
-                                "AGX132",
-                                format!(
-                                    "Cannot continue {} '{}': chunk subagentRunId '{}' does not match the open stream's subagent '{}'.",
-                                    kind.noun(),
-                                    id,
-                                    t_tag.as_deref().unwrap_or(""),
-                                    owner_name(l.as_deref())
-                                ),
-                                Some(id.clone()),
-                            ));
-                        }
-                        l
-                    }
-                    None => t_tag.clone(),
-                }
-            }
-            None if t_tag.is_some() => t_tag.clone(),
-            None => {
-                let open: Vec<&Option<String>> = self
-                    .lanes
-                    .iter()
-                    .filter(|(_, o)| o.kind == kind)
-                    .map(|(l, _)| l)
-                    .collect();
-                if open.len() > 1 {
-                    return Err((
-                        "AGX133",
-                        format!(
-                            "Ambiguous {}: it carries neither a {} nor a subagentRunId, but {} lanes have an open {}. Attribute the chunk to the subagent it belongs to.",
-                            kind.chunk_type(),
-                            kind.id_field(),
-                            open.len(),
-                            kind.noun()
-                        ),
-                        None,
-                    ));
-                }
-                open.first().map(|l| (*l).clone()).unwrap_or(None)
-            }
-        };
-        let continues = self
-            .lanes
-            .get(&lane)
-            .is_some_and(|o| o.kind == kind && id.as_ref().is_none_or(|i| *i == o.id));
-        if continues {
-            let Some(open) = self.lanes.get(&lane) else {
-                return Ok(());
-            };
-            for (f, v) in &open.fields {
-                if let Some(p) = ev.s(f).filter(|p| Some(*p) != v.as_deref()) {
-                    return Err((
-                        "AGX131",
-                        format!(
-                            "Cannot continue {} '{}': chunk {} '{}' does not match the open stream's {} {}.",
-                            kind.noun(),
-                            open.id,
-                            f,
-                            p,
-                            f,
-                            match v {
-                                Some(v) => format!("'{v}'"),
-                                None => "(absent)".into(),
-                            }
-                        ),
-                        Some(open.id.clone()),
-                    ));
-                }
-            }
-            out.extend(content(kind, ev, &open.id, &lane));
-            return Ok(());
-        }
-        // A new stream: close what the lane had open first.
-        let Some(id) = id else {
-            return Err((
-                "AGX130",
-                format!(
-                    "First {} must have a {}",
-                    kind.chunk_type(),
-                    kind.id_field()
-                ),
-                None,
-            ));
-        };
-        if kind == Kind::Tool && ev.s("toolCallName").is_none() {
-            return Err((
-                "AGX130",
-                "First TOOL_CALL_CHUNK must have a toolCallName".into(),
-                Some(id),
-            ));
-        }
-        self.close(&lane, out);
-        // What a continuation must match, and what the start event carries after the id.
-        let field = |k: &'static str| (k, ev.s(k).map(str::to_string));
-        let fields = match kind {
-            Kind::Text => vec![
-                (
-                    "role",
-                    Some(ev.s("role").unwrap_or("assistant").to_string()),
-                ),
-                field("name"),
-            ],
-            Kind::Tool => vec![field("toolCallName"), field("parentMessageId")],
-            Kind::Reasoning => vec![],
-        };
-        let mut pairs = vec![(kind.id_field(), Value::String(id.clone()))];
-        for (k, v) in &fields {
-            pairs.extend(v.clone().map(|v| (*k, Value::String(v))));
-        }
-        if kind == Kind::Reasoning {
-            pairs.push(("role", Value::String("reasoning".into())));
-        }
-        out.push((Some(synth(kind.types().0, &pairs, &lane)), true));
-        out.extend(content(kind, ev, &id, &lane));
-        self.lanes.insert(lane, OpenChunk { kind, id, fields });
-        Ok(())
-    }
-}
-
-/// The content event a chunk of stream `id` expands into, when it has a delta (or a rawEvent
-/// or metadata: the client then sends an empty delta).
-fn content(kind: Kind, ev: &Ev<'_>, id: &str, lane: &Option<String>) -> Option<Expanded> {
-    if !(ev.has("delta") || ev.has("rawEvent") || ev.has("metadata")) {
-        return None;
-    }
-    let delta = ev
-        .get("delta")
-        .cloned()
-        .unwrap_or(Value::String(String::new()));
-    let pairs = [
-        (kind.id_field(), Value::String(id.into())),
-        ("delta", delta),
-    ];
-    Some((Some(synth(kind.types().1, &pairs, lane)), false))
-}
 
 /// The owner (subagent run; `None`: the parent agent) of each id of one entity kind, by id
 /// hash, retained for the run after the item closes, as the client keeps them: a reopen or a
@@ -427,7 +37,7 @@ fn fields<'v, const N: usize>(m: &'v Value, keys: [&str; N]) -> [Option<&'v Valu
 }
 
 fn h(id: &str) -> u64 {
-    super::strict::id_hash(id)
+    crate::check::strict::id_hash(id)
 }
 
 /// The owner on record for `id`, looked up only for a tagged event (`tag`): an untagged
@@ -599,6 +209,101 @@ fn continue_owned(
     Ok(())
 }
 
+/// Rules 5–8 and 22: optional fields written as null, and a subagent outcome's shape.
+fn optional_nulls(ev: &Ev<'_>, t: &str) -> VResult {
+    if ev.get("subagentRunId").is_some_and(Value::is_null) {
+        return err(
+            "AGX105",
+            format!("Cannot send '{t}' with 'subagentRunId: null'. The field is optional — omit it entirely."),
+            vec![],
+        );
+    }
+    let null_fields: &[&str] = match ev.kind {
+        Some(EventType::SubagentStarted) => &[
+            "description",
+            "parentSubagentRunId",
+            "parentToolCallId",
+            "parentMessageId",
+        ],
+        Some(EventType::SubagentFinished) => &["outcome"],
+        Some(EventType::SubagentError) => &["code"],
+        _ => &[],
+    };
+    for f in null_fields {
+        if ev.get(f).is_some_and(Value::is_null) {
+            return err(
+                "AGX106",
+                format!(
+                    "Cannot send '{t}' with '{f}: null'. The field is optional — omit it entirely."
+                ),
+                vec![],
+            );
+        }
+    }
+    if ev.kind == Some(EventType::SubagentFinished) {
+        if let Some(o) = ev.get("outcome") {
+            let ot = o.get("type").and_then(Value::as_str).unwrap_or("undefined");
+            if ot != "success" && ot != "suspended" {
+                return err(
+                    "AGX107",
+                    format!("Cannot send '{t}' with outcome type '{ot}'. The outcome is either {{ type: \"success\" }} or {{ type: \"suspended\" }}."),
+                    vec![],
+                );
+            }
+            match o.get("interruptIds") {
+                Some(Value::Null) => {
+                    return err(
+                        "AGX107",
+                        format!("Cannot send '{t}' with 'outcome.interruptIds: null'. The field is optional — omit it entirely."),
+                        vec![],
+                    )
+                }
+                Some(Value::Array(a)) if a.iter().any(|x| !x.is_string()) => {
+                    return err(
+                        "AGX107",
+                        format!("Cannot send '{t}' with a non-string entry in 'outcome.interruptIds'. Interrupt ids are strings."),
+                        vec![],
+                    )
+                }
+                _ => {}
+            }
+        }
+    }
+    if ev.kind == Some(EventType::RunFinished) {
+        if let Some(list) = ev.get2("outcome", "interrupts").and_then(Value::as_array) {
+            for i in list {
+                if i.get("subagentRunId").is_some_and(Value::is_null) {
+                    let id = i.get("id").and_then(Value::as_str).unwrap_or("");
+                    return err(
+                        "AGX108",
+                        format!("Cannot send 'RUN_FINISHED' with an interrupt (id '{id}') carrying 'subagentRunId: null'. The field is optional — omit it entirely."),
+                        vec![id.to_string()],
+                    );
+                }
+            }
+        }
+    }
+    let messages = match ev.kind {
+        Some(EventType::MessagesSnapshot) => ev.list("messages"),
+        Some(EventType::RunStarted) => ev
+            .get2("input", "messages")
+            .and_then(Value::as_array)
+            .map(Vec::as_slice),
+        _ => None,
+    };
+    for m in messages.into_iter().flatten() {
+        if let [Some(Value::Null), id] = fields(m, ["subagentRunId", "id"]) {
+            let id = id.and_then(Value::as_str).unwrap_or("");
+            return err(
+                "AGX122",
+                format!("Cannot send a message (id '{id}') with 'subagentRunId: null'. The field is optional — omit it entirely."),
+                vec![id.to_string()],
+            );
+        }
+    }
+    Ok(())
+}
+
 impl Verify {
     /// Open items at RUN_FINISHED, in the client's order, as (what, ids).
     pub fn open_items(&self) -> Vec<(&'static str, Vec<String>)> {
@@ -620,6 +325,18 @@ impl Verify {
         v.push(("subagents", r.subagents.listed()));
         v.retain(|(_, ids)| !ids.is_empty());
         v
+    }
+
+    /// The id a START event expanded from a chunk (`e`) opens, when it is open already
+    /// (opened with an explicit START).
+    pub fn open_already<'a>(&self, e: &Ev<'a>) -> Option<&'a str> {
+        let r = &self.run;
+        let (id, open) = match e.kind {
+            Some(T::TextMessageStart) => (e.s("messageId"), &r.text),
+            Some(T::ToolCallStart) => (e.s("toolCallId"), &r.tools),
+            _ => (e.s("messageId"), &r.reasoning_msgs),
+        };
+        id.filter(|id| open.contains(id))
     }
 
     /// Rule 24: a tagged event must agree with the owner on record for its item (`owner`;
@@ -646,8 +363,9 @@ impl Verify {
         Ok(())
     }
 
-    pub fn feed(&mut self, ev: &Ev<'_>) -> VResult {
-        let t = ev.t();
+    /// Rules 1–4: nothing after a run errored or finished but a new run, a run first, and
+    /// one run at a time.
+    fn run_order(&mut self, ev: &Ev<'_>, t: &str) -> VResult {
         let first = !self.seen_first;
         self.seen_first = true;
         if self.errored && ev.kind != Some(EventType::RunStarted) {
@@ -678,94 +396,14 @@ impl Verify {
                 vec![],
             );
         }
-        if ev.get("subagentRunId").is_some_and(Value::is_null) {
-            return err(
-                "AGX105",
-                format!("Cannot send '{t}' with 'subagentRunId: null'. The field is optional — omit it entirely."),
-                vec![],
-            );
-        }
-        let null_fields: &[&str] = match ev.kind {
-            Some(EventType::SubagentStarted) => &[
-                "description",
-                "parentSubagentRunId",
-                "parentToolCallId",
-                "parentMessageId",
-            ],
-            Some(EventType::SubagentFinished) => &["outcome"],
-            Some(EventType::SubagentError) => &["code"],
-            _ => &[],
-        };
-        for f in null_fields {
-            if ev.get(f).is_some_and(Value::is_null) {
-                return err(
-                    "AGX106",
-                    format!("Cannot send '{t}' with '{f}: null'. The field is optional — omit it entirely."),
-                    vec![],
-                );
-            }
-        }
-        if ev.kind == Some(EventType::SubagentFinished) {
-            if let Some(o) = ev.get("outcome") {
-                let ot = o.get("type").and_then(Value::as_str).unwrap_or("undefined");
-                if ot != "success" && ot != "suspended" {
-                    return err(
-                        "AGX107",
-                        format!("Cannot send '{t}' with outcome type '{ot}'. The outcome is either {{ type: \"success\" }} or {{ type: \"suspended\" }}."),
-                        vec![],
-                    );
-                }
-                match o.get("interruptIds") {
-                    Some(Value::Null) => {
-                        return err(
-                            "AGX107",
-                            format!("Cannot send '{t}' with 'outcome.interruptIds: null'. The field is optional — omit it entirely."),
-                            vec![],
-                        )
-                    }
-                    Some(Value::Array(a)) if a.iter().any(|x| !x.is_string()) => {
-                        return err(
-                            "AGX107",
-                            format!("Cannot send '{t}' with a non-string entry in 'outcome.interruptIds'. Interrupt ids are strings."),
-                            vec![],
-                        )
-                    }
-                    _ => {}
-                }
-            }
-        }
-        if ev.kind == Some(EventType::RunFinished) {
-            if let Some(list) = ev.get2("outcome", "interrupts").and_then(Value::as_array) {
-                for i in list {
-                    if i.get("subagentRunId").is_some_and(Value::is_null) {
-                        let id = i.get("id").and_then(Value::as_str).unwrap_or("");
-                        return err(
-                            "AGX108",
-                            format!("Cannot send 'RUN_FINISHED' with an interrupt (id '{id}') carrying 'subagentRunId: null'. The field is optional — omit it entirely."),
-                            vec![id.to_string()],
-                        );
-                    }
-                }
-            }
-        }
-        let messages = match ev.kind {
-            Some(EventType::MessagesSnapshot) => ev.list("messages"),
-            Some(EventType::RunStarted) => ev
-                .get2("input", "messages")
-                .and_then(Value::as_array)
-                .map(Vec::as_slice),
-            _ => None,
-        };
-        for m in messages.into_iter().flatten() {
-            if let [Some(Value::Null), id] = fields(m, ["subagentRunId", "id"]) {
-                let id = id.and_then(Value::as_str).unwrap_or("");
-                return err(
-                    "AGX122",
-                    format!("Cannot send a message (id '{id}') with 'subagentRunId: null'. The field is optional — omit it entirely."),
-                    vec![id.to_string()],
-                );
-            }
-        }
+        Ok(())
+    }
+
+    /// Verifies one event: the first rule it breaks, with the client's message and the ids.
+    pub fn feed(&mut self, ev: &Ev<'_>) -> VResult {
+        let t = ev.t();
+        self.run_order(ev, t)?;
+        optional_nulls(ev, t)?;
         let et = tag(ev);
         let id_of = |k: &str| ev.s(k).unwrap_or("").to_string();
         let r = &mut self.run;
@@ -1045,96 +683,6 @@ impl Verify {
             _ => {}
         }
         Ok(())
-    }
-}
-
-/// The client pipeline for one stream: compat → (enforce drop) → transformChunks → verifyEvents.
-#[derive(Default)]
-pub struct Client {
-    compat: Compat,
-    chunks: Chunks,
-    pub verify: Verify,
-    /// The client stopped at an error: later official findings would be cascades.
-    pub stopped: bool,
-    /// The expansion buffer, kept between events (no allocation per event).
-    scratch: Vec<Expanded>,
-}
-
-impl Client {
-    /// Feeds one input event; official findings go to `ctx`, the expanded events to `out`.
-    /// `base` is `ev`'s [`Ev`]; in `out`, `None` stands for `ev` itself.
-    pub fn feed(&mut self, base: &Ev<'_>, ctx: &mut Ctx, out: &mut Vec<Option<Value>>) {
-        let Some(c) = self.compat.apply(base) else {
-            return;
-        };
-        let mut expanded = std::mem::take(&mut self.scratch);
-        expanded.clear();
-        if let Err((rule, msg, id)) = self.chunks.feed(c, base, &mut expanded) {
-            if !self.stopped {
-                self.stopped = true;
-                ctx.report(rule, id.into_iter().collect(), msg);
-            }
-            expanded.clear();
-            self.scratch = expanded;
-            return;
-        }
-        for (e, from_chunk) in &expanded {
-            let from_chunk = *from_chunk;
-            if self.stopped {
-                continue;
-            }
-            let owned;
-            let e: &Ev<'_> = match e {
-                None => base,
-                Some(v) => {
-                    owned = Ev::of(v);
-                    &owned
-                }
-            };
-            let et = e.t();
-            if from_chunk {
-                let r = &self.verify.run;
-                let (id, open) = match e.kind {
-                    Some(T::TextMessageStart) => (e.s("messageId"), &r.text),
-                    Some(T::ToolCallStart) => (e.s("toolCallId"), &r.tools),
-                    _ => (e.s("messageId"), &r.reasoning_msgs),
-                };
-                if let Some(id) = id.filter(|id| open.contains(id)) {
-                    ctx.report(
-                        "AGX308",
-                        vec![id.to_string()],
-                        format!("a chunk continues '{id}', which was opened with an explicit {et}: the client expands it into a second {et}"),
-                    );
-                }
-            }
-            if e.kind == Some(T::RunFinished)
-                && e.get2("outcome", "type").and_then(Value::as_str) == Some("interrupt")
-            {
-                let open = self.verify.open_items();
-                if !open.is_empty() {
-                    let ids: Vec<String> = open
-                        .iter()
-                        .flat_map(|(_, ids)| ids.iter().cloned())
-                        .collect();
-                    let what: Vec<&str> = open.iter().map(|(w, _)| *w).collect();
-                    ctx.report(
-                        "AGX403",
-                        ids.clone(),
-                        format!(
-                            "the run is interrupted while {} are still open: {}",
-                            what.join(", "),
-                            ids.join(", ")
-                        ),
-                    );
-                }
-            }
-            if let Err((rule, msg, ids)) = self.verify.feed(e) {
-                self.stopped = true;
-                ctx.report(rule, ids, msg);
-            }
-        }
-        out.extend(expanded.drain(..).map(|(e, _)| e));
-        self.scratch = expanded;
     }
 }
 
