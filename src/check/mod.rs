@@ -15,7 +15,7 @@
 //! - [`leaks`]: seed 004's content leaks;
 //! - [`transport`]: SSE framing the JS client cannot read.
 //!
-//! [`report`] renders findings as text, JSON, GitHub annotations, JUnit or SARIF.
+//! [`report`] renders findings as text, JSON, GitHub annotations, JUnit, SARIF or Markdown.
 
 pub mod ev;
 pub mod interrupts;
