@@ -239,17 +239,6 @@ where
     listener::run(listener, router, &st.cfg, st.cancel.clone(), shutdown).await
 }
 
-/// An OS error's text without std's " (os error N)" suffix: "No such file or directory".
-pub fn os_text(e: &io::Error) -> String {
-    let text = e.to_string();
-    match e.raw_os_error() {
-        Some(code) => text
-            .strip_suffix(&format!(" (os error {code})"))
-            .map_or(text.clone(), str::to_string),
-        None => text,
-    }
-}
-
 fn describe(c: &Conversation, default: bool) -> Value {
     json!({
         "name": c.name,

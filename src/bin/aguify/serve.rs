@@ -2,8 +2,9 @@
 
 use std::time::Duration;
 
+use aguify::error::os_text;
 use aguify::pipeline::Options;
-use aguify::serve::{self, os_text, App, Conversation, ServeConfig};
+use aguify::serve::{self, App, Conversation, ServeConfig};
 use anyhow::Context;
 
 use crate::cli::ServeArgs;
