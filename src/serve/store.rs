@@ -284,12 +284,4 @@ pub(crate) mod tests {
         assert_eq!(runs[1].ending, Ending::Finished);
         assert!(runs[1].interrupts.is_empty());
     }
-
-    #[test]
-    fn names() {
-        assert!(valid_name("weather-hitl_2.v3"));
-        assert!(!valid_name("a/b"));
-        assert!(!valid_name(".."));
-        assert!(!valid_name(""));
-    }
 }
