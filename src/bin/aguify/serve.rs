@@ -89,7 +89,12 @@ fn summary((i, c): (usize, &Conversation)) -> String {
         let first = c
             .first_bad_line
             .as_deref()
-            .map(|l| format!(", the first at {}", serve::log::escape(l)))
+            .map(|l| {
+                format!(
+                    ", the first at {}",
+                    aguify::check::report::text::printable(l)
+                )
+            })
             .unwrap_or_default();
         out.push_str(&format!(
             "aguify: warning: conversation '{}': {} bad input line(s) skipped{first} (`aguify check {}` lists them)\n",
