@@ -36,6 +36,7 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
+use serde::Deserialize;
 use serde_json::{json, Value};
 
 use super::leaf::{flatten, Leaf};
@@ -408,14 +409,18 @@ impl Open {
             Event::StateSnapshot { snapshot, .. } => {
                 self.state_snapshot(&snapshot.to_value(), origin)
             }
-            // A JSON Patch (RFC 6902) applied to the state; operations that do not apply are
-            // skipped.
+            // A JSON Patch (RFC 6902) applied to the state as the `json-patch` crate applies
+            // it (the checker's AGX311 uses the same crate): one operation at a time, one that
+            // does not apply (or is no operation) is skipped and the rest still apply.
             Event::StateDelta { delta, .. } => {
                 let (state, at) = self
                     .state
                     .get_or_insert_with(|| (Value::Object(Default::default()), origin.clone()));
                 for op in delta {
-                    super::patch::apply(state, op);
+                    if let Ok(op) = json_patch::PatchOperation::deserialize(op) {
+                        // Skipped on failure: the crate leaves the document as it was.
+                        let _ = json_patch::patch(state, std::slice::from_ref(&op));
+                    }
                 }
                 *at = origin.clone();
             }
@@ -1130,6 +1135,35 @@ mod tests {
                 "/messages/assistant-2"
             ]
         );
+    }
+
+    #[test]
+    fn state_deltas_apply_op_by_op_skipping_what_does_not_apply() {
+        let op =
+            |op: &str, path: &str, value: Value| json!({"op": op, "path": path, "value": value});
+        let r = runs(json!([
+            {"type": "STATE_SNAPSHOT", "snapshot": {"a": [1, 2], "messages": []}},
+            {"type": "STATE_DELTA", "delta": [
+                op("replace", "/a/0", json!(9)),
+                op("replace", "/b", json!(1)),
+                {"op": "nonsense", "path": "/a"},
+                op("remove", "/nope/x", json!(null)),
+                op("add", "/a/-", json!(3)),
+            ]},
+            {"type": "RUN_FINISHED", "outcome": {"type": "success"}},
+        ]));
+        let state: Vec<(String, Value)> = (leaves(&r[0]).into_iter())
+            .filter(|x| x.0.starts_with("/state"))
+            .map(|(p, v, _)| (p, v))
+            .collect();
+        let want = [
+            ("/a", json!([])),
+            ("/a/0", json!(9)),
+            ("/a/1", json!(2)),
+            ("/a/2", json!(3)),
+        ];
+        let want = want.map(|(p, v)| (format!("/state{p}"), v));
+        assert_eq!(state, want);
     }
 
     #[test]

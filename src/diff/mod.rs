@@ -9,7 +9,6 @@
 pub mod compare;
 pub mod conversation;
 pub mod leaf;
-mod patch;
 pub mod report;
 
 use std::io::{self, BufRead, Read};
