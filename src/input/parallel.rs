@@ -88,7 +88,12 @@ impl Batch {
     /// line's bytes (if any) carried over.
     pub fn take(&mut self) -> Lines {
         let tail = self.text.split_off(self.end);
-        let text = std::mem::replace(&mut self.text, tail);
+        let mut text = std::mem::replace(&mut self.text, tail);
+        // A long line regrew the buffer a doubling at a time, to up to twice its bytes: the
+        // rest is given back while the batch's records hold it (shrinking does not copy).
+        if text.capacity() > BATCH_BYTES + BATCH_SLACK {
+            text.shrink_to_fit();
+        }
         // Room for a full batch's lines, so the list never regrows (and gets copied) a
         // doubling at a time.
         let lines = std::mem::replace(&mut self.lines, Vec::with_capacity(BATCH_LINES));
