@@ -162,9 +162,9 @@ impl EncodedState {
         Self::new(state, messages).map_err(|(state, _)| state)
     }
 
-    /// The state's `messages` (parsed here if they were known by their text only).
-    pub fn messages(&self) -> impl ExactSizeIterator<Item = &Value> {
-        self.messages.iter().map(|m| m.value())
+    /// The state's `messages`, each made a tree as it is read.
+    pub fn messages(&self) -> impl ExactSizeIterator<Item = Value> + '_ {
+        self.messages.iter().map(|m| m.to_value())
     }
 
     /// The state's messages as they are held: shared, some known by their text only.
@@ -178,13 +178,13 @@ impl EncodedState {
         &self.state
     }
 
-    /// The messages that may be tool messages ([`SharedJson::may_be_tool_message`]), with
-    /// their places in the list, shared (one known by its text is not parsed here).
+    /// The tool messages that answer a call ([`SharedJson::tool_call`]), with their places in
+    /// the list, shared (not parsed here).
     pub fn tool_message_candidates(&self) -> impl Iterator<Item = (usize, MessageRef<'_>)> {
         self.messages
             .iter()
             .enumerate()
-            .filter(|(_, m)| m.may_be_tool_message())
+            .filter(|(_, m)| m.tool_call().is_some())
             .map(|(i, m)| (i, MessageRef::Shared(m)))
     }
 
@@ -214,7 +214,7 @@ impl EncodedState {
 
     /// The state as a tree, messages copied in.
     pub fn to_value(&self) -> Value {
-        self.tree(|m| m.value().clone())
+        self.tree(|m| m.to_value())
     }
 
     /// The state with each message made a value by `message`.

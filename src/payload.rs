@@ -36,12 +36,7 @@ impl Payload {
     /// [`Payload::from_json`], `None` for a text that is no JSON a tree can hold (nested
     /// deeper than 128 levels, as serde_json's parser allows).
     pub fn read(text: &str) -> Option<Payload> {
-        let mut out = Vec::with_capacity(text.len());
-        let mut de = serde_json::Deserializer::from_str(text);
-        let encoded = Encode { out: &mut out }
-            .deserialize(&mut de)
-            .and_then(|()| de.end());
-        match encoded.ok().and_then(|()| String::from_utf8(out).ok()) {
+        match encode(text, false) {
             Some(s) => Some(Payload::of_written(s)),
             None => serde_json::from_str(text)
                 .ok()
@@ -115,15 +110,132 @@ impl Serialize for Payload {
     }
 }
 
-/// Writes the value a deserializer reads into `out` as `serde_json::to_string` writes its
-/// tree; fails on a key an object repeats.
-struct Encode<'a> {
-    out: &'a mut Vec<u8>,
+/// The compact text of a JSON text's tree, written without the tree: as `serde_json::to_string`
+/// writes it, or (`lc`) LangChain-normalised as [`crate::wire::langchain::normalize_owned`]
+/// makes it and with JavaScript's numbers, as the sinks write it. `None` for a text it
+/// declines (a repeated key; with `lc`, an LangChain object but for a message constructor
+/// whose keys come in LangChain's order): its tree tells.
+pub(crate) fn encode(text: &str, lc: bool) -> Option<String> {
+    encode_noting(text, lc, &mut Noted::default())
 }
 
-impl Encode<'_> {
+/// [`encode`], noting where the written values of some keys of the top object are.
+pub(crate) fn encode_noting(text: &str, lc: bool, noted: &mut Noted) -> Option<String> {
+    let mut out = Vec::with_capacity(text.len());
+    let mut de = serde_json::Deserializer::from_str(text);
+    let encoder = Encode {
+        out: &mut out,
+        lc,
+        head: None,
+        noted: Some(noted),
+    };
+    encoder.deserialize(&mut de).and_then(|()| de.end()).ok()?;
+    String::from_utf8(out).ok()
+}
+
+/// Where in the written text the values of the top object's keys `keys` are.
+#[derive(Default)]
+pub(crate) struct Noted {
+    pub keys: &'static [&'static str],
+    pub at: Vec<Option<std::ops::Range<usize>>>,
+}
+
+impl Noted {
+    fn note(&mut self, key: &str, at: std::ops::Range<usize>) {
+        if let Some(i) = self.keys.iter().position(|k| *k == key) {
+            self.at.resize(self.keys.len(), None);
+            self.at[i] = Some(at);
+        }
+    }
+}
+
+/// The hashes of an object's keys so far: the first few scanned, the rest in a set (a set
+/// of its own for each object cost allocations on every message).
+struct Seen {
+    few: [u64; 16],
+    n: usize,
+    many: HashSet<u64>,
+}
+
+impl Seen {
+    /// Whether `hash` is new (it is seen now).
+    fn insert(&mut self, hash: u64) -> bool {
+        if self.few[..self.n.min(16)].contains(&hash) || self.many.contains(&hash) {
+            return false;
+        }
+        match self.few.get_mut(self.n) {
+            Some(slot) => *slot = hash,
+            None => _ = self.many.insert(hash),
+        }
+        self.n += 1;
+        true
+    }
+}
+
+/// Writes the value a deserializer reads into `out` as `serde_json::to_string` writes its
+/// tree; fails on a key an object repeats. With `lc`, LangChain objects are normalised as
+/// they are read (a message constructor, its keys in LangChain's order: `lc`, `type`, `id`,
+/// `kwargs`), and it fails on any other (its tree is normalised instead). `head`: the value
+/// is a constructor's `kwargs`, written as an object that starts with this entry.
+struct Encode<'a> {
+    out: &'a mut Vec<u8>,
+    lc: bool,
+    head: Option<(&'static str, &'a str)>,
+    /// Notes the top object's values ([`encode_noting`]).
+    noted: Option<&'a mut Noted>,
+}
+
+impl<'a> Encode<'a> {
     fn write<E: de::Error, T: Serialize + ?Sized>(&mut self, v: &T) -> Result<(), E> {
-        serde_json::to_writer(&mut *self.out, v).map_err(E::custom)
+        if self.head.is_some() {
+            return Err(E::custom("kwargs that are no object"));
+        }
+        match self.lc {
+            true => crate::js_numbers::to_writer(&mut *self.out, v),
+            false => serde_json::to_writer(&mut *self.out, v),
+        }
+        .map_err(E::custom)
+    }
+
+    /// An encoder of a value inside this one.
+    fn inner(&mut self) -> Encode<'_> {
+        Encode {
+            out: self.out,
+            lc: self.lc,
+            head: None,
+            noted: None,
+        }
+    }
+
+    /// The rest of an lc object after its `lc` key: a message constructor, flattened.
+    fn constructor<'de, A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        let decline = || de::Error::custom("an lc object read from its tree");
+        let lc: Value = map.next_value()?;
+        let mut next = |key: &str| -> Result<Value, A::Error> {
+            if map.next_key_seed(Key)?.as_deref() != Some(key) {
+                return Err(decline());
+            }
+            map.next_value()
+        };
+        if lc != 1 || next("type")? != "constructor" {
+            return Err(decline());
+        }
+        let id = next("id")?;
+        let class = crate::wire::langchain::lc_class_of(&id).ok_or_else(decline)?;
+        let head = crate::wire::langchain::flat_head(class).ok_or_else(decline)?;
+        if map.next_key_seed(Key)?.as_deref() != Some("kwargs") {
+            return Err(decline());
+        }
+        map.next_value_seed(Encode {
+            out: self.out,
+            lc: true,
+            head: Some(head),
+            noted: self.noted,
+        })?;
+        match map.next_key_seed(Key)? {
+            Some(_) => Err(decline()),
+            None => Ok(()),
+        }
     }
 }
 
@@ -162,12 +274,14 @@ impl<'de> Visitor<'de> for Encode<'_> {
         self.write(v)
     }
 
-    fn visit_unit<E: de::Error>(self) -> Result<(), E> {
-        self.out.extend_from_slice(b"null");
-        Ok(())
+    fn visit_unit<E: de::Error>(mut self) -> Result<(), E> {
+        self.write(&())
     }
 
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+    fn visit_seq<A: SeqAccess<'de>>(mut self, mut seq: A) -> Result<(), A::Error> {
+        if self.head.is_some() {
+            return Err(de::Error::custom("kwargs that are no object"));
+        }
         self.out.push(b'[');
         let mut first = true;
         loop {
@@ -175,7 +289,7 @@ impl<'de> Visitor<'de> for Encode<'_> {
             if !first {
                 self.out.push(b',');
             }
-            if seq.next_element_seed(Encode { out: self.out })?.is_none() {
+            if seq.next_element_seed(self.inner())?.is_none() {
                 self.out.truncate(at);
                 break;
             }
@@ -185,22 +299,57 @@ impl<'de> Visitor<'de> for Encode<'_> {
         Ok(())
     }
 
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+    fn visit_map<A: MapAccess<'de>>(mut self, mut map: A) -> Result<(), A::Error> {
         // Keys are told apart by a hash: a collision reads the text through its tree, which
         // gives the same output.
         let hasher = foldhash::quality::FixedState::default();
-        let mut seen = HashSet::new();
+        let mut seen = Seen {
+            few: [0; 16],
+            n: 0,
+            many: HashSet::new(),
+        };
+        let mut key = map.next_key_seed(Key)?;
+        if self.lc && self.head.is_none() && key.as_deref() == Some("lc") {
+            return self.constructor(map);
+        }
         self.out.push(b'{');
-        while let Some(key) = map.next_key_seed(Key)? {
-            if !seen.insert(hasher.hash_one(&key)) {
+        let head = self.head.take();
+        let mut noted = self.noted.take();
+        if let Some((k, v)) = head {
+            self.write(k)?;
+            self.out.push(b':');
+            let at = self.out.len();
+            self.write(v)?;
+            if let Some(n) = noted.as_deref_mut() {
+                n.note(k, at..self.out.len());
+            }
+        }
+        while let Some(k) = key {
+            // A `__type__` kwarg would take the place of a `__type__` head.
+            let special = matches!(&*k, "lc" | "__lc_escaped__")
+                || head.is_some_and(|(h, _)| h == "__type__" && k == h);
+            if self.lc && special {
+                return Err(de::Error::custom("an lc object read from its tree"));
+            }
+            if !seen.insert(hasher.hash_one(&k)) {
                 return Err(de::Error::custom("repeated key"));
             }
-            if seen.len() > 1 {
-                self.out.push(b',');
+            if head.is_some() && k == "type" {
+                // A constructor's `type` kwarg: its class gives the type.
+                map.next_value::<de::IgnoredAny>()?;
+            } else {
+                if seen.n > 1 || head.is_some() {
+                    self.out.push(b',');
+                }
+                self.write(&*k)?;
+                self.out.push(b':');
+                let at = self.out.len();
+                map.next_value_seed(self.inner())?;
+                if let Some(n) = noted.as_deref_mut() {
+                    n.note(&k, at..self.out.len());
+                }
             }
-            Encode { out: self.out }.write(&*key)?;
-            self.out.push(b':');
-            map.next_value_seed(Encode { out: self.out })?;
+            key = map.next_key_seed(Key)?;
         }
         self.out.push(b'}');
         Ok(())

@@ -327,7 +327,7 @@ pub fn shared_state_events(s: &crate::wire::state::State, out: &mut Vec<ModelEve
             // Not reached (the state's first entry is its list): the state as a tree.
             Err((mut state, messages)) => {
                 if let Some(Value::Array(list)) = state.get_mut("messages") {
-                    list.extend(messages.iter().map(|m| m.value().clone()));
+                    list.extend(messages.iter().map(|m| m.to_value()));
                 }
                 ModelEvent::State { state }
             }

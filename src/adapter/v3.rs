@@ -14,7 +14,7 @@ use super::{
     custom_event, custom_payload_event, interrupts_from, lc, Adapter, Disposition, RecordKind,
 };
 use crate::input::Record;
-use crate::model::{ErrorInfo, InterruptInfo, ModelEvent, Usage};
+use crate::model::{ErrorInfo, InterruptInfo, MessageRef, ModelEvent, Usage};
 use crate::payload::Payload;
 use crate::wire::v3::{namespace_key, Data, Delta, Event, Lifecycle, Message, Params};
 
@@ -262,7 +262,7 @@ impl V3Adapter {
     /// whole).
     fn complete_from_state<'a>(
         &mut self,
-        msgs: impl ExactSizeIterator<Item = &'a Value>,
+        msgs: impl ExactSizeIterator<Item = MessageRef<'a>>,
         out: &mut Vec<ModelEvent>,
     ) {
         let first = !self.state_seen;
@@ -275,16 +275,27 @@ impl V3Adapter {
         };
         self.state_len = len;
         for m in msgs.skip(from) {
-            let m = lc::normalize_cow(m);
-            if lc::message_kind(&m) != Some("ai") {
-                continue;
-            }
-            let Some(id) = m.field_str("id").filter(|i| !i.is_empty()) else {
+            // A shared message is read whole only when it streams here.
+            let (tree, shared) = match m {
+                MessageRef::Value(v) => (Some(lc::normalize_cow(v)), None),
+                MessageRef::Shared(s) => (None, Some(s)),
+            };
+            let (kind, id) = match (&tree, shared) {
+                (Some(m), _) => (lc::message_kind(m), m.field_str("id")),
+                (_, Some(s)) => (s.kind(), s.id()),
+                _ => continue,
+            };
+            let Some(id) = id.filter(|i| !i.is_empty() && kind == Some("ai")) else {
                 continue;
             };
             if !self.known_messages.insert(id.to_string()) || first {
                 continue;
             }
+            let m = match (&tree, shared) {
+                (Some(m), _) => std::borrow::Cow::Borrowed(&**m),
+                (_, Some(s)) => std::borrow::Cow::Owned(s.to_value()),
+                _ => continue,
+            };
             out.push(ModelEvent::MessageStart {
                 message_id: id.to_string(),
             });
@@ -604,12 +615,13 @@ impl V3Adapter {
                 if ns.is_empty() {
                     match data {
                         Data::State(s) => {
-                            self.complete_from_state(s.messages.iter().map(|m| m.value()), out)
+                            let list = s.messages.iter().map(|m| MessageRef::Shared(m));
+                            self.complete_from_state(list, out)
                         }
                         other => {
                             let state = lc::normalize_cow(other.value());
                             if let Some(list) = state.field("messages").and_then(Value::as_array) {
-                                self.complete_from_state(list.iter(), out);
+                                self.complete_from_state(list.iter().map(MessageRef::Value), out);
                             }
                         }
                     }

@@ -67,7 +67,7 @@ impl RunMessages {
                         // The same message at the same place as in the last list: the same
                         // item (a thread's next run repeats its history).
                         Some((prev, Slot::Kept(kept))) if Arc::ptr_eq(prev, m) => kept.take(),
-                        _ => lc::to_agui_list_item(m.value(), i),
+                        _ => m.to_agui(i),
                     };
                     // The item is lent to the list, to come back once the list is written
                     // (`give_back`) instead of copied. A long message's item is not kept:

@@ -19,7 +19,7 @@ use serde_json::{json, Value};
 use crate::agui::{
     ErrorDetail, Event, ResultStatus, Role, Snapshot, Subtype, ToolContent, UsageTotal,
 };
-use crate::model::{ErrorInfo, InterruptInfo, MessageRef, ModelEvent, SharedJson, Usage};
+use crate::model::{ErrorInfo, InterruptInfo, MessageRef, ModelEvent, Usage};
 use crate::payload::Payload;
 use crate::wire::langchain as lc;
 use foldhash::fast::RandomState as FastIds;
@@ -985,10 +985,6 @@ impl Mapper {
         msgs: impl Iterator<Item = (usize, MessageRef<'a>)>,
         out: &mut Vec<Event>,
     ) {
-        /// The call a shared message answers.
-        fn answered(m: &SharedJson) -> Option<Box<str>> {
-            lc::tool_call_id(&lc::normalize_cow(m.value())).map(Into::into)
-        }
         let waiting =
             |this: &mut Self, call: &str| this.run_mut().tools.get(call).is_some_and(|t| !t.result);
         for (i, m) in msgs {
@@ -1007,12 +1003,10 @@ impl Mapper {
                     }
                 }
                 MessageRef::Shared(m) => {
-                    let Some(call) = m.answers(answered).filter(|c| waiting(self, c)) else {
+                    let Some(call) = m.tool_call().filter(|c| waiting(self, c)) else {
                         continue;
                     };
-                    let item =
-                        lc::to_agui_message(&lc::normalize_cow(m.value()), &format!("msg-{i}"));
-                    (call.to_string(), item)
+                    (call.to_string(), m.to_agui(i))
                 }
             };
             let Some(m) = item else {

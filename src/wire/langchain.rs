@@ -165,7 +165,36 @@ fn is_not_implemented(m: &Map<String, Value>) -> bool {
 
 /// The class name of an lc-serialized object (`["langgraph","types","Interrupt"]` → `Interrupt`).
 pub fn lc_class(m: &Map<String, Value>) -> Option<&str> {
-    m.field("id")?.as_array()?.last()?.as_str()
+    lc_class_of(m.field("id")?)
+}
+
+/// The class an lc object's `id` names.
+pub(crate) fn lc_class_of(id: &Value) -> Option<&str> {
+    id.as_array()?.last()?.as_str()
+}
+
+/// The entry a message constructor of `class` flattens to first, when its class decides it
+/// (`None` for a `ChatMessage`, whose `role` kwarg gives its type).
+pub(crate) fn flat_head(class: &str) -> Option<(&'static str, &str)> {
+    match fixed_message_type(class)? {
+        Some(t) => Some(("type", t)),
+        None => Some(("__type__", class)),
+    }
+}
+
+/// A JSON text's value normalised ([`normalize_owned`]) as compact text, as the sinks write
+/// it (JavaScript's numbers), read without a tree; `None` when its tree must tell (a repeated
+/// key, an lc object other than a message constructor with its keys in LangChain's order).
+pub fn normalized_text(text: &str) -> Option<String> {
+    crate::payload::encode(text, true)
+}
+
+/// [`normalized_text`], noting where the values of the message's keys `noted.keys` are in it.
+pub(crate) fn normalized_text_noting(
+    text: &str,
+    noted: &mut crate::payload::Noted,
+) -> Option<String> {
+    crate::payload::encode_noting(text, true, noted)
 }
 
 /// Parses the Python `repr` of a `not_implemented` object into JSON (`{"__type__":…, …}`).
@@ -283,8 +312,13 @@ pub fn content_text(content: &Value) -> String {
 
 /// Tool calls of an AI message as (id, name, args-as-JSON-text).
 pub fn tool_calls(msg: &Value) -> Vec<(String, String, String)> {
+    tool_calls_of(msg.field("tool_calls"))
+}
+
+/// [`tool_calls`] of a message's `tool_calls`.
+fn tool_calls_of(calls: Option<&Value>) -> Vec<(String, String, String)> {
     let mut out = vec![];
-    if let Some(calls) = msg.field("tool_calls").and_then(Value::as_array) {
+    if let Some(calls) = calls.and_then(Value::as_array) {
         for c in calls {
             let (Some(id), Some(name)) = (
                 c.field("id").and_then(Value::as_str),
@@ -418,6 +452,66 @@ impl MessageFields for ValueFields<'_> {
     fn failed(&self) -> bool {
         self.str_of("status").as_deref() == Some("error")
     }
+}
+
+/// What an AG-UI message is made of, read from a normalised message's text: the other
+/// fields (metadata, usage, a copy of the content as blocks) are skipped, not built.
+#[derive(serde::Deserialize)]
+struct TextFields {
+    #[serde(rename = "type", default)]
+    kind: Option<Value>,
+    #[serde(default)]
+    role: Option<Value>,
+    #[serde(default)]
+    id: Option<Value>,
+    #[serde(default)]
+    content: Option<Value>,
+    #[serde(default)]
+    tool_calls: Option<Value>,
+    #[serde(default)]
+    tool_call_id: Option<Value>,
+    #[serde(default)]
+    status: Option<Value>,
+}
+
+impl TextFields {
+    fn content(&self) -> &Value {
+        self.content.as_ref().unwrap_or(&Value::Null)
+    }
+}
+
+fn str_of(v: &Option<Value>) -> Option<Cow<'_, str>> {
+    v.as_ref().and_then(Value::as_str).map(Cow::Borrowed)
+}
+
+impl MessageFields for TextFields {
+    fn kind_text(&self) -> Option<Cow<'_, str>> {
+        str_of(&self.kind).or_else(|| str_of(&self.role))
+    }
+    fn id(&self) -> Option<Cow<'_, str>> {
+        str_of(&self.id)
+    }
+    fn content_text(&self) -> String {
+        content_text(self.content())
+    }
+    fn tool_content_text(&self) -> String {
+        tool_content_text(self.content())
+    }
+    fn tool_calls(&self) -> Vec<(String, String, String)> {
+        tool_calls_of(self.tool_calls.as_ref())
+    }
+    fn tool_call_id(&self) -> Option<Cow<'_, str>> {
+        str_of(&self.tool_call_id)
+    }
+    fn failed(&self) -> bool {
+        str_of(&self.status).as_deref() == Some("error")
+    }
+}
+
+/// [`to_agui_list_item`] of a normalised message's compact text, read without its tree.
+pub fn text_to_agui_list_item(json: &str, i: usize) -> Option<Value> {
+    let m: TextFields = serde_json::from_str(json).ok()?;
+    agui_message_of(&m, || format!("msg-{i}"))
 }
 
 /// Tool output as text: strings as they are, anything else as compact JSON.
@@ -588,6 +682,51 @@ pub(crate) mod tests {
             // normalises again).
             assert_eq!(normalize_deep(&n), n, "{v}");
         }
+    }
+
+    /// Read without a tree, a text is what its tree normalised writes; an lc object other than
+    /// a message constructor in LangChain's key order is left to the tree.
+    #[test]
+    fn normalized_text_is_the_normalized_tree_written() {
+        let mut texts: Vec<String> = message_list().iter().map(Value::to_string).collect();
+        texts.extend(
+            [
+                r#"{"lc":1,"type":"constructor","id":["m","AIMessage"],"kwargs":{"type":"x","a":1.0,"b":[{"lc":1,"type":"constructor","id":["m","HumanMessage"],"kwargs":{}}]}}"#,
+                r#"{"lc":1,"type":"constructor","id":["m","Other"],"kwargs":{"k":"\u00e9\/","type":1}}"#,
+                r#"{"lc":1,"type":"constructor","id":["m","Other"],"kwargs":{"k":1,"__type__":"own"}}"#,
+                r#"{"lc":1,"type":"constructor","kwargs":{"k":1},"id":["m","ToolMessage"]}"#,
+                r#"{"lc":1,"type":"constructor","id":["m","ToolMessage"],"kwargs":{"k":1},"z":2}"#,
+                r#"{"lc":1,"type":"constructor","id":["m","ToolMessage"],"kwargs":{"k":1,"k":2}}"#,
+                r#"{"lc":1.0,"type":"constructor","id":["m","ToolMessage"],"kwargs":{}}"#,
+                r#"{"a": 1.5e-7, "b": -0.0, "c": 2E3, "d": {"x": 1, "x": 2}}"#,
+                r#"{"a": [1, {"type": "tool"}], "lc": 2}"#,
+            ]
+            .map(String::from),
+        );
+        let mut read = 0;
+        for text in texts {
+            let tree: Value = serde_json::from_str(&text).expect("json");
+            let written = crate::js_numbers::to_vec(&normalize_owned(tree)).expect("writes");
+            if let Some(n) = normalized_text(&text) {
+                assert_eq!(n.as_bytes(), written, "{text}");
+                read += 1;
+            }
+        }
+        assert!(read >= 15, "{read}");
+        for declined in [
+            r#"{"lc":1,"type":"constructor","kwargs":{},"id":["m","AIMessage"]}"#,
+            r#"{"a":{"__lc_escaped__":{}}}"#,
+            r#"{"a":1,"a":2}"#,
+        ] {
+            assert_eq!(normalized_text(declined), None, "{declined}");
+        }
+        let flat = normalized_text(
+            r#"{"lc":1,"type":"constructor","id":["m","AIMessage"],"kwargs":{"content":"c","type":"ai","n":2.0}}"#,
+        );
+        assert_eq!(
+            flat.as_deref(),
+            Some(r#"{"type":"ai","content":"c","n":2}"#)
+        );
     }
 
     #[test]

@@ -3,79 +3,163 @@
 //! rather than parsed again: every state repeats the conversation so far, so without this a
 //! long conversation costs its length squared.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
+
+use serde::Deserialize;
 
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
 use super::langchain;
 
-/// A JSON value shared between threads, with its compact text (as `JSON.stringify` writes
-/// it) made once, when first asked for.
+/// A state's message shared between threads: its compact text (normalised, as the sinks
+/// write it), made once, and what is read of it without a tree ([`SharedJson::kind`],
+/// [`SharedJson::id`], [`SharedJson::tool_call`]). A tree is made only when asked for
+/// ([`SharedJson::to_value`]) and not kept: a state's messages as trees took more memory
+/// than their text.
 #[derive(Debug)]
 pub struct SharedJson {
-    value: Value,
-    json: OnceLock<Box<str>>,
-    /// The tool call the message answers ([`SharedJson::answers`]).
-    answers: OnceLock<Option<Box<str>>>,
-    /// [`SharedJson::may_be_tool_message`], once told (a state repeats every message so
-    /// far: searching the text at each state cost more than the rest of the state's check).
-    maybe_tool: OnceLock<bool>,
+    json: Box<str>,
+    head: Head,
+    /// The text is normalised (made by [`SharedJson::read`], or of a normalised value).
+    normalized: bool,
+}
+
+/// What is read of a message's text: its `type` (else `role`), `id` and `tool_call_id`,
+/// when strings.
+#[derive(Debug, Default, Deserialize)]
+struct Head {
+    #[serde(rename = "type", default, deserialize_with = "string")]
+    kind: Option<Box<str>>,
+    #[serde(default, deserialize_with = "string")]
+    role: Option<Box<str>>,
+    #[serde(default, deserialize_with = "string")]
+    id: Option<Box<str>>,
+    #[serde(default, deserialize_with = "string")]
+    tool_call_id: Option<Box<str>>,
+}
+
+impl Head {
+    /// The keys read, in the order of [`Head::noted`]'s places.
+    const KEYS: &'static [&'static str] = &["type", "role", "id", "tool_call_id"];
+
+    /// The head of a value's compact text (`kind`: its `type`, else its `role`).
+    fn of(json: &str) -> Head {
+        let mut head: Head = serde_json::from_str(json).unwrap_or_default();
+        head.kind = head.kind.or(head.role.take());
+        head
+    }
+
+    /// The head of a message's compact text, of where [`Head::KEYS`]' values are in it.
+    fn noted(json: &str, at: &[Option<std::ops::Range<usize>>]) -> Head {
+        let value = |i: usize| {
+            let text = json.get(at.get(i)?.clone()?)?;
+            string(&mut serde_json::Deserializer::from_str(text)).ok()?
+        };
+        Head {
+            kind: value(0).or_else(|| value(1)),
+            role: None,
+            id: value(2),
+            tool_call_id: value(3),
+        }
+    }
+}
+
+/// A value that is a string; `None` for any other.
+fn string<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Box<str>>, D::Error> {
+    Ok(match Value::deserialize(d)? {
+        Value::String(s) => Some(s.into()),
+        _ => None,
+    })
 }
 
 impl SharedJson {
+    /// A value (normalised) shared.
     pub fn new(value: Value) -> Self {
+        // As the sinks write it (floats as JSON.stringify does).
+        let text = |v: &Value| {
+            crate::js_numbers::to_vec(v)
+                .ok()
+                .and_then(|b| String::from_utf8(b).ok())
+                .unwrap_or_default()
+        };
+        let json = text(&value);
+        // What is read of it is read of it normalised (a test's state may hold lc objects).
+        let (head, normalized) = match langchain::normalize_cow(&value) {
+            Cow::Borrowed(_) => (Head::of(&json), true),
+            Cow::Owned(n) => (Head::of(&text(&n)), false),
+        };
         SharedJson {
-            value,
-            json: OnceLock::new(),
-            answers: OnceLock::new(),
-            maybe_tool: OnceLock::new(),
+            json: json.into(),
+            head,
+            normalized,
         }
     }
 
-    /// The tool call this message answers, as `find` tells it the first time it is asked: a
-    /// state repeats every message so far, and the message is shared by all of them.
-    pub fn answers(&self, find: impl FnOnce(&Self) -> Option<Box<str>>) -> Option<&str> {
-        self.answers.get_or_init(|| find(self)).as_deref()
+    /// A message of a state's list, as its JSON text: normalised as it is read, or through
+    /// its tree when the text has what only the tree tells ([`langchain::normalized_text`]).
+    pub fn read(text: &str) -> Self {
+        let mut noted = crate::payload::Noted {
+            keys: Head::KEYS,
+            at: vec![],
+        };
+        match langchain::normalized_text_noting(text, &mut noted) {
+            Some(json) => SharedJson {
+                head: Head::noted(&json, &noted.at),
+                json: json.into(),
+                normalized: true,
+            },
+            None => {
+                let v: Value = serde_json::from_str(text).unwrap_or_default();
+                SharedJson::new(langchain::normalize_owned(v))
+            }
+        }
     }
 
-    pub fn value(&self) -> &Value {
-        &self.value
+    /// The value, as a tree made now.
+    pub fn to_value(&self) -> Value {
+        serde_json::from_str(&self.json).unwrap_or_default()
+    }
+
+    /// The message's AG-UI form as item `i` of its list ([`langchain::to_agui_list_item`]),
+    /// read from its text.
+    pub fn to_agui(&self, i: usize) -> Option<Value> {
+        match self.normalized {
+            true => langchain::text_to_agui_list_item(&self.json, i),
+            false => langchain::to_agui_list_item(&self.to_value(), i),
+        }
     }
 
     /// The value's compact JSON text.
     pub fn json(&self) -> &str {
-        self.json.get_or_init(|| {
-            // As the sinks write it (floats as JSON.stringify does).
-            crate::js_numbers::to_vec(&self.value)
-                .ok()
-                .and_then(|b| String::from_utf8(b).ok())
-                .unwrap_or_default()
-                .into()
-        })
+        &self.json
     }
 
-    /// Whether the value may be a message that [`super::langchain::may_be_tool_message`]
-    /// says yes to (asked of the value).
-    pub fn may_be_tool_message(&self) -> bool {
-        *self
-            .maybe_tool
-            .get_or_init(|| super::langchain::may_be_tool_message(self.value()))
+    /// The message kind ([`langchain::message_kind`]).
+    pub fn kind(&self) -> Option<&str> {
+        self.head.kind.as_deref().map(langchain::kind_of)
     }
 
-    /// The value, taken when this is its only holder, else copied.
-    pub fn into_value(this: Arc<Self>) -> Value {
-        match Arc::try_unwrap(this) {
-            Ok(s) => s.value,
-            Err(a) => a.value().clone(),
+    /// `id`, when a string.
+    pub fn id(&self) -> Option<&str> {
+        self.head.id.as_deref()
+    }
+
+    /// The tool call the message answers ([`langchain::tool_call_id`]).
+    pub fn tool_call(&self) -> Option<&str> {
+        match self.kind() {
+            Some("tool") => self.head.tool_call_id.as_deref(),
+            _ => None,
         }
     }
 }
 
+/// Two values are equal when their texts are.
 impl PartialEq for SharedJson {
     fn eq(&self, other: &Self) -> bool {
-        self.value() == other.value()
+        self.json == other.json
     }
 }
 
@@ -123,10 +207,8 @@ impl State {
                     if let Some(shared) = next.get(m) {
                         return Arc::clone(shared);
                     }
-                    let v: Value = serde_json::from_str(m).unwrap_or_default();
-                    let shared = Arc::new(SharedJson::new(langchain::normalize_owned(v)));
                     // Written here, on the parse thread, once.
-                    shared.json();
+                    let shared = Arc::new(SharedJson::read(m));
                     next.insert(m.into(), Arc::clone(&shared));
                     shared
                 })
@@ -240,5 +322,38 @@ impl<'de: 'a, 'a> serde::Deserialize<'de> for List<'a> {
             }
         }
         d.deserialize_any(V(std::marker::PhantomData))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A message read from its text is the message its normalised tree makes, and what is
+    /// read of it is what the tree says.
+    #[test]
+    fn read_as_the_normalized_tree() {
+        let mut tools = 0;
+        for m in langchain::tests::message_list() {
+            let read = SharedJson::read(&m.to_string());
+            let tree = langchain::normalize_owned(m.clone());
+            assert_eq!(read, SharedJson::new(tree.clone()), "{m}");
+            let of_text = Head::of(read.json());
+            assert_eq!(
+                (&read.head.kind, &read.head.id, &read.head.tool_call_id),
+                (&of_text.kind, &of_text.id, &of_text.tool_call_id),
+                "{m}"
+            );
+            assert_eq!(read.to_value(), tree, "{m}");
+            assert_eq!(read.kind(), langchain::message_kind(&tree), "{m}");
+            assert_eq!(read.id(), tree.get("id").and_then(Value::as_str), "{m}");
+            assert_eq!(read.tool_call(), langchain::tool_call_id(&tree), "{m}");
+            for shared in [&read, &SharedJson::new(m.clone())] {
+                let item = langchain::to_agui_list_item(&m, 3);
+                assert_eq!(shared.to_agui(3), item, "{m}");
+            }
+            tools += usize::from(read.tool_call().is_some());
+        }
+        assert!(tools >= 8, "{tools}");
     }
 }
