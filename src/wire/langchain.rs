@@ -198,14 +198,15 @@ fn flatten_constructor(m: &Map<String, Value>) -> Option<Value> {
 }
 
 fn message_type_for_class<'a>(class: &str, kwargs: &'a Map<String, Value>) -> Option<&'a str> {
+    constructor_type(class, kwargs.field("role").and_then(Value::as_str))
+}
+
+/// The `type` a flattened constructor of `class` gets, its kwargs' `role` given (`None`: it
+/// gets `__type__`, and its kwargs' own `type` is dropped).
+pub fn constructor_type<'a>(class: &str, role: Option<&'a str>) -> Option<&'a str> {
     match fixed_message_type(class) {
         Some(t) => t,
-        None => Some(
-            kwargs
-                .field("role")
-                .and_then(Value::as_str)
-                .unwrap_or("chat"),
-        ),
+        None => Some(role.unwrap_or("chat")),
     }
 }
 
@@ -283,8 +284,13 @@ pub fn content_text(content: &Value) -> String {
 
 /// Tool calls of an AI message as (id, name, args-as-JSON-text).
 pub fn tool_calls(msg: &Value) -> Vec<(String, String, String)> {
+    msg.field("tool_calls").map_or_else(Vec::new, calls_of_list)
+}
+
+/// [`tool_calls`] of a message's `tool_calls` value.
+pub fn calls_of_list(calls: &Value) -> Vec<(String, String, String)> {
     let mut out = vec![];
-    if let Some(calls) = msg.field("tool_calls").and_then(Value::as_array) {
+    if let Some(calls) = calls.as_array() {
         for c in calls {
             let (Some(id), Some(name)) = (
                 c.field("id").and_then(Value::as_str),
