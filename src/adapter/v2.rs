@@ -208,7 +208,9 @@ impl V2Adapter {
             }
             "on_chain_end" => {
                 self.ensure_started(out);
-                if data.is_object() {
+                if let Data::State(s) = &ev.data {
+                    out.push(state_event(s));
+                } else if data.is_object() {
                     out.push(ModelEvent::State {
                         state: data.clone(),
                     });
@@ -780,6 +782,20 @@ impl V2Adapter {
                 Disposition::Mapped
             }
             _ => Disposition::Ignored("messages part of a user or system message (input echo)"),
+        }
+    }
+}
+
+/// The event of a state read with its messages shared, its `__interrupt__` kept.
+fn state_event(s: &crate::wire::state::State) -> ModelEvent {
+    match crate::model::EncodedState::new(s.rest.clone(), s.messages.clone()) {
+        Ok(e) => ModelEvent::EncodedState(Box::new(e)),
+        // Not reached (the state's first entry is its list): the state as a tree.
+        Err((mut state, messages)) => {
+            if let Some(Value::Array(list)) = state.get_mut("messages") {
+                list.extend(messages.iter().map(|m| m.value().clone()));
+            }
+            ModelEvent::State { state }
         }
     }
 }

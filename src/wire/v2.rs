@@ -16,6 +16,7 @@ use serde_json::Value;
 use crate::json::Field;
 use crate::payload::Payload;
 use crate::wire::langchain::{self as lc, normalize_owned};
+use crate::wire::state::State;
 
 /// A v2 event as the adapter reads it.
 #[derive(Debug, Clone, PartialEq)]
@@ -47,8 +48,11 @@ pub enum Data {
     Input(Option<Value>),
     /// A graph step's start.
     StepInput(StepInput),
-    /// The root chain's, a model's or a tool's end.
+    /// A model's or a tool's end, or the root chain's whose output is no state [`State`]
+    /// reads.
     Output(Option<Value>),
+    /// The root chain's end: the state, its messages read as a state's ([`State`]).
+    State(Box<State>),
     /// The end of a chain inside the root run: the calls of the AI messages its output holds.
     Calls(Vec<MessageCalls>),
     /// A root chain's stream chunk that is no object (a custom part).
@@ -409,7 +413,7 @@ impl Event {
             "on_chain_start" if root => Read::Input,
             "on_chain_start" if self.is_step() => Read::StepInput,
             "on_chain_stream" if root => Read::Chunk,
-            "on_chain_end" if root => Read::Output,
+            "on_chain_end" if root => Read::State,
             "on_chain_end" => Read::Calls,
             kind => Read::of_kind(kind),
         }
@@ -476,6 +480,7 @@ enum Read {
     Input,
     StepInput,
     Output,
+    State,
     Calls,
     Chunk,
     ModelChunk,
@@ -566,7 +571,7 @@ impl Data {
                 })
             }
             // A chain's data is read by the envelope's visitor.
-            Read::Nothing | Read::StepInput | Read::Calls | Read::Chunk => {
+            Read::Nothing | Read::StepInput | Read::State | Read::Calls | Read::Chunk => {
                 m.next_value::<IgnoredAny>()?;
                 Data::None
             }
@@ -585,7 +590,7 @@ impl Data {
         match read {
             Read::Nothing | Read::Custom => Data::None,
             Read::Input | Read::StepInput => Data::of_key(read, take("input")),
-            Read::Output | Read::Calls => Data::of_key(read, take("output")),
+            Read::Output | Read::State | Read::Calls => Data::of_key(read, take("output")),
             Read::Chunk => Data::of_key(read, take("chunk")),
             Read::ToolError => Data::ToolError {
                 error: take("error"),
@@ -605,7 +610,7 @@ impl Data {
         let v = v.map(normalize_owned);
         match read {
             Read::Input => Data::Input(v),
-            Read::Output => Data::Output(v),
+            Read::Output | Read::State => Data::Output(v),
             Read::StepInput => {
                 Data::StepInput(v.map_or_else(Default::default, |v| StepInput::of_tree(&v)))
             }
@@ -786,7 +791,7 @@ impl ChainData<'_> {
     fn read(self, read: Read) -> Option<Data> {
         let raw = match read {
             Read::Input | Read::StepInput => self.input,
-            Read::Output | Read::Calls => self.output,
+            Read::Output | Read::State | Read::Calls => self.output,
             Read::Chunk => self.chunk,
             _ => return Some(Data::None),
         };
@@ -794,6 +799,7 @@ impl ChainData<'_> {
             return Some(Data::of_key(read, None));
         };
         let typed = match read {
+            Read::State => State::read(raw.get()).map(|s| Data::State(Box::new(s))),
             Read::StepInput | Read::Calls | Read::Chunk => {
                 from::<Lenient<Holder>>(raw.get()).and_then(|h| read.of_holder(h.0))
             }
@@ -1256,7 +1262,14 @@ mod tests {
                     r#"{{"name":"agent","data":{{"{key}":{v}}},"metadata":{meta},"event":"{kind}","parent_ids":{parents}}}"#
                 );
                 for text in [first, last] {
-                    let e = Event::read(&text).expect("v2");
+                    let mut e = Event::read(&text).expect("v2");
+                    // A state read as a state: the tree it stands for.
+                    if let Data::State(s) = &e.data {
+                        let mut state = s.rest.clone();
+                        let list = s.messages.iter().map(|m| m.value().clone()).collect();
+                        state["messages"] = Value::Array(list);
+                        e.data = Data::Output(Some(state));
+                    }
                     let tree: Value = serde_json::from_str(&text).expect("json");
                     assert_eq!(Some(&e), Event::of_record(&tree, None).as_ref(), "{text}");
                 }
