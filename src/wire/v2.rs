@@ -155,7 +155,7 @@ macro_rules! borrowed_keys_of_an_object {
         }
     )*};
 }
-borrowed_keys_of_an_object!(RawChunk, ChainData);
+borrowed_keys_of_an_object!(ModelData, StreamChunk, ChainData);
 
 impl<'de: 'a, 'a> Shape<'de> for Holder<'a> {
     fn of_map<M: MapAccess<'de>>(m: M) -> Result<Option<Self>, M::Error> {
@@ -564,9 +564,16 @@ impl Data {
                 Data::Custom(Payload::read(raw.get()).ok_or_else(no_tree)?)
             }
             Read::ModelChunk => {
-                let chunk = m.next_value::<Lenient<RawChunk>>()?.0.and_then(|c| c.chunk);
+                // A chunk normalising makes another value of, or no object: the line is read
+                // from its tree.
+                let declined = || <M::Error as serde::de::Error>::custom("a chunk of its tree");
+                let chunk = m
+                    .next_value::<Lenient<ModelData>>()?
+                    .0
+                    .and_then(|c| c.chunk);
                 Data::ModelChunk(match chunk {
-                    Some(c) => Some(MessageChunk::read(c.get()).ok_or_else(no_tree)?),
+                    Some(Lenient(Some(c))) => Some(Ok(c.message().ok_or_else(declined)?)),
+                    Some(Lenient(None)) => return Err(declined()),
                     None => None,
                 })
             }
@@ -1007,15 +1014,15 @@ struct ToolError {
 }
 
 #[derive(Deserialize)]
-struct RawChunk<'a> {
+struct ModelData<'a> {
     #[serde(borrow, default, deserialize_with = "present")]
-    chunk: Option<&'a RawValue>,
+    chunk: Option<Lenient<StreamChunk<'a>>>,
 }
 
 /// A model's stream chunk as written, flat (`{"content",…,"type":"AIMessageChunk"}`) or
 /// serialised (`{"lc":1,"type":"constructor","id":[…],"kwargs":{…}}`): the keys
 /// [`MessageChunk`] takes and those normalising decides by (`lc`, `type`, `id`, `kwargs`,
-/// `__lc_escaped__`; a `not_implemented` object is normalised from its tree).
+/// `__lc_escaped__`; an escaped or `not_implemented` object is normalised from its tree).
 #[derive(Deserialize)]
 struct StreamChunk<'a> {
     #[serde(default, deserialize_with = "present")]
@@ -1024,8 +1031,8 @@ struct StreamChunk<'a> {
     kind: Text,
     #[serde(borrow, default)]
     id: Option<&'a RawValue>,
-    #[serde(borrow, default, deserialize_with = "present")]
-    kwargs: Option<&'a RawValue>,
+    #[serde(borrow, default)]
+    kwargs: Option<Box<Lenient<StreamChunk<'a>>>>,
     #[serde(default, deserialize_with = "present")]
     content: Option<Value>,
     #[serde(default, deserialize_with = "present")]
@@ -1039,39 +1046,6 @@ struct StreamChunk<'a> {
 }
 
 impl MessageChunk {
-    /// The chunk of a JSON text, normalised; the JSON kind of what normalising makes of it
-    /// when that is no object. `None`: not JSON serde_json reads.
-    fn read(text: &str) -> Option<Result<MessageChunk, &'static str>> {
-        let typed = match text.starts_with('{') {
-            true => from::<StreamChunk>(text).filter(|c| c.__lc_escaped__.is_none()),
-            false => None,
-        };
-        if let Some(c) = typed {
-            let lc = c.lc.as_ref().is_some_and(|v| v == 1);
-            // The class an lc object's `id` list ends with.
-            let class = || {
-                let id = from::<Vec<&RawValue>>(c.id?.get())?;
-                Some(id.last()?.get().starts_with('"'))
-            };
-            match c.kwargs {
-                // A constructor: its kwargs, flat.
-                Some(kw)
-                    if lc
-                        && c.kind.0.as_deref() == Some("constructor")
-                        && kw.get().starts_with('{')
-                        && class() == Some(true) =>
-                {
-                    if let Some(k) = from::<StreamChunk>(kw.get()) {
-                        return Some(Ok(k.flat()));
-                    }
-                }
-                _ if lc && c.kind.0.as_deref() == Some("not_implemented") => {}
-                _ => return Some(Ok(c.flat())),
-            }
-        }
-        MessageChunk::of_value(normalize_owned(tree(text)?)).into()
-    }
-
     /// The chunk of a (normalised) tree; the tree's kind when it is no object.
     fn of_value(v: Value) -> Result<MessageChunk, &'static str> {
         let Value::Object(mut m) = v else {
@@ -1087,6 +1061,21 @@ impl MessageChunk {
 }
 
 impl StreamChunk<'_> {
+    /// The chunk normalised (an lc constructor's kwargs); `None` when normalising makes
+    /// another value of it (an escaped dict, a Python repr).
+    fn message(self) -> Option<MessageChunk> {
+        let lc = self.lc.as_ref().is_some_and(|v| v == 1);
+        let kind = self.kind.0.as_deref();
+        if self.__lc_escaped__.is_some() || (lc && kind == Some("not_implemented")) {
+            return None;
+        }
+        let kwargs = matches!(self.kwargs.as_deref(), Some(Lenient(Some(_))));
+        if lc && kind == Some("constructor") && kwargs && self.id.and_then(class_of).is_some() {
+            return self.kwargs.and_then(|k| k.0).map(StreamChunk::flat);
+        }
+        Some(self.flat())
+    }
+
     /// The fields of a chunk with no `lc` object to flatten: normalised each.
     fn flat(self) -> MessageChunk {
         MessageChunk {
