@@ -208,7 +208,7 @@ impl<'de, T: Shape<'de>> Deserialize<'de> for Lenient<T> {
     }
 }
 
-/// The line as read: `tags` and `parent_ids` raw, `data` read for the event's kind as it
+/// The line as read: `tags` and `parent_ids` as flags, `data` read for the event's kind as it
 /// comes ([`Slot`]).
 #[derive(Default)]
 struct Wire<'a> {
@@ -216,12 +216,49 @@ struct Wire<'a> {
     data: Slot<'a>,
     run_id: Text,
     name: Text,
-    tags: Option<&'a RawValue>,
-    parent_ids: Option<&'a RawValue>,
+    tags: Lenient<Hidden>,
+    parent_ids: Lenient<Empty>,
     metadata: Metadata,
     /// Read to tell a v3 event (`type` `"event"` with a string `method`) apart.
     kind: Text,
     method: Text,
+}
+
+/// `tags` read as whether it is a list holding `"langsmith:hidden"`.
+#[derive(Default)]
+struct Hidden(bool);
+
+impl<'de> Shape<'de> for Hidden {
+    fn of_seq<S: SeqAccess<'de>>(mut s: S) -> Result<Option<Self>, S::Error> {
+        let mut hidden = false;
+        while let Some(tag) = s.next_element::<Lenient<HiddenTag>>()? {
+            hidden |= tag.0.is_some();
+        }
+        Ok(Some(Hidden(hidden)))
+    }
+}
+
+/// A tag that is `"langsmith:hidden"`.
+struct HiddenTag;
+
+impl Shape<'_> for HiddenTag {
+    fn of_str(s: &str) -> Option<Self> {
+        (s == "langsmith:hidden").then_some(HiddenTag)
+    }
+}
+
+/// `parent_ids` read as whether it is an empty list.
+#[derive(Default)]
+struct Empty(bool);
+
+impl<'de> Shape<'de> for Empty {
+    fn of_seq<S: SeqAccess<'de>>(mut s: S) -> Result<Option<Self>, S::Error> {
+        let mut empty = true;
+        while s.next_element::<IgnoredAny>()?.is_some() {
+            empty = false;
+        }
+        Ok(Some(Empty(empty)))
+    }
 }
 
 /// `data` as the envelope's one pass reads it (a value on the stack while the line is read:
@@ -426,28 +463,13 @@ impl Wire<'_> {
         if self.kind.0.as_deref() == Some("event") && self.method.0.is_some() {
             return None;
         }
-        // Read as a tree only when it may hold the tag: a tag list is rarely hidden.
-        let hidden = self.tags.is_some_and(|t| {
-            let t = t.get();
-            (t.contains("langsmith:hidden") || t.contains('\\'))
-                && tree(t)
-                    .and_then(|t| {
-                        t.as_array()
-                            .map(|t| t.iter().any(|t| t == "langsmith:hidden"))
-                    })
-                    .unwrap_or(false)
-        });
-        let parents_empty = self
-            .parent_ids
-            .and_then(|p| from::<Vec<IgnoredAny>>(p.get()))
-            .map(|p| p.is_empty());
         let mut e = Event {
             event: self.event?,
             data: Data::None,
             run_id: self.run_id.0,
             name: self.name.0,
-            hidden,
-            parents_empty,
+            hidden: self.tags.0.is_some_and(|h| h.0),
+            parents_empty: self.parent_ids.0.map(|p| p.0),
             node: self.metadata.langgraph_node.map(|n| n.0),
             thread_id: self.metadata.thread_id.0,
             checkpoint_ns: self.metadata.langgraph_checkpoint_ns.0,
@@ -1123,6 +1145,18 @@ mod tests {
             (e.run_id, e.node, e.hidden, e.parents_empty),
             (None, Some(None), true, Some(false))
         );
+        // `tags` holding the tag (escaped too), not a list holding it.
+        for (tags, hidden) in [
+            (r#"["langsmith\u003ahidden"]"#, true),
+            (r#"[["langsmith:hidden"],{"a":"langsmith:hidden"}]"#, false),
+            ("[]", false),
+        ] {
+            let text = format!(r#"{{"event":"on_x","tags":{tags},"parent_ids":[[]]}}"#);
+            let e = Event::read(&text).expect("v2");
+            assert_eq!(e.hidden, hidden, "{tags}");
+            let tree: Value = serde_json::from_str(&text).expect("json");
+            assert_eq!(Some(&e), Event::of_record(&tree, None).as_ref(), "{tags}");
+        }
         let repeated = r#"{"event":"on_a","run_id":"1","run_id":"2"}"#;
         assert_eq!(
             Event::read(repeated).and_then(|e| e.run_id).as_deref(),
