@@ -27,3 +27,14 @@ impl Error {
         matches!(self, Error::Output(e) if e.kind() == io::ErrorKind::BrokenPipe)
     }
 }
+
+/// An OS error's text without std's " (os error N)" suffix: "No such file or directory".
+pub fn os_text(e: &io::Error) -> String {
+    let text = e.to_string();
+    match e.raw_os_error() {
+        Some(code) => text
+            .strip_suffix(&format!(" (os error {code})"))
+            .map_or(text.clone(), str::to_string),
+        None => text,
+    }
+}

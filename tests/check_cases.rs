@@ -1,11 +1,14 @@
 //! Runs the checker over every case in testdata/check and compares with the `aguify` field of
 //! its `.expected.json` (rule ids, in report order) and with the official client's verdict and,
 //! where its verifier stopped the stream, its message.
-//! `UPDATE_GOLDEN=1 cargo test --test check_cases` rewrites the `aguify` fields.
+//! `UPDATE_GOLDEN=1 cargo test --test check_cases` rewrites the `aguify` fields. The streams
+//! written inline below check one family of rules each.
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
-use aguify::check::{check_bytes, Config};
+use aguify::check::{check_bytes, Checker, Config, Severity};
+use aguify::input::Origin;
 use aguify::pipeline::Options;
 use serde_json::Value;
 
@@ -140,4 +143,215 @@ fn check_fails_on_what_breaks_front_ends() {
             "{case}: the client accepts it"
         );
     }
+}
+
+// Streams written inline: one family of rules each.
+
+/// Rule ids found in an NDJSON stream (AG-UI or LangGraph).
+fn rules_of(lines: &[&str]) -> Vec<&'static str> {
+    let bytes = lines.join("\n").into_bytes();
+    let r = check_bytes("t.ndjson", bytes, &Options::default(), &Config::default()).expect("check");
+    r.findings.iter().map(|f| f.rule).collect()
+}
+
+const START: &str = r#"{"type":"RUN_STARTED","threadId":"t","runId":"r"}"#;
+const FINISH: &str = r#"{"type":"RUN_FINISHED","threadId":"t","runId":"r"}"#;
+
+#[test]
+fn verifier_rules() {
+    assert_eq!(
+        rules_of(&[r#"{"type":"TEXT_MESSAGE_END","messageId":"m"}"#]),
+        ["AGX103", "AGX301"]
+    );
+    assert_eq!(
+        rules_of(&[
+            START,
+            r#"{"type":"TOOL_CALL_START","toolCallId":"a","toolCallName":"x"}"#,
+            FINISH
+        ]),
+        ["AGX123"]
+    );
+    assert!(rules_of(&[START, FINISH, START, FINISH]).is_empty());
+}
+
+#[test]
+fn strict_rules() {
+    let tool = [
+        START,
+        r#"{"type":"TOOL_CALL_START","toolCallId":"a","toolCallName":"x"}"#,
+        r#"{"type":"TOOL_CALL_END","toolCallId":"a"}"#,
+        r#"{"type":"TOOL_CALL_START","toolCallId":"a","toolCallName":"x"}"#,
+        r#"{"type":"TOOL_CALL_END","toolCallId":"a"}"#,
+        FINISH,
+    ];
+    assert_eq!(rules_of(&tool), ["AGX309"]);
+    assert_eq!(rules_of(&[START]), ["AGX301"]);
+}
+
+/// A sub-agent inside its parent tool call passes; an event of a sub-agent never started,
+/// a sub-agent under a call never started, and a parent answered while its sub-agent runs
+/// are each told.
+#[test]
+fn subagent_rules() {
+    let call = r#"{"type":"TOOL_CALL_START","toolCallId":"c","toolCallName":"ask"}"#;
+    let call_end = r#"{"type":"TOOL_CALL_END","toolCallId":"c"}"#;
+    let sub =
+        r#"{"type":"SUBAGENT_STARTED","subagentRunId":"s","name":"w","parentToolCallId":"c"}"#;
+    let step = r#"{"type":"STEP_STARTED","subagentRunId":"s","stepName":"model"}"#;
+    let step_end = r#"{"type":"STEP_FINISHED","subagentRunId":"s","stepName":"model"}"#;
+    let done = r#"{"type":"SUBAGENT_FINISHED","subagentRunId":"s","outcome":{"type":"success"}}"#;
+    let result = r#"{"type":"TOOL_CALL_RESULT","messageId":"m","toolCallId":"c","content":"ok"}"#;
+    let good = [
+        START, call, call_end, sub, step, step_end, done, result, FINISH,
+    ];
+    assert!(rules_of(&good).is_empty(), "{:?}", rules_of(&good));
+    // Attribution only (no SUBAGENT_*) is valid; an event of a finished sub-agent in a run
+    // that declares them is told.
+    assert!(rules_of(&[START, call, call_end, step, step_end, result, FINISH]).is_empty());
+    let late = r#"{"type":"CUSTOM","subagentRunId":"s","name":"n","value":1}"#;
+    assert_eq!(
+        rules_of(&[START, call, call_end, sub, done, late, result, FINISH]),
+        ["AGX312"]
+    );
+    assert_eq!(
+        rules_of(&[START, sub, step, step_end, done, FINISH]),
+        ["AGX313"]
+    );
+    assert_eq!(
+        rules_of(&[START, call, call_end, sub, step, step_end, result, done, FINISH]),
+        ["AGX314"]
+    );
+}
+
+#[test]
+fn interrupt_rules() {
+    let int = r#"{"type":"RUN_FINISHED","threadId":"t","runId":"r","outcome":{"type":"interrupt","interrupts":[{"id":"i1","reason":"x"}]}}"#;
+    let resume_unknown = r#"{"type":"RUN_STARTED","threadId":"t","runId":"r2","input":{"threadId":"t","runId":"r2","messages":[],"resume":[{"interruptId":"i1","status":"resolved"},{"interruptId":"zz","status":"resolved"}]}}"#;
+    let fin2 = r#"{"type":"RUN_FINISHED","threadId":"t","runId":"r2"}"#;
+    assert_eq!(rules_of(&[START, int, resume_unknown, fin2]), ["AGX405"]);
+}
+
+#[test]
+fn leak_rules() {
+    let lines = [
+        START,
+        r#"{"type":"REASONING_MESSAGE_START","messageId":"r1","role":"reasoning"}"#,
+        r#"{"type":"REASONING_MESSAGE_CONTENT","messageId":"r1","delta":"The supplier performed well this half year."}"#,
+        r#"{"type":"REASONING_MESSAGE_END","messageId":"r1"}"#,
+        r#"{"type":"TEXT_MESSAGE_START","messageId":"m1"}"#,
+        r#"{"type":"TEXT_MESSAGE_CONTENT","messageId":"m1","delta":"The supplier performed well this half year."}"#,
+        r#"{"type":"TEXT_MESSAGE_END","messageId":"m1"}"#,
+        FINISH,
+    ];
+    assert_eq!(rules_of(&lines), ["AGX702"]);
+}
+
+#[test]
+fn raw_v3_rules() {
+    let ev = |seq: u64, data: &str| {
+        format!(
+            r#"{{"type":"event","method":"messages","params":{{"namespace":[],"data":{data}}},"seq":{seq}}}"#
+        )
+    };
+    let a = ev(1, r#"{"event":"message-start","role":"ai","id":"m1"}"#);
+    let b = ev(3, r#"{"event":"message-finish"}"#);
+    let c = ev(3, r#"{"event":"message-finish"}"#);
+    let d = ev(4, r#"{"event":"message-finish"}"#);
+    let found = rules_of(&[&a, &b, &c, &d]);
+    assert!(found.contains(&"AGX601"), "{found:?}");
+    assert!(found.contains(&"AGX604"), "{found:?}");
+    // The exact replay (c) is one fact, one finding: AGX602, not also AGX609.
+    assert_eq!(
+        found.iter().filter(|r| **r == "AGX602").count(),
+        1,
+        "{found:?}"
+    );
+    assert!(!found.contains(&"AGX609"), "{found:?}");
+}
+
+#[test]
+fn allow_and_deny() {
+    let cfg = Config {
+        allow: vec!["agx301".into()],
+        ..Default::default()
+    };
+    let r = check_bytes("t", START.as_bytes().to_vec(), &Options::default(), &cfg).expect("check");
+    assert!(r.findings.is_empty());
+    let cfg = Config {
+        deny: vec!["AGX301".into()],
+        ..Default::default()
+    };
+    let r = check_bytes("t", START.as_bytes().to_vec(), &Options::default(), &cfg).expect("check");
+    assert_eq!(r.findings[0].severity, Severity::Error);
+}
+
+/// A typed event is checked as its JSON is: the same findings, whether from its
+/// timestamp (past 2^53), its JSON parts (an outcome, input or message list out of the
+/// schema), its `THINKING_*` type, or a passed-through event's anything.
+#[test]
+fn typed_events_are_checked_as_their_json() {
+    use aguify::agui::{Event, Role};
+    use serde_json::json;
+    let content = |timestamp, delta: &str| Event::TextMessageContent {
+        subagent_run_id: None,
+        timestamp,
+        message_id: "m".into(),
+        delta: delta.into(),
+    };
+    let events = [
+        Event::RunStarted {
+            timestamp: Some(1),
+            thread_id: "t".into(),
+            run_id: "r".into(),
+            input: Some(json!({"threadId": "t", "runId": "r", "messages": [], "resume": {}})),
+        },
+        Event::TextMessageStart {
+            subagent_run_id: None,
+            timestamp: Some(1),
+            message_id: "m".into(),
+            role: Role::Assistant,
+        },
+        content(Some(2), "hi"),
+        content(Some(1 << 60), ""),
+        content(None, "x"),
+        content(Some(-5), "y"),
+        Event::ReasoningMessageContent {
+            subagent_run_id: None,
+            timestamp: Some(3),
+            message_id: "r".into(),
+            delta: "z".into(),
+        }
+        .into_thinking(),
+        Event::Passthrough(json!({"type": "NOT_A_TYPE"})),
+        Event::Passthrough(json!({"type": "TEXT_MESSAGE_END"})),
+        Event::MessagesSnapshot {
+            timestamp: None,
+            messages: vec![json!({"id": "u", "role": "robot"}), json!(1)],
+        },
+        Event::RunFinished {
+            timestamp: Some(4),
+            thread_id: "t".into(),
+            run_id: "r".into(),
+            outcome: json!({"type": "interrupt", "interrupts": []}),
+            usage: None,
+        },
+    ];
+    let origin = Origin {
+        file: Arc::from("t"),
+        line: 1,
+    };
+    let (mut typed, mut json) = (
+        Checker::new(Arc::from("t"), Config::default()),
+        Checker::new(Arc::from("t"), Config::default()),
+    );
+    for ev in &events {
+        typed.event(ev, &origin);
+        json.json_event(&ev.to_value(), &origin);
+    }
+    let (a, b) = (typed.drain_new().to_vec(), json.drain_new().to_vec());
+    let rules: Vec<&str> = a.iter().map(|f| f.rule).collect();
+    for rule in ["AGX205", "AGX206", "AGX202", "AGX201", "AGX203", "AGX208"] {
+        assert!(rules.contains(&rule), "{rule} not among {rules:?}");
+    }
+    assert_eq!(a, b);
 }

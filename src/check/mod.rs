@@ -15,7 +15,7 @@
 //! - [`leaks`]: seed 004's content leaks;
 //! - [`transport`]: SSE framing the JS client cannot read.
 //!
-//! [`report`] renders findings as text, JSON, GitHub annotations, JUnit or SARIF.
+//! [`report`] renders findings as text, JSON, GitHub annotations, JUnit, SARIF or Markdown.
 
 pub mod ev;
 pub mod interrupts;
@@ -37,7 +37,7 @@ use serde_json::Value;
 
 use crate::adapter::{classify, Disposition, Family};
 use crate::agui::{Event, EventType};
-use crate::input::{Origin, Record};
+use crate::input::{Framing, Origin, Record};
 use crate::model::ModelEvent;
 use crate::pipeline::{self, Input, Observer, Options};
 
@@ -91,37 +91,41 @@ pub struct FileTally {
 }
 
 impl FileTally {
-    /// Counts one more finding of `rule`; returns its count so far.
-    fn add(&mut self, rule: &'static str, severity: Severity) -> u64 {
+    /// Counts `n` more findings of `rule`; returns its count so far.
+    fn add(&mut self, rule: &'static str, severity: Severity, n: u64) -> u64 {
         match self.rules.binary_search_by(|r| r.rule.cmp(rule)) {
             Ok(i) => {
-                self.rules[i].count += 1;
+                self.rules[i].count += n;
                 self.rules[i].count
             }
             Err(i) => {
-                self.rules.insert(
-                    i,
-                    RuleCount {
-                        rule,
-                        severity,
-                        count: 1,
-                    },
-                );
-                1
+                let count = n;
+                let r = RuleCount {
+                    rule,
+                    severity,
+                    count,
+                };
+                self.rules.insert(i, r);
+                n
             }
         }
     }
 
     pub fn counts(&self) -> report::Counts {
-        let mut c = report::Counts::default();
-        for r in &self.rules {
-            match r.severity {
-                Severity::Error => c.errors += r.count,
-                Severity::Warning => c.warnings += r.count,
-            }
-        }
-        c
+        counts(&self.rules)
     }
+}
+
+/// The errors and warnings among rule counts.
+fn counts(rules: &[RuleCount]) -> report::Counts {
+    let mut c = report::Counts::default();
+    for r in rules {
+        match r.severity {
+            Severity::Error => c.errors += r.count,
+            Severity::Warning => c.warnings += r.count,
+        }
+    }
+    c
 }
 
 impl Config {
@@ -179,7 +183,7 @@ impl Ctx {
                 self.tally.len() - 1
             }
         };
-        let n = self.tally[at].add(rule, severity);
+        let n = self.tally[at].add(rule, severity, 1);
         self.config.keep_per_rule == 0 || n <= self.config.keep_per_rule as u64
     }
 
@@ -276,6 +280,8 @@ pub struct Checker {
     /// A line was unreadable before any record was read: if none ever is, the client (which
     /// reads the file as AG-UI) fails on that line.
     unreadable: bool,
+    /// `--strict`: the `file:line` of the bad line the check stopped at.
+    stopped: Option<String>,
 }
 
 /// The result for one file.
@@ -316,11 +322,7 @@ impl FileReport {
     }
 
     pub fn counts(&self) -> report::Counts {
-        FileTally {
-            file: self.file.clone(),
-            rules: self.rule_counts.clone(),
-        }
-        .counts()
+        counts(&self.rule_counts)
     }
 
     /// Whether the file could not be read or held nothing of a known form (exit 2).
@@ -360,6 +362,7 @@ impl Checker {
             known: 0,
             saw_array: false,
             unreadable: false,
+            stopped: None,
         }
     }
 
@@ -440,11 +443,7 @@ impl Checker {
             }
             return;
         }
-        if bad {
-            self.flush_bad(true);
-        } else {
-            self.flush_bad(false);
-        }
+        self.flush_bad(bad);
         if self.converted() {
             let file = &rec.origin.file;
             if !self
@@ -573,28 +572,12 @@ impl Checker {
 
     /// The counts of every finding so far (kept or not, drained or not).
     pub fn streamed_counts(&self) -> report::Counts {
-        let mut c = report::Counts::default();
-        for t in &self.ctx.tally {
-            let n = t.counts();
-            c.errors += n.errors;
-            c.warnings += n.warnings;
-        }
-        c
+        self.ctx.tally.iter().map(FileTally::counts).sum()
     }
 
     /// Every finding so far, counted by file and rule.
     pub fn tally(&self) -> &[FileTally] {
         &self.ctx.tally
-    }
-
-    /// Whether a record of a known form was read ([`FileReport::read`]).
-    pub fn read_any(&self) -> bool {
-        self.known > 0
-    }
-
-    /// Whether a bad line was a JSON array (for [`nothing_read_message`]'s hint).
-    pub fn saw_json_array(&self) -> bool {
-        self.saw_array
     }
 
     /// Adds findings produced outside the stream (transport checks).
@@ -623,31 +606,21 @@ impl Checker {
         }
         let mut findings = self.ctx.out;
         findings.sort_by_key(|f| (f.line, f.event_index.unwrap_or(u64::MAX)));
-        let rule_counts = self
-            .ctx
-            .tally
-            .into_iter()
-            .reduce(|mut a, b| {
-                for r in b.rules {
-                    match a.rules.binary_search_by(|x| x.rule.cmp(r.rule)) {
-                        Ok(i) => a.rules[i].count += r.count,
-                        Err(i) => a.rules.insert(i, r),
-                    }
-                }
-                a
-            })
-            .map(|t| t.rules)
-            .unwrap_or_default();
+        // Several files converted together: one count per rule.
+        let mut all = FileTally::default();
+        for r in self.ctx.tally.into_iter().flat_map(|t| t.rules) {
+            all.add(r.rule, r.severity, r.count);
+        }
         FileReport {
             file,
             family: self.family,
             events: self.events,
             findings,
-            rule_counts,
+            rule_counts: all.rules,
             // With nothing read, JSON shows no verdict (`null`).
             official_valid: self.ctx.official == 0 && !(self.unreadable && self.family.is_none()),
             read,
-            stopped: None,
+            stopped: self.stopped,
         }
     }
 }
@@ -685,13 +658,7 @@ pub fn check_bytes(
     config: &Config,
 ) -> Result<FileReport, crate::Error> {
     let file: Arc<str> = Arc::from(name);
-    let is_sse = {
-        let text = String::from_utf8_lossy(&bytes[..bytes.len().min(64 * 1024)]);
-        text.lines()
-            .find(|l| !l.trim().is_empty())
-            .is_some_and(|l| crate::input::detect_framing(l) == crate::input::Framing::Sse)
-    };
-    let transport = if is_sse {
+    let transport = if starts_as_sse(&bytes) {
         // Uncapped here: the checker's tally counts and caps them with the rest.
         let all = Config {
             keep_per_rule: 0,
@@ -701,301 +668,65 @@ pub fn check_bytes(
     } else {
         vec![]
     };
-    let mut checker = Checker::new(file, config.clone());
-    let stopped = run_checker(&mut checker, Input::from_bytes(name, bytes), opts)?;
-    if checker.family() == Some(Family::Agui) && stopped.is_none() {
+    let checker = Checker::new(file, config.clone());
+    let mut checker = run_checker(checker, Input::from_bytes(name, bytes), opts)?;
+    if checker.family() == Some(Family::Agui) && checker.stopped.is_none() {
         checker.extend(transport);
     }
-    Ok(finish_report(checker, stopped))
+    Ok(checker.into_report())
 }
 
-/// Runs `input` through `checker`; with `--strict`, the `file:line` of the bad line it
+/// Whether the first non-blank line of `head` (its first 64 KiB) is SSE framing.
+fn starts_as_sse(head: &[u8]) -> bool {
+    let text = String::from_utf8_lossy(&head[..head.len().min(64 * 1024)]);
+    text.lines()
+        .find(|l| !l.trim().is_empty())
+        .is_some_and(|l| crate::input::detect_framing(l) == Framing::Sse)
+}
+
+/// Runs `input` through `checker`; with `--strict`, the report says which bad line it
 /// stopped at.
-fn run_checker(
-    checker: &mut Checker,
-    input: Input,
-    opts: &Options,
-) -> Result<Option<String>, crate::Error> {
-    let mut obs = CheckObserver {
-        checker: std::mem::replace(checker, Checker::new(Arc::from(""), Config::default())),
-    };
-    let result = pipeline::run(vec![input], opts, &mut obs);
-    *checker = obs.checker;
-    match result {
-        Ok(_) => Ok(None),
+fn run_checker(checker: Checker, input: Input, opts: &Options) -> Result<Checker, crate::Error> {
+    let mut obs = CheckObserver { checker };
+    match pipeline::run(vec![input], opts, &mut obs) {
+        Ok(_) => {}
         Err(crate::Error::Strict(at)) => {
             // The bad line is reported; what would only follow from the stop is not.
-            checker.flush_bad(false);
-            checker.finished = true;
-            Ok(Some(at))
+            obs.checker.flush_bad(false);
+            obs.checker.finished = true;
+            obs.checker.stopped = Some(at);
         }
-        Err(e) => Err(e),
+        Err(e) => return Err(e),
     }
-}
-
-fn finish_report(checker: Checker, stopped: Option<String>) -> FileReport {
-    let mut r = checker.into_report();
-    r.stopped = stopped;
-    r
+    Ok(obs.checker)
 }
 
 /// Reads and checks one input (`-` for stdin). An NDJSON file is streamed (memory stays flat
 /// whatever its size); SSE input and stdin are read whole for the transport checks.
 pub fn check_path(path: &str, opts: &Options, config: &Config) -> Result<FileReport, crate::Error> {
+    let err = |source| crate::Error::Input {
+        path: path.into(),
+        source,
+    };
     if path != "-" {
-        let err = |source| crate::Error::Input {
-            path: path.into(),
-            source,
-        };
         let f = std::fs::File::open(path).map_err(err)?;
         let mut r = io::BufReader::with_capacity(256 * 1024, f);
         let head = io::BufRead::fill_buf(&mut r).map_err(err)?;
-        let text = String::from_utf8_lossy(&head[..head.len().min(64 * 1024)]);
-        let is_sse = text
-            .lines()
-            .find(|l| !l.trim().is_empty())
-            .is_some_and(|l| crate::input::detect_framing(l) == crate::input::Framing::Sse);
-        if !is_sse && opts.framing != Some(crate::input::Framing::Sse) {
-            let mut checker = Checker::new(Arc::from(path), config.clone());
+        if !starts_as_sse(head) && opts.framing != Some(Framing::Sse) {
+            let checker = Checker::new(Arc::from(path), config.clone());
             let input = Input {
                 name: Arc::from(path),
                 reader: Box::new(r),
             };
-            let stopped = run_checker(&mut checker, input, opts)?;
-            return Ok(finish_report(checker, stopped));
+            return Ok(run_checker(checker, input, opts)?.into_report());
         }
     }
     let bytes = if path == "-" {
         let mut b = vec![];
-        io::Read::read_to_end(&mut io::stdin(), &mut b).map_err(|source| crate::Error::Input {
-            path: "-".into(),
-            source,
-        })?;
+        io::Read::read_to_end(&mut io::stdin(), &mut b).map_err(err)?;
         b
     } else {
-        std::fs::read(path).map_err(|source| crate::Error::Input {
-            path: path.into(),
-            source,
-        })?
+        std::fs::read(path).map_err(err)?
     };
     check_bytes(path, bytes, opts, config)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// Rule ids found in an NDJSON stream (AG-UI or LangGraph).
-    fn rules_of(lines: &[&str]) -> Vec<&'static str> {
-        let bytes = lines.join("\n").into_bytes();
-        let r =
-            check_bytes("t.ndjson", bytes, &Options::default(), &Config::default()).expect("check");
-        r.findings.iter().map(|f| f.rule).collect()
-    }
-
-    const START: &str = r#"{"type":"RUN_STARTED","threadId":"t","runId":"r"}"#;
-    const FINISH: &str = r#"{"type":"RUN_FINISHED","threadId":"t","runId":"r"}"#;
-
-    #[test]
-    fn verifier_rules() {
-        assert_eq!(
-            rules_of(&[r#"{"type":"TEXT_MESSAGE_END","messageId":"m"}"#]),
-            ["AGX103", "AGX301"]
-        );
-        assert_eq!(
-            rules_of(&[
-                START,
-                r#"{"type":"TOOL_CALL_START","toolCallId":"a","toolCallName":"x"}"#,
-                FINISH
-            ]),
-            ["AGX123"]
-        );
-        assert!(rules_of(&[START, FINISH, START, FINISH]).is_empty());
-    }
-
-    #[test]
-    fn strict_rules() {
-        let tool = [
-            START,
-            r#"{"type":"TOOL_CALL_START","toolCallId":"a","toolCallName":"x"}"#,
-            r#"{"type":"TOOL_CALL_END","toolCallId":"a"}"#,
-            r#"{"type":"TOOL_CALL_START","toolCallId":"a","toolCallName":"x"}"#,
-            r#"{"type":"TOOL_CALL_END","toolCallId":"a"}"#,
-            FINISH,
-        ];
-        assert_eq!(rules_of(&tool), ["AGX309"]);
-        assert_eq!(rules_of(&[START]), ["AGX301"]);
-    }
-
-    /// A sub-agent inside its parent tool call passes; an event of a sub-agent never started,
-    /// a sub-agent under a call never started, and a parent answered while its sub-agent runs
-    /// are each told.
-    #[test]
-    fn subagent_rules() {
-        let call = r#"{"type":"TOOL_CALL_START","toolCallId":"c","toolCallName":"ask"}"#;
-        let call_end = r#"{"type":"TOOL_CALL_END","toolCallId":"c"}"#;
-        let sub =
-            r#"{"type":"SUBAGENT_STARTED","subagentRunId":"s","name":"w","parentToolCallId":"c"}"#;
-        let step = r#"{"type":"STEP_STARTED","subagentRunId":"s","stepName":"model"}"#;
-        let step_end = r#"{"type":"STEP_FINISHED","subagentRunId":"s","stepName":"model"}"#;
-        let done =
-            r#"{"type":"SUBAGENT_FINISHED","subagentRunId":"s","outcome":{"type":"success"}}"#;
-        let result =
-            r#"{"type":"TOOL_CALL_RESULT","messageId":"m","toolCallId":"c","content":"ok"}"#;
-        let good = [
-            START, call, call_end, sub, step, step_end, done, result, FINISH,
-        ];
-        assert!(rules_of(&good).is_empty(), "{:?}", rules_of(&good));
-        // Attribution only (no SUBAGENT_*) is valid; an event of a finished sub-agent in a run
-        // that declares them is told.
-        assert!(rules_of(&[START, call, call_end, step, step_end, result, FINISH]).is_empty());
-        let late = r#"{"type":"CUSTOM","subagentRunId":"s","name":"n","value":1}"#;
-        assert_eq!(
-            rules_of(&[START, call, call_end, sub, done, late, result, FINISH]),
-            ["AGX312"]
-        );
-        assert_eq!(
-            rules_of(&[START, sub, step, step_end, done, FINISH]),
-            ["AGX313"]
-        );
-        assert_eq!(
-            rules_of(&[START, call, call_end, sub, step, step_end, result, done, FINISH]),
-            ["AGX314"]
-        );
-    }
-
-    #[test]
-    fn interrupt_rules() {
-        let int = r#"{"type":"RUN_FINISHED","threadId":"t","runId":"r","outcome":{"type":"interrupt","interrupts":[{"id":"i1","reason":"x"}]}}"#;
-        let resume_unknown = r#"{"type":"RUN_STARTED","threadId":"t","runId":"r2","input":{"threadId":"t","runId":"r2","messages":[],"resume":[{"interruptId":"i1","status":"resolved"},{"interruptId":"zz","status":"resolved"}]}}"#;
-        let fin2 = r#"{"type":"RUN_FINISHED","threadId":"t","runId":"r2"}"#;
-        assert_eq!(rules_of(&[START, int, resume_unknown, fin2]), ["AGX405"]);
-    }
-
-    #[test]
-    fn leak_rules() {
-        let lines = [
-            START,
-            r#"{"type":"REASONING_MESSAGE_START","messageId":"r1","role":"reasoning"}"#,
-            r#"{"type":"REASONING_MESSAGE_CONTENT","messageId":"r1","delta":"The supplier performed well this half year."}"#,
-            r#"{"type":"REASONING_MESSAGE_END","messageId":"r1"}"#,
-            r#"{"type":"TEXT_MESSAGE_START","messageId":"m1"}"#,
-            r#"{"type":"TEXT_MESSAGE_CONTENT","messageId":"m1","delta":"The supplier performed well this half year."}"#,
-            r#"{"type":"TEXT_MESSAGE_END","messageId":"m1"}"#,
-            FINISH,
-        ];
-        assert_eq!(rules_of(&lines), ["AGX702"]);
-    }
-
-    #[test]
-    fn raw_v3_rules() {
-        let ev = |seq: u64, data: &str| {
-            format!(
-                r#"{{"type":"event","method":"messages","params":{{"namespace":[],"data":{data}}},"seq":{seq}}}"#
-            )
-        };
-        let a = ev(1, r#"{"event":"message-start","role":"ai","id":"m1"}"#);
-        let b = ev(3, r#"{"event":"message-finish"}"#);
-        let c = ev(3, r#"{"event":"message-finish"}"#);
-        let d = ev(4, r#"{"event":"message-finish"}"#);
-        let found = rules_of(&[&a, &b, &c, &d]);
-        assert!(found.contains(&"AGX601"), "{found:?}");
-        assert!(found.contains(&"AGX604"), "{found:?}");
-        // The exact replay (c) is one fact, one finding: AGX602, not also AGX609.
-        assert_eq!(
-            found.iter().filter(|r| **r == "AGX602").count(),
-            1,
-            "{found:?}"
-        );
-        assert!(!found.contains(&"AGX609"), "{found:?}");
-    }
-
-    #[test]
-    fn allow_and_deny() {
-        let cfg = Config {
-            allow: vec!["agx301".into()],
-            ..Default::default()
-        };
-        let r =
-            check_bytes("t", START.as_bytes().to_vec(), &Options::default(), &cfg).expect("check");
-        assert!(r.findings.is_empty());
-        let cfg = Config {
-            deny: vec!["AGX301".into()],
-            ..Default::default()
-        };
-        let r =
-            check_bytes("t", START.as_bytes().to_vec(), &Options::default(), &cfg).expect("check");
-        assert_eq!(r.findings[0].severity, Severity::Error);
-    }
-
-    /// A typed event is checked as its JSON is: the same findings, whether from its
-    /// timestamp (past 2^53), its JSON parts (an outcome, input or message list out of the
-    /// schema), its `THINKING_*` type, or a passed-through event's anything.
-    #[test]
-    fn typed_events_are_checked_as_their_json() {
-        use crate::agui::{Event, Role};
-        use serde_json::json;
-        let content = |timestamp, delta: &str| Event::TextMessageContent {
-            subagent_run_id: None,
-            timestamp,
-            message_id: "m".into(),
-            delta: delta.into(),
-        };
-        let events = [
-            Event::RunStarted {
-                timestamp: Some(1),
-                thread_id: "t".into(),
-                run_id: "r".into(),
-                input: Some(json!({"threadId": "t", "runId": "r", "messages": [], "resume": {}})),
-            },
-            Event::TextMessageStart {
-                subagent_run_id: None,
-                timestamp: Some(1),
-                message_id: "m".into(),
-                role: Role::Assistant,
-            },
-            content(Some(2), "hi"),
-            content(Some(1 << 60), ""),
-            content(None, "x"),
-            content(Some(-5), "y"),
-            Event::ReasoningMessageContent {
-                subagent_run_id: None,
-                timestamp: Some(3),
-                message_id: "r".into(),
-                delta: "z".into(),
-            }
-            .into_thinking(),
-            Event::Passthrough(json!({"type": "NOT_A_TYPE"})),
-            Event::Passthrough(json!({"type": "TEXT_MESSAGE_END"})),
-            Event::MessagesSnapshot {
-                timestamp: None,
-                messages: vec![json!({"id": "u", "role": "robot"}), json!(1)],
-            },
-            Event::RunFinished {
-                timestamp: Some(4),
-                thread_id: "t".into(),
-                run_id: "r".into(),
-                outcome: json!({"type": "interrupt", "interrupts": []}),
-                usage: None,
-            },
-        ];
-        let origin = Origin {
-            file: Arc::from("t"),
-            line: 1,
-        };
-        let (mut typed, mut json) = (
-            Checker::new(Arc::from("t"), Config::default()),
-            Checker::new(Arc::from("t"), Config::default()),
-        );
-        for ev in &events {
-            typed.event(ev, &origin);
-            json.json_event(&ev.to_value(), &origin);
-        }
-        let (a, b) = (typed.drain_new().to_vec(), json.drain_new().to_vec());
-        let rules: Vec<&str> = a.iter().map(|f| f.rule).collect();
-        for rule in ["AGX205", "AGX206", "AGX202", "AGX201", "AGX203", "AGX208"] {
-            assert!(rules.contains(&rule), "{rule} not among {rules:?}");
-        }
-        assert_eq!(a, b);
-    }
 }

@@ -261,6 +261,12 @@ impl V<'_> {
         });
     }
 
+    /// AGX204: optional field `name` at `p` is null.
+    fn omitted(&mut self, p: P<'_>, name: &str) {
+        let message = format!("`{name}` must be omitted, not null");
+        self.push("AGX204", p.s(), message);
+    }
+
     /// Checks an object against a field spec. `base` adds BaseEvent fields.
     ///
     /// One pass over the object finds the spec's fields (no hashing of keys); paths are built
@@ -347,47 +353,30 @@ impl V<'_> {
 
     /// Checks the value of field `name` of the object at `path`.
     fn value(&mut self, path: P<'_>, name: &str, val: &Value, kind: K) {
+        let p = P::Key(&path, name);
         match kind {
-            K::Str => {
-                if !val.is_string() {
-                    self.push(
-                        "AGX205",
-                        P::Key(&path, name).s(),
-                        format!("`{name}` must be a string, found {}", kind_name(val)),
-                    );
-                }
-            }
-            K::Bool => {
-                if !val.is_boolean() {
-                    self.push(
-                        "AGX205",
-                        P::Key(&path, name).s(),
-                        format!("`{name}` must be a boolean, found {}", kind_name(val)),
-                    );
-                }
-            }
-            K::Json | K::JsonNonNull => {}
+            K::Str if !val.is_string() => self.push(
+                "AGX205",
+                p.s(),
+                format!("`{name}` must be a string, found {}", kind_name(val)),
+            ),
+            K::Bool if !val.is_boolean() => self.push(
+                "AGX205",
+                p.s(),
+                format!("`{name}` must be a boolean, found {}", kind_name(val)),
+            ),
+            K::Str | K::Bool | K::Json | K::JsonNonNull => {}
             K::Enum(opts) => match val.as_str() {
                 Some(s) if opts.contains(&s) => {}
                 _ => {
                     let rule = if name == "role" { "AGX209" } else { "AGX205" };
                     self.push(
                         rule,
-                        P::Key(&path, name).s(),
+                        p.s(),
                         format!("`{name}` must be one of {}, found {}", opts.join("|"), val),
                     );
                 }
             },
-            _ => self.nested(P::Key(&path, name), name, val, kind),
-        }
-    }
-
-    /// The kinds whose checks descend (and so need the path).
-    fn nested(&mut self, p: P<'_>, name: &str, val: &Value, kind: K) {
-        match kind {
-            K::Str | K::Bool | K::Json | K::JsonNonNull | K::Enum(_) => {
-                unreachable!("checked in value")
-            }
             K::Object => self.plain_object(p, name, val),
             K::Patch => self.patch(p, val),
             K::Messages => match val.as_array() {
@@ -406,20 +395,7 @@ impl V<'_> {
             K::Outcome => self.outcome(p, val),
             K::SubOutcome => match val.get("type").and_then(Value::as_str) {
                 Some("success") => {}
-                Some("suspended") => {
-                    if let Some(ids) = val.get("interruptIds") {
-                        if !ids
-                            .as_array()
-                            .is_some_and(|a| a.iter().all(Value::is_string))
-                        {
-                            self.push(
-                                "AGX208",
-                                P::Key(&p, "interruptIds").s(),
-                                "`interruptIds` must be an array of strings".into(),
-                            );
-                        }
-                    }
-                }
+                Some("suspended") => self.strings(p, val, "interruptIds"),
                 _ => self.push(
                     "AGX208",
                     p.s(),
@@ -445,6 +421,39 @@ impl V<'_> {
         }
     }
 
+    /// An outcome's optional `key`, a list of ids (AGX208).
+    fn strings(&mut self, p: P<'_>, outcome: &Value, key: &str) {
+        let Some(ids) = outcome.get(key) else {
+            return;
+        };
+        if !ids
+            .as_array()
+            .is_some_and(|a| a.iter().all(Value::is_string))
+        {
+            self.push(
+                "AGX208",
+                P::Key(&p, key).s(),
+                format!("`{key}` must be an array of strings"),
+            );
+        }
+    }
+
+    /// The optional list `key` of object `v`, each item checked against `spec`.
+    fn list(&mut self, p: P<'_>, v: &Value, key: &str, spec: Spec) {
+        let Some(list) = v.get(key) else {
+            return;
+        };
+        let lp = P::Key(&p, key);
+        match list.as_array() {
+            Some(a) => {
+                for (i, item) in a.iter().enumerate() {
+                    self.object(P::Idx(&lp, i), item, spec, &[], false);
+                }
+            }
+            None => self.push("AGX205", lp.s(), format!("`{key}` must be an array")),
+        }
+    }
+
     fn plain_object(&mut self, p: P<'_>, name: &str, val: &Value) {
         if !val.is_object() {
             self.push(
@@ -459,11 +468,7 @@ impl V<'_> {
     fn timestamp(&mut self, ts: Option<&Value>) {
         if let Some(ts) = ts {
             if ts.is_null() {
-                self.push(
-                    "AGX204",
-                    "timestamp".into(),
-                    "`timestamp` must be omitted, not null".into(),
-                );
+                self.omitted(P::Root("timestamp"), "timestamp");
             } else {
                 self.int(P::Root("timestamp"), "timestamp", ts, false);
             }
@@ -645,23 +650,13 @@ impl V<'_> {
             ),
         }
         if part.get("metadata").is_some_and(Value::is_null) {
-            self.push(
-                "AGX204",
-                P::Key(&p, "metadata").s(),
-                "`metadata` must be omitted, not null".into(),
-            );
+            self.omitted(P::Key(&p, "metadata"), "metadata");
         }
     }
 
     fn outcome(&mut self, p: P<'_>, val: &Value) {
         match val.get("type").and_then(Value::as_str) {
-            Some("success") => {
-                if let Some(ids) = val.get("pendingToolCallIds") {
-                    if !ids.as_array().is_some_and(|a| a.iter().all(Value::is_string)) {
-                        self.push("AGX208", P::Key(&p, "pendingToolCallIds").s(), "`pendingToolCallIds` must be an array of strings".into());
-                    }
-                }
-            }
+            Some("success") => self.strings(p, val, "pendingToolCallIds"),
             Some("cancelled") => {}
             Some("interrupt") => match val.get("interrupts").and_then(Value::as_array) {
                 Some(list) if !list.is_empty() => {
@@ -805,62 +800,23 @@ impl V<'_> {
             ("state", Json, false),
             ("forwardedProps", JsonNonNull, false),
         ];
+        const TOOL: Spec = &[
+            ("name", Str, true),
+            ("description", Str, true),
+            ("parameters", JsonNonNull, false),
+            ("metadata", Object, false),
+        ];
+        const CONTEXT: Spec = &[("description", Str, true), ("value", Str, true)];
+        const RESUME: Spec = &[
+            ("interruptId", Str, true),
+            ("status", Enum(&["resolved", "cancelled"]), true),
+            ("payload", JsonNonNull, false),
+            ("metadata", Object, false),
+        ];
         self.object(p, v, F, &[], false);
-        if let Some(tools) = v.get("tools") {
-            match tools.as_array() {
-                Some(a) => {
-                    for (i, t) in a.iter().enumerate() {
-                        const T: Spec = &[
-                            ("name", Str, true),
-                            ("description", Str, true),
-                            ("parameters", JsonNonNull, false),
-                            ("metadata", Object, false),
-                        ];
-                        self.object(P::Idx(&P::Key(&p, "tools"), i), t, T, &[], false);
-                    }
-                }
-                None => self.push(
-                    "AGX205",
-                    P::Key(&p, "tools").s(),
-                    "`tools` must be an array".into(),
-                ),
-            }
-        }
-        if let Some(ctx) = v.get("context") {
-            match ctx.as_array() {
-                Some(a) => {
-                    for (i, c) in a.iter().enumerate() {
-                        const C: Spec = &[("description", Str, true), ("value", Str, true)];
-                        self.object(P::Idx(&P::Key(&p, "context"), i), c, C, &[], false);
-                    }
-                }
-                None => self.push(
-                    "AGX205",
-                    P::Key(&p, "context").s(),
-                    "`context` must be an array".into(),
-                ),
-            }
-        }
-        if let Some(resume) = v.get("resume") {
-            match resume.as_array() {
-                Some(a) => {
-                    for (i, r) in a.iter().enumerate() {
-                        const R: Spec = &[
-                            ("interruptId", Str, true),
-                            ("status", Enum(&["resolved", "cancelled"]), true),
-                            ("payload", JsonNonNull, false),
-                            ("metadata", Object, false),
-                        ];
-                        self.object(P::Idx(&P::Key(&p, "resume"), i), r, R, &[], false);
-                    }
-                }
-                None => self.push(
-                    "AGX205",
-                    P::Key(&p, "resume").s(),
-                    "`resume` must be an array".into(),
-                ),
-            }
-        }
+        self.list(p, v, "tools", TOOL);
+        self.list(p, v, "context", CONTEXT);
+        self.list(p, v, "resume", RESUME);
     }
 }
 
@@ -885,18 +841,6 @@ pub fn is_json_pointer(s: &str) -> bool {
         }
     }
     true
-}
-
-/// Checks one event against the 1.0 schema.
-pub fn check_event(ev: &Value) -> Vec<Issue> {
-    let mut out = vec![];
-    check_event_into(ev, &mut out);
-    out
-}
-
-/// [`check_event`], appending to `out`.
-pub fn check_event_into(ev: &Value, out: &mut Vec<Issue>) {
-    check_ev(&Ev::of(ev), out)
 }
 
 /// [`check_ev`] of an event the mapper made. Its keys, strings and roles are right by
@@ -934,7 +878,7 @@ pub fn check_typed(ev: &Event, out: &mut Vec<Issue>) {
     );
 }
 
-/// [`check_event`] of an event whose fields are found, appending to `out`.
+/// Checks one event (its fields found) against the 1.0 schema, appending to `out`.
 pub fn check_ev(f: &Ev<'_>, out: &mut Vec<Issue>) {
     let Some(ev) = f.json() else {
         if let Some(typed) = f.typed() {
@@ -975,30 +919,18 @@ pub fn check_ev(f: &Ev<'_>, out: &mut Vec<Issue>) {
     v.object(P::Root(""), ev, fields, base, true);
     v.timestamp(ts);
     if raw.is_some_and(Value::is_null) {
-        v.push(
-            "AGX204",
-            "rawEvent".into(),
-            "`rawEvent` must be omitted, not null".into(),
-        );
+        v.omitted(P::Root("rawEvent"), "rawEvent");
     }
     if let Some(m) = meta {
         if m.is_null() {
-            v.push(
-                "AGX204",
-                "metadata".into(),
-                "`metadata` must be omitted, not null".into(),
-            );
+            v.omitted(P::Root("metadata"), "metadata");
         } else {
             v.plain_object(P::Root("metadata"), "metadata", m);
         }
     }
     if sub_ok {
         match sub {
-            Some(Value::Null) => v.push(
-                "AGX204",
-                "subagentRunId".into(),
-                "`subagentRunId` must be omitted, not null".into(),
-            ),
+            Some(Value::Null) => v.omitted(P::Root("subagentRunId"), "subagentRunId"),
             Some(s) if !s.is_string() => v.push(
                 "AGX205",
                 "subagentRunId".into(),
@@ -1015,7 +947,9 @@ mod tests {
     use serde_json::json;
 
     fn rules(ev: Value) -> Vec<&'static str> {
-        check_event(&ev).into_iter().map(|i| i.rule).collect()
+        let mut out = vec![];
+        check_ev(&Ev::of(&ev), &mut out);
+        out.into_iter().map(|i| i.rule).collect()
     }
 
     #[test]

@@ -7,10 +7,6 @@ use super::ev::Ev;
 use super::Ctx;
 use crate::agui::EventType;
 
-fn s<'a>(ev: &Ev<'a>, k: &str) -> Option<&'a str> {
-    ev.s(k)
-}
-
 #[derive(Default)]
 pub struct Strict {
     events: u64,
@@ -67,15 +63,15 @@ impl Strict {
                 self.subagents.clear();
                 self.declares_subagents = false;
                 self.run = Some((
-                    s(ev, "threadId").map(Into::into),
-                    s(ev, "runId").map(Into::into),
+                    ev.s("threadId").map(Into::into),
+                    ev.s("runId").map(Into::into),
                 ));
                 self.terminal = false;
                 self.finished = false;
             }
             Some(EventType::RunFinished) => {
                 if let Some((th, run)) = &self.run {
-                    let (fth, frun) = (s(ev, "threadId"), s(ev, "runId"));
+                    let (fth, frun) = (ev.s("threadId"), ev.s("runId"));
                     let differs = |a: Option<&str>, b: &Option<String>| {
                         a.is_some() && b.is_some() && a != b.as_deref()
                     };
@@ -101,18 +97,14 @@ impl Strict {
                 if self.finished {
                     ctx.report(
                         "AGX302",
-                        self.run
-                            .as_ref()
-                            .and_then(|r| r.1.clone())
-                            .into_iter()
-                            .collect(),
+                        self.run_id(),
                         "RUN_ERROR after the run already finished with RUN_FINISHED".to_string(),
                     );
                 }
                 self.terminal = true;
             }
             Some(EventType::TextMessageStart) => {
-                let id = s(ev, "messageId").unwrap_or("");
+                let id = ev.s("messageId").unwrap_or("");
                 let h = id_hash(id);
                 if self.closed_text.get(&h).is_some() && !self.open_text.contains(&h) {
                     ctx.report(
@@ -124,12 +116,12 @@ impl Strict {
                 self.open_text.insert(h);
             }
             Some(EventType::TextMessageEnd) => {
-                let h = id_hash(s(ev, "messageId").unwrap_or(""));
+                let h = id_hash(ev.s("messageId").unwrap_or(""));
                 self.open_text.remove(&h);
                 self.closed_text.insert(h, ());
             }
             Some(EventType::ReasoningMessageStart) => {
-                let id = s(ev, "messageId").unwrap_or("").to_string();
+                let id = ev.s("messageId").unwrap_or("").to_string();
                 if self.closed_reasoning.get(&id_hash(&id)).is_some()
                     && !self.open_reasoning.contains(&id)
                 {
@@ -142,16 +134,16 @@ impl Strict {
                 self.open_reasoning.insert(id);
             }
             Some(EventType::ReasoningMessageEnd) => {
-                let id = s(ev, "messageId").unwrap_or("");
+                let id = ev.s("messageId").unwrap_or("");
                 self.open_reasoning.remove(id);
                 self.closed_reasoning.insert(id_hash(id), ());
             }
             Some(EventType::ReasoningStart) => {
                 self.open_spans
-                    .insert(s(ev, "messageId").unwrap_or("").to_string());
+                    .insert(ev.s("messageId").unwrap_or("").to_string());
             }
             Some(EventType::ReasoningEnd) => {
-                let id = s(ev, "messageId").unwrap_or("").to_string();
+                let id = ev.s("messageId").unwrap_or("").to_string();
                 if !self.open_reasoning.is_empty() {
                     let mut open: Vec<String> = self.open_reasoning.iter().cloned().collect();
                     open.sort();
@@ -164,7 +156,7 @@ impl Strict {
                 self.open_spans.remove(&id);
             }
             Some(EventType::ToolCallStart) => {
-                let id = s(ev, "toolCallId").unwrap_or("");
+                let id = ev.s("toolCallId").unwrap_or("");
                 let h = id_hash(id);
                 if self.ended_tools.get(&h).is_some() && !self.open_tools.contains(&h) {
                     ctx.report(
@@ -177,15 +169,15 @@ impl Strict {
                 self.args.insert(h, String::new());
             }
             Some(EventType::ToolCallArgs) => {
-                let id = s(ev, "toolCallId").unwrap_or("");
-                if let (Some(buf), Some(d)) = (self.args.get_mut(&id_hash(id)), s(ev, "delta")) {
+                let id = ev.s("toolCallId").unwrap_or("");
+                if let (Some(buf), Some(d)) = (self.args.get_mut(&id_hash(id)), ev.s("delta")) {
                     if buf.len() + d.len() <= ARGS_CAP {
                         buf.push_str(d);
                     }
                 }
             }
             Some(EventType::ToolCallEnd) => {
-                let id = s(ev, "toolCallId").unwrap_or("").to_string();
+                let id = ev.s("toolCallId").unwrap_or("").to_string();
                 let h = id_hash(&id);
                 if let Some(args) = self.args.remove(&h) {
                     let valid = serde_json::from_str::<serde::de::IgnoredAny>(&args).is_ok();
@@ -202,7 +194,7 @@ impl Strict {
                 }
             }
             Some(EventType::ToolCallResult) => {
-                let id = s(ev, "toolCallId").unwrap_or("").to_string();
+                let id = ev.s("toolCallId").unwrap_or("").to_string();
                 let h = id_hash(&id);
                 if self.open_tools.contains(&h) {
                     ctx.report(
@@ -224,10 +216,10 @@ impl Strict {
 
     /// AGX312–AGX314: sub-agents against the tool calls they run under.
     fn subagent_rules(&mut self, ev: &Ev<'_>, ctx: &mut Ctx) {
-        let sub = s(ev, "subagentRunId");
+        let sub = ev.s("subagentRunId");
         match ev.kind {
             Some(EventType::SubagentStarted) => {
-                let parent = s(ev, "parentToolCallId");
+                let parent = ev.s("parentToolCallId");
                 if let Some(call) = parent {
                     let h = id_hash(call);
                     let started = self.open_tools.contains(&h)
@@ -268,12 +260,12 @@ impl Strict {
                         vec![id.to_string()],
                         format!(
                             "{} is attributed to sub-agent '{id}', which is not active (no SUBAGENT_STARTED, or already finished)",
-                            s(ev, "type").unwrap_or("the event")
+                            ev.s("type").unwrap_or("the event")
                         ),
                     );
                 }
                 if ev.kind == Some(EventType::ToolCallResult) {
-                    let call = s(ev, "toolCallId").unwrap_or("");
+                    let call = ev.s("toolCallId").unwrap_or("");
                     self.answered.insert(id_hash(call), ());
                     let mut running: Vec<&String> = self
                         .subagents
@@ -319,16 +311,17 @@ impl Strict {
         self.open_reasoning.clear();
     }
 
+    /// The run's id, when it has one (the ids of a run-level finding).
+    fn run_id(&self) -> Vec<String> {
+        self.run.iter().filter_map(|r| r.1.clone()).collect()
+    }
+
     /// End of the stream.
     pub fn finish(&mut self, ctx: &mut Ctx) {
         if self.events > 0 && !self.terminal {
             ctx.report(
                 "AGX301",
-                self.run
-                    .as_ref()
-                    .and_then(|r| r.1.clone())
-                    .into_iter()
-                    .collect(),
+                self.run_id(),
                 "the stream ends without RUN_FINISHED or RUN_ERROR".to_string(),
             );
         }

@@ -36,10 +36,11 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
+use serde::Deserialize;
 use serde_json::{json, Value};
 
 use super::leaf::{flatten, Leaf};
-use crate::agui::ToolContent;
+use crate::agui::{Event, Role, Snapshot, ToolContent};
 use crate::input::Origin;
 use crate::timeline::list_of;
 
@@ -306,182 +307,131 @@ impl Open {
         };
         &mut self.reasoning[i]
     }
-}
 
-/// Folds one side's AG-UI events into [`Run`]s. Feed it events in order; each call that ends a
-/// run hands the run back.
-#[derive(Debug)]
-pub struct Conversation {
-    exact: bool,
-    open: Option<Open>,
-    runs: usize,
-    /// Interrupt ids → placeholders, over the whole thread (a resume names an earlier run's).
-    interrupts: HashMap<String, Arc<str>>,
-}
-
-impl Conversation {
-    pub fn new(exact: bool) -> Conversation {
-        Conversation {
-            exact,
-            open: None,
-            runs: 0,
-            interrupts: HashMap::new(),
+    /// Folds an event that does not end the run (`typed`: `ev` read typed).
+    fn event(&mut self, ev: &Event, typed: &Event, origin: &Origin) {
+        match typed {
+            Event::StepStarted { step_name, .. } => {
+                self.steps.push((step_name.clone(), origin.clone()))
+            }
+            Event::TextMessageStart {
+                message_id, role, ..
+            } => {
+                self.message(message_id, role.as_str(), origin);
+            }
+            Event::TextMessageContent {
+                message_id, delta, ..
+            } => self
+                .message(message_id, "assistant", origin)
+                .text
+                .push(delta, origin),
+            Event::TextMessageChunk {
+                message_id,
+                role,
+                delta,
+                ..
+            } => {
+                let (id, role) = (
+                    message_id.as_deref(),
+                    role.map_or("assistant", Role::as_str),
+                );
+                let m = self.message(id.unwrap_or(""), role, origin);
+                m.text.push(delta.as_deref().unwrap_or(""), origin)
+            }
+            Event::ToolCallStart {
+                tool_call_id,
+                tool_call_name,
+                parent_message_id,
+                ..
+            } => self.tool_start(tool_call_id, tool_call_name, parent_message_id, origin),
+            Event::ToolCallChunk {
+                tool_call_id,
+                tool_call_name,
+                parent_message_id,
+                delta,
+                ..
+            } => {
+                let call = tool_call_id.as_deref().unwrap_or("");
+                if let Some(name) = tool_call_name {
+                    self.tool_start(call, name, parent_message_id, origin);
+                }
+                if let Some(c) = self.call(call) {
+                    c.args.push(delta.as_deref().unwrap_or(""), origin);
+                }
+            }
+            Event::ToolCallArgs {
+                tool_call_id,
+                delta,
+                ..
+            } => {
+                if let Some(c) = self.call(tool_call_id) {
+                    c.args.push(delta, origin);
+                }
+            }
+            Event::ToolCallResult {
+                message_id,
+                tool_call_id,
+                content,
+                metadata,
+                ..
+            } => {
+                let text = match content {
+                    ToolContent::Text(s) => s.clone(),
+                    ToolContent::Parts(parts) => parts_text(parts),
+                };
+                let m = self.message(message_id, "tool", origin);
+                m.text = Joined::whole(text, origin);
+                m.tool_call_id = Some(tool_call_id.clone());
+                // A capture's own `error` key marks a failed call too.
+                m.error = metadata.as_ref().is_some_and(|m| m.status == "error")
+                    || matches!(ev, Event::Passthrough(v) if v.get("error").is_some_and(|e| !e.is_null()));
+            }
+            Event::ReasoningStart { message_id, .. }
+            | Event::ReasoningMessageStart { message_id, .. } => {
+                self.reasoning(message_id, origin);
+            }
+            Event::ReasoningMessageContent {
+                message_id, delta, ..
+            } => self.reasoning(message_id, origin).text.push(delta, origin),
+            Event::ReasoningMessageChunk {
+                message_id, delta, ..
+            } => {
+                let r = self.reasoning(message_id.as_deref().unwrap_or(""), origin);
+                r.text.push(delta.as_deref().unwrap_or(""), origin)
+            }
+            Event::ReasoningEncryptedValue { entity_id, .. } => {
+                self.reasoning(entity_id, origin).encrypted = true
+            }
+            Event::Custom { name, value, .. } => {
+                let value = value.to_value();
+                self.custom.push((name.clone(), value, origin.clone()))
+            }
+            Event::StateSnapshot { snapshot, .. } => {
+                self.state_snapshot(&snapshot.to_value(), origin)
+            }
+            // A JSON Patch (RFC 6902) applied to the state as the `json-patch` crate applies
+            // it (the checker's AGX311 uses the same crate): one operation at a time, one that
+            // does not apply (or is no operation) is skipped and the rest still apply.
+            Event::StateDelta { delta, .. } => {
+                let (state, at) = self
+                    .state
+                    .get_or_insert_with(|| (Value::Object(Default::default()), origin.clone()));
+                for op in delta {
+                    if let Ok(op) = json_patch::PatchOperation::deserialize(op) {
+                        // Skipped on failure: the crate leaves the document as it was.
+                        let _ = json_patch::patch(state, std::slice::from_ref(&op));
+                    }
+                }
+                *at = origin.clone();
+            }
+            Event::MessagesSnapshot { messages, .. } => self.messages_snapshot(messages, origin),
+            // Step ends, message and call ends, RAW and activity events show nothing of their own.
+            _ => {}
         }
     }
 
-    /// The open run (one is opened for events before any `RUN_STARTED`).
-    fn open(&mut self, origin: &Origin) -> &mut Open {
-        self.open.get_or_insert_with(|| Open::new(origin))
-    }
-
-    /// Exact mode: an event as it is, counted into the open run.
-    pub fn exact_event(&mut self, ev: &Value, origin: &Origin) {
-        let open = self.open(origin);
-        let mut ptr = format!("/events/{}", open.event_count);
-        open.event_count += 1;
-        flatten(&mut ptr, ev, origin, &|_| None, &mut open.events);
-    }
-
-    pub fn is_exact(&self) -> bool {
-        self.exact
-    }
-
-    pub fn run_started(
-        &mut self,
-        thread_id: Option<&str>,
-        run_id: Option<&str>,
-        input: Option<&Value>,
-        origin: &Origin,
-    ) -> Option<Run> {
-        let done = self.open.take().map(|o| self.close(o));
-        let mut open = Open::new(origin);
-        open.thread_id = thread_id.map(str::to_string);
-        open.run_id = run_id.map(str::to_string);
-        if let Some(input) = input {
-            if let Some(msgs) = input.get("messages").and_then(Value::as_array) {
-                open.set_messages(msgs.iter().filter_map(|m| message_of(m, origin)).collect());
-            }
-            if let Some(r) = input.get("resume").filter(|r| !r.is_null()) {
-                open.resume = Some((r.clone(), origin.clone()));
-            }
-        }
-        self.open = Some(open);
-        done
-    }
-
-    pub fn run_finished(&mut self, outcome: Option<&Value>, origin: &Origin) -> Option<Run> {
-        let outcome = match outcome.and_then(|o| o.get("type")).and_then(Value::as_str) {
-            Some("interrupt") => {
-                let list = outcome.map_or(&[][..], |o| list_of(o, "interrupts"));
-                Outcome::Interrupt(list.to_vec())
-            }
-            Some("cancelled") => Outcome::Cancelled,
-            _ => Outcome::Success,
-        };
-        self.end(outcome, origin)
-    }
-
-    pub fn run_error(&mut self, code: Option<&str>, message: &str, origin: &Origin) -> Option<Run> {
-        self.end(
-            Outcome::Error {
-                code: code.map(str::to_string),
-                message: message.to_string(),
-            },
-            origin,
-        )
-    }
-
-    fn end(&mut self, outcome: Outcome, origin: &Origin) -> Option<Run> {
-        let mut open = self.open.take().unwrap_or_else(|| Open::new(origin));
-        open.outcome = Some((outcome, origin.clone()));
-        Some(self.close(open))
-    }
-
-    /// The input ended: the open run, if any, ends without a terminal event.
-    pub fn finish(&mut self) -> Option<Run> {
-        self.open.take().map(|o| self.close(o))
-    }
-
-    /// `SUBAGENT_STARTED`.
-    pub fn subagent_started(
-        &mut self,
-        id: &str,
-        name: &str,
-        parent: Option<&str>,
-        origin: &Origin,
-    ) {
-        let s = Subagent::new(id, name, parent, origin);
-        self.open(origin).subagents.push(s);
-    }
-
-    /// `SUBAGENT_FINISHED` (`outcome`, `result`) or `SUBAGENT_ERROR` (`error`).
-    pub fn subagent_ended(
-        &mut self,
-        id: &str,
-        outcome: Option<&Value>,
-        result: Option<&Value>,
-        error: Option<&str>,
-        origin: &Origin,
-    ) {
-        let kind = match error {
-            Some(_) => "error",
-            None => outcome
-                .and_then(|o| o.get("type"))
-                .and_then(Value::as_str)
-                .unwrap_or("success"),
-        };
-        let ids = outcome
-            .map_or(&[][..], |o| list_of(o, "interruptIds"))
-            .to_vec();
-        let s = self.open(origin).subagent(id, origin);
-        s.end = Some(SubagentEnd {
-            outcome: kind.to_string(),
-            result: result.cloned(),
-            interrupt_ids: ids,
-            error: error.map(str::to_string),
-            origin: origin.clone(),
-        });
-    }
-
-    /// `f` on the fold of sub-agent `id`'s own events (the run's open run is set aside).
-    pub fn in_subagent<R>(
-        &mut self,
-        id: &str,
-        origin: &Origin,
-        f: impl FnOnce(&mut Self) -> R,
-    ) -> R {
-        let mut parent = self.open.take().unwrap_or_else(|| Open::new(origin));
-        let s = parent.subagent(id, origin);
-        let body = std::mem::replace(&mut s.body, Open::new(origin));
-        self.open = Some(body);
-        let r = f(self);
-        let body = self.open.take().unwrap_or_else(|| Open::new(origin));
-        parent.subagent(id, origin).body = body;
-        self.open = Some(parent);
-        r
-    }
-
-    pub fn step_started(&mut self, name: &str, origin: &Origin) {
-        self.open(origin)
-            .steps
-            .push((name.to_string(), origin.clone()));
-    }
-
-    pub fn text_start(&mut self, id: &str, role: Option<&str>, origin: &Origin) {
-        self.open(origin)
-            .message(id, role.unwrap_or("assistant"), origin);
-    }
-
-    pub fn text_content(&mut self, id: &str, role: Option<&str>, delta: &str, origin: &Origin) {
-        self.open(origin)
-            .message(id, role.unwrap_or("assistant"), origin)
-            .text
-            .push(delta, origin);
-    }
-
-    pub fn tool_start(&mut self, id: &str, name: &str, parent: Option<&str>, origin: &Origin) {
-        let open = self.open(origin);
-        if open.call(id).is_some() {
+    fn tool_start(&mut self, id: &str, name: &str, parent: &Option<String>, origin: &Origin) {
+        if self.call(id).is_some() {
             return;
         }
         let call = Call {
@@ -489,58 +439,12 @@ impl Conversation {
             name: name.to_string(),
             args: Joined::new(origin),
         };
-        open.add_call(parent.unwrap_or(id), call, origin);
-    }
-
-    pub fn tool_args(&mut self, id: &str, delta: &str, origin: &Origin) {
-        if let Some(c) = self.open(origin).call(id) {
-            c.args.push(delta, origin);
-        }
-    }
-
-    pub fn tool_result(
-        &mut self,
-        message_id: &str,
-        call_id: &str,
-        content: &ToolContent,
-        error: bool,
-        origin: &Origin,
-    ) {
-        let text = match content {
-            ToolContent::Text(s) => s.clone(),
-            ToolContent::Parts(parts) => parts_text(parts),
-        };
-        let open = self.open(origin);
-        let m = open.message(message_id, "tool", origin);
-        m.text = Joined::whole(text, origin);
-        m.tool_call_id = Some(call_id.to_string());
-        m.error = error;
-    }
-
-    pub fn reasoning_start(&mut self, id: &str, origin: &Origin) {
-        self.open(origin).reasoning(id, origin);
-    }
-
-    pub fn reasoning_content(&mut self, id: &str, delta: &str, origin: &Origin) {
-        self.open(origin)
-            .reasoning(id, origin)
-            .text
-            .push(delta, origin);
-    }
-
-    pub fn reasoning_encrypted(&mut self, id: &str, origin: &Origin) {
-        self.open(origin).reasoning(id, origin).encrypted = true;
-    }
-
-    pub fn custom(&mut self, name: &str, value: &Value, origin: &Origin) {
-        self.open(origin)
-            .custom
-            .push((name.to_string(), value.clone(), origin.clone()));
+        self.add_call(parent.as_deref().unwrap_or(id), call, origin);
     }
 
     /// A `STATE_SNAPSHOT`: the state replaced (its `messages` are not kept: they are compared
     /// as messages).
-    pub fn state_snapshot(&mut self, state: &Value, origin: &Origin) {
+    fn state_snapshot(&mut self, state: &Value, origin: &Origin) {
         let state = match state {
             Value::Object(o) => Value::Object(
                 o.iter()
@@ -550,26 +454,13 @@ impl Conversation {
             ),
             other => other.clone(),
         };
-        self.open(origin).state = Some((state, origin.clone()));
-    }
-
-    /// A JSON Patch (RFC 6902) applied to the state; operations that do not apply are skipped.
-    pub fn state_delta(&mut self, ops: &[Value], origin: &Origin) {
-        let open = self.open(origin);
-        let (state, at) = open
-            .state
-            .get_or_insert_with(|| (Value::Object(Default::default()), origin.clone()));
-        for op in ops {
-            super::patch::apply(state, op);
-        }
-        *at = origin.clone();
+        self.state = Some((state, origin.clone()));
     }
 
     /// A `MESSAGES_SNAPSHOT`: the list is replaced, as a client replaces it. A streamed message
     /// the snapshot carries with another text keeps that text as `streamedText`.
-    pub fn messages_snapshot(&mut self, list: &[Value], origin: &Origin) {
-        let open = self.open(origin);
-        let mut old: Vec<Option<Message>> = std::mem::take(&mut open.messages)
+    fn messages_snapshot(&mut self, list: &[Value], origin: &Origin) {
+        let mut old: Vec<Option<Message>> = std::mem::take(&mut self.messages)
             .into_iter()
             .map(Some)
             .collect();
@@ -620,18 +511,192 @@ impl Conversation {
             if m.role != "reasoning" {
                 return true;
             }
-            if !open.reasoning_at.contains_key(&m.id) {
-                open.reasoning.push(Reasoning {
+            if !self.reasoning_at.contains_key(&m.id) {
+                self.reasoning.push(Reasoning {
                     id: m.id.clone(),
                     text: m.text.clone(),
                     encrypted: false,
                 });
-                open.reasoning_at
-                    .insert(m.id.clone(), open.reasoning.len() - 1);
+                self.reasoning_at
+                    .insert(m.id.clone(), self.reasoning.len() - 1);
             }
             false
         });
-        open.set_messages(new);
+        self.set_messages(new);
+    }
+}
+
+/// Folds one side's AG-UI events into [`Run`]s. Feed it events in order; each call that ends a
+/// run hands the run back.
+#[derive(Debug)]
+pub struct Conversation {
+    exact: bool,
+    open: Option<Open>,
+    runs: usize,
+    /// Interrupt ids → placeholders, over the whole thread (a resume names an earlier run's).
+    interrupts: HashMap<String, Arc<str>>,
+}
+
+impl Conversation {
+    pub fn new(exact: bool) -> Conversation {
+        Conversation {
+            exact,
+            open: None,
+            runs: 0,
+            interrupts: HashMap::new(),
+        }
+    }
+
+    /// The open run (one is opened for events before any `RUN_STARTED`).
+    fn open(&mut self, origin: &Origin) -> &mut Open {
+        self.open.get_or_insert_with(|| Open::new(origin))
+    }
+
+    /// Folds one AG-UI event, read typed ([`Event::typed`]); a run that ends here comes back.
+    pub fn fold(&mut self, ev: &Event, origin: &Origin) -> Option<Run> {
+        if matches!(ev, Event::Passthrough(v) if !v.get("type").is_some_and(Value::is_string)) {
+            return None;
+        }
+        // A state written on a parse thread is read without its messages (never parsed), but
+        // for an exact diff.
+        if let Event::StateSnapshot {
+            snapshot: Snapshot::Encoded(state),
+            ..
+        } = ev
+        {
+            if !self.exact {
+                let open = self.open(origin);
+                open.state_snapshot(state.without_messages(), origin);
+                return None;
+            }
+        }
+        let typed = ev.typed();
+        let typed = typed.as_ref();
+        let mut done = None;
+        let starts = matches!(typed, Event::RunStarted { .. });
+        if let Event::RunStarted {
+            thread_id,
+            run_id,
+            input,
+            ..
+        } = typed
+        {
+            done = self.open.take().map(|o| self.close(o));
+            let open = self.open.insert(Open::new(origin));
+            let given = |id: &String| Some(id.clone()).filter(|id| !id.is_empty());
+            open.thread_id = given(thread_id);
+            open.run_id = given(run_id);
+            if let Some(input) = input {
+                if let Some(msgs) = input.get("messages").and_then(Value::as_array) {
+                    open.set_messages(msgs.iter().filter_map(|m| message_of(m, origin)).collect());
+                }
+                if let Some(r) = input.get("resume").filter(|r| !r.is_null()) {
+                    open.resume = Some((r.clone(), origin.clone()));
+                }
+            }
+        }
+        if self.exact {
+            let open = self.open(origin);
+            let mut ptr = format!("/events/{}", open.event_count);
+            open.event_count += 1;
+            flatten(
+                &mut ptr,
+                &ev.to_value(),
+                origin,
+                &|_| None,
+                &mut open.events,
+            );
+        }
+        if self.exact || starts {
+            return self.ended(typed, origin).or(done);
+        }
+        let Some(sub) = ev.subagent() else {
+            return self.own(ev, typed, origin);
+        };
+        let end = match typed {
+            Event::SubagentStarted {
+                name,
+                parent_tool_call_id,
+                ..
+            } => {
+                let s = Subagent::new(sub, name, parent_tool_call_id.as_deref(), origin);
+                self.open(origin).subagents.push(s);
+                return None;
+            }
+            Event::SubagentFinished {
+                outcome, result, ..
+            } => SubagentEnd {
+                outcome: (outcome.get("type").and_then(Value::as_str))
+                    .unwrap_or("success")
+                    .to_string(),
+                result: result.clone(),
+                interrupt_ids: list_of(outcome, "interruptIds").to_vec(),
+                error: None,
+                origin: origin.clone(),
+            },
+            Event::SubagentError { message, .. } => SubagentEnd {
+                outcome: "error".to_string(),
+                result: None,
+                interrupt_ids: Vec::new(),
+                error: Some(message.clone()),
+                origin: origin.clone(),
+            },
+            // A sub-agent's own events are folded apart from the run's.
+            _ => return self.in_subagent(sub, origin, |c| c.own(ev, typed, origin)),
+        };
+        self.open(origin).subagent(sub, origin).end = Some(end);
+        None
+    }
+
+    /// Folds an event (`typed`: `ev` read typed) into the open run (the run's own, or a
+    /// sub-agent's).
+    fn own(&mut self, ev: &Event, typed: &Event, origin: &Origin) -> Option<Run> {
+        let run = self.ended(typed, origin);
+        if run.is_none() {
+            self.open(origin).event(ev, typed, origin);
+        }
+        run
+    }
+
+    /// `RUN_FINISHED` or `RUN_ERROR`: the open run ends.
+    fn ended(&mut self, typed: &Event, origin: &Origin) -> Option<Run> {
+        let outcome = match typed {
+            Event::RunFinished { outcome, .. } => {
+                match outcome.get("type").and_then(Value::as_str) {
+                    Some("interrupt") => {
+                        Outcome::Interrupt(list_of(outcome, "interrupts").to_vec())
+                    }
+                    Some("cancelled") => Outcome::Cancelled,
+                    _ => Outcome::Success,
+                }
+            }
+            Event::RunError { code, message, .. } => Outcome::Error {
+                code: code.as_deref().map(str::to_string),
+                message: message.clone(),
+            },
+            _ => return None,
+        };
+        let mut open = self.open.take().unwrap_or_else(|| Open::new(origin));
+        open.outcome = Some((outcome, origin.clone()));
+        Some(self.close(open))
+    }
+
+    /// The input ended: the open run, if any, ends without a terminal event.
+    pub fn finish(&mut self) -> Option<Run> {
+        self.open.take().map(|o| self.close(o))
+    }
+
+    /// `f` on the fold of sub-agent `id`'s own events (the run's open run is set aside).
+    fn in_subagent<R>(&mut self, id: &str, origin: &Origin, f: impl FnOnce(&mut Self) -> R) -> R {
+        let mut parent = self.open.take().unwrap_or_else(|| Open::new(origin));
+        let s = parent.subagent(id, origin);
+        let body = std::mem::replace(&mut s.body, Open::new(origin));
+        self.open = Some(body);
+        let r = f(self);
+        let body = self.open.take().unwrap_or_else(|| Open::new(origin));
+        parent.subagent(id, origin).body = body;
+        self.open = Some(parent);
+        r
     }
 
     /// The run's document.
@@ -1003,15 +1068,28 @@ mod tests {
         }
     }
 
+    /// Folds `events` (AG-UI JSON, one a line from line 1) into the runs they end.
+    fn runs(events: Value) -> Vec<Run> {
+        let mut c = Conversation::new(false);
+        let events = events.as_array().expect("a list").iter();
+        let line = |n: usize| at(n as u64 + 1);
+        (events.enumerate())
+            .filter_map(|(n, e)| c.fold(&Event::Passthrough(e.clone()), &line(n)))
+            .collect()
+    }
+
     /// A run that streams "Hi" as `m1` and ends with `snapshot` as its messages.
     fn run(snapshot: Value) -> Run {
-        let mut c = Conversation::new(false);
-        assert!(c.run_started(Some("t"), Some("r"), None, &at(1)).is_none());
-        c.text_start("m1", Some("assistant"), &at(2));
-        c.text_content("m1", None, "H", &at(3));
-        c.text_content("m1", None, "i", &at(4));
-        c.messages_snapshot(snapshot.as_array().expect("a list"), &at(5));
-        c.run_finished(None, &at(6)).expect("a run")
+        let mut r = runs(json!([
+            {"type": "RUN_STARTED", "threadId": "t", "runId": "r"},
+            {"type": "TEXT_MESSAGE_START", "messageId": "m1", "role": "assistant"},
+            {"type": "TEXT_MESSAGE_CONTENT", "messageId": "m1", "delta": "H"},
+            {"type": "TEXT_MESSAGE_CONTENT", "messageId": "m1", "delta": "i"},
+            {"type": "MESSAGES_SNAPSHOT", "messages": snapshot},
+            {"type": "RUN_FINISHED", "threadId": "t", "runId": "r", "outcome": {"type": "success"}},
+        ]));
+        assert_eq!(r.len(), 1);
+        r.remove(0)
     }
 
     fn leaves(r: &Run) -> Vec<(String, Value, u64)> {
@@ -1060,21 +1138,49 @@ mod tests {
     }
 
     #[test]
+    fn state_deltas_apply_op_by_op_skipping_what_does_not_apply() {
+        let op =
+            |op: &str, path: &str, value: Value| json!({"op": op, "path": path, "value": value});
+        let r = runs(json!([
+            {"type": "STATE_SNAPSHOT", "snapshot": {"a": [1, 2], "messages": []}},
+            {"type": "STATE_DELTA", "delta": [
+                op("replace", "/a/0", json!(9)),
+                op("replace", "/b", json!(1)),
+                {"op": "nonsense", "path": "/a"},
+                op("remove", "/nope/x", json!(null)),
+                op("add", "/a/-", json!(3)),
+            ]},
+            {"type": "RUN_FINISHED", "outcome": {"type": "success"}},
+        ]));
+        let state: Vec<(String, Value)> = (leaves(&r[0]).into_iter())
+            .filter(|x| x.0.starts_with("/state"))
+            .map(|(p, v, _)| (p, v))
+            .collect();
+        let want = [
+            ("/a", json!([])),
+            ("/a/0", json!(9)),
+            ("/a/1", json!(2)),
+            ("/a/2", json!(3)),
+        ];
+        let want = want.map(|(p, v)| (format!("/state{p}"), v));
+        assert_eq!(state, want);
+    }
+
+    #[test]
     fn ids_become_placeholders_everywhere() {
-        let mut c = Conversation::new(false);
-        c.run_started(Some("t-9"), Some("r-9"), None, &at(1));
-        c.tool_start("call_x", "search", Some("m-7"), &at(2));
-        c.tool_args("call_x", "{\"q\":", &at(3));
-        c.tool_args("call_x", "\"a\"}", &at(4));
-        let found = ToolContent::Text("found".into());
-        c.tool_result("res-1", "call_x", &found, false, &at(5));
-        c.custom(
-            "progress",
-            &json!({"toolCallId": "call_x", "thread": "t-9"}),
-            &at(6),
-        );
-        let r = c.run_finished(None, &at(7)).expect("run");
-        let l = leaves(&r);
+        let call = |ty: &str, k: &str, v: &str| json!({"type": ty, "toolCallId": "call_x", k: v});
+        let r = runs(json!([
+            {"type": "RUN_STARTED", "threadId": "t-9", "runId": "r-9"},
+            {"type": "TOOL_CALL_START", "toolCallId": "call_x", "toolCallName": "search",
+             "parentMessageId": "m-7"},
+            call("TOOL_CALL_ARGS", "delta", "{\"q\":"),
+            call("TOOL_CALL_ARGS", "delta", "\"a\"}"),
+            {"type": "TOOL_CALL_RESULT", "messageId": "res-1", "toolCallId": "call_x",
+             "content": "found"},
+            {"type": "CUSTOM", "name": "progress", "value": {"toolCallId": "call_x", "thread": "t-9"}},
+            {"type": "RUN_FINISHED", "threadId": "t-9", "runId": "r-9", "outcome": {"type": "success"}},
+        ]));
+        let l = leaves(&r[0]);
         for want in [
             ("/messages/assistant-1/text", json!(""), 2),
             ("/messages/tool-1/toolCall", json!("call-1"), 5),

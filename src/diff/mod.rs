@@ -2,28 +2,38 @@
 //!
 //! Each side (LangGraph logs of any form, AG-UI captures, or a [`crate::snapshot`]) is read on
 //! its own thread: the pipeline's AG-UI events are folded run by run into a
-//! [`conversation::Conversation`] ([`events`] is the one module that reads events), each run
-//! becomes the leaves of a document ([`leaf`]), and the runs at the same position are compared
+//! [`conversation::Conversation`] (the one place that reads events), each run becomes the
+//! leaves of a document ([`leaf`]), and the runs at the same position are compared
 //! ([`compare`]) and reported ([`report`]) as they arrive. Memory is a few runs, not the input.
 
 pub mod compare;
 pub mod conversation;
-pub mod events;
 pub mod leaf;
-mod patch;
 pub mod report;
 
 use std::io::{self, BufRead, Read};
 use std::sync::mpsc;
 use std::sync::Arc;
 
+use crate::agui::Event;
 use crate::error::Error;
 use crate::input::Origin;
-use crate::pipeline::{self, Input};
+use crate::pipeline::{self, Input, Observer};
 
 pub use compare::{Change, Difference, Options, RunDiff};
+use conversation::Conversation;
 pub use conversation::Run;
-pub use events::Item;
+
+/// What one side of a diff yields, in input order.
+#[derive(Debug)]
+pub enum Item {
+    Run(Run),
+    /// A line that could not be read (the stream goes on without it).
+    Bad {
+        origin: Origin,
+        message: String,
+    },
+}
 
 /// Totals of a diff.
 #[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
@@ -87,7 +97,7 @@ pub fn read_side(
             .iter()
             .map(|f| Input::open(f))
             .collect::<Result<Vec<_>, _>>()?;
-        let mut reader = events::Reader::new(exact, out);
+        let mut reader = Reader::new(exact, out);
         pipeline::run(inputs, opts, &mut reader)?;
         return reader.finish().map_err(Error::Output);
     }
@@ -254,4 +264,54 @@ fn spawn_side<'scope>(
         },
         handle,
     )
+}
+
+/// The pipeline observer of one side: folds events and hands on each run as it ends.
+struct Reader<'a> {
+    conv: Conversation,
+    out: &'a mut dyn FnMut(Item) -> io::Result<()>,
+    bad: Vec<Item>,
+}
+
+impl<'a> Reader<'a> {
+    fn new(exact: bool, out: &'a mut dyn FnMut(Item) -> io::Result<()>) -> Reader<'a> {
+        Reader {
+            conv: Conversation::new(exact),
+            out,
+            bad: Vec::new(),
+        }
+    }
+
+    fn flush_bad(&mut self) -> io::Result<()> {
+        for b in self.bad.drain(..) {
+            (self.out)(b)?;
+        }
+        Ok(())
+    }
+
+    /// The input ended: the open run, if any, and the lines still held.
+    fn finish(mut self) -> io::Result<()> {
+        self.flush_bad()?;
+        if let Some(run) = self.conv.finish() {
+            (self.out)(Item::Run(run))?;
+        }
+        Ok(())
+    }
+}
+
+impl Observer for Reader<'_> {
+    fn bad_line(&mut self, origin: &Origin, message: &str) {
+        self.bad.push(Item::Bad {
+            origin: origin.clone(),
+            message: message.to_string(),
+        });
+    }
+
+    fn event(&mut self, ev: &Event, origin: &Origin) -> io::Result<()> {
+        self.flush_bad()?;
+        match self.conv.fold(ev, origin) {
+            Some(run) => (self.out)(Item::Run(run)),
+            None => Ok(()),
+        }
+    }
 }

@@ -1,17 +1,20 @@
 //! What the report keeps while the input streams past, beyond the timeline: user messages,
 //! resumes, interrupt payloads, model calls and state snapshots, each tagged with the AG-UI
-//! event index it came at. Snapshots are kept per run (the first and the last few), already
+//! event index it came at. The one place the report reads AG-UI events itself: everything
+//! else comes from the timeline, `explain` and the checker. Snapshots are kept per run (the first and the last few), already
 //! written as clipped text with their change from the previous one, so memory stays bounded
 //! whatever the input's size.
 
+use std::borrow::Cow;
 use std::collections::{HashMap, HashSet, VecDeque};
 
 use serde_json::Value;
 
-use super::capture::Seen;
 use super::changes::{diff, Change};
 use super::text::{clip, pretty_value, Clipped};
+use crate::agui::Event;
 use crate::model::ModelEvent;
+use crate::timeline::{list_of, str_of};
 
 /// Bytes of a state snapshot's JSON kept.
 pub const SNAPSHOT_BYTES: usize = 6 * 1024;
@@ -90,6 +93,19 @@ impl RunStates {
     }
 }
 
+/// A message's text: a string, or the text parts of a content list.
+fn text_of(content: Option<&Value>) -> String {
+    match content {
+        Some(Value::String(s)) => s.clone(),
+        Some(Value::Array(parts)) => parts
+            .iter()
+            .filter_map(|p| p.get("text").and_then(Value::as_str))
+            .collect::<Vec<_>>()
+            .join(""),
+        _ => String::new(),
+    }
+}
+
 /// See the module docs.
 #[derive(Debug, Default)]
 pub struct Collected {
@@ -138,9 +154,9 @@ impl Collected {
         }
     }
 
-    /// An AG-UI event (its index, the run it belongs to) and what [`super::capture`] read.
-    pub fn event(&mut self, index: u64, run: usize, seen: Seen<'_>) {
-        if let Some(t) = seen.timestamp {
+    /// An AG-UI event (read typed: [`Event::typed`]), its index and the run it belongs to.
+    pub fn event(&mut self, index: u64, run: usize, ev: &Event) {
+        if let Some(t) = ev.timestamp() {
             for i in self.pending_start.drain(..) {
                 if let Some(c) = self.model_calls.get_mut(i) {
                     c.start_ts = Some(t);
@@ -148,86 +164,118 @@ impl Collected {
             }
             self.last_ts = Some(t);
         }
-        for (id, text) in seen.user_messages {
+        match ev {
+            Event::RunStarted {
+                input: Some(input), ..
+            } => {
+                self.users(index, list_of(input, "messages"));
+                for r in list_of(input, "resume") {
+                    let view = ResumeView {
+                        interrupt_id: str_of(r, "interruptId").unwrap_or_default(),
+                        status: str_of(r, "status").unwrap_or_default(),
+                        payload: r
+                            .get("payload")
+                            .map(|p| pretty_value(p, PAYLOAD_BYTES).text),
+                    };
+                    self.resumes.push((index, view));
+                }
+            }
+            Event::RunFinished { outcome, .. } => {
+                for v in list_of(outcome, "interrupts") {
+                    if self.interrupt_payloads.len() < MAX_INTERRUPTS {
+                        let payload = v
+                            .get("metadata")
+                            .and_then(|m| m.get("payload"))
+                            .or_else(|| v.get("value"))
+                            .unwrap_or(v);
+                        let text = pretty_value(payload, PAYLOAD_BYTES).text;
+                        let id = str_of(v, "id").unwrap_or_default();
+                        self.interrupt_payloads.insert(id, text);
+                    }
+                }
+            }
+            Event::StateSnapshot { snapshot, .. } => {
+                let snap = snapshot.to_value();
+                self.users(index, list_of(&snap, "messages"));
+                self.snapshot(index, run, snap);
+            }
+            Event::StateDelta { delta, .. } => self.delta(index, run, delta),
+            Event::MessagesSnapshot { messages, .. } => self.users(index, messages),
+            _ => {}
+        }
+    }
+
+    /// The user messages of a list of messages (AG-UI `role: user` or LangChain `type:
+    /// human`), each id once.
+    fn users(&mut self, index: u64, list: &[Value]) {
+        let users = list.iter().filter(|m| {
+            m.get("role").and_then(Value::as_str) == Some("user")
+                || m.get("type").and_then(Value::as_str) == Some("human")
+        });
+        for m in users {
+            let id = str_of(m, "id").unwrap_or_default();
             if self.user_ids.insert(id.clone()) || id.is_empty() {
-                self.users.push((index, text));
+                self.users.push((index, text_of(m.get("content"))));
             }
         }
-        for r in seen.resumes {
-            let payload = r.payload.map(|p| pretty_value(p, PAYLOAD_BYTES).text);
-            let view = ResumeView {
-                interrupt_id: r.interrupt_id,
-                status: r.status,
-                payload,
-            };
-            self.resumes.push((index, view));
-        }
-        for (id, v) in seen.interrupts {
-            if self.interrupt_payloads.len() < MAX_INTERRUPTS {
-                let payload = v
-                    .get("metadata")
-                    .and_then(|m| m.get("payload"))
-                    .or_else(|| v.get("value"))
-                    .unwrap_or(v);
-                let text = pretty_value(payload, PAYLOAD_BYTES).text;
-                self.interrupt_payloads.insert(id, text);
+    }
+
+    fn snapshot(&mut self, index: u64, run: usize, snap: Cow<'_, Value>) {
+        let (changes, changes_total) = match &self.prev {
+            Some(prev) => {
+                let (c, n) = diff(prev, &snap, MAX_CHANGES);
+                (Some(c), n)
+            }
+            None => (None, 0),
+        };
+        let view = StateView {
+            state: Some(pretty_value(&snap, SNAPSHOT_BYTES)),
+            changes,
+            changes_total,
+        };
+        let keep = self.keep;
+        let states = self.states.entry(run).or_default();
+        if states.first.is_none() {
+            states.first = Some((index, view));
+        } else {
+            states.last.push_back((index, view));
+            if states.last.len() >= keep {
+                states.last.pop_front();
+                states.dropped += 1;
             }
         }
-        if let Some(snap) = seen.snapshot {
-            let (changes, changes_total) = match &self.prev {
-                Some(prev) => {
-                    let (c, n) = diff(prev, &snap, MAX_CHANGES);
-                    (Some(c), n)
-                }
-                None => (None, 0),
-            };
-            let view = StateView {
-                state: Some(pretty_value(&snap, SNAPSHOT_BYTES)),
-                changes,
-                changes_total,
-            };
-            let keep = self.keep;
-            let states = self.states.entry(run).or_default();
-            if states.first.is_none() {
-                states.first = Some((index, view));
-            } else {
-                states.last.push_back((index, view));
-                if states.last.len() >= keep {
-                    states.last.pop_front();
-                    states.dropped += 1;
-                }
-            }
-            self.prev = Some(snap.into_owned());
+        self.prev = Some(snap.into_owned());
+    }
+
+    fn delta(&mut self, index: u64, run: usize, ops: &[Value]) {
+        let states = self.states.entry(run).or_default();
+        if states.deltas.len() >= self.keep * 4 {
+            return;
         }
-        if let Some(ops) = seen.delta {
-            let states = self.states.entry(run).or_default();
-            if states.deltas.len() < self.keep * 4 {
-                let changes = ops
-                    .iter()
-                    .take(MAX_CHANGES)
-                    .map(|op| Change {
-                        op: OPS
-                            .into_iter()
-                            .find(|o| op.get("op").and_then(Value::as_str) == Some(o))
-                            .unwrap_or("?"),
-                        path: op
-                            .get("path")
-                            .and_then(Value::as_str)
-                            .unwrap_or_default()
-                            .to_string(),
-                        value: op
-                            .get("value")
-                            .map(|v| clip(&crate::timeline::compact(v), 200).0),
-                    })
-                    .collect();
-                let view = StateView {
-                    state: None,
-                    changes: Some(changes),
-                    changes_total: ops.len(),
-                };
-                states.deltas.push((index, view));
-            }
-        }
+        let changes = ops
+            .iter()
+            .take(MAX_CHANGES)
+            .map(|op| Change {
+                op: OPS
+                    .into_iter()
+                    .find(|o| op.get("op").and_then(Value::as_str) == Some(o))
+                    .unwrap_or("?"),
+                path: op
+                    .get("path")
+                    .and_then(Value::as_str)
+                    .unwrap_or_default()
+                    .to_string(),
+                value: op
+                    .get("value")
+                    .map(|v| clip(&crate::timeline::compact(v), 200).0),
+            })
+            .collect();
+        let view = StateView {
+            state: None,
+            changes: Some(changes),
+            changes_total: ops.len(),
+        };
+        states.deltas.push((index, view));
     }
 
     /// A model event, given before the AG-UI events it maps to (`index`: the next event's).
@@ -264,5 +312,38 @@ impl Collected {
             }
             _ => {}
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn keeps_resumes_users_and_states() {
+        let mut c = Collected::new(4);
+        for (i, ev) in [
+            json!({"type":"RUN_STARTED","threadId":"t","runId":"r","input":{
+                "messages":[{"id":"u1","role":"user","content":"hi"},{"id":"a","role":"assistant","content":"x"}],
+                "resume":[{"interruptId":"i1","status":"resolved","payload":{"ok":true}}]}}),
+            json!({"type":"STATE_SNAPSHOT","timestamp":5,"snapshot":{"messages":[
+                {"type":"human","id":"h","content":[{"type":"text","text":"a"},{"type":"text","text":"b"}]},
+                {"type":"human","id":"u1","content":"hi"}]}}),
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            let ev = Event::Passthrough(ev).typed().into_owned();
+            c.event(i as u64, 0, &ev);
+        }
+        assert_eq!(c.users, [(0, "hi".to_string()), (1, "ab".to_string())]);
+        assert_eq!(c.resumes[0].1.interrupt_id, "i1");
+        assert_eq!(
+            c.resumes[0].1.payload.as_deref(),
+            Some("{\n  \"ok\": true\n}")
+        );
+        assert_eq!(c.last_ts, Some(5));
+        assert!(c.states[&0].first.is_some());
     }
 }

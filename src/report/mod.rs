@@ -5,12 +5,11 @@
 //!
 //! [`ReportBuilder`] is a pipeline [`Observer`]: it drives an [`Explainer`] (which holds the
 //! [`crate::timeline::TimelineBuilder`]) and a [`Checker`] over the input, and keeps the little
-//! the timeline does not ([`collect`], read from the events by [`capture`] alone). At the end,
+//! the timeline does not ([`collect`], the one place that reads the events itself). At the end,
 //! [`build`] turns their results into the [`model::Report`], and [`html`] writes the page.
 //! The page's size is bounded whatever the input's ([`model::Limits`]).
 
 pub mod build;
-pub mod capture;
 pub mod changes;
 pub mod collect;
 pub mod html;
@@ -134,7 +133,7 @@ impl Observer for ReportBuilder {
             c.event(ev, origin);
         }
         let run = self.explainer.timeline().runs().len().saturating_sub(1);
-        self.collected.event(index, run, capture::capture(&typed));
+        self.collected.event(index, run, &typed);
         self.track_runs();
         Ok(())
     }

@@ -10,6 +10,7 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
 use super::refusal::Refusal;
+use crate::check::report::text::printable;
 
 /// Which `Host` values are answered.
 #[derive(Debug, Clone)]
@@ -49,7 +50,7 @@ pub async fn check(policy: HostCheck, req: Request, next: Next) -> Response {
         .map(|h| String::from_utf8_lossy(h.as_bytes()).into_owned());
     match host {
         Some(host) if !policy.allows(&host) => {
-            let name = super::log::escape(host_name(&host)).into_owned();
+            let name = printable(host_name(&host)).into_owned();
             Refusal::new(
                 403,
                 "HOST_NOT_ALLOWED",

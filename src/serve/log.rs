@@ -2,7 +2,6 @@
 //! frame is out or the client leaves): method, path, status, duration, and the thread, run and
 //! outcome of a POST or the code of a refusal.
 
-use std::borrow::Cow;
 use std::pin::Pin;
 use std::task::{Context, Poll};
 use std::time::{Duration, Instant};
@@ -14,6 +13,8 @@ use axum::response::Response;
 use bytes::Bytes;
 use http_body::{Body as HttpBody, Frame, SizeHint};
 use tokio_util::sync::CancellationToken;
+
+use crate::check::report::text::printable;
 
 /// The end of a response's log line (a response extension): the thread, run and outcome of
 /// a POST, or the code of a refusal (and a hint).
@@ -29,7 +30,7 @@ pub async fn requests(
     next: Next,
 ) -> Response {
     let start = Instant::now();
-    let head = format!("{} {}", req.method(), escape(req.uri().path()));
+    let head = format!("{} {}", req.method(), printable(req.uri().path()));
     let resp = next.run(req).await;
     let line = format!("{head} {}", resp.status().as_u16());
     let tail = resp
@@ -124,36 +125,5 @@ fn duration(d: Duration) -> String {
         format!("{:.1} ms", d.as_secs_f64() * 1000.0)
     } else {
         format!("{:.2} s", d.as_secs_f64())
-    }
-}
-
-/// Control characters of client-given text as escapes, so a log line stays one line and
-/// cannot drive the terminal.
-pub fn escape(s: &str) -> Cow<'_, str> {
-    if !s.chars().any(char::is_control) {
-        return Cow::Borrowed(s);
-    }
-    let mut out = String::with_capacity(s.len() + 8);
-    for c in s.chars() {
-        if c.is_control() {
-            out.extend(c.escape_default());
-        } else {
-            out.push(c);
-        }
-    }
-    Cow::Owned(out)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn escapes_control_characters() {
-        assert_eq!(escape("t-1"), "t-1");
-        assert_eq!(
-            escape("a\n::error::x\u{1b}]0;t\u{7}"),
-            "a\\n::error::x\\u{1b}]0;t\\u{7}"
-        );
     }
 }

@@ -42,6 +42,7 @@ use tokio_util::sync::CancellationToken;
 use tower_http::cors::{AllowOrigin, Any, CorsLayer};
 
 use crate::agui::Event;
+use crate::check::report::text::printable;
 use crate::replay::Pacing;
 use host::HostCheck;
 use log::LogNote;
@@ -239,17 +240,6 @@ where
     listener::run(listener, router, &st.cfg, st.cancel.clone(), shutdown).await
 }
 
-/// An OS error's text without std's " (os error N)" suffix: "No such file or directory".
-pub fn os_text(e: &io::Error) -> String {
-    let text = e.to_string();
-    match e.raw_os_error() {
-        Some(code) => text
-            .strip_suffix(&format!(" (os error {code})"))
-            .map_or(text.clone(), str::to_string),
-        None => text,
-    }
-}
-
 fn describe(c: &Conversation, default: bool) -> Value {
     json!({
         "name": c.name,
@@ -292,7 +282,7 @@ fn conversation_of(st: &AppState, uri: &Uri) -> Result<usize, Refusal> {
             "UNKNOWN_CONVERSATION",
             format!(
                 "no conversation named '{}'; this server has: {}",
-                log::escape(name),
+                printable(name),
                 names.join(", ")
             ),
         )
@@ -310,7 +300,7 @@ async fn not_found(uri: Uri) -> Refusal {
         "NOT_FOUND",
         format!(
             "nothing at {}: POST a RunAgentInput to / or /<conversation>; GET / lists the conversations",
-            log::escape(uri.path())
+            printable(uri.path())
         ),
     )
 }
@@ -324,7 +314,7 @@ async fn method_not_allowed(method: Method, headers: HeaderMap) -> Response {
     let preflight =
         method == Method::OPTIONS && headers.contains_key(header::ACCESS_CONTROL_REQUEST_METHOD);
     if let (true, Some(origin)) = (preflight, origin) {
-        let origin = log::escape(&origin).into_owned();
+        let origin = printable(&origin).into_owned();
         let hint = format!("start with --cors {origin} to allow this origin");
         let refusal = Refusal::new(
             403,
@@ -461,7 +451,7 @@ async fn post(
         let given = headers
             .get(header::CONTENT_TYPE)
             .map_or("none".into(), |v| {
-                log::escape(&String::from_utf8_lossy(v.as_bytes())).into_owned()
+                printable(&String::from_utf8_lossy(v.as_bytes())).into_owned()
             });
         return Err(Refusal::new(
             415,
@@ -509,8 +499,8 @@ async fn post(
     };
     let note = LogNote(format!(
         " thread={} run={} → {outcome}",
-        log::escape(&req.thread_id),
-        log::escape(&req.run_id)
+        printable(&req.thread_id),
+        printable(&req.run_id)
     ));
     let body = sse_stream(
         events,

@@ -171,32 +171,6 @@ mod tests {
     }
 
     #[test]
-    fn interrupt_then_resume_then_end() {
-        let c = conv();
-        let s = Sessions::new(10);
-        assert_eq!(s.admit(&c, "a", &[]).0, Admission::Run(0));
-        let (code, msg) = refused(s.admit(&c, "a", &[]).0);
-        assert_eq!(code, RESUME_MISMATCH);
-        assert!(msg.contains("does not answer: 'i1'"), "{msg}");
-        let (code, msg) = refused(s.admit(&c, "a", &["nope".into()]).0);
-        assert_eq!(code, RESUME_MISMATCH);
-        assert!(msg.contains("unknown interrupt id(s): 'nope'"), "{msg}");
-        assert_eq!(s.admit(&c, "a", &["i1".into()]).0, Admission::Run(1));
-        assert_eq!(refused(s.admit(&c, "a", &[]).0).0, CONVERSATION_ENDED);
-        // Another thread starts over.
-        assert_eq!(s.admit(&c, "b", &[]).0, Admission::Run(0));
-    }
-
-    #[test]
-    fn resume_without_pending_is_refused() {
-        let c = conv();
-        let s = Sessions::new(10);
-        let (code, msg) = refused(s.admit(&c, "a", &["i1".into()]).0);
-        assert_eq!(code, RESUME_MISMATCH);
-        assert!(msg.contains("no pending interrupt"), "{msg}");
-    }
-
-    #[test]
     fn evicts_the_oldest_thread_with_no_stream_in_progress() {
         let c = conv();
         let s = Sessions::new(2);

@@ -81,7 +81,7 @@ impl Conversation {
             crate::Error::Input { path, source } => ServeError::File {
                 verb,
                 path,
-                message: super::os_text(&source),
+                message: crate::error::os_text(&source),
             },
             e => ServeError::Load {
                 name: name.to_string(),
@@ -188,7 +188,7 @@ fn recording_files(dir: &Path) -> Result<Vec<String>, ServeError> {
     let unreadable = |source: io::Error| ServeError::File {
         verb: "read",
         path: dir.display().to_string(),
-        message: super::os_text(&source),
+        message: crate::error::os_text(&source),
     };
     let read = std::fs::read_dir(dir).map_err(unreadable)?;
     let mut files = vec![];
@@ -283,13 +283,5 @@ pub(crate) mod tests {
         assert_eq!(runs[0].interrupts, ["i1"]);
         assert_eq!(runs[1].ending, Ending::Finished);
         assert!(runs[1].interrupts.is_empty());
-    }
-
-    #[test]
-    fn names() {
-        assert!(valid_name("weather-hitl_2.v3"));
-        assert!(!valid_name("a/b"));
-        assert!(!valid_name(".."));
-        assert!(!valid_name(""));
     }
 }

@@ -6,8 +6,8 @@ use std::sync::Arc;
 use serde_json::Value;
 
 use crate::diff::conversation::Run;
-use crate::diff::events::Item;
 use crate::diff::leaf::Leaf;
+use crate::diff::Item;
 use crate::error::Error;
 use crate::input::Origin;
 

@@ -21,6 +21,7 @@ use serde_json::Value;
 
 use crate::adapter::{Disposition, RecordKind};
 use crate::agui::{Event, Role};
+use crate::check::Severity;
 use crate::input::{Origin, Record};
 use crate::mapper::TOOL_OUTPUT_DELTA;
 use crate::pipeline::Observer;
@@ -39,25 +40,6 @@ pub enum Kind {
     Error,
     /// Other events (RAW, ACTIVITY_*) and run footers' plain parts.
     Other,
-}
-
-/// A checker finding's severity.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Severity {
-    Error,
-    Warning,
-    Info,
-}
-
-impl Severity {
-    pub fn name(self) -> &'static str {
-        match self {
-            Severity::Error => "error",
-            Severity::Warning => "warning",
-            Severity::Info => "info",
-        }
-    }
 }
 
 /// A finding shown inline under the timeline entry of the event it was raised at.

@@ -9,7 +9,8 @@ use std::sync::Arc;
 use owo_colors::{OwoColorize, Style};
 use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 
-use super::{Entry, InlineNote, Kind, Line, Outcome, RunSummary, Severity};
+use super::{Entry, InlineNote, Kind, Line, Outcome, RunSummary};
+use crate::check::Severity;
 
 /// How a segment is painted.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -347,9 +348,8 @@ fn note_segments(e: &Entry, n: &InlineNote) -> Vec<Segment> {
             Paint::Strong(match n.severity {
                 Severity::Error => Kind::Error,
                 Severity::Warning => Kind::Interrupt,
-                Severity::Info => Kind::State,
             }),
-            format!("! {} {}: ", n.rule, n.severity.name()),
+            format!("! {} {}: ", n.rule, n.severity.as_str()),
         ),
         preview(Paint::Severity(n.severity), one_line(&n.message)),
     ];
@@ -648,7 +648,6 @@ fn paint(p: Paint, text: &str) -> String {
         Paint::Strong(k) => kind_style(k).bold(),
         Paint::Severity(Severity::Error) => Style::new().red(),
         Paint::Severity(Severity::Warning) => Style::new().yellow(),
-        Paint::Severity(Severity::Info) => Style::new().blue(),
     };
     text.style(style).to_string()
 }

@@ -5,9 +5,10 @@ use std::path::Path;
 
 use aguify::check::report::{Counts, Format, Report};
 use aguify::check::{self, rules, Config, FileReport};
+use aguify::error::os_text;
 
 use crate::cli::{CheckArgs, FailOn, ReportFormat};
-use crate::{options, os_text};
+use crate::options;
 
 /// Whether findings fail the run under `--fail-on` / `--max-warnings`.
 pub fn fails(c: Counts, fail_on: FailOn, max_warnings: Option<u64>) -> bool {

@@ -16,7 +16,7 @@ mod timeline;
 use std::io::{self, Write};
 use std::process::ExitCode;
 
-use aguify::serve::os_text;
+use aguify::error::os_text;
 use clap::{CommandFactory, Parser};
 
 /// mimalloc, with `--features mimalloc`: fewer instructions, more memory (Cargo.toml says why

@@ -2,8 +2,9 @@
 
 use std::time::Duration;
 
+use aguify::error::os_text;
 use aguify::pipeline::Options;
-use aguify::serve::{self, os_text, App, Conversation, ServeConfig};
+use aguify::serve::{self, App, Conversation, ServeConfig};
 use anyhow::Context;
 
 use crate::cli::ServeArgs;
@@ -88,7 +89,12 @@ fn summary((i, c): (usize, &Conversation)) -> String {
         let first = c
             .first_bad_line
             .as_deref()
-            .map(|l| format!(", the first at {}", serve::log::escape(l)))
+            .map(|l| {
+                format!(
+                    ", the first at {}",
+                    aguify::check::report::text::printable(l)
+                )
+            })
             .unwrap_or_default();
         out.push_str(&format!(
             "aguify: warning: conversation '{}': {} bad input line(s) skipped{first} (`aguify check {}` lists them)\n",

@@ -11,7 +11,7 @@ use aguify::input::{Origin, Record};
 use aguify::model::ModelEvent;
 use aguify::pipeline::{self, Observer};
 use aguify::timeline::render::{RenderOptions, Renderer};
-use aguify::timeline::{InlineNote, Severity, TimelineBuilder};
+use aguify::timeline::{InlineNote, TimelineBuilder};
 use serde_json::Value;
 
 use crate::cli::TimelineArgs;
@@ -57,15 +57,8 @@ fn note(f: &Finding, event: u64) -> InlineNote {
             line: f.line,
         }),
         rule: f.rule.to_string(),
-        severity: severity(f.severity),
+        severity: f.severity,
         message: format!("{}{ids}", f.message),
-    }
-}
-
-fn severity(s: check::Severity) -> Severity {
-    match s {
-        check::Severity::Error => Severity::Error,
-        check::Severity::Warning => Severity::Warning,
     }
 }
 
@@ -133,7 +126,7 @@ impl<W: Write> Printer<W> {
                     event_index: last,
                     origin: at.clone(),
                     rule: r.rule.to_string(),
-                    severity: severity(r.severity),
+                    severity: r.severity,
                     message: aguify::check::report::more_line(
                         r.count - SHOW_PER_RULE,
                         r.rule,

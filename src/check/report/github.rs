@@ -3,7 +3,7 @@
 use std::fmt::Write;
 
 use super::Report;
-use crate::check::{rules, Severity};
+use crate::check::rules;
 
 /// A workflow command's data: `%`, CR and LF percent-encoded (so no text from a log starts a
 /// command line of its own), other control characters escaped as in the text report.
@@ -24,10 +24,7 @@ pub fn render(report: &Report) -> String {
     for file in &report.files {
         let (shown, more) = report.shown(file);
         for f in shown {
-            let level = match f.severity {
-                Severity::Error => "error",
-                Severity::Warning => "warning",
-            };
+            let level = f.severity.as_str();
             let mut props = format!("file={}", esc_prop(&f.file));
             if f.line > 0 {
                 let _ = write!(props, ",line={}", f.line);

@@ -40,9 +40,8 @@ fn finding(f: &Finding) -> Value {
 
 impl Serialize for Findings<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let all = || self.0.files.iter().flat_map(|f| &f.findings);
-        let mut seq = s.serialize_seq(Some(all().count()))?;
-        for f in all() {
+        let mut seq = s.serialize_seq(Some(self.0.findings().count()))?;
+        for f in self.0.findings() {
             seq.serialize_element(&finding(f))?;
         }
         seq.end()

@@ -5,7 +5,7 @@
 
 use std::fmt::Write;
 
-use super::Report;
+use super::{plural, Report};
 use crate::check::{rules, FileReport, Finding, Severity};
 
 /// Findings listed one by one (the rest are counted).
@@ -57,15 +57,9 @@ fn target(base: &str, file: &str, line: u64) -> String {
     t
 }
 
-/// Every finding of `f` counted (kept or not): errors, warnings.
-fn counts(f: &FileReport) -> (u64, u64) {
-    let c = f.counts();
-    (c.errors, c.warnings)
-}
-
 fn verdict(f: &FileReport) -> String {
-    let (errors, warnings) = counts(f);
-    let mut v = match (errors, warnings) {
+    let c = f.counts();
+    let mut v = match (c.errors, c.warnings) {
         (0, 0) => "✅ pass".to_string(),
         (0, _) => "⚠️ warnings".to_string(),
         _ => "❌ fail".to_string(),
@@ -74,10 +68,6 @@ fn verdict(f: &FileReport) -> String {
         v.push_str(" · the official client rejects it");
     }
     v
-}
-
-fn plural(n: u64, w: &str) -> String {
-    format!("{n} {w}{}", if n == 1 { "" } else { "s" })
 }
 
 fn finding_line(f: &Finding, base: &str) -> String {
@@ -113,7 +103,11 @@ fn finding_line(f: &Finding, base: &str) -> String {
 /// The summary; `base` is put before each file path in links (`""`: relative links).
 pub fn render(report: &Report, base: &str) -> String {
     let c = report.counts();
-    let failing = report.files.iter().filter(|f| counts(f).0 > 0).count();
+    let failing = report
+        .files
+        .iter()
+        .filter(|f| f.counts().errors > 0)
+        .count();
     let mut out = String::new();
     let head = if failing > 0 {
         format!(
@@ -132,13 +126,15 @@ pub fn render(report: &Report, base: &str) -> String {
     let _ = writeln!(out, "| file | verdict | events | errors | warnings |");
     let _ = writeln!(out, "|---|---|--:|--:|--:|");
     for f in report.files.iter().take(MAX_FILES) {
-        let (e, w) = counts(f);
+        let c = f.counts();
         let _ = writeln!(
             out,
-            "| {} | {} | {} | {e} | {w} |",
+            "| {} | {} | {} | {} | {} |",
             code(&f.file),
             verdict(f),
-            f.events
+            f.events,
+            c.errors,
+            c.warnings
         );
     }
     if report.files.len() > MAX_FILES {
@@ -158,9 +154,8 @@ pub fn render(report: &Report, base: &str) -> String {
             let title = rules::find(id).map_or("", |r| r.title);
             let _ = writeln!(out, "| {id} | {} | {n} | {} |", sev.as_str(), esc(title));
         }
-        let all: Vec<&Finding> = report.files.iter().flat_map(|f| &f.findings).collect();
         let _ = writeln!(out, "\n#### First findings\n");
-        for f in all.iter().take(FIRST_FINDINGS) {
+        for f in report.findings().take(FIRST_FINDINGS) {
             let _ = writeln!(out, "{}", finding_line(f, base));
         }
         let total = c.errors + c.warnings;

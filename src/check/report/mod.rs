@@ -55,16 +55,24 @@ pub struct Counts {
     pub warnings: u64,
 }
 
+impl std::iter::Sum for Counts {
+    fn sum<I: Iterator<Item = Counts>>(all: I) -> Counts {
+        all.fold(Counts::default(), |a, b| Counts {
+            errors: a.errors + b.errors,
+            warnings: a.warnings + b.warnings,
+        })
+    }
+}
+
 impl Report {
     /// Every finding counted (shown or not).
     pub fn counts(&self) -> Counts {
-        let mut c = Counts::default();
-        for f in &self.files {
-            let n = f.counts();
-            c.errors += n.errors;
-            c.warnings += n.warnings;
-        }
-        c
+        self.files.iter().map(FileReport::counts).sum()
+    }
+
+    /// The findings kept, file after file, each file's in line order.
+    pub fn findings(&self) -> impl Iterator<Item = &Finding> {
+        self.files.iter().flat_map(|f| &f.findings)
     }
 
     /// Files the official client would reject (of those read).
@@ -158,11 +166,15 @@ pub fn more_line(n: u64, rule: &str, file: &str) -> String {
 
 /// The one-line summary shared by `check` and `convert`.
 pub fn summary_line(c: Counts, files: usize) -> String {
-    let plural = |n: u64, w: &str| format!("{n} {w}{}", if n == 1 { "" } else { "s" });
     format!(
         "{} checked: {}, {}",
         plural(files as u64, "file"),
         plural(c.errors, "error"),
         plural(c.warnings, "warning")
     )
+}
+
+/// "1 error", "2 errors".
+fn plural(n: u64, w: &str) -> String {
+    format!("{n} {w}{}", if n == 1 { "" } else { "s" })
 }

@@ -5,15 +5,10 @@ use std::collections::BTreeSet;
 use serde_json::{json, Value};
 
 use super::Report;
-use crate::check::{rules, Severity};
+use crate::check::rules;
 
 pub fn render(report: &Report) -> String {
-    let used: BTreeSet<&str> = report
-        .files
-        .iter()
-        .flat_map(|f| &f.findings)
-        .map(|f| f.rule)
-        .collect();
+    let used: BTreeSet<&str> = report.findings().map(|f| f.rule).collect();
     let rule_list: Vec<&str> = used.into_iter().collect();
     let rules_json: Vec<Value> = rule_list
         .iter()
@@ -30,9 +25,7 @@ pub fn render(report: &Report) -> String {
         })
         .collect();
     let results: Vec<Value> = report
-        .files
-        .iter()
-        .flat_map(|f| &f.findings)
+        .findings()
         .map(|f| {
             let mut region = json!({});
             if f.line > 0 {
@@ -41,7 +34,7 @@ pub fn render(report: &Report) -> String {
             json!({
                 "ruleId": f.rule,
                 "ruleIndex": rule_list.iter().position(|r| *r == f.rule),
-                "level": match f.severity { Severity::Error => "error", Severity::Warning => "warning" },
+                "level": f.severity.as_str(),
                 "message": {"text": f.message},
                 "locations": [{
                     "physicalLocation": {

@@ -1,0 +1,81 @@
+//! The client's compatibility boundary: THINKING_* events become REASONING_*, and the legacy
+//! nulls of optional fields are dropped.
+
+use serde_json::{Map, Value};
+
+use super::Ev;
+use crate::agui::EventType as T;
+
+/// The compatibility boundary: THINKING_* → REASONING_*, legacy nulls dropped.
+#[derive(Default)]
+pub struct Compat {
+    minted: u64,
+    span: Option<String>,
+    message: Option<String>,
+}
+
+impl Compat {
+    /// The event as the client's later stages see it: `Some(None)` when the shim leaves it
+    /// as it is (the common case: no copy of the event), `None` when enforcement drops it.
+    pub fn apply(&mut self, f: &Ev<'_>) -> Option<Option<Value>> {
+        let t = f.s("type")?;
+        if let Some(rest) = t.strip_prefix("THINKING_") {
+            // A typed THINKING_* event (`--compat thinking`) is rewritten as JSON.
+            let mut m: Map<String, Value> = match f.json() {
+                Some(v) => v.as_object()?.clone(),
+                None => match f.typed()?.to_value().into_owned() {
+                    Value::Object(m) => m,
+                    _ => return None,
+                },
+            };
+            let (nt, id) = match rest {
+                "START" => {
+                    self.minted += 1;
+                    let id = format!("thinking-{}", self.minted);
+                    self.span = Some(id.clone());
+                    (T::ReasoningStart, id)
+                }
+                "END" => (T::ReasoningEnd, self.span.take().unwrap_or_default()),
+                "TEXT_MESSAGE_START" => {
+                    self.minted += 1;
+                    let id = format!("thinking-{}", self.minted);
+                    self.message = Some(id.clone());
+                    m.insert("role".into(), Value::String("reasoning".into()));
+                    (T::ReasoningMessageStart, id)
+                }
+                "TEXT_MESSAGE_CONTENT" => (
+                    T::ReasoningMessageContent,
+                    self.message.clone().unwrap_or_default(),
+                ),
+                "TEXT_MESSAGE_END" => (
+                    T::ReasoningMessageEnd,
+                    self.message.take().unwrap_or_default(),
+                ),
+                _ => return None,
+            };
+            m.remove("title");
+            m.insert("type".into(), Value::String(nt.as_str().into()));
+            m.entry("messageId").or_insert(Value::String(id));
+            return Some(Some(Value::Object(m)));
+        }
+        // The optional fields the shim drops when they are null.
+        let nullable: &[&str] = match f.kind? {
+            T::RunFinished => &["rawEvent", "result", "outcome"],
+            T::SubagentFinished => &["rawEvent", "result"],
+            T::ToolCallStart | T::ToolCallChunk => &["rawEvent", "parentMessageId"],
+            _ => &["rawEvent"],
+        };
+        let null = |k: &&str| f.get(k).is_some_and(Value::is_null);
+        if !nullable.iter().any(null) {
+            return Some(None);
+        }
+        // Only JSON has nulls.
+        let mut m: Map<String, Value> = f.json()?.as_object()?.clone();
+        for k in nullable {
+            if m.get(*k).is_some_and(Value::is_null) {
+                m.remove(*k);
+            }
+        }
+        Some(Some(Value::Object(m)))
+    }
+}

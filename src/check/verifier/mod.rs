@@ -1,0 +1,115 @@
+//! The official client pipeline, re-implemented for verdict parity: the compatibility shim
+//! (THINKING_* and legacy nulls), `transformChunks` (chunk expansion, AGX130–AGX133) and the 24
+//! `verifyEvents` rules (AGX101–AGX124) with the client's exact messages (AG-UI reference §6, §7).
+//!
+//! Like the client, verification stops at the first error of a stream. Chunk expansion goes on,
+//! so the later checks ([`super::strict`], [`super::interrupts`]) see the expanded stream.
+
+mod chunks;
+mod compat;
+mod verify;
+
+use serde_json::Value;
+
+use super::ev::Ev;
+use super::Ctx;
+use crate::agui::EventType as T;
+use chunks::{Chunks, Expanded};
+use compat::Compat;
+use verify::Verify;
+
+/// An owner as the client's messages name it: a subagent run id, or the parent agent.
+fn owner_name(o: Option<&str>) -> String {
+    match o {
+        Some(s) => s.to_string(),
+        None => "(the parent agent)".to_string(),
+    }
+}
+
+/// The subagent an event is attributed to (its lane; `None`: the parent agent).
+fn tag(ev: &Ev<'_>) -> Option<String> {
+    ev.s("subagentRunId").map(str::to_string)
+}
+
+/// The client pipeline for one stream: compat → (enforce drop) → transformChunks → verifyEvents.
+#[derive(Default)]
+pub struct Client {
+    compat: Compat,
+    chunks: Chunks,
+    verify: Verify,
+    /// The client stopped at an error: later official findings would be cascades.
+    stopped: bool,
+    /// The expansion buffer, kept between events (no allocation per event).
+    scratch: Vec<Expanded>,
+}
+
+impl Client {
+    /// Feeds one input event; official findings go to `ctx`, the expanded events to `out`.
+    /// `base` is `ev`'s [`Ev`]; in `out`, `None` stands for `ev` itself.
+    pub fn feed(&mut self, base: &Ev<'_>, ctx: &mut Ctx, out: &mut Vec<Option<Value>>) {
+        let Some(c) = self.compat.apply(base) else {
+            return;
+        };
+        let mut expanded = std::mem::take(&mut self.scratch);
+        expanded.clear();
+        if let Err((rule, msg, id)) = self.chunks.feed(c, base, &mut expanded) {
+            if !self.stopped {
+                self.stopped = true;
+                ctx.report(rule, id.into_iter().collect(), msg);
+            }
+            expanded.clear();
+            self.scratch = expanded;
+            return;
+        }
+        for (e, from_chunk) in &expanded {
+            if self.stopped {
+                continue;
+            }
+            let owned;
+            let e: &Ev<'_> = match e {
+                None => base,
+                Some(v) => {
+                    owned = Ev::of(v);
+                    &owned
+                }
+            };
+            let et = e.t();
+            if *from_chunk {
+                if let Some(id) = self.verify.open_already(e) {
+                    ctx.report(
+                        "AGX308",
+                        vec![id.to_string()],
+                        format!("a chunk continues '{id}', which was opened with an explicit {et}: the client expands it into a second {et}"),
+                    );
+                }
+            }
+            if e.kind == Some(T::RunFinished)
+                && e.get2("outcome", "type").and_then(Value::as_str) == Some("interrupt")
+            {
+                let open = self.verify.open_items();
+                if !open.is_empty() {
+                    let ids: Vec<String> = open
+                        .iter()
+                        .flat_map(|(_, ids)| ids.iter().cloned())
+                        .collect();
+                    let what: Vec<&str> = open.iter().map(|(w, _)| *w).collect();
+                    ctx.report(
+                        "AGX403",
+                        ids.clone(),
+                        format!(
+                            "the run is interrupted while {} are still open: {}",
+                            what.join(", "),
+                            ids.join(", ")
+                        ),
+                    );
+                }
+            }
+            if let Err((rule, msg, ids)) = self.verify.feed(e) {
+                self.stopped = true;
+                ctx.report(rule, ids, msg);
+            }
+        }
+        out.extend(expanded.drain(..).map(|(e, _)| e));
+        self.scratch = expanded;
+    }
+}

@@ -1,0 +1,723 @@
+//! `verifyEvents`: the 24 lifecycle rules (AGX101–AGX124) with the client's exact messages.
+
+use foldhash::fast::RandomState as FastIds;
+use indexmap::{IndexMap, IndexSet};
+use serde_json::Value;
+
+use super::{owner_name, tag, Ev};
+use crate::agui::EventType;
+use EventType as T;
+
+/// The owner (subagent run; `None`: the parent agent) of each id of one entity kind, by id
+/// hash, retained for the run after the item closes, as the client keeps them: a reopen or a
+/// late continuation is checked against whoever opened the id first. Only the last 65,536 ids
+/// of a kind are kept, so a run of millions of items (a long-running agent's stream) is checked
+/// in flat memory; an id that old is not checked against its first owner.
+type Owners = crate::recent::Recent<u64, Option<String>, { 1 << 16 }, foldhash::fast::RandomState>;
+
+/// The client's owner buckets: an id is unique only within its kind.
+#[derive(Default)]
+struct OwnerBuckets {
+    message: Owners,
+    tool_call: Owners,
+    activity: Owners,
+    reasoning: Owners,
+}
+
+/// The values of `keys` in object `m`, found in one pass over its keys (a message has a few;
+/// a lookup by key hashes the key with SipHash, `serde_json::Map`'s hasher).
+fn fields<'v, const N: usize>(m: &'v Value, keys: [&str; N]) -> [Option<&'v Value>; N] {
+    let mut found = [None; N];
+    for (k, v) in m.as_object().into_iter().flatten() {
+        if let Some(i) = keys.iter().position(|n| n == k) {
+            found[i] = Some(v);
+        }
+    }
+    found
+}
+
+fn h(id: &str) -> u64 {
+    crate::check::strict::id_hash(id)
+}
+
+/// The owner on record for `id`, looked up only for a tagged event (`tag`): an untagged
+/// continuation agrees with any owner, and most continuations are untagged.
+fn tagged<'a>(owners: &'a Owners, id: &str, tag: &Option<String>) -> Option<&'a Option<String>> {
+    tag.as_ref().and_then(|_| owners.get(&h(id)))
+}
+
+impl OwnerBuckets {
+    /// Ownership carried over from replayed messages (MESSAGES_SNAPSHOT, the RUN_STARTED
+    /// `input` echo): each message's owner goes in the bucket its role streams through, and an
+    /// assistant message's tool calls under the message's owner. A snapshot is `authoritative`
+    /// (its owners replace recorded ones); the input echo only fills ids not yet on record.
+    fn seed(&mut self, messages: Option<&[Value]>, authoritative: bool) {
+        for m in messages.into_iter().flatten() {
+            let [id, owner, role, calls] = fields(m, ["id", "subagentRunId", "role", "toolCalls"]);
+            let Some(id) = id.and_then(Value::as_str) else {
+                continue;
+            };
+            let owner = owner.and_then(Value::as_str).map(str::to_string);
+            let bucket = match role.and_then(Value::as_str) {
+                Some("reasoning") => &mut self.reasoning,
+                Some("activity") => &mut self.activity,
+                _ => &mut self.message,
+            };
+            if authoritative || bucket.get(&h(id)).is_none() {
+                bucket.insert(h(id), owner.clone());
+            }
+            for tc in calls.and_then(Value::as_array).into_iter().flatten() {
+                if let [Some(Value::String(tid))] = fields(tc, ["id"]) {
+                    if authoritative || self.tool_call.get(&h(tid)).is_none() {
+                        self.tool_call.insert(h(tid), owner.clone());
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The ids of one kind of open item, listed in opening order. Closing one is O(1): it is
+/// swapped out and the opening order is restored by sorting only when the ids are listed (at
+/// a run's end), so closing N items that are all open costs N, not N² as an ordered remove.
+#[derive(Default)]
+struct OpenIds {
+    ids: IndexMap<String, u64, FastIds>,
+    opened: u64,
+}
+
+impl OpenIds {
+    fn contains(&self, id: &str) -> bool {
+        self.ids.contains_key(id)
+    }
+
+    /// Opens `id`; an id already open keeps its place.
+    fn insert(&mut self, id: String) {
+        let n = self.opened;
+        self.ids.entry(id).or_insert(n);
+        self.opened += 1;
+    }
+
+    /// Closes `id`; false when it was not open.
+    fn shift_remove(&mut self, id: &str) -> bool {
+        self.ids.swap_remove(id).is_some()
+    }
+
+    /// The open ids, in opening order.
+    fn listed(&self) -> Vec<String> {
+        let mut v: Vec<(&String, &u64)> = self.ids.iter().collect();
+        v.sort_unstable_by_key(|(_, n)| **n);
+        v.into_iter().map(|(id, _)| id.clone()).collect()
+    }
+}
+
+/// Per-run state of `verifyEvents`: which items are open, and who owns each id.
+#[derive(Default)]
+struct RunState {
+    text: OpenIds,
+    tools: OpenIds,
+    steps: Vec<(String, Option<String>)>,
+    reasoning_msgs: OpenIds,
+    reasoning_spans: OpenIds,
+    subagents: OpenIds,
+    subagents_done: IndexSet<String, FastIds>,
+    owners: OwnerBuckets,
+}
+
+/// `verifyEvents`.
+#[derive(Default)]
+pub struct Verify {
+    seen_first: bool,
+    started: bool,
+    finished: bool,
+    errored: bool,
+    run: RunState,
+}
+
+type VResult = Result<(), (&'static str, String, Vec<String>)>;
+
+fn err(rule: &'static str, msg: String, ids: Vec<String>) -> VResult {
+    Err((rule, msg, ids))
+}
+
+/// `start` (event type `t`) of `id`, a `noun` already open until its `end`.
+fn in_progress(rule: &'static str, t: &str, noun: &str, id: String, end: EventType) -> VResult {
+    let end = end.as_str();
+    err(
+        rule,
+        format!("Cannot send '{t}' event: A {noun} with ID '{id}' is already in progress. Complete it with '{end}' first."),
+        vec![id],
+    )
+}
+
+/// `t` continues `id`, a `noun` not open: the client says to open it with `start` first
+/// (`sent_first`: in its "must be sent first" words).
+fn not_open(
+    rule: &'static str,
+    t: &str,
+    noun: &str,
+    id: &str,
+    start: EventType,
+    sent_first: bool,
+) -> VResult {
+    let start = start.as_str();
+    let tail = if sent_first {
+        format!("A '{start}' event must be sent first.")
+    } else {
+        format!("Start a {noun} with '{start}' first.")
+    };
+    err(
+        rule,
+        format!("Cannot send '{t}' event: No active {noun} found with ID '{id}'. {tail}"),
+        vec![id.to_string()],
+    )
+}
+
+/// Opens `id` (a `what` of `owners`). The first opener of an id owns it for the run: a reopen
+/// must agree, and an untagged reopen does not hand the id to the parent.
+fn open_owned(
+    open: &mut OpenIds,
+    owners: &mut Owners,
+    t: &str,
+    what: &str,
+    id: String,
+    tag: Option<String>,
+) -> VResult {
+    let existing = owners.get(&h(&id));
+    Verify::continuation(t, what, &id, &tag, existing)?;
+    if existing.is_none() {
+        owners.insert(h(&id), tag);
+    }
+    open.insert(id);
+    Ok(())
+}
+
+/// Continues open `id` (a `what` of `owners`), closing it when `end`.
+fn continue_owned(
+    open: &mut OpenIds,
+    owners: &Owners,
+    t: &str,
+    what: &str,
+    id: &str,
+    tag: &Option<String>,
+    end: bool,
+) -> VResult {
+    Verify::continuation(t, what, id, tag, tagged(owners, id, tag))?;
+    if end {
+        open.shift_remove(id);
+    }
+    Ok(())
+}
+
+/// Rules 5–8 and 22: optional fields written as null, and a subagent outcome's shape.
+fn optional_nulls(ev: &Ev<'_>, t: &str) -> VResult {
+    if ev.get("subagentRunId").is_some_and(Value::is_null) {
+        return err(
+            "AGX105",
+            format!("Cannot send '{t}' with 'subagentRunId: null'. The field is optional — omit it entirely."),
+            vec![],
+        );
+    }
+    let null_fields: &[&str] = match ev.kind {
+        Some(EventType::SubagentStarted) => &[
+            "description",
+            "parentSubagentRunId",
+            "parentToolCallId",
+            "parentMessageId",
+        ],
+        Some(EventType::SubagentFinished) => &["outcome"],
+        Some(EventType::SubagentError) => &["code"],
+        _ => &[],
+    };
+    for f in null_fields {
+        if ev.get(f).is_some_and(Value::is_null) {
+            return err(
+                "AGX106",
+                format!(
+                    "Cannot send '{t}' with '{f}: null'. The field is optional — omit it entirely."
+                ),
+                vec![],
+            );
+        }
+    }
+    if ev.kind == Some(EventType::SubagentFinished) {
+        if let Some(o) = ev.get("outcome") {
+            let ot = o.get("type").and_then(Value::as_str).unwrap_or("undefined");
+            if ot != "success" && ot != "suspended" {
+                return err(
+                    "AGX107",
+                    format!("Cannot send '{t}' with outcome type '{ot}'. The outcome is either {{ type: \"success\" }} or {{ type: \"suspended\" }}."),
+                    vec![],
+                );
+            }
+            match o.get("interruptIds") {
+                Some(Value::Null) => {
+                    return err(
+                        "AGX107",
+                        format!("Cannot send '{t}' with 'outcome.interruptIds: null'. The field is optional — omit it entirely."),
+                        vec![],
+                    )
+                }
+                Some(Value::Array(a)) if a.iter().any(|x| !x.is_string()) => {
+                    return err(
+                        "AGX107",
+                        format!("Cannot send '{t}' with a non-string entry in 'outcome.interruptIds'. Interrupt ids are strings."),
+                        vec![],
+                    )
+                }
+                _ => {}
+            }
+        }
+    }
+    if ev.kind == Some(EventType::RunFinished) {
+        if let Some(list) = ev.get2("outcome", "interrupts").and_then(Value::as_array) {
+            for i in list {
+                if i.get("subagentRunId").is_some_and(Value::is_null) {
+                    let id = i.get("id").and_then(Value::as_str).unwrap_or("");
+                    return err(
+                        "AGX108",
+                        format!("Cannot send 'RUN_FINISHED' with an interrupt (id '{id}') carrying 'subagentRunId: null'. The field is optional — omit it entirely."),
+                        vec![id.to_string()],
+                    );
+                }
+            }
+        }
+    }
+    let messages = match ev.kind {
+        Some(EventType::MessagesSnapshot) => ev.list("messages"),
+        Some(EventType::RunStarted) => ev
+            .get2("input", "messages")
+            .and_then(Value::as_array)
+            .map(Vec::as_slice),
+        _ => None,
+    };
+    for m in messages.into_iter().flatten() {
+        if let [Some(Value::Null), id] = fields(m, ["subagentRunId", "id"]) {
+            let id = id.and_then(Value::as_str).unwrap_or("");
+            return err(
+                "AGX122",
+                format!("Cannot send a message (id '{id}') with 'subagentRunId: null'. The field is optional — omit it entirely."),
+                vec![id.to_string()],
+            );
+        }
+    }
+    Ok(())
+}
+
+impl Verify {
+    /// Open items at RUN_FINISHED, in the client's order, as (what, ids).
+    pub fn open_items(&self) -> Vec<(&'static str, Vec<String>)> {
+        let r = &self.run;
+        let mut v = vec![];
+        let steps: Vec<String> = r
+            .steps
+            .iter()
+            .map(|(n, o)| match o {
+                Some(o) => format!("{n} (subagent '{o}')"),
+                None => n.clone(),
+            })
+            .collect();
+        v.push(("steps", steps));
+        v.push(("text messages", r.text.listed()));
+        v.push(("reasoning messages", r.reasoning_msgs.listed()));
+        v.push(("reasoning spans", r.reasoning_spans.listed()));
+        v.push(("tool calls", r.tools.listed()));
+        v.push(("subagents", r.subagents.listed()));
+        v.retain(|(_, ids)| !ids.is_empty());
+        v
+    }
+
+    /// The id a START event expanded from a chunk (`e`) opens, when it is open already
+    /// (opened with an explicit START).
+    pub fn open_already<'a>(&self, e: &Ev<'a>) -> Option<&'a str> {
+        let r = &self.run;
+        let (id, open) = match e.kind {
+            Some(T::TextMessageStart) => (e.s("messageId"), &r.text),
+            Some(T::ToolCallStart) => (e.s("toolCallId"), &r.tools),
+            _ => (e.s("messageId"), &r.reasoning_msgs),
+        };
+        id.filter(|id| open.contains(id))
+    }
+
+    /// Rule 24: a tagged event must agree with the owner on record for its item (`owner`;
+    /// `None` when nothing is on record). An untagged event always agrees.
+    fn continuation(
+        t: &str,
+        what: &str,
+        id: &str,
+        ev_tag: &Option<String>,
+        owner: Option<&Option<String>>,
+    ) -> VResult {
+        if let (Some(s), Some(o)) = (ev_tag, owner) {
+            if Some(s) != o.as_ref() {
+                return err(
+                    "AGX124",
+                    format!(
+                        "Cannot send '{t}': subagentRunId '{s}' does not match the {what} '{id}' opener's subagent '{}'.",
+                        owner_name(o.as_deref())
+                    ),
+                    vec![id.to_string(), s.clone()],
+                );
+            }
+        }
+        Ok(())
+    }
+
+    /// Rules 1–4: nothing after a run errored or finished but a new run, a run first, and
+    /// one run at a time.
+    fn run_order(&mut self, ev: &Ev<'_>, t: &str) -> VResult {
+        let first = !self.seen_first;
+        self.seen_first = true;
+        if self.errored && ev.kind != Some(EventType::RunStarted) {
+            return err(
+                "AGX101",
+                format!("Cannot send event type '{t}': The run has already errored with 'RUN_ERROR'. No further events can be sent."),
+                vec![],
+            );
+        }
+        if self.finished
+            && ev.kind != Some(EventType::RunError)
+            && ev.kind != Some(EventType::RunStarted)
+        {
+            return err(
+                "AGX102",
+                format!("Cannot send event type '{t}': The run has already finished with 'RUN_FINISHED'. Start a new run with 'RUN_STARTED'."),
+                vec![],
+            );
+        }
+        if first && ev.kind != Some(EventType::RunStarted) && ev.kind != Some(EventType::RunError) {
+            return err("AGX103", "First event must be 'RUN_STARTED'".into(), vec![]);
+        }
+        if ev.kind == Some(EventType::RunStarted) && self.started && !self.finished && !self.errored
+        {
+            return err(
+                "AGX104",
+                "Cannot send 'RUN_STARTED' while a run is still active. The previous run must be finished with 'RUN_FINISHED' before starting a new run.".into(),
+                vec![],
+            );
+        }
+        Ok(())
+    }
+
+    /// Verifies one event: the first rule it breaks, with the client's message and the ids.
+    pub fn feed(&mut self, ev: &Ev<'_>) -> VResult {
+        let t = ev.t();
+        self.run_order(ev, t)?;
+        optional_nulls(ev, t)?;
+        let et = tag(ev);
+        let id_of = |k: &str| ev.s(k).unwrap_or("").to_string();
+        let r = &mut self.run;
+        match ev.kind {
+            Some(EventType::RunStarted) => {
+                *self = Verify {
+                    seen_first: true,
+                    started: true,
+                    ..Default::default()
+                };
+                let echo = ev.get2("input", "messages").and_then(Value::as_array);
+                self.run.owners.seed(echo.map(Vec::as_slice), false);
+            }
+            Some(EventType::MessagesSnapshot) => r.owners.seed(ev.list("messages"), true),
+            Some(EventType::RunError) => self.errored = true,
+            Some(EventType::RunFinished) => {
+                if let Some((what, ids)) = self.open_items().into_iter().next() {
+                    return err(
+                        "AGX123",
+                        format!(
+                            "Cannot send 'RUN_FINISHED' while {what} are still active: {}",
+                            ids.join(", ")
+                        ),
+                        ids,
+                    );
+                }
+                self.finished = true;
+            }
+            Some(EventType::TextMessageStart) => {
+                let id = id_of("messageId");
+                if r.text.contains(&id) {
+                    return in_progress("AGX109", t, "text message", id, T::TextMessageEnd);
+                }
+                open_owned(&mut r.text, &mut r.owners.message, t, "message", id, et)?;
+            }
+            Some(EventType::TextMessageContent) | Some(EventType::TextMessageEnd) => {
+                let end = ev.kind == Some(EventType::TextMessageEnd);
+                let id = ev.s("messageId").unwrap_or("");
+                if !r.text.contains(id) {
+                    let rule = if end { "AGX111" } else { "AGX110" };
+                    return not_open(rule, t, "text message", id, T::TextMessageStart, end);
+                }
+                let owners = &r.owners.message;
+                continue_owned(&mut r.text, owners, t, "message", id, &et, end)?;
+            }
+            Some(EventType::ToolCallStart) => {
+                let id = id_of("toolCallId");
+                if r.tools.contains(&id) {
+                    return in_progress("AGX112", t, "tool call", id, T::ToolCallEnd);
+                }
+                // A tool call belongs to its parent message: a tag must agree with the
+                // message's owner, and an untagged call inherits it.
+                let parent = ev.s("parentMessageId");
+                let inherited = parent.and_then(|p| r.owners.message.get(&h(p)).cloned());
+                if let (Some(sa), Some(p), Some(po)) = (&et, parent, &inherited) {
+                    if po.as_ref() != Some(sa) {
+                        return err(
+                            "AGX113",
+                            format!(
+                                "Cannot send 'TOOL_CALL_START': subagentRunId '{sa}' does not match its parent message '{p}' owner '{}'. A tool call belongs to the message that carries it.",
+                                owner_name(po.as_deref())
+                            ),
+                            vec![id, p.to_string()],
+                        );
+                    }
+                }
+                let existing = r.owners.tool_call.get(&h(&id));
+                Self::continuation(t, "tool call", &id, &et, existing)?;
+                if let (None, Some(o), Some(po)) = (&et, existing, &inherited) {
+                    if o != po {
+                        return err(
+                            "AGX113",
+                            format!(
+                                "Cannot send 'TOOL_CALL_START': tool call '{id}' is owned by '{}' but its parent message '{}' is owned by '{}'. A tool call belongs to the message that carries it.",
+                                owner_name(o.as_deref()),
+                                parent.unwrap_or(""),
+                                owner_name(po.as_deref())
+                            ),
+                            vec![id, parent.unwrap_or("").to_string()],
+                        );
+                    }
+                }
+                if existing.is_none() {
+                    let owner = match et {
+                        Some(sa) => Some(sa),
+                        None => inherited.flatten(),
+                    };
+                    r.owners.tool_call.insert(h(&id), owner);
+                }
+                r.tools.insert(id);
+            }
+            Some(EventType::ToolCallArgs) | Some(EventType::ToolCallEnd) => {
+                let end = ev.kind == Some(EventType::ToolCallEnd);
+                let id = ev.s("toolCallId").unwrap_or("");
+                if !r.tools.contains(id) {
+                    return not_open("AGX114", t, "tool call", id, T::ToolCallStart, end);
+                }
+                let owners = &r.owners.tool_call;
+                continue_owned(&mut r.tools, owners, t, "tool call", id, &et, end)?;
+            }
+            Some(EventType::ToolCallResult) => {
+                // The result mints the tool message: its owner is the result's tag, the newest
+                // mint winning.
+                if let Some(mid) = ev.s("messageId") {
+                    r.owners.message.insert(h(mid), et);
+                }
+            }
+            Some(EventType::StepStarted) => {
+                let name = id_of("stepName");
+                if r.steps.iter().any(|(n, o)| *n == name && *o == et) {
+                    let sub = match &et {
+                        Some(s) => format!(" in subagent '{s}'"),
+                        None => String::new(),
+                    };
+                    return err(
+                        "AGX115",
+                        format!("Step \"{name}\" is already active for 'STEP_STARTED'{sub}"),
+                        vec![name],
+                    );
+                }
+                r.steps.push((name, et));
+            }
+            Some(EventType::StepFinished) => {
+                let name = id_of("stepName");
+                if let Some(i) = r.steps.iter().position(|(n, o)| *n == name && *o == et) {
+                    r.steps.remove(i);
+                } else if let Some((_, o)) = r.steps.iter().find(|(n, _)| *n == name) {
+                    let who = |o: &Option<String>| match o {
+                        Some(s) => format!("subagent '{s}'"),
+                        None => "the parent agent".to_string(),
+                    };
+                    return err(
+                        "AGX116",
+                        format!(
+                            "Cannot send 'STEP_FINISHED' for step \"{name}\" attributed to {}: that step is open under {}. A step must be finished by whoever started it.",
+                            who(&et),
+                            who(o)
+                        ),
+                        vec![name],
+                    );
+                } else {
+                    return err(
+                        "AGX116",
+                        format!(
+                            "Cannot send 'STEP_FINISHED' for step \"{name}\" that was not started"
+                        ),
+                        vec![name],
+                    );
+                }
+            }
+            Some(EventType::ReasoningStart) | Some(EventType::ReasoningMessageStart) => {
+                let id = id_of("messageId");
+                let (open, noun, end) = if ev.kind == Some(EventType::ReasoningStart) {
+                    (&mut r.reasoning_spans, "reasoning span", T::ReasoningEnd)
+                } else {
+                    let end = T::ReasoningMessageEnd;
+                    (&mut r.reasoning_msgs, "reasoning message", end)
+                };
+                if open.contains(&id) {
+                    return in_progress("AGX117", t, noun, id, end);
+                }
+                // One owner for a span and the messages of the same id: the first opener's.
+                let owners = &mut r.owners.reasoning;
+                open_owned(open, owners, t, "reasoning message", id, et)?;
+            }
+            Some(EventType::ReasoningMessageContent)
+            | Some(EventType::ReasoningMessageEnd)
+            | Some(EventType::ReasoningEnd) => {
+                let id = ev.s("messageId").unwrap_or("");
+                let (open, rule, noun, start) = if ev.kind == Some(EventType::ReasoningEnd) {
+                    let start = T::ReasoningStart;
+                    (&mut r.reasoning_spans, "AGX119", "reasoning span", start)
+                } else {
+                    let start = T::ReasoningMessageStart;
+                    (&mut r.reasoning_msgs, "AGX118", "reasoning message", start)
+                };
+                if !open.contains(id) {
+                    // Only a span's end says "must be sent first".
+                    return not_open(rule, t, noun, id, start, rule == "AGX119");
+                }
+                let end = ev.kind != Some(EventType::ReasoningMessageContent);
+                let owners = &r.owners.reasoning;
+                continue_owned(open, owners, t, "reasoning message", id, &et, end)?;
+            }
+            Some(EventType::ReasoningEncryptedValue) => {
+                // Continues the item `entityId` names, of the kind `subtype` says.
+                let id = ev.s("entityId").unwrap_or("");
+                let (owner, what) = match ev.s("subtype") {
+                    Some("tool-call") => (r.owners.tool_call.get(&h(id)), "tool call"),
+                    Some("message") => (
+                        r.owners
+                            .message
+                            .get(&h(id))
+                            .or_else(|| r.owners.reasoning.get(&h(id))),
+                        "message",
+                    ),
+                    _ => (r.owners.reasoning.get(&h(id)), "reasoning message"),
+                };
+                Self::continuation(t, what, id, &et, owner)?;
+            }
+            Some(EventType::ActivitySnapshot) => {
+                // Only a replacing snapshot (`replace` absent or true) re-owns a known activity.
+                let id = id_of("messageId");
+                let keeps = ev.get("replace").and_then(Value::as_bool) == Some(false);
+                if r.owners.activity.get(&h(&id)).is_none() || !keeps {
+                    r.owners.activity.insert(h(&id), et);
+                }
+            }
+            Some(EventType::ActivityDelta) => {
+                let id = ev.s("messageId").unwrap_or("");
+                Self::continuation(t, "activity", id, &et, tagged(&r.owners.activity, id, &et))?;
+            }
+            Some(EventType::SubagentStarted) => {
+                let Some(id) = et else {
+                    return err(
+                        "AGX120",
+                        "Cannot send 'SUBAGENT_STARTED' without a 'subagentRunId'.".into(),
+                        vec![],
+                    );
+                };
+                if ev.s("name").is_none() {
+                    return err(
+                        "AGX120",
+                        "Cannot send 'SUBAGENT_STARTED' without a 'name'.".into(),
+                        vec![id],
+                    );
+                }
+                if r.subagents.contains(&id) {
+                    return err(
+                        "AGX120",
+                        format!("Cannot send 'SUBAGENT_STARTED': subagent '{id}' is already active. Finish it with 'SUBAGENT_FINISHED' first."),
+                        vec![id],
+                    );
+                }
+                if r.subagents_done.contains(&id) {
+                    return err(
+                        "AGX120",
+                        format!("Cannot send 'SUBAGENT_STARTED': subagent '{id}' has already finished in this run. Subagent IDs are per-invocation and cannot be reused."),
+                        vec![id],
+                    );
+                }
+                if let Some(p) = ev.s("parentSubagentRunId") {
+                    if !r.subagents.contains(p) && !r.subagents_done.contains(p) {
+                        return err(
+                            "AGX120",
+                            format!("Cannot send 'SUBAGENT_STARTED': parentSubagentRunId '{p}' has not been started in this run."),
+                            vec![id, p.to_string()],
+                        );
+                    }
+                }
+                r.subagents.insert(id);
+            }
+            Some(EventType::SubagentFinished) | Some(EventType::SubagentError) => {
+                let Some(id) = et else {
+                    return err(
+                        "AGX121",
+                        format!("Cannot send '{t}' without a 'subagentRunId'."),
+                        vec![],
+                    );
+                };
+                if ev.kind == Some(EventType::SubagentError) && ev.s("message").is_none() {
+                    return err(
+                        "AGX121",
+                        "Cannot send 'SUBAGENT_ERROR' without a 'message'.".into(),
+                        vec![id],
+                    );
+                }
+                if !r.subagents.shift_remove(&id) {
+                    return err(
+                        "AGX121",
+                        format!("Cannot send '{t}': no active subagent found with ID '{id}'. A 'SUBAGENT_STARTED' event must be sent first."),
+                        vec![id],
+                    );
+                }
+                r.subagents_done.insert(id);
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn open_ids_close_out_of_order_and_list_in_opening_order() {
+        let mut o = OpenIds::default();
+        for id in ["a", "b", "c", "d", "e"] {
+            o.insert(id.into());
+        }
+        o.insert("b".into());
+        assert!(o.shift_remove("a"));
+        assert!(!o.shift_remove("a"));
+        assert!(o.shift_remove("d"));
+        assert!(o.contains("e") && !o.contains("d"));
+        assert_eq!(o.listed(), ["b", "c", "e"]);
+    }
+
+    #[test]
+    fn owners_are_a_window() {
+        use crate::check::strict::id_hash as h;
+        let mut o = Owners::default();
+        for i in 0..Owners::WINDOW + 3 {
+            o.insert(h(&format!("m{i}")), (i % 2 == 0).then(|| format!("s{i}")));
+        }
+        assert_eq!(o.len(), Owners::WINDOW);
+        assert_eq!(o.get(&h("m2")), None, "forgotten");
+        assert_eq!(o.get(&h("m4")), Some(&Some("s4".to_string())));
+        assert_eq!(o.get(&h("m5")), Some(&None));
+        // A message started again keeps one entry, with its new owner.
+        o.insert(h("m4"), None);
+        assert_eq!(o.get(&h("m4")), Some(&None));
+        assert_eq!(o.len(), Owners::WINDOW);
+    }
+}
