@@ -639,7 +639,16 @@ impl Data {
         let v = v.map(normalize_owned);
         match read {
             Read::Input => Data::Input(v),
-            Read::Output | Read::State => Data::Output(v),
+            Read::Output => Data::Output(v),
+            // As the typed read has it (read again from its text: a tree is read so only
+            // where a line was declined or a record came as a tree).
+            Read::State => match v.as_ref().filter(|v| v.is_object()) {
+                Some(tree) => match State::read(&tree.to_string()) {
+                    Some(state) => Data::State(Box::new(state)),
+                    None => Data::Output(v),
+                },
+                None => Data::Output(v),
+            },
             Read::StepInput => {
                 Data::StepInput(v.map_or_else(Default::default, |v| StepInput::of_tree(&v)))
             }
@@ -1285,19 +1294,17 @@ mod tests {
                     r#"{{"name":"agent","data":{{"{key}":{v}}},"metadata":{meta},"event":"{kind}","parent_ids":{parents}}}"#
                 );
                 for text in [first, last] {
-                    let mut e = Event::read(&text).expect("v2");
-                    // A state read as a state: the tree it stands for.
-                    if let Data::State(s) = &e.data {
-                        let mut state = s.rest.clone();
-                        let list = s.messages.iter().map(|m| m.value().clone()).collect();
-                        state["messages"] = Value::Array(list);
-                        e.data = Data::Output(Some(state));
-                    }
+                    let e = Event::read(&text).expect("v2");
                     let tree: Value = serde_json::from_str(&text).expect("json");
                     assert_eq!(Some(&e), Event::of_record(&tree, None).as_ref(), "{text}");
                 }
             }
         }
+        // The root end's state is read as a state, its messages shared.
+        let root_end =
+            r#"{"event":"on_chain_end","data":{"output":{"messages":[],"k":1}},"parent_ids":[]}"#;
+        let data = Event::read(root_end).map(|e| e.data);
+        assert!(matches!(data, Some(Data::State(_))), "{data:?}");
         let step = |input: &str| {
             let text = format!(
                 r#"{{"event":"on_chain_start","data":{{"input":{input}}},"name":"tools","metadata":{{"langgraph_node":"tools"}},"parent_ids":["r"]}}"#
