@@ -3,7 +3,7 @@
 
 use crate::json::Field;
 use foldhash::fast::RandomState as FastIds;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 use serde_json::Value;
 
@@ -16,7 +16,7 @@ use crate::input::Record;
 use crate::model::ModelEvent;
 use crate::payload::Payload;
 use crate::wire::langchain as lc;
-use crate::wire::v2::{Data, Event, MessageChunk};
+use crate::wire::v2::{Data, Event, MessageCalls, MessageChunk};
 
 #[derive(Default)]
 pub struct V2Adapter {
@@ -126,37 +126,21 @@ impl V2Adapter {
         }
     }
 
-    fn remember_calls(&mut self, msg: &Value) {
-        if lc::message_kind(msg) != Some("ai") {
-            return;
-        }
-        for (id, name, args) in lc::tool_calls(msg) {
-            if !self.known_call(&id) {
-                self.pending_calls.push(PendingCall {
-                    run: self.run_no,
-                    id,
-                    name,
-                    args,
-                    message_id: s(msg, "id"),
-                    from_chunks: false,
-                });
-            }
-        }
-    }
-
-    fn remember_calls_in(&mut self, v: &Value) {
-        match v {
-            Value::Array(a) => a.iter().for_each(|m| self.remember_calls_in(m)),
-            Value::Object(o) => {
-                if lc::is_message(v) {
-                    self.remember_calls(v);
-                } else if let Some(msgs) = o.field("messages") {
-                    self.remember_calls_in(msgs);
-                } else if let Some(update) = o.field("update") {
-                    self.remember_calls_in(update);
+    /// The calls of AI messages, pending until a tool run claims them.
+    fn remember_calls<'m>(&mut self, messages: impl IntoIterator<Item = &'m MessageCalls>) {
+        for m in messages {
+            for (id, name, args) in &m.calls {
+                if !self.known_call(id) {
+                    self.pending_calls.push(PendingCall {
+                        run: self.run_no,
+                        id: id.clone(),
+                        name: name.clone(),
+                        args: args.clone(),
+                        message_id: m.id.clone(),
+                        from_chunks: false,
+                    });
                 }
             }
-            _ => {}
         }
     }
 
@@ -189,30 +173,44 @@ impl V2Adapter {
             }
             "on_chain_stream" => {
                 self.ensure_started(out);
-                let chunk = data;
-                if let Some(list) = chunk.field("__interrupt__") {
-                    let ints = interrupts_from(list);
-                    if ints.is_empty() {
-                        return Disposition::Bad(
-                            "`__interrupt__` without interrupt ids: expected [{id, value}]".into(),
-                        );
-                    }
-                    out.push(ModelEvent::Interrupt(ints));
-                    return Disposition::Mapped;
-                }
-                if let Some([mode, payload]) = chunk.as_array().map(Vec::as_slice) {
-                    if mode == "custom" {
-                        out.push(custom_event(None, payload));
+                let calls = match &ev.data {
+                    Data::Update {
+                        interrupt: Some(list),
+                        ..
+                    } => {
+                        let ints = interrupts_from(list);
+                        if ints.is_empty() {
+                            return Disposition::Bad(
+                                "`__interrupt__` without interrupt ids: expected [{id, value}]"
+                                    .into(),
+                            );
+                        }
+                        out.push(ModelEvent::Interrupt(ints));
                         return Disposition::Mapped;
                     }
-                    return Disposition::Ignored("root stream part of another stream mode");
-                }
-                self.remember_calls_in(chunk);
+                    Data::Update { calls, .. } => std::borrow::Cow::Borrowed(calls),
+                    // A part of a stream mode (`[mode, payload]`), or a list of messages.
+                    _ => {
+                        if let Some([mode, payload]) = data.as_array().map(Vec::as_slice) {
+                            if mode == "custom" {
+                                out.push(custom_event(None, payload));
+                                return Disposition::Mapped;
+                            }
+                            return Disposition::Ignored("root stream part of another stream mode");
+                        }
+                        let mut calls = vec![];
+                        MessageCalls::in_tree(data, &mut calls);
+                        std::borrow::Cow::Owned(calls)
+                    }
+                };
+                self.remember_calls(calls.iter());
                 Disposition::Ignored("root stream chunk is a node's update, not the state")
             }
             "on_chain_end" => {
                 self.ensure_started(out);
-                if data.is_object() {
+                if let Data::State(s) = &ev.data {
+                    out.push(state_event(s));
+                } else if data.is_object() {
                     out.push(ModelEvent::State {
                         state: data.clone(),
                     });
@@ -239,9 +237,23 @@ impl V2Adapter {
                 if ev.is_step() {
                     self.ensure_started(out);
                     // create_agent `tools` runs carry the Send payload: the calls they execute.
-                    if let Data::Input(Some(input)) = &ev.data {
-                        self.remember_send_payload(input);
-                        self.remember_waiting(input);
+                    if let Data::StepInput(input) = &ev.data {
+                        for (id, name, args) in &input.send {
+                            if !self.known_call(id) {
+                                self.pending_calls.push(PendingCall {
+                                    run: self.run_no,
+                                    id: id.clone(),
+                                    name: name.clone(),
+                                    args: args.clone(),
+                                    message_id: None,
+                                    from_chunks: false,
+                                });
+                            }
+                        }
+                        // The calls of its input state no tool message answers.
+                        if let Some(waiting) = &input.waiting {
+                            self.waiting_calls = waiting.clone();
+                        }
                     }
                     self.steps.insert(run_id.clone(), name.clone());
                     out.push(ModelEvent::StepStart { name, key: run_id });
@@ -254,8 +266,8 @@ impl V2Adapter {
                 Disposition::Ignored("runnable inside a node (not a graph step)")
             }
             "on_chain_end" => {
-                if let Data::Output(Some(output)) = &ev.data {
-                    self.remember_calls_in(output);
+                if let Data::Calls(calls) = &ev.data {
+                    self.remember_calls(calls);
                 }
                 if self.steps.remove(&run_id).is_some() {
                     out.push(ModelEvent::StepEnd { key: run_id });
@@ -268,48 +280,6 @@ impl V2Adapter {
             }
             _ => Disposition::Ignored("chain event of no AG-UI meaning"),
         }
-    }
-
-    fn remember_send_payload(&mut self, input: &Value) {
-        for c in input.as_array().into_iter().flatten() {
-            if c.field("type").and_then(Value::as_str) == Some("tool_call") {
-                if let (Some(id), Some(name)) = (s(c, "id"), s(c, "name")) {
-                    if !self.known_call(&id) {
-                        let args = c.field("args").map(|a| a.to_string()).unwrap_or_default();
-                        self.pending_calls.push(PendingCall {
-                            run: self.run_no,
-                            id,
-                            name,
-                            args,
-                            message_id: None,
-                            from_chunks: false,
-                        });
-                    }
-                }
-            }
-        }
-    }
-
-    /// The calls of a node's input state (`{messages: […]}`, normalised on the parse thread) no
-    /// tool message answers.
-    fn remember_waiting(&mut self, input: &Value) {
-        let Some(msgs) = input.field("messages").and_then(Value::as_array) else {
-            return;
-        };
-        let answered: HashSet<&str> = msgs
-            .iter()
-            .filter(|m| lc::message_kind(m) == Some("tool"))
-            .filter_map(|m| m.field("tool_call_id").and_then(Value::as_str))
-            .collect();
-        let mut waiting = vec![];
-        for m in msgs.iter().filter(|m| lc::message_kind(m) == Some("ai")) {
-            for (id, name, _) in lc::tool_calls(m) {
-                if !answered.contains(id.as_str()) {
-                    waiting.push((id, name, s(m, "id")));
-                }
-            }
-        }
-        self.waiting_calls = waiting;
     }
 
     fn on_model(&mut self, ev: &Event, kind: &str, out: &mut Vec<ModelEvent>) -> Disposition {
@@ -348,7 +318,7 @@ impl V2Adapter {
                     Some(m) => std::borrow::Cow::Owned(m),
                     None => std::borrow::Cow::Borrowed(output),
                 };
-                self.remember_calls(&output);
+                self.remember_calls(&MessageCalls::of_message(&output));
                 let streamed = self.models.get(&run_id).is_some_and(|m| m.streamed);
                 let message_id = self.open_model(&run_id, output.field_str("id"), out);
                 if streamed {
@@ -812,6 +782,20 @@ impl V2Adapter {
                 Disposition::Mapped
             }
             _ => Disposition::Ignored("messages part of a user or system message (input echo)"),
+        }
+    }
+}
+
+/// The event of a state read with its messages shared, its `__interrupt__` kept.
+fn state_event(s: &crate::wire::state::State) -> ModelEvent {
+    match crate::model::EncodedState::new(s.rest.clone(), s.messages.clone()) {
+        Ok(e) => ModelEvent::EncodedState(Box::new(e)),
+        // Not reached (the state's first entry is its list): the state as a tree.
+        Err((mut state, messages)) => {
+            if let Some(Value::Array(list)) = state.get_mut("messages") {
+                list.extend(messages.iter().map(|m| m.to_value()));
+            }
+            ModelEvent::State { state }
         }
     }
 }

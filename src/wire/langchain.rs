@@ -227,14 +227,15 @@ fn flatten_constructor(m: &Map<String, Value>) -> Option<Value> {
 }
 
 fn message_type_for_class<'a>(class: &str, kwargs: &'a Map<String, Value>) -> Option<&'a str> {
+    constructor_type(class, kwargs.field("role").and_then(Value::as_str))
+}
+
+/// The `type` a flattened constructor of `class` gets, its kwargs' `role` given (`None`: it
+/// gets `__type__`, and its kwargs' own `type` is dropped).
+pub fn constructor_type<'a>(class: &str, role: Option<&'a str>) -> Option<&'a str> {
     match fixed_message_type(class) {
         Some(t) => t,
-        None => Some(
-            kwargs
-                .field("role")
-                .and_then(Value::as_str)
-                .unwrap_or("chat"),
-        ),
+        None => Some(role.unwrap_or("chat")),
     }
 }
 
@@ -312,13 +313,13 @@ pub fn content_text(content: &Value) -> String {
 
 /// Tool calls of an AI message as (id, name, args-as-JSON-text).
 pub fn tool_calls(msg: &Value) -> Vec<(String, String, String)> {
-    tool_calls_of(msg.field("tool_calls"))
+    msg.field("tool_calls").map_or_else(Vec::new, calls_of_list)
 }
 
-/// [`tool_calls`] of a message's `tool_calls`.
-fn tool_calls_of(calls: Option<&Value>) -> Vec<(String, String, String)> {
+/// [`tool_calls`] of a message's `tool_calls` value.
+pub fn calls_of_list(calls: &Value) -> Vec<(String, String, String)> {
     let mut out = vec![];
-    if let Some(calls) = calls.and_then(Value::as_array) {
+    if let Some(calls) = calls.as_array() {
         for c in calls {
             let (Some(id), Some(name)) = (
                 c.field("id").and_then(Value::as_str),
@@ -498,7 +499,9 @@ impl MessageFields for TextFields {
         tool_content_text(self.content())
     }
     fn tool_calls(&self) -> Vec<(String, String, String)> {
-        tool_calls_of(self.tool_calls.as_ref())
+        self.tool_calls
+            .as_ref()
+            .map_or_else(Vec::new, calls_of_list)
     }
     fn tool_call_id(&self) -> Option<Cow<'_, str>> {
         str_of(&self.tool_call_id)

@@ -15,7 +15,8 @@ use serde_json::Value;
 
 use crate::json::Field;
 use crate::payload::Payload;
-use crate::wire::langchain::normalize_owned;
+use crate::wire::langchain::{self as lc, normalize_owned};
+use crate::wire::state::State;
 
 /// A v2 event as the adapter reads it.
 #[derive(Debug, Clone, PartialEq)]
@@ -43,12 +44,25 @@ pub struct Event {
 pub enum Data {
     /// Nothing is read of this kind's `data` (or it has none).
     None,
-    /// A root run's or a graph step's start, a tool's start.
+    /// A root run's start, a tool's start.
     Input(Option<Value>),
-    /// A chain's, a model's or a tool's end.
+    /// A graph step's start.
+    StepInput(StepInput),
+    /// A model's or a tool's end, or the root chain's whose output is no state [`State`]
+    /// reads.
     Output(Option<Value>),
-    /// A root chain's stream chunk (a node's update, an interrupt, a custom part).
+    /// The root chain's end: the state, its messages read as a state's ([`State`]).
+    State(Box<State>),
+    /// The end of a chain inside the root run: the calls of the AI messages its output holds.
+    Calls(Vec<MessageCalls>),
+    /// A root chain's stream chunk that is no object (a custom part).
     Chunk(Option<Value>),
+    /// A root chain's stream chunk that is an object: its `__interrupt__` list (normalised),
+    /// else the calls of the AI messages it holds (a node's update).
+    Update {
+        interrupt: Option<Value>,
+        calls: Vec<MessageCalls>,
+    },
     /// A model's stream chunk, or the JSON kind it has when it is no object.
     ModelChunk(Option<Result<MessageChunk, &'static str>>),
     ToolError {
@@ -71,6 +85,23 @@ pub struct MessageChunk {
     pub tool_call_chunks: Option<Value>,
 }
 
+/// The tool calls of an AI message: the message's `id`, each call as (id, name, args as JSON
+/// text).
+#[derive(Debug, Clone, PartialEq)]
+pub struct MessageCalls {
+    pub id: Option<String>,
+    pub calls: Vec<(String, String, String)>,
+}
+
+/// What the adapter reads of a graph step's input: the calls of a `Send` payload (a list of
+/// `tool_call`s), and, when its `messages` is a list, the calls of its AI messages that no
+/// tool message in it answers (id, name, message id).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct StepInput {
+    pub send: Vec<(String, String, String)>,
+    pub waiting: Option<Vec<(String, String, Option<String>)>>,
+}
+
 /// A value read as `T` when it is of the JSON kind `T` is read from (a string for `String`,
 /// an object for the keys of `data`), and as absent for any other, as a lookup in its tree
 /// finds nothing. serde derive cannot say "this, or any other value skipped" without
@@ -88,6 +119,10 @@ trait Shape<'de>: Sized {
     }
     fn of_map<M: MapAccess<'de>>(mut m: M) -> Result<Option<Self>, M::Error> {
         while m.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+        Ok(None)
+    }
+    fn of_seq<S: SeqAccess<'de>>(mut s: S) -> Result<Option<Self>, S::Error> {
+        while s.next_element::<IgnoredAny>()?.is_some() {}
         Ok(None)
     }
 }
@@ -108,11 +143,31 @@ macro_rules! keys_of_an_object {
         }
     )*};
 }
-keys_of_an_object!(Input, Output, Chunk, ToolError);
+keys_of_an_object!(Input, Output, ToolError);
 
-impl<'de> Shape<'de> for RawChunk<'de> {
+/// The same, of types that borrow from the line.
+macro_rules! borrowed_keys_of_an_object {
+    ($($t:ident),*) => {$(
+        impl<'de: 'a, 'a> Shape<'de> for $t<'a> {
+            fn of_map<M: MapAccess<'de>>(m: M) -> Result<Option<Self>, M::Error> {
+                Self::deserialize(serde::de::value::MapAccessDeserializer::new(m)).map(Some)
+            }
+        }
+    )*};
+}
+borrowed_keys_of_an_object!(ModelData, StreamChunk, ChainData);
+
+impl<'de: 'a, 'a> Shape<'de> for Holder<'a> {
     fn of_map<M: MapAccess<'de>>(m: M) -> Result<Option<Self>, M::Error> {
-        Self::deserialize(serde::de::value::MapAccessDeserializer::new(m)).map(Some)
+        let keys = Keys::deserialize(serde::de::value::MapAccessDeserializer::new(m))?;
+        Ok(Some(Holder::Object(Box::new(keys))))
+    }
+    fn of_seq<S: SeqAccess<'de>>(mut s: S) -> Result<Option<Self>, S::Error> {
+        let mut items = vec![];
+        while let Some(item) = s.next_element::<Lenient<Holder>>()? {
+            items.extend(item.0);
+        }
+        Ok(Some(Holder::Items(items)))
     }
 }
 
@@ -142,9 +197,8 @@ impl<'de, T: Shape<'de>> Deserialize<'de> for Lenient<T> {
             fn visit_unit<E>(self) -> Result<Lenient<T>, E> {
                 Ok(Lenient(None))
             }
-            fn visit_seq<S: SeqAccess<'de>>(self, mut s: S) -> Result<Lenient<T>, S::Error> {
-                while s.next_element::<IgnoredAny>()?.is_some() {}
-                Ok(Lenient(None))
+            fn visit_seq<S: SeqAccess<'de>>(self, s: S) -> Result<Lenient<T>, S::Error> {
+                T::of_seq(s).map(Lenient)
             }
             fn visit_map<M: MapAccess<'de>>(self, m: M) -> Result<Lenient<T>, M::Error> {
                 T::of_map(m).map(Lenient)
@@ -154,7 +208,7 @@ impl<'de, T: Shape<'de>> Deserialize<'de> for Lenient<T> {
     }
 }
 
-/// The line as read: `tags` and `parent_ids` raw, `data` read for the event's kind as it
+/// The line as read: `tags` and `parent_ids` as flags, `data` read for the event's kind as it
 /// comes ([`Slot`]).
 #[derive(Default)]
 struct Wire<'a> {
@@ -162,12 +216,49 @@ struct Wire<'a> {
     data: Slot<'a>,
     run_id: Text,
     name: Text,
-    tags: Option<&'a RawValue>,
-    parent_ids: Option<&'a RawValue>,
+    tags: Lenient<Hidden>,
+    parent_ids: Lenient<Empty>,
     metadata: Metadata,
     /// Read to tell a v3 event (`type` `"event"` with a string `method`) apart.
     kind: Text,
     method: Text,
+}
+
+/// `tags` read as whether it is a list holding `"langsmith:hidden"`.
+#[derive(Default)]
+struct Hidden(bool);
+
+impl<'de> Shape<'de> for Hidden {
+    fn of_seq<S: SeqAccess<'de>>(mut s: S) -> Result<Option<Self>, S::Error> {
+        let mut hidden = false;
+        while let Some(tag) = s.next_element::<Lenient<HiddenTag>>()? {
+            hidden |= tag.0.is_some();
+        }
+        Ok(Some(Hidden(hidden)))
+    }
+}
+
+/// A tag that is `"langsmith:hidden"`.
+struct HiddenTag;
+
+impl Shape<'_> for HiddenTag {
+    fn of_str(s: &str) -> Option<Self> {
+        (s == "langsmith:hidden").then_some(HiddenTag)
+    }
+}
+
+/// `parent_ids` read as whether it is an empty list.
+#[derive(Default)]
+struct Empty(bool);
+
+impl<'de> Shape<'de> for Empty {
+    fn of_seq<S: SeqAccess<'de>>(mut s: S) -> Result<Option<Self>, S::Error> {
+        let mut empty = true;
+        while s.next_element::<IgnoredAny>()?.is_some() {
+            empty = false;
+        }
+        Ok(Some(Empty(empty)))
+    }
 }
 
 /// `data` as the envelope's one pass reads it (a value on the stack while the line is read:
@@ -180,8 +271,10 @@ enum Slot<'a> {
     /// Read by kind as it came: `event` came before it, and its kind is read whatever the
     /// rest of the envelope says.
     Read(Data),
-    /// Kept raw, to be read once the envelope is read: a chain's start or stream chunk (read
-    /// for the root run and graph steps only), or `data` before `event`.
+    /// A chain event's keys, raw, to be read once the envelope says whose event it is (the
+    /// root run's, a graph step's, a runnable's inside a node).
+    Chain(ChainData<'a>),
+    /// Kept raw, to be read once the envelope is read: `data` before `event`.
     Raw(&'a RawValue),
 }
 
@@ -225,9 +318,12 @@ impl<'de> Deserialize<'de> for Wire<'de> {
                     match key {
                         Key::Event => w.event = Some(m.next_value()?),
                         Key::Data => {
-                            w.data = match w.event.as_deref().and_then(Read::of_kind) {
-                                Some(read) => Slot::Read(Data::next(read, &mut m)?),
+                            w.data = match w.event.as_deref() {
                                 None => Slot::Raw(m.next_value()?),
+                                Some(e) if e.starts_with("on_chain_") => Slot::Chain(
+                                    m.next_value::<Lenient<ChainData>>()?.0.unwrap_or_default(),
+                                ),
+                                Some(e) => Slot::Read(Data::next(Read::of_kind(e), &mut m)?),
                             }
                         }
                         Key::RunId => w.run_id = m.next_value()?,
@@ -351,9 +447,12 @@ impl Event {
     fn reads(&self) -> Read {
         let root = self.is_root();
         match self.event.as_str() {
-            "on_chain_start" if root || self.is_step() => Read::Input,
+            "on_chain_start" if root => Read::Input,
+            "on_chain_start" if self.is_step() => Read::StepInput,
             "on_chain_stream" if root => Read::Chunk,
-            kind => Read::of_kind(kind).unwrap_or(Read::Nothing),
+            "on_chain_end" if root => Read::State,
+            "on_chain_end" => Read::Calls,
+            kind => Read::of_kind(kind),
         }
     }
 }
@@ -364,28 +463,13 @@ impl Wire<'_> {
         if self.kind.0.as_deref() == Some("event") && self.method.0.is_some() {
             return None;
         }
-        // Read as a tree only when it may hold the tag: a tag list is rarely hidden.
-        let hidden = self.tags.is_some_and(|t| {
-            let t = t.get();
-            (t.contains("langsmith:hidden") || t.contains('\\'))
-                && tree(t)
-                    .and_then(|t| {
-                        t.as_array()
-                            .map(|t| t.iter().any(|t| t == "langsmith:hidden"))
-                    })
-                    .unwrap_or(false)
-        });
-        let parents_empty = self
-            .parent_ids
-            .and_then(|p| from::<Vec<IgnoredAny>>(p.get()))
-            .map(|p| p.is_empty());
         let mut e = Event {
             event: self.event?,
             data: Data::None,
             run_id: self.run_id.0,
             name: self.name.0,
-            hidden,
-            parents_empty,
+            hidden: self.tags.0.is_some_and(|h| h.0),
+            parents_empty: self.parent_ids.0.map(|p| p.0),
             node: self.metadata.langgraph_node.map(|n| n.0),
             thread_id: self.metadata.thread_id.0,
             checkpoint_ns: self.metadata.langgraph_checkpoint_ns.0,
@@ -393,10 +477,17 @@ impl Wire<'_> {
         e.data = match self.data {
             Slot::Absent => Data::None,
             Slot::Read(data) => data,
+            Slot::Chain(keys) => keys.read(e.reads())?,
             // Read from its tree (no JSON a tree holds: the line is read whole, and fails).
             Slot::Raw(raw) => match e.reads() {
                 Read::Nothing => Data::None,
                 Read::Custom => Data::Custom(Payload::read(raw.get())?),
+                read if e.event.starts_with("on_chain_") => {
+                    match from::<Lenient<ChainData>>(raw.get()) {
+                        Some(keys) => keys.0.unwrap_or_default().read(read)?,
+                        None => Data::of_value(read, Some(tree(raw.get())?)),
+                    }
+                }
                 read => Data::of_value(read, Some(tree(raw.get())?)),
             },
         };
@@ -409,7 +500,10 @@ impl Wire<'_> {
 enum Read {
     Nothing,
     Input,
+    StepInput,
     Output,
+    State,
+    Calls,
     Chunk,
     ModelChunk,
     ToolError,
@@ -417,19 +511,52 @@ enum Read {
 }
 
 impl Read {
-    /// What is read of `data` for an event of kind `event` whatever the rest of the envelope
-    /// says (`None` for a chain's start and stream chunk: read for the root run and graph
-    /// steps only).
-    fn of_kind(event: &str) -> Option<Read> {
-        Some(match event {
-            "on_chain_start" | "on_chain_stream" => return None,
-            "on_chain_end" | "on_chat_model_end" | "on_tool_end" => Read::Output,
+    /// What is read of `data` for an event of kind `event` that is no chain event (a
+    /// chain's is read once the envelope says whose it is: [`Event::reads`]).
+    fn of_kind(event: &str) -> Read {
+        match event {
+            "on_chat_model_end" | "on_tool_end" => Read::Output,
             "on_chat_model_stream" => Read::ModelChunk,
             "on_tool_start" => Read::Input,
             "on_tool_error" => Read::ToolError,
             "on_custom_event" => Read::Custom,
             _ => Read::Nothing,
-        })
+        }
+    }
+
+    /// What is read for `self` of a chain's key read typed (`h`: `None` when no list or
+    /// object); `None`: it is read from its tree.
+    fn of_holder(self, h: Option<Holder>) -> Option<Data> {
+        match self {
+            Read::StepInput => StepInput::of_holder(h).map(Data::StepInput),
+            Read::Calls => {
+                let mut calls = vec![];
+                if let Some(h) = h {
+                    h.calls(&mut calls)?;
+                }
+                Some(Data::Calls(calls))
+            }
+            Read::Chunk => {
+                let Some(Holder::Object(keys)) = h else {
+                    return None;
+                };
+                let mut flat = keys.flat()?;
+                if let Some(list) = flat.keys.interrupt.take() {
+                    let interrupt = Some(normalize_owned(list));
+                    return Some(Data::Update {
+                        interrupt,
+                        calls: vec![],
+                    });
+                }
+                let mut calls = vec![];
+                flat.calls_in(&mut calls)?;
+                Some(Data::Update {
+                    interrupt: None,
+                    calls,
+                })
+            }
+            _ => None,
+        }
     }
 }
 
@@ -439,10 +566,6 @@ impl Data {
         // JSON no tree holds (nested too deeply): the line is read whole, and fails.
         let no_tree = || <M::Error as serde::de::Error>::custom("data no tree holds");
         Ok(match read {
-            Read::Nothing => {
-                m.next_value::<IgnoredAny>()?;
-                Data::None
-            }
             Read::Input => {
                 let keys = m.next_value::<Lenient<Input>>()?.0.unwrap_or_default();
                 Data::Input(keys.input.map(normalize_owned))
@@ -450,10 +573,6 @@ impl Data {
             Read::Output => {
                 let keys = m.next_value::<Lenient<Output>>()?.0.unwrap_or_default();
                 Data::Output(keys.output.map(normalize_owned))
-            }
-            Read::Chunk => {
-                let keys = m.next_value::<Lenient<Chunk>>()?.0.unwrap_or_default();
-                Data::Chunk(keys.chunk.map(normalize_owned))
             }
             Read::ToolError => {
                 let e = m.next_value::<Lenient<ToolError>>()?.0.unwrap_or_default();
@@ -467,11 +586,23 @@ impl Data {
                 Data::Custom(Payload::read(raw.get()).ok_or_else(no_tree)?)
             }
             Read::ModelChunk => {
-                let chunk = m.next_value::<Lenient<RawChunk>>()?.0.and_then(|c| c.chunk);
+                // A chunk normalising makes another value of, or no object: the line is read
+                // from its tree.
+                let declined = || <M::Error as serde::de::Error>::custom("a chunk of its tree");
+                let chunk = m
+                    .next_value::<Lenient<ModelData>>()?
+                    .0
+                    .and_then(|c| c.chunk);
                 Data::ModelChunk(match chunk {
-                    Some(c) => Some(MessageChunk::read(c.get()).ok_or_else(no_tree)?),
+                    Some(Lenient(Some(c))) => Some(Ok(c.message().ok_or_else(declined)?)),
+                    Some(Lenient(None)) => return Err(declined()),
                     None => None,
                 })
+            }
+            // A chain's data is read by the envelope's visitor.
+            Read::Nothing | Read::StepInput | Read::State | Read::Calls | Read::Chunk => {
+                m.next_value::<IgnoredAny>()?;
+                Data::None
             }
         })
     }
@@ -487,9 +618,9 @@ impl Data {
         let mut take = |k: &str| data.as_object_mut().and_then(|o| o.shift_remove(k));
         match read {
             Read::Nothing | Read::Custom => Data::None,
-            Read::Input => Data::Input(take("input").map(normalize_owned)),
-            Read::Output => Data::Output(take("output").map(normalize_owned)),
-            Read::Chunk => Data::Chunk(take("chunk").map(normalize_owned)),
+            Read::Input | Read::StepInput => Data::of_key(read, take("input")),
+            Read::Output | Read::State | Read::Calls => Data::of_key(read, take("output")),
+            Read::Chunk => Data::of_key(read, take("chunk")),
             Read::ToolError => Data::ToolError {
                 error: take("error"),
                 tool_call_id: take("tool_call_id").and_then(|v| v.as_str().map(str::to_string)),
@@ -498,6 +629,388 @@ impl Data {
                 Value::Object(_) => MessageChunk::of_value(normalize_owned(c)),
                 other => Err(crate::wire::json_kind(&other)),
             })),
+        }
+    }
+}
+
+impl Data {
+    /// What is read for `read` of a chain key's value (normalised here).
+    fn of_key(read: Read, v: Option<Value>) -> Data {
+        let v = v.map(normalize_owned);
+        match read {
+            Read::Input => Data::Input(v),
+            Read::Output => Data::Output(v),
+            // As the typed read has it (read again from its text: a tree is read so only
+            // where a line was declined or a record came as a tree).
+            Read::State => match v.as_ref().filter(|v| v.is_object()) {
+                Some(tree) => match State::read(&tree.to_string()) {
+                    Some(state) => Data::State(Box::new(state)),
+                    None => Data::Output(v),
+                },
+                None => Data::Output(v),
+            },
+            Read::StepInput => {
+                Data::StepInput(v.map_or_else(Default::default, |v| StepInput::of_tree(&v)))
+            }
+            Read::Calls => {
+                let mut calls = vec![];
+                if let Some(v) = &v {
+                    MessageCalls::in_tree(v, &mut calls);
+                }
+                Data::Calls(calls)
+            }
+            Read::Chunk => match v {
+                Some(Value::Object(mut o)) => match o.shift_remove("__interrupt__") {
+                    Some(list) => Data::Update {
+                        interrupt: Some(list),
+                        calls: vec![],
+                    },
+                    None => {
+                        let mut calls = vec![];
+                        MessageCalls::in_tree(&Value::Object(o), &mut calls);
+                        Data::Update {
+                            interrupt: None,
+                            calls,
+                        }
+                    }
+                },
+                other => Data::Chunk(other),
+            },
+            _ => Data::None,
+        }
+    }
+}
+
+impl MessageCalls {
+    /// The calls of a (normalised) message, when it is an AI message that made some.
+    pub fn of_message(msg: &Value) -> Option<MessageCalls> {
+        if lc::message_kind(msg) != Some("ai") {
+            return None;
+        }
+        let calls = lc::tool_calls(msg);
+        (!calls.is_empty()).then(|| MessageCalls {
+            id: msg.field_str("id").map(str::to_string),
+            calls,
+        })
+    }
+
+    /// The calls of the AI messages a (normalised) tree holds: a message's, a list's items',
+    /// an object's `messages`' or else its `update`'s.
+    pub fn in_tree(v: &Value, out: &mut Vec<MessageCalls>) {
+        match v {
+            Value::Array(a) => a.iter().for_each(|m| MessageCalls::in_tree(m, out)),
+            Value::Object(_) if lc::is_message(v) => out.extend(MessageCalls::of_message(v)),
+            Value::Object(o) => {
+                if let Some(msgs) = o.field("messages") {
+                    MessageCalls::in_tree(msgs, out);
+                } else if let Some(update) = o.field("update") {
+                    MessageCalls::in_tree(update, out);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+impl StepInput {
+    /// The step input of a (normalised) tree.
+    fn of_tree(input: &Value) -> StepInput {
+        let text = |v: &Value, k: &str| v.field_str(k).map(str::to_string);
+        let send = input.as_array().into_iter().flatten();
+        let send = send
+            .filter(|c| c.field_str("type") == Some("tool_call"))
+            .filter_map(|c| {
+                let args = c.field("args").map(|a| a.to_string()).unwrap_or_default();
+                Some((text(c, "id")?, text(c, "name")?, args))
+            })
+            .collect();
+        let waiting = input
+            .field("messages")
+            .and_then(Value::as_array)
+            .map(|list| {
+                let said = list.iter().map(|m| match lc::message_kind(m) {
+                    Some("ai") => Said::Calls(text(m, "id"), lc::tool_calls(m)),
+                    Some("tool") => text(m, "tool_call_id").map_or(Said::Other, Said::Answers),
+                    _ => Said::Other,
+                });
+                waiting(said.collect())
+            });
+        StepInput { send, waiting }
+    }
+
+    /// The step input of a typed read (`None`: it is read from its tree).
+    fn of_holder(h: Option<Holder>) -> Option<StepInput> {
+        let mut input = StepInput::default();
+        match h {
+            None => {}
+            Some(Holder::Items(items)) => {
+                for item in items {
+                    let Holder::Object(keys) = item else { continue };
+                    let c = keys.flat()?;
+                    if c.type_text() != Some("tool_call") {
+                        continue;
+                    }
+                    if let (Some(id), Some(name)) = (c.id(), c.keys.name.0) {
+                        let args = c.keys.args.map(|a| normalize_owned(a).to_string());
+                        input.send.push((id, name, args.unwrap_or_default()));
+                    }
+                }
+            }
+            Some(Holder::Object(keys)) => {
+                let flat = keys.flat()?;
+                if let Some(Lenient(Some(Holder::Items(list)))) = flat.keys.messages {
+                    let mut said = Vec::with_capacity(list.len());
+                    for m in list {
+                        let Holder::Object(m) = m else {
+                            said.push(Said::Other);
+                            continue;
+                        };
+                        let mut m = m.flat()?;
+                        said.push(match m.kind() {
+                            Some("ai") => Said::Calls(m.id(), m.calls()),
+                            Some("tool") => {
+                                m.keys.tool_call_id.0.map_or(Said::Other, Said::Answers)
+                            }
+                            _ => Said::Other,
+                        });
+                    }
+                    input.waiting = Some(waiting(said));
+                }
+            }
+        }
+        Some(input)
+    }
+}
+
+/// What a message of a step's input list says about calls.
+enum Said {
+    /// An AI message's id and calls.
+    Calls(Option<String>, Vec<(String, String, String)>),
+    /// A tool message's call.
+    Answers(String),
+    Other,
+}
+
+/// The calls of a message list's AI messages no tool message in it answers.
+fn waiting(said: Vec<Said>) -> Vec<(String, String, Option<String>)> {
+    let answered: std::collections::HashSet<&str> = said
+        .iter()
+        .filter_map(|s| match s {
+            Said::Answers(id) => Some(id.as_str()),
+            _ => None,
+        })
+        .collect();
+    let mut out = vec![];
+    for s in &said {
+        if let Said::Calls(message, calls) = s {
+            for (id, name, _) in calls {
+                if !answered.contains(id.as_str()) {
+                    out.push((id.clone(), name.clone(), message.clone()));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// A chain event's `data` keys, raw.
+#[derive(Default, Deserialize)]
+struct ChainData<'a> {
+    #[serde(borrow, default, deserialize_with = "present")]
+    input: Option<&'a RawValue>,
+    #[serde(borrow, default, deserialize_with = "present")]
+    output: Option<&'a RawValue>,
+    #[serde(borrow, default, deserialize_with = "present")]
+    chunk: Option<&'a RawValue>,
+}
+
+impl ChainData<'_> {
+    /// What is read for `read` (`None`: JSON no tree holds).
+    fn read(self, read: Read) -> Option<Data> {
+        let raw = match read {
+            Read::Input | Read::StepInput => self.input,
+            Read::Output | Read::State | Read::Calls => self.output,
+            Read::Chunk => self.chunk,
+            _ => return Some(Data::None),
+        };
+        let Some(raw) = raw else {
+            return Some(Data::of_key(read, None));
+        };
+        let typed = match read {
+            Read::State => State::read(raw.get()).map(|s| Data::State(Box::new(s))),
+            Read::StepInput | Read::Calls | Read::Chunk => {
+                from::<Lenient<Holder>>(raw.get()).and_then(|h| read.of_holder(h.0))
+            }
+            _ => None,
+        };
+        Some(match typed {
+            Some(data) => data,
+            None => Data::of_key(read, Some(tree(raw.get())?)),
+        })
+    }
+}
+
+/// A value as the calls of the messages it holds are read of it: a list's items (of no
+/// other kind: nothing), or an object's keys.
+enum Holder<'a> {
+    Items(Vec<Holder<'a>>),
+    Object(Box<Keys<'a>>),
+}
+
+/// The keys of an object that tell whether it is a message (or an lc constructor of one),
+/// its calls, or the messages or update it holds; `__interrupt__` for a root chunk. A
+/// repeated key fails the read, and the line is read from its tree.
+#[derive(Deserialize)]
+struct Keys<'a> {
+    #[serde(borrow, default)]
+    lc: Option<&'a RawValue>,
+    #[serde(rename = "type", default, deserialize_with = "present")]
+    kind: Option<Text>,
+    #[serde(default, deserialize_with = "present")]
+    role: Option<Text>,
+    #[serde(borrow, default)]
+    id: Option<&'a RawValue>,
+    #[serde(default, deserialize_with = "present")]
+    content: Option<IgnoredAny>,
+    #[serde(borrow, default)]
+    kwargs: Option<Lenient<Holder<'a>>>,
+    #[serde(default, deserialize_with = "present")]
+    tool_calls: Option<Value>,
+    #[serde(default)]
+    tool_call_id: Text,
+    #[serde(default)]
+    name: Text,
+    #[serde(default, deserialize_with = "present")]
+    args: Option<Value>,
+    #[serde(borrow, default, deserialize_with = "present")]
+    messages: Option<Lenient<Holder<'a>>>,
+    #[serde(borrow, default, deserialize_with = "present")]
+    update: Option<Lenient<Holder<'a>>>,
+    #[serde(rename = "__interrupt__", default, deserialize_with = "present")]
+    interrupt: Option<Value>,
+    #[serde(rename = "__lc_escaped__", default, deserialize_with = "present")]
+    escaped: Option<IgnoredAny>,
+}
+
+/// An object's keys as normalising leaves them: an lc constructor's kwargs after the `type`
+/// (or `__type__`) its class gives.
+struct Flat<'a> {
+    keys: Keys<'a>,
+    head: Head,
+}
+
+/// The `type` of a [`Flat`] object.
+enum Head {
+    /// Its own.
+    Own,
+    /// A constructor's message class's.
+    Type(String),
+    /// None: a constructor of another class (`__type__`).
+    Class,
+}
+
+impl<'a> Keys<'a> {
+    /// The object normalising makes of this one; `None` when it makes another value of it
+    /// (an escaped dict, a Python repr): it is read from its tree.
+    fn flat(self) -> Option<Flat<'a>> {
+        let lc = self.lc.is_some_and(|v| v.get() == "1");
+        let kind = self.kind.as_ref().and_then(|k| k.0.as_deref());
+        if self.escaped.is_some() || (lc && kind == Some("not_implemented")) {
+            return None;
+        }
+        let class = match lc && kind == Some("constructor") {
+            true => self.id.and_then(class_of),
+            false => None,
+        };
+        if let (Some(class), Some(Lenient(Some(Holder::Object(_))))) = (&class, &self.kwargs) {
+            let Some(Lenient(Some(Holder::Object(kwargs)))) = self.kwargs else {
+                return None;
+            };
+            let role = kwargs.role.as_ref().and_then(|r| r.0.as_deref());
+            let head = match lc::constructor_type(class, role) {
+                Some(t) => Head::Type(t.to_string()),
+                None => Head::Class,
+            };
+            return Some(Flat {
+                keys: *kwargs,
+                head,
+            });
+        }
+        Some(Flat {
+            keys: self,
+            head: Head::Own,
+        })
+    }
+}
+
+/// The class an lc object's `id` list ends with.
+fn class_of(id: &RawValue) -> Option<String> {
+    let id = from::<Vec<&RawValue>>(id.get())?;
+    from::<Text>(id.last()?.get())?.0
+}
+
+impl Flat<'_> {
+    /// `type`, when a string.
+    fn type_text(&self) -> Option<&str> {
+        match &self.head {
+            Head::Own => self.keys.kind.as_ref().and_then(|k| k.0.as_deref()),
+            Head::Type(t) => Some(t),
+            Head::Class => None,
+        }
+    }
+
+    /// The message kind (`lc::message_kind`).
+    fn kind(&self) -> Option<&str> {
+        let role = || self.keys.role.as_ref().and_then(|r| r.0.as_deref());
+        self.type_text().or_else(role).map(lc::kind_of)
+    }
+
+    /// Whether it is a message (`lc::is_message`).
+    fn is_message(&self) -> bool {
+        let typed = match self.head {
+            Head::Own => self.keys.kind.is_some(),
+            Head::Type(_) => true,
+            Head::Class => false,
+        };
+        self.keys.content.is_some() && (typed || self.keys.role.is_some())
+    }
+
+    fn id(&self) -> Option<String> {
+        from::<Text>(self.keys.id?.get())?.0
+    }
+
+    fn calls(&mut self) -> Vec<(String, String, String)> {
+        let calls = self.keys.tool_calls.take().map(normalize_owned);
+        calls.map_or_else(Vec::new, |c| lc::calls_of_list(&c))
+    }
+
+    /// [`MessageCalls::in_tree`] of this object (`None`: read from its tree).
+    fn calls_in(mut self, out: &mut Vec<MessageCalls>) -> Option<()> {
+        if self.is_message() {
+            if self.kind() == Some("ai") {
+                let calls = self.calls();
+                if !calls.is_empty() {
+                    out.push(MessageCalls {
+                        id: self.id(),
+                        calls,
+                    });
+                }
+            }
+            return Some(());
+        }
+        match (self.keys.messages, self.keys.update) {
+            (Some(Lenient(Some(h))), _) | (None, Some(Lenient(Some(h)))) => h.calls(out),
+            _ => Some(()),
+        }
+    }
+}
+
+impl Holder<'_> {
+    /// [`MessageCalls::in_tree`] of this value (`None`: read from its tree).
+    fn calls(self, out: &mut Vec<MessageCalls>) -> Option<()> {
+        match self {
+            Holder::Items(items) => items.into_iter().try_for_each(|h| h.calls(out)),
+            Holder::Object(keys) => keys.flat()?.calls_in(out),
         }
     }
 }
@@ -524,12 +1037,6 @@ struct Output {
 }
 
 #[derive(Default, Deserialize)]
-struct Chunk {
-    #[serde(default, deserialize_with = "present")]
-    chunk: Option<Value>,
-}
-
-#[derive(Default, Deserialize)]
 struct ToolError {
     #[serde(default, deserialize_with = "present")]
     error: Option<Value>,
@@ -538,15 +1045,15 @@ struct ToolError {
 }
 
 #[derive(Deserialize)]
-struct RawChunk<'a> {
+struct ModelData<'a> {
     #[serde(borrow, default, deserialize_with = "present")]
-    chunk: Option<&'a RawValue>,
+    chunk: Option<Lenient<StreamChunk<'a>>>,
 }
 
 /// A model's stream chunk as written, flat (`{"content",…,"type":"AIMessageChunk"}`) or
 /// serialised (`{"lc":1,"type":"constructor","id":[…],"kwargs":{…}}`): the keys
 /// [`MessageChunk`] takes and those normalising decides by (`lc`, `type`, `id`, `kwargs`,
-/// `__lc_escaped__`; a `not_implemented` object is normalised from its tree).
+/// `__lc_escaped__`; an escaped or `not_implemented` object is normalised from its tree).
 #[derive(Deserialize)]
 struct StreamChunk<'a> {
     #[serde(default, deserialize_with = "present")]
@@ -555,8 +1062,8 @@ struct StreamChunk<'a> {
     kind: Text,
     #[serde(borrow, default)]
     id: Option<&'a RawValue>,
-    #[serde(borrow, default, deserialize_with = "present")]
-    kwargs: Option<&'a RawValue>,
+    #[serde(borrow, default)]
+    kwargs: Option<Box<Lenient<StreamChunk<'a>>>>,
     #[serde(default, deserialize_with = "present")]
     content: Option<Value>,
     #[serde(default, deserialize_with = "present")]
@@ -570,39 +1077,6 @@ struct StreamChunk<'a> {
 }
 
 impl MessageChunk {
-    /// The chunk of a JSON text, normalised; the JSON kind of what normalising makes of it
-    /// when that is no object. `None`: not JSON serde_json reads.
-    fn read(text: &str) -> Option<Result<MessageChunk, &'static str>> {
-        let typed = match text.starts_with('{') {
-            true => from::<StreamChunk>(text).filter(|c| c.__lc_escaped__.is_none()),
-            false => None,
-        };
-        if let Some(c) = typed {
-            let lc = c.lc.as_ref().is_some_and(|v| v == 1);
-            // The class an lc object's `id` list ends with.
-            let class = || {
-                let id = from::<Vec<&RawValue>>(c.id?.get())?;
-                Some(id.last()?.get().starts_with('"'))
-            };
-            match c.kwargs {
-                // A constructor: its kwargs, flat.
-                Some(kw)
-                    if lc
-                        && c.kind.0.as_deref() == Some("constructor")
-                        && kw.get().starts_with('{')
-                        && class() == Some(true) =>
-                {
-                    if let Some(k) = from::<StreamChunk>(kw.get()) {
-                        return Some(Ok(k.flat()));
-                    }
-                }
-                _ if lc && c.kind.0.as_deref() == Some("not_implemented") => {}
-                _ => return Some(Ok(c.flat())),
-            }
-        }
-        MessageChunk::of_value(normalize_owned(tree(text)?)).into()
-    }
-
     /// The chunk of a (normalised) tree; the tree's kind when it is no object.
     fn of_value(v: Value) -> Result<MessageChunk, &'static str> {
         let Value::Object(mut m) = v else {
@@ -618,6 +1092,21 @@ impl MessageChunk {
 }
 
 impl StreamChunk<'_> {
+    /// The chunk normalised (an lc constructor's kwargs); `None` when normalising makes
+    /// another value of it (an escaped dict, a Python repr).
+    fn message(self) -> Option<MessageChunk> {
+        let lc = self.lc.as_ref().is_some_and(|v| v == 1);
+        let kind = self.kind.0.as_deref();
+        if self.__lc_escaped__.is_some() || (lc && kind == Some("not_implemented")) {
+            return None;
+        }
+        let kwargs = matches!(self.kwargs.as_deref(), Some(Lenient(Some(_))));
+        if lc && kind == Some("constructor") && kwargs && self.id.and_then(class_of).is_some() {
+            return self.kwargs.and_then(|k| k.0).map(StreamChunk::flat);
+        }
+        Some(self.flat())
+    }
+
     /// The fields of a chunk with no `lc` object to flatten: normalised each.
     fn flat(self) -> MessageChunk {
         MessageChunk {
@@ -665,6 +1154,18 @@ mod tests {
             (e.run_id, e.node, e.hidden, e.parents_empty),
             (None, Some(None), true, Some(false))
         );
+        // `tags` holding the tag (escaped too), not a list holding it.
+        for (tags, hidden) in [
+            (r#"["langsmith\u003ahidden"]"#, true),
+            (r#"[["langsmith:hidden"],{"a":"langsmith:hidden"}]"#, false),
+            ("[]", false),
+        ] {
+            let text = format!(r#"{{"event":"on_x","tags":{tags},"parent_ids":[[]]}}"#);
+            let e = Event::read(&text).expect("v2");
+            assert_eq!(e.hidden, hidden, "{tags}");
+            let tree: Value = serde_json::from_str(&text).expect("json");
+            assert_eq!(Some(&e), Event::of_record(&tree, None).as_ref(), "{tags}");
+        }
         let repeated = r#"{"event":"on_a","run_id":"1","run_id":"2"}"#;
         assert_eq!(
             Event::read(repeated).and_then(|e| e.run_id).as_deref(),
@@ -728,6 +1229,112 @@ mod tests {
             let tree = MessageChunk::of_value(crate::wire::langchain::normalize_deep(&chunk));
             assert_eq!(read, Data::ModelChunk(Some(tree)), "{chunk}");
         }
+        // A chain's data, typed for the root run, a graph step or a runnable inside a node,
+        // reads as its tree does.
+        let ai = json!({"content":"","type":"ai","id":"m1","tool_calls":[{"id":"c1","name":"f","args":{"k":1}},{"id":"c2","name":"g","args":"{}"}]});
+        let ctor = |class: &str, kwargs: Value| json!({"lc":1,"type":"constructor","id":["x",class],"kwargs":kwargs});
+        let ai_ctor = ctor(
+            "AIMessage",
+            json!({"content":"","id":"m2","tool_calls":[{"id":"c3","name":"f","args":{"a":{"lc":1,"type":"constructor","id":["y","Z"],"kwargs":{"k":2}}}}]}),
+        );
+        let tool = json!({"content":"ok","type":"tool","tool_call_id":"c1"});
+        let values = [
+            json!({"messages":[ai.clone(), tool.clone(), ai_ctor.clone()]}),
+            json!({"messages":[ai_ctor.clone(), ctor("ToolMessage", json!({"content":"r","tool_call_id":"c3"}))]}),
+            json!({"agent":{"messages":[ai.clone()]}}),
+            json!({"update":{"messages":[ai.clone()]},"goto":"x"}),
+            json!({"messages":null,"update":[ai.clone()]}),
+            json!([ai.clone(), [ai_ctor.clone()], 1, "s"]),
+            json!([{"type":"tool_call","id":"c9","name":"f","args":{"x":[1.5]}},{"type":"tool_call","id":"c8"},ctor("Other", json!({"type":"tool_call","id":"c7","name":"h"}))]),
+            json!({"role":"assistant","content":"","id":"m3","tool_calls":[{"id":"c4","name":"f"}]}),
+            json!({"type":7,"role":"ai","content":"x","tool_calls":[{"id":"c5","name":"f","args":null}]}),
+            ctor(
+                "ChatMessage",
+                json!({"role":"assistant","content":"","tool_calls":[{"id":"c6","name":"f","args":{}}]}),
+            ),
+            ctor(
+                "Other",
+                json!({"content":"","type":"ai","tool_calls":[{"id":"c10","name":"f","args":{}}]}),
+            ),
+            ctor(
+                "Other",
+                json!({"content":"","role":"ai","tool_calls":[{"id":"c11","name":"f","args":{}}]}),
+            ),
+            json!({"lc":1,"type":"constructor","id":["x",1],"kwargs":{"content":"","type":"ai","tool_calls":[{"id":"c12","name":"f"}]}}),
+            ctor("AIMessage", json!([1])),
+            json!({"__interrupt__":[{"value":"v","id":"i1"}],"messages":[ai.clone()]}),
+            json!({"__interrupt__":null}),
+            json!({"__lc_escaped__":{"messages":[ai.clone()]}}),
+            json!({"messages":[{"lc":1,"type":"not_implemented","id":["x"],"repr":"Y(a=1)"}, ai.clone()]}),
+            json!({"messages":[ai.clone(), {"type":"tool","content":"dup","tool_call_id":"c1","tool_call_id":"c2"}]}),
+            json!({"messages":{"not":"a list"}}),
+            json!("tools"),
+            json!([["custom", {"a": 1}]]),
+            json!(["custom", {"a": 1}]),
+            json!(null),
+        ];
+        let mut values: Vec<String> = values.iter().map(Value::to_string).collect();
+        // A repeated key: the last, as in a tree.
+        values.push(format!(
+            r#"{{"messages":[{ai},{{"type":"tool","content":"","tool_call_id":"c1","tool_call_id":"c2"}}]}}"#
+        ));
+        for v in values {
+            for (kind, key, parents) in [
+                ("on_chain_start", "input", "[]"),
+                ("on_chain_start", "input", r#"["r"]"#),
+                ("on_chain_stream", "chunk", "[]"),
+                ("on_chain_end", "output", "[]"),
+                ("on_chain_end", "output", r#"["r"]"#),
+            ] {
+                let meta = r#"{"langgraph_node":"agent"}"#;
+                let first = format!(
+                    r#"{{"event":"{kind}","data":{{"{key}":{v},"input":1}},"name":"agent","metadata":{meta},"parent_ids":{parents}}}"#
+                );
+                let last = format!(
+                    r#"{{"name":"agent","data":{{"{key}":{v}}},"metadata":{meta},"event":"{kind}","parent_ids":{parents}}}"#
+                );
+                for text in [first, last] {
+                    let e = Event::read(&text).expect("v2");
+                    let tree: Value = serde_json::from_str(&text).expect("json");
+                    assert_eq!(Some(&e), Event::of_record(&tree, None).as_ref(), "{text}");
+                }
+            }
+        }
+        // The root end's state is read as a state, its messages shared.
+        let root_end =
+            r#"{"event":"on_chain_end","data":{"output":{"messages":[],"k":1}},"parent_ids":[]}"#;
+        let data = Event::read(root_end).map(|e| e.data);
+        assert!(matches!(data, Some(Data::State(_))), "{data:?}");
+        let step = |input: &str| {
+            let text = format!(
+                r#"{{"event":"on_chain_start","data":{{"input":{input}}},"name":"tools","metadata":{{"langgraph_node":"tools"}},"parent_ids":["r"]}}"#
+            );
+            Event::read(&text).map(|e| e.data)
+        };
+        let waiting = StepInput {
+            send: vec![],
+            waiting: Some(vec![("c2".into(), "g".into(), Some("m1".into()))]),
+        };
+        assert_eq!(
+            step(&json!({"messages":[ai.clone(), tool.clone()]}).to_string()),
+            Some(Data::StepInput(waiting))
+        );
+        let calls = |v: Value| {
+            let text =
+                format!(r#"{{"event":"on_chain_end","data":{{"output":{v}}},"parent_ids":["r"]}}"#);
+            Event::read(&text).map(|e| e.data)
+        };
+        assert_eq!(
+            calls(json!({"messages":[ai_ctor]})),
+            Some(Data::Calls(vec![MessageCalls {
+                id: Some("m2".into()),
+                calls: vec![(
+                    "c3".into(),
+                    "f".into(),
+                    r#"{"a":{"__type__":"Z","k":2}}"#.into()
+                )]
+            }]))
+        );
         // An `on_custom_event`'s data is a payload, whichever way it was read.
         for text in [
             r#"{"event":"on_custom_event","data":{"a":[1.0,2]},"name":"n","run_id":"r"}"#,
