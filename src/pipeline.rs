@@ -184,6 +184,11 @@ pub fn run(inputs: Vec<Input>, opts: &Options, obs: &mut dyn Observer) -> Result
                     }
                 }
                 Frame::Record(rec) => {
+                    // The record before is done with: gone before this one is mapped, so
+                    // that two long lines are not held at once.
+                    if let Some(old) = last.take() {
+                        framer.recycle(old);
+                    }
                     stats.lines += rec.lines;
                     model.clear();
                     let disposition = router.feed(&rec, &mut model);
@@ -225,9 +230,7 @@ pub fn run(inputs: Vec<Input>, opts: &Options, obs: &mut dyn Observer) -> Result
                         obs,
                         &mut stats,
                     )?;
-                    if let Some(old) = last.replace(rec) {
-                        framer.recycle(old);
-                    }
+                    last = Some(rec);
                 }
             }
         }

@@ -96,9 +96,10 @@ enum F<'a> {
 impl<'a> Ev<'a> {
     /// The event the mapper made (a passed-through one is read as JSON).
     pub fn of_event(ev: &'a Event) -> Ev<'a> {
+        let kind = ev.kind();
         let mut e = Ev {
             src: Src::Typed(ev),
-            kind: ev.kind(),
+            kind,
             f: [None; Slot::Count as usize],
         };
         let mut str = |slot: Slot, s: &'a str| e.f[slot as usize] = Some(F::Str(s));
@@ -216,7 +217,14 @@ impl<'a> Ev<'a> {
             | Event::ThinkingTextMessageEnd { .. }
             | Event::ThinkingEnd { .. } => {}
         }
-        str(S::ty, ev.type_name());
+        // The kind's name (one match over the event, not three); THINKING_* have no kind.
+        str(
+            S::ty,
+            match kind {
+                Some(k) => k.as_str(),
+                None => ev.type_name(),
+            },
+        );
         if let Some(s) = ev.subagent() {
             str(S::subagent_run_id, s);
         }

@@ -30,11 +30,7 @@ impl Interrupts {
     pub fn feed(&mut self, ev: &Ev<'_>, converted: bool, ctx: &mut Ctx) {
         match ev.kind {
             Some(EventType::RunStarted) => {
-                self.thread = ev
-                    .get("threadId")
-                    .and_then(Value::as_str)
-                    .unwrap_or("")
-                    .to_string();
+                self.thread = ev.s("threadId").unwrap_or("").to_string();
                 let pending = self.pending.remove(&self.thread).unwrap_or_default();
                 let resume: Vec<String> = ev
                     .get2("input", "resume")
@@ -166,5 +162,33 @@ mod tests {
         let echo = json!({"type":"RUN_STARTED","threadId":"t","runId":"r2",
             "input":{"threadId":"t","runId":"r2","messages":[]}});
         assert_eq!(rules(&[start, interrupted, echo]), ["AGX404"]);
+    }
+
+    /// Typed events (a converted stream) keep their pending interrupts by thread too: a run
+    /// of another thread is not asked to resume them.
+    #[test]
+    fn typed_runs_keep_pending_interrupts_per_thread() {
+        let parse = |v: serde_json::Value| -> crate::agui::Event {
+            serde_json::from_value(v).expect("an AG-UI event")
+        };
+        let events = [
+            parse(json!({"type":"RUN_STARTED","threadId":"a","runId":"r1"})),
+            parse(json!({"type":"RUN_FINISHED","threadId":"a","runId":"r1",
+                "outcome":{"type":"interrupt","interrupts":[{"id":"i1","reason":"approve"}]}})),
+            parse(json!({"type":"RUN_STARTED","threadId":"b","runId":"r2",
+                "input":{"threadId":"b","runId":"r2","messages":[]}})),
+            parse(json!({"type":"RUN_FINISHED","threadId":"b","runId":"r2"})),
+            parse(json!({"type":"RUN_STARTED","threadId":"a","runId":"r3",
+                "input":{"threadId":"a","runId":"r3","messages":[],
+                    "resume":[{"interruptId":"i1","status":"resolved"}]}})),
+        ];
+        let mut ctx = Ctx::new("t".into(), Config::default());
+        let mut i = Interrupts::default();
+        for e in &events {
+            i.feed(&Ev::of_event(e), false, &mut ctx);
+        }
+        let rules: Vec<_> = ctx.out.iter().map(|f| f.rule).collect();
+        // Thread b owes no resume; thread a's next run resumes i1, still pending there.
+        assert!(rules.is_empty(), "{rules:?}");
     }
 }

@@ -30,10 +30,12 @@ fn block_key(v: Option<&Value>, out: &mut String) {
     out.clear();
     match v {
         Some(Value::String(s)) => out.push_str(s),
-        Some(Value::Number(n)) if n.is_u64() || n.is_i64() => {
-            use std::fmt::Write;
-            // Into a String this cannot fail.
-            let _ = write!(out, "{n}");
+        // An integer by `itoa`, as `Display` writes it but without the formatting machinery.
+        Some(Value::Number(n)) if n.is_u64() => {
+            out.push_str(itoa::Buffer::new().format(n.as_u64().unwrap_or(0)))
+        }
+        Some(Value::Number(n)) if n.is_i64() => {
+            out.push_str(itoa::Buffer::new().format(n.as_i64().unwrap_or(0)))
         }
         Some(other) => out.push_str(&other.to_string()),
         None => out.push('0'),

@@ -867,7 +867,10 @@ pub fn check_typed(ev: &Event, out: &mut Vec<Issue>) {
         }
         _ => {}
     }
-    v.timestamp(ev.timestamp().map(Value::from).as_ref());
+    // A typed timestamp is an integer: only one a client cannot hold is made a number to report.
+    if let Some(t) = ev.timestamp().filter(|t| t.unsigned_abs() >= 1 << 53) {
+        v.timestamp(Some(&Value::from(t)));
+    }
     debug_assert!(
         {
             let mut whole = vec![];

@@ -1,6 +1,7 @@
 //! Line reading with the hazards of real recordings handled: a BOM, CRLF line ends, invalid
 //! UTF-8, and lines longer than a cap (skipped and reported instead of filling memory).
 
+use std::borrow::Cow;
 use std::io::{self, BufRead};
 use std::ops::Range;
 
@@ -23,11 +24,16 @@ pub struct LineReader<R> {
     held: usize,
 }
 
-/// One line: its 1-based number and its text (or why it could not be read as text).
+/// One line: its 1-based number and its text (or why it could not be read as text): a short
+/// line's borrowed from the reader's buffer, a long one's owned (see [`TAKE_LINE_BYTES`]).
 pub struct RawLine<'a> {
     pub number: u64,
-    pub text: Result<&'a str, String>,
+    pub text: Result<Cow<'a, str>, String>,
 }
+
+/// A line this long or longer is handed out in the buffer it was read into, the reader taking
+/// a new one, instead of being borrowed and then copied by its record.
+const TAKE_LINE_BYTES: usize = 64 * 1024;
 
 impl<R: BufRead> LineReader<R> {
     pub fn new(reader: R, max_line_bytes: usize) -> Self {
@@ -55,8 +61,20 @@ impl<R: BufRead> LineReader<R> {
         let Some((number, span)) = got? else {
             return Ok(None);
         };
-        let text = span
-            .and_then(|span| crate::utf8::str_of(&self.buf[span]).map_err(|e| invalid_utf8(&e)));
+        let text = span.and_then(|span| {
+            if span.end < TAKE_LINE_BYTES {
+                let text = crate::utf8::str_of(&self.buf[span]).map_err(|e| invalid_utf8(&e))?;
+                return Ok(Cow::Borrowed(text));
+            }
+            // A long line takes the buffer it was read into: a copy would hold it twice.
+            let mut buf = std::mem::replace(&mut self.buf, Vec::with_capacity(8 * 1024));
+            buf.truncate(span.end);
+            buf.drain(..span.start);
+            crate::utf8::string_of(buf)
+                .or_else(String::from_utf8)
+                .map(Cow::Owned)
+                .map_err(|e| invalid_utf8(&e.utf8_error()))
+        });
         Ok(Some(RawLine { number, text }))
     }
 
@@ -312,7 +330,7 @@ pub(super) mod tests {
         let mut blocks = 0;
         loop {
             match r.next_line() {
-                Ok(Some(l)) => out.push((l.number, l.text.map(str::to_string))),
+                Ok(Some(l)) => out.push((l.number, l.text.map(String::from))),
                 Ok(None) => return (out, blocks),
                 Err(e) if e.kind() == io::ErrorKind::WouldBlock => blocks += 1,
                 Err(e) => panic!("unexpected error {e}"),
@@ -346,5 +364,26 @@ pub(super) mod tests {
         let (got, blocks) = by_next_line(&[b"{\"a\":", b"1}\n{\"b\"", b":2}\n"], 64, 99);
         assert_eq!(got, [ok(1, "{\"a\":1}"), ok(2, "{\"b\":2}")]);
         assert!(blocks >= 2);
+    }
+
+    /// A long line, handed out in the buffer it was read into, reads as a short one does: its
+    /// BOM and CR left out, invalid UTF-8 reported, and the line after it read on.
+    #[test]
+    fn long_lines_are_taken_whole() {
+        let long = "é".repeat(TAKE_LINE_BYTES);
+        let mut bad = long.clone().into_bytes();
+        bad[6] = 0xff;
+        let input = [
+            b"\xEF\xBB\xBF".as_slice(),
+            long.as_bytes(),
+            b"\r\n",
+            &bad,
+            b"\nok\n",
+        ]
+        .concat();
+        let (got, _) = by_next_line(&[&input], 8192, usize::MAX);
+        assert_eq!(got[0], (1, Ok(long)));
+        assert!(is_err_with(&got, 1, "invalid UTF-8 at byte 6 of the line"));
+        assert_eq!(got[2], (3, Ok("ok".to_string())));
     }
 }

@@ -328,10 +328,10 @@ fn frame_line(
     };
     // Blank lines before the first that tells are NDJSON's blank lines.
     if framing.is_none() && !text.trim().is_empty() {
-        *framing = Some(detect_framing(text));
+        *framing = Some(detect_framing(&text));
     }
     match framing {
-        Some(Framing::Sse) => sse.push_line(text, raw.number, file, ready),
+        Some(Framing::Sse) => sse.push_line(&text, raw.number, file, ready),
         _ => ready.push_back(frame_ndjson_line(text, origin)),
     }
 }
@@ -351,8 +351,8 @@ pub fn detect_framing(first_line: &str) -> Framing {
     }
 }
 
-/// Frames one NDJSON line; `line` becomes the record's text (a `&str` is copied, a
-/// [`RecordText`] of a batch is kept as it is).
+/// Frames one NDJSON line; `line` becomes the record's text (a `&str` is copied; a `String`,
+/// or a [`RecordText`] of a batch, is kept as it is).
 pub(crate) fn frame_ndjson_line<T>(line: T, origin: Origin) -> Frame
 where
     T: std::ops::Deref<Target = str> + Into<RecordText>,

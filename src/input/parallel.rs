@@ -5,7 +5,7 @@
 //! about [`BATCH_BYTES`] on the caller's thread, worker threads parse them into [`Frame`]s, and
 //! the caller takes the batches back in the order it sent them, so output is byte-identical to
 //! a sequential run. Spent records go back to be dropped on a worker ([`ParsePool::recycle`]).
-//! At most [`ParsePool::in_flight_limit`] batches are out at a time, two once they hold
+//! At most [`ParsePool::in_flight_limit`] batches are out at a time, fewer once they hold
 //! [`BYTES_OUT`] ([`ParsePool::full`]).
 
 use std::collections::VecDeque;
@@ -27,7 +27,7 @@ const BATCH_LINES: usize = 1024;
 /// lines are a few KB; a longer one only regrows its own batch's buffer.
 const BATCH_SLACK: usize = 32 * 1024;
 
-/// See [`ParsePool::full`].
+/// The bytes of the batches out at once ([`ParsePool::full`]): of lines this long, one is out.
 const BYTES_OUT: usize = 2 << 20;
 /// See [`ParsePool::recycle`].
 const DROP_HERE: usize = 1 << 20;
@@ -88,7 +88,12 @@ impl Batch {
     /// line's bytes (if any) carried over.
     pub fn take(&mut self) -> Lines {
         let tail = self.text.split_off(self.end);
-        let text = std::mem::replace(&mut self.text, tail);
+        let mut text = std::mem::replace(&mut self.text, tail);
+        // A long line regrew the buffer a doubling at a time, to up to twice its bytes: the
+        // rest is given back while the batch's records hold it (shrinking does not copy).
+        if text.capacity() > BATCH_BYTES + BATCH_SLACK {
+            text.shrink_to_fit();
+        }
         // Room for a full batch's lines, so the list never regrows (and gets copied) a
         // doubling at a time.
         let lines = std::mem::replace(&mut self.lines, Vec::with_capacity(BATCH_LINES));
@@ -195,11 +200,14 @@ impl ParsePool {
     }
 
     /// Whether no more batches should go out before the oldest is taken back: the limit's
-    /// count, or two once they hold [`BYTES_OUT`] (batches of megabyte lines).
+    /// count, or once they hold [`BYTES_OUT`]. A batch of a line that long is then parsed
+    /// while nothing more is read: the lines held at once are the last record's (its hash may
+    /// seed ids at the file's end) and the one parsed, not a third read ahead. Megabyte lines
+    /// gain nothing from being read ahead (the 1 GB `-big` logs take as long either way).
     pub fn full(&self) -> bool {
         let n = self.in_flight.len();
         let bytes = || self.in_flight.iter().map(|(_, b)| b).sum::<usize>();
-        n >= self.in_flight_limit() || (n >= 2 && bytes() >= BYTES_OUT)
+        n >= self.in_flight_limit() || bytes() >= BYTES_OUT
     }
 
     fn start(&mut self) {
@@ -381,11 +389,11 @@ mod tests {
         assert_eq!(numbers, (1..=numbers.len() as u64).collect::<Vec<_>>());
     }
 
-    /// Batches of megabyte lines go out two at a time, and their records are dropped on the
-    /// caller's thread; batches of short lines go out three at a time (one worker), their
-    /// records handed to a worker.
+    /// Batches of megabyte lines go out while they hold less than [`BYTES_OUT`] (one of a
+    /// longer line alone), and their records are dropped on the caller's thread; batches of
+    /// short lines go out three at a time (one worker), their records handed to a worker.
     #[test]
-    fn big_batches_are_held_to_two_and_dropped_here() {
+    fn big_batches_are_held_to_their_bytes_and_dropped_here() {
         let file: Arc<str> = Arc::from("t");
         let big = format!("{{\"a\":\"{}\"}}", "x".repeat(BYTES_OUT / 2));
         assert!(big.len() >= DROP_HERE);
@@ -422,6 +430,10 @@ mod tests {
             pool.garbage.is_empty(),
             "a big batch's record is dropped here"
         );
+        recycle(&mut pool);
+        let bigger = format!("{{\"a\":\"{}\"}}", "x".repeat(BYTES_OUT));
+        send(&mut pool, &bigger);
+        assert!(pool.full(), "a batch of BYTES_OUT is out alone");
     }
 
     /// Batches come back in order; bad and blank lines keep their frames.
