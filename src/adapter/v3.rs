@@ -644,7 +644,7 @@ impl V3Adapter {
                 Disposition::Ignored("node update (a partial state, not the state)")
             }
             "tasks" => match data {
-                Data::Tasks { interrupts } => self.on_tasks(interrupts.as_ref(), out),
+                Data::Tasks { interrupts, .. } => self.on_tasks(interrupts.as_ref(), out),
                 other => self.on_tasks(other.value().field("interrupts"), out),
             },
             "checkpoints" => Disposition::Ignored("checkpoint bookkeeping"),

@@ -24,6 +24,7 @@ use crate::pipeline::Observer;
 use crate::timeline::render::{count, cut, one_line};
 use crate::timeline::str_of;
 use crate::timeline::{Entry, Kind, Line, Outcome, RunSummary, TimelineBuilder};
+use crate::wire::v3::{Data, Params};
 
 /// Version of the JSON report's schema (`docs/timeline.md`).
 pub const SCHEMA: &str = "aguify-explain/1";
@@ -640,65 +641,125 @@ fn advice(
     }
 }
 
-/// A v3 record's `method`, `params` and `params.data` (a list's first item).
-fn v3_parts(rec: &Record) -> (&str, &Value, &Value) {
+/// What explain reads of a v3 event, from its typed read: `params.node`, `params.namespace`'s
+/// parts, and of `params.data` the `event` and `delta.type` (data read whole: of a list, the
+/// first item).
+struct V3View<'a> {
+    method: &'a str,
+    node: Option<&'a str>,
+    namespace: Option<&'a [Value]>,
+    data: Option<&'a Data>,
+}
+
+impl<'a> V3View<'a> {
+    /// The view of a record the classifier calls v3 (whose v3 event is always read: a record
+    /// without one shows as an event without method or params).
+    fn of(rec: &'a Record) -> Self {
+        let ev = rec.v3.as_deref();
+        let params = ev.and_then(|e| match &e.params {
+            Params::Object {
+                node,
+                namespace,
+                data,
+                ..
+            } => Some((node, namespace, data)),
+            _ => None,
+        });
+        V3View {
+            method: ev.map_or("", |e| e.method.as_str()),
+            node: params.and_then(|p| p.0.as_ref()?.as_str()),
+            namespace: params.and_then(|p| p.1.as_ref()?.as_array().map(Vec::as_slice)),
+            data: params.map(|p| p.2),
+        }
+    }
+
+    /// The data read whole (of a list, its first item).
+    fn whole(&self) -> Option<&'a Value> {
+        match self.data? {
+            Data::Value(Value::Array(a)) => a.first(),
+            Data::Value(v) => Some(v),
+            _ => None,
+        }
+    }
+
+    /// `data.event`.
+    fn event(&self) -> Option<&'a str> {
+        match self.data? {
+            Data::Message(m) => Some(&m.event),
+            Data::Lifecycle(l) => l.event.as_ref()?.as_str(),
+            _ => self.whole()?.get("event")?.as_str(),
+        }
+    }
+
+    /// `data.delta.type`.
+    fn delta_type(&self) -> Option<&'a str> {
+        match self.data? {
+            Data::Message(m) => m.delta_type.as_deref(),
+            _ => self.whole()?.get("delta")?.get("type")?.as_str(),
+        }
+    }
+
+    /// The namespace's string parts.
+    fn parts(&self) -> impl Iterator<Item = &'a str> {
+        self.namespace
+            .unwrap_or_default()
+            .iter()
+            .filter_map(Value::as_str)
+    }
+}
+
+/// A v3 record's `params.data` from its tree (of a list, the first item).
+fn v3_data_tree(rec: &Record) -> &Value {
     let v = rec.value();
-    let v = match v.get("type").and_then(Value::as_str) {
+    let ev = match v.get("type").and_then(Value::as_str) {
         Some("event") => v,
         _ => v.get("data").unwrap_or(v),
     };
-    let params = v.get("params").unwrap_or(&Value::Null);
-    let data = match params.get("data").unwrap_or(&Value::Null) {
+    match ev.pointer("/params/data").unwrap_or(&Value::Null) {
         Value::Array(a) => a.first().unwrap_or(&Value::Null),
         d => d,
-    };
-    let method = v.get("method").and_then(Value::as_str).unwrap_or_default();
-    (method, params, data)
+    }
 }
 
 /// What a raw record is, by its real type (seed `004` §10.4 step 2).
 pub fn describe_record(rec: &Record) -> String {
     match adapter::classify(rec) {
         RecordKind::V3 => {
-            let (method, params, data) = v3_parts(rec);
-            let mut out = format!("v3 {method}");
-            if let Some(ev) = str_of(data, "event") {
+            let v3 = V3View::of(rec);
+            let mut out = format!("v3 {}", v3.method);
+            if let Some(ev) = v3.event() {
                 out.push(' ');
-                out.push_str(&ev);
+                out.push_str(ev);
             }
-            if let Some(dt) = data
-                .get("delta")
-                .and_then(|d| d.get("type"))
-                .and_then(Value::as_str)
-            {
+            if let Some(dt) = v3.delta_type() {
                 out.push_str(&format!(" ({dt})"));
             }
-            if let Some(n) = str_of(params, "node")
-                .or_else(|| str_of(data, "name").filter(|_| method == "tasks"))
-            {
+            let task = match v3.data {
+                Some(Data::Tasks { name, .. }) if v3.method == "tasks" => name.as_deref(),
+                _ => None,
+            };
+            if let Some(n) = v3.node.or(task) {
                 out.push_str(&format!(" node={n}"));
             }
-            if let Some(ns) = params
-                .get("namespace")
-                .and_then(Value::as_array)
-                .filter(|a| !a.is_empty())
-            {
-                let parts: Vec<String> = ns
-                    .iter()
-                    .filter_map(Value::as_str)
-                    .map(|p| p.split(':').next().unwrap_or(p).to_string())
+            if v3.namespace.is_some_and(|a| !a.is_empty()) {
+                let parts: Vec<&str> = v3
+                    .parts()
+                    .map(|p| p.split(':').next().unwrap_or(p))
                     .collect();
                 out.push_str(&format!(" ns=[{}]", parts.join("|")));
             }
             out
         }
         RecordKind::V2 => {
-            let v = adapter::v2_payload(rec);
+            let ev = rec.v2.as_deref();
             let mut out = format!(
                 "v2 {} {}",
-                str_of(v, "event").unwrap_or_default(),
-                str_of(v, "name").unwrap_or_default()
+                ev.map_or("", |e| e.event.as_str()),
+                ev.and_then(|e| e.name.as_deref()).unwrap_or_default()
             );
+            // The typed reader reads `data` by the event's kind, not its keys or a chunk's
+            // class: the outline of `data` is read from the tree.
+            let v = adapter::v2_payload(rec);
             if let Some(Value::Object(d)) = v.get("data") {
                 let keys: Vec<&str> = d.keys().map(String::as_str).collect();
                 out.push_str(&format!(" data{{{}}}", keys.join(",")));
@@ -716,11 +777,7 @@ pub fn describe_record(rec: &Record) -> String {
                     }
                 }
             }
-            if let Some(node) = v
-                .get("metadata")
-                .and_then(|m| m.get("langgraph_node"))
-                .and_then(Value::as_str)
-            {
+            if let Some(node) = ev.and_then(|e| e.node()) {
                 out.push_str(&format!(" node={node}"));
             }
             out
@@ -769,63 +826,60 @@ impl Explainer {
                 }
             }
             RecordKind::V3 => {
-                let (method, params, data) = v3_parts(rec);
-                let ev = str_of(data, "event").unwrap_or_default();
-                let ns = params
-                    .get("namespace")
-                    .and_then(Value::as_array)
-                    .map(|a| {
-                        a.iter()
-                            .filter_map(Value::as_str)
-                            .collect::<Vec<_>>()
-                            .join("|")
-                    })
-                    .unwrap_or_default();
-                match (method, ev.as_str()) {
-                    ("tasks", _) if data.get("error").is_some_and(|e| !e.is_null()) => {
-                        let err = data.get("error").unwrap_or(&Value::Null);
+                let v3 = V3View::of(rec);
+                let ns = v3.parts().collect::<Vec<_>>().join("|");
+                match (v3.method, v3.event().unwrap_or_default(), v3.data) {
+                    ("tasks", _, Some(Data::Tasks { name, error, .. }))
+                        if error.as_ref().is_some_and(|e| !e.is_null()) =>
+                    {
+                        let err = error.as_ref().unwrap_or(&Value::Null);
                         let msg =
                             str_of(err, "message").unwrap_or_else(|| crate::timeline::compact(err));
-                        let name = str_of(data, "name").unwrap_or_else(|| "?".into());
+                        let name = name.as_deref().unwrap_or("?");
                         signal("task_error", format!("task `{name}` failed: {msg}"));
                     }
                     // The root's failure is the error itself, not a sign before it.
-                    ("lifecycle", "failed")
-                        if !ns.is_empty() || data.get("namespace").is_some() =>
+                    ("lifecycle", "failed", Some(Data::Lifecycle(l)))
+                        if !ns.is_empty() || l.namespace.is_some() =>
                     {
-                        let g = str_of(data, "graph_name").unwrap_or_else(|| "?".into());
-                        let err = data
-                            .get("error")
+                        let g = l.graph_name.as_ref().and_then(Value::as_str).unwrap_or("?");
+                        let err = l
+                            .error
+                            .as_ref()
                             .map(|e| format!(": {}", crate::timeline::compact(e)))
                             .unwrap_or_default();
                         signal("lifecycle_failed", format!("node `{g}` failed{err}"));
                     }
-                    ("messages", "error") => {
-                        let m = str_of(data, "message")
-                            .unwrap_or_else(|| crate::timeline::compact(data));
+                    ("messages", "error", Some(Data::Message(m))) => {
+                        let m = match m.message.as_ref().and_then(Value::as_str) {
+                            Some(text) => text.to_string(),
+                            // The typed read keeps no whole payload: one without a text is
+                            // shown whole, from the tree.
+                            None => crate::timeline::compact(v3_data_tree(rec)),
+                        };
                         signal("model_error", format!("model stream error: {m}"));
                     }
-                    ("messages", "message-start") => {
-                        let name = str_of(params, "node")
+                    ("messages", "message-start", _) => {
+                        let name = v3
+                            .node
                             .map(|n| format!("model in {n}"))
                             .unwrap_or_else(|| "model".into());
                         // The timestamp as the events get it: one a client can hold.
                         let ts = crate::pipeline::record_timestamp(rec).ok().flatten();
                         self.model_call_started(format!("v3:{ns}"), name, &rec.origin, ts);
                     }
-                    ("messages", "message-finish") => {
+                    ("messages", "message-finish", _) => {
                         self.model_calls.remove(&format!("v3:{ns}"));
                     }
                     _ => {}
                 }
             }
             RecordKind::V2 => {
-                let v = adapter::v2_payload(rec);
-                let ev = str_of(v, "event").unwrap_or_default();
-                let run_id = str_of(v, "run_id").unwrap_or_default();
-                match ev.as_str() {
+                let Some(ev) = rec.v2.as_deref() else { return };
+                let run_id = ev.run_id.as_deref().unwrap_or_default();
+                match ev.event.as_str() {
                     "on_chat_model_start" | "on_llm_start" => {
-                        let name = str_of(v, "name").unwrap_or_else(|| "model".into());
+                        let name = ev.name.clone().unwrap_or_else(|| "model".into());
                         self.model_call_started(format!("v2:{run_id}"), name, &rec.origin, None);
                     }
                     "on_chat_model_end" | "on_llm_end" => {

@@ -309,35 +309,23 @@ pub fn list_of<'a>(v: &'a Value, k: &str) -> &'a [Value] {
 }
 
 /// The namespace depth a record's events live at: v3 `params.namespace` (or a subgraph
-/// lifecycle's `data.namespace`), v2 `metadata.langgraph_checkpoint_ns`.
+/// lifecycle's `data.namespace`), v2 `metadata.langgraph_checkpoint_ns`, as the typed readers
+/// read them. A record with neither event (AG-UI, a stream part, a line no reader takes) is
+/// at the root.
 pub fn namespace_depth(rec: &Record) -> usize {
-    let v = rec.value();
-    let v3 = if v.get("type").and_then(Value::as_str) == Some("event") {
-        Some(v)
-    } else {
-        v.get("data")
-            .filter(|d| d.get("type").and_then(Value::as_str) == Some("event"))
-    };
-    if let Some(e) = v3 {
-        let params = e.get("params");
-        let ns = params
-            .and_then(|p| p.get("data"))
-            .filter(|_| e.get("method").and_then(Value::as_str) == Some("lifecycle"))
-            .and_then(|d| d.get("namespace"))
-            .and_then(Value::as_array)
-            .or_else(|| {
-                params
-                    .and_then(|p| p.get("namespace"))
-                    .and_then(Value::as_array)
-            });
+    use crate::wire::v3::{Data, Params};
+    if let Some(ev) = rec.v3.as_deref() {
+        let lifecycle = match &ev.params {
+            Params::Object {
+                data: Data::Lifecycle(l),
+                ..
+            } if ev.method == "lifecycle" => l.namespace.as_ref().and_then(Value::as_array),
+            _ => None,
+        };
+        let ns = lifecycle.or_else(|| ev.namespace().and_then(Value::as_array));
         return ns.map_or(0, Vec::len);
     }
-    let v2 = crate::adapter::v2_payload(rec);
-    match v2
-        .get("metadata")
-        .and_then(|m| m.get("langgraph_checkpoint_ns"))
-        .and_then(Value::as_str)
-    {
+    match rec.v2.as_ref().and_then(|e| e.checkpoint_ns.as_deref()) {
         Some(ns) if !ns.is_empty() => ns.split('|').count(),
         _ => 0,
     }
@@ -1159,10 +1147,7 @@ impl Observer for TimelineBuilder {
         };
         let recorded = match kind {
             RecordKind::Agui => true,
-            RecordKind::V2 => crate::adapter::v2_payload(rec)
-                .get("metadata")
-                .and_then(|m| m.get("thread_id"))
-                .is_some_and(Value::is_string),
+            RecordKind::V2 => rec.v2.as_ref().is_some_and(|e| e.thread_id.is_some()),
             _ => false,
         };
         if recorded && !self.thread_recorded.contains(&rec.origin.file) {

@@ -47,8 +47,13 @@ pub enum Data {
     Message(Box<Message>),
     /// A `lifecycle` event's data, when an object.
     Lifecycle(Box<Lifecycle>),
-    /// A `tasks` event's data: its `interrupts`.
-    Tasks { interrupts: Option<Value> },
+    /// A `tasks` event's data: its `interrupts`, and the task's `name` and `error` (for the
+    /// explain view).
+    Tasks {
+        interrupts: Option<Value>,
+        name: Option<String>,
+        error: Option<Value>,
+    },
     /// Data no reader looks at: `checkpoints`, a node update that is no interrupt, a
     /// subgraph's `values`.
     Unread,
@@ -74,6 +79,11 @@ pub struct Message {
     pub content: Option<Value>,
     /// `usage`, when an object, with the model's names from `metadata`.
     pub usage: Option<Usage>,
+    /// `delta.type`, when `delta` is an object with a string `type` (a known one is not
+    /// allocated).
+    pub delta_type: Option<std::borrow::Cow<'static, str>>,
+    /// `message` (an `error` event's text), when present.
+    pub message: Option<Value>,
 }
 
 /// A block delta, by its `type`.
@@ -358,8 +368,17 @@ fn params_of<'de, A: MapAccess<'de>>(method: &str, m: &mut A) -> Result<Params, 
         "tasks" => m
             .next_value::<ParamsWire<Object<Tasks, false>>>()?
             .into_params(|data, _, _| {
-                Ok(Data::Tasks {
-                    interrupts: data.and_then(|t| t.0.ok()).and_then(|t| t.interrupts),
+                Ok(match data.and_then(|t| t.0.ok()) {
+                    Some(t) => Data::Tasks {
+                        interrupts: t.interrupts,
+                        name: str_of(t.name),
+                        error: t.error,
+                    },
+                    None => Data::Tasks {
+                        interrupts: None,
+                        name: None,
+                        error: None,
+                    },
                 })
             }),
         "lifecycle" => m
@@ -451,6 +470,10 @@ impl<'de, T: Deserialize<'de>, const LIST: bool> Deserialize<'de> for Object<T, 
 struct Tasks {
     #[serde(default, deserialize_with = "present")]
     interrupts: Option<Value>,
+    #[serde(default)]
+    name: Option<Value>,
+    #[serde(default, deserialize_with = "present")]
+    error: Option<Value>,
 }
 
 /// `params`, with `data` read as `D`.
@@ -503,6 +526,8 @@ struct MessageWire<'a> {
     usage: Option<Object<Box<UsageWire>, false>>,
     #[serde(default)]
     metadata: Option<Object<Box<MetadataWire>, false>>,
+    #[serde(default, deserialize_with = "present")]
+    message: Option<Value>,
 }
 
 /// What is read of a message's `usage`.
@@ -576,6 +601,10 @@ fn message(m: MessageWire<'_>) -> Option<Data> {
     };
     let is_delta = event == "content-block-delta";
     let in_content = is_delta && m.delta.is_none() && m.content.is_some();
+    let delta_type = m.delta.as_ref().and_then(|d| {
+        let ty = d.0.as_ref().ok()?.kind.as_ref()?.as_str()?;
+        Some(delta_type(ty))
+    });
     let (delta, content) = match (is_delta, m.delta, m.content) {
         // The platform sends some deltas (a node's replayed message) with the block in
         // `content` instead of `delta`.
@@ -606,7 +635,26 @@ fn message(m: MessageWire<'_>) -> Option<Data> {
         in_content,
         content,
         usage,
+        delta_type,
+        message: m.message,
     })))
+}
+
+/// A delta's `type`, borrowed when it is one of the known.
+fn delta_type(ty: &str) -> std::borrow::Cow<'static, str> {
+    const KNOWN: [&str; 7] = [
+        "text-delta",
+        "text",
+        "reasoning-delta",
+        "reasoning",
+        "tool-call-delta",
+        "tool_call_chunk",
+        "block-delta",
+    ];
+    match KNOWN.iter().find(|k| **k == ty) {
+        Some(k) => std::borrow::Cow::Borrowed(k),
+        None => std::borrow::Cow::Owned(ty.to_string()),
+    }
 }
 
 /// The block delta of a JSON text (a delta in `content`; `None` for a repeated key).
@@ -727,7 +775,9 @@ mod tests {
         assert_eq!(
             data("tasks", json!({"id": 1, "interrupts": []})),
             Data::Tasks {
-                interrupts: Some(json!([]))
+                interrupts: Some(json!([])),
+                name: None,
+                error: None,
             }
         );
         assert_eq!(data("values", json!([1])), Data::Value(json!([1])));

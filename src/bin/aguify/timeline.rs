@@ -12,6 +12,7 @@ use aguify::model::ModelEvent;
 use aguify::pipeline::{self, Observer};
 use aguify::timeline::render::{RenderOptions, Renderer};
 use aguify::timeline::{InlineNote, TimelineBuilder};
+use aguify::wire::v3::{Data, Params};
 use serde_json::Value;
 
 use crate::cli::TimelineArgs;
@@ -65,19 +66,27 @@ fn note(f: &Finding, event: u64) -> InlineNote {
 /// Whether a record is a v3 root lifecycle event that ends the run (`completed`, `failed`,
 /// `interrupted`), bare or inside an SSE frame's `data`.
 fn v3_root_end(rec: &Record) -> bool {
-    let v = rec.value();
-    let ev = if v["type"] == "event" { v } else { &v["data"] };
-    let root = |at: &str| {
-        ev.pointer(at)
+    let Some(ev) = rec.v3.as_deref() else {
+        return false;
+    };
+    let Params::Object {
+        namespace,
+        data: Data::Lifecycle(l),
+        ..
+    } = &ev.params
+    else {
+        return false;
+    };
+    let root = |ns: &Option<Value>| {
+        ns.as_ref()
             .and_then(Value::as_array)
             .is_some_and(Vec::is_empty)
     };
-    ev["type"] == "event"
-        && ev["method"] == "lifecycle"
-        && root("/params/namespace")
-        && (ev.pointer("/params/data/namespace").is_none() || root("/params/data/namespace"))
+    ev.method == "lifecycle"
+        && root(namespace)
+        && (l.namespace.is_none() || root(&l.namespace))
         && matches!(
-            ev.pointer("/params/data/event").and_then(Value::as_str),
+            l.event.as_ref().and_then(Value::as_str),
             Some("completed" | "failed" | "interrupted")
         )
 }
