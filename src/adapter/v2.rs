@@ -129,18 +129,27 @@ impl V2Adapter {
     /// The calls of AI messages, pending until a tool run claims them.
     fn remember_calls<'m>(&mut self, messages: impl IntoIterator<Item = &'m MessageCalls>) {
         for m in messages {
-            for (id, name, args) in &m.calls {
-                if !self.known_call(id) {
-                    self.pending_calls.push(PendingCall {
-                        run: self.run_no,
-                        id: id.clone(),
-                        name: name.clone(),
-                        args: args.clone(),
-                        message_id: m.id.clone(),
-                        from_chunks: false,
-                    });
-                }
+            for call in &m.calls {
+                self.remember_call(call, m.id.as_ref());
             }
+        }
+    }
+
+    /// A call (id, name, args) pending unless known already.
+    fn remember_call(
+        &mut self,
+        (id, name, args): &(String, String, String),
+        message_id: Option<&String>,
+    ) {
+        if !self.known_call(id) {
+            self.pending_calls.push(PendingCall {
+                run: self.run_no,
+                id: id.clone(),
+                name: name.clone(),
+                args: args.clone(),
+                message_id: message_id.cloned(),
+                from_chunks: false,
+            });
         }
     }
 
@@ -238,17 +247,8 @@ impl V2Adapter {
                     self.ensure_started(out);
                     // create_agent `tools` runs carry the Send payload: the calls they execute.
                     if let Data::StepInput(input) = &ev.data {
-                        for (id, name, args) in &input.send {
-                            if !self.known_call(id) {
-                                self.pending_calls.push(PendingCall {
-                                    run: self.run_no,
-                                    id: id.clone(),
-                                    name: name.clone(),
-                                    args: args.clone(),
-                                    message_id: None,
-                                    from_chunks: false,
-                                });
-                            }
+                        for call in &input.send {
+                            self.remember_call(call, None);
                         }
                         // The calls of its input state no tool message answers.
                         if let Some(waiting) = &input.waiting {
