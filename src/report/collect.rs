@@ -53,7 +53,7 @@ impl StateView {
 }
 
 /// A model call: from a model message's start to its end.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 pub struct ModelCall {
     pub message_id: String,
     pub start: u64,
@@ -285,11 +285,7 @@ impl Collected {
                 self.model_calls.push(ModelCall {
                     message_id: message_id.clone(),
                     start: index,
-                    end: None,
-                    start_ts: None,
-                    end_ts: None,
-                    model: None,
-                    tokens: None,
+                    ..ModelCall::default()
                 });
                 let i = self.model_calls.len() - 1;
                 self.open_models.insert(message_id.clone(), i);
