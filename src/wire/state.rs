@@ -4,7 +4,6 @@
 //! long conversation costs its length squared.
 
 use std::borrow::Cow;
-use std::collections::HashMap;
 use std::sync::Arc;
 
 use serde::Deserialize;
@@ -173,10 +172,6 @@ pub struct State {
     pub messages: Vec<Arc<SharedJson>>,
 }
 
-/// Places in the last state's list by their message's text: foldhash, as a state whose
-/// messages moved hashes the whole conversation so far.
-type ByText<'a> = HashMap<&'a str, usize, foldhash::fast::FixedState>;
-
 thread_local! {
     /// The messages of this thread's last state, in order, with their text as read.
     static LAST: std::cell::RefCell<Vec<(Box<str>, Arc<SharedJson>)>> = Default::default();
@@ -196,24 +191,16 @@ impl State {
         let messages = LAST.with(|last| {
             let mut last = last.borrow_mut();
             // Where each message was in the last state: mostly at its place there (a state
-            // repeats the one before and adds to it), so its text is compared there first
-            // and hashed only when it is not.
-            let mut by_text: Option<ByText> = None;
+            // repeats the one before and adds to it), else found by a scan that compares
+            // lengths first; no text is hashed.
             let found: Vec<Option<usize>> = items
                 .iter()
                 .enumerate()
                 .map(|(i, m)| match last.get(i) {
                     Some((text, _)) if **text == *m.get() => Some(i),
-                    _ => by_text
-                        .get_or_insert_with(|| {
-                            let places = last.iter().enumerate().rev();
-                            places.map(|(j, (text, _))| (&**text, j)).collect()
-                        })
-                        .get(m.get())
-                        .copied(),
+                    _ => last.iter().position(|(text, _)| **text == *m.get()),
                 })
                 .collect();
-            drop(by_text);
             let next: Vec<(Box<str>, Arc<SharedJson>)> = items
                 .iter()
                 .zip(found)
