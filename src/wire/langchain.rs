@@ -7,87 +7,204 @@
 use crate::json::Field;
 use std::borrow::Cow;
 
+use serde::de::{self, DeserializeSeed, MapAccess};
 use serde_json::{json, Map, Value};
 
 use super::pyrepr;
+use crate::payload::{Encode, Key, Out, Tree};
 
 /// Flattens lc constructors (anywhere inside `v`) into their kwargs plus a `type`, unwraps
-/// `__lc_escaped__` user dicts, and parses `not_implemented` reprs of LangGraph types.
+/// `__lc_escaped__` user dicts, and parses `not_implemented` reprs of LangGraph types: the
+/// tree [`write_object`] writes of it.
 pub fn normalize_deep(v: &Value) -> Value {
-    normalize_changed(v).unwrap_or_else(|| v.clone())
+    normalize_cow(v).into_owned()
 }
 
-/// [`normalize_deep`] of a value the caller owns: normalised where it lies, an lc
-/// constructor's kwargs taken over rather than copied key by key.
-pub fn normalize_owned(mut v: Value) -> Value {
-    normalize_in_place(&mut v);
-    v
-}
-
-fn normalize_in_place(v: &mut Value) {
-    match v {
-        Value::Object(m) => {
-            let (lc, escaped) = special_keys(m);
-            if lc && flatten_in_place(m) {
-                return;
-            }
-            if escaped && m.len() == 1 {
-                if let Some(mut inner) = m.shift_remove("__lc_escaped__") {
-                    normalize_in_place(&mut inner);
-                    *v = inner;
-                    return;
-                }
-            }
-            if lc && is_not_implemented(m) {
-                if let Some(parsed) = parse_repr_object(m) {
-                    *v = parsed;
-                    return;
-                }
-            }
-            m.values_mut().for_each(normalize_in_place);
-        }
-        Value::Array(a) => a.iter_mut().for_each(normalize_in_place),
-        _ => {}
+/// [`normalize_deep`] of a value the caller owns.
+pub fn normalize_owned(v: Value) -> Value {
+    match may_change(&v) {
+        true => normalized_tree(&v),
+        false => v,
     }
-}
-
-/// [`flatten_constructor`] in place: `m` becomes its kwargs, normalised, after the `type`
-/// (or `__type__`) its class gives. `false` when `m` is no constructor (left as it is).
-fn flatten_in_place(m: &mut Map<String, Value>) -> bool {
-    if !(m.field("lc").is_some_and(|v| v == 1)
-        && m.field("type").is_some_and(|t| t == "constructor")
-        && m.field("kwargs").is_some_and(Value::is_object))
-    {
-        return false;
-    }
-    let Some(class) = lc_class(m).map(str::to_string) else {
-        return false;
-    };
-    let Some(Value::Object(mut kwargs)) = m.shift_remove("kwargs") else {
-        return false;
-    };
-    let (key, head) = match message_type_for_class(&class, &kwargs) {
-        Some(t) => ("type", Value::String(t.to_string())),
-        None => ("__type__", Value::String(class)),
-    };
-    kwargs.shift_remove("type");
-    kwargs.values_mut().for_each(normalize_in_place);
-    // A kwarg of the head's name keeps the head's place with its own value, as inserting
-    // the kwargs after the head does.
-    let head = kwargs.shift_remove(key).unwrap_or(head);
-    kwargs.shift_insert(0, key.to_string(), head);
-    *m = kwargs;
-    true
 }
 
 /// [`normalize_deep`] without the copy when there is nothing to normalize (no object with an
 /// `lc` or `__lc_escaped__` key anywhere): API-server logs and already-normalized values are
 /// read in place.
 pub fn normalize_cow(v: &Value) -> Cow<'_, Value> {
-    match normalize_changed(v) {
-        Some(n) => Cow::Owned(n),
-        None => Cow::Borrowed(v),
+    match may_change(v) {
+        true => Cow::Owned(normalized_tree(v)),
+        false => Cow::Borrowed(v),
     }
+}
+
+/// The normalised tree of a tree, written by the one normaliser ([`write_object`]) into a
+/// tree: numbers stay as read (a text written and read again can move a float by a unit in
+/// its last place).
+fn normalized_tree(v: &Value) -> Value {
+    let mut out = Tree::default();
+    let enc = Encode {
+        out: &mut out,
+        lc: true,
+        head: None,
+        noted: None,
+    };
+    // Not reached: a tree has no repeated key, and a tree is never declined.
+    if enc.deserialize(v).is_err() {
+        return v.clone();
+    }
+    out.done.unwrap_or_default()
+}
+
+/// Whether normalising may change `v`: it has an object with an `lc` or `__lc_escaped__` key.
+fn may_change(v: &Value) -> bool {
+    match v {
+        Value::Object(m) => {
+            let (lc, escaped) = special_keys(m);
+            lc || escaped || m.values().any(may_change)
+        }
+        Value::Array(a) => a.iter().any(may_change),
+        _ => false,
+    }
+}
+
+/// A key that makes an object a LangChain object when it comes first (LangChain's
+/// serialisers write `lc` first; `__lc_escaped__` wraps a user dict alone).
+pub(crate) fn is_lc_key(k: &str) -> bool {
+    matches!(k, "lc" | "__lc_escaped__")
+}
+
+/// What becomes of a constructor's kwarg when its kwargs are flattened under `head`.
+#[derive(PartialEq)]
+pub(crate) enum Kwarg {
+    Kept,
+    /// Its `type`: the class gives it.
+    Dropped,
+    /// A kwarg of the head's name (`__type__`): it keeps the head's place with its own value.
+    Head,
+}
+
+/// [`Kwarg`] of kwarg `k` under the head key `head`.
+pub(crate) fn kwarg(head: &str, k: &str) -> Kwarg {
+    match k {
+        "type" => Kwarg::Dropped,
+        _ if k == head => Kwarg::Head,
+        _ => Kwarg::Kept,
+    }
+}
+
+/// The one LangChain normaliser: writes an object whose first key is `lc` or
+/// `__lc_escaped__` (`read`: its entries before `key`, when an `lc` key came later) as
+/// normalising makes it: a message constructor as its kwargs after the `type` (or
+/// `__type__`) its class gives ([`kwarg`]), an escaped dict as what it holds, a
+/// `not_implemented` object as its parsed Python repr, any other as it is, its values
+/// normalised. Into a text, a message constructor in LangChain's key order (`lc`, `type`,
+/// `id`, `kwargs`), as a state's messages are, is written as it is read; any other object
+/// is read into a tree first. Into a text it declines (the text's tree is normalised
+/// instead) kwargs that are no object and keys after them, and a repeated key.
+pub(crate) fn write_object<'de, O: Out, A: MapAccess<'de>>(
+    enc: Encode<'_, O>,
+    mut read: Map<String, Value>,
+    mut key: Option<Cow<'de, str>>,
+    mut map: A,
+) -> Result<(), A::Error> {
+    if !O::TREE && read.is_empty() {
+        for expected in ["lc", "type", "id"] {
+            match key.take() {
+                Some(k) if k == expected => {
+                    read.insert(k.into_owned(), map.next_value()?);
+                    key = map.next_key_seed(Key)?;
+                }
+                other => {
+                    key = other;
+                    break;
+                }
+            }
+        }
+        let head = is_constructor(&read)
+            .then(|| lc_class(&read).and_then(flat_head))
+            .flatten();
+        if let (Some(head), 3, Some("kwargs")) = (head, read.len(), key.as_deref()) {
+            map.next_value_seed(Encode {
+                out: &mut *enc.out,
+                lc: true,
+                head: Some(head),
+                noted: enc.noted,
+            })?;
+            return match map.next_key_seed(Key)? {
+                Some(_) => Err(de::Error::custom("keys after kwargs")),
+                None => Ok(()),
+            };
+        }
+    }
+    while let Some(k) = key {
+        read.insert(k.into_owned(), map.next_value()?);
+        key = map.next_key_seed(Key)?;
+    }
+    write_read(enc, read).map_err(de::Error::custom)
+}
+
+/// [`write_object`] of an object read whole.
+fn write_read<O: Out>(enc: Encode<'_, O>, m: Map<String, Value>) -> serde_json::Result<()> {
+    let Encode { out, mut noted, .. } = enc;
+    // What the object becomes: a value written (normalised when `lc`), the head first.
+    let becomes = if let Some((head, kwargs)) = constructor_head(&m) {
+        Some((true, Some(head), Cow::Borrowed(kwargs)))
+    } else if let (1, Some(inner)) = (m.len(), m.field("__lc_escaped__")) {
+        Some((true, None, Cow::Borrowed(inner)))
+    } else if is_not_implemented(&m) {
+        parse_repr_object(&m).map(|parsed| (false, None, Cow::Owned(parsed)))
+    } else {
+        None
+    };
+    if let Some((lc, head, v)) = becomes {
+        return Encode {
+            out,
+            lc,
+            head,
+            noted,
+        }
+        .deserialize(&*v);
+    }
+    out.open(false);
+    for (i, (k, v)) in m.iter().enumerate() {
+        if i > 0 {
+            out.sep();
+        }
+        out.key(k)?;
+        let at = out.at();
+        Encode {
+            out: &mut *out,
+            lc: true,
+            head: None,
+            noted: None,
+        }
+        .deserialize(v)?;
+        if let Some(n) = noted.as_deref_mut() {
+            n.note(k, at..out.at());
+        }
+    }
+    out.close(false);
+    Ok(())
+}
+
+fn is_constructor(m: &Map<String, Value>) -> bool {
+    m.field("lc").is_some_and(|v| v == 1) && m.field("type").is_some_and(|t| t == "constructor")
+}
+
+/// The head a constructor flattens under (its class's `type`, else `__type__`) and its
+/// kwargs; `None` for any other object.
+fn constructor_head(m: &Map<String, Value>) -> Option<((&'static str, &str), &Value)> {
+    if !is_constructor(m) {
+        return None;
+    }
+    let kwargs = m.field("kwargs").filter(|k| k.is_object())?;
+    let class = lc_class(m)?;
+    let head = match constructor_type(class, kwargs.field("role").and_then(Value::as_str)) {
+        Some(t) => ("type", t),
+        None => ("__type__", class),
+    };
+    Some((head, kwargs))
 }
 
 /// Whether an object has an `lc` / `__lc_escaped__` key: a scan of the keys, cheaper than two
@@ -102,61 +219,6 @@ fn special_keys(m: &Map<String, Value>) -> (bool, bool) {
         escaped |= k == "__lc_escaped__";
     }
     (lc, escaped)
-}
-
-/// The normalized form of `v`, or `None` when it is `v` itself (clean parts are then copied
-/// whole instead of rebuilt key by key).
-fn normalize_changed(v: &Value) -> Option<Value> {
-    match v {
-        Value::Object(m) => {
-            let (lc, escaped) = special_keys(m);
-            if lc {
-                if let Some(flat) = flatten_constructor(m) {
-                    return Some(flat);
-                }
-            }
-            if escaped && m.len() == 1 {
-                if let Some(inner) = m.field("__lc_escaped__") {
-                    return Some(normalize_deep(inner));
-                }
-            }
-            if lc && is_not_implemented(m) {
-                if let Some(parsed) = parse_repr_object(m) {
-                    return Some(parsed);
-                }
-            }
-            let (at, first) = m
-                .values()
-                .enumerate()
-                .find_map(|(i, c)| normalize_changed(c).map(|n| (i, n)))?;
-            let mut first = Some(first);
-            Some(Value::Object(
-                m.iter()
-                    .enumerate()
-                    .map(|(i, (k, c))| {
-                        let c = match i.cmp(&at) {
-                            std::cmp::Ordering::Less => c.clone(),
-                            std::cmp::Ordering::Equal => first.take().unwrap_or(Value::Null),
-                            std::cmp::Ordering::Greater => normalize_deep(c),
-                        };
-                        (k.clone(), c)
-                    })
-                    .collect(),
-            ))
-        }
-        Value::Array(a) => {
-            let (at, first) = a
-                .iter()
-                .enumerate()
-                .find_map(|(i, c)| normalize_changed(c).map(|n| (i, n)))?;
-            let mut out = Vec::with_capacity(a.len());
-            out.extend(a[..at].iter().cloned());
-            out.push(first);
-            out.extend(a[at + 1..].iter().map(normalize_deep));
-            Some(Value::Array(out))
-        }
-        _ => None,
-    }
 }
 
 fn is_not_implemented(m: &Map<String, Value>) -> bool {
@@ -201,33 +263,6 @@ pub(crate) fn normalized_text_noting(
 pub fn parse_repr_object(m: &Map<String, Value>) -> Option<Value> {
     let repr = m.field("repr")?.as_str()?;
     pyrepr::parse(repr)
-}
-
-fn flatten_constructor(m: &Map<String, Value>) -> Option<Value> {
-    if !(m.field("lc").is_some_and(|v| v == 1)
-        && m.field("type").is_some_and(|t| t == "constructor"))
-    {
-        return None;
-    }
-    let class = lc_class(m)?;
-    let kwargs = m.field("kwargs")?.as_object()?;
-    let mut out = Map::new();
-    if let Some(t) = message_type_for_class(class, kwargs) {
-        out.insert("type".into(), Value::String(t.to_string()));
-    } else {
-        out.insert("__type__".into(), Value::String(class.to_string()));
-    }
-    for (k, v) in kwargs {
-        if k == "type" {
-            continue;
-        }
-        out.insert(k.clone(), normalize_deep(v));
-    }
-    Some(Value::Object(out))
-}
-
-fn message_type_for_class<'a>(class: &str, kwargs: &'a Map<String, Value>) -> Option<&'a str> {
-    constructor_type(class, kwargs.field("role").and_then(Value::as_str))
 }
 
 /// The `type` a flattened constructor of `class` gets, its kwargs' `role` given (`None`: it
@@ -281,7 +316,7 @@ pub fn is_message(v: &Value) -> bool {
     match v {
         Value::Object(m) => {
             (m.contains_key("content") && (m.contains_key("type") || m.contains_key("role")))
-                || flatten_constructor(m).is_some_and(|f| f.field("type").is_some())
+                || constructor_head(m).is_some_and(|((k, _), _)| k == "type")
         }
         _ => false,
     }
@@ -703,6 +738,12 @@ pub(crate) mod tests {
                 r#"{"lc":1.0,"type":"constructor","id":["m","ToolMessage"],"kwargs":{}}"#,
                 r#"{"a": 1.5e-7, "b": -0.0, "c": 2E3, "d": {"x": 1, "x": 2}}"#,
                 r#"{"a": [1, {"type": "tool"}], "lc": 2}"#,
+                r#"{"lc":1,"type":"constructor","id":["m","ChatMessage"],"kwargs":{"role":"critic","content":"c","type":"x"}}"#,
+                r#"{"__lc_escaped__":{"lc":1,"type":"constructor","id":["m","HumanMessage"],"kwargs":{"content":"x"}},"b":[{"lc":2}]}"#,
+                r#"{"__lc_escaped__":1,"__lc_escaped__":{"a":{"lc":1,"type":"not_implemented","id":["x"],"repr":"X(a=1.50)"}}}"#,
+                r#"{"lc":1,"type":"not_implemented","id":["x"],"repr":"X(a=1.0, b=[1, 2])"}"#,
+                r#"{"lc":1,"type":"secret","id":["K"],"x":{"lc":1,"type":"constructor","id":["m","AIMessage"],"kwargs":{"content":"x","n":2.5}}}"#,
+                r#"{"x":{"type":"constructor","lc":1,"id":["m","AIMessage"],"kwargs":{"n":0.30000000000000004}}}"#,
             ]
             .map(String::from),
         );
@@ -717,9 +758,11 @@ pub(crate) mod tests {
         }
         assert!(read >= 15, "{read}");
         for declined in [
-            r#"{"lc":1,"type":"constructor","kwargs":{},"id":["m","AIMessage"]}"#,
-            r#"{"a":{"__lc_escaped__":{}}}"#,
             r#"{"a":1,"a":2}"#,
+            r#"{"lc":1,"type":"constructor","id":["m","AIMessage"],"kwargs":[]}"#,
+            r#"{"lc":1,"type":"constructor","id":["m","AIMessage"],"kwargs":{},"z":1}"#,
+            r#"{"lc":1,"type":"constructor","id":["m","Other"],"kwargs":{"__type__":"own"}}"#,
+            r#"{"type":"constructor","lc":1,"id":["m","AIMessage"],"kwargs":{}}"#,
         ] {
             assert_eq!(normalized_text(declined), None, "{declined}");
         }
