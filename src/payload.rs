@@ -12,7 +12,7 @@ use std::hash::BuildHasher;
 use serde::de::{self, DeserializeSeed, MapAccess, SeqAccess, Visitor};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::value::RawValue;
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 /// A JSON value as the compact text its tree writes (`serde_json::to_string`). Two payloads are
 /// equal when their texts are.
@@ -111,20 +111,17 @@ impl Serialize for Payload {
 }
 
 /// The compact text of a JSON text's tree, written without the tree: as `serde_json::to_string`
-/// writes it, or (`lc`) LangChain-normalised ([`crate::wire::langchain`]) and with
-/// JavaScript's numbers, as the sinks write it. `None` for a text it declines (a repeated
-/// key, and with `lc` the few LangChain objects [`crate::wire::langchain::write_object`]
-/// leaves to the text's tree): its tree tells.
+/// writes it, or (`lc`) LangChain-normalised as [`crate::wire::langchain::normalize_owned`]
+/// makes it and with JavaScript's numbers, as the sinks write it. `None` for a text it
+/// declines (a repeated key; with `lc`, an LangChain object but for a message constructor
+/// whose keys come in LangChain's order): its tree tells.
 pub(crate) fn encode(text: &str, lc: bool) -> Option<String> {
     encode_noting(text, lc, &mut Noted::default())
 }
 
 /// [`encode`], noting where the written values of some keys of the top object are.
 pub(crate) fn encode_noting(text: &str, lc: bool, noted: &mut Noted) -> Option<String> {
-    let mut out = Text {
-        buf: Vec::with_capacity(text.len()),
-        js: lc,
-    };
+    let mut out = Vec::with_capacity(text.len());
     let mut de = serde_json::Deserializer::from_str(text);
     let encoder = Encode {
         out: &mut out,
@@ -133,7 +130,7 @@ pub(crate) fn encode_noting(text: &str, lc: bool, noted: &mut Noted) -> Option<S
         noted: Some(noted),
     };
     encoder.deserialize(&mut de).and_then(|()| de.end()).ok()?;
-    String::from_utf8(out.buf).ok()
+    String::from_utf8(out).ok()
 }
 
 /// Where in the written text the values of the top object's keys `keys` are.
@@ -144,7 +141,7 @@ pub(crate) struct Noted {
 }
 
 impl Noted {
-    pub(crate) fn note(&mut self, key: &str, at: std::ops::Range<usize>) {
+    fn note(&mut self, key: &str, at: std::ops::Range<usize>) {
         if let Some(i) = self.keys.iter().position(|k| *k == key) {
             self.at.resize(self.keys.len(), None);
             self.at[i] = Some(at);
@@ -175,137 +172,33 @@ impl Seen {
     }
 }
 
-/// What [`Encode`] writes into: compact text ([`Text`]) or a tree ([`Tree`]).
-pub(crate) trait Out {
-    /// A tree: a key written again replaces its value in place.
-    const TREE: bool;
-    fn scalar<T: Serialize + ?Sized>(&mut self, v: &T) -> serde_json::Result<()>;
-    fn open(&mut self, seq: bool);
-    fn close(&mut self, seq: bool);
-    /// Between two items of a list or an object.
-    fn sep(&mut self);
-    fn key(&mut self, k: &str) -> serde_json::Result<()>;
-    /// Where in the text the next value is written (for [`Noted`]).
-    fn at(&self) -> usize;
-    /// The entries of the object being written, taken back (a tree's; `None` for a text).
-    fn take_object(&mut self) -> Option<Map<String, Value>>;
-}
-
-/// Compact text; numbers as `JSON.stringify` writes them when `js`.
-pub(crate) struct Text {
-    pub buf: Vec<u8>,
-    pub js: bool,
-}
-
-impl Out for Text {
-    const TREE: bool = false;
-    fn scalar<T: Serialize + ?Sized>(&mut self, v: &T) -> serde_json::Result<()> {
-        match self.js {
-            true => crate::js_numbers::to_writer(&mut self.buf, v),
-            false => serde_json::to_writer(&mut self.buf, v),
-        }
-    }
-    fn open(&mut self, seq: bool) {
-        self.buf.push(if seq { b'[' } else { b'{' });
-    }
-    fn close(&mut self, seq: bool) {
-        self.buf.push(if seq { b']' } else { b'}' });
-    }
-    fn sep(&mut self) {
-        self.buf.push(b',');
-    }
-    fn key(&mut self, k: &str) -> serde_json::Result<()> {
-        serde_json::to_writer(&mut self.buf, k)?;
-        self.buf.push(b':');
-        Ok(())
-    }
-    fn at(&self) -> usize {
-        self.buf.len()
-    }
-    fn take_object(&mut self) -> Option<Map<String, Value>> {
-        None
-    }
-}
-
-/// A tree, its numbers as read.
-#[derive(Default)]
-pub(crate) struct Tree {
-    open: Vec<(Value, Option<String>)>,
-    pub done: Option<Value>,
-}
-
-impl Tree {
-    fn put(&mut self, v: Value) {
-        match self.open.last_mut() {
-            Some((Value::Array(a), _)) => a.push(v),
-            Some((Value::Object(m), key)) => _ = m.insert(key.take().unwrap_or_default(), v),
-            _ => self.done = Some(v),
-        }
-    }
-}
-
-impl Out for Tree {
-    const TREE: bool = true;
-    fn scalar<T: Serialize + ?Sized>(&mut self, v: &T) -> serde_json::Result<()> {
-        self.put(serde_json::to_value(v)?);
-        Ok(())
-    }
-    fn open(&mut self, seq: bool) {
-        let v = match seq {
-            true => Value::Array(vec![]),
-            false => Value::Object(Map::new()),
-        };
-        self.open.push((v, None));
-    }
-    fn close(&mut self, _: bool) {
-        if let Some((v, _)) = self.open.pop() {
-            self.put(v);
-        }
-    }
-    fn sep(&mut self) {}
-    fn key(&mut self, k: &str) -> serde_json::Result<()> {
-        if let Some((_, key)) = self.open.last_mut() {
-            *key = Some(k.to_string());
-        }
-        Ok(())
-    }
-    fn at(&self) -> usize {
-        0
-    }
-    fn take_object(&mut self) -> Option<Map<String, Value>> {
-        match self.open.pop()? {
-            (Value::Object(m), _) => Some(m),
-            other => {
-                self.open.push(other);
-                None
-            }
-        }
-    }
-}
-
-/// Writes the value a deserializer (a text's or a tree's) reads into `out` as
-/// `serde_json::to_string` writes its tree; fails on a key an object repeats. With `lc`,
-/// LangChain objects are normalised as they are read
-/// ([`crate::wire::langchain::write_object`]). `head`: the value is a LangChain
-/// constructor's `kwargs`, written as an object that starts with this entry.
-pub(crate) struct Encode<'a, O> {
-    pub out: &'a mut O,
+/// Writes the value a deserializer reads into `out` as `serde_json::to_string` writes its
+/// tree; fails on a key an object repeats. With `lc`, an object whose first key is `lc` is
+/// handed to [`crate::wire::langchain::write_constructor`], and it fails on any other
+/// LangChain object (its tree is normalised instead). `head`: the value is a constructor's
+/// `kwargs`, written as an object that starts with this entry.
+pub(crate) struct Encode<'a> {
+    pub out: &'a mut Vec<u8>,
     pub lc: bool,
     pub head: Option<(&'static str, &'a str)>,
     /// Notes the top object's values ([`encode_noting`]).
     pub noted: Option<&'a mut Noted>,
 }
 
-impl<O: Out> Encode<'_, O> {
+impl<'a> Encode<'a> {
     fn write<E: de::Error, T: Serialize + ?Sized>(&mut self, v: &T) -> Result<(), E> {
         if self.head.is_some() {
             return Err(E::custom("kwargs that are no object"));
         }
-        self.out.scalar(v).map_err(E::custom)
+        match self.lc {
+            true => crate::js_numbers::to_writer(&mut *self.out, v),
+            false => serde_json::to_writer(&mut *self.out, v),
+        }
+        .map_err(E::custom)
     }
 
     /// An encoder of a value inside this one.
-    pub fn inner(&mut self) -> Encode<'_, O> {
+    fn inner(&mut self) -> Encode<'_> {
         Encode {
             out: self.out,
             lc: self.lc,
@@ -315,7 +208,7 @@ impl<O: Out> Encode<'_, O> {
     }
 }
 
-impl<'de, O: Out> DeserializeSeed<'de> for Encode<'_, O> {
+impl<'de> DeserializeSeed<'de> for Encode<'_> {
     type Value = ();
 
     fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
@@ -323,21 +216,7 @@ impl<'de, O: Out> DeserializeSeed<'de> for Encode<'_, O> {
     }
 }
 
-/// An item of a list: a separator before all but the first.
-struct Item<'a, O>(Encode<'a, O>, bool);
-
-impl<'de, O: Out> DeserializeSeed<'de> for Item<'_, O> {
-    type Value = ();
-
-    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
-        if !self.1 {
-            self.0.out.sep();
-        }
-        self.0.deserialize(d)
-    }
-}
-
-impl<'de, O: Out> Visitor<'de> for Encode<'_, O> {
+impl<'de> Visitor<'de> for Encode<'_> {
     type Value = ();
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -372,18 +251,24 @@ impl<'de, O: Out> Visitor<'de> for Encode<'_, O> {
         if self.head.is_some() {
             return Err(de::Error::custom("kwargs that are no object"));
         }
-        self.out.open(true);
+        self.out.push(b'[');
         let mut first = true;
-        while seq.next_element_seed(Item(self.inner(), first))?.is_some() {
+        loop {
+            let at = self.out.len();
+            if !first {
+                self.out.push(b',');
+            }
+            if seq.next_element_seed(self.inner())?.is_none() {
+                self.out.truncate(at);
+                break;
+            }
             first = false;
         }
-        self.out.close(true);
+        self.out.push(b']');
         Ok(())
     }
 
     fn visit_map<A: MapAccess<'de>>(mut self, mut map: A) -> Result<(), A::Error> {
-        use crate::wire::langchain::{self as lc, Kwarg};
-        let decline = || de::Error::custom("a LangChain object read from its tree");
         // Keys are told apart by a hash: a collision reads the text through its tree, which
         // gives the same output.
         let hasher = foldhash::quality::FixedState::default();
@@ -393,52 +278,49 @@ impl<'de, O: Out> Visitor<'de> for Encode<'_, O> {
             many: HashSet::new(),
         };
         let mut key = map.next_key_seed(Key)?;
-        if self.lc && self.head.is_none() && key.as_deref().is_some_and(lc::is_lc_key) {
-            return lc::write_object(self, Map::new(), key, map);
+        if self.lc && self.head.is_none() && key.as_deref() == Some("lc") {
+            return crate::wire::langchain::write_constructor(self, map);
         }
-        self.out.open(false);
+        self.out.push(b'{');
         let head = self.head.take();
         let mut noted = self.noted.take();
-        let mut wrote = head.is_some();
         if let Some((k, v)) = head {
-            self.out.key(k).map_err(de::Error::custom)?;
-            let at = self.out.at();
-            self.out.scalar(v).map_err(de::Error::custom)?;
+            self.write(k)?;
+            self.out.push(b':');
+            let at = self.out.len();
+            self.write(v)?;
             if let Some(n) = noted.as_deref_mut() {
-                n.note(k, at..self.out.at());
+                n.note(k, at..self.out.len());
             }
         }
         while let Some(k) = key {
-            if self.lc && head.is_none() && k == "lc" {
-                // An `lc` key after others (no serialiser writes one): the object is read
-                // whole, from what is written of it when that is a tree.
-                let written = self.out.take_object().ok_or_else(decline)?;
-                return lc::write_object(self, written, Some(k), map);
+            use crate::wire::langchain::{kwarg, Kwarg};
+            let kwarg = head.map(|(h, _)| kwarg(h, &k));
+            // A kwarg taking the head's place: the head is written already.
+            let special = matches!(&*k, "lc" | "__lc_escaped__") || kwarg == Some(Kwarg::Head);
+            if self.lc && special {
+                return Err(de::Error::custom("an lc object read from its tree"));
             }
-            // A tree repeats no key.
-            if !O::TREE && !seen.insert(hasher.hash_one(&k)) {
+            if !seen.insert(hasher.hash_one(&k)) {
                 return Err(de::Error::custom("repeated key"));
             }
-            match head.map(|(h, _)| lc::kwarg(h, &k)) {
-                Some(Kwarg::Dropped) => _ = map.next_value::<de::IgnoredAny>()?,
-                // In a text the head is written already.
-                Some(Kwarg::Head) if !O::TREE => return Err(decline()),
-                _ => {
-                    if wrote {
-                        self.out.sep();
-                    }
-                    wrote = true;
-                    self.out.key(&k).map_err(de::Error::custom)?;
-                    let at = self.out.at();
-                    map.next_value_seed(self.inner())?;
-                    if let Some(n) = noted.as_deref_mut() {
-                        n.note(&k, at..self.out.at());
-                    }
+            if kwarg == Some(Kwarg::Dropped) {
+                map.next_value::<de::IgnoredAny>()?;
+            } else {
+                if seen.n > 1 || head.is_some() {
+                    self.out.push(b',');
+                }
+                self.write(&*k)?;
+                self.out.push(b':');
+                let at = self.out.len();
+                map.next_value_seed(self.inner())?;
+                if let Some(n) = noted.as_deref_mut() {
+                    n.note(&k, at..self.out.len());
                 }
             }
             key = map.next_key_seed(Key)?;
         }
-        self.out.close(false);
+        self.out.push(b'}');
         Ok(())
     }
 }

@@ -7,25 +7,23 @@
 use crate::json::Field;
 use std::borrow::Cow;
 
-use serde::de::{self, DeserializeSeed, MapAccess};
+use serde::de::{self, MapAccess};
 use serde_json::{json, Map, Value};
 
 use super::pyrepr;
-use crate::payload::{Encode, Key, Out, Tree};
+use crate::payload::{Encode, Key};
 
 /// Flattens lc constructors (anywhere inside `v`) into their kwargs plus a `type`, unwraps
-/// `__lc_escaped__` user dicts, and parses `not_implemented` reprs of LangGraph types: the
-/// tree [`write_object`] writes of it.
+/// `__lc_escaped__` user dicts, and parses `not_implemented` reprs of LangGraph types.
 pub fn normalize_deep(v: &Value) -> Value {
     normalize_cow(v).into_owned()
 }
 
-/// [`normalize_deep`] of a value the caller owns.
-pub fn normalize_owned(v: Value) -> Value {
-    match may_change(&v) {
-        true => normalized_tree(&v),
-        false => v,
-    }
+/// [`normalize_deep`] of a value the caller owns: normalised where it lies, an lc
+/// constructor's kwargs taken over rather than copied key by key.
+pub fn normalize_owned(mut v: Value) -> Value {
+    normalize_in_place(&mut v);
+    v
 }
 
 /// [`normalize_deep`] without the copy when there is nothing to normalize (no object with an
@@ -33,27 +31,9 @@ pub fn normalize_owned(v: Value) -> Value {
 /// read in place.
 pub fn normalize_cow(v: &Value) -> Cow<'_, Value> {
     match may_change(v) {
-        true => Cow::Owned(normalized_tree(v)),
+        true => Cow::Owned(normalize_owned(v.clone())),
         false => Cow::Borrowed(v),
     }
-}
-
-/// The normalised tree of a tree, written by the one normaliser ([`write_object`]) into a
-/// tree: numbers stay as read (a text written and read again can move a float by a unit in
-/// its last place).
-fn normalized_tree(v: &Value) -> Value {
-    let mut out = Tree::default();
-    let enc = Encode {
-        out: &mut out,
-        lc: true,
-        head: None,
-        noted: None,
-    };
-    // Not reached: a tree has no repeated key, and a tree is never declined.
-    if enc.deserialize(v).is_err() {
-        return v.clone();
-    }
-    out.done.unwrap_or_default()
 }
 
 /// Whether normalising may change `v`: it has an object with an `lc` or `__lc_escaped__` key.
@@ -68,13 +48,73 @@ fn may_change(v: &Value) -> bool {
     }
 }
 
-/// A key that makes an object a LangChain object when it comes first (LangChain's
-/// serialisers write `lc` first; `__lc_escaped__` wraps a user dict alone).
-pub(crate) fn is_lc_key(k: &str) -> bool {
-    matches!(k, "lc" | "__lc_escaped__")
+/// The tree normaliser. A state's messages are normalised as their text is written instead
+/// ([`normalized_text`], [`write_constructor`]); both flatten a constructor by
+/// [`constructor_head`] and [`kwarg`]. (Writing a tree through the text normaliser cost
+/// v2-js and v2-python-dumpd +10 % of their instructions, docs/performance.md.)
+fn normalize_in_place(v: &mut Value) {
+    match v {
+        Value::Object(m) => {
+            let (lc, escaped) = special_keys(m);
+            if lc && flatten_in_place(m) {
+                return;
+            }
+            if escaped && m.len() == 1 {
+                if let Some(mut inner) = m.shift_remove("__lc_escaped__") {
+                    normalize_in_place(&mut inner);
+                    *v = inner;
+                    return;
+                }
+            }
+            if lc && is_not_implemented(m) {
+                if let Some(parsed) = parse_repr_object(m) {
+                    *v = parsed;
+                    return;
+                }
+            }
+            m.values_mut().for_each(normalize_in_place);
+        }
+        Value::Array(a) => a.iter_mut().for_each(normalize_in_place),
+        _ => {}
+    }
 }
 
-/// What becomes of a constructor's kwarg when its kwargs are flattened under `head`.
+/// A constructor (`m`) flattened in place: its kwargs, normalised, after the head its class
+/// gives. `false` when `m` is no constructor (left as it is).
+fn flatten_in_place(m: &mut Map<String, Value>) -> bool {
+    let Some(((key, head), _)) = constructor_head(m) else {
+        return false;
+    };
+    let head = Value::String(head.to_string());
+    let Some(Value::Object(mut kwargs)) = m.shift_remove("kwargs") else {
+        return false;
+    };
+    kwargs.retain(|k, _| kwarg(key, k) != Kwarg::Dropped);
+    kwargs.values_mut().for_each(normalize_in_place);
+    let head = kwargs.shift_remove(key).unwrap_or(head);
+    kwargs.shift_insert(0, key.to_string(), head);
+    *m = kwargs;
+    true
+}
+
+/// The head a constructor flattens under (its class's `type`, else `__type__` and the
+/// class) and its kwargs; `None` for any other object.
+fn constructor_head(m: &Map<String, Value>) -> Option<((&'static str, &str), &Value)> {
+    if !(m.field("lc").is_some_and(|v| v == 1)
+        && m.field("type").is_some_and(|t| t == "constructor"))
+    {
+        return None;
+    }
+    let kwargs = m.field("kwargs").filter(|k| k.is_object())?;
+    let class = lc_class(m)?;
+    let head = match constructor_type(class, kwargs.field("role").and_then(Value::as_str)) {
+        Some(t) => ("type", t),
+        None => ("__type__", class),
+    };
+    Some((head, kwargs))
+}
+
+/// What becomes of a constructor's kwarg when its kwargs are flattened under a head.
 #[derive(PartialEq)]
 pub(crate) enum Kwarg {
     Kept,
@@ -93,118 +133,39 @@ pub(crate) fn kwarg(head: &str, k: &str) -> Kwarg {
     }
 }
 
-/// The one LangChain normaliser: writes an object whose first key is `lc` or
-/// `__lc_escaped__` (`read`: its entries before `key`, when an `lc` key came later) as
-/// normalising makes it: a message constructor as its kwargs after the `type` (or
-/// `__type__`) its class gives ([`kwarg`]), an escaped dict as what it holds, a
-/// `not_implemented` object as its parsed Python repr, any other as it is, its values
-/// normalised. Into a text, a message constructor in LangChain's key order (`lc`, `type`,
-/// `id`, `kwargs`), as a state's messages are, is written as it is read; any other object
-/// is read into a tree first. Into a text it declines (the text's tree is normalised
-/// instead) kwargs that are no object and keys after them, and a repeated key.
-pub(crate) fn write_object<'de, O: Out, A: MapAccess<'de>>(
-    enc: Encode<'_, O>,
-    mut read: Map<String, Value>,
-    mut key: Option<Cow<'de, str>>,
+/// The text normaliser's constructor ([`normalized_text`]): the rest of an object after its
+/// `lc` key, a message constructor in LangChain's key order (`lc`, `type`, `id`, `kwargs`),
+/// written as its kwargs after the head its class gives, as they are read. It declines any
+/// other lc object (its tree is normalised instead).
+pub(crate) fn write_constructor<'de, A: MapAccess<'de>>(
+    enc: Encode<'_>,
     mut map: A,
 ) -> Result<(), A::Error> {
-    if !O::TREE && read.is_empty() {
-        for expected in ["lc", "type", "id"] {
-            match key.take() {
-                Some(k) if k == expected => {
-                    read.insert(k.into_owned(), map.next_value()?);
-                    key = map.next_key_seed(Key)?;
-                }
-                other => {
-                    key = other;
-                    break;
-                }
-            }
+    let decline = || de::Error::custom("an lc object read from its tree");
+    let lc: Value = map.next_value()?;
+    let mut next = |key: &str| -> Result<Value, A::Error> {
+        if map.next_key_seed(Key)?.as_deref() != Some(key) {
+            return Err(decline());
         }
-        let head = is_constructor(&read)
-            .then(|| lc_class(&read).and_then(flat_head))
-            .flatten();
-        if let (Some(head), 3, Some("kwargs")) = (head, read.len(), key.as_deref()) {
-            map.next_value_seed(Encode {
-                out: &mut *enc.out,
-                lc: true,
-                head: Some(head),
-                noted: enc.noted,
-            })?;
-            return match map.next_key_seed(Key)? {
-                Some(_) => Err(de::Error::custom("keys after kwargs")),
-                None => Ok(()),
-            };
-        }
-    }
-    while let Some(k) = key {
-        read.insert(k.into_owned(), map.next_value()?);
-        key = map.next_key_seed(Key)?;
-    }
-    write_read(enc, read).map_err(de::Error::custom)
-}
-
-/// [`write_object`] of an object read whole.
-fn write_read<O: Out>(enc: Encode<'_, O>, m: Map<String, Value>) -> serde_json::Result<()> {
-    let Encode { out, mut noted, .. } = enc;
-    // What the object becomes: a value written (normalised when `lc`), the head first.
-    let becomes = if let Some((head, kwargs)) = constructor_head(&m) {
-        Some((true, Some(head), Cow::Borrowed(kwargs)))
-    } else if let (1, Some(inner)) = (m.len(), m.field("__lc_escaped__")) {
-        Some((true, None, Cow::Borrowed(inner)))
-    } else if is_not_implemented(&m) {
-        parse_repr_object(&m).map(|parsed| (false, None, Cow::Owned(parsed)))
-    } else {
-        None
+        map.next_value()
     };
-    if let Some((lc, head, v)) = becomes {
-        return Encode {
-            out,
-            lc,
-            head,
-            noted,
-        }
-        .deserialize(&*v);
+    if lc != 1 || next("type")? != "constructor" {
+        return Err(decline());
     }
-    out.open(false);
-    for (i, (k, v)) in m.iter().enumerate() {
-        if i > 0 {
-            out.sep();
-        }
-        out.key(k)?;
-        let at = out.at();
-        Encode {
-            out: &mut *out,
-            lc: true,
-            head: None,
-            noted: None,
-        }
-        .deserialize(v)?;
-        if let Some(n) = noted.as_deref_mut() {
-            n.note(k, at..out.at());
-        }
+    let id = next("id")?;
+    let class = lc_class_of(&id).ok_or_else(decline)?;
+    let head = flat_head(class).ok_or_else(decline)?;
+    if map.next_key_seed(Key)?.as_deref() != Some("kwargs") {
+        return Err(decline());
     }
-    out.close(false);
-    Ok(())
-}
-
-fn is_constructor(m: &Map<String, Value>) -> bool {
-    m.field("lc").is_some_and(|v| v == 1) && m.field("type").is_some_and(|t| t == "constructor")
-}
-
-/// The head a constructor flattens under (its class's `type`, else `__type__`) and its
-/// kwargs; `None` for any other object.
-fn constructor_head(m: &Map<String, Value>) -> Option<((&'static str, &str), &Value)> {
-    if !is_constructor(m) {
-        return None;
+    map.next_value_seed(Encode {
+        head: Some(head),
+        ..enc
+    })?;
+    match map.next_key_seed(Key)? {
+        Some(_) => Err(decline()),
+        None => Ok(()),
     }
-    let kwargs = m.field("kwargs").filter(|k| k.is_object())?;
-    let class = lc_class(m)?;
-    let head = match constructor_type(class, kwargs.field("role").and_then(Value::as_str)) {
-        Some(t) => ("type", t),
-        None => ("__type__", class),
-    };
-    Some((head, kwargs))
 }
 
 /// Whether an object has an `lc` / `__lc_escaped__` key: a scan of the keys, cheaper than two
@@ -740,10 +701,8 @@ pub(crate) mod tests {
                 r#"{"a": [1, {"type": "tool"}], "lc": 2}"#,
                 r#"{"lc":1,"type":"constructor","id":["m","ChatMessage"],"kwargs":{"role":"critic","content":"c","type":"x"}}"#,
                 r#"{"__lc_escaped__":{"lc":1,"type":"constructor","id":["m","HumanMessage"],"kwargs":{"content":"x"}},"b":[{"lc":2}]}"#,
-                r#"{"__lc_escaped__":1,"__lc_escaped__":{"a":{"lc":1,"type":"not_implemented","id":["x"],"repr":"X(a=1.50)"}}}"#,
                 r#"{"lc":1,"type":"not_implemented","id":["x"],"repr":"X(a=1.0, b=[1, 2])"}"#,
-                r#"{"lc":1,"type":"secret","id":["K"],"x":{"lc":1,"type":"constructor","id":["m","AIMessage"],"kwargs":{"content":"x","n":2.5}}}"#,
-                r#"{"x":{"type":"constructor","lc":1,"id":["m","AIMessage"],"kwargs":{"n":0.30000000000000004}}}"#,
+                r#"{"lc":1,"type":"constructor","id":["m","Other"],"kwargs":{"__type__":"own","type":"t","n":0.30000000000000004}}"#,
             ]
             .map(String::from),
         );
@@ -758,11 +717,9 @@ pub(crate) mod tests {
         }
         assert!(read >= 15, "{read}");
         for declined in [
+            r#"{"lc":1,"type":"constructor","kwargs":{},"id":["m","AIMessage"]}"#,
+            r#"{"a":{"__lc_escaped__":{}}}"#,
             r#"{"a":1,"a":2}"#,
-            r#"{"lc":1,"type":"constructor","id":["m","AIMessage"],"kwargs":[]}"#,
-            r#"{"lc":1,"type":"constructor","id":["m","AIMessage"],"kwargs":{},"z":1}"#,
-            r#"{"lc":1,"type":"constructor","id":["m","Other"],"kwargs":{"__type__":"own"}}"#,
-            r#"{"type":"constructor","lc":1,"id":["m","AIMessage"],"kwargs":{}}"#,
         ] {
             assert_eq!(normalized_text(declined), None, "{declined}");
         }
