@@ -162,11 +162,6 @@ impl EncodedState {
         Self::new(state, messages).map_err(|(state, _)| state)
     }
 
-    /// The state's `messages`, each made a tree as it is read.
-    pub fn messages(&self) -> impl ExactSizeIterator<Item = Value> + '_ {
-        self.messages.iter().map(|m| m.to_value())
-    }
-
     /// The state's messages as they are held: shared, some known by their text only.
     pub fn shared_messages(&self) -> &[Arc<SharedJson>] {
         &self.messages
@@ -214,14 +209,9 @@ impl EncodedState {
 
     /// The state as a tree, messages copied in.
     pub fn to_value(&self) -> Value {
-        self.tree(|m| m.to_value())
-    }
-
-    /// The state with each message made a value by `message`.
-    fn tree(&self, message: impl FnMut(&Arc<SharedJson>) -> Value) -> Value {
         let mut state = self.state.clone();
         if let Some(Value::Array(list)) = state.get_mut("messages") {
-            list.extend(self.messages.iter().map(message));
+            list.extend(self.messages.iter().map(|m| m.to_value()));
         }
         state
     }
@@ -358,19 +348,6 @@ pub enum ModelEvent {
     Scope(Option<String>),
 }
 
-impl ModelEvent {
-    /// The event with an [`ModelEvent::EncodedState`] made the `State` it stands for (the
-    /// ways of reading a line are compared by it).
-    pub fn into_tree(self) -> ModelEvent {
-        match self {
-            ModelEvent::EncodedState(e) => ModelEvent::State {
-                state: e.to_value(),
-            },
-            e => e,
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -397,12 +374,8 @@ mod tests {
                 serde_json::to_string(&state).expect("serializes")
             );
             assert_eq!(
-                enc.messages().count(),
+                enc.shared_messages().len(),
                 state["messages"].as_array().map_or(0, Vec::len)
-            );
-            assert_eq!(
-                ModelEvent::EncodedState(Box::new(enc)).into_tree(),
-                ModelEvent::State { state }
             );
         }
         // Not a state whose first entry is its list: handed back untouched.

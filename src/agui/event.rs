@@ -448,7 +448,10 @@ impl Snapshot {
     pub fn outline(&self) -> (&Value, Option<usize>) {
         match self {
             Snapshot::Value(v) => (v, v.get("messages").and_then(Value::as_array).map(Vec::len)),
-            Snapshot::Encoded(state) => (state.without_messages(), Some(state.messages().len())),
+            Snapshot::Encoded(state) => (
+                state.without_messages(),
+                Some(state.shared_messages().len()),
+            ),
         }
     }
 
