@@ -150,13 +150,19 @@ mod tests {
     use crate::agui::Role;
     use serde_json::json;
 
-    fn rewrite(events: Vec<Event>) -> Vec<String> {
+    fn rewritten(events: Vec<Event>) -> Vec<Event> {
         let mut c = ThinkingCompat::default();
         let mut out = vec![];
         for ev in events {
             c.rewrite(ev, &mut out);
         }
-        out.iter()
+        out
+    }
+
+    /// The types (and deltas) of the events rewritten.
+    fn rewrite(events: Vec<Event>) -> Vec<String> {
+        rewritten(events)
+            .iter()
             .map(|e| {
                 let v = e.to_value();
                 let t = v["type"].as_str().unwrap_or_default().to_string();
@@ -208,17 +214,13 @@ mod tests {
 
     #[test]
     fn one_span_is_renamed_with_ids_dropped() {
-        let mut c = ThinkingCompat::default();
-        let mut out = vec![];
-        for ev in [
+        let out = rewritten(vec![
             start("a"),
             msg_start("a"),
             content("a", "hm"),
             msg_end("a"),
             end("a"),
-        ] {
-            c.rewrite(ev, &mut out);
-        }
+        ]);
         let text: Vec<String> = out
             .iter()
             .map(|e| serde_json::to_string(e).unwrap_or_default())

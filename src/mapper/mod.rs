@@ -161,28 +161,10 @@ impl Run {
     /// Takes the open reasoning spans `which` picks (by message and block, and id), in the
     /// order they opened.
     fn take_reasoning(&mut self, which: impl Fn(&(String, String), &str) -> bool) -> Vec<String> {
-        let mut taken = vec![];
-        self.reasoning_open.retain(|key, rid| {
-            let take = which(key, rid);
-            if take {
-                taken.push(rid.clone());
-            }
-            !take
-        });
-        taken
-    }
-
-    /// Takes the open text messages `which` picks, in the order they opened.
-    fn take_texts(&mut self, which: impl Fn(&str) -> bool) -> Vec<String> {
-        let mut taken = vec![];
-        self.text_open.retain(|id, ()| {
-            let take = which(id);
-            if take {
-                taken.push(id.clone());
-            }
-            !take
-        });
-        taken
+        let taken = self
+            .reasoning_open
+            .extract_if(.., |key, rid| which(key, rid));
+        taken.map(|(_, rid)| rid).collect()
     }
 }
 
@@ -1066,15 +1048,10 @@ impl Mapper {
             self.emit_text_end(message_id, out);
         }
         // Calls whose name never arrived still get announced, so their args are not lost.
-        let stranded: Vec<((String, String), PendingChunks)> = self
-            .run_mut()
-            .tool_buffer
-            .iter()
-            .filter(|((m, _), _)| m == message_id)
-            .map(|(k, v)| (k.clone(), v.clone()))
+        let stranded: Vec<((String, String), PendingChunks)> = (self.run_mut().tool_buffer)
+            .extract_if(.., |(m, _), _| m == message_id)
             .collect();
         for (k, PendingChunks { id, name, args }) in stranded {
-            self.run_mut().tool_buffer.shift_remove(&k);
             let call_id = id.unwrap_or_else(|| format!("{}:tool:{}", k.0, k.1));
             let name = name.unwrap_or_else(|| "unknown_tool".into());
             self.ensure_tool(&call_id, &name, Some(k.0.clone()), Some(&args), out);
@@ -1109,7 +1086,13 @@ impl Mapper {
         self.end_subagents(&ending, out);
         // Close everything still open, innermost first.
         self.close_all_reasoning(out);
-        for id in self.run_mut().take_texts(|_| true) {
+        let texts: Vec<String> = self
+            .run_mut()
+            .text_open
+            .drain(..)
+            .map(|(id, ())| id)
+            .collect();
+        for id in texts {
             self.emit_text_end(&id, out);
         }
         let msgs: Vec<String> = self
@@ -1137,54 +1120,37 @@ impl Mapper {
             return;
         };
         let timestamp = self.timestamp;
-        match ending {
+        // Only a run stopped at interrupts leaves some to resume.
+        self.pending.clear();
+        let error = |raw_event, message, code: &'static str| Event::RunError {
+            timestamp,
+            raw_event,
+            message,
+            code: Some(code.into()),
+        };
+        let finished = |run: Run, outcome| Event::RunFinished {
+            timestamp,
+            thread_id: run.thread_id,
+            run_id: run.run_id,
+            outcome,
+            usage: usage_summary(&run.usage),
+        };
+        let e = match ending {
             Ending::Failed(info, code) => {
-                let e = Event::RunError {
-                    timestamp,
-                    raw_event: Some(ErrorDetail {
-                        error: info.name,
-                        message: info.message.clone(),
-                        lc_error_code: info.lc_code,
-                    }),
-                    message: info.message,
-                    code: Some(code.into()),
+                let detail = ErrorDetail {
+                    error: info.name,
+                    message: info.message.clone(),
+                    lc_error_code: info.lc_code,
                 };
-                self.push(e, out);
-                self.pending.clear();
+                error(Some(detail), info.message, code)
             }
             // A 0.0.x client (`--compat thinking`) has no `cancelled` outcome and reads an absent
             // or unknown one as success: it gets RUN_ERROR with code CANCELLED instead.
             Ending::Cancelled if self.opts.compat == Compat::Thinking => {
-                let e = Event::RunError {
-                    timestamp,
-                    raw_event: None,
-                    message: CANCELLED_MESSAGE.into(),
-                    code: Some(error_code::CANCELLED.into()),
-                };
-                self.push(e, out);
-                self.pending.clear();
+                error(None, CANCELLED_MESSAGE.into(), error_code::CANCELLED)
             }
-            Ending::Cancelled => {
-                self.pending.clear();
-                let e = Event::RunFinished {
-                    timestamp,
-                    thread_id: run.thread_id,
-                    run_id: run.run_id,
-                    outcome: json!({"type": "cancelled"}),
-                    usage: usage_summary(&run.usage),
-                };
-                self.push(e, out);
-            }
-            Ending::Incomplete(message) => {
-                let e = Event::RunError {
-                    timestamp,
-                    raw_event: None,
-                    message,
-                    code: Some(error_code::INCOMPLETE_STREAM.into()),
-                };
-                self.push(e, out);
-                self.pending.clear();
-            }
+            Ending::Cancelled => finished(run, json!({"type": "cancelled"})),
+            Ending::Incomplete(message) => error(None, message, error_code::INCOMPLETE_STREAM),
             Ending::Finished => {
                 if self.opts.compat == Compat::Thinking {
                     for i in &run.interrupts {
@@ -1208,7 +1174,6 @@ impl Mapper {
                         .filter(|(_, t)| !t.result)
                         .map(|(id, _)| id)
                         .collect();
-                    self.pending.clear();
                     if pending_calls.is_empty() {
                         json!({"type": "success"})
                     } else {
@@ -1252,16 +1217,10 @@ impl Mapper {
                     self.suspended.retain(|(id, _)| seen.insert(id.clone()));
                     json!({"type": "interrupt", "interrupts": ints})
                 };
-                let e = Event::RunFinished {
-                    timestamp,
-                    thread_id: run.thread_id,
-                    run_id: run.run_id,
-                    outcome,
-                    usage: usage_summary(&run.usage),
-                };
-                self.push(e, out);
+                finished(run, outcome)
             }
-        }
+        };
+        self.push(e, out);
     }
 
     /// SUBAGENT_STARTED for sub-agent `key` (once).
@@ -1297,7 +1256,10 @@ impl Mapper {
         let Some(run) = self.run.as_mut() else { return };
         let subagents = self.subagents.get_mut();
         let reasoning = run.take_reasoning(|_, rid| owned(subagents, rid));
-        let texts = run.take_texts(|m| owned(subagents, m));
+        let texts: Vec<String> = (run.text_open)
+            .extract_if(.., |m, ()| owned(subagents, m))
+            .map(|(m, ())| m)
+            .collect();
         let tools: Vec<String> = run
             .open_tools
             .iter()
@@ -1498,35 +1460,29 @@ pub fn reasoning_id(message_id: &str, block: &str) -> String {
     format!("{message_id}:reasoning:{block}")
 }
 
-type UsageTotals = IndexMap<(Option<String>, Option<String>), [u64; 4], FastIds>;
+/// Token usage by (provider, model).
+type UsageTotals = IndexMap<(Option<String>, Option<String>), UsageTotal, FastIds>;
 
 /// Adds one message's usage to the run's totals (kept summed so a long run stays small).
 fn add_usage(totals: &mut UsageTotals, u: Usage) {
-    let e = totals.entry((u.provider, u.model)).or_insert([0; 4]);
-    e[0] += u.input_tokens.unwrap_or(0);
-    e[1] += u.output_tokens.unwrap_or(0);
-    e[2] += u
-        .total_tokens
-        .unwrap_or(u.input_tokens.unwrap_or(0) + u.output_tokens.unwrap_or(0));
-    e[3] += u.reasoning_tokens.unwrap_or(0);
+    let (input, output) = (u.input_tokens.unwrap_or(0), u.output_tokens.unwrap_or(0));
+    let key = (u.provider, u.model);
+    let t = totals.entry(key.clone()).or_insert_with(|| UsageTotal {
+        provider: key.0,
+        model: key.1,
+        input_tokens: 0,
+        output_tokens: 0,
+        total_tokens: Some(0),
+        reasoning_tokens: 0,
+    });
+    t.input_tokens += input;
+    t.output_tokens += output;
+    *t.total_tokens.get_or_insert(0) += u.total_tokens.unwrap_or(input + output);
+    t.reasoning_tokens += u.reasoning_tokens.unwrap_or(0);
 }
 
 fn usage_summary(by_model: &UsageTotals) -> Option<Vec<UsageTotal>> {
-    if by_model.is_empty() {
-        return None;
-    }
-    let list = by_model
-        .iter()
-        .map(|((provider, model), t)| UsageTotal {
-            provider: provider.clone(),
-            model: model.clone(),
-            input_tokens: t[0],
-            output_tokens: t[1],
-            total_tokens: Some(t[2]),
-            reasoning_tokens: t[3],
-        })
-        .collect();
-    Some(list)
+    (!by_model.is_empty()).then(|| by_model.values().cloned().collect())
 }
 
 #[cfg(test)]
