@@ -59,13 +59,12 @@ fn utf8(buf: Vec<u8>) -> String {
     crate::utf8::string_of(buf).unwrap_or_else(|b| String::from_utf8_lossy(&b).into_owned())
 }
 
-/// A state object (normalized, as [`ModelEvent::State`] holds it) whose first entry is its
-/// `messages` list, kept apart: the messages shared (the parse threads' reader,
-/// [`crate::wire::state`], hands out the same message to states that repeat it), and the state's JSON text written once: a
-/// short state's whole, a long one's after the list, to be written from its parts
-/// ([`EncodedState::with_json_parts`]), not copied into one string (a state of megabyte
-/// messages held a second time, and a fresh copy made for every state).
-/// [`EncodedState::to_value`] is the `State` it stands for.
+/// A state object (as [`ModelEvent::State`] holds it) whose first entry, its `messages` list,
+/// is kept apart and shared (the parse threads' reader, [`crate::wire::state`], hands out one
+/// message to every state that repeats it). Its JSON text is written once, on the parse
+/// thread: whole when short, else the part after the list, so that a state of megabyte
+/// messages is written from its parts ([`EncodedState::with_json_parts`]), never copied into
+/// one string. [`EncodedState::to_value`] is the `State` it stands for.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct EncodedState {
     /// The state with `messages` holding `[]`.
@@ -101,10 +100,7 @@ impl EncodedState {
         state: Value,
         messages: Vec<Arc<SharedJson>>,
     ) -> Result<Self, (Value, Vec<Arc<SharedJson>>)> {
-        if !Self::fits(&state) {
-            return Err((state, messages));
-        }
-        let Value::Object(o) = &state else {
+        let Some(o) = state.as_object().filter(|_| Self::fits(&state)) else {
             return Err((state, messages));
         };
         // Each message's text is made here, on the thread that made the state, not where it
