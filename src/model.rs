@@ -59,13 +59,12 @@ fn utf8(buf: Vec<u8>) -> String {
     crate::utf8::string_of(buf).unwrap_or_else(|b| String::from_utf8_lossy(&b).into_owned())
 }
 
-/// A state object (normalized, as [`ModelEvent::State`] holds it) whose first entry is its
-/// `messages` list, kept apart: the messages shared (the parse threads' reader,
-/// [`crate::wire::state`], hands out the same message to states that repeat it), and the state's JSON text written once: a
-/// short state's whole, a long one's after the list, to be written from its parts
-/// ([`EncodedState::with_json_parts`]), not copied into one string (a state of megabyte
-/// messages held a second time, and a fresh copy made for every state).
-/// [`EncodedState::to_value`] is the `State` it stands for.
+/// A state object (as [`ModelEvent::State`] holds it) whose first entry, its `messages` list,
+/// is kept apart and shared (the parse threads' reader, [`crate::wire::state`], hands out one
+/// message to every state that repeats it). Its JSON text is written once, on the parse
+/// thread: whole when short, else the part after the list, so that a state of megabyte
+/// messages is written from its parts ([`EncodedState::with_json_parts`]), never copied into
+/// one string. [`EncodedState::to_value`] is the `State` it stands for.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct EncodedState {
     /// The state with `messages` holding `[]`.
@@ -101,10 +100,7 @@ impl EncodedState {
         state: Value,
         messages: Vec<Arc<SharedJson>>,
     ) -> Result<Self, (Value, Vec<Arc<SharedJson>>)> {
-        if !Self::fits(&state) {
-            return Err((state, messages));
-        }
-        let Value::Object(o) = &state else {
+        let Some(o) = state.as_object().filter(|_| Self::fits(&state)) else {
             return Err((state, messages));
         };
         // Each message's text is made here, on the thread that made the state, not where it
@@ -162,11 +158,6 @@ impl EncodedState {
         Self::new(state, messages).map_err(|(state, _)| state)
     }
 
-    /// The state's `messages`, each made a tree as it is read.
-    pub fn messages(&self) -> impl ExactSizeIterator<Item = Value> + '_ {
-        self.messages.iter().map(|m| m.to_value())
-    }
-
     /// The state's messages as they are held: shared, some known by their text only.
     pub fn shared_messages(&self) -> &[Arc<SharedJson>] {
         &self.messages
@@ -214,14 +205,9 @@ impl EncodedState {
 
     /// The state as a tree, messages copied in.
     pub fn to_value(&self) -> Value {
-        self.tree(|m| m.to_value())
-    }
-
-    /// The state with each message made a value by `message`.
-    fn tree(&self, message: impl FnMut(&Arc<SharedJson>) -> Value) -> Value {
         let mut state = self.state.clone();
         if let Some(Value::Array(list)) = state.get_mut("messages") {
-            list.extend(self.messages.iter().map(message));
+            list.extend(self.messages.iter().map(|m| m.to_value()));
         }
         state
     }
@@ -358,19 +344,6 @@ pub enum ModelEvent {
     Scope(Option<String>),
 }
 
-impl ModelEvent {
-    /// The event with an [`ModelEvent::EncodedState`] made the `State` it stands for (the
-    /// ways of reading a line are compared by it).
-    pub fn into_tree(self) -> ModelEvent {
-        match self {
-            ModelEvent::EncodedState(e) => ModelEvent::State {
-                state: e.to_value(),
-            },
-            e => e,
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -397,12 +370,8 @@ mod tests {
                 serde_json::to_string(&state).expect("serializes")
             );
             assert_eq!(
-                enc.messages().count(),
+                enc.shared_messages().len(),
                 state["messages"].as_array().map_or(0, Vec::len)
-            );
-            assert_eq!(
-                ModelEvent::EncodedState(Box::new(enc)).into_tree(),
-                ModelEvent::State { state }
             );
         }
         // Not a state whose first entry is its list: handed back untouched.

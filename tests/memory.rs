@@ -11,7 +11,7 @@ use std::sync::Mutex;
 use aguify::agui::Event;
 use aguify::input::Origin;
 use aguify::pipeline::{run, Input, Observer, Options};
-use aguify::sink::{NdjsonSink, Sink};
+use aguify::sink::{Format, FrameSink, Sink};
 
 struct Counting;
 
@@ -53,7 +53,7 @@ unsafe impl GlobalAlloc for Counting {
 static ALLOC: Counting = Counting;
 
 /// Writes every event as NDJSON into nothing, as `convert --to ndjson` writes them.
-struct Out(NdjsonSink<io::Sink>);
+struct Out(FrameSink<io::Sink>);
 
 impl Observer for Out {
     fn event(&mut self, ev: &Event, _origin: &Origin) -> io::Result<()> {
@@ -65,7 +65,7 @@ impl Observer for Out {
 fn peak_converting(name: &str, input: Vec<u8>) -> usize {
     let before = HELD.load(Ordering::Relaxed);
     PEAK.store(before, Ordering::Relaxed);
-    let mut out = Out(NdjsonSink::new(io::sink()));
+    let mut out = Out(FrameSink::new(Format::Ndjson, io::sink()));
     let stats = run(
         vec![Input::from_bytes(name, input)],
         &Options::default(),

@@ -21,319 +21,295 @@ use crate::payload::Payload;
 /// An event's `timestamp` (ms since the epoch), left out when absent.
 type Ts = Option<i64>;
 
-/// `subagent_run_id`, where a variant has it: the sub-agent that produced the event (absent:
-/// the run's own agent).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(
-    tag = "type",
-    rename_all = "SCREAMING_SNAKE_CASE",
-    rename_all_fields = "camelCase"
-)]
-pub enum Event {
-    RunStarted {
-        #[serde(default, skip_serializing_if = "none", deserialize_with = "int")]
-        timestamp: Ts,
-        #[serde(default)]
-        thread_id: String,
-        #[serde(default)]
-        run_id: String,
-        /// `RunAgentInput`: `threadId`, `runId`, `messages`, maybe `resume`.
-        #[serde(skip_serializing_if = "Option::is_none")]
-        input: Option<Value>,
-    },
-    RunFinished {
-        #[serde(default, skip_serializing_if = "none", deserialize_with = "int")]
-        timestamp: Ts,
-        #[serde(default)]
-        thread_id: String,
-        #[serde(default)]
-        run_id: String,
-        /// `{"type":"success"…}` or `{"type":"interrupt","interrupts":[…]}`.
-        #[serde(default)]
-        outcome: Value,
-        #[serde(skip_serializing_if = "Option::is_none")]
-        usage: Option<Vec<UsageTotal>>,
-    },
-    RunError {
-        #[serde(default, skip_serializing_if = "none", deserialize_with = "int")]
-        timestamp: Ts,
-        /// A capture's `rawEvent` may be anything: not read.
-        #[serde(skip_serializing_if = "Option::is_none", skip_deserializing)]
-        raw_event: Option<ErrorDetail>,
-        #[serde(default)]
-        message: String,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        code: Option<Cow<'static, str>>,
-    },
-    StepStarted {
-        #[serde(default, skip_serializing_if = "none", deserialize_with = "int")]
-        timestamp: Ts,
-        #[serde(skip_serializing_if = "Option::is_none")]
-        subagent_run_id: Option<String>,
-        step_name: String,
-    },
-    StepFinished {
-        #[serde(default, skip_serializing_if = "none", deserialize_with = "int")]
-        timestamp: Ts,
-        #[serde(skip_serializing_if = "Option::is_none")]
-        subagent_run_id: Option<String>,
-        step_name: String,
-    },
-    TextMessageStart {
-        #[serde(default, skip_serializing_if = "none", deserialize_with = "int")]
-        timestamp: Ts,
-        #[serde(skip_serializing_if = "Option::is_none")]
-        subagent_run_id: Option<String>,
-        message_id: String,
-        /// The client's default when absent.
-        #[serde(default)]
-        role: Role,
-    },
-    TextMessageContent {
-        #[serde(default, skip_serializing_if = "none", deserialize_with = "int")]
-        timestamp: Ts,
-        #[serde(skip_serializing_if = "Option::is_none")]
-        subagent_run_id: Option<String>,
-        message_id: String,
-        delta: String,
-    },
-    TextMessageEnd {
-        #[serde(default, skip_serializing_if = "none", deserialize_with = "int")]
-        timestamp: Ts,
-        #[serde(skip_serializing_if = "Option::is_none")]
-        subagent_run_id: Option<String>,
-        message_id: String,
-    },
-    ToolCallStart {
-        #[serde(default, skip_serializing_if = "none", deserialize_with = "int")]
-        timestamp: Ts,
-        #[serde(skip_serializing_if = "Option::is_none")]
-        subagent_run_id: Option<String>,
-        tool_call_id: String,
-        tool_call_name: String,
-        #[serde(skip_serializing_if = "Option::is_none")]
-        parent_message_id: Option<String>,
-    },
-    ToolCallArgs {
-        #[serde(default, skip_serializing_if = "none", deserialize_with = "int")]
-        timestamp: Ts,
-        #[serde(skip_serializing_if = "Option::is_none")]
-        subagent_run_id: Option<String>,
-        tool_call_id: String,
-        delta: String,
-    },
-    ToolCallEnd {
-        #[serde(default, skip_serializing_if = "none", deserialize_with = "int")]
-        timestamp: Ts,
-        #[serde(skip_serializing_if = "Option::is_none")]
-        subagent_run_id: Option<String>,
-        tool_call_id: String,
-    },
-    ToolCallResult {
-        #[serde(default, skip_serializing_if = "none", deserialize_with = "int")]
-        timestamp: Ts,
-        #[serde(skip_serializing_if = "Option::is_none")]
-        subagent_run_id: Option<String>,
-        message_id: String,
-        tool_call_id: String,
-        content: ToolContent,
-        #[serde(default = "Role::tool")]
-        role: Role,
-        /// `{"status":"error"}` for a failed call.
-        #[serde(skip_serializing_if = "Option::is_none")]
-        metadata: Option<ResultStatus>,
-    },
-    StateSnapshot {
-        #[serde(default, skip_serializing_if = "none", deserialize_with = "int")]
-        timestamp: Ts,
-        #[serde(skip_serializing_if = "Option::is_none")]
-        subagent_run_id: Option<String>,
-        snapshot: Snapshot,
-    },
-    MessagesSnapshot {
-        #[serde(default, skip_serializing_if = "none", deserialize_with = "int")]
-        timestamp: Ts,
-        messages: Vec<Value>,
-    },
-    Custom {
-        #[serde(default, skip_serializing_if = "none", deserialize_with = "int")]
-        timestamp: Ts,
-        #[serde(skip_serializing_if = "Option::is_none")]
-        subagent_run_id: Option<String>,
-        name: String,
-        #[serde(default)]
-        value: Payload,
-    },
-    ReasoningStart {
-        #[serde(default, skip_serializing_if = "none", deserialize_with = "int")]
-        timestamp: Ts,
-        #[serde(skip_serializing_if = "Option::is_none")]
-        subagent_run_id: Option<String>,
-        message_id: String,
-    },
-    ReasoningMessageStart {
-        #[serde(default, skip_serializing_if = "none", deserialize_with = "int")]
-        timestamp: Ts,
-        #[serde(skip_serializing_if = "Option::is_none")]
-        subagent_run_id: Option<String>,
-        message_id: String,
-        #[serde(default = "Role::reasoning")]
-        role: Role,
-    },
-    ReasoningMessageContent {
-        #[serde(default, skip_serializing_if = "none", deserialize_with = "int")]
-        timestamp: Ts,
-        #[serde(skip_serializing_if = "Option::is_none")]
-        subagent_run_id: Option<String>,
-        message_id: String,
-        delta: String,
-    },
-    ReasoningMessageEnd {
-        #[serde(default, skip_serializing_if = "none", deserialize_with = "int")]
-        timestamp: Ts,
-        #[serde(skip_serializing_if = "Option::is_none")]
-        subagent_run_id: Option<String>,
-        message_id: String,
-    },
-    ReasoningEnd {
-        #[serde(default, skip_serializing_if = "none", deserialize_with = "int")]
-        timestamp: Ts,
-        #[serde(skip_serializing_if = "Option::is_none")]
-        subagent_run_id: Option<String>,
-        message_id: String,
-    },
-    ReasoningEncryptedValue {
-        #[serde(default, skip_serializing_if = "none", deserialize_with = "int")]
-        timestamp: Ts,
-        #[serde(skip_serializing_if = "Option::is_none")]
-        subagent_run_id: Option<String>,
-        /// `message` (the mapper encrypts no tool call).
-        subtype: Subtype,
-        entity_id: String,
-        #[serde(default)]
-        encrypted_value: String,
-    },
-    /// A sub-agent (a graph run inside a tool call) begins; its events carry its id.
-    SubagentStarted {
-        #[serde(default, skip_serializing_if = "none", deserialize_with = "int")]
-        timestamp: Ts,
-        #[serde(default)]
-        subagent_run_id: String,
-        #[serde(default)]
-        name: String,
-        #[serde(skip_serializing_if = "Option::is_none")]
-        parent_tool_call_id: Option<String>,
-    },
-    /// A sub-agent ended: `{"type":"success"}` or `{"type":"suspended","interruptIds":[…]}`.
-    SubagentFinished {
-        #[serde(default, skip_serializing_if = "none", deserialize_with = "int")]
-        timestamp: Ts,
-        #[serde(default)]
-        subagent_run_id: String,
-        /// What the sub-agent handed back to its parent tool (the tool's result).
-        #[serde(skip_serializing_if = "Option::is_none")]
-        result: Option<Value>,
-        #[serde(default)]
-        outcome: Value,
-    },
-    /// A sub-agent raised.
-    SubagentError {
-        #[serde(default, skip_serializing_if = "none", deserialize_with = "int")]
-        timestamp: Ts,
-        #[serde(default)]
-        subagent_run_id: String,
-        #[serde(default)]
-        message: String,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        code: Option<Cow<'static, str>>,
-    },
-    /// `--compat thinking`: the 0.x names TDesign Chat 0.5.2 reads, which carry no ids or
-    /// role ([`Event::into_thinking`]).
-    ThinkingStart {
-        #[serde(default, skip_serializing_if = "none", deserialize_with = "int")]
-        timestamp: Ts,
-    },
-    ThinkingTextMessageStart {
-        #[serde(default, skip_serializing_if = "none", deserialize_with = "int")]
-        timestamp: Ts,
-    },
-    ThinkingTextMessageContent {
-        #[serde(default, skip_serializing_if = "none", deserialize_with = "int")]
-        timestamp: Ts,
-        delta: String,
-    },
-    ThinkingTextMessageEnd {
-        #[serde(default, skip_serializing_if = "none", deserialize_with = "int")]
-        timestamp: Ts,
-    },
-    ThinkingEnd {
-        #[serde(default, skip_serializing_if = "none", deserialize_with = "int")]
-        timestamp: Ts,
-    },
-    // The kinds only a capture holds.
-    TextMessageChunk {
-        #[serde(default, skip_serializing_if = "none", deserialize_with = "int")]
-        timestamp: Ts,
-        #[serde(skip_serializing_if = "Option::is_none")]
-        message_id: Option<String>,
-        #[serde(skip_serializing_if = "Option::is_none")]
-        role: Option<Role>,
-        #[serde(skip_serializing_if = "Option::is_none")]
-        delta: Option<String>,
-    },
-    ToolCallChunk {
-        #[serde(default, skip_serializing_if = "none", deserialize_with = "int")]
-        timestamp: Ts,
-        #[serde(skip_serializing_if = "Option::is_none")]
-        tool_call_id: Option<String>,
-        #[serde(skip_serializing_if = "Option::is_none")]
-        tool_call_name: Option<String>,
-        #[serde(skip_serializing_if = "Option::is_none")]
-        parent_message_id: Option<String>,
-        #[serde(skip_serializing_if = "Option::is_none")]
-        delta: Option<String>,
-    },
-    ReasoningMessageChunk {
-        #[serde(default, skip_serializing_if = "none", deserialize_with = "int")]
-        timestamp: Ts,
-        #[serde(skip_serializing_if = "Option::is_none")]
-        message_id: Option<String>,
-        #[serde(skip_serializing_if = "Option::is_none")]
-        delta: Option<String>,
-    },
-    StateDelta {
-        #[serde(default, skip_serializing_if = "none", deserialize_with = "int")]
-        timestamp: Ts,
-        /// JSON Patch operations.
-        delta: Vec<Value>,
-    },
-    ActivitySnapshot {
-        #[serde(default, skip_serializing_if = "none", deserialize_with = "int")]
-        timestamp: Ts,
-        message_id: String,
-        activity_type: String,
-        content: Value,
-        #[serde(skip_serializing_if = "Option::is_none")]
-        replace: Option<bool>,
-    },
-    ActivityDelta {
-        #[serde(default, skip_serializing_if = "none", deserialize_with = "int")]
-        timestamp: Ts,
-        message_id: String,
-        activity_type: String,
-        patch: Vec<Value>,
-    },
-    Raw {
-        #[serde(default, skip_serializing_if = "none", deserialize_with = "int")]
-        timestamp: Ts,
-        event: Value,
-        #[serde(skip_serializing_if = "Option::is_none")]
-        source: Option<String>,
-    },
-    /// An AG-UI event read from an AG-UI capture (or a LangGraph `custom` event named `agui`)
-    /// and passed through as it is: any type, any fields, so it cannot be typed losslessly.
-    #[serde(untagged, skip_deserializing)]
-    Passthrough(Value),
+/// Declares [`Event`] from its variants' own fields: every variant gets `timestamp` first,
+/// an `attributed` one `subagentRunId` (the sub-agent that produced it; absent: the run's own
+/// agent) after it. Also declares what is read off those two fields and the kind.
+macro_rules! events {
+    (
+        unattributed { $($(#[$u_attr:meta])* $u:ident { $($u_fields:tt)* })* }
+        attributed { $($(#[$a_attr:meta])* $a:ident { $($a_fields:tt)* })* }
+        thinking { $($(#[$t_attr:meta])* $t:ident = $t_name:literal { $($t_fields:tt)* })* }
+    ) => {
+        #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+        #[serde(
+            tag = "type",
+            rename_all = "SCREAMING_SNAKE_CASE",
+            rename_all_fields = "camelCase"
+        )]
+        pub enum Event {
+            $($(#[$u_attr])*
+            $u {
+                #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "int")]
+                timestamp: Ts,
+                $($u_fields)*
+            },)*
+            $($(#[$a_attr])*
+            $a {
+                #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "int")]
+                timestamp: Ts,
+                #[serde(skip_serializing_if = "Option::is_none")]
+                subagent_run_id: Option<String>,
+                $($a_fields)*
+            },)*
+            $($(#[$t_attr])*
+            $t {
+                #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "int")]
+                timestamp: Ts,
+                $($t_fields)*
+            },)*
+            /// An AG-UI event read from an AG-UI capture (or a LangGraph `custom` event named
+            /// `agui`) and passed through as it is: any type, any fields, so it cannot be
+            /// typed losslessly.
+            #[serde(untagged, skip_deserializing)]
+            Passthrough(Value),
+        }
+
+        impl Event {
+            /// The AG-UI 1.0 type, for a typed event of one (not a `THINKING_*` one) or a
+            /// passed-through event whose `type` names one.
+            pub fn kind(&self) -> Option<EventType> {
+                match self {
+                    $(Event::$u { .. } => Some(EventType::$u),)*
+                    $(Event::$a { .. } => Some(EventType::$a),)*
+                    $(Event::$t { .. })|* => None,
+                    Event::Passthrough(v) => EventType::of(super::event_type(v)),
+                }
+            }
+
+            /// The `type` as written.
+            pub fn type_name(&self) -> &str {
+                match self {
+                    $(Event::$t { .. } => $t_name,)*
+                    Event::Passthrough(v) => super::event_type(v),
+                    typed => typed.kind().map_or("", EventType::as_str),
+                }
+            }
+
+            /// The `timestamp` (ms), when the event has an integer one.
+            pub fn timestamp(&self) -> Option<i64> {
+                match self {
+                    $(Event::$u { timestamp, .. })|*
+                    | $(Event::$a { timestamp, .. })|*
+                    | $(Event::$t { timestamp, .. })|* => *timestamp,
+                    Event::Passthrough(v) => v.get("timestamp").and_then(Value::as_i64),
+                }
+            }
+
+            /// The `subagentRunId` slot of an attributed typed event.
+            fn attribution(&self) -> Option<&Option<String>> {
+                match self {
+                    $(Event::$a { subagent_run_id, .. })|* => Some(subagent_run_id),
+                    _ => None,
+                }
+            }
+
+            fn attribution_mut(&mut self) -> Option<&mut Option<String>> {
+                match self {
+                    $(Event::$a { subagent_run_id, .. })|* => Some(subagent_run_id),
+                    _ => None,
+                }
+            }
+        }
+    };
+}
+
+events! {
+    unattributed {
+        RunStarted {
+            #[serde(default)]
+            thread_id: String,
+            #[serde(default)]
+            run_id: String,
+            /// `RunAgentInput`: `threadId`, `runId`, `messages`, maybe `resume`.
+            #[serde(skip_serializing_if = "Option::is_none")]
+            input: Option<Value>,
+        }
+        RunFinished {
+            #[serde(default)]
+            thread_id: String,
+            #[serde(default)]
+            run_id: String,
+            /// `{"type":"success"…}` or `{"type":"interrupt","interrupts":[…]}`.
+            #[serde(default)]
+            outcome: Value,
+            #[serde(skip_serializing_if = "Option::is_none")]
+            usage: Option<Vec<UsageTotal>>,
+        }
+        RunError {
+            /// A capture's `rawEvent` may be anything: not read.
+            #[serde(skip_serializing_if = "Option::is_none", skip_deserializing)]
+            raw_event: Option<ErrorDetail>,
+            #[serde(default)]
+            message: String,
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            code: Option<Cow<'static, str>>,
+        }
+        MessagesSnapshot {
+            messages: Vec<Value>,
+        }
+        /// A sub-agent (a graph run inside a tool call) begins; its events carry its id.
+        SubagentStarted {
+            #[serde(default)]
+            subagent_run_id: String,
+            #[serde(default)]
+            name: String,
+            #[serde(skip_serializing_if = "Option::is_none")]
+            parent_tool_call_id: Option<String>,
+        }
+        /// A sub-agent ended: `{"type":"success"}` or `{"type":"suspended","interruptIds":[…]}`.
+        SubagentFinished {
+            #[serde(default)]
+            subagent_run_id: String,
+            /// What the sub-agent handed back to its parent tool (the tool's result).
+            #[serde(skip_serializing_if = "Option::is_none")]
+            result: Option<Value>,
+            #[serde(default)]
+            outcome: Value,
+        }
+        /// A sub-agent raised.
+        SubagentError {
+            #[serde(default)]
+            subagent_run_id: String,
+            #[serde(default)]
+            message: String,
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            code: Option<Cow<'static, str>>,
+        }
+        // The kinds only a capture holds.
+        TextMessageChunk {
+            #[serde(skip_serializing_if = "Option::is_none")]
+            message_id: Option<String>,
+            #[serde(skip_serializing_if = "Option::is_none")]
+            role: Option<Role>,
+            #[serde(skip_serializing_if = "Option::is_none")]
+            delta: Option<String>,
+        }
+        ToolCallChunk {
+            #[serde(skip_serializing_if = "Option::is_none")]
+            tool_call_id: Option<String>,
+            #[serde(skip_serializing_if = "Option::is_none")]
+            tool_call_name: Option<String>,
+            #[serde(skip_serializing_if = "Option::is_none")]
+            parent_message_id: Option<String>,
+            #[serde(skip_serializing_if = "Option::is_none")]
+            delta: Option<String>,
+        }
+        ReasoningMessageChunk {
+            #[serde(skip_serializing_if = "Option::is_none")]
+            message_id: Option<String>,
+            #[serde(skip_serializing_if = "Option::is_none")]
+            delta: Option<String>,
+        }
+        StateDelta {
+            /// JSON Patch operations.
+            delta: Vec<Value>,
+        }
+        ActivitySnapshot {
+            message_id: String,
+            activity_type: String,
+            content: Value,
+            #[serde(skip_serializing_if = "Option::is_none")]
+            replace: Option<bool>,
+        }
+        ActivityDelta {
+            message_id: String,
+            activity_type: String,
+            patch: Vec<Value>,
+        }
+        Raw {
+            event: Value,
+            #[serde(skip_serializing_if = "Option::is_none")]
+            source: Option<String>,
+        }
+    }
+    attributed {
+        StepStarted {
+            step_name: String,
+        }
+        StepFinished {
+            step_name: String,
+        }
+        TextMessageStart {
+            message_id: String,
+            /// The client's default when absent.
+            #[serde(default)]
+            role: Role,
+        }
+        TextMessageContent {
+            message_id: String,
+            delta: String,
+        }
+        TextMessageEnd {
+            message_id: String,
+        }
+        ToolCallStart {
+            tool_call_id: String,
+            tool_call_name: String,
+            #[serde(skip_serializing_if = "Option::is_none")]
+            parent_message_id: Option<String>,
+        }
+        ToolCallArgs {
+            tool_call_id: String,
+            delta: String,
+        }
+        ToolCallEnd {
+            tool_call_id: String,
+        }
+        ToolCallResult {
+            message_id: String,
+            tool_call_id: String,
+            content: ToolContent,
+            #[serde(default = "Role::tool")]
+            role: Role,
+            /// `{"status":"error"}` for a failed call.
+            #[serde(skip_serializing_if = "Option::is_none")]
+            metadata: Option<ResultStatus>,
+        }
+        StateSnapshot {
+            snapshot: Snapshot,
+        }
+        Custom {
+            name: String,
+            #[serde(default)]
+            value: Payload,
+        }
+        ReasoningStart {
+            message_id: String,
+        }
+        ReasoningMessageStart {
+            message_id: String,
+            #[serde(default = "Role::reasoning")]
+            role: Role,
+        }
+        ReasoningMessageContent {
+            message_id: String,
+            delta: String,
+        }
+        ReasoningMessageEnd {
+            message_id: String,
+        }
+        ReasoningEnd {
+            message_id: String,
+        }
+        ReasoningEncryptedValue {
+            /// `message` (the mapper encrypts no tool call).
+            subtype: Subtype,
+            entity_id: String,
+            #[serde(default)]
+            encrypted_value: String,
+        }
+    }
+    thinking {
+        /// `--compat thinking`: the 0.x names TDesign Chat 0.5.2 reads, which carry no ids or
+        /// role ([`Event::into_thinking`]).
+        ThinkingStart = "THINKING_START" {}
+        ThinkingTextMessageStart = "THINKING_TEXT_MESSAGE_START" {}
+        ThinkingTextMessageContent = "THINKING_TEXT_MESSAGE_CONTENT" {
+            delta: String,
+        }
+        ThinkingTextMessageEnd = "THINKING_TEXT_MESSAGE_END" {}
+        ThinkingEnd = "THINKING_END" {}
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -393,11 +369,6 @@ impl ToolContent {
 pub enum Subtype {
     ToolCall,
     Message,
-}
-
-/// No timestamp: the key is left out (the attribute then fits on one line).
-fn none(t: &Ts) -> bool {
-    t.is_none()
 }
 
 /// A capture's `timestamp`: ms when it is an integer (a float or other JSON reads as none,
@@ -477,7 +448,10 @@ impl Snapshot {
     pub fn outline(&self) -> (&Value, Option<usize>) {
         match self {
             Snapshot::Value(v) => (v, v.get("messages").and_then(Value::as_array).map(Vec::len)),
-            Snapshot::Encoded(state) => (state.without_messages(), Some(state.messages().len())),
+            Snapshot::Encoded(state) => (
+                state.without_messages(),
+                Some(state.shared_messages().len()),
+            ),
         }
     }
 
@@ -492,186 +466,7 @@ impl Snapshot {
     }
 }
 
-/// Matches the variants that carry a `subagentRunId` (one list for the shared and the
-/// mutable borrow): `attributable!(event, slot => found, otherwise)`.
-macro_rules! attributable {
-    ($ev:expr, $slot:ident => $found:expr, $otherwise:expr) => {
-        match $ev {
-            Event::StepStarted {
-                subagent_run_id: $slot,
-                ..
-            }
-            | Event::StepFinished {
-                subagent_run_id: $slot,
-                ..
-            }
-            | Event::TextMessageStart {
-                subagent_run_id: $slot,
-                ..
-            }
-            | Event::TextMessageContent {
-                subagent_run_id: $slot,
-                ..
-            }
-            | Event::TextMessageEnd {
-                subagent_run_id: $slot,
-                ..
-            }
-            | Event::ToolCallStart {
-                subagent_run_id: $slot,
-                ..
-            }
-            | Event::ToolCallArgs {
-                subagent_run_id: $slot,
-                ..
-            }
-            | Event::ToolCallEnd {
-                subagent_run_id: $slot,
-                ..
-            }
-            | Event::ToolCallResult {
-                subagent_run_id: $slot,
-                ..
-            }
-            | Event::StateSnapshot {
-                subagent_run_id: $slot,
-                ..
-            }
-            | Event::Custom {
-                subagent_run_id: $slot,
-                ..
-            }
-            | Event::ReasoningStart {
-                subagent_run_id: $slot,
-                ..
-            }
-            | Event::ReasoningMessageStart {
-                subagent_run_id: $slot,
-                ..
-            }
-            | Event::ReasoningMessageContent {
-                subagent_run_id: $slot,
-                ..
-            }
-            | Event::ReasoningMessageEnd {
-                subagent_run_id: $slot,
-                ..
-            }
-            | Event::ReasoningEnd {
-                subagent_run_id: $slot,
-                ..
-            }
-            | Event::ReasoningEncryptedValue {
-                subagent_run_id: $slot,
-                ..
-            } => $found,
-            _ => $otherwise,
-        }
-    };
-}
-
 impl Event {
-    /// The AG-UI 1.0 type, for a typed event of one (not a `THINKING_*` one) or a passed
-    /// through event whose `type` names one.
-    pub fn kind(&self) -> Option<EventType> {
-        use EventType as T;
-        Some(match self {
-            Event::RunStarted { .. } => T::RunStarted,
-            Event::RunFinished { .. } => T::RunFinished,
-            Event::RunError { .. } => T::RunError,
-            Event::StepStarted { .. } => T::StepStarted,
-            Event::StepFinished { .. } => T::StepFinished,
-            Event::TextMessageStart { .. } => T::TextMessageStart,
-            Event::TextMessageContent { .. } => T::TextMessageContent,
-            Event::TextMessageEnd { .. } => T::TextMessageEnd,
-            Event::ToolCallStart { .. } => T::ToolCallStart,
-            Event::ToolCallArgs { .. } => T::ToolCallArgs,
-            Event::ToolCallEnd { .. } => T::ToolCallEnd,
-            Event::ToolCallResult { .. } => T::ToolCallResult,
-            Event::StateSnapshot { .. } => T::StateSnapshot,
-            Event::MessagesSnapshot { .. } => T::MessagesSnapshot,
-            Event::Custom { .. } => T::Custom,
-            Event::ReasoningStart { .. } => T::ReasoningStart,
-            Event::ReasoningMessageStart { .. } => T::ReasoningMessageStart,
-            Event::ReasoningMessageContent { .. } => T::ReasoningMessageContent,
-            Event::ReasoningMessageEnd { .. } => T::ReasoningMessageEnd,
-            Event::ReasoningEnd { .. } => T::ReasoningEnd,
-            Event::ReasoningEncryptedValue { .. } => T::ReasoningEncryptedValue,
-            Event::TextMessageChunk { .. } => T::TextMessageChunk,
-            Event::ToolCallChunk { .. } => T::ToolCallChunk,
-            Event::ReasoningMessageChunk { .. } => T::ReasoningMessageChunk,
-            Event::StateDelta { .. } => T::StateDelta,
-            Event::ActivitySnapshot { .. } => T::ActivitySnapshot,
-            Event::ActivityDelta { .. } => T::ActivityDelta,
-            Event::Raw { .. } => T::Raw,
-            Event::SubagentStarted { .. } => T::SubagentStarted,
-            Event::SubagentFinished { .. } => T::SubagentFinished,
-            Event::SubagentError { .. } => T::SubagentError,
-            Event::ThinkingStart { .. }
-            | Event::ThinkingTextMessageStart { .. }
-            | Event::ThinkingTextMessageContent { .. }
-            | Event::ThinkingTextMessageEnd { .. }
-            | Event::ThinkingEnd { .. } => return None,
-            Event::Passthrough(v) => return EventType::of(super::event_type(v)),
-        })
-    }
-
-    /// The `type` as written.
-    pub fn type_name(&self) -> &str {
-        match self {
-            Event::ThinkingStart { .. } => "THINKING_START",
-            Event::ThinkingTextMessageStart { .. } => "THINKING_TEXT_MESSAGE_START",
-            Event::ThinkingTextMessageContent { .. } => "THINKING_TEXT_MESSAGE_CONTENT",
-            Event::ThinkingTextMessageEnd { .. } => "THINKING_TEXT_MESSAGE_END",
-            Event::ThinkingEnd { .. } => "THINKING_END",
-            Event::Passthrough(v) => super::event_type(v),
-            typed => typed.kind().map_or("", EventType::as_str),
-        }
-    }
-
-    /// The `timestamp` (ms), when the event has an integer one.
-    pub fn timestamp(&self) -> Option<i64> {
-        match self {
-            Event::RunStarted { timestamp, .. }
-            | Event::RunFinished { timestamp, .. }
-            | Event::RunError { timestamp, .. }
-            | Event::StepStarted { timestamp, .. }
-            | Event::StepFinished { timestamp, .. }
-            | Event::TextMessageStart { timestamp, .. }
-            | Event::TextMessageContent { timestamp, .. }
-            | Event::TextMessageEnd { timestamp, .. }
-            | Event::ToolCallStart { timestamp, .. }
-            | Event::ToolCallArgs { timestamp, .. }
-            | Event::ToolCallEnd { timestamp, .. }
-            | Event::ToolCallResult { timestamp, .. }
-            | Event::StateSnapshot { timestamp, .. }
-            | Event::MessagesSnapshot { timestamp, .. }
-            | Event::Custom { timestamp, .. }
-            | Event::ReasoningStart { timestamp, .. }
-            | Event::ReasoningMessageStart { timestamp, .. }
-            | Event::ReasoningMessageContent { timestamp, .. }
-            | Event::ReasoningMessageEnd { timestamp, .. }
-            | Event::ReasoningEnd { timestamp, .. }
-            | Event::ReasoningEncryptedValue { timestamp, .. }
-            | Event::TextMessageChunk { timestamp, .. }
-            | Event::ToolCallChunk { timestamp, .. }
-            | Event::ReasoningMessageChunk { timestamp, .. }
-            | Event::StateDelta { timestamp, .. }
-            | Event::ActivitySnapshot { timestamp, .. }
-            | Event::ActivityDelta { timestamp, .. }
-            | Event::Raw { timestamp, .. }
-            | Event::SubagentStarted { timestamp, .. }
-            | Event::SubagentFinished { timestamp, .. }
-            | Event::SubagentError { timestamp, .. }
-            | Event::ThinkingStart { timestamp }
-            | Event::ThinkingTextMessageStart { timestamp }
-            | Event::ThinkingTextMessageContent { timestamp, .. }
-            | Event::ThinkingTextMessageEnd { timestamp }
-            | Event::ThinkingEnd { timestamp } => *timestamp,
-            Event::Passthrough(v) => v.get("timestamp").and_then(Value::as_i64),
-        }
-    }
-
     /// A capture's event typed, when it is a valid AG-UI 1.0 (or 0.x `THINKING_*`) event;
     /// keys the schema does not name are left out.
     pub fn read(v: &Value) -> Option<Event> {
@@ -704,15 +499,9 @@ impl Event {
         }
     }
 
-    /// The `subagentRunId` slot of an attributable typed event (all but the run's own
-    /// framing, MESSAGES_SNAPSHOT, SUBAGENT_* and the 0.x THINKING_* events).
-    fn attribution(&self) -> Option<&Option<String>> {
-        attributable!(self, slot => Some(slot), None)
-    }
-
     /// The event attributed to sub-agent `id` (an event that cannot carry one is unchanged).
     pub fn attributed(mut self, id: Option<&str>) -> Event {
-        if let Some(slot) = attributable!(&mut self, slot => Some(slot), None) {
+        if let Some(slot) = self.attribution_mut() {
             *slot = id.map(str::to_string);
         }
         self

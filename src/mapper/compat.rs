@@ -16,6 +16,8 @@
 //!
 //! Passed-through AG-UI events are renamed as they are ([`Event::into_thinking`]).
 
+use serde_json::Value;
+
 use crate::agui::Event;
 
 /// An event's timestamp.
@@ -39,14 +41,14 @@ pub struct ThinkingCompat {
 impl ThinkingCompat {
     /// `ev` as the 0.x client reads it, appended to `out` (none, one or several events).
     pub fn rewrite(&mut self, ev: Event, out: &mut Vec<Event>) {
-        let Some(ev) = ev.without_subagents() else {
+        let Some(mut ev) = ev.without_subagents() else {
             return;
         };
         match ev {
             Event::ReasoningStart {
-                subagent_run_id: _,
                 timestamp,
                 message_id,
+                ..
             } => {
                 self.close_other(&message_id, timestamp, out);
                 self.start(&message_id, timestamp, out);
@@ -57,18 +59,18 @@ impl ThinkingCompat {
                 ..
             } => self.message(&message_id, timestamp, out),
             Event::ReasoningMessageContent {
-                subagent_run_id: _,
                 timestamp,
                 message_id,
                 delta,
+                ..
             } => {
                 self.message(&message_id, timestamp, out);
                 out.push(Event::ThinkingTextMessageContent { timestamp, delta });
             }
             Event::ReasoningMessageEnd {
-                subagent_run_id: _,
                 timestamp,
                 message_id,
+                ..
             } => {
                 if let Some(step) = self
                     .open
@@ -80,9 +82,9 @@ impl ThinkingCompat {
                 }
             }
             Event::ReasoningEnd {
-                subagent_run_id: _,
                 timestamp,
                 message_id,
+                ..
             } => {
                 if self.open.as_ref().is_some_and(|s| s.id == message_id) {
                     self.close(timestamp, out);
@@ -90,29 +92,16 @@ impl ThinkingCompat {
             }
             Event::ReasoningEncryptedValue { .. } => {}
             Event::RunFinished {
-                timestamp,
-                thread_id,
-                run_id,
-                mut outcome,
-                usage,
+                outcome: Value::Object(ref mut o),
+                ..
             } => {
-                if let Some(o) = outcome.as_object_mut() {
-                    o.shift_remove("pendingToolCallIds");
-                    // No 0.0.x interrupt knows sub-agents.
-                    let ints = o.get_mut("interrupts").and_then(|i| i.as_array_mut());
-                    for i in ints.into_iter().flatten() {
-                        if let Some(i) = i.as_object_mut() {
-                            i.shift_remove("subagentRunId");
-                        }
-                    }
+                o.shift_remove("pendingToolCallIds");
+                // No 0.0.x interrupt knows sub-agents.
+                let ints = o.get_mut("interrupts").and_then(Value::as_array_mut);
+                for i in ints.into_iter().flatten().filter_map(Value::as_object_mut) {
+                    i.shift_remove("subagentRunId");
                 }
-                out.push(Event::RunFinished {
-                    timestamp,
-                    thread_id,
-                    run_id,
-                    outcome,
-                    usage,
-                });
+                out.push(ev);
             }
             ev => out.push(ev.into_thinking()),
         }
@@ -159,15 +148,21 @@ impl ThinkingCompat {
 mod tests {
     use super::*;
     use crate::agui::Role;
-    use serde_json::{json, Value};
+    use serde_json::json;
 
-    fn rewrite(events: Vec<Event>) -> Vec<String> {
+    fn rewritten(events: Vec<Event>) -> Vec<Event> {
         let mut c = ThinkingCompat::default();
         let mut out = vec![];
         for ev in events {
             c.rewrite(ev, &mut out);
         }
-        out.iter()
+        out
+    }
+
+    /// The types (and deltas) of the events rewritten.
+    fn rewrite(events: Vec<Event>) -> Vec<String> {
+        rewritten(events)
+            .iter()
             .map(|e| {
                 let v = e.to_value();
                 let t = v["type"].as_str().unwrap_or_default().to_string();
@@ -219,17 +214,13 @@ mod tests {
 
     #[test]
     fn one_span_is_renamed_with_ids_dropped() {
-        let mut c = ThinkingCompat::default();
-        let mut out = vec![];
-        for ev in [
+        let out = rewritten(vec![
             start("a"),
             msg_start("a"),
             content("a", "hm"),
             msg_end("a"),
             end("a"),
-        ] {
-            c.rewrite(ev, &mut out);
-        }
+        ]);
         let text: Vec<String> = out
             .iter()
             .map(|e| serde_json::to_string(e).unwrap_or_default())

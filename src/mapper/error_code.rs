@@ -14,17 +14,6 @@ pub const INCOMPLETE_STREAM: &str = "INCOMPLETE_STREAM";
 /// thinking`, whose 0.0.x client has no `cancelled` outcome.
 pub const CANCELLED: &str = "CANCELLED";
 
-/// Every code class, for documentation and the checker.
-pub const ALL: [&str; 7] = [
-    GRAPH_STEP_LIMIT,
-    LLM_RATE_LIMITED,
-    LLM_AUTH_FAILED,
-    UPSTREAM_TIMEOUT,
-    UPSTREAM_UNREACHABLE,
-    AGENT_INTERNAL,
-    INCOMPLETE_STREAM,
-];
-
 /// The classes told by words in an error's exception name or message, in the order they are
 /// tried, and those words (lowercase).
 const WORDS: [(&str, &[&str]); 4] = [

@@ -8,22 +8,16 @@
 
 use std::sync::Arc;
 
-use crate::model::{EncodedState, SharedJson};
+use crate::agui::Snapshot;
+use crate::model::SharedJson;
 use crate::wire::langchain as lc;
 use serde_json::Value;
 
-/// The last state with a `messages` list, as kept.
-enum Kept {
-    /// Its state, once its `STATE_SNAPSHOT` event is written.
-    State(Value),
-    /// The state, as a parse thread wrote it.
-    Encoded(Box<EncodedState>),
-}
-
 #[derive(Default)]
 pub(super) struct RunMessages {
-    /// The last state whose state has a `messages` list, not read yet.
-    snapshot: Option<Kept>,
+    /// The last state with a `messages` list, once its `STATE_SNAPSHOT` is written; not read
+    /// yet.
+    snapshot: Option<Snapshot>,
     /// The list in AG-UI form, once read.
     list: Option<Vec<Value>>,
     /// The [`Converted`] generation whose items `list` holds, lent ([`Converted::give_back`]).
@@ -33,15 +27,8 @@ pub(super) struct RunMessages {
 impl RunMessages {
     /// The state of a written `STATE_SNAPSHOT` event, which has a `messages` list: its list
     /// is now the run's.
-    pub(super) fn keep(&mut self, state: Value) {
-        self.snapshot = Some(Kept::State(state));
-        self.list = None;
-        self.lent_from = None;
-    }
-
-    /// [`RunMessages::keep`] of a state a parse thread wrote (its messages are shared).
-    pub(super) fn keep_encoded(&mut self, state: Box<EncodedState>) {
-        self.snapshot = Some(Kept::Encoded(state));
+    pub(super) fn keep(&mut self, state: Snapshot) {
+        self.snapshot = Some(state);
         self.list = None;
         self.lent_from = None;
     }
@@ -50,13 +37,13 @@ impl RunMessages {
     /// `memo` holds the items of the last list converted from a parse thread's state.
     pub(super) fn get(&mut self, memo: &mut Converted) -> Option<&[Value]> {
         match self.snapshot.take() {
-            Some(Kept::State(state)) => {
+            Some(Snapshot::Value(state)) => {
                 self.list = state
                     .get("messages")
                     .and_then(Value::as_array)
                     .map(|l| lc::to_agui_messages(l));
             }
-            Some(Kept::Encoded(state)) => {
+            Some(Snapshot::Encoded(state)) => {
                 let mut list = Vec::with_capacity(state.shared_messages().len());
                 let mut next = Vec::with_capacity(state.shared_messages().len());
                 // The last list's items move to the next (the run's list borrows them until

@@ -61,9 +61,13 @@ pub struct MapOptions {
 /// The CUSTOM event name carrying streamed tool output (see README: why not TOOL_CALL_CHUNK).
 pub const TOOL_OUTPUT_DELTA: &str = "tool-output-delta";
 
+/// The error message of a run or sub-agent the caller cancelled (`--compat thinking`).
+const CANCELLED_MESSAGE: &str = "The run was cancelled by the caller";
+
 /// Call ids answered on the thread, bounded ([`crate::recent::Recent`]).
 type ThreadAnswers = crate::recent::Recent<String, (), { 1 << 14 }, FastIds>;
 
+#[derive(Default)]
 pub struct Mapper {
     opts: MapOptions,
     thread_id: Option<String>,
@@ -97,14 +101,16 @@ pub struct Mapper {
     subagents: std::cell::RefCell<subagent::Subagents>,
 }
 
+/// A step: its owner (a sub-agent's id, `None`: the run's own agent) and name.
+type Step = (Option<String>, String);
+
 #[derive(Default)]
 struct Run {
     thread_id: String,
     run_id: String,
-    /// Open steps by owner (a sub-agent's id, `None`: the run's own agent) and name, with how
-    /// many node runs of that name are open.
-    steps: IndexMap<(Option<String>, String), usize, FastIds>,
-    step_keys: HashMap<String, (Option<String>, String), FastIds>,
+    /// Open steps, with how many node runs of that name are open.
+    steps: IndexMap<Step, usize, FastIds>,
+    step_keys: HashMap<String, Step, FastIds>,
     /// Text messages with START sent and no END yet.
     text_open: IndexMap<String, (), FastIds>,
     /// Reasoning block (message id, block) → reasoning id, while open.
@@ -151,6 +157,15 @@ impl Run {
             self.done_tools = 0;
         }
     }
+
+    /// Takes the open reasoning spans `which` picks (by message and block, and id), in the
+    /// order they opened.
+    fn take_reasoning(&mut self, which: impl Fn(&(String, String), &str) -> bool) -> Vec<String> {
+        let taken = self
+            .reasoning_open
+            .extract_if(.., |key, rid| which(key, rid));
+        taken.map(|(_, rid)| rid).collect()
+    }
 }
 
 #[derive(Default, Clone)]
@@ -191,21 +206,7 @@ impl Mapper {
     pub fn new(opts: MapOptions) -> Self {
         Mapper {
             opts,
-            thread_id: None,
-            runs: 0,
-            last_run_id: None,
-            pending: vec![],
-            suspended: vec![],
-            thread_answers: Default::default(),
-            run: None,
-            answered: HashSet::default(),
-            timestamp: None,
-            seed: 0,
-            snapshot_at: None,
-            converted: Default::default(),
-            lent_at: None,
-            thinking: Default::default(),
-            subagents: Default::default(),
+            ..Mapper::default()
         }
     }
 
@@ -234,16 +235,6 @@ impl Mapper {
             ModelEvent::Native(_) => false,
             _ => self.run.is_none(),
         }
-    }
-
-    /// Whether a run is open (started, no terminal yet).
-    pub fn in_run(&self) -> bool {
-        self.run.is_some()
-    }
-
-    /// Interrupt ids the last run stopped at (what the next run must resume).
-    pub fn pending_interrupts(&self) -> &[String] {
-        &self.pending
     }
 
     /// Adds an event to `out` (under `--compat thinking`, as [`compat::ThinkingCompat`]
@@ -298,6 +289,15 @@ impl Mapper {
             timestamp: self.timestamp,
             message_id: rid,
             delta,
+        };
+        self.push(e, out);
+    }
+
+    fn emit_step_finished(&self, (owner, name): Step, out: &mut Vec<Event>) {
+        let e = Event::StepFinished {
+            timestamp: self.timestamp,
+            subagent_run_id: owner,
+            step_name: name,
         };
         self.push(e, out);
     }
@@ -409,12 +409,7 @@ impl Mapper {
                 *n -= 1;
                 if *n == 0 {
                     run.steps.shift_remove(&step);
-                    let e = Event::StepFinished {
-                        timestamp: self.timestamp,
-                        subagent_run_id: step.0,
-                        step_name: step.1,
-                    };
-                    self.push(e, out);
+                    self.emit_step_finished(step, out);
                 }
             }
             ModelEvent::Scope(key) => {
@@ -579,10 +574,8 @@ impl Mapper {
         }
         if let Some(at) = self.snapshot_at.take() {
             if let Some(Event::StateSnapshot { snapshot, .. }) = out.get_mut(at) {
-                match std::mem::replace(snapshot, Snapshot::Value(Value::Null)) {
-                    Snapshot::Value(state) => self.run_mut().messages.keep(state),
-                    Snapshot::Encoded(state) => self.run_mut().messages.keep_encoded(state),
-                }
+                let state = std::mem::replace(snapshot, Snapshot::Value(Value::Null));
+                self.run_mut().messages.keep(state);
             }
         }
         out.clear();
@@ -728,11 +721,8 @@ impl Mapper {
         // reasoning message at a time (issue 22.9).
         self.close_all_reasoning(out);
         self.close_narration(out);
-        let base = reasoning_id(message_id, block);
         let run = self.run_mut();
-        let n = run.reasoning_ids.entry(base.clone()).or_insert(0);
-        *n += 1;
-        let rid = if *n == 1 { base } else { format!("{base}:{n}") };
+        let rid = numbered(&mut run.reasoning_ids, reasoning_id(message_id, block));
         run.reasoning_open.insert(key.clone(), rid.clone());
         run.last_reasoning_id.insert(key, rid.clone());
         self.emit_reasoning_open(&rid, out);
@@ -741,25 +731,21 @@ impl Mapper {
 
     /// Ends every open reasoning span, in the order they opened.
     fn close_all_reasoning(&mut self, out: &mut Vec<Event>) {
-        let Some(run) = self.run.as_mut() else { return };
-        let open: Vec<String> = run.reasoning_open.drain(..).map(|(_, v)| v).collect();
-        for rid in open {
-            self.emit_reasoning_end(rid, out);
-        }
+        self.close_reasoning_where(|_, _| true, out);
     }
 
     fn close_reasoning_of(&mut self, message_id: &str, out: &mut Vec<Event>) {
+        self.close_reasoning_where(|(m, _), _| m == message_id, out);
+    }
+
+    fn close_reasoning_where(
+        &mut self,
+        which: impl Fn(&(String, String), &str) -> bool,
+        out: &mut Vec<Event>,
+    ) {
         let Some(run) = self.run.as_mut() else { return };
-        let keys: Vec<(String, String)> = run
-            .reasoning_open
-            .keys()
-            .filter(|(m, _)| m == message_id)
-            .cloned()
-            .collect();
-        for k in keys {
-            if let Some(rid) = self.run_mut().reasoning_open.shift_remove(&k) {
-                self.emit_reasoning_end(rid, out);
-            }
+        for rid in run.take_reasoning(which) {
+            self.emit_reasoning_end(rid, out);
         }
     }
 
@@ -966,20 +952,15 @@ impl Mapper {
         };
         self.push(e, out);
         if self.opts.tool_steps == ToolSteps::Reasoning {
-            let line = if error {
-                format!("Tool {name} failed.\n")
-            } else {
-                format!("Tool {name} returned.\n")
-            };
-            self.tool_step_line(&line, out);
+            let how = if error { "failed" } else { "returned" };
+            self.tool_step_line(&format!("Tool {name} {how}.\n"), out);
         }
     }
 
     /// Tool results only the state shows (Python v3 has no `tools` events outside create_agent):
-    /// a tool message in the state answers a call of this run that has no result yet. Only
-    /// tool messages are normalized and converted (as [`lc::to_agui_messages`] would, at
-    /// their place in the list), and only those answering a waiting call.
-    /// Tool results a state's messages give (each with its place in the list).
+    /// a tool message of a state's `msgs` (each with its place in the list) answers a call of
+    /// this run that has no result yet. Only those tool messages are converted (as
+    /// [`lc::to_agui_messages`] would, at their place in the list).
     fn results_from_state<'a>(
         &mut self,
         msgs: impl Iterator<Item = (usize, MessageRef<'a>)>,
@@ -1030,9 +1011,7 @@ impl Mapper {
             self.close_all_reasoning(out);
             let run = self.run_mut();
             let base = format!("{}:tool-steps", run.run_id);
-            let n = run.reasoning_ids.entry(base.clone()).or_insert(0);
-            *n += 1;
-            let rid = if *n == 1 { base } else { format!("{base}:{n}") };
+            let rid = numbered(&mut run.reasoning_ids, base);
             run.tool_steps_open = true;
             run.tool_steps_id = Some(rid.clone());
             self.emit_reasoning_open(&rid, out);
@@ -1069,15 +1048,10 @@ impl Mapper {
             self.emit_text_end(message_id, out);
         }
         // Calls whose name never arrived still get announced, so their args are not lost.
-        let stranded: Vec<((String, String), PendingChunks)> = self
-            .run_mut()
-            .tool_buffer
-            .iter()
-            .filter(|((m, _), _)| m == message_id)
-            .map(|(k, v)| (k.clone(), v.clone()))
+        let stranded: Vec<((String, String), PendingChunks)> = (self.run_mut().tool_buffer)
+            .extract_if(.., |(m, _), _| m == message_id)
             .collect();
         for (k, PendingChunks { id, name, args }) in stranded {
-            self.run_mut().tool_buffer.shift_remove(&k);
             let call_id = id.unwrap_or_else(|| format!("{}:tool:{}", k.0, k.1));
             let name = name.unwrap_or_else(|| "unknown_tool".into());
             self.ensure_tool(&call_id, &name, Some(k.0.clone()), Some(&args), out);
@@ -1112,7 +1086,12 @@ impl Mapper {
         self.end_subagents(&ending, out);
         // Close everything still open, innermost first.
         self.close_all_reasoning(out);
-        let texts: Vec<String> = self.run_mut().text_open.drain(..).map(|(k, _)| k).collect();
+        let texts: Vec<String> = self
+            .run_mut()
+            .text_open
+            .drain(..)
+            .map(|(id, ())| id)
+            .collect();
         for id in texts {
             self.emit_text_end(&id, out);
         }
@@ -1133,73 +1112,45 @@ impl Mapper {
         if matches!(ending, Ending::Finished) && self.opts.text == TextPolicy::Final {
             self.final_answer(out);
         }
-        let steps: Vec<(Option<String>, String)> = self
-            .run_mut()
-            .steps
-            .drain(..)
-            .map(|(k, _)| k)
-            .rev()
-            .collect();
-        for (owner, name) in steps {
-            let e = Event::StepFinished {
-                timestamp: self.timestamp,
-                subagent_run_id: owner,
-                step_name: name,
-            };
-            self.push(e, out);
+        let steps: Vec<Step> = self.run_mut().steps.drain(..).map(|(k, _)| k).collect();
+        for step in steps.into_iter().rev() {
+            self.emit_step_finished(step, out);
         }
         let Some(mut run) = self.run.take() else {
             return;
         };
         let timestamp = self.timestamp;
-        match ending {
+        // Only a run stopped at interrupts leaves some to resume.
+        self.pending.clear();
+        let error = |raw_event, message, code: &'static str| Event::RunError {
+            timestamp,
+            raw_event,
+            message,
+            code: Some(code.into()),
+        };
+        let finished = |run: Run, outcome| Event::RunFinished {
+            timestamp,
+            thread_id: run.thread_id,
+            run_id: run.run_id,
+            outcome,
+            usage: usage_summary(&run.usage),
+        };
+        let e = match ending {
             Ending::Failed(info, code) => {
-                let e = Event::RunError {
-                    timestamp,
-                    raw_event: Some(ErrorDetail {
-                        error: info.name,
-                        message: info.message.clone(),
-                        lc_error_code: info.lc_code,
-                    }),
-                    message: info.message,
-                    code: Some(code.into()),
+                let detail = ErrorDetail {
+                    error: info.name,
+                    message: info.message.clone(),
+                    lc_error_code: info.lc_code,
                 };
-                self.push(e, out);
-                self.pending.clear();
+                error(Some(detail), info.message, code)
             }
             // A 0.0.x client (`--compat thinking`) has no `cancelled` outcome and reads an absent
             // or unknown one as success: it gets RUN_ERROR with code CANCELLED instead.
             Ending::Cancelled if self.opts.compat == Compat::Thinking => {
-                let e = Event::RunError {
-                    timestamp,
-                    raw_event: None,
-                    message: "The run was cancelled by the caller".into(),
-                    code: Some(error_code::CANCELLED.into()),
-                };
-                self.push(e, out);
-                self.pending.clear();
+                error(None, CANCELLED_MESSAGE.into(), error_code::CANCELLED)
             }
-            Ending::Cancelled => {
-                self.pending.clear();
-                let e = Event::RunFinished {
-                    timestamp,
-                    thread_id: run.thread_id,
-                    run_id: run.run_id,
-                    outcome: json!({"type": "cancelled"}),
-                    usage: usage_summary(&run.usage),
-                };
-                self.push(e, out);
-            }
-            Ending::Incomplete(message) => {
-                let e = Event::RunError {
-                    timestamp,
-                    raw_event: None,
-                    message,
-                    code: Some(error_code::INCOMPLETE_STREAM.into()),
-                };
-                self.push(e, out);
-                self.pending.clear();
-            }
+            Ending::Cancelled => finished(run, json!({"type": "cancelled"})),
+            Ending::Incomplete(message) => error(None, message, error_code::INCOMPLETE_STREAM),
             Ending::Finished => {
                 if self.opts.compat == Compat::Thinking {
                     for i in &run.interrupts {
@@ -1223,7 +1174,6 @@ impl Mapper {
                         .filter(|(_, t)| !t.result)
                         .map(|(id, _)| id)
                         .collect();
-                    self.pending.clear();
                     if pending_calls.is_empty() {
                         json!({"type": "success"})
                     } else {
@@ -1248,52 +1198,29 @@ impl Mapper {
                         })
                         .collect();
                     self.pending = run.interrupts.iter().map(|i| i.id.clone()).collect();
-                    // The calls the interrupts name (and a sub-agent's open at the
-                    // interrupt); when they name none (v3 does not say which of several open
-                    // tools raised which interrupt, a middleware interrupts before the tools
-                    // run), every call the run left without a result waits for the resume run.
-                    let named = run.interrupts.iter().any(|i| i.tool_call_id.is_some())
-                        || !suspended_subagent_calls.is_empty();
-                    self.suspended = if named {
-                        run.interrupts
-                            .iter()
-                            .filter_map(|i| i.tool_call_id.as_ref())
-                            .chain(&suspended_subagent_calls)
-                            .filter_map(|id| {
-                                let t = run.tools.get(id).filter(|t| !t.result)?;
-                                Some((id.clone(), t.name.clone()))
-                            })
-                            // The other calls left without a result wait too: LangGraph.js
-                            // names the first interrupt of a tools node only, the resume
-                            // runs the others again.
-                            .chain(
-                                run.tools
-                                    .iter()
-                                    .filter(|(_, t)| !t.result)
-                                    .map(|(id, t)| (id.clone(), t.name.clone())),
-                            )
-                            .collect()
-                    } else {
-                        run.tools
-                            .iter()
-                            .filter(|(_, t)| !t.result)
-                            .map(|(id, t)| (id.clone(), t.name.clone()))
-                            .collect()
-                    };
+                    // The calls the interrupts name (and a sub-agent's open at the interrupt)
+                    // first, then every other call the run left without a result: v3 does
+                    // not say which of several open tools raised which interrupt, LangGraph.js
+                    // names the first interrupt of a tools node only (the resume runs the
+                    // others again), a middleware interrupts before the tools run.
+                    self.suspended = run
+                        .interrupts
+                        .iter()
+                        .filter_map(|i| i.tool_call_id.as_ref())
+                        .chain(&suspended_subagent_calls)
+                        .filter_map(|id| Some((id, run.tools.get(id)?)))
+                        .chain(&run.tools)
+                        .filter(|(_, t)| !t.result)
+                        .map(|(id, t)| (id.clone(), t.name.clone()))
+                        .collect();
                     let mut seen = HashSet::<String, FastIds>::default();
                     self.suspended.retain(|(id, _)| seen.insert(id.clone()));
                     json!({"type": "interrupt", "interrupts": ints})
                 };
-                let e = Event::RunFinished {
-                    timestamp,
-                    thread_id: run.thread_id,
-                    run_id: run.run_id,
-                    outcome,
-                    usage: usage_summary(&run.usage),
-                };
-                self.push(e, out);
+                finished(run, outcome)
             }
-        }
+        };
+        self.push(e, out);
     }
 
     /// SUBAGENT_STARTED for sub-agent `key` (once).
@@ -1328,17 +1255,10 @@ impl Mapper {
         };
         let Some(run) = self.run.as_mut() else { return };
         let subagents = self.subagents.get_mut();
-        let reasoning: Vec<(String, String)> = run
-            .reasoning_open
-            .iter()
-            .filter(|(_, rid)| owned(subagents, rid))
-            .map(|(k, _)| k.clone())
-            .collect();
-        let texts: Vec<String> = run
-            .text_open
-            .keys()
-            .filter(|m| owned(subagents, m))
-            .cloned()
+        let reasoning = run.take_reasoning(|_, rid| owned(subagents, rid));
+        let texts: Vec<String> = (run.text_open)
+            .extract_if(.., |m, ()| owned(subagents, m))
+            .map(|(m, ())| m)
             .collect();
         let tools: Vec<String> = run
             .open_tools
@@ -1346,15 +1266,11 @@ impl Mapper {
             .filter(|c| owned(subagents, c))
             .cloned()
             .collect();
-        for k in reasoning {
-            if let Some(rid) = self.run_mut().reasoning_open.shift_remove(&k) {
-                self.emit_reasoning_end(rid, out);
-            }
+        for rid in reasoning {
+            self.emit_reasoning_end(rid, out);
         }
         for m in texts {
-            if self.run_mut().text_open.shift_remove(&m).is_some() {
-                self.emit_text_end(&m, out);
-            }
+            self.emit_text_end(&m, out);
         }
         for c in tools {
             self.end_tool(&c, out);
@@ -1371,12 +1287,7 @@ impl Mapper {
             let run = self.run_mut();
             run.steps.shift_remove(&step);
             run.step_keys.retain(|_, s| *s != step);
-            let e = Event::StepFinished {
-                timestamp: self.timestamp,
-                subagent_run_id: step.0,
-                step_name: step.1,
-            };
-            self.push(e, out);
+            self.emit_step_finished(step, out);
         }
         let subagents = self.subagents.get_mut();
         if subagents.scope.as_deref() == Some(id.as_str()) {
@@ -1478,10 +1389,9 @@ impl Mapper {
                 Ending::Finished if interrupts.is_empty() => SubagentEnding::Success(None),
                 Ending::Finished => SubagentEnding::Suspended(own),
                 Ending::Failed(info, code) => SubagentEnding::Error(info.message.clone(), code),
-                Ending::Cancelled => SubagentEnding::Error(
-                    "The run was cancelled by the caller".into(),
-                    error_code::CANCELLED,
-                ),
+                Ending::Cancelled => {
+                    SubagentEnding::Error(CANCELLED_MESSAGE.into(), error_code::CANCELLED)
+                }
                 Ending::Incomplete(message) => {
                     SubagentEnding::Error(message.clone(), error_code::INCOMPLETE_STREAM)
                 }
@@ -1533,40 +1443,46 @@ impl Mapper {
     }
 }
 
+/// `base` the first time it is used, then `base:2`, `base:3`…: ids stay unique when a span
+/// reopens.
+fn numbered(used: &mut HashMap<String, usize, FastIds>, base: String) -> String {
+    let n = used.entry(base.clone()).or_insert(0);
+    *n += 1;
+    if *n == 1 {
+        base
+    } else {
+        format!("{base}:{n}")
+    }
+}
+
 /// Seed `000`: a reasoning message's id is `<message id>:reasoning:<block index>`.
 pub fn reasoning_id(message_id: &str, block: &str) -> String {
     format!("{message_id}:reasoning:{block}")
 }
 
-type UsageTotals = IndexMap<(Option<String>, Option<String>), [u64; 4], FastIds>;
+/// Token usage by (provider, model).
+type UsageTotals = IndexMap<(Option<String>, Option<String>), UsageTotal, FastIds>;
 
 /// Adds one message's usage to the run's totals (kept summed so a long run stays small).
 fn add_usage(totals: &mut UsageTotals, u: Usage) {
-    let e = totals.entry((u.provider, u.model)).or_insert([0; 4]);
-    e[0] += u.input_tokens.unwrap_or(0);
-    e[1] += u.output_tokens.unwrap_or(0);
-    e[2] += u
-        .total_tokens
-        .unwrap_or(u.input_tokens.unwrap_or(0) + u.output_tokens.unwrap_or(0));
-    e[3] += u.reasoning_tokens.unwrap_or(0);
+    let (input, output) = (u.input_tokens.unwrap_or(0), u.output_tokens.unwrap_or(0));
+    let key = (u.provider, u.model);
+    let t = totals.entry(key.clone()).or_insert_with(|| UsageTotal {
+        provider: key.0,
+        model: key.1,
+        input_tokens: 0,
+        output_tokens: 0,
+        total_tokens: Some(0),
+        reasoning_tokens: 0,
+    });
+    t.input_tokens += input;
+    t.output_tokens += output;
+    *t.total_tokens.get_or_insert(0) += u.total_tokens.unwrap_or(input + output);
+    t.reasoning_tokens += u.reasoning_tokens.unwrap_or(0);
 }
 
 fn usage_summary(by_model: &UsageTotals) -> Option<Vec<UsageTotal>> {
-    if by_model.is_empty() {
-        return None;
-    }
-    let list = by_model
-        .iter()
-        .map(|((provider, model), t)| UsageTotal {
-            provider: provider.clone(),
-            model: model.clone(),
-            input_tokens: t[0],
-            output_tokens: t[1],
-            total_tokens: Some(t[2]),
-            reasoning_tokens: t[3],
-        })
-        .collect();
-    Some(list)
+    (!by_model.is_empty()).then(|| by_model.values().cloned().collect())
 }
 
 #[cfg(test)]

@@ -53,10 +53,7 @@ impl Subagents {
         if self.open.contains_key(key) {
             return None;
         }
-        let base = format!("{parent}:subagent");
-        let n = self.used.entry(base.clone()).or_insert(0);
-        *n += 1;
-        let id = if *n == 1 { base } else { format!("{base}:{n}") };
+        let id = super::numbered(&mut self.used, format!("{parent}:subagent"));
         self.open.insert(
             key.to_string(),
             Open {

@@ -1,17 +1,13 @@
-//! Sinks: where AG-UI events go. One module per output format, each a [`Sink`], writing each
-//! [`Event`] with `serde_json` (compact, keys in order, non-ASCII raw, floats by
-//! [`crate::js_numbers`]: what `JSON.stringify` writes) straight into its writer (a buffered
-//! one: `convert` gives a `BufWriter`), so no frame is copied, however long its strings.
-
-mod ndjson;
-mod sse;
+//! Sinks: where AG-UI events go, one frame per event: SSE (`data: <compact JSON>\n\n`, LF
+//! only, no `event:`/`id:` lines: byte-compatible with `@ag-ui/encoder`) or NDJSON (one event
+//! per line). Each [`Event`] is written with `serde_json` (compact, keys in order, non-ASCII
+//! raw, floats by [`crate::js_numbers`]: what `JSON.stringify` writes) straight into its
+//! writer (a buffered one: `convert` gives a `BufWriter`), so no frame is copied, however long
+//! its strings.
 
 use std::io::{self, Write};
 
 use crate::agui::{Event, EventType, Snapshot};
-
-pub use ndjson::NdjsonSink;
-pub use sse::{frame as sse_frame, SseSink};
 
 /// An output format for AG-UI events.
 pub trait Sink {
@@ -39,12 +35,45 @@ pub enum Format {
     Ndjson,
 }
 
+/// Writes each event as a frame of its [`Format`] to `W`.
+pub struct FrameSink<W> {
+    w: W,
+    format: Format,
+}
+
+impl<W: Write> FrameSink<W> {
+    pub fn new(format: Format, w: W) -> Self {
+        FrameSink { w, format }
+    }
+}
+
+impl<W: Write> Sink for FrameSink<W> {
+    fn write_event(&mut self, ev: &Event) -> io::Result<()> {
+        let (before, after): (&[u8], &[u8]) = match self.format {
+            Format::Sse => (b"data: ", b"\n\n"),
+            Format::Ndjson => (b"", b"\n"),
+        };
+        self.w.write_all(before)?;
+        write_json(&mut self.w, ev)?;
+        self.w.write_all(after)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.w.flush()
+    }
+}
+
 /// A boxed sink for a format, writing to `w`.
 pub fn for_format<'a, W: Write + 'a>(format: Format, w: W) -> Box<dyn Sink + 'a> {
-    match format {
-        Format::Sse => Box::new(SseSink::new(w)),
-        Format::Ndjson => Box::new(NdjsonSink::new(w)),
-    }
+    Box::new(FrameSink::new(format, w))
+}
+
+/// One SSE frame for an event (typed, or JSON as `serve` keeps them), appended to `buf`.
+pub fn sse_frame<E: serde::Serialize + ?Sized>(ev: &E, buf: &mut Vec<u8>) {
+    buf.extend_from_slice(b"data: ");
+    // Into a Vec this cannot fail.
+    let _ = crate::js_numbers::to_writer(&mut *buf, ev);
+    buf.extend_from_slice(b"\n\n");
 }
 
 /// Writes `ev` as compact JSON. A state a parse thread wrote is written from its parts
@@ -76,6 +105,24 @@ mod tests {
     use super::*;
     use crate::model::EncodedState;
     use serde_json::json;
+
+    #[test]
+    fn sse_frames_are_encoder_compatible() {
+        let mut out = vec![];
+        let ev = Event::TextMessageContent {
+            subagent_run_id: None,
+            timestamp: None,
+            message_id: "m".into(),
+            delta: "22°C \"q\"".into(),
+        };
+        for_format(Format::Sse, &mut out)
+            .write_event(&ev)
+            .expect("in-memory write");
+        assert_eq!(
+            String::from_utf8(out).expect("utf8"),
+            "data: {\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"m\",\"delta\":\"22°C \\\"q\\\"\"}\n\n"
+        );
+    }
 
     /// A state written from its parts, long or short, makes the frame the state as a tree
     /// makes, in either format.
