@@ -1,4 +1,4 @@
-//! The AG-UI 1.0 event schema (`@ag-ui/core` `EventSchema`, reference §1–§4), checked per event.
+//! The AG-UI 1.0 event schema (`@ag-ui/core` `EventSchema`), checked per event.
 //! Unknown keys are a warning (the client strips them); everything else here fails the schema.
 
 use serde_json::Value;

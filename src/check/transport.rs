@@ -1,5 +1,5 @@
 //! Transport checks on the bytes of an AG-UI SSE capture, as the JS client reads them
-//! (reference §9): it splits frames only on `\n\n`, so CRLF or bare-CR framing merges frames
+//! (`HttpAgent`'s SSE parser): it splits frames only on `\n\n`, so CRLF or bare-CR framing merges frames
 //! into JSON it cannot parse (AGX502); lines without a field name are dropped silently (AGX503).
 
 use std::sync::Arc;
@@ -13,8 +13,8 @@ use crate::agui::EventType;
 /// a frame, so it is AGX503 (a line the client drops), not an unreadable frame.
 pub const NO_DATA_FRAME: &str = "SSE frame without a `data:` field";
 
-/// Whether a record the client reads as an event (an object with a non-empty string `type`,
-/// §9) has a type AG-UI 1.0 does not define, such as `runStarted`: the client parses it, then
+/// Whether a record the client reads as an event (an object with a non-empty string `type`)
+/// has a type AG-UI 1.0 does not define, such as `runStarted`: the client parses it, then
 /// its enforcement drops it (AGX201). A v3 LangGraph event (`"type":"event"` with a `method`)
 /// and an SDK stream part (`event`) are other forms, not AG-UI events.
 pub fn unknown_agui_type(v: &Value) -> bool {

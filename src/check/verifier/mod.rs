@@ -1,6 +1,6 @@
 //! The official client pipeline, re-implemented for verdict parity: the compatibility shim
 //! (THINKING_* and legacy nulls), `transformChunks` (chunk expansion, AGX130–AGX133) and the 24
-//! `verifyEvents` rules (AGX101–AGX124) with the client's exact messages (AG-UI reference §6, §7).
+//! `verifyEvents` rules (AGX101–AGX124) with the client's exact messages.
 //!
 //! Like the client, verification stops at the first error of a stream. Chunk expansion goes on,
 //! so the later checks ([`super::strict`], [`super::interrupts`]) see the expanded stream.
