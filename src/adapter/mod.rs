@@ -360,7 +360,7 @@ fn normalized_state_events(mut state: Value, out: &mut Vec<ModelEvent>) -> bool 
     mapped
 }
 
-/// Custom-event naming shared by all forms (seed `000`): `{name, payload}` → name and payload,
+/// Custom-event naming shared by all forms: `{name, payload}` → name and payload,
 /// anything else → `custom` and the whole value. `name == "agui"` with a typed payload is a
 /// native AG-UI event.
 pub fn custom_event(name: Option<&str>, data: &Value) -> ModelEvent {

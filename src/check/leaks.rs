@@ -1,4 +1,4 @@
-//! Seed 004's leaks, as warnings (AGX7xx): tool output JSON repeated inside assistant text, and
+//! Content leaks an answer-only front end shows, as warnings (AGX7xx): tool output JSON repeated inside assistant text, and
 //! reasoning text repeated as answer text.
 
 use std::collections::HashMap;

@@ -12,7 +12,7 @@
 //! - [`state`]: STATE_DELTA patches that do not apply to the state;
 //! - [`interrupts`]: interrupt outcomes and resumes;
 //! - [`raw`]: raw LangGraph input;
-//! - [`leaks`]: seed 004's content leaks;
+//! - [`leaks`]: content leaks into answer text;
 //! - [`transport`]: SSE framing the JS client cannot read.
 //!
 //! [`report`] renders findings as text, JSON, GitHub annotations, JUnit, SARIF or Markdown.

@@ -1,4 +1,4 @@
-//! RUN_ERROR code classes (seed `000`'s `serializeAgentError` classes, plus INCOMPLETE_STREAM).
+//! RUN_ERROR code classes (from the error's type and message, plus INCOMPLETE_STREAM).
 
 use crate::model::ErrorInfo;
 

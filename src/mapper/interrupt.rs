@@ -1,5 +1,4 @@
-//! Interrupts → the RUN_FINISHED interrupt outcome, and resume input → `RunAgentInput.resume[]`
-//! (seed `000`: `mapInterruptPayloadToAgUi`, `resolveResumeFromRunAgentInput` in reverse).
+//! Interrupts → the RUN_FINISHED interrupt outcome, and resume input → `RunAgentInput.resume[]`.
 
 use std::borrow::Cow;
 

@@ -2,8 +2,8 @@
 //!
 //! It owns everything the protocol requires that a LangGraph log does not say outright: run
 //! framing (exactly one terminal per run), pairing (every START gets its END before the run
-//! ends), id schemes (reasoning ids per seed `000`), interrupt outcomes, resume input, and the
-//! seed `004` policies (`--text final`, `--tool-steps reasoning`, `--compat thinking`).
+//! ends), id schemes (reasoning ids), interrupt outcomes, resume input, and the
+//! answer-only front-end policies (`--text final`, `--tool-steps reasoning`, `--compat thinking`).
 
 mod compat;
 pub mod error_code;
@@ -25,7 +25,7 @@ use crate::wire::langchain as lc;
 use foldhash::fast::RandomState as FastIds;
 use messages::RunMessages;
 
-/// `--text`: stream every model message, or only the final state's answer (seed `004`).
+/// `--text`: stream every model message, or only the final state's answer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum TextPolicy {
     #[default]
@@ -33,7 +33,7 @@ pub enum TextPolicy {
     Final,
 }
 
-/// `--tool-steps`: also narrate tool calls as short reasoning lines (seed `004`).
+/// `--tool-steps`: also narrate tool calls as short reasoning lines.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum ToolSteps {
     #[default]
@@ -1455,7 +1455,7 @@ fn numbered(used: &mut HashMap<String, usize, FastIds>, base: String) -> String 
     }
 }
 
-/// Seed `000`: a reasoning message's id is `<message id>:reasoning:<block index>`.
+/// A reasoning message's id is `<message id>:reasoning:<block index>`.
 pub fn reasoning_id(message_id: &str, block: &str) -> String {
     format!("{message_id}:reasoning:{block}")
 }
