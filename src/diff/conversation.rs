@@ -55,7 +55,7 @@ pub struct Run {
 }
 
 /// A string joined from deltas, with where each delta came from.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 struct Joined {
     text: String,
     origin: Origin,
@@ -64,11 +64,7 @@ struct Joined {
 
 impl Joined {
     fn new(origin: &Origin) -> Joined {
-        Joined {
-            text: String::new(),
-            origin: origin.clone(),
-            pieces: Vec::new(),
-        }
+        Joined::whole(String::new(), origin)
     }
 
     fn whole(text: String, origin: &Origin) -> Joined {
@@ -107,7 +103,7 @@ struct Call {
     args: Joined,
 }
 
-#[derive(Debug)]
+#[derive(Debug, Default)]
 struct Message {
     id: String,
     role: String,
@@ -125,10 +121,7 @@ impl Message {
             id: id.to_string(),
             role: role.to_string(),
             text: Joined::new(origin),
-            streamed: None,
-            calls: Vec::new(),
-            tool_call_id: None,
-            error: false,
+            ..Message::default()
         }
     }
 }
@@ -153,7 +146,7 @@ enum Outcome {
 }
 
 /// The run being read.
-#[derive(Debug)]
+#[derive(Debug, Default)]
 struct Open {
     origin: Origin,
     thread_id: Option<String>,
@@ -189,7 +182,7 @@ struct Subagent {
 }
 
 /// What `SUBAGENT_FINISHED` or `SUBAGENT_ERROR` says.
-#[derive(Debug)]
+#[derive(Debug, Default)]
 struct SubagentEnd {
     /// `success`, `suspended` or `error`.
     outcome: String,
@@ -216,21 +209,7 @@ impl Open {
     fn new(origin: &Origin) -> Open {
         Open {
             origin: origin.clone(),
-            thread_id: None,
-            run_id: None,
-            resume: None,
-            steps: Vec::new(),
-            messages: Vec::new(),
-            reasoning: Vec::new(),
-            custom: Vec::new(),
-            state: None,
-            outcome: None,
-            events: Vec::new(),
-            event_count: 0,
-            message_at: HashMap::new(),
-            call_at: HashMap::new(),
-            reasoning_at: HashMap::new(),
-            subagents: Vec::new(),
+            ..Open::default()
         }
     }
 
@@ -259,16 +238,10 @@ impl Open {
         }
     }
 
+    /// Message `id` (made when none has the id yet).
     fn message(&mut self, id: &str, role: &str, origin: &Origin) -> &mut Message {
-        let i = match self.message_at.get(id) {
-            Some(&i) => i,
-            None => {
-                self.messages.push(Message::new(id, role, origin));
-                self.message_at
-                    .insert(id.to_string(), self.messages.len() - 1);
-                self.messages.len() - 1
-            }
-        };
+        let new = || Message::new(id, role, origin);
+        let i = slot(&mut self.messages, &mut self.message_at, id, new);
         &mut self.messages[i]
     }
 
@@ -279,32 +252,20 @@ impl Open {
 
     fn add_call(&mut self, parent: &str, call: Call, origin: &Origin) {
         let id = call.id.clone();
-        let i = match self.message_at.get(parent) {
-            Some(&i) => i,
-            None => {
-                self.message(parent, "assistant", origin);
-                self.messages.len() - 1
-            }
-        };
+        let new = || Message::new(parent, "assistant", origin);
+        let i = slot(&mut self.messages, &mut self.message_at, parent, new);
         let calls = &mut self.messages[i].calls;
         calls.push(call);
         self.call_at.insert(id, (i, calls.len() - 1));
     }
 
     fn reasoning(&mut self, id: &str, origin: &Origin) -> &mut Reasoning {
-        let i = match self.reasoning_at.get(id) {
-            Some(&i) => i,
-            None => {
-                self.reasoning.push(Reasoning {
-                    id: id.to_string(),
-                    text: Joined::new(origin),
-                    encrypted: false,
-                });
-                self.reasoning_at
-                    .insert(id.to_string(), self.reasoning.len() - 1);
-                self.reasoning.len() - 1
-            }
+        let new = || Reasoning {
+            id: id.to_string(),
+            text: Joined::new(origin),
+            encrypted: false,
         };
+        let i = slot(&mut self.reasoning, &mut self.reasoning_at, id, new);
         &mut self.reasoning[i]
     }
 
@@ -511,15 +472,12 @@ impl Open {
             if m.role != "reasoning" {
                 return true;
             }
-            if !self.reasoning_at.contains_key(&m.id) {
-                self.reasoning.push(Reasoning {
-                    id: m.id.clone(),
-                    text: m.text.clone(),
-                    encrypted: false,
-                });
-                self.reasoning_at
-                    .insert(m.id.clone(), self.reasoning.len() - 1);
-            }
+            let new = || Reasoning {
+                id: m.id.clone(),
+                text: m.text.clone(),
+                encrypted: false,
+            };
+            slot(&mut self.reasoning, &mut self.reasoning_at, &m.id, new);
             false
         });
         self.set_messages(new);
@@ -636,10 +594,9 @@ impl Conversation {
             },
             Event::SubagentError { message, .. } => SubagentEnd {
                 outcome: "error".to_string(),
-                result: None,
-                interrupt_ids: Vec::new(),
                 error: Some(message.clone()),
                 origin: origin.clone(),
+                ..SubagentEnd::default()
             },
             // A sub-agent's own events are folded apart from the run's.
             _ => return self.in_subagent(sub, origin, |c| c.own(ev, typed, origin)),
@@ -970,6 +927,22 @@ impl Doc<'_> {
             self.tree(format!("{base}/{key}"), &rest, o);
         }
     }
+}
+
+/// The position of item `id` in `list` by the index `at`, the item made by `new` when the index
+/// has no such id.
+fn slot<T>(
+    list: &mut Vec<T>,
+    at: &mut HashMap<String, usize>,
+    id: &str,
+    new: impl FnOnce() -> T,
+) -> usize {
+    if let Some(&i) = at.get(id) {
+        return i;
+    }
+    list.push(new());
+    at.insert(id.to_string(), list.len() - 1);
+    list.len() - 1
 }
 
 /// The last line the run was seen at (for a run with no terminal event).

@@ -4,8 +4,9 @@
 //! [`Explainer`] is a pipeline [`Observer`] wrapping a [`TimelineBuilder`] (which knows the runs
 //! and what was open when they ended). On top of it, it keeps the last raw records (a ring of
 //! `-n`), the upstream signals (tool errors, failed tasks and lifecycles, model errors, bad lines)
-//! and the model calls still open, and turns each failed run into an [`Explanation`]: the manual
-//! procedure of seed `004` §10.4 done for the user. Rendering: [`render`].
+//! and the model calls still open, and turns each failed run into an [`Explanation`]: the last
+//! records before the error and their real types, what was open, the nearest upstream signal,
+//! a likely cause and a fix. Rendering: [`render`].
 
 pub mod render;
 
@@ -721,7 +722,7 @@ fn v3_data_tree(rec: &Record) -> &Value {
     }
 }
 
-/// What a raw record is, by its real type (seed `004` §10.4 step 2).
+/// What a raw record is, by its real type.
 pub fn describe_record(rec: &Record) -> String {
     match adapter::classify(rec) {
         RecordKind::V3 => {

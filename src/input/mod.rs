@@ -22,7 +22,7 @@ use sse::SseFramer;
 pub use text::RecordText;
 
 /// Where a record came from: file name (`-` for stdin) and 1-based line number.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
 pub struct Origin {
     pub file: Arc<str>,
     pub line: u64,

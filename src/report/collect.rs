@@ -1,9 +1,9 @@
 //! What the report keeps while the input streams past, beyond the timeline: user messages,
 //! resumes, interrupt payloads, model calls and state snapshots, each tagged with the AG-UI
 //! event index it came at. The one place the report reads AG-UI events itself: everything
-//! else comes from the timeline, `explain` and the checker. Snapshots are kept per run (the first and the last few), already
-//! written as clipped text with their change from the previous one, so memory stays bounded
-//! whatever the input's size.
+//! else comes from the timeline, `explain` and the checker. Snapshots are kept per run (the
+//! first and the last few), already written as clipped text with their change from the
+//! previous one, so memory stays bounded whatever the input's size.
 
 use std::borrow::Cow;
 use std::collections::{HashMap, HashSet, VecDeque};
@@ -53,7 +53,7 @@ impl StateView {
 }
 
 /// A model call: from a model message's start to its end.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 pub struct ModelCall {
     pub message_id: String,
     pub start: u64,
@@ -285,11 +285,7 @@ impl Collected {
                 self.model_calls.push(ModelCall {
                     message_id: message_id.clone(),
                     start: index,
-                    end: None,
-                    start_ts: None,
-                    end_ts: None,
-                    model: None,
-                    tokens: None,
+                    ..ModelCall::default()
                 });
                 let i = self.model_calls.len() - 1;
                 self.open_models.insert(message_id.clone(), i);

@@ -57,9 +57,10 @@ pub struct InlineNote {
 }
 
 /// How a run ended.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub enum Outcome {
     /// Still running (only seen while following a file).
+    #[default]
     Open,
     Success {
         /// Tool calls with no result (`outcome.pendingToolCallIds`).
@@ -93,7 +94,7 @@ pub struct Tokens {
 }
 
 /// One run's summary: the footer.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 pub struct RunSummary {
     pub file: Arc<str>,
     pub run_id: Option<String>,
@@ -497,16 +498,9 @@ impl TimelineBuilder {
             origin: origin.clone(),
             first_entry: self.entries.len(),
             first_event: self.index,
-            events: 0,
-            outcome: Outcome::Open,
-            end_origin: None,
-            end_event: None,
-            messages: 0,
-            tool_calls: 0,
-            reasoning: 0,
-            tokens: None,
             first_ts: ts,
             last_ts: ts,
+            ..RunSummary::default()
         });
         self.run = Some(self.runs.len() - 1);
         self.push(
