@@ -173,16 +173,16 @@ impl Seen {
 }
 
 /// Writes the value a deserializer reads into `out` as `serde_json::to_string` writes its
-/// tree; fails on a key an object repeats. With `lc`, LangChain objects are normalised as
-/// they are read (a message constructor, its keys in LangChain's order: `lc`, `type`, `id`,
-/// `kwargs`), and it fails on any other (its tree is normalised instead). `head`: the value
-/// is a constructor's `kwargs`, written as an object that starts with this entry.
-struct Encode<'a> {
-    out: &'a mut Vec<u8>,
-    lc: bool,
-    head: Option<(&'static str, &'a str)>,
+/// tree; fails on a key an object repeats. With `lc`, an object whose first key is `lc` is
+/// handed to [`crate::wire::langchain::write_constructor`], and it fails on any other
+/// LangChain object (its tree is normalised instead). `head`: the value is a constructor's
+/// `kwargs`, written as an object that starts with this entry.
+pub(crate) struct Encode<'a> {
+    pub out: &'a mut Vec<u8>,
+    pub lc: bool,
+    pub head: Option<(&'static str, &'a str)>,
     /// Notes the top object's values ([`encode_noting`]).
-    noted: Option<&'a mut Noted>,
+    pub noted: Option<&'a mut Noted>,
 }
 
 impl<'a> Encode<'a> {
@@ -204,37 +204,6 @@ impl<'a> Encode<'a> {
             lc: self.lc,
             head: None,
             noted: None,
-        }
-    }
-
-    /// The rest of an lc object after its `lc` key: a message constructor, flattened.
-    fn constructor<'de, A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
-        let decline = || de::Error::custom("an lc object read from its tree");
-        let lc: Value = map.next_value()?;
-        let mut next = |key: &str| -> Result<Value, A::Error> {
-            if map.next_key_seed(Key)?.as_deref() != Some(key) {
-                return Err(decline());
-            }
-            map.next_value()
-        };
-        if lc != 1 || next("type")? != "constructor" {
-            return Err(decline());
-        }
-        let id = next("id")?;
-        let class = crate::wire::langchain::lc_class_of(&id).ok_or_else(decline)?;
-        let head = crate::wire::langchain::flat_head(class).ok_or_else(decline)?;
-        if map.next_key_seed(Key)?.as_deref() != Some("kwargs") {
-            return Err(decline());
-        }
-        map.next_value_seed(Encode {
-            out: self.out,
-            lc: true,
-            head: Some(head),
-            noted: self.noted,
-        })?;
-        match map.next_key_seed(Key)? {
-            Some(_) => Err(decline()),
-            None => Ok(()),
         }
     }
 }
@@ -310,7 +279,7 @@ impl<'de> Visitor<'de> for Encode<'_> {
         };
         let mut key = map.next_key_seed(Key)?;
         if self.lc && self.head.is_none() && key.as_deref() == Some("lc") {
-            return self.constructor(map);
+            return crate::wire::langchain::write_constructor(self, map);
         }
         self.out.push(b'{');
         let head = self.head.take();
@@ -325,17 +294,17 @@ impl<'de> Visitor<'de> for Encode<'_> {
             }
         }
         while let Some(k) = key {
-            // A `__type__` kwarg would take the place of a `__type__` head.
-            let special = matches!(&*k, "lc" | "__lc_escaped__")
-                || head.is_some_and(|(h, _)| h == "__type__" && k == h);
+            use crate::wire::langchain::{kwarg, Kwarg};
+            let kwarg = head.map(|(h, _)| kwarg(h, &k));
+            // A kwarg taking the head's place: the head is written already.
+            let special = matches!(&*k, "lc" | "__lc_escaped__") || kwarg == Some(Kwarg::Head);
             if self.lc && special {
                 return Err(de::Error::custom("an lc object read from its tree"));
             }
             if !seen.insert(hasher.hash_one(&k)) {
                 return Err(de::Error::custom("repeated key"));
             }
-            if head.is_some() && k == "type" {
-                // A constructor's `type` kwarg: its class gives the type.
+            if kwarg == Some(Kwarg::Dropped) {
                 map.next_value::<de::IgnoredAny>()?;
             } else {
                 if seen.n > 1 || head.is_some() {
@@ -357,7 +326,7 @@ impl<'de> Visitor<'de> for Encode<'_> {
 }
 
 /// An object key, borrowed from the text when it has no escapes.
-struct Key;
+pub(crate) struct Key;
 
 impl<'de> DeserializeSeed<'de> for Key {
     type Value = std::borrow::Cow<'de, str>;

@@ -1,5 +1,6 @@
-//! v2 input (forced with `--from v2`) through the whole pipeline; and each `on_…` line's typed
-//! read (`wire::v2`) is what reading its tree gives.
+//! v2 input (forced with `--from v2`) through the whole pipeline; and each `on_…` line reads
+//! (`wire::v2`) as the text its tree writes does (its key order, repeated keys and spacing
+//! aside).
 #![no_main]
 
 mod common;

@@ -155,7 +155,7 @@ impl V2Adapter {
 
     fn on_root(&mut self, ev: &Event, kind: &str, out: &mut Vec<ModelEvent>) -> Disposition {
         let data = match &ev.data {
-            Data::Input(Some(v)) | Data::Output(Some(v)) | Data::Chunk(Some(v)) => v,
+            Data::Input(Some(v)) | Data::Output(Some(v)) => v,
             _ => &Value::Null,
         };
         match kind {
@@ -197,22 +197,17 @@ impl V2Adapter {
                         out.push(ModelEvent::Interrupt(ints));
                         return Disposition::Mapped;
                     }
-                    Data::Update { calls, .. } => std::borrow::Cow::Borrowed(calls),
-                    // A part of a stream mode (`[mode, payload]`), or a list of messages.
-                    _ => {
-                        if let Some([mode, payload]) = data.as_array().map(Vec::as_slice) {
-                            if mode == "custom" {
-                                out.push(custom_event(None, payload));
-                                return Disposition::Mapped;
-                            }
-                            return Disposition::Ignored("root stream part of another stream mode");
-                        }
-                        let mut calls = vec![];
-                        MessageCalls::in_tree(data, &mut calls);
-                        std::borrow::Cow::Owned(calls)
+                    Data::Update { calls, .. } => calls.as_slice(),
+                    Data::Part(Some(payload)) => {
+                        out.push(custom_event(None, payload));
+                        return Disposition::Mapped;
                     }
+                    Data::Part(None) => {
+                        return Disposition::Ignored("root stream part of another stream mode")
+                    }
+                    _ => &[],
                 };
-                self.remember_calls(calls.iter());
+                self.remember_calls(calls);
                 Disposition::Ignored("root stream chunk is a node's update, not the state")
             }
             "on_chain_end" => {

@@ -460,7 +460,7 @@ impl V3Adapter {
         data: &Message,
         out: &mut Vec<ModelEvent>,
     ) -> Disposition {
-        let event = data.event.as_str();
+        let event = data.event.as_ref();
         match event {
             "message-start" => {
                 if let Some(prev) = self.messages.remove(ns) {
@@ -1294,7 +1294,7 @@ impl Adapter for V3Adapter {
         if let Err(msg) = self.check_seq(rec, ev.seq.as_ref()) {
             return Disposition::Bad(msg);
         }
-        let method = ev.method.as_str();
+        let method = ev.method.as_ref();
         if let Params::NotObject(kind) = ev.params {
             return Disposition::Bad(format!(
                 "v3 `{method}` event whose `params` is {kind}: expected an object {{namespace, data}}"

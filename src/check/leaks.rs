@@ -91,8 +91,8 @@ impl Leaks {
                 }
             }
             Some(EventType::TextMessageEnd) => {
-                let id = st("messageId").to_string();
-                let Some(text) = self.text.remove(&id) else {
+                let id = st("messageId");
+                let Some(text) = self.text.remove(id) else {
                     return;
                 };
                 // Lengths first: a needle longer than its haystack is never in it, and
@@ -101,7 +101,7 @@ impl Leaks {
                     if out.len() <= text.len() && text.contains(out.as_str()) {
                         ctx.report(
                             "AGX701",
-                            vec![id.clone(), tc.clone()],
+                            vec![id.to_string(), tc.clone()],
                             format!(
                                 "text message '{id}' repeats the JSON output of tool call '{tc}'"
                             ),
@@ -111,14 +111,15 @@ impl Leaks {
                 }
                 let answer = text.trim();
                 let reasoning = self.reasoning.trim();
-                if answer.chars().count() >= 20
-                    && reasoning.chars().count() >= 20
+                // At least 20 characters each (the 20th found, not every one counted).
+                if answer.chars().nth(19).is_some()
+                    && reasoning.chars().nth(19).is_some()
                     && (answer.len() <= reasoning.len() && reasoning.contains(answer)
                         || reasoning.len() <= answer.len() && answer.contains(reasoning))
                 {
                     ctx.report(
                         "AGX702",
-                        vec![id.clone()],
+                        vec![id.to_string()],
                         format!("text message '{id}' repeats reasoning text of the same run"),
                     );
                 }

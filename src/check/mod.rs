@@ -374,7 +374,15 @@ impl Checker {
         matches!(self.family, Some(Family::V2 | Family::V3))
     }
 
+    /// Reports the bad line held back, if any (a test inlined at every record and event).
+    #[inline]
     fn flush_bad(&mut self, record_level: bool) {
+        if self.pending_bad.is_some() {
+            self.report_bad(record_level);
+        }
+    }
+
+    fn report_bad(&mut self, record_level: bool) {
         let Some((origin, msg)) = self.pending_bad.take() else {
             return;
         };
@@ -677,11 +685,16 @@ pub fn check_bytes(
 }
 
 /// Whether the first non-blank line of `head` (its first 64 KiB) is SSE framing.
+/// Only that line is decoded (as `str::lines` ends it), not the whole head.
 fn starts_as_sse(head: &[u8]) -> bool {
-    let text = String::from_utf8_lossy(&head[..head.len().min(64 * 1024)]);
-    text.lines()
+    let head = &head[..head.len().min(64 * 1024)];
+    head.split_inclusive(|&b| b == b'\n')
+        .map(|l| match l.strip_suffix(b"\n") {
+            Some(l) => String::from_utf8_lossy(l.strip_suffix(b"\r").unwrap_or(l)),
+            None => String::from_utf8_lossy(l),
+        })
         .find(|l| !l.trim().is_empty())
-        .is_some_and(|l| crate::input::detect_framing(l) == Framing::Sse)
+        .is_some_and(|l| crate::input::detect_framing(&l) == Framing::Sse)
 }
 
 /// Runs `input` through `checker`; with `--strict`, the report says which bad line it

@@ -667,7 +667,7 @@ impl<'a> V3View<'a> {
             _ => None,
         });
         V3View {
-            method: ev.map_or("", |e| e.method.as_str()),
+            method: ev.map_or("", |e| e.method.as_ref()),
             node: params.and_then(|p| p.0.as_ref()?.as_str()),
             namespace: params.and_then(|p| p.1.as_ref()?.as_array().map(Vec::as_slice)),
             data: params.map(|p| p.2),

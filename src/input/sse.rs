@@ -316,7 +316,7 @@ mod tests {
         let recs = records(&got);
         let methods: Vec<Option<&str>> = recs
             .iter()
-            .map(|r| r.v3.as_ref().map(|e| e.method.as_str()))
+            .map(|r| r.v3.as_ref().map(|e| e.method.as_ref()))
             .collect();
         assert_eq!(
             methods,

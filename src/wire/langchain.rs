@@ -7,14 +7,16 @@
 use crate::json::Field;
 use std::borrow::Cow;
 
+use serde::de::{self, MapAccess};
 use serde_json::{json, Map, Value};
 
 use super::pyrepr;
+use crate::payload::{Encode, Key};
 
 /// Flattens lc constructors (anywhere inside `v`) into their kwargs plus a `type`, unwraps
 /// `__lc_escaped__` user dicts, and parses `not_implemented` reprs of LangGraph types.
 pub fn normalize_deep(v: &Value) -> Value {
-    normalize_changed(v).unwrap_or_else(|| v.clone())
+    normalize_cow(v).into_owned()
 }
 
 /// [`normalize_deep`] of a value the caller owns: normalised where it lies, an lc
@@ -24,6 +26,32 @@ pub fn normalize_owned(mut v: Value) -> Value {
     v
 }
 
+/// [`normalize_deep`] without the copy when there is nothing to normalize (no object with an
+/// `lc` or `__lc_escaped__` key anywhere): API-server logs and already-normalized values are
+/// read in place.
+pub fn normalize_cow(v: &Value) -> Cow<'_, Value> {
+    match may_change(v) {
+        true => Cow::Owned(normalize_owned(v.clone())),
+        false => Cow::Borrowed(v),
+    }
+}
+
+/// Whether normalising may change `v`: it has an object with an `lc` or `__lc_escaped__` key.
+fn may_change(v: &Value) -> bool {
+    match v {
+        Value::Object(m) => {
+            let (lc, escaped) = special_keys(m);
+            lc || escaped || m.values().any(may_change)
+        }
+        Value::Array(a) => a.iter().any(may_change),
+        _ => false,
+    }
+}
+
+/// The tree normaliser. A state's messages are normalised as their text is written instead
+/// ([`normalized_text`], [`write_constructor`]); both flatten a constructor by
+/// [`constructor_head`] and [`kwarg`]. (Writing a tree through the text normaliser cost
+/// v2-js and v2-python-dumpd +10 % of their instructions, docs/performance.md.)
 fn normalize_in_place(v: &mut Value) {
     match v {
         Value::Object(m) => {
@@ -51,42 +79,92 @@ fn normalize_in_place(v: &mut Value) {
     }
 }
 
-/// [`flatten_constructor`] in place: `m` becomes its kwargs, normalised, after the `type`
-/// (or `__type__`) its class gives. `false` when `m` is no constructor (left as it is).
+/// A constructor (`m`) flattened in place: its kwargs, normalised, after the head its class
+/// gives. `false` when `m` is no constructor (left as it is).
 fn flatten_in_place(m: &mut Map<String, Value>) -> bool {
-    if !(m.field("lc").is_some_and(|v| v == 1)
-        && m.field("type").is_some_and(|t| t == "constructor")
-        && m.field("kwargs").is_some_and(Value::is_object))
-    {
-        return false;
-    }
-    let Some(class) = lc_class(m).map(str::to_string) else {
+    let Some(((key, head), _)) = constructor_head(m) else {
         return false;
     };
+    let head = Value::String(head.to_string());
     let Some(Value::Object(mut kwargs)) = m.shift_remove("kwargs") else {
         return false;
     };
-    let (key, head) = match message_type_for_class(&class, &kwargs) {
-        Some(t) => ("type", Value::String(t.to_string())),
-        None => ("__type__", Value::String(class)),
-    };
-    kwargs.shift_remove("type");
+    kwargs.retain(|k, _| kwarg(key, k) != Kwarg::Dropped);
     kwargs.values_mut().for_each(normalize_in_place);
-    // A kwarg of the head's name keeps the head's place with its own value, as inserting
-    // the kwargs after the head does.
     let head = kwargs.shift_remove(key).unwrap_or(head);
     kwargs.shift_insert(0, key.to_string(), head);
     *m = kwargs;
     true
 }
 
-/// [`normalize_deep`] without the copy when there is nothing to normalize (no object with an
-/// `lc` or `__lc_escaped__` key anywhere): API-server logs and already-normalized values are
-/// read in place.
-pub fn normalize_cow(v: &Value) -> Cow<'_, Value> {
-    match normalize_changed(v) {
-        Some(n) => Cow::Owned(n),
-        None => Cow::Borrowed(v),
+/// The head a constructor flattens under (its class's `type`, else `__type__` and the
+/// class) and its kwargs; `None` for any other object.
+fn constructor_head(m: &Map<String, Value>) -> Option<((&'static str, &str), &Value)> {
+    if !(m.field("lc").is_some_and(|v| v == 1)
+        && m.field("type").is_some_and(|t| t == "constructor"))
+    {
+        return None;
+    }
+    let kwargs = m.field("kwargs").filter(|k| k.is_object())?;
+    let class = lc_class(m)?;
+    let head = match constructor_type(class, kwargs.field("role").and_then(Value::as_str)) {
+        Some(t) => ("type", t),
+        None => ("__type__", class),
+    };
+    Some((head, kwargs))
+}
+
+/// What becomes of a constructor's kwarg when its kwargs are flattened under a head.
+#[derive(PartialEq)]
+pub(crate) enum Kwarg {
+    Kept,
+    /// Its `type`: the class gives it.
+    Dropped,
+    /// A kwarg of the head's name (`__type__`): it keeps the head's place with its own value.
+    Head,
+}
+
+/// [`Kwarg`] of kwarg `k` under the head key `head`.
+pub(crate) fn kwarg(head: &str, k: &str) -> Kwarg {
+    match k {
+        "type" => Kwarg::Dropped,
+        _ if k == head => Kwarg::Head,
+        _ => Kwarg::Kept,
+    }
+}
+
+/// The text normaliser's constructor ([`normalized_text`]): the rest of an object after its
+/// `lc` key, a message constructor in LangChain's key order (`lc`, `type`, `id`, `kwargs`),
+/// written as its kwargs after the head its class gives, as they are read. It declines any
+/// other lc object (its tree is normalised instead).
+pub(crate) fn write_constructor<'de, A: MapAccess<'de>>(
+    enc: Encode<'_>,
+    mut map: A,
+) -> Result<(), A::Error> {
+    let decline = || de::Error::custom("an lc object read from its tree");
+    let lc: Value = map.next_value()?;
+    let mut next = |key: &str| -> Result<Value, A::Error> {
+        if map.next_key_seed(Key)?.as_deref() != Some(key) {
+            return Err(decline());
+        }
+        map.next_value()
+    };
+    if lc != 1 || next("type")? != "constructor" {
+        return Err(decline());
+    }
+    let id = next("id")?;
+    let class = lc_class_of(&id).ok_or_else(decline)?;
+    let head = flat_head(class).ok_or_else(decline)?;
+    if map.next_key_seed(Key)?.as_deref() != Some("kwargs") {
+        return Err(decline());
+    }
+    map.next_value_seed(Encode {
+        head: Some(head),
+        ..enc
+    })?;
+    match map.next_key_seed(Key)? {
+        Some(_) => Err(decline()),
+        None => Ok(()),
     }
 }
 
@@ -102,61 +180,6 @@ fn special_keys(m: &Map<String, Value>) -> (bool, bool) {
         escaped |= k == "__lc_escaped__";
     }
     (lc, escaped)
-}
-
-/// The normalized form of `v`, or `None` when it is `v` itself (clean parts are then copied
-/// whole instead of rebuilt key by key).
-fn normalize_changed(v: &Value) -> Option<Value> {
-    match v {
-        Value::Object(m) => {
-            let (lc, escaped) = special_keys(m);
-            if lc {
-                if let Some(flat) = flatten_constructor(m) {
-                    return Some(flat);
-                }
-            }
-            if escaped && m.len() == 1 {
-                if let Some(inner) = m.field("__lc_escaped__") {
-                    return Some(normalize_deep(inner));
-                }
-            }
-            if lc && is_not_implemented(m) {
-                if let Some(parsed) = parse_repr_object(m) {
-                    return Some(parsed);
-                }
-            }
-            let (at, first) = m
-                .values()
-                .enumerate()
-                .find_map(|(i, c)| normalize_changed(c).map(|n| (i, n)))?;
-            let mut first = Some(first);
-            Some(Value::Object(
-                m.iter()
-                    .enumerate()
-                    .map(|(i, (k, c))| {
-                        let c = match i.cmp(&at) {
-                            std::cmp::Ordering::Less => c.clone(),
-                            std::cmp::Ordering::Equal => first.take().unwrap_or(Value::Null),
-                            std::cmp::Ordering::Greater => normalize_deep(c),
-                        };
-                        (k.clone(), c)
-                    })
-                    .collect(),
-            ))
-        }
-        Value::Array(a) => {
-            let (at, first) = a
-                .iter()
-                .enumerate()
-                .find_map(|(i, c)| normalize_changed(c).map(|n| (i, n)))?;
-            let mut out = Vec::with_capacity(a.len());
-            out.extend(a[..at].iter().cloned());
-            out.push(first);
-            out.extend(a[at + 1..].iter().map(normalize_deep));
-            Some(Value::Array(out))
-        }
-        _ => None,
-    }
 }
 
 fn is_not_implemented(m: &Map<String, Value>) -> bool {
@@ -201,33 +224,6 @@ pub(crate) fn normalized_text_noting(
 pub fn parse_repr_object(m: &Map<String, Value>) -> Option<Value> {
     let repr = m.field("repr")?.as_str()?;
     pyrepr::parse(repr)
-}
-
-fn flatten_constructor(m: &Map<String, Value>) -> Option<Value> {
-    if !(m.field("lc").is_some_and(|v| v == 1)
-        && m.field("type").is_some_and(|t| t == "constructor"))
-    {
-        return None;
-    }
-    let class = lc_class(m)?;
-    let kwargs = m.field("kwargs")?.as_object()?;
-    let mut out = Map::new();
-    if let Some(t) = message_type_for_class(class, kwargs) {
-        out.insert("type".into(), Value::String(t.to_string()));
-    } else {
-        out.insert("__type__".into(), Value::String(class.to_string()));
-    }
-    for (k, v) in kwargs {
-        if k == "type" {
-            continue;
-        }
-        out.insert(k.clone(), normalize_deep(v));
-    }
-    Some(Value::Object(out))
-}
-
-fn message_type_for_class<'a>(class: &str, kwargs: &'a Map<String, Value>) -> Option<&'a str> {
-    constructor_type(class, kwargs.field("role").and_then(Value::as_str))
 }
 
 /// The `type` a flattened constructor of `class` gets, its kwargs' `role` given (`None`: it
@@ -281,7 +277,7 @@ pub fn is_message(v: &Value) -> bool {
     match v {
         Value::Object(m) => {
             (m.contains_key("content") && (m.contains_key("type") || m.contains_key("role")))
-                || flatten_constructor(m).is_some_and(|f| f.field("type").is_some())
+                || constructor_head(m).is_some_and(|((k, _), _)| k == "type")
         }
         _ => false,
     }
@@ -703,6 +699,10 @@ pub(crate) mod tests {
                 r#"{"lc":1.0,"type":"constructor","id":["m","ToolMessage"],"kwargs":{}}"#,
                 r#"{"a": 1.5e-7, "b": -0.0, "c": 2E3, "d": {"x": 1, "x": 2}}"#,
                 r#"{"a": [1, {"type": "tool"}], "lc": 2}"#,
+                r#"{"lc":1,"type":"constructor","id":["m","ChatMessage"],"kwargs":{"role":"critic","content":"c","type":"x"}}"#,
+                r#"{"__lc_escaped__":{"lc":1,"type":"constructor","id":["m","HumanMessage"],"kwargs":{"content":"x"}},"b":[{"lc":2}]}"#,
+                r#"{"lc":1,"type":"not_implemented","id":["x"],"repr":"X(a=1.0, b=[1, 2])"}"#,
+                r#"{"lc":1,"type":"constructor","id":["m","Other"],"kwargs":{"__type__":"own","type":"t","n":0.30000000000000004}}"#,
             ]
             .map(String::from),
         );

@@ -4,7 +4,6 @@
 //! long conversation costs its length squared.
 
 use std::borrow::Cow;
-use std::collections::HashMap;
 use std::sync::Arc;
 
 use serde::Deserialize;
@@ -173,12 +172,9 @@ pub struct State {
     pub messages: Vec<Arc<SharedJson>>,
 }
 
-/// Messages by their text: foldhash, as every state hashes the whole conversation so far.
-type ByText = HashMap<Box<str>, Arc<SharedJson>, foldhash::fast::FixedState>;
-
 thread_local! {
-    /// The messages of this thread's last state, by their text.
-    static LAST: std::cell::RefCell<ByText> = Default::default();
+    /// The messages of this thread's last state, in order, with their text as read.
+    static LAST: std::cell::RefCell<Vec<(Box<str>, Arc<SharedJson>)>> = Default::default();
 }
 
 impl State {
@@ -194,25 +190,35 @@ impl State {
         let items = messages?;
         let messages = LAST.with(|last| {
             let mut last = last.borrow_mut();
-            let mut next = ByText::with_capacity_and_hasher(items.len(), Default::default());
-            let messages: Vec<_> = items
+            // Where each message was in the last state: mostly at its place there (a state
+            // repeats the one before and adds to it), else found by a scan that compares
+            // lengths first; no text is hashed.
+            let found: Vec<Option<usize>> = items
                 .iter()
-                .map(|m| {
-                    let m = m.get();
-                    // The last state's key is kept: a message's text is copied once.
-                    if let Some((key, shared)) = last.remove_entry(m) {
-                        next.insert(key, Arc::clone(&shared));
-                        return shared;
-                    }
-                    if let Some(shared) = next.get(m) {
-                        return Arc::clone(shared);
-                    }
-                    // Written here, on the parse thread, once.
-                    let shared = Arc::new(SharedJson::read(m));
-                    next.insert(m.into(), Arc::clone(&shared));
-                    shared
+                .enumerate()
+                .map(|(i, m)| match last.get(i) {
+                    Some((text, _)) if **text == *m.get() => Some(i),
+                    _ => last.iter().position(|(text, _)| **text == *m.get()),
                 })
                 .collect();
+            let next: Vec<(Box<str>, Arc<SharedJson>)> = items
+                .iter()
+                .zip(found)
+                .map(|(m, at)| match at {
+                    // The last state's text is kept: a message's text is copied once.
+                    Some(j) => {
+                        let (text, shared) = &mut last[j];
+                        let text = match text.is_empty() {
+                            true => m.get().into(),
+                            false => std::mem::take(text),
+                        };
+                        (text, Arc::clone(shared))
+                    }
+                    // Written here, on the parse thread, once.
+                    None => (m.get().into(), Arc::new(SharedJson::read(m.get()))),
+                })
+                .collect();
+            let messages = next.iter().map(|(_, shared)| Arc::clone(shared)).collect();
             *last = next;
             messages
         });

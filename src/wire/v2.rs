@@ -6,7 +6,9 @@
 //! [`MessageChunk`].
 //!
 //! A string field that holds another value reads as absent, as a tree's `as_str` does. A line
-//! the typed struct declines (a repeated key, `metadata` not an object) is read from its tree.
+//! the typed read declines (a repeated key) and a record that came as a tree are read from the
+//! text their tree writes; a chain's `data` or a model's chunk that LangChain-normalising makes
+//! another value of (an escaped dict, a Python repr) from its normalised tree written back.
 
 use serde::de::{IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde::{Deserialize, Deserializer};
@@ -55,9 +57,10 @@ pub enum Data {
     State(Box<State>),
     /// The end of a chain inside the root run: the calls of the AI messages its output holds.
     Calls(Vec<MessageCalls>),
-    /// A root chain's stream chunk that is no object (a custom part).
-    Chunk(Option<Value>),
-    /// A root chain's stream chunk that is an object: its `__interrupt__` list (normalised),
+    /// A root chain's stream chunk that is a `[mode, payload]` pair (a stream mode's part):
+    /// the payload (normalised) of a `custom` one.
+    Part(Option<Value>),
+    /// Any other root chain's stream chunk: an object's `__interrupt__` list (normalised),
     /// else the calls of the AI messages it holds (a node's update).
     Update {
         interrupt: Option<Value>,
@@ -106,8 +109,14 @@ pub struct StepInput {
 /// an object for the keys of `data`), and as absent for any other, as a lookup in its tree
 /// finds nothing. serde derive cannot say "this, or any other value skipped" without
 /// buffering the value, so this is a visitor.
-#[derive(Debug, Clone, Default, PartialEq)]
+#[derive(Debug, Clone, PartialEq)]
 struct Lenient<T>(Option<T>);
+
+impl<T> Default for Lenient<T> {
+    fn default() -> Self {
+        Lenient(None)
+    }
+}
 
 /// A string field.
 type Text = Lenient<String>;
@@ -133,6 +142,32 @@ impl Shape<'_> for String {
     }
 }
 
+/// A string field of an object read before it is normalised: an object there may normalise
+/// to a string (an escaped one), so the read of the object declines ([`Keys::flat`]).
+enum Word {
+    Text(String),
+    Object,
+}
+
+impl<'de> Shape<'de> for Word {
+    fn of_str(s: &str) -> Option<Self> {
+        Some(Word::Text(s.to_string()))
+    }
+    fn of_map<M: MapAccess<'de>>(mut m: M) -> Result<Option<Self>, M::Error> {
+        while m.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+        Ok(Some(Word::Object))
+    }
+}
+
+impl Lenient<Word> {
+    fn text(&self) -> Option<&str> {
+        match &self.0 {
+            Some(Word::Text(s)) => Some(s),
+            _ => None,
+        }
+    }
+}
+
 /// The keys of `data` read by derive from an object.
 macro_rules! keys_of_an_object {
     ($($t:ty),*) => {$(
@@ -143,7 +178,7 @@ macro_rules! keys_of_an_object {
         }
     )*};
 }
-keys_of_an_object!(Input, Output, ToolError);
+keys_of_an_object!(Input, Output, ToolError, Metadata);
 
 /// The same, of types that borrow from the line.
 macro_rules! borrowed_keys_of_an_object {
@@ -163,11 +198,12 @@ impl<'de: 'a, 'a> Shape<'de> for Holder<'a> {
         Ok(Some(Holder::Object(Box::new(keys))))
     }
     fn of_seq<S: SeqAccess<'de>>(mut s: S) -> Result<Option<Self>, S::Error> {
-        let mut items = vec![];
+        let (mut items, mut len) = (vec![], 0);
         while let Some(item) = s.next_element::<Lenient<Holder>>()? {
             items.extend(item.0);
+            len += 1;
         }
-        Ok(Some(Holder::Items(items)))
+        Ok(Some(Holder::Items(items, len)))
     }
 }
 
@@ -218,7 +254,7 @@ struct Wire<'a> {
     name: Text,
     tags: Lenient<Hidden>,
     parent_ids: Lenient<Empty>,
-    metadata: Metadata,
+    metadata: Lenient<Metadata>,
     /// Read to tell a v3 event (`type` `"event"` with a string `method`) apart.
     kind: Text,
     method: Text,
@@ -274,8 +310,8 @@ enum Slot<'a> {
     /// A chain event's keys, raw, to be read once the envelope says whose event it is (the
     /// root run's, a graph step's, a runnable's inside a node).
     Chain(ChainData<'a>),
-    /// Kept raw, to be read once the envelope is read: `data` before `event`.
-    Raw(&'a RawValue),
+    /// A model's chunk the typed read declined ([`MessageChunk::in_data`]).
+    Chunk,
 }
 
 /// The envelope's keys.
@@ -298,7 +334,8 @@ enum Key {
 
 /// serde derive cannot read one field by the value of another read before it: this visitor
 /// reads the envelope in one pass with `data` read for its event's kind (every recorder
-/// writes `event` first). A repeated key is an error, and the line is read from its tree.
+/// writes `event` first). A repeated key or `data` before `event` is an error, and the line
+/// is read from the text its tree writes, `event` first.
 impl<'de> Deserialize<'de> for Wire<'de> {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         struct V;
@@ -319,11 +356,14 @@ impl<'de> Deserialize<'de> for Wire<'de> {
                         Key::Event => w.event = Some(m.next_value()?),
                         Key::Data => {
                             w.data = match w.event.as_deref() {
-                                None => Slot::Raw(m.next_value()?),
+                                None => return Err(M::Error::custom("`data` before `event`")),
                                 Some(e) if e.starts_with("on_chain_") => Slot::Chain(
                                     m.next_value::<Lenient<ChainData>>()?.0.unwrap_or_default(),
                                 ),
-                                Some(e) => Slot::Read(Data::next(Read::of_kind(e), &mut m)?),
+                                Some(e) => match Data::next(Read::of_kind(e), &mut m)? {
+                                    Some(data) => Slot::Read(data),
+                                    None => Slot::Chunk,
+                                },
                             }
                         }
                         Key::RunId => w.run_id = m.next_value()?,
@@ -361,18 +401,20 @@ fn present<'de, D: Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Optio
 }
 
 impl Event {
-    /// The v2 event of a line whose `event` is `on_…` (`None` for any other line).
+    /// The v2 event of a line whose `event` is `on_…` (`None` for any other line). A line
+    /// the typed read declines (a repeated key, `data` before `event`) is read from the text
+    /// its tree writes.
     pub fn read(text: &str) -> Option<Event> {
-        let e = match serde_json::from_str::<Wire>(text) {
-            Ok(w) => w.event()?,
-            Err(_) => Event::of_tree(&serde_json::from_str(text).ok()?)?,
+        let e = match Event::of_text(text) {
+            Some(e) => e,
+            None => Event::of_tree(&tree(text)?)?,
         };
         e.event.starts_with("on_").then_some(e)
     }
 
     /// The v2 event a record's tree holds, as the adapter reads it: the record, or the `data`
-    /// of an `events` stream part (`sse_event`: the SSE frame's name). `None` for a record
-    /// of another kind.
+    /// of an `events` stream part (`sse_event`: the SSE frame's name), read from the text its
+    /// tree writes. `None` for a record of another kind.
     pub fn of_record(v: &Value, sse_event: Option<&str>) -> Option<Event> {
         let base = |e: &str| e.split('|').next() == Some("events");
         let event = v.get("event").and_then(Value::as_str);
@@ -390,35 +432,29 @@ impl Event {
         Event::of_tree(payload)
     }
 
-    /// The v2 event of a tree with an `event` string (not a v3 event).
+    /// The v2 event of a tree, read from the text it writes with `event` first (`data` is
+    /// read by it).
     fn of_tree(v: &Value) -> Option<Event> {
-        let o = v.as_object()?;
-        let text = |v: Option<&Value>| v.and_then(Value::as_str).map(str::to_string);
-        let meta = |k: &str| o.field("metadata").and_then(|m| m.field(k));
-        let v3 =
-            o.field_str("type") == Some("event") && o.field("method").is_some_and(Value::is_string);
-        if v3 {
-            return None;
+        match v.as_object() {
+            Some(o) if o.keys().next().is_some_and(|k| k != "event") => {
+                let mut o = o.clone();
+                let event = o.shift_remove("event")?;
+                o.shift_insert(0, "event".into(), event);
+                Event::of_text(&Value::Object(o).to_string())
+            }
+            _ => Event::of_text(&v.to_string()),
         }
-        let mut e = Event {
-            event: o.field_str("event")?.to_string(),
-            data: Data::None,
-            run_id: text(o.field("run_id")),
-            name: text(o.field("name")),
-            hidden: o
-                .field("tags")
-                .and_then(Value::as_array)
-                .is_some_and(|t| t.iter().any(|t| t == "langsmith:hidden")),
-            parents_empty: o
-                .field("parent_ids")
-                .and_then(Value::as_array)
-                .map(Vec::is_empty),
-            node: meta("langgraph_node").map(|n| n.as_str().map(str::to_string)),
-            thread_id: text(meta("thread_id")),
-            checkpoint_ns: text(meta("langgraph_checkpoint_ns")),
-        };
-        e.data = Data::of_value(e.reads(), o.field("data").cloned());
-        Some(e)
+    }
+
+    /// The v2 event of a JSON text with an `event` string (not a v3 event); `None` too when
+    /// the typed read declines it.
+    fn of_text(text: &str) -> Option<Event> {
+        let mut w = from::<Wire>(text)?;
+        if let Slot::Chunk = w.data {
+            let data = from::<Line>(text)?.data;
+            w.data = Slot::Read(Data::ModelChunk(Some(MessageChunk::in_data(data.get())?)));
+        }
+        w.event()
     }
 
     /// Whether the event is of the root run: no parent runs (or, without `parent_ids`, a
@@ -463,6 +499,7 @@ impl Wire<'_> {
         if self.kind.0.as_deref() == Some("event") && self.method.0.is_some() {
             return None;
         }
+        let metadata = self.metadata.0.unwrap_or_default();
         let mut e = Event {
             event: self.event?,
             data: Data::None,
@@ -470,26 +507,15 @@ impl Wire<'_> {
             name: self.name.0,
             hidden: self.tags.0.is_some_and(|h| h.0),
             parents_empty: self.parent_ids.0.map(|p| p.0),
-            node: self.metadata.langgraph_node.map(|n| n.0),
-            thread_id: self.metadata.thread_id.0,
-            checkpoint_ns: self.metadata.langgraph_checkpoint_ns.0,
+            node: metadata.langgraph_node.map(|n| n.0),
+            thread_id: metadata.thread_id.0,
+            checkpoint_ns: metadata.langgraph_checkpoint_ns.0,
         };
         e.data = match self.data {
             Slot::Absent => Data::None,
             Slot::Read(data) => data,
             Slot::Chain(keys) => keys.read(e.reads())?,
-            // Read from its tree (no JSON a tree holds: the line is read whole, and fails).
-            Slot::Raw(raw) => match e.reads() {
-                Read::Nothing => Data::None,
-                Read::Custom => Data::Custom(Payload::read(raw.get())?),
-                read if e.event.starts_with("on_chain_") => {
-                    match from::<Lenient<ChainData>>(raw.get()) {
-                        Some(keys) => keys.0.unwrap_or_default().read(read)?,
-                        None => Data::of_value(read, Some(tree(raw.get())?)),
-                    }
-                }
-                read => Data::of_value(read, Some(tree(raw.get())?)),
-            },
+            Slot::Chunk => return None,
         };
         Some(e)
     }
@@ -524,48 +550,63 @@ impl Read {
         }
     }
 
-    /// What is read for `self` of a chain's key read typed (`h`: `None` when no list or
-    /// object); `None`: it is read from its tree.
-    fn of_holder(self, h: Option<Holder>) -> Option<Data> {
+    /// What is read for `self` of a chain's key read as a [`Holder`] (`h`: `None` when no
+    /// list or object); `normalised`: its text is a normalised tree's, read as it is. `None`:
+    /// normalising makes another value of an object in it (read again normalised).
+    fn of_holder(self, h: Option<Holder>, text: &str, normalised: bool) -> Option<Data> {
+        let mut calls = vec![];
         match self {
-            Read::StepInput => StepInput::of_holder(h).map(Data::StepInput),
+            Read::StepInput => return StepInput::of_holder(h, normalised).map(Data::StepInput),
             Read::Calls => {
-                let mut calls = vec![];
                 if let Some(h) = h {
-                    h.calls(&mut calls)?;
+                    h.calls(&mut calls, normalised)?;
                 }
-                Some(Data::Calls(calls))
+                return Some(Data::Calls(calls));
             }
-            Read::Chunk => {
-                let Some(Holder::Object(keys)) = h else {
-                    return None;
-                };
-                let mut flat = keys.flat()?;
+            Read::Chunk => {}
+            _ => return None,
+        }
+        match h {
+            Some(Holder::Object(keys)) => {
+                let mut flat = keys.flat(normalised)?;
                 if let Some(list) = flat.keys.interrupt.take() {
-                    let interrupt = Some(normalize_owned(list));
                     return Some(Data::Update {
-                        interrupt,
-                        calls: vec![],
+                        interrupt: Some(flat.normal(list)),
+                        calls,
                     });
                 }
-                let mut calls = vec![];
                 flat.calls_in(&mut calls)?;
-                Some(Data::Update {
-                    interrupt: None,
-                    calls,
-                })
             }
-            _ => None,
+            // A stream mode's part (`[mode, payload]`): the payload of a `custom` one.
+            Some(Holder::Items(_, 2)) => {
+                let tree = if normalised {
+                    tree(text)
+                } else {
+                    normalised_tree(text)
+                };
+                let Value::Array(mut pair) = tree? else {
+                    return None;
+                };
+                let payload = pair.pop()?;
+                return Some(Data::Part((pair[0] == "custom").then_some(payload)));
+            }
+            Some(items) => items.calls(&mut calls, normalised)?,
+            None => {}
         }
+        Some(Data::Update {
+            interrupt: None,
+            calls,
+        })
     }
 }
 
 impl Data {
-    /// What is read for `read` of the `data` a map's next value is.
-    fn next<'de, M: MapAccess<'de>>(read: Read, m: &mut M) -> Result<Data, M::Error> {
+    /// What is read for `read` of `data` (`None`: a model's chunk the typed read declines,
+    /// read again from its text: [`MessageChunk::in_data`]).
+    fn next<'de, M: MapAccess<'de>>(read: Read, m: &mut M) -> Result<Option<Data>, M::Error> {
         // JSON no tree holds (nested too deeply): the line is read whole, and fails.
         let no_tree = || <M::Error as serde::de::Error>::custom("data no tree holds");
-        Ok(match read {
+        Ok(Some(match read {
             Read::Input => {
                 let keys = m.next_value::<Lenient<Input>>()?.0.unwrap_or_default();
                 Data::Input(keys.input.map(normalize_owned))
@@ -586,98 +627,22 @@ impl Data {
                 Data::Custom(Payload::read(raw.get()).ok_or_else(no_tree)?)
             }
             Read::ModelChunk => {
-                // A chunk normalising makes another value of, or no object: the line is read
-                // from its tree.
-                let declined = || <M::Error as serde::de::Error>::custom("a chunk of its tree");
                 let chunk = m
                     .next_value::<Lenient<ModelData>>()?
                     .0
                     .and_then(|c| c.chunk);
-                Data::ModelChunk(match chunk {
-                    Some(Lenient(Some(c))) => Some(Ok(c.message().ok_or_else(declined)?)),
-                    Some(Lenient(None)) => return Err(declined()),
-                    None => None,
-                })
+                match chunk.map(|c| c.0.and_then(StreamChunk::message)) {
+                    Some(Some(c)) => Data::ModelChunk(Some(Ok(c))),
+                    Some(None) => return Ok(None),
+                    None => Data::ModelChunk(None),
+                }
             }
             // A chain's data is read by the envelope's visitor.
             Read::Nothing | Read::StepInput | Read::State | Read::Calls | Read::Chunk => {
                 m.next_value::<IgnoredAny>()?;
                 Data::None
             }
-        })
-    }
-
-    /// What is read for `read` of `data`'s tree (a repeated key: the last; no object: nothing).
-    fn of_value(read: Read, data: Option<Value>) -> Data {
-        let Some(mut data) = data else {
-            return Data::None;
-        };
-        if let Read::Custom = read {
-            return Data::Custom(Payload::from_value(&data));
-        }
-        let mut take = |k: &str| data.as_object_mut().and_then(|o| o.shift_remove(k));
-        match read {
-            Read::Nothing | Read::Custom => Data::None,
-            Read::Input | Read::StepInput => Data::of_key(read, take("input")),
-            Read::Output | Read::State | Read::Calls => Data::of_key(read, take("output")),
-            Read::Chunk => Data::of_key(read, take("chunk")),
-            Read::ToolError => Data::ToolError {
-                error: take("error"),
-                tool_call_id: take("tool_call_id").and_then(|v| v.as_str().map(str::to_string)),
-            },
-            Read::ModelChunk => Data::ModelChunk(take("chunk").map(|c| match c {
-                Value::Object(_) => MessageChunk::of_value(normalize_owned(c)),
-                other => Err(crate::wire::json_kind(&other)),
-            })),
-        }
-    }
-}
-
-impl Data {
-    /// What is read for `read` of a chain key's value (normalised here).
-    fn of_key(read: Read, v: Option<Value>) -> Data {
-        let v = v.map(normalize_owned);
-        match read {
-            Read::Input => Data::Input(v),
-            Read::Output => Data::Output(v),
-            // As the typed read has it (read again from its text: a tree is read so only
-            // where a line was declined or a record came as a tree).
-            Read::State => match v.as_ref().filter(|v| v.is_object()) {
-                Some(tree) => match State::read(&tree.to_string()) {
-                    Some(state) => Data::State(Box::new(state)),
-                    None => Data::Output(v),
-                },
-                None => Data::Output(v),
-            },
-            Read::StepInput => {
-                Data::StepInput(v.map_or_else(Default::default, |v| StepInput::of_tree(&v)))
-            }
-            Read::Calls => {
-                let mut calls = vec![];
-                if let Some(v) = &v {
-                    MessageCalls::in_tree(v, &mut calls);
-                }
-                Data::Calls(calls)
-            }
-            Read::Chunk => match v {
-                Some(Value::Object(mut o)) => match o.shift_remove("__interrupt__") {
-                    Some(list) => Data::Update {
-                        interrupt: Some(list),
-                        calls: vec![],
-                    },
-                    None => {
-                        let mut calls = vec![];
-                        MessageCalls::in_tree(&Value::Object(o), &mut calls);
-                        Data::Update {
-                            interrupt: None,
-                            calls,
-                        }
-                    }
-                },
-                other => Data::Chunk(other),
-            },
-            _ => Data::None,
-        }
+        }))
     }
 }
 
@@ -693,84 +658,51 @@ impl MessageCalls {
             calls,
         })
     }
-
-    /// The calls of the AI messages a (normalised) tree holds: a message's, a list's items',
-    /// an object's `messages`' or else its `update`'s.
-    pub fn in_tree(v: &Value, out: &mut Vec<MessageCalls>) {
-        match v {
-            Value::Array(a) => a.iter().for_each(|m| MessageCalls::in_tree(m, out)),
-            Value::Object(_) if lc::is_message(v) => out.extend(MessageCalls::of_message(v)),
-            Value::Object(o) => {
-                if let Some(msgs) = o.field("messages") {
-                    MessageCalls::in_tree(msgs, out);
-                } else if let Some(update) = o.field("update") {
-                    MessageCalls::in_tree(update, out);
-                }
-            }
-            _ => {}
-        }
-    }
 }
 
 impl StepInput {
-    /// The step input of a (normalised) tree.
-    fn of_tree(input: &Value) -> StepInput {
-        let text = |v: &Value, k: &str| v.field_str(k).map(str::to_string);
-        let send = input.as_array().into_iter().flatten();
-        let send = send
-            .filter(|c| c.field_str("type") == Some("tool_call"))
-            .filter_map(|c| {
-                let args = c.field("args").map(|a| a.to_string()).unwrap_or_default();
-                Some((text(c, "id")?, text(c, "name")?, args))
-            })
-            .collect();
-        let waiting = input
-            .field("messages")
-            .and_then(Value::as_array)
-            .map(|list| {
-                let said = list.iter().map(|m| match lc::message_kind(m) {
-                    Some("ai") => Said::Calls(text(m, "id"), lc::tool_calls(m)),
-                    Some("tool") => text(m, "tool_call_id").map_or(Said::Other, Said::Answers),
-                    _ => Said::Other,
-                });
-                waiting(said.collect())
-            });
-        StepInput { send, waiting }
-    }
-
-    /// The step input of a typed read (`None`: it is read from its tree).
-    fn of_holder(h: Option<Holder>) -> Option<StepInput> {
+    /// The step input of a typed read (`None`: read again normalised).
+    fn of_holder(h: Option<Holder>, normalised: bool) -> Option<StepInput> {
         let mut input = StepInput::default();
         match h {
             None => {}
-            Some(Holder::Items(items)) => {
+            Some(Holder::Items(items, _)) => {
                 for item in items {
                     let Holder::Object(keys) = item else { continue };
-                    let c = keys.flat()?;
+                    let c = keys.flat(normalised)?;
                     if c.type_text() != Some("tool_call") {
                         continue;
                     }
-                    if let (Some(id), Some(name)) = (c.id(), c.keys.name.0) {
-                        let args = c.keys.args.map(|a| normalize_owned(a).to_string());
+                    if let (Some(id), Some(name)) = (c.id(), c.keys.name.text()) {
+                        let name = name.to_string();
+                        let args = c.keys.args.clone().map(|a| c.normal(a).to_string());
                         input.send.push((id, name, args.unwrap_or_default()));
                     }
                 }
             }
             Some(Holder::Object(keys)) => {
-                let flat = keys.flat()?;
-                if let Some(Lenient(Some(Holder::Items(list)))) = flat.keys.messages {
+                let flat = keys.flat(normalised)?;
+                // An object normalising may make a list of.
+                if let (false, Some(Lenient(Some(Holder::Object(_))))) =
+                    (normalised, &flat.keys.messages)
+                {
+                    return None;
+                }
+                if let Some(Lenient(Some(Holder::Items(list, _)))) = flat.keys.messages {
                     let mut said = Vec::with_capacity(list.len());
                     for m in list {
                         let Holder::Object(m) = m else {
                             said.push(Said::Other);
                             continue;
                         };
-                        let mut m = m.flat()?;
+                        let mut m = m.flat(normalised)?;
                         said.push(match m.kind() {
                             Some("ai") => Said::Calls(m.id(), m.calls()),
-                            Some("tool") => {
-                                m.keys.tool_call_id.0.map_or(Said::Other, Said::Answers)
-                            }
+                            Some("tool") => m
+                                .keys
+                                .tool_call_id
+                                .text()
+                                .map_or(Said::Other, |id| Said::Answers(id.to_string())),
                             _ => Said::Other,
                         });
                     }
@@ -833,41 +765,61 @@ impl ChainData<'_> {
             Read::Chunk => self.chunk,
             _ => return Some(Data::None),
         };
-        let Some(raw) = raw else {
-            return Some(Data::of_key(read, None));
-        };
-        let typed = match read {
-            Read::State => State::read(raw.get()).map(|s| Data::State(Box::new(s))),
-            Read::StepInput | Read::Calls | Read::Chunk => {
-                from::<Lenient<Holder>>(raw.get()).and_then(|h| read.of_holder(h.0))
+        let text = raw.map(RawValue::get);
+        // The key's normalised tree (`Some(None)`: absent; `None`: no tree holds it).
+        let tree = |text: Option<&str>| text.map_or(Some(None), |t| normalised_tree(t).map(Some));
+        match (read, text) {
+            (Read::Input, text) => Some(Data::Input(tree(text)?)),
+            (Read::Output, text) | (Read::State, text @ None) => Some(Data::Output(tree(text)?)),
+            (Read::State, Some(text)) => {
+                if let Some(state) = State::read(text) {
+                    return Some(Data::State(Box::new(state)));
+                }
+                // Read again from its normalised tree's text (a repeated key, an lc object
+                // the state's read declines), else passed on as a tree.
+                let tree = normalised_tree(text)?;
+                let state = tree.is_object().then(|| State::read(&tree.to_string()));
+                Some(match state.flatten() {
+                    Some(state) => Data::State(Box::new(state)),
+                    None => Data::Output(Some(tree)),
+                })
             }
-            _ => None,
-        };
-        Some(match typed {
-            Some(data) => data,
-            None => Data::of_key(read, Some(tree(raw.get())?)),
-        })
+            (read, None) => read.of_holder(None, "", true),
+            (read, Some(text)) => {
+                let typed = from::<Lenient<Holder>>(text);
+                match typed.and_then(|h| read.of_holder(h.0, text, false)) {
+                    Some(data) => Some(data),
+                    // A repeated key, or an object normalising makes another value of: its
+                    // normalised tree's text, read as it is.
+                    None => {
+                        let text = normalised_tree(text)?.to_string();
+                        read.of_holder(from::<Lenient<Holder>>(&text)?.0, &text, true)
+                    }
+                }
+            }
+        }
     }
 }
 
 /// A value as the calls of the messages it holds are read of it: a list's items (of no
 /// other kind: nothing), or an object's keys.
 enum Holder<'a> {
-    Items(Vec<Holder<'a>>),
+    /// The items that are lists or objects, and how many items there are.
+    Items(Vec<Holder<'a>>, usize),
     Object(Box<Keys<'a>>),
 }
 
 /// The keys of an object that tell whether it is a message (or an lc constructor of one),
 /// its calls, or the messages or update it holds; `__interrupt__` for a root chunk. A
-/// repeated key fails the read, and the line is read from its tree.
+/// repeated key fails the read, and the value is read from its normalised tree's text.
 #[derive(Deserialize)]
 struct Keys<'a> {
     #[serde(borrow, default)]
     lc: Option<&'a RawValue>,
     #[serde(rename = "type", default, deserialize_with = "present")]
-    kind: Option<Text>,
+    kind: Option<Lenient<Word>>,
     #[serde(default, deserialize_with = "present")]
-    role: Option<Text>,
+    role: Option<Lenient<Word>>,
     #[serde(borrow, default)]
     id: Option<&'a RawValue>,
     #[serde(default, deserialize_with = "present")]
@@ -877,9 +829,9 @@ struct Keys<'a> {
     #[serde(default, deserialize_with = "present")]
     tool_calls: Option<Value>,
     #[serde(default)]
-    tool_call_id: Text,
+    tool_call_id: Lenient<Word>,
     #[serde(default)]
-    name: Text,
+    name: Lenient<Word>,
     #[serde(default, deserialize_with = "present")]
     args: Option<Value>,
     #[serde(borrow, default, deserialize_with = "present")]
@@ -897,6 +849,8 @@ struct Keys<'a> {
 struct Flat<'a> {
     keys: Keys<'a>,
     head: Head,
+    /// Whether its values are read normalised (not when read of a normalised tree's text).
+    normalise: bool,
 }
 
 /// The `type` of a [`Flat`] object.
@@ -910,11 +864,21 @@ enum Head {
 }
 
 impl<'a> Keys<'a> {
-    /// The object normalising makes of this one; `None` when it makes another value of it
-    /// (an escaped dict, a Python repr): it is read from its tree.
-    fn flat(self) -> Option<Flat<'a>> {
+    /// The object normalising makes of this one (`normalised`: this one); `None` when it
+    /// makes another value of it (an escaped dict, a Python repr).
+    fn flat(self, normalised: bool) -> Option<Flat<'a>> {
+        let own = |keys| {
+            Some(Flat {
+                keys,
+                head: Head::Own,
+                normalise: !normalised,
+            })
+        };
+        if normalised {
+            return own(self);
+        }
         let lc = self.lc.is_some_and(|v| v.get() == "1");
-        let kind = self.kind.as_ref().and_then(|k| k.0.as_deref());
+        let kind = self.kind.as_ref().and_then(Lenient::text);
         if self.escaped.is_some() || (lc && kind == Some("not_implemented")) {
             return None;
         }
@@ -922,24 +886,37 @@ impl<'a> Keys<'a> {
             true => self.id.and_then(class_of),
             false => None,
         };
-        if let (Some(class), Some(Lenient(Some(Holder::Object(_))))) = (&class, &self.kwargs) {
-            let Some(Lenient(Some(Holder::Object(kwargs)))) = self.kwargs else {
-                return None;
-            };
-            let role = kwargs.role.as_ref().and_then(|r| r.0.as_deref());
-            let head = match lc::constructor_type(class, role) {
-                Some(t) => Head::Type(t.to_string()),
-                None => Head::Class,
-            };
-            return Some(Flat {
-                keys: *kwargs,
-                head,
-            });
+        match (class, self.kwargs) {
+            (Some(class), Some(Lenient(Some(Holder::Object(kwargs))))) => {
+                let role = kwargs.role.as_ref().and_then(Lenient::text);
+                if !kwargs.plain() {
+                    return None;
+                }
+                let head = match lc::constructor_type(&class, role) {
+                    Some(t) => Head::Type(t.to_string()),
+                    None => Head::Class,
+                };
+                Some(Flat {
+                    keys: *kwargs,
+                    head,
+                    normalise: true,
+                })
+            }
+            (_, kwargs) => Some(Keys { kwargs, ..self })
+                .filter(Keys::plain)
+                .and_then(own),
         }
-        Some(Flat {
-            keys: self,
-            head: Head::Own,
-        })
+    }
+
+    /// Whether no key read as a string holds an object (which may normalise to a string).
+    fn plain(&self) -> bool {
+        let words = [self.kind.as_ref(), self.role.as_ref()];
+        let words = words
+            .into_iter()
+            .flatten()
+            .chain([&self.tool_call_id, &self.name]);
+        let object = |w: &Lenient<Word>| matches!(w.0, Some(Word::Object));
+        !words.into_iter().any(object) && !self.id.is_some_and(|id| id.get().starts_with('{'))
     }
 }
 
@@ -953,7 +930,7 @@ impl Flat<'_> {
     /// `type`, when a string.
     fn type_text(&self) -> Option<&str> {
         match &self.head {
-            Head::Own => self.keys.kind.as_ref().and_then(|k| k.0.as_deref()),
+            Head::Own => self.keys.kind.as_ref().and_then(Lenient::text),
             Head::Type(t) => Some(t),
             Head::Class => None,
         }
@@ -961,7 +938,7 @@ impl Flat<'_> {
 
     /// The message kind (`lc::message_kind`).
     fn kind(&self) -> Option<&str> {
-        let role = || self.keys.role.as_ref().and_then(|r| r.0.as_deref());
+        let role = || self.keys.role.as_ref().and_then(Lenient::text);
         self.type_text().or_else(role).map(lc::kind_of)
     }
 
@@ -979,12 +956,21 @@ impl Flat<'_> {
         from::<Text>(self.keys.id?.get())?.0
     }
 
+    /// A value of its keys as normalising leaves it.
+    fn normal(&self, v: Value) -> Value {
+        match self.normalise {
+            true => normalize_owned(v),
+            false => v,
+        }
+    }
+
     fn calls(&mut self) -> Vec<(String, String, String)> {
-        let calls = self.keys.tool_calls.take().map(normalize_owned);
+        let calls = self.keys.tool_calls.take().map(|c| self.normal(c));
         calls.map_or_else(Vec::new, |c| lc::calls_of_list(&c))
     }
 
-    /// [`MessageCalls::in_tree`] of this object (`None`: read from its tree).
+    /// The calls of the AI messages this object is or holds: its own, else its `messages`'
+    /// or else its `update`'s (`None`: read again normalised).
     fn calls_in(mut self, out: &mut Vec<MessageCalls>) -> Option<()> {
         if self.is_message() {
             if self.kind() == Some("ai") {
@@ -998,19 +984,22 @@ impl Flat<'_> {
             }
             return Some(());
         }
+        let normalised = !self.normalise;
         match (self.keys.messages, self.keys.update) {
-            (Some(Lenient(Some(h))), _) | (None, Some(Lenient(Some(h)))) => h.calls(out),
+            (Some(Lenient(Some(h))), _) | (None, Some(Lenient(Some(h)))) => {
+                h.calls(out, normalised)
+            }
             _ => Some(()),
         }
     }
 }
 
 impl Holder<'_> {
-    /// [`MessageCalls::in_tree`] of this value (`None`: read from its tree).
-    fn calls(self, out: &mut Vec<MessageCalls>) -> Option<()> {
+    /// The calls of the AI messages this value is or holds ([`Flat::calls_in`]).
+    fn calls(self, out: &mut Vec<MessageCalls>, normalised: bool) -> Option<()> {
         match self {
-            Holder::Items(items) => items.into_iter().try_for_each(|h| h.calls(out)),
-            Holder::Object(keys) => keys.flat()?.calls_in(out),
+            Holder::Items(items, _) => items.into_iter().try_for_each(|h| h.calls(out, normalised)),
+            Holder::Object(keys) => keys.flat(normalised)?.calls_in(out),
         }
     }
 }
@@ -1021,6 +1010,11 @@ fn from<'a, T: Deserialize<'a>>(text: &'a str) -> Option<T> {
 
 fn tree(text: &str) -> Option<Value> {
     serde_json::from_str(text).ok()
+}
+
+/// The tree of a JSON text, LangChain-normalised.
+fn normalised_tree(text: &str) -> Option<Value> {
+    tree(text).map(normalize_owned)
 }
 
 // The keys of `data` the adapter reads, by event kind.
@@ -1050,10 +1044,18 @@ struct ModelData<'a> {
     chunk: Option<Lenient<StreamChunk<'a>>>,
 }
 
+/// A line's `data`, raw: read again for a model's chunk the typed read declined.
+#[derive(Deserialize)]
+struct Line<'a> {
+    #[serde(borrow)]
+    data: &'a RawValue,
+}
+
 /// A model's stream chunk as written, flat (`{"content",…,"type":"AIMessageChunk"}`) or
 /// serialised (`{"lc":1,"type":"constructor","id":[…],"kwargs":{…}}`): the keys
 /// [`MessageChunk`] takes and those normalising decides by (`lc`, `type`, `id`, `kwargs`,
-/// `__lc_escaped__`; an escaped or `not_implemented` object is normalised from its tree).
+/// `__lc_escaped__`; an escaped or `not_implemented` object is read from its normalised
+/// tree's text).
 #[derive(Deserialize)]
 struct StreamChunk<'a> {
     #[serde(default, deserialize_with = "present")]
@@ -1071,23 +1073,21 @@ struct StreamChunk<'a> {
     #[serde(default, deserialize_with = "present")]
     tool_call_chunks: Option<Value>,
     /// Present: normalising unwraps an object of this one key only, so the chunk is read
-    /// whole.
+    /// from its normalised tree.
     #[serde(borrow, default, deserialize_with = "present")]
     __lc_escaped__: Option<&'a RawValue>,
 }
 
 impl MessageChunk {
-    /// The chunk of a (normalised) tree; the tree's kind when it is no object.
-    fn of_value(v: Value) -> Result<MessageChunk, &'static str> {
-        let Value::Object(mut m) = v else {
-            return Err(crate::wire::json_kind(&v));
-        };
-        Ok(MessageChunk {
-            id: m.field_str("id").map(str::to_string),
-            content: m.shift_remove("content"),
-            additional_kwargs: m.shift_remove("additional_kwargs"),
-            tool_call_chunks: m.shift_remove("tool_call_chunks"),
-        })
+    /// The chunk of a model stream's `data` text the typed read declined (an escaped dict, a
+    /// Python repr, no object): its normalised tree's text read as it is; the tree's kind
+    /// when it is no object. `None`: no chunk a tree holds.
+    fn in_data(data: &str) -> Option<Result<MessageChunk, &'static str>> {
+        let chunk = normalised_tree(from::<ChainData>(data)?.chunk?.get())?;
+        if !chunk.is_object() {
+            return Some(Err(crate::wire::json_kind(&chunk)));
+        }
+        Some(Ok(from::<StreamChunk>(&chunk.to_string())?.fields(false)))
     }
 }
 
@@ -1101,22 +1101,31 @@ impl StreamChunk<'_> {
             return None;
         }
         let kwargs = matches!(self.kwargs.as_deref(), Some(Lenient(Some(_))));
-        if lc && kind == Some("constructor") && kwargs && self.id.and_then(class_of).is_some() {
-            return self.kwargs.and_then(|k| k.0).map(StreamChunk::flat);
+        let chunk = match lc && kind == Some("constructor") && kwargs {
+            true if self.id.and_then(class_of).is_some() => self.kwargs.and_then(|k| k.0)?,
+            _ => self,
+        };
+        // An object may normalise to a string.
+        if chunk.id.is_some_and(|id| id.get().starts_with('{')) {
+            return None;
         }
-        Some(self.flat())
+        Some(chunk.fields(true))
     }
 
-    /// The fields of a chunk with no `lc` object to flatten: normalised each.
-    fn flat(self) -> MessageChunk {
+    /// The fields of a chunk with no `lc` object to flatten (`normalise`: each normalised).
+    fn fields(self, normalise: bool) -> MessageChunk {
+        let normal = |v: Option<Value>| match normalise {
+            true => v.map(normalize_owned),
+            false => v,
+        };
         MessageChunk {
             id: self
                 .id
                 .and_then(|id| from::<Text>(id.get()))
                 .and_then(|id| id.0),
-            content: self.content.map(normalize_owned),
-            additional_kwargs: self.additional_kwargs.map(normalize_owned),
-            tool_call_chunks: self.tool_call_chunks.map(normalize_owned),
+            content: normal(self.content),
+            additional_kwargs: normal(self.additional_kwargs),
+            tool_call_chunks: normal(self.tool_call_chunks),
         }
     }
 }
@@ -1127,7 +1136,7 @@ mod tests {
     use serde_json::json;
 
     #[test]
-    fn read_as_its_tree() {
+    fn read_whatever_the_text() {
         for line in [
             json!({"event":"on_chain_start","data":{"input":null},"run_id":"r","name":"n","tags":[],"metadata":{"langgraph_node":"a","x":1},"parent_ids":[]}),
             json!({"event":"on_chain_start","data":{"input":{"messages":[]}},"run_id":"r","name":"a","tags":["langsmith:hidden"],"metadata":{"langgraph_node":"a"},"parent_ids":["p"]}),
@@ -1205,29 +1214,100 @@ mod tests {
         );
         assert_eq!(
             data(r#"{"event":"on_chain_stream","data":{"chunk":1},"parent_ids":[]}"#),
-            Some(Data::Chunk(Some(json!(1))))
+            Some(Data::Update {
+                interrupt: None,
+                calls: vec![]
+            })
         );
+        // A stream mode's part: the payload of a `custom` one, normalised.
+        for (chunk, part) in [
+            (
+                r#"["custom",{"__lc_escaped__":{"a":1}}]"#,
+                Some(json!({"a":1})),
+            ),
+            (r#"[{"__lc_escaped__":"custom"},2]"#, Some(json!(2))),
+            (r#"["values",{}]"#, None),
+        ] {
+            let line = format!(
+                r#"{{"event":"on_chain_stream","data":{{"chunk":{chunk}}},"parent_ids":[]}}"#
+            );
+            assert_eq!(data(&line), Some(Data::Part(part)), "{chunk}");
+        }
         assert_eq!(
             data(r#"{"event":"on_chain_start","data":[1],"parent_ids":[]}"#),
             Some(Data::Input(None))
         );
-        // A model's stream chunk: what the adapter reads of it normalised, as of its tree.
-        for chunk in [
-            json!({"content":"a","additional_kwargs":{"reasoning_content":"r"},"response_metadata":{},"type":"AIMessageChunk","name":null,"id":"m","tool_calls":[],"tool_call_chunks":[{"id":"c","args":"{"}]}),
-            json!({"lc":1,"type":"constructor","id":["x","AIMessageChunk"],"kwargs":{"content":[{"type":"text","text":"b"}],"id":"m","tool_calls":[],"usage_metadata":{"input_tokens":1}}}),
-            json!({"lc":1,"type":"constructor","id":["x","ChatMessageChunk"],"kwargs":{"content":"c","role":"critic","additional_kwargs":{"lc":1,"type":"constructor","id":["y","Z"],"kwargs":{"k":1}}}}),
-            json!({"lc":1,"type":"constructor","id":["x",1],"kwargs":{"content":"c"}}),
-            json!({"lc":1,"type":"not_implemented","id":["x"],"repr":"X(content='d')"}),
-            json!({"lc":1,"type":"not_implemented","id":["x"],"repr":"((("}),
-            json!({"__lc_escaped__":{"content":"e"}}),
-            json!({"__lc_escaped__":"e"}),
-            json!({"lc":1,"type":"constructor","id":["x","AIMessageChunk"],"kwargs":[1]}),
-            json!({"lc":2,"content":"f","id":["m"]}),
+        // A model's stream chunk: what the adapter reads of it, normalised.
+        let chunk =
+            |id: Option<&str>, content: Value, kwargs: Option<Value>, calls: Option<Value>| {
+                Ok(MessageChunk {
+                    id: id.map(str::to_string),
+                    content: Some(content).filter(|c| !c.is_null()),
+                    additional_kwargs: kwargs,
+                    tool_call_chunks: calls,
+                })
+            };
+        let none = Ok(MessageChunk::default());
+        for (c, read) in [
+            (
+                json!({"content":"a","additional_kwargs":{"reasoning_content":"r"},"response_metadata":{},"type":"AIMessageChunk","name":null,"id":"m","tool_calls":[],"tool_call_chunks":[{"id":"c","args":"{"}]}),
+                chunk(
+                    Some("m"),
+                    json!("a"),
+                    Some(json!({"reasoning_content":"r"})),
+                    Some(json!([{"id":"c","args":"{"}])),
+                ),
+            ),
+            (
+                json!({"lc":1,"type":"constructor","id":["x","AIMessageChunk"],"kwargs":{"content":[{"type":"text","text":"b"}],"id":"m","tool_calls":[],"usage_metadata":{"input_tokens":1}}}),
+                chunk(Some("m"), json!([{"type":"text","text":"b"}]), None, None),
+            ),
+            (
+                json!({"lc":1,"type":"constructor","id":["x","ChatMessageChunk"],"kwargs":{"content":"c","role":"critic","additional_kwargs":{"lc":1,"type":"constructor","id":["y","Z"],"kwargs":{"k":1}}}}),
+                chunk(None, json!("c"), Some(json!({"__type__":"Z","k":1})), None),
+            ),
+            (
+                json!({"lc":1,"type":"constructor","id":["x",1],"kwargs":{"content":"c"}}),
+                none.clone(),
+            ),
+            (
+                json!({"lc":1,"type":"not_implemented","id":["x"],"repr":"X(content='d')"}),
+                chunk(None, json!("d"), None, None),
+            ),
+            (
+                json!({"lc":1,"type":"not_implemented","id":["x"],"repr":"((("}),
+                none.clone(),
+            ),
+            (
+                json!({"__lc_escaped__":{"content":"e","id":{"__lc_escaped__":"m"}}}),
+                chunk(Some("m"), json!("e"), None, None),
+            ),
+            (json!({"__lc_escaped__":"e"}), Err("a string")),
+            (
+                json!({"lc":1,"type":"constructor","id":["x","AIMessageChunk"],"kwargs":[1]}),
+                none.clone(),
+            ),
+            (
+                json!({"lc":2,"content":"f","id":["m"]}),
+                chunk(None, json!("f"), None, None),
+            ),
+            (
+                json!({"content":"g","id":{"__lc_escaped__":"m"}}),
+                chunk(Some("m"), json!("g"), None, None),
+            ),
+            (json!([{}]), Err("an array")),
         ] {
-            let line = json!({"event":"on_chat_model_stream","data":{"chunk":chunk.clone(),"x":1}});
-            let read = data(&line.to_string()).expect("data");
-            let tree = MessageChunk::of_value(crate::wire::langchain::normalize_deep(&chunk));
-            assert_eq!(read, Data::ModelChunk(Some(tree)), "{chunk}");
+            for line in [
+                json!({"event":"on_chat_model_stream","data":{"chunk":c.clone(),"x":1}})
+                    .to_string(),
+                json!({"data":{"chunk":c.clone()},"event":"on_chat_model_stream"}).to_string(),
+            ] {
+                assert_eq!(
+                    data(&line),
+                    Some(Data::ModelChunk(Some(read.clone()))),
+                    "{line}"
+                );
+            }
         }
         // A chain's data, typed for the root run, a graph step or a runnable inside a node,
         // reads as its tree does.
@@ -1334,6 +1414,37 @@ mod tests {
                     r#"{"a":{"__type__":"Z","k":2}}"#.into()
                 )]
             }]))
+        );
+        // What normalising makes another value of (an escaped dict, a Python repr, an object
+        // where a string is read) is read from its normalised tree's text.
+        let one = |id: &str, call: &str| {
+            Some(Data::Calls(vec![MessageCalls {
+                id: Some(id.into()),
+                calls: vec![(call.into(), "f".into(), "{}".into())],
+            }]))
+        };
+        let esc = |v: Value| json!({ "__lc_escaped__": v });
+        let msg = json!({"content":"","type":"ai","id":"m4","tool_calls":[{"id":"c4","name":"f","args":{}}]});
+        let repr = "X(messages=[{'content': '', 'type': 'ai', 'id': 'm4', 'tool_calls': [{'name': 'f', 'args': {}, 'id': 'c4'}]}])";
+        for v in [
+            json!([{"lc":1,"type":"not_implemented","id":["x"],"repr":repr}]),
+            esc(json!({ "messages": [msg.clone()] })),
+            json!({"messages":[{"content":"","type":esc(json!("ai")),"id":"m4","tool_calls":[{"id":"c4","name":"f","args":{}}]}]}),
+            json!({"messages":[{"content":"","type":"ai","id":esc(json!("m4")),"tool_calls":[{"id":"c4","name":"f","args":{}}]}]}),
+            json!({"update": esc(json!([msg.clone()]))}),
+        ] {
+            assert_eq!(calls(v.clone()), one("m4", "c4"), "{v}");
+        }
+        let tool = json!({"content":"","type":"tool","tool_call_id":esc(json!("c4"))});
+        assert_eq!(
+            step(&json!({"messages":esc(json!([msg.clone(), ai.clone(), tool]))}).to_string()),
+            Some(Data::StepInput(StepInput {
+                send: vec![],
+                waiting: Some(vec![
+                    ("c1".into(), "f".into(), Some("m1".into())),
+                    ("c2".into(), "g".into(), Some("m1".into()))
+                ]),
+            }))
         );
         // An `on_custom_event`'s data is a payload, whichever way it was read.
         for text in [

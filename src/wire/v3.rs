@@ -11,6 +11,7 @@ use serde::de::{Error as _, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde::{Deserialize, Deserializer};
 use serde_json::value::RawValue;
 use serde_json::Value;
+use std::borrow::Cow;
 
 use crate::model::Usage;
 
@@ -19,7 +20,8 @@ use crate::model::Usage;
 pub struct Event {
     /// `seq`, when present (an integer, or anything else to warn about).
     pub seq: Option<Value>,
-    pub method: String,
+    /// `method` (a known one is not allocated).
+    pub method: Cow<'static, str>,
     pub params: Params,
 }
 
@@ -68,7 +70,8 @@ pub enum Data {
 /// A `messages` payload.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Message {
-    pub event: String,
+    /// `event` (a known one is not allocated).
+    pub event: Cow<'static, str>,
     pub id: Option<Value>,
     pub index: Option<Value>,
     /// A `content-block-delta`'s delta (or, without one, its `content`).
@@ -81,7 +84,7 @@ pub struct Message {
     pub usage: Option<Usage>,
     /// `delta.type`, when `delta` is an object with a string `type` (a known one is not
     /// allocated).
-    pub delta_type: Option<std::borrow::Cow<'static, str>>,
+    pub delta_type: Option<Cow<'static, str>>,
     /// `message` (an `error` event's text), when present.
     pub message: Option<Value>,
 }
@@ -169,7 +172,7 @@ impl Event {
         };
         Some(Box::new(Event {
             seq: v.get("seq").cloned(),
-            method: method.to_string(),
+            method: known(method, &METHODS),
             params,
         }))
     }
@@ -319,7 +322,9 @@ impl<'de> Deserialize<'de> for Line {
                     match key {
                         Key::Type if kind.is_none() => kind = Some(m.next_value::<&str>()?),
                         Key::Seq if seq.is_none() => seq = Some(m.next_value::<Value>()?),
-                        Key::Method if method.is_none() => method = Some(m.next_value::<String>()?),
+                        Key::Method if method.is_none() => {
+                            method = Some(known(&m.next_value::<Str>()?.0, &METHODS))
+                        }
                         Key::Params if params.is_none() => {
                             let Some(method) = method.as_deref() else {
                                 return Err(A::Error::custom("params before method"));
@@ -349,7 +354,7 @@ fn params_of<'de, A: MapAccess<'de>>(method: &str, m: &mut A) -> Result<Params, 
     let not_read = || A::Error::custom("data not read typed");
     match method {
         "messages" => m
-            .next_value::<ParamsWire<Object<MessageWire<'de>, true>>>()?
+            .next_value::<ParamsWire<Object<Box<MessageWire<'de>>, true>>>()?
             .into_params(|data, _, _| match data {
                 Some(Object(Ok(p))) => message(p).ok_or_else(not_read),
                 Some(Object(Err(_))) => Err(not_read()),
@@ -510,18 +515,23 @@ impl<D> ParamsWire<D> {
     }
 }
 
+/// A string, borrowed from the line where it has no escapes.
+#[derive(Deserialize)]
+struct Str<'a>(#[serde(borrow)] Cow<'a, str>);
+
 #[derive(Deserialize)]
 struct MessageWire<'a> {
-    #[serde(default, deserialize_with = "present")]
-    event: Option<Value>,
+    /// A payload whose `event` is no string is read whole (from the tree).
+    #[serde(borrow, default)]
+    event: Option<Str<'a>>,
     #[serde(default, deserialize_with = "present")]
     id: Option<Value>,
     #[serde(default, deserialize_with = "present")]
     index: Option<Value>,
     #[serde(default, deserialize_with = "present")]
     delta: Option<Object<Box<DeltaWire>, false>>,
-    #[serde(borrow, default, deserialize_with = "present")]
-    content: Option<&'a RawValue>,
+    #[serde(default, deserialize_with = "present")]
+    content: Option<Value>,
     #[serde(default)]
     usage: Option<Object<Box<UsageWire>, false>>,
     #[serde(default)]
@@ -582,10 +592,6 @@ struct UpdateWire {
     node: Option<Value>,
 }
 
-fn tree(raw: &RawValue) -> Value {
-    serde_json::from_str(raw.get()).unwrap_or_default()
-}
-
 fn str_of(v: Option<Value>) -> Option<String> {
     match v {
         Some(Value::String(s)) => Some(s),
@@ -594,24 +600,24 @@ fn str_of(v: Option<Value>) -> Option<String> {
 }
 
 /// The message of a payload read typed (`None` when its `event` is no string: it is read
-/// whole; or for a repeated key in a delta in `content`: it is read from the tree).
-fn message(m: MessageWire<'_>) -> Option<Data> {
-    let Some(Value::String(event)) = m.event else {
-        return None;
-    };
+/// whole).
+fn message(m: Box<MessageWire<'_>>) -> Option<Data> {
+    let event = known(&m.event?.0, &EVENTS);
     let is_delta = event == "content-block-delta";
     let in_content = is_delta && m.delta.is_none() && m.content.is_some();
     let delta_type = m.delta.as_ref().and_then(|d| {
         let ty = d.0.as_ref().ok()?.kind.as_ref()?.as_str()?;
-        Some(delta_type(ty))
+        Some(known(ty, &DELTA_TYPES))
     });
     let (delta, content) = match (is_delta, m.delta, m.content) {
         // The platform sends some deltas (a node's replayed message) with the block in
         // `content` instead of `delta`.
-        // A repeated key in it: `None`, and the line is read from its tree.
-        (true, None, Some(c)) => (Some(delta_of(c.get())?), None),
+        (true, None, Some(c)) => (
+            Some(delta(Object::<_, false>::deserialize(&c).ok()?.0)),
+            None,
+        ),
         (true, d, _) => (d.map(|d| delta(d.0)), None),
-        (false, _, c) => (None, c.map(tree)),
+        (false, _, c) => (None, c),
     };
     let metadata = m.metadata.and_then(|m| m.0.ok());
     let (provider, model) = match metadata {
@@ -640,27 +646,42 @@ fn message(m: MessageWire<'_>) -> Option<Data> {
     })))
 }
 
-/// A delta's `type`, borrowed when it is one of the known.
-fn delta_type(ty: &str) -> std::borrow::Cow<'static, str> {
-    const KNOWN: [&str; 7] = [
-        "text-delta",
-        "text",
-        "reasoning-delta",
-        "reasoning",
-        "tool-call-delta",
-        "tool_call_chunk",
-        "block-delta",
-    ];
-    match KNOWN.iter().find(|k| **k == ty) {
-        Some(k) => std::borrow::Cow::Borrowed(k),
-        None => std::borrow::Cow::Owned(ty.to_string()),
-    }
-}
+/// The methods, payload events and delta types the readers know: not allocated.
+const METHODS: [&str; 8] = [
+    "messages",
+    "values",
+    "updates",
+    "tasks",
+    "checkpoints",
+    "lifecycle",
+    "custom",
+    "tools",
+];
+const EVENTS: [&str; 7] = [
+    "content-block-delta",
+    "content-block-start",
+    "content-block-finish",
+    "message-start",
+    "message-finish",
+    "usage",
+    "error",
+];
+const DELTA_TYPES: [&str; 7] = [
+    "text-delta",
+    "text",
+    "reasoning-delta",
+    "reasoning",
+    "tool-call-delta",
+    "tool_call_chunk",
+    "block-delta",
+];
 
-/// The block delta of a JSON text (a delta in `content`; `None` for a repeated key).
-fn delta_of(text: &str) -> Option<Delta> {
-    let d = serde_json::from_str::<Object<Box<DeltaWire>, false>>(text).ok()?;
-    Some(delta(d.0))
+/// A string, borrowed when it is one of `known`.
+fn known(s: &str, known: &[&'static str]) -> Cow<'static, str> {
+    match known.iter().find(|k| **k == s) {
+        Some(k) => Cow::Borrowed(k),
+        None => Cow::Owned(s.to_string()),
+    }
 }
 
 /// The block delta of what is read of it (of anything but an object, its kind).

@@ -35,12 +35,16 @@ struct ConvertObserver<'a> {
 }
 
 impl ConvertObserver<'_> {
-    /// Prints the checker's new findings on stderr as they occur.
-    /// Findings are not kept: the summary needs only their counts.
+    /// Prints the checker's new findings on stderr as they occur (a test inlined after
+    /// every record and event). Findings are not kept: the summary needs only their counts.
+    #[inline]
     fn report_new(&mut self) {
-        if !self.checker.has_new() {
-            return;
+        if self.checker.has_new() {
+            self.print_new();
         }
+    }
+
+    fn print_new(&mut self) {
         let (color, quiet) = (self.color, self.quiet);
         let (diag, known, held) = (&mut self.diag, &self.known, &mut self.held);
         self.checker.stream_new(|f| {
@@ -72,15 +76,17 @@ const HELD_MAX: usize = 1000;
 
 impl Observer for ConvertObserver<'_> {
     fn record(&mut self, rec: &Record, disposition: &Disposition) {
-        let before = self.known.state(&rec.origin.file);
-        self.known.record(rec, disposition);
-        if before != Some(true) && self.known.state(&rec.origin.file) == Some(true) {
-            // A recording after all: what was held back about it is told now.
-            let file = &rec.origin.file;
-            for (_, line) in self.held.iter().filter(|(f, _)| f == file) {
-                let _ = writeln!(self.diag, "{line}");
+        // Once a file is known to be a recording, nothing more is learnt from its records.
+        let file = &rec.origin.file;
+        if self.known.state(file) != Some(true) {
+            self.known.record(rec, disposition);
+            if self.known.state(file) == Some(true) {
+                // A recording after all: what was held back about it is told now.
+                for (_, line) in self.held.iter().filter(|(f, _)| f == file) {
+                    let _ = writeln!(self.diag, "{line}");
+                }
+                self.held.retain(|(f, _)| f != file);
             }
-            self.held.retain(|(f, _)| f != file);
         }
         self.checker.record(rec, disposition);
         self.report_new();

@@ -22,20 +22,36 @@ struct Doc<'a> {
 
 struct Findings<'a>(&'a Report);
 
-fn finding(f: &Finding) -> Value {
+/// One finding as written (fields in output order; no tree built).
+#[derive(serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Row<'a> {
+    rule: &'static str,
+    severity: &'static str,
+    title: &'static str,
+    spec: &'static str,
+    file: &'a str,
+    line: u64,
+    event_index: Option<u64>,
+    event_type: Option<&'a str>,
+    ids: &'a [String],
+    message: &'a str,
+}
+
+fn finding(f: &Finding) -> Row<'_> {
     let r = rules::get(f.rule);
-    json!({
-        "rule": f.rule,
-        "severity": f.severity.as_str(),
-        "title": r.title,
-        "spec": r.spec,
-        "file": &*f.file,
-        "line": f.line,
-        "eventIndex": f.event_index,
-        "eventType": f.event_type,
-        "ids": f.ids,
-        "message": f.message,
-    })
+    Row {
+        rule: f.rule,
+        severity: f.severity.as_str(),
+        title: r.title,
+        spec: r.spec,
+        file: &f.file,
+        line: f.line,
+        event_index: f.event_index,
+        event_type: f.event_type.as_deref(),
+        ids: &f.ids,
+        message: &f.message,
+    }
 }
 
 impl Serialize for Findings<'_> {

@@ -102,6 +102,12 @@ fn synth(t: EventType, pairs: &[(&str, Value)], lane: &Option<String>) -> Value 
 }
 
 impl Chunks {
+    /// Whether `ev` (as the shim left it) expands into itself alone: no stream is open, it is
+    /// no chunk and carries no chunk marker.
+    pub fn passes(&self, ev: &Ev<'_>) -> bool {
+        self.lanes.is_empty() && Kind::of_chunk(ev.kind).is_none() && !ev.has("aguifyChunk")
+    }
+
     /// Closes the stream open in `lane`: the end event of its kind.
     fn close(&mut self, lane: &Option<String>, out: &mut Vec<Expanded>) {
         if let Some(open) = self.lanes.shift_remove(lane) {

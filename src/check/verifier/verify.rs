@@ -103,6 +103,15 @@ impl OpenIds {
         self.ids.swap_remove(id).is_some()
     }
 
+    /// Whether `id` is open, closing it when `end` (one lookup).
+    fn continues(&mut self, id: &str, end: bool) -> bool {
+        if end {
+            self.shift_remove(id)
+        } else {
+            self.contains(id)
+        }
+    }
+
     /// The open ids, in opening order.
     fn listed(&self) -> Vec<String> {
         let mut v: Vec<(&String, &u64)> = self.ids.iter().collect();
@@ -122,6 +131,33 @@ struct RunState {
     subagents: OpenIds,
     subagents_done: IndexSet<String, FastIds>,
     owners: OwnerBuckets,
+}
+
+impl RunState {
+    /// Empties the state for a new run, keeping its maps' allocations.
+    fn clear(&mut self) {
+        let open = [
+            &mut self.text,
+            &mut self.tools,
+            &mut self.reasoning_msgs,
+            &mut self.reasoning_spans,
+            &mut self.subagents,
+        ];
+        for o in open {
+            o.ids.clear();
+        }
+        self.steps.clear();
+        self.subagents_done.clear();
+        let o = &mut self.owners;
+        for owners in [
+            &mut o.message,
+            &mut o.tool_call,
+            &mut o.activity,
+            &mut o.reasoning,
+        ] {
+            owners.clear();
+        }
+    }
 }
 
 /// `verifyEvents`.
@@ -189,23 +225,6 @@ fn open_owned(
         owners.insert(h(&id), tag);
     }
     open.insert(id);
-    Ok(())
-}
-
-/// Continues open `id` (a `what` of `owners`), closing it when `end`.
-fn continue_owned(
-    open: &mut OpenIds,
-    owners: &Owners,
-    t: &str,
-    what: &str,
-    id: &str,
-    tag: &Option<String>,
-    end: bool,
-) -> VResult {
-    Verify::continuation(t, what, id, tag, tagged(owners, id, tag))?;
-    if end {
-        open.shift_remove(id);
-    }
     Ok(())
 }
 
@@ -409,11 +428,9 @@ impl Verify {
         let r = &mut self.run;
         match ev.kind {
             Some(EventType::RunStarted) => {
-                *self = Verify {
-                    seen_first: true,
-                    started: true,
-                    ..Default::default()
-                };
+                (self.seen_first, self.started) = (true, true);
+                (self.finished, self.errored) = (false, false);
+                r.clear();
                 let echo = ev.get2("input", "messages").and_then(Value::as_array);
                 self.run.owners.seed(echo.map(Vec::as_slice), false);
             }
@@ -442,12 +459,14 @@ impl Verify {
             Some(EventType::TextMessageContent) | Some(EventType::TextMessageEnd) => {
                 let end = ev.kind == Some(EventType::TextMessageEnd);
                 let id = ev.s("messageId").unwrap_or("");
-                if !r.text.contains(id) {
+                // An end closes the id before its owner is checked: a mismatch stops the
+                // verification, so the open set is not read again.
+                if !r.text.continues(id, end) {
                     let rule = if end { "AGX111" } else { "AGX110" };
                     return not_open(rule, t, "text message", id, T::TextMessageStart, end);
                 }
-                let owners = &r.owners.message;
-                continue_owned(&mut r.text, owners, t, "message", id, &et, end)?;
+                let owner = tagged(&r.owners.message, id, &et);
+                Self::continuation(t, "message", id, &et, owner)?;
             }
             Some(EventType::ToolCallStart) => {
                 let id = id_of("toolCallId");
@@ -498,11 +517,11 @@ impl Verify {
             Some(EventType::ToolCallArgs) | Some(EventType::ToolCallEnd) => {
                 let end = ev.kind == Some(EventType::ToolCallEnd);
                 let id = ev.s("toolCallId").unwrap_or("");
-                if !r.tools.contains(id) {
+                if !r.tools.continues(id, end) {
                     return not_open("AGX114", t, "tool call", id, T::ToolCallStart, end);
                 }
-                let owners = &r.owners.tool_call;
-                continue_owned(&mut r.tools, owners, t, "tool call", id, &et, end)?;
+                let owner = tagged(&r.owners.tool_call, id, &et);
+                Self::continuation(t, "tool call", id, &et, owner)?;
             }
             Some(EventType::ToolCallResult) => {
                 // The result mints the tool message: its owner is the result's tag, the newest
@@ -580,13 +599,13 @@ impl Verify {
                     let start = T::ReasoningMessageStart;
                     (&mut r.reasoning_msgs, "AGX118", "reasoning message", start)
                 };
-                if !open.contains(id) {
+                let end = ev.kind != Some(EventType::ReasoningMessageContent);
+                if !open.continues(id, end) {
                     // Only a span's end says "must be sent first".
                     return not_open(rule, t, noun, id, start, rule == "AGX119");
                 }
-                let end = ev.kind != Some(EventType::ReasoningMessageContent);
-                let owners = &r.owners.reasoning;
-                continue_owned(open, owners, t, "reasoning message", id, &et, end)?;
+                let owner = tagged(&r.owners.reasoning, id, &et);
+                Self::continuation(t, "reasoning message", id, &et, owner)?;
             }
             Some(EventType::ReasoningEncryptedValue) => {
                 // Continues the item `entityId` names, of the kind `subtype` says.
