@@ -122,6 +122,7 @@ fn convert(bytes: &[u8], format: sink::Format, threads: usize) -> u64 {
             256 * 1024,
             io::Cursor::new(bytes.to_vec()),
         )),
+        rereadable: false,
     };
     let mut obs = ConvertObserver {
         sink: sink::for_format(format, io::BufWriter::with_capacity(64 * 1024, io::sink())),

@@ -10,7 +10,9 @@ use serde_json::Value;
 use crate::adapter::{Disposition, Family, Router};
 use crate::agui::Event;
 use crate::error::Error;
-use crate::input::{Frame, Framer, Framing, IdleHint, Origin, Record, DEFAULT_MAX_LINE_BYTES};
+use crate::input::{
+    line_hash, Frame, Framer, Framing, IdleHint, Origin, Record, DEFAULT_MAX_LINE_BYTES,
+};
 use crate::mapper::{MapOptions, Mapper};
 use crate::model::ModelEvent;
 
@@ -18,6 +20,8 @@ use crate::model::ModelEvent;
 pub struct Input {
     pub name: Arc<str>,
     pub reader: Box<dyn BufRead + Send>,
+    /// `name` is the path of a regular file, which can be read again ([`Last::Line`]).
+    pub rereadable: bool,
 }
 
 impl Input {
@@ -30,15 +34,18 @@ impl Input {
                     256 * 1024,
                     IdleHint::new(io::stdin()),
                 )),
+                rereadable: false,
             });
         }
         let f = std::fs::File::open(path).map_err(|source| Error::Input {
             path: path.to_string(),
             source,
         })?;
+        let rereadable = f.metadata().is_ok_and(|m| m.is_file());
         Ok(Input {
             name: Arc::from(path),
             reader: Box::new(io::BufReader::with_capacity(256 * 1024, IdleHint::new(f))),
+            rereadable,
         })
     }
 
@@ -46,6 +53,7 @@ impl Input {
         Input {
             name: Arc::from(name),
             reader: Box::new(io::Cursor::new(bytes)),
+            rereadable: false,
         }
     }
 }
@@ -143,9 +151,10 @@ pub fn run(inputs: Vec<Input>, opts: &Options, obs: &mut dyn Observer) -> Result
     let mut model = Vec::new();
     let mut out = Vec::new();
     // The last record read: its hash seeds ids at a file's end when a run must be opened.
-    let mut last: Option<Box<Record>> = None;
+    let mut last: Option<Last> = None;
     for input in inputs {
         let file = input.name.clone();
+        let rereadable = input.rereadable;
         let mut framer = Framer::new(input.reader, file.clone(), opts.max_line_bytes)
             .with_parse_threads(opts.parse_threads);
         if let Some(f) = opts.framing {
@@ -186,7 +195,7 @@ pub fn run(inputs: Vec<Input>, opts: &Options, obs: &mut dyn Observer) -> Result
                 Frame::Record(rec) => {
                     // The record before is done with: gone before this one is mapped, so
                     // that two long lines are not held at once.
-                    if let Some(old) = last.take() {
+                    if let Some(Last::Record(old)) = last.take() {
                         framer.recycle(old);
                     }
                     stats.lines += rec.lines;
@@ -226,11 +235,20 @@ pub fn run(inputs: Vec<Input>, opts: &Options, obs: &mut dyn Observer) -> Result
                         &mut model,
                         &mut out,
                         &rec.origin,
-                        Some(&rec),
+                        Some(&|| Ok(rec.hash())),
                         obs,
                         &mut stats,
                     )?;
-                    last = Some(rec);
+                    let by_place = rereadable
+                        && framer.framing() == Some(Framing::Ndjson)
+                        && rec.text.buffer_len() >= REREAD_BYTES;
+                    last = Some(if by_place {
+                        let origin = rec.origin.clone();
+                        framer.recycle(rec);
+                        Last::Line(origin)
+                    } else {
+                        Last::Record(rec)
+                    });
                 }
             }
         }
@@ -238,24 +256,26 @@ pub fn run(inputs: Vec<Input>, opts: &Options, obs: &mut dyn Observer) -> Result
         router.finish(&mut model);
         let end = Origin {
             file: file.clone(),
-            line: match &last {
-                Some(r) if r.origin.file == file => r.origin.line,
+            line: match last.as_ref().map(Last::origin) {
+                Some(o) if o.file == file => o.line,
                 _ => 0,
             },
         };
+        let seed = last.as_ref().map(|l| move || l.hash());
+        let seed = seed.as_ref().map(|f| f as &dyn Fn() -> Result<u64, Error>);
         emit(
             &mut mapper,
             &mut model,
             &mut out,
             &end,
-            last.as_deref(),
+            seed,
             obs,
             &mut stats,
         )?;
         obs.end_of_file(&file).map_err(Error::Output)?;
     }
     let last_origin = match last {
-        Some(r) => r.origin,
+        Some(l) => l.origin().clone(),
         None => Origin {
             file: Arc::from("-"),
             line: 0,
@@ -266,6 +286,39 @@ pub fn run(inputs: Vec<Input>, opts: &Options, obs: &mut dyn Observer) -> Result
     deliver(&out, &last_origin, obs, &mut stats)?;
     mapper.settle(&mut out);
     Ok(stats)
+}
+
+/// The last record read, whose [`Record::hash`] seeds ids at a file's end when a run must be
+/// opened there (rarely: a run is open at most files' ends).
+enum Last {
+    Record(Box<Record>),
+    /// A line of [`REREAD_BYTES`] or more of an NDJSON file, remembered by where it is: its
+    /// text is gone before the next line is read (two such lines are not held at once), and
+    /// read again from the file if its hash is asked for. Hashing every long line instead
+    /// would cost more than reading it (FNV-1a, a byte at a time).
+    Line(Origin),
+}
+
+/// See [`Last::Line`].
+const REREAD_BYTES: usize = 1 << 20;
+
+impl Last {
+    fn origin(&self) -> &Origin {
+        match self {
+            Last::Record(r) => &r.origin,
+            Last::Line(origin) => origin,
+        }
+    }
+
+    fn hash(&self) -> Result<u64, Error> {
+        match self {
+            Last::Record(r) => Ok(r.hash()),
+            Last::Line(at) => line_hash(&at.file, at.line).map_err(|source| Error::Input {
+                path: at.file.to_string(),
+                source,
+            }),
+        }
+    }
 }
 
 /// The events of the last [`Mapper::map`] (or [`Mapper::finish`]) to `obs`.
@@ -287,14 +340,14 @@ fn emit(
     model: &mut Vec<ModelEvent>,
     out: &mut Vec<Event>,
     origin: &Origin,
-    seed_from: Option<&Record>,
+    seed: Option<&dyn Fn() -> Result<u64, Error>>,
     obs: &mut dyn Observer,
     stats: &mut Stats,
 ) -> Result<(), Error> {
     for ev in model.drain(..) {
         obs.model(&ev, origin);
-        if let Some(r) = seed_from.filter(|_| mapper.needs_seed(&ev)) {
-            mapper.set_seed(r.hash());
+        if let Some(seed) = seed.filter(|_| mapper.needs_seed(&ev)) {
+            mapper.set_seed(seed()?);
         }
         out.clear();
         mapper.map(ev, out);

@@ -723,6 +723,7 @@ pub fn check_path(path: &str, opts: &Options, config: &Config) -> Result<FileRep
     };
     if path != "-" {
         let f = std::fs::File::open(path).map_err(err)?;
+        let rereadable = f.metadata().is_ok_and(|m| m.is_file());
         let mut r = io::BufReader::with_capacity(256 * 1024, f);
         let head = io::BufRead::fill_buf(&mut r).map_err(err)?;
         if !starts_as_sse(head) && opts.framing != Some(Framing::Sse) {
@@ -730,6 +731,7 @@ pub fn check_path(path: &str, opts: &Options, config: &Config) -> Result<FileRep
             let input = Input {
                 name: Arc::from(path),
                 reader: Box::new(r),
+                rereadable,
             };
             return Ok(run_checker(checker, input, opts)?.into_report());
         }

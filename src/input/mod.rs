@@ -131,6 +131,22 @@ impl Record {
     }
 }
 
+/// The [`Record::hash`] of line `number` of the NDJSON file at `path`, read again (see
+/// `pipeline::Last`).
+pub fn line_hash(path: &str, number: u64) -> io::Result<u64> {
+    let file = std::fs::File::open(path)?;
+    let mut lines = LineReader::new(io::BufReader::with_capacity(256 * 1024, file), usize::MAX);
+    while let Some(line) = lines.next_line()? {
+        if line.number == number {
+            let text = line.text.map_err(io::Error::other)?;
+            return Ok(fnv1a(text.as_bytes()));
+        }
+    }
+    Err(io::Error::other(format!(
+        "line {number} is gone: the file changed while it was read"
+    )))
+}
+
 /// FNV-1a 64, for deterministic ids derived from input bytes.
 fn fnv1a(bytes: &[u8]) -> u64 {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
@@ -230,6 +246,11 @@ impl<R: BufRead> Framer<R> {
     pub fn with_framing(mut self, framing: Framing) -> Self {
         self.framing = Some(framing);
         self
+    }
+
+    /// The framing of the input, once told.
+    pub fn framing(&self) -> Option<Framing> {
+        self.framing
     }
 
     /// Hands back a record the caller is done with: with parse threads it is dropped on one
@@ -421,7 +442,22 @@ fn strip_position(e: &serde_json::Error) -> String {
 
 #[cfg(test)]
 pub(crate) mod tests {
-    use super::{frame_ndjson_line, Frame, Origin, Record};
+    use super::{frame_ndjson_line, line_hash, Frame, Origin, Record};
+
+    /// A line read again from its file hashes as its record did: without its BOM and CR.
+    #[test]
+    fn a_line_read_again_hashes_as_its_record() {
+        let path = std::env::temp_dir().join(format!("aguify-line-hash-{}", std::process::id()));
+        let lines = ["\u{feff}{\"a\":1}\r", "", "{\"b\":\"é\"}", "{\"c\":3}"];
+        std::fs::write(&path, lines.join("\n")).expect("a temporary file");
+        let path_str = path.to_str().expect("a UTF-8 path");
+        for (n, want) in [(1, "{\"a\":1}"), (3, "{\"b\":\"é\"}"), (4, "{\"c\":3}")] {
+            let rec = framed(want, n).expect("a record");
+            assert_eq!(line_hash(path_str, n).ok(), Some(rec.hash()), "line {n}");
+        }
+        assert!(line_hash(path_str, 5).is_err(), "no line 5");
+        let _ = std::fs::remove_file(&path);
+    }
 
     /// A line framed as an NDJSON record (line `n` of file `t`).
     pub fn framed(l: &str, n: u64) -> Option<Record> {

@@ -112,6 +112,7 @@ pub fn open_inputs(
         out.push(Input {
             name: Arc::from(f.as_str()),
             reader: Box::new(io::BufReader::with_capacity(256 * 1024, reader)),
+            rereadable: false,
         });
     }
     Ok(out)
