@@ -158,7 +158,7 @@ fn fnv1a(bytes: &[u8]) -> u64 {
 }
 
 /// A fast hash of a text, compared, not shown: a v3 line's (to spot an exact replay of a
-/// `seq`) and a message's (the message cache's buckets). foldhash with a fixed seed.
+/// `seq`). foldhash with a fixed seed.
 pub fn text_hash(bytes: &[u8]) -> u64 {
     use std::hash::BuildHasher;
     foldhash::quality::FixedState::default().hash_one(bytes)

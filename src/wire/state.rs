@@ -173,8 +173,31 @@ pub struct State {
 }
 
 thread_local! {
-    /// The messages of this thread's last state, in order, with their text as read.
-    static LAST: std::cell::RefCell<Vec<(Box<str>, Arc<SharedJson>)>> = Default::default();
+    /// The messages of this thread's last state, in order, each with the [`Key`] of its text
+    /// as read (the text itself is not kept: only its normalised form, in the message).
+    static LAST: std::cell::RefCell<Vec<(Key, Arc<SharedJson>)>> = Default::default();
+}
+
+/// A message's text as read, known by its length and a 128-bit hash (two foldhash hashes
+/// with independent fixed seeds). Two texts with one key are taken for one message; for
+/// texts not made to collide the chance is about 2^-128 per comparison, far below any other
+/// cause of a wrong output. foldhash is not a cryptographic hash: a log crafted to collide
+/// could only make its own conversion show one of its messages in place of the other.
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct Key {
+    len: usize,
+    hash: [u64; 2],
+}
+
+impl Key {
+    fn of(text: &str) -> Key {
+        use std::hash::BuildHasher;
+        let hash = |seed| foldhash::quality::FixedState::with_seed(seed).hash_one(text);
+        Key {
+            len: text.len(),
+            hash: [hash(0x243f_6a88_85a3_08d3), hash(0x1319_8a2e_0370_7344)],
+        }
+    }
 }
 
 impl State {
@@ -190,32 +213,23 @@ impl State {
         let items = messages?;
         let messages = LAST.with(|last| {
             let mut last = last.borrow_mut();
-            // Where each message was in the last state: mostly at its place there (a state
-            // repeats the one before and adds to it), else found by a scan that compares
-            // lengths first; no text is hashed.
-            let found: Vec<Option<usize>> = items
+            // Each message is found in the last state by its key: mostly at its place there
+            // (a state repeats the one before and adds to it), else by a scan; a message not
+            // found is normalised here, on the parse thread, once.
+            let next: Vec<(Key, Arc<SharedJson>)> = items
                 .iter()
                 .enumerate()
-                .map(|(i, m)| match last.get(i) {
-                    Some((text, _)) if **text == *m.get() => Some(i),
-                    _ => last.iter().position(|(text, _)| **text == *m.get()),
-                })
-                .collect();
-            let next: Vec<(Box<str>, Arc<SharedJson>)> = items
-                .iter()
-                .zip(found)
-                .map(|(m, at)| match at {
-                    // The last state's text is kept: a message's text is copied once.
-                    Some(j) => {
-                        let (text, shared) = &mut last[j];
-                        let text = match text.is_empty() {
-                            true => m.get().into(),
-                            false => std::mem::take(text),
-                        };
-                        (text, Arc::clone(shared))
-                    }
-                    // Written here, on the parse thread, once.
-                    None => (m.get().into(), Arc::new(SharedJson::read(m.get()))),
+                .map(|(i, m)| {
+                    let key = Key::of(m.get());
+                    let found = match last.get(i) {
+                        Some((k, shared)) if *k == key => Some(shared),
+                        _ => last.iter().find(|(k, _)| *k == key).map(|(_, s)| s),
+                    };
+                    let shared = match found {
+                        Some(shared) => Arc::clone(shared),
+                        None => Arc::new(SharedJson::read(m.get())),
+                    };
+                    (key, shared)
                 })
                 .collect();
             let messages = next.iter().map(|(_, shared)| Arc::clone(shared)).collect();
