@@ -4,6 +4,7 @@
 //! long conversation costs its length squared.
 
 use std::borrow::Cow;
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use serde::Deserialize;
@@ -183,7 +184,7 @@ thread_local! {
 /// texts not made to collide the chance is about 2^-128 per comparison, far below any other
 /// cause of a wrong output. foldhash is not a cryptographic hash: a log crafted to collide
 /// could only make its own conversion show one of its messages in place of the other.
-#[derive(Clone, Copy, PartialEq, Eq)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
 struct Key {
     len: usize,
     hash: [u64; 2],
@@ -213,20 +214,33 @@ impl State {
         let items = messages?;
         let messages = LAST.with(|last| {
             let mut last = last.borrow_mut();
-            // Each message is found in the last state by its key: mostly at its place there
-            // (a state repeats the one before and adds to it), else by a scan; a message not
-            // found is normalised here, on the parse thread, once.
+            // Each message is looked for in the last state by its key: first just after the
+            // last one found (a state repeats the one before and adds to it; a removed message
+            // shifts the rest by one), else through an index of the last state built once (past
+            // the last state's end only if it was built: appended messages are new). One not
+            // found is normalised here, on the parse thread, once. A state costs its length,
+            // not its square.
+            let mut at = 0;
+            let mut index: Option<HashMap<Key, usize, foldhash::fast::FixedState>> = None;
             let next: Vec<(Key, Arc<SharedJson>)> = items
                 .iter()
-                .enumerate()
-                .map(|(i, m)| {
+                .map(|m| {
                     let key = Key::of(m.get());
-                    let found = match last.get(i) {
-                        Some((k, shared)) if *k == key => Some(shared),
-                        _ => last.iter().find(|(k, _)| *k == key).map(|(_, s)| s),
+                    let place = match last.get(at) {
+                        Some((k, _)) if *k == key => Some(at),
+                        Some(_) => index
+                            .get_or_insert_with(|| {
+                                last.iter().enumerate().map(|(i, (k, _))| (*k, i)).collect()
+                            })
+                            .get(&key)
+                            .copied(),
+                        None => index.as_ref().and_then(|index| index.get(&key).copied()),
                     };
-                    let shared = match found {
-                        Some(shared) => Arc::clone(shared),
+                    let shared = match place {
+                        Some(p) => {
+                            at = p + 1;
+                            Arc::clone(&last[p].1)
+                        }
                         None => Arc::new(SharedJson::read(m.get())),
                     };
                     (key, shared)
@@ -375,5 +389,28 @@ mod tests {
             tools += usize::from(read.tool_call().is_some());
         }
         assert!(tools >= 8, "{tools}");
+    }
+
+    /// A message the last state held is handed out again, not read again, wherever it moved:
+    /// after a removal (the rest shift by one), a reordering, or a new message between.
+    #[test]
+    fn messages_of_the_last_state_shared() {
+        let state = |ids: &[&str]| {
+            let list: Vec<String> = ids
+                .iter()
+                .map(|id| format!(r#"{{"type":"human","content":"text {id}","id":"{id}"}}"#))
+                .collect();
+            State::read(&format!(r#"{{"messages":[{}]}}"#, list.join(","))).expect("a state")
+        };
+        let same =
+            |a: &State, i: usize, b: &State, j: usize| Arc::ptr_eq(&a.messages[i], &b.messages[j]);
+        let first = state(&["a", "b", "c", "d"]);
+        let shifted = state(&["b", "c", "d", "e"]);
+        assert!((0..3).all(|i| same(&shifted, i, &first, i + 1)));
+        assert_eq!(shifted.messages[3].id(), Some("e"));
+        let moved = state(&["e", "x", "b", "c"]);
+        assert!(same(&moved, 0, &shifted, 3));
+        assert!(same(&moved, 2, &shifted, 0) && same(&moved, 3, &shifted, 1));
+        assert_eq!(moved.messages[1].id(), Some("x"));
     }
 }
