@@ -130,6 +130,10 @@ struct OpenMessage {
     last_start: Option<(String, Option<String>)>,
     /// Block keys read as an earlier block's ([`OpenMessage::continued_block`]).
     aliases: Vec<(String, String)>,
+    /// A message of another role than the model's (a tool's `ToolMessage`, which the
+    /// platform streams too): its events are skipped; the tool's result comes from `tools`
+    /// and the state.
+    skipped: bool,
 }
 
 impl OpenMessage {
@@ -575,7 +579,27 @@ impl V3Adapter {
         match event {
             "message-start" => {
                 if let Some(prev) = self.messages.remove(ns) {
-                    end_message(prev, None, out);
+                    if !prev.skipped {
+                        end_message(prev, None, out);
+                    }
+                }
+                if let Some(role) = &data.role {
+                    self.messages.insert(
+                        ns.to_string(),
+                        OpenMessage {
+                            id: String::new(),
+                            usage: None,
+                            blocks: Blocks::default(),
+                            last_start: None,
+                            aliases: vec![],
+                            skipped: true,
+                        },
+                    );
+                    return Disposition::Ignored(if role == "tool" {
+                        "a tool's message (its result comes from `tools` and the state)"
+                    } else {
+                        "a message of a role other than the model's"
+                    });
                 }
                 let id = data
                     .id
@@ -594,12 +618,16 @@ impl V3Adapter {
                         blocks: Blocks::default(),
                         last_start: None,
                         aliases: vec![],
+                        skipped: false,
                     },
                 );
                 Disposition::Mapped
             }
             "content-block-start" | "content-block-delta" | "content-block-finish" => {
                 let msg = match open_message(&mut self.messages, ns, event) {
+                    Ok(msg) if msg.skipped => {
+                        return Disposition::Ignored("a block of a message not the model's")
+                    }
                     Ok(msg) => msg,
                     Err(d) => return d,
                 };
@@ -676,6 +704,9 @@ impl V3Adapter {
                 let Some(msg) = self.messages.remove(ns) else {
                     return Disposition::Bad(format!("`{event}` without an open message; skipped"));
                 };
+                if msg.skipped {
+                    return Disposition::Ignored("the end of a message not the model's");
+                }
                 end_message(msg, usage(data, true), out);
                 Disposition::Mapped
             }

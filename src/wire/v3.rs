@@ -87,6 +87,9 @@ pub struct Message {
     pub delta_type: Option<Cow<'static, str>>,
     /// `message` (an `error` event's text), when present.
     pub message: Option<Value>,
+    /// A `message-start`'s `role`, when a string other than `ai` (the platform streams a
+    /// tool's `ToolMessage` as a message of role `tool`).
+    pub role: Option<String>,
 }
 
 /// A block delta, by its `type`.
@@ -542,6 +545,8 @@ struct MessageWire<'a> {
     response_metadata: Option<Object<Box<MetadataWire>, false>>,
     #[serde(default, deserialize_with = "present")]
     message: Option<Value>,
+    #[serde(default, deserialize_with = "present")]
+    role: Option<Value>,
 }
 
 /// What is read of a message's `usage`.
@@ -649,6 +654,7 @@ fn message(m: Box<MessageWire<'_>>) -> Option<Data> {
         usage,
         delta_type,
         message: m.message,
+        role: str_of(m.role).filter(|r| r != "ai"),
     })))
 }
 
