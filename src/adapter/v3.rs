@@ -328,7 +328,7 @@ impl V3Adapter {
         });
         let same_name = |c: &IdlessCall| name.is_none() || c.name == name;
         let calls = &mut self.idless_calls;
-        let found = if event == Some("tool-started") {
+        let at = if event == Some("tool-started") {
             let input = data.field("input").map(|v| match v {
                 Value::String(s) => serde_json::from_str(s).unwrap_or(Value::Null),
                 v => lc::normalize_cow(v).into_owned(),
@@ -336,27 +336,23 @@ impl V3Adapter {
             let same_args = |c: &IdlessCall| {
                 input.is_some() && serde_json::from_str::<Value>(&c.args).ok() == input
             };
-            let waiting = |c: &&mut IdlessCall| !c.started && same_name(c);
-            let pos = calls
-                .iter()
-                .position(|c| !c.started && same_name(c) && same_args(c));
-            match pos {
-                Some(p) => calls.get_mut(p),
-                None => calls.iter_mut().find(waiting),
-            }
-            .map(|c| {
+            let waiting = |c: &IdlessCall| !c.started && same_name(c);
+            let at = (calls.iter().position(|c| waiting(c) && same_args(c)))
+                .or_else(|| calls.iter().position(waiting));
+            if let Some(c) = at.and_then(|at| calls.get_mut(at)) {
                 c.started = true;
-                c
-            })
+            }
+            at
         } else {
-            let running = |c: &&mut IdlessCall| c.started && !c.ended && same_name(c);
-            let ends = matches!(event, Some("tool-finished" | "tool-error"));
-            calls.iter_mut().find(running).map(|c| {
-                c.ended = ends;
-                c
-            })
+            let at = calls
+                .iter()
+                .position(|c| c.started && !c.ended && same_name(c));
+            if let Some(c) = at.and_then(|at| calls.get_mut(at)) {
+                c.ended = matches!(event, Some("tool-finished" | "tool-error"));
+            }
+            at
         };
-        found.map(|c| c.id.clone()).unwrap_or_default()
+        at.map(|at| calls[at].id.clone()).unwrap_or_default()
     }
 
     /// At a run's end: what it knew of its messages and interrupts.
