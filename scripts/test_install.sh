@@ -8,6 +8,7 @@
 #      through its package-spec input: annotations for a failing recording, a job summary;
 #   4. the README's quick start pasted into a fresh clone of this commit (`cargo install --path
 #      . --locked` into a scratch CARGO_INSTALL_ROOT: one release build).
+# Before them, build.rs's version line is checked in a checkout and without one.
 # Installs what it needs itself (maturin and PyYAML from PyPI into a venv); the wheel reuses
 # the debug build `cargo test` left (maturin --profile dev); npm installs --offline from the
 # tarballs. Run from anywhere: bash scripts/test_install.sh [--no-quickstart] (skips 4).
@@ -63,6 +64,21 @@ printf '%s\n' \
   '{"type":"RUN_STARTED","threadId":"t","runId":"r"}' \
   '{"type":"TEXT_MESSAGE_CONTENT","messageId":"m1","delta":"hi"}' \
   '{"type":"RUN_FINISHED","threadId":"t","runId":"r"}' >"$work/bad.ndjson"
+
+echo "== install: build.rs: the commit in --version, and its fallbacks without a checkout of its own"
+# The build script cargo test compiled, run as cargo runs it.
+build_script="$(ls -t target/debug/build/aguify-*/build-script-build | head -n 1)"
+run_build_script() { env CARGO_PKG_VERSION="$version" CARGO_MANIFEST_DIR="$1" "$build_script" | grep AGUIFY_VERSION; }
+mkdir "$work/no-git"
+[ "$(run_build_script "$repo")" = "cargo:rustc-env=AGUIFY_VERSION=$version ($commit)" ] ||
+  fail "build.rs in the checkout: $(run_build_script "$repo")"
+[ "$(run_build_script "$work/no-git")" = "cargo:rustc-env=AGUIFY_VERSION=$version" ] ||
+  fail "build.rs without .git: $(run_build_script "$work/no-git")"
+[ "$(run_build_script "$repo/src")" = "cargo:rustc-env=AGUIFY_VERSION=$version" ] ||
+  fail "build.rs below another work tree's top: $(run_build_script "$repo/src")"
+[ "$(AGUIFY_BUILD_COMMIT="abcdef012 2027-01-02" run_build_script "$work/no-git")" = \
+  "cargo:rustc-env=AGUIFY_VERSION=$version (abcdef012 2027-01-02)" ] || fail "build.rs with AGUIFY_BUILD_COMMIT"
+echo "test_install: build.rs ok"
 
 echo "== install: maturin $MATURIN_VERSION and PyYAML $PYYAML_VERSION into a venv"
 python3 -m venv "$work/tools"
