@@ -30,11 +30,7 @@ fn main() {
 fn git_commit() -> Option<String> {
     let dir = std::env::var("CARGO_MANIFEST_DIR").ok()?;
     let top = git(&dir, &["rev-parse", "--show-toplevel"])?;
-    let same_dir = match (Path::new(&top).canonicalize(), Path::new(&dir).canonicalize()) {
-        (Ok(top), Ok(dir)) => top == dir,
-        _ => false,
-    };
-    if !same_dir {
+    if Path::new(&top).canonicalize().ok()? != Path::new(&dir).canonicalize().ok()? {
         return None;
     }
     let mut watched = vec![git(&dir, &["rev-parse", "--git-path", "HEAD"])?];
