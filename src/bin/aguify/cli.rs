@@ -6,7 +6,8 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 #[derive(Parser, Debug)]
 #[command(
     name = "aguify",
-    version,
+    // The package version and the commit it was built from (build.rs).
+    version = env!("AGUIFY_VERSION"),
     about = "LangGraph event logs in, AG-UI 1.0 events out",
     long_about = "Transcodes recorded LangGraph event logs (astream_events v2, the v3 streaming \
                   protocol, LangGraph platform SSE) into AG-UI 1.0 events, and checks AG-UI streams.\n\n\
