@@ -44,23 +44,24 @@ pub fn redact(
         if input.read_until(b'\n', &mut buf)? == 0 {
             break;
         }
-        number += 1;
-        let (body, end) = split_end(&buf);
-        let text = String::from_utf8_lossy(body);
-        let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
-        if framing.is_none() && !text.trim().is_empty() {
-            framing = Some(detect_framing(text));
-        }
-        match framing {
-            Some(Framing::Sse) => {
-                if text.trim().is_empty() {
-                    frame.end = end.to_vec();
-                    r.sse_frame(std::mem::take(&mut frame), bad)?;
-                } else {
-                    frame.lines.push((number, text.to_string(), end.to_vec()));
-                }
+        for (body, end) in lines_of(&buf) {
+            number += 1;
+            let text = String::from_utf8_lossy(body);
+            let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
+            if framing.is_none() && !text.trim().is_empty() {
+                framing = Some(detect_framing(text));
             }
-            _ => r.ndjson_line(number, text, end, bad)?,
+            match framing {
+                Some(Framing::Sse) => {
+                    if text.trim().is_empty() {
+                        frame.end = end.to_vec();
+                        r.sse_frame(std::mem::take(&mut frame), bad)?;
+                    } else {
+                        frame.lines.push((number, text.to_string(), end.to_vec()));
+                    }
+                }
+                _ => r.ndjson_line(number, text, end, bad)?,
+            }
         }
         if let Some(e) = r.err.take() {
             return Err(e);
@@ -85,16 +86,31 @@ pub fn redact(
     Ok(r.summary)
 }
 
-/// A line's text and its end (`\n`, `\r\n` or nothing).
-fn split_end(line: &[u8]) -> (&[u8], &[u8]) {
-    let cut = if line.ends_with(b"\r\n") {
-        2
-    } else if line.ends_with(b"\n") {
-        1
-    } else {
-        0
-    };
-    line.split_at(line.len() - cut)
+/// The lines of what one `read_until('\n')` read, each with its end (`\n`, `\r\n`, a bare
+/// `\r` as old SSE servers end lines, or nothing at the end of input).
+fn lines_of(buf: &[u8]) -> Vec<(&[u8], &[u8])> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    let mut i = 0;
+    while i < buf.len() {
+        let end = match buf[i] {
+            b'\n' => 1,
+            b'\r' if buf.get(i + 1) == Some(&b'\n') => 2,
+            b'\r' => 1,
+            _ => 0,
+        };
+        if end > 0 {
+            out.push((&buf[start..i], &buf[i..i + end]));
+            i += end;
+            start = i;
+        } else {
+            i += 1;
+        }
+    }
+    if start < buf.len() {
+        out.push((&buf[start..], &buf[buf.len()..]));
+    }
+    out
 }
 
 /// An SSE frame's lines (number, text, end) and the blank line that ends it.
@@ -155,7 +171,15 @@ impl Reader<'_, '_> {
             Err(why) => {
                 self.summary.bad_lines += 1;
                 bad(number, &why);
-                (self.bad_text(text), slim::Kind::Other)
+                let line = match serde_json::from_str::<serde_json::Value>(text) {
+                    // JSON, not an object: its strings replaced all the same.
+                    Ok(mut v) => {
+                        self.redactor.record(&mut v, None);
+                        serde_json::to_string(&v).map_err(io::Error::other)?
+                    }
+                    Err(_) => self.bad_text(text),
+                };
+                (line, slim::Kind::Other)
             }
         };
         let mut b = std::mem::take(&mut line).into_bytes();
@@ -166,7 +190,7 @@ impl Reader<'_, '_> {
     /// A line that is not a record: its secrets, and its strings as JSON text's.
     fn bad_text(&mut self, text: &str) -> String {
         let mut s = text.to_string();
-        self.redactor.string(&mut s, Mode::Code(false), None);
+        self.redactor.string(&mut s, Mode::Code(true), None);
         s
     }
 
@@ -196,16 +220,16 @@ impl Reader<'_, '_> {
         }
         let mut kind = slim::Kind::Other;
         let redacted = match (&data, first_data) {
-            (Some(d), Some(at)) => match parse_json(d) {
+            (Some(d), Some(at)) => match serde_json::from_str::<serde_json::Value>(d) {
                 Ok(mut v) => {
                     self.summary.records += 1;
                     kind = slim::kind(&v, event.as_deref(), &mut self.last_seq);
                     self.redactor.record(&mut v, event.as_deref());
                     Some((at, serde_json::to_string(&v).map_err(io::Error::other)?))
                 }
-                Err(why) => {
+                Err(e) => {
                     self.summary.bad_lines += 1;
-                    bad(frame.lines[at].0, &why);
+                    bad(frame.lines[at].0, &crate::input::describe_json_error(&e, d));
                     None
                 }
             },
@@ -228,7 +252,9 @@ impl Reader<'_, '_> {
                     }
                 }
                 _ if is_data => {
-                    b.extend_from_slice(self.bad_text(line).as_bytes());
+                    let value = line.strip_prefix("data:").unwrap_or_default();
+                    b.extend_from_slice(b"data:");
+                    b.extend_from_slice(self.bad_text(value).as_bytes());
                     b.extend_from_slice(end);
                 }
                 _ => {

@@ -50,6 +50,8 @@ pub enum Mode {
 /// The state of one streamed text (a message's content, a tool call's arguments).
 #[derive(Debug, Clone)]
 enum Stream {
+    /// Text not begun: JSON if its first character opens an object or array.
+    Start,
     Text(Word),
     Code(Code),
 }
@@ -79,7 +81,7 @@ impl<'o> Redactor<'o> {
         if let Some(r) = secret::replace(s, &mut self.secrets) {
             *s = r;
         }
-        if mode == Mode::Keep {
+        if mode == Mode::Keep || is_js_undefined(s) {
             return;
         }
         let out = match (stream, mode) {
@@ -89,10 +91,18 @@ impl<'o> Redactor<'o> {
                 }
                 let state = self.streams.entry(name).or_insert_with(|| match mode {
                     Mode::Code(k) => Stream::Code(Code::new(k)),
-                    _ => Stream::Text(Word::default()),
+                    _ => Stream::Start,
                 });
+                if matches!(state, Stream::Start) {
+                    match s.trim_start().chars().next() {
+                        Some('{' | '[') => *state = Stream::Code(Code::new(false)),
+                        Some(_) => *state = Stream::Text(Word::default()),
+                        None => {}
+                    }
+                }
                 let mut out = String::with_capacity(s.len());
                 match state {
+                    Stream::Start => out.push_str(s),
                     Stream::Text(word) => text_pieces(s, word, &mut out),
                     Stream::Code(code) => code_pieces(s, code, &mut out),
                 }
@@ -113,15 +123,25 @@ impl<'o> Redactor<'o> {
     }
 }
 
+/// `undefined`, once or repeated: what LangGraph.js writes for a missing value (the adapters
+/// drop it), not text.
+fn is_js_undefined(s: &str) -> bool {
+    !s.is_empty() && s.len() % 9 == 0 && s.as_bytes().chunks(9).all(|c| c == b"undefined")
+}
+
 /// `s` redacted as `mode` says, on its own (its secrets replaced already).
 pub fn render(s: &str, mode: Mode) -> String {
     let mut out = String::with_capacity(s.len());
     match mode {
         Mode::Keep => out.push_str(s),
+        // Text that opens as JSON is read as JSON (a model answering with tool output).
+        Mode::Text if s.trim_start().starts_with(['{', '[']) => {
+            code_pieces(s, &mut Code::new(false), &mut out)
+        }
         Mode::Text => text_pieces(s, &mut Word::default(), &mut out),
-        Mode::Error => match walk::code_kind(s) {
-            Some(_) => code_pieces(s, &mut Code::new(true), &mut out),
-            None => {
+        Mode::Error => match walk::opens_as_code(s) {
+            true => code_pieces(s, &mut Code::new(true), &mut out),
+            false => {
                 for (piece, placeholder) in secret::pieces(s) {
                     if placeholder {
                         out.push_str(piece);
@@ -180,4 +200,9 @@ pub fn is_redaction_of(original: &str, redacted: &str) -> bool {
     ]
     .into_iter()
     .any(|m| render(&original, m) == redacted)
+        || original.split_once(": ").is_some_and(|(name, rest)| {
+            // `Name: message` as an adapter joins a class and its message.
+            placeholder::is_class_name(name)
+                && redacted == format!("{name}: {}", render(rest, Mode::Text))
+        })
 }

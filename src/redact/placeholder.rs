@@ -288,6 +288,17 @@ impl Code {
         }
     }
 
+    /// Whether `c` continues a number (`1e5`) or `true`, `false`, `null`, as JSON has
+    /// outside strings.
+    fn literal_word(&self, c: char) -> bool {
+        if self.ident.starts_with(|d: char| d.is_ascii_digit()) {
+            return true;
+        }
+        let mut w = self.ident.clone();
+        w.push(c);
+        ["true", "false", "null"].iter().any(|l| l.starts_with(&w))
+    }
+
     /// A `\uXXXX` escape: a letter or digit it stands for is replaced like one written as it
     /// is; anything else stays escaped.
     fn escaped(&mut self, raw: &str, out: &mut String) {
@@ -305,10 +316,21 @@ impl Code {
     }
 
     fn outside(&mut self, c: char, out: &mut String) {
-        out.push(c);
         let top = self.stack.last().copied();
+        if c.is_alphabetic() && !self.keep_keys && !self.literal_word(c) {
+            // Not JSON: a word outside a string is text.
+            self.word.push(c, out);
+            if self.ident.len() < 64 {
+                self.ident.push(c);
+            }
+            return;
+        }
+        out.push(c);
+        if !c.is_alphanumeric() {
+            self.word.end();
+        }
         match c {
-            '"' | '\'' => {
+            '"' | '\'' if c == '"' || self.keep_keys => {
                 self.quote = Some(c);
                 self.literal_is_key = top == Some('{') && self.expect_key;
                 self.literal_kept = self.literal_is_key

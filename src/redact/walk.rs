@@ -177,10 +177,23 @@ impl Redactor<'_> {
         }
         match str_of(map, "event") {
             Some(e) if e.starts_with("on_") => {
-                self.fields(map, cx, |k| match k {
-                    "data" => Zone::Free,
-                    _ => Zone::Envelope,
-                });
+                // A custom event's data is the writer's own; other events' data holds the
+                // input, output or chunk beside ids (a tool error's `tool_call_id`).
+                let custom = e == "on_custom_event";
+                for (k, v) in map.iter_mut() {
+                    cx.push(k.clone(), k.clone());
+                    match (k.as_str(), v) {
+                        ("data", Value::Object(data)) if !custom => {
+                            self.fields(data, cx, |k| match k {
+                                "input" | "output" | "chunk" => Zone::Free,
+                                _ => Zone::Struct,
+                            })
+                        }
+                        ("data", v) => self.value(v, Zone::Free, "data", cx),
+                        (k, v) => self.value(v, Zone::Envelope, k, cx),
+                    }
+                    cx.pop();
+                }
             }
             // An SDK stream part, the recorder's error line.
             Some(mode) if map.contains_key("data") => {
@@ -264,6 +277,18 @@ impl Redactor<'_> {
         if !matches!(method, "messages" | "tools" | "lifecycle") {
             return self.value(data, Zone::Free, "", cx);
         }
+        // In-process Python: `[event, metadata]`.
+        if let Value::Array(items) = data {
+            for (i, item) in items.iter_mut().enumerate() {
+                cx.push(i.to_string(), i.to_string());
+                match i {
+                    0 => self.v3_data(method, ns.clone(), item, cx),
+                    _ => self.value(item, Zone::Envelope, "", cx),
+                }
+                cx.pop();
+            }
+            return;
+        }
         let Value::Object(m) = data else {
             return self.value(data, Zone::Struct, "", cx);
         };
@@ -279,10 +304,14 @@ impl Redactor<'_> {
             }
             _ => {}
         }
-        let streamed = matches!(event, "content-block-start" | "content-block-delta");
         let saved = cx.stream.take();
-        if streamed {
-            cx.stream = Some((block, 0, true));
+        match event {
+            "content-block-start" | "content-block-delta" => cx.stream = Some((block, 0, true)),
+            "tool-output-delta" => {
+                let call = str_of(m, "tool_call_id").unwrap_or_default();
+                cx.stream = Some((format!("v3:tool:{call}"), 0, true));
+            }
+            _ => {}
         }
         self.object(m, Zone::Struct, cx);
         cx.stream = saved;
@@ -366,6 +395,10 @@ impl Redactor<'_> {
     }
 
     fn object(&mut self, map: &mut Map<String, Value>, zone: Zone, cx: &mut Cx) {
+        // A native AG-UI event inside a payload (a custom event named `agui`).
+        if is_agui(map) {
+            return self.agui(map, cx);
+        }
         let shape = shape(map);
         let zone = if zone == Zone::Free && shape.is_some() {
             Zone::Struct
@@ -477,6 +510,7 @@ fn mode_of(zone: Zone, key: &str) -> Mode {
         },
         Zone::Struct => match key {
             k if KEEP.contains(&k) => Mode::Keep,
+            "repr" => Mode::Code(true),
             "message" => Mode::Error,
             "error" => Mode::ErrorName,
             k if ARGS.contains(&k) => Mode::Code(false),
@@ -538,13 +572,22 @@ const BLOCK_TYPES: &[&str] = &[
     "non_standard",
 ];
 
-const INTERRUPT_KEYS: &[&str] = &["value", "id", "resumable", "ns", "when", "interrupt_id"];
+const INTERRUPT_KEYS: &[&str] = &[
+    "value",
+    "id",
+    "resumable",
+    "ns",
+    "when",
+    "interrupt_id",
+    "response_schema",
+    "responseSchema",
+];
 const ERROR_KEYS: &[&str] = &["error", "message", "lc_error_code", "name", "stack", "code"];
 
 /// Whether an object is structure, and which.
 fn shape(m: &Map<String, Value>) -> Option<Shape> {
     let ty = str_of(m, "type");
-    if m.get("lc").is_some_and(Value::is_number) && ty == Some("constructor") {
+    if m.get("lc").is_some_and(Value::is_number) {
         return Some(Shape::Constructor);
     }
     if m.contains_key("content") || m.contains_key("tool_calls") || m.contains_key("toolCalls") {
@@ -564,12 +607,22 @@ fn shape(m: &Map<String, Value>) -> Option<Shape> {
         }
     }
     let keys_in = |set: &[&str]| m.keys().all(|k| set.contains(&k.as_str()));
-    let known = ty.is_some_and(|t| BLOCK_TYPES.contains(&t))
+    let known = str_of(m, "name") == Some("agui")
+        || m.contains_key("interrupt_id")
+        || m.contains_key("interruptId")
+        || ty.is_some_and(|t| BLOCK_TYPES.contains(&t))
         || str_of(m, "event").is_some_and(|e| e.contains('-'))
         || (m.contains_key("value") && keys_in(INTERRUPT_KEYS))
         || ((m.contains_key("error") || m.contains_key("message")) && keys_in(ERROR_KEYS))
         || (m.contains_key("name") && m.contains_key("args"));
     known.then_some(Shape::Other)
+}
+
+/// Whether an error's text opens as JSON or a repr (a `GraphInterrupt` lists its interrupts,
+/// a stack trace may follow).
+pub fn opens_as_code(s: &str) -> bool {
+    let t = s.trim_start();
+    t.starts_with(['{', '[']) || code_kind(s).is_some()
 }
 
 /// Whether `s` reads as code: JSON, or a Python repr (`Interrupt(…)`, `{'a': 1}`).
