@@ -58,8 +58,7 @@ fn findings(bytes: &[u8]) -> Vec<(&'static str, u64)> {
         ..aguify::pipeline::Options::default()
     };
     let config = aguify::check::Config::default();
-    let report = aguify::check::check_bytes("t", bytes.to_vec(), &opts, &config)
-        .expect("checked");
+    let report = aguify::check::check_bytes("t", bytes.to_vec(), &opts, &config).expect("checked");
     report.findings.iter().map(|f| (f.rule, f.line)).collect()
 }
 
@@ -118,11 +117,40 @@ fn words(text: &str) -> BTreeSet<String> {
 
 /// Words an error message keeps on purpose: the RUN_ERROR code is read from them.
 const ERROR_WORDS: &[&str] = &[
-    "error", "limit", "ratelimit", "quota", "requests", "request", "authentication",
-    "permissiondenied", "unauthorized", "invalid", "incorrect", "timeout", "timed", "deadline",
-    "exceeded", "etimedout", "connection", "connectionerror", "apiconnectionerror", "refused",
-    "econnrefused", "enotfound", "econnreset", "reset", "connectionreseterror", "unreachable",
-    "service", "known", "failed", "establish", "recursion", "reached", "operation", "aborted",
+    "error",
+    "limit",
+    "ratelimit",
+    "quota",
+    "requests",
+    "request",
+    "authentication",
+    "permissiondenied",
+    "unauthorized",
+    "invalid",
+    "incorrect",
+    "timeout",
+    "timed",
+    "deadline",
+    "exceeded",
+    "etimedout",
+    "connection",
+    "connectionerror",
+    "apiconnectionerror",
+    "refused",
+    "econnrefused",
+    "enotfound",
+    "econnreset",
+    "reset",
+    "connectionreseterror",
+    "unreachable",
+    "service",
+    "known",
+    "failed",
+    "establish",
+    "recursion",
+    "reached",
+    "operation",
+    "aborted",
     "errno",
 ];
 
@@ -179,6 +207,16 @@ fn kept_words(v: &serde_json::Value, names: &[&str], under: bool, out: &mut BTre
             if under {
                 out.extend(words(s));
             }
+            // A Python repr's keys and keyword arguments.
+            for (i, _) in s.match_indices(['\'', '=']) {
+                let before = &s[..i];
+                let start = before
+                    .rfind(|c: char| !(c.is_alphanumeric() || c == '_'))
+                    .map_or(0, |j| j + 1);
+                if s[i..].starts_with("':") || s[i..].starts_with('=') {
+                    out.extend(words(&before[start..]));
+                }
+            }
             if let Ok(inner) = serde_json::from_str::<serde_json::Value>(s) {
                 if inner.is_object() || inner.is_array() {
                     kept_words(&inner, names, false, out);
@@ -189,7 +227,10 @@ fn kept_words(v: &serde_json::Value, names: &[&str], under: bool, out: &mut BTre
         serde_json::Value::Object(m) => {
             for (k, x) in m {
                 out.extend(words(k));
-                let u = under || names.contains(&k.as_str());
+                let u = under
+                    || names.contains(&k.as_str())
+                    || k.starts_with("ls_")
+                    || k.starts_with("langgraph_");
                 kept_words(x, names, u, out);
             }
         }
@@ -200,12 +241,46 @@ fn kept_words(v: &serde_json::Value, names: &[&str], under: bool, out: &mut BTre
 /// What the redaction keeps of a record, named independently of it: keys, envelope fields,
 /// names, ids and kinds.
 const KEPT_FIELDS: &[&str] = &[
-    "event", "name", "type", "id", "run_id", "parent_ids", "tags", "metadata", "method",
-    "namespace", "tool_name", "graph_name", "model_name", "response_metadata", "finish_reason",
-    "error", "role", "toolCallName", "stepName", "code", "reason", "status", "tool_call_id",
-    "usage", "usage_metadata", "messageId", "toolCallId", "threadId", "runId", "lg_name",
-    "allowed_decisions", "allowedDecisions", "action_name", "actionName", "signature",
-    "subagentRunId", "parentMessageId", "encryptedValue", "entityId", "interruptId",
+    "event",
+    "name",
+    "type",
+    "id",
+    "run_id",
+    "parent_ids",
+    "tags",
+    "metadata",
+    "method",
+    "namespace",
+    "tool_name",
+    "graph_name",
+    "model_name",
+    "response_metadata",
+    "finish_reason",
+    "error",
+    "role",
+    "toolCallName",
+    "stepName",
+    "code",
+    "reason",
+    "status",
+    "tool_call_id",
+    "usage",
+    "usage_metadata",
+    "messageId",
+    "toolCallId",
+    "threadId",
+    "runId",
+    "lg_name",
+    "allowed_decisions",
+    "allowedDecisions",
+    "action_name",
+    "actionName",
+    "signature",
+    "subagentRunId",
+    "parentMessageId",
+    "encryptedValue",
+    "entityId",
+    "interruptId",
 ];
 
 /// Whether a word of the text the redaction replaced is still in `redacted`.

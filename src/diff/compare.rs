@@ -326,9 +326,8 @@ pub fn compare(index: usize, old: &Run, new: &Run, opts: &Options) -> RunDiff {
     let old_leaves = Side::leaves(old, opts);
     let mut new_leaves = Side::leaves(new, opts);
     let mut out = Vec::new();
-    let same = |(a, b): (&(String, &Leaf), &(String, &Leaf))| {
-        a.0 == b.0 && same_value(a.1, b.1, opts)
-    };
+    let same =
+        |(a, b): (&(String, &Leaf), &(String, &Leaf))| a.0 == b.0 && same_value(a.1, b.1, opts);
     // The common case first: the same values in the same order.
     if old_leaves.len() != new_leaves.len() || !old_leaves.iter().zip(&new_leaves).all(same) {
         align(&old_leaves, &mut new_leaves);

@@ -205,4 +205,21 @@ pub fn is_redaction_of(original: &str, redacted: &str) -> bool {
             placeholder::is_class_name(name)
                 && redacted == format!("{name}: {}", render(rest, Mode::Text))
         })
+        || joined_of_two(&original, redacted)
+}
+
+/// Whether `redacted` is two texts redacted apart and joined (a consumer joining two results
+/// of one message id): placeholder text keeps every character's place, so the two pieces
+/// split both strings at the same character.
+fn joined_of_two(original: &str, redacted: &str) -> bool {
+    let n = original.chars().count();
+    if n > 2048 || n != redacted.chars().count() {
+        return false;
+    }
+    let at = |s: &str, i: usize| s.char_indices().nth(i).map_or(s.len(), |(b, _)| b);
+    (1..n).any(|i| {
+        let (a, b) = original.split_at(at(original, i));
+        let (x, y) = redacted.split_at(at(redacted, i));
+        render(a, Mode::Text) == x && render(b, Mode::Text) == y
+    })
 }

@@ -82,7 +82,6 @@ pub fn text(s: &str, word: &mut Word, out: &mut String) {
 /// error_code.rs), so that `convert` and `explain` of the redacted log name the same cause.
 const ERROR_WORDS: &[&str] = &[
     "error",
-    "errors",
     "code",
     "rate",
     "limit",

@@ -73,6 +73,7 @@ pub const KEEP: &[&str] = &[
     "run_id",
     "checkpoint_ns",
     "lg_name",
+    "goto",
 ];
 
 /// Keys of the model's and the users' text.
@@ -224,8 +225,17 @@ impl Redactor<'_> {
                 if let Value::Array(items) = data {
                     for (i, item) in items.iter_mut().enumerate() {
                         cx.push(i.to_string(), i.to_string());
-                        let zone = if i == 0 { Zone::Free } else { Zone::Envelope };
+                        // The tuple's message is always a chunk, whatever its `type` says.
+                        let saved = cx.stream.take();
+                        let zone = if i == 0 {
+                            let id = item.get("id").and_then(Value::as_str).unwrap_or_default();
+                            cx.stream = Some((format!("m:{id}"), cx.spath.len(), false));
+                            Zone::Free
+                        } else {
+                            Zone::Envelope
+                        };
                         self.value(item, zone, "", cx);
+                        cx.stream = saved;
                         cx.pop();
                     }
                 }
@@ -307,10 +317,6 @@ impl Redactor<'_> {
         let saved = cx.stream.take();
         match event {
             "content-block-start" | "content-block-delta" => cx.stream = Some((block, 0, true)),
-            "tool-output-delta" => {
-                let call = str_of(m, "tool_call_id").unwrap_or_default();
-                cx.stream = Some((format!("v3:tool:{call}"), 0, true));
-            }
             _ => {}
         }
         self.object(m, Zone::Struct, cx);
@@ -323,7 +329,9 @@ impl Redactor<'_> {
         if self.opts.slim {
             map.remove("rawEvent");
         }
-        let id = |k: &str| str_of(map, k).unwrap_or_default().to_string();
+        // A message id is one stream per sub-agent (a chunk may name another's).
+        let sub = str_of(map, "subagentRunId").unwrap_or_default().to_string();
+        let id = |k: &str| format!("{sub}:{}", str_of(map, k).unwrap_or_default());
         let stream = match ty.as_str() {
             "TEXT_MESSAGE_CONTENT" | "TEXT_MESSAGE_CHUNK" => {
                 Some((format!("agui:text:{}", id("messageId")), Mode::Text))
@@ -371,7 +379,10 @@ impl Redactor<'_> {
     fn value(&mut self, v: &mut Value, zone: Zone, key: &str, cx: &mut Cx) {
         match v {
             Value::String(s) => {
-                let mode = self.keep_or(cx, mode_of(zone, key));
+                let mode = match mode_of(zone, key) {
+                    Mode::Auto(_) if STREAM_MODES.contains(&s.as_str()) => Mode::Keep,
+                    m => self.keep_or(cx, m),
+                };
                 let stream = match mode {
                     Mode::Text | Mode::Code(_) => cx.stream_key(key),
                     _ => None,
@@ -452,6 +463,8 @@ impl Redactor<'_> {
                             "kwargs" | "payload" | "resume" | "value" | "cause" => Zone::Struct,
                             k if KEEP.contains(&k) => Zone::Envelope,
                             _ if v.is_string() => Zone::Struct,
+                            // A message's content blocks.
+                            "content" if v.is_array() => Zone::Struct,
                             k if TEXT.contains(&k) || ARGS.contains(&k) => Zone::Free,
                             _ => Zone::Struct,
                         };
@@ -521,6 +534,19 @@ fn mode_of(zone: Zone, key: &str) -> Mode {
     }
 }
 
+/// Stream mode names, as `[mode, payload]` tuples carry them: structure even where free.
+const STREAM_MODES: &[&str] = &[
+    "values",
+    "updates",
+    "messages",
+    "custom",
+    "debug",
+    "events",
+    "tasks",
+    "checkpoints",
+    "tools",
+];
+
 fn str_of<'a>(m: &'a Map<String, Value>, k: &str) -> Option<&'a str> {
     m.get(k).and_then(Value::as_str)
 }
@@ -550,6 +576,7 @@ const MESSAGE_TYPES: &[&str] = &[
 const BLOCK_TYPES: &[&str] = &[
     "text",
     "text-delta",
+    "reasoning_content",
     "reasoning",
     "reasoning-delta",
     "thinking",
@@ -608,6 +635,7 @@ fn shape(m: &Map<String, Value>) -> Option<Shape> {
     }
     let keys_in = |set: &[&str]| m.keys().all(|k| set.contains(&k.as_str()));
     let known = str_of(m, "name") == Some("agui")
+        || m.contains_key("lg_name")
         || m.contains_key("interrupt_id")
         || m.contains_key("interruptId")
         || ty.is_some_and(|t| BLOCK_TYPES.contains(&t))
