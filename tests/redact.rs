@@ -7,6 +7,7 @@ mod common;
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
+use std::process::Command;
 
 use aguify::redact::{file, Options};
 
@@ -358,4 +359,264 @@ fn every_recording_keeps_its_story_and_loses_its_text() {
         failures.len(),
         failures.join("\n")
     );
+}
+
+/// A recording of each form with `secret` planted in message content, tool arguments, state
+/// and headers (metadata): `(name, bytes)`.
+fn planted(secret: &str) -> Vec<(&'static str, String)> {
+    let j = |v: serde_json::Value| v.to_string();
+    let args = j(serde_json::json!({ "query": format!("use {secret} now") }));
+    let v2 = [
+        j(serde_json::json!({"event":"on_chain_start","name":"LangGraph","run_id":"r1","parent_ids":[],
+            "metadata":{"thread_id":"t1","headers":{"x-forwarded":format!("via {secret}")}},
+            "data":{"input":{"messages":[{"type":"human","content":format!("my key is {secret}"),"id":"h1"}],
+                                 "note":format!("state {secret}")}}})),
+        j(serde_json::json!({"event":"on_chat_model_stream","name":"M","run_id":"m1","parent_ids":["r1"],
+            "metadata":{"langgraph_node":"agent","headers":{"authorization":format!("Bearer {secret}")}},
+            "data":{"chunk":{"type":"AIMessageChunk","id":"a1","content":format!("echo {secret}"),
+                "tool_call_chunks":[{"name":"search","args":args,"id":"c1","index":0,"type":"tool_call_chunk"}]}}})),
+        j(serde_json::json!({"event":"on_tool_start","name":"search","run_id":"t1","parent_ids":["r1"],
+            "data":{"input":{"query":format!("use {secret} now")}}})),
+        j(serde_json::json!({"event":"on_chain_end","name":"LangGraph","run_id":"r1","parent_ids":[],
+            "data":{"output":{"messages":[],"note":format!("state {secret}")}}})),
+    ];
+    let v3 = [
+        j(serde_json::json!({"type":"event","method":"values","seq":1,"params":{"namespace":[],"timestamp":1,
+            "data":{"messages":[{"type":"human","content":format!("key {secret}"),"id":"h1"}],"note":format!("state {secret}")}}})),
+        j(serde_json::json!({"type":"event","method":"messages","seq":2,"params":{"namespace":[],"timestamp":2,
+            "data":{"event":"content-block-delta","index":0,"delta":{"type":"tool-call-delta","args":args}}}})),
+        j(serde_json::json!({"type":"event","method":"messages","seq":3,"params":{"namespace":[],"timestamp":3,
+            "data":{"event":"content-block-delta","index":1,"delta":{"type":"text-delta","text":format!("echo {secret}")}}}})),
+        j(serde_json::json!({"type":"event","method":"lifecycle","seq":4,"params":{"namespace":[],"timestamp":4,
+            "data":{"event":"started","headers":{"x-api":format!("via {secret}")}}}})),
+    ];
+    let agui = [
+        j(serde_json::json!({"type":"RUN_STARTED","threadId":"t1","runId":"r1",
+            "input":{"forwardedProps":{"headers":{"x-forwarded":format!("via {secret}")}},"state":{"note":format!("state {secret}")}}})),
+        j(serde_json::json!({"type":"TEXT_MESSAGE_CONTENT","messageId":"m1","delta":format!("echo {secret}")})),
+        j(serde_json::json!({"type":"TOOL_CALL_ARGS","toolCallId":"c1","delta":args})),
+        j(serde_json::json!({"type":"STATE_SNAPSHOT","snapshot":{"note":format!("state {secret}")}})),
+        j(serde_json::json!({"type":"RUN_FINISHED","threadId":"t1","runId":"r1"})),
+    ];
+    vec![
+        ("v2", v2.join("\n") + "\n"),
+        ("v3", v3.join("\n") + "\n"),
+        ("agui-sse", agui.iter().map(|l| format!("data: {l}\n\n")).collect()),
+    ]
+}
+
+/// The secret of each kind is gone from every form in every mode, and counted once per place.
+fn secret_is_gone(kind: &str, secret: &str) {
+    let modes = [
+        Options::default(),
+        Options {
+            keep: vec!["/*".into()],
+            ..Options::default()
+        },
+        Options {
+            slim: true,
+            shift_time: Some(-1),
+            ..Options::default()
+        },
+    ];
+    for (form, text) in planted(secret) {
+        for opts in &modes {
+            let (out, bad, counts) = redact(text.as_bytes(), opts);
+            let out = String::from_utf8(out).expect("UTF-8");
+            assert!(bad.is_empty(), "{kind} {form}: bad lines {bad:?}");
+            // The secret, and its JSON-escaped form, are both gone.
+            let escaped = serde_json::to_string(secret).expect("JSON");
+            assert!(
+                !out.contains(secret) && !out.contains(escaped.trim_matches('"')),
+                "{kind} {form} {opts:?}:\n{out}"
+            );
+            assert!(out.contains(&format!("[secret:{kind}]")), "{kind} {form}:\n{out}");
+            assert!(
+                counts.get(kind).copied().unwrap_or_default() >= 4,
+                "{kind} {form} {opts:?}: {counts:?}"
+            );
+        }
+    }
+}
+
+macro_rules! secret_tests {
+    ($($name:ident: $kind:literal, $secret:expr;)*) => {$(
+        #[test]
+        fn $name() {
+            secret_is_gone($kind, $secret);
+        }
+    )*};
+}
+
+secret_tests! {
+    openai_key_is_gone: "openai-key", "sk-proj-Ab12Cd34Ef56Gh78Ij90KlMnOpQr";
+    anthropic_key_is_gone: "anthropic-key", "sk-ant-api03-Ab12Cd34Ef56Gh78Ij90Kl";
+    google_key_is_gone: "google-key", "AIzaSyA1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q";
+    aws_key_is_gone: "aws-key", "AKIAIOSFODNN7EXAMPLE";
+    github_token_is_gone: "github-token", "ghp_Ab12Cd34Ef56Gh78Ij90Kl12Mn34Op56Qr78";
+    github_pat_is_gone: "github-token", "github_pat_11ABCDEFG0123456789_abcdefghij";
+    slack_token_is_gone: "slack-token", "xoxb-1234567890-abcdefghijkl";
+    jwt_is_gone: "jwt", "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U";
+    private_key_is_gone: "private-key", "-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC\n-----END PRIVATE KEY-----";
+    email_is_gone: "email", "alice.smith@example.com";
+    url_credentials_are_gone: "url-credentials", "postgres://admin:hunter2pass@db.example.com/x";
+}
+
+/// A bearer token is found by its `Bearer` (the word stays, the token goes).
+#[test]
+fn bearer_token_is_gone() {
+    let token = "abcdef0123456789ABCDEFzzzz";
+    for (form, text) in planted(&format!("Bearer {token}")) {
+        let (out, _, counts) = redact(text.as_bytes(), &Options::default());
+        let out = String::from_utf8_lossy(&out);
+        assert!(!out.contains(token), "{form}:\n{out}");
+        assert!(counts.get("bearer-token").copied().unwrap_or_default() >= 4, "{form}: {counts:?}");
+    }
+}
+
+/// A value under a credential's key (`password`, `api_key`) goes whatever it looks like, even
+/// where the rest is kept; a second pass finds nothing new.
+#[test]
+fn values_of_credential_keys_are_gone() {
+    let line = r#"{"event":"on_tool_start","name":"login","run_id":"r","parent_ids":[],"metadata":{"api_key":"plainvalue1"},"data":{"input":{"user":"bob","password":"hunter22"}}}"#;
+    let keep = Options {
+        keep: vec!["/*".into()],
+        ..Options::default()
+    };
+    let (out, _, counts) = redact(line.as_bytes(), &keep);
+    let text = String::from_utf8_lossy(&out);
+    assert!(!text.contains("hunter22") && !text.contains("plainvalue1"), "{text}");
+    assert!(text.contains(r#""user":"bob""#), "kept: {text}");
+    assert_eq!(counts.get("credential"), Some(&2), "{counts:?}");
+    let (again, _, counts) = redact(&out, &keep);
+    assert_eq!(again, out);
+    assert!(counts.is_empty(), "{counts:?}");
+}
+
+/// `--keep` keeps the values at its pointers and nothing else.
+#[test]
+fn keep_keeps_only_its_pointers() {
+    let line = r#"{"event":"on_tool_start","name":"get_weather","run_id":"r","parent_ids":[],"data":{"input":{"city":"Paris","note":"Lovely weather"}}}"#;
+    let opts = Options {
+        keep: vec!["/data/input/city".into()],
+        ..Options::default()
+    };
+    let (out, _, _) = redact(line.as_bytes(), &opts);
+    let text = String::from_utf8_lossy(&out);
+    assert!(text.contains(r#""city":"Paris""#), "{text}");
+    assert!(!text.contains("Lovely"), "{text}");
+}
+
+/// `--shift-time` moves v3 and AG-UI timestamps by the constant; `--slim` drops the states
+/// between a run's first and last, RAW events and rawEvent payloads.
+#[test]
+fn shift_time_and_slim() {
+    let v3 = |seq: u64, method: &str, data: &str| {
+        format!(r#"{{"type":"event","method":"{method}","seq":{seq},"params":{{"namespace":[],"timestamp":{},"data":{data}}}}}"#, 1000 + seq)
+    };
+    let lines = [
+        v3(1, "values", r#"{"messages":[],"step":"first"}"#),
+        v3(2, "updates", r#"{"agent":{}}"#),
+        v3(3, "values", r#"{"messages":[],"step":"middle"}"#),
+        v3(4, "updates", r#"{"tools":{}}"#),
+        v3(5, "values", r#"{"messages":[],"step":"last"}"#),
+    ];
+    let opts = Options {
+        slim: true,
+        shift_time: Some(-1000),
+        ..Options::default()
+    };
+    let (out, _, _) = redact(lines.join("\n").as_bytes(), &opts);
+    let out: Vec<serde_json::Value> = String::from_utf8_lossy(&out)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("JSON"))
+        .collect();
+    let seqs: Vec<u64> = out.iter().filter_map(|v| v["seq"].as_u64()).collect();
+    assert_eq!(seqs, [1, 2, 4, 5], "the middle state goes, the updates stay in order");
+    let times: Vec<i64> = out
+        .iter()
+        .filter_map(|v| v["params"]["timestamp"].as_i64())
+        .collect();
+    assert_eq!(times, [1, 2, 4, 5]);
+    let agui = "data: {\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r\",\"timestamp\":50}\n\n\
+                data: {\"type\":\"RAW\",\"event\":{\"x\":1}}\n\n\
+                data: {\"type\":\"CUSTOM\",\"name\":\"n\",\"value\":1,\"rawEvent\":{\"a\":\"b\"}}\n\n";
+    let (out, _, _) = redact(agui.as_bytes(), &opts);
+    let out = String::from_utf8_lossy(&out);
+    assert!(!out.contains("RAW") && !out.contains("rawEvent"), "{out}");
+    assert!(out.contains(r#""timestamp":-950"#), "{out}");
+}
+
+/// A line that is not JSON is reported by its line and written with its strings replaced.
+#[test]
+fn bad_lines_are_reported_and_passed_through_redacted() {
+    let text = "{\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r\"}\n{\"type\":\"TEXT_MESSAGE_CONTENT\",\"delta\":\"Secret plans for Paris\n";
+    let (out, bad, _) = redact(text.as_bytes(), &Options::default());
+    assert_eq!(bad, [2]);
+    let out = String::from_utf8_lossy(&out);
+    assert_eq!(out.lines().count(), 2, "{out}");
+    assert!(out.contains("TEXT_MESSAGE_CONTENT") && !out.contains("Paris"), "{out}");
+}
+
+fn aguify(dir: &Path, args: &[&str], stdin: Option<&[u8]>) -> (i32, String, String) {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_aguify"))
+        .args(args)
+        .current_dir(dir)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("aguify runs");
+    if let Some(input) = stdin {
+        child.stdin.take().expect("stdin").write_all(input).expect("write");
+    }
+    drop(child.stdin.take());
+    let out = child.wait_with_output().expect("aguify ends");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// The command: `-o FILE` (no temporary file left), `-o DIR` (one file per input), stdout,
+/// the secrets counted on stderr, bad lines named `FILE:LINE`.
+#[test]
+fn the_command_writes_where_asked_and_reports_on_stderr() {
+    let d = scratch("cli");
+    let run = "{\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r\"}\n\
+               {\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"m\",\"delta\":\"mail bob@example.com\"}\n\
+               not json at all\n";
+    std::fs::write(d.join("run.ndjson"), run).expect("write");
+    let (code, out, err) = aguify(&d, &["redact", "run.ndjson", "-o", "red.ndjson"], None);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.is_empty(), "{out}");
+    assert!(err.contains("aguify: run.ndjson:3: "), "{err}");
+    assert!(err.contains("1 secret replaced: 1 email"), "{err}");
+    let red = std::fs::read_to_string(d.join("red.ndjson")).expect("written");
+    assert!(!red.contains("bob@example.com") && red.contains("[secret:email]"), "{red}");
+    let leftovers: Vec<_> = std::fs::read_dir(&d)
+        .expect("dir")
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_name().to_string_lossy().ends_with(".tmp"))
+        .collect();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
+    std::fs::create_dir_all(d.join("out")).expect("dir");
+    let (code, _, err) = aguify(&d, &["redact", "run.ndjson", "red.ndjson", "-o", "out"], None);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        std::fs::read_to_string(d.join("out/red.ndjson")).expect("written"),
+        red,
+        "redacting a redacted file changes nothing"
+    );
+    assert!(d.join("out/run.ndjson").exists());
+    let (code, out, _) = aguify(&d, &["redact"], Some(run.as_bytes()));
+    assert_eq!(code, 0);
+    assert_eq!(out, red, "stdin to stdout, the same bytes");
+    let (code, _, err) = aguify(&d, &["redact", "--keep", "data/x", "run.ndjson"], None);
+    assert_eq!(code, 2, "{err}");
+    let (code, _, err) = aguify(&d, &["redact", "nope.ndjson"], None);
+    assert_eq!(code, 2);
+    assert!(err.contains("cannot open nope.ndjson"), "{err}");
 }
