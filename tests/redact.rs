@@ -321,38 +321,27 @@ fn leaked(original: &Path, redacted: &Path) -> Vec<String> {
 #[test]
 fn every_recording_keeps_its_story_and_loses_its_text() {
     let dir = scratch("corpus");
-    let opts = Options::default();
-    let mut failures = Vec::new();
+    let all = recordings();
     let started = std::time::Instant::now();
-    for path in recordings() {
-        let name = path.strip_prefix(common::testdata()).unwrap_or(&path);
-        let flat = name.to_string_lossy().replace('/', "__");
-        let original = std::fs::read(&path).expect("read");
-        let (once, _, _) = redact(&original, &opts);
-        let out = dir.join(&flat);
-        std::fs::write(&out, &once).expect("write");
-        let (twice, _, _) = redact(&once, &opts);
-        if twice != once {
-            failures.push(format!("{flat}: redacting again changed it"));
-        }
-        let (again, _, _) = redact(&original, &opts);
-        if again != once {
-            failures.push(format!("{flat}: not the same bytes twice"));
-        }
-        let (a, b) = (findings(&original), findings(&once));
-        if a != b {
-            failures.push(format!("{flat}: check findings {a:?} became {b:?}"));
-        }
-        let d = differences(&path, &out);
-        if !d.is_empty() {
-            failures.push(format!("{flat}: diff --ignore-text: {}", d.join("; ")));
-        }
-        let l = leaked(&path, &out);
-        if !l.is_empty() {
-            failures.push(format!("{flat}: words kept: {l:?}"));
-        }
-    }
-    eprintln!("corpus: {:?}", started.elapsed());
+    // Two halves at once: the corpus is a few hundred files.
+    let half = all.len().div_ceil(2);
+    let failures: Vec<String> = std::thread::scope(|s| {
+        let workers: Vec<_> = all
+            .chunks(half)
+            .map(|part| {
+                s.spawn(|| {
+                    part.iter()
+                        .flat_map(|p| one_recording(p, &dir))
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .flat_map(|w| w.join().expect("a worker"))
+            .collect()
+    });
+    eprintln!("corpus: {} files in {:?}", all.len(), started.elapsed());
     assert!(
         failures.is_empty(),
         "{} failures:\n{}",
@@ -361,47 +350,105 @@ fn every_recording_keeps_its_story_and_loses_its_text() {
     );
 }
 
+/// What is wrong with the redaction of one recording (nothing, when all is well).
+fn one_recording(path: &Path, dir: &Path) -> Vec<String> {
+    let opts = Options::default();
+    let mut failures = Vec::new();
+    let name = path.strip_prefix(common::testdata()).unwrap_or(path);
+    let flat = name.to_string_lossy().replace('/', "__");
+    let original = std::fs::read(path).expect("read");
+    let (once, _, _) = redact(&original, &opts);
+    let out = dir.join(&flat);
+    std::fs::write(&out, &once).expect("write");
+    let (twice, _, _) = redact(&once, &opts);
+    if twice != once {
+        failures.push(format!("{flat}: redacting again changed it"));
+    }
+    let (again, _, _) = redact(&original, &opts);
+    if again != once {
+        failures.push(format!("{flat}: not the same bytes twice"));
+    }
+    let (a, b) = (findings(&original), findings(&once));
+    if a != b {
+        failures.push(format!("{flat}: check findings {a:?} became {b:?}"));
+    }
+    let d = differences(path, &out);
+    if !d.is_empty() {
+        failures.push(format!("{flat}: diff --ignore-text: {}", d.join("; ")));
+    }
+    let l = leaked(path, &out);
+    if !l.is_empty() {
+        failures.push(format!("{flat}: words kept: {l:?}"));
+    }
+    failures
+}
+
 /// A recording of each form with `secret` planted in message content, tool arguments, state
 /// and headers (metadata): `(name, bytes)`.
 fn planted(secret: &str) -> Vec<(&'static str, String)> {
     let j = |v: serde_json::Value| v.to_string();
     let args = j(serde_json::json!({ "query": format!("use {secret} now") }));
     let v2 = [
-        j(serde_json::json!({"event":"on_chain_start","name":"LangGraph","run_id":"r1","parent_ids":[],
+        j(
+            serde_json::json!({"event":"on_chain_start","name":"LangGraph","run_id":"r1","parent_ids":[],
             "metadata":{"thread_id":"t1","headers":{"x-forwarded":format!("via {secret}")}},
             "data":{"input":{"messages":[{"type":"human","content":format!("my key is {secret}"),"id":"h1"}],
-                                 "note":format!("state {secret}")}}})),
-        j(serde_json::json!({"event":"on_chat_model_stream","name":"M","run_id":"m1","parent_ids":["r1"],
+                                 "note":format!("state {secret}")}}}),
+        ),
+        j(
+            serde_json::json!({"event":"on_chat_model_stream","name":"M","run_id":"m1","parent_ids":["r1"],
             "metadata":{"langgraph_node":"agent","headers":{"authorization":format!("Bearer {secret}")}},
             "data":{"chunk":{"type":"AIMessageChunk","id":"a1","content":format!("echo {secret}"),
-                "tool_call_chunks":[{"name":"search","args":args,"id":"c1","index":0,"type":"tool_call_chunk"}]}}})),
-        j(serde_json::json!({"event":"on_tool_start","name":"search","run_id":"t1","parent_ids":["r1"],
-            "data":{"input":{"query":format!("use {secret} now")}}})),
-        j(serde_json::json!({"event":"on_chain_end","name":"LangGraph","run_id":"r1","parent_ids":[],
-            "data":{"output":{"messages":[],"note":format!("state {secret}")}}})),
+                "tool_call_chunks":[{"name":"search","args":args,"id":"c1","index":0,"type":"tool_call_chunk"}]}}}),
+        ),
+        j(
+            serde_json::json!({"event":"on_tool_start","name":"search","run_id":"t1","parent_ids":["r1"],
+            "data":{"input":{"query":format!("use {secret} now")}}}),
+        ),
+        j(
+            serde_json::json!({"event":"on_chain_end","name":"LangGraph","run_id":"r1","parent_ids":[],
+            "data":{"output":{"messages":[],"note":format!("state {secret}")}}}),
+        ),
     ];
     let v3 = [
-        j(serde_json::json!({"type":"event","method":"values","seq":1,"params":{"namespace":[],"timestamp":1,
-            "data":{"messages":[{"type":"human","content":format!("key {secret}"),"id":"h1"}],"note":format!("state {secret}")}}})),
-        j(serde_json::json!({"type":"event","method":"messages","seq":2,"params":{"namespace":[],"timestamp":2,
-            "data":{"event":"content-block-delta","index":0,"delta":{"type":"tool-call-delta","args":args}}}})),
-        j(serde_json::json!({"type":"event","method":"messages","seq":3,"params":{"namespace":[],"timestamp":3,
-            "data":{"event":"content-block-delta","index":1,"delta":{"type":"text-delta","text":format!("echo {secret}")}}}})),
-        j(serde_json::json!({"type":"event","method":"lifecycle","seq":4,"params":{"namespace":[],"timestamp":4,
-            "data":{"event":"started","headers":{"x-api":format!("via {secret}")}}}})),
+        j(
+            serde_json::json!({"type":"event","method":"values","seq":1,"params":{"namespace":[],"timestamp":1,
+            "data":{"messages":[{"type":"human","content":format!("key {secret}"),"id":"h1"}],"note":format!("state {secret}")}}}),
+        ),
+        j(
+            serde_json::json!({"type":"event","method":"messages","seq":2,"params":{"namespace":[],"timestamp":2,
+            "data":{"event":"content-block-delta","index":0,"delta":{"type":"tool-call-delta","args":args}}}}),
+        ),
+        j(
+            serde_json::json!({"type":"event","method":"messages","seq":3,"params":{"namespace":[],"timestamp":3,
+            "data":{"event":"content-block-delta","index":1,"delta":{"type":"text-delta","text":format!("echo {secret}")}}}}),
+        ),
+        j(
+            serde_json::json!({"type":"event","method":"lifecycle","seq":4,"params":{"namespace":[],"timestamp":4,
+            "data":{"event":"started","headers":{"x-api":format!("via {secret}")}}}}),
+        ),
     ];
     let agui = [
-        j(serde_json::json!({"type":"RUN_STARTED","threadId":"t1","runId":"r1",
-            "input":{"forwardedProps":{"headers":{"x-forwarded":format!("via {secret}")}},"state":{"note":format!("state {secret}")}}})),
-        j(serde_json::json!({"type":"TEXT_MESSAGE_CONTENT","messageId":"m1","delta":format!("echo {secret}")})),
+        j(
+            serde_json::json!({"type":"RUN_STARTED","threadId":"t1","runId":"r1",
+            "input":{"forwardedProps":{"headers":{"x-forwarded":format!("via {secret}")}},"state":{"note":format!("state {secret}")}}}),
+        ),
+        j(
+            serde_json::json!({"type":"TEXT_MESSAGE_CONTENT","messageId":"m1","delta":format!("echo {secret}")}),
+        ),
         j(serde_json::json!({"type":"TOOL_CALL_ARGS","toolCallId":"c1","delta":args})),
-        j(serde_json::json!({"type":"STATE_SNAPSHOT","snapshot":{"note":format!("state {secret}")}})),
+        j(
+            serde_json::json!({"type":"STATE_SNAPSHOT","snapshot":{"note":format!("state {secret}")}}),
+        ),
         j(serde_json::json!({"type":"RUN_FINISHED","threadId":"t1","runId":"r1"})),
     ];
     vec![
         ("v2", v2.join("\n") + "\n"),
         ("v3", v3.join("\n") + "\n"),
-        ("agui-sse", agui.iter().map(|l| format!("data: {l}\n\n")).collect()),
+        (
+            "agui-sse",
+            agui.iter().map(|l| format!("data: {l}\n\n")).collect(),
+        ),
     ]
 }
 
@@ -430,7 +477,10 @@ fn secret_is_gone(kind: &str, secret: &str) {
                 !out.contains(secret) && !out.contains(escaped.trim_matches('"')),
                 "{kind} {form} {opts:?}:\n{out}"
             );
-            assert!(out.contains(&format!("[secret:{kind}]")), "{kind} {form}:\n{out}");
+            assert!(
+                out.contains(&format!("[secret:{kind}]")),
+                "{kind} {form}:\n{out}"
+            );
             assert!(
                 counts.get(kind).copied().unwrap_or_default() >= 4,
                 "{kind} {form} {opts:?}: {counts:?}"
@@ -470,7 +520,10 @@ fn bearer_token_is_gone() {
         let (out, _, counts) = redact(text.as_bytes(), &Options::default());
         let out = String::from_utf8_lossy(&out);
         assert!(!out.contains(token), "{form}:\n{out}");
-        assert!(counts.get("bearer-token").copied().unwrap_or_default() >= 4, "{form}: {counts:?}");
+        assert!(
+            counts.get("bearer-token").copied().unwrap_or_default() >= 4,
+            "{form}: {counts:?}"
+        );
     }
 }
 
@@ -485,7 +538,10 @@ fn values_of_credential_keys_are_gone() {
     };
     let (out, _, counts) = redact(line.as_bytes(), &keep);
     let text = String::from_utf8_lossy(&out);
-    assert!(!text.contains("hunter22") && !text.contains("plainvalue1"), "{text}");
+    assert!(
+        !text.contains("hunter22") && !text.contains("plainvalue1"),
+        "{text}"
+    );
     assert!(text.contains(r#""user":"bob""#), "kept: {text}");
     assert_eq!(counts.get("credential"), Some(&2), "{counts:?}");
     let (again, _, counts) = redact(&out, &keep);
@@ -512,7 +568,10 @@ fn keep_keeps_only_its_pointers() {
 #[test]
 fn shift_time_and_slim() {
     let v3 = |seq: u64, method: &str, data: &str| {
-        format!(r#"{{"type":"event","method":"{method}","seq":{seq},"params":{{"namespace":[],"timestamp":{},"data":{data}}}}}"#, 1000 + seq)
+        format!(
+            r#"{{"type":"event","method":"{method}","seq":{seq},"params":{{"namespace":[],"timestamp":{},"data":{data}}}}}"#,
+            1000 + seq
+        )
     };
     let lines = [
         v3(1, "values", r#"{"messages":[],"step":"first"}"#),
@@ -532,7 +591,11 @@ fn shift_time_and_slim() {
         .map(|l| serde_json::from_str(l).expect("JSON"))
         .collect();
     let seqs: Vec<u64> = out.iter().filter_map(|v| v["seq"].as_u64()).collect();
-    assert_eq!(seqs, [1, 2, 4, 5], "the middle state goes, the updates stay in order");
+    assert_eq!(
+        seqs,
+        [1, 2, 4, 5],
+        "the middle state goes, the updates stay in order"
+    );
     let times: Vec<i64> = out
         .iter()
         .filter_map(|v| v["params"]["timestamp"].as_i64())
@@ -555,7 +618,10 @@ fn bad_lines_are_reported_and_passed_through_redacted() {
     assert_eq!(bad, [2]);
     let out = String::from_utf8_lossy(&out);
     assert_eq!(out.lines().count(), 2, "{out}");
-    assert!(out.contains("TEXT_MESSAGE_CONTENT") && !out.contains("Paris"), "{out}");
+    assert!(
+        out.contains("TEXT_MESSAGE_CONTENT") && !out.contains("Paris"),
+        "{out}"
+    );
 }
 
 fn aguify(dir: &Path, args: &[&str], stdin: Option<&[u8]>) -> (i32, String, String) {
@@ -569,7 +635,12 @@ fn aguify(dir: &Path, args: &[&str], stdin: Option<&[u8]>) -> (i32, String, Stri
         .spawn()
         .expect("aguify runs");
     if let Some(input) = stdin {
-        child.stdin.take().expect("stdin").write_all(input).expect("write");
+        child
+            .stdin
+            .take()
+            .expect("stdin")
+            .write_all(input)
+            .expect("write");
     }
     drop(child.stdin.take());
     let out = child.wait_with_output().expect("aguify ends");
@@ -595,7 +666,10 @@ fn the_command_writes_where_asked_and_reports_on_stderr() {
     assert!(err.contains("aguify: run.ndjson:3: "), "{err}");
     assert!(err.contains("1 secret replaced: 1 email"), "{err}");
     let red = std::fs::read_to_string(d.join("red.ndjson")).expect("written");
-    assert!(!red.contains("bob@example.com") && red.contains("[secret:email]"), "{red}");
+    assert!(
+        !red.contains("bob@example.com") && red.contains("[secret:email]"),
+        "{red}"
+    );
     let leftovers: Vec<_> = std::fs::read_dir(&d)
         .expect("dir")
         .filter_map(|e| e.ok())
@@ -603,7 +677,11 @@ fn the_command_writes_where_asked_and_reports_on_stderr() {
         .collect();
     assert!(leftovers.is_empty(), "{leftovers:?}");
     std::fs::create_dir_all(d.join("out")).expect("dir");
-    let (code, _, err) = aguify(&d, &["redact", "run.ndjson", "red.ndjson", "-o", "out"], None);
+    let (code, _, err) = aguify(
+        &d,
+        &["redact", "run.ndjson", "red.ndjson", "-o", "out"],
+        None,
+    );
     assert_eq!(code, 0, "{err}");
     assert_eq!(
         std::fs::read_to_string(d.join("out/red.ndjson")).expect("written"),
