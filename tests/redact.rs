@@ -24,7 +24,7 @@ fn scratch(name: &str) -> PathBuf {
 fn redact(bytes: &[u8], opts: &Options) -> (Vec<u8>, Vec<u64>, aguify::redact::Counts) {
     let mut out = Vec::new();
     let mut bad = Vec::new();
-    let s = file::redact(&mut &bytes[..], "t", &mut out, opts, &mut |line, _| {
+    let s = file::redact(&mut &bytes[..], &mut out, opts, &mut |line, _| {
         bad.push(line)
     })
     .expect("redacted");

@@ -17,11 +17,10 @@ pub struct Summary {
     pub secrets: super::Counts,
 }
 
-/// Redacts `input` (named `name` in diagnostics) into `out`; `bad` hears of each line that is
-/// not a record, as `(line, why)`.
+/// Redacts `input` into `out`; `bad` hears of each line that is not a record, as
+/// `(line, why)`.
 pub fn redact(
     input: &mut dyn BufRead,
-    name: &str,
     out: &mut dyn Write,
     opts: &Options,
     bad: &mut dyn FnMut(u64, &str),
@@ -34,7 +33,6 @@ pub fn redact(
         out,
         err: None,
     };
-    let _ = name;
     let mut framing = None;
     let mut frame = Frame::default();
     let mut buf = Vec::new();

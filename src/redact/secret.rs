@@ -15,7 +15,7 @@ const KINDS: [(&str, &str); 11] = [
     // The credentials of a URL (`https://user:pass@host`): group 1.
     (
         "url-credentials",
-        r"[A-Za-z][A-Za-z0-9+.\-]*://([^\s/:@'\x22]+:[^\s/@'\x22]+)@",
+        r"[A-Za-z][A-Za-z0-9+.\-]*://([^\s/:@'\x22\[]+:[^\s/@'\x22\]]+)@",
     ),
     ("anthropic-key", r"sk-ant-[A-Za-z0-9_\-]{20,}"),
     (
@@ -164,7 +164,7 @@ mod tests {
                 "key sk-ant-api03-AbCdEfGhIjKlMnOpQrStUv-123 here",
             ),
             ("openai-key", "key sk-proj-AbCdEfGhIjKlMnOpQrStUvWx here"),
-            ("google-key", "AIzaSyA1234567890abcdefghijklmnopqrstu"),
+            ("google-key", "AIzaSyA1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q"),
             ("aws-key", "id AKIAIOSFODNN7EXAMPLE ok"),
             ("github-token", "ghp_abcdefghijklmnopqrstuvwxyz0123456789"),
             ("slack-token", "xoxb-123456789012-abcdefghij"),

@@ -98,7 +98,7 @@ fn one(
         ("-", Some(n)) => n.clone(),
         _ => path.to_string(),
     };
-    let summary = file::redact(&mut input.reader, &shown, out, opts, &mut |line, why| {
+    let summary = file::redact(&mut input.reader, out, opts, &mut |line, why| {
         eprintln!("aguify: {shown}:{line}: {why} (passed through redacted)");
     })
     .map_err(|e| aguify::Error::Input {
