@@ -63,6 +63,40 @@ fn findings(bytes: &[u8]) -> Vec<(&'static str, u64)> {
     report.findings.iter().map(|f| (f.rule, f.line)).collect()
 }
 
+/// What `explain` says of each failed run: how it ended, its code and class, the cause (its
+/// first sentence: the rest may quote the error's text) and the line that carried it.
+fn explained(bytes: &[u8]) -> Vec<(String, String, Option<String>, String, Option<u64>)> {
+    let mut explainer = aguify::explain::Explainer::new(8);
+    let input = aguify::pipeline::Input::from_bytes("t", bytes.to_vec());
+    let opts = aguify::pipeline::Options {
+        parse_threads: 1,
+        ..aguify::pipeline::Options::default()
+    };
+    if aguify::pipeline::run(vec![input], &opts, &mut explainer).is_err() {
+        return vec![];
+    }
+    explainer
+        .finish()
+        .explained
+        .iter()
+        .map(|e| {
+            let cause = e
+                .cause
+                .split(['.', ':'])
+                .next()
+                .unwrap_or_default()
+                .to_string();
+            (
+                e.ending.to_string(),
+                e.error.code.clone(),
+                e.error.name.clone(),
+                cause,
+                e.error.carried_by.as_ref().map(|l| l.line),
+            )
+        })
+        .collect()
+}
+
 /// The `diff --ignore-text` of two files: the differences, as text.
 fn differences(old: &Path, new: &Path) -> Vec<String> {
     let popts = aguify::pipeline::Options {
@@ -371,6 +405,10 @@ fn one_recording(path: &Path, dir: &Path) -> Vec<String> {
     let (a, b) = (findings(&original), findings(&once));
     if a != b {
         failures.push(format!("{flat}: check findings {a:?} became {b:?}"));
+    }
+    let (a, b) = (explained(&original), explained(&once));
+    if a != b {
+        failures.push(format!("{flat}: explain {a:?} became {b:?}"));
     }
     let d = differences(path, &out);
     if !d.is_empty() {

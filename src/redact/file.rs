@@ -6,7 +6,8 @@ use std::io::{self, BufRead, Write};
 
 use super::slim::{self, Slim};
 use super::{Mode, Options, Redactor};
-use crate::input::{detect_framing, parse_json, Framing};
+use crate::adapter::{classify, RecordKind};
+use crate::input::{detect_framing, parse_json, Framing, Origin, Record, RecordText};
 
 /// What redacting one input did.
 #[derive(Debug, Default, Clone)]
@@ -82,6 +83,18 @@ pub fn redact(
     }
     r.summary.secrets = r.redactor.secrets;
     Ok(r.summary)
+}
+
+/// What the adapters' classifier makes of a record: the form detection `convert` uses.
+fn form_of(v: &serde_json::Value, text: &str, sse_event: Option<&str>) -> RecordKind {
+    let rec = Record::new(
+        Origin::default(),
+        1,
+        sse_event.map(str::to_string),
+        RecordText::from(text),
+        v.clone(),
+    );
+    classify(&rec)
 }
 
 /// The lines of what one `read_until('\n')` read, each with its end (`\n`, `\r\n`, a bare
@@ -163,7 +176,8 @@ impl Reader<'_, '_> {
             Ok(mut v) => {
                 self.summary.records += 1;
                 let kind = slim::kind(&v, None, &mut self.last_seq);
-                self.redactor.record(&mut v, None);
+                let form = form_of(&v, text, None);
+                self.redactor.record(&mut v, None, &form);
                 (serde_json::to_string(&v).map_err(io::Error::other)?, kind)
             }
             Err(why) => {
@@ -172,7 +186,8 @@ impl Reader<'_, '_> {
                 let line = match serde_json::from_str::<serde_json::Value>(text) {
                     // JSON, not an object: its strings replaced all the same.
                     Ok(mut v) => {
-                        self.redactor.record(&mut v, None);
+                        let form = form_of(&v, text, None);
+                        self.redactor.record(&mut v, None, &form);
                         serde_json::to_string(&v).map_err(io::Error::other)?
                     }
                     Err(_) => self.bad_text(text),
@@ -222,7 +237,8 @@ impl Reader<'_, '_> {
                 Ok(mut v) => {
                     self.summary.records += 1;
                     kind = slim::kind(&v, event.as_deref(), &mut self.last_seq);
-                    self.redactor.record(&mut v, event.as_deref());
+                    let form = form_of(&v, d, event.as_deref());
+                    self.redactor.record(&mut v, event.as_deref(), &form);
                     Some((at, serde_json::to_string(&v).map_err(io::Error::other)?))
                 }
                 Err(e) => {

@@ -11,6 +11,8 @@
 
 use serde_json::{Map, Value};
 
+use crate::adapter::RecordKind;
+
 use super::{Mode, Redactor};
 
 /// Keys whose string values are structure wherever they are: names, ids, kinds, outcomes.
@@ -157,15 +159,61 @@ impl Cx {
 }
 
 impl Redactor<'_> {
-    /// One record (an NDJSON line's value, an SSE frame's data with its `event:` name).
-    pub fn record(&mut self, v: &mut Value, sse_event: Option<&str>) {
+    /// One record (an NDJSON line's value, an SSE frame's data with its `event:` name), of
+    /// the kind the adapters' classifier ([`crate::adapter::classify`]) found it to be.
+    pub fn record(&mut self, v: &mut Value, sse_event: Option<&str>, kind: &RecordKind) {
         let mut cx = Cx::default();
-        match sse_event {
-            Some(mode) => self.part(mode, v, &mut cx),
-            None => self.top(v, &mut cx),
+        // An SDK stream part (`{"event": MODE, "data": …}`): its data as an SSE frame of MODE.
+        if sse_event.is_none() && *kind != RecordKind::Agui {
+            if let Value::Object(map) = v {
+                let mode = str_of(map, "event")
+                    .filter(|e| !e.starts_with("on_"))
+                    .map(str::to_string);
+                if let (Some(mode), Some(data)) = (mode, map.get_mut("data")) {
+                    cx.push("data".into(), "data".into());
+                    return self.classified(data, Some(&mode), kind, &mut cx);
+                }
+            }
+        }
+        self.classified(v, sse_event, kind, &mut cx)
+    }
+
+    fn classified(&mut self, v: &mut Value, mode: Option<&str>, kind: &RecordKind, cx: &mut Cx) {
+        let enveloped = v.get("type").and_then(Value::as_str) == Some("event");
+        match kind {
+            RecordKind::Agui | RecordKind::V2 => self.top(v, cx),
+            RecordKind::V3 if enveloped => self.top(v, cx),
+            // LangGraph.js's v3 SSE: the frame's data is `params.data`, its event the method.
+            RecordKind::V3 => {
+                let (method, ns) = mode
+                    .unwrap_or_default()
+                    .split_once('|')
+                    .unwrap_or((mode.unwrap_or_default(), ""));
+                self.v3_data(method, ns.to_string(), v, cx)
+            }
+            RecordKind::ErrorLine(_) => self.value(v, Zone::Struct, "", cx),
+            RecordKind::RunMetadata { .. } => self.value(v, Zone::Envelope, "", cx),
+            RecordKind::MessagesTuple => self.tuple(v, cx),
+            RecordKind::Values
+            | RecordKind::Custom
+            | RecordKind::OtherStreamMode(_)
+            | RecordKind::Unknown(_) => {
+                // A stream part by its mode: LangGraph.js's v3 SSE names the method.
+                let m = mode.unwrap_or_default();
+                let (method, ns) = m.split_once('|').unwrap_or((m, ""));
+                match method {
+                    "messages" | "tools" | "lifecycle" if v.is_object() => {
+                        self.v3_data(method, ns.to_string(), v, cx)
+                    }
+                    "tasks" | "checkpoints" => self.value(v, Zone::Struct, "", cx),
+                    _ => self.value(v, Zone::Free, "", cx),
+                }
+            }
         }
     }
 
+    /// An AG-UI event, a v2 event or a v3 event in its envelope (a record, or one inside a
+    /// payload: an AG-UI event's `rawEvent`, a custom event's native AG-UI payload).
     fn top(&mut self, v: &mut Value, cx: &mut Cx) {
         let Value::Object(map) = v else {
             return self.value(v, Zone::Free, "", cx);
@@ -196,54 +244,29 @@ impl Redactor<'_> {
                     cx.pop();
                 }
             }
-            // An SDK stream part, the recorder's error line.
-            Some(mode) if map.contains_key("data") => {
-                let mode = mode.to_string();
-                if let Some(data) = map.get_mut("data") {
-                    cx.push("data".into(), "data".into());
-                    self.part(&mode, data, cx);
-                    cx.pop();
-                }
-            }
             _ => self.object(map, Zone::Free, cx),
         }
     }
 
-    /// A stream part's data: an SSE frame's, or an SDK part's `data`.
-    fn part(&mut self, mode: &str, data: &mut Value, cx: &mut Cx) {
-        if let Value::Object(m) = data {
-            if is_agui(m) || str_of(m, "type") == Some("event") {
-                return self.top(data, cx);
-            }
-        }
-        let (base, ns) = mode.split_once('|').unwrap_or((mode, ""));
-        match (base, &*data) {
-            ("events", _) => self.top(data, cx),
-            ("metadata", _) => self.value(data, Zone::Envelope, "", cx),
-            ("error", _) => self.value(data, Zone::Struct, "", cx),
-            ("messages", Value::Array(_)) => {
-                if let Value::Array(items) = data {
-                    for (i, item) in items.iter_mut().enumerate() {
-                        cx.push(i.to_string(), i.to_string());
-                        // The tuple's message is always a chunk, whatever its `type` says.
-                        let saved = cx.stream.take();
-                        let zone = if i == 0 {
-                            let id = item.get("id").and_then(Value::as_str).unwrap_or_default();
-                            cx.stream = Some((format!("m:{id}"), cx.spath.len(), false));
-                            Zone::Free
-                        } else {
-                            Zone::Envelope
-                        };
-                        self.value(item, zone, "", cx);
-                        cx.stream = saved;
-                        cx.pop();
-                    }
-                }
-            }
-            ("messages" | "tools" | "lifecycle", Value::Object(_)) => {
-                self.v3_data(base, ns.to_string(), data, cx)
-            }
-            _ => self.value(data, Zone::Free, "", cx),
+    /// A `messages-tuple` part: `[message chunk, metadata]`.
+    fn tuple(&mut self, v: &mut Value, cx: &mut Cx) {
+        let Value::Array(items) = v else {
+            return self.value(v, Zone::Free, "", cx);
+        };
+        for (i, item) in items.iter_mut().enumerate() {
+            cx.push(i.to_string(), i.to_string());
+            // The tuple's message is always a chunk, whatever its `type` says.
+            let saved = cx.stream.take();
+            let zone = if i == 0 {
+                let id = item.get("id").and_then(Value::as_str).unwrap_or_default();
+                cx.stream = Some((format!("m:{id}"), cx.spath.len(), false));
+                Zone::Free
+            } else {
+                Zone::Envelope
+            };
+            self.value(item, zone, "", cx);
+            cx.stream = saved;
+            cx.pop();
         }
     }
 
