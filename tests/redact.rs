@@ -63,9 +63,12 @@ fn findings(bytes: &[u8]) -> Vec<(&'static str, u64)> {
     report.findings.iter().map(|f| (f.rule, f.line)).collect()
 }
 
+/// A failed run as `explain` tells it: ending, code, class, cause, the error's line.
+type Explained = (String, String, Option<String>, String, Option<u64>);
+
 /// What `explain` says of each failed run: how it ended, its code and class, the cause (its
 /// first sentence: the rest may quote the error's text) and the line that carried it.
-fn explained(bytes: &[u8]) -> Vec<(String, String, Option<String>, String, Option<u64>)> {
+fn explained(bytes: &[u8]) -> Vec<Explained> {
     let mut explainer = aguify::explain::Explainer::new(8);
     let input = aguify::pipeline::Input::from_bytes("t", bytes.to_vec());
     let opts = aguify::pipeline::Options {
