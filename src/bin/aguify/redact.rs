@@ -75,7 +75,8 @@ pub fn run(args: RedactArgs) -> anyhow::Result<i32> {
         );
     }
     if bad_lines > 0 {
-        eprintln!("aguify: redact: {bad_lines} bad lines passed through redacted");
+        let noun = if bad_lines == 1 { "line" } else { "lines" };
+        eprintln!("aguify: redact: {bad_lines} bad {noun} passed through redacted");
     }
     Ok(0)
 }
