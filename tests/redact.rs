@@ -387,6 +387,40 @@ fn every_recording_keeps_its_story_and_loses_its_text() {
     );
 }
 
+/// `--slim` drops states between a run's first and last: what a front end is shown (its last
+/// state included) stays the same, in every form that records full states.
+#[test]
+fn slim_keeps_what_a_front_end_shows() {
+    let dir = scratch("slim");
+    let opts = Options {
+        slim: true,
+        ..Options::default()
+    };
+    let mut failures = Vec::new();
+    let mut dropped = 0;
+    for path in common::recording_cases().into_iter().flat_map(|c| c.files) {
+        let p = path.to_string_lossy();
+        if !(p.contains("/v3-") || p.contains("/sse/") || p.contains("/sdk-parts/")) {
+            continue;
+        }
+        let original = std::fs::read(&path).expect("read");
+        let (slim, _, _) = redact(&original, &opts);
+        let (full, _, _) = redact(&original, &Options::default());
+        dropped += usize::from(slim.len() < full.len());
+        let out = dir.join(p.replace('/', "__"));
+        std::fs::write(&out, &slim).expect("write");
+        let d = differences(&path, &out);
+        if !d.is_empty() {
+            failures.push(format!("{p}: {}", d.join("; ")));
+        }
+    }
+    assert!(
+        dropped > 20,
+        "--slim dropped states in only {dropped} recordings"
+    );
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
 /// What is wrong with the redaction of one recording (nothing, when all is well).
 fn one_recording(path: &Path, dir: &Path) -> Vec<String> {
     let opts = Options::default();

@@ -45,7 +45,11 @@ pub fn kind(v: &Value, sse_event: Option<&str>, last_seq: &mut Option<u64>) -> K
             .and_then(|p| p.get("interrupts"))
             .and_then(Value::as_array)
             .is_some_and(|a| !a.is_empty());
-        let values = v.get("method").and_then(Value::as_str) == Some("values");
+        // LangGraph.js sends an interrupt as a `values` of `__interrupt__` alone: not a state.
+        let values = v.get("method").and_then(Value::as_str) == Some("values")
+            && params
+                .and_then(|p| p.get("data"))
+                .is_some_and(|d| d.get("__interrupt__").is_none());
         return if values && root && !interrupts {
             Kind::State
         } else {
