@@ -773,3 +773,20 @@ fn the_command_writes_where_asked_and_reports_on_stderr() {
     assert_eq!(code, 2);
     assert!(err.contains("cannot open nope.ndjson"), "{err}");
 }
+
+/// Run metadata keeps LangGraph's and LangSmith's own keys; an application's own is its data.
+#[test]
+fn metadata_an_application_added_is_replaced() {
+    let line = r#"{"event":"on_chain_start","name":"agent","run_id":"r","parent_ids":[],"metadata":{"langgraph_node":"agent","ls_model_name":"gpt-4o","thread_id":"t1","customer_name":"Alice Cooper"},"data":{}}"#;
+    let (out, _, _) = redact(line.as_bytes(), &Options::default());
+    let v: serde_json::Value = serde_json::from_slice(&out).expect("JSON");
+    let m = &v["metadata"];
+    assert_eq!(m["langgraph_node"], "agent");
+    assert_eq!(m["ls_model_name"], "gpt-4o");
+    assert_eq!(m["thread_id"], "t1");
+    let name = m["customer_name"].as_str().unwrap_or_default();
+    assert!(
+        !name.contains("Alice") && name.len() == "Alice Cooper".len(),
+        "{name}"
+    );
+}

@@ -239,6 +239,7 @@ impl Redactor<'_> {
                             })
                         }
                         ("data", v) => self.value(v, Zone::Free, "data", cx),
+                        ("metadata", v) => self.metadata(v, cx),
                         (k, v) => self.value(v, Zone::Envelope, k, cx),
                     }
                     cx.pop();
@@ -257,14 +258,13 @@ impl Redactor<'_> {
             cx.push(i.to_string(), i.to_string());
             // The tuple's message is always a chunk, whatever its `type` says.
             let saved = cx.stream.take();
-            let zone = if i == 0 {
+            if i == 0 {
                 let id = item.get("id").and_then(Value::as_str).unwrap_or_default();
                 cx.stream = Some((format!("m:{id}"), cx.spath.len(), false));
-                Zone::Free
+                self.value(item, Zone::Free, "", cx);
             } else {
-                Zone::Envelope
-            };
-            self.value(item, zone, "", cx);
+                self.metadata(item, cx);
+            }
             cx.stream = saved;
             cx.pop();
         }
@@ -292,6 +292,7 @@ impl Redactor<'_> {
                             "data" => self.v3_data(&method, ns.clone(), pv, cx),
                             "interrupts" => self.value(pv, Zone::Free, pk, cx),
                             "timestamp" => self.shift(pv),
+                            "metadata" => self.metadata(pv, cx),
                             _ => self.value(pv, Zone::Envelope, pk, cx),
                         }
                         cx.pop();
@@ -316,7 +317,7 @@ impl Redactor<'_> {
                 cx.push(i.to_string(), i.to_string());
                 match i {
                     0 => self.v3_data(method, ns.clone(), item, cx),
-                    _ => self.value(item, Zone::Envelope, "", cx),
+                    _ => self.metadata(item, cx),
                 }
                 cx.pop();
             }
@@ -475,6 +476,7 @@ impl Redactor<'_> {
             } else {
                 match zone {
                     Zone::Envelope => match k.as_str() {
+                        "metadata" => self.metadata(v, cx),
                         "payload" | "value" | "resume" => self.value(v, Zone::Struct, k, cx),
                         "logprobs" => self.value(v, Zone::Free, k, cx),
                         _ => self.value(v, Zone::Envelope, k, cx),
@@ -491,7 +493,9 @@ impl Redactor<'_> {
                             k if TEXT.contains(&k) || ARGS.contains(&k) => Zone::Free,
                             _ => Zone::Struct,
                         };
-                        if k == "content" && tool && v.is_string() {
+                        if k == "metadata" {
+                            self.metadata(v, cx);
+                        } else if k == "content" && tool && v.is_string() {
                             let mode = self.keep_or(cx, Mode::Auto(false));
                             if let Value::String(s) = v {
                                 self.string(s, mode, None);
@@ -505,6 +509,27 @@ impl Redactor<'_> {
             cx.pop();
         }
         cx.stream = saved;
+    }
+
+    /// Run metadata: LangGraph's and LangSmith's own keys (`langgraph_node`, `ls_model_name`,
+    /// `thread_id`…) are structure; a key an application added (`user_name`) is its data.
+    fn metadata(&mut self, v: &mut Value, cx: &mut Cx) {
+        let Value::Object(map) = v else {
+            return self.value(v, Zone::Envelope, "metadata", cx);
+        };
+        for (k, x) in map.iter_mut() {
+            cx.push(k.clone(), k.clone());
+            if super::secret::is_credential_key(k) && x.as_str().is_some_and(|s| !s.is_empty()) {
+                self.credential(x);
+            } else if k == "payload" {
+                self.value(x, Zone::Struct, k, cx);
+            } else if is_run_metadata(k) {
+                self.value(x, Zone::Envelope, k, cx);
+            } else {
+                self.value(x, Zone::Free, k, cx);
+            }
+            cx.pop();
+        }
     }
 
     /// `mode`, or [`Mode::Keep`] where a `--keep` pointer matches.
@@ -533,6 +558,37 @@ impl Redactor<'_> {
             *v = Value::from(t.saturating_add(by));
         }
     }
+}
+
+/// Metadata keys of LangGraph, LangSmith, LangChain and the platform.
+fn is_run_metadata(k: &str) -> bool {
+    const OWN: &[&str] = &[
+        "thread_id",
+        "run_id",
+        "graph_id",
+        "assistant_id",
+        "created_by",
+        "run_attempt",
+        "model_provider",
+        "model_name",
+        "finish_reason",
+        "stop_reason",
+        "system_fingerprint",
+        "service_tier",
+        "tags",
+        "node",
+        "model",
+        "token_usage",
+        "usage",
+        "usage_metadata",
+        "output_version",
+        "interruptId",
+    ];
+    ["langgraph_", "ls_", "lc_", "checkpoint_"]
+        .iter()
+        .any(|p| k.starts_with(p))
+        || OWN.contains(&k)
+        || KEEP.contains(&k)
 }
 
 /// How a string under `key` in `zone` is redacted.
