@@ -34,6 +34,9 @@ _aguify() {
             aguify,help)
                 cmd="aguify__subcmd__help"
                 ;;
+            aguify,redact)
+                cmd="aguify__subcmd__redact"
+                ;;
             aguify,report)
                 cmd="aguify__subcmd__report"
                 ;;
@@ -64,6 +67,9 @@ _aguify() {
             aguify__subcmd__help,help)
                 cmd="aguify__subcmd__help__subcmd__help"
                 ;;
+            aguify__subcmd__help,redact)
+                cmd="aguify__subcmd__help__subcmd__redact"
+                ;;
             aguify__subcmd__help,report)
                 cmd="aguify__subcmd__help__subcmd__report"
                 ;;
@@ -83,7 +89,7 @@ _aguify() {
 
     case "${cmd}" in
         aguify)
-            opts="-h -V --help --version convert check serve timeline explain diff snapshot report completions help"
+            opts="-h -V --help --version convert check serve timeline explain diff snapshot report redact completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -375,7 +381,7 @@ _aguify() {
             return 0
             ;;
         aguify__subcmd__help)
-            opts="convert check serve timeline explain diff snapshot report completions help"
+            opts="convert check serve timeline explain diff snapshot report redact completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -472,6 +478,20 @@ _aguify() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        aguify__subcmd__help__subcmd__redact)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         aguify__subcmd__help__subcmd__report)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -521,6 +541,40 @@ _aguify() {
                 return 0
             fi
             case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        aguify__subcmd__redact)
+            opts="-o -h --output --keep --slim --shift-time --stdin-filename --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --output)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --keep)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --shift-time)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --stdin-filename)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
