@@ -240,7 +240,10 @@ pub fn run(args: CheckArgs) -> anyhow::Result<i32> {
     }
     out.flush()?;
     if let Some(at) = report.files.iter().find_map(|f| f.stopped.as_ref()) {
-        eprintln!("aguify: {at}: stopping at the first bad line (--strict)");
+        eprintln!(
+            "aguify: {}: stopping at the first bad line (--strict)",
+            aguify::text::printable(&at.to_string())
+        );
         return Ok(2);
     }
     if report.files.iter().any(FileReport::unusable) {

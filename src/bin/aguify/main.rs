@@ -59,7 +59,7 @@ fn main() -> ExitCode {
         Ok(code) => ExitCode::from(code as u8),
         Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("aguify: {}", message(&e));
+            eprintln!("aguify: {}", aguify::text::printable(&message(&e)));
             ExitCode::from(2)
         }
     }
