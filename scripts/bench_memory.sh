@@ -7,10 +7,14 @@
 #           frames (convert; it is over --max-line-bytes and skipped)
 #   ids     a v3 run of N distinct text messages (start, delta, finish), for N in IDS
 #           (convert, check, timeline)
+#   runs    N AG-UI runs of one text message each, every tenth ending in RUN_ERROR, for N in
+#           RUNS (every command: convert, check, timeline, explain, report, snapshot, diff of
+#           the file against itself); the time must grow linearly with N (issue 41 item 1)
 #
 #   scripts/bench_memory.sh                              # target/release/aguify
 #   BIN=/path/to/old/aguify scripts/bench_memory.sh      # another build
 #   CASES="custom ids" IDS="1000000" scripts/bench_memory.sh
+#   CASES=runs RUNS="10000 30000 100000" scripts/bench_memory.sh
 #
 # The custom line and the runs are written to $AGUIFY_BENCH_DIR (default /tmp/aguify-bench)
 # and deleted after (3M messages: 1.4 GB); the frame is generated into a pipe.
@@ -22,6 +26,7 @@ cases=${CASES:-"custom frame ids"}
 custom_mb=${CUSTOM_MB:-60}
 frame_mb=${FRAME_MB:-2048}
 ids=${IDS:-"1000000 3000000"}
+runs=${RUNS:-"10000 30000 100000"}
 mkdir -p "$dir"
 times="$dir/memory-time.txt"
 
@@ -45,6 +50,23 @@ messages() {
             print p "{\"event\":\"message-start\",\"role\":\"ai\",\"id\":\"msg-" i "\"}},\"seq\":" s - 2 "}"
             print p "{\"event\":\"content-block-delta\",\"index\":0,\"delta\":{\"type\":\"text-delta\",\"text\":\"x\"}}},\"seq\":" s - 1 "}"
             print p "{\"event\":\"message-finish\"}},\"seq\":" s "}"
+        }
+    }'
+}
+
+# $1 AG-UI runs of one text message each, every tenth ending in RUN_ERROR, on stdout.
+agui_runs() {
+    awk -v n="$1" 'BEGIN {
+        for (i = 1; i <= n; i++) {
+            r = "\"threadId\":\"t\",\"runId\":\"r" i "\""
+            print "{\"type\":\"RUN_STARTED\"," r "}"
+            print "{\"type\":\"TEXT_MESSAGE_START\",\"messageId\":\"m" i "\",\"role\":\"assistant\"}"
+            print "{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"m" i "\",\"delta\":\"hello\"}"
+            print "{\"type\":\"TEXT_MESSAGE_END\",\"messageId\":\"m" i "\"}"
+            if (i % 10 == 0)
+                print "{\"type\":\"RUN_ERROR\",\"message\":\"boom\",\"code\":\"x\"}"
+            else
+                print "{\"type\":\"RUN_FINISHED\"," r "}"
         }
     }'
 }
@@ -95,6 +117,17 @@ EOF
                 for cmd in convert check timeline; do
                     measure "ids $cmd" "$n" "$bin" "$cmd" "$f"
                 done
+                rm -f "$f"
+            done
+            ;;
+        runs)
+            for n in $runs; do
+                f="$dir/memory-runs-$n.ndjson"
+                agui_runs "$n" > "$f"
+                for cmd in convert check timeline explain report snapshot; do
+                    measure "runs $cmd" "$n" "$bin" "$cmd" "$f"
+                done
+                measure "runs diff" "$n" "$bin" diff "$f" "$f"
                 rm -f "$f"
             done
             ;;

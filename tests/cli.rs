@@ -258,6 +258,34 @@ fn completions_and_help_into_a_closed_pipe_are_a_quiet_success() {
     }
 }
 
+/// A report written after its verdict (issue 41 item 10): into a closed pipe, quiet and with
+/// the verdict's exit code, whatever the format.
+#[cfg(unix)]
+#[test]
+fn reports_into_a_closed_pipe_keep_the_verdict() {
+    let failing = format!(
+        "{}/testdata/check/36-rule10-text-content-without-start.ndjson",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    for format in ["text", "json", "sarif", "junit", "github", "markdown"] {
+        let out = run_into_closed_pipe(&["check", "--format", format, &failing]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "check --format {format}: {err}");
+        assert!(err.is_empty(), "check --format {format}: {err}");
+    }
+    let raises = recording("v2-python-api/e_error_tool_raises.ndjson");
+    for format in ["text", "json"] {
+        let out = run_into_closed_pipe(&["explain", "--format", format, &raises]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "explain --format {format}: {err}"
+        );
+        assert!(err.is_empty(), "explain --format {format}: {err}");
+    }
+}
+
 #[cfg(target_os = "linux")]
 #[test]
 fn completions_and_help_onto_a_full_disk_exit_2_with_a_message() {
@@ -277,4 +305,55 @@ fn completions_and_help_onto_a_full_disk_exit_2_with_a_message() {
             "{args:?}"
         );
     }
+}
+
+/// `report -o` writes a temporary file beside PATH and renames it (issue 41 item 11): a write
+/// that fails half-way (here a file size limit, as a full disk would) leaves the existing
+/// report as it was and no temporary file; a write that succeeds replaces it.
+#[cfg(unix)]
+#[test]
+fn report_output_is_replaced_whole_or_not_at_all() {
+    let dir = std::env::temp_dir().join(format!("aguify-report-o-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("dir");
+    let page = dir.join("page.html");
+    std::fs::write(&page, "the old report").expect("write");
+    let input = recording("v2-python-api/b_react_one_tool.ndjson");
+    // SIGXFSZ ignored: a write past the limit fails with EFBIG instead of killing the process.
+    let script = format!(
+        "trap '' XFSZ; ulimit -f 8; exec '{BIN}' report -o '{}' '{input}'",
+        page.display()
+    );
+    let out = Command::new("sh")
+        .args(["-c", &script])
+        .output()
+        .expect("run");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("cannot write"), "{err}");
+    assert_eq!(
+        std::fs::read_to_string(&page).expect("read"),
+        "the old report"
+    );
+    let left: Vec<_> = std::fs::read_dir(&dir)
+        .expect("list")
+        .filter_map(|e| e.ok().map(|e| e.file_name()))
+        .collect();
+    assert_eq!(left.len(), 1, "{left:?}");
+
+    let out = Command::new(BIN)
+        .args(["report", "-o"])
+        .arg(&page)
+        .arg(&input)
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(0));
+    let html = std::fs::read_to_string(&page).expect("read");
+    assert!(
+        html.starts_with("<!doctype html") || html.starts_with("<!DOCTYPE html"),
+        "{}",
+        &html[..40.min(html.len())]
+    );
+    assert_eq!(std::fs::read_dir(&dir).expect("list").count(), 1);
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -216,6 +216,7 @@ fn write_one(x: &Explanation, w: &mut dyn Write, color: bool) -> io::Result<()> 
 
 /// Writes the report as one pretty JSON object.
 pub fn write_json(report: &Report, w: &mut dyn Write) -> io::Result<()> {
-    serde_json::to_writer_pretty(&mut *w, report).map_err(io::Error::other)?;
+    // An I/O error keeps its kind (a closed pipe stays a closed pipe).
+    serde_json::to_writer_pretty(&mut *w, report).map_err(io::Error::from)?;
     writeln!(w)
 }
