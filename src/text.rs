@@ -46,6 +46,19 @@ pub fn printable(s: &str) -> Cow<'_, str> {
     Cow::Owned(o)
 }
 
+/// [`printable`], cut to at most `max` characters of the original text, with how long it was:
+/// `abc… (1000078 chars)`. For text of any length written to a log (paths, ids, headers).
+pub fn printable_cut(s: &str, max: usize) -> Cow<'_, str> {
+    match s.char_indices().nth(max) {
+        None => printable(s),
+        Some((end, _)) => Cow::Owned(format!(
+            "{}… ({} chars)",
+            printable(&s[..end]),
+            s.chars().count()
+        )),
+    }
+}
+
 /// Writes `value` as compact JSON with every [`is_unsafe`] character in its strings written as
 /// a `\\uXXXX` escape (serde_json escapes only C0 controls): the same value to a JSON reader,
 /// and nothing a terminal acts on. For JSON shown to a person (snapshots, diff values).
@@ -110,6 +123,13 @@ mod tests {
         assert!(s.contains("\\u202e") && s.contains("\\u0085"), "{s}");
         let back: serde_json::Value = serde_json::from_str(&s).expect("valid JSON");
         assert_eq!(back, v);
+    }
+
+    #[test]
+    fn long_text_is_cut_with_its_length() {
+        let long = "a\u{1b}".repeat(100);
+        assert_eq!(printable_cut(&long, 4), "a\\u{1b}a\\u{1b}… (200 chars)");
+        assert_eq!(printable_cut("short", 10), "short");
     }
 
     #[test]

@@ -357,3 +357,51 @@ fn report_output_is_replaced_whole_or_not_at_all() {
     assert_eq!(std::fs::read_dir(&dir).expect("list").count(), 1);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Many input files under a small descriptor limit (issue 41 item 5): each file is opened
+/// when the pipeline reaches it and closed after, so 300 files pass `ulimit -n 64` in every
+/// command that reads a list of files.
+#[cfg(unix)]
+#[test]
+fn many_files_are_opened_one_at_a_time() {
+    let dir = std::env::temp_dir().join(format!("aguify-many-files-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("dir");
+    let mut names = Vec::new();
+    for i in 0..300 {
+        let p = dir.join(format!("f{i:03}.ndjson"));
+        let run = format!(
+            "{{\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r{i}\"}}\n\
+             {{\"type\":\"RUN_FINISHED\",\"threadId\":\"t\",\"runId\":\"r{i}\"}}\n"
+        );
+        std::fs::write(&p, run).expect("write");
+        names.push(format!("'{}'", p.display()));
+    }
+    let files = names.join(" ");
+    for cmd in [
+        "convert", "check", "timeline", "explain", "snapshot", "report",
+    ] {
+        let script = format!("ulimit -n 64; exec '{BIN}' {cmd} {files}");
+        let out = Command::new("sh")
+            .args(["-c", &script])
+            .output()
+            .expect("run");
+        let err = String::from_utf8_lossy(&out.stderr);
+        // explain exits 1 when no run failed.
+        let want = if cmd == "explain" { 1 } else { 0 };
+        assert_eq!(out.status.code(), Some(want), "{cmd}: {err}");
+        assert!(!err.contains("Too many open files"), "{cmd}: {err}");
+        if cmd == "convert" {
+            let text = String::from_utf8_lossy(&out.stdout);
+            assert_eq!(text.matches("RUN_FINISHED").count(), 300, "{cmd}");
+        }
+    }
+    let script = format!("ulimit -n 64; exec '{BIN}' diff --old {files} --new {files}");
+    let out = Command::new("sh")
+        .args(["-c", &script])
+        .output()
+        .expect("run");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "diff: {err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -1623,6 +1623,93 @@ mod tests {
         }
     }
 
+    fn tool_start(call: &str) -> ModelEvent {
+        ModelEvent::ToolStart {
+            tool_call_id: call.into(),
+            name: "f".into(),
+            args: Some("{}".into()),
+            parent_message_id: None,
+        }
+    }
+
+    /// Unanswered calls past [`PENDING_IDS_LISTED`]: RUN_FINISHED lists the first ones and
+    /// counts them all, so its line stays bounded (issue 41 item 4).
+    #[test]
+    fn run_finished_lists_a_bounded_number_of_pending_calls_and_counts_them() {
+        let outcome = |calls: usize| {
+            let mut m = Mapper::new(MapOptions::default());
+            let mut out = vec![];
+            let mut evs = vec![run_start(Some("r"))];
+            evs.extend((0..calls).map(|i| tool_start(&format!("c{i}"))));
+            evs.push(ModelEvent::RunEnd);
+            map_all(&mut m, evs, &mut out);
+            let fin = out.iter().find(|e| e["type"] == "RUN_FINISHED").cloned();
+            fin.expect("RUN_FINISHED")["outcome"].clone()
+        };
+        let few = outcome(3);
+        assert_eq!(few["pendingToolCallIds"].as_array().map(Vec::len), Some(3));
+        assert!(few.get("pendingToolCallCount").is_none());
+        let many = outcome(PENDING_IDS_LISTED + 5);
+        let ids = many["pendingToolCallIds"].as_array().expect("ids");
+        assert_eq!(ids.len(), PENDING_IDS_LISTED);
+        assert_eq!(ids[0], "c0");
+        assert_eq!(many["pendingToolCallCount"], PENDING_IDS_LISTED + 5);
+    }
+
+    /// A result whose call never came (issue 41 item 7): at the run's end the call is started
+    /// from the result (its id and name) and ended, then the result sent; a result before its
+    /// call's START waits for its END.
+    #[test]
+    fn a_result_before_its_call_waits_for_it() {
+        let mut m = Mapper::new(MapOptions::default());
+        let mut out = vec![];
+        let result = |call: &str| ModelEvent::ToolEnd {
+            tool_call_id: call.into(),
+            name: Some("lookup".into()),
+            content: Value::String("ok".into()),
+            message_id: None,
+            error: false,
+        };
+        let evs = vec![
+            run_start(Some("r")),
+            result("early"),
+            result("orphan"),
+            tool_start("early"),
+            ModelEvent::RunEnd,
+        ];
+        map_all(&mut m, evs, &mut out);
+        let seq: Vec<String> = out
+            .iter()
+            .filter(|e| e["toolCallId"].is_string())
+            .map(|e| {
+                format!(
+                    "{} {}",
+                    e["type"].as_str().unwrap_or("?"),
+                    e["toolCallId"].as_str().unwrap_or("?")
+                )
+            })
+            .collect();
+        assert_eq!(
+            seq,
+            [
+                "TOOL_CALL_START early",
+                "TOOL_CALL_ARGS early",
+                "TOOL_CALL_END early",
+                "TOOL_CALL_RESULT early",
+                "TOOL_CALL_START orphan",
+                "TOOL_CALL_END orphan",
+                "TOOL_CALL_RESULT orphan",
+            ]
+        );
+        let orphan = out
+            .iter()
+            .find(|e| e["type"] == "TOOL_CALL_START" && e["toolCallId"] == "orphan");
+        assert_eq!(
+            orphan.map(|e| e["toolCallName"].clone()),
+            Some(json!("lookup"))
+        );
+    }
+
     /// A cancelled run: `end` after a streaming message, mapped with `compat`.
     fn cancelled_run(end: ModelEvent, before: Vec<ModelEvent>, compat: Compat) -> Vec<Value> {
         let mut m = Mapper::new(MapOptions {

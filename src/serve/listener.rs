@@ -37,8 +37,6 @@ where
 {
     let (log, max_connections) = (cfg.log, cfg.max_connections);
     let permits = Arc::new(Semaphore::new(max_connections.max(1)));
-    // Answers of 503 in progress are bounded too; past it a connection is closed unanswered.
-    let busy_permits = Arc::new(Semaphore::new(BUSY_ANSWERS));
     let mut conns = JoinSet::new();
     let mut shutdown = pin!(shutdown);
     let mut full_logged = false;
@@ -69,9 +67,10 @@ where
                             ));
                             full_logged = true;
                         }
-                        if let Ok(permit) = busy_permits.clone().try_acquire_owned() {
-                            conns.spawn(busy(stream, max_connections, permit));
-                        }
+                        // Every connection over the limit is answered 503 while the listener can
+                        // accept it (each answer is done within 1 s; past the descriptor limit,
+                        // accept fails and waits above).
+                        conns.spawn(busy(stream, max_connections));
                     }
                 }
             }
@@ -117,9 +116,11 @@ async fn connection(
         sent: 0,
     });
     let mut builder = http1::Builder::new();
+    // A client that shuts its side down after sending its request still reads the stream.
     builder
         .timer(TokioTimer::new())
-        .header_read_timeout(header_timeout);
+        .header_read_timeout(header_timeout)
+        .half_close(true);
     let conn = builder.serve_connection(io, TowerToHyperService::new(router));
     let mut conn = pin!(conn);
     let result = tokio::select! {
@@ -144,11 +145,8 @@ async fn connection(
     }
 }
 
-/// 503 answers written at once, at most.
-const BUSY_ANSWERS: usize = 64;
-
 /// Over the connection limit: a 503 with the JSON error body, then close (within 1 s).
-async fn busy(mut stream: TcpStream, max: usize, _permit: OwnedSemaphorePermit) {
+async fn busy(mut stream: TcpStream, max: usize) {
     let refusal = Refusal::new(
         503,
         "TOO_MANY_CONNECTIONS",

@@ -42,8 +42,8 @@ use tokio_util::sync::CancellationToken;
 use tower_http::cors::{AllowOrigin, Any, CorsLayer};
 
 use crate::agui::Event;
-use crate::check::report::text::printable;
 use crate::replay::Pacing;
+use crate::text::printable_cut;
 use host::HostCheck;
 use log::LogNote;
 use refusal::Refusal;
@@ -282,7 +282,7 @@ fn conversation_of(st: &AppState, uri: &Uri) -> Result<usize, Refusal> {
             "UNKNOWN_CONVERSATION",
             format!(
                 "no conversation named '{}'; this server has: {}",
-                printable(name),
+                printable_cut(name, log::LOG_FIELD_CHARS),
                 names.join(", ")
             ),
         )
@@ -300,7 +300,7 @@ async fn not_found(uri: Uri) -> Refusal {
         "NOT_FOUND",
         format!(
             "nothing at {}: POST a RunAgentInput to / or /<conversation>; GET / lists the conversations",
-            printable(uri.path())
+            printable_cut(uri.path(), log::LOG_FIELD_CHARS)
         ),
     )
 }
@@ -314,7 +314,7 @@ async fn method_not_allowed(method: Method, headers: HeaderMap) -> Response {
     let preflight =
         method == Method::OPTIONS && headers.contains_key(header::ACCESS_CONTROL_REQUEST_METHOD);
     if let (true, Some(origin)) = (preflight, origin) {
-        let origin = printable(&origin).into_owned();
+        let origin = printable_cut(&origin, log::LOG_FIELD_CHARS).into_owned();
         let hint = format!("start with --cors {origin} to allow this origin");
         let refusal = Refusal::new(
             403,
@@ -451,7 +451,8 @@ async fn post(
         let given = headers
             .get(header::CONTENT_TYPE)
             .map_or("none".into(), |v| {
-                printable(&String::from_utf8_lossy(v.as_bytes())).into_owned()
+                printable_cut(&String::from_utf8_lossy(v.as_bytes()), log::LOG_FIELD_CHARS)
+                    .into_owned()
             });
         return Err(Refusal::new(
             415,
@@ -499,8 +500,8 @@ async fn post(
     };
     let note = LogNote(format!(
         " thread={} run={} → {outcome}",
-        printable(&req.thread_id),
-        printable(&req.run_id)
+        printable_cut(&req.thread_id, log::LOG_FIELD_CHARS),
+        printable_cut(&req.run_id, log::LOG_FIELD_CHARS)
     ));
     let body = sse_stream(
         events,
