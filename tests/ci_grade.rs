@@ -701,17 +701,10 @@ fn follow_reads_a_rewritten_file_as_a_new_file() {
     std::thread::sleep(Duration::from_millis(800));
     // One write, longer than what was read: no poll sees the file shorter.
     let pad = "x".repeat(200);
-    std::fs::write(
-        &file,
-        format!(
-            "{}\n{}\n",
-            format!(
-                r#"{{"type":"RUN_STARTED","threadId":"new-thread","runId":"b","pad":"{pad}"}}"#
-            ),
-            r#"{"type":"RUN_FINISHED","threadId":"new-thread","runId":"b"}"#
-        ),
-    )
-    .unwrap();
+    let start =
+        format!(r#"{{"type":"RUN_STARTED","threadId":"new-thread","runId":"b","pad":"{pad}"}}"#);
+    let end = r#"{"type":"RUN_FINISHED","threadId":"new-thread","runId":"b"}"#;
+    std::fs::write(&file, format!("{start}\n{end}\n")).unwrap();
     let (out, err) = wait_for(child, 15).expect("the new run is read and ends");
     assert!(
         err.contains("the file was rewritten; reading it again from the start as a new file"),
