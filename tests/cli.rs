@@ -273,9 +273,23 @@ fn reports_into_a_closed_pipe_keep_the_verdict() {
         assert_eq!(out.status.code(), Some(1), "check --format {format}: {err}");
         assert!(err.is_empty(), "check --format {format}: {err}");
     }
-    let raises = recording("v2-python-api/e_error_tool_raises.ndjson");
+    // 300 failed runs: the JSON is larger than the writer's buffer, so the closed pipe is met
+    // inside serde_json's writer (its error had lost its kind: "Broken pipe", exit 2).
+    let dir = std::env::temp_dir().join(format!("aguify-closed-pipe-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    let failed = dir.join("failed.ndjson");
+    let runs: String = (0..300)
+        .map(|i| {
+            format!(
+                "{{\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r{i}\"}}\n\
+                 {{\"type\":\"RUN_ERROR\",\"message\":\"boom\",\"code\":\"X\"}}\n"
+            )
+        })
+        .collect();
+    std::fs::write(&failed, runs).expect("write");
+    let failed = failed.display().to_string();
     for format in ["text", "json"] {
-        let out = run_into_closed_pipe(&["explain", "--format", format, &raises]);
+        let out = run_into_closed_pipe(&["explain", "--format", format, &failed]);
         let err = String::from_utf8_lossy(&out.stderr);
         assert_eq!(
             out.status.code(),
@@ -284,6 +298,7 @@ fn reports_into_a_closed_pipe_keep_the_verdict() {
         );
         assert!(err.is_empty(), "explain --format {format}: {err}");
     }
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[cfg(target_os = "linux")]
