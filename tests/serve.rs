@@ -1375,3 +1375,63 @@ async fn log_lines_are_bounded() {
         &lines[0][..300]
     );
 }
+
+/// A client that sends its request and never reads (issue 41 item 2): once the socket's
+/// buffers are full the server's writes wait; past the write timeout the connection is closed
+/// and logged, and the stream (with its frame) is let go.
+#[tokio::test]
+async fn a_client_that_does_not_read_is_dropped_after_the_write_timeout() {
+    use tokio::io::AsyncWriteExt;
+    let dir = std::env::temp_dir().join(format!("aguify-serve-stall-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    let file = dir.join("big.ndjson");
+    let big = "x".repeat(24 << 20);
+    std::fs::write(
+        &file,
+        format!(
+            "{}\n{}\n{}\n",
+            r#"{"type":"RUN_STARTED","threadId":"t","runId":"r"}"#,
+            json!({"type":"CUSTOM","name":"big","value":big}),
+            r#"{"type":"RUN_FINISHED","threadId":"t","runId":"r"}"#
+        ),
+    )
+    .expect("write");
+    let conv = Conversation::load(
+        "default",
+        &[file.display().to_string()],
+        &Options::default(),
+    )
+    .expect("load");
+    let cfg = ServeConfig {
+        log: Some(log_to_vec),
+        write_timeout: Duration::from_secs(1),
+        ..instant()
+    };
+    let srv = start(vec![conv], cfg).await;
+    let body = input("stalled-thread", "r").to_string();
+    let request = format!(
+        "POST / HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    let mut s = tokio::net::TcpStream::connect(srv.addr)
+        .await
+        .expect("connect");
+    s.write_all(request.as_bytes()).await.expect("write");
+    // Never read.
+    let app = srv.app.clone();
+    assert!(
+        eventually(10, || app.active_streams() == 1).await,
+        "no stream"
+    );
+    assert!(
+        eventually(15, || app.active_streams() == 0).await,
+        "the stalled stream was not let go"
+    );
+    assert!(
+        eventually(5, || !logged("(write timeout)").is_empty()).await,
+        "not logged"
+    );
+    drop(s);
+    srv.stop().await;
+    let _ = std::fs::remove_dir_all(&dir);
+}

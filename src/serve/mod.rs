@@ -99,6 +99,9 @@ pub struct ServeConfig {
     pub max_connections: usize,
     /// On shutdown, connections still open after this are closed.
     pub shutdown_grace: Duration,
+    /// A connection whose client has read nothing of what the server waits to write for this
+    /// long (a client that stopped reading) is closed and logged.
+    pub write_timeout: Duration,
     /// `--allow-host`: further `Host` names answered when bound to loopback (`*`: any).
     pub allow_hosts: Vec<String>,
     /// The host of `--listen` as given (allowed as a `Host` too).
@@ -114,6 +117,7 @@ pub const DEFAULT_HEADER_TIMEOUT: Duration = Duration::from_secs(10);
 pub const DEFAULT_BODY_TIMEOUT: Duration = Duration::from_secs(30);
 pub const DEFAULT_MAX_CONNECTIONS: usize = 256;
 pub const DEFAULT_SHUTDOWN_GRACE: Duration = Duration::from_secs(3);
+pub const DEFAULT_WRITE_TIMEOUT: Duration = Duration::from_secs(30);
 /// The longest `threadId` accepted (400 otherwise): thread states are keyed by it.
 pub const MAX_THREAD_ID_BYTES: usize = 400;
 
@@ -129,6 +133,7 @@ impl Default for ServeConfig {
             body_timeout: DEFAULT_BODY_TIMEOUT,
             max_connections: DEFAULT_MAX_CONNECTIONS,
             shutdown_grace: DEFAULT_SHUTDOWN_GRACE,
+            write_timeout: DEFAULT_WRITE_TIMEOUT,
             allow_hosts: vec![],
             listen_host: None,
             log: None,
