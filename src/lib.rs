@@ -33,6 +33,7 @@ pub mod report;
 pub mod serve;
 pub mod sink;
 pub mod snapshot;
+pub mod text;
 pub mod timeline;
 pub mod utf8;
 pub mod wire;

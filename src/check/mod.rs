@@ -627,8 +627,10 @@ impl Checker {
             events: self.events,
             findings,
             rule_counts: all.rules,
-            // With nothing read, JSON shows no verdict (`null`).
-            official_valid: self.ctx.official == 0 && !(self.unreadable && self.family.is_none()),
+            // With nothing read, JSON shows no verdict (`null`), and a bad line fails the
+            // client. A file read is what `convert` writes from it: the verdict is the official
+            // rules' (a bad line of a log that is not AG-UI never reaches the client).
+            official_valid: self.ctx.official == 0 && (read || !self.unreadable),
             read,
             stopped: self.stopped,
         }
