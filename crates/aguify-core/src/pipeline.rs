@@ -129,7 +129,7 @@ pub trait Observer {
 
 /// The v3 `params.timestamp` of a record (ms), if any; `Err` with what it is when a client
 /// cannot hold it ([`crate::wire::v3::Event::timestamp`]).
-pub(crate) fn record_timestamp(rec: &Record) -> Result<Option<i64>, String> {
+pub fn record_timestamp(rec: &Record) -> Result<Option<i64>, String> {
     rec.v3.as_ref().map_or(Ok(None), |ev| ev.timestamp())
 }
 
