@@ -9,9 +9,10 @@
 //! [`replay`] paces a stream by its recorded timestamps; [`serve`] serves recorded runs as a
 //! live AG-UI HTTP endpoint.
 
+pub use aguify_core::Error;
 pub use aguify_core::{
     adapter, agui, error, input, js_numbers, json, mapper, model, payload, pipeline, recent, sink,
-    utf8, wire, Error,
+    utf8, wire,
 };
 
 pub mod check;

@@ -24,7 +24,9 @@ pub use text::RecordText;
 /// Where a record came from: file name (`-` for stdin) and 1-based line number.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
 pub struct Origin {
+    /// The input's name: its path, or `-` for stdin.
     pub file: Arc<str>,
+    /// The 1-based line (an SSE frame's first line); 0 for the end of the input.
     pub line: u64,
 }
 
@@ -37,6 +39,7 @@ impl std::fmt::Display for Origin {
 /// One parsed input record.
 #[derive(Debug, Clone)]
 pub struct Record {
+    /// Where the record starts.
     pub origin: Origin,
     /// How many input lines this record spans (SSE frames span several).
     pub lines: u64,
@@ -199,7 +202,9 @@ impl Frame {
 /// Which framing a file uses.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Framing {
+    /// One JSON value a line.
     Ndjson,
+    /// Server-sent events: `event:`/`data:` fields, frames separated by blank lines.
     Sse,
 }
 
@@ -246,6 +251,11 @@ impl<R: BufRead> Framer<R> {
     pub fn with_framing(mut self, framing: Framing) -> Self {
         self.framing = Some(framing);
         self
+    }
+
+    /// The reader, to hand it more bytes (a [`crate::convert::Converter`]'s feed).
+    pub(crate) fn reader_mut(&mut self) -> &mut R {
+        self.lines.reader_mut()
     }
 
     /// The framing of the input, once told.
