@@ -22,4 +22,5 @@ pub mod replay;
 pub mod report;
 pub mod serve;
 pub mod snapshot;
+pub mod text;
 pub mod timeline;

@@ -14,7 +14,7 @@ use bytes::Bytes;
 use http_body::{Body as HttpBody, Frame, SizeHint};
 use tokio_util::sync::CancellationToken;
 
-use crate::check::report::text::printable;
+use crate::text::printable;
 
 /// The end of a response's log line (a response extension): the thread, run and outcome of
 /// a POST, or the code of a refusal (and a hint).

@@ -42,8 +42,8 @@ use tokio_util::sync::CancellationToken;
 use tower_http::cors::{AllowOrigin, Any, CorsLayer};
 
 use crate::agui::Event;
-use crate::check::report::text::printable;
 use crate::replay::Pacing;
+use crate::text::printable;
 use host::HostCheck;
 use log::LogNote;
 use refusal::Refusal;
