@@ -5,7 +5,8 @@
 //! This crate adds what consumes the same stream: [`check`] checks it, and
 //! [`timeline`] / [`explain`] turn it into a run-at-a-glance view and a failure diagnosis.
 //! [`diff`] compares two streams run by run as a front end shows them, and [`snapshot`]
-//! writes that view as a golden file; [`report`] renders an HTML report.
+//! writes that view as a golden file; [`report`] renders an HTML report. [`redact`] writes a
+//! recording with its text replaced, to share.
 //! [`replay`] paces a stream by its recorded timestamps; [`serve`] serves recorded runs as a
 //! live AG-UI HTTP endpoint.
 
@@ -18,6 +19,7 @@ pub use aguify_core::{
 pub mod check;
 pub mod diff;
 pub mod explain;
+pub mod redact;
 pub mod replay;
 pub mod report;
 pub mod serve;

@@ -7,6 +7,7 @@ mod diff;
 mod explain;
 mod known;
 mod options;
+mod redact;
 mod report;
 mod serve;
 mod snapshot;
@@ -47,6 +48,7 @@ fn main() -> ExitCode {
         cli::Command::Diff(args) => diff::run(args),
         cli::Command::Snapshot(args) => snapshot::run(args),
         cli::Command::Report(args) => report::run(args),
+        cli::Command::Redact(args) => redact::run(args),
         cli::Command::Completions { shell } => {
             // Written whole to a buffer first: clap_complete panics on a write error.
             let mut script = Vec::new();

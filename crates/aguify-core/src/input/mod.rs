@@ -440,7 +440,8 @@ pub fn parse_json(text: &str) -> Result<Value, String> {
     }
 }
 
-pub(crate) fn describe_json_error(e: &serde_json::Error, text: &str) -> String {
+/// What a JSON parse error means for a line, in words (`redact` says it too).
+pub fn describe_json_error(e: &serde_json::Error, text: &str) -> String {
     use serde_json::error::Category;
     match e.classify() {
         Category::Eof => format!(
