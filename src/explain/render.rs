@@ -5,7 +5,7 @@ use std::io::{self, Write};
 use owo_colors::{OwoColorize, Style};
 
 use super::{Explanation, Report};
-use crate::check::report::text::printable;
+use crate::text::printable;
 use crate::timeline::render::{count, cut, ms, one_line};
 
 /// Writes the report as text. `color`: paint headings and the error.
