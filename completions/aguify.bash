@@ -97,7 +97,7 @@ _aguify() {
             return 0
             ;;
         aguify__subcmd__check)
-            opts="-v -j -h --from --max-line-bytes --strict --threads --stdin-filename --thread-id --run-id --text --tool-steps --compat --format --fail-on --max-warnings --allow --deny --max-per-rule --explain --files-from --verbose --color --jobs --help"
+            opts="-v -j -h --from --max-line-bytes --strict --threads --stdin-filename --thread-id --run-id --text --tool-steps --compat --target --format --fail-on --max-warnings --allow --deny --max-per-rule --explain --files-from --verbose --color --jobs --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -137,6 +137,10 @@ _aguify() {
                     ;;
                 --compat)
                     COMPREPLY=($(compgen -W "none thinking" -- "${cur}"))
+                    return 0
+                    ;;
+                --target)
+                    COMPREPLY=($(compgen -W "agui-1.0 agui-0.0" -- "${cur}"))
                     return 0
                     ;;
                 --format)
@@ -205,7 +209,7 @@ _aguify() {
             return 0
             ;;
         aguify__subcmd__convert)
-            opts="-q -h --from --max-line-bytes --strict --threads --stdin-filename --thread-id --run-id --text --tool-steps --compat --to --stats --fail-on --allow --deny --max-per-rule --quiet --color --pace --speed --max-gap --interval --help"
+            opts="-q -h --from --max-line-bytes --strict --threads --stdin-filename --thread-id --run-id --text --tool-steps --compat --target --to --stats --fail-on --allow --deny --max-per-rule --quiet --color --pace --speed --max-gap --interval --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -245,6 +249,10 @@ _aguify() {
                     ;;
                 --compat)
                     COMPREPLY=($(compgen -W "none thinking" -- "${cur}"))
+                    return 0
+                    ;;
+                --target)
+                    COMPREPLY=($(compgen -W "agui-1.0 agui-0.0" -- "${cur}"))
                     return 0
                     ;;
                 --to)
@@ -563,7 +571,7 @@ _aguify() {
             return 0
             ;;
         aguify__subcmd__serve)
-            opts="-q -h --conversation --listen --speed --max-gap --interval --cors --allow-host --max-body --header-timeout --body-timeout --max-connections --max-threads --shutdown-grace --from --text --tool-steps --compat --quiet --help"
+            opts="-q -h --conversation --listen --speed --max-gap --interval --cors --allow-host --max-body --header-timeout --body-timeout --max-connections --max-threads --shutdown-grace --from --text --tool-steps --compat --target --quiet --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -635,6 +643,10 @@ _aguify() {
                     ;;
                 --compat)
                     COMPREPLY=($(compgen -W "none thinking" -- "${cur}"))
+                    return 0
+                    ;;
+                --target)
+                    COMPREPLY=($(compgen -W "agui-1.0 agui-0.0" -- "${cur}"))
                     return 0
                     ;;
                 *)

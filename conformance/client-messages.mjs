@@ -6,6 +6,9 @@
 //   node conformance/client-messages.mjs --bin target/debug/aguify [--client PATH] [--target T]
 //        [--dir testdata/recordings] [--verbose]
 //
+// `--client` names another client module (CI: 0.0.59's, from conformance/compat-0.0.x, with
+// `--target agui-0.0`); `--target` is passed to `aguify convert`.
+//
 // The ground truth is the log's state, not aguify's MESSAGES_SNAPSHOT: the `messages` of the
 // last root state the run recorded, as the stream's last STATE_SNAPSHOT passes it through
 // (LangChain messages, normalised), read here by `conversationOf`, which shares nothing
@@ -30,7 +33,8 @@
 
 import { spawnSync } from "node:child_process";
 import { dirname, relative, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { existsSync } from "node:fs";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { groupRecordings, walk } from "./recordings.mjs";
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -57,7 +61,9 @@ for (let i = 0; i < argv.length; i++) {
 }
 if (!opts.bin) usage("--bin is required");
 
-const { HttpAgent } = await import(opts.client.startsWith(".") || opts.client.startsWith("/") ? resolve(opts.client) : opts.client);
+// A package name, or the path of a client's module (conformance/compat-0.0.x's 0.0.59).
+const clientModule = existsSync(opts.client) ? pathToFileURL(resolve(opts.client)).href : opts.client;
+const { HttpAgent } = await import(clientModule);
 
 /** The SSE frames of aguify's output, each with its event, grouped into runs. */
 function runsOf(sse) {

@@ -50,11 +50,23 @@ pub enum Compat {
     Thinking,
 }
 
+/// `--target`: the client generation the output is for. `Agui0` writes what
+/// `@ag-ui/client` 0.0.x accepts where 1.0 output would be rejected: a cancelled run as
+/// `RUN_ERROR {code: "CANCELLED"}` (its outcome knows success and interrupt only), no
+/// `RUN_FINISHED.outcome.pendingToolCallIds` (its success outcome is a strict object).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Target {
+    #[default]
+    Agui1,
+    Agui0,
+}
+
 #[derive(Debug, Clone, Default)]
 pub struct MapOptions {
     pub text: TextPolicy,
     pub tool_steps: ToolSteps,
     pub compat: Compat,
+    pub target: Target,
     pub thread_id: Option<String>,
     pub run_id: Option<String>,
 }
@@ -1428,7 +1440,9 @@ impl Mapper {
             }
             // A 0.0.x client (`--compat thinking`) has no `cancelled` outcome and reads an absent
             // or unknown one as success: it gets RUN_ERROR with code CANCELLED instead.
-            Ending::Cancelled if self.opts.compat == Compat::Thinking => {
+            Ending::Cancelled
+                if self.opts.compat == Compat::Thinking || self.opts.target == Target::Agui0 =>
+            {
                 error(None, CANCELLED_MESSAGE.into(), error_code::CANCELLED)
             }
             Ending::Cancelled => finished(run, json!({"type": "cancelled"})),
@@ -1460,7 +1474,7 @@ impl Mapper {
                         .filter(|(_, t)| !t.result)
                         .map(|(id, _)| id)
                         .collect();
-                    if pending_calls.is_empty() {
+                    if pending_calls.is_empty() || self.opts.target == Target::Agui0 {
                         json!({"type": "success"})
                     } else {
                         json!({"type": "success", "pendingToolCallIds": pending_calls})
