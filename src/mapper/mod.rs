@@ -1005,7 +1005,12 @@ impl Mapper {
             self.subagent_end(&key, end, out);
         }
         let message_id = message_id.unwrap_or_else(|| format!("result-{call_id}"));
-        self.run_mut().sent_results.push(json!({
+        let sent = &mut self.run_mut().sent_results;
+        if sent.len() == SENT_RESULTS {
+            // A run of thousands of results between two lists stays small: the oldest go.
+            sent.remove(0);
+        }
+        sent.push(json!({
             "id": message_id, "role": "tool", "toolCallId": call_id, "content": text,
         }));
         self.close_narration_for_tdesign(out);
@@ -1744,6 +1749,9 @@ impl Mapper {
         self.emit_text_end(&id, out);
     }
 }
+
+/// The results a run keeps for its interrupted end ([`Run::sent_results`]), at most.
+const SENT_RESULTS: usize = 256;
 
 /// An interrupted run's final list with the results it sent that the list does not hold
 /// (pending writes of the interrupted tools node), each after the message holding its call
