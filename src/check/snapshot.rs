@@ -18,9 +18,9 @@ use super::Ctx;
 use crate::agui::EventType;
 use serde_json::Value;
 
-/// Messages followed, at most (past that the rule stops: a stream of millions of messages
-/// is checked in flat memory).
-const MAX: usize = 1 << 16;
+/// Messages followed, at most: past that the rule stops, so a stream of millions of messages
+/// is checked in flat memory and time (placing a result is linear in the list).
+const MAX: usize = 4096;
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Kind {
@@ -47,24 +47,27 @@ pub struct SnapshotOrder {
     /// The client's messages, in order: id hash, kind, whether the stream sent it itself
     /// (streamed, or a result), with the id for the report.
     list: Vec<(u64, Kind, bool, String)>,
+    /// The ids of `list`.
+    ids: HashSet<u64, foldhash::fast::RandomState>,
     /// The message holding each tool call.
     holder: HashMap<u64, u64, foldhash::fast::RandomState>,
     off: bool,
 }
 
 impl SnapshotOrder {
-    fn has(&self, h: u64) -> bool {
-        self.list.iter().any(|(x, ..)| *x == h)
-    }
-
     fn push(&mut self, id: &str, kind: Kind, sent: bool) {
         let h = id_hash(id);
-        if !self.has(h) {
+        if self.ids.insert(h) {
             self.list.push((h, kind, sent, id.to_string()));
         }
+        self.limit();
+    }
+
+    fn limit(&mut self) {
         if self.list.len() > MAX {
             self.off = true;
             self.list = vec![];
+            self.ids.clear();
             self.holder.clear();
         }
     }
@@ -106,6 +109,7 @@ impl SnapshotOrder {
                     return;
                 };
                 let entry = (id_hash(id), Kind::Tool, true, id.to_string());
+                self.ids.insert(entry.0);
                 let holder = self.holder.get(&id_hash(call)).copied();
                 match holder.and_then(|h| self.list.iter().position(|(x, ..)| *x == h)) {
                     Some(mut at) => {
@@ -117,6 +121,7 @@ impl SnapshotOrder {
                     }
                     None => self.list.push(entry),
                 }
+                self.limit();
             }
             Some(EventType::MessagesSnapshot) => {
                 if let Some(list) = ev.list("messages") {
@@ -173,9 +178,23 @@ impl SnapshotOrder {
                 ),
             );
         }
+        self.ids = next.iter().map(|(h, ..)| *h).collect();
         self.list = next;
         self.holder
             .retain(|_, m| held.contains(m) || named.contains(m));
+        // The client files a result after the assistant message that lists its call.
+        for m in listed {
+            let (Some(id), Some(calls)) = (
+                m.get("id").and_then(Value::as_str),
+                m.get("toolCalls").and_then(Value::as_array),
+            ) else {
+                continue;
+            };
+            for call in calls.iter().filter_map(|c| c.get("id")?.as_str()) {
+                self.holder.insert(id_hash(call), id_hash(id));
+            }
+        }
+        self.limit();
     }
 }
 

@@ -31,11 +31,14 @@ pub(super) struct ClientView {
     aliases: HashMap<String, String, FastIds>,
     /// Calls answered under `result-<call id>` (the log did not say the tool message's id
     /// while the run went on): a later state's tool message for the call is named so.
-    fallback_results: HashMap<String, String, FastIds>,
+    fallback_results: crate::recent::Recent<String, String, { 1 << 14 }, FastIds>,
     /// The run in progress has sent a message (text, reasoning, a call, a result).
     pub(super) run_streamed: bool,
     /// The run in progress has read a message list (a state, a step's input).
     pub(super) run_viewed: bool,
+    /// The calls the run in progress started with no parent message before it sent anything
+    /// else.
+    pub(super) run_orphans: Vec<String>,
 }
 
 impl ClientView {
@@ -111,6 +114,7 @@ impl ClientView {
         match ev {
             Event::RunStarted { input, .. } => {
                 self.run_streamed = false;
+                self.run_orphans.clear();
                 self.run_viewed = false;
                 if let Some(Value::Array(list)) = input.as_ref().and_then(|i| i.get("messages")) {
                     self.hold_list(list);
@@ -126,7 +130,13 @@ impl ClientView {
                 parent_message_id,
                 ..
             } => {
-                self.run_streamed = true;
+                match parent_message_id {
+                    // A call of no known message (a resumed call, in a file replayed alone):
+                    // the client makes it a message of its own, which the run's first list
+                    // may replace by the message that made the call.
+                    None if !self.run_streamed => self.run_orphans.push(tool_call_id.clone()),
+                    _ => self.run_streamed = true,
+                }
                 self.hold_streamed(parent_message_id.as_deref().unwrap_or(tool_call_id));
             }
             Event::ToolCallResult {
@@ -378,6 +388,36 @@ mod tests {
         ]);
         assert!(
             got.contains(&"TOOL_CALL_RESULT:result-c1/c1".to_string()),
+            "{got:?}"
+        );
+    }
+
+    /// A resume file replayed alone starts with a call of no known message: the run's first
+    /// list, which has the message that made the call, is still sent whole.
+    #[test]
+    fn a_call_of_no_known_message_does_not_hold_back_the_first_list() {
+        let start = || ModelEvent::ToolStart {
+            tool_call_id: "c1".into(),
+            name: "f".into(),
+            args: Some("{}".into()),
+            parent_message_id: None,
+        };
+        let list = [human("h"), ai("a", "", &["c1"]), tool("t1", "c1")];
+        let got = mapped(vec![run_start(Some("r")), start(), conversation(&list)]);
+        let at = |e: &str| got.iter().position(|x| x == e);
+        assert!(at("MESSAGES_SNAPSHOT:h,a").is_some(), "{got:?}");
+        assert!(
+            at("MESSAGES_SNAPSHOT:h,a") < at("TOOL_CALL_RESULT:t1/c1"),
+            "{got:?}"
+        );
+        // A list without that message: not sent (the call would be lost).
+        let got = mapped(vec![
+            run_start(Some("r")),
+            start(),
+            conversation(&list[..1]),
+        ]);
+        assert!(
+            !got.iter().any(|e| e.starts_with("MESSAGES_SNAPSHOT:h")),
             "{got:?}"
         );
     }

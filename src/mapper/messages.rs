@@ -337,9 +337,9 @@ pub(super) mod tests {
             results += of_type(&out_json, "TOOL_CALL_RESULT").len();
             m.settle(&mut out);
         }
-        // c1's result; a2, which no model streamed, is sent with its call c2 (c3 has no
-        // name), whose result follows.
-        assert_eq!(results, 2);
+        // The run's first list goes whole (c1, started with no message, is a1's call), c2 is
+        // answered there: only c1's result follows.
+        assert_eq!(results, 1);
         assert_eq!(of_type(&want, "TOOL_CALL_RESULT").len(), 3);
         assert_eq!(
             of_type(&want, "MESSAGES_SNAPSHOT")[0]["messages"]

@@ -1163,11 +1163,27 @@ impl Mapper {
         if !any_new {
             return;
         }
-        if first {
-            let mut messages: Vec<Value> = (list.iter().enumerate())
+        let orphans = std::mem::take(&mut self.client.get_mut().run_orphans);
+        let messages: Option<Vec<Value>> = first.then(|| {
+            (list.iter().enumerate())
                 .filter(|(_, m)| !waiting(self, m))
                 .filter_map(|(i, m)| m.to_agui(i))
-                .collect();
+                .collect()
+        });
+        // Calls started with no parent message before the list: sent whole only when the list
+        // has the message that made each (the client then files the call there).
+        let messages = messages.filter(|list| {
+            orphans.iter().all(|call| {
+                list.iter().any(|m| {
+                    let calls = m.get("toolCalls").and_then(Value::as_array);
+                    calls.is_some_and(|c| {
+                        c.iter()
+                            .any(|c| c.get("id").and_then(Value::as_str) == Some(call))
+                    })
+                })
+            })
+        });
+        if let Some(mut messages) = messages {
             self.client.get_mut().rename(&mut messages);
             self.calls_shown(&messages);
             let e = Event::MessagesSnapshot {
