@@ -45,8 +45,14 @@ pub enum Fit {
     Status,
 }
 
+/// A piece of text, every character a terminal or a CI log would act on escaped (ids, names,
+/// codes and reasons come from the log as they are).
 fn piece(fit: Fit, paint: Paint, text: impl Into<String>) -> Segment {
     let text = text.into();
+    let text = match crate::text::printable(&text) {
+        std::borrow::Cow::Borrowed(_) => text,
+        std::borrow::Cow::Owned(escaped) => escaped,
+    };
     Segment { paint, text, fit }
 }
 
@@ -395,7 +401,11 @@ fn footer(v: &mut Vec<Segment>, run: &RunSummary) {
         }
         Outcome::NoTerminal => v.push(seg(Paint::Strong(Kind::Error), "no terminal event")),
     }
-    v.push(seg(Paint::Plain, COUNTS_MARK));
+    v.push(Segment {
+        paint: Paint::Plain,
+        text: COUNTS_MARK.to_string(),
+        fit: Fit::Fixed,
+    });
     let mut counts = vec![
         count(run.messages as usize, "message"),
         count(run.tool_calls as usize, "tool call"),

@@ -5,6 +5,7 @@ use std::io::{self, IsTerminal, Write};
 
 use aguify::diff::report::{Format, Report};
 use aguify::diff::{self, Options};
+use aguify::text::printable;
 
 use crate::cli::{DiffArgs, DiffFormat, PolicyArgs};
 use crate::{options, terminal};
@@ -47,7 +48,7 @@ pub fn run(args: DiffArgs) -> anyhow::Result<i32> {
         &popts,
         &opts,
         &mut |d| report.run(d),
-        &mut |origin, message| eprintln!("aguify: {origin}: {message}"),
+        &mut |origin, message| eprintln!("aguify: {}", printable(&format!("{origin}: {message}"))),
     )?;
     report.end(&summary)?;
     out.flush()?;

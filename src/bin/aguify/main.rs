@@ -7,6 +7,8 @@ mod diff;
 mod explain;
 mod known;
 mod options;
+mod output;
+mod redact;
 mod report;
 mod serve;
 mod snapshot;
@@ -47,6 +49,7 @@ fn main() -> ExitCode {
         cli::Command::Diff(args) => diff::run(args),
         cli::Command::Snapshot(args) => snapshot::run(args),
         cli::Command::Report(args) => report::run(args),
+        cli::Command::Redact(args) => redact::run(args),
         cli::Command::Completions { shell } => {
             // Written whole to a buffer first: clap_complete panics on a write error.
             let mut script = Vec::new();
@@ -59,7 +62,7 @@ fn main() -> ExitCode {
         Ok(code) => ExitCode::from(code as u8),
         Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("aguify: {}", message(&e));
+            eprintln!("aguify: {}", aguify::text::printable(&message(&e)));
             ExitCode::from(2)
         }
     }
@@ -103,6 +106,17 @@ fn message(e: &anyhow::Error) -> String {
         out.push_str(&text);
     }
     out
+}
+
+/// A report written after its verdict was known: a closed stdout (`aguify check --format json
+/// … | head -1`) ends quietly with the verdict's exit code, whatever the format; other write
+/// errors stay errors.
+pub fn verdict_written(written: io::Result<()>, verdict: i32) -> anyhow::Result<i32> {
+    match written {
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(verdict),
+        Err(e) => Err(e.into()),
+        Ok(()) => Ok(verdict),
+    }
 }
 
 /// A closed stdout (`aguify convert … | head`) ends quietly with success, as in ripgrep.

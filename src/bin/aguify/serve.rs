@@ -61,8 +61,9 @@ pub fn run(args: ServeArgs) -> anyhow::Result<i32> {
         if !addr.ip().is_loopback() {
             eprintln!("aguify: warning: {addr} is not a loopback address; anyone who can reach it can replay these recordings");
         }
-        for lines in &summary {
-            eprint!("{lines}");
+        // Names and paths come from file names: each line written with its controls escaped.
+        for line in summary.iter().flat_map(|s| s.lines()) {
+            eprintln!("{}", aguify::text::printable(line));
         }
         serve::serve(listener, app, shutdown_signal())
             .await

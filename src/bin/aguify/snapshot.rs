@@ -2,6 +2,8 @@
 
 use std::io::{self, Write};
 
+use aguify::text::printable;
+
 use crate::cli::SnapshotArgs;
 use crate::options;
 
@@ -15,7 +17,7 @@ pub fn run(args: SnapshotArgs) -> anyhow::Result<i32> {
         aguify::diff::Item::Run(r) => aguify::snapshot::write::run(&r, &mut out),
         aguify::diff::Item::Bad { origin, message } => {
             bad += 1;
-            eprintln!("aguify: {origin}: {message}");
+            eprintln!("aguify: {}", printable(&format!("{origin}: {message}")));
             Ok(())
         }
     })?;
