@@ -53,6 +53,8 @@ complete -c aguify -n "__fish_aguify_using_subcommand convert" -l tool-steps -d 
 reasoning\t''"
 complete -c aguify -n "__fish_aguify_using_subcommand convert" -l compat -d 'Rename REASONING_* to 0.x THINKING_* (TDesign Chat 0.5.2)' -r -f -a "none\t''
 thinking\t''"
+complete -c aguify -n "__fish_aguify_using_subcommand convert" -l target -d 'The client generation: agui-0.0 writes what @ag-ui/client 0.0.x accepts (a cancelled run as RUN_ERROR CANCELLED, no pendingToolCallIds)' -r -f -a "agui-1.0\t''
+agui-0.0\t''"
 complete -c aguify -n "__fish_aguify_using_subcommand convert" -l to -d 'Output format' -r -f -a "sse\t''
 ndjson\t''"
 complete -c aguify -n "__fish_aguify_using_subcommand convert" -l fail-on -d 'Exit 1 when a check finding reaches this severity (findings go to stderr either way)' -r -f -a "error\t''
@@ -111,6 +113,7 @@ AGX311\t''
 AGX312\t''
 AGX313\t''
 AGX314\t''
+AGX315\t''
 AGX401\t''
 AGX402\t''
 AGX403\t''
@@ -190,6 +193,7 @@ AGX311\t''
 AGX312\t''
 AGX313\t''
 AGX314\t''
+AGX315\t''
 AGX401\t''
 AGX402\t''
 AGX403\t''
@@ -244,6 +248,8 @@ complete -c aguify -n "__fish_aguify_using_subcommand check" -l tool-steps -d 'A
 reasoning\t''"
 complete -c aguify -n "__fish_aguify_using_subcommand check" -l compat -d 'Rename REASONING_* to 0.x THINKING_* (TDesign Chat 0.5.2)' -r -f -a "none\t''
 thinking\t''"
+complete -c aguify -n "__fish_aguify_using_subcommand check" -l target -d 'The client generation: agui-0.0 writes what @ag-ui/client 0.0.x accepts (a cancelled run as RUN_ERROR CANCELLED, no pendingToolCallIds)' -r -f -a "agui-1.0\t''
+agui-0.0\t''"
 complete -c aguify -n "__fish_aguify_using_subcommand check" -l format -d 'Report format' -r -f -a "text\t''
 json\t''
 github\t''
@@ -307,6 +313,7 @@ AGX311\t''
 AGX312\t''
 AGX313\t''
 AGX314\t''
+AGX315\t''
 AGX401\t''
 AGX402\t''
 AGX403\t''
@@ -386,6 +393,7 @@ AGX311\t''
 AGX312\t''
 AGX313\t''
 AGX314\t''
+AGX315\t''
 AGX401\t''
 AGX402\t''
 AGX403\t''
@@ -466,6 +474,7 @@ AGX311\t''
 AGX312\t''
 AGX313\t''
 AGX314\t''
+AGX315\t''
 AGX401\t''
 AGX402\t''
 AGX403\t''
@@ -525,6 +534,8 @@ complete -c aguify -n "__fish_aguify_using_subcommand serve" -l tool-steps -d 'A
 reasoning\t''"
 complete -c aguify -n "__fish_aguify_using_subcommand serve" -l compat -d 'Rename REASONING_* to 0.x THINKING_* (TDesign Chat 0.5.2)' -r -f -a "none\t''
 thinking\t''"
+complete -c aguify -n "__fish_aguify_using_subcommand serve" -l target -d 'The client generation: agui-0.0 writes what @ag-ui/client 0.0.x accepts (a cancelled run as RUN_ERROR CANCELLED, no pendingToolCallIds)' -r -f -a "agui-1.0\t''
+agui-0.0\t''"
 complete -c aguify -n "__fish_aguify_using_subcommand serve" -s q -l quiet -d 'Don\'t log one line per request to stderr'
 complete -c aguify -n "__fish_aguify_using_subcommand serve" -s h -l help -d 'Print help'
 complete -c aguify -n "__fish_aguify_using_subcommand timeline" -l from -d 'Input form: detected per file by default' -r -f -a "auto\t''

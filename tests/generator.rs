@@ -91,6 +91,12 @@ fn variants_change_payloads_not_the_stream() {
             let name = path.display().to_string();
             let (base, base_stats) = convert(&name, &lines);
             for v in [gen::Variant::Big, gen::Variant::Zh] {
+                // Likewise a structured output (createAgent's responseFormat): its tool
+                // message repeats the model's call's arguments, one payload in two places;
+                // growing it changes how the call's arguments complete at the model's end.
+                if v == gen::Variant::Big && name.contains("n_structured_output") {
+                    continue;
+                }
                 if v == gen::Variant::Big && name.contains("m_supervisor") {
                     // A sub-agent's answer is its parent tool's result: growing the result
                     // grows the answer in the model's end and state but not in its streamed

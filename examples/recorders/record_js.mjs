@@ -28,7 +28,7 @@ import {
   interrupt,
 } from "@langchain/langgraph";
 import { ToolNode, toolsCondition } from "@langchain/langgraph/prebuilt";
-import { createAgent, humanInTheLoopMiddleware } from "langchain";
+import { createAgent, humanInTheLoopMiddleware, toolStrategy } from "langchain";
 import { z } from "zod";
 
 // --- provider-like errors (names mirror the openai SDK's) --------------------
@@ -424,6 +424,29 @@ function hitlMiddlewareAgent() {
   });
 }
 
+// createAgent with a structured responseFormat (toolStrategy): the model answers with a call
+// to the schema's tool, and createAgent writes the last AI message itself ("Returning
+// structured response: {…}"), which no model streams.
+function structuredOutputAgent() {
+  const model = new ScriptedChatModel([
+    toolCallsTurn([["get_weather", { city: "Paris" }, "call_weather_1"]]),
+    toolCallsTurn([["Weather", { city: "Paris", summary: "Sunny, 22°C" }, "call_structured_1"]]),
+  ]);
+  return createAgent({
+    model,
+    tools: [getWeather],
+    systemPrompt: "You are a helpful assistant.",
+    checkpointer: new MemorySaver(),
+    // a JSON schema: its `title` names the structured-output tool the model calls
+    responseFormat: toolStrategy({
+      title: "Weather",
+      type: "object",
+      properties: { city: { type: "string" }, summary: { type: "string" } },
+      required: ["city", "summary"],
+    }),
+  });
+}
+
 // triage agent whose tool returns Command({goto: "billing", update: {messages: [ToolMessage]}}).
 function handoffGraph() {
   const triage = new ScriptedChatModel([
@@ -752,6 +775,7 @@ function sweepScenarios() {
       one("n_tool_artifact", "Chart for Paris?"),
     ),
     S("n_no_model", noModelGraph, one("n_no_model", "Add 2 and 40 please")),
+    S("n_structured_output", structuredOutputAgent, one("n_structured_output", "Weather in Paris?")),
     S("n_hitl_middleware", hitlMiddlewareAgent, [
       { suffix: "__1_interrupt", input: human("Email Bob about lunch", "n_hitl_middleware") },
       { suffix: "__2_resume", input: resumeAll([{ decisions: [{ type: "approve" }] }]) },

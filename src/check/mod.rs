@@ -10,6 +10,7 @@
 //! - [`schema`]: the AG-UI 1.0 event schema;
 //! - [`strict`]: what the client lets through but front ends break on;
 //! - [`state`]: STATE_DELTA patches that do not apply to the state;
+//! - [`snapshot`]: a MESSAGES_SNAPSHOT that contradicts the messages streamed before it;
 //! - [`interrupts`]: interrupt outcomes and resumes;
 //! - [`raw`]: raw LangGraph input;
 //! - [`leaks`]: content leaks into answer text;
@@ -24,6 +25,7 @@ pub mod raw;
 pub mod report;
 pub mod rules;
 pub mod schema;
+pub mod snapshot;
 pub mod state;
 pub mod strict;
 pub mod transport;
@@ -261,6 +263,7 @@ pub struct Checker {
     events: u64,
     client: verifier::Client,
     strict: strict::Strict,
+    snapshot: snapshot::SnapshotOrder,
     state: state::State,
     interrupts: interrupts::Interrupts,
     leaks: leaks::Leaks,
@@ -350,6 +353,7 @@ impl Checker {
             events: 0,
             client: Default::default(),
             strict: Default::default(),
+            snapshot: Default::default(),
             state: Default::default(),
             interrupts: Default::default(),
             leaks: Default::default(),
@@ -533,6 +537,7 @@ impl Checker {
                 }
             };
             self.strict.feed(e, &mut self.ctx);
+            self.snapshot.feed(e, &mut self.ctx);
             self.state.feed(e, converted, &mut self.ctx);
             self.interrupts.feed(e, converted, &mut self.ctx);
             self.leaks.feed(e, &mut self.ctx);

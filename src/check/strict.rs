@@ -30,6 +30,9 @@ pub struct Strict {
     args: HashMap<u64, String, IdHasher>,
     /// Tool calls with a TOOL_CALL_RESULT (the last [`Closed::WINDOW`]).
     answered: Closed,
+    /// Tool calls of the messages a MESSAGES_SNAPSHOT or RUN_STARTED.input hands the client
+    /// (the last [`Closed::WINDOW`]): a result may answer one without a TOOL_CALL_START.
+    handed_tools: Closed,
     /// The run's active sub-agents, with the tool call each runs under.
     subagents: HashMap<String, Option<String>, IdHasher>,
     /// The run has sent SUBAGENT_STARTED: it declares its sub-agents (a stream that only
@@ -58,6 +61,27 @@ impl Strict {
     pub fn feed(&mut self, ev: &Ev<'_>, ctx: &mut Ctx) {
         self.events += 1;
         self.subagent_rules(ev, ctx);
+        // The calls of the messages a client is handed are its calls: a result may answer
+        // one (a resume run answers a call its snapshot lists).
+        let handed = match ev.kind {
+            Some(EventType::MessagesSnapshot) => ev.list("messages"),
+            Some(EventType::RunStarted) => ev
+                .get("input")
+                .and_then(|i| i.get("messages"))
+                .and_then(|l| l.as_array())
+                .map(Vec::as_slice),
+            _ => None,
+        };
+        for m in handed.into_iter().flatten() {
+            let calls = m.get("toolCalls").and_then(|c| c.as_array());
+            for id in calls
+                .into_iter()
+                .flatten()
+                .filter_map(|c| c.get("id")?.as_str())
+            {
+                self.handed_tools.insert(id_hash(id), ());
+            }
+        }
         match ev.kind {
             Some(EventType::RunStarted) => {
                 self.subagents.clear();
@@ -202,7 +226,10 @@ impl Strict {
                         vec![id.clone()],
                         format!("TOOL_CALL_RESULT for tool call '{id}' before its TOOL_CALL_END"),
                     );
-                } else if self.ended_tools.get(&h).is_none() && !self.ended_tools.forgot() {
+                } else if self.ended_tools.get(&h).is_none()
+                    && self.handed_tools.get(&h).is_none()
+                    && !self.ended_tools.forgot()
+                {
                     ctx.report(
                         "AGX305",
                         vec![id.clone()],
@@ -440,5 +467,15 @@ mod tests {
             json!({"type":"TOOL_CALL_RESULT","toolCallId":"t0","messageId":"r","content":"x"}),
         );
         assert_eq!(rules(&mut ctx), ["AGX305"]);
+        // A call a snapshot handed the client may be answered without a start.
+        let mut s = Strict::default();
+        for ev in [
+            json!({"type":"MESSAGES_SNAPSHOT","messages":[{"id":"a","role":"assistant",
+                "toolCalls":[{"id":"t0","type":"function","function":{"name":"f","arguments":"{}"}}]}]}),
+            json!({"type":"TOOL_CALL_RESULT","toolCallId":"t0","messageId":"r","content":"x"}),
+        ] {
+            feed(&mut s, &mut ctx, ev);
+        }
+        assert_eq!(rules(&mut ctx), Vec::<&str>::new());
     }
 }

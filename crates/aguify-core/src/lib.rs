@@ -98,7 +98,7 @@ pub use agui::{
 pub use convert::{Converter, Problem, Severity};
 pub use error::Error;
 pub use input::Framing;
-pub use mapper::{Compat, MapOptions, TextPolicy, ToolSteps};
+pub use mapper::{Compat, MapOptions, Target, TextPolicy, ToolSteps};
 pub use pipeline::{Options, Stats};
 pub use sink::{Format, FrameSink, Sink};
 

@@ -53,6 +53,42 @@ pub enum MessageRef<'a> {
 
 pub use crate::wire::state::SharedJson;
 
+impl MessageRef<'_> {
+    /// The message's kind (`ai`, `human`, `tool`…) and `id`, as the normaliser reads them.
+    pub fn kind_and_id(&self) -> (Option<String>, Option<String>) {
+        match self {
+            MessageRef::Value(v) => {
+                let m = crate::wire::langchain::normalize_cow(v);
+                let kind = crate::wire::langchain::message_kind(&m).map(str::to_string);
+                (
+                    kind,
+                    m.get("id").and_then(Value::as_str).map(str::to_string),
+                )
+            }
+            MessageRef::Shared(m) => (m.kind().map(str::to_string), m.id().map(str::to_string)),
+        }
+    }
+
+    /// The call a tool message answers.
+    pub fn tool_call(&self) -> Option<String> {
+        match self {
+            MessageRef::Value(v) => {
+                crate::wire::langchain::tool_call_id(&crate::wire::langchain::normalize_cow(v))
+                    .map(str::to_string)
+            }
+            MessageRef::Shared(m) => m.tool_call().map(str::to_string),
+        }
+    }
+
+    /// Its AG-UI form as item `i` of its list (`msg-<i>` when it has no id).
+    pub fn to_agui(&self, i: usize) -> Option<Value> {
+        match self {
+            MessageRef::Value(v) => crate::wire::langchain::to_agui_list_item(v, i),
+            MessageRef::Shared(m) => m.to_agui(i),
+        }
+    }
+}
+
 /// The encoder's output as a `String`: it writes UTF-8 (strings are copied whole or escaped
 /// as ASCII), so this takes the bytes as they are.
 fn utf8(buf: Vec<u8>) -> String {
@@ -322,6 +358,10 @@ pub enum ModelEvent {
     /// ([`EncodedState`]): the mapper reads its messages as it reads a `State`'s, and the
     /// sinks write the text instead of the tree.
     EncodedState(Box<EncodedState>),
+    /// The conversation so far as a graph step is given it (a v2 step's input `messages`):
+    /// no state of its own (no `STATE_SNAPSHOT`), but it shows what earlier steps wrote, in
+    /// order, before the next model streams.
+    Conversation(Vec<Arc<SharedJson>>),
     /// A native AG-UI event (passthrough, or a `custom` event named `agui`).
     Native(Value),
 

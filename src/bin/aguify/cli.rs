@@ -180,6 +180,10 @@ pub struct PolicyArgs {
     /// Rename REASONING_* to 0.x THINKING_* (TDesign Chat 0.5.2)
     #[arg(long, value_enum, default_value_t = Compat::None)]
     pub compat: Compat,
+    /// The client generation: agui-0.0 writes what @ag-ui/client 0.0.x accepts (a cancelled
+    /// run as RUN_ERROR CANCELLED, no pendingToolCallIds)
+    #[arg(long, value_enum, default_value_t = Target::Agui10)]
+    pub target: Target,
 }
 
 #[derive(Args, Debug)]
@@ -400,6 +404,15 @@ pub enum ToolSteps {
     #[default]
     None,
     Reasoning,
+}
+
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Target {
+    #[default]
+    #[value(name = "agui-1.0")]
+    Agui10,
+    #[value(name = "agui-0.0")]
+    Agui00,
 }
 
 #[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq, Default)]

@@ -4,7 +4,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use aguify::adapter::Family;
-use aguify::mapper::{Compat, MapOptions, TextPolicy, ToolSteps};
+use aguify::mapper::{Compat, MapOptions, Target, TextPolicy, ToolSteps};
 use aguify::pipeline::{Input, Options};
 
 use crate::cli::{self, InputArgs, MapArgs, PolicyArgs};
@@ -65,6 +65,10 @@ pub fn mapping(from: cli::From, policy: &PolicyArgs) -> Options {
             compat: match policy.compat {
                 cli::Compat::None => Compat::None,
                 cli::Compat::Thinking => Compat::Thinking,
+            },
+            target: match policy.target {
+                cli::Target::Agui10 => Target::Agui1,
+                cli::Target::Agui00 => Target::Agui0,
             },
             ..MapOptions::default()
         },

@@ -248,6 +248,15 @@ impl V2Adapter {
                     self.ensure_started(out);
                     // create_agent `tools` runs carry the Send payload: the calls they execute.
                     if let Data::StepInput(input) = &ev.data {
+                        // What the steps before this one wrote, in order (a step of the
+                        // root graph: a nested graph's list is its own).
+                        let nested = ev
+                            .checkpoint_ns
+                            .as_deref()
+                            .is_some_and(|ns| ns.contains('|'));
+                        if let Some(list) = input.messages.as_ref().filter(|_| !nested) {
+                            out.push(ModelEvent::Conversation(list.clone()));
+                        }
                         for call in &input.send {
                             self.remember_call(call, None);
                         }

@@ -337,6 +337,8 @@ pub(super) mod tests {
             results += of_type(&out_json, "TOOL_CALL_RESULT").len();
             m.settle(&mut out);
         }
+        // The run's first list goes whole (c1, started with no message, is a1's call), c2 is
+        // answered there: only c1's result follows.
         assert_eq!(results, 1);
         assert_eq!(of_type(&want, "TOOL_CALL_RESULT").len(), 3);
         assert_eq!(
@@ -398,9 +400,11 @@ pub(super) mod tests {
         assert_eq!(run_on(&mut m, runs(encoded(4), encoded(2)), false), trees);
         assert_eq!(m.converted.len(), 4);
         assert_eq!(m.converted.kept(), [true, false, true, true]);
+        // Each run's first list is sent at once (the client does not hold it), then its
+        // last at its end.
         let snaps = of_type(&trees, "MESSAGES_SNAPSHOT");
-        assert_eq!(snaps.len(), 2);
-        assert_eq!(snaps[1]["messages"][3]["id"], "msg-3");
+        assert_eq!(snaps.len(), 4);
+        assert_eq!(snaps[3]["messages"][3]["id"], "msg-3");
     }
 
     #[test]
@@ -426,7 +430,10 @@ pub(super) mod tests {
         assert_eq!(text.len(), 1);
         assert_eq!(text[0]["delta"], "the answer");
         let snaps = of_type(&events, "MESSAGES_SNAPSHOT");
-        assert_eq!(snaps[0]["messages"][1]["content"], "the answer");
+        assert_eq!(
+            snaps.last().map(|s| &s["messages"][1]["content"]),
+            Some(&json!("the answer"))
+        );
     }
 
     #[test]
@@ -442,7 +449,13 @@ pub(super) mod tests {
                 json!({ "messages": [{"type":"human","content":"q"}] }),
             )],
         );
-        assert!(of_type(&events, "MESSAGES_SNAPSHOT").is_empty());
+        // Only the run's input, sent as it showed: none at its end.
+        let snaps = of_type(&events, "MESSAGES_SNAPSHOT");
+        assert_eq!(snaps.len(), 1);
+        assert!(
+            events.iter().position(|e| e["type"] == "MESSAGES_SNAPSHOT")
+                < events.iter().position(|e| e["type"] == "RUN_ERROR")
+        );
         assert_eq!(of_type(&events, "RUN_ERROR").len(), 1);
     }
 

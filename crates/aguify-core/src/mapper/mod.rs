@@ -5,6 +5,7 @@
 //! ends), id schemes (reasoning ids), interrupt outcomes, resume input, and the
 //! answer-only front-end policies (`--text final`, `--tool-steps reasoning`, `--compat thinking`).
 
+mod client_view;
 mod compat;
 pub mod error_code;
 pub mod interrupt;
@@ -55,6 +56,19 @@ pub enum Compat {
     Thinking,
 }
 
+/// `--target`: the client generation the output is for. `Agui0` writes what
+/// `@ag-ui/client` 0.0.x accepts where 1.0 output would be rejected: a cancelled run as
+/// `RUN_ERROR {code: "CANCELLED"}` (its outcome knows success and interrupt only), no
+/// `RUN_FINISHED.outcome.pendingToolCallIds` (its success outcome is a strict object).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Target {
+    /// `agui-1.0` (the default): AG-UI 1.0 as `@ag-ui/client` 1.0 reads it.
+    #[default]
+    Agui1,
+    /// `agui-0.0`: what `@ag-ui/client` 0.0.x accepts.
+    Agui0,
+}
+
 /// How model events become AG-UI events.
 #[derive(Debug, Clone, Default)]
 pub struct MapOptions {
@@ -64,6 +78,8 @@ pub struct MapOptions {
     pub tool_steps: ToolSteps,
     /// `--compat`: event names for older clients.
     pub compat: Compat,
+    /// `--target`: the client generation the output is for.
+    pub target: Target,
     /// `--thread-id`: the thread id of a run whose log carries none (else derived from the
     /// log's bytes).
     pub thread_id: Option<String>,
@@ -90,7 +106,7 @@ pub struct Mapper {
     pending: Vec<String>,
     /// Calls (id, name) whose tool raised `interrupt()` in the previous run: started there,
     /// answered by the run that resumes it (no second TOOL_CALL_START).
-    suspended: Vec<(String, String)>,
+    suspended: Vec<(String, String, Option<String>)>,
     /// Calls answered since the thread's last run that was not a resume (the latest
     /// [`ThreadAnswers::WINDOW`]): a resume run re-executing one (LangGraph.js re-runs every call of the interrupted
     /// tools node) adds nothing, neither a second start nor a second result.
@@ -112,6 +128,8 @@ pub struct Mapper {
     thinking: std::cell::RefCell<compat::ThinkingCompat>,
     /// The run's sub-agents and the items they own ([`subagent::Subagents`]).
     subagents: std::cell::RefCell<subagent::Subagents>,
+    /// What the client's message list holds ([`client_view::ClientView`]).
+    client: std::cell::RefCell<client_view::ClientView>,
 }
 
 /// A step: its owner (a sub-agent's id, `None`: the run's own agent) and name.
@@ -158,6 +176,13 @@ struct Run {
     /// The calls of `tools` the interrupted run before this one left waiting (this run
     /// resumes them), until they show again: a sub-agent's call is then its again.
     resumed: HashSet<String, FastIds>,
+    /// Tool results not sent yet ([`Mapper::tool_end`]): the log has not said the message's
+    /// id, or a call made before theirs in the same message has no result yet.
+    held: Vec<HeldResult>,
+    /// The results sent since the last message list the log showed (AG-UI tool messages):
+    /// an interrupted run's final state may not hold them yet (a tools node stopped by
+    /// `interrupt()` keeps its finished calls as pending writes).
+    sent_results: Vec<Value>,
     /// Results that came before their call (a frame moved ahead in a capture): each waits
     /// for its call's END, or for the run's end (where the call is started from the result).
     early_results: Vec<EarlyResult>,
@@ -165,6 +190,15 @@ struct Run {
 
 /// A tool result held until its call ends ([`Run::early_results`]).
 struct EarlyResult {
+    call_id: String,
+    name: Option<String>,
+    content: Value,
+    message_id: Option<String>,
+    error: bool,
+}
+
+/// A tool's result kept until it can be sent in the conversation's order, under its id.
+struct HeldResult {
     call_id: String,
     name: Option<String>,
     content: Value,
@@ -270,6 +304,7 @@ impl Mapper {
     /// Adds an event to `out` (under `--compat thinking`, as [`compat::ThinkingCompat`]
     /// rewrites it).
     fn push(&self, ev: Event, out: &mut Vec<Event>) {
+        self.client.borrow_mut().saw(&ev);
         let ev = {
             let mut subagents = self.subagents.borrow_mut();
             if subagents.any() {
@@ -357,6 +392,18 @@ impl Mapper {
         {
             // Events outside a run (e.g. a v2 file whose root start is missing) open one.
             self.start_run(None, None, vec![], None, None, out);
+        }
+        let streams = matches!(
+            ev,
+            ModelEvent::MessageStart { .. }
+                | ModelEvent::TextDelta { .. }
+                | ModelEvent::ReasoningDelta { .. }
+                | ModelEvent::ToolCallChunk { .. }
+        );
+        if streams && self.run.as_ref().is_some_and(|r| !r.held.is_empty()) {
+            // A model streams again: the results before its message go first, named as the
+            // log allows.
+            self.send_held(out);
         }
         match ev {
             ModelEvent::RunStart {
@@ -546,7 +593,16 @@ impl Mapper {
                 content,
                 message_id,
                 error,
-            } => self.tool_result(tool_call_id, name, content, message_id, error, out),
+            } => {
+                let held = HeldResult {
+                    call_id: tool_call_id,
+                    name,
+                    content,
+                    message_id,
+                    error,
+                };
+                self.tool_end(held, out);
+            }
             ModelEvent::Custom { name, value } => {
                 let e = Event::Custom {
                     subagent_run_id: None,
@@ -559,10 +615,10 @@ impl Mapper {
             ModelEvent::State { state } => {
                 let has_messages = match state.get("messages").and_then(Value::as_array) {
                     Some(msgs) => {
-                        self.results_from_state(
-                            msgs.iter().map(MessageRef::Value).enumerate(),
-                            out,
-                        );
+                        let list: Vec<MessageRef> = msgs.iter().map(MessageRef::Value).collect();
+                        self.follow_conversation(&list, out);
+                        self.results_from_state(list.into_iter().enumerate(), out);
+                        self.release_held(out);
                         true
                     }
                     None => false,
@@ -578,7 +634,12 @@ impl Mapper {
                 self.push(e, out);
             }
             ModelEvent::EncodedState(state) => {
+                let list: Vec<MessageRef> = (state.shared_messages().iter())
+                    .map(|m| MessageRef::Shared(m))
+                    .collect();
+                self.follow_conversation(&list, out);
                 self.results_from_state(state.tool_message_candidates(), out);
+                self.release_held(out);
                 let e = Event::StateSnapshot {
                     subagent_run_id: None,
                     timestamp: self.timestamp,
@@ -586,6 +647,12 @@ impl Mapper {
                 };
                 self.snapshot_at = Some(out.len());
                 self.push(e, out);
+            }
+            ModelEvent::Conversation(list) => {
+                let list: Vec<MessageRef> = list.iter().map(|m| MessageRef::Shared(m)).collect();
+                self.follow_conversation(&list, out);
+                self.results_from_state(list.into_iter().enumerate(), out);
+                self.release_held(out);
             }
             ModelEvent::Native(v) => self.push(Event::Passthrough(v), out),
         }
@@ -656,6 +723,9 @@ impl Mapper {
             run_id = format!("{run_id}-{}", self.runs);
         }
         let same_thread = self.thread_id.as_deref() == Some(thread_id.as_str());
+        if !same_thread {
+            self.client.get_mut().new_thread();
+        }
         let (pending, suspended) = if same_thread {
             (
                 std::mem::take(&mut self.pending),
@@ -711,11 +781,11 @@ impl Mapper {
         };
         if resumes {
             // The calls the interrupt suspended are this run's to answer, already started.
-            for (id, name) in suspended {
+            for (id, name, parent) in suspended {
                 run.resumed.insert(id.clone());
                 let call = ToolCall {
                     name,
-                    parent: None,
+                    parent,
                     ended: true,
                     result: false,
                 };
@@ -1002,6 +1072,14 @@ impl Mapper {
             self.subagent_end(&key, end, out);
         }
         let message_id = message_id.unwrap_or_else(|| format!("result-{call_id}"));
+        let sent = &mut self.run_mut().sent_results;
+        if sent.len() == SENT_RESULTS {
+            // A run of thousands of results between two lists stays small: the oldest go.
+            sent.remove(0);
+        }
+        sent.push(json!({
+            "id": message_id, "role": "tool", "toolCallId": call_id, "content": text,
+        }));
         self.close_narration_for_tdesign(out);
         let e = Event::ToolCallResult {
             subagent_run_id: None,
@@ -1018,6 +1096,247 @@ impl Mapper {
         if self.opts.tool_steps == ToolSteps::Reasoning {
             let how = if error { "failed" } else { "returned" };
             self.tool_step_line(&format!("Tool {name} {how}.\n"), out);
+        }
+    }
+
+    /// A tool finished: its result is sent now, or held ([`HeldResult`]) while the log has
+    /// not said its message's id (the state will) or a call made before it in the same
+    /// message has no result yet (the client puts results in arrival order, the state in
+    /// call order).
+    fn tool_end(&mut self, held: HeldResult, out: &mut Vec<Event>) {
+        let call = held.call_id.clone();
+        if let Some(h) =
+            (self.run.as_mut()).and_then(|r| r.held.iter_mut().find(|h| h.call_id == call))
+        {
+            // Held already: a state now says the message's id.
+            if h.message_id.is_none() {
+                h.message_id = held.message_id;
+            }
+            return self.release_held(out);
+        }
+        // Before its call: tool_result holds it until the call ends (early results).
+        let unknown = !self.run_mut().tools.contains_key(&call);
+        if unknown || (held.message_id.is_some() && !self.waits_for_earlier_call(&call)) {
+            self.send_result(held, out);
+            self.release_held(out);
+            return;
+        }
+        if self.answered_before(&call) {
+            return;
+        }
+        let name = (held.name.clone())
+            .or_else(|| self.run_mut().tools.get(&call).map(|t| t.name.clone()))
+            .unwrap_or_else(|| "tool".into());
+        self.ensure_tool(&call, &name, None, None, out);
+        self.end_tool(&call, out);
+        self.run_mut().held.push(held);
+    }
+
+    fn send_result(&mut self, h: HeldResult, out: &mut Vec<Event>) {
+        let HeldResult {
+            call_id,
+            name,
+            content,
+            message_id,
+            error,
+        } = h;
+        self.tool_result(call_id, name, content, message_id, error, out);
+    }
+
+    /// Whether a call started before `call_id` in the same message has no result yet.
+    fn waits_for_earlier_call(&self, call_id: &str) -> bool {
+        let Some(run) = self.run.as_ref() else {
+            return false;
+        };
+        let Some((at, _, t)) = run.tools.get_full(call_id) else {
+            return false;
+        };
+        let Some(parent) = t.parent.as_deref() else {
+            return false;
+        };
+        (run.tools.values().take(at)).any(|e| e.parent.as_deref() == Some(parent) && !e.result)
+    }
+
+    /// Sends the held results that can go now; forgets those a state answered meanwhile.
+    fn release_held(&mut self, out: &mut Vec<Event>) {
+        loop {
+            let Some(run) = self.run.as_mut() else { return };
+            let tools = &run.tools;
+            run.held
+                .retain(|h| tools.get(&h.call_id).is_none_or(|t| !t.result));
+            let ready = (0..run.held.len()).find(|&i| {
+                let h = &self.run.as_ref().map(|r| &r.held[i]);
+                h.is_some_and(|h| {
+                    h.message_id.is_some() && !self.waits_for_earlier_call(&h.call_id)
+                })
+            });
+            let Some(i) = ready else { return };
+            let h = self.run_mut().held.remove(i);
+            self.send_result(h, out);
+        }
+    }
+
+    /// At a run's end: every result still held, in call order (`result-<call id>` for a
+    /// message whose id the log never said).
+    fn send_held(&mut self, out: &mut Vec<Event>) {
+        self.release_held(out);
+        let Some(run) = self.run.as_mut() else { return };
+        let mut held = std::mem::take(&mut run.held);
+        held.sort_by_key(|h| run.tools.get_index_of(&h.call_id));
+        for h in held {
+            self.send_result(h, out);
+        }
+    }
+
+    /// A message list the log shows (a state, a step's input): what the client does not hold
+    /// yet is sent, in the list's order. The run's first list, when the run has sent no
+    /// message, is sent whole as a `MESSAGES_SNAPSHOT` (the run's input and the thread's
+    /// history, which v3 does not echo); after that an AI message no model streamed (a node
+    /// or middleware wrote it) is sent as a text message with its calls.
+    fn follow_conversation(&mut self, list: &[MessageRef<'_>], out: &mut Vec<Event>) {
+        if let Some(run) = self.run.as_mut() {
+            run.sent_results.clear();
+        }
+        let first = {
+            let client = self.client.get_mut();
+            let first = !client.run_viewed && !client.run_streamed;
+            client.run_viewed = true;
+            first
+        };
+        // A result of this run's calls goes as TOOL_CALL_RESULT (results_from_state), not here.
+        let waiting = |this: &Self, m: &MessageRef<'_>| {
+            let call = m.tool_call();
+            let run = this.run.as_ref();
+            call.is_some_and(|c| run.is_some_and(|r| r.tools.get(&c).is_some_and(|t| !t.result)))
+        };
+        // The part of the list after the last message the client holds.
+        let mut new_from = 0;
+        let mut any_new = false;
+        for (i, m) in list.iter().enumerate().rev() {
+            if waiting(self, m) {
+                continue;
+            }
+            let (kind, id) = m.kind_and_id();
+            let id = id.unwrap_or_else(|| format!("msg-{i}"));
+            let client = self.client.get_mut();
+            let held = match kind.as_deref() {
+                Some("ai") => client.holds_ai(&id),
+                _ => client.holds(&id),
+            };
+            if held {
+                new_from = i + 1;
+                break;
+            }
+            any_new = true;
+        }
+        if !any_new {
+            return;
+        }
+        let orphans = std::mem::take(&mut self.client.get_mut().run_orphans);
+        let messages: Option<Vec<Value>> = first.then(|| {
+            (list.iter().enumerate())
+                .filter(|(_, m)| !waiting(self, m))
+                .filter_map(|(i, m)| m.to_agui(i))
+                .collect()
+        });
+        // Calls started with no parent message before the list: sent whole only when the list
+        // has the message that made each (the client then files the call there).
+        let messages = messages.filter(|list| {
+            orphans.iter().all(|call| {
+                list.iter().any(|m| {
+                    let calls = m.get("toolCalls").and_then(Value::as_array);
+                    calls.is_some_and(|c| {
+                        c.iter()
+                            .any(|c| c.get("id").and_then(Value::as_str) == Some(call))
+                    })
+                })
+            })
+        });
+        if let Some(mut messages) = messages {
+            self.client.get_mut().rename(&mut messages);
+            self.calls_shown(&messages);
+            let e = Event::MessagesSnapshot {
+                timestamp: self.timestamp,
+                messages,
+            };
+            self.push(e, out);
+            return;
+        }
+        if self.opts.text == TextPolicy::Final {
+            return;
+        }
+        for (i, m) in list.iter().enumerate().skip(new_from) {
+            if m.kind_and_id().0.as_deref() != Some("ai") {
+                continue;
+            }
+            let Some(msg) = m.to_agui(i) else { continue };
+            let Some(id) = msg.get("id").and_then(Value::as_str).map(str::to_string) else {
+                continue;
+            };
+            if self.client.get_mut().holds_ai(&id) {
+                continue;
+            }
+            let text = msg.get("content").and_then(Value::as_str).unwrap_or("");
+            if !text.is_empty() {
+                self.emit_text_start(&id, out);
+                self.emit_text_content(id.clone(), text.to_string(), out);
+                self.emit_text_end(&id, out);
+            }
+            for call in msg
+                .get("toolCalls")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+            {
+                let (Some(call_id), Some(name)) = (
+                    call.get("id").and_then(Value::as_str),
+                    call.pointer("/function/name").and_then(Value::as_str),
+                ) else {
+                    continue;
+                };
+                let args = call.pointer("/function/arguments").and_then(Value::as_str);
+                self.ensure_tool(call_id, name, Some(id.clone()), args, out);
+                self.end_tool(call_id, out);
+            }
+        }
+    }
+
+    /// The calls of a `MESSAGES_SNAPSHOT`'s messages are the client's: a call answered there
+    /// is answered (no second result), one not answered is started (no second start, whose
+    /// arguments the client would append to the ones it holds).
+    fn calls_shown(&mut self, messages: &[Value]) {
+        let answered: HashSet<&str, FastIds> = messages
+            .iter()
+            .filter_map(|m| m.get("toolCallId").and_then(Value::as_str))
+            .collect();
+        for m in messages {
+            let parent = m.get("id").and_then(Value::as_str);
+            for call in m
+                .get("toolCalls")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+            {
+                let Some(id) = call.get("id").and_then(Value::as_str) else {
+                    continue;
+                };
+                let done = answered.contains(id);
+                if done {
+                    self.thread_answers.insert(id.to_string(), ());
+                }
+                let run = self.run_mut();
+                let t = run.tools.entry(id.to_string()).or_insert_with(|| ToolCall {
+                    name: call
+                        .pointer("/function/name")
+                        .and_then(Value::as_str)
+                        .unwrap_or("tool")
+                        .to_string(),
+                    parent: parent.map(str::to_string),
+                    ended: true,
+                    result: false,
+                });
+                t.result |= done;
+            }
         }
     }
 
@@ -1058,14 +1377,14 @@ impl Mapper {
                 continue;
             };
             let content = m.get("content").cloned().unwrap_or(Value::Null);
-            self.tool_result(
+            let result = HeldResult {
                 call_id,
-                None,
+                name: None,
                 content,
-                m.get("id").and_then(Value::as_str).map(str::to_string),
-                m.get("error").is_some(),
-                out,
-            );
+                message_id: m.get("id").and_then(Value::as_str).map(str::to_string),
+                error: m.get("error").is_some(),
+            };
+            self.tool_end(result, out);
         }
     }
 
@@ -1141,6 +1460,7 @@ impl Mapper {
         if self.run.is_none() {
             return;
         }
+        self.send_held(out);
         // An interrupt inside a sub-agent suspends its calls and its parent's: the resume
         // answers them.
         let suspended_subagent_calls = match &ending {
@@ -1211,7 +1531,9 @@ impl Mapper {
             }
             // A 0.0.x client (`--compat thinking`) has no `cancelled` outcome and reads an absent
             // or unknown one as success: it gets RUN_ERROR with code CANCELLED instead.
-            Ending::Cancelled if self.opts.compat == Compat::Thinking => {
+            Ending::Cancelled
+                if self.opts.compat == Compat::Thinking || self.opts.target == Target::Agui0 =>
+            {
                 error(None, CANCELLED_MESSAGE.into(), error_code::CANCELLED)
             }
             Ending::Cancelled => finished(run, json!({"type": "cancelled"})),
@@ -1222,7 +1544,11 @@ impl Mapper {
                         self.interrupt_text(i, out);
                     }
                 }
-                if let Some((messages, lent)) = run.messages.take(&mut self.converted) {
+                if let Some((mut messages, lent)) = run.messages.take(&mut self.converted) {
+                    if !run.interrupts.is_empty() {
+                        keep_sent_results(&mut messages, std::mem::take(&mut run.sent_results));
+                    }
+                    self.client.get_mut().rename(&mut messages);
                     self.lent_at = lent.map(|generation| (out.len(), generation));
                     self.push(
                         Event::MessagesSnapshot {
@@ -1240,7 +1566,7 @@ impl Mapper {
                         .map(|(id, _)| id)
                         .collect();
                     let more = pending.count();
-                    if pending_calls.is_empty() {
+                    if pending_calls.is_empty() || self.opts.target == Target::Agui0 {
                         json!({"type": "success"})
                     } else if more == 0 {
                         json!({"type": "success", "pendingToolCallIds": pending_calls})
@@ -1284,10 +1610,12 @@ impl Mapper {
                         .filter_map(|id| Some((id, run.tools.get(id)?)))
                         .chain(&run.tools)
                         .filter(|(_, t)| !t.result)
-                        .map(|(id, t)| (id.clone(), t.name.clone()))
+                        .map(|(id, t)| (id.clone(), t.name.clone(), t.parent.clone()))
                         .collect();
                     let mut seen = HashSet::<String, FastIds>::default();
-                    self.suspended.retain(|(id, _)| seen.insert(id.clone()));
+                    self.suspended.retain(|(id, _, _)| seen.insert(id.clone()));
+                    // In call order: the resume answers them in the order the state lists.
+                    (self.suspended).sort_by_key(|(id, _, _)| run.tools.get_index_of(id));
                     json!({"type": "interrupt", "interrupts": ints})
                 };
                 finished(run, outcome)
@@ -1516,6 +1844,43 @@ impl Mapper {
     }
 }
 
+/// The results a run keeps for its interrupted end ([`Run::sent_results`]), at most.
+const SENT_RESULTS: usize = 256;
+
+/// An interrupted run's final list with the results it sent that the list does not hold
+/// (pending writes of the interrupted tools node), each after the message holding its call
+/// and the results already there, where the client put it: the snapshot keeps them.
+fn keep_sent_results(messages: &mut Vec<Value>, sent: Vec<Value>) {
+    for r in sent {
+        let call = r
+            .get("toolCallId")
+            .and_then(Value::as_str)
+            .unwrap_or_default();
+        let answers = |m: &Value| m.get("toolCallId").and_then(Value::as_str) == Some(call);
+        if messages.iter().any(answers) {
+            continue;
+        }
+        let holds = |m: &Value| {
+            let calls = m.get("toolCalls").and_then(Value::as_array);
+            calls.is_some_and(|c| {
+                c.iter()
+                    .any(|c| c.get("id").and_then(Value::as_str) == Some(call))
+            })
+        };
+        let Some(mut at) = messages.iter().position(holds) else {
+            continue;
+        };
+        at += 1;
+        while messages
+            .get(at)
+            .is_some_and(|m| m.get("role").and_then(Value::as_str) == Some("tool"))
+        {
+            at += 1;
+        }
+        messages.insert(at, r);
+    }
+}
+
 /// `base` the first time it is used, then `base:2`, `base:3`…: ids stay unique when a span
 /// reopens.
 fn numbered(used: &mut HashMap<String, usize, FastIds>, base: String) -> String {
@@ -1611,7 +1976,7 @@ mod tests {
                     tool_call_id: call.clone(),
                     name: Some("f".into()),
                     content: Value::String("ok".into()),
-                    message_id: None,
+                    message_id: Some(format!("t{i}")),
                     error: false,
                 },
             ];

@@ -107,6 +107,9 @@ pub struct MessageCalls {
 pub struct StepInput {
     pub send: Vec<(String, String, String)>,
     pub waiting: Option<Vec<(String, String, Option<String>)>>,
+    /// Its `messages` read as a state's ([`State`]), when it is a state whose first entry is
+    /// that list: the conversation so far.
+    pub messages: Option<Vec<std::sync::Arc<crate::wire::state::SharedJson>>>,
 }
 
 /// A value read as `T` when it is of the JSON kind `T` is read from (a string for `String`,
@@ -797,7 +800,7 @@ impl ChainData<'_> {
             (read, None) => read.of_holder(None, "", true),
             (read, Some(text)) => {
                 let typed = from::<Lenient<Holder>>(text);
-                match typed.and_then(|h| read.of_holder(h.0, text, false)) {
+                let data = match typed.and_then(|h| read.of_holder(h.0, text, false)) {
                     Some(data) => Some(data),
                     // A repeated key, or an object normalising makes another value of: its
                     // normalised tree's text, read as it is.
@@ -805,6 +808,13 @@ impl ChainData<'_> {
                         let text = normalised_tree(text)?.to_string();
                         read.of_holder(from::<Lenient<Holder>>(&text)?.0, &text, true)
                     }
+                };
+                match data {
+                    Some(Data::StepInput(mut input)) if input.waiting.is_some() => {
+                        input.messages = State::read(text).map(|s| s.messages);
+                        Some(Data::StepInput(input))
+                    }
+                    data => data,
                 }
             }
         }
@@ -1404,11 +1414,18 @@ mod tests {
         let waiting = StepInput {
             send: vec![],
             waiting: Some(vec![("c2".into(), "g".into(), Some("m1".into()))]),
+            messages: None,
         };
-        assert_eq!(
-            step(&json!({"messages":[ai.clone(), tool.clone()]}).to_string()),
-            Some(Data::StepInput(waiting))
-        );
+        let Some(Data::StepInput(mut got)) =
+            step(&json!({"messages":[ai.clone(), tool.clone()]}).to_string())
+        else {
+            panic!("a step input");
+        };
+        // The list, read as a state's: the conversation so far.
+        let ids: Vec<Option<&str>> = got.messages.iter().flatten().map(|m| m.id()).collect();
+        assert_eq!(ids, [Some("m1"), None]);
+        got.messages = None;
+        assert_eq!(got, waiting);
         let calls = |v: Value| {
             let text =
                 format!(r#"{{"event":"on_chain_end","data":{{"output":{v}}},"parent_ids":["r"]}}"#);
@@ -1454,6 +1471,8 @@ mod tests {
                     ("c1".into(), "f".into(), Some("m1".into())),
                     ("c2".into(), "g".into(), Some("m1".into()))
                 ]),
+                // An escaped list is no state's list.
+                messages: None,
             }))
         );
         // An `on_custom_event`'s data is a payload, whichever way it was read.
