@@ -97,7 +97,7 @@ _aguify() {
             return 0
             ;;
         aguify__subcmd__check)
-            opts="-v -j -h --from --max-line-bytes --strict --threads --stdin-filename --thread-id --run-id --text --tool-steps --compat --format --fail-on --max-warnings --allow --deny --max-per-rule --explain --files-from --verbose --color --jobs --help"
+            opts="-L -v -q -j -h --from --max-line-bytes --strict --threads --stdin-filename --thread-id --run-id --text --tool-steps --compat --format --fail-on --max-warnings --allow --deny --max-per-rule --explain --files-from --follow-links --verbose --quiet --statistics --color --jobs --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -21,6 +21,7 @@ pub mod explain;
 pub mod input;
 pub mod js_numbers;
 pub mod json;
+pub mod known;
 pub mod mapper;
 pub mod model;
 pub mod payload;

@@ -354,7 +354,9 @@ impl V3Adapter {
             // stopped mid-run.
             out.push(ModelEvent::RunIncomplete {
                 reason: format!(
-                    "{stops} with {open_messages} message(s) and {open_tools} tool call(s) still open"
+                    "{stops} with {} and {} still open",
+                    crate::timeline::render::count(open_messages, "message"),
+                    crate::timeline::render::count(open_tools, "tool call")
                 ),
             });
         } else {
