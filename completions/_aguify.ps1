@@ -33,6 +33,7 @@ Register-ArgumentCompleter -Native -CommandName 'aguify' -ScriptBlock {
             [CompletionResult]::new('diff', 'diff', [CompletionResultType]::ParameterValue, 'Compare two streams run by run as a front end shows them (exit 0 equal, 1 different)')
             [CompletionResult]::new('snapshot', 'snapshot', [CompletionResultType]::ParameterValue, 'Write the golden snapshot of runs: what a front end shows, one value a line, stable ids')
             [CompletionResult]::new('report', 'report', [CompletionResultType]::ParameterValue, 'Write a self-contained HTML report of runs: lanes, transcript, findings, states')
+            [CompletionResult]::new('redact', 'redact', [CompletionResultType]::ParameterValue, 'Write a recording with its text replaced, to share (same form out as in)')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Generate shell completions')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -186,6 +187,17 @@ Register-ArgumentCompleter -Native -CommandName 'aguify' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
         }
+        'aguify;redact' {
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Write here (through a temporary file renamed when done); an existing directory gets one file per input, by its name. Default: stdout')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Write here (through a temporary file renamed when done); an existing directory gets one file per input, by its name. Default: stdout')
+            [CompletionResult]::new('--keep', '--keep', [CompletionResultType]::ParameterName, 'Keep the values at this JSON pointer into each record (`*` matches within a segment, e.g. /data/input/city, /params/data/input/*); repeatable. Credentials are replaced even there')
+            [CompletionResult]::new('--shift-time', '--shift-time', [CompletionResultType]::ParameterName, 'Move every timestamp by this many milliseconds (may be negative)')
+            [CompletionResult]::new('--stdin-filename', '--stdin-filename', [CompletionResultType]::ParameterName, 'The name stdin is reported under (in findings, diagnostics and timelines)')
+            [CompletionResult]::new('--slim', '--slim', [CompletionResultType]::ParameterName, 'Also drop what a bug report does not need: full states between a run''s first and last (those with interrupts stay), RAW events and rawEvent payloads')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
         'aguify;completions' {
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
@@ -200,6 +212,7 @@ Register-ArgumentCompleter -Native -CommandName 'aguify' -ScriptBlock {
             [CompletionResult]::new('diff', 'diff', [CompletionResultType]::ParameterValue, 'Compare two streams run by run as a front end shows them (exit 0 equal, 1 different)')
             [CompletionResult]::new('snapshot', 'snapshot', [CompletionResultType]::ParameterValue, 'Write the golden snapshot of runs: what a front end shows, one value a line, stable ids')
             [CompletionResult]::new('report', 'report', [CompletionResultType]::ParameterValue, 'Write a self-contained HTML report of runs: lanes, transcript, findings, states')
+            [CompletionResult]::new('redact', 'redact', [CompletionResultType]::ParameterValue, 'Write a recording with its text replaced, to share (same form out as in)')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Generate shell completions')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -226,6 +239,9 @@ Register-ArgumentCompleter -Native -CommandName 'aguify' -ScriptBlock {
             break
         }
         'aguify;help;report' {
+            break
+        }
+        'aguify;help;redact' {
             break
         }
         'aguify;help;completions' {

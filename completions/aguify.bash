@@ -34,6 +34,9 @@ _aguify() {
             aguify,help)
                 cmd="aguify__subcmd__help"
                 ;;
+            aguify,redact)
+                cmd="aguify__subcmd__redact"
+                ;;
             aguify,report)
                 cmd="aguify__subcmd__report"
                 ;;
@@ -64,6 +67,9 @@ _aguify() {
             aguify__subcmd__help,help)
                 cmd="aguify__subcmd__help__subcmd__help"
                 ;;
+            aguify__subcmd__help,redact)
+                cmd="aguify__subcmd__help__subcmd__redact"
+                ;;
             aguify__subcmd__help,report)
                 cmd="aguify__subcmd__help__subcmd__report"
                 ;;
@@ -83,7 +89,7 @@ _aguify() {
 
     case "${cmd}" in
         aguify)
-            opts="-h -V --help --version convert check serve timeline explain diff snapshot report completions help"
+            opts="-h -V --help --version convert check serve timeline explain diff snapshot report redact completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -152,11 +158,11 @@ _aguify() {
                     return 0
                     ;;
                 --allow)
-                    COMPREPLY=($(compgen -W "AGX101 AGX102 AGX103 AGX104 AGX105 AGX106 AGX107 AGX108 AGX109 AGX110 AGX111 AGX112 AGX113 AGX114 AGX115 AGX116 AGX117 AGX118 AGX119 AGX120 AGX121 AGX122 AGX123 AGX124 AGX130 AGX131 AGX132 AGX133 AGX201 AGX202 AGX203 AGX204 AGX205 AGX206 AGX207 AGX208 AGX209 AGX210 AGX211 AGX301 AGX302 AGX303 AGX304 AGX305 AGX306 AGX307 AGX308 AGX309 AGX310 AGX311 AGX312 AGX313 AGX314 AGX401 AGX402 AGX403 AGX404 AGX405 AGX406 AGX501 AGX502 AGX503 AGX504 AGX505 AGX601 AGX602 AGX603 AGX604 AGX605 AGX606 AGX607 AGX608 AGX609 AGX610 AGX611 AGX612 AGX701 AGX702" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "AGX101 AGX102 AGX103 AGX104 AGX105 AGX106 AGX107 AGX108 AGX109 AGX110 AGX111 AGX112 AGX113 AGX114 AGX115 AGX116 AGX117 AGX118 AGX119 AGX120 AGX121 AGX122 AGX123 AGX124 AGX130 AGX131 AGX132 AGX133 AGX201 AGX202 AGX203 AGX204 AGX205 AGX206 AGX207 AGX208 AGX209 AGX210 AGX211 AGX301 AGX302 AGX303 AGX304 AGX305 AGX306 AGX307 AGX308 AGX309 AGX310 AGX311 AGX312 AGX313 AGX314 AGX401 AGX402 AGX403 AGX404 AGX405 AGX406 AGX501 AGX502 AGX503 AGX504 AGX505 AGX601 AGX602 AGX603 AGX604 AGX605 AGX606 AGX607 AGX608 AGX609 AGX610 AGX611 AGX612 AGX613 AGX701 AGX702" -- "${cur}"))
                     return 0
                     ;;
                 --deny)
-                    COMPREPLY=($(compgen -W "AGX101 AGX102 AGX103 AGX104 AGX105 AGX106 AGX107 AGX108 AGX109 AGX110 AGX111 AGX112 AGX113 AGX114 AGX115 AGX116 AGX117 AGX118 AGX119 AGX120 AGX121 AGX122 AGX123 AGX124 AGX130 AGX131 AGX132 AGX133 AGX201 AGX202 AGX203 AGX204 AGX205 AGX206 AGX207 AGX208 AGX209 AGX210 AGX211 AGX301 AGX302 AGX303 AGX304 AGX305 AGX306 AGX307 AGX308 AGX309 AGX310 AGX311 AGX312 AGX313 AGX314 AGX401 AGX402 AGX403 AGX404 AGX405 AGX406 AGX501 AGX502 AGX503 AGX504 AGX505 AGX601 AGX602 AGX603 AGX604 AGX605 AGX606 AGX607 AGX608 AGX609 AGX610 AGX611 AGX612 AGX701 AGX702" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "AGX101 AGX102 AGX103 AGX104 AGX105 AGX106 AGX107 AGX108 AGX109 AGX110 AGX111 AGX112 AGX113 AGX114 AGX115 AGX116 AGX117 AGX118 AGX119 AGX120 AGX121 AGX122 AGX123 AGX124 AGX130 AGX131 AGX132 AGX133 AGX201 AGX202 AGX203 AGX204 AGX205 AGX206 AGX207 AGX208 AGX209 AGX210 AGX211 AGX301 AGX302 AGX303 AGX304 AGX305 AGX306 AGX307 AGX308 AGX309 AGX310 AGX311 AGX312 AGX313 AGX314 AGX401 AGX402 AGX403 AGX404 AGX405 AGX406 AGX501 AGX502 AGX503 AGX504 AGX505 AGX601 AGX602 AGX603 AGX604 AGX605 AGX606 AGX607 AGX608 AGX609 AGX610 AGX611 AGX612 AGX613 AGX701 AGX702" -- "${cur}"))
                     return 0
                     ;;
                 --max-per-rule)
@@ -164,7 +170,7 @@ _aguify() {
                     return 0
                     ;;
                 --explain)
-                    COMPREPLY=($(compgen -W "AGX101 AGX102 AGX103 AGX104 AGX105 AGX106 AGX107 AGX108 AGX109 AGX110 AGX111 AGX112 AGX113 AGX114 AGX115 AGX116 AGX117 AGX118 AGX119 AGX120 AGX121 AGX122 AGX123 AGX124 AGX130 AGX131 AGX132 AGX133 AGX201 AGX202 AGX203 AGX204 AGX205 AGX206 AGX207 AGX208 AGX209 AGX210 AGX211 AGX301 AGX302 AGX303 AGX304 AGX305 AGX306 AGX307 AGX308 AGX309 AGX310 AGX311 AGX312 AGX313 AGX314 AGX401 AGX402 AGX403 AGX404 AGX405 AGX406 AGX501 AGX502 AGX503 AGX504 AGX505 AGX601 AGX602 AGX603 AGX604 AGX605 AGX606 AGX607 AGX608 AGX609 AGX610 AGX611 AGX612 AGX701 AGX702 all" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "AGX101 AGX102 AGX103 AGX104 AGX105 AGX106 AGX107 AGX108 AGX109 AGX110 AGX111 AGX112 AGX113 AGX114 AGX115 AGX116 AGX117 AGX118 AGX119 AGX120 AGX121 AGX122 AGX123 AGX124 AGX130 AGX131 AGX132 AGX133 AGX201 AGX202 AGX203 AGX204 AGX205 AGX206 AGX207 AGX208 AGX209 AGX210 AGX211 AGX301 AGX302 AGX303 AGX304 AGX305 AGX306 AGX307 AGX308 AGX309 AGX310 AGX311 AGX312 AGX313 AGX314 AGX401 AGX402 AGX403 AGX404 AGX405 AGX406 AGX501 AGX502 AGX503 AGX504 AGX505 AGX601 AGX602 AGX603 AGX604 AGX605 AGX606 AGX607 AGX608 AGX609 AGX610 AGX611 AGX612 AGX613 AGX701 AGX702 all" -- "${cur}"))
                     return 0
                     ;;
                 --files-from)
@@ -256,11 +262,11 @@ _aguify() {
                     return 0
                     ;;
                 --allow)
-                    COMPREPLY=($(compgen -W "AGX101 AGX102 AGX103 AGX104 AGX105 AGX106 AGX107 AGX108 AGX109 AGX110 AGX111 AGX112 AGX113 AGX114 AGX115 AGX116 AGX117 AGX118 AGX119 AGX120 AGX121 AGX122 AGX123 AGX124 AGX130 AGX131 AGX132 AGX133 AGX201 AGX202 AGX203 AGX204 AGX205 AGX206 AGX207 AGX208 AGX209 AGX210 AGX211 AGX301 AGX302 AGX303 AGX304 AGX305 AGX306 AGX307 AGX308 AGX309 AGX310 AGX311 AGX312 AGX313 AGX314 AGX401 AGX402 AGX403 AGX404 AGX405 AGX406 AGX501 AGX502 AGX503 AGX504 AGX505 AGX601 AGX602 AGX603 AGX604 AGX605 AGX606 AGX607 AGX608 AGX609 AGX610 AGX611 AGX612 AGX701 AGX702" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "AGX101 AGX102 AGX103 AGX104 AGX105 AGX106 AGX107 AGX108 AGX109 AGX110 AGX111 AGX112 AGX113 AGX114 AGX115 AGX116 AGX117 AGX118 AGX119 AGX120 AGX121 AGX122 AGX123 AGX124 AGX130 AGX131 AGX132 AGX133 AGX201 AGX202 AGX203 AGX204 AGX205 AGX206 AGX207 AGX208 AGX209 AGX210 AGX211 AGX301 AGX302 AGX303 AGX304 AGX305 AGX306 AGX307 AGX308 AGX309 AGX310 AGX311 AGX312 AGX313 AGX314 AGX401 AGX402 AGX403 AGX404 AGX405 AGX406 AGX501 AGX502 AGX503 AGX504 AGX505 AGX601 AGX602 AGX603 AGX604 AGX605 AGX606 AGX607 AGX608 AGX609 AGX610 AGX611 AGX612 AGX613 AGX701 AGX702" -- "${cur}"))
                     return 0
                     ;;
                 --deny)
-                    COMPREPLY=($(compgen -W "AGX101 AGX102 AGX103 AGX104 AGX105 AGX106 AGX107 AGX108 AGX109 AGX110 AGX111 AGX112 AGX113 AGX114 AGX115 AGX116 AGX117 AGX118 AGX119 AGX120 AGX121 AGX122 AGX123 AGX124 AGX130 AGX131 AGX132 AGX133 AGX201 AGX202 AGX203 AGX204 AGX205 AGX206 AGX207 AGX208 AGX209 AGX210 AGX211 AGX301 AGX302 AGX303 AGX304 AGX305 AGX306 AGX307 AGX308 AGX309 AGX310 AGX311 AGX312 AGX313 AGX314 AGX401 AGX402 AGX403 AGX404 AGX405 AGX406 AGX501 AGX502 AGX503 AGX504 AGX505 AGX601 AGX602 AGX603 AGX604 AGX605 AGX606 AGX607 AGX608 AGX609 AGX610 AGX611 AGX612 AGX701 AGX702" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "AGX101 AGX102 AGX103 AGX104 AGX105 AGX106 AGX107 AGX108 AGX109 AGX110 AGX111 AGX112 AGX113 AGX114 AGX115 AGX116 AGX117 AGX118 AGX119 AGX120 AGX121 AGX122 AGX123 AGX124 AGX130 AGX131 AGX132 AGX133 AGX201 AGX202 AGX203 AGX204 AGX205 AGX206 AGX207 AGX208 AGX209 AGX210 AGX211 AGX301 AGX302 AGX303 AGX304 AGX305 AGX306 AGX307 AGX308 AGX309 AGX310 AGX311 AGX312 AGX313 AGX314 AGX401 AGX402 AGX403 AGX404 AGX405 AGX406 AGX501 AGX502 AGX503 AGX504 AGX505 AGX601 AGX602 AGX603 AGX604 AGX605 AGX606 AGX607 AGX608 AGX609 AGX610 AGX611 AGX612 AGX613 AGX701 AGX702" -- "${cur}"))
                     return 0
                     ;;
                 --max-per-rule)
@@ -375,7 +381,7 @@ _aguify() {
             return 0
             ;;
         aguify__subcmd__help)
-            opts="convert check serve timeline explain diff snapshot report completions help"
+            opts="convert check serve timeline explain diff snapshot report redact completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -472,6 +478,20 @@ _aguify() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        aguify__subcmd__help__subcmd__redact)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         aguify__subcmd__help__subcmd__report)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -521,6 +541,40 @@ _aguify() {
                 return 0
             fi
             case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        aguify__subcmd__redact)
+            opts="-o -h --output --keep --slim --shift-time --stdin-filename --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --output)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --keep)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --shift-time)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --stdin-filename)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;

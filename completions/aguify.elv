@@ -30,6 +30,7 @@ set edit:completion:arg-completer[aguify] = {|@words|
             cand diff 'Compare two streams run by run as a front end shows them (exit 0 equal, 1 different)'
             cand snapshot 'Write the golden snapshot of runs: what a front end shows, one value a line, stable ids'
             cand report 'Write a self-contained HTML report of runs: lanes, transcript, findings, states'
+            cand redact 'Write a recording with its text replaced, to share (same form out as in)'
             cand completions 'Generate shell completions'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -174,6 +175,16 @@ set edit:completion:arg-completer[aguify] = {|@words|
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
+        &'aguify;redact'= {
+            cand -o 'Write here (through a temporary file renamed when done); an existing directory gets one file per input, by its name. Default: stdout'
+            cand --output 'Write here (through a temporary file renamed when done); an existing directory gets one file per input, by its name. Default: stdout'
+            cand --keep 'Keep the values at this JSON pointer into each record (`*` matches within a segment, e.g. /data/input/city, /params/data/input/*); repeatable. Credentials are replaced even there'
+            cand --shift-time 'Move every timestamp by this many milliseconds (may be negative)'
+            cand --stdin-filename 'The name stdin is reported under (in findings, diagnostics and timelines)'
+            cand --slim 'Also drop what a bug report does not need: full states between a run''s first and last (those with interrupts stay), RAW events and rawEvent payloads'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
         &'aguify;completions'= {
             cand -h 'Print help'
             cand --help 'Print help'
@@ -187,6 +198,7 @@ set edit:completion:arg-completer[aguify] = {|@words|
             cand diff 'Compare two streams run by run as a front end shows them (exit 0 equal, 1 different)'
             cand snapshot 'Write the golden snapshot of runs: what a front end shows, one value a line, stable ids'
             cand report 'Write a self-contained HTML report of runs: lanes, transcript, findings, states'
+            cand redact 'Write a recording with its text replaced, to share (same form out as in)'
             cand completions 'Generate shell completions'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -205,6 +217,8 @@ set edit:completion:arg-completer[aguify] = {|@words|
         &'aguify;help;snapshot'= {
         }
         &'aguify;help;report'= {
+        }
+        &'aguify;help;redact'= {
         }
         &'aguify;help;completions'= {
         }

@@ -9,7 +9,7 @@
 //! `v3-python`, `v3-python-inprocess`, `v3-js`); SIZE is a byte count with an optional `K`, `M`
 //! or `G` suffix (powers of 1024). The files of the form are appended in name order, pass after
 //! pass, until the output reaches SIZE. Ids the scripted recordings reuse across runs
-//! (`call_…`, `toolu_…`, `ai-…`, `agui-…`) get a per-run suffix in every pass; in pass `k > 0`
+//! (`call_…`, `toolu_…`, `ai-…`, `agui-…`, `chatcmpl-…`) get a per-run suffix in every pass; in pass `k > 0`
 //! every other id is rewritten too so that runs never collide: UUIDs and 32-hex ids get a new
 //! tail, `human-…`, `thread-…` ids get a `_k` suffix, and v3 `seq` numbers continue from the
 //! previous file. The output is deterministic, and `aguify check` finds no error in it.

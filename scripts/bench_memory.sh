@@ -7,10 +7,21 @@
 #           frames (convert; it is over --max-line-bytes and skipped)
 #   ids     a v3 run of N distinct text messages (start, delta, finish), for N in IDS
 #           (convert, check, timeline)
+#   runs    N AG-UI runs of one text message each, every tenth ending in RUN_ERROR, for N in
+#           RUNS (every command: convert, check, timeline, explain, report, snapshot, diff of
+#           the file against itself); the time must grow linearly with N (issue 41 item 1)
+#   files   N files of one AG-UI run each, for N in FILES, under `ulimit -n 256` (every
+#           command; diff compares the files with themselves): memory flat in the file count,
+#           each file opened when it is reached (issue 41 item 5)
+#
+# Columns: wall and CPU (user + system) seconds, peak RSS; a command that failed is marked
+# with its exit code.
 #
 #   scripts/bench_memory.sh                              # target/release/aguify
 #   BIN=/path/to/old/aguify scripts/bench_memory.sh      # another build
 #   CASES="custom ids" IDS="1000000" scripts/bench_memory.sh
+#   CASES=runs RUNS="10000 30000 100000" scripts/bench_memory.sh
+#   CASES=files FILES="1000 10000" scripts/bench_memory.sh
 #
 # The custom line and the runs are written to $AGUIFY_BENCH_DIR (default /tmp/aguify-bench)
 # and deleted after (3M messages: 1.4 GB); the frame is generated into a pipe.
@@ -22,6 +33,8 @@ cases=${CASES:-"custom frame ids"}
 custom_mb=${CUSTOM_MB:-60}
 frame_mb=${FRAME_MB:-2048}
 ids=${IDS:-"1000000 3000000"}
+runs=${RUNS:-"10000 30000 100000"}
+nfiles=${FILES:-"1000 10000"}
 mkdir -p "$dir"
 times="$dir/memory-time.txt"
 
@@ -29,11 +42,15 @@ times="$dir/memory-time.txt"
 measure() {
     local label=$1 size=$2
     shift 2
-    /usr/bin/time -v -o "$times" "$@" > /dev/null 2> "$dir/memory-stderr.txt" || true
-    local wall rss
+    local code=0
+    /usr/bin/time -v -o "$times" "$@" > /dev/null 2> "$dir/memory-stderr.txt" || code=$?
+    local wall cpu rss
     wall=$(awk -F': ' '/Elapsed \(wall clock\)/ {n=split($2,t,":"); s=0; for(i=1;i<=n;i++) s=s*60+t[i]; print s}' "$times")
+    cpu=$(awk -F': ' '/User time/ {u=$2} /System time/ {s=$2} END {printf "%.2f", u+s}' "$times")
     rss=$(awk -F': ' '/Maximum resident set size/ {printf "%.1f", $2/1024}' "$times")
-    printf '%-18s %12s %10s %10s\n' "$label" "$size" "$wall" "$rss"
+    # exit 1 is a verdict (check, explain, diff), not a failure
+    [ "$code" -gt 1 ] && label="$label (exit $code)"
+    printf '%-26s %12s %10s %10s %10s\n' "$label" "$size" "$wall" "$cpu" "$rss"
 }
 
 # A v3 run of $1 text messages on stdout.
@@ -45,6 +62,23 @@ messages() {
             print p "{\"event\":\"message-start\",\"role\":\"ai\",\"id\":\"msg-" i "\"}},\"seq\":" s - 2 "}"
             print p "{\"event\":\"content-block-delta\",\"index\":0,\"delta\":{\"type\":\"text-delta\",\"text\":\"x\"}}},\"seq\":" s - 1 "}"
             print p "{\"event\":\"message-finish\"}},\"seq\":" s "}"
+        }
+    }'
+}
+
+# $1 AG-UI runs of one text message each, every tenth ending in RUN_ERROR, on stdout.
+agui_runs() {
+    awk -v n="$1" 'BEGIN {
+        for (i = 1; i <= n; i++) {
+            r = "\"threadId\":\"t\",\"runId\":\"r" i "\""
+            print "{\"type\":\"RUN_STARTED\"," r "}"
+            print "{\"type\":\"TEXT_MESSAGE_START\",\"messageId\":\"m" i "\",\"role\":\"assistant\"}"
+            print "{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"m" i "\",\"delta\":\"hello\"}"
+            print "{\"type\":\"TEXT_MESSAGE_END\",\"messageId\":\"m" i "\"}"
+            if (i % 10 == 0)
+                print "{\"type\":\"RUN_ERROR\",\"message\":\"boom\",\"code\":\"x\"}"
+            else
+                print "{\"type\":\"RUN_FINISHED\"," r "}"
         }
     }'
 }
@@ -65,7 +99,7 @@ out.write(b'data: 0\n\ndata: {"type":"RUN_FINISHED","threadId":"t","runId":"r"}\
 EOF
 }
 
-printf '%-18s %12s %10s %10s\n' case size wall_s peak_MiB
+printf '%-26s %12s %10s %10s %10s\n' case size wall_s cpu_s peak_MiB
 for c in $cases; do
     case $c in
         custom)
@@ -96,6 +130,40 @@ EOF
                     measure "ids $cmd" "$n" "$bin" "$cmd" "$f"
                 done
                 rm -f "$f"
+            done
+            ;;
+        runs)
+            for n in $runs; do
+                f="$dir/memory-runs-$n.ndjson"
+                agui_runs "$n" > "$f"
+                for cmd in convert check timeline explain report snapshot; do
+                    measure "runs $cmd" "$n" "$bin" "$cmd" "$f"
+                done
+                measure "runs diff" "$n" "$bin" diff "$f" "$f"
+                rm -f "$f"
+            done
+            ;;
+        files)
+            for n in $nfiles; do
+                d="$dir/memory-files-$n"
+                mkdir -p "$d"
+                awk -v n="$n" -v d="$d" 'BEGIN {
+                    for (i = 1; i <= n; i++) {
+                        f = sprintf("%s/f%06d.ndjson", d, i)
+                        r = "\"threadId\":\"t\",\"runId\":\"r" i "\""
+                        print "{\"type\":\"RUN_STARTED\"," r "}" > f
+                        print "{\"type\":\"TEXT_MESSAGE_START\",\"messageId\":\"m" i "\",\"role\":\"assistant\"}" > f
+                        print "{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"m" i "\",\"delta\":\"hello\"}" > f
+                        print "{\"type\":\"TEXT_MESSAGE_END\",\"messageId\":\"m" i "\"}" > f
+                        print "{\"type\":\"RUN_FINISHED\"," r "}" > f
+                        close(f)
+                    }
+                }'
+                for cmd in convert check timeline explain report snapshot; do
+                    measure "files $cmd" "$n" bash -c "ulimit -n 256; exec '$bin' $cmd '$d'/*.ndjson"
+                done
+                measure "files diff" "$n" bash -c "ulimit -n 256; exec '$bin' diff --old '$d'/*.ndjson --new '$d'/*.ndjson"
+                rm -rf "$d"
             done
             ;;
     esac

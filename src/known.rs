@@ -20,23 +20,34 @@ struct File {
 /// What each input held, fed by a pipeline observer.
 pub struct Known {
     files: Vec<File>,
+    /// Each name's (last) place in `files`: found at once, not by a scan of every file per
+    /// record (10,000 files cost their count squared).
+    at: std::collections::HashMap<Arc<str>, usize>,
     /// The last bad line and what was wrong with it (told when `--strict` stops there).
     last_bad: Option<(String, String)>,
 }
 
 impl Known {
     pub fn new<'a>(names: impl IntoIterator<Item = &'a Arc<str>>) -> Known {
+        let files: Vec<File> = names.into_iter().map(|n| File::new(n.clone())).collect();
+        let at = files
+            .iter()
+            .enumerate()
+            .map(|(i, f)| (f.name.clone(), i))
+            .collect();
         Known {
-            files: names.into_iter().map(|n| File::new(n.clone())).collect(),
+            files,
+            at,
             last_bad: None,
         }
     }
 
     fn file(&mut self, name: &Arc<str>) -> &mut File {
-        let at = match self.files.iter().rposition(|f| f.name == *name) {
-            Some(at) => at,
+        let at = match self.at.get(name) {
+            Some(at) => *at,
             None => {
                 self.files.push(File::new(name.clone()));
+                self.at.insert(name.clone(), self.files.len() - 1);
                 self.files.len() - 1
             }
         };
@@ -74,10 +85,7 @@ impl Known {
 
     /// Whether `file` held a record of a known form (`None`: not an input, e.g. `(input)`).
     pub fn state(&self, file: &str) -> Option<bool> {
-        self.files
-            .iter()
-            .rfind(|f| &*f.name == file)
-            .map(|f| f.read)
+        self.at.get(file).map(|i| self.files[*i].read)
     }
 
     /// How many inputs held nothing of a known form.

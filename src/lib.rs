@@ -8,7 +8,8 @@
 //! [`timeline`] / [`explain`] turn it into a run-at-a-glance view and a failure diagnosis.
 //! [`pipeline`] wires these stages together for one or more input files.
 //! [`diff`] compares two streams run by run as a front end shows them, and [`snapshot`]
-//! writes that view as a golden file.
+//! writes that view as a golden file. [`redact`] writes a recording with its text replaced,
+//! to share.
 //! [`replay`] paces a stream by its recorded timestamps; [`serve`] serves recorded runs as a
 //! live AG-UI HTTP endpoint.
 
@@ -27,11 +28,13 @@ pub mod model;
 pub mod payload;
 pub mod pipeline;
 pub mod recent;
+pub mod redact;
 pub mod replay;
 pub mod report;
 pub mod serve;
 pub mod sink;
 pub mod snapshot;
+pub mod text;
 pub mod timeline;
 pub mod utf8;
 pub mod wire;

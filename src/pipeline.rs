@@ -25,7 +25,9 @@ pub struct Input {
 }
 
 impl Input {
-    /// Opens a path, or stdin for `-`.
+    /// A path, or stdin for `-`. A path is looked up now (a missing file fails here) but
+    /// opened only when the pipeline first reads it, and closed when it is done with it: many
+    /// files take one descriptor and one read buffer at a time.
     pub fn open(path: &str) -> Result<Input, Error> {
         if path == "-" {
             return Ok(Input {
@@ -37,15 +39,17 @@ impl Input {
                 rereadable: false,
             });
         }
-        let f = std::fs::File::open(path).map_err(|source| Error::Input {
+        let meta = std::fs::metadata(path).map_err(|source| Error::Input {
             path: path.to_string(),
             source,
         })?;
-        let rereadable = f.metadata().is_ok_and(|m| m.is_file());
         Ok(Input {
             name: Arc::from(path),
-            reader: Box::new(io::BufReader::with_capacity(256 * 1024, IdleHint::new(f))),
-            rereadable,
+            reader: Box::new(OpenWhenRead {
+                path: path.into(),
+                reader: None,
+            }),
+            rereadable: meta.is_file(),
         })
     }
 
@@ -54,6 +58,43 @@ impl Input {
             name: Arc::from(name),
             reader: Box::new(io::Cursor::new(bytes)),
             rereadable: false,
+        }
+    }
+}
+
+/// A file opened (and its buffer made) at its first read ([`Input::open`]).
+struct OpenWhenRead {
+    path: std::path::PathBuf,
+    reader: Option<io::BufReader<IdleHint<std::fs::File>>>,
+}
+
+impl OpenWhenRead {
+    fn reader(&mut self) -> io::Result<&mut io::BufReader<IdleHint<std::fs::File>>> {
+        let r = match self.reader.take() {
+            Some(r) => r,
+            None => {
+                let f = std::fs::File::open(&self.path)?;
+                io::BufReader::with_capacity(256 * 1024, IdleHint::new(f))
+            }
+        };
+        Ok(self.reader.insert(r))
+    }
+}
+
+impl io::Read for OpenWhenRead {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        self.reader()?.read(buf)
+    }
+}
+
+impl BufRead for OpenWhenRead {
+    fn fill_buf(&mut self) -> io::Result<&[u8]> {
+        self.reader()?.fill_buf()
+    }
+
+    fn consume(&mut self, amt: usize) {
+        if let Some(r) = &mut self.reader {
+            r.consume(amt);
         }
     }
 }

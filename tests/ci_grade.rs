@@ -693,6 +693,78 @@ fn follow_notices_truncation_and_reads_from_the_start() {
     assert!(out.contains("■ success"), "{out}");
 }
 
+/// Issue 41 item 8: a file rewritten in place that grows past the old size between two polls
+/// is noticed (it was read on from the old offset, mid-line), and read as a new file: its
+/// lines counted from 1 and its run its own (not the old file's thread).
+#[test]
+fn follow_reads_a_rewritten_file_as_a_new_file() {
+    let d = scratch("follow-rewrite");
+    let file = d.join("run.ndjson");
+    let first = r#"{"type":"RUN_STARTED","threadId":"old-thread","runId":"first"}"#;
+    std::fs::write(&file, format!("{first}\n")).unwrap();
+    let child = follow(&file, &["--exit-on-end"]);
+    std::thread::sleep(Duration::from_millis(800));
+    // One write, longer than what was read: no poll sees the file shorter.
+    let pad = "x".repeat(200);
+    let start =
+        format!(r#"{{"type":"RUN_STARTED","threadId":"new-thread","runId":"b","pad":"{pad}"}}"#);
+    let end = r#"{"type":"RUN_FINISHED","threadId":"new-thread","runId":"b"}"#;
+    std::fs::write(&file, format!("{start}\n{end}\n")).unwrap();
+    let (out, err) = wait_for(child, 15).expect("the new run is read and ends");
+    assert!(
+        err.contains("the file was rewritten; reading it again from the start as a new file"),
+        "{err}"
+    );
+    let b = out
+        .lines()
+        .find(|l| l.contains("▶ run b"))
+        .unwrap_or_default();
+    assert!(
+        b.contains(":1 ") && b.contains("thread new-thread"),
+        "{out}"
+    );
+    assert!(out.contains("■ success"), "{out}");
+}
+
+/// A rotated file (moved away, a new one created at the path) is read as a new file; a
+/// deleted file is reported once.
+#[test]
+fn follow_reads_a_rotated_file_as_a_new_file_and_reports_deletion() {
+    let d = scratch("follow-rotate");
+    let file = d.join("run.ndjson");
+    let line = |run: &str, kind: &str| {
+        format!(r#"{{"type":"{kind}","threadId":"t-{run}","runId":"{run}"}}"#)
+    };
+    std::fs::write(
+        &file,
+        format!(
+            "{}\n{}\n",
+            line("a", "RUN_STARTED"),
+            line("a", "RUN_FINISHED")
+        ),
+    )
+    .unwrap();
+    let child = follow(&file, &[]);
+    std::thread::sleep(Duration::from_millis(800));
+    std::fs::remove_file(&file).unwrap();
+    std::thread::sleep(Duration::from_millis(600));
+    std::fs::write(&file, format!("{}\n", line("b", "RUN_STARTED"))).unwrap();
+    std::thread::sleep(Duration::from_millis(800));
+    let child_id = child.id();
+    // SAFETY: the child is ours and still running; SIGINT ends --follow like Ctrl-C.
+    unsafe {
+        libc::kill(child_id as i32, libc::SIGINT);
+    }
+    let (out, err) = wait_for(child, 15).expect("stops on SIGINT");
+    assert!(err.contains("the file was deleted"), "{err}");
+    assert!(err.contains("the file was replaced (rotated)"), "{err}");
+    let b = out
+        .lines()
+        .find(|l| l.contains("▶ run b"))
+        .unwrap_or_default();
+    assert!(b.contains(":1 ") && b.contains("thread t-b"), "{out}");
+}
+
 // ---- 23.15: explain ----
 
 #[test]

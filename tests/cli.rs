@@ -258,6 +258,49 @@ fn completions_and_help_into_a_closed_pipe_are_a_quiet_success() {
     }
 }
 
+/// A report written after its verdict (issue 41 item 10): into a closed pipe, quiet and with
+/// the verdict's exit code, whatever the format.
+#[cfg(unix)]
+#[test]
+fn reports_into_a_closed_pipe_keep_the_verdict() {
+    let failing = format!(
+        "{}/testdata/check/36-rule10-text-content-without-start.ndjson",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    for format in ["text", "json", "sarif", "junit", "github", "markdown"] {
+        let out = run_into_closed_pipe(&["check", "--format", format, &failing]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "check --format {format}: {err}");
+        assert!(err.is_empty(), "check --format {format}: {err}");
+    }
+    // 300 failed runs: the JSON is larger than the writer's buffer, so the closed pipe is met
+    // inside serde_json's writer (its error had lost its kind: "Broken pipe", exit 2).
+    let dir = std::env::temp_dir().join(format!("aguify-closed-pipe-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    let failed = dir.join("failed.ndjson");
+    let runs: String = (0..300)
+        .map(|i| {
+            format!(
+                "{{\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r{i}\"}}\n\
+                 {{\"type\":\"RUN_ERROR\",\"message\":\"boom\",\"code\":\"X\"}}\n"
+            )
+        })
+        .collect();
+    std::fs::write(&failed, runs).expect("write");
+    let failed = failed.display().to_string();
+    for format in ["text", "json"] {
+        let out = run_into_closed_pipe(&["explain", "--format", format, &failed]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "explain --format {format}: {err}"
+        );
+        assert!(err.is_empty(), "explain --format {format}: {err}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[cfg(target_os = "linux")]
 #[test]
 fn completions_and_help_onto_a_full_disk_exit_2_with_a_message() {
@@ -277,4 +320,103 @@ fn completions_and_help_onto_a_full_disk_exit_2_with_a_message() {
             "{args:?}"
         );
     }
+}
+
+/// `report -o` writes a temporary file beside PATH and renames it (issue 41 item 11): a write
+/// that fails half-way (here a file size limit, as a full disk would) leaves the existing
+/// report as it was and no temporary file; a write that succeeds replaces it.
+#[cfg(unix)]
+#[test]
+fn report_output_is_replaced_whole_or_not_at_all() {
+    let dir = std::env::temp_dir().join(format!("aguify-report-o-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("dir");
+    let page = dir.join("page.html");
+    std::fs::write(&page, "the old report").expect("write");
+    let input = recording("v2-python-api/b_react_one_tool.ndjson");
+    // SIGXFSZ ignored: a write past the limit fails with EFBIG instead of killing the process.
+    let script = format!(
+        "trap '' XFSZ; ulimit -f 8; exec '{BIN}' report -o '{}' '{input}'",
+        page.display()
+    );
+    let out = Command::new("sh")
+        .args(["-c", &script])
+        .output()
+        .expect("run");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("cannot write"), "{err}");
+    assert_eq!(
+        std::fs::read_to_string(&page).expect("read"),
+        "the old report"
+    );
+    let left: Vec<_> = std::fs::read_dir(&dir)
+        .expect("list")
+        .filter_map(|e| e.ok().map(|e| e.file_name()))
+        .collect();
+    assert_eq!(left.len(), 1, "{left:?}");
+
+    let out = Command::new(BIN)
+        .args(["report", "-o"])
+        .arg(&page)
+        .arg(&input)
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(0));
+    let html = std::fs::read_to_string(&page).expect("read");
+    assert!(
+        html.starts_with("<!doctype html") || html.starts_with("<!DOCTYPE html"),
+        "{}",
+        &html[..40.min(html.len())]
+    );
+    assert_eq!(std::fs::read_dir(&dir).expect("list").count(), 1);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Many input files under a small descriptor limit (issue 41 item 5): each file is opened
+/// when the pipeline reaches it and closed after, so 300 files pass `ulimit -n 64` in every
+/// command that reads a list of files.
+#[cfg(unix)]
+#[test]
+fn many_files_are_opened_one_at_a_time() {
+    let dir = std::env::temp_dir().join(format!("aguify-many-files-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("dir");
+    let mut names = Vec::new();
+    for i in 0..300 {
+        let p = dir.join(format!("f{i:03}.ndjson"));
+        let run = format!(
+            "{{\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r{i}\"}}\n\
+             {{\"type\":\"RUN_FINISHED\",\"threadId\":\"t\",\"runId\":\"r{i}\"}}\n"
+        );
+        std::fs::write(&p, run).expect("write");
+        names.push(format!("'{}'", p.display()));
+    }
+    let files = names.join(" ");
+    for cmd in [
+        "convert", "check", "timeline", "explain", "snapshot", "report",
+    ] {
+        let script = format!("ulimit -n 64; exec '{BIN}' {cmd} {files}");
+        let out = Command::new("sh")
+            .args(["-c", &script])
+            .output()
+            .expect("run");
+        let err = String::from_utf8_lossy(&out.stderr);
+        // explain exits 1 when no run failed.
+        let want = if cmd == "explain" { 1 } else { 0 };
+        assert_eq!(out.status.code(), Some(want), "{cmd}: {err}");
+        assert!(!err.contains("Too many open files"), "{cmd}: {err}");
+        if cmd == "convert" {
+            let text = String::from_utf8_lossy(&out.stdout);
+            assert_eq!(text.matches("RUN_FINISHED").count(), 300, "{cmd}");
+        }
+    }
+    let script = format!("ulimit -n 64; exec '{BIN}' diff --old {files} --new {files}");
+    let out = Command::new("sh")
+        .args(["-c", &script])
+        .output()
+        .expect("run");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "diff: {err}");
+    let _ = std::fs::remove_dir_all(&dir);
 }

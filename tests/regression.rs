@@ -1,6 +1,9 @@
 //! One test per bug found by the bad-input corpus, the property tests or the fuzzers, each
 //! headed with what the bug was. Inputs are minimized.
 
+#[path = "util/invariants.rs"]
+mod invariants;
+
 use aguify::pipeline::{convert_to_vec, Input, Options};
 use serde_json::Value;
 
@@ -159,4 +162,91 @@ fn seq_restarts_in_each_file() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("seq jumps from 3 to 5"), "{stderr}");
     assert!(!stderr.contains("AGX603"), "{stderr}");
+}
+
+/// A bad line, then an SDK stream part's error line (issue 41 item 12, found by the `checker`
+/// fuzz target): `check` said the official client rejects the stream (a bad line before any
+/// family was known marked the file unreadable) though no official rule fired, while `convert`
+/// of the same file writes a RUN_STARTED and a RUN_ERROR the official client accepts. The
+/// verdict is the official rules'; a raw AG-UI file with a bad line is still rejected (AGX501).
+#[test]
+fn a_bad_line_before_an_error_line_keeps_the_official_verdict() {
+    use aguify::check::{check_bytes, rules, Config};
+    let check = |bytes: &[u8]| {
+        check_bytes("f", bytes.to_vec(), &Options::default(), &Config::default())
+            .expect("in-memory check")
+    };
+    for input in [
+        "{bad\n{\"event\":\"error\",\"data\":{\"error\":\"ValueError\",\"message\":\"boom\"}}\n",
+        "{\"event\":\"error\",\"data\":{\"error\":\"ValueError\",\"message\":\"boom\"}}\n{bad\n",
+    ] {
+        let file = check(input.as_bytes());
+        let official = file
+            .findings
+            .iter()
+            .any(|f| rules::find(f.rule).is_some_and(|r| r.official));
+        assert!(!official, "{:?}", file.findings);
+        assert!(file.official_valid, "{input:?}: {:?}", file.findings);
+        let (events, _) = convert("f", input.as_bytes());
+        assert_eq!(types(&events), ["RUN_STARTED", "RUN_ERROR"]);
+    }
+    let agui = check(b"{bad\n{\"type\":\"RUN_ERROR\",\"message\":\"boom\"}\n");
+    assert!(!agui.official_valid);
+    assert!(agui.findings.iter().any(|f| f.rule == "AGX501"));
+}
+
+/// A tool result before its call (issue 41 item 7: a v3 `tool-finished` moved ahead of the
+/// model message that announces the call, as a frame moved ahead in a capture): the mapper sent
+/// TOOL_CALL_RESULT with no START (the result marked the call answered, so the START that
+/// should have come with it was skipped, and so were the call's own START, ARGS and END when
+/// they came), losing the tool's name and arguments. The result now waits for its call's END.
+#[test]
+fn a_tool_result_before_its_call_keeps_the_call() {
+    let path = format!(
+        "{}/testdata/recordings/v3-js/b_react_one_tool.ndjson",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let text = std::fs::read_to_string(path).expect("recording");
+    let mut lines: Vec<&str> = text.lines().collect();
+    let finished = lines
+        .iter()
+        .position(|l| l.contains("\"tool-finished\""))
+        .expect("a tool-finished line");
+    let first_message = lines
+        .iter()
+        .position(|l| l.contains("\"message-start\""))
+        .expect("a message-start line");
+    assert!(first_message < finished);
+    let moved = lines.remove(finished);
+    lines.insert(first_message, moved);
+    let input = lines.join("\n") + "\n";
+    let (in_order, _) = convert("in-order.ndjson", text.as_bytes());
+    let (events, stats) = convert("moved.ndjson", input.as_bytes());
+    assert_eq!(stats.bad, 0);
+    invariants::check_stream(&events).expect("stream invariants");
+    let calls = |evs: &[Value]| -> Vec<(String, String)> {
+        evs.iter()
+            .filter(|e| {
+                e["type"]
+                    .as_str()
+                    .is_some_and(|t| t.starts_with("TOOL_CALL_"))
+            })
+            .map(|e| {
+                let detail = e["toolCallName"]
+                    .as_str()
+                    .or(e["delta"].as_str())
+                    .or(e["content"].as_str())
+                    .unwrap_or("");
+                (
+                    e["type"].as_str().unwrap_or("").to_string(),
+                    detail.to_string(),
+                )
+            })
+            .collect()
+    };
+    // The same call, with its name and arguments, then the same result.
+    assert_eq!(calls(&events), calls(&in_order));
+    assert!(calls(&events)
+        .iter()
+        .any(|(t, n)| t == "TOOL_CALL_START" && n == "get_weather"));
 }

@@ -446,8 +446,16 @@ fn new_tail(old: &[u8], k: u64, out: &mut String) {
 }
 
 /// Ids rewritten per run in every pass (scripted recordings reuse them across runs).
-const PER_RUN: [&str; 4] = ["call_", "toolu_", "ai-", "agui-"];
-const SUFFIXED: [&str; 6] = ["call_", "toolu_", "ai-", "agui-", "human-", "thread-"];
+const PER_RUN: [&str; 5] = ["call_", "toolu_", "ai-", "agui-", "chatcmpl-"];
+const SUFFIXED: [&str; 7] = [
+    "call_",
+    "toolu_",
+    "ai-",
+    "agui-",
+    "chatcmpl-",
+    "human-",
+    "thread-",
+];
 
 fn rewrite(
     line: &str,

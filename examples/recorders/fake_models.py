@@ -361,6 +361,26 @@ def gemini_tool_call_turn(calls: list[tuple[str, dict[str, Any], str]]) -> list[
     return chunks
 
 
+def gemini_one_chunk_calls_turn(calls: list[tuple[str, dict[str, Any], str]]) -> list[Any]:
+    """langchain-google-genai <= 4.3.6 streaming parallel calls: every call whole in ONE chunk,
+    each `tool_call_chunk` with its own id and `index: None` (the integration never sets an
+    index; its ids are uuid4s, fixed here), `additional_kwargs.function_call` = the last call."""
+    meta = {"model_provider": "google_genai"}
+    last_name, last_args, _ = calls[-1]
+    chunks: list[Any] = [
+        {
+            "content": "",
+            "additional_kwargs": {"function_call": {"name": last_name, "arguments": json.dumps(last_args)}},
+            "tool_call_chunks": [{"name": name, "args": json.dumps(args), "id": call_id, "index": None} for name, args, call_id in calls],
+            "response_metadata": meta,
+        }
+    ]
+    chunks.append(
+        final({"model_provider": "google_genai", "model_name": "fake-gemini-2.5-flash", "finish_reason": "STOP"}, usage(30, 12))
+    )
+    return chunks
+
+
 # --- sweep shapes (new scenarios `n_*`) ------------------------------------------
 
 

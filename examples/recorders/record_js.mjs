@@ -252,6 +252,42 @@ function geminiToolCallTurn(calls) {
   ];
 }
 
+// @langchain/google-genai's tool_call_chunks: every call whole, with an id and no `index`; here two
+// calls in ONE chunk (issue 39.1; the integration itself reports no chunk to the stream callbacks,
+// see providers/record_providers.mjs, so this is the shape of a model that does).
+function geminiOneChunkCallsTurn(calls) {
+  return [
+    {
+      content: "",
+      tool_call_chunks: calls.map(([name, args, id]) => ({ type: "tool_call_chunk", name, args: JSON.stringify(args), id })),
+      response_metadata: { model_provider: "google-genai" },
+    },
+    {
+      content: "",
+      response_metadata: { model_provider: "google-genai", model_name: "fake-gemini-2.5-flash", finish_reason: "STOP" },
+      usage_metadata: usage(30, 12),
+    },
+  ];
+}
+
+// Bedrock Converse reasoning as `reasoning_content` parts (the @langchain/aws form) that carry a block
+// index (issue 39.4): LangGraph.js v3 starts block 0 with the first fragment and sends every later
+// fragment as a `block-delta` whose fields replace the block's. @langchain/aws 1.3.9 itself sends
+// the parts without an index (providers/record_providers.mjs, n_bedrock_reasoning).
+function bedrockIndexedReasoningTurn(reasoning, text) {
+  const meta = { model_provider: "bedrock-converse" };
+  return [
+    ...words(reasoning).map((w) => ({ content: [{ type: "reasoning_content", reasoningText: { text: w }, index: 0 }], response_metadata: meta })),
+    { content: [{ type: "reasoning_content", reasoningText: { signature: "EqQBCkYIBxgCKkBfakeBedrockSig==" }, index: 0 }], response_metadata: meta },
+    ...words(text).map((w) => ({ content: [{ type: "text", text: w, index: 1 }], response_metadata: meta })),
+    {
+      content: "",
+      response_metadata: { model_provider: "bedrock-converse", model_name: "fake.anthropic.claude-sonnet", stopReason: "end_turn" },
+      usage_metadata: usage(20, 35),
+    },
+  ];
+}
+
 // --- sweep shapes (scenarios `n_*`) -----------------------------------------------------
 // Parallel calls whose chunks alternate by index: both headers, then fragment k of every call.
 function interleavedToolCallsTurn(calls) {
@@ -721,6 +757,26 @@ function sweepScenarios() {
       { suffix: "__2_resume", input: resumeAll([{ decisions: [{ type: "approve" }] }]) },
     ]),
     S("n_long_history", () => chatGraph(new ScriptedChatModel([textTurn("You first asked what 0 + 0 is.")])), [{ suffix: "", input: longHistory("n_long_history") }]),
+    S(
+      "n_two_calls_one_chunk",
+      () =>
+        agentGraph(
+          [
+            geminiOneChunkCallsTurn([
+              ["get_weather", { city: "Paris" }, "0b7f3c2e-5a41-4d7e-9c55-1f0e6a2b9d01"],
+              ["get_weather", { city: "Tokyo" }, "7c1d9e44-2b8a-4f3c-a6d0-5e2f8b1c3a72"],
+            ]),
+            textTurn("Paris is sunny, Tokyo is cloudy."),
+          ],
+          [getWeather],
+        ),
+      one("n_two_calls_one_chunk", "Weather in Paris and Tokyo?"),
+    ),
+    S(
+      "c_reasoning_bedrock",
+      () => chatGraph(new ScriptedChatModel([bedrockIndexedReasoningTurn("The user wants the capital of France. That is Paris.", "The capital of France is Paris.")])),
+      one("c_reasoning_bedrock", "Capital of France?"),
+    ),
     S(
       "n_unicode_split",
       () => chatGraph(new ScriptedChatModel([piecesTurn(["Hi ", "\u{1F469}", "\u200d\u{1F4BB}", " caf", "e", "\u0301 ", "\u{1F1EB}", "\u{1F1F7}", " \u201cok\u201d ", "\u65e5\u672c", "\u8a9e \u2713"])])),

@@ -677,6 +677,23 @@ def sweep_scenarios() -> list[Scenario]:
             note="a 133-message history as run input (132 earlier messages + the question)",
         ),
         S(
+            "n_two_calls_one_chunk",
+            lambda: agent(
+                [
+                    fm.gemini_one_chunk_calls_turn(
+                        [
+                            ("get_weather", {"city": "Paris"}, "0b7f3c2e-5a41-4d7e-9c55-1f0e6a2b9d01"),
+                            ("get_weather", {"city": "Tokyo"}, "7c1d9e44-2b8a-4f3c-a6d0-5e2f8b1c3a72"),
+                        ]
+                    ),
+                    fm.text_turn("Paris is sunny, Tokyo is cloudy."),
+                ],
+                [get_weather],
+            ),
+            one("n_two_calls_one_chunk", "Weather in Paris and Tokyo?"),
+            note="issue 39.1: two whole calls in one chunk, both index None (langchain-google-genai <= 4.3.6)",
+        ),
+        S(
             "n_unicode_split",
             lambda: chat_graph(fm.ScriptedChatModel(turns=[fm.pieces_turn(["Hi ", "👩", "\u200d💻", " caf", "e", "\u0301 ", "🇫", "🇷", " “ok” ", "日本", "語 ✓"])])),
             one("n_unicode_split", "Say hi with emoji"),

@@ -62,6 +62,8 @@ def scenario_inputs() -> dict[str, list[tuple[str, dict | None, dict | None]]]:
         "g_custom_events": one("g_custom_events", "Do the work"),
         "h_state": [("", {**_human("Plan my day", "h_state"), "counter": 0, "status": "new", "items": []}, None)],
         "i_tool_output_delta": one("i_tool_output_delta", "Search the docs for install"),
+        # issue 39.6: each model call streams its first 2 chunks only, then ends with the complete message
+        "k_stream_cut": one("k_stream_cut", "Weather in Paris?"),
     }
 
 
@@ -133,6 +135,22 @@ async def capture_classic(client: httpx.AsyncClient, name: str, out: Path) -> No
         sdk.parent.mkdir(parents=True, exist_ok=True)
         sdk.write_text("\n".join(parts) + "\n")
         print(f"  wrote {path} and {sdk} ({len(parts)} frames)")
+        if name in WITHOUT_MODEL_END:
+            cut = out / "sse" / f"platform-classic-events.{name}_no_model_end{suffix}.sse"
+            cut.write_bytes(without_model_end(raw))
+            print(f"  wrote {cut} (derived: no on_chat_model_end frames)")
+
+
+# Derived captures (issue 39.6): the classic capture of these scenarios again without its
+# `on_chat_model_end` frames, the shape of a capture whose tool-call args stop early and whose
+# answer is complete only in the node and root chain outputs.
+WITHOUT_MODEL_END = {"k_stream_cut"}
+
+
+def without_model_end(raw: bytes) -> bytes:
+    """`raw` without the frames whose data is an `on_chat_model_end` event (frames kept byte for byte)."""
+    sep = b"\r\n\r\n" if b"\r\n\r\n" in raw else b"\n\n"
+    return sep.join(f for f in raw.split(sep) if b'"event":"on_chat_model_end"' not in f)
 
 
 async def capture_tuple(client: httpx.AsyncClient, name: str, out: Path) -> None:

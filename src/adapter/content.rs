@@ -196,15 +196,21 @@ pub fn parts_events(
     }
 }
 
-/// A `tool_call_chunks` entry: index (`"0"` when absent), id, non-empty name, args text.
+/// A `tool_call_chunks` entry: index, id, non-empty name, args text. A chunk without an index
+/// (null or absent: Gemini sends each call whole, several in one chunk, and LangChain merges
+/// no two such chunks) is keyed by its id, so each call stays its own; one without index nor
+/// id continues call `"0"`.
 fn tool_chunk_event(message_id: &str, c: &Value) -> ModelEvent {
+    let id = c.field("id").and_then(Value::as_str).map(str::to_string);
+    let index = match (c.field("index").filter(|i| !i.is_null()), &id) {
+        (Some(i), _) => block_key(i),
+        (None, Some(id)) if !id.is_empty() => format!("id:{id}"),
+        (None, _) => "0".into(),
+    };
     ModelEvent::ToolCallChunk {
         message_id: message_id.to_string(),
-        index: c
-            .field("index")
-            .map(block_key)
-            .unwrap_or_else(|| "0".into()),
-        id: c.field("id").and_then(Value::as_str).map(str::to_string),
+        index,
+        id,
         name: c
             .field("name")
             .and_then(Value::as_str)
@@ -378,6 +384,24 @@ impl<'a> JsonChars<'a> {
     }
 }
 
+/// [`usage_from`], the provider and model named by the run's trace metadata (`ls_provider`,
+/// `ls_model_name`: LangGraph.js OpenAI puts no `model_name` in the message) when the message
+/// does not name them.
+pub fn usage_traced(
+    usage: Option<&Value>,
+    metadata: Option<&Value>,
+    traced: (Option<&str>, Option<&str>),
+) -> Option<Usage> {
+    let mut u = usage_from(usage, metadata)?;
+    if u.provider.is_none() {
+        u.provider = traced.0.map(str::to_string);
+    }
+    if u.model.is_none() {
+        u.model = traced.1.map(str::to_string);
+    }
+    Some(u)
+}
+
 /// Token usage from a message's `usage_metadata` (v2) or v3 `usage`, plus provider/model names.
 pub fn usage_from(usage: Option<&Value>, metadata: Option<&Value>) -> Option<Usage> {
     let u = usage.filter(|u| u.is_object())?;
@@ -446,6 +470,45 @@ mod tests {
         );
         assert!(matches!(&ev[0], ModelEvent::ReasoningDelta { text, .. } if text == "hmm"));
         assert!(matches!(&ev[1], ModelEvent::ToolCallChunk { id: Some(i), .. } if i == "c1"));
+    }
+
+    /// Gemini (issue 39.1): two whole calls in one chunk, both without an index (null in
+    /// Python, absent in JS), are two calls, not one whose args run together.
+    #[test]
+    fn calls_without_index_are_keyed_by_their_ids() {
+        let call = |id: &str, city: &str, index: Value| {
+            let mut c =
+                json!({"name":"get_weather","args":format!("{{\"city\":\"{city}\"}}"),"id":id});
+            if !index.is_null() || id == "p" {
+                c["index"] = index;
+            }
+            c
+        };
+        for (a, b) in [
+            (
+                call("p", "Paris", Value::Null),
+                call("t", "Tokyo", Value::Null),
+            ),
+            (
+                call("js1", "Paris", Value::Null),
+                call("js2", "Tokyo", Value::Null),
+            ),
+        ] {
+            let ev = kinds(json!({"content":"","tool_call_chunks":[a, b]}));
+            let keys: Vec<&str> = ev
+                .iter()
+                .filter_map(|e| match e {
+                    ModelEvent::ToolCallChunk { index, .. } => Some(index.as_str()),
+                    _ => None,
+                })
+                .collect();
+            assert_eq!(keys.len(), 2);
+            assert_ne!(keys[0], keys[1], "{ev:?}");
+        }
+        // An index given still keys the chunk; no index and no id continue call "0".
+        let ev = kinds(json!({"tool_call_chunks":[{"args":"x","index":3},{"args":"y"}]}));
+        assert!(matches!(&ev[0], ModelEvent::ToolCallChunk { index, .. } if index == "3"));
+        assert!(matches!(&ev[1], ModelEvent::ToolCallChunk { index, .. } if index == "0"));
     }
 
     fn reasoning(block: &str, text: &str) -> ModelEvent {

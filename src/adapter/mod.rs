@@ -23,6 +23,7 @@ use crate::payload::Payload;
 pub use passthrough::AguiPassthrough;
 pub use v2::V2Adapter;
 pub use v3::V3Adapter;
+pub use v3::IDLESS_TOOLS_WARNING;
 
 /// What became of one input record.
 #[derive(Debug, Clone, PartialEq)]

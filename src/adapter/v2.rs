@@ -47,8 +47,10 @@ pub struct V2Adapter {
     open_messages: usize,
     /// Whether any `events` record was seen (then `messages` parts repeat it and are skipped).
     saw_events: bool,
-    /// The message open in a `messages-tuple` stream.
+    /// The message open in a `messages-tuple` stream, and the one that ended last without
+    /// usage (a usage-only chunk after it is its).
     tuple_open: Option<String>,
+    tuple_last: Option<String>,
     /// The run's sub-agents ([`super::subagent::Nest`]).
     nest: super::subagent::Nest,
     /// A warning about the record just fed (taken by [`Adapter::take_warning`]).
@@ -59,6 +61,8 @@ struct ModelRun {
     message_id: String,
     streamed: bool,
     ended: bool,
+    /// The task namespace the model ran in (its node's).
+    ns: Option<String>,
     /// Chunk index → tool call id, for later chunks that carry no id.
     tool_index: HashMap<String, String, FastIds>,
     /// The answer text streamed so far, and the argument text per chunk index, until the
@@ -109,6 +113,7 @@ impl V2Adapter {
         self.claimed.clear();
         self.tool_runs.clear();
         self.waiting_calls.clear();
+        self.tuple_last = None;
         self.run_no += 1;
     }
 
@@ -213,6 +218,7 @@ impl V2Adapter {
             "on_chain_end" => {
                 self.ensure_started(out);
                 if let Data::State(s) = &ev.data {
+                    self.complete_from_state(s, out);
                     out.push(state_event(s));
                 } else if data.is_object() {
                     out.push(ModelEvent::State {
@@ -263,6 +269,7 @@ impl V2Adapter {
             "on_chain_end" => {
                 if let Data::Calls(calls) = &ev.data {
                     self.remember_calls(calls);
+                    self.complete_from_node(ev.checkpoint_ns.as_deref(), calls, out);
                 }
                 if self.steps.remove(&run_id).is_some() {
                     out.push(ModelEvent::StepEnd { key: run_id });
@@ -299,7 +306,7 @@ impl V2Adapter {
                         )
                     }
                 };
-                self.on_stream(&run_id, chunk, out)
+                self.on_stream(&run_id, ev.checkpoint_ns.as_deref(), chunk, out)
             }
             "on_chat_model_end" => {
                 self.ensure_started(out);
@@ -333,9 +340,10 @@ impl V2Adapter {
                     }
                 }
                 self.open_messages = self.open_messages.saturating_sub(1);
-                let usage = content::usage_from(
+                let usage = content::usage_traced(
                     output.field("usage_metadata"),
                     output.field("response_metadata"),
+                    (ev.ls_provider.as_deref(), ev.ls_model_name.as_deref()),
                 );
                 out.push(ModelEvent::MessageEnd { message_id, usage });
                 Disposition::Mapped
@@ -349,6 +357,7 @@ impl V2Adapter {
     fn on_stream(
         &mut self,
         run_id: &str,
+        ns: Option<&str>,
         chunk: &MessageChunk,
         out: &mut Vec<ModelEvent>,
     ) -> Disposition {
@@ -366,6 +375,9 @@ impl V2Adapter {
         if let Some(m) = self.models.get_mut(run_id) {
             // What streamed, for the model's end to complete.
             m.streamed = true;
+            if m.ns.is_none() {
+                m.ns = ns.map(str::to_string);
+            }
             for e in &out[first..] {
                 match e {
                     ModelEvent::TextDelta { text, .. } => m.text.push_str(text),
@@ -389,11 +401,27 @@ impl V2Adapter {
         output: &Value,
         out: &mut Vec<ModelEvent>,
     ) {
+        self.complete_parts(run_id, message_id, output, true, out);
+    }
+
+    /// [`V2Adapter::complete_stream`], of the text too when `with_text`.
+    fn complete_parts(
+        &mut self,
+        run_id: &str,
+        message_id: &str,
+        output: &Value,
+        with_text: bool,
+        out: &mut Vec<ModelEvent>,
+    ) {
         use super::completion::{self, Rest};
         let Some(m) = self.models.get_mut(run_id) else {
             return;
         };
-        let streamed_text = std::mem::take(&mut m.text);
+        let streamed_text = if with_text {
+            std::mem::take(&mut m.text)
+        } else {
+            String::new()
+        };
         let streamed_args = std::mem::take(&mut m.args);
         let index_of = |id: &str| {
             m.tool_index
@@ -405,12 +433,12 @@ impl V2Adapter {
         let first = out.len();
         let complete = lc::content_text(output.field("content").unwrap_or(&Value::Null));
         match completion::text(&streamed_text, &complete) {
-            Rest::Suffix(rest) => out.push(ModelEvent::TextDelta {
+            Rest::Suffix(rest) if with_text => out.push(ModelEvent::TextDelta {
                 message_id: message_id.to_string(),
                 text: rest.to_string(),
             }),
-            Rest::Diverged => diverged.push("text".to_string()),
-            Rest::Complete => {}
+            Rest::Diverged if with_text => diverged.push("text".to_string()),
+            _ => {}
         }
         for (i, (id, name, args)) in lc::tool_calls(output).into_iter().enumerate() {
             let Some(index) = index_of(&id) else {
@@ -453,6 +481,68 @@ impl V2Adapter {
         self.track_tool_chunks(run_id, &out[first..]);
     }
 
+    /// Model runs that streamed and never ended (a platform `events` capture may lack their
+    /// `on_chat_model_end`, issue 39.6) in the node `ns` that ends now: the calls of the
+    /// node's output complete their arguments before the tools run.
+    fn complete_from_node(
+        &mut self,
+        ns: Option<&str>,
+        calls: &[MessageCalls],
+        out: &mut Vec<ModelEvent>,
+    ) {
+        let open: Vec<(String, String)> = (self.models.iter())
+            .filter(|(_, m)| m.streamed && !m.ended && ns.is_some() && m.ns.as_deref() == ns)
+            .map(|(run, m)| (run.clone(), m.message_id.clone()))
+            .collect();
+        for (run_id, message_id) in open {
+            let Some(m) = calls
+                .iter()
+                .find(|c| same_message(c.id.as_deref(), &message_id))
+            else {
+                continue;
+            };
+            let tool_calls: Vec<Value> = (m.calls.iter())
+                .map(|(id, name, args)| {
+                    let args = serde_json::from_str(args).unwrap_or(Value::String(args.clone()));
+                    serde_json::json!({"id": id, "name": name, "args": args})
+                })
+                .collect();
+            let output = serde_json::json!({ "tool_calls": tool_calls });
+            self.complete_parts(&run_id, &message_id, &output, false, out);
+        }
+    }
+
+    /// Model runs that streamed and never ended, at the root's end: the final state's
+    /// message completes each (text and arguments) and ends it.
+    fn complete_from_state(
+        &mut self,
+        state: &crate::wire::state::State,
+        out: &mut Vec<ModelEvent>,
+    ) {
+        let open: Vec<(String, String)> = (self.models.iter())
+            .filter(|(_, m)| m.streamed && !m.ended)
+            .map(|(run, m)| (run.clone(), m.message_id.clone()))
+            .collect();
+        for (run_id, message_id) in open {
+            let found = state
+                .messages
+                .iter()
+                .rev()
+                .find(|m| m.kind() == Some("ai") && same_message(m.id(), &message_id));
+            let Some(msg) = found.map(|m| m.to_value()) else {
+                continue;
+            };
+            self.complete_stream(&run_id, &message_id, &msg, out);
+            if let Some(m) = self.models.get_mut(&run_id) {
+                m.ended = true;
+            }
+            self.open_messages = self.open_messages.saturating_sub(1);
+            let usage =
+                content::usage_from(msg.field("usage_metadata"), msg.field("response_metadata"));
+            out.push(ModelEvent::MessageEnd { message_id, usage });
+        }
+    }
+
     /// Opens the message of a model run on first sight (its id the message's `id`, `msg_id`);
     /// returns its id.
     fn open_model(
@@ -477,6 +567,7 @@ impl V2Adapter {
                 tool_index: HashMap::default(),
                 text: String::new(),
                 args: HashMap::default(),
+                ns: None,
             },
         );
         self.open_messages += 1;
@@ -729,11 +820,34 @@ impl V2Adapter {
         let Some(chunk) = data.as_array().and_then(|a| a.first()) else {
             return Disposition::Bad("messages part: expected [message, metadata]".into());
         };
+        let run_meta = data.get(1);
+        let traced = |k: &str| run_meta.and_then(|m| m.field(k)).and_then(Value::as_str);
         self.ensure_started(out);
         let chunk = lc::normalize_deep(chunk);
         match lc::message_kind(&chunk) {
             Some("ai") => {
                 let id = s(&chunk, "id").unwrap_or_else(|| "message".into());
+                let meta = chunk.field("response_metadata");
+                let usage = || {
+                    let usage = chunk.field("usage_metadata");
+                    content::usage_traced(
+                        usage,
+                        meta,
+                        (traced("ls_provider"), traced("ls_model_name")),
+                    )
+                };
+                // OpenAI-style `stream_usage`: the usage comes last, alone, and LangGraph.js
+                // gives that chunk an id of its own (`run-…`): it ends the message in
+                // progress (or, ended, adds to it), it is no message of its own (issue 39.5).
+                if is_usage_only(&chunk) {
+                    if let Some(open) = self.tuple_open.take().or(self.tuple_last.take()) {
+                        out.push(ModelEvent::MessageEnd {
+                            message_id: open,
+                            usage: usage(),
+                        });
+                        return Disposition::Mapped;
+                    }
+                }
                 if self.tuple_open.as_deref() != Some(id.as_str()) {
                     if let Some(prev) = self.tuple_open.take() {
                         out.push(ModelEvent::MessageEnd {
@@ -745,9 +859,9 @@ impl V2Adapter {
                         message_id: id.clone(),
                     });
                     self.tuple_open = Some(id.clone());
+                    self.tuple_last = None;
                 }
                 content::chunk_events(&id, &chunk, out);
-                let meta = chunk.field("response_metadata");
                 let last = chunk.field("chunk_position").and_then(Value::as_str) == Some("last")
                     || meta.is_some_and(|m| {
                         ["finish_reason", "stop_reason"]
@@ -756,9 +870,12 @@ impl V2Adapter {
                     });
                 if last {
                     self.tuple_open = None;
+                    let usage = usage();
+                    // Usage still to come (on a chunk of its own) is added to this message.
+                    self.tuple_last = usage.is_none().then(|| id.clone());
                     out.push(ModelEvent::MessageEnd {
                         message_id: id,
-                        usage: content::usage_from(chunk.field("usage_metadata"), meta),
+                        usage,
                     });
                 }
                 Disposition::Mapped
@@ -779,6 +896,30 @@ impl V2Adapter {
             _ => Disposition::Ignored("messages part of a user or system message (input echo)"),
         }
     }
+}
+
+/// Whether a message of id `id` (in a node's output or a state) is the streamed message
+/// `streamed`: the same id, or LangChain's `<run id>-<n>` form of an id made from the run.
+fn same_message(id: Option<&str>, streamed: &str) -> bool {
+    id.is_some_and(|id| {
+        id == streamed
+            || id
+                .strip_prefix(streamed)
+                .is_some_and(|rest| rest.starts_with('-'))
+    })
+}
+
+/// A chunk that carries only usage: no text, no tool call chunk, a `usage_metadata` object.
+fn is_usage_only(chunk: &Value) -> bool {
+    let empty = |k: &str| match chunk.field(k) {
+        None | Some(Value::Null) => true,
+        Some(Value::String(t)) => t.is_empty(),
+        Some(Value::Array(a)) => a.is_empty(),
+        Some(_) => false,
+    };
+    chunk.field("usage_metadata").is_some_and(Value::is_object)
+        && empty("content")
+        && empty("tool_call_chunks")
 }
 
 /// The event of a state read with its messages shared, its `__interrupt__` kept.
@@ -905,9 +1046,17 @@ impl Adapter for V2Adapter {
     }
 
     fn finish(&mut self, out: &mut Vec<ModelEvent>) {
-        if self.started && !self.ended && !self.saw_events && self.tuple_open.is_none() {
-            // A capture of stream parts only (messages-tuple, values, custom) has no root end:
-            // its end is the end of the stream.
+        if self.started && !self.ended && !self.saw_events {
+            // A capture of stream parts only (messages-tuple, values, custom; `graph.stream`'s
+            // own SSE) has no lifecycle: its end is the end of the stream, and only an error
+            // frame says it failed (issue 39.6). A model's message with no finish reason
+            // (LangGraph.js keeps it in the generation, not the chunk) ends there too.
+            if let Some(open) = self.tuple_open.take() {
+                out.push(ModelEvent::MessageEnd {
+                    message_id: open,
+                    usage: None,
+                });
+            }
             out.push(ModelEvent::RunEnd);
             self.started = false;
             return;

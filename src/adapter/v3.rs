@@ -49,7 +49,26 @@ pub struct V3Adapter {
     warning: Option<String>,
     /// The run's sub-agents ([`super::subagent::Nest`]).
     nest: super::subagent::Nest,
+    /// Tool calls whose model message gave them no id (LangGraph.js with
+    /// @langchain/google-genai, issue 39.2), in the order they finished: the `tools` events
+    /// of such a call carry `tool_call_id: ""` and are paired with one of these.
+    idless_calls: Vec<IdlessCall>,
+    /// Whether this run's missing tool call ids were told already.
+    idless_told: bool,
 }
+
+/// A tool call the log gave no id: the id made up for it, its name and args, and how far
+/// its tool run got.
+struct IdlessCall {
+    id: String,
+    name: Option<String>,
+    args: String,
+    started: bool,
+    ended: bool,
+}
+
+/// The warning for a run whose `tools` events lost their call ids (checker rule AGX613).
+pub const IDLESS_TOOLS_WARNING: &str = "tool events without `tool_call_id`";
 
 /// `seq` → (input line, [`crate::input::text_hash`] of the text) of a run's recent events.
 /// Seqs mostly rise: one above every earlier seq is pushed on a sorted list (nothing to hash
@@ -106,9 +125,51 @@ struct OpenMessage {
     id: String,
     usage: Option<Usage>,
     blocks: Blocks,
+    /// The last block started: its key, and its content `type` when it is a reasoning
+    /// fragment without an index of its own.
+    last_start: Option<(String, Option<String>)>,
+    /// Block keys read as an earlier block's ([`OpenMessage::continued_block`]).
+    aliases: Vec<(String, String)>,
+    /// A message of another role than the model's (a tool's `ToolMessage`, which the
+    /// platform streams too): its events are skipped; the tool's result comes from `tools`
+    /// and the state.
+    skipped: bool,
 }
 
 impl OpenMessage {
+    /// The key a block event of key `index` is read under. LangGraph.js keys a provider's
+    /// reasoning part without an `index` (@langchain/aws 1.3.9 `reasoning_content`) by the
+    /// count of blocks so far, so each fragment starts a block of its own (issue 39.4): a
+    /// block started as such a fragment right after one of the same type continues it.
+    fn continued_block(&mut self, index: String, start: Option<&Value>) -> String {
+        if let Some((_, to)) = self.aliases.iter().find(|(from, _)| *from == index) {
+            return to.clone();
+        }
+        let Some(c) = start else {
+            return index;
+        };
+        // A fragment carries text or a signature (a new part or block starts empty).
+        let fragment_type = match (c.field("index"), read_content(c)) {
+            (None, Content::Reasoning { parts, signature })
+                if !parts.is_empty() || signature.is_some() =>
+            {
+                s(c, "type")
+            }
+            _ => None,
+        };
+        match &self.last_start {
+            Some((to, Some(ty))) if fragment_type.as_ref() == Some(ty) && *to != index => {
+                let to = to.clone();
+                self.aliases.push((index, to.clone()));
+                to
+            }
+            _ => {
+                self.last_start = Some((index.clone(), fragment_type));
+                index
+            }
+        }
+    }
+
     /// The message id and its block of key `index` (created when new).
     fn block(&mut self, index: &str) -> (&str, &mut Block) {
         (&self.id, self.blocks.get_or_insert(index))
@@ -181,6 +242,9 @@ struct Block {
     /// Gemini-style call starts with `args: {}` and has its args only at the finish): not
     /// emitted then; the finish's args or streamed text supersede them.
     args_whole: Option<String>,
+    /// The call's name, when the finish made up its id (the log has none): taken by
+    /// [`V3Adapter::idless_calls`].
+    idless: Option<Option<String>>,
 }
 
 fn s(v: &Value, k: &str) -> Option<String> {
@@ -246,8 +310,55 @@ impl V3Adapter {
         true
     }
 
+    /// The call a `tools` event with `tool_call_id: ""` belongs to (issue 39.2): a call the
+    /// log gave no id, by name (and, to start it, by args) in the order the model made them;
+    /// a run is told once that the log lost the ids. `""` when no such call is left.
+    fn idless_call(&mut self, data: &Value) -> String {
+        if !std::mem::replace(&mut self.idless_told, true) {
+            self.warning = Some(format!(
+                "{IDLESS_TOOLS_WARNING}: the log lost the tool call ids; each tool run is \
+                 paired with a call of its model message by name and order (ids made up as \
+                 `<message id>:tool:<block index>`)"
+            ));
+        }
+        let event = data.field("event").and_then(Value::as_str);
+        let name = s(data, "tool_name").or_else(|| {
+            let output = data.field("output")?;
+            s(output, "name").or_else(|| s(output.field("kwargs")?, "name"))
+        });
+        let same_name = |c: &IdlessCall| name.is_none() || c.name == name;
+        let calls = &mut self.idless_calls;
+        let at = if event == Some("tool-started") {
+            let input = data.field("input").map(|v| match v {
+                Value::String(s) => serde_json::from_str(s).unwrap_or(Value::Null),
+                v => lc::normalize_cow(v).into_owned(),
+            });
+            let same_args = |c: &IdlessCall| {
+                input.is_some() && serde_json::from_str::<Value>(&c.args).ok() == input
+            };
+            let waiting = |c: &IdlessCall| !c.started && same_name(c);
+            let at = (calls.iter().position(|c| waiting(c) && same_args(c)))
+                .or_else(|| calls.iter().position(waiting));
+            if let Some(c) = at.and_then(|at| calls.get_mut(at)) {
+                c.started = true;
+            }
+            at
+        } else {
+            let at = calls
+                .iter()
+                .position(|c| c.started && !c.ended && same_name(c));
+            if let Some(c) = at.and_then(|at| calls.get_mut(at)) {
+                c.ended = matches!(event, Some("tool-finished" | "tool-error"));
+            }
+            at
+        };
+        at.map(|at| calls[at].id.clone()).unwrap_or_default()
+    }
+
     /// At a run's end: what it knew of its messages and interrupts.
     fn forget_run_messages(&mut self) {
+        self.idless_calls.clear();
+        self.idless_told = false;
         self.interrupts.clear();
         self.known_messages.clear();
         self.state_seen = false;
@@ -466,7 +577,27 @@ impl V3Adapter {
         match event {
             "message-start" => {
                 if let Some(prev) = self.messages.remove(ns) {
-                    end_message(prev, None, out);
+                    if !prev.skipped {
+                        end_message(prev, None, out);
+                    }
+                }
+                if let Some(role) = &data.role {
+                    self.messages.insert(
+                        ns.to_string(),
+                        OpenMessage {
+                            id: String::new(),
+                            usage: None,
+                            blocks: Blocks::default(),
+                            last_start: None,
+                            aliases: vec![],
+                            skipped: true,
+                        },
+                    );
+                    return Disposition::Ignored(if role == "tool" {
+                        "a tool's message (its result comes from `tools` and the state)"
+                    } else {
+                        "a message of a role other than the model's"
+                    });
                 }
                 let id = data
                     .id
@@ -483,12 +614,18 @@ impl V3Adapter {
                         id,
                         usage: None,
                         blocks: Blocks::default(),
+                        last_start: None,
+                        aliases: vec![],
+                        skipped: false,
                     },
                 );
                 Disposition::Mapped
             }
             "content-block-start" | "content-block-delta" | "content-block-finish" => {
                 let msg = match open_message(&mut self.messages, ns, event) {
+                    Ok(msg) if msg.skipped => {
+                        return Disposition::Ignored("a block of a message not the model's")
+                    }
                     Ok(msg) => msg,
                     Err(d) => return d,
                 };
@@ -519,8 +656,20 @@ impl V3Adapter {
                     .as_ref()
                     .map(block_key)
                     .unwrap_or_else(|| "0".into());
+                let is_start = event == "content-block-start";
+                let start = data.content.as_ref().filter(|_| is_start);
+                let key = msg.continued_block(index.clone(), start);
+                let continued = is_start && key != index;
+                let index = key;
                 let (mid, block) = msg.block(&index);
                 match (event, &data.delta) {
+                    // A fragment continuing an earlier block: its text is that block's next.
+                    ("content-block-start", _) if continued => {
+                        if let Some(c) = start.and_then(|c| unwrap_non_standard(Some(c))) {
+                            let fields = Delta::Fields(Some(c.clone()));
+                            block_delta(mid, &index, block, &fields, out);
+                        }
+                    }
                     ("content-block-start", _) => {
                         block_start(mid, &index, block, data.content.as_ref(), out)
                     }
@@ -529,6 +678,15 @@ impl V3Adapter {
                         let content = data.content.as_ref();
                         if let Some(w) = block_finish(mid, &index, block, content, out) {
                             self.warning = Some(w);
+                        }
+                        if let (Some(name), Some(id)) = (block.idless.take(), &block.tool_id) {
+                            self.idless_calls.push(IdlessCall {
+                                id: id.clone(),
+                                name,
+                                args: block.emitted.clone(),
+                                started: false,
+                                ended: false,
+                            });
                         }
                     }
                 }
@@ -544,6 +702,9 @@ impl V3Adapter {
                 let Some(msg) = self.messages.remove(ns) else {
                     return Disposition::Bad(format!("`{event}` without an open message; skipped"));
                 };
+                if msg.skipped {
+                    return Disposition::Ignored("the end of a message not the model's");
+                }
                 end_message(msg, usage(data, true), out);
                 Disposition::Mapped
             }
@@ -703,6 +864,7 @@ impl V3Adapter {
 
     fn on_tools(&mut self, ns: &str, data: &Value, out: &mut Vec<ModelEvent>) -> Disposition {
         let id = match data.field("tool_call_id") {
+            Some(Value::String(id)) if id.is_empty() => self.idless_call(data),
             Some(Value::String(id)) => id.clone(),
             None => return Disposition::Bad("v3 `tools` event without `tool_call_id`".into()),
             Some(other) => {
@@ -1105,8 +1267,30 @@ fn block_delta(
                 args,
             });
         }
-        Delta::Signature(sig) => {
-            if let Some(sig) = sig.as_deref().filter(|s| !s.is_empty()) {
+        Delta::Fields(fields) => {
+            let Some(fields) = fields.as_ref() else {
+                return;
+            };
+            // A provider reasoning block's fragment (Bedrock `reasoning_content` in
+            // LangGraph.js, issue 39.4) is appended as it came; Anthropic's signature
+            // arrives alone as `fields.signature`.
+            let (parts, signature) = match read_content(fields) {
+                Content::Reasoning { parts, signature } => (parts, signature),
+                _ => (vec![], None),
+            };
+            for (part, t) in parts {
+                block.emitted.push_str(t);
+                out.push(ModelEvent::ReasoningDelta {
+                    message_id: mid.to_string(),
+                    block: part_key(index, part),
+                    text: t.to_string(),
+                });
+            }
+            let signature = fields
+                .field("signature")
+                .and_then(Value::as_str)
+                .or(signature);
+            if let Some(sig) = signature.filter(|s| !s.is_empty()) {
                 out.push(ModelEvent::ReasoningEncrypted {
                     message_id: mid.to_string(),
                     block: index.to_string(),
@@ -1202,7 +1386,17 @@ fn tool_finish(
         None => block.args_whole.take(),
     };
     block.args_whole = None;
-    let id = s(c, "id").or_else(|| block.tool_id.clone());
+    let id = s(c, "id")
+        .filter(|i| !i.is_empty())
+        .or_else(|| block.tool_id.clone());
+    // No id anywhere (LangGraph.js with @langchain/google-genai): one made up as the mapper
+    // names a call it never got an id for; its tool run is paired with it by name and order.
+    let id = id.or_else(|| {
+        block.idless = Some(s(c, "name"));
+        let made_up = format!("{mid}:tool:{index}");
+        block.tool_id = Some(made_up.clone());
+        Some(made_up)
+    });
     let mut warning = None;
     let rest = match full {
         Some(full) => match args_rest(&block.emitted, &full) {
@@ -1222,7 +1416,7 @@ fn tool_finish(
         None if !block.tool_sent => Some("{}".to_string()),
         None => None,
     };
-    if rest.is_some() || !block.tool_sent {
+    if rest.is_some() || !block.tool_sent || block.idless.is_some() {
         let args = rest.unwrap_or_default();
         block.emitted.push_str(&args);
         block.tool_sent = true;

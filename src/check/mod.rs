@@ -410,14 +410,16 @@ impl Checker {
     }
 
     /// A record converted with a warning ([`Observer::warning`]): a v3 `seq` that is not an
-    /// integer is AGX610, a timestamp a client cannot hold AGX612; the other warnings (a `seq`
-    /// out of order or reused) are the facts AGX602/AGX603 report already, so they are not
-    /// told twice.
+    /// integer is AGX610, a timestamp a client cannot hold AGX612, tool events that lost their
+    /// call ids AGX613; the other warnings (a `seq` out of order or reused) are the facts
+    /// AGX602/AGX603 report already, so they are not told twice.
     pub fn warning(&mut self, origin: &Origin, message: &str) {
         let rule = if message.starts_with("v3 `seq` is") {
             "AGX610"
         } else if message.starts_with(crate::pipeline::TIMESTAMP_WARNING) {
             "AGX612"
+        } else if message.starts_with(crate::adapter::IDLESS_TOOLS_WARNING) {
+            "AGX613"
         } else {
             return;
         };
@@ -639,8 +641,10 @@ impl Checker {
             events: self.events,
             findings,
             rule_counts: all.rules,
-            // With nothing read, JSON shows no verdict (`null`).
-            official_valid: self.ctx.official == 0 && !(self.unreadable && self.family.is_none()),
+            // With nothing read, JSON shows no verdict (`null`), and a bad line fails the
+            // client. A file read is what `convert` writes from it: the verdict is the official
+            // rules' (a bad line of a log that is not AG-UI never reaches the client).
+            official_valid: self.ctx.official == 0 && (read || !self.unreadable),
             read,
             stopped: self.stopped,
         }

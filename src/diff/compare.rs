@@ -14,7 +14,8 @@ use crate::input::Origin;
 pub struct Options {
     /// `--ignore`: pointers (with `*` within a segment) whose values are not compared.
     pub ignore: Vec<String>,
-    /// `--ignore-text`: model text is compared only as empty or not.
+    /// `--ignore-text`: model text is compared only as empty or not, and a string as equal to
+    /// its redaction by `aguify redact`.
     pub ignore_text: bool,
     /// `--exact`: the runs are their events (set when they were read).
     pub exact: bool,
@@ -294,6 +295,20 @@ fn compared<'v>(leaf: &'v Leaf, opts: &Options) -> std::borrow::Cow<'v, Value> {
     std::borrow::Cow::Borrowed(&leaf.value)
 }
 
+/// Whether two leaves hold the same value; under `--ignore-text` a string and what `aguify
+/// redact` makes of it are the same too (either side may be the redacted one).
+fn same_value(a: &Leaf, b: &Leaf, opts: &Options) -> bool {
+    if compared(a, opts) == compared(b, opts) {
+        return true;
+    }
+    match (&a.value, &b.value) {
+        (Value::String(x), Value::String(y)) if opts.ignore_text => {
+            crate::redact::is_redaction_of(x, y) || crate::redact::is_redaction_of(y, x)
+        }
+        _ => false,
+    }
+}
+
 /// The first byte at which two strings differ (on a character boundary of both).
 fn first_difference(a: &str, b: &str) -> usize {
     let mut at = 0;
@@ -311,9 +326,8 @@ pub fn compare(index: usize, old: &Run, new: &Run, opts: &Options) -> RunDiff {
     let old_leaves = Side::leaves(old, opts);
     let mut new_leaves = Side::leaves(new, opts);
     let mut out = Vec::new();
-    let same = |(a, b): (&(String, &Leaf), &(String, &Leaf))| {
-        a.0 == b.0 && compared(a.1, opts) == compared(b.1, opts)
-    };
+    let same =
+        |(a, b): (&(String, &Leaf), &(String, &Leaf))| a.0 == b.0 && same_value(a.1, b.1, opts);
     // The common case first: the same values in the same order.
     if old_leaves.len() != new_leaves.len() || !old_leaves.iter().zip(&new_leaves).all(same) {
         align(&old_leaves, &mut new_leaves);
@@ -336,10 +350,10 @@ fn differences(o: &Side, n: &Side, opts: &Options, out: &mut Vec<Difference>) {
         match n.at.get(op.as_str()) {
             Some(&j) => {
                 let nl = n.leaves[j].1;
-                let (a, b) = (compared(ol, opts), compared(nl, opts));
-                if a == b {
+                if same_value(ol, nl, opts) {
                     continue;
                 }
+                let (a, b) = (compared(ol, opts), compared(nl, opts));
                 let (old_at, new_at) = match (&ol.value, &nl.value) {
                     (Value::String(x), Value::String(y)) => {
                         let at = first_difference(x, y);
@@ -508,6 +522,24 @@ mod tests {
         };
         assert!(compare(1, &a, &b, &opts).is_equal());
         assert!(!compare(1, &a, &c, &opts).is_equal());
+        assert!(!compare(1, &a, &b, &Options::default()).is_equal());
+    }
+
+    /// Under `--ignore-text` a value and its redaction are equal, either way round; a real
+    /// change is still one.
+    #[test]
+    fn ignore_text_takes_a_redacted_value_as_its_original() {
+        let redacted = crate::redact::render("Paris", crate::redact::Mode::Text);
+        let a = run("a", &[("/toolCalls/call-1/args/city", json!("Paris"), 2)]);
+        let b = run("b", &[("/toolCalls/call-1/args/city", json!(redacted), 2)]);
+        let c = run("c", &[("/toolCalls/call-1/args/city", json!("Lyon"), 2)]);
+        let opts = Options {
+            ignore_text: true,
+            ..Options::default()
+        };
+        assert!(compare(1, &a, &b, &opts).is_equal());
+        assert!(compare(1, &b, &a, &opts).is_equal());
+        assert!(!compare(1, &b, &c, &opts).is_equal());
         assert!(!compare(1, &a, &b, &Options::default()).is_equal());
     }
 

@@ -191,6 +191,9 @@ pub struct Explainer {
     ring: VecDeque<RawRecord>,
     /// Ring snapshots taken when a run ended badly, by run index.
     snapshots: HashMap<usize, (Vec<RawRecord>, Vec<OpenSpan>)>,
+    /// Runs before this index have ended and were looked at by
+    /// [`Explainer::snapshot_ended_runs`] (a run's outcome does not change once it ended).
+    runs_looked_at: usize,
     signals: Vec<Signal>,
     states: Vec<StateSeen>,
     model_calls: HashMap<String, ModelCall>,
@@ -231,9 +234,16 @@ impl Explainer {
 
     /// Takes the snapshot of a run that just ended badly: the records before the error and the
     /// model calls still open.
+    /// Each run is looked at once, after it ended: linear in the number of runs.
     fn snapshot_ended_runs(&mut self) {
         let runs = self.timeline.runs();
-        for (i, run) in runs.iter().enumerate() {
+        let open = self.timeline.current_run().map(|_| runs.len() - 1);
+        let from = self.runs_looked_at;
+        for (i, run) in runs.iter().enumerate().skip(from) {
+            if Some(i) == open {
+                break;
+            }
+            self.runs_looked_at = i + 1;
             if self.snapshots.contains_key(&i) || !run.outcome.failed() {
                 continue;
             }
@@ -281,17 +291,25 @@ impl Explainer {
         self.snapshot_ended_runs();
         let runs = self.timeline.runs();
         let entries = self.timeline.entries();
-        // Tool errors whose record did not name the tool: take the name from the call.
-        for sig in self.signals.iter_mut().filter(|s| s.kind == "tool_error") {
-            let Some(call) = sig.message.split(&['(', ')'][..]).nth(1) else {
-                continue;
-            };
-            let name = entries.iter().find_map(|e| match &e.line {
-                Line::Tool { id, name, .. } if id == call && name != "?" => Some(name.clone()),
-                _ => None,
-            });
-            if let Some(n) = name {
-                sig.message = sig.message.replacen("`?`", &format!("`{n}`"), 1);
+        // Tool errors whose record did not name the tool: take the name from the call (the
+        // first named call of that id, looked up in one map of the calls).
+        let unnamed = |s: &Signal| s.kind == "tool_error" && s.message.contains("`?`");
+        if self.signals.iter().any(unnamed) {
+            let mut names: HashMap<&str, &str> = HashMap::new();
+            for e in entries {
+                if let Line::Tool { id, name, .. } = &e.line {
+                    if name != "?" {
+                        names.entry(id.as_str()).or_insert(name.as_str());
+                    }
+                }
+            }
+            for sig in self.signals.iter_mut().filter(|s| unnamed(s)) {
+                let Some(call) = sig.message.split(&['(', ')'][..]).nth(1) else {
+                    continue;
+                };
+                if let Some(n) = names.get(call) {
+                    sig.message = sig.message.replacen("`?`", &format!("`{n}`"), 1);
+                }
             }
         }
         let mut explained = Vec::new();
@@ -393,6 +411,10 @@ fn explain_run(
     // A run with no terminal ends after its last event.
     let end_event = run.end_event.unwrap_or(run.first_event + run.events);
     let in_run = |idx: u64| idx >= run.first_event && idx <= end_event;
+    // Signals and states are kept in event order: the run's own found by binary search, so
+    // explaining every run stays linear in their number.
+    let signals = in_order_between(signals, |s| s.event_index, run.first_event, end_event);
+    let states = in_order_between(states, |s| s.event_index, run.first_event, end_event);
     let (message, code, ending) = match &run.outcome {
         Outcome::Error { code, message } => {
             // A RUN_ERROR without a code (another adapter's) is classed by its message, as
@@ -550,6 +572,13 @@ fn recursion_key(message: &str) -> &'static str {
     } else {
         "recursion_limit"
     }
+}
+
+/// The items of `list` (in order of `key`) whose key is in `from..=to`.
+fn in_order_between<T>(list: &[T], key: impl Fn(&T) -> u64, from: u64, to: u64) -> &[T] {
+    let lo = list.partition_point(|x| key(x) < from);
+    let hi = list.partition_point(|x| key(x) <= to).max(lo);
+    &list[lo..hi]
 }
 
 /// The two nodes that ran most often, in order of first appearance: the likely loop.

@@ -5,7 +5,7 @@ use std::io::{self, Write};
 use owo_colors::{OwoColorize, Style};
 
 use super::{Explanation, Report};
-use crate::check::report::text::printable;
+use crate::text::printable;
 use crate::timeline::render::{count, cut, ms, one_line};
 
 /// Writes the report as text. `color`: paint headings and the error.
@@ -14,7 +14,7 @@ pub fn write_text(report: &Report, color: bool, w: &mut dyn Write) -> io::Result
         writeln!(
             w,
             "run {}: cancelled by the caller after {} (not a failure)",
-            c.run_id.as_deref().unwrap_or("?"),
+            printable(c.run_id.as_deref().unwrap_or("?")),
             count(c.events as usize, "event"),
         )?;
     }
@@ -189,7 +189,7 @@ fn write_one(x: &Explanation, w: &mut dyn Write, color: bool) -> io::Result<()> 
     }
     if let Some(n) = &x.nearest_signal {
         let kind = n.kind.replace('_', " ");
-        writeln!(w, "    nearest: {kind} at {}", loc(x, &n.at))?;
+        writeln!(w, "    nearest: {kind} at {}", p(&loc(x, &n.at)))?;
     }
     writeln!(w)?;
     match &x.final_state {
@@ -197,7 +197,7 @@ fn write_one(x: &Explanation, w: &mut dyn Write, color: bool) -> io::Result<()> 
             w,
             "  {}  {} ({})",
             paint(head, "last state"),
-            loc(x, &f.at),
+            p(&loc(x, &f.at)),
             match f.messages {
                 Some(n) => format!("holds {}", count(n, "message")),
                 None => "no messages list".into(),
@@ -216,6 +216,7 @@ fn write_one(x: &Explanation, w: &mut dyn Write, color: bool) -> io::Result<()> 
 
 /// Writes the report as one pretty JSON object.
 pub fn write_json(report: &Report, w: &mut dyn Write) -> io::Result<()> {
-    serde_json::to_writer_pretty(&mut *w, report).map_err(io::Error::other)?;
+    // An I/O error keeps its kind (a closed pipe stays a closed pipe).
+    serde_json::to_writer_pretty(&mut *w, report).map_err(io::Error::from)?;
     writeln!(w)
 }

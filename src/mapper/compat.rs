@@ -96,6 +96,7 @@ impl ThinkingCompat {
                 ..
             } => {
                 o.shift_remove("pendingToolCallIds");
+                o.shift_remove("pendingToolCallCount");
                 // No 0.0.x interrupt knows sub-agents.
                 let ints = o.get_mut("interrupts").and_then(Value::as_array_mut);
                 for i in ints.into_iter().flatten().filter_map(Value::as_object_mut) {

@@ -104,6 +104,11 @@ pub struct Mapper {
 /// A step: its owner (a sub-agent's id, `None`: the run's own agent) and name.
 type Step = (Option<String>, String);
 
+/// Unanswered tool calls listed by id in a RUN_FINISHED's `pendingToolCallIds`: past it the
+/// list holds the first ones and `pendingToolCallCount` says how many there are in all (a
+/// million unanswered calls made one 12.9 MB line).
+pub const PENDING_IDS_LISTED: usize = 1000;
+
 #[derive(Default)]
 struct Run {
     thread_id: String,
@@ -140,6 +145,18 @@ struct Run {
     /// The calls of `tools` the interrupted run before this one left waiting (this run
     /// resumes them), until they show again: a sub-agent's call is then its again.
     resumed: HashSet<String, FastIds>,
+    /// Results that came before their call (a frame moved ahead in a capture): each waits
+    /// for its call's END, or for the run's end (where the call is started from the result).
+    early_results: Vec<EarlyResult>,
+}
+
+/// A tool result held until its call ends ([`Run::early_results`]).
+struct EarlyResult {
+    call_id: String,
+    name: Option<String>,
+    content: Value,
+    message_id: Option<String>,
+    error: bool,
 }
 
 impl Run {
@@ -902,6 +919,29 @@ impl Mapper {
             tool_call_id: call_id.into(),
         };
         self.push(e, out);
+        self.release_early_result(call_id, out);
+    }
+
+    /// The result held for `call_id` ([`Run::early_results`]), now that its call ended.
+    fn release_early_result(&mut self, call_id: &str, out: &mut Vec<Event>) {
+        let held = &mut self.run_mut().early_results;
+        if held.is_empty() {
+            return;
+        }
+        if let Some(i) = held.iter().position(|r| r.call_id == call_id) {
+            let r = held.remove(i);
+            self.tool_result(r.call_id, r.name, r.content, r.message_id, r.error, out);
+        }
+    }
+
+    /// At the run's end, the results whose call never came: the call is started (and ended)
+    /// from the result (its id, and its name when the result has one), then the result sent.
+    fn release_early_results(&mut self, out: &mut Vec<Event>) {
+        for r in std::mem::take(&mut self.run_mut().early_results) {
+            let name = r.name.clone().unwrap_or_else(|| "tool".into());
+            self.ensure_tool(&r.call_id, &name, None, None, out);
+            self.tool_result(r.call_id, r.name, r.content, r.message_id, r.error, out);
+        }
     }
 
     fn tool_result(
@@ -914,6 +954,17 @@ impl Mapper {
         out: &mut Vec<Event>,
     ) {
         if self.answered_before(&call_id) {
+            return;
+        }
+        if !self.run_mut().tools.contains_key(&call_id) {
+            // Before its call: held, so the call's START, ARGS and END still come first.
+            self.run_mut().early_results.push(EarlyResult {
+                call_id,
+                name,
+                content,
+                message_id,
+                error,
+            });
             return;
         }
         self.thread_answers.insert(call_id.clone(), ());
@@ -1108,6 +1159,7 @@ impl Mapper {
         for id in tools {
             self.end_tool(&id, out);
         }
+        self.release_early_results(out);
         self.close_narration(out);
         if matches!(ending, Ending::Finished) && self.opts.text == TextPolicy::Final {
             self.final_answer(out);
@@ -1168,16 +1220,24 @@ impl Mapper {
                     );
                 }
                 let outcome = if run.interrupts.is_empty() {
-                    let pending_calls: Vec<&String> = run
-                        .tools
-                        .iter()
-                        .filter(|(_, t)| !t.result)
+                    let mut pending = run.tools.iter().filter(|(_, t)| !t.result);
+                    let pending_calls: Vec<&String> = pending
+                        .by_ref()
+                        .take(PENDING_IDS_LISTED)
                         .map(|(id, _)| id)
                         .collect();
+                    let more = pending.count();
                     if pending_calls.is_empty() {
                         json!({"type": "success"})
-                    } else {
+                    } else if more == 0 {
                         json!({"type": "success", "pendingToolCallIds": pending_calls})
+                    } else {
+                        // A bounded line: the first ids, and how many there are in all.
+                        json!({
+                            "type": "success",
+                            "pendingToolCallIds": pending_calls,
+                            "pendingToolCallCount": PENDING_IDS_LISTED + more,
+                        })
                     }
                 } else {
                     let subagents = self.subagents.get_mut();
@@ -1561,6 +1621,93 @@ mod tests {
             assert!(run.tool_index.len() <= Run::DONE_TOOLS + 1);
             assert!(run.open_tools.is_empty());
         }
+    }
+
+    fn tool_start(call: &str) -> ModelEvent {
+        ModelEvent::ToolStart {
+            tool_call_id: call.into(),
+            name: "f".into(),
+            args: Some("{}".into()),
+            parent_message_id: None,
+        }
+    }
+
+    /// Unanswered calls past [`PENDING_IDS_LISTED`]: RUN_FINISHED lists the first ones and
+    /// counts them all, so its line stays bounded (issue 41 item 4).
+    #[test]
+    fn run_finished_lists_a_bounded_number_of_pending_calls_and_counts_them() {
+        let outcome = |calls: usize| {
+            let mut m = Mapper::new(MapOptions::default());
+            let mut out = vec![];
+            let mut evs = vec![run_start(Some("r"))];
+            evs.extend((0..calls).map(|i| tool_start(&format!("c{i}"))));
+            evs.push(ModelEvent::RunEnd);
+            map_all(&mut m, evs, &mut out);
+            let fin = out.iter().find(|e| e["type"] == "RUN_FINISHED").cloned();
+            fin.expect("RUN_FINISHED")["outcome"].clone()
+        };
+        let few = outcome(3);
+        assert_eq!(few["pendingToolCallIds"].as_array().map(Vec::len), Some(3));
+        assert!(few.get("pendingToolCallCount").is_none());
+        let many = outcome(PENDING_IDS_LISTED + 5);
+        let ids = many["pendingToolCallIds"].as_array().expect("ids");
+        assert_eq!(ids.len(), PENDING_IDS_LISTED);
+        assert_eq!(ids[0], "c0");
+        assert_eq!(many["pendingToolCallCount"], PENDING_IDS_LISTED + 5);
+    }
+
+    /// A result whose call never came (issue 41 item 7): at the run's end the call is started
+    /// from the result (its id and name) and ended, then the result sent; a result before its
+    /// call's START waits for its END.
+    #[test]
+    fn a_result_before_its_call_waits_for_it() {
+        let mut m = Mapper::new(MapOptions::default());
+        let mut out = vec![];
+        let result = |call: &str| ModelEvent::ToolEnd {
+            tool_call_id: call.into(),
+            name: Some("lookup".into()),
+            content: Value::String("ok".into()),
+            message_id: None,
+            error: false,
+        };
+        let evs = vec![
+            run_start(Some("r")),
+            result("early"),
+            result("orphan"),
+            tool_start("early"),
+            ModelEvent::RunEnd,
+        ];
+        map_all(&mut m, evs, &mut out);
+        let seq: Vec<String> = out
+            .iter()
+            .filter(|e| e["toolCallId"].is_string())
+            .map(|e| {
+                format!(
+                    "{} {}",
+                    e["type"].as_str().unwrap_or("?"),
+                    e["toolCallId"].as_str().unwrap_or("?")
+                )
+            })
+            .collect();
+        assert_eq!(
+            seq,
+            [
+                "TOOL_CALL_START early",
+                "TOOL_CALL_ARGS early",
+                "TOOL_CALL_END early",
+                "TOOL_CALL_RESULT early",
+                "TOOL_CALL_START orphan",
+                "TOOL_CALL_END orphan",
+                "TOOL_CALL_RESULT orphan",
+            ]
+        );
+        let orphan = out
+            .iter()
+            .find(|e| e["type"] == "TOOL_CALL_START" && e["toolCallId"] == "orphan");
+        assert_eq!(
+            orphan.map(|e| e["toolCallName"].clone()),
+            Some(json!("lookup"))
+        );
     }
 
     /// A cancelled run: `end` after a streaming message, mapped with `compat`.

@@ -231,15 +231,23 @@ pub fn build(src: &Sources<'_>) -> Report {
         raised_in,
     };
 
+    // Each run's diagnosis, found by where the run started (one map, not a scan per run).
+    let mut diagnoses: HashMap<(&str, &str, u64), &crate::explain::Explanation> = HashMap::new();
+    for x in &src.explained.explained {
+        let key = (
+            x.file.as_str(),
+            x.started_at.file.as_str(),
+            x.started_at.line,
+        );
+        diagnoses.entry(key).or_insert(x);
+    }
     let mut out_runs = Vec::new();
     let mut detail_bytes = 0usize;
     for (i, run) in runs.iter().enumerate().take(limits.max_runs) {
-        let diagnosis = src
-            .explained
-            .explained
-            .iter()
-            .find(|x| x.file == *run.file && x.started_at == Loc::from(&run.origin))
-            .cloned();
+        let started = Loc::from(&run.origin);
+        let diagnosis = diagnoses
+            .get(&(&*run.file, started.file.as_str(), started.line))
+            .map(|x| (*x).clone());
         let (errors, warnings) = per_run.get(&i).copied().unwrap_or_default();
         let budget = DETAIL_BUDGET
             + if run.outcome.failed() {

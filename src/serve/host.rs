@@ -10,7 +10,7 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
 use super::refusal::Refusal;
-use crate::check::report::text::printable;
+use crate::text::printable;
 
 /// Which `Host` values are answered.
 #[derive(Debug, Clone)]

@@ -37,8 +37,6 @@ where
 {
     let (log, max_connections) = (cfg.log, cfg.max_connections);
     let permits = Arc::new(Semaphore::new(max_connections.max(1)));
-    // Answers of 503 in progress are bounded too; past it a connection is closed unanswered.
-    let busy_permits = Arc::new(Semaphore::new(BUSY_ANSWERS));
     let mut conns = JoinSet::new();
     let mut shutdown = pin!(shutdown);
     let mut full_logged = false;
@@ -60,7 +58,8 @@ where
                 match permits.clone().try_acquire_owned() {
                     Ok(permit) => {
                         full_logged = false;
-                        conns.spawn(connection(stream, peer, router.clone(), cfg.header_timeout, log, cancel.clone(), permit));
+                        let timeouts = (cfg.header_timeout, cfg.write_timeout);
+                        conns.spawn(connection(stream, peer, router.clone(), timeouts, log, cancel.clone(), permit));
                     }
                     Err(_) => {
                         if let (Some(log), false) = (log, full_logged) {
@@ -69,9 +68,10 @@ where
                             ));
                             full_logged = true;
                         }
-                        if let Ok(permit) = busy_permits.clone().try_acquire_owned() {
-                            conns.spawn(busy(stream, max_connections, permit));
-                        }
+                        // Every connection over the limit is answered 503 while the listener can
+                        // accept it (each answer is done within 1 s; past the descriptor limit,
+                        // accept fails and waits above).
+                        conns.spawn(busy(stream, max_connections));
                     }
                 }
             }
@@ -105,28 +105,51 @@ async fn connection(
     stream: TcpStream,
     peer: SocketAddr,
     router: Router,
-    header_timeout: Duration,
+    (header_timeout, write_timeout): (Duration, Duration),
     log: Option<fn(&str)>,
     cancel: CancellationToken,
     _permit: OwnedSemaphorePermit,
 ) {
     let _ = stream.set_nodelay(true);
+    let stalled = Stall::default();
     let io = TokioIo::new(JsonRefusals {
         inner: stream,
         pending: Vec::new(),
         sent: 0,
+        stalled: stalled.clone(),
     });
     let mut builder = http1::Builder::new();
+    // A client that shuts its side down after sending its request still reads the stream.
     builder
         .timer(TokioTimer::new())
-        .header_read_timeout(header_timeout);
+        .header_read_timeout(header_timeout)
+        .half_close(true);
     let conn = builder.serve_connection(io, TowerToHyperService::new(router));
     let mut conn = pin!(conn);
+    // A client that stopped reading: its connection (and the frame waiting for it) goes.
+    let watch = async {
+        loop {
+            tokio::time::sleep(write_timeout.min(Duration::from_millis(500))).await;
+            let since = stalled.lock().ok().and_then(|s| *s);
+            if since.is_some_and(|t| t.elapsed() >= write_timeout) {
+                return;
+            }
+        }
+    };
     let result = tokio::select! {
         r = conn.as_mut() => r,
         _ = cancel.cancelled() => {
             conn.as_mut().graceful_shutdown();
             conn.as_mut().await
+        }
+        () = watch => {
+            if let Some(log) = log {
+                log(&format!(
+                    "{peer}: closed: the client read nothing for {} ms (write timeout)",
+                    write_timeout.as_millis()
+                ));
+            }
+            return;
         }
     };
     let (Err(e), Some(log)) = (result, log) else {
@@ -144,11 +167,8 @@ async fn connection(
     }
 }
 
-/// 503 answers written at once, at most.
-const BUSY_ANSWERS: usize = 64;
-
 /// Over the connection limit: a 503 with the JSON error body, then close (within 1 s).
-async fn busy(mut stream: TcpStream, max: usize, _permit: OwnedSemaphorePermit) {
+async fn busy(mut stream: TcpStream, max: usize) {
     let refusal = Refusal::new(
         503,
         "TOO_MANY_CONNECTIONS",
@@ -182,12 +202,33 @@ struct JsonRefusals<T> {
     /// The rewritten answer not yet written, from `sent`.
     pending: Vec<u8>,
     sent: usize,
+    stalled: Stall,
 }
 
+/// Since when the connection's writes wait for the client to read (`None`: they do not).
+type Stall = Arc<std::sync::Mutex<Option<std::time::Instant>>>;
+
 impl<T: AsyncWrite + Unpin> JsonRefusals<T> {
+    /// A write to the client, noting since when writes have been waiting.
+    fn write_inner(&mut self, cx: &mut Context<'_>, buf: &[u8]) -> Poll<io::Result<usize>> {
+        let polled = Pin::new(&mut self.inner).poll_write(cx, buf);
+        if let Ok(mut since) = self.stalled.lock() {
+            match &polled {
+                Poll::Pending => {
+                    since.get_or_insert_with(std::time::Instant::now);
+                }
+                Poll::Ready(_) => *since = None,
+            }
+        }
+        polled
+    }
+
     fn drain(&mut self, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
         while self.sent < self.pending.len() {
-            let n = ready!(Pin::new(&mut self.inner).poll_write(cx, &self.pending[self.sent..]))?;
+            let (pending, sent) = (std::mem::take(&mut self.pending), self.sent);
+            let polled = self.write_inner(cx, &pending[sent..]);
+            self.pending = pending;
+            let n = ready!(polled)?;
             if n == 0 {
                 return Poll::Ready(Err(io::ErrorKind::WriteZero.into()));
             }
@@ -223,7 +264,7 @@ impl<T: AsyncWrite + Unpin> AsyncWrite for JsonRefusals<T> {
             }
             return Poll::Ready(Ok(buf.len()));
         }
-        Pin::new(&mut self.inner).poll_write(cx, buf)
+        self.write_inner(cx, buf)
     }
 
     fn poll_flush(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {

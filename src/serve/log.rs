@@ -14,7 +14,10 @@ use bytes::Bytes;
 use http_body::{Body as HttpBody, Frame, SizeHint};
 use tokio_util::sync::CancellationToken;
 
-use crate::check::report::text::printable;
+use crate::text::printable_cut;
+
+/// Characters of a request's path (or id, or header) a log line keeps; the rest is counted.
+pub const LOG_FIELD_CHARS: usize = 200;
 
 /// The end of a response's log line (a response extension): the thread, run and outcome of
 /// a POST, or the code of a refusal (and a hint).
@@ -30,7 +33,8 @@ pub async fn requests(
     next: Next,
 ) -> Response {
     let start = Instant::now();
-    let head = format!("{} {}", req.method(), printable(req.uri().path()));
+    let path = printable_cut(req.uri().path(), LOG_FIELD_CHARS);
+    let head = format!("{} {path}", req.method());
     let resp = next.run(req).await;
     let line = format!("{head} {}", resp.status().as_u16());
     let tail = resp

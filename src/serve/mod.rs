@@ -42,8 +42,8 @@ use tokio_util::sync::CancellationToken;
 use tower_http::cors::{AllowOrigin, Any, CorsLayer};
 
 use crate::agui::Event;
-use crate::check::report::text::printable;
 use crate::replay::Pacing;
+use crate::text::printable_cut;
 use host::HostCheck;
 use log::LogNote;
 use refusal::Refusal;
@@ -99,6 +99,9 @@ pub struct ServeConfig {
     pub max_connections: usize,
     /// On shutdown, connections still open after this are closed.
     pub shutdown_grace: Duration,
+    /// A connection whose client has read nothing of what the server waits to write for this
+    /// long (a client that stopped reading) is closed and logged.
+    pub write_timeout: Duration,
     /// `--allow-host`: further `Host` names answered when bound to loopback (`*`: any).
     pub allow_hosts: Vec<String>,
     /// The host of `--listen` as given (allowed as a `Host` too).
@@ -114,6 +117,7 @@ pub const DEFAULT_HEADER_TIMEOUT: Duration = Duration::from_secs(10);
 pub const DEFAULT_BODY_TIMEOUT: Duration = Duration::from_secs(30);
 pub const DEFAULT_MAX_CONNECTIONS: usize = 256;
 pub const DEFAULT_SHUTDOWN_GRACE: Duration = Duration::from_secs(3);
+pub const DEFAULT_WRITE_TIMEOUT: Duration = Duration::from_secs(30);
 /// The longest `threadId` accepted (400 otherwise): thread states are keyed by it.
 pub const MAX_THREAD_ID_BYTES: usize = 400;
 
@@ -129,6 +133,7 @@ impl Default for ServeConfig {
             body_timeout: DEFAULT_BODY_TIMEOUT,
             max_connections: DEFAULT_MAX_CONNECTIONS,
             shutdown_grace: DEFAULT_SHUTDOWN_GRACE,
+            write_timeout: DEFAULT_WRITE_TIMEOUT,
             allow_hosts: vec![],
             listen_host: None,
             log: None,
@@ -282,7 +287,7 @@ fn conversation_of(st: &AppState, uri: &Uri) -> Result<usize, Refusal> {
             "UNKNOWN_CONVERSATION",
             format!(
                 "no conversation named '{}'; this server has: {}",
-                printable(name),
+                printable_cut(name, log::LOG_FIELD_CHARS),
                 names.join(", ")
             ),
         )
@@ -300,7 +305,7 @@ async fn not_found(uri: Uri) -> Refusal {
         "NOT_FOUND",
         format!(
             "nothing at {}: POST a RunAgentInput to / or /<conversation>; GET / lists the conversations",
-            printable(uri.path())
+            printable_cut(uri.path(), log::LOG_FIELD_CHARS)
         ),
     )
 }
@@ -314,7 +319,7 @@ async fn method_not_allowed(method: Method, headers: HeaderMap) -> Response {
     let preflight =
         method == Method::OPTIONS && headers.contains_key(header::ACCESS_CONTROL_REQUEST_METHOD);
     if let (true, Some(origin)) = (preflight, origin) {
-        let origin = printable(&origin).into_owned();
+        let origin = printable_cut(&origin, log::LOG_FIELD_CHARS).into_owned();
         let hint = format!("start with --cors {origin} to allow this origin");
         let refusal = Refusal::new(
             403,
@@ -451,7 +456,8 @@ async fn post(
         let given = headers
             .get(header::CONTENT_TYPE)
             .map_or("none".into(), |v| {
-                printable(&String::from_utf8_lossy(v.as_bytes())).into_owned()
+                printable_cut(&String::from_utf8_lossy(v.as_bytes()), log::LOG_FIELD_CHARS)
+                    .into_owned()
             });
         return Err(Refusal::new(
             415,
@@ -499,8 +505,8 @@ async fn post(
     };
     let note = LogNote(format!(
         " thread={} run={} → {outcome}",
-        printable(&req.thread_id),
-        printable(&req.run_id)
+        printable_cut(&req.thread_id, log::LOG_FIELD_CHARS),
+        printable_cut(&req.run_id, log::LOG_FIELD_CHARS)
     ));
     let body = sse_stream(
         events,

@@ -21,14 +21,14 @@ pub fn run(run: &Run, w: &mut dyn Write) -> io::Result<()> {
             && !leaf
                 .pointer
                 .chars()
-                .any(|c| c.is_whitespace() || c.is_control() || c == '"');
+                .any(|c| c.is_whitespace() || crate::text::is_unsafe(c) || c == '"');
         if plain {
             w.write_all(leaf.pointer.as_bytes())?;
         } else {
-            serde_json::to_writer(&mut *w, &leaf.pointer)?;
+            crate::text::write_json(&mut *w, &leaf.pointer)?;
         }
         w.write_all(b" ")?;
-        serde_json::to_writer(&mut *w, &leaf.value)?;
+        crate::text::write_json(&mut *w, &leaf.value)?;
         w.write_all(b"\n")?;
     }
     Ok(())

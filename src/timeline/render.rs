@@ -54,8 +54,14 @@ pub enum Fit {
     Status,
 }
 
+/// A piece of text, every character a terminal or a CI log would act on escaped (ids, names,
+/// codes and reasons come from the log as they are).
 fn piece(fit: Fit, paint: Paint, text: impl Into<String>) -> Segment {
     let text = text.into();
+    let text = match crate::text::printable(&text) {
+        std::borrow::Cow::Borrowed(_) => text,
+        std::borrow::Cow::Owned(escaped) => escaped,
+    };
     Segment { paint, text, fit }
 }
 
@@ -421,7 +427,11 @@ fn footer(v: &mut Vec<Segment>, run: &RunSummary) {
         Outcome::NoTerminal => v.push(seg(Paint::Strong(Kind::Error), "no terminal event")),
     }
     // The counts: all but messages, tool calls and tokens are details, dropped from the end.
-    v.push(seg(Paint::Plain, COUNTS_MARK));
+    v.push(Segment {
+        paint: Paint::Plain,
+        text: COUNTS_MARK.to_string(),
+        fit: Fit::Fixed,
+    });
     v.push(seg(Paint::Plain, count(run.messages as usize, "message")));
     v.push(dot());
     v.push(seg(

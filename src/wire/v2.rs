@@ -38,6 +38,10 @@ pub struct Event {
     /// The namespace of the task the event ran in (`tools:<id>|model:<id>`): where a graph
     /// nested in a tool call (a sub-agent) shows.
     pub checkpoint_ns: Option<String>,
+    /// A chat model's provider and model as LangChain traces them (`metadata.ls_provider`,
+    /// `metadata.ls_model_name`): usage names them when the message does not.
+    pub ls_provider: Option<String>,
+    pub ls_model_name: Option<String>,
 }
 
 /// What the adapter reads of an event's `data`, by the event's kind (`None` inside: the key
@@ -394,6 +398,10 @@ struct Metadata {
     thread_id: Text,
     #[serde(default)]
     langgraph_checkpoint_ns: Text,
+    #[serde(default)]
+    ls_provider: Text,
+    #[serde(default)]
+    ls_model_name: Text,
 }
 
 fn present<'de, D: Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Option<T>, D::Error> {
@@ -510,6 +518,8 @@ impl Wire<'_> {
             node: metadata.langgraph_node.map(|n| n.0),
             thread_id: metadata.thread_id.0,
             checkpoint_ns: metadata.langgraph_checkpoint_ns.0,
+            ls_provider: metadata.ls_provider.0,
+            ls_model_name: metadata.ls_model_name.0,
         };
         e.data = match self.data {
             Slot::Absent => Data::None,

@@ -87,6 +87,9 @@ pub struct Message {
     pub delta_type: Option<Cow<'static, str>>,
     /// `message` (an `error` event's text), when present.
     pub message: Option<Value>,
+    /// A `message-start`'s `role`, when a string other than `ai` (the platform streams a
+    /// tool's `ToolMessage` as a message of role `tool`).
+    pub role: Option<String>,
 }
 
 /// A block delta, by its `type`.
@@ -103,8 +106,9 @@ pub enum Delta {
         id: Option<String>,
         name: Option<String>,
     },
-    /// A `block-delta`, with its `fields.signature`.
-    Signature(Option<String>),
+    /// A `block-delta`: its `fields`, which LangGraph.js merges into the block by
+    /// replacement (each delta carries a fragment of the provider's own, not the text so far).
+    Fields(Option<Value>),
     Other,
     /// Not an object: its kind, for the message.
     NotObject(&'static str),
@@ -536,8 +540,13 @@ struct MessageWire<'a> {
     usage: Option<Object<Box<UsageWire>, false>>,
     #[serde(default)]
     metadata: Option<Object<Box<MetadataWire>, false>>,
+    /// LangGraph.js names the model in `message-finish.responseMetadata` (Python: `metadata`).
+    #[serde(default, rename = "responseMetadata")]
+    response_metadata: Option<Object<Box<MetadataWire>, false>>,
     #[serde(default, deserialize_with = "present")]
     message: Option<Value>,
+    #[serde(default, deserialize_with = "present")]
+    role: Option<Value>,
 }
 
 /// What is read of a message's `usage`.
@@ -619,11 +628,13 @@ fn message(m: Box<MessageWire<'_>>) -> Option<Data> {
         (true, d, _) => (d.map(|d| delta(d.0)), None),
         (false, _, c) => (None, c),
     };
-    let metadata = m.metadata.and_then(|m| m.0.ok());
-    let (provider, model) = match metadata {
+    let names = |m: Option<Object<Box<MetadataWire>, false>>| match m.and_then(|m| m.0.ok()) {
         Some(m) => (str_of(m.model_provider), str_of(m.model_name)),
         None => (None, None),
     };
+    let (provider, model) = names(m.metadata);
+    let (js_provider, js_model) = names(m.response_metadata);
+    let (provider, model) = (provider.or(js_provider), model.or(js_model));
     let int = |v: Option<Value>| v.as_ref().and_then(Value::as_u64);
     let usage = m.usage.and_then(|u| u.0.ok()).map(|u| Usage {
         input_tokens: int(u.input_tokens),
@@ -643,6 +654,7 @@ fn message(m: Box<MessageWire<'_>>) -> Option<Data> {
         usage,
         delta_type,
         message: m.message,
+        role: str_of(m.role).filter(|r| r != "ai"),
     })))
 }
 
@@ -703,9 +715,7 @@ fn delta(d: Result<Box<DeltaWire>, &'static str>) -> Delta {
             id: str_of(d.id),
             name: str_of(d.name),
         },
-        "block-delta" => Delta::Signature(str_of(
-            d.fields.as_ref().and_then(|f| f.get("signature")).cloned(),
-        )),
+        "block-delta" => Delta::Fields(d.fields),
         _ => Delta::Other,
     }
 }

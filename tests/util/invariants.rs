@@ -1,7 +1,8 @@
 //! The stream invariants a converted stream must hold, checked without `src/check`: every event
 //! sits inside a run; each run has one terminal (RUN_FINISHED or RUN_ERROR) and nothing of it
 //! follows; every START (text, reasoning, reasoning message, tool call, step) has its END
-//! before the terminal; CONTENT/ARGS only while open; TOOL_CALL_RESULT only for a started call.
+//! before the terminal; CONTENT/ARGS only while open; TOOL_CALL_RESULT only for a call started
+//! earlier in the stream (a resumed run answers the calls its interrupted run started).
 //! Shared by `tests/properties.rs` and the fuzz targets (`#[path]`), so it uses only serde_json.
 
 use std::collections::HashSet;
@@ -18,13 +19,14 @@ struct OpenRun {
     reasoning: HashSet<String>,
     reasoning_msg: HashSet<String>,
     tools: HashSet<String>,
-    tools_seen: HashSet<String>,
     steps: Vec<String>,
 }
 
 /// `Err` names the first violation: its index in the stream and what was wrong.
 pub fn check_stream(events: &[Value]) -> Result<(), String> {
     let mut run: Option<OpenRun> = None;
+    // Calls started so far, in any run.
+    let mut tools_seen: HashSet<String> = HashSet::new();
     for (i, ev) in events.iter().enumerate() {
         let t = field(ev, "type");
         let fail = |what: String| Err(format!("event {i} ({t}): {what}"));
@@ -93,11 +95,11 @@ pub fn check_stream(events: &[Value]) -> Result<(), String> {
             }
             "TOOL_CALL_START" => {
                 open(&mut r.tools, id("toolCallId"), "tool call")?;
-                r.tools_seen.insert(id("toolCallId"));
+                tools_seen.insert(id("toolCallId"));
             }
             "TOOL_CALL_ARGS" => inside(&r.tools, id("toolCallId"), "tool call")?,
             "TOOL_CALL_END" => close(&mut r.tools, id("toolCallId"), "tool call")?,
-            "TOOL_CALL_RESULT" if !r.tools_seen.contains(field(ev, "toolCallId")) => {
+            "TOOL_CALL_RESULT" if !tools_seen.contains(field(ev, "toolCallId")) => {
                 return fail(format!(
                     "result for tool call {} never started",
                     id("toolCallId")

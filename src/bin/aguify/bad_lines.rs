@@ -2,9 +2,9 @@
 //! the other commands show the first few findings of each rule; the rest counted in one line
 //! per file (a binary file is not a thousand lines of "invalid UTF-8").
 
-use aguify::check::report::text::printable;
 use aguify::check::report::DEFAULT_MAX_PER_RULE;
 use aguify::input::Origin;
+use aguify::text::printable;
 
 /// Unreadable lines met per file, in the order the files were met.
 #[derive(Default)]

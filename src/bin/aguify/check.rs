@@ -3,11 +3,11 @@
 use std::io::{self, IsTerminal, Read, Write};
 use std::path::Path;
 
-use aguify::check::report::text::printable;
 use aguify::check::report::{Counts, Format, Report};
 use aguify::check::{self, rules, Config, FileReport};
 use aguify::error::os_text;
 use aguify::input::walk;
+use aguify::text::printable;
 
 use crate::cli::{CheckArgs, FailOn, ReportFormat};
 use crate::options;
@@ -273,24 +273,31 @@ pub fn run(args: CheckArgs) -> anyhow::Result<i32> {
     };
     let color = crate::terminal::use_color(args.color, io::stdout().is_terminal());
     let mut out = io::BufWriter::with_capacity(64 * 1024, io::stdout().lock());
-    match format {
-        _ if args.quiet => {}
-        _ if args.statistics => {
-            out.write_all(check::report::text::statistics(&report).as_bytes())?
-        }
+    let written = match format {
+        _ if args.quiet => Ok(()),
+        _ if args.statistics => out.write_all(check::report::text::statistics(&report).as_bytes()),
         Format::Markdown => {
             let page = check::report::markdown::render_linked(&report, &markdown_link);
-            out.write_all(page.as_bytes())?;
+            out.write_all(page.as_bytes())
         }
-        _ => report.write_to(format, color, &mut out)?,
+        _ => report.write_to(format, color, &mut out),
     }
-    out.flush()?;
+    .and_then(|()| out.flush());
+    crate::verdict_written(written, verdict(&report, &args))
+}
+
+/// The exit code of a checked report: 2 when a file stopped at a bad line (`--strict`) or
+/// could not be used, else 1 when it fails the `--fail-on` / `--max-warnings` bar.
+fn verdict(report: &Report, args: &CheckArgs) -> i32 {
     if let Some(at) = report.files.iter().find_map(|f| f.stopped.as_ref()) {
-        eprintln!("aguify: {at}: stopping at the first bad line (--strict)");
-        return Ok(2);
+        eprintln!(
+            "aguify: {}: stopping at the first bad line (--strict)",
+            aguify::text::printable(&at.to_string())
+        );
+        return 2;
     }
     if report.files.iter().any(FileReport::unusable) {
-        return Ok(2);
+        return 2;
     }
-    Ok(fails(report.counts(), args.fail_on, args.max_warnings).into())
+    fails(report.counts(), args.fail_on, args.max_warnings).into()
 }

@@ -6,7 +6,8 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 #[derive(Parser, Debug)]
 #[command(
     name = "aguify",
-    version,
+    // The package version and the commit it was built from (build.rs).
+    version = env!("AGUIFY_VERSION"),
     about = "LangGraph event logs in, AG-UI 1.0 events out",
     long_about = "Transcodes recorded LangGraph event logs (astream_events v2, the v3 streaming \
                   protocol, LangGraph platform SSE) into AG-UI 1.0 events, and checks AG-UI streams.\n\n\
@@ -73,6 +74,20 @@ pub enum Command {
         Exit codes: 0 written, 2 unreadable input or bad usage."
     )]
     Report(ReportArgs),
+    /// Write a recording with its text replaced, to share (same form out as in)
+    #[command(
+        long_about = "Write recordings with what users said, the model answered and tools took and \
+        returned replaced by placeholder text of the same shape, in the same form as read (v2, v3, \
+        SSE, AG-UI). Event names, ids, seq, timestamps, node, tool and model names, usage, finish \
+        reasons and error classes stay, so convert, check, timeline and explain tell the same story. \
+        Credentials (API keys, bearer tokens, JWTs, private keys, e-mail addresses, URLs with \
+        credentials) are replaced in every mode, --keep included, and counted on stderr.\n\n\
+        Exit codes: 0 written, 2 unreadable input or bad usage.",
+        after_help = "Examples:\n  aguify redact run.ndjson -o run.redacted.ndjson\n  \
+        aguify redact --keep '/data/input/city' --slim run.ndjson > bug-report.ndjson\n  \
+        aguify redact d_hitl__1_interrupt.ndjson d_hitl__2_resume.ndjson -o redacted/"
+    )]
+    Redact(RedactArgs),
     /// Generate shell completions
     Completions {
         #[arg(value_enum)]
@@ -528,4 +543,29 @@ pub struct DiffArgs {
 pub struct SnapshotArgs {
     #[command(flatten)]
     pub input: InputArgs,
+}
+
+#[derive(Args, Debug)]
+pub struct RedactArgs {
+    /// Recordings to redact; none or `-` reads stdin
+    #[arg(value_name = "FILE")]
+    pub files: Vec<String>,
+    /// Write here (through a temporary file renamed when done); an existing directory gets
+    /// one file per input, by its name. Default: stdout
+    #[arg(short = 'o', long, value_name = "OUT")]
+    pub output: Option<String>,
+    /// Keep the values at this JSON pointer into each record (`*` matches within a segment,
+    /// e.g. /data/input/city, /params/data/input/*); repeatable. Credentials are replaced even
+    /// there
+    #[arg(long, value_name = "POINTER")]
+    pub keep: Vec<String>,
+    /// Also drop what a bug report does not need: full states between a run's first and last
+    /// (those with interrupts stay), RAW events and rawEvent payloads
+    #[arg(long)]
+    pub slim: bool,
+    /// Move every timestamp by this many milliseconds (may be negative)
+    #[arg(long, value_name = "MS", allow_negative_numbers = true)]
+    pub shift_time: Option<i64>,
+    #[command(flatten)]
+    pub stdin: StdinArgs,
 }

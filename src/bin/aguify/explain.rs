@@ -35,10 +35,10 @@ pub fn run(args: ExplainArgs) -> anyhow::Result<i32> {
     let stdout = io::stdout();
     let color = terminal::use_color(args.color, stdout.is_terminal());
     let mut out = io::BufWriter::new(stdout.lock());
-    match args.format {
-        ExplainFormat::Text => render::write_text(&report, color, &mut out)?,
-        ExplainFormat::Json => render::write_json(&report, &mut out)?,
+    let written = match args.format {
+        ExplainFormat::Text => render::write_text(&report, color, &mut out),
+        ExplainFormat::Json => render::write_json(&report, &mut out),
     }
-    out.flush()?;
-    Ok(report.explained.is_empty().into())
+    .and_then(|()| out.flush());
+    crate::verdict_written(written, report.explained.is_empty().into())
 }

@@ -7,10 +7,10 @@ use std::sync::Arc;
 
 use aguify::adapter::Disposition;
 use aguify::agui::Event;
-use aguify::check::report::text::printable;
 use aguify::input::{Origin, Record};
 use aguify::model::ModelEvent;
 use aguify::pipeline::Observer;
+use aguify::text::printable;
 
 /// What each input held, and its messages on stderr.
 pub struct Known(pub aguify::known::Known);

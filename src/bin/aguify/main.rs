@@ -8,6 +8,8 @@ mod diff;
 mod explain;
 mod known;
 mod options;
+mod output;
+mod redact;
 mod report;
 mod serve;
 mod snapshot;
@@ -49,6 +51,7 @@ fn main() -> ExitCode {
         cli::Command::Diff(args) => diff::run(args),
         cli::Command::Snapshot(args) => snapshot::run(args),
         cli::Command::Report(args) => report::run(args),
+        cli::Command::Redact(args) => redact::run(args),
         cli::Command::Completions { shell } => {
             // Written whole to a buffer first: clap_complete panics on a write error.
             let mut script = Vec::new();
@@ -61,7 +64,10 @@ fn main() -> ExitCode {
         Ok(code) => ExitCode::from(code as u8),
         Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("aguify: {}", message(&e, &writing));
+            eprintln!(
+                "aguify: {}",
+                aguify::text::printable(&message(&e, &writing))
+            );
             ExitCode::from(2)
         }
     }
@@ -79,9 +85,13 @@ fn output_of(command: &cli::Command) -> String {
         C::Snapshot(_) => ("the snapshot", "stdout"),
         C::Report(a) if a.output != "-" => ("the HTML report to", a.output.as_str()),
         C::Report(_) => ("the HTML report", "stdout"),
+        C::Redact(a) => match &a.output {
+            Some(path) if path != "-" => ("the redacted recording to", path.as_str()),
+            _ => ("the redacted recording", "stdout"),
+        },
         C::Serve(_) | C::Completions { .. } => ("the output", "stdout"),
     };
-    let to = aguify::check::report::text::printable(to);
+    let to = aguify::text::printable(to);
     if to == "stdout" {
         format!("{what} to stdout")
     } else {
@@ -140,6 +150,17 @@ fn message(e: &anyhow::Error, writing: &str) -> String {
         out.push_str(&text);
     }
     out
+}
+
+/// A report written after its verdict was known: a closed stdout (`aguify check --format json
+/// … | head -1`) ends quietly with the verdict's exit code, whatever the format; other write
+/// errors stay errors.
+pub fn verdict_written(written: io::Result<()>, verdict: i32) -> anyhow::Result<i32> {
+    match written {
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(verdict),
+        Err(e) => Err(e.into()),
+        Ok(()) => Ok(verdict),
+    }
 }
 
 /// A closed stdout (`aguify convert … | head`) ends quietly with success, as in ripgrep.

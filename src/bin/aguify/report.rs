@@ -1,12 +1,14 @@
 //! `aguify report`: the runs of FILEs as one self-contained HTML page (src/report).
 
-use std::fs::File;
 use std::io::{self, IsTerminal, Write};
+
+use aguify::error::os_text;
 
 use aguify::pipeline;
 use aguify::report::{html, ReportBuilder, LIMITS};
 
 use crate::cli::ReportArgs;
+use crate::output::Replacing;
 use crate::{known, options, terminal};
 
 pub fn run(args: ReportArgs) -> anyhow::Result<i32> {
@@ -39,15 +41,17 @@ pub fn run(args: ReportArgs) -> anyhow::Result<i32> {
     if known.report() {
         return Ok(2);
     }
-    let out: Box<dyn Write> = if args.output == "-" {
-        Box::new(io::stdout().lock())
-    } else {
-        let f = File::create(&args.output)
-            .map_err(|e| anyhow::anyhow!("{}: cannot write: {e}", args.output))?;
-        Box::new(f)
-    };
-    let mut out = io::BufWriter::new(out);
-    html::write(&mut builder.finish(), &mut out)?;
-    out.flush()?;
+    let mut page = builder.finish();
+    if args.output == "-" {
+        let mut out = io::BufWriter::new(io::stdout().lock());
+        html::write(&mut page, &mut out)?;
+        out.flush()?;
+        return Ok(0);
+    }
+    // Written whole or not at all: an existing report stays as it was on a write error.
+    let cannot = |e: io::Error| anyhow::anyhow!("{}: cannot write: {}", args.output, os_text(&e));
+    let mut out = Replacing::create(&args.output).map_err(cannot)?;
+    html::write(&mut page, &mut out).map_err(cannot)?;
+    out.commit().map_err(cannot)?;
     Ok(0)
 }

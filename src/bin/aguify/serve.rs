@@ -62,8 +62,9 @@ pub fn run(args: ServeArgs) -> anyhow::Result<i32> {
         if !addr.ip().is_loopback() {
             eprintln!("aguify: warning: {addr} is not a loopback address; anyone who can reach it can replay these recordings");
         }
-        for lines in &summary {
-            eprint!("{lines}");
+        // Names and paths come from file names: each line written with its controls escaped.
+        for line in summary.iter().flat_map(|s| s.lines()) {
+            eprintln!("{}", aguify::text::printable(line));
         }
         serve::serve(listener, app, shutdown_signal())
             .await
@@ -90,12 +91,7 @@ fn summary((i, c): (usize, &Conversation)) -> String {
         let first = c
             .first_bad_line
             .as_deref()
-            .map(|l| {
-                format!(
-                    ", the first at {}",
-                    aguify::check::report::text::printable(l)
-                )
-            })
+            .map(|l| format!(", the first at {}", aguify::text::printable(l)))
             .unwrap_or_default();
         out.push_str(&format!(
             "aguify: warning: conversation '{}': {} skipped{first} (`aguify check {}` lists them)\n",

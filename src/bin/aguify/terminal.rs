@@ -98,11 +98,12 @@ fn progress_for(files: &[String]) -> Option<ProgressBar> {
 }
 
 /// Opens the inputs (none: stdin), read through a progress bar for large files (with
-/// `progress`) and/or the `--follow` reader.
+/// `progress`) and/or the `--follow` reader (`follow`: the stop flag, and where a followed
+/// file that must be read again as a new file is named).
 pub fn open_inputs(
     files: &[String],
     progress: bool,
-    follow: Option<&Arc<AtomicBool>>,
+    follow: Option<(&Arc<AtomicBool>, &Restart)>,
 ) -> Result<Vec<Input>, aguify::Error> {
     let files = crate::options::or_stdin(files);
     let progress = progress.then(|| progress_for(&files)).flatten();
@@ -117,12 +118,15 @@ pub fn open_inputs(
             source,
         })?;
         let reader: Box<dyn Read + Send> = match follow {
-            Some(stop) => Box::new(FollowReader {
+            Some((stop, restart)) => Box::new(FollowReader {
                 file,
                 path: f.clone(),
                 pos: 0,
                 stop: stop.clone(),
                 waited: false,
+                prefix: Vec::new(),
+                restart: restart.clone(),
+                deleted_told: false,
             }),
             None => Box::new(file),
         };
@@ -139,13 +143,23 @@ pub fn open_inputs(
     Ok(out)
 }
 
+/// The followed file to read again as a new file (replaced, truncated or rewritten), if any.
+pub type Restart = Arc<std::sync::Mutex<Option<String>>>;
+
+/// Bytes of a followed file's start remembered, to tell a file rewritten in place.
+const PREFIX: usize = 4096;
+
 /// Reads a file that may still grow: at its end, waits and polls again, until `stop` is set
 /// (Ctrl-C, or the end of a run with `--exit-on-end`); only then reports end of file.
 /// Before it starts waiting it reports `WouldBlock` once, so the pipeline first finishes and
 /// shows every line read so far (lines may sit in a parse batch).
 ///
-/// Like `tail -F`, it notices a file truncated under it (shorter than what was read) or
-/// replaced (rotated: another file at the path), says so on stderr and reads from the start.
+/// Like `tail -F`, it notices a file replaced (rotated: another file at the path), truncated
+/// (shorter than what was read) or rewritten in place (its first bytes changed, even when it
+/// grew past the old size between two polls): it says so on stderr, ends this input and
+/// names the path in `restart`, so the caller reads the file again as a new file (lines from
+/// 1, its own runs and form). A deleted file is reported once (what is written to it still
+/// shows).
 pub struct FollowReader {
     file: File,
     path: String,
@@ -154,21 +168,28 @@ pub struct FollowReader {
     stop: Arc<AtomicBool>,
     /// `WouldBlock` was reported at the current end of the file.
     waited: bool,
+    /// The file's first bytes as read (up to [`PREFIX`]).
+    prefix: Vec<u8>,
+    restart: Restart,
+    deleted_told: bool,
 }
 
 impl Read for FollowReader {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         loop {
+            // After a wait, new bytes may be another file's: looked at before they are read.
+            if self.waited && self.changed()? {
+                return Ok(0);
+            }
             let n = self.file.read(buf)?;
             if n > 0 || buf.is_empty() {
+                let keep = (PREFIX - self.prefix.len()).min(n);
+                self.prefix.extend_from_slice(&buf[..keep]);
                 self.waited = false;
                 self.pos += n as u64;
                 return Ok(n);
             }
-            if self.reopened()? {
-                continue;
-            }
-            if self.stop.load(Ordering::SeqCst) {
+            if self.changed()? || self.stop.load(Ordering::SeqCst) {
                 return Ok(0);
             }
             if !self.waited {
@@ -181,40 +202,82 @@ impl Read for FollowReader {
 }
 
 impl FollowReader {
-    /// At the end of the data: when the file was truncated or replaced, starts again from
-    /// the beginning (of the new file) and says so.
-    fn reopened(&mut self) -> io::Result<bool> {
-        let name = aguify::check::report::text::printable(&self.path).into_owned();
-        if self.replaced() {
-            if let Ok(f) = File::open(&self.path) {
-                eprintln!("aguify: {name}: the file was replaced (rotated); following the new file from its start");
-                self.file = f;
-                self.pos = 0;
-                return Ok(true);
-            }
-        }
-        let len = self.file.metadata()?.len();
-        if len < self.pos {
-            eprintln!("aguify: {name}: the file was truncated; reading it again from the start");
-            io::Seek::seek(&mut self.file, io::SeekFrom::Start(0))?;
-            self.pos = 0;
+    /// Whether the followed file is no longer the one read (replaced, truncated, rewritten):
+    /// then said on stderr and the path named in `restart` (the input ends here).
+    fn changed(&mut self) -> io::Result<bool> {
+        if self.restart_named() {
             return Ok(true);
         }
+        let name = aguify::text::printable(&self.path).into_owned();
+        let why = match std::fs::metadata(&self.path) {
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                if !std::mem::replace(&mut self.deleted_told, true) {
+                    eprintln!(
+                        "aguify: {name}: the file was deleted; still reading what is written to it"
+                    );
+                }
+                return Ok(false);
+            }
+            Err(_) => return Ok(false),
+            Ok(now) => {
+                self.deleted_told = false;
+                if self.replaced(&now) {
+                    "the file was replaced (rotated); following the new file from its start as a new file"
+                } else if self.file.metadata()?.len() < self.pos {
+                    "the file was truncated; reading it again from the start as a new file"
+                } else if self.rewritten()? {
+                    "the file was rewritten; reading it again from the start as a new file"
+                } else {
+                    return Ok(false);
+                }
+            }
+        };
+        eprintln!("aguify: {name}: {why}");
+        if let Ok(mut r) = self.restart.lock() {
+            *r = Some(self.path.clone());
+        }
+        Ok(true)
+    }
+
+    fn restart_named(&self) -> bool {
+        self.restart.lock().is_ok_and(|r| r.is_some())
+    }
+
+    /// Whether the file's first bytes are no longer those read.
+    #[cfg(unix)]
+    fn rewritten(&self) -> io::Result<bool> {
+        use std::os::unix::fs::FileExt;
+        if self.prefix.is_empty() {
+            return Ok(false);
+        }
+        let mut now = vec![0u8; self.prefix.len()];
+        let mut got = 0;
+        while got < now.len() {
+            match self.file.read_at(&mut now[got..], got as u64)? {
+                0 => break,
+                n => got += n,
+            }
+        }
+        Ok(now[..got] != self.prefix[..])
+    }
+
+    #[cfg(not(unix))]
+    fn rewritten(&self) -> io::Result<bool> {
         Ok(false)
     }
 
     /// Whether another file now sits at the path (a rotation: moved away and created anew).
     #[cfg(unix)]
-    fn replaced(&self) -> bool {
+    fn replaced(&self, now: &std::fs::Metadata) -> bool {
         use std::os::unix::fs::MetadataExt;
-        match (std::fs::metadata(&self.path), self.file.metadata()) {
-            (Ok(now), Ok(open)) => now.ino() != open.ino() || now.dev() != open.dev(),
+        match self.file.metadata() {
+            Ok(open) => now.ino() != open.ino() || now.dev() != open.dev(),
             _ => false,
         }
     }
 
     #[cfg(not(unix))]
-    fn replaced(&self) -> bool {
+    fn replaced(&self, _now: &std::fs::Metadata) -> bool {
         false
     }
 }

@@ -37,6 +37,9 @@ struct Printer<W: Write> {
     known: crate::known::Known,
     /// Bad lines shown per file, and those left out.
     bad_shown: std::collections::HashMap<Arc<str>, (u64, u64)>,
+    /// The input read last has ended (and no record was read since): what ends a run now is
+    /// the end of input, not the stream.
+    input_ended: bool,
 }
 
 /// Findings shown inline per file and rule (the checker keeps no more), and bad lines per
@@ -175,6 +178,7 @@ impl<W: Write> Printer<W> {
 
 impl<W: Write> Observer for Printer<W> {
     fn record(&mut self, rec: &Record, disposition: &Disposition) {
+        self.input_ended = false;
         self.known.record(rec, disposition);
         // Once said, it stays said: a record after the root's end (a `custom` event that
         // LangGraph.js writes after `lifecycle completed`) does not reopen the run.
@@ -222,7 +226,9 @@ impl<W: Write> Observer for Printer<W> {
             c.event(ev, origin);
         }
         self.take_findings();
-        if let Some(stop) = &self.stop_at_end {
+        // A run cut off by its file's end (a followed file read again as a new file) is
+        // not the end `--exit-on-end` waits for.
+        if let (Some(stop), false) = (&self.stop_at_end, self.input_ended) {
             if self.builder.current_run().is_none() && !self.builder.runs().is_empty() {
                 stop.store(true, Ordering::SeqCst);
             }
@@ -243,6 +249,7 @@ impl<W: Write> Observer for Printer<W> {
     }
 
     fn end_of_file(&mut self, file: &str) -> io::Result<()> {
+        self.input_ended = true;
         self.more_bad_lines(&Arc::from(file));
         self.builder.end_of_file(file)?;
         // The checker's end-of-stream findings wait for the end of all input (see `run`):
@@ -263,7 +270,9 @@ pub fn run(args: TimelineArgs) -> anyhow::Result<i32> {
     if let Some(stop) = &follow {
         terminal::stop_on_ctrl_c(stop.clone());
     }
-    let mut inputs = terminal::open_inputs(&args.input.files, follow.is_none(), follow.as_ref())?;
+    let restart = terminal::Restart::default();
+    let following = follow.as_ref().map(|stop| (stop, &restart));
+    let mut inputs = terminal::open_inputs(&args.input.files, follow.is_none(), following)?;
     options::label_stdin(&mut inputs, args.stdin.stdin_filename.as_deref());
     let names: Vec<Arc<str>> = inputs.iter().map(|i| i.name.clone()).collect();
     let mut printer = Printer {
@@ -281,15 +290,30 @@ pub fn run(args: TimelineArgs) -> anyhow::Result<i32> {
         checker: None,
         known: crate::known::Known::new(&names),
         bad_shown: Default::default(),
+        input_ended: false,
     };
-    let result = pipeline::run(inputs, &opts, &mut printer);
-    if let Err(aguify::Error::Strict(_)) = &result {
-        // The bad line it stopped at is told, then the stop.
-        let _ = printer.drain();
-        let _ = printer.out.flush();
-        printer.known.tell_last_bad();
+    loop {
+        let result = pipeline::run(inputs, &opts, &mut printer);
+        if let Err(aguify::Error::Strict(_)) = &result {
+            // The bad line it stopped at is told, then the stop.
+            let _ = printer.drain();
+            let _ = printer.out.flush();
+            printer.known.tell_last_bad();
+        }
+        result?;
+        // A followed file replaced, truncated or rewritten: read again as a new file (its
+        // lines from 1, its runs its own), with the files after it.
+        let again = restart.lock().ok().and_then(|mut r| r.take());
+        let Some(path) = again else { break };
+        let at = args
+            .input
+            .files
+            .iter()
+            .position(|f| *f == path)
+            .unwrap_or(0);
+        inputs = terminal::open_inputs(&args.input.files[at..], false, following)?;
+        printer.input_ended = false;
     }
-    result?;
     printer.finish_checker();
     printer.builder.finish();
     printer.drain()?;

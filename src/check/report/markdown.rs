@@ -14,24 +14,26 @@ pub const FIRST_FINDINGS: usize = 20;
 pub const MAX_FILES: usize = 200;
 
 /// Text safe in a Markdown table cell or list item: the characters Markdown gives a meaning
-/// to are escaped, newlines become spaces.
+/// to are escaped, newlines and tabs become spaces, other controls, bidi controls and line
+/// separators are written as escapes ([`crate::text::printable`]).
 fn esc(s: &str) -> String {
+    let spaced = s.replace(['\n', '\r', '\t'], " ");
     let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
+    for c in crate::text::printable(&spaced).chars() {
         match c {
             '\\' | '`' | '*' | '_' | '[' | ']' | '<' | '>' | '|' | '#' | '~' | '!' => {
                 out.push('\\');
                 out.push(c);
             }
-            '\n' | '\r' | '\t' => out.push(' '),
             c => out.push(c),
         }
     }
     out
 }
 
-/// A path in a code span (a backtick in it gets a longer fence).
+/// A path in a code span (a backtick in it gets a longer fence), controls escaped.
 fn code(s: &str) -> String {
+    let s = crate::text::printable(s);
     if s.contains('`') {
         format!("`` {s} ``")
     } else {
@@ -48,6 +50,11 @@ pub fn target(base: &str, file: &str, line: u64) -> String {
             '(' => t.push_str("%28"),
             ')' => t.push_str("%29"),
             '%' => t.push_str("%25"),
+            c if crate::text::is_unsafe(c) => {
+                for b in c.encode_utf8(&mut [0; 4]).bytes() {
+                    let _ = write!(t, "%{b:02X}");
+                }
+            }
             c => t.push(c),
         }
     }

@@ -9,27 +9,7 @@ use owo_colors::OwoColorize;
 use super::Report;
 use crate::check::{Finding, Severity};
 
-/// Text from a log made safe for a terminal or a CI log: control characters (a newline that
-/// would start a forged `::error` workflow command, an escape sequence that sets the
-/// terminal's title) are written as escapes (`\n`, `\u{1b}`), everything else as it is.
-pub fn printable(s: &str) -> Cow<'_, str> {
-    if !s.chars().any(char::is_control) {
-        return Cow::Borrowed(s);
-    }
-    let mut o = String::with_capacity(s.len() + 8);
-    for c in s.chars() {
-        match c {
-            '\n' => o.push_str("\\n"),
-            '\r' => o.push_str("\\r"),
-            '\t' => o.push_str("\\t"),
-            c if c.is_control() => {
-                let _ = write!(o, "\\u{{{:x}}}", c as u32);
-            }
-            c => o.push(c),
-        }
-    }
-    Cow::Owned(o)
-}
+pub use crate::text::printable;
 
 /// One finding as a line, naming its file (`convert` on stderr).
 pub fn finding_line(f: &Finding, color: bool) -> String {

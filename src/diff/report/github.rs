@@ -7,10 +7,14 @@ use super::{at, show, summary_line};
 use crate::diff::{RunDiff, Summary};
 use crate::input::Origin;
 
+/// A workflow command's data: `%`, CR and LF percent-encoded (so no text starts a command
+/// line of its own), other controls escaped ([`crate::text::printable`]).
 fn esc_data(s: &str) -> String {
-    s.replace('%', "%25")
+    let s = s
+        .replace('%', "%25")
         .replace('\r', "%0D")
-        .replace('\n', "%0A")
+        .replace('\n', "%0A");
+    crate::text::printable(&s).into_owned()
 }
 
 fn esc_prop(s: &str) -> String {

@@ -84,25 +84,28 @@ impl<'w> Report<'w> {
     }
 }
 
-/// A value as one line of compact JSON (`(absent)` when there is none).
+/// A value as one line of compact JSON (`(absent)` when there is none), controls escaped.
 fn show(v: Option<&Value>) -> String {
-    v.map_or_else(|| "(absent)".to_string(), Value::to_string)
+    v.map_or_else(|| "(absent)".to_string(), crate::text::json_string)
 }
 
+/// `file:line`, the file name's controls escaped ([`crate::text::printable`]).
 fn at(o: &Origin) -> String {
+    let file = crate::text::printable(&o.file);
     if o.line == 0 {
-        o.file.to_string()
+        file.into_owned()
     } else {
-        format!("{}:{}", o.file, o.line)
+        format!("{file}:{}", o.line)
     }
 }
 
-/// `a.ndjson`, or `a.ndjson (+2 more)`.
+/// `a.ndjson`, or `a.ndjson (+2 more)`, controls escaped.
 fn files(f: &[String]) -> String {
+    let p = |s: &str| crate::text::printable(s).into_owned();
     match f {
         [] => "-".to_string(),
-        [one] => one.clone(),
-        [first, rest @ ..] => format!("{first} (+{} more)", rest.len()),
+        [one] => p(one),
+        [first, rest @ ..] => format!("{} (+{} more)", p(first), rest.len()),
     }
 }
 

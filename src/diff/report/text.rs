@@ -20,10 +20,11 @@ pub fn run(d: &RunDiff, color: bool, w: &mut dyn Write) -> io::Result<()> {
         _ => {}
     }
     for diff in &d.differences {
+        let pointer = crate::text::printable(&diff.pointer);
         let path = if color {
-            diff.pointer.cyan().to_string()
+            pointer.cyan().to_string()
         } else {
-            diff.pointer.clone()
+            pointer.into_owned()
         };
         writeln!(w, "  {path} {}", diff.change.as_str())?;
         let (minus, plus) = (
@@ -102,9 +103,9 @@ fn strings(a: &str, b: &str, color: bool) -> (String, String) {
     (one(a, true), one(b, false))
 }
 
-/// `s` as inside a JSON string.
+/// `s` as inside a JSON string, controls escaped.
 fn escaped(s: &str) -> String {
-    let j = Value::String(s.to_string()).to_string();
+    let j = crate::text::json_string(s);
     j[1..j.len() - 1].to_string()
 }
 

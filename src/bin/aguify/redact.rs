@@ -1,0 +1,134 @@
+//! `aguify redact FILE... [-o OUT]`: each input redacted in its own form, to stdout or OUT;
+//! bad lines and the secrets replaced reported on stderr.
+
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+
+use aguify::redact::{file, Options};
+
+use crate::cli::RedactArgs;
+use crate::options;
+
+pub fn run(args: RedactArgs) -> anyhow::Result<i32> {
+    for p in &args.keep {
+        if !p.starts_with('/') {
+            eprintln!("aguify: --keep {p}: expected a JSON pointer starting with /");
+            return Ok(2);
+        }
+    }
+    let opts = Options {
+        keep: args.keep,
+        slim: args.slim,
+        shift_time: args.shift_time,
+    };
+    let files = options::or_stdin(&args.files);
+    let to_dir = args.output.as_deref().filter(|o| Path::new(o).is_dir());
+    let mut secrets = aguify::redact::Counts::new();
+    let mut bad_lines = 0;
+    match (&args.output, to_dir) {
+        (None, _) => {
+            let mut out = io::BufWriter::with_capacity(64 * 1024, io::stdout().lock());
+            for f in &files {
+                let s = one(f, &args.stdin.stdin_filename, &mut out, &opts)?;
+                bad_lines += s.bad_lines;
+                add(&mut secrets, s.secrets);
+            }
+            out.flush()?;
+        }
+        (Some(_), Some(dir)) => {
+            for f in &files {
+                let name = Path::new(f).file_name().filter(|_| f != "-");
+                let Some(name) = name else {
+                    eprintln!(
+                        "aguify: -o {dir}: stdin has no name to write it under in a directory"
+                    );
+                    return Ok(2);
+                };
+                let s = written(&Path::new(dir).join(name), |out| {
+                    one(f, &args.stdin.stdin_filename, out, &opts)
+                })?;
+                bad_lines += s.bad_lines;
+                add(&mut secrets, s.secrets);
+            }
+        }
+        (Some(o), None) => {
+            let s = written(Path::new(o), |out| {
+                let mut total = file::Summary::default();
+                for f in &files {
+                    let s = one(f, &args.stdin.stdin_filename, out, &opts)?;
+                    total.bad_lines += s.bad_lines;
+                    add(&mut total.secrets, s.secrets);
+                }
+                Ok(total)
+            })?;
+            bad_lines += s.bad_lines;
+            add(&mut secrets, s.secrets);
+        }
+    }
+    if !secrets.is_empty() {
+        let total: u64 = secrets.values().sum();
+        let kinds: Vec<String> = secrets.iter().map(|(k, n)| format!("{n} {k}")).collect();
+        let noun = if total == 1 { "secret" } else { "secrets" };
+        eprintln!(
+            "aguify: redact: {total} {noun} replaced: {}",
+            kinds.join(", ")
+        );
+    }
+    if bad_lines > 0 {
+        let noun = if bad_lines == 1 { "line" } else { "lines" };
+        eprintln!("aguify: redact: {bad_lines} bad {noun} passed through redacted");
+    }
+    Ok(0)
+}
+
+fn add(to: &mut aguify::redact::Counts, from: aguify::redact::Counts) {
+    for (k, n) in from {
+        *to.entry(k).or_default() += n;
+    }
+}
+
+/// Redacts one input into `out`, reporting its bad lines.
+fn one(
+    path: &str,
+    stdin_name: &Option<String>,
+    out: &mut dyn Write,
+    opts: &Options,
+) -> anyhow::Result<file::Summary> {
+    let mut input = aguify::pipeline::Input::open(path)?;
+    let shown = match (path, stdin_name) {
+        ("-", Some(n)) => n.clone(),
+        _ => path.to_string(),
+    };
+    let summary = file::redact(&mut input.reader, out, opts, &mut |line, why| {
+        eprintln!("aguify: {shown}:{line}: {why} (passed through redacted)");
+    })
+    .map_err(|e| aguify::Error::Input {
+        path: shown.clone(),
+        source: e,
+    })?;
+    Ok(summary)
+}
+
+/// Writes `path` through a temporary file beside it, renamed over it once all is written.
+fn written(
+    path: &Path,
+    write: impl FnOnce(&mut dyn Write) -> anyhow::Result<file::Summary>,
+) -> anyhow::Result<file::Summary> {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let tmp: PathBuf = path.with_file_name(format!(".{name}.redact-{}.tmp", std::process::id()));
+    let result = (|| {
+        let f = std::fs::File::create(&tmp)?;
+        let mut out = io::BufWriter::new(f);
+        let s = write(&mut out)?;
+        out.into_inner().map_err(|e| e.into_error())?.sync_all()?;
+        std::fs::rename(&tmp, path)?;
+        Ok(s)
+    })();
+    if result.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    result
+}

@@ -1,0 +1,285 @@
+//! One input in, the same framing out: NDJSON line by line, SSE frame by frame (`event:`,
+//! `id:`, `retry:` and comment lines kept; the `data:` lines become one). A line that is not a
+//! record is reported and written redacted as JSON text (keys kept), never dropped unseen.
+
+use std::io::{self, BufRead, Write};
+
+use super::slim::{self, Slim};
+use super::{Mode, Options, Redactor};
+use crate::adapter::{classify, RecordKind};
+use crate::input::{detect_framing, parse_json, Framing, Origin, Record, RecordText};
+
+/// What redacting one input did.
+#[derive(Debug, Default, Clone)]
+pub struct Summary {
+    pub records: u64,
+    pub bad_lines: u64,
+    pub dropped: u64,
+    pub secrets: super::Counts,
+}
+
+/// Redacts `input` into `out`; `bad` hears of each line that is not a record, as
+/// `(line, why)`.
+pub fn redact(
+    input: &mut dyn BufRead,
+    out: &mut dyn Write,
+    opts: &Options,
+    bad: &mut dyn FnMut(u64, &str),
+) -> io::Result<Summary> {
+    let mut r = Reader {
+        redactor: Redactor::new(opts),
+        slim: opts.slim.then(Slim::default),
+        summary: Summary::default(),
+        last_seq: None,
+        out,
+        err: None,
+    };
+    let mut framing = None;
+    let mut frame = Frame::default();
+    let mut buf = Vec::new();
+    let mut number = 0u64;
+    loop {
+        buf.clear();
+        if input.read_until(b'\n', &mut buf)? == 0 {
+            break;
+        }
+        for (body, end) in lines_of(&buf) {
+            number += 1;
+            let text = String::from_utf8_lossy(body);
+            let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
+            if framing.is_none() && !text.trim().is_empty() {
+                framing = Some(detect_framing(text));
+            }
+            match framing {
+                Some(Framing::Sse) => {
+                    if text.trim().is_empty() {
+                        frame.end = end.to_vec();
+                        r.sse_frame(std::mem::take(&mut frame), bad)?;
+                    } else {
+                        frame.lines.push((number, text.to_string(), end.to_vec()));
+                    }
+                }
+                _ => r.ndjson_line(number, text, end, bad)?,
+            }
+        }
+        if let Some(e) = r.err.take() {
+            return Err(e);
+        }
+    }
+    if !frame.lines.is_empty() {
+        r.sse_frame(frame, bad)?;
+    }
+    if let Some(s) = &mut r.slim {
+        let out = &mut r.out;
+        let mut err = None;
+        s.flush(&mut |b| {
+            if let Err(e) = out.write_all(b) {
+                err.get_or_insert(e);
+            }
+        });
+        if let Some(e) = err {
+            return Err(e);
+        }
+    }
+    r.summary.secrets = r.redactor.secrets;
+    Ok(r.summary)
+}
+
+/// What the adapters' classifier makes of a record: the form detection `convert` uses.
+fn form_of(v: &serde_json::Value, text: &str, sse_event: Option<&str>) -> RecordKind {
+    let rec = Record::new(
+        Origin::default(),
+        1,
+        sse_event.map(str::to_string),
+        RecordText::from(text),
+        v.clone(),
+    );
+    classify(&rec)
+}
+
+/// The lines of what one `read_until('\n')` read, each with its end (`\n`, `\r\n`, a bare
+/// `\r` as old SSE servers end lines, or nothing at the end of input).
+fn lines_of(buf: &[u8]) -> Vec<(&[u8], &[u8])> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    let mut i = 0;
+    while i < buf.len() {
+        let end = match buf[i] {
+            b'\n' => 1,
+            b'\r' if buf.get(i + 1) == Some(&b'\n') => 2,
+            b'\r' => 1,
+            _ => 0,
+        };
+        if end > 0 {
+            out.push((&buf[start..i], &buf[i..i + end]));
+            i += end;
+            start = i;
+        } else {
+            i += 1;
+        }
+    }
+    if start < buf.len() {
+        out.push((&buf[start..], &buf[buf.len()..]));
+    }
+    out
+}
+
+/// An SSE frame's lines (number, text, end) and the blank line that ends it.
+#[derive(Default)]
+struct Frame {
+    lines: Vec<(u64, String, Vec<u8>)>,
+    end: Vec<u8>,
+}
+
+struct Reader<'a, 'o> {
+    redactor: Redactor<'o>,
+    slim: Option<Slim>,
+    summary: Summary,
+    last_seq: Option<u64>,
+    out: &'a mut dyn Write,
+    err: Option<io::Error>,
+}
+
+impl Reader<'_, '_> {
+    fn write(&mut self, kind: slim::Kind, bytes: Vec<u8>) -> io::Result<()> {
+        match &mut self.slim {
+            Some(s) => {
+                if kind == slim::Kind::Dropped {
+                    self.summary.dropped += 1;
+                }
+                let out = &mut self.out;
+                let err = &mut self.err;
+                s.push(kind, bytes, &mut |b| {
+                    if let Err(e) = out.write_all(b) {
+                        err.get_or_insert(e);
+                    }
+                });
+                Ok(())
+            }
+            None => self.out.write_all(&bytes),
+        }
+    }
+
+    fn ndjson_line(
+        &mut self,
+        number: u64,
+        text: &str,
+        end: &[u8],
+        bad: &mut dyn FnMut(u64, &str),
+    ) -> io::Result<()> {
+        if text.trim().is_empty() {
+            let mut b = text.as_bytes().to_vec();
+            b.extend_from_slice(end);
+            return self.write(slim::Kind::Other, b);
+        }
+        let (mut line, kind) = match parse_json(text) {
+            Ok(mut v) => {
+                self.summary.records += 1;
+                let kind = slim::kind(&v, None, &mut self.last_seq);
+                let form = form_of(&v, text, None);
+                self.redactor.record(&mut v, None, &form);
+                (serde_json::to_string(&v).map_err(io::Error::other)?, kind)
+            }
+            Err(why) => {
+                self.summary.bad_lines += 1;
+                bad(number, &why);
+                let line = match serde_json::from_str::<serde_json::Value>(text) {
+                    // JSON, not an object: its strings replaced all the same.
+                    Ok(mut v) => {
+                        let form = form_of(&v, text, None);
+                        self.redactor.record(&mut v, None, &form);
+                        serde_json::to_string(&v).map_err(io::Error::other)?
+                    }
+                    Err(_) => self.bad_text(text),
+                };
+                (line, slim::Kind::Other)
+            }
+        };
+        let mut b = std::mem::take(&mut line).into_bytes();
+        b.extend_from_slice(end);
+        self.write(kind, b)
+    }
+
+    /// A line that is not a record: its secrets, and its strings as JSON text's.
+    fn bad_text(&mut self, text: &str) -> String {
+        let mut s = text.to_string();
+        self.redactor.string(&mut s, Mode::Code(true), None);
+        s
+    }
+
+    fn sse_frame(&mut self, frame: Frame, bad: &mut dyn FnMut(u64, &str)) -> io::Result<()> {
+        let mut event = None;
+        let mut data: Option<String> = None;
+        let mut first_data = None;
+        for (i, (_, line, _)) in frame.lines.iter().enumerate() {
+            let (field, value) = match line.split_once(':') {
+                Some((f, v)) => (f, v.strip_prefix(' ').unwrap_or(v)),
+                None => (line.as_str(), ""),
+            };
+            match field {
+                "event" => event = Some(value.to_string()),
+                "data" => {
+                    first_data.get_or_insert(i);
+                    match &mut data {
+                        Some(d) => {
+                            d.push('\n');
+                            d.push_str(value);
+                        }
+                        None => data = Some(value.to_string()),
+                    }
+                }
+                _ => {}
+            }
+        }
+        let mut kind = slim::Kind::Other;
+        let redacted = match (&data, first_data) {
+            (Some(d), Some(at)) => match serde_json::from_str::<serde_json::Value>(d) {
+                Ok(mut v) => {
+                    self.summary.records += 1;
+                    kind = slim::kind(&v, event.as_deref(), &mut self.last_seq);
+                    let form = form_of(&v, d, event.as_deref());
+                    self.redactor.record(&mut v, event.as_deref(), &form);
+                    Some((at, serde_json::to_string(&v).map_err(io::Error::other)?))
+                }
+                Err(e) => {
+                    self.summary.bad_lines += 1;
+                    bad(frame.lines[at].0, &crate::input::describe_json_error(&e, d));
+                    None
+                }
+            },
+            _ => None,
+        };
+        let mut b = Vec::new();
+        for (i, (_, line, end)) in frame.lines.iter().enumerate() {
+            let is_data = line.starts_with("data:") || line == "data";
+            match &redacted {
+                Some((at, json)) if is_data => {
+                    if i == *at {
+                        let prefix = if line.starts_with("data: ") {
+                            "data: "
+                        } else {
+                            "data:"
+                        };
+                        b.extend_from_slice(prefix.as_bytes());
+                        b.extend_from_slice(json.as_bytes());
+                        b.extend_from_slice(end);
+                    }
+                }
+                _ if is_data => {
+                    let value = line.strip_prefix("data:").unwrap_or_default();
+                    b.extend_from_slice(b"data:");
+                    b.extend_from_slice(self.bad_text(value).as_bytes());
+                    b.extend_from_slice(end);
+                }
+                _ => {
+                    let mut l = line.clone();
+                    self.redactor.string(&mut l, Mode::Keep, None);
+                    b.extend_from_slice(l.as_bytes());
+                    b.extend_from_slice(end);
+                }
+            }
+        }
+        b.extend_from_slice(&frame.end);
+        self.write(kind, b)
+    }
+}

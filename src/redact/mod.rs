@@ -1,0 +1,225 @@
+//! `aguify redact`: a recording in, the same recording out in the same form, with what users
+//! said, the model answered and tools took and returned replaced by placeholder text of the
+//! same shape, and credentials replaced in every mode.
+//!
+//! - [`walk`]: which strings of a record are structure and which are text;
+//! - [`placeholder`]: the placeholder text (deterministic, same length, joins across pieces);
+//! - [`secret`]: credentials of the common providers, e-mail addresses, URLs with credentials;
+//! - [`file`]: NDJSON lines and SSE frames in, the same framing out, a line at a time;
+//! - [`slim`]: `--slim`, what a bug report does not need.
+
+pub mod file;
+pub mod placeholder;
+pub mod secret;
+pub mod slim;
+pub mod walk;
+
+use std::collections::HashMap;
+
+use placeholder::{Code, Word};
+pub use secret::Counts;
+
+/// What `redact` keeps and changes besides text.
+#[derive(Debug, Clone, Default)]
+pub struct Options {
+    /// JSON pointers into a record (`*` within a segment) whose values are kept; a
+    /// credential in them is still replaced.
+    pub keep: Vec<String>,
+    /// Drop full states between a run's first and last, RAW events and `rawEvent`s.
+    pub slim: bool,
+    /// Move every timestamp by this many milliseconds.
+    pub shift_time: Option<i64>,
+}
+
+/// How a string is redacted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    Keep,
+    /// Model and user text.
+    Text,
+    /// An error message: its class name and the words its code is read from stay.
+    Error,
+    /// An `error` field: a class name stays, a message is an [`Mode::Error`].
+    ErrorName,
+    /// JSON (or, `true`, a Python repr keeping the values of [`walk::KEEP`] keys).
+    Code(bool),
+    /// JSON or a repr when the whole string is one, else text.
+    Auto(bool),
+}
+
+/// The state of one streamed text (a message's content, a tool call's arguments).
+#[derive(Debug, Clone)]
+enum Stream {
+    /// Text not begun: JSON if its first character opens an object or array.
+    Start,
+    Text(Word),
+    Code(Code),
+}
+
+/// Streams remembered at most; past it they are forgotten (a piece after that starts afresh).
+const MAX_STREAMS: usize = 4096;
+
+/// Redacts the records of one input, in order.
+pub struct Redactor<'o> {
+    opts: &'o Options,
+    streams: HashMap<String, Stream>,
+    /// Secrets replaced, by kind.
+    pub secrets: Counts,
+}
+
+impl<'o> Redactor<'o> {
+    pub fn new(opts: &'o Options) -> Self {
+        Redactor {
+            opts,
+            streams: HashMap::new(),
+            secrets: Counts::new(),
+        }
+    }
+
+    /// Replaces `s` as `mode` says; a piece of a stream continues the one before it.
+    fn string(&mut self, s: &mut String, mode: Mode, stream: Option<String>) {
+        if let Some(r) = secret::replace(s, &mut self.secrets) {
+            *s = r;
+        }
+        if mode == Mode::Keep || is_js_undefined(s) {
+            return;
+        }
+        let out = match (stream, mode) {
+            (Some(name), Mode::Text | Mode::Code(_)) => {
+                if self.streams.len() >= MAX_STREAMS && !self.streams.contains_key(&name) {
+                    self.streams.clear();
+                }
+                let state = self.streams.entry(name).or_insert_with(|| match mode {
+                    Mode::Code(k) => Stream::Code(Code::new(k)),
+                    _ => Stream::Start,
+                });
+                if matches!(state, Stream::Start) {
+                    match s.trim_start().chars().next() {
+                        Some('{' | '[') => *state = Stream::Code(Code::new(false)),
+                        Some(_) => *state = Stream::Text(Word::default()),
+                        None => {}
+                    }
+                }
+                let mut out = String::with_capacity(s.len());
+                match state {
+                    Stream::Start => out.push_str(s),
+                    Stream::Text(word) => text_pieces(s, word, &mut out),
+                    Stream::Code(code) => code_pieces(s, code, &mut out),
+                }
+                out
+            }
+            _ => render(s, mode),
+        };
+        *s = out;
+    }
+
+    /// A value under a credential's key (`password`, `api_key`, `authorization`…).
+    fn credential(&mut self, v: &mut serde_json::Value) {
+        if v.as_str().is_some_and(secret::is_placeholder) {
+            return;
+        }
+        *self.secrets.entry("credential").or_default() += 1;
+        *v = serde_json::Value::String(secret::placeholder("credential"));
+    }
+}
+
+/// `undefined`, once or repeated: what LangGraph.js writes for a missing value (the adapters
+/// drop it), not text.
+fn is_js_undefined(s: &str) -> bool {
+    !s.is_empty() && s.len() % 9 == 0 && s.as_bytes().chunks(9).all(|c| c == b"undefined")
+}
+
+/// `s` redacted as `mode` says, on its own (its secrets replaced already).
+pub fn render(s: &str, mode: Mode) -> String {
+    let mut out = String::with_capacity(s.len());
+    match mode {
+        Mode::Keep => out.push_str(s),
+        // Text that opens as JSON is read as JSON (a model answering with tool output).
+        Mode::Text if s.trim_start().starts_with(['{', '[']) => {
+            code_pieces(s, &mut Code::new(false), &mut out)
+        }
+        Mode::Text => text_pieces(s, &mut Word::default(), &mut out),
+        Mode::Error => match walk::opens_as_code(s) {
+            true => code_pieces(s, &mut Code::new(true), &mut out),
+            false => {
+                for (piece, placeholder) in secret::pieces(s) {
+                    if placeholder {
+                        out.push_str(piece);
+                    } else {
+                        placeholder::error(piece, &mut out);
+                    }
+                }
+            }
+        },
+        Mode::ErrorName if placeholder::is_class_name(s) => out.push_str(s),
+        Mode::ErrorName => return render(s, Mode::Error),
+        Mode::Code(k) => code_pieces(s, &mut Code::new(k), &mut out),
+        Mode::Auto(k) => match walk::code_kind(s) {
+            Some(repr) => code_pieces(s, &mut Code::new(k || repr), &mut out),
+            None => text_pieces(s, &mut Word::default(), &mut out),
+        },
+    }
+    out
+}
+
+fn text_pieces(s: &str, word: &mut Word, out: &mut String) {
+    for (piece, placeholder) in secret::pieces(s) {
+        if placeholder {
+            out.push_str(piece);
+            word.end();
+        } else {
+            placeholder::text(piece, word, out);
+        }
+    }
+}
+
+fn code_pieces(s: &str, code: &mut Code, out: &mut String) {
+    for (piece, placeholder) in secret::pieces(s) {
+        if placeholder {
+            code.verbatim(piece, out);
+        } else {
+            code.push_str(piece, out);
+        }
+    }
+}
+
+/// Whether `redacted` is what `redact` makes of `original` in some mode: how `diff` tells a
+/// redacted recording from its original apart from a real change.
+pub fn is_redaction_of(original: &str, redacted: &str) -> bool {
+    if original == redacted || secret::is_placeholder(redacted) {
+        return true;
+    }
+    let mut counts = Counts::new();
+    let original = secret::replace(original, &mut counts).unwrap_or_else(|| original.into());
+    [
+        Mode::Text,
+        Mode::Error,
+        Mode::Auto(false),
+        Mode::Auto(true),
+        Mode::Code(false),
+    ]
+    .into_iter()
+    .any(|m| render(&original, m) == redacted)
+        || original.split_once(": ").is_some_and(|(name, rest)| {
+            // `Name: message` as an adapter joins a class and its message.
+            placeholder::is_class_name(name)
+                && redacted == format!("{name}: {}", render(rest, Mode::Text))
+        })
+        || joined_of_two(&original, redacted)
+}
+
+/// Whether `redacted` is two texts redacted apart and joined (a consumer joining two results
+/// of one message id): placeholder text keeps every character's place, so the two pieces
+/// split both strings at the same character.
+fn joined_of_two(original: &str, redacted: &str) -> bool {
+    let n = original.chars().count();
+    if n > 2048 || n != redacted.chars().count() {
+        return false;
+    }
+    let at = |s: &str, i: usize| s.char_indices().nth(i).map_or(s.len(), |(b, _)| b);
+    (1..n).any(|i| {
+        let (a, b) = original.split_at(at(original, i));
+        let (x, y) = redacted.split_at(at(redacted, i));
+        render(a, Mode::Text) == x && render(b, Mode::Text) == y
+    })
+}

@@ -1,0 +1,447 @@
+//! Placeholder text: what a redacted string reads as.
+//!
+//! Each word (a run of letters and digits) becomes a word of as many characters: a digit
+//! becomes `0`, a letter one of `x q z j` (case kept), chosen by a fixed-key hash of the
+//! word's characters up to and including it. Everything else (spaces, punctuation, quotes,
+//! brackets, emoji) stays. So:
+//!
+//! - the same text always gives the same placeholder, in any file, on any machine;
+//! - the placeholder of a text streamed in pieces, each piece redacted after the one before
+//!   ([`Word`] carries the word in progress across pieces), is the placeholder of the whole
+//!   text, wherever the pieces split it, even inside a word;
+//! - placeholder text is its own placeholder (`x q z j` and `0` map to themselves), so
+//!   redacting twice changes nothing. The cost: those four letters and the digit 0 of the
+//!   original stay where they were.
+//!
+//! JSON and Python reprs inside a string ([`Code`]) keep their syntax and keys; only their
+//! string values are replaced (and numbers, `true`, `None`… stay).
+
+/// The fixed key of the word hash.
+const KEY: u64 = 0x6167_7569_6679_2172;
+/// The letters of placeholder words (rare in any language, so what stays of the original is
+/// little).
+const LETTERS: [char; 4] = ['x', 'q', 'z', 'j'];
+
+/// A word in progress: the hash of its characters so far (`None` between words).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Word(Option<u64>);
+
+impl Word {
+    /// Writes the placeholder of `c`, the next character of the text.
+    pub fn push(&mut self, c: char, out: &mut String) {
+        if !c.is_alphanumeric() {
+            self.0 = None;
+            out.push(c);
+            return;
+        }
+        let h = mix(self.0.unwrap_or(KEY), u64::from(c));
+        self.0 = Some(h);
+        out.push(letter(c, h));
+    }
+
+    /// A boundary that is not a character of the text (an escape, a secret's placeholder).
+    pub fn end(&mut self) {
+        self.0 = None;
+    }
+}
+
+fn letter(c: char, h: u64) -> char {
+    if c.is_numeric() {
+        return '0';
+    }
+    if LETTERS.contains(&c.to_ascii_lowercase()) {
+        return c;
+    }
+    let l = LETTERS[(finish(h) % LETTERS.len() as u64) as usize];
+    if c.is_uppercase() {
+        l.to_ascii_uppercase()
+    } else {
+        l
+    }
+}
+
+fn mix(h: u64, c: u64) -> u64 {
+    (h ^ c).wrapping_mul(0x0100_0000_01b3).rotate_left(29) ^ KEY
+}
+
+/// splitmix64's finaliser: every bit of the word so far moves the letter.
+fn finish(mut z: u64) -> u64 {
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+/// Plain text, one piece after another.
+pub fn text(s: &str, word: &mut Word, out: &mut String) {
+    for c in s.chars() {
+        word.push(c, out);
+    }
+}
+
+/// Words an error message keeps: those the RUN_ERROR code is read from (src/mapper/
+/// error_code.rs), so that `convert` and `explain` of the redacted log name the same cause.
+const ERROR_WORDS: &[&str] = &[
+    "error",
+    "code",
+    "rate",
+    "limit",
+    "ratelimit",
+    "rate_limit",
+    "quota",
+    "too",
+    "many",
+    "requests",
+    "request",
+    "authentication",
+    "permissiondenied",
+    "unauthorized",
+    "invalid",
+    "incorrect",
+    "api",
+    "key",
+    "invalid_api_key",
+    "timeout",
+    "timed",
+    "out",
+    "deadline",
+    "exceeded",
+    "etimedout",
+    "connection",
+    "connectionerror",
+    "apiconnectionerror",
+    "refused",
+    "econnrefused",
+    "enotfound",
+    "econnreset",
+    "reset",
+    "connectionreseterror",
+    "unreachable",
+    "name",
+    "or",
+    "service",
+    "not",
+    "known",
+    "failed",
+    "to",
+    "establish",
+    "a",
+    "new",
+    "recursion",
+    "reached",
+    "of",
+    "the",
+    "by",
+    "peer",
+    "this",
+    "operation",
+    "was",
+    "aborted",
+    "errno",
+];
+
+/// An error message: its words as [`text`] does, but a leading class name (`ValueError:`),
+/// numbers and the words the error's code is read from stay.
+pub fn error(s: &str, out: &mut String) {
+    let mut rest = s;
+    if let Some((name, _)) = s.split_once(':') {
+        if is_class_name(name) {
+            out.push_str(name);
+            rest = &s[name.len()..];
+        }
+    }
+    let mut word = Word::default();
+    let mut start = None;
+    let flush = |from: usize, to: usize, out: &mut String, word: &mut Word| {
+        let w = &rest[from..to];
+        let lower = w.to_ascii_lowercase();
+        if ERROR_WORDS.contains(&lower.as_str()) || w.bytes().all(|b| b.is_ascii_digit()) {
+            out.push_str(w);
+        } else {
+            *word = Word::default();
+            text(w, word, out);
+        }
+    };
+    for (i, c) in rest.char_indices() {
+        let in_word = c.is_alphanumeric() || c == '_';
+        match (in_word, start) {
+            (true, None) => start = Some(i),
+            (false, Some(from)) => {
+                flush(from, i, out, &mut word);
+                start = None;
+                out.push(c);
+            }
+            (false, None) => out.push(c),
+            (true, Some(_)) => {}
+        }
+    }
+    if let Some(from) = start {
+        flush(from, rest.len(), out, &mut word);
+    }
+}
+
+/// `ValueError`, `openai.RateLimitError`, `GraphInterrupt`: one token, no spaces, starting
+/// with a capital or a module path.
+pub fn is_class_name(s: &str) -> bool {
+    let last = s.rsplit('.').next().unwrap_or(s);
+    !s.is_empty()
+        && s.len() <= 80
+        && s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.')
+        && last.starts_with(|c: char| c.is_ascii_uppercase())
+}
+
+/// Where a [`Code`] reader is inside a string literal.
+#[derive(Debug, Clone, Default)]
+enum Escape {
+    #[default]
+    None,
+    /// After a backslash.
+    Backslash,
+    /// Inside `\uXXXX` (or `\xXX`): the text so far.
+    Hex(String),
+}
+
+/// JSON or a Python repr, read one character at a time: keys (and, with `keep_keys`, the values
+/// of [`super::walk::KEEP`] keys such as `type` and `id`) stay, other string values become
+/// placeholder text. Pieces of one streamed text are read by one `Code` in turn.
+#[derive(Debug, Clone, Default)]
+pub struct Code {
+    keep_keys: bool,
+    /// Open containers: `{`, `[` or `(`.
+    stack: Vec<char>,
+    expect_key: bool,
+    /// The quote of the string literal being read.
+    quote: Option<char>,
+    literal_kept: bool,
+    literal_is_key: bool,
+    escape: Escape,
+    /// The last key (or keyword argument) read, and the one being read.
+    key: String,
+    reading: String,
+    /// The identifier being read outside literals (a keyword argument's name).
+    ident: String,
+    word: Word,
+}
+
+impl Code {
+    pub fn new(keep_keys: bool) -> Self {
+        Code {
+            keep_keys,
+            ..Code::default()
+        }
+    }
+
+    pub fn push_str(&mut self, s: &str, out: &mut String) {
+        for c in s.chars() {
+            self.push(c, out);
+        }
+    }
+
+    /// A secret's placeholder, written as it is.
+    pub fn verbatim(&mut self, s: &str, out: &mut String) {
+        out.push_str(s);
+        self.word.end();
+    }
+
+    fn push(&mut self, c: char, out: &mut String) {
+        let Some(quote) = self.quote else {
+            return self.outside(c, out);
+        };
+        match std::mem::take(&mut self.escape) {
+            Escape::Backslash => match c {
+                'u' | 'x' => self.escape = Escape::Hex(format!("\\{c}")),
+                _ => {
+                    out.push('\\');
+                    out.push(c);
+                    self.word.end();
+                }
+            },
+            Escape::Hex(mut raw) => {
+                raw.push(c);
+                let want = if raw.starts_with("\\u") { 6 } else { 4 };
+                if !c.is_ascii_hexdigit() || raw.len() == want {
+                    self.escaped(&raw, out);
+                } else {
+                    self.escape = Escape::Hex(raw);
+                }
+            }
+            Escape::None if c == '\\' => self.escape = Escape::Backslash,
+            Escape::None if c == quote => {
+                self.quote = None;
+                self.word.end();
+                if self.literal_is_key {
+                    self.key = std::mem::take(&mut self.reading);
+                }
+                out.push(c);
+            }
+            Escape::None => {
+                if self.literal_is_key && self.reading.len() < 64 {
+                    self.reading.push(c);
+                }
+                if self.literal_kept {
+                    out.push(c);
+                } else {
+                    self.word.push(c, out);
+                }
+            }
+        }
+    }
+
+    /// Whether `c` continues a number (`1e5`) or `true`, `false`, `null`, as JSON has
+    /// outside strings.
+    fn literal_word(&self, c: char) -> bool {
+        if self.ident.starts_with(|d: char| d.is_ascii_digit()) {
+            return true;
+        }
+        let mut w = self.ident.clone();
+        w.push(c);
+        ["true", "false", "null"].iter().any(|l| l.starts_with(&w))
+    }
+
+    /// A `\uXXXX` escape: a letter or digit it stands for is replaced like one written as it
+    /// is; anything else stays escaped.
+    fn escaped(&mut self, raw: &str, out: &mut String) {
+        let decoded = u32::from_str_radix(&raw[2..], 16)
+            .ok()
+            .filter(|_| raw.len() >= 4)
+            .and_then(char::from_u32);
+        match decoded {
+            Some(ch) if ch.is_alphanumeric() && !self.literal_kept => self.word.push(ch, out),
+            _ => {
+                out.push_str(raw);
+                self.word.end();
+            }
+        }
+    }
+
+    fn outside(&mut self, c: char, out: &mut String) {
+        let top = self.stack.last().copied();
+        if c.is_alphabetic() && !self.keep_keys && !self.literal_word(c) {
+            // Not JSON: a word outside a string is text.
+            self.word.push(c, out);
+            if self.ident.len() < 64 {
+                self.ident.push(c);
+            }
+            return;
+        }
+        out.push(c);
+        if !c.is_alphanumeric() {
+            self.word.end();
+        }
+        match c {
+            '"' | '\'' if c == '"' || self.keep_keys => {
+                self.quote = Some(c);
+                self.literal_is_key = top == Some('{') && self.expect_key;
+                self.literal_kept = self.literal_is_key
+                    || (self.keep_keys && super::walk::KEEP.contains(&self.key.as_str()));
+                self.reading.clear();
+                self.word.end();
+            }
+            '{' => {
+                self.stack.push(c);
+                self.expect_key = true;
+            }
+            '[' | '(' => self.stack.push(c),
+            '}' | ']' | ')' => {
+                self.stack.pop();
+                self.expect_key = false;
+            }
+            ':' if top == Some('{') => self.expect_key = false,
+            ',' if top == Some('{') => self.expect_key = true,
+            '=' if !self.ident.is_empty() => self.key = std::mem::take(&mut self.ident),
+            _ => {}
+        }
+        if c.is_alphanumeric() || c == '_' {
+            if self.ident.len() < 64 {
+                self.ident.push(c);
+            }
+        } else {
+            self.ident.clear();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn whole(s: &str) -> String {
+        let mut out = String::new();
+        text(s, &mut Word::default(), &mut out);
+        out
+    }
+
+    #[test]
+    fn words_keep_their_length_case_and_boundaries() {
+        let r = whole("It is sunny and 22°C in Paris.");
+        assert_eq!(r.chars().count(), 30);
+        let spaces = |t: &str| t.match_indices(' ').map(|(i, _)| i).collect::<Vec<_>>();
+        assert_eq!(spaces(&r), spaces("It is sunny and 22°C in Paris."));
+        assert!(r.ends_with('.'));
+        assert!(r.contains("00°"), "{r}");
+        assert!(r.starts_with(|c: char| c.is_ascii_uppercase()), "{r}");
+        assert!(!r.contains("Paris") && !r.contains("sunny"), "{r}");
+        assert_eq!(whole(&r), r, "placeholder text is its own placeholder");
+        assert_eq!(whole("Paris"), whole("Paris"));
+        assert_ne!(whole("Paris"), whole("Parks"));
+    }
+
+    /// Every split of a text, each piece redacted after the one before, joins into the
+    /// placeholder of the whole.
+    #[test]
+    fn pieces_join_into_the_whole() {
+        let s = "Schöne Grüße aus 北京, it's 22°C";
+        let want = whole(s);
+        for (i, _) in s.char_indices() {
+            let mut word = Word::default();
+            let mut out = String::new();
+            text(&s[..i], &mut word, &mut out);
+            text(&s[i..], &mut word, &mut out);
+            assert_eq!(out, want, "split at {i}");
+        }
+    }
+
+    #[test]
+    fn json_keeps_keys_and_syntax_and_joins_across_pieces() {
+        let s = r#"{"city": "Paris", "n": 2, "tags": ["caf\u00e9", "x\ny"], "ok": true}"#;
+        let mut out = String::new();
+        Code::new(false).push_str(s, &mut out);
+        let v: serde_json::Value = serde_json::from_str(&out).expect("still JSON");
+        assert_eq!(v["n"], 2);
+        assert_eq!(v["ok"], true);
+        assert_eq!(v["city"].as_str(), Some(whole("Paris").as_str()));
+        assert_eq!(v["tags"][0].as_str(), Some(whole("café").as_str()));
+        for (i, _) in s.char_indices() {
+            let mut code = Code::new(false);
+            let mut piecewise = String::new();
+            code.push_str(&s[..i], &mut piecewise);
+            code.push_str(&s[i..], &mut piecewise);
+            assert_eq!(piecewise, out, "split at {i}");
+        }
+        let mut again = String::new();
+        Code::new(false).push_str(&out, &mut again);
+        assert_eq!(again, out);
+    }
+
+    #[test]
+    fn a_repr_keeps_ids_and_types() {
+        let s =
+            "(Interrupt(value={'type': 'approval', 'message': 'Approve order?'}, id='9298d9b0'),)";
+        let mut out = String::new();
+        Code::new(true).push_str(s, &mut out);
+        assert!(out.contains("'type': 'approval'"), "{out}");
+        assert!(out.contains("id='9298d9b0'"), "{out}");
+        assert!(!out.contains("Approve"), "{out}");
+    }
+
+    #[test]
+    fn error_messages_keep_what_their_code_is_read_from() {
+        let mut out = String::new();
+        error(
+            "GraphRecursionError: Recursion limit of 25 reached for Alice",
+            &mut out,
+        );
+        assert!(out.starts_with("GraphRecursionError: Recursion limit of 25 reached"));
+        assert!(!out.contains("Alice"), "{out}");
+    }
+}

@@ -1,0 +1,209 @@
+//! Secrets: credentials found in any string, kept or not, replaced by `[secret:KIND]`.
+
+use std::collections::BTreeMap;
+use std::sync::LazyLock;
+
+use regex_lite::Regex;
+
+/// The kinds found, in the order they are looked for, with what the match's group 1 (or the
+/// whole match) is.
+const KINDS: [(&str, &str); 11] = [
+    (
+        "private-key",
+        r"-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?-----END [A-Z ]*PRIVATE KEY-----",
+    ),
+    // The credentials of a URL (`https://user:pass@host`): group 1.
+    (
+        "url-credentials",
+        r"[A-Za-z][A-Za-z0-9+.\-]*://([^\s/:@'\x22\[]+:[^\s/@'\x22\]]+)@",
+    ),
+    ("anthropic-key", r"sk-ant-[A-Za-z0-9_\-]{20,}"),
+    (
+        "openai-key",
+        r"sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_\-]{20,}",
+    ),
+    ("google-key", r"AIza[0-9A-Za-z_\-]{35}"),
+    ("aws-key", r"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b"),
+    (
+        "github-token",
+        r"(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{22,}",
+    ),
+    ("slack-token", r"xox[abposr]-[A-Za-z0-9\-]{10,}"),
+    (
+        "jwt",
+        r"eyJ[A-Za-z0-9_\-]{4,}\.eyJ[A-Za-z0-9_\-]{4,}\.[A-Za-z0-9_\-]*",
+    ),
+    // The token after `Bearer`: group 1.
+    ("bearer-token", r"(?i:bearer)\s+([A-Za-z0-9\-._~+/]{12,}=*)"),
+    (
+        "email",
+        r"[A-Za-z0-9._%+\-]+@[A-Za-z0-9\-]+(?:\.[A-Za-z0-9\-]+)*\.[A-Za-z]{2,}",
+    ),
+];
+
+/// Cheap tells: a string with none of them holds no secret of [`KINDS`].
+const TELLS: [&str; 11] = [
+    "PRIVATE KEY",
+    "://",
+    "sk-",
+    "AIza",
+    "AKIA",
+    "ASIA",
+    "gh",
+    "xox",
+    "eyJ",
+    "earer",
+    "@",
+];
+
+static PATTERNS: LazyLock<Vec<(&'static str, Regex)>> = LazyLock::new(|| {
+    KINDS
+        .iter()
+        .map(|(kind, re)| (*kind, Regex::new(re).expect("a valid pattern")))
+        .collect()
+});
+
+/// How many secrets of each kind were replaced.
+pub type Counts = BTreeMap<&'static str, u64>;
+
+/// A key whose string value is a credential whatever it looks like.
+pub fn is_credential_key(key: &str) -> bool {
+    let k = key.to_ascii_lowercase();
+    let k = k.replace(['-', '_'], "");
+    [
+        "password",
+        "passwd",
+        "secret",
+        "apikey",
+        "authorization",
+        "cookie",
+        "accesstoken",
+        "refreshtoken",
+        "token",
+        "privatekey",
+        "clientsecret",
+    ]
+    .iter()
+    .any(|w| k == *w || k.ends_with(w))
+}
+
+/// The placeholder of a secret of `kind`.
+pub fn placeholder(kind: &str) -> String {
+    format!("[secret:{kind}]")
+}
+
+/// Whether `s` is a placeholder this module writes.
+pub fn is_placeholder(s: &str) -> bool {
+    s.strip_prefix("[secret:")
+        .and_then(|r| r.strip_suffix(']'))
+        .is_some_and(|k| !k.is_empty() && k.bytes().all(|b| b.is_ascii_lowercase() || b == b'-'))
+}
+
+/// `s` with every secret replaced by its placeholder, counted in `counts`.
+pub fn replace(s: &str, counts: &mut Counts) -> Option<String> {
+    if !TELLS.iter().any(|t| s.contains(t)) {
+        return None;
+    }
+    let mut text: Option<String> = None;
+    for (kind, re) in PATTERNS.iter() {
+        let cur = text.as_deref().unwrap_or(s);
+        if !re.is_match(cur) {
+            continue;
+        }
+        let mut out = String::with_capacity(cur.len());
+        let mut last = 0;
+        for caps in re.captures_iter(cur) {
+            let Some(m) = caps.get(1).or_else(|| caps.get(0)) else {
+                continue;
+            };
+            out.push_str(&cur[last..m.start()]);
+            out.push_str(&placeholder(kind));
+            last = m.end();
+            *counts.entry(kind).or_default() += 1;
+        }
+        out.push_str(&cur[last..]);
+        text = Some(out);
+    }
+    text
+}
+
+/// Splits `s` into the text around placeholders (`false`) and the placeholders (`true`).
+pub fn pieces(s: &str) -> impl Iterator<Item = (&str, bool)> {
+    let mut rest = s;
+    std::iter::from_fn(move || {
+        if rest.is_empty() {
+            return None;
+        }
+        let at = rest.find("[secret:");
+        match at {
+            Some(0) => {
+                let end = rest.find(']').map_or(rest.len(), |e| e + 1);
+                let (p, r) = rest.split_at(end);
+                rest = r;
+                Some((p, is_placeholder(p)))
+            }
+            Some(i) => {
+                let (t, r) = rest.split_at(i);
+                rest = r;
+                Some((t, false))
+            }
+            None => Some((std::mem::take(&mut rest), false)),
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_kind_is_found_and_placeholders_are_stable() {
+        let cases = [
+            (
+                "anthropic-key",
+                "key sk-ant-api03-AbCdEfGhIjKlMnOpQrStUv-123 here",
+            ),
+            ("openai-key", "key sk-proj-AbCdEfGhIjKlMnOpQrStUvWx here"),
+            ("google-key", "AIzaSyA1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q"),
+            ("aws-key", "id AKIAIOSFODNN7EXAMPLE ok"),
+            ("github-token", "ghp_abcdefghijklmnopqrstuvwxyz0123456789"),
+            ("slack-token", "xoxb-123456789012-abcdefghij"),
+            ("jwt", "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0In0.sig_nature"),
+            (
+                "bearer-token",
+                "Authorization: Bearer abcdef0123456789abcdef",
+            ),
+            ("email", "write to alice.smith@example.com please"),
+            (
+                "url-credentials",
+                "postgres://admin:hunter2@db.internal:5432/x",
+            ),
+            (
+                "private-key",
+                "-----BEGIN RSA PRIVATE KEY-----\nMIIEow\n-----END RSA PRIVATE KEY-----",
+            ),
+        ];
+        for (kind, s) in cases {
+            let mut counts = Counts::new();
+            let out = replace(s, &mut counts).unwrap_or_else(|| panic!("{kind}: none in {s}"));
+            assert!(out.contains(&placeholder(kind)), "{kind}: {out}");
+            assert_eq!(counts.get(kind), Some(&1), "{kind}: {counts:?}");
+            let mut again = Counts::new();
+            assert_eq!(replace(&out, &mut again).unwrap_or(out.clone()), out);
+            assert!(again.is_empty(), "{kind}: {again:?}");
+        }
+        assert_eq!(
+            replace("sk-fake***1234 and Paris", &mut Counts::new()),
+            None
+        );
+    }
+
+    #[test]
+    fn pieces_split_around_placeholders() {
+        let p: Vec<_> = pieces("a [secret:email] b [x]").collect();
+        assert_eq!(
+            p,
+            vec![("a ", false), ("[secret:email]", true), (" b [x]", false)]
+        );
+    }
+}

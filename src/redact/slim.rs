@@ -1,0 +1,111 @@
+//! `--slim`: a run's full states between its first and its last are dropped (a state that
+//! carries interrupts stays), and so are AG-UI `RAW` events.
+//!
+//! Whether a state is a run's last is known only at the next state or the run's end, so the
+//! frames after a state wait with it until then: memory holds what lies between two states.
+
+use serde_json::Value;
+
+/// What a record is to `--slim`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// A full state (v3 root `values`, a platform `values` frame, `STATE_SNAPSHOT`).
+    State,
+    /// The start of a run: states before it belong to the run before.
+    RunStart,
+    /// Dropped (`RAW`).
+    Dropped,
+    Other,
+}
+
+/// The kind of a parsed record (`last_seq`: the previous v3 `seq`, to see a new run start).
+pub fn kind(v: &Value, sse_event: Option<&str>, last_seq: &mut Option<u64>) -> Kind {
+    let ty = v.get("type").and_then(Value::as_str);
+    match ty {
+        Some("RAW") => return Kind::Dropped,
+        Some("STATE_SNAPSHOT") => return Kind::State,
+        Some("RUN_STARTED") => return Kind::RunStart,
+        _ => {}
+    }
+    if ty == Some("event") {
+        let seq = v.get("seq").and_then(Value::as_u64);
+        let restarted = matches!((seq, *last_seq), (Some(s), Some(l)) if s <= l);
+        if seq.is_some() {
+            *last_seq = seq;
+        }
+        if restarted {
+            return Kind::RunStart;
+        }
+        let params = v.get("params");
+        let root = params
+            .and_then(|p| p.get("namespace"))
+            .and_then(Value::as_array)
+            .is_none_or(Vec::is_empty);
+        let interrupts = params
+            .and_then(|p| p.get("interrupts"))
+            .and_then(Value::as_array)
+            .is_some_and(|a| !a.is_empty());
+        // LangGraph.js sends an interrupt as a `values` of `__interrupt__` alone: not a state.
+        let values = v.get("method").and_then(Value::as_str) == Some("values")
+            && params
+                .and_then(|p| p.get("data"))
+                .is_some_and(|d| d.get("__interrupt__").is_none());
+        return if values && root && !interrupts {
+            Kind::State
+        } else {
+            Kind::Other
+        };
+    }
+    match sse_event {
+        Some("metadata") => Kind::RunStart,
+        Some("values") if v.get("__interrupt__").is_none() => Kind::State,
+        _ => Kind::Other,
+    }
+}
+
+/// Holds back a run's latest state (and what followed it) until the next state or run start.
+#[derive(Debug, Default)]
+pub struct Slim {
+    seen_state: bool,
+    pending: Option<Vec<u8>>,
+    after: Vec<Vec<u8>>,
+    pub last_seq: Option<u64>,
+}
+
+impl Slim {
+    /// A frame's bytes and its kind; what may be written now goes to `out`.
+    pub fn push(&mut self, kind: Kind, bytes: Vec<u8>, out: &mut dyn FnMut(&[u8])) {
+        match kind {
+            Kind::Dropped => {}
+            Kind::RunStart => {
+                self.flush(out);
+                self.seen_state = false;
+                out(&bytes);
+            }
+            Kind::State if !self.seen_state => {
+                self.seen_state = true;
+                out(&bytes);
+            }
+            Kind::State => {
+                // The state held back was not the run's last: it goes, what followed it stays.
+                self.pending = None;
+                for b in self.after.drain(..) {
+                    out(&b);
+                }
+                self.pending = Some(bytes);
+            }
+            Kind::Other if self.pending.is_some() => self.after.push(bytes),
+            Kind::Other => out(&bytes),
+        }
+    }
+
+    /// The end of the input (or of a run): what is held back is written.
+    pub fn flush(&mut self, out: &mut dyn FnMut(&[u8])) {
+        if let Some(p) = self.pending.take() {
+            out(&p);
+        }
+        for b in self.after.drain(..) {
+            out(&b);
+        }
+    }
+}

@@ -1,0 +1,751 @@
+//! Walking a record: which strings are structure (kept) and which are what users said, the
+//! model answered, tools took and returned (replaced).
+//!
+//! A record is read in one of three zones:
+//! - **envelope**: the event around the payload (event names, ids, namespaces, metadata,
+//!   model names, usage, finish reasons): strings kept;
+//! - **structure**: a LangChain message, content block, tool call, interrupt, error or v3
+//!   message event: the strings of [`KEEP`] keys kept, text and arguments replaced;
+//! - **free**: state, tool arguments and results, custom payloads: every string replaced,
+//!   keys kept; an object in it that is a message (block, tool call, …) is read as structure.
+
+use serde_json::{Map, Value};
+
+use crate::adapter::RecordKind;
+
+use super::{Mode, Redactor};
+
+/// Keys whose string values are structure wherever they are: names, ids, kinds, outcomes.
+pub const KEEP: &[&str] = &[
+    "type",
+    "id",
+    "ids",
+    "name",
+    "role",
+    "index",
+    "event",
+    "method",
+    "status",
+    "tool_call_id",
+    "toolCallId",
+    "tool_name",
+    "toolCallName",
+    "graph_name",
+    "lc",
+    "signature",
+    "encrypted_content",
+    "encryptedValue",
+    "reason",
+    "chunk_position",
+    "model",
+    "model_name",
+    "model_provider",
+    "finish_reason",
+    "stop_reason",
+    "subtype",
+    "entityId",
+    "messageId",
+    "parentMessageId",
+    "threadId",
+    "runId",
+    "parentRunId",
+    "interruptId",
+    "interrupt_id",
+    "interruptIds",
+    "subagentRunId",
+    "parentToolCallId",
+    "stepName",
+    "action_name",
+    "actionName",
+    "allowed_decisions",
+    "allowedDecisions",
+    "op",
+    "path",
+    "from",
+    "namespace",
+    "ns",
+    "when",
+    "code",
+    "lc_error_code",
+    "call_id",
+    "output_version",
+    "mime_type",
+    "source_type",
+    "thread_id",
+    "run_id",
+    "checkpoint_ns",
+    "lg_name",
+    "goto",
+];
+
+/// Keys of the model's and the users' text.
+const TEXT: &[&str] = &[
+    "content",
+    "text",
+    "reasoning",
+    "reasoning_content",
+    "thinking",
+    "refusal",
+    "summary",
+    "result",
+    "output",
+    "description",
+    "delta",
+];
+
+/// Keys of tool arguments: JSON, read as JSON even in pieces.
+const ARGS: &[&str] = &["args", "arguments", "partial_json", "input"];
+
+/// Envelope objects inside a message.
+const ENVELOPE: &[&str] = &["response_metadata", "usage_metadata", "usage", "metadata"];
+
+/// What an object in the free zone is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Shape {
+    Constructor,
+    Message { chunk: bool, tool: bool },
+    Other,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Zone {
+    Envelope,
+    Struct,
+    Free,
+}
+
+/// Where the walk is: the record's path (for `--keep`), and the stream a piece of text
+/// belongs to.
+#[derive(Debug, Default)]
+pub struct Cx {
+    path: Vec<String>,
+    /// The stream's name and the depth it starts at; `last_key` names a piece by its key alone.
+    stream: Option<(String, usize, bool)>,
+    /// The path as the stream names it (array items by their `index`).
+    spath: Vec<String>,
+}
+
+impl Cx {
+    fn push(&mut self, seg: String, sseg: String) {
+        self.path.push(seg);
+        self.spath.push(sseg);
+    }
+
+    fn pop(&mut self) {
+        self.path.pop();
+        self.spath.pop();
+    }
+
+    fn pointer(&self) -> String {
+        let mut p = String::new();
+        for s in &self.path {
+            p.push('/');
+            p.push_str(&crate::diff::leaf::escape(s));
+        }
+        p
+    }
+
+    fn stream_key(&self, key: &str) -> Option<String> {
+        let (base, depth, last_key) = self.stream.as_ref()?;
+        Some(if *last_key {
+            format!("{base}:{key}")
+        } else {
+            format!(
+                "{base}/{}",
+                self.spath[(*depth).min(self.spath.len())..].join("/")
+            )
+        })
+    }
+}
+
+impl Redactor<'_> {
+    /// One record (an NDJSON line's value, an SSE frame's data with its `event:` name), of
+    /// the kind the adapters' classifier ([`crate::adapter::classify`]) found it to be.
+    pub fn record(&mut self, v: &mut Value, sse_event: Option<&str>, kind: &RecordKind) {
+        let mut cx = Cx::default();
+        // An SDK stream part (`{"event": MODE, "data": …}`): its data as an SSE frame of MODE.
+        if sse_event.is_none() && *kind != RecordKind::Agui {
+            if let Value::Object(map) = v {
+                let mode = str_of(map, "event")
+                    .filter(|e| !e.starts_with("on_"))
+                    .map(str::to_string);
+                if let (Some(mode), Some(data)) = (mode, map.get_mut("data")) {
+                    cx.push("data".into(), "data".into());
+                    return self.classified(data, Some(&mode), kind, &mut cx);
+                }
+            }
+        }
+        self.classified(v, sse_event, kind, &mut cx)
+    }
+
+    fn classified(&mut self, v: &mut Value, mode: Option<&str>, kind: &RecordKind, cx: &mut Cx) {
+        let enveloped = v.get("type").and_then(Value::as_str) == Some("event");
+        match kind {
+            RecordKind::Agui | RecordKind::V2 => self.top(v, cx),
+            RecordKind::V3 if enveloped => self.top(v, cx),
+            // LangGraph.js's v3 SSE: the frame's data is `params.data`, its event the method.
+            RecordKind::V3 => {
+                let (method, ns) = mode
+                    .unwrap_or_default()
+                    .split_once('|')
+                    .unwrap_or((mode.unwrap_or_default(), ""));
+                self.v3_data(method, ns.to_string(), v, cx)
+            }
+            RecordKind::ErrorLine(_) => self.value(v, Zone::Struct, "", cx),
+            RecordKind::RunMetadata { .. } => self.value(v, Zone::Envelope, "", cx),
+            RecordKind::MessagesTuple => self.tuple(v, cx),
+            RecordKind::Values
+            | RecordKind::Custom
+            | RecordKind::OtherStreamMode(_)
+            | RecordKind::Unknown(_) => {
+                // A stream part by its mode: LangGraph.js's v3 SSE names the method.
+                let m = mode.unwrap_or_default();
+                let (method, ns) = m.split_once('|').unwrap_or((m, ""));
+                match method {
+                    "messages" | "tools" | "lifecycle" if v.is_object() => {
+                        self.v3_data(method, ns.to_string(), v, cx)
+                    }
+                    "tasks" | "checkpoints" => self.value(v, Zone::Struct, "", cx),
+                    _ => self.value(v, Zone::Free, "", cx),
+                }
+            }
+        }
+    }
+
+    /// An AG-UI event, a v2 event or a v3 event in its envelope (a record, or one inside a
+    /// payload: an AG-UI event's `rawEvent`, a custom event's native AG-UI payload).
+    fn top(&mut self, v: &mut Value, cx: &mut Cx) {
+        let Value::Object(map) = v else {
+            return self.value(v, Zone::Free, "", cx);
+        };
+        if is_agui(map) {
+            return self.agui(map, cx);
+        }
+        if str_of(map, "type") == Some("event") && map.get("method").is_some_and(Value::is_string) {
+            return self.v3(map, cx);
+        }
+        match str_of(map, "event") {
+            Some(e) if e.starts_with("on_") => {
+                // A custom event's data is the writer's own; other events' data holds the
+                // input, output or chunk beside ids (a tool error's `tool_call_id`).
+                let custom = e == "on_custom_event";
+                for (k, v) in map.iter_mut() {
+                    cx.push(k.clone(), k.clone());
+                    match (k.as_str(), v) {
+                        ("data", Value::Object(data)) if !custom => {
+                            self.fields(data, cx, |k| match k {
+                                "input" | "output" | "chunk" => Zone::Free,
+                                _ => Zone::Struct,
+                            })
+                        }
+                        ("data", v) => self.value(v, Zone::Free, "data", cx),
+                        ("metadata", v) => self.metadata(v, cx),
+                        (k, v) => self.value(v, Zone::Envelope, k, cx),
+                    }
+                    cx.pop();
+                }
+            }
+            _ => self.object(map, Zone::Free, cx),
+        }
+    }
+
+    /// A `messages-tuple` part: `[message chunk, metadata]`.
+    fn tuple(&mut self, v: &mut Value, cx: &mut Cx) {
+        let Value::Array(items) = v else {
+            return self.value(v, Zone::Free, "", cx);
+        };
+        for (i, item) in items.iter_mut().enumerate() {
+            cx.push(i.to_string(), i.to_string());
+            // The tuple's message is always a chunk, whatever its `type` says.
+            let saved = cx.stream.take();
+            if i == 0 {
+                let id = item.get("id").and_then(Value::as_str).unwrap_or_default();
+                cx.stream = Some((format!("m:{id}"), cx.spath.len(), false));
+                self.value(item, Zone::Free, "", cx);
+            } else {
+                self.metadata(item, cx);
+            }
+            cx.stream = saved;
+            cx.pop();
+        }
+    }
+
+    fn v3(&mut self, map: &mut Map<String, Value>, cx: &mut Cx) {
+        let method = str_of(map, "method").unwrap_or_default().to_string();
+        for (k, v) in map.iter_mut() {
+            cx.push(k.clone(), k.clone());
+            match (k.as_str(), v) {
+                ("params", Value::Object(params)) => {
+                    let ns = params
+                        .get("namespace")
+                        .and_then(Value::as_array)
+                        .map(|a| {
+                            a.iter()
+                                .filter_map(Value::as_str)
+                                .collect::<Vec<_>>()
+                                .join("|")
+                        })
+                        .unwrap_or_default();
+                    for (pk, pv) in params.iter_mut() {
+                        cx.push(pk.clone(), pk.clone());
+                        match pk.as_str() {
+                            "data" => self.v3_data(&method, ns.clone(), pv, cx),
+                            "interrupts" => self.value(pv, Zone::Free, pk, cx),
+                            "timestamp" => self.shift(pv),
+                            "metadata" => self.metadata(pv, cx),
+                            _ => self.value(pv, Zone::Envelope, pk, cx),
+                        }
+                        cx.pop();
+                    }
+                }
+                (k, v) => self.value(v, Zone::Envelope, k, cx),
+            }
+            cx.pop();
+        }
+    }
+
+    /// A v3 event's `params.data`: message, tool and lifecycle events are structure, the
+    /// rest (values, updates, custom…) free. A content block's text is one stream from its
+    /// start to its last delta.
+    fn v3_data(&mut self, method: &str, ns: String, data: &mut Value, cx: &mut Cx) {
+        if !matches!(method, "messages" | "tools" | "lifecycle") {
+            return self.value(data, Zone::Free, "", cx);
+        }
+        // In-process Python: `[event, metadata]`.
+        if let Value::Array(items) = data {
+            for (i, item) in items.iter_mut().enumerate() {
+                cx.push(i.to_string(), i.to_string());
+                match i {
+                    0 => self.v3_data(method, ns.clone(), item, cx),
+                    _ => self.metadata(item, cx),
+                }
+                cx.pop();
+            }
+            return;
+        }
+        let Value::Object(m) = data else {
+            return self.value(data, Zone::Struct, "", cx);
+        };
+        let event = str_of(m, "event").unwrap_or_default();
+        let index = m.get("index").map(|i| i.to_string()).unwrap_or_default();
+        let prefix = format!("v3:{ns}:");
+        let block = format!("{prefix}{index}");
+        match event {
+            "message-start" => self.streams.retain(|k, _| !k.starts_with(&prefix)),
+            "content-block-start" => {
+                let own = format!("{block}:");
+                self.streams.retain(|k, _| !k.starts_with(&own));
+            }
+            _ => {}
+        }
+        let saved = cx.stream.take();
+        match event {
+            "content-block-start" | "content-block-delta" => cx.stream = Some((block, 0, true)),
+            _ => {}
+        }
+        self.object(m, Zone::Struct, cx);
+        cx.stream = saved;
+    }
+
+    /// An AG-UI event (`rawEvent` and a RAW event's `event` read as the records they are).
+    fn agui(&mut self, map: &mut Map<String, Value>, cx: &mut Cx) {
+        let ty = str_of(map, "type").unwrap_or_default().to_string();
+        if self.opts.slim {
+            map.remove("rawEvent");
+        }
+        // A message id is one stream per sub-agent (a chunk may name another's).
+        let sub = str_of(map, "subagentRunId").unwrap_or_default().to_string();
+        let id = |k: &str| format!("{sub}:{}", str_of(map, k).unwrap_or_default());
+        let stream = match ty.as_str() {
+            "TEXT_MESSAGE_CONTENT" | "TEXT_MESSAGE_CHUNK" => {
+                Some((format!("agui:text:{}", id("messageId")), Mode::Text))
+            }
+            "REASONING_MESSAGE_CONTENT" | "REASONING_MESSAGE_CHUNK" => {
+                Some((format!("agui:reasoning:{}", id("messageId")), Mode::Text))
+            }
+            "THINKING_TEXT_MESSAGE_CONTENT" => Some(("agui:thinking".to_string(), Mode::Text)),
+            "TOOL_CALL_ARGS" | "TOOL_CALL_CHUNK" => {
+                Some((format!("agui:args:{}", id("toolCallId")), Mode::Code(false)))
+            }
+            _ => None,
+        };
+        for (k, v) in map.iter_mut() {
+            cx.push(k.clone(), k.clone());
+            match (k.as_str(), v) {
+                ("delta", Value::String(s)) => match &stream {
+                    Some((name, mode)) if !self.kept(cx) => {
+                        self.string(s, *mode, Some(name.clone()))
+                    }
+                    _ => self.string(s, self.keep_or(cx, Mode::Text), None),
+                },
+                ("delta", v) => self.value(v, Zone::Struct, "delta", cx),
+                ("rawEvent" | "event", v @ Value::Object(_)) => self.top(v, cx),
+                ("snapshot" | "messages" | "value", v) => self.value(v, Zone::Free, k, cx),
+                ("input" | "outcome", v) => self.value(v, Zone::Struct, k, cx),
+                ("content", v) => self.value(v, Zone::Free, k, cx),
+                ("timestamp", v) => self.shift(v),
+                ("message" | "result" | "encryptedValue", v) => self.value(v, Zone::Struct, k, cx),
+                (k, v) => self.value(v, Zone::Envelope, k, cx),
+            }
+            cx.pop();
+        }
+    }
+
+    fn fields(&mut self, map: &mut Map<String, Value>, cx: &mut Cx, zone: impl Fn(&str) -> Zone) {
+        for (k, v) in map.iter_mut() {
+            cx.push(k.clone(), k.clone());
+            self.value(v, zone(k), k, cx);
+            cx.pop();
+        }
+    }
+
+    /// A value under `key` in `zone`.
+    fn value(&mut self, v: &mut Value, zone: Zone, key: &str, cx: &mut Cx) {
+        match v {
+            Value::String(s) => {
+                let mode = match mode_of(zone, key) {
+                    Mode::Auto(_) if STREAM_MODES.contains(&s.as_str()) => Mode::Keep,
+                    m => self.keep_or(cx, m),
+                };
+                let stream = match mode {
+                    Mode::Text | Mode::Code(_) => cx.stream_key(key),
+                    _ => None,
+                };
+                self.string(s, mode, stream);
+            }
+            Value::Array(items) => {
+                for (i, item) in items.iter_mut().enumerate() {
+                    let sseg = match item.get("index").and_then(Value::as_u64) {
+                        Some(n) if cx.stream.is_some() => format!("i{n}"),
+                        _ => i.to_string(),
+                    };
+                    cx.push(i.to_string(), sseg);
+                    self.value(item, zone, key, cx);
+                    cx.pop();
+                }
+            }
+            Value::Object(map) => self.object(map, zone, cx),
+            _ => {}
+        }
+    }
+
+    fn object(&mut self, map: &mut Map<String, Value>, zone: Zone, cx: &mut Cx) {
+        // A native AG-UI event inside a payload (a custom event named `agui`).
+        if is_agui(map) {
+            return self.agui(map, cx);
+        }
+        let shape = shape(map);
+        let zone = if zone == Zone::Free && shape.is_some() {
+            Zone::Struct
+        } else {
+            zone
+        };
+        let saved = cx.stream.clone();
+        let mut tool = false;
+        match shape {
+            Some(Shape::Message { chunk, tool: t }) => {
+                tool = t;
+                if chunk {
+                    let id = str_of(map, "id").unwrap_or_default();
+                    cx.stream = Some((format!("m:{id}"), cx.spath.len(), false));
+                }
+            }
+            Some(Shape::Constructor) => {
+                let class = map
+                    .get("id")
+                    .and_then(Value::as_array)
+                    .and_then(|a| a.last())
+                    .and_then(Value::as_str)
+                    .unwrap_or_default();
+                tool = class.starts_with("ToolMessage");
+                if class.ends_with("Chunk") {
+                    let id = map
+                        .get("kwargs")
+                        .and_then(|k| k.get("id"))
+                        .and_then(Value::as_str)
+                        .unwrap_or_default();
+                    cx.stream = Some((format!("m:{id}"), cx.spath.len() + 1, false));
+                }
+            }
+            _ => {}
+        }
+        for (k, v) in map.iter_mut() {
+            cx.push(k.clone(), k.clone());
+            if super::secret::is_credential_key(k) && v.as_str().is_some_and(|s| !s.is_empty()) {
+                self.credential(v);
+            } else {
+                match zone {
+                    Zone::Envelope => match k.as_str() {
+                        "metadata" => self.metadata(v, cx),
+                        "payload" | "value" | "resume" => self.value(v, Zone::Struct, k, cx),
+                        "logprobs" => self.value(v, Zone::Free, k, cx),
+                        _ => self.value(v, Zone::Envelope, k, cx),
+                    },
+                    Zone::Free => self.value(v, Zone::Free, k, cx),
+                    Zone::Struct => {
+                        let child = match k.as_str() {
+                            k if ENVELOPE.contains(&k) => Zone::Envelope,
+                            "kwargs" | "payload" | "resume" | "value" | "cause" => Zone::Struct,
+                            k if KEEP.contains(&k) => Zone::Envelope,
+                            _ if v.is_string() => Zone::Struct,
+                            // A message's content blocks.
+                            "content" if v.is_array() => Zone::Struct,
+                            k if TEXT.contains(&k) || ARGS.contains(&k) => Zone::Free,
+                            _ => Zone::Struct,
+                        };
+                        if k == "metadata" {
+                            self.metadata(v, cx);
+                        } else if k == "content" && tool && v.is_string() {
+                            let mode = self.keep_or(cx, Mode::Auto(false));
+                            if let Value::String(s) = v {
+                                self.string(s, mode, None);
+                            }
+                        } else {
+                            self.value(v, child, k, cx);
+                        }
+                    }
+                }
+            }
+            cx.pop();
+        }
+        cx.stream = saved;
+    }
+
+    /// Run metadata: LangGraph's and LangSmith's own keys (`langgraph_node`, `ls_model_name`,
+    /// `thread_id`…) are structure; a key an application added (`user_name`) is its data.
+    fn metadata(&mut self, v: &mut Value, cx: &mut Cx) {
+        let Value::Object(map) = v else {
+            return self.value(v, Zone::Envelope, "metadata", cx);
+        };
+        for (k, x) in map.iter_mut() {
+            cx.push(k.clone(), k.clone());
+            if super::secret::is_credential_key(k) && x.as_str().is_some_and(|s| !s.is_empty()) {
+                self.credential(x);
+            } else if k == "payload" {
+                self.value(x, Zone::Struct, k, cx);
+            } else if is_run_metadata(k) {
+                self.value(x, Zone::Envelope, k, cx);
+            } else {
+                self.value(x, Zone::Free, k, cx);
+            }
+            cx.pop();
+        }
+    }
+
+    /// `mode`, or [`Mode::Keep`] where a `--keep` pointer matches.
+    fn keep_or(&self, cx: &Cx, mode: Mode) -> Mode {
+        if self.kept(cx) {
+            Mode::Keep
+        } else {
+            mode
+        }
+    }
+
+    fn kept(&self, cx: &Cx) -> bool {
+        if self.opts.keep.is_empty() {
+            return false;
+        }
+        let p = cx.pointer();
+        self.opts
+            .keep
+            .iter()
+            .any(|k| crate::diff::leaf::matches(k, &p))
+    }
+
+    /// `--shift-time`: an integer timestamp moved by the constant.
+    fn shift(&self, v: &mut Value) {
+        if let (Some(by), Some(t)) = (self.opts.shift_time, v.as_i64()) {
+            *v = Value::from(t.saturating_add(by));
+        }
+    }
+}
+
+/// Metadata keys of LangGraph, LangSmith, LangChain and the platform.
+fn is_run_metadata(k: &str) -> bool {
+    const OWN: &[&str] = &[
+        "thread_id",
+        "run_id",
+        "graph_id",
+        "assistant_id",
+        "created_by",
+        "run_attempt",
+        "model_provider",
+        "model_name",
+        "finish_reason",
+        "stop_reason",
+        "system_fingerprint",
+        "service_tier",
+        "tags",
+        "node",
+        "model",
+        "token_usage",
+        "usage",
+        "usage_metadata",
+        "output_version",
+        "interruptId",
+    ];
+    ["langgraph_", "ls_", "lc_", "checkpoint_"]
+        .iter()
+        .any(|p| k.starts_with(p))
+        || OWN.contains(&k)
+        || KEEP.contains(&k)
+}
+
+/// How a string under `key` in `zone` is redacted.
+fn mode_of(zone: Zone, key: &str) -> Mode {
+    match zone {
+        Zone::Envelope => match key {
+            "message" => Mode::Error,
+            "error" => Mode::ErrorName,
+            k if TEXT.contains(&k) => Mode::Text,
+            _ => Mode::Keep,
+        },
+        Zone::Struct => match key {
+            k if KEEP.contains(&k) => Mode::Keep,
+            "repr" => Mode::Code(true),
+            "message" => Mode::Error,
+            "error" => Mode::ErrorName,
+            k if ARGS.contains(&k) => Mode::Code(false),
+            k if TEXT.contains(&k) => Mode::Text,
+            _ => Mode::Auto(false),
+        },
+        Zone::Free => Mode::Auto(false),
+    }
+}
+
+/// Stream mode names, as `[mode, payload]` tuples carry them: structure even where free.
+const STREAM_MODES: &[&str] = &[
+    "values",
+    "updates",
+    "messages",
+    "custom",
+    "debug",
+    "events",
+    "tasks",
+    "checkpoints",
+    "tools",
+];
+
+fn str_of<'a>(m: &'a Map<String, Value>, k: &str) -> Option<&'a str> {
+    m.get(k).and_then(Value::as_str)
+}
+
+/// An AG-UI event: `type` in capitals.
+fn is_agui(m: &Map<String, Value>) -> bool {
+    str_of(m, "type").is_some_and(|t| {
+        t.len() > 2
+            && t.bytes()
+                .all(|b| b.is_ascii_uppercase() || b == b'_' || b.is_ascii_digit())
+    })
+}
+
+const MESSAGE_TYPES: &[&str] = &[
+    "human",
+    "ai",
+    "system",
+    "tool",
+    "function",
+    "chat",
+    "developer",
+    "remove",
+    "user",
+    "assistant",
+];
+
+const BLOCK_TYPES: &[&str] = &[
+    "text",
+    "text-delta",
+    "reasoning_content",
+    "reasoning",
+    "reasoning-delta",
+    "thinking",
+    "redacted_thinking",
+    "tool_call",
+    "tool_call_chunk",
+    "tool-call-delta",
+    "invalid_tool_call",
+    "tool_use",
+    "server_tool_use",
+    "input_json_delta",
+    "function",
+    "function_call",
+    "summary_text",
+    "output_text",
+    "image",
+    "image_url",
+    "file",
+    "audio",
+    "non_standard",
+];
+
+const INTERRUPT_KEYS: &[&str] = &[
+    "value",
+    "id",
+    "resumable",
+    "ns",
+    "when",
+    "interrupt_id",
+    "response_schema",
+    "responseSchema",
+];
+const ERROR_KEYS: &[&str] = &["error", "message", "lc_error_code", "name", "stack", "code"];
+
+/// Whether an object is structure, and which.
+fn shape(m: &Map<String, Value>) -> Option<Shape> {
+    let ty = str_of(m, "type");
+    if m.get("lc").is_some_and(Value::is_number) {
+        return Some(Shape::Constructor);
+    }
+    if m.contains_key("content") || m.contains_key("tool_calls") || m.contains_key("toolCalls") {
+        if let Some(t) = ty.filter(|t| {
+            MESSAGE_TYPES.contains(t) || t.ends_with("MessageChunk") || t.ends_with("Message")
+        }) {
+            return Some(Shape::Message {
+                chunk: t.ends_with("Chunk"),
+                tool: t == "tool" || t.starts_with("ToolMessage"),
+            });
+        }
+        if let Some(r) = str_of(m, "role") {
+            return Some(Shape::Message {
+                chunk: false,
+                tool: r == "tool",
+            });
+        }
+    }
+    let keys_in = |set: &[&str]| m.keys().all(|k| set.contains(&k.as_str()));
+    let known = str_of(m, "name") == Some("agui")
+        || m.contains_key("lg_name")
+        || m.contains_key("interrupt_id")
+        || m.contains_key("interruptId")
+        || ty.is_some_and(|t| BLOCK_TYPES.contains(&t))
+        || str_of(m, "event").is_some_and(|e| e.contains('-'))
+        || (m.contains_key("value") && keys_in(INTERRUPT_KEYS))
+        || ((m.contains_key("error") || m.contains_key("message")) && keys_in(ERROR_KEYS))
+        || (m.contains_key("name") && m.contains_key("args"));
+    known.then_some(Shape::Other)
+}
+
+/// Whether an error's text opens as JSON or a repr (a `GraphInterrupt` lists its interrupts,
+/// a stack trace may follow).
+pub fn opens_as_code(s: &str) -> bool {
+    let t = s.trim_start();
+    t.starts_with(['{', '[']) || code_kind(s).is_some()
+}
+
+/// Whether `s` reads as code: JSON, or a Python repr (`Interrupt(…)`, `{'a': 1}`).
+pub fn code_kind(s: &str) -> Option<bool> {
+    let t = s.trim();
+    if (t.starts_with('{') || t.starts_with('['))
+        && serde_json::from_str::<serde::de::IgnoredAny>(t).is_ok()
+    {
+        return Some(false);
+    }
+    let call = t.trim_start_matches('(');
+    let repr_call = call.starts_with(|c: char| c.is_ascii_uppercase())
+        && call
+            .find('(')
+            .is_some_and(|i| call[..i].chars().all(|c| c.is_alphanumeric() || c == '_'))
+        && t.ends_with(')');
+    let repr_dict = (t.starts_with('{') || t.starts_with('[')) && t.contains('\'');
+    (repr_call || repr_dict).then_some(true)
+}
