@@ -1,42 +1,29 @@
 //! aguify: LangGraph event logs in, AG-UI 1.0 events out.
 //!
-//! The modules follow the data flow:
-//! [`input`] frames bytes into JSON records (NDJSON lines or SSE frames) →
-//! [`adapter`] turns each input family into the [`model`] (one internal event model) →
-//! [`mapper`] turns the model into AG-UI 1.0 events ([`agui`]) →
-//! [`sink`] writes them (SSE, NDJSON), while [`check`] consumes the same stream, and
+//! The conversion itself (framing, wire readers, adapters, model, mapper, AG-UI events, sinks,
+//! the pipeline) is the `aguify-core` crate, re-exported here under its module names.
+//! This crate adds what consumes the same stream: [`check`] checks it, and
 //! [`timeline`] / [`explain`] turn it into a run-at-a-glance view and a failure diagnosis.
-//! [`pipeline`] wires these stages together for one or more input files.
 //! [`diff`] compares two streams run by run as a front end shows them, and [`snapshot`]
-//! writes that view as a golden file. [`redact`] writes a recording with its text replaced,
-//! to share.
+//! writes that view as a golden file; [`report`] renders an HTML report. [`redact`] writes a
+//! recording with its text replaced, to share.
 //! [`replay`] paces a stream by its recorded timestamps; [`serve`] serves recorded runs as a
 //! live AG-UI HTTP endpoint.
 
-pub mod adapter;
-pub mod agui;
+pub use aguify_core::Error;
+pub use aguify_core::{
+    adapter, agui, error, input, js_numbers, json, mapper, model, payload, pipeline, recent, sink,
+    utf8, wire,
+};
+
 pub mod check;
 pub mod diff;
-pub mod error;
 pub mod explain;
-pub mod input;
-pub mod js_numbers;
-pub mod json;
 pub mod known;
-pub mod mapper;
-pub mod model;
-pub mod payload;
-pub mod pipeline;
-pub mod recent;
 pub mod redact;
 pub mod replay;
 pub mod report;
 pub mod serve;
-pub mod sink;
 pub mod snapshot;
 pub mod text;
 pub mod timeline;
-pub mod utf8;
-pub mod wire;
-
-pub use error::Error;

@@ -1,5 +1,7 @@
 //! Text from a log or a file name made safe for a terminal or a CI log: the one escaping
-//! function every text output uses ([`printable`]).
+//! function every text output uses ([`printable`]), and the other small helpers every feature
+//! may use, so that none imports another for one: a finding's [`Severity`], and reading a JSON
+//! event's fields ([`list_of`], [`str_of`]).
 //!
 //! A newline in a run id would start a forged `::error` workflow command in a CI log, `ESC ]0;…
 //! BEL` sets a terminal's title, a CR rewrites the line shown, a bidi override (U+202E) shows
@@ -9,6 +11,8 @@
 
 use std::borrow::Cow;
 use std::fmt::Write;
+
+use serde_json::Value;
 
 /// Whether `c` must be escaped: C0 and C1 controls and DEL, bidi embedding, override and
 /// isolate controls and marks, and the line and paragraph separators.
@@ -98,6 +102,34 @@ impl serde_json::ser::Formatter for SafeJson {
         }
         w.write_all(&fragment.as_bytes()[start..])
     }
+}
+
+/// How serious a finding is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Severity {
+    Warning,
+    Error,
+}
+
+impl Severity {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+        }
+    }
+}
+
+/// `v[k]` as a string, when it is one.
+pub fn str_of(v: &Value, k: &str) -> Option<String> {
+    v.get(k).and_then(Value::as_str).map(str::to_string)
+}
+
+/// `v[k]` as a list (none: empty).
+pub fn list_of<'a>(v: &'a Value, k: &str) -> &'a [Value] {
+    v.get(k)
+        .and_then(Value::as_array)
+        .map_or(&[], Vec::as_slice)
 }
 
 #[cfg(test)]

@@ -12,21 +12,7 @@
 //! | AGX6xx | raw LangGraph input |
 //! | AGX7xx | content leaks (answer-only front ends) |
 
-/// How serious a finding is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Severity {
-    Warning,
-    Error,
-}
-
-impl Severity {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Severity::Error => "error",
-            Severity::Warning => "warning",
-        }
-    }
-}
+pub use crate::text::Severity;
 
 /// One rule.
 #[derive(Debug, Clone, Copy)]

@@ -42,7 +42,7 @@ use serde_json::{json, Value};
 use super::leaf::{flatten, Leaf};
 use crate::agui::{Event, Role, Snapshot, ToolContent};
 use crate::input::Origin;
-use crate::timeline::list_of;
+use crate::text::list_of;
 
 /// One run's document, ready to compare or write.
 #[derive(Debug, Clone)]

@@ -22,8 +22,8 @@ use crate::input::{Origin, Record};
 use crate::mapper::error_code;
 use crate::model::ModelEvent;
 use crate::pipeline::Observer;
+use crate::text::str_of;
 use crate::timeline::render::{count, cut, one_line};
-use crate::timeline::str_of;
 use crate::timeline::{Entry, Kind, Line, Outcome, RunSummary, TimelineBuilder};
 use crate::wire::v3::{Data, Params};
 

@@ -14,7 +14,7 @@ use super::changes::{diff, Change};
 use super::text::{clip, pretty_value, Clipped};
 use crate::agui::Event;
 use crate::model::ModelEvent;
-use crate::timeline::{list_of, str_of};
+use crate::text::{list_of, str_of};
 
 /// Bytes of a state snapshot's JSON kept.
 pub const SNAPSHOT_BYTES: usize = 6 * 1024;

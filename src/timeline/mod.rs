@@ -21,10 +21,10 @@ use serde_json::Value;
 
 use crate::adapter::{Disposition, RecordKind};
 use crate::agui::{Event, Role};
-use crate::check::Severity;
 use crate::input::{Origin, Record};
 use crate::mapper::TOOL_OUTPUT_DELTA;
 use crate::pipeline::Observer;
+use crate::text::Severity;
 
 /// What an entry is about; each kind has its own colour.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -297,17 +297,7 @@ pub fn compact(v: &Value) -> String {
     }
 }
 
-/// `v[k]` as a string, when it is one.
-pub fn str_of(v: &Value, k: &str) -> Option<String> {
-    v.get(k).and_then(Value::as_str).map(str::to_string)
-}
-
-/// `v[k]` as a list (none: empty).
-pub fn list_of<'a>(v: &'a Value, k: &str) -> &'a [Value] {
-    v.get(k)
-        .and_then(Value::as_array)
-        .map_or(&[], Vec::as_slice)
-}
+pub use crate::text::{list_of, str_of};
 
 /// The namespace depth a record's events live at: v3 `params.namespace` (or a subgraph
 /// lifecycle's `data.namespace`), v2 `metadata.langgraph_checkpoint_ns`, as the typed readers

@@ -10,7 +10,7 @@ use owo_colors::{OwoColorize, Style};
 use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 
 use super::{Entry, InlineNote, Kind, Line, Outcome, RunSummary};
-use crate::check::Severity;
+use crate::text::Severity;
 
 /// How a segment is painted.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -48,6 +48,11 @@ impl<R: BufRead> LineReader<R> {
         }
     }
 
+    /// The reader, to hand it more bytes (a [`crate::convert::Converter`]'s feed).
+    pub fn reader_mut(&mut self) -> &mut R {
+        &mut self.reader
+    }
+
     /// The next line, `Ok(None)` at end of input. A `WouldBlock` error from the reader is
     /// passed on with the line read so far kept: calling again resumes it.
     pub fn next_line(&mut self) -> io::Result<Option<RawLine<'_>>> {

@@ -16,7 +16,8 @@ macro_rules! event_types {
         /// instead of comparing their names once per rule family.
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
         pub enum EventType {
-            $($variant,)*
+            $(#[doc = concat!("`", $name, "`")]
+            $variant,)*
         }
 
         /// Every event type of AG-UI 1.0 (`EventType`, 31 values).

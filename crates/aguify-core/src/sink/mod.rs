@@ -13,6 +13,7 @@ use crate::agui::{Event, EventType, Snapshot};
 pub trait Sink {
     /// Writes one event.
     fn write_event(&mut self, ev: &Event) -> io::Result<()>;
+    /// Flushes what was written to the writer underneath.
     fn flush(&mut self) -> io::Result<()>;
 }
 
@@ -30,8 +31,10 @@ impl<S: Sink + ?Sized> Sink for Box<S> {
 /// `--to`: the output formats of `convert`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Format {
+    /// `data: <JSON>\n\n` per event, as `@ag-ui/encoder` writes it.
     #[default]
     Sse,
+    /// One JSON event a line.
     Ndjson,
 }
 
@@ -42,8 +45,14 @@ pub struct FrameSink<W> {
 }
 
 impl<W: Write> FrameSink<W> {
+    /// A sink writing `format` frames to `w` (buffer it: each frame is several writes).
     pub fn new(format: Format, w: W) -> Self {
         FrameSink { w, format }
+    }
+
+    /// The writer, with every frame written so far.
+    pub fn into_inner(self) -> W {
+        self.w
     }
 }
 

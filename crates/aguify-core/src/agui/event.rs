@@ -30,6 +30,15 @@ macro_rules! events {
         attributed { $($(#[$a_attr:meta])* $a:ident { $($a_fields:tt)* })* }
         thinking { $($(#[$t_attr:meta])* $t:ident = $t_name:literal { $($t_fields:tt)* })* }
     ) => {
+        /// An AG-UI 1.0 event. Each variant is the event type of the same name
+        /// (`RunStarted` is `RUN_STARTED`; see [`EventType`]); its fields are that event's,
+        /// snake_case for the wire's camelCase (`thread_id` is `threadId`), in the order they
+        /// are written. Every variant has `timestamp` (ms, written first when present); the
+        /// events a sub-agent may produce have `subagent_run_id`. `THINKING_*` variants are
+        /// the AG-UI 0.x names `--compat thinking` writes. Serialize one with serde (or a
+        /// [`FrameSink`](crate::FrameSink)) to get what `@ag-ui/encoder` writes.
+        // The fields are the protocol's, documented there: https://docs.ag-ui.com
+        #[allow(missing_docs)]
         #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
         #[serde(
             tag = "type",
@@ -314,6 +323,8 @@ events! {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
+/// A message's `role`, as AG-UI names it.
+#[allow(missing_docs)] // the variants are the protocol's names
 pub enum Role {
     #[default]
     Assistant,
@@ -325,6 +336,7 @@ pub enum Role {
 }
 
 impl Role {
+    /// The role as written on the wire.
     pub fn as_str(self) -> &'static str {
         match self {
             Role::Assistant => "assistant",
@@ -349,7 +361,9 @@ impl Role {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(untagged)]
 pub enum ToolContent {
+    /// The result as text (what aguify writes).
     Text(String),
+    /// The result as content parts (a capture's).
     Parts(Vec<Value>),
 }
 
@@ -367,7 +381,9 @@ impl ToolContent {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Subtype {
+    /// `tool-call`
     ToolCall,
+    /// `message`
     Message,
 }
 
@@ -380,9 +396,12 @@ fn int<'de, D: Deserializer<'de>>(d: D) -> Result<Ts, D::Error> {
 /// A `RUN_ERROR`'s `rawEvent`: the log's error as it named it.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ErrorDetail {
+    /// The error's class name (`GraphRecursionError`), when the log named it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
+    /// The error's message.
     pub message: String,
+    /// LangChain's error code, when the log carried one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub lc_error_code: Option<String>,
 }
@@ -390,6 +409,7 @@ pub struct ErrorDetail {
 /// A `TOOL_CALL_RESULT`'s `metadata` (not in the schema; a capture's may hold anything).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ResultStatus {
+    /// `success` or `error`.
     #[serde(default)]
     pub status: Cow<'static, str>,
 }
@@ -399,16 +419,22 @@ pub struct ResultStatus {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct UsageTotal {
+    /// The model's provider (`openai`), when known.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub provider: Option<String>,
+    /// The model's name, when known.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub model: Option<String>,
+    /// Prompt tokens.
     #[serde(default)]
     pub input_tokens: u64,
+    /// Completion tokens.
     #[serde(default)]
     pub output_tokens: u64,
+    /// The provider's total, when it gave one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub total_tokens: Option<u64>,
+    /// Reasoning tokens (counted in `output_tokens` too); 0 is not written.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub reasoning_tokens: u64,
 }
@@ -421,7 +447,9 @@ fn is_zero(n: &u64) -> bool {
 /// parts from where they are, [`EncodedState::with_json_parts`], instead of a copy).
 #[derive(Debug, Clone, PartialEq)]
 pub enum Snapshot {
+    /// A state as a JSON tree.
     Value(Value),
+    /// A state as a parse thread wrote it, its messages shared with the states before.
     Encoded(Box<EncodedState>),
 }
 
@@ -455,6 +483,7 @@ impl Snapshot {
         }
     }
 
+    /// The state as a JSON tree (an encoded one's built).
     pub fn to_value(&self) -> Cow<'_, Value> {
         match self {
             Snapshot::Value(v) => Cow::Borrowed(v),

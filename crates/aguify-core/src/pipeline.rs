@@ -18,9 +18,12 @@ use crate::model::ModelEvent;
 
 /// One input: a display name (`-` for stdin) and its reader.
 pub struct Input {
+    /// The name problems and origins carry: a path, or `-`.
     pub name: Arc<str>,
+    /// The input's bytes.
     pub reader: Box<dyn BufRead + Send>,
-    /// `name` is the path of a regular file, which can be read again ([`Last::Line`]).
+    /// `name` is the path of a regular file, which can be read again (a long last line is
+    /// remembered by its place, not held).
     pub rereadable: bool,
 }
 
@@ -53,6 +56,7 @@ impl Input {
         })
     }
 
+    /// An input of bytes in memory.
     pub fn from_bytes(name: &str, bytes: Vec<u8>) -> Input {
         Input {
             name: Arc::from(name),
@@ -99,13 +103,18 @@ impl BufRead for OpenWhenRead {
     }
 }
 
+/// How to convert: what to detect or force, how to map, what to do with a bad line.
+/// `Options::default()` detects everything and converts as `aguify convert` does.
 #[derive(Debug, Clone)]
 pub struct Options {
     /// `--from`: force an input family instead of detecting it per file.
     pub from: Option<Family>,
     /// `--from sse`: force SSE framing instead of detecting it per file.
     pub framing: Option<Framing>,
+    /// How model events become AG-UI events (`--text`, `--tool-steps`, `--compat`, ids).
     pub map: MapOptions,
+    /// `--max-line-bytes`: a longer line is skipped and reported as bad, not held in memory
+    /// (default 64 MiB).
     pub max_line_bytes: usize,
     /// `--strict`: stop at the first bad line.
     pub strict: bool,
@@ -130,16 +139,22 @@ impl Default for Options {
 /// Where every input line went: the three counts always sum to `lines`.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Stats {
+    /// Input lines read.
     pub lines: u64,
+    /// Lines that made events or state the mapping relies on.
     pub mapped: u64,
+    /// Lines that carry nothing for AG-UI, by reason.
     pub ignored: BTreeMap<&'static str, u64>,
+    /// Lines that could not be read or understood (each reported).
     pub bad: u64,
     /// Warnings about records that were converted (counted in `mapped` or `ignored` too).
     pub warnings: u64,
+    /// AG-UI events written.
     pub events: u64,
 }
 
 impl Stats {
+    /// All ignored lines, whatever the reason.
     pub fn ignored_total(&self) -> u64 {
         self.ignored.values().sum()
     }
@@ -170,7 +185,7 @@ pub trait Observer {
 
 /// The v3 `params.timestamp` of a record (ms), if any; `Err` with what it is when a client
 /// cannot hold it ([`crate::wire::v3::Event::timestamp`]).
-pub(crate) fn record_timestamp(rec: &Record) -> Result<Option<i64>, String> {
+pub fn record_timestamp(rec: &Record) -> Result<Option<i64>, String> {
     rec.v3.as_ref().map_or(Ok(None), |ev| ev.timestamp())
 }
 
@@ -187,23 +202,10 @@ fn timestamp_warning(what: &str) -> String {
 
 /// Runs inputs through the pipeline, in order, into `obs`.
 pub fn run(inputs: Vec<Input>, opts: &Options, obs: &mut dyn Observer) -> Result<Stats, Error> {
-    let mut stats = Stats::default();
-    let mut mapper = Mapper::new(opts.map.clone());
-    let mut model = Vec::new();
-    let mut out = Vec::new();
-    // The last record read: its hash seeds ids at a file's end when a run must be opened.
-    let mut last: Option<Last> = None;
+    let mut conversion = Conversion::new(opts);
     for input in inputs {
-        let file = input.name.clone();
-        let rereadable = input.rereadable;
-        let mut framer = Framer::new(input.reader, file.clone(), opts.max_line_bytes)
-            .with_parse_threads(opts.parse_threads);
-        if let Some(f) = opts.framing {
-            framer = framer.with_framing(f);
-        }
-        let mut router = Router::new(opts.from);
-        // A timestamp a client cannot hold was reported for this file (once per file).
-        let mut bad_timestamp_told = false;
+        let mut file = FileRead::new(input.name.clone(), input.rereadable, opts);
+        let mut framer = file.framer(input.reader, opts);
         loop {
             let frame = match framer.next_frame() {
                 Err(e) if e.kind() == io::ErrorKind::WouldBlock => {
@@ -211,122 +213,204 @@ pub fn run(inputs: Vec<Input>, opts: &Options, obs: &mut dyn Observer) -> Result
                     continue;
                 }
                 r => r.map_err(|source| Error::Input {
-                    path: file.to_string(),
+                    path: file.name.to_string(),
                     source,
                 })?,
             };
             let Some(frame) = frame else { break };
-            match frame {
-                Frame::Ignored { lines, reason, .. } => {
-                    stats.lines += lines;
-                    *stats.ignored.entry(reason).or_default() += lines;
-                }
-                Frame::Bad {
-                    origin,
-                    lines,
-                    message,
-                } => {
-                    stats.lines += lines;
-                    stats.bad += lines;
-                    obs.bad_line(&origin, &message);
-                    if opts.strict {
-                        return Err(Error::Strict(origin.to_string()));
-                    }
-                }
-                Frame::Record(rec) => {
-                    // The record before is done with: gone before this one is mapped, so
-                    // that two long lines are not held at once.
-                    if let Some(Last::Record(old)) = last.take() {
-                        framer.recycle(old);
-                    }
-                    stats.lines += rec.lines;
-                    model.clear();
-                    let disposition = router.feed(&rec, &mut model);
-                    match &disposition {
-                        Disposition::Mapped => stats.mapped += rec.lines,
-                        Disposition::Ignored(why) => {
-                            *stats.ignored.entry(why).or_default() += rec.lines
-                        }
-                        Disposition::Bad(msg) => {
-                            stats.bad += rec.lines;
-                            obs.bad_line(&rec.origin, msg);
-                        }
-                    }
-                    if let Some(w) = router.take_warning() {
-                        stats.warnings += 1;
-                        obs.warning(&rec.origin, &w);
-                    }
-                    let timestamp = record_timestamp(&rec).unwrap_or_else(|what| {
-                        let converted = !matches!(disposition, Disposition::Bad(_));
-                        if converted && !std::mem::replace(&mut bad_timestamp_told, true) {
-                            stats.warnings += 1;
-                            obs.warning(&rec.origin, &timestamp_warning(&what));
-                        }
-                        None
-                    });
-                    obs.record(&rec, &disposition);
-                    if opts.strict {
-                        if let Disposition::Bad(_) = &disposition {
-                            return Err(Error::Strict(rec.origin.to_string()));
-                        }
-                    }
-                    mapper.set_timestamp(timestamp);
-                    emit(
-                        &mut mapper,
-                        &mut model,
-                        &mut out,
-                        &rec.origin,
-                        Some(&|| Ok(rec.hash())),
-                        obs,
-                        &mut stats,
-                    )?;
-                    let by_place = rereadable
-                        && framer.framing() == Some(Framing::Ndjson)
-                        && rec.text.buffer_len() >= REREAD_BYTES;
-                    last = Some(if by_place {
-                        let origin = rec.origin.clone();
-                        framer.recycle(rec);
-                        Last::Line(origin)
-                    } else {
-                        Last::Record(rec)
-                    });
+            conversion.frame(frame, &mut file, &mut framer, obs)?;
+        }
+        conversion.end_file(file, obs)?;
+    }
+    conversion.finish(obs)
+}
+
+/// One file being read: its name and its router (a file is locked to one input family).
+pub(crate) struct FileRead {
+    name: Arc<str>,
+    rereadable: bool,
+    router: Router,
+    /// A timestamp a client cannot hold was reported for this file (once per file).
+    bad_timestamp_told: bool,
+}
+
+impl FileRead {
+    pub(crate) fn new(name: Arc<str>, rereadable: bool, opts: &Options) -> Self {
+        FileRead {
+            name,
+            rereadable,
+            router: Router::new(opts.from),
+            bad_timestamp_told: false,
+        }
+    }
+
+    /// The framer of this file's bytes, as `opts` asks.
+    pub(crate) fn framer<R: BufRead>(&self, reader: R, opts: &Options) -> Framer<R> {
+        let framer = Framer::new(reader, self.name.clone(), opts.max_line_bytes)
+            .with_parse_threads(opts.parse_threads);
+        match opts.framing {
+            Some(f) => framer.with_framing(f),
+            None => framer,
+        }
+    }
+}
+
+/// A conversion in progress: the mapper and what one file hands the next (files are
+/// consecutive runs of one thread).
+pub(crate) struct Conversion {
+    stats: Stats,
+    mapper: Mapper,
+    model: Vec<ModelEvent>,
+    out: Vec<Event>,
+    /// The last record read: its hash seeds ids at a file's end when a run must be opened.
+    last: Option<Last>,
+    strict: bool,
+}
+
+impl Conversion {
+    pub(crate) fn new(opts: &Options) -> Self {
+        Conversion {
+            stats: Stats::default(),
+            mapper: Mapper::new(opts.map.clone()),
+            model: Vec::new(),
+            out: Vec::new(),
+            last: None,
+            strict: opts.strict,
+        }
+    }
+
+    /// One frame of `file`, through the adapter and the mapper into `obs`.
+    pub(crate) fn frame<R: BufRead>(
+        &mut self,
+        frame: Frame,
+        file: &mut FileRead,
+        framer: &mut Framer<R>,
+        obs: &mut dyn Observer,
+    ) -> Result<(), Error> {
+        let stats = &mut self.stats;
+        match frame {
+            Frame::Ignored { lines, reason, .. } => {
+                stats.lines += lines;
+                *stats.ignored.entry(reason).or_default() += lines;
+            }
+            Frame::Bad {
+                origin,
+                lines,
+                message,
+            } => {
+                stats.lines += lines;
+                stats.bad += lines;
+                obs.bad_line(&origin, &message);
+                if self.strict {
+                    return Err(Error::Strict(origin.to_string()));
                 }
             }
+            Frame::Record(rec) => {
+                // The record before is done with: gone before this one is mapped, so
+                // that two long lines are not held at once.
+                if let Some(Last::Record(old)) = self.last.take() {
+                    framer.recycle(old);
+                }
+                stats.lines += rec.lines;
+                self.model.clear();
+                let disposition = file.router.feed(&rec, &mut self.model);
+                match &disposition {
+                    Disposition::Mapped => stats.mapped += rec.lines,
+                    Disposition::Ignored(why) => {
+                        *stats.ignored.entry(why).or_default() += rec.lines
+                    }
+                    Disposition::Bad(msg) => {
+                        stats.bad += rec.lines;
+                        obs.bad_line(&rec.origin, msg);
+                    }
+                }
+                if let Some(w) = file.router.take_warning() {
+                    stats.warnings += 1;
+                    obs.warning(&rec.origin, &w);
+                }
+                let timestamp = record_timestamp(&rec).unwrap_or_else(|what| {
+                    let converted = !matches!(disposition, Disposition::Bad(_));
+                    if converted && !std::mem::replace(&mut file.bad_timestamp_told, true) {
+                        stats.warnings += 1;
+                        obs.warning(&rec.origin, &timestamp_warning(&what));
+                    }
+                    None
+                });
+                obs.record(&rec, &disposition);
+                if self.strict {
+                    if let Disposition::Bad(_) = &disposition {
+                        return Err(Error::Strict(rec.origin.to_string()));
+                    }
+                }
+                self.mapper.set_timestamp(timestamp);
+                emit(
+                    &mut self.mapper,
+                    &mut self.model,
+                    &mut self.out,
+                    &rec.origin,
+                    Some(&|| Ok(rec.hash())),
+                    obs,
+                    &mut self.stats,
+                )?;
+                let by_place = file.rereadable
+                    && framer.framing() == Some(Framing::Ndjson)
+                    && rec.text.buffer_len() >= REREAD_BYTES;
+                self.last = Some(if by_place {
+                    let origin = rec.origin.clone();
+                    framer.recycle(rec);
+                    Last::Line(origin)
+                } else {
+                    Last::Record(rec)
+                });
+            }
         }
-        model.clear();
-        router.finish(&mut model);
+        Ok(())
+    }
+
+    /// The end of `file`: what its adapter left open, closed.
+    pub(crate) fn end_file(
+        &mut self,
+        mut file: FileRead,
+        obs: &mut dyn Observer,
+    ) -> Result<(), Error> {
+        self.model.clear();
+        file.router.finish(&mut self.model);
         let end = Origin {
-            file: file.clone(),
-            line: match last.as_ref().map(Last::origin) {
-                Some(o) if o.file == file => o.line,
+            file: file.name.clone(),
+            line: match self.last.as_ref().map(Last::origin) {
+                Some(o) if o.file == file.name => o.line,
                 _ => 0,
             },
         };
-        let seed = last.as_ref().map(|l| move || l.hash());
+        let seed = self.last.as_ref().map(|l| move || l.hash());
         let seed = seed.as_ref().map(|f| f as &dyn Fn() -> Result<u64, Error>);
         emit(
-            &mut mapper,
-            &mut model,
-            &mut out,
+            &mut self.mapper,
+            &mut self.model,
+            &mut self.out,
             &end,
             seed,
             obs,
-            &mut stats,
+            &mut self.stats,
         )?;
-        obs.end_of_file(&file).map_err(Error::Output)?;
+        obs.end_of_file(&file.name).map_err(Error::Output)
     }
-    let last_origin = match last {
-        Some(l) => l.origin().clone(),
-        None => Origin {
-            file: Arc::from("-"),
-            line: 0,
-        },
-    };
-    out.clear();
-    mapper.finish(&mut out);
-    deliver(&out, &last_origin, obs, &mut stats)?;
-    mapper.settle(&mut out);
-    Ok(stats)
+
+    /// The end of the last file: the mapper's last events.
+    pub(crate) fn finish(mut self, obs: &mut dyn Observer) -> Result<Stats, Error> {
+        let last_origin = match self.last {
+            Some(l) => l.origin().clone(),
+            None => Origin {
+                file: Arc::from("-"),
+                line: 0,
+            },
+        };
+        self.out.clear();
+        self.mapper.finish(&mut self.out);
+        deliver(&self.out, &last_origin, obs, &mut self.stats)?;
+        self.mapper.settle(&mut self.out);
+        Ok(self.stats)
+    }
 }
 
 /// The last record read, whose [`Record::hash`] seeds ids at a file's end when a run must be

@@ -28,33 +28,46 @@ use messages::RunMessages;
 /// `--text`: stream every model message, or only the final state's answer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum TextPolicy {
+    /// Every model message's text, streamed as it was.
     #[default]
     Stream,
+    /// Only each run's final answer, at the run's end.
     Final,
 }
 
 /// `--tool-steps`: also narrate tool calls as short reasoning lines.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum ToolSteps {
+    /// Tool calls as tool-call events only.
     #[default]
     None,
+    /// Each tool call also narrated as a short `REASONING_*` line.
     Reasoning,
 }
 
 /// `--compat`: rename REASONING_* to the 0.x THINKING_* names (TDesign Chat 0.5.2).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Compat {
+    /// AG-UI 1.0 names.
     #[default]
     None,
+    /// `THINKING_*` for `REASONING_*`, as AG-UI 0.x clients expect.
     Thinking,
 }
 
+/// How model events become AG-UI events.
 #[derive(Debug, Clone, Default)]
 pub struct MapOptions {
+    /// `--text`: streamed text, or the final answer only.
     pub text: TextPolicy,
+    /// `--tool-steps`: tool calls also narrated as reasoning.
     pub tool_steps: ToolSteps,
+    /// `--compat`: event names for older clients.
     pub compat: Compat,
+    /// `--thread-id`: the thread id of a run whose log carries none (else derived from the
+    /// log's bytes).
     pub thread_id: Option<String>,
+    /// `--run-id`: the run id of a run whose log carries none (the n-th run's `ID-n`).
     pub run_id: Option<String>,
 }
 

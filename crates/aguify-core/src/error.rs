@@ -9,7 +9,9 @@ pub enum Error {
     /// An input could not be opened or read.
     #[error("{path}: {source}")]
     Input {
+        /// The input's path (`-` for stdin).
         path: String,
+        /// What went wrong.
         #[source]
         source: io::Error,
     },
@@ -19,6 +21,9 @@ pub enum Error {
     /// `--strict` was given and a line was bad (already reported); holds its `file:line`.
     #[error("{0}: stopping at the first bad line (--strict)")]
     Strict(String),
+    /// A [`crate::Converter`] was fed after it was finished or returned an error.
+    #[error("the converter was finished, or stopped at an earlier error")]
+    Stopped,
 }
 
 impl Error {

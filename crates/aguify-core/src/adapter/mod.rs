@@ -52,12 +52,17 @@ pub trait Adapter {
 /// The input family a file is in, as chosen by `--from` or detected.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Family {
+    /// `astream_events(version="v2")`: `{"event":"on_…",…}`, also inside platform SSE
+    /// `events` frames and SDK stream parts.
     V2,
+    /// The v3 streaming protocol: `{"type":"event","method":…,"params":…}`.
     V3,
+    /// AG-UI events already: passed through as they are.
     Agui,
 }
 
 impl Family {
+    /// The family in words, as messages name it.
     pub fn name(self) -> &'static str {
         match self {
             Family::V2 => "v2 astream_events",
@@ -78,7 +83,9 @@ pub enum RecordKind {
     ErrorLine(ErrorInfo),
     /// Platform `metadata` frame: the run id (and maybe the thread id).
     RunMetadata {
+        /// The frame's `run_id`.
         run_id: Option<String>,
+        /// The frame's `thread_id`.
         thread_id: Option<String>,
     },
     /// Platform `values` frame: the full state.

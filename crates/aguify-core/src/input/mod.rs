@@ -25,7 +25,9 @@ pub use text::RecordText;
 /// Where a record came from: file name (`-` for stdin) and 1-based line number.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
 pub struct Origin {
+    /// The input's name: its path, or `-` for stdin.
     pub file: Arc<str>,
+    /// The 1-based line (an SSE frame's first line); 0 for the end of the input.
     pub line: u64,
 }
 
@@ -38,6 +40,7 @@ impl std::fmt::Display for Origin {
 /// One parsed input record.
 #[derive(Debug, Clone)]
 pub struct Record {
+    /// Where the record starts.
     pub origin: Origin,
     /// How many input lines this record spans (SSE frames span several).
     pub lines: u64,
@@ -92,12 +95,15 @@ impl Record {
         parse: impl FnOnce(&str) -> Result<Value, String>,
     ) -> Result<Self, String> {
         // A line of a typed kind keeps its typed read; its tree is parsed only if asked for.
-        let v3 = if text.starts_with(r#"{"type":"event""#) {
+        // Its whitespace and key order do not change the path (Python's `json.dumps` writes
+        // `{"type": "event", …}`).
+        let as_v2 = sse_event.is_none() && starts_as_v2(&text);
+        let v3 = if may_be_v3(&text, as_v2) {
             crate::wire::v3::Event::read(&text)
         } else {
             None
         };
-        let v2 = if v3.is_none() && sse_event.is_none() && starts_as_v2(&text) {
+        let v2 = if v3.is_none() && as_v2 {
             crate::wire::v2::Event::read(&text).map(Box::new)
         } else {
             None
@@ -200,7 +206,9 @@ impl Frame {
 /// Which framing a file uses.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Framing {
+    /// One JSON value a line.
     Ndjson,
+    /// Server-sent events: `event:`/`data:` fields, frames separated by blank lines.
     Sse,
 }
 
@@ -247,6 +255,11 @@ impl<R: BufRead> Framer<R> {
     pub fn with_framing(mut self, framing: Framing) -> Self {
         self.framing = Some(framing);
         self
+    }
+
+    /// The reader, to hand it more bytes (a [`crate::convert::Converter`]'s feed).
+    pub(crate) fn reader_mut(&mut self) -> &mut R {
+        self.lines.reader_mut()
     }
 
     /// The framing of the input, once told.
@@ -393,8 +406,21 @@ where
 /// Whether `text` opens as a v2 event: its first key `event`, its value starting `on_`
 /// (whitespace allowed between the tokens, as Python's `json.dumps` writes them).
 fn starts_as_v2(text: &str) -> bool {
+    opens_with(text, &["{", r#""event""#, ":", r#""on_"#])
+}
+
+/// Whether `text` may be a v3 event, to be read typed: it opens as `{"type":"event"`
+/// (whitespace allowed between the tokens), or it is no v2 event and has a `"method"` key
+/// anywhere (keys in another order). A line that is not one costs a scan.
+fn may_be_v3(text: &str, as_v2: bool) -> bool {
+    opens_with(text, &["{", r#""type""#, ":", r#""event""#])
+        || (!as_v2 && memchr::memmem::find(text.as_bytes(), br#""method""#).is_some())
+}
+
+/// Whether `text` starts with `tokens`, whitespace allowed before each.
+fn opens_with(text: &str, tokens: &[&str]) -> bool {
     let mut rest = text;
-    for token in ["{", r#""event""#, ":", r#""on_"#] {
+    for token in tokens {
         match rest.trim_start().strip_prefix(token) {
             Some(after) => rest = after,
             None => return false,
@@ -415,7 +441,8 @@ pub fn parse_json(text: &str) -> Result<Value, String> {
     }
 }
 
-pub(crate) fn describe_json_error(e: &serde_json::Error, text: &str) -> String {
+/// What a JSON parse error means for a line, in words (`redact` says it too).
+pub fn describe_json_error(e: &serde_json::Error, text: &str) -> String {
     use serde_json::error::Category;
     match e.classify() {
         Category::Eof => format!(
@@ -458,6 +485,29 @@ pub(crate) mod tests {
         }
         assert!(line_hash(path_str, 5).is_err(), "no line 5");
         let _ = std::fs::remove_file(&path);
+    }
+
+    /// A v3 line takes the typed path whatever its whitespace and key order: read typed,
+    /// its tree never parsed, the same event.
+    #[test]
+    fn formatting_does_not_change_the_path() {
+        let compact = r#"{"type":"event","seq":3,"method":"messages","params":{"namespace":[],"timestamp":5,"data":{"event":"message-start","role":"ai","id":"m1"}}}"#;
+        let python = r#"{"type": "event", "seq": 3, "method": "messages", "params": {"namespace": [], "timestamp": 5, "data": {"event": "message-start", "role": "ai", "id": "m1"}}}"#;
+        let reordered = r#"{ "seq":3, "method":"messages", "type":"event", "params":{"namespace":[],"timestamp":5,"data":{"event":"message-start","role":"ai","id":"m1"}}}"#;
+        let want = framed(compact, 1).and_then(|r| r.v3).expect("read typed");
+        for line in [compact, python, reordered] {
+            let rec = framed(line, 1).expect("a record");
+            assert!(rec.value.get().is_none(), "no tree made: {line}");
+            assert_eq!(
+                format!("{:?}", rec.v3.expect("read typed")),
+                format!("{want:?}"),
+                "{line}"
+            );
+        }
+        // A v2 line naming a `method` somewhere is still read as v2, not tried as v3.
+        let v2 = r#"{"event": "on_tool_start", "name": "t", "run_id": "r", "data": {"input": {"method": "GET"}}, "parent_ids": []}"#;
+        let rec = framed(v2, 1).expect("a record");
+        assert!(rec.v3.is_none() && rec.v2.is_some());
     }
 
     /// A line framed as an NDJSON record (line `n` of file `t`).

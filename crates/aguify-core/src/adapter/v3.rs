@@ -466,8 +466,8 @@ impl V3Adapter {
             out.push(ModelEvent::RunIncomplete {
                 reason: format!(
                     "{stops} with {} and {} still open",
-                    crate::timeline::render::count(open_messages, "message"),
-                    crate::timeline::render::count(open_tools, "tool call")
+                    count(open_messages, "message"),
+                    count(open_tools, "tool call")
                 ),
             });
         } else {
@@ -1515,6 +1515,11 @@ fn payload_of(data: &Data) -> Payload {
         Data::Payload(p) => p.clone(),
         other => Payload::from_value(other.value()),
     }
+}
+
+/// `1 message`, `2 messages`.
+fn count(n: usize, what: &str) -> String {
+    format!("{n} {what}{}", if n == 1 { "" } else { "s" })
 }
 
 #[cfg(test)]
