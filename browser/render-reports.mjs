@@ -2,7 +2,9 @@
 // driven by playwright-core) and checks each one: no console errors or page errors, no network
 // request, the lane view drawn with a non-empty size, and the answers' text and the tool names
 // of the recording present in the rendered DOM. What to look for comes from `aguify convert`
-// (the assistant messages' text and TOOL_CALL_START names), not from the report.
+// (the assistant messages' text and TOOL_CALL_START names), not from the report. For a
+// successful, an interrupted and failed runs the page must show what `aguify timeline` and
+// `aguify explain` say: the outcome, the counts, the interrupt, the diagnosis and its line.
 //
 //   node browser/render-reports.mjs --bin target/debug/aguify [--big LOG] [--all]
 //        [--screenshot docs/report.png] [--timing LOG]
@@ -12,7 +14,7 @@
 //               case of testdata/check
 // --timing LOG  report LOG's page size, aguify's time and the browser's render time only
 import { chromium } from "playwright-core";
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -30,15 +32,17 @@ const rec = (p) => path.join(root, "testdata/recordings", p);
 
 // The representative set: name, files, whether the run fails.
 const CASES = [
-  { name: "plain chat", files: [rec("v3-js/a_plain_chat.ndjson")] },
+  { name: "plain chat", files: [rec("v3-js/a_plain_chat.ndjson")], shows: true },
   { name: "parallel tools", files: [rec("v3-js/b_react_parallel.ndjson")], tools: true },
   { name: "reasoning", files: [rec("v3-python/c_reasoning_anthropic.ndjson")], reasoning: true },
   {
     name: "interrupt -> resume",
     files: [rec("v3-js/d_hitl__1_interrupt.ndjson"), rec("v3-js/d_hitl__2_resume.ndjson")],
     interrupt: true,
+    shows: true,
   },
-  { name: "failed run", files: [rec("v3-js/e_error_tool_raises.ndjson")], failed: true },
+  { name: "failed run", files: [rec("v3-js/e_error_tool_raises.ndjson")], failed: true, shows: true },
+  { name: "failed v2 run", files: [rec("v2-python-api/e_error_tool_raises.ndjson")], failed: true, shows: true },
   { name: "v2 log (no timestamps)", files: [rec("v2-python-api/b_react_one_tool.ndjson")], tools: true },
   { name: "platform SSE", files: [rec("sse/platform-v3-protocol.b_react_parallel.sse")], tools: true },
 ];
@@ -77,6 +81,33 @@ function expected(files, firstRunOnly) {
     .filter(([id, t]) => (roles.get(id) ?? "assistant") === "assistant" && t.trim() && t.length < 8000)
     .map(([, t]) => t);
   return { answers, tools: [...tools] };
+}
+
+/// What `aguify timeline` and `aguify explain` say of each run (in order): the outcome, the
+/// counts of the footer, and for a failed run the error, its line and the likely cause. The
+/// page must show the same (`shows`).
+function verdicts(files) {
+  const timeline = execFileSync(bin, ["timeline", "--no-check", "--color", "never", ...files], {
+    maxBuffer: 1 << 30,
+    stdio: ["ignore", "pipe", "ignore"],
+  }).toString();
+  const runs = [];
+  const lines = timeline.split("\n");
+  for (let i = 0; i < lines.length; i++) {
+    const m = /■ (\w+)(?: (\S+) \((\w+)\))?/.exec(lines[i]);
+    if (!m) continue;
+    const counts = /(\d+) messages? · (\d+) tool calls? · (\d+) reasoning/.exec(lines[i + 1] ?? "");
+    runs.push({
+      outcome: m[1],
+      interrupt: m[2] ? { id: m[2], reason: m[3] } : null,
+      counts: counts ? counts.slice(1, 4).map(Number) : null,
+    });
+  }
+  // Exit 1 is "nothing to explain"; the JSON object is written either way.
+  const ex = spawnSync(bin, ["explain", "--format", "json", ...files], { maxBuffer: 1 << 30 });
+  if (ex.status !== 0 && ex.status !== 1) throw new Error(`aguify explain exited ${ex.status}`);
+  const explained = JSON.parse(ex.stdout.toString()).explained;
+  return { runs, explained };
 }
 
 function report(files, out) {
@@ -174,6 +205,58 @@ async function check(name, file, expect, extra = {}) {
   }
 }
 
+/// The page shows what timeline and explain say: per run its outcome badge, its counts, an
+/// interrupt's id and reason; a failed run's diagnosis with the error, the line that carried
+/// it and the likely cause (never "no line" when explain names one).
+async function shows(name, files) {
+  const want = verdicts(files);
+  await page.evaluate(() => window.dispatchEvent(new Event("beforeprint")));
+  const runs = await page.evaluate(() =>
+    [...document.querySelectorAll("section.run")].map((sec) => {
+      const dd = {};
+      const dts = sec.querySelectorAll("dl.head dt");
+      sec.querySelectorAll("dl.head dd").forEach((d, i) => (dd[dts[i].textContent] = d.textContent));
+      const diag = sec.querySelector(".diagnosis");
+      return {
+        badge: sec.querySelector("h2 .badge").textContent,
+        outcome: dd.outcome ?? "",
+        counts: dd.counts ?? "",
+        diagnosis: diag ? diag.textContent : null,
+      };
+    }),
+  );
+  if (runs.length !== want.runs.length) {
+    fail(name, `${runs.length} runs shown, timeline has ${want.runs.length}`);
+    return;
+  }
+  let failedRuns = 0;
+  runs.forEach((r, i) => {
+    const w = want.runs[i];
+    const label = `${name}, run ${i + 1}`;
+    if (r.badge !== w.outcome) fail(label, `badge ${JSON.stringify(r.badge)}, timeline says ${w.outcome}`);
+    if (w.counts) {
+      const [m, t, re] = w.counts;
+      const text = `${m} message${m === 1 ? "" : "s"} · ${t} tool call${t === 1 ? "" : "s"} · ${re} reasoning`;
+      if (!r.counts.startsWith(text)) fail(label, `counts ${JSON.stringify(r.counts)}, timeline says ${text}`);
+    }
+    if (w.interrupt && !r.outcome.includes(`${w.interrupt.reason} (${w.interrupt.id})`)) {
+      fail(label, `interrupt ${w.interrupt.id} (${w.interrupt.reason}) not shown: ${JSON.stringify(r.outcome)}`);
+    }
+    if (w.outcome !== "error") {
+      if (r.diagnosis !== null) fail(label, "a diagnosis on a run that did not fail");
+      return;
+    }
+    const x = want.explained[failedRuns++];
+    if (!x) return fail(label, "explain has no explanation for this failed run");
+    if (r.diagnosis === null) return fail(label, "no \"Why it failed\"");
+    const at = x.error.carriedBy ? `${x.error.carriedBy.file}:${x.error.carriedBy.line}` : "no line (the input stops)";
+    for (const part of [x.error.message, x.error.code, `error carried by ${at}`, x.cause]) {
+      if (!r.diagnosis.includes(part)) fail(label, `diagnosis lacks ${JSON.stringify(part)}: ${JSON.stringify(r.diagnosis.slice(0, 300))}`);
+    }
+  });
+  console.log(`ok   ${name}: shows ${runs.map((r) => r.badge).join(", ")} as timeline and explain say`);
+}
+
 try {
   const timing = opt("--timing");
   if (timing) {
@@ -189,6 +272,7 @@ try {
       report(c.files, out);
       const r = await check(c.name, out, expected(c.files), c);
       console.log(`ok   ${c.name} (${fs.statSync(out).size} bytes, drawn in ${r.renderMs} ms)`);
+      if (c.shows) await shows(c.name, c.files);
       if (c.name === "parallel tools" && opt("--screenshot")) {
         await page.goto(pathToFileURL(out).href);
         await page.waitForSelector("body[data-ready='1']");
@@ -220,18 +304,25 @@ try {
       walk(path.join(root, "testdata/pending"));
       walk(path.join(root, "testdata/check"));
       let i = 0;
+      let refused = 0;
       for (const f of files) {
         const out = path.join(tmp, `all-${i}.html`);
         const isRecording = i++ < recordings;
         try {
           report([f], out);
         } catch (e) {
-          fail(f, `aguify report failed: ${e.stderr ?? e}`);
+          // A check case with nothing of a known form gets no page (exit 2, one message).
+          const why = String(e.stderr ?? e);
+          if (!isRecording && e.status === 2 && why.includes("no AG-UI or LangGraph records")) {
+            refused++;
+            continue;
+          }
+          fail(f, `aguify report failed: ${why}`);
           continue;
         }
         await check(path.relative(root, f), out, isRecording ? expected([f]) : null);
       }
-      console.log(`ok   ${files.length} files of testdata rendered (${recordings} recordings checked for answers and tool names)`);
+      console.log(`ok   ${files.length - refused} files of testdata rendered (${recordings} recordings checked for answers and tool names; ${refused} check cases of no known form refused)`);
     }
   }
 } finally {

@@ -508,10 +508,13 @@ always\t''
 never\t''"
 complete -c aguify -n "__fish_aguify_using_subcommand check" -s j -l jobs -d 'Check this many files at once (default: the number of cores); the report keeps the input order' -r
 complete -c aguify -n "__fish_aguify_using_subcommand check" -l strict -d 'Exit 2 at the first bad input line instead of reporting it and going on'
+complete -c aguify -n "__fish_aguify_using_subcommand check" -s L -l follow-links -d 'Follow symbolic links when walking a directory (a link back to a folder being walked is told and not walked again)'
 complete -c aguify -n "__fish_aguify_using_subcommand check" -s v -l verbose -d 'List clean files too (the text report shows only files with findings)'
+complete -c aguify -n "__fish_aguify_using_subcommand check" -s q -l quiet -d 'Print nothing: the exit code alone says whether the check passed'
+complete -c aguify -n "__fish_aguify_using_subcommand check" -l statistics -d 'Print only the findings counted by rule and the summary line (text)'
 complete -c aguify -n "__fish_aguify_using_subcommand check" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c aguify -n "__fish_aguify_using_subcommand serve" -l conversation -d 'A further conversation: the *.ndjson/*.jsonl/*.sse files of DIR in name order, served at POST /<name> (the folder\'s name unless given as NAME=DIR); repeatable' -r
-complete -c aguify -n "__fish_aguify_using_subcommand serve" -l listen -d 'Address to listen on, HOST:PORT (loopback by default)' -r
+complete -c aguify -n "__fish_aguify_using_subcommand serve" -l listen -d 'Address to listen on, HOST:PORT, or PORT on loopback (127.0.0.1)' -r
 complete -c aguify -n "__fish_aguify_using_subcommand serve" -l speed -d 'Playback speed: 2 replays twice as fast as recorded, 0.5 half as fast' -r
 complete -c aguify -n "__fish_aguify_using_subcommand serve" -l max-gap -d 'Cap on any single gap after scaling, in ms (0: no cap)' -r
 complete -c aguify -n "__fish_aguify_using_subcommand serve" -l interval -d 'Gap before events without a timestamp (v2 logs), in ms, scaled by --speed' -r
@@ -549,7 +552,7 @@ complete -c aguify -n "__fish_aguify_using_subcommand timeline" -l stdin-filenam
 complete -c aguify -n "__fish_aguify_using_subcommand timeline" -l color -d 'Colour by kind; `auto` colours a terminal only and honours NO_COLOR / CLICOLOR_FORCE' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c aguify -n "__fish_aguify_using_subcommand timeline" -l width -d 'Cut lines to this many columns (default: the terminal\'s width; output to a pipe or a file is not cut)' -r
+complete -c aguify -n "__fish_aguify_using_subcommand timeline" -l width -d 'Cut lines to this many columns, 0 for no limit (default: the terminal\'s width; output to a pipe or a file is not cut)' -r
 complete -c aguify -n "__fish_aguify_using_subcommand timeline" -l strict -d 'Exit 2 at the first bad input line instead of reporting it and going on'
 complete -c aguify -n "__fish_aguify_using_subcommand timeline" -l full -d 'Show previews and ids whole, never cut lines to the width'
 complete -c aguify -n "__fish_aguify_using_subcommand timeline" -l follow -d 'Keep reading the file as it grows (like `tail -f`) until Ctrl-C'

@@ -19,6 +19,7 @@ pub use aguify_core::{
 pub mod check;
 pub mod diff;
 pub mod explain;
+pub mod known;
 pub mod redact;
 pub mod replay;
 pub mod report;

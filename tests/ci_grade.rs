@@ -134,7 +134,12 @@ fn nothing_of_a_known_form_exits_2_with_one_message_in_every_command() {
         ("agui.ndjson", &["--from", "v3"]),
     ];
     for (file, extra) in cases {
-        let want = format!("{file}: no AG-UI or LangGraph records (is it NDJSON or SSE?)");
+        let want = if extra.is_empty() {
+            format!("{file}: no AG-UI or LangGraph records (is it NDJSON or SSE?)")
+        } else {
+            // A wrong `--from` names the form found (issue 37 item 11).
+            format!("{file}: its records are AG-UI records, not the v3 protocol records --from asks for")
+        };
         for cmd in ["convert", "timeline", "explain"] {
             let mut args = vec![cmd];
             args.extend_from_slice(extra);

@@ -58,8 +58,8 @@ impl Interrupts {
                         "AGX404",
                         missing.clone(),
                         format!(
-                            "Thread has {} pending interrupt(s) not addressed by resume: {}",
-                            missing.len(),
+                            "Thread has {} not addressed by resume: {}",
+                            crate::timeline::render::count(missing.len(), "pending interrupt"),
                             missing.join(", ")
                         ),
                     );

@@ -280,6 +280,8 @@ pub struct Checker {
     /// Records of a known form read (not bad), and whether a bad line was a JSON array.
     known: u64,
     saw_array: bool,
+    /// The first bad line of a record of another form than `--from` asks for.
+    wrong_form: Option<String>,
     /// A line was unreadable before any record was read: if none ever is, the client (which
     /// reads the file as AG-UI) fails on that line.
     unreadable: bool,
@@ -334,8 +336,16 @@ impl FileReport {
     }
 }
 
-/// What is said of a file of which no record is of a known form (after `FILE: `).
-pub fn nothing_read_message(file: &str, json_array: bool) -> String {
+/// What is said of a file of which no record is of a known form (after `FILE: `);
+/// `wrong_form`: a bad line's message saying the record is of another form than `--from`
+/// asks for (then the form found is named instead).
+pub fn nothing_read_message(file: &str, json_array: bool, wrong_form: Option<&str>) -> String {
+    if let Some((forced, found)) = wrong_form.and_then(crate::adapter::wrong_form_of) {
+        return format!(
+            "its records are {found} records, not the {forced} records --from asks for \
+             (without --from the form is detected per file)"
+        );
+    }
     let mut m = "no AG-UI or LangGraph records (is it NDJSON or SSE?)".to_string();
     if json_array {
         m.push_str(&format!(
@@ -365,6 +375,7 @@ impl Checker {
             finished: false,
             known: 0,
             saw_array: false,
+            wrong_form: None,
             unreadable: false,
             stopped: None,
         }
@@ -483,6 +494,9 @@ impl Checker {
         self.flush_bad(false);
         if message.contains("found an array") {
             self.saw_array = true;
+        }
+        if self.wrong_form.is_none() && crate::adapter::wrong_form_of(message).is_some() {
+            self.wrong_form = Some(message.to_string());
         }
         self.pending_bad = Some((origin.clone(), message.to_string()));
     }
@@ -614,7 +628,7 @@ impl Checker {
         if !read {
             // Nothing of a known form: one finding says so, instead of one per line.
             let mut ctx = Ctx::new(file.clone(), self.ctx.config.clone());
-            let why = nothing_read_message(&file, self.saw_array);
+            let why = nothing_read_message(&file, self.saw_array, self.wrong_form.as_deref());
             ctx.report("AGX505", vec![], why);
             self.ctx.out = ctx.out;
             self.ctx.tally = ctx.tally;

@@ -153,8 +153,8 @@ impl Raw {
                         "AGX601",
                         vec![seq.to_string()],
                         format!(
-                            "seq jumps from {last} to {seq}: {} event(s) missing",
-                            seq - last - 1
+                            "seq jumps from {last} to {seq}: {} missing",
+                            crate::timeline::render::count((seq - last - 1) as usize, "event")
                         ),
                     );
                 }
@@ -234,7 +234,8 @@ impl Raw {
                             "AGX605",
                             vec![id.clone()],
                             format!(
-                                "message '{id}' finishes with block(s) {} never finished",
+                                "message '{id}' finishes with {} {} never finished",
+                                if b.len() == 1 { "block" } else { "blocks" },
                                 b.join(", ")
                             ),
                         );

@@ -174,7 +174,15 @@ impl Strict {
                     ctx.report(
                         "AGX310",
                         vec![id.clone()],
-                        format!("reasoning span '{id}' ends while reasoning message(s) {} are still open", open.join(", ")),
+                        format!(
+                            "reasoning span '{id}' ends while reasoning {} {} still open",
+                            if open.len() == 1 {
+                                "message"
+                            } else {
+                                "messages"
+                            },
+                            open.join(", ") + if open.len() == 1 { " is" } else { " are" }
+                        ),
                     );
                 }
                 self.open_spans.remove(&id);
@@ -307,8 +315,9 @@ impl Strict {
                             "AGX314",
                             vec![call.to_string()],
                             format!(
-                                "TOOL_CALL_RESULT for tool call '{call}' while its sub-agent(s) {} are still active",
-                                list.join(", ")
+                                "TOOL_CALL_RESULT for tool call '{call}' while its {} {} still active",
+                                if list.len() == 1 { "sub-agent" } else { "sub-agents" },
+                                list.join(", ") + if list.len() == 1 { " is" } else { " are" }
                             ),
                         );
                     }

@@ -15,9 +15,11 @@ use std::io::{self, BufRead, Read};
 use std::sync::mpsc;
 use std::sync::Arc;
 
+use crate::adapter::Disposition;
 use crate::agui::Event;
 use crate::error::Error;
-use crate::input::Origin;
+use crate::input::{Origin, Record};
+use crate::known::Known;
 use crate::pipeline::{self, Input, Observer};
 
 pub use compare::{Change, Difference, Options, RunDiff};
@@ -37,6 +39,7 @@ pub enum Item {
 
 /// Totals of a diff.
 #[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct Summary {
     /// Runs compared (the longer side's count).
     pub runs: usize,
@@ -97,8 +100,19 @@ pub fn read_side(
             .iter()
             .map(|f| Input::open(f))
             .collect::<Result<Vec<_>, _>>()?;
-        let mut reader = Reader::new(exact, out);
-        pipeline::run(inputs, opts, &mut reader)?;
+        let names: Vec<Arc<str>> = inputs.iter().map(|i| i.name.clone()).collect();
+        let mut reader = Reader::new(exact, out, &names);
+        let result = pipeline::run(inputs, opts, &mut reader);
+        if let Err(Error::Strict(_)) = &result {
+            // `--strict` stops at a bad line: it is told before the stop.
+            reader.flush_bad().map_err(Error::Output)?;
+        }
+        result?;
+        // A file of which nothing is of a known form (empty, binary, a CSV, the wrong
+        // `--from`) is no conversation: an empty golden or "equal: 0 runs" would be a lie.
+        if let Some((file, why)) = reader.known.unread_files().next() {
+            return Err(invalid(file, why));
+        }
         return reader.finish().map_err(Error::Output);
     }
     if snapshots < files.len() {
@@ -271,14 +285,21 @@ struct Reader<'a> {
     conv: Conversation,
     out: &'a mut dyn FnMut(Item) -> io::Result<()>,
     bad: Vec<Item>,
+    /// Which files held a record of a known form.
+    known: Known,
 }
 
 impl<'a> Reader<'a> {
-    fn new(exact: bool, out: &'a mut dyn FnMut(Item) -> io::Result<()>) -> Reader<'a> {
+    fn new(
+        exact: bool,
+        out: &'a mut dyn FnMut(Item) -> io::Result<()>,
+        names: &[Arc<str>],
+    ) -> Reader<'a> {
         Reader {
             conv: Conversation::new(exact),
             out,
             bad: Vec::new(),
+            known: Known::new(names),
         }
     }
 
@@ -300,7 +321,12 @@ impl<'a> Reader<'a> {
 }
 
 impl Observer for Reader<'_> {
+    fn record(&mut self, rec: &Record, disposition: &Disposition) {
+        self.known.record(rec, disposition);
+    }
+
     fn bad_line(&mut self, origin: &Origin, message: &str) {
+        self.known.bad_line(origin, message);
         self.bad.push(Item::Bad {
             origin: origin.clone(),
             message: message.to_string(),

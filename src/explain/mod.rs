@@ -540,7 +540,7 @@ fn explain_run(
             _ => None,
         })
         .collect();
-    let (cause, hint) = advice(&code, &steps, &open, nearest.as_ref());
+    let (cause, hint) = advice(&code, &message, &steps, &open, nearest.as_ref());
     Explanation {
         file: run.file.to_string(),
         run_id: run.run_id.clone(),
@@ -561,6 +561,16 @@ fn explain_run(
         final_state,
         cause,
         hint,
+    }
+}
+
+/// The run config's key of the recursion limit: LangGraph.js names it `recursionLimit` (and
+/// says so in its error), Python `recursion_limit`.
+fn recursion_key(message: &str) -> &'static str {
+    if message.contains("recursionLimit") {
+        "recursionLimit"
+    } else {
+        "recursion_limit"
     }
 }
 
@@ -590,6 +600,7 @@ fn loop_nodes<'a>(steps: &[&'a str]) -> Vec<(&'a str, usize)> {
 /// A plain-language likely cause and a fix hint, per code class.
 fn advice(
     code: &str,
+    message: &str,
     steps: &[&str],
     open: &[OpenSpan],
     nearest: Option<&Signal>,
@@ -621,7 +632,7 @@ fn advice(
             };
             (
                 "The graph hit its recursion limit: nodes kept routing to each other without reaching END.".into(),
-                format!("Raise `recursion_limit` in the run config if the work is legitimately long, or {loop_text}."),
+                format!("Raise `{}` in the run config if the work is legitimately long, or {loop_text}.", recursion_key(message)),
             )
         }
         error_code::LLM_RATE_LIMITED => (

@@ -1,5 +1,6 @@
-//! The report's data: what the page shows, per run. Serialized into the page as JSON and drawn
-//! by its script ([`super::html`]); deterministic for a given input.
+//! The report's data: what the page shows, per run. Serialized into the page as JSON (keys in
+//! camelCase, as every JSON aguify writes) and drawn by its script ([`super::html`]);
+//! deterministic for a given input.
 
 use std::collections::BTreeMap;
 
@@ -12,6 +13,7 @@ use crate::timeline::Tokens;
 
 /// The whole report.
 #[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct Report {
     /// `aguify <version>`.
     pub generator: String,
@@ -36,6 +38,7 @@ pub struct Report {
 
 /// The report's bounds.
 #[derive(Debug, Clone, Copy, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct Limits {
     /// Largest report, in bytes (page and data).
     pub max_bytes: usize,
@@ -53,6 +56,7 @@ pub struct Limits {
 }
 
 #[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct RuleCount {
     pub rule: &'static str,
     pub severity: &'static str,
@@ -61,6 +65,7 @@ pub struct RuleCount {
 }
 
 #[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct RuleText {
     pub title: &'static str,
     pub explanation: &'static str,
@@ -70,6 +75,7 @@ pub struct RuleText {
 
 /// A checker finding, where it is shown.
 #[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct FindingView {
     pub rule: &'static str,
     pub severity: &'static str,
@@ -84,6 +90,7 @@ pub struct FindingView {
 
 /// One run: its header, and (within the size bound) its detail.
 #[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct Run {
     /// 1-based number in the report.
     pub n: usize,
@@ -110,6 +117,7 @@ pub struct Run {
 
 /// How a run ended.
 #[derive(Debug, Clone, Default, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct Outcome {
     /// `success`, `interrupt`, `error`, `no_terminal` or `open`.
     pub kind: &'static str,
@@ -128,6 +136,7 @@ pub struct Outcome {
 
 /// A run's lanes and transcript.
 #[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct Detail {
     pub axis: Axis,
     pub lanes: Vec<Lane>,
@@ -138,6 +147,7 @@ pub struct Detail {
 
 /// The lane view's horizontal axis.
 #[derive(Debug, Clone, Copy, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct Axis {
     /// `ms` (recorded timestamps, relative to the run's first) or `event` (the AG-UI event
     /// sequence, for logs without timestamps).
@@ -147,6 +157,7 @@ pub struct Axis {
 
 /// One lane: a kind of work, at one nesting depth, in rows of bars that do not overlap.
 #[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct Lane {
     pub label: String,
     pub kind: &'static str,
@@ -156,6 +167,7 @@ pub struct Lane {
 
 /// One bar (or, for `n` > 1, several close bars merged).
 #[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct Bar {
     /// Start and end on the axis.
     pub s: i64,
@@ -181,6 +193,7 @@ fn is_one(n: &usize) -> bool {
 
 /// One transcript item.
 #[derive(Debug, Clone, Default, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct Item {
     /// `user`, `assistant`, `reasoning`, `tool`, `interrupt`, `resume`, `error`, `state`,
     /// `step`, `custom`, `bad`, `other`, `end`, or `fold` (items left out: `count`).

@@ -88,8 +88,8 @@ where
             _ = &mut grace => {
                 if let Some(log) = log {
                     log(&format!(
-                        "closing {} connection(s) still open after the {} ms shutdown grace",
-                        conns.len(),
+                        "closing {} still open after the {} ms shutdown grace",
+                        crate::timeline::render::count(conns.len(), "connection"),
                         cfg.shutdown_grace.as_millis()
                     ));
                 }

@@ -90,9 +90,11 @@ fn decide(conv: &Conversation, thread: &str, s: &Session, resume_ids: &[String])
         return Admission::Refused {
             code: CONVERSATION_ENDED,
             message: format!(
-                "The recorded conversation '{}' has {total} run(s) and thread '{thread}' has \
-                 replayed all of them. Start a new thread (a new threadId) to replay it from the start.",
-                conv.name
+                "The recorded conversation '{}' has {} and thread '{thread}' has \
+                 replayed {}. Start a new thread (a new threadId) to replay it from the start.",
+                conv.name,
+                crate::timeline::render::count(total, "run"),
+                if total == 1 { "it" } else { "all of them" }
             ),
         };
     }
@@ -114,7 +116,12 @@ fn decide(conv: &Conversation, thread: &str, s: &Session, resume_ids: &[String])
         format!("Thread '{thread}' has no pending interrupt, but resume[] answers")
     } else {
         format!(
-            "Thread '{thread}' is paused at interrupt(s) {} of recorded run {} of '{}'",
+            "Thread '{thread}' is paused at {} {} of recorded run {} of '{}'",
+            if s.pending.len() == 1 {
+                "interrupt"
+            } else {
+                "interrupts"
+            },
             quote(&s.pending),
             s.next,
             conv.name
@@ -128,7 +135,8 @@ fn decide(conv: &Conversation, thread: &str, s: &Session, resume_ids: &[String])
             message.push_str(&format!(" {}", quote(&unknown)));
         } else {
             message.push_str(&format!(
-                "; resume[] names unknown interrupt id(s): {}",
+                "; resume[] names unknown interrupt {}: {}",
+                if unknown.len() == 1 { "id" } else { "ids" },
                 quote(&unknown)
             ));
         }

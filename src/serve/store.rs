@@ -99,8 +99,8 @@ impl Conversation {
             return Err(ServeError::Load {
                 name: name.to_string(),
                 message: format!(
-                    "the recording holds no AG-UI run: {} input line(s) could not be read, the first at {}",
-                    collect.bad,
+                    "the recording holds no AG-UI run: {} could not be read, the first at {}",
+                    crate::timeline::render::count(collect.bad as usize, "input line"),
                     collect.first_bad.as_deref().unwrap_or("?")
                 ),
             });
@@ -133,8 +133,8 @@ impl Conversation {
         })
     }
 
-    /// `--conversation [NAME=]DIR`: the `*.ndjson`, `*.jsonl` and `*.sse` files of DIR in
-    /// name order (paths as DIR gives them); the name defaults to the folder's name (`.`:
+    /// `--conversation [NAME=]DIR`: the `*.ndjson`, `*.jsonl` and `*.sse` files of DIR (any
+    /// case) in name order (paths as DIR gives them); the name defaults to the folder's name (`.`:
     /// the current folder's). `NAME=` with an invalid NAME is refused, unless the whole
     /// spec is a folder (a folder named `a=b`).
     pub fn load_dir(spec: &str, opts: &Options) -> Result<Conversation, ServeError> {
@@ -195,15 +195,11 @@ fn recording_files(dir: &Path) -> Result<Vec<String>, ServeError> {
     for entry in read {
         let entry = entry.map_err(unreadable)?;
         let path = entry.path();
-        let ext = path
-            .extension()
-            .and_then(|e| e.to_str())
-            .unwrap_or_default();
         let hidden = path
             .file_name()
             .and_then(|n| n.to_str())
             .is_none_or(|n| n.starts_with('.'));
-        if path.is_file() && !hidden && matches!(ext, "ndjson" | "jsonl" | "sse") {
+        if path.is_file() && !hidden && crate::input::walk::is_recording_name(&path) {
             files.push(path.display().to_string());
         }
     }

@@ -31,13 +31,22 @@ pub struct Segment {
     pub fit: Fit,
 }
 
-/// In which order the pieces of a line give way to the width: previews first, then a
-/// status's message, then the other pieces from the line's end, then paths (cut from the
-/// left, so the file name and line stay); the status itself (`tool error`, the RUN_ERROR
-/// code) last.
+/// In which order the pieces of a line give way to the width: ids shrink to a few characters
+/// first (shown whole elsewhere: `--full`, the run's footer), then details (a count, a
+/// duration, the thread) are dropped whole, from the line's end; then previews shrink to a
+/// fair share and then to `…`; then a status's message, then the other pieces from the line's
+/// end, then paths (cut from the left, so the file name and line stay); the status itself
+/// (`tool error`, the RUN_ERROR code, an interrupt's reason) last.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Fit {
+    /// ` · 23 chars`, ` · 0ms`: what is least missed, dropped whole with its separator.
+    Detail,
+    /// A detail kept longer: dropped after every [`Fit::Detail`] of the line (a run's
+    /// duration).
+    LastDetail,
     Preview,
+    /// An id (a run's, a tool call's, an interrupt's): cut to [`MIN_ID`] columns first.
+    Id,
     /// The text of a status (the RUN_ERROR message): cut only after the previews.
     Message,
     Path,
@@ -70,6 +79,18 @@ fn status(paint: Paint, text: impl Into<String>) -> Segment {
     piece(Fit::Status, paint, text)
 }
 
+/// ` · text`, dropped (with its ` · `) first when the line is too wide.
+fn detail(v: &mut Vec<Segment>, paint: Paint, text: impl Into<String>) {
+    v.push(seg(Paint::Dim, " · "));
+    v.push(piece(Fit::Detail, paint, text));
+}
+
+/// A detail dropped only after the others.
+fn last_detail(v: &mut Vec<Segment>, paint: Paint, text: impl Into<String>) {
+    v.push(seg(Paint::Dim, " · "));
+    v.push(piece(Fit::LastDetail, paint, text));
+}
+
 /// A path (with its `:line`), cut from the left.
 fn path(paint: Paint, text: impl Into<String>) -> Segment {
     piece(Fit::Path, paint, text)
@@ -96,6 +117,9 @@ const COUNTS_MARK: &str = "\u{0}";
 
 /// Shortest width a cut preview keeps.
 const MIN_PREVIEW: usize = 12;
+
+/// Shortest width a cut id keeps (its `…` included).
+const MIN_ID: usize = 9;
 
 impl Renderer {
     pub fn new(opts: RenderOptions) -> Self {
@@ -217,13 +241,13 @@ impl Renderer {
             } => {
                 v.push(seg(Paint::Strong(Kind::Run), "▶ run "));
                 let run_id = self.id(run_id.as_deref().unwrap_or("?")).into_owned();
-                v.push(seg(Paint::Kind(k), run_id));
+                v.push(piece(Fit::Id, Paint::Kind(k), run_id));
                 if let Some(t) = thread_id {
-                    dotted(&mut v, seg(Paint::Plain, format!("thread {}", self.id(t))));
+                    detail(&mut v, Paint::Plain, format!("thread {}", self.id(t)));
                 }
                 if *resumes > 0 {
                     let resumes = format!("resumes {}", count(*resumes, "interrupt"));
-                    dotted(&mut v, seg(Paint::Kind(Kind::Interrupt), resumes));
+                    dotted(&mut v, status(Paint::Kind(Kind::Interrupt), resumes));
                 }
             }
             Line::RunEnd(run) => footer(&mut v, run),
@@ -236,14 +260,17 @@ impl Renderer {
                 events,
             } => {
                 v.push(seg(Paint::Kind(k), format!("◂ {name}")));
-                dotted(&mut v, seg(Paint::Dim, span_len(*duration_ms, *events)));
+                if let Some(d) = duration_ms {
+                    detail(&mut v, Paint::Dim, ms(*d));
+                }
+                detail(&mut v, Paint::Dim, format!("{events} events"));
             }
             Line::Text {
                 role, text, cut, ..
             } => {
                 v.push(seg(Paint::Strong(k), format!("text {role} ")));
                 v.push(preview(Paint::Kind(k), quote(text)));
-                dotted(&mut v, seg(Paint::Dim, chars(text)));
+                detail(&mut v, Paint::Dim, chars(text));
                 push_duration(&mut v, e);
                 push_cut(&mut v, *cut);
             }
@@ -258,13 +285,10 @@ impl Renderer {
                     v.push(seg(Paint::Dim, "(no text)"));
                 } else {
                     v.push(preview(Paint::Kind(k), quote(text)));
-                    dotted(&mut v, seg(Paint::Dim, chars(text)));
+                    detail(&mut v, Paint::Dim, chars(text));
                 }
                 if *encrypted > 0 {
-                    dotted(
-                        &mut v,
-                        seg(Paint::Dim, count(*encrypted, "encrypted value")),
-                    );
+                    detail(&mut v, Paint::Dim, count(*encrypted, "encrypted value"));
                 }
                 push_duration(&mut v, e);
                 push_cut(&mut v, *cut);
@@ -279,13 +303,14 @@ impl Renderer {
                 error,
             } => {
                 v.push(seg(Paint::Strong(k), format!("tool {name} ")));
-                v.push(seg(Paint::Dim, format!("{} ", self.id(id))));
+                v.push(piece(Fit::Id, Paint::Dim, self.id(id)));
+                v.push(seg(Paint::Dim, " "));
                 if !args.is_empty() {
                     v.push(preview(Paint::Kind(k), one_line(args)));
                 }
                 if *streamed_output > 0 {
                     let streamed = format!("streamed {}", count(*streamed_output, "char"));
-                    dotted(&mut v, seg(Paint::Dim, streamed));
+                    detail(&mut v, Paint::Dim, streamed);
                 }
                 match result {
                     Some(r) => {
@@ -317,9 +342,10 @@ impl Renderer {
                 reason,
                 message,
             } => {
-                let head = format!("⏸ interrupt {} ", self.id(id));
-                v.push(seg(Paint::Strong(k), head));
-                v.push(seg(Paint::Kind(k), reason.clone()));
+                v.push(seg(Paint::Strong(k), "⏸ interrupt "));
+                v.push(piece(Fit::Id, Paint::Strong(k), self.id(id)));
+                v.push(seg(Paint::Strong(k), " "));
+                v.push(status(Paint::Kind(k), reason.clone()));
                 if let Some(m) = message {
                     v.push(seg(Paint::Plain, " "));
                     v.push(preview(Paint::Plain, quote(m)));
@@ -383,14 +409,13 @@ fn footer(v: &mut Vec<Segment>, run: &RunSummary) {
         }
         Outcome::Interrupt(list) => {
             v.push(seg(Paint::Strong(Kind::Interrupt), "interrupt"));
-            let items: Vec<String> = list
-                .iter()
-                .map(|(id, reason)| format!("{id} ({reason})"))
-                .collect();
-            v.push(seg(
-                Paint::Kind(Kind::Interrupt),
-                format!(" {}", items.join(", ")),
-            ));
+            // The ids give way before the reasons.
+            for (i, (id, reason)) in list.iter().enumerate() {
+                let paint = Paint::Kind(Kind::Interrupt);
+                v.push(seg(paint, if i == 0 { " " } else { ", " }));
+                v.push(piece(Fit::Id, paint, id.clone()));
+                v.push(status(paint, format!(" ({reason})")));
+            }
         }
         Outcome::Cancelled => v.push(seg(Paint::Strong(Kind::Run), "cancelled")),
         Outcome::Error { code, .. } => {
@@ -401,29 +426,28 @@ fn footer(v: &mut Vec<Segment>, run: &RunSummary) {
         }
         Outcome::NoTerminal => v.push(seg(Paint::Strong(Kind::Error), "no terminal event")),
     }
+    // The counts: all but messages, tool calls and tokens are details, dropped from the end.
     v.push(Segment {
         paint: Paint::Plain,
         text: COUNTS_MARK.to_string(),
         fit: Fit::Fixed,
     });
-    let mut counts = vec![
-        count(run.messages as usize, "message"),
+    v.push(seg(Paint::Plain, count(run.messages as usize, "message")));
+    v.push(dot());
+    v.push(seg(
+        Paint::Plain,
         count(run.tool_calls as usize, "tool call"),
-        format!("{} reasoning", run.reasoning),
-    ];
+    ));
+    detail(v, Paint::Plain, format!("{} reasoning", run.reasoning));
     if let Some(t) = run.tokens {
-        counts.push(format!(
-            "{} tokens ({} in, {} out)",
-            t.total, t.input, t.output
-        ));
+        v.push(dot());
+        v.push(seg(Paint::Plain, format!("{} tokens", t.total)));
+        let split = format!(" ({} in, {} out)", t.input, t.output);
+        v.push(piece(Fit::Detail, Paint::Plain, split));
     }
-    counts.push(format!("{} events", run.events));
-    counts.extend(run.duration_ms().map(ms));
-    for (i, c) in counts.into_iter().enumerate() {
-        if i > 0 {
-            v.push(dot());
-        }
-        v.push(seg(Paint::Plain, c));
+    detail(v, Paint::Plain, format!("{} events", run.events));
+    if let Some(d) = run.duration_ms() {
+        last_detail(v, Paint::Plain, ms(d));
     }
 }
 
@@ -435,7 +459,7 @@ fn dotted(v: &mut Vec<Segment>, s: Segment) {
 
 fn push_duration(v: &mut Vec<Segment>, e: &Entry) {
     if let Some(d) = e.duration_ms() {
-        dotted(v, seg(Paint::Dim, ms(d)));
+        detail(v, Paint::Dim, ms(d));
     }
 }
 
@@ -453,13 +477,6 @@ pub fn count(n: usize, what: &str) -> String {
 
 fn chars(text: &str) -> String {
     count(text.chars().count(), "char")
-}
-
-fn span_len(duration_ms: Option<i64>, events: u64) -> String {
-    match duration_ms {
-        Some(d) => format!("{} · {events} events", ms(d)),
-        None => format!("{events} events"),
-    }
 }
 
 /// A duration: `850ms`, `1.250s`.
@@ -540,12 +557,53 @@ fn fit(segs: &[Segment], width: Option<usize>) -> Vec<Segment> {
     if total(&out) <= width {
         return out;
     }
-    let fixed: usize = segs
+    // Ids give way first, to a few characters each, from the line's end.
+    for i in (0..out.len()).rev() {
+        let excess = total(&out).saturating_sub(width);
+        if excess == 0 {
+            return out;
+        }
+        if out[i].fit == Fit::Id {
+            let w = out[i].text.width();
+            out[i].text = cut(&out[i].text, w.saturating_sub(excess).max(MIN_ID.min(w)));
+        }
+    }
+    // Then details, whole (with their ` · `), from the line's end.
+    while total(&out) > width {
+        let at = |fit| out.iter().rposition(|s| s.fit == fit);
+        let Some(i) = at(Fit::Detail).or_else(|| at(Fit::LastDetail)) else {
+            break;
+        };
+        out.remove(i);
+        if i > 0 && out[i - 1].text == " · " {
+            out.remove(i - 1);
+        }
+    }
+    // Room left after the details went: the ids take it back, from the line's start.
+    for i in 0..out.len() {
+        let room = width.saturating_sub(total(&out));
+        if room == 0 {
+            break;
+        }
+        if out[i].fit == Fit::Id {
+            let whole = &segs
+                .iter()
+                .filter(|s| s.fit == Fit::Id)
+                .nth(ids_before(&out, i));
+            if let Some(whole) = whole {
+                out[i].text = cut(&whole.text, out[i].text.width() + room);
+            }
+        }
+    }
+    if total(&out) <= width {
+        return out;
+    }
+    let fixed: usize = out
         .iter()
         .filter(|s| s.fit != Fit::Preview)
         .map(|s| s.text.width())
         .sum();
-    let mut widths: Vec<(usize, usize)> = segs
+    let mut widths: Vec<(usize, usize)> = out
         .iter()
         .enumerate()
         .filter(|(_, s)| s.fit == Fit::Preview)
@@ -575,7 +633,12 @@ fn fit(segs: &[Segment], width: Option<usize>) -> Vec<Segment> {
             if excess == 0 {
                 return out;
             }
-            if out[i].fit != class {
+            // Past its few characters an id gives way as the fixed pieces do.
+            let fit = match out[i].fit {
+                Fit::Id => Fit::Fixed,
+                fit => fit,
+            };
+            if fit != class {
                 continue;
             }
             let w = out[i].text.width();
@@ -605,6 +668,11 @@ fn fit(segs: &[Segment], width: Option<usize>) -> Vec<Segment> {
         }
     }
     fitted
+}
+
+/// How many ids come before `out[i]` (the details dropped took no id with them).
+fn ids_before(out: &[Segment], i: usize) -> usize {
+    out[..i].iter().filter(|s| s.fit == Fit::Id).count()
 }
 
 /// Cuts `s` to `max` columns from the left, starting with `…` when cut (a path keeps its

@@ -6,6 +6,8 @@ use std::path::Path;
 use aguify::check::report::{Counts, Format, Report};
 use aguify::check::{self, rules, Config, FileReport};
 use aguify::error::os_text;
+use aguify::input::walk;
+use aguify::text::printable;
 
 use crate::cli::{CheckArgs, FailOn, ReportFormat};
 use crate::options;
@@ -20,60 +22,71 @@ pub fn fails(c: Counts, fail_on: FailOn, max_warnings: Option<u64>) -> bool {
     by_severity || max_warnings.is_some_and(|m| c.warnings > m)
 }
 
-/// The files a directory holds for checking: its `*.ndjson`, `*.jsonl` and `*.sse` files,
-/// walked in name order (sub-directories too).
-fn walk(dir: &Path, out: &mut Vec<String>) -> io::Result<()> {
-    let mut entries: Vec<_> = std::fs::read_dir(dir)?
-        .filter_map(Result::ok)
-        .map(|e| e.path())
-        .collect();
-    entries.sort();
-    for p in entries {
-        if p.is_dir() {
-            walk(&p, out)?;
-        } else if p
-            .extension()
-            .and_then(|e| e.to_str())
-            .is_some_and(|e| matches!(e, "ndjson" | "jsonl" | "sse"))
-        {
-            out.push(p.to_string_lossy().into_owned());
-        }
-    }
-    Ok(())
-}
+/// The files to check, and reports of the folders that could not be read with the index
+/// into the files they come before.
+type Inputs = (Vec<String>, Vec<(usize, FileReport)>);
 
-/// What is to be checked: each argument, then `--files-from`'s list, a directory walked.
-/// Paths that cannot be listed become reports of their own, at their place.
-fn inputs(args: &CheckArgs, config: &Config) -> (Vec<String>, Vec<(usize, FileReport)>) {
+/// What is to be checked: each argument, then `--files-from`'s list, a directory walked
+/// (src/input/walk.rs). Folders that cannot be read become reports of their own, at their
+/// place. A usage error (a list that cannot be read, a folder or a list with no recordings)
+/// comes back as its message: nothing is checked then, and stdin is never read in its stead.
+fn inputs(args: &CheckArgs, config: &Config) -> Result<Inputs, String> {
     let mut paths = args.input.files.clone();
-    let mut list_error = None;
     if let Some(list) = &args.files_from {
         let text = if list == "-" {
             io::read_to_string(io::stdin())
         } else {
             std::fs::read_to_string(list)
         };
-        match text {
-            Ok(text) => {
-                let lines = text.lines().map(str::trim).filter(|l| !l.is_empty());
-                paths.extend(lines.map(String::from));
-            }
-            Err(e) => list_error = Some(FileReport::unreadable(list, &os_text(&e), config)),
+        let text = text.map_err(|e| {
+            format!(
+                "--files-from {}: cannot read the list: {}",
+                printable(list),
+                os_text(&e)
+            )
+        })?;
+        let listed: Vec<String> = text
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty())
+            .map(String::from)
+            .collect();
+        if listed.is_empty() && paths.is_empty() {
+            return Err(format!(
+                "--files-from {}: the list names no files",
+                printable(list)
+            ));
         }
+        paths.extend(listed);
     }
     let (mut files, mut unreadable) = (vec![], vec![]);
     for f in paths {
-        if f != "-" && Path::new(&f).is_dir() {
-            if let Err(e) = walk(Path::new(&f), &mut files) {
-                let report = FileReport::unreadable(&f, &os_text(&e), config);
-                unreadable.push((files.len(), report));
-            }
-        } else {
+        if f == "-" || !Path::new(&f).is_dir() {
             files.push(f);
+            continue;
         }
+        let walk = walk::recordings(Path::new(&f), args.follow_links);
+        for (link, target) in &walk.loops {
+            eprintln!(
+                "aguify: {}: a link back to {}, not walked again",
+                printable(link),
+                printable(target)
+            );
+        }
+        if walk.files.is_empty() && walk.unreadable.is_empty() {
+            return Err(format!(
+                "no recordings found in {} (looked for {})",
+                printable(&f),
+                walk::RECORDING_PATTERNS
+            ));
+        }
+        for (at, path, e) in walk.unreadable {
+            let report = FileReport::unreadable(&path, &os_text(&e), config);
+            unreadable.push((files.len() + at, report));
+        }
+        files.extend(walk.files);
     }
-    unreadable.extend(list_error.map(|r| (files.len(), r)));
-    (files, unreadable)
+    Ok((files, unreadable))
 }
 
 fn config(args: &CheckArgs) -> Config {
@@ -175,6 +188,25 @@ fn github_blob_base() -> Option<String> {
     ))
 }
 
+/// A finding's link in the markdown summary. In a GitHub Actions job (a job summary's page
+/// is not in the repository, so a relative link leads nowhere) the file's path in the
+/// repository, from `$GITHUB_WORKSPACE`, after the commit's blob URL; a file outside the
+/// workspace gets no link. Elsewhere the path as given, relative.
+fn markdown_link(file: &str, line: u64) -> Option<String> {
+    let Some(base) = github_blob_base() else {
+        return Some(check::report::markdown::target("", file, line));
+    };
+    let workspace = std::env::var_os("GITHUB_WORKSPACE").filter(|w| !w.is_empty())?;
+    let workspace = Path::new(&workspace).canonicalize().ok()?;
+    let file = Path::new(file).canonicalize().ok()?;
+    let in_repo = file
+        .strip_prefix(&workspace)
+        .ok()?
+        .to_str()?
+        .replace('\\', "/");
+    Some(check::report::markdown::target(&base, &in_repo, line))
+}
+
 pub fn run(args: CheckArgs) -> anyhow::Result<i32> {
     if let Some(id) = &args.explain {
         let mut out = io::stdout().lock();
@@ -203,10 +235,20 @@ pub fn run(args: CheckArgs) -> anyhow::Result<i32> {
         );
         return Ok(2);
     }
+    if args.input.files.iter().any(|f| f == "-") {
+        // Says so when it is a terminal.
+        let _ = crate::terminal::stdin_guard("check", &args.input.files);
+    }
     let opts = options::pipeline_options(&args.input, &args.map);
     let config = config(&args);
-    let (mut files, unreadable) = inputs(&args, &config);
-    if files.is_empty() && unreadable.is_empty() && args.files_from.is_none() {
+    let (mut files, unreadable) = match inputs(&args, &config) {
+        Ok(found) => found,
+        Err(usage) => {
+            eprintln!("aguify: check: {usage}");
+            return Ok(2);
+        }
+    };
+    if files.is_empty() && unreadable.is_empty() {
         files.push("-".to_string());
     }
     let label = args.stdin.stdin_filename.as_deref().unwrap_or("-");
@@ -232,9 +274,11 @@ pub fn run(args: CheckArgs) -> anyhow::Result<i32> {
     let color = crate::terminal::use_color(args.color, io::stdout().is_terminal());
     let mut out = io::BufWriter::with_capacity(64 * 1024, io::stdout().lock());
     let written = match format {
+        _ if args.quiet => Ok(()),
+        _ if args.statistics => out.write_all(check::report::text::statistics(&report).as_bytes()),
         Format::Markdown => {
-            let base = github_blob_base().unwrap_or_default();
-            out.write_all(check::report::markdown::render(&report, &base).as_bytes())
+            let page = check::report::markdown::render_linked(&report, &markdown_link);
+            out.write_all(page.as_bytes())
         }
         _ => report.write_to(format, color, &mut out),
     }

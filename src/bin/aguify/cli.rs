@@ -25,7 +25,8 @@ pub enum Command {
     /// Check AG-UI streams and LangGraph logs (official client rules, schema, interrupts, …)
     #[command(mut_arg("files", |a| a.help(
         "Input files, each checked on its own (a directory: its *.ndjson, *.jsonl and *.sse \
-         files, walked in name order); none or `-` reads stdin"
+         files in any case, walked in name order, without hidden folders, node_modules and \
+         symbolic links unless -L); none or `-` reads stdin"
     )))]
     Check(CheckArgs),
     /// Serve recorded runs as a live AG-UI endpoint (POST a RunAgentInput, get SSE)
@@ -241,14 +242,17 @@ fn parse_positive(s: &str) -> Result<usize, String> {
     }
 }
 
-/// `--listen`: HOST:PORT (`[::1]:8000` for IPv6); a bare port is the common mistake.
+/// `--listen`: HOST:PORT (`[::1]:8000` for IPv6), or a bare PORT on loopback (127.0.0.1).
 fn parse_listen(s: &str) -> Result<String, String> {
+    if s.parse::<u16>().is_ok() {
+        return Ok(format!("127.0.0.1:{s}"));
+    }
     let port = s
         .rsplit_once(':')
         .map(|(host, port)| (host, port.parse::<u16>()));
     match port {
         Some((host, Ok(_))) if !host.is_empty() => Ok(s.to_string()),
-        _ => Err("expected HOST:PORT, e.g. 127.0.0.1:8000".to_string()),
+        _ => Err("expected HOST:PORT or PORT, e.g. 127.0.0.1:8000 or 8000".to_string()),
     }
 }
 
@@ -272,7 +276,7 @@ pub struct ServeArgs {
     /// POST /<name> (the folder's name unless given as NAME=DIR); repeatable
     #[arg(long, value_name = "[NAME=]DIR")]
     pub conversation: Vec<String>,
-    /// Address to listen on, HOST:PORT (loopback by default)
+    /// Address to listen on, HOST:PORT, or PORT on loopback (127.0.0.1)
     #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:8000", value_parser = parse_listen)]
     pub listen: String,
     #[command(flatten)]
@@ -340,9 +344,19 @@ pub struct CheckArgs {
     /// Also check the paths listed in FILE, one a line (`-`: read the list from stdin)
     #[arg(long, value_name = "FILE")]
     pub files_from: Option<String>,
+    /// Follow symbolic links when walking a directory (a link back to a folder being walked
+    /// is told and not walked again)
+    #[arg(short = 'L', long)]
+    pub follow_links: bool,
     /// List clean files too (the text report shows only files with findings)
     #[arg(long, short)]
     pub verbose: bool,
+    /// Print nothing: the exit code alone says whether the check passed
+    #[arg(long, short, conflicts_with_all = ["verbose", "statistics"])]
+    pub quiet: bool,
+    /// Print only the findings counted by rule and the summary line (text)
+    #[arg(long, conflicts_with = "format")]
+    pub statistics: bool,
     /// Colour the text report
     #[arg(long, value_enum, default_value_t = Color::Auto)]
     pub color: Color,
@@ -443,8 +457,8 @@ pub struct TimelineArgs {
     /// Do not run the checker (its findings are shown inline by default)
     #[arg(long)]
     pub no_check: bool,
-    /// Cut lines to this many columns (default: the terminal's width; output to a pipe or a
-    /// file is not cut)
+    /// Cut lines to this many columns, 0 for no limit (default: the terminal's width; output
+    /// to a pipe or a file is not cut)
     #[arg(long, value_name = "N")]
     pub width: Option<usize>,
 }

@@ -32,6 +32,9 @@ struct ConvertObserver<'a> {
     /// idle, at each file's end and at the end): a log of thousands of findings is not
     /// thousands of unbuffered writes.
     diag: io::BufWriter<io::Stderr>,
+    /// `file:line` of the last finding printed (`--strict` tells the bad line it stopped at
+    /// unless a finding just did).
+    last_told: Option<String>,
 }
 
 impl ConvertObserver<'_> {
@@ -47,6 +50,7 @@ impl ConvertObserver<'_> {
     fn print_new(&mut self) {
         let (color, quiet) = (self.color, self.quiet);
         let (diag, known, held) = (&mut self.diag, &self.known, &mut self.held);
+        let last_told = &mut self.last_told;
         self.checker.stream_new(|f| {
             if quiet {
                 return;
@@ -54,6 +58,7 @@ impl ConvertObserver<'_> {
             let line = format!("aguify: {}", finding_line(f, color));
             match known.state(&f.file) {
                 Some(true) | None => {
+                    *last_told = Some(format!("{}:{}", f.file, f.line));
                     let _ = writeln!(diag, "{line}");
                 }
                 Some(false) if held.len() < HELD_MAX => held.push((f.file.clone(), line)),
@@ -128,6 +133,9 @@ impl Observer for ConvertObserver<'_> {
 }
 
 pub fn run(args: ConvertArgs) -> anyhow::Result<i32> {
+    if let Err(code) = crate::terminal::stdin_guard("convert", &args.input.files) {
+        return Ok(code);
+    }
     let mut inputs = options::open_inputs(&args.input.files)?;
     options::label_stdin(&mut inputs, args.stdin.stdin_filename.as_deref());
     let names: Vec<Arc<str>> = inputs.iter().map(|i| i.name.clone()).collect();
@@ -161,10 +169,16 @@ pub fn run(args: ConvertArgs) -> anyhow::Result<i32> {
         color: crate::terminal::use_color(args.color, io::stderr().is_terminal()),
         quiet: args.quiet,
         diag: io::BufWriter::with_capacity(16 * 1024, io::stderr()),
+        last_told: None,
     };
     let stats = pipeline::run(inputs, &opts, &mut obs);
-    // What was found before an error is told before it.
+    // What was found before an error is told before it; `--strict`'s bad line too.
     let _ = obs.diag.flush();
+    if let Err(aguify::Error::Strict(at)) = &stats {
+        if obs.last_told.as_ref() != Some(at) {
+            obs.known.tell_last_bad();
+        }
+    }
     let stats = stats?;
     obs.sink.flush()?;
     obs.checker.finish();
@@ -190,7 +204,7 @@ pub fn run(args: ConvertArgs) -> anyhow::Result<i32> {
     // nothing was read gets its one message instead.
     let unread = obs.known.unread();
     if counts.errors + counts.warnings > 0 && !args.quiet && unread < names.len() {
-        eprintln!("aguify: check: {}", summary_line(counts, names.len()));
+        eprintln!("aguify: {}", summary_line(counts, names.len()));
     }
     if obs.known.report() {
         return Ok(2);

@@ -5,8 +5,8 @@ use std::io::{self, IsTerminal, Write};
 
 use aguify::diff::report::{Format, Report};
 use aguify::diff::{self, Options};
-use aguify::text::printable;
 
+use crate::bad_lines::BadLines;
 use crate::cli::{DiffArgs, DiffFormat, PolicyArgs};
 use crate::{options, terminal};
 
@@ -15,6 +15,10 @@ pub fn run(args: DiffArgs) -> anyhow::Result<i32> {
         (Some(o), Some(n)) => (vec![o], vec![n]),
         _ => (args.old, args.new),
     };
+    let sides: Vec<String> = old.iter().chain(&new).cloned().collect();
+    if let Err(code) = terminal::stdin_guard("diff", &sides) {
+        return Ok(code);
+    }
     if old.iter().chain(&new).filter(|f| *f == "-").count() > 1 {
         eprintln!("aguify: only one side can be stdin (-)");
         return Ok(2);
@@ -42,14 +46,17 @@ pub fn run(args: DiffArgs) -> anyhow::Result<i32> {
     let color = terminal::use_color(args.color, io::stdout().is_terminal());
     let mut out = io::BufWriter::with_capacity(64 * 1024, io::stdout().lock());
     let mut report = Report::new(format, color, &old, &new, &mut out);
+    let mut bad = BadLines::default();
     let summary = diff::diff(
         &old,
         &new,
         &popts,
         &opts,
         &mut |d| report.run(d),
-        &mut |origin, message| eprintln!("aguify: {}", printable(&format!("{origin}: {message}"))),
-    )?;
+        &mut |origin, message| bad.tell(origin, message),
+    );
+    bad.finish();
+    let summary = summary?;
     report.end(&summary)?;
     out.flush()?;
     Ok((!summary.is_equal()).into())

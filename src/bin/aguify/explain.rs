@@ -10,6 +10,9 @@ use crate::cli::{ExplainArgs, ExplainFormat};
 use crate::{known, options, terminal};
 
 pub fn run(args: ExplainArgs) -> anyhow::Result<i32> {
+    if let Err(code) = crate::terminal::stdin_guard("explain", &args.input.files) {
+        return Ok(code);
+    }
     let opts = options::input_options(&args.input);
     let mut inputs = terminal::open_inputs(&args.input.files, true, None)?;
     options::label_stdin(&mut inputs, args.stdin.stdin_filename.as_deref());

@@ -5,102 +5,50 @@
 use std::io;
 use std::sync::Arc;
 
-use aguify::adapter::{classify, Disposition};
+use aguify::adapter::Disposition;
 use aguify::agui::Event;
-use aguify::check::nothing_read_message;
-use aguify::check::report::text::printable;
 use aguify::input::{Origin, Record};
 use aguify::model::ModelEvent;
 use aguify::pipeline::Observer;
+use aguify::text::printable;
 
-/// Per input file: whether a record of a known form was read, and whether a bad line was a
-/// JSON array (for the `jq` hint).
-pub struct Known {
-    files: Vec<(Arc<str>, bool, bool)>,
-    /// Each name's (last) place in `files`: found at once, not by a scan of every file per
-    /// record (10,000 files cost their count squared).
-    at: std::collections::HashMap<Arc<str>, usize>,
-    /// The last bad line and what was wrong with it (told when `--strict` stops there).
-    last_bad: Option<(String, String)>,
-}
+/// What each input held, and its messages on stderr.
+pub struct Known(pub aguify::known::Known);
 
 impl Known {
     pub fn new<'a>(names: impl IntoIterator<Item = &'a Arc<str>>) -> Known {
-        let files: Vec<(Arc<str>, bool, bool)> = names
-            .into_iter()
-            .map(|n| (n.clone(), false, false))
-            .collect();
-        let at = files
-            .iter()
-            .enumerate()
-            .map(|(i, f)| (f.0.clone(), i))
-            .collect();
-        Known {
-            files,
-            at,
-            last_bad: None,
-        }
-    }
-
-    /// Where `name` is in `files` (the last such entry).
-    fn find(&self, name: &str) -> Option<usize> {
-        self.at.get(name).copied()
-    }
-
-    fn file(&mut self, name: &Arc<str>) -> &mut (Arc<str>, bool, bool) {
-        let at = match self.find(name) {
-            Some(at) => at,
-            None => {
-                self.files.push((name.clone(), false, false));
-                self.at.insert(name.clone(), self.files.len() - 1);
-                self.files.len() - 1
-            }
-        };
-        &mut self.files[at]
+        Known(aguify::known::Known::new(names))
     }
 
     pub fn record(&mut self, rec: &Record, disposition: &Disposition) {
-        // A record an adapter mapped is of a known form whatever its kind (a platform
-        // `messages` frame of `[chunk, metadata]` has no family of its own).
-        let known = match disposition {
-            Disposition::Mapped => true,
-            Disposition::Ignored(_) => classify(rec).family().is_some(),
-            Disposition::Bad(_) => false,
-        };
-        if known {
-            self.file(&rec.origin.file).1 = true;
-        }
+        self.0.record(rec, disposition)
     }
 
     pub fn bad_line(&mut self, origin: &Origin, message: &str) {
-        self.last_bad = Some((origin.to_string(), message.to_string()));
-        if message.contains("found an array") {
-            self.file(&origin.file).2 = true;
-        }
+        self.0.bad_line(origin, message)
     }
 
     /// `--strict` stopped: the bad line it stopped at, on stderr (before the stop itself).
     pub fn tell_last_bad(&self) {
-        if let Some((at, why)) = &self.last_bad {
+        if let Some((at, why)) = self.0.last_bad() {
             eprintln!("aguify: {}: {}", printable(at), printable(why));
         }
     }
 
     /// Whether `file` held a record of a known form (`None`: not an input, e.g. `(input)`).
     pub fn state(&self, file: &str) -> Option<bool> {
-        self.find(file).map(|i| self.files[i].1)
+        self.0.state(file)
     }
 
     /// How many inputs held nothing of a known form.
     pub fn unread(&self) -> usize {
-        self.files.iter().filter(|f| !f.1).count()
+        self.0.unread()
     }
 
     /// Tells (on stderr) each file of which nothing was read; whether there was one.
     pub fn report(&self) -> bool {
-        for (name, _, array) in self.files.iter().filter(|f| !f.1) {
-            let why = nothing_read_message(name, *array);
-            eprintln!("aguify: {}: {why}", printable(name));
+        for (name, why) in self.0.unread_files() {
+            eprintln!("aguify: {}: {}", printable(name), printable(&why));
         }
         self.unread() > 0
     }

@@ -1,5 +1,6 @@
 //! The `aguify` binary: argument parsing and wiring only; the work lives in the library.
 
+mod bad_lines;
 mod check;
 mod cli;
 mod convert;
@@ -40,6 +41,7 @@ fn main() -> ExitCode {
             };
         }
     };
+    let writing = output_of(&cli.command);
     let result = match cli.command {
         cli::Command::Convert(args) => convert::run(args),
         cli::Command::Check(args) => check::run(args),
@@ -62,9 +64,38 @@ fn main() -> ExitCode {
         Ok(code) => ExitCode::from(code as u8),
         Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("aguify: {}", aguify::text::printable(&message(&e)));
+            eprintln!(
+                "aguify: {}",
+                aguify::text::printable(&message(&e, &writing))
+            );
             ExitCode::from(2)
         }
+    }
+}
+
+/// What a command writes, and where: named when writing it fails.
+fn output_of(command: &cli::Command) -> String {
+    use cli::Command as C;
+    let (what, to) = match command {
+        C::Convert(_) => ("the AG-UI events", "stdout"),
+        C::Check(_) => ("the report", "stdout"),
+        C::Timeline(_) => ("the timeline", "stdout"),
+        C::Explain(_) => ("the explanation", "stdout"),
+        C::Diff(_) => ("the diff", "stdout"),
+        C::Snapshot(_) => ("the snapshot", "stdout"),
+        C::Report(a) if a.output != "-" => ("the HTML report to", a.output.as_str()),
+        C::Report(_) => ("the HTML report", "stdout"),
+        C::Redact(a) => match &a.output {
+            Some(path) if path != "-" => ("the redacted recording to", path.as_str()),
+            _ => ("the redacted recording", "stdout"),
+        },
+        C::Serve(_) | C::Completions { .. } => ("the output", "stdout"),
+    };
+    let to = aguify::text::printable(to);
+    if to == "stdout" {
+        format!("{what} to stdout")
+    } else {
+        format!("{what} {to}")
     }
 }
 
@@ -81,15 +112,28 @@ fn stdout_written(written: io::Result<()>) -> ExitCode {
 }
 
 /// An error as one line, each cause once: an input error reads `cannot open FILE: WHY` (or
-/// `cannot read`), and the OS's text appears once, without its `(os error N)` suffix.
-fn message(e: &anyhow::Error) -> String {
-    if let Some(aguify::Error::Input { path, source }) = e.downcast_ref::<aguify::Error>() {
-        let verb = match source.kind() {
-            io::ErrorKind::NotFound | io::ErrorKind::PermissionDenied => "open",
-            _ if source.raw_os_error() == Some(21) => "open", // EISDIR
-            _ => "read",
-        };
-        return format!("cannot {verb} {path}: {}", os_text(source));
+/// `cannot read`), an output error `cannot write WHAT to stdout: WHY` (`writing`: what the
+/// command writes, [`output_of`]), and the OS's text appears once, without its `(os error
+/// N)` suffix.
+fn message(e: &anyhow::Error, writing: &str) -> String {
+    match e.downcast_ref::<aguify::Error>() {
+        Some(aguify::Error::Input { path, source }) => {
+            let verb = match source.kind() {
+                io::ErrorKind::NotFound | io::ErrorKind::PermissionDenied => "open",
+                _ if source.raw_os_error() == Some(21) => "open", // EISDIR
+                _ => "read",
+            };
+            return format!("cannot {verb} {path}: {}", os_text(source));
+        }
+        Some(aguify::Error::Output(source)) => {
+            return format!("cannot write {writing}: {}", os_text(source));
+        }
+        _ => {}
+    }
+    // A bare I/O error is a command's own write of its output (its inputs are read through
+    // the library, whose errors name the file).
+    if let (Some(source), 1) = (e.downcast_ref::<io::Error>(), e.chain().count()) {
+        return format!("cannot write {writing}: {}", os_text(source));
     }
     let mut out = String::new();
     for cause in e.chain() {

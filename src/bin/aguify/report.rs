@@ -1,6 +1,6 @@
 //! `aguify report`: the runs of FILEs as one self-contained HTML page (src/report).
 
-use std::io::{self, Write};
+use std::io::{self, IsTerminal, Write};
 
 use aguify::error::os_text;
 
@@ -9,14 +9,38 @@ use aguify::report::{html, ReportBuilder, LIMITS};
 
 use crate::cli::ReportArgs;
 use crate::output::Replacing;
-use crate::{options, terminal};
+use crate::{known, options, terminal};
 
 pub fn run(args: ReportArgs) -> anyhow::Result<i32> {
+    if let Err(code) = crate::terminal::stdin_guard("report", &args.input.files) {
+        return Ok(code);
+    }
+    if args.output == "-" && io::stdout().is_terminal() {
+        eprintln!(
+            "aguify: report: not writing an HTML page to the terminal; \
+             write it to a file with -o report.html (or redirect stdout)"
+        );
+        return Ok(2);
+    }
     let opts = options::input_options(&args.input);
     let inputs = terminal::open_inputs(&args.input.files, true, None)?;
     let names = options::or_stdin(&args.input.files);
+    let labels: Vec<std::sync::Arc<str>> = inputs.iter().map(|i| i.name.clone()).collect();
     let mut builder = ReportBuilder::new(names, !args.no_check, LIMITS);
-    pipeline::run(inputs, &opts, &mut builder)?;
+    let mut watch = known::Watch {
+        inner: &mut builder,
+        known: known::Known::new(&labels),
+    };
+    let result = pipeline::run(inputs, &opts, &mut watch);
+    let known = watch.known;
+    if let Err(aguify::Error::Strict(_)) = &result {
+        known.tell_last_bad();
+    }
+    result?;
+    // A file of which nothing is of a known form: no page of nothing.
+    if known.report() {
+        return Ok(2);
+    }
     let mut page = builder.finish();
     if args.output == "-" {
         let mut out = io::BufWriter::new(io::stdout().lock());

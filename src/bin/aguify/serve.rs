@@ -1,5 +1,6 @@
 //! `aguify serve`: loads the conversations, binds, serves until Ctrl-C (or SIGTERM).
 
+use aguify::timeline::render::count;
 use std::time::Duration;
 
 use aguify::error::os_text;
@@ -82,25 +83,20 @@ fn summary((i, c): (usize, &Conversation)) -> String {
         format!("/{}", c.name)
     };
     let mut out = format!(
-        "aguify:   POST {path}: {} recorded run(s), {} interrupt(s)\n",
-        c.runs.len(),
-        c.interrupt_count()
+        "aguify:   POST {path}: {}, {}\n",
+        count(c.runs.len(), "recorded run"),
+        count(c.interrupt_count(), "interrupt")
     );
     if c.bad_lines > 0 {
         let first = c
             .first_bad_line
             .as_deref()
-            .map(|l| {
-                format!(
-                    ", the first at {}",
-                    aguify::check::report::text::printable(l)
-                )
-            })
+            .map(|l| format!(", the first at {}", aguify::text::printable(l)))
             .unwrap_or_default();
         out.push_str(&format!(
-            "aguify: warning: conversation '{}': {} bad input line(s) skipped{first} (`aguify check {}` lists them)\n",
+            "aguify: warning: conversation '{}': {} skipped{first} (`aguify check {}` lists them)\n",
             c.name,
-            c.bad_lines,
+            count(c.bad_lines as usize, "bad input line"),
             c.files.join(" ")
         ));
     }

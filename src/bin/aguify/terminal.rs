@@ -31,11 +31,11 @@ pub fn use_color(choice: Color, stream_is_terminal: bool) -> bool {
     }
 }
 
-/// Line width: `--width`; else on a terminal its width (or `COLUMNS`, or 120); output to a
-/// pipe or a file is not cut (`None`).
+/// Line width: `--width` (0: no limit, as 0 means elsewhere); else on a terminal its width
+/// (or `COLUMNS`, or 120); output to a pipe or a file is not cut (`None`).
 pub fn width(explicit: Option<usize>) -> Option<usize> {
     if let Some(w) = explicit {
-        return Some(w.max(20));
+        return (w > 0).then(|| w.max(20));
     }
     if !io::stdout().is_terminal() {
         return None;
@@ -48,6 +48,27 @@ pub fn width(explicit: Option<usize>) -> Option<usize> {
         .and_then(|c| c.trim().parse::<usize>().ok())
         .filter(|w| *w >= 20);
     Some(columns.unwrap_or(120))
+}
+
+/// Stdin read from a terminal is said, never waited on in silence: with no FILE it is a
+/// usage error (exit 2, as `check` has it); an explicit `-` is read, after a line saying how
+/// to end it. `Err` holds the exit code.
+pub fn stdin_guard(command: &str, files: &[String]) -> Result<(), i32> {
+    if !io::stdin().is_terminal() {
+        return Ok(());
+    }
+    if files.is_empty() {
+        eprintln!(
+            "aguify: {command}: no FILE given and stdin is a terminal\n\
+             usage: aguify {command} FILE... (or `-` to read stdin)\n\
+             see `aguify {command} --help`"
+        );
+        return Err(2);
+    }
+    if files.iter().any(|f| f == "-") {
+        eprintln!("aguify: {command}: reading stdin from the terminal (end it with Ctrl-D)");
+    }
+    Ok(())
 }
 
 /// Inputs at least this large (all files together) get a progress bar.

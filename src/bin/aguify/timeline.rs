@@ -180,7 +180,9 @@ impl<W: Write> Observer for Printer<W> {
     fn record(&mut self, rec: &Record, disposition: &Disposition) {
         self.input_ended = false;
         self.known.record(rec, disposition);
-        if self.stop_at_end.is_some() {
+        // Once said, it stays said: a record after the root's end (a `custom` event that
+        // LangGraph.js writes after `lifecycle completed`) does not reopen the run.
+        if self.stop_at_end.is_some() && !self.raw_run_ended {
             self.raw_run_ended = v3_root_end(rec);
         }
         self.builder.record(rec, disposition);
@@ -257,6 +259,9 @@ impl<W: Write> Observer for Printer<W> {
 }
 
 pub fn run(args: TimelineArgs) -> anyhow::Result<i32> {
+    if let Err(code) = crate::terminal::stdin_guard("timeline", &args.input.files) {
+        return Ok(code);
+    }
     let opts = options::input_options(&args.input);
     let stdout = io::stdout();
     let color = terminal::use_color(args.color, stdout.is_terminal());

@@ -31,7 +31,8 @@ struct Row<'a> {
     title: &'static str,
     spec: &'static str,
     file: &'a str,
-    line: u64,
+    /// `null` for a finding about the whole file (it names no line).
+    line: Option<u64>,
     event_index: Option<u64>,
     event_type: Option<&'a str>,
     ids: &'a [String],
@@ -46,7 +47,7 @@ fn finding(f: &Finding) -> Row<'_> {
         title: r.title,
         spec: r.spec,
         file: &f.file,
-        line: f.line,
+        line: (f.line > 0).then_some(f.line),
         event_index: f.event_index,
         event_type: f.event_type.as_deref(),
         ids: &f.ids,

@@ -42,7 +42,7 @@ fn code(s: &str) -> String {
 }
 
 /// A link target: the path with `%`, spaces and parentheses encoded.
-fn target(base: &str, file: &str, line: u64) -> String {
+pub fn target(base: &str, file: &str, line: u64) -> String {
     let mut t = String::from(base);
     for c in file.trim_start_matches("./").chars() {
         match c {
@@ -77,16 +77,24 @@ fn verdict(f: &FileReport) -> String {
     v
 }
 
-fn finding_line(f: &Finding, base: &str) -> String {
+/// Where a finding's `file:line` links to (`None`: no link).
+pub type Link<'a> = &'a dyn Fn(&str, u64) -> Option<String>;
+
+fn finding_line(f: &Finding, link: Link<'_>) -> String {
     let icon = match f.severity {
         Severity::Error => "❌",
         Severity::Warning => "⚠️",
     };
-    let place = format!("{}:{}", f.file, f.line);
-    let at = if f.line > 0 && !f.file.is_empty() && &*f.file != "-" {
-        format!("[{}]({})", code(&place), target(base, &f.file, f.line))
-    } else {
-        code(&place)
+    let place = match f.line {
+        0 => f.file.to_string(),
+        n => format!("{}:{n}", f.file),
+    };
+    let url = (f.line > 0 && !f.file.is_empty() && &*f.file != "-")
+        .then(|| link(&f.file, f.line))
+        .flatten();
+    let at = match url {
+        Some(url) => format!("[{}]({url})", code(&place)),
+        None => code(&place),
     };
     let mut event = String::new();
     if let Some(i) = f.event_index {
@@ -109,6 +117,12 @@ fn finding_line(f: &Finding, base: &str) -> String {
 
 /// The summary; `base` is put before each file path in links (`""`: relative links).
 pub fn render(report: &Report, base: &str) -> String {
+    render_linked(report, &|file, line| Some(target(base, file, line)))
+}
+
+/// The summary, each finding's place linked where `link` says (a job summary needs links
+/// to the repository's files at the commit; `aguify check` makes them).
+pub fn render_linked(report: &Report, link: Link<'_>) -> String {
     let c = report.counts();
     let failing = report
         .files
@@ -163,7 +177,7 @@ pub fn render(report: &Report, base: &str) -> String {
         }
         let _ = writeln!(out, "\n#### First findings\n");
         for f in report.findings().take(FIRST_FINDINGS) {
-            let _ = writeln!(out, "{}", finding_line(f, base));
+            let _ = writeln!(out, "{}", finding_line(f, link));
         }
         let total = c.errors + c.warnings;
         if total > FIRST_FINDINGS as u64 {

@@ -55,6 +55,21 @@ pub fn finding_text(f: &Finding, color: bool, with_file: bool) -> String {
     format!("{loc}{sev}[{rule}] {}{ids}", printable(&f.message))
 }
 
+/// `--statistics`: the findings counted by rule, and the summary line.
+pub fn statistics(report: &Report) -> String {
+    let mut out = String::new();
+    for (rule, sev, n) in report.by_rule() {
+        let title = crate::check::rules::get(rule).title;
+        let _ = writeln!(out, "{n:>8}  {rule}  {:<7}  {title}", sev.as_str());
+    }
+    let _ = writeln!(
+        out,
+        "{}",
+        super::summary_line(report.counts(), report.files.len())
+    );
+    out
+}
+
 pub fn render(report: &Report, color: bool) -> String {
     let mut out = String::new();
     let mut clean = 0;
@@ -88,10 +103,17 @@ pub fn render(report: &Report, color: bool) -> String {
     let by_rule = report.by_rule();
     if !by_rule.is_empty() {
         let _ = writeln!(out, "Findings by rule:");
-        for (rule, sev, n) in by_rule {
+        for &(rule, sev, n) in &by_rule {
             let title = crate::check::rules::get(rule).title;
             let _ = writeln!(out, "{n:>8}  {rule}  {:<7}  {title}", sev.as_str());
         }
+    }
+    if by_rule.iter().any(|(rule, _, _)| *rule == "AGX202") {
+        let _ = writeln!(
+            out,
+            "hint: THINKING_* events are what `convert --compat thinking` writes for 0.x \
+             clients; `aguify check --compat thinking` checks such a stream"
+        );
     }
     if let Some(m) = report.too_many_warnings() {
         let _ = writeln!(out, "{m}");

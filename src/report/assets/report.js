@@ -88,7 +88,7 @@
       h("span", { class: "who", text: titles[it.kind] || it.kind }),
       it.name ? h("span", { text: it.name }) : null,
       it.status ? h("span", { class: "cut", text: it.status }) : null,
-      it.dur_ms != null ? h("span", { text: ms(it.dur_ms) }) : null,
+      it.durMs != null ? h("span", { text: ms(it.durMs) }) : null,
       h("span", { class: "at mono", title: it.at, text: (it.ms != null ? "+" + ms(it.ms) + "  " : "") + short(it.at, run.file) }));
     var body = [];
     switch (it.kind) {
@@ -115,7 +115,7 @@
         body.push(block(it.text));
         break;
       case "state":
-        var n = it.changes_total || 0;
+        var n = it.changesTotal || 0;
         var sum = (it.text ? it.text.text : "") + (it.changes ? " · " + plural(n, "change") + (it.state ? " from the previous snapshot" : "") : it.state ? " · first snapshot" : "");
         var inner = [];
         if (it.changes && it.changes.length) {
@@ -159,7 +159,7 @@
         var r = h("div", { class: "row" });
         row.forEach(function (b) {
           var left = 100 * b.s / end, width = Math.max(100 * (b.e - b.s) / end, 0);
-          var tip = b.label + " · " + b.info + " · " + b.at + (b.end_at ? " → " + b.end_at : "");
+          var tip = b.label + " · " + b.info + " · " + b.at + (b.endAt ? " → " + b.endAt : "");
           var el = h("div", {
             class: "bar k-" + b.kind, title: tip,
             style: "left:" + left.toFixed(3) + "%;width:" + width.toFixed(3) + "%",
@@ -171,7 +171,7 @@
             el.classList.add("sel");
             detailBox.textContent = "";
             add(detailBox, [h("b", { text: b.label }), " · " + b.kind + " · " + b.info, h("br"),
-              h("span", { class: "mono", text: (d.axis.unit === "ms" ? "+" + ms(b.s) + " → +" + ms(b.e) : "event #" + b.s + " → #" + b.e) + "   input " + b.at + (b.end_at ? " → " + b.end_at : "") })]);
+              h("span", { class: "mono", text: (d.axis.unit === "ms" ? "+" + ms(b.s) + " → +" + ms(b.e) : "event #" + b.s + " → #" + b.e) + "   input " + b.at + (b.endAt ? " → " + b.endAt : "") })]);
             if (b.item != null) {
               add(detailBox, [" ", h("a", {
                 href: "#r" + run.n + "-i" + b.item, text: "show in transcript",
@@ -198,14 +198,14 @@
       h("p", null, h("b", { text: x.error.code }), x.error.name ? " (" + x.error.name + ")" : "", ": ", x.error.message),
       h("p", null, h("b", { text: "Likely cause: " }), x.cause),
       h("p", null, h("b", { text: "Fix: " }), x.hint),
-      h("p", { class: "muted mono", text: "error carried by " + (x.error.carried_by ? x.error.carried_by.file + ":" + x.error.carried_by.line : "no line (the input stops)") +
-        (x.error.input_ends_at ? " · input ends at " + x.error.input_ends_at.file + ":" + x.error.input_ends_at.line : "") }),
-      x.nearest_signal ? h("p", null, h("b", { text: "Nearest sign before it: " }), x.nearest_signal.message, h("span", { class: "muted mono", text: "  " + x.nearest_signal.at.file + ":" + x.nearest_signal.at.line })) : null,
+      h("p", { class: "muted mono", text: "error carried by " + (x.error.carriedBy ? x.error.carriedBy.file + ":" + x.error.carriedBy.line : "no line (the input stops)") +
+        (x.error.inputEndsAt ? " · input ends at " + x.error.inputEndsAt.file + ":" + x.error.inputEndsAt.line : "") }),
+      x.nearestSignal ? h("p", null, h("b", { text: "Nearest sign before it: " }), x.nearestSignal.message, h("span", { class: "muted mono", text: "  " + x.nearestSignal.at.file + ":" + x.nearestSignal.at.line })) : null,
       x.open && x.open.length ? h("div", null, h("b", { text: "Open when it ended:" }), h("ul", null, x.open.map(function (o) {
-        return h("li", null, o.kind + " " + (o.name || o.id || "") + ": " + o.state + (o.open_ms != null ? " (" + ms(o.open_ms) + ")" : ""), h("span", { class: "muted mono", text: "  since " + o.since.file + ":" + o.since.line }));
+        return h("li", null, o.kind + " " + (o.name || o.id || "") + ": " + o.state + (o.openMs != null ? " (" + ms(o.openMs) + ")" : ""), h("span", { class: "muted mono", text: "  since " + o.since.file + ":" + o.since.line }));
       }))) : null,
-      x.last_records && x.last_records.length ? h("details", null, h("summary", { text: "last " + plural(x.last_records.length, "input record") + " before the error" }),
-        h("table", null, x.last_records.map(function (r) {
+      x.lastRecords && x.lastRecords.length ? h("details", null, h("summary", { text: "last " + plural(x.lastRecords.length, "input record") + " before the error" }),
+        h("table", null, x.lastRecords.map(function (r) {
           return h("tr", null, h("td", { class: "mono", text: r.at.file + ":" + r.at.line }), h("td", { text: r.summary }), h("td", { class: "muted", text: r.disposition }));
         }))) : null);
   }
@@ -216,13 +216,13 @@
     if (o.interrupts) outcome.push(" " + o.interrupts.map(function (x) { return x[1] + " (" + x[0] + ")"; }).join(", "));
     if (o.code) outcome.push(" ", h("code", { text: o.code }));
     if (o.message) outcome.push(" " + o.message);
-    if (o.pending_tool_calls) outcome.push(" · pending tool calls: " + o.pending_tool_calls.join(", "));
-    var counts = plural(run.messages, "message") + " · " + plural(run.tool_calls, "tool call") + " · " + run.reasoning + " reasoning · " + plural(run.events, "event");
+    if (o.pendingToolCalls) outcome.push(" · pending tool calls: " + o.pendingToolCalls.join(", "));
+    var counts = plural(run.messages, "message") + " · " + plural(run.toolCalls, "tool call") + " · " + run.reasoning + " reasoning · " + plural(run.events, "event");
     var rows = [
       ["thread", run.thread || "—"], ["run", run.run || "—"], ["input", run.at + (o.at && o.at !== run.at ? " → " + o.at : "")],
       ["outcome", outcome], ["counts", counts],
       ["tokens", run.tokens ? run.tokens.total + " (" + run.tokens.input + " in, " + run.tokens.output + " out)" : "—"],
-      ["duration", run.duration_ms != null ? ms(run.duration_ms) : "— (no timestamps)"]
+      ["duration", run.durationMs != null ? ms(run.durationMs) : "— (no timestamps)"]
     ];
     if (run.resumes) rows.push(["resumes", plural(run.resumes, "interrupt")]);
     if (run.errors || run.warnings) rows.push(["findings", plural(run.errors, "error") + ", " + plural(run.warnings, "warning")]);
@@ -244,7 +244,7 @@
       body.appendChild(header(run));
       var d = run.detail;
       if (!d) {
-        body.appendChild(h("p", { class: "muted", text: "Lanes and transcript of this run are left out to keep the report under " + bytes(data.limits.max_bytes) + "; `aguify timeline` shows it whole." }));
+        body.appendChild(h("p", { class: "muted", text: "Lanes and transcript of this run are left out to keep the report under " + bytes(data.limits.maxBytes) + "; `aguify timeline` shows it whole." }));
         return;
       }
       var detailBox = h("div", { class: "bar-detail" });
@@ -253,7 +253,7 @@
       body.appendChild(detailBox);
       body.appendChild(h("h3", { text: "Transcript" }));
       body.appendChild(h("div", { class: "transcript" }, d.items.map(function (it, i) { return item(it, i, run); })));
-      if (d.snapshots_dropped) body.appendChild(h("p", { class: "muted", text: plural(d.snapshots_dropped, "state snapshot") + " of this run not kept (the first and last " + data.limits.max_snapshots + " are)" }));
+      if (d.snapshotsDropped) body.appendChild(h("p", { class: "muted", text: plural(d.snapshotsDropped, "state snapshot") + " of this run not kept (the first and last " + data.limits.maxSnapshots + " are)" }));
     };
     return sec;
   }
@@ -262,19 +262,19 @@
     var out = [h("h1", { text: "aguify report" }),
       h("div", { class: "summary" },
         h("span", null, h("b", { text: data.inputs.join(", ") || "stdin" })),
-        h("span", null, h("b", { text: String(data.runs_total) }), " runs"),
+        h("span", null, h("b", { text: String(data.runsTotal) }), " runs"),
         h("span", null, h("b", { text: String(data.errors) }), " errors, ", h("b", { text: String(data.warnings) }), " warnings"),
-        data.bad_lines ? h("span", null, h("b", { text: String(data.bad_lines) }), " unreadable lines") : null,
+        data.badLines ? h("span", null, h("b", { text: String(data.badLines) }), " unreadable lines") : null,
         h("span", { text: data.generator }))];
-    if (data.rule_counts.length) {
+    if (data.ruleCounts.length) {
       out.push(h("h3", { text: "Checker findings by rule" }), h("table", null,
         h("tr", null, h("th", { text: "rule" }), h("th", { text: "severity" }), h("th", { text: "findings" }), h("th", { text: "title" })),
-        data.rule_counts.map(function (c) {
+        data.ruleCounts.map(function (c) {
           return h("tr", null, h("td", { class: "mono", text: c.rule }), h("td", null, h("span", { class: "badge sev-" + c.severity, text: c.severity })), h("td", { text: String(c.count) }), h("td", { text: c.title }));
         })));
     }
-    if (data.loose_findings.length) {
-      out.push(h("h3", { text: "Findings outside any run" }), data.loose_findings.slice(0, 200).map(finding));
+    if (data.looseFindings.length) {
+      out.push(h("h3", { text: "Findings outside any run" }), data.looseFindings.slice(0, 200).map(finding));
     }
     if (data.runs.length > 1) {
       out.push(h("h3", { text: "Runs" }), h("table", null,
@@ -282,7 +282,7 @@
         data.runs.map(function (r) {
           return h("tr", null, h("td", null, runLink(r.n)), h("td", null, h("span", { class: "badge " + r.outcome.kind, text: r.outcome.kind.replace("_", " ") })),
             h("td", { class: "mono", text: (r.thread || "—") + " · " + (r.run || "—") }), h("td", { class: "mono", text: r.at }),
-            h("td", { text: String(r.events) }), h("td", { text: r.duration_ms != null ? ms(r.duration_ms) : "—" }),
+            h("td", { text: String(r.events) }), h("td", { text: r.durationMs != null ? ms(r.durationMs) : "—" }),
             h("td", { text: r.errors || r.warnings ? r.errors + " E / " + r.warnings + " W" : "" }));
         })));
     }
@@ -292,10 +292,10 @@
   function footer() {
     var l = data.limits;
     return h("footer", { class: "muted" }, h("hr"),
-      "Bounds: at most " + bytes(l.max_bytes) + " per report, " + l.max_runs + " runs, " + l.max_items + " transcript items and " +
-      l.max_snapshots + " state snapshots per run, " + l.max_row_bars + " bars per lane row (closer ones merged).",
-      l.runs_without_detail ? " " + plural(l.runs_without_detail, "run") + " shown by header only." : "",
-      data.runs_omitted ? " " + plural(data.runs_omitted, "run") + " past the first " + l.max_runs + " left out." : "");
+      "Bounds: at most " + bytes(l.maxBytes) + " per report, " + l.maxRuns + " runs, " + l.maxItems + " transcript items and " +
+      l.maxSnapshots + " state snapshots per run, " + l.maxRowBars + " bars per lane row (closer ones merged).",
+      l.runsWithoutDetail ? " " + plural(l.runsWithoutDetail, "run") + " shown by header only." : "",
+      data.runsOmitted ? " " + plural(data.runsOmitted, "run") + " past the first " + l.maxRuns + " left out." : "");
   }
 
   add(app, overview());

@@ -452,6 +452,29 @@ pub fn resume_value(input: &Value) -> Option<Value> {
     o.field("resume").filter(|r| !r.is_null()).cloned()
 }
 
+/// The bad-line message of a record of another form than `--from` asks for.
+pub fn wrong_form(forced: Family, found: Family) -> String {
+    let a = |f: Family| if f == Family::Agui { "an" } else { "a" };
+    format!(
+        "expected {} {} record (--from), found {} {} record",
+        a(forced),
+        forced.name(),
+        a(found),
+        found.name()
+    )
+}
+
+/// `(asked for, found)` of a [`wrong_form`] message: what a file of which nothing was read
+/// held instead.
+pub fn wrong_form_of(message: &str) -> Option<(&str, &str)> {
+    fn article(s: &str) -> Option<&str> {
+        s.split_once(' ').map(|(_, rest)| rest)
+    }
+    let rest = article(message.strip_prefix("expected ")?)?;
+    let (forced, rest) = rest.split_once(" record (--from), found ")?;
+    Some((forced, article(rest)?.strip_suffix(" record")?))
+}
+
 /// Per-file routing: classify, lock the family, delegate.
 pub struct Router {
     forced: Option<Family>,
@@ -482,11 +505,7 @@ impl Router {
                 None => {
                     if let Some(forced) = self.forced {
                         if forced != f {
-                            return Disposition::Bad(format!(
-                                "expected a {} record (--from), found a {} record",
-                                forced.name(),
-                                f.name()
-                            ));
+                            return Disposition::Bad(wrong_form(forced, f));
                         }
                     }
                     self.start(f);
@@ -535,6 +554,19 @@ impl Router {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn a_wrong_form_message_names_both_forms() {
+        let m = wrong_form(Family::Agui, Family::V3);
+        assert_eq!(
+            m,
+            "expected an AG-UI record (--from), found a v3 protocol record"
+        );
+        assert_eq!(wrong_form_of(&m), Some(("AG-UI", "v3 protocol")));
+        let m = wrong_form(Family::V2, Family::Agui);
+        assert_eq!(wrong_form_of(&m), Some(("v2 astream_events", "AG-UI")));
+        assert_eq!(wrong_form_of("expected a JSON object"), None);
+    }
 
     /// LangGraph.js's v3 event stream writes an error as `String(err)`: the name is read apart
     /// from the message where it reads as a class name; a recorded `error` is kept.

@@ -465,7 +465,9 @@ impl V3Adapter {
             // stopped mid-run.
             out.push(ModelEvent::RunIncomplete {
                 reason: format!(
-                    "{stops} with {open_messages} message(s) and {open_tools} tool call(s) still open"
+                    "{stops} with {} and {} still open",
+                    count(open_messages, "message"),
+                    count(open_tools, "tool call")
                 ),
             });
         } else {
@@ -1513,6 +1515,11 @@ fn payload_of(data: &Data) -> Payload {
         Data::Payload(p) => p.clone(),
         other => Payload::from_value(other.value()),
     }
+}
+
+/// `1 message`, `2 messages`.
+fn count(n: usize, what: &str) -> String {
+    format!("{n} {what}{}", if n == 1 { "" } else { "s" })
 }
 
 #[cfg(test)]

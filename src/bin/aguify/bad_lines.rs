@@ -1,0 +1,48 @@
+//! Unreadable lines told on stderr by `diff` and `snapshot`: the first few of each file, as
+//! the other commands show the first few findings of each rule; the rest counted in one line
+//! per file (a binary file is not a thousand lines of "invalid UTF-8").
+
+use aguify::check::report::DEFAULT_MAX_PER_RULE;
+use aguify::input::Origin;
+use aguify::text::printable;
+
+/// Unreadable lines met per file, in the order the files were met.
+#[derive(Default)]
+pub struct BadLines {
+    files: Vec<(String, u64)>,
+}
+
+impl BadLines {
+    /// Tells a bad line, unless its file has had its share.
+    pub fn tell(&mut self, origin: &Origin, message: &str) {
+        let file = &*origin.file;
+        let at = match self.files.iter().position(|(f, _)| f == file) {
+            Some(at) => at,
+            None => {
+                self.files.push((file.to_string(), 0));
+                self.files.len() - 1
+            }
+        };
+        self.files[at].1 += 1;
+        if self.files[at].1 <= DEFAULT_MAX_PER_RULE as u64 {
+            eprintln!(
+                "aguify: {}: {}",
+                printable(&origin.to_string()),
+                printable(message)
+            );
+        }
+    }
+
+    /// The lines left out, one line per file.
+    pub fn finish(&self) {
+        let shown = DEFAULT_MAX_PER_RULE as u64;
+        for (file, n) in self.files.iter().filter(|(_, n)| *n > shown) {
+            let more = n - shown;
+            let lines = if more == 1 { "line" } else { "lines" };
+            eprintln!(
+                "aguify: … and {more} more unreadable {lines} in {}",
+                printable(file)
+            );
+        }
+    }
+}

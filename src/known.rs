@@ -1,0 +1,114 @@
+//! Whether each input held anything aguify reads: a file of which no record is of a known form
+//! (a CSV, a binary file, an empty file, a JSON array, the wrong `--from`) is named with why,
+//! and the command exits 2 (`check` says it as an AGX505 finding).
+
+use std::sync::Arc;
+
+use crate::adapter::{classify, wrong_form_of, Disposition};
+use crate::check::nothing_read_message;
+use crate::input::{Origin, Record};
+
+/// One input file: whether a record of a known form was read, whether a bad line was a JSON
+/// array (for the `jq` hint), and the first record of another form than `--from` asks for.
+struct File {
+    name: Arc<str>,
+    read: bool,
+    array: bool,
+    wrong_form: Option<String>,
+}
+
+/// What each input held, fed by a pipeline observer.
+pub struct Known {
+    files: Vec<File>,
+    /// Each name's (last) place in `files`: found at once, not by a scan of every file per
+    /// record (10,000 files cost their count squared).
+    at: std::collections::HashMap<Arc<str>, usize>,
+    /// The last bad line and what was wrong with it (told when `--strict` stops there).
+    last_bad: Option<(String, String)>,
+}
+
+impl Known {
+    pub fn new<'a>(names: impl IntoIterator<Item = &'a Arc<str>>) -> Known {
+        let files: Vec<File> = names.into_iter().map(|n| File::new(n.clone())).collect();
+        let at = files
+            .iter()
+            .enumerate()
+            .map(|(i, f)| (f.name.clone(), i))
+            .collect();
+        Known {
+            files,
+            at,
+            last_bad: None,
+        }
+    }
+
+    fn file(&mut self, name: &Arc<str>) -> &mut File {
+        let at = match self.at.get(name) {
+            Some(at) => *at,
+            None => {
+                self.files.push(File::new(name.clone()));
+                self.at.insert(name.clone(), self.files.len() - 1);
+                self.files.len() - 1
+            }
+        };
+        &mut self.files[at]
+    }
+
+    pub fn record(&mut self, rec: &Record, disposition: &Disposition) {
+        // A record an adapter mapped is of a known form whatever its kind (a platform
+        // `messages` frame of `[chunk, metadata]` has no family of its own).
+        let known = match disposition {
+            Disposition::Mapped => true,
+            Disposition::Ignored(_) => classify(rec).family().is_some(),
+            Disposition::Bad(_) => false,
+        };
+        if known {
+            self.file(&rec.origin.file).read = true;
+        }
+    }
+
+    pub fn bad_line(&mut self, origin: &Origin, message: &str) {
+        self.last_bad = Some((origin.to_string(), message.to_string()));
+        let file = self.file(&origin.file);
+        if message.contains("found an array") {
+            file.array = true;
+        }
+        if file.wrong_form.is_none() && wrong_form_of(message).is_some() {
+            file.wrong_form = Some(message.to_string());
+        }
+    }
+
+    /// The last bad line, `(file:line, why)`.
+    pub fn last_bad(&self) -> Option<&(String, String)> {
+        self.last_bad.as_ref()
+    }
+
+    /// Whether `file` held a record of a known form (`None`: not an input, e.g. `(input)`).
+    pub fn state(&self, file: &str) -> Option<bool> {
+        self.at.get(file).map(|i| self.files[*i].read)
+    }
+
+    /// How many inputs held nothing of a known form.
+    pub fn unread(&self) -> usize {
+        self.files.iter().filter(|f| !f.read).count()
+    }
+
+    /// `(file, why)` of each input that held nothing of a known form, in input order.
+    pub fn unread_files(&self) -> impl Iterator<Item = (&str, String)> {
+        self.files.iter().filter(|f| !f.read).map(|f| {
+            let why = nothing_read_message(&f.name, f.array, f.wrong_form.as_deref());
+            (&*f.name, why)
+        })
+    }
+}
+
+impl File {
+    fn new(name: Arc<str>) -> File {
+        File {
+            name,
+            read: false,
+            array: false,
+            wrong_form: None,
+        }
+    }
+}
