@@ -103,7 +103,7 @@ _aguify() {
             return 0
             ;;
         aguify__subcmd__check)
-            opts="-L -v -q -j -h --from --max-line-bytes --strict --threads --stdin-filename --thread-id --run-id --text --tool-steps --compat --format --fail-on --max-warnings --allow --deny --max-per-rule --explain --files-from --follow-links --verbose --quiet --statistics --color --jobs --help"
+            opts="-L -v -q -j -h --from --max-line-bytes --strict --threads --stdin-filename --thread-id --run-id --text --tool-steps --compat --target --format --fail-on --max-warnings --allow --deny --max-per-rule --explain --files-from --follow-links --verbose --quiet --statistics --color --jobs --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -145,6 +145,10 @@ _aguify() {
                     COMPREPLY=($(compgen -W "none thinking" -- "${cur}"))
                     return 0
                     ;;
+                --target)
+                    COMPREPLY=($(compgen -W "agui-1.0 agui-0.0" -- "${cur}"))
+                    return 0
+                    ;;
                 --format)
                     COMPREPLY=($(compgen -W "text json github junit sarif markdown" -- "${cur}"))
                     return 0
@@ -158,11 +162,11 @@ _aguify() {
                     return 0
                     ;;
                 --allow)
-                    COMPREPLY=($(compgen -W "AGX101 AGX102 AGX103 AGX104 AGX105 AGX106 AGX107 AGX108 AGX109 AGX110 AGX111 AGX112 AGX113 AGX114 AGX115 AGX116 AGX117 AGX118 AGX119 AGX120 AGX121 AGX122 AGX123 AGX124 AGX130 AGX131 AGX132 AGX133 AGX201 AGX202 AGX203 AGX204 AGX205 AGX206 AGX207 AGX208 AGX209 AGX210 AGX211 AGX301 AGX302 AGX303 AGX304 AGX305 AGX306 AGX307 AGX308 AGX309 AGX310 AGX311 AGX312 AGX313 AGX314 AGX401 AGX402 AGX403 AGX404 AGX405 AGX406 AGX501 AGX502 AGX503 AGX504 AGX505 AGX601 AGX602 AGX603 AGX604 AGX605 AGX606 AGX607 AGX608 AGX609 AGX610 AGX611 AGX612 AGX613 AGX701 AGX702" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "AGX101 AGX102 AGX103 AGX104 AGX105 AGX106 AGX107 AGX108 AGX109 AGX110 AGX111 AGX112 AGX113 AGX114 AGX115 AGX116 AGX117 AGX118 AGX119 AGX120 AGX121 AGX122 AGX123 AGX124 AGX130 AGX131 AGX132 AGX133 AGX201 AGX202 AGX203 AGX204 AGX205 AGX206 AGX207 AGX208 AGX209 AGX210 AGX211 AGX301 AGX302 AGX303 AGX304 AGX305 AGX306 AGX307 AGX308 AGX309 AGX310 AGX311 AGX312 AGX313 AGX314 AGX315 AGX401 AGX402 AGX403 AGX404 AGX405 AGX406 AGX501 AGX502 AGX503 AGX504 AGX505 AGX601 AGX602 AGX603 AGX604 AGX605 AGX606 AGX607 AGX608 AGX609 AGX610 AGX611 AGX612 AGX613 AGX701 AGX702" -- "${cur}"))
                     return 0
                     ;;
                 --deny)
-                    COMPREPLY=($(compgen -W "AGX101 AGX102 AGX103 AGX104 AGX105 AGX106 AGX107 AGX108 AGX109 AGX110 AGX111 AGX112 AGX113 AGX114 AGX115 AGX116 AGX117 AGX118 AGX119 AGX120 AGX121 AGX122 AGX123 AGX124 AGX130 AGX131 AGX132 AGX133 AGX201 AGX202 AGX203 AGX204 AGX205 AGX206 AGX207 AGX208 AGX209 AGX210 AGX211 AGX301 AGX302 AGX303 AGX304 AGX305 AGX306 AGX307 AGX308 AGX309 AGX310 AGX311 AGX312 AGX313 AGX314 AGX401 AGX402 AGX403 AGX404 AGX405 AGX406 AGX501 AGX502 AGX503 AGX504 AGX505 AGX601 AGX602 AGX603 AGX604 AGX605 AGX606 AGX607 AGX608 AGX609 AGX610 AGX611 AGX612 AGX613 AGX701 AGX702" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "AGX101 AGX102 AGX103 AGX104 AGX105 AGX106 AGX107 AGX108 AGX109 AGX110 AGX111 AGX112 AGX113 AGX114 AGX115 AGX116 AGX117 AGX118 AGX119 AGX120 AGX121 AGX122 AGX123 AGX124 AGX130 AGX131 AGX132 AGX133 AGX201 AGX202 AGX203 AGX204 AGX205 AGX206 AGX207 AGX208 AGX209 AGX210 AGX211 AGX301 AGX302 AGX303 AGX304 AGX305 AGX306 AGX307 AGX308 AGX309 AGX310 AGX311 AGX312 AGX313 AGX314 AGX315 AGX401 AGX402 AGX403 AGX404 AGX405 AGX406 AGX501 AGX502 AGX503 AGX504 AGX505 AGX601 AGX602 AGX603 AGX604 AGX605 AGX606 AGX607 AGX608 AGX609 AGX610 AGX611 AGX612 AGX613 AGX701 AGX702" -- "${cur}"))
                     return 0
                     ;;
                 --max-per-rule)
@@ -170,7 +174,7 @@ _aguify() {
                     return 0
                     ;;
                 --explain)
-                    COMPREPLY=($(compgen -W "AGX101 AGX102 AGX103 AGX104 AGX105 AGX106 AGX107 AGX108 AGX109 AGX110 AGX111 AGX112 AGX113 AGX114 AGX115 AGX116 AGX117 AGX118 AGX119 AGX120 AGX121 AGX122 AGX123 AGX124 AGX130 AGX131 AGX132 AGX133 AGX201 AGX202 AGX203 AGX204 AGX205 AGX206 AGX207 AGX208 AGX209 AGX210 AGX211 AGX301 AGX302 AGX303 AGX304 AGX305 AGX306 AGX307 AGX308 AGX309 AGX310 AGX311 AGX312 AGX313 AGX314 AGX401 AGX402 AGX403 AGX404 AGX405 AGX406 AGX501 AGX502 AGX503 AGX504 AGX505 AGX601 AGX602 AGX603 AGX604 AGX605 AGX606 AGX607 AGX608 AGX609 AGX610 AGX611 AGX612 AGX613 AGX701 AGX702 all" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "AGX101 AGX102 AGX103 AGX104 AGX105 AGX106 AGX107 AGX108 AGX109 AGX110 AGX111 AGX112 AGX113 AGX114 AGX115 AGX116 AGX117 AGX118 AGX119 AGX120 AGX121 AGX122 AGX123 AGX124 AGX130 AGX131 AGX132 AGX133 AGX201 AGX202 AGX203 AGX204 AGX205 AGX206 AGX207 AGX208 AGX209 AGX210 AGX211 AGX301 AGX302 AGX303 AGX304 AGX305 AGX306 AGX307 AGX308 AGX309 AGX310 AGX311 AGX312 AGX313 AGX314 AGX315 AGX401 AGX402 AGX403 AGX404 AGX405 AGX406 AGX501 AGX502 AGX503 AGX504 AGX505 AGX601 AGX602 AGX603 AGX604 AGX605 AGX606 AGX607 AGX608 AGX609 AGX610 AGX611 AGX612 AGX613 AGX701 AGX702 all" -- "${cur}"))
                     return 0
                     ;;
                 --files-from)
@@ -211,7 +215,7 @@ _aguify() {
             return 0
             ;;
         aguify__subcmd__convert)
-            opts="-q -h --from --max-line-bytes --strict --threads --stdin-filename --thread-id --run-id --text --tool-steps --compat --to --stats --fail-on --allow --deny --max-per-rule --quiet --color --pace --speed --max-gap --interval --help"
+            opts="-q -h --from --max-line-bytes --strict --threads --stdin-filename --thread-id --run-id --text --tool-steps --compat --target --to --stats --fail-on --allow --deny --max-per-rule --quiet --color --pace --speed --max-gap --interval --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -253,6 +257,10 @@ _aguify() {
                     COMPREPLY=($(compgen -W "none thinking" -- "${cur}"))
                     return 0
                     ;;
+                --target)
+                    COMPREPLY=($(compgen -W "agui-1.0 agui-0.0" -- "${cur}"))
+                    return 0
+                    ;;
                 --to)
                     COMPREPLY=($(compgen -W "sse ndjson" -- "${cur}"))
                     return 0
@@ -262,11 +270,11 @@ _aguify() {
                     return 0
                     ;;
                 --allow)
-                    COMPREPLY=($(compgen -W "AGX101 AGX102 AGX103 AGX104 AGX105 AGX106 AGX107 AGX108 AGX109 AGX110 AGX111 AGX112 AGX113 AGX114 AGX115 AGX116 AGX117 AGX118 AGX119 AGX120 AGX121 AGX122 AGX123 AGX124 AGX130 AGX131 AGX132 AGX133 AGX201 AGX202 AGX203 AGX204 AGX205 AGX206 AGX207 AGX208 AGX209 AGX210 AGX211 AGX301 AGX302 AGX303 AGX304 AGX305 AGX306 AGX307 AGX308 AGX309 AGX310 AGX311 AGX312 AGX313 AGX314 AGX401 AGX402 AGX403 AGX404 AGX405 AGX406 AGX501 AGX502 AGX503 AGX504 AGX505 AGX601 AGX602 AGX603 AGX604 AGX605 AGX606 AGX607 AGX608 AGX609 AGX610 AGX611 AGX612 AGX613 AGX701 AGX702" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "AGX101 AGX102 AGX103 AGX104 AGX105 AGX106 AGX107 AGX108 AGX109 AGX110 AGX111 AGX112 AGX113 AGX114 AGX115 AGX116 AGX117 AGX118 AGX119 AGX120 AGX121 AGX122 AGX123 AGX124 AGX130 AGX131 AGX132 AGX133 AGX201 AGX202 AGX203 AGX204 AGX205 AGX206 AGX207 AGX208 AGX209 AGX210 AGX211 AGX301 AGX302 AGX303 AGX304 AGX305 AGX306 AGX307 AGX308 AGX309 AGX310 AGX311 AGX312 AGX313 AGX314 AGX315 AGX401 AGX402 AGX403 AGX404 AGX405 AGX406 AGX501 AGX502 AGX503 AGX504 AGX505 AGX601 AGX602 AGX603 AGX604 AGX605 AGX606 AGX607 AGX608 AGX609 AGX610 AGX611 AGX612 AGX613 AGX701 AGX702" -- "${cur}"))
                     return 0
                     ;;
                 --deny)
-                    COMPREPLY=($(compgen -W "AGX101 AGX102 AGX103 AGX104 AGX105 AGX106 AGX107 AGX108 AGX109 AGX110 AGX111 AGX112 AGX113 AGX114 AGX115 AGX116 AGX117 AGX118 AGX119 AGX120 AGX121 AGX122 AGX123 AGX124 AGX130 AGX131 AGX132 AGX133 AGX201 AGX202 AGX203 AGX204 AGX205 AGX206 AGX207 AGX208 AGX209 AGX210 AGX211 AGX301 AGX302 AGX303 AGX304 AGX305 AGX306 AGX307 AGX308 AGX309 AGX310 AGX311 AGX312 AGX313 AGX314 AGX401 AGX402 AGX403 AGX404 AGX405 AGX406 AGX501 AGX502 AGX503 AGX504 AGX505 AGX601 AGX602 AGX603 AGX604 AGX605 AGX606 AGX607 AGX608 AGX609 AGX610 AGX611 AGX612 AGX613 AGX701 AGX702" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "AGX101 AGX102 AGX103 AGX104 AGX105 AGX106 AGX107 AGX108 AGX109 AGX110 AGX111 AGX112 AGX113 AGX114 AGX115 AGX116 AGX117 AGX118 AGX119 AGX120 AGX121 AGX122 AGX123 AGX124 AGX130 AGX131 AGX132 AGX133 AGX201 AGX202 AGX203 AGX204 AGX205 AGX206 AGX207 AGX208 AGX209 AGX210 AGX211 AGX301 AGX302 AGX303 AGX304 AGX305 AGX306 AGX307 AGX308 AGX309 AGX310 AGX311 AGX312 AGX313 AGX314 AGX315 AGX401 AGX402 AGX403 AGX404 AGX405 AGX406 AGX501 AGX502 AGX503 AGX504 AGX505 AGX601 AGX602 AGX603 AGX604 AGX605 AGX606 AGX607 AGX608 AGX609 AGX610 AGX611 AGX612 AGX613 AGX701 AGX702" -- "${cur}"))
                     return 0
                     ;;
                 --max-per-rule)
@@ -617,7 +625,7 @@ _aguify() {
             return 0
             ;;
         aguify__subcmd__serve)
-            opts="-q -h --conversation --listen --speed --max-gap --interval --cors --allow-host --max-body --header-timeout --body-timeout --max-connections --max-threads --shutdown-grace --from --text --tool-steps --compat --quiet --help"
+            opts="-q -h --conversation --listen --speed --max-gap --interval --cors --allow-host --max-body --header-timeout --body-timeout --max-connections --max-threads --shutdown-grace --from --text --tool-steps --compat --target --quiet --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -689,6 +697,10 @@ _aguify() {
                     ;;
                 --compat)
                     COMPREPLY=($(compgen -W "none thinking" -- "${cur}"))
+                    return 0
+                    ;;
+                --target)
+                    COMPREPLY=($(compgen -W "agui-1.0 agui-0.0" -- "${cur}"))
                     return 0
                     ;;
                 *)
