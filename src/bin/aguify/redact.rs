@@ -2,7 +2,7 @@
 //! bad lines and the secrets replaced reported on stderr.
 
 use std::io::{self, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use aguify::redact::{file, Options};
 
@@ -109,26 +109,13 @@ fn one(
     Ok(summary)
 }
 
-/// Writes `path` through a temporary file beside it, renamed over it once all is written.
+/// Writes `path` whole or not at all ([`crate::output::Replacing`], as every `-o` does).
 fn written(
     path: &Path,
     write: impl FnOnce(&mut dyn Write) -> anyhow::Result<file::Summary>,
 ) -> anyhow::Result<file::Summary> {
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let tmp: PathBuf = path.with_file_name(format!(".{name}.redact-{}.tmp", std::process::id()));
-    let result = (|| {
-        let f = std::fs::File::create(&tmp)?;
-        let mut out = io::BufWriter::new(f);
-        let s = write(&mut out)?;
-        out.into_inner().map_err(|e| e.into_error())?.sync_all()?;
-        std::fs::rename(&tmp, path)?;
-        Ok(s)
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    result
+    let mut out = crate::output::Replacing::create(&path.to_string_lossy())?;
+    let summary = write(&mut out)?;
+    out.commit()?;
+    Ok(summary)
 }
