@@ -6,6 +6,9 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
+mod util;
+use util::{scratch_dir, Scratch};
+
 const BIN: &str = env!("CARGO_BIN_EXE_aguify");
 
 struct Run {
@@ -48,27 +51,8 @@ fn run(dir: &Path, args: &[&str]) -> Run {
     run_in(dir, args, None, &[])
 }
 
-/// A fresh directory for one test's files, removed when the test ends.
-struct Scratch(PathBuf);
-
-impl std::ops::Deref for Scratch {
-    type Target = Path;
-    fn deref(&self) -> &Path {
-        &self.0
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
 fn scratch(name: &str) -> Scratch {
-    let d = std::env::temp_dir().join(format!("aguify-ci-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).expect("scratch dir");
-    Scratch(d)
+    scratch_dir("ci", name)
 }
 
 fn write(dir: &Path, name: &str, text: &str) {

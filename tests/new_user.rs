@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use util::{aguify, repo, Run, BIN};
+use util::{aguify, repo, scratch_dir, Run, Scratch, BIN};
 
 /// `aguify ARGS` in `cwd` with `stdin` piped in.
 fn aguify_stdin(cwd: &Path, args: &[&str], stdin: &[u8]) -> Run {
@@ -32,27 +32,8 @@ fn aguify_stdin(cwd: &Path, args: &[&str], stdin: &[u8]) -> Run {
     }
 }
 
-/// A fresh folder for one test, removed when the test ends.
-struct Scratch(PathBuf);
-
-impl std::ops::Deref for Scratch {
-    type Target = Path;
-    fn deref(&self) -> &Path {
-        &self.0
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
 fn scratch(name: &str) -> Scratch {
-    let d = std::env::temp_dir().join(format!("aguify-new-user-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).expect("scratch dir");
-    Scratch(d)
+    scratch_dir("new-user", name)
 }
 
 fn recording(rel: &str) -> PathBuf {

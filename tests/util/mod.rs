@@ -89,3 +89,28 @@ pub fn golden(path: &Path, actual: &str) {
         );
     }
 }
+
+/// A fresh folder for one test (`PREFIX-PID-NAME` under the temp dir), removed when the test
+/// ends.
+pub struct Scratch(PathBuf);
+
+impl std::ops::Deref for Scratch {
+    type Target = Path;
+    fn deref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// A new empty [`Scratch`] folder for the test `name` of the test file `prefix`.
+pub fn scratch_dir(prefix: &str, name: &str) -> Scratch {
+    let d = std::env::temp_dir().join(format!("aguify-{prefix}-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).expect("scratch dir");
+    Scratch(d)
+}
