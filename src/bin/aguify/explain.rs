@@ -4,7 +4,6 @@
 use std::io::{self, IsTerminal, Write};
 
 use aguify::explain::{render, Explainer};
-use aguify::pipeline;
 
 use crate::cli::{ExplainArgs, ExplainFormat};
 use crate::{known, options, terminal};
@@ -16,19 +15,8 @@ pub fn run(args: ExplainArgs) -> anyhow::Result<i32> {
     let opts = options::input_options(&args.input);
     let mut inputs = terminal::open_inputs(&args.input.files, true, None)?;
     options::label_stdin(&mut inputs, args.stdin.stdin_filename.as_deref());
-    let names: Vec<std::sync::Arc<str>> = inputs.iter().map(|i| i.name.clone()).collect();
     let mut explainer = Explainer::new(args.last);
-    let mut watch = known::Watch {
-        inner: &mut explainer,
-        known: known::Known::new(&names),
-    };
-    let result = pipeline::run(inputs, &opts, &mut watch);
-    let known = watch.known;
-    if let Err(aguify::Error::Strict(_)) = &result {
-        known.tell_last_bad();
-    }
-    result?;
-    if known.report() {
+    if !known::run_watched(inputs, &opts, &mut explainer)? {
         return Ok(2);
     }
     let report = explainer.finish();

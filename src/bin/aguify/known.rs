@@ -54,6 +54,27 @@ impl Known {
     }
 }
 
+/// Runs the pipeline into `inner` while keeping [`Known`]: under `--strict`, the bad line it
+/// stopped at is told first; `Ok(false)` when an input held nothing of a known form (told on
+/// stderr: the command exits 2).
+pub fn run_watched<O: Observer>(
+    inputs: Vec<aguify::pipeline::Input>,
+    opts: &aguify::pipeline::Options,
+    inner: &mut O,
+) -> Result<bool, aguify::Error> {
+    let names: Vec<Arc<str>> = inputs.iter().map(|i| i.name.clone()).collect();
+    let mut watch = Watch {
+        inner,
+        known: Known::new(&names),
+    };
+    let result = aguify::pipeline::run(inputs, opts, &mut watch);
+    if let Err(aguify::Error::Strict(_)) = &result {
+        watch.known.tell_last_bad();
+    }
+    result?;
+    Ok(!watch.known.report())
+}
+
 /// An observer that also keeps [`Known`] (for `explain`, whose observer is the library's).
 pub struct Watch<'a, O: Observer> {
     pub inner: &'a mut O,

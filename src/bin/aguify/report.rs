@@ -4,7 +4,6 @@ use std::io::{self, IsTerminal, Write};
 
 use aguify::error::os_text;
 
-use aguify::pipeline;
 use aguify::report::{html, ReportBuilder, LIMITS};
 
 use crate::cli::ReportArgs;
@@ -25,20 +24,9 @@ pub fn run(args: ReportArgs) -> anyhow::Result<i32> {
     let opts = options::input_options(&args.input);
     let inputs = terminal::open_inputs(&args.input.files, true, None)?;
     let names = options::or_stdin(&args.input.files);
-    let labels: Vec<std::sync::Arc<str>> = inputs.iter().map(|i| i.name.clone()).collect();
     let mut builder = ReportBuilder::new(names, !args.no_check, LIMITS);
-    let mut watch = known::Watch {
-        inner: &mut builder,
-        known: known::Known::new(&labels),
-    };
-    let result = pipeline::run(inputs, &opts, &mut watch);
-    let known = watch.known;
-    if let Err(aguify::Error::Strict(_)) = &result {
-        known.tell_last_bad();
-    }
-    result?;
     // A file of which nothing is of a known form: no page of nothing.
-    if known.report() {
+    if !known::run_watched(inputs, &opts, &mut builder)? {
         return Ok(2);
     }
     let mut page = builder.finish();
