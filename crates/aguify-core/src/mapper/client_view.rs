@@ -68,18 +68,19 @@ impl ClientView {
         true
     }
 
-    /// Messages of a snapshot named as the client holds them ([`ClientView::aliases`]).
+    /// Messages of a snapshot named as the client holds them ([`ClientView::aliases`]; an
+    /// assistant message no earlier list named, under the id its model run streamed with).
     pub(super) fn rename(&self, messages: &mut [Value]) {
-        if self.aliases.is_empty() && self.fallback_results.is_empty() {
-            return;
-        }
         for m in messages {
             let alias = match m.get("toolCallId").and_then(Value::as_str) {
                 Some(call) => self.fallback_results.get(call),
-                None => m
-                    .get("id")
-                    .and_then(Value::as_str)
-                    .and_then(|id| self.aliases.get(id)),
+                None => m.get("id").and_then(Value::as_str).and_then(|id| {
+                    self.aliases.get(id).or_else(|| {
+                        let assistant = m.get("role").and_then(Value::as_str) == Some("assistant");
+                        let run = model_run(id).filter(|_| assistant && !self.holds(id))?;
+                        self.streamed.get(run)
+                    })
+                }),
             };
             if let (Some(alias), Some(o)) = (alias.cloned(), m.as_object_mut()) {
                 o.insert("id".into(), Value::String(alias));
@@ -285,6 +286,36 @@ mod tests {
             message_id: id.map(String::from),
             error: false,
         }
+    }
+
+    /// A model message whose stream was cut (its calls streamed, no end with its final id)
+    /// and that no state named before the run's last: the final snapshot names it as the
+    /// client holds it, under its model run's streamed id, so the client keeps it in place
+    /// (before its tool result) instead of dropping it and appending the state's id at the end.
+    #[test]
+    fn a_cut_model_message_keeps_its_streamed_id_in_the_final_snapshot() {
+        let (a, b) = (
+            "lc_run--01a24345-c91f-71db-9fdb-a38042a654b8",
+            "lc_run--01a24345-c979-7770-be36-bd5c2c951fda",
+        );
+        let (a0, b0) = (format!("{a}-0"), format!("{b}-0"));
+        let got = mapped(vec![
+            run_start(Some("r1")),
+            call(a, "c1"),
+            result("c1", Some("t1")),
+            text(b),
+            end(b),
+            state(&[
+                human("h1"),
+                ai(&a0, "", &["c1"]),
+                tool("t1", "c1"),
+                ai(&b0, "a", &[]),
+            ]),
+            ModelEvent::RunEnd,
+        ]);
+        let snapshot = format!("MESSAGES_SNAPSHOT:h1,{a},t1,{b}");
+        assert_eq!(got.last().map(String::as_str), Some("RUN_FINISHED"));
+        assert_eq!(got.get(got.len() - 2), Some(&snapshot), "{got:?}");
     }
 
     /// The run's input, which a v3 log does not echo, reaches the client before the answer:
