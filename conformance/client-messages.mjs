@@ -29,6 +29,10 @@
 // whose log records no state at all (a stream-mode capture without `values`) is checked
 // for that last rule only.
 //
+// KNOWN lists the cases that are known to end wrong, each with why (an expected failure:
+// reported as KNOWN, not counted as passed; one that starts to pass fails the run, so the
+// list cannot go stale).
+//
 // Ends with `N passed, N failed`; exits 1 on any failure.
 
 import { spawnSync } from "node:child_process";
@@ -223,11 +227,32 @@ async function replay(c) {
   return { problems, got, want, kind: !lastState ? "no state in the log" : failed ? `${lastEnd} run` : "final state" };
 }
 
+const KNOWN = new Map([
+  [
+    "testdata/recordings/v3-js/n_gemini_two_calls.ndjson",
+    "the log's tool calls have no ids (AGX613): the stream pairs them by name and order under " +
+      "made-up ids, but the final MESSAGES_SNAPSHOT is built per message and drops id-less calls " +
+      "and unanswered tool messages, so the client drops the streamed results (issue 39 item 2)",
+  ],
+]);
+
 let passed = 0;
 let failed = 0;
+let known = 0;
 for (const c of groupRecordings(walk(opts.dir))) {
   const name = relative(REPO, c.name);
   const { problems, got, want, kind } = await replay(c);
+  const why = KNOWN.get(name);
+  if (why !== undefined) {
+    if (problems.length === 0) {
+      failed++;
+      console.log(`FAIL  ${name}: listed in KNOWN but ends right now: take it out of the list`);
+    } else {
+      known++;
+      console.log(`KNOWN ${name}: ${problems.join("; ")} (${why})`);
+    }
+    continue;
+  }
   if (problems.length === 0) {
     passed++;
     if (opts.verbose) console.log(`ok    ${name} (${kind})`);
@@ -240,5 +265,6 @@ for (const c of groupRecordings(walk(opts.dir))) {
     }
   }
 }
+if (known) console.log(`${known} known failure${known === 1 ? "" : "s"} (KNOWN in ${relative(REPO, fileURLToPath(import.meta.url))})`);
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed ? 1 : 0);
