@@ -158,6 +158,215 @@ impl RunState {
             owners.clear();
         }
     }
+
+    /// A TOOL_CALL_START: a new id, its owner agreeing with its parent message's.
+    fn tool_call_start(&mut self, ev: &Ev<'_>, t: &str, et: Option<String>) -> VResult {
+        let id = ev.s("toolCallId").unwrap_or("").to_string();
+        if self.tools.contains(&id) {
+            return in_progress("AGX112", t, "tool call", id, T::ToolCallEnd);
+        }
+        // A tool call belongs to its parent message: a tag must agree with the
+        // message's owner, and an untagged call inherits it.
+        let parent = ev.s("parentMessageId");
+        let inherited = parent.and_then(|p| self.owners.message.get(&h(p)).cloned());
+        if let (Some(sa), Some(p), Some(po)) = (&et, parent, &inherited) {
+            if po.as_ref() != Some(sa) {
+                return err(
+                    "AGX113",
+                    format!(
+                        "Cannot send 'TOOL_CALL_START': subagentRunId '{sa}' does not match its parent message '{p}' owner '{}'. A tool call belongs to the message that carries it.",
+                        owner_name(po.as_deref())
+                    ),
+                    vec![id, p.to_string()],
+                );
+            }
+        }
+        let existing = self.owners.tool_call.get(&h(&id));
+        Verify::continuation(t, "tool call", &id, &et, existing)?;
+        if let (None, Some(o), Some(po)) = (&et, existing, &inherited) {
+            if o != po {
+                return err(
+                    "AGX113",
+                    format!(
+                        "Cannot send 'TOOL_CALL_START': tool call '{id}' is owned by '{}' but its parent message '{}' is owned by '{}'. A tool call belongs to the message that carries it.",
+                        owner_name(o.as_deref()),
+                        parent.unwrap_or(""),
+                        owner_name(po.as_deref())
+                    ),
+                    vec![id, parent.unwrap_or("").to_string()],
+                );
+            }
+        }
+        if existing.is_none() {
+            let owner = match et {
+                Some(sa) => Some(sa),
+                None => inherited.flatten(),
+            };
+            self.owners.tool_call.insert(h(&id), owner);
+        }
+        self.tools.insert(id);
+        Ok(())
+    }
+
+    /// A STEP_STARTED: a name not open already for the same owner.
+    fn step_started(&mut self, ev: &Ev<'_>, et: Option<String>) -> VResult {
+        let name = ev.s("stepName").unwrap_or("").to_string();
+        if self.steps.iter().any(|(n, o)| *n == name && *o == et) {
+            let sub = match &et {
+                Some(s) => format!(" in subagent '{s}'"),
+                None => String::new(),
+            };
+            return err(
+                "AGX115",
+                format!("Step \"{name}\" is already active for 'STEP_STARTED'{sub}"),
+                vec![name],
+            );
+        }
+        self.steps.push((name, et));
+        Ok(())
+    }
+
+    /// A STEP_FINISHED: a step open for the same owner.
+    fn step_finished(&mut self, ev: &Ev<'_>, et: Option<String>) -> VResult {
+        let name = ev.s("stepName").unwrap_or("").to_string();
+        if let Some(i) = self.steps.iter().position(|(n, o)| *n == name && *o == et) {
+            self.steps.remove(i);
+        } else if let Some((_, o)) = self.steps.iter().find(|(n, _)| *n == name) {
+            let who = |o: &Option<String>| match o {
+                Some(s) => format!("subagent '{s}'"),
+                None => "the parent agent".to_string(),
+            };
+            return err(
+                "AGX116",
+                format!(
+                    "Cannot send 'STEP_FINISHED' for step \"{name}\" attributed to {}: that step is open under {}. A step must be finished by whoever started it.",
+                    who(&et),
+                    who(o)
+                ),
+                vec![name],
+            );
+        } else {
+            return err(
+                "AGX116",
+                format!("Cannot send 'STEP_FINISHED' for step \"{name}\" that was not started"),
+                vec![name],
+            );
+        }
+        Ok(())
+    }
+
+    /// A reasoning span or message opening: a new id, one owner for a span and its messages.
+    fn reasoning_start(&mut self, ev: &Ev<'_>, t: &str, et: Option<String>) -> VResult {
+        let id = ev.s("messageId").unwrap_or("").to_string();
+        let (open, noun, end) = if ev.kind == Some(EventType::ReasoningStart) {
+            (&mut self.reasoning_spans, "reasoning span", T::ReasoningEnd)
+        } else {
+            let end = T::ReasoningMessageEnd;
+            (&mut self.reasoning_msgs, "reasoning message", end)
+        };
+        if open.contains(&id) {
+            return in_progress("AGX117", t, noun, id, end);
+        }
+        // One owner for a span and the messages of the same id: the first opener's.
+        let owners = &mut self.owners.reasoning;
+        open_owned(open, owners, t, "reasoning message", id, et)?;
+        Ok(())
+    }
+
+    /// A reasoning message's content or end, or a span's end: an open id, the same owner.
+    fn reasoning_continues(&mut self, ev: &Ev<'_>, t: &str, et: Option<String>) -> VResult {
+        let id = ev.s("messageId").unwrap_or("");
+        let (open, rule, noun, start) = if ev.kind == Some(EventType::ReasoningEnd) {
+            let start = T::ReasoningStart;
+            (&mut self.reasoning_spans, "AGX119", "reasoning span", start)
+        } else {
+            let start = T::ReasoningMessageStart;
+            (
+                &mut self.reasoning_msgs,
+                "AGX118",
+                "reasoning message",
+                start,
+            )
+        };
+        let end = ev.kind != Some(EventType::ReasoningMessageContent);
+        if !open.continues(id, end) {
+            // Only a span's end says "must be sent first".
+            return not_open(rule, t, noun, id, start, rule == "AGX119");
+        }
+        let owner = tagged(&self.owners.reasoning, id, &et);
+        Verify::continuation(t, "reasoning message", id, &et, owner)?;
+        Ok(())
+    }
+
+    /// A SUBAGENT_STARTED: tagged and named, a new id, a known parent.
+    fn subagent_started(&mut self, ev: &Ev<'_>, et: Option<String>) -> VResult {
+        let Some(id) = et else {
+            return err(
+                "AGX120",
+                "Cannot send 'SUBAGENT_STARTED' without a 'subagentRunId'.".into(),
+                vec![],
+            );
+        };
+        if ev.s("name").is_none() {
+            return err(
+                "AGX120",
+                "Cannot send 'SUBAGENT_STARTED' without a 'name'.".into(),
+                vec![id],
+            );
+        }
+        if self.subagents.contains(&id) {
+            return err(
+                "AGX120",
+                format!("Cannot send 'SUBAGENT_STARTED': subagent '{id}' is already active. Finish it with 'SUBAGENT_FINISHED' first."),
+                vec![id],
+            );
+        }
+        if self.subagents_done.contains(&id) {
+            return err(
+                "AGX120",
+                format!("Cannot send 'SUBAGENT_STARTED': subagent '{id}' has already finished in this run. Subagent IDs are per-invocation and cannot be reused."),
+                vec![id],
+            );
+        }
+        if let Some(p) = ev.s("parentSubagentRunId") {
+            if !self.subagents.contains(p) && !self.subagents_done.contains(p) {
+                return err(
+                    "AGX120",
+                    format!("Cannot send 'SUBAGENT_STARTED': parentSubagentRunId '{p}' has not been started in this run."),
+                    vec![id, p.to_string()],
+                );
+            }
+        }
+        self.subagents.insert(id);
+        Ok(())
+    }
+
+    /// A SUBAGENT_FINISHED or SUBAGENT_ERROR: tagged, of an active sub-agent.
+    fn subagent_ended(&mut self, ev: &Ev<'_>, t: &str, et: Option<String>) -> VResult {
+        let Some(id) = et else {
+            return err(
+                "AGX121",
+                format!("Cannot send '{t}' without a 'subagentRunId'."),
+                vec![],
+            );
+        };
+        if ev.kind == Some(EventType::SubagentError) && ev.s("message").is_none() {
+            return err(
+                "AGX121",
+                "Cannot send 'SUBAGENT_ERROR' without a 'message'.".into(),
+                vec![id],
+            );
+        }
+        if !self.subagents.shift_remove(&id) {
+            return err(
+                "AGX121",
+                format!("Cannot send '{t}': no active subagent found with ID '{id}'. A 'SUBAGENT_STARTED' event must be sent first."),
+                vec![id],
+            );
+        }
+        self.subagents_done.insert(id);
+        Ok(())
+    }
 }
 
 /// `verifyEvents`.
@@ -468,52 +677,7 @@ impl Verify {
                 let owner = tagged(&r.owners.message, id, &et);
                 Self::continuation(t, "message", id, &et, owner)?;
             }
-            Some(EventType::ToolCallStart) => {
-                let id = id_of("toolCallId");
-                if r.tools.contains(&id) {
-                    return in_progress("AGX112", t, "tool call", id, T::ToolCallEnd);
-                }
-                // A tool call belongs to its parent message: a tag must agree with the
-                // message's owner, and an untagged call inherits it.
-                let parent = ev.s("parentMessageId");
-                let inherited = parent.and_then(|p| r.owners.message.get(&h(p)).cloned());
-                if let (Some(sa), Some(p), Some(po)) = (&et, parent, &inherited) {
-                    if po.as_ref() != Some(sa) {
-                        return err(
-                            "AGX113",
-                            format!(
-                                "Cannot send 'TOOL_CALL_START': subagentRunId '{sa}' does not match its parent message '{p}' owner '{}'. A tool call belongs to the message that carries it.",
-                                owner_name(po.as_deref())
-                            ),
-                            vec![id, p.to_string()],
-                        );
-                    }
-                }
-                let existing = r.owners.tool_call.get(&h(&id));
-                Self::continuation(t, "tool call", &id, &et, existing)?;
-                if let (None, Some(o), Some(po)) = (&et, existing, &inherited) {
-                    if o != po {
-                        return err(
-                            "AGX113",
-                            format!(
-                                "Cannot send 'TOOL_CALL_START': tool call '{id}' is owned by '{}' but its parent message '{}' is owned by '{}'. A tool call belongs to the message that carries it.",
-                                owner_name(o.as_deref()),
-                                parent.unwrap_or(""),
-                                owner_name(po.as_deref())
-                            ),
-                            vec![id, parent.unwrap_or("").to_string()],
-                        );
-                    }
-                }
-                if existing.is_none() {
-                    let owner = match et {
-                        Some(sa) => Some(sa),
-                        None => inherited.flatten(),
-                    };
-                    r.owners.tool_call.insert(h(&id), owner);
-                }
-                r.tools.insert(id);
-            }
+            Some(EventType::ToolCallStart) => r.tool_call_start(ev, t, et)?,
             Some(EventType::ToolCallArgs) | Some(EventType::ToolCallEnd) => {
                 let end = ev.kind == Some(EventType::ToolCallEnd);
                 let id = ev.s("toolCallId").unwrap_or("");
@@ -530,83 +694,14 @@ impl Verify {
                     r.owners.message.insert(h(mid), et);
                 }
             }
-            Some(EventType::StepStarted) => {
-                let name = id_of("stepName");
-                if r.steps.iter().any(|(n, o)| *n == name && *o == et) {
-                    let sub = match &et {
-                        Some(s) => format!(" in subagent '{s}'"),
-                        None => String::new(),
-                    };
-                    return err(
-                        "AGX115",
-                        format!("Step \"{name}\" is already active for 'STEP_STARTED'{sub}"),
-                        vec![name],
-                    );
-                }
-                r.steps.push((name, et));
-            }
-            Some(EventType::StepFinished) => {
-                let name = id_of("stepName");
-                if let Some(i) = r.steps.iter().position(|(n, o)| *n == name && *o == et) {
-                    r.steps.remove(i);
-                } else if let Some((_, o)) = r.steps.iter().find(|(n, _)| *n == name) {
-                    let who = |o: &Option<String>| match o {
-                        Some(s) => format!("subagent '{s}'"),
-                        None => "the parent agent".to_string(),
-                    };
-                    return err(
-                        "AGX116",
-                        format!(
-                            "Cannot send 'STEP_FINISHED' for step \"{name}\" attributed to {}: that step is open under {}. A step must be finished by whoever started it.",
-                            who(&et),
-                            who(o)
-                        ),
-                        vec![name],
-                    );
-                } else {
-                    return err(
-                        "AGX116",
-                        format!(
-                            "Cannot send 'STEP_FINISHED' for step \"{name}\" that was not started"
-                        ),
-                        vec![name],
-                    );
-                }
-            }
+            Some(EventType::StepStarted) => r.step_started(ev, et)?,
+            Some(EventType::StepFinished) => r.step_finished(ev, et)?,
             Some(EventType::ReasoningStart) | Some(EventType::ReasoningMessageStart) => {
-                let id = id_of("messageId");
-                let (open, noun, end) = if ev.kind == Some(EventType::ReasoningStart) {
-                    (&mut r.reasoning_spans, "reasoning span", T::ReasoningEnd)
-                } else {
-                    let end = T::ReasoningMessageEnd;
-                    (&mut r.reasoning_msgs, "reasoning message", end)
-                };
-                if open.contains(&id) {
-                    return in_progress("AGX117", t, noun, id, end);
-                }
-                // One owner for a span and the messages of the same id: the first opener's.
-                let owners = &mut r.owners.reasoning;
-                open_owned(open, owners, t, "reasoning message", id, et)?;
+                r.reasoning_start(ev, t, et)?
             }
             Some(EventType::ReasoningMessageContent)
             | Some(EventType::ReasoningMessageEnd)
-            | Some(EventType::ReasoningEnd) => {
-                let id = ev.s("messageId").unwrap_or("");
-                let (open, rule, noun, start) = if ev.kind == Some(EventType::ReasoningEnd) {
-                    let start = T::ReasoningStart;
-                    (&mut r.reasoning_spans, "AGX119", "reasoning span", start)
-                } else {
-                    let start = T::ReasoningMessageStart;
-                    (&mut r.reasoning_msgs, "AGX118", "reasoning message", start)
-                };
-                let end = ev.kind != Some(EventType::ReasoningMessageContent);
-                if !open.continues(id, end) {
-                    // Only a span's end says "must be sent first".
-                    return not_open(rule, t, noun, id, start, rule == "AGX119");
-                }
-                let owner = tagged(&r.owners.reasoning, id, &et);
-                Self::continuation(t, "reasoning message", id, &et, owner)?;
-            }
+            | Some(EventType::ReasoningEnd) => r.reasoning_continues(ev, t, et)?,
             Some(EventType::ReasoningEncryptedValue) => {
                 // Continues the item `entityId` names, of the kind `subtype` says.
                 let id = ev.s("entityId").unwrap_or("");
@@ -635,69 +730,9 @@ impl Verify {
                 let id = ev.s("messageId").unwrap_or("");
                 Self::continuation(t, "activity", id, &et, tagged(&r.owners.activity, id, &et))?;
             }
-            Some(EventType::SubagentStarted) => {
-                let Some(id) = et else {
-                    return err(
-                        "AGX120",
-                        "Cannot send 'SUBAGENT_STARTED' without a 'subagentRunId'.".into(),
-                        vec![],
-                    );
-                };
-                if ev.s("name").is_none() {
-                    return err(
-                        "AGX120",
-                        "Cannot send 'SUBAGENT_STARTED' without a 'name'.".into(),
-                        vec![id],
-                    );
-                }
-                if r.subagents.contains(&id) {
-                    return err(
-                        "AGX120",
-                        format!("Cannot send 'SUBAGENT_STARTED': subagent '{id}' is already active. Finish it with 'SUBAGENT_FINISHED' first."),
-                        vec![id],
-                    );
-                }
-                if r.subagents_done.contains(&id) {
-                    return err(
-                        "AGX120",
-                        format!("Cannot send 'SUBAGENT_STARTED': subagent '{id}' has already finished in this run. Subagent IDs are per-invocation and cannot be reused."),
-                        vec![id],
-                    );
-                }
-                if let Some(p) = ev.s("parentSubagentRunId") {
-                    if !r.subagents.contains(p) && !r.subagents_done.contains(p) {
-                        return err(
-                            "AGX120",
-                            format!("Cannot send 'SUBAGENT_STARTED': parentSubagentRunId '{p}' has not been started in this run."),
-                            vec![id, p.to_string()],
-                        );
-                    }
-                }
-                r.subagents.insert(id);
-            }
+            Some(EventType::SubagentStarted) => r.subagent_started(ev, et)?,
             Some(EventType::SubagentFinished) | Some(EventType::SubagentError) => {
-                let Some(id) = et else {
-                    return err(
-                        "AGX121",
-                        format!("Cannot send '{t}' without a 'subagentRunId'."),
-                        vec![],
-                    );
-                };
-                if ev.kind == Some(EventType::SubagentError) && ev.s("message").is_none() {
-                    return err(
-                        "AGX121",
-                        "Cannot send 'SUBAGENT_ERROR' without a 'message'.".into(),
-                        vec![id],
-                    );
-                }
-                if !r.subagents.shift_remove(&id) {
-                    return err(
-                        "AGX121",
-                        format!("Cannot send '{t}': no active subagent found with ID '{id}'. A 'SUBAGENT_STARTED' event must be sent first."),
-                        vec![id],
-                    );
-                }
-                r.subagents_done.insert(id);
+                r.subagent_ended(ev, t, et)?
             }
             _ => {}
         }

@@ -3,9 +3,12 @@
 
 use serde_json::Value;
 
-use crate::agui::{Event, EventType};
+use crate::agui::Event;
 
 use super::ev::Ev;
+use fields::{spec, Spec, K};
+
+mod fields;
 
 /// One schema problem: rule id, JSON path (dotted, as zod prints it) and message.
 #[derive(Debug, Clone, PartialEq)]
@@ -13,183 +16,6 @@ pub struct Issue {
     pub rule: &'static str,
     pub path: String,
     pub message: String,
-}
-
-#[derive(Clone, Copy)]
-enum K {
-    Str,
-    Bool,
-    /// Any JSON, null included (must be present when required).
-    Json,
-    /// Any JSON except null.
-    JsonNonNull,
-    Object,
-    Enum(&'static [&'static str]),
-    Patch,
-    Messages,
-    Content,
-    Outcome,
-    SubOutcome,
-    Usage,
-    RunInput,
-}
-
-const TEXT_ROLES: &[&str] = &["developer", "system", "assistant", "user"];
-
-/// (field, kind, required)
-type Spec = &'static [(&'static str, K, bool)];
-
-fn spec(t: EventType) -> (Spec, bool) {
-    use EventType as T;
-    use K::*;
-    // The bool says whether `subagentRunId` is allowed as an optional field.
-    match t {
-        T::TextMessageStart => (
-            &[
-                ("messageId", Str, true),
-                ("role", Enum(TEXT_ROLES), false),
-                ("name", Str, false),
-            ],
-            true,
-        ),
-        T::TextMessageContent => (&[("messageId", Str, true), ("delta", Str, true)], true),
-        T::TextMessageEnd => (&[("messageId", Str, true)], true),
-        T::TextMessageChunk => (
-            &[
-                ("messageId", Str, false),
-                ("role", Enum(TEXT_ROLES), false),
-                ("delta", Str, false),
-                ("name", Str, false),
-            ],
-            true,
-        ),
-        T::ToolCallStart => (
-            &[
-                ("toolCallId", Str, true),
-                ("toolCallName", Str, true),
-                ("parentMessageId", Str, false),
-            ],
-            true,
-        ),
-        T::ToolCallArgs => (&[("toolCallId", Str, true), ("delta", Str, true)], true),
-        T::ToolCallEnd => (&[("toolCallId", Str, true)], true),
-        T::ToolCallChunk => (
-            &[
-                ("toolCallId", Str, false),
-                ("toolCallName", Str, false),
-                ("parentMessageId", Str, false),
-                ("delta", Str, false),
-            ],
-            true,
-        ),
-        T::ToolCallResult => (
-            &[
-                ("messageId", Str, true),
-                ("toolCallId", Str, true),
-                ("content", Content, true),
-                ("role", Enum(&["tool"]), false),
-            ],
-            true,
-        ),
-        T::StateSnapshot => (&[("snapshot", Json, true)], true),
-        T::StateDelta => (&[("delta", Patch, true)], true),
-        T::MessagesSnapshot => (&[("messages", Messages, true)], false),
-        T::ActivitySnapshot => (
-            &[
-                ("messageId", Str, true),
-                ("activityType", Str, true),
-                ("content", Object, true),
-                ("replace", Bool, false),
-            ],
-            true,
-        ),
-        T::ActivityDelta => (
-            &[
-                ("messageId", Str, true),
-                ("activityType", Str, true),
-                ("patch", Patch, true),
-            ],
-            true,
-        ),
-        T::Raw => (&[("event", Json, true), ("source", Str, false)], true),
-        T::Custom => (&[("name", Str, true), ("value", Json, true)], true),
-        T::RunStarted => (
-            &[
-                ("threadId", Str, true),
-                ("runId", Str, true),
-                ("protocolVersion", Str, false),
-                ("parentRunId", Str, false),
-                ("input", RunInput, false),
-            ],
-            false,
-        ),
-        T::RunFinished => (
-            &[
-                ("threadId", Str, true),
-                ("runId", Str, true),
-                ("result", JsonNonNull, false),
-                ("outcome", Outcome, false),
-                ("usage", Usage, false),
-            ],
-            false,
-        ),
-        T::RunError => (
-            &[
-                ("message", Str, true),
-                ("code", Str, false),
-                ("usage", Usage, false),
-            ],
-            false,
-        ),
-        T::StepStarted | T::StepFinished => (&[("stepName", Str, true)], true),
-        T::ReasoningStart | T::ReasoningEnd | T::ReasoningMessageEnd => {
-            (&[("messageId", Str, true)], true)
-        }
-        T::ReasoningMessageStart => (
-            &[
-                ("messageId", Str, true),
-                ("role", Enum(&["reasoning"]), true),
-            ],
-            true,
-        ),
-        T::ReasoningMessageContent => (&[("messageId", Str, true), ("delta", Str, true)], true),
-        T::ReasoningMessageChunk => (&[("messageId", Str, false), ("delta", Str, false)], true),
-        T::ReasoningEncryptedValue => (
-            &[
-                ("subtype", Enum(&["tool-call", "message"]), true),
-                ("entityId", Str, true),
-                ("encryptedValue", Str, true),
-            ],
-            true,
-        ),
-        T::SubagentStarted => (
-            &[
-                ("subagentRunId", Str, true),
-                ("name", Str, true),
-                ("description", Str, false),
-                ("parentSubagentRunId", Str, false),
-                ("parentToolCallId", Str, false),
-                ("parentMessageId", Str, false),
-            ],
-            false,
-        ),
-        T::SubagentFinished => (
-            &[
-                ("subagentRunId", Str, true),
-                ("result", JsonNonNull, false),
-                ("outcome", SubOutcome, false),
-            ],
-            false,
-        ),
-        T::SubagentError => (
-            &[
-                ("subagentRunId", Str, true),
-                ("message", Str, true),
-                ("code", Str, false),
-            ],
-            false,
-        ),
-    }
 }
 
 /// A JSON path, rendered (dotted, as zod prints it) only for what is reported.

@@ -1,0 +1,191 @@
+//! What each AG-UI event's fields are: name, kind, required (the schema's table).
+
+use crate::agui::EventType;
+
+use K::*;
+
+#[derive(Clone, Copy)]
+pub(super) enum K {
+    Str,
+    Bool,
+    /// Any JSON, null included (must be present when required).
+    Json,
+    /// Any JSON except null.
+    JsonNonNull,
+    Object,
+    Enum(&'static [&'static str]),
+    Patch,
+    Messages,
+    Content,
+    Outcome,
+    SubOutcome,
+    Usage,
+    RunInput,
+}
+
+const TEXT_ROLES: &[&str] = &["developer", "system", "assistant", "user"];
+
+/// (field, kind, required)
+pub(super) type Spec = &'static [(&'static str, K, bool)];
+
+/// Each event type's fields, and whether `subagentRunId` may come as an optional field.
+pub(super) fn spec(t: EventType) -> (Spec, bool) {
+    use EventType as T;
+    // The bool says whether `subagentRunId` is allowed as an optional field.
+    match t {
+        T::TextMessageStart => (TEXT_MESSAGE_START, true),
+        T::TextMessageContent => (TEXT_MESSAGE_CONTENT, true),
+        T::TextMessageEnd => (TEXT_MESSAGE_END, true),
+        T::TextMessageChunk => (TEXT_MESSAGE_CHUNK, true),
+        T::ToolCallStart => (TOOL_CALL_START, true),
+        T::ToolCallArgs => (TOOL_CALL_ARGS, true),
+        T::ToolCallEnd => (TOOL_CALL_END, true),
+        T::ToolCallChunk => (TOOL_CALL_CHUNK, true),
+        T::ToolCallResult => (TOOL_CALL_RESULT, true),
+        T::StateSnapshot => (STATE_SNAPSHOT, true),
+        T::StateDelta => (STATE_DELTA, true),
+        T::MessagesSnapshot => (MESSAGES_SNAPSHOT, false),
+        T::ActivitySnapshot => (ACTIVITY_SNAPSHOT, true),
+        T::ActivityDelta => (ACTIVITY_DELTA, true),
+        T::Raw => (RAW, true),
+        T::Custom => (CUSTOM, true),
+        T::RunStarted => (RUN_STARTED, false),
+        T::RunFinished => (RUN_FINISHED, false),
+        T::RunError => (RUN_ERROR, false),
+        T::StepStarted | T::StepFinished => (STEP, true),
+        T::ReasoningStart | T::ReasoningEnd | T::ReasoningMessageEnd => (REASONING_BOUNDARY, true),
+        T::ReasoningMessageStart => (REASONING_MESSAGE_START, true),
+        T::ReasoningMessageContent => (REASONING_MESSAGE_CONTENT, true),
+        T::ReasoningMessageChunk => (REASONING_MESSAGE_CHUNK, true),
+        T::ReasoningEncryptedValue => (REASONING_ENCRYPTED_VALUE, true),
+        T::SubagentStarted => (SUBAGENT_STARTED, false),
+        T::SubagentFinished => (SUBAGENT_FINISHED, false),
+        T::SubagentError => (SUBAGENT_ERROR, false),
+    }
+}
+
+const TEXT_MESSAGE_START: Spec = &[
+    ("messageId", Str, true),
+    ("role", Enum(TEXT_ROLES), false),
+    ("name", Str, false),
+];
+
+const TEXT_MESSAGE_CONTENT: Spec = &[("messageId", Str, true), ("delta", Str, true)];
+
+const TEXT_MESSAGE_END: Spec = &[("messageId", Str, true)];
+
+const TEXT_MESSAGE_CHUNK: Spec = &[
+    ("messageId", Str, false),
+    ("role", Enum(TEXT_ROLES), false),
+    ("delta", Str, false),
+    ("name", Str, false),
+];
+
+const TOOL_CALL_START: Spec = &[
+    ("toolCallId", Str, true),
+    ("toolCallName", Str, true),
+    ("parentMessageId", Str, false),
+];
+
+const TOOL_CALL_ARGS: Spec = &[("toolCallId", Str, true), ("delta", Str, true)];
+
+const TOOL_CALL_END: Spec = &[("toolCallId", Str, true)];
+
+const TOOL_CALL_CHUNK: Spec = &[
+    ("toolCallId", Str, false),
+    ("toolCallName", Str, false),
+    ("parentMessageId", Str, false),
+    ("delta", Str, false),
+];
+
+const TOOL_CALL_RESULT: Spec = &[
+    ("messageId", Str, true),
+    ("toolCallId", Str, true),
+    ("content", Content, true),
+    ("role", Enum(&["tool"]), false),
+];
+
+const STATE_SNAPSHOT: Spec = &[("snapshot", Json, true)];
+
+const STATE_DELTA: Spec = &[("delta", Patch, true)];
+
+const MESSAGES_SNAPSHOT: Spec = &[("messages", Messages, true)];
+
+const ACTIVITY_SNAPSHOT: Spec = &[
+    ("messageId", Str, true),
+    ("activityType", Str, true),
+    ("content", Object, true),
+    ("replace", Bool, false),
+];
+
+const ACTIVITY_DELTA: Spec = &[
+    ("messageId", Str, true),
+    ("activityType", Str, true),
+    ("patch", Patch, true),
+];
+
+const RAW: Spec = &[("event", Json, true), ("source", Str, false)];
+
+const CUSTOM: Spec = &[("name", Str, true), ("value", Json, true)];
+
+const RUN_STARTED: Spec = &[
+    ("threadId", Str, true),
+    ("runId", Str, true),
+    ("protocolVersion", Str, false),
+    ("parentRunId", Str, false),
+    ("input", RunInput, false),
+];
+
+const RUN_FINISHED: Spec = &[
+    ("threadId", Str, true),
+    ("runId", Str, true),
+    ("result", JsonNonNull, false),
+    ("outcome", Outcome, false),
+    ("usage", Usage, false),
+];
+
+const RUN_ERROR: Spec = &[
+    ("message", Str, true),
+    ("code", Str, false),
+    ("usage", Usage, false),
+];
+
+const STEP: Spec = &[("stepName", Str, true)];
+
+const REASONING_BOUNDARY: Spec = &[("messageId", Str, true)];
+
+const REASONING_MESSAGE_START: Spec = &[
+    ("messageId", Str, true),
+    ("role", Enum(&["reasoning"]), true),
+];
+
+const REASONING_MESSAGE_CONTENT: Spec = &[("messageId", Str, true), ("delta", Str, true)];
+
+const REASONING_MESSAGE_CHUNK: Spec = &[("messageId", Str, false), ("delta", Str, false)];
+
+const REASONING_ENCRYPTED_VALUE: Spec = &[
+    ("subtype", Enum(&["tool-call", "message"]), true),
+    ("entityId", Str, true),
+    ("encryptedValue", Str, true),
+];
+
+const SUBAGENT_STARTED: Spec = &[
+    ("subagentRunId", Str, true),
+    ("name", Str, true),
+    ("description", Str, false),
+    ("parentSubagentRunId", Str, false),
+    ("parentToolCallId", Str, false),
+    ("parentMessageId", Str, false),
+];
+
+const SUBAGENT_FINISHED: Spec = &[
+    ("subagentRunId", Str, true),
+    ("result", JsonNonNull, false),
+    ("outcome", SubOutcome, false),
+];
+
+const SUBAGENT_ERROR: Spec = &[
+    ("subagentRunId", Str, true),
+    ("message", Str, true),
+    ("code", Str, false),
+];

@@ -1,0 +1,308 @@
+//! A closed run's document: its ids as placeholders, its leaves.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use serde_json::{json, Value};
+
+use super::{Conversation, Message, Open, Outcome};
+use crate::diff::leaf::{flatten, Leaf};
+use crate::input::Origin;
+
+impl Conversation {
+    /// The leaves of a closed run's document (see the module docs of [`super`]).
+    pub(super) fn render(&mut self, start: &Origin, open: &Open) -> Vec<Leaf> {
+        let (ids, msg_ids) = self.placeholders(open);
+        let lookup = |s: &str| ids.get(s).cloned();
+        let mut doc = Doc {
+            out: Vec::new(),
+            ids: &lookup,
+        };
+
+        doc.outcome(open);
+
+        // The resume the run was started with.
+        if let Some((resume, o)) = &open.resume {
+            match resume.as_array() {
+                Some(list) => doc.keyed("/resume", list, "interruptId", o),
+                None => doc.tree("/resume", resume, o),
+            }
+        }
+
+        doc.leaf("/steps", json!([]), start);
+        for (n, (name, o)) in open.steps.iter().enumerate() {
+            doc.leaf(format!("/steps/{n}"), name.as_str(), o);
+        }
+
+        doc.messages(open, &msg_ids, start);
+
+        for (n, r) in open.reasoning.iter().enumerate() {
+            let base = format!("/reasoning/reasoning-{}", n + 1);
+            doc.out.push(r.text.leaf(format!("{base}/text")));
+            if r.encrypted {
+                doc.leaf(format!("{base}/encrypted"), true, &r.text.origin);
+            }
+        }
+
+        for (n, (name, value, o)) in open.custom.iter().enumerate() {
+            doc.leaf(format!("/custom/{n}/name"), name.as_str(), o);
+            doc.tree(format!("/custom/{n}/value"), value, o);
+        }
+
+        if let Some((state, o)) = &open.state {
+            // A patch may have put messages back.
+            let mut state = state.clone();
+            if let Some(s) = state.as_object_mut() {
+                s.shift_remove("messages");
+            }
+            doc.tree("/state", &state, o);
+        }
+
+        // Sub-agents, each with its own items (placeholders counted within it).
+        for (n, s) in open.subagents.iter().enumerate() {
+            let base = format!("/subagents/subagent-{}", n + 1);
+            doc.leaf(format!("{base}/name"), s.name.as_str(), &s.origin);
+            if let Some(p) = &s.parent {
+                let p = lookup(p).map_or_else(|| p.clone(), |p| p.to_string());
+                doc.leaf(format!("{base}/parentToolCall"), p, &s.origin);
+            }
+            match &s.end {
+                None => doc.leaf(format!("{base}/outcome"), "none", &s.origin),
+                Some(end) => {
+                    let o = &end.origin;
+                    doc.leaf(format!("{base}/outcome"), end.outcome.as_str(), o);
+                    if let Some(r) = &end.result {
+                        doc.tree(format!("{base}/result"), r, o);
+                    }
+                    if !end.interrupt_ids.is_empty() {
+                        let ids = Value::Array(end.interrupt_ids.clone());
+                        doc.tree(format!("{base}/interrupts"), &ids, o);
+                    }
+                    if let Some(e) = &end.error {
+                        doc.leaf(format!("{base}/error/message"), e.as_str(), o);
+                    }
+                }
+            }
+            for mut l in self.render(&s.origin, &s.body) {
+                if l.pointer != "/outcome" {
+                    l.pointer = format!("{base}{}", l.pointer);
+                    doc.out.push(l);
+                }
+            }
+        }
+        doc.out
+    }
+
+    /// Placeholders for the run's ids: messages by role and position, calls and reasoning by
+    /// position, interrupts over the thread; and each message's placeholder, in order.
+    fn placeholders(&mut self, open: &Open) -> (HashMap<String, Arc<str>>, Vec<Arc<str>>) {
+        let mut ids: HashMap<String, Arc<str>> = HashMap::new();
+        if let Some(t) = &open.thread_id {
+            ids.insert(t.clone(), Arc::from("thread"));
+        }
+        if let Some(r) = &open.run_id {
+            ids.insert(r.clone(), Arc::from("run"));
+        }
+        let mut roles: HashMap<&str, usize> = HashMap::new();
+        let mut calls = 0;
+        let mut msg_ids = Vec::with_capacity(open.messages.len());
+        for m in &open.messages {
+            let n = roles.entry(m.role.as_str()).or_default();
+            *n += 1;
+            let p: Arc<str> = Arc::from(format!("{}-{n}", m.role));
+            ids.entry(m.id.clone()).or_insert_with(|| p.clone());
+            msg_ids.push(p);
+            for c in &m.calls {
+                calls += 1;
+                ids.entry(c.id.clone())
+                    .or_insert_with(|| Arc::from(format!("call-{calls}")));
+            }
+        }
+        for (i, r) in open.reasoning.iter().enumerate() {
+            ids.entry(r.id.clone())
+                .or_insert_with(|| Arc::from(format!("reasoning-{}", i + 1)));
+        }
+        if let Some((Outcome::Interrupt(list), _)) = &open.outcome {
+            for i in list {
+                if let Some(id) = i.get("id").and_then(Value::as_str) {
+                    let n = self.interrupts.len() + 1;
+                    self.interrupts
+                        .entry(id.to_string())
+                        .or_insert_with(|| Arc::from(format!("interrupt-{n}")));
+                }
+            }
+        }
+        for (k, v) in &self.interrupts {
+            ids.insert(k.clone(), v.clone());
+        }
+        // A sub-agent's calls, named where the run mentions them (an interrupt's toolCallId).
+        for (n, sub) in open.subagents.iter().enumerate() {
+            let calls = sub.body.messages.iter().flat_map(|m| &m.calls);
+            for (k, c) in calls.enumerate() {
+                let p = format!("subagent-{}/call-{}", n + 1, k + 1);
+                ids.entry(c.id.clone()).or_insert_with(|| Arc::from(p));
+            }
+        }
+        (ids, msg_ids)
+    }
+}
+
+/// A run's document being written: its leaves, strings that are ids written as placeholders.
+struct Doc<'a> {
+    out: Vec<Leaf>,
+    ids: &'a dyn Fn(&str) -> Option<Arc<str>>,
+}
+
+impl Doc<'_> {
+    fn leaf(&mut self, pointer: impl Into<String>, value: impl Into<Value>, o: &Origin) {
+        self.out
+            .push(Leaf::new(pointer.into(), value.into(), o.clone()));
+    }
+
+    fn tree(&mut self, pointer: impl Into<String>, value: &Value, o: &Origin) {
+        flatten(&mut pointer.into(), value, o, self.ids, &mut self.out);
+    }
+
+    /// Objects under `base`, each keyed by its `id_key`'s placeholder (else its position) and
+    /// written without that key.
+    fn keyed(&mut self, base: &str, list: &[Value], id_key: &str, o: &Origin) {
+        for (n, item) in list.iter().enumerate() {
+            let key = item.get(id_key).and_then(Value::as_str).and_then(self.ids);
+            let key = key.map_or_else(|| n.to_string(), |p| p.to_string());
+            let mut rest = item.clone();
+            if let Some(r) = rest.as_object_mut() {
+                r.remove(id_key);
+            }
+            self.tree(format!("{base}/{key}"), &rest, o);
+        }
+    }
+
+    /// The run's outcome, and its interrupts or error.
+    fn outcome(&mut self, open: &Open) {
+        let end = open
+            .outcome
+            .as_ref()
+            .map(|(_, o)| o.clone())
+            .unwrap_or_else(|| last_origin(open));
+        match &open.outcome {
+            None => self.leaf("/outcome", "none", &end),
+            Some((Outcome::Success, o)) => self.leaf("/outcome", "success", o),
+            Some((Outcome::Cancelled, o)) => self.leaf("/outcome", "cancelled", o),
+            Some((Outcome::Interrupt(list), o)) => {
+                self.leaf("/outcome", "interrupt", o);
+                self.keyed("/interrupts", list, "id", o);
+            }
+            Some((Outcome::Error { code, message }, o)) => {
+                self.leaf("/outcome", "error", o);
+                if let Some(c) = code {
+                    self.leaf("/error/code", c.as_str(), o);
+                }
+                self.leaf("/error/message", message.as_str(), o);
+            }
+        }
+    }
+
+    /// Messages, then the tool calls they carry.
+    fn messages(&mut self, open: &Open, msg_ids: &[Arc<str>], start: &Origin) {
+        let lookup = self.ids;
+        let results: HashMap<&str, &Message> = open
+            .messages
+            .iter()
+            .filter_map(|m| Some((m.tool_call_id.as_deref()?, m)))
+            .collect();
+        let mut calls = Doc {
+            out: Vec::new(),
+            ids: self.ids,
+        };
+        for (m, p) in open.messages.iter().zip(msg_ids) {
+            let base = format!("/messages/{p}");
+            let call = m.tool_call_id.as_deref().and_then(&lookup);
+            match (m.role.as_str(), &call) {
+                ("tool", Some(c)) => self.leaf(format!("{base}/toolCall"), &**c, &m.text.origin),
+                _ => self.out.push(m.text.leaf(format!("{base}/text"))),
+            }
+            // A tool message's streamed text is its call's `streamedResult`.
+            if let Some(s) = m
+                .streamed
+                .as_ref()
+                .filter(|_| m.role != "tool" || call.is_none())
+            {
+                self.out.push(s.leaf(format!("{base}/streamedText")));
+            }
+            for c in &m.calls {
+                let cp = lookup(&c.id).map(|p| p.to_string()).unwrap_or_default();
+                let cb = format!("/toolCalls/{cp}");
+                let o = &c.args.origin;
+                calls.leaf(format!("{cb}/name"), c.name.as_str(), o);
+                calls.leaf(format!("{cb}/message"), &**p, o);
+                let args_at = Origin {
+                    file: o.file.clone(),
+                    line: c.args.pieces.first().map_or(o.line, |&(_, l)| l),
+                };
+                match serde_json::from_str::<Value>(&c.args.text) {
+                    _ if c.args.text.trim().is_empty() => {
+                        calls.leaf(format!("{cb}/args"), json!({}), &args_at)
+                    }
+                    Ok(v) => {
+                        let first = calls.out.len();
+                        calls.tree(format!("{cb}/args"), &v, &args_at);
+                        // Each argument at the delta that carried it, when its JSON is found
+                        // in the streamed text.
+                        let joined = c.args.leaf(String::new());
+                        for l in &mut calls.out[first..] {
+                            if l.value.is_array() || l.value.is_object() {
+                                continue;
+                            }
+                            if let Some(at) = c.args.text.find(&l.value.to_string()) {
+                                l.origin = joined.origin_at(at);
+                            }
+                        }
+                    }
+                    Err(_) => calls.out.push(c.args.leaf(format!("{cb}/args"))),
+                }
+                if let Some(r) = results.get(c.id.as_str()) {
+                    calls.out.push(r.text.leaf(format!("{cb}/result")));
+                    if r.error {
+                        calls.leaf(format!("{cb}/error"), true, &r.text.origin);
+                    }
+                    if let Some(s) = &r.streamed {
+                        calls.out.push(s.leaf(format!("{cb}/streamedResult")));
+                    }
+                }
+            }
+        }
+        if open.messages.is_empty() {
+            self.leaf("/messages", json!({}), start);
+        }
+        self.out.append(&mut calls.out);
+    }
+}
+
+/// The last line the run was seen at (for a run with no terminal event).
+fn last_origin(open: &Open) -> Origin {
+    let mut at = open.origin.clone();
+    let mut see = |o: &Origin| {
+        if o.line > at.line {
+            at = o.clone();
+        }
+    };
+    for (_, o) in &open.steps {
+        see(o);
+    }
+    for m in &open.messages {
+        see(&m.text.origin);
+        if let Some(&(_, l)) = m.text.pieces.last() {
+            see(&Origin {
+                file: m.text.origin.file.clone(),
+                line: l,
+            });
+        }
+    }
+    for (_, _, o) in &open.custom {
+        see(o);
+    }
+    if let Some((_, o)) = &open.state {
+        see(o);
+    }
+    at
+}

@@ -1,0 +1,158 @@
+//! What explain reads of a raw record: a v3 event's parts, and what a record is.
+
+use super::*;
+
+/// What explain reads of a v3 event, from its typed read: `params.node`, `params.namespace`'s
+/// parts, and of `params.data` the `event` and `delta.type` (data read whole: of a list, the
+/// first item).
+pub(super) struct V3View<'a> {
+    pub(super) method: &'a str,
+    pub(super) node: Option<&'a str>,
+    namespace: Option<&'a [Value]>,
+    pub(super) data: Option<&'a Data>,
+}
+
+impl<'a> V3View<'a> {
+    /// The view of a record the classifier calls v3 (whose v3 event is always read: a record
+    /// without one shows as an event without method or params).
+    pub(super) fn of(rec: &'a Record) -> Self {
+        let ev = rec.v3.as_deref();
+        let params = ev.and_then(|e| match &e.params {
+            Params::Object {
+                node,
+                namespace,
+                data,
+                ..
+            } => Some((node, namespace, data)),
+            _ => None,
+        });
+        V3View {
+            method: ev.map_or("", |e| e.method.as_ref()),
+            node: params.and_then(|p| p.0.as_ref()?.as_str()),
+            namespace: params.and_then(|p| p.1.as_ref()?.as_array().map(Vec::as_slice)),
+            data: params.map(|p| p.2),
+        }
+    }
+
+    /// The data read whole (of a list, its first item).
+    pub(super) fn whole(&self) -> Option<&'a Value> {
+        match self.data? {
+            Data::Value(Value::Array(a)) => a.first(),
+            Data::Value(v) => Some(v),
+            _ => None,
+        }
+    }
+
+    /// `data.event`.
+    pub(super) fn event(&self) -> Option<&'a str> {
+        match self.data? {
+            Data::Message(m) => Some(&m.event),
+            Data::Lifecycle(l) => l.event.as_ref()?.as_str(),
+            _ => self.whole()?.get("event")?.as_str(),
+        }
+    }
+
+    /// `data.delta.type`.
+    pub(super) fn delta_type(&self) -> Option<&'a str> {
+        match self.data? {
+            Data::Message(m) => m.delta_type.as_deref(),
+            _ => self.whole()?.get("delta")?.get("type")?.as_str(),
+        }
+    }
+
+    /// The namespace's string parts.
+    pub(super) fn parts(&self) -> impl Iterator<Item = &'a str> {
+        self.namespace
+            .unwrap_or_default()
+            .iter()
+            .filter_map(Value::as_str)
+    }
+}
+
+/// A v3 record's `params.data` from its tree (of a list, the first item).
+pub(super) fn v3_data_tree(rec: &Record) -> &Value {
+    let v = rec.value();
+    let ev = match v.get("type").and_then(Value::as_str) {
+        Some("event") => v,
+        _ => v.get("data").unwrap_or(v),
+    };
+    match ev.pointer("/params/data").unwrap_or(&Value::Null) {
+        Value::Array(a) => a.first().unwrap_or(&Value::Null),
+        d => d,
+    }
+}
+
+/// What a raw record is, by its real type.
+pub fn describe_record(rec: &Record) -> String {
+    match adapter::classify(rec) {
+        RecordKind::V3 => {
+            let v3 = V3View::of(rec);
+            let mut out = format!("v3 {}", v3.method);
+            if let Some(ev) = v3.event() {
+                out.push(' ');
+                out.push_str(ev);
+            }
+            if let Some(dt) = v3.delta_type() {
+                out.push_str(&format!(" ({dt})"));
+            }
+            let task = match v3.data {
+                Some(Data::Tasks { name, .. }) if v3.method == "tasks" => name.as_deref(),
+                _ => None,
+            };
+            if let Some(n) = v3.node.or(task) {
+                out.push_str(&format!(" node={n}"));
+            }
+            if v3.namespace.is_some_and(|a| !a.is_empty()) {
+                let parts: Vec<&str> = v3
+                    .parts()
+                    .map(|p| p.split(':').next().unwrap_or(p))
+                    .collect();
+                out.push_str(&format!(" ns=[{}]", parts.join("|")));
+            }
+            out
+        }
+        RecordKind::V2 => {
+            let ev = rec.v2.as_deref();
+            let mut out = format!(
+                "v2 {} {}",
+                ev.map_or("", |e| e.event.as_str()),
+                ev.and_then(|e| e.name.as_deref()).unwrap_or_default()
+            );
+            // The typed reader reads `data` by the event's kind, not its keys or a chunk's
+            // class: the outline of `data` is read from the tree.
+            let v = adapter::v2_payload(rec);
+            if let Some(Value::Object(d)) = v.get("data") {
+                let keys: Vec<&str> = d.keys().map(String::as_str).collect();
+                out.push_str(&format!(" data{{{}}}", keys.join(",")));
+                if let Some(chunk) = d.get("chunk") {
+                    let lc_class = chunk
+                        .get("id")
+                        .and_then(Value::as_array)
+                        .and_then(|a| a.last())
+                        .and_then(Value::as_str);
+                    let ty = lc_class
+                        .map(str::to_string)
+                        .or_else(|| str_of(chunk, "type"));
+                    if let Some(t) = ty {
+                        out.push_str(&format!(" chunk: {t}"));
+                    }
+                }
+            }
+            if let Some(node) = ev.and_then(|e| e.node()) {
+                out.push_str(&format!(" node={node}"));
+            }
+            out
+        }
+        RecordKind::ErrorLine(e) => format!(
+            "error line {}",
+            e.name.unwrap_or_else(|| "(unnamed)".into())
+        ),
+        RecordKind::RunMetadata { .. } => "stream part metadata".into(),
+        RecordKind::Values => "stream part values".into(),
+        RecordKind::Custom => "stream part custom".into(),
+        RecordKind::MessagesTuple => "stream part messages (messages-tuple)".into(),
+        RecordKind::OtherStreamMode(m) => format!("stream part {m}"),
+        RecordKind::Agui => format!("AG-UI {}", str_of(rec.value(), "type").unwrap_or_default()),
+        RecordKind::Unknown(_) => "unknown record".into(),
+    }
+}

@@ -1,0 +1,349 @@
+//! The builder's bookkeeping: its accessors, entries and the spans they open and close, runs,
+//! findings attached to entries, and the pipeline [`Observer`] it is.
+
+use super::*;
+
+impl TimelineBuilder {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    pub fn entries(&self) -> &[Entry] {
+        &self.entries
+    }
+
+    pub fn runs(&self) -> &[RunSummary] {
+        &self.runs
+    }
+
+    /// The entries of run `i`.
+    pub fn run_entries(&self, i: usize) -> &[Entry] {
+        let len = self.entries.len();
+        let start = self.runs.get(i).map_or(0, |r| r.first_entry).min(len);
+        let end = self.runs.get(i + 1).map_or(len, |r| r.first_entry);
+        &self.entries[start..end.clamp(start, len)]
+    }
+
+    pub fn current_run(&self) -> Option<&RunSummary> {
+        self.run.and_then(|r| self.runs.get(r))
+    }
+
+    pub fn bad_lines(&self) -> u64 {
+        self.bad_lines
+    }
+
+    /// AG-UI events seen so far.
+    pub fn events_seen(&self) -> u64 {
+        self.index
+    }
+
+    /// Entries that will not change any more and were not handed out yet, in order (for
+    /// `--follow`, which prints as it reads). Stops at the first entry still open.
+    pub fn take_settled(&mut self) -> &[Entry] {
+        let start = self.rendered;
+        while self.rendered < self.entries.len() && self.entries[self.rendered].settled {
+            self.rendered += 1;
+        }
+        &self.entries[start..self.rendered]
+    }
+
+    /// End of all input: a run still open had no terminal event.
+    pub fn finish(&mut self) {
+        let origin = self
+            .entries
+            .last()
+            .map(|e| e.end_origin.clone().unwrap_or_else(|| e.origin.clone()));
+        if let (Some(_), Some(origin)) = (self.run, origin) {
+            self.end_run(Outcome::NoTerminal, None, &origin);
+        }
+        for e in &mut self.entries {
+            e.settled = true;
+        }
+    }
+
+    pub(super) fn depth_content(&self) -> usize {
+        self.depth_step() + usize::from(self.ns_depth > 0)
+    }
+
+    pub(super) fn depth_step(&self) -> usize {
+        if self.ns_depth > 0 {
+            self.ns_depth + self.open_subagents()
+        } else {
+            self.open.steps.len() + 1
+        }
+    }
+
+    /// Sub-agents open (spans of `open.steps` keyed `subagent <id>`): what they run is
+    /// indented under them, beyond its namespace depth.
+    fn open_subagents(&self) -> usize {
+        let subagent = |(k, _): &&(String, usize)| k.starts_with("subagent ");
+        self.open.steps.iter().filter(subagent).count()
+    }
+
+    pub(super) fn push(
+        &mut self,
+        kind: Kind,
+        line: Line,
+        depth: usize,
+        ts: Ts,
+        origin: &Origin,
+        settled: bool,
+    ) -> usize {
+        let (base, file) = match self.run.and_then(|r| self.runs.get_mut(r)) {
+            Some(run) => {
+                if run.first_ts.is_none() {
+                    run.first_ts = ts;
+                }
+                (run.first_ts, run.file.clone())
+            }
+            None => (ts, origin.file.clone()),
+        };
+        self.entries.push(Entry {
+            kind,
+            line,
+            depth,
+            index: self.index,
+            origin: origin.clone(),
+            ts,
+            run_base_ts: base,
+            end_ts: None,
+            end_origin: None,
+            end_index: None,
+            events: 1,
+            settled,
+            notes: Vec::new(),
+            run_file: file,
+        });
+        self.touched = Some(self.entries.len() - 1);
+        self.entries.len() - 1
+    }
+
+    /// Adds an event to an open span entry.
+    pub(super) fn touch(&mut self, idx: usize, ts: Ts, origin: &Origin) {
+        let index = self.index;
+        self.touched = Some(idx);
+        if let Some(e) = self.entries.get_mut(idx) {
+            e.events += 1;
+            if ts.is_some() {
+                e.end_ts = ts;
+            }
+            e.end_origin = Some(origin.clone());
+            e.end_index = Some(index);
+        }
+    }
+
+    /// Adds an event to an open text, reasoning or tool entry, its delta appended.
+    pub(super) fn append(&mut self, idx: usize, delta: &str, ts: Ts, origin: &Origin) {
+        self.touch(idx, ts, origin);
+        let line = self.entries.get_mut(idx).map(|e| &mut e.line);
+        if let Some(
+            Line::Text { text, .. } | Line::Reasoning { text, .. } | Line::Tool { args: text, .. },
+        ) = line
+        {
+            text.push_str(delta);
+        }
+    }
+
+    pub(super) fn close(&mut self, idx: usize, ts: Ts, origin: &Origin) {
+        self.touch(idx, ts, origin);
+        if let Some(e) = self.entries.get_mut(idx) {
+            e.settled = true;
+        }
+    }
+
+    pub(super) fn start_run(
+        &mut self,
+        run_id: Option<String>,
+        thread_id: Option<String>,
+        resumes: usize,
+        ts: Ts,
+        origin: &Origin,
+    ) {
+        if self.run.is_some() {
+            self.end_run(Outcome::NoTerminal, None, origin);
+        }
+        self.runs.push(RunSummary {
+            file: origin.file.clone(),
+            run_id: run_id.clone(),
+            thread_id: thread_id.clone(),
+            origin: origin.clone(),
+            first_entry: self.entries.len(),
+            first_event: self.index,
+            first_ts: ts,
+            last_ts: ts,
+            ..RunSummary::default()
+        });
+        self.run = Some(self.runs.len() - 1);
+        self.push(
+            Kind::Run,
+            Line::RunStart {
+                run_id,
+                thread_id,
+                resumes,
+            },
+            0,
+            ts,
+            origin,
+            true,
+        );
+    }
+
+    /// `end`: the terminal event's timestamp, when an event ended the run.
+    pub(super) fn end_run(&mut self, outcome: Outcome, end: Option<Ts>, origin: &Origin) {
+        let Some(r) = self.run.take() else { return };
+        // Spans the run left open were cut off.
+        let open = std::mem::take(&mut self.open);
+        let mut idxs: Vec<usize> = open
+            .texts
+            .values()
+            .chain(open.reasoning.values())
+            .chain(open.tools.values())
+            .copied()
+            .chain(open.steps.iter().map(|(_, i)| *i))
+            .collect();
+        idxs.sort_unstable();
+        for i in idxs {
+            let chunked = open.chunked.contains(&i);
+            if let Some(e) = self.entries.get_mut(i) {
+                match &mut e.line {
+                    Line::Text { cut, .. } | Line::Reasoning { cut, .. } => *cut = !chunked,
+                    _ => {}
+                }
+                e.settled = true;
+            }
+        }
+        let index = self.index;
+        let Some(run) = self.runs.get_mut(r) else {
+            return;
+        };
+        run.outcome = outcome;
+        run.end_origin = Some(origin.clone());
+        run.end_event = end.map(|_| index);
+        if let Some(t) = end.flatten() {
+            run.last_ts = Some(t);
+            if run.first_ts.is_none() {
+                run.first_ts = Some(t);
+            }
+        }
+        let summary = run.clone();
+        let (base, file) = (summary.first_ts, summary.file.clone());
+        let line = Line::RunEnd(Box::new(summary));
+        let i = self.push(Kind::Run, line, 0, end.flatten(), origin, true);
+        let e = &mut self.entries[i];
+        (e.run_base_ts, e.run_file, e.events) = (base, file, u64::from(end.is_some()));
+    }
+
+    pub(super) fn count(&mut self, f: impl FnOnce(&mut RunSummary)) {
+        if let Some(run) = self.run.and_then(|r| self.runs.get_mut(r)) {
+            f(run);
+        }
+    }
+}
+
+impl TimelineBuilder {
+    /// Attaches findings (of a checker driven alongside the builder): each goes to the entry of
+    /// its event index, or, when that entry is gone or the note has no event, to the newest
+    /// entry. Call it right after the event it is about.
+    pub fn attach(&mut self, notes: Vec<InlineNote>) {
+        for n in notes {
+            let target = self
+                .entry_of_event(n.event_index)
+                .or(self.entries.len().checked_sub(1))
+                .filter(|t| *t >= self.rendered);
+            match target.and_then(|t| self.entries.get_mut(t)) {
+                Some(e) => e.notes.push(n),
+                None => {
+                    // Its entry is printed already (`--follow`, end-of-stream findings): the
+                    // note gets a line of its own.
+                    let origin = n.origin.clone().unwrap_or_else(|| Origin {
+                        file: Arc::from("-"),
+                        line: 0,
+                    });
+                    let idx = self.push(Kind::Other, Line::Notes, 0, None, &origin, true);
+                    if let Some(e) = self.entries.get_mut(idx) {
+                        e.notes.push(n);
+                    }
+                }
+            }
+        }
+    }
+}
+
+impl TimelineBuilder {
+    /// The entry event `i` made or went into: known at once for the latest event; an older
+    /// one is looked for among the last [`ATTACH_SCAN`] entries (linear time however many
+    /// entries there are).
+    fn entry_of_event(&self, i: u64) -> Option<usize> {
+        if let Some((ev, at)) = self.last_event_entry {
+            if ev == i {
+                return Some(at);
+            }
+        }
+        let from = self.entries.len().saturating_sub(ATTACH_SCAN);
+        self.entries[from..]
+            .iter()
+            .rposition(|e| e.index == i || e.end_index == Some(i))
+            .map(|t| t + from)
+    }
+
+    /// An AG-UI event (a capture's is read typed where it is valid).
+    pub fn take_event(&mut self, ev: &Event, origin: &Origin) {
+        let before = self.entries.len();
+        self.touched = None;
+        self.on_event(&ev.typed(), origin);
+        // The newest entry the event reached: the last one it made, or the one it went into.
+        let reached = if self.entries.len() > before {
+            Some(self.entries.len() - 1)
+        } else {
+            self.touched
+        };
+        if let Some(t) = reached {
+            self.last_event_entry = Some((self.index, t));
+        }
+        self.index += 1;
+    }
+}
+
+impl Observer for TimelineBuilder {
+    fn record(&mut self, rec: &Record, _disposition: &Disposition) {
+        let kind = crate::adapter::classify(rec);
+        // An error line's events (the run's terminal) are never nested.
+        self.ns_depth = match kind {
+            RecordKind::ErrorLine(_) => 0,
+            _ => namespace_depth(rec),
+        };
+        let recorded = match kind {
+            RecordKind::Agui => true,
+            RecordKind::V2 => rec.v2.as_ref().is_some_and(|e| e.thread_id.is_some()),
+            _ => false,
+        };
+        if recorded && !self.thread_recorded.contains(&rec.origin.file) {
+            self.thread_recorded.push(rec.origin.file.clone());
+        }
+    }
+
+    fn bad_line(&mut self, origin: &Origin, message: &str) {
+        self.bad_lines += 1;
+        let depth = if self.run.is_some() {
+            self.depth_content()
+        } else {
+            0
+        };
+        let line = Line::BadLine {
+            message: message.to_string(),
+        };
+        self.push(Kind::Error, line, depth, None, origin, true);
+    }
+
+    fn event(&mut self, ev: &Event, origin: &Origin) -> io::Result<()> {
+        self.take_event(ev, origin);
+        Ok(())
+    }
+
+    fn end_of_file(&mut self, _file: &str) -> io::Result<()> {
+        // AG-UI captures are not framed by the mapper: a capture that stops inside a run
+        // leaves it open; the next file's RUN_STARTED (or `finish`) closes it as cut off.
+        self.ns_depth = 0;
+        Ok(())
+    }
+}

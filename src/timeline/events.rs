@@ -1,0 +1,599 @@
+//! What each AG-UI event does to the timeline, one method per event family.
+
+use super::*;
+
+impl TimelineBuilder {
+    pub(super) fn on_event(&mut self, ev: &Event, origin: &Origin) {
+        let ts = ev.timestamp();
+        if !matches!(ev, Event::RunStarted { .. }) {
+            if self.run.is_none() {
+                self.start_run(None, None, 0, ts, origin);
+            }
+            self.count(|run| {
+                run.events += 1;
+                if let Some(ts) = ts {
+                    run.last_ts = Some(run.last_ts.map_or(ts, |l| l.max(ts)));
+                    run.first_ts.get_or_insert(ts);
+                }
+            });
+        }
+        let chunk = match ev {
+            Event::TextMessageChunk { message_id, .. } => Some(("text", message_id)),
+            Event::ReasoningMessageChunk { message_id, .. } => Some(("reasoning", message_id)),
+            Event::ToolCallChunk { tool_call_id, .. } => Some(("tool", tool_call_id)),
+            _ => None,
+        };
+        // A chunk without an id continues the previous chunk of its kind (AG-UI chunk rules).
+        let chunk_id = chunk.map(|(kind, id)| {
+            let cid = id
+                .clone()
+                .or_else(|| self.open.last_chunk.get(kind).cloned())
+                .unwrap_or_default();
+            self.open.last_chunk.insert(kind, cid.clone());
+            cid
+        });
+        let opened_before = self.entries.len();
+        let chunked = chunk_id.is_some();
+        self.on_event_kind(ev, ts, origin, chunk_id);
+        if chunked && self.entries.len() > opened_before {
+            self.open.chunked.push(opened_before);
+        }
+    }
+
+    /// `chunk_id`: a `*_CHUNK` event's id, its own or the one it continues.
+    fn on_event_kind(&mut self, ev: &Event, ts: Ts, origin: &Origin, chunk_id: Option<String>) {
+        match ev {
+            Event::RunStarted { .. } | Event::RunFinished { .. } | Event::RunError { .. } => {
+                self.on_run_event(ev, ts, origin)
+            }
+            Event::StepStarted { .. }
+            | Event::SubagentStarted { .. }
+            | Event::StepFinished { .. }
+            | Event::SubagentFinished { .. }
+            | Event::SubagentError { .. } => self.on_step_event(ev, ts, origin),
+            Event::TextMessageStart { .. }
+            | Event::TextMessageContent { .. }
+            | Event::TextMessageChunk { .. }
+            | Event::TextMessageEnd { .. } => self.on_text_event(ev, ts, origin, chunk_id),
+            Event::ReasoningStart { .. }
+            | Event::ThinkingStart { .. }
+            | Event::ReasoningMessageStart { .. }
+            | Event::ReasoningMessageContent { .. }
+            | Event::ReasoningMessageChunk { .. }
+            | Event::ThinkingTextMessageStart { .. }
+            | Event::ThinkingTextMessageContent { .. }
+            | Event::ReasoningMessageEnd { .. }
+            | Event::ReasoningEnd { .. }
+            | Event::ThinkingTextMessageEnd { .. }
+            | Event::ThinkingEnd { .. }
+            | Event::ReasoningEncryptedValue { .. } => {
+                self.on_reasoning_event(ev, ts, origin, chunk_id)
+            }
+            Event::ToolCallStart { .. }
+            | Event::ToolCallArgs { .. }
+            | Event::ToolCallChunk { .. }
+            | Event::ToolCallEnd { .. }
+            | Event::ToolCallResult { .. } => self.on_tool_event(ev, ts, origin, chunk_id),
+            Event::StateSnapshot { .. }
+            | Event::StateDelta { .. }
+            | Event::MessagesSnapshot { .. } => self.on_state_event(ev, ts, origin),
+            Event::Custom { .. }
+            | Event::Raw { .. }
+            | Event::ActivitySnapshot { .. }
+            | Event::ActivityDelta { .. }
+            | Event::Passthrough(_) => self.on_other_event(ev, ts, origin),
+        }
+    }
+
+    /// A run starting, finishing or failing.
+    fn on_run_event(&mut self, ev: &Event, ts: Ts, origin: &Origin) {
+        match ev {
+            Event::RunStarted {
+                thread_id,
+                run_id,
+                input,
+                ..
+            } => {
+                let resumes = input
+                    .as_ref()
+                    .and_then(|i| i.get("resume"))
+                    .and_then(Value::as_array)
+                    .map_or(0, Vec::len);
+                let mut thread = given(thread_id);
+                // Several files are one thread for the mapper; a file that records no thread
+                // id and resumes nothing is not shown under the thread of the file before.
+                if let Some(prev) = self.runs.last() {
+                    if prev.file != origin.file
+                        && resumes == 0
+                        && prev.thread_id == thread
+                        && !self.thread_recorded.contains(&origin.file)
+                    {
+                        thread = None;
+                    }
+                }
+                self.start_run(given(run_id), thread, resumes, ts, origin);
+                self.count(|r| r.events = 1);
+            }
+            Event::RunFinished { outcome, usage, .. } => {
+                let o = self.outcome(outcome, ts, origin);
+                if let Some(usage) = usage {
+                    let mut t = Tokens::default();
+                    for u in usage {
+                        t.input += u.input_tokens;
+                        t.output += u.output_tokens;
+                        t.total += u.total_tokens.unwrap_or(u.input_tokens + u.output_tokens);
+                    }
+                    self.count(|r| r.tokens = Some(t));
+                }
+                self.end_run(o, Some(ts), origin);
+            }
+            Event::RunError { message, code, .. } => {
+                let code = code.as_ref().map(|c| c.to_string());
+                let line = Line::Error {
+                    code: code.clone(),
+                    message: message.clone(),
+                };
+                self.push(Kind::Error, line, 1, ts, origin, true);
+                let message = message.clone();
+                self.end_run(Outcome::Error { code, message }, Some(ts), origin);
+            }
+            _ => {}
+        }
+    }
+
+    /// A step or sub-agent starting or ending.
+    fn on_step_event(&mut self, ev: &Event, ts: Ts, origin: &Origin) {
+        match ev {
+            Event::StepStarted { step_name, .. } => {
+                let depth = self.depth_step();
+                self.step_start(step_name.clone(), step_name.clone(), depth, ts, origin);
+            }
+            // A sub-agent is an open span keyed by its id, shown with its name and the tool
+            // call it runs under; its steps and items nest in it.
+            Event::SubagentStarted {
+                subagent_run_id: id,
+                name,
+                parent_tool_call_id,
+                ..
+            } => {
+                let shown = match parent_tool_call_id {
+                    Some(call) => format!("subagent {name} {id} (in tool call {call})"),
+                    None => format!("subagent {name} {id}"),
+                };
+                // A sub-agent is indented under the step running its parent tool call.
+                let step = self
+                    .open
+                    .steps
+                    .last()
+                    .and_then(|(_, i)| self.entries.get(*i));
+                let depth = step.map_or_else(|| self.depth_content(), |e| e.depth + 1);
+                self.step_start(format!("subagent {id}"), shown, depth, ts, origin);
+            }
+            Event::StepFinished { step_name, .. } => {
+                self.step_end(ev, step_name, step_name.clone(), ts, origin)
+            }
+            Event::SubagentFinished {
+                subagent_run_id: id,
+                outcome,
+                ..
+            } => {
+                let key = format!("subagent {id}");
+                let shown = if outcome["type"] == "suspended" {
+                    let ids: Vec<&str> = outcome["interruptIds"]
+                        .as_array()
+                        .into_iter()
+                        .flatten()
+                        .filter_map(Value::as_str)
+                        .collect();
+                    format!("{key} suspended at interrupt {}", ids.join(", "))
+                } else {
+                    key.clone()
+                };
+                self.step_end(ev, &key, shown, ts, origin)
+            }
+            Event::SubagentError {
+                subagent_run_id: id,
+                message,
+                ..
+            } => {
+                let key = format!("subagent {id}");
+                let shown = format!("{key} failed: {message}");
+                self.step_end(ev, &key, shown, ts, origin)
+            }
+            _ => {}
+        }
+    }
+
+    /// A text message's start, content, chunk or end.
+    fn on_text_event(&mut self, ev: &Event, ts: Ts, origin: &Origin, chunk_id: Option<String>) {
+        let chunk = || chunk_id.clone().unwrap_or_default();
+        match ev {
+            Event::TextMessageStart {
+                message_id, role, ..
+            } => self.text(message_id.clone(), "", *role, ts, origin),
+            Event::TextMessageContent {
+                message_id, delta, ..
+            } => self.text(message_id.clone(), delta, Role::Assistant, ts, origin),
+            Event::TextMessageChunk { role, delta, .. } => {
+                let (delta, role) = (delta.as_deref(), role.unwrap_or_default());
+                self.text(chunk(), delta.unwrap_or_default(), role, ts, origin)
+            }
+            Event::TextMessageEnd { message_id, .. } => {
+                if let Some(i) = self.open.texts.remove(message_id) {
+                    self.close(i, ts, origin);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// A reasoning (or older thinking) block's events.
+    fn on_reasoning_event(
+        &mut self,
+        ev: &Event,
+        ts: Ts,
+        origin: &Origin,
+        chunk_id: Option<String>,
+    ) {
+        let chunk = || chunk_id.clone().unwrap_or_default();
+        match ev {
+            Event::ReasoningStart { .. } | Event::ThinkingStart { .. } => {}
+            Event::ReasoningMessageStart { message_id, .. } => {
+                self.reasoning(message_id.clone(), "", ts, origin)
+            }
+            Event::ReasoningMessageContent {
+                message_id, delta, ..
+            } => self.reasoning(message_id.clone(), delta, ts, origin),
+            Event::ReasoningMessageChunk { delta, .. } => {
+                self.reasoning(chunk(), delta.as_deref().unwrap_or_default(), ts, origin)
+            }
+            Event::ThinkingTextMessageStart { .. } => self.reasoning(String::new(), "", ts, origin),
+            Event::ThinkingTextMessageContent { delta, .. } => {
+                self.reasoning(String::new(), delta, ts, origin)
+            }
+            // REASONING_END closes a block whose message never started (no content).
+            Event::ReasoningMessageEnd { message_id, .. }
+            | Event::ReasoningEnd { message_id, .. } => {
+                if let Some(i) = self.open.reasoning.remove(message_id) {
+                    self.close(i, ts, origin);
+                }
+            }
+            Event::ThinkingTextMessageEnd { .. } | Event::ThinkingEnd { .. } => {
+                if let Some(i) = self.open.reasoning.remove("") {
+                    self.close(i, ts, origin);
+                }
+            }
+            Event::ReasoningEncryptedValue { entity_id, .. } => {
+                self.encrypted(entity_id.clone(), ts, origin)
+            }
+            _ => {}
+        }
+    }
+
+    /// A tool call's start, arguments, chunk, end or result.
+    fn on_tool_event(&mut self, ev: &Event, ts: Ts, origin: &Origin, chunk_id: Option<String>) {
+        let chunk = || chunk_id.clone().unwrap_or_default();
+        match ev {
+            Event::ToolCallStart {
+                tool_call_id,
+                tool_call_name,
+                ..
+            } => self.tool(tool_call_id.clone(), "", Some(tool_call_name), ts, origin),
+            Event::ToolCallArgs {
+                tool_call_id,
+                delta,
+                ..
+            } => self.tool(tool_call_id.clone(), delta, None, ts, origin),
+            Event::ToolCallChunk {
+                tool_call_name,
+                delta,
+                ..
+            } => {
+                let (delta, name) = (delta.as_deref(), tool_call_name.as_deref());
+                self.tool(chunk(), delta.unwrap_or_default(), name, ts, origin)
+            }
+            Event::ToolCallEnd { tool_call_id, .. } => {
+                if let Some(i) = self.open.tools.get(tool_call_id).copied() {
+                    self.touch(i, ts, origin);
+                    if let Some(Line::Tool { args_done, .. }) =
+                        self.entries.get_mut(i).map(|e| &mut e.line)
+                    {
+                        *args_done = true;
+                    }
+                }
+            }
+            Event::ToolCallResult {
+                tool_call_id,
+                content,
+                metadata,
+                ..
+            } => {
+                let content = content.text().unwrap_or_default().to_string();
+                let is_error = metadata.as_ref().is_some_and(|m| m.status == "error");
+                self.tool_result(tool_call_id, content, is_error, ts, origin);
+            }
+            _ => {}
+        }
+    }
+
+    /// A state or messages snapshot, or a state delta.
+    fn on_state_event(&mut self, ev: &Event, ts: Ts, origin: &Origin) {
+        match ev {
+            Event::StateSnapshot { snapshot, .. } => {
+                let (tree, msgs) = snapshot.outline();
+                let detail = match tree {
+                    Value::Object(o) => {
+                        let keys: Vec<&str> = o.keys().map(String::as_str).collect();
+                        match msgs {
+                            Some(n) => format!("keys: {} · messages: {n}", keys.join(", ")),
+                            None => format!("keys: {}", keys.join(", ")),
+                        }
+                    }
+                    other => compact(other),
+                };
+                self.state("state snapshot", detail, ts, origin);
+            }
+            Event::StateDelta { delta, .. } => {
+                let detail = render::count(delta.len(), "op");
+                self.state("state delta", detail, ts, origin);
+            }
+            Event::MessagesSnapshot { messages, .. } => {
+                let detail = render::count(messages.len(), "message");
+                self.state("messages snapshot", detail, ts, origin);
+            }
+            _ => {}
+        }
+    }
+
+    /// A custom, raw or activity event, or one of no AG-UI type.
+    fn on_other_event(&mut self, ev: &Event, ts: Ts, origin: &Origin) {
+        match ev {
+            Event::Custom { name, value, .. } => self.custom(name, &value.to_value(), ts, origin),
+            Event::Raw { event, .. } => self.other(ev, compact(event), ts, origin),
+            Event::ActivitySnapshot { activity_type, .. }
+            | Event::ActivityDelta { activity_type, .. } => {
+                self.other(ev, activity_type.clone(), ts, origin)
+            }
+            // An event the schema rejects, or of no AG-UI type.
+            Event::Passthrough(v) => {
+                let detail = str_of(v, "activityType").or_else(|| str_of(v, "messageId"));
+                self.other(ev, detail.unwrap_or_default(), ts, origin)
+            }
+            _ => {}
+        }
+    }
+
+    /// A `RUN_FINISHED`'s outcome; an interrupt's each get a line.
+    fn outcome(&mut self, outcome: &Value, ts: Ts, origin: &Origin) -> Outcome {
+        match outcome.get("type").and_then(Value::as_str) {
+            Some("interrupt") => {
+                let mut ids = Vec::new();
+                for i in list_of(outcome, "interrupts") {
+                    let id = str_of(i, "id").unwrap_or_default();
+                    let reason = str_of(i, "reason").unwrap_or_default();
+                    ids.push((id.clone(), reason.clone()));
+                    let message = str_of(i, "message");
+                    let line = Line::Interrupt {
+                        id,
+                        reason,
+                        message,
+                    };
+                    self.push(Kind::Interrupt, line, 1, ts, origin, true);
+                }
+                Outcome::Interrupt(ids)
+            }
+            Some("cancelled") => Outcome::Cancelled,
+            _ => Outcome::Success {
+                pending_tool_calls: list_of(outcome, "pendingToolCallIds")
+                    .iter()
+                    .filter_map(|v| v.as_str().map(str::to_string))
+                    .collect(),
+            },
+        }
+    }
+
+    /// A step (or a sub-agent) opens: an open span keyed `key`, shown as `shown`.
+    fn step_start(&mut self, key: String, shown: String, depth: usize, ts: Ts, origin: &Origin) {
+        let line = Line::StepStart {
+            name: shown,
+            finished: false,
+        };
+        let i = self.push(Kind::Step, line, depth, ts, origin, true);
+        self.open.steps.push((key, i));
+    }
+
+    /// `STEP_FINISHED` (or a sub-agent's end) closes the latest open step keyed `name` (a
+    /// sub-agent's: `subagent <id>`); its end line is shown as `shown`.
+    fn step_end(&mut self, ev: &Event, name: &str, shown: String, ts: Ts, origin: &Origin) {
+        let pos = self.open.steps.iter().rposition(|(n, _)| n == name);
+        let Some(pos) = pos else {
+            let depth = self.depth_step();
+            let line = Line::Other {
+                what: ev.type_name().to_ascii_lowercase(),
+                detail: format!("{name} (never started)"),
+            };
+            self.push(Kind::Step, line, depth, ts, origin, true);
+            return;
+        };
+        let (_, start) = self.open.steps.remove(pos);
+        self.touch(start, ts, origin);
+        let (depth, dur, events) = match self.entries.get_mut(start) {
+            Some(e) => {
+                if let Line::StepStart { finished, .. } = &mut e.line {
+                    *finished = true;
+                }
+                let events = self.index.saturating_sub(e.index) + 1;
+                (e.depth, e.duration_ms(), events)
+            }
+            None => (1, None, 1),
+        };
+        let line = Line::StepEnd {
+            name: shown,
+            duration_ms: dur,
+            events,
+        };
+        self.push(Kind::Step, line, depth, ts, origin, true);
+    }
+
+    /// A text message's start or content: its entry grows, or is made.
+    fn text(&mut self, mid: String, delta: &str, role: Role, ts: Ts, origin: &Origin) {
+        if let Some(i) = self.open.texts.get(&mid).copied() {
+            return self.append(i, delta, ts, origin);
+        }
+        let depth = self.depth_content();
+        let line = Line::Text {
+            id: mid.clone(),
+            role: role.as_str().to_string(),
+            text: delta.to_string(),
+            cut: false,
+        };
+        let i = self.push(Kind::Text, line, depth, ts, origin, false);
+        self.open.texts.insert(mid, i);
+        self.count(|r| r.messages += 1);
+    }
+
+    /// A reasoning message's start or content.
+    fn reasoning(&mut self, mid: String, delta: &str, ts: Ts, origin: &Origin) {
+        if let Some(i) = self.open.reasoning.get(&mid).copied() {
+            return self.append(i, delta, ts, origin);
+        }
+        let depth = self.depth_content();
+        let line = Line::Reasoning {
+            id: mid.clone(),
+            text: delta.to_string(),
+            encrypted: 0,
+            cut: false,
+        };
+        let i = self.push(Kind::Reasoning, line, depth, ts, origin, false);
+        self.open.reasoning.insert(mid, i);
+        self.count(|r| r.reasoning += 1);
+    }
+
+    /// An encrypted value counts on its reasoning block (a line of its own when that block
+    /// is printed already), or is a block of its own.
+    fn encrypted(&mut self, eid: String, ts: Ts, origin: &Origin) {
+        let found = self
+            .entries
+            .iter()
+            .rposition(|e| matches!(&e.line, Line::Reasoning { id, .. } if *id == eid));
+        let Some(i) = found else {
+            let depth = self.depth_content();
+            let line = Line::Reasoning {
+                id: eid,
+                text: String::new(),
+                encrypted: 1,
+                cut: false,
+            };
+            self.push(Kind::Reasoning, line, depth, ts, origin, true);
+            self.count(|r| r.reasoning += 1);
+            return;
+        };
+        if let Some(Line::Reasoning { encrypted, .. }) =
+            self.entries.get_mut(i).map(|e| &mut e.line)
+        {
+            *encrypted += 1;
+        }
+        let depth = self.entries.get(i).map_or(2, |e| e.depth);
+        if self.entries.get(i).is_some_and(|e| e.settled) {
+            let line = Line::Other {
+                what: "encrypted reasoning".into(),
+                detail: eid,
+            };
+            self.push(Kind::Reasoning, line, depth, ts, origin, true);
+        }
+    }
+
+    /// A tool call's start or arguments; `name` is known from a start (or a chunk).
+    fn tool(&mut self, cid: String, delta: &str, name: Option<&str>, ts: Ts, origin: &Origin) {
+        if let Some(i) = self.open.tools.get(&cid).copied() {
+            return self.append(i, delta, ts, origin);
+        }
+        let depth = self.depth_content();
+        let line = Line::tool(
+            cid.clone(),
+            name.unwrap_or("?").to_string(),
+            delta.to_string(),
+        );
+        let i = self.push(Kind::Tool, line, depth, ts, origin, false);
+        self.open.tools.insert(cid, i);
+        self.count(|r| r.tool_calls += 1);
+    }
+
+    fn tool_result(&mut self, cid: &str, content: String, is_error: bool, ts: Ts, origin: &Origin) {
+        let i = match self.open.tools.remove(cid) {
+            Some(i) => i,
+            None => {
+                let depth = self.depth_content();
+                // A call announced in an earlier run (resumed after an interrupt).
+                let name = self
+                    .entries
+                    .iter()
+                    .rev()
+                    .find_map(|e| match &e.line {
+                        Line::Tool { id, name, .. } if id == cid => Some(name.clone()),
+                        _ => None,
+                    })
+                    .unwrap_or_else(|| "?".into());
+                let line = Line::tool(cid.to_string(), name, String::new());
+                self.push(Kind::Tool, line, depth, ts, origin, false)
+            }
+        };
+        self.close(i, ts, origin);
+        if let Some(Line::Tool {
+            result,
+            error,
+            args_done,
+            ..
+        }) = self.entries.get_mut(i).map(|e| &mut e.line)
+        {
+            *result = Some(content);
+            *error = is_error;
+            *args_done = true;
+        }
+    }
+
+    fn state(&mut self, what: &'static str, detail: String, ts: Ts, origin: &Origin) {
+        let depth = self.depth_content();
+        let line = Line::State { what, detail };
+        self.push(Kind::State, line, depth, ts, origin, true);
+    }
+
+    /// A `CUSTOM` event; a tool's streamed output counts on its call.
+    fn custom(&mut self, name: &str, value: &Value, ts: Ts, origin: &Origin) {
+        if name == TOOL_OUTPUT_DELTA {
+            let cid = value
+                .get("toolCallId")
+                .and_then(Value::as_str)
+                .unwrap_or_default();
+            let n = value
+                .get("delta")
+                .and_then(Value::as_str)
+                .map_or(0, |d| d.chars().count());
+            if let Some(i) = self.open.tools.get(cid).copied() {
+                self.touch(i, ts, origin);
+                if let Some(Line::Tool {
+                    streamed_output, ..
+                }) = self.entries.get_mut(i).map(|e| &mut e.line)
+                {
+                    *streamed_output += n;
+                }
+                return;
+            }
+        }
+        let depth = self.depth_content();
+        let line = Line::Custom {
+            name: name.to_string(),
+            value: compact(value),
+        };
+        self.push(Kind::Custom, line, depth, ts, origin, true);
+    }
+
+    fn other(&mut self, ev: &Event, detail: String, ts: Ts, origin: &Origin) {
+        let depth = self.depth_content();
+        let line = Line::Other {
+            what: ev.type_name().to_ascii_lowercase(),
+            detail,
+        };
+        self.push(Kind::Other, line, depth, ts, origin, true);
+    }
+}
