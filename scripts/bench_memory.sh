@@ -15,6 +15,9 @@
 #           that much text, an AG-UI TOOL_CALL_ARGS delta of that much text (every command;
 #           diff compares the file with itself): each within a small multiple of the line
 #           (issue 41 item 3)
+#   many    one AG-UI run of N tool calls that are never answered, then N empty AG-UI runs,
+#           for N in MANY (every command; diff compares the file with itself): what each
+#           command keeps per item (issue 41 item 4)
 #   files   N files of one AG-UI run each, for N in FILES, under `ulimit -n 256` (every
 #           command; diff compares the files with themselves): memory flat in the file count,
 #           each file opened when it is reached (issue 41 item 5)
@@ -28,6 +31,7 @@
 #   CASES=runs RUNS="10000 30000 100000" scripts/bench_memory.sh
 #   CASES=files FILES="1000 10000" scripts/bench_memory.sh
 #   CASES=long LONG_MB=60 scripts/bench_memory.sh
+#   CASES=many MANY="100000 1000000" scripts/bench_memory.sh
 #
 # The custom line and the runs are written to $AGUIFY_BENCH_DIR (default /tmp/aguify-bench)
 # and deleted after (3M messages: 1.4 GB); the frame is generated into a pipe.
@@ -42,6 +46,7 @@ ids=${IDS:-"1000000 3000000"}
 runs=${RUNS:-"10000 30000 100000"}
 nfiles=${FILES:-"1000 10000"}
 long_mb=${LONG_MB:-60}
+many=${MANY:-"100000 1000000"}
 mkdir -p "$dir"
 times="$dir/memory-time.txt"
 
@@ -186,6 +191,35 @@ EOF
                     measure "long-$shape $cmd" "${long_mb}MB" "$bin" "$cmd" "$f"
                 done
                 measure "long-$shape diff" "${long_mb}MB" "$bin" diff "$f" "$f"
+                rm -f "$f"
+            done
+            ;;
+        many)
+            for n in $many; do
+                f="$dir/memory-calls-$n.ndjson"
+                awk -v n="$n" 'BEGIN {
+                    print "{\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r\"}"
+                    for (i = 1; i <= n; i++) {
+                        print "{\"type\":\"TOOL_CALL_START\",\"toolCallId\":\"c" i "\",\"toolCallName\":\"f\"}"
+                        print "{\"type\":\"TOOL_CALL_END\",\"toolCallId\":\"c" i "\"}"
+                    }
+                    print "{\"type\":\"RUN_FINISHED\",\"threadId\":\"t\",\"runId\":\"r\"}"
+                }' > "$f"
+                for cmd in convert check timeline explain report snapshot; do
+                    measure "calls $cmd" "$n" "$bin" "$cmd" "$f"
+                done
+                measure "calls diff" "$n" "$bin" diff "$f" "$f"
+                awk -v n="$n" 'BEGIN {
+                    for (i = 1; i <= n; i++) {
+                        r = "\"threadId\":\"t\",\"runId\":\"r" i "\""
+                        print "{\"type\":\"RUN_STARTED\"," r "}"
+                        print "{\"type\":\"RUN_FINISHED\"," r "}"
+                    }
+                }' > "$f"
+                for cmd in convert check timeline explain report snapshot; do
+                    measure "empty-runs $cmd" "$n" "$bin" "$cmd" "$f"
+                done
+                measure "empty-runs diff" "$n" "$bin" diff "$f" "$f"
                 rm -f "$f"
             done
             ;;
