@@ -15,6 +15,9 @@
 
 use std::collections::HashMap;
 
+#[allow(unused_imports)]
+use super::*;
+
 use foldhash::fast::RandomState as FastIds;
 use indexmap::IndexMap;
 
@@ -145,6 +148,185 @@ pub(super) fn suspended(interrupt_ids: &[String]) -> serde_json::Value {
     match interrupt_ids {
         [] => serde_json::json!({"type": "suspended"}),
         ids => serde_json::json!({"type": "suspended", "interruptIds": ids}),
+    }
+}
+
+impl Mapper {
+    /// SUBAGENT_STARTED for sub-agent `key` (once).
+    pub(super) fn subagent_start(
+        &mut self,
+        key: String,
+        name: String,
+        parent_tool_call_id: String,
+        out: &mut Vec<Event>,
+    ) {
+        let Some(id) = self.subagents.get_mut().start(&key, &parent_tool_call_id) else {
+            return;
+        };
+        let e = Event::SubagentStarted {
+            timestamp: self.timestamp,
+            subagent_run_id: id,
+            name,
+            parent_tool_call_id: Some(parent_tool_call_id),
+        };
+        self.push(e, out);
+    }
+
+    /// Closes what sub-agent `key` has open (its reasoning, text, tool calls and steps), then
+    /// SUBAGENT_FINISHED or SUBAGENT_ERROR.
+    pub(super) fn subagent_end(&mut self, key: &str, end: SubagentEnding, out: &mut Vec<Event>) {
+        let Some(open) = self.subagents.get_mut().open.shift_remove(key) else {
+            return;
+        };
+        let id = open.id;
+        let owned = |subagents: &subagent::Subagents, item: &str| {
+            subagents.owner_of(item) == Some(id.as_str())
+        };
+        let Some(run) = self.run.as_mut() else { return };
+        let subagents = self.subagents.get_mut();
+        let reasoning = run.take_reasoning(|_, rid| owned(subagents, rid));
+        let texts: Vec<String> = (run.text_open)
+            .extract_if(.., |m, ()| owned(subagents, m))
+            .map(|(m, ())| m)
+            .collect();
+        let tools: Vec<String> = run
+            .open_tools
+            .iter()
+            .filter(|c| owned(subagents, c))
+            .cloned()
+            .collect();
+        for rid in reasoning {
+            self.emit_reasoning_end(rid, out);
+        }
+        for m in texts {
+            self.emit_text_end(&m, out);
+        }
+        for c in tools {
+            self.end_tool(&c, out);
+        }
+        let steps: Vec<(Option<String>, String)> = self
+            .run_mut()
+            .steps
+            .keys()
+            .filter(|(o, _)| o.as_deref() == Some(id.as_str()))
+            .rev()
+            .cloned()
+            .collect();
+        for step in steps {
+            let run = self.run_mut();
+            run.steps.shift_remove(&step);
+            run.step_keys.retain(|_, s| *s != step);
+            self.emit_step_finished(step, out);
+        }
+        let subagents = self.subagents.get_mut();
+        if subagents.scope.as_deref() == Some(id.as_str()) {
+            subagents.scope = None;
+        }
+        let timestamp = self.timestamp;
+        let e = match end {
+            SubagentEnding::Success(result) => Event::SubagentFinished {
+                timestamp,
+                subagent_run_id: id,
+                result,
+                outcome: subagent::success(),
+            },
+            SubagentEnding::Suspended(ids) => Event::SubagentFinished {
+                timestamp,
+                subagent_run_id: id,
+                result: None,
+                outcome: subagent::suspended(&ids),
+            },
+            SubagentEnding::Error(message, code) => Event::SubagentError {
+                timestamp,
+                subagent_run_id: id,
+                message,
+                code: Some(code.into()),
+            },
+        };
+        self.push(e, out);
+    }
+
+    /// The calls of the open sub-agents and the calls they run under.
+    pub(super) fn subagent_calls(&mut self) -> Vec<String> {
+        let subagents = self.subagents.get_mut();
+        if subagents.open.is_empty() {
+            return vec![];
+        }
+        let Some(run) = self.run.as_ref() else {
+            return vec![];
+        };
+        let open: HashSet<&str> = subagents.open.values().map(|o| o.id.as_str()).collect();
+        let mut calls: Vec<String> = subagents
+            .open
+            .values()
+            .map(|o| o.parent_tool_call_id.clone())
+            .collect();
+        calls.extend(
+            run.tools
+                .keys()
+                .filter(|c| subagents.owner_of(c).is_some_and(|o| open.contains(o)))
+                .cloned(),
+        );
+        calls
+    }
+
+    /// At a run's end: each sub-agent still open ends as the run does (an interrupt suspends
+    /// it, naming the run's interrupts when it is the only one open), latest first.
+    pub(super) fn end_subagents(&mut self, ending: &Ending, out: &mut Vec<Event>) {
+        let keys: Vec<String> = self
+            .subagents
+            .get_mut()
+            .open
+            .keys()
+            .rev()
+            .cloned()
+            .collect();
+        if keys.is_empty() {
+            return;
+        }
+        // Each interrupt with the sub-agent whose call raised it, when known.
+        let interrupts: Vec<(String, Option<String>)> = {
+            let subagents = self.subagents.get_mut();
+            self.run
+                .as_ref()
+                .map(|r| {
+                    let owner = |i: &InterruptInfo| {
+                        let call = i.tool_call_id.as_deref()?;
+                        subagents.owner_of(call).map(str::to_string)
+                    };
+                    r.interrupts
+                        .iter()
+                        .map(|i| (i.id.clone(), owner(i)))
+                        .collect()
+                })
+                .unwrap_or_default()
+        };
+        let only = keys.len() == 1;
+        for key in keys {
+            let id = self.subagents.get_mut().id_of(&key).map(str::to_string);
+            // Its own interrupts; when none is known to be its, all of them if it is the only
+            // sub-agent open (LangGraph stops the whole graph at one).
+            let mut own: Vec<String> = interrupts
+                .iter()
+                .filter(|(_, o)| o.is_some() && *o == id)
+                .map(|(i, _)| i.clone())
+                .collect();
+            if own.is_empty() && only && interrupts.iter().all(|(_, o)| o.is_none()) {
+                own = interrupts.iter().map(|(i, _)| i.clone()).collect();
+            }
+            let end = match ending {
+                Ending::Finished if interrupts.is_empty() => SubagentEnding::Success(None),
+                Ending::Finished => SubagentEnding::Suspended(own),
+                Ending::Failed(info, code) => SubagentEnding::Error(info.message.clone(), code),
+                Ending::Cancelled => {
+                    SubagentEnding::Error(CANCELLED_MESSAGE.into(), error_code::CANCELLED)
+                }
+                Ending::Incomplete(message) => {
+                    SubagentEnding::Error(message.clone(), error_code::INCOMPLETE_STREAM)
+                }
+            };
+            self.subagent_end(&key, end, out);
+        }
     }
 }
 
