@@ -104,6 +104,17 @@ macro_rules! events {
                 }
             }
 
+            /// The event at time `ts` (a passed-through event keeps its own).
+            pub(crate) fn at(mut self, ts: Ts) -> Event {
+                match &mut self {
+                    $(Event::$u { timestamp, .. })|*
+                    | $(Event::$a { timestamp, .. })|*
+                    | $(Event::$t { timestamp, .. })|* => *timestamp = ts,
+                    Event::Passthrough(_) => {}
+                }
+                self
+            }
+
             /// The `subagentRunId` slot of an attributed typed event.
             fn attribution(&self) -> Option<&Option<String>> {
                 match self {

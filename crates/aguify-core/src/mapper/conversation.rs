@@ -4,40 +4,49 @@
 use super::*;
 
 impl Mapper {
-    /// A message list the log shows (a state, a step's input): what the client does not hold
-    /// yet is sent, in the list's order. The run's first list, when the run has sent no
-    /// message, is sent whole as a `MESSAGES_SNAPSHOT` (the run's input and the thread's
-    /// history, which v3 does not echo); after that an AI message no model streamed (a node
-    /// or middleware wrote it) is sent as a text message with its calls.
-    pub(super) fn follow_conversation(&mut self, list: &[MessageRef<'_>], out: &mut Vec<Event>) {
+    /// A message list the log shows (`list`, and its tool messages that may answer a call,
+    /// each with its place): what the client does not hold yet is sent, then the results the
+    /// list says, then the held results that can go now.
+    pub(super) fn messages_shown<'a>(
+        &mut self,
+        list: &[MessageRef<'a>],
+        tool_messages: impl Iterator<Item = (usize, MessageRef<'a>)>,
+        out: &mut Vec<Event>,
+    ) {
+        self.follow_conversation(list, out);
+        self.results_from_state(tool_messages, out);
+        self.release_held(out);
+    }
+
+    /// What the client does not hold yet of a list is sent, in the list's order. The run's
+    /// first list, when the run has sent no message, is sent whole as a `MESSAGES_SNAPSHOT`
+    /// (the run's input and the thread's history, which v3 does not echo); after that an AI
+    /// message no model streamed (a node or middleware wrote it) is sent as a text message
+    /// with its calls.
+    fn follow_conversation(&mut self, list: &[MessageRef<'_>], out: &mut Vec<Event>) {
         if let Some(run) = self.run.as_mut() {
             run.sent_results.clear();
         }
-        let first = {
-            let client = self.client.get_mut();
-            let first = !client.run_viewed && !client.run_streamed;
-            client.run_viewed = true;
-            first
-        };
+        let client = &mut self.client;
+        let first = !client.run_viewed && !client.run_streamed;
+        client.run_viewed = true;
         // A result of this run's calls goes as TOOL_CALL_RESULT (results_from_state), not here.
         let waiting = |this: &Self, m: &MessageRef<'_>| {
-            let call = m.tool_call();
             let run = this.run.as_ref();
-            call.is_some_and(|c| run.is_some_and(|r| r.tools.get(&c).is_some_and(|t| !t.result)))
+            let open = |c: String| run.is_some_and(|r| r.tools.get(&c).is_some_and(|t| !t.result));
+            m.tool_call().is_some_and(open)
         };
         // The part of the list after the last message the client holds.
-        let mut new_from = 0;
-        let mut any_new = false;
+        let (mut new_from, mut any_new) = (0, false);
         for (i, m) in list.iter().enumerate().rev() {
             if waiting(self, m) {
                 continue;
             }
             let (kind, id) = m.kind_and_id();
             let id = id.unwrap_or_else(|| format!("msg-{i}"));
-            let client = self.client.get_mut();
             let held = match kind.as_deref() {
-                Some("ai") => client.holds_ai(&id),
-                _ => client.holds(&id),
+                Some("ai") => self.client.holds_ai(&id),
+                _ => self.client.holds(&id),
             };
             if held {
                 new_from = i + 1;
@@ -48,7 +57,7 @@ impl Mapper {
         if !any_new {
             return;
         }
-        let orphans = std::mem::take(&mut self.client.get_mut().run_orphans);
+        let orphans = std::mem::take(&mut self.client.run_orphans);
         let messages: Option<Vec<Value>> = first.then(|| {
             (list.iter().enumerate())
                 .filter(|(_, m)| !waiting(self, m))
@@ -57,25 +66,18 @@ impl Mapper {
         });
         // Calls started with no parent message before the list: sent whole only when the list
         // has the message that made each (the client then files the call there).
-        let messages = messages.filter(|list| {
-            orphans.iter().all(|call| {
-                list.iter().any(|m| {
-                    let calls = m.get("toolCalls").and_then(Value::as_array);
-                    calls.is_some_and(|c| {
-                        c.iter()
-                            .any(|c| c.get("id").and_then(Value::as_str) == Some(call))
-                    })
-                })
-            })
-        });
-        if let Some(mut messages) = messages {
-            self.client.get_mut().rename(&mut messages);
+        let made = |list: &Vec<Value>, call: &String| list.iter().any(|m| makes_call(m, call));
+        if let Some(mut messages) = messages.filter(|l| orphans.iter().all(|c| made(l, c))) {
+            self.client.rename(&mut messages);
             self.calls_shown(&messages);
-            let e = Event::MessagesSnapshot {
-                timestamp: self.timestamp,
-                messages,
-            };
-            self.push(e, out);
+            let timestamp = None;
+            self.push(
+                Event::MessagesSnapshot {
+                    timestamp,
+                    messages,
+                },
+                out,
+            );
             return;
         }
         if self.opts.text == TextPolicy::Final {
@@ -86,28 +88,19 @@ impl Mapper {
                 continue;
             }
             let Some(msg) = m.to_agui(i) else { continue };
-            let Some(id) = msg.get("id").and_then(Value::as_str).map(str::to_string) else {
+            let Some(id) = text_of(&msg, "id").map(str::to_string) else {
                 continue;
             };
-            if self.client.get_mut().holds_ai(&id) {
+            if self.client.holds_ai(&id) {
                 continue;
             }
-            let text = msg.get("content").and_then(Value::as_str).unwrap_or("");
+            let text = text_of(&msg, "content").unwrap_or("");
             if !text.is_empty() {
-                self.emit_text_start(&id, out);
-                self.emit_text_content(id.clone(), text.to_string(), out);
-                self.emit_text_end(&id, out);
+                self.text_message(id.clone(), text.to_string(), out);
             }
-            for call in msg
-                .get("toolCalls")
-                .and_then(Value::as_array)
-                .into_iter()
-                .flatten()
-            {
-                let (Some(call_id), Some(name)) = (
-                    call.get("id").and_then(Value::as_str),
-                    call.pointer("/function/name").and_then(Value::as_str),
-                ) else {
+            for call in calls_of(&msg) {
+                let name = call.pointer("/function/name").and_then(Value::as_str);
+                let (Some(call_id), Some(name)) = (text_of(call, "id"), name) else {
                     continue;
                 };
                 let args = call.pointer("/function/arguments").and_then(Value::as_str);
@@ -120,34 +113,24 @@ impl Mapper {
     /// The calls of a `MESSAGES_SNAPSHOT`'s messages are the client's: a call answered there
     /// is answered (no second result), one not answered is started (no second start, whose
     /// arguments the client would append to the ones it holds).
-    pub(super) fn calls_shown(&mut self, messages: &[Value]) {
-        let answered: HashSet<&str, FastIds> = messages
-            .iter()
-            .filter_map(|m| m.get("toolCallId").and_then(Value::as_str))
+    fn calls_shown(&mut self, messages: &[Value]) {
+        let answered: HashSet<&str, FastIds> = (messages.iter())
+            .filter_map(|m| text_of(m, "toolCallId"))
             .collect();
         for m in messages {
-            let parent = m.get("id").and_then(Value::as_str);
-            for call in m
-                .get("toolCalls")
-                .and_then(Value::as_array)
-                .into_iter()
-                .flatten()
-            {
-                let Some(id) = call.get("id").and_then(Value::as_str) else {
+            for call in calls_of(m) {
+                let Some(id) = text_of(call, "id") else {
                     continue;
                 };
                 let done = answered.contains(id);
                 if done {
                     self.thread_answers.insert(id.to_string(), ());
                 }
-                let run = self.run_mut();
-                let t = run.tools.entry(id.to_string()).or_insert_with(|| ToolCall {
-                    name: call
-                        .pointer("/function/name")
-                        .and_then(Value::as_str)
-                        .unwrap_or("tool")
-                        .to_string(),
-                    parent: parent.map(str::to_string),
+                let name = call.pointer("/function/name").and_then(Value::as_str);
+                let t = self.run_mut().tools.entry(id.to_string());
+                let t = t.or_insert_with(|| ToolCall {
+                    name: name.unwrap_or("tool").to_string(),
+                    parent: text_of(m, "id").map(str::to_string),
                     ended: true,
                     result: false,
                 });
@@ -160,7 +143,7 @@ impl Mapper {
     /// a tool message of a state's `msgs` (each with its place in the list) answers a call of
     /// this run that has no result yet. Only those tool messages are converted (as
     /// [`lc::to_agui_messages`] would, at their place in the list).
-    pub(super) fn results_from_state<'a>(
+    fn results_from_state<'a>(
         &mut self,
         msgs: impl Iterator<Item = (usize, MessageRef<'a>)>,
         out: &mut Vec<Event>,
@@ -192,12 +175,11 @@ impl Mapper {
             let Some(m) = item else {
                 continue;
             };
-            let content = m.get("content").cloned().unwrap_or(Value::Null);
-            let result = HeldResult {
+            let result = ToolResult {
                 call_id,
                 name: None,
-                content,
-                message_id: m.get("id").and_then(Value::as_str).map(str::to_string),
+                content: m.get("content").cloned().unwrap_or(Value::Null),
+                message_id: text_of(&m, "id").map(str::to_string),
                 error: m.get("error").is_some(),
             };
             self.tool_end(result, out);
@@ -213,31 +195,38 @@ pub(super) const SENT_RESULTS: usize = 256;
 /// and the results already there, where the client put it: the snapshot keeps them.
 pub(super) fn keep_sent_results(messages: &mut Vec<Value>, sent: Vec<Value>) {
     for r in sent {
-        let call = r
-            .get("toolCallId")
-            .and_then(Value::as_str)
-            .unwrap_or_default();
-        let answers = |m: &Value| m.get("toolCallId").and_then(Value::as_str) == Some(call);
-        if messages.iter().any(answers) {
-            continue;
-        }
-        let holds = |m: &Value| {
-            let calls = m.get("toolCalls").and_then(Value::as_array);
-            calls.is_some_and(|c| {
-                c.iter()
-                    .any(|c| c.get("id").and_then(Value::as_str) == Some(call))
-            })
-        };
-        let Some(mut at) = messages.iter().position(holds) else {
-            continue;
-        };
-        at += 1;
-        while messages
-            .get(at)
-            .is_some_and(|m| m.get("role").and_then(Value::as_str) == Some("tool"))
+        let call = text_of(&r, "toolCallId").unwrap_or_default();
+        if messages
+            .iter()
+            .any(|m| text_of(m, "toolCallId") == Some(call))
         {
-            at += 1;
+            continue;
         }
-        messages.insert(at, r);
+        let Some(at) = messages.iter().position(|m| makes_call(m, call)) else {
+            continue;
+        };
+        let after = messages[at + 1..].iter();
+        let results = after
+            .take_while(|m| text_of(m, "role") == Some("tool"))
+            .count();
+        messages.insert(at + 1 + results, r);
     }
+}
+
+/// The string at `key` of a JSON object.
+pub(super) fn text_of<'a>(v: &'a Value, key: &str) -> Option<&'a str> {
+    v.get(key).and_then(Value::as_str)
+}
+
+/// The calls (`toolCalls`) of an AG-UI message.
+fn calls_of(m: &Value) -> impl Iterator<Item = &Value> {
+    m.get("toolCalls")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+}
+
+/// Whether AG-UI message `m` made call `id`.
+fn makes_call(m: &Value, id: &str) -> bool {
+    calls_of(m).any(|c| text_of(c, "id") == Some(id))
 }

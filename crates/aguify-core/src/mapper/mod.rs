@@ -5,6 +5,14 @@
 //! ends), id schemes (reasoning ids), interrupt outcomes, resume input, and the
 //! answer-only front-end policies (`--text final`, `--tool-steps reasoning`, `--compat thinking`).
 
+/// An event of the run's own agent: `Event::$kind` with no `subagentRunId` and no time yet
+/// ([`Mapper::push`] attributes it and gives it the record's time).
+macro_rules! own {
+    ($kind:ident { $($field:tt)* }) => {
+        Event::$kind { subagent_run_id: None, timestamp: None, $($field)* }
+    };
+}
+
 mod client_view;
 mod compat;
 mod conversation;
@@ -19,7 +27,7 @@ mod tools;
 
 use std::collections::{HashMap, HashSet};
 
-use indexmap::IndexMap;
+use indexmap::{IndexMap, IndexSet};
 use serde_json::{json, Value};
 
 use crate::agui::{
@@ -28,7 +36,7 @@ use crate::agui::{
 use crate::model::{ErrorInfo, InterruptInfo, MessageRef, ModelEvent, Usage};
 use crate::payload::Payload;
 use crate::wire::langchain as lc;
-use conversation::{keep_sent_results, SENT_RESULTS};
+use conversation::{keep_sent_results, text_of, SENT_RESULTS};
 use foldhash::fast::RandomState as FastIds;
 use messages::RunMessages;
 use runs::{add_usage, UsageTotals};
@@ -132,11 +140,11 @@ pub struct Mapper {
     /// generation that lent them, until [`Mapper::settle`] gives them back.
     lent_at: Option<(usize, u64)>,
     /// `--compat thinking`: the thinking step in progress ([`compat::ThinkingCompat`]).
-    thinking: std::cell::RefCell<compat::ThinkingCompat>,
+    thinking: compat::ThinkingCompat,
     /// The run's sub-agents and the items they own ([`subagent::Subagents`]).
-    subagents: std::cell::RefCell<subagent::Subagents>,
+    subagents: subagent::Subagents,
     /// What the client's message list holds ([`client_view::ClientView`]).
-    client: std::cell::RefCell<client_view::ClientView>,
+    client: client_view::ClientView,
 }
 
 /// A step: its owner (a sub-agent's id, `None`: the run's own agent) and name.
@@ -155,7 +163,7 @@ struct Run {
     steps: IndexMap<Step, usize, FastIds>,
     step_keys: HashMap<String, Step, FastIds>,
     /// Text messages with START sent and no END yet.
-    text_open: IndexMap<String, (), FastIds>,
+    text_open: IndexSet<String, FastIds>,
     /// Reasoning block (message id, block) → reasoning id, while open.
     reasoning_open: IndexMap<(String, String), String, FastIds>,
     /// How often a reasoning id was used, to keep ids unique when a block reopens.
@@ -177,35 +185,25 @@ struct Run {
     messages: RunMessages,
     /// Token usage summed per (provider, model) as messages end, in first-seen order.
     usage: UsageTotals,
-    /// The id of the tool-step narration span in progress (or last).
-    tool_steps_id: Option<String>,
-    tool_steps_open: bool,
+    /// The id of the tool-step narration span in progress.
+    narration: Option<String>,
     /// The calls of `tools` the interrupted run before this one left waiting (this run
     /// resumes them), until they show again: a sub-agent's call is then its again.
     resumed: HashSet<String, FastIds>,
     /// Tool results not sent yet ([`Mapper::tool_end`]): the log has not said the message's
     /// id, or a call made before theirs in the same message has no result yet.
-    held: Vec<HeldResult>,
+    held: Vec<ToolResult>,
     /// The results sent since the last message list the log showed (AG-UI tool messages):
     /// an interrupted run's final state may not hold them yet (a tools node stopped by
     /// `interrupt()` keeps its finished calls as pending writes).
     sent_results: Vec<Value>,
     /// Results that came before their call (a frame moved ahead in a capture): each waits
     /// for its call's END, or for the run's end (where the call is started from the result).
-    early_results: Vec<EarlyResult>,
+    early_results: Vec<ToolResult>,
 }
 
-/// A tool result held until its call ends ([`Run::early_results`]).
-struct EarlyResult {
-    call_id: String,
-    name: Option<String>,
-    content: Value,
-    message_id: Option<String>,
-    error: bool,
-}
-
-/// A tool's result kept until it can be sent in the conversation's order, under its id.
-struct HeldResult {
+/// A tool's result, held until it can be sent ([`Run::held`], [`Run::early_results`]).
+struct ToolResult {
     call_id: String,
     name: Option<String>,
     content: Value,
@@ -255,12 +253,11 @@ struct ToolCall {
 
 /// How a sub-agent ends.
 enum SubagentEnding {
-    /// Normally, with what it handed back to its parent tool (when known).
-    Success(Option<Value>),
-    /// Stopped at the run's interrupts (their ids, when they are known to be its).
-    Suspended(Vec<String>),
-    /// With an error: its message and code class.
-    Error(String, &'static str),
+    /// Normally or suspended: what it handed back to its parent tool (when known) and its
+    /// outcome.
+    Finished(Option<Value>, Value),
+    /// With an error: its code class and message.
+    Error(&'static str, String),
 }
 
 enum Ending {
@@ -308,88 +305,19 @@ impl Mapper {
         }
     }
 
-    /// Adds an event to `out` (under `--compat thinking`, as [`compat::ThinkingCompat`]
-    /// rewrites it).
-    fn push(&self, ev: Event, out: &mut Vec<Event>) {
-        self.client.borrow_mut().saw(&ev);
-        let ev = {
-            let mut subagents = self.subagents.borrow_mut();
-            if subagents.any() {
-                subagents.attribute(ev)
-            } else {
-                ev
-            }
+    /// Adds an event to `out`, at the record's time (attributed to its sub-agent, and under
+    /// `--compat thinking` as [`compat::ThinkingCompat`] rewrites it).
+    fn push(&mut self, ev: Event, out: &mut Vec<Event>) {
+        let ev = ev.at(self.timestamp);
+        self.client.saw(&ev);
+        let ev = match self.subagents.any() {
+            true => self.subagents.attribute(ev),
+            false => ev,
         };
         match self.opts.compat {
-            Compat::Thinking => self.thinking.borrow_mut().rewrite(ev, out),
+            Compat::Thinking => self.thinking.rewrite(ev, out),
             Compat::None => out.push(ev),
         }
-    }
-
-    fn emit_text_start(&self, id: &str, out: &mut Vec<Event>) {
-        let e = Event::TextMessageStart {
-            subagent_run_id: None,
-            timestamp: self.timestamp,
-            message_id: id.into(),
-            role: Role::Assistant,
-        };
-        self.push(e, out);
-    }
-
-    fn emit_text_end(&self, id: &str, out: &mut Vec<Event>) {
-        let e = Event::TextMessageEnd {
-            subagent_run_id: None,
-            timestamp: self.timestamp,
-            message_id: id.into(),
-        };
-        self.push(e, out);
-    }
-
-    fn emit_text_content(&self, id: String, delta: String, out: &mut Vec<Event>) {
-        let e = Event::TextMessageContent {
-            subagent_run_id: None,
-            timestamp: self.timestamp,
-            message_id: id,
-            delta,
-        };
-        self.push(e, out);
-    }
-
-    fn emit_reasoning_content(&self, rid: String, delta: String, out: &mut Vec<Event>) {
-        let e = Event::ReasoningMessageContent {
-            subagent_run_id: None,
-            timestamp: self.timestamp,
-            message_id: rid,
-            delta,
-        };
-        self.push(e, out);
-    }
-
-    fn emit_step_finished(&self, (owner, name): Step, out: &mut Vec<Event>) {
-        let e = Event::StepFinished {
-            timestamp: self.timestamp,
-            subagent_run_id: owner,
-            step_name: name,
-        };
-        self.push(e, out);
-    }
-
-    /// REASONING_START + REASONING_MESSAGE_START for one reasoning id.
-    fn emit_reasoning_open(&self, rid: &str, out: &mut Vec<Event>) {
-        let timestamp = self.timestamp;
-        let start = Event::ReasoningStart {
-            subagent_run_id: None,
-            timestamp,
-            message_id: rid.into(),
-        };
-        self.push(start, out);
-        let e = Event::ReasoningMessageStart {
-            subagent_run_id: None,
-            timestamp,
-            message_id: rid.into(),
-            role: Role::Reasoning,
-        };
-        self.push(e, out);
     }
 
     pub fn map(&mut self, ev: ModelEvent, out: &mut Vec<Event>) {
@@ -421,10 +349,8 @@ impl Mapper {
                 state,
             } => {
                 if self.run.is_some() {
-                    self.end_run(
-                        Ending::Incomplete("a new run started before this one ended".into()),
-                        out,
-                    );
+                    let cut = "a new run started before this one ended";
+                    self.end_run(Ending::Incomplete(cut.into()), out);
                 }
                 self.start_run(thread_id, run_id, messages, resume, state, out);
             }
@@ -438,66 +364,21 @@ impl Mapper {
             }
             ModelEvent::RunStopped => {
                 let at_interrupt = self.run.as_ref().is_some_and(|r| !r.interrupts.is_empty());
-                let ending = if at_interrupt {
-                    Ending::Finished
-                } else {
-                    Ending::Cancelled
+                let ending = match at_interrupt {
+                    true => Ending::Finished,
+                    false => Ending::Cancelled,
                 };
                 self.end_run(ending, out);
             }
-            ModelEvent::RunIncomplete { reason } => self.end_run(
-                Ending::Incomplete(format!(
-                    "The agent stream ended without a terminal event: {reason}"
-                )),
-                out,
-            ),
-            ModelEvent::Interrupt(list) => {
-                let run = self.run_mut();
-                for i in list {
-                    match run.interrupts.iter_mut().find(|x| x.id == i.id) {
-                        // The same interrupt again (the tool's error, then the state's
-                        // `__interrupt__`): what one of them knows of its call is kept.
-                        Some(x) => {
-                            if x.tool_call_id.is_none() {
-                                x.tool_call_id = i.tool_call_id;
-                            }
-                        }
-                        None => run.interrupts.push(i),
-                    }
-                }
+            ModelEvent::RunIncomplete { reason } => {
+                let message = format!("The agent stream ended without a terminal event: {reason}");
+                self.end_run(Ending::Incomplete(message), out)
             }
-            ModelEvent::StepStart { name, key } => {
-                let owner = self.subagents.get_mut().scope.clone();
-                let run = self.run_mut();
-                let step = (owner, name);
-                run.step_keys.insert(key, step.clone());
-                let n = run.steps.entry(step.clone()).or_insert(0);
-                *n += 1;
-                if *n == 1 {
-                    let e = Event::StepStarted {
-                        timestamp: self.timestamp,
-                        subagent_run_id: step.0,
-                        step_name: step.1,
-                    };
-                    self.push(e, out);
-                }
-            }
-            ModelEvent::StepEnd { key } => {
-                let run = self.run_mut();
-                let Some(step) = run.step_keys.remove(&key) else {
-                    return;
-                };
-                let Some(n) = run.steps.get_mut(&step) else {
-                    return;
-                };
-                *n -= 1;
-                if *n == 0 {
-                    run.steps.shift_remove(&step);
-                    self.emit_step_finished(step, out);
-                }
-            }
+            ModelEvent::Interrupt(list) => self.interrupts(list),
+            ModelEvent::StepStart { name, key } => self.step_start(name, key, out),
+            ModelEvent::StepEnd { key } => self.step_end(&key, out),
             ModelEvent::Scope(key) => {
-                let subagents = self.subagents.get_mut();
+                let subagents = &mut self.subagents;
                 subagents.scope = key.and_then(|k| subagents.id_of(&k).map(str::to_string));
             }
             ModelEvent::SubagentStart {
@@ -507,11 +388,8 @@ impl Mapper {
             } => self.subagent_start(key, name, parent_tool_call_id, out),
             ModelEvent::SubagentEnd { key, error } => {
                 let end = match error {
-                    None => SubagentEnding::Success(None),
-                    Some(info) => {
-                        let code = error_code::classify(&info);
-                        SubagentEnding::Error(info.message, code)
-                    }
+                    None => SubagentEnding::Finished(None, subagent::success()),
+                    Some(info) => SubagentEnding::Error(error_code::classify(&info), info.message),
                 };
                 self.subagent_end(&key, end, out);
             }
@@ -521,41 +399,19 @@ impl Mapper {
                 message_id,
                 block,
                 text,
-            } => {
-                let rid = self.open_reasoning(&message_id, &block, out);
-                if !text.is_empty() {
-                    self.emit_reasoning_content(rid, text, out);
-                }
-            }
+            } => self.reasoning_delta(&message_id, &block, text, out),
             ModelEvent::ReasoningEncrypted {
                 message_id,
                 block,
                 value,
-            } => {
-                let key = (message_id.clone(), block.clone());
-                let run = self.run_mut();
-                let rid = run
-                    .reasoning_open
-                    .get(&key)
-                    .or_else(|| run.last_reasoning_id.get(&key))
-                    .cloned()
-                    .unwrap_or_else(|| reasoning_id(&message_id, &block));
-                let e = Event::ReasoningEncryptedValue {
-                    subagent_run_id: None,
-                    timestamp: self.timestamp,
-                    subtype: Subtype::Message,
-                    entity_id: rid,
-                    encrypted_value: value,
-                };
-                self.push(e, out);
-            }
+            } => self.reasoning_encrypted(message_id, block, value, out),
             ModelEvent::ToolCallChunk {
                 message_id,
                 index,
                 id,
                 name,
                 args,
-            } => self.tool_chunk(message_id, index, id, name, args, out),
+            } => self.tool_chunk(message_id, index, PendingChunks { id, name, args }, out),
             ModelEvent::MessageEnd { message_id, usage } => {
                 self.close_message(&message_id, out);
                 if let Some(u) = usage {
@@ -567,102 +423,123 @@ impl Mapper {
                 name,
                 args,
                 parent_message_id,
-            } => {
-                self.ensure_tool(
-                    &tool_call_id,
-                    &name,
-                    parent_message_id,
-                    args.as_deref(),
-                    out,
-                );
-                self.end_tool(&tool_call_id, out);
-                if self.opts.tool_steps == ToolSteps::Reasoning {
-                    self.tool_step_line(&format!("Calling tool {name}.\n"), out);
-                }
-            }
+            } => self.tool_start(tool_call_id, name, args, parent_message_id, out),
             ModelEvent::ToolOutputDelta {
                 tool_call_id,
                 delta,
             } => {
-                let e = Event::Custom {
-                    subagent_run_id: None,
-                    timestamp: self.timestamp,
-                    name: TOOL_OUTPUT_DELTA.into(),
-                    value: Payload::from_value(
-                        &json!({"toolCallId": tool_call_id, "delta": delta}),
-                    ),
-                };
-                self.push(e, out);
+                let value = json!({"toolCallId": tool_call_id, "delta": delta});
+                let name = TOOL_OUTPUT_DELTA.into();
+                let value = Payload::from_value(&value);
+                self.push(own!(Custom { name, value }), out);
             }
             ModelEvent::ToolEnd {
-                tool_call_id,
+                tool_call_id: call_id,
                 name,
                 content,
                 message_id,
                 error,
             } => {
-                let held = HeldResult {
-                    call_id: tool_call_id,
+                let result = ToolResult {
+                    call_id,
                     name,
                     content,
                     message_id,
                     error,
                 };
-                self.tool_end(held, out);
+                self.tool_end(result, out);
             }
-            ModelEvent::Custom { name, value } => {
-                let e = Event::Custom {
-                    subagent_run_id: None,
-                    timestamp: self.timestamp,
-                    name,
-                    value,
-                };
-                self.push(e, out);
-            }
+            ModelEvent::Custom { name, value } => self.push(own!(Custom { name, value }), out),
             ModelEvent::State { state } => {
-                let has_messages = match state.get("messages").and_then(Value::as_array) {
-                    Some(msgs) => {
-                        let list: Vec<MessageRef> = msgs.iter().map(MessageRef::Value).collect();
-                        self.follow_conversation(&list, out);
-                        self.results_from_state(list.into_iter().enumerate(), out);
-                        self.release_held(out);
-                        true
-                    }
-                    None => false,
-                };
-                let e = Event::StateSnapshot {
-                    subagent_run_id: None,
-                    timestamp: self.timestamp,
-                    snapshot: Snapshot::Value(state),
-                };
-                if has_messages {
-                    self.snapshot_at = Some(out.len());
+                let msgs = state.get("messages").and_then(Value::as_array);
+                let list: Option<Vec<MessageRef>> =
+                    msgs.map(|l| l.iter().map(MessageRef::Value).collect());
+                if let Some(list) = &list {
+                    self.messages_shown(list, list.iter().copied().enumerate(), out);
                 }
-                self.push(e, out);
+                let listed = list.is_some();
+                self.state_snapshot(Snapshot::Value(state), listed, out);
             }
             ModelEvent::EncodedState(state) => {
                 let list: Vec<MessageRef> = (state.shared_messages().iter())
                     .map(|m| MessageRef::Shared(m))
                     .collect();
-                self.follow_conversation(&list, out);
-                self.results_from_state(state.tool_message_candidates(), out);
-                self.release_held(out);
-                let e = Event::StateSnapshot {
-                    subagent_run_id: None,
-                    timestamp: self.timestamp,
-                    snapshot: Snapshot::Encoded(state),
-                };
-                self.snapshot_at = Some(out.len());
-                self.push(e, out);
+                self.messages_shown(&list, state.tool_message_candidates(), out);
+                self.state_snapshot(Snapshot::Encoded(state), true, out);
             }
             ModelEvent::Conversation(list) => {
                 let list: Vec<MessageRef> = list.iter().map(|m| MessageRef::Shared(m)).collect();
-                self.follow_conversation(&list, out);
-                self.results_from_state(list.into_iter().enumerate(), out);
-                self.release_held(out);
+                self.messages_shown(&list, list.iter().copied().enumerate(), out);
             }
             ModelEvent::Native(v) => self.push(Event::Passthrough(v), out),
         }
+    }
+
+    /// A `STATE_SNAPSHOT`; when its state has a message `listed`, its `messages` become the
+    /// run's once it is written ([`Mapper::settle`]).
+    fn state_snapshot(&mut self, snapshot: Snapshot, listed: bool, out: &mut Vec<Event>) {
+        if listed {
+            self.snapshot_at = Some(out.len());
+        }
+        self.push(own!(StateSnapshot { snapshot }), out);
+    }
+
+    /// Interrupts the run stops at. The same interrupt again (the tool's error, then the
+    /// state's `__interrupt__`): what one of them knows of its call is kept.
+    fn interrupts(&mut self, list: Vec<InterruptInfo>) {
+        let run = self.run_mut();
+        for i in list {
+            match run.interrupts.iter_mut().find(|x| x.id == i.id) {
+                Some(x) => x.tool_call_id = x.tool_call_id.take().or(i.tool_call_id),
+                None => run.interrupts.push(i),
+            }
+        }
+    }
+
+    /// A node starts: STEP_STARTED for its name's first open run, in its owner's scope.
+    fn step_start(&mut self, name: String, key: String, out: &mut Vec<Event>) {
+        let step = (self.subagents.scope.clone(), name);
+        let run = self.run_mut();
+        run.step_keys.insert(key, step.clone());
+        let n = run.steps.entry(step.clone()).or_insert(0);
+        *n += 1;
+        if *n == 1 {
+            self.emit_step(step, true, out);
+        }
+    }
+
+    /// A node ends: STEP_FINISHED when no other run of its name is open.
+    fn step_end(&mut self, key: &str, out: &mut Vec<Event>) {
+        let run = self.run_mut();
+        let Some(step) = run.step_keys.remove(key) else {
+            return;
+        };
+        let Some(n) = run.steps.get_mut(&step) else {
+            return;
+        };
+        *n -= 1;
+        if *n == 0 {
+            run.steps.shift_remove(&step);
+            self.emit_step(step, false, out);
+        }
+    }
+
+    /// STEP_STARTED (`started`) or STEP_FINISHED of a step, under its owner's id.
+    fn emit_step(&mut self, (owner, step_name): Step, started: bool, out: &mut Vec<Event>) {
+        let (timestamp, subagent_run_id) = (None, owner);
+        let e = match started {
+            true => Event::StepStarted {
+                timestamp,
+                subagent_run_id,
+                step_name,
+            },
+            false => Event::StepFinished {
+                timestamp,
+                subagent_run_id,
+                step_name,
+            },
+        };
+        self.push(e, out);
     }
 
     /// After the caller has read the events [`Mapper::map`] or [`Mapper::finish`] put in
@@ -688,12 +565,8 @@ impl Mapper {
     /// End of all input: a run still open was cut off.
     pub fn finish(&mut self, out: &mut Vec<Event>) {
         if self.run.is_some() {
-            self.map(
-                ModelEvent::RunIncomplete {
-                    reason: "the input ended inside a run".into(),
-                },
-                out,
-            );
+            let reason = "the input ended inside a run".into();
+            self.map(ModelEvent::RunIncomplete { reason }, out);
         }
     }
 

@@ -18,39 +18,27 @@ impl Mapper {
             .or_else(|| self.opts.thread_id.clone())
             .or_else(|| self.thread_id.clone())
             .unwrap_or_else(|| format!("thread-{:016x}", self.seed));
-        let mut run_id = run_id
-            .or_else(|| {
-                self.opts.run_id.as_ref().map(|r| {
-                    if self.runs == 1 {
-                        r.clone()
-                    } else {
-                        format!("{r}-{}", self.runs)
-                    }
-                })
-            })
+        let nth = |r: &String| match self.runs {
+            1 => r.clone(),
+            n => format!("{r}-{n}"),
+        };
+        let mut run_id = (run_id.or_else(|| self.opts.run_id.as_ref().map(nth)))
             .unwrap_or_else(|| format!("run-{:016x}", self.seed));
         if self.last_run_id.as_deref() == Some(run_id.as_str()) {
             run_id = format!("{run_id}-{}", self.runs);
         }
         let same_thread = self.thread_id.as_deref() == Some(thread_id.as_str());
         if !same_thread {
-            self.client.get_mut().new_thread();
+            self.client.new_thread();
         }
-        let (pending, suspended) = if same_thread {
-            (
-                std::mem::take(&mut self.pending),
-                std::mem::take(&mut self.suspended),
-            )
-        } else {
-            (vec![], vec![])
-        };
-        self.pending.clear();
-        self.suspended.clear();
+        let pending = std::mem::take(&mut self.pending);
+        let suspended = std::mem::take(&mut self.suspended);
         self.thread_id = Some(thread_id.clone());
         self.last_run_id = Some(run_id.clone());
         // A run on a thread with pending interrupts resumes them: v2 says so in its input
         // (`Command(resume=…)`); v3 does not echo input, so a run with no input messages does.
-        let resumes = !pending.is_empty() && (resume.is_some() || messages.is_empty());
+        let resumes =
+            same_thread && !pending.is_empty() && (resume.is_some() || messages.is_empty());
         if !resumes {
             // Only a resume run re-executes calls an earlier run answered.
             self.thread_answers.clear();
@@ -78,63 +66,108 @@ impl Mapper {
             Value::Object(input)
         });
         let e = Event::RunStarted {
-            timestamp: self.timestamp,
+            timestamp: None,
             thread_id: thread_id.clone(),
             run_id: run_id.clone(),
             input,
         };
-        *self.subagents.get_mut() = Default::default();
+        self.subagents = Default::default();
         let mut run = Run {
             thread_id,
             run_id,
             ..Run::default()
         };
-        if resumes {
-            // The calls the interrupt suspended are this run's to answer, already started.
-            for (id, name, parent) in suspended {
-                run.resumed.insert(id.clone());
-                let call = ToolCall {
-                    name,
-                    parent,
-                    ended: true,
-                    result: false,
-                };
-                run.tools.insert(id, call);
-            }
+        // The calls the interrupt suspended are this run's to answer, already started.
+        for (id, name, parent) in suspended.into_iter().filter(|_| resumes) {
+            run.resumed.insert(id.clone());
+            let call = ToolCall {
+                name,
+                parent,
+                ended: true,
+                result: false,
+            };
+            run.tools.insert(id, call);
         }
         self.run = Some(run);
         self.push(e, out);
     }
 
+    /// The run's one terminal event, once everything still open is closed.
     pub(super) fn end_run(&mut self, ending: Ending, out: &mut Vec<Event>) {
         if self.run.is_none() {
             return;
         }
         self.send_held(out);
-        // An interrupt inside a sub-agent suspends its calls and its parent's: the resume
-        // answers them.
-        let suspended_subagent_calls = match &ending {
-            Ending::Finished => self.subagent_calls(),
-            _ => vec![],
-        };
         self.end_subagents(&ending, out);
-        // Close everything still open, innermost first.
+        self.close_open(matches!(ending, Ending::Finished), out);
+        let Some(mut run) = self.run.take() else {
+            return;
+        };
+        // Only a run stopped at interrupts leaves some to resume.
+        self.pending.clear();
+        let e = match ending {
+            Ending::Failed(info, code) => {
+                let detail = ErrorDetail {
+                    error: info.name,
+                    message: info.message.clone(),
+                    lc_error_code: info.lc_code,
+                };
+                run_error(Some(detail), info.message, code)
+            }
+            // A 0.0.x client (`--compat thinking`) has no `cancelled` outcome and reads an absent
+            // or unknown one as success: it gets RUN_ERROR with code CANCELLED instead.
+            Ending::Cancelled
+                if self.opts.compat == Compat::Thinking || self.opts.target == Target::Agui0 =>
+            {
+                run_error(None, CANCELLED_MESSAGE.into(), error_code::CANCELLED)
+            }
+            Ending::Cancelled => run_finished(run, json!({"type": "cancelled"})),
+            Ending::Incomplete(message) => run_error(None, message, error_code::INCOMPLETE_STREAM),
+            Ending::Finished => {
+                if self.opts.compat == Compat::Thinking {
+                    // TDesign Chat has no interrupt UI and ignores `RUN_FINISHED.outcome`: an
+                    // interrupt is a text message (its question, or what it waits for), or the
+                    // run would read as complete with nothing asked.
+                    for i in &run.interrupts {
+                        let id = format!("interrupt-{}", i.id);
+                        self.text_message(id, interrupt::visible_text(&i.value), out);
+                    }
+                }
+                if let Some((mut messages, lent)) = run.messages.take(&mut self.converted) {
+                    if !run.interrupts.is_empty() {
+                        keep_sent_results(&mut messages, std::mem::take(&mut run.sent_results));
+                    }
+                    self.client.rename(&mut messages);
+                    self.lent_at = lent.map(|generation| (out.len(), generation));
+                    let timestamp = None;
+                    self.push(
+                        Event::MessagesSnapshot {
+                            timestamp,
+                            messages,
+                        },
+                        out,
+                    );
+                }
+                let outcome = match run.interrupts.is_empty() {
+                    true => self.success(&run),
+                    false => self.interrupted(&run),
+                };
+                run_finished(run, outcome)
+            }
+        };
+        self.push(e, out);
+    }
+
+    /// At a run's end: what is still open is closed, innermost first (and the answer of a
+    /// `finished` run sent under `--text final`).
+    fn close_open(&mut self, finished: bool, out: &mut Vec<Event>) {
         self.close_all_reasoning(out);
-        let texts: Vec<String> = self
-            .run_mut()
-            .text_open
-            .drain(..)
-            .map(|(id, ())| id)
-            .collect();
+        let texts: Vec<String> = self.run_mut().text_open.drain(..).collect();
         for id in texts {
             self.emit_text_end(&id, out);
         }
-        let msgs: Vec<String> = self
-            .run_mut()
-            .tool_buffer
-            .keys()
-            .map(|(m, _)| m.clone())
-            .collect();
+        let msgs = self.run_mut().tool_buffer.keys();
+        let msgs: Vec<String> = msgs.map(|(m, _)| m.clone()).collect();
         for m in msgs {
             self.close_message(&m, out);
         }
@@ -144,176 +177,93 @@ impl Mapper {
         }
         self.release_early_results(out);
         self.close_narration(out);
-        if matches!(ending, Ending::Finished) && self.opts.text == TextPolicy::Final {
+        if finished && self.opts.text == TextPolicy::Final {
             self.final_answer(out);
         }
         let steps: Vec<Step> = self.run_mut().steps.drain(..).map(|(k, _)| k).collect();
         for step in steps.into_iter().rev() {
-            self.emit_step_finished(step, out);
+            self.emit_step(step, false, out);
         }
-        let Some(mut run) = self.run.take() else {
-            return;
-        };
-        let timestamp = self.timestamp;
-        // Only a run stopped at interrupts leaves some to resume.
-        self.pending.clear();
-        let error = |raw_event, message, code: &'static str| Event::RunError {
-            timestamp,
-            raw_event,
-            message,
-            code: Some(code.into()),
-        };
-        let finished = |run: Run, outcome| Event::RunFinished {
-            timestamp,
-            thread_id: run.thread_id,
-            run_id: run.run_id,
-            outcome,
-            usage: usage_summary(&run.usage),
-        };
-        let e = match ending {
-            Ending::Failed(info, code) => {
-                let detail = ErrorDetail {
-                    error: info.name,
-                    message: info.message.clone(),
-                    lc_error_code: info.lc_code,
-                };
-                error(Some(detail), info.message, code)
-            }
-            // A 0.0.x client (`--compat thinking`) has no `cancelled` outcome and reads an absent
-            // or unknown one as success: it gets RUN_ERROR with code CANCELLED instead.
-            Ending::Cancelled
-                if self.opts.compat == Compat::Thinking || self.opts.target == Target::Agui0 =>
-            {
-                error(None, CANCELLED_MESSAGE.into(), error_code::CANCELLED)
-            }
-            Ending::Cancelled => finished(run, json!({"type": "cancelled"})),
-            Ending::Incomplete(message) => error(None, message, error_code::INCOMPLETE_STREAM),
-            Ending::Finished => {
-                if self.opts.compat == Compat::Thinking {
-                    for i in &run.interrupts {
-                        self.interrupt_text(i, out);
-                    }
-                }
-                if let Some((mut messages, lent)) = run.messages.take(&mut self.converted) {
-                    if !run.interrupts.is_empty() {
-                        keep_sent_results(&mut messages, std::mem::take(&mut run.sent_results));
-                    }
-                    self.client.get_mut().rename(&mut messages);
-                    self.lent_at = lent.map(|generation| (out.len(), generation));
-                    self.push(
-                        Event::MessagesSnapshot {
-                            timestamp,
-                            messages,
-                        },
-                        out,
-                    );
-                }
-                let outcome = if run.interrupts.is_empty() {
-                    let mut pending = run.tools.iter().filter(|(_, t)| !t.result);
-                    let pending_calls: Vec<&String> = pending
-                        .by_ref()
-                        .take(PENDING_IDS_LISTED)
-                        .map(|(id, _)| id)
-                        .collect();
-                    let more = pending.count();
-                    if pending_calls.is_empty() || self.opts.target == Target::Agui0 {
-                        json!({"type": "success"})
-                    } else if more == 0 {
-                        json!({"type": "success", "pendingToolCallIds": pending_calls})
-                    } else {
-                        // A bounded line: the first ids, and how many there are in all.
-                        json!({
-                            "type": "success",
-                            "pendingToolCallIds": pending_calls,
-                            "pendingToolCallCount": PENDING_IDS_LISTED + more,
-                        })
-                    }
-                } else {
-                    let subagents = self.subagents.get_mut();
-                    let ints: Vec<Value> = run
-                        .interrupts
-                        .iter()
-                        .map(|i| {
-                            let mut v = interrupt::to_agui(i);
-                            // Raised inside a sub-agent (by one of its calls): its id.
-                            let owner = i
-                                .tool_call_id
-                                .as_deref()
-                                .and_then(|c| subagents.owner_of(c));
-                            if let (Some(o), Some(m)) = (owner, v.as_object_mut()) {
-                                m.insert("subagentRunId".into(), Value::String(o.to_string()));
-                            }
-                            v
-                        })
-                        .collect();
-                    self.pending = run.interrupts.iter().map(|i| i.id.clone()).collect();
-                    // The calls the interrupts name (and a sub-agent's open at the interrupt)
-                    // first, then every other call the run left without a result: v3 does
-                    // not say which of several open tools raised which interrupt, LangGraph.js
-                    // names the first interrupt of a tools node only (the resume runs the
-                    // others again), a middleware interrupts before the tools run.
-                    self.suspended = run
-                        .interrupts
-                        .iter()
-                        .filter_map(|i| i.tool_call_id.as_ref())
-                        .chain(&suspended_subagent_calls)
-                        .filter_map(|id| Some((id, run.tools.get(id)?)))
-                        .chain(&run.tools)
-                        .filter(|(_, t)| !t.result)
-                        .map(|(id, t)| (id.clone(), t.name.clone(), t.parent.clone()))
-                        .collect();
-                    let mut seen = HashSet::<String, FastIds>::default();
-                    self.suspended.retain(|(id, _, _)| seen.insert(id.clone()));
-                    // In call order: the resume answers them in the order the state lists.
-                    (self.suspended).sort_by_key(|(id, _, _)| run.tools.get_index_of(id));
-                    json!({"type": "interrupt", "interrupts": ints})
-                };
-                finished(run, outcome)
-            }
-        };
-        self.push(e, out);
     }
 
-    /// `--compat thinking`: an interrupt as a text message (its message, or what it waits for).
-    /// TDesign Chat has no interrupt UI and ignores `RUN_FINISHED.outcome`; without this the
-    /// run would read as complete with nothing asked.
-    pub(super) fn interrupt_text(&self, i: &InterruptInfo, out: &mut Vec<Event>) {
-        let text = interrupt::visible_text(&i.value);
-        let id = format!("interrupt-{}", i.id);
-        self.emit_text_start(&id, out);
-        self.emit_text_content(id.clone(), text, out);
-        self.emit_text_end(&id, out);
+    /// A finished run's outcome: success, with the calls it left without a result (the first
+    /// [`PENDING_IDS_LISTED`], and how many there are when there are more).
+    fn success(&self, run: &Run) -> Value {
+        let mut pending = (run.tools.iter())
+            .filter(|(_, t)| !t.result)
+            .map(|(id, _)| id);
+        let listed: Vec<&String> = pending.by_ref().take(PENDING_IDS_LISTED).collect();
+        let more = pending.count();
+        if listed.is_empty() || self.opts.target == Target::Agui0 {
+            return json!({"type": "success"});
+        }
+        let mut outcome = json!({"type": "success", "pendingToolCallIds": listed});
+        if more > 0 {
+            // A bounded line: the first ids, and how many there are in all.
+            outcome["pendingToolCallCount"] = json!(PENDING_IDS_LISTED + more);
+        }
+        outcome
+    }
+
+    /// An interrupted run's outcome. The run that resumes it answers its interrupts and every
+    /// call it left without a result, in call order: v3 does not say which of several open
+    /// tools raised which interrupt, LangGraph.js names the first interrupt of a tools node
+    /// only (the resume runs the others again), a middleware interrupts before the tools run,
+    /// and an interrupt inside a sub-agent suspends its calls and its parent's.
+    fn interrupted(&mut self, run: &Run) -> Value {
+        let subagents = &self.subagents;
+        // Raised inside a sub-agent (by one of its calls): its id.
+        let owner = |i: &InterruptInfo| subagents.owner_of(i.tool_call_id.as_deref()?);
+        let ints: Vec<Value> = (run.interrupts.iter())
+            .map(|i| interrupt::to_agui(i, owner(i)))
+            .collect();
+        self.pending = run.interrupts.iter().map(|i| i.id.clone()).collect();
+        let unanswered = run.tools.iter().filter(|(_, t)| !t.result);
+        self.suspended = unanswered
+            .map(|(id, t)| (id.clone(), t.name.clone(), t.parent.clone()))
+            .collect();
+        json!({"type": "interrupt", "interrupts": ints})
     }
 
     /// `--text final`: the final state's answer, as one text message.
-    pub(super) fn final_answer(&mut self, out: &mut Vec<Event>) {
+    fn final_answer(&mut self, out: &mut Vec<Event>) {
         let run = self.run.get_or_insert_with(Run::default);
-        let Some(last) = run
-            .messages
-            .get(&mut self.converted)
-            .and_then(|l| l.last())
-            .cloned()
-        else {
+        let list = run.messages.get(&mut self.converted);
+        let Some(last) = list.and_then(|l| l.last()) else {
             return;
         };
-        if last.get("role").and_then(Value::as_str) != Some("assistant") {
+        if text_of(last, "role") != Some("assistant") {
             return;
         }
-        let (Some(id), Some(text)) = (
-            last.get("id").and_then(Value::as_str),
-            last.get("content")
-                .and_then(Value::as_str)
-                .filter(|t| !t.is_empty()),
-        ) else {
+        let text = text_of(last, "content").filter(|t| !t.is_empty());
+        let (Some(id), Some(text)) = (text_of(last, "id"), text) else {
             return;
         };
-        if !self.answered.insert(id.to_string()) {
-            return;
+        if self.answered.insert(id.to_string()) {
+            let (id, text) = (id.to_string(), text.to_string());
+            self.text_message(id, text, out);
         }
-        let (id, text) = (id.to_string(), text.to_string());
-        self.emit_text_start(&id, out);
-        self.emit_text_content(id.clone(), text, out);
-        self.emit_text_end(&id, out);
+    }
+}
+
+/// RUN_ERROR with the log's error (when it has one), its message and its code class.
+fn run_error(raw_event: Option<ErrorDetail>, message: String, code: &'static str) -> Event {
+    Event::RunError {
+        timestamp: None,
+        raw_event,
+        message,
+        code: Some(code.into()),
+    }
+}
+
+/// RUN_FINISHED of `run`, with its outcome and the tokens it used.
+fn run_finished(run: Run, outcome: Value) -> Event {
+    Event::RunFinished {
+        timestamp: None,
+        thread_id: run.thread_id,
+        run_id: run.run_id,
+        outcome,
+        usage: (!run.usage.is_empty()).then(|| run.usage.into_values().collect()),
     }
 }
 
@@ -336,8 +286,4 @@ pub(super) fn add_usage(totals: &mut UsageTotals, u: Usage) {
     t.output_tokens += output;
     *t.total_tokens.get_or_insert(0) += u.total_tokens.unwrap_or(input + output);
     t.reasoning_tokens += u.reasoning_tokens.unwrap_or(0);
-}
-
-pub(super) fn usage_summary(by_model: &UsageTotals) -> Option<Vec<UsageTotal>> {
-    (!by_model.is_empty()).then(|| by_model.values().cloned().collect())
 }

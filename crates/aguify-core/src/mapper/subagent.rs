@@ -15,7 +15,6 @@
 
 use std::collections::HashMap;
 
-#[allow(unused_imports)]
 use super::*;
 
 use foldhash::fast::RandomState as FastIds;
@@ -160,11 +159,11 @@ impl Mapper {
         parent_tool_call_id: String,
         out: &mut Vec<Event>,
     ) {
-        let Some(id) = self.subagents.get_mut().start(&key, &parent_tool_call_id) else {
+        let Some(id) = self.subagents.start(&key, &parent_tool_call_id) else {
             return;
         };
         let e = Event::SubagentStarted {
-            timestamp: self.timestamp,
+            timestamp: None,
             subagent_run_id: id,
             name,
             parent_tool_call_id: Some(parent_tool_call_id),
@@ -175,24 +174,18 @@ impl Mapper {
     /// Closes what sub-agent `key` has open (its reasoning, text, tool calls and steps), then
     /// SUBAGENT_FINISHED or SUBAGENT_ERROR.
     pub(super) fn subagent_end(&mut self, key: &str, end: SubagentEnding, out: &mut Vec<Event>) {
-        let Some(open) = self.subagents.get_mut().open.shift_remove(key) else {
+        let Some(Open { id, .. }) = self.subagents.open.shift_remove(key) else {
             return;
         };
-        let id = open.id;
-        let owned = |subagents: &subagent::Subagents, item: &str| {
-            subagents.owner_of(item) == Some(id.as_str())
-        };
         let Some(run) = self.run.as_mut() else { return };
-        let subagents = self.subagents.get_mut();
-        let reasoning = run.take_reasoning(|_, rid| owned(subagents, rid));
-        let texts: Vec<String> = (run.text_open)
-            .extract_if(.., |m, ()| owned(subagents, m))
-            .map(|(m, ())| m)
-            .collect();
+        let subagents = &self.subagents;
+        let owned = |item: &str| subagents.owner_of(item) == Some(id.as_str());
+        let reasoning = run.take_reasoning(|_, rid| owned(rid));
+        let texts: Vec<String> = run.text_open.extract_if(.., |m| owned(m)).collect();
         let tools: Vec<String> = run
             .open_tools
             .iter()
-            .filter(|c| owned(subagents, c))
+            .filter(|c| owned(c))
             .cloned()
             .collect();
         for rid in reasoning {
@@ -204,41 +197,28 @@ impl Mapper {
         for c in tools {
             self.end_tool(&c, out);
         }
-        let steps: Vec<(Option<String>, String)> = self
-            .run_mut()
-            .steps
-            .keys()
-            .filter(|(o, _)| o.as_deref() == Some(id.as_str()))
-            .rev()
-            .cloned()
-            .collect();
+        let steps = self.run_mut().steps.keys().rev();
+        let steps: Vec<Step> = (steps.filter(|(o, _)| o.as_ref() == Some(&id)).cloned()).collect();
         for step in steps {
             let run = self.run_mut();
             run.steps.shift_remove(&step);
             run.step_keys.retain(|_, s| *s != step);
-            self.emit_step_finished(step, out);
+            self.emit_step(step, false, out);
         }
-        let subagents = self.subagents.get_mut();
-        if subagents.scope.as_deref() == Some(id.as_str()) {
-            subagents.scope = None;
+        if self.subagents.scope.as_ref() == Some(&id) {
+            self.subagents.scope = None;
         }
-        let timestamp = self.timestamp;
+        let (timestamp, subagent_run_id) = (None, id);
         let e = match end {
-            SubagentEnding::Success(result) => Event::SubagentFinished {
+            SubagentEnding::Finished(result, outcome) => Event::SubagentFinished {
                 timestamp,
-                subagent_run_id: id,
+                subagent_run_id,
                 result,
-                outcome: subagent::success(),
+                outcome,
             },
-            SubagentEnding::Suspended(ids) => Event::SubagentFinished {
+            SubagentEnding::Error(code, message) => Event::SubagentError {
                 timestamp,
-                subagent_run_id: id,
-                result: None,
-                outcome: subagent::suspended(&ids),
-            },
-            SubagentEnding::Error(message, code) => Event::SubagentError {
-                timestamp,
-                subagent_run_id: id,
+                subagent_run_id,
                 message,
                 code: Some(code.into()),
             },
@@ -246,83 +226,37 @@ impl Mapper {
         self.push(e, out);
     }
 
-    /// The calls of the open sub-agents and the calls they run under.
-    pub(super) fn subagent_calls(&mut self) -> Vec<String> {
-        let subagents = self.subagents.get_mut();
-        if subagents.open.is_empty() {
-            return vec![];
-        }
-        let Some(run) = self.run.as_ref() else {
-            return vec![];
-        };
-        let open: HashSet<&str> = subagents.open.values().map(|o| o.id.as_str()).collect();
-        let mut calls: Vec<String> = subagents
-            .open
-            .values()
-            .map(|o| o.parent_tool_call_id.clone())
-            .collect();
-        calls.extend(
-            run.tools
-                .keys()
-                .filter(|c| subagents.owner_of(c).is_some_and(|o| open.contains(o)))
-                .cloned(),
-        );
-        calls
-    }
-
     /// At a run's end: each sub-agent still open ends as the run does (an interrupt suspends
     /// it, naming the run's interrupts when it is the only one open), latest first.
     pub(super) fn end_subagents(&mut self, ending: &Ending, out: &mut Vec<Event>) {
-        let keys: Vec<String> = self
-            .subagents
-            .get_mut()
-            .open
-            .keys()
-            .rev()
-            .cloned()
-            .collect();
-        if keys.is_empty() {
-            return;
-        }
+        let keys: Vec<String> = self.subagents.open.keys().rev().cloned().collect();
         // Each interrupt with the sub-agent whose call raised it, when known.
-        let interrupts: Vec<(String, Option<String>)> = {
-            let subagents = self.subagents.get_mut();
-            self.run
-                .as_ref()
-                .map(|r| {
-                    let owner = |i: &InterruptInfo| {
-                        let call = i.tool_call_id.as_deref()?;
-                        subagents.owner_of(call).map(str::to_string)
-                    };
-                    r.interrupts
-                        .iter()
-                        .map(|i| (i.id.clone(), owner(i)))
-                        .collect()
-                })
-                .unwrap_or_default()
-        };
-        let only = keys.len() == 1;
+        let subagents = &self.subagents;
+        let owner = |i: &InterruptInfo| subagents.owner_of(i.tool_call_id.as_deref()?);
+        let interrupts = self.run.as_ref().map_or(&[][..], |r| &r.interrupts[..]);
+        let interrupts: Vec<(String, Option<String>)> = (interrupts.iter())
+            .map(|i| (i.id.clone(), owner(i).map(str::to_string)))
+            .collect();
+        // When none is known to be a sub-agent's, all of them are the only open one's
+        // (LangGraph stops the whole graph at one).
+        let anyone = keys.len() == 1 && interrupts.iter().all(|(_, o)| o.is_none());
         for key in keys {
-            let id = self.subagents.get_mut().id_of(&key).map(str::to_string);
-            // Its own interrupts; when none is known to be its, all of them if it is the only
-            // sub-agent open (LangGraph stops the whole graph at one).
-            let mut own: Vec<String> = interrupts
-                .iter()
-                .filter(|(_, o)| o.is_some() && *o == id)
+            let id = self.subagents.id_of(&key).map(str::to_string);
+            let own: Vec<String> = (interrupts.iter())
+                .filter(|(_, o)| anyone || (o.is_some() && *o == id))
                 .map(|(i, _)| i.clone())
                 .collect();
-            if own.is_empty() && only && interrupts.iter().all(|(_, o)| o.is_none()) {
-                own = interrupts.iter().map(|(i, _)| i.clone()).collect();
-            }
             let end = match ending {
-                Ending::Finished if interrupts.is_empty() => SubagentEnding::Success(None),
-                Ending::Finished => SubagentEnding::Suspended(own),
-                Ending::Failed(info, code) => SubagentEnding::Error(info.message.clone(), code),
+                Ending::Finished if interrupts.is_empty() => {
+                    SubagentEnding::Finished(None, success())
+                }
+                Ending::Finished => SubagentEnding::Finished(None, suspended(&own)),
+                Ending::Failed(info, code) => SubagentEnding::Error(code, info.message.clone()),
                 Ending::Cancelled => {
-                    SubagentEnding::Error(CANCELLED_MESSAGE.into(), error_code::CANCELLED)
+                    SubagentEnding::Error(error_code::CANCELLED, CANCELLED_MESSAGE.into())
                 }
                 Ending::Incomplete(message) => {
-                    SubagentEnding::Error(message.clone(), error_code::INCOMPLETE_STREAM)
+                    SubagentEnding::Error(error_code::INCOMPLETE_STREAM, message.clone())
                 }
             };
             self.subagent_end(&key, end, out);

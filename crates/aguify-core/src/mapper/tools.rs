@@ -4,55 +4,56 @@
 use super::*;
 
 impl Mapper {
+    /// A streamed piece of call `index` of a message: ARGS of a call started here, else
+    /// gathered until both its id and name are known, then its START.
     pub(super) fn tool_chunk(
         &mut self,
         message_id: String,
         index: String,
-        id: Option<String>,
-        name: Option<String>,
-        args: String,
+        chunk: PendingChunks,
         out: &mut Vec<Event>,
     ) {
         let key = (message_id.clone(), index);
         let known = self.run_mut().tool_index.get(&key).cloned();
         if let Some(call_id) = known {
             let started_here = self.run_mut().tools.get(&call_id).is_some_and(|t| !t.ended);
-            if started_here && !args.is_empty() {
-                self.close_narration_for_tdesign(out);
-                let e = Event::ToolCallArgs {
-                    subagent_run_id: None,
-                    timestamp: self.timestamp,
-                    tool_call_id: call_id,
-                    delta: args,
-                };
-                self.push(e, out);
+            if started_here && !chunk.args.is_empty() {
+                self.emit_args(call_id, chunk.args, out);
             }
             return;
         }
-        // Not started yet: gather id, name and args until both id and name are known.
         let run = self.run_mut();
         let buf = run.tool_buffer.entry(key.clone()).or_default();
-        if id.is_some() {
-            buf.id = id;
-        }
-        if name.is_some() {
-            buf.name = name;
-        }
-        buf.args.push_str(&args);
-        if buf.id.is_none() || buf.name.is_none() {
+        buf.id = chunk.id.or(buf.id.take());
+        buf.name = chunk.name.or(buf.name.take());
+        buf.args.push_str(&chunk.args);
+        let (Some(call_id), Some(name)) = (buf.id.clone(), buf.name.clone()) else {
             return;
-        }
-        let PendingChunks { id, name, args } =
-            run.tool_buffer.shift_remove(&key).unwrap_or_default();
-        let (call_id, name) = (id.unwrap_or_default(), name.unwrap_or_default());
-        if run.tools.contains_key(&call_id) {
-            // The same call announced again (a replayed message): never a second START.
-            run.tool_index.insert(key, call_id);
-            return;
-        }
+        };
+        let args = (run.tool_buffer.shift_remove(&key)).map_or_else(String::new, |b| b.args);
+        // The same call announced again (a replayed message): never a second START.
+        let replayed = run.tools.contains_key(&call_id);
         run.tool_index.insert(key, call_id.clone());
-        self.close_reasoning_of(&message_id, out);
-        self.ensure_tool(&call_id, &name, Some(message_id), Some(&args), out);
+        if !replayed {
+            self.close_reasoning_of(&message_id, out);
+            self.ensure_tool(&call_id, &name, Some(message_id), Some(&args), out);
+        }
+    }
+
+    /// A tool starts running: its call, started here unless a model streamed it, ends.
+    pub(super) fn tool_start(
+        &mut self,
+        call_id: String,
+        name: String,
+        args: Option<String>,
+        parent: Option<String>,
+        out: &mut Vec<Event>,
+    ) {
+        self.ensure_tool(&call_id, &name, parent, args.as_deref(), out);
+        self.end_tool(&call_id, out);
+        if self.opts.tool_steps == ToolSteps::Reasoning {
+            self.tool_step_line(format!("Calling tool {name}.\n"), out);
+        }
     }
 
     /// Sends START (+ ARGS) for a call not announced yet in this run.
@@ -73,7 +74,7 @@ impl Mapper {
             }
             // Started by the interrupted run, shown again here: the scope's (a resumed
             // sub-agent's call is its own again).
-            self.subagents.get_mut().adopt(call_id);
+            self.subagents.adopt(call_id);
             if self.opts.compat != Compat::Thinking {
                 return;
             }
@@ -82,34 +83,36 @@ impl Mapper {
             self.run_mut().tools.shift_remove(call_id);
         }
         let run = self.run_mut();
-        run.tools.insert(
-            call_id.to_string(),
-            ToolCall {
-                name: name.to_string(),
-                parent: parent.clone(),
-                ended: false,
-                result: false,
-            },
-        );
+        let call = ToolCall {
+            name: name.to_string(),
+            parent: parent.clone(),
+            ended: false,
+            result: false,
+        };
+        run.tools.insert(call_id.to_string(), call);
         run.open_tools.push(call_id.to_string());
         self.close_narration_for_tdesign(out);
-        let e = Event::ToolCallStart {
-            subagent_run_id: None,
-            timestamp: self.timestamp,
-            tool_call_id: call_id.into(),
-            tool_call_name: name.into(),
-            parent_message_id: parent,
-        };
+        let (tool_call_id, tool_call_name) = (call_id.to_string(), name.to_string());
+        let e = own!(ToolCallStart {
+            tool_call_id,
+            tool_call_name,
+            parent_message_id: parent
+        });
         self.push(e, out);
-        if let Some(a) = args.filter(|a| !a.is_empty()) {
-            let e = Event::ToolCallArgs {
-                subagent_run_id: None,
-                timestamp: self.timestamp,
-                tool_call_id: call_id.into(),
-                delta: a.into(),
-            };
-            self.push(e, out);
+        if let Some(args) = args.filter(|a| !a.is_empty()) {
+            self.emit_args(call_id.into(), args.into(), out);
         }
+    }
+
+    fn emit_args(&mut self, tool_call_id: String, delta: String, out: &mut Vec<Event>) {
+        self.close_narration_for_tdesign(out);
+        self.push(
+            own!(ToolCallArgs {
+                tool_call_id,
+                delta
+            }),
+            out,
+        );
     }
 
     /// Whether call `call_id` was answered by an earlier run of this thread and is not one of
@@ -118,41 +121,32 @@ impl Mapper {
         self.thread_answers.get(call_id).is_some() && !self.run_mut().tools.contains_key(call_id)
     }
 
+    /// A call's name: the one given, else the one it started with, else `tool`.
+    fn call_name(&self, call_id: &str, name: Option<String>) -> String {
+        let started = || Some(self.run.as_ref()?.tools.get(call_id)?.name.clone());
+        name.or_else(started).unwrap_or_else(|| "tool".into())
+    }
+
     pub(super) fn end_tool(&mut self, call_id: &str, out: &mut Vec<Event>) {
         let run = self.run_mut();
-        let Some(t) = run.tools.get_mut(call_id) else {
+        let Some(t) = run.tools.get_mut(call_id).filter(|t| !t.ended) else {
             return;
         };
-        if t.ended {
-            return;
-        }
         t.ended = true;
-        let done = t.result;
+        if t.result {
+            run.tool_done();
+        }
         if let Some(i) = run.open_tools.iter().rposition(|id| id == call_id) {
             run.open_tools.remove(i);
         }
-        if done {
-            run.tool_done();
-        }
         self.close_narration_for_tdesign(out);
-        let e = Event::ToolCallEnd {
-            subagent_run_id: None,
-            timestamp: self.timestamp,
-            tool_call_id: call_id.into(),
-        };
-        self.push(e, out);
-        self.release_early_result(call_id, out);
-    }
-
-    /// The result held for `call_id` ([`Run::early_results`]), now that its call ended.
-    pub(super) fn release_early_result(&mut self, call_id: &str, out: &mut Vec<Event>) {
-        let held = &mut self.run_mut().early_results;
-        if held.is_empty() {
-            return;
-        }
-        if let Some(i) = held.iter().position(|r| r.call_id == call_id) {
-            let r = held.remove(i);
-            self.tool_result(r.call_id, r.name, r.content, r.message_id, r.error, out);
+        let tool_call_id = call_id.into();
+        self.push(own!(ToolCallEnd { tool_call_id }), out);
+        // A result that came before its call ([`Run::early_results`]) can go now.
+        let early = &mut self.run_mut().early_results;
+        if let Some(i) = early.iter().position(|r| r.call_id == call_id) {
+            let r = early.remove(i);
+            self.tool_result(r, out);
         }
     }
 
@@ -162,37 +156,22 @@ impl Mapper {
         for r in std::mem::take(&mut self.run_mut().early_results) {
             let name = r.name.clone().unwrap_or_else(|| "tool".into());
             self.ensure_tool(&r.call_id, &name, None, None, out);
-            self.tool_result(r.call_id, r.name, r.content, r.message_id, r.error, out);
+            self.tool_result(r, out);
         }
     }
 
-    pub(super) fn tool_result(
-        &mut self,
-        call_id: String,
-        name: Option<String>,
-        content: Value,
-        message_id: Option<String>,
-        error: bool,
-        out: &mut Vec<Event>,
-    ) {
-        if self.answered_before(&call_id) {
+    fn tool_result(&mut self, r: ToolResult, out: &mut Vec<Event>) {
+        if self.answered_before(&r.call_id) {
             return;
         }
-        if !self.run_mut().tools.contains_key(&call_id) {
+        if !self.run_mut().tools.contains_key(&r.call_id) {
             // Before its call: held, so the call's START, ARGS and END still come first.
-            self.run_mut().early_results.push(EarlyResult {
-                call_id,
-                name,
-                content,
-                message_id,
-                error,
-            });
+            self.run_mut().early_results.push(r);
             return;
         }
+        let call_id = r.call_id;
         self.thread_answers.insert(call_id.clone(), ());
-        let name = name
-            .or_else(|| self.run_mut().tools.get(&call_id).map(|t| t.name.clone()))
-            .unwrap_or_else(|| "tool".into());
+        let name = self.call_name(&call_id, r.name);
         self.ensure_tool(&call_id, &name, None, None, out);
         self.end_tool(&call_id, out);
         let run = self.run_mut();
@@ -202,15 +181,15 @@ impl Mapper {
                 run.tool_done();
             }
         }
-        let text = lc::tool_content_text(&content);
-        for key in self.subagents.get_mut().under_call(&call_id) {
-            let end = match error {
-                false => SubagentEnding::Success(Some(Value::String(text.clone()))),
-                true => SubagentEnding::Error(text.clone(), error_code::AGENT_INTERNAL),
+        let text = lc::tool_content_text(&r.content);
+        for key in self.subagents.under_call(&call_id) {
+            let end = match r.error {
+                false => SubagentEnding::Finished(Some(text.clone().into()), subagent::success()),
+                true => SubagentEnding::Error(error_code::AGENT_INTERNAL, text.clone()),
             };
             self.subagent_end(&key, end, out);
         }
-        let message_id = message_id.unwrap_or_else(|| format!("result-{call_id}"));
+        let message_id = r.message_id.unwrap_or_else(|| format!("result-{call_id}"));
         let sent = &mut self.run_mut().sent_results;
         if sent.len() == SENT_RESULTS {
             // A run of thousands of results between two lists stays small: the oldest go.
@@ -220,70 +199,53 @@ impl Mapper {
             "id": message_id, "role": "tool", "toolCallId": call_id, "content": text,
         }));
         self.close_narration_for_tdesign(out);
-        let e = Event::ToolCallResult {
-            subagent_run_id: None,
-            timestamp: self.timestamp,
+        let (tool_call_id, content, role) = (call_id, ToolContent::Text(text), Role::Tool);
+        let metadata = (r.error).then(|| ResultStatus {
+            status: "error".into(),
+        });
+        let e = own!(ToolCallResult {
             message_id,
-            tool_call_id: call_id,
-            content: ToolContent::Text(text),
-            role: Role::Tool,
-            metadata: error.then_some(ResultStatus {
-                status: "error".into(),
-            }),
-        };
+            tool_call_id,
+            content,
+            role,
+            metadata
+        });
         self.push(e, out);
         if self.opts.tool_steps == ToolSteps::Reasoning {
-            let how = if error { "failed" } else { "returned" };
-            self.tool_step_line(&format!("Tool {name} {how}.\n"), out);
+            let how = if r.error { "failed" } else { "returned" };
+            self.tool_step_line(format!("Tool {name} {how}.\n"), out);
         }
     }
 
-    /// A tool finished: its result is sent now, or held ([`HeldResult`]) while the log has
+    /// A tool finished: its result is sent now, or held ([`ToolResult`]) while the log has
     /// not said its message's id (the state will) or a call made before it in the same
     /// message has no result yet (the client puts results in arrival order, the state in
     /// call order).
-    pub(super) fn tool_end(&mut self, held: HeldResult, out: &mut Vec<Event>) {
-        let call = held.call_id.clone();
-        if let Some(h) =
-            (self.run.as_mut()).and_then(|r| r.held.iter_mut().find(|h| h.call_id == call))
-        {
+    pub(super) fn tool_end(&mut self, result: ToolResult, out: &mut Vec<Event>) {
+        let call = result.call_id.clone();
+        let run = self.run.as_mut();
+        if let Some(h) = run.and_then(|r| r.held.iter_mut().find(|h| h.call_id == call)) {
             // Held already: a state now says the message's id.
-            if h.message_id.is_none() {
-                h.message_id = held.message_id;
-            }
+            h.message_id = h.message_id.take().or(result.message_id);
             return self.release_held(out);
         }
         // Before its call: tool_result holds it until the call ends (early results).
         let unknown = !self.run_mut().tools.contains_key(&call);
-        if unknown || (held.message_id.is_some() && !self.waits_for_earlier_call(&call)) {
-            self.send_result(held, out);
-            self.release_held(out);
-            return;
+        if unknown || (result.message_id.is_some() && !self.waits_for_earlier_call(&call)) {
+            self.tool_result(result, out);
+            return self.release_held(out);
         }
         if self.answered_before(&call) {
             return;
         }
-        let name = (held.name.clone())
-            .or_else(|| self.run_mut().tools.get(&call).map(|t| t.name.clone()))
-            .unwrap_or_else(|| "tool".into());
+        let name = self.call_name(&call, result.name.clone());
         self.ensure_tool(&call, &name, None, None, out);
         self.end_tool(&call, out);
-        self.run_mut().held.push(held);
-    }
-
-    pub(super) fn send_result(&mut self, h: HeldResult, out: &mut Vec<Event>) {
-        let HeldResult {
-            call_id,
-            name,
-            content,
-            message_id,
-            error,
-        } = h;
-        self.tool_result(call_id, name, content, message_id, error, out);
+        self.run_mut().held.push(result);
     }
 
     /// Whether a call started before `call_id` in the same message has no result yet.
-    pub(super) fn waits_for_earlier_call(&self, call_id: &str) -> bool {
+    fn waits_for_earlier_call(&self, call_id: &str) -> bool {
         let Some(run) = self.run.as_ref() else {
             return false;
         };
@@ -303,15 +265,14 @@ impl Mapper {
             let tools = &run.tools;
             run.held
                 .retain(|h| tools.get(&h.call_id).is_none_or(|t| !t.result));
-            let ready = (0..run.held.len()).find(|&i| {
-                let h = &self.run.as_ref().map(|r| &r.held[i]);
-                h.is_some_and(|h| {
-                    h.message_id.is_some() && !self.waits_for_earlier_call(&h.call_id)
-                })
-            });
-            let Some(i) = ready else { return };
+            let ready =
+                |h: &ToolResult| h.message_id.is_some() && !self.waits_for_earlier_call(&h.call_id);
+            let held = self.run.as_ref().map_or(&[][..], |r| &r.held[..]);
+            let Some(i) = held.iter().position(ready) else {
+                return;
+            };
             let h = self.run_mut().held.remove(i);
-            self.send_result(h, out);
+            self.tool_result(h, out);
         }
     }
 
@@ -323,7 +284,7 @@ impl Mapper {
         let mut held = std::mem::take(&mut run.held);
         held.sort_by_key(|h| run.tools.get_index_of(&h.call_id));
         for h in held {
-            self.send_result(h, out);
+            self.tool_result(h, out);
         }
     }
 }
