@@ -341,39 +341,11 @@ impl Mapper {
             self.send_held(out);
         }
         match ev {
-            ModelEvent::RunStart {
-                thread_id,
-                run_id,
-                messages,
-                resume,
-                state,
-            } => {
-                if self.run.is_some() {
-                    let cut = "a new run started before this one ended";
-                    self.end_run(Ending::Incomplete(cut.into()), out);
-                }
-                self.start_run(thread_id, run_id, messages, resume, state, out);
-            }
-            ModelEvent::RunEnd => self.end_run(Ending::Finished, out),
-            ModelEvent::RunFailed(info) if error_code::is_cancelled(&info) => {
-                self.end_run(Ending::Cancelled, out)
-            }
-            ModelEvent::RunFailed(info) => {
-                let code = error_code::classify(&info);
-                self.end_run(Ending::Failed(info, code), out);
-            }
-            ModelEvent::RunStopped => {
-                let at_interrupt = self.run.as_ref().is_some_and(|r| !r.interrupts.is_empty());
-                let ending = match at_interrupt {
-                    true => Ending::Finished,
-                    false => Ending::Cancelled,
-                };
-                self.end_run(ending, out);
-            }
-            ModelEvent::RunIncomplete { reason } => {
-                let message = format!("The agent stream ended without a terminal event: {reason}");
-                self.end_run(Ending::Incomplete(message), out)
-            }
+            ev @ (ModelEvent::RunStart { .. }
+            | ModelEvent::RunEnd
+            | ModelEvent::RunFailed(_)
+            | ModelEvent::RunStopped
+            | ModelEvent::RunIncomplete { .. }) => self.run_event(ev, out),
             ModelEvent::Interrupt(list) => self.interrupts(list),
             ModelEvent::StepStart { name, key } => self.step_start(name, key, out),
             ModelEvent::StepEnd { key } => self.step_end(&key, out),
@@ -387,11 +359,7 @@ impl Mapper {
                 parent_tool_call_id,
             } => self.subagent_start(key, name, parent_tool_call_id, out),
             ModelEvent::SubagentEnd { key, error } => {
-                let end = match error {
-                    None => SubagentEnding::Finished(None, subagent::success()),
-                    Some(info) => SubagentEnding::Error(error_code::classify(&info), info.message),
-                };
-                self.subagent_end(&key, end, out);
+                self.subagent_end(&key, SubagentEnding::of(error), out)
             }
             ModelEvent::MessageStart { .. } => {}
             ModelEvent::TextDelta { message_id, text } => self.text_delta(message_id, text, out),
@@ -427,12 +395,7 @@ impl Mapper {
             ModelEvent::ToolOutputDelta {
                 tool_call_id,
                 delta,
-            } => {
-                let value = json!({"toolCallId": tool_call_id, "delta": delta});
-                let name = TOOL_OUTPUT_DELTA.into();
-                let value = Payload::from_value(&value);
-                self.push(own!(Custom { name, value }), out);
-            }
+            } => self.tool_output(tool_call_id, delta, out),
             ModelEvent::ToolEnd {
                 tool_call_id: call_id,
                 name,

@@ -4,6 +4,40 @@
 use super::*;
 
 impl Mapper {
+    /// A run starts or ends (a new run's start ends the one still open, cut off).
+    pub(super) fn run_event(&mut self, ev: ModelEvent, out: &mut Vec<Event>) {
+        let ending = match ev {
+            ModelEvent::RunStart {
+                thread_id,
+                run_id,
+                messages,
+                resume,
+                state,
+            } => {
+                if self.run.is_some() {
+                    let cut = "a new run started before this one ended";
+                    self.end_run(Ending::Incomplete(cut.into()), out);
+                }
+                return self.start_run(thread_id, run_id, messages, resume, state, out);
+            }
+            ModelEvent::RunFailed(info) if error_code::is_cancelled(&info) => Ending::Cancelled,
+            ModelEvent::RunFailed(info) => {
+                let code = error_code::classify(&info);
+                Ending::Failed(info, code)
+            }
+            // A platform stop at an interrupt is the interrupt, else a cancellation.
+            ModelEvent::RunStopped if self.run.as_ref().is_none_or(|r| r.interrupts.is_empty()) => {
+                Ending::Cancelled
+            }
+            ModelEvent::RunIncomplete { reason } => Ending::Incomplete(format!(
+                "The agent stream ended without a terminal event: {reason}"
+            )),
+            // RunEnd, or a stop at an interrupt.
+            _ => Ending::Finished,
+        };
+        self.end_run(ending, out);
+    }
+
     pub(super) fn start_run(
         &mut self,
         thread_id: Option<String>,

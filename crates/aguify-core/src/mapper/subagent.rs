@@ -150,6 +150,16 @@ pub(super) fn suspended(interrupt_ids: &[String]) -> serde_json::Value {
     }
 }
 
+impl SubagentEnding {
+    /// How a sub-agent ends as the log says: normally, or with its error.
+    pub(super) fn of(error: Option<ErrorInfo>) -> Self {
+        match error {
+            None => SubagentEnding::Finished(None, success()),
+            Some(info) => SubagentEnding::Error(error_code::classify(&info), info.message),
+        }
+    }
+}
+
 impl Mapper {
     /// SUBAGENT_STARTED for sub-agent `key` (once).
     pub(super) fn subagent_start(

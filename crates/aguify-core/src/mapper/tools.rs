@@ -56,6 +56,18 @@ impl Mapper {
         }
     }
 
+    /// Streamed tool output, as a CUSTOM event ([`TOOL_OUTPUT_DELTA`]).
+    pub(super) fn tool_output(
+        &mut self,
+        tool_call_id: String,
+        delta: String,
+        out: &mut Vec<Event>,
+    ) {
+        let value = json!({"toolCallId": tool_call_id, "delta": delta});
+        let (name, value) = (TOOL_OUTPUT_DELTA.into(), Payload::from_value(&value));
+        self.push(own!(Custom { name, value }), out);
+    }
+
     /// Sends START (+ ARGS) for a call not announced yet in this run.
     pub(super) fn ensure_tool(
         &mut self,
