@@ -128,12 +128,8 @@ impl Mapper {
                 }
                 let name = call.pointer("/function/name").and_then(Value::as_str);
                 let t = self.run_mut().tools.entry(id.to_string());
-                let t = t.or_insert_with(|| ToolCall {
-                    name: name.unwrap_or("tool").to_string(),
-                    parent: text_of(m, "id").map(str::to_string),
-                    ended: true,
-                    result: false,
-                });
+                let parent = || text_of(m, "id").map(str::to_string);
+                let t = t.or_insert_with(|| ToolCall::new(name.unwrap_or("tool"), parent(), true));
                 t.result |= done;
             }
         }

@@ -251,6 +251,19 @@ struct ToolCall {
     result: bool,
 }
 
+impl ToolCall {
+    /// A call of message `parent` not answered yet, `ended` when its arguments are whole.
+    fn new(name: impl Into<String>, parent: Option<String>, ended: bool) -> Self {
+        let (name, result) = (name.into(), false);
+        ToolCall {
+            name,
+            parent,
+            ended,
+            result,
+        }
+    }
+}
+
 /// How a sub-agent ends.
 enum SubagentEnding {
     /// Normally or suspended: what it handed back to its parent tool (when known) and its

@@ -114,13 +114,7 @@ impl Mapper {
         // The calls the interrupt suspended are this run's to answer, already started.
         for (id, name, parent) in suspended.into_iter().filter(|_| resumes) {
             run.resumed.insert(id.clone());
-            let call = ToolCall {
-                name,
-                parent,
-                ended: true,
-                result: false,
-            };
-            run.tools.insert(id, call);
+            run.tools.insert(id, ToolCall::new(name, parent, true));
         }
         self.run = Some(run);
         self.push(e, out);

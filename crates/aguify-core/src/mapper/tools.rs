@@ -95,12 +95,7 @@ impl Mapper {
             self.run_mut().tools.shift_remove(call_id);
         }
         let run = self.run_mut();
-        let call = ToolCall {
-            name: name.to_string(),
-            parent: parent.clone(),
-            ended: false,
-            result: false,
-        };
+        let call = ToolCall::new(name, parent.clone(), false);
         run.tools.insert(call_id.to_string(), call);
         run.open_tools.push(call_id.to_string());
         self.close_narration_for_tdesign(out);
