@@ -5,9 +5,8 @@ use std::collections::{HashMap, HashSet};
 
 use serde_json::Value;
 
-use super::conversation::Run;
-use super::leaf::{matches, unflatten, Leaf};
 use crate::input::Origin;
+use crate::leaf::{matches, unflatten, Leaf, Run};
 
 /// What is compared.
 #[derive(Debug, Clone, Default)]
@@ -29,8 +28,7 @@ pub const TEXT_POINTERS: [&str; 4] = [
     "/toolCalls/*/streamedResult",
 ];
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
-#[serde(rename_all = "lowercase")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Change {
     Changed,
     Added,

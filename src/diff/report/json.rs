@@ -45,15 +45,9 @@ pub fn run(d: &RunDiff, first: bool, w: &mut dyn Write) -> io::Result<()> {
 
 /// Closes the runs' list and writes the rest: `"equal"`, `"old"`, `"new"`, `"summary"`.
 pub fn end(s: &Summary, old: &[String], new: &[String], w: &mut dyn Write) -> io::Result<()> {
-    w.write_all(b"],\"equal\":")?;
-    serde_json::to_writer(&mut *w, &s.is_equal())?;
-    w.write_all(b",\"old\":")?;
-    serde_json::to_writer(&mut *w, old)?;
-    w.write_all(b",\"new\":")?;
-    serde_json::to_writer(&mut *w, new)?;
-    w.write_all(b",\"summary\":")?;
-    serde_json::to_writer(&mut *w, s)?;
-    w.write_all(b"}\n")
+    let rest = json!({"equal": s.is_equal(), "old": old, "new": new, "summary": s});
+    // The object's `{` is the report's, written by [`begin`].
+    writeln!(w, "],{}", &rest.to_string()[1..])
 }
 
 /// The report's opening, before any run.
