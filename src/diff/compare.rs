@@ -308,15 +308,11 @@ fn same_value(a: &Leaf, b: &Leaf, opts: &Options) -> bool {
 }
 
 /// The first byte at which two strings differ (on a character boundary of both).
-fn first_difference(a: &str, b: &str) -> usize {
-    let mut at = 0;
-    for ((i, x), y) in a.char_indices().zip(b.chars()) {
-        if x != y {
-            return i;
-        }
-        at = i + x.len_utf8();
-    }
-    at
+pub(crate) fn first_difference(a: &str, b: &str) -> usize {
+    a.char_indices()
+        .zip(b.chars())
+        .find(|((_, x), y)| x != y)
+        .map_or(a.len().min(b.len()), |((i, _), _)| i)
 }
 
 /// The differences between two runs at one position.

@@ -87,7 +87,12 @@ pub fn read_side(
             .map(|f| Input::open(f))
             .collect::<Result<Vec<_>, _>>()?;
         let names: Vec<Arc<str>> = inputs.iter().map(|i| i.name.clone()).collect();
-        let mut reader = Reader::new(exact, out, &names);
+        let mut reader = Reader {
+            conv: Conversation::new(exact),
+            out,
+            bad: Vec::new(),
+            known: Known::new(&names),
+        };
         let result = pipeline::run(inputs, opts, &mut reader);
         if let Err(Error::Strict(_)) = &result {
             // `--strict` stops at a bad line: it is told before the stop.
@@ -272,20 +277,7 @@ struct Reader<'a> {
     known: Known,
 }
 
-impl<'a> Reader<'a> {
-    fn new(
-        exact: bool,
-        out: &'a mut dyn FnMut(Item) -> io::Result<()>,
-        names: &[Arc<str>],
-    ) -> Reader<'a> {
-        Reader {
-            conv: Conversation::new(exact),
-            out,
-            bad: Vec::new(),
-            known: Known::new(names),
-        }
-    }
-
+impl Reader<'_> {
     fn flush_bad(&mut self) -> io::Result<()> {
         for b in self.bad.drain(..) {
             (self.out)(b)?;

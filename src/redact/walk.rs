@@ -536,29 +536,20 @@ impl Redactor<'_> {
     }
 }
 
-/// Metadata keys of LangGraph, LangSmith, LangChain and the platform.
+/// Metadata keys of LangGraph, LangSmith, LangChain and the platform (besides [`KEEP`]'s).
 fn is_run_metadata(k: &str) -> bool {
     const OWN: &[&str] = &[
-        "thread_id",
-        "run_id",
         "graph_id",
         "assistant_id",
         "created_by",
         "run_attempt",
-        "model_provider",
-        "model_name",
-        "finish_reason",
-        "stop_reason",
         "system_fingerprint",
         "service_tier",
         "tags",
         "node",
-        "model",
         "token_usage",
         "usage",
         "usage_metadata",
-        "output_version",
-        "interruptId",
     ];
     ["langgraph_", "ls_", "lc_", "checkpoint_"]
         .iter()

@@ -209,11 +209,7 @@ pub fn run(args: ConvertArgs) -> anyhow::Result<i32> {
     if obs.known.report() {
         return Ok(2);
     }
-    Ok(if crate::check::fails(counts, args.fail_on, None) {
-        1
-    } else {
-        0
-    })
+    Ok(crate::check::fails(counts, args.fail_on, None).into())
 }
 
 /// `--stats` on stderr; `warnings` is the checker's count (the one the summary gives).
