@@ -265,16 +265,9 @@ impl Redactor<'_> {
         let method = str_of(map, "method").unwrap_or_default().to_string();
         self.each(map, cx, |this, k, v, cx| match (k, v) {
             ("params", Value::Object(params)) => {
-                let ns = params
-                    .get("namespace")
-                    .and_then(Value::as_array)
-                    .map(|a| {
-                        a.iter()
-                            .filter_map(Value::as_str)
-                            .collect::<Vec<_>>()
-                            .join("|")
-                    })
-                    .unwrap_or_default();
+                let ns = params.get("namespace").and_then(Value::as_array);
+                let ns: Vec<&str> = ns.into_iter().flatten().filter_map(Value::as_str).collect();
+                let ns = ns.join("|");
                 this.each(params, cx, |this, k, v, cx| match k {
                     "data" => this.v3_data(&method, ns.clone(), v, cx),
                     "interrupts" => this.value(v, Zone::Free, k, cx),

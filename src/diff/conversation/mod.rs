@@ -207,13 +207,11 @@ impl Open {
 
     /// Sub-agent `id` (one is made for events of a sub-agent never started).
     fn subagent(&mut self, id: &str, origin: &Origin) -> &mut Subagent {
-        let at = match self.subagents.iter().rposition(|s| s.id == id) {
-            Some(at) => at,
-            None => {
-                self.subagents.push(Subagent::new(id, "", None, origin));
-                self.subagents.len() - 1
-            }
-        };
+        let at = self.subagents.iter().rposition(|s| s.id == id);
+        let at = at.unwrap_or_else(|| {
+            self.subagents.push(Subagent::new(id, "", None, origin));
+            self.subagents.len() - 1
+        });
         &mut self.subagents[at]
     }
 
