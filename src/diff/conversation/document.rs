@@ -6,8 +6,8 @@ use std::sync::Arc;
 use serde_json::{json, Value};
 
 use super::{Conversation, Message, Open, Outcome};
-use crate::diff::leaf::{flatten, Leaf};
 use crate::input::Origin;
+use crate::leaf::{flatten, Leaf};
 
 impl Conversation {
     /// The leaves of a closed run's document (see the module docs of [`super`]).
