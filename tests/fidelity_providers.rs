@@ -165,6 +165,48 @@ fn the_final_snapshot_pairs_calls_without_ids() {
     assert_eq!(answers[1].1, streamed[1].as_str());
 }
 
+/// 39.2 with a text block before the calls and two tools (LangGraph.js v3, Gemini): the
+/// made-up ids name the calls' blocks (1 and 2, after the text's 0) in the stream and in the
+/// final snapshot alike, and each tool message answers the call of its tool's name.
+#[test]
+fn calls_without_ids_after_text_keep_their_block_index() {
+    let f = "v3-js/n_gemini_text_and_calls.ndjson";
+    let events = convert(f);
+    let streamed: Vec<(String, String)> =
+        (calls(&events).into_iter()).map(|c| (c.0, c.1)).collect();
+    let block = |id: &str| id.rsplit(':').next().unwrap_or_default().to_string();
+    let blocks: Vec<(String, &str)> = (streamed.iter())
+        .map(|(id, name)| (block(id), name.as_str()))
+        .collect();
+    assert_eq!(
+        blocks,
+        [("1".into(), "get_weather"), ("2".into(), "get_time")]
+    );
+    let snapshots = of(&events, "MESSAGES_SNAPSHOT");
+    let messages = snapshots.last().expect("a MESSAGES_SNAPSHOT")["messages"]
+        .as_array()
+        .expect("messages");
+    let listed: Vec<(&Value, &Value)> = (messages[1]["toolCalls"].as_array().into_iter())
+        .flatten()
+        .map(|c| (&c["id"], &c["function"]["name"]))
+        .collect();
+    let want: Vec<(Value, Value)> = (streamed.iter())
+        .map(|(id, name)| (json!(id), json!(name)))
+        .collect();
+    assert_eq!(listed, want.iter().map(|(a, b)| (a, b)).collect::<Vec<_>>());
+    let answers: Vec<(&Value, &Value)> = (messages.iter())
+        .filter(|m| m["role"] == "tool")
+        .map(|m| (&m["toolCallId"], &m["content"]))
+        .collect();
+    assert_eq!(
+        answers,
+        [
+            (&want[0].0, &json!("Sunny, 22°C in Paris")),
+            (&want[1].0, &json!("12:00 in Paris")),
+        ]
+    );
+}
+
 /// 39.4: Bedrock Converse reasoning in LangGraph.js: block deltas whose fields LangGraph.js
 /// merges by replacement (parts with an index), and fragments it starts as blocks of their
 /// own (@langchain/aws 1.3.9, parts without one). One reasoning message with the whole text
