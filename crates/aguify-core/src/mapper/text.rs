@@ -28,7 +28,7 @@ impl Mapper {
             .extract_if(.., |(m, _), _| m == message_id)
             .collect();
         for (k, PendingChunks { id, name, args }) in stranded {
-            let call_id = id.unwrap_or_else(|| lc::made_up_call_id(&k.0, k.1));
+            let call_id = id.unwrap_or_else(|| lc::made_up_call_id(&k.0, &k.1));
             let name = name.unwrap_or_else(|| "unknown_tool".into());
             self.ensure_tool(&call_id, &name, Some(k.0.clone()), Some(&args), out);
             self.run_mut().tool_index.insert(k, call_id);
