@@ -356,34 +356,23 @@ impl V<'_> {
                 Some("remove") => &["path"],
                 Some("move" | "copy") => &["from", "path"],
                 _ => {
-                    self.push(
-                        "AGX210",
-                        P::Key(&ip, "op").s(),
-                        format!(
-                            "unknown JSON Patch op {}",
-                            op.get("op").unwrap_or(&Value::Null)
-                        ),
+                    let message = format!(
+                        "unknown JSON Patch op {}",
+                        op.get("op").unwrap_or(&Value::Null)
                     );
+                    self.push("AGX210", P::Key(&ip, "op").s(), message);
                     continue;
                 }
             };
             for f in needs {
-                match op.get(*f) {
-                    None => self.push(
-                        "AGX210",
-                        P::Key(&ip, f).s(),
-                        format!("`{f}` is required for op {}", kind.unwrap_or("")),
-                    ),
-                    Some(v) if *f != "value" => match v.as_str() {
-                        Some(s) if is_json_pointer(s) => {}
-                        _ => self.push(
-                            "AGX210",
-                            P::Key(&ip, f).s(),
-                            format!("`{f}` must be a JSON Pointer such as \"/a/b\", found {v}"),
-                        ),
-                    },
-                    Some(_) => {}
-                }
+                let message = match op.get(*f) {
+                    None => format!("`{f}` is required for op {}", kind.unwrap_or("")),
+                    Some(v) if *f != "value" && !v.as_str().is_some_and(is_json_pointer) => {
+                        format!("`{f}` must be a JSON Pointer such as \"/a/b\", found {v}")
+                    }
+                    Some(_) => continue,
+                };
+                self.push("AGX210", P::Key(&ip, f).s(), message);
             }
         }
     }
