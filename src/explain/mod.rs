@@ -182,13 +182,6 @@ struct ModelCall {
     record_no: u64,
 }
 
-#[derive(Debug, Clone)]
-struct StateSeen {
-    origin: Origin,
-    messages: Option<usize>,
-    event_index: u64,
-}
-
 /// Explains failed runs. See the module docs.
 #[derive(Default)]
 pub struct Explainer {
@@ -201,7 +194,6 @@ pub struct Explainer {
     /// [`Explainer::snapshot_ended_runs`] (a run's outcome does not change once it ended).
     runs_looked_at: usize,
     signals: Vec<Signal>,
-    states: Vec<StateSeen>,
     model_calls: HashMap<String, ModelCall>,
     records: u64,
     /// Bad lines read (the timeline is given the first [`BAD_LINES_KEPT`] only).
@@ -330,7 +322,6 @@ impl Explainer {
                 recs,
                 model_open,
                 &self.signals,
-                &self.states,
             );
             if let Some(prev) = finished_before(runs, i) {
                 after_finished(&mut x, prev);
@@ -511,20 +502,7 @@ impl Observer for Explainer {
     }
 
     fn event(&mut self, ev: &Event, origin: &Origin) -> io::Result<()> {
-        let index = self.timeline.events_seen();
         let ev = ev.typed();
-        let messages = match ev.as_ref() {
-            Event::StateSnapshot { snapshot, .. } => Some(snapshot.outline().1),
-            Event::MessagesSnapshot { messages, .. } => Some(Some(messages.len())),
-            _ => None,
-        };
-        if let Some(messages) = messages {
-            self.states.push(StateSeen {
-                origin: origin.clone(),
-                messages,
-                event_index: index,
-            });
-        }
         let runs_before = self.timeline.runs().len();
         let open_before = self.timeline.current_run().is_some();
         // A new RUN_STARTED ends a run left open: snapshot before the ring moves on.

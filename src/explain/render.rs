@@ -70,21 +70,31 @@ fn loc(x: &Explanation, l: &super::Loc) -> String {
     }
 }
 
-fn write_one(x: &Explanation, w: &mut dyn Write, color: bool) -> io::Result<()> {
-    let paint = |style: Style, s: &str| match color {
+/// Headings, the error and locations, painted when colour is on.
+fn painted(color: bool, style: Style, s: &str) -> String {
+    match color {
         true => s.style(style).to_string(),
         false => s.to_string(),
-    };
-    let head = Style::new().bold();
-    let red = Style::new().red().bold();
-    let dim = Style::new().dimmed();
+    }
+}
+
+/// Ids and text from the log are written with their control characters escaped.
+fn p(s: &str) -> String {
+    printable(s).into_owned()
+}
+
+const HEAD: Style = Style::new().bold();
+const RED: Style = Style::new().red().bold();
+const DIM: Style = Style::new().dimmed();
+
+fn write_one(x: &Explanation, w: &mut dyn Write, color: bool) -> io::Result<()> {
+    let paint = |style: Style, s: &str| painted(color, style, s);
+    let (head, red, dim) = (HEAD, RED, DIM);
     let title = match x.ending {
         "run_error" => "run failed",
         "error_after_finished" => "RUN_ERROR after RUN_FINISHED",
         _ => "run stopped with no terminal event",
     };
-    // Ids and text from the log are written with their control characters escaped.
-    let p = |s: &str| printable(s).into_owned();
     writeln!(
         w,
         "{} {}{} (started {})",
@@ -147,6 +157,13 @@ fn write_one(x: &Explanation, w: &mut dyn Write, color: bool) -> io::Result<()> 
         )?;
     }
     writeln!(w)?;
+    write_context(x, w, color)
+}
+
+/// What was open when the run ended, the signals before it, its last state, cause and fix.
+fn write_context(x: &Explanation, w: &mut dyn Write, color: bool) -> io::Result<()> {
+    let paint = |style: Style, s: &str| painted(color, style, s);
+    let (head, dim) = (HEAD, DIM);
     writeln!(w, "  {}", paint(head, "open at that moment"))?;
     if x.open.is_empty() {
         writeln!(

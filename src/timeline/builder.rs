@@ -193,14 +193,8 @@ impl TimelineBuilder {
         let Some(r) = self.run.take() else { return };
         // Spans the run left open were cut off.
         let open = std::mem::take(&mut self.open);
-        let mut idxs: Vec<usize> = open
-            .texts
-            .values()
-            .chain(open.reasoning.values())
-            .chain(open.tools.values())
-            .copied()
-            .chain(open.steps.iter().map(|(_, i)| *i))
-            .collect();
+        let steps = open.steps.iter().map(|(_, i)| *i);
+        let mut idxs: Vec<usize> = open.spans.values().copied().chain(steps).collect();
         idxs.sort_unstable();
         for i in idxs {
             let chunked = open.chunked.contains(&i);
