@@ -54,32 +54,31 @@ fn view(f: &Finding) -> FindingView {
     }
 }
 
-/// Entries by input file, each file's as `(line, entry index)` sorted by line: where a
-/// finding about a line (and no event) is shown.
-struct ByLine<'a>(HashMap<&'a str, Vec<(u64, usize)>>);
+/// The first and last entry of each input line: where a finding about a line (and no event)
+/// is shown.
+struct ByLine<'a>(BTreeMap<(&'a str, u64), (usize, usize)>);
 
 impl<'a> ByLine<'a> {
     fn new(entries: &'a [Entry]) -> Self {
-        let mut m: HashMap<&str, Vec<(u64, usize)>> = HashMap::new();
+        let mut m = BTreeMap::new();
         for (i, e) in entries.iter().enumerate() {
-            m.entry(&e.origin.file)
-                .or_default()
-                .push((e.origin.line, i));
-        }
-        for v in m.values_mut() {
-            v.sort_unstable();
+            let at = (&*e.origin.file, e.origin.line);
+            m.entry(at)
+                .and_modify(|(_, last)| *last = i)
+                .or_insert((i, i));
         }
         ByLine(m)
     }
 
-    /// The first entry of the line, else the last one before it.
+    /// The first entry of the line, else the last one before it in its file.
     fn find(&self, file: &str, line: u64) -> Option<usize> {
-        let v = self.0.get(file)?;
-        let at = v.partition_point(|(l, _)| *l < line);
-        match v.get(at) {
-            Some((l, i)) if *l == line => Some(*i),
-            _ => at.checked_sub(1).map(|k| v[k].1),
+        if let Some((first, _)) = self.0.get(&(file, line)) {
+            return Some(*first);
         }
+        let before = self.0.range(..(file, line)).next_back();
+        before
+            .filter(|((f, _), _)| *f == file)
+            .map(|(_, (_, last))| *last)
     }
 }
 
