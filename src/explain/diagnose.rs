@@ -183,11 +183,8 @@ fn open_spans(
     err_origin: Option<&Origin>,
     moment: Option<i64>,
 ) -> Vec<OpenSpan> {
-    let mut open = Vec::new();
-    for e in entries {
-        if e.index >= err_index && err_entry.is_some() {
-            continue;
-        }
+    let before_error = |e: &&Entry| err_entry.is_none() || e.index < err_index;
+    let open = entries.iter().filter(before_error).filter_map(|e| {
         let closed_by_end = e.end_origin.is_none() || e.end_origin.as_ref() == err_origin;
         let span = |kind, name: Option<&String>, id: Option<&String>, state: String| OpenSpan {
             kind,
@@ -198,16 +195,17 @@ fn open_spans(
             open_events: err_index.saturating_sub(e.index),
             state,
         };
-        open.extend(match &e.line {
+        match &e.line {
             Line::StepStart { name, finished } if !finished || closed_by_end => {
                 Some(span("step", Some(name), None, "node running".into()))
             }
             Line::Text { id, text, cut, .. } | Line::Reasoning { id, text, cut, .. }
                 if *cut || closed_by_end =>
             {
-                let kind = match e.kind {
-                    Kind::Text => "text",
-                    _ => "reasoning",
+                let kind = if e.kind == Kind::Text {
+                    "text"
+                } else {
+                    "reasoning"
                 };
                 let state = format!("cut off after {} chars", text.chars().count());
                 Some(span(kind, None, Some(id), state))
@@ -227,9 +225,9 @@ fn open_spans(
                 Some(span("tool_call", Some(name), Some(id), state.into()))
             }
             _ => None,
-        });
-    }
-    open
+        }
+    });
+    open.collect()
 }
 
 /// The run config's key of the recursion limit: LangGraph.js names it `recursionLimit` (and

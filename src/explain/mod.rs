@@ -26,7 +26,7 @@ use crate::model::ModelEvent;
 use crate::pipeline::Observer;
 use crate::text::str_of;
 use crate::timeline::render::{count, cut, one_line};
-use crate::timeline::{Entry, Kind, Line, Outcome, RunSummary, TimelineBuilder};
+use crate::timeline::{compact, Entry, Kind, Line, Outcome, RunSummary, TimelineBuilder};
 use crate::wire::v3::{Data, Params};
 
 use diagnose::{after_finished, carried_by, explain_run, finished_before};
@@ -384,8 +384,7 @@ impl Explainer {
                         if error.as_ref().is_some_and(|e| !e.is_null()) =>
                     {
                         let err = error.as_ref().unwrap_or(&Value::Null);
-                        let msg =
-                            str_of(err, "message").unwrap_or_else(|| crate::timeline::compact(err));
+                        let msg = str_of(err, "message").unwrap_or_else(|| compact(err));
                         let name = name.as_deref().unwrap_or("?");
                         signal("task_error", format!("task `{name}` failed: {msg}"));
                     }
@@ -397,7 +396,7 @@ impl Explainer {
                         let err = l
                             .error
                             .as_ref()
-                            .map(|e| format!(": {}", crate::timeline::compact(e)))
+                            .map(|e| format!(": {}", compact(e)))
                             .unwrap_or_default();
                         signal("lifecycle_failed", format!("node `{g}` failed{err}"));
                     }
@@ -406,7 +405,7 @@ impl Explainer {
                             Some(text) => text.to_string(),
                             // The typed read keeps no whole payload: one without a text is
                             // shown whole, from the tree.
-                            None => crate::timeline::compact(v3_data_tree(rec)),
+                            None => compact(v3_data_tree(rec)),
                         };
                         signal("model_error", format!("model stream error: {m}"));
                     }

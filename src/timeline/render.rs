@@ -143,26 +143,19 @@ impl Renderer {
             )?;
         }
         let line = self.segments(e);
-        if matches!(e.line, Line::Notes) {
-            // Notes only.
-        } else if let Line::RunEnd(_) = &e.line {
-            // The footer: outcome on the entry's line, the counts on the next.
-            let split = line
-                .iter()
-                .position(|s| s.text == COUNTS_MARK)
-                .unwrap_or(line.len());
-            self.write_segments(&line[..split], w)?;
-            let mut counts = vec![seg(Paint::Plain, " ".repeat(19)), seg(Paint::Dim, "  ")];
-            counts.extend(line.iter().skip(split + 1).cloned());
-            if counts.len() > 2 {
-                self.write_segments(&counts, w)?;
-            }
-        } else {
-            self.write_segments(&line, w)?;
+        // A footer: the outcome on the entry's line, the counts (after COUNTS_MARK) on the next.
+        let split = line.iter().position(|s| s.text == COUNTS_MARK);
+        let (own, counts) = line.split_at(split.unwrap_or(line.len()));
+        if !matches!(e.line, Line::Notes) {
+            self.write_segments(own, w)?;
+        }
+        if let Some(counts) = counts.get(1..).filter(|c| !c.is_empty()) {
+            let mut next = vec![seg(Paint::Plain, " ".repeat(19)), seg(Paint::Dim, "  ")];
+            next.extend_from_slice(counts);
+            self.write_segments(&next, w)?;
         }
         for n in &e.notes {
-            let segs = note_segments(e, n);
-            self.write_segments(&segs, w)?;
+            self.write_segments(&note_segments(e, n), w)?;
         }
         Ok(())
     }
