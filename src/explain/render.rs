@@ -89,7 +89,6 @@ const DIM: Style = Style::new().dimmed();
 
 fn write_one(x: &Explanation, w: &mut dyn Write, color: bool) -> io::Result<()> {
     let paint = |style: Style, s: &str| painted(color, style, s);
-    let (head, red, dim) = (HEAD, RED, DIM);
     let title = match x.ending {
         "run_error" => "run failed",
         "error_after_finished" => "RUN_ERROR after RUN_FINISHED",
@@ -98,7 +97,7 @@ fn write_one(x: &Explanation, w: &mut dyn Write, color: bool) -> io::Result<()> 
     writeln!(
         w,
         "{} {}{} (started {})",
-        paint(red, &format!("✖ {title}:")),
+        paint(RED, &format!("✖ {title}:")),
         p(x.run_id.as_deref().unwrap_or("?")),
         x.thread_id
             .as_deref()
@@ -115,23 +114,23 @@ fn write_one(x: &Explanation, w: &mut dyn Write, color: bool) -> io::Result<()> 
     writeln!(
         w,
         "  {}  {} {}",
-        paint(head, "error "),
-        paint(red, &p(&x.error.code)),
+        paint(HEAD, "error "),
+        paint(RED, &p(&x.error.code)),
         p(&one_line(&format!("{name}{}", x.error.message)))
     )?;
     match (&x.error.carried_by, &x.error.input_ends_at) {
-        (Some(c), _) => writeln!(w, "  {}  {}", paint(head, "line  "), p(&c.to_string()))?,
+        (Some(c), _) => writeln!(w, "  {}  {}", paint(HEAD, "line  "), p(&c.to_string()))?,
         (None, Some(end)) => writeln!(
             w,
             "  {}  none: no input line carries it; the run's input ends at {}",
-            paint(head, "line  "),
+            paint(HEAD, "line  "),
             p(&end.to_string())
         )?,
-        (None, None) => writeln!(w, "  {}  none", paint(head, "line  "))?,
+        (None, None) => writeln!(w, "  {}  none", paint(HEAD, "line  "))?,
     }
     writeln!(w)?;
     let records = format!("last {} input records before it", x.last_records.len());
-    writeln!(w, "  {} (oldest first)", paint(head, &records))?;
+    writeln!(w, "  {} (oldest first)", paint(HEAD, &records))?;
     if x.last_records.is_empty() {
         writeln!(w, "    (none)")?;
     }
@@ -152,8 +151,8 @@ fn write_one(x: &Explanation, w: &mut dyn Write, color: bool) -> io::Result<()> 
         writeln!(
             w,
             "    {}  {summary}  {}",
-            paint(dim, &loc),
-            paint(dim, &disposition)
+            paint(DIM, &loc),
+            paint(DIM, &disposition)
         )?;
     }
     writeln!(w)?;
@@ -163,8 +162,7 @@ fn write_one(x: &Explanation, w: &mut dyn Write, color: bool) -> io::Result<()> 
 /// What was open when the run ended, the signals before it, its last state, cause and fix.
 fn write_context(x: &Explanation, w: &mut dyn Write, color: bool) -> io::Result<()> {
     let paint = |style: Style, s: &str| painted(color, style, s);
-    let (head, dim) = (HEAD, DIM);
-    writeln!(w, "  {}", paint(head, "open at that moment"))?;
+    writeln!(w, "  {}", paint(HEAD, "open at that moment"))?;
     if x.open.is_empty() {
         writeln!(
             w,
@@ -191,7 +189,7 @@ fn write_context(x: &Explanation, w: &mut dyn Write, color: bool) -> io::Result<
         )?;
     }
     writeln!(w)?;
-    writeln!(w, "  {}", paint(head, "upstream signals"))?;
+    writeln!(w, "  {}", paint(HEAD, "upstream signals"))?;
     if x.signals.is_empty() {
         writeln!(w, "    none before the error")?;
     }
@@ -199,7 +197,7 @@ fn write_context(x: &Explanation, w: &mut dyn Write, color: bool) -> io::Result<
         writeln!(
             w,
             "    {}  {}  {}",
-            paint(dim, &p(&loc(x, &s.at))),
+            paint(DIM, &p(&loc(x, &s.at))),
             s.kind.replace('_', " "),
             p(&cut(&one_line(&s.message), 120))
         )?;
@@ -213,7 +211,7 @@ fn write_context(x: &Explanation, w: &mut dyn Write, color: bool) -> io::Result<
         Some(f) => writeln!(
             w,
             "  {}  {} ({})",
-            paint(head, "last state"),
+            paint(HEAD, "last state"),
             p(&loc(x, &f.at)),
             match f.messages {
                 Some(n) => format!("holds {}", count(n, "message")),
@@ -223,11 +221,11 @@ fn write_context(x: &Explanation, w: &mut dyn Write, color: bool) -> io::Result<
         None => writeln!(
             w,
             "  {}  none: the run emitted no full state",
-            paint(head, "last state")
+            paint(HEAD, "last state")
         )?,
     }
-    writeln!(w, "  {}  {}", paint(head, "likely cause"), p(&x.cause))?;
-    writeln!(w, "  {}  {}", paint(head, "fix"), p(&x.hint))?;
+    writeln!(w, "  {}  {}", paint(HEAD, "likely cause"), p(&x.cause))?;
+    writeln!(w, "  {}  {}", paint(HEAD, "fix"), p(&x.hint))?;
     Ok(())
 }
 

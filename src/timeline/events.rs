@@ -56,11 +56,7 @@ impl TimelineBuilder {
                 input,
                 ..
             } => {
-                let resumes = input
-                    .as_ref()
-                    .and_then(|i| i.get("resume"))
-                    .and_then(Value::as_array)
-                    .map_or(0, Vec::len);
+                let resumes = input.as_ref().map_or(0, |i| list_of(i, "resume").len());
                 let mut thread = given(thread_id);
                 // Several files are one thread for the mapper; a file that records no thread
                 // id and resumes nothing is not shown under the thread of the file before.
@@ -141,12 +137,8 @@ impl TimelineBuilder {
             } => {
                 let key = format!("subagent {id}");
                 let shown = if outcome["type"] == "suspended" {
-                    let ids: Vec<&str> = outcome["interruptIds"]
-                        .as_array()
-                        .into_iter()
-                        .flatten()
-                        .filter_map(Value::as_str)
-                        .collect();
+                    let ids = list_of(outcome, "interruptIds").iter();
+                    let ids: Vec<&str> = ids.filter_map(Value::as_str).collect();
                     format!("{key} suspended at interrupt {}", ids.join(", "))
                 } else {
                     key.clone()
@@ -251,9 +243,7 @@ impl TimelineBuilder {
             Event::ToolCallEnd { tool_call_id, .. } => {
                 if let Some(i) = self.open_span(Kind::Tool, tool_call_id) {
                     self.touch(i, ts, origin);
-                    if let Some(Line::Tool { args_done, .. }) =
-                        self.entries.get_mut(i).map(|e| &mut e.line)
-                    {
+                    if let Some(Line::Tool { args_done, .. }) = self.line_mut(i) {
                         *args_done = true;
                     }
                 }
@@ -474,9 +464,7 @@ impl TimelineBuilder {
             self.count(|r| r.reasoning += 1);
             return;
         };
-        if let Some(Line::Reasoning { encrypted, .. }) =
-            self.entries.get_mut(i).map(|e| &mut e.line)
-        {
+        if let Some(Line::Reasoning { encrypted, .. }) = self.line_mut(i) {
             *encrypted += 1;
         }
         let depth = self.entries.get(i).map_or(2, |e| e.depth);
@@ -520,7 +508,7 @@ impl TimelineBuilder {
             error,
             args_done,
             ..
-        }) = self.entries.get_mut(i).map(|e| &mut e.line)
+        }) = self.line_mut(i)
         {
             *result = Some(content);
             *error = is_error;
@@ -531,19 +519,13 @@ impl TimelineBuilder {
     /// A `CUSTOM` event; a tool's streamed output counts on its call.
     fn custom(&mut self, name: &str, value: &Value, ts: Ts, origin: &Origin) {
         if name == TOOL_OUTPUT_DELTA {
-            let cid = value
-                .get("toolCallId")
-                .and_then(Value::as_str)
-                .unwrap_or_default();
-            let n = value
-                .get("delta")
-                .and_then(Value::as_str)
-                .map_or(0, |d| d.chars().count());
+            let cid = value["toolCallId"].as_str().unwrap_or_default();
+            let n = value["delta"].as_str().map_or(0, |d| d.chars().count());
             if let Some(i) = self.open_span(Kind::Tool, cid) {
                 self.touch(i, ts, origin);
                 if let Some(Line::Tool {
                     streamed_output, ..
-                }) = self.entries.get_mut(i).map(|e| &mut e.line)
+                }) = self.line_mut(i)
                 {
                     *streamed_output += n;
                 }
