@@ -17,7 +17,9 @@
 // message the id `result-<call id>` it was answered under while the log had not named it),
 // text
 // (user, system and assistant messages whose content is text), the call a tool message
-// answers, the ids of an assistant message's calls.
+// answers, the ids of an assistant message's calls. Tool calls the log gave no ids (and tool
+// messages without `tool_call_id`) are named and paired as the stream does (`callsOf`,
+// `pairedCall`; docs/inputs.md, "Tool calls without ids").
 //
 // Reasoning messages (role `reasoning`, which the client keeps beside a snapshot that lists
 // none) are not part of the state. Each must sit, with the reasoning messages next to it,
@@ -99,18 +101,62 @@ function textOf(content) {
   return null;
 }
 
+const roleOf = (m) => {
+  const kind = m.type ?? m.role;
+  return ROLE[String(kind).replace(/MessageChunk$|Message$/i, "").toLowerCase()] ?? String(kind);
+};
+const ownId = (v) => (typeof v === "string" && v ? v : null);
+
+/**
+ * The calls of an assistant message as ids. A call the log gave no id (LangGraph.js with
+ * @langchain/google-genai: Gemini sends none) has the id the stream made up for it,
+ * `<message id>:tool:<block index>`: the block index is the place in `content` of the n-th
+ * `tool_call` block for the n-th call, else the call's place in `tool_calls`
+ * (docs/inputs.md, "Tool calls without ids"). Each with its name, and whether it was made up.
+ */
+function callsOf(m, at) {
+  const blocks = (Array.isArray(m.content) ? m.content : []).flatMap((b, i) => (b && b.type === "tool_call" ? [i] : []));
+  const mid = ownId(m.id) ?? `msg-${at}`;
+  return (m.tool_calls ?? []).flatMap((c, n) => {
+    if (typeof c?.name !== "string") return [];
+    const id = ownId(c.id);
+    return [{ id: id ?? `${mid}:tool:${blocks[n] ?? n}`, name: c.name, madeUp: id === null }];
+  });
+}
+
+/**
+ * The call a tool message without `tool_call_id` answers (`at`: its place; `answers`: the
+ * calls the messages before it answer): the first call without an id of the last assistant
+ * message before it that has such calls, whose name is the tool message's `name` (any, when
+ * it has none) and that no tool message between them answers. By name and order, as the
+ * stream pairs their tool runs (AGX613); the ToolNode writes its messages in call order.
+ */
+function pairedCall(messages, answers, at) {
+  const name = typeof messages[at].name === "string" ? messages[at].name : null;
+  const answered = new Set();
+  for (let j = at - 1; j >= 0; j--) {
+    const role = roleOf(messages[j]);
+    if (role === "tool" && answers[j]) answered.add(answers[j]);
+    if (role !== "assistant") continue;
+    const idless = callsOf(messages[j], j).filter((c) => c.madeUp);
+    if (!idless.length) continue;
+    return idless.find((c) => (name === null || c.name === name) && !answered.has(c.id))?.id ?? null;
+  }
+  return null;
+}
+
 /** One state message as compared: role, id, text, tool call answered, calls made. */
 function conversationOf(messages) {
+  const answers = [];
   return messages.map((m, i) => {
-    const kind = m.type ?? m.role;
-    const role = ROLE[String(kind).replace(/MessageChunk$|Message$/i, "").toLowerCase()] ?? String(kind);
-    const calls = (m.tool_calls ?? []).map((c) => c.id).filter((id) => typeof id === "string");
+    const role = roleOf(m);
+    answers[i] = role === "tool" ? (ownId(m.tool_call_id) ?? pairedCall(messages, answers, i)) : null;
     return {
       role,
-      id: typeof m.id === "string" && m.id ? m.id : null,
+      id: ownId(m.id),
       text: role === "tool" ? null : textOf(m.content),
-      toolCallId: role === "tool" ? (m.tool_call_id ?? null) : null,
-      calls: role === "assistant" ? calls : [],
+      toolCallId: answers[i],
+      calls: role === "assistant" ? callsOf(m, i).map((c) => c.id) : [],
       at: i,
     };
   });
@@ -227,14 +273,7 @@ async function replay(c) {
   return { problems, got, want, kind: !lastState ? "no state in the log" : failed ? `${lastEnd} run` : "final state" };
 }
 
-const KNOWN = new Map([
-  [
-    "testdata/recordings/v3-js/n_gemini_two_calls.ndjson",
-    "the log's tool calls have no ids (AGX613): the stream pairs them by name and order under " +
-      "made-up ids, but the final MESSAGES_SNAPSHOT is built per message and drops id-less calls " +
-      "and unanswered tool messages, so the client drops the streamed results (issue 39 item 2)",
-  ],
-]);
+const KNOWN = new Map([]);
 
 let passed = 0;
 let failed = 0;

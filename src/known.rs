@@ -4,14 +4,16 @@
 
 use std::sync::Arc;
 
+use indexmap::IndexMap;
+
 use crate::adapter::{classify, wrong_form_of, Disposition};
 use crate::check::nothing_read_message;
 use crate::input::{Origin, Record};
 
 /// One input file: whether a record of a known form was read, whether a bad line was a JSON
 /// array (for the `jq` hint), and the first record of another form than `--from` asks for.
+#[derive(Default)]
 struct File {
-    name: Arc<str>,
     read: bool,
     array: bool,
     wrong_form: Option<String>,
@@ -19,39 +21,26 @@ struct File {
 
 /// What each input held, fed by a pipeline observer.
 pub struct Known {
-    files: Vec<File>,
-    /// Each name's (last) place in `files`: found at once, not by a scan of every file per
-    /// record (10,000 files cost their count squared).
-    at: std::collections::HashMap<Arc<str>, usize>,
+    /// The inputs by name, in input order (a name is found at once, not by a scan of every
+    /// file per record: 10,000 files would cost their count squared).
+    files: IndexMap<Arc<str>, File>,
     /// The last bad line and what was wrong with it (told when `--strict` stops there).
     last_bad: Option<(String, String)>,
 }
 
 impl Known {
     pub fn new<'a>(names: impl IntoIterator<Item = &'a Arc<str>>) -> Known {
-        let files: Vec<File> = names.into_iter().map(|n| File::new(n.clone())).collect();
-        let at = files
-            .iter()
-            .enumerate()
-            .map(|(i, f)| (f.name.clone(), i))
-            .collect();
         Known {
-            files,
-            at,
+            files: names
+                .into_iter()
+                .map(|n| (n.clone(), File::default()))
+                .collect(),
             last_bad: None,
         }
     }
 
     fn file(&mut self, name: &Arc<str>) -> &mut File {
-        let at = match self.at.get(name) {
-            Some(at) => *at,
-            None => {
-                self.files.push(File::new(name.clone()));
-                self.at.insert(name.clone(), self.files.len() - 1);
-                self.files.len() - 1
-            }
-        };
-        &mut self.files[at]
+        self.files.entry(name.clone()).or_default()
     }
 
     pub fn record(&mut self, rec: &Record, disposition: &Disposition) {
@@ -85,30 +74,19 @@ impl Known {
 
     /// Whether `file` held a record of a known form (`None`: not an input, e.g. `(input)`).
     pub fn state(&self, file: &str) -> Option<bool> {
-        self.at.get(file).map(|i| self.files[*i].read)
+        self.files.get(file).map(|f| f.read)
     }
 
     /// How many inputs held nothing of a known form.
     pub fn unread(&self) -> usize {
-        self.files.iter().filter(|f| !f.read).count()
+        self.files.values().filter(|f| !f.read).count()
     }
 
     /// `(file, why)` of each input that held nothing of a known form, in input order.
     pub fn unread_files(&self) -> impl Iterator<Item = (&str, String)> {
-        self.files.iter().filter(|f| !f.read).map(|f| {
-            let why = nothing_read_message(&f.name, f.array, f.wrong_form.as_deref());
-            (&*f.name, why)
+        self.files.iter().filter(|(_, f)| !f.read).map(|(name, f)| {
+            let why = nothing_read_message(name, f.array, f.wrong_form.as_deref());
+            (&**name, why)
         })
-    }
-}
-
-impl File {
-    fn new(name: Arc<str>) -> File {
-        File {
-            name,
-            read: false,
-            array: false,
-            wrong_form: None,
-        }
     }
 }

@@ -20,6 +20,7 @@ pub mod check;
 pub mod diff;
 pub mod explain;
 pub mod known;
+pub mod leaf;
 pub mod redact;
 pub mod replay;
 pub mod report;

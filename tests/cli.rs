@@ -49,6 +49,22 @@ fn missing_file_exits_2_naming_it() {
     assert!(err.contains("no/such/file.ndjson"), "{err}");
 }
 
+/// A recording named twice is read twice, a recording both times: the second naming once hid
+/// the first, which was then told as holding nothing of a known form (exit 2).
+#[test]
+fn a_file_named_twice_is_read_as_a_recording() {
+    let f = recording("v2-python-api/a_plain_chat.ndjson");
+    for cmd in ["convert", "timeline"] {
+        let out = Command::new(BIN).args([cmd, &f, &f]).output().expect("run");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(0), "{cmd}: {err}");
+        assert!(
+            !err.contains("no AG-UI or LangGraph records"),
+            "{cmd}: {err}"
+        );
+    }
+}
+
 #[test]
 fn bad_usage_exits_2() {
     let out = Command::new(BIN)

@@ -127,6 +127,86 @@ fn calls_without_ids_are_paired_with_their_results() {
     assert_eq!(report.matches("warning[AGX613]").count(), 1, "{report}");
 }
 
+/// 39.2, the conversation the client ends with: the run's last MESSAGES_SNAPSHOT lists the
+/// calls the log gave no id under the ids the stream made up for them, and each tool message
+/// (no `tool_call_id` in the log) answers its call by name and order, under the message id
+/// its TOOL_CALL_RESULT had: a client that takes the snapshot keeps what was streamed, in
+/// the conversation's order. Before, the snapshot listed the model message without its calls
+/// and left both tool messages out.
+#[test]
+fn the_final_snapshot_pairs_calls_without_ids() {
+    let f = "v3-js/n_gemini_two_calls.ndjson";
+    let events = convert(f);
+    let snapshots = of(&events, "MESSAGES_SNAPSHOT");
+    let messages = snapshots.last().expect("a MESSAGES_SNAPSHOT")["messages"]
+        .as_array()
+        .expect("messages");
+    let roles: Vec<&str> = messages.iter().filter_map(|m| m["role"].as_str()).collect();
+    assert_eq!(roles, ["user", "assistant", "tool", "tool", "assistant"]);
+    let streamed: Vec<String> = calls(&events).into_iter().map(|c| c.0).collect();
+    let listed: Vec<&str> = (messages[1]["toolCalls"].as_array().into_iter().flatten())
+        .filter_map(|c| c["id"].as_str())
+        .collect();
+    assert_eq!(listed, streamed);
+    assert!(streamed
+        .iter()
+        .all(|id| id.ends_with(":tool:0") || id.ends_with(":tool:1")));
+    let results: Vec<(&Value, &Value, &Value)> = of(&events, "TOOL_CALL_RESULT")
+        .into_iter()
+        .map(|e| (&e["messageId"], &e["toolCallId"], &e["content"]))
+        .collect();
+    let answers: Vec<(&Value, &Value, &Value)> = messages[2..4]
+        .iter()
+        .map(|m| (&m["id"], &m["toolCallId"], &m["content"]))
+        .collect();
+    assert_eq!(results, answers);
+    assert_eq!(answers[0].1, streamed[0].as_str());
+    assert_eq!(answers[0].2, "Sunny, 22°C in Paris");
+    assert_eq!(answers[1].1, streamed[1].as_str());
+}
+
+/// 39.2 with a text block before the calls and two tools (LangGraph.js v3, Gemini): the
+/// made-up ids name the calls' blocks (1 and 2, after the text's 0) in the stream and in the
+/// final snapshot alike, and each tool message answers the call of its tool's name.
+#[test]
+fn calls_without_ids_after_text_keep_their_block_index() {
+    let f = "v3-js/n_gemini_text_and_calls.ndjson";
+    let events = convert(f);
+    let streamed: Vec<(String, String)> =
+        (calls(&events).into_iter()).map(|c| (c.0, c.1)).collect();
+    let block = |id: &str| id.rsplit(':').next().unwrap_or_default().to_string();
+    let blocks: Vec<(String, &str)> = (streamed.iter())
+        .map(|(id, name)| (block(id), name.as_str()))
+        .collect();
+    assert_eq!(
+        blocks,
+        [("1".into(), "get_weather"), ("2".into(), "get_time")]
+    );
+    let snapshots = of(&events, "MESSAGES_SNAPSHOT");
+    let messages = snapshots.last().expect("a MESSAGES_SNAPSHOT")["messages"]
+        .as_array()
+        .expect("messages");
+    let listed: Vec<(&Value, &Value)> = (messages[1]["toolCalls"].as_array().into_iter())
+        .flatten()
+        .map(|c| (&c["id"], &c["function"]["name"]))
+        .collect();
+    let want: Vec<(Value, Value)> = (streamed.iter())
+        .map(|(id, name)| (json!(id), json!(name)))
+        .collect();
+    assert_eq!(listed, want.iter().map(|(a, b)| (a, b)).collect::<Vec<_>>());
+    let answers: Vec<(&Value, &Value)> = (messages.iter())
+        .filter(|m| m["role"] == "tool")
+        .map(|m| (&m["toolCallId"], &m["content"]))
+        .collect();
+    assert_eq!(
+        answers,
+        [
+            (&want[0].0, &json!("Sunny, 22°C in Paris")),
+            (&want[1].0, &json!("12:00 in Paris")),
+        ]
+    );
+}
+
 /// 39.4: Bedrock Converse reasoning in LangGraph.js: block deltas whose fields LangGraph.js
 /// merges by replacement (parts with an index), and fragments it starts as blocks of their
 /// own (@langchain/aws 1.3.9, parts without one). One reasoning message with the whole text

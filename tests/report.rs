@@ -47,7 +47,7 @@ fn interrupt_and_resume_link_to_each_other() {
         "v3-js/d_hitl__2_resume.ndjson",
     ]);
     assert_eq!(r.runs.len(), 2);
-    assert_eq!(r.runs[0].outcome.kind, "interrupt");
+    assert_eq!(r.runs[0].outcome.how.kind(), "interrupt");
     let int = items(&r.runs[0])
         .iter()
         .find(|i| i.kind == "interrupt")
@@ -66,7 +66,7 @@ fn interrupt_and_resume_link_to_each_other() {
 fn failed_run_has_explains_diagnosis_and_parallel_tools_take_two_rows() {
     let r = report(&["v3-js/e_error_tool_raises.ndjson"]);
     let run = &r.runs[0];
-    assert_eq!(run.outcome.kind, "error");
+    assert_eq!(run.outcome.how.kind(), "error");
     let d = run.diagnosis.as_ref().expect("diagnosis");
     assert!(!d.cause.is_empty() && !d.hint.is_empty());
 
@@ -157,7 +157,7 @@ fn the_page_stays_within_its_byte_bound() {
     let kept = |failed: bool| {
         r.runs
             .iter()
-            .filter(|x| matches!(x.outcome.kind, "error" | "no_terminal") == failed)
+            .filter(|x| matches!(x.outcome.how.kind(), "error" | "no_terminal") == failed)
             .filter(|x| x.detail.is_some())
             .count()
     };

@@ -102,27 +102,35 @@ impl<'a> Ev<'a> {
             kind,
             f: [None; Slot::Count as usize],
         };
-        let mut str = |slot: Slot, s: &'a str| e.f[slot as usize] = Some(F::Str(s));
         use Slot as S;
         match ev {
             Event::Passthrough(v) => return Ev::of(v),
             Event::RunStarted {
-                thread_id, run_id, ..
-            }
-            | Event::RunFinished {
-                thread_id, run_id, ..
+                thread_id,
+                run_id,
+                input,
+                ..
             } => {
-                str(S::thread_id, thread_id);
-                str(S::run_id, run_id);
+                e.set_str(S::thread_id, Some(thread_id));
+                e.set_str(S::run_id, Some(run_id));
+                e.set_json(S::input, input.as_ref());
             }
-            Event::RunError { message, code, .. } => {
-                str(S::message, message);
-                if let Some(code) = code {
-                    str(S::code, code);
-                }
+            Event::RunFinished {
+                thread_id,
+                run_id,
+                outcome,
+                ..
+            } => {
+                e.set_str(S::thread_id, Some(thread_id));
+                e.set_str(S::run_id, Some(run_id));
+                e.set_json(S::outcome, Some(outcome));
+            }
+            Event::RunError { message, code, .. } | Event::SubagentError { message, code, .. } => {
+                e.set_str(S::message, Some(message));
+                e.set_str(S::code, code.as_deref());
             }
             Event::StepStarted { step_name, .. } | Event::StepFinished { step_name, .. } => {
-                str(S::step_name, step_name)
+                e.set_str(S::step_name, Some(step_name))
             }
             Event::TextMessageStart {
                 message_id, role, ..
@@ -130,8 +138,8 @@ impl<'a> Ev<'a> {
             | Event::ReasoningMessageStart {
                 message_id, role, ..
             } => {
-                str(S::message_id, message_id);
-                str(S::role, role.as_str());
+                e.set_str(S::message_id, Some(message_id));
+                e.set_str(S::role, Some(role.as_str()));
             }
             Event::TextMessageContent {
                 message_id, delta, ..
@@ -139,34 +147,34 @@ impl<'a> Ev<'a> {
             | Event::ReasoningMessageContent {
                 message_id, delta, ..
             } => {
-                str(S::message_id, message_id);
-                str(S::delta, delta);
+                e.set_str(S::message_id, Some(message_id));
+                e.set_str(S::delta, Some(delta));
             }
             Event::TextMessageEnd { message_id, .. }
             | Event::ReasoningStart { message_id, .. }
             | Event::ReasoningMessageEnd { message_id, .. }
-            | Event::ReasoningEnd { message_id, .. } => str(S::message_id, message_id),
+            | Event::ReasoningEnd { message_id, .. } => e.set_str(S::message_id, Some(message_id)),
             Event::ToolCallStart {
                 tool_call_id,
                 tool_call_name,
                 parent_message_id,
                 ..
             } => {
-                str(S::tool_call_id, tool_call_id);
-                str(S::tool_call_name, tool_call_name);
-                if let Some(p) = parent_message_id {
-                    str(S::parent_message_id, p);
-                }
+                e.set_str(S::tool_call_id, Some(tool_call_id));
+                e.set_str(S::tool_call_name, Some(tool_call_name));
+                e.set_str(S::parent_message_id, parent_message_id.as_deref());
             }
             Event::ToolCallArgs {
                 tool_call_id,
                 delta,
                 ..
             } => {
-                str(S::tool_call_id, tool_call_id);
-                str(S::delta, delta);
+                e.set_str(S::tool_call_id, Some(tool_call_id));
+                e.set_str(S::delta, Some(delta));
             }
-            Event::ToolCallEnd { tool_call_id, .. } => str(S::tool_call_id, tool_call_id),
+            Event::ToolCallEnd { tool_call_id, .. } => {
+                e.set_str(S::tool_call_id, Some(tool_call_id))
+            }
             Event::ToolCallResult {
                 message_id,
                 tool_call_id,
@@ -174,75 +182,49 @@ impl<'a> Ev<'a> {
                 role,
                 ..
             } => {
-                str(S::message_id, message_id);
-                str(S::tool_call_id, tool_call_id);
-                if let Some(text) = content.text() {
-                    str(S::content, text);
-                }
-                str(S::role, role.as_str());
+                e.set_str(S::message_id, Some(message_id));
+                e.set_str(S::tool_call_id, Some(tool_call_id));
+                e.set_str(S::content, content.text());
+                e.set_str(S::role, Some(role.as_str()));
             }
-            Event::Custom { name, .. } => str(S::name, name),
+            Event::Custom { name, .. } => e.set_str(S::name, Some(name)),
             Event::SubagentStarted {
                 name,
                 parent_tool_call_id,
                 ..
             } => {
-                str(S::name, name);
-                if let Some(p) = parent_tool_call_id {
-                    str(S::parent_tool_call_id, p);
-                }
+                e.set_str(S::name, Some(name));
+                e.set_str(S::parent_tool_call_id, parent_tool_call_id.as_deref());
             }
-            Event::SubagentFinished { .. } => {}
-            Event::SubagentError { message, code, .. } => {
-                str(S::message, message);
-                if let Some(c) = code {
-                    str(S::code, c);
-                }
-            }
-            Event::ThinkingTextMessageContent { delta, .. } => str(S::delta, delta),
-            // The kinds only a capture holds reach the checker as JSON (a capture's events
-            // are passed through).
-            Event::TextMessageChunk { .. }
-            | Event::ToolCallChunk { .. }
-            | Event::ReasoningMessageChunk { .. }
-            | Event::StateDelta { .. }
-            | Event::ActivitySnapshot { .. }
-            | Event::ActivityDelta { .. }
-            | Event::Raw { .. }
-            | Event::StateSnapshot { .. }
-            | Event::MessagesSnapshot { .. }
-            | Event::ReasoningEncryptedValue { .. }
-            | Event::ThinkingStart { .. }
-            | Event::ThinkingTextMessageStart { .. }
-            | Event::ThinkingTextMessageEnd { .. }
-            | Event::ThinkingEnd { .. } => {}
-        }
-        // The kind's name (one match over the event, not three); THINKING_* have no kind.
-        str(
-            S::ty,
-            match kind {
-                Some(k) => k.as_str(),
-                None => ev.type_name(),
-            },
-        );
-        if let Some(s) = ev.subagent() {
-            str(S::subagent_run_id, s);
-        }
-        // The fields the rules read as JSON (a `MESSAGES_SNAPSHOT`'s list: [`Ev::list`]).
-        match ev {
-            Event::RunStarted { input: Some(i), .. } => e.f[S::input as usize] = Some(F::Json(i)),
-            Event::RunFinished { outcome, .. } => e.f[S::outcome as usize] = Some(F::Json(outcome)),
             Event::SubagentFinished {
                 outcome, result, ..
             } => {
-                e.f[S::outcome as usize] = Some(F::Json(outcome));
-                if let Some(r) = result {
-                    e.f[S::result as usize] = Some(F::Json(r));
-                }
+                e.set_json(S::outcome, Some(outcome));
+                e.set_json(S::result, result.as_ref());
             }
+            Event::ThinkingTextMessageContent { delta, .. } => e.set_str(S::delta, Some(delta)),
+            // The other kinds only a capture holds: they reach the checker as JSON (a
+            // capture's events are passed through). A `MESSAGES_SNAPSHOT`'s list: [`Ev::list`].
             _ => {}
         }
+        // The kind's name (one match over the event, not three); THINKING_* have no kind.
+        let ty = match kind {
+            Some(k) => k.as_str(),
+            None => ev.type_name(),
+        };
+        e.set_str(S::ty, Some(ty));
+        e.set_str(S::subagent_run_id, ev.subagent());
         e
+    }
+
+    /// Sets a typed event's string field (`None`: absent).
+    fn set_str(&mut self, slot: Slot, s: Option<&'a str>) {
+        self.f[slot as usize] = s.map(F::Str);
+    }
+
+    /// Sets a typed event's JSON field (`None`: absent).
+    fn set_json(&mut self, slot: Slot, v: Option<&'a Value>) {
+        self.f[slot as usize] = v.map(F::Json);
     }
 
     /// The JSON event, when it is one.
@@ -271,6 +253,19 @@ impl<'a> Ev<'a> {
                 F::Str(_) => None,
             },
             None => self.json()?.get(k),
+        }
+    }
+
+    /// The messages the event hands the client: a `MESSAGES_SNAPSHOT`'s, or those of a
+    /// `RUN_STARTED`'s `input` echo.
+    pub fn messages(&self) -> Option<&'a [Value]> {
+        match self.kind? {
+            EventType::MessagesSnapshot => self.list("messages"),
+            EventType::RunStarted => self
+                .get2("input", "messages")?
+                .as_array()
+                .map(Vec::as_slice),
+            _ => None,
         }
     }
 

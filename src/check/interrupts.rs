@@ -37,11 +37,7 @@ impl Interrupts {
                     .and_then(Value::as_array)
                     .into_iter()
                     .flatten()
-                    .filter_map(|r| {
-                        r.get("interruptId")
-                            .and_then(Value::as_str)
-                            .map(String::from)
-                    })
+                    .filter_map(|r| Some(r.get("interruptId")?.as_str()?.to_string()))
                     .collect();
                 if ev.get("input").is_none() {
                     // No RunAgentInput echo (converted runs never have one; many servers send

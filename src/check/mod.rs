@@ -2,7 +2,7 @@
 //! they are converted from.
 //!
 //! [`Checker`] consumes what the [pipeline](crate::pipeline) produces (it is an
-//! [`Observer`](crate::pipeline::Observer) through [`CheckObserver`]): every AG-UI event with the
+//! [`Observer`](crate::pipeline::Observer)): every AG-UI event with the
 //! input line it came from, and for converted input the raw records and model events. Findings
 //! name a rule of [`rules::RULES`], the file, the input line, the event index and the ids
 //! involved. The families:
@@ -95,22 +95,21 @@ pub struct FileTally {
 impl FileTally {
     /// Counts `n` more findings of `rule`; returns its count so far.
     fn add(&mut self, rule: &'static str, severity: Severity, n: u64) -> u64 {
-        match self.rules.binary_search_by(|r| r.rule.cmp(rule)) {
-            Ok(i) => {
-                self.rules[i].count += n;
-                self.rules[i].count
-            }
-            Err(i) => {
-                let count = n;
-                let r = RuleCount {
+        let i = self.rules.binary_search_by(|r| r.rule.cmp(rule));
+        let i = i.unwrap_or_else(|i| {
+            let count = 0;
+            self.rules.insert(
+                i,
+                RuleCount {
                     rule,
                     severity,
                     count,
-                };
-                self.rules.insert(i, r);
-                n
-            }
-        }
+                },
+            );
+            i
+        });
+        self.rules[i].count += n;
+        self.rules[i].count
     }
 
     pub fn counts(&self) -> report::Counts {
@@ -144,6 +143,7 @@ impl Config {
 }
 
 /// Where findings are being reported from, and the findings so far.
+#[derive(Default)]
 pub struct Ctx {
     pub file: Arc<str>,
     pub line: u64,
@@ -162,29 +162,23 @@ impl Ctx {
     pub fn new(file: Arc<str>, config: Config) -> Ctx {
         Ctx {
             file,
-            line: 0,
-            index: None,
-            event_type: None,
             config,
-            out: vec![],
-            official: 0,
-            tally: vec![],
+            ..Ctx::default()
         }
     }
 
     /// Counts a finding of `rule` in `file`; whether it is to be kept (within
     /// [`Config::keep_per_rule`]).
     fn count(&mut self, file: &Arc<str>, rule: &'static str, severity: Severity) -> bool {
-        let at = match self.tally.iter().rposition(|t| t.file == *file) {
-            Some(at) => at,
-            None => {
-                self.tally.push(FileTally {
-                    file: file.clone(),
-                    rules: vec![],
-                });
-                self.tally.len() - 1
-            }
-        };
+        let at = self.tally.iter().rposition(|t| t.file == *file);
+        let at = at.unwrap_or_else(|| {
+            let file = file.clone();
+            self.tally.push(FileTally {
+                file,
+                rules: vec![],
+            });
+            self.tally.len() - 1
+        });
         let n = self.tally[at].add(rule, severity, 1);
         self.config.keep_per_rule == 0 || n <= self.config.keep_per_rule as u64
     }
@@ -256,7 +250,8 @@ fn record_rule(message: &str) -> &'static str {
     }
 }
 
-/// The checker for one stream (one input file).
+/// The checker for one stream (one input file); a pipeline [`Observer`].
+#[derive(Default)]
 pub struct Checker {
     ctx: Ctx,
     family: Option<Family>,
@@ -359,25 +354,7 @@ impl Checker {
     pub fn new(file: Arc<str>, config: Config) -> Checker {
         Checker {
             ctx: Ctx::new(file, config),
-            family: None,
-            events: 0,
-            client: Default::default(),
-            strict: Default::default(),
-            snapshot: Default::default(),
-            state: Default::default(),
-            interrupts: Default::default(),
-            leaks: Default::default(),
-            raw: Default::default(),
-            records_of: None,
-            pending_bad: None,
-            expanded: vec![],
-            drained: 0,
-            finished: false,
-            known: 0,
-            saw_array: false,
-            wrong_form: None,
-            unreadable: false,
-            stopped: None,
+            ..Checker::default()
         }
     }
 
@@ -656,26 +633,21 @@ impl Checker {
     }
 }
 
-/// A [`Checker`] as a pipeline observer.
-pub struct CheckObserver {
-    pub checker: Checker,
-}
-
-impl Observer for CheckObserver {
+impl Observer for Checker {
     fn record(&mut self, rec: &Record, disposition: &Disposition) {
-        self.checker.record(rec, disposition);
+        Checker::record(self, rec, disposition);
     }
     fn bad_line(&mut self, origin: &Origin, message: &str) {
-        self.checker.bad_line(origin, message);
+        Checker::bad_line(self, origin, message);
     }
     fn warning(&mut self, origin: &Origin, message: &str) {
-        self.checker.warning(origin, message);
+        Checker::warning(self, origin, message);
     }
     fn model(&mut self, ev: &ModelEvent, origin: &Origin) {
-        self.checker.model(ev, origin);
+        Checker::model(self, ev, origin);
     }
     fn event(&mut self, ev: &Event, origin: &Origin) -> io::Result<()> {
-        self.checker.event(ev, origin);
+        Checker::event(self, ev, origin);
         Ok(())
     }
 }
@@ -722,49 +694,43 @@ fn starts_as_sse(head: &[u8]) -> bool {
 
 /// Runs `input` through `checker`; with `--strict`, the report says which bad line it
 /// stopped at.
-fn run_checker(checker: Checker, input: Input, opts: &Options) -> Result<Checker, crate::Error> {
-    let mut obs = CheckObserver { checker };
-    match pipeline::run(vec![input], opts, &mut obs) {
+fn run_checker(
+    mut checker: Checker,
+    input: Input,
+    opts: &Options,
+) -> Result<Checker, crate::Error> {
+    match pipeline::run(vec![input], opts, &mut checker) {
         Ok(_) => {}
         Err(crate::Error::Strict(at)) => {
             // The bad line is reported; what would only follow from the stop is not.
-            obs.checker.flush_bad(false);
-            obs.checker.finished = true;
-            obs.checker.stopped = Some(at);
+            checker.flush_bad(false);
+            checker.finished = true;
+            checker.stopped = Some(at);
         }
         Err(e) => return Err(e),
     }
-    Ok(obs.checker)
+    Ok(checker)
 }
 
-/// Reads and checks one input (`-` for stdin). An NDJSON file is streamed (memory stays flat
-/// whatever its size); SSE input and stdin are read whole for the transport checks.
+/// Reads and checks one file (stdin: [`check_bytes`]). An NDJSON file is streamed (memory
+/// stays flat whatever its size); SSE input is read whole for the transport checks.
 pub fn check_path(path: &str, opts: &Options, config: &Config) -> Result<FileReport, crate::Error> {
     let err = |source| crate::Error::Input {
         path: path.into(),
         source,
     };
-    if path != "-" {
-        let f = std::fs::File::open(path).map_err(err)?;
-        let rereadable = f.metadata().is_ok_and(|m| m.is_file());
-        let mut r = io::BufReader::with_capacity(256 * 1024, f);
-        let head = io::BufRead::fill_buf(&mut r).map_err(err)?;
-        if !starts_as_sse(head) && opts.framing != Some(Framing::Sse) {
-            let checker = Checker::new(Arc::from(path), config.clone());
-            let input = Input {
-                name: Arc::from(path),
-                reader: Box::new(r),
-                rereadable,
-            };
-            return Ok(run_checker(checker, input, opts)?.into_report());
-        }
+    let f = std::fs::File::open(path).map_err(err)?;
+    let rereadable = f.metadata().is_ok_and(|m| m.is_file());
+    let mut r = io::BufReader::with_capacity(256 * 1024, f);
+    let head = io::BufRead::fill_buf(&mut r).map_err(err)?;
+    if !starts_as_sse(head) && opts.framing != Some(Framing::Sse) {
+        let checker = Checker::new(Arc::from(path), config.clone());
+        let input = Input {
+            name: Arc::from(path),
+            reader: Box::new(r),
+            rereadable,
+        };
+        return Ok(run_checker(checker, input, opts)?.into_report());
     }
-    let bytes = if path == "-" {
-        let mut b = vec![];
-        io::Read::read_to_end(&mut io::stdin(), &mut b).map_err(err)?;
-        b
-    } else {
-        std::fs::read(path).map_err(err)?
-    };
-    check_bytes(path, bytes, opts, config)
+    check_bytes(path, std::fs::read(path).map_err(err)?, opts, config)
 }

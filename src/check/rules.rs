@@ -295,10 +295,7 @@ pub fn find(id: &str) -> Option<&'static Rule> {
 
 /// The rule for an id that must exist (ids used by the checker itself).
 pub(crate) fn get(id: &str) -> &'static Rule {
-    match find(id) {
-        Some(r) => r,
-        None => &RULES[0],
-    }
+    find(id).unwrap_or(&RULES[0])
 }
 
 /// `--explain` text for a rule.

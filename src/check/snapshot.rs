@@ -78,8 +78,7 @@ impl SnapshotOrder {
         }
         match ev.kind {
             Some(EventType::RunStarted) => {
-                let input = ev.get("input").and_then(|i| i.get("messages"));
-                for m in input.and_then(Value::as_array).into_iter().flatten() {
+                for m in ev.messages().into_iter().flatten() {
                     if let Some(id) = m.get("id").and_then(Value::as_str) {
                         let kind = Kind::of_role(m.get("role").and_then(Value::as_str));
                         self.push(id, kind, false);

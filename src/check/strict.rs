@@ -6,6 +6,7 @@ use std::collections::{HashMap, HashSet};
 use super::ev::Ev;
 use super::Ctx;
 use crate::agui::EventType;
+use serde_json::Value;
 
 #[derive(Default)]
 pub struct Strict {
@@ -57,23 +58,23 @@ pub fn id_hash(id: &str) -> u64 {
 
 const ARGS_CAP: usize = 1 << 20;
 
+/// "message a is" / "messages a, b are": the ids of `noun` still open.
+fn still(noun: &str, ids: &[impl AsRef<str>]) -> String {
+    let ids: Vec<&str> = ids.iter().map(AsRef::as_ref).collect();
+    match ids.as_slice() {
+        [one] => format!("{noun} {one} is"),
+        _ => format!("{noun}s {} are", ids.join(", ")),
+    }
+}
+
 impl Strict {
     pub fn feed(&mut self, ev: &Ev<'_>, ctx: &mut Ctx) {
         self.events += 1;
         self.subagent_rules(ev, ctx);
         // The calls of the messages a client is handed are its calls: a result may answer
         // one (a resume run answers a call its snapshot lists).
-        let handed = match ev.kind {
-            Some(EventType::MessagesSnapshot) => ev.list("messages"),
-            Some(EventType::RunStarted) => ev
-                .get("input")
-                .and_then(|i| i.get("messages"))
-                .and_then(|l| l.as_array())
-                .map(Vec::as_slice),
-            _ => None,
-        };
-        for m in handed.into_iter().flatten() {
-            let calls = m.get("toolCalls").and_then(|c| c.as_array());
+        for m in ev.messages().into_iter().flatten() {
+            let calls = m.get("toolCalls").and_then(Value::as_array);
             for id in calls
                 .into_iter()
                 .flatten()
@@ -83,59 +84,14 @@ impl Strict {
             }
         }
         match ev.kind {
-            Some(EventType::RunStarted) => {
-                self.subagents.clear();
-                self.declares_subagents = false;
-                self.run = Some((
-                    ev.s("threadId").map(Into::into),
-                    ev.s("runId").map(Into::into),
-                ));
-                self.terminal = false;
-                self.finished = false;
-            }
-            Some(EventType::RunFinished) => {
-                if let Some((th, run)) = &self.run {
-                    let (fth, frun) = (ev.s("threadId"), ev.s("runId"));
-                    let differs = |a: Option<&str>, b: &Option<String>| {
-                        a.is_some() && b.is_some() && a != b.as_deref()
-                    };
-                    if differs(fth, th) || differs(frun, run) {
-                        ctx.report(
-                            "AGX304",
-                            [fth, frun].into_iter().flatten().map(String::from).collect(),
-                            format!(
-                                "RUN_FINISHED names thread '{}' run '{}' but the run started as thread '{}' run '{}'",
-                                fth.unwrap_or(""),
-                                frun.unwrap_or(""),
-                                th.as_deref().unwrap_or(""),
-                                run.as_deref().unwrap_or("")
-                            ),
-                        );
-                    }
-                }
-                self.reasoning_left_open(ctx, EventType::RunFinished.as_str());
-                self.terminal = true;
-                self.finished = true;
-            }
-            Some(EventType::RunError) => {
-                if self.finished {
-                    ctx.report(
-                        "AGX302",
-                        self.run_id(),
-                        "RUN_ERROR after the run already finished with RUN_FINISHED".to_string(),
-                    );
-                }
-                self.terminal = true;
+            Some(EventType::RunStarted | EventType::RunFinished | EventType::RunError) => {
+                self.run_event(ev, ctx)
             }
             Some(EventType::TextMessageStart) => {
                 let id = ev.s("messageId").unwrap_or("");
                 let h = id_hash(id);
                 if self.closed_text.get(&h).is_some() && !self.open_text.contains(&h) {
-                    ctx.report(
-                        "AGX303",
-                        vec![id.to_string()],
-                        format!("messageId '{id}' is reused for a second text message"),
-                    );
+                    reused(ctx, id, "text message");
                 }
                 self.open_text.insert(h);
             }
@@ -149,11 +105,7 @@ impl Strict {
                 if self.closed_reasoning.get(&id_hash(&id)).is_some()
                     && !self.open_reasoning.contains(&id)
                 {
-                    ctx.report(
-                        "AGX303",
-                        vec![id.clone()],
-                        format!("messageId '{id}' is reused for a second reasoning message"),
-                    );
+                    reused(ctx, &id, "reasoning message");
                 }
                 self.open_reasoning.insert(id);
             }
@@ -167,33 +119,82 @@ impl Strict {
                     .insert(ev.s("messageId").unwrap_or("").to_string());
             }
             Some(EventType::ReasoningEnd) => {
-                let id = ev.s("messageId").unwrap_or("").to_string();
+                let id = ev.s("messageId").unwrap_or("");
                 if !self.open_reasoning.is_empty() {
-                    let mut open: Vec<String> = self.open_reasoning.iter().cloned().collect();
+                    let mut open: Vec<&String> = self.open_reasoning.iter().collect();
                     open.sort();
+                    let open = still("reasoning message", &open);
+                    let msg = format!("reasoning span '{id}' ends while {open} still open");
+                    ctx.report("AGX310", vec![id.to_string()], msg);
+                }
+                self.open_spans.remove(id);
+            }
+            Some(
+                EventType::ToolCallStart
+                | EventType::ToolCallArgs
+                | EventType::ToolCallEnd
+                | EventType::ToolCallResult,
+            ) => self.tool_event(ev, ctx),
+            _ => {}
+        }
+    }
+
+    /// RUN_STARTED, RUN_FINISHED and RUN_ERROR (AGX302, AGX304, AGX310).
+    fn run_event(&mut self, ev: &Ev<'_>, ctx: &mut Ctx) {
+        let (thread, run) = (ev.s("threadId"), ev.s("runId"));
+        match ev.kind {
+            Some(EventType::RunStarted) => {
+                self.subagents.clear();
+                self.declares_subagents = false;
+                self.run = Some((thread.map(Into::into), run.map(Into::into)));
+                (self.terminal, self.finished) = (false, false);
+            }
+            Some(EventType::RunFinished) => {
+                if let Some((th, r)) = &self.run {
+                    let differs = |a: Option<&str>, b: &Option<String>| {
+                        a.is_some() && b.is_some() && a != b.as_deref()
+                    };
+                    if differs(thread, th) || differs(run, r) {
+                        ctx.report(
+                            "AGX304",
+                            [thread, run].into_iter().flatten().map(String::from).collect(),
+                            format!(
+                                "RUN_FINISHED names thread '{}' run '{}' but the run started as thread '{}' run '{}'",
+                                thread.unwrap_or(""),
+                                run.unwrap_or(""),
+                                th.as_deref().unwrap_or(""),
+                                r.as_deref().unwrap_or("")
+                            ),
+                        );
+                    }
+                }
+                self.reasoning_left_open(ctx, EventType::RunFinished.as_str());
+                (self.terminal, self.finished) = (true, true);
+            }
+            _ => {
+                if self.finished {
                     ctx.report(
-                        "AGX310",
-                        vec![id.clone()],
-                        format!(
-                            "reasoning span '{id}' ends while reasoning {} {} still open",
-                            if open.len() == 1 {
-                                "message"
-                            } else {
-                                "messages"
-                            },
-                            open.join(", ") + if open.len() == 1 { " is" } else { " are" }
-                        ),
+                        "AGX302",
+                        self.run_id(),
+                        "RUN_ERROR after the run already finished with RUN_FINISHED".to_string(),
                     );
                 }
-                self.open_spans.remove(&id);
+                self.terminal = true;
             }
+        }
+    }
+
+    /// TOOL_CALL_* (AGX305–AGX307, AGX309).
+    fn tool_event(&mut self, ev: &Ev<'_>, ctx: &mut Ctx) {
+        let id = ev.s("toolCallId").unwrap_or("");
+        let h = id_hash(id);
+        let ids = || vec![id.to_string()];
+        match ev.kind {
             Some(EventType::ToolCallStart) => {
-                let id = ev.s("toolCallId").unwrap_or("");
-                let h = id_hash(id);
                 if self.ended_tools.get(&h).is_some() && !self.open_tools.contains(&h) {
                     ctx.report(
                         "AGX309",
-                        vec![id.to_string()],
+                        ids(),
                         format!("tool call '{id}' is started again after it ended (double-fired tool call)"),
                     );
                 }
@@ -201,22 +202,19 @@ impl Strict {
                 self.args.insert(h, String::new());
             }
             Some(EventType::ToolCallArgs) => {
-                let id = ev.s("toolCallId").unwrap_or("");
-                if let (Some(buf), Some(d)) = (self.args.get_mut(&id_hash(id)), ev.s("delta")) {
+                if let (Some(buf), Some(d)) = (self.args.get_mut(&h), ev.s("delta")) {
                     if buf.len() + d.len() <= ARGS_CAP {
                         buf.push_str(d);
                     }
                 }
             }
             Some(EventType::ToolCallEnd) => {
-                let id = ev.s("toolCallId").unwrap_or("").to_string();
-                let h = id_hash(&id);
                 if let Some(args) = self.args.remove(&h) {
                     let valid = serde_json::from_str::<serde::de::IgnoredAny>(&args).is_ok();
                     if !args.trim().is_empty() && !valid {
                         ctx.report(
                             "AGX307",
-                            vec![id.clone()],
+                            ids(),
                             format!("the arguments of tool call '{id}' are not valid JSON once concatenated: {}", clip(&args)),
                         );
                     }
@@ -226,12 +224,10 @@ impl Strict {
                 }
             }
             Some(EventType::ToolCallResult) => {
-                let id = ev.s("toolCallId").unwrap_or("").to_string();
-                let h = id_hash(&id);
                 if self.open_tools.contains(&h) {
                     ctx.report(
                         "AGX306",
-                        vec![id.clone()],
+                        ids(),
                         format!("TOOL_CALL_RESULT for tool call '{id}' before its TOOL_CALL_END"),
                     );
                 } else if self.ended_tools.get(&h).is_none()
@@ -240,7 +236,7 @@ impl Strict {
                 {
                     ctx.report(
                         "AGX305",
-                        vec![id.clone()],
+                        ids(),
                         format!("TOOL_CALL_RESULT for tool call '{id}', which was never started"),
                     );
                 }
@@ -310,15 +306,11 @@ impl Strict {
                         .collect();
                     running.sort();
                     if !running.is_empty() {
-                        let list: Vec<String> = running.iter().map(|s| s.to_string()).collect();
+                        let running = still("sub-agent", &running);
                         ctx.report(
                             "AGX314",
                             vec![call.to_string()],
-                            format!(
-                                "TOOL_CALL_RESULT for tool call '{call}' while its {} {} still active",
-                                if list.len() == 1 { "sub-agent" } else { "sub-agents" },
-                                list.join(", ") + if list.len() == 1 { " is" } else { " are" }
-                            ),
+                            format!("TOOL_CALL_RESULT for tool call '{call}' while its {running} still active"),
                         );
                     }
                 }
@@ -365,6 +357,12 @@ impl Strict {
             self.reasoning_left_open(ctx, "the end of the stream");
         }
     }
+}
+
+/// AGX303: message `id` (a `noun`) starts again after it ended.
+fn reused(ctx: &mut Ctx, id: &str, noun: &str) {
+    let msg = format!("messageId '{id}' is reused for a second {noun}");
+    ctx.report("AGX303", vec![id.to_string()], msg);
 }
 
 fn clip(s: &str) -> String {

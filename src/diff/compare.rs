@@ -5,9 +5,8 @@ use std::collections::{HashMap, HashSet};
 
 use serde_json::Value;
 
-use super::conversation::Run;
-use super::leaf::{matches, unflatten, Leaf};
 use crate::input::Origin;
+use crate::leaf::{matches, unflatten, Leaf, Run};
 
 /// What is compared.
 #[derive(Debug, Clone, Default)]
@@ -29,8 +28,7 @@ pub const TEXT_POINTERS: [&str; 4] = [
     "/toolCalls/*/streamedResult",
 ];
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
-#[serde(rename_all = "lowercase")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Change {
     Changed,
     Added,
@@ -310,15 +308,11 @@ fn same_value(a: &Leaf, b: &Leaf, opts: &Options) -> bool {
 }
 
 /// The first byte at which two strings differ (on a character boundary of both).
-fn first_difference(a: &str, b: &str) -> usize {
-    let mut at = 0;
-    for ((i, x), y) in a.char_indices().zip(b.chars()) {
-        if x != y {
-            return i;
-        }
-        at = i + x.len_utf8();
-    }
-    at
+pub(crate) fn first_difference(a: &str, b: &str) -> usize {
+    a.char_indices()
+        .zip(b.chars())
+        .find(|((_, x), y)| x != y)
+        .map_or(a.len().min(b.len()), |((i, _), _)| i)
 }
 
 /// The differences between two runs at one position.

@@ -3,12 +3,11 @@
 //! Each side (LangGraph logs of any form, AG-UI captures, or a [`crate::snapshot`]) is read on
 //! its own thread: the pipeline's AG-UI events are folded run by run into a
 //! [`conversation::Conversation`] (the one place that reads events), each run becomes the
-//! leaves of a document ([`leaf`]), and the runs at the same position are compared
+//! leaves of a document ([`crate::leaf`]), and the runs at the same position are compared
 //! ([`compare`]) and reported ([`report`]) as they arrive. Memory is a few runs, not the input.
 
 pub mod compare;
 pub mod conversation;
-pub mod leaf;
 pub mod report;
 
 use std::io::{self, BufRead, Read};
@@ -22,20 +21,9 @@ use crate::input::{Origin, Record};
 use crate::known::Known;
 use crate::pipeline::{self, Input, Observer};
 
+pub use crate::leaf::{self, Item, Run};
 pub use compare::{Change, Difference, Options, RunDiff};
 use conversation::Conversation;
-pub use conversation::Run;
-
-/// What one side of a diff yields, in input order.
-#[derive(Debug)]
-pub enum Item {
-    Run(Run),
-    /// A line that could not be read (the stream goes on without it).
-    Bad {
-        origin: Origin,
-        message: String,
-    },
-}
 
 /// Totals of a diff.
 #[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
@@ -91,9 +79,7 @@ pub fn read_side(
 ) -> Result<(), Error> {
     let mut snapshots = 0;
     for f in files {
-        if is_snapshot(f)? {
-            snapshots += 1;
-        }
+        snapshots += usize::from(is_snapshot(f)?);
     }
     if snapshots == 0 {
         let inputs = files
@@ -101,7 +87,12 @@ pub fn read_side(
             .map(|f| Input::open(f))
             .collect::<Result<Vec<_>, _>>()?;
         let names: Vec<Arc<str>> = inputs.iter().map(|i| i.name.clone()).collect();
-        let mut reader = Reader::new(exact, out, &names);
+        let mut reader = Reader {
+            conv: Conversation::new(exact),
+            out,
+            bad: Vec::new(),
+            known: Known::new(&names),
+        };
         let result = pipeline::run(inputs, opts, &mut reader);
         if let Err(Error::Strict(_)) = &result {
             // `--strict` stops at a bad line: it is told before the stop.
@@ -204,11 +195,8 @@ pub fn diff(
             }
         }
         drop((old_rx, new_rx));
-        let joined = |h: std::thread::ScopedJoinHandle<'_, Result<(), Error>>| match h.join() {
-            Ok(r) => r,
-            Err(p) => std::panic::resume_unwind(p),
-        };
-        let (a, b) = (joined(old_h), joined(new_h));
+        let [a, b] =
+            [old_h, new_h].map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)));
         result?;
         a?;
         b?;
@@ -289,20 +277,7 @@ struct Reader<'a> {
     known: Known,
 }
 
-impl<'a> Reader<'a> {
-    fn new(
-        exact: bool,
-        out: &'a mut dyn FnMut(Item) -> io::Result<()>,
-        names: &[Arc<str>],
-    ) -> Reader<'a> {
-        Reader {
-            conv: Conversation::new(exact),
-            out,
-            bad: Vec::new(),
-            known: Known::new(names),
-        }
-    }
-
+impl Reader<'_> {
     fn flush_bad(&mut self) -> io::Result<()> {
         for b in self.bad.drain(..) {
             (self.out)(b)?;

@@ -15,7 +15,7 @@ pub(super) fn finished_before(runs: &[RunSummary], i: usize) -> Option<&RunSumma
             .is_none_or(|r| Some(r) == prev.run_id.as_ref());
     let finished = matches!(
         prev.outcome,
-        Outcome::Success { .. } | Outcome::Interrupt(_)
+        Outcome::Success { .. } | Outcome::Interrupt { .. }
     );
     (lone_error && finished).then_some(prev)
 }
@@ -58,15 +58,12 @@ pub(super) fn explain_run(
     last_records: Vec<RawRecord>,
     model_open: Vec<OpenSpan>,
     signals: &[Signal],
-    states: &[StateSeen],
 ) -> Explanation {
     // A run with no terminal ends after its last event.
     let end_event = run.end_event.unwrap_or(run.first_event + run.events);
-    let in_run = |idx: u64| idx >= run.first_event && idx <= end_event;
-    // Signals and states are kept in event order: the run's own found by binary search, so
-    // explaining every run stays linear in their number.
+    // Signals are kept in event order: the run's own found by binary search, so explaining
+    // every run stays linear in their number.
     let signals = in_order_between(signals, |s| s.event_index, run.first_event, end_event);
-    let states = in_order_between(states, |s| s.event_index, run.first_event, end_event);
     let (message, code, ending) = error_of(run);
     let err_entry = entries
         .iter()
@@ -74,47 +71,50 @@ pub(super) fn explain_run(
     let name = signals
         .iter()
         .rev()
-        .find(|s| in_run(s.event_index) && s.kind == "error_line")
+        .find(|s| s.kind == "error_line")
         .map(|s| s.message.clone());
     let carried = carried_by(run);
-    let err_origin = run.end_origin.clone();
     let err_index = err_entry.map_or(end_event, |e| e.index);
     let moment = err_entry.and_then(|e| e.ts).or(run.last_ts);
 
-    let mut open = open_spans(entries, err_entry, err_index, err_origin.as_ref(), moment);
+    let mut open = open_spans(
+        entries,
+        err_entry,
+        err_index,
+        run.end_origin.as_ref(),
+        moment,
+    );
     open.extend(model_open);
 
     let mut run_signals: Vec<Signal> = signals
         .iter()
-        .filter(|s| in_run(s.event_index) && s.kind != "error_line")
-        .filter(|s| carried.as_ref() != Some(&s.at))
+        .filter(|s| s.kind != "error_line" && carried.as_ref() != Some(&s.at))
         .cloned()
         .collect();
-    for o in &open {
-        if matches!(o.kind, "text" | "reasoning") {
-            run_signals.push(Signal {
-                kind: "truncated_message",
-                message: format!(
-                    "{} message {} {}",
-                    o.kind,
-                    o.id.as_deref().unwrap_or("?"),
-                    o.state
-                ),
-                at: o.since.clone(),
-                event_index: err_index,
-            });
-        }
-    }
+    let cut_off = open
+        .iter()
+        .filter(|o| matches!(o.kind, "text" | "reasoning"));
+    run_signals.extend(cut_off.map(|o| Signal {
+        kind: "truncated_message",
+        message: format!(
+            "{} message {} {}",
+            o.kind,
+            o.id.as_deref().unwrap_or("?"),
+            o.state
+        ),
+        at: o.since.clone(),
+        event_index: err_index,
+    }));
     run_signals.sort_by_key(|s| (s.at.file.clone(), s.at.line));
     let nearest = run_signals.last().cloned();
-    let final_state = states
-        .iter()
-        .rev()
-        .find(|s| in_run(s.event_index))
-        .map(|s| FinalState {
-            at: Loc::from(&s.origin),
-            messages: s.messages,
-        });
+    // The run's last full state (a state delta has no `what` of a snapshot).
+    let final_state = entries.iter().rev().find_map(|e| match &e.line {
+        Line::State { what, messages, .. } if *what != "state delta" => Some(FinalState {
+            at: Loc::from(&e.origin),
+            messages: *messages,
+        }),
+        _ => None,
+    });
     let steps: Vec<&str> = entries
         .iter()
         .filter_map(|e| match &e.line {
@@ -134,7 +134,7 @@ pub(super) fn explain_run(
             code,
             name,
             carried_by: carried,
-            input_ends_at: err_origin.as_ref().map(Loc::from),
+            input_ends_at: run.end_origin.as_ref().map(Loc::from),
         },
         last_records,
         open,
@@ -183,11 +183,8 @@ fn open_spans(
     err_origin: Option<&Origin>,
     moment: Option<i64>,
 ) -> Vec<OpenSpan> {
-    let mut open = Vec::new();
-    for e in entries {
-        if e.index >= err_index && err_entry.is_some() {
-            continue;
-        }
+    let before_error = |e: &&Entry| err_entry.is_none() || e.index < err_index;
+    let open = entries.iter().filter(before_error).filter_map(|e| {
         let closed_by_end = e.end_origin.is_none() || e.end_origin.as_ref() == err_origin;
         let span = |kind, name: Option<&String>, id: Option<&String>, state: String| OpenSpan {
             kind,
@@ -198,16 +195,17 @@ fn open_spans(
             open_events: err_index.saturating_sub(e.index),
             state,
         };
-        open.extend(match &e.line {
+        match &e.line {
             Line::StepStart { name, finished } if !finished || closed_by_end => {
                 Some(span("step", Some(name), None, "node running".into()))
             }
             Line::Text { id, text, cut, .. } | Line::Reasoning { id, text, cut, .. }
                 if *cut || closed_by_end =>
             {
-                let kind = match e.kind {
-                    Kind::Text => "text",
-                    _ => "reasoning",
+                let kind = if e.kind == Kind::Text {
+                    "text"
+                } else {
+                    "reasoning"
                 };
                 let state = format!("cut off after {} chars", text.chars().count());
                 Some(span(kind, None, Some(id), state))
@@ -227,9 +225,9 @@ fn open_spans(
                 Some(span("tool_call", Some(name), Some(id), state.into()))
             }
             _ => None,
-        });
-    }
-    open
+        }
+    });
+    open.collect()
 }
 
 /// The run config's key of the recursion limit: LangGraph.js names it `recursionLimit` (and

@@ -26,7 +26,7 @@ use crate::model::ModelEvent;
 use crate::pipeline::Observer;
 use crate::text::str_of;
 use crate::timeline::render::{count, cut, one_line};
-use crate::timeline::{Entry, Kind, Line, Outcome, RunSummary, TimelineBuilder};
+use crate::timeline::{compact, Entry, Kind, Line, Outcome, RunSummary, TimelineBuilder};
 use crate::wire::v3::{Data, Params};
 
 use diagnose::{after_finished, carried_by, explain_run, finished_before};
@@ -182,13 +182,6 @@ struct ModelCall {
     record_no: u64,
 }
 
-#[derive(Debug, Clone)]
-struct StateSeen {
-    origin: Origin,
-    messages: Option<usize>,
-    event_index: u64,
-}
-
 /// Explains failed runs. See the module docs.
 #[derive(Default)]
 pub struct Explainer {
@@ -201,7 +194,6 @@ pub struct Explainer {
     /// [`Explainer::snapshot_ended_runs`] (a run's outcome does not change once it ended).
     runs_looked_at: usize,
     signals: Vec<Signal>,
-    states: Vec<StateSeen>,
     model_calls: HashMap<String, ModelCall>,
     records: u64,
     /// Bad lines read (the timeline is given the first [`BAD_LINES_KEPT`] only).
@@ -330,7 +322,6 @@ impl Explainer {
                 recs,
                 model_open,
                 &self.signals,
-                &self.states,
             );
             if let Some(prev) = finished_before(runs, i) {
                 after_finished(&mut x, prev);
@@ -393,8 +384,7 @@ impl Explainer {
                         if error.as_ref().is_some_and(|e| !e.is_null()) =>
                     {
                         let err = error.as_ref().unwrap_or(&Value::Null);
-                        let msg =
-                            str_of(err, "message").unwrap_or_else(|| crate::timeline::compact(err));
+                        let msg = str_of(err, "message").unwrap_or_else(|| compact(err));
                         let name = name.as_deref().unwrap_or("?");
                         signal("task_error", format!("task `{name}` failed: {msg}"));
                     }
@@ -406,7 +396,7 @@ impl Explainer {
                         let err = l
                             .error
                             .as_ref()
-                            .map(|e| format!(": {}", crate::timeline::compact(e)))
+                            .map(|e| format!(": {}", compact(e)))
                             .unwrap_or_default();
                         signal("lifecycle_failed", format!("node `{g}` failed{err}"));
                     }
@@ -415,7 +405,7 @@ impl Explainer {
                             Some(text) => text.to_string(),
                             // The typed read keeps no whole payload: one without a text is
                             // shown whole, from the tree.
-                            None => crate::timeline::compact(v3_data_tree(rec)),
+                            None => compact(v3_data_tree(rec)),
                         };
                         signal("model_error", format!("model stream error: {m}"));
                     }
@@ -511,20 +501,7 @@ impl Observer for Explainer {
     }
 
     fn event(&mut self, ev: &Event, origin: &Origin) -> io::Result<()> {
-        let index = self.timeline.events_seen();
         let ev = ev.typed();
-        let messages = match ev.as_ref() {
-            Event::StateSnapshot { snapshot, .. } => Some(snapshot.outline().1),
-            Event::MessagesSnapshot { messages, .. } => Some(Some(messages.len())),
-            _ => None,
-        };
-        if let Some(messages) = messages {
-            self.states.push(StateSeen {
-                origin: origin.clone(),
-                messages,
-                event_index: index,
-            });
-        }
         let runs_before = self.timeline.runs().len();
         let open_before = self.timeline.current_run().is_some();
         // A new RUN_STARTED ends a run left open: snapshot before the ring moves on.

@@ -70,25 +70,34 @@ fn loc(x: &Explanation, l: &super::Loc) -> String {
     }
 }
 
-fn write_one(x: &Explanation, w: &mut dyn Write, color: bool) -> io::Result<()> {
-    let paint = |style: Style, s: &str| match color {
+/// Headings, the error and locations, painted when colour is on.
+fn painted(color: bool, style: Style, s: &str) -> String {
+    match color {
         true => s.style(style).to_string(),
         false => s.to_string(),
-    };
-    let head = Style::new().bold();
-    let red = Style::new().red().bold();
-    let dim = Style::new().dimmed();
+    }
+}
+
+/// Ids and text from the log are written with their control characters escaped.
+fn p(s: &str) -> String {
+    printable(s).into_owned()
+}
+
+const HEAD: Style = Style::new().bold();
+const RED: Style = Style::new().red().bold();
+const DIM: Style = Style::new().dimmed();
+
+fn write_one(x: &Explanation, w: &mut dyn Write, color: bool) -> io::Result<()> {
+    let paint = |style: Style, s: &str| painted(color, style, s);
     let title = match x.ending {
         "run_error" => "run failed",
         "error_after_finished" => "RUN_ERROR after RUN_FINISHED",
         _ => "run stopped with no terminal event",
     };
-    // Ids and text from the log are written with their control characters escaped.
-    let p = |s: &str| printable(s).into_owned();
     writeln!(
         w,
         "{} {}{} (started {})",
-        paint(red, &format!("✖ {title}:")),
+        paint(RED, &format!("✖ {title}:")),
         p(x.run_id.as_deref().unwrap_or("?")),
         x.thread_id
             .as_deref()
@@ -105,23 +114,23 @@ fn write_one(x: &Explanation, w: &mut dyn Write, color: bool) -> io::Result<()> 
     writeln!(
         w,
         "  {}  {} {}",
-        paint(head, "error "),
-        paint(red, &p(&x.error.code)),
+        paint(HEAD, "error "),
+        paint(RED, &p(&x.error.code)),
         p(&one_line(&format!("{name}{}", x.error.message)))
     )?;
     match (&x.error.carried_by, &x.error.input_ends_at) {
-        (Some(c), _) => writeln!(w, "  {}  {}", paint(head, "line  "), p(&c.to_string()))?,
+        (Some(c), _) => writeln!(w, "  {}  {}", paint(HEAD, "line  "), p(&c.to_string()))?,
         (None, Some(end)) => writeln!(
             w,
             "  {}  none: no input line carries it; the run's input ends at {}",
-            paint(head, "line  "),
+            paint(HEAD, "line  "),
             p(&end.to_string())
         )?,
-        (None, None) => writeln!(w, "  {}  none", paint(head, "line  "))?,
+        (None, None) => writeln!(w, "  {}  none", paint(HEAD, "line  "))?,
     }
     writeln!(w)?;
     let records = format!("last {} input records before it", x.last_records.len());
-    writeln!(w, "  {} (oldest first)", paint(head, &records))?;
+    writeln!(w, "  {} (oldest first)", paint(HEAD, &records))?;
     if x.last_records.is_empty() {
         writeln!(w, "    (none)")?;
     }
@@ -142,12 +151,18 @@ fn write_one(x: &Explanation, w: &mut dyn Write, color: bool) -> io::Result<()> 
         writeln!(
             w,
             "    {}  {summary}  {}",
-            paint(dim, &loc),
-            paint(dim, &disposition)
+            paint(DIM, &loc),
+            paint(DIM, &disposition)
         )?;
     }
     writeln!(w)?;
-    writeln!(w, "  {}", paint(head, "open at that moment"))?;
+    write_context(x, w, color)
+}
+
+/// What was open when the run ended, the signals before it, its last state, cause and fix.
+fn write_context(x: &Explanation, w: &mut dyn Write, color: bool) -> io::Result<()> {
+    let paint = |style: Style, s: &str| painted(color, style, s);
+    writeln!(w, "  {}", paint(HEAD, "open at that moment"))?;
     if x.open.is_empty() {
         writeln!(
             w,
@@ -174,7 +189,7 @@ fn write_one(x: &Explanation, w: &mut dyn Write, color: bool) -> io::Result<()> 
         )?;
     }
     writeln!(w)?;
-    writeln!(w, "  {}", paint(head, "upstream signals"))?;
+    writeln!(w, "  {}", paint(HEAD, "upstream signals"))?;
     if x.signals.is_empty() {
         writeln!(w, "    none before the error")?;
     }
@@ -182,7 +197,7 @@ fn write_one(x: &Explanation, w: &mut dyn Write, color: bool) -> io::Result<()> 
         writeln!(
             w,
             "    {}  {}  {}",
-            paint(dim, &p(&loc(x, &s.at))),
+            paint(DIM, &p(&loc(x, &s.at))),
             s.kind.replace('_', " "),
             p(&cut(&one_line(&s.message), 120))
         )?;
@@ -196,7 +211,7 @@ fn write_one(x: &Explanation, w: &mut dyn Write, color: bool) -> io::Result<()> 
         Some(f) => writeln!(
             w,
             "  {}  {} ({})",
-            paint(head, "last state"),
+            paint(HEAD, "last state"),
             p(&loc(x, &f.at)),
             match f.messages {
                 Some(n) => format!("holds {}", count(n, "message")),
@@ -206,11 +221,11 @@ fn write_one(x: &Explanation, w: &mut dyn Write, color: bool) -> io::Result<()> 
         None => writeln!(
             w,
             "  {}  none: the run emitted no full state",
-            paint(head, "last state")
+            paint(HEAD, "last state")
         )?,
     }
-    writeln!(w, "  {}  {}", paint(head, "likely cause"), p(&x.cause))?;
-    writeln!(w, "  {}  {}", paint(head, "fix"), p(&x.hint))?;
+    writeln!(w, "  {}  {}", paint(HEAD, "likely cause"), p(&x.cause))?;
+    writeln!(w, "  {}  {}", paint(HEAD, "fix"), p(&x.hint))?;
     Ok(())
 }
 

@@ -18,6 +18,18 @@ pub struct Summary {
     pub secrets: super::Counts,
 }
 
+impl Summary {
+    /// Another input's summary added to this one.
+    pub fn add(&mut self, other: Summary) {
+        self.records += other.records;
+        self.bad_lines += other.bad_lines;
+        self.dropped += other.dropped;
+        for (k, n) in other.secrets {
+            *self.secrets.entry(k).or_default() += n;
+        }
+    }
+}
+
 /// Redacts `input` into `out`; `bad` hears of each line that is not a record, as
 /// `(line, why)`.
 pub fn redact(
@@ -32,7 +44,6 @@ pub fn redact(
         summary: Summary::default(),
         last_seq: None,
         out,
-        err: None,
     };
     let mut framing = None;
     let mut frame = Frame::default();
@@ -62,24 +73,12 @@ pub fn redact(
                 _ => r.ndjson_line(number, text, end, bad)?,
             }
         }
-        if let Some(e) = r.err.take() {
-            return Err(e);
-        }
     }
     if !frame.lines.is_empty() {
         r.sse_frame(frame, bad)?;
     }
     if let Some(s) = &mut r.slim {
-        let out = &mut r.out;
-        let mut err = None;
-        s.flush(&mut |b| {
-            if let Err(e) = out.write_all(b) {
-                err.get_or_insert(e);
-            }
-        });
-        if let Some(e) = err {
-            return Err(e);
-        }
+        s.flush(r.out)?;
     }
     r.summary.secrets = r.redactor.secrets;
     Ok(r.summary)
@@ -137,7 +136,6 @@ struct Reader<'a, 'o> {
     summary: Summary,
     last_seq: Option<u64>,
     out: &'a mut dyn Write,
-    err: Option<io::Error>,
 }
 
 impl Reader<'_, '_> {
@@ -147,14 +145,7 @@ impl Reader<'_, '_> {
                 if kind == slim::Kind::Dropped {
                     self.summary.dropped += 1;
                 }
-                let out = &mut self.out;
-                let err = &mut self.err;
-                s.push(kind, bytes, &mut |b| {
-                    if let Err(e) = out.write_all(b) {
-                        err.get_or_insert(e);
-                    }
-                });
-                Ok(())
+                s.push(kind, bytes, self.out)
             }
             None => self.out.write_all(&bytes),
         }
@@ -172,30 +163,27 @@ impl Reader<'_, '_> {
             b.extend_from_slice(end);
             return self.write(slim::Kind::Other, b);
         }
-        let (mut line, kind) = match parse_json(text) {
-            Ok(mut v) => {
+        let (value, kind) = match parse_json(text) {
+            Ok(v) => {
                 self.summary.records += 1;
                 let kind = slim::kind(&v, None, &mut self.last_seq);
-                let form = form_of(&v, text, None);
-                self.redactor.record(&mut v, None, &form);
-                (serde_json::to_string(&v).map_err(io::Error::other)?, kind)
+                (Some(v), kind)
             }
             Err(why) => {
                 self.summary.bad_lines += 1;
                 bad(number, &why);
-                let line = match serde_json::from_str::<serde_json::Value>(text) {
-                    // JSON, not an object: its strings replaced all the same.
-                    Ok(mut v) => {
-                        let form = form_of(&v, text, None);
-                        self.redactor.record(&mut v, None, &form);
-                        serde_json::to_string(&v).map_err(io::Error::other)?
-                    }
-                    Err(_) => self.bad_text(text),
-                };
-                (line, slim::Kind::Other)
+                // JSON, not an object: its strings replaced all the same.
+                (serde_json::from_str(text).ok(), slim::Kind::Other)
             }
         };
-        let mut b = std::mem::take(&mut line).into_bytes();
+        let mut b = match value {
+            Some(mut v) => {
+                let form = form_of(&v, text, None);
+                self.redactor.record(&mut v, None, &form);
+                serde_json::to_vec(&v).map_err(io::Error::other)?
+            }
+            None => self.bad_text(text).into_bytes(),
+        };
         b.extend_from_slice(end);
         self.write(kind, b)
     }
@@ -252,32 +240,25 @@ impl Reader<'_, '_> {
         let mut b = Vec::new();
         for (i, (_, line, end)) in frame.lines.iter().enumerate() {
             let is_data = line.starts_with("data:") || line == "data";
-            match &redacted {
-                Some((at, json)) if is_data => {
-                    if i == *at {
-                        let prefix = if line.starts_with("data: ") {
-                            "data: "
-                        } else {
-                            "data:"
-                        };
-                        b.extend_from_slice(prefix.as_bytes());
-                        b.extend_from_slice(json.as_bytes());
-                        b.extend_from_slice(end);
-                    }
-                }
+            let text = match &redacted {
+                // The frame's data is written whole at its first line.
+                Some((at, _)) if is_data && i != *at => continue,
+                Some((_, json)) if is_data => match line.starts_with("data: ") {
+                    true => format!("data: {json}"),
+                    false => format!("data:{json}"),
+                },
                 _ if is_data => {
                     let value = line.strip_prefix("data:").unwrap_or_default();
-                    b.extend_from_slice(b"data:");
-                    b.extend_from_slice(self.bad_text(value).as_bytes());
-                    b.extend_from_slice(end);
+                    format!("data:{}", self.bad_text(value))
                 }
                 _ => {
                     let mut l = line.clone();
                     self.redactor.string(&mut l, Mode::Keep, None);
-                    b.extend_from_slice(l.as_bytes());
-                    b.extend_from_slice(end);
+                    l
                 }
-            }
+            };
+            b.extend_from_slice(text.as_bytes());
+            b.extend_from_slice(end);
         }
         b.extend_from_slice(&frame.end);
         self.write(kind, b)

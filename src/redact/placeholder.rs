@@ -149,33 +149,20 @@ pub fn error(s: &str, out: &mut String) {
             rest = &s[name.len()..];
         }
     }
-    let mut word = Word::default();
-    let mut start = None;
-    let flush = |from: usize, to: usize, out: &mut String, word: &mut Word| {
-        let w = &rest[from..to];
-        let lower = w.to_ascii_lowercase();
-        if ERROR_WORDS.contains(&lower.as_str()) || w.bytes().all(|b| b.is_ascii_digit()) {
-            out.push_str(w);
+    // Runs of word characters and of the rest, in turn.
+    let is_word = |c: char| c.is_alphanumeric() || c == '_';
+    while let Some(first) = rest.chars().next() {
+        let in_word = is_word(first);
+        let len = rest.find(|c| is_word(c) != in_word).unwrap_or(rest.len());
+        let w = &rest[..len];
+        let kept = ERROR_WORDS.contains(&w.to_ascii_lowercase().as_str())
+            || w.bytes().all(|b| b.is_ascii_digit());
+        if in_word && !kept {
+            text(w, &mut Word::default(), out);
         } else {
-            *word = Word::default();
-            text(w, word, out);
+            out.push_str(w);
         }
-    };
-    for (i, c) in rest.char_indices() {
-        let in_word = c.is_alphanumeric() || c == '_';
-        match (in_word, start) {
-            (true, None) => start = Some(i),
-            (false, Some(from)) => {
-                flush(from, i, out, &mut word);
-                start = None;
-                out.push(c);
-            }
-            (false, None) => out.push(c),
-            (true, Some(_)) => {}
-        }
-    }
-    if let Some(from) = start {
-        flush(from, rest.len(), out, &mut word);
+        rest = &rest[len..];
     }
 }
 

@@ -4,6 +4,8 @@
 //! Whether a state is a run's last is known only at the next state or the run's end, so the
 //! frames after a state wait with it until then: memory holds what lies between two states.
 
+use std::io::{self, Write};
+
 use serde_json::Value;
 
 /// What a record is to `--slim`.
@@ -69,43 +71,42 @@ pub struct Slim {
     seen_state: bool,
     pending: Option<Vec<u8>>,
     after: Vec<Vec<u8>>,
-    pub last_seq: Option<u64>,
 }
 
 impl Slim {
     /// A frame's bytes and its kind; what may be written now goes to `out`.
-    pub fn push(&mut self, kind: Kind, bytes: Vec<u8>, out: &mut dyn FnMut(&[u8])) {
+    pub fn push(&mut self, kind: Kind, bytes: Vec<u8>, out: &mut dyn Write) -> io::Result<()> {
         match kind {
-            Kind::Dropped => {}
+            Kind::Dropped => Ok(()),
             Kind::RunStart => {
-                self.flush(out);
+                self.flush(out)?;
                 self.seen_state = false;
-                out(&bytes);
+                out.write_all(&bytes)
             }
             Kind::State if !self.seen_state => {
                 self.seen_state = true;
-                out(&bytes);
+                out.write_all(&bytes)
             }
             Kind::State => {
                 // The state held back was not the run's last: it goes, what followed it stays.
                 self.pending = None;
-                for b in self.after.drain(..) {
-                    out(&b);
-                }
+                self.flush(out)?;
                 self.pending = Some(bytes);
+                Ok(())
             }
-            Kind::Other if self.pending.is_some() => self.after.push(bytes),
-            Kind::Other => out(&bytes),
+            Kind::Other if self.pending.is_some() => {
+                self.after.push(bytes);
+                Ok(())
+            }
+            Kind::Other => out.write_all(&bytes),
         }
     }
 
     /// The end of the input (or of a run): what is held back is written.
-    pub fn flush(&mut self, out: &mut dyn FnMut(&[u8])) {
-        if let Some(p) = self.pending.take() {
-            out(&p);
+    pub fn flush(&mut self, out: &mut dyn Write) -> io::Result<()> {
+        for b in self.pending.take().into_iter().chain(self.after.drain(..)) {
+            out.write_all(&b)?;
         }
-        for b in self.after.drain(..) {
-            out(&b);
-        }
+        Ok(())
     }
 }

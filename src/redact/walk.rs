@@ -140,7 +140,7 @@ impl Cx {
         let mut p = String::new();
         for s in &self.path {
             p.push('/');
-            p.push_str(&crate::diff::leaf::escape(s));
+            p.push_str(&crate::leaf::escape(s));
         }
         p
     }
@@ -180,35 +180,27 @@ impl Redactor<'_> {
 
     fn classified(&mut self, v: &mut Value, mode: Option<&str>, kind: &RecordKind, cx: &mut Cx) {
         let enveloped = v.get("type").and_then(Value::as_str) == Some("event");
+        // A stream part by its mode: LangGraph.js's v3 SSE names the method (`METHOD|NS`).
+        let m = mode.unwrap_or_default();
+        let (method, ns) = m.split_once('|').unwrap_or((m, ""));
         match kind {
             RecordKind::Agui | RecordKind::V2 => self.top(v, cx),
             RecordKind::V3 if enveloped => self.top(v, cx),
             // LangGraph.js's v3 SSE: the frame's data is `params.data`, its event the method.
-            RecordKind::V3 => {
-                let (method, ns) = mode
-                    .unwrap_or_default()
-                    .split_once('|')
-                    .unwrap_or((mode.unwrap_or_default(), ""));
-                self.v3_data(method, ns.to_string(), v, cx)
-            }
+            RecordKind::V3 => self.v3_data(method, ns.to_string(), v, cx),
             RecordKind::ErrorLine(_) => self.value(v, Zone::Struct, "", cx),
             RecordKind::RunMetadata { .. } => self.value(v, Zone::Envelope, "", cx),
             RecordKind::MessagesTuple => self.tuple(v, cx),
             RecordKind::Values
             | RecordKind::Custom
             | RecordKind::OtherStreamMode(_)
-            | RecordKind::Unknown(_) => {
-                // A stream part by its mode: LangGraph.js's v3 SSE names the method.
-                let m = mode.unwrap_or_default();
-                let (method, ns) = m.split_once('|').unwrap_or((m, ""));
-                match method {
-                    "messages" | "tools" | "lifecycle" if v.is_object() => {
-                        self.v3_data(method, ns.to_string(), v, cx)
-                    }
-                    "tasks" | "checkpoints" => self.value(v, Zone::Struct, "", cx),
-                    _ => self.value(v, Zone::Free, "", cx),
+            | RecordKind::Unknown(_) => match method {
+                "messages" | "tools" | "lifecycle" if v.is_object() => {
+                    self.v3_data(method, ns.to_string(), v, cx)
                 }
-            }
+                "tasks" | "checkpoints" => self.value(v, Zone::Struct, "", cx),
+                _ => self.value(v, Zone::Free, "", cx),
+            },
         }
     }
 
@@ -229,21 +221,20 @@ impl Redactor<'_> {
                 // A custom event's data is the writer's own; other events' data holds the
                 // input, output or chunk beside ids (a tool error's `tool_call_id`).
                 let custom = e == "on_custom_event";
-                for (k, v) in map.iter_mut() {
-                    cx.push(k.clone(), k.clone());
-                    match (k.as_str(), v) {
-                        ("data", Value::Object(data)) if !custom => {
-                            self.fields(data, cx, |k| match k {
+                self.each(map, cx, |this, k, v, cx| match (k, v) {
+                    ("data", Value::Object(data)) if !custom => {
+                        this.each(data, cx, |this, k, v, cx| {
+                            let zone = match k {
                                 "input" | "output" | "chunk" => Zone::Free,
                                 _ => Zone::Struct,
-                            })
-                        }
-                        ("data", v) => self.value(v, Zone::Free, "data", cx),
-                        ("metadata", v) => self.metadata(v, cx),
-                        (k, v) => self.value(v, Zone::Envelope, k, cx),
+                            };
+                            this.value(v, zone, k, cx)
+                        })
                     }
-                    cx.pop();
-                }
+                    ("data", v) => this.value(v, Zone::Free, "data", cx),
+                    ("metadata", v) => this.metadata(v, cx),
+                    (k, v) => this.value(v, Zone::Envelope, k, cx),
+                })
             }
             _ => self.object(map, Zone::Free, cx),
         }
@@ -272,36 +263,21 @@ impl Redactor<'_> {
 
     fn v3(&mut self, map: &mut Map<String, Value>, cx: &mut Cx) {
         let method = str_of(map, "method").unwrap_or_default().to_string();
-        for (k, v) in map.iter_mut() {
-            cx.push(k.clone(), k.clone());
-            match (k.as_str(), v) {
-                ("params", Value::Object(params)) => {
-                    let ns = params
-                        .get("namespace")
-                        .and_then(Value::as_array)
-                        .map(|a| {
-                            a.iter()
-                                .filter_map(Value::as_str)
-                                .collect::<Vec<_>>()
-                                .join("|")
-                        })
-                        .unwrap_or_default();
-                    for (pk, pv) in params.iter_mut() {
-                        cx.push(pk.clone(), pk.clone());
-                        match pk.as_str() {
-                            "data" => self.v3_data(&method, ns.clone(), pv, cx),
-                            "interrupts" => self.value(pv, Zone::Free, pk, cx),
-                            "timestamp" => self.shift(pv),
-                            "metadata" => self.metadata(pv, cx),
-                            _ => self.value(pv, Zone::Envelope, pk, cx),
-                        }
-                        cx.pop();
-                    }
-                }
-                (k, v) => self.value(v, Zone::Envelope, k, cx),
+        self.each(map, cx, |this, k, v, cx| match (k, v) {
+            ("params", Value::Object(params)) => {
+                let ns = params.get("namespace").and_then(Value::as_array);
+                let ns: Vec<&str> = ns.into_iter().flatten().filter_map(Value::as_str).collect();
+                let ns = ns.join("|");
+                this.each(params, cx, |this, k, v, cx| match k {
+                    "data" => this.v3_data(&method, ns.clone(), v, cx),
+                    "interrupts" => this.value(v, Zone::Free, k, cx),
+                    "timestamp" => this.shift(v),
+                    "metadata" => this.metadata(v, cx),
+                    _ => this.value(v, Zone::Envelope, k, cx),
+                })
             }
-            cx.pop();
-        }
+            (k, v) => this.value(v, Zone::Envelope, k, cx),
+        })
     }
 
     /// A v3 event's `params.data`: message, tool and lifecycle events are structure, the
@@ -369,34 +345,43 @@ impl Redactor<'_> {
             }
             _ => None,
         };
+        self.each(map, cx, |this, k, v, cx| match (k, v) {
+            ("delta", Value::String(s)) => match &stream {
+                Some((name, mode)) if !this.kept(cx) => this.string(s, *mode, Some(name.clone())),
+                _ => this.string(s, this.keep_or(cx, Mode::Text), None),
+            },
+            ("delta", v) => this.value(v, Zone::Struct, "delta", cx),
+            ("rawEvent" | "event", v @ Value::Object(_)) => this.top(v, cx),
+            ("snapshot" | "messages" | "value" | "content", v) => this.value(v, Zone::Free, k, cx),
+            ("input" | "outcome", v) => this.value(v, Zone::Struct, k, cx),
+            ("timestamp", v) => this.shift(v),
+            ("message" | "result" | "encryptedValue", v) => this.value(v, Zone::Struct, k, cx),
+            (k, v) => this.value(v, Zone::Envelope, k, cx),
+        })
+    }
+
+    /// `f(self, key, value, cx)` on each entry of `map`, with `cx` at the entry.
+    fn each(
+        &mut self,
+        map: &mut Map<String, Value>,
+        cx: &mut Cx,
+        mut f: impl FnMut(&mut Self, &str, &mut Value, &mut Cx),
+    ) {
         for (k, v) in map.iter_mut() {
             cx.push(k.clone(), k.clone());
-            match (k.as_str(), v) {
-                ("delta", Value::String(s)) => match &stream {
-                    Some((name, mode)) if !self.kept(cx) => {
-                        self.string(s, *mode, Some(name.clone()))
-                    }
-                    _ => self.string(s, self.keep_or(cx, Mode::Text), None),
-                },
-                ("delta", v) => self.value(v, Zone::Struct, "delta", cx),
-                ("rawEvent" | "event", v @ Value::Object(_)) => self.top(v, cx),
-                ("snapshot" | "messages" | "value", v) => self.value(v, Zone::Free, k, cx),
-                ("input" | "outcome", v) => self.value(v, Zone::Struct, k, cx),
-                ("content", v) => self.value(v, Zone::Free, k, cx),
-                ("timestamp", v) => self.shift(v),
-                ("message" | "result" | "encryptedValue", v) => self.value(v, Zone::Struct, k, cx),
-                (k, v) => self.value(v, Zone::Envelope, k, cx),
-            }
+            f(self, k, v, cx);
             cx.pop();
         }
     }
 
-    fn fields(&mut self, map: &mut Map<String, Value>, cx: &mut Cx, zone: impl Fn(&str) -> Zone) {
-        for (k, v) in map.iter_mut() {
-            cx.push(k.clone(), k.clone());
-            self.value(v, zone(k), k, cx);
-            cx.pop();
+    /// A value under a credential's key (`password`, `api_key`, `authorization`…) replaced;
+    /// whether it was one.
+    fn credential_at(&mut self, k: &str, v: &mut Value) -> bool {
+        let is = super::secret::is_credential_key(k) && v.as_str().is_some_and(|s| !s.is_empty());
+        if is {
+            self.credential(v);
         }
+        is
     }
 
     /// A value under `key` in `zone`.
@@ -469,45 +454,35 @@ impl Redactor<'_> {
             }
             _ => {}
         }
-        for (k, v) in map.iter_mut() {
-            cx.push(k.clone(), k.clone());
-            if super::secret::is_credential_key(k) && v.as_str().is_some_and(|s| !s.is_empty()) {
-                self.credential(v);
-            } else {
-                match zone {
-                    Zone::Envelope => match k.as_str() {
-                        "metadata" => self.metadata(v, cx),
-                        "payload" | "value" | "resume" => self.value(v, Zone::Struct, k, cx),
-                        "logprobs" => self.value(v, Zone::Free, k, cx),
-                        _ => self.value(v, Zone::Envelope, k, cx),
-                    },
-                    Zone::Free => self.value(v, Zone::Free, k, cx),
-                    Zone::Struct => {
-                        let child = match k.as_str() {
-                            k if ENVELOPE.contains(&k) => Zone::Envelope,
-                            "kwargs" | "payload" | "resume" | "value" | "cause" => Zone::Struct,
-                            k if KEEP.contains(&k) => Zone::Envelope,
-                            _ if v.is_string() => Zone::Struct,
-                            // A message's content blocks.
-                            "content" if v.is_array() => Zone::Struct,
-                            k if TEXT.contains(&k) || ARGS.contains(&k) => Zone::Free,
-                            _ => Zone::Struct,
-                        };
-                        if k == "metadata" {
-                            self.metadata(v, cx);
-                        } else if k == "content" && tool && v.is_string() {
-                            let mode = self.keep_or(cx, Mode::Auto(false));
-                            if let Value::String(s) = v {
-                                self.string(s, mode, None);
-                            }
-                        } else {
-                            self.value(v, child, k, cx);
-                        }
-                    }
-                }
+        self.each(map, cx, |this, k, v, cx| {
+            if this.credential_at(k, v) {
+                return;
             }
-            cx.pop();
-        }
+            let child = match zone {
+                _ if k == "metadata" && zone != Zone::Free => return this.metadata(v, cx),
+                Zone::Envelope => match k {
+                    "payload" | "value" | "resume" => Zone::Struct,
+                    "logprobs" => Zone::Free,
+                    _ => Zone::Envelope,
+                },
+                Zone::Free => Zone::Free,
+                Zone::Struct => match (k, &mut *v) {
+                    (k, _) if ENVELOPE.contains(&k) => Zone::Envelope,
+                    ("kwargs" | "payload" | "resume" | "value" | "cause", _) => Zone::Struct,
+                    (k, _) if KEEP.contains(&k) => Zone::Envelope,
+                    ("content", Value::String(s)) if tool => {
+                        let mode = this.keep_or(cx, Mode::Auto(false));
+                        return this.string(s, mode, None);
+                    }
+                    (_, Value::String(_)) => Zone::Struct,
+                    // A message's content blocks.
+                    ("content", Value::Array(_)) => Zone::Struct,
+                    (k, _) if TEXT.contains(&k) || ARGS.contains(&k) => Zone::Free,
+                    _ => Zone::Struct,
+                },
+            };
+            this.value(v, child, k, cx)
+        });
         cx.stream = saved;
     }
 
@@ -517,19 +492,16 @@ impl Redactor<'_> {
         let Value::Object(map) = v else {
             return self.value(v, Zone::Envelope, "metadata", cx);
         };
-        for (k, x) in map.iter_mut() {
-            cx.push(k.clone(), k.clone());
-            if super::secret::is_credential_key(k) && x.as_str().is_some_and(|s| !s.is_empty()) {
-                self.credential(x);
-            } else if k == "payload" {
-                self.value(x, Zone::Struct, k, cx);
-            } else if is_run_metadata(k) {
-                self.value(x, Zone::Envelope, k, cx);
-            } else {
-                self.value(x, Zone::Free, k, cx);
+        self.each(map, cx, |this, k, x, cx| {
+            if !this.credential_at(k, x) {
+                let zone = match k {
+                    "payload" => Zone::Struct,
+                    k if is_run_metadata(k) => Zone::Envelope,
+                    _ => Zone::Free,
+                };
+                this.value(x, zone, k, cx)
             }
-            cx.pop();
-        }
+        })
     }
 
     /// `mode`, or [`Mode::Keep`] where a `--keep` pointer matches.
@@ -546,10 +518,7 @@ impl Redactor<'_> {
             return false;
         }
         let p = cx.pointer();
-        self.opts
-            .keep
-            .iter()
-            .any(|k| crate::diff::leaf::matches(k, &p))
+        self.opts.keep.iter().any(|k| crate::leaf::matches(k, &p))
     }
 
     /// `--shift-time`: an integer timestamp moved by the constant.
@@ -560,29 +529,20 @@ impl Redactor<'_> {
     }
 }
 
-/// Metadata keys of LangGraph, LangSmith, LangChain and the platform.
+/// Metadata keys of LangGraph, LangSmith, LangChain and the platform (besides [`KEEP`]'s).
 fn is_run_metadata(k: &str) -> bool {
     const OWN: &[&str] = &[
-        "thread_id",
-        "run_id",
         "graph_id",
         "assistant_id",
         "created_by",
         "run_attempt",
-        "model_provider",
-        "model_name",
-        "finish_reason",
-        "stop_reason",
         "system_fingerprint",
         "service_tier",
         "tags",
         "node",
-        "model",
         "token_usage",
         "usage",
         "usage_metadata",
-        "output_version",
-        "interruptId",
     ];
     ["langgraph_", "ls_", "lc_", "checkpoint_"]
         .iter()

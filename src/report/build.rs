@@ -4,7 +4,7 @@
 
 use std::collections::{BTreeMap, HashMap};
 
-use super::collect::{Collected, ModelCall, RunStates};
+use super::collect::{Collected, ModelCall, ResumeView, RunStates};
 use super::lanes;
 use super::model::{
     Axis, Bar, Detail, FindingView, Item, Limits, Outcome, Report, RuleCount, RuleText, Run,
@@ -54,32 +54,31 @@ fn view(f: &Finding) -> FindingView {
     }
 }
 
-/// Entries by input file, each file's as `(line, entry index)` sorted by line: where a
-/// finding about a line (and no event) is shown.
-struct ByLine<'a>(HashMap<&'a str, Vec<(u64, usize)>>);
+/// The first and last entry of each input line: where a finding about a line (and no event)
+/// is shown.
+struct ByLine<'a>(BTreeMap<(&'a str, u64), (usize, usize)>);
 
 impl<'a> ByLine<'a> {
     fn new(entries: &'a [Entry]) -> Self {
-        let mut m: HashMap<&str, Vec<(u64, usize)>> = HashMap::new();
+        let mut m = BTreeMap::new();
         for (i, e) in entries.iter().enumerate() {
-            m.entry(&e.origin.file)
-                .or_default()
-                .push((e.origin.line, i));
-        }
-        for v in m.values_mut() {
-            v.sort_unstable();
+            let at = (&*e.origin.file, e.origin.line);
+            m.entry(at)
+                .and_modify(|(_, last)| *last = i)
+                .or_insert((i, i));
         }
         ByLine(m)
     }
 
-    /// The first entry of the line, else the last one before it.
+    /// The first entry of the line, else the last one before it in its file.
     fn find(&self, file: &str, line: u64) -> Option<usize> {
-        let v = self.0.get(file)?;
-        let at = v.partition_point(|(l, _)| *l < line);
-        match v.get(at) {
-            Some((l, i)) if *l == line => Some(*i),
-            _ => at.checked_sub(1).map(|k| v[k].1),
+        if let Some((first, _)) = self.0.get(&(file, line)) {
+            return Some(*first);
         }
+        let before = self.0.range(..(file, line)).next_back();
+        before
+            .filter(|((f, _), _)| *f == file)
+            .map(|(_, (_, last))| *last)
     }
 }
 
@@ -112,44 +111,86 @@ fn place(
 }
 
 fn outcome(run: &RunSummary) -> Outcome {
-    let mut o = Outcome {
-        kind: "success",
+    Outcome {
+        how: run.outcome.clone(),
         at: run.end_origin.as_ref().map(at),
-        ..Outcome::default()
-    };
-    match &run.outcome {
-        timeline::Outcome::Open => o.kind = "open",
-        timeline::Outcome::Success { pending_tool_calls } => {
-            o.pending_tool_calls = pending_tool_calls.clone();
-        }
-        timeline::Outcome::Interrupt(list) => {
-            o.kind = "interrupt";
-            o.interrupts = list.clone();
-        }
-        timeline::Outcome::Error { code, message } => {
-            o.kind = "error";
-            o.code = code.clone();
-            o.message = Some(message.clone());
-        }
-        timeline::Outcome::Cancelled => o.kind = "cancelled",
-        timeline::Outcome::NoTerminal => o.kind = "no_terminal",
     }
-    o
 }
 
 /// Text left to a run's payloads.
 struct Budget(usize);
 
 impl Budget {
-    fn clip(&mut self, s: &str, cap: usize) -> Clipped {
-        let c = clipped(s, cap.min(self.0).max(FLOOR));
+    /// `s` made into a [`Clipped`] by `how` ([`clipped`], [`payload`]) within `cap` bytes, or
+    /// what is left of the run's budget (at least [`FLOOR`]).
+    fn spend(&mut self, how: fn(&str, usize) -> Clipped, s: &str, cap: usize) -> Clipped {
+        let c = how(s, cap.min(self.0).max(FLOOR));
         self.0 = self.0.saturating_sub(c.text.len());
         c
     }
-    fn payload(&mut self, s: &str, cap: usize) -> Clipped {
-        let c = payload(s, cap.min(self.0).max(FLOOR));
-        self.0 = self.0.saturating_sub(c.text.len());
-        c
+}
+
+/// The findings by where they are shown, and their counts per run and per rule.
+#[derive(Default)]
+struct Placed<'a> {
+    at_entry: HashMap<usize, Vec<&'a Finding>>,
+    loose: Vec<FindingView>,
+    /// Run index → (errors, warnings).
+    per_run: HashMap<usize, (u64, u64)>,
+    /// Rule → (its highest severity, findings).
+    by_rule: BTreeMap<&'static str, (Severity, u64)>,
+}
+
+impl<'a> Placed<'a> {
+    fn new(findings: &'a [Finding], entries: &[Entry], runs: &[RunSummary]) -> Self {
+        let mut p = Placed::default();
+        let by_line = ByLine::new(entries);
+        for f in findings {
+            let c = p.by_rule.entry(f.rule).or_insert((f.severity, 0));
+            c.1 += 1;
+            c.0 = c.0.max(f.severity);
+            match place(f, entries, &by_line, runs) {
+                Some((r, e)) => {
+                    p.at_entry.entry(e).or_default().push(f);
+                    let c = p.per_run.entry(r).or_default();
+                    match f.severity {
+                        Severity::Error => c.0 += 1,
+                        Severity::Warning => c.1 += 1,
+                    }
+                }
+                None => p.loose.push(view(f)),
+            }
+        }
+        p
+    }
+
+    /// Findings per rule, most first, and the explanation and fix of each rule that fired.
+    fn rules(&self) -> (Vec<RuleCount>, BTreeMap<&'static str, RuleText>) {
+        let mut counts: Vec<RuleCount> = self
+            .by_rule
+            .iter()
+            .map(|(id, (sev, n))| RuleCount {
+                rule: id,
+                severity: sev.as_str(),
+                title: rules::find(id).map_or("", |r| r.title),
+                count: *n,
+            })
+            .collect();
+        counts.sort_by_key(|c| std::cmp::Reverse(c.count));
+        let texts = self
+            .by_rule
+            .keys()
+            .filter_map(|id| rules::find(id))
+            .map(|r| {
+                let text = RuleText {
+                    title: r.title,
+                    explanation: r.explanation,
+                    fix: r.fix,
+                    spec: r.spec,
+                };
+                (r.id, text)
+            });
+        (counts, texts.collect())
     }
 }
 
@@ -158,79 +199,8 @@ pub fn build(src: &Sources<'_>) -> Report {
     let entries = src.timeline.entries();
     let runs = src.timeline.runs();
     let mut limits = src.limits;
-
-    // Findings by place.
-    let mut at_entry: HashMap<usize, Vec<&Finding>> = HashMap::new();
-    let mut loose = Vec::new();
-    let mut per_run: HashMap<usize, (u64, u64)> = HashMap::new();
-    let mut by_rule: BTreeMap<&'static str, (Severity, u64)> = BTreeMap::new();
-    let by_line = ByLine::new(entries);
-    for f in src.findings {
-        let c = by_rule.entry(f.rule).or_insert((f.severity, 0));
-        c.1 += 1;
-        c.0 = c.0.max(f.severity);
-        match place(f, entries, &by_line, runs) {
-            Some((r, e)) => {
-                at_entry.entry(e).or_default().push(f);
-                let c = per_run.entry(r).or_default();
-                match f.severity {
-                    Severity::Error => c.0 += 1,
-                    Severity::Warning => c.1 += 1,
-                }
-            }
-            None => loose.push(view(f)),
-        }
-    }
-    let mut rule_counts: Vec<RuleCount> = by_rule
-        .iter()
-        .map(|(id, (sev, n))| RuleCount {
-            rule: id,
-            severity: sev.as_str(),
-            title: rules::find(id).map_or("", |r| r.title),
-            count: *n,
-        })
-        .collect();
-    rule_counts.sort_by_key(|c| std::cmp::Reverse(c.count));
-    let rule_texts = by_rule
-        .keys()
-        .filter_map(|id| rules::find(id))
-        .map(|r| {
-            (
-                r.id,
-                RuleText {
-                    title: r.title,
-                    explanation: r.explanation,
-                    fix: r.fix,
-                    spec: r.spec,
-                },
-            )
-        })
-        .collect();
-
-    // Which run resumed which interrupt, and which run raised it.
-    let run_of_event = |idx: u64| {
-        runs.partition_point(|r| r.first_event <= idx)
-            .checked_sub(1)
-    };
-    let mut resumed_by: HashMap<&str, usize> = HashMap::new();
-    for (idx, r) in &src.collected.resumes {
-        if let Some(run) = run_of_event(*idx) {
-            resumed_by.entry(r.interrupt_id.as_str()).or_insert(run);
-        }
-    }
-    let mut raised_in: HashMap<&str, usize> = HashMap::new();
-    for (i, run) in runs.iter().enumerate() {
-        if let timeline::Outcome::Interrupt(list) = &run.outcome {
-            for (id, _) in list {
-                raised_in.entry(id.as_str()).or_insert(i);
-            }
-        }
-    }
-    let links = Links {
-        resumed_by,
-        raised_in,
-    };
-
+    let placed = Placed::new(src.findings, entries, runs);
+    let links = Links::new(runs, &src.collected.resumes);
     // Each run's diagnosis, found by where the run started (one map, not a scan per run).
     let mut diagnoses: HashMap<(&str, &str, u64), &crate::explain::Explanation> = HashMap::new();
     for x in &src.explained.explained {
@@ -248,25 +218,21 @@ pub fn build(src: &Sources<'_>) -> Report {
         let diagnosis = diagnoses
             .get(&(&*run.file, started.file.as_str(), started.line))
             .map(|x| (*x).clone());
-        let (errors, warnings) = per_run.get(&i).copied().unwrap_or_default();
+        let (errors, warnings) = placed.per_run.get(&i).copied().unwrap_or_default();
         let budget = DETAIL_BUDGET
             + if run.outcome.failed() {
                 FAILED_BUDGET
             } else {
                 0
             };
-        let detail = if detail_bytes < budget {
-            let d = detail(src, i, &at_entry, &links, limits.max_items);
-            let size = serde_json::to_vec(&d).map_or(0, |v| v.len());
-            if detail_bytes + size <= budget {
-                detail_bytes += size;
-                Some(d)
-            } else {
-                None
-            }
-        } else {
-            None
-        };
+        let mut detail = (detail_bytes < budget)
+            .then(|| detail(src, i, &placed.at_entry, &links, limits.max_items));
+        let size = detail.as_ref().and_then(|d| serde_json::to_vec(d).ok());
+        let size = size.map_or(0, |v| v.len());
+        match detail_bytes + size <= budget {
+            true => detail_bytes += size,
+            false => detail = None,
+        }
         if detail.is_none() {
             limits.runs_without_detail += 1;
         }
@@ -295,22 +261,20 @@ pub fn build(src: &Sources<'_>) -> Report {
             detail,
         });
     }
-    let counts = src.findings.iter().fold((0, 0), |c, f| match f.severity {
-        Severity::Error => (c.0 + 1, c.1),
-        Severity::Warning => (c.0, c.1 + 1),
-    });
+    let count = |sev| src.findings.iter().filter(|f| f.severity == sev).count() as u64;
+    let (rule_counts, rule_texts) = placed.rules();
     Report {
         generator: format!("aguify {}", env!("CARGO_PKG_VERSION")),
         inputs: src.inputs.clone(),
         runs_total: runs.len(),
         runs_omitted: runs.len().saturating_sub(limits.max_runs),
         bad_lines: src.timeline.bad_lines(),
-        errors: counts.0,
-        warnings: counts.1,
+        errors: count(Severity::Error),
+        warnings: count(Severity::Warning),
         rule_counts,
         rules: rule_texts,
         runs: out_runs,
-        loose_findings: loose,
+        loose_findings: placed.loose,
         limits,
     }
 }
@@ -320,6 +284,35 @@ struct Links<'a> {
     resumed_by: HashMap<&'a str, usize>,
     /// Interrupt id → the run that stopped at it.
     raised_in: HashMap<&'a str, usize>,
+}
+
+impl<'a> Links<'a> {
+    /// Which run resumed which interrupt, and which run raised it.
+    fn new(runs: &'a [RunSummary], resumes: &'a [(u64, ResumeView)]) -> Self {
+        let mut links = Links {
+            resumed_by: HashMap::new(),
+            raised_in: HashMap::new(),
+        };
+        for (idx, r) in resumes {
+            let run = runs
+                .partition_point(|r| r.first_event <= *idx)
+                .checked_sub(1);
+            if let Some(run) = run {
+                links
+                    .resumed_by
+                    .entry(r.interrupt_id.as_str())
+                    .or_insert(run);
+            }
+        }
+        for (i, run) in runs.iter().enumerate() {
+            if let timeline::Outcome::Interrupt { interrupts: list } = &run.outcome {
+                for (id, _) in list {
+                    links.raised_in.entry(id.as_str()).or_insert(i);
+                }
+            }
+        }
+        links
+    }
 }
 
 /// Where on the run's axis an event is.
@@ -403,7 +396,6 @@ fn detail(
     let clock = Clock::new(run, entries);
     let mut budget = Budget(RUN_TEXT_BYTES);
     let states = src.collected.states.get(&r);
-    let run_n = |i: usize| i + 1;
 
     let mut items: Vec<Item> = Vec::new();
     // What started the run: the resumes, then the user's new messages.
@@ -418,7 +410,7 @@ fn detail(
             link: links
                 .raised_in
                 .get(rv.interrupt_id.as_str())
-                .map(|&i| run_n(i)),
+                .map(|&i| i + 1),
             ..Item::default()
         });
     }
@@ -426,7 +418,7 @@ fn detail(
         items.push(Item {
             kind: "user",
             at: origin_at(*idx),
-            text: Some(budget.clip(text, TEXT_BYTES)),
+            text: Some(budget.spend(clipped, text, TEXT_BYTES)),
             ..Item::default()
         });
     }
@@ -446,19 +438,7 @@ fn detail(
             shown.map(|f| view(f)).collect::<Vec<_>>()
         });
         let Some((mut item, bar)) = entry_item(e, &mut cx) else {
-            // Findings at the run's start go to what started it (a resume, the user's
-            // message); at a node's end, to the item before.
-            match (findings, items.last_mut()) {
-                (Some(fs), Some(prev)) => prev.findings.extend(fs),
-                (Some(fs), None) => items.push(Item {
-                    kind: "other",
-                    name: Some("run started".into()),
-                    at: at(&e.origin),
-                    findings: fs,
-                    ..Item::default()
-                }),
-                (None, _) => {}
-            }
+            findings_without_item(&mut items, findings.unwrap_or_default(), e);
             continue;
         };
         item.ms = clock.ms.then(|| clock.pos(e.index, e.ts));
@@ -479,13 +459,8 @@ fn detail(
         }
         items.push(item);
     }
-    let calls = part(
-        &src.collected.model_calls,
-        |c| c.start,
-        first_event,
-        next_event,
-    );
-    for c in calls {
+    let calls = &src.collected.model_calls;
+    for c in part(calls, |c| c.start, first_event, next_event) {
         let b = model_bar(c, &clock, origin_at(c.start), &item_of_message);
         bars.push((0, b));
     }
@@ -495,15 +470,30 @@ fn detail(
         b.item = b.item.and_then(|i| renumber.get(i).copied().flatten());
     }
     let axis_end = bars.iter().map(|(_, b)| b.e).max().unwrap_or(0).max(1);
-    let limits_row = src.limits.max_row_bars;
     Detail {
         axis: Axis {
             unit: if clock.ms { "ms" } else { "event" },
             end: axis_end,
         },
-        lanes: lanes::layout(bars, axis_end, limits_row),
+        lanes: lanes::layout(bars, axis_end, src.limits.max_row_bars),
         items,
         snapshots_dropped: states.map_or(0, |s| s.dropped),
+    }
+}
+
+/// Findings at an entry shown through others: at the run's start they go to what started it
+/// (a resume, the user's message), at a node's end to the item before.
+fn findings_without_item(items: &mut Vec<Item>, findings: Vec<FindingView>, e: &Entry) {
+    match items.last_mut() {
+        _ if findings.is_empty() => {}
+        Some(prev) => prev.findings.extend(findings),
+        None => items.push(Item {
+            kind: "other",
+            name: Some("run started".into()),
+            at: at(&e.origin),
+            findings,
+            ..Item::default()
+        }),
     }
 }
 
@@ -532,24 +522,7 @@ fn entry_item(e: &Entry, cx: &mut ItemCx<'_>) -> Option<(Item, Option<BarSpec>)>
     let mut bar: Option<BarSpec> = None;
     match &e.line {
         Line::RunStart { .. } | Line::StepEnd { .. } | Line::Notes => return None,
-        Line::RunEnd(summary) => {
-            let o = outcome(summary);
-            item.kind = "end";
-            item.name = Some(o.kind.to_string());
-            // An error's message is the run error item's already.
-            item.text = o
-                .message
-                .as_ref()
-                .filter(|_| !cx.has_error)
-                .map(|m| cx.budget.clip(m, TEXT_BYTES))
-                .or_else(|| {
-                    (!o.interrupts.is_empty()).then(|| {
-                        let ids: Vec<&str> = o.interrupts.iter().map(|(i, _)| i.as_str()).collect();
-                        clipped(&format!("interrupts: {}", ids.join(", ")), 1000)
-                    })
-                });
-            item.status = o.code;
-        }
+        Line::RunEnd(summary) => end_item(&mut item, summary, cx),
         Line::StepStart { name, finished } => {
             item.kind = "step";
             item.name = Some(name.clone());
@@ -567,7 +540,7 @@ fn entry_item(e: &Entry, cx: &mut ItemCx<'_>) -> Option<(Item, Option<BarSpec>)>
             item.kind = if role == "user" { "user" } else { "assistant" };
             item.name = Some(role.clone());
             item.id = Some(id.clone());
-            item.text = Some(cx.budget.clip(text, TEXT_BYTES));
+            item.text = Some(cx.budget.spend(clipped, text, TEXT_BYTES));
             if *cut {
                 item.status = Some("cut off".into());
             }
@@ -581,7 +554,7 @@ fn entry_item(e: &Entry, cx: &mut ItemCx<'_>) -> Option<(Item, Option<BarSpec>)>
         } => {
             item.kind = "reasoning";
             item.id = Some(id.clone());
-            item.text = Some(cx.budget.clip(text, REASONING_BYTES));
+            item.text = Some(cx.budget.spend(clipped, text, REASONING_BYTES));
             if *encrypted > 0 {
                 item.name = Some(format!("{encrypted} encrypted"));
             }
@@ -590,37 +563,11 @@ fn entry_item(e: &Entry, cx: &mut ItemCx<'_>) -> Option<(Item, Option<BarSpec>)>
             }
             bar = Some((0, "reasoning", one_line_cut(text, 60)));
         }
-        Line::Tool {
-            id,
-            name,
-            args,
-            args_done,
-            streamed_output,
-            result,
-            error,
-        } => {
-            item.kind = "tool";
-            item.name = Some(name.clone());
-            item.id = Some(id.clone());
-            item.args = Some(cx.budget.payload(args, TOOL_BYTES));
-            item.result = result.as_ref().map(|r| cx.budget.payload(r, TOOL_BYTES));
-            item.status = if *error {
-                Some("error".into())
-            } else if result.is_none() {
-                Some(if *args_done {
-                    "no result".into()
-                } else {
-                    "arguments cut off, no result".into()
-                })
-            } else {
-                None
-            };
-            if *streamed_output > 0 {
-                item.name = Some(format!("{name} (streamed {streamed_output} chars)"));
-            }
+        Line::Tool { name, .. } => {
+            tool_item(&mut item, &e.line, cx);
             bar = Some((0, "tool", name.clone()));
         }
-        Line::State { what, detail } => {
+        Line::State { what, detail, .. } => {
             item.kind = "state";
             item.name = Some(what.to_string());
             item.text = Some(clipped(detail, 1000));
@@ -634,7 +581,7 @@ fn entry_item(e: &Entry, cx: &mut ItemCx<'_>) -> Option<(Item, Option<BarSpec>)>
         Line::Custom { name, value } => {
             item.kind = "custom";
             item.name = Some(name.clone());
-            item.text = Some(cx.budget.payload(value, TOOL_BYTES));
+            item.text = Some(cx.budget.spend(payload, value, TOOL_BYTES));
             bar = Some((0, "custom", name.clone()));
         }
         Line::Interrupt {
@@ -669,6 +616,57 @@ fn entry_item(e: &Entry, cx: &mut ItemCx<'_>) -> Option<(Item, Option<BarSpec>)>
         }
     }
     Some((item, bar))
+}
+
+/// A run's end item: how it ended (an error's message only when no error item has it).
+fn end_item(item: &mut Item, summary: &RunSummary, cx: &mut ItemCx<'_>) {
+    item.kind = "end";
+    item.name = Some(summary.outcome.kind().to_string());
+    match &summary.outcome {
+        timeline::Outcome::Error { code, message } => {
+            // An error's message is the run error item's already.
+            item.text = (!cx.has_error).then(|| cx.budget.spend(clipped, message, TEXT_BYTES));
+            item.status = code.clone();
+        }
+        timeline::Outcome::Interrupt { interrupts } if !interrupts.is_empty() => {
+            let ids: Vec<&str> = interrupts.iter().map(|(i, _)| i.as_str()).collect();
+            item.text = Some(clipped(&format!("interrupts: {}", ids.join(", ")), 1000));
+        }
+        _ => {}
+    }
+}
+
+/// A tool call's item: its arguments, result and status.
+fn tool_item(item: &mut Item, line: &Line, cx: &mut ItemCx<'_>) {
+    let Line::Tool {
+        id,
+        name,
+        args,
+        args_done,
+        streamed_output,
+        result,
+        error,
+    } = line
+    else {
+        return;
+    };
+    item.kind = "tool";
+    item.name = Some(name.clone());
+    item.id = Some(id.clone());
+    item.args = Some(cx.budget.spend(payload, args, TOOL_BYTES));
+    item.result = result
+        .as_ref()
+        .map(|r| cx.budget.spend(payload, r, TOOL_BYTES));
+    item.status = match (error, result, args_done) {
+        (true, ..) => Some("error"),
+        (false, Some(_), _) => None,
+        (false, None, true) => Some("no result"),
+        (false, None, false) => Some("arguments cut off, no result"),
+    }
+    .map(String::from);
+    if *streamed_output > 0 {
+        item.name = Some(format!("{name} (streamed {streamed_output} chars)"));
+    }
 }
 
 /// An entry's bar on the run's axis (`index`: its transcript item).
@@ -759,46 +757,31 @@ fn fold(items: Vec<Item>, max: usize) -> (Vec<Item>, Vec<Option<usize>>) {
     if n <= max {
         return (items, (0..n).map(Some).collect());
     }
-    let head = max / 2;
-    let tail = max / 3;
+    let (head, tail) = (max / 2, max / 3);
     let keep = |i: usize, it: &Item| {
         i < head
             || i >= n - tail
             || !it.findings.is_empty()
             || matches!(it.kind, "error" | "interrupt" | "resume" | "end" | "bad")
     };
-    let mut out = Vec::new();
+    let mut out: Vec<Item> = Vec::new();
     let mut map = Vec::with_capacity(n);
-    let mut folded = 0usize;
-    let mut fold_at = String::new();
     for (i, it) in items.into_iter().enumerate() {
         if keep(i, &it) {
-            if folded > 0 {
-                out.push(Item {
-                    kind: "fold",
-                    at: std::mem::take(&mut fold_at),
-                    count: folded,
-                    ..Item::default()
-                });
-                folded = 0;
-            }
             map.push(Some(out.len()));
             out.push(it);
-        } else {
-            if folded == 0 {
-                fold_at = it.at.clone();
-            }
-            folded += 1;
-            map.push(None);
+            continue;
         }
-    }
-    if folded > 0 {
-        out.push(Item {
-            kind: "fold",
-            at: fold_at,
-            count: folded,
-            ..Item::default()
-        });
+        map.push(None);
+        match out.last_mut() {
+            Some(fold) if fold.kind == "fold" => fold.count += 1,
+            _ => out.push(Item {
+                kind: "fold",
+                at: it.at,
+                count: 1,
+                ..Item::default()
+            }),
+        }
     }
     (out, map)
 }

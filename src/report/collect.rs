@@ -15,6 +15,7 @@ use super::text::{clip, pretty_value, Clipped};
 use crate::agui::Event;
 use crate::model::ModelEvent;
 use crate::text::{list_of, str_of};
+use crate::timeline::compact;
 
 /// Bytes of a state snapshot's JSON kept.
 pub const SNAPSHOT_BYTES: usize = 6 * 1024;
@@ -256,18 +257,9 @@ impl Collected {
             .iter()
             .take(MAX_CHANGES)
             .map(|op| Change {
-                op: OPS
-                    .into_iter()
-                    .find(|o| op.get("op").and_then(Value::as_str) == Some(o))
-                    .unwrap_or("?"),
-                path: op
-                    .get("path")
-                    .and_then(Value::as_str)
-                    .unwrap_or_default()
-                    .to_string(),
-                value: op
-                    .get("value")
-                    .map(|v| clip(&crate::timeline::compact(v), 200).0),
+                op: OPS.into_iter().find(|o| op["op"] == *o).unwrap_or("?"),
+                path: str_of(op, "path").unwrap_or_default(),
+                value: op.get("value").map(|v| clip(&compact(v), 200).0),
             })
             .collect();
         let view = StateView {

@@ -44,7 +44,7 @@ fn fit(report: &mut Report, room: usize) -> String {
             if over == 0 {
                 break;
             }
-            let failed = matches!(run.outcome.kind, "error" | "no_terminal");
+            let failed = run.outcome.how.failed();
             if run.detail.is_some() && (failed_too || !failed) {
                 over = over.saturating_sub(size(&run.detail));
                 run.detail = None;

@@ -2,6 +2,8 @@
 //! calls, reasoning, text, tool calls, point events), packed into rows where they overlap,
 //! and close bars merged when a row would hold more than it can draw.
 
+use std::collections::BTreeMap;
+
 use super::model::{Bar, Lane};
 
 /// Rows per lane: overlapping bars past it share the last row.
@@ -19,66 +21,37 @@ const ORDER: &[(&str, &str)] = &[
 /// Lays out `bars` (each with the lane it goes to: its kind, and the depth for steps) on an
 /// axis ending at `end`.
 pub fn layout(bars: Vec<(usize, Bar)>, end: i64, max_row_bars: usize) -> Vec<Lane> {
-    let mut lanes: Vec<Lane> = Vec::new();
-    let mut depths: Vec<usize> = bars
-        .iter()
-        .filter(|(_, b)| b.kind == "step")
-        .map(|(d, _)| *d)
-        .collect();
-    depths.sort_unstable();
-    depths.dedup();
-    let min_depth = depths.first().copied().unwrap_or(0);
-    let mut groups: Vec<(&'static str, usize, String, Vec<Bar>)> = depths
-        .iter()
-        .map(|&d| {
-            let label = if d == min_depth {
-                "nodes".to_string()
-            } else {
-                format!("{}↳ nested (depth {})", "  ".repeat(d - min_depth), d)
-            };
-            ("step", d, label, Vec::new())
-        })
-        .collect();
-    for (kind, label) in ORDER {
-        groups.push((kind, 0, label.to_string(), Vec::new()));
-    }
+    // Lanes by place: steps `(0, depth)`, the others `(1 + their place in ORDER, 0)`; the
+    // kinds ORDER does not name go to its last lane (point events).
+    let mut groups: BTreeMap<(usize, usize), Vec<Bar>> = BTreeMap::new();
     for (depth, bar) in bars {
-        let slot = groups.iter_mut().find(|g| {
-            if bar.kind == "step" {
-                g.0 == "step" && g.1 == depth
-            } else {
-                g.0 == lane_of(bar.kind)
-            }
-        });
-        if let Some(g) = slot {
-            g.3.push(bar);
-        }
+        let place = match ORDER.iter().position(|(k, _)| *k == bar.kind) {
+            _ if bar.kind == "step" => (0, depth),
+            Some(i) => (1 + i, 0),
+            None => (ORDER.len(), 0),
+        };
+        groups.entry(place).or_default().push(bar);
     }
-    for (kind, depth, label, mut bars) in groups {
-        if bars.is_empty() {
-            continue;
-        }
+    let min_depth = groups.keys().find(|k| k.0 == 0).map_or(0, |k| k.1);
+    let lanes = groups.into_iter().map(|((place, depth), mut bars)| {
+        let (kind, label) = match place.checked_sub(1) {
+            Some(i) => (ORDER[i].0, ORDER[i].1.to_string()),
+            None if depth == min_depth => ("step", "nodes".to_string()),
+            None => {
+                let indent = "  ".repeat(depth - min_depth);
+                ("step", format!("{indent}↳ nested (depth {depth})"))
+            }
+        };
         bars.sort_by_key(|b| (b.s, b.e));
-        let rows = pack(bars, end)
-            .into_iter()
-            .map(|r| merge(r, end, max_row_bars))
-            .collect();
-        lanes.push(Lane {
+        let rows = pack(bars, end).into_iter();
+        Lane {
             label,
             kind,
             depth: depth.saturating_sub(min_depth),
-            rows,
-        });
-    }
-    lanes
-}
-
-/// The lane a bar's kind goes to.
-fn lane_of(kind: &str) -> &str {
-    match kind {
-        "model" | "reasoning" | "text" | "tool" | "step" => kind,
-        _ => "event",
-    }
+            rows: rows.map(|r| merge(r, end, max_row_bars)).collect(),
+        }
+    });
+    lanes.collect()
 }
 
 /// The least width a bar takes (points and very short bars), in axis units.

@@ -115,21 +115,11 @@ pub struct Run {
     pub detail: Option<Detail>,
 }
 
-/// How a run ended.
-#[derive(Debug, Clone, Default, Serialize)]
-#[serde(rename_all = "camelCase")]
+/// How a run ended, and where.
+#[derive(Debug, Clone, Serialize)]
 pub struct Outcome {
-    /// `success`, `interrupt`, `error`, `no_terminal` or `open`.
-    pub kind: &'static str,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub code: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub message: Option<String>,
-    /// `(id, reason)` of each interrupt.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub interrupts: Vec<(String, String)>,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub pending_tool_calls: Vec<String>,
+    #[serde(flatten)]
+    pub how: crate::timeline::Outcome,
     /// `file:line` of the terminal event (or of the run's last line).
     pub at: Option<String>,
 }

@@ -13,7 +13,7 @@
 //! ```
 //!
 //! After the header line, `run N` starts a run and every other line is a JSON pointer, one
-//! space, and a JSON value ([`crate::diff::leaf`]: `[]` marks an array whose items follow,
+//! space, and a JSON value ([`crate::leaf`]: `[]` marks an array whose items follow,
 //! `{}` is an empty object). A pointer holding a space, a `"` or a control character is written
 //! as a JSON string. Blank lines and lines starting with `#` are skipped.
 

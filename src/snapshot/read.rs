@@ -5,11 +5,9 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
-use crate::diff::conversation::Run;
-use crate::diff::leaf::Leaf;
-use crate::diff::Item;
 use crate::error::Error;
 use crate::input::Origin;
+use crate::leaf::{Item, Leaf, Run};
 
 /// Whether `first_line` opens a snapshot.
 pub fn is_snapshot(first_line: &[u8]) -> bool {

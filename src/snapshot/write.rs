@@ -2,7 +2,7 @@
 
 use std::io::{self, Write};
 
-use crate::diff::conversation::Run;
+use crate::leaf::Run;
 
 /// The header and the comment that opens a snapshot.
 pub fn header(w: &mut dyn Write) -> io::Result<()> {

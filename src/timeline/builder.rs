@@ -132,13 +132,17 @@ impl TimelineBuilder {
         }
     }
 
+    /// The line of entry `i`, to change.
+    pub(super) fn line_mut(&mut self, i: usize) -> Option<&mut Line> {
+        self.entries.get_mut(i).map(|e| &mut e.line)
+    }
+
     /// Adds an event to an open text, reasoning or tool entry, its delta appended.
     pub(super) fn append(&mut self, idx: usize, delta: &str, ts: Ts, origin: &Origin) {
         self.touch(idx, ts, origin);
-        let line = self.entries.get_mut(idx).map(|e| &mut e.line);
         if let Some(
             Line::Text { text, .. } | Line::Reasoning { text, .. } | Line::Tool { args: text, .. },
-        ) = line
+        ) = self.line_mut(idx)
         {
             text.push_str(delta);
         }
@@ -193,14 +197,8 @@ impl TimelineBuilder {
         let Some(r) = self.run.take() else { return };
         // Spans the run left open were cut off.
         let open = std::mem::take(&mut self.open);
-        let mut idxs: Vec<usize> = open
-            .texts
-            .values()
-            .chain(open.reasoning.values())
-            .chain(open.tools.values())
-            .copied()
-            .chain(open.steps.iter().map(|(_, i)| *i))
-            .collect();
+        let steps = open.steps.iter().map(|(_, i)| *i);
+        let mut idxs: Vec<usize> = open.spans.values().copied().chain(steps).collect();
         idxs.sort_unstable();
         for i in idxs {
             let chunked = open.chunked.contains(&i);

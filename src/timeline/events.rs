@@ -19,70 +19,32 @@ impl TimelineBuilder {
             });
         }
         let chunk = match ev {
-            Event::TextMessageChunk { message_id, .. } => Some(("text", message_id)),
-            Event::ReasoningMessageChunk { message_id, .. } => Some(("reasoning", message_id)),
-            Event::ToolCallChunk { tool_call_id, .. } => Some(("tool", tool_call_id)),
+            Event::TextMessageChunk { message_id, .. } => Some((Kind::Text, message_id)),
+            Event::ReasoningMessageChunk { message_id, .. } => Some((Kind::Reasoning, message_id)),
+            Event::ToolCallChunk { tool_call_id, .. } => Some((Kind::Tool, tool_call_id)),
             _ => None,
         };
         // A chunk without an id continues the previous chunk of its kind (AG-UI chunk rules).
         let chunk_id = chunk.map(|(kind, id)| {
             let cid = id
                 .clone()
-                .or_else(|| self.open.last_chunk.get(kind).cloned())
+                .or_else(|| self.open.last_chunk.get(&kind).cloned())
                 .unwrap_or_default();
             self.open.last_chunk.insert(kind, cid.clone());
             cid
         });
         let opened_before = self.entries.len();
         let chunked = chunk_id.is_some();
-        self.on_event_kind(ev, ts, origin, chunk_id);
+        // Each family takes its own events and lets the others pass.
+        self.on_run_event(ev, ts, origin);
+        self.on_step_event(ev, ts, origin);
+        self.on_text_event(ev, ts, origin, &chunk_id);
+        self.on_reasoning_event(ev, ts, origin, &chunk_id);
+        self.on_tool_event(ev, ts, origin, &chunk_id);
+        self.on_state_event(ev, ts, origin);
+        self.on_other_event(ev, ts, origin);
         if chunked && self.entries.len() > opened_before {
             self.open.chunked.push(opened_before);
-        }
-    }
-
-    /// `chunk_id`: a `*_CHUNK` event's id, its own or the one it continues.
-    fn on_event_kind(&mut self, ev: &Event, ts: Ts, origin: &Origin, chunk_id: Option<String>) {
-        match ev {
-            Event::RunStarted { .. } | Event::RunFinished { .. } | Event::RunError { .. } => {
-                self.on_run_event(ev, ts, origin)
-            }
-            Event::StepStarted { .. }
-            | Event::SubagentStarted { .. }
-            | Event::StepFinished { .. }
-            | Event::SubagentFinished { .. }
-            | Event::SubagentError { .. } => self.on_step_event(ev, ts, origin),
-            Event::TextMessageStart { .. }
-            | Event::TextMessageContent { .. }
-            | Event::TextMessageChunk { .. }
-            | Event::TextMessageEnd { .. } => self.on_text_event(ev, ts, origin, chunk_id),
-            Event::ReasoningStart { .. }
-            | Event::ThinkingStart { .. }
-            | Event::ReasoningMessageStart { .. }
-            | Event::ReasoningMessageContent { .. }
-            | Event::ReasoningMessageChunk { .. }
-            | Event::ThinkingTextMessageStart { .. }
-            | Event::ThinkingTextMessageContent { .. }
-            | Event::ReasoningMessageEnd { .. }
-            | Event::ReasoningEnd { .. }
-            | Event::ThinkingTextMessageEnd { .. }
-            | Event::ThinkingEnd { .. }
-            | Event::ReasoningEncryptedValue { .. } => {
-                self.on_reasoning_event(ev, ts, origin, chunk_id)
-            }
-            Event::ToolCallStart { .. }
-            | Event::ToolCallArgs { .. }
-            | Event::ToolCallChunk { .. }
-            | Event::ToolCallEnd { .. }
-            | Event::ToolCallResult { .. } => self.on_tool_event(ev, ts, origin, chunk_id),
-            Event::StateSnapshot { .. }
-            | Event::StateDelta { .. }
-            | Event::MessagesSnapshot { .. } => self.on_state_event(ev, ts, origin),
-            Event::Custom { .. }
-            | Event::Raw { .. }
-            | Event::ActivitySnapshot { .. }
-            | Event::ActivityDelta { .. }
-            | Event::Passthrough(_) => self.on_other_event(ev, ts, origin),
         }
     }
 
@@ -95,11 +57,7 @@ impl TimelineBuilder {
                 input,
                 ..
             } => {
-                let resumes = input
-                    .as_ref()
-                    .and_then(|i| i.get("resume"))
-                    .and_then(Value::as_array)
-                    .map_or(0, Vec::len);
+                let resumes = input.as_ref().map_or(0, |i| list_of(i, "resume").len());
                 let mut thread = given(thread_id);
                 // Several files are one thread for the mapper; a file that records no thread
                 // id and resumes nothing is not shown under the thread of the file before.
@@ -180,12 +138,8 @@ impl TimelineBuilder {
             } => {
                 let key = format!("subagent {id}");
                 let shown = if outcome["type"] == "suspended" {
-                    let ids: Vec<&str> = outcome["interruptIds"]
-                        .as_array()
-                        .into_iter()
-                        .flatten()
-                        .filter_map(Value::as_str)
-                        .collect();
+                    let ids = list_of(outcome, "interruptIds").iter();
+                    let ids: Vec<&str> = ids.filter_map(Value::as_str).collect();
                     format!("{key} suspended at interrupt {}", ids.join(", "))
                 } else {
                     key.clone()
@@ -206,7 +160,7 @@ impl TimelineBuilder {
     }
 
     /// A text message's start, content, chunk or end.
-    fn on_text_event(&mut self, ev: &Event, ts: Ts, origin: &Origin, chunk_id: Option<String>) {
+    fn on_text_event(&mut self, ev: &Event, ts: Ts, origin: &Origin, chunk_id: &Option<String>) {
         let chunk = || chunk_id.clone().unwrap_or_default();
         match ev {
             Event::TextMessageStart {
@@ -220,9 +174,7 @@ impl TimelineBuilder {
                 self.text(chunk(), delta.unwrap_or_default(), role, ts, origin)
             }
             Event::TextMessageEnd { message_id, .. } => {
-                if let Some(i) = self.open.texts.remove(message_id) {
-                    self.close(i, ts, origin);
-                }
+                self.end_span(Kind::Text, message_id, ts, origin)
             }
             _ => {}
         }
@@ -234,7 +186,7 @@ impl TimelineBuilder {
         ev: &Event,
         ts: Ts,
         origin: &Origin,
-        chunk_id: Option<String>,
+        chunk_id: &Option<String>,
     ) {
         let chunk = || chunk_id.clone().unwrap_or_default();
         match ev {
@@ -255,14 +207,10 @@ impl TimelineBuilder {
             // REASONING_END closes a block whose message never started (no content).
             Event::ReasoningMessageEnd { message_id, .. }
             | Event::ReasoningEnd { message_id, .. } => {
-                if let Some(i) = self.open.reasoning.remove(message_id) {
-                    self.close(i, ts, origin);
-                }
+                self.end_span(Kind::Reasoning, message_id, ts, origin)
             }
             Event::ThinkingTextMessageEnd { .. } | Event::ThinkingEnd { .. } => {
-                if let Some(i) = self.open.reasoning.remove("") {
-                    self.close(i, ts, origin);
-                }
+                self.end_span(Kind::Reasoning, "", ts, origin)
             }
             Event::ReasoningEncryptedValue { entity_id, .. } => {
                 self.encrypted(entity_id.clone(), ts, origin)
@@ -272,7 +220,7 @@ impl TimelineBuilder {
     }
 
     /// A tool call's start, arguments, chunk, end or result.
-    fn on_tool_event(&mut self, ev: &Event, ts: Ts, origin: &Origin, chunk_id: Option<String>) {
+    fn on_tool_event(&mut self, ev: &Event, ts: Ts, origin: &Origin, chunk_id: &Option<String>) {
         let chunk = || chunk_id.clone().unwrap_or_default();
         match ev {
             Event::ToolCallStart {
@@ -294,11 +242,9 @@ impl TimelineBuilder {
                 self.tool(chunk(), delta.unwrap_or_default(), name, ts, origin)
             }
             Event::ToolCallEnd { tool_call_id, .. } => {
-                if let Some(i) = self.open.tools.get(tool_call_id).copied() {
+                if let Some(i) = self.open_span(Kind::Tool, tool_call_id) {
                     self.touch(i, ts, origin);
-                    if let Some(Line::Tool { args_done, .. }) =
-                        self.entries.get_mut(i).map(|e| &mut e.line)
-                    {
+                    if let Some(Line::Tool { args_done, .. }) = self.line_mut(i) {
                         *args_done = true;
                     }
                 }
@@ -319,7 +265,7 @@ impl TimelineBuilder {
 
     /// A state or messages snapshot, or a state delta.
     fn on_state_event(&mut self, ev: &Event, ts: Ts, origin: &Origin) {
-        match ev {
+        let (what, detail, messages) = match ev {
             Event::StateSnapshot { snapshot, .. } => {
                 let (tree, msgs) = snapshot.outline();
                 let detail = match tree {
@@ -332,18 +278,23 @@ impl TimelineBuilder {
                     }
                     other => compact(other),
                 };
-                self.state("state snapshot", detail, ts, origin);
+                ("state snapshot", detail, msgs)
             }
             Event::StateDelta { delta, .. } => {
-                let detail = render::count(delta.len(), "op");
-                self.state("state delta", detail, ts, origin);
+                ("state delta", render::count(delta.len(), "op"), None)
             }
             Event::MessagesSnapshot { messages, .. } => {
-                let detail = render::count(messages.len(), "message");
-                self.state("messages snapshot", detail, ts, origin);
+                let n = messages.len();
+                ("messages snapshot", render::count(n, "message"), Some(n))
             }
-            _ => {}
-        }
+            _ => return,
+        };
+        let line = Line::State {
+            what,
+            detail,
+            messages,
+        };
+        self.push(Kind::State, line, self.depth_content(), ts, origin, true);
     }
 
     /// A custom, raw or activity event, or one of no AG-UI type.
@@ -381,7 +332,7 @@ impl TimelineBuilder {
                     };
                     self.push(Kind::Interrupt, line, 1, ts, origin, true);
                 }
-                Outcome::Interrupt(ids)
+                Outcome::Interrupt { interrupts: ids }
             }
             Some("cancelled") => Outcome::Cancelled,
             _ => Outcome::Success {
@@ -436,38 +387,63 @@ impl TimelineBuilder {
         self.push(Kind::Step, line, depth, ts, origin, true);
     }
 
-    /// A text message's start or content: its entry grows, or is made.
-    fn text(&mut self, mid: String, delta: &str, role: Role, ts: Ts, origin: &Origin) {
-        if let Some(i) = self.open.texts.get(&mid).copied() {
+    /// A text, reasoning or tool call's start or more of it: its open entry grows by `delta`,
+    /// or a new one (`line` of its id and first delta) is made and counted on the run.
+    fn span(
+        &mut self,
+        kind: Kind,
+        id: String,
+        delta: &str,
+        (ts, origin): (Ts, &Origin),
+        line: impl FnOnce(String, String) -> Line,
+    ) {
+        let key = (kind, id);
+        if let Some(&i) = self.open.spans.get(&key) {
             return self.append(i, delta, ts, origin);
         }
         let depth = self.depth_content();
-        let line = Line::Text {
-            id: mid.clone(),
+        let line = line(key.1.clone(), delta.to_string());
+        let i = self.push(kind, line, depth, ts, origin, false);
+        self.open.spans.insert(key, i);
+        self.count(|r| match kind {
+            Kind::Text => r.messages += 1,
+            Kind::Reasoning => r.reasoning += 1,
+            _ => r.tool_calls += 1,
+        });
+    }
+
+    /// The open text, reasoning or tool call entry of an id.
+    fn open_span(&self, kind: Kind, id: &str) -> Option<usize> {
+        self.open.spans.get(&(kind, id.to_string())).copied()
+    }
+
+    /// A text message's or reasoning block's end.
+    fn end_span(&mut self, kind: Kind, id: &str, ts: Ts, origin: &Origin) {
+        if let Some(i) = self.open.spans.remove(&(kind, id.to_string())) {
+            self.close(i, ts, origin);
+        }
+    }
+
+    /// A text message's start or content.
+    fn text(&mut self, mid: String, delta: &str, role: Role, ts: Ts, origin: &Origin) {
+        let line = |id, text| Line::Text {
+            id,
             role: role.as_str().to_string(),
-            text: delta.to_string(),
+            text,
             cut: false,
         };
-        let i = self.push(Kind::Text, line, depth, ts, origin, false);
-        self.open.texts.insert(mid, i);
-        self.count(|r| r.messages += 1);
+        self.span(Kind::Text, mid, delta, (ts, origin), line);
     }
 
     /// A reasoning message's start or content.
     fn reasoning(&mut self, mid: String, delta: &str, ts: Ts, origin: &Origin) {
-        if let Some(i) = self.open.reasoning.get(&mid).copied() {
-            return self.append(i, delta, ts, origin);
-        }
-        let depth = self.depth_content();
-        let line = Line::Reasoning {
-            id: mid.clone(),
-            text: delta.to_string(),
+        let line = |id, text| Line::Reasoning {
+            id,
+            text,
             encrypted: 0,
             cut: false,
         };
-        let i = self.push(Kind::Reasoning, line, depth, ts, origin, false);
-        self.open.reasoning.insert(mid, i);
-        self.count(|r| r.reasoning += 1);
+        self.span(Kind::Reasoning, mid, delta, (ts, origin), line);
     }
 
     /// An encrypted value counts on its reasoning block (a line of its own when that block
@@ -489,9 +465,7 @@ impl TimelineBuilder {
             self.count(|r| r.reasoning += 1);
             return;
         };
-        if let Some(Line::Reasoning { encrypted, .. }) =
-            self.entries.get_mut(i).map(|e| &mut e.line)
-        {
+        if let Some(Line::Reasoning { encrypted, .. }) = self.line_mut(i) {
             *encrypted += 1;
         }
         let depth = self.entries.get(i).map_or(2, |e| e.depth);
@@ -506,22 +480,12 @@ impl TimelineBuilder {
 
     /// A tool call's start or arguments; `name` is known from a start (or a chunk).
     fn tool(&mut self, cid: String, delta: &str, name: Option<&str>, ts: Ts, origin: &Origin) {
-        if let Some(i) = self.open.tools.get(&cid).copied() {
-            return self.append(i, delta, ts, origin);
-        }
-        let depth = self.depth_content();
-        let line = Line::tool(
-            cid.clone(),
-            name.unwrap_or("?").to_string(),
-            delta.to_string(),
-        );
-        let i = self.push(Kind::Tool, line, depth, ts, origin, false);
-        self.open.tools.insert(cid, i);
-        self.count(|r| r.tool_calls += 1);
+        let line = |id, args| Line::tool(id, name.unwrap_or("?").to_string(), args);
+        self.span(Kind::Tool, cid, delta, (ts, origin), line);
     }
 
     fn tool_result(&mut self, cid: &str, content: String, is_error: bool, ts: Ts, origin: &Origin) {
-        let i = match self.open.tools.remove(cid) {
+        let i = match self.open.spans.remove(&(Kind::Tool, cid.to_string())) {
             Some(i) => i,
             None => {
                 let depth = self.depth_content();
@@ -545,7 +509,7 @@ impl TimelineBuilder {
             error,
             args_done,
             ..
-        }) = self.entries.get_mut(i).map(|e| &mut e.line)
+        }) = self.line_mut(i)
         {
             *result = Some(content);
             *error = is_error;
@@ -553,30 +517,18 @@ impl TimelineBuilder {
         }
     }
 
-    fn state(&mut self, what: &'static str, detail: String, ts: Ts, origin: &Origin) {
-        let depth = self.depth_content();
-        let line = Line::State { what, detail };
-        self.push(Kind::State, line, depth, ts, origin, true);
-    }
-
     /// A `CUSTOM` event; a tool's streamed output counts on its call. The value is kept as its
     /// compact text (a string as the string), read as a tree only for a tool's output.
     fn custom(&mut self, name: &str, value: &Payload, ts: Ts, origin: &Origin) {
         if name == TOOL_OUTPUT_DELTA {
             let value = value.to_value();
-            let cid = value
-                .get("toolCallId")
-                .and_then(Value::as_str)
-                .unwrap_or_default();
-            let n = value
-                .get("delta")
-                .and_then(Value::as_str)
-                .map_or(0, |d| d.chars().count());
-            if let Some(i) = self.open.tools.get(cid).copied() {
+            let cid = value["toolCallId"].as_str().unwrap_or_default();
+            let n = value["delta"].as_str().map_or(0, |d| d.chars().count());
+            if let Some(i) = self.open_span(Kind::Tool, cid) {
                 self.touch(i, ts, origin);
                 if let Some(Line::Tool {
                     streamed_output, ..
-                }) = self.entries.get_mut(i).map(|e| &mut e.line)
+                }) = self.line_mut(i)
                 {
                     *streamed_output += n;
                 }

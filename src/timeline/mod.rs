@@ -58,21 +58,31 @@ pub struct InlineNote {
     pub message: String,
 }
 
-/// How a run ended.
-#[derive(Debug, Clone, Default, PartialEq)]
+/// How a run ended; written as the report's data has it (`{"kind": "error", "code": …}`).
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize)]
+#[serde(
+    tag = "kind",
+    rename_all = "snake_case",
+    rename_all_fields = "camelCase"
+)]
 pub enum Outcome {
     /// Still running (only seen while following a file).
     #[default]
     Open,
     Success {
         /// Tool calls with no result (`outcome.pendingToolCallIds`).
+        #[serde(skip_serializing_if = "Vec::is_empty")]
         pending_tool_calls: Vec<String>,
     },
     /// Stopped at `interrupt()`: `(id, reason)` per interrupt.
-    Interrupt(Vec<(String, String)>),
+    Interrupt {
+        #[serde(skip_serializing_if = "Vec::is_empty")]
+        interrupts: Vec<(String, String)>,
+    },
     /// The caller cancelled the run (`outcome: {type: "cancelled"}`): not a failure.
     Cancelled,
     Error {
+        #[serde(skip_serializing_if = "Option::is_none")]
         code: Option<String>,
         message: String,
     },
@@ -84,6 +94,18 @@ impl Outcome {
     /// Ended in an error or with no terminal event.
     pub fn failed(&self) -> bool {
         matches!(self, Outcome::Error { .. } | Outcome::NoTerminal)
+    }
+
+    /// Its `kind` in the report: `success`, `interrupt`, `error`, `no_terminal`…
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Outcome::Open => "open",
+            Outcome::Success { .. } => "success",
+            Outcome::Interrupt { .. } => "interrupt",
+            Outcome::Cancelled => "cancelled",
+            Outcome::Error { .. } => "error",
+            Outcome::NoTerminal => "no_terminal",
+        }
     }
 }
 
@@ -204,6 +226,8 @@ pub enum Line {
     State {
         what: &'static str,
         detail: String,
+        /// A full state's messages (`None`: a delta, or a state with no `messages` list).
+        messages: Option<usize>,
     },
     Custom {
         name: String,
@@ -247,15 +271,14 @@ impl Line {
 /// Open spans of the current run, by id.
 #[derive(Default)]
 struct Open {
-    texts: HashMap<String, usize>,
-    reasoning: HashMap<String, usize>,
-    tools: HashMap<String, usize>,
+    /// Text, reasoning and tool call entries, by kind and id.
+    spans: HashMap<(Kind, String), usize>,
     /// Step name → entry indices (a name may be open more than once).
     steps: Vec<(String, usize)>,
     /// Entries opened by *_CHUNK events: they need no END.
     chunked: Vec<usize>,
     /// The id of the last chunk of each kind: a chunk without an id continues it.
-    last_chunk: HashMap<&'static str, String>,
+    last_chunk: HashMap<Kind, String>,
 }
 
 /// Builds the timeline from the pipeline's output. See the module docs.
@@ -379,6 +402,15 @@ mod tests {
         assert!(out.contains("! AGX002 warning"), "{out}");
         assert_eq!(b.runs()[0].messages, 1);
         assert!(matches!(b.runs()[0].outcome, Outcome::Success { .. }));
+    }
+
+    #[test]
+    fn cut_left_keeps_the_end_of_a_path() {
+        use super::render::cut_left;
+        assert_eq!(cut_left("dir/file.ndjson:12", 10), "…ndjson:12");
+        assert_eq!(cut_left("ab漢字", 4), "…字");
+        assert_eq!(cut_left("short", 9), "short");
+        assert_eq!(cut_left("short", 0), "");
     }
 
     #[test]

@@ -81,14 +81,7 @@ fn status(paint: Paint, text: impl Into<String>) -> Segment {
 
 /// ` · text`, dropped (with its ` · `) first when the line is too wide.
 fn detail(v: &mut Vec<Segment>, paint: Paint, text: impl Into<String>) {
-    v.push(seg(Paint::Dim, " · "));
-    v.push(piece(Fit::Detail, paint, text));
-}
-
-/// A detail dropped only after the others.
-fn last_detail(v: &mut Vec<Segment>, paint: Paint, text: impl Into<String>) {
-    v.push(seg(Paint::Dim, " · "));
-    v.push(piece(Fit::LastDetail, paint, text));
+    dotted(v, piece(Fit::Detail, paint, text));
 }
 
 /// A path (with its `:line`), cut from the left.
@@ -150,26 +143,19 @@ impl Renderer {
             )?;
         }
         let line = self.segments(e);
-        if matches!(e.line, Line::Notes) {
-            // Notes only.
-        } else if let Line::RunEnd(_) = &e.line {
-            // The footer: outcome on the entry's line, the counts on the next.
-            let split = line
-                .iter()
-                .position(|s| s.text == COUNTS_MARK)
-                .unwrap_or(line.len());
-            self.write_segments(&line[..split], w)?;
-            let mut counts = vec![seg(Paint::Plain, " ".repeat(19)), seg(Paint::Dim, "  ")];
-            counts.extend(line.iter().skip(split + 1).cloned());
-            if counts.len() > 2 {
-                self.write_segments(&counts, w)?;
-            }
-        } else {
-            self.write_segments(&line, w)?;
+        // A footer: the outcome on the entry's line, the counts (after COUNTS_MARK) on the next.
+        let split = line.iter().position(|s| s.text == COUNTS_MARK);
+        let (own, counts) = line.split_at(split.unwrap_or(line.len()));
+        if !matches!(e.line, Line::Notes) {
+            self.write_segments(own, w)?;
+        }
+        if let Some(counts) = counts.get(1..).filter(|c| !c.is_empty()) {
+            let mut next = vec![seg(Paint::Plain, " ".repeat(19)), seg(Paint::Dim, "  ")];
+            next.extend_from_slice(counts);
+            self.write_segments(&next, w)?;
         }
         for n in &e.notes {
-            let segs = note_segments(e, n);
-            self.write_segments(&segs, w)?;
+            self.write_segments(&note_segments(e, n), w)?;
         }
         Ok(())
     }
@@ -293,43 +279,8 @@ impl Renderer {
                 push_duration(&mut v, e);
                 push_cut(&mut v, *cut);
             }
-            Line::Tool {
-                id,
-                name,
-                args,
-                args_done: _,
-                streamed_output,
-                result,
-                error,
-            } => {
-                v.push(seg(Paint::Strong(k), format!("tool {name} ")));
-                v.push(piece(Fit::Id, Paint::Dim, self.id(id)));
-                v.push(seg(Paint::Dim, " "));
-                if !args.is_empty() {
-                    v.push(preview(Paint::Kind(k), one_line(args)));
-                }
-                if *streamed_output > 0 {
-                    let streamed = format!("streamed {}", count(*streamed_output, "char"));
-                    detail(&mut v, Paint::Dim, streamed);
-                }
-                match result {
-                    Some(r) => {
-                        v.push(seg(Paint::Dim, if args.is_empty() { "→ " } else { " → " }));
-                        let p = if *error {
-                            Paint::Kind(Kind::Error)
-                        } else {
-                            Paint::Plain
-                        };
-                        v.push(preview(p, quote(r)));
-                        if *error {
-                            dotted(&mut v, status(Paint::Strong(Kind::Error), "tool error"));
-                        }
-                    }
-                    None => dotted(&mut v, status(Paint::Strong(Kind::Error), "no result")),
-                }
-                push_duration(&mut v, e);
-            }
-            Line::State { what, detail } => {
+            Line::Tool { .. } => self.tool(&mut v, e),
+            Line::State { what, detail, .. } => {
                 v.push(seg(Paint::Strong(k), format!("{what} ")));
                 v.push(preview(Paint::Kind(k), detail.clone()));
             }
@@ -370,6 +321,49 @@ impl Renderer {
         }
         v
     }
+
+    /// A tool call's line: its name, id, arguments, streamed output and result.
+    fn tool(&self, v: &mut Vec<Segment>, e: &Entry) {
+        let Line::Tool {
+            id,
+            name,
+            args,
+            streamed_output,
+            result,
+            error,
+            ..
+        } = &e.line
+        else {
+            return;
+        };
+        let k = e.kind;
+        v.push(seg(Paint::Strong(k), format!("tool {name} ")));
+        v.push(piece(Fit::Id, Paint::Dim, self.id(id)));
+        v.push(seg(Paint::Dim, " "));
+        if !args.is_empty() {
+            v.push(preview(Paint::Kind(k), one_line(args)));
+        }
+        if *streamed_output > 0 {
+            let streamed = format!("streamed {}", count(*streamed_output, "char"));
+            detail(v, Paint::Dim, streamed);
+        }
+        match result {
+            Some(r) => {
+                v.push(seg(Paint::Dim, if args.is_empty() { "→ " } else { " → " }));
+                let p = if *error {
+                    Paint::Kind(Kind::Error)
+                } else {
+                    Paint::Plain
+                };
+                v.push(preview(p, quote(r)));
+                if *error {
+                    dotted(v, status(Paint::Strong(Kind::Error), "tool error"));
+                }
+            }
+            None => dotted(v, status(Paint::Strong(Kind::Error), "no result")),
+        }
+        push_duration(v, e);
+    }
 }
 
 fn note_segments(e: &Entry, n: &InlineNote) -> Vec<Segment> {
@@ -394,7 +388,6 @@ fn note_segments(e: &Entry, n: &InlineNote) -> Vec<Segment> {
 }
 
 fn footer(v: &mut Vec<Segment>, run: &RunSummary) {
-    let dot = || seg(Paint::Dim, " · ");
     v.push(seg(Paint::Strong(Kind::Run), "■ "));
     match &run.outcome {
         Outcome::Open => v.push(seg(Paint::Kind(Kind::Run), "running")),
@@ -407,7 +400,7 @@ fn footer(v: &mut Vec<Segment>, run: &RunSummary) {
                 ));
             }
         }
-        Outcome::Interrupt(list) => {
+        Outcome::Interrupt { interrupts: list } => {
             v.push(seg(Paint::Strong(Kind::Interrupt), "interrupt"));
             // The ids give way before the reasons.
             for (i, (id, reason)) in list.iter().enumerate() {
@@ -433,21 +426,19 @@ fn footer(v: &mut Vec<Segment>, run: &RunSummary) {
         fit: Fit::Fixed,
     });
     v.push(seg(Paint::Plain, count(run.messages as usize, "message")));
-    v.push(dot());
-    v.push(seg(
-        Paint::Plain,
-        count(run.tool_calls as usize, "tool call"),
-    ));
+    dotted(
+        v,
+        seg(Paint::Plain, count(run.tool_calls as usize, "tool call")),
+    );
     detail(v, Paint::Plain, format!("{} reasoning", run.reasoning));
     if let Some(t) = run.tokens {
-        v.push(dot());
-        v.push(seg(Paint::Plain, format!("{} tokens", t.total)));
+        dotted(v, seg(Paint::Plain, format!("{} tokens", t.total)));
         let split = format!(" ({} in, {} out)", t.input, t.output);
         v.push(piece(Fit::Detail, Paint::Plain, split));
     }
     detail(v, Paint::Plain, format!("{} events", run.events));
     if let Some(d) = run.duration_ms() {
-        last_detail(v, Paint::Plain, ms(d));
+        dotted(v, piece(Fit::LastDetail, Paint::Plain, ms(d)));
     }
 }
 
@@ -676,27 +667,10 @@ fn ids_before(out: &[Segment], i: usize) -> usize {
 }
 
 /// Cuts `s` to `max` columns from the left, starting with `…` when cut (a path keeps its
-/// file name and line).
+/// file name and line): [`cut`] of the text reversed.
 pub fn cut_left(s: &str, max: usize) -> String {
-    if s.width() <= max {
-        return s.to_string();
-    }
-    if max == 0 {
-        return String::new();
-    }
-    let mut tail: Vec<char> = Vec::new();
-    let mut w = 1;
-    for c in s.chars().rev() {
-        let cw = c.width().unwrap_or(0);
-        if w + cw > max {
-            break;
-        }
-        w += cw;
-        tail.push(c);
-    }
-    let mut out = String::from("…");
-    out.extend(tail.into_iter().rev());
-    out
+    let reversed: String = s.chars().rev().collect();
+    cut(&reversed, max).chars().rev().collect()
 }
 
 fn kind_style(k: Kind) -> Style {

@@ -187,10 +187,11 @@ impl EncodedState {
             Some(Value::Array(list)) => std::mem::take(list),
             _ => return Err(state),
         };
-        let messages = list
+        let mut messages: Vec<Arc<SharedJson>> = list
             .into_iter()
             .map(|m| Arc::new(SharedJson::new(m)))
             .collect();
+        crate::wire::state::pair_unanswered(&mut messages);
         Self::new(state, messages).map_err(|(state, _)| state)
     }
 

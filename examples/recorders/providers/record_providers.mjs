@@ -11,6 +11,7 @@
 //
 // | scenario | integration | scripted layer | shape |
 // | n_gemini_two_calls | @langchain/google-genai 2.3.2 ChatGoogleGenerativeAI | `client.generateContentStream` | two whole functionCall parts in one response (no `id`: Gemini sends none): v2 one chunk with two tool_call_chunks without `index` (ids made up by the integration, uuid v4), v3 two `tool_call_chunk` blocks without ids, ToolMessages without `tool_call_id` |
+// | n_gemini_text_and_calls | @langchain/google-genai 2.3.2 ChatGoogleGenerativeAI | `client.generateContentStream` | a text part, then two functionCall parts of different tools (no `id`) in the next item: v3 `tool_call_chunk` blocks without ids after a text block (block index 1 and 2, their places in `content`), ToolMessages without `tool_call_id`; also as sse/js-stream-modes |
 // | n_bedrock_reasoning | @langchain/aws 1.3.9 ChatBedrockConverse | `client.send` (ConverseStream events) | reasoningContent text deltas, a signature delta, text: `reasoning_content` parts without index |
 // | n_openai_stream_usage | @langchain/openai 1.6.0 ChatOpenAI (streamUsage) | `configuration.fetch` (Chat Completions SSE) | chunks with the provider id `chatcmpl-…`, usage on a last chunk with no choices |
 
@@ -95,6 +96,32 @@ function geminiTwoCalls() {
   return agentGraph(model, [getWeather]);
 }
 
+const getTime = tool(async ({ city }) => `12:00 in ${city}`, {
+  name: "get_time",
+  description: "Get the local time in a city.",
+  schema: z.object({ city: z.string() }),
+});
+
+function geminiTextAndCalls() {
+  const model = new ChatGoogleGenerativeAI({ model: "gemini-2.5-flash", apiKey: "fake-key" });
+  const item = (parts, extra = {}) => ({ candidates: [{ content: { role: "model", parts }, index: 0, ...extra }], modelVersion: "gemini-2.5-flash" });
+  const next = script([
+    [
+      item([{ text: "Let me check both." }]),
+      {
+        ...item([{ functionCall: { name: "get_weather", args: { city: "Paris" } } }, { functionCall: { name: "get_time", args: { city: "Paris" } } }], { finishReason: "STOP" }),
+        usageMetadata: geminiUsage(40, 20),
+      },
+    ],
+    [
+      ...words("It is sunny in Paris, and 12:00.").map((w) => item([{ text: w }])),
+      { ...item([{ text: "" }], { finishReason: "STOP" }), usageMetadata: geminiUsage(80, 10) },
+    ],
+  ]);
+  model.client.generateContentStream = async () => ({ stream: each(next()) });
+  return agentGraph(model, [getWeather, getTime]);
+}
+
 // --- Bedrock: ConverseStream output events -------------------------------------------------------------
 function bedrockReasoning() {
   const model = new ChatBedrockConverse({
@@ -149,13 +176,14 @@ function openaiStreamUsage() {
 const human = (text, name) => ({ messages: [{ role: "user", content: text, id: `human-${name}` }] });
 const SCENARIOS = [
   { name: "n_gemini_two_calls", build: geminiTwoCalls, input: human("Weather in Paris and Tokyo?", "n_gemini_two_calls") },
+  { name: "n_gemini_text_and_calls", build: geminiTextAndCalls, input: human("Weather and time in Paris?", "n_gemini_text_and_calls") },
   { name: "n_bedrock_reasoning", build: bedrockReasoning, input: human("Capital of France?", "n_bedrock_reasoning") },
   { name: "n_openai_stream_usage", build: openaiStreamUsage, input: human("Hi there", "n_openai_stream_usage") },
 ];
 
 // Raw SSE of LangGraph.js's own encoder, as record_js.mjs writes them (sse/js-stream-modes.<scenario>.sse):
 // graph.stream(input, {streamMode: ["updates","messages","custom"], subgraphs: true, encoding: "text/event-stream"})
-const SSE_CAPTURES = ["n_openai_stream_usage"];
+const SSE_CAPTURES = ["n_openai_stream_usage", "n_gemini_text_and_calls"];
 
 async function recordSse(scn, out) {
   const graph = scn.build();

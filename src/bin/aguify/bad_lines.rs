@@ -5,26 +5,20 @@
 use aguify::check::report::DEFAULT_MAX_PER_RULE;
 use aguify::input::Origin;
 use aguify::text::printable;
+use indexmap::IndexMap;
 
 /// Unreadable lines met per file, in the order the files were met.
 #[derive(Default)]
 pub struct BadLines {
-    files: Vec<(String, u64)>,
+    files: IndexMap<String, u64>,
 }
 
 impl BadLines {
     /// Tells a bad line, unless its file has had its share.
     pub fn tell(&mut self, origin: &Origin, message: &str) {
-        let file = &*origin.file;
-        let at = match self.files.iter().position(|(f, _)| f == file) {
-            Some(at) => at,
-            None => {
-                self.files.push((file.to_string(), 0));
-                self.files.len() - 1
-            }
-        };
-        self.files[at].1 += 1;
-        if self.files[at].1 <= DEFAULT_MAX_PER_RULE as u64 {
+        let n = self.files.entry(origin.file.to_string()).or_default();
+        *n += 1;
+        if *n <= DEFAULT_MAX_PER_RULE as u64 {
             eprintln!(
                 "aguify: {}: {}",
                 printable(&origin.to_string()),
@@ -36,7 +30,7 @@ impl BadLines {
     /// The lines left out, one line per file.
     pub fn finish(&self) {
         let shown = DEFAULT_MAX_PER_RULE as u64;
-        for (file, n) in self.files.iter().filter(|(_, n)| *n > shown) {
+        for (file, n) in self.files.iter().filter(|(_, n)| **n > shown) {
             let more = n - shown;
             let lines = if more == 1 { "line" } else { "lines" };
             eprintln!(

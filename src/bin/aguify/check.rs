@@ -137,34 +137,27 @@ fn check_files(
     opts: &aguify::pipeline::Options,
     config: &Config,
 ) -> Vec<FileReport> {
-    let jobs = jobs.clamp(1, files.len().max(1));
-    // stdin cannot be shared between threads; one file needs no pool; `--strict` stops at
-    // the first file with a bad line.
-    if jobs == 1 || opts.strict || files.iter().any(|f| f == "-") {
-        let mut out = vec![];
-        for f in files {
-            let r = check_one(f, label, opts, config);
-            let stop = r.stopped.is_some();
-            out.push(r);
-            if stop {
-                break;
-            }
-        }
-        return out;
-    }
+    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
+    // stdin cannot be shared between threads; `--strict` stops at the first file with a bad
+    // line, so its files are checked one after another.
+    let one_by_one = opts.strict || files.iter().any(|f| f == "-");
+    let jobs = if one_by_one { 1 } else { jobs }.clamp(1, files.len().max(1));
     // Files in parallel share the cores with the parse threads of each file.
     let opts = &aguify::pipeline::Options {
         parse_threads: (opts.parse_threads / jobs).max(1),
         ..opts.clone()
     };
-    let next = std::sync::atomic::AtomicUsize::new(0);
+    let (next, stopped) = (AtomicUsize::new(0), AtomicBool::new(false));
     let done = std::sync::Mutex::new(Vec::new());
     std::thread::scope(|s| {
         for _ in 0..jobs {
             s.spawn(|| loop {
-                let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                let Some(f) = files.get(i) else { break };
+                let i = next.fetch_add(1, Relaxed);
+                let Some(f) = files.get(i).filter(|_| !stopped.load(Relaxed)) else {
+                    break;
+                };
                 let r = check_one(f, label, opts, config);
+                stopped.fetch_or(r.stopped.is_some(), Relaxed);
                 if let Ok(mut d) = done.lock() {
                     d.push((i, r));
                 }

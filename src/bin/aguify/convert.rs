@@ -136,7 +136,7 @@ pub fn run(args: ConvertArgs) -> anyhow::Result<i32> {
     if let Err(code) = crate::terminal::stdin_guard("convert", &args.input.files) {
         return Ok(code);
     }
-    let mut inputs = options::open_inputs(&args.input.files)?;
+    let mut inputs = crate::terminal::open_inputs(&args.input.files, false, None)?;
     options::label_stdin(&mut inputs, args.stdin.stdin_filename.as_deref());
     let names: Vec<Arc<str>> = inputs.iter().map(|i| i.name.clone()).collect();
     let opts = options::pipeline_options(&args.input, &args.map);
@@ -209,11 +209,7 @@ pub fn run(args: ConvertArgs) -> anyhow::Result<i32> {
     if obs.known.report() {
         return Ok(2);
     }
-    Ok(if crate::check::fails(counts, args.fail_on, None) {
-        1
-    } else {
-        0
-    })
+    Ok(crate::check::fails(counts, args.fail_on, None).into())
 }
 
 /// `--stats` on stderr; `warnings` is the checker's count (the one the summary gives).

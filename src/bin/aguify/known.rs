@@ -12,20 +12,26 @@ use aguify::model::ModelEvent;
 use aguify::pipeline::Observer;
 use aguify::text::printable;
 
-/// What each input held, and its messages on stderr.
+/// What each input held (the library's [`aguify::known::Known`], which it derefs to), and its
+/// messages on stderr.
 pub struct Known(pub aguify::known::Known);
+
+impl std::ops::Deref for Known {
+    type Target = aguify::known::Known;
+    fn deref(&self) -> &Self::Target {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for Known {
+    fn deref_mut(&mut self) -> &mut Self::Target {
+        &mut self.0
+    }
+}
 
 impl Known {
     pub fn new<'a>(names: impl IntoIterator<Item = &'a Arc<str>>) -> Known {
         Known(aguify::known::Known::new(names))
-    }
-
-    pub fn record(&mut self, rec: &Record, disposition: &Disposition) {
-        self.0.record(rec, disposition)
-    }
-
-    pub fn bad_line(&mut self, origin: &Origin, message: &str) {
-        self.0.bad_line(origin, message)
     }
 
     /// `--strict` stopped: the bad line it stopped at, on stderr (before the stop itself).
@@ -33,16 +39,6 @@ impl Known {
         if let Some((at, why)) = self.0.last_bad() {
             eprintln!("aguify: {}: {}", printable(at), printable(why));
         }
-    }
-
-    /// Whether `file` held a record of a known form (`None`: not an input, e.g. `(input)`).
-    pub fn state(&self, file: &str) -> Option<bool> {
-        self.0.state(file)
-    }
-
-    /// How many inputs held nothing of a known form.
-    pub fn unread(&self) -> usize {
-        self.0.unread()
     }
 
     /// Tells (on stderr) each file of which nothing was read; whether there was one.

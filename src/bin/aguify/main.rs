@@ -76,27 +76,19 @@ fn main() -> ExitCode {
 /// What a command writes, and where: named when writing it fails.
 fn output_of(command: &cli::Command) -> String {
     use cli::Command as C;
-    let (what, to) = match command {
-        C::Convert(_) => ("the AG-UI events", "stdout"),
-        C::Check(_) => ("the report", "stdout"),
-        C::Timeline(_) => ("the timeline", "stdout"),
-        C::Explain(_) => ("the explanation", "stdout"),
-        C::Diff(_) => ("the diff", "stdout"),
-        C::Snapshot(_) => ("the snapshot", "stdout"),
-        C::Report(a) if a.output != "-" => ("the HTML report to", a.output.as_str()),
-        C::Report(_) => ("the HTML report", "stdout"),
-        C::Redact(a) => match &a.output {
-            Some(path) if path != "-" => ("the redacted recording to", path.as_str()),
-            _ => ("the redacted recording", "stdout"),
-        },
-        C::Serve(_) | C::Completions { .. } => ("the output", "stdout"),
+    let (what, path) = match command {
+        C::Convert(_) => ("the AG-UI events", None),
+        C::Check(_) => ("the report", None),
+        C::Timeline(_) => ("the timeline", None),
+        C::Explain(_) => ("the explanation", None),
+        C::Diff(_) => ("the diff", None),
+        C::Snapshot(_) => ("the snapshot", None),
+        C::Report(a) => ("the HTML report", Some(a.output.as_str())),
+        C::Redact(a) => ("the redacted recording", a.output.as_deref()),
+        C::Serve(_) | C::Completions { .. } => ("the output", None),
     };
-    let to = aguify::text::printable(to);
-    if to == "stdout" {
-        format!("{what} to stdout")
-    } else {
-        format!("{what} {to}")
-    }
+    let to = path.filter(|p| *p != "-").unwrap_or("stdout");
+    format!("{what} to {}", aguify::text::printable(to))
 }
 
 /// Help, a version or completions written to stdout: a closed pipe is a quiet success, any
@@ -157,9 +149,8 @@ fn message(e: &anyhow::Error, writing: &str) -> String {
 /// errors stay errors.
 pub fn verdict_written(written: io::Result<()>, verdict: i32) -> anyhow::Result<i32> {
     match written {
-        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(verdict),
-        Err(e) => Err(e.into()),
-        Ok(()) => Ok(verdict),
+        Err(e) if e.kind() != io::ErrorKind::BrokenPipe => Err(e.into()),
+        _ => Ok(verdict),
     }
 }
 

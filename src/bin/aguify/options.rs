@@ -9,10 +9,6 @@ use aguify::pipeline::{Input, Options};
 
 use crate::cli::{self, InputArgs, MapArgs, PolicyArgs};
 
-pub fn open_inputs(files: &[String]) -> Result<Vec<Input>, aguify::Error> {
-    crate::terminal::open_inputs(files, false, None)
-}
-
 /// The files given, or stdin (`-`) when there are none.
 pub fn or_stdin(files: &[String]) -> Vec<String> {
     if files.is_empty() {

@@ -23,15 +23,16 @@ pub fn run(args: RedactArgs) -> anyhow::Result<i32> {
     };
     let files = options::or_stdin(&args.files);
     let to_dir = args.output.as_deref().filter(|o| Path::new(o).is_dir());
-    let mut secrets = aguify::redact::Counts::new();
-    let mut bad_lines = 0;
+    let mut total = file::Summary::default();
+    let mut each = |f: &String, out: &mut dyn Write| -> anyhow::Result<()> {
+        total.add(one(f, &args.stdin.stdin_filename, out, &opts)?);
+        Ok(())
+    };
     match (&args.output, to_dir) {
         (None, _) => {
             let mut out = io::BufWriter::with_capacity(64 * 1024, io::stdout().lock());
             for f in &files {
-                let s = one(f, &args.stdin.stdin_filename, &mut out, &opts)?;
-                bad_lines += s.bad_lines;
-                add(&mut secrets, s.secrets);
+                each(f, &mut out)?;
             }
             out.flush()?;
         }
@@ -44,27 +45,14 @@ pub fn run(args: RedactArgs) -> anyhow::Result<i32> {
                     );
                     return Ok(2);
                 };
-                let s = written(&Path::new(dir).join(name), |out| {
-                    one(f, &args.stdin.stdin_filename, out, &opts)
-                })?;
-                bad_lines += s.bad_lines;
-                add(&mut secrets, s.secrets);
+                written(&Path::new(dir).join(name), |out| each(f, out))?;
             }
         }
-        (Some(o), None) => {
-            let s = written(Path::new(o), |out| {
-                let mut total = file::Summary::default();
-                for f in &files {
-                    let s = one(f, &args.stdin.stdin_filename, out, &opts)?;
-                    total.bad_lines += s.bad_lines;
-                    add(&mut total.secrets, s.secrets);
-                }
-                Ok(total)
-            })?;
-            bad_lines += s.bad_lines;
-            add(&mut secrets, s.secrets);
-        }
+        (Some(o), None) => written(Path::new(o), |out| {
+            files.iter().try_for_each(|f| each(f, out))
+        })?,
     }
+    let (secrets, bad_lines) = (total.secrets, total.bad_lines);
     if !secrets.is_empty() {
         let total: u64 = secrets.values().sum();
         let kinds: Vec<String> = secrets.iter().map(|(k, n)| format!("{n} {k}")).collect();
@@ -79,12 +67,6 @@ pub fn run(args: RedactArgs) -> anyhow::Result<i32> {
         eprintln!("aguify: redact: {bad_lines} bad {noun} passed through redacted");
     }
     Ok(0)
-}
-
-fn add(to: &mut aguify::redact::Counts, from: aguify::redact::Counts) {
-    for (k, n) in from {
-        *to.entry(k).or_default() += n;
-    }
 }
 
 /// Redacts one input into `out`, reporting its bad lines.
@@ -112,10 +94,9 @@ fn one(
 /// Writes `path` whole or not at all ([`crate::output::Replacing`], as every `-o` does).
 fn written(
     path: &Path,
-    write: impl FnOnce(&mut dyn Write) -> anyhow::Result<file::Summary>,
-) -> anyhow::Result<file::Summary> {
+    write: impl FnOnce(&mut dyn Write) -> anyhow::Result<()>,
+) -> anyhow::Result<()> {
     let mut out = crate::output::Replacing::create(&path.to_string_lossy())?;
-    let summary = write(&mut out)?;
-    out.commit()?;
-    Ok(summary)
+    write(&mut out)?;
+    Ok(out.commit()?)
 }

@@ -20,13 +20,10 @@ pub fn use_color(choice: Color, stream_is_terminal: bool) -> bool {
         Color::Always => true,
         Color::Never => false,
         Color::Auto => {
-            if env("NO_COLOR").is_some() || std::env::var_os("TERM").is_some_and(|t| t == "dumb") {
-                false
-            } else if env("CLICOLOR_FORCE").is_some_and(|v| v != "0") {
-                true
-            } else {
-                stream_is_terminal
-            }
+            let never =
+                env("NO_COLOR").is_some() || std::env::var_os("TERM").is_some_and(|t| t == "dumb");
+            let forced = env("CLICOLOR_FORCE").is_some_and(|v| v != "0");
+            !never && (forced || stream_is_terminal)
         }
     }
 }

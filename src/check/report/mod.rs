@@ -102,6 +102,10 @@ impl Report {
     /// The findings of `file` to show: the first [`Report::max_per_rule`] of each rule, in
     /// line order; and per rule, how many more there are.
     pub fn shown<'a>(&self, file: &'a FileReport) -> (Vec<&'a Finding>, Vec<(&'static str, u64)>) {
+        let limit = match self.max_per_rule {
+            0 => usize::MAX,
+            n => n,
+        };
         let mut seen: std::collections::BTreeMap<&'static str, usize> = Default::default();
         let shown = file
             .findings
@@ -109,28 +113,18 @@ impl Report {
             .filter(|f| {
                 let n = seen.entry(f.rule).or_default();
                 *n += 1;
-                self.max_per_rule == 0 || *n <= self.max_per_rule
+                *n <= limit
             })
             .collect::<Vec<_>>();
         let more = file
             .rule_counts
             .iter()
             .filter_map(|r| {
-                let shown = seen
-                    .get(r.rule)
-                    .map_or(0, |n| (*n).min(self.limit()) as u64);
+                let shown = seen.get(r.rule).map_or(0, |n| (*n).min(limit) as u64);
                 (r.count > shown).then_some((r.rule, r.count - shown))
             })
             .collect();
         (shown, more)
-    }
-
-    fn limit(&self) -> usize {
-        if self.max_per_rule == 0 {
-            usize::MAX
-        } else {
-            self.max_per_rule
-        }
     }
 
     /// Writes the rendered report to `w`; the JSON report is streamed, not built in memory.

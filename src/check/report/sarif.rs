@@ -27,10 +27,10 @@ pub fn render(report: &Report) -> String {
     let results: Vec<Value> = report
         .findings()
         .map(|f| {
-            let mut region = json!({});
-            if f.line > 0 {
-                region = json!({"startLine": f.line});
-            }
+            let region = match f.line {
+                0 => json!({}),
+                line => json!({"startLine": line}),
+            };
             json!({
                 "ruleId": f.rule,
                 "ruleIndex": rule_list.iter().position(|r| *r == f.rule),

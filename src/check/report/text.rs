@@ -58,16 +58,21 @@ pub fn finding_text(f: &Finding, color: bool, with_file: bool) -> String {
 /// `--statistics`: the findings counted by rule, and the summary line.
 pub fn statistics(report: &Report) -> String {
     let mut out = String::new();
-    for (rule, sev, n) in report.by_rule() {
-        let title = crate::check::rules::get(rule).title;
-        let _ = writeln!(out, "{n:>8}  {rule}  {:<7}  {title}", sev.as_str());
-    }
+    rule_lines(&report.by_rule(), &mut out);
     let _ = writeln!(
         out,
         "{}",
         super::summary_line(report.counts(), report.files.len())
     );
     out
+}
+
+/// One line per rule found: its count, id, severity and title.
+fn rule_lines(by_rule: &[(&str, Severity, u64)], out: &mut String) {
+    for &(rule, sev, n) in by_rule {
+        let title = crate::check::rules::get(rule).title;
+        let _ = writeln!(out, "{n:>8}  {rule}  {:<7}  {title}", sev.as_str());
+    }
 }
 
 pub fn render(report: &Report, color: bool) -> String {
@@ -103,10 +108,7 @@ pub fn render(report: &Report, color: bool) -> String {
     let by_rule = report.by_rule();
     if !by_rule.is_empty() {
         let _ = writeln!(out, "Findings by rule:");
-        for &(rule, sev, n) in &by_rule {
-            let title = crate::check::rules::get(rule).title;
-            let _ = writeln!(out, "{n:>8}  {rule}  {:<7}  {title}", sev.as_str());
-        }
+        rule_lines(&by_rule, &mut out);
     }
     if by_rule.iter().any(|(rule, _, _)| *rule == "AGX202") {
         let _ = writeln!(

@@ -60,20 +60,11 @@ fn kind_name(v: &Value) -> &'static str {
 }
 
 fn snake_to_camel(k: &str) -> Option<String> {
-    if !k.contains('_') || k.starts_with('_') {
-        return None;
-    }
-    let mut out = String::new();
-    let mut up = false;
-    for c in k.chars() {
-        if c == '_' {
-            up = true;
-        } else if up {
-            out.extend(c.to_uppercase());
-            up = false;
-        } else {
-            out.push(c);
-        }
+    let (first, rest) = k.split_once('_').filter(|(first, _)| !first.is_empty())?;
+    let mut out = first.to_string();
+    for word in rest.split('_') {
+        let mut c = word.chars();
+        out.extend(c.next().into_iter().flat_map(char::to_uppercase).chain(c));
     }
     Some(out)
 }
@@ -91,6 +82,18 @@ impl V<'_> {
     fn omitted(&mut self, p: P<'_>, name: &str) {
         let message = format!("`{name}` must be omitted, not null");
         self.push("AGX204", p.s(), message);
+    }
+
+    /// AGX204: optional field `name` at `p` is null (in an object's fields).
+    fn optional_null(&mut self, p: String, name: &str) {
+        let message = format!("`{name}` is optional and must be omitted, not null");
+        self.push("AGX204", p, message);
+    }
+
+    /// AGX205: field `name` at `p` is not `what` (`a string`).
+    fn expected(&mut self, p: P<'_>, name: &str, what: &str, val: &Value) {
+        let message = format!("`{name}` must be {what}, found {}", kind_name(val));
+        self.push("AGX205", p.s(), message);
     }
 
     /// Checks an object against a field spec. `base` adds BaseEvent fields.
@@ -146,11 +149,7 @@ impl V<'_> {
                     if required {
                         self.push("AGX205", p, format!("`{name}` must not be null"));
                     } else {
-                        self.push(
-                            "AGX204",
-                            p,
-                            format!("`{name}` is optional and must be omitted, not null"),
-                        );
+                        self.optional_null(p, name);
                     }
                 }
                 Some(val) => self.value(path, name, val, kind),
@@ -181,16 +180,8 @@ impl V<'_> {
     fn value(&mut self, path: P<'_>, name: &str, val: &Value, kind: K) {
         let p = P::Key(&path, name);
         match kind {
-            K::Str if !val.is_string() => self.push(
-                "AGX205",
-                p.s(),
-                format!("`{name}` must be a string, found {}", kind_name(val)),
-            ),
-            K::Bool if !val.is_boolean() => self.push(
-                "AGX205",
-                p.s(),
-                format!("`{name}` must be a boolean, found {}", kind_name(val)),
-            ),
+            K::Str if !val.is_string() => self.expected(p, name, "a string", val),
+            K::Bool if !val.is_boolean() => self.expected(p, name, "a boolean", val),
             K::Str | K::Bool | K::Json | K::JsonNonNull => {}
             K::Enum(opts) => match val.as_str() {
                 Some(s) if opts.contains(&s) => {}
@@ -203,20 +194,15 @@ impl V<'_> {
                     );
                 }
             },
-            K::Object => self.plain_object(p, name, val),
+            K::Object if !val.is_object() => self.expected(p, name, "an object", val),
+            K::Object => {}
             K::Patch => self.patch(p, val),
-            K::Messages => match val.as_array() {
-                Some(a) => {
-                    for (i, m) in a.iter().enumerate() {
-                        self.message(P::Idx(&p, i), m);
-                    }
-                }
-                None => self.push(
-                    "AGX205",
-                    p.s(),
-                    format!("`{name}` must be an array of messages"),
-                ),
-            },
+            K::Messages => self.each(
+                p,
+                val,
+                "`messages` must be an array of messages",
+                V::message,
+            ),
             K::Content => self.content(p, val),
             K::Outcome => self.outcome(p, val),
             K::SubOutcome => match val.get("type").and_then(Value::as_str) {
@@ -231,18 +217,7 @@ impl V<'_> {
                     ),
                 ),
             },
-            K::Usage => match val.as_array() {
-                Some(a) => {
-                    for (i, u) in a.iter().enumerate() {
-                        self.usage(P::Idx(&p, i), u);
-                    }
-                }
-                None => self.push(
-                    "AGX205",
-                    p.s(),
-                    "`usage` must be an array of token usages".into(),
-                ),
-            },
+            K::Usage => self.each(p, val, "`usage` must be an array of token usages", V::usage),
             K::RunInput => self.run_input(p, val),
         }
     }
@@ -269,24 +244,28 @@ impl V<'_> {
         let Some(list) = v.get(key) else {
             return;
         };
-        let lp = P::Key(&p, key);
-        match list.as_array() {
-            Some(a) => {
-                for (i, item) in a.iter().enumerate() {
-                    self.object(P::Idx(&lp, i), item, spec, &[], false);
-                }
-            }
-            None => self.push("AGX205", lp.s(), format!("`{key}` must be an array")),
-        }
+        let not_array = format!("`{key}` must be an array");
+        self.each(P::Key(&p, key), list, &not_array, |v, p, item| {
+            v.object(p, item, spec, &[], false)
+        });
     }
 
-    fn plain_object(&mut self, p: P<'_>, name: &str, val: &Value) {
-        if !val.is_object() {
-            self.push(
-                "AGX205",
-                p.s(),
-                format!("`{name}` must be an object, found {}", kind_name(val)),
-            );
+    /// Each item of array `val` at `p`, checked by `check`; AGX205 `not_array` when it is
+    /// not an array.
+    fn each(
+        &mut self,
+        p: P<'_>,
+        val: &Value,
+        not_array: &str,
+        mut check: impl FnMut(&mut Self, P<'_>, &Value),
+    ) {
+        match val.as_array() {
+            Some(a) => {
+                for (i, item) in a.iter().enumerate() {
+                    check(self, P::Idx(&p, i), item);
+                }
+            }
+            None => self.push("AGX205", p.s(), not_array.to_string()),
         }
     }
 
@@ -314,14 +293,7 @@ impl V<'_> {
                     })
                 }
             }
-            _ => {
-                self.push(
-                    "AGX205",
-                    p.s(),
-                    format!("`{name}` must be an integer, found {}", kind_name(val)),
-                );
-                return;
-            }
+            _ => return self.expected(p, name, "an integer", val),
         };
         if !ok {
             self.push(
@@ -357,11 +329,7 @@ impl V<'_> {
                 | "cachedInputTokens"
                 | "cacheWriteInputTokens" => {
                     if v.is_null() {
-                        self.push(
-                            "AGX204",
-                            kp.s(),
-                            format!("`{k}` is optional and must be omitted, not null"),
-                        );
+                        self.optional_null(kp.s(), k);
                     } else {
                         self.int(kp, k, v, true);
                     }
@@ -388,34 +356,23 @@ impl V<'_> {
                 Some("remove") => &["path"],
                 Some("move" | "copy") => &["from", "path"],
                 _ => {
-                    self.push(
-                        "AGX210",
-                        P::Key(&ip, "op").s(),
-                        format!(
-                            "unknown JSON Patch op {}",
-                            op.get("op").unwrap_or(&Value::Null)
-                        ),
+                    let message = format!(
+                        "unknown JSON Patch op {}",
+                        op.get("op").unwrap_or(&Value::Null)
                     );
+                    self.push("AGX210", P::Key(&ip, "op").s(), message);
                     continue;
                 }
             };
             for f in needs {
-                match op.get(*f) {
-                    None => self.push(
-                        "AGX210",
-                        P::Key(&ip, f).s(),
-                        format!("`{f}` is required for op {}", kind.unwrap_or("")),
-                    ),
-                    Some(v) if *f != "value" => match v.as_str() {
-                        Some(s) if is_json_pointer(s) => {}
-                        _ => self.push(
-                            "AGX210",
-                            P::Key(&ip, f).s(),
-                            format!("`{f}` must be a JSON Pointer such as \"/a/b\", found {v}"),
-                        ),
-                    },
-                    Some(_) => {}
-                }
+                let message = match op.get(*f) {
+                    None => format!("`{f}` is required for op {}", kind.unwrap_or("")),
+                    Some(v) if *f != "value" && !v.as_str().is_some_and(is_json_pointer) => {
+                        format!("`{f}` must be a JSON Pointer such as \"/a/b\", found {v}")
+                    }
+                    Some(_) => continue,
+                };
+                self.push("AGX210", P::Key(&ip, f).s(), message);
             }
         }
     }
@@ -428,14 +385,7 @@ impl V<'_> {
                     self.part(P::Idx(&p, i), part);
                 }
             }
-            _ => self.push(
-                "AGX205",
-                p.s(),
-                format!(
-                    "`content` must be a string or content parts, found {}",
-                    kind_name(val)
-                ),
-            ),
+            _ => self.expected(p, "content", "a string or content parts", val),
         }
     }
 
@@ -648,25 +598,8 @@ impl V<'_> {
 
 /// `^(/([^/~]|~[01])*)*$`
 pub fn is_json_pointer(s: &str) -> bool {
-    if s.is_empty() {
-        return true;
-    }
-    if !s.starts_with('/') {
-        return false;
-    }
-    let b = s.as_bytes();
-    let mut i = 0;
-    while i < b.len() {
-        if b[i] == b'~' {
-            if !matches!(b.get(i + 1), Some(b'0' | b'1')) {
-                return false;
-            }
-            i += 2;
-        } else {
-            i += 1;
-        }
-    }
-    true
+    let escapes_ok = s.split('~').skip(1).all(|e| e.starts_with(['0', '1']));
+    (s.is_empty() || s.starts_with('/')) && escapes_ok
 }
 
 /// [`check_ev`] of an event the mapper made. Its keys, strings and roles are right by
@@ -753,8 +686,8 @@ pub fn check_ev(f: &Ev<'_>, out: &mut Vec<Issue>) {
     if let Some(m) = meta {
         if m.is_null() {
             v.omitted(P::Root("metadata"), "metadata");
-        } else {
-            v.plain_object(P::Root("metadata"), "metadata", m);
+        } else if !m.is_object() {
+            v.expected(P::Root("metadata"), "metadata", "an object", m);
         }
     }
     if sub_ok {

@@ -82,6 +82,9 @@ impl OpenChunk {
 /// event) and whether it is the start of a stream opened by a chunk.
 pub type Expanded = (Option<Value>, bool);
 
+/// A `transformChunks` error: rule, the client's message, the stream's id.
+pub type Fail = (&'static str, String, Option<String>);
+
 /// `transformChunks`: one pending chunk stream per lane (the `subagentRunId`, or the parent).
 #[derive(Default)]
 pub struct Chunks {
@@ -122,15 +125,14 @@ impl Chunks {
         }
     }
 
-    /// Expands one event into `out`. An `Err` is the client's `transformChunks` error
-    /// `(rule, message, id)`.
+    /// Expands one event into `out`. An `Err` is the client's `transformChunks` error.
     /// `event` is the event as the shim changed it, or `None` for `base` unchanged.
     pub fn feed(
         &mut self,
         event: Option<Value>,
         base: &Ev<'_>,
         out: &mut Vec<Expanded>,
-    ) -> Result<(), (&'static str, String, Option<String>)> {
+    ) -> Result<(), Fail> {
         let local;
         let ev: &Ev<'_> = match &event {
             None => base,
@@ -141,15 +143,16 @@ impl Chunks {
         };
         let Some(kind) = Kind::of_chunk(ev.kind) else {
             match ev.kind {
-                Some(EventType::RunStarted)
-                | Some(EventType::RunFinished)
-                | Some(EventType::RunError)
-                | Some(EventType::MessagesSnapshot) => self.close_all(out),
-                Some(EventType::Raw)
-                | Some(EventType::ActivitySnapshot)
-                | Some(EventType::ActivityDelta)
-                | Some(EventType::ReasoningEncryptedValue)
-                | Some(EventType::SubagentStarted) => {}
+                Some(T::RunStarted | T::RunFinished | T::RunError | T::MessagesSnapshot) => {
+                    self.close_all(out)
+                }
+                Some(
+                    T::Raw
+                    | T::ActivitySnapshot
+                    | T::ActivityDelta
+                    | T::ReasoningEncryptedValue
+                    | T::SubagentStarted,
+                ) => {}
                 _ => self.close(&tag(ev), out),
             }
             // An input event that carries the marker itself is treated like an expanded start.
@@ -167,84 +170,20 @@ impl Chunks {
             return Ok(());
         };
         let id = ev.s(kind.id_field()).map(str::to_string);
-        let t_tag = tag(ev);
-        let lane: Option<String> = match &id {
-            Some(id) => {
-                let found = self
-                    .lanes
-                    .iter()
-                    .find(|(_, o)| o.kind == kind && &o.id == id)
-                    .map(|(l, _)| l.clone());
-                match found {
-                    Some(l) => {
-                        if t_tag.is_some() && t_tag != l {
-                            return Err((
-                                "AGX132",
-                                format!(
-                                    "Cannot continue {} '{}': chunk subagentRunId '{}' does not match the open stream's subagent '{}'.",
-                                    kind.noun(),
-                                    id,
-                                    t_tag.as_deref().unwrap_or(""),
-                                    owner_name(l.as_deref())
-                                ),
-                                Some(id.clone()),
-                            ));
-                        }
-                        l
-                    }
-                    None => t_tag.clone(),
-                }
-            }
-            None if t_tag.is_some() => t_tag.clone(),
-            None => {
-                let open: Vec<&Option<String>> = self
-                    .lanes
-                    .iter()
-                    .filter(|(_, o)| o.kind == kind)
-                    .map(|(l, _)| l)
-                    .collect();
-                if open.len() > 1 {
-                    return Err((
-                        "AGX133",
-                        format!(
-                            "Ambiguous {}: it carries neither a {} nor a subagentRunId, but {} lanes have an open {}. Attribute the chunk to the subagent it belongs to.",
-                            kind.chunk_type(),
-                            kind.id_field(),
-                            open.len(),
-                            kind.noun()
-                        ),
-                        None,
-                    ));
-                }
-                open.first().map(|l| (*l).clone()).unwrap_or(None)
-            }
-        };
-        let continues = self
-            .lanes
-            .get(&lane)
-            .is_some_and(|o| o.kind == kind && id.as_ref().is_none_or(|i| *i == o.id));
-        if continues {
-            let Some(open) = self.lanes.get(&lane) else {
-                return Ok(());
-            };
+        let lane = self.lane(kind, id.as_deref(), ev)?;
+        let open = self.lanes.get(&lane);
+        if let Some(open) =
+            open.filter(|o| o.kind == kind && id.as_ref().is_none_or(|i| *i == o.id))
+        {
             for (f, v) in &open.fields {
                 if let Some(p) = ev.s(f).filter(|p| Some(*p) != v.as_deref()) {
-                    return Err((
-                        "AGX131",
-                        format!(
-                            "Cannot continue {} '{}': chunk {} '{}' does not match the open stream's {} {}.",
-                            kind.noun(),
-                            open.id,
-                            f,
-                            p,
-                            f,
-                            match v {
-                                Some(v) => format!("'{v}'"),
-                                None => "(absent)".into(),
-                            }
-                        ),
-                        Some(open.id.clone()),
-                    ));
+                    let v = v.as_ref().map_or("(absent)".into(), |v| format!("'{v}'"));
+                    let msg = format!(
+                        "Cannot continue {} '{}': chunk {f} '{p}' does not match the open stream's {f} {v}.",
+                        kind.noun(),
+                        open.id,
+                    );
+                    return Err(("AGX131", msg, Some(open.id.clone())));
                 }
             }
             out.extend(content(kind, ev, &open.id, &lane));
@@ -252,34 +191,25 @@ impl Chunks {
         }
         // A new stream: close what the lane had open first.
         let Some(id) = id else {
-            return Err((
-                "AGX130",
-                format!(
-                    "First {} must have a {}",
-                    kind.chunk_type(),
-                    kind.id_field()
-                ),
-                None,
-            ));
+            let msg = format!(
+                "First {} must have a {}",
+                kind.chunk_type(),
+                kind.id_field()
+            );
+            return Err(("AGX130", msg, None));
         };
         if kind == Kind::Tool && ev.s("toolCallName").is_none() {
-            return Err((
-                "AGX130",
-                "First TOOL_CALL_CHUNK must have a toolCallName".into(),
-                Some(id),
-            ));
+            let msg = "First TOOL_CALL_CHUNK must have a toolCallName".into();
+            return Err(("AGX130", msg, Some(id)));
         }
         self.close(&lane, out);
         // What a continuation must match, and what the start event carries after the id.
         let field = |k: &'static str| (k, ev.s(k).map(str::to_string));
         let fields = match kind {
-            Kind::Text => vec![
-                (
-                    "role",
-                    Some(ev.s("role").unwrap_or("assistant").to_string()),
-                ),
-                field("name"),
-            ],
+            Kind::Text => {
+                let role = ev.s("role").unwrap_or("assistant").to_string();
+                vec![("role", Some(role)), field("name")]
+            }
             Kind::Tool => vec![field("toolCallName"), field("parentMessageId")],
             Kind::Reasoning => vec![],
         };
@@ -294,6 +224,48 @@ impl Chunks {
         out.extend(content(kind, ev, &id, &lane));
         self.lanes.insert(lane, OpenChunk { kind, id, fields });
         Ok(())
+    }
+
+    /// The lane a chunk of `kind` and stream `id` goes to: the lane whose open stream it
+    /// continues, else its own tag's; untagged and without an id, the one lane with a stream
+    /// of its kind open (AGX132: another lane's stream; AGX133: several lanes could be meant).
+    fn lane(&self, kind: Kind, id: Option<&str>, ev: &Ev<'_>) -> Result<Option<String>, Fail> {
+        let own = tag(ev);
+        let of_kind = || self.lanes.iter().filter(move |(_, o)| o.kind == kind);
+        if let Some(id) = id {
+            return match of_kind().find(|(_, o)| o.id == id) {
+                Some((lane, _)) if own.is_some() && own != *lane => Err((
+                    "AGX132",
+                    format!(
+                        "Cannot continue {} '{id}': chunk subagentRunId '{}' does not match the open stream's subagent '{}'.",
+                        kind.noun(),
+                        own.as_deref().unwrap_or(""),
+                        owner_name(lane.as_deref())
+                    ),
+                    Some(id.to_string()),
+                )),
+                Some((lane, _)) => Ok(lane.clone()),
+                None => Ok(own),
+            };
+        }
+        if own.is_some() {
+            return Ok(own);
+        }
+        let open: Vec<&Option<String>> = of_kind().map(|(l, _)| l).collect();
+        if open.len() > 1 {
+            return Err((
+                "AGX133",
+                format!(
+                    "Ambiguous {}: it carries neither a {} nor a subagentRunId, but {} lanes have an open {}. Attribute the chunk to the subagent it belongs to.",
+                    kind.chunk_type(),
+                    kind.id_field(),
+                    open.len(),
+                    kind.noun()
+                ),
+                None,
+            ));
+        }
+        Ok(open.first().and_then(|l| (*l).clone()))
     }
 }
 

@@ -134,31 +134,6 @@ struct RunState {
 }
 
 impl RunState {
-    /// Empties the state for a new run, keeping its maps' allocations.
-    fn clear(&mut self) {
-        let open = [
-            &mut self.text,
-            &mut self.tools,
-            &mut self.reasoning_msgs,
-            &mut self.reasoning_spans,
-            &mut self.subagents,
-        ];
-        for o in open {
-            o.ids.clear();
-        }
-        self.steps.clear();
-        self.subagents_done.clear();
-        let o = &mut self.owners;
-        for owners in [
-            &mut o.message,
-            &mut o.tool_call,
-            &mut o.activity,
-            &mut o.reasoning,
-        ] {
-            owners.clear();
-        }
-    }
-
     /// A TOOL_CALL_START: a new id, its owner agreeing with its parent message's.
     fn tool_call_start(&mut self, ev: &Ev<'_>, t: &str, et: Option<String>) -> VResult {
         let id = ev.s("toolCallId").unwrap_or("").to_string();
@@ -511,15 +486,7 @@ fn optional_nulls(ev: &Ev<'_>, t: &str) -> VResult {
             }
         }
     }
-    let messages = match ev.kind {
-        Some(EventType::MessagesSnapshot) => ev.list("messages"),
-        Some(EventType::RunStarted) => ev
-            .get2("input", "messages")
-            .and_then(Value::as_array)
-            .map(Vec::as_slice),
-        _ => None,
-    };
-    for m in messages.into_iter().flatten() {
+    for m in ev.messages().into_iter().flatten() {
         if let [Some(Value::Null), id] = fields(m, ["subagentRunId", "id"]) {
             let id = id.and_then(Value::as_str).unwrap_or("");
             return err(
@@ -536,21 +503,18 @@ impl Verify {
     /// Open items at RUN_FINISHED, in the client's order, as (what, ids).
     pub fn open_items(&self) -> Vec<(&'static str, Vec<String>)> {
         let r = &self.run;
-        let mut v = vec![];
-        let steps: Vec<String> = r
-            .steps
-            .iter()
-            .map(|(n, o)| match o {
-                Some(o) => format!("{n} (subagent '{o}')"),
-                None => n.clone(),
-            })
-            .collect();
-        v.push(("steps", steps));
-        v.push(("text messages", r.text.listed()));
-        v.push(("reasoning messages", r.reasoning_msgs.listed()));
-        v.push(("reasoning spans", r.reasoning_spans.listed()));
-        v.push(("tool calls", r.tools.listed()));
-        v.push(("subagents", r.subagents.listed()));
+        let steps = r.steps.iter().map(|(n, o)| match o {
+            Some(o) => format!("{n} (subagent '{o}')"),
+            None => n.clone(),
+        });
+        let mut v = vec![
+            ("steps", steps.collect()),
+            ("text messages", r.text.listed()),
+            ("reasoning messages", r.reasoning_msgs.listed()),
+            ("reasoning spans", r.reasoning_spans.listed()),
+            ("tool calls", r.tools.listed()),
+            ("subagents", r.subagents.listed()),
+        ];
         v.retain(|(_, ids)| !ids.is_empty());
         v
     }
@@ -639,11 +603,10 @@ impl Verify {
             Some(EventType::RunStarted) => {
                 (self.seen_first, self.started) = (true, true);
                 (self.finished, self.errored) = (false, false);
-                r.clear();
-                let echo = ev.get2("input", "messages").and_then(Value::as_array);
-                self.run.owners.seed(echo.map(Vec::as_slice), false);
+                *r = RunState::default();
+                r.owners.seed(ev.messages(), false);
             }
-            Some(EventType::MessagesSnapshot) => r.owners.seed(ev.list("messages"), true),
+            Some(EventType::MessagesSnapshot) => r.owners.seed(ev.messages(), true),
             Some(EventType::RunError) => self.errored = true,
             Some(EventType::RunFinished) => {
                 if let Some((what, ids)) = self.open_items().into_iter().next() {

@@ -6,8 +6,8 @@ use std::sync::Arc;
 use serde_json::{json, Value};
 
 use super::{Conversation, Message, Open, Outcome};
-use crate::diff::leaf::{flatten, Leaf};
 use crate::input::Origin;
+use crate::leaf::{flatten, Leaf};
 
 /// A custom event's value longer than this as compact JSON is one leaf, `/custom/N/json`, its
 /// text, rather than a leaf per scalar: a 60 MB array of numbers would be 30M leaves of ~150

@@ -4,7 +4,7 @@
 //! (streamed text and tool-call arguments joined, a `MESSAGES_SNAPSHOT` replacing the list),
 //! the reasoning blocks, the steps, custom events, the state (`STATE_SNAPSHOT` replacing it,
 //! `STATE_DELTA` patching it) and the outcome. At the run's end it becomes a [`Run`]: the leaves
-//! of one JSON document ([`super::leaf`]) in which every id is a placeholder given by role and
+//! of one JSON document ([`crate::leaf`]) in which every id is a placeholder given by role and
 //! position (`assistant-2`, `call-1`, `interrupt-1`; strings anywhere equal to an id are written
 //! as its placeholder), so two executions of one agent compare equal when they show the same.
 //! Memory is one run's joined texts, not its events.
@@ -43,21 +43,11 @@ use serde_json::Value;
 
 mod document;
 
-use super::leaf::{flatten, Leaf};
 use crate::agui::{Event, Role, Snapshot, ToolContent};
 use crate::input::Origin;
+use crate::leaf::{flatten, Leaf, Run};
 use crate::payload::Payload;
 use crate::text::list_of;
-
-/// One run's document, ready to compare or write.
-#[derive(Debug, Clone)]
-pub struct Run {
-    /// 1-based position in its input.
-    pub index: usize,
-    /// Where the run began (its `RUN_STARTED`, or its first event).
-    pub origin: Origin,
-    pub leaves: Vec<Leaf>,
-}
 
 /// A string joined from deltas, with where each delta came from.
 #[derive(Debug, Clone, Default)]
@@ -220,13 +210,11 @@ impl Open {
 
     /// Sub-agent `id` (one is made for events of a sub-agent never started).
     fn subagent(&mut self, id: &str, origin: &Origin) -> &mut Subagent {
-        let at = match self.subagents.iter().rposition(|s| s.id == id) {
-            Some(at) => at,
-            None => {
-                self.subagents.push(Subagent::new(id, "", None, origin));
-                self.subagents.len() - 1
-            }
-        };
+        let at = self.subagents.iter().rposition(|s| s.id == id);
+        let at = at.unwrap_or_else(|| {
+            self.subagents.push(Subagent::new(id, "", None, origin));
+            self.subagents.len() - 1
+        });
         &mut self.subagents[at]
     }
 
@@ -297,11 +285,8 @@ impl Open {
                 delta,
                 ..
             } => {
-                let (id, role) = (
-                    message_id.as_deref(),
-                    role.map_or("assistant", Role::as_str),
-                );
-                let m = self.message(id.unwrap_or(""), role, origin);
+                let role = role.map_or("assistant", Role::as_str);
+                let m = self.message(message_id.as_deref().unwrap_or(""), role, origin);
                 m.text.push(delta.as_deref().unwrap_or(""), origin)
             }
             Event::ToolCallStart {
@@ -664,19 +649,13 @@ impl Conversation {
     /// The run's document.
     fn close(&mut self, open: Open) -> Run {
         self.runs += 1;
-        let index = self.runs;
-        if self.exact {
-            return Run {
-                index,
-                origin: open.origin,
-                leaves: open.events,
-            };
-        }
-        let origin = open.origin.clone();
-        let leaves = self.render(&origin, &open);
+        let leaves = match self.exact {
+            true => open.events,
+            false => self.render(&open.origin, &open),
+        };
         Run {
-            index,
-            origin,
+            index: self.runs,
+            origin: open.origin,
             leaves,
         }
     }

@@ -22,12 +22,9 @@ fn esc_prop(s: &str) -> String {
 }
 
 fn props(o: &Origin, title: &str) -> String {
-    let mut p = format!("file={}", esc_prop(&o.file));
-    if o.line > 0 {
-        p.push_str(&format!(",line={}", o.line));
-    }
-    p.push_str(&format!(",title={}", esc_prop(title)));
-    p
+    let line = (o.line > 0).then(|| format!(",line={}", o.line));
+    let (file, title) = (esc_prop(&o.file), esc_prop(title));
+    format!("file={file}{},title={title}", line.unwrap_or_default())
 }
 
 pub fn run(d: &RunDiff, w: &mut dyn Write) -> io::Result<()> {

@@ -15,10 +15,11 @@ fn place(o: &Origin) -> Value {
     json!({"file": &*o.file, "line": o.line})
 }
 
+/// The report's opening before the first run, a separator before the others.
+const OPEN: &[u8] = b"{\"runs\":[";
+
 pub fn run(d: &RunDiff, first: bool, w: &mut dyn Write) -> io::Result<()> {
-    if !first {
-        w.write_all(b",")?;
-    }
+    w.write_all(if first { OPEN } else { b"," })?;
     let differences: Vec<Value> = d
         .differences
         .iter()
@@ -43,20 +44,19 @@ pub fn run(d: &RunDiff, first: bool, w: &mut dyn Write) -> io::Result<()> {
     w.write_all(b"\n")
 }
 
-/// Closes the runs' list and writes the rest: `"equal"`, `"old"`, `"new"`, `"summary"`.
-pub fn end(s: &Summary, old: &[String], new: &[String], w: &mut dyn Write) -> io::Result<()> {
-    w.write_all(b"],\"equal\":")?;
-    serde_json::to_writer(&mut *w, &s.is_equal())?;
-    w.write_all(b",\"old\":")?;
-    serde_json::to_writer(&mut *w, old)?;
-    w.write_all(b",\"new\":")?;
-    serde_json::to_writer(&mut *w, new)?;
-    w.write_all(b",\"summary\":")?;
-    serde_json::to_writer(&mut *w, s)?;
-    w.write_all(b"}\n")
-}
-
-/// The report's opening, before any run.
-pub fn begin(w: &mut dyn Write) -> io::Result<()> {
-    w.write_all(b"{\"runs\":[")
+/// Closes the runs' list (opened here when no run differed) and writes the rest: `"equal"`,
+/// `"old"`, `"new"`, `"summary"`.
+pub fn end(
+    s: &Summary,
+    old: &[String],
+    new: &[String],
+    none: bool,
+    w: &mut dyn Write,
+) -> io::Result<()> {
+    if none {
+        w.write_all(OPEN)?;
+    }
+    let rest = json!({"equal": s.is_equal(), "old": old, "new": new, "summary": s});
+    // The object's `{` is the report's, written by [`begin`].
+    writeln!(w, "],{}", &rest.to_string()[1..])
 }

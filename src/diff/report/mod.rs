@@ -57,12 +57,7 @@ impl<'w> Report<'w> {
         }
         match self.format {
             Format::Text => text::run(d, self.color, self.w)?,
-            Format::Json => {
-                if self.written == 0 {
-                    json::begin(self.w)?;
-                }
-                json::run(d, self.written == 0, self.w)?
-            }
+            Format::Json => json::run(d, self.written == 0, self.w)?,
             Format::Github => github::run(d, self.w)?,
         }
         self.written += 1;
@@ -73,12 +68,7 @@ impl<'w> Report<'w> {
     pub fn end(&mut self, s: &Summary) -> io::Result<()> {
         match self.format {
             Format::Text => text::end(s, &self.old, &self.new, self.color, self.w),
-            Format::Json => {
-                if self.written == 0 {
-                    json::begin(self.w)?;
-                }
-                json::end(s, &self.old, &self.new, self.w)
-            }
+            Format::Json => json::end(s, &self.old, &self.new, self.written == 0, self.w),
             Format::Github => github::end(s, &self.old, &self.new, self.w),
         }
     }

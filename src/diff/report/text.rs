@@ -65,11 +65,7 @@ const CONTEXT: usize = 40;
 /// Two strings as JSON, the part that differs marked in colour (bold, red / green), and a long
 /// common start or end cut to [`CONTEXT`] characters around it.
 fn strings(a: &str, b: &str, color: bool) -> (String, String) {
-    let prefix = a
-        .char_indices()
-        .zip(b.chars())
-        .find(|((_, x), y)| x != y)
-        .map_or(a.len().min(b.len()), |((i, _), _)| i);
+    let prefix = crate::diff::compare::first_difference(a, b);
     let (ra, rb) = (&a[prefix..], &b[prefix..]);
     let suffix = ra
         .chars()

@@ -1393,7 +1393,7 @@ fn tool_finish(
     // names a call it never got an id for; its tool run is paired with it by name and order.
     let id = id.or_else(|| {
         block.idless = Some(s(c, "name"));
-        let made_up = format!("{mid}:tool:{index}");
+        let made_up = lc::made_up_call_id(mid, index);
         block.tool_id = Some(made_up.clone());
         Some(made_up)
     });

@@ -104,6 +104,17 @@ macro_rules! events {
                 }
             }
 
+            /// The event at time `ts` (a passed-through event keeps its own).
+            pub(crate) fn at(mut self, ts: Ts) -> Event {
+                match &mut self {
+                    $(Event::$u { timestamp, .. })|*
+                    | $(Event::$a { timestamp, .. })|*
+                    | $(Event::$t { timestamp, .. })|* => *timestamp = ts,
+                    Event::Passthrough(_) => {}
+                }
+                self
+            }
+
             /// The `subagentRunId` slot of an attributed typed event.
             fn attribution(&self) -> Option<&Option<String>> {
                 match self {
@@ -540,36 +551,33 @@ impl Event {
     /// sub-agents, so SUBAGENT_* are dropped (`None`) and `subagentRunId` is left out; the
     /// sub-agent's messages and tool calls stay, as the run's own, and its steps are named
     /// `<subagentRunId>/<step>` (its `tools` step is not the run's, still open).
-    pub fn without_subagents(self) -> Option<Event> {
+    pub fn without_subagents(mut self) -> Option<Event> {
+        if let Event::StepStarted {
+            subagent_run_id: sub @ Some(_),
+            step_name,
+            ..
+        }
+        | Event::StepFinished {
+            subagent_run_id: sub @ Some(_),
+            step_name,
+            ..
+        } = &mut self
+        {
+            *step_name = format!("{}/{step_name}", sub.take().unwrap_or_default());
+        }
         match self {
-            Event::StepStarted {
-                timestamp,
-                subagent_run_id: Some(sub),
-                step_name,
-            } => Some(Event::StepStarted {
-                timestamp,
-                subagent_run_id: None,
-                step_name: format!("{sub}/{step_name}"),
-            }),
-            Event::StepFinished {
-                timestamp,
-                subagent_run_id: Some(sub),
-                step_name,
-            } => Some(Event::StepFinished {
-                timestamp,
-                subagent_run_id: None,
-                step_name: format!("{sub}/{step_name}"),
-            }),
             Event::SubagentStarted { .. }
             | Event::SubagentFinished { .. }
             | Event::SubagentError { .. } => None,
-            Event::Passthrough(mut v) => {
+            Event::Passthrough(v)
                 if matches!(
                     super::event_type(&v),
                     "SUBAGENT_STARTED" | "SUBAGENT_FINISHED" | "SUBAGENT_ERROR"
-                ) {
-                    return None;
-                }
+                ) =>
+            {
+                None
+            }
+            Event::Passthrough(mut v) => {
                 if let Some(m) = v.as_object_mut() {
                     m.shift_remove("subagentRunId");
                 }

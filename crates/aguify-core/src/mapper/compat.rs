@@ -44,48 +44,29 @@ impl ThinkingCompat {
         let Some(mut ev) = ev.without_subagents() else {
             return;
         };
+        let timestamp = ev.timestamp();
         match ev {
-            Event::ReasoningStart {
-                timestamp,
-                message_id,
-                ..
-            } => {
+            Event::ReasoningStart { message_id, .. } => {
                 self.close_other(&message_id, timestamp, out);
                 self.start(&message_id, timestamp, out);
             }
-            Event::ReasoningMessageStart {
-                timestamp,
-                message_id,
-                ..
-            } => self.message(&message_id, timestamp, out),
+            Event::ReasoningMessageStart { message_id, .. } => {
+                self.message(&message_id, timestamp, out)
+            }
             Event::ReasoningMessageContent {
-                timestamp,
-                message_id,
-                delta,
-                ..
+                message_id, delta, ..
             } => {
                 self.message(&message_id, timestamp, out);
                 out.push(Event::ThinkingTextMessageContent { timestamp, delta });
             }
-            Event::ReasoningMessageEnd {
-                timestamp,
-                message_id,
-                ..
-            } => {
-                if let Some(step) = self
-                    .open
-                    .as_mut()
-                    .filter(|s| s.id == message_id && s.message)
-                {
+            Event::ReasoningMessageEnd { message_id, .. } => {
+                let open = self.open.as_mut();
+                if let Some(step) = open.filter(|s| s.id == message_id && s.message) {
                     step.message = false;
                     out.push(Event::ThinkingTextMessageEnd { timestamp });
                 }
             }
-            Event::ReasoningEnd {
-                timestamp,
-                message_id,
-                ..
-            } => {
+            Event::ReasoningEnd { message_id, .. } => {
                 if self.open.as_ref().is_some_and(|s| s.id == message_id) {
                     self.close(timestamp, out);
                 }

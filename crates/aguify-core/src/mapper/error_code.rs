@@ -15,51 +15,26 @@ pub const INCOMPLETE_STREAM: &str = "INCOMPLETE_STREAM";
 pub const CANCELLED: &str = "CANCELLED";
 
 /// The classes told by words in an error's exception name or message, in the order they are
-/// tried, and those words (lowercase).
-const WORDS: [(&str, &[&str]); 4] = [
+/// tried, and those words (lowercase, `|` between).
+const WORDS: [(&str, &str); 4] = [
     (
         LLM_RATE_LIMITED,
-        &[
-            "ratelimit",
-            "rate limit",
-            "rate_limit",
-            "429",
-            "too many requests",
-            "quota",
-        ],
+        "ratelimit|rate limit|rate_limit|429|too many requests|quota",
     ),
     (
         LLM_AUTH_FAILED,
-        &[
-            "authentication",
-            "permissiondenied",
-            "unauthorized",
-            "401",
-            "403",
-            "invalid api key",
-            "invalid_api_key",
-            "incorrect api key",
-        ],
+        "authentication|permissiondenied|unauthorized|401|403|invalid api key|invalid_api_key|\
+         incorrect api key",
     ),
     (
         UPSTREAM_TIMEOUT,
-        &["timeout", "timed out", "deadline exceeded", "etimedout"],
+        "timeout|timed out|deadline exceeded|etimedout",
     ),
     (
         UPSTREAM_UNREACHABLE,
-        &[
-            "connectionerror",
-            "apiconnectionerror",
-            "connection refused",
-            "econnrefused",
-            "enotfound",
-            "econnreset",
-            "connection reset",
-            "connectionreseterror",
-            "unreachable",
-            "name or service not known",
-            "failed to establish a new connection",
-        ],
+        "connectionerror|apiconnectionerror|connection refused|econnrefused|enotfound|econnreset|\
+         connection reset|connectionreseterror|unreachable|name or service not known|\
+         failed to establish a new connection",
     ),
 ];
 
@@ -81,7 +56,7 @@ pub fn classify(e: &ErrorInfo) -> &'static str {
     static FINDERS: LazyLock<Vec<(&str, Vec<Finder<'static>>)>> = LazyLock::new(|| {
         WORDS
             .iter()
-            .map(|(class, words)| (*class, words.iter().map(Finder::new).collect()))
+            .map(|(class, words)| (*class, words.split('|').map(Finder::new).collect()))
             .collect()
     });
     let name = e.name.as_deref().unwrap_or_default().to_ascii_lowercase();

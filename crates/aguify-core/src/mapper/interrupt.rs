@@ -68,8 +68,8 @@ pub fn visible_text(payload: &Value) -> String {
     }
 }
 
-/// One AG-UI `Interrupt` object.
-pub fn to_agui(i: &InterruptInfo) -> Value {
+/// One AG-UI `Interrupt` object (raised inside sub-agent `subagent`, when one did).
+pub fn to_agui(i: &InterruptInfo, subagent: Option<&str>) -> Value {
     let p = &i.value;
     let mut m = Map::new();
     m.insert("id".into(), Value::String(i.id.clone()));
@@ -97,6 +97,9 @@ pub fn to_agui(i: &InterruptInfo) -> Value {
         "metadata".into(),
         json!({"interruptId": i.id, "payload": i.value}),
     );
+    if let Some(id) = subagent {
+        m.insert("subagentRunId".into(), Value::String(id.to_string()));
+    }
     Value::Object(m)
 }
 
@@ -147,7 +150,7 @@ mod tests {
             response_schema: None,
             tool_call_id: None,
         };
-        assert_eq!(to_agui(&i)["message"], "Approve send_email?");
+        assert_eq!(to_agui(&i, None)["message"], "Approve send_email?");
         assert_eq!(visible_text(&i.value), "Approve send_email?");
         let two = json!({"action_requests": [{"description": "A?"}, {"description": "B?"}]});
         assert_eq!(visible_text(&two), "A?\n\nB?");

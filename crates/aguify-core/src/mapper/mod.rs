@@ -5,16 +5,29 @@
 //! ends), id schemes (reasoning ids), interrupt outcomes, resume input, and the
 //! answer-only front-end policies (`--text final`, `--tool-steps reasoning`, `--compat thinking`).
 
+/// An event of the run's own agent: `Event::$kind` with no `subagentRunId` and no time yet
+/// ([`Mapper::push`] attributes it and gives it the record's time).
+macro_rules! own {
+    ($kind:ident { $($field:tt)* }) => {
+        Event::$kind { subagent_run_id: None, timestamp: None, $($field)* }
+    };
+}
+
 mod client_view;
 mod compat;
+mod conversation;
 pub mod error_code;
 pub mod interrupt;
 mod messages;
+mod reasoning;
+mod runs;
 mod subagent;
+mod text;
+mod tools;
 
 use std::collections::{HashMap, HashSet};
 
-use indexmap::IndexMap;
+use indexmap::{IndexMap, IndexSet};
 use serde_json::{json, Value};
 
 use crate::agui::{
@@ -23,8 +36,10 @@ use crate::agui::{
 use crate::model::{ErrorInfo, InterruptInfo, MessageRef, ModelEvent, Usage};
 use crate::payload::Payload;
 use crate::wire::langchain as lc;
+use conversation::{keep_sent_results, text_of, SENT_RESULTS};
 use foldhash::fast::RandomState as FastIds;
 use messages::RunMessages;
+use runs::{add_usage, UsageTotals};
 
 /// `--text`: stream every model message, or only the final state's answer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -125,11 +140,11 @@ pub struct Mapper {
     /// generation that lent them, until [`Mapper::settle`] gives them back.
     lent_at: Option<(usize, u64)>,
     /// `--compat thinking`: the thinking step in progress ([`compat::ThinkingCompat`]).
-    thinking: std::cell::RefCell<compat::ThinkingCompat>,
+    thinking: compat::ThinkingCompat,
     /// The run's sub-agents and the items they own ([`subagent::Subagents`]).
-    subagents: std::cell::RefCell<subagent::Subagents>,
+    subagents: subagent::Subagents,
     /// What the client's message list holds ([`client_view::ClientView`]).
-    client: std::cell::RefCell<client_view::ClientView>,
+    client: client_view::ClientView,
 }
 
 /// A step: its owner (a sub-agent's id, `None`: the run's own agent) and name.
@@ -148,7 +163,7 @@ struct Run {
     steps: IndexMap<Step, usize, FastIds>,
     step_keys: HashMap<String, Step, FastIds>,
     /// Text messages with START sent and no END yet.
-    text_open: IndexMap<String, (), FastIds>,
+    text_open: IndexSet<String, FastIds>,
     /// Reasoning block (message id, block) → reasoning id, while open.
     reasoning_open: IndexMap<(String, String), String, FastIds>,
     /// How often a reasoning id was used, to keep ids unique when a block reopens.
@@ -170,35 +185,25 @@ struct Run {
     messages: RunMessages,
     /// Token usage summed per (provider, model) as messages end, in first-seen order.
     usage: UsageTotals,
-    /// The id of the tool-step narration span in progress (or last).
-    tool_steps_id: Option<String>,
-    tool_steps_open: bool,
+    /// The id of the tool-step narration span in progress.
+    narration: Option<String>,
     /// The calls of `tools` the interrupted run before this one left waiting (this run
     /// resumes them), until they show again: a sub-agent's call is then its again.
     resumed: HashSet<String, FastIds>,
     /// Tool results not sent yet ([`Mapper::tool_end`]): the log has not said the message's
     /// id, or a call made before theirs in the same message has no result yet.
-    held: Vec<HeldResult>,
+    held: Vec<ToolResult>,
     /// The results sent since the last message list the log showed (AG-UI tool messages):
     /// an interrupted run's final state may not hold them yet (a tools node stopped by
     /// `interrupt()` keeps its finished calls as pending writes).
     sent_results: Vec<Value>,
     /// Results that came before their call (a frame moved ahead in a capture): each waits
     /// for its call's END, or for the run's end (where the call is started from the result).
-    early_results: Vec<EarlyResult>,
+    early_results: Vec<ToolResult>,
 }
 
-/// A tool result held until its call ends ([`Run::early_results`]).
-struct EarlyResult {
-    call_id: String,
-    name: Option<String>,
-    content: Value,
-    message_id: Option<String>,
-    error: bool,
-}
-
-/// A tool's result kept until it can be sent in the conversation's order, under its id.
-struct HeldResult {
+/// A tool's result, held until it can be sent ([`Run::held`], [`Run::early_results`]).
+struct ToolResult {
     call_id: String,
     name: Option<String>,
     content: Value,
@@ -246,14 +251,26 @@ struct ToolCall {
     result: bool,
 }
 
+impl ToolCall {
+    /// A call of message `parent` not answered yet, `ended` when its arguments are whole.
+    fn new(name: impl Into<String>, parent: Option<String>, ended: bool) -> Self {
+        let (name, result) = (name.into(), false);
+        ToolCall {
+            name,
+            parent,
+            ended,
+            result,
+        }
+    }
+}
+
 /// How a sub-agent ends.
 enum SubagentEnding {
-    /// Normally, with what it handed back to its parent tool (when known).
-    Success(Option<Value>),
-    /// Stopped at the run's interrupts (their ids, when they are known to be its).
-    Suspended(Vec<String>),
-    /// With an error: its message and code class.
-    Error(String, &'static str),
+    /// Normally or suspended: what it handed back to its parent tool (when known) and its
+    /// outcome.
+    Finished(Option<Value>, Value),
+    /// With an error: its code class and message.
+    Error(&'static str, String),
 }
 
 enum Ending {
@@ -301,88 +318,19 @@ impl Mapper {
         }
     }
 
-    /// Adds an event to `out` (under `--compat thinking`, as [`compat::ThinkingCompat`]
-    /// rewrites it).
-    fn push(&self, ev: Event, out: &mut Vec<Event>) {
-        self.client.borrow_mut().saw(&ev);
-        let ev = {
-            let mut subagents = self.subagents.borrow_mut();
-            if subagents.any() {
-                subagents.attribute(ev)
-            } else {
-                ev
-            }
+    /// Adds an event to `out`, at the record's time (attributed to its sub-agent, and under
+    /// `--compat thinking` as [`compat::ThinkingCompat`] rewrites it).
+    fn push(&mut self, ev: Event, out: &mut Vec<Event>) {
+        let ev = ev.at(self.timestamp);
+        self.client.saw(&ev);
+        let ev = match self.subagents.any() {
+            true => self.subagents.attribute(ev),
+            false => ev,
         };
         match self.opts.compat {
-            Compat::Thinking => self.thinking.borrow_mut().rewrite(ev, out),
+            Compat::Thinking => self.thinking.rewrite(ev, out),
             Compat::None => out.push(ev),
         }
-    }
-
-    fn emit_text_start(&self, id: &str, out: &mut Vec<Event>) {
-        let e = Event::TextMessageStart {
-            subagent_run_id: None,
-            timestamp: self.timestamp,
-            message_id: id.into(),
-            role: Role::Assistant,
-        };
-        self.push(e, out);
-    }
-
-    fn emit_text_end(&self, id: &str, out: &mut Vec<Event>) {
-        let e = Event::TextMessageEnd {
-            subagent_run_id: None,
-            timestamp: self.timestamp,
-            message_id: id.into(),
-        };
-        self.push(e, out);
-    }
-
-    fn emit_text_content(&self, id: String, delta: String, out: &mut Vec<Event>) {
-        let e = Event::TextMessageContent {
-            subagent_run_id: None,
-            timestamp: self.timestamp,
-            message_id: id,
-            delta,
-        };
-        self.push(e, out);
-    }
-
-    fn emit_reasoning_content(&self, rid: String, delta: String, out: &mut Vec<Event>) {
-        let e = Event::ReasoningMessageContent {
-            subagent_run_id: None,
-            timestamp: self.timestamp,
-            message_id: rid,
-            delta,
-        };
-        self.push(e, out);
-    }
-
-    fn emit_step_finished(&self, (owner, name): Step, out: &mut Vec<Event>) {
-        let e = Event::StepFinished {
-            timestamp: self.timestamp,
-            subagent_run_id: owner,
-            step_name: name,
-        };
-        self.push(e, out);
-    }
-
-    /// REASONING_START + REASONING_MESSAGE_START for one reasoning id.
-    fn emit_reasoning_open(&self, rid: &str, out: &mut Vec<Event>) {
-        let timestamp = self.timestamp;
-        let start = Event::ReasoningStart {
-            subagent_run_id: None,
-            timestamp,
-            message_id: rid.into(),
-        };
-        self.push(start, out);
-        let e = Event::ReasoningMessageStart {
-            subagent_run_id: None,
-            timestamp,
-            message_id: rid.into(),
-            role: Role::Reasoning,
-        };
-        self.push(e, out);
     }
 
     pub fn map(&mut self, ev: ModelEvent, out: &mut Vec<Event>) {
@@ -406,91 +354,16 @@ impl Mapper {
             self.send_held(out);
         }
         match ev {
-            ModelEvent::RunStart {
-                thread_id,
-                run_id,
-                messages,
-                resume,
-                state,
-            } => {
-                if self.run.is_some() {
-                    self.end_run(
-                        Ending::Incomplete("a new run started before this one ended".into()),
-                        out,
-                    );
-                }
-                self.start_run(thread_id, run_id, messages, resume, state, out);
-            }
-            ModelEvent::RunEnd => self.end_run(Ending::Finished, out),
-            ModelEvent::RunFailed(info) if error_code::is_cancelled(&info) => {
-                self.end_run(Ending::Cancelled, out)
-            }
-            ModelEvent::RunFailed(info) => {
-                let code = error_code::classify(&info);
-                self.end_run(Ending::Failed(info, code), out);
-            }
-            ModelEvent::RunStopped => {
-                let at_interrupt = self.run.as_ref().is_some_and(|r| !r.interrupts.is_empty());
-                let ending = if at_interrupt {
-                    Ending::Finished
-                } else {
-                    Ending::Cancelled
-                };
-                self.end_run(ending, out);
-            }
-            ModelEvent::RunIncomplete { reason } => self.end_run(
-                Ending::Incomplete(format!(
-                    "The agent stream ended without a terminal event: {reason}"
-                )),
-                out,
-            ),
-            ModelEvent::Interrupt(list) => {
-                let run = self.run_mut();
-                for i in list {
-                    match run.interrupts.iter_mut().find(|x| x.id == i.id) {
-                        // The same interrupt again (the tool's error, then the state's
-                        // `__interrupt__`): what one of them knows of its call is kept.
-                        Some(x) => {
-                            if x.tool_call_id.is_none() {
-                                x.tool_call_id = i.tool_call_id;
-                            }
-                        }
-                        None => run.interrupts.push(i),
-                    }
-                }
-            }
-            ModelEvent::StepStart { name, key } => {
-                let owner = self.subagents.get_mut().scope.clone();
-                let run = self.run_mut();
-                let step = (owner, name);
-                run.step_keys.insert(key, step.clone());
-                let n = run.steps.entry(step.clone()).or_insert(0);
-                *n += 1;
-                if *n == 1 {
-                    let e = Event::StepStarted {
-                        timestamp: self.timestamp,
-                        subagent_run_id: step.0,
-                        step_name: step.1,
-                    };
-                    self.push(e, out);
-                }
-            }
-            ModelEvent::StepEnd { key } => {
-                let run = self.run_mut();
-                let Some(step) = run.step_keys.remove(&key) else {
-                    return;
-                };
-                let Some(n) = run.steps.get_mut(&step) else {
-                    return;
-                };
-                *n -= 1;
-                if *n == 0 {
-                    run.steps.shift_remove(&step);
-                    self.emit_step_finished(step, out);
-                }
-            }
+            ev @ (ModelEvent::RunStart { .. }
+            | ModelEvent::RunEnd
+            | ModelEvent::RunFailed(_)
+            | ModelEvent::RunStopped
+            | ModelEvent::RunIncomplete { .. }) => self.run_event(ev, out),
+            ModelEvent::Interrupt(list) => self.interrupts(list),
+            ModelEvent::StepStart { name, key } => self.step_start(name, key, out),
+            ModelEvent::StepEnd { key } => self.step_end(&key, out),
             ModelEvent::Scope(key) => {
-                let subagents = self.subagents.get_mut();
+                let subagents = &mut self.subagents;
                 subagents.scope = key.and_then(|k| subagents.id_of(&k).map(str::to_string));
             }
             ModelEvent::SubagentStart {
@@ -499,14 +372,7 @@ impl Mapper {
                 parent_tool_call_id,
             } => self.subagent_start(key, name, parent_tool_call_id, out),
             ModelEvent::SubagentEnd { key, error } => {
-                let end = match error {
-                    None => SubagentEnding::Success(None),
-                    Some(info) => {
-                        let code = error_code::classify(&info);
-                        SubagentEnding::Error(info.message, code)
-                    }
-                };
-                self.subagent_end(&key, end, out);
+                self.subagent_end(&key, SubagentEnding::of(error), out)
             }
             ModelEvent::MessageStart { .. } => {}
             ModelEvent::TextDelta { message_id, text } => self.text_delta(message_id, text, out),
@@ -514,41 +380,19 @@ impl Mapper {
                 message_id,
                 block,
                 text,
-            } => {
-                let rid = self.open_reasoning(&message_id, &block, out);
-                if !text.is_empty() {
-                    self.emit_reasoning_content(rid, text, out);
-                }
-            }
+            } => self.reasoning_delta(&message_id, &block, text, out),
             ModelEvent::ReasoningEncrypted {
                 message_id,
                 block,
                 value,
-            } => {
-                let key = (message_id.clone(), block.clone());
-                let run = self.run_mut();
-                let rid = run
-                    .reasoning_open
-                    .get(&key)
-                    .or_else(|| run.last_reasoning_id.get(&key))
-                    .cloned()
-                    .unwrap_or_else(|| reasoning_id(&message_id, &block));
-                let e = Event::ReasoningEncryptedValue {
-                    subagent_run_id: None,
-                    timestamp: self.timestamp,
-                    subtype: Subtype::Message,
-                    entity_id: rid,
-                    encrypted_value: value,
-                };
-                self.push(e, out);
-            }
+            } => self.reasoning_encrypted(message_id, block, value, out),
             ModelEvent::ToolCallChunk {
                 message_id,
                 index,
                 id,
                 name,
                 args,
-            } => self.tool_chunk(message_id, index, id, name, args, out),
+            } => self.tool_chunk(message_id, index, PendingChunks { id, name, args }, out),
             ModelEvent::MessageEnd { message_id, usage } => {
                 self.close_message(&message_id, out);
                 if let Some(u) = usage {
@@ -560,102 +404,118 @@ impl Mapper {
                 name,
                 args,
                 parent_message_id,
-            } => {
-                self.ensure_tool(
-                    &tool_call_id,
-                    &name,
-                    parent_message_id,
-                    args.as_deref(),
-                    out,
-                );
-                self.end_tool(&tool_call_id, out);
-                if self.opts.tool_steps == ToolSteps::Reasoning {
-                    self.tool_step_line(&format!("Calling tool {name}.\n"), out);
-                }
-            }
+            } => self.tool_start(tool_call_id, name, args, parent_message_id, out),
             ModelEvent::ToolOutputDelta {
                 tool_call_id,
                 delta,
-            } => {
-                let e = Event::Custom {
-                    subagent_run_id: None,
-                    timestamp: self.timestamp,
-                    name: TOOL_OUTPUT_DELTA.into(),
-                    value: Payload::from_value(
-                        &json!({"toolCallId": tool_call_id, "delta": delta}),
-                    ),
-                };
-                self.push(e, out);
-            }
+            } => self.tool_output(tool_call_id, delta, out),
             ModelEvent::ToolEnd {
-                tool_call_id,
+                tool_call_id: call_id,
                 name,
                 content,
                 message_id,
                 error,
             } => {
-                let held = HeldResult {
-                    call_id: tool_call_id,
+                let result = ToolResult {
+                    call_id,
                     name,
                     content,
                     message_id,
                     error,
                 };
-                self.tool_end(held, out);
+                self.tool_end(result, out);
             }
-            ModelEvent::Custom { name, value } => {
-                let e = Event::Custom {
-                    subagent_run_id: None,
-                    timestamp: self.timestamp,
-                    name,
-                    value,
-                };
-                self.push(e, out);
-            }
+            ModelEvent::Custom { name, value } => self.push(own!(Custom { name, value }), out),
             ModelEvent::State { state } => {
-                let has_messages = match state.get("messages").and_then(Value::as_array) {
-                    Some(msgs) => {
-                        let list: Vec<MessageRef> = msgs.iter().map(MessageRef::Value).collect();
-                        self.follow_conversation(&list, out);
-                        self.results_from_state(list.into_iter().enumerate(), out);
-                        self.release_held(out);
-                        true
-                    }
-                    None => false,
-                };
-                let e = Event::StateSnapshot {
-                    subagent_run_id: None,
-                    timestamp: self.timestamp,
-                    snapshot: Snapshot::Value(state),
-                };
-                if has_messages {
-                    self.snapshot_at = Some(out.len());
+                let msgs = state.get("messages").and_then(Value::as_array);
+                let list: Option<Vec<MessageRef>> =
+                    msgs.map(|l| l.iter().map(MessageRef::Value).collect());
+                if let Some(list) = &list {
+                    self.messages_shown(list, list.iter().copied().enumerate(), out);
                 }
-                self.push(e, out);
+                let listed = list.is_some();
+                self.state_snapshot(Snapshot::Value(state), listed, out);
             }
             ModelEvent::EncodedState(state) => {
                 let list: Vec<MessageRef> = (state.shared_messages().iter())
                     .map(|m| MessageRef::Shared(m))
                     .collect();
-                self.follow_conversation(&list, out);
-                self.results_from_state(state.tool_message_candidates(), out);
-                self.release_held(out);
-                let e = Event::StateSnapshot {
-                    subagent_run_id: None,
-                    timestamp: self.timestamp,
-                    snapshot: Snapshot::Encoded(state),
-                };
-                self.snapshot_at = Some(out.len());
-                self.push(e, out);
+                self.messages_shown(&list, state.tool_message_candidates(), out);
+                self.state_snapshot(Snapshot::Encoded(state), true, out);
             }
             ModelEvent::Conversation(list) => {
                 let list: Vec<MessageRef> = list.iter().map(|m| MessageRef::Shared(m)).collect();
-                self.follow_conversation(&list, out);
-                self.results_from_state(list.into_iter().enumerate(), out);
-                self.release_held(out);
+                self.messages_shown(&list, list.iter().copied().enumerate(), out);
             }
             ModelEvent::Native(v) => self.push(Event::Passthrough(v), out),
         }
+    }
+
+    /// A `STATE_SNAPSHOT`; when its state has a message `listed`, its `messages` become the
+    /// run's once it is written ([`Mapper::settle`]).
+    fn state_snapshot(&mut self, snapshot: Snapshot, listed: bool, out: &mut Vec<Event>) {
+        if listed {
+            self.snapshot_at = Some(out.len());
+        }
+        self.push(own!(StateSnapshot { snapshot }), out);
+    }
+
+    /// Interrupts the run stops at. The same interrupt again (the tool's error, then the
+    /// state's `__interrupt__`): what one of them knows of its call is kept.
+    fn interrupts(&mut self, list: Vec<InterruptInfo>) {
+        let run = self.run_mut();
+        for i in list {
+            match run.interrupts.iter_mut().find(|x| x.id == i.id) {
+                Some(x) => x.tool_call_id = x.tool_call_id.take().or(i.tool_call_id),
+                None => run.interrupts.push(i),
+            }
+        }
+    }
+
+    /// A node starts: STEP_STARTED for its name's first open run, in its owner's scope.
+    fn step_start(&mut self, name: String, key: String, out: &mut Vec<Event>) {
+        let step = (self.subagents.scope.clone(), name);
+        let run = self.run_mut();
+        run.step_keys.insert(key, step.clone());
+        let n = run.steps.entry(step.clone()).or_insert(0);
+        *n += 1;
+        if *n == 1 {
+            self.emit_step(step, true, out);
+        }
+    }
+
+    /// A node ends: STEP_FINISHED when no other run of its name is open.
+    fn step_end(&mut self, key: &str, out: &mut Vec<Event>) {
+        let run = self.run_mut();
+        let Some(step) = run.step_keys.remove(key) else {
+            return;
+        };
+        let Some(n) = run.steps.get_mut(&step) else {
+            return;
+        };
+        *n -= 1;
+        if *n == 0 {
+            run.steps.shift_remove(&step);
+            self.emit_step(step, false, out);
+        }
+    }
+
+    /// STEP_STARTED (`started`) or STEP_FINISHED of a step, under its owner's id.
+    fn emit_step(&mut self, (owner, step_name): Step, started: bool, out: &mut Vec<Event>) {
+        let (timestamp, subagent_run_id) = (None, owner);
+        let e = match started {
+            true => Event::StepStarted {
+                timestamp,
+                subagent_run_id,
+                step_name,
+            },
+            false => Event::StepFinished {
+                timestamp,
+                subagent_run_id,
+                step_name,
+            },
+        };
+        self.push(e, out);
     }
 
     /// After the caller has read the events [`Mapper::map`] or [`Mapper::finish`] put in
@@ -681,1203 +541,13 @@ impl Mapper {
     /// End of all input: a run still open was cut off.
     pub fn finish(&mut self, out: &mut Vec<Event>) {
         if self.run.is_some() {
-            self.map(
-                ModelEvent::RunIncomplete {
-                    reason: "the input ended inside a run".into(),
-                },
-                out,
-            );
+            let reason = "the input ended inside a run".into();
+            self.map(ModelEvent::RunIncomplete { reason }, out);
         }
     }
 
     fn run_mut(&mut self) -> &mut Run {
         self.run.get_or_insert_with(Run::default)
-    }
-
-    fn start_run(
-        &mut self,
-        thread_id: Option<String>,
-        run_id: Option<String>,
-        messages: Vec<Value>,
-        resume: Option<Value>,
-        state: Option<Value>,
-        out: &mut Vec<Event>,
-    ) {
-        self.runs += 1;
-        let thread_id = thread_id
-            .or_else(|| self.opts.thread_id.clone())
-            .or_else(|| self.thread_id.clone())
-            .unwrap_or_else(|| format!("thread-{:016x}", self.seed));
-        let mut run_id = run_id
-            .or_else(|| {
-                self.opts.run_id.as_ref().map(|r| {
-                    if self.runs == 1 {
-                        r.clone()
-                    } else {
-                        format!("{r}-{}", self.runs)
-                    }
-                })
-            })
-            .unwrap_or_else(|| format!("run-{:016x}", self.seed));
-        if self.last_run_id.as_deref() == Some(run_id.as_str()) {
-            run_id = format!("{run_id}-{}", self.runs);
-        }
-        let same_thread = self.thread_id.as_deref() == Some(thread_id.as_str());
-        if !same_thread {
-            self.client.get_mut().new_thread();
-        }
-        let (pending, suspended) = if same_thread {
-            (
-                std::mem::take(&mut self.pending),
-                std::mem::take(&mut self.suspended),
-            )
-        } else {
-            (vec![], vec![])
-        };
-        self.pending.clear();
-        self.suspended.clear();
-        self.thread_id = Some(thread_id.clone());
-        self.last_run_id = Some(run_id.clone());
-        // A run on a thread with pending interrupts resumes them: v2 says so in its input
-        // (`Command(resume=…)`); v3 does not echo input, so a run with no input messages does.
-        let resumes = !pending.is_empty() && (resume.is_some() || messages.is_empty());
-        if !resumes {
-            // Only a resume run re-executes calls an earlier run answered.
-            self.thread_answers.clear();
-        }
-        let input = (resumes || !messages.is_empty()).then(|| {
-            // A complete `RunAgentInput`: the 0.x clients require every field. The log records
-            // no tools, context or forwarded props; the state is the input's other keys. The
-            // state and messages are moved in (`json!` would copy them by serializing).
-            let mut input: serde_json::Map<String, Value> = [
-                ("threadId", Value::from(thread_id.as_str())),
-                ("runId", Value::from(run_id.as_str())),
-                ("state", state.unwrap_or_else(|| json!({}))),
-                ("messages", Value::Array(messages)),
-                ("tools", json!([])),
-                ("context", json!([])),
-                ("forwardedProps", json!({})),
-            ]
-            .into_iter()
-            .map(|(k, v)| (k.to_string(), v))
-            .collect();
-            if resumes {
-                let entries = interrupt::resume_entries(&pending, resume.as_ref());
-                input.insert("resume".into(), Value::Array(entries));
-            }
-            Value::Object(input)
-        });
-        let e = Event::RunStarted {
-            timestamp: self.timestamp,
-            thread_id: thread_id.clone(),
-            run_id: run_id.clone(),
-            input,
-        };
-        *self.subagents.get_mut() = Default::default();
-        let mut run = Run {
-            thread_id,
-            run_id,
-            ..Run::default()
-        };
-        if resumes {
-            // The calls the interrupt suspended are this run's to answer, already started.
-            for (id, name, parent) in suspended {
-                run.resumed.insert(id.clone());
-                let call = ToolCall {
-                    name,
-                    parent,
-                    ended: true,
-                    result: false,
-                };
-                run.tools.insert(id, call);
-            }
-        }
-        self.run = Some(run);
-        self.push(e, out);
-    }
-
-    fn text_delta(&mut self, message_id: String, text: String, out: &mut Vec<Event>) {
-        if text.is_empty() || self.opts.text == TextPolicy::Final {
-            return;
-        }
-        self.close_reasoning_of(&message_id, out);
-        if !self.run_mut().text_open.contains_key(&message_id) {
-            self.close_narration_for_tdesign(out);
-            self.run_mut().text_open.insert(message_id.clone(), ());
-            self.emit_text_start(&message_id, out);
-        }
-        self.emit_text_content(message_id, text, out);
-    }
-
-    fn open_reasoning(&mut self, message_id: &str, block: &str, out: &mut Vec<Event>) -> String {
-        let key = (message_id.to_string(), block.to_string());
-        if let Some(rid) = self.run_mut().reasoning_open.get(&key) {
-            return rid.clone();
-        }
-        // Reasoning for a message whose text already streams: close the text first is wrong
-        // (text may continue); reasoning and text may overlap, so just open the span. Two
-        // reasoning spans never overlap (a summary's next part, another block or message,
-        // the tool-step narration): the open one ends first, as a client shows one
-        // reasoning message at a time (issue 22.9).
-        self.close_all_reasoning(out);
-        self.close_narration(out);
-        let run = self.run_mut();
-        let rid = numbered(&mut run.reasoning_ids, reasoning_id(message_id, block));
-        run.reasoning_open.insert(key.clone(), rid.clone());
-        run.last_reasoning_id.insert(key, rid.clone());
-        self.emit_reasoning_open(&rid, out);
-        rid
-    }
-
-    /// Ends every open reasoning span, in the order they opened.
-    fn close_all_reasoning(&mut self, out: &mut Vec<Event>) {
-        self.close_reasoning_where(|_, _| true, out);
-    }
-
-    fn close_reasoning_of(&mut self, message_id: &str, out: &mut Vec<Event>) {
-        self.close_reasoning_where(|(m, _), _| m == message_id, out);
-    }
-
-    fn close_reasoning_where(
-        &mut self,
-        which: impl Fn(&(String, String), &str) -> bool,
-        out: &mut Vec<Event>,
-    ) {
-        let Some(run) = self.run.as_mut() else { return };
-        for rid in run.take_reasoning(which) {
-            self.emit_reasoning_end(rid, out);
-        }
-    }
-
-    fn emit_reasoning_end(&mut self, rid: String, out: &mut Vec<Event>) {
-        let timestamp = self.timestamp;
-        let end = Event::ReasoningMessageEnd {
-            subagent_run_id: None,
-            timestamp,
-            message_id: rid.clone(),
-        };
-        self.push(end, out);
-        let e = Event::ReasoningEnd {
-            subagent_run_id: None,
-            timestamp,
-            message_id: rid,
-        };
-        self.push(e, out);
-    }
-
-    fn tool_chunk(
-        &mut self,
-        message_id: String,
-        index: String,
-        id: Option<String>,
-        name: Option<String>,
-        args: String,
-        out: &mut Vec<Event>,
-    ) {
-        let key = (message_id.clone(), index);
-        let known = self.run_mut().tool_index.get(&key).cloned();
-        if let Some(call_id) = known {
-            let started_here = self.run_mut().tools.get(&call_id).is_some_and(|t| !t.ended);
-            if started_here && !args.is_empty() {
-                self.close_narration_for_tdesign(out);
-                let e = Event::ToolCallArgs {
-                    subagent_run_id: None,
-                    timestamp: self.timestamp,
-                    tool_call_id: call_id,
-                    delta: args,
-                };
-                self.push(e, out);
-            }
-            return;
-        }
-        // Not started yet: gather id, name and args until both id and name are known.
-        let run = self.run_mut();
-        let buf = run.tool_buffer.entry(key.clone()).or_default();
-        if id.is_some() {
-            buf.id = id;
-        }
-        if name.is_some() {
-            buf.name = name;
-        }
-        buf.args.push_str(&args);
-        if buf.id.is_none() || buf.name.is_none() {
-            return;
-        }
-        let PendingChunks { id, name, args } =
-            run.tool_buffer.shift_remove(&key).unwrap_or_default();
-        let (call_id, name) = (id.unwrap_or_default(), name.unwrap_or_default());
-        if run.tools.contains_key(&call_id) {
-            // The same call announced again (a replayed message): never a second START.
-            run.tool_index.insert(key, call_id);
-            return;
-        }
-        run.tool_index.insert(key, call_id.clone());
-        self.close_reasoning_of(&message_id, out);
-        self.ensure_tool(&call_id, &name, Some(message_id), Some(&args), out);
-    }
-
-    /// Sends START (+ ARGS) for a call not announced yet in this run.
-    fn ensure_tool(
-        &mut self,
-        call_id: &str,
-        name: &str,
-        parent: Option<String>,
-        args: Option<&str>,
-        out: &mut Vec<Event>,
-    ) {
-        if self.answered_before(call_id) {
-            return;
-        }
-        if self.run_mut().tools.contains_key(call_id) {
-            if !self.run_mut().resumed.remove(call_id) {
-                return;
-            }
-            // Started by the interrupted run, shown again here: the scope's (a resumed
-            // sub-agent's call is its own again).
-            self.subagents.get_mut().adopt(call_id);
-            if self.opts.compat != Compat::Thinking {
-                return;
-            }
-            // A 0.0.x client (TDesign Chat) shows each run as its own message: the call is
-            // announced again in the run that answers it, or its result has nowhere to go.
-            self.run_mut().tools.shift_remove(call_id);
-        }
-        let run = self.run_mut();
-        run.tools.insert(
-            call_id.to_string(),
-            ToolCall {
-                name: name.to_string(),
-                parent: parent.clone(),
-                ended: false,
-                result: false,
-            },
-        );
-        run.open_tools.push(call_id.to_string());
-        self.close_narration_for_tdesign(out);
-        let e = Event::ToolCallStart {
-            subagent_run_id: None,
-            timestamp: self.timestamp,
-            tool_call_id: call_id.into(),
-            tool_call_name: name.into(),
-            parent_message_id: parent,
-        };
-        self.push(e, out);
-        if let Some(a) = args.filter(|a| !a.is_empty()) {
-            let e = Event::ToolCallArgs {
-                subagent_run_id: None,
-                timestamp: self.timestamp,
-                tool_call_id: call_id.into(),
-                delta: a.into(),
-            };
-            self.push(e, out);
-        }
-    }
-
-    /// Whether call `call_id` was answered by an earlier run of this thread and is not one of
-    /// this run's: a re-execution of it adds nothing.
-    fn answered_before(&mut self, call_id: &str) -> bool {
-        self.thread_answers.get(call_id).is_some() && !self.run_mut().tools.contains_key(call_id)
-    }
-
-    fn end_tool(&mut self, call_id: &str, out: &mut Vec<Event>) {
-        let run = self.run_mut();
-        let Some(t) = run.tools.get_mut(call_id) else {
-            return;
-        };
-        if t.ended {
-            return;
-        }
-        t.ended = true;
-        let done = t.result;
-        if let Some(i) = run.open_tools.iter().rposition(|id| id == call_id) {
-            run.open_tools.remove(i);
-        }
-        if done {
-            run.tool_done();
-        }
-        self.close_narration_for_tdesign(out);
-        let e = Event::ToolCallEnd {
-            subagent_run_id: None,
-            timestamp: self.timestamp,
-            tool_call_id: call_id.into(),
-        };
-        self.push(e, out);
-        self.release_early_result(call_id, out);
-    }
-
-    /// The result held for `call_id` ([`Run::early_results`]), now that its call ended.
-    fn release_early_result(&mut self, call_id: &str, out: &mut Vec<Event>) {
-        let held = &mut self.run_mut().early_results;
-        if held.is_empty() {
-            return;
-        }
-        if let Some(i) = held.iter().position(|r| r.call_id == call_id) {
-            let r = held.remove(i);
-            self.tool_result(r.call_id, r.name, r.content, r.message_id, r.error, out);
-        }
-    }
-
-    /// At the run's end, the results whose call never came: the call is started (and ended)
-    /// from the result (its id, and its name when the result has one), then the result sent.
-    fn release_early_results(&mut self, out: &mut Vec<Event>) {
-        for r in std::mem::take(&mut self.run_mut().early_results) {
-            let name = r.name.clone().unwrap_or_else(|| "tool".into());
-            self.ensure_tool(&r.call_id, &name, None, None, out);
-            self.tool_result(r.call_id, r.name, r.content, r.message_id, r.error, out);
-        }
-    }
-
-    fn tool_result(
-        &mut self,
-        call_id: String,
-        name: Option<String>,
-        content: Value,
-        message_id: Option<String>,
-        error: bool,
-        out: &mut Vec<Event>,
-    ) {
-        if self.answered_before(&call_id) {
-            return;
-        }
-        if !self.run_mut().tools.contains_key(&call_id) {
-            // Before its call: held, so the call's START, ARGS and END still come first.
-            self.run_mut().early_results.push(EarlyResult {
-                call_id,
-                name,
-                content,
-                message_id,
-                error,
-            });
-            return;
-        }
-        self.thread_answers.insert(call_id.clone(), ());
-        let name = name
-            .or_else(|| self.run_mut().tools.get(&call_id).map(|t| t.name.clone()))
-            .unwrap_or_else(|| "tool".into());
-        self.ensure_tool(&call_id, &name, None, None, out);
-        self.end_tool(&call_id, out);
-        let run = self.run_mut();
-        if let Some(t) = run.tools.get_mut(&call_id).filter(|t| !t.result) {
-            t.result = true;
-            if t.ended {
-                run.tool_done();
-            }
-        }
-        let text = lc::tool_content_text(&content);
-        for key in self.subagents.get_mut().under_call(&call_id) {
-            let end = match error {
-                false => SubagentEnding::Success(Some(Value::String(text.clone()))),
-                true => SubagentEnding::Error(text.clone(), error_code::AGENT_INTERNAL),
-            };
-            self.subagent_end(&key, end, out);
-        }
-        let message_id = message_id.unwrap_or_else(|| format!("result-{call_id}"));
-        let sent = &mut self.run_mut().sent_results;
-        if sent.len() == SENT_RESULTS {
-            // A run of thousands of results between two lists stays small: the oldest go.
-            sent.remove(0);
-        }
-        sent.push(json!({
-            "id": message_id, "role": "tool", "toolCallId": call_id, "content": text,
-        }));
-        self.close_narration_for_tdesign(out);
-        let e = Event::ToolCallResult {
-            subagent_run_id: None,
-            timestamp: self.timestamp,
-            message_id,
-            tool_call_id: call_id,
-            content: ToolContent::Text(text),
-            role: Role::Tool,
-            metadata: error.then_some(ResultStatus {
-                status: "error".into(),
-            }),
-        };
-        self.push(e, out);
-        if self.opts.tool_steps == ToolSteps::Reasoning {
-            let how = if error { "failed" } else { "returned" };
-            self.tool_step_line(&format!("Tool {name} {how}.\n"), out);
-        }
-    }
-
-    /// A tool finished: its result is sent now, or held ([`HeldResult`]) while the log has
-    /// not said its message's id (the state will) or a call made before it in the same
-    /// message has no result yet (the client puts results in arrival order, the state in
-    /// call order).
-    fn tool_end(&mut self, held: HeldResult, out: &mut Vec<Event>) {
-        let call = held.call_id.clone();
-        if let Some(h) =
-            (self.run.as_mut()).and_then(|r| r.held.iter_mut().find(|h| h.call_id == call))
-        {
-            // Held already: a state now says the message's id.
-            if h.message_id.is_none() {
-                h.message_id = held.message_id;
-            }
-            return self.release_held(out);
-        }
-        // Before its call: tool_result holds it until the call ends (early results).
-        let unknown = !self.run_mut().tools.contains_key(&call);
-        if unknown || (held.message_id.is_some() && !self.waits_for_earlier_call(&call)) {
-            self.send_result(held, out);
-            self.release_held(out);
-            return;
-        }
-        if self.answered_before(&call) {
-            return;
-        }
-        let name = (held.name.clone())
-            .or_else(|| self.run_mut().tools.get(&call).map(|t| t.name.clone()))
-            .unwrap_or_else(|| "tool".into());
-        self.ensure_tool(&call, &name, None, None, out);
-        self.end_tool(&call, out);
-        self.run_mut().held.push(held);
-    }
-
-    fn send_result(&mut self, h: HeldResult, out: &mut Vec<Event>) {
-        let HeldResult {
-            call_id,
-            name,
-            content,
-            message_id,
-            error,
-        } = h;
-        self.tool_result(call_id, name, content, message_id, error, out);
-    }
-
-    /// Whether a call started before `call_id` in the same message has no result yet.
-    fn waits_for_earlier_call(&self, call_id: &str) -> bool {
-        let Some(run) = self.run.as_ref() else {
-            return false;
-        };
-        let Some((at, _, t)) = run.tools.get_full(call_id) else {
-            return false;
-        };
-        let Some(parent) = t.parent.as_deref() else {
-            return false;
-        };
-        (run.tools.values().take(at)).any(|e| e.parent.as_deref() == Some(parent) && !e.result)
-    }
-
-    /// Sends the held results that can go now; forgets those a state answered meanwhile.
-    fn release_held(&mut self, out: &mut Vec<Event>) {
-        loop {
-            let Some(run) = self.run.as_mut() else { return };
-            let tools = &run.tools;
-            run.held
-                .retain(|h| tools.get(&h.call_id).is_none_or(|t| !t.result));
-            let ready = (0..run.held.len()).find(|&i| {
-                let h = &self.run.as_ref().map(|r| &r.held[i]);
-                h.is_some_and(|h| {
-                    h.message_id.is_some() && !self.waits_for_earlier_call(&h.call_id)
-                })
-            });
-            let Some(i) = ready else { return };
-            let h = self.run_mut().held.remove(i);
-            self.send_result(h, out);
-        }
-    }
-
-    /// At a run's end: every result still held, in call order (`result-<call id>` for a
-    /// message whose id the log never said).
-    fn send_held(&mut self, out: &mut Vec<Event>) {
-        self.release_held(out);
-        let Some(run) = self.run.as_mut() else { return };
-        let mut held = std::mem::take(&mut run.held);
-        held.sort_by_key(|h| run.tools.get_index_of(&h.call_id));
-        for h in held {
-            self.send_result(h, out);
-        }
-    }
-
-    /// A message list the log shows (a state, a step's input): what the client does not hold
-    /// yet is sent, in the list's order. The run's first list, when the run has sent no
-    /// message, is sent whole as a `MESSAGES_SNAPSHOT` (the run's input and the thread's
-    /// history, which v3 does not echo); after that an AI message no model streamed (a node
-    /// or middleware wrote it) is sent as a text message with its calls.
-    fn follow_conversation(&mut self, list: &[MessageRef<'_>], out: &mut Vec<Event>) {
-        if let Some(run) = self.run.as_mut() {
-            run.sent_results.clear();
-        }
-        let first = {
-            let client = self.client.get_mut();
-            let first = !client.run_viewed && !client.run_streamed;
-            client.run_viewed = true;
-            first
-        };
-        // A result of this run's calls goes as TOOL_CALL_RESULT (results_from_state), not here.
-        let waiting = |this: &Self, m: &MessageRef<'_>| {
-            let call = m.tool_call();
-            let run = this.run.as_ref();
-            call.is_some_and(|c| run.is_some_and(|r| r.tools.get(&c).is_some_and(|t| !t.result)))
-        };
-        // The part of the list after the last message the client holds.
-        let mut new_from = 0;
-        let mut any_new = false;
-        for (i, m) in list.iter().enumerate().rev() {
-            if waiting(self, m) {
-                continue;
-            }
-            let (kind, id) = m.kind_and_id();
-            let id = id.unwrap_or_else(|| format!("msg-{i}"));
-            let client = self.client.get_mut();
-            let held = match kind.as_deref() {
-                Some("ai") => client.holds_ai(&id),
-                _ => client.holds(&id),
-            };
-            if held {
-                new_from = i + 1;
-                break;
-            }
-            any_new = true;
-        }
-        if !any_new {
-            return;
-        }
-        let orphans = std::mem::take(&mut self.client.get_mut().run_orphans);
-        let messages: Option<Vec<Value>> = first.then(|| {
-            (list.iter().enumerate())
-                .filter(|(_, m)| !waiting(self, m))
-                .filter_map(|(i, m)| m.to_agui(i))
-                .collect()
-        });
-        // Calls started with no parent message before the list: sent whole only when the list
-        // has the message that made each (the client then files the call there).
-        let messages = messages.filter(|list| {
-            orphans.iter().all(|call| {
-                list.iter().any(|m| {
-                    let calls = m.get("toolCalls").and_then(Value::as_array);
-                    calls.is_some_and(|c| {
-                        c.iter()
-                            .any(|c| c.get("id").and_then(Value::as_str) == Some(call))
-                    })
-                })
-            })
-        });
-        if let Some(mut messages) = messages {
-            self.client.get_mut().rename(&mut messages);
-            self.calls_shown(&messages);
-            let e = Event::MessagesSnapshot {
-                timestamp: self.timestamp,
-                messages,
-            };
-            self.push(e, out);
-            return;
-        }
-        if self.opts.text == TextPolicy::Final {
-            return;
-        }
-        for (i, m) in list.iter().enumerate().skip(new_from) {
-            if m.kind_and_id().0.as_deref() != Some("ai") {
-                continue;
-            }
-            let Some(msg) = m.to_agui(i) else { continue };
-            let Some(id) = msg.get("id").and_then(Value::as_str).map(str::to_string) else {
-                continue;
-            };
-            if self.client.get_mut().holds_ai(&id) {
-                continue;
-            }
-            let text = msg.get("content").and_then(Value::as_str).unwrap_or("");
-            if !text.is_empty() {
-                self.emit_text_start(&id, out);
-                self.emit_text_content(id.clone(), text.to_string(), out);
-                self.emit_text_end(&id, out);
-            }
-            for call in msg
-                .get("toolCalls")
-                .and_then(Value::as_array)
-                .into_iter()
-                .flatten()
-            {
-                let (Some(call_id), Some(name)) = (
-                    call.get("id").and_then(Value::as_str),
-                    call.pointer("/function/name").and_then(Value::as_str),
-                ) else {
-                    continue;
-                };
-                let args = call.pointer("/function/arguments").and_then(Value::as_str);
-                self.ensure_tool(call_id, name, Some(id.clone()), args, out);
-                self.end_tool(call_id, out);
-            }
-        }
-    }
-
-    /// The calls of a `MESSAGES_SNAPSHOT`'s messages are the client's: a call answered there
-    /// is answered (no second result), one not answered is started (no second start, whose
-    /// arguments the client would append to the ones it holds).
-    fn calls_shown(&mut self, messages: &[Value]) {
-        let answered: HashSet<&str, FastIds> = messages
-            .iter()
-            .filter_map(|m| m.get("toolCallId").and_then(Value::as_str))
-            .collect();
-        for m in messages {
-            let parent = m.get("id").and_then(Value::as_str);
-            for call in m
-                .get("toolCalls")
-                .and_then(Value::as_array)
-                .into_iter()
-                .flatten()
-            {
-                let Some(id) = call.get("id").and_then(Value::as_str) else {
-                    continue;
-                };
-                let done = answered.contains(id);
-                if done {
-                    self.thread_answers.insert(id.to_string(), ());
-                }
-                let run = self.run_mut();
-                let t = run.tools.entry(id.to_string()).or_insert_with(|| ToolCall {
-                    name: call
-                        .pointer("/function/name")
-                        .and_then(Value::as_str)
-                        .unwrap_or("tool")
-                        .to_string(),
-                    parent: parent.map(str::to_string),
-                    ended: true,
-                    result: false,
-                });
-                t.result |= done;
-            }
-        }
-    }
-
-    /// Tool results only the state shows (Python v3 has no `tools` events outside create_agent):
-    /// a tool message of a state's `msgs` (each with its place in the list) answers a call of
-    /// this run that has no result yet. Only those tool messages are converted (as
-    /// [`lc::to_agui_messages`] would, at their place in the list).
-    fn results_from_state<'a>(
-        &mut self,
-        msgs: impl Iterator<Item = (usize, MessageRef<'a>)>,
-        out: &mut Vec<Event>,
-    ) {
-        let waiting =
-            |this: &mut Self, call: &str| this.run_mut().tools.get(call).is_some_and(|t| !t.result);
-        for (i, m) in msgs {
-            let (call_id, item) = match m {
-                MessageRef::Value(v) => {
-                    if !lc::may_be_tool_message(v) {
-                        continue;
-                    }
-                    let m = lc::normalize_cow(v);
-                    match lc::tool_call_id(&m) {
-                        Some(call) if waiting(self, call) => (
-                            call.to_string(),
-                            lc::to_agui_message(&m, &format!("msg-{i}")),
-                        ),
-                        _ => continue,
-                    }
-                }
-                MessageRef::Shared(m) => {
-                    let Some(call) = m.tool_call().filter(|c| waiting(self, c)) else {
-                        continue;
-                    };
-                    (call.to_string(), m.to_agui(i))
-                }
-            };
-            let Some(m) = item else {
-                continue;
-            };
-            let content = m.get("content").cloned().unwrap_or(Value::Null);
-            let result = HeldResult {
-                call_id,
-                name: None,
-                content,
-                message_id: m.get("id").and_then(Value::as_str).map(str::to_string),
-                error: m.get("error").is_some(),
-            };
-            self.tool_end(result, out);
-        }
-    }
-
-    fn tool_step_line(&mut self, line: &str, out: &mut Vec<Event>) {
-        if !self.run_mut().tool_steps_open {
-            // The narration is a reasoning span too: the model's open one ends first.
-            self.close_all_reasoning(out);
-            let run = self.run_mut();
-            let base = format!("{}:tool-steps", run.run_id);
-            let rid = numbered(&mut run.reasoning_ids, base);
-            run.tool_steps_open = true;
-            run.tool_steps_id = Some(rid.clone());
-            self.emit_reasoning_open(&rid, out);
-        }
-        let rid = self.run_mut().tool_steps_id.clone().unwrap_or_default();
-        self.emit_reasoning_content(rid, line.to_string(), out);
-    }
-
-    /// Closes the tool-step narration if it is open.
-    fn close_narration(&mut self, out: &mut Vec<Event>) {
-        let Some(run) = self.run.as_mut().filter(|r| r.tool_steps_open) else {
-            return;
-        };
-        run.tool_steps_open = false;
-        let rid = run.tool_steps_id.clone().unwrap_or_default();
-        self.emit_reasoning_end(rid, out);
-    }
-
-    /// `--compat thinking`: the narration is closed before a tool call event, a text message
-    /// or another reasoning block starts. While a thinking block is open, TDesign Chat's AG-UI
-    /// adapter only updates the block's current item: a tool result would be dropped, a
-    /// nested tool call would swallow the narration after it, and the block's spinner would
-    /// turn while the answer streams. A later line opens a new block.
-    fn close_narration_for_tdesign(&mut self, out: &mut Vec<Event>) {
-        if self.opts.compat == Compat::Thinking {
-            self.close_narration(out);
-        }
-    }
-
-    /// A message finished: close its reasoning, its text and its tool calls' argument streams.
-    fn close_message(&mut self, message_id: &str, out: &mut Vec<Event>) {
-        self.close_reasoning_of(message_id, out);
-        if self.run_mut().text_open.shift_remove(message_id).is_some() {
-            self.emit_text_end(message_id, out);
-        }
-        // Calls whose name never arrived still get announced, so their args are not lost.
-        let stranded: Vec<((String, String), PendingChunks)> = (self.run_mut().tool_buffer)
-            .extract_if(.., |(m, _), _| m == message_id)
-            .collect();
-        for (k, PendingChunks { id, name, args }) in stranded {
-            let call_id = id.unwrap_or_else(|| format!("{}:tool:{}", k.0, k.1));
-            let name = name.unwrap_or_else(|| "unknown_tool".into());
-            self.ensure_tool(&call_id, &name, Some(k.0.clone()), Some(&args), out);
-            self.run_mut().tool_index.insert(k, call_id);
-        }
-        let run = self.run_mut();
-        let calls: Vec<String> = run
-            .open_tools
-            .iter()
-            .filter(|id| {
-                run.tools
-                    .get(*id)
-                    .is_some_and(|t| t.parent.as_deref() == Some(message_id))
-            })
-            .cloned()
-            .collect();
-        for id in calls {
-            self.end_tool(&id, out);
-        }
-    }
-
-    fn end_run(&mut self, ending: Ending, out: &mut Vec<Event>) {
-        if self.run.is_none() {
-            return;
-        }
-        self.send_held(out);
-        // An interrupt inside a sub-agent suspends its calls and its parent's: the resume
-        // answers them.
-        let suspended_subagent_calls = match &ending {
-            Ending::Finished => self.subagent_calls(),
-            _ => vec![],
-        };
-        self.end_subagents(&ending, out);
-        // Close everything still open, innermost first.
-        self.close_all_reasoning(out);
-        let texts: Vec<String> = self
-            .run_mut()
-            .text_open
-            .drain(..)
-            .map(|(id, ())| id)
-            .collect();
-        for id in texts {
-            self.emit_text_end(&id, out);
-        }
-        let msgs: Vec<String> = self
-            .run_mut()
-            .tool_buffer
-            .keys()
-            .map(|(m, _)| m.clone())
-            .collect();
-        for m in msgs {
-            self.close_message(&m, out);
-        }
-        let tools = self.run_mut().open_tools.clone();
-        for id in tools {
-            self.end_tool(&id, out);
-        }
-        self.release_early_results(out);
-        self.close_narration(out);
-        if matches!(ending, Ending::Finished) && self.opts.text == TextPolicy::Final {
-            self.final_answer(out);
-        }
-        let steps: Vec<Step> = self.run_mut().steps.drain(..).map(|(k, _)| k).collect();
-        for step in steps.into_iter().rev() {
-            self.emit_step_finished(step, out);
-        }
-        let Some(mut run) = self.run.take() else {
-            return;
-        };
-        let timestamp = self.timestamp;
-        // Only a run stopped at interrupts leaves some to resume.
-        self.pending.clear();
-        let error = |raw_event, message, code: &'static str| Event::RunError {
-            timestamp,
-            raw_event,
-            message,
-            code: Some(code.into()),
-        };
-        let finished = |run: Run, outcome| Event::RunFinished {
-            timestamp,
-            thread_id: run.thread_id,
-            run_id: run.run_id,
-            outcome,
-            usage: usage_summary(&run.usage),
-        };
-        let e = match ending {
-            Ending::Failed(info, code) => {
-                let detail = ErrorDetail {
-                    error: info.name,
-                    message: info.message.clone(),
-                    lc_error_code: info.lc_code,
-                };
-                error(Some(detail), info.message, code)
-            }
-            // A 0.0.x client (`--compat thinking`) has no `cancelled` outcome and reads an absent
-            // or unknown one as success: it gets RUN_ERROR with code CANCELLED instead.
-            Ending::Cancelled
-                if self.opts.compat == Compat::Thinking || self.opts.target == Target::Agui0 =>
-            {
-                error(None, CANCELLED_MESSAGE.into(), error_code::CANCELLED)
-            }
-            Ending::Cancelled => finished(run, json!({"type": "cancelled"})),
-            Ending::Incomplete(message) => error(None, message, error_code::INCOMPLETE_STREAM),
-            Ending::Finished => {
-                if self.opts.compat == Compat::Thinking {
-                    for i in &run.interrupts {
-                        self.interrupt_text(i, out);
-                    }
-                }
-                if let Some((mut messages, lent)) = run.messages.take(&mut self.converted) {
-                    if !run.interrupts.is_empty() {
-                        keep_sent_results(&mut messages, std::mem::take(&mut run.sent_results));
-                    }
-                    self.client.get_mut().rename(&mut messages);
-                    self.lent_at = lent.map(|generation| (out.len(), generation));
-                    self.push(
-                        Event::MessagesSnapshot {
-                            timestamp,
-                            messages,
-                        },
-                        out,
-                    );
-                }
-                let outcome = if run.interrupts.is_empty() {
-                    let mut pending = run.tools.iter().filter(|(_, t)| !t.result);
-                    let pending_calls: Vec<&String> = pending
-                        .by_ref()
-                        .take(PENDING_IDS_LISTED)
-                        .map(|(id, _)| id)
-                        .collect();
-                    let more = pending.count();
-                    if pending_calls.is_empty() || self.opts.target == Target::Agui0 {
-                        json!({"type": "success"})
-                    } else if more == 0 {
-                        json!({"type": "success", "pendingToolCallIds": pending_calls})
-                    } else {
-                        // A bounded line: the first ids, and how many there are in all.
-                        json!({
-                            "type": "success",
-                            "pendingToolCallIds": pending_calls,
-                            "pendingToolCallCount": PENDING_IDS_LISTED + more,
-                        })
-                    }
-                } else {
-                    let subagents = self.subagents.get_mut();
-                    let ints: Vec<Value> = run
-                        .interrupts
-                        .iter()
-                        .map(|i| {
-                            let mut v = interrupt::to_agui(i);
-                            // Raised inside a sub-agent (by one of its calls): its id.
-                            let owner = i
-                                .tool_call_id
-                                .as_deref()
-                                .and_then(|c| subagents.owner_of(c));
-                            if let (Some(o), Some(m)) = (owner, v.as_object_mut()) {
-                                m.insert("subagentRunId".into(), Value::String(o.to_string()));
-                            }
-                            v
-                        })
-                        .collect();
-                    self.pending = run.interrupts.iter().map(|i| i.id.clone()).collect();
-                    // The calls the interrupts name (and a sub-agent's open at the interrupt)
-                    // first, then every other call the run left without a result: v3 does
-                    // not say which of several open tools raised which interrupt, LangGraph.js
-                    // names the first interrupt of a tools node only (the resume runs the
-                    // others again), a middleware interrupts before the tools run.
-                    self.suspended = run
-                        .interrupts
-                        .iter()
-                        .filter_map(|i| i.tool_call_id.as_ref())
-                        .chain(&suspended_subagent_calls)
-                        .filter_map(|id| Some((id, run.tools.get(id)?)))
-                        .chain(&run.tools)
-                        .filter(|(_, t)| !t.result)
-                        .map(|(id, t)| (id.clone(), t.name.clone(), t.parent.clone()))
-                        .collect();
-                    let mut seen = HashSet::<String, FastIds>::default();
-                    self.suspended.retain(|(id, _, _)| seen.insert(id.clone()));
-                    // In call order: the resume answers them in the order the state lists.
-                    (self.suspended).sort_by_key(|(id, _, _)| run.tools.get_index_of(id));
-                    json!({"type": "interrupt", "interrupts": ints})
-                };
-                finished(run, outcome)
-            }
-        };
-        self.push(e, out);
-    }
-
-    /// SUBAGENT_STARTED for sub-agent `key` (once).
-    fn subagent_start(
-        &mut self,
-        key: String,
-        name: String,
-        parent_tool_call_id: String,
-        out: &mut Vec<Event>,
-    ) {
-        let Some(id) = self.subagents.get_mut().start(&key, &parent_tool_call_id) else {
-            return;
-        };
-        let e = Event::SubagentStarted {
-            timestamp: self.timestamp,
-            subagent_run_id: id,
-            name,
-            parent_tool_call_id: Some(parent_tool_call_id),
-        };
-        self.push(e, out);
-    }
-
-    /// Closes what sub-agent `key` has open (its reasoning, text, tool calls and steps), then
-    /// SUBAGENT_FINISHED or SUBAGENT_ERROR.
-    fn subagent_end(&mut self, key: &str, end: SubagentEnding, out: &mut Vec<Event>) {
-        let Some(open) = self.subagents.get_mut().open.shift_remove(key) else {
-            return;
-        };
-        let id = open.id;
-        let owned = |subagents: &subagent::Subagents, item: &str| {
-            subagents.owner_of(item) == Some(id.as_str())
-        };
-        let Some(run) = self.run.as_mut() else { return };
-        let subagents = self.subagents.get_mut();
-        let reasoning = run.take_reasoning(|_, rid| owned(subagents, rid));
-        let texts: Vec<String> = (run.text_open)
-            .extract_if(.., |m, ()| owned(subagents, m))
-            .map(|(m, ())| m)
-            .collect();
-        let tools: Vec<String> = run
-            .open_tools
-            .iter()
-            .filter(|c| owned(subagents, c))
-            .cloned()
-            .collect();
-        for rid in reasoning {
-            self.emit_reasoning_end(rid, out);
-        }
-        for m in texts {
-            self.emit_text_end(&m, out);
-        }
-        for c in tools {
-            self.end_tool(&c, out);
-        }
-        let steps: Vec<(Option<String>, String)> = self
-            .run_mut()
-            .steps
-            .keys()
-            .filter(|(o, _)| o.as_deref() == Some(id.as_str()))
-            .rev()
-            .cloned()
-            .collect();
-        for step in steps {
-            let run = self.run_mut();
-            run.steps.shift_remove(&step);
-            run.step_keys.retain(|_, s| *s != step);
-            self.emit_step_finished(step, out);
-        }
-        let subagents = self.subagents.get_mut();
-        if subagents.scope.as_deref() == Some(id.as_str()) {
-            subagents.scope = None;
-        }
-        let timestamp = self.timestamp;
-        let e = match end {
-            SubagentEnding::Success(result) => Event::SubagentFinished {
-                timestamp,
-                subagent_run_id: id,
-                result,
-                outcome: subagent::success(),
-            },
-            SubagentEnding::Suspended(ids) => Event::SubagentFinished {
-                timestamp,
-                subagent_run_id: id,
-                result: None,
-                outcome: subagent::suspended(&ids),
-            },
-            SubagentEnding::Error(message, code) => Event::SubagentError {
-                timestamp,
-                subagent_run_id: id,
-                message,
-                code: Some(code.into()),
-            },
-        };
-        self.push(e, out);
-    }
-
-    /// The calls of the open sub-agents and the calls they run under.
-    fn subagent_calls(&mut self) -> Vec<String> {
-        let subagents = self.subagents.get_mut();
-        if subagents.open.is_empty() {
-            return vec![];
-        }
-        let Some(run) = self.run.as_ref() else {
-            return vec![];
-        };
-        let open: HashSet<&str> = subagents.open.values().map(|o| o.id.as_str()).collect();
-        let mut calls: Vec<String> = subagents
-            .open
-            .values()
-            .map(|o| o.parent_tool_call_id.clone())
-            .collect();
-        calls.extend(
-            run.tools
-                .keys()
-                .filter(|c| subagents.owner_of(c).is_some_and(|o| open.contains(o)))
-                .cloned(),
-        );
-        calls
-    }
-
-    /// At a run's end: each sub-agent still open ends as the run does (an interrupt suspends
-    /// it, naming the run's interrupts when it is the only one open), latest first.
-    fn end_subagents(&mut self, ending: &Ending, out: &mut Vec<Event>) {
-        let keys: Vec<String> = self
-            .subagents
-            .get_mut()
-            .open
-            .keys()
-            .rev()
-            .cloned()
-            .collect();
-        if keys.is_empty() {
-            return;
-        }
-        // Each interrupt with the sub-agent whose call raised it, when known.
-        let interrupts: Vec<(String, Option<String>)> = {
-            let subagents = self.subagents.get_mut();
-            self.run
-                .as_ref()
-                .map(|r| {
-                    let owner = |i: &InterruptInfo| {
-                        let call = i.tool_call_id.as_deref()?;
-                        subagents.owner_of(call).map(str::to_string)
-                    };
-                    r.interrupts
-                        .iter()
-                        .map(|i| (i.id.clone(), owner(i)))
-                        .collect()
-                })
-                .unwrap_or_default()
-        };
-        let only = keys.len() == 1;
-        for key in keys {
-            let id = self.subagents.get_mut().id_of(&key).map(str::to_string);
-            // Its own interrupts; when none is known to be its, all of them if it is the only
-            // sub-agent open (LangGraph stops the whole graph at one).
-            let mut own: Vec<String> = interrupts
-                .iter()
-                .filter(|(_, o)| o.is_some() && *o == id)
-                .map(|(i, _)| i.clone())
-                .collect();
-            if own.is_empty() && only && interrupts.iter().all(|(_, o)| o.is_none()) {
-                own = interrupts.iter().map(|(i, _)| i.clone()).collect();
-            }
-            let end = match ending {
-                Ending::Finished if interrupts.is_empty() => SubagentEnding::Success(None),
-                Ending::Finished => SubagentEnding::Suspended(own),
-                Ending::Failed(info, code) => SubagentEnding::Error(info.message.clone(), code),
-                Ending::Cancelled => {
-                    SubagentEnding::Error(CANCELLED_MESSAGE.into(), error_code::CANCELLED)
-                }
-                Ending::Incomplete(message) => {
-                    SubagentEnding::Error(message.clone(), error_code::INCOMPLETE_STREAM)
-                }
-            };
-            self.subagent_end(&key, end, out);
-        }
-    }
-
-    /// `--compat thinking`: an interrupt as a text message (its message, or what it waits for).
-    /// TDesign Chat has no interrupt UI and ignores `RUN_FINISHED.outcome`; without this the
-    /// run would read as complete with nothing asked.
-    fn interrupt_text(&self, i: &InterruptInfo, out: &mut Vec<Event>) {
-        let text = interrupt::visible_text(&i.value);
-        let id = format!("interrupt-{}", i.id);
-        self.emit_text_start(&id, out);
-        self.emit_text_content(id.clone(), text, out);
-        self.emit_text_end(&id, out);
-    }
-
-    /// `--text final`: the final state's answer, as one text message.
-    fn final_answer(&mut self, out: &mut Vec<Event>) {
-        let run = self.run.get_or_insert_with(Run::default);
-        let Some(last) = run
-            .messages
-            .get(&mut self.converted)
-            .and_then(|l| l.last())
-            .cloned()
-        else {
-            return;
-        };
-        if last.get("role").and_then(Value::as_str) != Some("assistant") {
-            return;
-        }
-        let (Some(id), Some(text)) = (
-            last.get("id").and_then(Value::as_str),
-            last.get("content")
-                .and_then(Value::as_str)
-                .filter(|t| !t.is_empty()),
-        ) else {
-            return;
-        };
-        if !self.answered.insert(id.to_string()) {
-            return;
-        }
-        let (id, text) = (id.to_string(), text.to_string());
-        self.emit_text_start(&id, out);
-        self.emit_text_content(id.clone(), text, out);
-        self.emit_text_end(&id, out);
-    }
-}
-
-/// The results a run keeps for its interrupted end ([`Run::sent_results`]), at most.
-const SENT_RESULTS: usize = 256;
-
-/// An interrupted run's final list with the results it sent that the list does not hold
-/// (pending writes of the interrupted tools node), each after the message holding its call
-/// and the results already there, where the client put it: the snapshot keeps them.
-fn keep_sent_results(messages: &mut Vec<Value>, sent: Vec<Value>) {
-    for r in sent {
-        let call = r
-            .get("toolCallId")
-            .and_then(Value::as_str)
-            .unwrap_or_default();
-        let answers = |m: &Value| m.get("toolCallId").and_then(Value::as_str) == Some(call);
-        if messages.iter().any(answers) {
-            continue;
-        }
-        let holds = |m: &Value| {
-            let calls = m.get("toolCalls").and_then(Value::as_array);
-            calls.is_some_and(|c| {
-                c.iter()
-                    .any(|c| c.get("id").and_then(Value::as_str) == Some(call))
-            })
-        };
-        let Some(mut at) = messages.iter().position(holds) else {
-            continue;
-        };
-        at += 1;
-        while messages
-            .get(at)
-            .is_some_and(|m| m.get("role").and_then(Value::as_str) == Some("tool"))
-        {
-            at += 1;
-        }
-        messages.insert(at, r);
     }
 }
 
@@ -1896,31 +566,6 @@ fn numbered(used: &mut HashMap<String, usize, FastIds>, base: String) -> String 
 /// A reasoning message's id is `<message id>:reasoning:<block index>`.
 pub fn reasoning_id(message_id: &str, block: &str) -> String {
     format!("{message_id}:reasoning:{block}")
-}
-
-/// Token usage by (provider, model).
-type UsageTotals = IndexMap<(Option<String>, Option<String>), UsageTotal, FastIds>;
-
-/// Adds one message's usage to the run's totals (kept summed so a long run stays small).
-fn add_usage(totals: &mut UsageTotals, u: Usage) {
-    let (input, output) = (u.input_tokens.unwrap_or(0), u.output_tokens.unwrap_or(0));
-    let key = (u.provider, u.model);
-    let t = totals.entry(key.clone()).or_insert_with(|| UsageTotal {
-        provider: key.0,
-        model: key.1,
-        input_tokens: 0,
-        output_tokens: 0,
-        total_tokens: Some(0),
-        reasoning_tokens: 0,
-    });
-    t.input_tokens += input;
-    t.output_tokens += output;
-    *t.total_tokens.get_or_insert(0) += u.total_tokens.unwrap_or(input + output);
-    t.reasoning_tokens += u.reasoning_tokens.unwrap_or(0);
-}
-
-fn usage_summary(by_model: &UsageTotals) -> Option<Vec<UsageTotal>> {
-    (!by_model.is_empty()).then(|| by_model.values().cloned().collect())
 }
 
 #[cfg(test)]

@@ -15,6 +15,8 @@
 
 use std::collections::HashMap;
 
+use super::*;
+
 use foldhash::fast::RandomState as FastIds;
 use indexmap::IndexMap;
 
@@ -145,6 +147,130 @@ pub(super) fn suspended(interrupt_ids: &[String]) -> serde_json::Value {
     match interrupt_ids {
         [] => serde_json::json!({"type": "suspended"}),
         ids => serde_json::json!({"type": "suspended", "interruptIds": ids}),
+    }
+}
+
+impl SubagentEnding {
+    /// How a sub-agent ends as the log says: normally, or with its error.
+    pub(super) fn of(error: Option<ErrorInfo>) -> Self {
+        match error {
+            None => SubagentEnding::Finished(None, success()),
+            Some(info) => SubagentEnding::Error(error_code::classify(&info), info.message),
+        }
+    }
+}
+
+impl Mapper {
+    /// SUBAGENT_STARTED for sub-agent `key` (once).
+    pub(super) fn subagent_start(
+        &mut self,
+        key: String,
+        name: String,
+        parent_tool_call_id: String,
+        out: &mut Vec<Event>,
+    ) {
+        let Some(id) = self.subagents.start(&key, &parent_tool_call_id) else {
+            return;
+        };
+        let e = Event::SubagentStarted {
+            timestamp: None,
+            subagent_run_id: id,
+            name,
+            parent_tool_call_id: Some(parent_tool_call_id),
+        };
+        self.push(e, out);
+    }
+
+    /// Closes what sub-agent `key` has open (its reasoning, text, tool calls and steps), then
+    /// SUBAGENT_FINISHED or SUBAGENT_ERROR.
+    pub(super) fn subagent_end(&mut self, key: &str, end: SubagentEnding, out: &mut Vec<Event>) {
+        let Some(Open { id, .. }) = self.subagents.open.shift_remove(key) else {
+            return;
+        };
+        let Some(run) = self.run.as_mut() else { return };
+        let subagents = &self.subagents;
+        let owned = |item: &str| subagents.owner_of(item) == Some(id.as_str());
+        let reasoning = run.take_reasoning(|_, rid| owned(rid));
+        let texts: Vec<String> = run.text_open.extract_if(.., |m| owned(m)).collect();
+        let tools: Vec<String> = run
+            .open_tools
+            .iter()
+            .filter(|c| owned(c))
+            .cloned()
+            .collect();
+        for rid in reasoning {
+            self.emit_reasoning_end(rid, out);
+        }
+        for m in texts {
+            self.emit_text_end(&m, out);
+        }
+        for c in tools {
+            self.end_tool(&c, out);
+        }
+        let steps = self.run_mut().steps.keys().rev();
+        let steps: Vec<Step> = (steps.filter(|(o, _)| o.as_ref() == Some(&id)).cloned()).collect();
+        for step in steps {
+            let run = self.run_mut();
+            run.steps.shift_remove(&step);
+            run.step_keys.retain(|_, s| *s != step);
+            self.emit_step(step, false, out);
+        }
+        if self.subagents.scope.as_ref() == Some(&id) {
+            self.subagents.scope = None;
+        }
+        let (timestamp, subagent_run_id) = (None, id);
+        let e = match end {
+            SubagentEnding::Finished(result, outcome) => Event::SubagentFinished {
+                timestamp,
+                subagent_run_id,
+                result,
+                outcome,
+            },
+            SubagentEnding::Error(code, message) => Event::SubagentError {
+                timestamp,
+                subagent_run_id,
+                message,
+                code: Some(code.into()),
+            },
+        };
+        self.push(e, out);
+    }
+
+    /// At a run's end: each sub-agent still open ends as the run does (an interrupt suspends
+    /// it, naming the run's interrupts when it is the only one open), latest first.
+    pub(super) fn end_subagents(&mut self, ending: &Ending, out: &mut Vec<Event>) {
+        let keys: Vec<String> = self.subagents.open.keys().rev().cloned().collect();
+        // Each interrupt with the sub-agent whose call raised it, when known.
+        let subagents = &self.subagents;
+        let owner = |i: &InterruptInfo| subagents.owner_of(i.tool_call_id.as_deref()?);
+        let interrupts = self.run.as_ref().map_or(&[][..], |r| &r.interrupts[..]);
+        let interrupts: Vec<(String, Option<String>)> = (interrupts.iter())
+            .map(|i| (i.id.clone(), owner(i).map(str::to_string)))
+            .collect();
+        // When none is known to be a sub-agent's, all of them are the only open one's
+        // (LangGraph stops the whole graph at one).
+        let anyone = keys.len() == 1 && interrupts.iter().all(|(_, o)| o.is_none());
+        for key in keys {
+            let id = self.subagents.id_of(&key).map(str::to_string);
+            let own: Vec<String> = (interrupts.iter())
+                .filter(|(_, o)| anyone || (o.is_some() && *o == id))
+                .map(|(i, _)| i.clone())
+                .collect();
+            let end = match ending {
+                Ending::Finished if interrupts.is_empty() => {
+                    SubagentEnding::Finished(None, success())
+                }
+                Ending::Finished => SubagentEnding::Finished(None, suspended(&own)),
+                Ending::Failed(info, code) => SubagentEnding::Error(code, info.message.clone()),
+                Ending::Cancelled => {
+                    SubagentEnding::Error(error_code::CANCELLED, CANCELLED_MESSAGE.into())
+                }
+                Ending::Incomplete(message) => {
+                    SubagentEnding::Error(error_code::INCOMPLETE_STREAM, message.clone())
+                }
+            };
+            self.subagent_end(&key, end, out);
+        }
     }
 }
 

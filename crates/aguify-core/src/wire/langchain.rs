@@ -314,24 +314,144 @@ pub fn tool_calls(msg: &Value) -> Vec<(String, String, String)> {
 
 /// [`tool_calls`] of a message's `tool_calls` value.
 pub fn calls_of_list(calls: &Value) -> Vec<(String, String, String)> {
+    calls_named(calls, |c, _| {
+        c.field("id").and_then(Value::as_str).map(str::to_string)
+    })
+}
+
+/// The calls of an AI message (its `tool_calls`, its `content`, its id as its list names it)
+/// as (id, name, args): [`calls_of_list`], but a call the log gave no id (none, or `""`) is
+/// named as the stream named it ([`made_up_call_id`]) rather than left out.
+fn calls_of_message(
+    calls: &Value,
+    content: &Value,
+    message_id: &str,
+) -> Vec<(String, String, String)> {
+    let blocks = call_blocks(content);
+    calls_named(calls, |c, n| match own_id(c) {
+        Some(id) => Some(id.to_string()),
+        None => Some(made_up_call_id(message_id, block_of(&blocks, n))),
+    })
+}
+
+/// The calls of `calls` that have a name, each with the id `id_of` gives it (and its place
+/// in the list); one it gives none is left out.
+fn calls_named(
+    calls: &Value,
+    id_of: impl Fn(&Value, usize) -> Option<String>,
+) -> Vec<(String, String, String)> {
     let mut out = vec![];
-    if let Some(calls) = calls.as_array() {
-        for c in calls {
-            let (Some(id), Some(name)) = (
-                c.field("id").and_then(Value::as_str),
-                c.field("name").and_then(Value::as_str),
-            ) else {
-                continue;
-            };
-            let args = match c.field("args") {
-                Some(Value::String(s)) => s.clone(),
-                Some(v) => v.to_string(),
-                None => "{}".to_string(),
-            };
-            out.push((id.to_string(), name.to_string(), args));
-        }
+    for (n, c) in calls.as_array().into_iter().flatten().enumerate() {
+        let (Some(id), Some(name)) = (id_of(c, n), c.field("name").and_then(Value::as_str)) else {
+            continue;
+        };
+        let args = match c.field("args") {
+            Some(Value::String(s)) => s.clone(),
+            Some(v) => v.to_string(),
+            None => "{}".to_string(),
+        };
+        out.push((id, name.to_string(), args));
     }
     out
+}
+
+/// A call's own id: its `id` when a non-empty string.
+fn own_id(call: &Value) -> Option<&str> {
+    call.field("id")
+        .and_then(Value::as_str)
+        .filter(|id| !id.is_empty())
+}
+
+/// The id made up for a tool call the log gave no id (LangGraph.js with
+/// @langchain/google-genai: Gemini sends none): `<message id>:tool:<block index>`. The stream
+/// names it so (the v3 adapter, the mapper), and so does the message list
+/// ([`calls_of_message`]), where the block index is the place of the call's `tool_call` block
+/// in the message's `content` (the n-th such block for the n-th call), else the call's place
+/// in `tool_calls`.
+pub fn made_up_call_id(message_id: &str, block: impl std::fmt::Display) -> String {
+    format!("{message_id}:tool:{block}")
+}
+
+/// The block index of a message's `n`-th call, its `tool_call` blocks' places given.
+fn block_of(blocks: &[usize], n: usize) -> usize {
+    blocks.get(n).copied().unwrap_or(n)
+}
+
+/// The places in a message's `content` of its `tool_call` blocks, in order.
+fn call_blocks(content: &Value) -> Vec<usize> {
+    let blocks = content.as_array().into_iter().flatten().enumerate();
+    blocks
+        .filter(|(_, b)| b.field("type").and_then(Value::as_str) == Some("tool_call"))
+        .map(|(i, _)| i)
+        .collect()
+}
+
+/// What the pairing of tool messages with calls the log gave no id reads of a list's
+/// message ([`idless_answer`]).
+pub(crate) trait Listed {
+    /// [`message_kind`].
+    fn listed_kind(&self) -> Option<Cow<'_, str>>;
+    /// The call a tool message answers: its own `tool_call_id`, else the one paired with it.
+    fn answers(&self) -> Option<Cow<'_, str>>;
+    /// An AI message's calls the log gave no id, as item `at` of its list: (the id made up
+    /// for each, [`made_up_call_id`], and its name).
+    fn idless_calls(&self, at: usize) -> Vec<(String, String)>;
+}
+
+/// The call a tool message the log gave no `tool_call_id` answers (LangGraph.js's ToolNode
+/// with @langchain/google-genai), the messages `before` it in its list given, and its tool
+/// `name`: the first call of the last AI message before it that has calls without ids whose
+/// name is `name` (any name, when the message has none) and that no tool message between
+/// them answers. By name and order, as the stream pairs the tool runs of such calls
+/// (AGX613); the ToolNode writes its messages in the order of the calls. `None` when no
+/// call is left.
+pub(crate) fn idless_answer<'l, M: Listed + 'l>(
+    before: impl DoubleEndedIterator<Item = &'l M> + ExactSizeIterator,
+    name: Option<&str>,
+) -> Option<String> {
+    let mut answered: Vec<String> = vec![];
+    for (at, m) in before.enumerate().rev() {
+        match m.listed_kind().as_deref().map(kind_of) {
+            Some("tool") => answered.extend(m.answers().map(Cow::into_owned)),
+            Some("ai") => {
+                let calls = m.idless_calls(at);
+                if calls.is_empty() {
+                    continue;
+                }
+                let open = |(id, n): &(String, String)| {
+                    name.is_none_or(|name| name == n) && !answered.contains(id)
+                };
+                return calls.into_iter().find(open).map(|(id, _)| id);
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// [`Listed::idless_calls`] of an AI message's fields, item `at` of its list.
+fn idless_calls_of(m: &impl MessageFields, at: usize) -> Vec<(String, String)> {
+    let Some(calls) = m.tool_calls_value().and_then(Value::as_array) else {
+        return vec![];
+    };
+    if calls.iter().all(|c| own_id(c).is_some()) {
+        return vec![];
+    }
+    let mid = match m.id().filter(|s| !s.is_empty()) {
+        Some(id) => id.into_owned(),
+        None => format!("msg-{at}"),
+    };
+    let blocks = call_blocks(m.content());
+    (calls.iter().enumerate())
+        .filter(|(_, c)| own_id(c).is_none())
+        .filter_map(|(n, c)| {
+            let name = c.field("name").and_then(Value::as_str)?;
+            Some((
+                made_up_call_id(&mid, block_of(&blocks, n)),
+                name.to_string(),
+            ))
+        })
+        .collect()
 }
 
 /// A flat LangChain message → an AG-UI message. `fallback_id` is used when the message has none.
@@ -341,7 +461,7 @@ pub fn to_agui_message(msg: &Value, fallback_id: &str) -> Option<Value> {
 
 /// [`to_agui_message`], the fallback id made only when needed.
 fn to_agui_message_or(msg: &Value, fallback_id: impl FnOnce() -> String) -> Option<Value> {
-    agui_message_of(&ValueFields(msg), fallback_id)
+    agui_message_of(&ValueFields(msg), fallback_id, None)
 }
 
 /// What an AG-UI message is made of, as a reader finds it in a message.
@@ -350,23 +470,39 @@ pub(super) trait MessageFields {
     fn kind_text(&self) -> Option<Cow<'_, str>>;
     /// `id`, when a string.
     fn id(&self) -> Option<Cow<'_, str>>;
+    /// `content` (`null` when it has none).
+    fn content(&self) -> &Value;
     /// [`content_text`] of `content`.
-    fn content_text(&self) -> String;
+    fn content_text(&self) -> String {
+        content_text(self.content())
+    }
     /// [`tool_content_text`] of `content`.
-    fn tool_content_text(&self) -> String;
-    /// [`tool_calls`].
-    fn tool_calls(&self) -> Vec<(String, String, String)>;
-    /// `tool_call_id`, when a string.
+    fn tool_content_text(&self) -> String {
+        tool_content_text(self.content())
+    }
+    /// `tool_calls`.
+    fn tool_calls_value(&self) -> Option<&Value>;
+    /// [`calls_of_message`] of the message, its id being `message_id`.
+    fn tool_calls(&self, message_id: &str) -> Vec<(String, String, String)> {
+        self.tool_calls_value().map_or_else(Vec::new, |c| {
+            calls_of_message(c, self.content(), message_id)
+        })
+    }
+    /// `tool_call_id`, when a non-empty string.
     fn tool_call_id(&self) -> Option<Cow<'_, str>>;
+    /// `name`, when a string.
+    fn name(&self) -> Option<Cow<'_, str>>;
     /// Whether `status` is `"error"`.
     fn failed(&self) -> bool;
 }
 
 /// The AG-UI message of a message's fields (`None` for a kind AG-UI has no role for, or a
-/// tool message answering no call).
+/// tool message answering no call). `answers`: the call a tool message without
+/// `tool_call_id` was paired with ([`idless_answer`]).
 pub(super) fn agui_message_of(
     m: &impl MessageFields,
     fallback_id: impl FnOnce() -> String,
+    answers: Option<&str>,
 ) -> Option<Value> {
     let kind_text = m.kind_text()?;
     let kind = kind_of(&kind_text);
@@ -375,7 +511,7 @@ pub(super) fn agui_message_of(
         None => fallback_id(),
     };
     let mut out = Map::new();
-    out.insert("id".into(), Value::String(id));
+    out.insert("id".into(), Value::String(id.clone()));
     match kind {
         "human" | "system" => {
             let role = if kind == "human" { "user" } else { "system" };
@@ -388,7 +524,7 @@ pub(super) fn agui_message_of(
             if !text.is_empty() {
                 out.insert("content".into(), Value::String(text));
             }
-            let calls = m.tool_calls();
+            let calls = m.tool_calls(&id);
             if !calls.is_empty() {
                 let calls: Vec<Value> = calls
                     .into_iter()
@@ -400,7 +536,10 @@ pub(super) fn agui_message_of(
             }
         }
         "tool" => {
-            let call_id = m.tool_call_id()?.into_owned();
+            let call_id = match m.tool_call_id() {
+                Some(id) => id.into_owned(),
+                None => answers?.to_string(),
+            };
             let content = m.tool_content_text();
             out.insert("role".into(), "tool".into());
             out.insert("content".into(), Value::String(content.clone()));
@@ -421,10 +560,6 @@ impl ValueFields<'_> {
     fn str_of(&self, key: &str) -> Option<Cow<'_, str>> {
         self.0.field(key).and_then(Value::as_str).map(Cow::Borrowed)
     }
-
-    fn content(&self) -> &Value {
-        self.0.field("content").unwrap_or(&Value::Null)
-    }
 }
 
 impl MessageFields for ValueFields<'_> {
@@ -434,17 +569,17 @@ impl MessageFields for ValueFields<'_> {
     fn id(&self) -> Option<Cow<'_, str>> {
         self.str_of("id")
     }
-    fn content_text(&self) -> String {
-        content_text(self.content())
+    fn content(&self) -> &Value {
+        self.0.field("content").unwrap_or(&Value::Null)
     }
-    fn tool_content_text(&self) -> String {
-        tool_content_text(self.content())
-    }
-    fn tool_calls(&self) -> Vec<(String, String, String)> {
-        tool_calls(self.0)
+    fn tool_calls_value(&self) -> Option<&Value> {
+        self.0.field("tool_calls")
     }
     fn tool_call_id(&self) -> Option<Cow<'_, str>> {
-        self.str_of("tool_call_id")
+        self.str_of("tool_call_id").filter(|c| !c.is_empty())
+    }
+    fn name(&self) -> Option<Cow<'_, str>> {
+        self.str_of("name")
     }
     fn failed(&self) -> bool {
         self.str_of("status").as_deref() == Some("error")
@@ -454,7 +589,7 @@ impl MessageFields for ValueFields<'_> {
 /// What an AG-UI message is made of, read from a normalised message's text: the other
 /// fields (metadata, usage, a copy of the content as blocks) are skipped, not built.
 #[derive(serde::Deserialize)]
-struct TextFields {
+pub(crate) struct TextFields {
     #[serde(rename = "type", default)]
     kind: Option<Value>,
     #[serde(default)]
@@ -469,12 +604,8 @@ struct TextFields {
     tool_call_id: Option<Value>,
     #[serde(default)]
     status: Option<Value>,
-}
-
-impl TextFields {
-    fn content(&self) -> &Value {
-        self.content.as_ref().unwrap_or(&Value::Null)
-    }
+    #[serde(default)]
+    name: Option<Value>,
 }
 
 fn str_of(v: &Option<Value>) -> Option<Cow<'_, str>> {
@@ -488,29 +619,48 @@ impl MessageFields for TextFields {
     fn id(&self) -> Option<Cow<'_, str>> {
         str_of(&self.id)
     }
-    fn content_text(&self) -> String {
-        content_text(self.content())
+    fn content(&self) -> &Value {
+        self.content.as_ref().unwrap_or(&Value::Null)
     }
-    fn tool_content_text(&self) -> String {
-        tool_content_text(self.content())
-    }
-    fn tool_calls(&self) -> Vec<(String, String, String)> {
-        self.tool_calls
-            .as_ref()
-            .map_or_else(Vec::new, calls_of_list)
+    fn tool_calls_value(&self) -> Option<&Value> {
+        self.tool_calls.as_ref()
     }
     fn tool_call_id(&self) -> Option<Cow<'_, str>> {
-        str_of(&self.tool_call_id)
+        str_of(&self.tool_call_id).filter(|c| !c.is_empty())
+    }
+    fn name(&self) -> Option<Cow<'_, str>> {
+        str_of(&self.name)
     }
     fn failed(&self) -> bool {
         str_of(&self.status).as_deref() == Some("error")
     }
 }
 
-/// [`to_agui_list_item`] of a normalised message's compact text, read without its tree.
-pub fn text_to_agui_list_item(json: &str, i: usize) -> Option<Value> {
+/// [`to_agui_list_item`] of a normalised message's compact text, read without its tree;
+/// `answers`: the call a tool message without `tool_call_id` was paired with.
+pub fn text_to_agui_list_item(json: &str, i: usize, answers: Option<&str>) -> Option<Value> {
     let m: TextFields = serde_json::from_str(json).ok()?;
-    agui_message_of(&m, || format!("msg-{i}"))
+    agui_message_of(&m, || format!("msg-{i}"), answers)
+}
+
+/// What [`Listed`] and a tool message's pairing read of a normalised message's compact text.
+pub(crate) fn text_fields(json: &str) -> Option<TextFields> {
+    serde_json::from_str(json).ok()
+}
+
+impl TextFields {
+    /// [`Listed::idless_calls`] of the message, item `at` of its list.
+    pub(crate) fn idless_calls(&self, at: usize) -> Vec<(String, String)> {
+        match self.kind_text().as_deref().map(kind_of) {
+            Some("ai") => idless_calls_of(self, at),
+            _ => vec![],
+        }
+    }
+
+    /// `name`, when a string.
+    pub(crate) fn tool_name(&self) -> Option<Cow<'_, str>> {
+        self.name()
+    }
 }
 
 /// Tool output as text: strings as they are, anything else as compact JSON.
@@ -588,30 +738,87 @@ pub fn may_be_tool_message(m: &Value) -> bool {
     }
 }
 
-/// The tool call a flat message answers: its `tool_call_id` when it is a tool message
-/// (what [`to_agui_message`] reads as `toolCallId`; without one it gives no message).
+/// The tool call a flat message answers: its `tool_call_id` when it is a tool message and
+/// that is a non-empty string (what [`to_agui_message`] reads as `toolCallId`; without one it
+/// gives no message, unless its list pairs it: [`to_agui_messages`]).
 pub fn tool_call_id(m: &Value) -> Option<&str> {
     if message_kind(m) != Some("tool") {
         return None;
     }
-    m.field("tool_call_id").and_then(Value::as_str)
+    m.field("tool_call_id")
+        .and_then(Value::as_str)
+        .filter(|c| !c.is_empty())
 }
 
 /// A message list (flat or constructor form) → AG-UI messages, ids falling back to `msg-<n>`.
+/// A call the log gave no id gets the id the stream made up for it ([`made_up_call_id`]), and
+/// a tool message without `tool_call_id` answers the call [`idless_answer`] pairs it with.
 pub fn to_agui_messages(list: &[Value]) -> Vec<Value> {
     to_agui_messages_of(list.iter())
 }
 
 /// [`to_agui_messages`] of a list's items.
 pub fn to_agui_messages_of<'a>(list: impl Iterator<Item = &'a Value>) -> Vec<Value> {
-    list.enumerate()
-        .filter_map(|(i, m)| to_agui_list_item(m, i))
+    let mut items: Vec<ListedValue<'a>> = list
+        .map(|m| ListedValue {
+            m: normalize_cow(m),
+            paired: None,
+        })
+        .collect();
+    for at in 0..items.len() {
+        let (before, rest) = items.split_at_mut(at);
+        let m = ValueFields(&rest[0].m);
+        if message_kind(&rest[0].m) == Some("tool") && m.tool_call_id().is_none() {
+            let name = m.name().map(Cow::into_owned);
+            rest[0].paired = idless_answer(before.iter(), name.as_deref());
+        }
+    }
+    (items.iter().enumerate())
+        .filter_map(|(i, l)| {
+            agui_message_of(
+                &ValueFields(&l.m),
+                || format!("msg-{i}"),
+                l.paired.as_deref(),
+            )
+        })
         .collect()
+}
+
+/// A message of a list of values, normalised, with the call it was paired with.
+struct ListedValue<'a> {
+    m: Cow<'a, Value>,
+    paired: Option<String>,
+}
+
+impl Listed for ListedValue<'_> {
+    fn listed_kind(&self) -> Option<Cow<'_, str>> {
+        message_kind(&self.m).map(Cow::Borrowed)
+    }
+    fn answers(&self) -> Option<Cow<'_, str>> {
+        let own = tool_call_id(&self.m).map(Cow::Borrowed);
+        own.or_else(|| self.paired.as_deref().map(Cow::Borrowed))
+    }
+    fn idless_calls(&self, at: usize) -> Vec<(String, String)> {
+        match message_kind(&self.m) {
+            Some("ai") => idless_calls_of(&ValueFields(&self.m), at),
+            _ => vec![],
+        }
+    }
 }
 
 /// The AG-UI form of item `i` of a message list (what [`to_agui_messages`] makes of it).
 pub fn to_agui_list_item(m: &Value, i: usize) -> Option<Value> {
-    to_agui_message_or(&normalize_cow(m), || format!("msg-{i}"))
+    to_agui_list_item_answering(m, i, None)
+}
+
+/// [`to_agui_list_item`]; `answers`: the call a tool message without `tool_call_id` was
+/// paired with ([`idless_answer`]).
+pub fn to_agui_list_item_answering(m: &Value, i: usize, answers: Option<&str>) -> Option<Value> {
+    agui_message_of(
+        &ValueFields(&normalize_cow(m)),
+        || format!("msg-{i}"),
+        answers,
+    )
 }
 
 #[cfg(test)]
@@ -786,6 +993,62 @@ pub(crate) mod tests {
         }
         assert_eq!(lazy, eager);
         assert!(eager.len() >= 9, "{eager:?}");
+    }
+
+    /// A conversation whose calls the log gave no ids (LangGraph.js with Gemini): a model
+    /// message with text and two calls of different names, their tool messages without
+    /// `tool_call_id` in the other order, then a second turn whose tool message has no name.
+    pub(crate) fn idless_conversation() -> Vec<Value> {
+        let call =
+            |name: &str, city: &str| json!({"type":"tool_call","name":name,"args":{"city":city}});
+        vec![
+            json!({"type":"human","content":"Paris?","id":"h"}),
+            json!({"type":"ai","id":"a1",
+                "content":[{"type":"text","text":"Looking."}, call("get_weather","Paris"), call("get_time","Paris")],
+                "tool_calls":[call("get_weather","Paris"), call("get_time","Paris")]}),
+            json!({"type":"tool","name":"get_time","content":"12:00","id":"t1"}),
+            json!({"type":"tool","name":"get_weather","content":"Sunny","id":"t2"}),
+            json!({"type":"tool","name":"get_weather","content":"a third answer","id":"t3"}),
+            json!({"lc":1,"type":"constructor","id":["langchain_core","messages","AIMessage"],
+                "kwargs":{"content":"","tool_calls":[{"name":"f","args":{},"id":""}, {"name":"g","args":{},"id":"has-one"}]}}),
+            json!({"type":"tool","content":"g's","tool_call_id":"has-one","id":"t4"}),
+            json!({"type":"tool","content":"f's","tool_call_id":"","id":"t5"}),
+        ]
+    }
+
+    /// The calls get the ids the stream made up for them (`<message id>:tool:<block index>`:
+    /// the place of their `tool_call` block in `content`, else in `tool_calls`; `msg-<n>` for
+    /// a message without id), and each tool message without `tool_call_id` answers the first
+    /// call of that name left; one no call is left for gives no message.
+    #[test]
+    fn calls_without_ids_are_paired_by_name_and_order() {
+        let list = to_agui_messages(&idless_conversation());
+        let calls = |m: &Value| -> Vec<Value> {
+            (m["toolCalls"].as_array().into_iter().flatten())
+                .map(|c| c["id"].clone())
+                .collect()
+        };
+        assert_eq!(calls(&list[1]), [json!("a1:tool:1"), json!("a1:tool:2")]);
+        assert_eq!(calls(&list[4]), [json!("msg-5:tool:0"), json!("has-one")]);
+        let answers: Vec<(&Value, &Value)> = (list.iter())
+            .filter(|m| m["role"] == "tool")
+            .map(|m| (&m["id"], &m["toolCallId"]))
+            .collect();
+        assert_eq!(
+            answers,
+            [
+                (&json!("t1"), &json!("a1:tool:2")),
+                (&json!("t2"), &json!("a1:tool:1")),
+                (&json!("t4"), &json!("has-one")),
+                (&json!("t5"), &json!("msg-5:tool:0")),
+            ]
+        );
+        // Item by item (no list to pair them in), they answer nothing; the calls are named.
+        assert_eq!(to_agui_list_item(&idless_conversation()[2], 2), None);
+        assert_eq!(
+            calls(&to_agui_list_item(&idless_conversation()[1], 1).expect("ai")),
+            calls(&list[1])
+        );
     }
 
     #[test]

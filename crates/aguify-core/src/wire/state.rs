@@ -25,6 +25,9 @@ pub struct SharedJson {
     head: Head,
     /// The text is normalised (made by [`SharedJson::read`], or of a normalised value).
     normalized: bool,
+    /// A tool message without `tool_call_id`: the call its list pairs it with
+    /// ([`pair_unanswered`]), set once, when the message is read.
+    paired: Option<Box<str>>,
 }
 
 /// What is read of a message's text: its `type` (else `role`), `id` and `tool_call_id`,
@@ -95,6 +98,7 @@ impl SharedJson {
             json: json.into(),
             head,
             normalized,
+            paired: None,
         }
     }
 
@@ -110,6 +114,7 @@ impl SharedJson {
                 head: Head::noted(&json, &noted.at),
                 json: json.into(),
                 normalized: true,
+                paired: None,
             },
             None => {
                 let v: Value = serde_json::from_str(text).unwrap_or_default();
@@ -125,10 +130,23 @@ impl SharedJson {
 
     /// The message's AG-UI form as item `i` of its list ([`langchain::to_agui_list_item`]),
     /// read from its text.
+    /// A tool message without `tool_call_id` answers the call its list paired it with.
     pub fn to_agui(&self, i: usize) -> Option<Value> {
+        let paired = self.paired.as_deref();
         match self.normalized {
-            true => langchain::text_to_agui_list_item(&self.json, i),
-            false => langchain::to_agui_list_item(&self.to_value(), i),
+            true => langchain::text_to_agui_list_item(&self.json, i, paired),
+            false => langchain::to_agui_list_item_answering(&self.to_value(), i, paired),
+        }
+    }
+
+    /// What an AG-UI message is made of, read from the normalised text.
+    fn fields(&self) -> Option<langchain::TextFields> {
+        match self.normalized {
+            true => langchain::text_fields(&self.json),
+            false => {
+                let v = langchain::normalize_owned(self.to_value());
+                serde_json::from_value(v).ok()
+            }
         }
     }
 
@@ -147,12 +165,52 @@ impl SharedJson {
         self.head.id.as_deref()
     }
 
-    /// The tool call the message answers ([`langchain::tool_call_id`]).
+    /// The tool call the message answers ([`langchain::tool_call_id`]), or, without one, the
+    /// call its list paired it with ([`pair_unanswered`]).
     pub fn tool_call(&self) -> Option<&str> {
         match self.kind() {
-            Some("tool") => self.head.tool_call_id.as_deref(),
+            Some("tool") => self.own_tool_call().or(self.paired.as_deref()),
             _ => None,
         }
+    }
+
+    /// `tool_call_id` of a tool message, when a non-empty string.
+    fn own_tool_call(&self) -> Option<&str> {
+        let id = self.head.tool_call_id.as_deref();
+        id.filter(|c| !c.is_empty() && self.kind() == Some("tool"))
+    }
+}
+
+impl langchain::Listed for SharedJson {
+    fn listed_kind(&self) -> Option<Cow<'_, str>> {
+        self.kind().map(Cow::Borrowed)
+    }
+    fn answers(&self) -> Option<Cow<'_, str>> {
+        self.tool_call().map(Cow::Borrowed)
+    }
+    fn idless_calls(&self, at: usize) -> Vec<(String, String)> {
+        match self.kind() {
+            Some("ai") => self.fields().map_or_else(Vec::new, |f| f.idless_calls(at)),
+            _ => vec![],
+        }
+    }
+}
+
+/// Pairs each tool message of `list` that has no `tool_call_id`, is not paired yet and is
+/// held by this list only (read for it: a message of an earlier list was paired in that
+/// list), with the call [`langchain::idless_answer`] finds for it.
+pub(crate) fn pair_unanswered(list: &mut [Arc<SharedJson>]) {
+    for at in 0..list.len() {
+        let (before, rest) = list.split_at_mut(at);
+        let Some(m) = Arc::get_mut(&mut rest[0]) else {
+            continue;
+        };
+        if m.kind() != Some("tool") || m.own_tool_call().is_some() || m.paired.is_some() {
+            continue;
+        }
+        let name = m.fields().and_then(|f| f.tool_name().map(Cow::into_owned));
+        let before = before.iter().map(|m| &**m);
+        m.paired = langchain::idless_answer(before, name.as_deref()).map(String::into_boxed_str);
     }
 }
 
@@ -222,7 +280,7 @@ impl State {
             // not its square.
             let mut at = 0;
             let mut index: Option<HashMap<Key, usize, foldhash::fast::FixedState>> = None;
-            let next: Vec<(Key, Arc<SharedJson>)> = items
+            let (keys, mut messages): (Vec<Key>, Vec<Arc<SharedJson>>) = items
                 .iter()
                 .map(|m| {
                     let key = Key::of(m.get());
@@ -245,9 +303,10 @@ impl State {
                     };
                     (key, shared)
                 })
-                .collect();
-            let messages = next.iter().map(|(_, shared)| Arc::clone(shared)).collect();
-            *last = next;
+                .unzip();
+            // A new tool message without `tool_call_id` answers a call of this list.
+            pair_unanswered(&mut messages);
+            *last = keys.into_iter().zip(messages.iter().cloned()).collect();
             messages
         });
         let mut map = Map::with_capacity(rest.len() + 1);
@@ -389,6 +448,37 @@ mod tests {
             tools += usize::from(read.tool_call().is_some());
         }
         assert!(tools >= 8, "{tools}");
+    }
+
+    /// A state's shared messages pair tool messages without `tool_call_id` as a list of
+    /// values does ([`langchain::to_agui_messages`]), whether read from text or made of a
+    /// state's tree, and a later state that repeats them keeps their pairing (they are not
+    /// paired again: the tool message answering no call stays so).
+    #[test]
+    fn tool_messages_without_call_ids_paired_as_the_list_of_values() {
+        let list = langchain::tests::idless_conversation();
+        let want = langchain::to_agui_messages(&list);
+        let agui = |messages: &[Arc<SharedJson>]| -> Vec<Value> {
+            (messages.iter().enumerate())
+                .filter_map(|(i, m)| m.to_agui(i))
+                .collect()
+        };
+        let text = |l: &[Value]| serde_json::json!({ "messages": l }).to_string();
+        let first = State::read(&text(&list[..4])).expect("a state");
+        assert_eq!(agui(&first.messages), want[..4]);
+        let read = State::read(&text(&list)).expect("a state");
+        assert!(Arc::ptr_eq(&read.messages[2], &first.messages[2]));
+        assert_eq!(agui(&read.messages), want);
+        let calls: Vec<Option<&str>> = read.messages.iter().map(|m| m.tool_call()).collect();
+        let of_values: Vec<Option<&str>> = (want.iter())
+            .filter(|m| m["role"] != "user")
+            .map(|m| m["toolCallId"].as_str())
+            .collect();
+        assert_eq!(calls[2..4], of_values[1..3]);
+        assert_eq!(calls[4], None);
+        let tree = crate::model::EncodedState::from_state(serde_json::json!({ "messages": list }))
+            .expect("a state");
+        assert_eq!(agui(tree.shared_messages()), want);
     }
 
     /// A message the last state held is handed out again, not read again, wherever it moved:

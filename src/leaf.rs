@@ -1,5 +1,6 @@
 //! A run as a flat list of [`Leaf`]s: one JSON pointer and one value each, in a fixed order.
-//! The comparison matches leaves by pointer and a snapshot writes one leaf a line.
+//! [`crate::diff`] compares runs leaf by leaf and a [`crate::snapshot`] writes one leaf a line;
+//! both read [`Item`]s of this module, which depends on neither.
 //!
 //! A JSON value is flattened with its object keys sorted. Objects are implied by their
 //! children; an array writes a `[]` leaf at its own pointer before its items, so the tree can be
@@ -11,6 +12,27 @@ use std::sync::Arc;
 use serde_json::{Map, Value};
 
 use crate::input::Origin;
+
+/// One run's document, ready to compare or write.
+#[derive(Debug, Clone)]
+pub struct Run {
+    /// 1-based position in its input.
+    pub index: usize,
+    /// Where the run began (its `RUN_STARTED`, or its first event).
+    pub origin: Origin,
+    pub leaves: Vec<Leaf>,
+}
+
+/// What one side of a diff (or a snapshot being read) yields, in input order.
+#[derive(Debug)]
+pub enum Item {
+    Run(Run),
+    /// A line that could not be read (the stream goes on without it).
+    Bad {
+        origin: Origin,
+        message: String,
+    },
+}
 
 /// One value of a run and where it came from.
 #[derive(Debug, Clone, PartialEq)]

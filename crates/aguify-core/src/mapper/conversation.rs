@@ -1,0 +1,228 @@
+//! The message lists the log shows (states, a step's input): what the client does not hold
+//! yet is sent, and tool results only a state shows are answered.
+
+use super::*;
+
+impl Mapper {
+    /// A message list the log shows (`list`, and its tool messages that may answer a call,
+    /// each with its place): what the client does not hold yet is sent, then the results the
+    /// list says, then the held results that can go now.
+    pub(super) fn messages_shown<'a>(
+        &mut self,
+        list: &[MessageRef<'a>],
+        tool_messages: impl Iterator<Item = (usize, MessageRef<'a>)>,
+        out: &mut Vec<Event>,
+    ) {
+        self.follow_conversation(list, out);
+        self.results_from_state(tool_messages, out);
+        self.release_held(out);
+    }
+
+    /// What the client does not hold yet of a list is sent, in the list's order. The run's
+    /// first list, when the run has sent no message, is sent whole as a `MESSAGES_SNAPSHOT`
+    /// (the run's input and the thread's history, which v3 does not echo); after that an AI
+    /// message no model streamed (a node or middleware wrote it) is sent as a text message
+    /// with its calls.
+    fn follow_conversation(&mut self, list: &[MessageRef<'_>], out: &mut Vec<Event>) {
+        if let Some(run) = self.run.as_mut() {
+            run.sent_results.clear();
+        }
+        let client = &mut self.client;
+        let first = !client.run_viewed && !client.run_streamed;
+        client.run_viewed = true;
+        // A result of this run's calls goes as TOOL_CALL_RESULT (results_from_state), not here.
+        let waiting = |this: &Self, m: &MessageRef<'_>| {
+            let run = this.run.as_ref();
+            let open = |c: String| run.is_some_and(|r| r.tools.get(&c).is_some_and(|t| !t.result));
+            m.tool_call().is_some_and(open)
+        };
+        // The part of the list after the last message the client holds.
+        let (mut new_from, mut any_new) = (0, false);
+        for (i, m) in list.iter().enumerate().rev() {
+            if waiting(self, m) {
+                continue;
+            }
+            let (kind, id) = m.kind_and_id();
+            let id = id.unwrap_or_else(|| format!("msg-{i}"));
+            let held = match kind.as_deref() {
+                Some("ai") => self.client.holds_ai(&id),
+                _ => self.client.holds(&id),
+            };
+            if held {
+                new_from = i + 1;
+                break;
+            }
+            any_new = true;
+        }
+        if !any_new {
+            return;
+        }
+        let orphans = std::mem::take(&mut self.client.run_orphans);
+        let messages: Option<Vec<Value>> = first.then(|| {
+            (list.iter().enumerate())
+                .filter(|(_, m)| !waiting(self, m))
+                .filter_map(|(i, m)| m.to_agui(i))
+                .collect()
+        });
+        // Calls started with no parent message before the list: sent whole only when the list
+        // has the message that made each (the client then files the call there).
+        let made = |list: &Vec<Value>, call: &String| list.iter().any(|m| makes_call(m, call));
+        if let Some(mut messages) = messages.filter(|l| orphans.iter().all(|c| made(l, c))) {
+            self.client.rename(&mut messages);
+            self.calls_shown(&messages);
+            let timestamp = None;
+            self.push(
+                Event::MessagesSnapshot {
+                    timestamp,
+                    messages,
+                },
+                out,
+            );
+            return;
+        }
+        if self.opts.text == TextPolicy::Final {
+            return;
+        }
+        for (i, m) in list.iter().enumerate().skip(new_from) {
+            if m.kind_and_id().0.as_deref() != Some("ai") {
+                continue;
+            }
+            let Some(msg) = m.to_agui(i) else { continue };
+            let Some(id) = text_of(&msg, "id").map(str::to_string) else {
+                continue;
+            };
+            if self.client.holds_ai(&id) {
+                continue;
+            }
+            let text = text_of(&msg, "content").unwrap_or("");
+            if !text.is_empty() {
+                self.text_message(id.clone(), text.to_string(), out);
+            }
+            for call in calls_of(&msg) {
+                let name = call.pointer("/function/name").and_then(Value::as_str);
+                let (Some(call_id), Some(name)) = (text_of(call, "id"), name) else {
+                    continue;
+                };
+                let args = call.pointer("/function/arguments").and_then(Value::as_str);
+                self.ensure_tool(call_id, name, Some(id.clone()), args, out);
+                self.end_tool(call_id, out);
+            }
+        }
+    }
+
+    /// The calls of a `MESSAGES_SNAPSHOT`'s messages are the client's: a call answered there
+    /// is answered (no second result), one not answered is started (no second start, whose
+    /// arguments the client would append to the ones it holds).
+    fn calls_shown(&mut self, messages: &[Value]) {
+        let answered: HashSet<&str, FastIds> = (messages.iter())
+            .filter_map(|m| text_of(m, "toolCallId"))
+            .collect();
+        for m in messages {
+            for call in calls_of(m) {
+                let Some(id) = text_of(call, "id") else {
+                    continue;
+                };
+                let done = answered.contains(id);
+                if done {
+                    self.thread_answers.insert(id.to_string(), ());
+                }
+                let name = call.pointer("/function/name").and_then(Value::as_str);
+                let t = self.run_mut().tools.entry(id.to_string());
+                let parent = || text_of(m, "id").map(str::to_string);
+                let t = t.or_insert_with(|| ToolCall::new(name.unwrap_or("tool"), parent(), true));
+                t.result |= done;
+            }
+        }
+    }
+
+    /// Tool results only the state shows (Python v3 has no `tools` events outside create_agent):
+    /// a tool message of a state's `msgs` (each with its place in the list) answers a call of
+    /// this run that has no result yet. Only those tool messages are converted (as
+    /// [`lc::to_agui_messages`] would, at their place in the list).
+    fn results_from_state<'a>(
+        &mut self,
+        msgs: impl Iterator<Item = (usize, MessageRef<'a>)>,
+        out: &mut Vec<Event>,
+    ) {
+        let waiting =
+            |this: &mut Self, call: &str| this.run_mut().tools.get(call).is_some_and(|t| !t.result);
+        for (i, m) in msgs {
+            let (call_id, item) = match m {
+                MessageRef::Value(v) => {
+                    if !lc::may_be_tool_message(v) {
+                        continue;
+                    }
+                    let m = lc::normalize_cow(v);
+                    match lc::tool_call_id(&m) {
+                        Some(call) if waiting(self, call) => (
+                            call.to_string(),
+                            lc::to_agui_message(&m, &format!("msg-{i}")),
+                        ),
+                        _ => continue,
+                    }
+                }
+                MessageRef::Shared(m) => {
+                    let Some(call) = m.tool_call().filter(|c| waiting(self, c)) else {
+                        continue;
+                    };
+                    (call.to_string(), m.to_agui(i))
+                }
+            };
+            let Some(m) = item else {
+                continue;
+            };
+            let result = ToolResult {
+                call_id,
+                name: None,
+                content: m.get("content").cloned().unwrap_or(Value::Null),
+                message_id: text_of(&m, "id").map(str::to_string),
+                error: m.get("error").is_some(),
+            };
+            self.tool_end(result, out);
+        }
+    }
+}
+
+/// The results a run keeps for its interrupted end ([`Run::sent_results`]), at most.
+pub(super) const SENT_RESULTS: usize = 256;
+
+/// An interrupted run's final list with the results it sent that the list does not hold
+/// (pending writes of the interrupted tools node), each after the message holding its call
+/// and the results already there, where the client put it: the snapshot keeps them.
+pub(super) fn keep_sent_results(messages: &mut Vec<Value>, sent: Vec<Value>) {
+    for r in sent {
+        let call = text_of(&r, "toolCallId").unwrap_or_default();
+        if messages
+            .iter()
+            .any(|m| text_of(m, "toolCallId") == Some(call))
+        {
+            continue;
+        }
+        let Some(at) = messages.iter().position(|m| makes_call(m, call)) else {
+            continue;
+        };
+        let after = messages[at + 1..].iter();
+        let results = after
+            .take_while(|m| text_of(m, "role") == Some("tool"))
+            .count();
+        messages.insert(at + 1 + results, r);
+    }
+}
+
+/// The string at `key` of a JSON object.
+pub(super) fn text_of<'a>(v: &'a Value, key: &str) -> Option<&'a str> {
+    v.get(key).and_then(Value::as_str)
+}
+
+/// The calls (`toolCalls`) of an AG-UI message.
+fn calls_of(m: &Value) -> impl Iterator<Item = &Value> {
+    m.get("toolCalls")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+}
+
+/// Whether AG-UI message `m` made call `id`.
+fn makes_call(m: &Value, id: &str) -> bool {
+    calls_of(m).any(|c| text_of(c, "id") == Some(id))
+}

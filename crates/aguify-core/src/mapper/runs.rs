@@ -1,0 +1,317 @@
+//! A run's framing: RUN_STARTED with its input (and resume), and the run's one terminal
+//! event (RUN_FINISHED with its outcome, or RUN_ERROR) after everything open is closed.
+
+use super::*;
+
+impl Mapper {
+    /// A run starts or ends (a new run's start ends the one still open, cut off).
+    pub(super) fn run_event(&mut self, ev: ModelEvent, out: &mut Vec<Event>) {
+        let ending = match ev {
+            ModelEvent::RunStart {
+                thread_id,
+                run_id,
+                messages,
+                resume,
+                state,
+            } => {
+                if self.run.is_some() {
+                    let cut = "a new run started before this one ended";
+                    self.end_run(Ending::Incomplete(cut.into()), out);
+                }
+                return self.start_run(thread_id, run_id, messages, resume, state, out);
+            }
+            ModelEvent::RunFailed(info) if error_code::is_cancelled(&info) => Ending::Cancelled,
+            ModelEvent::RunFailed(info) => {
+                let code = error_code::classify(&info);
+                Ending::Failed(info, code)
+            }
+            // A platform stop at an interrupt is the interrupt, else a cancellation.
+            ModelEvent::RunStopped if self.run.as_ref().is_none_or(|r| r.interrupts.is_empty()) => {
+                Ending::Cancelled
+            }
+            ModelEvent::RunIncomplete { reason } => Ending::Incomplete(format!(
+                "The agent stream ended without a terminal event: {reason}"
+            )),
+            // RunEnd, or a stop at an interrupt.
+            _ => Ending::Finished,
+        };
+        self.end_run(ending, out);
+    }
+
+    pub(super) fn start_run(
+        &mut self,
+        thread_id: Option<String>,
+        run_id: Option<String>,
+        messages: Vec<Value>,
+        resume: Option<Value>,
+        state: Option<Value>,
+        out: &mut Vec<Event>,
+    ) {
+        self.runs += 1;
+        let thread_id = thread_id
+            .or_else(|| self.opts.thread_id.clone())
+            .or_else(|| self.thread_id.clone())
+            .unwrap_or_else(|| format!("thread-{:016x}", self.seed));
+        let nth = |r: &String| match self.runs {
+            1 => r.clone(),
+            n => format!("{r}-{n}"),
+        };
+        let mut run_id = (run_id.or_else(|| self.opts.run_id.as_ref().map(nth)))
+            .unwrap_or_else(|| format!("run-{:016x}", self.seed));
+        if self.last_run_id.as_deref() == Some(run_id.as_str()) {
+            run_id = format!("{run_id}-{}", self.runs);
+        }
+        let same_thread = self.thread_id.as_deref() == Some(thread_id.as_str());
+        if !same_thread {
+            self.client.new_thread();
+        }
+        let pending = std::mem::take(&mut self.pending);
+        let suspended = std::mem::take(&mut self.suspended);
+        self.thread_id = Some(thread_id.clone());
+        self.last_run_id = Some(run_id.clone());
+        // A run on a thread with pending interrupts resumes them: v2 says so in its input
+        // (`Command(resume=…)`); v3 does not echo input, so a run with no input messages does.
+        let resumes =
+            same_thread && !pending.is_empty() && (resume.is_some() || messages.is_empty());
+        if !resumes {
+            // Only a resume run re-executes calls an earlier run answered.
+            self.thread_answers.clear();
+        }
+        let input = (resumes || !messages.is_empty()).then(|| {
+            // A complete `RunAgentInput`: the 0.x clients require every field. The log records
+            // no tools, context or forwarded props; the state is the input's other keys. The
+            // state and messages are moved in (`json!` would copy them by serializing).
+            let mut input: serde_json::Map<String, Value> = [
+                ("threadId", Value::from(thread_id.as_str())),
+                ("runId", Value::from(run_id.as_str())),
+                ("state", state.unwrap_or_else(|| json!({}))),
+                ("messages", Value::Array(messages)),
+                ("tools", json!([])),
+                ("context", json!([])),
+                ("forwardedProps", json!({})),
+            ]
+            .into_iter()
+            .map(|(k, v)| (k.to_string(), v))
+            .collect();
+            if resumes {
+                let entries = interrupt::resume_entries(&pending, resume.as_ref());
+                input.insert("resume".into(), Value::Array(entries));
+            }
+            Value::Object(input)
+        });
+        let e = Event::RunStarted {
+            timestamp: None,
+            thread_id: thread_id.clone(),
+            run_id: run_id.clone(),
+            input,
+        };
+        self.subagents = Default::default();
+        let mut run = Run {
+            thread_id,
+            run_id,
+            ..Run::default()
+        };
+        // The calls the interrupt suspended are this run's to answer, already started.
+        for (id, name, parent) in suspended.into_iter().filter(|_| resumes) {
+            run.resumed.insert(id.clone());
+            run.tools.insert(id, ToolCall::new(name, parent, true));
+        }
+        self.run = Some(run);
+        self.push(e, out);
+    }
+
+    /// The run's one terminal event, once everything still open is closed.
+    pub(super) fn end_run(&mut self, ending: Ending, out: &mut Vec<Event>) {
+        if self.run.is_none() {
+            return;
+        }
+        self.send_held(out);
+        self.end_subagents(&ending, out);
+        self.close_open(matches!(ending, Ending::Finished), out);
+        let Some(mut run) = self.run.take() else {
+            return;
+        };
+        // Only a run stopped at interrupts leaves some to resume.
+        self.pending.clear();
+        let e = match ending {
+            Ending::Failed(info, code) => {
+                let detail = ErrorDetail {
+                    error: info.name,
+                    message: info.message.clone(),
+                    lc_error_code: info.lc_code,
+                };
+                run_error(Some(detail), info.message, code)
+            }
+            // A 0.0.x client (`--compat thinking`) has no `cancelled` outcome and reads an absent
+            // or unknown one as success: it gets RUN_ERROR with code CANCELLED instead.
+            Ending::Cancelled
+                if self.opts.compat == Compat::Thinking || self.opts.target == Target::Agui0 =>
+            {
+                run_error(None, CANCELLED_MESSAGE.into(), error_code::CANCELLED)
+            }
+            Ending::Cancelled => run_finished(run, json!({"type": "cancelled"})),
+            Ending::Incomplete(message) => run_error(None, message, error_code::INCOMPLETE_STREAM),
+            Ending::Finished => {
+                if self.opts.compat == Compat::Thinking {
+                    // TDesign Chat has no interrupt UI and ignores `RUN_FINISHED.outcome`: an
+                    // interrupt is a text message (its question, or what it waits for), or the
+                    // run would read as complete with nothing asked.
+                    for i in &run.interrupts {
+                        let id = format!("interrupt-{}", i.id);
+                        self.text_message(id, interrupt::visible_text(&i.value), out);
+                    }
+                }
+                if let Some((mut messages, lent)) = run.messages.take(&mut self.converted) {
+                    if !run.interrupts.is_empty() {
+                        keep_sent_results(&mut messages, std::mem::take(&mut run.sent_results));
+                    }
+                    self.client.rename(&mut messages);
+                    self.lent_at = lent.map(|generation| (out.len(), generation));
+                    let timestamp = None;
+                    self.push(
+                        Event::MessagesSnapshot {
+                            timestamp,
+                            messages,
+                        },
+                        out,
+                    );
+                }
+                let outcome = match run.interrupts.is_empty() {
+                    true => self.success(&run),
+                    false => self.interrupted(&run),
+                };
+                run_finished(run, outcome)
+            }
+        };
+        self.push(e, out);
+    }
+
+    /// At a run's end: what is still open is closed, innermost first (and the answer of a
+    /// `finished` run sent under `--text final`).
+    fn close_open(&mut self, finished: bool, out: &mut Vec<Event>) {
+        self.close_all_reasoning(out);
+        let texts: Vec<String> = self.run_mut().text_open.drain(..).collect();
+        for id in texts {
+            self.emit_text_end(&id, out);
+        }
+        let msgs = self.run_mut().tool_buffer.keys();
+        let msgs: Vec<String> = msgs.map(|(m, _)| m.clone()).collect();
+        for m in msgs {
+            self.close_message(&m, out);
+        }
+        let tools = self.run_mut().open_tools.clone();
+        for id in tools {
+            self.end_tool(&id, out);
+        }
+        self.release_early_results(out);
+        self.close_narration(out);
+        if finished && self.opts.text == TextPolicy::Final {
+            self.final_answer(out);
+        }
+        let steps: Vec<Step> = self.run_mut().steps.drain(..).map(|(k, _)| k).collect();
+        for step in steps.into_iter().rev() {
+            self.emit_step(step, false, out);
+        }
+    }
+
+    /// A finished run's outcome: success, with the calls it left without a result (the first
+    /// [`PENDING_IDS_LISTED`], and how many there are when there are more).
+    fn success(&self, run: &Run) -> Value {
+        let mut pending = (run.tools.iter())
+            .filter(|(_, t)| !t.result)
+            .map(|(id, _)| id);
+        let listed: Vec<&String> = pending.by_ref().take(PENDING_IDS_LISTED).collect();
+        let more = pending.count();
+        if listed.is_empty() || self.opts.target == Target::Agui0 {
+            return json!({"type": "success"});
+        }
+        let mut outcome = json!({"type": "success", "pendingToolCallIds": listed});
+        if more > 0 {
+            // A bounded line: the first ids, and how many there are in all.
+            outcome["pendingToolCallCount"] = json!(PENDING_IDS_LISTED + more);
+        }
+        outcome
+    }
+
+    /// An interrupted run's outcome. The run that resumes it answers its interrupts and every
+    /// call it left without a result, in call order: v3 does not say which of several open
+    /// tools raised which interrupt, LangGraph.js names the first interrupt of a tools node
+    /// only (the resume runs the others again), a middleware interrupts before the tools run,
+    /// and an interrupt inside a sub-agent suspends its calls and its parent's.
+    fn interrupted(&mut self, run: &Run) -> Value {
+        let subagents = &self.subagents;
+        // Raised inside a sub-agent (by one of its calls): its id.
+        let owner = |i: &InterruptInfo| subagents.owner_of(i.tool_call_id.as_deref()?);
+        let ints: Vec<Value> = (run.interrupts.iter())
+            .map(|i| interrupt::to_agui(i, owner(i)))
+            .collect();
+        self.pending = run.interrupts.iter().map(|i| i.id.clone()).collect();
+        let unanswered = run.tools.iter().filter(|(_, t)| !t.result);
+        self.suspended = unanswered
+            .map(|(id, t)| (id.clone(), t.name.clone(), t.parent.clone()))
+            .collect();
+        json!({"type": "interrupt", "interrupts": ints})
+    }
+
+    /// `--text final`: the final state's answer, as one text message.
+    fn final_answer(&mut self, out: &mut Vec<Event>) {
+        let run = self.run.get_or_insert_with(Run::default);
+        let list = run.messages.get(&mut self.converted);
+        let Some(last) = list.and_then(|l| l.last()) else {
+            return;
+        };
+        if text_of(last, "role") != Some("assistant") {
+            return;
+        }
+        let text = text_of(last, "content").filter(|t| !t.is_empty());
+        let (Some(id), Some(text)) = (text_of(last, "id"), text) else {
+            return;
+        };
+        if self.answered.insert(id.to_string()) {
+            let (id, text) = (id.to_string(), text.to_string());
+            self.text_message(id, text, out);
+        }
+    }
+}
+
+/// RUN_ERROR with the log's error (when it has one), its message and its code class.
+fn run_error(raw_event: Option<ErrorDetail>, message: String, code: &'static str) -> Event {
+    Event::RunError {
+        timestamp: None,
+        raw_event,
+        message,
+        code: Some(code.into()),
+    }
+}
+
+/// RUN_FINISHED of `run`, with its outcome and the tokens it used.
+fn run_finished(run: Run, outcome: Value) -> Event {
+    Event::RunFinished {
+        timestamp: None,
+        thread_id: run.thread_id,
+        run_id: run.run_id,
+        outcome,
+        usage: (!run.usage.is_empty()).then(|| run.usage.into_values().collect()),
+    }
+}
+
+/// Token usage by (provider, model).
+pub(super) type UsageTotals = IndexMap<(Option<String>, Option<String>), UsageTotal, FastIds>;
+
+/// Adds one message's usage to the run's totals (kept summed so a long run stays small).
+pub(super) fn add_usage(totals: &mut UsageTotals, u: Usage) {
+    let (input, output) = (u.input_tokens.unwrap_or(0), u.output_tokens.unwrap_or(0));
+    let key = (u.provider, u.model);
+    let t = totals.entry(key.clone()).or_insert_with(|| UsageTotal {
+        provider: key.0,
+        model: key.1,
+        input_tokens: 0,
+        output_tokens: 0,
+        total_tokens: Some(0),
+        reasoning_tokens: 0,
+    });
+    t.input_tokens += input;
+    t.output_tokens += output;
+    *t.total_tokens.get_or_insert(0) += u.total_tokens.unwrap_or(input + output);
+    t.reasoning_tokens += u.reasoning_tokens.unwrap_or(0);
+}

@@ -1,0 +1,297 @@
+//! Tool calls: streamed chunks gathered into START/ARGS/END, and results sent in the
+//! conversation's order (held while their message id is unknown or an earlier call waits).
+
+use super::*;
+
+impl Mapper {
+    /// A streamed piece of call `index` of a message: ARGS of a call started here, else
+    /// gathered until both its id and name are known, then its START.
+    pub(super) fn tool_chunk(
+        &mut self,
+        message_id: String,
+        index: String,
+        chunk: PendingChunks,
+        out: &mut Vec<Event>,
+    ) {
+        let key = (message_id.clone(), index);
+        let known = self.run_mut().tool_index.get(&key).cloned();
+        if let Some(call_id) = known {
+            let started_here = self.run_mut().tools.get(&call_id).is_some_and(|t| !t.ended);
+            if started_here && !chunk.args.is_empty() {
+                self.emit_args(call_id, chunk.args, out);
+            }
+            return;
+        }
+        let run = self.run_mut();
+        let buf = run.tool_buffer.entry(key.clone()).or_default();
+        buf.id = chunk.id.or(buf.id.take());
+        buf.name = chunk.name.or(buf.name.take());
+        buf.args.push_str(&chunk.args);
+        let (Some(call_id), Some(name)) = (buf.id.clone(), buf.name.clone()) else {
+            return;
+        };
+        let args = (run.tool_buffer.shift_remove(&key)).map_or_else(String::new, |b| b.args);
+        // The same call announced again (a replayed message): never a second START.
+        let replayed = run.tools.contains_key(&call_id);
+        run.tool_index.insert(key, call_id.clone());
+        if !replayed {
+            self.close_reasoning_of(&message_id, out);
+            self.ensure_tool(&call_id, &name, Some(message_id), Some(&args), out);
+        }
+    }
+
+    /// A tool starts running: its call, started here unless a model streamed it, ends.
+    pub(super) fn tool_start(
+        &mut self,
+        call_id: String,
+        name: String,
+        args: Option<String>,
+        parent: Option<String>,
+        out: &mut Vec<Event>,
+    ) {
+        self.ensure_tool(&call_id, &name, parent, args.as_deref(), out);
+        self.end_tool(&call_id, out);
+        if self.opts.tool_steps == ToolSteps::Reasoning {
+            self.tool_step_line(format!("Calling tool {name}.\n"), out);
+        }
+    }
+
+    /// Streamed tool output, as a CUSTOM event ([`TOOL_OUTPUT_DELTA`]).
+    pub(super) fn tool_output(
+        &mut self,
+        tool_call_id: String,
+        delta: String,
+        out: &mut Vec<Event>,
+    ) {
+        let value = json!({"toolCallId": tool_call_id, "delta": delta});
+        let (name, value) = (TOOL_OUTPUT_DELTA.into(), Payload::from_value(&value));
+        self.push(own!(Custom { name, value }), out);
+    }
+
+    /// Sends START (+ ARGS) for a call not announced yet in this run.
+    pub(super) fn ensure_tool(
+        &mut self,
+        call_id: &str,
+        name: &str,
+        parent: Option<String>,
+        args: Option<&str>,
+        out: &mut Vec<Event>,
+    ) {
+        if self.answered_before(call_id) {
+            return;
+        }
+        if self.run_mut().tools.contains_key(call_id) {
+            if !self.run_mut().resumed.remove(call_id) {
+                return;
+            }
+            // Started by the interrupted run, shown again here: the scope's (a resumed
+            // sub-agent's call is its own again).
+            self.subagents.adopt(call_id);
+            if self.opts.compat != Compat::Thinking {
+                return;
+            }
+            // A 0.0.x client (TDesign Chat) shows each run as its own message: the call is
+            // announced again in the run that answers it, or its result has nowhere to go.
+            self.run_mut().tools.shift_remove(call_id);
+        }
+        let run = self.run_mut();
+        let call = ToolCall::new(name, parent.clone(), false);
+        run.tools.insert(call_id.to_string(), call);
+        run.open_tools.push(call_id.to_string());
+        self.close_narration_for_tdesign(out);
+        let (tool_call_id, tool_call_name) = (call_id.to_string(), name.to_string());
+        let e = own!(ToolCallStart {
+            tool_call_id,
+            tool_call_name,
+            parent_message_id: parent
+        });
+        self.push(e, out);
+        if let Some(args) = args.filter(|a| !a.is_empty()) {
+            self.emit_args(call_id.into(), args.into(), out);
+        }
+    }
+
+    fn emit_args(&mut self, tool_call_id: String, delta: String, out: &mut Vec<Event>) {
+        self.close_narration_for_tdesign(out);
+        self.push(
+            own!(ToolCallArgs {
+                tool_call_id,
+                delta
+            }),
+            out,
+        );
+    }
+
+    /// Whether call `call_id` was answered by an earlier run of this thread and is not one of
+    /// this run's: a re-execution of it adds nothing.
+    pub(super) fn answered_before(&mut self, call_id: &str) -> bool {
+        self.thread_answers.get(call_id).is_some() && !self.run_mut().tools.contains_key(call_id)
+    }
+
+    /// A call's name: the one given, else the one it started with, else `tool`.
+    fn call_name(&self, call_id: &str, name: Option<String>) -> String {
+        let started = || Some(self.run.as_ref()?.tools.get(call_id)?.name.clone());
+        name.or_else(started).unwrap_or_else(|| "tool".into())
+    }
+
+    pub(super) fn end_tool(&mut self, call_id: &str, out: &mut Vec<Event>) {
+        let run = self.run_mut();
+        let Some(t) = run.tools.get_mut(call_id).filter(|t| !t.ended) else {
+            return;
+        };
+        t.ended = true;
+        if t.result {
+            run.tool_done();
+        }
+        if let Some(i) = run.open_tools.iter().rposition(|id| id == call_id) {
+            run.open_tools.remove(i);
+        }
+        self.close_narration_for_tdesign(out);
+        let tool_call_id = call_id.into();
+        self.push(own!(ToolCallEnd { tool_call_id }), out);
+        // A result that came before its call ([`Run::early_results`]) can go now.
+        let early = &mut self.run_mut().early_results;
+        if let Some(i) = early.iter().position(|r| r.call_id == call_id) {
+            let r = early.remove(i);
+            self.tool_result(r, out);
+        }
+    }
+
+    /// At the run's end, the results whose call never came: the call is started (and ended)
+    /// from the result (its id, and its name when the result has one), then the result sent.
+    pub(super) fn release_early_results(&mut self, out: &mut Vec<Event>) {
+        for r in std::mem::take(&mut self.run_mut().early_results) {
+            let name = r.name.clone().unwrap_or_else(|| "tool".into());
+            self.ensure_tool(&r.call_id, &name, None, None, out);
+            self.tool_result(r, out);
+        }
+    }
+
+    fn tool_result(&mut self, r: ToolResult, out: &mut Vec<Event>) {
+        if self.answered_before(&r.call_id) {
+            return;
+        }
+        if !self.run_mut().tools.contains_key(&r.call_id) {
+            // Before its call: held, so the call's START, ARGS and END still come first.
+            self.run_mut().early_results.push(r);
+            return;
+        }
+        let call_id = r.call_id;
+        self.thread_answers.insert(call_id.clone(), ());
+        let name = self.call_name(&call_id, r.name);
+        self.ensure_tool(&call_id, &name, None, None, out);
+        self.end_tool(&call_id, out);
+        let run = self.run_mut();
+        if let Some(t) = run.tools.get_mut(&call_id).filter(|t| !t.result) {
+            t.result = true;
+            if t.ended {
+                run.tool_done();
+            }
+        }
+        let text = lc::tool_content_text(&r.content);
+        for key in self.subagents.under_call(&call_id) {
+            let end = match r.error {
+                false => SubagentEnding::Finished(Some(text.clone().into()), subagent::success()),
+                true => SubagentEnding::Error(error_code::AGENT_INTERNAL, text.clone()),
+            };
+            self.subagent_end(&key, end, out);
+        }
+        let message_id = r.message_id.unwrap_or_else(|| format!("result-{call_id}"));
+        let sent = &mut self.run_mut().sent_results;
+        if sent.len() == SENT_RESULTS {
+            // A run of thousands of results between two lists stays small: the oldest go.
+            sent.remove(0);
+        }
+        sent.push(json!({
+            "id": message_id, "role": "tool", "toolCallId": call_id, "content": text,
+        }));
+        self.close_narration_for_tdesign(out);
+        let (tool_call_id, content, role) = (call_id, ToolContent::Text(text), Role::Tool);
+        let metadata = (r.error).then(|| ResultStatus {
+            status: "error".into(),
+        });
+        let e = own!(ToolCallResult {
+            message_id,
+            tool_call_id,
+            content,
+            role,
+            metadata
+        });
+        self.push(e, out);
+        if self.opts.tool_steps == ToolSteps::Reasoning {
+            let how = if r.error { "failed" } else { "returned" };
+            self.tool_step_line(format!("Tool {name} {how}.\n"), out);
+        }
+    }
+
+    /// A tool finished: its result is sent now, or held ([`ToolResult`]) while the log has
+    /// not said its message's id (the state will) or a call made before it in the same
+    /// message has no result yet (the client puts results in arrival order, the state in
+    /// call order).
+    pub(super) fn tool_end(&mut self, result: ToolResult, out: &mut Vec<Event>) {
+        let call = result.call_id.clone();
+        let run = self.run.as_mut();
+        if let Some(h) = run.and_then(|r| r.held.iter_mut().find(|h| h.call_id == call)) {
+            // Held already: a state now says the message's id.
+            h.message_id = h.message_id.take().or(result.message_id);
+            return self.release_held(out);
+        }
+        // Before its call: tool_result holds it until the call ends (early results).
+        let unknown = !self.run_mut().tools.contains_key(&call);
+        if unknown || (result.message_id.is_some() && !self.waits_for_earlier_call(&call)) {
+            self.tool_result(result, out);
+            return self.release_held(out);
+        }
+        if self.answered_before(&call) {
+            return;
+        }
+        let name = self.call_name(&call, result.name.clone());
+        self.ensure_tool(&call, &name, None, None, out);
+        self.end_tool(&call, out);
+        self.run_mut().held.push(result);
+    }
+
+    /// Whether a call started before `call_id` in the same message has no result yet.
+    fn waits_for_earlier_call(&self, call_id: &str) -> bool {
+        let Some(run) = self.run.as_ref() else {
+            return false;
+        };
+        let Some((at, _, t)) = run.tools.get_full(call_id) else {
+            return false;
+        };
+        let Some(parent) = t.parent.as_deref() else {
+            return false;
+        };
+        (run.tools.values().take(at)).any(|e| e.parent.as_deref() == Some(parent) && !e.result)
+    }
+
+    /// Sends the held results that can go now; forgets those a state answered meanwhile.
+    pub(super) fn release_held(&mut self, out: &mut Vec<Event>) {
+        loop {
+            let Some(run) = self.run.as_mut() else { return };
+            let tools = &run.tools;
+            run.held
+                .retain(|h| tools.get(&h.call_id).is_none_or(|t| !t.result));
+            let ready =
+                |h: &ToolResult| h.message_id.is_some() && !self.waits_for_earlier_call(&h.call_id);
+            let held = self.run.as_ref().map_or(&[][..], |r| &r.held[..]);
+            let Some(i) = held.iter().position(ready) else {
+                return;
+            };
+            let h = self.run_mut().held.remove(i);
+            self.tool_result(h, out);
+        }
+    }
+
+    /// At a run's end: every result still held, in call order (`result-<call id>` for a
+    /// message whose id the log never said).
+    pub(super) fn send_held(&mut self, out: &mut Vec<Event>) {
+        self.release_held(out);
+        let Some(run) = self.run.as_mut() else { return };
+        let mut held = std::mem::take(&mut run.held);
+        held.sort_by_key(|h| run.tools.get_index_of(&h.call_id));
+        for h in held {
+            self.tool_result(h, out);
+        }
+    }
+}
