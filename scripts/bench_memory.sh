@@ -10,6 +10,14 @@
 #   runs    N AG-UI runs of one text message each, every tenth ending in RUN_ERROR, for N in
 #           RUNS (every command: convert, check, timeline, explain, report, snapshot, diff of
 #           the file against itself); the time must grow linearly with N (issue 41 item 1)
+#   long    one line of LONG_MB megabytes in each of three shapes, beside a small run: a v3
+#           custom event whose payload is `[0,0,…]`, a v3 state (`values`) with a message of
+#           that much text, an AG-UI TOOL_CALL_ARGS delta of that much text (every command;
+#           diff compares the file with itself): each within a small multiple of the line
+#           (issue 41 item 3)
+#   many    one AG-UI run of N tool calls that are never answered, then N empty AG-UI runs,
+#           for N in MANY (every command; diff compares the file with itself): what each
+#           command keeps per item (issue 41 item 4)
 #   files   N files of one AG-UI run each, for N in FILES, under `ulimit -n 256` (every
 #           command; diff compares the files with themselves): memory flat in the file count,
 #           each file opened when it is reached (issue 41 item 5)
@@ -22,6 +30,8 @@
 #   CASES="custom ids" IDS="1000000" scripts/bench_memory.sh
 #   CASES=runs RUNS="10000 30000 100000" scripts/bench_memory.sh
 #   CASES=files FILES="1000 10000" scripts/bench_memory.sh
+#   CASES=long LONG_MB=60 scripts/bench_memory.sh
+#   CASES=many MANY="100000 1000000" scripts/bench_memory.sh
 #
 # The custom line and the runs are written to $AGUIFY_BENCH_DIR (default /tmp/aguify-bench)
 # and deleted after (3M messages: 1.4 GB); the frame is generated into a pipe.
@@ -35,6 +45,8 @@ frame_mb=${FRAME_MB:-2048}
 ids=${IDS:-"1000000 3000000"}
 runs=${RUNS:-"10000 30000 100000"}
 nfiles=${FILES:-"1000 10000"}
+long_mb=${LONG_MB:-60}
+many=${MANY:-"100000 1000000"}
 mkdir -p "$dir"
 times="$dir/memory-time.txt"
 
@@ -81,6 +93,34 @@ agui_runs() {
                 print "{\"type\":\"RUN_FINISHED\"," r "}"
         }
     }'
+}
+
+# A small run with one line of $1 MB of shape $2 (custom, state, args) into file $3.
+long_line() {
+    python3 - "$1" "$2" "$3" <<'EOF'
+import sys
+mb, shape, path = int(sys.argv[1]), sys.argv[2], sys.argv[3]
+n = mb * 1024 * 1024
+v3 = '{"type":"event","seq":%d,"method":"%s","params":{"namespace":[],"timestamp":1,"data":'
+with open(path, "wb") as out:
+    if shape == "args":
+        out.write(b'{"type":"RUN_STARTED","threadId":"t","runId":"r"}\n')
+        out.write(b'{"type":"TOOL_CALL_START","toolCallId":"c1","toolCallName":"f"}\n')
+        out.write(b'{"type":"TOOL_CALL_ARGS","toolCallId":"c1","delta":"' + b"x" * n + b'"}\n')
+        out.write(b'{"type":"TOOL_CALL_END","toolCallId":"c1"}\n')
+        out.write(b'{"type":"RUN_FINISHED","threadId":"t","runId":"r"}\n')
+    else:
+        for seq, data in ((1, '{"event":"message-start","role":"ai","id":"m1"}'),
+                          (2, '{"event":"content-block-delta","index":0,"delta":{"type":"text-delta","text":"hi"}}'),
+                          (3, '{"event":"message-finish"}')):
+            out.write((v3 % (seq, "messages") + data + "}}\n").encode())
+        if shape == "custom":
+            out.write((v3 % (4, "custom")).encode() + b"[" + b"0," * (n // 2) + b"0]}}\n")
+        else:
+            out.write((v3 % (4, "values")).encode()
+                      + b'{"messages":[{"type":"ai","id":"m1","content":"hi"},'
+                      + b'{"type":"human","id":"h2","content":"' + b"x" * n + b'"}]}}}\n')
+EOF
 }
 
 # An SSE stream: a small frame, one frame of $1 MB of 1 KB `data:` lines, a small frame.
@@ -140,6 +180,46 @@ EOF
                     measure "runs $cmd" "$n" "$bin" "$cmd" "$f"
                 done
                 measure "runs diff" "$n" "$bin" diff "$f" "$f"
+                rm -f "$f"
+            done
+            ;;
+        long)
+            for shape in custom state args; do
+                f="$dir/memory-long-$shape.ndjson"
+                long_line "$long_mb" "$shape" "$f"
+                for cmd in convert check timeline explain report snapshot; do
+                    measure "long-$shape $cmd" "${long_mb}MB" "$bin" "$cmd" "$f"
+                done
+                measure "long-$shape diff" "${long_mb}MB" "$bin" diff "$f" "$f"
+                rm -f "$f"
+            done
+            ;;
+        many)
+            for n in $many; do
+                f="$dir/memory-calls-$n.ndjson"
+                awk -v n="$n" 'BEGIN {
+                    print "{\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r\"}"
+                    for (i = 1; i <= n; i++) {
+                        print "{\"type\":\"TOOL_CALL_START\",\"toolCallId\":\"c" i "\",\"toolCallName\":\"f\"}"
+                        print "{\"type\":\"TOOL_CALL_END\",\"toolCallId\":\"c" i "\"}"
+                    }
+                    print "{\"type\":\"RUN_FINISHED\",\"threadId\":\"t\",\"runId\":\"r\"}"
+                }' > "$f"
+                for cmd in convert check timeline explain report snapshot; do
+                    measure "calls $cmd" "$n" "$bin" "$cmd" "$f"
+                done
+                measure "calls diff" "$n" "$bin" diff "$f" "$f"
+                awk -v n="$n" 'BEGIN {
+                    for (i = 1; i <= n; i++) {
+                        r = "\"threadId\":\"t\",\"runId\":\"r" i "\""
+                        print "{\"type\":\"RUN_STARTED\"," r "}"
+                        print "{\"type\":\"RUN_FINISHED\"," r "}"
+                    }
+                }' > "$f"
+                for cmd in convert check timeline explain report snapshot; do
+                    measure "empty-runs $cmd" "$n" "$bin" "$cmd" "$f"
+                done
+                measure "empty-runs diff" "$n" "$bin" diff "$f" "$f"
                 rm -f "$f"
             done
             ;;

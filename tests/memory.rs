@@ -99,3 +99,64 @@ fn a_custom_payload_is_held_in_a_few_times_its_line() {
         );
     }
 }
+
+/// What `diff` and `snapshot` fold: each run's document, its leaves held.
+struct Fold(
+    aguify::diff::conversation::Conversation,
+    Vec<aguify::diff::Run>,
+);
+
+impl Observer for Fold {
+    fn event(&mut self, ev: &Event, origin: &Origin) -> io::Result<()> {
+        self.1.extend(self.0.fold(ev, origin));
+        Ok(())
+    }
+
+    fn end_of_file(&mut self, _file: &str) -> io::Result<()> {
+        self.1.extend(self.0.finish());
+        Ok(())
+    }
+}
+
+/// Peak bytes held above those held before, while `observer` reads the conversion of `input`.
+fn peak_observing(name: &str, input: Vec<u8>, observer: &mut dyn Observer) -> usize {
+    let before = HELD.load(Ordering::Relaxed);
+    PEAK.store(before, Ordering::Relaxed);
+    let stats = run(
+        vec![Input::from_bytes(name, input)],
+        &Options::default(),
+        observer,
+    )
+    .expect("in memory");
+    assert_eq!(stats.bad, 0, "{stats:?}");
+    PEAK.load(Ordering::Relaxed) - before
+}
+
+/// The same 4 MB custom line read by `timeline` (and so `explain`, `report`) and by `diff` and
+/// `snapshot` (issue 41 item 3): as a tree it took ~40× the line in the timeline, and a leaf per
+/// scalar ~120× in the diff's document; its text is kept instead.
+#[test]
+fn a_custom_payload_is_held_in_a_few_times_its_line_by_every_view() {
+    let _turn = TURN.lock().unwrap_or_else(|e| e.into_inner());
+    let zeros = format!("[{}0]", "0,".repeat(2_000_000));
+    let line = format!(
+        "{{\"type\":\"event\",\"seq\":1,\"method\":\"custom\",\"params\":{{\"namespace\":[],\"data\":{zeros}}}}}\n"
+    );
+    let len = line.len();
+    let mut timeline = aguify::timeline::TimelineBuilder::new();
+    let mut fold = Fold(aguify::diff::conversation::Conversation::new(false), vec![]);
+    let folded = |f: &Fold| f.1.iter().map(|r| r.leaves.len()).sum::<usize>();
+    for (what, observer) in [
+        ("timeline", &mut timeline as &mut dyn Observer),
+        ("diff", &mut fold),
+    ] {
+        let peak = peak_observing("v3.ndjson", line.clone().into_bytes(), observer);
+        eprintln!("{what}: {len}-byte line, peak {peak} bytes");
+        assert!(
+            peak < 6 * len,
+            "{what}: a {len}-byte line peaked at {peak} bytes ({:.1}×)",
+            peak as f64 / len as f64
+        );
+    }
+    assert!(folded(&fold) > 0, "the run's document was made");
+}

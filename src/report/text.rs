@@ -101,11 +101,17 @@ pub fn pretty_value(v: &Value, max: usize) -> Clipped {
     }
 }
 
+/// The longest JSON text [`payload`] pretty-prints.
+pub const PRETTY_BYTES: usize = 1 << 20;
+
 /// A payload that may be JSON text (tool arguments, tool results): pretty-printed when it
-/// parses as an object or array, else as it is; clipped to `max` bytes.
+/// parses as an object or array (and is at most [`PRETTY_BYTES`]), else as it is; clipped to
+/// `max` bytes.
 pub fn payload(s: &str, max: usize) -> Clipped {
     let t = s.trim_start();
-    if t.starts_with('{') || t.starts_with('[') {
+    // A longer text is only clipped: its tree would be tens of times its size for the first
+    // `max` bytes of it (a 20 MB line of `[0,0,…]`: 765 MiB; issue 41 item 3).
+    if s.len() <= PRETTY_BYTES && (t.starts_with('{') || t.starts_with('[')) {
         if let Ok(v) = serde_json::from_str::<Value>(s) {
             let mut c = pretty_value(&v, max);
             if c.more > 0 {
@@ -120,6 +126,19 @@ pub fn payload(s: &str, max: usize) -> Clipped {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_json_text_over_pretty_bytes_is_clipped_as_it_is() {
+        let big = format!("[{}0]", "0,".repeat(PRETTY_BYTES / 2));
+        let c = payload(&big, 100);
+        assert!(c.text.starts_with("[0,0,0,"), "{:?}", c.text);
+        assert!(!c.text.contains('\n'));
+        assert!(c.more > 0);
+        assert!(
+            payload("[0,0]", 100).text.contains('\n'),
+            "a short one is pretty"
+        );
+    }
 
     #[test]
     fn clips_at_char_boundaries_and_pretty_prints_json() {

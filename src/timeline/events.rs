@@ -1,6 +1,7 @@
 //! What each AG-UI event does to the timeline, one method per event family.
 
 use super::*;
+use crate::payload::Payload;
 
 impl TimelineBuilder {
     pub(super) fn on_event(&mut self, ev: &Event, origin: &Origin) {
@@ -299,7 +300,7 @@ impl TimelineBuilder {
     /// A custom, raw or activity event, or one of no AG-UI type.
     fn on_other_event(&mut self, ev: &Event, ts: Ts, origin: &Origin) {
         match ev {
-            Event::Custom { name, value, .. } => self.custom(name, &value.to_value(), ts, origin),
+            Event::Custom { name, value, .. } => self.custom(name, value, ts, origin),
             Event::Raw { event, .. } => self.other(ev, compact(event), ts, origin),
             Event::ActivitySnapshot { activity_type, .. }
             | Event::ActivityDelta { activity_type, .. } => {
@@ -516,9 +517,11 @@ impl TimelineBuilder {
         }
     }
 
-    /// A `CUSTOM` event; a tool's streamed output counts on its call.
-    fn custom(&mut self, name: &str, value: &Value, ts: Ts, origin: &Origin) {
+    /// A `CUSTOM` event; a tool's streamed output counts on its call. The value is kept as its
+    /// compact text (a string as the string), read as a tree only for a tool's output.
+    fn custom(&mut self, name: &str, value: &Payload, ts: Ts, origin: &Origin) {
         if name == TOOL_OUTPUT_DELTA {
+            let value = value.to_value();
             let cid = value["toolCallId"].as_str().unwrap_or_default();
             let n = value["delta"].as_str().map_or(0, |d| d.chars().count());
             if let Some(i) = self.open_span(Kind::Tool, cid) {
@@ -533,9 +536,14 @@ impl TimelineBuilder {
             }
         }
         let depth = self.depth_content();
+        let text = value.get();
+        let value = match text.starts_with('"') {
+            true => serde_json::from_str::<String>(text).unwrap_or_default(),
+            false => text.to_string(),
+        };
         let line = Line::Custom {
             name: name.to_string(),
-            value: compact(value),
+            value,
         };
         self.push(Kind::Custom, line, depth, ts, origin, true);
     }

@@ -9,6 +9,11 @@ use super::{Conversation, Message, Open, Outcome};
 use crate::input::Origin;
 use crate::leaf::{flatten, Leaf};
 
+/// A custom event's value longer than this as compact JSON is one leaf, `/custom/N/json`, its
+/// text, rather than a leaf per scalar: a 60 MB array of numbers would be 30M leaves of ~150
+/// bytes each (issue 41 item 3). Its text is compared whole and its ids are not placeholders.
+pub const FLAT_PAYLOAD_BYTES: usize = 64 * 1024;
+
 impl Conversation {
     /// The leaves of a closed run's document (see the module docs of [`super`]).
     pub(super) fn render(&mut self, start: &Origin, open: &Open) -> Vec<Leaf> {
@@ -46,7 +51,10 @@ impl Conversation {
 
         for (n, (name, value, o)) in open.custom.iter().enumerate() {
             doc.leaf(format!("/custom/{n}/name"), name.as_str(), o);
-            doc.tree(format!("/custom/{n}/value"), value, o);
+            match value.get().len() > FLAT_PAYLOAD_BYTES {
+                true => doc.leaf(format!("/custom/{n}/json"), value.get(), o),
+                false => doc.tree(format!("/custom/{n}/value"), &value.to_value(), o),
+            }
         }
 
         if let Some((state, o)) = &open.state {

@@ -22,6 +22,8 @@
 //! /toolCalls/call-N/…              name, message, args (as JSON), result, error, streamedResult
 //! /reasoning/reasoning-N/text      (and /encrypted: true)
 //! /custom/N/name, /custom/N/value
+//! /custom/N/json                  a value of more than 64 KiB of compact JSON, as that text
+//!                                  (compared whole, its ids not replaced: `FLAT_PAYLOAD_BYTES`)
 //! /state/…                         the last state, without its `messages` (compared as messages)
 //! /subagents/subagent-N/…          name, parentToolCall, outcome ("success" | "suspended" |
 //!                                  "error" | "none"), result, interrupts, error, and the
@@ -44,6 +46,7 @@ mod document;
 use crate::agui::{Event, Role, Snapshot, ToolContent};
 use crate::input::Origin;
 use crate::leaf::{flatten, Leaf, Run};
+use crate::payload::Payload;
 use crate::text::list_of;
 
 /// A string joined from deltas, with where each delta came from.
@@ -147,7 +150,7 @@ struct Open {
     steps: Vec<(String, Origin)>,
     messages: Vec<Message>,
     reasoning: Vec<Reasoning>,
-    custom: Vec<(String, Value, Origin)>,
+    custom: Vec<(String, Payload, Origin)>,
     state: Option<(Value, Origin)>,
     outcome: Option<(Outcome, Origin)>,
     /// `exact`: the events' leaves.
@@ -351,8 +354,8 @@ impl Open {
                 self.reasoning(entity_id, origin).encrypted = true
             }
             Event::Custom { name, value, .. } => {
-                let value = value.to_value();
-                self.custom.push((name.clone(), value, origin.clone()))
+                self.custom
+                    .push((name.clone(), value.clone(), origin.clone()))
             }
             Event::StateSnapshot { snapshot, .. } => {
                 self.state_snapshot(&snapshot.to_value(), origin)
@@ -868,5 +871,35 @@ mod tests {
                 "{want:?} in {l:?}"
             );
         }
+    }
+
+    /// A custom value over `FLAT_PAYLOAD_BYTES` of JSON is one leaf of its text (issue 41 item
+    /// 3: a 60 MB array was 30M leaves, 7.4 GB in `snapshot`); a smaller one is still a tree.
+    #[test]
+    fn a_large_custom_value_is_one_leaf_of_its_text() {
+        let big = vec![0; document::FLAT_PAYLOAD_BYTES / 2 + 1];
+        let r = runs(json!([
+            {"type": "RUN_STARTED", "threadId": "t", "runId": "r"},
+            {"type": "CUSTOM", "name": "big", "value": big},
+            {"type": "CUSTOM", "name": "small", "value": [0, 0]},
+            {"type": "RUN_FINISHED", "threadId": "t", "runId": "r", "outcome": {"type": "success"}},
+        ]));
+        let l = leaves(&r[0]);
+        let custom: Vec<&str> = (l.iter().map(|x| x.0.as_str()))
+            .filter(|p| p.starts_with("/custom/"))
+            .collect();
+        assert_eq!(
+            custom,
+            [
+                "/custom/0/name",
+                "/custom/0/json",
+                "/custom/1/name",
+                "/custom/1/value",
+                "/custom/1/value/0",
+                "/custom/1/value/1",
+            ]
+        );
+        let text = serde_json::to_string(&big).unwrap();
+        assert!(l.contains(&("/custom/0/json".into(), json!(text), 2)));
     }
 }
