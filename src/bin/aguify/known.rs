@@ -24,7 +24,7 @@ impl Known {
         self.0.record(rec, disposition)
     }
 
-    pub fn bad_line(&mut self, origin: &Origin, message: &str) {
+    pub fn bad_line(&mut self, origin: &Origin, message: &aguify::error::BadLine) {
         self.0.bad_line(origin, message)
     }
 
@@ -86,7 +86,7 @@ impl<O: Observer> Observer for Watch<'_, O> {
         self.known.record(rec, disposition);
         self.inner.record(rec, disposition)
     }
-    fn bad_line(&mut self, origin: &Origin, message: &str) {
+    fn bad_line(&mut self, origin: &Origin, message: &aguify::error::BadLine) {
         self.known.bad_line(origin, message);
         self.inner.bad_line(origin, message)
     }
