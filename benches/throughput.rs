@@ -99,7 +99,7 @@ impl<S: Sink> Observer for ConvertObserver<S> {
         self.checker.record(rec, disposition);
         self.drain();
     }
-    fn bad_line(&mut self, origin: &Origin, message: &str) {
+    fn bad_line(&mut self, origin: &Origin, message: &aguify::error::BadLine) {
         self.checker.bad_line(origin, message);
         self.drain();
     }

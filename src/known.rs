@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use indexmap::IndexMap;
 
-use crate::adapter::{classify, wrong_form_of, Disposition};
+use crate::adapter::{classify, Disposition};
 use crate::check::nothing_read_message;
 use crate::input::{Origin, Record};
 
@@ -56,14 +56,13 @@ impl Known {
         }
     }
 
-    pub fn bad_line(&mut self, origin: &Origin, message: &str) {
-        self.last_bad = Some((origin.to_string(), message.to_string()));
+    pub fn bad_line(&mut self, origin: &Origin, bad: &crate::error::BadLine) {
+        use crate::error::Reason;
+        self.last_bad = Some((origin.to_string(), bad.message.clone()));
         let file = self.file(&origin.file);
-        if message.contains("found an array") {
-            file.array = true;
-        }
-        if file.wrong_form.is_none() && wrong_form_of(message).is_some() {
-            file.wrong_form = Some(message.to_string());
+        file.array |= bad.reason == Reason::Array;
+        if file.wrong_form.is_none() && bad.reason == Reason::NotTheForcedForm {
+            file.wrong_form = Some(bad.message.clone());
         }
     }
 

@@ -29,11 +29,7 @@ fn frames(bytes: &[u8], ctl: u8, threads: usize) -> Vec<(char, u64, u64, String)
         out.push(match frame {
             Frame::Record(r) => ('r', r.origin.line, r.lines, String::new()),
             Frame::Ignored { origin, lines, .. } => ('i', origin.line, lines, String::new()),
-            Frame::Bad {
-                origin,
-                lines,
-                message,
-            } => ('b', origin.line, lines, message),
+            Frame::Bad { origin, lines, bad } => ('b', origin.line, lines, bad.message),
         });
     }
     out

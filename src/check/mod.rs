@@ -39,6 +39,7 @@ use serde_json::Value;
 
 use crate::adapter::{classify, Disposition, Family};
 use crate::agui::{Event, EventType};
+use crate::error::{BadLine, Reason};
 use crate::input::{Framing, Origin, Record};
 use crate::model::ModelEvent;
 use crate::pipeline::{self, Input, Observer, Options};
@@ -233,20 +234,15 @@ impl Ctx {
     }
 }
 
-/// The rule of a record that was read but could not be converted (the adapter's message says
-/// why): a replayed v3 event is a `seq` duplicate (AGX602), a record of no known form or of
-/// another form than the file's is AGX609, a record of a known form that lacks what it needs
-/// is AGX611.
-fn record_rule(message: &str) -> &'static str {
-    if message.starts_with("duplicate v3 event") {
-        "AGX602"
-    } else if message.starts_with("a record of no known form")
-        || message.starts_with("mixed forms")
-        || message.contains("(--from)")
-    {
-        "AGX609"
-    } else {
-        "AGX611"
+/// The rule of a record that was read but could not be converted, by why: a replayed v3
+/// event is a `seq` duplicate (AGX602), a record of no known form or of another form than the
+/// file's (or `--from`'s) is AGX609, a record of a known form that lacks what it needs is
+/// AGX611.
+fn record_rule(reason: Reason) -> &'static str {
+    match reason {
+        Reason::DuplicateV3Event => "AGX602",
+        Reason::NoKnownForm | Reason::MixedForms | Reason::NotTheForcedForm => "AGX609",
+        _ => "AGX611",
     }
 }
 
@@ -266,7 +262,7 @@ pub struct Checker {
     /// The file of the last record: several files converted together are one AG-UI stream,
     /// but each is its own LangGraph stream (its v3 `seq` starts again).
     records_of: Option<Arc<str>>,
-    pending_bad: Option<(Origin, String)>,
+    pending_bad: Option<(Origin, BadLine)>,
     /// The chunk-expanded events of the current event (`None`: the event itself), kept between
     /// events (no allocation per event).
     expanded: Vec<Option<Value>>,
@@ -383,10 +379,10 @@ impl Checker {
             // The client skips an SSE frame without data (the line is AGX503's).
             (Some(Family::Agui), _) if msg.starts_with(transport::NO_DATA_FRAME) => "AGX503",
             (Some(Family::Agui), _) => "AGX501",
-            (_, true) => record_rule(&msg),
+            (_, true) => record_rule(msg.reason),
             (_, false) => "AGX608",
         };
-        self.ctx.report(rule, vec![], msg);
+        self.ctx.report(rule, vec![], msg.message);
         self.unreadable |= self.family.is_none();
     }
 
@@ -427,7 +423,8 @@ impl Checker {
         }
         // A replayed event was skipped: its seq finding is the AGX602 just reported, not
         // one more from the raw checks.
-        let replay = matches!(disposition, Disposition::Bad(m) if record_rule(m) == "AGX602");
+        let replay =
+            matches!(disposition, Disposition::Bad(b) if b.reason == Reason::DuplicateV3Event);
         if bad
             && matches!(self.family, None | Some(Family::Agui))
             && transport::unknown_agui_type(rec.value())
@@ -467,15 +464,13 @@ impl Checker {
     }
 
     /// A line or frame that could not be read.
-    pub fn bad_line(&mut self, origin: &Origin, message: &str) {
+    pub fn bad_line(&mut self, origin: &Origin, bad: &BadLine) {
         self.flush_bad(false);
-        if message.contains("found an array") {
-            self.saw_array = true;
+        self.saw_array |= bad.reason == Reason::Array;
+        if self.wrong_form.is_none() && bad.reason == Reason::NotTheForcedForm {
+            self.wrong_form = Some(bad.message.clone());
         }
-        if self.wrong_form.is_none() && crate::adapter::wrong_form_of(message).is_some() {
-            self.wrong_form = Some(message.to_string());
-        }
-        self.pending_bad = Some((origin.clone(), message.to_string()));
+        self.pending_bad = Some((origin.clone(), bad.clone()));
     }
 
     /// A model event (converted input).
@@ -637,7 +632,7 @@ impl Observer for Checker {
     fn record(&mut self, rec: &Record, disposition: &Disposition) {
         Checker::record(self, rec, disposition);
     }
-    fn bad_line(&mut self, origin: &Origin, message: &str) {
+    fn bad_line(&mut self, origin: &Origin, message: &crate::error::BadLine) {
         Checker::bad_line(self, origin, message);
     }
     fn warning(&mut self, origin: &Origin, message: &str) {

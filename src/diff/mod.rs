@@ -300,7 +300,7 @@ impl Observer for Reader<'_> {
         self.known.record(rec, disposition);
     }
 
-    fn bad_line(&mut self, origin: &Origin, message: &str) {
+    fn bad_line(&mut self, origin: &Origin, message: &crate::error::BadLine) {
         self.known.bad_line(origin, message);
         self.bad.push(Item::Bad {
             origin: origin.clone(),

@@ -456,7 +456,7 @@ impl Observer for Explainer {
         self.push_raw(Loc::from(&rec.origin), describe_record(rec), disposition);
     }
 
-    fn bad_line(&mut self, origin: &Origin, message: &str) {
+    fn bad_line(&mut self, origin: &Origin, message: &crate::error::BadLine) {
         self.bad_lines += 1;
         if self.bad_lines <= BAD_LINES_KEPT {
             self.timeline.bad_line(origin, message);

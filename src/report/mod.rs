@@ -109,7 +109,7 @@ impl Observer for ReportBuilder {
         }
     }
 
-    fn bad_line(&mut self, origin: &Origin, message: &str) {
+    fn bad_line(&mut self, origin: &Origin, message: &crate::error::BadLine) {
         self.explainer.bad_line(origin, message);
         if let Some(c) = &mut self.checker {
             c.bad_line(origin, message);

@@ -176,7 +176,7 @@ impl pipeline::Observer for Collect {
         Ok(())
     }
 
-    fn bad_line(&mut self, origin: &Origin, message: &str) {
+    fn bad_line(&mut self, origin: &Origin, message: &crate::error::BadLine) {
         self.bad += 1;
         if self.first_bad.is_none() {
             self.first_bad = Some(format!("{origin}: {message}"));

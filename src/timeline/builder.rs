@@ -320,7 +320,7 @@ impl Observer for TimelineBuilder {
         }
     }
 
-    fn bad_line(&mut self, origin: &Origin, message: &str) {
+    fn bad_line(&mut self, origin: &Origin, message: &crate::error::BadLine) {
         self.bad_lines += 1;
         let depth = if self.run.is_some() {
             self.depth_content()

@@ -6,7 +6,7 @@ use std::io::{self, BufRead, Read};
 use std::sync::Arc;
 
 use crate::agui::Event;
-use crate::error::Error;
+use crate::error::{BadLine, Error};
 use crate::input::{Framer, Origin};
 use crate::pipeline::{Conversion, FileRead, Observer, Options, Stats};
 
@@ -212,7 +212,7 @@ impl Collect {
 }
 
 impl Observer for Collect {
-    fn bad_line(&mut self, origin: &Origin, message: &str) {
+    fn bad_line(&mut self, origin: &Origin, message: &BadLine) {
         self.problem(origin, Severity::Bad, message);
     }
 

@@ -43,3 +43,141 @@ pub fn os_text(e: &io::Error) -> String {
         None => text,
     }
 }
+
+/// Why a line (or SSE frame) was left out, by type: `check` maps each to its rule. The
+/// message ([`BadLine`]) says it in words.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Reason {
+    /// Not UTF-8 text.
+    NotUtf8,
+    /// Longer than `--max-line-bytes` (a line, or an SSE frame's data); skipped unread.
+    TooLong,
+    /// No JSON (invalid, cut off, nested too deeply), or an SSE frame without JSON data.
+    NotJson,
+    /// JSON, but an array where a record is an object.
+    Array,
+    /// JSON, but a string, number, boolean or `null` where a record is an object.
+    NotObject,
+    /// A record of no known form.
+    NoKnownForm,
+    /// A record of another form than `--from` asks for.
+    NotTheForcedForm,
+    /// A record of another form than the file's first record (mixed forms).
+    MixedForms,
+    /// A v3 event that repeats an earlier line exactly (a replayed `seq`).
+    DuplicateV3Event,
+    /// A record of a known form that lacks what converting it needs.
+    Unconvertible,
+}
+
+/// A line that was left out: why, by type and in words. It reads as its message (`Deref`
+/// to `str`, `Display`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct BadLine {
+    /// Why, by type.
+    pub reason: Reason,
+    /// Why, in words: what was expected.
+    pub message: String,
+}
+
+impl BadLine {
+    /// A bad line of `reason`, told by `message`.
+    pub fn new(reason: Reason, message: impl Into<String>) -> Self {
+        BadLine {
+            reason,
+            message: message.into(),
+        }
+    }
+}
+
+/// A record of a known form that cannot be converted ([`Reason::Unconvertible`]).
+impl From<String> for BadLine {
+    fn from(message: String) -> Self {
+        BadLine::new(Reason::Unconvertible, message)
+    }
+}
+
+impl From<&str> for BadLine {
+    fn from(message: &str) -> Self {
+        BadLine::new(Reason::Unconvertible, message)
+    }
+}
+
+impl std::ops::Deref for BadLine {
+    type Target = str;
+    fn deref(&self) -> &str {
+        &self.message
+    }
+}
+
+impl std::fmt::Display for BadLine {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::input::Origin;
+    use crate::pipeline::{run, Input, Observer, Options};
+
+    /// Each bad line's reason, in input order.
+    fn reasons(log: &str, opts: &Options) -> Vec<(u64, Reason)> {
+        struct Reasons(Vec<(u64, Reason)>);
+        impl Observer for Reasons {
+            fn bad_line(&mut self, origin: &Origin, bad: &BadLine) {
+                self.0.push((origin.line, bad.reason));
+            }
+            fn event(&mut self, _: &crate::Event, _: &Origin) -> std::io::Result<()> {
+                Ok(())
+            }
+        }
+        let mut got = Reasons(vec![]);
+        let input = Input::from_bytes("t", log.as_bytes().to_vec());
+        run(vec![input], opts, &mut got).expect("in memory");
+        got.0
+    }
+
+    /// A bad line carries why by type, whether the framing or an adapter left it out.
+    #[test]
+    fn bad_lines_carry_their_reason() {
+        let v3 = r#"{"type":"event","seq":1,"method":"lifecycle","params":{"namespace":[],"data":{"event":"running"}}}"#;
+        let v2 = r#"{"event":"on_chain_start","name":"a","run_id":"r","data":{},"parent_ids":[]}"#;
+        let log = [v3, v3, v2, "[1]", "\"s\"", "{", r#"{"x":1}"#, "\u{1}"].join("\n");
+        assert_eq!(
+            reasons(&log, &Options::default()),
+            [
+                (2, Reason::DuplicateV3Event),
+                (3, Reason::MixedForms),
+                (4, Reason::Array),
+                (5, Reason::NotObject),
+                (6, Reason::NotJson),
+                (7, Reason::NoKnownForm),
+                (8, Reason::NotJson),
+            ]
+        );
+        let forced = Options {
+            from: Some(crate::Family::V2),
+            max_line_bytes: 90,
+            ..Options::default()
+        };
+        assert_eq!(
+            reasons(&[v3, "[2]"].join("\n"), &forced),
+            [(1, Reason::TooLong), (2, Reason::Array)]
+        );
+        let v3_short = r#"{"type":"event","method":"lifecycle"}"#;
+        assert_eq!(reasons(v3_short, &forced), [(1, Reason::NotTheForcedForm)]);
+        // SSE data may be an array (`[message, metadata]` frames): of no known form alone.
+        let sse = "data: [1]\n\ndata: 5\n\ndata: {\n\n";
+        assert_eq!(
+            reasons(sse, &Options::default()),
+            [
+                (1, Reason::NoKnownForm),
+                (3, Reason::NotObject),
+                (5, Reason::NotJson)
+            ]
+        );
+    }
+}

@@ -36,7 +36,7 @@ impl Payload {
     /// [`Payload::from_json`], `None` for a text that is no JSON a tree can hold (nested
     /// deeper than 128 levels, as serde_json's parser allows).
     pub fn read(text: &str) -> Option<Payload> {
-        match encode(text, false) {
+        match encode(text, Plain) {
             Some(s) => Some(Payload::of_written(s)),
             None => serde_json::from_str(text)
                 .ok()
@@ -111,16 +111,14 @@ impl Serialize for Payload {
 }
 
 /// The compact text of a JSON text's tree, written without the tree: as `serde_json::to_string`
-/// writes it, or (`lc`) LangChain-normalised as [`crate::wire::langchain::normalize_owned`]
-/// makes it and with JavaScript's numbers, as the sinks write it. `None` for a text it
-/// declines (a repeated key; with `lc`, an LangChain object but for a message constructor
-/// whose keys come in LangChain's order): its tree tells.
-pub(crate) fn encode(text: &str, lc: bool) -> Option<String> {
+/// writes it ([`Plain`]), or with its LangChain objects as `lc` writes them. `None` for a text
+/// it declines (a repeated key, an LangChain object `lc` declines): its tree tells.
+pub(crate) fn encode<L: LcObjects>(text: &str, lc: L) -> Option<String> {
     encode_noting(text, lc, &mut Noted::default())
 }
 
 /// [`encode`], noting where the written values of some keys of the top object are.
-pub(crate) fn encode_noting(text: &str, lc: bool, noted: &mut Noted) -> Option<String> {
+pub(crate) fn encode_noting<L: LcObjects>(text: &str, lc: L, noted: &mut Noted) -> Option<String> {
     let mut out = Vec::with_capacity(text.len());
     let mut de = serde_json::Deserializer::from_str(text);
     let encoder = Encode {
@@ -172,25 +170,65 @@ impl Seen {
     }
 }
 
+/// How [`Encode`] writes LangChain objects (an object whose first key is `lc`, or holding
+/// `__lc_escaped__`): as any object ([`Plain`]), or normalised, numbers as JavaScript writes
+/// them (`wire::langchain`'s normaliser). The encoder itself knows nothing of LangChain.
+pub(crate) trait LcObjects: Copy {
+    /// Whether LangChain objects are normalised: an object whose first key is `lc` is handed
+    /// to [`write`](Self::write), any other LangChain object declined (its tree tells).
+    const NORMALISE: bool;
+    /// Writes the rest of an object after its `lc` key.
+    fn write<'de, A: MapAccess<'de>>(enc: Encode<'_, Self>, map: A) -> Result<(), A::Error>;
+}
+
+/// LangChain objects written as any object.
+#[derive(Clone, Copy)]
+pub(crate) struct Plain;
+
+impl LcObjects for Plain {
+    const NORMALISE: bool = false;
+    fn write<'de, A: MapAccess<'de>>(_: Encode<'_, Self>, _: A) -> Result<(), A::Error> {
+        Err(de::Error::custom("no LangChain objects here"))
+    }
+}
+
+/// What becomes of a constructor's kwarg when its kwargs are flattened under a head.
+#[derive(PartialEq)]
+pub(crate) enum Kwarg {
+    Kept,
+    /// Its `type`: the class gives it.
+    Dropped,
+    /// A kwarg of the head's name (`__type__`): it keeps the head's place with its own value.
+    Head,
+}
+
+/// [`Kwarg`] of kwarg `k` under the head key `head`.
+pub(crate) fn kwarg(head: &str, k: &str) -> Kwarg {
+    match k {
+        "type" => Kwarg::Dropped,
+        _ if k == head => Kwarg::Head,
+        _ => Kwarg::Kept,
+    }
+}
+
 /// Writes the value a deserializer reads into `out` as `serde_json::to_string` writes its
-/// tree; fails on a key an object repeats. With `lc`, an object whose first key is `lc` is
-/// handed to [`crate::wire::langchain::write_constructor`], and it fails on any other
-/// LangChain object (its tree is normalised instead). `head`: the value is a constructor's
-/// `kwargs`, written as an object that starts with this entry.
-pub(crate) struct Encode<'a> {
+/// tree; fails on a key an object repeats. LangChain objects are written as `lc` says.
+/// `head`: the value is a constructor's `kwargs`, written as an object that starts with this
+/// entry.
+pub(crate) struct Encode<'a, L> {
     pub out: &'a mut Vec<u8>,
-    pub lc: bool,
+    pub lc: L,
     pub head: Option<(&'static str, &'a str)>,
     /// Notes the top object's values ([`encode_noting`]).
     pub noted: Option<&'a mut Noted>,
 }
 
-impl<'a> Encode<'a> {
+impl<L: LcObjects> Encode<'_, L> {
     fn write<E: de::Error, T: Serialize + ?Sized>(&mut self, v: &T) -> Result<(), E> {
         if self.head.is_some() {
             return Err(E::custom("kwargs that are no object"));
         }
-        match self.lc {
+        match L::NORMALISE {
             true => crate::js_numbers::to_writer(&mut *self.out, v),
             false => serde_json::to_writer(&mut *self.out, v),
         }
@@ -198,7 +236,7 @@ impl<'a> Encode<'a> {
     }
 
     /// An encoder of a value inside this one.
-    fn inner(&mut self) -> Encode<'_> {
+    fn inner(&mut self) -> Encode<'_, L> {
         Encode {
             out: self.out,
             lc: self.lc,
@@ -208,7 +246,7 @@ impl<'a> Encode<'a> {
     }
 }
 
-impl<'de> DeserializeSeed<'de> for Encode<'_> {
+impl<'de, L: LcObjects> DeserializeSeed<'de> for Encode<'_, L> {
     type Value = ();
 
     fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
@@ -216,7 +254,7 @@ impl<'de> DeserializeSeed<'de> for Encode<'_> {
     }
 }
 
-impl<'de> Visitor<'de> for Encode<'_> {
+impl<'de, L: LcObjects> Visitor<'de> for Encode<'_, L> {
     type Value = ();
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -278,8 +316,8 @@ impl<'de> Visitor<'de> for Encode<'_> {
             many: HashSet::new(),
         };
         let mut key = map.next_key_seed(Key)?;
-        if self.lc && self.head.is_none() && key.as_deref() == Some("lc") {
-            return crate::wire::langchain::write_constructor(self, map);
+        if L::NORMALISE && self.head.is_none() && key.as_deref() == Some("lc") {
+            return L::write(self, map);
         }
         self.out.push(b'{');
         let head = self.head.take();
@@ -294,11 +332,10 @@ impl<'de> Visitor<'de> for Encode<'_> {
             }
         }
         while let Some(k) = key {
-            use crate::wire::langchain::{kwarg, Kwarg};
             let kwarg = head.map(|(h, _)| kwarg(h, &k));
             // A kwarg taking the head's place: the head is written already.
             let special = matches!(&*k, "lc" | "__lc_escaped__") || kwarg == Some(Kwarg::Head);
-            if self.lc && special {
+            if L::NORMALISE && special {
                 return Err(de::Error::custom("an lc object read from its tree"));
             }
             if !seen.insert(hasher.hash_one(&k)) {

@@ -9,7 +9,7 @@ use serde_json::Value;
 
 use crate::adapter::{Disposition, Family, Router};
 use crate::agui::Event;
-use crate::error::Error;
+use crate::error::{BadLine, Error};
 use crate::input::{
     line_hash, Frame, Framer, Framing, IdleHint, Origin, Record, DEFAULT_MAX_LINE_BYTES,
 };
@@ -164,8 +164,9 @@ impl Stats {
 pub trait Observer {
     /// An input record and what became of it.
     fn record(&mut self, _rec: &Record, _disposition: &Disposition) {}
-    /// A line (or SSE frame) that could not be read as a record.
-    fn bad_line(&mut self, _origin: &Origin, _message: &str) {}
+    /// A line (or SSE frame) that could not be read as a record, or a record that could not
+    /// be converted: why, by type and in words.
+    fn bad_line(&mut self, _origin: &Origin, _bad: &BadLine) {}
     /// A record that was converted, with something about it worth telling (not counted as bad).
     fn warning(&mut self, _origin: &Origin, _message: &str) {}
     /// A model event, with the record that produced it.
@@ -293,14 +294,10 @@ impl Conversion {
                 stats.lines += lines;
                 *stats.ignored.entry(reason).or_default() += lines;
             }
-            Frame::Bad {
-                origin,
-                lines,
-                message,
-            } => {
+            Frame::Bad { origin, lines, bad } => {
                 stats.lines += lines;
                 stats.bad += lines;
-                obs.bad_line(&origin, &message);
+                obs.bad_line(&origin, &bad);
                 if self.strict {
                     return Err(Error::Strict(origin.to_string()));
                 }

@@ -97,7 +97,7 @@ impl Observer for ConvertObserver<'_> {
         self.report_new();
     }
 
-    fn bad_line(&mut self, origin: &Origin, message: &str) {
+    fn bad_line(&mut self, origin: &Origin, message: &aguify::error::BadLine) {
         self.known.bad_line(origin, message);
         // The checker reports a bad line (AGX608/609, naming file:line and what was expected);
         // printing it here too would say everything twice.

@@ -82,7 +82,7 @@ impl<O: Observer> Observer for Watch<'_, O> {
         self.known.record(rec, disposition);
         self.inner.record(rec, disposition)
     }
-    fn bad_line(&mut self, origin: &Origin, message: &str) {
+    fn bad_line(&mut self, origin: &Origin, message: &aguify::error::BadLine) {
         self.known.bad_line(origin, message);
         self.inner.bad_line(origin, message)
     }

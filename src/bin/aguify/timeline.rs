@@ -158,7 +158,8 @@ impl<W: Write> Printer<W> {
                 file: file.clone(),
                 line: *line,
             };
-            self.builder.bad_line(&at, &msg);
+            self.builder
+                .bad_line(&at, &aguify::error::BadLine::from(msg));
             self.bad_shown.insert(file.clone(), (SHOW_PER_RULE, *line));
         }
     }
@@ -192,7 +193,7 @@ impl<W: Write> Observer for Printer<W> {
         self.take_findings();
     }
 
-    fn bad_line(&mut self, origin: &Origin, message: &str) {
+    fn bad_line(&mut self, origin: &Origin, message: &aguify::error::BadLine) {
         self.known.bad_line(origin, message);
         let (n, line) = self.bad_shown.entry(origin.file.clone()).or_default();
         *n += 1;

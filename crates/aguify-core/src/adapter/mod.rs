@@ -16,6 +16,7 @@ use crate::json::Field;
 use crate::wire::langchain as lc;
 use serde_json::Value;
 
+use crate::error::{BadLine, Reason};
 use crate::input::Record;
 use crate::model::{ErrorInfo, InterruptInfo, ModelEvent};
 use crate::payload::Payload;
@@ -32,8 +33,8 @@ pub enum Disposition {
     Mapped,
     /// It carries nothing for AG-UI; the reason says why (shown by `--stats`).
     Ignored(&'static str),
-    /// It could not be understood; the message says what was expected.
-    Bad(String),
+    /// It could not be understood; why, by type and in words (what was expected).
+    Bad(BadLine),
 }
 
 /// One input family's translator.
@@ -98,8 +99,8 @@ pub enum RecordKind {
     OtherStreamMode(String),
     /// An AG-UI event.
     Agui,
-    /// Nothing recognisable.
-    Unknown(String),
+    /// Nothing recognisable, or a stream part lacking what it needs: why.
+    Unknown(BadLine),
 }
 
 impl RecordKind {
@@ -156,9 +157,12 @@ pub fn classify(rec: &Record) -> RecordKind {
     };
     if let Some(mode) = part {
         if rec.sse_event.is_none() && v.field("data").is_none() {
-            return RecordKind::Unknown(format!(
+            return RecordKind::Unknown(
+                format!(
                 "`event: {mode}` without `data`: expected an SDK stream part {{\"event\",\"data\"}}"
-            ));
+            )
+                .into(),
+            );
         }
         let data = part_data(rec);
         if is_v3(data) {
@@ -220,12 +224,12 @@ pub fn classify(rec: &Record) -> RecordKind {
     if is_agui(v) {
         return RecordKind::Agui;
     }
-    RecordKind::Unknown(
+    RecordKind::Unknown(BadLine::new(
+        Reason::NoKnownForm,
         "a record of no known form: expected a v2 event (`\"event\":\"on_…\"`), a v3 event \
          (`\"type\":\"event\"` with `method`), an SDK stream part (`{\"event\",\"data\"}`), \
-         an error line or an AG-UI event (`\"type\":\"RUN_STARTED\"`…)"
-            .into(),
-    )
+         an error line or an AG-UI event (`\"type\":\"RUN_STARTED\"`…)",
+    ))
 }
 
 fn is_v3(v: &Value) -> bool {
@@ -505,17 +509,19 @@ impl Router {
                 None => {
                     if let Some(forced) = self.forced {
                         if forced != f {
-                            return Disposition::Bad(wrong_form(forced, f));
+                            let why = wrong_form(forced, f);
+                            return Disposition::Bad(BadLine::new(Reason::NotTheForcedForm, why));
                         }
                     }
                     self.start(f);
                 }
                 Some(locked) if locked != f => {
-                    return Disposition::Bad(format!(
+                    let why = format!(
                         "mixed forms: this file is {} but this record is {}; skipped",
                         locked.name(),
                         f.name()
-                    ));
+                    );
+                    return Disposition::Bad(BadLine::new(Reason::MixedForms, why));
                 }
                 _ => {}
             }

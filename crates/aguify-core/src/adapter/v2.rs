@@ -307,7 +307,7 @@ impl V2Adapter {
                     Data::ModelChunk(Some(Err(kind))) => {
                         return Disposition::Bad(format!(
                             "on_chat_model_stream whose `data.chunk` is {kind}: expected a message chunk object"
-                        ))
+                        ).into())
                     }
                     _ => {
                         return Disposition::Bad(

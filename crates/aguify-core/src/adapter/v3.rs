@@ -13,6 +13,7 @@ use super::content::{args_rest, block_key, part_key, read_block, ArgsRest, Block
 use super::{
     custom_event, custom_payload_event, interrupts_from, lc, Adapter, Disposition, RecordKind,
 };
+use crate::error::{BadLine, Reason};
 use crate::input::Record;
 use crate::model::{ErrorInfo, InterruptInfo, MessageRef, ModelEvent, Usage};
 use crate::payload::Payload;
@@ -222,9 +223,9 @@ fn open_message<'m>(
     event: &str,
 ) -> Result<&'m mut OpenMessage, Disposition> {
     messages.get_mut(ns).ok_or_else(|| {
-        Disposition::Bad(format!(
-            "`{event}` outside a message: expected `message-start` first; skipped"
-        ))
+        Disposition::Bad(
+            format!("`{event}` outside a message: expected `message-start` first; skipped").into(),
+        )
     })
 }
 
@@ -497,7 +498,7 @@ impl V3Adapter {
 
     /// Checks `seq` against the run's earlier events. `Err` for an exact replay (skipped);
     /// reordering and reuse are converted in file order with a warning.
-    fn check_seq(&mut self, rec: &Record, seq: Option<&Value>) -> Result<(), String> {
+    fn check_seq(&mut self, rec: &Record, seq: Option<&Value>) -> Result<(), BadLine> {
         let Some(seq) = seq else { return Ok(()) };
         let Some(n) = seq.as_i64() else {
             self.warning = Some(format!(
@@ -510,14 +511,14 @@ impl V3Adapter {
     }
 
     /// [`Self::check_seq`] of an integer `seq`.
-    fn check_seq_int(&mut self, rec: &Record, n: i64) -> Result<(), String> {
+    fn check_seq_int(&mut self, rec: &Record, n: i64) -> Result<(), BadLine> {
         let line = rec.origin.line;
         let text_hash = crate::input::text_hash(rec.text.as_bytes());
         if let Some((first, hash)) = self.seqs.get(n, self.max_seq.map(|(m, _)| m)) {
             if hash == text_hash {
-                return Err(format!(
+                return Err(BadLine::new(Reason::DuplicateV3Event, format!(
                     "duplicate v3 event: seq {n} repeats line {first} exactly (a replayed event); skipped"
-                ));
+                )));
             }
             self.warning = Some(format!(
                 "v3 seq {n} was already used at line {first} by another event (two recordings in one file?); converted in file order"
@@ -560,7 +561,8 @@ impl V3Adapter {
                 other => format!(
                     "v3 `messages` event whose `params.data` is {}: expected an object with `event`",
                     crate::input::json_kind(other)
-                ),
+                )
+                .into(),
             }),
         }
     }
@@ -640,16 +642,16 @@ impl V3Adapter {
                     (true, Some(_), _) | (false, _, Some(Value::Object(_))) => None,
                     (false, _, None) if event == "content-block-finish" => None,
                     (true, None, _) | (false, _, None) => {
-                        return Disposition::Bad(format!(
-                            "`{event}` without `{field}`: expected an object"
-                        ))
+                        return Disposition::Bad(
+                            format!("`{event}` without `{field}`: expected an object").into(),
+                        )
                     }
                     (false, _, Some(other)) => Some(crate::input::json_kind(other)),
                 };
                 if let Some(kind) = kind {
-                    return Disposition::Bad(format!(
-                        "`{event}` whose `{field}` is {kind}: expected an object"
-                    ));
+                    return Disposition::Bad(
+                        format!("`{event}` whose `{field}` is {kind}: expected an object").into(),
+                    );
                 }
                 let index = data
                     .index
@@ -700,7 +702,9 @@ impl V3Adapter {
             }
             "message-finish" | "error" => {
                 let Some(msg) = self.messages.remove(ns) else {
-                    return Disposition::Bad(format!("`{event}` without an open message; skipped"));
+                    return Disposition::Bad(
+                        format!("`{event}` without an open message; skipped").into(),
+                    );
                 };
                 if msg.skipped {
                     return Disposition::Ignored("the end of a message not the model's");
@@ -868,10 +872,13 @@ impl V3Adapter {
             Some(Value::String(id)) => id.clone(),
             None => return Disposition::Bad("v3 `tools` event without `tool_call_id`".into()),
             Some(other) => {
-                return Disposition::Bad(format!(
-                    "v3 `tools` event whose `tool_call_id` is {}: expected a string",
-                    crate::input::json_kind(other)
-                ))
+                return Disposition::Bad(
+                    format!(
+                        "v3 `tools` event whose `tool_call_id` is {}: expected a string",
+                        crate::input::json_kind(other)
+                    )
+                    .into(),
+                )
             }
         };
         match data.field("event").and_then(Value::as_str) {
@@ -1494,7 +1501,7 @@ impl Adapter for V3Adapter {
         if let Params::NotObject(kind) = ev.params {
             return Disposition::Bad(format!(
                 "v3 `{method}` event whose `params` is {kind}: expected an object {{namespace, data}}"
-            ));
+            ).into());
         }
         let ns = namespace_key(ev.namespace());
         self.on_method(method, &ns, Seq(ev.seq.as_ref()), &ev.params, out)

@@ -5,11 +5,13 @@ use std::borrow::Cow;
 use std::io::{self, BufRead};
 use std::ops::Range;
 
+use crate::error::{BadLine, Reason};
+
 /// Default `--max-line-bytes`: 64 MiB, far above any real event (RAW payloads are ~1 MB).
 pub const DEFAULT_MAX_LINE_BYTES: usize = 64 * 1024 * 1024;
 
 /// A line in a buffer: its 1-based number and where its text is, or why it was not kept.
-pub type Span = (u64, Result<Range<usize>, String>);
+pub type Span = (u64, Result<Range<usize>, BadLine>);
 
 pub struct LineReader<R> {
     reader: R,
@@ -28,7 +30,7 @@ pub struct LineReader<R> {
 /// line's borrowed from the reader's buffer, a long one's owned (see [`TAKE_LINE_BYTES`]).
 pub struct RawLine<'a> {
     pub number: u64,
-    pub text: Result<Cow<'a, str>, String>,
+    pub text: Result<Cow<'a, str>, BadLine>,
 }
 
 /// A line this long or longer is handed out in the buffer it was read into, the reader taking
@@ -178,9 +180,12 @@ impl<R: BufRead> LineReader<R> {
         self.partial = false;
         self.number += 1;
         let span = match self.over {
-            Some(total) => Err(format!(
-                "line is {total} bytes, over the --max-line-bytes limit of {} bytes; skipped",
-                self.max
+            Some(total) => Err(BadLine::new(
+                Reason::TooLong,
+                format!(
+                    "line is {total} bytes, over the --max-line-bytes limit of {} bytes; skipped",
+                    self.max
+                ),
             )),
             None => {
                 let body = body(&out[start..]);
@@ -207,11 +212,10 @@ fn body(line: &[u8]) -> Range<usize> {
 }
 
 /// Why a line is not UTF-8, as [`LineReader::next_line`] reports it.
-pub fn invalid_utf8(e: &std::str::Utf8Error) -> String {
-    format!(
-        "invalid UTF-8 at byte {} of the line; expected UTF-8 text",
-        e.valid_up_to()
-    )
+pub fn invalid_utf8(e: &std::str::Utf8Error) -> BadLine {
+    let at = e.valid_up_to();
+    let message = format!("invalid UTF-8 at byte {at} of the line; expected UTF-8 text");
+    BadLine::new(Reason::NotUtf8, message)
 }
 
 /// `buf` as a `String`, each line's text checked to be UTF-8 as [`LineReader::next_line`]
@@ -335,7 +339,9 @@ pub(super) mod tests {
         let mut blocks = 0;
         loop {
             match r.next_line() {
-                Ok(Some(l)) => out.push((l.number, l.text.map(String::from))),
+                Ok(Some(l)) => {
+                    out.push((l.number, l.text.map(String::from).map_err(|e| e.message)))
+                }
                 Ok(None) => return (out, blocks),
                 Err(e) if e.kind() == io::ErrorKind::WouldBlock => blocks += 1,
                 Err(e) => panic!("unexpected error {e}"),

@@ -16,6 +16,7 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
+use crate::error::{BadLine, Reason};
 pub use crate::wire::json_kind;
 pub use lines::{IdleHint, Readiness, DEFAULT_MAX_LINE_BYTES};
 use lines::{LineReader, RawLine};
@@ -92,8 +93,8 @@ impl Record {
         lines: u64,
         sse_event: Option<String>,
         text: RecordText,
-        parse: impl FnOnce(&str) -> Result<Value, String>,
-    ) -> Result<Self, String> {
+        parse: impl FnOnce(&str) -> Result<Value, BadLine>,
+    ) -> Result<Self, BadLine> {
         // A line of a typed kind keeps its typed read; its tree is parsed only if asked for.
         // Its whitespace and key order do not change the path (Python's `json.dumps` writes
         // `{"type": "event", …}`).
@@ -145,7 +146,7 @@ pub fn line_hash(path: &str, number: u64) -> io::Result<u64> {
     let mut lines = LineReader::new(io::BufReader::with_capacity(256 * 1024, file), usize::MAX);
     while let Some(line) = lines.next_line()? {
         if line.number == number {
-            let text = line.text.map_err(io::Error::other)?;
+            let text = line.text.map_err(|b| io::Error::other(b.message))?;
             return Ok(fnv1a(text.as_bytes()));
         }
     }
@@ -185,20 +186,16 @@ pub enum Frame {
     Bad {
         origin: Origin,
         lines: u64,
-        message: String,
+        bad: BadLine,
     },
 }
 
 impl Frame {
     /// The frame of a record read from `lines` lines at `origin`, or of why it could not be.
-    fn of(read: Result<Record, String>, origin: Origin, lines: u64) -> Frame {
+    fn of(read: Result<Record, BadLine>, origin: Origin, lines: u64) -> Frame {
         match read {
             Ok(rec) => Frame::Record(Box::new(rec)),
-            Err(message) => Frame::Bad {
-                origin,
-                lines,
-                message,
-            },
+            Err(bad) => Frame::Bad { origin, lines, bad },
         }
     }
 }
@@ -430,14 +427,21 @@ fn opens_with(text: &str, tokens: &[&str]) -> bool {
 }
 
 /// Parses one JSON object, with an error that says what was expected.
-pub fn parse_json(text: &str) -> Result<Value, String> {
+pub fn parse_json(text: &str) -> Result<Value, BadLine> {
     match serde_json::from_str::<Value>(text) {
         Ok(v @ Value::Object(_)) => Ok(v),
-        Ok(other) => Err(format!(
-            "expected a JSON object, found {}",
-            json_kind(&other)
-        )),
-        Err(e) => Err(describe_json_error(&e, text)),
+        Ok(other) => {
+            let reason = match other {
+                Value::Array(_) => Reason::Array,
+                _ => Reason::NotObject,
+            };
+            let found = json_kind(&other);
+            Err(BadLine::new(
+                reason,
+                format!("expected a JSON object, found {found}"),
+            ))
+        }
+        Err(e) => Err(BadLine::new(Reason::NotJson, describe_json_error(&e, text))),
     }
 }
 

@@ -47,7 +47,7 @@ pub struct Batch {
 impl Batch {
     /// Appends a line already read (tests build batches line by line).
     #[cfg(test)]
-    pub fn push(&mut self, number: u64, text: Result<&str, String>) {
+    pub fn push(&mut self, number: u64, text: Result<&str, crate::error::BadLine>) {
         self.text.truncate(self.end);
         let entry = text.map(|t| {
             let start = self.text.len();
@@ -132,14 +132,14 @@ impl Lines {
                     line,
                 };
                 let shared = span.and_then(|r| {
-                    RecordText::shared(&text, r).ok_or_else(|| "line lost in its batch".to_string())
+                    RecordText::shared(&text, r).ok_or_else(|| "line lost in its batch".into())
                 });
                 match shared {
                     Ok(t) => frame_ndjson_line(t, origin),
-                    Err(message) => Frame::Bad {
+                    Err(bad) => Frame::Bad {
                         origin,
                         lines: 1,
-                        message,
+                        bad,
                     },
                 }
             })
@@ -313,7 +313,7 @@ mod tests {
         let mut out = vec![];
         for Lines { text, lines } in taken {
             for (n, l) in lines {
-                out.push((n, l.map(|r| text[r].to_string())));
+                out.push((n, l.map(|r| text[r].to_string()).map_err(|e| e.message)));
             }
         }
         out
@@ -468,7 +468,7 @@ mod tests {
         batch.push(4, Ok("{\"a\""));
         let frames = batch.take().parse(&file);
         assert!(matches!(frames[0], Frame::Record(_)));
-        assert!(matches!(&frames[1], Frame::Bad { message, .. } if message == "invalid UTF-8"));
+        assert!(matches!(&frames[1], Frame::Bad { bad, .. } if &**bad == "invalid UTF-8"));
         assert!(matches!(frames[2], Frame::Ignored { .. }));
         assert!(matches!(frames[3], Frame::Bad { .. }));
     }

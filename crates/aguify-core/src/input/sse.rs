@@ -9,6 +9,7 @@ use std::collections::VecDeque;
 use std::sync::Arc;
 
 use super::{describe_json_error, parse_json, Frame, Origin, Record};
+use crate::error::{BadLine, Reason};
 
 #[derive(Default)]
 pub struct SseFramer {
@@ -135,14 +136,20 @@ impl SseFramer {
             line: field_line.unwrap_or(first),
         };
         let read = match (oversized, data, stray) {
-            (Some(bytes), ..) => Err(format!(
-                "SSE frame's data is {bytes} bytes, over the --max-line-bytes limit of {} \
-                 bytes; skipped",
-                self.max_bytes
+            (Some(bytes), ..) => Err(BadLine::new(
+                Reason::TooLong,
+                format!(
+                    "SSE frame's data is {bytes} bytes, over the --max-line-bytes limit of {} \
+                     bytes; skipped",
+                    self.max_bytes
+                ),
             )),
-            (None, None, Some(stray)) => Err(format!(
-                "SSE frame without a `data:` field (found `{stray}`): expected `data: <JSON>` \
-                 lines, each frame ended by a blank line"
+            (None, None, Some(stray)) => Err(BadLine::new(
+                Reason::NotJson,
+                format!(
+                    "SSE frame without a `data:` field (found `{stray}`): expected `data: \
+                     <JSON>` lines, each frame ended by a blank line"
+                ),
             )),
             (None, None, None) => {
                 return Some(Frame::Ignored {
@@ -152,7 +159,8 @@ impl SseFramer {
                 })
             }
             (None, Some(data), _) if data.trim().is_empty() => {
-                Err("SSE frame with empty `data:`: expected a JSON object".into())
+                let message = "SSE frame with empty `data:`: expected a JSON object";
+                Err(BadLine::new(Reason::NotJson, message))
             }
             (None, Some(data), _) => {
                 let data = match event.as_deref() {
@@ -160,7 +168,7 @@ impl SseFramer {
                     None => data,
                 };
                 Record::read(origin.clone(), lines, event, data.into(), parse_frame_data)
-                    .map_err(|message| format!("SSE data: {message}"))
+                    .map_err(|b| BadLine::new(b.reason, format!("SSE data: {b}")))
             }
         };
         Some(Frame::of(read, origin, lines))
@@ -221,9 +229,10 @@ fn tells_bare_v3(method: &str, data: &str) -> Option<bool> {
 
 /// SSE data: a JSON object, or an array (platform `messages-tuple` frames carry
 /// `[message, metadata]`; the `event:` name says what it is).
-fn parse_frame_data(data: &str) -> Result<serde_json::Value, String> {
+fn parse_frame_data(data: &str) -> Result<serde_json::Value, BadLine> {
     if data.trim_start().starts_with('[') {
-        return serde_json::from_str(data).map_err(|e| describe_json_error(&e, data));
+        return serde_json::from_str(data)
+            .map_err(|e| BadLine::new(Reason::NotJson, describe_json_error(&e, data)));
     }
     parse_json(data)
 }
@@ -259,11 +268,7 @@ mod tests {
         let shape = |f: &Frame| match f {
             Frame::Record(r) => format!("record {}/{}", r.origin.line, r.lines),
             Frame::Ignored { origin, lines, .. } => format!("ignored {}/{lines}", origin.line),
-            Frame::Bad {
-                origin,
-                lines,
-                message,
-            } => format!("bad {}/{lines}: {message}", origin.line),
+            Frame::Bad { origin, lines, bad } => format!("bad {}/{lines}: {bad}", origin.line),
         };
         frames.iter().map(shape).collect()
     }

@@ -11,7 +11,7 @@ use serde::de::{self, MapAccess};
 use serde_json::{json, Map, Value};
 
 use super::pyrepr;
-use crate::payload::{Encode, Key};
+use crate::payload::{kwarg, Encode, Key, Kwarg, LcObjects};
 
 /// Flattens lc constructors (anywhere inside `v`) into their kwargs plus a `type`, unwraps
 /// `__lc_escaped__` user dicts, and parses `not_implemented` reprs of LangGraph types.
@@ -114,22 +114,15 @@ fn constructor_head(m: &Map<String, Value>) -> Option<((&'static str, &str), &Va
     Some((head, kwargs))
 }
 
-/// What becomes of a constructor's kwarg when its kwargs are flattened under a head.
-#[derive(PartialEq)]
-pub(crate) enum Kwarg {
-    Kept,
-    /// Its `type`: the class gives it.
-    Dropped,
-    /// A kwarg of the head's name (`__type__`): it keeps the head's place with its own value.
-    Head,
-}
+/// The text normaliser's LangChain objects ([`normalized_text`]): message constructors
+/// flattened ([`write_constructor`]), numbers as JavaScript writes them.
+#[derive(Clone, Copy)]
+pub(crate) struct Normalise;
 
-/// [`Kwarg`] of kwarg `k` under the head key `head`.
-pub(crate) fn kwarg(head: &str, k: &str) -> Kwarg {
-    match k {
-        "type" => Kwarg::Dropped,
-        _ if k == head => Kwarg::Head,
-        _ => Kwarg::Kept,
+impl LcObjects for Normalise {
+    const NORMALISE: bool = true;
+    fn write<'de, A: MapAccess<'de>>(enc: Encode<'_, Self>, map: A) -> Result<(), A::Error> {
+        write_constructor(enc, map)
     }
 }
 
@@ -138,7 +131,7 @@ pub(crate) fn kwarg(head: &str, k: &str) -> Kwarg {
 /// written as its kwargs after the head its class gives, as they are read. It declines any
 /// other lc object (its tree is normalised instead).
 pub(crate) fn write_constructor<'de, A: MapAccess<'de>>(
-    enc: Encode<'_>,
+    enc: Encode<'_, Normalise>,
     mut map: A,
 ) -> Result<(), A::Error> {
     let decline = || de::Error::custom("an lc object read from its tree");
@@ -209,7 +202,7 @@ pub(crate) fn flat_head(class: &str) -> Option<(&'static str, &str)> {
 /// it (JavaScript's numbers), read without a tree; `None` when its tree must tell (a repeated
 /// key, an lc object other than a message constructor with its keys in LangChain's order).
 pub fn normalized_text(text: &str) -> Option<String> {
-    crate::payload::encode(text, true)
+    crate::payload::encode(text, Normalise)
 }
 
 /// [`normalized_text`], noting where the values of the message's keys `noted.keys` are in it.
@@ -217,7 +210,7 @@ pub(crate) fn normalized_text_noting(
     text: &str,
     noted: &mut crate::payload::Noted,
 ) -> Option<String> {
-    crate::payload::encode_noting(text, true, noted)
+    crate::payload::encode_noting(text, Normalise, noted)
 }
 
 /// Parses the Python `repr` of a `not_implemented` object into JSON (`{"__type__":…, …}`).

@@ -19,6 +19,7 @@ use crate::json::Field;
 use crate::payload::Payload;
 use crate::wire::langchain::{self as lc, normalize_owned};
 use crate::wire::state::State;
+use crate::wire::Present;
 
 /// A v2 event as the adapter reads it.
 #[derive(Debug, Clone, PartialEq)]
@@ -394,21 +395,13 @@ impl<'de> Deserialize<'de> for Wire<'de> {
 
 /// What is read of `metadata`.
 #[derive(Default, Deserialize)]
+#[serde(default)]
 struct Metadata {
-    #[serde(default, deserialize_with = "present")]
-    langgraph_node: Option<Text>,
-    #[serde(default)]
+    langgraph_node: Present<Text>,
     thread_id: Text,
-    #[serde(default)]
     langgraph_checkpoint_ns: Text,
-    #[serde(default)]
     ls_provider: Text,
-    #[serde(default)]
     ls_model_name: Text,
-}
-
-fn present<'de, D: Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Option<T>, D::Error> {
-    T::deserialize(d).map(Some)
 }
 
 impl Event {
@@ -518,7 +511,7 @@ impl Wire<'_> {
             name: self.name.0,
             hidden: self.tags.0.is_some_and(|h| h.0),
             parents_empty: self.parent_ids.0.map(|p| p.0),
-            node: metadata.langgraph_node.map(|n| n.0),
+            node: metadata.langgraph_node.0.map(|n| n.0),
             thread_id: metadata.thread_id.0,
             checkpoint_ns: metadata.langgraph_checkpoint_ns.0,
             ls_provider: metadata.ls_provider.0,
@@ -582,7 +575,7 @@ impl Read {
         match h {
             Some(Holder::Object(keys)) => {
                 let mut flat = keys.flat(normalised)?;
-                if let Some(list) = flat.keys.interrupt.take() {
+                if let Some(list) = flat.keys.interrupt.0.take() {
                     return Some(Data::Update {
                         interrupt: Some(flat.normal(list)),
                         calls,
@@ -622,16 +615,16 @@ impl Data {
         Ok(Some(match read {
             Read::Input => {
                 let keys = m.next_value::<Lenient<Input>>()?.0.unwrap_or_default();
-                Data::Input(keys.input.map(normalize_owned))
+                Data::Input(keys.input.0.map(normalize_owned))
             }
             Read::Output => {
                 let keys = m.next_value::<Lenient<Output>>()?.0.unwrap_or_default();
-                Data::Output(keys.output.map(normalize_owned))
+                Data::Output(keys.output.0.map(normalize_owned))
             }
             Read::ToolError => {
                 let e = m.next_value::<Lenient<ToolError>>()?.0.unwrap_or_default();
                 Data::ToolError {
-                    error: e.error,
+                    error: e.error.0,
                     tool_call_id: e.tool_call_id.0,
                 }
             }
@@ -643,7 +636,7 @@ impl Data {
                 let chunk = m
                     .next_value::<Lenient<ModelData>>()?
                     .0
-                    .and_then(|c| c.chunk);
+                    .and_then(|c| c.chunk.0);
                 match chunk.map(|c| c.0.and_then(StreamChunk::message)) {
                     Some(Some(c)) => Data::ModelChunk(Some(Ok(c))),
                     Some(None) => return Ok(None),
@@ -688,7 +681,7 @@ impl StepInput {
                     }
                     if let (Some(id), Some(name)) = (c.id(), c.keys.name.text()) {
                         let name = name.to_string();
-                        let args = c.keys.args.clone().map(|a| c.normal(a).to_string());
+                        let args = c.keys.args.0.clone().map(|a| c.normal(a).to_string());
                         input.send.push((id, name, args.unwrap_or_default()));
                     }
                 }
@@ -697,11 +690,11 @@ impl StepInput {
                 let flat = keys.flat(normalised)?;
                 // An object normalising may make a list of.
                 if let (false, Some(Lenient(Some(Holder::Object(_))))) =
-                    (normalised, &flat.keys.messages)
+                    (normalised, &flat.keys.messages.0)
                 {
                     return None;
                 }
-                if let Some(Lenient(Some(Holder::Items(list, _)))) = flat.keys.messages {
+                if let Some(Lenient(Some(Holder::Items(list, _)))) = flat.keys.messages.0 {
                     let mut said = Vec::with_capacity(list.len());
                     for m in list {
                         let Holder::Object(m) = m else {
@@ -760,22 +753,23 @@ fn waiting(said: Vec<Said>) -> Vec<(String, String, Option<String>)> {
 
 /// A chain event's `data` keys, raw.
 #[derive(Default, Deserialize)]
+#[serde(default)]
 struct ChainData<'a> {
-    #[serde(borrow, default, deserialize_with = "present")]
-    input: Option<&'a RawValue>,
-    #[serde(borrow, default, deserialize_with = "present")]
-    output: Option<&'a RawValue>,
-    #[serde(borrow, default, deserialize_with = "present")]
-    chunk: Option<&'a RawValue>,
+    #[serde(borrow)]
+    input: Present<&'a RawValue>,
+    #[serde(borrow)]
+    output: Present<&'a RawValue>,
+    #[serde(borrow)]
+    chunk: Present<&'a RawValue>,
 }
 
 impl ChainData<'_> {
     /// What is read for `read` (`None`: JSON no tree holds).
     fn read(self, read: Read) -> Option<Data> {
         let raw = match read {
-            Read::Input | Read::StepInput => self.input,
-            Read::Output | Read::State | Read::Calls => self.output,
-            Read::Chunk => self.chunk,
+            Read::Input | Read::StepInput => self.input.0,
+            Read::Output | Read::State | Read::Calls => self.output.0,
+            Read::Chunk => self.chunk.0,
             _ => return Some(Data::None),
         };
         let text = raw.map(RawValue::get);
@@ -832,36 +826,31 @@ enum Holder<'a> {
 /// The keys of an object that tell whether it is a message (or an lc constructor of one),
 /// its calls, or the messages or update it holds; `__interrupt__` for a root chunk. A
 /// repeated key fails the read, and the value is read from its normalised tree's text.
-#[derive(Deserialize)]
+#[derive(Default, Deserialize)]
+#[serde(default)]
 struct Keys<'a> {
-    #[serde(borrow, default)]
+    #[serde(borrow)]
     lc: Option<&'a RawValue>,
-    #[serde(rename = "type", default, deserialize_with = "present")]
-    kind: Option<Lenient<Word>>,
-    #[serde(default, deserialize_with = "present")]
-    role: Option<Lenient<Word>>,
-    #[serde(borrow, default)]
+    #[serde(rename = "type")]
+    kind: Present<Lenient<Word>>,
+    role: Present<Lenient<Word>>,
+    #[serde(borrow)]
     id: Option<&'a RawValue>,
-    #[serde(default, deserialize_with = "present")]
-    content: Option<IgnoredAny>,
-    #[serde(borrow, default)]
+    content: Present<IgnoredAny>,
+    #[serde(borrow)]
     kwargs: Option<Lenient<Holder<'a>>>,
-    #[serde(default, deserialize_with = "present")]
-    tool_calls: Option<Value>,
-    #[serde(default)]
+    tool_calls: Present<Value>,
     tool_call_id: Lenient<Word>,
-    #[serde(default)]
     name: Lenient<Word>,
-    #[serde(default, deserialize_with = "present")]
-    args: Option<Value>,
-    #[serde(borrow, default, deserialize_with = "present")]
-    messages: Option<Lenient<Holder<'a>>>,
-    #[serde(borrow, default, deserialize_with = "present")]
-    update: Option<Lenient<Holder<'a>>>,
-    #[serde(rename = "__interrupt__", default, deserialize_with = "present")]
-    interrupt: Option<Value>,
-    #[serde(rename = "__lc_escaped__", default, deserialize_with = "present")]
-    escaped: Option<IgnoredAny>,
+    args: Present<Value>,
+    #[serde(borrow)]
+    messages: Present<Lenient<Holder<'a>>>,
+    #[serde(borrow)]
+    update: Present<Lenient<Holder<'a>>>,
+    #[serde(rename = "__interrupt__")]
+    interrupt: Present<Value>,
+    #[serde(rename = "__lc_escaped__")]
+    escaped: Present<IgnoredAny>,
 }
 
 /// An object's keys as normalising leaves them: an lc constructor's kwargs after the `type`
@@ -898,8 +887,8 @@ impl<'a> Keys<'a> {
             return own(self);
         }
         let lc = self.lc.is_some_and(|v| v.get() == "1");
-        let kind = self.kind.as_ref().and_then(Lenient::text);
-        if self.escaped.is_some() || (lc && kind == Some("not_implemented")) {
+        let kind = self.kind.0.as_ref().and_then(Lenient::text);
+        if self.escaped.0.is_some() || (lc && kind == Some("not_implemented")) {
             return None;
         }
         let class = match lc && kind == Some("constructor") {
@@ -908,7 +897,7 @@ impl<'a> Keys<'a> {
         };
         match (class, self.kwargs) {
             (Some(class), Some(Lenient(Some(Holder::Object(kwargs))))) => {
-                let role = kwargs.role.as_ref().and_then(Lenient::text);
+                let role = kwargs.role.0.as_ref().and_then(Lenient::text);
                 if !kwargs.plain() {
                     return None;
                 }
@@ -930,7 +919,7 @@ impl<'a> Keys<'a> {
 
     /// Whether no key read as a string holds an object (which may normalise to a string).
     fn plain(&self) -> bool {
-        let words = [self.kind.as_ref(), self.role.as_ref()];
+        let words = [self.kind.0.as_ref(), self.role.0.as_ref()];
         let words = words
             .into_iter()
             .flatten()
@@ -950,7 +939,7 @@ impl Flat<'_> {
     /// `type`, when a string.
     fn type_text(&self) -> Option<&str> {
         match &self.head {
-            Head::Own => self.keys.kind.as_ref().and_then(Lenient::text),
+            Head::Own => self.keys.kind.0.as_ref().and_then(Lenient::text),
             Head::Type(t) => Some(t),
             Head::Class => None,
         }
@@ -958,18 +947,18 @@ impl Flat<'_> {
 
     /// The message kind (`lc::message_kind`).
     fn kind(&self) -> Option<&str> {
-        let role = || self.keys.role.as_ref().and_then(Lenient::text);
+        let role = || self.keys.role.0.as_ref().and_then(Lenient::text);
         self.type_text().or_else(role).map(lc::kind_of)
     }
 
     /// Whether it is a message (`lc::is_message`).
     fn is_message(&self) -> bool {
         let typed = match self.head {
-            Head::Own => self.keys.kind.is_some(),
+            Head::Own => self.keys.kind.0.is_some(),
             Head::Type(_) => true,
             Head::Class => false,
         };
-        self.keys.content.is_some() && (typed || self.keys.role.is_some())
+        self.keys.content.0.is_some() && (typed || self.keys.role.0.is_some())
     }
 
     fn id(&self) -> Option<String> {
@@ -985,7 +974,7 @@ impl Flat<'_> {
     }
 
     fn calls(&mut self) -> Vec<(String, String, String)> {
-        let calls = self.keys.tool_calls.take().map(|c| self.normal(c));
+        let calls = self.keys.tool_calls.0.take().map(|c| self.normal(c));
         calls.map_or_else(Vec::new, |c| lc::calls_of_list(&c))
     }
 
@@ -1005,7 +994,7 @@ impl Flat<'_> {
             return Some(());
         }
         let normalised = !self.normalise;
-        match (self.keys.messages, self.keys.update) {
+        match (self.keys.messages.0, self.keys.update.0) {
             (Some(Lenient(Some(h))), _) | (None, Some(Lenient(Some(h)))) => {
                 h.calls(out, normalised)
             }
@@ -1039,29 +1028,29 @@ fn normalised_tree(text: &str) -> Option<Value> {
 
 // The keys of `data` the adapter reads, by event kind.
 #[derive(Default, Deserialize)]
+#[serde(default)]
 struct Input {
-    #[serde(default, deserialize_with = "present")]
-    input: Option<Value>,
+    input: Present<Value>,
 }
 
 #[derive(Default, Deserialize)]
+#[serde(default)]
 struct Output {
-    #[serde(default, deserialize_with = "present")]
-    output: Option<Value>,
+    output: Present<Value>,
 }
 
 #[derive(Default, Deserialize)]
+#[serde(default)]
 struct ToolError {
-    #[serde(default, deserialize_with = "present")]
-    error: Option<Value>,
-    #[serde(default)]
+    error: Present<Value>,
     tool_call_id: Text,
 }
 
-#[derive(Deserialize)]
+#[derive(Default, Deserialize)]
+#[serde(default)]
 struct ModelData<'a> {
-    #[serde(borrow, default, deserialize_with = "present")]
-    chunk: Option<Lenient<StreamChunk<'a>>>,
+    #[serde(borrow)]
+    chunk: Present<Lenient<StreamChunk<'a>>>,
 }
 
 /// A line's `data`, raw: read again for a model's chunk the typed read declined.
@@ -1076,26 +1065,23 @@ struct Line<'a> {
 /// [`MessageChunk`] takes and those normalising decides by (`lc`, `type`, `id`, `kwargs`,
 /// `__lc_escaped__`; an escaped or `not_implemented` object is read from its normalised
 /// tree's text).
-#[derive(Deserialize)]
+#[derive(Default, Deserialize)]
+#[serde(default)]
 struct StreamChunk<'a> {
-    #[serde(default, deserialize_with = "present")]
-    lc: Option<Value>,
-    #[serde(rename = "type", default)]
+    lc: Present<Value>,
+    #[serde(rename = "type")]
     kind: Text,
-    #[serde(borrow, default)]
+    #[serde(borrow)]
     id: Option<&'a RawValue>,
-    #[serde(borrow, default)]
+    #[serde(borrow)]
     kwargs: Option<Box<Lenient<StreamChunk<'a>>>>,
-    #[serde(default, deserialize_with = "present")]
-    content: Option<Value>,
-    #[serde(default, deserialize_with = "present")]
-    additional_kwargs: Option<Value>,
-    #[serde(default, deserialize_with = "present")]
-    tool_call_chunks: Option<Value>,
+    content: Present<Value>,
+    additional_kwargs: Present<Value>,
+    tool_call_chunks: Present<Value>,
     /// Present: normalising unwraps an object of this one key only, so the chunk is read
     /// from its normalised tree.
-    #[serde(borrow, default, deserialize_with = "present")]
-    __lc_escaped__: Option<&'a RawValue>,
+    #[serde(borrow)]
+    __lc_escaped__: Present<&'a RawValue>,
 }
 
 impl MessageChunk {
@@ -1103,7 +1089,7 @@ impl MessageChunk {
     /// Python repr, no object): its normalised tree's text read as it is; the tree's kind
     /// when it is no object. `None`: no chunk a tree holds.
     fn in_data(data: &str) -> Option<Result<MessageChunk, &'static str>> {
-        let chunk = normalised_tree(from::<ChainData>(data)?.chunk?.get())?;
+        let chunk = normalised_tree(from::<ChainData>(data)?.chunk.0?.get())?;
         if !chunk.is_object() {
             return Some(Err(crate::wire::json_kind(&chunk)));
         }
@@ -1115,9 +1101,9 @@ impl StreamChunk<'_> {
     /// The chunk normalised (an lc constructor's kwargs); `None` when normalising makes
     /// another value of it (an escaped dict, a Python repr).
     fn message(self) -> Option<MessageChunk> {
-        let lc = self.lc.as_ref().is_some_and(|v| v == 1);
+        let lc = self.lc.0.as_ref().is_some_and(|v| v == 1);
         let kind = self.kind.0.as_deref();
-        if self.__lc_escaped__.is_some() || (lc && kind == Some("not_implemented")) {
+        if self.__lc_escaped__.0.is_some() || (lc && kind == Some("not_implemented")) {
             return None;
         }
         let kwargs = matches!(self.kwargs.as_deref(), Some(Lenient(Some(_))));
@@ -1143,9 +1129,9 @@ impl StreamChunk<'_> {
                 .id
                 .and_then(|id| from::<Text>(id.get()))
                 .and_then(|id| id.0),
-            content: normal(self.content),
-            additional_kwargs: normal(self.additional_kwargs),
-            tool_call_chunks: normal(self.tool_call_chunks),
+            content: normal(self.content.0),
+            additional_kwargs: normal(self.additional_kwargs.0),
+            tool_call_chunks: normal(self.tool_call_chunks.0),
         }
     }
 }

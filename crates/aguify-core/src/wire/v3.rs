@@ -13,6 +13,7 @@ use serde_json::value::RawValue;
 use serde_json::Value;
 use std::borrow::Cow;
 
+use super::Present;
 use crate::model::Usage;
 
 /// A v3 event as the adapter reads it.
@@ -377,17 +378,11 @@ fn params_of<'de, A: MapAccess<'de>>(method: &str, m: &mut A) -> Result<Params, 
         "tasks" => m
             .next_value::<ParamsWire<Object<Tasks, false>>>()?
             .into_params(|data, _, _| {
-                Ok(match data.and_then(|t| t.0.ok()) {
-                    Some(t) => Data::Tasks {
-                        interrupts: t.interrupts,
-                        name: str_of(t.name),
-                        error: t.error,
-                    },
-                    None => Data::Tasks {
-                        interrupts: None,
-                        name: None,
-                        error: None,
-                    },
+                let t = data.and_then(|t| t.0.ok()).unwrap_or_default();
+                Ok(Data::Tasks {
+                    interrupts: t.interrupts.0,
+                    name: str_of(t.name),
+                    error: t.error.0,
                 })
             }),
         "lifecycle" => m
@@ -407,7 +402,7 @@ fn params_of<'de, A: MapAccess<'de>>(method: &str, m: &mut A) -> Result<Params, 
                     return Ok(Data::Value(Value::Null));
                 };
                 // Only an update of the `__interrupt__` node is read (whole, from the tree).
-                let named = update.ok().and_then(|u| u.node);
+                let named = update.ok().and_then(|u| u.node.0);
                 match named.as_ref().or(node).and_then(Value::as_str) {
                     Some("__interrupt__") => Err(not_read()),
                     _ => Ok(Data::Unread),
@@ -475,30 +470,35 @@ impl<'de, T: Deserialize<'de>, const LIST: bool> Deserialize<'de> for Object<T, 
     }
 }
 
-#[derive(Deserialize)]
+#[derive(Default, Deserialize)]
+#[serde(default)]
 struct Tasks {
-    #[serde(default, deserialize_with = "present")]
-    interrupts: Option<Value>,
-    #[serde(default)]
+    interrupts: Present<Value>,
     name: Option<Value>,
-    #[serde(default, deserialize_with = "present")]
-    error: Option<Value>,
+    error: Present<Value>,
 }
 
 /// `params`, with `data` read as `D`.
 #[derive(Deserialize)]
-#[serde(bound(deserialize = "D: Deserialize<'de>"))]
+#[serde(default, bound(deserialize = "D: Deserialize<'de>"))]
 struct ParamsWire<D> {
-    #[serde(default, deserialize_with = "present")]
-    namespace: Option<Value>,
-    #[serde(default, deserialize_with = "present")]
-    timestamp: Option<Value>,
-    #[serde(default, deserialize_with = "present")]
-    node: Option<Value>,
-    #[serde(default, deserialize_with = "present")]
-    interrupts: Option<Value>,
-    #[serde(default, deserialize_with = "present")]
-    data: Option<D>,
+    namespace: Present<Value>,
+    timestamp: Present<Value>,
+    node: Present<Value>,
+    interrupts: Present<Value>,
+    data: Present<D>,
+}
+
+impl<D> Default for ParamsWire<D> {
+    fn default() -> Self {
+        ParamsWire {
+            namespace: Present(None),
+            timestamp: Present(None),
+            node: Present(None),
+            interrupts: Present(None),
+            data: Present(None),
+        }
+    }
 }
 
 impl<D> ParamsWire<D> {
@@ -508,13 +508,13 @@ impl<D> ParamsWire<D> {
         self,
         read: impl FnOnce(Option<D>, Option<&Value>, bool) -> Result<Data, E>,
     ) -> Result<Params, E> {
-        let root = namespace_key(self.namespace.as_ref()).is_empty();
+        let root = namespace_key(self.namespace.0.as_ref()).is_empty();
         Ok(Params::Object {
-            data: read(self.data, self.node.as_ref(), root)?,
-            namespace: self.namespace,
-            timestamp: self.timestamp,
-            node: self.node,
-            interrupts: self.interrupts,
+            data: read(self.data.0, self.node.0.as_ref(), root)?,
+            namespace: self.namespace.0,
+            timestamp: self.timestamp.0,
+            node: self.node.0,
+            interrupts: self.interrupts.0,
         })
     }
 }
@@ -523,82 +523,63 @@ impl<D> ParamsWire<D> {
 #[derive(Deserialize)]
 struct Str<'a>(#[serde(borrow)] Cow<'a, str>);
 
-#[derive(Deserialize)]
+#[derive(Default, Deserialize)]
+#[serde(default)]
 struct MessageWire<'a> {
     /// A payload whose `event` is no string is read whole (from the tree).
-    #[serde(borrow, default)]
+    #[serde(borrow)]
     event: Option<Str<'a>>,
-    #[serde(default, deserialize_with = "present")]
-    id: Option<Value>,
-    #[serde(default, deserialize_with = "present")]
-    index: Option<Value>,
-    #[serde(default, deserialize_with = "present")]
-    delta: Option<Object<Box<DeltaWire>, false>>,
-    #[serde(default, deserialize_with = "present")]
-    content: Option<Value>,
-    #[serde(default)]
+    id: Present<Value>,
+    index: Present<Value>,
+    delta: Present<Object<Box<DeltaWire>, false>>,
+    content: Present<Value>,
     usage: Option<Object<Box<UsageWire>, false>>,
-    #[serde(default)]
     metadata: Option<Object<Box<MetadataWire>, false>>,
     /// LangGraph.js names the model in `message-finish.responseMetadata` (Python: `metadata`).
-    #[serde(default, rename = "responseMetadata")]
+    #[serde(rename = "responseMetadata")]
     response_metadata: Option<Object<Box<MetadataWire>, false>>,
-    #[serde(default, deserialize_with = "present")]
-    message: Option<Value>,
-    #[serde(default, deserialize_with = "present")]
-    role: Option<Value>,
+    message: Present<Value>,
+    role: Present<Value>,
 }
 
 /// What is read of a message's `usage`.
 #[derive(Deserialize)]
 struct UsageWire {
-    #[serde(default)]
     input_tokens: Option<Value>,
-    #[serde(default)]
     output_tokens: Option<Value>,
-    #[serde(default)]
     total_tokens: Option<Value>,
-    #[serde(default)]
     output_token_details: Option<Object<TokenDetailsWire, false>>,
 }
 
 #[derive(Deserialize)]
 struct TokenDetailsWire {
-    #[serde(default)]
     reasoning: Option<Value>,
 }
 
 /// The model's names in a message's `metadata`.
 #[derive(Deserialize)]
 struct MetadataWire {
-    #[serde(default)]
     model_provider: Option<Value>,
-    #[serde(default)]
     model_name: Option<Value>,
 }
 
-#[derive(Deserialize)]
+#[derive(Default, Deserialize)]
+#[serde(default)]
 struct DeltaWire {
-    #[serde(rename = "type", default, deserialize_with = "present")]
-    kind: Option<Value>,
-    #[serde(default, deserialize_with = "present")]
-    text: Option<Value>,
-    #[serde(default, deserialize_with = "present")]
-    reasoning: Option<Value>,
-    #[serde(default, deserialize_with = "present")]
-    args: Option<Value>,
-    #[serde(default, deserialize_with = "present")]
-    id: Option<Value>,
-    #[serde(default, deserialize_with = "present")]
-    name: Option<Value>,
-    #[serde(default, deserialize_with = "present")]
-    fields: Option<Value>,
+    #[serde(rename = "type")]
+    kind: Present<Value>,
+    text: Present<Value>,
+    reasoning: Present<Value>,
+    args: Present<Value>,
+    id: Present<Value>,
+    name: Present<Value>,
+    fields: Present<Value>,
 }
 
-#[derive(Deserialize)]
+#[derive(Default, Deserialize)]
+#[serde(default)]
 struct UpdateWire {
-    #[serde(default, deserialize_with = "present")]
-    node: Option<Value>,
+    node: Present<Value>,
 }
 
 fn str_of(v: Option<Value>) -> Option<String> {
@@ -613,12 +594,12 @@ fn str_of(v: Option<Value>) -> Option<String> {
 fn message(m: Box<MessageWire<'_>>) -> Option<Data> {
     let event = known(&m.event?.0, &EVENTS);
     let is_delta = event == "content-block-delta";
-    let in_content = is_delta && m.delta.is_none() && m.content.is_some();
-    let delta_type = m.delta.as_ref().and_then(|d| {
-        let ty = d.0.as_ref().ok()?.kind.as_ref()?.as_str()?;
+    let in_content = is_delta && m.delta.0.is_none() && m.content.0.is_some();
+    let delta_type = m.delta.0.as_ref().and_then(|d| {
+        let ty = d.0.as_ref().ok()?.kind.0.as_ref()?.as_str()?;
         Some(known(ty, &DELTA_TYPES))
     });
-    let (delta, content) = match (is_delta, m.delta, m.content) {
+    let (delta, content) = match (is_delta, m.delta.0, m.content.0) {
         // The platform sends some deltas (a node's replayed message) with the block in
         // `content` instead of `delta`.
         (true, None, Some(c)) => (
@@ -646,15 +627,15 @@ fn message(m: Box<MessageWire<'_>>) -> Option<Data> {
     });
     Some(Data::Message(Box::new(Message {
         event,
-        id: m.id,
-        index: m.index,
+        id: m.id.0,
+        index: m.index.0,
         delta,
         in_content,
         content,
         usage,
         delta_type,
-        message: m.message,
-        role: str_of(m.role).filter(|r| r != "ai"),
+        message: m.message.0,
+        role: str_of(m.role.0).filter(|r| r != "ai"),
     })))
 }
 
@@ -702,20 +683,26 @@ fn delta(d: Result<Box<DeltaWire>, &'static str>) -> Delta {
         Ok(d) => d,
         Err(kind) => return Delta::NotObject(kind),
     };
-    match d.kind.as_ref().and_then(Value::as_str).unwrap_or_default() {
+    match d
+        .kind
+        .0
+        .as_ref()
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+    {
         ty @ ("text-delta" | "text" | "reasoning-delta" | "reasoning") => {
             let is_text = ty.starts_with("text");
             Delta::Text {
                 is_text,
-                text: str_of(if is_text { d.text } else { d.reasoning }),
+                text: str_of(if is_text { d.text } else { d.reasoning }.0),
             }
         }
         "tool-call-delta" | "tool_call_chunk" => Delta::ToolCall {
-            args: str_of(d.args),
-            id: str_of(d.id),
-            name: str_of(d.name),
+            args: str_of(d.args.0),
+            id: str_of(d.id.0),
+            name: str_of(d.name.0),
         },
-        "block-delta" => Delta::Fields(d.fields),
+        "block-delta" => Delta::Fields(d.fields.0),
         _ => Delta::Other,
     }
 }
