@@ -219,7 +219,8 @@ impl V2Adapter {
                 self.ensure_started(out);
                 if let Data::State(s) = &ev.data {
                     self.complete_from_state(s, out);
-                    out.push(state_event(s));
+                    // Its `__interrupt__` kept.
+                    out.push(super::encoded_state(s.rest.clone(), s));
                 } else if data.is_object() {
                     out.push(ModelEvent::State {
                         state: data.clone(),
@@ -929,20 +930,6 @@ fn is_usage_only(chunk: &Value) -> bool {
     chunk.field("usage_metadata").is_some_and(Value::is_object)
         && empty("content")
         && empty("tool_call_chunks")
-}
-
-/// The event of a state read with its messages shared, its `__interrupt__` kept.
-fn state_event(s: &crate::wire::state::State) -> ModelEvent {
-    match crate::model::EncodedState::new(s.rest.clone(), s.messages.clone()) {
-        Ok(e) => ModelEvent::EncodedState(Box::new(e)),
-        // Not reached (the state's first entry is its list): the state as a tree.
-        Err((mut state, messages)) => {
-            if let Some(Value::Array(list)) = state.get_mut("messages") {
-                list.extend(messages.iter().map(|m| m.to_value()));
-            }
-            ModelEvent::State { state }
-        }
-    }
 }
 
 /// The argument text of call `id` as the model's output has it in `tool_call_chunks`.
