@@ -336,6 +336,34 @@ pub(crate) fn encoded_state(rest: Value, s: &crate::wire::state::State) -> Model
     }
 }
 
+/// A tool's result: a `ToolMessage` (its content, id and error status) or any other output
+/// (the result itself).
+pub(crate) fn tool_end(tool_call_id: String, name: Option<String>, output: &Value) -> ModelEvent {
+    let is_msg = lc::message_kind(output) == Some("tool");
+    ModelEvent::ToolEnd {
+        tool_call_id,
+        name,
+        content: match output.field("content") {
+            Some(content) if is_msg => content.clone(),
+            _ if is_msg => Value::Null,
+            _ => output.clone(),
+        },
+        message_id: str_field(output, "id").filter(|_| is_msg),
+        error: is_msg && output.field_str("status") == Some("error"),
+    }
+}
+
+/// A tool that raised: its result is the error's text.
+pub(crate) fn tool_failed(tool_call_id: String, name: Option<String>, text: String) -> ModelEvent {
+    ModelEvent::ToolEnd {
+        tool_call_id,
+        name,
+        content: Value::String(text),
+        message_id: None,
+        error: true,
+    }
+}
+
 /// Custom-event naming shared by all forms: `{name, payload}` → name and payload,
 /// anything else → `custom` and the whole value. `name == "agui"` with a typed payload is a
 /// native AG-UI event.
