@@ -94,9 +94,8 @@ impl V2Adapter {
                     }
                 }
                 self.open_messages = self.open_messages.saturating_sub(1);
-                let usage = content::usage_traced(
-                    output.field("usage_metadata"),
-                    output.field("response_metadata"),
+                let usage = content::usage_of(
+                    &output,
                     (ev.ls_provider.as_deref(), ev.ls_model_name.as_deref()),
                 );
                 out.push(ModelEvent::MessageEnd { message_id, usage });
@@ -201,7 +200,11 @@ impl V2Adapter {
             let mut forms: Vec<&str> = raw.iter().map(String::as_str).collect();
             forms.push(&args);
             let streamed = streamed_args.get(&index).map_or("", String::as_str);
-            match completion::args(streamed, &forms) {
+            let mut rest = forms.iter().map(|f| completion::args(streamed, f));
+            match rest
+                .find(|r| *r != Rest::Diverged)
+                .unwrap_or(Rest::Diverged)
+            {
                 Rest::Suffix(rest) => out.push(ModelEvent::ToolCallChunk {
                     message_id: message_id.to_string(),
                     index,
@@ -280,8 +283,7 @@ impl V2Adapter {
                 m.ended = true;
             }
             self.open_messages = self.open_messages.saturating_sub(1);
-            let usage =
-                content::usage_from(msg.field("usage_metadata"), msg.field("response_metadata"));
+            let usage = content::usage_of(&msg, (None, None));
             out.push(ModelEvent::MessageEnd { message_id, usage });
         }
     }

@@ -31,14 +31,8 @@ impl V2Adapter {
             Some("ai") => {
                 let id = s(&chunk, "id").unwrap_or_else(|| "message".into());
                 let meta = chunk.field("response_metadata");
-                let usage = || {
-                    let usage = chunk.field("usage_metadata");
-                    content::usage_traced(
-                        usage,
-                        meta,
-                        (traced("ls_provider"), traced("ls_model_name")),
-                    )
-                };
+                let traced = (traced("ls_provider"), traced("ls_model_name"));
+                let usage = || content::usage_of(&chunk, traced);
                 // OpenAI-style `stream_usage`: the usage comes last, alone, and LangGraph.js
                 // gives that chunk an id of its own (`run-…`): it ends the message in
                 // progress (or, ended, adds to it), it is no message of its own (issue 39.5).

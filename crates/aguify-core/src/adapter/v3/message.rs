@@ -5,8 +5,9 @@ use crate::json::Field;
 use serde_json::Value;
 
 use super::{FastIds, V3Adapter};
+use crate::adapter::completion::{self, Rest};
 use crate::adapter::content::Block as Content;
-use crate::adapter::content::{args_rest, block_events, block_key, read_block, ArgsRest};
+use crate::adapter::content::{block_events, block_key, read_block, reasoning};
 use crate::adapter::{lc, str_field as s, Disposition};
 use crate::model::{ModelEvent, Usage};
 use crate::wire::v3::{Data, Delta, Message};
@@ -368,15 +369,6 @@ fn read_content(c: &Value) -> Content<'_> {
     }
 }
 
-/// Reasoning text (none when empty) and a signature.
-fn reasoning<'a>(text: &'a str, signature: Option<&'a str>) -> Content<'a> {
-    let parts = (!text.is_empty())
-        .then_some((0, text))
-        .into_iter()
-        .collect();
-    Content::Reasoning { parts, signature }
-}
-
 /// A tool call's args in a block's content: streamed text (a string) or the args whole (a
 /// JSON value), `None` when absent or null.
 enum Args {
@@ -481,7 +473,7 @@ fn missing_tail<'a>(emitted: &str, full: &'a str) -> &'a str {
 }
 
 /// A tool call block's finish: the args not streamed before it are emitted now (all of them
-/// for a call whose args arrive only here). See [`args_rest`] for args that contradict the
+/// for a call whose args arrive only here). See [`completion::args`] for args that contradict the
 /// streamed text.
 fn tool_finish(
     at: (&str, &str),
@@ -506,10 +498,10 @@ fn tool_finish(
     });
     let mut warning = None;
     let rest = match full {
-        Some(full) => match args_rest(&block.emitted, &full) {
-            ArgsRest::Missing(rest) => Some(rest),
-            ArgsRest::Complete => None,
-            ArgsRest::Differs => {
+        Some(full) => match completion::args(&block.emitted, &full) {
+            Rest::Suffix(rest) => Some(rest.to_string()),
+            Rest::Complete => None,
+            Rest::Diverged => {
                 warning = Some(format!(
                     "tool call '{id}': the args at its finish ({full}) differ from the args \
                      streamed before ({}); TOOL_CALL_ARGS keep the streamed text",

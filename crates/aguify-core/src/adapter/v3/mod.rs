@@ -156,10 +156,7 @@ impl V3Adapter {
             super::completion::whole_message(id, &m, out);
             out.push(ModelEvent::MessageEnd {
                 message_id: id.to_string(),
-                usage: super::content::usage_from(
-                    m.field("usage_metadata"),
-                    m.field("response_metadata"),
-                ),
+                usage: super::content::usage_of(&m, (None, None)),
             });
         }
     }
