@@ -377,24 +377,19 @@ pub fn custom_payload_event(name: Option<&str>, data: Payload) -> ModelEvent {
     let named = match name {
         Some(n) => Some((n.to_string(), None)),
         None => data.fields().and_then(|o| {
-            let name = o
+            let part = |k: &str| o.get(k).map(|p| Payload::of_field(p));
+            match o
                 .get("name")
-                .map(|n| serde_json::from_str::<Value>(n.get()));
-            match name {
-                Some(Ok(Value::String(n))) => {
-                    let part = o.get("payload").or_else(|| o.get("data"));
-                    Some((n, part.map(|p| Payload::of_field(p))))
-                }
-                _ if o.len() == 1 => o
-                    .get("payload")
-                    .map(|p| ("custom".to_string(), Some(Payload::of_field(p)))),
+                .map(|n| serde_json::from_str::<Value>(n.get()))
+            {
+                Some(Ok(Value::String(n))) => Some((n, part("payload").or_else(|| part("data")))),
+                _ if o.len() == 1 => Some(("custom".to_string(), Some(part("payload")?))),
                 _ => None,
             }
         }),
     };
     let (name, value) = match named {
-        Some((n, Some(part))) => (n, part),
-        Some((n, None)) => (n, data),
+        Some((n, part)) => (n, part.unwrap_or(data)),
         None => ("custom".to_string(), data),
     };
     if name == "agui" {

@@ -147,20 +147,14 @@ impl V2Adapter {
     /// arguments equal the tool input, or the only unclaimed call of that name. When several
     /// could match, the id waits for the tool's end (which names it).
     fn claim_call(&mut self, name: &str, input: &Value) -> Option<(String, Option<String>)> {
-        let same_args =
-            |c: &PendingCall| serde_json::from_str::<Value>(&c.args).is_ok_and(|a| &a == input);
-        let candidates: Vec<usize> = (0..self.pending_calls.len())
-            .filter(|&i| self.pending_calls[i].name == name)
+        let calls = &self.pending_calls;
+        let named: Vec<usize> = (0..calls.len())
+            .filter(|&i| calls[i].name == name)
             .collect();
-        let pos = candidates
-            .iter()
-            .copied()
-            .find(|&i| same_args(&self.pending_calls[i]))
-            .or(if candidates.len() == 1 {
-                Some(candidates[0])
-            } else {
-                None
-            })?;
+        let same_args =
+            |i: &usize| serde_json::from_str::<Value>(&calls[*i].args).is_ok_and(|a| &a == input);
+        let only = (named.len() == 1).then(|| named[0]);
+        let pos = named.iter().copied().find(same_args).or(only)?;
         Some(self.claim(pos))
     }
 
@@ -186,27 +180,17 @@ impl V2Adapter {
         let run = self.tool_runs.remove(run_id);
         let known = run.as_ref().and_then(|r| r.tool_call_id.clone());
         let tname = run.as_ref().map_or(name, |r| r.name.as_str());
-        let id = call_id.clone().or(known.clone());
-        let waiting = match &id {
-            Some(id) => {
-                self.waiting_calls.retain(|(w, _, _)| w != id);
-                None
-            }
-            // No call named: the only waiting call of this tool's name.
-            None => {
-                let mut same = self.waiting_calls.iter().filter(|(_, n, _)| n == tname);
-                match (same.next(), same.next()) {
-                    (Some(w), None) => Some(w.clone()),
-                    _ => None,
-                }
-            }
+        let id = call_id.or(known.clone());
+        // No call named: the only waiting call of this tool's name.
+        let mut same = self.waiting_calls.iter().filter(|(_, n, _)| n == tname);
+        let waiting = match (&id, same.next(), same.next()) {
+            (None, Some(w), None) => Some(w.clone()),
+            _ => None,
         };
-        if let Some((w, _, _)) = &waiting {
-            self.waiting_calls.retain(|(c, _, _)| c != w);
-        }
         let id = id
             .or(waiting.as_ref().map(|(w, _, _)| w.clone()))
             .unwrap_or_else(|| format!("tool-run-{run_id}"));
+        self.waiting_calls.retain(|(w, _, _)| *w != id);
         if known.is_none() {
             // The start could not be matched to a call: announce it now that the id is known.
             let parent = match self.pending_calls.iter().position(|c| c.id == id) {
