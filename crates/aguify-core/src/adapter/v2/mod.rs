@@ -47,7 +47,6 @@ pub struct V2Adapter {
     /// result, not yet resolved to a tool run: a resumed run re-executes them, and a tool
     /// run that names no call is the only waiting call of its tool's name.
     waiting_calls: Vec<(String, String, Option<String>)>,
-    open_messages: usize,
     /// Whether any `events` record was seen (then `messages` parts repeat it and are skipped).
     saw_events: bool,
     /// The message open in a `messages-tuple` stream, and the one that ended last without
@@ -164,7 +163,6 @@ impl V2Adapter {
                 self.steps.clear();
                 self.models.clear();
                 self.ended_models = 0;
-                self.open_messages = 0;
                 self.forget_run();
                 Disposition::Mapped
             }
@@ -317,7 +315,11 @@ impl Adapter for V2Adapter {
     }
 
     fn finish(&mut self, out: &mut Vec<ModelEvent>) {
-        if self.started && !self.ended && !self.saw_events {
+        if !self.started || self.ended {
+            return;
+        }
+        self.started = false;
+        if !self.saw_events {
             // A capture of stream parts only (messages-tuple, values, custom; `graph.stream`'s
             // own SSE) has no lifecycle: its end is the end of the stream, and only an error
             // frame says it failed (issue 39.6). A model's message with no finish reason
@@ -329,19 +331,16 @@ impl Adapter for V2Adapter {
                 });
             }
             out.push(ModelEvent::RunEnd);
-            self.started = false;
             return;
         }
-        if self.started && !self.ended {
-            let open = self.models.values().filter(|m| !m.ended).count();
-            let reason = if open > 0 {
-                "the log stops mid-message: no root end and no error line".to_string()
-            } else {
-                "the log stops before the root run ended, with no error line".to_string()
-            };
-            out.push(ModelEvent::RunIncomplete { reason });
-            self.started = false;
-        }
+        let reason = if self.models.values().any(|m| !m.ended) {
+            "the log stops mid-message: no root end and no error line"
+        } else {
+            "the log stops before the root run ended, with no error line"
+        };
+        out.push(ModelEvent::RunIncomplete {
+            reason: reason.to_string(),
+        });
     }
 }
 

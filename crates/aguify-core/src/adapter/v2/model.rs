@@ -93,7 +93,6 @@ impl V2Adapter {
                         self.ended_models = 0;
                     }
                 }
-                self.open_messages = self.open_messages.saturating_sub(1);
                 let usage = content::usage_of(
                     &output,
                     (ev.ls_provider.as_deref(), ev.ls_model_name.as_deref()),
@@ -282,7 +281,6 @@ impl V2Adapter {
             if let Some(m) = self.models.get_mut(&run_id) {
                 m.ended = true;
             }
-            self.open_messages = self.open_messages.saturating_sub(1);
             let usage = content::usage_of(&msg, (None, None));
             out.push(ModelEvent::MessageEnd { message_id, usage });
         }
@@ -310,7 +308,6 @@ impl V2Adapter {
                 ..ModelRun::default()
             },
         );
-        self.open_messages += 1;
         out.push(ModelEvent::MessageStart {
             message_id: message_id.clone(),
         });
