@@ -153,7 +153,7 @@ mod tests {
 
     #[test]
     fn the_rest_of_arguments() {
-        let missing = |s: &str| Rest::Suffix(s);
+        let missing = Rest::Suffix;
         assert_eq!(args("", "{}"), missing("{}"));
         assert_eq!(args("{\"a\"", "{\"a\":1}"), missing(":1}"));
         assert_eq!(args("{\"a\": 1}", "{\"a\":1}"), Rest::Complete);
