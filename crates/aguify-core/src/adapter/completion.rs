@@ -36,7 +36,9 @@ pub enum Rest<'a> {
     Complete,
     /// This is missing after what streamed.
     Suffix(&'a str),
-    /// What streamed is not a beginning of the complete form.
+    /// What streamed is not a beginning of the complete form. Text a client has received
+    /// cannot be taken back: appending anything would only corrupt it, so nothing is added
+    /// (the complete message still reaches the client in MESSAGES_SNAPSHOT).
     Diverged,
 }
 
@@ -52,29 +54,88 @@ pub fn text<'a>(streamed: &str, complete: &'a str) -> Rest<'a> {
     }
 }
 
-/// The argument text missing after `streamed`, of a call whose complete arguments are written
-/// as each of `complete` (the provider's own text first, then aguify's compact JSON): the
-/// first of them that `streamed` begins. Arguments that streamed whole, in whatever layout,
-/// are complete.
-pub fn args<'a>(streamed: &str, complete: &[&'a str]) -> Rest<'a> {
-    if !streamed.trim().is_empty() {
-        if let (Ok(a), Some(Ok(b))) = (
-            serde_json::from_str::<Value>(streamed),
-            complete.first().map(|c| serde_json::from_str::<Value>(c)),
-        ) {
-            if a == b {
-                return Rest::Complete;
+/// The argument text missing after `sent`, of a call whose complete arguments are `full`. The two
+/// may be spaced differently (Python streams `{"city": "Pa`, a finish's args object is written
+/// `{"city":"Paris"}`): whitespace outside strings is skipped on both sides.
+pub fn args<'a>(sent: &str, full: &'a str) -> Rest<'a> {
+    if let Some(rest) = full.strip_prefix(sent) {
+        return match rest {
+            "" => Rest::Complete,
+            rest => Rest::Suffix(rest),
+        };
+    }
+    if let (Ok(a), Ok(b)) = (
+        serde_json::from_str::<Value>(sent),
+        serde_json::from_str::<Value>(full),
+    ) {
+        return if a == b {
+            Rest::Complete
+        } else {
+            Rest::Diverged
+        };
+    }
+    let (mut s, mut f) = (JsonChars::new(sent), JsonChars::new(full));
+    loop {
+        let Some(c) = s.next_significant() else {
+            // All of `sent` matched: the rest of `full` completes it.
+            let at = f.next_significant_at().unwrap_or(full.len());
+            return match &full[at..] {
+                "" => Rest::Complete,
+                rest => Rest::Suffix(rest),
+            };
+        };
+        if f.next_significant() != Some(c) {
+            return Rest::Diverged;
+        }
+    }
+}
+
+/// The characters of a JSON text, skipping whitespace outside strings.
+struct JsonChars<'a> {
+    text: &'a str,
+    at: usize,
+    in_string: bool,
+    escaped: bool,
+}
+
+impl<'a> JsonChars<'a> {
+    fn new(text: &'a str) -> Self {
+        JsonChars {
+            text,
+            at: 0,
+            in_string: false,
+            escaped: false,
+        }
+    }
+
+    /// The byte offset of the next significant character, without taking it.
+    fn next_significant_at(&mut self) -> Option<usize> {
+        while let Some(c) = self.text[self.at..].chars().next() {
+            if self.in_string || !c.is_ascii_whitespace() {
+                return Some(self.at);
             }
+            self.at += c.len_utf8();
         }
+        None
     }
-    for c in complete {
-        match c.strip_prefix(streamed) {
-            Some("") => return Rest::Complete,
-            Some(rest) => return Rest::Suffix(rest),
-            None => {}
+
+    /// The next significant character.
+    fn next_significant(&mut self) -> Option<char> {
+        let at = self.next_significant_at()?;
+        let c = self.text[at..].chars().next()?;
+        self.at = at + c.len_utf8();
+        if self.in_string {
+            match (self.escaped, c) {
+                (true, _) => self.escaped = false,
+                (false, '\\') => self.escaped = true,
+                (false, '"') => self.in_string = false,
+                _ => {}
+            }
+        } else if c == '"' {
+            self.in_string = true;
         }
+        Some(c)
     }
-    Rest::Diverged
 }
 
 #[cfg(test)]
@@ -92,20 +153,18 @@ mod tests {
 
     #[test]
     fn the_rest_of_arguments() {
-        let provider = r#"{"city": "Paris"}"#;
-        let compact = r#"{"city":"Paris"}"#;
+        let missing = Rest::Suffix;
+        assert_eq!(args("", "{}"), missing("{}"));
+        assert_eq!(args("{\"a\"", "{\"a\":1}"), missing(":1}"));
+        assert_eq!(args("{\"a\": 1}", "{\"a\":1}"), Rest::Complete);
+        assert_eq!(args("{\"a\":1}", "{\"a\":1}"), Rest::Complete);
+        // Spacing differs, and a string holding spaces and an escaped quote.
         assert_eq!(
-            args(r#"{"city"#, &[provider, compact]),
-            Rest::Suffix(r#"": "Paris"}"#)
+            args("{\"q\": \"a \\\" b", "{\"q\":\"a \\\" bc\", \"n\":1}"),
+            missing("c\", \"n\":1}")
         );
-        // Streamed in the compact layout: the second form completes it.
-        assert_eq!(
-            args(r#"{"city":"P"#, &[provider, compact]),
-            Rest::Suffix(r#"aris"}"#)
-        );
-        assert_eq!(args("", &[compact]), Rest::Suffix(compact));
-        // Whole in another layout: complete.
-        assert_eq!(args("{ \"city\" : \"Paris\" }", &[compact]), Rest::Complete);
-        assert_eq!(args(r#"{"town"#, &[provider, compact]), Rest::Diverged);
+        assert_eq!(args("{\"q\": \"a b", "{\"q\":\"ab\"}"), Rest::Diverged);
+        assert_eq!(args("{\"a\": 2}", "{\"a\":1}"), Rest::Diverged);
+        assert_eq!(args("{\"a\": 1", "{\"a\":12}"), missing("2}"));
     }
 }

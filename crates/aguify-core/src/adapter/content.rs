@@ -68,10 +68,7 @@ pub fn read_block(b: &Value) -> Block<'_> {
                 .or_else(|| text("encrypted_content"));
             Block::Reasoning { parts, signature }
         }
-        "thinking" => Block::Reasoning {
-            parts: text("thinking").map(|t| (0, t)).into_iter().collect(),
-            signature: text("signature"),
-        },
+        "thinking" => reasoning(text("thinking").unwrap_or_default(), text("signature")),
         "redacted_thinking" => match o.field("data").and_then(Value::as_str) {
             Some(d) => Block::Redacted(d),
             None => Block::Other,
@@ -102,10 +99,7 @@ fn bedrock_reasoning(o: &Map<String, Value>) -> Block<'_> {
             .and_then(Value::as_str)
             .filter(|t| !t.is_empty())
     };
-    Block::Reasoning {
-        parts: text("text").map(|t| (0, t)).into_iter().collect(),
-        signature: text("signature"),
-    }
+    reasoning(text("text").unwrap_or_default(), text("signature"))
 }
 
 /// The non-empty texts of a reasoning summary as (part index, text): the part's `index`,
@@ -124,6 +118,15 @@ fn summary_parts(summary: &[Value]) -> Vec<(usize, &str)> {
             (!t.is_empty()).then_some((part, t))
         })
         .collect()
+}
+
+/// Reasoning of one part, its text (none when empty) and a signature.
+pub fn reasoning<'a>(text: &'a str, signature: Option<&'a str>) -> Block<'a> {
+    let parts = (!text.is_empty())
+        .then_some((0, text))
+        .into_iter()
+        .collect();
+    Block::Reasoning { parts, signature }
 }
 
 /// The reasoning key of part `part` of the reasoning block of key `block`: the block's key for
@@ -157,35 +160,29 @@ pub fn parts_events(
     tool_call_chunks: Option<&Value>,
     out: &mut Vec<ModelEvent>,
 ) {
-    let mid = || message_id.to_string();
     match content {
         Some(Value::String(s)) => text_events(message_id, s, out),
         Some(Value::Array(blocks)) => blocks_events(message_id, blocks, out),
         _ => {}
     }
-    if let Some(kw) = additional_kwargs.and_then(Value::as_object) {
-        if let Some(Value::String(r)) = kw.field("reasoning_content") {
-            if !r.is_empty() {
-                out.push(ModelEvent::ReasoningDelta {
-                    message_id: mid(),
-                    block: "reasoning_content".into(),
-                    text: r.clone(),
-                });
-            }
-        }
-        // Responses v0: the reasoning item's id comes on its first chunk only; the parts are
-        // keyed like the same item's block form (block 0), so a chunk without the id
-        // continues the item in progress.
-        if let Some(r) = kw.field("reasoning").and_then(Value::as_object) {
-            let summary = r.field("summary").and_then(Value::as_array);
-            for (part, t) in summary_parts(summary.map(Vec::as_slice).unwrap_or_default()) {
-                out.push(ModelEvent::ReasoningDelta {
-                    message_id: mid(),
-                    block: part_key("0", part),
-                    text: t.to_string(),
-                });
-            }
-        }
+    let kwarg = |k: &str| additional_kwargs.and_then(|kw| kw.field(k));
+    if let Some(r) = kwarg("reasoning_content").and_then(Value::as_str) {
+        block_events(message_id, "reasoning_content", reasoning(r, None), out);
+    }
+    // Responses v0: the reasoning item's id comes on its first chunk only; the parts are
+    // keyed like the same item's block form (block 0), so a chunk without the id continues
+    // the item in progress.
+    if let Some(summary) = kwarg("reasoning").and_then(|r| r.field("summary")) {
+        let parts = summary_parts(summary.as_array().map(Vec::as_slice).unwrap_or_default());
+        block_events(
+            message_id,
+            "0",
+            Block::Reasoning {
+                parts,
+                signature: None,
+            },
+            out,
+        );
     }
     for c in tool_call_chunks
         .and_then(Value::as_array)
@@ -287,130 +284,15 @@ pub fn block_events(message_id: &str, key: &str, block: Block<'_>, out: &mut Vec
     }
 }
 
-/// How a tool call's final args relate to the args text already streamed.
-#[derive(Debug, Clone, PartialEq)]
-pub enum ArgsRest {
-    /// The streamed text is the start of the final args: this text completes it.
-    Missing(String),
-    /// The streamed text already is the final args (as JSON, whatever its spacing).
-    Complete,
-    /// The streamed text contradicts the final args. Text a client has received cannot be
-    /// taken back: appending anything would only corrupt it, so nothing is added (the
-    /// final args still reach the client with the message in MESSAGES_SNAPSHOT).
-    Differs,
-}
-
-/// What to append to the args text `sent` so that it reads as the final args `full`. The two
-/// may be spaced differently (Python streams `{"city": "Pa`, a finish's args object is written
-/// `{"city":"Paris"}`): whitespace outside strings is skipped on both sides.
-pub fn args_rest(sent: &str, full: &str) -> ArgsRest {
-    if let Some(rest) = full.strip_prefix(sent) {
-        return match rest {
-            "" => ArgsRest::Complete,
-            rest => ArgsRest::Missing(rest.to_string()),
-        };
-    }
-    if let (Ok(a), Ok(b)) = (
-        serde_json::from_str::<Value>(sent),
-        serde_json::from_str::<Value>(full),
-    ) {
-        return if a == b {
-            ArgsRest::Complete
-        } else {
-            ArgsRest::Differs
-        };
-    }
-    let (mut s, mut f) = (JsonChars::new(sent), JsonChars::new(full));
-    loop {
-        let Some(c) = s.next_significant() else {
-            // All of `sent` matched: the rest of `full` completes it.
-            let at = f.next_significant_at().unwrap_or(full.len());
-            return match &full[at..] {
-                "" => ArgsRest::Complete,
-                rest => ArgsRest::Missing(rest.to_string()),
-            };
-        };
-        if f.next_significant() != Some(c) {
-            return ArgsRest::Differs;
-        }
-    }
-}
-
-/// The characters of a JSON text, skipping whitespace outside strings.
-struct JsonChars<'a> {
-    text: &'a str,
-    at: usize,
-    in_string: bool,
-    escaped: bool,
-}
-
-impl<'a> JsonChars<'a> {
-    fn new(text: &'a str) -> Self {
-        JsonChars {
-            text,
-            at: 0,
-            in_string: false,
-            escaped: false,
-        }
-    }
-
-    /// The byte offset of the next significant character, without taking it.
-    fn next_significant_at(&mut self) -> Option<usize> {
-        while let Some(c) = self.text[self.at..].chars().next() {
-            if self.in_string || !c.is_ascii_whitespace() {
-                return Some(self.at);
-            }
-            self.at += c.len_utf8();
-        }
-        None
-    }
-
-    /// The next significant character.
-    fn next_significant(&mut self) -> Option<char> {
-        let at = self.next_significant_at()?;
-        let c = self.text[at..].chars().next()?;
-        self.at = at + c.len_utf8();
-        if self.in_string {
-            match (self.escaped, c) {
-                (true, _) => self.escaped = false,
-                (false, '\\') => self.escaped = true,
-                (false, '"') => self.in_string = false,
-                _ => {}
-            }
-        } else if c == '"' {
-            self.in_string = true;
-        }
-        Some(c)
-    }
-}
-
-/// [`usage_from`], the provider and model named by the run's trace metadata (`ls_provider`,
-/// `ls_model_name`: LangGraph.js OpenAI puts no `model_name` in the message) when the message
-/// does not name them.
-pub fn usage_traced(
-    usage: Option<&Value>,
-    metadata: Option<&Value>,
-    traced: (Option<&str>, Option<&str>),
-) -> Option<Usage> {
-    let mut u = usage_from(usage, metadata)?;
-    if u.provider.is_none() {
-        u.provider = traced.0.map(str::to_string);
-    }
-    if u.model.is_none() {
-        u.model = traced.1.map(str::to_string);
-    }
-    Some(u)
-}
-
-/// Token usage from a message's `usage_metadata` (v2) or v3 `usage`, plus provider/model names.
-pub fn usage_from(usage: Option<&Value>, metadata: Option<&Value>) -> Option<Usage> {
-    let u = usage.filter(|u| u.is_object())?;
+/// Token usage from a message's `usage_metadata`, with the provider and model its
+/// `response_metadata` names, else those the run's trace metadata names (`traced`:
+/// `ls_provider`, `ls_model_name`; LangGraph.js OpenAI puts no `model_name` in the message).
+pub fn usage_of(msg: &Value, traced: (Option<&str>, Option<&str>)) -> Option<Usage> {
+    let u = msg.field("usage_metadata").filter(|u| u.is_object())?;
     let int = |k: &str| u.field(k).and_then(Value::as_u64);
-    let meta_str = |k: &str| {
-        metadata
-            .and_then(|m| m.field(k))
-            .and_then(Value::as_str)
-            .map(str::to_string)
+    let named = |k: &str, traced: Option<&str>| {
+        let meta = msg.field("response_metadata").and_then(|m| m.field_str(k));
+        meta.or(traced).map(str::to_string)
     };
     Some(Usage {
         input_tokens: int("input_tokens"),
@@ -420,8 +302,8 @@ pub fn usage_from(usage: Option<&Value>, metadata: Option<&Value>) -> Option<Usa
             .field("output_token_details")
             .and_then(|d| d.field("reasoning"))
             .and_then(Value::as_u64),
-        provider: meta_str("model_provider"),
-        model: meta_str("model_name"),
+        provider: named("model_provider", traced.0),
+        model: named("model_name", traced.1),
     })
 }
 
@@ -574,25 +456,5 @@ mod tests {
             {"type":"reasoning","summary":[part(0, "a"), part(1, "B")]}}}));
         assert_eq!(with_id, vec![reasoning("0", "A")]);
         assert_eq!(without, vec![reasoning("0", "a"), reasoning("0.1", "B")]);
-    }
-
-    #[test]
-    fn args_rest_completes_or_refuses() {
-        let missing = |s: &str| ArgsRest::Missing(s.into());
-        assert_eq!(args_rest("", "{}"), missing("{}"));
-        assert_eq!(args_rest("{\"a\"", "{\"a\":1}"), missing(":1}"));
-        assert_eq!(args_rest("{\"a\": 1}", "{\"a\":1}"), ArgsRest::Complete);
-        assert_eq!(args_rest("{\"a\":1}", "{\"a\":1}"), ArgsRest::Complete);
-        // Spacing differs, and a string holding spaces and an escaped quote.
-        assert_eq!(
-            args_rest("{\"q\": \"a \\\" b", "{\"q\":\"a \\\" bc\", \"n\":1}"),
-            missing("c\", \"n\":1}")
-        );
-        assert_eq!(
-            args_rest("{\"q\": \"a b", "{\"q\":\"ab\"}"),
-            ArgsRest::Differs
-        );
-        assert_eq!(args_rest("{\"a\": 2}", "{\"a\":1}"), ArgsRest::Differs);
-        assert_eq!(args_rest("{\"a\": 1", "{\"a\":12}"), missing("2}"));
     }
 }

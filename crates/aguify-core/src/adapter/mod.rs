@@ -179,27 +179,12 @@ pub fn classify(rec: &Record) -> RecordKind {
             return RecordKind::OtherStreamMode(mode.to_string());
         }
         return match base {
-            "events" => {
-                if data
-                    .field("event")
-                    .and_then(Value::as_str)
-                    .is_some_and(|e| e.starts_with("on_"))
-                {
-                    RecordKind::V2
-                } else {
-                    RecordKind::Unknown("an `events` part whose data is not a v2 event".into())
-                }
-            }
+            "events" if is_v2(data) => RecordKind::V2,
+            "events" => RecordKind::Unknown("an `events` part whose data is not a v2 event".into()),
             "error" => RecordKind::ErrorLine(error_info(data)),
             "metadata" => RecordKind::RunMetadata {
-                run_id: data
-                    .field("run_id")
-                    .and_then(Value::as_str)
-                    .map(str::to_string),
-                thread_id: data
-                    .field("thread_id")
-                    .and_then(Value::as_str)
-                    .map(str::to_string),
+                run_id: str_field(data, "run_id"),
+                thread_id: str_field(data, "thread_id"),
             },
             "values" => RecordKind::Values,
             "custom" => RecordKind::Custom,
@@ -215,10 +200,7 @@ pub fn classify(rec: &Record) -> RecordKind {
             other => RecordKind::OtherStreamMode(other.to_string()),
         };
     }
-    if v.field("event")
-        .and_then(Value::as_str)
-        .is_some_and(|e| e.starts_with("on_"))
-    {
+    if is_v2(v) {
         return RecordKind::V2;
     }
     if is_agui(v) {
@@ -230,6 +212,10 @@ pub fn classify(rec: &Record) -> RecordKind {
          (`\"type\":\"event\"` with `method`), an SDK stream part (`{\"event\",\"data\"}`), \
          an error line or an AG-UI event (`\"type\":\"RUN_STARTED\"`…)",
     ))
+}
+
+fn is_v2(v: &Value) -> bool {
+    v.field_str("event").is_some_and(|e| e.starts_with("on_"))
 }
 
 fn is_v3(v: &Value) -> bool {
@@ -277,99 +263,109 @@ fn split_error_name(m: &str) -> Option<(&str, &str)> {
     ident.then_some((name, msg))
 }
 
-/// Whether an SDK part / plain line is the recorder's error line.
-pub fn is_error_line(v: &Value) -> bool {
-    v.field("event").and_then(Value::as_str) == Some("error")
-        && v.field("data")
-            .and_then(|d| d.field("error"))
-            .is_some_and(Value::is_string)
-}
-
 /// Interrupts from `[{id, value, response_schema?}]`, a dumpd `Interrupt(...)` repr list, or a
 /// v3 `input.requested` style `{interrupt_id, payload}`.
 pub fn interrupts_from(list: &Value) -> Vec<InterruptInfo> {
-    let mut out = vec![];
-    for item in list.as_array().into_iter().flatten() {
-        let item = lc::normalize_cow(item);
-        let id = item
-            .field("id")
-            .or_else(|| item.field("interrupt_id"))
-            .and_then(Value::as_str);
-        let Some(id) = id else { continue };
-        let value = item
-            .field("value")
-            .or_else(|| item.field("payload"))
-            .cloned()
-            .unwrap_or(Value::Null);
-        let response_schema = item
-            .field("response_schema")
-            .filter(|v| !v.is_null())
-            .cloned();
-        out.push(InterruptInfo {
-            id: id.to_string(),
-            value,
-            response_schema,
+    let items = list.as_array().into_iter().flatten().map(lc::normalize_cow);
+    let read = |item: std::borrow::Cow<'_, Value>| {
+        let id = item.field("id").or_else(|| item.field("interrupt_id"))?;
+        Some(InterruptInfo {
+            id: id.as_str()?.to_string(),
+            value: (item.field("value").or_else(|| item.field("payload")))
+                .cloned()
+                .unwrap_or(Value::Null),
+            response_schema: item
+                .field("response_schema")
+                .filter(|v| !v.is_null())
+                .cloned(),
             tool_call_id: None,
-        });
+        })
+    };
+    items.filter_map(read).collect()
+}
+
+/// A string field of `v`, owned.
+pub(crate) fn str_field(v: &Value, k: &str) -> Option<String> {
+    v.field_str(k).map(str::to_string)
+}
+
+/// A list of interrupts that is not empty, as the run's stop: whether there was one.
+fn push_interrupts(list: Option<&Value>, out: &mut Vec<ModelEvent>) -> bool {
+    let ints = list.map(interrupts_from).unwrap_or_default();
+    let any = !ints.is_empty();
+    if any {
+        out.push(ModelEvent::Interrupt(ints));
     }
-    out
+    any
 }
 
 /// A full-state payload → model events: its `__interrupt__` entries (the platform appends them
 /// to the state of an interrupted run) as an interrupt, the rest as the state.
 pub fn state_events(payload: &Value, out: &mut Vec<ModelEvent>) -> bool {
-    normalized_state_events(lc::normalize_deep(payload), out)
+    let mut state = lc::normalize_deep(payload);
+    let list = state
+        .as_object_mut()
+        .and_then(|o| o.shift_remove("__interrupt__"));
+    let mapped = push_interrupts(list.as_ref(), out);
+    // A state of its interrupts only is no state.
+    if !state.is_object() || (list.is_some() && state.as_object().is_some_and(|o| o.is_empty())) {
+        return mapped;
+    }
+    out.push(ModelEvent::State { state });
+    true
 }
 
 /// [`state_events`] of a state read with its messages shared ([`crate::wire::state`]).
 pub fn shared_state_events(s: &crate::wire::state::State, out: &mut Vec<ModelEvent>) -> bool {
-    let mut state = s.rest.clone();
-    if let Some(list) = state
+    let mut rest = s.rest.clone();
+    let list = rest
         .as_object_mut()
-        .and_then(|o| o.shift_remove("__interrupt__"))
-    {
-        let ints = interrupts_from(&list);
-        if !ints.is_empty() {
-            out.push(ModelEvent::Interrupt(ints));
-        }
-    }
-    out.push(
-        match crate::model::EncodedState::new(state, s.messages.clone()) {
-            Ok(e) => ModelEvent::EncodedState(Box::new(e)),
-            // Not reached (the state's first entry is its list): the state as a tree.
-            Err((mut state, messages)) => {
-                if let Some(Value::Array(list)) = state.get_mut("messages") {
-                    list.extend(messages.iter().map(|m| m.to_value()));
-                }
-                ModelEvent::State { state }
-            }
-        },
-    );
+        .and_then(|o| o.shift_remove("__interrupt__"));
+    push_interrupts(list.as_ref(), out);
+    out.push(encoded_state(rest, s));
     true
 }
 
-/// [`state_events`] of the normalized payload (normalizing again is not a no-op: an
-/// unwrapped `__lc_escaped__` dict may hold `lc` keys).
-fn normalized_state_events(mut state: Value, out: &mut Vec<ModelEvent>) -> bool {
-    let mut mapped = false;
-    if let Some(list) = state
-        .as_object_mut()
-        .and_then(|o| o.shift_remove("__interrupt__"))
-    {
-        let ints = interrupts_from(&list);
-        if !ints.is_empty() {
-            out.push(ModelEvent::Interrupt(ints));
-            mapped = true;
-        }
-        if state.as_object().is_some_and(|o| o.is_empty()) {
-            return mapped;
+/// The event of state `s` whose entries other than its messages are `rest`.
+pub(crate) fn encoded_state(rest: Value, s: &crate::wire::state::State) -> ModelEvent {
+    match crate::model::EncodedState::new(rest, s.messages.clone()) {
+        Ok(e) => ModelEvent::EncodedState(Box::new(e)),
+        // Not reached (the state's first entry is its list): the state as a tree.
+        Err((mut state, messages)) => {
+            if let Some(Value::Array(list)) = state.get_mut("messages") {
+                list.extend(messages.iter().map(|m| m.to_value()));
+            }
+            ModelEvent::State { state }
         }
     }
-    if state.is_object() {
-        out.push(ModelEvent::State { state });
-        mapped = true;
+}
+
+/// A tool's result: a `ToolMessage` (its content, id and error status) or any other output
+/// (the result itself).
+pub(crate) fn tool_end(tool_call_id: String, name: Option<String>, output: &Value) -> ModelEvent {
+    let is_msg = lc::message_kind(output) == Some("tool");
+    ModelEvent::ToolEnd {
+        tool_call_id,
+        name,
+        content: match output.field("content") {
+            Some(content) if is_msg => content.clone(),
+            _ if is_msg => Value::Null,
+            _ => output.clone(),
+        },
+        message_id: str_field(output, "id").filter(|_| is_msg),
+        error: is_msg && output.field_str("status") == Some("error"),
     }
-    mapped
+}
+
+/// A tool that raised: its result is the error's text.
+pub(crate) fn tool_failed(tool_call_id: String, name: Option<String>, text: String) -> ModelEvent {
+    ModelEvent::ToolEnd {
+        tool_call_id,
+        name,
+        content: Value::String(text),
+        message_id: None,
+        error: true,
+    }
 }
 
 /// Custom-event naming shared by all forms: `{name, payload}` → name and payload,
@@ -385,24 +381,19 @@ pub fn custom_payload_event(name: Option<&str>, data: Payload) -> ModelEvent {
     let named = match name {
         Some(n) => Some((n.to_string(), None)),
         None => data.fields().and_then(|o| {
-            let name = o
+            let part = |k: &str| o.get(k).map(|p| Payload::of_field(p));
+            match o
                 .get("name")
-                .map(|n| serde_json::from_str::<Value>(n.get()));
-            match name {
-                Some(Ok(Value::String(n))) => {
-                    let part = o.get("payload").or_else(|| o.get("data"));
-                    Some((n, part.map(|p| Payload::of_field(p))))
-                }
-                _ if o.len() == 1 => o
-                    .get("payload")
-                    .map(|p| ("custom".to_string(), Some(Payload::of_field(p)))),
+                .map(|n| serde_json::from_str::<Value>(n.get()))
+            {
+                Some(Ok(Value::String(n))) => Some((n, part("payload").or_else(|| part("data")))),
+                _ if o.len() == 1 => Some(("custom".to_string(), Some(part("payload")?))),
                 _ => None,
             }
         }),
     };
     let (name, value) = match named {
-        Some((n, Some(part))) => (n, part),
-        Some((n, None)) => (n, data),
+        Some((n, part)) => (n, part.unwrap_or(data)),
         None => ("custom".to_string(), data),
     };
     if name == "agui" {

@@ -1,0 +1,436 @@
+//! v2 `astream_events` (Python API-server JSON, langchain `dumpd`, LangGraph.js, and the
+//! `events` frames of classic platform SSE / SDK stream parts) → model events. The run and its
+//! steps are read here; model runs in model.rs, tool runs in tools.rs, `messages-tuple` stream
+//! parts in tuple.rs.
+
+mod model;
+mod tools;
+mod tuple;
+
+use foldhash::fast::RandomState as FastIds;
+use std::collections::HashMap;
+
+use serde_json::Value;
+
+use super::{custom_event, custom_payload_event, input_messages, input_state, interrupts_from};
+use super::{resume_value, Adapter, Disposition, RecordKind};
+use crate::input::Record;
+use crate::model::ModelEvent;
+use crate::payload::Payload;
+use crate::wire::v2::{Data, Event};
+use model::ModelRun;
+use tools::{Claimed, PendingCall, ToolRun};
+
+#[derive(Default)]
+pub struct V2Adapter {
+    /// Runs ended so far in this file.
+    run_no: u64,
+    root: Option<String>,
+    started: bool,
+    ended: bool,
+    hint_run_id: Option<String>,
+    hint_thread_id: Option<String>,
+    /// Open node runs (steps) by run id.
+    steps: HashMap<String, String, FastIds>,
+    models: HashMap<String, ModelRun, FastIds>,
+    /// Models in `models` that have ended (kept for late events of theirs, up to
+    /// [`V2Adapter::ENDED_MODELS`]).
+    ended_models: usize,
+    /// Tool calls seen in model output and not yet matched to a tool run, in call order.
+    pending_calls: Vec<PendingCall>,
+    /// Calls matched to a tool run in this run (the latest [`Claimed::WINDOW`]): a call
+    /// seen again is not pending again.
+    claimed: Claimed,
+    /// Tool run id → tool call id.
+    tool_runs: HashMap<String, ToolRun, FastIds>,
+    /// Calls (id, name, message id) the state a tools node starts from leaves without a
+    /// result, not yet resolved to a tool run: a resumed run re-executes them, and a tool
+    /// run that names no call is the only waiting call of its tool's name.
+    waiting_calls: Vec<(String, String, Option<String>)>,
+    /// Whether any `events` record was seen (then `messages` parts repeat it and are skipped).
+    saw_events: bool,
+    /// The message open in a `messages-tuple` stream, and the one that ended last without
+    /// usage (a usage-only chunk after it is its).
+    tuple_open: Option<String>,
+    tuple_last: Option<String>,
+    /// The run's sub-agents ([`super::subagent::Nest`]).
+    nest: super::subagent::Nest,
+    /// A warning about the record just fed (taken by [`Adapter::take_warning`]).
+    warning: Option<String>,
+}
+
+impl V2Adapter {
+    /// At a run's end: forget the calls matched to a tool run, the calls of earlier runs and
+    /// the tool runs, so a log of many runs is read in flat memory (and time: pending calls
+    /// are looked up by scanning). The run's unclaimed calls stay: a resumed run executes the
+    /// calls its interrupted predecessor made.
+    fn forget_run(&mut self) {
+        self.nest.clear();
+        let run = self.run_no;
+        self.pending_calls.retain(|c| c.run == run);
+        self.claimed.clear();
+        self.tool_runs.clear();
+        self.waiting_calls.clear();
+        self.tuple_last = None;
+        self.run_no += 1;
+    }
+
+    fn ensure_started(&mut self, out: &mut Vec<ModelEvent>) {
+        if !self.started {
+            self.started = true;
+            self.ended = false;
+            out.push(ModelEvent::RunStart {
+                thread_id: self.hint_thread_id.clone(),
+                run_id: self.hint_run_id.clone(),
+                messages: vec![],
+                resume: None,
+                state: None,
+            });
+        }
+    }
+
+    fn on_root(&mut self, ev: &Event, kind: &str, out: &mut Vec<ModelEvent>) -> Disposition {
+        let data = match &ev.data {
+            Data::Input(Some(v)) | Data::Output(Some(v)) => v,
+            _ => &Value::Null,
+        };
+        match kind {
+            "on_chain_start" => {
+                let run_id = ev.run_id.clone();
+                if self.started && !self.ended && self.root.is_some() && self.root != run_id {
+                    return Disposition::Bad(
+                        "a second root run started before the first one ended".into(),
+                    );
+                }
+                self.root = run_id.clone();
+                self.started = true;
+                self.ended = false;
+                let input = data;
+                let thread_id = ev.thread_id.clone().or_else(|| self.hint_thread_id.clone());
+                out.push(ModelEvent::RunStart {
+                    thread_id,
+                    run_id: run_id.or_else(|| self.hint_run_id.clone()),
+                    messages: input_messages(input),
+                    resume: resume_value(input),
+                    state: input_state(input),
+                });
+                Disposition::Mapped
+            }
+            "on_chain_stream" => {
+                self.ensure_started(out);
+                let calls = match &ev.data {
+                    Data::Update {
+                        interrupt: Some(list),
+                        ..
+                    } => {
+                        let ints = interrupts_from(list);
+                        if ints.is_empty() {
+                            return Disposition::Bad(
+                                "`__interrupt__` without interrupt ids: expected [{id, value}]"
+                                    .into(),
+                            );
+                        }
+                        out.push(ModelEvent::Interrupt(ints));
+                        return Disposition::Mapped;
+                    }
+                    Data::Update { calls, .. } => calls.as_slice(),
+                    Data::Part(Some(payload)) => {
+                        out.push(custom_event(None, payload));
+                        return Disposition::Mapped;
+                    }
+                    Data::Part(None) => {
+                        return Disposition::Ignored("root stream part of another stream mode")
+                    }
+                    _ => &[],
+                };
+                self.remember_calls(calls);
+                Disposition::Ignored("root stream chunk is a node's update, not the state")
+            }
+            "on_chain_end" => {
+                self.ensure_started(out);
+                if let Data::State(s) = &ev.data {
+                    self.complete_from_state(s, out);
+                    // Its `__interrupt__` kept.
+                    out.push(super::encoded_state(s.rest.clone(), s));
+                } else if data.is_object() {
+                    out.push(ModelEvent::State {
+                        state: data.clone(),
+                    });
+                }
+                out.push(ModelEvent::RunEnd);
+                self.ended = true;
+                self.started = false;
+                self.steps.clear();
+                self.models.clear();
+                self.ended_models = 0;
+                self.forget_run();
+                Disposition::Mapped
+            }
+            _ => Disposition::Ignored("root chain event of no AG-UI meaning"),
+        }
+    }
+
+    fn on_chain(&mut self, ev: &Event, kind: &str, out: &mut Vec<ModelEvent>) -> Disposition {
+        let run_id = ev.run_id.clone().unwrap_or_default();
+        match kind {
+            "on_chain_start" => {
+                let name = ev.name.clone().unwrap_or_default();
+                if ev.is_step() {
+                    self.ensure_started(out);
+                    // create_agent `tools` runs carry the Send payload: the calls they execute.
+                    if let Data::StepInput(input) = &ev.data {
+                        // What the steps before this one wrote, in order (a step of the
+                        // root graph: a nested graph's list is its own).
+                        let nested = ev
+                            .checkpoint_ns
+                            .as_deref()
+                            .is_some_and(|ns| ns.contains('|'));
+                        if let Some(list) = input.messages.as_ref().filter(|_| !nested) {
+                            out.push(ModelEvent::Conversation(list.clone()));
+                        }
+                        for call in &input.send {
+                            self.remember_call(call, None);
+                        }
+                        // The calls of its input state no tool message answers.
+                        if let Some(waiting) = &input.waiting {
+                            self.waiting_calls = waiting.clone();
+                        }
+                    }
+                    self.steps.insert(run_id.clone(), name.clone());
+                    out.push(ModelEvent::StepStart { name, key: run_id });
+                    return Disposition::Mapped;
+                }
+                // A graph a tool invokes starts as a runnable in the tool's task.
+                if let Some(ns) = &ev.checkpoint_ns {
+                    self.nest.graph_named(ns, &name);
+                }
+                Disposition::Ignored("runnable inside a node (not a graph step)")
+            }
+            "on_chain_end" => {
+                if let Data::Calls(calls) = &ev.data {
+                    self.remember_calls(calls);
+                    self.complete_from_node(ev.checkpoint_ns.as_deref(), calls, out);
+                }
+                if self.steps.remove(&run_id).is_some() {
+                    out.push(ModelEvent::StepEnd { key: run_id });
+                    return Disposition::Mapped;
+                }
+                Disposition::Ignored("runnable inside a node (not a graph step)")
+            }
+            "on_chain_stream" => {
+                Disposition::Ignored("node stream chunk is a partial update, not the state")
+            }
+            _ => Disposition::Ignored("chain event of no AG-UI meaning"),
+        }
+    }
+}
+
+impl Adapter for V2Adapter {
+    fn take_warning(&mut self) -> Option<String> {
+        self.warning.take()
+    }
+
+    fn feed(&mut self, rec: &Record, kind: &RecordKind, out: &mut Vec<ModelEvent>) -> Disposition {
+        match kind {
+            RecordKind::V2 => {}
+            RecordKind::RunMetadata { run_id, thread_id } => {
+                self.hint_run_id = run_id.clone();
+                if thread_id.is_some() {
+                    self.hint_thread_id = thread_id.clone();
+                }
+                return Disposition::Mapped;
+            }
+            RecordKind::ErrorLine(info) => {
+                if self.ended && !self.started {
+                    return Disposition::Bad(
+                        "an error line after the run had already ended".into(),
+                    );
+                }
+                self.ensure_started(out);
+                out.push(ModelEvent::RunFailed(info.clone()));
+                self.ended = true;
+                self.started = false;
+                self.forget_run();
+                return Disposition::Mapped;
+            }
+            RecordKind::Values => {
+                self.ensure_started(out);
+                return if super::state_events(super::part_data(rec), out) {
+                    Disposition::Mapped
+                } else {
+                    Disposition::Ignored("values payload that is not a state object")
+                };
+            }
+            RecordKind::Custom => {
+                self.ensure_started(out);
+                out.push(custom_event(None, super::part_data(rec)));
+                return Disposition::Mapped;
+            }
+            RecordKind::MessagesTuple => return self.on_message_tuple(super::part_data(rec), out),
+            RecordKind::OtherStreamMode(_) => {
+                return Disposition::Ignored(
+                    "platform stream mode aguify does not map (updates, messages, debug…)",
+                )
+            }
+            _ => return Disposition::Bad("expected a v2 event".into()),
+        }
+        self.saw_events = true;
+        let Some(ev) = rec.v2.as_deref() else {
+            return Disposition::Bad("v2 event without `event`".into());
+        };
+        let kind = ev.event.as_str();
+        if ev.is_root() && kind.starts_with("on_chain_") {
+            self.nest.scope("", out);
+            return self.on_root(ev, kind, out);
+        }
+        // A namespace under an open tool call's task: a graph runs in the call (a sub-agent).
+        let ns = ev.checkpoint_ns.as_deref().unwrap_or_default();
+        self.nest.shows(ns, true, out);
+        self.nest.scope(ns, out);
+        match kind {
+            k if k.starts_with("on_chain_") => self.on_chain(ev, k, out),
+            k if k.starts_with("on_chat_model_") => self.on_model(ev, k, out),
+            k if k.starts_with("on_tool_") => self.on_tool(ev, k, out),
+            "on_custom_event" => {
+                self.ensure_started(out);
+                let name = ev.name.as_deref();
+                let data = match &ev.data {
+                    Data::Custom(p) => p.clone(),
+                    _ => Payload::default(),
+                };
+                out.push(custom_payload_event(Some(name.unwrap_or("custom")), data));
+                Disposition::Mapped
+            }
+            k if k.starts_with("on_llm_") => {
+                Disposition::Ignored("completion-model event (no chat message)")
+            }
+            k if k.starts_with("on_retriever_")
+                || k.starts_with("on_prompt_")
+                || k.starts_with("on_parser_") =>
+            {
+                Disposition::Ignored("runnable internals (retriever, prompt, parser)")
+            }
+            _ => Disposition::Ignored("v2 event kind aguify does not map"),
+        }
+    }
+
+    fn finish(&mut self, out: &mut Vec<ModelEvent>) {
+        if !self.started || self.ended {
+            return;
+        }
+        self.started = false;
+        if !self.saw_events {
+            // A capture of stream parts only (messages-tuple, values, custom; `graph.stream`'s
+            // own SSE) has no lifecycle: its end is the end of the stream, and only an error
+            // frame says it failed (issue 39.6). A model's message with no finish reason
+            // (LangGraph.js keeps it in the generation, not the chunk) ends there too.
+            if let Some(open) = self.tuple_open.take() {
+                out.push(ModelEvent::MessageEnd {
+                    message_id: open,
+                    usage: None,
+                });
+            }
+            out.push(ModelEvent::RunEnd);
+            return;
+        }
+        let reason = if self.models.values().any(|m| !m.ended) {
+            "the log stops mid-message: no root end and no error line"
+        } else {
+            "the log stops before the root run ended, with no error line"
+        };
+        out.push(ModelEvent::RunIncomplete {
+            reason: reason.to_string(),
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::input::tests::framed;
+
+    /// One root run of more model and tool calls than the adapter remembers ended ones:
+    /// each tool start is matched to its call, the calls matched leave the scanned list, and
+    /// what the adapter holds stays bounded.
+    #[test]
+    fn a_long_run_matches_every_call_in_bounded_memory() {
+        let mut a = V2Adapter::default();
+        let mut line_no = 0;
+        let mut feed = |a: &mut V2Adapter, l: String| {
+            line_no += 1;
+            let rec = framed(&l, line_no).expect("a record");
+            let mut out = vec![];
+            let d = a.feed(&rec, &RecordKind::V2, &mut out);
+            assert!(!matches!(d, Disposition::Bad(_)), "{d:?}: {l}");
+            out
+        };
+        let node = r#""metadata":{"langgraph_node":"agent"},"parent_ids":["root","n"]"#;
+        let tools = r#""metadata":{"langgraph_node":"tools"},"parent_ids":["root","t"]"#;
+        feed(
+            &mut a,
+            r#"{"event":"on_chain_start","data":{"input":{"messages":[]}},"name":"LangGraph","tags":[],"run_id":"root","metadata":{"thread_id":"th"},"parent_ids":[]}"#.into(),
+        );
+        for i in 0..2 * V2Adapter::ENDED_MODELS + 10 {
+            feed(
+                &mut a,
+                format!(
+                    r#"{{"event":"on_chat_model_stream","data":{{"chunk":{{"content":"","type":"AIMessageChunk","id":"m{i}","tool_call_chunks":[{{"id":"call{i}","name":"f","args":"{{\"k\":{i}}}","index":0}}]}}}},"run_id":"mr{i}","name":"M","tags":[],{node}}}"#
+                ),
+            );
+            feed(
+                &mut a,
+                format!(
+                    r#"{{"event":"on_chat_model_end","data":{{"output":{{"content":"","type":"ai","id":"m{i}","tool_calls":[{{"id":"call{i}","name":"f","args":{{"k":{i}}}}}]}}}},"run_id":"mr{i}","name":"M","tags":[],{node}}}"#
+                ),
+            );
+            let started = feed(
+                &mut a,
+                format!(
+                    r#"{{"event":"on_tool_start","data":{{"input":{{"k":{i}}}}},"name":"f","tags":[],"run_id":"tr{i}",{tools}}}"#
+                ),
+            );
+            let call = format!("call{i}");
+            let msg = format!("m{i}");
+            assert!(
+                started.iter().any(
+                    |e| matches!(e, ModelEvent::ToolStart { tool_call_id, parent_message_id, .. }
+                    if *tool_call_id == call && parent_message_id.as_deref() == Some(msg.as_str()))
+                ),
+                "{started:?}"
+            );
+            feed(
+                &mut a,
+                format!(
+                    r#"{{"event":"on_tool_end","data":{{"output":{{"content":"ok","type":"tool","tool_call_id":"call{i}","id":"tm{i}"}}}},"name":"f","tags":[],"run_id":"tr{i}",{tools}}}"#
+                ),
+            );
+            // The update naming the call again, as the model node's end does: not pending anew.
+            feed(
+                &mut a,
+                format!(
+                    r#"{{"event":"on_chain_end","data":{{"output":{{"messages":[{{"content":"","type":"ai","id":"m{i}","tool_calls":[{{"id":"call{i}","name":"f","args":{{"k":{i}}}}}]}}]}}}},"run_id":"n{i}","name":"agent","tags":[],{node}}}"#
+                ),
+            );
+            assert!(
+                a.pending_calls.is_empty(),
+                "{i}: {} pending",
+                a.pending_calls.len()
+            );
+            assert!(a.models.len() <= V2Adapter::ENDED_MODELS + 1);
+            assert!(a.claimed.len() <= Claimed::WINDOW);
+        }
+    }
+
+    #[test]
+    fn claimed_calls_are_a_window() {
+        let mut c = Claimed::default();
+        for i in 0..Claimed::WINDOW + 5 {
+            c.insert(format!("c{i}"), Some(format!("m{i}")));
+        }
+        assert_eq!(c.len(), Claimed::WINDOW);
+        assert_eq!(c.get("c4"), None);
+        assert_eq!(c.get("c5"), Some(&Some("m5".to_string())));
+        c.insert("c5".into(), None);
+        assert_eq!(c.len(), Claimed::WINDOW, "a call again is not a new entry");
+    }
+}

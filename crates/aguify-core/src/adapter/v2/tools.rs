@@ -1,0 +1,226 @@
+//! v2 tool runs → tool calls: the calls models made, pending until a tool run claims one (by
+//! name and args), and the calls a resumed run re-executes.
+
+use serde_json::Value;
+
+use super::V2Adapter;
+use crate::adapter::{str_field as s, tool_end, tool_error, tool_failed, Disposition};
+use crate::model::ModelEvent;
+use crate::wire::langchain as lc;
+use crate::wire::v2::{Data, Event, MessageCalls};
+
+pub(super) struct PendingCall {
+    pub(super) id: String,
+    pub(super) name: String,
+    pub(super) args: String,
+    pub(super) message_id: Option<String>,
+    /// Args accumulate from streamed chunks (otherwise they came whole from a message).
+    pub(super) from_chunks: bool,
+    /// The run (counted in this file) whose model made the call.
+    pub(super) run: u64,
+}
+
+/// Call ids matched to tool runs, with their messages' ids: the latest 16,384, so a run of
+/// thousands of calls (a long-running agent) is read in flat memory, and looking a call up
+/// scans only the pending ones.
+pub(super) type Claimed =
+    crate::recent::Recent<String, Option<String>, { 1 << 14 }, foldhash::fast::RandomState>;
+
+pub(super) struct ToolRun {
+    tool_call_id: Option<String>,
+    name: String,
+    input: Value,
+}
+
+impl V2Adapter {
+    /// The calls of AI messages, pending until a tool run claims them.
+    pub(super) fn remember_calls<'m>(
+        &mut self,
+        messages: impl IntoIterator<Item = &'m MessageCalls>,
+    ) {
+        for m in messages {
+            for call in &m.calls {
+                self.remember_call(call, m.id.as_ref());
+            }
+        }
+    }
+
+    /// A call (id, name, args) pending unless known already.
+    pub(super) fn remember_call(
+        &mut self,
+        (id, name, args): &(String, String, String),
+        message_id: Option<&String>,
+    ) {
+        if !self.known_call(id) {
+            self.pending_calls.push(PendingCall {
+                run: self.run_no,
+                id: id.clone(),
+                name: name.clone(),
+                args: args.clone(),
+                message_id: message_id.cloned(),
+                from_chunks: false,
+            });
+        }
+    }
+
+    pub(super) fn on_tool(
+        &mut self,
+        ev: &Event,
+        kind: &str,
+        out: &mut Vec<ModelEvent>,
+    ) -> Disposition {
+        self.ensure_started(out);
+        let run_id = ev.run_id.clone().unwrap_or_default();
+        let name = ev.name.clone().unwrap_or_else(|| "tool".into());
+        match kind {
+            "on_tool_start" => {
+                let input = match &ev.data {
+                    Data::Input(Some(v)) => v.clone(),
+                    _ => Value::Null,
+                };
+                let id = self.claim_call(&name, &input);
+                if let Some((id, parent)) = &id {
+                    let ns = ev.checkpoint_ns.as_deref().unwrap_or_default();
+                    self.nest.tool_started(id, &name, ns);
+                    out.push(ModelEvent::ToolStart {
+                        tool_call_id: id.clone(),
+                        name: name.clone(),
+                        args: Some(args_text(&input)),
+                        parent_message_id: parent.clone(),
+                    });
+                }
+                self.tool_runs.insert(
+                    run_id,
+                    ToolRun {
+                        tool_call_id: id.map(|(i, _)| i),
+                        name,
+                        input,
+                    },
+                );
+                Disposition::Mapped
+            }
+            "on_tool_end" => {
+                let Data::Output(Some(output)) = &ev.data else {
+                    return Disposition::Bad(
+                        "on_tool_end without `data.output`: expected the tool's result".into(),
+                    );
+                };
+                let output =
+                    lc::command_tool_message(output, None).unwrap_or_else(|| output.clone());
+                let is_msg = lc::message_kind(&output) == Some("tool");
+                let call_id = s(&output, "tool_call_id").filter(|_| is_msg);
+                let id = self.resolve_tool_run(&run_id, call_id, &name, out);
+                self.nest.tool_ended(&id);
+                out.push(tool_end(id, Some(name), &output));
+                Disposition::Mapped
+            }
+            "on_tool_error" => {
+                let (err, call_id) = match &ev.data {
+                    Data::ToolError {
+                        error,
+                        tool_call_id,
+                    } => (error.as_ref(), tool_call_id.clone()),
+                    _ => (None, None),
+                };
+                let read = tool_error::read(err.unwrap_or(&Value::Null));
+                let id = self.resolve_tool_run(&run_id, call_id, &name, out);
+                match read {
+                    // `interrupt()` inside the tool: the call waits for the resume run.
+                    tool_error::ToolError::Interrupted(mut ints) => {
+                        for i in &mut ints {
+                            i.tool_call_id = Some(id.clone());
+                        }
+                        out.push(ModelEvent::Interrupt(ints));
+                    }
+                    tool_error::ToolError::Failed(text) => {
+                        self.nest.tool_ended(&id);
+                        out.push(tool_failed(id, Some(name), text))
+                    }
+                }
+                Disposition::Mapped
+            }
+            _ => Disposition::Ignored("tool event of no AG-UI meaning"),
+        }
+    }
+
+    /// The tool call a starting tool run executes: the unclaimed call of that name whose
+    /// arguments equal the tool input, or the only unclaimed call of that name. When several
+    /// could match, the id waits for the tool's end (which names it).
+    fn claim_call(&mut self, name: &str, input: &Value) -> Option<(String, Option<String>)> {
+        let calls = &self.pending_calls;
+        let named: Vec<usize> = (0..calls.len())
+            .filter(|&i| calls[i].name == name)
+            .collect();
+        let same_args =
+            |i: &usize| serde_json::from_str::<Value>(&calls[*i].args).is_ok_and(|a| &a == input);
+        let only = (named.len() == 1).then(|| named[0]);
+        let pos = named.iter().copied().find(same_args).or(only)?;
+        Some(self.claim(pos))
+    }
+
+    /// Matches pending call `pos` to a tool run: it leaves the pending calls.
+    fn claim(&mut self, pos: usize) -> (String, Option<String>) {
+        let c = self.pending_calls.remove(pos);
+        self.claimed.insert(c.id.clone(), c.message_id.clone());
+        (c.id, c.message_id)
+    }
+
+    /// Whether call `id` is pending or was matched to a tool run.
+    pub(super) fn known_call(&self, id: &str) -> bool {
+        self.pending_calls.iter().any(|c| c.id == id) || self.claimed.get(id).is_some()
+    }
+
+    fn resolve_tool_run(
+        &mut self,
+        run_id: &str,
+        call_id: Option<String>,
+        name: &str,
+        out: &mut Vec<ModelEvent>,
+    ) -> String {
+        let run = self.tool_runs.remove(run_id);
+        let known = run.as_ref().and_then(|r| r.tool_call_id.clone());
+        let tname = run.as_ref().map_or(name, |r| r.name.as_str());
+        let id = call_id.or(known.clone());
+        // No call named: the only waiting call of this tool's name.
+        let mut same = self.waiting_calls.iter().filter(|(_, n, _)| n == tname);
+        let waiting = match (&id, same.next(), same.next()) {
+            (None, Some(w), None) => Some(w.clone()),
+            _ => None,
+        };
+        let id = id
+            .or(waiting.as_ref().map(|(w, _, _)| w.clone()))
+            .unwrap_or_else(|| format!("tool-run-{run_id}"));
+        self.waiting_calls.retain(|(w, _, _)| *w != id);
+        if known.is_none() {
+            // The start could not be matched to a call: announce it now that the id is known.
+            let parent = match self.pending_calls.iter().position(|c| c.id == id) {
+                Some(pos) => self.claim(pos).1,
+                None => self
+                    .claimed
+                    .get(&id)
+                    .cloned()
+                    .flatten()
+                    .or(waiting.and_then(|(_, _, m)| m)),
+            };
+            let (tname, input) = match run {
+                Some(r) => (r.name, Some(args_text(&r.input))),
+                None => (name.to_string(), None),
+            };
+            out.push(ModelEvent::ToolStart {
+                tool_call_id: id.clone(),
+                name: tname,
+                args: input,
+                parent_message_id: parent,
+            });
+        }
+        id
+    }
+}
+
+fn args_text(input: &Value) -> String {
+    match input {
+        Value::String(s) => s.clone(),
+        Value::Null => "{}".into(),
+        other => other.to_string(),
+    }
+}

@@ -1,0 +1,103 @@
+//! The `messages-tuple` stream mode's parts (`[message chunk, metadata]`) → messages: AI chunks
+//! stream as a message, a tool message is a result.
+
+use crate::json::Field;
+use serde_json::Value;
+
+use super::V2Adapter;
+use crate::adapter::{content, str_field as s, tool_end, Disposition};
+use crate::model::ModelEvent;
+use crate::wire::langchain as lc;
+
+impl V2Adapter {
+    /// A `messages-tuple` part: `[message chunk, metadata]`. AI chunks stream as a message
+    /// (ending at `chunk_position: "last"` or a finish reason); a tool message is a result.
+    pub(super) fn on_message_tuple(
+        &mut self,
+        data: &Value,
+        out: &mut Vec<ModelEvent>,
+    ) -> Disposition {
+        if self.saw_events {
+            return Disposition::Ignored("messages stream part repeating the events stream");
+        }
+        let Some(chunk) = data.as_array().and_then(|a| a.first()) else {
+            return Disposition::Bad("messages part: expected [message, metadata]".into());
+        };
+        let run_meta = data.get(1);
+        let traced = |k: &str| run_meta.and_then(|m| m.field(k)).and_then(Value::as_str);
+        self.ensure_started(out);
+        let chunk = lc::normalize_deep(chunk);
+        match lc::message_kind(&chunk) {
+            Some("ai") => {
+                let id = s(&chunk, "id").unwrap_or_else(|| "message".into());
+                let meta = chunk.field("response_metadata");
+                let traced = (traced("ls_provider"), traced("ls_model_name"));
+                let usage = || content::usage_of(&chunk, traced);
+                // OpenAI-style `stream_usage`: the usage comes last, alone, and LangGraph.js
+                // gives that chunk an id of its own (`run-…`): it ends the message in
+                // progress (or, ended, adds to it), it is no message of its own (issue 39.5).
+                if is_usage_only(&chunk) {
+                    if let Some(open) = self.tuple_open.take().or(self.tuple_last.take()) {
+                        out.push(ModelEvent::MessageEnd {
+                            message_id: open,
+                            usage: usage(),
+                        });
+                        return Disposition::Mapped;
+                    }
+                }
+                if self.tuple_open.as_deref() != Some(id.as_str()) {
+                    if let Some(prev) = self.tuple_open.take() {
+                        out.push(ModelEvent::MessageEnd {
+                            message_id: prev,
+                            usage: None,
+                        });
+                    }
+                    out.push(ModelEvent::MessageStart {
+                        message_id: id.clone(),
+                    });
+                    self.tuple_open = Some(id.clone());
+                    self.tuple_last = None;
+                }
+                content::chunk_events(&id, &chunk, out);
+                let last = chunk.field("chunk_position").and_then(Value::as_str) == Some("last")
+                    || meta.is_some_and(|m| {
+                        ["finish_reason", "stop_reason"]
+                            .iter()
+                            .any(|k| m.get(k).is_some_and(|v| !v.is_null()))
+                    });
+                if last {
+                    self.tuple_open = None;
+                    let usage = usage();
+                    // Usage still to come (on a chunk of its own) is added to this message.
+                    self.tuple_last = usage.is_none().then(|| id.clone());
+                    out.push(ModelEvent::MessageEnd {
+                        message_id: id,
+                        usage,
+                    });
+                }
+                Disposition::Mapped
+            }
+            Some("tool") => {
+                let Some(call_id) = s(&chunk, "tool_call_id") else {
+                    return Disposition::Bad("tool message without tool_call_id".into());
+                };
+                out.push(tool_end(call_id, s(&chunk, "name"), &chunk));
+                Disposition::Mapped
+            }
+            _ => Disposition::Ignored("messages part of a user or system message (input echo)"),
+        }
+    }
+}
+
+/// A chunk that carries only usage: no text, no tool call chunk, a `usage_metadata` object.
+fn is_usage_only(chunk: &Value) -> bool {
+    let empty = |k: &str| match chunk.field(k) {
+        None | Some(Value::Null) => true,
+        Some(Value::String(t)) => t.is_empty(),
+        Some(Value::Array(a)) => a.is_empty(),
+        Some(_) => false,
+    };
+    chunk.field("usage_metadata").is_some_and(Value::is_object)
+        && empty("content")
+        && empty("tool_call_chunks")
+}

@@ -1,0 +1,547 @@
+//! v3 `messages` events → a message's text, reasoning and tool-call events: its blocks by
+//! key, what each block emitted so far, and what only a block's finish carries.
+
+use crate::json::Field;
+use serde_json::Value;
+
+use super::{FastIds, V3Adapter};
+use crate::adapter::completion::{self, Rest};
+use crate::adapter::content::Block as Content;
+use crate::adapter::content::{block_events, block_key, read_block, reasoning};
+use crate::adapter::{lc, str_field as s, Disposition};
+use crate::model::{ModelEvent, Usage};
+use crate::wire::v3::{Data, Delta, Message};
+
+#[derive(Default)]
+pub(super) struct OpenMessage {
+    id: String,
+    usage: Option<Usage>,
+    blocks: Blocks,
+    /// The last block started: its key, and its content `type` when it is a reasoning
+    /// fragment without an index of its own.
+    last_start: Option<(String, Option<String>)>,
+    /// Block keys read as an earlier block's ([`OpenMessage::continued_block`]).
+    aliases: Vec<(String, String)>,
+    /// A message of another role than the model's (a tool's `ToolMessage`, which the
+    /// platform streams too): its events are skipped; the tool's result comes from `tools`
+    /// and the state.
+    skipped: bool,
+}
+
+impl OpenMessage {
+    /// The key a block event of key `index` is read under. LangGraph.js keys a provider's
+    /// reasoning part without an `index` (@langchain/aws 1.3.9 `reasoning_content`) by the
+    /// count of blocks so far, so each fragment starts a block of its own (issue 39.4): a
+    /// block started as such a fragment right after one of the same type continues it.
+    fn continued_block(&mut self, index: String, start: Option<&Value>) -> String {
+        if let Some((_, to)) = self.aliases.iter().find(|(from, _)| *from == index) {
+            return to.clone();
+        }
+        let Some(c) = start else {
+            return index;
+        };
+        // A fragment carries text or a signature (a new part or block starts empty).
+        let fragment_type = match (c.field("index"), read_content(c)) {
+            (None, Content::Reasoning { parts, signature })
+                if !parts.is_empty() || signature.is_some() =>
+            {
+                s(c, "type")
+            }
+            _ => None,
+        };
+        match &self.last_start {
+            Some((to, Some(ty))) if fragment_type.as_ref() == Some(ty) && *to != index => {
+                let to = to.clone();
+                self.aliases.push((index, to.clone()));
+                to
+            }
+            _ => {
+                self.last_start = Some((index.clone(), fragment_type));
+                index
+            }
+        }
+    }
+
+    /// The message id and its block of key `index` (created when new).
+    fn block(&mut self, index: &str) -> (&str, &mut Block) {
+        let block = match self.blocks.get_index_of(index) {
+            Some(at) => &mut self.blocks[at],
+            None => self.blocks.entry(index.to_string()).or_default(),
+        };
+        (&self.id, block)
+    }
+}
+
+/// A message's blocks by key, in the order they started.
+type Blocks = indexmap::IndexMap<String, Block, FastIds>;
+
+#[derive(Default)]
+struct Block {
+    /// Text already emitted for this block: its answer or reasoning text, or its tool call's
+    /// args (the finish then emits only what is missing).
+    emitted: String,
+    /// A signature or redacted value was emitted for this block.
+    encrypted_sent: bool,
+    tool_id: Option<String>,
+    /// A chunk of this block's tool call was emitted (the call is announced).
+    tool_sent: bool,
+    /// Tool-call args given whole at the block's start (a JSON value, not streamed text; a
+    /// Gemini-style call starts with `args: {}` and has its args only at the finish): not
+    /// emitted then; the finish's args or streamed text supersede them.
+    args_whole: Option<String>,
+    /// The call's name, when the finish made up its id (the log has none): taken by
+    /// [`V3Adapter::idless_calls`].
+    idless: Option<Option<String>>,
+}
+
+impl Block {
+    /// Emits `content` of the block of key `index` (text, reasoning, a signature or a
+    /// redacted value), noting what was emitted.
+    fn emit(&mut self, mid: &str, index: &str, content: Content<'_>, out: &mut Vec<ModelEvent>) {
+        let first = out.len();
+        block_events(mid, index, content, out);
+        for e in &out[first..] {
+            match e {
+                ModelEvent::TextDelta { text, .. } | ModelEvent::ReasoningDelta { text, .. } => {
+                    self.emitted.push_str(text)
+                }
+                _ => self.encrypted_sent = true,
+            }
+        }
+    }
+
+    /// Emits a chunk of the block's tool call (which announces the call).
+    fn tool_chunk(
+        &mut self,
+        (mid, index): (&str, &str),
+        id: Option<String>,
+        name: Option<String>,
+        args: String,
+        out: &mut Vec<ModelEvent>,
+    ) {
+        self.emitted.push_str(&args);
+        self.tool_sent = true;
+        out.push(ModelEvent::ToolCallChunk {
+            message_id: mid.to_string(),
+            index: index.to_string(),
+            id,
+            name,
+            args,
+        });
+    }
+
+    /// A provider reasoning block's fragment (Bedrock `reasoning_content` in LangGraph.js,
+    /// issue 39.4), appended as it came; Anthropic's signature arrives alone as
+    /// `fields.signature`.
+    fn fragment(&mut self, mid: &str, index: &str, fields: &Value, out: &mut Vec<ModelEvent>) {
+        let (parts, signature) = match read_content(fields) {
+            Content::Reasoning { parts, signature } => (parts, signature),
+            _ => (vec![], None),
+        };
+        let signature = fields.field_str("signature").or(signature);
+        let signature = signature.filter(|s| !s.is_empty());
+        self.emit(mid, index, Content::Reasoning { parts, signature }, out);
+    }
+}
+
+impl V3Adapter {
+    /// A `messages` event in namespace `ns`.
+    pub(super) fn on_messages(
+        &mut self,
+        ns: &str,
+        seq: Option<&Value>,
+        data: &Data,
+        out: &mut Vec<ModelEvent>,
+    ) -> Disposition {
+        match data {
+            Data::Message(m) => self.on_message_event(ns, seq, m, out),
+            // In-process, a model that does not stream sends its whole message in the legacy
+            // `[message, metadata]` shape; the state after it holds the message, and streams
+            // it ([`V3Adapter::complete_from_state`]), as for the wire form, which drops it.
+            Data::Value(v) if is_legacy_message(v) => {
+                Disposition::Ignored("a message of the legacy `[message, metadata]` shape (the state after it streams it)")
+            }
+            other => Disposition::Bad(match other.value() {
+                Value::Object(_) => "v3 `messages` data without an `event` string: expected \
+                                     `message-start`, `content-block-*` or `message-finish`"
+                    .into(),
+                other => format!(
+                    "v3 `messages` event whose `params.data` is {}: expected an object with `event`",
+                    crate::input::json_kind(other)
+                )
+                .into(),
+            }),
+        }
+    }
+
+    /// A `messages` payload with an `event` string.
+    fn on_message_event(
+        &mut self,
+        ns: &str,
+        seq: Option<&Value>,
+        data: &Message,
+        out: &mut Vec<ModelEvent>,
+    ) -> Disposition {
+        let event = data.event.as_ref();
+        match event {
+            "message-start" => self.message_start(ns, seq, data, out),
+            "content-block-start" | "content-block-delta" | "content-block-finish" => {
+                self.on_block(ns, event, data, out)
+            }
+            "usage" => {
+                if let Some(msg) = self.messages.get_mut(ns) {
+                    msg.usage = usage(data, false);
+                }
+                Disposition::Mapped
+            }
+            "message-finish" | "error" => {
+                let Some(msg) = self.messages.remove(ns) else {
+                    return Disposition::Bad(
+                        format!("`{event}` without an open message; skipped").into(),
+                    );
+                };
+                if msg.skipped {
+                    return Disposition::Ignored("the end of a message not the model's");
+                }
+                end_message(msg, usage(data, true), out);
+                Disposition::Mapped
+            }
+            _ => Disposition::Ignored("v3 message event kind aguify does not map"),
+        }
+    }
+
+    /// A `message-start`: the message open in `ns` before it ends.
+    fn message_start(
+        &mut self,
+        ns: &str,
+        seq: Option<&Value>,
+        data: &Message,
+        out: &mut Vec<ModelEvent>,
+    ) -> Disposition {
+        if let Some(prev) = self.messages.remove(ns).filter(|m| !m.skipped) {
+            end_message(prev, None, out);
+        }
+        if let Some(role) = &data.role {
+            let skipped = OpenMessage {
+                skipped: true,
+                ..OpenMessage::default()
+            };
+            self.messages.insert(ns.to_string(), skipped);
+            return Disposition::Ignored(if role == "tool" {
+                "a tool's message (its result comes from `tools` and the state)"
+            } else {
+                "a message of a role other than the model's"
+            });
+        }
+        let id = match data.id.as_ref().and_then(Value::as_str) {
+            Some(id) => id.to_string(),
+            None => format!("msg-seq-{}", seq.map(Value::to_string).unwrap_or_default()),
+        };
+        out.push(ModelEvent::MessageStart {
+            message_id: id.clone(),
+        });
+        self.known_messages.insert(id.clone());
+        let msg = OpenMessage {
+            id,
+            ..OpenMessage::default()
+        };
+        self.messages.insert(ns.to_string(), msg);
+        Disposition::Mapped
+    }
+
+    /// A `content-block-start`, `-delta` or `-finish` of the message open in `ns`.
+    fn on_block(
+        &mut self,
+        ns: &str,
+        event: &str,
+        data: &Message,
+        out: &mut Vec<ModelEvent>,
+    ) -> Disposition {
+        let msg = match self.messages.get_mut(ns) {
+            Some(msg) if msg.skipped => {
+                return Disposition::Ignored("a block of a message not the model's")
+            }
+            Some(msg) => msg,
+            None => {
+                return Disposition::Bad(
+                    format!("`{event}` outside a message: expected `message-start` first; skipped")
+                        .into(),
+                )
+            }
+        };
+        let is_delta = event == "content-block-delta";
+        let field = if is_delta && !data.in_content {
+            "delta"
+        } else {
+            "content"
+        };
+        let bad =
+            |what: String| Disposition::Bad(format!("`{event}` {what}: expected an object").into());
+        match (is_delta, &data.delta, &data.content) {
+            (true, Some(Delta::NotObject(kind)), _) => {
+                return bad(format!("whose `{field}` is {kind}"))
+            }
+            (false, _, Some(other)) if !other.is_object() => {
+                let kind = crate::input::json_kind(other);
+                return bad(format!("whose `{field}` is {kind}"));
+            }
+            (true, None, _) => return bad(format!("without `{field}`")),
+            (false, _, None) if event != "content-block-finish" => {
+                return bad(format!("without `{field}`"))
+            }
+            _ => {}
+        }
+        let index = data.index.as_ref().map(block_key);
+        let index = index.unwrap_or_else(|| "0".into());
+        let is_start = event == "content-block-start";
+        let start = data.content.as_ref().filter(|_| is_start);
+        let key = msg.continued_block(index.clone(), start);
+        let continued = is_start && key != index;
+        let (mid, block) = msg.block(&key);
+        match (event, &data.delta) {
+            // A fragment continuing an earlier block: its text is that block's next.
+            ("content-block-start", _) if continued => {
+                if let Some(c) = start.map(unwrap_non_standard) {
+                    block.fragment(mid, &key, c, out);
+                }
+            }
+            ("content-block-start", _) => block_start((mid, &key), block, start, out),
+            (_, Some(d)) => block_delta((mid, &key), block, d, out),
+            _ => {
+                let content = data.content.as_ref();
+                if let Some(w) = block_finish((mid, &key), block, content, out) {
+                    self.warning = Some(w);
+                }
+                if let (Some(name), Some(id)) = (block.idless.take(), &block.tool_id) {
+                    self.idless_calls.push(super::tools::IdlessCall {
+                        id: id.clone(),
+                        name,
+                        args: block.emitted.clone(),
+                        started: false,
+                        ended: false,
+                    });
+                }
+            }
+        }
+        Disposition::Mapped
+    }
+}
+
+/// A `messages` payload of the legacy shape: a whole message (the in-process form's
+/// `[message, metadata]` read as its first item), not a v3 message event.
+fn is_legacy_message(v: &Value) -> bool {
+    let v = match v {
+        Value::Array(a) => a.first().unwrap_or(&Value::Null),
+        v => v,
+    };
+    v.field("event").is_none() && lc::is_message(&lc::normalize_cow(v))
+}
+
+/// A message event's usage, with the model's names from `metadata` when `with_metadata`.
+fn usage(m: &Message, with_metadata: bool) -> Option<Usage> {
+    let mut usage = m.usage.clone()?;
+    if !with_metadata {
+        (usage.provider, usage.model) = (None, None);
+    }
+    Some(usage)
+}
+
+/// A `non_standard` block wraps a provider block the protocol has no type for (e.g. Anthropic
+/// `redacted_thinking`): read the wrapped value.
+fn unwrap_non_standard(c: &Value) -> &Value {
+    if c.field_str("type") == Some("non_standard") {
+        return c
+            .field("value")
+            .filter(|v| v.field("type").is_some())
+            .unwrap_or(c);
+    }
+    c
+}
+
+/// A block's content as [`read_block`] reads it; a block without a `type` is text.
+fn read_content(c: &Value) -> Content<'_> {
+    match c.field("type") {
+        None => Content::Text(c.field_str("text").unwrap_or("")),
+        // LangGraph.js keeps a provider's own tool block: Anthropic's `tool_use` starts the
+        // block (id, name, `input`), and the merged block at the finish is typed after its
+        // last delta, `input_json_delta` (with id, name and `args`).
+        Some(Value::String(t))
+            if matches!(t.as_str(), "tool_use" | "input_json_delta") && c.field("id").is_some() =>
+        {
+            Content::ToolCall
+        }
+        Some(_) => read_block(c),
+    }
+}
+
+/// A tool call's args in a block's content: streamed text (a string) or the args whole (a
+/// JSON value), `None` when absent or null.
+enum Args {
+    Text(String),
+    Whole(String),
+}
+
+fn args_of(c: &Value) -> Option<Args> {
+    match c.field("args") {
+        Some(Value::String(a)) => Some(Args::Text(a.clone())),
+        Some(Value::Null) | None => None,
+        Some(v) => Some(Args::Whole(v.to_string())),
+    }
+}
+
+fn block_start(
+    at: (&str, &str),
+    block: &mut Block,
+    content: Option<&Value>,
+    out: &mut Vec<ModelEvent>,
+) {
+    let Some(c) = content.map(unwrap_non_standard) else {
+        return;
+    };
+    match read_content(c) {
+        Content::ToolCall => {
+            block.tool_id = s(c, "id");
+            let args = match args_of(c) {
+                Some(Args::Text(a)) => a,
+                Some(Args::Whole(a)) => {
+                    block.args_whole = Some(a);
+                    String::new()
+                }
+                None => String::new(),
+            };
+            block.tool_chunk(at, block.tool_id.clone(), s(c, "name"), args, out);
+        }
+        other => block.emit(at.0, at.1, other, out),
+    }
+}
+
+fn block_delta(at: (&str, &str), block: &mut Block, delta: &Delta, out: &mut Vec<ModelEvent>) {
+    match delta {
+        Delta::Text { is_text, text } => {
+            let t = text.as_deref().unwrap_or_default();
+            let content = if *is_text {
+                Content::Text(t)
+            } else {
+                reasoning(t, None)
+            };
+            block.emit(at.0, at.1, content, out);
+        }
+        Delta::ToolCall { args, id, name } => {
+            let id = id.clone().or_else(|| block.tool_id.clone());
+            let args = args.clone().unwrap_or_default();
+            block.tool_chunk(at, id, name.clone(), args, out);
+        }
+        Delta::Fields(Some(fields)) => block.fragment(at.0, at.1, fields, out),
+        Delta::Fields(None) | Delta::Other | Delta::NotObject(_) => {}
+    }
+}
+
+/// A block's finish: what only the finish carries is emitted (the missing tail of the text,
+/// the signature, a redacted value, the tool call's args). Returns a warning when the
+/// finish's args contradict the args already streamed.
+fn block_finish(
+    at: (&str, &str),
+    block: &mut Block,
+    content: Option<&Value>,
+    out: &mut Vec<ModelEvent>,
+) -> Option<String> {
+    let c = unwrap_non_standard(content?);
+    let (mid, index) = at;
+    match read_content(c) {
+        Content::ToolCall => return tool_finish(at, block, c, out),
+        Content::Redacted(d) if !block.encrypted_sent => {
+            block.emit(mid, index, Content::Redacted(d), out)
+        }
+        Content::Text(full) => {
+            let rest = missing_tail(&block.emitted, full);
+            block.emit(mid, index, Content::Text(rest), out);
+        }
+        Content::Reasoning { parts, signature } => {
+            let full: String = parts.iter().map(|(_, t)| *t).collect();
+            let rest = missing_tail(&block.emitted, &full);
+            let signature = signature.filter(|_| !block.encrypted_sent);
+            block.emit(mid, index, reasoning(rest, signature), out);
+        }
+        Content::Redacted(_) | Content::Other => {}
+    }
+    None
+}
+
+/// Text that only the finish carries (JS drops some deltas): the part of `full` after what
+/// was emitted. JS OpenAI reasoning finishes with the text "undefinedundefined…": not text.
+fn missing_tail<'a>(emitted: &str, full: &'a str) -> &'a str {
+    let js_undefined = full.len() % 9 == 0 && full.as_bytes().chunks(9).all(|c| c == b"undefined");
+    match full.strip_prefix(emitted) {
+        Some(rest) if !js_undefined => rest,
+        _ => "",
+    }
+}
+
+/// A tool call block's finish: the args not streamed before it are emitted now (all of them
+/// for a call whose args arrive only here). See [`completion::args`] for args that contradict the
+/// streamed text.
+fn tool_finish(
+    at: (&str, &str),
+    block: &mut Block,
+    c: &Value,
+    out: &mut Vec<ModelEvent>,
+) -> Option<String> {
+    let (mid, index) = at;
+    let full = match args_of(c) {
+        Some(Args::Text(a) | Args::Whole(a)) => Some(a),
+        None => block.args_whole.take(),
+    };
+    block.args_whole = None;
+    let id = s(c, "id").filter(|i| !i.is_empty());
+    // No id anywhere (LangGraph.js with @langchain/google-genai): one made up as the mapper
+    // names a call it never got an id for; its tool run is paired with it by name and order.
+    let id = id.or_else(|| block.tool_id.clone()).unwrap_or_else(|| {
+        block.idless = Some(s(c, "name"));
+        let made_up = lc::made_up_call_id(mid, index);
+        block.tool_id = Some(made_up.clone());
+        made_up
+    });
+    let mut warning = None;
+    let rest = match full {
+        Some(full) => match completion::args(&block.emitted, &full) {
+            Rest::Suffix(rest) => Some(rest.to_string()),
+            Rest::Complete => None,
+            Rest::Diverged => {
+                warning = Some(format!(
+                    "tool call '{id}': the args at its finish ({full}) differ from the args \
+                     streamed before ({}); TOOL_CALL_ARGS keep the streamed text",
+                    block.emitted
+                ));
+                None
+            }
+        },
+        // Never announced and no args anywhere: a call without arguments.
+        None if !block.tool_sent => Some("{}".to_string()),
+        None => None,
+    };
+    if rest.is_some() || !block.tool_sent || block.idless.is_some() {
+        let args = rest.unwrap_or_default();
+        block.tool_chunk(at, Some(id), s(c, "name"), args, out);
+    }
+    warning
+}
+
+/// A message ends (with `usage`, else the usage it was given): the whole args of a tool call
+/// that started with them and had no finish nor streamed text are emitted before the end.
+pub(super) fn end_message(msg: OpenMessage, usage: Option<Usage>, out: &mut Vec<ModelEvent>) {
+    for (index, block) in msg.blocks {
+        if let Some(args) = block.args_whole.filter(|_| block.emitted.is_empty()) {
+            out.push(ModelEvent::ToolCallChunk {
+                message_id: msg.id.clone(),
+                index,
+                id: block.tool_id,
+                name: None,
+                args,
+            });
+        }
+    }
+    out.push(ModelEvent::MessageEnd {
+        message_id: msg.id,
+        usage: usage.or(msg.usage),
+    });
+}

@@ -1,0 +1,511 @@
+//! v3 streaming protocol events (`{type:"event",seq,method,params}`: Python wire form and
+//! in-process `[payload, metadata]` form, LangGraph.js, and platform `event: <method>` SSE)
+//! → model events. docs/inputs.md lists the quirks handled here. The run and its lifecycles
+//! are read here; messages in message.rs, tool runs in tools.rs, `seq` checks in seq.rs.
+
+mod message;
+mod seq;
+mod tools;
+
+use crate::json::Field;
+use std::collections::{HashMap, HashSet};
+
+use foldhash::fast::RandomState as FastIds;
+
+use serde_json::Value;
+
+use super::str_field as s;
+use super::RecordKind;
+use super::{custom_event, custom_payload_event, interrupts_from, lc, Adapter, Disposition};
+use crate::input::Record;
+use crate::model::{ErrorInfo, InterruptInfo, MessageRef, ModelEvent};
+use crate::payload::Payload;
+use crate::wire::v3::{namespace_key, Data, Event, Lifecycle, Params};
+use message::OpenMessage;
+
+#[derive(Default)]
+pub struct V3Adapter {
+    started: bool,
+    /// The root's terminal lifecycle seen; the run end waits for trailing custom events and
+    /// the error line that follow it.
+    deferred_end: Option<ModelEvent>,
+    saw_root_lifecycle: bool,
+    /// Open message per namespace.
+    messages: HashMap<String, OpenMessage, FastIds>,
+    /// Open subgraph/node lifecycles by key.
+    steps: HashSet<String, FastIds>,
+    tools_open: HashSet<String, FastIds>,
+    /// The interrupts the run stopped at so far (a tool still open then is suspended by one,
+    /// not cut off).
+    interrupts: Vec<InterruptInfo>,
+    /// The run's messages known so far (streamed, or in a state): a message a later state
+    /// holds that is none of these did not stream ([`V3Adapter::complete_from_state`]).
+    known_messages: HashSet<String, FastIds>,
+    /// Whether the run's first root state was seen, and the length of the last one's list.
+    state_seen: bool,
+    state_len: usize,
+    /// `seq` → (input line, [`crate::input::text_hash`] of the text) for the current run, to spot replays
+    /// and reordering.
+    seqs: seq::Seqs,
+    max_seq: Option<(i64, u64)>,
+    /// The file's first integer `seq`: a later event back at it (or below) starts the next
+    /// recorded run ([`crate::wire::v3::seq_restarts`]).
+    first_seq: Option<i64>,
+    warning: Option<String>,
+    /// The run's sub-agents ([`super::subagent::Nest`]).
+    nest: super::subagent::Nest,
+    /// Tool calls whose model message gave them no id (LangGraph.js with
+    /// @langchain/google-genai, issue 39.2), in the order they finished: the `tools` events
+    /// of such a call carry `tool_call_id: ""` and are paired with one of these.
+    idless_calls: Vec<tools::IdlessCall>,
+    /// Whether this run's missing tool call ids were told already.
+    idless_told: bool,
+}
+
+/// The warning for a run whose `tools` events lost their call ids (checker rule AGX613).
+pub const IDLESS_TOOLS_WARNING: &str = "tool events without `tool_call_id`";
+
+impl V3Adapter {
+    fn ensure_started(&mut self, out: &mut Vec<ModelEvent>) {
+        if !self.started {
+            self.started = true;
+            out.push(ModelEvent::RunStart {
+                thread_id: None,
+                run_id: None,
+                messages: vec![],
+                resume: None,
+                state: None,
+            });
+        }
+    }
+
+    /// The run stops at these interrupts.
+    fn interrupt(&mut self, list: Vec<InterruptInfo>, out: &mut Vec<ModelEvent>) {
+        for i in &list {
+            if !self.interrupts.iter().any(|x| x.id == i.id) {
+                self.interrupts.push(i.clone());
+            }
+        }
+        out.push(ModelEvent::Interrupt(list));
+    }
+
+    /// The run stops at the interrupts of `list`, when it holds any: whether it did.
+    fn interrupts_listed(&mut self, list: Option<&Value>, out: &mut Vec<ModelEvent>) -> bool {
+        let Some(list) = list.filter(|l| l.as_array().is_some_and(|a| !a.is_empty())) else {
+            return false;
+        };
+        self.interrupt(interrupts_from(list), out);
+        true
+    }
+
+    /// At a run's end: what it knew of its messages and interrupts.
+    fn forget_run_messages(&mut self) {
+        self.idless_calls.clear();
+        self.idless_told = false;
+        self.interrupts.clear();
+        self.known_messages.clear();
+        self.state_seen = false;
+        self.state_len = 0;
+    }
+
+    /// The AI messages of a root state that never streamed (a model that does not stream,
+    /// or whose events the server dropped: langgraph-api forwards no `messages` event of the
+    /// legacy `[message, metadata]` shape) stream here, whole, when the state first holds
+    /// them (issue 22.6). The run's first state is its input: its messages are history.
+    /// Only the messages past the previous state's list are read (a shorter list is read
+    /// whole).
+    fn complete_from_state<'a>(
+        &mut self,
+        msgs: impl ExactSizeIterator<Item = MessageRef<'a>>,
+        out: &mut Vec<ModelEvent>,
+    ) {
+        let first = !self.state_seen;
+        self.state_seen = true;
+        let len = msgs.len();
+        let from = if len >= self.state_len {
+            self.state_len
+        } else {
+            0
+        };
+        self.state_len = len;
+        for m in msgs.skip(from) {
+            // A shared message is read whole only when it streams here.
+            let (tree, shared) = match m {
+                MessageRef::Value(v) => (Some(lc::normalize_cow(v)), None),
+                MessageRef::Shared(s) => (None, Some(s)),
+            };
+            let (kind, id) = match (&tree, shared) {
+                (Some(m), _) => (lc::message_kind(m), m.field_str("id")),
+                (_, Some(s)) => (s.kind(), s.id()),
+                _ => continue,
+            };
+            let Some(id) = id.filter(|i| !i.is_empty() && kind == Some("ai")) else {
+                continue;
+            };
+            if !self.known_messages.insert(id.to_string()) || first {
+                continue;
+            }
+            let m = match (&tree, shared) {
+                (Some(m), _) => std::borrow::Cow::Borrowed(&**m),
+                (_, Some(s)) => std::borrow::Cow::Owned(s.to_value()),
+                _ => continue,
+            };
+            out.push(ModelEvent::MessageStart {
+                message_id: id.to_string(),
+            });
+            super::completion::whole_message(id, &m, out);
+            out.push(ModelEvent::MessageEnd {
+                message_id: id.to_string(),
+                usage: super::content::usage_of(&m, (None, None)),
+            });
+        }
+    }
+
+    /// Ends the run in progress: its deferred terminal, or what the log left of it
+    /// (`next_run`: the next recorded run starts here, instead of the log ending).
+    fn end_run(&mut self, next_run: bool, out: &mut Vec<ModelEvent>) {
+        if self.deferred_end.is_some() {
+            self.flush_deferred(out);
+            return;
+        }
+        if !self.started {
+            return;
+        }
+        let stops = if next_run {
+            "the next recorded run starts (v3 `seq` starts again)"
+        } else {
+            "the log stops"
+        };
+        let open_messages = self.messages.len();
+        let open_tools = self.tools_open.len();
+        if self.saw_root_lifecycle {
+            out.push(ModelEvent::RunIncomplete {
+                reason: format!("{stops} before the root lifecycle completed, with no error line"),
+            });
+        } else if open_messages == 0 && self.suspend_open_tools(out) {
+            out.push(ModelEvent::RunEnd);
+        } else if open_messages > 0 || open_tools > 0 {
+            // Python v3 has no root lifecycle: a run that ends with an open message or tool
+            // stopped mid-run.
+            out.push(ModelEvent::RunIncomplete {
+                reason: format!(
+                    "{stops} with {} and {} still open",
+                    count(open_messages, "message"),
+                    count(open_tools, "tool call")
+                ),
+            });
+        } else {
+            out.push(ModelEvent::RunEnd);
+        }
+        self.reset_run();
+    }
+
+    /// Forgets the run that ended.
+    fn reset_run(&mut self) {
+        self.started = false;
+        self.messages.clear();
+        self.steps.clear();
+        self.tools_open.clear();
+        self.nest.clear();
+        self.forget_run_messages();
+        self.seqs.clear();
+        self.max_seq = None;
+    }
+
+    fn flush_deferred(&mut self, out: &mut Vec<ModelEvent>) {
+        if let Some(end) = self.deferred_end.take() {
+            out.push(end);
+            self.reset_run();
+        }
+    }
+
+    /// Checks `seq` against the run's earlier events. `Err` for an exact replay (skipped);
+    /// A `values` event in namespace `ns`: the messages of a root state that never streamed,
+    /// its `params.interrupts`, then the state ([`super::state_events`]).
+    fn on_values(
+        &mut self,
+        ns: &str,
+        data: &Data,
+        interrupts: Option<&Value>,
+        out: &mut Vec<ModelEvent>,
+    ) -> Disposition {
+        if !ns.is_empty() {
+            return Disposition::Ignored("subgraph values (not the graph's state)");
+        }
+        match data {
+            Data::State(s) => {
+                let list = s.messages.iter().map(|m| MessageRef::Shared(m));
+                self.complete_from_state(list, out)
+            }
+            other => {
+                let state = lc::normalize_cow(other.value());
+                if let Some(list) = state.field("messages").and_then(Value::as_array) {
+                    self.complete_from_state(list.iter().map(MessageRef::Value), out);
+                }
+            }
+        }
+        let listed = self.interrupts_listed(interrupts, out);
+        let state = match data {
+            Data::State(s) => super::shared_state_events(s, out),
+            other => super::state_events(other.value(), out),
+        };
+        if listed || state {
+            Disposition::Mapped
+        } else {
+            Disposition::Ignored("values payload that is not a state object")
+        }
+    }
+
+    /// A v3 event of `method` after its `seq` check, in the namespace of key `ns`.
+    fn on_method(
+        &mut self,
+        method: &str,
+        ns: &str,
+        seq: Option<&Value>,
+        params: &Params,
+        out: &mut Vec<ModelEvent>,
+    ) -> Disposition {
+        let (data, node, interrupts) = match params {
+            Params::Object {
+                data,
+                node,
+                interrupts,
+                ..
+            } => (data, node.as_ref(), interrupts.as_ref()),
+            _ => (&Data::Value(Value::Null), None, None),
+        };
+        if method == "lifecycle" {
+            let empty = Lifecycle::default();
+            let l = match data {
+                Data::Lifecycle(l) => &**l,
+                _ => &empty,
+            };
+            return self.on_lifecycle_event(ns, l, out);
+        }
+        self.ensure_started(out);
+        // A graph's own bookkeeping in a task's namespace: a graph runs there.
+        let deep_only = !matches!(method, "checkpoints" | "values" | "tasks");
+        self.nest.shows(ns, deep_only, out);
+        self.nest.scope(ns, out);
+        match method {
+            "messages" => self.on_messages(ns, seq, data, out),
+            "tools" => self.on_tools(ns, data.value(), out),
+            "values" => self.on_values(ns, data, interrupts, out),
+            "updates" => {
+                let Data::Value(data) = data else {
+                    return Disposition::Ignored("node update (a partial state, not the state)");
+                };
+                let node = data.field("node").or(node).and_then(Value::as_str);
+                if node == Some("__interrupt__") {
+                    let list = data.field("values").unwrap_or(data);
+                    self.interrupt(interrupts_from(list), out);
+                    return Disposition::Mapped;
+                }
+                Disposition::Ignored("node update (a partial state, not the state)")
+            }
+            "tasks" => {
+                let list = match data {
+                    Data::Tasks { interrupts, .. } => interrupts.as_ref(),
+                    other => other.value().field("interrupts"),
+                };
+                if self.interrupts_listed(list, out) {
+                    return Disposition::Mapped;
+                }
+                Disposition::Ignored("task bookkeeping (nodes map from lifecycle)")
+            }
+            "checkpoints" => Disposition::Ignored("checkpoint bookkeeping"),
+            "input.requested" => {
+                let list = Value::Array(vec![data.value().clone()]);
+                self.interrupt(interrupts_from(&list), out);
+                Disposition::Mapped
+            }
+            "custom" => {
+                out.push(custom_payload_event(None, payload_of(data)));
+                Disposition::Mapped
+            }
+            m if m.starts_with("custom:") => {
+                let data = payload_of(data);
+                let payload = match data.fields().and_then(|o| o.get("payload").copied()) {
+                    Some(p) => Payload::of_field(p),
+                    None => data,
+                };
+                out.push(custom_payload_event(Some(&m["custom:".len()..]), payload));
+                Disposition::Mapped
+            }
+            "debug" => Disposition::Ignored("debug stream"),
+            _ => Disposition::Ignored("v3 method aguify does not map"),
+        }
+    }
+
+    /// A `lifecycle` event in namespace `ns`.
+    fn on_lifecycle_event(
+        &mut self,
+        ns: &str,
+        l: &Lifecycle,
+        out: &mut Vec<ModelEvent>,
+    ) -> Disposition {
+        let event = l.event.as_ref().and_then(Value::as_str).unwrap_or_default();
+        // After the root's terminal lifecycle, records up to the next root start still belong
+        // to the ending run (JS final-value `custom` events, Python platform `values`).
+        if ns.is_empty() && l.namespace.is_none() && matches!(event, "running" | "started") {
+            self.flush_deferred(out);
+        }
+        self.ensure_started(out);
+        // Python puts a subgraph's lifecycle on the parent namespace, naming it in `data.namespace`.
+        let key = match &l.namespace {
+            Some(n) => namespace_key(Some(n)),
+            None => ns.to_string(),
+        };
+        if key.is_empty() {
+            self.saw_root_lifecycle = true;
+            self.deferred_end = Some(match event {
+                "running" | "started" => return Disposition::Mapped,
+                "completed" | "interrupted" => {
+                    self.suspend_open_tools(out);
+                    if event == "completed" {
+                        ModelEvent::RunEnd
+                    } else {
+                        ModelEvent::RunStopped
+                    }
+                }
+                "failed" => ModelEvent::RunFailed(lifecycle_error(l.error.as_ref(), "the run")),
+                _ => return Disposition::Ignored("root lifecycle event of no AG-UI meaning"),
+            });
+            return Disposition::Mapped;
+        }
+        self.nest.scope(&key, out);
+        let graph_name = l.graph_name.as_ref().and_then(Value::as_str);
+        if let Some(call) = tool_call(l) {
+            // A graph a tool invoked (Python says so): a sub-agent, not a step.
+            return match event {
+                "started" | "running" => {
+                    let name = graph_name.unwrap_or("subagent");
+                    self.nest.announced(&key, name, call, out);
+                    Disposition::Mapped
+                }
+                _ => Disposition::Ignored("lifecycle event of no AG-UI meaning"),
+            };
+        }
+        if self.nest.is_announced(&key) {
+            // Interrupted: it stays open, and the run's interrupt suspends it.
+            let error = match event {
+                "completed" => None,
+                "failed" => Some(lifecycle_error(l.error.as_ref(), "the graph")),
+                _ => return Disposition::Ignored("sub-agent lifecycle event of no AG-UI meaning"),
+            };
+            self.nest.end(&key, error, out);
+            return Disposition::Mapped;
+        }
+        match event {
+            "started" | "running" => {
+                let name = graph_name.map(str::to_string).unwrap_or_else(|| {
+                    let last = key.rsplit('|').next().unwrap_or(&key);
+                    last.split(':').next().unwrap_or("node").to_string()
+                });
+                self.steps.insert(key.clone());
+                out.push(ModelEvent::StepStart { name, key });
+                Disposition::Mapped
+            }
+            "completed" | "failed" | "interrupted" if self.steps.remove(&key) => {
+                out.push(ModelEvent::StepEnd { key });
+                Disposition::Mapped
+            }
+            "completed" | "failed" | "interrupted" => {
+                Disposition::Ignored("lifecycle end of a node whose start was not recorded")
+            }
+            _ => Disposition::Ignored("lifecycle event of no AG-UI meaning"),
+        }
+    }
+}
+
+/// The tool call that started a graph (`cause: {type: "toolCall", tool_call_id}`).
+fn tool_call(l: &Lifecycle) -> Option<&str> {
+    let c = l.cause.as_ref()?;
+    if c.field_str("type") != Some("toolCall") {
+        return None;
+    }
+    c.field_str("tool_call_id")
+}
+
+/// A `failed` lifecycle's error; `what` failed (the run, the graph).
+fn lifecycle_error(error: Option<&Value>, what: &str) -> ErrorInfo {
+    let message = match error {
+        Some(Value::String(m)) => m.clone(),
+        Some(Value::Object(o)) => match o.field_str("message") {
+            Some(m) => m.to_string(),
+            None => format!("{what} failed"),
+        },
+        _ => format!("{what} failed (lifecycle `failed` without an error)"),
+    };
+    ErrorInfo {
+        name: error.and_then(|e| s(e, "name")),
+        message,
+        lc_code: None,
+    }
+}
+
+impl Adapter for V3Adapter {
+    fn feed(&mut self, rec: &Record, kind: &RecordKind, out: &mut Vec<ModelEvent>) -> Disposition {
+        let ev: &Event = match kind {
+            RecordKind::V3 => match rec.v3.as_deref() {
+                Some(ev) => ev,
+                None => return Disposition::Bad("expected a v3 protocol event".into()),
+            },
+            RecordKind::ErrorLine(info) => {
+                // The error line names the exception; it replaces the root's `failed` message.
+                self.deferred_end = None;
+                self.ensure_started(out);
+                out.push(ModelEvent::RunFailed(info.clone()));
+                self.started = false;
+                self.forget_run_messages();
+                self.messages.clear();
+                self.seqs.clear();
+                self.max_seq = None;
+                return Disposition::Mapped;
+            }
+            RecordKind::Custom => {
+                self.ensure_started(out);
+                out.push(custom_event(None, rec.value()));
+                return Disposition::Mapped;
+            }
+            RecordKind::RunMetadata { .. }
+            | RecordKind::OtherStreamMode(_)
+            | RecordKind::Values => {
+                return Disposition::Ignored("platform frame carrying no v3 event");
+            }
+            _ => return Disposition::Bad("expected a v3 protocol event".into()),
+        };
+        if let Err(msg) = self.check_seq(rec, ev.seq.as_ref(), out) {
+            return Disposition::Bad(msg);
+        }
+        let method = ev.method.as_ref();
+        if let Params::NotObject(kind) = ev.params {
+            return Disposition::Bad(format!(
+                "v3 `{method}` event whose `params` is {kind}: expected an object {{namespace, data}}"
+            ).into());
+        }
+        let ns = namespace_key(ev.namespace());
+        self.on_method(method, &ns, ev.seq.as_ref(), &ev.params, out)
+    }
+
+    fn take_warning(&mut self) -> Option<String> {
+        self.warning.take()
+    }
+
+    fn finish(&mut self, out: &mut Vec<ModelEvent>) {
+        self.end_run(false, out);
+    }
+}
+
+/// A `custom` event's data as a payload (read as text; a tree when read from one).
+fn payload_of(data: &Data) -> Payload {
+    match data {
+        Data::Payload(p) => p.clone(),
+        other => Payload::from_value(other.value()),
+    }
+}
+
+/// `1 message`, `2 messages`.
+fn count(n: usize, what: &str) -> String {
+    format!("{n} {what}{}", if n == 1 { "" } else { "s" })
+}

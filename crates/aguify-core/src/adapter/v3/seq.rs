@@ -1,0 +1,163 @@
+//! A v3 run's `seq` numbers: replays (skipped), reordering and reuse (told), and a `seq`
+//! that starts again (the next recorded run), in flat memory.
+
+use serde_json::Value;
+use std::collections::{HashMap, VecDeque};
+
+use super::V3Adapter;
+use crate::input::Record;
+use crate::model::ModelEvent;
+
+/// `seq` → (input line, [`crate::input::text_hash`] of the text) of a run's recent events.
+/// Seqs mostly rise: one above every earlier seq is pushed on a sorted list (nothing to hash
+/// or look up), the others go to a map. Both hold at most [`Seqs::WINDOW`] seqs, so a run of
+/// millions of events (a long-running agent's stream, a file with no lifecycle) is checked in
+/// flat memory: a replay of an event from further back than that is told as out of order,
+/// not as a replay.
+#[derive(Default)]
+pub(super) struct Seqs {
+    /// Seqs that were the highest yet when seen, ascending: the last [`Seqs::WINDOW`].
+    in_order: VecDeque<(i64, u64, u64)>,
+    /// The other seqs' first use (forgotten all at once when [`Seqs::WINDOW`] are held).
+    out_of_order: HashMap<i64, (u64, u64)>,
+}
+
+impl Seqs {
+    /// Seqs remembered of each kind (24 bytes each on the list: 1.5 MiB).
+    const WINDOW: usize = 1 << 16;
+
+    /// The first use of seq `n`; `max` is the highest seq so far.
+    fn get(&self, n: i64, max: Option<i64>) -> Option<(u64, u64)> {
+        if max.is_none_or(|m| n > m) {
+            return None;
+        }
+        match self.in_order.binary_search_by_key(&n, |e| e.0) {
+            Ok(i) => Some((self.in_order[i].1, self.in_order[i].2)),
+            Err(_) => self.out_of_order.get(&n).copied(),
+        }
+    }
+
+    /// A seq above every seq so far.
+    fn push_highest(&mut self, n: i64, line: u64, hash: u64) {
+        if self.in_order.len() == Self::WINDOW {
+            self.in_order.pop_front();
+        }
+        self.in_order.push_back((n, line, hash));
+    }
+
+    /// Another seq not seen (in the window) before.
+    fn insert_other(&mut self, n: i64, line: u64, hash: u64) {
+        if self.out_of_order.len() == Self::WINDOW {
+            self.out_of_order.clear();
+        }
+        self.out_of_order.entry(n).or_insert((line, hash));
+    }
+
+    pub(super) fn clear(&mut self) {
+        self.in_order.clear();
+        self.out_of_order.clear();
+    }
+}
+
+impl V3Adapter {
+    /// Checks an event's `seq` against the run's earlier events: a `seq` that starts again
+    /// ends the run in progress (the next recorded run starts here). `Err` for an exact replay
+    /// (skipped); reordering and reuse are converted in file order with a warning.
+    pub(super) fn check_seq(
+        &mut self,
+        rec: &Record,
+        seq: Option<&Value>,
+        out: &mut Vec<ModelEvent>,
+    ) -> Result<(), crate::error::BadLine> {
+        let Some(seq) = seq else { return Ok(()) };
+        let Some(n) = seq.as_i64() else {
+            self.warning = Some(format!(
+                "v3 `seq` is {}, expected an integer; converted in file order",
+                crate::input::json_kind(seq)
+            ));
+            return Ok(());
+        };
+        let line = rec.origin.line;
+        let text_hash = crate::input::text_hash(rec.text.as_bytes());
+        let max = self.max_seq.map(|(m, _)| m);
+        let first_use = |a: &Self| a.seqs.get(n, a.max_seq.map(|(m, _)| m));
+        // An exact replay of an earlier event does not start the next run.
+        if let (Some(first), Some(max)) = (self.first_seq, max) {
+            let replay = first_use(self).is_some_and(|(_, hash)| hash == text_hash);
+            if crate::wire::v3::seq_restarts(n, first, max) && !replay {
+                self.end_run(true, out);
+            }
+        }
+        if let Some((first, hash)) = first_use(self) {
+            if hash == text_hash {
+                return Err(crate::error::BadLine::new(
+                    crate::error::Reason::DuplicateV3Event,
+                    format!("duplicate v3 event: seq {n} repeats line {first} exactly (a replayed event); skipped"),
+                ));
+            }
+            self.warning = Some(format!(
+                "v3 seq {n} was already used at line {first} by another event (two recordings in one file?); converted in file order"
+            ));
+        } else if let Some((max, max_line)) = self.max_seq.filter(|(m, _)| n < *m) {
+            self.warning = Some(format!(
+                "v3 seq {n} comes after seq {max} (line {max_line}): out of order; converted in file order, not by seq"
+            ));
+        }
+        self.first_seq.get_or_insert(n);
+        if self.max_seq.is_none_or(|(m, _)| n > m) {
+            // Above every seq so far: new, and the sorted list stays sorted.
+            self.seqs.push_highest(n, line, text_hash);
+            self.max_seq = Some((n, line));
+        } else {
+            self.seqs.insert_other(n, line, text_hash);
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn seqs_remember_the_first_use() {
+        let mut s = Seqs::default();
+        let mut max = None;
+        for (n, line) in [(5, 1), (7, 2), (6, 3), (6, 4), (1, 5), (9, 6)] {
+            if s.get(n, max).is_none() {
+                if max.is_none_or(|m| n > m) {
+                    s.push_highest(n, line, 0);
+                    max = Some(n);
+                } else {
+                    s.insert_other(n, line, 0);
+                }
+            }
+        }
+        let first = |n| s.get(n, max).map(|(l, _)| l);
+        assert_eq!(
+            [5, 7, 6, 1, 9, 8, 10].map(first),
+            [Some(1), Some(2), Some(3), Some(5), Some(6), None, None]
+        );
+        s.clear();
+        assert_eq!(s.get(5, max), None);
+    }
+
+    #[test]
+    fn seqs_hold_a_window() {
+        let mut s = Seqs::default();
+        let w = Seqs::WINDOW as i64;
+        for n in 0..3 * w {
+            s.push_highest(n, n as u64, 0);
+        }
+        let max = Some(3 * w - 1);
+        assert_eq!(s.in_order.len(), Seqs::WINDOW);
+        assert_eq!(s.get(2 * w - 1, max), None, "forgotten");
+        assert_eq!(s.get(2 * w, max), Some((2 * w as u64, 0)));
+        assert_eq!(s.get(3 * w - 1, max), Some((3 * w as u64 - 1, 0)));
+        for n in 0..w + 1 {
+            s.insert_other(-n - 1, 0, 0);
+        }
+        assert!(s.out_of_order.len() <= Seqs::WINDOW);
+        assert_eq!(s.get(-w - 1, max), Some((0, 0)), "the latest kept");
+    }
+}
