@@ -32,7 +32,10 @@ pub struct V2Adapter {
     hint_thread_id: Option<String>,
     /// Open node runs (steps) by run id.
     steps: HashMap<String, String, FastIds>,
-    models: HashMap<String, ModelRun, FastIds>,
+    /// Model runs by run id, in the order they started: the ones still open at a node's or
+    /// the root's end are completed in that order (an iteration order that hangs on the
+    /// hasher's seed made output differ between runs).
+    models: indexmap::IndexMap<String, ModelRun, FastIds>,
     /// Models in `models` that have ended (kept for late events of theirs, up to
     /// [`V2Adapter::ENDED_MODELS`]).
     ended_models: usize,
