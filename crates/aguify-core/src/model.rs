@@ -25,15 +25,8 @@ pub struct InterruptInfo {
     pub tool_call_id: Option<String>,
 }
 
-#[derive(Debug, Clone, PartialEq, Default)]
-pub struct Usage {
-    pub input_tokens: Option<u64>,
-    pub output_tokens: Option<u64>,
-    pub total_tokens: Option<u64>,
-    pub reasoning_tokens: Option<u64>,
-    pub provider: Option<String>,
-    pub model: Option<String>,
-}
+/// Token usage, as the wire reads it (defined below the model, so `wire` needs nothing of it).
+pub use crate::wire::v3::Usage;
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct ErrorInfo {

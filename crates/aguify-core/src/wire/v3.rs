@@ -14,9 +14,19 @@ use serde_json::Value;
 use std::borrow::Cow;
 
 use super::Present;
-use crate::model::Usage;
 
 /// A v3 event as the adapter reads it.
+/// A model call's token usage, and the provider and model that the log names.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Usage {
+    pub input_tokens: Option<u64>,
+    pub output_tokens: Option<u64>,
+    pub total_tokens: Option<u64>,
+    pub reasoning_tokens: Option<u64>,
+    pub provider: Option<String>,
+    pub model: Option<String>,
+}
+
 #[derive(Debug, Clone, PartialEq)]
 pub struct Event {
     /// `seq`, when present (an integer, or anything else to warn about).
