@@ -3,7 +3,7 @@
 //! a grace period, and whatever is left is closed.
 
 use std::future::Future;
-use std::io;
+use std::io::{self, IoSlice};
 use std::net::SocketAddr;
 use std::pin::{pin, Pin};
 use std::sync::Arc;
@@ -194,9 +194,8 @@ async fn busy(mut stream: TcpStream, max: usize) {
 /// hyper answers a request head it cannot read (400, 414, 431) itself, with an empty body:
 /// this wrapper gives those answers the same JSON error body as every other refusal. They are
 /// the only responses with such a status and `content-length: 0` (every answer of the server
-/// has a body), written as one buffer (the wrapper is not vectored, so hyper flattens). A bad
-/// request pipelined behind a good one shares a buffer with the good one's answer and keeps
-/// hyper's empty body.
+/// has a body), their head the first slice of a write. A bad request pipelined behind a good
+/// one may share that slice with the good one's answer and then keeps hyper's empty body.
 struct JsonRefusals<T> {
     inner: T,
     /// The rewritten answer not yet written, from `sent`.
@@ -209,9 +208,13 @@ struct JsonRefusals<T> {
 type Stall = Arc<std::sync::Mutex<Option<std::time::Instant>>>;
 
 impl<T: AsyncWrite + Unpin> JsonRefusals<T> {
-    /// A write to the client, noting since when writes have been waiting.
-    fn write_inner(&mut self, cx: &mut Context<'_>, buf: &[u8]) -> Poll<io::Result<usize>> {
-        let polled = Pin::new(&mut self.inner).poll_write(cx, buf);
+    /// A write to the client (`bufs` in one call), noting since when writes have been waiting.
+    fn write_inner(
+        &mut self,
+        cx: &mut Context<'_>,
+        bufs: &[IoSlice<'_>],
+    ) -> Poll<io::Result<usize>> {
+        let polled = Pin::new(&mut self.inner).poll_write_vectored(cx, bufs);
         if let Ok(mut since) = self.stalled.lock() {
             match &polled {
                 Poll::Pending => {
@@ -226,7 +229,7 @@ impl<T: AsyncWrite + Unpin> JsonRefusals<T> {
     fn drain(&mut self, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
         while self.sent < self.pending.len() {
             let (pending, sent) = (std::mem::take(&mut self.pending), self.sent);
-            let polled = self.write_inner(cx, &pending[sent..]);
+            let polled = self.write_inner(cx, &[IoSlice::new(&pending[sent..])]);
             self.pending = pending;
             let n = ready!(polled)?;
             if n == 0 {
@@ -264,7 +267,28 @@ impl<T: AsyncWrite + Unpin> AsyncWrite for JsonRefusals<T> {
             }
             return Poll::Ready(Ok(buf.len()));
         }
-        self.write_inner(cx, buf)
+        self.write_inner(cx, &[IoSlice::new(buf)])
+    }
+
+    /// Vectored, so hyper queues a body's `Bytes` as they are (a frame shared by every stream)
+    /// instead of copying each into the connection's own buffer. A response head comes first,
+    /// in its own slice.
+    fn poll_write_vectored(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        bufs: &[IoSlice<'_>],
+    ) -> Poll<io::Result<usize>> {
+        match bufs.iter().find(|b| !b.is_empty()) {
+            Some(head) if refusal::rewrite_bare(head).is_some() => self.poll_write(cx, head),
+            _ => {
+                ready!(self.drain(cx))?;
+                self.write_inner(cx, bufs)
+            }
+        }
+    }
+
+    fn is_write_vectored(&self) -> bool {
+        true
     }
 
     fn poll_flush(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {

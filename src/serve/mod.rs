@@ -49,7 +49,7 @@ use log::LogNote;
 use refusal::Refusal;
 pub use session::{Admission, Sessions, CONVERSATION_ENDED, RESUME_MISMATCH};
 pub use store::{Conversation, Ending, RecordedRun};
-use stream::{sse_stream, ActiveGuard};
+use stream::{sse_stream, ActiveGuard, Frames};
 
 /// Errors setting up a server (serving itself reports per request).
 #[derive(Debug, thiserror::Error)]
@@ -252,7 +252,7 @@ fn describe(c: &Conversation, default: bool) -> Value {
         "default": default,
         "files": c.files,
         "runs": c.runs.iter().map(|r| json!({
-            "events": r.events.len(),
+            "events": r.frames.events.len(),
             "ending": r.ending.as_str(),
             "interrupts": r.interrupts,
         })).collect::<Vec<_>>(),
@@ -476,10 +476,10 @@ async fn post(
                 "run {}/{} ({} events, ends {})",
                 i + 1,
                 conv.runs.len(),
-                run.events.len(),
+                run.frames.events.len(),
                 run.ending.as_str()
             );
-            (run.events.clone(), st.cfg.pacing, outcome)
+            (run.frames.clone(), st.cfg.pacing, outcome)
         }
         Admission::Refused { code, message } => {
             let events = vec![
@@ -497,7 +497,7 @@ async fn post(
                 },
             ];
             (
-                Arc::new(events),
+                Frames::new(events),
                 Pacing::instant(),
                 format!("RUN_ERROR {code}"),
             )

@@ -4,7 +4,7 @@
 use std::borrow::Cow;
 use std::convert::Infallible;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use bytes::Bytes;
@@ -95,8 +95,24 @@ fn set_ids(o: &mut Map<String, Value>, thread_id: &str, run_id: &str) {
     }
 }
 
+/// Events to serve, each with its SSE frame: encoded the first time a stream sends it, then one
+/// `Bytes` shared by every stream (a client that stops reading holds a reference to the frame
+/// it waits on, not a copy of it).
+#[derive(Debug)]
+pub struct Frames {
+    pub events: Vec<Event>,
+    encoded: Vec<OnceLock<Bytes>>,
+}
+
+impl Frames {
+    pub fn new(events: Vec<Event>) -> Arc<Frames> {
+        let encoded = events.iter().map(|_| OnceLock::new()).collect();
+        Arc::new(Frames { events, encoded })
+    }
+}
+
 struct Replay {
-    events: Arc<Vec<Event>>,
+    frames: Arc<Frames>,
     next: usize,
     thread_id: String,
     run_id: String,
@@ -112,7 +128,7 @@ struct Replay {
 
 /// The body stream of one response.
 pub fn sse_stream(
-    events: Arc<Vec<Event>>,
+    frames: Arc<Frames>,
     thread_id: String,
     run_id: String,
     pacing: Pacing,
@@ -121,7 +137,7 @@ pub fn sse_stream(
     guard: ActiveGuard,
 ) -> impl Stream<Item = Result<Bytes, Infallible>> + Send + 'static {
     let state = Replay {
-        events,
+        frames,
         next: 0,
         thread_id,
         run_id,
@@ -144,7 +160,7 @@ impl Replay {
         if self.done {
             return None;
         }
-        let ev = self.events.get(self.next)?;
+        let ev = self.frames.events.get(self.next)?;
         let wait = *self
             .wait
             .get_or_insert_with(|| self.pacer.delay_for(ev.timestamp()));
@@ -163,10 +179,16 @@ impl Replay {
         }
         self.wait = None;
         self.next += 1;
-        let ev = personalize(ev, &self.thread_id, &self.run_id);
-        let kind = ev.kind();
-        self.terminal_sent |= matches!(kind, Some(EventType::RunFinished | EventType::RunError));
-        Some(frame_bytes(&ev))
+        self.terminal_sent |= matches!(
+            ev.kind(),
+            Some(EventType::RunFinished | EventType::RunError)
+        );
+        Some(match personalize(ev, &self.thread_id, &self.run_id) {
+            Cow::Owned(ev) => frame_bytes(&ev),
+            Cow::Borrowed(ev) => self.frames.encoded[self.next - 1]
+                .get_or_init(|| frame_bytes(ev))
+                .clone(),
+        })
     }
 
     /// Server shutdown: end the run with a RUN_ERROR unless it already ended.
