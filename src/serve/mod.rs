@@ -25,7 +25,6 @@ pub mod stream;
 
 use std::future::Future;
 use std::io;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -49,7 +48,7 @@ use log::LogNote;
 use refusal::Refusal;
 pub use session::{Admission, Sessions, CONVERSATION_ENDED, RESUME_MISMATCH};
 pub use store::{Conversation, Ending, RecordedRun};
-use stream::{sse_stream, ActiveGuard, Frames};
+use stream::{sse_stream, Frames};
 
 /// Errors setting up a server (serving itself reports per request).
 #[derive(Debug, thiserror::Error)]
@@ -147,7 +146,8 @@ struct AppState {
     /// `--cors`, checked.
     cors: Option<AllowOrigin>,
     cfg: ServeConfig,
-    active: Arc<AtomicUsize>,
+    /// One clone per live stream.
+    active: Arc<()>,
     cancel: CancellationToken,
 }
 
@@ -184,7 +184,7 @@ impl App {
                 sessions: Sessions::new(cfg.max_threads),
                 cors,
                 cfg,
-                active: Arc::new(AtomicUsize::new(0)),
+                active: Arc::new(()),
                 cancel: CancellationToken::new(),
             }),
         })
@@ -224,7 +224,7 @@ impl App {
 
     /// Streams being served right now.
     pub fn active_streams(&self) -> usize {
-        self.state.active.load(Ordering::SeqCst)
+        Arc::strong_count(&self.state.active) - 1
     }
 
     /// How many threads the server remembers.
@@ -268,7 +268,7 @@ async fn list(State(st): State<Arc<AppState>>) -> Json<Value> {
         .collect();
     Json(json!({
         "conversations": conversations,
-        "activeStreams": st.active.load(Ordering::SeqCst),
+        "activeStreams": Arc::strong_count(&st.active) - 1,
         "usage": "POST a RunAgentInput to a conversation's path; the response is its next recorded run as AG-UI SSE",
     }))
 }
@@ -515,7 +515,7 @@ async fn post(
         pacing,
         st.cfg.keep_alive,
         st.cancel.child_token(),
-        ActiveGuard::new(st.active.clone(), lease),
+        (st.active.clone(), lease),
     );
     let mut resp = Response::builder()
         .status(StatusCode::OK)

@@ -3,7 +3,6 @@
 
 use std::borrow::Cow;
 use std::convert::Infallible;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
@@ -23,68 +22,26 @@ pub const KEEP_ALIVE: &[u8] = b": keep-alive\n\n";
 /// The RUN_ERROR code of a stream cut short by server shutdown.
 pub const SERVER_SHUTDOWN: &str = "SERVER_SHUTDOWN";
 
-/// Counts live streams; decremented when the stream is dropped (finished, client gone, or
-/// shutdown). Holds the thread's lease meanwhile.
-pub struct ActiveGuard {
-    counter: Arc<AtomicUsize>,
-    _lease: ThreadLease,
-}
-
-impl ActiveGuard {
-    pub fn new(counter: Arc<AtomicUsize>, lease: ThreadLease) -> Self {
-        counter.fetch_add(1, Ordering::SeqCst);
-        ActiveGuard {
-            counter,
-            _lease: lease,
-        }
-    }
-}
-
-impl Drop for ActiveGuard {
-    fn drop(&mut self) {
-        self.counter.fetch_sub(1, Ordering::SeqCst);
-    }
-}
+/// Held by a stream while it is served: the server's count of live streams (a clone of
+/// [`super::App`]'s) and the thread's lease.
+pub type ActiveGuard = (Arc<()>, ThreadLease);
 
 /// Replaces the recorded thread and run ids with the request's on RUN_STARTED (and its
 /// `input`) and RUN_FINISHED. Every other event is served as recorded.
 pub fn personalize<'a>(ev: &'a Event, thread_id: &str, run_id: &str) -> Cow<'a, Event> {
-    if !matches!(
+    let ends = matches!(
         ev.kind(),
         Some(EventType::RunStarted | EventType::RunFinished)
-    ) {
+    );
+    // The event as JSON (keys in their order: preserve_order), served as that JSON.
+    let Some(Ok(Value::Object(mut o))) = ends.then(|| serde_json::to_value(ev)) else {
         return Cow::Borrowed(ev);
-    }
-    let mut ev = ev.clone();
-    let input = match &mut ev {
-        Event::RunStarted {
-            thread_id: t,
-            run_id: r,
-            input,
-            ..
-        } => {
-            (*t, *r) = (thread_id.to_string(), run_id.to_string());
-            input.as_mut()
-        }
-        Event::RunFinished {
-            thread_id: t,
-            run_id: r,
-            ..
-        } => {
-            (*t, *r) = (thread_id.to_string(), run_id.to_string());
-            None
-        }
-        // A capture's event, served as recorded but for the ids.
-        Event::Passthrough(Value::Object(o)) => {
-            set_ids(o, thread_id, run_id);
-            o.get_mut("input")
-        }
-        _ => None,
     };
-    if let Some(Value::Object(input)) = input {
+    set_ids(&mut o, thread_id, run_id);
+    if let Some(Value::Object(input)) = o.get_mut("input") {
         set_ids(input, thread_id, run_id);
     }
-    Cow::Owned(ev)
+    Cow::Owned(Event::Passthrough(Value::Object(o)))
 }
 
 fn set_ids(o: &mut Map<String, Value>, thread_id: &str, run_id: &str) {
