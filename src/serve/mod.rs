@@ -30,7 +30,7 @@ use std::time::Duration;
 
 use axum::body::Body;
 use axum::extract::{Request, State};
-use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode, Uri};
+use axum::http::{header, HeaderMap, HeaderName, HeaderValue, Method, Uri};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
@@ -517,13 +517,12 @@ async fn post(
         st.cancel.child_token(),
         (st.active.clone(), lease),
     );
-    let mut resp = Response::builder()
-        .status(StatusCode::OK)
-        .header(header::CONTENT_TYPE, "text/event-stream")
-        .header(header::CACHE_CONTROL, "no-cache")
-        .header("x-accel-buffering", "no")
-        .body(Body::from_stream(body))
-        .map_err(|e| Refusal::new(500, "INTERNAL", e.to_string()))?;
+    let headers = [
+        (header::CONTENT_TYPE, "text/event-stream"),
+        (header::CACHE_CONTROL, "no-cache"),
+        (HeaderName::from_static("x-accel-buffering"), "no"),
+    ];
+    let mut resp = (headers, Body::from_stream(body)).into_response();
     resp.extensions_mut().insert(note);
     Ok(resp)
 }
