@@ -11,6 +11,7 @@ use std::task::{ready, Context, Poll};
 use std::time::Duration;
 
 use axum::Router;
+use bytes::{Buf, Bytes};
 use hyper::server::conn::http1;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::service::TowerToHyperService;
@@ -114,8 +115,7 @@ async fn connection(
     let stalled = Stall::default();
     let io = TokioIo::new(JsonRefusals {
         inner: stream,
-        pending: Vec::new(),
-        sent: 0,
+        pending: Bytes::new(),
         stalled: stalled.clone(),
     });
     let mut builder = http1::Builder::new();
@@ -174,7 +174,7 @@ async fn busy(mut stream: TcpStream, max: usize) {
         "TOO_MANY_CONNECTIONS",
         format!("the server already serves {max} connections (--max-connections); retry later"),
     );
-    let response = refusal.raw_response("Service Unavailable", &[]);
+    let response = refusal.raw_response(&[]);
     let _ = tokio::time::timeout(Duration::from_secs(1), async {
         stream.write_all(&response).await?;
         stream.shutdown().await?;
@@ -198,9 +198,8 @@ async fn busy(mut stream: TcpStream, max: usize) {
 /// one may share that slice with the good one's answer and then keeps hyper's empty body.
 struct JsonRefusals<T> {
     inner: T,
-    /// The rewritten answer not yet written, from `sent`.
-    pending: Vec<u8>,
-    sent: usize,
+    /// What is left to write of the rewritten answer.
+    pending: Bytes,
     stalled: Stall,
 }
 
@@ -227,18 +226,13 @@ impl<T: AsyncWrite + Unpin> JsonRefusals<T> {
     }
 
     fn drain(&mut self, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
-        while self.sent < self.pending.len() {
-            let (pending, sent) = (std::mem::take(&mut self.pending), self.sent);
-            let polled = self.write_inner(cx, &[IoSlice::new(&pending[sent..])]);
-            self.pending = pending;
-            let n = ready!(polled)?;
-            if n == 0 {
-                return Poll::Ready(Err(io::ErrorKind::WriteZero.into()));
+        while !self.pending.is_empty() {
+            let pending = self.pending.clone();
+            match ready!(self.write_inner(cx, &[IoSlice::new(&pending)]))? {
+                0 => return Poll::Ready(Err(io::ErrorKind::WriteZero.into())),
+                n => self.pending.advance(n),
             }
-            self.sent += n;
         }
-        self.pending.clear();
-        self.sent = 0;
         Poll::Ready(Ok(()))
     }
 }
@@ -261,7 +255,7 @@ impl<T: AsyncWrite + Unpin> AsyncWrite for JsonRefusals<T> {
     ) -> Poll<io::Result<usize>> {
         ready!(self.drain(cx))?;
         if let Some(answer) = refusal::rewrite_bare(buf) {
-            self.pending = answer;
+            self.pending = answer.into();
             if let Poll::Ready(Err(e)) = self.drain(cx) {
                 return Poll::Ready(Err(e));
             }
