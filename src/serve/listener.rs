@@ -36,7 +36,7 @@ pub async fn run<F>(
 where
     F: Future<Output = ()> + Send + 'static,
 {
-    let (log, max_connections) = (cfg.log, cfg.max_connections);
+    let (log, max_connections) = (cfg.log.unwrap_or(|_| {}), cfg.max_connections);
     let permits = Arc::new(Semaphore::new(max_connections.max(1)));
     let mut conns = JoinSet::new();
     let mut shutdown = pin!(shutdown);
@@ -49,9 +49,7 @@ where
                     Ok(a) => a,
                     Err(e) => {
                         // Out of file descriptors and the like: wait instead of spinning.
-                        if let Some(log) = log {
-                            log(&format!("accepting a connection: {e}"));
-                        }
+                        log(&format!("accepting a connection: {e}"));
                         tokio::time::sleep(Duration::from_millis(100)).await;
                         continue;
                     }
@@ -63,7 +61,7 @@ where
                         conns.spawn(connection(stream, peer, router.clone(), timeouts, log, cancel.clone(), permit));
                     }
                     Err(_) => {
-                        if let (Some(log), false) = (log, full_logged) {
+                        if !full_logged {
                             log(&format!(
                                 "{max_connections} connections open (--max-connections): answering new ones 503 until one closes"
                             ));
@@ -87,13 +85,11 @@ where
         tokio::select! {
             next = conns.join_next() => if next.is_none() { break },
             _ = &mut grace => {
-                if let Some(log) = log {
-                    log(&format!(
-                        "closing {} still open after the {} ms shutdown grace",
-                        crate::timeline::render::count(conns.len(), "connection"),
-                        cfg.shutdown_grace.as_millis()
-                    ));
-                }
+                log(&format!(
+                    "closing {} still open after the {} ms shutdown grace",
+                    crate::timeline::render::count(conns.len(), "connection"),
+                    cfg.shutdown_grace.as_millis()
+                ));
                 conns.shutdown().await;
                 break;
             }
@@ -107,7 +103,7 @@ async fn connection(
     peer: SocketAddr,
     router: Router,
     (header_timeout, write_timeout): (Duration, Duration),
-    log: Option<fn(&str)>,
+    log: fn(&str),
     cancel: CancellationToken,
     _permit: OwnedSemaphorePermit,
 ) {
@@ -143,18 +139,14 @@ async fn connection(
             conn.as_mut().await
         }
         () = watch => {
-            if let Some(log) = log {
-                log(&format!(
-                    "{peer}: closed: the client read nothing for {} ms (write timeout)",
-                    write_timeout.as_millis()
-                ));
-            }
+            log(&format!(
+                "{peer}: closed: the client read nothing for {} ms (write timeout)",
+                write_timeout.as_millis()
+            ));
             return;
         }
     };
-    let (Err(e), Some(log)) = (result, log) else {
-        return;
-    };
+    let Err(e) = result else { return };
     if e.is_timeout() {
         log(&format!(
             "{peer}: closed: no complete request head within {} ms (--header-timeout)",
