@@ -166,10 +166,9 @@ impl App {
         let cors = match cfg.cors.as_deref() {
             None => None,
             Some("*") => Some(AllowOrigin::any()),
-            Some(origin) => match HeaderValue::from_str(origin) {
-                Ok(origin) => Some(AllowOrigin::exact(origin)),
-                Err(_) => return Err(ServeError::BadCors(origin.to_string())),
-            },
+            Some(origin) => Some(AllowOrigin::exact(
+                HeaderValue::from_str(origin).map_err(|_| ServeError::BadCors(origin.into()))?,
+            )),
         };
         let mut map = IndexMap::new();
         for c in conversations {
@@ -359,9 +358,9 @@ fn parse_request(bytes: &[u8]) -> Result<RunRequest, Refusal> {
             "the body must be a RunAgentInput JSON object".into(),
         ));
     };
-    let field = |k: &str| match o.get(k).and_then(Value::as_str) {
-        Some(s) => Ok(s.to_string()),
-        None => Err(invalid(format!("RunAgentInput needs a string `{k}`"))),
+    let field = |k: &str| {
+        let value = o.get(k).and_then(Value::as_str).map(str::to_string);
+        value.ok_or_else(|| invalid(format!("RunAgentInput needs a string `{k}`")))
     };
     let thread_id = field("threadId")?;
     if thread_id.len() > MAX_THREAD_ID_BYTES {
@@ -375,11 +374,10 @@ fn parse_request(bytes: &[u8]) -> Result<RunRequest, Refusal> {
         None | Some(Value::Null) => vec![],
         Some(Value::Array(entries)) => entries
             .iter()
-            .map(|e| match e.get("interruptId").and_then(Value::as_str) {
-                Some(id) => Ok(id.to_string()),
-                None => Err(invalid(
-                    "every resume[] entry needs a string `interruptId`".into(),
-                )),
+            .map(|e| {
+                let id = e.get("interruptId").and_then(Value::as_str);
+                let need = "every resume[] entry needs a string `interruptId`";
+                id.map(str::to_string).ok_or_else(|| invalid(need.into()))
             })
             .collect::<Result<_, _>>()?,
         Some(_) => return Err(invalid("`resume` must be an array".into())),
@@ -431,16 +429,14 @@ async fn read_body(headers: &HeaderMap, body: Body, cfg: &ServeConfig) -> Result
             ),
         )),
         Ok(Ok(bytes)) => Ok(bytes.to_vec()),
-        Ok(Err(e)) => {
-            let over = std::error::Error::source(&e)
+        Ok(Err(e))
+            if std::error::Error::source(&e)
                 .is_some_and(|s| s.is::<http_body_util::LengthLimitError>())
-                || e.to_string().contains("length limit exceeded");
-            if over {
-                Err(too_large(limit))
-            } else {
-                Err(Refusal::bad("BAD_BODY", format!("reading the body: {e}")))
-            }
+                || e.to_string().contains("length limit exceeded") =>
+        {
+            Err(too_large(limit))
         }
+        Ok(Err(e)) => Err(Refusal::bad("BAD_BODY", format!("reading the body: {e}"))),
     }
 }
 
