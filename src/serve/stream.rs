@@ -79,7 +79,6 @@ struct Replay {
     wait: Option<Duration>,
     cancel: CancellationToken,
     terminal_sent: bool,
-    done: bool,
     _guard: ActiveGuard,
 }
 
@@ -103,7 +102,6 @@ pub fn sse_stream(
         wait: None,
         cancel,
         terminal_sent: false,
-        done: false,
         _guard: guard,
     };
     futures_util::stream::unfold(state, |mut st| async move {
@@ -114,9 +112,6 @@ pub fn sse_stream(
 
 impl Replay {
     async fn step(&mut self) -> Option<Bytes> {
-        if self.done {
-            return None;
-        }
         let ev = self.frames.events.get(self.next)?;
         let wait = *self
             .wait
@@ -150,16 +145,17 @@ impl Replay {
 
     /// Server shutdown: end the run with a RUN_ERROR unless it already ended.
     fn shutdown(&mut self) -> Option<Bytes> {
-        self.done = true;
-        if self.terminal_sent || self.next == 0 {
-            return None;
-        }
-        Some(frame_bytes(&Event::RunError {
-            timestamp: None,
-            raw_event: None,
-            message: "The replay server is shutting down; the recorded run was cut short.".into(),
-            code: Some(SERVER_SHUTDOWN.into()),
-        }))
+        let cut = !self.terminal_sent && self.next > 0;
+        self.next = usize::MAX; // the end: nothing more is sent
+        cut.then(|| {
+            frame_bytes(&Event::RunError {
+                timestamp: None,
+                raw_event: None,
+                message: "The replay server is shutting down; the recorded run was cut short."
+                    .into(),
+                code: Some(SERVER_SHUTDOWN.into()),
+            })
+        })
     }
 }
 
