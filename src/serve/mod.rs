@@ -312,13 +312,9 @@ async fn not_found(uri: Uri) -> Refusal {
 /// 405 for a method a path does not take; a CORS preflight to a server without `--cors`
 /// is told how to allow it.
 async fn method_not_allowed(method: Method, headers: HeaderMap) -> Response {
-    let origin = headers
-        .get(header::ORIGIN)
-        .map(|o| String::from_utf8_lossy(o.as_bytes()).into_owned());
     let preflight =
         method == Method::OPTIONS && headers.contains_key(header::ACCESS_CONTROL_REQUEST_METHOD);
-    if let (true, Some(origin)) = (preflight, origin) {
-        let origin = printable_cut(&origin, log::LOG_FIELD_CHARS).into_owned();
+    if let (true, Some(origin)) = (preflight, header_text(&headers, header::ORIGIN)) {
         let hint = format!("start with --cors {origin} to allow this origin");
         let refusal = Refusal::new(
             403,
@@ -339,6 +335,12 @@ async fn method_not_allowed(method: Method, headers: HeaderMap) -> Response {
     resp.headers_mut()
         .insert(header::ALLOW, HeaderValue::from_static("GET, POST"));
     resp
+}
+
+/// A header's value as logged: escaped, cut to [`log::LOG_FIELD_CHARS`].
+fn header_text(headers: &HeaderMap, name: header::HeaderName) -> Option<String> {
+    let value = String::from_utf8_lossy(headers.get(name)?.as_bytes()).into_owned();
+    Some(printable_cut(&value, log::LOG_FIELD_CHARS).into_owned())
 }
 
 /// The parts of a RunAgentInput the replay needs.
@@ -449,12 +451,7 @@ async fn post(
 ) -> Result<Response, Refusal> {
     let index = conversation_of(&st, &uri)?;
     if !is_json(&headers) {
-        let given = headers
-            .get(header::CONTENT_TYPE)
-            .map_or("none".into(), |v| {
-                printable_cut(&String::from_utf8_lossy(v.as_bytes()), log::LOG_FIELD_CHARS)
-                    .into_owned()
-            });
+        let given = header_text(&headers, header::CONTENT_TYPE).unwrap_or("none".into());
         return Err(Refusal::new(
             415,
             "UNSUPPORTED_MEDIA_TYPE",
