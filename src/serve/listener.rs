@@ -3,7 +3,7 @@
 //! a grace period, and whatever is left is closed.
 
 use std::future::Future;
-use std::io;
+use std::io::{self, IoSlice};
 use std::net::SocketAddr;
 use std::pin::{pin, Pin};
 use std::sync::Arc;
@@ -11,6 +11,7 @@ use std::task::{ready, Context, Poll};
 use std::time::Duration;
 
 use axum::Router;
+use bytes::{Buf, Bytes};
 use hyper::server::conn::http1;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::service::TowerToHyperService;
@@ -35,7 +36,7 @@ pub async fn run<F>(
 where
     F: Future<Output = ()> + Send + 'static,
 {
-    let (log, max_connections) = (cfg.log, cfg.max_connections);
+    let (log, max_connections) = (cfg.log.unwrap_or(|_| {}), cfg.max_connections);
     let permits = Arc::new(Semaphore::new(max_connections.max(1)));
     let mut conns = JoinSet::new();
     let mut shutdown = pin!(shutdown);
@@ -48,9 +49,7 @@ where
                     Ok(a) => a,
                     Err(e) => {
                         // Out of file descriptors and the like: wait instead of spinning.
-                        if let Some(log) = log {
-                            log(&format!("accepting a connection: {e}"));
-                        }
+                        log(&format!("accepting a connection: {e}"));
                         tokio::time::sleep(Duration::from_millis(100)).await;
                         continue;
                     }
@@ -62,7 +61,7 @@ where
                         conns.spawn(connection(stream, peer, router.clone(), timeouts, log, cancel.clone(), permit));
                     }
                     Err(_) => {
-                        if let (Some(log), false) = (log, full_logged) {
+                        if !full_logged {
                             log(&format!(
                                 "{max_connections} connections open (--max-connections): answering new ones 503 until one closes"
                             ));
@@ -86,13 +85,11 @@ where
         tokio::select! {
             next = conns.join_next() => if next.is_none() { break },
             _ = &mut grace => {
-                if let Some(log) = log {
-                    log(&format!(
-                        "closing {} still open after the {} ms shutdown grace",
-                        crate::timeline::render::count(conns.len(), "connection"),
-                        cfg.shutdown_grace.as_millis()
-                    ));
-                }
+                log(&format!(
+                    "closing {} still open after the {} ms shutdown grace",
+                    crate::timeline::render::count(conns.len(), "connection"),
+                    cfg.shutdown_grace.as_millis()
+                ));
                 conns.shutdown().await;
                 break;
             }
@@ -106,7 +103,7 @@ async fn connection(
     peer: SocketAddr,
     router: Router,
     (header_timeout, write_timeout): (Duration, Duration),
-    log: Option<fn(&str)>,
+    log: fn(&str),
     cancel: CancellationToken,
     _permit: OwnedSemaphorePermit,
 ) {
@@ -114,8 +111,7 @@ async fn connection(
     let stalled = Stall::default();
     let io = TokioIo::new(JsonRefusals {
         inner: stream,
-        pending: Vec::new(),
-        sent: 0,
+        pending: Bytes::new(),
         stalled: stalled.clone(),
     });
     let mut builder = http1::Builder::new();
@@ -143,18 +139,14 @@ async fn connection(
             conn.as_mut().await
         }
         () = watch => {
-            if let Some(log) = log {
-                log(&format!(
-                    "{peer}: closed: the client read nothing for {} ms (write timeout)",
-                    write_timeout.as_millis()
-                ));
-            }
+            log(&format!(
+                "{peer}: closed: the client read nothing for {} ms (write timeout)",
+                write_timeout.as_millis()
+            ));
             return;
         }
     };
-    let (Err(e), Some(log)) = (result, log) else {
-        return;
-    };
+    let Err(e) = result else { return };
     if e.is_timeout() {
         log(&format!(
             "{peer}: closed: no complete request head within {} ms (--header-timeout)",
@@ -174,7 +166,7 @@ async fn busy(mut stream: TcpStream, max: usize) {
         "TOO_MANY_CONNECTIONS",
         format!("the server already serves {max} connections (--max-connections); retry later"),
     );
-    let response = refusal.raw_response("Service Unavailable", &[]);
+    let response = refusal.raw_response(&[]);
     let _ = tokio::time::timeout(Duration::from_secs(1), async {
         stream.write_all(&response).await?;
         stream.shutdown().await?;
@@ -194,14 +186,12 @@ async fn busy(mut stream: TcpStream, max: usize) {
 /// hyper answers a request head it cannot read (400, 414, 431) itself, with an empty body:
 /// this wrapper gives those answers the same JSON error body as every other refusal. They are
 /// the only responses with such a status and `content-length: 0` (every answer of the server
-/// has a body), written as one buffer (the wrapper is not vectored, so hyper flattens). A bad
-/// request pipelined behind a good one shares a buffer with the good one's answer and keeps
-/// hyper's empty body.
+/// has a body), their head the first slice of a write. A bad request pipelined behind a good
+/// one may share that slice with the good one's answer and then keeps hyper's empty body.
 struct JsonRefusals<T> {
     inner: T,
-    /// The rewritten answer not yet written, from `sent`.
-    pending: Vec<u8>,
-    sent: usize,
+    /// What is left to write of the rewritten answer.
+    pending: Bytes,
     stalled: Stall,
 }
 
@@ -209,9 +199,13 @@ struct JsonRefusals<T> {
 type Stall = Arc<std::sync::Mutex<Option<std::time::Instant>>>;
 
 impl<T: AsyncWrite + Unpin> JsonRefusals<T> {
-    /// A write to the client, noting since when writes have been waiting.
-    fn write_inner(&mut self, cx: &mut Context<'_>, buf: &[u8]) -> Poll<io::Result<usize>> {
-        let polled = Pin::new(&mut self.inner).poll_write(cx, buf);
+    /// A write to the client (`bufs` in one call), noting since when writes have been waiting.
+    fn write_inner(
+        &mut self,
+        cx: &mut Context<'_>,
+        bufs: &[IoSlice<'_>],
+    ) -> Poll<io::Result<usize>> {
+        let polled = Pin::new(&mut self.inner).poll_write_vectored(cx, bufs);
         if let Ok(mut since) = self.stalled.lock() {
             match &polled {
                 Poll::Pending => {
@@ -224,18 +218,13 @@ impl<T: AsyncWrite + Unpin> JsonRefusals<T> {
     }
 
     fn drain(&mut self, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
-        while self.sent < self.pending.len() {
-            let (pending, sent) = (std::mem::take(&mut self.pending), self.sent);
-            let polled = self.write_inner(cx, &pending[sent..]);
-            self.pending = pending;
-            let n = ready!(polled)?;
-            if n == 0 {
-                return Poll::Ready(Err(io::ErrorKind::WriteZero.into()));
+        while !self.pending.is_empty() {
+            let pending = self.pending.clone();
+            match ready!(self.write_inner(cx, &[IoSlice::new(&pending)]))? {
+                0 => return Poll::Ready(Err(io::ErrorKind::WriteZero.into())),
+                n => self.pending.advance(n),
             }
-            self.sent += n;
         }
-        self.pending.clear();
-        self.sent = 0;
         Poll::Ready(Ok(()))
     }
 }
@@ -258,13 +247,34 @@ impl<T: AsyncWrite + Unpin> AsyncWrite for JsonRefusals<T> {
     ) -> Poll<io::Result<usize>> {
         ready!(self.drain(cx))?;
         if let Some(answer) = refusal::rewrite_bare(buf) {
-            self.pending = answer;
+            self.pending = answer.into();
             if let Poll::Ready(Err(e)) = self.drain(cx) {
                 return Poll::Ready(Err(e));
             }
             return Poll::Ready(Ok(buf.len()));
         }
-        self.write_inner(cx, buf)
+        self.write_inner(cx, &[IoSlice::new(buf)])
+    }
+
+    /// Vectored, so hyper queues a body's `Bytes` as they are (a frame shared by every stream)
+    /// instead of copying each into the connection's own buffer. A response head comes first,
+    /// in its own slice.
+    fn poll_write_vectored(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        bufs: &[IoSlice<'_>],
+    ) -> Poll<io::Result<usize>> {
+        match bufs.iter().find(|b| !b.is_empty()) {
+            Some(head) if refusal::rewrite_bare(head).is_some() => self.poll_write(cx, head),
+            _ => {
+                ready!(self.drain(cx))?;
+                self.write_inner(cx, bufs)
+            }
+        }
+    }
+
+    fn is_write_vectored(&self) -> bool {
+        true
     }
 
     fn poll_flush(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {

@@ -24,8 +24,8 @@ pub const LOG_FIELD_CHARS: usize = 200;
 #[derive(Debug, Clone)]
 pub struct LogNote(pub String);
 
-/// The middleware: logs through `log` when the response body ends or is dropped (noting a
-/// response that ended while `shutdown` was cancelled).
+/// The middleware: logs through `log` when the response body is dropped (hyper drops it once
+/// it has ended), noting a response that ended while `shutdown` was cancelled.
 pub async fn requests(
     log: fn(&str),
     shutdown: CancellationToken,
@@ -50,7 +50,6 @@ pub async fn requests(
         log,
         shutdown,
         ended: false,
-        logged: false,
     };
     Response::from_parts(parts, Body::new(body))
 }
@@ -63,29 +62,6 @@ struct Logged {
     log: fn(&str),
     shutdown: CancellationToken,
     ended: bool,
-    logged: bool,
-}
-
-impl Logged {
-    fn emit(&mut self) {
-        if self.logged {
-            return;
-        }
-        self.logged = true;
-        let left = if self.shutdown.is_cancelled() {
-            ", server shutting down"
-        } else if self.ended {
-            ""
-        } else {
-            ", client left"
-        };
-        (self.log)(&format!(
-            "{} {}{}{left}",
-            self.line,
-            duration(self.start.elapsed()),
-            self.tail
-        ));
-    }
 }
 
 impl HttpBody for Logged {
@@ -97,10 +73,7 @@ impl HttpBody for Logged {
         cx: &mut Context<'_>,
     ) -> Poll<Option<Result<Frame<Bytes>, axum::Error>>> {
         let polled = Pin::new(&mut self.inner).poll_frame(cx);
-        if let Poll::Ready(None) = polled {
-            self.ended = true;
-            self.emit();
-        }
+        self.ended |= matches!(polled, Poll::Ready(None));
         polled
     }
 
@@ -117,10 +90,19 @@ impl Drop for Logged {
     fn drop(&mut self) {
         // A body hyper never polled to its end because it knew the length (a full JSON
         // answer) is complete when dropped after its data was taken.
-        if self.inner.is_end_stream() {
-            self.ended = true;
-        }
-        self.emit();
+        let left = if self.shutdown.is_cancelled() {
+            ", server shutting down"
+        } else if self.ended || self.inner.is_end_stream() {
+            ""
+        } else {
+            ", client left"
+        };
+        (self.log)(&format!(
+            "{} {}{}{left}",
+            self.line,
+            duration(self.start.elapsed()),
+            self.tail
+        ));
     }
 }
 

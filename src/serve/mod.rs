@@ -25,13 +25,12 @@ pub mod stream;
 
 use std::future::Future;
 use std::io;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
 use axum::body::Body;
 use axum::extract::{Request, State};
-use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode, Uri};
+use axum::http::{header, HeaderMap, HeaderName, HeaderValue, Method, Uri};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
@@ -49,7 +48,7 @@ use log::LogNote;
 use refusal::Refusal;
 pub use session::{Admission, Sessions, CONVERSATION_ENDED, RESUME_MISMATCH};
 pub use store::{Conversation, Ending, RecordedRun};
-use stream::{sse_stream, ActiveGuard};
+use stream::{sse_stream, Frames};
 
 /// Errors setting up a server (serving itself reports per request).
 #[derive(Debug, thiserror::Error)]
@@ -147,7 +146,8 @@ struct AppState {
     /// `--cors`, checked.
     cors: Option<AllowOrigin>,
     cfg: ServeConfig,
-    active: Arc<AtomicUsize>,
+    /// One clone per live stream.
+    active: Arc<()>,
     cancel: CancellationToken,
 }
 
@@ -166,10 +166,9 @@ impl App {
         let cors = match cfg.cors.as_deref() {
             None => None,
             Some("*") => Some(AllowOrigin::any()),
-            Some(origin) => match HeaderValue::from_str(origin) {
-                Ok(origin) => Some(AllowOrigin::exact(origin)),
-                Err(_) => return Err(ServeError::BadCors(origin.to_string())),
-            },
+            Some(origin) => Some(AllowOrigin::exact(
+                HeaderValue::from_str(origin).map_err(|_| ServeError::BadCors(origin.into()))?,
+            )),
         };
         let mut map = IndexMap::new();
         for c in conversations {
@@ -184,7 +183,7 @@ impl App {
                 sessions: Sessions::new(cfg.max_threads),
                 cors,
                 cfg,
-                active: Arc::new(AtomicUsize::new(0)),
+                active: Arc::new(()),
                 cancel: CancellationToken::new(),
             }),
         })
@@ -224,7 +223,7 @@ impl App {
 
     /// Streams being served right now.
     pub fn active_streams(&self) -> usize {
-        self.state.active.load(Ordering::SeqCst)
+        Arc::strong_count(&self.state.active) - 1
     }
 
     /// How many threads the server remembers.
@@ -252,7 +251,7 @@ fn describe(c: &Conversation, default: bool) -> Value {
         "default": default,
         "files": c.files,
         "runs": c.runs.iter().map(|r| json!({
-            "events": r.events.len(),
+            "events": r.frames.events.len(),
             "ending": r.ending.as_str(),
             "interrupts": r.interrupts,
         })).collect::<Vec<_>>(),
@@ -268,7 +267,7 @@ async fn list(State(st): State<Arc<AppState>>) -> Json<Value> {
         .collect();
     Json(json!({
         "conversations": conversations,
-        "activeStreams": st.active.load(Ordering::SeqCst),
+        "activeStreams": Arc::strong_count(&st.active) - 1,
         "usage": "POST a RunAgentInput to a conversation's path; the response is its next recorded run as AG-UI SSE",
     }))
 }
@@ -313,13 +312,9 @@ async fn not_found(uri: Uri) -> Refusal {
 /// 405 for a method a path does not take; a CORS preflight to a server without `--cors`
 /// is told how to allow it.
 async fn method_not_allowed(method: Method, headers: HeaderMap) -> Response {
-    let origin = headers
-        .get(header::ORIGIN)
-        .map(|o| String::from_utf8_lossy(o.as_bytes()).into_owned());
     let preflight =
         method == Method::OPTIONS && headers.contains_key(header::ACCESS_CONTROL_REQUEST_METHOD);
-    if let (true, Some(origin)) = (preflight, origin) {
-        let origin = printable_cut(&origin, log::LOG_FIELD_CHARS).into_owned();
+    if let (true, Some(origin)) = (preflight, header_text(&headers, header::ORIGIN)) {
         let hint = format!("start with --cors {origin} to allow this origin");
         let refusal = Refusal::new(
             403,
@@ -342,6 +337,12 @@ async fn method_not_allowed(method: Method, headers: HeaderMap) -> Response {
     resp
 }
 
+/// A header's value as logged: escaped, cut to [`log::LOG_FIELD_CHARS`].
+fn header_text(headers: &HeaderMap, name: header::HeaderName) -> Option<String> {
+    let value = String::from_utf8_lossy(headers.get(name)?.as_bytes()).into_owned();
+    Some(printable_cut(&value, log::LOG_FIELD_CHARS).into_owned())
+}
+
 /// The parts of a RunAgentInput the replay needs.
 #[derive(Debug)]
 struct RunRequest {
@@ -359,9 +360,9 @@ fn parse_request(bytes: &[u8]) -> Result<RunRequest, Refusal> {
             "the body must be a RunAgentInput JSON object".into(),
         ));
     };
-    let field = |k: &str| match o.get(k).and_then(Value::as_str) {
-        Some(s) => Ok(s.to_string()),
-        None => Err(invalid(format!("RunAgentInput needs a string `{k}`"))),
+    let field = |k: &str| {
+        let value = o.get(k).and_then(Value::as_str).map(str::to_string);
+        value.ok_or_else(|| invalid(format!("RunAgentInput needs a string `{k}`")))
     };
     let thread_id = field("threadId")?;
     if thread_id.len() > MAX_THREAD_ID_BYTES {
@@ -375,11 +376,10 @@ fn parse_request(bytes: &[u8]) -> Result<RunRequest, Refusal> {
         None | Some(Value::Null) => vec![],
         Some(Value::Array(entries)) => entries
             .iter()
-            .map(|e| match e.get("interruptId").and_then(Value::as_str) {
-                Some(id) => Ok(id.to_string()),
-                None => Err(invalid(
-                    "every resume[] entry needs a string `interruptId`".into(),
-                )),
+            .map(|e| {
+                let id = e.get("interruptId").and_then(Value::as_str);
+                let need = "every resume[] entry needs a string `interruptId`";
+                id.map(str::to_string).ok_or_else(|| invalid(need.into()))
             })
             .collect::<Result<_, _>>()?,
         Some(_) => return Err(invalid("`resume` must be an array".into())),
@@ -431,16 +431,14 @@ async fn read_body(headers: &HeaderMap, body: Body, cfg: &ServeConfig) -> Result
             ),
         )),
         Ok(Ok(bytes)) => Ok(bytes.to_vec()),
-        Ok(Err(e)) => {
-            let over = std::error::Error::source(&e)
+        Ok(Err(e))
+            if std::error::Error::source(&e)
                 .is_some_and(|s| s.is::<http_body_util::LengthLimitError>())
-                || e.to_string().contains("length limit exceeded");
-            if over {
-                Err(too_large(limit))
-            } else {
-                Err(Refusal::bad("BAD_BODY", format!("reading the body: {e}")))
-            }
+                || e.to_string().contains("length limit exceeded") =>
+        {
+            Err(too_large(limit))
         }
+        Ok(Err(e)) => Err(Refusal::bad("BAD_BODY", format!("reading the body: {e}"))),
     }
 }
 
@@ -453,12 +451,7 @@ async fn post(
 ) -> Result<Response, Refusal> {
     let index = conversation_of(&st, &uri)?;
     if !is_json(&headers) {
-        let given = headers
-            .get(header::CONTENT_TYPE)
-            .map_or("none".into(), |v| {
-                printable_cut(&String::from_utf8_lossy(v.as_bytes()), log::LOG_FIELD_CHARS)
-                    .into_owned()
-            });
+        let given = header_text(&headers, header::CONTENT_TYPE).unwrap_or("none".into());
         return Err(Refusal::new(
             415,
             "UNSUPPORTED_MEDIA_TYPE",
@@ -476,10 +469,10 @@ async fn post(
                 "run {}/{} ({} events, ends {})",
                 i + 1,
                 conv.runs.len(),
-                run.events.len(),
+                run.frames.events.len(),
                 run.ending.as_str()
             );
-            (run.events.clone(), st.cfg.pacing, outcome)
+            (run.frames.clone(), st.cfg.pacing, outcome)
         }
         Admission::Refused { code, message } => {
             let events = vec![
@@ -497,7 +490,7 @@ async fn post(
                 },
             ];
             (
-                Arc::new(events),
+                Frames::new(events),
                 Pacing::instant(),
                 format!("RUN_ERROR {code}"),
             )
@@ -515,15 +508,14 @@ async fn post(
         pacing,
         st.cfg.keep_alive,
         st.cancel.child_token(),
-        ActiveGuard::new(st.active.clone(), lease),
+        (st.active.clone(), lease),
     );
-    let mut resp = Response::builder()
-        .status(StatusCode::OK)
-        .header(header::CONTENT_TYPE, "text/event-stream")
-        .header(header::CACHE_CONTROL, "no-cache")
-        .header("x-accel-buffering", "no")
-        .body(Body::from_stream(body))
-        .map_err(|e| Refusal::new(500, "INTERNAL", e.to_string()))?;
+    let headers = [
+        (header::CONTENT_TYPE, "text/event-stream"),
+        (header::CACHE_CONTROL, "no-cache"),
+        (HeaderName::from_static("x-accel-buffering"), "no"),
+    ];
+    let mut resp = (headers, Body::from_stream(body)).into_response();
     resp.extensions_mut().insert(note);
     Ok(resp)
 }

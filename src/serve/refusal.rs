@@ -34,11 +34,12 @@ impl Refusal {
 
     /// A whole HTTP/1.1 response (for answers written before hyper is involved), closing the
     /// connection; `headers` are further header lines, each without its CRLF.
-    pub fn raw_response(&self, reason: &str, headers: &[&str]) -> Vec<u8> {
+    pub fn raw_response(&self, headers: &[&str]) -> Vec<u8> {
         let body = self.body();
         let mut out = format!(
-            "HTTP/1.1 {} {reason}\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n",
+            "HTTP/1.1 {} {}\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n",
             self.status.as_u16(),
+            self.status.canonical_reason().unwrap_or(""),
             body.len()
         )
         .into_bytes();
@@ -69,25 +70,17 @@ impl IntoResponse for Refusal {
 /// the JSON body (`None` for anything else). `head` must be exactly one response head.
 pub fn rewrite_bare(head: &[u8]) -> Option<Vec<u8>> {
     let rest = head.strip_prefix(b"HTTP/1.1 ")?;
-    let (refusal, reason) = match rest.get(..4)? {
+    let (status, code, message) = match rest.get(..4)? {
         b"400 " => (
-            Refusal::bad(
-                "BAD_REQUEST",
-                "the request line or a header is not valid HTTP/1.1",
-            ),
-            "Bad Request",
+            400,
+            "BAD_REQUEST",
+            "the request line or a header is not valid HTTP/1.1",
         ),
-        b"414 " => (
-            Refusal::new(414, "URI_TOO_LONG", "the request target is too long"),
-            "URI Too Long",
-        ),
+        b"414 " => (414, "URI_TOO_LONG", "the request target is too long"),
         b"431 " => (
-            Refusal::new(
-                431,
-                "HEADERS_TOO_LARGE",
-                "the request headers are too large or too many",
-            ),
-            "Request Header Fields Too Large",
+            431,
+            "HEADERS_TOO_LARGE",
+            "the request headers are too large or too many",
         ),
         _ => return None,
     };
@@ -104,7 +97,7 @@ pub fn rewrite_bare(head: &[u8]) -> Option<Vec<u8>> {
             _ => kept.push(line),
         }
     }
-    empty.then(|| refusal.raw_response(reason, &kept))
+    empty.then(|| Refusal::new(status, code, message).raw_response(&kept))
 }
 
 #[cfg(test)]

@@ -86,6 +86,7 @@ impl Sessions {
 
 fn decide(conv: &Conversation, thread: &str, s: &Session, resume_ids: &[String]) -> Admission {
     let total = conv.runs.len();
+    let plural = |n: usize, one, many| if n == 1 { one } else { many };
     if s.next >= total {
         return Admission::Refused {
             code: CONVERSATION_ENDED,
@@ -94,21 +95,17 @@ fn decide(conv: &Conversation, thread: &str, s: &Session, resume_ids: &[String])
                  replayed {}. Start a new thread (a new threadId) to replay it from the start.",
                 conv.name,
                 crate::timeline::render::count(total, "run"),
-                if total == 1 { "it" } else { "all of them" }
+                plural(total, "it", "all of them")
             ),
         };
     }
-    let missing: Vec<&str> = s
-        .pending
-        .iter()
-        .filter(|p| !resume_ids.contains(p))
-        .map(String::as_str)
-        .collect();
-    let unknown: Vec<&str> = resume_ids
-        .iter()
-        .filter(|r| !s.pending.contains(r))
-        .map(String::as_str)
-        .collect();
+    let not_in = |ids: &[String], of: &[String]| -> Vec<String> {
+        ids.iter().filter(|i| !of.contains(i)).cloned().collect()
+    };
+    let (missing, unknown) = (
+        not_in(&s.pending, resume_ids),
+        not_in(resume_ids, &s.pending),
+    );
     if missing.is_empty() && unknown.is_empty() {
         return Admission::Run(s.next);
     }
@@ -117,29 +114,23 @@ fn decide(conv: &Conversation, thread: &str, s: &Session, resume_ids: &[String])
     } else {
         format!(
             "Thread '{thread}' is paused at {} {} of recorded run {} of '{}'",
-            if s.pending.len() == 1 {
-                "interrupt"
-            } else {
-                "interrupts"
-            },
+            plural(s.pending.len(), "interrupt", "interrupts"),
             quote(&s.pending),
             s.next,
             conv.name
         )
     };
     if !missing.is_empty() {
-        message.push_str(&format!("; resume[] does not answer: {}", quote(&missing)));
+        message += &format!("; resume[] does not answer: {}", quote(&missing));
     }
-    if !unknown.is_empty() {
-        if s.pending.is_empty() {
-            message.push_str(&format!(" {}", quote(&unknown)));
-        } else {
-            message.push_str(&format!(
-                "; resume[] names unknown interrupt {}: {}",
-                if unknown.len() == 1 { "id" } else { "ids" },
-                quote(&unknown)
-            ));
-        }
+    if !unknown.is_empty() && s.pending.is_empty() {
+        message += &format!(" {}", quote(&unknown));
+    } else if !unknown.is_empty() {
+        let ids = plural(unknown.len(), "id", "ids");
+        message += &format!(
+            "; resume[] names unknown interrupt {ids}: {}",
+            quote(&unknown)
+        );
     }
     message.push_str(
         ". Send resume[] with one entry per pending interrupt id, as the recording requires.",
@@ -150,9 +141,9 @@ fn decide(conv: &Conversation, thread: &str, s: &Session, resume_ids: &[String])
     }
 }
 
-fn quote<S: AsRef<str>>(ids: &[S]) -> String {
+fn quote(ids: &[String]) -> String {
     ids.iter()
-        .map(|i| format!("'{}'", i.as_ref()))
+        .map(|i| format!("'{i}'"))
         .collect::<Vec<_>>()
         .join(", ")
 }

@@ -7,6 +7,7 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
+use super::stream::Frames;
 use super::ServeError;
 use crate::agui::{Event, EventType};
 use crate::input::Origin;
@@ -39,7 +40,7 @@ impl Ending {
 /// One recorded run: its AG-UI events, from RUN_STARTED to its terminal.
 #[derive(Debug, Clone)]
 pub struct RecordedRun {
-    pub events: Arc<Vec<Event>>,
+    pub frames: Arc<Frames>,
     pub ending: Ending,
     /// The ids of the RUN_FINISHED interrupt outcome: what the next request on the thread
     /// must answer in `resume[]`.
@@ -231,7 +232,7 @@ pub fn split_runs(events: Vec<Event>) -> Vec<RecordedRun> {
                 }
             }
             RecordedRun {
-                events: Arc::new(events),
+                frames: Frames::new(events),
                 ending,
                 interrupts,
             }

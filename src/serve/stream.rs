@@ -3,8 +3,7 @@
 
 use std::borrow::Cow;
 use std::convert::Infallible;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use bytes::Bytes;
@@ -23,68 +22,26 @@ pub const KEEP_ALIVE: &[u8] = b": keep-alive\n\n";
 /// The RUN_ERROR code of a stream cut short by server shutdown.
 pub const SERVER_SHUTDOWN: &str = "SERVER_SHUTDOWN";
 
-/// Counts live streams; decremented when the stream is dropped (finished, client gone, or
-/// shutdown). Holds the thread's lease meanwhile.
-pub struct ActiveGuard {
-    counter: Arc<AtomicUsize>,
-    _lease: ThreadLease,
-}
-
-impl ActiveGuard {
-    pub fn new(counter: Arc<AtomicUsize>, lease: ThreadLease) -> Self {
-        counter.fetch_add(1, Ordering::SeqCst);
-        ActiveGuard {
-            counter,
-            _lease: lease,
-        }
-    }
-}
-
-impl Drop for ActiveGuard {
-    fn drop(&mut self) {
-        self.counter.fetch_sub(1, Ordering::SeqCst);
-    }
-}
+/// Held by a stream while it is served: the server's count of live streams (a clone of
+/// [`super::App`]'s) and the thread's lease.
+pub type ActiveGuard = (Arc<()>, ThreadLease);
 
 /// Replaces the recorded thread and run ids with the request's on RUN_STARTED (and its
 /// `input`) and RUN_FINISHED. Every other event is served as recorded.
 pub fn personalize<'a>(ev: &'a Event, thread_id: &str, run_id: &str) -> Cow<'a, Event> {
-    if !matches!(
+    let ends = matches!(
         ev.kind(),
         Some(EventType::RunStarted | EventType::RunFinished)
-    ) {
+    );
+    // The event as JSON (keys in their order: preserve_order), served as that JSON.
+    let Some(Ok(Value::Object(mut o))) = ends.then(|| serde_json::to_value(ev)) else {
         return Cow::Borrowed(ev);
-    }
-    let mut ev = ev.clone();
-    let input = match &mut ev {
-        Event::RunStarted {
-            thread_id: t,
-            run_id: r,
-            input,
-            ..
-        } => {
-            (*t, *r) = (thread_id.to_string(), run_id.to_string());
-            input.as_mut()
-        }
-        Event::RunFinished {
-            thread_id: t,
-            run_id: r,
-            ..
-        } => {
-            (*t, *r) = (thread_id.to_string(), run_id.to_string());
-            None
-        }
-        // A capture's event, served as recorded but for the ids.
-        Event::Passthrough(Value::Object(o)) => {
-            set_ids(o, thread_id, run_id);
-            o.get_mut("input")
-        }
-        _ => None,
     };
-    if let Some(Value::Object(input)) = input {
+    set_ids(&mut o, thread_id, run_id);
+    if let Some(Value::Object(input)) = o.get_mut("input") {
         set_ids(input, thread_id, run_id);
     }
-    Cow::Owned(ev)
+    Cow::Owned(Event::Passthrough(Value::Object(o)))
 }
 
 fn set_ids(o: &mut Map<String, Value>, thread_id: &str, run_id: &str) {
@@ -95,8 +52,24 @@ fn set_ids(o: &mut Map<String, Value>, thread_id: &str, run_id: &str) {
     }
 }
 
+/// Events to serve, each with its SSE frame: encoded the first time a stream sends it, then one
+/// `Bytes` shared by every stream (a client that stops reading holds a reference to the frame
+/// it waits on, not a copy of it).
+#[derive(Debug)]
+pub struct Frames {
+    pub events: Vec<Event>,
+    encoded: Vec<OnceLock<Bytes>>,
+}
+
+impl Frames {
+    pub fn new(events: Vec<Event>) -> Arc<Frames> {
+        let encoded = events.iter().map(|_| OnceLock::new()).collect();
+        Arc::new(Frames { events, encoded })
+    }
+}
+
 struct Replay {
-    events: Arc<Vec<Event>>,
+    frames: Arc<Frames>,
     next: usize,
     thread_id: String,
     run_id: String,
@@ -106,13 +79,12 @@ struct Replay {
     wait: Option<Duration>,
     cancel: CancellationToken,
     terminal_sent: bool,
-    done: bool,
     _guard: ActiveGuard,
 }
 
 /// The body stream of one response.
 pub fn sse_stream(
-    events: Arc<Vec<Event>>,
+    frames: Arc<Frames>,
     thread_id: String,
     run_id: String,
     pacing: Pacing,
@@ -121,7 +93,7 @@ pub fn sse_stream(
     guard: ActiveGuard,
 ) -> impl Stream<Item = Result<Bytes, Infallible>> + Send + 'static {
     let state = Replay {
-        events,
+        frames,
         next: 0,
         thread_id,
         run_id,
@@ -130,7 +102,6 @@ pub fn sse_stream(
         wait: None,
         cancel,
         terminal_sent: false,
-        done: false,
         _guard: guard,
     };
     futures_util::stream::unfold(state, |mut st| async move {
@@ -141,10 +112,7 @@ pub fn sse_stream(
 
 impl Replay {
     async fn step(&mut self) -> Option<Bytes> {
-        if self.done {
-            return None;
-        }
-        let ev = self.events.get(self.next)?;
+        let ev = self.frames.events.get(self.next)?;
         let wait = *self
             .wait
             .get_or_insert_with(|| self.pacer.delay_for(ev.timestamp()));
@@ -163,24 +131,31 @@ impl Replay {
         }
         self.wait = None;
         self.next += 1;
-        let ev = personalize(ev, &self.thread_id, &self.run_id);
-        let kind = ev.kind();
-        self.terminal_sent |= matches!(kind, Some(EventType::RunFinished | EventType::RunError));
-        Some(frame_bytes(&ev))
+        self.terminal_sent |= matches!(
+            ev.kind(),
+            Some(EventType::RunFinished | EventType::RunError)
+        );
+        Some(match personalize(ev, &self.thread_id, &self.run_id) {
+            Cow::Owned(ev) => frame_bytes(&ev),
+            Cow::Borrowed(ev) => self.frames.encoded[self.next - 1]
+                .get_or_init(|| frame_bytes(ev))
+                .clone(),
+        })
     }
 
     /// Server shutdown: end the run with a RUN_ERROR unless it already ended.
     fn shutdown(&mut self) -> Option<Bytes> {
-        self.done = true;
-        if self.terminal_sent || self.next == 0 {
-            return None;
-        }
-        Some(frame_bytes(&Event::RunError {
-            timestamp: None,
-            raw_event: None,
-            message: "The replay server is shutting down; the recorded run was cut short.".into(),
-            code: Some(SERVER_SHUTDOWN.into()),
-        }))
+        let cut = !self.terminal_sent && self.next > 0;
+        self.next = usize::MAX; // the end: nothing more is sent
+        cut.then(|| {
+            frame_bytes(&Event::RunError {
+                timestamp: None,
+                raw_event: None,
+                message: "The replay server is shutting down; the recorded run was cut short."
+                    .into(),
+                code: Some(SERVER_SHUTDOWN.into()),
+            })
+        })
     }
 }
 

@@ -77,11 +77,7 @@ pub fn run(args: ServeArgs) -> anyhow::Result<i32> {
 /// A conversation's start-up lines: its path and runs, and its bad input lines if any
 /// (reported once, here; the server serves what could be read).
 fn summary((i, c): (usize, &Conversation)) -> String {
-    let path = if i == 0 {
-        format!("/ and /{}", c.name)
-    } else {
-        format!("/{}", c.name)
-    };
+    let path = format!("{}/{}", if i == 0 { "/ and " } else { "" }, c.name);
     let mut out = format!(
         "aguify:   POST {path}: {}, {}\n",
         count(c.runs.len(), "recorded run"),
