@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs every target in turn for SECONDS each (default 600), niced, one job, one worker; exits 1
+# Runs every target in turn for SECONDS each (default 600), niced, in-process (its output in logs/<target>.log); exits 1
 # when a target stopped before its time (a crash, a broken invariant, a timeout or an OOM:
 # artifacts/<target>/ holds the input, logs/<target>.log the message), so CI can run it briefly:
 #
@@ -19,7 +19,7 @@ stopped=()
 for t in "${targets[@]}"; do
   echo "== $t ($secs s)"
   RUSTC_BOOTSTRAP=1 nice -n 19 cargo fuzz run -O "$t" -- \
-    -max_total_time="$secs" -jobs=1 -workers=1 -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
+    -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
     >"logs/$t.log" 2>&1
   code=$?
   echo "exit $code — $(grep -E '^#[0-9]+.*(DONE|pulse)' "logs/$t.log" | tail -1)"
