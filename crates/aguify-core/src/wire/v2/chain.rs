@@ -1,0 +1,267 @@
+//! A chain event's `data` read typed: the keys the adapter reads ([`ChainData`]), and the
+//! messages a value holds walked for their tool calls without building a tree ([`Holder`],
+//! [`Keys`], [`Flat`]).
+
+use super::*;
+
+/// A chain event's `data` keys, raw.
+#[derive(Default, Deserialize)]
+#[serde(default)]
+pub(super) struct ChainData<'a> {
+    #[serde(borrow)]
+    pub(super) input: Present<&'a RawValue>,
+    #[serde(borrow)]
+    pub(super) output: Present<&'a RawValue>,
+    #[serde(borrow)]
+    pub(super) chunk: Present<&'a RawValue>,
+}
+
+impl ChainData<'_> {
+    /// What is read for `read` (`None`: JSON no tree holds).
+    pub(super) fn read(self, read: Read) -> Option<Data> {
+        let raw = match read {
+            Read::Input | Read::StepInput => self.input.0,
+            Read::Output | Read::State | Read::Calls => self.output.0,
+            Read::Chunk => self.chunk.0,
+            _ => return Some(Data::None),
+        };
+        let text = raw.map(RawValue::get);
+        // The key's normalised tree (`Some(None)`: absent; `None`: no tree holds it).
+        let tree = |text: Option<&str>| text.map_or(Some(None), |t| normalised_tree(t).map(Some));
+        match (read, text) {
+            (Read::Input, text) => Some(Data::Input(tree(text)?)),
+            (Read::Output, text) | (Read::State, text @ None) => Some(Data::Output(tree(text)?)),
+            (Read::State, Some(text)) => {
+                if let Some(state) = State::read(text) {
+                    return Some(Data::State(Box::new(state)));
+                }
+                // Read again from its normalised tree's text (a repeated key, an lc object
+                // the state's read declines), else passed on as a tree.
+                let tree = normalised_tree(text)?;
+                let state = tree.is_object().then(|| State::read(&tree.to_string()));
+                Some(match state.flatten() {
+                    Some(state) => Data::State(Box::new(state)),
+                    None => Data::Output(Some(tree)),
+                })
+            }
+            (read, None) => read.of_holder(None, "", true),
+            (read, Some(text)) => {
+                let typed = from::<Lenient<Holder>>(text);
+                let data = match typed.and_then(|h| read.of_holder(h.0, text, false)) {
+                    Some(data) => Some(data),
+                    // A repeated key, or an object normalising makes another value of: its
+                    // normalised tree's text, read as it is.
+                    None => {
+                        let text = normalised_tree(text)?.to_string();
+                        read.of_holder(from::<Lenient<Holder>>(&text)?.0, &text, true)
+                    }
+                };
+                match data {
+                    Some(Data::StepInput(mut input)) if input.waiting.is_some() => {
+                        input.messages = State::read(text).map(|s| s.messages);
+                        Some(Data::StepInput(input))
+                    }
+                    data => data,
+                }
+            }
+        }
+    }
+}
+
+/// A value as the calls of the messages it holds are read of it: a list's items (of no
+/// other kind: nothing), or an object's keys.
+pub(super) enum Holder<'a> {
+    /// The items that are lists or objects, and how many items there are.
+    Items(Vec<Holder<'a>>, usize),
+    Object(Box<Keys<'a>>),
+}
+
+/// The keys of an object that tell whether it is a message (or an lc constructor of one),
+/// its calls, or the messages or update it holds; `__interrupt__` for a root chunk. A
+/// repeated key fails the read, and the value is read from its normalised tree's text.
+#[derive(Default, Deserialize)]
+#[serde(default)]
+pub(super) struct Keys<'a> {
+    #[serde(borrow)]
+    pub(super) lc: Option<&'a RawValue>,
+    #[serde(rename = "type")]
+    pub(super) kind: Present<Lenient<Word>>,
+    pub(super) role: Present<Lenient<Word>>,
+    #[serde(borrow)]
+    pub(super) id: Option<&'a RawValue>,
+    pub(super) content: Present<IgnoredAny>,
+    #[serde(borrow)]
+    pub(super) kwargs: Option<Lenient<Holder<'a>>>,
+    pub(super) tool_calls: Present<Value>,
+    pub(super) tool_call_id: Lenient<Word>,
+    pub(super) name: Lenient<Word>,
+    pub(super) args: Present<Value>,
+    #[serde(borrow)]
+    pub(super) messages: Present<Lenient<Holder<'a>>>,
+    #[serde(borrow)]
+    pub(super) update: Present<Lenient<Holder<'a>>>,
+    #[serde(rename = "__interrupt__")]
+    pub(super) interrupt: Present<Value>,
+    #[serde(rename = "__lc_escaped__")]
+    pub(super) escaped: Present<IgnoredAny>,
+}
+
+/// An object's keys as normalising leaves them: an lc constructor's kwargs after the `type`
+/// (or `__type__`) its class gives.
+pub(super) struct Flat<'a> {
+    pub(super) keys: Keys<'a>,
+    pub(super) head: Head,
+    /// Whether its values are read normalised (not when read of a normalised tree's text).
+    pub(super) normalise: bool,
+}
+
+/// The `type` of a [`Flat`] object.
+pub(super) enum Head {
+    /// Its own.
+    Own,
+    /// A constructor's message class's.
+    Type(String),
+    /// None: a constructor of another class (`__type__`).
+    Class,
+}
+
+impl<'a> Keys<'a> {
+    /// The object normalising makes of this one (`normalised`: this one); `None` when it
+    /// makes another value of it (an escaped dict, a Python repr).
+    pub(super) fn flat(self, normalised: bool) -> Option<Flat<'a>> {
+        let own = |keys| {
+            Some(Flat {
+                keys,
+                head: Head::Own,
+                normalise: !normalised,
+            })
+        };
+        if normalised {
+            return own(self);
+        }
+        let lc = self.lc.is_some_and(|v| v.get() == "1");
+        let kind = self.kind.0.as_ref().and_then(Lenient::text);
+        if self.escaped.0.is_some() || (lc && kind == Some("not_implemented")) {
+            return None;
+        }
+        let class = match lc && kind == Some("constructor") {
+            true => self.id.and_then(class_of),
+            false => None,
+        };
+        match (class, self.kwargs) {
+            (Some(class), Some(Lenient(Some(Holder::Object(kwargs))))) => {
+                let role = kwargs.role.0.as_ref().and_then(Lenient::text);
+                if !kwargs.plain() {
+                    return None;
+                }
+                let head = match lc::constructor_type(&class, role) {
+                    Some(t) => Head::Type(t.to_string()),
+                    None => Head::Class,
+                };
+                Some(Flat {
+                    keys: *kwargs,
+                    head,
+                    normalise: true,
+                })
+            }
+            (_, kwargs) => Some(Keys { kwargs, ..self })
+                .filter(Keys::plain)
+                .and_then(own),
+        }
+    }
+
+    /// Whether no key read as a string holds an object (which may normalise to a string).
+    pub(super) fn plain(&self) -> bool {
+        let words = [self.kind.0.as_ref(), self.role.0.as_ref()];
+        let words = words
+            .into_iter()
+            .flatten()
+            .chain([&self.tool_call_id, &self.name]);
+        let object = |w: &Lenient<Word>| matches!(w.0, Some(Word::Object));
+        !words.into_iter().any(object) && !self.id.is_some_and(|id| id.get().starts_with('{'))
+    }
+}
+
+/// The class an lc object's `id` list ends with.
+pub(super) fn class_of(id: &RawValue) -> Option<String> {
+    let id = from::<Vec<&RawValue>>(id.get())?;
+    from::<Text>(id.last()?.get())?.0
+}
+
+impl Flat<'_> {
+    /// `type`, when a string.
+    pub(super) fn type_text(&self) -> Option<&str> {
+        match &self.head {
+            Head::Own => self.keys.kind.0.as_ref().and_then(Lenient::text),
+            Head::Type(t) => Some(t),
+            Head::Class => None,
+        }
+    }
+
+    /// The message kind (`lc::message_kind`).
+    pub(super) fn kind(&self) -> Option<&str> {
+        let role = || self.keys.role.0.as_ref().and_then(Lenient::text);
+        self.type_text().or_else(role).map(lc::kind_of)
+    }
+
+    /// Whether it is a message (`lc::is_message`).
+    pub(super) fn is_message(&self) -> bool {
+        let typed = match self.head {
+            Head::Own => self.keys.kind.0.is_some(),
+            Head::Type(_) => true,
+            Head::Class => false,
+        };
+        self.keys.content.0.is_some() && (typed || self.keys.role.0.is_some())
+    }
+
+    pub(super) fn id(&self) -> Option<String> {
+        from::<Text>(self.keys.id?.get())?.0
+    }
+
+    /// A value of its keys as normalising leaves it.
+    pub(super) fn normal(&self, v: Value) -> Value {
+        match self.normalise {
+            true => normalize_owned(v),
+            false => v,
+        }
+    }
+
+    pub(super) fn calls(&mut self) -> Vec<(String, String, String)> {
+        let calls = self.keys.tool_calls.0.take().map(|c| self.normal(c));
+        calls.map_or_else(Vec::new, |c| lc::calls_of_list(&c))
+    }
+
+    /// The calls of the AI messages this object is or holds: its own, else its `messages`'
+    /// or else its `update`'s (`None`: read again normalised).
+    pub(super) fn calls_in(mut self, out: &mut Vec<MessageCalls>) -> Option<()> {
+        if self.is_message() {
+            if self.kind() == Some("ai") {
+                let calls = self.calls();
+                if !calls.is_empty() {
+                    out.push(MessageCalls {
+                        id: self.id(),
+                        calls,
+                    });
+                }
+            }
+            return Some(());
+        }
+        let normalised = !self.normalise;
+        match (self.keys.messages.0, self.keys.update.0) {
+            (Some(Lenient(Some(h))), _) | (None, Some(Lenient(Some(h)))) => {
+                h.calls(out, normalised)
+            }
+            _ => Some(()),
+        }
+    }
+}
+
+impl Holder<'_> {
+    /// The calls of the AI messages this value is or holds ([`Flat::calls_in`]).
+    pub(super) fn calls(self, out: &mut Vec<MessageCalls>, normalised: bool) -> Option<()> {
+        match self {
+            Holder::Items(items, _) => items.into_iter().try_for_each(|h| h.calls(out, normalised)),
+            Holder::Object(keys) => keys.flat(normalised)?.calls_in(out),
+        }
+    }
+}
