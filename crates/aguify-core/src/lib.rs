@@ -54,41 +54,33 @@
 //! Inside, the modules follow the data flow: input framing (NDJSON lines or SSE frames, parse
 //! threads) → wire readers (one typed reader per line kind) → one adapter per input family →
 //! the internal model → the mapper (model → AG-UI events: framing, pairing, ids, resume) →
-//! sinks. They are not public API.
+//! sinks. They are private: the `internals` feature makes them public for the `aguify` package
+//! (its checker, views, tests and fuzz targets), and is not API.
+#![cfg_attr(
+    not(feature = "internals"),
+    doc = "```compile_fail\n// A stage is not reachable without `internals`.\nuse aguify_core::wire;\n```"
+)]
 #![deny(missing_docs)]
+// Without `internals`, what only the `aguify` package reads of the stages is unused here.
+#![cfg_attr(not(feature = "internals"), allow(dead_code, unused_imports))]
 
-// Not API: the stages are public only for the `aguify` package, its tests and fuzz targets
-// (`#[doc(hidden)]`); anything in them may change in any release. The API is re-exported
-// below.
-#[doc(hidden)]
-pub mod adapter;
-#[doc(hidden)]
-pub mod agui;
+// Not API: the stages below are private unless the `internals` feature is on. The `aguify`
+// package turns it on (its checker, views and tests read the stages' types); anything in them
+// may change in any release. The API is re-exported below.
+macro_rules! stages {
+    ($($stage:ident),* $(,)?) => {$(
+        #[cfg(feature = "internals")]
+        #[doc(hidden)]
+        pub mod $stage;
+        #[cfg(not(feature = "internals"))]
+        mod $stage;
+    )*};
+}
+stages!(
+    adapter, agui, error, input, js_numbers, json, mapper, model, payload, pipeline, recent, sink,
+    utf8, wire
+);
 mod convert;
-#[doc(hidden)]
-pub mod error;
-#[doc(hidden)]
-pub mod input;
-#[doc(hidden)]
-pub mod js_numbers;
-#[doc(hidden)]
-pub mod json;
-#[doc(hidden)]
-pub mod mapper;
-#[doc(hidden)]
-pub mod model;
-#[doc(hidden)]
-pub mod payload;
-#[doc(hidden)]
-pub mod pipeline;
-#[doc(hidden)]
-pub mod recent;
-#[doc(hidden)]
-pub mod sink;
-#[doc(hidden)]
-pub mod utf8;
-#[doc(hidden)]
-pub mod wire;
 
 pub use adapter::Family;
 pub use agui::{

@@ -28,10 +28,12 @@ pub struct InterruptInfo {
 /// Token usage, as the wire reads it (defined below the model, so `wire` needs nothing of it).
 pub use crate::wire::v3::Usage;
 
+/// An error the log records: a run's, a tool's, a sub-agent's.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ErrorInfo {
     /// Exception class (`ValueError`, `GraphRecursionError`, `Error`…), when known.
     pub name: Option<String>,
+    /// The error's message.
     pub message: String,
     /// LangChain's `lc_error_code` (e.g. `GRAPH_RECURSION_LIMIT`), when the log has it.
     pub lc_code: Option<String>,
@@ -74,7 +76,7 @@ impl MessageRef<'_> {
     }
 
     /// Its AG-UI form as item `i` of its list (`msg-<i>` when it has no id).
-    pub fn to_agui(&self, i: usize) -> Option<Value> {
+    pub fn to_agui(self, i: usize) -> Option<Value> {
         match self {
             MessageRef::Value(v) => crate::wire::langchain::to_agui_list_item(v, i),
             MessageRef::Shared(m) => m.to_agui(i),
@@ -243,11 +245,16 @@ impl EncodedState {
     }
 }
 
+/// The internal event model: what every adapter makes of its input family, and what the
+/// mapper turns into AG-UI events. Message, block and tool-call ids are the log's (or made up
+/// from its bytes when it has none).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ModelEvent {
     /// A graph run begins. Ids are those the log carries (none for v3 Python).
     RunStart {
+        /// The thread id, when the log has one.
         thread_id: Option<String>,
+        /// The run id, when the log has one.
         run_id: Option<String>,
         /// Input messages in AG-UI form, when the run input holds messages.
         messages: Vec<Value>,
@@ -268,77 +275,112 @@ pub enum ModelEvent {
     RunStopped,
     /// The log stops before the run's terminal event (a crashed server or a cut recording).
     RunIncomplete {
+        /// Why the run counts as cut (what the log ended without).
         reason: String,
     },
     /// The run stopped at `interrupt()`.
     Interrupt(Vec<InterruptInfo>),
     /// A graph node (step) started / finished. `key` tells concurrent runs of one node apart.
     StepStart {
+        /// The node's name.
         name: String,
+        /// The step's key, unique among the steps open at once.
         key: String,
     },
+    /// The step `key` finished.
     StepEnd {
+        /// The key its [`ModelEvent::StepStart`] gave.
         key: String,
     },
 
     /// An assistant message starts streaming.
     MessageStart {
+        /// The message's id.
         message_id: String,
     },
+    /// A piece of a message's answer text.
     TextDelta {
+        /// The message it belongs to.
         message_id: String,
+        /// The text to append.
         text: String,
     },
+    /// A piece of a message's reasoning (any provider's style, read alike).
     ReasoningDelta {
+        /// The message it belongs to.
         message_id: String,
+        /// The reasoning block within the message.
         block: BlockKey,
+        /// The text to append.
         text: String,
     },
     /// An opaque reasoning value: a signature or a redacted block.
     ReasoningEncrypted {
+        /// The message it belongs to.
         message_id: String,
+        /// The reasoning block within the message.
         block: BlockKey,
+        /// The opaque value, as the provider gave it.
         value: String,
     },
     /// A tool-call chunk. `id`/`name` arrive on the first chunk of an index, args in pieces.
     ToolCallChunk {
+        /// The message carrying the call.
         message_id: String,
+        /// The call's place in the message (its index or block key).
         index: BlockKey,
+        /// The call's id, when this chunk has it.
         id: Option<String>,
+        /// The tool's name, when this chunk has it.
         name: Option<String>,
+        /// A piece of the arguments' JSON text.
         args: String,
     },
     /// The message finished streaming.
     MessageEnd {
+        /// The message's id.
         message_id: String,
+        /// The model call's token usage, when the log has it.
         usage: Option<Usage>,
     },
 
     /// A tool starts executing (its call may never have streamed).
     ToolStart {
+        /// The call's id.
         tool_call_id: String,
+        /// The tool's name.
         name: String,
         /// Arguments as a JSON text, when the log has them.
         args: Option<String>,
         /// The message that carried the call, when known.
         parent_message_id: Option<String>,
     },
+    /// A piece of a running tool's streamed output.
     ToolOutputDelta {
+        /// The call's id.
         tool_call_id: String,
+        /// The output to append.
         delta: String,
     },
     /// A tool finished; `error` marks a handled tool error (the run goes on).
     ToolEnd {
+        /// The call's id.
         tool_call_id: String,
+        /// The tool's name, when the log has it here.
         name: Option<String>,
+        /// The result's content (a string, or content blocks).
         content: Value,
+        /// The id of the `ToolMessage` holding the result, when known.
         message_id: Option<String>,
+        /// The tool raised and the error became its result.
         error: bool,
     },
 
     /// A custom event (`adispatch_custom_event`, a stream writer).
     Custom {
+        /// The event's name.
         name: String,
+        /// Its value, kept as JSON text.
         value: Payload,
     },
     /// The full graph state (never a node's partial update), normalized ([`crate::wire::langchain`]).
@@ -346,6 +388,7 @@ pub enum ModelEvent {
     /// tool messages at once and converts the whole list to AG-UI only at the run's end (for
     /// `MESSAGES_SNAPSHOT`), not for every state.
     State {
+        /// The state object.
         state: Value,
     },
     /// A [`ModelEvent::State`] whose messages are shared, their JSON text written once
@@ -363,14 +406,19 @@ pub enum ModelEvent {
     /// that invokes a compiled agent). `key` is the adapter's name for it (its namespace);
     /// the mapper derives the `subagentRunId`.
     SubagentStart {
+        /// The adapter's key for the sub-agent.
         key: String,
+        /// The sub-agent graph's name.
         name: String,
+        /// The tool call that invoked it.
         parent_tool_call_id: String,
     },
     /// Sub-agent `key` ended: normally, or with `error` (an interrupt inside it is not an
     /// end: it stays open, and the run's interrupt suspends it).
     SubagentEnd {
+        /// The key its [`ModelEvent::SubagentStart`] gave.
         key: String,
+        /// Why it failed, when it did.
         error: Option<ErrorInfo>,
     },
     /// The events after this one belong to sub-agent `key` (`None`: to the run's own agent),

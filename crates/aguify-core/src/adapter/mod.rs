@@ -104,6 +104,7 @@ pub enum RecordKind {
 }
 
 impl RecordKind {
+    /// The input family a record of this kind belongs to (`None`: it belongs to none).
     pub fn family(&self) -> Option<Family> {
         match self {
             RecordKind::V2 | RecordKind::RunMetadata { .. } => Some(Family::V2),
