@@ -7,13 +7,12 @@ use std::sync::Arc;
 use aguify::adapter::Disposition;
 use aguify::agui::Event;
 use aguify::check::{self, Checker, Finding};
+use aguify::explain::V3View;
 use aguify::input::{Origin, Record};
 use aguify::model::ModelEvent;
 use aguify::pipeline::{self, Observer};
 use aguify::timeline::render::{RenderOptions, Renderer};
 use aguify::timeline::{InlineNote, TimelineBuilder};
-use aguify::wire::v3::{Data, Params};
-use serde_json::Value;
 
 use crate::cli::TimelineArgs;
 use crate::{options, terminal};
@@ -64,34 +63,6 @@ fn note(f: &Finding, event: u64) -> InlineNote {
         severity: f.severity,
         message: format!("{}{ids}", f.message),
     }
-}
-
-/// Whether a record is a v3 root lifecycle event that ends the run (`completed`, `failed`,
-/// `interrupted`), bare or inside an SSE frame's `data`.
-fn v3_root_end(rec: &Record) -> bool {
-    let Some(ev) = rec.v3.as_deref() else {
-        return false;
-    };
-    let Params::Object {
-        namespace,
-        data: Data::Lifecycle(l),
-        ..
-    } = &ev.params
-    else {
-        return false;
-    };
-    let root = |ns: &Option<Value>| {
-        ns.as_ref()
-            .and_then(Value::as_array)
-            .is_some_and(Vec::is_empty)
-    };
-    ev.method == "lifecycle"
-        && root(namespace)
-        && (l.namespace.is_none() || root(&l.namespace))
-        && matches!(
-            l.event.as_ref().and_then(Value::as_str),
-            Some("completed" | "failed" | "interrupted")
-        )
 }
 
 impl<W: Write> Printer<W> {
@@ -184,7 +155,7 @@ impl<W: Write> Observer for Printer<W> {
         // Once said, it stays said: a record after the root's end (a `custom` event that
         // LangGraph.js writes after `lifecycle completed`) does not reopen the run.
         if self.stop_at_end.is_some() && !self.raw_run_ended {
-            self.raw_run_ended = v3_root_end(rec);
+            self.raw_run_ended = V3View::of(rec).ends_the_run();
         }
         self.builder.record(rec, disposition);
         if let Some(c) = self.checker(&rec.origin.file) {
