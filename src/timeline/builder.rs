@@ -47,13 +47,15 @@ impl TimelineBuilder {
         &self.entries[start..self.rendered]
     }
 
+    /// The input line of the newest entry's last event.
+    pub fn last_origin(&self) -> Option<Origin> {
+        let e = self.entries.last()?;
+        Some(e.end_origin.clone().unwrap_or_else(|| e.origin.clone()))
+    }
+
     /// End of all input: a run still open had no terminal event.
     pub fn finish(&mut self) {
-        let origin = self
-            .entries
-            .last()
-            .map(|e| e.end_origin.clone().unwrap_or_else(|| e.origin.clone()));
-        if let (Some(_), Some(origin)) = (self.run, origin) {
+        if let (Some(_), Some(origin)) = (self.run, self.last_origin()) {
             self.end_run(Outcome::NoTerminal, None, &origin);
         }
         for e in &mut self.entries {

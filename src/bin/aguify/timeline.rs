@@ -97,11 +97,7 @@ impl<W: Write> Printer<W> {
         let Some(c) = self.checker.take() else { return };
         // What was left out, per file and rule, in one note each.
         let last = self.builder.events_seen().saturating_sub(1);
-        let at = self
-            .builder
-            .entries()
-            .last()
-            .map(|e| e.end_origin.clone().unwrap_or_else(|| e.origin.clone()));
+        let at = self.builder.last_origin();
         let mut more = vec![];
         for t in c.tally() {
             for r in t.rules.iter().filter(|r| r.count > SHOW_PER_RULE) {
