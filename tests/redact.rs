@@ -80,6 +80,7 @@ fn explained(bytes: &[u8]) -> Vec<Explained> {
     }
     explainer
         .finish()
+        .0
         .explained
         .iter()
         .map(|e| {

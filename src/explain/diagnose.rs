@@ -63,7 +63,7 @@ pub(super) fn explain_run(
     let end_event = run.end_event.unwrap_or(run.first_event + run.events);
     // Signals are kept in event order: the run's own found by binary search, so explaining
     // every run stays linear in their number.
-    let signals = in_order_between(signals, |s| s.event_index, run.first_event, end_event);
+    let signals = in_events(signals, |s| s.event_index, run.first_event, end_event + 1);
     let (message, code, ending) = error_of(run);
     let err_entry = entries
         .iter()
@@ -238,13 +238,6 @@ fn recursion_key(message: &str) -> &'static str {
     } else {
         "recursion_limit"
     }
-}
-
-/// The items of `list` (in order of `key`) whose key is in `from..=to`.
-fn in_order_between<T>(list: &[T], key: impl Fn(&T) -> u64, from: u64, to: u64) -> &[T] {
-    let lo = list.partition_point(|x| key(x) < from);
-    let hi = list.partition_point(|x| key(x) <= to).max(lo);
-    &list[lo..hi]
 }
 
 /// The two nodes that ran most often, in order of first appearance: the likely loop.

@@ -26,12 +26,14 @@ use crate::model::ModelEvent;
 use crate::pipeline::Observer;
 use crate::text::str_of;
 use crate::timeline::render::{count, cut, one_line};
-use crate::timeline::{compact, Entry, Kind, Line, Outcome, RunSummary, TimelineBuilder};
+use crate::timeline::{
+    compact, in_events, Entry, Kind, Line, Outcome, RunSummary, TimelineBuilder,
+};
 use crate::wire::v3::{Data, Params};
 
 use diagnose::{after_finished, carried_by, explain_run, finished_before};
-pub use record::describe_record;
-use record::{v3_data_tree, V3View};
+use record::v3_data_tree;
+pub use record::{describe_record, V3View};
 
 /// Version of the JSON report's schema (`docs/timeline.md`).
 pub const SCHEMA: &str = "aguify-explain/1";
@@ -278,13 +280,8 @@ impl Explainer {
         }
     }
 
-    /// All input read: the report.
-    pub fn finish(self) -> Report {
-        self.finish_with_timeline().0
-    }
-
-    /// [`Explainer::finish`], also handing back the finished timeline it was built on.
-    pub fn finish_with_timeline(mut self) -> (Report, TimelineBuilder) {
+    /// All input read: the report, and the finished timeline it was built on.
+    pub fn finish(mut self) -> (Report, TimelineBuilder) {
         self.timeline.finish();
         self.snapshot_ended_runs();
         let runs = self.timeline.runs();

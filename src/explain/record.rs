@@ -5,7 +5,7 @@ use super::*;
 /// What explain reads of a v3 event, from its typed read: `params.node`, `params.namespace`'s
 /// parts, and of `params.data` the `event` and `delta.type` (data read whole: of a list, the
 /// first item).
-pub(super) struct V3View<'a> {
+pub struct V3View<'a> {
     pub(super) method: &'a str,
     pub(super) node: Option<&'a str>,
     namespace: Option<&'a [Value]>,
@@ -15,7 +15,7 @@ pub(super) struct V3View<'a> {
 impl<'a> V3View<'a> {
     /// The view of a record the classifier calls v3 (whose v3 event is always read: a record
     /// without one shows as an event without method or params).
-    pub(super) fn of(rec: &'a Record) -> Self {
+    pub fn of(rec: &'a Record) -> Self {
         let ev = rec.v3.as_deref();
         let params = ev.and_then(|e| match &e.params {
             Params::Object {
@@ -58,6 +58,19 @@ impl<'a> V3View<'a> {
             Data::Message(m) => m.delta_type.as_deref(),
             _ => self.whole()?.get("delta")?.get("type")?.as_str(),
         }
+    }
+
+    /// A root lifecycle event that ends the run (`completed`, `failed`, `interrupted`).
+    pub fn ends_the_run(&self) -> bool {
+        let root = |ns: Option<&Value>| ns.and_then(Value::as_array).is_some_and(Vec::is_empty);
+        let root_lifecycle = match self.data {
+            Some(Data::Lifecycle(l)) => l.namespace.is_none() || root(l.namespace.as_ref()),
+            _ => false,
+        };
+        self.method == "lifecycle"
+            && root_lifecycle
+            && self.namespace.is_some_and(<[Value]>::is_empty)
+            && matches!(self.event(), Some("completed" | "failed" | "interrupted"))
     }
 
     /// The namespace's string parts.

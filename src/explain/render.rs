@@ -118,16 +118,15 @@ fn write_one(x: &Explanation, w: &mut dyn Write, color: bool) -> io::Result<()> 
         paint(RED, &p(&x.error.code)),
         p(&one_line(&format!("{name}{}", x.error.message)))
     )?;
-    match (&x.error.carried_by, &x.error.input_ends_at) {
-        (Some(c), _) => writeln!(w, "  {}  {}", paint(HEAD, "line  "), p(&c.to_string()))?,
-        (None, Some(end)) => writeln!(
-            w,
-            "  {}  none: no input line carries it; the run's input ends at {}",
-            paint(HEAD, "line  "),
+    let line = match (&x.error.carried_by, &x.error.input_ends_at) {
+        (Some(c), _) => p(&c.to_string()),
+        (None, Some(end)) => format!(
+            "none: no input line carries it; the run's input ends at {}",
             p(&end.to_string())
-        )?,
-        (None, None) => writeln!(w, "  {}  none", paint(HEAD, "line  "))?,
-    }
+        ),
+        (None, None) => "none".into(),
+    };
+    writeln!(w, "  {}  {line}", paint(HEAD, "line  "))?;
     writeln!(w)?;
     let records = format!("last {} input records before it", x.last_records.len());
     writeln!(w, "  {} (oldest first)", paint(HEAD, &records))?;
@@ -207,23 +206,18 @@ fn write_context(x: &Explanation, w: &mut dyn Write, color: bool) -> io::Result<
         writeln!(w, "    nearest: {kind} at {}", p(&loc(x, &n.at)))?;
     }
     writeln!(w)?;
-    match &x.final_state {
-        Some(f) => writeln!(
-            w,
-            "  {}  {} ({})",
-            paint(HEAD, "last state"),
+    let state = match &x.final_state {
+        Some(f) => format!(
+            "{} ({})",
             p(&loc(x, &f.at)),
             match f.messages {
                 Some(n) => format!("holds {}", count(n, "message")),
                 None => "no messages list".into(),
             }
-        )?,
-        None => writeln!(
-            w,
-            "  {}  none: the run emitted no full state",
-            paint(HEAD, "last state")
-        )?,
-    }
+        ),
+        None => "none: the run emitted no full state".into(),
+    };
+    writeln!(w, "  {}  {state}", paint(HEAD, "last state"))?;
     writeln!(w, "  {}  {}", paint(HEAD, "likely cause"), p(&x.cause))?;
     writeln!(w, "  {}  {}", paint(HEAD, "fix"), p(&x.hint))?;
     Ok(())

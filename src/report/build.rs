@@ -219,12 +219,7 @@ pub fn build(src: &Sources<'_>) -> Report {
             .get(&(&*run.file, started.file.as_str(), started.line))
             .map(|x| (*x).clone());
         let (errors, warnings) = placed.per_run.get(&i).copied().unwrap_or_default();
-        let budget = DETAIL_BUDGET
-            + if run.outcome.failed() {
-                FAILED_BUDGET
-            } else {
-                0
-            };
+        let budget = DETAIL_BUDGET + usize::from(run.outcome.failed()) * FAILED_BUDGET;
         let mut detail = (detail_bytes < budget)
             .then(|| detail(src, i, &placed.at_entry, &links, limits.max_items));
         let size = detail.as_ref().and_then(|d| serde_json::to_vec(d).ok());
@@ -249,11 +244,9 @@ pub fn build(src: &Sources<'_>) -> Report {
             reasoning: run.reasoning,
             tokens: run.tokens,
             duration_ms: run.duration_ms(),
-            resumes: {
-                let r = &src.collected.resumes;
-                let next = runs.get(i + 1).map_or(u64::MAX, |n| n.first_event);
-                r.partition_point(|x| x.0 < next)
-                    .saturating_sub(r.partition_point(|x| x.0 < run.first_event))
+            resumes: match src.timeline.run_entries(i).first().map(|e| &e.line) {
+                Some(Line::RunStart { resumes, .. }) => *resumes,
+                _ => 0,
             },
             errors,
             warnings,
@@ -380,12 +373,6 @@ fn detail(
     let entries = src.timeline.run_entries(r);
     let first_event = run.first_event;
     let next_event = runs.get(r + 1).map_or(u64::MAX, |n| n.first_event);
-    // The run's part of a list in event order.
-    fn part<T>(list: &[T], key: impl Fn(&T) -> u64, from: u64, to: u64) -> &[T] {
-        let a = list.partition_point(|x| key(x) < from);
-        let b = list.partition_point(|x| key(x) < to).max(a);
-        &list[a..b]
-    }
     // The input line of the run's first entry at or after an event.
     let origin_at = |idx: u64| {
         let k = entries.partition_point(|e| e.index < idx);
@@ -399,7 +386,7 @@ fn detail(
 
     let mut items: Vec<Item> = Vec::new();
     // What started the run: the resumes, then the user's new messages.
-    for (_, rv) in part(&src.collected.resumes, |r| r.0, first_event, next_event) {
+    for (_, rv) in timeline::in_events(&src.collected.resumes, |r| r.0, first_event, next_event) {
         items.push(Item {
             kind: "resume",
             at: at(&run.origin),
@@ -414,7 +401,7 @@ fn detail(
             ..Item::default()
         });
     }
-    for (idx, text) in part(&src.collected.users, |u| u.0, first_event, next_event) {
+    for (idx, text) in timeline::in_events(&src.collected.users, |u| u.0, first_event, next_event) {
         items.push(Item {
             kind: "user",
             at: origin_at(*idx),
@@ -433,16 +420,14 @@ fn detail(
         has_error: entries.iter().any(|x| matches!(x.line, Line::Error { .. })),
     };
     for (k, e) in entries.iter().enumerate() {
-        let findings = at_entry.get(&(start + k)).map(|fs| {
-            let shown = fs.iter().take(ITEM_FINDINGS);
-            shown.map(|f| view(f)).collect::<Vec<_>>()
-        });
+        let shown = at_entry.get(&(start + k)).into_iter().flatten();
+        let findings: Vec<FindingView> = shown.take(ITEM_FINDINGS).map(|f| view(f)).collect();
         let Some((mut item, bar)) = entry_item(e, &mut cx) else {
-            findings_without_item(&mut items, findings.unwrap_or_default(), e);
+            findings_without_item(&mut items, findings, e);
             continue;
         };
         item.ms = clock.ms.then(|| clock.pos(e.index, e.ts));
-        item.findings = findings.unwrap_or_default();
+        item.findings = findings;
         // A model call links to the answer it streamed, else to its reasoning.
         match &e.line {
             Line::Text { id, .. } => {
@@ -460,7 +445,7 @@ fn detail(
         items.push(item);
     }
     let calls = &src.collected.model_calls;
-    for c in part(calls, |c| c.start, first_event, next_event) {
+    for c in timeline::in_events(calls, |c| c.start, first_event, next_event) {
         let b = model_bar(c, &clock, origin_at(c.start), &item_of_message);
         bars.push((0, b));
     }

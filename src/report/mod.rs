@@ -71,7 +71,7 @@ impl ReportBuilder {
 
     /// All input read: the report's data.
     pub fn finish(self) -> model::Report {
-        let (explained, timeline) = self.explainer.finish_with_timeline();
+        let (explained, timeline) = self.explainer.finish();
         let findings = self
             .checker
             .map(|c| c.into_report().findings)

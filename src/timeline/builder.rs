@@ -47,13 +47,15 @@ impl TimelineBuilder {
         &self.entries[start..self.rendered]
     }
 
+    /// The input line of the newest entry's last event.
+    pub fn last_origin(&self) -> Option<Origin> {
+        let e = self.entries.last()?;
+        Some(e.end_origin.clone().unwrap_or_else(|| e.origin.clone()))
+    }
+
     /// End of all input: a run still open had no terminal event.
     pub fn finish(&mut self) {
-        let origin = self
-            .entries
-            .last()
-            .map(|e| e.end_origin.clone().unwrap_or_else(|| e.origin.clone()));
-        if let (Some(_), Some(origin)) = (self.run, origin) {
+        if let (Some(_), Some(origin)) = (self.run, self.last_origin()) {
             self.end_run(Outcome::NoTerminal, None, &origin);
         }
         for e in &mut self.entries {
@@ -85,8 +87,7 @@ impl TimelineBuilder {
         kind: Kind,
         line: Line,
         depth: usize,
-        ts: Ts,
-        origin: &Origin,
+        At { ts, origin, .. }: At,
         settled: bool,
     ) -> usize {
         let (base, file) = match self.run.and_then(|r| self.runs.get_mut(r)) {
@@ -119,7 +120,7 @@ impl TimelineBuilder {
     }
 
     /// Adds an event to an open span entry.
-    pub(super) fn touch(&mut self, idx: usize, ts: Ts, origin: &Origin) {
+    pub(super) fn touch(&mut self, idx: usize, At { ts, origin, .. }: At) {
         let index = self.index;
         self.touched = Some(idx);
         if let Some(e) = self.entries.get_mut(idx) {
@@ -138,8 +139,8 @@ impl TimelineBuilder {
     }
 
     /// Adds an event to an open text, reasoning or tool entry, its delta appended.
-    pub(super) fn append(&mut self, idx: usize, delta: &str, ts: Ts, origin: &Origin) {
-        self.touch(idx, ts, origin);
+    pub(super) fn append(&mut self, idx: usize, delta: &str, at: At) {
+        self.touch(idx, at);
         if let Some(
             Line::Text { text, .. } | Line::Reasoning { text, .. } | Line::Tool { args: text, .. },
         ) = self.line_mut(idx)
@@ -148,8 +149,8 @@ impl TimelineBuilder {
         }
     }
 
-    pub(super) fn close(&mut self, idx: usize, ts: Ts, origin: &Origin) {
-        self.touch(idx, ts, origin);
+    pub(super) fn close(&mut self, idx: usize, at: At) {
+        self.touch(idx, at);
         if let Some(e) = self.entries.get_mut(idx) {
             e.settled = true;
         }
@@ -160,9 +161,9 @@ impl TimelineBuilder {
         run_id: Option<String>,
         thread_id: Option<String>,
         resumes: usize,
-        ts: Ts,
-        origin: &Origin,
+        at: At,
     ) {
+        let At { ts, origin, .. } = at;
         if self.run.is_some() {
             self.end_run(Outcome::NoTerminal, None, origin);
         }
@@ -186,8 +187,7 @@ impl TimelineBuilder {
                 resumes,
             },
             0,
-            ts,
-            origin,
+            at,
             true,
         );
     }
@@ -226,7 +226,7 @@ impl TimelineBuilder {
         let summary = run.clone();
         let (base, file) = (summary.first_ts, summary.file.clone());
         let line = Line::RunEnd(Box::new(summary));
-        let i = self.push(Kind::Run, line, 0, end.flatten(), origin, true);
+        let i = self.push(Kind::Run, line, 0, At::new(end.flatten(), origin), true);
         let e = &mut self.entries[i];
         (e.run_base_ts, e.run_file, e.events) = (base, file, u64::from(end.is_some()));
     }
@@ -257,7 +257,8 @@ impl TimelineBuilder {
                         file: Arc::from("-"),
                         line: 0,
                     });
-                    let idx = self.push(Kind::Other, Line::Notes, 0, None, &origin, true);
+                    let at = At::new(None, &origin);
+                    let idx = self.push(Kind::Other, Line::Notes, 0, at, true);
                     if let Some(e) = self.entries.get_mut(idx) {
                         e.notes.push(n);
                     }
@@ -330,7 +331,7 @@ impl Observer for TimelineBuilder {
         let line = Line::BadLine {
             message: message.to_string(),
         };
-        self.push(Kind::Error, line, depth, None, origin, true);
+        self.push(Kind::Error, line, depth, At::new(None, origin), true);
     }
 
     fn event(&mut self, ev: &Event, origin: &Origin) -> io::Result<()> {

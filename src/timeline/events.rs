@@ -8,7 +8,7 @@ impl TimelineBuilder {
         let ts = ev.timestamp();
         if !matches!(ev, Event::RunStarted { .. }) {
             if self.run.is_none() {
-                self.start_run(None, None, 0, ts, origin);
+                self.start_run(None, None, 0, At::new(ts, origin));
             }
             self.count(|run| {
                 run.events += 1;
@@ -18,38 +18,23 @@ impl TimelineBuilder {
                 }
             });
         }
-        let chunk = match ev {
-            Event::TextMessageChunk { message_id, .. } => Some((Kind::Text, message_id)),
-            Event::ReasoningMessageChunk { message_id, .. } => Some((Kind::Reasoning, message_id)),
-            Event::ToolCallChunk { tool_call_id, .. } => Some((Kind::Tool, tool_call_id)),
-            _ => None,
-        };
-        // A chunk without an id continues the previous chunk of its kind (AG-UI chunk rules).
-        let chunk_id = chunk.map(|(kind, id)| {
-            let cid = id
-                .clone()
-                .or_else(|| self.open.last_chunk.get(&kind).cloned())
-                .unwrap_or_default();
-            self.open.last_chunk.insert(kind, cid.clone());
-            cid
-        });
-        let opened_before = self.entries.len();
-        let chunked = chunk_id.is_some();
+        let chunk = matches!(
+            ev,
+            Event::TextMessageChunk { .. }
+                | Event::ReasoningMessageChunk { .. }
+                | Event::ToolCallChunk { .. }
+        );
+        let at = At { ts, origin, chunk };
         // Each family takes its own events and lets the others pass.
-        self.on_run_event(ev, ts, origin);
-        self.on_step_event(ev, ts, origin);
-        self.on_text_event(ev, ts, origin, &chunk_id);
-        self.on_reasoning_event(ev, ts, origin, &chunk_id);
-        self.on_tool_event(ev, ts, origin, &chunk_id);
-        self.on_state_event(ev, ts, origin);
-        self.on_other_event(ev, ts, origin);
-        if chunked && self.entries.len() > opened_before {
-            self.open.chunked.push(opened_before);
-        }
+        self.on_run_event(ev, at);
+        self.on_step_event(ev, at);
+        self.on_span_event(ev, at);
+        self.on_state_event(ev, at);
+        self.on_other_event(ev, at);
     }
 
     /// A run starting, finishing or failing.
-    fn on_run_event(&mut self, ev: &Event, ts: Ts, origin: &Origin) {
+    fn on_run_event(&mut self, ev: &Event, at: At) {
         match ev {
             Event::RunStarted {
                 thread_id,
@@ -62,19 +47,19 @@ impl TimelineBuilder {
                 // Several files are one thread for the mapper; a file that records no thread
                 // id and resumes nothing is not shown under the thread of the file before.
                 if let Some(prev) = self.runs.last() {
-                    if prev.file != origin.file
+                    if prev.file != at.origin.file
                         && resumes == 0
                         && prev.thread_id == thread
-                        && !self.thread_recorded.contains(&origin.file)
+                        && !self.thread_recorded.contains(&at.origin.file)
                     {
                         thread = None;
                     }
                 }
-                self.start_run(given(run_id), thread, resumes, ts, origin);
+                self.start_run(given(run_id), thread, resumes, at);
                 self.count(|r| r.events = 1);
             }
             Event::RunFinished { outcome, usage, .. } => {
-                let o = self.outcome(outcome, ts, origin);
+                let o = self.outcome(outcome, at);
                 if let Some(usage) = usage {
                     let mut t = Tokens::default();
                     for u in usage {
@@ -84,7 +69,7 @@ impl TimelineBuilder {
                     }
                     self.count(|r| r.tokens = Some(t));
                 }
-                self.end_run(o, Some(ts), origin);
+                self.end_run(o, Some(at.ts), at.origin);
             }
             Event::RunError { message, code, .. } => {
                 let code = code.as_ref().map(|c| c.to_string());
@@ -92,20 +77,20 @@ impl TimelineBuilder {
                     code: code.clone(),
                     message: message.clone(),
                 };
-                self.push(Kind::Error, line, 1, ts, origin, true);
+                self.push(Kind::Error, line, 1, at, true);
                 let message = message.clone();
-                self.end_run(Outcome::Error { code, message }, Some(ts), origin);
+                self.end_run(Outcome::Error { code, message }, Some(at.ts), at.origin);
             }
             _ => {}
         }
     }
 
     /// A step or sub-agent starting or ending.
-    fn on_step_event(&mut self, ev: &Event, ts: Ts, origin: &Origin) {
+    fn on_step_event(&mut self, ev: &Event, at: At) {
         match ev {
             Event::StepStarted { step_name, .. } => {
                 let depth = self.depth_step();
-                self.step_start(step_name.clone(), step_name.clone(), depth, ts, origin);
+                self.step_start(step_name.clone(), step_name.clone(), depth, at);
             }
             // A sub-agent is an open span keyed by its id, shown with its name and the tool
             // call it runs under; its steps and items nest in it.
@@ -126,10 +111,10 @@ impl TimelineBuilder {
                     .last()
                     .and_then(|(_, i)| self.entries.get(*i));
                 let depth = step.map_or_else(|| self.depth_content(), |e| e.depth + 1);
-                self.step_start(format!("subagent {id}"), shown, depth, ts, origin);
+                self.step_start(format!("subagent {id}"), shown, depth, at);
             }
             Event::StepFinished { step_name, .. } => {
-                self.step_end(ev, step_name, step_name.clone(), ts, origin)
+                self.step_end(ev, step_name, step_name.clone(), at)
             }
             Event::SubagentFinished {
                 subagent_run_id: id,
@@ -144,7 +129,7 @@ impl TimelineBuilder {
                 } else {
                     key.clone()
                 };
-                self.step_end(ev, &key, shown, ts, origin)
+                self.step_end(ev, &key, shown, at)
             }
             Event::SubagentError {
                 subagent_run_id: id,
@@ -153,97 +138,81 @@ impl TimelineBuilder {
             } => {
                 let key = format!("subagent {id}");
                 let shown = format!("{key} failed: {message}");
-                self.step_end(ev, &key, shown, ts, origin)
+                self.step_end(ev, &key, shown, at)
             }
             _ => {}
         }
     }
 
-    /// A text message's start, content, chunk or end.
-    fn on_text_event(&mut self, ev: &Event, ts: Ts, origin: &Origin, chunk_id: &Option<String>) {
-        let chunk = || chunk_id.clone().unwrap_or_default();
+    /// A text message's, reasoning (or older thinking) block's or tool call's events.
+    fn on_span_event(&mut self, ev: &Event, at: At) {
+        use Kind::{Reasoning, Text, Tool};
         match ev {
             Event::TextMessageStart {
                 message_id, role, ..
-            } => self.text(message_id.clone(), "", *role, ts, origin),
+            } => self.text(message_id.clone(), "", *role, at),
             Event::TextMessageContent {
                 message_id, delta, ..
-            } => self.text(message_id.clone(), delta, Role::Assistant, ts, origin),
-            Event::TextMessageChunk { role, delta, .. } => {
-                let (delta, role) = (delta.as_deref(), role.unwrap_or_default());
-                self.text(chunk(), delta.unwrap_or_default(), role, ts, origin)
+            } => self.text(message_id.clone(), delta, Role::Assistant, at),
+            Event::TextMessageChunk {
+                message_id,
+                role,
+                delta,
+                ..
+            } => {
+                let id = self.chunk_id(Text, message_id);
+                let delta = delta.as_deref().unwrap_or_default();
+                self.text(id, delta, role.unwrap_or_default(), at)
             }
-            Event::TextMessageEnd { message_id, .. } => {
-                self.end_span(Kind::Text, message_id, ts, origin)
-            }
-            _ => {}
-        }
-    }
-
-    /// A reasoning (or older thinking) block's events.
-    fn on_reasoning_event(
-        &mut self,
-        ev: &Event,
-        ts: Ts,
-        origin: &Origin,
-        chunk_id: &Option<String>,
-    ) {
-        let chunk = || chunk_id.clone().unwrap_or_default();
-        match ev {
-            Event::ReasoningStart { .. } | Event::ThinkingStart { .. } => {}
+            Event::TextMessageEnd { message_id, .. } => self.end_span(Text, message_id, at),
             Event::ReasoningMessageStart { message_id, .. } => {
-                self.reasoning(message_id.clone(), "", ts, origin)
+                self.reasoning(message_id.clone(), "", at)
             }
             Event::ReasoningMessageContent {
                 message_id, delta, ..
-            } => self.reasoning(message_id.clone(), delta, ts, origin),
-            Event::ReasoningMessageChunk { delta, .. } => {
-                self.reasoning(chunk(), delta.as_deref().unwrap_or_default(), ts, origin)
+            } => self.reasoning(message_id.clone(), delta, at),
+            Event::ReasoningMessageChunk {
+                message_id, delta, ..
+            } => {
+                let id = self.chunk_id(Reasoning, message_id);
+                self.reasoning(id, delta.as_deref().unwrap_or_default(), at)
             }
-            Event::ThinkingTextMessageStart { .. } => self.reasoning(String::new(), "", ts, origin),
+            Event::ThinkingTextMessageStart { .. } => self.reasoning(String::new(), "", at),
             Event::ThinkingTextMessageContent { delta, .. } => {
-                self.reasoning(String::new(), delta, ts, origin)
+                self.reasoning(String::new(), delta, at)
             }
             // REASONING_END closes a block whose message never started (no content).
             Event::ReasoningMessageEnd { message_id, .. }
-            | Event::ReasoningEnd { message_id, .. } => {
-                self.end_span(Kind::Reasoning, message_id, ts, origin)
-            }
+            | Event::ReasoningEnd { message_id, .. } => self.end_span(Reasoning, message_id, at),
             Event::ThinkingTextMessageEnd { .. } | Event::ThinkingEnd { .. } => {
-                self.end_span(Kind::Reasoning, "", ts, origin)
+                self.end_span(Reasoning, "", at)
             }
             Event::ReasoningEncryptedValue { entity_id, .. } => {
-                self.encrypted(entity_id.clone(), ts, origin)
+                self.encrypted(entity_id.clone(), at)
             }
-            _ => {}
-        }
-    }
-
-    /// A tool call's start, arguments, chunk, end or result.
-    fn on_tool_event(&mut self, ev: &Event, ts: Ts, origin: &Origin, chunk_id: &Option<String>) {
-        let chunk = || chunk_id.clone().unwrap_or_default();
-        match ev {
             Event::ToolCallStart {
                 tool_call_id,
                 tool_call_name,
                 ..
-            } => self.tool(tool_call_id.clone(), "", Some(tool_call_name), ts, origin),
+            } => self.tool(tool_call_id.clone(), "", Some(tool_call_name), at),
             Event::ToolCallArgs {
                 tool_call_id,
                 delta,
                 ..
-            } => self.tool(tool_call_id.clone(), delta, None, ts, origin),
+            } => self.tool(tool_call_id.clone(), delta, None, at),
             Event::ToolCallChunk {
+                tool_call_id,
                 tool_call_name,
                 delta,
                 ..
             } => {
+                let id = self.chunk_id(Tool, tool_call_id);
                 let (delta, name) = (delta.as_deref(), tool_call_name.as_deref());
-                self.tool(chunk(), delta.unwrap_or_default(), name, ts, origin)
+                self.tool(id, delta.unwrap_or_default(), name, at)
             }
             Event::ToolCallEnd { tool_call_id, .. } => {
-                if let Some(i) = self.open_span(Kind::Tool, tool_call_id) {
-                    self.touch(i, ts, origin);
+                if let Some(i) = self.open_span(Tool, tool_call_id) {
+                    self.touch(i, at);
                     if let Some(Line::Tool { args_done, .. }) = self.line_mut(i) {
                         *args_done = true;
                     }
@@ -257,14 +226,25 @@ impl TimelineBuilder {
             } => {
                 let content = content.text().unwrap_or_default().to_string();
                 let is_error = metadata.as_ref().is_some_and(|m| m.status == "error");
-                self.tool_result(tool_call_id, content, is_error, ts, origin);
+                self.tool_result(tool_call_id, content, is_error, at);
             }
             _ => {}
         }
     }
 
+    /// The id of a chunk: a chunk without one continues the previous chunk of its kind (AG-UI
+    /// chunk rules).
+    fn chunk_id(&mut self, kind: Kind, id: &Option<String>) -> String {
+        let id = id
+            .clone()
+            .or_else(|| self.open.last_chunk.get(&kind).cloned())
+            .unwrap_or_default();
+        self.open.last_chunk.insert(kind, id.clone());
+        id
+    }
+
     /// A state or messages snapshot, or a state delta.
-    fn on_state_event(&mut self, ev: &Event, ts: Ts, origin: &Origin) {
+    fn on_state_event(&mut self, ev: &Event, at: At) {
         let (what, detail, messages) = match ev {
             Event::StateSnapshot { snapshot, .. } => {
                 let (tree, msgs) = snapshot.outline();
@@ -294,29 +274,29 @@ impl TimelineBuilder {
             detail,
             messages,
         };
-        self.push(Kind::State, line, self.depth_content(), ts, origin, true);
+        self.push(Kind::State, line, self.depth_content(), at, true);
     }
 
     /// A custom, raw or activity event, or one of no AG-UI type.
-    fn on_other_event(&mut self, ev: &Event, ts: Ts, origin: &Origin) {
+    fn on_other_event(&mut self, ev: &Event, at: At) {
         match ev {
-            Event::Custom { name, value, .. } => self.custom(name, value, ts, origin),
-            Event::Raw { event, .. } => self.other(ev, compact(event), ts, origin),
+            Event::Custom { name, value, .. } => self.custom(name, value, at),
+            Event::Raw { event, .. } => self.other(ev, compact(event), at),
             Event::ActivitySnapshot { activity_type, .. }
             | Event::ActivityDelta { activity_type, .. } => {
-                self.other(ev, activity_type.clone(), ts, origin)
+                self.other(ev, activity_type.clone(), at)
             }
             // An event the schema rejects, or of no AG-UI type.
             Event::Passthrough(v) => {
                 let detail = str_of(v, "activityType").or_else(|| str_of(v, "messageId"));
-                self.other(ev, detail.unwrap_or_default(), ts, origin)
+                self.other(ev, detail.unwrap_or_default(), at)
             }
             _ => {}
         }
     }
 
     /// A `RUN_FINISHED`'s outcome; an interrupt's each get a line.
-    fn outcome(&mut self, outcome: &Value, ts: Ts, origin: &Origin) -> Outcome {
+    fn outcome(&mut self, outcome: &Value, at: At) -> Outcome {
         match outcome.get("type").and_then(Value::as_str) {
             Some("interrupt") => {
                 let mut ids = Vec::new();
@@ -330,7 +310,7 @@ impl TimelineBuilder {
                         reason,
                         message,
                     };
-                    self.push(Kind::Interrupt, line, 1, ts, origin, true);
+                    self.push(Kind::Interrupt, line, 1, at, true);
                 }
                 Outcome::Interrupt { interrupts: ids }
             }
@@ -345,18 +325,18 @@ impl TimelineBuilder {
     }
 
     /// A step (or a sub-agent) opens: an open span keyed `key`, shown as `shown`.
-    fn step_start(&mut self, key: String, shown: String, depth: usize, ts: Ts, origin: &Origin) {
+    fn step_start(&mut self, key: String, shown: String, depth: usize, at: At) {
         let line = Line::StepStart {
             name: shown,
             finished: false,
         };
-        let i = self.push(Kind::Step, line, depth, ts, origin, true);
+        let i = self.push(Kind::Step, line, depth, at, true);
         self.open.steps.push((key, i));
     }
 
     /// `STEP_FINISHED` (or a sub-agent's end) closes the latest open step keyed `name` (a
     /// sub-agent's: `subagent <id>`); its end line is shown as `shown`.
-    fn step_end(&mut self, ev: &Event, name: &str, shown: String, ts: Ts, origin: &Origin) {
+    fn step_end(&mut self, ev: &Event, name: &str, shown: String, at: At) {
         let pos = self.open.steps.iter().rposition(|(n, _)| n == name);
         let Some(pos) = pos else {
             let depth = self.depth_step();
@@ -364,11 +344,11 @@ impl TimelineBuilder {
                 what: ev.type_name().to_ascii_lowercase(),
                 detail: format!("{name} (never started)"),
             };
-            self.push(Kind::Step, line, depth, ts, origin, true);
+            self.push(Kind::Step, line, depth, at, true);
             return;
         };
         let (_, start) = self.open.steps.remove(pos);
-        self.touch(start, ts, origin);
+        self.touch(start, at);
         let (depth, dur, events) = match self.entries.get_mut(start) {
             Some(e) => {
                 if let Line::StepStart { finished, .. } = &mut e.line {
@@ -384,7 +364,7 @@ impl TimelineBuilder {
             duration_ms: dur,
             events,
         };
-        self.push(Kind::Step, line, depth, ts, origin, true);
+        self.push(Kind::Step, line, depth, at, true);
     }
 
     /// A text, reasoning or tool call's start or more of it: its open entry grows by `delta`,
@@ -394,17 +374,21 @@ impl TimelineBuilder {
         kind: Kind,
         id: String,
         delta: &str,
-        (ts, origin): (Ts, &Origin),
+        at: At,
         line: impl FnOnce(String, String) -> Line,
     ) {
         let key = (kind, id);
         if let Some(&i) = self.open.spans.get(&key) {
-            return self.append(i, delta, ts, origin);
+            return self.append(i, delta, at);
         }
         let depth = self.depth_content();
         let line = line(key.1.clone(), delta.to_string());
-        let i = self.push(kind, line, depth, ts, origin, false);
+        let i = self.push(kind, line, depth, at, false);
         self.open.spans.insert(key, i);
+        // Entries opened by a chunk need no END.
+        if at.chunk {
+            self.open.chunked.push(i);
+        }
         self.count(|r| match kind {
             Kind::Text => r.messages += 1,
             Kind::Reasoning => r.reasoning += 1,
@@ -418,37 +402,38 @@ impl TimelineBuilder {
     }
 
     /// A text message's or reasoning block's end.
-    fn end_span(&mut self, kind: Kind, id: &str, ts: Ts, origin: &Origin) {
+    fn end_span(&mut self, kind: Kind, id: &str, at: At) {
         if let Some(i) = self.open.spans.remove(&(kind, id.to_string())) {
-            self.close(i, ts, origin);
+            self.close(i, at);
         }
     }
 
     /// A text message's start or content.
-    fn text(&mut self, mid: String, delta: &str, role: Role, ts: Ts, origin: &Origin) {
+    fn text(&mut self, mid: String, delta: &str, role: Role, at: At) {
+        let role = role.as_str().to_string();
         let line = |id, text| Line::Text {
             id,
-            role: role.as_str().to_string(),
+            role,
             text,
             cut: false,
         };
-        self.span(Kind::Text, mid, delta, (ts, origin), line);
+        self.span(Kind::Text, mid, delta, at, line);
     }
 
     /// A reasoning message's start or content.
-    fn reasoning(&mut self, mid: String, delta: &str, ts: Ts, origin: &Origin) {
+    fn reasoning(&mut self, mid: String, delta: &str, at: At) {
         let line = |id, text| Line::Reasoning {
             id,
             text,
             encrypted: 0,
             cut: false,
         };
-        self.span(Kind::Reasoning, mid, delta, (ts, origin), line);
+        self.span(Kind::Reasoning, mid, delta, at, line);
     }
 
     /// An encrypted value counts on its reasoning block (a line of its own when that block
     /// is printed already), or is a block of its own.
-    fn encrypted(&mut self, eid: String, ts: Ts, origin: &Origin) {
+    fn encrypted(&mut self, eid: String, at: At) {
         let found = self
             .entries
             .iter()
@@ -461,7 +446,7 @@ impl TimelineBuilder {
                 encrypted: 1,
                 cut: false,
             };
-            self.push(Kind::Reasoning, line, depth, ts, origin, true);
+            self.push(Kind::Reasoning, line, depth, at, true);
             self.count(|r| r.reasoning += 1);
             return;
         };
@@ -474,17 +459,17 @@ impl TimelineBuilder {
                 what: "encrypted reasoning".into(),
                 detail: eid,
             };
-            self.push(Kind::Reasoning, line, depth, ts, origin, true);
+            self.push(Kind::Reasoning, line, depth, at, true);
         }
     }
 
     /// A tool call's start or arguments; `name` is known from a start (or a chunk).
-    fn tool(&mut self, cid: String, delta: &str, name: Option<&str>, ts: Ts, origin: &Origin) {
+    fn tool(&mut self, cid: String, delta: &str, name: Option<&str>, at: At) {
         let line = |id, args| Line::tool(id, name.unwrap_or("?").to_string(), args);
-        self.span(Kind::Tool, cid, delta, (ts, origin), line);
+        self.span(Kind::Tool, cid, delta, at, line);
     }
 
-    fn tool_result(&mut self, cid: &str, content: String, is_error: bool, ts: Ts, origin: &Origin) {
+    fn tool_result(&mut self, cid: &str, content: String, is_error: bool, at: At) {
         let i = match self.open.spans.remove(&(Kind::Tool, cid.to_string())) {
             Some(i) => i,
             None => {
@@ -500,10 +485,10 @@ impl TimelineBuilder {
                     })
                     .unwrap_or_else(|| "?".into());
                 let line = Line::tool(cid.to_string(), name, String::new());
-                self.push(Kind::Tool, line, depth, ts, origin, false)
+                self.push(Kind::Tool, line, depth, at, false)
             }
         };
-        self.close(i, ts, origin);
+        self.close(i, at);
         if let Some(Line::Tool {
             result,
             error,
@@ -519,13 +504,13 @@ impl TimelineBuilder {
 
     /// A `CUSTOM` event; a tool's streamed output counts on its call. The value is kept as its
     /// compact text (a string as the string), read as a tree only for a tool's output.
-    fn custom(&mut self, name: &str, value: &Payload, ts: Ts, origin: &Origin) {
+    fn custom(&mut self, name: &str, value: &Payload, at: At) {
         if name == TOOL_OUTPUT_DELTA {
             let value = value.to_value();
             let cid = value["toolCallId"].as_str().unwrap_or_default();
             let n = value["delta"].as_str().map_or(0, |d| d.chars().count());
             if let Some(i) = self.open_span(Kind::Tool, cid) {
-                self.touch(i, ts, origin);
+                self.touch(i, at);
                 if let Some(Line::Tool {
                     streamed_output, ..
                 }) = self.line_mut(i)
@@ -545,15 +530,15 @@ impl TimelineBuilder {
             name: name.to_string(),
             value,
         };
-        self.push(Kind::Custom, line, depth, ts, origin, true);
+        self.push(Kind::Custom, line, depth, at, true);
     }
 
-    fn other(&mut self, ev: &Event, detail: String, ts: Ts, origin: &Origin) {
+    fn other(&mut self, ev: &Event, detail: String, at: At) {
         let depth = self.depth_content();
         let line = Line::Other {
             what: ev.type_name().to_ascii_lowercase(),
             detail,
         };
-        self.push(Kind::Other, line, depth, ts, origin, true);
+        self.push(Kind::Other, line, depth, at, true);
     }
 }

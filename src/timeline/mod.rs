@@ -177,9 +177,6 @@ impl Entry {
     pub fn duration_ms(&self) -> Option<i64> {
         Some(self.end_ts? - self.ts?)
     }
-    pub fn rel_ms(&self) -> Option<i64> {
-        Some(self.ts? - self.run_base_ts?)
-    }
 }
 
 /// The content of an entry, by kind.
@@ -309,9 +306,36 @@ const ATTACH_SCAN: usize = 256;
 /// An event's timestamp (ms), when it has one.
 type Ts = Option<i64>;
 
+/// The event being taken in: its timestamp, its input line, and whether it is a `*_CHUNK`
+/// (the entry it opens needs no END).
+#[derive(Clone, Copy)]
+struct At<'a> {
+    ts: Ts,
+    origin: &'a Origin,
+    chunk: bool,
+}
+
+impl<'a> At<'a> {
+    fn new(ts: Ts, origin: &'a Origin) -> Self {
+        At {
+            ts,
+            origin,
+            chunk: false,
+        }
+    }
+}
+
 /// An id a capture may leave out (read as "").
 fn given(id: &str) -> Option<String> {
     Some(id.to_string()).filter(|s| !s.is_empty())
+}
+
+/// The part of `list` (in event order, by `key`) whose events are in `from..to`: a run's, found
+/// by binary search.
+pub fn in_events<T>(list: &[T], key: impl Fn(&T) -> u64, from: u64, to: u64) -> &[T] {
+    let lo = list.partition_point(|x| key(x) < from);
+    let hi = list.partition_point(|x| key(x) < to).max(lo);
+    &list[lo..hi]
 }
 
 /// A JSON value as compact text (strings unquoted).
@@ -397,7 +421,10 @@ mod tests {
         assert_eq!(texts.len(), 1);
         assert_eq!(texts[0].events, 3);
         assert_eq!(texts[0].notes.len(), 1);
-        let out = Renderer::new(RenderOptions::default()).render_to_string(b.entries());
+        let mut out = Vec::new();
+        let mut renderer = Renderer::new(RenderOptions::default());
+        renderer.write_all(b.entries(), &mut out).expect("to a Vec");
+        let out = String::from_utf8(out).expect("UTF-8");
         assert!(out.contains("! AGX001 warning: finding AGX001"), "{out}");
         assert!(out.contains("! AGX002 warning"), "{out}");
         assert_eq!(b.runs()[0].messages, 1);

@@ -122,8 +122,13 @@ impl Renderer {
         }
     }
 
+    /// Writes entries (and their notes).
+    pub fn write_all(&mut self, entries: &[Entry], w: &mut dyn Write) -> io::Result<()> {
+        entries.iter().try_for_each(|e| self.write_entry(e, w))
+    }
+
     /// Writes one entry (and its notes).
-    pub fn write_entry(&mut self, e: &Entry, w: &mut dyn Write) -> io::Result<()> {
+    fn write_entry(&mut self, e: &Entry, w: &mut dyn Write) -> io::Result<()> {
         if matches!(e.line, Line::RunStart { .. }) && self.last_file.as_ref() != Some(&e.run_file) {
             self.last_file = Some(e.run_file.clone());
             let title = format!("── {} ", one_line(&e.run_file));
@@ -158,21 +163,6 @@ impl Renderer {
             self.write_segments(&note_segments(e, n), w)?;
         }
         Ok(())
-    }
-
-    pub fn write_all(&mut self, entries: &[Entry], w: &mut dyn Write) -> io::Result<()> {
-        for e in entries {
-            self.write_entry(e, w)?;
-        }
-        Ok(())
-    }
-
-    /// Renders entries to a string.
-    pub fn render_to_string(&mut self, entries: &[Entry]) -> String {
-        let mut buf = Vec::new();
-        // Writing to a Vec cannot fail.
-        let _ = self.write_all(entries, &mut buf);
-        String::from_utf8_lossy(&buf).into_owned()
     }
 
     fn write_segments(&self, segs: &[Segment], w: &mut dyn Write) -> io::Result<()> {
@@ -481,8 +471,9 @@ pub fn ms(d: i64) -> String {
 
 /// The time column: relative to the run's first timestamp, or the event's sequence number.
 fn time_col(e: &Entry) -> String {
-    match e.rel_ms() {
-        Some(r) => {
+    match e.ts.zip(e.run_base_ts) {
+        Some((ts, base)) => {
+            let r = ts - base;
             let sign = if r < 0 { "-" } else { "+" };
             let r = r.abs();
             format!("{sign}{}.{:03}s", r / 1000, r % 1000)
@@ -589,28 +580,7 @@ fn fit(segs: &[Segment], width: Option<usize>) -> Vec<Segment> {
     if total(&out) <= width {
         return out;
     }
-    let fixed: usize = out
-        .iter()
-        .filter(|s| s.fit != Fit::Preview)
-        .map(|s| s.text.width())
-        .sum();
-    let mut widths: Vec<(usize, usize)> = out
-        .iter()
-        .enumerate()
-        .filter(|(_, s)| s.fit == Fit::Preview)
-        .map(|(i, s)| (i, s.text.width()))
-        .collect();
-    let mut avail = width.saturating_sub(fixed);
-    // Fair share: the shortest previews keep their length, the rest split what is left.
-    widths.sort_by_key(|(_, w)| *w);
-    let mut left = widths.len();
-    for (i, w) in widths {
-        let share = (avail / left.max(1)).max(MIN_PREVIEW);
-        let b = w.min(share);
-        out[i].text = cut(&out[i].text, b);
-        avail = avail.saturating_sub(b);
-        left -= 1;
-    }
+    share_previews(&mut out, width);
     // Still too wide: each class gives way in turn, from the line's end.
     for class in [
         Fit::Preview,
@@ -659,6 +629,32 @@ fn fit(segs: &[Segment], width: Option<usize>) -> Vec<Segment> {
         }
     }
     fitted
+}
+
+/// Previews cut to a fair share of the room the other pieces leave: the shortest keep their
+/// length, the rest split what is left (at least [`MIN_PREVIEW`] each).
+fn share_previews(out: &mut [Segment], width: usize) {
+    let fixed: usize = out
+        .iter()
+        .filter(|s| s.fit != Fit::Preview)
+        .map(|s| s.text.width())
+        .sum();
+    let mut widths: Vec<(usize, usize)> = out
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| s.fit == Fit::Preview)
+        .map(|(i, s)| (i, s.text.width()))
+        .collect();
+    let mut avail = width.saturating_sub(fixed);
+    widths.sort_by_key(|(_, w)| *w);
+    let mut left = widths.len();
+    for (i, w) in widths {
+        let share = (avail / left.max(1)).max(MIN_PREVIEW);
+        let b = w.min(share);
+        out[i].text = cut(&out[i].text, b);
+        avail = avail.saturating_sub(b);
+        left -= 1;
+    }
 }
 
 /// How many ids come before `out[i]` (the details dropped took no id with them).

@@ -19,7 +19,7 @@ pub fn run(args: ExplainArgs) -> anyhow::Result<i32> {
     if !known::run_watched(inputs, &opts, &mut explainer)? {
         return Ok(2);
     }
-    let report = explainer.finish();
+    let (report, _) = explainer.finish();
     let stdout = io::stdout();
     let color = terminal::use_color(args.color, stdout.is_terminal());
     let mut out = io::BufWriter::new(stdout.lock());

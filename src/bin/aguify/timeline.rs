@@ -7,13 +7,12 @@ use std::sync::Arc;
 use aguify::adapter::Disposition;
 use aguify::agui::Event;
 use aguify::check::{self, Checker, Finding};
+use aguify::explain::V3View;
 use aguify::input::{Origin, Record};
 use aguify::model::ModelEvent;
 use aguify::pipeline::{self, Observer};
 use aguify::timeline::render::{RenderOptions, Renderer};
 use aguify::timeline::{InlineNote, TimelineBuilder};
-use aguify::wire::v3::{Data, Params};
-use serde_json::Value;
 
 use crate::cli::TimelineArgs;
 use crate::{options, terminal};
@@ -66,34 +65,6 @@ fn note(f: &Finding, event: u64) -> InlineNote {
     }
 }
 
-/// Whether a record is a v3 root lifecycle event that ends the run (`completed`, `failed`,
-/// `interrupted`), bare or inside an SSE frame's `data`.
-fn v3_root_end(rec: &Record) -> bool {
-    let Some(ev) = rec.v3.as_deref() else {
-        return false;
-    };
-    let Params::Object {
-        namespace,
-        data: Data::Lifecycle(l),
-        ..
-    } = &ev.params
-    else {
-        return false;
-    };
-    let root = |ns: &Option<Value>| {
-        ns.as_ref()
-            .and_then(Value::as_array)
-            .is_some_and(Vec::is_empty)
-    };
-    ev.method == "lifecycle"
-        && root(namespace)
-        && (l.namespace.is_none() || root(&l.namespace))
-        && matches!(
-            l.event.as_ref().and_then(Value::as_str),
-            Some("completed" | "failed" | "interrupted")
-        )
-}
-
 impl<W: Write> Printer<W> {
     /// The checker, started with the first input's name (none with `--no-check`).
     fn checker(&mut self, file: &Arc<str>) -> Option<&mut Checker> {
@@ -126,11 +97,7 @@ impl<W: Write> Printer<W> {
         let Some(c) = self.checker.take() else { return };
         // What was left out, per file and rule, in one note each.
         let last = self.builder.events_seen().saturating_sub(1);
-        let at = self
-            .builder
-            .entries()
-            .last()
-            .map(|e| e.end_origin.clone().unwrap_or_else(|| e.origin.clone()));
+        let at = self.builder.last_origin();
         let mut more = vec![];
         for t in c.tally() {
             for r in t.rules.iter().filter(|r| r.count > SHOW_PER_RULE) {
@@ -184,7 +151,7 @@ impl<W: Write> Observer for Printer<W> {
         // Once said, it stays said: a record after the root's end (a `custom` event that
         // LangGraph.js writes after `lifecycle completed`) does not reopen the run.
         if self.stop_at_end.is_some() && !self.raw_run_ended {
-            self.raw_run_ended = v3_root_end(rec);
+            self.raw_run_ended = V3View::of(rec).ends_the_run();
         }
         self.builder.record(rec, disposition);
         if let Some(c) = self.checker(&rec.origin.file) {
