@@ -7,15 +7,16 @@ use aguify::sink::Format;
 use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
+/// Transcodes recorded LangGraph event logs (astream_events v2, the v3 streaming protocol,
+/// LangGraph platform SSE) into AG-UI 1.0 events, and checks AG-UI streams.
+///
+/// Exit codes: 0 success, 1 findings (check), 2 unreadable input or bad usage.
 #[derive(Parser, Debug)]
 #[command(
     name = "aguify",
     // The package version and the commit it was built from (build.rs).
     version = env!("AGUIFY_VERSION"),
-    about = "LangGraph event logs in, AG-UI 1.0 events out",
-    long_about = "Transcodes recorded LangGraph event logs (astream_events v2, the v3 streaming \
-                  protocol, LangGraph platform SSE) into AG-UI 1.0 events, and checks AG-UI streams.\n\n\
-                  Exit codes: 0 success, 1 findings (check), 2 unreadable input or bad usage."
+    about = "LangGraph event logs in, AG-UI 1.0 events out"
 )]
 pub struct Cli {
     #[command(subcommand)]
@@ -37,24 +38,25 @@ pub enum Command {
     Serve(ServeArgs),
     /// Show runs at a glance: one line per message, reasoning block, tool call, step
     Timeline(TimelineArgs),
-    /// Explain runs that ended in RUN_ERROR or stopped without a terminal event
-    #[command(
-        long_about = "Explain runs that ended in RUN_ERROR or stopped without a terminal event: \
-        the error and its code class, the input line that carried it, the last raw records before it, \
-        what was open at that moment, the nearest upstream signal, a likely cause and a fix hint.\n\n\
-        Exit codes: 0 something was explained, 1 nothing to explain (all runs clean), 2 unreadable input."
-    )]
+    /// Explain runs that ended in RUN_ERROR or stopped without a terminal event: the error and
+    /// its code class, the input line that carried it, the last raw records before it, what was
+    /// open at that moment, the nearest upstream signal, a likely cause and a fix hint.
+    ///
+    /// Exit codes: 0 something was explained, 1 nothing to explain (all runs clean), 2
+    /// unreadable input.
+    #[command(about = "Explain runs that ended in RUN_ERROR or stopped without a terminal event")]
     Explain(ExplainArgs),
-    /// Compare two streams run by run as a front end shows them (exit 0 equal, 1 different)
+    /// Compare two streams run by run as a front end shows them: the outcome (interrupts,
+    /// errors), steps, messages (text once deltas are joined), reasoning, tool calls (name,
+    /// arguments as JSON, result, error), resumes, custom events and the state. Ids, timestamps,
+    /// chunk boundaries and key order never match between two executions and are not compared:
+    /// messages are matched by role and position, calls, reasoning and interrupts by position.
+    /// Each side is files of any form aguify reads (consecutive runs of one thread) or a
+    /// snapshot written by `aguify snapshot`.
+    ///
+    /// Exit codes: 0 equal, 1 different, 2 unreadable input or bad usage.
     #[command(
-        long_about = "Compare two streams run by run as a front end shows them: the outcome \
-        (interrupts, errors), steps, messages (text once deltas are joined), reasoning, tool calls \
-        (name, arguments as JSON, result, error), resumes, custom events and the state. Ids, \
-        timestamps, chunk boundaries and key order never match between two executions and are \
-        not compared: messages are matched by role and position, calls, reasoning and interrupts \
-        by position. Each side is files of any form aguify reads (consecutive runs of one thread) \
-        or a snapshot written by `aguify snapshot`.\n\n\
-        Exit codes: 0 equal, 1 different, 2 unreadable input or bad usage.",
+        about = "Compare two streams run by run as a front end shows them (exit 0 equal, 1 different)",
         after_help = "Examples:\n  aguify diff golden.snap run.ndjson\n  \
         aguify diff --ignore /state/updatedAt --ignore '/toolCalls/*/args/requestId' old.ndjson new.ndjson\n  \
         aguify diff --old run1.ndjson run2.ndjson --new new1.ndjson new2.ndjson"
@@ -68,25 +70,27 @@ pub enum Command {
         review. `aguify diff golden.snap new.ndjson` takes it as either side."
     )]
     Snapshot(SnapshotArgs),
-    /// Write a self-contained HTML report of runs: lanes, transcript, findings, states
+    /// Write a self-contained HTML report of the runs in FILEs: per run a header (outcome,
+    /// counts, tokens, duration, and for a failed run `explain`'s diagnosis), a lane view of
+    /// where the time went, the conversation as a transcript with the checker's findings at their
+    /// events, and the state snapshots with what changed. One file with inline style and script
+    /// that makes no network request; at most 10 MiB whatever the input's size.
+    ///
+    /// Exit codes: 0 written, 2 unreadable input or bad usage.
     #[command(
-        long_about = "Write a self-contained HTML report of the runs in FILEs: per run a header \
-        (outcome, counts, tokens, duration, and for a failed run `explain`'s diagnosis), a lane \
-        view of where the time went, the conversation as a transcript with the checker's findings \
-        at their events, and the state snapshots with what changed. One file with inline style and \
-        script that makes no network request; at most 10 MiB whatever the input's size.\n\n\
-        Exit codes: 0 written, 2 unreadable input or bad usage."
+        about = "Write a self-contained HTML report of runs: lanes, transcript, findings, states"
     )]
     Report(ReportArgs),
-    /// Write a recording with its text replaced, to share (same form out as in)
+    /// Write recordings with what users said, the model answered and tools took and returned
+    /// replaced by placeholder text of the same shape, in the same form as read (v2, v3, SSE,
+    /// AG-UI). Event names, ids, seq, timestamps, node, tool and model names, usage, finish
+    /// reasons and error classes stay, so convert, check, timeline and explain tell the same
+    /// story. Credentials (API keys, bearer tokens, JWTs, private keys, e-mail addresses, URLs
+    /// with credentials) are replaced in every mode, --keep included, and counted on stderr.
+    ///
+    /// Exit codes: 0 written, 2 unreadable input or bad usage.
     #[command(
-        long_about = "Write recordings with what users said, the model answered and tools took and \
-        returned replaced by placeholder text of the same shape, in the same form as read (v2, v3, \
-        SSE, AG-UI). Event names, ids, seq, timestamps, node, tool and model names, usage, finish \
-        reasons and error classes stay, so convert, check, timeline and explain tell the same story. \
-        Credentials (API keys, bearer tokens, JWTs, private keys, e-mail addresses, URLs with \
-        credentials) are replaced in every mode, --keep included, and counted on stderr.\n\n\
-        Exit codes: 0 written, 2 unreadable input or bad usage.",
+        about = "Write a recording with its text replaced, to share (same form out as in)",
         after_help = "Examples:\n  aguify redact run.ndjson -o run.redacted.ndjson\n  \
         aguify redact --keep '/data/input/city' --slim run.ndjson > bug-report.ndjson\n  \
         aguify redact d_hitl__1_interrupt.ndjson d_hitl__2_resume.ndjson -o redacted/"
