@@ -12,33 +12,45 @@
 use std::io;
 use std::time::Duration;
 
+use clap::builder::TypedValueParser;
+
 use crate::agui::Event;
 use crate::sink::Sink;
 
-/// How to pace a replay.
-#[derive(Debug, Clone, Copy, PartialEq)]
+/// How to pace a replay (`convert --pace`, `serve`): the CLI's options, and its defaults as
+/// [`Pacing::default`] (real time, gaps capped at 10 s, 20 ms between untimed events).
+#[derive(Debug, Clone, Copy, PartialEq, clap::Parser)]
 pub struct Pacing {
-    /// Playback speed: 2.0 replays twice as fast as recorded. Must be finite and > 0.
+    /// Playback speed: 2 replays twice as fast as recorded, 0.5 half as fast
+    #[arg(long, value_name = "X", default_value_t = 1.0, value_parser = parse_speed)]
     pub speed: f64,
-    /// Upper bound of any single gap (after scaling); `None` means no cap.
-    pub max_gap: Option<Duration>,
-    /// The gap before an event that has no timestamp (before scaling).
+    /// Cap on any single gap after scaling, in ms (0: no cap)
+    #[arg(long, value_name = "MS", default_value = "10000",
+          value_parser = clap::value_parser!(u64).map(|ms| (ms > 0).then(|| Duration::from_millis(ms))))]
+    pub max_gap: std::option::Option<Duration>,
+    /// Gap before events without a timestamp (v2 logs), in ms, scaled by --speed
+    #[arg(long, value_name = "MS", default_value = "20", value_parser = millis())]
     pub interval: Duration,
 }
 
-/// Defaults of the CLI: real time, gaps capped at 10 s, 20 ms between untimed events.
 impl Default for Pacing {
     fn default() -> Self {
-        Pacing {
-            speed: 1.0,
-            max_gap: Some(Duration::from_millis(DEFAULT_MAX_GAP_MS)),
-            interval: Duration::from_millis(DEFAULT_INTERVAL_MS),
-        }
+        clap::Parser::parse_from(["aguify"])
     }
 }
 
-pub const DEFAULT_MAX_GAP_MS: u64 = 10_000;
-pub const DEFAULT_INTERVAL_MS: u64 = 20;
+/// A count of milliseconds given on the command line, as a duration.
+pub fn millis() -> impl TypedValueParser<Value = Duration> {
+    clap::value_parser!(u64).map(Duration::from_millis)
+}
+
+/// `--speed`: a finite number above 0.
+fn parse_speed(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(x) if x.is_finite() && x > 0.0 => Ok(x),
+        _ => Err(format!("`{s}` is not a positive number")),
+    }
+}
 
 impl Pacing {
     /// Replays with no waiting at all (tests, `--speed` of infinity in effect).

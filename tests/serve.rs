@@ -1,20 +1,21 @@
 //! `aguify serve` in process: a real server on 127.0.0.1:0, a hyper client.
 
+#[path = "common/server.rs"]
+mod server;
+
+use server::{start, Server};
+
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
 use aguify::agui::Event;
 use aguify::pipeline::{self, Input, Options};
 use aguify::replay::Pacing;
-use aguify::serve::{self, App, Conversation, ServeConfig};
+use aguify::serve::{Conversation, ServeConfig};
 use bytes::Bytes;
 use http_body_util::{BodyExt, Full};
 use hyper::{Method, Request, StatusCode};
-use hyper_util::client::legacy::Client;
-use hyper_util::rt::TokioExecutor;
 use serde_json::{json, Value};
-use tokio::sync::oneshot;
-use tokio::task::JoinHandle;
 
 const PLAIN: &str = "testdata/serve/plain/plain.ndjson";
 const HITL: [&str; 2] = [
@@ -22,16 +23,6 @@ const HITL: [&str; 2] = [
     "testdata/serve/hitl/hitl__2_resume.ndjson",
 ];
 const INTERRUPT_ID: &str = "int-book-7f3a";
-
-type HttpClient = Client<hyper_util::client::legacy::connect::HttpConnector, Full<Bytes>>;
-
-struct Server {
-    addr: SocketAddr,
-    app: App,
-    stop: Option<oneshot::Sender<()>>,
-    task: JoinHandle<std::io::Result<()>>,
-    client: HttpClient,
-}
 
 fn files(list: &[&str]) -> Vec<String> {
     list.iter().map(|f| f.to_string()).collect()
@@ -41,25 +32,6 @@ fn instant() -> ServeConfig {
     ServeConfig {
         pacing: Pacing::instant(),
         ..ServeConfig::default()
-    }
-}
-
-async fn start(conversations: Vec<Conversation>, cfg: ServeConfig) -> Server {
-    let app = App::new(conversations, cfg).expect("app");
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-        .await
-        .expect("bind loopback");
-    let addr = listener.local_addr().expect("addr");
-    let (tx, rx) = oneshot::channel::<()>();
-    let task = tokio::spawn(serve::serve(listener, app.clone(), async {
-        let _ = rx.await;
-    }));
-    Server {
-        addr,
-        app,
-        stop: Some(tx),
-        task,
-        client: Client::builder(TokioExecutor::new()).build_http(),
     }
 }
 
@@ -105,17 +77,6 @@ impl Server {
             ctype,
             String::from_utf8(body.to_vec()).expect("utf-8"),
         )
-    }
-
-    async fn stop(mut self) {
-        if let Some(tx) = self.stop.take() {
-            let _ = tx.send(());
-        }
-        tokio::time::timeout(Duration::from_secs(10), self.task)
-            .await
-            .expect("shutdown within 10 s")
-            .expect("join")
-            .expect("serve");
     }
 }
 

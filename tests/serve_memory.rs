@@ -1,11 +1,14 @@
 //! `aguify serve` memory with clients that never read (issue 41 item 2), alone in its own test
 //! binary so that no other test moves the process's RSS while it is measured.
 
+#[path = "common/server.rs"]
+mod server;
+
 use std::time::Duration;
 
 use aguify::pipeline::Options;
 use aguify::replay::Pacing;
-use aguify::serve::{self, App, Conversation, ServeConfig};
+use aguify::serve::{Conversation, ServeConfig};
 use serde_json::json;
 use tokio::io::AsyncWriteExt;
 
@@ -54,15 +57,8 @@ async fn clients_that_never_read_share_one_frame() {
         write_timeout: Duration::from_secs(120),
         ..ServeConfig::default()
     };
-    let app = App::new(vec![conv], cfg).expect("app");
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-        .await
-        .expect("bind");
-    let addr = listener.local_addr().expect("addr");
-    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-    let task = tokio::spawn(serve::serve(listener, app.clone(), async {
-        let _ = stopped.await;
-    }));
+    let srv = server::start(vec![conv], cfg).await;
+    let (addr, app) = (srv.addr, srv.app.clone());
 
     // One client first: the frame is encoded (and held) once.
     let connect = |i: usize| async move {
@@ -112,7 +108,6 @@ async fn clients_that_never_read_share_one_frame() {
         FRAME >> 20
     );
     drop(clients);
-    let _ = stop.send(());
-    let _ = task.await;
+    srv.stop().await;
     let _ = std::fs::remove_dir_all(&dir);
 }

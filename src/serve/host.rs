@@ -22,14 +22,14 @@ pub struct HostCheck {
 impl HostCheck {
     /// `None` when every host is answered: bound to a non-loopback address with no
     /// `--allow-host`, or `--allow-host '*'`.
-    pub fn new(bound: SocketAddr, listen_host: Option<&str>, allow: &[String]) -> Option<Self> {
+    pub fn new(bound: SocketAddr, listen: &str, allow: &[String]) -> Option<Self> {
         if allow.iter().any(|h| h == "*") || (!bound.ip().is_loopback() && allow.is_empty()) {
             return None;
         }
         let allowed = allow
             .iter()
             .map(String::as_str)
-            .chain(listen_host)
+            .chain([listen])
             .map(|h| normalize(host_name(h)))
             .collect();
         Some(HostCheck { allowed })
@@ -51,19 +51,23 @@ pub async fn check(policy: HostCheck, req: Request, next: Next) -> Response {
     match host {
         Some(host) if !policy.allows(&host) => {
             let name = printable(host_name(&host)).into_owned();
-            Refusal::new(
-                403,
-                "HOST_NOT_ALLOWED",
-                format!(
-                    "this server is bound to a loopback address and answers requests for \
-                     localhost, 127.0.0.1 or [::1] only (a page on another site can reach \
-                     loopback through DNS rebinding); Host '{name}' is not one: start with \
-                     --allow-host {name} to allow it"
-                ),
-            )
-            .into_response()
+            Refusal::HostNotAllowed(name).into_response()
         }
         _ => next.run(req).await,
+    }
+}
+
+/// `--listen`: HOST:PORT (`[::1]:8000` for IPv6), or a bare PORT on loopback (127.0.0.1).
+pub fn parse_listen(s: &str) -> Result<String, String> {
+    if s.parse::<u16>().is_ok() {
+        return Ok(format!("127.0.0.1:{s}"));
+    }
+    let port = s
+        .rsplit_once(':')
+        .map(|(host, port)| (host, port.parse::<u16>()));
+    match port {
+        Some((host, Ok(_))) if !host.is_empty() => Ok(s.to_string()),
+        _ => Err("expected HOST:PORT or PORT, e.g. 127.0.0.1:8000 or 8000".to_string()),
     }
 }
 
@@ -100,7 +104,7 @@ mod tests {
 
     #[test]
     fn loopback_names_pass_others_do_not() {
-        let check = HostCheck::new(loopback(), Some("127.0.0.1"), &[]).expect("on");
+        let check = HostCheck::new(loopback(), "127.0.0.1:8000", &[]).expect("on");
         for ok in [
             "127.0.0.1:8000",
             "localhost:8000",
@@ -124,14 +128,13 @@ mod tests {
 
     #[test]
     fn allow_host_and_listen_host() {
-        let check =
-            HostCheck::new(loopback(), Some("dev.test:8000"), &["Box.Lan".into()]).expect("on");
+        let check = HostCheck::new(loopback(), "dev.test:8000", &["Box.Lan".into()]).expect("on");
         assert!(check.allows("dev.test:8000"));
         assert!(check.allows("box.lan:1234"));
         assert!(!check.allows("other.lan"));
-        assert!(HostCheck::new(loopback(), None, &["*".into()]).is_none());
+        assert!(HostCheck::new(loopback(), "8000", &["*".into()]).is_none());
         let public: SocketAddr = "0.0.0.0:8000".parse().expect("addr");
-        assert!(HostCheck::new(public, None, &[]).is_none());
-        assert!(HostCheck::new(public, None, &["box.lan".into()]).is_some());
+        assert!(HostCheck::new(public, "0.0.0.0:8000", &[]).is_none());
+        assert!(HostCheck::new(public, "0.0.0.0:8000", &["box.lan".into()]).is_some());
     }
 }

@@ -161,12 +161,7 @@ async fn connection(
 
 /// Over the connection limit: a 503 with the JSON error body, then close (within 1 s).
 async fn busy(mut stream: TcpStream, max: usize) {
-    let refusal = Refusal::new(
-        503,
-        "TOO_MANY_CONNECTIONS",
-        format!("the server already serves {max} connections (--max-connections); retry later"),
-    );
-    let response = refusal.raw_response(&[]);
+    let response = Refusal::TooManyConnections(max).raw_response(&[]);
     let _ = tokio::time::timeout(Duration::from_secs(1), async {
         stream.write_all(&response).await?;
         stream.shutdown().await?;

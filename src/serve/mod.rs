@@ -41,11 +41,12 @@ use tokio_util::sync::CancellationToken;
 use tower_http::cors::{AllowOrigin, Any, CorsLayer};
 
 use crate::agui::Event;
-use crate::replay::Pacing;
+use crate::replay::{millis, Pacing};
 use crate::text::printable_cut;
+use clap::builder::TypedValueParser;
 use host::HostCheck;
 use log::LogNote;
-use refusal::Refusal;
+use refusal::{Refusal, MAX_THREAD_ID_BYTES};
 pub use session::{Admission, Sessions, CONVERSATION_ENDED, RESUME_MISMATCH};
 pub use store::{Conversation, Ending, RecordedRun};
 use stream::{sse_stream, Frames};
@@ -77,66 +78,68 @@ pub enum ServeError {
     BadCors(String),
 }
 
-/// Server settings.
-#[derive(Debug, Clone)]
+/// Server settings: the options of `aguify serve`, and its defaults as
+/// [`ServeConfig::default`].
+#[derive(Debug, Clone, clap::Parser)]
 pub struct ServeConfig {
+    /// Address to listen on, HOST:PORT, or PORT on loopback (127.0.0.1)
+    #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:8000", value_parser = host::parse_listen)]
+    pub listen: String,
+    #[command(flatten)]
     pub pacing: Pacing,
-    /// A `: keep-alive` comment is written after this long without a frame.
-    pub keep_alive: Duration,
-    /// Request bodies larger than this get 413.
-    pub body_limit: usize,
-    /// `--cors ORIGIN`: allow this browser origin (`*` for any).
+    /// Allow browser requests from this origin (e.g. http://localhost:3000, or * for any)
+    #[arg(long, value_name = "ORIGIN")]
     pub cors: Option<String>,
-    /// Threads remembered per server (past it, the least recently used with no stream in
-    /// progress is forgotten).
-    pub max_threads: usize,
-    /// A request head must arrive within this, or the connection is closed.
+    /// Also answer requests whose Host is HOST when bound to loopback (only localhost,
+    /// 127.0.0.1, [::1] and the --listen host are by default, against DNS rebinding); `*`
+    /// answers any; repeatable
+    #[arg(long = "allow-host", value_name = "HOST")]
+    pub allow_hosts: Vec<String>,
+    /// Request bodies larger than this get 413
+    #[arg(long = "max-body", value_name = "BYTES", default_value = "1048576")]
+    pub body_limit: usize,
+    /// Close a connection whose request head (request line and headers) has not arrived
+    /// within this many ms, an idle keep-alive connection included
+    #[arg(long, value_name = "MS", default_value = "10000",
+          value_parser = clap::value_parser!(u64).range(1..).map(Duration::from_millis))]
     pub header_timeout: Duration,
-    /// A request body must arrive within this (408 otherwise).
+    /// Answer 408 when a request body has not arrived within this many ms
+    #[arg(long, value_name = "MS", default_value = "30000",
+          value_parser = clap::value_parser!(u64).range(1..).map(Duration::from_millis))]
     pub body_timeout: Duration,
-    /// Connections served at once; more get 503.
+    /// Connections served at once; more are answered 503
+    #[arg(long, value_name = "N", default_value = "256", value_parser = positive)]
     pub max_connections: usize,
-    /// On shutdown, connections still open after this are closed.
+    /// Threads remembered; past it the least recently used one with no stream in progress
+    /// is forgotten (its next request starts the conversation over)
+    #[arg(long, value_name = "N", default_value = "10000", value_parser = positive)]
+    pub max_threads: usize,
+    /// On Ctrl-C or SIGTERM, close connections still open after this many ms
+    #[arg(long, value_name = "MS", default_value = "3000", value_parser = millis())]
     pub shutdown_grace: Duration,
+    /// A `: keep-alive` comment is written after this long without a frame.
+    #[arg(skip = Duration::from_secs(15))]
+    pub keep_alive: Duration,
     /// A connection whose client has read nothing of what the server waits to write for this
     /// long (a client that stopped reading) is closed and logged.
+    #[arg(skip = Duration::from_secs(30))]
     pub write_timeout: Duration,
-    /// `--allow-host`: further `Host` names answered when bound to loopback (`*`: any).
-    pub allow_hosts: Vec<String>,
-    /// The host of `--listen` as given (allowed as a `Host` too).
-    pub listen_host: Option<String>,
     /// Called with one line per request (the CLI prints it to stderr).
+    #[arg(skip)]
     pub log: Option<fn(&str)>,
 }
 
-pub const DEFAULT_KEEP_ALIVE: Duration = Duration::from_secs(15);
-pub const DEFAULT_BODY_LIMIT: usize = 1024 * 1024;
-pub const DEFAULT_MAX_THREADS: usize = 10_000;
-pub const DEFAULT_HEADER_TIMEOUT: Duration = Duration::from_secs(10);
-pub const DEFAULT_BODY_TIMEOUT: Duration = Duration::from_secs(30);
-pub const DEFAULT_MAX_CONNECTIONS: usize = 256;
-pub const DEFAULT_SHUTDOWN_GRACE: Duration = Duration::from_secs(3);
-pub const DEFAULT_WRITE_TIMEOUT: Duration = Duration::from_secs(30);
-/// The longest `threadId` accepted (400 otherwise): thread states are keyed by it.
-pub const MAX_THREAD_ID_BYTES: usize = 400;
-
 impl Default for ServeConfig {
     fn default() -> Self {
-        ServeConfig {
-            pacing: Pacing::default(),
-            keep_alive: DEFAULT_KEEP_ALIVE,
-            body_limit: DEFAULT_BODY_LIMIT,
-            cors: None,
-            max_threads: DEFAULT_MAX_THREADS,
-            header_timeout: DEFAULT_HEADER_TIMEOUT,
-            body_timeout: DEFAULT_BODY_TIMEOUT,
-            max_connections: DEFAULT_MAX_CONNECTIONS,
-            shutdown_grace: DEFAULT_SHUTDOWN_GRACE,
-            write_timeout: DEFAULT_WRITE_TIMEOUT,
-            allow_hosts: vec![],
-            listen_host: None,
-            log: None,
-        }
+        clap::Parser::parse_from(["aguify"])
+    }
+}
+
+/// `--max-connections`, `--max-threads`: a whole number above 0.
+fn positive(s: &str) -> Result<usize, String> {
+    match s.parse::<usize>() {
+        Ok(n) if n > 0 => Ok(n),
+        _ => Err(format!("`{s}` is not a positive whole number")),
     }
 }
 
@@ -207,7 +210,7 @@ impl App {
                     .max_age(Duration::from_secs(600)),
             );
         }
-        if let Some(hosts) = HostCheck::new(addr, cfg.listen_host.as_deref(), &cfg.allow_hosts) {
+        if let Some(hosts) = HostCheck::new(addr, &cfg.listen, &cfg.allow_hosts) {
             router = router.layer(middleware::from_fn(move |req: Request, next: Next| {
                 host::check(hosts.clone(), req, next)
             }));
@@ -281,15 +284,8 @@ fn conversation_of(st: &AppState, uri: &Uri) -> Result<usize, Refusal> {
     }
     st.conversations.get_index_of(name).ok_or_else(|| {
         let names: Vec<&str> = st.conversations.keys().map(String::as_str).collect();
-        Refusal::new(
-            404,
-            "UNKNOWN_CONVERSATION",
-            format!(
-                "no conversation named '{}'; this server has: {}",
-                printable_cut(name, log::LOG_FIELD_CHARS),
-                names.join(", ")
-            ),
-        )
+        let name = printable_cut(name, log::LOG_FIELD_CHARS).into_owned();
+        Refusal::UnknownConversation(name, names.join(", "))
     })
 }
 
@@ -299,42 +295,18 @@ async fn show(State(st): State<Arc<AppState>>, uri: Uri) -> Result<Json<Value>, 
 }
 
 async fn not_found(uri: Uri) -> Refusal {
-    Refusal::new(
-        404,
-        "NOT_FOUND",
-        format!(
-            "nothing at {}: POST a RunAgentInput to / or /<conversation>; GET / lists the conversations",
-            printable_cut(uri.path(), log::LOG_FIELD_CHARS)
-        ),
-    )
+    Refusal::NotFound(printable_cut(uri.path(), log::LOG_FIELD_CHARS).into_owned())
 }
 
 /// 405 for a method a path does not take; a CORS preflight to a server without `--cors`
 /// is told how to allow it.
-async fn method_not_allowed(method: Method, headers: HeaderMap) -> Response {
+async fn method_not_allowed(method: Method, headers: HeaderMap) -> Refusal {
     let preflight =
         method == Method::OPTIONS && headers.contains_key(header::ACCESS_CONTROL_REQUEST_METHOD);
-    if let (true, Some(origin)) = (preflight, header_text(&headers, header::ORIGIN)) {
-        let hint = format!("start with --cors {origin} to allow this origin");
-        let refusal = Refusal::new(
-            403,
-            "CORS_NOT_ENABLED",
-            format!("a browser page at {origin} asked to call this server (a CORS preflight), but cross-origin requests are not enabled: {hint}"),
-        );
-        let note = LogNote(format!(" {} ({hint})", refusal.code));
-        let mut resp = refusal.into_response();
-        resp.extensions_mut().insert(note);
-        return resp;
+    match header_text(&headers, header::ORIGIN) {
+        Some(origin) if preflight => Refusal::CorsNotEnabled(origin),
+        _ => Refusal::MethodNotAllowed(method),
     }
-    let mut resp = Refusal::new(
-        405,
-        "METHOD_NOT_ALLOWED",
-        format!("{method} is not served here: POST a RunAgentInput, or GET the conversations"),
-    )
-    .into_response();
-    resp.headers_mut()
-        .insert(header::ALLOW, HeaderValue::from_static("GET, POST"));
-    resp
 }
 
 /// A header's value as logged: escaped, cut to [`log::LOG_FIELD_CHARS`].
@@ -352,24 +324,18 @@ struct RunRequest {
 }
 
 fn parse_request(bytes: &[u8]) -> Result<RunRequest, Refusal> {
-    let invalid = |message: String| Refusal::bad("INVALID_INPUT", message);
-    let v: Value = serde_json::from_slice(bytes)
-        .map_err(|e| Refusal::bad("INVALID_JSON", format!("the body is not JSON: {e}")))?;
+    let invalid = Refusal::InvalidInput;
+    let v: Value = serde_json::from_slice(bytes).map_err(Refusal::InvalidJson)?;
     let Some(o) = v.as_object() else {
-        return Err(invalid(
-            "the body must be a RunAgentInput JSON object".into(),
-        ));
+        return Err(invalid("the body must be a RunAgentInput JSON object"));
     };
-    let field = |k: &str| {
+    let field = |k: &'static str| {
         let value = o.get(k).and_then(Value::as_str).map(str::to_string);
-        value.ok_or_else(|| invalid(format!("RunAgentInput needs a string `{k}`")))
+        value.ok_or(Refusal::NeedsString(k))
     };
     let thread_id = field("threadId")?;
     if thread_id.len() > MAX_THREAD_ID_BYTES {
-        let len = thread_id.len();
-        return Err(invalid(format!(
-            "`threadId` is {len} bytes long; at most {MAX_THREAD_ID_BYTES} are accepted"
-        )));
+        return Err(Refusal::ThreadIdTooLong(thread_id.len()));
     }
     let run_id = field("runId")?;
     let resume = match o.get("resume") {
@@ -379,10 +345,10 @@ fn parse_request(bytes: &[u8]) -> Result<RunRequest, Refusal> {
             .map(|e| {
                 let id = e.get("interruptId").and_then(Value::as_str);
                 let need = "every resume[] entry needs a string `interruptId`";
-                id.map(str::to_string).ok_or_else(|| invalid(need.into()))
+                id.map(str::to_string).ok_or(invalid(need))
             })
             .collect::<Result<_, _>>()?,
-        Some(_) => return Err(invalid("`resume` must be an array".into())),
+        Some(_) => return Err(invalid("`resume` must be an array")),
     };
     Ok(RunRequest {
         thread_id,
@@ -401,14 +367,6 @@ fn is_json(headers: &HeaderMap) -> bool {
         .is_some_and(|m| m.trim().eq_ignore_ascii_case("application/json"))
 }
 
-fn too_large(limit: usize) -> Refusal {
-    Refusal::new(
-        413,
-        "BODY_TOO_LARGE",
-        format!("the request body is larger than {limit} bytes (--max-body)"),
-    )
-}
-
 /// The body, refused before a byte of it is read when its declared length is over the limit
 /// (so `Expect: 100-continue` gets 413 at once, never `100 Continue`).
 async fn read_body(headers: &HeaderMap, body: Body, cfg: &ServeConfig) -> Result<Vec<u8>, Refusal> {
@@ -418,27 +376,20 @@ async fn read_body(headers: &HeaderMap, body: Body, cfg: &ServeConfig) -> Result
         .and_then(|v| v.to_str().ok())
         .and_then(|v| v.trim().parse::<u64>().ok());
     if declared.is_some_and(|n| n > limit as u64) {
-        return Err(too_large(limit));
+        return Err(Refusal::BodyTooLarge(limit));
     }
     let read = tokio::time::timeout(cfg.body_timeout, axum::body::to_bytes(body, limit)).await;
     match read {
-        Err(_) => Err(Refusal::new(
-            408,
-            "BODY_TIMEOUT",
-            format!(
-                "the request body did not arrive within {} ms (--body-timeout)",
-                cfg.body_timeout.as_millis()
-            ),
-        )),
+        Err(_) => Err(Refusal::BodyTimeout(cfg.body_timeout)),
         Ok(Ok(bytes)) => Ok(bytes.to_vec()),
         Ok(Err(e))
             if std::error::Error::source(&e)
                 .is_some_and(|s| s.is::<http_body_util::LengthLimitError>())
                 || e.to_string().contains("length limit exceeded") =>
         {
-            Err(too_large(limit))
+            Err(Refusal::BodyTooLarge(limit))
         }
-        Ok(Err(e)) => Err(Refusal::bad("BAD_BODY", format!("reading the body: {e}"))),
+        Ok(Err(e)) => Err(Refusal::BadBody(e)),
     }
 }
 
@@ -452,11 +403,7 @@ async fn post(
     let index = conversation_of(&st, &uri)?;
     if !is_json(&headers) {
         let given = header_text(&headers, header::CONTENT_TYPE).unwrap_or("none".into());
-        return Err(Refusal::new(
-            415,
-            "UNSUPPORTED_MEDIA_TYPE",
-            format!("the body must be a RunAgentInput sent as Content-Type: application/json (got {given})"),
-        ));
+        return Err(Refusal::UnsupportedMediaType(given));
     }
     let bytes = read_body(&headers, body, &st.cfg).await?;
     let req = parse_request(&bytes)?;

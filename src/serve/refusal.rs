@@ -2,33 +2,91 @@
 //! answered by a handler, the router's fallbacks, the Host check, the connection limit, or
 //! hyper itself for a request head it cannot read.
 
-use axum::http::{header, HeaderValue, StatusCode};
+use std::time::Duration;
+
+use axum::http::{header, HeaderValue, Method, StatusCode};
 use axum::response::{IntoResponse, Response};
 use serde_json::json;
 
-/// A refusal: the status, a stable `code` and a message for a person.
-#[derive(Debug, Clone)]
-pub struct Refusal {
-    pub status: StatusCode,
-    pub code: &'static str,
-    pub message: String,
+/// A refusal: its status and stable `code` ([`Refusal::status_code`]), and its message for a
+/// person (its `Display`). Texts from the request come cut and escaped.
+#[derive(Debug, thiserror::Error)]
+pub enum Refusal {
+    #[error("the request line or a header is not valid HTTP/1.1")]
+    BadRequest,
+    #[error("the request target is too long")]
+    UriTooLong,
+    #[error("the request headers are too large or too many")]
+    HeadersTooLarge,
+    #[error("nothing at {0}: POST a RunAgentInput to / or /<conversation>; GET / lists the conversations")]
+    NotFound(String),
+    /// The path's name, and the names the server has.
+    #[error("no conversation named '{0}'; this server has: {1}")]
+    UnknownConversation(String, String),
+    #[error("{0} is not served here: POST a RunAgentInput, or GET the conversations")]
+    MethodNotAllowed(Method),
+    /// A CORS preflight's origin, to a server without `--cors`.
+    #[error("a browser page at {0} asked to call this server (a CORS preflight), but cross-origin requests are not enabled: start with --cors {0} to allow this origin")]
+    CorsNotEnabled(String),
+    #[error("this server is bound to a loopback address and answers requests for localhost, 127.0.0.1 or [::1] only (a page on another site can reach loopback through DNS rebinding); Host '{0}' is not one: start with --allow-host {0} to allow it")]
+    HostNotAllowed(String),
+    /// The content type given.
+    #[error("the body must be a RunAgentInput sent as Content-Type: application/json (got {0})")]
+    UnsupportedMediaType(String),
+    #[error("the request body is larger than {0} bytes (--max-body)")]
+    BodyTooLarge(usize),
+    #[error("the request body did not arrive within {} ms (--body-timeout)", .0.as_millis())]
+    BodyTimeout(Duration),
+    #[error("reading the body: {0}")]
+    BadBody(axum::Error),
+    #[error("the body is not JSON: {0}")]
+    InvalidJson(serde_json::Error),
+    /// What a RunAgentInput lacks.
+    #[error("{0}")]
+    InvalidInput(&'static str),
+    /// The field of a RunAgentInput that is not a string.
+    #[error("RunAgentInput needs a string `{0}`")]
+    NeedsString(&'static str),
+    #[error("`threadId` is {0} bytes long; at most {MAX_THREAD_ID_BYTES} are accepted")]
+    ThreadIdTooLong(usize),
+    #[error("the server already serves {0} connections (--max-connections); retry later")]
+    TooManyConnections(usize),
 }
 
-impl Refusal {
-    pub fn new(status: u16, code: &'static str, message: impl Into<String>) -> Self {
-        Refusal {
-            status: StatusCode::from_u16(status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR),
-            code,
-            message: message.into(),
-        }
-    }
+/// The longest `threadId` accepted (400 otherwise): thread states are keyed by it.
+pub const MAX_THREAD_ID_BYTES: usize = 400;
 
-    pub fn bad(code: &'static str, message: impl Into<String>) -> Self {
-        Refusal::new(400, code, message)
+impl Refusal {
+    /// The HTTP status and the error body's `code`.
+    pub fn status_code(&self) -> (StatusCode, &'static str) {
+        use Refusal as R;
+        let (status, code) = match self {
+            R::BadRequest => (400, "BAD_REQUEST"),
+            R::UriTooLong => (414, "URI_TOO_LONG"),
+            R::HeadersTooLarge => (431, "HEADERS_TOO_LARGE"),
+            R::NotFound(_) => (404, "NOT_FOUND"),
+            R::UnknownConversation(..) => (404, "UNKNOWN_CONVERSATION"),
+            R::MethodNotAllowed(_) => (405, "METHOD_NOT_ALLOWED"),
+            R::CorsNotEnabled(_) => (403, "CORS_NOT_ENABLED"),
+            R::HostNotAllowed(_) => (403, "HOST_NOT_ALLOWED"),
+            R::UnsupportedMediaType(_) => (415, "UNSUPPORTED_MEDIA_TYPE"),
+            R::BodyTooLarge(_) => (413, "BODY_TOO_LARGE"),
+            R::BodyTimeout(_) => (408, "BODY_TIMEOUT"),
+            R::BadBody(_) => (400, "BAD_BODY"),
+            R::InvalidJson(_) => (400, "INVALID_JSON"),
+            R::InvalidInput(_) | R::NeedsString(_) | R::ThreadIdTooLong(_) => {
+                (400, "INVALID_INPUT")
+            }
+            R::TooManyConnections(_) => (503, "TOO_MANY_CONNECTIONS"),
+        };
+        (
+            StatusCode::from_u16(status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR),
+            code,
+        )
     }
 
     pub fn body(&self) -> Vec<u8> {
-        let v = json!({"error": {"code": self.code, "message": self.message}});
+        let v = json!({"error": {"code": self.status_code().1, "message": self.to_string()}});
         serde_json::to_vec(&v).unwrap_or_default()
     }
 
@@ -36,10 +94,11 @@ impl Refusal {
     /// connection; `headers` are further header lines, each without its CRLF.
     pub fn raw_response(&self, headers: &[&str]) -> Vec<u8> {
         let body = self.body();
+        let status = self.status_code().0;
         let mut out = format!(
             "HTTP/1.1 {} {}\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n",
-            self.status.as_u16(),
-            self.status.canonical_reason().unwrap_or(""),
+            status.as_u16(),
+            status.canonical_reason().unwrap_or(""),
             body.len()
         )
         .into_bytes();
@@ -55,12 +114,23 @@ impl Refusal {
 
 impl IntoResponse for Refusal {
     fn into_response(self) -> Response {
-        let mut resp = (self.status, self.body()).into_response();
-        resp.headers_mut().insert(
+        let (status, code) = self.status_code();
+        let mut resp = (status, self.body()).into_response();
+        let headers = resp.headers_mut();
+        headers.insert(
             header::CONTENT_TYPE,
             HeaderValue::from_static("application/json"),
         );
-        let note = format!(" {}", self.code);
+        let note = match &self {
+            Refusal::MethodNotAllowed(_) => {
+                headers.insert(header::ALLOW, HeaderValue::from_static("GET, POST"));
+                format!(" {code}")
+            }
+            Refusal::CorsNotEnabled(origin) => {
+                format!(" {code} (start with --cors {origin} to allow this origin)")
+            }
+            _ => format!(" {code}"),
+        };
         resp.extensions_mut().insert(super::log::LogNote(note));
         resp
     }
@@ -70,18 +140,10 @@ impl IntoResponse for Refusal {
 /// the JSON body (`None` for anything else). `head` must be exactly one response head.
 pub fn rewrite_bare(head: &[u8]) -> Option<Vec<u8>> {
     let rest = head.strip_prefix(b"HTTP/1.1 ")?;
-    let (status, code, message) = match rest.get(..4)? {
-        b"400 " => (
-            400,
-            "BAD_REQUEST",
-            "the request line or a header is not valid HTTP/1.1",
-        ),
-        b"414 " => (414, "URI_TOO_LONG", "the request target is too long"),
-        b"431 " => (
-            431,
-            "HEADERS_TOO_LARGE",
-            "the request headers are too large or too many",
-        ),
+    let refusal = match rest.get(..4)? {
+        b"400 " => Refusal::BadRequest,
+        b"414 " => Refusal::UriTooLong,
+        b"431 " => Refusal::HeadersTooLarge,
         _ => return None,
     };
     let text = std::str::from_utf8(head).ok()?;
@@ -97,7 +159,7 @@ pub fn rewrite_bare(head: &[u8]) -> Option<Vec<u8>> {
             _ => kept.push(line),
         }
     }
-    empty.then(|| Refusal::new(status, code, message).raw_response(&kept))
+    empty.then(|| refusal.raw_response(&kept))
 }
 
 #[cfg(test)]

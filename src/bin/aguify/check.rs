@@ -97,7 +97,7 @@ fn config(args: &CheckArgs) -> Config {
             0 => 0,
             n => n.max(check::KEEP_PER_RULE),
         },
-        thinking: args.map.policy.compat == crate::cli::Compat::Thinking,
+        thinking: args.map.policy.compat == aguify::mapper::Compat::Thinking,
     }
 }
 

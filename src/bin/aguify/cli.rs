@@ -1,17 +1,22 @@
 //! Command-line definitions (clap derive). Completions are generated from these.
 
-use clap::builder::{PossibleValue, PossibleValuesParser};
+use aguify::adapter::Family;
+use aguify::input::Framing;
+use aguify::mapper::{Compat, Target, TextPolicy, ToolSteps};
+use aguify::sink::Format;
+use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
+/// Transcodes recorded LangGraph event logs (astream_events v2, the v3 streaming protocol,
+/// LangGraph platform SSE) into AG-UI 1.0 events, and checks AG-UI streams.
+///
+/// Exit codes: 0 success, 1 findings (check), 2 unreadable input or bad usage.
 #[derive(Parser, Debug)]
 #[command(
     name = "aguify",
     // The package version and the commit it was built from (build.rs).
     version = env!("AGUIFY_VERSION"),
-    about = "LangGraph event logs in, AG-UI 1.0 events out",
-    long_about = "Transcodes recorded LangGraph event logs (astream_events v2, the v3 streaming \
-                  protocol, LangGraph platform SSE) into AG-UI 1.0 events, and checks AG-UI streams.\n\n\
-                  Exit codes: 0 success, 1 findings (check), 2 unreadable input or bad usage."
+    about = "LangGraph event logs in, AG-UI 1.0 events out"
 )]
 pub struct Cli {
     #[command(subcommand)]
@@ -33,24 +38,25 @@ pub enum Command {
     Serve(ServeArgs),
     /// Show runs at a glance: one line per message, reasoning block, tool call, step
     Timeline(TimelineArgs),
-    /// Explain runs that ended in RUN_ERROR or stopped without a terminal event
-    #[command(
-        long_about = "Explain runs that ended in RUN_ERROR or stopped without a terminal event: \
-        the error and its code class, the input line that carried it, the last raw records before it, \
-        what was open at that moment, the nearest upstream signal, a likely cause and a fix hint.\n\n\
-        Exit codes: 0 something was explained, 1 nothing to explain (all runs clean), 2 unreadable input."
-    )]
+    /// Explain runs that ended in RUN_ERROR or stopped without a terminal event: the error and
+    /// its code class, the input line that carried it, the last raw records before it, what was
+    /// open at that moment, the nearest upstream signal, a likely cause and a fix hint.
+    ///
+    /// Exit codes: 0 something was explained, 1 nothing to explain (all runs clean), 2
+    /// unreadable input.
+    #[command(about = "Explain runs that ended in RUN_ERROR or stopped without a terminal event")]
     Explain(ExplainArgs),
-    /// Compare two streams run by run as a front end shows them (exit 0 equal, 1 different)
+    /// Compare two streams run by run as a front end shows them: the outcome (interrupts,
+    /// errors), steps, messages (text once deltas are joined), reasoning, tool calls (name,
+    /// arguments as JSON, result, error), resumes, custom events and the state. Ids, timestamps,
+    /// chunk boundaries and key order never match between two executions and are not compared:
+    /// messages are matched by role and position, calls, reasoning and interrupts by position.
+    /// Each side is files of any form aguify reads (consecutive runs of one thread) or a
+    /// snapshot written by `aguify snapshot`.
+    ///
+    /// Exit codes: 0 equal, 1 different, 2 unreadable input or bad usage.
     #[command(
-        long_about = "Compare two streams run by run as a front end shows them: the outcome \
-        (interrupts, errors), steps, messages (text once deltas are joined), reasoning, tool calls \
-        (name, arguments as JSON, result, error), resumes, custom events and the state. Ids, \
-        timestamps, chunk boundaries and key order never match between two executions and are \
-        not compared: messages are matched by role and position, calls, reasoning and interrupts \
-        by position. Each side is files of any form aguify reads (consecutive runs of one thread) \
-        or a snapshot written by `aguify snapshot`.\n\n\
-        Exit codes: 0 equal, 1 different, 2 unreadable input or bad usage.",
+        about = "Compare two streams run by run as a front end shows them (exit 0 equal, 1 different)",
         after_help = "Examples:\n  aguify diff golden.snap run.ndjson\n  \
         aguify diff --ignore /state/updatedAt --ignore '/toolCalls/*/args/requestId' old.ndjson new.ndjson\n  \
         aguify diff --old run1.ndjson run2.ndjson --new new1.ndjson new2.ndjson"
@@ -64,25 +70,27 @@ pub enum Command {
         review. `aguify diff golden.snap new.ndjson` takes it as either side."
     )]
     Snapshot(SnapshotArgs),
-    /// Write a self-contained HTML report of runs: lanes, transcript, findings, states
+    /// Write a self-contained HTML report of the runs in FILEs: per run a header (outcome,
+    /// counts, tokens, duration, and for a failed run `explain`'s diagnosis), a lane view of
+    /// where the time went, the conversation as a transcript with the checker's findings at their
+    /// events, and the state snapshots with what changed. One file with inline style and script
+    /// that makes no network request; at most 10 MiB whatever the input's size.
+    ///
+    /// Exit codes: 0 written, 2 unreadable input or bad usage.
     #[command(
-        long_about = "Write a self-contained HTML report of the runs in FILEs: per run a header \
-        (outcome, counts, tokens, duration, and for a failed run `explain`'s diagnosis), a lane \
-        view of where the time went, the conversation as a transcript with the checker's findings \
-        at their events, and the state snapshots with what changed. One file with inline style and \
-        script that makes no network request; at most 10 MiB whatever the input's size.\n\n\
-        Exit codes: 0 written, 2 unreadable input or bad usage."
+        about = "Write a self-contained HTML report of runs: lanes, transcript, findings, states"
     )]
     Report(ReportArgs),
-    /// Write a recording with its text replaced, to share (same form out as in)
+    /// Write recordings with what users said, the model answered and tools took and returned
+    /// replaced by placeholder text of the same shape, in the same form as read (v2, v3, SSE,
+    /// AG-UI). Event names, ids, seq, timestamps, node, tool and model names, usage, finish
+    /// reasons and error classes stay, so convert, check, timeline and explain tell the same
+    /// story. Credentials (API keys, bearer tokens, JWTs, private keys, e-mail addresses, URLs
+    /// with credentials) are replaced in every mode, --keep included, and counted on stderr.
+    ///
+    /// Exit codes: 0 written, 2 unreadable input or bad usage.
     #[command(
-        long_about = "Write recordings with what users said, the model answered and tools took and \
-        returned replaced by placeholder text of the same shape, in the same form as read (v2, v3, \
-        SSE, AG-UI). Event names, ids, seq, timestamps, node, tool and model names, usage, finish \
-        reasons and error classes stay, so convert, check, timeline and explain tell the same story. \
-        Credentials (API keys, bearer tokens, JWTs, private keys, e-mail addresses, URLs with \
-        credentials) are replaced in every mode, --keep included, and counted on stderr.\n\n\
-        Exit codes: 0 written, 2 unreadable input or bad usage.",
+        about = "Write a recording with its text replaced, to share (same form out as in)",
         after_help = "Examples:\n  aguify redact run.ndjson -o run.redacted.ndjson\n  \
         aguify redact --keep '/data/input/city' --slim run.ndjson > bug-report.ndjson\n  \
         aguify redact d_hitl__1_interrupt.ndjson d_hitl__2_resume.ndjson -o redacted/"
@@ -101,8 +109,8 @@ pub struct InputArgs {
     #[arg(value_name = "FILE")]
     pub files: Vec<String>,
     /// Input form: detected per file by default
-    #[arg(long, value_enum, default_value_t = From::Auto)]
-    pub from: From,
+    #[arg(long, value_parser = one_of(FORMS), default_value = "auto")]
+    pub from: Form,
     /// Skip (and report) lines, and SSE frames whose data, longer than this many bytes (at
     /// least 1)
     #[arg(long, value_name = "BYTES", default_value_t = aguify::input::DEFAULT_MAX_LINE_BYTES,
@@ -125,6 +133,37 @@ pub struct StdinArgs {
     #[arg(long, value_name = "NAME")]
     pub stdin_filename: Option<String>,
 }
+
+/// An option's values: each name read as the library's value beside it (the names are what
+/// help and shell completions offer).
+fn one_of<T: Clone + Send + Sync + 'static>(
+    values: &'static [(&'static str, T)],
+) -> impl TypedValueParser<Value = T> {
+    let names = values.iter().map(|(name, _)| PossibleValue::new(*name));
+    PossibleValuesParser::new(names).map(|given| {
+        let found = values.iter().find(|(name, _)| *name == given);
+        found.expect("clap gives a possible value").1.clone()
+    })
+}
+
+/// `--from`: the input family and the framing forced (none: detected per file).
+pub type Form = (Option<Family>, Option<Framing>);
+
+const FORMS: &[(&str, Form)] = &[
+    ("auto", (None, None)),
+    ("v2", (Some(Family::V2), None)),
+    ("v3", (Some(Family::V3), None)),
+    ("sse", (None, Some(Framing::Sse))),
+    ("agui", (Some(Family::Agui), None)),
+];
+const TO: &[(&str, Format)] = &[("sse", Format::Sse), ("ndjson", Format::Ndjson)];
+const TEXT: &[(&str, TextPolicy)] = &[("stream", TextPolicy::Stream), ("final", TextPolicy::Final)];
+const TOOL_STEPS: &[(&str, ToolSteps)] = &[
+    ("none", ToolSteps::None),
+    ("reasoning", ToolSteps::Reasoning),
+];
+const COMPAT: &[(&str, Compat)] = &[("none", Compat::None), ("thinking", Compat::Thinking)];
+const TARGET: &[(&str, Target)] = &[("agui-1.0", Target::Agui1), ("agui-0.0", Target::Agui0)];
 
 /// A count of at least 1 (`--threads 0`, `--max-line-bytes 0` would mean nothing).
 fn positive(s: &str) -> Result<usize, String> {
@@ -173,17 +212,17 @@ pub struct MapArgs {
 #[derive(Args, Debug, Clone, Default)]
 pub struct PolicyArgs {
     /// Stream every model message, or only the final state's answer
-    #[arg(long, value_enum, default_value_t = Text::Stream)]
-    pub text: Text,
+    #[arg(long, value_parser = one_of(TEXT), default_value = "stream")]
+    pub text: TextPolicy,
     /// Also narrate tool calls as short reasoning lines
-    #[arg(long, value_enum, default_value_t = ToolSteps::None)]
+    #[arg(long, value_parser = one_of(TOOL_STEPS), default_value = "none")]
     pub tool_steps: ToolSteps,
     /// Rename REASONING_* to 0.x THINKING_* (TDesign Chat 0.5.2)
-    #[arg(long, value_enum, default_value_t = Compat::None)]
+    #[arg(long, value_parser = one_of(COMPAT), default_value = "none")]
     pub compat: Compat,
     /// The client generation: agui-0.0 writes what @ag-ui/client 0.0.x accepts (a cancelled
     /// run as RUN_ERROR CANCELLED, no pendingToolCallIds)
-    #[arg(long, value_enum, default_value_t = Target::Agui10)]
+    #[arg(long, value_parser = one_of(TARGET), default_value = "agui-1.0")]
     pub target: Target,
 }
 
@@ -196,8 +235,8 @@ pub struct ConvertArgs {
     #[command(flatten)]
     pub map: MapArgs,
     /// Output format
-    #[arg(long, value_enum, default_value_t = To::Sse)]
-    pub to: To,
+    #[arg(long, value_parser = one_of(TO), default_value = "sse")]
+    pub to: Format,
     /// Print where every input line went (mapped / ignored with reason / bad) to stderr
     #[arg(long)]
     pub stats: bool,
@@ -218,49 +257,7 @@ pub struct ConvertArgs {
     #[arg(long)]
     pub pace: bool,
     #[command(flatten)]
-    pub pacing: PaceArgs,
-}
-
-/// Pacing of a replay (`convert --pace`, `serve`).
-#[derive(Args, Debug, Clone)]
-pub struct PaceArgs {
-    /// Playback speed: 2 replays twice as fast as recorded, 0.5 half as fast
-    #[arg(long, value_name = "X", default_value_t = 1.0, value_parser = parse_speed)]
-    pub speed: f64,
-    /// Cap on any single gap after scaling, in ms (0: no cap)
-    #[arg(long, value_name = "MS", default_value_t = aguify::replay::DEFAULT_MAX_GAP_MS)]
-    pub max_gap: u64,
-    /// Gap before events without a timestamp (v2 logs), in ms, scaled by --speed
-    #[arg(long, value_name = "MS", default_value_t = aguify::replay::DEFAULT_INTERVAL_MS)]
-    pub interval: u64,
-}
-
-fn parse_positive(s: &str) -> Result<usize, String> {
-    match s.parse::<usize>() {
-        Ok(n) if n > 0 => Ok(n),
-        _ => Err(format!("`{s}` is not a positive whole number")),
-    }
-}
-
-/// `--listen`: HOST:PORT (`[::1]:8000` for IPv6), or a bare PORT on loopback (127.0.0.1).
-fn parse_listen(s: &str) -> Result<String, String> {
-    if s.parse::<u16>().is_ok() {
-        return Ok(format!("127.0.0.1:{s}"));
-    }
-    let port = s
-        .rsplit_once(':')
-        .map(|(host, port)| (host, port.parse::<u16>()));
-    match port {
-        Some((host, Ok(_))) if !host.is_empty() => Ok(s.to_string()),
-        _ => Err("expected HOST:PORT or PORT, e.g. 127.0.0.1:8000 or 8000".to_string()),
-    }
-}
-
-fn parse_speed(s: &str) -> Result<f64, String> {
-    match s.parse::<f64>() {
-        Ok(x) if x.is_finite() && x > 0.0 => Ok(x),
-        _ => Err(format!("`{s}` is not a positive number")),
-    }
+    pub pacing: aguify::replay::Pacing,
 }
 
 #[derive(Args, Debug)]
@@ -276,42 +273,11 @@ pub struct ServeArgs {
     /// POST /<name> (the folder's name unless given as NAME=DIR); repeatable
     #[arg(long, value_name = "[NAME=]DIR")]
     pub conversation: Vec<String>,
-    /// Address to listen on, HOST:PORT, or PORT on loopback (127.0.0.1)
-    #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:8000", value_parser = parse_listen)]
-    pub listen: String,
     #[command(flatten)]
-    pub pacing: PaceArgs,
-    /// Allow browser requests from this origin (e.g. http://localhost:3000, or * for any)
-    #[arg(long, value_name = "ORIGIN")]
-    pub cors: Option<String>,
-    /// Also answer requests whose Host is HOST when bound to loopback (only localhost,
-    /// 127.0.0.1, [::1] and the --listen host are by default, against DNS rebinding); `*`
-    /// answers any; repeatable
-    #[arg(long, value_name = "HOST")]
-    pub allow_host: Vec<String>,
-    /// Request bodies larger than this get 413
-    #[arg(long, value_name = "BYTES", default_value_t = aguify::serve::DEFAULT_BODY_LIMIT)]
-    pub max_body: usize,
-    /// Close a connection whose request head (request line and headers) has not arrived
-    /// within this many ms, an idle keep-alive connection included
-    #[arg(long, value_name = "MS", default_value_t = aguify::serve::DEFAULT_HEADER_TIMEOUT.as_millis() as u64, value_parser = clap::value_parser!(u64).range(1..))]
-    pub header_timeout: u64,
-    /// Answer 408 when a request body has not arrived within this many ms
-    #[arg(long, value_name = "MS", default_value_t = aguify::serve::DEFAULT_BODY_TIMEOUT.as_millis() as u64, value_parser = clap::value_parser!(u64).range(1..))]
-    pub body_timeout: u64,
-    /// Connections served at once; more are answered 503
-    #[arg(long, value_name = "N", default_value_t = aguify::serve::DEFAULT_MAX_CONNECTIONS, value_parser = parse_positive)]
-    pub max_connections: usize,
-    /// Threads remembered; past it the least recently used one with no stream in progress
-    /// is forgotten (its next request starts the conversation over)
-    #[arg(long, value_name = "N", default_value_t = aguify::serve::DEFAULT_MAX_THREADS, value_parser = parse_positive)]
-    pub max_threads: usize,
-    /// On Ctrl-C or SIGTERM, close connections still open after this many ms
-    #[arg(long, value_name = "MS", default_value_t = aguify::serve::DEFAULT_SHUTDOWN_GRACE.as_millis() as u64)]
-    pub shutdown_grace: u64,
+    pub config: aguify::serve::ServeConfig,
     /// Input form: detected per file by default
-    #[arg(long, value_enum, default_value_t = From::Auto)]
-    pub from: From,
+    #[arg(long, value_parser = one_of(FORMS), default_value = "auto")]
+    pub from: Form,
     #[command(flatten)]
     pub policy: PolicyArgs,
     /// Don't log one line per request to stderr
@@ -389,51 +355,6 @@ pub enum Color {
     Auto,
     Always,
     Never,
-}
-
-#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
-pub enum From {
-    Auto,
-    V2,
-    V3,
-    Sse,
-    Agui,
-}
-
-#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
-pub enum To {
-    Sse,
-    Ndjson,
-}
-
-#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Text {
-    #[default]
-    Stream,
-    Final,
-}
-
-#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum ToolSteps {
-    #[default]
-    None,
-    Reasoning,
-}
-
-#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Target {
-    #[default]
-    #[value(name = "agui-1.0")]
-    Agui10,
-    #[value(name = "agui-0.0")]
-    Agui00,
-}
-
-#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Compat {
-    #[default]
-    None,
-    Thinking,
 }
 
 #[derive(Args, Debug)]
@@ -544,8 +465,8 @@ pub struct DiffArgs {
     #[arg(long, value_enum, default_value_t = Color::Auto)]
     pub color: Color,
     /// Input form of both sides' logs: detected per file by default
-    #[arg(long, value_enum, default_value_t = From::Auto)]
-    pub from: From,
+    #[arg(long, value_parser = one_of(FORMS), default_value = "auto")]
+    pub from: Form,
     /// Threads parsing each side's NDJSON (the sides are read at once, on a thread each;
     /// default 1). The result does not depend on it
     #[arg(long, value_name = "N")]

@@ -24,7 +24,7 @@ struct ConvertObserver<'a> {
     /// `--quiet`: findings are counted, not printed.
     quiet: bool,
     /// Which inputs held a record of a known form.
-    known: crate::known::Known,
+    known: aguify::known::Known,
     /// Findings about a file of which nothing was read yet: printed once it turns out to be a
     /// recording, dropped when it does not (one message then says so).
     held: Vec<(Arc<str>, String)>,
@@ -142,13 +142,9 @@ pub fn run(args: ConvertArgs) -> anyhow::Result<i32> {
     let opts = options::pipeline_options(&args.input, &args.map);
     let stdout = io::stdout();
     let lock = io::BufWriter::with_capacity(64 * 1024, stdout.lock());
-    let format = match args.to {
-        crate::cli::To::Sse => sink::Format::Sse,
-        crate::cli::To::Ndjson => sink::Format::Ndjson,
-    };
-    let mut sink = sink::for_format(format, lock);
+    let mut sink = sink::for_format(args.to, lock);
     if args.pace {
-        sink = Box::new(PacedSink::new(sink, options::pacing(&args.pacing)));
+        sink = Box::new(PacedSink::new(sink, args.pacing));
     }
     let name = match names.as_slice() {
         [one] => one.to_string(),
@@ -159,12 +155,12 @@ pub fn run(args: ConvertArgs) -> anyhow::Result<i32> {
         deny: args.rules.deny.clone(),
         // Printed as they occur: only the first few of each rule are kept and printed.
         keep_per_rule: args.rules.max_per_rule,
-        thinking: args.map.policy.compat == crate::cli::Compat::Thinking,
+        thinking: args.map.policy.compat == aguify::mapper::Compat::Thinking,
     };
     let mut obs = ConvertObserver {
         sink,
         checker: Checker::new(Arc::from(name.as_str()), config),
-        known: crate::known::Known::new(&names),
+        known: aguify::known::Known::new(&names),
         held: vec![],
         color: crate::terminal::use_color(args.color, io::stderr().is_terminal()),
         quiet: args.quiet,
@@ -176,7 +172,7 @@ pub fn run(args: ConvertArgs) -> anyhow::Result<i32> {
     let _ = obs.diag.flush();
     if let Err(aguify::Error::Strict(at)) = &stats {
         if obs.last_told.as_ref() != Some(at) {
-            obs.known.tell_last_bad();
+            crate::known::tell_last_bad(&obs.known);
         }
     }
     let stats = stats?;
@@ -206,7 +202,7 @@ pub fn run(args: ConvertArgs) -> anyhow::Result<i32> {
     if counts.errors + counts.warnings > 0 && !args.quiet && unread < names.len() {
         eprintln!("aguify: {}", summary_line(counts, names.len()));
     }
-    if obs.known.report() {
+    if crate::known::report(&obs.known) {
         return Ok(2);
     }
     Ok(crate::check::fails(counts, args.fail_on, None).into())

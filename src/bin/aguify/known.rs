@@ -8,46 +8,24 @@ use std::sync::Arc;
 use aguify::adapter::Disposition;
 use aguify::agui::Event;
 use aguify::input::{Origin, Record};
+use aguify::known::Known;
 use aguify::model::ModelEvent;
 use aguify::pipeline::Observer;
 use aguify::text::printable;
 
-/// What each input held (the library's [`aguify::known::Known`], which it derefs to), and its
-/// messages on stderr.
-pub struct Known(pub aguify::known::Known);
-
-impl std::ops::Deref for Known {
-    type Target = aguify::known::Known;
-    fn deref(&self) -> &Self::Target {
-        &self.0
+/// `--strict` stopped: the bad line it stopped at, on stderr (before the stop itself).
+pub fn tell_last_bad(known: &Known) {
+    if let Some((at, why)) = known.last_bad() {
+        eprintln!("aguify: {}: {}", printable(at), printable(why));
     }
 }
 
-impl std::ops::DerefMut for Known {
-    fn deref_mut(&mut self) -> &mut Self::Target {
-        &mut self.0
+/// Tells (on stderr) each file of which nothing was read; whether there was one.
+pub fn report(known: &Known) -> bool {
+    for (name, why) in known.unread_files() {
+        eprintln!("aguify: {}: {}", printable(name), printable(&why));
     }
-}
-
-impl Known {
-    pub fn new<'a>(names: impl IntoIterator<Item = &'a Arc<str>>) -> Known {
-        Known(aguify::known::Known::new(names))
-    }
-
-    /// `--strict` stopped: the bad line it stopped at, on stderr (before the stop itself).
-    pub fn tell_last_bad(&self) {
-        if let Some((at, why)) = self.0.last_bad() {
-            eprintln!("aguify: {}: {}", printable(at), printable(why));
-        }
-    }
-
-    /// Tells (on stderr) each file of which nothing was read; whether there was one.
-    pub fn report(&self) -> bool {
-        for (name, why) in self.0.unread_files() {
-            eprintln!("aguify: {}: {}", printable(name), printable(&why));
-        }
-        self.unread() > 0
-    }
+    known.unread() > 0
 }
 
 /// Runs the pipeline into `inner` while keeping [`Known`]: under `--strict`, the bad line it
@@ -65,10 +43,10 @@ pub fn run_watched<O: Observer>(
     };
     let result = aguify::pipeline::run(inputs, opts, &mut watch);
     if let Err(aguify::Error::Strict(_)) = &result {
-        watch.known.tell_last_bad();
+        tell_last_bad(&watch.known);
     }
     result?;
-    Ok(!watch.known.report())
+    Ok(!report(&watch.known))
 }
 
 /// An observer that also keeps [`Known`] (for `explain`, whose observer is the library's).

@@ -1,10 +1,8 @@
 //! CLI arguments → library options.
 
 use std::sync::Arc;
-use std::time::Duration;
 
-use aguify::adapter::Family;
-use aguify::mapper::{Compat, MapOptions, Target, TextPolicy, ToolSteps};
+use aguify::mapper::MapOptions;
 use aguify::pipeline::{Input, Options};
 
 use crate::cli::{self, InputArgs, MapArgs, PolicyArgs};
@@ -40,34 +38,18 @@ pub fn pipeline_options(input: &InputArgs, map: &MapArgs) -> Options {
 }
 
 /// `--from` and what a front end is sent; the rest as [`Options::default`] has it.
-pub fn mapping(from: cli::From, policy: &PolicyArgs) -> Options {
+pub fn mapping((from, framing): cli::Form, policy: &PolicyArgs) -> Options {
+    let map = MapOptions {
+        text: policy.text,
+        tool_steps: policy.tool_steps,
+        compat: policy.compat,
+        target: policy.target,
+        ..MapOptions::default()
+    };
     Options {
-        from: match from {
-            cli::From::Auto | cli::From::Sse => None,
-            cli::From::V2 => Some(Family::V2),
-            cli::From::V3 => Some(Family::V3),
-            cli::From::Agui => Some(Family::Agui),
-        },
-        framing: (from == cli::From::Sse).then_some(aguify::input::Framing::Sse),
-        map: MapOptions {
-            text: match policy.text {
-                cli::Text::Stream => TextPolicy::Stream,
-                cli::Text::Final => TextPolicy::Final,
-            },
-            tool_steps: match policy.tool_steps {
-                cli::ToolSteps::None => ToolSteps::None,
-                cli::ToolSteps::Reasoning => ToolSteps::Reasoning,
-            },
-            compat: match policy.compat {
-                cli::Compat::None => Compat::None,
-                cli::Compat::Thinking => Compat::Thinking,
-            },
-            target: match policy.target {
-                cli::Target::Agui10 => Target::Agui1,
-                cli::Target::Agui00 => Target::Agui0,
-            },
-            ..MapOptions::default()
-        },
+        from,
+        framing,
+        map,
         ..Options::default()
     }
 }
@@ -81,14 +63,6 @@ pub fn default_threads() -> usize {
 /// The machine's cores (1 when unknown).
 pub fn cores() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
-}
-
-pub fn pacing(p: &cli::PaceArgs) -> aguify::replay::Pacing {
-    aguify::replay::Pacing {
-        speed: p.speed,
-        max_gap: (p.max_gap > 0).then(|| Duration::from_millis(p.max_gap)),
-        interval: Duration::from_millis(p.interval),
-    }
 }
 
 /// Pipeline options for the commands that only read (timeline, explain): default mapping.

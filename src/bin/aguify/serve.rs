@@ -1,7 +1,6 @@
 //! `aguify serve`: loads the conversations, binds, serves until Ctrl-C (or SIGTERM).
 
 use aguify::timeline::render::count;
-use std::time::Duration;
 
 use aguify::error::os_text;
 use aguify::pipeline::Options;
@@ -27,25 +26,11 @@ pub fn run(args: ServeArgs) -> anyhow::Result<i32> {
     for spec in &args.conversation {
         conversations.push(Conversation::load_dir(spec, &opts)?);
     }
-    let listen_host = args.listen.rsplit_once(':').map(|(host, _)| {
-        host.trim_start_matches('[')
-            .trim_end_matches(']')
-            .to_string()
-    });
     let cfg = ServeConfig {
-        pacing: options::pacing(&args.pacing),
-        cors: args.cors.clone(),
-        body_limit: args.max_body,
-        header_timeout: Duration::from_millis(args.header_timeout),
-        body_timeout: Duration::from_millis(args.body_timeout),
-        max_connections: args.max_connections,
-        max_threads: args.max_threads,
-        shutdown_grace: Duration::from_millis(args.shutdown_grace),
-        allow_hosts: args.allow_host.clone(),
-        listen_host,
         log: (!args.quiet).then_some(log_line as fn(&str)),
-        ..ServeConfig::default()
+        ..args.config
     };
+    let listen = cfg.listen.clone();
     let summary: Vec<String> = conversations.iter().enumerate().map(summary).collect();
     let app = App::new(conversations, cfg)?;
     let rt = tokio::runtime::Builder::new_multi_thread()
@@ -54,9 +39,9 @@ pub fn run(args: ServeArgs) -> anyhow::Result<i32> {
         .build()
         .context("starting the async runtime")?;
     rt.block_on(async move {
-        let listener = tokio::net::TcpListener::bind(&args.listen)
+        let listener = tokio::net::TcpListener::bind(&listen)
             .await
-            .map_err(|e| anyhow::anyhow!("cannot listen on {}: {}", args.listen, os_text(&e)))?;
+            .map_err(|e| anyhow::anyhow!("cannot listen on {listen}: {}", os_text(&e)))?;
         let addr = listener.local_addr().context("reading the bound address")?;
         eprintln!("aguify: listening on http://{addr}/");
         if !addr.ip().is_loopback() {

@@ -33,7 +33,7 @@ struct Printer<W: Write> {
     check: bool,
     checker: Option<Checker>,
     /// Which inputs held a record of a known form; the last bad line (for `--strict`).
-    known: crate::known::Known,
+    known: aguify::known::Known,
     /// Bad lines shown per file, and those left out.
     bad_shown: std::collections::HashMap<Arc<str>, (u64, u64)>,
     /// The input read last has ended (and no record was read since): what ends a run now is
@@ -256,7 +256,7 @@ pub fn run(args: TimelineArgs) -> anyhow::Result<i32> {
         raw_run_ended: false,
         check: !args.no_check,
         checker: None,
-        known: crate::known::Known::new(&names),
+        known: aguify::known::Known::new(&names),
         bad_shown: Default::default(),
         input_ended: false,
     };
@@ -266,7 +266,7 @@ pub fn run(args: TimelineArgs) -> anyhow::Result<i32> {
             // The bad line it stopped at is told, then the stop.
             let _ = printer.drain();
             let _ = printer.out.flush();
-            printer.known.tell_last_bad();
+            crate::known::tell_last_bad(&printer.known);
         }
         result?;
         // A followed file replaced, truncated or rewritten: read again as a new file (its
@@ -286,5 +286,9 @@ pub fn run(args: TimelineArgs) -> anyhow::Result<i32> {
     printer.builder.finish();
     printer.drain()?;
     printer.out.flush()?;
-    Ok(if printer.known.report() { 2 } else { 0 })
+    Ok(if crate::known::report(&printer.known) {
+        2
+    } else {
+        0
+    })
 }
