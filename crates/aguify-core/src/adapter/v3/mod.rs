@@ -129,33 +129,24 @@ impl V3Adapter {
         };
         self.state_len = len;
         for m in msgs.skip(from) {
-            // A shared message is read whole only when it streams here.
-            let (tree, shared) = match m {
-                MessageRef::Value(v) => (Some(lc::normalize_cow(v)), None),
-                MessageRef::Shared(s) => (None, Some(s)),
-            };
-            let (kind, id) = match (&tree, shared) {
-                (Some(m), _) => (lc::message_kind(m), m.field_str("id")),
-                (_, Some(s)) => (s.kind(), s.id()),
-                _ => continue,
-            };
-            let Some(id) = id.filter(|i| !i.is_empty() && kind == Some("ai")) else {
+            let (kind, id) = m.kind_and_id();
+            let Some(id) = id.filter(|i| !i.is_empty() && kind.as_deref() == Some("ai")) else {
                 continue;
             };
-            if !self.known_messages.insert(id.to_string()) || first {
+            if !self.known_messages.insert(id.clone()) || first {
                 continue;
             }
-            let m = match (&tree, shared) {
-                (Some(m), _) => std::borrow::Cow::Borrowed(&**m),
-                (_, Some(s)) => std::borrow::Cow::Owned(s.to_value()),
-                _ => continue,
+            // A shared message is read whole only when it streams here.
+            let m = match m {
+                MessageRef::Value(v) => lc::normalize_cow(v).into_owned(),
+                MessageRef::Shared(s) => s.to_value(),
             };
             out.push(ModelEvent::MessageStart {
-                message_id: id.to_string(),
+                message_id: id.clone(),
             });
-            super::completion::whole_message(id, &m, out);
+            super::completion::whole_message(&id, &m, out);
             out.push(ModelEvent::MessageEnd {
-                message_id: id.to_string(),
+                message_id: id,
                 usage: super::content::usage_of(&m, (None, None)),
             });
         }
