@@ -63,11 +63,13 @@ pub struct V2Adapter {
 }
 
 impl V2Adapter {
-    /// At a run's end: forget the calls matched to a tool run, the calls of earlier runs and
+    /// At a run's end: the run ended; forget the calls matched to a tool run, the calls of earlier runs and
     /// the tool runs, so a log of many runs is read in flat memory (and time: pending calls
     /// are looked up by scanning). The run's unclaimed calls stay: a resumed run executes the
     /// calls its interrupted predecessor made.
     fn forget_run(&mut self) {
+        self.ended = true;
+        self.started = false;
         self.nest.clear();
         let run = self.run_no;
         self.pending_calls.retain(|c| c.run == run);
@@ -161,8 +163,6 @@ impl V2Adapter {
                     });
                 }
                 out.push(ModelEvent::RunEnd);
-                self.ended = true;
-                self.started = false;
                 self.steps.clear();
                 self.models.clear();
                 self.ended_models = 0;
@@ -251,8 +251,6 @@ impl Adapter for V2Adapter {
                 }
                 self.ensure_started(out);
                 out.push(ModelEvent::RunFailed(info.clone()));
-                self.ended = true;
-                self.started = false;
                 self.forget_run();
                 return Disposition::Mapped;
             }

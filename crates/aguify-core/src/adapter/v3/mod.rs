@@ -210,7 +210,6 @@ impl V3Adapter {
         }
     }
 
-    /// Checks `seq` against the run's earlier events. `Err` for an exact replay (skipped);
     /// A `values` event in namespace `ns`: the messages of a root state that never streamed,
     /// its `params.interrupts`, then the state ([`super::state_events`]).
     fn on_values(
