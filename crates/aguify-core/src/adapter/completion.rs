@@ -18,14 +18,24 @@ use crate::wire::langchain as lc;
 /// then its tool calls whole.
 pub fn whole_message(message_id: &str, msg: &Value, out: &mut Vec<ModelEvent>) {
     super::content::chunk_events(message_id, msg, out);
-    for (i, (id, name, args)) in lc::tool_calls(msg).into_iter().enumerate() {
-        out.push(ModelEvent::ToolCallChunk {
-            message_id: message_id.to_string(),
-            index: format!("call{i}"),
-            id: Some(id),
-            name: Some(name),
-            args,
-        });
+    for (i, call) in lc::tool_calls(msg).into_iter().enumerate() {
+        out.push(whole_call(message_id, i, call));
+    }
+}
+
+/// Call `i` (id, name, args) of a complete message, whole: keyed `call<i>`, apart from the
+/// keys of what streamed.
+pub fn whole_call(
+    message_id: &str,
+    i: usize,
+    (id, name, args): (String, String, String),
+) -> ModelEvent {
+    ModelEvent::ToolCallChunk {
+        message_id: message_id.to_string(),
+        index: format!("call{i}"),
+        id: Some(id),
+        name: Some(name),
+        args,
     }
 }
 
@@ -42,11 +52,20 @@ pub enum Rest<'a> {
     Diverged,
 }
 
+impl<'a> Rest<'a> {
+    /// `rest` is missing (nothing when empty).
+    fn after(rest: &'a str) -> Self {
+        match rest {
+            "" => Rest::Complete,
+            rest => Rest::Suffix(rest),
+        }
+    }
+}
+
 /// The answer text missing after `streamed`, of the message whose complete text is `complete`.
 pub fn text<'a>(streamed: &str, complete: &'a str) -> Rest<'a> {
     match complete.strip_prefix(streamed) {
-        Some("") => Rest::Complete,
-        Some(rest) => Rest::Suffix(rest),
+        Some(rest) => Rest::after(rest),
         // The complete form has no text where the stream had some (content only in blocks
         // aguify does not read as text): nothing to add.
         None if complete.is_empty() => Rest::Complete,
@@ -59,10 +78,7 @@ pub fn text<'a>(streamed: &str, complete: &'a str) -> Rest<'a> {
 /// `{"city":"Paris"}`): whitespace outside strings is skipped on both sides.
 pub fn args<'a>(sent: &str, full: &'a str) -> Rest<'a> {
     if let Some(rest) = full.strip_prefix(sent) {
-        return match rest {
-            "" => Rest::Complete,
-            rest => Rest::Suffix(rest),
-        };
+        return Rest::after(rest);
     }
     if let (Ok(a), Ok(b)) = (
         serde_json::from_str::<Value>(sent),
@@ -74,68 +90,32 @@ pub fn args<'a>(sent: &str, full: &'a str) -> Rest<'a> {
             Rest::Diverged
         };
     }
-    let (mut s, mut f) = (JsonChars::new(sent), JsonChars::new(full));
-    loop {
-        let Some(c) = s.next_significant() else {
-            // All of `sent` matched: the rest of `full` completes it.
-            let at = f.next_significant_at().unwrap_or(full.len());
-            return match &full[at..] {
-                "" => Rest::Complete,
-                rest => Rest::Suffix(rest),
-            };
-        };
-        if f.next_significant() != Some(c) {
+    let mut f = significant(full);
+    for c in significant(sent) {
+        if f.next().map(|(_, d)| d) != Some(c.1) {
             return Rest::Diverged;
         }
     }
+    // All of `sent` matched: the rest of `full` completes it.
+    Rest::after(&full[f.next().map_or(full.len(), |(at, _)| at)..])
 }
 
-/// The characters of a JSON text, skipping whitespace outside strings.
-struct JsonChars<'a> {
-    text: &'a str,
-    at: usize,
-    in_string: bool,
-    escaped: bool,
-}
-
-impl<'a> JsonChars<'a> {
-    fn new(text: &'a str) -> Self {
-        JsonChars {
-            text,
-            at: 0,
-            in_string: false,
-            escaped: false,
+/// The characters of a JSON text with their offsets, skipping whitespace outside strings.
+fn significant(text: &str) -> impl Iterator<Item = (usize, char)> + '_ {
+    let (mut in_string, mut escaped) = (false, false);
+    text.char_indices().filter(move |&(_, c)| {
+        if !in_string {
+            in_string = c == '"';
+            return !c.is_ascii_whitespace();
         }
-    }
-
-    /// The byte offset of the next significant character, without taking it.
-    fn next_significant_at(&mut self) -> Option<usize> {
-        while let Some(c) = self.text[self.at..].chars().next() {
-            if self.in_string || !c.is_ascii_whitespace() {
-                return Some(self.at);
-            }
-            self.at += c.len_utf8();
+        match (escaped, c) {
+            (true, _) => escaped = false,
+            (false, '\\') => escaped = true,
+            (false, '"') => in_string = false,
+            _ => {}
         }
-        None
-    }
-
-    /// The next significant character.
-    fn next_significant(&mut self) -> Option<char> {
-        let at = self.next_significant_at()?;
-        let c = self.text[at..].chars().next()?;
-        self.at = at + c.len_utf8();
-        if self.in_string {
-            match (self.escaped, c) {
-                (true, _) => self.escaped = false,
-                (false, '\\') => self.escaped = true,
-                (false, '"') => self.in_string = false,
-                _ => {}
-            }
-        } else if c == '"' {
-            self.in_string = true;
-        }
-        Some(c)
-    }
+        true
+    })
 }
 
 #[cfg(test)]

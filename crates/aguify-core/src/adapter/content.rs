@@ -75,6 +75,10 @@ pub fn read_block(b: &Value) -> Block<'_> {
         },
         "reasoning_content" => bedrock_reasoning(o),
         "tool_call" | "tool_call_chunk" => Block::ToolCall,
+        // LangGraph.js keeps a provider's own tool block: Anthropic's `tool_use` starts the
+        // block (id, name, `input`), and the merged block at the finish is typed after its
+        // last delta, `input_json_delta` (with id, name and `args`).
+        "tool_use" | "input_json_delta" if o.contains_key("id") => Block::ToolCall,
         _ => Block::Other,
     }
 }

@@ -290,39 +290,37 @@ pub(crate) fn str_field(v: &Value, k: &str) -> Option<String> {
     v.field_str(k).map(str::to_string)
 }
 
-/// A list of interrupts that is not empty, as the run's stop: whether there was one.
-fn push_interrupts(list: Option<&Value>, out: &mut Vec<ModelEvent>) -> bool {
-    let ints = list.map(interrupts_from).unwrap_or_default();
+/// A state's `__interrupt__` entry (the platform appends it to the state of an interrupted
+/// run), taken out of the state, as the run's stop when it lists any: `None` without the
+/// entry, else whether it listed any.
+fn take_interrupts(state: &mut Value, out: &mut Vec<ModelEvent>) -> Option<bool> {
+    let ints = interrupts_from(&state.as_object_mut()?.shift_remove("__interrupt__")?);
     let any = !ints.is_empty();
     if any {
         out.push(ModelEvent::Interrupt(ints));
     }
-    any
+    Some(any)
 }
 
-/// A full-state payload → model events: its `__interrupt__` entries (the platform appends them
-/// to the state of an interrupted run) as an interrupt, the rest as the state.
+/// A full-state payload → model events: its `__interrupt__` entries as an interrupt, the
+/// rest as the state.
 pub fn state_events(payload: &Value, out: &mut Vec<ModelEvent>) -> bool {
     let mut state = lc::normalize_deep(payload);
-    let list = state
-        .as_object_mut()
-        .and_then(|o| o.shift_remove("__interrupt__"));
-    let mapped = push_interrupts(list.as_ref(), out);
-    // A state of its interrupts only is no state.
-    if !state.is_object() || (list.is_some() && state.as_object().is_some_and(|o| o.is_empty())) {
-        return mapped;
+    let listed = take_interrupts(&mut state, out);
+    match state.as_object() {
+        // A state of its interrupts only is no state.
+        Some(o) if !(listed.is_some() && o.is_empty()) => {
+            out.push(ModelEvent::State { state });
+            true
+        }
+        _ => listed == Some(true),
     }
-    out.push(ModelEvent::State { state });
-    true
 }
 
 /// [`state_events`] of a state read with its messages shared ([`crate::wire::state`]).
 pub fn shared_state_events(s: &crate::wire::state::State, out: &mut Vec<ModelEvent>) -> bool {
     let mut rest = s.rest.clone();
-    let list = rest
-        .as_object_mut()
-        .and_then(|o| o.shift_remove("__interrupt__"));
-    push_interrupts(list.as_ref(), out);
+    take_interrupts(&mut rest, out);
     out.push(encoded_state(rest, s));
     true
 }

@@ -47,17 +47,15 @@ impl Nest {
         self.scope = None;
     }
 
-    /// An announced sub-agent (v3 Python): its events are those of namespace `key` and under.
-    pub fn announced(&mut self, key: &str, name: &str, call: &str, out: &mut Vec<ModelEvent>) {
-        self.start(key, true, name.to_string(), call.to_string(), out);
-    }
-
-    fn start(
+    /// Sub-agent `key` named `name` starts in tool call `call`. One announced (v3 Python,
+    /// `inclusive`): its events are those of namespace `key` and under; one only shown: those
+    /// under `key` ([`Nest::shows`]).
+    pub fn start(
         &mut self,
         key: &str,
         inclusive: bool,
-        name: String,
-        call: String,
+        name: &str,
+        call: &str,
         out: &mut Vec<ModelEvent>,
     ) {
         if self.subs.iter().any(|s| s.key == key) {
@@ -66,12 +64,12 @@ impl Nest {
         self.subs.push(Sub {
             key: key.to_string(),
             inclusive,
-            call: call.clone(),
+            call: call.to_string(),
         });
         out.push(ModelEvent::SubagentStart {
             key: key.to_string(),
-            name,
-            parent_tool_call_id: call,
+            name: name.to_string(),
+            parent_tool_call_id: call.to_string(),
         });
     }
 
@@ -144,7 +142,7 @@ impl Nest {
             c.graph.clone().unwrap_or_else(|| c.name.clone()),
             c.id.clone(),
         );
-        self.start(&key, false, name, call, out);
+        self.start(&key, false, &name, &call, out);
     }
 
     /// The sub-agent whose events are those of namespace `ns`: the innermost open one.

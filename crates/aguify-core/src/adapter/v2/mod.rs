@@ -63,11 +63,17 @@ pub struct V2Adapter {
 }
 
 impl V2Adapter {
-    /// At a run's end: forget the calls matched to a tool run, the calls of earlier runs and
-    /// the tool runs, so a log of many runs is read in flat memory (and time: pending calls
-    /// are looked up by scanning). The run's unclaimed calls stay: a resumed run executes the
-    /// calls its interrupted predecessor made.
+    /// At a run's end (its root's end or an error line): forget its steps and model runs,
+    /// the calls matched to a tool run, the calls of earlier runs and the tool runs, so a log
+    /// of many runs is read in flat memory (and time: pending calls are looked up by
+    /// scanning), and a failed run's open model is not the next run's. The run's unclaimed
+    /// calls stay: a resumed run executes the calls its interrupted predecessor made.
     fn forget_run(&mut self) {
+        self.ended = true;
+        self.started = false;
+        self.steps.clear();
+        self.models.clear();
+        self.ended_models = 0;
         self.nest.clear();
         let run = self.run_no;
         self.pending_calls.retain(|c| c.run == run);
@@ -161,11 +167,6 @@ impl V2Adapter {
                     });
                 }
                 out.push(ModelEvent::RunEnd);
-                self.ended = true;
-                self.started = false;
-                self.steps.clear();
-                self.models.clear();
-                self.ended_models = 0;
                 self.forget_run();
                 Disposition::Mapped
             }
@@ -251,8 +252,6 @@ impl Adapter for V2Adapter {
                 }
                 self.ensure_started(out);
                 out.push(ModelEvent::RunFailed(info.clone()));
-                self.ended = true;
-                self.started = false;
                 self.forget_run();
                 return Disposition::Mapped;
             }
@@ -351,6 +350,31 @@ impl Adapter for V2Adapter {
 mod tests {
     use super::*;
     use crate::input::tests::framed;
+
+    /// A run that failed (the error line) mid-message is over: when the next run is cut off,
+    /// its end does not say it stopped mid-message.
+    #[test]
+    fn an_error_line_forgets_the_failed_runs_open_model() {
+        let mut a = V2Adapter::default();
+        let mut out = vec![];
+        let root = r#"{"event":"on_chain_start","data":{"input":{"messages":[]}},"name":"LangGraph","run_id":"root","metadata":{},"parent_ids":[]}"#;
+        let chunk = r#"{"event":"on_chat_model_stream","data":{"chunk":{"content":"Hi","type":"AIMessageChunk","id":"m1"}},"run_id":"mr","name":"M","metadata":{"langgraph_node":"agent"},"parent_ids":["root"]}"#;
+        let error = r#"{"event":"error","data":{"error":"ValueError","message":"boom"}}"#;
+        for (n, l) in [root, chunk, error, root].into_iter().enumerate() {
+            let rec = framed(l, n as u64 + 1).expect("a record");
+            let d = a.feed(&rec, &crate::adapter::classify(&rec), &mut out);
+            assert_eq!(d, Disposition::Mapped, "{l}");
+        }
+        a.finish(&mut out);
+        let reason = "the log stops before the root run ended, with no error line";
+        assert_eq!(
+            out.last(),
+            Some(&ModelEvent::RunIncomplete {
+                reason: reason.into()
+            }),
+            "{out:?}"
+        );
+    }
 
     /// One root run of more model and tool calls than the adapter remembers ended ones:
     /// each tool start is matched to its call, the calls matched leave the scanned list, and

@@ -17,16 +17,14 @@ use crate::wire::v2::{Data, Event, MessageCalls, MessageChunk};
 #[derive(Default)]
 pub(super) struct ModelRun {
     pub(super) message_id: String,
-    pub(super) streamed: bool,
     pub(super) ended: bool,
     /// The task namespace the model ran in (its node's).
     pub(super) ns: Option<String>,
-    /// Chunk index → tool call id, for later chunks that carry no id.
-    pub(super) tool_index: HashMap<String, String, FastIds>,
-    /// The answer text streamed so far, and the argument text per chunk index, until the
-    /// model's end completes them ([`super::completion`]).
-    pub(super) text: String,
-    pub(super) args: HashMap<String, String, FastIds>,
+    /// The answer text streamed so far, until the model's end completes it ([`completion`]).
+    text: String,
+    /// Per chunk index: the tool call's id (for later chunks that carry none) and the
+    /// argument text streamed so far.
+    calls: HashMap<String, (Option<String>, String), FastIds>,
 }
 
 impl V2Adapter {
@@ -39,49 +37,43 @@ impl V2Adapter {
         kind: &str,
         out: &mut Vec<ModelEvent>,
     ) -> Disposition {
+        self.ensure_started(out);
         let run_id = ev.run_id.clone().unwrap_or_default();
         match kind {
             "on_chat_model_start" => {
-                self.ensure_started(out);
                 Disposition::Ignored("model start (the message opens at its first chunk)")
             }
-            "on_chat_model_stream" => {
-                self.ensure_started(out);
-                let chunk = match &ev.data {
-                    Data::ModelChunk(Some(Ok(c))) => c,
-                    Data::ModelChunk(Some(Err(kind))) => {
-                        return Disposition::Bad(format!(
-                            "on_chat_model_stream whose `data.chunk` is {kind}: expected a message chunk object"
-                        ).into())
-                    }
-                    _ => {
-                        return Disposition::Bad(
-                            "on_chat_model_stream without `data.chunk`: expected the streamed message chunk".into(),
-                        )
-                    }
-                };
-                self.on_stream(&run_id, ev.checkpoint_ns.as_deref(), chunk, out)
-            }
+            "on_chat_model_stream" => match &ev.data {
+                Data::ModelChunk(Some(Ok(chunk))) => {
+                    self.on_stream(&run_id, ev.checkpoint_ns.as_deref(), chunk, out)
+                }
+                Data::ModelChunk(Some(Err(kind))) => Disposition::Bad(format!(
+                    "on_chat_model_stream whose `data.chunk` is {kind}: expected a message chunk object"
+                ).into()),
+                _ => Disposition::Bad(
+                    "on_chat_model_stream without `data.chunk`: expected the streamed message chunk".into(),
+                ),
+            },
             "on_chat_model_end" => {
-                self.ensure_started(out);
                 let output = match &ev.data {
                     Data::Output(Some(v)) => v,
                     _ => &Value::Null,
                 };
                 // `generations` form (older LangChain): take the first message.
-                let first = output.pointer("/generations/0/0/message").cloned();
-                let output = match first {
-                    Some(m) => std::borrow::Cow::Owned(m),
-                    None => std::borrow::Cow::Borrowed(output),
+                let output = match output.pointer("/generations/0/0/message") {
+                    Some(m) => m,
+                    None => output,
                 };
-                self.remember_calls(&MessageCalls::of_message(&output));
-                let streamed = self.models.get(&run_id).is_some_and(|m| m.streamed);
+                self.remember_calls(&MessageCalls::of_message(output));
+                let streamed = self.models.get(&run_id).is_some_and(|m| !m.ended);
                 let message_id = self.open_model(&run_id, output.field_str("id"), out);
                 if streamed {
-                    self.complete_parts(&run_id, &message_id, &output, true, out);
+                    let text = lc::content_text(output.field("content").unwrap_or(&Value::Null));
+                    let calls = lc::tool_calls(output);
+                    self.complete_parts(&run_id, &message_id, Some(&text), calls, output, out);
                 } else {
                     // A model that did not stream: its whole output is the message.
-                    completion::whole_message(&message_id, &output, out);
+                    completion::whole_message(&message_id, output, out);
                 }
                 if let Some(m) = self.models.get_mut(&run_id).filter(|m| !m.ended) {
                     m.ended = true;
@@ -94,7 +86,7 @@ impl V2Adapter {
                     }
                 }
                 let usage = content::usage_of(
-                    &output,
+                    output,
                     (ev.ls_provider.as_deref(), ev.ls_model_name.as_deref()),
                 );
                 out.push(ModelEvent::MessageEnd { message_id, usage });
@@ -105,7 +97,7 @@ impl V2Adapter {
     }
 
     /// One `on_chat_model_stream` chunk: opens the run's message on its first chunk, maps
-    /// the chunk, tracks its tool-call chunks.
+    /// the chunk, notes what streamed.
     fn on_stream(
         &mut self,
         run_id: &str,
@@ -113,7 +105,6 @@ impl V2Adapter {
         chunk: &MessageChunk,
         out: &mut Vec<ModelEvent>,
     ) -> Disposition {
-        self.ensure_started(out);
         let message_id = self.open_model(run_id, chunk.id.as_deref(), out);
         let first = out.len();
         content::parts_events(
@@ -123,90 +114,63 @@ impl V2Adapter {
             chunk.tool_call_chunks.as_ref(),
             out,
         );
-        self.track_tool_chunks(run_id, &out[first..]);
         if let Some(m) = self.models.get_mut(run_id) {
-            // What streamed, for the model's end to complete.
-            m.streamed = true;
-            if m.ns.is_none() {
-                m.ns = ns.map(str::to_string);
-            }
-            for e in &out[first..] {
-                match e {
-                    ModelEvent::TextDelta { text, .. } => m.text.push_str(text),
-                    ModelEvent::ToolCallChunk { index, args, .. } => {
-                        m.args.entry(index.clone()).or_default().push_str(args)
-                    }
-                    _ => {}
-                }
-            }
+            m.ns = m.ns.take().or_else(|| ns.map(str::to_string));
         }
+        self.note(run_id, &out[first..], true);
         Disposition::Mapped
     }
 
-    /// The model's end output completes what its stream cut short (issue 22.6): the text
-    /// (when `with_text`) after what streamed, the arguments after what streamed of each
-    /// call, and the calls that never streamed ([`completion`]).
+    /// What a model run's complete form completes of what it streamed (issue 22.6): the
+    /// `text` (when given) after what streamed, the arguments after what streamed of each of
+    /// its `calls` (the provider's own argument text in `output`'s `tool_call_chunks` first),
+    /// and the calls that never streamed ([`completion`]).
     fn complete_parts(
         &mut self,
         run_id: &str,
         message_id: &str,
+        text: Option<&str>,
+        calls: Vec<(String, String, String)>,
         output: &Value,
-        with_text: bool,
         out: &mut Vec<ModelEvent>,
     ) {
         use completion::Rest;
         let Some(m) = self.models.get_mut(run_id) else {
             return;
         };
-        let streamed_text = if with_text {
-            std::mem::take(&mut m.text)
-        } else {
-            String::new()
-        };
-        let streamed_args = std::mem::take(&mut m.args);
-        let index_of = |id: &str| {
-            m.tool_index
-                .iter()
-                .find(|(_, v)| v.as_str() == id)
-                .map(|(k, _)| k.clone())
-        };
         let mut diverged = vec![];
         let first = out.len();
-        let complete = lc::content_text(output.field("content").unwrap_or(&Value::Null));
-        match completion::text(&streamed_text, &complete) {
-            Rest::Suffix(rest) if with_text => out.push(ModelEvent::TextDelta {
-                message_id: message_id.to_string(),
-                text: rest.to_string(),
-            }),
-            Rest::Diverged if with_text => diverged.push("text".to_string()),
-            _ => {}
-        }
-        for (i, (id, name, args)) in lc::tool_calls(output).into_iter().enumerate() {
-            let Some(index) = index_of(&id) else {
-                // A call that never streamed: whole.
-                out.push(ModelEvent::ToolCallChunk {
+        if let Some(complete) = text {
+            match completion::text(&std::mem::take(&mut m.text), complete) {
+                Rest::Suffix(rest) => out.push(ModelEvent::TextDelta {
                     message_id: message_id.to_string(),
-                    index: format!("call{i}"),
-                    id: Some(id),
-                    name: Some(name),
-                    args,
-                });
+                    text: rest.to_string(),
+                }),
+                Rest::Diverged => diverged.push("text".to_string()),
+                Rest::Complete => {}
+            }
+        }
+        let streamed: Vec<(String, Option<String>, String)> = (m.calls.iter_mut())
+            .map(|(index, (id, args))| (index.clone(), id.clone(), std::mem::take(args)))
+            .collect();
+        for (i, (id, name, args)) in calls.into_iter().enumerate() {
+            let Some((index, _, sent)) = streamed.iter().find(|c| c.1.as_ref() == Some(&id)) else {
+                // A call that never streamed: whole.
+                out.push(completion::whole_call(message_id, i, (id, name, args)));
                 continue;
             };
             // The provider's own argument text (`tool_call_chunks` of the output), then
             // the arguments as compact JSON.
             let raw = raw_args(output, &id);
-            let mut forms: Vec<&str> = raw.iter().map(String::as_str).collect();
-            forms.push(&args);
-            let streamed = streamed_args.get(&index).map_or("", String::as_str);
-            let mut rest = forms.iter().map(|f| completion::args(streamed, f));
-            match rest
-                .find(|r| *r != Rest::Diverged)
-                .unwrap_or(Rest::Diverged)
-            {
+            let mut forms = raw.iter().chain(std::iter::once(&args));
+            let rest = forms.find_map(|f| match completion::args(sent, f) {
+                Rest::Diverged => None,
+                rest => Some(rest),
+            });
+            match rest.unwrap_or(Rest::Diverged) {
                 Rest::Suffix(rest) => out.push(ModelEvent::ToolCallChunk {
                     message_id: message_id.to_string(),
-                    index,
+                    index: index.clone(),
                     id: None,
                     name: None,
                     args: rest.to_string(),
@@ -223,7 +187,7 @@ impl V2Adapter {
                 diverged.join(" and ")
             ));
         }
-        self.track_tool_chunks(run_id, &out[first..]);
+        self.note(run_id, &out[first..], false);
     }
 
     /// Model runs that streamed and never ended (a platform `events` capture may lack their
@@ -235,25 +199,25 @@ impl V2Adapter {
         calls: &[MessageCalls],
         out: &mut Vec<ModelEvent>,
     ) {
-        let open: Vec<(String, String)> = (self.models.iter())
-            .filter(|(_, m)| m.streamed && !m.ended && ns.is_some() && m.ns.as_deref() == ns)
-            .map(|(run, m)| (run.clone(), m.message_id.clone()))
-            .collect();
-        for (run_id, message_id) in open {
+        for (run_id, message_id) in self.open_models(|m| ns.is_some() && m.ns.as_deref() == ns) {
             let Some(m) = calls
                 .iter()
                 .find(|c| same_message(c.id.as_deref(), &message_id))
             else {
                 continue;
             };
-            let tool_calls: Vec<Value> = (m.calls.iter())
+            // Each call's args as compact JSON (a message's `tool_calls` writes them so).
+            let calls = (m.calls.iter())
                 .map(|(id, name, args)| {
-                    let args = serde_json::from_str(args).unwrap_or(Value::String(args.clone()));
-                    serde_json::json!({"id": id, "name": name, "args": args})
+                    let args = match serde_json::from_str(args) {
+                        Ok(Value::String(a)) => a,
+                        Ok(v) => v.to_string(),
+                        Err(_) => args.clone(),
+                    };
+                    (id.clone(), name.clone(), args)
                 })
                 .collect();
-            let output = serde_json::json!({ "tool_calls": tool_calls });
-            self.complete_parts(&run_id, &message_id, &output, false, out);
+            self.complete_parts(&run_id, &message_id, None, calls, &Value::Null, out);
         }
     }
 
@@ -264,11 +228,7 @@ impl V2Adapter {
         state: &crate::wire::state::State,
         out: &mut Vec<ModelEvent>,
     ) {
-        let open: Vec<(String, String)> = (self.models.iter())
-            .filter(|(_, m)| m.streamed && !m.ended)
-            .map(|(run, m)| (run.clone(), m.message_id.clone()))
-            .collect();
-        for (run_id, message_id) in open {
+        for (run_id, message_id) in self.open_models(|_| true) {
             let found = state
                 .messages
                 .iter()
@@ -277,13 +237,23 @@ impl V2Adapter {
             let Some(msg) = found.map(|m| m.to_value()) else {
                 continue;
             };
-            self.complete_parts(&run_id, &message_id, &msg, true, out);
+            let text = lc::content_text(msg.field("content").unwrap_or(&Value::Null));
+            let calls = lc::tool_calls(&msg);
+            self.complete_parts(&run_id, &message_id, Some(&text), calls, &msg, out);
             if let Some(m) = self.models.get_mut(&run_id) {
                 m.ended = true;
             }
             let usage = content::usage_of(&msg, (None, None));
             out.push(ModelEvent::MessageEnd { message_id, usage });
         }
+    }
+
+    /// The model runs (run id, message id) open and of which `which` holds.
+    fn open_models(&self, which: impl Fn(&ModelRun) -> bool) -> Vec<(String, String)> {
+        (self.models.iter())
+            .filter(|(_, m)| !m.ended && which(m))
+            .map(|(run, m)| (run.clone(), m.message_id.clone()))
+            .collect()
     }
 
     /// Opens the message of a model run on first sight (its id the message's `id`, `msg_id`);
@@ -294,8 +264,7 @@ impl V2Adapter {
         msg_id: Option<&str>,
         out: &mut Vec<ModelEvent>,
     ) -> String {
-        if let Some(m) = self.models.get_mut(run_id) {
-            m.streamed = true;
+        if let Some(m) = self.models.get(run_id) {
             return m.message_id.clone();
         }
         let message_id = msg_id
@@ -314,38 +283,43 @@ impl V2Adapter {
         message_id
     }
 
-    /// Records tool-call ids per chunk index and pending calls (with their accumulated args)
-    /// for the tool runs to claim.
-    fn track_tool_chunks(&mut self, run_id: &str, out: &[ModelEvent]) {
+    /// Notes the events of a model run: its tool-call ids per chunk index, the calls pending
+    /// for the tool runs to claim (with their accumulated args), and, when they `streamed`,
+    /// the text and arguments its end completes.
+    fn note(&mut self, run_id: &str, events: &[ModelEvent], streamed: bool) {
         let Some(model) = self.models.get_mut(run_id) else {
             return;
         };
-        for e in out {
-            let ModelEvent::ToolCallChunk {
-                message_id,
-                index,
-                id,
-                name,
-                args,
-            } = e
-            else {
-                continue;
-            };
-            let call_id = match (id, model.tool_index.get(index)) {
-                (_, Some(known)) => known.clone(),
-                (Some(id), None) => {
-                    model.tool_index.insert(index.clone(), id.clone());
-                    id.clone()
+        for e in events {
+            let (message_id, index, id, name, args) = match e {
+                ModelEvent::TextDelta { text, .. } if streamed => {
+                    model.text.push_str(text);
+                    continue;
                 }
-                (None, None) => continue,
+                ModelEvent::ToolCallChunk {
+                    message_id,
+                    index,
+                    id,
+                    name,
+                    args,
+                } => (message_id, index, id, name, args),
+                _ => continue,
             };
-            match self.pending_calls.iter_mut().find(|c| c.id == call_id) {
+            let call = model.calls.entry(index.clone()).or_default();
+            if streamed {
+                call.1.push_str(args);
+            }
+            if call.0.is_none() {
+                call.0.clone_from(id);
+            }
+            let Some(call_id) = &call.0 else { continue };
+            match self.pending_calls.iter_mut().find(|c| c.id == *call_id) {
                 Some(c) if !c.from_chunks => {}
                 Some(c) => c.args.push_str(args),
-                None if self.claimed.get(&call_id).is_some() => {}
+                None if self.claimed.get(call_id).is_some() => {}
                 None => self.pending_calls.push(PendingCall {
                     run: self.run_no,
-                    id: call_id,
+                    id: call_id.clone(),
                     name: name.clone().unwrap_or_default(),
                     args: args.clone(),
                     message_id: Some(message_id.clone()),

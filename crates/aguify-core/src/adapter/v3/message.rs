@@ -362,14 +362,6 @@ fn unwrap_non_standard(c: &Value) -> &Value {
 fn read_content(c: &Value) -> Content<'_> {
     match c.field("type") {
         None => Content::Text(c.field_str("text").unwrap_or("")),
-        // LangGraph.js keeps a provider's own tool block: Anthropic's `tool_use` starts the
-        // block (id, name, `input`), and the merged block at the finish is typed after its
-        // last delta, `input_json_delta` (with id, name and `args`).
-        Some(Value::String(t))
-            if matches!(t.as_str(), "tool_use" | "input_json_delta") && c.field("id").is_some() =>
-        {
-            Content::ToolCall
-        }
         Some(_) => read_block(c),
     }
 }

@@ -98,16 +98,6 @@ impl V3Adapter {
         true
     }
 
-    /// At a run's end: what it knew of its messages and interrupts.
-    fn forget_run_messages(&mut self) {
-        self.idless_calls.clear();
-        self.idless_told = false;
-        self.interrupts.clear();
-        self.known_messages.clear();
-        self.state_seen = false;
-        self.state_len = 0;
-    }
-
     /// The AI messages of a root state that never streamed (a model that does not stream,
     /// or whose events the server dropped: langgraph-api forwards no `messages` event of the
     /// legacy `[message, metadata]` shape) stream here, whole, when the state first holds
@@ -129,33 +119,24 @@ impl V3Adapter {
         };
         self.state_len = len;
         for m in msgs.skip(from) {
-            // A shared message is read whole only when it streams here.
-            let (tree, shared) = match m {
-                MessageRef::Value(v) => (Some(lc::normalize_cow(v)), None),
-                MessageRef::Shared(s) => (None, Some(s)),
-            };
-            let (kind, id) = match (&tree, shared) {
-                (Some(m), _) => (lc::message_kind(m), m.field_str("id")),
-                (_, Some(s)) => (s.kind(), s.id()),
-                _ => continue,
-            };
-            let Some(id) = id.filter(|i| !i.is_empty() && kind == Some("ai")) else {
+            let (kind, id) = m.kind_and_id();
+            let Some(id) = id.filter(|i| !i.is_empty() && kind.as_deref() == Some("ai")) else {
                 continue;
             };
-            if !self.known_messages.insert(id.to_string()) || first {
+            if !self.known_messages.insert(id.clone()) || first {
                 continue;
             }
-            let m = match (&tree, shared) {
-                (Some(m), _) => std::borrow::Cow::Borrowed(&**m),
-                (_, Some(s)) => std::borrow::Cow::Owned(s.to_value()),
-                _ => continue,
+            // A shared message is read whole only when it streams here.
+            let m = match m {
+                MessageRef::Value(v) => lc::normalize_cow(v).into_owned(),
+                MessageRef::Shared(s) => s.to_value(),
             };
             out.push(ModelEvent::MessageStart {
-                message_id: id.to_string(),
+                message_id: id.clone(),
             });
-            super::completion::whole_message(id, &m, out);
+            super::completion::whole_message(&id, &m, out);
             out.push(ModelEvent::MessageEnd {
-                message_id: id.to_string(),
+                message_id: id,
                 usage: super::content::usage_of(&m, (None, None)),
             });
         }
@@ -200,14 +181,20 @@ impl V3Adapter {
         self.reset_run();
     }
 
-    /// Forgets the run that ended.
+    /// Forgets the run that ended (what it knew of its messages, steps, tools, interrupts and
+    /// `seq`s).
     fn reset_run(&mut self) {
         self.started = false;
         self.messages.clear();
         self.steps.clear();
         self.tools_open.clear();
         self.nest.clear();
-        self.forget_run_messages();
+        self.idless_calls.clear();
+        self.idless_told = false;
+        self.interrupts.clear();
+        self.known_messages.clear();
+        self.state_seen = false;
+        self.state_len = 0;
         self.seqs.clear();
         self.max_seq = None;
     }
@@ -219,7 +206,6 @@ impl V3Adapter {
         }
     }
 
-    /// Checks `seq` against the run's earlier events. `Err` for an exact replay (skipped);
     /// A `values` event in namespace `ns`: the messages of a root state that never streamed,
     /// its `params.interrupts`, then the state ([`super::state_events`]).
     fn on_values(
@@ -380,7 +366,7 @@ impl V3Adapter {
             return match event {
                 "started" | "running" => {
                     let name = graph_name.unwrap_or("subagent");
-                    self.nest.announced(&key, name, call, out);
+                    self.nest.start(&key, true, name, call, out);
                     Disposition::Mapped
                 }
                 _ => Disposition::Ignored("lifecycle event of no AG-UI meaning"),
@@ -456,11 +442,7 @@ impl Adapter for V3Adapter {
                 self.deferred_end = None;
                 self.ensure_started(out);
                 out.push(ModelEvent::RunFailed(info.clone()));
-                self.started = false;
-                self.forget_run_messages();
-                self.messages.clear();
-                self.seqs.clear();
-                self.max_seq = None;
+                self.reset_run();
                 return Disposition::Mapped;
             }
             RecordKind::Custom => {
@@ -508,4 +490,33 @@ fn payload_of(data: &Data) -> Payload {
 /// `1 message`, `2 messages`.
 fn count(n: usize, what: &str) -> String {
     format!("{n} {what}{}", if n == 1 { "" } else { "s" })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::input::tests::framed;
+
+    /// A run that failed (the error line) while a tool was open is over: the next run in the
+    /// file does not count that tool as still open at its end.
+    #[test]
+    fn an_error_line_forgets_the_failed_runs_open_tools() {
+        let mut a = V3Adapter::default();
+        let mut out = vec![];
+        let tool = r#"{"type":"event","seq":1,"method":"tools","params":{"namespace":["tools:1"],"data":{"event":"tool-started","tool_call_id":"c1","tool_name":"f","input":{}}}}"#;
+        let error = r#"{"event":"error","data":{"error":"ValueError","message":"boom"}}"#;
+        let values = r#"{"type":"event","seq":3,"method":"values","params":{"namespace":[],"data":{"messages":[]}}}"#;
+        for (n, l) in [tool, error, values].into_iter().enumerate() {
+            let rec = framed(l, n as u64 + 1).expect("a record");
+            let d = a.feed(&rec, &super::super::classify(&rec), &mut out);
+            assert_eq!(d, Disposition::Mapped, "{l}");
+        }
+        a.finish(&mut out);
+        assert!(out.contains(&ModelEvent::RunFailed(ErrorInfo {
+            name: Some("ValueError".into()),
+            message: "boom".into(),
+            lc_code: None,
+        })));
+        assert_eq!(out.last(), Some(&ModelEvent::RunEnd), "{out:?}");
+    }
 }
