@@ -265,7 +265,7 @@ pub struct Checker {
     pending_bad: Option<(Origin, BadLine)>,
     /// The chunk-expanded events of the current event (`None`: the event itself), kept between
     /// events (no allocation per event).
-    expanded: Vec<Option<Value>>,
+    expanded: Vec<verifier::Expanded>,
     drained: usize,
     finished: bool,
     /// Records of a known form read (not bad), and whether a bad line was a JSON array.
@@ -413,7 +413,7 @@ impl Checker {
         let mut expanded = std::mem::take(&mut self.expanded);
         self.client.feed(&base, &mut self.ctx, &mut expanded);
         let converted = self.converted();
-        for e in &expanded {
+        for (e, _) in &expanded {
             let owned;
             let e: &ev::Ev<'_> = match e {
                 None => &base,
