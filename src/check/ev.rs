@@ -202,17 +202,15 @@ impl<'a> Ev<'a> {
                 e.set_json(S::outcome, Some(outcome));
                 e.set_json(S::result, result.as_ref());
             }
-            Event::ThinkingTextMessageContent { delta, .. } => e.set_str(S::delta, Some(delta)),
-            // The other kinds only a capture holds: they reach the checker as JSON (a
-            // capture's events are passed through). A `MESSAGES_SNAPSHOT`'s list: [`Ev::list`].
+            // THINKING_* are read as JSON (the client's shim rewrites them); the other kinds
+            // only a capture holds, passed through. A snapshot's messages: [`Ev::messages`].
             _ => {}
         }
         // The kind's name (one match over the event, not three); THINKING_* have no kind.
-        let ty = match kind {
-            Some(k) => k.as_str(),
-            None => ev.type_name(),
-        };
-        e.set_str(S::ty, Some(ty));
+        e.set_str(
+            S::ty,
+            Some(kind.map_or_else(|| ev.type_name(), |k| k.as_str())),
+        );
         e.set_str(S::subagent_run_id, ev.subagent());
         e
     }
@@ -259,22 +257,13 @@ impl<'a> Ev<'a> {
     /// The messages the event hands the client: a `MESSAGES_SNAPSHOT`'s, or those of a
     /// `RUN_STARTED`'s `input` echo.
     pub fn messages(&self) -> Option<&'a [Value]> {
-        match self.kind? {
-            EventType::MessagesSnapshot => self.list("messages"),
-            EventType::RunStarted => self
-                .get2("input", "messages")?
-                .as_array()
-                .map(Vec::as_slice),
-            _ => None,
-        }
-    }
-
-    /// The array of top-level key `k` (a typed `MESSAGES_SNAPSHOT`'s `messages`, too).
-    pub fn list(&self, k: &str) -> Option<&'a [Value]> {
-        match (self.src, k) {
-            (Src::Typed(Event::MessagesSnapshot { messages, .. }), "messages") => Some(messages),
-            _ => self.get(k)?.as_array().map(Vec::as_slice),
-        }
+        let list = match (self.src, self.kind?) {
+            (Src::Typed(Event::MessagesSnapshot { messages, .. }), _) => return Some(messages),
+            (_, EventType::MessagesSnapshot) => self.get("messages")?,
+            (_, EventType::RunStarted) => self.get2("input", "messages")?,
+            _ => return None,
+        };
+        list.as_array().map(Vec::as_slice)
     }
 
     /// Whether the event has top-level key `k`.

@@ -14,46 +14,8 @@ pub struct Leaks {
     /// Tool outputs of the run that look like JSON (toolCallId, text).
     tool_outputs: Vec<(String, String)>,
     reasoning: String,
-    text: Texts,
-}
-
-/// Open text messages (id → text so far): a map that scans its first few entries (a run rarely
-/// has more than one or two open at once; hashing each id cost more than the rest of the rule)
-/// and hashes the others.
-#[derive(Default)]
-struct Texts {
-    few: Vec<(String, String)>,
-    many: HashMap<String, String>,
-}
-
-impl Texts {
-    const FEW: usize = 16;
-
-    fn insert(&mut self, id: String, text: String) {
-        if let Some(slot) = self.get_mut(&id) {
-            *slot = text;
-        } else if self.few.len() < Self::FEW {
-            self.few.push((id, text));
-        } else {
-            self.many.insert(id, text);
-        }
-    }
-
-    fn get_mut(&mut self, id: &str) -> Option<&mut String> {
-        match self.few.iter().position(|(k, _)| k == id) {
-            Some(i) => Some(&mut self.few[i].1),
-            None if self.many.is_empty() => None,
-            None => self.many.get_mut(id),
-        }
-    }
-
-    fn remove(&mut self, id: &str) -> Option<String> {
-        match self.few.iter().position(|(k, _)| k == id) {
-            Some(i) => Some(self.few.swap_remove(i).1),
-            None if self.many.is_empty() => None,
-            None => self.many.remove(id),
-        }
-    }
+    /// Open text messages: id → text so far.
+    text: HashMap<String, String, foldhash::fast::RandomState>,
 }
 
 fn push_capped(buf: &mut String, s: &str) {
@@ -125,41 +87,6 @@ impl Leaks {
                 }
             }
             _ => {}
-        }
-    }
-}
-
-#[cfg(test)]
-mod texts_tests {
-    use super::Texts;
-    use std::collections::HashMap;
-
-    #[test]
-    fn texts_is_a_map() {
-        let mut t = Texts::default();
-        let mut m: HashMap<String, String> = HashMap::new();
-        // Interleaved inserts, re-inserts, appends and removes across the scanned/hashed split.
-        for step in 0..400u32 {
-            let id = format!("m{}", (step * 7) % 37);
-            match step % 5 {
-                0 | 1 => {
-                    t.insert(id.clone(), format!("s{step}"));
-                    m.insert(id.clone(), format!("s{step}"));
-                }
-                2 | 3 => {
-                    if let Some(b) = t.get_mut(&id) {
-                        b.push('x');
-                    }
-                    if let Some(b) = m.get_mut(&id) {
-                        b.push('x');
-                    }
-                }
-                _ => assert_eq!(t.remove(&id), m.remove(&id), "{id}"),
-            }
-            for k in 0..37 {
-                let k = format!("m{k}");
-                assert_eq!(t.get_mut(&k).cloned(), m.get(&k).cloned(), "{k}");
-            }
         }
     }
 }

@@ -265,7 +265,7 @@ pub struct Checker {
     pending_bad: Option<(Origin, BadLine)>,
     /// The chunk-expanded events of the current event (`None`: the event itself), kept between
     /// events (no allocation per event).
-    expanded: Vec<Option<Value>>,
+    expanded: Vec<verifier::Expanded>,
     drained: usize,
     finished: bool,
     /// Records of a known form read (not bad), and whether a bad line was a JSON array.
@@ -386,106 +386,6 @@ impl Checker {
         self.unreadable |= self.family.is_none();
     }
 
-    /// A record converted with a warning ([`Observer::warning`]): a v3 `seq` that is not an
-    /// integer is AGX610, a timestamp a client cannot hold AGX612, tool events that lost their
-    /// call ids AGX613; the other warnings (a `seq` out of order or reused) are the facts
-    /// AGX602/AGX603 report already, so they are not told twice.
-    pub fn warning(&mut self, origin: &Origin, message: &str) {
-        let rule = if message.starts_with("v3 `seq` is") {
-            "AGX610"
-        } else if message.starts_with(crate::pipeline::TIMESTAMP_WARNING) {
-            "AGX612"
-        } else if message.starts_with(crate::adapter::IDLESS_TOOLS_WARNING) {
-            "AGX613"
-        } else {
-            return;
-        };
-        self.ctx.at(origin, None, None, None);
-        self.ctx.report(rule, vec![], message.to_string());
-    }
-
-    /// An input record and its disposition.
-    pub fn record(&mut self, rec: &Record, disposition: &Disposition) {
-        if self.family.is_none() {
-            self.family = classify(rec).family();
-        }
-        let bad = matches!(disposition, Disposition::Bad(_));
-        // A record an adapter mapped is of a known form whatever its kind (`convert` counts
-        // the same): a `graph.stream` SSE capture has only `messages`, `updates` and `error`
-        // frames, none with a family of its own.
-        let known = match disposition {
-            Disposition::Mapped => true,
-            Disposition::Ignored(_) => classify(rec).family().is_some(),
-            Disposition::Bad(_) => false,
-        };
-        if known {
-            self.known += 1;
-        }
-        // A replayed event was skipped: its seq finding is the AGX602 just reported, not
-        // one more from the raw checks.
-        let replay =
-            matches!(disposition, Disposition::Bad(b) if b.reason == Reason::DuplicateV3Event);
-        if bad
-            && matches!(self.family, None | Some(Family::Agui))
-            && transport::unknown_agui_type(rec.value())
-        {
-            // An event of a type AG-UI 1.0 does not have (`runStarted`): the client reads it
-            // and its enforcement drops it, as the converter does (no event index).
-            self.pending_bad = None;
-            self.known += 1;
-            self.family = Some(Family::Agui);
-            let mut issues = vec![];
-            schema::check_ev(&ev::Ev::of(rec.value()), &mut issues);
-            self.ctx.at(&rec.origin, None, None, None);
-            for issue in issues {
-                self.ctx.report(issue.rule, vec![], issue.message);
-            }
-            return;
-        }
-        self.flush_bad(bad);
-        if self.converted() {
-            let file = &rec.origin.file;
-            if !self
-                .records_of
-                .as_ref()
-                .is_some_and(|f| Arc::ptr_eq(f, file))
-            {
-                if self.records_of.as_ref().is_some_and(|f| f != file) {
-                    self.raw.new_file();
-                }
-                self.records_of = Some(file.clone());
-            }
-            if replay {
-                return;
-            }
-            self.ctx.at(&rec.origin, None, None, None);
-            self.raw.record(rec, &mut self.ctx);
-        }
-    }
-
-    /// A line or frame that could not be read.
-    pub fn bad_line(&mut self, origin: &Origin, bad: &BadLine) {
-        self.flush_bad(false);
-        self.saw_array |= bad.reason == Reason::Array;
-        if self.wrong_form.is_none() && bad.reason == Reason::NotTheForcedForm {
-            self.wrong_form = Some(bad.message.clone());
-        }
-        self.pending_bad = Some((origin.clone(), bad.clone()));
-    }
-
-    /// A model event (converted input).
-    pub fn model(&mut self, ev: &ModelEvent, origin: &Origin) {
-        self.flush_bad(false);
-        if !self.converted() {
-            return;
-        }
-        self.ctx.at(origin, None, None, None);
-        if matches!(ev, ModelEvent::Interrupt(_)) {
-            self.interrupts.raw_interrupt();
-        }
-        self.raw.model(ev, &mut self.ctx);
-    }
-
     /// An AG-UI event and the input line it came from.
     pub fn event(&mut self, ev: &Event, origin: &Origin) {
         self.checked_event(ev::Ev::of_event(ev), origin)
@@ -513,7 +413,7 @@ impl Checker {
         let mut expanded = std::mem::take(&mut self.expanded);
         self.client.feed(&base, &mut self.ctx, &mut expanded);
         let converted = self.converted();
-        for e in &expanded {
+        for (e, _) in &expanded {
             let owned;
             let e: &ev::Ev<'_> = match e {
                 None => &base,
@@ -629,18 +529,106 @@ impl Checker {
 }
 
 impl Observer for Checker {
-    fn record(&mut self, rec: &Record, disposition: &Disposition) {
-        Checker::record(self, rec, disposition);
-    }
-    fn bad_line(&mut self, origin: &Origin, message: &crate::error::BadLine) {
-        Checker::bad_line(self, origin, message);
-    }
+    /// A record converted with a warning ([`Observer::warning`]): a v3 `seq` that is not an
+    /// integer is AGX610, a timestamp a client cannot hold AGX612, tool events that lost their
+    /// call ids AGX613; the other warnings (a `seq` out of order or reused) are the facts
+    /// AGX602/AGX603 report already, so they are not told twice.
     fn warning(&mut self, origin: &Origin, message: &str) {
-        Checker::warning(self, origin, message);
+        let rule = if message.starts_with("v3 `seq` is") {
+            "AGX610"
+        } else if message.starts_with(crate::pipeline::TIMESTAMP_WARNING) {
+            "AGX612"
+        } else if message.starts_with(crate::adapter::IDLESS_TOOLS_WARNING) {
+            "AGX613"
+        } else {
+            return;
+        };
+        self.ctx.at(origin, None, None, None);
+        self.ctx.report(rule, vec![], message.to_string());
     }
+
+    /// An input record and its disposition.
+    fn record(&mut self, rec: &Record, disposition: &Disposition) {
+        if self.family.is_none() {
+            self.family = classify(rec).family();
+        }
+        let bad = matches!(disposition, Disposition::Bad(_));
+        // A record an adapter mapped is of a known form whatever its kind (`convert` counts
+        // the same): a `graph.stream` SSE capture has only `messages`, `updates` and `error`
+        // frames, none with a family of its own.
+        let known = match disposition {
+            Disposition::Mapped => true,
+            Disposition::Ignored(_) => classify(rec).family().is_some(),
+            Disposition::Bad(_) => false,
+        };
+        if known {
+            self.known += 1;
+        }
+        // A replayed event was skipped: its seq finding is the AGX602 just reported, not
+        // one more from the raw checks.
+        let replay =
+            matches!(disposition, Disposition::Bad(b) if b.reason == Reason::DuplicateV3Event);
+        if bad
+            && matches!(self.family, None | Some(Family::Agui))
+            && transport::unknown_agui_type(rec.value())
+        {
+            // An event of a type AG-UI 1.0 does not have (`runStarted`): the client reads it
+            // and its enforcement drops it, as the converter does (no event index).
+            self.pending_bad = None;
+            self.known += 1;
+            self.family = Some(Family::Agui);
+            let mut issues = vec![];
+            schema::check_ev(&ev::Ev::of(rec.value()), &mut issues);
+            self.ctx.at(&rec.origin, None, None, None);
+            for issue in issues {
+                self.ctx.report(issue.rule, vec![], issue.message);
+            }
+            return;
+        }
+        self.flush_bad(bad);
+        if self.converted() {
+            let file = &rec.origin.file;
+            if !self
+                .records_of
+                .as_ref()
+                .is_some_and(|f| Arc::ptr_eq(f, file))
+            {
+                if self.records_of.as_ref().is_some_and(|f| f != file) {
+                    self.raw.new_file();
+                }
+                self.records_of = Some(file.clone());
+            }
+            if replay {
+                return;
+            }
+            self.ctx.at(&rec.origin, None, None, None);
+            self.raw.record(rec, &mut self.ctx);
+        }
+    }
+
+    /// A line or frame that could not be read.
+    fn bad_line(&mut self, origin: &Origin, bad: &BadLine) {
+        self.flush_bad(false);
+        self.saw_array |= bad.reason == Reason::Array;
+        if self.wrong_form.is_none() && bad.reason == Reason::NotTheForcedForm {
+            self.wrong_form = Some(bad.message.clone());
+        }
+        self.pending_bad = Some((origin.clone(), bad.clone()));
+    }
+
+    /// A model event (converted input).
     fn model(&mut self, ev: &ModelEvent, origin: &Origin) {
-        Checker::model(self, ev, origin);
+        self.flush_bad(false);
+        if !self.converted() {
+            return;
+        }
+        self.ctx.at(origin, None, None, None);
+        if matches!(ev, ModelEvent::Interrupt(_)) {
+            self.interrupts.raw_interrupt();
+        }
+        self.raw.model(ev, &mut self.ctx);
     }
+
     fn event(&mut self, ev: &Event, origin: &Origin) -> io::Result<()> {
         Checker::event(self, ev, origin);
         Ok(())

@@ -19,69 +19,15 @@ pub struct Raw {
     messages: BTreeMap<String, (String, BTreeSet<String>)>,
     saw_block_start: bool,
     tools: BTreeMap<String, String>,
-    /// Scratch: the current record's namespace key and block key (no allocation per record).
-    ns: String,
-    ns_parts: Option<Vec<String>>,
-    index: String,
 }
 
-/// Writes the key of a content block (its `index`) into `out`.
-fn block_key(v: Option<&Value>, out: &mut String) {
-    out.clear();
+/// The key of a content block: its `index`, `0` when it has none.
+fn block_key(v: Option<&Value>) -> String {
     match v {
-        Some(Value::String(s)) => out.push_str(s),
-        // An integer by `itoa`, as `Display` writes it but without the formatting machinery.
-        Some(Value::Number(n)) if n.is_u64() => {
-            out.push_str(itoa::Buffer::new().format(n.as_u64().unwrap_or(0)))
-        }
-        Some(Value::Number(n)) if n.is_i64() => {
-            out.push_str(itoa::Buffer::new().format(n.as_i64().unwrap_or(0)))
-        }
-        Some(other) => out.push_str(&other.to_string()),
-        None => out.push('0'),
+        Some(Value::String(s)) => s.clone(),
+        Some(other) => other.to_string(),
+        None => "0".to_string(),
     }
-}
-
-/// Writes a namespace as its compact JSON (the key of [`Raw::messages`]) into `out`; an absent
-/// namespace is the empty string. `parts` caches the strings of the last array of plain strings
-/// written: `Some` when `out` holds exactly that array's JSON, which is then kept.
-fn namespace_key(v: Option<&Value>, out: &mut String, parts: &mut Option<Vec<String>>) {
-    if let (Some(Value::Array(a)), Some(p)) = (v, parts.as_ref()) {
-        if a.len() == p.len() && a.iter().zip(p).all(|(x, p)| x.as_str() == Some(p.as_str())) {
-            return;
-        }
-    }
-    *parts = None;
-    out.clear();
-    let Some(v) = v else {
-        return;
-    };
-    // The common shape, an array of strings that need no escaping, written directly.
-    let plain = |s: &str| {
-        s.bytes()
-            .all(|b| b >= 0x20 && b != b'"' && b != b'\\' && b != 0x7f)
-    };
-    if let Value::Array(a) = v {
-        if a.iter().all(|x| x.as_str().is_some_and(plain)) {
-            out.push('[');
-            for (i, x) in a.iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                out.push('"');
-                out.push_str(x.as_str().unwrap_or(""));
-                out.push('"');
-            }
-            out.push(']');
-            *parts = Some(
-                a.iter()
-                    .map(|x| x.as_str().unwrap_or("").to_string())
-                    .collect(),
-            );
-            return;
-        }
-    }
-    out.push_str(&v.to_string());
 }
 
 impl Raw {
@@ -110,13 +56,10 @@ impl Raw {
         else {
             return;
         };
-        namespace_key(namespace.as_ref(), &mut self.ns, &mut self.ns_parts);
-        self.message_event(
-            &m.event,
-            |out| block_key(m.index.as_ref(), out),
-            m.id.as_ref().and_then(Value::as_str),
-            ctx,
-        );
+        // A namespace's key is its compact JSON; an absent one is the empty string.
+        let ns = namespace.as_ref().map_or(String::new(), Value::to_string);
+        let id = m.id.as_ref().and_then(Value::as_str);
+        self.message_event(&m.event, &ns, m.index.as_ref(), id, ctx);
     }
 
     /// The next records come from another input file, a stream of its own: its `seq` starts
@@ -165,50 +108,38 @@ impl Raw {
         }
     }
 
-    /// The lifecycle checks (AGX604/605) of a `messages` event in the namespace of key
-    /// `self.ns`: `index` writes its block key, `id` is its string `id`.
+    /// The lifecycle checks (AGX604/605) of a `messages` event in the namespace of key `ns`:
+    /// `index` is its block's `index`, `id` its string `id`.
     fn message_event(
         &mut self,
         event: &str,
-        index: impl FnOnce(&mut String),
+        ns: &str,
+        index: Option<&Value>,
         id: Option<&str>,
         ctx: &mut Ctx,
     ) {
         match event {
             "message-start" => {
                 let id = id.unwrap_or("").to_string();
-                if let Some((prev, _)) = self.messages.get(self.ns.as_str()) {
+                if let Some((prev, _)) = self.messages.get(ns) {
                     ctx.report(
                         "AGX604",
                         vec![prev.clone(), id.clone()],
                         format!("message '{id}' starts while message '{prev}' is still open in the same namespace"),
                     );
                 }
-                self.messages.insert(self.ns.clone(), (id, BTreeSet::new()));
+                self.messages.insert(ns.to_string(), (id, BTreeSet::new()));
             }
-            "content-block-start" => {
-                self.saw_block_start = true;
-                index(&mut self.index);
-                match self.messages.get_mut(self.ns.as_str()) {
-                    Some((_, blocks)) => {
-                        if !blocks.contains(self.index.as_str()) {
-                            blocks.insert(self.index.clone());
-                        }
+            "content-block-start" | "content-block-delta" | "content-block-finish" => {
+                let start = event == "content-block-start";
+                self.saw_block_start |= start;
+                let index = block_key(index);
+                match self.messages.get_mut(ns) {
+                    Some((_, blocks)) if start => {
+                        blocks.insert(index);
                     }
-                    None => ctx.report(
-                        "AGX605",
-                        vec![self.index.clone()],
-                        "content-block-start outside a message".into(),
-                    ),
-                }
-            }
-            "content-block-delta" | "content-block-finish" => {
-                index(&mut self.index);
-                let index = &self.index;
-                match self.messages.get_mut(self.ns.as_str()) {
                     Some((id, blocks)) => {
-                        let known = blocks.contains(index.as_str());
-                        if !known && self.saw_block_start {
+                        if !blocks.contains(&index) && self.saw_block_start {
                             ctx.report(
                                 "AGX605",
                                 vec![id.clone(), index.clone()],
@@ -216,17 +147,13 @@ impl Raw {
                             );
                         }
                         if event == "content-block-finish" {
-                            blocks.remove(index.as_str());
+                            blocks.remove(&index);
                         }
                     }
-                    None => ctx.report(
-                        "AGX605",
-                        vec![index.clone()],
-                        format!("{event} outside a message"),
-                    ),
+                    None => ctx.report("AGX605", vec![index], format!("{event} outside a message")),
                 }
             }
-            "message-finish" | "error" => match self.messages.remove(self.ns.as_str()) {
+            "message-finish" | "error" => match self.messages.remove(ns) {
                 Some((id, blocks)) => {
                     if !blocks.is_empty() {
                         let b: Vec<String> = blocks.into_iter().collect();

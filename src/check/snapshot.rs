@@ -123,7 +123,7 @@ impl SnapshotOrder {
                 self.limit();
             }
             Some(EventType::MessagesSnapshot) => {
-                if let Some(list) = ev.list("messages") {
+                if let Some(list) = ev.messages() {
                     self.snapshot(list, ctx);
                 }
             }

@@ -3,7 +3,6 @@
 use std::fmt::Write;
 
 use super::Report;
-use crate::check::rules;
 
 /// A workflow command's data: `%`, CR and LF percent-encoded (so no text from a log starts a
 /// command line of its own), other control characters escaped as in the text report.
@@ -47,15 +46,7 @@ pub fn render(report: &Report) -> String {
         }
     }
     // Counts by rule, as plain log lines (GitHub shows only ~10 annotations per type).
-    for (rule, sev, n) in report.by_rule() {
-        let title = rules::get(rule).title;
-        let _ = writeln!(
-            out,
-            "{n:>8}  {rule}  {:<7}  {}",
-            sev.as_str(),
-            esc_data(title)
-        );
-    }
+    super::text::rule_lines(&report.by_rule(), &mut out);
     if let Some(m) = report.too_many_warnings() {
         let _ = writeln!(out, "::error title=aguify::{}", esc_data(&m));
     }

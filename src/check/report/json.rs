@@ -1,11 +1,10 @@
 //! `--format json`: one object with every finding (schema in docs/check.md).
 //!
-//! The findings are serialized one at a time (never a `Value` tree of the whole report), so the
-//! report of a gigabyte log takes no more memory than its findings.
+//! The findings are serialized as rows borrowing them (never a `Value` tree of the whole report),
+//! so the report of a gigabyte log takes little more memory than its findings.
 
 use std::io;
 
-use serde::ser::{Serialize, SerializeSeq, Serializer};
 use serde_json::{json, Value};
 
 use super::{Finding, Report};
@@ -17,10 +16,8 @@ struct Doc<'a> {
     schema: &'static str,
     summary: Value,
     files: Vec<Value>,
-    findings: Findings<'a>,
+    findings: Vec<Row<'a>>,
 }
-
-struct Findings<'a>(&'a Report);
 
 /// One finding as written (fields in output order; no tree built).
 #[derive(serde::Serialize)]
@@ -52,16 +49,6 @@ fn finding(f: &Finding) -> Row<'_> {
         event_type: f.event_type.as_deref(),
         ids: &f.ids,
         message: &f.message,
-    }
-}
-
-impl Serialize for Findings<'_> {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let mut seq = s.serialize_seq(Some(self.0.findings().count()))?;
-        for f in self.0.findings() {
-            seq.serialize_element(&finding(f))?;
-        }
-        seq.end()
     }
 }
 
@@ -109,7 +96,7 @@ fn doc(report: &Report) -> Doc<'_> {
             "tooManyWarnings": report.too_many_warnings(),
         }),
         files,
-        findings: Findings(report),
+        findings: report.findings().map(finding).collect(),
     }
 }
 

@@ -68,7 +68,7 @@ pub fn statistics(report: &Report) -> String {
 }
 
 /// One line per rule found: its count, id, severity and title.
-fn rule_lines(by_rule: &[(&str, Severity, u64)], out: &mut String) {
+pub(super) fn rule_lines(by_rule: &[(&str, Severity, u64)], out: &mut String) {
     for &(rule, sev, n) in by_rule {
         let title = crate::check::rules::get(rule).title;
         let _ = writeln!(out, "{n:>8}  {rule}  {:<7}  {title}", sev.as_str());

@@ -104,7 +104,7 @@ impl V<'_> {
         &mut self,
         path: P<'_>,
         v: &Value,
-        fields: Spec,
+        fields: &[(&str, K, bool)],
         extra_ok: &[&str],
         warn_unknown: bool,
     ) {
@@ -477,65 +477,39 @@ impl V<'_> {
 
     fn message(&mut self, p: P<'_>, m: &Value) {
         use K::*;
+        /// Each role's fields, in order, a column per role (developer, system, assistant, user,
+        /// tool, activity, reasoning): `R` required, `o` optional, `-` not the role's.
+        const FIELDS: &[(&str, K, &str)] = &[
+            ("id", Str, "RRRRRRR"),
+            ("activityType", Str, "-----R-"),
+            ("content", Str, "RRo---R"),
+            ("content", Content, "---RR--"),
+            ("content", Object, "-----R-"),
+            ("name", Str, "oooo---"),
+            ("toolCallId", Str, "----R--"),
+            ("error", Str, "----o--"),
+            ("encryptedValue", Str, "ooooo-o"),
+            ("subagentRunId", Str, "ooooooo"),
+            ("metadata", Object, "ooooooo"),
+        ];
         let role = m.get("role").and_then(Value::as_str);
-        let fields: Spec = match role {
-            Some("developer" | "system") => &[
-                ("id", Str, true),
-                ("content", Str, true),
-                ("name", Str, false),
-                ("encryptedValue", Str, false),
-                ("subagentRunId", Str, false),
-                ("metadata", Object, false),
-            ],
-            Some("assistant") => &[
-                ("id", Str, true),
-                ("content", Str, false),
-                ("name", Str, false),
-                ("encryptedValue", Str, false),
-                ("subagentRunId", Str, false),
-                ("metadata", Object, false),
-            ],
-            Some("user") => &[
-                ("id", Str, true),
-                ("content", Content, true),
-                ("name", Str, false),
-                ("encryptedValue", Str, false),
-                ("subagentRunId", Str, false),
-                ("metadata", Object, false),
-            ],
-            Some("tool") => &[
-                ("id", Str, true),
-                ("content", Content, true),
-                ("toolCallId", Str, true),
-                ("error", Str, false),
-                ("encryptedValue", Str, false),
-                ("subagentRunId", Str, false),
-                ("metadata", Object, false),
-            ],
-            Some("activity") => &[
-                ("id", Str, true),
-                ("activityType", Str, true),
-                ("content", Object, true),
-                ("subagentRunId", Str, false),
-                ("metadata", Object, false),
-            ],
-            Some("reasoning") => &[
-                ("id", Str, true),
-                ("content", Str, true),
-                ("encryptedValue", Str, false),
-                ("subagentRunId", Str, false),
-                ("metadata", Object, false),
-            ],
-            _ => {
-                self.push(
-                    "AGX209",
-                    P::Key(&p, "role").s(),
-                    format!("message role must be developer, system, assistant, user, tool, activity or reasoning, found {}", m.get("role").unwrap_or(&Value::Null)),
-                );
-                return;
-            }
+        let roles = "developer system assistant user tool activity reasoning";
+        let Some(col) = roles.split(' ').position(|r| Some(r) == role) else {
+            self.push(
+                "AGX209",
+                P::Key(&p, "role").s(),
+                format!("message role must be developer, system, assistant, user, tool, activity or reasoning, found {}", m.get("role").unwrap_or(&Value::Null)),
+            );
+            return;
         };
-        self.object(p, m, fields, &["role", "toolCalls"], false);
+        let fields: Vec<(&str, K, bool)> = FIELDS
+            .iter()
+            .filter_map(|&(name, kind, by_role)| match by_role.as_bytes()[col] {
+                b'-' => None,
+                flag => Some((name, kind, flag == b'R')),
+            })
+            .collect();
+        self.object(p, m, &fields, &["role", "toolCalls"], false);
         if role == Some("assistant") {
             if let Some(tc) = m.get("toolCalls") {
                 let Some(list) = tc.as_array() else {

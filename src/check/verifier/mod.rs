@@ -14,7 +14,8 @@ use serde_json::Value;
 use super::ev::Ev;
 use super::Ctx;
 use crate::agui::EventType as T;
-use chunks::{Chunks, Expanded};
+use chunks::Chunks;
+pub use chunks::Expanded;
 use compat::Compat;
 use verify::Verify;
 
@@ -39,42 +40,35 @@ pub struct Client {
     verify: Verify,
     /// The client stopped at an error: later official findings would be cascades.
     stopped: bool,
-    /// The expansion buffer, kept between events (no allocation per event).
-    scratch: Vec<Expanded>,
 }
 
 impl Client {
-    /// Feeds one input event; official findings go to `ctx`, the expanded events to `out`.
-    /// `base` is `ev`'s [`Ev`]; in `out`, `None` stands for `ev` itself.
-    pub fn feed(&mut self, base: &Ev<'_>, ctx: &mut Ctx, out: &mut Vec<Option<Value>>) {
+    /// Feeds one input event; official findings go to `ctx`, the expanded events to `out`
+    /// (empty when fed). `base` is `ev`'s [`Ev`]; in `out`, `None` stands for `ev` itself.
+    pub fn feed(&mut self, base: &Ev<'_>, ctx: &mut Ctx, out: &mut Vec<Expanded>) {
         let Some(c) = self.compat.apply(base) else {
             return;
         };
         // The common case, an event the shim and the chunk lanes pass as it is: no expansion.
         if c.is_none() && self.chunks.passes(base) {
             self.verify(base, false, ctx);
-            out.push(None);
+            out.push((None, false));
             return;
         }
-        let mut expanded = std::mem::take(&mut self.scratch);
-        expanded.clear();
-        if let Err((rule, msg, id)) = self.chunks.feed(c, base, &mut expanded) {
+        if let Err((rule, msg, id)) = self.chunks.feed(c, base, out) {
             if !self.stopped {
                 self.stopped = true;
                 ctx.report(rule, id.into_iter().collect(), msg);
             }
-            expanded.clear();
-            self.scratch = expanded;
+            out.clear();
             return;
         }
-        for (e, from_chunk) in &expanded {
+        for (e, from_chunk) in out.iter() {
             match e {
                 None => self.verify(base, *from_chunk, ctx),
                 Some(v) => self.verify(&Ev::of(v), *from_chunk, ctx),
             }
         }
-        out.extend(expanded.drain(..).map(|(e, _)| e));
-        self.scratch = expanded;
     }
 
     /// `verifyEvents` of one expanded event `e` (`from_chunk`: the start of a stream a chunk
