@@ -14,7 +14,6 @@ use std::borrow::Cow;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::Value;
 
-use super::EventType;
 use crate::model::EncodedState;
 use crate::payload::Payload;
 
@@ -23,13 +22,45 @@ type Ts = Option<i64>;
 
 /// Declares [`Event`] from its variants' own fields: every variant gets `timestamp` first,
 /// an `attributed` one `subagentRunId` (the sub-agent that produced it; absent: the run's own
-/// agent) after it. Also declares what is read off those two fields and the kind.
+/// agent) after it. Also declares [`EventType`] and [`EVENT_TYPES`] (the 1.0 types: all but the
+/// `thinking` ones), and what is read off the two common fields and the kind.
 macro_rules! events {
     (
-        unattributed { $($(#[$u_attr:meta])* $u:ident { $($u_fields:tt)* })* }
-        attributed { $($(#[$a_attr:meta])* $a:ident { $($a_fields:tt)* })* }
+        unattributed { $($(#[$u_attr:meta])* $u:ident = $u_name:literal { $($u_fields:tt)* })* }
+        attributed { $($(#[$a_attr:meta])* $a:ident = $a_name:literal { $($a_fields:tt)* })* }
         thinking { $($(#[$t_attr:meta])* $t:ident = $t_name:literal { $($t_fields:tt)* })* }
     ) => {
+        /// An AG-UI 1.0 event type (`EventType`): the checker tells event types apart by this
+        /// instead of comparing their names once per rule family.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum EventType {
+            $(#[doc = concat!("`", $u_name, "`")] $u,)*
+            $(#[doc = concat!("`", $a_name, "`")] $a,)*
+        }
+
+        /// Every event type of AG-UI 1.0 (`EventType`, 31 values).
+        pub const EVENT_TYPES: [&str; 31] = [$($u_name,)* $($a_name,)*];
+
+        impl EventType {
+            /// The type named `t`, when it is an AG-UI 1.0 event type.
+            #[inline]
+            pub fn of(t: &str) -> Option<EventType> {
+                Some(match t {
+                    $($u_name => EventType::$u,)*
+                    $($a_name => EventType::$a,)*
+                    _ => return None,
+                })
+            }
+
+            /// The type's name as written on the wire.
+            pub fn as_str(self) -> &'static str {
+                match self {
+                    $(EventType::$u => $u_name,)*
+                    $(EventType::$a => $a_name,)*
+                }
+            }
+        }
+
         /// An AG-UI 1.0 event. Each variant is the event type of the same name
         /// (`RunStarted` is `RUN_STARTED`; see [`EventType`]); its fields are that event's,
         /// snake_case for the wire's camelCase (`thread_id` is `threadId`), in the order they
@@ -40,19 +71,17 @@ macro_rules! events {
         // The fields are the protocol's, documented there: https://docs.ag-ui.com
         #[allow(missing_docs)]
         #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-        #[serde(
-            tag = "type",
-            rename_all = "SCREAMING_SNAKE_CASE",
-            rename_all_fields = "camelCase"
-        )]
+        #[serde(tag = "type", rename_all_fields = "camelCase")]
         pub enum Event {
             $($(#[$u_attr])*
+            #[serde(rename = $u_name)]
             $u {
                 #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "int")]
                 timestamp: Ts,
                 $($u_fields)*
             },)*
             $($(#[$a_attr])*
+            #[serde(rename = $a_name)]
             $a {
                 #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "int")]
                 timestamp: Ts,
@@ -61,6 +90,7 @@ macro_rules! events {
                 $($a_fields)*
             },)*
             $($(#[$t_attr])*
+            #[serde(rename = $t_name)]
             $t {
                 #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "int")]
                 timestamp: Ts,
@@ -88,9 +118,10 @@ macro_rules! events {
             /// The `type` as written.
             pub fn type_name(&self) -> &str {
                 match self {
+                    $(Event::$u { .. } => $u_name,)*
+                    $(Event::$a { .. } => $a_name,)*
                     $(Event::$t { .. } => $t_name,)*
                     Event::Passthrough(v) => super::event_type(v),
-                    typed => typed.kind().map_or("", EventType::as_str),
                 }
             }
 
@@ -135,7 +166,7 @@ macro_rules! events {
 
 events! {
     unattributed {
-        RunStarted {
+        RunStarted = "RUN_STARTED" {
             #[serde(default)]
             thread_id: String,
             #[serde(default)]
@@ -144,7 +175,7 @@ events! {
             #[serde(skip_serializing_if = "Option::is_none")]
             input: Option<Value>,
         }
-        RunFinished {
+        RunFinished = "RUN_FINISHED" {
             #[serde(default)]
             thread_id: String,
             #[serde(default)]
@@ -155,7 +186,7 @@ events! {
             #[serde(skip_serializing_if = "Option::is_none")]
             usage: Option<Vec<UsageTotal>>,
         }
-        RunError {
+        RunError = "RUN_ERROR" {
             /// A capture's `rawEvent` may be anything: not read.
             #[serde(skip_serializing_if = "Option::is_none", skip_deserializing)]
             raw_event: Option<ErrorDetail>,
@@ -164,11 +195,11 @@ events! {
             #[serde(default, skip_serializing_if = "Option::is_none")]
             code: Option<Cow<'static, str>>,
         }
-        MessagesSnapshot {
+        MessagesSnapshot = "MESSAGES_SNAPSHOT" {
             messages: Vec<Value>,
         }
         /// A sub-agent (a graph run inside a tool call) begins; its events carry its id.
-        SubagentStarted {
+        SubagentStarted = "SUBAGENT_STARTED" {
             #[serde(default)]
             subagent_run_id: String,
             #[serde(default)]
@@ -177,7 +208,7 @@ events! {
             parent_tool_call_id: Option<String>,
         }
         /// A sub-agent ended: `{"type":"success"}` or `{"type":"suspended","interruptIds":[…]}`.
-        SubagentFinished {
+        SubagentFinished = "SUBAGENT_FINISHED" {
             #[serde(default)]
             subagent_run_id: String,
             /// What the sub-agent handed back to its parent tool (the tool's result).
@@ -187,7 +218,7 @@ events! {
             outcome: Value,
         }
         /// A sub-agent raised.
-        SubagentError {
+        SubagentError = "SUBAGENT_ERROR" {
             #[serde(default)]
             subagent_run_id: String,
             #[serde(default)]
@@ -196,7 +227,7 @@ events! {
             code: Option<Cow<'static, str>>,
         }
         // The kinds only a capture holds.
-        TextMessageChunk {
+        TextMessageChunk = "TEXT_MESSAGE_CHUNK" {
             #[serde(skip_serializing_if = "Option::is_none")]
             message_id: Option<String>,
             #[serde(skip_serializing_if = "Option::is_none")]
@@ -204,7 +235,7 @@ events! {
             #[serde(skip_serializing_if = "Option::is_none")]
             delta: Option<String>,
         }
-        ToolCallChunk {
+        ToolCallChunk = "TOOL_CALL_CHUNK" {
             #[serde(skip_serializing_if = "Option::is_none")]
             tool_call_id: Option<String>,
             #[serde(skip_serializing_if = "Option::is_none")]
@@ -214,68 +245,68 @@ events! {
             #[serde(skip_serializing_if = "Option::is_none")]
             delta: Option<String>,
         }
-        ReasoningMessageChunk {
+        ReasoningMessageChunk = "REASONING_MESSAGE_CHUNK" {
             #[serde(skip_serializing_if = "Option::is_none")]
             message_id: Option<String>,
             #[serde(skip_serializing_if = "Option::is_none")]
             delta: Option<String>,
         }
-        StateDelta {
+        StateDelta = "STATE_DELTA" {
             /// JSON Patch operations.
             delta: Vec<Value>,
         }
-        ActivitySnapshot {
+        ActivitySnapshot = "ACTIVITY_SNAPSHOT" {
             message_id: String,
             activity_type: String,
             content: Value,
             #[serde(skip_serializing_if = "Option::is_none")]
             replace: Option<bool>,
         }
-        ActivityDelta {
+        ActivityDelta = "ACTIVITY_DELTA" {
             message_id: String,
             activity_type: String,
             patch: Vec<Value>,
         }
-        Raw {
+        Raw = "RAW" {
             event: Value,
             #[serde(skip_serializing_if = "Option::is_none")]
             source: Option<String>,
         }
     }
     attributed {
-        StepStarted {
+        StepStarted = "STEP_STARTED" {
             step_name: String,
         }
-        StepFinished {
+        StepFinished = "STEP_FINISHED" {
             step_name: String,
         }
-        TextMessageStart {
+        TextMessageStart = "TEXT_MESSAGE_START" {
             message_id: String,
             /// The client's default when absent.
             #[serde(default)]
             role: Role,
         }
-        TextMessageContent {
+        TextMessageContent = "TEXT_MESSAGE_CONTENT" {
             message_id: String,
             delta: String,
         }
-        TextMessageEnd {
+        TextMessageEnd = "TEXT_MESSAGE_END" {
             message_id: String,
         }
-        ToolCallStart {
+        ToolCallStart = "TOOL_CALL_START" {
             tool_call_id: String,
             tool_call_name: String,
             #[serde(skip_serializing_if = "Option::is_none")]
             parent_message_id: Option<String>,
         }
-        ToolCallArgs {
+        ToolCallArgs = "TOOL_CALL_ARGS" {
             tool_call_id: String,
             delta: String,
         }
-        ToolCallEnd {
+        ToolCallEnd = "TOOL_CALL_END" {
             tool_call_id: String,
         }
-        ToolCallResult {
+        ToolCallResult = "TOOL_CALL_RESULT" {
             message_id: String,
             tool_call_id: String,
             content: ToolContent,
@@ -285,33 +316,33 @@ events! {
             #[serde(skip_serializing_if = "Option::is_none")]
             metadata: Option<ResultStatus>,
         }
-        StateSnapshot {
+        StateSnapshot = "STATE_SNAPSHOT" {
             snapshot: Snapshot,
         }
-        Custom {
+        Custom = "CUSTOM" {
             name: String,
             #[serde(default)]
             value: Payload,
         }
-        ReasoningStart {
+        ReasoningStart = "REASONING_START" {
             message_id: String,
         }
-        ReasoningMessageStart {
+        ReasoningMessageStart = "REASONING_MESSAGE_START" {
             message_id: String,
             #[serde(default = "Role::reasoning")]
             role: Role,
         }
-        ReasoningMessageContent {
+        ReasoningMessageContent = "REASONING_MESSAGE_CONTENT" {
             message_id: String,
             delta: String,
         }
-        ReasoningMessageEnd {
+        ReasoningMessageEnd = "REASONING_MESSAGE_END" {
             message_id: String,
         }
-        ReasoningEnd {
+        ReasoningEnd = "REASONING_END" {
             message_id: String,
         }
-        ReasoningEncryptedValue {
+        ReasoningEncryptedValue = "REASONING_ENCRYPTED_VALUE" {
             /// `message` (the mapper encrypts no tool call).
             subtype: Subtype,
             entity_id: String,
@@ -456,29 +487,20 @@ fn is_zero(n: &u64) -> bool {
 
 /// A `STATE_SNAPSHOT`'s state: a tree, or the text a parse thread wrote (the sinks write its
 /// parts from where they are, [`EncodedState::with_json_parts`], instead of a copy).
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
 pub enum Snapshot {
     /// A state as a JSON tree.
     Value(Value),
     /// A state as a parse thread wrote it, its messages shared with the states before.
+    #[serde(skip_deserializing, serialize_with = "encoded")]
     Encoded(Box<EncodedState>),
 }
 
-impl<'de> Deserialize<'de> for Snapshot {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        Value::deserialize(d).map(Snapshot::Value)
-    }
-}
-
-impl Serialize for Snapshot {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        match self {
-            Snapshot::Value(v) => v.serialize(s),
-            Snapshot::Encoded(state) => serde_json::value::RawValue::from_string(state.json())
-                .map_err(serde::ser::Error::custom)?
-                .serialize(s),
-        }
-    }
+/// An encoded state written as its text.
+fn encoded<S: Serializer>(state: &EncodedState, s: S) -> Result<S::Ok, S::Error> {
+    let text = serde_json::value::RawValue::from_string(state.json());
+    text.map_err(serde::ser::Error::custom)?.serialize(s)
 }
 
 impl Snapshot {

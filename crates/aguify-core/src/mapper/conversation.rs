@@ -67,18 +67,8 @@ impl Mapper {
         // Calls started with no parent message before the list: sent whole only when the list
         // has the message that made each (the client then files the call there).
         let made = |list: &Vec<Value>, call: &String| list.iter().any(|m| makes_call(m, call));
-        if let Some(mut messages) = messages.filter(|l| orphans.iter().all(|c| made(l, c))) {
-            self.client.rename(&mut messages);
-            self.calls_shown(&messages);
-            let timestamp = None;
-            self.push(
-                Event::MessagesSnapshot {
-                    timestamp,
-                    messages,
-                },
-                out,
-            );
-            return;
+        if let Some(messages) = messages.filter(|l| orphans.iter().all(|c| made(l, c))) {
+            return self.push_snapshot(messages, out);
         }
         if self.opts.text == TextPolicy::Final {
             return;
@@ -108,6 +98,22 @@ impl Mapper {
                 self.end_tool(call_id, out);
             }
         }
+    }
+
+    /// A `MESSAGES_SNAPSHOT` of `messages`, named as the client holds them. Sent inside a
+    /// run (its first list), its calls are the client's ([`Mapper::calls_shown`]).
+    pub(super) fn push_snapshot(&mut self, mut messages: Vec<Value>, out: &mut Vec<Event>) {
+        self.client.rename(&mut messages);
+        if self.run.is_some() {
+            self.calls_shown(&messages);
+        }
+        self.push(
+            Event::MessagesSnapshot {
+                timestamp: None,
+                messages,
+            },
+            out,
+        );
     }
 
     /// The calls of a `MESSAGES_SNAPSHOT`'s messages are the client's: a call answered there

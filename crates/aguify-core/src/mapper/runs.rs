@@ -165,16 +165,8 @@ impl Mapper {
                     if !run.interrupts.is_empty() {
                         keep_sent_results(&mut messages, std::mem::take(&mut run.sent_results));
                     }
-                    self.client.rename(&mut messages);
                     self.lent_at = lent.map(|generation| (out.len(), generation));
-                    let timestamp = None;
-                    self.push(
-                        Event::MessagesSnapshot {
-                            timestamp,
-                            messages,
-                        },
-                        out,
-                    );
+                    self.push_snapshot(messages, out);
                 }
                 let outcome = match run.interrupts.is_empty() {
                     true => self.success(&run),
