@@ -146,19 +146,25 @@ macro_rules! events {
                 self
             }
 
-            /// The `subagentRunId` slot of an attributed typed event.
-            fn attribution(&self) -> Option<&Option<String>> {
+            /// The sub-agent the event belongs to (`subagentRunId`), if any.
+            pub fn subagent(&self) -> Option<&str> {
                 match self {
-                    $(Event::$a { subagent_run_id, .. })|* => Some(subagent_run_id),
+                    $(Event::$a { subagent_run_id, .. })|* => subagent_run_id.as_deref(),
+                    Event::SubagentStarted { subagent_run_id, .. }
+                    | Event::SubagentFinished { subagent_run_id, .. }
+                    | Event::SubagentError { subagent_run_id, .. } => Some(subagent_run_id),
+                    Event::Passthrough(v) => v.get("subagentRunId").and_then(Value::as_str),
                     _ => None,
                 }
             }
 
-            fn attribution_mut(&mut self) -> Option<&mut Option<String>> {
-                match self {
-                    $(Event::$a { subagent_run_id, .. })|* => Some(subagent_run_id),
-                    _ => None,
+            /// The event attributed to sub-agent `id` (an event that cannot carry one is
+            /// unchanged).
+            pub fn attributed(mut self, id: Option<&str>) -> Event {
+                if let $(Event::$a { subagent_run_id, .. })|* = &mut self {
+                    *subagent_run_id = id.map(str::to_string);
                 }
+                self
             }
         }
     };
@@ -524,31 +530,6 @@ impl Event {
         }
     }
 
-    /// The sub-agent the event belongs to (`subagentRunId`), if any.
-    pub fn subagent(&self) -> Option<&str> {
-        match self {
-            Event::SubagentStarted {
-                subagent_run_id, ..
-            }
-            | Event::SubagentFinished {
-                subagent_run_id, ..
-            }
-            | Event::SubagentError {
-                subagent_run_id, ..
-            } => Some(subagent_run_id),
-            Event::Passthrough(v) => v.get("subagentRunId").and_then(Value::as_str),
-            ev => ev.attribution().and_then(|s| s.as_deref()),
-        }
-    }
-
-    /// The event attributed to sub-agent `id` (an event that cannot carry one is unchanged).
-    pub fn attributed(mut self, id: Option<&str>) -> Event {
-        if let Some(slot) = self.attribution_mut() {
-            *slot = id.map(str::to_string);
-        }
-        self
-    }
-
     /// The event as a 0.0.x client reads it (`--compat thinking`): no 0.0.x schema knows
     /// sub-agents, so SUBAGENT_* are dropped (`None`) and `subagentRunId` is left out; the
     /// sub-agent's messages and tool calls stay, as the run's own, and its steps are named
@@ -567,18 +548,11 @@ impl Event {
         {
             *step_name = format!("{}/{step_name}", sub.take().unwrap_or_default());
         }
+        use EventType::{SubagentError, SubagentFinished, SubagentStarted};
+        if let Some(SubagentStarted | SubagentFinished | SubagentError) = self.kind() {
+            return None;
+        }
         match self {
-            Event::SubagentStarted { .. }
-            | Event::SubagentFinished { .. }
-            | Event::SubagentError { .. } => None,
-            Event::Passthrough(v)
-                if matches!(
-                    super::event_type(&v),
-                    "SUBAGENT_STARTED" | "SUBAGENT_FINISHED" | "SUBAGENT_ERROR"
-                ) =>
-            {
-                None
-            }
             Event::Passthrough(mut v) => {
                 if let Some(m) = v.as_object_mut() {
                     m.shift_remove("subagentRunId");
@@ -622,14 +596,7 @@ impl Event {
 /// [`Event::into_thinking`] of a passed-through event: its `type` renamed in place, `role`
 /// and `messageId` dropped.
 fn thinking_value(mut v: Value) -> Value {
-    let Some(m) = v.as_object_mut() else {
-        return v;
-    };
-    let thinking = match m
-        .get("type")
-        .and_then(Value::as_str)
-        .and_then(EventType::of)
-    {
+    let thinking = match EventType::of(super::event_type(&v)) {
         Some(EventType::ReasoningStart) => "THINKING_START",
         Some(EventType::ReasoningMessageStart) => "THINKING_TEXT_MESSAGE_START",
         Some(EventType::ReasoningMessageContent) => "THINKING_TEXT_MESSAGE_CONTENT",
@@ -637,9 +604,11 @@ fn thinking_value(mut v: Value) -> Value {
         Some(EventType::ReasoningEnd) => "THINKING_END",
         _ => return v,
     };
-    m.insert("type".into(), Value::String(thinking.into()));
-    m.shift_remove("role");
-    m.shift_remove("messageId");
+    if let Some(m) = v.as_object_mut() {
+        m.insert("type".into(), Value::String(thinking.into()));
+        m.shift_remove("role");
+        m.shift_remove("messageId");
+    }
     v
 }
 
