@@ -73,7 +73,8 @@ pub enum Reason {
 
 /// A line that was left out: why, by type and in words. It reads as its message (`Deref`
 /// to `str`, `Display`).
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[error("{message}")]
 pub struct BadLine {
     /// Why, by type.
     pub reason: Reason,
@@ -108,12 +109,6 @@ impl std::ops::Deref for BadLine {
     type Target = str;
     fn deref(&self) -> &str {
         &self.message
-    }
-}
-
-impl std::fmt::Display for BadLine {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.message)
     }
 }
 

@@ -7,9 +7,11 @@
 
 use std::sync::Arc;
 
+use crate::json::Field;
 use serde_json::Value;
 
 use crate::payload::Payload;
+use crate::wire::langchain as lc;
 
 /// A reasoning/tool block within one model message, keyed by its block position or provider key.
 pub type BlockKey = String;
@@ -53,12 +55,9 @@ impl MessageRef<'_> {
     pub fn kind_and_id(&self) -> (Option<String>, Option<String>) {
         match self {
             MessageRef::Value(v) => {
-                let m = crate::wire::langchain::normalize_cow(v);
-                let kind = crate::wire::langchain::message_kind(&m).map(str::to_string);
-                (
-                    kind,
-                    m.get("id").and_then(Value::as_str).map(str::to_string),
-                )
+                let m = lc::normalize_cow(v);
+                let id = m.field_str("id").map(str::to_string);
+                (lc::message_kind(&m).map(str::to_string), id)
             }
             MessageRef::Shared(m) => (m.kind().map(str::to_string), m.id().map(str::to_string)),
         }
@@ -67,10 +66,7 @@ impl MessageRef<'_> {
     /// The call a tool message answers.
     pub fn tool_call(&self) -> Option<String> {
         match self {
-            MessageRef::Value(v) => {
-                crate::wire::langchain::tool_call_id(&crate::wire::langchain::normalize_cow(v))
-                    .map(str::to_string)
-            }
+            MessageRef::Value(v) => lc::tool_call_id(&lc::normalize_cow(v)).map(str::to_string),
             MessageRef::Shared(m) => m.tool_call().map(str::to_string),
         }
     }
@@ -78,7 +74,7 @@ impl MessageRef<'_> {
     /// Its AG-UI form as item `i` of its list (`msg-<i>` when it has no id).
     pub fn to_agui(self, i: usize) -> Option<Value> {
         match self {
-            MessageRef::Value(v) => crate::wire::langchain::to_agui_list_item(v, i),
+            MessageRef::Value(v) => lc::to_agui_list_item(v, i),
             MessageRef::Shared(m) => m.to_agui(i),
         }
     }

@@ -340,15 +340,7 @@ impl Conversion {
                     }
                 }
                 self.mapper.set_timestamp(timestamp);
-                emit(
-                    &mut self.mapper,
-                    &mut self.model,
-                    &mut self.out,
-                    &rec.origin,
-                    Some(&|| Ok(rec.hash())),
-                    obs,
-                    &mut self.stats,
-                )?;
+                self.emit(&rec.origin, Some(&|| Ok(rec.hash())), obs)?;
                 let by_place = file.rereadable
                     && framer.framing() == Some(Framing::Ndjson)
                     && rec.text.buffer_len() >= REREAD_BYTES;
@@ -379,17 +371,11 @@ impl Conversion {
                 _ => 0,
             },
         };
-        let seed = self.last.as_ref().map(|l| move || l.hash());
-        let seed = seed.as_ref().map(|f| f as &dyn Fn() -> Result<u64, Error>);
-        emit(
-            &mut self.mapper,
-            &mut self.model,
-            &mut self.out,
-            &end,
-            seed,
-            obs,
-            &mut self.stats,
-        )?;
+        let last = self.last.take();
+        let seed = last.as_ref().map(|l| move || l.hash());
+        let emitted = self.emit(&end, seed.as_ref().map(|f| f as _), obs);
+        self.last = last;
+        emitted?;
         obs.end_of_file(&file.name).map_err(Error::Output)
     }
 
@@ -407,6 +393,27 @@ impl Conversion {
         deliver(&self.out, &last_origin, obs, &mut self.stats)?;
         self.mapper.settle(&mut self.out);
         Ok(self.stats)
+    }
+
+    /// The model events the adapter made of a record (or at a file's end) through the mapper,
+    /// their events to `obs`; `seed` hashes the record, for a run the mapper must open.
+    fn emit(
+        &mut self,
+        origin: &Origin,
+        seed: Option<&dyn Fn() -> Result<u64, Error>>,
+        obs: &mut dyn Observer,
+    ) -> Result<(), Error> {
+        for ev in self.model.drain(..) {
+            obs.model(&ev, origin);
+            if let Some(seed) = seed.filter(|_| self.mapper.needs_seed(&ev)) {
+                self.mapper.set_seed(seed()?);
+            }
+            self.out.clear();
+            self.mapper.map(ev, &mut self.out);
+            deliver(&self.out, origin, obs, &mut self.stats)?;
+            self.mapper.settle(&mut self.out);
+        }
+        Ok(())
     }
 }
 
@@ -453,28 +460,6 @@ fn deliver(
     for e in out {
         stats.events += 1;
         obs.event(e, origin).map_err(Error::Output)?;
-    }
-    Ok(())
-}
-
-fn emit(
-    mapper: &mut Mapper,
-    model: &mut Vec<ModelEvent>,
-    out: &mut Vec<Event>,
-    origin: &Origin,
-    seed: Option<&dyn Fn() -> Result<u64, Error>>,
-    obs: &mut dyn Observer,
-    stats: &mut Stats,
-) -> Result<(), Error> {
-    for ev in model.drain(..) {
-        obs.model(&ev, origin);
-        if let Some(seed) = seed.filter(|_| mapper.needs_seed(&ev)) {
-            mapper.set_seed(seed()?);
-        }
-        out.clear();
-        mapper.map(ev, out);
-        deliver(out, origin, obs, stats)?;
-        mapper.settle(out);
     }
     Ok(())
 }

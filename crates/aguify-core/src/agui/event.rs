@@ -14,7 +14,6 @@ use std::borrow::Cow;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::Value;
 
-use super::EventType;
 use crate::model::EncodedState;
 use crate::payload::Payload;
 
@@ -23,13 +22,45 @@ type Ts = Option<i64>;
 
 /// Declares [`Event`] from its variants' own fields: every variant gets `timestamp` first,
 /// an `attributed` one `subagentRunId` (the sub-agent that produced it; absent: the run's own
-/// agent) after it. Also declares what is read off those two fields and the kind.
+/// agent) after it. Also declares [`EventType`] and [`EVENT_TYPES`] (the 1.0 types: all but the
+/// `thinking` ones), and what is read off the two common fields and the kind.
 macro_rules! events {
     (
-        unattributed { $($(#[$u_attr:meta])* $u:ident { $($u_fields:tt)* })* }
-        attributed { $($(#[$a_attr:meta])* $a:ident { $($a_fields:tt)* })* }
+        unattributed { $($(#[$u_attr:meta])* $u:ident = $u_name:literal { $($u_fields:tt)* })* }
+        attributed { $($(#[$a_attr:meta])* $a:ident = $a_name:literal { $($a_fields:tt)* })* }
         thinking { $($(#[$t_attr:meta])* $t:ident = $t_name:literal { $($t_fields:tt)* })* }
     ) => {
+        /// An AG-UI 1.0 event type (`EventType`): the checker tells event types apart by this
+        /// instead of comparing their names once per rule family.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum EventType {
+            $(#[doc = concat!("`", $u_name, "`")] $u,)*
+            $(#[doc = concat!("`", $a_name, "`")] $a,)*
+        }
+
+        /// Every event type of AG-UI 1.0 (`EventType`, 31 values).
+        pub const EVENT_TYPES: [&str; 31] = [$($u_name,)* $($a_name,)*];
+
+        impl EventType {
+            /// The type named `t`, when it is an AG-UI 1.0 event type.
+            #[inline]
+            pub fn of(t: &str) -> Option<EventType> {
+                Some(match t {
+                    $($u_name => EventType::$u,)*
+                    $($a_name => EventType::$a,)*
+                    _ => return None,
+                })
+            }
+
+            /// The type's name as written on the wire.
+            pub fn as_str(self) -> &'static str {
+                match self {
+                    $(EventType::$u => $u_name,)*
+                    $(EventType::$a => $a_name,)*
+                }
+            }
+        }
+
         /// An AG-UI 1.0 event. Each variant is the event type of the same name
         /// (`RunStarted` is `RUN_STARTED`; see [`EventType`]); its fields are that event's,
         /// snake_case for the wire's camelCase (`thread_id` is `threadId`), in the order they
@@ -39,31 +70,30 @@ macro_rules! events {
         /// [`FrameSink`](crate::FrameSink)) to get what `@ag-ui/encoder` writes.
         // The fields are the protocol's, documented there: https://docs.ag-ui.com
         #[allow(missing_docs)]
+        #[serde_with::skip_serializing_none]
         #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-        #[serde(
-            tag = "type",
-            rename_all = "SCREAMING_SNAKE_CASE",
-            rename_all_fields = "camelCase"
-        )]
+        #[serde(tag = "type", rename_all_fields = "camelCase")]
         pub enum Event {
             $($(#[$u_attr])*
+            #[serde(rename = $u_name)]
             $u {
-                #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "int")]
-                timestamp: Ts,
+                #[serde(default, deserialize_with = "int")]
+                timestamp: Option<i64>,
                 $($u_fields)*
             },)*
             $($(#[$a_attr])*
+            #[serde(rename = $a_name)]
             $a {
-                #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "int")]
-                timestamp: Ts,
-                #[serde(skip_serializing_if = "Option::is_none")]
+                #[serde(default, deserialize_with = "int")]
+                timestamp: Option<i64>,
                 subagent_run_id: Option<String>,
                 $($a_fields)*
             },)*
             $($(#[$t_attr])*
+            #[serde(rename = $t_name)]
             $t {
-                #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "int")]
-                timestamp: Ts,
+                #[serde(default, deserialize_with = "int")]
+                timestamp: Option<i64>,
                 $($t_fields)*
             },)*
             /// An AG-UI event read from an AG-UI capture (or a LangGraph `custom` event named
@@ -88,9 +118,10 @@ macro_rules! events {
             /// The `type` as written.
             pub fn type_name(&self) -> &str {
                 match self {
+                    $(Event::$u { .. } => $u_name,)*
+                    $(Event::$a { .. } => $a_name,)*
                     $(Event::$t { .. } => $t_name,)*
                     Event::Passthrough(v) => super::event_type(v),
-                    typed => typed.kind().map_or("", EventType::as_str),
                 }
             }
 
@@ -115,19 +146,25 @@ macro_rules! events {
                 self
             }
 
-            /// The `subagentRunId` slot of an attributed typed event.
-            fn attribution(&self) -> Option<&Option<String>> {
+            /// The sub-agent the event belongs to (`subagentRunId`), if any.
+            pub fn subagent(&self) -> Option<&str> {
                 match self {
-                    $(Event::$a { subagent_run_id, .. })|* => Some(subagent_run_id),
+                    $(Event::$a { subagent_run_id, .. })|* => subagent_run_id.as_deref(),
+                    Event::SubagentStarted { subagent_run_id, .. }
+                    | Event::SubagentFinished { subagent_run_id, .. }
+                    | Event::SubagentError { subagent_run_id, .. } => Some(subagent_run_id),
+                    Event::Passthrough(v) => v.get("subagentRunId").and_then(Value::as_str),
                     _ => None,
                 }
             }
 
-            fn attribution_mut(&mut self) -> Option<&mut Option<String>> {
-                match self {
-                    $(Event::$a { subagent_run_id, .. })|* => Some(subagent_run_id),
-                    _ => None,
+            /// The event attributed to sub-agent `id` (an event that cannot carry one is
+            /// unchanged).
+            pub fn attributed(mut self, id: Option<&str>) -> Event {
+                if let $(Event::$a { subagent_run_id, .. })|* = &mut self {
+                    *subagent_run_id = id.map(str::to_string);
                 }
+                self
             }
         }
     };
@@ -135,16 +172,15 @@ macro_rules! events {
 
 events! {
     unattributed {
-        RunStarted {
+        RunStarted = "RUN_STARTED" {
             #[serde(default)]
             thread_id: String,
             #[serde(default)]
             run_id: String,
             /// `RunAgentInput`: `threadId`, `runId`, `messages`, maybe `resume`.
-            #[serde(skip_serializing_if = "Option::is_none")]
             input: Option<Value>,
         }
-        RunFinished {
+        RunFinished = "RUN_FINISHED" {
             #[serde(default)]
             thread_id: String,
             #[serde(default)]
@@ -152,166 +188,150 @@ events! {
             /// `{"type":"success"…}` or `{"type":"interrupt","interrupts":[…]}`.
             #[serde(default)]
             outcome: Value,
-            #[serde(skip_serializing_if = "Option::is_none")]
             usage: Option<Vec<UsageTotal>>,
         }
-        RunError {
+        RunError = "RUN_ERROR" {
             /// A capture's `rawEvent` may be anything: not read.
-            #[serde(skip_serializing_if = "Option::is_none", skip_deserializing)]
+            #[serde(skip_deserializing)]
             raw_event: Option<ErrorDetail>,
             #[serde(default)]
             message: String,
-            #[serde(default, skip_serializing_if = "Option::is_none")]
+            #[serde(default)]
             code: Option<Cow<'static, str>>,
         }
-        MessagesSnapshot {
+        MessagesSnapshot = "MESSAGES_SNAPSHOT" {
             messages: Vec<Value>,
         }
         /// A sub-agent (a graph run inside a tool call) begins; its events carry its id.
-        SubagentStarted {
+        SubagentStarted = "SUBAGENT_STARTED" {
             #[serde(default)]
             subagent_run_id: String,
             #[serde(default)]
             name: String,
-            #[serde(skip_serializing_if = "Option::is_none")]
             parent_tool_call_id: Option<String>,
         }
         /// A sub-agent ended: `{"type":"success"}` or `{"type":"suspended","interruptIds":[…]}`.
-        SubagentFinished {
+        SubagentFinished = "SUBAGENT_FINISHED" {
             #[serde(default)]
             subagent_run_id: String,
             /// What the sub-agent handed back to its parent tool (the tool's result).
-            #[serde(skip_serializing_if = "Option::is_none")]
             result: Option<Value>,
             #[serde(default)]
             outcome: Value,
         }
         /// A sub-agent raised.
-        SubagentError {
+        SubagentError = "SUBAGENT_ERROR" {
             #[serde(default)]
             subagent_run_id: String,
             #[serde(default)]
             message: String,
-            #[serde(default, skip_serializing_if = "Option::is_none")]
+            #[serde(default)]
             code: Option<Cow<'static, str>>,
         }
         // The kinds only a capture holds.
-        TextMessageChunk {
-            #[serde(skip_serializing_if = "Option::is_none")]
+        TextMessageChunk = "TEXT_MESSAGE_CHUNK" {
             message_id: Option<String>,
-            #[serde(skip_serializing_if = "Option::is_none")]
             role: Option<Role>,
-            #[serde(skip_serializing_if = "Option::is_none")]
             delta: Option<String>,
         }
-        ToolCallChunk {
-            #[serde(skip_serializing_if = "Option::is_none")]
+        ToolCallChunk = "TOOL_CALL_CHUNK" {
             tool_call_id: Option<String>,
-            #[serde(skip_serializing_if = "Option::is_none")]
             tool_call_name: Option<String>,
-            #[serde(skip_serializing_if = "Option::is_none")]
             parent_message_id: Option<String>,
-            #[serde(skip_serializing_if = "Option::is_none")]
             delta: Option<String>,
         }
-        ReasoningMessageChunk {
-            #[serde(skip_serializing_if = "Option::is_none")]
+        ReasoningMessageChunk = "REASONING_MESSAGE_CHUNK" {
             message_id: Option<String>,
-            #[serde(skip_serializing_if = "Option::is_none")]
             delta: Option<String>,
         }
-        StateDelta {
+        StateDelta = "STATE_DELTA" {
             /// JSON Patch operations.
             delta: Vec<Value>,
         }
-        ActivitySnapshot {
+        ActivitySnapshot = "ACTIVITY_SNAPSHOT" {
             message_id: String,
             activity_type: String,
             content: Value,
-            #[serde(skip_serializing_if = "Option::is_none")]
             replace: Option<bool>,
         }
-        ActivityDelta {
+        ActivityDelta = "ACTIVITY_DELTA" {
             message_id: String,
             activity_type: String,
             patch: Vec<Value>,
         }
-        Raw {
+        Raw = "RAW" {
             event: Value,
-            #[serde(skip_serializing_if = "Option::is_none")]
             source: Option<String>,
         }
     }
     attributed {
-        StepStarted {
+        StepStarted = "STEP_STARTED" {
             step_name: String,
         }
-        StepFinished {
+        StepFinished = "STEP_FINISHED" {
             step_name: String,
         }
-        TextMessageStart {
+        TextMessageStart = "TEXT_MESSAGE_START" {
             message_id: String,
             /// The client's default when absent.
             #[serde(default)]
             role: Role,
         }
-        TextMessageContent {
+        TextMessageContent = "TEXT_MESSAGE_CONTENT" {
             message_id: String,
             delta: String,
         }
-        TextMessageEnd {
+        TextMessageEnd = "TEXT_MESSAGE_END" {
             message_id: String,
         }
-        ToolCallStart {
+        ToolCallStart = "TOOL_CALL_START" {
             tool_call_id: String,
             tool_call_name: String,
-            #[serde(skip_serializing_if = "Option::is_none")]
             parent_message_id: Option<String>,
         }
-        ToolCallArgs {
+        ToolCallArgs = "TOOL_CALL_ARGS" {
             tool_call_id: String,
             delta: String,
         }
-        ToolCallEnd {
+        ToolCallEnd = "TOOL_CALL_END" {
             tool_call_id: String,
         }
-        ToolCallResult {
+        ToolCallResult = "TOOL_CALL_RESULT" {
             message_id: String,
             tool_call_id: String,
             content: ToolContent,
             #[serde(default = "Role::tool")]
             role: Role,
             /// `{"status":"error"}` for a failed call.
-            #[serde(skip_serializing_if = "Option::is_none")]
             metadata: Option<ResultStatus>,
         }
-        StateSnapshot {
+        StateSnapshot = "STATE_SNAPSHOT" {
             snapshot: Snapshot,
         }
-        Custom {
+        Custom = "CUSTOM" {
             name: String,
             #[serde(default)]
             value: Payload,
         }
-        ReasoningStart {
+        ReasoningStart = "REASONING_START" {
             message_id: String,
         }
-        ReasoningMessageStart {
+        ReasoningMessageStart = "REASONING_MESSAGE_START" {
             message_id: String,
             #[serde(default = "Role::reasoning")]
             role: Role,
         }
-        ReasoningMessageContent {
+        ReasoningMessageContent = "REASONING_MESSAGE_CONTENT" {
             message_id: String,
             delta: String,
         }
-        ReasoningMessageEnd {
+        ReasoningMessageEnd = "REASONING_MESSAGE_END" {
             message_id: String,
         }
-        ReasoningEnd {
+        ReasoningEnd = "REASONING_END" {
             message_id: String,
         }
-        ReasoningEncryptedValue {
+        ReasoningEncryptedValue = "REASONING_ENCRYPTED_VALUE" {
             /// `message` (the mapper encrypts no tool call).
             subtype: Subtype,
             entity_id: String,
@@ -405,15 +425,14 @@ fn int<'de, D: Deserializer<'de>>(d: D) -> Result<Ts, D::Error> {
 }
 
 /// A `RUN_ERROR`'s `rawEvent`: the log's error as it named it.
+#[serde_with::skip_serializing_none]
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ErrorDetail {
     /// The error's class name (`GraphRecursionError`), when the log named it.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
     /// The error's message.
     pub message: String,
     /// LangChain's error code, when the log carried one.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub lc_error_code: Option<String>,
 }
 
@@ -427,14 +446,13 @@ pub struct ResultStatus {
 
 /// One (provider, model)'s tokens in a `RUN_FINISHED`'s `usage` (each count optional in a
 /// capture: an absent one reads as 0, an absent total as none).
+#[serde_with::skip_serializing_none]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct UsageTotal {
     /// The model's provider (`openai`), when known.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub provider: Option<String>,
     /// The model's name, when known.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub model: Option<String>,
     /// Prompt tokens.
     #[serde(default)]
@@ -443,7 +461,6 @@ pub struct UsageTotal {
     #[serde(default)]
     pub output_tokens: u64,
     /// The provider's total, when it gave one.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub total_tokens: Option<u64>,
     /// Reasoning tokens (counted in `output_tokens` too); 0 is not written.
     #[serde(default, skip_serializing_if = "is_zero")]
@@ -456,29 +473,20 @@ fn is_zero(n: &u64) -> bool {
 
 /// A `STATE_SNAPSHOT`'s state: a tree, or the text a parse thread wrote (the sinks write its
 /// parts from where they are, [`EncodedState::with_json_parts`], instead of a copy).
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
 pub enum Snapshot {
     /// A state as a JSON tree.
     Value(Value),
     /// A state as a parse thread wrote it, its messages shared with the states before.
+    #[serde(skip_deserializing, serialize_with = "encoded")]
     Encoded(Box<EncodedState>),
 }
 
-impl<'de> Deserialize<'de> for Snapshot {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        Value::deserialize(d).map(Snapshot::Value)
-    }
-}
-
-impl Serialize for Snapshot {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        match self {
-            Snapshot::Value(v) => v.serialize(s),
-            Snapshot::Encoded(state) => serde_json::value::RawValue::from_string(state.json())
-                .map_err(serde::ser::Error::custom)?
-                .serialize(s),
-        }
-    }
+/// An encoded state written as its text.
+fn encoded<S: Serializer>(state: &EncodedState, s: S) -> Result<S::Ok, S::Error> {
+    let text = serde_json::value::RawValue::from_string(state.json());
+    text.map_err(serde::ser::Error::custom)?.serialize(s)
 }
 
 impl Snapshot {
@@ -522,31 +530,6 @@ impl Event {
         }
     }
 
-    /// The sub-agent the event belongs to (`subagentRunId`), if any.
-    pub fn subagent(&self) -> Option<&str> {
-        match self {
-            Event::SubagentStarted {
-                subagent_run_id, ..
-            }
-            | Event::SubagentFinished {
-                subagent_run_id, ..
-            }
-            | Event::SubagentError {
-                subagent_run_id, ..
-            } => Some(subagent_run_id),
-            Event::Passthrough(v) => v.get("subagentRunId").and_then(Value::as_str),
-            ev => ev.attribution().and_then(|s| s.as_deref()),
-        }
-    }
-
-    /// The event attributed to sub-agent `id` (an event that cannot carry one is unchanged).
-    pub fn attributed(mut self, id: Option<&str>) -> Event {
-        if let Some(slot) = self.attribution_mut() {
-            *slot = id.map(str::to_string);
-        }
-        self
-    }
-
     /// The event as a 0.0.x client reads it (`--compat thinking`): no 0.0.x schema knows
     /// sub-agents, so SUBAGENT_* are dropped (`None`) and `subagentRunId` is left out; the
     /// sub-agent's messages and tool calls stay, as the run's own, and its steps are named
@@ -565,18 +548,11 @@ impl Event {
         {
             *step_name = format!("{}/{step_name}", sub.take().unwrap_or_default());
         }
+        use EventType::{SubagentError, SubagentFinished, SubagentStarted};
+        if let Some(SubagentStarted | SubagentFinished | SubagentError) = self.kind() {
+            return None;
+        }
         match self {
-            Event::SubagentStarted { .. }
-            | Event::SubagentFinished { .. }
-            | Event::SubagentError { .. } => None,
-            Event::Passthrough(v)
-                if matches!(
-                    super::event_type(&v),
-                    "SUBAGENT_STARTED" | "SUBAGENT_FINISHED" | "SUBAGENT_ERROR"
-                ) =>
-            {
-                None
-            }
             Event::Passthrough(mut v) => {
                 if let Some(m) = v.as_object_mut() {
                     m.shift_remove("subagentRunId");
@@ -620,14 +596,7 @@ impl Event {
 /// [`Event::into_thinking`] of a passed-through event: its `type` renamed in place, `role`
 /// and `messageId` dropped.
 fn thinking_value(mut v: Value) -> Value {
-    let Some(m) = v.as_object_mut() else {
-        return v;
-    };
-    let thinking = match m
-        .get("type")
-        .and_then(Value::as_str)
-        .and_then(EventType::of)
-    {
+    let thinking = match EventType::of(super::event_type(&v)) {
         Some(EventType::ReasoningStart) => "THINKING_START",
         Some(EventType::ReasoningMessageStart) => "THINKING_TEXT_MESSAGE_START",
         Some(EventType::ReasoningMessageContent) => "THINKING_TEXT_MESSAGE_CONTENT",
@@ -635,9 +604,11 @@ fn thinking_value(mut v: Value) -> Value {
         Some(EventType::ReasoningEnd) => "THINKING_END",
         _ => return v,
     };
-    m.insert("type".into(), Value::String(thinking.into()));
-    m.shift_remove("role");
-    m.shift_remove("messageId");
+    if let Some(m) = v.as_object_mut() {
+        m.insert("type".into(), Value::String(thinking.into()));
+        m.shift_remove("role");
+        m.shift_remove("messageId");
+    }
     v
 }
 

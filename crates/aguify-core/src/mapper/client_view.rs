@@ -13,6 +13,7 @@
 use std::collections::HashMap;
 
 use crate::agui::Event;
+use crate::json::Field;
 use foldhash::fast::RandomState as FastIds;
 use serde_json::Value;
 
@@ -72,11 +73,11 @@ impl ClientView {
     /// assistant message no earlier list named, under the id its model run streamed with).
     pub(super) fn rename(&self, messages: &mut [Value]) {
         for m in messages {
-            let alias = match m.get("toolCallId").and_then(Value::as_str) {
+            let alias = match m.field_str("toolCallId") {
                 Some(call) => self.fallback_results.get(call),
-                None => m.get("id").and_then(Value::as_str).and_then(|id| {
+                None => m.field_str("id").and_then(|id| {
                     self.aliases.get(id).or_else(|| {
-                        let assistant = m.get("role").and_then(Value::as_str) == Some("assistant");
+                        let assistant = m.field_str("role") == Some("assistant");
                         let run = model_run(id).filter(|_| assistant && !self.holds(id))?;
                         self.streamed.get(run)
                     })
@@ -102,10 +103,7 @@ impl ClientView {
     }
 
     fn hold_list(&mut self, list: &[Value]) {
-        for id in list
-            .iter()
-            .filter_map(|m| m.get("id").and_then(Value::as_str))
-        {
+        for id in list.iter().filter_map(|m| m.field_str("id")) {
             self.hold(id);
         }
     }

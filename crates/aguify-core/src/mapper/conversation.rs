@@ -67,18 +67,8 @@ impl Mapper {
         // Calls started with no parent message before the list: sent whole only when the list
         // has the message that made each (the client then files the call there).
         let made = |list: &Vec<Value>, call: &String| list.iter().any(|m| makes_call(m, call));
-        if let Some(mut messages) = messages.filter(|l| orphans.iter().all(|c| made(l, c))) {
-            self.client.rename(&mut messages);
-            self.calls_shown(&messages);
-            let timestamp = None;
-            self.push(
-                Event::MessagesSnapshot {
-                    timestamp,
-                    messages,
-                },
-                out,
-            );
-            return;
+        if let Some(messages) = messages.filter(|l| orphans.iter().all(|c| made(l, c))) {
+            return self.push_snapshot(messages, out);
         }
         if self.opts.text == TextPolicy::Final {
             return;
@@ -88,19 +78,19 @@ impl Mapper {
                 continue;
             }
             let Some(msg) = m.to_agui(i) else { continue };
-            let Some(id) = text_of(&msg, "id").map(str::to_string) else {
+            let Some(id) = msg.field_str("id").map(str::to_string) else {
                 continue;
             };
             if self.client.holds_ai(&id) {
                 continue;
             }
-            let text = text_of(&msg, "content").unwrap_or("");
+            let text = msg.field_str("content").unwrap_or("");
             if !text.is_empty() {
                 self.text_message(id.clone(), text.to_string(), out);
             }
             for call in calls_of(&msg) {
                 let name = call.pointer("/function/name").and_then(Value::as_str);
-                let (Some(call_id), Some(name)) = (text_of(call, "id"), name) else {
+                let (Some(call_id), Some(name)) = (call.field_str("id"), name) else {
                     continue;
                 };
                 let args = call.pointer("/function/arguments").and_then(Value::as_str);
@@ -110,16 +100,32 @@ impl Mapper {
         }
     }
 
+    /// A `MESSAGES_SNAPSHOT` of `messages`, named as the client holds them. Sent inside a
+    /// run (its first list), its calls are the client's ([`Mapper::calls_shown`]).
+    pub(super) fn push_snapshot(&mut self, mut messages: Vec<Value>, out: &mut Vec<Event>) {
+        self.client.rename(&mut messages);
+        if self.run.is_some() {
+            self.calls_shown(&messages);
+        }
+        self.push(
+            Event::MessagesSnapshot {
+                timestamp: None,
+                messages,
+            },
+            out,
+        );
+    }
+
     /// The calls of a `MESSAGES_SNAPSHOT`'s messages are the client's: a call answered there
     /// is answered (no second result), one not answered is started (no second start, whose
     /// arguments the client would append to the ones it holds).
     fn calls_shown(&mut self, messages: &[Value]) {
         let answered: HashSet<&str, FastIds> = (messages.iter())
-            .filter_map(|m| text_of(m, "toolCallId"))
+            .filter_map(|m| m.field_str("toolCallId"))
             .collect();
         for m in messages {
             for call in calls_of(m) {
-                let Some(id) = text_of(call, "id") else {
+                let Some(id) = call.field_str("id") else {
                     continue;
                 };
                 let done = answered.contains(id);
@@ -128,7 +134,7 @@ impl Mapper {
                 }
                 let name = call.pointer("/function/name").and_then(Value::as_str);
                 let t = self.run_mut().tools.entry(id.to_string());
-                let parent = || text_of(m, "id").map(str::to_string);
+                let parent = || m.field_str("id").map(str::to_string);
                 let t = t.or_insert_with(|| ToolCall::new(name.unwrap_or("tool"), parent(), true));
                 t.result |= done;
             }
@@ -175,7 +181,7 @@ impl Mapper {
                 call_id,
                 name: None,
                 content: m.get("content").cloned().unwrap_or(Value::Null),
-                message_id: text_of(&m, "id").map(str::to_string),
+                message_id: m.field_str("id").map(str::to_string),
                 error: m.get("error").is_some(),
             };
             self.tool_end(result, out);
@@ -191,10 +197,10 @@ pub(super) const SENT_RESULTS: usize = 256;
 /// and the results already there, where the client put it: the snapshot keeps them.
 pub(super) fn keep_sent_results(messages: &mut Vec<Value>, sent: Vec<Value>) {
     for r in sent {
-        let call = text_of(&r, "toolCallId").unwrap_or_default();
+        let call = r.field_str("toolCallId").unwrap_or_default();
         if messages
             .iter()
-            .any(|m| text_of(m, "toolCallId") == Some(call))
+            .any(|m| m.field_str("toolCallId") == Some(call))
         {
             continue;
         }
@@ -203,15 +209,10 @@ pub(super) fn keep_sent_results(messages: &mut Vec<Value>, sent: Vec<Value>) {
         };
         let after = messages[at + 1..].iter();
         let results = after
-            .take_while(|m| text_of(m, "role") == Some("tool"))
+            .take_while(|m| m.field_str("role") == Some("tool"))
             .count();
         messages.insert(at + 1 + results, r);
     }
-}
-
-/// The string at `key` of a JSON object.
-pub(super) fn text_of<'a>(v: &'a Value, key: &str) -> Option<&'a str> {
-    v.get(key).and_then(Value::as_str)
 }
 
 /// The calls (`toolCalls`) of an AG-UI message.
@@ -224,5 +225,5 @@ fn calls_of(m: &Value) -> impl Iterator<Item = &Value> {
 
 /// Whether AG-UI message `m` made call `id`.
 fn makes_call(m: &Value, id: &str) -> bool {
-    calls_of(m).any(|c| text_of(c, "id") == Some(id))
+    calls_of(m).any(|c| c.field_str("id") == Some(id))
 }

@@ -2,6 +2,7 @@
 
 use std::borrow::Cow;
 
+use crate::json::Field;
 use serde_json::{json, Map, Value};
 
 use crate::model::InterruptInfo;
@@ -9,12 +10,7 @@ use crate::model::InterruptInfo;
 /// `reason` ← `payload.reason` → `confirmation` for `type: approval` → `payload.type` →
 /// `input_required`.
 pub fn reason(payload: &Value) -> String {
-    let s = |k: &str| {
-        payload
-            .get(k)
-            .and_then(Value::as_str)
-            .filter(|s| !s.is_empty())
-    };
+    let s = |k: &str| payload.field_str(k).filter(|s| !s.is_empty());
     if let Some(r) = s("reason") {
         return r.to_string();
     }
@@ -49,7 +45,7 @@ fn action_descriptions(payload: &Value) -> Option<Cow<'_, str>> {
         .or_else(|| payload.get("actionRequests"))?
         .as_array()?
         .iter()
-        .filter_map(|r| r.get("description").and_then(Value::as_str))
+        .filter_map(|r| r.field_str("description"))
         .filter(|d| !d.is_empty())
         .collect();
     match texts.as_slice() {
@@ -71,26 +67,20 @@ pub fn visible_text(payload: &Value) -> String {
 /// One AG-UI `Interrupt` object (raised inside sub-agent `subagent`, when one did).
 pub fn to_agui(i: &InterruptInfo, subagent: Option<&str>) -> Value {
     let p = &i.value;
+    // The payload's key, camelCase or snake_case.
+    let field = |camel: &str, snake: &str| p.get(camel).or_else(|| p.get(snake));
     let mut m = Map::new();
     m.insert("id".into(), Value::String(i.id.clone()));
     m.insert("reason".into(), Value::String(reason(p)));
     if let Some(t) = message(p) {
         m.insert("message".into(), Value::String(t.into_owned()));
     }
-    if let Some(t) = p
-        .get("toolCallId")
-        .or_else(|| p.get("tool_call_id"))
-        .and_then(Value::as_str)
-        .or(i.tool_call_id.as_deref())
-    {
+    let call = field("toolCallId", "tool_call_id").and_then(Value::as_str);
+    if let Some(t) = call.or(i.tool_call_id.as_deref()) {
         m.insert("toolCallId".into(), Value::String(t.to_string()));
     }
-    let schema = p
-        .get("responseSchema")
-        .or_else(|| p.get("response_schema"))
-        .or(i.response_schema.as_ref())
-        .filter(|s| s.is_object());
-    if let Some(s) = schema {
+    let schema = field("responseSchema", "response_schema").or(i.response_schema.as_ref());
+    if let Some(s) = schema.filter(|s| s.is_object()) {
         m.insert("responseSchema".into(), s.clone());
     }
     m.insert(

@@ -33,10 +33,11 @@ use serde_json::{json, Value};
 use crate::agui::{
     ErrorDetail, Event, ResultStatus, Role, Snapshot, Subtype, ToolContent, UsageTotal,
 };
+use crate::json::Field;
 use crate::model::{ErrorInfo, InterruptInfo, MessageRef, ModelEvent, Usage};
 use crate::payload::Payload;
 use crate::wire::langchain as lc;
-use conversation::{keep_sent_results, text_of, SENT_RESULTS};
+use conversation::{keep_sent_results, SENT_RESULTS};
 use foldhash::fast::RandomState as FastIds;
 use messages::RunMessages;
 use runs::{add_usage, UsageTotals};
@@ -275,12 +276,11 @@ enum SubagentEnding {
 
 enum Ending {
     Finished,
-    /// The log's error, and its code class.
-    Failed(ErrorInfo, &'static str),
+    /// An error's code class, message and, for the log's own error, what it named it: the
+    /// log's error, or a log that stopped without a terminal event (`INCOMPLETE_STREAM`).
+    Failed(&'static str, String, Option<ErrorDetail>),
     /// The caller (or the platform at its request) cancelled the run.
     Cancelled,
-    /// The log stopped without a terminal event.
-    Incomplete(String),
 }
 
 impl Mapper {

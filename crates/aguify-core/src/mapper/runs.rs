@@ -16,22 +16,29 @@ impl Mapper {
             } => {
                 if self.run.is_some() {
                     let cut = "a new run started before this one ended";
-                    self.end_run(Ending::Incomplete(cut.into()), out);
+                    let code = error_code::INCOMPLETE_STREAM;
+                    self.end_run(Ending::Failed(code, cut.into(), None), out);
                 }
                 return self.start_run(thread_id, run_id, messages, resume, state, out);
             }
             ModelEvent::RunFailed(info) if error_code::is_cancelled(&info) => Ending::Cancelled,
             ModelEvent::RunFailed(info) => {
-                let code = error_code::classify(&info);
-                Ending::Failed(info, code)
+                let (code, message) = (error_code::classify(&info), info.message.clone());
+                let detail = ErrorDetail {
+                    error: info.name,
+                    message: info.message,
+                    lc_error_code: info.lc_code,
+                };
+                Ending::Failed(code, message, Some(detail))
             }
             // A platform stop at an interrupt is the interrupt, else a cancellation.
             ModelEvent::RunStopped if self.run.as_ref().is_none_or(|r| r.interrupts.is_empty()) => {
                 Ending::Cancelled
             }
-            ModelEvent::RunIncomplete { reason } => Ending::Incomplete(format!(
-                "The agent stream ended without a terminal event: {reason}"
-            )),
+            ModelEvent::RunIncomplete { reason } => {
+                let message = format!("The agent stream ended without a terminal event: {reason}");
+                Ending::Failed(error_code::INCOMPLETE_STREAM, message, None)
+            }
             // RunEnd, or a stop at an interrupt.
             _ => Ending::Finished,
         };
@@ -134,14 +141,7 @@ impl Mapper {
         // Only a run stopped at interrupts leaves some to resume.
         self.pending.clear();
         let e = match ending {
-            Ending::Failed(info, code) => {
-                let detail = ErrorDetail {
-                    error: info.name,
-                    message: info.message.clone(),
-                    lc_error_code: info.lc_code,
-                };
-                run_error(Some(detail), info.message, code)
-            }
+            Ending::Failed(code, message, detail) => run_error(detail, message, code),
             // A 0.0.x client (`--compat thinking`) has no `cancelled` outcome and reads an absent
             // or unknown one as success: it gets RUN_ERROR with code CANCELLED instead.
             Ending::Cancelled
@@ -150,7 +150,6 @@ impl Mapper {
                 run_error(None, CANCELLED_MESSAGE.into(), error_code::CANCELLED)
             }
             Ending::Cancelled => run_finished(run, json!({"type": "cancelled"})),
-            Ending::Incomplete(message) => run_error(None, message, error_code::INCOMPLETE_STREAM),
             Ending::Finished => {
                 if self.opts.compat == Compat::Thinking {
                     // TDesign Chat has no interrupt UI and ignores `RUN_FINISHED.outcome`: an
@@ -165,16 +164,8 @@ impl Mapper {
                     if !run.interrupts.is_empty() {
                         keep_sent_results(&mut messages, std::mem::take(&mut run.sent_results));
                     }
-                    self.client.rename(&mut messages);
                     self.lent_at = lent.map(|generation| (out.len(), generation));
-                    let timestamp = None;
-                    self.push(
-                        Event::MessagesSnapshot {
-                            timestamp,
-                            messages,
-                        },
-                        out,
-                    );
+                    self.push_snapshot(messages, out);
                 }
                 let outcome = match run.interrupts.is_empty() {
                     true => self.success(&run),
@@ -260,11 +251,11 @@ impl Mapper {
         let Some(last) = list.and_then(|l| l.last()) else {
             return;
         };
-        if text_of(last, "role") != Some("assistant") {
+        if last.field_str("role") != Some("assistant") {
             return;
         }
-        let text = text_of(last, "content").filter(|t| !t.is_empty());
-        let (Some(id), Some(text)) = (text_of(last, "id"), text) else {
+        let text = last.field_str("content").filter(|t| !t.is_empty());
+        let (Some(id), Some(text)) = (last.field_str("id"), text) else {
             return;
         };
         if self.answered.insert(id.to_string()) {

@@ -261,12 +261,9 @@ impl Mapper {
                     SubagentEnding::Finished(None, success())
                 }
                 Ending::Finished => SubagentEnding::Finished(None, suspended(&own)),
-                Ending::Failed(info, code) => SubagentEnding::Error(code, info.message.clone()),
+                Ending::Failed(code, message, _) => SubagentEnding::Error(code, message.clone()),
                 Ending::Cancelled => {
                     SubagentEnding::Error(error_code::CANCELLED, CANCELLED_MESSAGE.into())
-                }
-                Ending::Incomplete(message) => {
-                    SubagentEnding::Error(error_code::INCOMPLETE_STREAM, message.clone())
                 }
             };
             self.subagent_end(&key, end, out);
