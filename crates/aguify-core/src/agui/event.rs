@@ -70,30 +70,30 @@ macro_rules! events {
         /// [`FrameSink`](crate::FrameSink)) to get what `@ag-ui/encoder` writes.
         // The fields are the protocol's, documented there: https://docs.ag-ui.com
         #[allow(missing_docs)]
-        #[serde_with::skip_serializing_none]
         #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
         #[serde(tag = "type", rename_all_fields = "camelCase")]
         pub enum Event {
             $($(#[$u_attr])*
             #[serde(rename = $u_name)]
             $u {
-                #[serde(default, deserialize_with = "int")]
-                timestamp: Option<i64>,
+                #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "int")]
+                timestamp: Ts,
                 $($u_fields)*
             },)*
             $($(#[$a_attr])*
             #[serde(rename = $a_name)]
             $a {
-                #[serde(default, deserialize_with = "int")]
-                timestamp: Option<i64>,
+                #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "int")]
+                timestamp: Ts,
+                #[serde(skip_serializing_if = "Option::is_none")]
                 subagent_run_id: Option<String>,
                 $($a_fields)*
             },)*
             $($(#[$t_attr])*
             #[serde(rename = $t_name)]
             $t {
-                #[serde(default, deserialize_with = "int")]
-                timestamp: Option<i64>,
+                #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "int")]
+                timestamp: Ts,
                 $($t_fields)*
             },)*
             /// An AG-UI event read from an AG-UI capture (or a LangGraph `custom` event named
@@ -178,6 +178,7 @@ events! {
             #[serde(default)]
             run_id: String,
             /// `RunAgentInput`: `threadId`, `runId`, `messages`, maybe `resume`.
+            #[serde(skip_serializing_if = "Option::is_none")]
             input: Option<Value>,
         }
         RunFinished = "RUN_FINISHED" {
@@ -188,15 +189,16 @@ events! {
             /// `{"type":"success"…}` or `{"type":"interrupt","interrupts":[…]}`.
             #[serde(default)]
             outcome: Value,
+            #[serde(skip_serializing_if = "Option::is_none")]
             usage: Option<Vec<UsageTotal>>,
         }
         RunError = "RUN_ERROR" {
             /// A capture's `rawEvent` may be anything: not read.
-            #[serde(skip_deserializing)]
+            #[serde(skip_serializing_if = "Option::is_none", skip_deserializing)]
             raw_event: Option<ErrorDetail>,
             #[serde(default)]
             message: String,
-            #[serde(default)]
+            #[serde(default, skip_serializing_if = "Option::is_none")]
             code: Option<Cow<'static, str>>,
         }
         MessagesSnapshot = "MESSAGES_SNAPSHOT" {
@@ -208,6 +210,7 @@ events! {
             subagent_run_id: String,
             #[serde(default)]
             name: String,
+            #[serde(skip_serializing_if = "Option::is_none")]
             parent_tool_call_id: Option<String>,
         }
         /// A sub-agent ended: `{"type":"success"}` or `{"type":"suspended","interruptIds":[…]}`.
@@ -215,6 +218,7 @@ events! {
             #[serde(default)]
             subagent_run_id: String,
             /// What the sub-agent handed back to its parent tool (the tool's result).
+            #[serde(skip_serializing_if = "Option::is_none")]
             result: Option<Value>,
             #[serde(default)]
             outcome: Value,
@@ -225,23 +229,32 @@ events! {
             subagent_run_id: String,
             #[serde(default)]
             message: String,
-            #[serde(default)]
+            #[serde(default, skip_serializing_if = "Option::is_none")]
             code: Option<Cow<'static, str>>,
         }
         // The kinds only a capture holds.
         TextMessageChunk = "TEXT_MESSAGE_CHUNK" {
+            #[serde(skip_serializing_if = "Option::is_none")]
             message_id: Option<String>,
+            #[serde(skip_serializing_if = "Option::is_none")]
             role: Option<Role>,
+            #[serde(skip_serializing_if = "Option::is_none")]
             delta: Option<String>,
         }
         ToolCallChunk = "TOOL_CALL_CHUNK" {
+            #[serde(skip_serializing_if = "Option::is_none")]
             tool_call_id: Option<String>,
+            #[serde(skip_serializing_if = "Option::is_none")]
             tool_call_name: Option<String>,
+            #[serde(skip_serializing_if = "Option::is_none")]
             parent_message_id: Option<String>,
+            #[serde(skip_serializing_if = "Option::is_none")]
             delta: Option<String>,
         }
         ReasoningMessageChunk = "REASONING_MESSAGE_CHUNK" {
+            #[serde(skip_serializing_if = "Option::is_none")]
             message_id: Option<String>,
+            #[serde(skip_serializing_if = "Option::is_none")]
             delta: Option<String>,
         }
         StateDelta = "STATE_DELTA" {
@@ -252,6 +265,7 @@ events! {
             message_id: String,
             activity_type: String,
             content: Value,
+            #[serde(skip_serializing_if = "Option::is_none")]
             replace: Option<bool>,
         }
         ActivityDelta = "ACTIVITY_DELTA" {
@@ -261,6 +275,7 @@ events! {
         }
         Raw = "RAW" {
             event: Value,
+            #[serde(skip_serializing_if = "Option::is_none")]
             source: Option<String>,
         }
     }
@@ -287,6 +302,7 @@ events! {
         ToolCallStart = "TOOL_CALL_START" {
             tool_call_id: String,
             tool_call_name: String,
+            #[serde(skip_serializing_if = "Option::is_none")]
             parent_message_id: Option<String>,
         }
         ToolCallArgs = "TOOL_CALL_ARGS" {
@@ -303,6 +319,7 @@ events! {
             #[serde(default = "Role::tool")]
             role: Role,
             /// `{"status":"error"}` for a failed call.
+            #[serde(skip_serializing_if = "Option::is_none")]
             metadata: Option<ResultStatus>,
         }
         StateSnapshot = "STATE_SNAPSHOT" {
@@ -425,14 +442,15 @@ fn int<'de, D: Deserializer<'de>>(d: D) -> Result<Ts, D::Error> {
 }
 
 /// A `RUN_ERROR`'s `rawEvent`: the log's error as it named it.
-#[serde_with::skip_serializing_none]
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ErrorDetail {
     /// The error's class name (`GraphRecursionError`), when the log named it.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
     /// The error's message.
     pub message: String,
     /// LangChain's error code, when the log carried one.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub lc_error_code: Option<String>,
 }
 
@@ -446,13 +464,14 @@ pub struct ResultStatus {
 
 /// One (provider, model)'s tokens in a `RUN_FINISHED`'s `usage` (each count optional in a
 /// capture: an absent one reads as 0, an absent total as none).
-#[serde_with::skip_serializing_none]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct UsageTotal {
     /// The model's provider (`openai`), when known.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub provider: Option<String>,
     /// The model's name, when known.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub model: Option<String>,
     /// Prompt tokens.
     #[serde(default)]
@@ -461,6 +480,7 @@ pub struct UsageTotal {
     #[serde(default)]
     pub output_tokens: u64,
     /// The provider's total, when it gave one.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub total_tokens: Option<u64>,
     /// Reasoning tokens (counted in `output_tokens` too); 0 is not written.
     #[serde(default, skip_serializing_if = "is_zero")]
