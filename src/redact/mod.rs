@@ -19,6 +19,21 @@ use std::collections::HashMap;
 use placeholder::{Code, Word};
 pub use secret::Counts;
 
+/// A word list of `words/`, one word a line (names of keys, types and modes: data, kept apart
+/// from the code that reads it).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Words(&'static str);
+
+impl Words {
+    pub(crate) fn has(self, word: &str) -> bool {
+        self.0.lines().any(|w| w == word)
+    }
+
+    pub(crate) fn iter(self) -> std::str::Lines<'static> {
+        self.0.lines()
+    }
+}
+
 /// What `redact` keeps and changes besides text.
 #[derive(Debug, Clone, Default)]
 pub struct Options {
@@ -111,15 +126,6 @@ impl<'o> Redactor<'o> {
             _ => render(s, mode),
         };
         *s = out;
-    }
-
-    /// A value under a credential's key (`password`, `api_key`, `authorization`…).
-    fn credential(&mut self, v: &mut serde_json::Value) {
-        if v.as_str().is_some_and(secret::is_placeholder) {
-            return;
-        }
-        *self.secrets.entry("credential").or_default() += 1;
-        *v = serde_json::Value::String(secret::placeholder("credential"));
     }
 }
 
