@@ -15,22 +15,32 @@ pub mod slim;
 pub mod walk;
 
 use std::collections::HashMap;
+use std::sync::OnceLock;
 
 use placeholder::{Code, Word};
 pub use secret::Counts;
 
 /// A word list of `words/`, one word a line (names of keys, types and modes: data, kept apart
-/// from the code that reads it).
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct Words(&'static str);
+/// from the code that reads it), split into its words at its first use.
+pub(crate) struct Words {
+    text: &'static str,
+    list: OnceLock<Vec<&'static str>>,
+}
 
 impl Words {
-    pub(crate) fn has(self, word: &str) -> bool {
-        self.0.lines().any(|w| w == word)
+    pub(crate) const fn new(text: &'static str) -> Words {
+        Words {
+            text,
+            list: OnceLock::new(),
+        }
     }
 
-    pub(crate) fn iter(self) -> std::str::Lines<'static> {
-        self.0.lines()
+    pub(crate) fn list(&self) -> &[&'static str] {
+        self.list.get_or_init(|| self.text.lines().collect())
+    }
+
+    pub(crate) fn has(&self, word: &str) -> bool {
+        self.list().contains(&word)
     }
 }
 

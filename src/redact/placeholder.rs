@@ -82,7 +82,7 @@ pub fn text(s: &str, word: &mut Word, out: &mut String) {
 
 /// Words an error message keeps: those the RUN_ERROR code is read from (src/mapper/
 /// error_code.rs), so that `convert` and `explain` of the redacted log name the same cause.
-const ERROR_WORDS: Words = Words(include_str!("words/error-words.txt"));
+static ERROR_WORDS: Words = Words::new(include_str!("words/error-words.txt"));
 
 /// An error message: its words as [`text`] does, but a leading class name (`ValueError:`),
 /// numbers and the words the error's code is read from stay.

@@ -16,10 +16,10 @@ use crate::adapter::RecordKind;
 use super::{Mode, Redactor, Words};
 
 /// Keys whose string values are structure wherever they are: names, ids, kinds, outcomes.
-pub(crate) const KEEP: Words = Words(include_str!("words/keep.txt"));
+pub(crate) static KEEP: Words = Words::new(include_str!("words/keep.txt"));
 
 /// Keys of the model's and the users' text.
-const TEXT: Words = Words(include_str!("words/text.txt"));
+static TEXT: Words = Words::new(include_str!("words/text.txt"));
 
 /// Keys of tool arguments: JSON, read as JSON even in pieces.
 const ARGS: &[&str] = &["args", "arguments", "partial_json", "input"];
@@ -460,7 +460,7 @@ impl Redactor<'_> {
 
 /// Metadata keys of LangGraph, LangSmith, LangChain and the platform (besides [`KEEP`]'s).
 fn is_run_metadata(k: &str) -> bool {
-    const OWN: Words = Words(include_str!("words/run-metadata.txt"));
+    static OWN: Words = Words::new(include_str!("words/run-metadata.txt"));
     ["langgraph_", "ls_", "lc_", "checkpoint_"]
         .iter()
         .any(|p| k.starts_with(p))
@@ -491,7 +491,7 @@ fn mode_of(zone: Zone, key: &str) -> Mode {
 }
 
 /// Stream mode names, as `[mode, payload]` tuples carry them: structure even where free.
-const STREAM_MODES: Words = Words(include_str!("words/stream-modes.txt"));
+static STREAM_MODES: Words = Words::new(include_str!("words/stream-modes.txt"));
 
 fn str_of<'a>(m: &'a Map<String, Value>, k: &str) -> Option<&'a str> {
     m.get(k).and_then(Value::as_str)
@@ -506,12 +506,12 @@ fn is_agui(m: &Map<String, Value>) -> bool {
     })
 }
 
-const MESSAGE_TYPES: Words = Words(include_str!("words/message-types.txt"));
+static MESSAGE_TYPES: Words = Words::new(include_str!("words/message-types.txt"));
 
-const BLOCK_TYPES: Words = Words(include_str!("words/block-types.txt"));
+static BLOCK_TYPES: Words = Words::new(include_str!("words/block-types.txt"));
 
-const INTERRUPT_KEYS: Words = Words(include_str!("words/interrupt-keys.txt"));
-const ERROR_KEYS: Words = Words(include_str!("words/error-keys.txt"));
+static INTERRUPT_KEYS: Words = Words::new(include_str!("words/interrupt-keys.txt"));
+static ERROR_KEYS: Words = Words::new(include_str!("words/error-keys.txt"));
 
 /// Whether an object is structure, and which.
 fn shape(m: &Map<String, Value>) -> Option<Shape> {
@@ -535,15 +535,15 @@ fn shape(m: &Map<String, Value>) -> Option<Shape> {
             });
         }
     }
-    let keys_in = |set: Words| m.keys().all(|k| set.has(k));
+    let keys_in = |set: &Words| m.keys().all(|k| set.has(k));
     let known = str_of(m, "name") == Some("agui")
         || m.contains_key("lg_name")
         || m.contains_key("interrupt_id")
         || m.contains_key("interruptId")
         || ty.is_some_and(|t| BLOCK_TYPES.has(t))
         || str_of(m, "event").is_some_and(|e| e.contains('-'))
-        || (m.contains_key("value") && keys_in(INTERRUPT_KEYS))
-        || ((m.contains_key("error") || m.contains_key("message")) && keys_in(ERROR_KEYS))
+        || (m.contains_key("value") && keys_in(&INTERRUPT_KEYS))
+        || ((m.contains_key("error") || m.contains_key("message")) && keys_in(&ERROR_KEYS))
         || (m.contains_key("name") && m.contains_key("args"));
     known.then_some(Shape::Other)
 }
