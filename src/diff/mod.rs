@@ -151,13 +151,13 @@ pub fn diff(
         std::fs::File::open(f).map_err(input(f))?;
     }
     std::thread::scope(|s| {
-        let (mut old_rx, old_h) = spawn_side(s, old, popts, opts.exact);
-        let (mut new_rx, new_h) = spawn_side(s, new, popts, opts.exact);
+        let (old_rx, old_h) = spawn_side(s, old, popts, opts.exact);
+        let (new_rx, new_h) = spawn_side(s, new, popts, opts.exact);
         let mut summary = Summary::default();
         // Per side: runs and unreadable lines seen.
         let mut seen = [(0usize, 0usize); 2];
-        let mut next = |side: usize, rx: &mut Incoming, summary: &mut Summary| loop {
-            match rx.recv() {
+        let mut next = |side: usize, rx: &mpsc::Receiver<Item>, summary: &mut Summary| loop {
+            match rx.recv().ok() {
                 Some(Item::Run(r)) => {
                     seen[side].0 += 1;
                     return Some(r);
@@ -172,8 +172,8 @@ pub fn diff(
         };
         let mut result = Ok(());
         loop {
-            let a = next(0, &mut old_rx, &mut summary);
-            let b = next(1, &mut new_rx, &mut summary);
+            let a = next(0, &old_rx, &mut summary);
+            let b = next(1, &new_rx, &mut summary);
             let d = match (&a, &b) {
                 (None, None) => break,
                 (Some(a), Some(b)) => compare::compare(summary.runs + 1, a, b, opts),
@@ -211,61 +211,27 @@ pub fn diff(
     })
 }
 
-/// Items sent from a side's thread at once: a thread switch per batch, not per run.
-const BATCH: usize = 16;
+/// Items a side's thread may read ahead of the comparison: memory is a few runs, not a side.
+const READ_AHEAD: usize = 16;
 
-/// One side's items as they arrive from its thread, in batches.
-struct Incoming {
-    rx: mpsc::Receiver<Vec<Item>>,
-    batch: std::vec::IntoIter<Item>,
-}
-
-impl Incoming {
-    fn recv(&mut self) -> Option<Item> {
-        loop {
-            if let Some(item) = self.batch.next() {
-                return Some(item);
-            }
-            self.batch = self.rx.recv().ok()?.into_iter();
-        }
-    }
-}
-
-/// Reads one side on a thread of `s`, its items coming through a short queue (a few batches
-/// of [`BATCH`] runs).
+/// Reads one side on a thread of `s`, its items coming through a short queue.
 fn spawn_side<'scope>(
     s: &'scope std::thread::Scope<'scope, '_>,
     files: &'scope [String],
     popts: &'scope pipeline::Options,
     exact: bool,
 ) -> (
-    Incoming,
+    mpsc::Receiver<Item>,
     std::thread::ScopedJoinHandle<'scope, Result<(), Error>>,
 ) {
-    let (tx, rx) = mpsc::sync_channel::<Vec<Item>>(2);
+    let (tx, rx) = mpsc::sync_channel(READ_AHEAD);
     let handle = s.spawn(move || {
-        let closed = || io::Error::new(io::ErrorKind::BrokenPipe, "diff ended");
-        let mut batch = Vec::with_capacity(BATCH);
         read_side(files, popts, exact, &mut |item| {
-            batch.push(item);
-            if batch.len() >= BATCH {
-                let full = std::mem::replace(&mut batch, Vec::with_capacity(BATCH));
-                tx.send(full).map_err(|_| closed())?;
-            }
-            Ok(())
-        })?;
-        if !batch.is_empty() {
-            tx.send(batch).map_err(|_| Error::Output(closed()))?;
-        }
-        Ok(())
+            let closed = || io::Error::new(io::ErrorKind::BrokenPipe, "diff ended");
+            tx.send(item).map_err(|_| closed())
+        })
     });
-    (
-        Incoming {
-            rx,
-            batch: Vec::new().into_iter(),
-        },
-        handle,
-    )
+    (rx, handle)
 }
 
 /// The pipeline observer of one side: folds events and hands on each run as it ends.

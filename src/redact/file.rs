@@ -12,18 +12,14 @@ use crate::input::{detect_framing, parse_json, Framing, Origin, Record, RecordTe
 /// What redacting one input did.
 #[derive(Debug, Default, Clone)]
 pub struct Summary {
-    pub records: u64,
     pub bad_lines: u64,
-    pub dropped: u64,
     pub secrets: super::Counts,
 }
 
 impl Summary {
     /// Another input's summary added to this one.
     pub fn add(&mut self, other: Summary) {
-        self.records += other.records;
         self.bad_lines += other.bad_lines;
-        self.dropped += other.dropped;
         for (k, n) in other.secrets {
             *self.secrets.entry(k).or_default() += n;
         }
@@ -141,12 +137,7 @@ struct Reader<'a, 'o> {
 impl Reader<'_, '_> {
     fn write(&mut self, kind: slim::Kind, bytes: Vec<u8>) -> io::Result<()> {
         match &mut self.slim {
-            Some(s) => {
-                if kind == slim::Kind::Dropped {
-                    self.summary.dropped += 1;
-                }
-                s.push(kind, bytes, self.out)
-            }
+            Some(s) => s.push(kind, bytes, self.out),
             None => self.out.write_all(&bytes),
         }
     }
@@ -165,7 +156,6 @@ impl Reader<'_, '_> {
         }
         let (value, kind) = match parse_json(text) {
             Ok(v) => {
-                self.summary.records += 1;
                 let kind = slim::kind(&v, None, &mut self.last_seq);
                 (Some(v), kind)
             }
@@ -223,7 +213,6 @@ impl Reader<'_, '_> {
         let redacted = match (&data, first_data) {
             (Some(d), Some(at)) => match serde_json::from_str::<serde_json::Value>(d) {
                 Ok(mut v) => {
-                    self.summary.records += 1;
                     kind = slim::kind(&v, event.as_deref(), &mut self.last_seq);
                     let form = form_of(&v, d, event.as_deref());
                     self.redactor.record(&mut v, event.as_deref(), &form);

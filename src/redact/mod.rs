@@ -15,9 +15,34 @@ pub mod slim;
 pub mod walk;
 
 use std::collections::HashMap;
+use std::sync::OnceLock;
 
 use placeholder::{Code, Word};
 pub use secret::Counts;
+
+/// A word list of `words/`, one word a line (names of keys, types and modes: data, kept apart
+/// from the code that reads it), split into its words at its first use.
+pub(crate) struct Words {
+    text: &'static str,
+    list: OnceLock<Vec<&'static str>>,
+}
+
+impl Words {
+    pub(crate) const fn new(text: &'static str) -> Words {
+        Words {
+            text,
+            list: OnceLock::new(),
+        }
+    }
+
+    pub(crate) fn list(&self) -> &[&'static str] {
+        self.list.get_or_init(|| self.text.lines().collect())
+    }
+
+    pub(crate) fn has(&self, word: &str) -> bool {
+        self.list().contains(&word)
+    }
+}
 
 /// What `redact` keeps and changes besides text.
 #[derive(Debug, Clone, Default)]
@@ -111,15 +136,6 @@ impl<'o> Redactor<'o> {
             _ => render(s, mode),
         };
         *s = out;
-    }
-
-    /// A value under a credential's key (`password`, `api_key`, `authorization`…).
-    fn credential(&mut self, v: &mut serde_json::Value) {
-        if v.as_str().is_some_and(secret::is_placeholder) {
-            return;
-        }
-        *self.secrets.entry("credential").or_default() += 1;
-        *v = serde_json::Value::String(secret::placeholder("credential"));
     }
 }
 

@@ -16,6 +16,8 @@
 //! JSON and Python reprs inside a string ([`Code`]) keep their syntax and keys; only their
 //! string values are replaced (and numbers, `true`, `None`… stay).
 
+use super::Words;
+
 /// The fixed key of the word hash.
 const KEY: u64 = 0x6167_7569_6679_2172;
 /// The letters of placeholder words (rare in any language, so what stays of the original is
@@ -80,64 +82,7 @@ pub fn text(s: &str, word: &mut Word, out: &mut String) {
 
 /// Words an error message keeps: those the RUN_ERROR code is read from (src/mapper/
 /// error_code.rs), so that `convert` and `explain` of the redacted log name the same cause.
-const ERROR_WORDS: &[&str] = &[
-    "error",
-    "code",
-    "rate",
-    "limit",
-    "ratelimit",
-    "rate_limit",
-    "quota",
-    "too",
-    "many",
-    "requests",
-    "request",
-    "authentication",
-    "permissiondenied",
-    "unauthorized",
-    "invalid",
-    "incorrect",
-    "api",
-    "key",
-    "invalid_api_key",
-    "timeout",
-    "timed",
-    "out",
-    "deadline",
-    "exceeded",
-    "etimedout",
-    "connection",
-    "connectionerror",
-    "apiconnectionerror",
-    "refused",
-    "econnrefused",
-    "enotfound",
-    "econnreset",
-    "reset",
-    "connectionreseterror",
-    "unreachable",
-    "name",
-    "or",
-    "service",
-    "not",
-    "known",
-    "failed",
-    "to",
-    "establish",
-    "a",
-    "new",
-    "recursion",
-    "reached",
-    "of",
-    "the",
-    "by",
-    "peer",
-    "this",
-    "operation",
-    "was",
-    "aborted",
-    "errno",
-];
+static ERROR_WORDS: Words = Words::new(include_str!("words/error-words.txt"));
 
 /// An error message: its words as [`text`] does, but a leading class name (`ValueError:`),
 /// numbers and the words the error's code is read from stay.
@@ -155,8 +100,8 @@ pub fn error(s: &str, out: &mut String) {
         let in_word = is_word(first);
         let len = rest.find(|c| is_word(c) != in_word).unwrap_or(rest.len());
         let w = &rest[..len];
-        let kept = ERROR_WORDS.contains(&w.to_ascii_lowercase().as_str())
-            || w.bytes().all(|b| b.is_ascii_digit());
+        let kept =
+            ERROR_WORDS.has(&w.to_ascii_lowercase()) || w.bytes().all(|b| b.is_ascii_digit());
         if in_word && !kept {
             text(w, &mut Word::default(), out);
         } else {
@@ -194,8 +139,8 @@ enum Escape {
 #[derive(Debug, Clone, Default)]
 pub struct Code {
     keep_keys: bool,
-    /// Open containers: `{`, `[` or `(`.
-    stack: Vec<char>,
+    /// Open containers, `true` for an object (`[` and `(` are `false`).
+    stack: Vec<bool>,
     expect_key: bool,
     /// The quote of the string literal being read.
     quote: Option<char>,
@@ -302,7 +247,7 @@ impl Code {
     }
 
     fn outside(&mut self, c: char, out: &mut String) {
-        let top = self.stack.last().copied();
+        let in_object = self.stack.last() == Some(&true);
         if c.is_alphabetic() && !self.keep_keys && !self.literal_word(c) {
             // Not JSON: a word outside a string is text.
             self.word.push(c, out);
@@ -318,23 +263,23 @@ impl Code {
         match c {
             '"' | '\'' if c == '"' || self.keep_keys => {
                 self.quote = Some(c);
-                self.literal_is_key = top == Some('{') && self.expect_key;
-                self.literal_kept = self.literal_is_key
-                    || (self.keep_keys && super::walk::KEEP.contains(&self.key.as_str()));
+                self.literal_is_key = in_object && self.expect_key;
+                self.literal_kept =
+                    self.literal_is_key || (self.keep_keys && super::walk::KEEP.has(&self.key));
                 self.reading.clear();
                 self.word.end();
             }
             '{' => {
-                self.stack.push(c);
+                self.stack.push(true);
                 self.expect_key = true;
             }
-            '[' | '(' => self.stack.push(c),
+            '[' | '(' => self.stack.push(false),
             '}' | ']' | ')' => {
                 self.stack.pop();
                 self.expect_key = false;
             }
-            ':' if top == Some('{') => self.expect_key = false,
-            ',' if top == Some('{') => self.expect_key = true,
+            ':' if in_object => self.expect_key = false,
+            ',' if in_object => self.expect_key = true,
             '=' if !self.ident.is_empty() => self.key = std::mem::take(&mut self.ident),
             _ => {}
         }

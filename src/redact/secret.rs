@@ -5,61 +5,23 @@ use std::sync::LazyLock;
 
 use regex_lite::Regex;
 
-/// The kinds found, in the order they are looked for, with what the match's group 1 (or the
-/// whole match) is.
-const KINDS: [(&str, &str); 11] = [
-    (
-        "private-key",
-        r"-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?-----END [A-Z ]*PRIVATE KEY-----",
-    ),
-    // The credentials of a URL (`https://user:pass@host`): group 1.
-    (
-        "url-credentials",
-        r"[A-Za-z][A-Za-z0-9+.\-]*://([^\s/:@'\x22\[]+:[^\s/@'\x22\]]+)@",
-    ),
-    ("anthropic-key", r"sk-ant-[A-Za-z0-9_\-]{20,}"),
-    (
-        "openai-key",
-        r"sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_\-]{20,}",
-    ),
-    ("google-key", r"AIza[0-9A-Za-z_\-]{35}"),
-    ("aws-key", r"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b"),
-    (
-        "github-token",
-        r"(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{22,}",
-    ),
-    ("slack-token", r"xox[abposr]-[A-Za-z0-9\-]{10,}"),
-    (
-        "jwt",
-        r"eyJ[A-Za-z0-9_\-]{4,}\.eyJ[A-Za-z0-9_\-]{4,}\.[A-Za-z0-9_\-]*",
-    ),
-    // The token after `Bearer`: group 1.
-    ("bearer-token", r"(?i:bearer)\s+([A-Za-z0-9\-._~+/]{12,}=*)"),
-    (
-        "email",
-        r"[A-Za-z0-9._%+\-]+@[A-Za-z0-9\-]+(?:\.[A-Za-z0-9\-]+)*\.[A-Za-z]{2,}",
-    ),
-];
+use super::Words;
+
+/// The kinds found, one a line: the kind, a space, its pattern; in the order they are looked
+/// for. A secret is the match's group 1 where the pattern has one (a URL's credentials, the
+/// token after `Bearer`), else the whole match.
+static KINDS: Words = Words::new(include_str!("words/secrets.txt"));
 
 /// Cheap tells: a string with none of them holds no secret of [`KINDS`].
-const TELLS: [&str; 11] = [
-    "PRIVATE KEY",
-    "://",
-    "sk-",
-    "AIza",
-    "AKIA",
-    "ASIA",
-    "gh",
-    "xox",
-    "eyJ",
-    "earer",
-    "@",
-];
+static TELLS: Words = Words::new(include_str!("words/tells.txt"));
+
+/// Key names (lower case, no `-` or `_`) whose string value is a credential: a key ending in one.
+static CREDENTIAL_KEYS: Words = Words::new(include_str!("words/credential-keys.txt"));
 
 static PATTERNS: LazyLock<Vec<(&'static str, Regex)>> = LazyLock::new(|| {
-    KINDS
-        .iter()
-        .map(|(kind, re)| (*kind, Regex::new(re).expect("a valid pattern")))
+    (KINDS.list().iter())
+        .map(|line| line.split_once(' ').expect("a kind, a space, a pattern"))
+        .map(|(kind, re)| (kind, Regex::new(re).expect("a valid pattern")))
         .collect()
 });
 
@@ -70,21 +32,7 @@ pub type Counts = BTreeMap<&'static str, u64>;
 pub fn is_credential_key(key: &str) -> bool {
     let k = key.to_ascii_lowercase();
     let k = k.replace(['-', '_'], "");
-    [
-        "password",
-        "passwd",
-        "secret",
-        "apikey",
-        "authorization",
-        "cookie",
-        "accesstoken",
-        "refreshtoken",
-        "token",
-        "privatekey",
-        "clientsecret",
-    ]
-    .iter()
-    .any(|w| k == *w || k.ends_with(w))
+    CREDENTIAL_KEYS.list().iter().any(|w| k.ends_with(w))
 }
 
 /// The placeholder of a secret of `kind`.
@@ -101,7 +49,7 @@ pub fn is_placeholder(s: &str) -> bool {
 
 /// `s` with every secret replaced by its placeholder, counted in `counts`.
 pub fn replace(s: &str, counts: &mut Counts) -> Option<String> {
-    if !TELLS.iter().any(|t| s.contains(t)) {
+    if !TELLS.list().iter().any(|t| s.contains(t)) {
         return None;
     }
     let mut text: Option<String> = None;

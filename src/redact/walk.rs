@@ -13,85 +13,13 @@ use serde_json::{Map, Value};
 
 use crate::adapter::RecordKind;
 
-use super::{Mode, Redactor};
+use super::{Mode, Redactor, Words};
 
 /// Keys whose string values are structure wherever they are: names, ids, kinds, outcomes.
-pub const KEEP: &[&str] = &[
-    "type",
-    "id",
-    "ids",
-    "name",
-    "role",
-    "index",
-    "event",
-    "method",
-    "status",
-    "tool_call_id",
-    "toolCallId",
-    "tool_name",
-    "toolCallName",
-    "graph_name",
-    "lc",
-    "signature",
-    "encrypted_content",
-    "encryptedValue",
-    "reason",
-    "chunk_position",
-    "model",
-    "model_name",
-    "model_provider",
-    "finish_reason",
-    "stop_reason",
-    "subtype",
-    "entityId",
-    "messageId",
-    "parentMessageId",
-    "threadId",
-    "runId",
-    "parentRunId",
-    "interruptId",
-    "interrupt_id",
-    "interruptIds",
-    "subagentRunId",
-    "parentToolCallId",
-    "stepName",
-    "action_name",
-    "actionName",
-    "allowed_decisions",
-    "allowedDecisions",
-    "op",
-    "path",
-    "from",
-    "namespace",
-    "ns",
-    "when",
-    "code",
-    "lc_error_code",
-    "call_id",
-    "output_version",
-    "mime_type",
-    "source_type",
-    "thread_id",
-    "run_id",
-    "checkpoint_ns",
-    "lg_name",
-    "goto",
-];
+pub(crate) static KEEP: Words = Words::new(include_str!("words/keep.txt"));
 
 /// Keys of the model's and the users' text.
-const TEXT: &[&str] = &[
-    "content",
-    "text",
-    "reasoning",
-    "reasoning_content",
-    "thinking",
-    "refusal",
-    "summary",
-    "result",
-    "output",
-    "description",
-    "delta",
-];
+static TEXT: Words = Words::new(include_str!("words/text.txt"));
 
 /// Keys of tool arguments: JSON, read as JSON even in pieces.
 const ARGS: &[&str] = &["args", "arguments", "partial_json", "input"];
@@ -378,8 +306,9 @@ impl Redactor<'_> {
     /// whether it was one.
     fn credential_at(&mut self, k: &str, v: &mut Value) -> bool {
         let is = super::secret::is_credential_key(k) && v.as_str().is_some_and(|s| !s.is_empty());
-        if is {
-            self.credential(v);
+        if is && !v.as_str().is_some_and(super::secret::is_placeholder) {
+            *self.secrets.entry("credential").or_default() += 1;
+            *v = Value::String(super::secret::placeholder("credential"));
         }
         is
     }
@@ -389,7 +318,7 @@ impl Redactor<'_> {
         match v {
             Value::String(s) => {
                 let mode = match mode_of(zone, key) {
-                    Mode::Auto(_) if STREAM_MODES.contains(&s.as_str()) => Mode::Keep,
+                    Mode::Auto(_) if STREAM_MODES.has(s) => Mode::Keep,
                     m => self.keep_or(cx, m),
                 };
                 let stream = match mode {
@@ -469,7 +398,7 @@ impl Redactor<'_> {
                 Zone::Struct => match (k, &mut *v) {
                     (k, _) if ENVELOPE.contains(&k) => Zone::Envelope,
                     ("kwargs" | "payload" | "resume" | "value" | "cause", _) => Zone::Struct,
-                    (k, _) if KEEP.contains(&k) => Zone::Envelope,
+                    (k, _) if KEEP.has(k) => Zone::Envelope,
                     ("content", Value::String(s)) if tool => {
                         let mode = this.keep_or(cx, Mode::Auto(false));
                         return this.string(s, mode, None);
@@ -477,7 +406,7 @@ impl Redactor<'_> {
                     (_, Value::String(_)) => Zone::Struct,
                     // A message's content blocks.
                     ("content", Value::Array(_)) => Zone::Struct,
-                    (k, _) if TEXT.contains(&k) || ARGS.contains(&k) => Zone::Free,
+                    (k, _) if TEXT.has(k) || ARGS.contains(&k) => Zone::Free,
                     _ => Zone::Struct,
                 },
             };
@@ -531,24 +460,12 @@ impl Redactor<'_> {
 
 /// Metadata keys of LangGraph, LangSmith, LangChain and the platform (besides [`KEEP`]'s).
 fn is_run_metadata(k: &str) -> bool {
-    const OWN: &[&str] = &[
-        "graph_id",
-        "assistant_id",
-        "created_by",
-        "run_attempt",
-        "system_fingerprint",
-        "service_tier",
-        "tags",
-        "node",
-        "token_usage",
-        "usage",
-        "usage_metadata",
-    ];
+    static OWN: Words = Words::new(include_str!("words/run-metadata.txt"));
     ["langgraph_", "ls_", "lc_", "checkpoint_"]
         .iter()
         .any(|p| k.starts_with(p))
-        || OWN.contains(&k)
-        || KEEP.contains(&k)
+        || OWN.has(k)
+        || KEEP.has(k)
 }
 
 /// How a string under `key` in `zone` is redacted.
@@ -557,16 +474,16 @@ fn mode_of(zone: Zone, key: &str) -> Mode {
         Zone::Envelope => match key {
             "message" => Mode::Error,
             "error" => Mode::ErrorName,
-            k if TEXT.contains(&k) => Mode::Text,
+            k if TEXT.has(k) => Mode::Text,
             _ => Mode::Keep,
         },
         Zone::Struct => match key {
-            k if KEEP.contains(&k) => Mode::Keep,
+            k if KEEP.has(k) => Mode::Keep,
             "repr" => Mode::Code(true),
             "message" => Mode::Error,
             "error" => Mode::ErrorName,
             k if ARGS.contains(&k) => Mode::Code(false),
-            k if TEXT.contains(&k) => Mode::Text,
+            k if TEXT.has(k) => Mode::Text,
             _ => Mode::Auto(false),
         },
         Zone::Free => Mode::Auto(false),
@@ -574,17 +491,7 @@ fn mode_of(zone: Zone, key: &str) -> Mode {
 }
 
 /// Stream mode names, as `[mode, payload]` tuples carry them: structure even where free.
-const STREAM_MODES: &[&str] = &[
-    "values",
-    "updates",
-    "messages",
-    "custom",
-    "debug",
-    "events",
-    "tasks",
-    "checkpoints",
-    "tools",
-];
+static STREAM_MODES: Words = Words::new(include_str!("words/stream-modes.txt"));
 
 fn str_of<'a>(m: &'a Map<String, Value>, k: &str) -> Option<&'a str> {
     m.get(k).and_then(Value::as_str)
@@ -599,56 +506,12 @@ fn is_agui(m: &Map<String, Value>) -> bool {
     })
 }
 
-const MESSAGE_TYPES: &[&str] = &[
-    "human",
-    "ai",
-    "system",
-    "tool",
-    "function",
-    "chat",
-    "developer",
-    "remove",
-    "user",
-    "assistant",
-];
+static MESSAGE_TYPES: Words = Words::new(include_str!("words/message-types.txt"));
 
-const BLOCK_TYPES: &[&str] = &[
-    "text",
-    "text-delta",
-    "reasoning_content",
-    "reasoning",
-    "reasoning-delta",
-    "thinking",
-    "redacted_thinking",
-    "tool_call",
-    "tool_call_chunk",
-    "tool-call-delta",
-    "invalid_tool_call",
-    "tool_use",
-    "server_tool_use",
-    "input_json_delta",
-    "function",
-    "function_call",
-    "summary_text",
-    "output_text",
-    "image",
-    "image_url",
-    "file",
-    "audio",
-    "non_standard",
-];
+static BLOCK_TYPES: Words = Words::new(include_str!("words/block-types.txt"));
 
-const INTERRUPT_KEYS: &[&str] = &[
-    "value",
-    "id",
-    "resumable",
-    "ns",
-    "when",
-    "interrupt_id",
-    "response_schema",
-    "responseSchema",
-];
-const ERROR_KEYS: &[&str] = &["error", "message", "lc_error_code", "name", "stack", "code"];
+static INTERRUPT_KEYS: Words = Words::new(include_str!("words/interrupt-keys.txt"));
+static ERROR_KEYS: Words = Words::new(include_str!("words/error-keys.txt"));
 
 /// Whether an object is structure, and which.
 fn shape(m: &Map<String, Value>) -> Option<Shape> {
@@ -658,7 +521,7 @@ fn shape(m: &Map<String, Value>) -> Option<Shape> {
     }
     if m.contains_key("content") || m.contains_key("tool_calls") || m.contains_key("toolCalls") {
         if let Some(t) = ty.filter(|t| {
-            MESSAGE_TYPES.contains(t) || t.ends_with("MessageChunk") || t.ends_with("Message")
+            MESSAGE_TYPES.has(t) || t.ends_with("MessageChunk") || t.ends_with("Message")
         }) {
             return Some(Shape::Message {
                 chunk: t.ends_with("Chunk"),
@@ -672,15 +535,15 @@ fn shape(m: &Map<String, Value>) -> Option<Shape> {
             });
         }
     }
-    let keys_in = |set: &[&str]| m.keys().all(|k| set.contains(&k.as_str()));
+    let keys_in = |set: &Words| m.keys().all(|k| set.has(k));
     let known = str_of(m, "name") == Some("agui")
         || m.contains_key("lg_name")
         || m.contains_key("interrupt_id")
         || m.contains_key("interruptId")
-        || ty.is_some_and(|t| BLOCK_TYPES.contains(&t))
+        || ty.is_some_and(|t| BLOCK_TYPES.has(t))
         || str_of(m, "event").is_some_and(|e| e.contains('-'))
-        || (m.contains_key("value") && keys_in(INTERRUPT_KEYS))
-        || ((m.contains_key("error") || m.contains_key("message")) && keys_in(ERROR_KEYS))
+        || (m.contains_key("value") && keys_in(&INTERRUPT_KEYS))
+        || ((m.contains_key("error") || m.contains_key("message")) && keys_in(&ERROR_KEYS))
         || (m.contains_key("name") && m.contains_key("args"));
     known.then_some(Shape::Other)
 }

@@ -5,9 +5,11 @@ use std::sync::Arc;
 
 use serde_json::{json, Value};
 
-use super::{Conversation, Message, Open, Outcome};
+use super::{Conversation, Message, Open};
+use crate::agui::Event;
 use crate::input::Origin;
 use crate::leaf::{flatten, Leaf};
+use crate::text::list_of;
 
 /// A custom event's value longer than this as compact JSON is one leaf, `/custom/N/json`, its
 /// text, rather than a leaf per scalar: a 60 MB array of numbers would be 30M leaves of ~150
@@ -75,21 +77,27 @@ impl Conversation {
                 doc.leaf(format!("{base}/parentToolCall"), p, &s.origin);
             }
             match &s.end {
-                None => doc.leaf(format!("{base}/outcome"), "none", &s.origin),
-                Some(end) => {
-                    let o = &end.origin;
-                    doc.leaf(format!("{base}/outcome"), end.outcome.as_str(), o);
-                    if let Some(r) = &end.result {
+                Some((
+                    Event::SubagentFinished {
+                        outcome, result, ..
+                    },
+                    o,
+                )) => {
+                    let kind = outcome.get("type").and_then(Value::as_str);
+                    doc.leaf(format!("{base}/outcome"), kind.unwrap_or("success"), o);
+                    if let Some(r) = result {
                         doc.tree(format!("{base}/result"), r, o);
                     }
-                    if !end.interrupt_ids.is_empty() {
-                        let ids = Value::Array(end.interrupt_ids.clone());
-                        doc.tree(format!("{base}/interrupts"), &ids, o);
-                    }
-                    if let Some(e) = &end.error {
-                        doc.leaf(format!("{base}/error/message"), e.as_str(), o);
+                    let ids = list_of(outcome, "interruptIds");
+                    if !ids.is_empty() {
+                        doc.tree(format!("{base}/interrupts"), &ids.into(), o);
                     }
                 }
+                Some((Event::SubagentError { message, .. }, o)) => {
+                    doc.leaf(format!("{base}/outcome"), "error", o);
+                    doc.leaf(format!("{base}/error/message"), message.as_str(), o);
+                }
+                _ => doc.leaf(format!("{base}/outcome"), "none", &s.origin),
             }
             for mut l in self.render(&s.origin, &s.body) {
                 if l.pointer != "/outcome" {
@@ -130,7 +138,7 @@ impl Conversation {
             ids.entry(r.id.clone())
                 .or_insert_with(|| Arc::from(format!("reasoning-{}", i + 1)));
         }
-        if let Some((Outcome::Interrupt(list), _)) = &open.outcome {
+        if let Some(list) = interrupts(open) {
             for i in list {
                 if let Some(id) = i.get("id").and_then(Value::as_str) {
                     let n = self.interrupts.len() + 1;
@@ -192,21 +200,27 @@ impl Doc<'_> {
             .as_ref()
             .map(|(_, o)| o.clone())
             .unwrap_or_else(|| last_origin(open));
-        match &open.outcome {
-            None => self.leaf("/outcome", "none", &end),
-            Some((Outcome::Success, o)) => self.leaf("/outcome", "success", o),
-            Some((Outcome::Cancelled, o)) => self.leaf("/outcome", "cancelled", o),
-            Some((Outcome::Interrupt(list), o)) => {
+        match (&open.outcome, interrupts(open)) {
+            (Some((_, o)), Some(list)) => {
                 self.leaf("/outcome", "interrupt", o);
                 self.keyed("/interrupts", list, "id", o);
             }
-            Some((Outcome::Error { code, message }, o)) => {
+            (Some((Event::RunFinished { outcome, .. }, o)), None) => {
+                let cancelled = outcome.get("type").and_then(Value::as_str) == Some("cancelled");
+                self.leaf(
+                    "/outcome",
+                    if cancelled { "cancelled" } else { "success" },
+                    o,
+                )
+            }
+            (Some((Event::RunError { code, message, .. }, o)), _) => {
                 self.leaf("/outcome", "error", o);
                 if let Some(c) = code {
-                    self.leaf("/error/code", c.as_str(), o);
+                    self.leaf("/error/code", c.as_ref(), o);
                 }
                 self.leaf("/error/message", message.as_str(), o);
             }
+            _ => self.leaf("/outcome", "none", &end),
         }
     }
 
@@ -283,6 +297,18 @@ impl Doc<'_> {
             self.leaf("/messages", json!({}), start);
         }
         self.out.append(&mut calls.out);
+    }
+}
+
+/// The interrupts of a run that ended in one.
+fn interrupts(open: &Open) -> Option<&[Value]> {
+    match &open.outcome {
+        Some((Event::RunFinished { outcome, .. }, _))
+            if outcome.get("type").and_then(Value::as_str) == Some("interrupt") =>
+        {
+            Some(list_of(outcome, "interrupts"))
+        }
+        _ => None,
     }
 }
 

@@ -47,7 +47,6 @@ use crate::agui::{Event, Role, Snapshot, ToolContent};
 use crate::input::Origin;
 use crate::leaf::{flatten, Leaf, Run};
 use crate::payload::Payload;
-use crate::text::list_of;
 
 /// A string joined from deltas, with where each delta came from.
 #[derive(Debug, Clone, Default)]
@@ -128,18 +127,6 @@ struct Reasoning {
     encrypted: bool,
 }
 
-#[derive(Debug)]
-enum Outcome {
-    Success,
-    /// `{type: "cancelled"}`: the caller cancelled the run.
-    Cancelled,
-    Interrupt(Vec<Value>),
-    Error {
-        code: Option<String>,
-        message: String,
-    },
-}
-
 /// The run being read.
 #[derive(Debug, Default)]
 struct Open {
@@ -152,7 +139,8 @@ struct Open {
     reasoning: Vec<Reasoning>,
     custom: Vec<(String, Payload, Origin)>,
     state: Option<(Value, Origin)>,
-    outcome: Option<(Outcome, Origin)>,
+    /// The event that ended the run: `RUN_FINISHED` or `RUN_ERROR`.
+    outcome: Option<(Event, Origin)>,
     /// `exact`: the events' leaves.
     events: Vec<Leaf>,
     event_count: usize,
@@ -171,20 +159,9 @@ struct Subagent {
     name: String,
     parent: Option<String>,
     origin: Origin,
-    /// How it ended, once it did.
-    end: Option<SubagentEnd>,
+    /// How it ended, once it did: `SUBAGENT_FINISHED` or `SUBAGENT_ERROR`.
+    end: Option<(Event, Origin)>,
     body: Open,
-}
-
-/// What `SUBAGENT_FINISHED` or `SUBAGENT_ERROR` says.
-#[derive(Debug, Default)]
-struct SubagentEnd {
-    /// `success`, `suspended` or `error`.
-    outcome: String,
-    result: Option<Value>,
-    interrupt_ids: Vec<Value>,
-    error: Option<String>,
-    origin: Origin,
 }
 
 impl Subagent {
@@ -561,7 +538,7 @@ impl Conversation {
         let Some(sub) = ev.subagent() else {
             return self.own(ev, typed, origin);
         };
-        let end = match typed {
+        match typed {
             Event::SubagentStarted {
                 name,
                 parent_tool_call_id,
@@ -569,29 +546,14 @@ impl Conversation {
             } => {
                 let s = Subagent::new(sub, name, parent_tool_call_id.as_deref(), origin);
                 self.open(origin).subagents.push(s);
-                return None;
             }
-            Event::SubagentFinished {
-                outcome, result, ..
-            } => SubagentEnd {
-                outcome: (outcome.get("type").and_then(Value::as_str))
-                    .unwrap_or("success")
-                    .to_string(),
-                result: result.clone(),
-                interrupt_ids: list_of(outcome, "interruptIds").to_vec(),
-                error: None,
-                origin: origin.clone(),
-            },
-            Event::SubagentError { message, .. } => SubagentEnd {
-                outcome: "error".to_string(),
-                error: Some(message.clone()),
-                origin: origin.clone(),
-                ..SubagentEnd::default()
-            },
+            Event::SubagentFinished { .. } | Event::SubagentError { .. } => {
+                let end = Some((typed.clone(), origin.clone()));
+                self.open(origin).subagent(sub, origin).end = end;
+            }
             // A sub-agent's own events are folded apart from the run's.
             _ => return self.in_subagent(sub, origin, |c| c.own(ev, typed, origin)),
-        };
-        self.open(origin).subagent(sub, origin).end = Some(end);
+        }
         None
     }
 
@@ -607,24 +569,11 @@ impl Conversation {
 
     /// `RUN_FINISHED` or `RUN_ERROR`: the open run ends.
     fn ended(&mut self, typed: &Event, origin: &Origin) -> Option<Run> {
-        let outcome = match typed {
-            Event::RunFinished { outcome, .. } => {
-                match outcome.get("type").and_then(Value::as_str) {
-                    Some("interrupt") => {
-                        Outcome::Interrupt(list_of(outcome, "interrupts").to_vec())
-                    }
-                    Some("cancelled") => Outcome::Cancelled,
-                    _ => Outcome::Success,
-                }
-            }
-            Event::RunError { code, message, .. } => Outcome::Error {
-                code: code.as_deref().map(str::to_string),
-                message: message.clone(),
-            },
-            _ => return None,
-        };
+        if !matches!(typed, Event::RunFinished { .. } | Event::RunError { .. }) {
+            return None;
+        }
         let mut open = self.open.take().unwrap_or_else(|| Open::new(origin));
-        open.outcome = Some((outcome, origin.clone()));
+        open.outcome = Some((typed.clone(), origin.clone()));
         Some(self.close(open))
     }
 
