@@ -82,7 +82,17 @@ async fn clients_that_never_read_share_one_frame() {
                 tokio::time::sleep(Duration::from_millis(50)).await;
             }
             assert_eq!(app.active_streams(), n, "streams");
-            tokio::time::sleep(Duration::from_secs(2)).await;
+            // Then until RSS stops moving (the frame is encoded and written as far as the
+            // socket takes it): on a loaded machine 2 s were not always enough.
+            let mut last = rss();
+            for _ in 0..60 {
+                tokio::time::sleep(Duration::from_millis(500)).await;
+                let now = rss();
+                if now.abs_diff(last) < 1 << 20 {
+                    break;
+                }
+                last = now;
+            }
         }
     };
     settled(1).await;
@@ -100,8 +110,10 @@ async fn clients_that_never_read_share_one_frame() {
         grown >> 20,
         FRAME >> 20
     );
+    // Shared: at most what glibc keeps of freed encode buffers, up to two frames once (seen
+    // as +0 or +48 MB from run to run); one copy per client was +11 frames (+264 MB).
     assert!(
-        grown < 2 * FRAME,
+        grown < 4 * FRAME,
         "{} more stalled clients grew RSS by {} MB (one frame: {} MB)",
         CLIENTS - 1,
         grown >> 20,
