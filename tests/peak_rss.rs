@@ -7,7 +7,9 @@ use std::io::Write;
 use std::path::Path;
 use std::process::{Command, Stdio};
 
-/// The binary's peak RSS (`ru_maxrss`, bytes) converting `path` with `--threads 1`.
+/// The binary's peak RSS (`ru_maxrss`, bytes) converting `path` with `--threads 1`. The child
+/// is waited for by `wait4`, which reports its usage (clippy sees no `Child::wait`).
+#[allow(clippy::zombie_processes)]
 fn peak_rss_of_convert(path: &Path) -> usize {
     let child = Command::new(env!("CARGO_BIN_EXE_aguify"))
         .args(["convert", "--to", "sse", "--threads", "1", "-q"])
