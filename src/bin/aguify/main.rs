@@ -28,7 +28,23 @@ use clap::{CommandFactory, Parser};
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
+/// glibc's mmap threshold fixed at 4 MiB. By default it rises to the largest block freed (up
+/// to 32 MiB), after which the buffers of multi-megabyte lines come from the heap and stay
+/// resident once freed, by how the heap happens to be laid out (the order blocks are freed in
+/// varies from run to run): peak RSS on the 1 GB v3-js-big log with `--threads 1` was 30 or
+/// 36-38 MiB from run to run, against issue 36's 32 MiB. Fixed, a block of 4 MiB or more is
+/// mapped and unmapped on its own: 29-31 MiB, at about the same CPU time (docs/performance.md).
+#[cfg(all(target_os = "linux", target_env = "gnu", not(feature = "mimalloc")))]
+fn fixed_mmap_threshold() {
+    // SAFETY: mallopt only sets an allocator parameter; called first, before any thread.
+    unsafe { libc::mallopt(libc::M_MMAP_THRESHOLD, 4 << 20) };
+}
+
+#[cfg(not(all(target_os = "linux", target_env = "gnu", not(feature = "mimalloc"))))]
+fn fixed_mmap_threshold() {}
+
 fn main() -> ExitCode {
+    fixed_mmap_threshold();
     let cli = match cli::Cli::try_parse() {
         Ok(cli) => cli,
         // `--help`, `--version` and usage errors; clap's own `exit` ignores a failed write.
