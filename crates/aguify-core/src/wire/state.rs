@@ -72,10 +72,7 @@ impl Head {
 
 /// A value that is a string; `None` for any other.
 fn string<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Box<str>>, D::Error> {
-    Ok(match Value::deserialize(d)? {
-        Value::String(s) => Some(s.into()),
-        _ => None,
-    })
+    super::Text::deserialize(d).map(|t| t.0.map(String::into_boxed_str))
 }
 
 impl SharedJson {
@@ -132,15 +129,11 @@ impl SharedJson {
     /// read from its text.
     /// A tool message without `tool_call_id` answers the call its list paired it with.
     pub fn to_agui(&self, i: usize) -> Option<Value> {
-        let paired = self.paired.as_deref();
-        match self.normalized {
-            true => langchain::text_to_agui_list_item(&self.json, i, paired),
-            false => langchain::to_agui_list_item_answering(&self.to_value(), i, paired),
-        }
+        self.fields()?.agui_item(i, self.paired.as_deref())
     }
 
     /// What an AG-UI message is made of, read from the normalised text.
-    fn fields(&self) -> Option<langchain::TextFields> {
+    fn fields(&self) -> Option<langchain::Fields> {
         match self.normalized {
             true => langchain::text_fields(&self.json),
             false => {
@@ -208,7 +201,7 @@ pub(crate) fn pair_unanswered(list: &mut [Arc<SharedJson>]) {
         if m.kind() != Some("tool") || m.own_tool_call().is_some() || m.paired.is_some() {
             continue;
         }
-        let name = m.fields().and_then(|f| f.tool_name().map(Cow::into_owned));
+        let name = m.fields().and_then(|f| f.tool_name().map(str::to_string));
         let before = before.iter().map(|m| &**m);
         m.paired = langchain::idless_answer(before, name.as_deref()).map(String::into_boxed_str);
     }
@@ -349,14 +342,14 @@ impl<'de: 'a, 'a> serde::Deserialize<'de> for Entries<'a> {
                     Some("messages") => {}
                     _ => return Err(A::Error::custom("messages is not the first key")),
                 }
-                let mut messages = m.next_value::<List<'a>>()?.0;
+                let mut messages = m.next_value::<super::Lenient<Items<'a>>>()?.0.map(|i| i.0);
                 let mut rest: Vec<(String, Value)> = Vec::new();
                 while let Some(k) = m.next_key::<String>()? {
                     if k == "lc" || k == "__lc_escaped__" {
                         return Err(A::Error::custom("a serialised object"));
                     }
                     if k == "messages" {
-                        messages = m.next_value::<List<'a>>()?.0;
+                        messages = m.next_value::<super::Lenient<Items<'a>>>()?.0.map(|i| i.0);
                         continue;
                     }
                     let v = m.next_value::<Value>()?;
@@ -372,49 +365,17 @@ impl<'de: 'a, 'a> serde::Deserialize<'de> for Entries<'a> {
     }
 }
 
-/// A list's items, raw (`None` for any other value), read as the list is scanned.
-struct List<'a>(Option<Vec<&'a RawValue>>);
+/// A list's items, raw, read as the list is scanned (of any other value, as
+/// `Lenient<Items>`: `None`).
+struct Items<'a>(Vec<&'a RawValue>);
 
-impl<'de: 'a, 'a> serde::Deserialize<'de> for List<'a> {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        use serde::de::{IgnoredAny, MapAccess, SeqAccess, Visitor};
-        struct V<'a>(std::marker::PhantomData<&'a ()>);
-        impl<'de: 'a, 'a> Visitor<'de> for V<'a> {
-            type Value = List<'a>;
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("any value")
-            }
-            fn visit_seq<S: SeqAccess<'de>>(self, mut s: S) -> Result<List<'a>, S::Error> {
-                let mut items = Vec::with_capacity(s.size_hint().unwrap_or(0));
-                while let Some(item) = s.next_element::<&'a RawValue>()? {
-                    items.push(item);
-                }
-                Ok(List(Some(items)))
-            }
-            fn visit_map<M: MapAccess<'de>>(self, mut m: M) -> Result<List<'a>, M::Error> {
-                while m.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
-                Ok(List(None))
-            }
-            fn visit_str<E>(self, _: &str) -> Result<List<'a>, E> {
-                Ok(List(None))
-            }
-            fn visit_bool<E>(self, _: bool) -> Result<List<'a>, E> {
-                Ok(List(None))
-            }
-            fn visit_i64<E>(self, _: i64) -> Result<List<'a>, E> {
-                Ok(List(None))
-            }
-            fn visit_u64<E>(self, _: u64) -> Result<List<'a>, E> {
-                Ok(List(None))
-            }
-            fn visit_f64<E>(self, _: f64) -> Result<List<'a>, E> {
-                Ok(List(None))
-            }
-            fn visit_unit<E>(self) -> Result<List<'a>, E> {
-                Ok(List(None))
-            }
+impl<'de: 'a, 'a> super::Shape<'de> for Items<'a> {
+    fn of_seq<S: serde::de::SeqAccess<'de>>(mut s: S) -> Result<Option<Self>, S::Error> {
+        let mut items = Vec::with_capacity(s.size_hint().unwrap_or(0));
+        while let Some(item) = s.next_element::<&'a RawValue>()? {
+            items.push(item);
         }
-        d.deserialize_any(V(std::marker::PhantomData))
+        Ok(Some(Items(items)))
     }
 }
 

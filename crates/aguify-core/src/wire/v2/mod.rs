@@ -19,7 +19,7 @@ use crate::json::Field;
 use crate::payload::Payload;
 use crate::wire::langchain::{self as lc, normalize_owned};
 use crate::wire::state::State;
-use crate::wire::Present;
+use crate::wire::{Lenient, Object, Present, Shape, Text};
 
 mod chain;
 use chain::*;
@@ -116,43 +116,6 @@ pub struct StepInput {
     pub messages: Option<Vec<std::sync::Arc<crate::wire::state::SharedJson>>>,
 }
 
-/// A value read as `T` when it is of the JSON kind `T` is read from (a string for `String`,
-/// an object for the keys of `data`), and as absent for any other, as a lookup in its tree
-/// finds nothing. serde derive cannot say "this, or any other value skipped" without
-/// buffering the value, so this is a visitor.
-#[derive(Debug, Clone, PartialEq)]
-struct Lenient<T>(Option<T>);
-
-impl<T> Default for Lenient<T> {
-    fn default() -> Self {
-        Lenient(None)
-    }
-}
-
-/// A string field.
-type Text = Lenient<String>;
-
-/// What [`Lenient`] reads a value of as.
-trait Shape<'de>: Sized {
-    fn of_str(_: &str) -> Option<Self> {
-        None
-    }
-    fn of_map<M: MapAccess<'de>>(mut m: M) -> Result<Option<Self>, M::Error> {
-        while m.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
-        Ok(None)
-    }
-    fn of_seq<S: SeqAccess<'de>>(mut s: S) -> Result<Option<Self>, S::Error> {
-        while s.next_element::<IgnoredAny>()?.is_some() {}
-        Ok(None)
-    }
-}
-
-impl Shape<'_> for String {
-    fn of_str(s: &str) -> Option<Self> {
-        Some(s.to_string())
-    }
-}
-
 /// A string field of an object read before it is normalised: an object there may normalise
 /// to a string (an escaped one), so the read of the object declines ([`Keys::flat`]).
 enum Word {
@@ -179,30 +142,6 @@ impl Lenient<Word> {
     }
 }
 
-/// The keys of `data` read by derive from an object.
-macro_rules! keys_of_an_object {
-    ($($t:ty),*) => {$(
-        impl<'de> Shape<'de> for $t {
-            fn of_map<M: MapAccess<'de>>(m: M) -> Result<Option<Self>, M::Error> {
-                Self::deserialize(serde::de::value::MapAccessDeserializer::new(m)).map(Some)
-            }
-        }
-    )*};
-}
-keys_of_an_object!(Input, Output, ToolError, Metadata);
-
-/// The same, of types that borrow from the line.
-macro_rules! borrowed_keys_of_an_object {
-    ($($t:ident),*) => {$(
-        impl<'de: 'a, 'a> Shape<'de> for $t<'a> {
-            fn of_map<M: MapAccess<'de>>(m: M) -> Result<Option<Self>, M::Error> {
-                Self::deserialize(serde::de::value::MapAccessDeserializer::new(m)).map(Some)
-            }
-        }
-    )*};
-}
-borrowed_keys_of_an_object!(ModelData, StreamChunk, ChainData);
-
 impl<'de: 'a, 'a> Shape<'de> for Holder<'a> {
     fn of_map<M: MapAccess<'de>>(m: M) -> Result<Option<Self>, M::Error> {
         let keys = Keys::deserialize(serde::de::value::MapAccessDeserializer::new(m))?;
@@ -218,43 +157,6 @@ impl<'de: 'a, 'a> Shape<'de> for Holder<'a> {
     }
 }
 
-impl<'de, T: Shape<'de>> Deserialize<'de> for Lenient<T> {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V<T>(std::marker::PhantomData<T>);
-        impl<'de, T: Shape<'de>> Visitor<'de> for V<T> {
-            type Value = Lenient<T>;
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("any value")
-            }
-            fn visit_str<E>(self, s: &str) -> Result<Lenient<T>, E> {
-                Ok(Lenient(T::of_str(s)))
-            }
-            fn visit_bool<E>(self, _: bool) -> Result<Lenient<T>, E> {
-                Ok(Lenient(None))
-            }
-            fn visit_i64<E>(self, _: i64) -> Result<Lenient<T>, E> {
-                Ok(Lenient(None))
-            }
-            fn visit_u64<E>(self, _: u64) -> Result<Lenient<T>, E> {
-                Ok(Lenient(None))
-            }
-            fn visit_f64<E>(self, _: f64) -> Result<Lenient<T>, E> {
-                Ok(Lenient(None))
-            }
-            fn visit_unit<E>(self) -> Result<Lenient<T>, E> {
-                Ok(Lenient(None))
-            }
-            fn visit_seq<S: SeqAccess<'de>>(self, s: S) -> Result<Lenient<T>, S::Error> {
-                T::of_seq(s).map(Lenient)
-            }
-            fn visit_map<M: MapAccess<'de>>(self, m: M) -> Result<Lenient<T>, M::Error> {
-                T::of_map(m).map(Lenient)
-            }
-        }
-        d.deserialize_any(V(std::marker::PhantomData))
-    }
-}
-
 /// The line as read: `tags` and `parent_ids` as flags, `data` read for the event's kind as it
 /// comes ([`Slot`]).
 #[derive(Default)]
@@ -265,7 +167,7 @@ struct Wire<'a> {
     name: Text,
     tags: Lenient<Hidden>,
     parent_ids: Lenient<Empty>,
-    metadata: Lenient<Metadata>,
+    metadata: Object<Metadata>,
     /// Read to tell a v3 event (`type` `"event"` with a string `method`) apart.
     kind: Text,
     method: Text,
@@ -369,7 +271,7 @@ impl<'de> Deserialize<'de> for Wire<'de> {
                             w.data = match w.event.as_deref() {
                                 None => return Err(M::Error::custom("`data` before `event`")),
                                 Some(e) if e.starts_with("on_chain_") => Slot::Chain(
-                                    m.next_value::<Lenient<ChainData>>()?.0.unwrap_or_default(),
+                                    m.next_value::<Object<ChainData>>()?.0.unwrap_or_default(),
                                 ),
                                 Some(e) => match Data::next(Read::of_kind(e), &mut m)? {
                                     Some(data) => Slot::Read(data),
@@ -617,15 +519,15 @@ impl Data {
         let no_tree = || <M::Error as serde::de::Error>::custom("data no tree holds");
         Ok(Some(match read {
             Read::Input => {
-                let keys = m.next_value::<Lenient<Input>>()?.0.unwrap_or_default();
+                let keys = m.next_value::<Object<Input>>()?.0.unwrap_or_default();
                 Data::Input(keys.input.0.map(normalize_owned))
             }
             Read::Output => {
-                let keys = m.next_value::<Lenient<Output>>()?.0.unwrap_or_default();
+                let keys = m.next_value::<Object<Output>>()?.0.unwrap_or_default();
                 Data::Output(keys.output.0.map(normalize_owned))
             }
             Read::ToolError => {
-                let e = m.next_value::<Lenient<ToolError>>()?.0.unwrap_or_default();
+                let e = m.next_value::<Object<ToolError>>()?.0.unwrap_or_default();
                 Data::ToolError {
                     error: e.error.0,
                     tool_call_id: e.tool_call_id.0,
@@ -637,10 +539,11 @@ impl Data {
             }
             Read::ModelChunk => {
                 let chunk = m
-                    .next_value::<Lenient<ModelData>>()?
+                    .next_value::<Object<ModelData>>()?
                     .0
+                    .ok()
                     .and_then(|c| c.chunk.0);
-                match chunk.map(|c| c.0.and_then(StreamChunk::message)) {
+                match chunk.map(|c| c.0.ok().and_then(StreamChunk::message)) {
                     Some(Some(c)) => Data::ModelChunk(Some(Ok(c))),
                     Some(None) => return Ok(None),
                     None => Data::ModelChunk(None),
@@ -791,7 +694,7 @@ struct ToolError {
 #[serde(default)]
 struct ModelData<'a> {
     #[serde(borrow)]
-    chunk: Present<Lenient<StreamChunk<'a>>>,
+    chunk: Present<Object<StreamChunk<'a>>>,
 }
 
 /// A line's `data`, raw: read again for a model's chunk the typed read declined.
@@ -815,7 +718,7 @@ struct StreamChunk<'a> {
     #[serde(borrow)]
     id: Option<&'a RawValue>,
     #[serde(borrow)]
-    kwargs: Option<Box<Lenient<StreamChunk<'a>>>>,
+    kwargs: Option<Box<Object<StreamChunk<'a>>>>,
     content: Present<Value>,
     additional_kwargs: Present<Value>,
     tool_call_chunks: Present<Value>,
@@ -847,9 +750,9 @@ impl StreamChunk<'_> {
         if self.__lc_escaped__.0.is_some() || (lc && kind == Some("not_implemented")) {
             return None;
         }
-        let kwargs = matches!(self.kwargs.as_deref(), Some(Lenient(Some(_))));
+        let kwargs = matches!(self.kwargs.as_deref(), Some(Object(Ok(_))));
         let chunk = match lc && kind == Some("constructor") && kwargs {
-            true if self.id.and_then(class_of).is_some() => self.kwargs.and_then(|k| k.0)?,
+            true if self.id.and_then(class_of).is_some() => self.kwargs.and_then(|k| k.0.ok())?,
             _ => self,
         };
         // An object may normalise to a string.
