@@ -72,6 +72,17 @@ impl Shape<'_> for String {
     }
 }
 
+/// A list, its items read as they are scanned.
+impl<'de, T: Deserialize<'de>> Shape<'de> for Vec<T> {
+    fn of_seq<S: SeqAccess<'de>>(mut s: S) -> Result<Option<Self>, S::Error> {
+        let mut items = vec![];
+        while let Some(item) = s.next_element()? {
+            items.push(item);
+        }
+        Ok(Some(items))
+    }
+}
+
 impl<'de, T: Shape<'de>> Deserialize<'de> for Lenient<T> {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         struct V<T>(std::marker::PhantomData<T>);

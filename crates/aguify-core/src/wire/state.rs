@@ -257,7 +257,11 @@ impl State {
     /// list and that has no `lc` or `__lc_escaped__` key (normalising would replace it whole);
     /// `None` for any other.
     pub fn read(text: &str) -> Option<State> {
-        State::of_entries(serde_json::from_str::<Entries>(text).ok()?)
+        State::of_entries(
+            serde_json::from_str::<super::Lenient<Entries>>(text)
+                .ok()?
+                .0?,
+        )
     }
 
     /// The state of a state object's entries, when its `messages` is a list.
@@ -318,64 +322,37 @@ impl State {
 /// an `lc` or `__lc_escaped__` key: normalising would replace the object whole); `messages`
 /// the items of that list (`None` when it is not one), `rest` the other entries in order. A
 /// repeated key's last value takes its first place, as a tree keeps it. serde derive has no
-/// ordered map whose first key decides how the rest is read: this visitor is the one place
+/// ordered map whose first key decides how the rest is read: this map reader is the one place
 /// the readers need one.
 pub(super) struct Entries<'a> {
     messages: Option<Vec<&'a RawValue>>,
     rest: Vec<(String, Value)>,
 }
 
-impl<'de: 'a, 'a> serde::Deserialize<'de> for Entries<'a> {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+impl<'de: 'a, 'a> super::Shape<'de> for Entries<'a> {
+    fn of_map<A: serde::de::MapAccess<'de>>(mut m: A) -> Result<Option<Self>, A::Error> {
         use serde::de::Error;
-        struct V<'a>(std::marker::PhantomData<&'a ()>);
-        impl<'de: 'a, 'a> serde::de::Visitor<'de> for V<'a> {
-            type Value = Entries<'a>;
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("an object whose first key is messages")
+        match m.next_key::<String>()?.as_deref() {
+            Some("messages") => {}
+            _ => return Err(A::Error::custom("messages is not the first key")),
+        }
+        let mut messages = m.next_value::<super::Lenient<Vec<&'a RawValue>>>()?.0;
+        let mut rest: Vec<(String, Value)> = Vec::new();
+        while let Some(k) = m.next_key::<String>()? {
+            if k == "lc" || k == "__lc_escaped__" {
+                return Err(A::Error::custom("a serialised object"));
             }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut m: A,
-            ) -> Result<Entries<'a>, A::Error> {
-                match m.next_key::<String>()?.as_deref() {
-                    Some("messages") => {}
-                    _ => return Err(A::Error::custom("messages is not the first key")),
-                }
-                let mut messages = m.next_value::<super::Lenient<Items<'a>>>()?.0.map(|i| i.0);
-                let mut rest: Vec<(String, Value)> = Vec::new();
-                while let Some(k) = m.next_key::<String>()? {
-                    if k == "lc" || k == "__lc_escaped__" {
-                        return Err(A::Error::custom("a serialised object"));
-                    }
-                    if k == "messages" {
-                        messages = m.next_value::<super::Lenient<Items<'a>>>()?.0.map(|i| i.0);
-                        continue;
-                    }
-                    let v = m.next_value::<Value>()?;
-                    match rest.iter_mut().find(|(key, _)| *key == k) {
-                        Some(slot) => slot.1 = v,
-                        None => rest.push((k, v)),
-                    }
-                }
-                Ok(Entries { messages, rest })
+            if k == "messages" {
+                messages = m.next_value::<super::Lenient<Vec<&'a RawValue>>>()?.0;
+                continue;
+            }
+            let v = m.next_value::<Value>()?;
+            match rest.iter_mut().find(|(key, _)| *key == k) {
+                Some(slot) => slot.1 = v,
+                None => rest.push((k, v)),
             }
         }
-        d.deserialize_map(V(std::marker::PhantomData))
-    }
-}
-
-/// A list's items, raw, read as the list is scanned (of any other value, as
-/// `Lenient<Items>`: `None`).
-struct Items<'a>(Vec<&'a RawValue>);
-
-impl<'de: 'a, 'a> super::Shape<'de> for Items<'a> {
-    fn of_seq<S: serde::de::SeqAccess<'de>>(mut s: S) -> Result<Option<Self>, S::Error> {
-        let mut items = Vec::with_capacity(s.size_hint().unwrap_or(0));
-        while let Some(item) = s.next_element::<&'a RawValue>()? {
-            items.push(item);
-        }
-        Ok(Some(Items(items)))
+        Ok(Some(Entries { messages, rest }))
     }
 }
 

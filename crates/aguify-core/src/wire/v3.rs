@@ -7,13 +7,13 @@
 //! in the event's tree would. A line that the typed structs decline (a repeated key, which a
 //! tree keeps the last of; `params` that is not an object) is read from its tree.
 
-use serde::de::{Error as _, IgnoredAny, MapAccess, Visitor};
+use serde::de::{Error as _, IgnoredAny, MapAccess};
 use serde::{Deserialize, Deserializer};
 use serde_json::value::RawValue;
 use serde_json::Value;
 use std::borrow::Cow;
 
-use super::{Object, Present, Text};
+use super::{Lenient, Object, Present, Shape, Text};
 
 /// A v3 event as the adapter reads it.
 /// A model call's token usage, and the provider and model that the log names.
@@ -157,8 +157,8 @@ impl Event {
     /// The v3 event of a line, `None` when it is no v3 event (`type` is not `"event"`, or
     /// `method` is not a string).
     pub fn read(text: &str) -> Option<Box<Event>> {
-        match serde_json::from_str::<Line>(text) {
-            Ok(Line(ev)) => ev,
+        match serde_json::from_str::<Lenient<Line>>(text) {
+            Ok(line) => line.0.map(|l| l.0),
             Err(_) => Event::of_event_tree(&serde_json::from_str(text).ok()?),
         }
     }
@@ -178,8 +178,8 @@ impl Event {
                     r#"{{"type":"event","method":{},"params":{p}}}"#,
                     Value::from(method)
                 );
-                match serde_json::from_str::<Line>(&line) {
-                    Ok(Line(Some(ev))) => ev.params,
+                match serde_json::from_str::<Lenient<Line>>(&line) {
+                    Ok(Lenient(Some(Line(ev)))) => ev.params,
                     _ => whole(method, p),
                 }
             }
@@ -307,10 +307,10 @@ fn present<'de, D: Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Optio
 
 /// A v3 line read in one pass: `params.data` is read by `method` as `params` is scanned,
 /// not captured raw and scanned again. serde derive cannot choose a field's type by another
-/// field's value: this visitor does, for the line kinds read typed here. `Ok(None)`: no v3
+/// field's value: this map reader does, for the line kinds read typed here. `Ok(None)`: no v3
 /// event. An error (`params` before `method`, a repeated key, data the typed readers
 /// decline) has the line read from its tree ([`Event::of_event_tree`]).
-struct Line(Option<Box<Event>>);
+struct Line(Box<Event>);
 
 #[derive(Deserialize)]
 #[serde(field_identifier, rename_all = "lowercase")]
@@ -323,44 +323,34 @@ enum Key {
     Other,
 }
 
-impl<'de> Deserialize<'de> for Line {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V;
-        impl<'de> Visitor<'de> for V {
-            type Value = Line;
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("a v3 event")
-            }
-            fn visit_map<A: MapAccess<'de>>(self, mut m: A) -> Result<Line, A::Error> {
-                let (mut kind, mut seq, mut method, mut params) = (None, None, None, None);
-                while let Some(key) = m.next_key::<Key>()? {
-                    match key {
-                        Key::Type if kind.is_none() => kind = Some(m.next_value::<&str>()?),
-                        Key::Seq if seq.is_none() => seq = Some(m.next_value::<Value>()?),
-                        Key::Method if method.is_none() => {
-                            method = Some(known(&m.next_value::<Str>()?.0, &METHODS))
-                        }
-                        Key::Params if params.is_none() => {
-                            let Some(method) = method.as_deref() else {
-                                return Err(A::Error::custom("params before method"));
-                            };
-                            params = Some(params_of(method, &mut m)?);
-                        }
-                        Key::Other => drop(m.next_value::<IgnoredAny>()?),
-                        _ => return Err(A::Error::custom("a repeated key")),
-                    }
+impl<'de> Shape<'de> for Line {
+    fn of_map<A: MapAccess<'de>>(mut m: A) -> Result<Option<Line>, A::Error> {
+        let (mut kind, mut seq, mut method, mut params) = (None, None, None, None);
+        while let Some(key) = m.next_key::<Key>()? {
+            match key {
+                Key::Type if kind.is_none() => kind = Some(m.next_value::<&str>()?),
+                Key::Seq if seq.is_none() => seq = Some(m.next_value::<Value>()?),
+                Key::Method if method.is_none() => {
+                    method = Some(known(&m.next_value::<Str>()?.0, &METHODS))
                 }
-                Ok(Line(match (kind, method) {
-                    (Some("event"), Some(method)) => Some(Box::new(Event {
-                        seq,
-                        method,
-                        params: params.unwrap_or(Params::Absent),
-                    })),
-                    _ => None,
-                }))
+                Key::Params if params.is_none() => {
+                    let Some(method) = method.as_deref() else {
+                        return Err(A::Error::custom("params before method"));
+                    };
+                    params = Some(params_of(method, &mut m)?);
+                }
+                Key::Other => drop(m.next_value::<IgnoredAny>()?),
+                _ => return Err(A::Error::custom("a repeated key")),
             }
         }
-        d.deserialize_map(V)
+        Ok(match (kind, method) {
+            (Some("event"), Some(method)) => Some(Line(Box::new(Event {
+                seq,
+                method,
+                params: params.unwrap_or(Params::Absent),
+            }))),
+            _ => None,
+        })
     }
 }
 
@@ -376,11 +366,11 @@ fn params_of<'de, A: MapAccess<'de>>(method: &str, m: &mut A) -> Result<Params, 
                 None => Ok(Data::Value(Value::Null)),
             }),
         "values" => m
-            .next_value::<ParamsWire<super::state::Entries<'de>>>()?
+            .next_value::<ParamsWire<Lenient<super::state::Entries<'de>>>>()?
             .into_params(|data, _, root| match data {
                 // A subgraph's state is not the graph's.
                 Some(_) if !root => Ok(Data::Unread),
-                Some(e) => super::state::State::of_entries(e)
+                Some(Lenient(e)) => (e.and_then(super::state::State::of_entries))
                     .map(Data::State)
                     .ok_or_else(not_read),
                 None => Ok(Data::Value(Value::Null)),

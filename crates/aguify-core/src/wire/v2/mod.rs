@@ -10,8 +10,8 @@
 //! text their tree writes; a chain's `data` or a model's chunk that LangChain-normalising makes
 //! another value of (an escaped dict, a Python repr) from its normalised tree written back.
 
-use serde::de::{IgnoredAny, MapAccess, SeqAccess, Visitor};
-use serde::{Deserialize, Deserializer};
+use serde::de::{IgnoredAny, MapAccess, SeqAccess};
+use serde::Deserialize;
 use serde_json::value::RawValue;
 use serde_json::Value;
 
@@ -165,48 +165,21 @@ struct Wire<'a> {
     data: Slot<'a>,
     run_id: Text,
     name: Text,
-    tags: Lenient<Hidden>,
-    parent_ids: Lenient<Empty>,
+    tags: Lenient<Vec<Lenient<HiddenTag>>>,
+    parent_ids: Lenient<Vec<IgnoredAny>>,
     metadata: Object<Metadata>,
     /// Read to tell a v3 event (`type` `"event"` with a string `method`) apart.
     kind: Text,
     method: Text,
 }
 
-/// `tags` read as whether it is a list holding `"langsmith:hidden"`.
-#[derive(Default)]
-struct Hidden(bool);
-
-impl<'de> Shape<'de> for Hidden {
-    fn of_seq<S: SeqAccess<'de>>(mut s: S) -> Result<Option<Self>, S::Error> {
-        let mut hidden = false;
-        while let Some(tag) = s.next_element::<Lenient<HiddenTag>>()? {
-            hidden |= tag.0.is_some();
-        }
-        Ok(Some(Hidden(hidden)))
-    }
-}
-
-/// A tag that is `"langsmith:hidden"`.
+/// A tag that is `"langsmith:hidden"` (`tags` is read as a list of these: hidden when one
+/// is).
 struct HiddenTag;
 
 impl Shape<'_> for HiddenTag {
     fn of_str(s: &str) -> Option<Self> {
         (s == "langsmith:hidden").then_some(HiddenTag)
-    }
-}
-
-/// `parent_ids` read as whether it is an empty list.
-#[derive(Default)]
-struct Empty(bool);
-
-impl<'de> Shape<'de> for Empty {
-    fn of_seq<S: SeqAccess<'de>>(mut s: S) -> Result<Option<Self>, S::Error> {
-        let mut empty = true;
-        while s.next_element::<IgnoredAny>()?.is_some() {
-            empty = false;
-        }
-        Ok(Some(Empty(empty)))
     }
 }
 
@@ -245,56 +218,46 @@ enum Key {
     Other,
 }
 
-/// serde derive cannot read one field by the value of another read before it: this visitor
-/// reads the envelope in one pass with `data` read for its event's kind (every recorder
-/// writes `event` first). A repeated key or `data` before `event` is an error, and the line
-/// is read from the text its tree writes, `event` first.
-impl<'de> Deserialize<'de> for Wire<'de> {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V;
-        impl<'de> Visitor<'de> for V {
-            type Value = Wire<'de>;
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("a v2 event")
+/// serde derive cannot read one field by the value of another read before it: this map
+/// reader reads the envelope in one pass with `data` read for its event's kind (every
+/// recorder writes `event` first). A repeated key or `data` before `event` is an error, and
+/// the line is read from the text its tree writes, `event` first.
+impl<'de> Shape<'de> for Wire<'de> {
+    fn of_map<M: MapAccess<'de>>(mut m: M) -> Result<Option<Self>, M::Error> {
+        use serde::de::Error;
+        let mut w = Wire::default();
+        let mut seen = [false; 9];
+        while let Some(key) = m.next_key::<Key>()? {
+            if key != Key::Other && std::mem::replace(&mut seen[key as usize], true) {
+                return Err(M::Error::custom("a repeated key"));
             }
-            fn visit_map<M: MapAccess<'de>>(self, mut m: M) -> Result<Wire<'de>, M::Error> {
-                use serde::de::Error;
-                let mut w = Wire::default();
-                let mut seen = [false; 9];
-                while let Some(key) = m.next_key::<Key>()? {
-                    if key != Key::Other && std::mem::replace(&mut seen[key as usize], true) {
-                        return Err(M::Error::custom("a repeated key"));
-                    }
-                    match key {
-                        Key::Event => w.event = Some(m.next_value()?),
-                        Key::Data => {
-                            w.data = match w.event.as_deref() {
-                                None => return Err(M::Error::custom("`data` before `event`")),
-                                Some(e) if e.starts_with("on_chain_") => Slot::Chain(
-                                    m.next_value::<Object<ChainData>>()?.0.unwrap_or_default(),
-                                ),
-                                Some(e) => match Data::next(Read::of_kind(e), &mut m)? {
-                                    Some(data) => Slot::Read(data),
-                                    None => Slot::Chunk,
-                                },
-                            }
+            match key {
+                Key::Event => w.event = Some(m.next_value()?),
+                Key::Data => {
+                    w.data = match w.event.as_deref() {
+                        None => return Err(M::Error::custom("`data` before `event`")),
+                        Some(e) if e.starts_with("on_chain_") => {
+                            Slot::Chain(m.next_value::<Object<ChainData>>()?.0.unwrap_or_default())
                         }
-                        Key::RunId => w.run_id = m.next_value()?,
-                        Key::Name => w.name = m.next_value()?,
-                        Key::Tags => w.tags = m.next_value()?,
-                        Key::ParentIds => w.parent_ids = m.next_value()?,
-                        Key::Metadata => w.metadata = m.next_value()?,
-                        Key::Type => w.kind = m.next_value()?,
-                        Key::Method => w.method = m.next_value()?,
-                        Key::Other => {
-                            m.next_value::<IgnoredAny>()?;
-                        }
+                        Some(e) => match Data::next(Read::of_kind(e), &mut m)? {
+                            Some(data) => Slot::Read(data),
+                            None => Slot::Chunk,
+                        },
                     }
                 }
-                Ok(w)
+                Key::RunId => w.run_id = m.next_value()?,
+                Key::Name => w.name = m.next_value()?,
+                Key::Tags => w.tags = m.next_value()?,
+                Key::ParentIds => w.parent_ids = m.next_value()?,
+                Key::Metadata => w.metadata = m.next_value()?,
+                Key::Type => w.kind = m.next_value()?,
+                Key::Method => w.method = m.next_value()?,
+                Key::Other => {
+                    m.next_value::<IgnoredAny>()?;
+                }
             }
         }
-        d.deserialize_map(V)
+        Ok(Some(w))
     }
 }
 
@@ -358,7 +321,7 @@ impl Event {
     /// The v2 event of a JSON text with an `event` string (not a v3 event); `None` too when
     /// the typed read declines it.
     fn of_text(text: &str) -> Option<Event> {
-        let mut w = from::<Wire>(text)?;
+        let mut w = from::<Lenient<Wire>>(text)?.0?;
         if let Slot::Chunk = w.data {
             let data = from::<Line>(text)?.data;
             w.data = Slot::Read(Data::ModelChunk(Some(MessageChunk::in_data(data.get())?)));
@@ -414,8 +377,8 @@ impl Wire<'_> {
             data: Data::None,
             run_id: self.run_id.0,
             name: self.name.0,
-            hidden: self.tags.0.is_some_and(|h| h.0),
-            parents_empty: self.parent_ids.0.map(|p| p.0),
+            hidden: (self.tags.0.iter().flatten()).any(|tag| tag.0.is_some()),
+            parents_empty: self.parent_ids.0.map(|p| p.is_empty()),
             node: metadata.langgraph_node.0.map(|n| n.0),
             thread_id: metadata.thread_id.0,
             checkpoint_ns: metadata.langgraph_checkpoint_ns.0,
@@ -601,60 +564,31 @@ impl StepInput {
                     return None;
                 }
                 if let Some(Lenient(Some(Holder::Items(list, _)))) = flat.keys.messages.0 {
-                    let mut said = Vec::with_capacity(list.len());
+                    // The calls of its AI messages (with the message's id), and the calls its
+                    // tool messages answer.
+                    let (mut calls, mut answered) = (vec![], std::collections::HashSet::new());
                     for m in list {
-                        let Holder::Object(m) = m else {
-                            said.push(Said::Other);
-                            continue;
-                        };
+                        let Holder::Object(m) = m else { continue };
                         let mut m = m.flat(normalised)?;
-                        said.push(match m.kind() {
-                            Some("ai") => Said::Calls(m.id(), m.calls()),
-                            Some("tool") => m
-                                .keys
-                                .tool_call_id
-                                .text()
-                                .map_or(Said::Other, |id| Said::Answers(id.to_string())),
-                            _ => Said::Other,
-                        });
+                        match m.kind() {
+                            Some("ai") => {
+                                let id = m.id();
+                                let made = m.calls().into_iter();
+                                calls.extend(made.map(|(call, name, _)| (call, name, id.clone())));
+                            }
+                            Some("tool") => {
+                                answered.extend(m.keys.tool_call_id.text().map(str::to_string))
+                            }
+                            _ => {}
+                        }
                     }
-                    input.waiting = Some(waiting(said));
+                    calls.retain(|(call, ..)| !answered.contains(call));
+                    input.waiting = Some(calls);
                 }
             }
         }
         Some(input)
     }
-}
-
-/// What a message of a step's input list says about calls.
-enum Said {
-    /// An AI message's id and calls.
-    Calls(Option<String>, Vec<(String, String, String)>),
-    /// A tool message's call.
-    Answers(String),
-    Other,
-}
-
-/// The calls of a message list's AI messages no tool message in it answers.
-fn waiting(said: Vec<Said>) -> Vec<(String, String, Option<String>)> {
-    let answered: std::collections::HashSet<&str> = said
-        .iter()
-        .filter_map(|s| match s {
-            Said::Answers(id) => Some(id.as_str()),
-            _ => None,
-        })
-        .collect();
-    let mut out = vec![];
-    for s in &said {
-        if let Said::Calls(message, calls) = s {
-            for (id, name, _) in calls {
-                if !answered.contains(id.as_str()) {
-                    out.push((id.clone(), name.clone(), message.clone()));
-                }
-            }
-        }
-    }
-    out
 }
 
 fn from<'a, T: Deserialize<'a>>(text: &'a str) -> Option<T> {
