@@ -165,7 +165,7 @@ struct Wire<'a> {
     data: Slot<'a>,
     run_id: Text,
     name: Text,
-    tags: Lenient<Vec<Lenient<HiddenTag>>>,
+    tags: Lenient<Hidden>,
     parent_ids: Lenient<Vec<IgnoredAny>>,
     metadata: Object<Metadata>,
     /// Read to tell a v3 event (`type` `"event"` with a string `method`) apart.
@@ -173,8 +173,21 @@ struct Wire<'a> {
     method: Text,
 }
 
-/// A tag that is `"langsmith:hidden"` (`tags` is read as a list of these: hidden when one
-/// is).
+/// `tags` read as whether it is a list holding `"langsmith:hidden"` (without collecting it).
+#[derive(Default)]
+struct Hidden(bool);
+
+impl<'de> Shape<'de> for Hidden {
+    fn of_seq<S: SeqAccess<'de>>(mut s: S) -> Result<Option<Self>, S::Error> {
+        let mut hidden = false;
+        while let Some(tag) = s.next_element::<Lenient<HiddenTag>>()? {
+            hidden |= tag.0.is_some();
+        }
+        Ok(Some(Hidden(hidden)))
+    }
+}
+
+/// A tag that is `"langsmith:hidden"`.
 struct HiddenTag;
 
 impl Shape<'_> for HiddenTag {
@@ -377,7 +390,7 @@ impl Wire<'_> {
             data: Data::None,
             run_id: self.run_id.0,
             name: self.name.0,
-            hidden: (self.tags.0.iter().flatten()).any(|tag| tag.0.is_some()),
+            hidden: self.tags.0.is_some_and(|h| h.0),
             parents_empty: self.parent_ids.0.map(|p| p.is_empty()),
             node: metadata.langgraph_node.0.map(|n| n.0),
             thread_id: metadata.thread_id.0,
