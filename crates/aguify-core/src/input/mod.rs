@@ -99,30 +99,24 @@ impl Record {
         // Its whitespace and key order do not change the path (Python's `json.dumps` writes
         // `{"type": "event", …}`).
         let as_v2 = sse_event.is_none() && starts_as_v2(&text);
-        let v3 = if may_be_v3(&text, as_v2) {
-            crate::wire::v3::Event::read(&text)
-        } else {
-            None
-        };
-        let v2 = if v3.is_none() && as_v2 {
-            crate::wire::v2::Event::read(&text).map(Box::new)
-        } else {
-            None
-        };
-        if v3.is_some() || v2.is_some() {
-            return Ok(Record {
-                origin,
-                lines,
-                sse_event,
-                text,
-                hash: std::sync::OnceLock::new(),
-                value: std::sync::OnceLock::new(),
-                v3,
-                v2,
-            });
+        let v3 = may_be_v3(&text, as_v2).then(|| crate::wire::v3::Event::read(&text));
+        let v3 = v3.flatten();
+        let v2 = (v3.is_none() && as_v2).then(|| crate::wire::v2::Event::read(&text));
+        let v2 = v2.flatten().map(Box::new);
+        if v3.is_none() && v2.is_none() {
+            let value = parse(&text)?;
+            return Ok(Record::new(origin, lines, sse_event, text, value));
         }
-        let value = parse(&text)?;
-        Ok(Record::new(origin, lines, sse_event, text, value))
+        Ok(Record {
+            origin,
+            lines,
+            sse_event,
+            text,
+            hash: std::sync::OnceLock::new(),
+            value: std::sync::OnceLock::new(),
+            v3,
+            v2,
+        })
     }
 
     /// The record as a tree (of a v3 event read typed, parsed from its text when first asked
@@ -400,17 +394,22 @@ where
     Frame::of(read, origin, 1)
 }
 
-/// Whether `text` opens as a v2 event: its first key `event`, its value starting `on_`
-/// (whitespace allowed between the tokens, as Python's `json.dumps` writes them).
+/// How a v2 event's line opens: its first key `event`, its value starting `on_`.
+const V2_OPENING: [&str; 4] = ["{", r#""event""#, ":", r#""on_"#];
+/// How a v3 event's line opens: `{"type":"event"`.
+const V3_OPENING: [&str; 4] = ["{", r#""type""#, ":", r#""event""#];
+
+/// Whether `text` opens as a v2 event ([`V2_OPENING`], whitespace allowed between the tokens,
+/// as Python's `json.dumps` writes them).
 fn starts_as_v2(text: &str) -> bool {
-    opens_with(text, &["{", r#""event""#, ":", r#""on_"#])
+    opens_with(text, &V2_OPENING)
 }
 
-/// Whether `text` may be a v3 event, to be read typed: it opens as `{"type":"event"`
-/// (whitespace allowed between the tokens), or it is no v2 event and has a `"method"` key
+/// Whether `text` may be a v3 event, to be read typed: it opens as one ([`V3_OPENING`],
+/// whitespace allowed between the tokens), or it is no v2 event and has a `"method"` key
 /// anywhere (keys in another order). A line that is not one costs a scan.
 fn may_be_v3(text: &str, as_v2: bool) -> bool {
-    opens_with(text, &["{", r#""type""#, ":", r#""event""#])
+    opens_with(text, &V3_OPENING)
         || (!as_v2 && memchr::memmem::find(text.as_bytes(), br#""method""#).is_some())
 }
 

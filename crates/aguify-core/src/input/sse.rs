@@ -219,8 +219,7 @@ fn tells_bare_v3(method: &str, data: &str) -> Option<bool> {
     if !matches!(method, "lifecycle" | "messages" | "tools") {
         return None;
     }
-    let data = data.trim_start();
-    if data.starts_with(r#"{"type":"event""#) || data.starts_with('[') {
+    if data.trim_start().starts_with('[') {
         return Some(false);
     }
     let h = serde_json::from_str::<Head>(data).ok()?;
