@@ -502,14 +502,17 @@ impl V<'_> {
             );
             return;
         };
-        let fields: Vec<(&str, K, bool)> = FIELDS
-            .iter()
-            .filter_map(|&(name, kind, by_role)| match by_role.as_bytes()[col] {
-                b'-' => None,
-                flag => Some((name, kind, flag == b'R')),
-            })
-            .collect();
-        self.object(p, m, &fields, &["role", "toolCalls"], false);
+        // The role's fields, picked into an array on the stack (a collected Vec, grown three
+        // times a message, was 1.8 M instructions of 127 M converting 2 MB of v3-js).
+        let mut fields = [("", Str, false); FIELDS.len()];
+        let mut n = 0;
+        for &(name, kind, by_role) in FIELDS {
+            if by_role.as_bytes()[col] != b'-' {
+                fields[n] = (name, kind, by_role.as_bytes()[col] == b'R');
+                n += 1;
+            }
+        }
+        self.object(p, m, &fields[..n], &["role", "toolCalls"], false);
         if role == Some("assistant") {
             if let Some(tc) = m.get("toolCalls") {
                 let Some(list) = tc.as_array() else {
