@@ -38,8 +38,8 @@ for d in "$root"/testdata/recordings/*/; do
   "$bin" convert --to ndjson "$d"*__1_*.ndjson "$d"*__2_*.ndjson >"$out/multi__$(basename "$d").ndjson" 2>"$out/multi__$(basename "$d").err"
   if [ -n "${GOLDEN_ALL:-}" ]; then
     k="multi__$(basename "$d")"
-    "$bin" diff --color never "$d"*__1_*.ndjson "$d"*__2_*.ndjson >"$out/$k.diff" 2>&1; echo "rc=$?" >>"$out/$k.diff"
-    "$bin" diff --format json "$d"*__1_*.ndjson "$d"*__2_*.ndjson >"$out/$k.diff-json" 2>&1; echo "rc=$?" >>"$out/$k.diff-json"
+    "$bin" diff --color never --old "$d"*__1_*.ndjson --new "$d"*__2_*.ndjson >"$out/$k.diff" 2>&1; echo "rc=$?" >>"$out/$k.diff"
+    "$bin" diff --format json --old "$d"*__1_*.ndjson --new "$d"*__2_*.ndjson >"$out/$k.diff-json" 2>&1; echo "rc=$?" >>"$out/$k.diff-json"
     "$bin" timeline --color never --width 0 "$d"*__1_*.ndjson "$d"*__2_*.ndjson >"$out/$k.timeline" 2>&1; echo "rc=$?" >>"$out/$k.timeline"
     "$bin" explain --format json "$d"*__1_*.ndjson "$d"*__2_*.ndjson >"$out/$k.explain-json" 2>&1; echo "rc=$?" >>"$out/$k.explain-json"
   fi
