@@ -454,7 +454,7 @@ impl Open {
 
 /// Folds one side's AG-UI events into [`Run`]s. Feed it events in order; each call that ends a
 /// run hands the run back.
-#[derive(Debug)]
+#[derive(Debug, Default)]
 pub struct Conversation {
     exact: bool,
     open: Option<Open>,
@@ -467,9 +467,7 @@ impl Conversation {
     pub fn new(exact: bool) -> Conversation {
         Conversation {
             exact,
-            open: None,
-            runs: 0,
-            interrupts: HashMap::new(),
+            ..Conversation::default()
         }
     }
 
