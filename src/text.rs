@@ -1,7 +1,8 @@
 //! Text from a log or a file name made safe for a terminal or a CI log: the one escaping
 //! function every text output uses ([`printable`]), and the other small helpers every feature
-//! may use, so that none imports another for one: a finding's [`Severity`], and reading a JSON
-//! event's fields ([`list_of`], [`str_of`]).
+//! may use, so that none imports another for one: a finding's [`Severity`], reading a JSON
+//! event's fields ([`list_of`], [`str_of`]), and GitHub workflow command text
+//! ([`workflow_data`], [`workflow_property`]: check's and diff's `--format github`).
 //!
 //! A newline in a run id would start a forged `::error` workflow command in a CI log, `ESC ]0;…
 //! BEL` sets a terminal's title, a CR rewrites the line shown, a bidi override (U+202E) shows
@@ -102,6 +103,21 @@ impl serde_json::ser::Formatter for SafeJson {
         }
         w.write_all(&fragment.as_bytes()[start..])
     }
+}
+
+/// A GitHub Actions workflow command's data: `%`, CR and LF percent-encoded (so no text from a
+/// log starts a command line of its own), other controls escaped ([`printable`]).
+pub fn workflow_data(s: &str) -> String {
+    let s = s
+        .replace('%', "%25")
+        .replace('\r', "%0D")
+        .replace('\n', "%0A");
+    printable(&s).into_owned()
+}
+
+/// A workflow command's property (`file=`, `title=`): its data, `:` and `,` encoded too.
+pub fn workflow_property(s: &str) -> String {
+    workflow_data(s).replace(':', "%3A").replace(',', "%2C")
 }
 
 /// How serious a finding is.

@@ -28,7 +28,8 @@ pub const TEXT_POINTERS: [&str; 4] = [
     "/toolCalls/*/streamedResult",
 ];
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Change {
     Changed,
     Added,
@@ -46,25 +47,44 @@ impl Change {
 }
 
 /// One difference. A value absent on a side is `None`; its origin there is the nearest thing
-/// that side has (the enclosing value, or the run's start).
-#[derive(Debug, Clone, PartialEq)]
+/// that side has (the enclosing value, or the run's start). Serialized as the JSON report
+/// writes it.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct Difference {
+    #[serde(rename = "path")]
     pub pointer: String,
     pub change: Change,
     pub old: Option<Value>,
     pub new: Option<Value>,
+    #[serde(serialize_with = "place")]
     pub old_at: Origin,
+    #[serde(serialize_with = "place")]
     pub new_at: Origin,
 }
 
 /// The differences of the runs at one position; a run only one side has is `None` on the
 /// other.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, serde::Serialize)]
 pub struct RunDiff {
+    #[serde(rename = "run")]
     pub index: usize,
+    #[serde(serialize_with = "place")]
     pub old: Option<Origin>,
+    #[serde(serialize_with = "place")]
     pub new: Option<Origin>,
     pub differences: Vec<Difference>,
+}
+
+/// Where a value is, as the JSON report writes it: `{"file", "line"}` (or `null`).
+fn place<'o, S: serde::Serializer>(
+    o: impl Into<Option<&'o Origin>>,
+    s: S,
+) -> Result<S::Ok, S::Error> {
+    let place = o
+        .into()
+        .map(|o| serde_json::json!({"file": &*o.file, "line": o.line}));
+    serde::Serialize::serialize(&place, s)
 }
 
 impl RunDiff {

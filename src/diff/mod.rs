@@ -151,8 +151,17 @@ pub fn diff(
         std::fs::File::open(f).map_err(input(f))?;
     }
     std::thread::scope(|s| {
-        let (old_rx, old_h) = spawn_side(s, old, popts, opts.exact);
-        let (new_rx, new_h) = spawn_side(s, new, popts, opts.exact);
+        // Each side on a thread of its own, its items coming through a short queue.
+        let [(old_rx, old_h), (new_rx, new_h)] = [old, new].map(|files| {
+            let (tx, rx) = mpsc::sync_channel(READ_AHEAD);
+            let closed = || io::Error::new(io::ErrorKind::BrokenPipe, "diff ended");
+            let read = move || {
+                read_side(files, popts, opts.exact, &mut |item| {
+                    tx.send(item).map_err(|_| closed())
+                })
+            };
+            (rx, s.spawn(read))
+        });
         let mut summary = Summary::default();
         // Per side: runs and unreadable lines seen.
         let mut seen = [(0usize, 0usize); 2];
@@ -213,26 +222,6 @@ pub fn diff(
 
 /// Items a side's thread may read ahead of the comparison: memory is a few runs, not a side.
 const READ_AHEAD: usize = 16;
-
-/// Reads one side on a thread of `s`, its items coming through a short queue.
-fn spawn_side<'scope>(
-    s: &'scope std::thread::Scope<'scope, '_>,
-    files: &'scope [String],
-    popts: &'scope pipeline::Options,
-    exact: bool,
-) -> (
-    mpsc::Receiver<Item>,
-    std::thread::ScopedJoinHandle<'scope, Result<(), Error>>,
-) {
-    let (tx, rx) = mpsc::sync_channel(READ_AHEAD);
-    let handle = s.spawn(move || {
-        read_side(files, popts, exact, &mut |item| {
-            let closed = || io::Error::new(io::ErrorKind::BrokenPipe, "diff ended");
-            tx.send(item).map_err(|_| closed())
-        })
-    });
-    (rx, handle)
-}
 
 /// The pipeline observer of one side: folds events and hands on each run as it ends.
 struct Reader<'a> {

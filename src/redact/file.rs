@@ -94,29 +94,19 @@ fn form_of(v: &serde_json::Value, text: &str, sse_event: Option<&str>) -> Record
 
 /// The lines of what one `read_until('\n')` read, each with its end (`\n`, `\r\n`, a bare
 /// `\r` as old SSE servers end lines, or nothing at the end of input).
-fn lines_of(buf: &[u8]) -> Vec<(&[u8], &[u8])> {
-    let mut out = Vec::new();
-    let mut start = 0;
-    let mut i = 0;
-    while i < buf.len() {
-        let end = match buf[i] {
-            b'\n' => 1,
-            b'\r' if buf.get(i + 1) == Some(&b'\n') => 2,
-            b'\r' => 1,
-            _ => 0,
+fn lines_of(mut buf: &[u8]) -> impl Iterator<Item = (&[u8], &[u8])> {
+    std::iter::from_fn(move || {
+        let at = buf.iter().position(|&b| b == b'\n' || b == b'\r');
+        let (line, end) = match (at, buf) {
+            (_, []) => return None,
+            (None, _) => (buf.len(), 0),
+            (Some(i), _) if buf[i..].starts_with(b"\r\n") => (i, 2),
+            (Some(i), _) => (i, 1),
         };
-        if end > 0 {
-            out.push((&buf[start..i], &buf[i..i + end]));
-            i += end;
-            start = i;
-        } else {
-            i += 1;
-        }
-    }
-    if start < buf.len() {
-        out.push((&buf[start..], &buf[buf.len()..]));
-    }
-    out
+        let (text, rest) = buf.split_at(line + end);
+        buf = rest;
+        Some(text.split_at(line))
+    })
 }
 
 /// An SSE frame's lines (number, text, end) and the blank line that ends it.
@@ -186,45 +176,40 @@ impl Reader<'_, '_> {
     }
 
     fn sse_frame(&mut self, frame: Frame, bad: &mut dyn FnMut(u64, &str)) -> io::Result<()> {
-        let mut event = None;
-        let mut data: Option<String> = None;
-        let mut first_data = None;
+        let (mut event, mut data, mut first_data) = (None, vec![], None);
         for (i, (_, line, _)) in frame.lines.iter().enumerate() {
             let (field, value) = match line.split_once(':') {
                 Some((f, v)) => (f, v.strip_prefix(' ').unwrap_or(v)),
                 None => (line.as_str(), ""),
             };
             match field {
-                "event" => event = Some(value.to_string()),
+                "event" => event = Some(value),
                 "data" => {
                     first_data.get_or_insert(i);
-                    match &mut data {
-                        Some(d) => {
-                            d.push('\n');
-                            d.push_str(value);
-                        }
-                        None => data = Some(value.to_string()),
-                    }
+                    data.push(value);
                 }
                 _ => {}
             }
         }
         let mut kind = slim::Kind::Other;
-        let redacted = match (&data, first_data) {
-            (Some(d), Some(at)) => match serde_json::from_str::<serde_json::Value>(d) {
+        let redacted = match first_data.map(|at| (at, data.join("\n"))) {
+            Some((at, d)) => match serde_json::from_str::<serde_json::Value>(&d) {
                 Ok(mut v) => {
-                    kind = slim::kind(&v, event.as_deref(), &mut self.last_seq);
-                    let form = form_of(&v, d, event.as_deref());
-                    self.redactor.record(&mut v, event.as_deref(), &form);
+                    kind = slim::kind(&v, event, &mut self.last_seq);
+                    let form = form_of(&v, &d, event);
+                    self.redactor.record(&mut v, event, &form);
                     Some((at, serde_json::to_string(&v).map_err(io::Error::other)?))
                 }
                 Err(e) => {
                     self.summary.bad_lines += 1;
-                    bad(frame.lines[at].0, &crate::input::describe_json_error(&e, d));
+                    bad(
+                        frame.lines[at].0,
+                        &crate::input::describe_json_error(&e, &d),
+                    );
                     None
                 }
             },
-            _ => None,
+            None => None,
         };
         let mut b = Vec::new();
         for (i, (_, line, end)) in frame.lines.iter().enumerate() {

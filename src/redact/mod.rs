@@ -15,33 +15,14 @@ pub mod slim;
 pub mod walk;
 
 use std::collections::HashMap;
-use std::sync::OnceLock;
 
 use placeholder::{Code, Word};
 pub use secret::Counts;
 
-/// A word list of `words/`, one word a line (names of keys, types and modes: data, kept apart
-/// from the code that reads it), split into its words at its first use.
-pub(crate) struct Words {
-    text: &'static str,
-    list: OnceLock<Vec<&'static str>>,
-}
-
-impl Words {
-    pub(crate) const fn new(text: &'static str) -> Words {
-        Words {
-            text,
-            list: OnceLock::new(),
-        }
-    }
-
-    pub(crate) fn list(&self) -> &[&'static str] {
-        self.list.get_or_init(|| self.text.lines().collect())
-    }
-
-    pub(crate) fn has(&self, word: &str) -> bool {
-        self.list().contains(&word)
-    }
+/// Whether `word` is a line of `list`, a word list of `words/` (names of keys, types and
+/// modes, one a line: data, kept apart from the code that reads it).
+pub(crate) fn has(list: &str, word: &str) -> bool {
+    list.lines().any(|w| w == word)
 }
 
 /// What `redact` keeps and changes besides text.

@@ -16,7 +16,7 @@
 //! JSON and Python reprs inside a string ([`Code`]) keep their syntax and keys; only their
 //! string values are replaced (and numbers, `true`, `None`… stay).
 
-use super::Words;
+use super::has;
 
 /// The fixed key of the word hash.
 const KEY: u64 = 0x6167_7569_6679_2172;
@@ -82,7 +82,7 @@ pub fn text(s: &str, word: &mut Word, out: &mut String) {
 
 /// Words an error message keeps: those the RUN_ERROR code is read from (src/mapper/
 /// error_code.rs), so that `convert` and `explain` of the redacted log name the same cause.
-static ERROR_WORDS: Words = Words::new(include_str!("words/error-words.txt"));
+const ERROR_WORDS: &str = include_str!("words/error-words.txt");
 
 /// An error message: its words as [`text`] does, but a leading class name (`ValueError:`),
 /// numbers and the words the error's code is read from stay.
@@ -101,7 +101,7 @@ pub fn error(s: &str, out: &mut String) {
         let len = rest.find(|c| is_word(c) != in_word).unwrap_or(rest.len());
         let w = &rest[..len];
         let kept =
-            ERROR_WORDS.has(&w.to_ascii_lowercase()) || w.bytes().all(|b| b.is_ascii_digit());
+            has(ERROR_WORDS, &w.to_ascii_lowercase()) || w.bytes().all(|b| b.is_ascii_digit());
         if in_word && !kept {
             text(w, &mut Word::default(), out);
         } else {
@@ -265,7 +265,7 @@ impl Code {
                 self.quote = Some(c);
                 self.literal_is_key = in_object && self.expect_key;
                 self.literal_kept =
-                    self.literal_is_key || (self.keep_keys && super::walk::KEEP.has(&self.key));
+                    self.literal_is_key || (self.keep_keys && has(super::walk::KEEP, &self.key));
                 self.reading.clear();
                 self.word.end();
             }

@@ -5,21 +5,20 @@ use std::sync::LazyLock;
 
 use regex_lite::Regex;
 
-use super::Words;
-
 /// The kinds found, one a line: the kind, a space, its pattern; in the order they are looked
 /// for. A secret is the match's group 1 where the pattern has one (a URL's credentials, the
 /// token after `Bearer`), else the whole match.
-static KINDS: Words = Words::new(include_str!("words/secrets.txt"));
+const KINDS: &str = include_str!("words/secrets.txt");
 
 /// Cheap tells: a string with none of them holds no secret of [`KINDS`].
-static TELLS: Words = Words::new(include_str!("words/tells.txt"));
+const TELLS: &str = include_str!("words/tells.txt");
 
 /// Key names (lower case, no `-` or `_`) whose string value is a credential: a key ending in one.
-static CREDENTIAL_KEYS: Words = Words::new(include_str!("words/credential-keys.txt"));
+const CREDENTIAL_KEYS: &str = include_str!("words/credential-keys.txt");
 
 static PATTERNS: LazyLock<Vec<(&'static str, Regex)>> = LazyLock::new(|| {
-    (KINDS.list().iter())
+    KINDS
+        .lines()
         .map(|line| line.split_once(' ').expect("a kind, a space, a pattern"))
         .map(|(kind, re)| (kind, Regex::new(re).expect("a valid pattern")))
         .collect()
@@ -32,7 +31,7 @@ pub type Counts = BTreeMap<&'static str, u64>;
 pub fn is_credential_key(key: &str) -> bool {
     let k = key.to_ascii_lowercase();
     let k = k.replace(['-', '_'], "");
-    CREDENTIAL_KEYS.list().iter().any(|w| k.ends_with(w))
+    CREDENTIAL_KEYS.lines().any(|w| k.ends_with(w))
 }
 
 /// The placeholder of a secret of `kind`.
@@ -49,7 +48,7 @@ pub fn is_placeholder(s: &str) -> bool {
 
 /// `s` with every secret replaced by its placeholder, counted in `counts`.
 pub fn replace(s: &str, counts: &mut Counts) -> Option<String> {
-    if !TELLS.list().iter().any(|t| s.contains(t)) {
+    if !TELLS.lines().any(|t| s.contains(t)) {
         return None;
     }
     let mut text: Option<String> = None;

@@ -13,13 +13,13 @@ use serde_json::{Map, Value};
 
 use crate::adapter::RecordKind;
 
-use super::{Mode, Redactor, Words};
+use super::{has, Mode, Redactor};
 
 /// Keys whose string values are structure wherever they are: names, ids, kinds, outcomes.
-pub(crate) static KEEP: Words = Words::new(include_str!("words/keep.txt"));
+pub(crate) const KEEP: &str = include_str!("words/keep.txt");
 
 /// Keys of the model's and the users' text.
-static TEXT: Words = Words::new(include_str!("words/text.txt"));
+const TEXT: &str = include_str!("words/text.txt");
 
 /// Keys of tool arguments: JSON, read as JSON even in pieces.
 const ARGS: &[&str] = &["args", "arguments", "partial_json", "input"];
@@ -318,7 +318,7 @@ impl Redactor<'_> {
         match v {
             Value::String(s) => {
                 let mode = match mode_of(zone, key) {
-                    Mode::Auto(_) if STREAM_MODES.has(s) => Mode::Keep,
+                    Mode::Auto(_) if has(STREAM_MODES, s) => Mode::Keep,
                     m => self.keep_or(cx, m),
                 };
                 let stream = match mode {
@@ -398,7 +398,7 @@ impl Redactor<'_> {
                 Zone::Struct => match (k, &mut *v) {
                     (k, _) if ENVELOPE.contains(&k) => Zone::Envelope,
                     ("kwargs" | "payload" | "resume" | "value" | "cause", _) => Zone::Struct,
-                    (k, _) if KEEP.has(k) => Zone::Envelope,
+                    (k, _) if has(KEEP, k) => Zone::Envelope,
                     ("content", Value::String(s)) if tool => {
                         let mode = this.keep_or(cx, Mode::Auto(false));
                         return this.string(s, mode, None);
@@ -406,7 +406,7 @@ impl Redactor<'_> {
                     (_, Value::String(_)) => Zone::Struct,
                     // A message's content blocks.
                     ("content", Value::Array(_)) => Zone::Struct,
-                    (k, _) if TEXT.has(k) || ARGS.contains(&k) => Zone::Free,
+                    (k, _) if has(TEXT, k) || ARGS.contains(&k) => Zone::Free,
                     _ => Zone::Struct,
                 },
             };
@@ -460,12 +460,12 @@ impl Redactor<'_> {
 
 /// Metadata keys of LangGraph, LangSmith, LangChain and the platform (besides [`KEEP`]'s).
 fn is_run_metadata(k: &str) -> bool {
-    static OWN: Words = Words::new(include_str!("words/run-metadata.txt"));
+    const OWN: &str = include_str!("words/run-metadata.txt");
     ["langgraph_", "ls_", "lc_", "checkpoint_"]
         .iter()
         .any(|p| k.starts_with(p))
-        || OWN.has(k)
-        || KEEP.has(k)
+        || has(OWN, k)
+        || has(KEEP, k)
 }
 
 /// How a string under `key` in `zone` is redacted.
@@ -474,16 +474,16 @@ fn mode_of(zone: Zone, key: &str) -> Mode {
         Zone::Envelope => match key {
             "message" => Mode::Error,
             "error" => Mode::ErrorName,
-            k if TEXT.has(k) => Mode::Text,
+            k if has(TEXT, k) => Mode::Text,
             _ => Mode::Keep,
         },
         Zone::Struct => match key {
-            k if KEEP.has(k) => Mode::Keep,
+            k if has(KEEP, k) => Mode::Keep,
             "repr" => Mode::Code(true),
             "message" => Mode::Error,
             "error" => Mode::ErrorName,
             k if ARGS.contains(&k) => Mode::Code(false),
-            k if TEXT.has(k) => Mode::Text,
+            k if has(TEXT, k) => Mode::Text,
             _ => Mode::Auto(false),
         },
         Zone::Free => Mode::Auto(false),
@@ -491,7 +491,7 @@ fn mode_of(zone: Zone, key: &str) -> Mode {
 }
 
 /// Stream mode names, as `[mode, payload]` tuples carry them: structure even where free.
-static STREAM_MODES: Words = Words::new(include_str!("words/stream-modes.txt"));
+const STREAM_MODES: &str = include_str!("words/stream-modes.txt");
 
 fn str_of<'a>(m: &'a Map<String, Value>, k: &str) -> Option<&'a str> {
     m.get(k).and_then(Value::as_str)
@@ -506,12 +506,12 @@ fn is_agui(m: &Map<String, Value>) -> bool {
     })
 }
 
-static MESSAGE_TYPES: Words = Words::new(include_str!("words/message-types.txt"));
+const MESSAGE_TYPES: &str = include_str!("words/message-types.txt");
 
-static BLOCK_TYPES: Words = Words::new(include_str!("words/block-types.txt"));
+const BLOCK_TYPES: &str = include_str!("words/block-types.txt");
 
-static INTERRUPT_KEYS: Words = Words::new(include_str!("words/interrupt-keys.txt"));
-static ERROR_KEYS: Words = Words::new(include_str!("words/error-keys.txt"));
+const INTERRUPT_KEYS: &str = include_str!("words/interrupt-keys.txt");
+const ERROR_KEYS: &str = include_str!("words/error-keys.txt");
 
 /// Whether an object is structure, and which.
 fn shape(m: &Map<String, Value>) -> Option<Shape> {
@@ -521,7 +521,7 @@ fn shape(m: &Map<String, Value>) -> Option<Shape> {
     }
     if m.contains_key("content") || m.contains_key("tool_calls") || m.contains_key("toolCalls") {
         if let Some(t) = ty.filter(|t| {
-            MESSAGE_TYPES.has(t) || t.ends_with("MessageChunk") || t.ends_with("Message")
+            has(MESSAGE_TYPES, t) || t.ends_with("MessageChunk") || t.ends_with("Message")
         }) {
             return Some(Shape::Message {
                 chunk: t.ends_with("Chunk"),
@@ -535,15 +535,15 @@ fn shape(m: &Map<String, Value>) -> Option<Shape> {
             });
         }
     }
-    let keys_in = |set: &Words| m.keys().all(|k| set.has(k));
+    let keys_in = |set: &str| m.keys().all(|k| has(set, k));
     let known = str_of(m, "name") == Some("agui")
         || m.contains_key("lg_name")
         || m.contains_key("interrupt_id")
         || m.contains_key("interruptId")
-        || ty.is_some_and(|t| BLOCK_TYPES.has(t))
+        || ty.is_some_and(|t| has(BLOCK_TYPES, t))
         || str_of(m, "event").is_some_and(|e| e.contains('-'))
-        || (m.contains_key("value") && keys_in(&INTERRUPT_KEYS))
-        || ((m.contains_key("error") || m.contains_key("message")) && keys_in(&ERROR_KEYS))
+        || (m.contains_key("value") && keys_in(INTERRUPT_KEYS))
+        || ((m.contains_key("error") || m.contains_key("message")) && keys_in(ERROR_KEYS))
         || (m.contains_key("name") && m.contains_key("args"));
     known.then_some(Shape::Other)
 }

@@ -18,7 +18,7 @@ pub fn is_snapshot(first_line: &[u8]) -> bool {
 /// `out` in order. A file without the header is an error.
 pub fn read(
     file: &Arc<str>,
-    mut reader: impl BufRead,
+    reader: impl BufRead,
     out: &mut dyn FnMut(Item) -> std::io::Result<()>,
 ) -> Result<(), Error> {
     let io_err = |source| Error::Input {
@@ -30,20 +30,14 @@ pub fn read(
         origin,
         message: message.into(),
     };
-    let mut line = String::new();
-    let mut number = 0u64;
     let mut run: Option<Run> = None;
-    loop {
-        line.clear();
-        if reader.read_line(&mut line).map_err(io_err)? == 0 {
-            break;
-        }
-        number += 1;
+    for (number, line) in (1..).zip(reader.lines()) {
+        let line = line.map_err(io_err)?;
         let origin = Origin {
             file: file.clone(),
             line: number,
         };
-        let text = line.trim_end_matches(['\n', '\r']);
+        let text = line.trim_end_matches('\r');
         if number == 1 {
             if !is_snapshot(text.as_bytes()) {
                 return Err(io_err(std::io::Error::new(

@@ -5,6 +5,7 @@
 use aguify::check::report::DEFAULT_MAX_PER_RULE;
 use aguify::input::Origin;
 use aguify::text::printable;
+use aguify::timeline::render::count;
 use indexmap::IndexMap;
 
 /// Unreadable lines met per file, in the order the files were met.
@@ -31,12 +32,8 @@ impl BadLines {
     pub fn finish(&self) {
         let shown = DEFAULT_MAX_PER_RULE as u64;
         for (file, n) in self.files.iter().filter(|(_, n)| **n > shown) {
-            let more = n - shown;
-            let lines = if more == 1 { "line" } else { "lines" };
-            eprintln!(
-                "aguify: … and {more} more unreadable {lines} in {}",
-                printable(file)
-            );
+            let more = count((n - shown) as usize, "more unreadable line");
+            eprintln!("aguify: … and {more} in {}", printable(file));
         }
     }
 }

@@ -9,7 +9,7 @@ use aguify::error::os_text;
 use aguify::input::walk;
 use aguify::text::printable;
 
-use crate::cli::{CheckArgs, FailOn, ReportFormat};
+use crate::cli::{CheckArgs, FailOn};
 use crate::options;
 
 /// Whether findings fail the run under `--fail-on` / `--max-warnings`.
@@ -256,24 +256,16 @@ pub fn run(args: CheckArgs) -> anyhow::Result<i32> {
         max_warnings: args.max_warnings,
         verbose: args.verbose,
     };
-    let format = match args.format {
-        ReportFormat::Text => Format::Text,
-        ReportFormat::Json => Format::Json,
-        ReportFormat::Github => Format::Github,
-        ReportFormat::Junit => Format::Junit,
-        ReportFormat::Sarif => Format::Sarif,
-        ReportFormat::Markdown => Format::Markdown,
-    };
     let color = crate::terminal::use_color(args.color, io::stdout().is_terminal());
     let mut out = io::BufWriter::with_capacity(64 * 1024, io::stdout().lock());
-    let written = match format {
+    let written = match args.format {
         _ if args.quiet => Ok(()),
         _ if args.statistics => out.write_all(check::report::text::statistics(&report).as_bytes()),
         Format::Markdown => {
             let page = check::report::markdown::render_linked(&report, &markdown_link);
             out.write_all(page.as_bytes())
         }
-        _ => report.write_to(format, color, &mut out),
+        _ => report.write_to(args.format, color, &mut out),
     }
     .and_then(|()| out.flush());
     crate::verdict_written(written, verdict(&report, &args))

@@ -1,6 +1,8 @@
 //! Command-line definitions (clap derive). Completions are generated from these.
 
 use aguify::adapter::Family;
+use aguify::check::report::Format as ReportFormat;
+use aguify::diff::report::Format as DiffFormat;
 use aguify::input::Framing;
 use aguify::mapper::{Compat, Target, TextPolicy, ToolSteps};
 use aguify::sink::Format;
@@ -333,17 +335,6 @@ pub struct CheckArgs {
 }
 
 #[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ReportFormat {
-    Text,
-    Json,
-    Github,
-    Junit,
-    Sarif,
-    /// A summary for a CI job page (`$GITHUB_STEP_SUMMARY`); see docs/check.md
-    Markdown,
-}
-
-#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
 pub enum FailOn {
     Error,
     Warning,
@@ -417,13 +408,6 @@ pub struct ExplainArgs {
     /// Colour the text report; `auto` colours a terminal only and honours NO_COLOR / CLICOLOR_FORCE
     #[arg(long, value_enum, default_value_t = Color::Auto)]
     pub color: Color,
-}
-
-#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
-pub enum DiffFormat {
-    Text,
-    Json,
-    Github,
 }
 
 #[derive(Args, Debug)]

@@ -3,11 +3,11 @@
 
 use std::io::{self, IsTerminal, Write};
 
-use aguify::diff::report::{Format, Report};
+use aguify::diff::report::Report;
 use aguify::diff::{self, Options};
 
 use crate::bad_lines::BadLines;
-use crate::cli::{DiffArgs, DiffFormat, PolicyArgs};
+use crate::cli::{DiffArgs, PolicyArgs};
 use crate::{options, terminal};
 
 pub fn run(args: DiffArgs) -> anyhow::Result<i32> {
@@ -38,14 +38,9 @@ pub fn run(args: DiffArgs) -> anyhow::Result<i32> {
         ignore_text: args.ignore_text,
         exact: args.exact,
     };
-    let format = match args.format {
-        DiffFormat::Text => Format::Text,
-        DiffFormat::Json => Format::Json,
-        DiffFormat::Github => Format::Github,
-    };
     let color = terminal::use_color(args.color, io::stdout().is_terminal());
     let mut out = io::BufWriter::with_capacity(64 * 1024, io::stdout().lock());
-    let mut report = Report::new(format, color, &old, &new, &mut out);
+    let mut report = Report::new(args.format, color, &old, &new, &mut out);
     let mut bad = BadLines::default();
     let summary = diff::diff(
         &old,

@@ -5,6 +5,7 @@ use std::io::{self, Write};
 use std::path::Path;
 
 use aguify::redact::{file, Options};
+use aguify::timeline::render::count;
 
 use crate::cli::RedactArgs;
 use crate::options;
@@ -56,15 +57,12 @@ pub fn run(args: RedactArgs) -> anyhow::Result<i32> {
     if !secrets.is_empty() {
         let total: u64 = secrets.values().sum();
         let kinds: Vec<String> = secrets.iter().map(|(k, n)| format!("{n} {k}")).collect();
-        let noun = if total == 1 { "secret" } else { "secrets" };
-        eprintln!(
-            "aguify: redact: {total} {noun} replaced: {}",
-            kinds.join(", ")
-        );
+        let total = count(total as usize, "secret");
+        eprintln!("aguify: redact: {total} replaced: {}", kinds.join(", "));
     }
     if bad_lines > 0 {
-        let noun = if bad_lines == 1 { "line" } else { "lines" };
-        eprintln!("aguify: redact: {bad_lines} bad {noun} passed through redacted");
+        let lines = count(bad_lines as usize, "bad line");
+        eprintln!("aguify: redact: {lines} passed through redacted");
     }
     Ok(0)
 }

@@ -248,14 +248,11 @@ impl FollowReader {
             return Ok(false);
         }
         let mut now = vec![0u8; self.prefix.len()];
-        let mut got = 0;
-        while got < now.len() {
-            match self.file.read_at(&mut now[got..], got as u64)? {
-                0 => break,
-                n => got += n,
-            }
+        match self.file.read_exact_at(&mut now, 0) {
+            // Shorter than what was read: not the same start.
+            Err(e) if e.kind() == io::ErrorKind::UnexpectedEof => Ok(true),
+            read => read.map(|()| now != self.prefix),
         }
-        Ok(now[..got] != self.prefix[..])
     }
 
     #[cfg(not(unix))]

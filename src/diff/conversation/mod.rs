@@ -47,6 +47,7 @@ use crate::agui::{Event, Role, Snapshot, ToolContent};
 use crate::input::Origin;
 use crate::leaf::{flatten, Leaf, Run};
 use crate::payload::Payload;
+use crate::text::{list_of, str_of};
 
 /// A string joined from deltas, with where each delta came from.
 #[derive(Debug, Clone, Default)]
@@ -453,7 +454,7 @@ impl Open {
 
 /// Folds one side's AG-UI events into [`Run`]s. Feed it events in order; each call that ends a
 /// run hands the run back.
-#[derive(Debug)]
+#[derive(Debug, Default)]
 pub struct Conversation {
     exact: bool,
     open: Option<Open>,
@@ -466,9 +467,7 @@ impl Conversation {
     pub fn new(exact: bool) -> Conversation {
         Conversation {
             exact,
-            open: None,
-            runs: 0,
-            interrupts: HashMap::new(),
+            ..Conversation::default()
         }
     }
 
@@ -628,24 +627,19 @@ fn slot<T>(
 
 /// An AG-UI message object (of a snapshot or a run's input) as a [`Message`].
 fn message_of(m: &Value, origin: &Origin) -> Option<Message> {
-    fn s<'v>(v: Option<&'v Value>, k: &str) -> Option<&'v str> {
-        v.and_then(|v| v.get(k)).and_then(Value::as_str)
-    }
-    let id = s(Some(m), "id").unwrap_or("");
-    let mut msg = Message::new(id, s(Some(m), "role")?, origin);
+    let s = |v: &Value, k: &str| str_of(v, k).unwrap_or_default();
+    let mut msg = Message::new(&s(m, "id"), &str_of(m, "role")?, origin);
     if let Some(c) = m.get("content").filter(|c| !c.is_null()) {
         msg.text = Joined::whole(content_text(c), origin);
     }
-    msg.tool_call_id = s(Some(m), "toolCallId").map(str::to_string);
+    msg.tool_call_id = str_of(m, "toolCallId");
     msg.error = m.get("error").is_some_and(|e| !e.is_null());
-    let calls = m.get("toolCalls").and_then(Value::as_array);
-    for c in calls.into_iter().flatten() {
-        let f = c.get("function");
-        let arguments = s(f, "arguments").unwrap_or("").to_string();
+    for c in list_of(m, "toolCalls") {
+        let f = c.get("function").unwrap_or(&Value::Null);
         msg.calls.push(Call {
-            id: s(Some(c), "id").unwrap_or("").to_string(),
-            name: s(f, "name").unwrap_or("").to_string(),
-            args: Joined::whole(arguments, origin),
+            id: s(c, "id"),
+            name: s(f, "name"),
+            args: Joined::whole(s(f, "arguments"), origin),
         });
     }
     Some(msg)

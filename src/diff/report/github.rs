@@ -6,20 +6,7 @@ use std::io::{self, Write};
 use super::{at, show, summary_line};
 use crate::diff::{RunDiff, Summary};
 use crate::input::Origin;
-
-/// A workflow command's data: `%`, CR and LF percent-encoded (so no text starts a command
-/// line of its own), other controls escaped ([`crate::text::printable`]).
-fn esc_data(s: &str) -> String {
-    let s = s
-        .replace('%', "%25")
-        .replace('\r', "%0D")
-        .replace('\n', "%0A");
-    crate::text::printable(&s).into_owned()
-}
-
-fn esc_prop(s: &str) -> String {
-    esc_data(s).replace(':', "%3A").replace(',', "%2C")
-}
+use crate::text::{workflow_data as esc_data, workflow_property as esc_prop};
 
 fn props(o: &Origin, title: &str) -> String {
     let line = (o.line > 0).then(|| format!(",line={}", o.line));

@@ -6,41 +6,16 @@
 
 use std::io::{self, Write};
 
-use serde_json::{json, Value};
+use serde_json::json;
 
 use crate::diff::{RunDiff, Summary};
-use crate::input::Origin;
-
-fn place(o: &Origin) -> Value {
-    json!({"file": &*o.file, "line": o.line})
-}
 
 /// The report's opening before the first run, a separator before the others.
 const OPEN: &[u8] = b"{\"runs\":[";
 
 pub fn run(d: &RunDiff, first: bool, w: &mut dyn Write) -> io::Result<()> {
     w.write_all(if first { OPEN } else { b"," })?;
-    let differences: Vec<Value> = d
-        .differences
-        .iter()
-        .map(|x| {
-            json!({
-                "path": x.pointer,
-                "change": x.change.as_str(),
-                "old": x.old,
-                "new": x.new,
-                "oldAt": place(&x.old_at),
-                "newAt": place(&x.new_at),
-            })
-        })
-        .collect();
-    let v = json!({
-        "run": d.index,
-        "old": d.old.as_ref().map(place),
-        "new": d.new.as_ref().map(place),
-        "differences": differences,
-    });
-    serde_json::to_writer(&mut *w, &v)?;
+    serde_json::to_writer(&mut *w, d)?;
     w.write_all(b"\n")
 }
 

@@ -13,7 +13,8 @@ use super::{RunDiff, Summary};
 use crate::input::Origin;
 use crate::timeline::render::count;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// Report format of `aguify diff` (`--format`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Format {
     Text,
     Json,
