@@ -325,22 +325,19 @@ fn advice(
                 "Check the server's logs and exit status around that time; if the recording is at fault, record again with the error line kept.".into(),
             )
         }
-        _ => {
-            let (cause, hint) = match nearest {
-                Some(s) if s.kind == "tool_error" || open_tool.is_some() => (
-                    format!("An exception in the graph's code{during}: {} ({}).", s.message, s.at),
-                    "Fix the failing tool, or let the tool node turn exceptions into tool messages (e.g. `ToolNode(handle_tool_errors=True)`) so the model can react.".to_string(),
-                ),
-                Some(s) => (
-                    format!("An exception in the graph's code{during}; nearest sign: {} ({}).", s.message, s.at),
-                    "Read the error message and the node it came from; catch the exception there or fix its cause.".to_string(),
-                ),
-                None => (
-                    format!("An exception in the graph's code{during}."),
-                    "Read the error message and the last records before it; catch the exception in the node that raised or fix its cause.".to_string(),
-                ),
-            };
-            (cause, hint)
-        }
+        _ => match nearest {
+            Some(s) if s.kind == "tool_error" || open_tool.is_some() => (
+                format!("An exception in the graph's code{during}: {} ({}).", s.message, s.at),
+                "Fix the failing tool, or let the tool node turn exceptions into tool messages (e.g. `ToolNode(handle_tool_errors=True)`) so the model can react.".to_string(),
+            ),
+            Some(s) => (
+                format!("An exception in the graph's code{during}; nearest sign: {} ({}).", s.message, s.at),
+                "Read the error message and the node it came from; catch the exception there or fix its cause.".to_string(),
+            ),
+            None => (
+                format!("An exception in the graph's code{during}."),
+                "Read the error message and the last records before it; catch the exception in the node that raised or fix its cause.".to_string(),
+            ),
+        },
     }
 }
