@@ -87,9 +87,7 @@ impl TimelineBuilder {
     ) -> usize {
         let (base, file) = match self.run.and_then(|r| self.runs.get_mut(r)) {
             Some(run) => {
-                if run.first_ts.is_none() {
-                    run.first_ts = ts;
-                }
+                run.first_ts = run.first_ts.or(ts);
                 (run.first_ts, run.origin.file.clone())
             }
             None => (ts, origin.file.clone()),
@@ -204,9 +202,7 @@ impl TimelineBuilder {
         run.end_event = end.map(|_| index);
         if let Some(t) = end.flatten() {
             run.last_ts = Some(t);
-            if run.first_ts.is_none() {
-                run.first_ts = Some(t);
-            }
+            run.first_ts = run.first_ts.or(Some(t));
         }
         let summary = run.clone();
         let (base, file) = (summary.first_ts, summary.origin.file.clone());

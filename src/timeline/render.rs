@@ -156,12 +156,7 @@ impl Renderer {
     }
 
     fn write_segments(&self, segs: &[Segment], w: &mut dyn Write) -> io::Result<()> {
-        let width = if self.opts.full {
-            None
-        } else {
-            self.opts.width
-        };
-        let mut fitted = fit(segs, width);
+        let mut fitted = fit(segs, self.opts.width.filter(|_| !self.opts.full));
         // No trailing blanks, trimmed before painting so both renderers agree.
         while let Some(last) = fitted.last_mut() {
             let t = last.text.trim_end().len();
