@@ -20,12 +20,14 @@ pub(super) fn finished_before(runs: &[RunSummary], i: usize) -> Option<&RunSumma
     (lone_error && finished).then_some(prev)
 }
 
-/// Says of `x` what it is: a RUN_ERROR sent after its run had finished (AGX302).
+/// Says of `x` what it is: a RUN_ERROR sent after its run (the one before) had finished
+/// (AGX302).
 pub(super) fn after_finished(x: &mut Explanation, prev: &RunSummary) {
     x.ending = "error_after_finished";
+    x.run -= 1;
     x.run_id = prev.run_id.clone();
     x.thread_id = x.thread_id.take().or_else(|| prev.thread_id.clone());
-    x.started_at = Loc::from(&prev.origin);
+    x.started_at = prev.origin.clone();
     x.last_records.clear();
     x.open.clear();
     let finished_at = prev
@@ -43,16 +45,17 @@ pub(super) fn after_finished(x: &mut Explanation, prev: &RunSummary) {
 
 /// The line that carried a run's error: the terminal's origin, unless the mapper made the
 /// error up because the input stopped (INCOMPLETE_STREAM) or the run had no terminal at all.
-pub(super) fn carried_by(run: &RunSummary) -> Option<Loc> {
+pub(super) fn carried_by(run: &RunSummary) -> Option<Origin> {
     match &run.outcome {
         Outcome::Error { code, .. } if code.as_deref() != Some(error_code::INCOMPLETE_STREAM) => {
-            run.end_origin.as_ref().map(Loc::from)
+            run.end_origin.clone()
         }
         _ => None,
     }
 }
 
 pub(super) fn explain_run(
+    i: usize,
     run: &RunSummary,
     entries: &[Entry],
     last_records: Vec<RawRecord>,
@@ -110,7 +113,7 @@ pub(super) fn explain_run(
     // The run's last full state (a state delta has no `what` of a snapshot).
     let final_state = entries.iter().rev().find_map(|e| match &e.line {
         Line::State { what, messages, .. } if *what != "state delta" => Some(FinalState {
-            at: Loc::from(&e.origin),
+            at: e.origin.clone(),
             messages: *messages,
         }),
         _ => None,
@@ -124,17 +127,18 @@ pub(super) fn explain_run(
         .collect();
     let (cause, hint) = advice(&code, &message, &steps, &open, nearest.as_ref());
     Explanation {
-        file: run.file.to_string(),
+        run: i,
+        file: run.origin.file.clone(),
         run_id: run.run_id.clone(),
         thread_id: run.thread_id.clone(),
-        started_at: Loc::from(&run.origin),
+        started_at: run.origin.clone(),
         ending,
         error: ErrorPart {
             message,
             code,
             name,
             carried_by: carried,
-            input_ends_at: run.end_origin.as_ref().map(Loc::from),
+            input_ends_at: run.end_origin.clone(),
         },
         last_records,
         open,
@@ -190,7 +194,7 @@ fn open_spans(
             kind,
             name: name.cloned(),
             id: id.cloned(),
-            since: Loc::from(&e.origin),
+            since: e.origin.clone(),
             open_ms: moment.zip(e.ts).map(|(m, t)| m - t),
             open_events: err_index.saturating_sub(e.index),
             state,
@@ -321,22 +325,19 @@ fn advice(
                 "Check the server's logs and exit status around that time; if the recording is at fault, record again with the error line kept.".into(),
             )
         }
-        _ => {
-            let (cause, hint) = match nearest {
-                Some(s) if s.kind == "tool_error" || open_tool.is_some() => (
-                    format!("An exception in the graph's code{during}: {} ({}).", s.message, s.at),
-                    "Fix the failing tool, or let the tool node turn exceptions into tool messages (e.g. `ToolNode(handle_tool_errors=True)`) so the model can react.".to_string(),
-                ),
-                Some(s) => (
-                    format!("An exception in the graph's code{during}; nearest sign: {} ({}).", s.message, s.at),
-                    "Read the error message and the node it came from; catch the exception there or fix its cause.".to_string(),
-                ),
-                None => (
-                    format!("An exception in the graph's code{during}."),
-                    "Read the error message and the last records before it; catch the exception in the node that raised or fix its cause.".to_string(),
-                ),
-            };
-            (cause, hint)
-        }
+        _ => match nearest {
+            Some(s) if s.kind == "tool_error" || open_tool.is_some() => (
+                format!("An exception in the graph's code{during}: {} ({}).", s.message, s.at),
+                "Fix the failing tool, or let the tool node turn exceptions into tool messages (e.g. `ToolNode(handle_tool_errors=True)`) so the model can react.".to_string(),
+            ),
+            Some(s) => (
+                format!("An exception in the graph's code{during}; nearest sign: {} ({}).", s.message, s.at),
+                "Read the error message and the node it came from; catch the exception there or fix its cause.".to_string(),
+            ),
+            None => (
+                format!("An exception in the graph's code{during}."),
+                "Read the error message and the last records before it; catch the exception in the node that raised or fix its cause.".to_string(),
+            ),
+        },
     }
 }

@@ -38,34 +38,11 @@ pub use record::{describe_record, V3View};
 /// Version of the JSON report's schema (`docs/timeline.md`).
 pub const SCHEMA: &str = "aguify-explain/1";
 
-/// A place in the input.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Loc {
-    pub file: String,
-    pub line: u64,
-}
-
-impl From<&Origin> for Loc {
-    fn from(o: &Origin) -> Self {
-        Loc {
-            file: o.file.to_string(),
-            line: o.line,
-        }
-    }
-}
-
-impl std::fmt::Display for Loc {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}:{}", self.file, self.line)
-    }
-}
-
 /// One raw input record (or bad line), described by its real type.
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct RawRecord {
-    pub at: Loc,
+    pub at: Origin,
     /// What the record is: `v2 on_chat_model_stream ChatOpenAI data{chunk}`, `v3 tools
     /// tool-started`, `error line ValueError`…
     pub summary: String,
@@ -85,9 +62,9 @@ pub struct ErrorPart {
     /// Exception class, when the log names it.
     pub name: Option<String>,
     /// The input line that carried the error; `null` when nothing did (the input just stops).
-    pub carried_by: Option<Loc>,
+    pub carried_by: Option<Origin>,
     /// The last line of the run's input.
-    pub input_ends_at: Option<Loc>,
+    pub input_ends_at: Option<Origin>,
 }
 
 /// Something still open when the run ended.
@@ -98,7 +75,7 @@ pub struct OpenSpan {
     pub kind: &'static str,
     pub name: Option<String>,
     pub id: Option<String>,
-    pub since: Loc,
+    pub since: Origin,
     /// Milliseconds it had been open, when the log has timestamps.
     pub open_ms: Option<i64>,
     /// AG-UI events (or raw records, for model calls) between its start and the error.
@@ -115,7 +92,7 @@ pub struct Signal {
     /// `bad_line`.
     pub kind: &'static str,
     pub message: String,
-    pub at: Loc,
+    pub at: Origin,
     #[serde(skip)]
     event_index: u64,
 }
@@ -124,7 +101,7 @@ pub struct Signal {
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct FinalState {
-    pub at: Loc,
+    pub at: Origin,
     /// Messages it holds (`null`: the state has no `messages` list).
     pub messages: Option<usize>,
 }
@@ -133,10 +110,13 @@ pub struct FinalState {
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Explanation {
-    pub file: String,
+    /// The index of the run it explains among the timeline's runs.
+    #[serde(skip)]
+    pub run: usize,
+    pub file: std::sync::Arc<str>,
     pub run_id: Option<String>,
     pub thread_id: Option<String>,
-    pub started_at: Loc,
+    pub started_at: Origin,
     /// `run_error` (a RUN_ERROR the input carried) or `no_terminal` (the stream stopped).
     pub ending: &'static str,
     pub error: ErrorPart,
@@ -220,7 +200,7 @@ impl Explainer {
         &self.timeline
     }
 
-    fn push_raw(&mut self, at: Loc, summary: String, disposition: String) {
+    fn push_raw(&mut self, at: Origin, summary: String, disposition: String) {
         self.ring.push_back(RawRecord {
             at,
             summary,
@@ -233,8 +213,8 @@ impl Explainer {
     }
 
     /// Takes the snapshot of a run that just ended badly: the records before the error and the
-    /// model calls still open.
-    /// Each run is looked at once, after it ended: linear in the number of runs.
+    /// model calls still open. Each run is looked at once, after it ended (after every event:
+    /// when none ended, the loop stops at once).
     fn snapshot_ended_runs(&mut self) {
         let runs = self.timeline.runs();
         let open = self.timeline.current_run().map(|_| runs.len() - 1);
@@ -269,7 +249,7 @@ impl Explainer {
                     kind: "model_call",
                     name: Some(c.name.clone()),
                     id: None,
-                    since: Loc::from(&c.origin),
+                    since: c.origin.clone(),
                     open_ms: moment.zip(c.ts).map(|(m, t)| m - t),
                     open_events: self.records.saturating_sub(c.record_no),
                     state: "no end: the model call never finished".into(),
@@ -313,13 +293,8 @@ impl Explainer {
                 continue;
             }
             let (recs, model_open) = self.snapshots.get(&i).cloned().unwrap_or_default();
-            let mut x = explain_run(
-                run,
-                self.timeline.run_entries(i),
-                recs,
-                model_open,
-                &self.signals,
-            );
+            let entries = self.timeline.run_entries(i);
+            let mut x = explain_run(i, run, entries, recs, model_open, &self.signals);
             if let Some(prev) = finished_before(runs, i) {
                 after_finished(&mut x, prev);
             }
@@ -349,7 +324,7 @@ impl Explainer {
         self.signals.push(Signal {
             kind,
             message,
-            at: Loc::from(at),
+            at: at.clone(),
             event_index: self.timeline.events_seen(),
         });
     }
@@ -450,7 +425,7 @@ impl Observer for Explainer {
             Disposition::Ignored(why) => format!("ignored: {why}"),
             Disposition::Bad(msg) => format!("bad: {msg}"),
         };
-        self.push_raw(Loc::from(&rec.origin), describe_record(rec), disposition);
+        self.push_raw(rec.origin.clone(), describe_record(rec), disposition);
     }
 
     fn bad_line(&mut self, origin: &Origin, message: &crate::error::BadLine) {
@@ -458,7 +433,7 @@ impl Observer for Explainer {
         if self.bad_lines <= BAD_LINES_KEPT {
             self.timeline.bad_line(origin, message);
         }
-        let at = Loc::from(origin);
+        let at = origin.clone();
         // A bad record is also reported through `record` (with its disposition); a bad frame
         // only here.
         if self.ring.back().is_none_or(|r| r.at != at) {
@@ -498,16 +473,9 @@ impl Observer for Explainer {
     }
 
     fn event(&mut self, ev: &Event, origin: &Origin) -> io::Result<()> {
-        let ev = ev.typed();
-        let runs_before = self.timeline.runs().len();
-        let open_before = self.timeline.current_run().is_some();
         // A new RUN_STARTED ends a run left open: snapshot before the ring moves on.
-        self.timeline.take_event(&ev, origin);
-        if self.timeline.runs().len() != runs_before
-            || open_before != self.timeline.current_run().is_some()
-        {
-            self.snapshot_ended_runs();
-        }
+        self.timeline.take_event(&ev.typed(), origin);
+        self.snapshot_ended_runs();
         Ok(())
     }
 

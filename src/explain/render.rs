@@ -62,7 +62,7 @@ pub fn summary(report: &Report) -> String {
 }
 
 /// A location, as `:line` when it is in the explained run's own file.
-fn loc(x: &Explanation, l: &super::Loc) -> String {
+fn loc(x: &Explanation, l: &crate::input::Origin) -> String {
     if l.file == x.file {
         format!(":{}", l.line)
     } else {

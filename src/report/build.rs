@@ -11,7 +11,8 @@ use super::model::{
 };
 use super::text::{clipped, payload, Clipped};
 use crate::check::{rules, Finding, Severity};
-use crate::explain::{self, Loc};
+use crate::explain;
+use crate::timeline::render::{self, count, ms, one_line};
 use crate::timeline::{self, Entry, Line, RunSummary, TimelineBuilder};
 
 /// Bytes of run detail (lanes, transcript, states) in a report: runs past it get a header
@@ -37,10 +38,6 @@ pub struct Sources<'a> {
     pub collected: &'a Collected,
     pub inputs: Vec<String>,
     pub limits: Limits,
-}
-
-fn at(o: &crate::input::Origin) -> String {
-    o.to_string()
 }
 
 fn view(f: &Finding) -> FindingView {
@@ -108,13 +105,6 @@ fn place(
         .partition_point(|r| r.first_entry <= entry)
         .checked_sub(1)?;
     Some((run, entry))
-}
-
-fn outcome(run: &RunSummary) -> Outcome {
-    Outcome {
-        how: run.outcome.clone(),
-        at: run.end_origin.as_ref().map(at),
-    }
 }
 
 /// Text left to a run's payloads.
@@ -201,23 +191,15 @@ pub fn build(src: &Sources<'_>) -> Report {
     let mut limits = src.limits;
     let placed = Placed::new(src.findings, entries, runs);
     let links = Links::new(runs, &src.collected.resumes);
-    // Each run's diagnosis, found by where the run started (one map, not a scan per run).
-    let mut diagnoses: HashMap<(&str, &str, u64), &crate::explain::Explanation> = HashMap::new();
+    // Each run's diagnosis, by the run's index (one map, not a scan per run).
+    let mut diagnoses = HashMap::new();
     for x in &src.explained.explained {
-        let key = (
-            x.file.as_str(),
-            x.started_at.file.as_str(),
-            x.started_at.line,
-        );
-        diagnoses.entry(key).or_insert(x);
+        diagnoses.entry(x.run).or_insert(x);
     }
     let mut out_runs = Vec::new();
     let mut detail_bytes = 0usize;
     for (i, run) in runs.iter().enumerate().take(limits.max_runs) {
-        let started = Loc::from(&run.origin);
-        let diagnosis = diagnoses
-            .get(&(&*run.file, started.file.as_str(), started.line))
-            .map(|x| (*x).clone());
+        let diagnosis = diagnoses.get(&i).map(|x| (*x).clone());
         let (errors, warnings) = placed.per_run.get(&i).copied().unwrap_or_default();
         let budget = DETAIL_BUDGET + usize::from(run.outcome.failed()) * FAILED_BUDGET;
         let mut detail = (detail_bytes < budget)
@@ -233,11 +215,14 @@ pub fn build(src: &Sources<'_>) -> Report {
         }
         out_runs.push(Run {
             n: i + 1,
-            file: run.file.to_string(),
+            file: run.origin.file.to_string(),
             thread: run.thread_id.clone(),
             run: run.run_id.clone(),
-            at: at(&run.origin),
-            outcome: outcome(run),
+            at: run.origin.to_string(),
+            outcome: Outcome {
+                how: run.outcome.clone(),
+                at: run.end_origin.as_ref().map(ToString::to_string),
+            },
             events: run.events,
             messages: run.messages,
             tool_calls: run.tool_calls,
@@ -355,10 +340,6 @@ impl Clock {
     }
 }
 
-fn one_line_cut(s: &str, n: usize) -> String {
-    timeline::render::cut(&timeline::render::one_line(s), n)
-}
-
 /// A run's lanes and transcript.
 fn detail(
     src: &Sources<'_>,
@@ -378,7 +359,7 @@ fn detail(
         let k = entries.partition_point(|e| e.index < idx);
         entries
             .get(k)
-            .map_or_else(|| at(&run.origin), |e| at(&e.origin))
+            .map_or_else(|| run.origin.to_string(), |e| e.origin.to_string())
     };
     let clock = Clock::new(run, entries);
     let mut budget = Budget(RUN_TEXT_BYTES);
@@ -389,7 +370,7 @@ fn detail(
     for (_, rv) in timeline::in_events(&src.collected.resumes, |r| r.0, first_event, next_event) {
         items.push(Item {
             kind: "resume",
-            at: at(&run.origin),
+            at: run.origin.to_string(),
             ms: clock.ms.then_some(0),
             id: Some(rv.interrupt_id.clone()),
             status: Some(rv.status.clone()),
@@ -475,7 +456,7 @@ fn findings_without_item(items: &mut Vec<Item>, findings: Vec<FindingView>, e: &
         None => items.push(Item {
             kind: "other",
             name: Some("run started".into()),
-            at: at(&e.origin),
+            at: e.origin.to_string(),
             findings,
             ..Item::default()
         }),
@@ -500,7 +481,7 @@ type BarSpec = (usize, &'static str, String);
 fn entry_item(e: &Entry, cx: &mut ItemCx<'_>) -> Option<(Item, Option<BarSpec>)> {
     // Only spans (steps, messages, reasoning, tool calls) have a duration.
     let mut item = Item {
-        at: at(&e.origin),
+        at: e.origin.to_string(),
         dur_ms: e.duration_ms(),
         ..Item::default()
     };
@@ -529,7 +510,7 @@ fn entry_item(e: &Entry, cx: &mut ItemCx<'_>) -> Option<(Item, Option<BarSpec>)>
             if *cut {
                 item.status = Some("cut off".into());
             }
-            bar = Some((0, "text", one_line_cut(text, 60)));
+            bar = Some((0, "text", render::cut(&one_line(text), 60)));
         }
         Line::Reasoning {
             id,
@@ -546,7 +527,7 @@ fn entry_item(e: &Entry, cx: &mut ItemCx<'_>) -> Option<(Item, Option<BarSpec>)>
             if *cut {
                 item.status = Some("cut off".into());
             }
-            bar = Some((0, "reasoning", one_line_cut(text, 60)));
+            bar = Some((0, "reasoning", render::cut(&one_line(text), 60)));
         }
         Line::Tool { name, .. } => {
             tool_item(&mut item, &e.line, cx);
@@ -680,9 +661,9 @@ fn entry_bar(
         Some(ei) => clock.pos(ei, e.end_ts),
         None => s,
     };
-    let mut info = timeline::render::count(e.events as usize, "event");
+    let mut info = count(e.events as usize, "event");
     if let Some(d) = e.duration_ms() {
-        info = format!("{} · {info}", timeline::render::ms(d));
+        info = format!("{} · {info}", ms(d));
     }
     if let Some(id) = &item.id {
         info.push_str(&format!(" · {id}"));
@@ -692,8 +673,12 @@ fn entry_bar(
         e: end.max(s),
         kind,
         label,
-        at: at(&e.origin),
-        end_at: e.end_origin.as_ref().filter(|o| **o != e.origin).map(at),
+        at: e.origin.to_string(),
+        end_at: e
+            .end_origin
+            .as_ref()
+            .filter(|o| **o != e.origin)
+            .map(ToString::to_string),
         info,
         item: Some(index),
         n: 1,
@@ -711,7 +696,7 @@ fn model_bar(
     let e = c.end.map_or(s, |ei| clock.pos(ei, c.end_ts)).max(s);
     let mut info = String::new();
     if let (Some(a), Some(b)) = (c.start_ts, c.end_ts) {
-        info.push_str(&timeline::render::ms(b - a));
+        info.push_str(&ms(b - a));
         info.push_str(" · ");
     }
     if let Some((i, o)) = c.tokens {

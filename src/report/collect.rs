@@ -209,11 +209,10 @@ impl Collected {
     /// The user messages of a list of messages (AG-UI `role: user` or LangChain `type:
     /// human`), each id once.
     fn users(&mut self, index: u64, list: &[Value]) {
-        let users = list.iter().filter(|m| {
-            m.get("role").and_then(Value::as_str) == Some("user")
-                || m.get("type").and_then(Value::as_str) == Some("human")
-        });
-        for m in users {
+        for m in list
+            .iter()
+            .filter(|m| m["role"] == "user" || m["type"] == "human")
+        {
             let id = str_of(m, "id").unwrap_or_default();
             if self.user_ids.insert(id.clone()) || id.is_empty() {
                 self.users.push((index, text_of(m.get("content"))));

@@ -1,7 +1,5 @@
 //! Texts as the report shows them: clipped to a size, JSON pretty-printed.
 
-use std::io;
-
 use serde::Serialize;
 use serde_json::Value;
 
@@ -55,40 +53,15 @@ pub fn clipped(s: &str, max: usize) -> Clipped {
     }
 }
 
-/// A writer that keeps the first `max` bytes and then refuses more.
-struct Capped {
-    buf: Vec<u8>,
-    max: usize,
-    cut: bool,
-}
-
-impl io::Write for Capped {
-    fn write(&mut self, b: &[u8]) -> io::Result<usize> {
-        let room = self.max - self.buf.len();
-        if b.len() > room {
-            self.buf.extend_from_slice(&b[..room]);
-            self.cut = true;
-            return Err(io::Error::other("report text budget reached"));
-        }
-        self.buf.extend_from_slice(b);
-        Ok(b.len())
-    }
-    fn flush(&mut self) -> io::Result<()> {
-        Ok(())
-    }
-}
-
 /// A value pretty-printed, written no further than `max` bytes (a large state is not written
-/// whole to be cut).
+/// whole to be cut): into a slice of `max` bytes, which refuses what does not fit.
 pub fn pretty_value(v: &Value, max: usize) -> Clipped {
-    let mut w = Capped {
-        buf: Vec::new(),
-        max,
-        cut: false,
-    };
-    let _ = serde_json::to_writer_pretty(&mut w, v);
-    let mut text = String::from_utf8_lossy(&w.buf).into_owned();
-    if w.cut {
+    let mut buf = vec![0; max];
+    let mut room = &mut buf[..];
+    let cut = serde_json::to_writer_pretty(&mut room, v).is_err();
+    let len = max - room.len();
+    let mut text = String::from_utf8_lossy(&buf[..len]).into_owned();
+    if cut {
         // A multi-byte character cut in two shows as U+FFFD: drop it.
         while text.ends_with('\u{FFFD}') {
             text.pop();
@@ -96,7 +69,7 @@ pub fn pretty_value(v: &Value, max: usize) -> Clipped {
     }
     Clipped {
         text,
-        more: usize::from(w.cut),
+        more: usize::from(cut),
         json: true,
     }
 }

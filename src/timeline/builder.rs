@@ -67,19 +67,14 @@ impl TimelineBuilder {
         self.depth_step() + usize::from(self.ns_depth > 0)
     }
 
+    /// Under a namespace, what open sub-agents (spans of `open.steps` keyed `subagent <id>`)
+    /// run is indented under them, beyond its namespace depth.
     pub(super) fn depth_step(&self) -> usize {
-        if self.ns_depth > 0 {
-            self.ns_depth + self.open_subagents()
-        } else {
-            self.open.steps.len() + 1
+        let steps = self.open.steps.iter();
+        match self.ns_depth {
+            0 => steps.len() + 1,
+            ns => ns + steps.filter(|(k, _)| k.starts_with("subagent ")).count(),
         }
-    }
-
-    /// Sub-agents open (spans of `open.steps` keyed `subagent <id>`): what they run is
-    /// indented under them, beyond its namespace depth.
-    fn open_subagents(&self) -> usize {
-        let subagent = |(k, _): &&(String, usize)| k.starts_with("subagent ");
-        self.open.steps.iter().filter(subagent).count()
     }
 
     pub(super) fn push(
@@ -92,10 +87,8 @@ impl TimelineBuilder {
     ) -> usize {
         let (base, file) = match self.run.and_then(|r| self.runs.get_mut(r)) {
             Some(run) => {
-                if run.first_ts.is_none() {
-                    run.first_ts = ts;
-                }
-                (run.first_ts, run.file.clone())
+                run.first_ts = run.first_ts.or(ts);
+                (run.first_ts, run.origin.file.clone())
             }
             None => (ts, origin.file.clone()),
         };
@@ -119,41 +112,34 @@ impl TimelineBuilder {
         self.entries.len() - 1
     }
 
-    /// Adds an event to an open span entry.
-    pub(super) fn touch(&mut self, idx: usize, At { ts, origin, .. }: At) {
-        let index = self.index;
+    /// Adds an event to an open span entry; its line, to change.
+    pub(super) fn touch(&mut self, idx: usize, At { ts, origin, .. }: At) -> &mut Line {
         self.touched = Some(idx);
-        if let Some(e) = self.entries.get_mut(idx) {
-            e.events += 1;
-            if ts.is_some() {
-                e.end_ts = ts;
-            }
-            e.end_origin = Some(origin.clone());
-            e.end_index = Some(index);
+        let e = &mut self.entries[idx];
+        e.events += 1;
+        if ts.is_some() {
+            e.end_ts = ts;
         }
-    }
-
-    /// The line of entry `i`, to change.
-    pub(super) fn line_mut(&mut self, i: usize) -> Option<&mut Line> {
-        self.entries.get_mut(i).map(|e| &mut e.line)
+        e.end_origin = Some(origin.clone());
+        e.end_index = Some(self.index);
+        &mut e.line
     }
 
     /// Adds an event to an open text, reasoning or tool entry, its delta appended.
     pub(super) fn append(&mut self, idx: usize, delta: &str, at: At) {
-        self.touch(idx, at);
-        if let Some(
-            Line::Text { text, .. } | Line::Reasoning { text, .. } | Line::Tool { args: text, .. },
-        ) = self.line_mut(idx)
+        if let Line::Text { text, .. }
+        | Line::Reasoning { text, .. }
+        | Line::Tool { args: text, .. } = self.touch(idx, at)
         {
             text.push_str(delta);
         }
     }
 
-    pub(super) fn close(&mut self, idx: usize, at: At) {
+    /// Adds an event to an open span entry and settles it; its line, to change.
+    pub(super) fn close(&mut self, idx: usize, at: At) -> &mut Line {
         self.touch(idx, at);
-        if let Some(e) = self.entries.get_mut(idx) {
-            e.settled = true;
-        }
+        self.entries[idx].settled = true;
+        &mut self.entries[idx].line
     }
 
     pub(super) fn start_run(
@@ -168,7 +154,6 @@ impl TimelineBuilder {
             self.end_run(Outcome::NoTerminal, None, origin);
         }
         self.runs.push(RunSummary {
-            file: origin.file.clone(),
             run_id: run_id.clone(),
             thread_id: thread_id.clone(),
             origin: origin.clone(),
@@ -211,20 +196,16 @@ impl TimelineBuilder {
             }
         }
         let index = self.index;
-        let Some(run) = self.runs.get_mut(r) else {
-            return;
-        };
+        let run = &mut self.runs[r];
         run.outcome = outcome;
         run.end_origin = Some(origin.clone());
         run.end_event = end.map(|_| index);
         if let Some(t) = end.flatten() {
             run.last_ts = Some(t);
-            if run.first_ts.is_none() {
-                run.first_ts = Some(t);
-            }
+            run.first_ts = run.first_ts.or(Some(t));
         }
         let summary = run.clone();
-        let (base, file) = (summary.first_ts, summary.file.clone());
+        let (base, file) = (summary.first_ts, summary.origin.file.clone());
         let line = Line::RunEnd(Box::new(summary));
         let i = self.push(Kind::Run, line, 0, At::new(end.flatten(), origin), true);
         let e = &mut self.entries[i];

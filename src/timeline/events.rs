@@ -47,7 +47,7 @@ impl TimelineBuilder {
                 // Several files are one thread for the mapper; a file that records no thread
                 // id and resumes nothing is not shown under the thread of the file before.
                 if let Some(prev) = self.runs.last() {
-                    if prev.file != at.origin.file
+                    if prev.origin.file != at.origin.file
                         && resumes == 0
                         && prev.thread_id == thread
                         && !self.thread_recorded.contains(&at.origin.file)
@@ -212,8 +212,7 @@ impl TimelineBuilder {
             }
             Event::ToolCallEnd { tool_call_id, .. } => {
                 if let Some(i) = self.open_span(Tool, tool_call_id) {
-                    self.touch(i, at);
-                    if let Some(Line::Tool { args_done, .. }) = self.line_mut(i) {
+                    if let Line::Tool { args_done, .. } = self.touch(i, at) {
                         *args_done = true;
                     }
                 }
@@ -251,10 +250,8 @@ impl TimelineBuilder {
                 let detail = match tree {
                     Value::Object(o) => {
                         let keys: Vec<&str> = o.keys().map(String::as_str).collect();
-                        match msgs {
-                            Some(n) => format!("keys: {} · messages: {n}", keys.join(", ")),
-                            None => format!("keys: {}", keys.join(", ")),
-                        }
+                        let msgs = msgs.map(|n| format!(" · messages: {n}"));
+                        format!("keys: {}{}", keys.join(", "), msgs.unwrap_or_default())
                     }
                     other => compact(other),
                 };
@@ -348,21 +345,15 @@ impl TimelineBuilder {
             return;
         };
         let (_, start) = self.open.steps.remove(pos);
-        self.touch(start, at);
-        let (depth, dur, events) = match self.entries.get_mut(start) {
-            Some(e) => {
-                if let Line::StepStart { finished, .. } = &mut e.line {
-                    *finished = true;
-                }
-                let events = self.index.saturating_sub(e.index) + 1;
-                (e.depth, e.duration_ms(), events)
-            }
-            None => (1, None, 1),
-        };
+        if let Line::StepStart { finished, .. } = self.touch(start, at) {
+            *finished = true;
+        }
+        let e = &self.entries[start];
+        let depth = e.depth;
         let line = Line::StepEnd {
             name: shown,
-            duration_ms: dur,
-            events,
+            duration_ms: e.duration_ms(),
+            events: self.index.saturating_sub(e.index) + 1,
         };
         self.push(Kind::Step, line, depth, at, true);
     }
@@ -450,15 +441,13 @@ impl TimelineBuilder {
             self.count(|r| r.reasoning += 1);
             return;
         };
-        if let Some(Line::Reasoning { encrypted, .. }) = self.line_mut(i) {
+        let e = &mut self.entries[i];
+        if let Line::Reasoning { encrypted, .. } = &mut e.line {
             *encrypted += 1;
         }
-        let depth = self.entries.get(i).map_or(2, |e| e.depth);
-        if self.entries.get(i).is_some_and(|e| e.settled) {
-            let line = Line::Other {
-                what: "encrypted reasoning".into(),
-                detail: eid,
-            };
+        if e.settled {
+            let (depth, what) = (e.depth, "encrypted reasoning".into());
+            let line = Line::Other { what, detail: eid };
             self.push(Kind::Reasoning, line, depth, at, true);
         }
     }
@@ -488,13 +477,12 @@ impl TimelineBuilder {
                 self.push(Kind::Tool, line, depth, at, false)
             }
         };
-        self.close(i, at);
-        if let Some(Line::Tool {
+        if let Line::Tool {
             result,
             error,
             args_done,
             ..
-        }) = self.line_mut(i)
+        } = self.close(i, at)
         {
             *result = Some(content);
             *error = is_error;
@@ -510,10 +498,9 @@ impl TimelineBuilder {
             let cid = value["toolCallId"].as_str().unwrap_or_default();
             let n = value["delta"].as_str().map_or(0, |d| d.chars().count());
             if let Some(i) = self.open_span(Kind::Tool, cid) {
-                self.touch(i, at);
-                if let Some(Line::Tool {
+                if let Line::Tool {
                     streamed_output, ..
-                }) = self.line_mut(i)
+                } = self.touch(i, at)
                 {
                     *streamed_output += n;
                 }

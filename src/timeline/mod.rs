@@ -66,9 +66,6 @@ pub struct InlineNote {
     rename_all_fields = "camelCase"
 )]
 pub enum Outcome {
-    /// Still running (only seen while following a file).
-    #[default]
-    Open,
     Success {
         /// Tool calls with no result (`outcome.pendingToolCallIds`).
         #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -86,7 +83,9 @@ pub enum Outcome {
         code: Option<String>,
         message: String,
     },
-    /// The input ended (or a new run began) with no terminal event for this run.
+    /// The input ended (or a new run began) with no terminal event for this run; a run's
+    /// outcome until it ends.
+    #[default]
     NoTerminal,
 }
 
@@ -99,7 +98,6 @@ impl Outcome {
     /// Its `kind` in the report: `success`, `interrupt`, `error`, `no_terminal`…
     pub fn kind(&self) -> &'static str {
         match self {
-            Outcome::Open => "open",
             Outcome::Success { .. } => "success",
             Outcome::Interrupt { .. } => "interrupt",
             Outcome::Cancelled => "cancelled",
@@ -120,9 +118,9 @@ pub struct Tokens {
 /// One run's summary: the footer.
 #[derive(Debug, Clone, Default)]
 pub struct RunSummary {
-    pub file: Arc<str>,
     pub run_id: Option<String>,
     pub thread_id: Option<String>,
+    /// Where the run starts (its file is the run's file).
     pub origin: Origin,
     /// Index of the run's first entry in [`TimelineBuilder::entries`].
     pub first_entry: usize,

@@ -74,19 +74,9 @@ fn preview(paint: Paint, text: impl Into<String>) -> Segment {
     piece(Fit::Preview, paint, text)
 }
 
-/// A status the line must keep (an error, a missing result).
-fn status(paint: Paint, text: impl Into<String>) -> Segment {
-    piece(Fit::Status, paint, text)
-}
-
 /// ` · text`, dropped (with its ` · `) first when the line is too wide.
 fn detail(v: &mut Vec<Segment>, paint: Paint, text: impl Into<String>) {
     dotted(v, piece(Fit::Detail, paint, text));
-}
-
-/// A path (with its `:line`), cut from the left.
-fn path(paint: Paint, text: impl Into<String>) -> Segment {
-    piece(Fit::Path, paint, text)
 }
 
 /// Rendering options.
@@ -141,7 +131,7 @@ impl Renderer {
             self.write_segments(
                 &[
                     seg(Paint::Dim, "── "),
-                    path(Paint::Dim, format!("{} ", one_line(&e.run_file))),
+                    piece(Fit::Path, Paint::Dim, format!("{} ", one_line(&e.run_file))),
                     seg(Paint::Dim, "─".repeat(pad)),
                 ],
                 w,
@@ -166,12 +156,7 @@ impl Renderer {
     }
 
     fn write_segments(&self, segs: &[Segment], w: &mut dyn Write) -> io::Result<()> {
-        let width = if self.opts.full {
-            None
-        } else {
-            self.opts.width
-        };
-        let mut fitted = fit(segs, width);
+        let mut fitted = fit(segs, self.opts.width.filter(|_| !self.opts.full));
         // No trailing blanks, trimmed before painting so both renderers agree.
         while let Some(last) = fitted.last_mut() {
             let t = last.text.trim_end().len();
@@ -205,7 +190,7 @@ impl Renderer {
     pub fn segments(&self, e: &Entry) -> Vec<Segment> {
         let mut v = vec![
             seg(Paint::Dim, format!("{:>9} ", time_col(e))),
-            path(Paint::Dim, format!("{:>7}  ", line_col(e))),
+            piece(Fit::Path, Paint::Dim, format!("{:>7}  ", line_col(e))),
             seg(Paint::Plain, "  ".repeat(e.depth)),
         ];
         let k = e.kind;
@@ -223,7 +208,10 @@ impl Renderer {
                 }
                 if *resumes > 0 {
                     let resumes = format!("resumes {}", count(*resumes, "interrupt"));
-                    dotted(&mut v, status(Paint::Kind(Kind::Interrupt), resumes));
+                    dotted(
+                        &mut v,
+                        piece(Fit::Status, Paint::Kind(Kind::Interrupt), resumes),
+                    );
                 }
             }
             Line::RunEnd(run) => footer(&mut v, run),
@@ -286,7 +274,7 @@ impl Renderer {
                 v.push(seg(Paint::Strong(k), "⏸ interrupt "));
                 v.push(piece(Fit::Id, Paint::Strong(k), self.id(id)));
                 v.push(seg(Paint::Strong(k), " "));
-                v.push(status(Paint::Kind(k), reason.clone()));
+                v.push(piece(Fit::Status, Paint::Kind(k), reason.clone()));
                 if let Some(m) = message {
                     v.push(seg(Paint::Plain, " "));
                     v.push(preview(Paint::Plain, quote(m)));
@@ -295,7 +283,7 @@ impl Renderer {
             Line::Error { code, message } => {
                 v.push(seg(Paint::Strong(k), "✖ RUN_ERROR "));
                 if let Some(c) = code {
-                    v.push(status(Paint::Strong(k), format!("{c} ")));
+                    v.push(piece(Fit::Status, Paint::Strong(k), format!("{c} ")));
                 }
                 v.push(piece(Fit::Message, Paint::Kind(k), one_line(message)));
             }
@@ -347,10 +335,16 @@ impl Renderer {
                 };
                 v.push(preview(p, quote(r)));
                 if *error {
-                    dotted(v, status(Paint::Strong(Kind::Error), "tool error"));
+                    dotted(
+                        v,
+                        piece(Fit::Status, Paint::Strong(Kind::Error), "tool error"),
+                    );
                 }
             }
-            None => dotted(v, status(Paint::Strong(Kind::Error), "no result")),
+            None => dotted(
+                v,
+                piece(Fit::Status, Paint::Strong(Kind::Error), "no result"),
+            ),
         }
         push_duration(v, e);
     }
@@ -371,7 +365,7 @@ fn note_segments(e: &Entry, n: &InlineNote) -> Vec<Segment> {
     ];
     match &n.origin {
         Some(o) if o.file == e.run_file => v.push(seg(Paint::Dim, format!(" (:{})", o.line))),
-        Some(o) => v.push(path(Paint::Dim, format!(" ({o})"))),
+        Some(o) => v.push(piece(Fit::Path, Paint::Dim, format!(" ({o})"))),
         None => {}
     }
     v
@@ -380,7 +374,6 @@ fn note_segments(e: &Entry, n: &InlineNote) -> Vec<Segment> {
 fn footer(v: &mut Vec<Segment>, run: &RunSummary) {
     v.push(seg(Paint::Strong(Kind::Run), "■ "));
     match &run.outcome {
-        Outcome::Open => v.push(seg(Paint::Kind(Kind::Run), "running")),
         Outcome::Success { pending_tool_calls } => {
             v.push(seg(Paint::Strong(Kind::Text), "success"));
             if !pending_tool_calls.is_empty() {
@@ -397,7 +390,7 @@ fn footer(v: &mut Vec<Segment>, run: &RunSummary) {
                 let paint = Paint::Kind(Kind::Interrupt);
                 v.push(seg(paint, if i == 0 { " " } else { ", " }));
                 v.push(piece(Fit::Id, paint, id.clone()));
-                v.push(status(paint, format!(" ({reason})")));
+                v.push(piece(Fit::Status, paint, format!(" ({reason})")));
             }
         }
         Outcome::Cancelled => v.push(seg(Paint::Strong(Kind::Run), "cancelled")),
@@ -568,11 +561,9 @@ fn fit(segs: &[Segment], width: Option<usize>) -> Vec<Segment> {
             break;
         }
         if out[i].fit == Fit::Id {
-            let whole = &segs
-                .iter()
-                .filter(|s| s.fit == Fit::Id)
-                .nth(ids_before(&out, i));
-            if let Some(whole) = whole {
+            // Its whole text: the details dropped took no id with them.
+            let ids = |v: &[Segment]| v.iter().filter(|s| s.fit == Fit::Id).count();
+            if let Some(whole) = segs.iter().filter(|s| s.fit == Fit::Id).nth(ids(&out[..i])) {
                 out[i].text = cut(&whole.text, out[i].text.width() + room);
             }
         }
@@ -655,11 +646,6 @@ fn share_previews(out: &mut [Segment], width: usize) {
         avail = avail.saturating_sub(b);
         left -= 1;
     }
-}
-
-/// How many ids come before `out[i]` (the details dropped took no id with them).
-fn ids_before(out: &[Segment], i: usize) -> usize {
-    out[..i].iter().filter(|s| s.fit == Fit::Id).count()
 }
 
 /// Cuts `s` to `max` columns from the left, starting with `…` when cut (a path keeps its

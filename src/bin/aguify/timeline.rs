@@ -133,11 +133,8 @@ impl<W: Write> Printer<W> {
 
     fn drain(&mut self) -> io::Result<()> {
         let ready = self.builder.take_settled();
-        if ready.is_empty() {
-            return Ok(());
-        }
         self.renderer.write_all(ready, &mut self.out)?;
-        if self.flush_each {
+        if self.flush_each && !ready.is_empty() {
             self.out.flush()?;
         }
         Ok(())

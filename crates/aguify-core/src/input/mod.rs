@@ -23,8 +23,9 @@ use lines::{LineReader, RawLine};
 use sse::SseFramer;
 pub use text::RecordText;
 
-/// Where a record came from: file name (`-` for stdin) and 1-based line number.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
+/// Where a record came from: file name (`-` for stdin) and 1-based line number (written as
+/// `{"file": …, "line": …}`).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash, serde::Serialize)]
 pub struct Origin {
     /// The input's name: its path, or `-` for stdin.
     pub file: Arc<str>,
