@@ -25,12 +25,13 @@ type Ts = Option<i64>;
 /// agent) after it. Also declares [`EventType`] and [`EVENT_TYPES`] (the 1.0 types: all but the
 /// `thinking` ones), and what is read off the two common fields and the kind. A field written
 /// `name?: T`, as the protocol's TypeScript types write an optional one, is an `Option<T>` left
-/// out when absent.
+/// out when absent. A `thinking` variant names the REASONING_* one it stands for (`for …`),
+/// from which [`Event::into_thinking`] is declared.
 macro_rules! events {
     (
         unattributed { $($(#[$u_attr:meta])* $u:ident = $u_name:literal { $($(#[$u_fa:meta])* $u_f:ident $(?: $u_o:ty)? $(: $u_t:ty)?,)* })* }
         attributed { $($(#[$a_attr:meta])* $a:ident = $a_name:literal { $($(#[$a_fa:meta])* $a_f:ident $(?: $a_o:ty)? $(: $a_t:ty)?,)* })* }
-        thinking { $($(#[$t_attr:meta])* $t:ident = $t_name:literal { $($(#[$t_fa:meta])* $t_f:ident $(?: $t_o:ty)? $(: $t_t:ty)?,)* })* }
+        thinking { $($(#[$t_attr:meta])* $t:ident = $t_name:literal for $t_of:ident { $($(#[$t_fa:meta])* $t_f:ident $(?: $t_o:ty)? $(: $t_t:ty)?,)* })* }
     ) => {
         /// An AG-UI 1.0 event type (`EventType`): the checker tells event types apart by this
         /// instead of comparing their names once per rule family.
@@ -166,6 +167,15 @@ macro_rules! events {
                 }
             }
 
+            /// `--compat thinking`: REASONING_* as the 0.x THINKING_* event (no ids, no role).
+            pub fn into_thinking(self) -> Event {
+                match self {
+                    $(Event::$t_of { timestamp, $($t_f,)* .. } => Event::$t { timestamp, $($t_f),* },)*
+                    Event::Passthrough(v) => Event::Passthrough(thinking_value(v)),
+                    ev => ev,
+                }
+            }
+
             /// The event attributed to sub-agent `id` (an event that cannot carry one is
             /// unchanged).
             pub fn attributed(mut self, id: Option<&str>) -> Event {
@@ -174,6 +184,21 @@ macro_rules! events {
                 }
                 self
             }
+        }
+
+        /// [`Event::into_thinking`] of a passed-through event: its `type` renamed in place,
+        /// `role` and `messageId` dropped.
+        fn thinking_value(mut v: Value) -> Value {
+            let thinking = match EventType::of(super::event_type(&v)) {
+                $(Some(EventType::$t_of) => $t_name,)*
+                _ => return v,
+            };
+            if let Some(m) = v.as_object_mut() {
+                m.insert("type".into(), Value::String(thinking.into()));
+                m.shift_remove("role");
+                m.shift_remove("messageId");
+            }
+            v
         }
     };
 }
@@ -348,13 +373,13 @@ events! {
     thinking {
         /// `--compat thinking`: the 0.x names TDesign Chat 0.5.2 reads, which carry no ids or
         /// role ([`Event::into_thinking`]).
-        ThinkingStart = "THINKING_START" {}
-        ThinkingTextMessageStart = "THINKING_TEXT_MESSAGE_START" {}
-        ThinkingTextMessageContent = "THINKING_TEXT_MESSAGE_CONTENT" {
+        ThinkingStart = "THINKING_START" for ReasoningStart {}
+        ThinkingTextMessageStart = "THINKING_TEXT_MESSAGE_START" for ReasoningMessageStart {}
+        ThinkingTextMessageContent = "THINKING_TEXT_MESSAGE_CONTENT" for ReasoningMessageContent {
             delta: String,
         }
-        ThinkingTextMessageEnd = "THINKING_TEXT_MESSAGE_END" {}
-        ThinkingEnd = "THINKING_END" {}
+        ThinkingTextMessageEnd = "THINKING_TEXT_MESSAGE_END" for ReasoningMessageEnd {}
+        ThinkingEnd = "THINKING_END" for ReasoningEnd {}
     }
 }
 
@@ -538,44 +563,6 @@ impl Event {
             typed => Cow::Owned(serde_json::to_value(typed).unwrap_or(Value::Null)),
         }
     }
-
-    /// `--compat thinking`: REASONING_* as the 0.x THINKING_* event (no ids, no role).
-    pub fn into_thinking(self) -> Event {
-        match self {
-            Event::ReasoningStart { timestamp, .. } => Event::ThinkingStart { timestamp },
-            Event::ReasoningMessageStart { timestamp, .. } => {
-                Event::ThinkingTextMessageStart { timestamp }
-            }
-            Event::ReasoningMessageContent {
-                timestamp, delta, ..
-            } => Event::ThinkingTextMessageContent { timestamp, delta },
-            Event::ReasoningMessageEnd { timestamp, .. } => {
-                Event::ThinkingTextMessageEnd { timestamp }
-            }
-            Event::ReasoningEnd { timestamp, .. } => Event::ThinkingEnd { timestamp },
-            Event::Passthrough(v) => Event::Passthrough(thinking_value(v)),
-            ev => ev,
-        }
-    }
-}
-
-/// [`Event::into_thinking`] of a passed-through event: its `type` renamed in place, `role`
-/// and `messageId` dropped.
-fn thinking_value(mut v: Value) -> Value {
-    let thinking = match EventType::of(super::event_type(&v)) {
-        Some(EventType::ReasoningStart) => "THINKING_START",
-        Some(EventType::ReasoningMessageStart) => "THINKING_TEXT_MESSAGE_START",
-        Some(EventType::ReasoningMessageContent) => "THINKING_TEXT_MESSAGE_CONTENT",
-        Some(EventType::ReasoningMessageEnd) => "THINKING_TEXT_MESSAGE_END",
-        Some(EventType::ReasoningEnd) => "THINKING_END",
-        _ => return v,
-    };
-    if let Some(m) = v.as_object_mut() {
-        m.insert("type".into(), Value::String(thinking.into()));
-        m.shift_remove("role");
-        m.shift_remove("messageId");
-    }
-    v
 }
 
 #[cfg(test)]
