@@ -236,7 +236,7 @@ impl EncodedState {
 }
 
 /// A state, as [`ModelEvent::State`] and a `STATE_SNAPSHOT` hold it: a tree, or the text a parse thread wrote (the sinks write its
-/// parts from where they are, [`EncodedState::with_json_parts`], instead of a copy).
+/// parts from where they are, `EncodedState::with_json_parts`, instead of a copy).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(untagged)]
 pub enum Snapshot {
@@ -433,9 +433,9 @@ pub enum ModelEvent {
         /// Its value, kept as JSON text.
         value: Payload,
     },
-    /// The full graph state (never a node's partial update), normalized ([`crate::wire::langchain`]):
+    /// The full graph state (never a node's partial update), normalized (`wire::langchain`):
     /// a tree, or one a parse thread wrote with its messages shared, its JSON text written
-    /// once ([`EncodedState`]; the sinks write the text instead of the tree). Its `messages`
+    /// once (`EncodedState`; the sinks write the text instead of the tree). Its `messages`
     /// list, when it has one, is the run's message list: the mapper reads its tool messages at
     /// once and converts the whole list to AG-UI only at the run's end (for
     /// `MESSAGES_SNAPSHOT`), not for every state.
