@@ -12,7 +12,7 @@ use std::sync::Arc;
 use aguify::check::{Checker, Config};
 use aguify::input::Origin;
 use aguify::mapper::{Compat, MapOptions, Mapper, TextPolicy, ToolSteps};
-use aguify::model::{EncodedState, ErrorInfo, InterruptInfo, ModelEvent, Usage};
+use aguify::model::{EncodedState, ErrorInfo, InterruptInfo, ModelEvent, Snapshot, ToolResult, Usage};
 use arbitrary::Arbitrary;
 use libfuzzer_sys::fuzz_target;
 use serde_json::{json, Value};
@@ -80,7 +80,7 @@ enum Ev {
     Custom(u8),
     State {
         messages: bool,
-        /// Written on a parse thread (`ModelEvent::EncodedState`).
+        /// Written on a parse thread (`Snapshot::Encoded`).
         encoded: bool,
         answers: Option<u8>,
     },
@@ -201,13 +201,13 @@ fn model(ev: Ev) -> ModelEvent {
             named,
             message,
             error,
-        } => ModelEvent::ToolEnd {
+        } => ModelEvent::ToolEnd(ToolResult {
             tool_call_id: id("call", call),
             name: named.then(|| "tool0".into()),
             content: json!("done"),
             message_id: message.map(|m| id("tm", m)),
             error,
-        },
+        }),
         Ev::Custom(n) => ModelEvent::Custom {
             name: id("c", n),
             value: aguify::payload::Payload::from_value(&json!({"n": n})),
@@ -228,10 +228,10 @@ fn model(ev: Ev) -> ModelEvent {
                 );
             }
             let state = json!({"messages": list, "k": 1});
-            match encoded.then(|| EncodedState::from_state(state.clone())) {
-                Some(Ok(e)) => ModelEvent::EncodedState(Box::new(e)),
-                _ => ModelEvent::State { state },
-            }
+            ModelEvent::State(match encoded.then(|| EncodedState::from_state(state.clone())) {
+                Some(Ok(e)) => Snapshot::Encoded(Box::new(e)),
+                _ => Snapshot::Value(state),
+            })
         }
     }
 }

@@ -7,7 +7,7 @@ use serde_json::Value;
 
 use super::Ctx;
 use crate::input::Record;
-use crate::model::ModelEvent;
+use crate::model::{ModelEvent, ToolResult};
 use crate::wire::v3::{Data, Params};
 
 #[derive(Default)]
@@ -185,7 +185,7 @@ impl Raw {
             } => {
                 self.tools.insert(tool_call_id.clone(), name.clone());
             }
-            ModelEvent::ToolEnd { tool_call_id, .. } => {
+            ModelEvent::ToolEnd(ToolResult { tool_call_id, .. }) => {
                 self.tools.remove(tool_call_id);
             }
             // A cancelled run stops mid-message by design: what it leaves open is no warning.

@@ -22,7 +22,7 @@ use crate::adapter::{self, Disposition, RecordKind};
 use crate::agui::Event;
 use crate::input::{Origin, Record};
 use crate::mapper::error_code;
-use crate::model::ModelEvent;
+use crate::model::{ModelEvent, ToolResult};
 use crate::pipeline::Observer;
 use crate::text::str_of;
 use crate::timeline::render::{count, cut, one_line};
@@ -456,13 +456,13 @@ impl Observer for Explainer {
 
     fn model(&mut self, ev: &ModelEvent, origin: &Origin) {
         self.timeline.model(ev, origin);
-        if let ModelEvent::ToolEnd {
+        if let ModelEvent::ToolEnd(ToolResult {
             tool_call_id,
             name,
             content,
             error: true,
             ..
-        } = ev
+        }) = ev
         {
             let text = crate::wire::langchain::tool_content_text(content);
             let text = cut(&one_line(&text), 160);

@@ -101,6 +101,6 @@ pub mod observe {
     //! The `aguify` binary's `convert`, `check`, `timeline` and `explain` are observers.
     pub use crate::adapter::{classify, Disposition, RecordKind};
     pub use crate::input::{detect_framing, Origin, Record, DEFAULT_MAX_LINE_BYTES};
-    pub use crate::model::{ErrorInfo, ModelEvent};
+    pub use crate::model::{ErrorInfo, ModelEvent, ToolResult};
     pub use crate::pipeline::{convert_to_vec, run, Input, Observer};
 }

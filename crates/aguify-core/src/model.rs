@@ -5,9 +5,11 @@
 //! Anthropic thinking, DeepSeek `reasoning_content`, standard blocks) are already unified here,
 //! and messages are already in AG-UI message form.
 
+use std::borrow::Cow;
 use std::sync::Arc;
 
 use crate::json::Field;
+use serde::{Deserialize, Serialize, Serializer};
 use serde_json::Value;
 
 use crate::payload::Payload;
@@ -64,10 +66,12 @@ impl MessageRef<'_> {
     }
 
     /// The call a tool message answers.
-    pub fn tool_call(&self) -> Option<String> {
+    pub fn tool_call(&self) -> Option<Cow<'_, str>> {
         match self {
-            MessageRef::Value(v) => lc::tool_call_id(&lc::normalize_cow(v)).map(str::to_string),
-            MessageRef::Shared(m) => m.tool_call().map(str::to_string),
+            MessageRef::Value(v) => {
+                lc::tool_call_id(&lc::normalize_cow(v)).map(|c| Cow::Owned(c.to_string()))
+            }
+            MessageRef::Shared(m) => m.tool_call().map(Cow::Borrowed),
         }
     }
 
@@ -197,16 +201,6 @@ impl EncodedState {
         &self.state
     }
 
-    /// The tool messages that answer a call ([`SharedJson::tool_call`]), with their places in
-    /// the list, shared (not parsed here).
-    pub fn tool_message_candidates(&self) -> impl Iterator<Item = (usize, MessageRef<'_>)> {
-        self.messages
-            .iter()
-            .enumerate()
-            .filter(|(_, m)| m.tool_call().is_some())
-            .map(|(i, m)| (i, MessageRef::Shared(m)))
-    }
-
     /// `f` of the whole state's compact JSON text, in parts: the whole text, or
     /// `{"messages":[`, each message's text (commas between), then the rest.
     pub fn with_json_parts<R>(&self, f: impl FnOnce(&[&str]) -> R) -> R {
@@ -239,6 +233,77 @@ impl EncodedState {
         }
         state
     }
+}
+
+/// A state, as [`ModelEvent::State`] and a `STATE_SNAPSHOT` hold it: a tree, or the text a parse thread wrote (the sinks write its
+/// parts from where they are, `EncodedState::with_json_parts`, instead of a copy).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum Snapshot {
+    /// A state as a JSON tree.
+    Value(Value),
+    /// A state as a parse thread wrote it, its messages shared with the states before.
+    #[serde(skip_deserializing, serialize_with = "encoded")]
+    Encoded(Box<EncodedState>),
+}
+
+/// An encoded state written as its text.
+fn encoded<S: Serializer>(state: &EncodedState, s: S) -> Result<S::Ok, S::Error> {
+    let text = serde_json::value::RawValue::from_string(state.json());
+    text.map_err(serde::ser::Error::custom)?.serialize(s)
+}
+
+impl Snapshot {
+    /// The state as held (an encoded one's `messages` left empty) and its number of
+    /// `messages` when it has a list of them: nothing copied.
+    pub fn outline(&self) -> (&Value, Option<usize>) {
+        match self {
+            Snapshot::Value(v) => (v, v.get("messages").and_then(Value::as_array).map(Vec::len)),
+            Snapshot::Encoded(state) => (
+                state.without_messages(),
+                Some(state.shared_messages().len()),
+            ),
+        }
+    }
+
+    /// The state's `messages` as they are held, when it has a list of them.
+    pub fn messages(&self) -> Option<Vec<MessageRef<'_>>> {
+        match self {
+            Snapshot::Value(v) => {
+                let list = v.get("messages").and_then(Value::as_array)?;
+                Some(list.iter().map(MessageRef::Value).collect())
+            }
+            Snapshot::Encoded(state) => {
+                Some(state.messages.iter().map(|m| MessageRef::Shared(m)).collect())
+            }
+        }
+    }
+
+    /// The state as a JSON tree (an encoded one's built).
+    pub fn to_value(&self) -> Cow<'_, Value> {
+        match self {
+            Snapshot::Value(v) => Cow::Borrowed(v),
+            // As written: numbers as JavaScript writes them (`0.0` is `0`).
+            Snapshot::Encoded(state) => {
+                Cow::Owned(serde_json::from_str(&state.json()).unwrap_or(Value::Null))
+            }
+        }
+    }
+}
+
+/// A tool's result, as the log gives it ([`ModelEvent::ToolEnd`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ToolResult {
+    /// The call's id.
+    pub tool_call_id: String,
+    /// The tool's name, when the log has it here.
+    pub name: Option<String>,
+    /// The result's content (a string, or content blocks).
+    pub content: Value,
+    /// The id of the `ToolMessage` holding the result, when known.
+    pub message_id: Option<String>,
+    /// The tool raised and the error became its result (a handled tool error).
+    pub error: bool,
 }
 
 /// The internal event model: what every adapter makes of its input family, and what the
@@ -358,19 +423,8 @@ pub enum ModelEvent {
         /// The output to append.
         delta: String,
     },
-    /// A tool finished; `error` marks a handled tool error (the run goes on).
-    ToolEnd {
-        /// The call's id.
-        tool_call_id: String,
-        /// The tool's name, when the log has it here.
-        name: Option<String>,
-        /// The result's content (a string, or content blocks).
-        content: Value,
-        /// The id of the `ToolMessage` holding the result, when known.
-        message_id: Option<String>,
-        /// The tool raised and the error became its result.
-        error: bool,
-    },
+    /// A tool finished (or raised, its error its result: the run goes on).
+    ToolEnd(ToolResult),
 
     /// A custom event (`adispatch_custom_event`, a stream writer).
     Custom {
@@ -379,18 +433,13 @@ pub enum ModelEvent {
         /// Its value, kept as JSON text.
         value: Payload,
     },
-    /// The full graph state (never a node's partial update), normalized ([`crate::wire::langchain`]).
-    /// Its `messages` list, when it has one, is the run's message list: the mapper reads its
-    /// tool messages at once and converts the whole list to AG-UI only at the run's end (for
+    /// The full graph state (never a node's partial update), normalized (`wire::langchain`):
+    /// a tree, or one a parse thread wrote with its messages shared, its JSON text written
+    /// once (`EncodedState`; the sinks write the text instead of the tree). Its `messages`
+    /// list, when it has one, is the run's message list: the mapper reads its tool messages at
+    /// once and converts the whole list to AG-UI only at the run's end (for
     /// `MESSAGES_SNAPSHOT`), not for every state.
-    State {
-        /// The state object.
-        state: Value,
-    },
-    /// A [`ModelEvent::State`] whose messages are shared, their JSON text written once
-    /// ([`EncodedState`]): the mapper reads its messages as it reads a `State`'s, and the
-    /// sinks write the text instead of the tree.
-    EncodedState(Box<EncodedState>),
+    State(Snapshot),
     /// The conversation so far as a graph step is given it (a v2 step's input `messages`):
     /// no state of its own (no `STATE_SNAPSHOT`), but it shows what earlier steps wrote, in
     /// order, before the next model streams.

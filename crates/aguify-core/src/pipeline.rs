@@ -118,7 +118,7 @@ pub struct Options {
     pub max_line_bytes: usize,
     /// `--strict`: stop at the first bad line.
     pub strict: bool,
-    /// Threads parsing NDJSON lines ([`crate::input::parallel`]); 0 or 1 parses on the
+    /// Threads parsing NDJSON lines (`input::parallel`); 0 or 1 parses on the
     /// calling thread. Output does not depend on it.
     pub parse_threads: usize,
 }

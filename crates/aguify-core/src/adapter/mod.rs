@@ -18,7 +18,7 @@ use serde_json::Value;
 
 use crate::error::{BadLine, Reason};
 use crate::input::Record;
-use crate::model::{ErrorInfo, InterruptInfo, ModelEvent};
+use crate::model::{ErrorInfo, InterruptInfo, ModelEvent, Snapshot, ToolResult};
 use crate::payload::Payload;
 
 pub use passthrough::AguiPassthrough;
@@ -310,7 +310,7 @@ pub fn state_events(payload: &Value, out: &mut Vec<ModelEvent>) -> bool {
     match state.as_object() {
         // A state of its interrupts only is no state.
         Some(o) if !(listed.is_some() && o.is_empty()) => {
-            out.push(ModelEvent::State { state });
+            out.push(ModelEvent::State(Snapshot::Value(state)));
             true
         }
         _ => listed == Some(true),
@@ -328,13 +328,13 @@ pub fn shared_state_events(s: &crate::wire::state::State, out: &mut Vec<ModelEve
 /// The event of state `s` whose entries other than its messages are `rest`.
 pub(crate) fn encoded_state(rest: Value, s: &crate::wire::state::State) -> ModelEvent {
     match crate::model::EncodedState::new(rest, s.messages.clone()) {
-        Ok(e) => ModelEvent::EncodedState(Box::new(e)),
+        Ok(e) => ModelEvent::State(Snapshot::Encoded(Box::new(e))),
         // Not reached (the state's first entry is its list): the state as a tree.
         Err((mut state, messages)) => {
             if let Some(Value::Array(list)) = state.get_mut("messages") {
                 list.extend(messages.iter().map(|m| m.to_value()));
             }
-            ModelEvent::State { state }
+            ModelEvent::State(Snapshot::Value(state))
         }
     }
 }
@@ -343,7 +343,7 @@ pub(crate) fn encoded_state(rest: Value, s: &crate::wire::state::State) -> Model
 /// (the result itself).
 pub(crate) fn tool_end(tool_call_id: String, name: Option<String>, output: &Value) -> ModelEvent {
     let is_msg = lc::message_kind(output) == Some("tool");
-    ModelEvent::ToolEnd {
+    ModelEvent::ToolEnd(ToolResult {
         tool_call_id,
         name,
         content: match output.field("content") {
@@ -353,18 +353,18 @@ pub(crate) fn tool_end(tool_call_id: String, name: Option<String>, output: &Valu
         },
         message_id: str_field(output, "id").filter(|_| is_msg),
         error: is_msg && output.field_str("status") == Some("error"),
-    }
+    })
 }
 
 /// A tool that raised: its result is the error's text.
 pub(crate) fn tool_failed(tool_call_id: String, name: Option<String>, text: String) -> ModelEvent {
-    ModelEvent::ToolEnd {
+    ModelEvent::ToolEnd(ToolResult {
         tool_call_id,
         name,
         content: Value::String(text),
         message_id: None,
         error: true,
-    }
+    })
 }
 
 /// Custom-event naming shared by all forms: `{name, payload}` → name and payload,
@@ -404,46 +404,39 @@ pub fn custom_payload_event(name: Option<&str>, data: Payload) -> ModelEvent {
     ModelEvent::Custom { name, value }
 }
 
-/// A run's input messages in AG-UI form, when the input holds a message list.
-pub fn input_messages(input: &Value) -> Vec<Value> {
+/// A run starts with `input` (`null` when the log has none): its messages in AG-UI form (a
+/// message list, or a bare message), the resume value when it is `Command(resume=…)` (API
+/// dict, JS `lg_name`, dumpd repr), and, when it is a state object (not a `Command`, not a
+/// bare message), its keys other than `messages`: the state the graph was given.
+pub fn run_start(thread_id: Option<String>, run_id: Option<String>, input: &Value) -> ModelEvent {
     let input = lc::normalize_cow(input);
-    if let Some(list) = input.field("messages").and_then(Value::as_array) {
-        return lc::to_agui_messages(list);
+    let message = lc::is_message(&input);
+    let messages = match input.field("messages").and_then(Value::as_array) {
+        Some(list) => lc::to_agui_messages(list),
+        None if message => lc::to_agui_messages(std::slice::from_ref(&*input)),
+        None => vec![],
+    };
+    let o = input.as_object();
+    let is_command = |o: &&serde_json::Map<String, Value>| {
+        o.field("lg_name").is_some_and(|n| n == "Command")
+            || o.field("__type__").is_some_and(|n| n == "Command")
+            || (o.contains_key("resume")
+                && (o.contains_key("goto") || o.contains_key("update") || o.len() == 1))
+    };
+    let resume = (o.filter(is_command)).and_then(|o| o.field("resume").filter(|r| !r.is_null()));
+    let resume = resume.cloned();
+    let state = o.filter(|o| !message && resume.is_none() && o.field("lg_name").is_none());
+    let state = state.map(|o| {
+        let entries = o.iter().filter(|(k, _)| k.as_str() != "messages");
+        Value::Object(entries.map(|(k, v)| (k.clone(), v.clone())).collect())
+    });
+    ModelEvent::RunStart {
+        thread_id,
+        run_id,
+        messages,
+        resume,
+        state,
     }
-    if lc::is_message(&input) {
-        return lc::to_agui_messages(std::slice::from_ref(&*input));
-    }
-    vec![]
-}
-
-/// A run input's keys other than `messages`: the state the graph was given, when the input
-/// is a state object (not a `Command`, not a bare message).
-pub fn input_state(input: &Value) -> Option<Value> {
-    let input = lc::normalize_cow(input);
-    let o = input.as_object()?;
-    if lc::is_message(&input) || resume_value(&input).is_some() || o.field("lg_name").is_some() {
-        return None;
-    }
-    let state: serde_json::Map<String, Value> = o
-        .iter()
-        .filter(|(k, _)| k.as_str() != "messages")
-        .map(|(k, v)| (k.clone(), v.clone()))
-        .collect();
-    Some(Value::Object(state))
-}
-
-/// The resume value when a run input is `Command(resume=…)` (API dict, JS `lg_name`, dumpd repr).
-pub fn resume_value(input: &Value) -> Option<Value> {
-    let input = lc::normalize_cow(input);
-    let o = input.as_object()?;
-    let is_command = o.field("lg_name").is_some_and(|n| n == "Command")
-        || o.field("__type__").is_some_and(|n| n == "Command")
-        || (o.contains_key("resume")
-            && (o.contains_key("goto") || o.contains_key("update") || o.len() == 1));
-    if !is_command {
-        return None;
-    }
-    o.field("resume").filter(|r| !r.is_null()).cloned()
 }
 
 /// The bad-line message of a record of another form than `--from` asks for.
@@ -594,6 +587,10 @@ mod tests {
     /// or a bare message.
     #[test]
     fn input_state_is_the_inputs_other_keys() {
+        let input_state = |input: &Value| match run_start(None, None, input) {
+            ModelEvent::RunStart { state, .. } => state,
+            other => panic!("{other:?}"),
+        };
         let input =
             json!({"messages": [{"type": "human", "content": "hi"}], "progress": 0.0, "items": []});
         assert_eq!(

@@ -11,10 +11,10 @@
 
 use std::borrow::Cow;
 
-use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::Value;
 
-use crate::model::EncodedState;
+pub use crate::model::Snapshot;
 use crate::payload::Payload;
 
 /// An event's `timestamp` (ms since the epoch), left out when absent.
@@ -23,12 +23,15 @@ type Ts = Option<i64>;
 /// Declares [`Event`] from its variants' own fields: every variant gets `timestamp` first,
 /// an `attributed` one `subagentRunId` (the sub-agent that produced it; absent: the run's own
 /// agent) after it. Also declares [`EventType`] and [`EVENT_TYPES`] (the 1.0 types: all but the
-/// `thinking` ones), and what is read off the two common fields and the kind.
+/// `thinking` ones), and what is read off the two common fields and the kind. A field written
+/// `name?: T`, as the protocol's TypeScript types write an optional one, is an `Option<T>` left
+/// out when absent. A `thinking` variant names the REASONING_* one it stands for (`for …`),
+/// from which [`Event::into_thinking`] is declared.
 macro_rules! events {
     (
-        unattributed { $($(#[$u_attr:meta])* $u:ident = $u_name:literal { $($u_fields:tt)* })* }
-        attributed { $($(#[$a_attr:meta])* $a:ident = $a_name:literal { $($a_fields:tt)* })* }
-        thinking { $($(#[$t_attr:meta])* $t:ident = $t_name:literal { $($t_fields:tt)* })* }
+        unattributed { $($(#[$u_attr:meta])* $u:ident = $u_name:literal { $($(#[$u_fa:meta])* $u_f:ident $(?: $u_o:ty)? $(: $u_t:ty)?,)* })* }
+        attributed { $($(#[$a_attr:meta])* $a:ident = $a_name:literal { $($(#[$a_fa:meta])* $a_f:ident $(?: $a_o:ty)? $(: $a_t:ty)?,)* })* }
+        thinking { $($(#[$t_attr:meta])* $t:ident = $t_name:literal for $t_of:ident { $($(#[$t_fa:meta])* $t_f:ident $(?: $t_o:ty)? $(: $t_t:ty)?,)* })* }
     ) => {
         /// An AG-UI 1.0 event type (`EventType`): the checker tells event types apart by this
         /// instead of comparing their names once per rule family.
@@ -78,7 +81,9 @@ macro_rules! events {
             $u {
                 #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "int")]
                 timestamp: Ts,
-                $($u_fields)*
+                $($(#[$u_fa])*
+                $(#[serde(skip_serializing_if = "Option::is_none")] $u_f: Option<$u_o>)?
+                $($u_f: $u_t)?,)*
             },)*
             $($(#[$a_attr])*
             #[serde(rename = $a_name)]
@@ -87,14 +92,18 @@ macro_rules! events {
                 timestamp: Ts,
                 #[serde(skip_serializing_if = "Option::is_none")]
                 subagent_run_id: Option<String>,
-                $($a_fields)*
+                $($(#[$a_fa])*
+                $(#[serde(skip_serializing_if = "Option::is_none")] $a_f: Option<$a_o>)?
+                $($a_f: $a_t)?,)*
             },)*
             $($(#[$t_attr])*
             #[serde(rename = $t_name)]
             $t {
                 #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "int")]
                 timestamp: Ts,
-                $($t_fields)*
+                $($(#[$t_fa])*
+                $(#[serde(skip_serializing_if = "Option::is_none")] $t_f: Option<$t_o>)?
+                $($t_f: $t_t)?,)*
             },)*
             /// An AG-UI event read from an AG-UI capture (or a LangGraph `custom` event named
             /// `agui`) and passed through as it is: any type, any fields, so it cannot be
@@ -158,6 +167,15 @@ macro_rules! events {
                 }
             }
 
+            /// `--compat thinking`: REASONING_* as the 0.x THINKING_* event (no ids, no role).
+            pub fn into_thinking(self) -> Event {
+                match self {
+                    $(Event::$t_of { timestamp, $($t_f,)* .. } => Event::$t { timestamp, $($t_f),* },)*
+                    Event::Passthrough(v) => Event::Passthrough(thinking_value(v)),
+                    ev => ev,
+                }
+            }
+
             /// The event attributed to sub-agent `id` (an event that cannot carry one is
             /// unchanged).
             pub fn attributed(mut self, id: Option<&str>) -> Event {
@@ -166,6 +184,21 @@ macro_rules! events {
                 }
                 self
             }
+        }
+
+        /// [`Event::into_thinking`] of a passed-through event: its `type` renamed in place,
+        /// `role` and `messageId` dropped.
+        fn thinking_value(mut v: Value) -> Value {
+            let thinking = match EventType::of(super::event_type(&v)) {
+                $(Some(EventType::$t_of) => $t_name,)*
+                _ => return v,
+            };
+            if let Some(m) = v.as_object_mut() {
+                m.insert("type".into(), Value::String(thinking.into()));
+                m.shift_remove("role");
+                m.shift_remove("messageId");
+            }
+            v
         }
     };
 }
@@ -178,8 +211,7 @@ events! {
             #[serde(default)]
             run_id: String,
             /// `RunAgentInput`: `threadId`, `runId`, `messages`, maybe `resume`.
-            #[serde(skip_serializing_if = "Option::is_none")]
-            input: Option<Value>,
+            input?: Value,
         }
         RunFinished = "RUN_FINISHED" {
             #[serde(default)]
@@ -189,17 +221,15 @@ events! {
             /// `{"type":"success"…}` or `{"type":"interrupt","interrupts":[…]}`.
             #[serde(default)]
             outcome: Value,
-            #[serde(skip_serializing_if = "Option::is_none")]
-            usage: Option<Vec<UsageTotal>>,
+            usage?: Vec<UsageTotal>,
         }
         RunError = "RUN_ERROR" {
             /// A capture's `rawEvent` may be anything: not read.
-            #[serde(skip_serializing_if = "Option::is_none", skip_deserializing)]
-            raw_event: Option<ErrorDetail>,
+            #[serde(skip_deserializing)]
+            raw_event?: ErrorDetail,
             #[serde(default)]
             message: String,
-            #[serde(default, skip_serializing_if = "Option::is_none")]
-            code: Option<Cow<'static, str>>,
+            code?: Cow<'static, str>,
         }
         MessagesSnapshot = "MESSAGES_SNAPSHOT" {
             messages: Vec<Value>,
@@ -210,16 +240,14 @@ events! {
             subagent_run_id: String,
             #[serde(default)]
             name: String,
-            #[serde(skip_serializing_if = "Option::is_none")]
-            parent_tool_call_id: Option<String>,
+            parent_tool_call_id?: String,
         }
         /// A sub-agent ended: `{"type":"success"}` or `{"type":"suspended","interruptIds":[…]}`.
         SubagentFinished = "SUBAGENT_FINISHED" {
             #[serde(default)]
             subagent_run_id: String,
             /// What the sub-agent handed back to its parent tool (the tool's result).
-            #[serde(skip_serializing_if = "Option::is_none")]
-            result: Option<Value>,
+            result?: Value,
             #[serde(default)]
             outcome: Value,
         }
@@ -229,33 +257,23 @@ events! {
             subagent_run_id: String,
             #[serde(default)]
             message: String,
-            #[serde(default, skip_serializing_if = "Option::is_none")]
-            code: Option<Cow<'static, str>>,
+            code?: Cow<'static, str>,
         }
         // The kinds only a capture holds.
         TextMessageChunk = "TEXT_MESSAGE_CHUNK" {
-            #[serde(skip_serializing_if = "Option::is_none")]
-            message_id: Option<String>,
-            #[serde(skip_serializing_if = "Option::is_none")]
-            role: Option<Role>,
-            #[serde(skip_serializing_if = "Option::is_none")]
-            delta: Option<String>,
+            message_id?: String,
+            role?: Role,
+            delta?: String,
         }
         ToolCallChunk = "TOOL_CALL_CHUNK" {
-            #[serde(skip_serializing_if = "Option::is_none")]
-            tool_call_id: Option<String>,
-            #[serde(skip_serializing_if = "Option::is_none")]
-            tool_call_name: Option<String>,
-            #[serde(skip_serializing_if = "Option::is_none")]
-            parent_message_id: Option<String>,
-            #[serde(skip_serializing_if = "Option::is_none")]
-            delta: Option<String>,
+            tool_call_id?: String,
+            tool_call_name?: String,
+            parent_message_id?: String,
+            delta?: String,
         }
         ReasoningMessageChunk = "REASONING_MESSAGE_CHUNK" {
-            #[serde(skip_serializing_if = "Option::is_none")]
-            message_id: Option<String>,
-            #[serde(skip_serializing_if = "Option::is_none")]
-            delta: Option<String>,
+            message_id?: String,
+            delta?: String,
         }
         StateDelta = "STATE_DELTA" {
             /// JSON Patch operations.
@@ -265,8 +283,7 @@ events! {
             message_id: String,
             activity_type: String,
             content: Value,
-            #[serde(skip_serializing_if = "Option::is_none")]
-            replace: Option<bool>,
+            replace?: bool,
         }
         ActivityDelta = "ACTIVITY_DELTA" {
             message_id: String,
@@ -275,8 +292,7 @@ events! {
         }
         Raw = "RAW" {
             event: Value,
-            #[serde(skip_serializing_if = "Option::is_none")]
-            source: Option<String>,
+            source?: String,
         }
     }
     attributed {
@@ -302,8 +318,7 @@ events! {
         ToolCallStart = "TOOL_CALL_START" {
             tool_call_id: String,
             tool_call_name: String,
-            #[serde(skip_serializing_if = "Option::is_none")]
-            parent_message_id: Option<String>,
+            parent_message_id?: String,
         }
         ToolCallArgs = "TOOL_CALL_ARGS" {
             tool_call_id: String,
@@ -319,8 +334,7 @@ events! {
             #[serde(default = "Role::tool")]
             role: Role,
             /// `{"status":"error"}` for a failed call.
-            #[serde(skip_serializing_if = "Option::is_none")]
-            metadata: Option<ResultStatus>,
+            metadata?: ResultStatus,
         }
         StateSnapshot = "STATE_SNAPSHOT" {
             snapshot: Snapshot,
@@ -359,13 +373,13 @@ events! {
     thinking {
         /// `--compat thinking`: the 0.x names TDesign Chat 0.5.2 reads, which carry no ids or
         /// role ([`Event::into_thinking`]).
-        ThinkingStart = "THINKING_START" {}
-        ThinkingTextMessageStart = "THINKING_TEXT_MESSAGE_START" {}
-        ThinkingTextMessageContent = "THINKING_TEXT_MESSAGE_CONTENT" {
+        ThinkingStart = "THINKING_START" for ReasoningStart {}
+        ThinkingTextMessageStart = "THINKING_TEXT_MESSAGE_START" for ReasoningMessageStart {}
+        ThinkingTextMessageContent = "THINKING_TEXT_MESSAGE_CONTENT" for ReasoningMessageContent {
             delta: String,
         }
-        ThinkingTextMessageEnd = "THINKING_TEXT_MESSAGE_END" {}
-        ThinkingEnd = "THINKING_END" {}
+        ThinkingTextMessageEnd = "THINKING_TEXT_MESSAGE_END" for ReasoningMessageEnd {}
+        ThinkingEnd = "THINKING_END" for ReasoningEnd {}
     }
 }
 
@@ -491,49 +505,6 @@ fn is_zero(n: &u64) -> bool {
     *n == 0
 }
 
-/// A `STATE_SNAPSHOT`'s state: a tree, or the text a parse thread wrote (the sinks write its
-/// parts from where they are, [`EncodedState::with_json_parts`], instead of a copy).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(untagged)]
-pub enum Snapshot {
-    /// A state as a JSON tree.
-    Value(Value),
-    /// A state as a parse thread wrote it, its messages shared with the states before.
-    #[serde(skip_deserializing, serialize_with = "encoded")]
-    Encoded(Box<EncodedState>),
-}
-
-/// An encoded state written as its text.
-fn encoded<S: Serializer>(state: &EncodedState, s: S) -> Result<S::Ok, S::Error> {
-    let text = serde_json::value::RawValue::from_string(state.json());
-    text.map_err(serde::ser::Error::custom)?.serialize(s)
-}
-
-impl Snapshot {
-    /// The state as held (an encoded one's `messages` left empty) and its number of
-    /// `messages` when it has a list of them: nothing copied.
-    pub fn outline(&self) -> (&Value, Option<usize>) {
-        match self {
-            Snapshot::Value(v) => (v, v.get("messages").and_then(Value::as_array).map(Vec::len)),
-            Snapshot::Encoded(state) => (
-                state.without_messages(),
-                Some(state.shared_messages().len()),
-            ),
-        }
-    }
-
-    /// The state as a JSON tree (an encoded one's built).
-    pub fn to_value(&self) -> Cow<'_, Value> {
-        match self {
-            Snapshot::Value(v) => Cow::Borrowed(v),
-            // As written: numbers as JavaScript writes them (`0.0` is `0`).
-            Snapshot::Encoded(state) => {
-                Cow::Owned(serde_json::from_str(&state.json()).unwrap_or(Value::Null))
-            }
-        }
-    }
-}
-
 impl Event {
     /// A capture's event typed, when it is a valid AG-UI 1.0 (or 0.x `THINKING_*`) event;
     /// keys the schema does not name are left out.
@@ -592,44 +563,6 @@ impl Event {
             typed => Cow::Owned(serde_json::to_value(typed).unwrap_or(Value::Null)),
         }
     }
-
-    /// `--compat thinking`: REASONING_* as the 0.x THINKING_* event (no ids, no role).
-    pub fn into_thinking(self) -> Event {
-        match self {
-            Event::ReasoningStart { timestamp, .. } => Event::ThinkingStart { timestamp },
-            Event::ReasoningMessageStart { timestamp, .. } => {
-                Event::ThinkingTextMessageStart { timestamp }
-            }
-            Event::ReasoningMessageContent {
-                timestamp, delta, ..
-            } => Event::ThinkingTextMessageContent { timestamp, delta },
-            Event::ReasoningMessageEnd { timestamp, .. } => {
-                Event::ThinkingTextMessageEnd { timestamp }
-            }
-            Event::ReasoningEnd { timestamp, .. } => Event::ThinkingEnd { timestamp },
-            Event::Passthrough(v) => Event::Passthrough(thinking_value(v)),
-            ev => ev,
-        }
-    }
-}
-
-/// [`Event::into_thinking`] of a passed-through event: its `type` renamed in place, `role`
-/// and `messageId` dropped.
-fn thinking_value(mut v: Value) -> Value {
-    let thinking = match EventType::of(super::event_type(&v)) {
-        Some(EventType::ReasoningStart) => "THINKING_START",
-        Some(EventType::ReasoningMessageStart) => "THINKING_TEXT_MESSAGE_START",
-        Some(EventType::ReasoningMessageContent) => "THINKING_TEXT_MESSAGE_CONTENT",
-        Some(EventType::ReasoningMessageEnd) => "THINKING_TEXT_MESSAGE_END",
-        Some(EventType::ReasoningEnd) => "THINKING_END",
-        _ => return v,
-    };
-    if let Some(m) = v.as_object_mut() {
-        m.insert("type".into(), Value::String(thinking.into()));
-        m.shift_remove("role");
-        m.shift_remove("messageId");
-    }
-    v
 }
 
 #[cfg(test)]

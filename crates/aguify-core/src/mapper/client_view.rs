@@ -175,7 +175,7 @@ mod tests {
     use super::super::messages::tests::run_start;
     use super::super::{MapOptions, Mapper};
     use super::*;
-    use crate::model::{ModelEvent, SharedJson};
+    use crate::model::{ModelEvent, SharedJson, Snapshot, ToolResult};
     use serde_json::json;
     use std::sync::Arc;
 
@@ -239,9 +239,7 @@ mod tests {
     }
 
     fn state(list: &[Value]) -> ModelEvent {
-        ModelEvent::State {
-            state: json!({ "messages": list }),
-        }
+        ModelEvent::State(Snapshot::Value(json!({ "messages": list })))
     }
 
     fn conversation(list: &[Value]) -> ModelEvent {
@@ -277,13 +275,13 @@ mod tests {
     }
 
     fn result(call: &str, id: Option<&str>) -> ModelEvent {
-        ModelEvent::ToolEnd {
+        ModelEvent::ToolEnd(ToolResult {
             tool_call_id: call.into(),
             name: None,
             content: json!("r"),
             message_id: id.map(String::from),
             error: false,
-        }
+        })
     }
 
     /// A model message whose stream was cut (its calls streamed, no end with its final id)

@@ -1,6 +1,8 @@
 //! The message lists the log shows (states, a step's input): what the client does not hold
 //! yet is sent, and tool results only a state shows are answered.
 
+use std::borrow::Cow;
+
 use super::*;
 
 impl Mapper {
@@ -33,7 +35,7 @@ impl Mapper {
         // A result of this run's calls goes as TOOL_CALL_RESULT (results_from_state), not here.
         let waiting = |this: &Self, m: &MessageRef<'_>| {
             let run = this.run.as_ref();
-            let open = |c: String| run.is_some_and(|r| r.tools.get(&c).is_some_and(|t| !t.result));
+            let open = |c: Cow<str>| run.is_some_and(|r| r.tools.get(&*c).is_some_and(|t| !t.result));
             m.tool_call().is_some_and(open)
         };
         // The part of the list after the last message the client holds.
@@ -153,32 +155,18 @@ impl Mapper {
         let waiting =
             |this: &mut Self, call: &str| this.run_mut().tools.get(call).is_some_and(|t| !t.result);
         for (i, m) in msgs {
-            let (call_id, item) = match m {
-                MessageRef::Value(v) => {
-                    if !lc::may_be_tool_message(v) {
-                        continue;
-                    }
-                    let m = lc::normalize_cow(v);
-                    match lc::tool_call_id(&m) {
-                        Some(call) if waiting(self, call) => (
-                            call.to_string(),
-                            lc::to_agui_message(&m, &format!("msg-{i}")),
-                        ),
-                        _ => continue,
-                    }
-                }
-                MessageRef::Shared(m) => {
-                    let Some(call) = m.tool_call().filter(|c| waiting(self, c)) else {
-                        continue;
-                    };
-                    (call.to_string(), m.to_agui(i))
-                }
+            // A tree is normalised only when it may be a tool message.
+            if matches!(m, MessageRef::Value(v) if !lc::may_be_tool_message(v)) {
+                continue;
+            }
+            let Some(call_id) = m.tool_call().filter(|c| waiting(self, c)) else {
+                continue;
             };
-            let Some(m) = item else {
+            let (call_id, Some(m)) = (call_id.into_owned(), m.to_agui(i)) else {
                 continue;
             };
             let result = ToolResult {
-                call_id,
+                tool_call_id: call_id,
                 name: None,
                 content: m.get("content").cloned().unwrap_or(Value::Null),
                 message_id: m.field_str("id").map(str::to_string),

@@ -50,15 +50,6 @@ pub fn is_cancelled(e: &ErrorInfo) -> bool {
 
 /// Classifies an error by its `lc_error_code`, exception name and message.
 pub fn classify(e: &ErrorInfo) -> &'static str {
-    use memchr::memmem::Finder;
-    use std::sync::LazyLock;
-    // Searchers built once: building one costs more than searching a message.
-    static FINDERS: LazyLock<Vec<(&str, Vec<Finder<'static>>)>> = LazyLock::new(|| {
-        WORDS
-            .iter()
-            .map(|(class, words)| (*class, words.split('|').map(Finder::new).collect()))
-            .collect()
-    });
     let name = e.name.as_deref().unwrap_or_default().to_ascii_lowercase();
     let msg = e.message.to_ascii_lowercase();
     if e.lc_code.as_deref() == Some("GRAPH_RECURSION_LIMIT")
@@ -67,10 +58,9 @@ pub fn classify(e: &ErrorInfo) -> &'static str {
     {
         return GRAPH_STEP_LIMIT;
     }
-    let has = |f: &Finder| f.find(name.as_bytes()).is_some() || f.find(msg.as_bytes()).is_some();
-    FINDERS
-        .iter()
-        .find(|(_, finders)| finders.iter().any(has))
+    let has = |w: &str| name.contains(w) || msg.contains(w);
+    (WORDS.iter())
+        .find(|(_, words)| words.split('|').any(has))
         .map_or(AGENT_INTERNAL, |(class, _)| class)
 }
 

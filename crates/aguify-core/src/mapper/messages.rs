@@ -20,8 +20,6 @@ pub(super) struct RunMessages {
     snapshot: Option<Snapshot>,
     /// The list in AG-UI form, once read.
     list: Option<Vec<Value>>,
-    /// The [`Converted`] generation whose items `list` holds, lent ([`Converted::give_back`]).
-    lent_from: Option<u64>,
 }
 
 impl RunMessages {
@@ -30,7 +28,6 @@ impl RunMessages {
     pub(super) fn keep(&mut self, state: Snapshot) {
         self.snapshot = Some(state);
         self.list = None;
-        self.lent_from = None;
     }
 
     /// The run's messages in AG-UI form (`None` when no state of the run had a list).
@@ -46,33 +43,21 @@ impl RunMessages {
             Some(Snapshot::Encoded(state)) => {
                 let mut list = Vec::with_capacity(state.shared_messages().len());
                 let mut next = Vec::with_capacity(state.shared_messages().len());
-                // The last list's items move to the next (the run's list borrows them until
-                // its event is written).
-                let mut last = std::mem::take(&mut memo.slots);
+                let last = std::mem::take(&mut memo.slots);
                 for (i, m) in state.shared_messages().iter().enumerate() {
-                    let item = match last.get_mut(i) {
+                    let item = match last.get(i) {
                         // The same message at the same place as in the last list: the same
                         // item (a thread's next run repeats its history).
-                        Some((prev, Slot::Kept(kept))) if Arc::ptr_eq(prev, m) => kept.take(),
+                        Some((prev, Some(kept))) if Arc::ptr_eq(prev, m) => kept.clone(),
                         _ => m.to_agui(i),
                     };
-                    // The item is lent to the list, to come back once the list is written
-                    // (`give_back`) instead of copied. A long message's item is not kept:
-                    // kept, it would be held twice, a megabyte's tool result each time.
-                    let slot = match (&item, m.json().len() < KEEP_ITEM) {
-                        (None, true) => Slot::Kept(None),
-                        (Some(_), true) => Slot::Lent,
-                        (item, false) => Slot::Long {
-                            listed: item.is_some(),
-                        },
-                    };
+                    // A long message's item is not kept: kept, it would be held twice, a
+                    // megabyte's tool result each time.
+                    let kept = (m.json().len() < KEEP_ITEM).then(|| item.clone());
                     list.extend(item);
-                    next.push((Arc::clone(m), slot));
+                    next.push((Arc::clone(m), kept));
                 }
                 memo.slots = next;
-                memo.generation += 1;
-                memo.listed = list.len();
-                self.lent_from = Some(memo.generation);
                 self.list = Some(list);
             }
             None => {}
@@ -80,12 +65,10 @@ impl RunMessages {
         self.list.as_deref()
     }
 
-    /// [`RunMessages::get`], owned, with the generation of `memo` its items were lent by
-    /// (for [`Converted::give_back`]).
-    pub(super) fn take(&mut self, memo: &mut Converted) -> Option<(Vec<Value>, Option<u64>)> {
+    /// [`RunMessages::get`], owned.
+    pub(super) fn take(&mut self, memo: &mut Converted) -> Option<Vec<Value>> {
         self.get(memo);
-        let list = self.list.take()?;
-        Some((list, self.lent_from.take()))
+        self.list.take()
     }
 }
 
@@ -93,52 +76,17 @@ impl RunMessages {
 /// by place, with the messages they were made from: the next run of a thread repeats its
 /// history (every state carries the whole list), and a message found again at its place is
 /// not read again (but for one of [`KEEP_ITEM`] bytes or more: its item is not kept). Holds
-/// one list. The items are lent to the list rather than copied into it, and come back when
-/// its `MESSAGES_SNAPSHOT` has been written ([`Converted::give_back`]); an item not given
-/// back is made again the next time.
+/// one list.
 #[derive(Default)]
 pub(super) struct Converted {
-    slots: Vec<(Arc<SharedJson>, Slot)>,
-    /// Counts the lists made; a list's items come back only to the slots that lent them.
-    generation: u64,
-    /// How many items the last list made holds (lent or not).
-    listed: usize,
-}
-
-/// What [`Converted`] holds of one message.
-enum Slot {
-    /// Its item (`None`: the message makes no item).
-    Kept(Option<Value>),
-    /// Its item is in the list, lent.
-    Lent,
-    /// A message of [`KEEP_ITEM`] bytes or more: nothing kept, and whether it put an item in
-    /// the list.
-    Long { listed: bool },
+    /// Per message, its item when kept (`Some(None)`: the message makes no item).
+    slots: Vec<(Arc<SharedJson>, Option<Option<Value>>)>,
 }
 
 /// Items of messages whose text is this long or longer are not kept ([`Converted`]).
 const KEEP_ITEM: usize = 64 * 1024;
 
 impl Converted {
-    /// The items of the list made at `generation`, once written: each lent item goes back to
-    /// its slot. Anything else (a list of another generation, or changed) is dropped.
-    pub(super) fn give_back(&mut self, generation: u64, items: Vec<Value>) {
-        if generation != self.generation || items.len() != self.listed {
-            return;
-        }
-        let mut items = items.into_iter();
-        for (_, slot) in &mut self.slots {
-            match slot {
-                Slot::Lent => *slot = Slot::Kept(items.next()),
-                Slot::Long { listed: true } => {
-                    items.next();
-                }
-                Slot::Kept(_) | Slot::Long { listed: false } => {}
-            }
-        }
-        self.listed = 0;
-    }
-
     #[cfg(test)]
     pub(super) fn len(&self) -> usize {
         self.slots.len()
@@ -149,7 +97,7 @@ impl Converted {
     pub(super) fn kept(&self) -> Vec<bool> {
         self.slots
             .iter()
-            .map(|(_, s)| matches!(s, Slot::Kept(_)))
+            .map(|(_, kept)| kept.is_some())
             .collect()
     }
 }
@@ -157,7 +105,7 @@ impl Converted {
 #[cfg(test)]
 pub(super) mod tests {
     use super::super::{MapOptions, Mapper, TextPolicy};
-    use crate::model::{EncodedState, ModelEvent};
+    use crate::model::{EncodedState, ModelEvent, Snapshot};
     use crate::wire::langchain as lc;
     use serde_json::{json, Value};
 
@@ -178,10 +126,12 @@ pub(super) mod tests {
         let (mut out, mut all) = (vec![], vec![]);
         for ev in events {
             let ev = match ev {
-                ModelEvent::State { state } if encode => match EncodedState::from_state(state) {
-                    Ok(e) => ModelEvent::EncodedState(Box::new(e)),
-                    Err(state) => ModelEvent::State { state },
-                },
+                ModelEvent::State(Snapshot::Value(state)) if encode => {
+                    ModelEvent::State(match EncodedState::from_state(state) {
+                        Ok(e) => Snapshot::Encoded(Box::new(e)),
+                        Err(state) => Snapshot::Value(state),
+                    })
+                }
                 ev => ev,
             };
             m.map(ev, &mut out);
@@ -219,7 +169,7 @@ pub(super) mod tests {
     }
 
     fn state(v: Value) -> ModelEvent {
-        ModelEvent::State { state: v }
+        ModelEvent::State(Snapshot::Value(v))
     }
 
     #[test]
@@ -315,7 +265,7 @@ pub(super) mod tests {
         let Ok(enc) = EncodedState::new(json!({"messages": [], "k": 1}), shared) else {
             panic!("a state");
         };
-        let got = events(ModelEvent::EncodedState(Box::new(enc)));
+        let got = events(ModelEvent::State(Snapshot::Encoded(Box::new(enc))));
         let want = events(state(json!({"messages": list, "k": 1})));
         assert_eq!(got, want);
         let shared: Vec<_> = list
@@ -329,7 +279,7 @@ pub(super) mod tests {
         for ev in [
             run_start(Some("r")),
             tool_start("c1"),
-            ModelEvent::EncodedState(Box::new(enc)),
+            ModelEvent::State(Snapshot::Encoded(Box::new(enc))),
             ModelEvent::RunEnd,
         ] {
             m.map(ev, &mut out);
@@ -374,7 +324,7 @@ pub(super) mod tests {
             let Ok(e) = EncodedState::new(json!({"messages": []}), shared[..n].to_vec()) else {
                 panic!("a state");
             };
-            ModelEvent::EncodedState(Box::new(e))
+            ModelEvent::State(Snapshot::Encoded(Box::new(e)))
         };
         // The second run's list: the first's two messages, then two more (no ids: their
         // places name them).
@@ -457,46 +407,5 @@ pub(super) mod tests {
                 < events.iter().position(|e| e["type"] == "RUN_ERROR")
         );
         assert_eq!(of_type(&events, "RUN_ERROR").len(), 1);
-    }
-
-    #[test]
-    fn lent_items_come_back_only_to_the_list_that_lent_them() {
-        use super::{Converted, Slot};
-        use crate::model::SharedJson;
-        use std::sync::Arc;
-        let msg = |t: &str| Arc::new(SharedJson::new(json!({ "content": t })));
-        let lent = || Converted {
-            slots: vec![
-                (msg("a"), Slot::Lent),
-                (msg("b"), Slot::Long { listed: true }),
-                (msg("c"), Slot::Kept(None)),
-                (msg("d"), Slot::Lent),
-            ],
-            generation: 2,
-            listed: 3,
-        };
-        let items = || vec![json!("A"), json!("B"), json!("D")];
-        let mut c = lent();
-        c.give_back(1, items());
-        assert_eq!(
-            c.kept(),
-            [false, false, true, false],
-            "another generation's list"
-        );
-        c.give_back(2, items()[..2].to_vec());
-        assert_eq!(
-            c.kept(),
-            [false, false, true, false],
-            "a list of another length"
-        );
-        c.give_back(2, items());
-        assert_eq!(c.kept(), [true, false, true, true]);
-        assert!(matches!(&c.slots[0].1, Slot::Kept(Some(v)) if v == "A"));
-        assert!(matches!(&c.slots[3].1, Slot::Kept(Some(v)) if v == "D"));
-        c.give_back(2, items());
-        assert!(
-            matches!(&c.slots[3].1, Slot::Kept(Some(v)) if v == "D"),
-            "given back once"
-        );
     }
 }

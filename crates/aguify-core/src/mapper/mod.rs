@@ -34,7 +34,7 @@ use crate::agui::{
     ErrorDetail, Event, ResultStatus, Role, Snapshot, Subtype, ToolContent, UsageTotal,
 };
 use crate::json::Field;
-use crate::model::{ErrorInfo, InterruptInfo, MessageRef, ModelEvent, Usage};
+use crate::model::{ErrorInfo, InterruptInfo, MessageRef, ModelEvent, ToolResult, Usage};
 use crate::payload::Payload;
 use crate::wire::langchain as lc;
 use conversation::{keep_sent_results, SENT_RESULTS};
@@ -137,9 +137,6 @@ pub struct Mapper {
     snapshot_at: Option<usize>,
     /// The last run's message list in AG-UI form, by message ([`messages::Converted`]).
     converted: messages::Converted,
-    /// Where in `out` the `MESSAGES_SNAPSHOT` whose items `converted` lent is, and the
-    /// generation that lent them, until [`Mapper::settle`] gives them back.
-    lent_at: Option<(usize, u64)>,
     /// `--compat thinking`: the thinking step in progress ([`compat::ThinkingCompat`]).
     thinking: compat::ThinkingCompat,
     /// The run's sub-agents and the items they own ([`subagent::Subagents`]).
@@ -201,15 +198,6 @@ struct Run {
     /// Results that came before their call (a frame moved ahead in a capture): each waits
     /// for its call's END, or for the run's end (where the call is started from the result).
     early_results: Vec<ToolResult>,
-}
-
-/// A tool's result, held until it can be sent ([`Run::held`], [`Run::early_results`]).
-struct ToolResult {
-    call_id: String,
-    name: Option<String>,
-    content: Value,
-    message_id: Option<String>,
-    error: bool,
 }
 
 impl Run {
@@ -334,8 +322,6 @@ impl Mapper {
     }
 
     pub fn map(&mut self, ev: ModelEvent, out: &mut Vec<Event>) {
-        // Lent items of events taken without `settle` are not looked for again.
-        self.lent_at = None;
         if !matches!(ev, ModelEvent::RunStart { .. } | ModelEvent::Native(_)) && self.run.is_none()
         {
             // Events outside a run (e.g. a v2 file whose root start is missing) open one.
@@ -409,39 +395,16 @@ impl Mapper {
                 tool_call_id,
                 delta,
             } => self.tool_output(tool_call_id, delta, out),
-            ModelEvent::ToolEnd {
-                tool_call_id: call_id,
-                name,
-                content,
-                message_id,
-                error,
-            } => {
-                let result = ToolResult {
-                    call_id,
-                    name,
-                    content,
-                    message_id,
-                    error,
-                };
-                self.tool_end(result, out);
-            }
+            ModelEvent::ToolEnd(result) => self.tool_end(result, out),
             ModelEvent::Custom { name, value } => self.push(own!(Custom { name, value }), out),
-            ModelEvent::State { state } => {
-                let msgs = state.get("messages").and_then(Value::as_array);
-                let list: Option<Vec<MessageRef>> =
-                    msgs.map(|l| l.iter().map(MessageRef::Value).collect());
-                if let Some(list) = &list {
-                    self.messages_shown(list, list.iter().copied().enumerate(), out);
-                }
-                let listed = list.is_some();
-                self.state_snapshot(Snapshot::Value(state), listed, out);
-            }
-            ModelEvent::EncodedState(state) => {
-                let list: Vec<MessageRef> = (state.shared_messages().iter())
-                    .map(|m| MessageRef::Shared(m))
-                    .collect();
-                self.messages_shown(&list, state.tool_message_candidates(), out);
-                self.state_snapshot(Snapshot::Encoded(state), true, out);
+            ModelEvent::State(snapshot) => {
+                let listed = snapshot.messages().map(|list| {
+                    // Only a shared message known to answer a call may be a tool result.
+                    let tools = (list.iter().copied().enumerate())
+                        .filter(|(_, m)| !matches!(m, MessageRef::Shared(s) if s.tool_call().is_none()));
+                    self.messages_shown(&list, tools, out);
+                });
+                self.state_snapshot(snapshot, listed.is_some(), out);
             }
             ModelEvent::Conversation(list) => {
                 let list: Vec<MessageRef> = list.iter().map(|m| MessageRef::Shared(m)).collect();
@@ -520,15 +483,9 @@ impl Mapper {
 
     /// After the caller has read the events [`Mapper::map`] or [`Mapper::finish`] put in
     /// `out`: the mapper takes back what it reads later (the state of the `STATE_SNAPSHOT`
-    /// whose messages are the run's, instead of an AG-UI copy of every state's list; the
-    /// items a `MESSAGES_SNAPSHOT` was lent), and `out` is cleared.
+    /// whose messages are the run's, instead of an AG-UI copy of every state's list), and
+    /// `out` is cleared.
     pub fn settle(&mut self, out: &mut Vec<Event>) {
-        if let Some((at, generation)) = self.lent_at.take() {
-            if let Some(Event::MessagesSnapshot { messages, .. }) = out.get_mut(at) {
-                self.converted
-                    .give_back(generation, std::mem::take(messages));
-            }
-        }
         if let Some(at) = self.snapshot_at.take() {
             if let Some(Event::StateSnapshot { snapshot, .. }) = out.get_mut(at) {
                 let state = std::mem::replace(snapshot, Snapshot::Value(Value::Null));
@@ -617,13 +574,13 @@ mod tests {
                     message_id: msg.clone(),
                     usage: None,
                 },
-                ModelEvent::ToolEnd {
+                ModelEvent::ToolEnd(ToolResult {
                     tool_call_id: call.clone(),
                     name: Some("f".into()),
                     content: Value::String("ok".into()),
                     message_id: Some(format!("t{i}")),
                     error: false,
-                },
+                }),
             ];
             if i % 100 == 7 {
                 // The same call announced again (a replayed chunk): no second START.
@@ -686,13 +643,13 @@ mod tests {
     fn a_result_before_its_call_waits_for_it() {
         let mut m = Mapper::new(MapOptions::default());
         let mut out = vec![];
-        let result = |call: &str| ModelEvent::ToolEnd {
+        let result = |call: &str| ModelEvent::ToolEnd(ToolResult {
             tool_call_id: call.into(),
             name: Some("lookup".into()),
             content: Value::String("ok".into()),
             message_id: None,
             error: false,
-        };
+        });
         let evs = vec![
             run_start(Some("r")),
             result("early"),

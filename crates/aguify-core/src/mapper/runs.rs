@@ -160,11 +160,10 @@ impl Mapper {
                         self.text_message(id, interrupt::visible_text(&i.value), out);
                     }
                 }
-                if let Some((mut messages, lent)) = run.messages.take(&mut self.converted) {
+                if let Some(mut messages) = run.messages.take(&mut self.converted) {
                     if !run.interrupts.is_empty() {
                         keep_sent_results(&mut messages, std::mem::take(&mut run.sent_results));
                     }
-                    self.lent_at = lent.map(|generation| (out.len(), generation));
                     self.push_snapshot(messages, out);
                 }
                 let outcome = match run.interrupts.is_empty() {

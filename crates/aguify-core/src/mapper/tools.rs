@@ -151,7 +151,7 @@ impl Mapper {
         self.push(own!(ToolCallEnd { tool_call_id }), out);
         // A result that came before its call ([`Run::early_results`]) can go now.
         let early = &mut self.run_mut().early_results;
-        if let Some(i) = early.iter().position(|r| r.call_id == call_id) {
+        if let Some(i) = early.iter().position(|r| r.tool_call_id == call_id) {
             let r = early.remove(i);
             self.tool_result(r, out);
         }
@@ -162,21 +162,21 @@ impl Mapper {
     pub(super) fn release_early_results(&mut self, out: &mut Vec<Event>) {
         for r in std::mem::take(&mut self.run_mut().early_results) {
             let name = r.name.clone().unwrap_or_else(|| "tool".into());
-            self.ensure_tool(&r.call_id, &name, None, None, out);
+            self.ensure_tool(&r.tool_call_id, &name, None, None, out);
             self.tool_result(r, out);
         }
     }
 
     fn tool_result(&mut self, r: ToolResult, out: &mut Vec<Event>) {
-        if self.answered_before(&r.call_id) {
+        if self.answered_before(&r.tool_call_id) {
             return;
         }
-        if !self.run_mut().tools.contains_key(&r.call_id) {
+        if !self.run_mut().tools.contains_key(&r.tool_call_id) {
             // Before its call: held, so the call's START, ARGS and END still come first.
             self.run_mut().early_results.push(r);
             return;
         }
-        let call_id = r.call_id;
+        let call_id = r.tool_call_id;
         self.thread_answers.insert(call_id.clone(), ());
         let name = self.call_name(&call_id, r.name);
         self.ensure_tool(&call_id, &name, None, None, out);
@@ -229,9 +229,9 @@ impl Mapper {
     /// message has no result yet (the client puts results in arrival order, the state in
     /// call order).
     pub(super) fn tool_end(&mut self, result: ToolResult, out: &mut Vec<Event>) {
-        let call = result.call_id.clone();
+        let call = result.tool_call_id.clone();
         let run = self.run.as_mut();
-        if let Some(h) = run.and_then(|r| r.held.iter_mut().find(|h| h.call_id == call)) {
+        if let Some(h) = run.and_then(|r| r.held.iter_mut().find(|h| h.tool_call_id == call)) {
             // Held already: a state now says the message's id.
             h.message_id = h.message_id.take().or(result.message_id);
             return self.release_held(out);
@@ -271,9 +271,9 @@ impl Mapper {
             let Some(run) = self.run.as_mut() else { return };
             let tools = &run.tools;
             run.held
-                .retain(|h| tools.get(&h.call_id).is_none_or(|t| !t.result));
+                .retain(|h| tools.get(&h.tool_call_id).is_none_or(|t| !t.result));
             let ready =
-                |h: &ToolResult| h.message_id.is_some() && !self.waits_for_earlier_call(&h.call_id);
+                |h: &ToolResult| h.message_id.is_some() && !self.waits_for_earlier_call(&h.tool_call_id);
             let held = self.run.as_ref().map_or(&[][..], |r| &r.held[..]);
             let Some(i) = held.iter().position(ready) else {
                 return;
@@ -289,7 +289,7 @@ impl Mapper {
         self.release_held(out);
         let Some(run) = self.run.as_mut() else { return };
         let mut held = std::mem::take(&mut run.held);
-        held.sort_by_key(|h| run.tools.get_index_of(&h.call_id));
+        held.sort_by_key(|h| run.tools.get_index_of(&h.tool_call_id));
         for h in held {
             self.tool_result(h, out);
         }

@@ -12,10 +12,10 @@ use std::collections::HashMap;
 
 use serde_json::Value;
 
-use super::{custom_event, custom_payload_event, input_messages, input_state, interrupts_from};
-use super::{resume_value, Adapter, Disposition, RecordKind};
+use super::{custom_event, custom_payload_event, interrupts_from, run_start};
+use super::{Adapter, Disposition, RecordKind};
 use crate::input::Record;
-use crate::model::ModelEvent;
+use crate::model::{ModelEvent, Snapshot};
 use crate::payload::Payload;
 use crate::wire::v2::{Data, Event};
 use model::ModelRun;
@@ -88,13 +88,8 @@ impl V2Adapter {
         if !self.started {
             self.started = true;
             self.ended = false;
-            out.push(ModelEvent::RunStart {
-                thread_id: self.hint_thread_id.clone(),
-                run_id: self.hint_run_id.clone(),
-                messages: vec![],
-                resume: None,
-                state: None,
-            });
+            let (thread_id, run_id) = (self.hint_thread_id.clone(), self.hint_run_id.clone());
+            out.push(run_start(thread_id, run_id, &Value::Null));
         }
     }
 
@@ -114,15 +109,9 @@ impl V2Adapter {
                 self.root = run_id.clone();
                 self.started = true;
                 self.ended = false;
-                let input = data;
                 let thread_id = ev.thread_id.clone().or_else(|| self.hint_thread_id.clone());
-                out.push(ModelEvent::RunStart {
-                    thread_id,
-                    run_id: run_id.or_else(|| self.hint_run_id.clone()),
-                    messages: input_messages(input),
-                    resume: resume_value(input),
-                    state: input_state(input),
-                });
+                let run_id = run_id.or_else(|| self.hint_run_id.clone());
+                out.push(run_start(thread_id, run_id, data));
                 Disposition::Mapped
             }
             "on_chain_stream" => {
@@ -162,9 +151,7 @@ impl V2Adapter {
                     // Its `__interrupt__` kept.
                     out.push(super::encoded_state(s.rest.clone(), s));
                 } else if data.is_object() {
-                    out.push(ModelEvent::State {
-                        state: data.clone(),
-                    });
+                    out.push(ModelEvent::State(Snapshot::Value(data.clone())));
                 }
                 out.push(ModelEvent::RunEnd);
                 self.forget_run();

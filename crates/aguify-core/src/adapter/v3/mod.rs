@@ -69,13 +69,7 @@ impl V3Adapter {
     fn ensure_started(&mut self, out: &mut Vec<ModelEvent>) {
         if !self.started {
             self.started = true;
-            out.push(ModelEvent::RunStart {
-                thread_id: None,
-                run_id: None,
-                messages: vec![],
-                resume: None,
-                state: None,
-            });
+            out.push(super::run_start(None, None, &Value::Null));
         }
     }
 
