@@ -9,7 +9,7 @@ use aguify::error::os_text;
 use aguify::input::walk;
 use aguify::text::printable;
 
-use crate::cli::{CheckArgs, FailOn, ReportFormat};
+use crate::cli::{CheckArgs, FailOn};
 use crate::options;
 
 /// Whether findings fail the run under `--fail-on` / `--max-warnings`.
@@ -256,14 +256,7 @@ pub fn run(args: CheckArgs) -> anyhow::Result<i32> {
         max_warnings: args.max_warnings,
         verbose: args.verbose,
     };
-    let format = match args.format {
-        ReportFormat::Text => Format::Text,
-        ReportFormat::Json => Format::Json,
-        ReportFormat::Github => Format::Github,
-        ReportFormat::Junit => Format::Junit,
-        ReportFormat::Sarif => Format::Sarif,
-        ReportFormat::Markdown => Format::Markdown,
-    };
+    let format = args.format;
     let color = crate::terminal::use_color(args.color, io::stdout().is_terminal());
     let mut out = io::BufWriter::with_capacity(64 * 1024, io::stdout().lock());
     let written = match format {
@@ -289,7 +282,8 @@ fn verdict(report: &Report, args: &CheckArgs) -> i32 {
         );
         return 2;
     }
-    if report.files.iter().any(FileReport::unusable) {
+    // A file that could not be read or held nothing of a known form.
+    if report.files.iter().any(|f| !f.read) {
         return 2;
     }
     fails(report.counts(), args.fail_on, args.max_warnings).into()

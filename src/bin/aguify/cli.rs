@@ -1,6 +1,7 @@
 //! Command-line definitions (clap derive). Completions are generated from these.
 
 use aguify::adapter::Family;
+use aguify::check::report::Format as CheckFormat;
 use aguify::input::Framing;
 use aguify::mapper::{Compat, Target, TextPolicy, ToolSteps};
 use aguify::sink::Format;
@@ -294,8 +295,8 @@ pub struct CheckArgs {
     #[command(flatten)]
     pub map: MapArgs,
     /// Report format
-    #[arg(long, value_enum, default_value_t = ReportFormat::Text)]
-    pub format: ReportFormat,
+    #[arg(long, value_enum, default_value_t = CheckFormat::Text)]
+    pub format: CheckFormat,
     /// Exit 1 when a finding reaches this severity
     #[arg(long, value_enum, default_value_t = FailOn::Error)]
     pub fail_on: FailOn,
@@ -330,17 +331,6 @@ pub struct CheckArgs {
     /// input order
     #[arg(short = 'j', long, value_name = "N", value_parser = positive)]
     pub jobs: Option<usize>,
-}
-
-#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ReportFormat {
-    Text,
-    Json,
-    Github,
-    Junit,
-    Sarif,
-    /// A summary for a CI job page (`$GITHUB_STEP_SUMMARY`); see docs/check.md
-    Markdown,
 }
 
 #[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]

@@ -37,15 +37,15 @@ impl Default for Report {
     }
 }
 
-/// Output format of `aguify check`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// Output format of `aguify check` (`--format`).
+#[derive(clap::ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Format {
     Text,
     Json,
     Github,
     Junit,
     Sarif,
-    /// A CI job summary ([`markdown`]); links relative to the repository root.
+    /// A summary for a CI job page (`$GITHUB_STEP_SUMMARY`); see docs/check.md
     Markdown,
 }
 
