@@ -397,13 +397,9 @@ impl Checker {
         self.client.feed(&base, &mut self.ctx, &mut expanded);
         let converted = self.converted();
         for (e, _) in &expanded {
-            let owned;
-            let e: &ev::Ev<'_> = match e {
-                None => &base,
-                Some(v) => {
-                    owned = ev::Ev::of(v);
-                    &owned
-                }
+            let e = &match e {
+                None => base,
+                Some(v) => ev::Ev::of(v),
             };
             self.strict.feed(e, &mut self.ctx);
             self.snapshot.feed(e, &mut self.ctx);

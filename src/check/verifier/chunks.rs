@@ -83,13 +83,9 @@ impl Chunks {
         base: &Ev<'_>,
         out: &mut Vec<Expanded>,
     ) -> Result<(), Fail> {
-        let local;
-        let ev: &Ev<'_> = match &event {
-            None => base,
-            Some(v) => {
-                local = Ev::of(v);
-                &local
-            }
+        let ev = &match &event {
+            None => *base,
+            Some(v) => Ev::of(v),
         };
         let Some(kind) = of_chunk(ev.kind) else {
             match ev.kind {
