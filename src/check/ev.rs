@@ -60,7 +60,6 @@ fields! {
     metadata = "metadata",
     timestamp = "timestamp",
     delta = "delta",
-    role = "role",
     name = "name",
     tool_call_name = "toolCallName",
     parent_message_id = "parentMessageId",
@@ -74,9 +73,6 @@ fields! {
     step_name = "stepName",
     content = "content",
     message = "message",
-    code = "code",
-    description = "description",
-    parent_subagent_run_id = "parentSubagentRunId",
     parent_tool_call_id = "parentToolCallId",
 }
 
@@ -125,21 +121,9 @@ impl<'a> Ev<'a> {
                 e.set_str(S::run_id, Some(run_id));
                 e.set_json(S::outcome, Some(outcome));
             }
-            Event::RunError { message, code, .. } | Event::SubagentError { message, code, .. } => {
-                e.set_str(S::message, Some(message));
-                e.set_str(S::code, code.as_deref());
-            }
+            Event::SubagentError { message, .. } => e.set_str(S::message, Some(message)),
             Event::StepStarted { step_name, .. } | Event::StepFinished { step_name, .. } => {
                 e.set_str(S::step_name, Some(step_name))
-            }
-            Event::TextMessageStart {
-                message_id, role, ..
-            }
-            | Event::ReasoningMessageStart {
-                message_id, role, ..
-            } => {
-                e.set_str(S::message_id, Some(message_id));
-                e.set_str(S::role, Some(role.as_str()));
             }
             Event::TextMessageContent {
                 message_id, delta, ..
@@ -150,7 +134,9 @@ impl<'a> Ev<'a> {
                 e.set_str(S::message_id, Some(message_id));
                 e.set_str(S::delta, Some(delta));
             }
-            Event::TextMessageEnd { message_id, .. }
+            Event::TextMessageStart { message_id, .. }
+            | Event::ReasoningMessageStart { message_id, .. }
+            | Event::TextMessageEnd { message_id, .. }
             | Event::ReasoningStart { message_id, .. }
             | Event::ReasoningMessageEnd { message_id, .. }
             | Event::ReasoningEnd { message_id, .. } => e.set_str(S::message_id, Some(message_id)),
@@ -179,15 +165,12 @@ impl<'a> Ev<'a> {
                 message_id,
                 tool_call_id,
                 content,
-                role,
                 ..
             } => {
                 e.set_str(S::message_id, Some(message_id));
                 e.set_str(S::tool_call_id, Some(tool_call_id));
                 e.set_str(S::content, content.text());
-                e.set_str(S::role, Some(role.as_str()));
             }
-            Event::Custom { name, .. } => e.set_str(S::name, Some(name)),
             Event::SubagentStarted {
                 name,
                 parent_tool_call_id,

@@ -49,31 +49,25 @@ impl Interrupts {
                     .filter(|p| !resume.contains(p))
                     .cloned()
                     .collect();
-                if !missing.is_empty() {
-                    ctx.report(
-                        "AGX404",
-                        missing.clone(),
-                        format!(
-                            "Thread has {} not addressed by resume: {}",
-                            crate::timeline::render::count(missing.len(), "pending interrupt"),
-                            missing.join(", ")
-                        ),
-                    );
-                }
                 let unknown: Vec<String> = resume
                     .iter()
                     .filter(|r| !pending.contains(r))
                     .cloned()
                     .collect();
-                if !unknown.is_empty() {
-                    ctx.report(
-                        "AGX405",
-                        unknown.clone(),
-                        format!(
-                            "resume references unknown interrupt ids: {}",
-                            unknown.join(", ")
-                        ),
+                if !missing.is_empty() {
+                    let n = crate::timeline::render::count(missing.len(), "pending interrupt");
+                    let msg = format!(
+                        "Thread has {n} not addressed by resume: {}",
+                        missing.join(", ")
                     );
+                    ctx.report("AGX404", missing, msg);
+                }
+                if !unknown.is_empty() {
+                    let msg = format!(
+                        "resume references unknown interrupt ids: {}",
+                        unknown.join(", ")
+                    );
+                    ctx.report("AGX405", unknown, msg);
                 }
             }
             Some(EventType::RunFinished) => {

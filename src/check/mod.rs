@@ -320,11 +320,6 @@ impl FileReport {
     pub fn counts(&self) -> report::Counts {
         counts(&self.rule_counts)
     }
-
-    /// Whether the file could not be read or held nothing of a known form (exit 2).
-    pub fn unusable(&self) -> bool {
-        !self.read
-    }
 }
 
 /// What is said of a file of which no record is of a known form (after `FILE: `);
@@ -352,10 +347,6 @@ impl Checker {
             ctx: Ctx::new(file, config),
             ..Checker::default()
         }
-    }
-
-    pub fn family(&self) -> Option<Family> {
-        self.family
     }
 
     fn converted(&self) -> bool {
@@ -401,26 +392,14 @@ impl Checker {
         let index = self.events;
         self.events += 1;
         self.ctx.at(origin, Some(index), base.s("type"), base.kind);
-        let mut issues = vec![];
-        schema::check_ev(&base, &mut issues);
-        for issue in issues {
-            let msg = match issue.path.as_str() {
-                "" | "type" => issue.message,
-                p => format!("{p}: {}", issue.message),
-            };
-            self.ctx.report(issue.rule, vec![], msg);
-        }
+        self.schema(&base);
         let mut expanded = std::mem::take(&mut self.expanded);
         self.client.feed(&base, &mut self.ctx, &mut expanded);
         let converted = self.converted();
         for (e, _) in &expanded {
-            let owned;
-            let e: &ev::Ev<'_> = match e {
-                None => &base,
-                Some(v) => {
-                    owned = ev::Ev::of(v);
-                    &owned
-                }
+            let e = &match e {
+                None => base,
+                Some(v) => ev::Ev::of(v),
             };
             self.strict.feed(e, &mut self.ctx);
             self.snapshot.feed(e, &mut self.ctx);
@@ -430,6 +409,19 @@ impl Checker {
         }
         expanded.clear();
         self.expanded = expanded;
+    }
+
+    /// The schema's findings of `ev`, each message after its path.
+    fn schema(&mut self, ev: &ev::Ev<'_>) {
+        let mut issues = vec![];
+        schema::check_ev(ev, &mut issues);
+        for issue in issues {
+            let msg = match issue.path.as_str() {
+                "" | "type" => issue.message,
+                p => format!("{p}: {}", issue.message),
+            };
+            self.ctx.report(issue.rule, vec![], msg);
+        }
     }
 
     /// End of the stream: checks that need the whole stream.
@@ -577,12 +569,9 @@ impl Observer for Checker {
             self.pending_bad = None;
             self.known += 1;
             self.family = Some(Family::Agui);
-            let mut issues = vec![];
-            schema::check_ev(&ev::Ev::of(rec.value()), &mut issues);
+            // Its only finding (AGX201 or AGX202) is about the `type`: no path before it.
             self.ctx.at(&rec.origin, None, None, None);
-            for issue in issues {
-                self.ctx.report(issue.rule, vec![], issue.message);
-            }
+            self.schema(&ev::Ev::of(rec.value()));
             return;
         }
         self.flush_bad(bad);
@@ -656,7 +645,7 @@ pub fn check_bytes(
     };
     let checker = Checker::new(file, config.clone());
     let mut checker = run_checker(checker, Input::from_bytes(name, bytes), opts)?;
-    if checker.family() == Some(Family::Agui) && checker.stopped.is_none() {
+    if checker.family == Some(Family::Agui) && checker.stopped.is_none() {
         checker.extend(transport);
     }
     Ok(checker.into_report())

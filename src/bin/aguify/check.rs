@@ -281,7 +281,8 @@ fn verdict(report: &Report, args: &CheckArgs) -> i32 {
         );
         return 2;
     }
-    if report.files.iter().any(FileReport::unusable) {
+    // A file that could not be read or held nothing of a known form.
+    if report.files.iter().any(|f| !f.read) {
         return 2;
     }
     fails(report.counts(), args.fail_on, args.max_warnings).into()

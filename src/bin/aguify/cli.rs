@@ -1,7 +1,7 @@
 //! Command-line definitions (clap derive). Completions are generated from these.
 
 use aguify::adapter::Family;
-use aguify::check::report::Format as ReportFormat;
+use aguify::check::report::Format as CheckFormat;
 use aguify::diff::report::Format as DiffFormat;
 use aguify::input::Framing;
 use aguify::mapper::{Compat, Target, TextPolicy, ToolSteps};
@@ -296,8 +296,8 @@ pub struct CheckArgs {
     #[command(flatten)]
     pub map: MapArgs,
     /// Report format
-    #[arg(long, value_enum, default_value_t = ReportFormat::Text)]
-    pub format: ReportFormat,
+    #[arg(long, value_enum, default_value_t = CheckFormat::Text)]
+    pub format: CheckFormat,
     /// Exit 1 when a finding reaches this severity
     #[arg(long, value_enum, default_value_t = FailOn::Error)]
     pub fail_on: FailOn,

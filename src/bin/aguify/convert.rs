@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use aguify::adapter::Disposition;
 use aguify::agui::Event;
-use aguify::check::report::text::{finding_line, printable};
+use aguify::check::report::text::{finding_text, printable};
 use aguify::check::report::{more_line, summary_line};
 use aguify::check::{Checker, Config};
 use aguify::input::{Origin, Record};
@@ -55,7 +55,7 @@ impl ConvertObserver<'_> {
             if quiet {
                 return;
             }
-            let line = format!("aguify: {}", finding_line(f, color));
+            let line = format!("aguify: {}", finding_text(f, color, true));
             match known.state(&f.file) {
                 Some(true) | None => {
                     *last_told = Some(format!("{}:{}", f.file, f.line));

@@ -11,12 +11,8 @@ use crate::check::{Finding, Severity};
 
 pub use crate::text::printable;
 
-/// One finding as a line, naming its file (`convert` on stderr).
-pub fn finding_line(f: &Finding, color: bool) -> String {
-    finding_text(f, color, true)
-}
-
-/// One finding as a line; `with_file` names the file (else the line number alone).
+/// One finding as a line; `with_file` names the file (`convert` on stderr; else the line
+/// number alone).
 pub fn finding_text(f: &Finding, color: bool, with_file: bool) -> String {
     let sev = match (f.severity, color) {
         (Severity::Error, true) => "error".red().bold().to_string(),

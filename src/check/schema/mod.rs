@@ -657,24 +657,20 @@ pub fn check_ev(f: &Ev<'_>, out: &mut Vec<Issue>) {
     };
     v.object(P::Root(""), ev, fields, base, true);
     v.timestamp(ts);
-    if raw.is_some_and(Value::is_null) {
-        v.omitted(P::Root("rawEvent"), "rawEvent");
-    }
-    if let Some(m) = meta {
-        if m.is_null() {
-            v.omitted(P::Root("metadata"), "metadata");
-        } else if !m.is_object() {
-            v.expected(P::Root("metadata"), "metadata", "an object", m);
-        }
-    }
-    if sub_ok {
-        match sub {
-            Some(Value::Null) => v.omitted(P::Root("subagentRunId"), "subagentRunId"),
-            Some(s) if !s.is_string() => v.push(
-                "AGX205",
-                "subagentRunId".into(),
-                "`subagentRunId` must be a string".into(),
-            ),
+    let sub = sub.filter(|_| sub_ok);
+    for (k, val) in [
+        ("rawEvent", raw),
+        ("metadata", meta),
+        ("subagentRunId", sub),
+    ] {
+        match val {
+            Some(Value::Null) => v.omitted(P::Root(k), k),
+            Some(m) if k == "metadata" && !m.is_object() => {
+                v.expected(P::Root(k), k, "an object", m)
+            }
+            Some(s) if k == "subagentRunId" && !s.is_string() => {
+                v.push("AGX205", k.into(), format!("`{k}` must be a string"))
+            }
             _ => {}
         }
     }

@@ -5,67 +5,17 @@ use foldhash::fast::RandomState as FastIds;
 use indexmap::IndexMap;
 use serde_json::{Map, Value};
 
-use super::{owner_name, tag, Ev};
+use super::{owner_name, tag, Ev, Life, LIVES};
 use crate::agui::EventType;
 use EventType as T;
 
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-enum Kind {
-    Text,
-    Tool,
-    Reasoning,
-}
-
-impl Kind {
-    fn of_chunk(t: Option<EventType>) -> Option<Kind> {
-        match t? {
-            EventType::TextMessageChunk => Some(Kind::Text),
-            EventType::ToolCallChunk => Some(Kind::Tool),
-            EventType::ReasoningMessageChunk => Some(Kind::Reasoning),
-            _ => None,
-        }
-    }
-    fn noun(self) -> &'static str {
-        match self {
-            Kind::Text => "text message",
-            Kind::Tool => "tool call",
-            Kind::Reasoning => "reasoning message",
-        }
-    }
-    fn id_field(self) -> &'static str {
-        match self {
-            Kind::Tool => "toolCallId",
-            _ => "messageId",
-        }
-    }
-    fn chunk_type(self) -> &'static str {
-        match self {
-            Kind::Text => T::TextMessageChunk,
-            Kind::Tool => T::ToolCallChunk,
-            Kind::Reasoning => T::ReasoningMessageChunk,
-        }
-        .as_str()
-    }
-    /// The start, content and end a chunk expands into.
-    fn types(self) -> (EventType, EventType, EventType) {
-        match self {
-            Kind::Text => (
-                T::TextMessageStart,
-                T::TextMessageContent,
-                T::TextMessageEnd,
-            ),
-            Kind::Tool => (T::ToolCallStart, T::ToolCallArgs, T::ToolCallEnd),
-            Kind::Reasoning => (
-                T::ReasoningMessageStart,
-                T::ReasoningMessageContent,
-                T::ReasoningMessageEnd,
-            ),
-        }
-    }
+/// The item of [`LIVES`] a chunk of type `t` stands for.
+fn of_chunk(t: Option<EventType>) -> Option<&'static Life> {
+    LIVES.iter().find(|l| l.chunk.is_some() && l.chunk == t)
 }
 
 struct OpenChunk {
-    kind: Kind,
+    kind: &'static Life,
     id: String,
     /// (field, value) pairs a continuation must match: role/name, toolCallName/parentMessageId.
     fields: Vec<(&'static str, Option<String>)>,
@@ -73,8 +23,8 @@ struct OpenChunk {
 
 impl OpenChunk {
     fn end(self, lane: &Option<String>) -> Expanded {
-        let id = [(self.kind.id_field(), Value::String(self.id))];
-        (Some(synth(self.kind.types().2, &id, lane)), false)
+        let id = [(self.kind.id, Value::String(self.id))];
+        (Some(synth(self.kind.end, &id, lane)), false)
     }
 }
 
@@ -108,7 +58,7 @@ impl Chunks {
     /// Whether `ev` (as the shim left it) expands into itself alone: no stream is open, it is
     /// no chunk and carries no chunk marker.
     pub fn passes(&self, ev: &Ev<'_>) -> bool {
-        self.lanes.is_empty() && Kind::of_chunk(ev.kind).is_none() && !ev.has("aguifyChunk")
+        self.lanes.is_empty() && of_chunk(ev.kind).is_none() && !ev.has("aguifyChunk")
     }
 
     /// Closes the stream open in `lane`: the end event of its kind.
@@ -133,15 +83,11 @@ impl Chunks {
         base: &Ev<'_>,
         out: &mut Vec<Expanded>,
     ) -> Result<(), Fail> {
-        let local;
-        let ev: &Ev<'_> = match &event {
-            None => base,
-            Some(v) => {
-                local = Ev::of(v);
-                &local
-            }
+        let ev = &match &event {
+            None => *base,
+            Some(v) => Ev::of(v),
         };
-        let Some(kind) = Kind::of_chunk(ev.kind) else {
+        let Some(kind) = of_chunk(ev.kind) else {
             match ev.kind {
                 Some(T::RunStarted | T::RunFinished | T::RunError | T::MessagesSnapshot) => {
                     self.close_all(out)
@@ -169,7 +115,7 @@ impl Chunks {
             out.push((event, marked));
             return Ok(());
         };
-        let id = ev.s(kind.id_field()).map(str::to_string);
+        let id = ev.s(kind.id).map(str::to_string);
         let lane = self.lane(kind, id.as_deref(), ev)?;
         let open = self.lanes.get(&lane);
         if let Some(open) =
@@ -180,7 +126,7 @@ impl Chunks {
                     let v = v.as_ref().map_or("(absent)".into(), |v| format!("'{v}'"));
                     let msg = format!(
                         "Cannot continue {} '{}': chunk {f} '{p}' does not match the open stream's {f} {v}.",
-                        kind.noun(),
+                        kind.noun,
                         open.id,
                     );
                     return Err(("AGX131", msg, Some(open.id.clone())));
@@ -191,36 +137,32 @@ impl Chunks {
         }
         // A new stream: close what the lane had open first.
         let Some(id) = id else {
-            let msg = format!(
-                "First {} must have a {}",
-                kind.chunk_type(),
-                kind.id_field()
-            );
+            let msg = format!("First {} must have a {}", ev.t(), kind.id);
             return Err(("AGX130", msg, None));
         };
-        if kind == Kind::Tool && ev.s("toolCallName").is_none() {
+        if kind.start == T::ToolCallStart && ev.s("toolCallName").is_none() {
             let msg = "First TOOL_CALL_CHUNK must have a toolCallName".into();
             return Err(("AGX130", msg, Some(id)));
         }
         self.close(&lane, out);
         // What a continuation must match, and what the start event carries after the id.
         let field = |k: &'static str| (k, ev.s(k).map(str::to_string));
-        let fields = match kind {
-            Kind::Text => {
+        let fields = match kind.start {
+            T::TextMessageStart => {
                 let role = ev.s("role").unwrap_or("assistant").to_string();
                 vec![("role", Some(role)), field("name")]
             }
-            Kind::Tool => vec![field("toolCallName"), field("parentMessageId")],
-            Kind::Reasoning => vec![],
+            T::ToolCallStart => vec![field("toolCallName"), field("parentMessageId")],
+            _ => vec![],
         };
-        let mut pairs = vec![(kind.id_field(), Value::String(id.clone()))];
+        let mut pairs = vec![(kind.id, Value::String(id.clone()))];
         for (k, v) in &fields {
             pairs.extend(v.clone().map(|v| (*k, Value::String(v))));
         }
-        if kind == Kind::Reasoning {
+        if kind.start == T::ReasoningMessageStart {
             pairs.push(("role", Value::String("reasoning".into())));
         }
-        out.push((Some(synth(kind.types().0, &pairs, &lane)), true));
+        out.push((Some(synth(kind.start, &pairs, &lane)), true));
         out.extend(content(kind, ev, &id, &lane));
         self.lanes.insert(lane, OpenChunk { kind, id, fields });
         Ok(())
@@ -229,7 +171,12 @@ impl Chunks {
     /// The lane a chunk of `kind` and stream `id` goes to: the lane whose open stream it
     /// continues, else its own tag's; untagged and without an id, the one lane with a stream
     /// of its kind open (AGX132: another lane's stream; AGX133: several lanes could be meant).
-    fn lane(&self, kind: Kind, id: Option<&str>, ev: &Ev<'_>) -> Result<Option<String>, Fail> {
+    fn lane(
+        &self,
+        kind: &'static Life,
+        id: Option<&str>,
+        ev: &Ev<'_>,
+    ) -> Result<Option<String>, Fail> {
         let own = tag(ev);
         let of_kind = || self.lanes.iter().filter(move |(_, o)| o.kind == kind);
         if let Some(id) = id {
@@ -238,7 +185,7 @@ impl Chunks {
                     "AGX132",
                     format!(
                         "Cannot continue {} '{id}': chunk subagentRunId '{}' does not match the open stream's subagent '{}'.",
-                        kind.noun(),
+                        kind.noun,
                         own.as_deref().unwrap_or(""),
                         owner_name(lane.as_deref())
                     ),
@@ -257,10 +204,10 @@ impl Chunks {
                 "AGX133",
                 format!(
                     "Ambiguous {}: it carries neither a {} nor a subagentRunId, but {} lanes have an open {}. Attribute the chunk to the subagent it belongs to.",
-                    kind.chunk_type(),
-                    kind.id_field(),
+                    ev.t(),
+                    kind.id,
                     open.len(),
-                    kind.noun()
+                    kind.noun
                 ),
                 None,
             ));
@@ -271,7 +218,7 @@ impl Chunks {
 
 /// The content event a chunk of stream `id` expands into, when it has a delta (or a rawEvent
 /// or metadata: the client then sends an empty delta).
-fn content(kind: Kind, ev: &Ev<'_>, id: &str, lane: &Option<String>) -> Option<Expanded> {
+fn content(kind: &'static Life, ev: &Ev<'_>, id: &str, lane: &Option<String>) -> Option<Expanded> {
     if !(ev.has("delta") || ev.has("rawEvent") || ev.has("metadata")) {
         return None;
     }
@@ -279,9 +226,6 @@ fn content(kind: Kind, ev: &Ev<'_>, id: &str, lane: &Option<String>) -> Option<E
         .get("delta")
         .cloned()
         .unwrap_or(Value::String(String::new()));
-    let pairs = [
-        (kind.id_field(), Value::String(id.into())),
-        ("delta", delta),
-    ];
-    Some((Some(synth(kind.types().1, &pairs, lane)), false))
+    let pairs = [(kind.id, Value::String(id.into())), ("delta", delta)];
+    Some((Some(synth(kind.content, &pairs, lane)), false))
 }

@@ -28,31 +28,26 @@ impl Compat {
                     _ => return None,
                 },
             };
-            let (nt, id) = match rest {
-                "START" => {
-                    self.minted += 1;
-                    let id = format!("thinking-{}", self.minted);
-                    self.span = Some(id.clone());
-                    (T::ReasoningStart, id)
-                }
-                "END" => (T::ReasoningEnd, self.span.take().unwrap_or_default()),
-                "TEXT_MESSAGE_START" => {
-                    self.minted += 1;
-                    let id = format!("thinking-{}", self.minted);
-                    self.message = Some(id.clone());
-                    m.insert("role".into(), Value::String("reasoning".into()));
-                    (T::ReasoningMessageStart, id)
-                }
-                "TEXT_MESSAGE_CONTENT" => (
-                    T::ReasoningMessageContent,
-                    self.message.clone().unwrap_or_default(),
-                ),
-                "TEXT_MESSAGE_END" => (
-                    T::ReasoningMessageEnd,
-                    self.message.take().unwrap_or_default(),
-                ),
+            let (nt, open) = match rest {
+                "START" => (T::ReasoningStart, &mut self.span),
+                "END" => (T::ReasoningEnd, &mut self.span),
+                "TEXT_MESSAGE_START" => (T::ReasoningMessageStart, &mut self.message),
+                "TEXT_MESSAGE_CONTENT" => (T::ReasoningMessageContent, &mut self.message),
+                "TEXT_MESSAGE_END" => (T::ReasoningMessageEnd, &mut self.message),
                 _ => return None,
             };
+            // A start mints the id its content and end continue.
+            let id = match nt {
+                T::ReasoningStart | T::ReasoningMessageStart => {
+                    self.minted += 1;
+                    open.insert(format!("thinking-{}", self.minted)).clone()
+                }
+                T::ReasoningMessageContent => open.clone().unwrap_or_default(),
+                _ => open.take().unwrap_or_default(),
+            };
+            if nt == T::ReasoningMessageStart {
+                m.insert("role".into(), Value::String("reasoning".into()));
+            }
             m.remove("title");
             m.insert("type".into(), Value::String(nt.as_str().into()));
             m.entry("messageId").or_insert(Value::String(id));

@@ -19,6 +19,83 @@ pub use chunks::Expanded;
 use compat::Compat;
 use verify::Verify;
 
+/// An item the client opens with `start`, continues with `content` and closes with `end`
+/// (the three a `chunk` expands into), and how its rules and messages name it.
+#[derive(Debug, PartialEq, Eq)]
+struct Life {
+    start: T,
+    /// A reasoning span has no content: its `end`.
+    content: T,
+    end: T,
+    chunk: Option<T>,
+    /// The key of its id.
+    id: &'static str,
+    noun: &'static str,
+    /// The owners of its ids ([`verify`]'s buckets).
+    owners: usize,
+    /// The rules of a start while open, a content and an end while not open; whether the
+    /// client's message for an end says "must be sent first".
+    rules: [&'static str; 3],
+    end_sent_first: bool,
+}
+
+/// The items, in [`verify`]'s index order of its open sets.
+const LIVES: [Life; 4] = [
+    Life {
+        start: T::TextMessageStart,
+        content: T::TextMessageContent,
+        end: T::TextMessageEnd,
+        chunk: Some(T::TextMessageChunk),
+        id: "messageId",
+        noun: "text message",
+        owners: verify::MESSAGE,
+        rules: ["AGX109", "AGX110", "AGX111"],
+        end_sent_first: true,
+    },
+    Life {
+        start: T::ToolCallStart,
+        content: T::ToolCallArgs,
+        end: T::ToolCallEnd,
+        chunk: Some(T::ToolCallChunk),
+        id: "toolCallId",
+        noun: "tool call",
+        owners: verify::TOOL_CALL,
+        rules: ["AGX112", "AGX114", "AGX114"],
+        end_sent_first: true,
+    },
+    Life {
+        start: T::ReasoningMessageStart,
+        content: T::ReasoningMessageContent,
+        end: T::ReasoningMessageEnd,
+        chunk: Some(T::ReasoningMessageChunk),
+        id: "messageId",
+        noun: "reasoning message",
+        owners: verify::REASONING,
+        rules: ["AGX117", "AGX118", "AGX118"],
+        end_sent_first: false,
+    },
+    // One owner for a span and the messages of the same id: the first opener's.
+    Life {
+        start: T::ReasoningStart,
+        content: T::ReasoningEnd,
+        end: T::ReasoningEnd,
+        chunk: None,
+        id: "messageId",
+        noun: "reasoning span",
+        owners: verify::REASONING,
+        rules: ["AGX117", "AGX119", "AGX119"],
+        end_sent_first: true,
+    },
+];
+
+/// The index in [`LIVES`] of the item an event of kind `k` opens, continues or closes.
+fn life_of(k: Option<T>) -> Option<usize> {
+    let k = k?;
+    LIVES
+        .iter()
+        .position(|l| [l.start, l.content, l.end].contains(&k))
+}
+
 /// An owner as the client's messages name it: a subagent run id, or the parent agent.
 fn owner_name(o: Option<&str>) -> String {
     match o {

@@ -4,9 +4,8 @@ use foldhash::fast::RandomState as FastIds;
 use indexmap::{IndexMap, IndexSet};
 use serde_json::Value;
 
-use super::{owner_name, tag, Ev};
+use super::{owner_name, tag, Ev, LIVES};
 use crate::agui::EventType;
-use EventType as T;
 
 /// The owner (subagent run; `None`: the parent agent) of each id of one entity kind, by id
 /// hash, retained for the run after the item closes, as the client keeps them: a reopen or a
@@ -15,14 +14,14 @@ use EventType as T;
 /// in flat memory; an id that old is not checked against its first owner.
 type Owners = crate::recent::Recent<u64, Option<String>, { 1 << 16 }, foldhash::fast::RandomState>;
 
-/// The client's owner buckets: an id is unique only within its kind.
-#[derive(Default)]
-struct OwnerBuckets {
-    message: Owners,
-    tool_call: Owners,
-    activity: Owners,
-    reasoning: Owners,
-}
+/// The client's owner buckets, by these indices: an id is unique only within its kind.
+type OwnerBuckets = [Owners; 4];
+pub(super) const MESSAGE: usize = 0;
+pub(super) const TOOL_CALL: usize = 1;
+pub(super) const REASONING: usize = 2;
+const ACTIVITY: usize = 3;
+/// How an owner mismatch names an item of each bucket.
+const BUCKET_NOUNS: [&str; 4] = ["message", "tool call", "reasoning message", "activity"];
 
 /// The values of `keys` in object `m`, found in one pass over its keys (a message has a few;
 /// a lookup by key hashes the key with SipHash, `serde_json::Map`'s hasher).
@@ -46,31 +45,29 @@ fn tagged<'a>(owners: &'a Owners, id: &str, tag: &Option<String>) -> Option<&'a 
     tag.as_ref().and_then(|_| owners.get(&h(id)))
 }
 
-impl OwnerBuckets {
-    /// Ownership carried over from replayed messages (MESSAGES_SNAPSHOT, the RUN_STARTED
-    /// `input` echo): each message's owner goes in the bucket its role streams through, and an
-    /// assistant message's tool calls under the message's owner. A snapshot is `authoritative`
-    /// (its owners replace recorded ones); the input echo only fills ids not yet on record.
-    fn seed(&mut self, messages: Option<&[Value]>, authoritative: bool) {
-        for m in messages.into_iter().flatten() {
-            let [id, owner, role, calls] = fields(m, ["id", "subagentRunId", "role", "toolCalls"]);
-            let Some(id) = id.and_then(Value::as_str) else {
-                continue;
-            };
-            let owner = owner.and_then(Value::as_str).map(str::to_string);
-            let bucket = match role.and_then(Value::as_str) {
-                Some("reasoning") => &mut self.reasoning,
-                Some("activity") => &mut self.activity,
-                _ => &mut self.message,
-            };
-            if authoritative || bucket.get(&h(id)).is_none() {
-                bucket.insert(h(id), owner.clone());
-            }
-            for tc in calls.and_then(Value::as_array).into_iter().flatten() {
-                if let [Some(Value::String(tid))] = fields(tc, ["id"]) {
-                    if authoritative || self.tool_call.get(&h(tid)).is_none() {
-                        self.tool_call.insert(h(tid), owner.clone());
-                    }
+/// Ownership carried over from replayed messages (MESSAGES_SNAPSHOT, the RUN_STARTED
+/// `input` echo): each message's owner goes in the bucket its role streams through, and an
+/// assistant message's tool calls under the message's owner. A snapshot is `authoritative`
+/// (its owners replace recorded ones); the input echo only fills ids not yet on record.
+fn seed(owners: &mut OwnerBuckets, messages: Option<&[Value]>, authoritative: bool) {
+    for m in messages.into_iter().flatten() {
+        let [id, owner, role, calls] = fields(m, ["id", "subagentRunId", "role", "toolCalls"]);
+        let Some(id) = id.and_then(Value::as_str) else {
+            continue;
+        };
+        let owner = owner.and_then(Value::as_str).map(str::to_string);
+        let bucket = match role.and_then(Value::as_str) {
+            Some("reasoning") => &mut owners[REASONING],
+            Some("activity") => &mut owners[ACTIVITY],
+            _ => &mut owners[MESSAGE],
+        };
+        if authoritative || bucket.get(&h(id)).is_none() {
+            bucket.insert(h(id), owner.clone());
+        }
+        for tc in calls.and_then(Value::as_array).into_iter().flatten() {
+            if let [Some(Value::String(tid))] = fields(tc, ["id"]) {
+                if authoritative || owners[TOOL_CALL].get(&h(tid)).is_none() {
+                    owners[TOOL_CALL].insert(h(tid), owner.clone());
                 }
             }
         }
@@ -123,27 +120,27 @@ impl OpenIds {
 /// Per-run state of `verifyEvents`: which items are open, and who owns each id.
 #[derive(Default)]
 struct RunState {
-    text: OpenIds,
-    tools: OpenIds,
+    /// The open items of each of [`LIVES`].
+    open: [OpenIds; 4],
     steps: Vec<(String, Option<String>)>,
-    reasoning_msgs: OpenIds,
-    reasoning_spans: OpenIds,
     subagents: OpenIds,
     subagents_done: IndexSet<String, FastIds>,
     owners: OwnerBuckets,
 }
 
 impl RunState {
-    /// A TOOL_CALL_START: a new id, its owner agreeing with its parent message's.
-    fn tool_call_start(&mut self, ev: &Ev<'_>, t: &str, et: Option<String>) -> VResult {
-        let id = ev.s("toolCallId").unwrap_or("").to_string();
-        if self.tools.contains(&id) {
-            return in_progress("AGX112", t, "tool call", id, T::ToolCallEnd);
+    /// The start of item `life` ([`LIVES`]): a new id; the first opener of an id owns it for
+    /// the run: a reopen must agree, and an untagged reopen does not hand the id to the parent.
+    /// A tool call belongs to its parent message: a tag must agree with the message's owner,
+    /// and an untagged call inherits it.
+    fn start(&mut self, life: usize, ev: &Ev<'_>, t: &str, et: Option<String>) -> VResult {
+        let l = &LIVES[life];
+        let id = ev.s(l.id).unwrap_or("").to_string();
+        if self.open[life].contains(&id) {
+            return in_progress(l.rules[0], t, l.noun, id, l.end);
         }
-        // A tool call belongs to its parent message: a tag must agree with the
-        // message's owner, and an untagged call inherits it.
-        let parent = ev.s("parentMessageId");
-        let inherited = parent.and_then(|p| self.owners.message.get(&h(p)).cloned());
+        let parent = ev.s("parentMessageId").filter(|_| l.owners == TOOL_CALL);
+        let inherited = parent.and_then(|p| self.owners[MESSAGE].get(&h(p)).cloned());
         if let (Some(sa), Some(p), Some(po)) = (&et, parent, &inherited) {
             if po.as_ref() != Some(sa) {
                 return err(
@@ -156,8 +153,8 @@ impl RunState {
                 );
             }
         }
-        let existing = self.owners.tool_call.get(&h(&id));
-        Verify::continuation(t, "tool call", &id, &et, existing)?;
+        let existing = self.owners[l.owners].get(&h(&id));
+        Verify::continuation(t, BUCKET_NOUNS[l.owners], &id, &et, existing)?;
         if let (None, Some(o), Some(po)) = (&et, existing, &inherited) {
             if o != po {
                 return err(
@@ -173,14 +170,25 @@ impl RunState {
             }
         }
         if existing.is_none() {
-            let owner = match et {
-                Some(sa) => Some(sa),
-                None => inherited.flatten(),
-            };
-            self.owners.tool_call.insert(h(&id), owner);
+            self.owners[l.owners].insert(h(&id), et.or(inherited.flatten()));
         }
-        self.tools.insert(id);
+        self.open[life].insert(id);
         Ok(())
+    }
+
+    /// The content or end of item `life`: an open id (an end closes it before its owner is
+    /// checked: a mismatch stops the verification, so the open set is not read again), the
+    /// same owner.
+    fn continues(&mut self, life: usize, ev: &Ev<'_>, t: &str, et: Option<String>) -> VResult {
+        let l = &LIVES[life];
+        let end = ev.kind == Some(l.end);
+        let id = ev.s(l.id).unwrap_or("");
+        if !self.open[life].continues(id, end) {
+            let rule = l.rules[if end { 2 } else { 1 }];
+            return not_open(rule, t, l.noun, id, l.start, end && l.end_sent_first);
+        }
+        let owner = tagged(&self.owners[l.owners], id, &et);
+        Verify::continuation(t, BUCKET_NOUNS[l.owners], id, &et, owner)
     }
 
     /// A STEP_STARTED: a name not open already for the same owner.
@@ -227,49 +235,6 @@ impl RunState {
                 vec![name],
             );
         }
-        Ok(())
-    }
-
-    /// A reasoning span or message opening: a new id, one owner for a span and its messages.
-    fn reasoning_start(&mut self, ev: &Ev<'_>, t: &str, et: Option<String>) -> VResult {
-        let id = ev.s("messageId").unwrap_or("").to_string();
-        let (open, noun, end) = if ev.kind == Some(EventType::ReasoningStart) {
-            (&mut self.reasoning_spans, "reasoning span", T::ReasoningEnd)
-        } else {
-            let end = T::ReasoningMessageEnd;
-            (&mut self.reasoning_msgs, "reasoning message", end)
-        };
-        if open.contains(&id) {
-            return in_progress("AGX117", t, noun, id, end);
-        }
-        // One owner for a span and the messages of the same id: the first opener's.
-        let owners = &mut self.owners.reasoning;
-        open_owned(open, owners, t, "reasoning message", id, et)?;
-        Ok(())
-    }
-
-    /// A reasoning message's content or end, or a span's end: an open id, the same owner.
-    fn reasoning_continues(&mut self, ev: &Ev<'_>, t: &str, et: Option<String>) -> VResult {
-        let id = ev.s("messageId").unwrap_or("");
-        let (open, rule, noun, start) = if ev.kind == Some(EventType::ReasoningEnd) {
-            let start = T::ReasoningStart;
-            (&mut self.reasoning_spans, "AGX119", "reasoning span", start)
-        } else {
-            let start = T::ReasoningMessageStart;
-            (
-                &mut self.reasoning_msgs,
-                "AGX118",
-                "reasoning message",
-                start,
-            )
-        };
-        let end = ev.kind != Some(EventType::ReasoningMessageContent);
-        if !open.continues(id, end) {
-            // Only a span's end says "must be sent first".
-            return not_open(rule, t, noun, id, start, rule == "AGX119");
-        }
-        let owner = tagged(&self.owners.reasoning, id, &et);
-        Verify::continuation(t, "reasoning message", id, &et, owner)?;
         Ok(())
     }
 
@@ -393,34 +358,10 @@ fn not_open(
     )
 }
 
-/// Opens `id` (a `what` of `owners`). The first opener of an id owns it for the run: a reopen
-/// must agree, and an untagged reopen does not hand the id to the parent.
-fn open_owned(
-    open: &mut OpenIds,
-    owners: &mut Owners,
-    t: &str,
-    what: &str,
-    id: String,
-    tag: Option<String>,
-) -> VResult {
-    let existing = owners.get(&h(&id));
-    Verify::continuation(t, what, &id, &tag, existing)?;
-    if existing.is_none() {
-        owners.insert(h(&id), tag);
-    }
-    open.insert(id);
-    Ok(())
-}
-
 /// Rules 5–8 and 22: optional fields written as null, and a subagent outcome's shape.
 fn optional_nulls(ev: &Ev<'_>, t: &str) -> VResult {
-    if ev.get("subagentRunId").is_some_and(Value::is_null) {
-        return err(
-            "AGX105",
-            format!("Cannot send '{t}' with 'subagentRunId: null'. The field is optional — omit it entirely."),
-            vec![],
-        );
-    }
+    const OMIT: &str = "The field is optional — omit it entirely.";
+    let null = |v: Option<&Value>| v.is_some_and(Value::is_null);
     let null_fields: &[&str] = match ev.kind {
         Some(EventType::SubagentStarted) => &[
             "description",
@@ -432,66 +373,58 @@ fn optional_nulls(ev: &Ev<'_>, t: &str) -> VResult {
         Some(EventType::SubagentError) => &["code"],
         _ => &[],
     };
-    for f in null_fields {
-        if ev.get(f).is_some_and(Value::is_null) {
+    for (rule, fields) in [("AGX105", &["subagentRunId"][..]), ("AGX106", null_fields)] {
+        if let Some(f) = fields.iter().find(|f| null(ev.get(f))) {
             return err(
-                "AGX106",
-                format!(
-                    "Cannot send '{t}' with '{f}: null'. The field is optional — omit it entirely."
-                ),
+                rule,
+                format!("Cannot send '{t}' with '{f}: null'. {OMIT}"),
                 vec![],
             );
         }
     }
-    if ev.kind == Some(EventType::SubagentFinished) {
-        if let Some(o) = ev.get("outcome") {
-            let ot = o.get("type").and_then(Value::as_str).unwrap_or("undefined");
-            if ot != "success" && ot != "suspended" {
-                return err(
-                    "AGX107",
-                    format!("Cannot send '{t}' with outcome type '{ot}'. The outcome is either {{ type: \"success\" }} or {{ type: \"suspended\" }}."),
-                    vec![],
-                );
-            }
-            match o.get("interruptIds") {
-                Some(Value::Null) => {
-                    return err(
-                        "AGX107",
-                        format!("Cannot send '{t}' with 'outcome.interruptIds: null'. The field is optional — omit it entirely."),
-                        vec![],
-                    )
-                }
-                Some(Value::Array(a)) if a.iter().any(|x| !x.is_string()) => {
-                    return err(
-                        "AGX107",
-                        format!("Cannot send '{t}' with a non-string entry in 'outcome.interruptIds'. Interrupt ids are strings."),
-                        vec![],
-                    )
-                }
-                _ => {}
-            }
+    let finished = |k| ev.kind == Some(k);
+    if let Some(o) = ev
+        .get("outcome")
+        .filter(|_| finished(EventType::SubagentFinished))
+    {
+        let ot = o.get("type").and_then(Value::as_str).unwrap_or("undefined");
+        let ids = o.get("interruptIds");
+        let why = if ot != "success" && ot != "suspended" {
+            format!("with outcome type '{ot}'. The outcome is either {{ type: \"success\" }} or {{ type: \"suspended\" }}.")
+        } else if null(ids) {
+            format!("with 'outcome.interruptIds: null'. {OMIT}")
+        } else if ids
+            .and_then(Value::as_array)
+            .is_some_and(|a| a.iter().any(|x| !x.is_string()))
+        {
+            "with a non-string entry in 'outcome.interruptIds'. Interrupt ids are strings.".into()
+        } else {
+            String::new()
+        };
+        if !why.is_empty() {
+            return err("AGX107", format!("Cannot send '{t}' {why}"), vec![]);
         }
     }
-    if ev.kind == Some(EventType::RunFinished) {
-        if let Some(list) = ev.get2("outcome", "interrupts").and_then(Value::as_array) {
-            for i in list {
-                if i.get("subagentRunId").is_some_and(Value::is_null) {
-                    let id = i.get("id").and_then(Value::as_str).unwrap_or("");
-                    return err(
-                        "AGX108",
-                        format!("Cannot send 'RUN_FINISHED' with an interrupt (id '{id}') carrying 'subagentRunId: null'. The field is optional — omit it entirely."),
-                        vec![id.to_string()],
-                    );
-                }
-            }
-        }
+    let interrupts = ev.get2("outcome", "interrupts").and_then(Value::as_array);
+    let interrupts = interrupts.filter(|_| finished(EventType::RunFinished));
+    if let Some(i) = interrupts
+        .into_iter()
+        .flatten()
+        .find(|i| null(i.get("subagentRunId")))
+    {
+        let id = i.get("id").and_then(Value::as_str).unwrap_or("");
+        return err(
+            "AGX108",
+            format!("Cannot send 'RUN_FINISHED' with an interrupt (id '{id}') carrying 'subagentRunId: null'. {OMIT}"),
+            vec![id.to_string()],
+        );
     }
     for m in ev.messages().into_iter().flatten() {
         if let [Some(Value::Null), id] = fields(m, ["subagentRunId", "id"]) {
             let id = id.and_then(Value::as_str).unwrap_or("");
             return err(
                 "AGX122",
-                format!("Cannot send a message (id '{id}') with 'subagentRunId: null'. The field is optional — omit it entirely."),
+                format!("Cannot send a message (id '{id}') with 'subagentRunId: null'. {OMIT}"),
                 vec![id.to_string()],
             );
         }
@@ -509,10 +442,10 @@ impl Verify {
         });
         let mut v = vec![
             ("steps", steps.collect()),
-            ("text messages", r.text.listed()),
-            ("reasoning messages", r.reasoning_msgs.listed()),
-            ("reasoning spans", r.reasoning_spans.listed()),
-            ("tool calls", r.tools.listed()),
+            ("text messages", r.open[0].listed()),
+            ("reasoning messages", r.open[2].listed()),
+            ("reasoning spans", r.open[3].listed()),
+            ("tool calls", r.open[1].listed()),
             ("subagents", r.subagents.listed()),
         ];
         v.retain(|(_, ids)| !ids.is_empty());
@@ -522,13 +455,9 @@ impl Verify {
     /// The id a START event expanded from a chunk (`e`) opens, when it is open already
     /// (opened with an explicit START).
     pub fn open_already<'a>(&self, e: &Ev<'a>) -> Option<&'a str> {
-        let r = &self.run;
-        let (id, open) = match e.kind {
-            Some(T::TextMessageStart) => (e.s("messageId"), &r.text),
-            Some(T::ToolCallStart) => (e.s("toolCallId"), &r.tools),
-            _ => (e.s("messageId"), &r.reasoning_msgs),
-        };
-        id.filter(|id| open.contains(id))
+        let life = super::life_of(e.kind).unwrap_or(2);
+        e.s(LIVES[life].id)
+            .filter(|id| self.run.open[life].contains(id))
     }
 
     /// Rule 24: a tagged event must agree with the owner on record for its item (`owner`;
@@ -599,14 +528,20 @@ impl Verify {
         let et = tag(ev);
         let id_of = |k: &str| ev.s(k).unwrap_or("").to_string();
         let r = &mut self.run;
+        if let Some(life) = super::life_of(ev.kind) {
+            if ev.kind == Some(LIVES[life].start) {
+                return r.start(life, ev, t, et);
+            }
+            return r.continues(life, ev, t, et);
+        }
         match ev.kind {
             Some(EventType::RunStarted) => {
                 (self.seen_first, self.started) = (true, true);
                 (self.finished, self.errored) = (false, false);
                 *r = RunState::default();
-                r.owners.seed(ev.messages(), false);
+                seed(&mut r.owners, ev.messages(), false);
             }
-            Some(EventType::MessagesSnapshot) => r.owners.seed(ev.messages(), true),
+            Some(EventType::MessagesSnapshot) => seed(&mut r.owners, ev.messages(), true),
             Some(EventType::RunError) => self.errored = true,
             Some(EventType::RunFinished) => {
                 if let Some((what, ids)) = self.open_items().into_iter().next() {
@@ -621,63 +556,27 @@ impl Verify {
                 }
                 self.finished = true;
             }
-            Some(EventType::TextMessageStart) => {
-                let id = id_of("messageId");
-                if r.text.contains(&id) {
-                    return in_progress("AGX109", t, "text message", id, T::TextMessageEnd);
-                }
-                open_owned(&mut r.text, &mut r.owners.message, t, "message", id, et)?;
-            }
-            Some(EventType::TextMessageContent) | Some(EventType::TextMessageEnd) => {
-                let end = ev.kind == Some(EventType::TextMessageEnd);
-                let id = ev.s("messageId").unwrap_or("");
-                // An end closes the id before its owner is checked: a mismatch stops the
-                // verification, so the open set is not read again.
-                if !r.text.continues(id, end) {
-                    let rule = if end { "AGX111" } else { "AGX110" };
-                    return not_open(rule, t, "text message", id, T::TextMessageStart, end);
-                }
-                let owner = tagged(&r.owners.message, id, &et);
-                Self::continuation(t, "message", id, &et, owner)?;
-            }
-            Some(EventType::ToolCallStart) => r.tool_call_start(ev, t, et)?,
-            Some(EventType::ToolCallArgs) | Some(EventType::ToolCallEnd) => {
-                let end = ev.kind == Some(EventType::ToolCallEnd);
-                let id = ev.s("toolCallId").unwrap_or("");
-                if !r.tools.continues(id, end) {
-                    return not_open("AGX114", t, "tool call", id, T::ToolCallStart, end);
-                }
-                let owner = tagged(&r.owners.tool_call, id, &et);
-                Self::continuation(t, "tool call", id, &et, owner)?;
-            }
             Some(EventType::ToolCallResult) => {
                 // The result mints the tool message: its owner is the result's tag, the newest
                 // mint winning.
                 if let Some(mid) = ev.s("messageId") {
-                    r.owners.message.insert(h(mid), et);
+                    r.owners[MESSAGE].insert(h(mid), et);
                 }
             }
             Some(EventType::StepStarted) => r.step_started(ev, et)?,
             Some(EventType::StepFinished) => r.step_finished(ev, et)?,
-            Some(EventType::ReasoningStart) | Some(EventType::ReasoningMessageStart) => {
-                r.reasoning_start(ev, t, et)?
-            }
-            Some(EventType::ReasoningMessageContent)
-            | Some(EventType::ReasoningMessageEnd)
-            | Some(EventType::ReasoningEnd) => r.reasoning_continues(ev, t, et)?,
             Some(EventType::ReasoningEncryptedValue) => {
                 // Continues the item `entityId` names, of the kind `subtype` says.
                 let id = ev.s("entityId").unwrap_or("");
                 let (owner, what) = match ev.s("subtype") {
-                    Some("tool-call") => (r.owners.tool_call.get(&h(id)), "tool call"),
+                    Some("tool-call") => (r.owners[TOOL_CALL].get(&h(id)), "tool call"),
                     Some("message") => (
-                        r.owners
-                            .message
+                        r.owners[MESSAGE]
                             .get(&h(id))
-                            .or_else(|| r.owners.reasoning.get(&h(id))),
+                            .or_else(|| r.owners[REASONING].get(&h(id))),
                         "message",
                     ),
-                    _ => (r.owners.reasoning.get(&h(id)), "reasoning message"),
+                    _ => (r.owners[REASONING].get(&h(id)), "reasoning message"),
                 };
                 Self::continuation(t, what, id, &et, owner)?;
             }
@@ -685,13 +584,14 @@ impl Verify {
                 // Only a replacing snapshot (`replace` absent or true) re-owns a known activity.
                 let id = id_of("messageId");
                 let keeps = ev.get("replace").and_then(Value::as_bool) == Some(false);
-                if r.owners.activity.get(&h(&id)).is_none() || !keeps {
-                    r.owners.activity.insert(h(&id), et);
+                if r.owners[ACTIVITY].get(&h(&id)).is_none() || !keeps {
+                    r.owners[ACTIVITY].insert(h(&id), et);
                 }
             }
             Some(EventType::ActivityDelta) => {
                 let id = ev.s("messageId").unwrap_or("");
-                Self::continuation(t, "activity", id, &et, tagged(&r.owners.activity, id, &et))?;
+                let owner = tagged(&r.owners[ACTIVITY], id, &et);
+                Self::continuation(t, BUCKET_NOUNS[ACTIVITY], id, &et, owner)?;
             }
             Some(EventType::SubagentStarted) => r.subagent_started(ev, et)?,
             Some(EventType::SubagentFinished) | Some(EventType::SubagentError) => {
