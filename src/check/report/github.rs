@@ -3,20 +3,7 @@
 use std::fmt::Write;
 
 use super::Report;
-
-/// A workflow command's data: `%`, CR and LF percent-encoded (so no text from a log starts a
-/// command line of its own), other control characters escaped as in the text report.
-fn esc_data(s: &str) -> String {
-    let s = s
-        .replace('%', "%25")
-        .replace('\r', "%0D")
-        .replace('\n', "%0A");
-    super::text::printable(&s).into_owned()
-}
-
-fn esc_prop(s: &str) -> String {
-    esc_data(s).replace(':', "%3A").replace(',', "%2C")
-}
+use crate::text::{workflow_data as esc_data, workflow_property as esc_prop};
 
 pub fn render(report: &Report) -> String {
     let mut out = String::new();
