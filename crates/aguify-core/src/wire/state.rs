@@ -72,10 +72,7 @@ impl Head {
 
 /// A value that is a string; `None` for any other.
 fn string<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Box<str>>, D::Error> {
-    Ok(match Value::deserialize(d)? {
-        Value::String(s) => Some(s.into()),
-        _ => None,
-    })
+    super::Text::deserialize(d).map(|t| t.0.map(String::into_boxed_str))
 }
 
 impl SharedJson {
@@ -132,15 +129,11 @@ impl SharedJson {
     /// read from its text.
     /// A tool message without `tool_call_id` answers the call its list paired it with.
     pub fn to_agui(&self, i: usize) -> Option<Value> {
-        let paired = self.paired.as_deref();
-        match self.normalized {
-            true => langchain::text_to_agui_list_item(&self.json, i, paired),
-            false => langchain::to_agui_list_item_answering(&self.to_value(), i, paired),
-        }
+        self.fields()?.agui_item(i, self.paired.as_deref())
     }
 
     /// What an AG-UI message is made of, read from the normalised text.
-    fn fields(&self) -> Option<langchain::TextFields> {
+    fn fields(&self) -> Option<langchain::Fields<'static>> {
         match self.normalized {
             true => langchain::text_fields(&self.json),
             false => {
@@ -208,7 +201,7 @@ pub(crate) fn pair_unanswered(list: &mut [Arc<SharedJson>]) {
         if m.kind() != Some("tool") || m.own_tool_call().is_some() || m.paired.is_some() {
             continue;
         }
-        let name = m.fields().and_then(|f| f.tool_name().map(Cow::into_owned));
+        let name = m.fields().and_then(|f| f.tool_name().map(str::to_string));
         let before = before.iter().map(|m| &**m);
         m.paired = langchain::idless_answer(before, name.as_deref()).map(String::into_boxed_str);
     }
@@ -264,7 +257,11 @@ impl State {
     /// list and that has no `lc` or `__lc_escaped__` key (normalising would replace it whole);
     /// `None` for any other.
     pub fn read(text: &str) -> Option<State> {
-        State::of_entries(serde_json::from_str::<Entries>(text).ok()?)
+        State::of_entries(
+            serde_json::from_str::<super::Lenient<Entries>>(text)
+                .ok()?
+                .0?,
+        )
     }
 
     /// The state of a state object's entries, when its `messages` is a list.
@@ -325,96 +322,37 @@ impl State {
 /// an `lc` or `__lc_escaped__` key: normalising would replace the object whole); `messages`
 /// the items of that list (`None` when it is not one), `rest` the other entries in order. A
 /// repeated key's last value takes its first place, as a tree keeps it. serde derive has no
-/// ordered map whose first key decides how the rest is read: this visitor is the one place
+/// ordered map whose first key decides how the rest is read: this map reader is the one place
 /// the readers need one.
 pub(super) struct Entries<'a> {
     messages: Option<Vec<&'a RawValue>>,
     rest: Vec<(String, Value)>,
 }
 
-impl<'de: 'a, 'a> serde::Deserialize<'de> for Entries<'a> {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+impl<'de: 'a, 'a> super::Shape<'de> for Entries<'a> {
+    fn of_map<A: serde::de::MapAccess<'de>>(mut m: A) -> Result<Option<Self>, A::Error> {
         use serde::de::Error;
-        struct V<'a>(std::marker::PhantomData<&'a ()>);
-        impl<'de: 'a, 'a> serde::de::Visitor<'de> for V<'a> {
-            type Value = Entries<'a>;
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("an object whose first key is messages")
+        match m.next_key::<String>()?.as_deref() {
+            Some("messages") => {}
+            _ => return Err(A::Error::custom("messages is not the first key")),
+        }
+        let mut messages = m.next_value::<super::Lenient<Vec<&'a RawValue>>>()?.0;
+        let mut rest: Vec<(String, Value)> = Vec::new();
+        while let Some(k) = m.next_key::<String>()? {
+            if k == "lc" || k == "__lc_escaped__" {
+                return Err(A::Error::custom("a serialised object"));
             }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut m: A,
-            ) -> Result<Entries<'a>, A::Error> {
-                match m.next_key::<String>()?.as_deref() {
-                    Some("messages") => {}
-                    _ => return Err(A::Error::custom("messages is not the first key")),
-                }
-                let mut messages = m.next_value::<List<'a>>()?.0;
-                let mut rest: Vec<(String, Value)> = Vec::new();
-                while let Some(k) = m.next_key::<String>()? {
-                    if k == "lc" || k == "__lc_escaped__" {
-                        return Err(A::Error::custom("a serialised object"));
-                    }
-                    if k == "messages" {
-                        messages = m.next_value::<List<'a>>()?.0;
-                        continue;
-                    }
-                    let v = m.next_value::<Value>()?;
-                    match rest.iter_mut().find(|(key, _)| *key == k) {
-                        Some(slot) => slot.1 = v,
-                        None => rest.push((k, v)),
-                    }
-                }
-                Ok(Entries { messages, rest })
+            if k == "messages" {
+                messages = m.next_value::<super::Lenient<Vec<&'a RawValue>>>()?.0;
+                continue;
+            }
+            let v = m.next_value::<Value>()?;
+            match rest.iter_mut().find(|(key, _)| *key == k) {
+                Some(slot) => slot.1 = v,
+                None => rest.push((k, v)),
             }
         }
-        d.deserialize_map(V(std::marker::PhantomData))
-    }
-}
-
-/// A list's items, raw (`None` for any other value), read as the list is scanned.
-struct List<'a>(Option<Vec<&'a RawValue>>);
-
-impl<'de: 'a, 'a> serde::Deserialize<'de> for List<'a> {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        use serde::de::{IgnoredAny, MapAccess, SeqAccess, Visitor};
-        struct V<'a>(std::marker::PhantomData<&'a ()>);
-        impl<'de: 'a, 'a> Visitor<'de> for V<'a> {
-            type Value = List<'a>;
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("any value")
-            }
-            fn visit_seq<S: SeqAccess<'de>>(self, mut s: S) -> Result<List<'a>, S::Error> {
-                let mut items = Vec::with_capacity(s.size_hint().unwrap_or(0));
-                while let Some(item) = s.next_element::<&'a RawValue>()? {
-                    items.push(item);
-                }
-                Ok(List(Some(items)))
-            }
-            fn visit_map<M: MapAccess<'de>>(self, mut m: M) -> Result<List<'a>, M::Error> {
-                while m.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
-                Ok(List(None))
-            }
-            fn visit_str<E>(self, _: &str) -> Result<List<'a>, E> {
-                Ok(List(None))
-            }
-            fn visit_bool<E>(self, _: bool) -> Result<List<'a>, E> {
-                Ok(List(None))
-            }
-            fn visit_i64<E>(self, _: i64) -> Result<List<'a>, E> {
-                Ok(List(None))
-            }
-            fn visit_u64<E>(self, _: u64) -> Result<List<'a>, E> {
-                Ok(List(None))
-            }
-            fn visit_f64<E>(self, _: f64) -> Result<List<'a>, E> {
-                Ok(List(None))
-            }
-            fn visit_unit<E>(self) -> Result<List<'a>, E> {
-                Ok(List(None))
-            }
-        }
-        d.deserialize_any(V(std::marker::PhantomData))
+        Ok(Some(Entries { messages, rest }))
     }
 }
 
