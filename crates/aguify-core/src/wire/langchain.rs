@@ -49,7 +49,7 @@ fn may_change(v: &Value) -> bool {
 }
 
 /// The tree normaliser. A state's messages are normalised as their text is written instead
-/// ([`normalized_text`], [`write_constructor`]); both flatten a constructor by
+/// ([`normalized_text`], [`Normalise`]); both flatten a constructor by
 /// [`constructor_head`] and [`kwarg`]. (Writing a tree through the text normaliser cost
 /// v2-js and v2-python-dumpd +10 % of their instructions, docs/performance.md.)
 fn normalize_in_place(v: &mut Value) {
@@ -120,49 +120,46 @@ fn constructor_head(m: &Map<String, Value>) -> Option<((&'static str, &str), &Va
 }
 
 /// The text normaliser's LangChain objects ([`normalized_text`]): message constructors
-/// flattened ([`write_constructor`]), numbers as JavaScript writes them.
+/// flattened, numbers as JavaScript writes them.
 #[derive(Clone, Copy)]
 pub(crate) struct Normalise;
 
+/// Its constructor: the rest of an object after its `lc` key, a message constructor in
+/// LangChain's key order (`lc`, `type`, `id`, `kwargs`), written as its kwargs after the head
+/// its class gives, as they are read. It declines any other lc object (its tree is
+/// normalised instead).
 impl LcObjects for Normalise {
     const NORMALISE: bool = true;
-    fn write<'de, A: MapAccess<'de>>(enc: Encode<'_, Self>, map: A) -> Result<(), A::Error> {
-        write_constructor(enc, map)
-    }
-}
-
-/// The text normaliser's constructor ([`normalized_text`]): the rest of an object after its
-/// `lc` key, a message constructor in LangChain's key order (`lc`, `type`, `id`, `kwargs`),
-/// written as its kwargs after the head its class gives, as they are read. It declines any
-/// other lc object (its tree is normalised instead).
-pub(crate) fn write_constructor<'de, A: MapAccess<'de>>(
-    enc: Encode<'_, Normalise>,
-    mut map: A,
-) -> Result<(), A::Error> {
-    let decline = || de::Error::custom("an lc object read from its tree");
-    let lc: Value = map.next_value()?;
-    let mut next = |key: &str| -> Result<Value, A::Error> {
-        if map.next_key_seed(Key)?.as_deref() != Some(key) {
+    fn write<'de, A: MapAccess<'de>>(enc: Encode<'_, Self>, mut map: A) -> Result<(), A::Error> {
+        let decline = || de::Error::custom("an lc object read from its tree");
+        let lc: Value = map.next_value()?;
+        let mut next = |key: &str| -> Result<Value, A::Error> {
+            if map.next_key_seed(Key)?.as_deref() != Some(key) {
+                return Err(decline());
+            }
+            map.next_value()
+        };
+        if lc != 1 || next("type")? != "constructor" {
             return Err(decline());
         }
-        map.next_value()
-    };
-    if lc != 1 || next("type")? != "constructor" {
-        return Err(decline());
-    }
-    let id = next("id")?;
-    let class = lc_class_of(&id).ok_or_else(decline)?;
-    let head = flat_head(class).ok_or_else(decline)?;
-    if map.next_key_seed(Key)?.as_deref() != Some("kwargs") {
-        return Err(decline());
-    }
-    map.next_value_seed(Encode {
-        head: Some(head),
-        ..enc
-    })?;
-    match map.next_key_seed(Key)? {
-        Some(_) => Err(decline()),
-        None => Ok(()),
+        let id = next("id")?;
+        let class = lc_class_of(&id).ok_or_else(decline)?;
+        // A `ChatMessage`'s head is its `role` kwarg: its tree tells.
+        let head = match fixed_message_type(class).ok_or_else(decline)? {
+            Some(t) => ("type", t),
+            None => ("__type__", class),
+        };
+        if map.next_key_seed(Key)?.as_deref() != Some("kwargs") {
+            return Err(decline());
+        }
+        map.next_value_seed(Encode {
+            head: Some(head),
+            ..enc
+        })?;
+        match map.next_key_seed(Key)? {
+            Some(_) => Err(decline()),
+            None => Ok(()),
+        }
     }
 }
 
@@ -190,28 +187,11 @@ pub(crate) fn lc_class_of(id: &Value) -> Option<&str> {
     id.as_array()?.last()?.as_str()
 }
 
-/// The entry a message constructor of `class` flattens to first, when its class decides it
-/// (`None` for a `ChatMessage`, whose `role` kwarg gives its type).
-pub(crate) fn flat_head(class: &str) -> Option<(&'static str, &str)> {
-    match fixed_message_type(class)? {
-        Some(t) => Some(("type", t)),
-        None => Some(("__type__", class)),
-    }
-}
-
 /// A JSON text's value normalised ([`normalize_owned`]) as compact text, as the sinks write
 /// it (JavaScript's numbers), read without a tree; `None` when its tree must tell (a repeated
 /// key, an lc object other than a message constructor with its keys in LangChain's order).
 pub fn normalized_text(text: &str) -> Option<String> {
     crate::payload::encode(text, Normalise)
-}
-
-/// [`normalized_text`], noting where the values of the message's keys `noted.keys` are in it.
-pub(crate) fn normalized_text_noting(
-    text: &str,
-    noted: &mut crate::payload::Noted,
-) -> Option<String> {
-    crate::payload::encode_noting(text, Normalise, noted)
 }
 
 /// The `type` a flattened constructor of `class` gets, its kwargs' `role` given (`None`: it
@@ -378,9 +358,9 @@ fn call_blocks(content: &Value) -> Vec<usize> {
 /// message ([`idless_answer`]).
 pub(crate) trait Listed {
     /// [`message_kind`].
-    fn listed_kind(&self) -> Option<Cow<'_, str>>;
+    fn listed_kind(&self) -> Option<&str>;
     /// The call a tool message answers: its own `tool_call_id`, else the one paired with it.
-    fn answers(&self) -> Option<Cow<'_, str>>;
+    fn answers(&self) -> Option<&str>;
     /// An AI message's calls the log gave no id, as item `at` of its list: (the id made up
     /// for each, [`made_up_call_id`], and its name).
     fn idless_calls(&self, at: usize) -> Vec<(String, String)>;
@@ -399,8 +379,8 @@ pub(crate) fn idless_answer<'l, M: Listed + 'l>(
 ) -> Option<String> {
     let mut answered: Vec<String> = vec![];
     for (at, m) in before.enumerate().rev() {
-        match m.listed_kind().as_deref().map(kind_of) {
-            Some("tool") => answered.extend(m.answers().map(Cow::into_owned)),
+        match m.listed_kind().map(kind_of) {
+            Some("tool") => answered.extend(m.answers().map(str::to_string)),
             Some("ai") => {
                 let calls = m.idless_calls(at);
                 if calls.is_empty() {
@@ -483,25 +463,20 @@ impl<'a> Fields<'a> {
     /// [`Listed::idless_calls`] of the message, item `at` of its list: an AI message's calls
     /// without ids.
     pub(crate) fn idless_calls(&self, at: usize) -> Vec<(String, String)> {
-        let calls = self.tool_calls.as_deref().and_then(Value::as_array);
+        let calls = self.tool_calls.as_deref();
         let Some(calls) = calls.filter(|_| self.kind_text().map(kind_of) == Some("ai")) else {
             return vec![];
         };
-        if calls.iter().all(|c| own_id(c).is_some()) {
+        if calls.as_array().into_iter().flatten().all(|c| own_id(c).is_some()) {
             return vec![];
         }
         let mid = self.id_or(|| format!("msg-{at}"));
         let blocks = call_blocks(self.content());
-        (calls.iter().enumerate())
-            .filter(|(_, c)| own_id(c).is_none())
-            .filter_map(|(n, c)| {
-                let name = c.field("name").and_then(Value::as_str)?;
-                Some((
-                    made_up_call_id(&mid, block_of(&blocks, n)),
-                    name.to_string(),
-                ))
-            })
-            .collect()
+        let made_up = |c: &Value, n| {
+            (own_id(c).is_none()).then(|| made_up_call_id(&mid, block_of(&blocks, n)))
+        };
+        let calls = calls_named(calls, made_up);
+        calls.into_iter().map(|(id, name, _)| (id, name)).collect()
     }
 
     /// The AG-UI form of the message as item `i` of its list ([`agui_message_of`]).
@@ -569,11 +544,6 @@ fn agui_message_of(
         _ => return None,
     }
     Some(Value::Object(out))
-}
-
-/// What [`Listed`] and a tool message's pairing read of a normalised message's compact text.
-pub(crate) fn text_fields(json: &str) -> Option<Fields<'static>> {
-    serde_json::from_str(json).ok()
 }
 
 /// Tool output as text: strings as they are, anything else as compact JSON.
@@ -699,12 +669,11 @@ impl ListedValue<'_> {
 }
 
 impl Listed for ListedValue<'_> {
-    fn listed_kind(&self) -> Option<Cow<'_, str>> {
-        message_kind(&self.m).map(Cow::Borrowed)
+    fn listed_kind(&self) -> Option<&str> {
+        message_kind(&self.m)
     }
-    fn answers(&self) -> Option<Cow<'_, str>> {
-        let own = tool_call_id(&self.m);
-        own.or(self.paired.as_deref()).map(Cow::Borrowed)
+    fn answers(&self) -> Option<&str> {
+        tool_call_id(&self.m).or(self.paired.as_deref())
     }
     fn idless_calls(&self, at: usize) -> Vec<(String, String)> {
         self.fields().idless_calls(at)
@@ -713,13 +682,7 @@ impl Listed for ListedValue<'_> {
 
 /// The AG-UI form of item `i` of a message list (what [`to_agui_messages`] makes of it).
 pub fn to_agui_list_item(m: &Value, i: usize) -> Option<Value> {
-    to_agui_list_item_answering(m, i, None)
-}
-
-/// [`to_agui_list_item`]; `answers`: the call a tool message without `tool_call_id` was
-/// paired with ([`idless_answer`]).
-pub fn to_agui_list_item_answering(m: &Value, i: usize, answers: Option<&str>) -> Option<Value> {
-    Fields::of_value(&normalize_cow(m)).agui_item(i, answers)
+    Fields::of_value(&normalize_cow(m)).agui_item(i, None)
 }
 
 #[cfg(test)]

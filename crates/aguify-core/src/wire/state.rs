@@ -7,12 +7,12 @@ use std::borrow::Cow;
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use serde::Deserialize;
 
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
 use super::langchain;
+use crate::json::Field;
 
 /// A state's message shared between threads: its compact text (normalised, as the sinks
 /// write it), made once, and what is read of it without a tree ([`SharedJson::kind`],
@@ -30,17 +30,12 @@ pub struct SharedJson {
     paired: Option<Box<str>>,
 }
 
-/// What is read of a message's text: its `type` (else `role`), `id` and `tool_call_id`,
-/// when strings.
-#[derive(Debug, Default, Deserialize)]
+/// What is read of a message: its `type` (else `role`), `id` and `tool_call_id`, when
+/// strings.
+#[derive(Debug, Default)]
 struct Head {
-    #[serde(rename = "type", default, deserialize_with = "string")]
     kind: Option<Box<str>>,
-    #[serde(default, deserialize_with = "string")]
-    role: Option<Box<str>>,
-    #[serde(default, deserialize_with = "string")]
     id: Option<Box<str>>,
-    #[serde(default, deserialize_with = "string")]
     tool_call_id: Option<Box<str>>,
 }
 
@@ -48,31 +43,28 @@ impl Head {
     /// The keys read, in the order of [`Head::noted`]'s places.
     const KEYS: &'static [&'static str] = &["type", "role", "id", "tool_call_id"];
 
-    /// The head of a value's compact text (`kind`: its `type`, else its `role`).
-    fn of(json: &str) -> Head {
-        let mut head: Head = serde_json::from_str(json).unwrap_or_default();
-        head.kind = head.kind.or(head.role.take());
-        head
+    /// The head of a normalised message's tree.
+    fn of(v: &Value) -> Head {
+        let text = |key| v.field_str(key).map(Box::from);
+        Head {
+            kind: text("type").or_else(|| text("role")),
+            id: text("id"),
+            tool_call_id: text("tool_call_id"),
+        }
     }
 
     /// The head of a message's compact text, of where [`Head::KEYS`]' values are in it.
     fn noted(json: &str, at: &[Option<std::ops::Range<usize>>]) -> Head {
         let value = |i: usize| {
             let text = json.get(at.get(i)?.clone()?)?;
-            string(&mut serde_json::Deserializer::from_str(text)).ok()?
+            serde_json::from_str::<super::Text>(text).ok()?.0.map(Box::from)
         };
         Head {
             kind: value(0).or_else(|| value(1)),
-            role: None,
             id: value(2),
             tool_call_id: value(3),
         }
     }
-}
-
-/// A value that is a string; `None` for any other.
-fn string<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Box<str>>, D::Error> {
-    super::Text::deserialize(d).map(|t| t.0.map(String::into_boxed_str))
 }
 
 impl SharedJson {
@@ -88,8 +80,8 @@ impl SharedJson {
         let json = text(&value);
         // What is read of it is read of it normalised (a test's state may hold lc objects).
         let (head, normalized) = match langchain::normalize_cow(&value) {
-            Cow::Borrowed(_) => (Head::of(&json), true),
-            Cow::Owned(n) => (Head::of(&text(&n)), false),
+            Cow::Borrowed(v) => (Head::of(v), true),
+            Cow::Owned(n) => (Head::of(&n), false),
         };
         SharedJson {
             json: json.into(),
@@ -106,7 +98,7 @@ impl SharedJson {
             keys: Head::KEYS,
             at: vec![],
         };
-        match langchain::normalized_text_noting(text, &mut noted) {
+        match crate::payload::encode_noting(text, langchain::Normalise, &mut noted) {
             Some(json) => SharedJson {
                 head: Head::noted(&json, &noted.at),
                 json: json.into(),
@@ -135,7 +127,7 @@ impl SharedJson {
     /// What an AG-UI message is made of, read from the normalised text.
     fn fields(&self) -> Option<langchain::Fields<'static>> {
         match self.normalized {
-            true => langchain::text_fields(&self.json),
+            true => serde_json::from_str(&self.json).ok(),
             false => {
                 let v = langchain::normalize_owned(self.to_value());
                 serde_json::from_value(v).ok()
@@ -175,11 +167,11 @@ impl SharedJson {
 }
 
 impl langchain::Listed for SharedJson {
-    fn listed_kind(&self) -> Option<Cow<'_, str>> {
-        self.kind().map(Cow::Borrowed)
+    fn listed_kind(&self) -> Option<&str> {
+        self.kind()
     }
-    fn answers(&self) -> Option<Cow<'_, str>> {
-        self.tool_call().map(Cow::Borrowed)
+    fn answers(&self) -> Option<&str> {
+        self.tool_call()
     }
     fn idless_calls(&self, at: usize) -> Vec<(String, String)> {
         match self.kind() {
@@ -369,7 +361,7 @@ mod tests {
             let read = SharedJson::read(&m.to_string());
             let tree = langchain::normalize_owned(m.clone());
             assert_eq!(read, SharedJson::new(tree.clone()), "{m}");
-            let of_text = Head::of(read.json());
+            let of_text = Head::of(&read.to_value());
             assert_eq!(
                 (&read.head.kind, &read.head.id, &read.head.tool_call_id),
                 (&of_text.kind, &of_text.id, &of_text.tool_call_id),
