@@ -915,6 +915,25 @@ pub(crate) mod tests {
         );
     }
 
+    /// A message's fields read from its tree borrow it: read into owned values, every
+    /// conversion of a message copied its content, a list's at once for a snapshot (peak RSS
+    /// on v2-python-api-big 33-35 MiB, over issue 36's 32: c953bee).
+    #[test]
+    fn fields_of_a_tree_borrow_it() {
+        let m = json!({"type":"ai","id":"a","content":[{"type":"text","text":"x"}],
+            "tool_calls":[{"id":"c","name":"f","args":{}}],"status":null});
+        let f = Fields::of_value(&m);
+        let borrowed = |field: &Option<Cow<'_, Value>>, key: &str| {
+            matches!(field, Some(Cow::Borrowed(v)) if std::ptr::eq(*v, &m[key]))
+        };
+        assert!(borrowed(&f.content, "content") && borrowed(&f.tool_calls, "tool_calls"));
+        assert!(borrowed(&f.kind, "type") && borrowed(&f.status, "status"));
+        assert!(f.role.is_none() && f.name.is_none());
+        // Read from a text, they are its values.
+        let text: Fields = serde_json::from_str(&m.to_string()).expect("fields");
+        assert_eq!(text.content.as_deref(), Some(&m["content"]));
+    }
+
     #[test]
     fn agui_message_from_ai_with_tool_calls() {
         let m = json!({"type":"ai","id":"a1","content":[{"type":"reasoning","summary":[]},{"type":"text","text":"ok"}],
