@@ -49,7 +49,7 @@ fn may_change(v: &Value) -> bool {
 }
 
 /// The tree normaliser. A state's messages are normalised as their text is written instead
-/// ([`normalized_text`], [`write_constructor`]); both flatten a constructor by
+/// ([`normalized_text`], [`Normalise`]); both flatten a constructor by
 /// [`constructor_head`] and [`kwarg`]. (Writing a tree through the text normaliser cost
 /// v2-js and v2-python-dumpd +10 % of their instructions, docs/performance.md.)
 fn normalize_in_place(v: &mut Value) {
@@ -66,8 +66,13 @@ fn normalize_in_place(v: &mut Value) {
                     return;
                 }
             }
-            if lc && is_not_implemented(m) {
-                if let Some(parsed) = parse_repr_object(m) {
+            // A `not_implemented` object: the Python `repr` it keeps, parsed.
+            if lc && m.field("type").is_some_and(|t| t == "not_implemented") {
+                if let Some(parsed) = m
+                    .field("repr")
+                    .and_then(Value::as_str)
+                    .and_then(pyrepr::parse)
+                {
                     *v = parsed;
                     return;
                 }
@@ -115,49 +120,46 @@ fn constructor_head(m: &Map<String, Value>) -> Option<((&'static str, &str), &Va
 }
 
 /// The text normaliser's LangChain objects ([`normalized_text`]): message constructors
-/// flattened ([`write_constructor`]), numbers as JavaScript writes them.
+/// flattened, numbers as JavaScript writes them.
 #[derive(Clone, Copy)]
 pub(crate) struct Normalise;
 
+/// Its constructor: the rest of an object after its `lc` key, a message constructor in
+/// LangChain's key order (`lc`, `type`, `id`, `kwargs`), written as its kwargs after the head
+/// its class gives, as they are read. It declines any other lc object (its tree is
+/// normalised instead).
 impl LcObjects for Normalise {
     const NORMALISE: bool = true;
-    fn write<'de, A: MapAccess<'de>>(enc: Encode<'_, Self>, map: A) -> Result<(), A::Error> {
-        write_constructor(enc, map)
-    }
-}
-
-/// The text normaliser's constructor ([`normalized_text`]): the rest of an object after its
-/// `lc` key, a message constructor in LangChain's key order (`lc`, `type`, `id`, `kwargs`),
-/// written as its kwargs after the head its class gives, as they are read. It declines any
-/// other lc object (its tree is normalised instead).
-pub(crate) fn write_constructor<'de, A: MapAccess<'de>>(
-    enc: Encode<'_, Normalise>,
-    mut map: A,
-) -> Result<(), A::Error> {
-    let decline = || de::Error::custom("an lc object read from its tree");
-    let lc: Value = map.next_value()?;
-    let mut next = |key: &str| -> Result<Value, A::Error> {
-        if map.next_key_seed(Key)?.as_deref() != Some(key) {
+    fn write<'de, A: MapAccess<'de>>(enc: Encode<'_, Self>, mut map: A) -> Result<(), A::Error> {
+        let decline = || de::Error::custom("an lc object read from its tree");
+        let lc: Value = map.next_value()?;
+        let mut next = |key: &str| -> Result<Value, A::Error> {
+            if map.next_key_seed(Key)?.as_deref() != Some(key) {
+                return Err(decline());
+            }
+            map.next_value()
+        };
+        if lc != 1 || next("type")? != "constructor" {
             return Err(decline());
         }
-        map.next_value()
-    };
-    if lc != 1 || next("type")? != "constructor" {
-        return Err(decline());
-    }
-    let id = next("id")?;
-    let class = lc_class_of(&id).ok_or_else(decline)?;
-    let head = flat_head(class).ok_or_else(decline)?;
-    if map.next_key_seed(Key)?.as_deref() != Some("kwargs") {
-        return Err(decline());
-    }
-    map.next_value_seed(Encode {
-        head: Some(head),
-        ..enc
-    })?;
-    match map.next_key_seed(Key)? {
-        Some(_) => Err(decline()),
-        None => Ok(()),
+        let id = next("id")?;
+        let class = lc_class_of(&id).ok_or_else(decline)?;
+        // A `ChatMessage`'s head is its `role` kwarg: its tree tells.
+        let head = match fixed_message_type(class).ok_or_else(decline)? {
+            Some(t) => ("type", t),
+            None => ("__type__", class),
+        };
+        if map.next_key_seed(Key)?.as_deref() != Some("kwargs") {
+            return Err(decline());
+        }
+        map.next_value_seed(Encode {
+            head: Some(head),
+            ..enc
+        })?;
+        match map.next_key_seed(Key)? {
+            Some(_) => Err(decline()),
+            None => Ok(()),
+        }
     }
 }
 
@@ -175,10 +177,6 @@ fn special_keys(m: &Map<String, Value>) -> (bool, bool) {
     (lc, escaped)
 }
 
-fn is_not_implemented(m: &Map<String, Value>) -> bool {
-    m.field("lc").is_some_and(|v| v == 1) && m.field("type").is_some_and(|t| t == "not_implemented")
-}
-
 /// The class name of an lc-serialized object (`["langgraph","types","Interrupt"]` → `Interrupt`).
 pub fn lc_class(m: &Map<String, Value>) -> Option<&str> {
     lc_class_of(m.field("id")?)
@@ -189,34 +187,11 @@ pub(crate) fn lc_class_of(id: &Value) -> Option<&str> {
     id.as_array()?.last()?.as_str()
 }
 
-/// The entry a message constructor of `class` flattens to first, when its class decides it
-/// (`None` for a `ChatMessage`, whose `role` kwarg gives its type).
-pub(crate) fn flat_head(class: &str) -> Option<(&'static str, &str)> {
-    match fixed_message_type(class)? {
-        Some(t) => Some(("type", t)),
-        None => Some(("__type__", class)),
-    }
-}
-
 /// A JSON text's value normalised ([`normalize_owned`]) as compact text, as the sinks write
 /// it (JavaScript's numbers), read without a tree; `None` when its tree must tell (a repeated
 /// key, an lc object other than a message constructor with its keys in LangChain's order).
 pub fn normalized_text(text: &str) -> Option<String> {
     crate::payload::encode(text, Normalise)
-}
-
-/// [`normalized_text`], noting where the values of the message's keys `noted.keys` are in it.
-pub(crate) fn normalized_text_noting(
-    text: &str,
-    noted: &mut crate::payload::Noted,
-) -> Option<String> {
-    crate::payload::encode_noting(text, Normalise, noted)
-}
-
-/// Parses the Python `repr` of a `not_implemented` object into JSON (`{"__type__":…, …}`).
-pub fn parse_repr_object(m: &Map<String, Value>) -> Option<Value> {
-    let repr = m.field("repr")?.as_str()?;
-    pyrepr::parse(repr)
 }
 
 /// The `type` a flattened constructor of `class` gets, its kwargs' `role` given (`None`: it
@@ -383,9 +358,9 @@ fn call_blocks(content: &Value) -> Vec<usize> {
 /// message ([`idless_answer`]).
 pub(crate) trait Listed {
     /// [`message_kind`].
-    fn listed_kind(&self) -> Option<Cow<'_, str>>;
+    fn listed_kind(&self) -> Option<&str>;
     /// The call a tool message answers: its own `tool_call_id`, else the one paired with it.
-    fn answers(&self) -> Option<Cow<'_, str>>;
+    fn answers(&self) -> Option<&str>;
     /// An AI message's calls the log gave no id, as item `at` of its list: (the id made up
     /// for each, [`made_up_call_id`], and its name).
     fn idless_calls(&self, at: usize) -> Vec<(String, String)>;
@@ -404,8 +379,8 @@ pub(crate) fn idless_answer<'l, M: Listed + 'l>(
 ) -> Option<String> {
     let mut answered: Vec<String> = vec![];
     for (at, m) in before.enumerate().rev() {
-        match m.listed_kind().as_deref().map(kind_of) {
-            Some("tool") => answered.extend(m.answers().map(Cow::into_owned)),
+        match m.listed_kind().map(kind_of) {
+            Some("tool") => answered.extend(m.answers().map(str::to_string)),
             Some("ai") => {
                 let calls = m.idless_calls(at);
                 if calls.is_empty() {
@@ -422,102 +397,127 @@ pub(crate) fn idless_answer<'l, M: Listed + 'l>(
     None
 }
 
-/// [`Listed::idless_calls`] of an AI message's fields, item `at` of its list.
-fn idless_calls_of(m: &impl MessageFields, at: usize) -> Vec<(String, String)> {
-    let Some(calls) = m.tool_calls_value().and_then(Value::as_array) else {
-        return vec![];
-    };
-    if calls.iter().all(|c| own_id(c).is_some()) {
-        return vec![];
-    }
-    let mid = match m.id().filter(|s| !s.is_empty()) {
-        Some(id) => id.into_owned(),
-        None => format!("msg-{at}"),
-    };
-    let blocks = call_blocks(m.content());
-    (calls.iter().enumerate())
-        .filter(|(_, c)| own_id(c).is_none())
-        .filter_map(|(n, c)| {
-            let name = c.field("name").and_then(Value::as_str)?;
-            Some((
-                made_up_call_id(&mid, block_of(&blocks, n)),
-                name.to_string(),
-            ))
-        })
-        .collect()
-}
-
 /// A flat LangChain message → an AG-UI message. `fallback_id` is used when the message has none.
 pub fn to_agui_message(msg: &Value, fallback_id: &str) -> Option<Value> {
-    to_agui_message_or(msg, || fallback_id.to_string())
+    agui_message_of(&Fields::of_value(msg), || fallback_id.to_string(), None)
 }
 
-/// [`to_agui_message`], the fallback id made only when needed.
-fn to_agui_message_or(msg: &Value, fallback_id: impl FnOnce() -> String) -> Option<Value> {
-    agui_message_of(&ValueFields(msg), fallback_id, None)
+/// What an AG-UI message is made of, read from a normalised message: borrowed from its tree
+/// ([`Fields::of_value`]), or read from its compact text with the other fields (metadata,
+/// usage, a copy of the content as blocks) skipped, not built.
+#[derive(Default, serde::Deserialize)]
+#[serde(default)]
+pub(crate) struct Fields<'a> {
+    #[serde(rename = "type")]
+    kind: Option<Cow<'a, Value>>,
+    role: Option<Cow<'a, Value>>,
+    id: Option<Cow<'a, Value>>,
+    content: Option<Cow<'a, Value>>,
+    tool_calls: Option<Cow<'a, Value>>,
+    tool_call_id: Option<Cow<'a, Value>>,
+    status: Option<Cow<'a, Value>>,
+    name: Option<Cow<'a, Value>>,
 }
 
-/// What an AG-UI message is made of, as a reader finds it in a message.
-pub(super) trait MessageFields {
+fn str_of<'v>(v: &'v Option<Cow<'_, Value>>) -> Option<&'v str> {
+    v.as_deref().and_then(Value::as_str)
+}
+
+impl<'a> Fields<'a> {
+    /// The fields of a message's tree, borrowed (none of a value that is no object).
+    fn of_value(m: &'a Value) -> Fields<'a> {
+        let field = |key| m.field(key).map(Cow::Borrowed);
+        Fields {
+            kind: field("type"),
+            role: field("role"),
+            id: field("id"),
+            content: field("content"),
+            tool_calls: field("tool_calls"),
+            tool_call_id: field("tool_call_id"),
+            status: field("status"),
+            name: field("name"),
+        }
+    }
+
     /// `type`, or else `role`, when a string.
-    fn kind_text(&self) -> Option<Cow<'_, str>>;
-    /// `id`, when a string.
-    fn id(&self) -> Option<Cow<'_, str>>;
+    fn kind_text(&self) -> Option<&str> {
+        str_of(&self.kind).or_else(|| str_of(&self.role))
+    }
+
+    /// `id` when a non-empty string, else `fallback`'s.
+    fn id_or(&self, fallback: impl FnOnce() -> String) -> String {
+        let id = str_of(&self.id).filter(|s| !s.is_empty());
+        id.map_or_else(fallback, str::to_string)
+    }
+
     /// `content` (`null` when it has none).
-    fn content(&self) -> &Value;
-    /// [`content_text`] of `content`.
-    fn content_text(&self) -> String {
-        content_text(self.content())
+    fn content(&self) -> &Value {
+        self.content.as_deref().unwrap_or(&Value::Null)
     }
-    /// [`tool_content_text`] of `content`.
-    fn tool_content_text(&self) -> String {
-        tool_content_text(self.content())
-    }
-    /// `tool_calls`.
-    fn tool_calls_value(&self) -> Option<&Value>;
-    /// [`calls_of_message`] of the message, its id being `message_id`.
-    fn tool_calls(&self, message_id: &str) -> Vec<(String, String, String)> {
-        self.tool_calls_value().map_or_else(Vec::new, |c| {
-            calls_of_message(c, self.content(), message_id)
-        })
-    }
+
     /// `tool_call_id`, when a non-empty string.
-    fn tool_call_id(&self) -> Option<Cow<'_, str>>;
+    fn tool_call_id(&self) -> Option<&str> {
+        str_of(&self.tool_call_id).filter(|c| !c.is_empty())
+    }
+
+    /// [`Listed::idless_calls`] of the message, item `at` of its list: an AI message's calls
+    /// without ids.
+    pub(crate) fn idless_calls(&self, at: usize) -> Vec<(String, String)> {
+        let calls = self.tool_calls.as_deref();
+        let Some(calls) = calls.filter(|_| self.kind_text().map(kind_of) == Some("ai")) else {
+            return vec![];
+        };
+        if calls.as_array().into_iter().flatten().all(|c| own_id(c).is_some()) {
+            return vec![];
+        }
+        let mid = self.id_or(|| format!("msg-{at}"));
+        let blocks = call_blocks(self.content());
+        let made_up = |c: &Value, n| {
+            (own_id(c).is_none()).then(|| made_up_call_id(&mid, block_of(&blocks, n)))
+        };
+        let calls = calls_named(calls, made_up);
+        calls.into_iter().map(|(id, name, _)| (id, name)).collect()
+    }
+
+    /// The AG-UI form of the message as item `i` of its list ([`agui_message_of`]).
+    pub(crate) fn agui_item(&self, i: usize, answers: Option<&str>) -> Option<Value> {
+        agui_message_of(self, || format!("msg-{i}"), answers)
+    }
+
     /// `name`, when a string.
-    fn name(&self) -> Option<Cow<'_, str>>;
-    /// Whether `status` is `"error"`.
-    fn failed(&self) -> bool;
+    pub(crate) fn tool_name(&self) -> Option<&str> {
+        str_of(&self.name)
+    }
 }
 
 /// The AG-UI message of a message's fields (`None` for a kind AG-UI has no role for, or a
 /// tool message answering no call). `answers`: the call a tool message without
 /// `tool_call_id` was paired with ([`idless_answer`]).
-pub(super) fn agui_message_of(
-    m: &impl MessageFields,
+fn agui_message_of(
+    m: &Fields,
     fallback_id: impl FnOnce() -> String,
     answers: Option<&str>,
 ) -> Option<Value> {
-    let kind_text = m.kind_text()?;
-    let kind = kind_of(&kind_text);
-    let id = match m.id().filter(|s| !s.is_empty()) {
-        Some(id) => id.into_owned(),
-        None => fallback_id(),
-    };
+    let kind = kind_of(m.kind_text()?);
+    let id = m.id_or(fallback_id);
     let mut out = Map::new();
     out.insert("id".into(), Value::String(id.clone()));
     match kind {
         "human" | "system" => {
             let role = if kind == "human" { "user" } else { "system" };
             out.insert("role".into(), role.into());
-            out.insert("content".into(), Value::String(m.content_text()));
+            out.insert("content".into(), Value::String(content_text(m.content())));
         }
         "ai" => {
             out.insert("role".into(), "assistant".into());
-            let text = m.content_text();
+            let text = content_text(m.content());
             if !text.is_empty() {
                 out.insert("content".into(), Value::String(text));
             }
-            let calls = m.tool_calls(&id);
+            let calls = m
+                .tool_calls
+                .as_ref()
+                .map_or_else(Vec::new, |c| calls_of_message(c, m.content(), &id));
             if !calls.is_empty() {
                 let calls: Vec<Value> = calls
                     .into_iter()
@@ -530,130 +530,20 @@ pub(super) fn agui_message_of(
         }
         "tool" => {
             let call_id = match m.tool_call_id() {
-                Some(id) => id.into_owned(),
+                Some(id) => id.to_string(),
                 None => answers?.to_string(),
             };
-            let content = m.tool_content_text();
+            let content = tool_content_text(m.content());
             out.insert("role".into(), "tool".into());
             out.insert("content".into(), Value::String(content.clone()));
             out.insert("toolCallId".into(), Value::String(call_id));
-            if m.failed() {
+            if str_of(&m.status) == Some("error") {
                 out.insert("error".into(), Value::String(content));
             }
         }
         _ => return None,
     }
     Some(Value::Object(out))
-}
-
-/// A message's value, read for [`agui_message_of`].
-struct ValueFields<'a>(&'a Value);
-
-impl ValueFields<'_> {
-    fn str_of(&self, key: &str) -> Option<Cow<'_, str>> {
-        self.0.field(key).and_then(Value::as_str).map(Cow::Borrowed)
-    }
-}
-
-impl MessageFields for ValueFields<'_> {
-    fn kind_text(&self) -> Option<Cow<'_, str>> {
-        self.str_of("type").or_else(|| self.str_of("role"))
-    }
-    fn id(&self) -> Option<Cow<'_, str>> {
-        self.str_of("id")
-    }
-    fn content(&self) -> &Value {
-        self.0.field("content").unwrap_or(&Value::Null)
-    }
-    fn tool_calls_value(&self) -> Option<&Value> {
-        self.0.field("tool_calls")
-    }
-    fn tool_call_id(&self) -> Option<Cow<'_, str>> {
-        self.str_of("tool_call_id").filter(|c| !c.is_empty())
-    }
-    fn name(&self) -> Option<Cow<'_, str>> {
-        self.str_of("name")
-    }
-    fn failed(&self) -> bool {
-        self.str_of("status").as_deref() == Some("error")
-    }
-}
-
-/// What an AG-UI message is made of, read from a normalised message's text: the other
-/// fields (metadata, usage, a copy of the content as blocks) are skipped, not built.
-#[derive(serde::Deserialize)]
-pub(crate) struct TextFields {
-    #[serde(rename = "type", default)]
-    kind: Option<Value>,
-    #[serde(default)]
-    role: Option<Value>,
-    #[serde(default)]
-    id: Option<Value>,
-    #[serde(default)]
-    content: Option<Value>,
-    #[serde(default)]
-    tool_calls: Option<Value>,
-    #[serde(default)]
-    tool_call_id: Option<Value>,
-    #[serde(default)]
-    status: Option<Value>,
-    #[serde(default)]
-    name: Option<Value>,
-}
-
-fn str_of(v: &Option<Value>) -> Option<Cow<'_, str>> {
-    v.as_ref().and_then(Value::as_str).map(Cow::Borrowed)
-}
-
-impl MessageFields for TextFields {
-    fn kind_text(&self) -> Option<Cow<'_, str>> {
-        str_of(&self.kind).or_else(|| str_of(&self.role))
-    }
-    fn id(&self) -> Option<Cow<'_, str>> {
-        str_of(&self.id)
-    }
-    fn content(&self) -> &Value {
-        self.content.as_ref().unwrap_or(&Value::Null)
-    }
-    fn tool_calls_value(&self) -> Option<&Value> {
-        self.tool_calls.as_ref()
-    }
-    fn tool_call_id(&self) -> Option<Cow<'_, str>> {
-        str_of(&self.tool_call_id).filter(|c| !c.is_empty())
-    }
-    fn name(&self) -> Option<Cow<'_, str>> {
-        str_of(&self.name)
-    }
-    fn failed(&self) -> bool {
-        str_of(&self.status).as_deref() == Some("error")
-    }
-}
-
-/// [`to_agui_list_item`] of a normalised message's compact text, read without its tree;
-/// `answers`: the call a tool message without `tool_call_id` was paired with.
-pub fn text_to_agui_list_item(json: &str, i: usize, answers: Option<&str>) -> Option<Value> {
-    let m: TextFields = serde_json::from_str(json).ok()?;
-    agui_message_of(&m, || format!("msg-{i}"), answers)
-}
-
-/// What [`Listed`] and a tool message's pairing read of a normalised message's compact text.
-pub(crate) fn text_fields(json: &str) -> Option<TextFields> {
-    serde_json::from_str(json).ok()
-}
-
-impl TextFields {
-    /// [`Listed::idless_calls`] of the message, item `at` of its list.
-    pub(crate) fn idless_calls(&self, at: usize) -> Vec<(String, String)> {
-        match self.kind_text().as_deref().map(kind_of) {
-            Some("ai") => idless_calls_of(self, at),
-            _ => vec![],
-        }
-    }
-
-    /// `name`, when a string.
-    pub(crate) fn tool_name(&self) -> Option<Cow<'_, str>> {
-        self.name()
-    }
 }
 
 /// Tool output as text: strings as they are, anything else as compact JSON.
@@ -747,12 +637,7 @@ pub fn tool_call_id(m: &Value) -> Option<&str> {
 /// A call the log gave no id gets the id the stream made up for it ([`made_up_call_id`]), and
 /// a tool message without `tool_call_id` answers the call [`idless_answer`] pairs it with.
 pub fn to_agui_messages(list: &[Value]) -> Vec<Value> {
-    to_agui_messages_of(list.iter())
-}
-
-/// [`to_agui_messages`] of a list's items.
-pub fn to_agui_messages_of<'a>(list: impl Iterator<Item = &'a Value>) -> Vec<Value> {
-    let mut items: Vec<ListedValue<'a>> = list
+    let mut items: Vec<ListedValue> = (list.iter())
         .map(|m| ListedValue {
             m: normalize_cow(m),
             paired: None,
@@ -760,20 +645,14 @@ pub fn to_agui_messages_of<'a>(list: impl Iterator<Item = &'a Value>) -> Vec<Val
         .collect();
     for at in 0..items.len() {
         let (before, rest) = items.split_at_mut(at);
-        let m = ValueFields(&rest[0].m);
-        if message_kind(&rest[0].m) == Some("tool") && m.tool_call_id().is_none() {
-            let name = m.name().map(Cow::into_owned);
-            rest[0].paired = idless_answer(before.iter(), name.as_deref());
+        let m = Fields::of_value(&rest[0].m);
+        if m.kind_text().map(kind_of) == Some("tool") && m.tool_call_id().is_none() {
+            let paired = idless_answer(before.iter(), m.tool_name());
+            rest[0].paired = paired;
         }
     }
     (items.iter().enumerate())
-        .filter_map(|(i, l)| {
-            agui_message_of(
-                &ValueFields(&l.m),
-                || format!("msg-{i}"),
-                l.paired.as_deref(),
-            )
-        })
+        .filter_map(|(i, l)| l.fields().agui_item(i, l.paired.as_deref()))
         .collect()
 }
 
@@ -783,35 +662,27 @@ struct ListedValue<'a> {
     paired: Option<String>,
 }
 
-impl Listed for ListedValue<'_> {
-    fn listed_kind(&self) -> Option<Cow<'_, str>> {
-        message_kind(&self.m).map(Cow::Borrowed)
+impl ListedValue<'_> {
+    fn fields(&self) -> Fields<'_> {
+        Fields::of_value(&self.m)
     }
-    fn answers(&self) -> Option<Cow<'_, str>> {
-        let own = tool_call_id(&self.m).map(Cow::Borrowed);
-        own.or_else(|| self.paired.as_deref().map(Cow::Borrowed))
+}
+
+impl Listed for ListedValue<'_> {
+    fn listed_kind(&self) -> Option<&str> {
+        message_kind(&self.m)
+    }
+    fn answers(&self) -> Option<&str> {
+        tool_call_id(&self.m).or(self.paired.as_deref())
     }
     fn idless_calls(&self, at: usize) -> Vec<(String, String)> {
-        match message_kind(&self.m) {
-            Some("ai") => idless_calls_of(&ValueFields(&self.m), at),
-            _ => vec![],
-        }
+        self.fields().idless_calls(at)
     }
 }
 
 /// The AG-UI form of item `i` of a message list (what [`to_agui_messages`] makes of it).
 pub fn to_agui_list_item(m: &Value, i: usize) -> Option<Value> {
-    to_agui_list_item_answering(m, i, None)
-}
-
-/// [`to_agui_list_item`]; `answers`: the call a tool message without `tool_call_id` was
-/// paired with ([`idless_answer`]).
-pub fn to_agui_list_item_answering(m: &Value, i: usize, answers: Option<&str>) -> Option<Value> {
-    agui_message_of(
-        &ValueFields(&normalize_cow(m)),
-        || format!("msg-{i}"),
-        answers,
-    )
+    Fields::of_value(&normalize_cow(m)).agui_item(i, None)
 }
 
 #[cfg(test)]
@@ -1042,6 +913,25 @@ pub(crate) mod tests {
             calls(&to_agui_list_item(&idless_conversation()[1], 1).expect("ai")),
             calls(&list[1])
         );
+    }
+
+    /// A message's fields read from its tree borrow it: read into owned values, every
+    /// conversion of a message copied its content, a list's at once for a snapshot (peak RSS
+    /// on v2-python-api-big 33-35 MiB, over issue 36's 32: c953bee).
+    #[test]
+    fn fields_of_a_tree_borrow_it() {
+        let m = json!({"type":"ai","id":"a","content":[{"type":"text","text":"x"}],
+            "tool_calls":[{"id":"c","name":"f","args":{}}],"status":null});
+        let f = Fields::of_value(&m);
+        let borrowed = |field: &Option<Cow<'_, Value>>, key: &str| {
+            matches!(field, Some(Cow::Borrowed(v)) if std::ptr::eq(*v, &m[key]))
+        };
+        assert!(borrowed(&f.content, "content") && borrowed(&f.tool_calls, "tool_calls"));
+        assert!(borrowed(&f.kind, "type") && borrowed(&f.status, "status"));
+        assert!(f.role.is_none() && f.name.is_none());
+        // Read from a text, they are its values.
+        let text: Fields = serde_json::from_str(&m.to_string()).expect("fields");
+        assert_eq!(text.content.as_deref(), Some(&m["content"]));
     }
 
     #[test]

@@ -7,12 +7,12 @@ use std::borrow::Cow;
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use serde::Deserialize;
 
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
 use super::langchain;
+use crate::json::Field;
 
 /// A state's message shared between threads: its compact text (normalised, as the sinks
 /// write it), made once, and what is read of it without a tree ([`SharedJson::kind`],
@@ -30,17 +30,12 @@ pub struct SharedJson {
     paired: Option<Box<str>>,
 }
 
-/// What is read of a message's text: its `type` (else `role`), `id` and `tool_call_id`,
-/// when strings.
-#[derive(Debug, Default, Deserialize)]
+/// What is read of a message: its `type` (else `role`), `id` and `tool_call_id`, when
+/// strings.
+#[derive(Debug, Default)]
 struct Head {
-    #[serde(rename = "type", default, deserialize_with = "string")]
     kind: Option<Box<str>>,
-    #[serde(default, deserialize_with = "string")]
-    role: Option<Box<str>>,
-    #[serde(default, deserialize_with = "string")]
     id: Option<Box<str>>,
-    #[serde(default, deserialize_with = "string")]
     tool_call_id: Option<Box<str>>,
 }
 
@@ -48,34 +43,28 @@ impl Head {
     /// The keys read, in the order of [`Head::noted`]'s places.
     const KEYS: &'static [&'static str] = &["type", "role", "id", "tool_call_id"];
 
-    /// The head of a value's compact text (`kind`: its `type`, else its `role`).
-    fn of(json: &str) -> Head {
-        let mut head: Head = serde_json::from_str(json).unwrap_or_default();
-        head.kind = head.kind.or(head.role.take());
-        head
+    /// The head of a normalised message's tree.
+    fn of(v: &Value) -> Head {
+        let text = |key| v.field_str(key).map(Box::from);
+        Head {
+            kind: text("type").or_else(|| text("role")),
+            id: text("id"),
+            tool_call_id: text("tool_call_id"),
+        }
     }
 
     /// The head of a message's compact text, of where [`Head::KEYS`]' values are in it.
     fn noted(json: &str, at: &[Option<std::ops::Range<usize>>]) -> Head {
         let value = |i: usize| {
             let text = json.get(at.get(i)?.clone()?)?;
-            string(&mut serde_json::Deserializer::from_str(text)).ok()?
+            serde_json::from_str::<super::Text>(text).ok()?.0.map(Box::from)
         };
         Head {
             kind: value(0).or_else(|| value(1)),
-            role: None,
             id: value(2),
             tool_call_id: value(3),
         }
     }
-}
-
-/// A value that is a string; `None` for any other.
-fn string<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Box<str>>, D::Error> {
-    Ok(match Value::deserialize(d)? {
-        Value::String(s) => Some(s.into()),
-        _ => None,
-    })
 }
 
 impl SharedJson {
@@ -91,8 +80,8 @@ impl SharedJson {
         let json = text(&value);
         // What is read of it is read of it normalised (a test's state may hold lc objects).
         let (head, normalized) = match langchain::normalize_cow(&value) {
-            Cow::Borrowed(_) => (Head::of(&json), true),
-            Cow::Owned(n) => (Head::of(&text(&n)), false),
+            Cow::Borrowed(v) => (Head::of(v), true),
+            Cow::Owned(n) => (Head::of(&n), false),
         };
         SharedJson {
             json: json.into(),
@@ -109,7 +98,7 @@ impl SharedJson {
             keys: Head::KEYS,
             at: vec![],
         };
-        match langchain::normalized_text_noting(text, &mut noted) {
+        match crate::payload::encode_noting(text, langchain::Normalise, &mut noted) {
             Some(json) => SharedJson {
                 head: Head::noted(&json, &noted.at),
                 json: json.into(),
@@ -132,17 +121,13 @@ impl SharedJson {
     /// read from its text.
     /// A tool message without `tool_call_id` answers the call its list paired it with.
     pub fn to_agui(&self, i: usize) -> Option<Value> {
-        let paired = self.paired.as_deref();
-        match self.normalized {
-            true => langchain::text_to_agui_list_item(&self.json, i, paired),
-            false => langchain::to_agui_list_item_answering(&self.to_value(), i, paired),
-        }
+        self.fields()?.agui_item(i, self.paired.as_deref())
     }
 
     /// What an AG-UI message is made of, read from the normalised text.
-    fn fields(&self) -> Option<langchain::TextFields> {
+    fn fields(&self) -> Option<langchain::Fields<'static>> {
         match self.normalized {
-            true => langchain::text_fields(&self.json),
+            true => serde_json::from_str(&self.json).ok(),
             false => {
                 let v = langchain::normalize_owned(self.to_value());
                 serde_json::from_value(v).ok()
@@ -182,11 +167,11 @@ impl SharedJson {
 }
 
 impl langchain::Listed for SharedJson {
-    fn listed_kind(&self) -> Option<Cow<'_, str>> {
-        self.kind().map(Cow::Borrowed)
+    fn listed_kind(&self) -> Option<&str> {
+        self.kind()
     }
-    fn answers(&self) -> Option<Cow<'_, str>> {
-        self.tool_call().map(Cow::Borrowed)
+    fn answers(&self) -> Option<&str> {
+        self.tool_call()
     }
     fn idless_calls(&self, at: usize) -> Vec<(String, String)> {
         match self.kind() {
@@ -208,7 +193,7 @@ pub(crate) fn pair_unanswered(list: &mut [Arc<SharedJson>]) {
         if m.kind() != Some("tool") || m.own_tool_call().is_some() || m.paired.is_some() {
             continue;
         }
-        let name = m.fields().and_then(|f| f.tool_name().map(Cow::into_owned));
+        let name = m.fields().and_then(|f| f.tool_name().map(str::to_string));
         let before = before.iter().map(|m| &**m);
         m.paired = langchain::idless_answer(before, name.as_deref()).map(String::into_boxed_str);
     }
@@ -264,7 +249,11 @@ impl State {
     /// list and that has no `lc` or `__lc_escaped__` key (normalising would replace it whole);
     /// `None` for any other.
     pub fn read(text: &str) -> Option<State> {
-        State::of_entries(serde_json::from_str::<Entries>(text).ok()?)
+        State::of_entries(
+            serde_json::from_str::<super::Lenient<Entries>>(text)
+                .ok()?
+                .0?,
+        )
     }
 
     /// The state of a state object's entries, when its `messages` is a list.
@@ -325,96 +314,37 @@ impl State {
 /// an `lc` or `__lc_escaped__` key: normalising would replace the object whole); `messages`
 /// the items of that list (`None` when it is not one), `rest` the other entries in order. A
 /// repeated key's last value takes its first place, as a tree keeps it. serde derive has no
-/// ordered map whose first key decides how the rest is read: this visitor is the one place
+/// ordered map whose first key decides how the rest is read: this map reader is the one place
 /// the readers need one.
 pub(super) struct Entries<'a> {
     messages: Option<Vec<&'a RawValue>>,
     rest: Vec<(String, Value)>,
 }
 
-impl<'de: 'a, 'a> serde::Deserialize<'de> for Entries<'a> {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+impl<'de: 'a, 'a> super::Shape<'de> for Entries<'a> {
+    fn of_map<A: serde::de::MapAccess<'de>>(mut m: A) -> Result<Option<Self>, A::Error> {
         use serde::de::Error;
-        struct V<'a>(std::marker::PhantomData<&'a ()>);
-        impl<'de: 'a, 'a> serde::de::Visitor<'de> for V<'a> {
-            type Value = Entries<'a>;
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("an object whose first key is messages")
+        match m.next_key::<String>()?.as_deref() {
+            Some("messages") => {}
+            _ => return Err(A::Error::custom("messages is not the first key")),
+        }
+        let mut messages = m.next_value::<super::Lenient<Vec<&'a RawValue>>>()?.0;
+        let mut rest: Vec<(String, Value)> = Vec::new();
+        while let Some(k) = m.next_key::<String>()? {
+            if k == "lc" || k == "__lc_escaped__" {
+                return Err(A::Error::custom("a serialised object"));
             }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut m: A,
-            ) -> Result<Entries<'a>, A::Error> {
-                match m.next_key::<String>()?.as_deref() {
-                    Some("messages") => {}
-                    _ => return Err(A::Error::custom("messages is not the first key")),
-                }
-                let mut messages = m.next_value::<List<'a>>()?.0;
-                let mut rest: Vec<(String, Value)> = Vec::new();
-                while let Some(k) = m.next_key::<String>()? {
-                    if k == "lc" || k == "__lc_escaped__" {
-                        return Err(A::Error::custom("a serialised object"));
-                    }
-                    if k == "messages" {
-                        messages = m.next_value::<List<'a>>()?.0;
-                        continue;
-                    }
-                    let v = m.next_value::<Value>()?;
-                    match rest.iter_mut().find(|(key, _)| *key == k) {
-                        Some(slot) => slot.1 = v,
-                        None => rest.push((k, v)),
-                    }
-                }
-                Ok(Entries { messages, rest })
+            if k == "messages" {
+                messages = m.next_value::<super::Lenient<Vec<&'a RawValue>>>()?.0;
+                continue;
+            }
+            let v = m.next_value::<Value>()?;
+            match rest.iter_mut().find(|(key, _)| *key == k) {
+                Some(slot) => slot.1 = v,
+                None => rest.push((k, v)),
             }
         }
-        d.deserialize_map(V(std::marker::PhantomData))
-    }
-}
-
-/// A list's items, raw (`None` for any other value), read as the list is scanned.
-struct List<'a>(Option<Vec<&'a RawValue>>);
-
-impl<'de: 'a, 'a> serde::Deserialize<'de> for List<'a> {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        use serde::de::{IgnoredAny, MapAccess, SeqAccess, Visitor};
-        struct V<'a>(std::marker::PhantomData<&'a ()>);
-        impl<'de: 'a, 'a> Visitor<'de> for V<'a> {
-            type Value = List<'a>;
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("any value")
-            }
-            fn visit_seq<S: SeqAccess<'de>>(self, mut s: S) -> Result<List<'a>, S::Error> {
-                let mut items = Vec::with_capacity(s.size_hint().unwrap_or(0));
-                while let Some(item) = s.next_element::<&'a RawValue>()? {
-                    items.push(item);
-                }
-                Ok(List(Some(items)))
-            }
-            fn visit_map<M: MapAccess<'de>>(self, mut m: M) -> Result<List<'a>, M::Error> {
-                while m.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
-                Ok(List(None))
-            }
-            fn visit_str<E>(self, _: &str) -> Result<List<'a>, E> {
-                Ok(List(None))
-            }
-            fn visit_bool<E>(self, _: bool) -> Result<List<'a>, E> {
-                Ok(List(None))
-            }
-            fn visit_i64<E>(self, _: i64) -> Result<List<'a>, E> {
-                Ok(List(None))
-            }
-            fn visit_u64<E>(self, _: u64) -> Result<List<'a>, E> {
-                Ok(List(None))
-            }
-            fn visit_f64<E>(self, _: f64) -> Result<List<'a>, E> {
-                Ok(List(None))
-            }
-            fn visit_unit<E>(self) -> Result<List<'a>, E> {
-                Ok(List(None))
-            }
-        }
-        d.deserialize_any(V(std::marker::PhantomData))
+        Ok(Some(Entries { messages, rest }))
     }
 }
 
@@ -431,7 +361,7 @@ mod tests {
             let read = SharedJson::read(&m.to_string());
             let tree = langchain::normalize_owned(m.clone());
             assert_eq!(read, SharedJson::new(tree.clone()), "{m}");
-            let of_text = Head::of(read.json());
+            let of_text = Head::of(&read.to_value());
             assert_eq!(
                 (&read.head.kind, &read.head.id, &read.head.tool_call_id),
                 (&of_text.kind, &of_text.id, &of_text.tool_call_id),

@@ -7,13 +7,13 @@
 //! in the event's tree would. A line that the typed structs decline (a repeated key, which a
 //! tree keeps the last of; `params` that is not an object) is read from its tree.
 
-use serde::de::{Error as _, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde::de::{Error as _, IgnoredAny, MapAccess};
 use serde::{Deserialize, Deserializer};
 use serde_json::value::RawValue;
 use serde_json::Value;
 use std::borrow::Cow;
 
-use super::Present;
+use super::{Lenient, Object, Present, Shape, Text};
 
 /// A v3 event as the adapter reads it.
 /// A model call's token usage, and the provider and model that the log names.
@@ -157,8 +157,8 @@ impl Event {
     /// The v3 event of a line, `None` when it is no v3 event (`type` is not `"event"`, or
     /// `method` is not a string).
     pub fn read(text: &str) -> Option<Box<Event>> {
-        match serde_json::from_str::<Line>(text) {
-            Ok(Line(ev)) => ev,
+        match serde_json::from_str::<Lenient<Line>>(text) {
+            Ok(line) => line.0.map(|l| l.0),
             Err(_) => Event::of_event_tree(&serde_json::from_str(text).ok()?),
         }
     }
@@ -178,8 +178,8 @@ impl Event {
                     r#"{{"type":"event","method":{},"params":{p}}}"#,
                     Value::from(method)
                 );
-                match serde_json::from_str::<Line>(&line) {
-                    Ok(Line(Some(ev))) => ev.params,
+                match serde_json::from_str::<Lenient<Line>>(&line) {
+                    Ok(Lenient(Some(Line(ev)))) => ev.params,
                     _ => whole(method, p),
                 }
             }
@@ -307,10 +307,10 @@ fn present<'de, D: Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Optio
 
 /// A v3 line read in one pass: `params.data` is read by `method` as `params` is scanned,
 /// not captured raw and scanned again. serde derive cannot choose a field's type by another
-/// field's value: this visitor does, for the line kinds read typed here. `Ok(None)`: no v3
+/// field's value: this map reader does, for the line kinds read typed here. `Ok(None)`: no v3
 /// event. An error (`params` before `method`, a repeated key, data the typed readers
 /// decline) has the line read from its tree ([`Event::of_event_tree`]).
-struct Line(Option<Box<Event>>);
+struct Line(Box<Event>);
 
 #[derive(Deserialize)]
 #[serde(field_identifier, rename_all = "lowercase")]
@@ -323,44 +323,34 @@ enum Key {
     Other,
 }
 
-impl<'de> Deserialize<'de> for Line {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V;
-        impl<'de> Visitor<'de> for V {
-            type Value = Line;
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("a v3 event")
-            }
-            fn visit_map<A: MapAccess<'de>>(self, mut m: A) -> Result<Line, A::Error> {
-                let (mut kind, mut seq, mut method, mut params) = (None, None, None, None);
-                while let Some(key) = m.next_key::<Key>()? {
-                    match key {
-                        Key::Type if kind.is_none() => kind = Some(m.next_value::<&str>()?),
-                        Key::Seq if seq.is_none() => seq = Some(m.next_value::<Value>()?),
-                        Key::Method if method.is_none() => {
-                            method = Some(known(&m.next_value::<Str>()?.0, &METHODS))
-                        }
-                        Key::Params if params.is_none() => {
-                            let Some(method) = method.as_deref() else {
-                                return Err(A::Error::custom("params before method"));
-                            };
-                            params = Some(params_of(method, &mut m)?);
-                        }
-                        Key::Other => drop(m.next_value::<IgnoredAny>()?),
-                        _ => return Err(A::Error::custom("a repeated key")),
-                    }
+impl<'de> Shape<'de> for Line {
+    fn of_map<A: MapAccess<'de>>(mut m: A) -> Result<Option<Line>, A::Error> {
+        let (mut kind, mut seq, mut method, mut params) = (None, None, None, None);
+        while let Some(key) = m.next_key::<Key>()? {
+            match key {
+                Key::Type if kind.is_none() => kind = Some(m.next_value::<&str>()?),
+                Key::Seq if seq.is_none() => seq = Some(m.next_value::<Value>()?),
+                Key::Method if method.is_none() => {
+                    method = Some(known(&m.next_value::<Str>()?.0, &METHODS))
                 }
-                Ok(Line(match (kind, method) {
-                    (Some("event"), Some(method)) => Some(Box::new(Event {
-                        seq,
-                        method,
-                        params: params.unwrap_or(Params::Absent),
-                    })),
-                    _ => None,
-                }))
+                Key::Params if params.is_none() => {
+                    let Some(method) = method.as_deref() else {
+                        return Err(A::Error::custom("params before method"));
+                    };
+                    params = Some(params_of(method, &mut m)?);
+                }
+                Key::Other => drop(m.next_value::<IgnoredAny>()?),
+                _ => return Err(A::Error::custom("a repeated key")),
             }
         }
-        d.deserialize_map(V)
+        Ok(match (kind, method) {
+            (Some("event"), Some(method)) => Some(Line(Box::new(Event {
+                seq,
+                method,
+                params: params.unwrap_or(Params::Absent),
+            }))),
+            _ => None,
+        })
     }
 }
 
@@ -376,27 +366,27 @@ fn params_of<'de, A: MapAccess<'de>>(method: &str, m: &mut A) -> Result<Params, 
                 None => Ok(Data::Value(Value::Null)),
             }),
         "values" => m
-            .next_value::<ParamsWire<super::state::Entries<'de>>>()?
+            .next_value::<ParamsWire<Lenient<super::state::Entries<'de>>>>()?
             .into_params(|data, _, root| match data {
                 // A subgraph's state is not the graph's.
                 Some(_) if !root => Ok(Data::Unread),
-                Some(e) => super::state::State::of_entries(e)
+                Some(Lenient(e)) => (e.and_then(super::state::State::of_entries))
                     .map(Data::State)
                     .ok_or_else(not_read),
                 None => Ok(Data::Value(Value::Null)),
             }),
         "tasks" => m
-            .next_value::<ParamsWire<Object<Tasks, false>>>()?
+            .next_value::<ParamsWire<Object<Tasks>>>()?
             .into_params(|data, _, _| {
                 let t = data.and_then(|t| t.0.ok()).unwrap_or_default();
                 Ok(Data::Tasks {
                     interrupts: t.interrupts.0,
-                    name: str_of(t.name),
+                    name: t.name.0,
                     error: t.error.0,
                 })
             }),
         "lifecycle" => m
-            .next_value::<ParamsWire<Object<Box<Lifecycle>, false>>>()?
+            .next_value::<ParamsWire<Object<Box<Lifecycle>>>>()?
             .into_params(|data, _, _| match data {
                 Some(Object(Ok(l))) => Ok(Data::Lifecycle(l)),
                 Some(Object(Err(_))) => Err(not_read()),
@@ -406,7 +396,7 @@ fn params_of<'de, A: MapAccess<'de>>(method: &str, m: &mut A) -> Result<Params, 
             .next_value::<ParamsWire<IgnoredAny>>()?
             .into_params(|_, _, _| Ok(Data::Unread)),
         "updates" => m
-            .next_value::<ParamsWire<Object<UpdateWire, false>>>()?
+            .next_value::<ParamsWire<Object<UpdateWire>>>()?
             .into_params(|data, node, _| {
                 let Some(Object(update)) = data else {
                     return Ok(Data::Value(Value::Null));
@@ -431,84 +421,28 @@ fn params_of<'de, A: MapAccess<'de>>(method: &str, m: &mut A) -> Result<Params, 
     }
 }
 
-/// A value that is an object, read as `T` (with `LIST`, also a list whose first item is one:
-/// the in-process `[payload, metadata]` form); of anything else, its kind. serde derive
-/// reads a list into a struct by position and fails on any other value: this visitor tells
-/// an object from the rest.
-struct Object<T, const LIST: bool>(Result<T, &'static str>);
-
-impl<'de, T: Deserialize<'de>, const LIST: bool> Deserialize<'de> for Object<T, LIST> {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V<T, const LIST: bool>(std::marker::PhantomData<T>);
-        impl<'de, T: Deserialize<'de>, const LIST: bool> Visitor<'de> for V<T, LIST> {
-            type Value = Object<T, LIST>;
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("an object")
-            }
-            fn visit_map<A: MapAccess<'de>>(self, m: A) -> Result<Self::Value, A::Error> {
-                let t = T::deserialize(serde::de::value::MapAccessDeserializer::new(m))?;
-                Ok(Object(Ok(t)))
-            }
-            fn visit_seq<S: SeqAccess<'de>>(self, mut s: S) -> Result<Self::Value, S::Error> {
-                let first = match LIST {
-                    true => s.next_element::<Object<T, false>>()?,
-                    false => None,
-                };
-                while s.next_element::<IgnoredAny>()?.is_some() {}
-                Ok(Object(first.map_or(Err("an array"), |f| f.0)))
-            }
-            fn visit_bool<E>(self, _: bool) -> Result<Self::Value, E> {
-                Ok(Object(Err("a boolean")))
-            }
-            fn visit_i64<E>(self, _: i64) -> Result<Self::Value, E> {
-                Ok(Object(Err("a number")))
-            }
-            fn visit_u64<E>(self, _: u64) -> Result<Self::Value, E> {
-                Ok(Object(Err("a number")))
-            }
-            fn visit_f64<E>(self, _: f64) -> Result<Self::Value, E> {
-                Ok(Object(Err("a number")))
-            }
-            fn visit_str<E>(self, _: &str) -> Result<Self::Value, E> {
-                Ok(Object(Err("a string")))
-            }
-            fn visit_unit<E>(self) -> Result<Self::Value, E> {
-                Ok(Object(Err("null")))
-            }
-        }
-        d.deserialize_any(V(std::marker::PhantomData))
-    }
-}
-
 #[derive(Default, Deserialize)]
 #[serde(default)]
 struct Tasks {
     interrupts: Present<Value>,
-    name: Option<Value>,
+    name: Text,
     error: Present<Value>,
 }
 
 /// `params`, with `data` read as `D`.
 #[derive(Deserialize)]
-#[serde(default, bound(deserialize = "D: Deserialize<'de>"))]
+#[serde(bound(deserialize = "D: Deserialize<'de>"))]
 struct ParamsWire<D> {
+    #[serde(default)]
     namespace: Present<Value>,
+    #[serde(default)]
     timestamp: Present<Value>,
+    #[serde(default)]
     node: Present<Value>,
+    #[serde(default)]
     interrupts: Present<Value>,
+    #[serde(default)]
     data: Present<D>,
-}
-
-impl<D> Default for ParamsWire<D> {
-    fn default() -> Self {
-        ParamsWire {
-            namespace: Present(None),
-            timestamp: Present(None),
-            node: Present(None),
-            interrupts: Present(None),
-            data: Present(None),
-        }
-    }
 }
 
 impl<D> ParamsWire<D> {
@@ -541,15 +475,15 @@ struct MessageWire<'a> {
     event: Option<Str<'a>>,
     id: Present<Value>,
     index: Present<Value>,
-    delta: Present<Object<Box<DeltaWire>, false>>,
+    delta: Present<Object<Box<DeltaWire>>>,
     content: Present<Value>,
-    usage: Option<Object<Box<UsageWire>, false>>,
-    metadata: Option<Object<Box<MetadataWire>, false>>,
+    usage: Option<Object<Box<UsageWire>>>,
+    metadata: Option<Object<Box<MetadataWire>>>,
     /// LangGraph.js names the model in `message-finish.responseMetadata` (Python: `metadata`).
     #[serde(rename = "responseMetadata")]
-    response_metadata: Option<Object<Box<MetadataWire>, false>>,
+    response_metadata: Option<Object<Box<MetadataWire>>>,
     message: Present<Value>,
-    role: Present<Value>,
+    role: Text,
 }
 
 /// What is read of a message's `usage`.
@@ -558,7 +492,7 @@ struct UsageWire {
     input_tokens: Option<Value>,
     output_tokens: Option<Value>,
     total_tokens: Option<Value>,
-    output_token_details: Option<Object<TokenDetailsWire, false>>,
+    output_token_details: Option<Object<TokenDetailsWire>>,
 }
 
 #[derive(Deserialize)]
@@ -567,22 +501,23 @@ struct TokenDetailsWire {
 }
 
 /// The model's names in a message's `metadata`.
-#[derive(Deserialize)]
+#[derive(Default, Deserialize)]
+#[serde(default)]
 struct MetadataWire {
-    model_provider: Option<Value>,
-    model_name: Option<Value>,
+    model_provider: Text,
+    model_name: Text,
 }
 
 #[derive(Default, Deserialize)]
 #[serde(default)]
 struct DeltaWire {
     #[serde(rename = "type")]
-    kind: Present<Value>,
-    text: Present<Value>,
-    reasoning: Present<Value>,
-    args: Present<Value>,
-    id: Present<Value>,
-    name: Present<Value>,
+    kind: Text,
+    text: Text,
+    reasoning: Text,
+    args: Text,
+    id: Text,
+    name: Text,
     fields: Present<Value>,
 }
 
@@ -592,13 +527,6 @@ struct UpdateWire {
     node: Present<Value>,
 }
 
-fn str_of(v: Option<Value>) -> Option<String> {
-    match v {
-        Some(Value::String(s)) => Some(s),
-        _ => None,
-    }
-}
-
 /// The message of a payload read typed (`None` when its `event` is no string: it is read
 /// whole).
 fn message(m: Box<MessageWire<'_>>) -> Option<Data> {
@@ -606,21 +534,18 @@ fn message(m: Box<MessageWire<'_>>) -> Option<Data> {
     let is_delta = event == "content-block-delta";
     let in_content = is_delta && m.delta.0.is_none() && m.content.0.is_some();
     let delta_type = m.delta.0.as_ref().and_then(|d| {
-        let ty = d.0.as_ref().ok()?.kind.0.as_ref()?.as_str()?;
+        let ty = d.0.as_ref().ok()?.kind.0.as_deref()?;
         Some(known(ty, &DELTA_TYPES))
     });
     let (delta, content) = match (is_delta, m.delta.0, m.content.0) {
         // The platform sends some deltas (a node's replayed message) with the block in
         // `content` instead of `delta`.
-        (true, None, Some(c)) => (
-            Some(delta(Object::<_, false>::deserialize(&c).ok()?.0)),
-            None,
-        ),
+        (true, None, Some(c)) => (Some(delta(Object::<_>::deserialize(&c).ok()?.0)), None),
         (true, d, _) => (d.map(|d| delta(d.0)), None),
         (false, _, c) => (None, c),
     };
-    let names = |m: Option<Object<Box<MetadataWire>, false>>| match m.and_then(|m| m.0.ok()) {
-        Some(m) => (str_of(m.model_provider), str_of(m.model_name)),
+    let names = |m: Option<Object<Box<MetadataWire>>>| match m.and_then(|m| m.0.ok()) {
+        Some(m) => (m.model_provider.0, m.model_name.0),
         None => (None, None),
     };
     let (provider, model) = names(m.metadata);
@@ -645,7 +570,7 @@ fn message(m: Box<MessageWire<'_>>) -> Option<Data> {
         usage,
         delta_type,
         message: m.message.0,
-        role: str_of(m.role.0).filter(|r| r != "ai"),
+        role: m.role.0.filter(|r| r != "ai"),
     })))
 }
 
@@ -690,27 +615,21 @@ fn known(s: &str, known: &[&'static str]) -> Cow<'static, str> {
 /// The block delta of what is read of it (of anything but an object, its kind).
 fn delta(d: Result<Box<DeltaWire>, &'static str>) -> Delta {
     let d = match d {
-        Ok(d) => d,
+        Ok(d) => *d,
         Err(kind) => return Delta::NotObject(kind),
     };
-    match d
-        .kind
-        .0
-        .as_ref()
-        .and_then(Value::as_str)
-        .unwrap_or_default()
-    {
+    match d.kind.0.as_deref().unwrap_or_default() {
         ty @ ("text-delta" | "text" | "reasoning-delta" | "reasoning") => {
             let is_text = ty.starts_with("text");
             Delta::Text {
                 is_text,
-                text: str_of(if is_text { d.text } else { d.reasoning }.0),
+                text: if is_text { d.text } else { d.reasoning }.0,
             }
         }
         "tool-call-delta" | "tool_call_chunk" => Delta::ToolCall {
-            args: str_of(d.args.0),
-            id: str_of(d.id.0),
-            name: str_of(d.name.0),
+            args: d.args.0,
+            id: d.id.0,
+            name: d.name.0,
         },
         "block-delta" => Delta::Fields(d.fields.0),
         _ => Delta::Other,
@@ -828,6 +747,9 @@ mod tests {
                 name: None
             })
         );
+        // Metadata without the model's names.
+        let start = json!({"event":"message-start","role":"ai","metadata":{"provider":"p"}});
+        assert!(matches!(data("messages", start), Data::Message(_)));
         let Data::Message(m) = data("messages", json!({"event":"content-block-delta","delta":7}))
         else {
             panic!("a message")

@@ -10,8 +10,8 @@
 //! text their tree writes; a chain's `data` or a model's chunk that LangChain-normalising makes
 //! another value of (an escaped dict, a Python repr) from its normalised tree written back.
 
-use serde::de::{IgnoredAny, MapAccess, SeqAccess, Visitor};
-use serde::{Deserialize, Deserializer};
+use serde::de::{IgnoredAny, MapAccess, SeqAccess};
+use serde::Deserialize;
 use serde_json::value::RawValue;
 use serde_json::Value;
 
@@ -19,7 +19,7 @@ use crate::json::Field;
 use crate::payload::Payload;
 use crate::wire::langchain::{self as lc, normalize_owned};
 use crate::wire::state::State;
-use crate::wire::Present;
+use crate::wire::{Lenient, Object, Present, Shape, Text};
 
 mod chain;
 use chain::*;
@@ -116,43 +116,6 @@ pub struct StepInput {
     pub messages: Option<Vec<std::sync::Arc<crate::wire::state::SharedJson>>>,
 }
 
-/// A value read as `T` when it is of the JSON kind `T` is read from (a string for `String`,
-/// an object for the keys of `data`), and as absent for any other, as a lookup in its tree
-/// finds nothing. serde derive cannot say "this, or any other value skipped" without
-/// buffering the value, so this is a visitor.
-#[derive(Debug, Clone, PartialEq)]
-struct Lenient<T>(Option<T>);
-
-impl<T> Default for Lenient<T> {
-    fn default() -> Self {
-        Lenient(None)
-    }
-}
-
-/// A string field.
-type Text = Lenient<String>;
-
-/// What [`Lenient`] reads a value of as.
-trait Shape<'de>: Sized {
-    fn of_str(_: &str) -> Option<Self> {
-        None
-    }
-    fn of_map<M: MapAccess<'de>>(mut m: M) -> Result<Option<Self>, M::Error> {
-        while m.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
-        Ok(None)
-    }
-    fn of_seq<S: SeqAccess<'de>>(mut s: S) -> Result<Option<Self>, S::Error> {
-        while s.next_element::<IgnoredAny>()?.is_some() {}
-        Ok(None)
-    }
-}
-
-impl Shape<'_> for String {
-    fn of_str(s: &str) -> Option<Self> {
-        Some(s.to_string())
-    }
-}
-
 /// A string field of an object read before it is normalised: an object there may normalise
 /// to a string (an escaped one), so the read of the object declines ([`Keys::flat`]).
 enum Word {
@@ -179,30 +142,6 @@ impl Lenient<Word> {
     }
 }
 
-/// The keys of `data` read by derive from an object.
-macro_rules! keys_of_an_object {
-    ($($t:ty),*) => {$(
-        impl<'de> Shape<'de> for $t {
-            fn of_map<M: MapAccess<'de>>(m: M) -> Result<Option<Self>, M::Error> {
-                Self::deserialize(serde::de::value::MapAccessDeserializer::new(m)).map(Some)
-            }
-        }
-    )*};
-}
-keys_of_an_object!(Input, Output, ToolError, Metadata);
-
-/// The same, of types that borrow from the line.
-macro_rules! borrowed_keys_of_an_object {
-    ($($t:ident),*) => {$(
-        impl<'de: 'a, 'a> Shape<'de> for $t<'a> {
-            fn of_map<M: MapAccess<'de>>(m: M) -> Result<Option<Self>, M::Error> {
-                Self::deserialize(serde::de::value::MapAccessDeserializer::new(m)).map(Some)
-            }
-        }
-    )*};
-}
-borrowed_keys_of_an_object!(ModelData, StreamChunk, ChainData);
-
 impl<'de: 'a, 'a> Shape<'de> for Holder<'a> {
     fn of_map<M: MapAccess<'de>>(m: M) -> Result<Option<Self>, M::Error> {
         let keys = Keys::deserialize(serde::de::value::MapAccessDeserializer::new(m))?;
@@ -218,43 +157,6 @@ impl<'de: 'a, 'a> Shape<'de> for Holder<'a> {
     }
 }
 
-impl<'de, T: Shape<'de>> Deserialize<'de> for Lenient<T> {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V<T>(std::marker::PhantomData<T>);
-        impl<'de, T: Shape<'de>> Visitor<'de> for V<T> {
-            type Value = Lenient<T>;
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("any value")
-            }
-            fn visit_str<E>(self, s: &str) -> Result<Lenient<T>, E> {
-                Ok(Lenient(T::of_str(s)))
-            }
-            fn visit_bool<E>(self, _: bool) -> Result<Lenient<T>, E> {
-                Ok(Lenient(None))
-            }
-            fn visit_i64<E>(self, _: i64) -> Result<Lenient<T>, E> {
-                Ok(Lenient(None))
-            }
-            fn visit_u64<E>(self, _: u64) -> Result<Lenient<T>, E> {
-                Ok(Lenient(None))
-            }
-            fn visit_f64<E>(self, _: f64) -> Result<Lenient<T>, E> {
-                Ok(Lenient(None))
-            }
-            fn visit_unit<E>(self) -> Result<Lenient<T>, E> {
-                Ok(Lenient(None))
-            }
-            fn visit_seq<S: SeqAccess<'de>>(self, s: S) -> Result<Lenient<T>, S::Error> {
-                T::of_seq(s).map(Lenient)
-            }
-            fn visit_map<M: MapAccess<'de>>(self, m: M) -> Result<Lenient<T>, M::Error> {
-                T::of_map(m).map(Lenient)
-            }
-        }
-        d.deserialize_any(V(std::marker::PhantomData))
-    }
-}
-
 /// The line as read: `tags` and `parent_ids` as flags, `data` read for the event's kind as it
 /// comes ([`Slot`]).
 #[derive(Default)]
@@ -264,14 +166,14 @@ struct Wire<'a> {
     run_id: Text,
     name: Text,
     tags: Lenient<Hidden>,
-    parent_ids: Lenient<Empty>,
-    metadata: Lenient<Metadata>,
+    parent_ids: Lenient<Vec<IgnoredAny>>,
+    metadata: Object<Metadata>,
     /// Read to tell a v3 event (`type` `"event"` with a string `method`) apart.
     kind: Text,
     method: Text,
 }
 
-/// `tags` read as whether it is a list holding `"langsmith:hidden"`.
+/// `tags` read as whether it is a list holding `"langsmith:hidden"` (without collecting it).
 #[derive(Default)]
 struct Hidden(bool);
 
@@ -291,20 +193,6 @@ struct HiddenTag;
 impl Shape<'_> for HiddenTag {
     fn of_str(s: &str) -> Option<Self> {
         (s == "langsmith:hidden").then_some(HiddenTag)
-    }
-}
-
-/// `parent_ids` read as whether it is an empty list.
-#[derive(Default)]
-struct Empty(bool);
-
-impl<'de> Shape<'de> for Empty {
-    fn of_seq<S: SeqAccess<'de>>(mut s: S) -> Result<Option<Self>, S::Error> {
-        let mut empty = true;
-        while s.next_element::<IgnoredAny>()?.is_some() {
-            empty = false;
-        }
-        Ok(Some(Empty(empty)))
     }
 }
 
@@ -343,56 +231,46 @@ enum Key {
     Other,
 }
 
-/// serde derive cannot read one field by the value of another read before it: this visitor
-/// reads the envelope in one pass with `data` read for its event's kind (every recorder
-/// writes `event` first). A repeated key or `data` before `event` is an error, and the line
-/// is read from the text its tree writes, `event` first.
-impl<'de> Deserialize<'de> for Wire<'de> {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V;
-        impl<'de> Visitor<'de> for V {
-            type Value = Wire<'de>;
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("a v2 event")
+/// serde derive cannot read one field by the value of another read before it: this map
+/// reader reads the envelope in one pass with `data` read for its event's kind (every
+/// recorder writes `event` first). A repeated key or `data` before `event` is an error, and
+/// the line is read from the text its tree writes, `event` first.
+impl<'de> Shape<'de> for Wire<'de> {
+    fn of_map<M: MapAccess<'de>>(mut m: M) -> Result<Option<Self>, M::Error> {
+        use serde::de::Error;
+        let mut w = Wire::default();
+        let mut seen = [false; 9];
+        while let Some(key) = m.next_key::<Key>()? {
+            if key != Key::Other && std::mem::replace(&mut seen[key as usize], true) {
+                return Err(M::Error::custom("a repeated key"));
             }
-            fn visit_map<M: MapAccess<'de>>(self, mut m: M) -> Result<Wire<'de>, M::Error> {
-                use serde::de::Error;
-                let mut w = Wire::default();
-                let mut seen = [false; 9];
-                while let Some(key) = m.next_key::<Key>()? {
-                    if key != Key::Other && std::mem::replace(&mut seen[key as usize], true) {
-                        return Err(M::Error::custom("a repeated key"));
-                    }
-                    match key {
-                        Key::Event => w.event = Some(m.next_value()?),
-                        Key::Data => {
-                            w.data = match w.event.as_deref() {
-                                None => return Err(M::Error::custom("`data` before `event`")),
-                                Some(e) if e.starts_with("on_chain_") => Slot::Chain(
-                                    m.next_value::<Lenient<ChainData>>()?.0.unwrap_or_default(),
-                                ),
-                                Some(e) => match Data::next(Read::of_kind(e), &mut m)? {
-                                    Some(data) => Slot::Read(data),
-                                    None => Slot::Chunk,
-                                },
-                            }
+            match key {
+                Key::Event => w.event = Some(m.next_value()?),
+                Key::Data => {
+                    w.data = match w.event.as_deref() {
+                        None => return Err(M::Error::custom("`data` before `event`")),
+                        Some(e) if e.starts_with("on_chain_") => {
+                            Slot::Chain(m.next_value::<Object<ChainData>>()?.0.unwrap_or_default())
                         }
-                        Key::RunId => w.run_id = m.next_value()?,
-                        Key::Name => w.name = m.next_value()?,
-                        Key::Tags => w.tags = m.next_value()?,
-                        Key::ParentIds => w.parent_ids = m.next_value()?,
-                        Key::Metadata => w.metadata = m.next_value()?,
-                        Key::Type => w.kind = m.next_value()?,
-                        Key::Method => w.method = m.next_value()?,
-                        Key::Other => {
-                            m.next_value::<IgnoredAny>()?;
-                        }
+                        Some(e) => match Data::next(Read::of_kind(e), &mut m)? {
+                            Some(data) => Slot::Read(data),
+                            None => Slot::Chunk,
+                        },
                     }
                 }
-                Ok(w)
+                Key::RunId => w.run_id = m.next_value()?,
+                Key::Name => w.name = m.next_value()?,
+                Key::Tags => w.tags = m.next_value()?,
+                Key::ParentIds => w.parent_ids = m.next_value()?,
+                Key::Metadata => w.metadata = m.next_value()?,
+                Key::Type => w.kind = m.next_value()?,
+                Key::Method => w.method = m.next_value()?,
+                Key::Other => {
+                    m.next_value::<IgnoredAny>()?;
+                }
             }
         }
-        d.deserialize_map(V)
+        Ok(Some(w))
     }
 }
 
@@ -456,7 +334,7 @@ impl Event {
     /// The v2 event of a JSON text with an `event` string (not a v3 event); `None` too when
     /// the typed read declines it.
     fn of_text(text: &str) -> Option<Event> {
-        let mut w = from::<Wire>(text)?;
+        let mut w = from::<Lenient<Wire>>(text)?.0?;
         if let Slot::Chunk = w.data {
             let data = from::<Line>(text)?.data;
             w.data = Slot::Read(Data::ModelChunk(Some(MessageChunk::in_data(data.get())?)));
@@ -513,7 +391,7 @@ impl Wire<'_> {
             run_id: self.run_id.0,
             name: self.name.0,
             hidden: self.tags.0.is_some_and(|h| h.0),
-            parents_empty: self.parent_ids.0.map(|p| p.0),
+            parents_empty: self.parent_ids.0.map(|p| p.is_empty()),
             node: metadata.langgraph_node.0.map(|n| n.0),
             thread_id: metadata.thread_id.0,
             checkpoint_ns: metadata.langgraph_checkpoint_ns.0,
@@ -617,15 +495,15 @@ impl Data {
         let no_tree = || <M::Error as serde::de::Error>::custom("data no tree holds");
         Ok(Some(match read {
             Read::Input => {
-                let keys = m.next_value::<Lenient<Input>>()?.0.unwrap_or_default();
+                let keys = m.next_value::<Object<Input>>()?.0.unwrap_or_default();
                 Data::Input(keys.input.0.map(normalize_owned))
             }
             Read::Output => {
-                let keys = m.next_value::<Lenient<Output>>()?.0.unwrap_or_default();
+                let keys = m.next_value::<Object<Output>>()?.0.unwrap_or_default();
                 Data::Output(keys.output.0.map(normalize_owned))
             }
             Read::ToolError => {
-                let e = m.next_value::<Lenient<ToolError>>()?.0.unwrap_or_default();
+                let e = m.next_value::<Object<ToolError>>()?.0.unwrap_or_default();
                 Data::ToolError {
                     error: e.error.0,
                     tool_call_id: e.tool_call_id.0,
@@ -637,10 +515,11 @@ impl Data {
             }
             Read::ModelChunk => {
                 let chunk = m
-                    .next_value::<Lenient<ModelData>>()?
+                    .next_value::<Object<ModelData>>()?
                     .0
+                    .ok()
                     .and_then(|c| c.chunk.0);
-                match chunk.map(|c| c.0.and_then(StreamChunk::message)) {
+                match chunk.map(|c| c.0.ok().and_then(StreamChunk::message)) {
                     Some(Some(c)) => Data::ModelChunk(Some(Ok(c))),
                     Some(None) => return Ok(None),
                     None => Data::ModelChunk(None),
@@ -698,60 +577,31 @@ impl StepInput {
                     return None;
                 }
                 if let Some(Lenient(Some(Holder::Items(list, _)))) = flat.keys.messages.0 {
-                    let mut said = Vec::with_capacity(list.len());
+                    // The calls of its AI messages (with the message's id), and the calls its
+                    // tool messages answer.
+                    let (mut calls, mut answered) = (vec![], std::collections::HashSet::new());
                     for m in list {
-                        let Holder::Object(m) = m else {
-                            said.push(Said::Other);
-                            continue;
-                        };
+                        let Holder::Object(m) = m else { continue };
                         let mut m = m.flat(normalised)?;
-                        said.push(match m.kind() {
-                            Some("ai") => Said::Calls(m.id(), m.calls()),
-                            Some("tool") => m
-                                .keys
-                                .tool_call_id
-                                .text()
-                                .map_or(Said::Other, |id| Said::Answers(id.to_string())),
-                            _ => Said::Other,
-                        });
+                        match m.kind() {
+                            Some("ai") => {
+                                let id = m.id();
+                                let made = m.calls().into_iter();
+                                calls.extend(made.map(|(call, name, _)| (call, name, id.clone())));
+                            }
+                            Some("tool") => {
+                                answered.extend(m.keys.tool_call_id.text().map(str::to_string))
+                            }
+                            _ => {}
+                        }
                     }
-                    input.waiting = Some(waiting(said));
+                    calls.retain(|(call, ..)| !answered.contains(call));
+                    input.waiting = Some(calls);
                 }
             }
         }
         Some(input)
     }
-}
-
-/// What a message of a step's input list says about calls.
-enum Said {
-    /// An AI message's id and calls.
-    Calls(Option<String>, Vec<(String, String, String)>),
-    /// A tool message's call.
-    Answers(String),
-    Other,
-}
-
-/// The calls of a message list's AI messages no tool message in it answers.
-fn waiting(said: Vec<Said>) -> Vec<(String, String, Option<String>)> {
-    let answered: std::collections::HashSet<&str> = said
-        .iter()
-        .filter_map(|s| match s {
-            Said::Answers(id) => Some(id.as_str()),
-            _ => None,
-        })
-        .collect();
-    let mut out = vec![];
-    for s in &said {
-        if let Said::Calls(message, calls) = s {
-            for (id, name, _) in calls {
-                if !answered.contains(id.as_str()) {
-                    out.push((id.clone(), name.clone(), message.clone()));
-                }
-            }
-        }
-    }
-    out
 }
 
 fn from<'a, T: Deserialize<'a>>(text: &'a str) -> Option<T> {
@@ -791,7 +641,7 @@ struct ToolError {
 #[serde(default)]
 struct ModelData<'a> {
     #[serde(borrow)]
-    chunk: Present<Lenient<StreamChunk<'a>>>,
+    chunk: Present<Object<StreamChunk<'a>>>,
 }
 
 /// A line's `data`, raw: read again for a model's chunk the typed read declined.
@@ -815,7 +665,7 @@ struct StreamChunk<'a> {
     #[serde(borrow)]
     id: Option<&'a RawValue>,
     #[serde(borrow)]
-    kwargs: Option<Box<Lenient<StreamChunk<'a>>>>,
+    kwargs: Option<Box<Object<StreamChunk<'a>>>>,
     content: Present<Value>,
     additional_kwargs: Present<Value>,
     tool_call_chunks: Present<Value>,
@@ -847,9 +697,9 @@ impl StreamChunk<'_> {
         if self.__lc_escaped__.0.is_some() || (lc && kind == Some("not_implemented")) {
             return None;
         }
-        let kwargs = matches!(self.kwargs.as_deref(), Some(Lenient(Some(_))));
+        let kwargs = matches!(self.kwargs.as_deref(), Some(Object(Ok(_))));
         let chunk = match lc && kind == Some("constructor") && kwargs {
-            true if self.id.and_then(class_of).is_some() => self.kwargs.and_then(|k| k.0)?,
+            true if self.id.and_then(class_of).is_some() => self.kwargs.and_then(|k| k.0.ok())?,
             _ => self,
         };
         // An object may normalise to a string.
