@@ -34,10 +34,17 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 /// varies from run to run): peak RSS on the 1 GB v3-js-big log with `--threads 1` was 30 or
 /// 36-38 MiB from run to run, against issue 36's 32 MiB. Fixed, a block of 4 MiB or more is
 /// mapped and unmapped on its own: 29-31 MiB, at about the same CPU time (docs/performance.md).
+/// A fixed threshold also stops glibc raising its trim threshold with it (to twice the mmap
+/// threshold), which stayed at 128 KiB: the heap's top was given back to the system and
+/// faulted in again around every long line (1 GB v3-js-big, default threads: 1.3-1.5 s of
+/// system time). Kept up to 4 MiB, the largest block the heap serves: 0.8-1.0 s, same peak.
 #[cfg(all(target_os = "linux", target_env = "gnu", not(feature = "mimalloc")))]
 fn fixed_mmap_threshold() {
-    // SAFETY: mallopt only sets an allocator parameter; called first, before any thread.
-    unsafe { libc::mallopt(libc::M_MMAP_THRESHOLD, 4 << 20) };
+    // SAFETY: mallopt only sets allocator parameters; called first, before any thread.
+    unsafe {
+        libc::mallopt(libc::M_MMAP_THRESHOLD, 4 << 20);
+        libc::mallopt(libc::M_TRIM_THRESHOLD, 4 << 20);
+    }
 }
 
 #[cfg(not(all(target_os = "linux", target_env = "gnu", not(feature = "mimalloc"))))]
