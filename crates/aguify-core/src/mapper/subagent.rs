@@ -55,6 +55,11 @@ impl Subagents {
         self.owners.get(id).map(String::as_str)
     }
 
+    /// The sub-agent whose call raised interrupt `i`, when known.
+    pub fn raised(&self, i: &InterruptInfo) -> Option<&str> {
+        self.owner_of(i.tool_call_id.as_deref()?)
+    }
+
     /// `ev` with its `subagentRunId`: an item's start takes the scope (and the item is
     /// remembered as the scope's), a later event of an item its owner, an event of no item
     /// (CUSTOM, STATE_SNAPSHOT) the scope. An event already attributed is kept as it is.
@@ -202,22 +207,16 @@ impl Mapper {
     /// At a run's end: each sub-agent still open ends as the run does (an interrupt suspends
     /// it, naming the run's interrupts when it is the only one open), latest first.
     pub(super) fn end_subagents(&mut self, ending: &Ending, out: &mut Vec<Event>) {
-        let ids: Vec<String> = self.subagents.open.keys().rev().cloned().collect();
-        // Each interrupt with the sub-agent whose call raised it, when known.
-        let subagents = &self.subagents;
-        let owner = |i: &InterruptInfo| subagents.owner_of(i.tool_call_id.as_deref()?);
         let interrupts = self.run.as_ref().map_or(&[][..], |r| &r.interrupts[..]);
-        let interrupts: Vec<(String, Option<String>)> = (interrupts.iter())
-            .map(|i| (i.id.clone(), owner(i).map(str::to_string)))
-            .collect();
+        let subagents = &self.subagents;
         // When none is known to be a sub-agent's, all of them are the only open one's
         // (LangGraph stops the whole graph at one).
-        let anyone = ids.len() == 1 && interrupts.iter().all(|(_, o)| o.is_none());
-        for id in ids {
-            let own: Vec<String> = (interrupts.iter())
-                .filter(|(_, o)| anyone || o.as_ref() == Some(&id))
-                .map(|(i, _)| i.clone())
-                .collect();
+        let unowned = interrupts.iter().all(|i| subagents.raised(i).is_none());
+        let anyone = subagents.open.len() == 1 && unowned;
+        let mut ends = vec![];
+        for id in subagents.open.keys().rev() {
+            let own = interrupts.iter().filter(|i| anyone || subagents.raised(i) == Some(id));
+            let own: Vec<String> = own.map(|i| i.id.clone()).collect();
             let end = match ending {
                 Ending::Finished if interrupts.is_empty() => {
                     SubagentEnding::Finished(None, success())
@@ -228,6 +227,9 @@ impl Mapper {
                     SubagentEnding::Error(error_code::CANCELLED, CANCELLED_MESSAGE.into())
                 }
             };
+            ends.push((id.clone(), end));
+        }
+        for (id, end) in ends {
             self.subagent_end(id, end, out);
         }
     }
