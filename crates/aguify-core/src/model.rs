@@ -448,25 +448,24 @@ pub enum ModelEvent {
     Native(Value),
 
     /// A sub-agent begins: a graph run nested inside tool call `parent_tool_call_id` (a tool
-    /// that invokes a compiled agent). `key` is the adapter's name for it (its namespace);
-    /// the mapper derives the `subagentRunId`.
+    /// that invokes a compiled agent), as `subagentRunId` `id` (unique in the run).
     SubagentStart {
-        /// The adapter's key for the sub-agent.
-        key: String,
+        /// The sub-agent's `subagentRunId`.
+        id: String,
         /// The sub-agent graph's name.
         name: String,
         /// The tool call that invoked it.
         parent_tool_call_id: String,
     },
-    /// Sub-agent `key` ended: normally, or with `error` (an interrupt inside it is not an
+    /// Sub-agent `id` ended: normally, or with `error` (an interrupt inside it is not an
     /// end: it stays open, and the run's interrupt suspends it).
     SubagentEnd {
-        /// The key its [`ModelEvent::SubagentStart`] gave.
-        key: String,
+        /// The id its [`ModelEvent::SubagentStart`] gave.
+        id: String,
         /// Why it failed, when it did.
         error: Option<ErrorInfo>,
     },
-    /// The events after this one belong to sub-agent `key` (`None`: to the run's own agent),
+    /// The events after this one belong to sub-agent `id` (`None`: to the run's own agent),
     /// until the next `Scope`. Adapters send it only when the owner changes.
     Scope(Option<String>),
 }

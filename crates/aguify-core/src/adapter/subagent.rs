@@ -8,6 +8,13 @@
 //! and v3 JS only show it (a graph's events in a namespace under the task running an open tool
 //! call, the task's own events — the tool's start and end — in the task's namespace). A
 //! subgraph used as a plain node (no tool call open in its task) stays a step.
+//!
+//! A sub-agent's `subagentRunId` is derived from the log: `<parent tool call id>:subagent`,
+//! `:subagent:2` for the second sub-agent of the same call in one run.
+
+use std::collections::HashMap;
+
+use foldhash::fast::RandomState as FastIds;
 
 use crate::model::{ErrorInfo, ModelEvent};
 
@@ -18,6 +25,8 @@ struct Sub {
     /// Whether events in `key` itself are its own (announced), or only those under it.
     inclusive: bool,
     call: String,
+    /// Its `subagentRunId`.
+    id: String,
 }
 
 /// An open tool call, with the namespace of the task running it.
@@ -35,8 +44,10 @@ struct Call {
 pub struct Nest {
     subs: Vec<Sub>,
     calls: Vec<Call>,
-    /// The owner last announced with `Scope`.
+    /// The owner last announced with `Scope` (its key).
     scope: Option<String>,
+    /// How often each id base was used in this run (ids stay unique).
+    used: HashMap<String, usize, FastIds>,
 }
 
 impl Nest {
@@ -45,6 +56,7 @@ impl Nest {
         self.subs.clear();
         self.calls.clear();
         self.scope = None;
+        self.used.clear();
     }
 
     /// Sub-agent `key` named `name` starts in tool call `call`. One announced (v3 Python,
@@ -61,15 +73,17 @@ impl Nest {
         if self.subs.iter().any(|s| s.key == key) {
             return;
         }
+        let id = crate::mapper::numbered(&mut self.used, format!("{call}:subagent"));
+        out.push(ModelEvent::SubagentStart {
+            id: id.clone(),
+            name: name.to_string(),
+            parent_tool_call_id: call.to_string(),
+        });
         self.subs.push(Sub {
             key: key.to_string(),
             inclusive,
             call: call.to_string(),
-        });
-        out.push(ModelEvent::SubagentStart {
-            key: key.to_string(),
-            name: name.to_string(),
-            parent_tool_call_id: call.to_string(),
+            id,
         });
     }
 
@@ -84,11 +98,8 @@ impl Nest {
         let Some(at) = self.subs.iter().position(|s| s.key == key) else {
             return;
         };
-        self.subs.remove(at);
-        out.push(ModelEvent::SubagentEnd {
-            key: key.to_string(),
-            error,
-        });
+        let id = self.subs.remove(at).id;
+        out.push(ModelEvent::SubagentEnd { id, error });
     }
 
     /// A tool call started in the task of namespace `ns`.
@@ -146,7 +157,7 @@ impl Nest {
     }
 
     /// The sub-agent whose events are those of namespace `ns`: the innermost open one.
-    fn owner(&self, ns: &str) -> Option<&str> {
+    fn owner(&self, ns: &str) -> Option<&Sub> {
         self.subs
             .iter()
             .filter(|s| {
@@ -154,7 +165,6 @@ impl Nest {
                     .is_some_and(|rest| rest.starts_with('|') || (rest.is_empty() && s.inclusive))
             })
             .max_by_key(|s| s.key.len())
-            .map(|s| s.key.as_str())
     }
 
     /// Announces the owner of the events of namespace `ns` when it changed.
@@ -162,10 +172,10 @@ impl Nest {
         if self.subs.is_empty() && self.scope.is_none() {
             return;
         }
-        let owner = self.owner(ns).map(str::to_string);
-        if owner != self.scope {
-            self.scope = owner.clone();
-            out.push(ModelEvent::Scope(owner));
+        let owner = self.owner(ns);
+        if owner.map(|s| &s.key) != self.scope.as_ref() {
+            out.push(ModelEvent::Scope(owner.map(|s| s.id.clone())));
+            self.scope = owner.map(|s| s.key.clone());
         }
     }
 }
@@ -190,7 +200,7 @@ mod tests {
         assert_eq!(
             out,
             [ModelEvent::SubagentStart {
-                key: "tools:a".into(),
+                id: "call_1:subagent".into(),
                 name: "weather_agent".into(),
                 parent_tool_call_id: "call_1".into(),
             }]
@@ -202,12 +212,19 @@ mod tests {
         assert_eq!(
             out,
             [
-                ModelEvent::Scope(Some("tools:a".into())),
+                ModelEvent::Scope(Some("call_1:subagent".into())),
                 ModelEvent::Scope(None)
             ]
         );
         assert!(!n.is_announced("tools:a"), "shown, not announced");
         n.tool_ended("call_1");
         assert!(n.subs.is_empty());
+        // The same call's second sub-agent in the run gets its own id.
+        out.clear();
+        n.start("tools:b", true, "weather_agent", "call_1", &mut out);
+        n.end("tools:b", None, &mut out);
+        let second = String::from("call_1:subagent:2");
+        assert_eq!(out[0], ModelEvent::SubagentStart { id: second.clone(), name: "weather_agent".into(), parent_tool_call_id: "call_1".into() });
+        assert_eq!(out[1], ModelEvent::SubagentEnd { id: second, error: None });
     }
 }

@@ -348,17 +348,17 @@ impl Mapper {
             ModelEvent::Interrupt(list) => self.interrupts(list),
             ModelEvent::StepStart { name, key } => self.step_start(name, key, out),
             ModelEvent::StepEnd { key } => self.step_end(&key, out),
-            ModelEvent::Scope(key) => {
+            ModelEvent::Scope(id) => {
                 let subagents = &mut self.subagents;
-                subagents.scope = key.and_then(|k| subagents.id_of(&k).map(str::to_string));
+                subagents.scope = id.filter(|id| subagents.open.contains_key(id));
             }
             ModelEvent::SubagentStart {
-                key,
+                id,
                 name,
                 parent_tool_call_id,
-            } => self.subagent_start(key, name, parent_tool_call_id, out),
-            ModelEvent::SubagentEnd { key, error } => {
-                self.subagent_end(&key, SubagentEnding::of(error), out)
+            } => self.subagent_start(id, name, parent_tool_call_id, out),
+            ModelEvent::SubagentEnd { id, error } => {
+                self.subagent_end(id, SubagentEnding::of(error), out)
             }
             ModelEvent::MessageStart { .. } => {}
             ModelEvent::TextDelta { message_id, text } => self.text_delta(message_id, text, out),
@@ -510,7 +510,7 @@ impl Mapper {
 
 /// `base` the first time it is used, then `base:2`, `base:3`…: ids stay unique when a span
 /// reopens.
-fn numbered(used: &mut HashMap<String, usize, FastIds>, base: String) -> String {
+pub(crate) fn numbered(used: &mut HashMap<String, usize, FastIds>, base: String) -> String {
     let n = used.entry(base.clone()).or_insert(0);
     *n += 1;
     if *n == 1 {
@@ -781,11 +781,11 @@ mod tests {
                 parent_message_id: None,
             },
             ModelEvent::SubagentStart {
-                key: "tools:1".into(),
+                id: "c:subagent".into(),
                 name: "helper".into(),
                 parent_tool_call_id: "c".into(),
             },
-            ModelEvent::Scope(Some("tools:1".into())),
+            ModelEvent::Scope(Some("c:subagent".into())),
             ModelEvent::StepStart {
                 name: "model".into(),
                 key: "k".into(),

@@ -229,11 +229,9 @@ impl Mapper {
     /// only (the resume runs the others again), a middleware interrupts before the tools run,
     /// and an interrupt inside a sub-agent suspends its calls and its parent's.
     fn interrupted(&mut self, run: &Run) -> Value {
-        let subagents = &self.subagents;
         // Raised inside a sub-agent (by one of its calls): its id.
-        let owner = |i: &InterruptInfo| subagents.owner_of(i.tool_call_id.as_deref()?);
         let ints: Vec<Value> = (run.interrupts.iter())
-            .map(|i| interrupt::to_agui(i, owner(i)))
+            .map(|i| interrupt::to_agui(i, self.subagents.raised(i)))
             .collect();
         self.pending = run.interrupts.iter().map(|i| i.id.clone()).collect();
         let unanswered = run.tools.iter().filter(|(_, t)| !t.result);

@@ -9,9 +9,6 @@
 //! started, and every later event of that item carries the same id, whatever the scope then
 //! (the mapper closes items at a run's end, a message's end closes its calls). Steps are told
 //! apart by owner and name (a sub-agent's `model` step is not the supervisor's).
-//!
-//! Ids are derived from the log: `<parent tool call id>:subagent`, `:subagent:2` for the
-//! second sub-agent of the same call in one run.
 
 use std::collections::HashMap;
 
@@ -22,20 +19,11 @@ use indexmap::IndexMap;
 
 use crate::agui::Event;
 
-/// One open sub-agent.
-#[derive(Debug, Clone)]
-pub(super) struct Open {
-    pub id: String,
-    pub parent_tool_call_id: String,
-}
-
 /// A run's sub-agents and who owns which item.
 #[derive(Debug, Default)]
 pub(super) struct Subagents {
-    /// Open sub-agents by the adapter's key, in start order.
-    pub open: IndexMap<String, Open, FastIds>,
-    /// How often each id base was used in this run (ids stay unique).
-    used: HashMap<String, usize, FastIds>,
+    /// Open sub-agents' ids → the tool call each runs under, in start order.
+    pub open: IndexMap<String, String, FastIds>,
     /// The `subagentRunId` of the events being mapped (`None`: the run's own agent).
     pub scope: Option<String>,
     /// Items (message, reasoning, tool call ids) started inside a sub-agent → its id. Items of
@@ -44,41 +32,15 @@ pub(super) struct Subagents {
 }
 
 impl Subagents {
-    /// Whether this run has had a sub-agent (only then are events looked at).
+    /// Whether an item may be a sub-agent's (only then are events looked at).
     pub fn any(&self) -> bool {
-        !self.used.is_empty()
+        !self.open.is_empty() || !self.owners.is_empty()
     }
 
-    /// Registers sub-agent `key` under tool call `parent`; its new id, or `None` when `key` is
-    /// already open.
-    pub fn start(&mut self, key: &str, parent: &str) -> Option<String> {
-        if self.open.contains_key(key) {
-            return None;
-        }
-        let id = super::numbered(&mut self.used, format!("{parent}:subagent"));
-        self.open.insert(
-            key.to_string(),
-            Open {
-                id: id.clone(),
-                parent_tool_call_id: parent.to_string(),
-            },
-        );
-        Some(id)
-    }
-
-    /// The id of open sub-agent `key`.
-    pub fn id_of(&self, key: &str) -> Option<&str> {
-        self.open.get(key).map(|o| o.id.as_str())
-    }
-
-    /// The keys of the open sub-agents run under tool call `call` (latest first).
+    /// The ids of the open sub-agents run under tool call `call` (latest first).
     pub fn under_call(&self, call: &str) -> Vec<String> {
-        self.open
-            .iter()
-            .rev()
-            .filter(|(_, o)| o.parent_tool_call_id == call)
-            .map(|(k, _)| k.clone())
-            .collect()
+        let under = self.open.iter().rev().filter(|(_, c)| *c == call);
+        under.map(|(id, _)| id.clone()).collect()
     }
 
     /// Item `id` (not started here: a call the interrupted run started) belongs to the scope.
@@ -91,6 +53,11 @@ impl Subagents {
     /// The owner of item `id` (`None`: the run's own agent).
     pub fn owner_of(&self, id: &str) -> Option<&str> {
         self.owners.get(id).map(String::as_str)
+    }
+
+    /// The sub-agent whose call raised interrupt `i`, when known.
+    pub fn raised(&self, i: &InterruptInfo) -> Option<&str> {
+        self.owner_of(i.tool_call_id.as_deref()?)
     }
 
     /// `ev` with its `subagentRunId`: an item's start takes the scope (and the item is
@@ -161,17 +128,18 @@ impl SubagentEnding {
 }
 
 impl Mapper {
-    /// SUBAGENT_STARTED for sub-agent `key` (once).
+    /// SUBAGENT_STARTED for sub-agent `id` (once).
     pub(super) fn subagent_start(
         &mut self,
-        key: String,
+        id: String,
         name: String,
         parent_tool_call_id: String,
         out: &mut Vec<Event>,
     ) {
-        let Some(id) = self.subagents.start(&key, &parent_tool_call_id) else {
+        let parent = parent_tool_call_id.clone();
+        if self.subagents.open.insert(id.clone(), parent).is_some() {
             return;
-        };
+        }
         let e = Event::SubagentStarted {
             timestamp: None,
             subagent_run_id: id,
@@ -181,12 +149,12 @@ impl Mapper {
         self.push(e, out);
     }
 
-    /// Closes what sub-agent `key` has open (its reasoning, text, tool calls and steps), then
+    /// Closes what sub-agent `id` has open (its reasoning, text, tool calls and steps), then
     /// SUBAGENT_FINISHED or SUBAGENT_ERROR.
-    pub(super) fn subagent_end(&mut self, key: &str, end: SubagentEnding, out: &mut Vec<Event>) {
-        let Some(Open { id, .. }) = self.subagents.open.shift_remove(key) else {
+    pub(super) fn subagent_end(&mut self, id: String, end: SubagentEnding, out: &mut Vec<Event>) {
+        if self.subagents.open.shift_remove(&id).is_none() {
             return;
-        };
+        }
         let Some(run) = self.run.as_mut() else { return };
         let subagents = &self.subagents;
         let owned = |item: &str| subagents.owner_of(item) == Some(id.as_str());
@@ -239,23 +207,16 @@ impl Mapper {
     /// At a run's end: each sub-agent still open ends as the run does (an interrupt suspends
     /// it, naming the run's interrupts when it is the only one open), latest first.
     pub(super) fn end_subagents(&mut self, ending: &Ending, out: &mut Vec<Event>) {
-        let keys: Vec<String> = self.subagents.open.keys().rev().cloned().collect();
-        // Each interrupt with the sub-agent whose call raised it, when known.
-        let subagents = &self.subagents;
-        let owner = |i: &InterruptInfo| subagents.owner_of(i.tool_call_id.as_deref()?);
         let interrupts = self.run.as_ref().map_or(&[][..], |r| &r.interrupts[..]);
-        let interrupts: Vec<(String, Option<String>)> = (interrupts.iter())
-            .map(|i| (i.id.clone(), owner(i).map(str::to_string)))
-            .collect();
+        let subagents = &self.subagents;
         // When none is known to be a sub-agent's, all of them are the only open one's
         // (LangGraph stops the whole graph at one).
-        let anyone = keys.len() == 1 && interrupts.iter().all(|(_, o)| o.is_none());
-        for key in keys {
-            let id = self.subagents.id_of(&key).map(str::to_string);
-            let own: Vec<String> = (interrupts.iter())
-                .filter(|(_, o)| anyone || (o.is_some() && *o == id))
-                .map(|(i, _)| i.clone())
-                .collect();
+        let unowned = interrupts.iter().all(|i| subagents.raised(i).is_none());
+        let anyone = subagents.open.len() == 1 && unowned;
+        let mut ends = vec![];
+        for id in subagents.open.keys().rev() {
+            let own = interrupts.iter().filter(|i| anyone || subagents.raised(i) == Some(id));
+            let own: Vec<String> = own.map(|i| i.id.clone()).collect();
             let end = match ending {
                 Ending::Finished if interrupts.is_empty() => {
                     SubagentEnding::Finished(None, success())
@@ -266,7 +227,10 @@ impl Mapper {
                     SubagentEnding::Error(error_code::CANCELLED, CANCELLED_MESSAGE.into())
                 }
             };
-            self.subagent_end(&key, end, out);
+            ends.push((id.clone(), end));
+        }
+        for (id, end) in ends {
+            self.subagent_end(id, end, out);
         }
     }
 }
@@ -288,9 +252,8 @@ mod tests {
     #[test]
     fn items_keep_the_owner_they_started_under() {
         let mut s = Subagents::default();
-        let id = s.start("ns", "call_1").expect("new");
-        assert_eq!(id, "call_1:subagent");
-        assert_eq!(s.start("ns", "call_1"), None, "already open");
+        let id = String::from("call_1:subagent");
+        s.open.insert(id.clone(), "call_1".into());
         s.scope = Some(id.clone());
         let start = Event::TextMessageStart {
             timestamp: None,
@@ -302,10 +265,5 @@ mod tests {
         s.scope = None;
         assert_eq!(s.attribute(text("m")).subagent(), Some(id.as_str()));
         assert_eq!(s.attribute(text("other")).subagent(), None);
-        s.open.clear();
-        assert_eq!(
-            s.start("ns2", "call_1").as_deref(),
-            Some("call_1:subagent:2")
-        );
     }
 }

@@ -189,12 +189,12 @@ impl Mapper {
             }
         }
         let text = lc::tool_content_text(&r.content);
-        for key in self.subagents.under_call(&call_id) {
+        for id in self.subagents.under_call(&call_id) {
             let end = match r.error {
                 false => SubagentEnding::Finished(Some(text.clone().into()), subagent::success()),
                 true => SubagentEnding::Error(error_code::AGENT_INTERNAL, text.clone()),
             };
-            self.subagent_end(&key, end, out);
+            self.subagent_end(id, end, out);
         }
         let message_id = r.message_id.unwrap_or_else(|| format!("result-{call_id}"));
         let sent = &mut self.run_mut().sent_results;
