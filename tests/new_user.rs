@@ -166,7 +166,7 @@ fn walk_skips_links_and_fifos_and_follows_links_with_dash_l_once() {
 }
 
 /// A tree with names out of order, a folder among files, names that are not UTF-8, dangling
-/// links, and a link to the walked folder's parent.
+/// links, a link to the walked folder's parent and hidden links back to the folder.
 #[cfg(unix)]
 fn walk_edges(d: &Path) {
     use std::ffi::OsStr;
@@ -190,6 +190,9 @@ fn walk_edges(d: &Path) {
     symlink(d.join("missing.ndjson"), runs.join("gone.ndjson")).unwrap();
     symlink("itself.ndjson", runs.join("itself.ndjson")).unwrap();
     symlink(d, runs.join("up")).unwrap();
+    // Links back to the folder under names the walk never enters: not followed, not told.
+    symlink(&runs, runs.join(".self")).unwrap();
+    symlink(&runs, runs.join("node_modules")).unwrap();
 }
 
 #[cfg(unix)]
