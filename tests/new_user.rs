@@ -165,6 +165,144 @@ fn walk_skips_links_and_fifos_and_follows_links_with_dash_l_once() {
     );
 }
 
+/// A tree with names out of order, a folder among files, names that are not UTF-8, dangling
+/// links, a link to the walked folder's parent and hidden links back to the folder.
+#[cfg(unix)]
+fn walk_edges(d: &Path) {
+    use std::ffi::OsStr;
+    use std::os::unix::ffi::OsStrExt;
+    use std::os::unix::fs::symlink;
+    for rel in [
+        "runs/b.ndjson",
+        "runs/a.ndjson",
+        "runs/a/z.ndjson",
+        "runs/B.ndjson",
+        "elsewhere/e.ndjson",
+    ] {
+        put(d, rel, CLEAN_RUN.as_bytes());
+    }
+    let runs = d.join("runs");
+    let latin1 = runs.join(OsStr::from_bytes(b"caf\xe9.ndjson"));
+    std::fs::write(latin1, b"not json\n").unwrap();
+    let folder = runs.join(OsStr::from_bytes(b"\xfe"));
+    std::fs::create_dir(&folder).unwrap();
+    std::fs::write(folder.join("c.ndjson"), b"not json\n").unwrap();
+    symlink(d.join("missing.ndjson"), runs.join("gone.ndjson")).unwrap();
+    symlink("itself.ndjson", runs.join("itself.ndjson")).unwrap();
+    symlink(d, runs.join("up")).unwrap();
+    // Links back to the folder under names the walk never enters: not followed, not told.
+    symlink(&runs, runs.join(".self")).unwrap();
+    symlink(&runs, runs.join("node_modules")).unwrap();
+}
+
+#[cfg(unix)]
+#[test]
+fn walk_is_in_name_order_and_skips_non_utf8_names_and_dangling_links_silently() {
+    let d = scratch("walk-edges");
+    walk_edges(&d);
+    let listed = "runs/B.ndjson: no findings (2 events)\n\
+                  runs/a/z.ndjson: no findings (2 events)\n\
+                  runs/a.ndjson: no findings (2 events)\n\
+                  runs/b.ndjson: no findings (2 events)\n";
+    let r = aguify(&d, &["check", "--verbose", "--color", "never", "runs"]);
+    assert_eq!(r.code, 0, "{}\n{}", out(&r), r.stderr);
+    assert_eq!(
+        out(&r),
+        format!("{listed}4 files checked: 0 errors, 0 warnings\n")
+    );
+    assert_eq!(r.stderr, "");
+    // With -L the dangling links are still skipped without a word, and a link out of the
+    // folder is followed wherever it leads, its parent too: only a folder being walked stops it.
+    let r = aguify(
+        &d,
+        &["check", "-L", "--verbose", "--color", "never", "runs"],
+    );
+    assert_eq!(r.code, 0, "{}\n{}", out(&r), r.stderr);
+    assert_eq!(
+        out(&r),
+        format!(
+            "{listed}runs/up/elsewhere/e.ndjson: no findings (2 events)\n\
+             5 files checked: 0 errors, 0 warnings\n"
+        )
+    );
+    assert_eq!(
+        r.stderr,
+        "aguify: runs/up/runs: a link back to runs, not walked again\n"
+    );
+}
+
+/// `aguify ARGS` in `cwd` as a user that file permissions apply to (`nobody` when the tests
+/// run as root).
+#[cfg(unix)]
+fn aguify_unprivileged(cwd: &Path, args: &[&str]) -> Run {
+    let root = Command::new("id").arg("-u").output().expect("id -u").stdout == b"0\n";
+    let mut c = if root {
+        let mut c = Command::new("setpriv");
+        c.args(["--reuid=65534", "--regid=65534", "--clear-groups", BIN]);
+        c
+    } else {
+        Command::new(BIN)
+    };
+    let o = c
+        .args(args)
+        .current_dir(cwd)
+        .output()
+        .expect("spawn aguify");
+    Run {
+        code: o.status.code().unwrap_or(-1),
+        stdout: o.stdout,
+        stderr: String::from_utf8_lossy(&o.stderr).into_owned(),
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn walk_reports_an_unreadable_folder_at_its_place_and_walks_on() {
+    use std::os::unix::fs::{symlink, PermissionsExt};
+    let d = scratch("walk-unreadable");
+    put(&d, "runs/a.ndjson", CLEAN_RUN.as_bytes());
+    put(&d, "runs/locked/x.ndjson", CLEAN_RUN.as_bytes());
+    put(&d, "runs/z.ndjson", CLEAN_RUN.as_bytes());
+    symlink("locked", d.join("runs/via")).unwrap();
+    let locked = d.join("runs/locked");
+    std::fs::set_permissions(&locked, std::fs::Permissions::from_mode(0o000)).unwrap();
+    let denied = "  error[AGX504] cannot read: Permission denied\n";
+    let tail = "runs/z.ndjson: no findings (2 events)\nFindings by rule:\n";
+    for (args, want) in [
+        (
+            &["check", "--verbose", "--color", "never", "runs"][..],
+            format!(
+                "runs/a.ndjson: no findings (2 events)\nruns/locked\n{denied}{tail}       \
+                 1  AGX504  error    file cannot be read\n\
+                 3 files checked: 1 error, 0 warnings (2 clean)\n"
+            ),
+        ),
+        // Through a followed link: the link is named.
+        (
+            &["check", "-L", "--verbose", "--color", "never", "runs"],
+            format!(
+                "runs/a.ndjson: no findings (2 events)\nruns/locked\n{denied}runs/via\n\
+                 {denied}{tail}       2  AGX504  error    file cannot be read\n\
+                 4 files checked: 2 errors, 0 warnings (2 clean)\n"
+            ),
+        ),
+        (
+            &["check", "--color", "never", "runs/locked"],
+            format!(
+                "runs/locked\n{denied}Findings by rule:\n       \
+                 1  AGX504  error    file cannot be read\n1 file checked: 1 error, 0 warnings\n"
+            ),
+        ),
+    ] {
+        let r = aguify_unprivileged(&d, args);
+        assert_eq!(r.code, 2, "{args:?}: {}\n{}", out(&r), r.stderr);
+        assert_eq!(out(&r), want, "{args:?}");
+        assert_eq!(r.stderr, "", "{args:?}");
+    }
+    // The scratch folder's clean-up needs to enter it.
+    std::fs::set_permissions(&locked, std::fs::Permissions::from_mode(0o755)).unwrap();
+}
+
 // ---- 37.4: --exit-on-end after a custom event ----
 
 #[test]
