@@ -1,79 +1,17 @@
-//! [`Ev`]: an AG-UI event as the rule families read it, with its top-level fields found once:
-//! a typed [`Event`] the mapper made (read field by field, no JSON), or a JSON event (an
-//! AG-UI capture, or one the client's chunk expansion made), whose keys are found in one pass.
+//! [`Ev`]: an AG-UI event as the rule families read it: a typed [`Event`] the mapper made (read
+//! field by field, no JSON), or a JSON event (an AG-UI capture, or one the client's chunk
+//! expansion made), whose keys are looked up in its map.
 
 use serde_json::Value;
 
 use crate::agui::{Event, EventType};
 
-macro_rules! fields {
-    ($($field:ident = $key:literal),* $(,)?) => {
-        /// The index of each kept field in [`Ev`]'s array (declaration order).
-        #[allow(non_camel_case_types)]
-        #[derive(Clone, Copy)]
-        enum Slot {
-            $($field,)*
-            Count,
-        }
-
-        /// An event and its top-level fields.
-        #[derive(Clone, Copy)]
-        pub struct Ev<'a> {
-            src: Src<'a>,
-            /// The event's type, when `type` names an AG-UI 1.0 event type.
-            pub kind: Option<EventType>,
-            f: [Option<F<'a>>; Slot::Count as usize],
-        }
-
-        impl<'a> Ev<'a> {
-            /// A JSON event.
-            pub fn of(v: &'a Value) -> Ev<'a> {
-                let mut e = Ev { src: Src::Json(v), kind: None, f: [None; Slot::Count as usize] };
-                if let Some(o) = v.as_object() {
-                    for (k, x) in o {
-                        match k.as_str() {
-                            $($key => e.f[Slot::$field as usize] = Some(F::Json(x)),)*
-                            _ => {}
-                        }
-                    }
-                }
-                e.kind = e.s("type").and_then(EventType::of);
-                e
-            }
-
-            fn slot(k: &str) -> Option<Slot> {
-                match k {
-                    $($key => Some(Slot::$field),)*
-                    _ => None,
-                }
-            }
-        }
-    };
-}
-
-fields! {
-    ty = "type",
-    message_id = "messageId",
-    tool_call_id = "toolCallId",
-    subagent_run_id = "subagentRunId",
-    raw_event = "rawEvent",
-    metadata = "metadata",
-    timestamp = "timestamp",
-    delta = "delta",
-    name = "name",
-    tool_call_name = "toolCallName",
-    parent_message_id = "parentMessageId",
-    aguify_chunk = "aguifyChunk",
-    result = "result",
-    outcome = "outcome",
-    thread_id = "threadId",
-    run_id = "runId",
-    input = "input",
-    messages = "messages",
-    step_name = "stepName",
-    content = "content",
-    message = "message",
-    parent_tool_call_id = "parentToolCallId",
+/// An event, and its type when `type` names an AG-UI 1.0 event type.
+#[derive(Clone, Copy)]
+pub struct Ev<'a> {
+    src: Src<'a>,
+    /// The event's type, when `type` names an AG-UI 1.0 event type.
+    pub kind: Option<EventType>,
 }
 
 #[derive(Clone, Copy)]
@@ -89,123 +27,110 @@ enum F<'a> {
     Json(&'a Value),
 }
 
-impl<'a> Ev<'a> {
-    /// The event the mapper made (a passed-through one is read as JSON).
-    pub fn of_event(ev: &'a Event) -> Ev<'a> {
-        let kind = ev.kind();
-        let mut e = Ev {
-            src: Src::Typed(ev),
-            kind,
-            f: [None; Slot::Count as usize],
-        };
-        use Slot as S;
-        match ev {
-            Event::Passthrough(v) => return Ev::of(v),
-            Event::RunStarted {
-                thread_id,
-                run_id,
-                input,
-                ..
-            } => {
-                e.set_str(S::thread_id, Some(thread_id));
-                e.set_str(S::run_id, Some(run_id));
-                e.set_json(S::input, input.as_ref());
-            }
-            Event::RunFinished {
-                thread_id,
-                run_id,
-                outcome,
-                ..
-            } => {
-                e.set_str(S::thread_id, Some(thread_id));
-                e.set_str(S::run_id, Some(run_id));
-                e.set_json(S::outcome, Some(outcome));
-            }
-            Event::SubagentError { message, .. } => e.set_str(S::message, Some(message)),
-            Event::StepStarted { step_name, .. } | Event::StepFinished { step_name, .. } => {
-                e.set_str(S::step_name, Some(step_name))
-            }
-            Event::TextMessageContent {
-                message_id, delta, ..
-            }
-            | Event::ReasoningMessageContent {
-                message_id, delta, ..
-            } => {
-                e.set_str(S::message_id, Some(message_id));
-                e.set_str(S::delta, Some(delta));
-            }
-            Event::TextMessageStart { message_id, .. }
-            | Event::ReasoningMessageStart { message_id, .. }
-            | Event::TextMessageEnd { message_id, .. }
-            | Event::ReasoningStart { message_id, .. }
-            | Event::ReasoningMessageEnd { message_id, .. }
-            | Event::ReasoningEnd { message_id, .. } => e.set_str(S::message_id, Some(message_id)),
-            Event::ToolCallStart {
-                tool_call_id,
-                tool_call_name,
-                parent_message_id,
-                ..
-            } => {
-                e.set_str(S::tool_call_id, Some(tool_call_id));
-                e.set_str(S::tool_call_name, Some(tool_call_name));
-                e.set_str(S::parent_message_id, parent_message_id.as_deref());
-            }
-            Event::ToolCallArgs {
-                tool_call_id,
-                delta,
-                ..
-            } => {
-                e.set_str(S::tool_call_id, Some(tool_call_id));
-                e.set_str(S::delta, Some(delta));
-            }
-            Event::ToolCallEnd { tool_call_id, .. } => {
-                e.set_str(S::tool_call_id, Some(tool_call_id))
-            }
-            Event::ToolCallResult {
-                message_id,
-                tool_call_id,
-                content,
-                ..
-            } => {
-                e.set_str(S::message_id, Some(message_id));
-                e.set_str(S::tool_call_id, Some(tool_call_id));
-                e.set_str(S::content, content.text());
-            }
-            Event::SubagentStarted {
-                name,
+/// Top-level key `k` of a typed event whose kind is `kind`, as the JSON it is written as has it
+/// (THINKING_* are read as JSON: the client's shim rewrites them; the kinds only a capture holds
+/// are passed through). A snapshot's messages: [`Ev::messages`].
+fn typed_field<'a>(ev: &'a Event, kind: Option<EventType>, k: &str) -> Option<F<'a>> {
+    use Event as E;
+    use F::{Json, Str};
+    Some(match (k, ev) {
+        // The kind's name (one match over the event, not three); THINKING_* have no kind.
+        ("type", _) => Str(kind.map_or_else(|| ev.type_name(), |k| k.as_str())),
+        ("subagentRunId", _) => Str(ev.subagent()?),
+        ("threadId", E::RunStarted { thread_id, .. } | E::RunFinished { thread_id, .. }) => {
+            Str(thread_id)
+        }
+        ("runId", E::RunStarted { run_id, .. } | E::RunFinished { run_id, .. }) => Str(run_id),
+        ("input", E::RunStarted { input, .. }) => Json(input.as_ref()?),
+        ("outcome", E::RunFinished { outcome, .. } | E::SubagentFinished { outcome, .. }) => {
+            Json(outcome)
+        }
+        ("result", E::SubagentFinished { result, .. }) => Json(result.as_ref()?),
+        ("message", E::SubagentError { message, .. }) => Str(message),
+        ("stepName", E::StepStarted { step_name, .. } | E::StepFinished { step_name, .. }) => {
+            Str(step_name)
+        }
+        (
+            "messageId",
+            E::TextMessageStart { message_id, .. }
+            | E::TextMessageContent { message_id, .. }
+            | E::TextMessageEnd { message_id, .. }
+            | E::ReasoningStart { message_id, .. }
+            | E::ReasoningMessageStart { message_id, .. }
+            | E::ReasoningMessageContent { message_id, .. }
+            | E::ReasoningMessageEnd { message_id, .. }
+            | E::ReasoningEnd { message_id, .. }
+            | E::ToolCallResult { message_id, .. },
+        ) => Str(message_id),
+        (
+            "delta",
+            E::TextMessageContent { delta, .. }
+            | E::ReasoningMessageContent { delta, .. }
+            | E::ToolCallArgs { delta, .. },
+        ) => Str(delta),
+        (
+            "toolCallId",
+            E::ToolCallStart { tool_call_id, .. }
+            | E::ToolCallArgs { tool_call_id, .. }
+            | E::ToolCallEnd { tool_call_id, .. }
+            | E::ToolCallResult { tool_call_id, .. },
+        ) => Str(tool_call_id),
+        ("toolCallName", E::ToolCallStart { tool_call_name, .. }) => Str(tool_call_name),
+        (
+            "parentMessageId",
+            E::ToolCallStart {
+                parent_message_id, ..
+            },
+        ) => Str(parent_message_id.as_deref()?),
+        ("content", E::ToolCallResult { content, .. }) => Str(content.text()?),
+        ("name", E::SubagentStarted { name, .. }) => Str(name),
+        (
+            "parentToolCallId",
+            E::SubagentStarted {
                 parent_tool_call_id,
                 ..
-            } => {
-                e.set_str(S::name, Some(name));
-                e.set_str(S::parent_tool_call_id, parent_tool_call_id.as_deref());
-            }
-            Event::SubagentFinished {
-                outcome, result, ..
-            } => {
-                e.set_json(S::outcome, Some(outcome));
-                e.set_json(S::result, result.as_ref());
-            }
-            // THINKING_* are read as JSON (the client's shim rewrites them); the other kinds
-            // only a capture holds, passed through. A snapshot's messages: [`Ev::messages`].
-            _ => {}
+            },
+        ) => Str(parent_tool_call_id.as_deref()?),
+        _ => return None,
+    })
+}
+
+impl<'a> Ev<'a> {
+    /// A JSON event.
+    pub fn of(v: &'a Value) -> Ev<'a> {
+        let kind = v
+            .get("type")
+            .and_then(Value::as_str)
+            .and_then(EventType::of);
+        Ev {
+            src: Src::Json(v),
+            kind,
         }
-        // The kind's name (one match over the event, not three); THINKING_* have no kind.
-        e.set_str(
-            S::ty,
-            Some(kind.map_or_else(|| ev.type_name(), |k| k.as_str())),
-        );
-        e.set_str(S::subagent_run_id, ev.subagent());
-        e
     }
 
-    /// Sets a typed event's string field (`None`: absent).
-    fn set_str(&mut self, slot: Slot, s: Option<&'a str>) {
-        self.f[slot as usize] = s.map(F::Str);
+    /// The event the mapper made (a passed-through one is read as JSON).
+    pub fn of_event(ev: &'a Event) -> Ev<'a> {
+        match ev {
+            Event::Passthrough(v) => Ev::of(v),
+            _ => Ev {
+                src: Src::Typed(ev),
+                kind: ev.kind(),
+            },
+        }
     }
 
-    /// Sets a typed event's JSON field (`None`: absent).
-    fn set_json(&mut self, slot: Slot, v: Option<&'a Value>) {
-        self.f[slot as usize] = v.map(F::Json);
+    /// Top-level key `k`, when the event has it.
+    #[inline]
+    fn field(&self, k: &str) -> Option<F<'a>> {
+        match self.src {
+            // A scan, not the map's hashing: an event has a few top-level keys.
+            Src::Json(v) => v
+                .as_object()?
+                .iter()
+                .find(|(key, _)| *key == k)
+                .map(|(_, x)| F::Json(x)),
+            Src::Typed(ev) => typed_field(ev, self.kind, k),
+        }
     }
 
     /// The JSON event, when it is one.
@@ -228,12 +153,9 @@ impl<'a> Ev<'a> {
     /// are not JSON: read them with [`Ev::s`], ask for them with [`Ev::has`].
     #[inline]
     pub fn get(&self, k: &str) -> Option<&'a Value> {
-        match Ev::slot(k) {
-            Some(slot) => match self.f[slot as usize]? {
-                F::Json(v) => Some(v),
-                F::Str(_) => None,
-            },
-            None => self.json()?.get(k),
+        match self.field(k)? {
+            F::Json(v) => Some(v),
+            F::Str(_) => None,
         }
     }
 
@@ -252,21 +174,15 @@ impl<'a> Ev<'a> {
     /// Whether the event has top-level key `k`.
     #[inline]
     pub fn has(&self, k: &str) -> bool {
-        match Ev::slot(k) {
-            Some(slot) => self.f[slot as usize].is_some(),
-            None => self.json().is_some_and(|v| v.get(k).is_some()),
-        }
+        self.field(k).is_some()
     }
 
     /// The string value of top-level key `k`.
     #[inline]
     pub fn s(&self, k: &str) -> Option<&'a str> {
-        match Ev::slot(k) {
-            Some(slot) => match self.f[slot as usize]? {
-                F::Str(s) => Some(s),
-                F::Json(v) => v.as_str(),
-            },
-            None => self.json()?.get(k)?.as_str(),
+        match self.field(k)? {
+            F::Str(s) => Some(s),
+            F::Json(v) => v.as_str(),
         }
     }
 
