@@ -1,6 +1,6 @@
 //! [`Ev`]: an AG-UI event as the rule families read it: a typed [`Event`] the mapper made (read
 //! field by field, no JSON), or a JSON event (an AG-UI capture, or one the client's chunk
-//! expansion made), whose keys are looked up in its map.
+//! expansion made), whose few top-level keys are scanned.
 
 use serde_json::Value;
 
@@ -27,9 +27,11 @@ enum F<'a> {
     Json(&'a Value),
 }
 
-/// Top-level key `k` of a typed event whose kind is `kind`, as the JSON it is written as has it
-/// (THINKING_* are read as JSON: the client's shim rewrites them; the kinds only a capture holds
-/// are passed through). A snapshot's messages: [`Ev::messages`].
+/// Top-level key `k` of a typed event whose kind is `kind`, as the JSON it is written as has it,
+/// for the keys the rules read of a typed event: any other key (a start's `role`, RUN_ERROR's
+/// `message` and `code`, CUSTOM's `name`) is `None` here; add its arm before a rule reads it.
+/// THINKING_* are read as JSON (the client's shim rewrites them); the kinds only a capture holds
+/// are passed through. A snapshot's messages: [`Ev::messages`].
 fn typed_field<'a>(ev: &'a Event, kind: Option<EventType>, k: &str) -> Option<F<'a>> {
     use Event as E;
     use F::{Json, Str};
