@@ -153,3 +153,67 @@ fn an_interrupt_inside_a_sub_agent_suspends_it() {
         }
     }
 }
+
+/// One supervisor turn calls two sub-agents at once and their events interleave (the news
+/// agent answers first). Each sub-agent is its own call's, named by its graph where the log
+/// says it: the weather agent's tool call and answer carry its id, the news agent's answer
+/// its own. The supervisor's results reach the client in call order, not the order the
+/// sub-agents finished in (a sub-agent's model streaming again does not send the
+/// supervisor's held results), each after its sub-agent finished. In
+/// `m_supervisor_parallel_tool_node` (v2 Python) a ToolNode runs both calls in one task:
+/// the second graph is told apart by LangGraph's `tools:<task>|1` namespace, as in the JS
+/// forms of `m_supervisor_parallel`.
+#[test]
+fn parallel_sub_agents_keep_their_own_events_and_the_call_order() {
+    let cases = FORMS
+        .iter()
+        .map(|form| (*form, "m_supervisor_parallel"))
+        .chain([
+            ("v2-python-api", "m_supervisor_parallel_tool_node"),
+            ("v2-python-dumpd", "m_supervisor_parallel_tool_node"),
+        ]);
+    for (form, name) in cases {
+        let events = convert(form, &[name]);
+        let started: Vec<&Value> = events
+            .iter()
+            .filter(|e| e["type"] == "SUBAGENT_STARTED")
+            .collect();
+        let parents: Vec<&Value> = started.iter().map(|e| &e["parentToolCallId"]).collect();
+        assert_eq!(
+            parents,
+            ["call_ask_weather_1", "call_ask_news_1"],
+            "{form}/{name}: one sub-agent per call"
+        );
+        let id_of = |call: &str| format!("{call}:subagent");
+        let (weather, news) = (id_of("call_ask_weather_1"), id_of("call_ask_news_1"));
+        if !form.ends_with("js") {
+            // The JS forms name a sub-agent by its tool (no graph name reaches the log).
+            assert_eq!(started[0]["name"], "weather_agent", "{form}/{name}");
+            assert_eq!(started[1]["name"], "news_agent", "{form}/{name}");
+        }
+        let owner = |f: &dyn Fn(&Value) -> bool| &events[position(&events, f)]["subagentRunId"];
+        let sub_call =
+            owner(&|e| e["type"] == "TOOL_CALL_START" && e["toolCallId"] == "call_sub_weather_1");
+        assert_eq!(sub_call, weather.as_str(), "{form}/{name}");
+        let text = |delta: &'static str| {
+            move |e: &Value| e["type"] == "TEXT_MESSAGE_CONTENT" && e["delta"] == delta
+        };
+        assert_eq!(owner(&text("Paris:")), weather.as_str(), "{form}/{name}");
+        assert_eq!(owner(&text(" Seine")), news.as_str(), "{form}/{name}");
+        let result = |call: &'static str| {
+            position(&events, move |e| {
+                e["type"] == "TOOL_CALL_RESULT" && e["toolCallId"] == call
+            })
+        };
+        let finished = |id: &str| {
+            position(&events, |e| {
+                e["type"] == "SUBAGENT_FINISHED" && e["subagentRunId"] == id
+            })
+        };
+        let (weather_result, news_result) =
+            (result("call_ask_weather_1"), result("call_ask_news_1"));
+        assert!(weather_result < news_result, "{form}/{name}: call order");
+        assert!(finished(&weather) < weather_result, "{form}/{name}");
+        assert!(finished(&news) < news_result, "{form}/{name}");
+    }
+}

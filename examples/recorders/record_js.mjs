@@ -548,6 +548,34 @@ function supervisorGraph({ hitl = false } = {}) {
   return agentGraph([toolCallsTurn([[toolName, { request }, callId]]), textTurn(answer)], [ask]);
 }
 
+// A supervisor whose one turn calls two different sub-agents at once; their events interleave.
+function parallelSupervisorGraph() {
+  const weather = agentGraph(
+    [toolCallsTurn([["get_weather", { city: "Paris" }, "call_sub_weather_1"]]), textTurn("Paris: sunny, 22°C.")],
+    [getWeather],
+    { compile: { name: "weather_agent" } },
+  );
+  const news = agentGraph([textTurn("Paris news: the Seine is calm today.")], [], { compile: { name: "news_agent" } });
+  const asking = (sub, name, subName) =>
+    tool(
+      async ({ request }) => {
+        const out = await sub.invoke({ messages: [{ role: "user", content: request, id: `human-${name}` }] });
+        return out.messages.at(-1).content;
+      },
+      { name, description: `Ask the ${subName.replace("_", " ")}.`, schema: z.object({ request: z.string() }) },
+    );
+  return agentGraph(
+    [
+      toolCallsTurn([
+        ["ask_weather_agent", { request: "Weather in Paris?" }, "call_ask_weather_1"],
+        ["ask_news_agent", { request: "News from Paris?" }, "call_ask_news_1"],
+      ]),
+      textTurn("Paris is sunny, 22°C, and the Seine is calm."),
+    ],
+    [asking(weather, "ask_weather_agent", "weather_agent"), asking(news, "ask_news_agent", "news_agent")],
+  );
+}
+
 function hitlGraph() {
   const model = new ScriptedChatModel([textTurn("I will order 2 widgets."), textTurn("Your order has been placed.")]);
   return new StateGraph(MessagesAnnotation)
@@ -722,6 +750,14 @@ function scenarios() {
       () => agentGraph([toolCallsTurn([["search_docs", { query: "install" }, "call_search_1"]]), textTurn("Found install and configure docs.")], [searchDocs]),
       one("i_tool_output_delta", "Search the docs for install"),
     ),
+    // 28.2 supervisor whose tool invokes a compiled sub-agent; and one with an interrupt inside the sub-agent
+    S("m_supervisor", () => supervisorGraph(), one("m_supervisor", "What's the weather in Paris?")),
+    // one supervisor turn calls two sub-agents at once; their events interleave
+    S("m_supervisor_parallel", () => parallelSupervisorGraph(), one("m_supervisor_parallel", "Weather and news from Paris?")),
+    S("m_supervisor_hitl", () => supervisorGraph({ hitl: true }), [
+      { suffix: "__1_interrupt", input: human("Order 2 widgets", "m_supervisor_hitl") },
+      { suffix: "__2_resume", input: () => new Command({ resume: { approved: true } }) },
+    ]),
     ...sweepScenarios(),
     ...pendingScenarios(),
   ];
@@ -872,9 +908,6 @@ function pendingScenarios() {
       one("l_cancelled", "Tell me something"),
       { abortAfter: 3 },
     ),
-    // 28.2 supervisor whose tool invokes a compiled sub-agent; and one with an interrupt inside the sub-agent
-    S("m_supervisor", () => supervisorGraph(), one("m_supervisor", "What's the weather in Paris?")),
-    S("m_supervisor_hitl", () => supervisorGraph({ hitl: true }), hitlRuns("m_supervisor_hitl", "Order 2 widgets")),
   ];
 }
 

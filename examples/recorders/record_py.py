@@ -313,6 +313,65 @@ def supervisor_graph(hitl: bool = False):
     )
 
 
+def parallel_supervisor_graph(tool_node: bool = False):
+    """A supervisor whose one turn calls two different sub-agents at once (two tool calls, each
+    invoking a compiled create_agent with its own model and tool). create_agent runs each call
+    in a task of its own; `tool_node`: a StateGraph whose ToolNode runs both in one task."""
+    weather = create_agent(
+        fm.ScriptedChatModel(
+            turns=[fm.tool_calls_turn([("get_weather", {"city": "Paris"}, "call_sub_weather_1")]), fm.text_turn("Paris: sunny, 22°C.")],
+            model_name="fake-weather-model",
+        ),
+        [get_weather],
+        system_prompt="You report weather.",
+        name="weather_agent",
+    )
+    news = create_agent(
+        fm.ScriptedChatModel(turns=[fm.text_turn("Paris news: the Seine is calm today.")], model_name="fake-news-model"),
+        [],
+        system_prompt="You report news.",
+        name="news_agent",
+    )
+
+    @tool
+    async def ask_weather_agent(request: str) -> str:
+        """Ask the weather sub-agent."""
+        out = await weather.ainvoke({"messages": [HumanMessage(content=request, id="human-ask_weather_agent")]})
+        return out["messages"][-1].text
+
+    @tool
+    async def ask_news_agent(request: str) -> str:
+        """Ask the news sub-agent."""
+        out = await news.ainvoke({"messages": [HumanMessage(content=request, id="human-ask_news_agent")]})
+        return out["messages"][-1].text
+
+    sup_turns = [
+        fm.tool_calls_turn(
+            [
+                ("ask_weather_agent", {"request": "Weather in Paris?"}, "call_ask_weather_1"),
+                ("ask_news_agent", {"request": "News from Paris?"}, "call_ask_news_1"),
+            ]
+        ),
+        fm.text_turn("Paris is sunny, 22°C, and the Seine is calm."),
+    ]
+    tools = [ask_weather_agent, ask_news_agent]
+    model = fm.ScriptedChatModel(turns=sup_turns, model_name="fake-model")
+    if not tool_node:
+        return create_agent(model, tools, system_prompt=SYSTEM, checkpointer=InMemorySaver(), name="supervisor")
+    bound = model.bind_tools(tools)
+
+    async def supervisor(state: MessagesState):
+        return {"messages": [await bound.ainvoke(state["messages"])]}
+
+    g = StateGraph(MessagesState)
+    g.add_node("supervisor", supervisor)
+    g.add_node("tools", ToolNode(tools))
+    g.add_edge(START, "supervisor")
+    g.add_conditional_edges("supervisor", tools_condition)
+    g.add_edge("tools", "supervisor")
+    return g.compile(checkpointer=InMemorySaver())
+
+
 @tool
 def transfer_to_billing(reason: str, tool_call_id: Annotated[str, InjectedToolCallId]) -> Command:
     """Hand the conversation over to the billing agent."""
@@ -598,6 +657,31 @@ def scenarios() -> list[Scenario]:
             ),
             one("i_tool_output_delta", "Search the docs for install"),
         ),
+        S(
+            "m_supervisor",
+            supervisor_graph,
+            one("m_supervisor", "What's the weather in Paris?"),
+            note="28.2 supervisor create_agent whose tool invokes a compiled create_agent sub-agent",
+        ),
+        S(
+            "m_supervisor_parallel",
+            parallel_supervisor_graph,
+            one("m_supervisor_parallel", "Weather and news from Paris?"),
+            note="one supervisor turn calls two sub-agents at once; their events interleave, the news agent answers first",
+        ),
+        S(
+            "m_supervisor_parallel_tool_node",
+            lambda: parallel_supervisor_graph(tool_node=True),
+            one("m_supervisor_parallel_tool_node", "Weather and news from Paris?"),
+            note="the same from a StateGraph whose ToolNode runs both calls in one task (the second graph's namespaces under `tools:<task>|1`)",
+            v3=False,
+        ),
+        S(
+            "m_supervisor_hitl",
+            lambda: supervisor_graph(hitl=True),
+            [Run("__1_interrupt", human("Order 2 widgets", "m_supervisor_hitl")), Run("__2_resume", Command(resume={"approved": True}))],
+            note="28.2 the sub-agent's tool raises interrupt(); the resume run completes sub-agent and supervisor",
+        ),
         *sweep_scenarios(),
         *pending_scenarios(),
     ]
@@ -713,6 +797,13 @@ def pending_scenarios() -> list[Scenario]:
     capital = "Capital of France?"
     return [
         S(
+            "m_supervisor_parallel_tool_node",
+            lambda: parallel_supervisor_graph(tool_node=True),
+            one("m_supervisor_parallel_tool_node", "Weather and news from Paris?"),
+            note="v3: the ToolNode's task announces one graph (no cause, no tool events), so no sub-agent is told apart",
+            v2=False,
+        ),
+        S(
             "c_reasoning_bedrock",
             lambda: chat_graph(fm.ScriptedChatModel(turns=[fm.bedrock_reasoning_turn("The user wants the capital of France. That is Paris.", "The capital of France is Paris.")])),
             one("c_reasoning_bedrock", capital),
@@ -787,18 +878,6 @@ def pending_scenarios() -> list[Scenario]:
             one("l_cancelled", "Tell me something"),
             cancel_after=3,
             note="28.1 the consuming task is cancelled after the 3rd text chunk: CancelledError line",
-        ),
-        S(
-            "m_supervisor",
-            supervisor_graph,
-            one("m_supervisor", "What's the weather in Paris?"),
-            note="28.2 supervisor create_agent whose tool invokes a compiled create_agent sub-agent",
-        ),
-        S(
-            "m_supervisor_hitl",
-            lambda: supervisor_graph(hitl=True),
-            hitl_runs("m_supervisor_hitl", "Order 2 widgets"),
-            note="28.2 the sub-agent's tool raises interrupt(); the resume run completes sub-agent and supervisor",
         ),
     ]
 

@@ -125,8 +125,10 @@ impl Nest {
     /// A graph named `name` started in namespace `ns` (v2 `on_chain_start` of a runnable that
     /// is not a node): the name of the sub-agent of the call open there, if one shows.
     pub fn graph_named(&mut self, ns: &str, name: &str) {
-        if let Some(c) = self.calls.iter_mut().rev().find(|c| c.ns == ns) {
-            c.graph.get_or_insert_with(|| name.to_string());
+        // Graphs start in the order of their calls (a tool node running calls at once runs
+        // them all in one task): each names the first call there without one.
+        if let Some(c) = self.calls.iter_mut().find(|c| c.ns == ns && c.graph.is_none()) {
+            c.graph = Some(name.to_string());
         }
     }
 
@@ -135,25 +137,25 @@ impl Nest {
     /// by the task's namespace. `deep_only`: only a namespace strictly under the task counts
     /// (v2; v3 JS also counts the graph's own `checkpoints`/`values`/`tasks` in the task's
     /// namespace, `deep_only` false).
+    ///
+    /// A tool node running several calls at once runs them in one task, and LangGraph tells
+    /// the graphs they invoke apart by number: the first's namespaces are under the task's
+    /// (`T|…`), the n-th's under `T|n` (n from 1, its own events in `T|n` itself). Each new one
+    /// is the first call of the task that has no sub-agent yet (graphs start in call order).
     pub fn shows(&mut self, ns: &str, deep_only: bool, out: &mut Vec<ModelEvent>) {
-        if ns.is_empty() {
-            return;
-        }
-        let found = self.calls.iter().rev().find(|c| {
-            !c.ns.is_empty()
-                && (ns
-                    .strip_prefix(c.ns.as_str())
-                    .is_some_and(|rest| rest.starts_with('|'))
-                    || (!deep_only && ns == c.ns))
-                && !self.subs.iter().any(|s| s.call == c.id || s.key == c.ns)
+        let task = self.calls.iter().rev().map(|c| c.ns.as_str()).find(|t| {
+            !t.is_empty()
+                && (ns.strip_prefix(t).is_some_and(|rest| rest.starts_with('|'))
+                    || (!deep_only && ns == *t))
         });
-        let Some(c) = found else { return };
-        let (key, name, call) = (
-            c.ns.clone(),
-            c.graph.clone().unwrap_or_else(|| c.name.clone()),
-            c.id.clone(),
-        );
-        self.start(&key, false, &name, &call, out);
+        let Some(task) = task else { return };
+        let nth = ns[task.len()..].strip_prefix('|').and_then(|rest| rest.split('|').next());
+        let nth = nth.filter(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()));
+        let key = nth.map_or_else(|| task.to_string(), |n| format!("{task}|{n}"));
+        let free = |c: &&Call| c.ns == task && !self.subs.iter().any(|s| s.call == c.id);
+        let Some(c) = self.calls.iter().find(free) else { return };
+        let (name, call) = (c.graph.clone().unwrap_or_else(|| c.name.clone()), c.id.clone());
+        self.start(&key, nth.is_some(), &name, &call, out);
     }
 
     /// The sub-agent whose events are those of namespace `ns`: the innermost open one.

@@ -335,9 +335,9 @@ impl Mapper {
                 | ModelEvent::ToolCallChunk { .. }
         );
         if streams && self.run.as_ref().is_some_and(|r| !r.held.is_empty()) {
-            // A model streams again: the results before its message go first, named as the
-            // log allows.
-            self.send_held(out);
+            // A model streams again: its agent's results before its message go first, named
+            // as the log allows.
+            self.send_held(true, out);
         }
         match ev {
             ev @ (ModelEvent::RunStart { .. }

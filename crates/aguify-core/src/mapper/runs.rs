@@ -132,7 +132,7 @@ impl Mapper {
         if self.run.is_none() {
             return;
         }
-        self.send_held(out);
+        self.send_held(false, out);
         self.end_subagents(&ending, out);
         self.close_open(matches!(ending, Ending::Finished), out);
         let Some(mut run) = self.run.take() else {

@@ -283,12 +283,19 @@ impl Mapper {
         }
     }
 
-    /// At a run's end: every result still held, in call order (`result-<call id>` for a
-    /// message whose id the log never said).
-    pub(super) fn send_held(&mut self, out: &mut Vec<Event>) {
+    /// The results still held, in call order (`result-<call id>` for a message whose id the
+    /// log never said): at a run's end all of them (`in_scope` false); when a model streams
+    /// again, those of the agent in scope, whose next turn follows them. Another agent's wait
+    /// on (a supervisor's parallel calls while one sub-agent's model streams, or a sibling
+    /// sub-agent's): sent then, they would reach the client out of call order.
+    pub(super) fn send_held(&mut self, in_scope: bool, out: &mut Vec<Event>) {
         self.release_held(out);
         let Some(run) = self.run.as_mut() else { return };
-        let mut held = std::mem::take(&mut run.held);
+        let (scope, subagents) = (self.subagents.scope.as_deref(), &self.subagents);
+        let (mut held, kept): (Vec<_>, _) = std::mem::take(&mut run.held)
+            .into_iter()
+            .partition(|h| !in_scope || subagents.owner_of(&h.tool_call_id) == scope);
+        run.held = kept;
         held.sort_by_key(|h| run.tools.get_index_of(&h.tool_call_id));
         for h in held {
             self.tool_result(h, out);
