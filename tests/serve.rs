@@ -292,6 +292,23 @@ async fn bad_requests_get_json_errors() {
         StatusCode::BAD_REQUEST,
         "INVALID_INPUT",
     );
+    // A refused RunAgentInput is told where it is wrong.
+    for (body, said) in [
+        (
+            json!({"threadId": "t", "runId": "r", "resume": [{"status": "resolved"}]}),
+            "resume[0]: missing field `interruptId`",
+        ),
+        (
+            json!({"threadId": 5, "runId": "r"}),
+            "threadId: invalid type: integer `5`, expected a string",
+        ),
+        (json!({"threadId": "t"}), "missing field `runId`"),
+    ] {
+        let (_, _, answer) = srv.post("/", body).await;
+        let v: Value = serde_json::from_str(&answer).expect("JSON error body");
+        let message = v["error"]["message"].as_str().unwrap_or_default();
+        assert_eq!(message, format!("the body is not a RunAgentInput: {said}"));
+    }
     let mut big = input("t", "r");
     big["forwardedProps"] = json!({"pad": "x".repeat(4096)});
     check(
