@@ -49,7 +49,7 @@ use host::HostCheck;
 use log::LogNote;
 use refusal::{Refusal, MAX_THREAD_ID_BYTES};
 pub use session::{Admission, Sessions, CONVERSATION_ENDED, RESUME_MISMATCH};
-pub use store::{Conversation, Ending, RecordedRun};
+pub use store::{Conversation, RecordedRun};
 use stream::{sse_stream, Frames};
 
 /// Errors setting up a server (serving itself reports per request).
@@ -256,7 +256,7 @@ fn describe(c: &Conversation, default: bool) -> Value {
         "files": c.files,
         "runs": c.runs.iter().map(|r| json!({
             "events": r.frames.events.len(),
-            "ending": r.ending.as_str(),
+            "ending": r.ending,
             "interrupts": r.interrupts,
         })).collect::<Vec<_>>(),
     })
@@ -415,7 +415,7 @@ async fn post(
                 i + 1,
                 conv.runs.len(),
                 run.frames.events.len(),
-                run.ending.as_str()
+                run.ending
             );
             (run.frames.clone(), st.cfg.pacing, outcome)
         }
