@@ -753,6 +753,23 @@ async fn expect_continue_with_an_oversized_length_gets_413_at_once() {
     srv.stop().await;
 }
 
+/// A chunked body (no declared length) over the limit is refused once the limit is read past.
+#[tokio::test]
+async fn a_chunked_body_over_the_limit_gets_413() {
+    let cfg = ServeConfig {
+        body_limit: 1000,
+        ..instant()
+    };
+    let srv = start(vec![load("default", &[PLAIN])], cfg).await;
+    let chunk = "x".repeat(600);
+    let request = format!(
+        "POST / HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n258\r\n{chunk}\r\n258\r\n{chunk}\r\n0\r\n\r\n"
+    );
+    let answer = raw(srv.addr, request.as_bytes()).await;
+    assert_eq!(refusal_of(&answer), (413, "BODY_TOO_LARGE".to_string()));
+    srv.stop().await;
+}
+
 #[tokio::test]
 async fn json_content_type_with_parameters_is_accepted() {
     let srv = start(vec![load("default", &[PLAIN])], instant()).await;

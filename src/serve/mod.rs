@@ -376,8 +376,7 @@ async fn read_body(headers: &HeaderMap, body: Body, cfg: &ServeConfig) -> Result
         Ok(Ok(bytes)) => Ok(bytes.to_vec()),
         Ok(Err(e))
             if std::error::Error::source(&e)
-                .is_some_and(|s| s.is::<http_body_util::LengthLimitError>())
-                || e.to_string().contains("length limit exceeded") =>
+                .is_some_and(|s| s.is::<http_body_util::LengthLimitError>()) =>
         {
             Err(Refusal::BodyTooLarge(limit))
         }
