@@ -1097,6 +1097,18 @@ fn conversation_names_are_validated() {
 }
 
 #[test]
+fn two_conversations_of_one_name_are_refused() {
+    let twins = vec![load("default", &[PLAIN]), load("default", &HITL)];
+    match aguify::serve::App::new(twins, instant()) {
+        Ok(_) => panic!("two conversations named 'default' were served"),
+        Err(e) => assert_eq!(
+            e.to_string(),
+            "two conversations are named 'default'; name one with --conversation NAME=DIR"
+        ),
+    }
+}
+
+#[test]
 fn bad_lines_are_counted_at_load() {
     let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("serve-bad-lines");
     std::fs::create_dir_all(&dir).expect("dir");

@@ -176,10 +176,9 @@ impl App {
         };
         let mut map = IndexMap::new();
         for c in conversations {
-            if map.contains_key(&c.name) {
-                return Err(ServeError::DuplicateName(c.name));
+            if let Some(twin) = map.insert(c.name.clone(), c) {
+                return Err(ServeError::DuplicateName(twin.name));
             }
-            map.insert(c.name.clone(), c);
         }
         Ok(App {
             state: Arc::new(AppState {
