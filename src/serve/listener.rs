@@ -175,6 +175,7 @@ async fn busy(mut stream: TcpStream, max: usize) {
 /// the only responses with such a status and `content-length: 0` (every answer of the server
 /// has a body), their head the first slice of a write. A bad request pipelined behind a good
 /// one may share that slice with the good one's answer and then keeps hyper's empty body.
+/// It also ends a connection whose writes have waited for the client past the write timeout.
 struct JsonRefusals<T> {
     inner: T,
     /// What is left to write of the rewritten answer.
@@ -182,7 +183,7 @@ struct JsonRefusals<T> {
     /// How long a write may wait for the client to read: then it fails, and hyper closes the
     /// connection (a client that stopped reading, and the frame waiting for it, go).
     write_timeout: Duration,
-    /// Running while writes wait.
+    /// The write timeout's timer, running while writes wait for the client.
     stalled: Option<Pin<Box<tokio::time::Sleep>>>,
 }
 
