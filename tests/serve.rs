@@ -292,6 +292,23 @@ async fn bad_requests_get_json_errors() {
         StatusCode::BAD_REQUEST,
         "INVALID_INPUT",
     );
+    // A refused RunAgentInput is told where it is wrong.
+    for (body, said) in [
+        (
+            json!({"threadId": "t", "runId": "r", "resume": [{"status": "resolved"}]}),
+            "resume[0]: missing field `interruptId`",
+        ),
+        (
+            json!({"threadId": 5, "runId": "r"}),
+            "threadId: invalid type: integer `5`, expected a string",
+        ),
+        (json!({"threadId": "t"}), "missing field `runId`"),
+    ] {
+        let (_, _, answer) = srv.post("/", body).await;
+        let v: Value = serde_json::from_str(&answer).expect("JSON error body");
+        let message = v["error"]["message"].as_str().unwrap_or_default();
+        assert_eq!(message, format!("the body is not a RunAgentInput: {said}"));
+    }
     let mut big = input("t", "r");
     big["forwardedProps"] = json!({"pad": "x".repeat(4096)});
     check(
@@ -736,6 +753,23 @@ async fn expect_continue_with_an_oversized_length_gets_413_at_once() {
     srv.stop().await;
 }
 
+/// A chunked body (no declared length) over the limit is refused once the limit is read past.
+#[tokio::test]
+async fn a_chunked_body_over_the_limit_gets_413() {
+    let cfg = ServeConfig {
+        body_limit: 1000,
+        ..instant()
+    };
+    let srv = start(vec![load("default", &[PLAIN])], cfg).await;
+    let chunk = "x".repeat(600);
+    let request = format!(
+        "POST / HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n258\r\n{chunk}\r\n258\r\n{chunk}\r\n0\r\n\r\n"
+    );
+    let answer = raw(srv.addr, request.as_bytes()).await;
+    assert_eq!(refusal_of(&answer), (413, "BODY_TOO_LARGE".to_string()));
+    srv.stop().await;
+}
+
 #[tokio::test]
 async fn json_content_type_with_parameters_is_accepted() {
     let srv = start(vec![load("default", &[PLAIN])], instant()).await;
@@ -1060,6 +1094,18 @@ fn conversation_names_are_validated() {
     assert_eq!(c.files, HITL);
     let c = Conversation::load_dir("h.1=testdata/serve/hitl", &opts).expect("load");
     assert_eq!(c.name, "h.1");
+}
+
+#[test]
+fn two_conversations_of_one_name_are_refused() {
+    let twins = vec![load("default", &[PLAIN]), load("default", &HITL)];
+    match aguify::serve::App::new(twins, instant()) {
+        Ok(_) => panic!("two conversations named 'default' were served"),
+        Err(e) => assert_eq!(
+            e.to_string(),
+            "two conversations are named 'default'; name one with --conversation NAME=DIR"
+        ),
+    }
 }
 
 #[test]

@@ -108,11 +108,11 @@ async fn connection(
     _permit: OwnedSemaphorePermit,
 ) {
     let _ = stream.set_nodelay(true);
-    let stalled = Stall::default();
     let io = TokioIo::new(JsonRefusals {
         inner: stream,
         pending: Bytes::new(),
-        stalled: stalled.clone(),
+        write_timeout,
+        stalled: None,
     });
     let mut builder = http1::Builder::new();
     // A client that shuts its side down after sending its request still reads the stream.
@@ -122,31 +122,18 @@ async fn connection(
         .half_close(true);
     let conn = builder.serve_connection(io, TowerToHyperService::new(router));
     let mut conn = pin!(conn);
-    // A client that stopped reading: its connection (and the frame waiting for it) goes.
-    let watch = async {
-        loop {
-            tokio::time::sleep(write_timeout.min(Duration::from_millis(500))).await;
-            let since = stalled.lock().ok().and_then(|s| *s);
-            if since.is_some_and(|t| t.elapsed() >= write_timeout) {
-                return;
-            }
-        }
-    };
     let result = tokio::select! {
         r = conn.as_mut() => r,
         _ = cancel.cancelled() => {
             conn.as_mut().graceful_shutdown();
             conn.as_mut().await
         }
-        () = watch => {
-            log(&format!(
-                "{peer}: closed: the client read nothing for {} ms (write timeout)",
-                write_timeout.as_millis()
-            ));
-            return;
-        }
     };
     let Err(e) = result else { return };
+    // hyper's error for a failed write has the write's error as its source.
+    let write_timed_out = std::error::Error::source(&e)
+        .and_then(|c| c.downcast_ref::<io::Error>()?.get_ref())
+        .is_some_and(|c| c.is::<WriteTimeout>());
     if e.is_timeout() {
         log(&format!(
             "{peer}: closed: no complete request head within {} ms (--header-timeout)",
@@ -155,6 +142,11 @@ async fn connection(
     } else if e.is_parse() || e.is_parse_too_large() || e.is_parse_status() {
         log(&format!(
             "{peer}: refused a request hyper could not read: {e}"
+        ));
+    } else if write_timed_out {
+        log(&format!(
+            "{peer}: closed: the client read nothing for {} ms (write timeout)",
+            write_timeout.as_millis()
         ));
     }
 }
@@ -183,33 +175,42 @@ async fn busy(mut stream: TcpStream, max: usize) {
 /// the only responses with such a status and `content-length: 0` (every answer of the server
 /// has a body), their head the first slice of a write. A bad request pipelined behind a good
 /// one may share that slice with the good one's answer and then keeps hyper's empty body.
+/// It also ends a connection whose writes have waited for the client past the write timeout.
 struct JsonRefusals<T> {
     inner: T,
     /// What is left to write of the rewritten answer.
     pending: Bytes,
-    stalled: Stall,
+    /// How long a write may wait for the client to read: then it fails, and hyper closes the
+    /// connection (a client that stopped reading, and the frame waiting for it, go).
+    write_timeout: Duration,
+    /// The write timeout's timer, running while writes wait for the client.
+    stalled: Option<Pin<Box<tokio::time::Sleep>>>,
 }
 
-/// Since when the connection's writes wait for the client to read (`None`: they do not).
-type Stall = Arc<std::sync::Mutex<Option<std::time::Instant>>>;
+/// The error of a write that waited past the write timeout.
+#[derive(Debug, thiserror::Error)]
+#[error("the client read nothing within the write timeout")]
+struct WriteTimeout;
 
 impl<T: AsyncWrite + Unpin> JsonRefusals<T> {
-    /// A write to the client (`bufs` in one call), noting since when writes have been waiting.
+    /// A write to the client (`bufs` in one call), failing once writes have waited for the
+    /// write timeout.
     fn write_inner(
         &mut self,
         cx: &mut Context<'_>,
         bufs: &[IoSlice<'_>],
     ) -> Poll<io::Result<usize>> {
         let polled = Pin::new(&mut self.inner).poll_write_vectored(cx, bufs);
-        if let Ok(mut since) = self.stalled.lock() {
-            match &polled {
-                Poll::Pending => {
-                    since.get_or_insert_with(std::time::Instant::now);
-                }
-                Poll::Ready(_) => *since = None,
-            }
+        if polled.is_ready() {
+            self.stalled = None;
+            return polled;
         }
-        polled
+        let timeout = self.write_timeout;
+        let stalled = self
+            .stalled
+            .get_or_insert_with(|| Box::pin(tokio::time::sleep(timeout)));
+        ready!(stalled.as_mut().poll(cx));
+        Poll::Ready(Err(io::Error::new(io::ErrorKind::TimedOut, WriteTimeout)))
     }
 
     fn drain(&mut self, cx: &mut Context<'_>) -> Poll<io::Result<()>> {

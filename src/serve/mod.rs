@@ -36,7 +36,8 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::{Json, Router};
 use indexmap::IndexMap;
-use serde_json::{json, Value};
+use serde::Deserialize;
+use serde_json::{json, Map, Value};
 use tokio_util::sync::CancellationToken;
 use tower_http::cors::{AllowOrigin, Any, CorsLayer};
 
@@ -48,7 +49,7 @@ use host::HostCheck;
 use log::LogNote;
 use refusal::{Refusal, MAX_THREAD_ID_BYTES};
 pub use session::{Admission, Sessions, CONVERSATION_ENDED, RESUME_MISMATCH};
-pub use store::{Conversation, Ending, RecordedRun};
+pub use store::{Conversation, RecordedRun};
 use stream::{sse_stream, Frames};
 
 /// Errors setting up a server (serving itself reports per request).
@@ -175,10 +176,9 @@ impl App {
         };
         let mut map = IndexMap::new();
         for c in conversations {
-            if map.contains_key(&c.name) {
-                return Err(ServeError::DuplicateName(c.name));
+            if let Some(twin) = map.insert(c.name.clone(), c) {
+                return Err(ServeError::DuplicateName(twin.name));
             }
-            map.insert(c.name.clone(), c);
         }
         Ok(App {
             state: Arc::new(AppState {
@@ -255,7 +255,7 @@ fn describe(c: &Conversation, default: bool) -> Value {
         "files": c.files,
         "runs": c.runs.iter().map(|r| json!({
             "events": r.frames.events.len(),
-            "ending": r.ending.as_str(),
+            "ending": r.ending,
             "interrupts": r.interrupts,
         })).collect::<Vec<_>>(),
     })
@@ -315,46 +315,37 @@ fn header_text(headers: &HeaderMap, name: header::HeaderName) -> Option<String> 
     Some(printable_cut(&value, log::LOG_FIELD_CHARS).into_owned())
 }
 
-/// The parts of a RunAgentInput the replay needs.
-#[derive(Debug)]
-struct RunRequest {
+/// The parts of a RunAgentInput the replay needs (serde names the type in its messages).
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct RunAgentInput {
     thread_id: String,
     run_id: String,
-    resume: Vec<String>,
+    /// `null` or absent: nothing to resume.
+    resume: Option<Vec<Resume>>,
 }
 
-fn parse_request(bytes: &[u8]) -> Result<RunRequest, Refusal> {
-    let invalid = Refusal::InvalidInput;
-    let v: Value = serde_json::from_slice(bytes).map_err(Refusal::InvalidJson)?;
-    let Some(o) = v.as_object() else {
-        return Err(invalid("the body must be a RunAgentInput JSON object"));
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Resume {
+    interrupt_id: String,
+}
+
+/// The body read as a RunAgentInput: not JSON is `INVALID_JSON`; JSON of another shape
+/// (an array included, which serde would read as a struct's fields in order)
+/// `INVALID_INPUT`, saying what it lacks or holds instead and where (`resume[0]: …`).
+fn parse_request(bytes: &[u8]) -> Result<RunAgentInput, Refusal> {
+    let invalid = |e: serde_json::Error| match e.classify() {
+        serde_json::error::Category::Data => Refusal::InvalidInput(e.to_string()),
+        _ => Refusal::InvalidJson(e),
     };
-    let field = |k: &'static str| {
-        let value = o.get(k).and_then(Value::as_str).map(str::to_string);
-        value.ok_or(Refusal::NeedsString(k))
-    };
-    let thread_id = field("threadId")?;
-    if thread_id.len() > MAX_THREAD_ID_BYTES {
-        return Err(Refusal::ThreadIdTooLong(thread_id.len()));
+    let body: Map<String, Value> = serde_json::from_slice(bytes).map_err(invalid)?;
+    let req: RunAgentInput = serde_path_to_error::deserialize(Value::Object(body))
+        .map_err(|e| Refusal::InvalidInput(e.to_string()))?;
+    if req.thread_id.len() > MAX_THREAD_ID_BYTES {
+        return Err(Refusal::ThreadIdTooLong(req.thread_id.len()));
     }
-    let run_id = field("runId")?;
-    let resume = match o.get("resume") {
-        None | Some(Value::Null) => vec![],
-        Some(Value::Array(entries)) => entries
-            .iter()
-            .map(|e| {
-                let id = e.get("interruptId").and_then(Value::as_str);
-                let need = "every resume[] entry needs a string `interruptId`";
-                id.map(str::to_string).ok_or(invalid(need))
-            })
-            .collect::<Result<_, _>>()?,
-        Some(_) => return Err(invalid("`resume` must be an array")),
-    };
-    Ok(RunRequest {
-        thread_id,
-        run_id,
-        resume,
-    })
+    Ok(req)
 }
 
 /// `application/json`, any case, parameters allowed: anything else is a request a web page
@@ -384,8 +375,7 @@ async fn read_body(headers: &HeaderMap, body: Body, cfg: &ServeConfig) -> Result
         Ok(Ok(bytes)) => Ok(bytes.to_vec()),
         Ok(Err(e))
             if std::error::Error::source(&e)
-                .is_some_and(|s| s.is::<http_body_util::LengthLimitError>())
-                || e.to_string().contains("length limit exceeded") =>
+                .is_some_and(|s| s.is::<http_body_util::LengthLimitError>()) =>
         {
             Err(Refusal::BodyTooLarge(limit))
         }
@@ -408,7 +398,13 @@ async fn post(
     let bytes = read_body(&headers, body, &st.cfg).await?;
     let req = parse_request(&bytes)?;
     let conv = &st.conversations[index];
-    let (admission, lease) = st.sessions.admit(conv, &req.thread_id, &req.resume);
+    let resume: Vec<String> = req
+        .resume
+        .into_iter()
+        .flatten()
+        .map(|r| r.interrupt_id)
+        .collect();
+    let (admission, lease) = st.sessions.admit(conv, &req.thread_id, &resume);
     let (events, pacing, outcome) = match admission {
         Admission::Run(i) => {
             let run = &conv.runs[i];
@@ -417,7 +413,7 @@ async fn post(
                 i + 1,
                 conv.runs.len(),
                 run.frames.events.len(),
-                run.ending.as_str()
+                run.ending
             );
             (run.frames.clone(), st.cfg.pacing, outcome)
         }

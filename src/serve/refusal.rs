@@ -41,12 +41,9 @@ pub enum Refusal {
     BadBody(axum::Error),
     #[error("the body is not JSON: {0}")]
     InvalidJson(serde_json::Error),
-    /// What a RunAgentInput lacks.
-    #[error("{0}")]
-    InvalidInput(&'static str),
-    /// The field of a RunAgentInput that is not a string.
-    #[error("RunAgentInput needs a string `{0}`")]
-    NeedsString(&'static str),
+    /// JSON that is not a RunAgentInput: what it lacks or holds instead, and where.
+    #[error("the body is not a RunAgentInput: {0}")]
+    InvalidInput(String),
     #[error("`threadId` is {0} bytes long; at most {MAX_THREAD_ID_BYTES} are accepted")]
     ThreadIdTooLong(usize),
     #[error("the server already serves {0} connections (--max-connections); retry later")]
@@ -74,9 +71,7 @@ impl Refusal {
             R::BodyTimeout(_) => (408, "BODY_TIMEOUT"),
             R::BadBody(_) => (400, "BAD_BODY"),
             R::InvalidJson(_) => (400, "INVALID_JSON"),
-            R::InvalidInput(_) | R::NeedsString(_) | R::ThreadIdTooLong(_) => {
-                (400, "INVALID_INPUT")
-            }
+            R::InvalidInput(_) | R::ThreadIdTooLong(_) => (400, "INVALID_INPUT"),
             R::TooManyConnections(_) => (503, "TOO_MANY_CONNECTIONS"),
         };
         (

@@ -141,11 +141,9 @@ fn decide(conv: &Conversation, thread: &str, s: &Session, resume_ids: &[String])
     }
 }
 
+/// `'a', 'b'` (never called with no id).
 fn quote(ids: &[String]) -> String {
-    ids.iter()
-        .map(|i| format!("'{i}'"))
-        .collect::<Vec<_>>()
-        .join(", ")
+    format!("'{}'", ids.join("', '"))
 }
 
 #[cfg(test)]
@@ -167,6 +165,12 @@ mod tests {
             Admission::Refused { code, message } => (code, message),
             Admission::Run(i) => panic!("expected a refusal, got run {i}"),
         }
+    }
+
+    #[test]
+    fn ids_are_quoted_one_by_one() {
+        assert_eq!(quote(&["i1".into()]), "'i1'");
+        assert_eq!(quote(&["i1".into(), "i2".into()]), "'i1', 'i2'");
     }
 
     #[test]

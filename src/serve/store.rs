@@ -13,35 +13,14 @@ use crate::agui::{Event, EventType};
 use crate::input::Origin;
 use crate::pipeline::{self, Input, Options};
 
-/// How a recorded run ended.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Ending {
-    /// RUN_FINISHED without an interrupt outcome.
-    Finished,
-    /// RUN_FINISHED with `outcome.type == "interrupt"`.
-    Interrupted,
-    /// RUN_ERROR.
-    Error,
-    /// No terminal event (the pipeline always writes one; kept for hand-made event lists).
-    Open,
-}
-
-impl Ending {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Ending::Finished => "finished",
-            Ending::Interrupted => "interrupt",
-            Ending::Error => "error",
-            Ending::Open => "open",
-        }
-    }
-}
-
 /// One recorded run: its AG-UI events, from RUN_STARTED to its terminal.
 #[derive(Debug, Clone)]
 pub struct RecordedRun {
     pub frames: Arc<Frames>,
-    pub ending: Ending,
+    /// How it ended, as `GET` lists it: `finished` (RUN_FINISHED), `interrupt` (RUN_FINISHED
+    /// with `outcome.type == "interrupt"`), `error` (RUN_ERROR) or `open` (no terminal event:
+    /// never from the pipeline, which always writes one; a hand-made event list may have none).
+    pub ending: &'static str,
     /// The ids of the RUN_FINISHED interrupt outcome: what the next request on the thread
     /// must answer in `resume[]`.
     pub interrupts: Vec<String>,
@@ -223,10 +202,10 @@ pub fn split_runs(events: Vec<Event>) -> Vec<RecordedRun> {
     }
     runs.into_iter()
         .map(|events| {
-            let (mut ending, mut interrupts) = (Ending::Open, vec![]);
+            let (mut ending, mut interrupts) = ("open", vec![]);
             for ev in &events {
                 match ev.kind() {
-                    Some(EventType::RunError) => ending = Ending::Error,
+                    Some(EventType::RunError) => ending = "error",
                     Some(EventType::RunFinished) => (ending, interrupts) = finished(ev),
                     _ => {}
                 }
@@ -242,18 +221,18 @@ pub fn split_runs(events: Vec<Event>) -> Vec<RecordedRun> {
 
 /// How a RUN_FINISHED ends its run, with the ids of its interrupt outcome (a capture's
 /// event is served as recorded, read as JSON).
-fn finished(ev: &Event) -> (Ending, Vec<String>) {
+fn finished(ev: &Event) -> (&'static str, Vec<String>) {
     let outcome = match ev {
         Event::RunFinished { outcome, .. } => outcome,
         Event::Passthrough(v) => &v["outcome"],
         _ => &Value::Null,
     };
     if outcome["type"] != "interrupt" {
-        return (Ending::Finished, vec![]);
+        return ("finished", vec![]);
     }
     let ids = outcome["interrupts"].as_array().into_iter().flatten();
     let ids = ids.filter_map(|i| i["id"].as_str()).map(str::to_string);
-    (Ending::Interrupted, ids.collect())
+    ("interrupt", ids.collect())
 }
 
 #[cfg(test)]
@@ -276,9 +255,9 @@ pub(crate) mod tests {
     fn splits_runs_and_reads_interrupts() {
         let runs = interrupt_then_resume();
         assert_eq!(runs.len(), 2);
-        assert_eq!(runs[0].ending, Ending::Interrupted);
+        assert_eq!(runs[0].ending, "interrupt");
         assert_eq!(runs[0].interrupts, ["i1"]);
-        assert_eq!(runs[1].ending, Ending::Finished);
+        assert_eq!(runs[1].ending, "finished");
         assert!(runs[1].interrupts.is_empty());
     }
 }

@@ -5,7 +5,7 @@
 
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Write};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 /// The temporary file, renamed over the destination by [`Replacing::commit`], removed when
 /// dropped without it.
@@ -24,13 +24,9 @@ impl Replacing {
             .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "not a file name"))?
             .to_string_lossy()
             .into_owned();
-        let dir = match dest.parent() {
-            Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-            _ => Path::new(".").to_path_buf(),
-        };
         let mut n = 0u32;
         loop {
-            let temp = dir.join(format!(".{name}.{}.{n}.tmp", std::process::id()));
+            let temp = dest.with_file_name(format!(".{name}.{}.{n}.tmp", std::process::id()));
             match OpenOptions::new().write(true).create_new(true).open(&temp) {
                 Ok(f) => {
                     return Ok(Replacing {

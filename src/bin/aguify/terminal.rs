@@ -202,7 +202,8 @@ impl FollowReader {
     /// Whether the followed file is no longer the one read (replaced, truncated, rewritten):
     /// then said on stderr and the path named in `restart` (the input ends here).
     fn changed(&mut self) -> io::Result<bool> {
-        if self.restart_named() {
+        // A restart already named (this file's or another's) ends this input.
+        if self.restart.lock().is_ok_and(|r| r.is_some()) {
             return Ok(true);
         }
         let name = aguify::text::printable(&self.path).into_owned();
@@ -234,10 +235,6 @@ impl FollowReader {
             *r = Some(self.path.clone());
         }
         Ok(true)
-    }
-
-    fn restart_named(&self) -> bool {
-        self.restart.lock().is_ok_and(|r| r.is_some())
     }
 
     /// Whether the file's first bytes are no longer those read.
