@@ -205,53 +205,40 @@ fn timestamp_warning(what: &str) -> String {
 pub fn run(inputs: Vec<Input>, opts: &Options, obs: &mut dyn Observer) -> Result<Stats, Error> {
     let mut conversion = Conversion::new(opts);
     for input in inputs {
-        let mut file = FileRead::new(input.name.clone(), input.rereadable, opts);
-        let mut framer = file.framer(input.reader, opts);
-        loop {
-            let frame = match framer.next_frame() {
-                Err(e) if e.kind() == io::ErrorKind::WouldBlock => {
-                    obs.input_idle().map_err(Error::Output)?;
-                    continue;
-                }
-                r => r.map_err(|source| Error::Input {
-                    path: file.name.to_string(),
-                    source,
-                })?,
-            };
-            let Some(frame) = frame else { break };
-            conversion.frame(frame, &mut file, &mut framer, obs)?;
+        let mut file = FileRead::new(input.name, input.rereadable, input.reader, opts);
+        while !conversion.pump(&mut file, obs)? {
+            obs.input_idle().map_err(Error::Output)?;
         }
         conversion.end_file(file, obs)?;
     }
     conversion.finish(obs)
 }
 
-/// One file being read: its name and its router (a file is locked to one input family).
-pub(crate) struct FileRead {
+/// One file being read: its name, its framer and its router (a file is locked to one input
+/// family).
+pub(crate) struct FileRead<R: BufRead> {
     name: Arc<str>,
     rereadable: bool,
+    pub(crate) framer: Framer<R>,
     router: Router,
     /// A timestamp a client cannot hold was reported for this file (once per file).
     bad_timestamp_told: bool,
 }
 
-impl FileRead {
-    pub(crate) fn new(name: Arc<str>, rereadable: bool, opts: &Options) -> Self {
+impl<R: BufRead> FileRead<R> {
+    /// The file `name` of the bytes `reader` gives, framed as `opts` asks.
+    pub(crate) fn new(name: Arc<str>, rereadable: bool, reader: R, opts: &Options) -> Self {
+        let framer = Framer::new(reader, name.clone(), opts.max_line_bytes)
+            .with_parse_threads(opts.parse_threads);
         FileRead {
             name,
             rereadable,
+            framer: match opts.framing {
+                Some(f) => framer.with_framing(f),
+                None => framer,
+            },
             router: Router::new(opts.from),
             bad_timestamp_told: false,
-        }
-    }
-
-    /// The framer of this file's bytes, as `opts` asks.
-    pub(crate) fn framer<R: BufRead>(&self, reader: R, opts: &Options) -> Framer<R> {
-        let framer = Framer::new(reader, self.name.clone(), opts.max_line_bytes)
-            .with_parse_threads(opts.parse_threads);
-        match opts.framing {
-            Some(f) => framer.with_framing(f),
-            None => framer,
         }
     }
 }
@@ -280,12 +267,31 @@ impl Conversion {
         }
     }
 
+    /// The frames `file` has ready, converted: `true` at its end, `false` when its bytes ran
+    /// out before it ended (its reader would block).
+    pub(crate) fn pump<R: BufRead>(
+        &mut self,
+        file: &mut FileRead<R>,
+        obs: &mut dyn Observer,
+    ) -> Result<bool, Error> {
+        loop {
+            match file.framer.next_frame() {
+                Ok(Some(frame)) => self.frame(frame, file, obs)?,
+                Ok(None) => return Ok(true),
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock => return Ok(false),
+                Err(source) => {
+                    let path = file.name.to_string();
+                    return Err(Error::Input { path, source });
+                }
+            }
+        }
+    }
+
     /// One frame of `file`, through the adapter and the mapper into `obs`.
-    pub(crate) fn frame<R: BufRead>(
+    fn frame<R: BufRead>(
         &mut self,
         frame: Frame,
-        file: &mut FileRead,
-        framer: &mut Framer<R>,
+        file: &mut FileRead<R>,
         obs: &mut dyn Observer,
     ) -> Result<(), Error> {
         let stats = &mut self.stats;
@@ -306,7 +312,7 @@ impl Conversion {
                 // The record before is done with: gone before this one is mapped, so
                 // that two long lines are not held at once.
                 if let Some(Last::Record(old)) = self.last.take() {
-                    framer.recycle(old);
+                    file.framer.recycle(old);
                 }
                 stats.lines += rec.lines;
                 self.model.clear();
@@ -342,11 +348,11 @@ impl Conversion {
                 self.mapper.set_timestamp(timestamp);
                 self.emit(&rec.origin, Some(&|| Ok(rec.hash())), obs)?;
                 let by_place = file.rereadable
-                    && framer.framing() == Some(Framing::Ndjson)
+                    && file.framer.framing() == Some(Framing::Ndjson)
                     && rec.text.buffer_len() >= REREAD_BYTES;
                 self.last = Some(if by_place {
                     let origin = rec.origin.clone();
-                    framer.recycle(rec);
+                    file.framer.recycle(rec);
                     Last::Line(origin)
                 } else {
                     Last::Record(rec)
@@ -357,9 +363,9 @@ impl Conversion {
     }
 
     /// The end of `file`: what its adapter left open, closed.
-    pub(crate) fn end_file(
+    pub(crate) fn end_file<R: BufRead>(
         &mut self,
-        mut file: FileRead,
+        mut file: FileRead<R>,
         obs: &mut dyn Observer,
     ) -> Result<(), Error> {
         self.model.clear();
