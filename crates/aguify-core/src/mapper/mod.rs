@@ -153,8 +153,6 @@ pub const PENDING_IDS_LISTED: usize = 1000;
 
 #[derive(Default)]
 struct Run {
-    thread_id: String,
-    run_id: String,
     /// Open steps, with how many node runs of that name are open.
     steps: IndexMap<Step, usize, FastIds>,
     step_keys: HashMap<String, Step, FastIds>,
@@ -271,13 +269,6 @@ impl Mapper {
             opts,
             ..Mapper::default()
         }
-    }
-
-    /// Context of the record being mapped: its timestamp (ms) and a hash of its bytes, from
-    /// which ids are derived when the log has none.
-    pub fn set_context(&mut self, timestamp: Option<i64>, seed: u64) {
-        self.timestamp = timestamp;
-        self.seed = seed;
     }
 
     /// The timestamp (ms) of the record being mapped.
@@ -398,7 +389,10 @@ impl Mapper {
                         .filter(|(_, m)| !matches!(m, MessageRef::Shared(s) if s.tool_call().is_none()));
                     self.messages_shown(&list, tools, out);
                 });
-                self.state_snapshot(snapshot, listed.is_some(), out);
+                if listed.is_some() {
+                    self.snapshot_at = Some(out.len());
+                }
+                self.push(own!(StateSnapshot { snapshot }), out);
             }
             ModelEvent::Conversation(list) => {
                 let list: Vec<MessageRef> = list.iter().map(|m| MessageRef::Shared(m)).collect();
@@ -406,15 +400,6 @@ impl Mapper {
             }
             ModelEvent::Native(v) => self.push(Event::Passthrough(v), out),
         }
-    }
-
-    /// A `STATE_SNAPSHOT`; when its state has a message `listed`, its `messages` become the
-    /// run's once it is written ([`Mapper::settle`]).
-    fn state_snapshot(&mut self, snapshot: Snapshot, listed: bool, out: &mut Vec<Event>) {
-        if listed {
-            self.snapshot_at = Some(out.len());
-        }
-        self.push(own!(StateSnapshot { snapshot }), out);
     }
 
     /// Interrupts the run stops at. The same interrupt again (the tool's error, then the

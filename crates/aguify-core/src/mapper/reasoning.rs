@@ -111,7 +111,8 @@ impl Mapper {
             Some(span) => span.id.clone(),
             // The narration is a reasoning span too: the model's open one ends first.
             None => {
-                let base = format!("{}:tool-steps", self.run_mut().run_id);
+                let run_id = self.last_run_id.as_deref().unwrap_or_default();
+                let base = format!("{run_id}:tool-steps");
                 self.open_reasoning(base, None, out)
             }
         };
