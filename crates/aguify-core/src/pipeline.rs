@@ -32,27 +32,21 @@ impl Input {
     /// opened only when the pipeline first reads it, and closed when it is done with it: many
     /// files take one descriptor and one read buffer at a time.
     pub fn open(path: &str) -> Result<Input, Error> {
-        if path == "-" {
-            return Ok(Input {
-                name: Arc::from("-"),
-                reader: Box::new(io::BufReader::with_capacity(
-                    256 * 1024,
-                    IdleHint::new(io::stdin()),
-                )),
-                rereadable: false,
-            });
-        }
-        let meta = std::fs::metadata(path).map_err(|source| Error::Input {
-            path: path.to_string(),
-            source,
-        })?;
+        let (reader, rereadable): (Box<dyn BufRead + Send>, bool) = if path == "-" {
+            let stdin = IdleHint::new(io::stdin());
+            (Box::new(io::BufReader::with_capacity(256 * 1024, stdin)), false)
+        } else {
+            let meta = std::fs::metadata(path).map_err(|source| Error::Input {
+                path: path.to_string(),
+                source,
+            })?;
+            let (path, reader) = (path.into(), None);
+            (Box::new(OpenWhenRead { path, reader }), meta.is_file())
+        };
         Ok(Input {
             name: Arc::from(path),
-            reader: Box::new(OpenWhenRead {
-                path: path.into(),
-                reader: None,
-            }),
-            rereadable: meta.is_file(),
+            reader,
+            rereadable,
         })
     }
 
@@ -250,7 +244,8 @@ pub(crate) struct Conversion {
     mapper: Mapper,
     model: Vec<ModelEvent>,
     out: Vec<Event>,
-    /// The last record read: its hash seeds ids at a file's end when a run must be opened.
+    /// The last record read: its hash seeds ids when a run must be opened, while it is mapped
+    /// or at its file's end.
     last: Option<Last>,
     strict: bool,
 }
@@ -346,17 +341,16 @@ impl Conversion {
                     }
                 }
                 self.mapper.set_timestamp(timestamp);
-                self.emit(&rec.origin, Some(&|| Ok(rec.hash())), obs)?;
                 let by_place = file.rereadable
                     && file.framer.framing() == Some(Framing::Ndjson)
                     && rec.text.buffer_len() >= REREAD_BYTES;
-                self.last = Some(if by_place {
-                    let origin = rec.origin.clone();
+                let origin = rec.origin.clone();
+                self.last = Some(Last::Record(rec));
+                self.emit(&origin, obs)?;
+                if let Some(Last::Record(rec)) = self.last.take_if(|_| by_place) {
                     file.framer.recycle(rec);
-                    Last::Line(origin)
-                } else {
-                    Last::Record(rec)
-                });
+                    self.last = Some(Last::Line(origin));
+                }
             }
         }
         Ok(())
@@ -377,11 +371,7 @@ impl Conversion {
                 _ => 0,
             },
         };
-        let last = self.last.take();
-        let seed = last.as_ref().map(|l| move || l.hash());
-        let emitted = self.emit(&end, seed.as_ref().map(|f| f as _), obs);
-        self.last = last;
-        emitted?;
+        self.emit(&end, obs)?;
         obs.end_of_file(&file.name).map_err(Error::Output)
     }
 
@@ -394,37 +384,28 @@ impl Conversion {
                 line: 0,
             },
         };
-        self.out.clear();
         self.mapper.finish(&mut self.out);
-        deliver(&self.out, &last_origin, obs, &mut self.stats)?;
-        self.mapper.settle(&mut self.out);
+        deliver(&mut self.mapper, &mut self.out, &last_origin, obs, &mut self.stats)?;
         Ok(self.stats)
     }
 
     /// The model events the adapter made of a record (or at a file's end) through the mapper,
-    /// their events to `obs`; `seed` hashes the record, for a run the mapper must open.
-    fn emit(
-        &mut self,
-        origin: &Origin,
-        seed: Option<&dyn Fn() -> Result<u64, Error>>,
-        obs: &mut dyn Observer,
-    ) -> Result<(), Error> {
+    /// their events to `obs`; the last record's hash seeds a run the mapper must open.
+    fn emit(&mut self, origin: &Origin, obs: &mut dyn Observer) -> Result<(), Error> {
         for ev in self.model.drain(..) {
             obs.model(&ev, origin);
-            if let Some(seed) = seed.filter(|_| self.mapper.needs_seed(&ev)) {
-                self.mapper.set_seed(seed()?);
+            if let Some(last) = self.last.as_ref().filter(|_| self.mapper.needs_seed(&ev)) {
+                self.mapper.set_seed(last.hash()?);
             }
-            self.out.clear();
             self.mapper.map(ev, &mut self.out);
-            deliver(&self.out, origin, obs, &mut self.stats)?;
-            self.mapper.settle(&mut self.out);
+            deliver(&mut self.mapper, &mut self.out, origin, obs, &mut self.stats)?;
         }
         Ok(())
     }
 }
 
-/// The last record read, whose [`Record::hash`] seeds ids at a file's end when a run must be
-/// opened there (rarely: a run is open at most files' ends).
+/// The last record read, whose [`Record::hash`] seeds ids when a run must be opened: by the
+/// record (a run's start), or at its file's end (rarely: a run is open at most files' ends).
 enum Last {
     Record(Box<Record>),
     /// A line of [`REREAD_BYTES`] or more of an NDJSON file, remembered by where it is: its
@@ -456,17 +437,20 @@ impl Last {
     }
 }
 
-/// The events of the last [`Mapper::map`] (or [`Mapper::finish`]) to `obs`.
+/// The events of the last [`Mapper::map`] (or [`Mapper::finish`]) to `obs`, then handed back
+/// to the mapper ([`Mapper::settle`]).
 fn deliver(
-    out: &[Event],
+    mapper: &mut Mapper,
+    out: &mut Vec<Event>,
     origin: &Origin,
     obs: &mut dyn Observer,
     stats: &mut Stats,
 ) -> Result<(), Error> {
-    for e in out {
+    for e in out.iter() {
         stats.events += 1;
         obs.event(e, origin).map_err(Error::Output)?;
     }
+    mapper.settle(out);
     Ok(())
 }
 
@@ -482,4 +466,23 @@ pub fn convert_to_vec(inputs: Vec<Input>, opts: &Options) -> Result<(Vec<Value>,
     let mut c = Collect(vec![]);
     let stats = run(inputs, opts, &mut c)?;
     Ok((c.0, stats))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A run the log does not start (no root chain) is opened by the record that needs it, its
+    /// ids derived from that record's bytes (FNV-1a of the line).
+    #[test]
+    fn a_run_opened_by_a_record_has_ids_of_its_bytes() {
+        let line = r#"{"event":"on_chat_model_stream","name":"m","run_id":"c1","data":{"chunk":{"content":"hi","id":"m1"}},"parent_ids":[]}"#;
+        let fnv = line.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
+            (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+        });
+        let input = Input::from_bytes("-", format!("{line}\n").into_bytes());
+        let (events, _) = convert_to_vec(vec![input], &Options::default()).expect("in memory");
+        assert_eq!(events[0]["type"], "RUN_STARTED");
+        assert_eq!(events[0]["threadId"], format!("thread-{fnv:016x}"));
+    }
 }
