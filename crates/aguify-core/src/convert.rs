@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use crate::agui::Event;
 use crate::error::{BadLine, Error};
-use crate::input::{Framer, Origin};
+use crate::input::Origin;
 use crate::pipeline::{Conversion, FileRead, Observer, Options, Stats};
 
 /// Converts one LangGraph event log, fed in pieces, into AG-UI 1.0 [`Event`]s.
@@ -43,9 +43,8 @@ use crate::pipeline::{Conversion, FileRead, Observer, Options, Stats};
 /// # Ok::<(), aguify_core::Error>(())
 /// ```
 pub struct Converter {
-    framer: Framer<Feed>,
-    file: Option<FileRead>,
-    conversion: Option<Conversion>,
+    /// The input and the conversion; `None` once finished or stopped at an error.
+    running: Option<(FileRead<Feed>, Conversion)>,
     collect: Collect,
 }
 
@@ -77,12 +76,9 @@ impl Converter {
 
     /// A converter of one input named `name` (shown in [`Problem`]s: `name:line`).
     pub fn named(name: &str, options: Options) -> Self {
-        let file = FileRead::new(Arc::from(name), false, &options);
-        let framer = file.framer(Feed::default(), &options);
+        let file = FileRead::new(Arc::from(name), false, Feed::default(), &options);
         Converter {
-            framer,
-            file: Some(file),
-            conversion: Some(Conversion::new(&options)),
+            running: Some((file, Conversion::new(&options))),
             collect: Collect::default(),
         }
     }
@@ -95,8 +91,7 @@ impl Converter {
     /// Only [`Error::Strict`], when [`Options::strict`] is set and a line is bad; a
     /// converter that returned an error converts nothing more.
     pub fn feed(&mut self, bytes: &[u8]) -> Result<Vec<Event>, Error> {
-        self.framer.reader_mut().push(bytes);
-        self.pump()?;
+        self.pump(|feed| feed.bytes.extend(bytes))?;
         Ok(std::mem::take(&mut self.collect.events))
     }
 
@@ -106,10 +101,7 @@ impl Converter {
     ///
     /// As [`feed`](Self::feed).
     pub fn feed_line(&mut self, line: &str) -> Result<Vec<Event>, Error> {
-        let feed = self.framer.reader_mut();
-        feed.push(line.as_bytes());
-        feed.push(b"\n");
-        self.pump()?;
+        self.pump(|feed| feed.bytes.extend(line.as_bytes().iter().chain(b"\n")))?;
         Ok(std::mem::take(&mut self.collect.events))
     }
 
@@ -127,9 +119,8 @@ impl Converter {
     ///
     /// As [`feed`](Self::feed).
     pub fn finish(&mut self) -> Result<(Vec<Event>, Stats), Error> {
-        self.framer.reader_mut().closed = true;
-        self.pump()?;
-        let (Some(file), Some(mut conversion)) = (self.file.take(), self.conversion.take()) else {
+        self.pump(|feed| feed.closed = true)?;
+        let Some((file, mut conversion)) = self.running.take() else {
             return Err(Error::Stopped);
         };
         conversion.end_file(file, &mut self.collect)?;
@@ -137,25 +128,18 @@ impl Converter {
         Ok((std::mem::take(&mut self.collect.events), stats))
     }
 
-    /// Converts every frame the bytes fed so far make.
-    fn pump(&mut self) -> Result<(), Error> {
-        let (Some(file), Some(conversion)) = (self.file.as_mut(), self.conversion.as_mut()) else {
+    /// Adds to the input (`add`), then converts every frame the bytes fed so far make; an
+    /// error stops the converter.
+    fn pump(&mut self, add: impl FnOnce(&mut Feed)) -> Result<(), Error> {
+        let Some((file, conversion)) = self.running.as_mut() else {
             return Err(Error::Stopped);
         };
-        let result = loop {
-            let frame = match self.framer.next_frame() {
-                Ok(Some(frame)) => frame,
-                // Only a `Feed` is read: it has no other error.
-                Ok(None) | Err(_) => break Ok(()),
-            };
-            if let Err(e) = conversion.frame(frame, file, &mut self.framer, &mut self.collect) {
-                break Err(e);
-            }
-        };
-        if result.is_err() {
-            self.conversion = None;
+        add(file.framer.reader_mut());
+        let pumped = conversion.pump(file, &mut self.collect);
+        if pumped.is_err() {
+            self.running = None;
         }
-        result
+        pumped.map(drop)
     }
 }
 
@@ -165,12 +149,6 @@ impl Converter {
 struct Feed {
     bytes: VecDeque<u8>,
     closed: bool,
-}
-
-impl Feed {
-    fn push(&mut self, bytes: &[u8]) {
-        self.bytes.extend(bytes);
-    }
 }
 
 impl Read for Feed {

@@ -40,12 +40,6 @@ impl Field for Value {
     }
 }
 
-impl<T: Field + ?Sized> Field for &T {
-    #[inline]
-    fn field(&self, key: &str) -> Option<&Value> {
-        (**self).field(key)
-    }
-}
 
 #[cfg(test)]
 mod tests {

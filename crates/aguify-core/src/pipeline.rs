@@ -32,27 +32,21 @@ impl Input {
     /// opened only when the pipeline first reads it, and closed when it is done with it: many
     /// files take one descriptor and one read buffer at a time.
     pub fn open(path: &str) -> Result<Input, Error> {
-        if path == "-" {
-            return Ok(Input {
-                name: Arc::from("-"),
-                reader: Box::new(io::BufReader::with_capacity(
-                    256 * 1024,
-                    IdleHint::new(io::stdin()),
-                )),
-                rereadable: false,
-            });
-        }
-        let meta = std::fs::metadata(path).map_err(|source| Error::Input {
-            path: path.to_string(),
-            source,
-        })?;
+        let (reader, rereadable): (Box<dyn BufRead + Send>, bool) = if path == "-" {
+            let stdin = IdleHint::new(io::stdin());
+            (Box::new(io::BufReader::with_capacity(256 * 1024, stdin)), false)
+        } else {
+            let meta = std::fs::metadata(path).map_err(|source| Error::Input {
+                path: path.to_string(),
+                source,
+            })?;
+            let (path, reader) = (path.into(), None);
+            (Box::new(OpenWhenRead { path, reader }), meta.is_file())
+        };
         Ok(Input {
             name: Arc::from(path),
-            reader: Box::new(OpenWhenRead {
-                path: path.into(),
-                reader: None,
-            }),
-            rereadable: meta.is_file(),
+            reader,
+            rereadable,
         })
     }
 
@@ -205,53 +199,40 @@ fn timestamp_warning(what: &str) -> String {
 pub fn run(inputs: Vec<Input>, opts: &Options, obs: &mut dyn Observer) -> Result<Stats, Error> {
     let mut conversion = Conversion::new(opts);
     for input in inputs {
-        let mut file = FileRead::new(input.name.clone(), input.rereadable, opts);
-        let mut framer = file.framer(input.reader, opts);
-        loop {
-            let frame = match framer.next_frame() {
-                Err(e) if e.kind() == io::ErrorKind::WouldBlock => {
-                    obs.input_idle().map_err(Error::Output)?;
-                    continue;
-                }
-                r => r.map_err(|source| Error::Input {
-                    path: file.name.to_string(),
-                    source,
-                })?,
-            };
-            let Some(frame) = frame else { break };
-            conversion.frame(frame, &mut file, &mut framer, obs)?;
+        let mut file = FileRead::new(input.name, input.rereadable, input.reader, opts);
+        while !conversion.pump(&mut file, obs)? {
+            obs.input_idle().map_err(Error::Output)?;
         }
         conversion.end_file(file, obs)?;
     }
     conversion.finish(obs)
 }
 
-/// One file being read: its name and its router (a file is locked to one input family).
-pub(crate) struct FileRead {
+/// One file being read: its name, its framer and its router (a file is locked to one input
+/// family).
+pub(crate) struct FileRead<R: BufRead> {
     name: Arc<str>,
     rereadable: bool,
+    pub(crate) framer: Framer<R>,
     router: Router,
     /// A timestamp a client cannot hold was reported for this file (once per file).
     bad_timestamp_told: bool,
 }
 
-impl FileRead {
-    pub(crate) fn new(name: Arc<str>, rereadable: bool, opts: &Options) -> Self {
+impl<R: BufRead> FileRead<R> {
+    /// The file `name` of the bytes `reader` gives, framed as `opts` asks.
+    pub(crate) fn new(name: Arc<str>, rereadable: bool, reader: R, opts: &Options) -> Self {
+        let framer = Framer::new(reader, name.clone(), opts.max_line_bytes)
+            .with_parse_threads(opts.parse_threads);
         FileRead {
             name,
             rereadable,
+            framer: match opts.framing {
+                Some(f) => framer.with_framing(f),
+                None => framer,
+            },
             router: Router::new(opts.from),
             bad_timestamp_told: false,
-        }
-    }
-
-    /// The framer of this file's bytes, as `opts` asks.
-    pub(crate) fn framer<R: BufRead>(&self, reader: R, opts: &Options) -> Framer<R> {
-        let framer = Framer::new(reader, self.name.clone(), opts.max_line_bytes)
-            .with_parse_threads(opts.parse_threads);
-        match opts.framing {
-            Some(f) => framer.with_framing(f),
-            None => framer,
         }
     }
 }
@@ -263,7 +244,8 @@ pub(crate) struct Conversion {
     mapper: Mapper,
     model: Vec<ModelEvent>,
     out: Vec<Event>,
-    /// The last record read: its hash seeds ids at a file's end when a run must be opened.
+    /// The last record read: its hash seeds ids when a run must be opened, while it is mapped
+    /// or at its file's end.
     last: Option<Last>,
     strict: bool,
 }
@@ -280,12 +262,31 @@ impl Conversion {
         }
     }
 
+    /// The frames `file` has ready, converted: `true` at its end, `false` when its bytes ran
+    /// out before it ended (its reader would block).
+    pub(crate) fn pump<R: BufRead>(
+        &mut self,
+        file: &mut FileRead<R>,
+        obs: &mut dyn Observer,
+    ) -> Result<bool, Error> {
+        loop {
+            match file.framer.next_frame() {
+                Ok(Some(frame)) => self.frame(frame, file, obs)?,
+                Ok(None) => return Ok(true),
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock => return Ok(false),
+                Err(source) => {
+                    let path = file.name.to_string();
+                    return Err(Error::Input { path, source });
+                }
+            }
+        }
+    }
+
     /// One frame of `file`, through the adapter and the mapper into `obs`.
-    pub(crate) fn frame<R: BufRead>(
+    fn frame<R: BufRead>(
         &mut self,
         frame: Frame,
-        file: &mut FileRead,
-        framer: &mut Framer<R>,
+        file: &mut FileRead<R>,
         obs: &mut dyn Observer,
     ) -> Result<(), Error> {
         let stats = &mut self.stats;
@@ -306,7 +307,7 @@ impl Conversion {
                 // The record before is done with: gone before this one is mapped, so
                 // that two long lines are not held at once.
                 if let Some(Last::Record(old)) = self.last.take() {
-                    framer.recycle(old);
+                    file.framer.recycle(old);
                 }
                 stats.lines += rec.lines;
                 self.model.clear();
@@ -340,26 +341,25 @@ impl Conversion {
                     }
                 }
                 self.mapper.set_timestamp(timestamp);
-                self.emit(&rec.origin, Some(&|| Ok(rec.hash())), obs)?;
                 let by_place = file.rereadable
-                    && framer.framing() == Some(Framing::Ndjson)
+                    && file.framer.framing() == Some(Framing::Ndjson)
                     && rec.text.buffer_len() >= REREAD_BYTES;
-                self.last = Some(if by_place {
-                    let origin = rec.origin.clone();
-                    framer.recycle(rec);
-                    Last::Line(origin)
-                } else {
-                    Last::Record(rec)
-                });
+                let origin = rec.origin.clone();
+                self.last = Some(Last::Record(rec));
+                self.emit(&origin, obs)?;
+                if let Some(Last::Record(rec)) = self.last.take_if(|_| by_place) {
+                    file.framer.recycle(rec);
+                    self.last = Some(Last::Line(origin));
+                }
             }
         }
         Ok(())
     }
 
     /// The end of `file`: what its adapter left open, closed.
-    pub(crate) fn end_file(
+    pub(crate) fn end_file<R: BufRead>(
         &mut self,
-        mut file: FileRead,
+        mut file: FileRead<R>,
         obs: &mut dyn Observer,
     ) -> Result<(), Error> {
         self.model.clear();
@@ -371,11 +371,7 @@ impl Conversion {
                 _ => 0,
             },
         };
-        let last = self.last.take();
-        let seed = last.as_ref().map(|l| move || l.hash());
-        let emitted = self.emit(&end, seed.as_ref().map(|f| f as _), obs);
-        self.last = last;
-        emitted?;
+        self.emit(&end, obs)?;
         obs.end_of_file(&file.name).map_err(Error::Output)
     }
 
@@ -388,37 +384,28 @@ impl Conversion {
                 line: 0,
             },
         };
-        self.out.clear();
         self.mapper.finish(&mut self.out);
-        deliver(&self.out, &last_origin, obs, &mut self.stats)?;
-        self.mapper.settle(&mut self.out);
+        deliver(&mut self.mapper, &mut self.out, &last_origin, obs, &mut self.stats)?;
         Ok(self.stats)
     }
 
     /// The model events the adapter made of a record (or at a file's end) through the mapper,
-    /// their events to `obs`; `seed` hashes the record, for a run the mapper must open.
-    fn emit(
-        &mut self,
-        origin: &Origin,
-        seed: Option<&dyn Fn() -> Result<u64, Error>>,
-        obs: &mut dyn Observer,
-    ) -> Result<(), Error> {
+    /// their events to `obs`; the last record's hash seeds a run the mapper must open.
+    fn emit(&mut self, origin: &Origin, obs: &mut dyn Observer) -> Result<(), Error> {
         for ev in self.model.drain(..) {
             obs.model(&ev, origin);
-            if let Some(seed) = seed.filter(|_| self.mapper.needs_seed(&ev)) {
-                self.mapper.set_seed(seed()?);
+            if let Some(last) = self.last.as_ref().filter(|_| self.mapper.needs_seed(&ev)) {
+                self.mapper.set_seed(last.hash()?);
             }
-            self.out.clear();
             self.mapper.map(ev, &mut self.out);
-            deliver(&self.out, origin, obs, &mut self.stats)?;
-            self.mapper.settle(&mut self.out);
+            deliver(&mut self.mapper, &mut self.out, origin, obs, &mut self.stats)?;
         }
         Ok(())
     }
 }
 
-/// The last record read, whose [`Record::hash`] seeds ids at a file's end when a run must be
-/// opened there (rarely: a run is open at most files' ends).
+/// The last record read, whose [`Record::hash`] seeds ids when a run must be opened: by the
+/// record (a run's start), or at its file's end (rarely: a run is open at most files' ends).
 enum Last {
     Record(Box<Record>),
     /// A line of [`REREAD_BYTES`] or more of an NDJSON file, remembered by where it is: its
@@ -450,17 +437,20 @@ impl Last {
     }
 }
 
-/// The events of the last [`Mapper::map`] (or [`Mapper::finish`]) to `obs`.
+/// The events of the last [`Mapper::map`] (or [`Mapper::finish`]) to `obs`, then handed back
+/// to the mapper ([`Mapper::settle`]).
 fn deliver(
-    out: &[Event],
+    mapper: &mut Mapper,
+    out: &mut Vec<Event>,
     origin: &Origin,
     obs: &mut dyn Observer,
     stats: &mut Stats,
 ) -> Result<(), Error> {
-    for e in out {
+    for e in out.iter() {
         stats.events += 1;
         obs.event(e, origin).map_err(Error::Output)?;
     }
+    mapper.settle(out);
     Ok(())
 }
 
@@ -476,4 +466,23 @@ pub fn convert_to_vec(inputs: Vec<Input>, opts: &Options) -> Result<(Vec<Value>,
     let mut c = Collect(vec![]);
     let stats = run(inputs, opts, &mut c)?;
     Ok((c.0, stats))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A run the log does not start (no root chain) is opened by the record that needs it, its
+    /// ids derived from that record's bytes (FNV-1a of the line).
+    #[test]
+    fn a_run_opened_by_a_record_has_ids_of_its_bytes() {
+        let line = r#"{"event":"on_chat_model_stream","name":"m","run_id":"c1","data":{"chunk":{"content":"hi","id":"m1"}},"parent_ids":[]}"#;
+        let fnv = line.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
+            (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+        });
+        let input = Input::from_bytes("-", format!("{line}\n").into_bytes());
+        let (events, _) = convert_to_vec(vec![input], &Options::default()).expect("in memory");
+        assert_eq!(events[0]["type"], "RUN_STARTED");
+        assert_eq!(events[0]["threadId"], format!("thread-{fnv:016x}"));
+    }
 }

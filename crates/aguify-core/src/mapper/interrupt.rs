@@ -1,9 +1,7 @@
 //! Interrupts → the RUN_FINISHED interrupt outcome, and resume input → `RunAgentInput.resume[]`.
 
-use std::borrow::Cow;
-
 use crate::json::Field;
-use serde_json::{json, Map, Value};
+use serde_json::{json, Value};
 
 use crate::model::InterruptInfo;
 
@@ -25,43 +23,31 @@ pub fn reason(payload: &Value) -> String {
 /// or `prompt`, else the descriptions of LangChain's `HumanInTheLoopMiddleware` requests
 /// (`{"action_requests": [{"name", "args", "description"}], "review_configs": […]}`;
 /// LangChain.js: `actionRequests`), one per paragraph.
-fn message(payload: &Value) -> Option<Cow<'_, str>> {
-    match payload {
-        Value::String(s) => Some(Cow::Borrowed(s.as_str())),
-        _ => payload
-            .get("message")
-            .or_else(|| payload.get("question"))
-            .or_else(|| payload.get("prompt"))
-            .and_then(Value::as_str)
-            .map(Cow::Borrowed)
-            .or_else(|| action_descriptions(payload)),
+fn message(payload: &Value) -> Option<String> {
+    if let Value::String(s) = payload {
+        return Some(s.clone());
     }
+    let asked = ["message", "question", "prompt"].iter().find_map(|k| payload.get(k));
+    asked
+        .and_then(Value::as_str)
+        .map(str::to_string)
+        .or_else(|| action_descriptions(payload))
 }
 
 /// The `description`s of a `HumanInTheLoopMiddleware` interrupt's `action_requests`.
-fn action_descriptions(payload: &Value) -> Option<Cow<'_, str>> {
-    let texts: Vec<&str> = payload
-        .get("action_requests")
-        .or_else(|| payload.get("actionRequests"))?
-        .as_array()?
-        .iter()
-        .filter_map(|r| r.field_str("description"))
+fn action_descriptions(payload: &Value) -> Option<String> {
+    let requests = payload.get("action_requests");
+    let requests = requests.or_else(|| payload.get("actionRequests"))?.as_array()?;
+    let texts: Vec<&str> = (requests.iter().filter_map(|r| r.field_str("description")))
         .filter(|d| !d.is_empty())
         .collect();
-    match texts.as_slice() {
-        [] => None,
-        [one] => Some(Cow::Borrowed(one)),
-        many => Some(Cow::Owned(many.join("\n\n"))),
-    }
+    (!texts.is_empty()).then(|| texts.join("\n\n"))
 }
 
 /// What a front end without interrupt UI shows for an interrupt (`--compat thinking`): its
 /// question, or what it waits for.
 pub fn visible_text(payload: &Value) -> String {
-    match message(payload) {
-        Some(m) => m.to_string(),
-        None => format!("Waiting for your input ({}).", reason(payload)),
-    }
+    message(payload).unwrap_or_else(|| format!("Waiting for your input ({}).", reason(payload)))
 }
 
 /// One AG-UI `Interrupt` object (raised inside sub-agent `subagent`, when one did).
@@ -69,28 +55,23 @@ pub fn to_agui(i: &InterruptInfo, subagent: Option<&str>) -> Value {
     let p = &i.value;
     // The payload's key, camelCase or snake_case.
     let field = |camel: &str, snake: &str| p.get(camel).or_else(|| p.get(snake));
-    let mut m = Map::new();
-    m.insert("id".into(), Value::String(i.id.clone()));
-    m.insert("reason".into(), Value::String(reason(p)));
+    let mut m = json!({"id": i.id, "reason": reason(p)});
     if let Some(t) = message(p) {
-        m.insert("message".into(), Value::String(t.into_owned()));
+        m["message"] = t.into();
     }
     let call = field("toolCallId", "tool_call_id").and_then(Value::as_str);
     if let Some(t) = call.or(i.tool_call_id.as_deref()) {
-        m.insert("toolCallId".into(), Value::String(t.to_string()));
+        m["toolCallId"] = t.into();
     }
     let schema = field("responseSchema", "response_schema").or(i.response_schema.as_ref());
     if let Some(s) = schema.filter(|s| s.is_object()) {
-        m.insert("responseSchema".into(), s.clone());
+        m["responseSchema"] = s.clone();
     }
-    m.insert(
-        "metadata".into(),
-        json!({"interruptId": i.id, "payload": i.value}),
-    );
+    m["metadata"] = json!({"interruptId": i.id, "payload": i.value});
     if let Some(id) = subagent {
-        m.insert("subagentRunId".into(), Value::String(id.to_string()));
+        m["subagentRunId"] = id.into();
     }
-    Value::Object(m)
+    m
 }
 
 /// `resume[]` entries answering `pending` with a LangGraph resume value: a map keyed by
@@ -107,13 +88,11 @@ pub fn resume_entries(pending: &[String], value: Option<&Value>) -> Vec<Value> {
                 Some(Value::Null) | None => None,
                 Some(v) => Some(v.clone()),
             };
-            let mut e = Map::new();
-            e.insert("interruptId".into(), Value::String(id.clone()));
-            e.insert("status".into(), Value::String("resolved".into()));
+            let mut e = json!({"interruptId": id, "status": "resolved"});
             if let Some(p) = payload.filter(|p| !p.is_null()) {
-                e.insert("payload".into(), p);
+                e["payload"] = p;
             }
-            Value::Object(e)
+            e
         })
         .collect()
 }

@@ -137,8 +137,6 @@ pub struct Mapper {
     snapshot_at: Option<usize>,
     /// The last run's message list in AG-UI form, by message ([`messages::Converted`]).
     converted: messages::Converted,
-    /// `--compat thinking`: the thinking step in progress ([`compat::ThinkingCompat`]).
-    thinking: compat::ThinkingCompat,
     /// The run's sub-agents and the items they own ([`subagent::Subagents`]).
     subagents: subagent::Subagents,
     /// What the client's message list holds ([`client_view::ClientView`]).
@@ -155,18 +153,16 @@ pub const PENDING_IDS_LISTED: usize = 1000;
 
 #[derive(Default)]
 struct Run {
-    thread_id: String,
-    run_id: String,
     /// Open steps, with how many node runs of that name are open.
     steps: IndexMap<Step, usize, FastIds>,
     step_keys: HashMap<String, Step, FastIds>,
     /// Text messages with START sent and no END yet.
     text_open: IndexSet<String, FastIds>,
-    /// Reasoning block (message id, block) → reasoning id, while open.
-    reasoning_open: IndexMap<(String, String), String, FastIds>,
+    /// The reasoning span open: one at a time, as a client shows one reasoning message at a
+    /// time (issue 22.9).
+    reasoning: Option<Span>,
     /// How often a reasoning id was used, to keep ids unique when a block reopens.
     reasoning_ids: HashMap<String, usize, FastIds>,
-    last_reasoning_id: HashMap<(String, String), String, FastIds>,
     tools: IndexMap<String, ToolCall, FastIds>,
     /// The calls in `tools` not ended yet, in start order: a message's end looks for its
     /// open calls here, not through every call of the run.
@@ -183,8 +179,6 @@ struct Run {
     messages: RunMessages,
     /// Token usage summed per (provider, model) as messages end, in first-seen order.
     usage: UsageTotals,
-    /// The id of the tool-step narration span in progress.
-    narration: Option<String>,
     /// The calls of `tools` the interrupted run before this one left waiting (this run
     /// resumes them), until they show again: a sub-agent's call is then its again.
     resumed: HashSet<String, FastIds>,
@@ -215,15 +209,13 @@ impl Run {
             self.done_tools = 0;
         }
     }
+}
 
-    /// Takes the open reasoning spans `which` picks (by message and block, and id), in the
-    /// order they opened.
-    fn take_reasoning(&mut self, which: impl Fn(&(String, String), &str) -> bool) -> Vec<String> {
-        let taken = self
-            .reasoning_open
-            .extract_if(.., |key, rid| which(key, rid));
-        taken.map(|(_, rid)| rid).collect()
-    }
+/// A reasoning span: its id, and the (message id, block) whose reasoning it shows (`None`: the
+/// `--tool-steps` narration).
+struct Span {
+    id: String,
+    block: Option<(String, String)>,
 }
 
 #[derive(Default, Clone)]
@@ -279,13 +271,6 @@ impl Mapper {
         }
     }
 
-    /// Context of the record being mapped: its timestamp (ms) and a hash of its bytes, from
-    /// which ids are derived when the log has none.
-    pub fn set_context(&mut self, timestamp: Option<i64>, seed: u64) {
-        self.timestamp = timestamp;
-        self.seed = seed;
-    }
-
     /// The timestamp (ms) of the record being mapped.
     pub fn set_timestamp(&mut self, timestamp: Option<i64>) {
         self.timestamp = timestamp;
@@ -307,7 +292,7 @@ impl Mapper {
     }
 
     /// Adds an event to `out`, at the record's time (attributed to its sub-agent, and under
-    /// `--compat thinking` as [`compat::ThinkingCompat`] rewrites it).
+    /// `--compat thinking` as [`compat::thinking`] rewrites it).
     fn push(&mut self, ev: Event, out: &mut Vec<Event>) {
         let ev = ev.at(self.timestamp);
         self.client.saw(&ev);
@@ -316,7 +301,7 @@ impl Mapper {
             false => ev,
         };
         match self.opts.compat {
-            Compat::Thinking => self.thinking.rewrite(ev, out),
+            Compat::Thinking => out.extend(compat::thinking(ev)),
             Compat::None => out.push(ev),
         }
     }
@@ -404,7 +389,10 @@ impl Mapper {
                         .filter(|(_, m)| !matches!(m, MessageRef::Shared(s) if s.tool_call().is_none()));
                     self.messages_shown(&list, tools, out);
                 });
-                self.state_snapshot(snapshot, listed.is_some(), out);
+                if listed.is_some() {
+                    self.snapshot_at = Some(out.len());
+                }
+                self.push(own!(StateSnapshot { snapshot }), out);
             }
             ModelEvent::Conversation(list) => {
                 let list: Vec<MessageRef> = list.iter().map(|m| MessageRef::Shared(m)).collect();
@@ -412,15 +400,6 @@ impl Mapper {
             }
             ModelEvent::Native(v) => self.push(Event::Passthrough(v), out),
         }
-    }
-
-    /// A `STATE_SNAPSHOT`; when its state has a message `listed`, its `messages` become the
-    /// run's once it is written ([`Mapper::settle`]).
-    fn state_snapshot(&mut self, snapshot: Snapshot, listed: bool, out: &mut Vec<Event>) {
-        if listed {
-            self.snapshot_at = Some(out.len());
-        }
-        self.push(own!(StateSnapshot { snapshot }), out);
     }
 
     /// Interrupts the run stops at. The same interrupt again (the tool's error, then the
@@ -929,27 +908,7 @@ mod tests {
     #[test]
     fn reasoning_spans_never_overlap() {
         for tool_steps in [ToolSteps::None, ToolSteps::Reasoning] {
-            let mut m = Mapper::new(MapOptions {
-                tool_steps,
-                ..MapOptions::default()
-            });
-            let mut out = vec![];
-            let evs = vec![
-                run_start(Some("r")),
-                reasoning("m1", "0", "The user asks."),
-                reasoning("m1", "0.1", "France's capital"),
-                reasoning("m2", "0", "Parallel call."),
-                reasoning("m1", "0.1", " is Paris."),
-                ModelEvent::ToolStart {
-                    tool_call_id: "c1".into(),
-                    name: "f".into(),
-                    args: None,
-                    parent_message_id: None,
-                },
-                reasoning("m2", "0", " More."),
-                ModelEvent::RunEnd,
-            ];
-            map_all(&mut m, evs, &mut out);
+            let out = overlapping_reasoning(tool_steps, Compat::None);
             let ids = spans(&out).unwrap_or_else(|e| panic!("{tool_steps:?}: {e}"));
             let mut want = vec![
                 "m1:reasoning:0",
@@ -962,6 +921,47 @@ mod tests {
             }
             want.push("m2:reasoning:0:2");
             assert_eq!(ids, want, "{tool_steps:?}");
+            // `--compat thinking` renames the spans event by event: its steps never nest.
+            let out = overlapping_reasoning(tool_steps, Compat::Thinking);
+            let mut steps: Vec<&str> = (out.iter().filter_map(|e| e["type"].as_str()))
+                .filter(|t| t.starts_with("THINKING"))
+                .collect();
+            steps.dedup();
+            let step = [
+                "THINKING_START",
+                "THINKING_TEXT_MESSAGE_START",
+                "THINKING_TEXT_MESSAGE_CONTENT",
+                "THINKING_TEXT_MESSAGE_END",
+                "THINKING_END",
+            ];
+            assert_eq!(steps, step.repeat(want.len()), "{tool_steps:?}");
         }
+    }
+
+    /// Reasoning of two messages and blocks that interleave, and a tool call between.
+    fn overlapping_reasoning(tool_steps: ToolSteps, compat: Compat) -> Vec<Value> {
+        let mut m = Mapper::new(MapOptions {
+            tool_steps,
+            compat,
+            ..MapOptions::default()
+        });
+        let mut out = vec![];
+        let evs = vec![
+            run_start(Some("r")),
+            reasoning("m1", "0", "The user asks."),
+            reasoning("m1", "0.1", "France's capital"),
+            reasoning("m2", "0", "Parallel call."),
+            reasoning("m1", "0.1", " is Paris."),
+            ModelEvent::ToolStart {
+                tool_call_id: "c1".into(),
+                name: "f".into(),
+                args: None,
+                parent_message_id: None,
+            },
+            reasoning("m2", "0", " More."),
+            ModelEvent::RunEnd,
+        ];
+        map_all(&mut m, evs, &mut out);
+        out
     }
 }

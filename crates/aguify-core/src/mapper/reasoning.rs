@@ -12,23 +12,13 @@ impl Mapper {
         out: &mut Vec<Event>,
     ) {
         let key = (message_id.to_string(), block.to_string());
-        let open = self.run_mut().reasoning_open.get(&key).cloned();
-        let rid = match open {
-            Some(rid) => rid,
-            None => {
-                // Reasoning and text of a message may overlap: the text stays open. Two
-                // reasoning spans never overlap (a summary's next part, another block or
-                // message, the tool-step narration): the open one ends first, as a client
-                // shows one reasoning message at a time (issue 22.9).
-                self.close_all_reasoning(out);
-                self.close_narration(out);
-                let run = self.run_mut();
-                let rid = numbered(&mut run.reasoning_ids, reasoning_id(message_id, block));
-                run.reasoning_open.insert(key.clone(), rid.clone());
-                run.last_reasoning_id.insert(key, rid.clone());
-                self.emit_reasoning_open(&rid, out);
-                rid
-            }
+        let open = self.run_mut().reasoning.as_ref();
+        let rid = match open.filter(|s| s.block.as_ref() == Some(&key)) {
+            Some(span) => span.id.clone(),
+            // Reasoning and text of a message may overlap: the text stays open. Two reasoning
+            // spans never overlap (a summary's next part, another block or message, the
+            // tool-step narration): the open one ends first.
+            None => self.open_reasoning(reasoning_id(message_id, block), Some(key), out),
         };
         if !text.is_empty() {
             self.emit_reasoning_content(rid, text, out);
@@ -44,11 +34,11 @@ impl Mapper {
         encrypted_value: String,
         out: &mut Vec<Event>,
     ) {
-        let run = self.run_mut();
-        let entity_id = reasoning_id(&message_id, &block);
-        let key = (message_id, block);
-        let known = (run.reasoning_open.get(&key)).or_else(|| run.last_reasoning_id.get(&key));
-        let entity_id = known.cloned().unwrap_or(entity_id);
+        let base = reasoning_id(&message_id, &block);
+        let entity_id = match self.run_mut().reasoning_ids.get(&base) {
+            Some(&n) if n > 1 => format!("{base}:{n}"),
+            _ => base,
+        };
         let subtype = Subtype::Message;
         let e = own!(ReasoningEncryptedValue {
             subtype,
@@ -58,32 +48,48 @@ impl Mapper {
         self.push(e, out);
     }
 
-    /// Ends every open reasoning span, in the order they opened.
+    /// Ends the open reasoning span of the model (not the narration).
     pub(super) fn close_all_reasoning(&mut self, out: &mut Vec<Event>) {
-        self.close_reasoning_where(|_, _| true, out);
+        self.close_reasoning_where(|s| s.block.is_some(), out);
     }
 
     pub(super) fn close_reasoning_of(&mut self, message_id: &str, out: &mut Vec<Event>) {
-        self.close_reasoning_where(|(m, _), _| m == message_id, out);
+        self.close_reasoning_where(|s| s.block.as_ref().is_some_and(|(m, _)| m == message_id), out);
     }
 
-    pub(super) fn close_reasoning_where(
-        &mut self,
-        which: impl Fn(&(String, String), &str) -> bool,
-        out: &mut Vec<Event>,
-    ) {
+    /// Closes the tool-step narration if it is open.
+    pub(super) fn close_narration(&mut self, out: &mut Vec<Event>) {
+        self.close_reasoning_where(|s| s.block.is_none(), out);
+    }
+
+    /// Ends the open reasoning span when `which` picks it.
+    fn close_reasoning_where(&mut self, which: impl FnOnce(&Span) -> bool, out: &mut Vec<Event>) {
         let Some(run) = self.run.as_mut() else { return };
-        for rid in run.take_reasoning(which) {
-            self.emit_reasoning_end(rid, out);
+        if let Some(span) = run.reasoning.take_if(|s| which(s)) {
+            self.emit_reasoning_end(span.id, out);
         }
     }
 
-    /// REASONING_START + REASONING_MESSAGE_START for one reasoning id.
-    fn emit_reasoning_open(&mut self, rid: &str, out: &mut Vec<Event>) {
-        let (message_id, role) = (rid.to_string(), Role::Reasoning);
+    /// Ends the open span, then opens one showing `block` (`None`: the narration) under id
+    /// `base` (numbered when it was used before): REASONING_START + REASONING_MESSAGE_START.
+    fn open_reasoning(
+        &mut self,
+        base: String,
+        block: Option<(String, String)>,
+        out: &mut Vec<Event>,
+    ) -> String {
+        self.close_reasoning_where(|_| true, out);
+        let run = self.run_mut();
+        let id = numbered(&mut run.reasoning_ids, base);
+        run.reasoning = Some(Span {
+            id: id.clone(),
+            block,
+        });
+        let (message_id, role) = (id.clone(), Role::Reasoning);
         self.push(own!(ReasoningStart { message_id }), out);
-        let message_id = rid.to_string();
+        let message_id = id.clone();
         self.push(own!(ReasoningMessageStart { message_id, role }), out);
+        id
     }
 
     fn emit_reasoning_content(&mut self, rid: String, delta: String, out: &mut Vec<Event>) {
@@ -100,27 +106,17 @@ impl Mapper {
     }
 
     pub(super) fn tool_step_line(&mut self, line: String, out: &mut Vec<Event>) {
-        let rid = match self.run_mut().narration.clone() {
-            Some(rid) => rid,
+        let open = self.run_mut().reasoning.as_ref();
+        let rid = match open.filter(|s| s.block.is_none()) {
+            Some(span) => span.id.clone(),
+            // The narration is a reasoning span too: the model's open one ends first.
             None => {
-                // The narration is a reasoning span too: the model's open one ends first.
-                self.close_all_reasoning(out);
-                let run = self.run_mut();
-                let base = format!("{}:tool-steps", run.run_id);
-                let rid = numbered(&mut run.reasoning_ids, base);
-                run.narration = Some(rid.clone());
-                self.emit_reasoning_open(&rid, out);
-                rid
+                let run_id = self.last_run_id.as_deref().unwrap_or_default();
+                let base = format!("{run_id}:tool-steps");
+                self.open_reasoning(base, None, out)
             }
         };
         self.emit_reasoning_content(rid, line, out);
-    }
-
-    /// Closes the tool-step narration if it is open.
-    pub(super) fn close_narration(&mut self, out: &mut Vec<Event>) {
-        if let Some(rid) = self.run.as_mut().and_then(|r| r.narration.take()) {
-            self.emit_reasoning_end(rid, out);
-        }
     }
 
     /// `--compat thinking`: the narration is closed before a tool call event, a text message

@@ -88,36 +88,26 @@ impl Mapper {
             // A complete `RunAgentInput`: the 0.x clients require every field. The log records
             // no tools, context or forwarded props; the state is the input's other keys. The
             // state and messages are moved in (`json!` would copy them by serializing).
-            let mut input: serde_json::Map<String, Value> = [
-                ("threadId", Value::from(thread_id.as_str())),
-                ("runId", Value::from(run_id.as_str())),
-                ("state", state.unwrap_or_else(|| json!({}))),
-                ("messages", Value::Array(messages)),
-                ("tools", json!([])),
-                ("context", json!([])),
-                ("forwardedProps", json!({})),
-            ]
-            .into_iter()
-            .map(|(k, v)| (k.to_string(), v))
-            .collect();
+            let mut input = json!({"threadId": thread_id, "runId": run_id, "state": {},
+                "messages": [], "tools": [], "context": [], "forwardedProps": {}});
+            if let Some(state) = state {
+                input["state"] = state;
+            }
+            input["messages"] = Value::Array(messages);
             if resumes {
                 let entries = interrupt::resume_entries(&pending, resume.as_ref());
-                input.insert("resume".into(), Value::Array(entries));
+                input["resume"] = Value::Array(entries);
             }
-            Value::Object(input)
+            input
         });
         let e = Event::RunStarted {
             timestamp: None,
-            thread_id: thread_id.clone(),
-            run_id: run_id.clone(),
+            thread_id,
+            run_id,
             input,
         };
         self.subagents = Default::default();
-        let mut run = Run {
-            thread_id,
-            run_id,
-            ..Run::default()
-        };
+        let mut run = Run::default();
         // The calls the interrupt suspended are this run's to answer, already started.
         for (id, name, parent) in suspended.into_iter().filter(|_| resumes) {
             run.resumed.insert(id.clone());
@@ -149,7 +139,7 @@ impl Mapper {
             {
                 run_error(None, CANCELLED_MESSAGE.into(), error_code::CANCELLED)
             }
-            Ending::Cancelled => run_finished(run, json!({"type": "cancelled"})),
+            Ending::Cancelled => self.run_finished(run, json!({"type": "cancelled"})),
             Ending::Finished => {
                 if self.opts.compat == Compat::Thinking {
                     // TDesign Chat has no interrupt UI and ignores `RUN_FINISHED.outcome`: an
@@ -170,7 +160,7 @@ impl Mapper {
                     true => self.success(&run),
                     false => self.interrupted(&run),
                 };
-                run_finished(run, outcome)
+                self.run_finished(run, outcome)
             }
         };
         self.push(e, out);
@@ -241,6 +231,17 @@ impl Mapper {
         json!({"type": "interrupt", "interrupts": ints})
     }
 
+    /// RUN_FINISHED of `run`, with its outcome and the tokens it used.
+    fn run_finished(&self, run: Run, outcome: Value) -> Event {
+        Event::RunFinished {
+            timestamp: None,
+            thread_id: self.thread_id.clone().unwrap_or_default(),
+            run_id: self.last_run_id.clone().unwrap_or_default(),
+            outcome,
+            usage: (!run.usage.is_empty()).then(|| run.usage.into_values().collect()),
+        }
+    }
+
     /// `--text final`: the final state's answer, as one text message.
     fn final_answer(&mut self, out: &mut Vec<Event>) {
         let run = self.run.get_or_insert_with(Run::default);
@@ -269,17 +270,6 @@ fn run_error(raw_event: Option<ErrorDetail>, message: String, code: &'static str
         raw_event,
         message,
         code: Some(code.into()),
-    }
-}
-
-/// RUN_FINISHED of `run`, with its outcome and the tokens it used.
-fn run_finished(run: Run, outcome: Value) -> Event {
-    Event::RunFinished {
-        timestamp: None,
-        thread_id: run.thread_id,
-        run_id: run.run_id,
-        outcome,
-        usage: (!run.usage.is_empty()).then(|| run.usage.into_values().collect()),
     }
 }
 

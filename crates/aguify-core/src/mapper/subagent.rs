@@ -158,7 +158,7 @@ impl Mapper {
         let Some(run) = self.run.as_mut() else { return };
         let subagents = &self.subagents;
         let owned = |item: &str| subagents.owner_of(item) == Some(id.as_str());
-        let reasoning = run.take_reasoning(|_, rid| owned(rid));
+        let reasoning = (run.reasoning).take_if(|s| s.block.is_some() && owned(&s.id));
         let texts: Vec<String> = run.text_open.extract_if(.., |m| owned(m)).collect();
         let tools: Vec<String> = run
             .open_tools
@@ -166,8 +166,8 @@ impl Mapper {
             .filter(|c| owned(c))
             .cloned()
             .collect();
-        for rid in reasoning {
-            self.emit_reasoning_end(rid, out);
+        if let Some(span) = reasoning {
+            self.emit_reasoning_end(span.id, out);
         }
         for m in texts {
             self.emit_text_end(&m, out);
