@@ -6,7 +6,6 @@
 
 mod completion;
 pub mod content;
-mod passthrough;
 mod subagent;
 mod tool_error;
 mod v2;
@@ -21,7 +20,6 @@ use crate::input::Record;
 use crate::model::{ErrorInfo, InterruptInfo, ModelEvent, Snapshot, ToolResult};
 use crate::payload::Payload;
 
-pub use passthrough::AguiPassthrough;
 pub use v2::V2Adapter;
 pub use v3::V3Adapter;
 pub use v3::IDLESS_TOOLS_WARNING;
@@ -35,19 +33,6 @@ pub enum Disposition {
     Ignored(&'static str),
     /// It could not be understood; why, by type and in words (what was expected).
     Bad(BadLine),
-}
-
-/// One input family's translator.
-pub trait Adapter {
-    /// Translates one record, appending model events to `out`.
-    fn feed(&mut self, rec: &Record, kind: &RecordKind, out: &mut Vec<ModelEvent>) -> Disposition;
-    /// End of the file: close what the log left open (a run with no terminal is truncated).
-    fn finish(&mut self, out: &mut Vec<ModelEvent>);
-    /// A warning about the record just fed that was still converted (e.g. a v3 `seq` out of
-    /// order), taken once.
-    fn take_warning(&mut self) -> Option<String> {
-        None
-    }
 }
 
 /// The input family a file is in, as chosen by `--from` or detected.
@@ -462,24 +447,28 @@ pub fn wrong_form_of(message: &str) -> Option<(&str, &str)> {
     Some((forced, article(rest)?.strip_suffix(" record")?))
 }
 
+/// The adapter of a file's family.
+enum Adapter {
+    V2(V2Adapter),
+    V3(V3Adapter),
+    /// AG-UI input (captures of any AG-UI server): events pass through unchanged, so `check`
+    /// and `timeline` can read them.
+    Agui,
+}
+
 /// Per-file routing: classify, lock the family, delegate.
 pub struct Router {
     forced: Option<Family>,
-    family: Option<Family>,
-    adapter: Option<Box<dyn Adapter + Send>>,
+    /// The file's family, from its first record of one, and that family's adapter.
+    adapter: Option<(Family, Adapter)>,
 }
 
 impl Router {
     pub fn new(forced: Option<Family>) -> Self {
         Router {
             forced,
-            family: None,
             adapter: None,
         }
-    }
-
-    pub fn family(&self) -> Option<Family> {
-        self.family
     }
 
     pub fn feed(&mut self, rec: &Record, out: &mut Vec<ModelEvent>) -> Disposition {
@@ -487,54 +476,59 @@ impl Router {
         if let RecordKind::Unknown(why) = &kind {
             return Disposition::Bad(why.clone());
         }
-        if let Some(f) = kind.family() {
-            match self.family {
-                None => {
-                    if let Some(forced) = self.forced {
-                        if forced != f {
-                            let why = wrong_form(forced, f);
-                            return Disposition::Bad(BadLine::new(Reason::NotTheForcedForm, why));
-                        }
-                    }
-                    self.start(f);
-                }
-                Some(locked) if locked != f => {
-                    let why = format!(
-                        "mixed forms: this file is {} but this record is {}; skipped",
-                        locked.name(),
-                        f.name()
-                    );
-                    return Disposition::Bad(BadLine::new(Reason::MixedForms, why));
-                }
-                _ => {}
+        let (forced, found) = (self.forced, kind.family());
+        let (_, adapter) = match (&mut self.adapter, found) {
+            (Some((locked, _)), Some(f)) if *locked != f => {
+                let why = format!(
+                    "mixed forms: this file is {} but this record is {}; skipped",
+                    locked.name(),
+                    f.name()
+                );
+                return Disposition::Bad(BadLine::new(Reason::MixedForms, why));
             }
-        } else if self.family.is_none() {
-            // An error line or stream part before any event: take the forced or v2 family.
-            self.start(self.forced.unwrap_or(Family::V2));
+            (Some(a), _) => a,
+            (None, Some(f)) if forced.is_some_and(|forced| forced != f) => {
+                let why = wrong_form(forced.unwrap_or(f), f);
+                return Disposition::Bad(BadLine::new(Reason::NotTheForcedForm, why));
+            }
+            // An error line or stream part before any event: the forced or v2 family.
+            (None, _) => {
+                let f = found.or(forced).unwrap_or(Family::V2);
+                self.adapter.insert((f, match f {
+                    Family::V2 => Adapter::V2(V2Adapter::default()),
+                    Family::V3 => Adapter::V3(V3Adapter::default()),
+                    Family::Agui => Adapter::Agui,
+                }))
+            }
+        };
+        match (adapter, kind) {
+            (Adapter::V2(a), kind) => a.feed(rec, &kind, out),
+            (Adapter::V3(a), kind) => a.feed(rec, &kind, out),
+            (Adapter::Agui, RecordKind::Agui) => {
+                out.push(ModelEvent::Native(rec.value().clone()));
+                Disposition::Mapped
+            }
+            (Adapter::Agui, _) => {
+                Disposition::Bad("expected an AG-UI event in an AG-UI capture".into())
+            }
         }
-        match &mut self.adapter {
-            Some(a) => a.feed(rec, &kind, out),
-            None => Disposition::Bad("no adapter for this record".into()),
-        }
-    }
-
-    fn start(&mut self, f: Family) {
-        self.family = Some(f);
-        self.adapter = Some(match f {
-            Family::V2 => Box::new(V2Adapter::default()),
-            Family::V3 => Box::new(V3Adapter::default()),
-            Family::Agui => Box::new(AguiPassthrough),
-        });
     }
 
     /// A warning about the record just fed (it was still converted).
     pub fn take_warning(&mut self) -> Option<String> {
-        self.adapter.as_mut().and_then(|a| a.take_warning())
+        match &mut self.adapter {
+            Some((_, Adapter::V2(a))) => a.warning.take(),
+            Some((_, Adapter::V3(a))) => a.warning.take(),
+            _ => None,
+        }
     }
 
+    /// End of the file: close what the log left open (a run with no terminal is truncated).
     pub fn finish(&mut self, out: &mut Vec<ModelEvent>) {
-        if let Some(a) = &mut self.adapter {
-            a.finish(out);
+        match &mut self.adapter {
+            Some((_, Adapter::V2(a))) => a.finish(out),
+            Some((_, Adapter::V3(a))) => a.finish(out),
+            _ => {}
         }
     }
 }

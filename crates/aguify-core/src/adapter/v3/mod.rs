@@ -16,7 +16,7 @@ use serde_json::Value;
 
 use super::str_field as s;
 use super::RecordKind;
-use super::{custom_event, custom_payload_event, interrupts_from, lc, Adapter, Disposition};
+use super::{custom_event, custom_payload_event, interrupts_from, lc, Disposition};
 use crate::input::Record;
 use crate::model::{ErrorInfo, InterruptInfo, MessageRef, ModelEvent};
 use crate::payload::Payload;
@@ -51,7 +51,7 @@ pub struct V3Adapter {
     /// The file's first integer `seq`: a later event back at it (or below) starts the next
     /// recorded run ([`crate::wire::v3::seq_restarts`]).
     first_seq: Option<i64>,
-    warning: Option<String>,
+    pub(super) warning: Option<String>,
     /// The run's sub-agents ([`super::subagent::Nest`]).
     nest: super::subagent::Nest,
     /// Tool calls whose model message gave them no id (LangGraph.js with
@@ -424,8 +424,8 @@ fn lifecycle_error(error: Option<&Value>, what: &str) -> ErrorInfo {
     }
 }
 
-impl Adapter for V3Adapter {
-    fn feed(&mut self, rec: &Record, kind: &RecordKind, out: &mut Vec<ModelEvent>) -> Disposition {
+impl V3Adapter {
+    pub(super) fn feed(&mut self, rec: &Record, kind: &RecordKind, out: &mut Vec<ModelEvent>) -> Disposition {
         let ev: &Event = match kind {
             RecordKind::V3 => match rec.v3.as_deref() {
                 Some(ev) => ev,
@@ -464,11 +464,7 @@ impl Adapter for V3Adapter {
         self.on_method(method, &ns, ev.seq.as_ref(), &ev.params, out)
     }
 
-    fn take_warning(&mut self) -> Option<String> {
-        self.warning.take()
-    }
-
-    fn finish(&mut self, out: &mut Vec<ModelEvent>) {
+    pub(super) fn finish(&mut self, out: &mut Vec<ModelEvent>) {
         self.end_run(false, out);
     }
 }
