@@ -312,16 +312,8 @@ pub fn shared_state_events(s: &crate::wire::state::State, out: &mut Vec<ModelEve
 
 /// The event of state `s` whose entries other than its messages are `rest`.
 pub(crate) fn encoded_state(rest: Value, s: &crate::wire::state::State) -> ModelEvent {
-    match crate::model::EncodedState::new(rest, s.messages.clone()) {
-        Ok(e) => ModelEvent::State(Snapshot::Encoded(Box::new(e))),
-        // Not reached (the state's first entry is its list): the state as a tree.
-        Err((mut state, messages)) => {
-            if let Some(Value::Array(list)) = state.get_mut("messages") {
-                list.extend(messages.iter().map(|m| m.to_value()));
-            }
-            ModelEvent::State(Snapshot::Value(state))
-        }
-    }
+    let state = crate::model::EncodedState::new(rest, s.messages.clone());
+    ModelEvent::State(Snapshot::Encoded(Box::new(state)))
 }
 
 /// A tool's result: a `ToolMessage` (its content, id and error status) or any other output
