@@ -47,29 +47,28 @@ pub fn read_block(b: &Value) -> Block<'_> {
         Value::Object(o) => o,
         _ => return Block::Other,
     };
-    let ty = o.field("type").and_then(Value::as_str).unwrap_or("");
-    let text = |k: &str| o.field(k).and_then(Value::as_str).filter(|t| !t.is_empty());
+    let ty = o.field_str("type").unwrap_or("");
+    let text = |k: &str| o.field_str(k).filter(|t| !t.is_empty());
     match ty {
         "non_standard" => match o.field("value").filter(|v| v.field("type").is_some()) {
             Some(inner) => read_block(inner),
             None => Block::Other,
         },
-        "text" | "text_delta" => Block::Text(o.field("text").and_then(Value::as_str).unwrap_or("")),
+        "text" | "text_delta" => Block::Text(o.field_str("text").unwrap_or("")),
         "reasoning" => {
             let summary = o.field("summary").and_then(Value::as_array);
             let mut parts = summary_parts(summary.map(Vec::as_slice).unwrap_or_default());
             parts.extend(text("reasoning").map(|t| (0, t)));
             let signature = o
                 .field("extras")
-                .and_then(|e| e.field("signature"))
-                .and_then(Value::as_str)
+                .and_then(|e| e.field_str("signature"))
                 .filter(|s| !s.is_empty())
                 .or_else(|| text("signature"))
                 .or_else(|| text("encrypted_content"));
             Block::Reasoning { parts, signature }
         }
         "thinking" => reasoning(text("thinking").unwrap_or_default(), text("signature")),
-        "redacted_thinking" => match o.field("data").and_then(Value::as_str) {
+        "redacted_thinking" => match o.field_str("data") {
             Some(d) => Block::Redacted(d),
             None => Block::Other,
         },
@@ -99,8 +98,7 @@ fn bedrock_reasoning(o: &Map<String, Value>) -> Block<'_> {
         .or_else(|| o.field("reasoningText"));
     let text = |k: &str| {
         inner
-            .and_then(|i| i.field(k))
-            .and_then(Value::as_str)
+            .and_then(|i| i.field_str(k))
             .filter(|t| !t.is_empty())
     };
     reasoning(text("text").unwrap_or_default(), text("signature"))
@@ -113,7 +111,7 @@ fn summary_parts(summary: &[Value]) -> Vec<(usize, &str)> {
         .iter()
         .enumerate()
         .filter_map(|(pos, s)| {
-            let t = s.field("text").and_then(Value::as_str)?;
+            let t = s.field_str("text")?;
             let part = s
                 .field("index")
                 .and_then(Value::as_u64)
@@ -202,7 +200,7 @@ pub fn parts_events(
 /// no two such chunks) is keyed by its id, so each call stays its own; one without index nor
 /// id continues call `"0"`.
 fn tool_chunk_event(message_id: &str, c: &Value) -> ModelEvent {
-    let id = c.field("id").and_then(Value::as_str).map(str::to_string);
+    let id = c.field_str("id").map(str::to_string);
     let index = match (c.field("index").filter(|i| !i.is_null()), &id) {
         (Some(i), _) => block_key(i),
         (None, Some(id)) if !id.is_empty() => format!("id:{id}"),
@@ -213,13 +211,11 @@ fn tool_chunk_event(message_id: &str, c: &Value) -> ModelEvent {
         index,
         id,
         name: c
-            .field("name")
-            .and_then(Value::as_str)
+            .field_str("name")
             .filter(|n| !n.is_empty())
             .map(str::to_string),
         args: c
-            .field("args")
-            .and_then(Value::as_str)
+            .field_str("args")
             .unwrap_or_default()
             .to_string(),
     }

@@ -106,7 +106,7 @@ pub fn v2_payload(rec: &Record) -> &Value {
     if rec.sse_event.as_deref() == Some("events") {
         return rec.value();
     }
-    match rec.value().field("event").and_then(Value::as_str) {
+    match rec.value().field_str("event") {
         Some("events") => rec.value().field("data").unwrap_or(rec.value()),
         _ => rec.value(),
     }
@@ -137,8 +137,7 @@ pub fn classify(rec: &Record) -> RecordKind {
     let part = match &rec.sse_event {
         Some(ev) => Some(ev.as_str()),
         None => v
-            .field("event")
-            .and_then(Value::as_str)
+            .field_str("event")
             .filter(|e| !e.starts_with("on_")),
     };
     if let Some(mode) = part {
@@ -205,12 +204,12 @@ fn is_v2(v: &Value) -> bool {
 }
 
 fn is_v3(v: &Value) -> bool {
-    v.field("type").and_then(Value::as_str) == Some("event")
+    v.field_str("type") == Some("event")
         && v.field("method").is_some_and(Value::is_string)
 }
 
 fn is_agui(v: &Value) -> bool {
-    v.field("type").and_then(Value::as_str).is_some_and(|t| {
+    v.field_str("type").is_some_and(|t| {
         !t.is_empty()
             && t.bytes()
                 .all(|b| b.is_ascii_uppercase() || b == b'_' || b.is_ascii_digit())
@@ -221,7 +220,7 @@ fn is_agui(v: &Value) -> bool {
 /// LangGraph.js's v3 event stream sends `{"message": "NAME: MSG"}` (the error as `String(err)`
 /// writes it), read as the same name and message.
 pub fn error_info(data: &Value) -> ErrorInfo {
-    let s = |k: &str| data.field(k).and_then(Value::as_str).map(str::to_string);
+    let s = |k: &str| data.field_str(k).map(str::to_string);
     let (name, message) = match (s("error"), s("message")) {
         (None, Some(m)) => match split_error_name(&m) {
             Some((name, msg)) => (Some(name.to_string()), Some(msg.to_string())),

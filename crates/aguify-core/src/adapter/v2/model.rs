@@ -347,7 +347,7 @@ fn raw_args(output: &Value, id: &str) -> Option<String> {
         .field("tool_call_chunks")?
         .as_array()?
         .iter()
-        .find(|c| c.field("id").and_then(Value::as_str) == Some(id))?
+        .find(|c| c.field_str("id") == Some(id))?
         .field("args")?
         .as_str()
         .map(str::to_string)
