@@ -173,15 +173,7 @@ pub fn classify(rec: &Record) -> RecordKind {
             },
             "values" => RecordKind::Values,
             "custom" => RecordKind::Custom,
-            "messages"
-                if data
-                    .as_array()
-                    .and_then(|a| a.first())
-                    .is_some_and(Value::is_object) =>
-            {
-                RecordKind::MessagesTuple
-            }
-            "message" if rec.sse_event.is_some() && is_agui(data) => RecordKind::Agui,
+            "messages" if data.get(0).is_some_and(Value::is_object) => RecordKind::MessagesTuple,
             other => RecordKind::OtherStreamMode(other.to_string()),
         };
     }
