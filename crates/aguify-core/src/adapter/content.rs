@@ -39,10 +39,22 @@ pub enum Block<'a> {
     Other,
 }
 
+/// A `non_standard` block wraps a provider block the protocol has no type for (e.g. Anthropic
+/// `redacted_thinking`): read the wrapped value.
+pub fn unwrap_non_standard(c: &Value) -> &Value {
+    if c.field_str("type") == Some("non_standard") {
+        return c
+            .field("value")
+            .filter(|v| v.field("type").is_some())
+            .unwrap_or(c);
+    }
+    c
+}
+
 /// Reads one content block, whatever the provider spells it. A `non_standard` block is read
 /// as the provider block it wraps.
 pub fn read_block(b: &Value) -> Block<'_> {
-    let o = match b {
+    let o = match unwrap_non_standard(b) {
         Value::String(s) => return Block::Text(s),
         Value::Object(o) => o,
         _ => return Block::Other,
@@ -50,10 +62,6 @@ pub fn read_block(b: &Value) -> Block<'_> {
     let ty = o.field_str("type").unwrap_or("");
     let text = |k: &str| o.field_str(k).filter(|t| !t.is_empty());
     match ty {
-        "non_standard" => match o.field("value").filter(|v| v.field("type").is_some()) {
-            Some(inner) => read_block(inner),
-            None => Block::Other,
-        },
         "text" | "text_delta" => Block::Text(o.field_str("text").unwrap_or("")),
         "reasoning" => {
             let summary = o.field("summary").and_then(Value::as_array);

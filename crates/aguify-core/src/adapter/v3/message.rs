@@ -7,7 +7,7 @@ use serde_json::Value;
 use super::{FastIds, V3Adapter};
 use crate::adapter::completion::{self, Rest};
 use crate::adapter::content::Block as Content;
-use crate::adapter::content::{block_events, block_key, read_block, reasoning};
+use crate::adapter::content::{block_events, block_key, read_block, reasoning, unwrap_non_standard};
 use crate::adapter::{lc, str_field as s, Disposition};
 use crate::model::{ModelEvent, Usage};
 use crate::wire::v3::{Data, Delta, Message};
@@ -344,18 +344,6 @@ fn usage(m: &Message, with_metadata: bool) -> Option<Usage> {
         (usage.provider, usage.model) = (None, None);
     }
     Some(usage)
-}
-
-/// A `non_standard` block wraps a provider block the protocol has no type for (e.g. Anthropic
-/// `redacted_thinking`): read the wrapped value.
-fn unwrap_non_standard(c: &Value) -> &Value {
-    if c.field_str("type") == Some("non_standard") {
-        return c
-            .field("value")
-            .filter(|v| v.field("type").is_some())
-            .unwrap_or(c);
-    }
-    c
 }
 
 /// A block's content as [`read_block`] reads it; a block without a `type` is text.
