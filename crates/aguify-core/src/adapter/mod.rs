@@ -345,24 +345,16 @@ pub fn custom_event(name: Option<&str>, data: &Value) -> ModelEvent {
 /// [`custom_event`] of data passed through as text (a v3 `custom` event's, read without a
 /// tree).
 pub fn custom_payload_event(name: Option<&str>, data: Payload) -> ModelEvent {
-    let named = match name {
-        Some(n) => Some((n.to_string(), None)),
-        None => data.fields().and_then(|o| {
-            let part = |k: &str| o.get(k).map(|p| Payload::of_field(p));
-            match o
-                .get("name")
-                .map(|n| serde_json::from_str::<Value>(n.get()))
-            {
-                Some(Ok(Value::String(n))) => Some((n, part("payload").or_else(|| part("data")))),
-                _ if o.len() == 1 => Some(("custom".to_string(), Some(part("payload")?))),
-                _ => None,
-            }
-        }),
+    // A name given, the data is read no further.
+    let fields = name.is_none().then(|| data.fields()).flatten().unwrap_or_default();
+    let part = |k: &str| fields.get(k).map(|p| Payload::of_field(p));
+    let named = (fields.get("name")).and_then(|n| serde_json::from_str::<String>(n.get()).ok());
+    let (name, value) = match (name, named) {
+        (Some(n), _) => (n.to_string(), None),
+        (None, Some(n)) => (n, part("payload").or_else(|| part("data"))),
+        (None, None) => ("custom".to_string(), part("payload").filter(|_| fields.len() == 1)),
     };
-    let (name, value) = match named {
-        Some((n, part)) => (n, part.unwrap_or(data)),
-        None => ("custom".to_string(), data),
-    };
+    let value = value.unwrap_or(data);
     if name == "agui" {
         let v = value.to_value();
         if v.field("type").is_some_and(Value::is_string) {
