@@ -41,9 +41,8 @@ pub struct V3Adapter {
     /// The run's messages known so far (streamed, or in a state): a message a later state
     /// holds that is none of these did not stream ([`V3Adapter::complete_from_state`]).
     known_messages: HashSet<String, FastIds>,
-    /// Whether the run's first root state was seen, and the length of the last one's list.
-    state_seen: bool,
-    state_len: usize,
+    /// The length of the last root state's list (`None` until the run's first root state).
+    state_len: Option<usize>,
     /// `seq` → (input line, [`crate::input::text_hash`] of the text) for the current run, to spot replays
     /// and reordering.
     seqs: seq::Seqs,
@@ -103,15 +102,12 @@ impl V3Adapter {
         msgs: impl ExactSizeIterator<Item = MessageRef<'a>>,
         out: &mut Vec<ModelEvent>,
     ) {
-        let first = !self.state_seen;
-        self.state_seen = true;
         let len = msgs.len();
-        let from = if len >= self.state_len {
-            self.state_len
-        } else {
-            0
+        let (first, prev) = match self.state_len.replace(len) {
+            Some(prev) => (false, prev),
+            None => (true, 0),
         };
-        self.state_len = len;
+        let from = if len >= prev { prev } else { 0 };
         for m in msgs.skip(from) {
             let (kind, id) = m.kind_and_id();
             let Some(id) = id.filter(|i| !i.is_empty() && kind.as_deref() == Some("ai")) else {
@@ -187,8 +183,7 @@ impl V3Adapter {
         self.idless_told = false;
         self.interrupts.clear();
         self.known_messages.clear();
-        self.state_seen = false;
-        self.state_len = 0;
+        self.state_len = None;
         self.seqs.clear();
         self.max_seq = None;
     }
