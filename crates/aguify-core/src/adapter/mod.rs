@@ -266,6 +266,14 @@ pub(crate) fn str_field(v: &Value, k: &str) -> Option<String> {
     v.field_str(k).map(str::to_string)
 }
 
+/// A value as text: a string as it is, any other value as JSON.
+pub(crate) fn json_text(v: &Value) -> String {
+    match v {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
 /// A state's `__interrupt__` entry (the platform appends it to the state of an interrupted
 /// run), taken out of the state, as the run's stop when it lists any: `None` without the
 /// entry, else whether it listed any.

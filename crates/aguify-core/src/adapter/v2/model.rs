@@ -209,11 +209,8 @@ impl V2Adapter {
             // Each call's args as compact JSON (a message's `tool_calls` writes them so).
             let calls = (m.calls.iter())
                 .map(|(id, name, args)| {
-                    let args = match serde_json::from_str(args) {
-                        Ok(Value::String(a)) => a,
-                        Ok(v) => v.to_string(),
-                        Err(_) => args.clone(),
-                    };
+                    let args = (serde_json::from_str(args))
+                        .map_or_else(|_| args.clone(), |v| crate::adapter::json_text(&v));
                     (id.clone(), name.clone(), args)
                 })
                 .collect();
