@@ -395,10 +395,7 @@ impl V3Adapter {
 
 /// The tool call that started a graph (`cause: {type: "toolCall", tool_call_id}`).
 fn tool_call(l: &Lifecycle) -> Option<&str> {
-    let c = l.cause.as_ref()?;
-    if c.field_str("type") != Some("toolCall") {
-        return None;
-    }
+    let c = (l.cause.as_ref()).filter(|c| c.field_str("type") == Some("toolCall"))?;
     c.field_str("tool_call_id")
 }
 
@@ -406,10 +403,8 @@ fn tool_call(l: &Lifecycle) -> Option<&str> {
 fn lifecycle_error(error: Option<&Value>, what: &str) -> ErrorInfo {
     let message = match error {
         Some(Value::String(m)) => m.clone(),
-        Some(Value::Object(o)) => match o.field_str("message") {
-            Some(m) => m.to_string(),
-            None => format!("{what} failed"),
-        },
+        Some(Value::Object(o)) => (o.field_str("message"))
+            .map_or_else(|| format!("{what} failed"), str::to_string),
         _ => format!("{what} failed (lifecycle `failed` without an error)"),
     };
     ErrorInfo {
