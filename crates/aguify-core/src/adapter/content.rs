@@ -76,10 +76,7 @@ pub fn read_block(b: &Value) -> Block<'_> {
             Block::Reasoning { parts, signature }
         }
         "thinking" => reasoning(text("thinking").unwrap_or_default(), text("signature")),
-        "redacted_thinking" => match o.field_str("data") {
-            Some(d) => Block::Redacted(d),
-            None => Block::Other,
-        },
+        "redacted_thinking" => o.field_str("data").map_or(Block::Other, Block::Redacted),
         "reasoning_content" => bedrock_reasoning(o),
         "tool_call" | "tool_call_chunk" => Block::ToolCall,
         // LangGraph.js keeps a provider's own tool block: Anthropic's `tool_use` starts the

@@ -44,10 +44,8 @@ pub fn read(err: &Value) -> ToolError {
                 None => name.to_string(),
             },
             // A dumpd exception whose repr did not parse: the repr is what there is.
-            None if o.field("lc").is_some() => match o.field_str("repr") {
-                Some(repr) => repr.to_string(),
-                None => super::error_info(&err).message,
-            },
+            None if o.field("lc").is_some() => (o.field_str("repr"))
+                .map_or_else(|| super::error_info(&err).message, str::to_string),
             None => {
                 let e = super::error_info(&err);
                 match e.name {

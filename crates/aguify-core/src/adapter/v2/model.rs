@@ -60,10 +60,7 @@ impl V2Adapter {
                     _ => &Value::Null,
                 };
                 // `generations` form (older LangChain): take the first message.
-                let output = match output.pointer("/generations/0/0/message") {
-                    Some(m) => m,
-                    None => output,
-                };
+                let output = output.pointer("/generations/0/0/message").unwrap_or(output);
                 self.remember_calls(&MessageCalls::of_message(output));
                 let streamed = self.models.get(&run_id).is_some_and(|m| !m.ended);
                 let message_id = self.open_model(&run_id, output.field_str("id"), out);
