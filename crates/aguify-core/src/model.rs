@@ -116,24 +116,9 @@ impl EncodedState {
     /// A state whose messages' texts are this long or longer is kept in parts.
     pub const PARTS: usize = 64 * 1024;
 
-    /// Whether `state` is an object whose first entry is `messages`, holding `[]`.
-    pub fn fits(state: &Value) -> bool {
-        let Value::Object(o) = state else {
-            return false;
-        };
-        matches!(o.iter().next(), Some((k, Value::Array(empty))) if k == "messages" && empty.is_empty())
-    }
-
-    /// The state `state` (an object whose first entry is `messages`, holding `[]`:
-    /// [`EncodedState::fits`]) with `messages` in that list; any other `state` is handed back.
-    #[allow(clippy::type_complexity)]
-    pub fn new(
-        state: Value,
-        messages: Vec<Arc<SharedJson>>,
-    ) -> Result<Self, (Value, Vec<Arc<SharedJson>>)> {
-        let Some(o) = state.as_object().filter(|_| Self::fits(&state)) else {
-            return Err((state, messages));
-        };
+    /// The state `state` (an object whose first entry is `messages`, holding `[]`: a
+    /// [`crate::wire::state::State`]'s `rest`) with `messages` in that list.
+    pub fn new(state: Value, messages: Vec<Arc<SharedJson>>) -> Self {
         // Each message's text is made here, on the thread that made the state, not where it
         // is written.
         let texts: usize = messages.iter().map(|m| m.json().len() + 1).sum();
@@ -149,7 +134,7 @@ impl EncodedState {
             }
         }
         buf.push(b']');
-        for (k, v) in o.iter().skip(1) {
+        for (k, v) in state.as_object().into_iter().flatten().skip(1) {
             buf.push(b',');
             let _ = crate::js_numbers::to_writer(&mut buf, k);
             buf.push(b':');
@@ -172,14 +157,14 @@ impl EncodedState {
             crate::js_numbers::to_writer(&mut buf, &tree).expect("a value");
             utf8(buf)
         });
-        Ok(enc)
+        enc
     }
 
     /// A state (an object whose first entry is a `messages` list) with its messages taken
     /// apart; any other value is handed back.
     pub fn from_state(mut state: Value) -> Result<Self, Value> {
-        let list = match state.as_object_mut().and_then(|o| o.values_mut().next()) {
-            Some(Value::Array(list)) => std::mem::take(list),
+        let list = match state.as_object_mut().and_then(|o| o.iter_mut().next()) {
+            Some((k, Value::Array(list))) if k == "messages" => std::mem::take(list),
             _ => return Err(state),
         };
         let mut messages: Vec<Arc<SharedJson>> = list
@@ -187,7 +172,7 @@ impl EncodedState {
             .map(|m| Arc::new(SharedJson::new(m)))
             .collect();
         crate::wire::state::pair_unanswered(&mut messages);
-        Self::new(state, messages).map_err(|(state, _)| state)
+        Ok(Self::new(state, messages))
     }
 
     /// The state's messages as they are held: shared, some known by their text only.
@@ -509,7 +494,5 @@ mod tests {
         ] {
             assert_eq!(EncodedState::from_state(other.clone()), Err(other));
         }
-        assert!(!EncodedState::fits(&json!({"messages": [1]})));
-        assert!(EncodedState::fits(&json!({"messages": [], "k": 1})));
     }
 }

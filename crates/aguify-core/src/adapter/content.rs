@@ -39,40 +39,44 @@ pub enum Block<'a> {
     Other,
 }
 
+/// A `non_standard` block wraps a provider block the protocol has no type for (e.g. Anthropic
+/// `redacted_thinking`): read the wrapped value.
+pub fn unwrap_non_standard(c: &Value) -> &Value {
+    if c.field_str("type") == Some("non_standard") {
+        return c
+            .field("value")
+            .filter(|v| v.field("type").is_some())
+            .unwrap_or(c);
+    }
+    c
+}
+
 /// Reads one content block, whatever the provider spells it. A `non_standard` block is read
 /// as the provider block it wraps.
 pub fn read_block(b: &Value) -> Block<'_> {
-    let o = match b {
+    let o = match unwrap_non_standard(b) {
         Value::String(s) => return Block::Text(s),
         Value::Object(o) => o,
         _ => return Block::Other,
     };
-    let ty = o.field("type").and_then(Value::as_str).unwrap_or("");
-    let text = |k: &str| o.field(k).and_then(Value::as_str).filter(|t| !t.is_empty());
+    let ty = o.field_str("type").unwrap_or("");
+    let text = |k: &str| o.field_str(k).filter(|t| !t.is_empty());
     match ty {
-        "non_standard" => match o.field("value").filter(|v| v.field("type").is_some()) {
-            Some(inner) => read_block(inner),
-            None => Block::Other,
-        },
-        "text" | "text_delta" => Block::Text(o.field("text").and_then(Value::as_str).unwrap_or("")),
+        "text" | "text_delta" => Block::Text(o.field_str("text").unwrap_or("")),
         "reasoning" => {
             let summary = o.field("summary").and_then(Value::as_array);
             let mut parts = summary_parts(summary.map(Vec::as_slice).unwrap_or_default());
             parts.extend(text("reasoning").map(|t| (0, t)));
             let signature = o
                 .field("extras")
-                .and_then(|e| e.field("signature"))
-                .and_then(Value::as_str)
+                .and_then(|e| e.field_str("signature"))
                 .filter(|s| !s.is_empty())
                 .or_else(|| text("signature"))
                 .or_else(|| text("encrypted_content"));
             Block::Reasoning { parts, signature }
         }
         "thinking" => reasoning(text("thinking").unwrap_or_default(), text("signature")),
-        "redacted_thinking" => match o.field("data").and_then(Value::as_str) {
-            Some(d) => Block::Redacted(d),
-            None => Block::Other,
-        },
+        "redacted_thinking" => o.field_str("data").map_or(Block::Other, Block::Redacted),
         "reasoning_content" => bedrock_reasoning(o),
         "tool_call" | "tool_call_chunk" => Block::ToolCall,
         // LangGraph.js keeps a provider's own tool block: Anthropic's `tool_use` starts the
@@ -99,8 +103,7 @@ fn bedrock_reasoning(o: &Map<String, Value>) -> Block<'_> {
         .or_else(|| o.field("reasoningText"));
     let text = |k: &str| {
         inner
-            .and_then(|i| i.field(k))
-            .and_then(Value::as_str)
+            .and_then(|i| i.field_str(k))
             .filter(|t| !t.is_empty())
     };
     reasoning(text("text").unwrap_or_default(), text("signature"))
@@ -113,7 +116,7 @@ fn summary_parts(summary: &[Value]) -> Vec<(usize, &str)> {
         .iter()
         .enumerate()
         .filter_map(|(pos, s)| {
-            let t = s.field("text").and_then(Value::as_str)?;
+            let t = s.field_str("text")?;
             let part = s
                 .field("index")
                 .and_then(Value::as_u64)
@@ -202,7 +205,7 @@ pub fn parts_events(
 /// no two such chunks) is keyed by its id, so each call stays its own; one without index nor
 /// id continues call `"0"`.
 fn tool_chunk_event(message_id: &str, c: &Value) -> ModelEvent {
-    let id = c.field("id").and_then(Value::as_str).map(str::to_string);
+    let id = c.field_str("id").map(str::to_string);
     let index = match (c.field("index").filter(|i| !i.is_null()), &id) {
         (Some(i), _) => block_key(i),
         (None, Some(id)) if !id.is_empty() => format!("id:{id}"),
@@ -213,13 +216,11 @@ fn tool_chunk_event(message_id: &str, c: &Value) -> ModelEvent {
         index,
         id,
         name: c
-            .field("name")
-            .and_then(Value::as_str)
+            .field_str("name")
             .filter(|n| !n.is_empty())
             .map(str::to_string),
         args: c
-            .field("args")
-            .and_then(Value::as_str)
+            .field_str("args")
             .unwrap_or_default()
             .to_string(),
     }

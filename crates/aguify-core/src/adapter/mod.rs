@@ -6,7 +6,6 @@
 
 mod completion;
 pub mod content;
-mod passthrough;
 mod subagent;
 mod tool_error;
 mod v2;
@@ -21,7 +20,6 @@ use crate::input::Record;
 use crate::model::{ErrorInfo, InterruptInfo, ModelEvent, Snapshot, ToolResult};
 use crate::payload::Payload;
 
-pub use passthrough::AguiPassthrough;
 pub use v2::V2Adapter;
 pub use v3::V3Adapter;
 pub use v3::IDLESS_TOOLS_WARNING;
@@ -35,19 +33,6 @@ pub enum Disposition {
     Ignored(&'static str),
     /// It could not be understood; why, by type and in words (what was expected).
     Bad(BadLine),
-}
-
-/// One input family's translator.
-pub trait Adapter {
-    /// Translates one record, appending model events to `out`.
-    fn feed(&mut self, rec: &Record, kind: &RecordKind, out: &mut Vec<ModelEvent>) -> Disposition;
-    /// End of the file: close what the log left open (a run with no terminal is truncated).
-    fn finish(&mut self, out: &mut Vec<ModelEvent>);
-    /// A warning about the record just fed that was still converted (e.g. a v3 `seq` out of
-    /// order), taken once.
-    fn take_warning(&mut self) -> Option<String> {
-        None
-    }
 }
 
 /// The input family a file is in, as chosen by `--from` or detected.
@@ -121,7 +106,7 @@ pub fn v2_payload(rec: &Record) -> &Value {
     if rec.sse_event.as_deref() == Some("events") {
         return rec.value();
     }
-    match rec.value().field("event").and_then(Value::as_str) {
+    match rec.value().field_str("event") {
         Some("events") => rec.value().field("data").unwrap_or(rec.value()),
         _ => rec.value(),
     }
@@ -152,8 +137,7 @@ pub fn classify(rec: &Record) -> RecordKind {
     let part = match &rec.sse_event {
         Some(ev) => Some(ev.as_str()),
         None => v
-            .field("event")
-            .and_then(Value::as_str)
+            .field_str("event")
             .filter(|e| !e.starts_with("on_")),
     };
     if let Some(mode) = part {
@@ -189,15 +173,7 @@ pub fn classify(rec: &Record) -> RecordKind {
             },
             "values" => RecordKind::Values,
             "custom" => RecordKind::Custom,
-            "messages"
-                if data
-                    .as_array()
-                    .and_then(|a| a.first())
-                    .is_some_and(Value::is_object) =>
-            {
-                RecordKind::MessagesTuple
-            }
-            "message" if rec.sse_event.is_some() && is_agui(data) => RecordKind::Agui,
+            "messages" if data.get(0).is_some_and(Value::is_object) => RecordKind::MessagesTuple,
             other => RecordKind::OtherStreamMode(other.to_string()),
         };
     }
@@ -220,12 +196,12 @@ fn is_v2(v: &Value) -> bool {
 }
 
 fn is_v3(v: &Value) -> bool {
-    v.field("type").and_then(Value::as_str) == Some("event")
+    v.field_str("type") == Some("event")
         && v.field("method").is_some_and(Value::is_string)
 }
 
 fn is_agui(v: &Value) -> bool {
-    v.field("type").and_then(Value::as_str).is_some_and(|t| {
+    v.field_str("type").is_some_and(|t| {
         !t.is_empty()
             && t.bytes()
                 .all(|b| b.is_ascii_uppercase() || b == b'_' || b.is_ascii_digit())
@@ -236,7 +212,7 @@ fn is_agui(v: &Value) -> bool {
 /// LangGraph.js's v3 event stream sends `{"message": "NAME: MSG"}` (the error as `String(err)`
 /// writes it), read as the same name and message.
 pub fn error_info(data: &Value) -> ErrorInfo {
-    let s = |k: &str| data.field(k).and_then(Value::as_str).map(str::to_string);
+    let s = |k: &str| data.field_str(k).map(str::to_string);
     let (name, message) = match (s("error"), s("message")) {
         (None, Some(m)) => match split_error_name(&m) {
             Some((name, msg)) => (Some(name.to_string()), Some(msg.to_string())),
@@ -290,6 +266,14 @@ pub(crate) fn str_field(v: &Value, k: &str) -> Option<String> {
     v.field_str(k).map(str::to_string)
 }
 
+/// A value as text: a string as it is, any other value as JSON.
+pub(crate) fn json_text(v: &Value) -> String {
+    match v {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
 /// A state's `__interrupt__` entry (the platform appends it to the state of an interrupted
 /// run), taken out of the state, as the run's stop when it lists any: `None` without the
 /// entry, else whether it listed any.
@@ -327,16 +311,8 @@ pub fn shared_state_events(s: &crate::wire::state::State, out: &mut Vec<ModelEve
 
 /// The event of state `s` whose entries other than its messages are `rest`.
 pub(crate) fn encoded_state(rest: Value, s: &crate::wire::state::State) -> ModelEvent {
-    match crate::model::EncodedState::new(rest, s.messages.clone()) {
-        Ok(e) => ModelEvent::State(Snapshot::Encoded(Box::new(e))),
-        // Not reached (the state's first entry is its list): the state as a tree.
-        Err((mut state, messages)) => {
-            if let Some(Value::Array(list)) = state.get_mut("messages") {
-                list.extend(messages.iter().map(|m| m.to_value()));
-            }
-            ModelEvent::State(Snapshot::Value(state))
-        }
-    }
+    let state = crate::model::EncodedState::new(rest, s.messages.clone());
+    ModelEvent::State(Snapshot::Encoded(Box::new(state)))
 }
 
 /// A tool's result: a `ToolMessage` (its content, id and error status) or any other output
@@ -377,24 +353,16 @@ pub fn custom_event(name: Option<&str>, data: &Value) -> ModelEvent {
 /// [`custom_event`] of data passed through as text (a v3 `custom` event's, read without a
 /// tree).
 pub fn custom_payload_event(name: Option<&str>, data: Payload) -> ModelEvent {
-    let named = match name {
-        Some(n) => Some((n.to_string(), None)),
-        None => data.fields().and_then(|o| {
-            let part = |k: &str| o.get(k).map(|p| Payload::of_field(p));
-            match o
-                .get("name")
-                .map(|n| serde_json::from_str::<Value>(n.get()))
-            {
-                Some(Ok(Value::String(n))) => Some((n, part("payload").or_else(|| part("data")))),
-                _ if o.len() == 1 => Some(("custom".to_string(), Some(part("payload")?))),
-                _ => None,
-            }
-        }),
+    // A name given, the data is read no further.
+    let fields = name.is_none().then(|| data.fields()).flatten().unwrap_or_default();
+    let part = |k: &str| fields.get(k).map(|p| Payload::of_field(p));
+    let named = (fields.get("name")).and_then(|n| serde_json::from_str::<String>(n.get()).ok());
+    let (name, value) = match (name, named) {
+        (Some(n), _) => (n.to_string(), None),
+        (None, Some(n)) => (n, part("payload").or_else(|| part("data"))),
+        (None, None) => ("custom".to_string(), part("payload").filter(|_| fields.len() == 1)),
     };
-    let (name, value) = match named {
-        Some((n, part)) => (n, part.unwrap_or(data)),
-        None => ("custom".to_string(), data),
-    };
+    let value = value.unwrap_or(data);
     if name == "agui" {
         let v = value.to_value();
         if v.field("type").is_some_and(Value::is_string) {
@@ -462,24 +430,28 @@ pub fn wrong_form_of(message: &str) -> Option<(&str, &str)> {
     Some((forced, article(rest)?.strip_suffix(" record")?))
 }
 
+/// The adapter of a file's family.
+enum Adapter {
+    V2(V2Adapter),
+    V3(V3Adapter),
+    /// AG-UI input (captures of any AG-UI server): events pass through unchanged, so `check`
+    /// and `timeline` can read them.
+    Agui,
+}
+
 /// Per-file routing: classify, lock the family, delegate.
 pub struct Router {
     forced: Option<Family>,
-    family: Option<Family>,
-    adapter: Option<Box<dyn Adapter + Send>>,
+    /// The file's family, from its first record of one, and that family's adapter.
+    adapter: Option<(Family, Adapter)>,
 }
 
 impl Router {
     pub fn new(forced: Option<Family>) -> Self {
         Router {
             forced,
-            family: None,
             adapter: None,
         }
-    }
-
-    pub fn family(&self) -> Option<Family> {
-        self.family
     }
 
     pub fn feed(&mut self, rec: &Record, out: &mut Vec<ModelEvent>) -> Disposition {
@@ -487,54 +459,59 @@ impl Router {
         if let RecordKind::Unknown(why) = &kind {
             return Disposition::Bad(why.clone());
         }
-        if let Some(f) = kind.family() {
-            match self.family {
-                None => {
-                    if let Some(forced) = self.forced {
-                        if forced != f {
-                            let why = wrong_form(forced, f);
-                            return Disposition::Bad(BadLine::new(Reason::NotTheForcedForm, why));
-                        }
-                    }
-                    self.start(f);
-                }
-                Some(locked) if locked != f => {
-                    let why = format!(
-                        "mixed forms: this file is {} but this record is {}; skipped",
-                        locked.name(),
-                        f.name()
-                    );
-                    return Disposition::Bad(BadLine::new(Reason::MixedForms, why));
-                }
-                _ => {}
+        let (forced, found) = (self.forced, kind.family());
+        let (_, adapter) = match (&mut self.adapter, found) {
+            (Some((locked, _)), Some(f)) if *locked != f => {
+                let why = format!(
+                    "mixed forms: this file is {} but this record is {}; skipped",
+                    locked.name(),
+                    f.name()
+                );
+                return Disposition::Bad(BadLine::new(Reason::MixedForms, why));
             }
-        } else if self.family.is_none() {
-            // An error line or stream part before any event: take the forced or v2 family.
-            self.start(self.forced.unwrap_or(Family::V2));
+            (Some(a), _) => a,
+            (None, Some(f)) if forced.is_some_and(|forced| forced != f) => {
+                let why = wrong_form(forced.unwrap_or(f), f);
+                return Disposition::Bad(BadLine::new(Reason::NotTheForcedForm, why));
+            }
+            // An error line or stream part before any event: the forced or v2 family.
+            (None, _) => {
+                let f = found.or(forced).unwrap_or(Family::V2);
+                self.adapter.insert((f, match f {
+                    Family::V2 => Adapter::V2(V2Adapter::default()),
+                    Family::V3 => Adapter::V3(V3Adapter::default()),
+                    Family::Agui => Adapter::Agui,
+                }))
+            }
+        };
+        match (adapter, kind) {
+            (Adapter::V2(a), kind) => a.feed(rec, &kind, out),
+            (Adapter::V3(a), kind) => a.feed(rec, &kind, out),
+            (Adapter::Agui, RecordKind::Agui) => {
+                out.push(ModelEvent::Native(rec.value().clone()));
+                Disposition::Mapped
+            }
+            (Adapter::Agui, _) => {
+                Disposition::Bad("expected an AG-UI event in an AG-UI capture".into())
+            }
         }
-        match &mut self.adapter {
-            Some(a) => a.feed(rec, &kind, out),
-            None => Disposition::Bad("no adapter for this record".into()),
-        }
-    }
-
-    fn start(&mut self, f: Family) {
-        self.family = Some(f);
-        self.adapter = Some(match f {
-            Family::V2 => Box::new(V2Adapter::default()),
-            Family::V3 => Box::new(V3Adapter::default()),
-            Family::Agui => Box::new(AguiPassthrough),
-        });
     }
 
     /// A warning about the record just fed (it was still converted).
     pub fn take_warning(&mut self) -> Option<String> {
-        self.adapter.as_mut().and_then(|a| a.take_warning())
+        match &mut self.adapter {
+            Some((_, Adapter::V2(a))) => a.warning.take(),
+            Some((_, Adapter::V3(a))) => a.warning.take(),
+            _ => None,
+        }
     }
 
+    /// End of the file: close what the log left open (a run with no terminal is truncated).
     pub fn finish(&mut self, out: &mut Vec<ModelEvent>) {
-        if let Some(a) = &mut self.adapter {
-            a.finish(out);
+        match &mut self.adapter {
+            Some((_, Adapter::V2(a))) => a.finish(out),
+            Some((_, Adapter::V3(a))) => a.finish(out),
+            _ => {}
         }
     }
 }

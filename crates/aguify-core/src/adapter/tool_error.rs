@@ -36,7 +36,7 @@ pub fn read(err: &Value) -> ToolError {
     let err = lc::normalize_cow(err);
     let text = match &*err {
         Value::String(s) => s.lines().next().unwrap_or_default().to_string(),
-        Value::Object(o) => match o.field("__type__").and_then(Value::as_str) {
+        Value::Object(o) => match o.field_str("__type__") {
             // A dumpd exception whose repr parsed: `ValueError('msg')` → `ValueError: msg`.
             Some(name) => match o.field("_0") {
                 Some(Value::String(m)) => format!("{name}: {m}"),
@@ -44,10 +44,8 @@ pub fn read(err: &Value) -> ToolError {
                 None => name.to_string(),
             },
             // A dumpd exception whose repr did not parse: the repr is what there is.
-            None if o.field("lc").is_some() => match o.field("repr").and_then(Value::as_str) {
-                Some(repr) => repr.to_string(),
-                None => super::error_info(&err).message,
-            },
+            None if o.field("lc").is_some() => (o.field_str("repr"))
+                .map_or_else(|| super::error_info(&err).message, str::to_string),
             None => {
                 let e = super::error_info(&err);
                 match e.name {
@@ -82,17 +80,17 @@ fn interrupts(err: &Value) -> Option<Vec<InterruptInfo>> {
         }
         Value::Object(o) => {
             // API server: `{"error": "GraphInterrupt", "message": "(Interrupt(…),)"}`.
-            if let Some(name) = o.field("error").and_then(Value::as_str) {
+            if let Some(name) = o.field_str("error") {
                 if !is_interrupt_class(name) {
                     return None;
                 }
-                let message = o.field("message").and_then(Value::as_str)?;
+                let message = o.field_str("message")?;
                 let list = pyrepr::parse(message)?;
                 return Some(super::interrupts_from(&list));
             }
             // dumpd: `GraphInterrupt((Interrupt(…),))`, parsed by normalizing.
             let n = lc::normalize_cow(err);
-            let name = n.field("__type__").and_then(Value::as_str)?;
+            let name = n.field_str("__type__")?;
             if !is_interrupt_class(name) {
                 return None;
             }

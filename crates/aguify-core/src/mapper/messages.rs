@@ -262,9 +262,7 @@ pub(super) mod tests {
             .iter()
             .map(|m| Arc::new(SharedJson::new(m.clone())))
             .collect();
-        let Ok(enc) = EncodedState::new(json!({"messages": [], "k": 1}), shared) else {
-            panic!("a state");
-        };
+        let enc = EncodedState::new(json!({"messages": [], "k": 1}), shared);
         let got = events(ModelEvent::State(Snapshot::Encoded(Box::new(enc))));
         let want = events(state(json!({"messages": list, "k": 1})));
         assert_eq!(got, want);
@@ -272,9 +270,7 @@ pub(super) mod tests {
             .iter()
             .map(|m| Arc::new(SharedJson::new(m.clone())))
             .collect();
-        let Ok(enc) = EncodedState::new(json!({"messages": [], "k": 1}), shared) else {
-            panic!("a state");
-        };
+        let enc = EncodedState::new(json!({"messages": [], "k": 1}), shared);
         let (mut m, mut out, mut results) = (Mapper::new(MapOptions::default()), vec![], 0);
         for ev in [
             run_start(Some("r")),
@@ -321,9 +317,7 @@ pub(super) mod tests {
             .collect();
         let start = || run_start(None);
         let encoded = |n: usize| {
-            let Ok(e) = EncodedState::new(json!({"messages": []}), shared[..n].to_vec()) else {
-                panic!("a state");
-            };
+            let e = EncodedState::new(json!({"messages": []}), shared[..n].to_vec());
             ModelEvent::State(Snapshot::Encoded(Box::new(e)))
         };
         // The second run's list: the first's two messages, then two more (no ids: their

@@ -13,7 +13,7 @@ use std::collections::HashMap;
 use serde_json::Value;
 
 use super::{custom_event, custom_payload_event, interrupts_from, run_start};
-use super::{Adapter, Disposition, RecordKind};
+use super::{Disposition, RecordKind};
 use crate::input::Record;
 use crate::model::{ModelEvent, Snapshot};
 use crate::payload::Payload;
@@ -58,8 +58,8 @@ pub struct V2Adapter {
     tuple_last: Option<String>,
     /// The run's sub-agents ([`super::subagent::Nest`]).
     nest: super::subagent::Nest,
-    /// A warning about the record just fed (taken by [`Adapter::take_warning`]).
-    warning: Option<String>,
+    /// A warning about the record just fed (taken by [`super::Router::take_warning`]).
+    pub(super) warning: Option<String>,
 }
 
 impl V2Adapter {
@@ -216,12 +216,8 @@ impl V2Adapter {
     }
 }
 
-impl Adapter for V2Adapter {
-    fn take_warning(&mut self) -> Option<String> {
-        self.warning.take()
-    }
-
-    fn feed(&mut self, rec: &Record, kind: &RecordKind, out: &mut Vec<ModelEvent>) -> Disposition {
+impl V2Adapter {
+    pub(super) fn feed(&mut self, rec: &Record, kind: &RecordKind, out: &mut Vec<ModelEvent>) -> Disposition {
         match kind {
             RecordKind::V2 => {}
             RecordKind::RunMetadata { run_id, thread_id } => {
@@ -303,7 +299,7 @@ impl Adapter for V2Adapter {
         }
     }
 
-    fn finish(&mut self, out: &mut Vec<ModelEvent>) {
+    pub(super) fn finish(&mut self, out: &mut Vec<ModelEvent>) {
         if !self.started || self.ended {
             return;
         }

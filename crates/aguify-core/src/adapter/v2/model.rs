@@ -60,10 +60,7 @@ impl V2Adapter {
                     _ => &Value::Null,
                 };
                 // `generations` form (older LangChain): take the first message.
-                let output = match output.pointer("/generations/0/0/message") {
-                    Some(m) => m,
-                    None => output,
-                };
+                let output = output.pointer("/generations/0/0/message").unwrap_or(output);
                 self.remember_calls(&MessageCalls::of_message(output));
                 let streamed = self.models.get(&run_id).is_some_and(|m| !m.ended);
                 let message_id = self.open_model(&run_id, output.field_str("id"), out);
@@ -209,11 +206,8 @@ impl V2Adapter {
             // Each call's args as compact JSON (a message's `tool_calls` writes them so).
             let calls = (m.calls.iter())
                 .map(|(id, name, args)| {
-                    let args = match serde_json::from_str(args) {
-                        Ok(Value::String(a)) => a,
-                        Ok(v) => v.to_string(),
-                        Err(_) => args.clone(),
-                    };
+                    let args = (serde_json::from_str(args))
+                        .map_or_else(|_| args.clone(), |v| crate::adapter::json_text(&v));
                     (id.clone(), name.clone(), args)
                 })
                 .collect();
@@ -347,7 +341,7 @@ fn raw_args(output: &Value, id: &str) -> Option<String> {
         .field("tool_call_chunks")?
         .as_array()?
         .iter()
-        .find(|c| c.field("id").and_then(Value::as_str) == Some(id))?
+        .find(|c| c.field_str("id") == Some(id))?
         .field("args")?
         .as_str()
         .map(str::to_string)

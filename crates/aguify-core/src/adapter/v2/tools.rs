@@ -219,8 +219,7 @@ impl V2Adapter {
 
 fn args_text(input: &Value) -> String {
     match input {
-        Value::String(s) => s.clone(),
         Value::Null => "{}".into(),
-        other => other.to_string(),
+        other => crate::adapter::json_text(other),
     }
 }

@@ -24,7 +24,7 @@ impl V2Adapter {
             return Disposition::Bad("messages part: expected [message, metadata]".into());
         };
         let run_meta = data.get(1);
-        let traced = |k: &str| run_meta.and_then(|m| m.field(k)).and_then(Value::as_str);
+        let traced = |k: &str| run_meta.and_then(|m| m.field_str(k));
         self.ensure_started(out);
         let chunk = lc::normalize_deep(chunk);
         match lc::message_kind(&chunk) {
@@ -59,7 +59,7 @@ impl V2Adapter {
                     self.tuple_last = None;
                 }
                 content::chunk_events(&id, &chunk, out);
-                let last = chunk.field("chunk_position").and_then(Value::as_str) == Some("last")
+                let last = chunk.field_str("chunk_position") == Some("last")
                     || meta.is_some_and(|m| {
                         ["finish_reason", "stop_reason"]
                             .iter()

@@ -7,7 +7,7 @@ use serde_json::Value;
 use super::{FastIds, V3Adapter};
 use crate::adapter::completion::{self, Rest};
 use crate::adapter::content::Block as Content;
-use crate::adapter::content::{block_events, block_key, read_block, reasoning};
+use crate::adapter::content::{block_events, block_key, read_block, reasoning, unwrap_non_standard};
 use crate::adapter::{lc, str_field as s, Disposition};
 use crate::model::{ModelEvent, Usage};
 use crate::wire::v3::{Data, Delta, Message};
@@ -153,15 +153,15 @@ impl V3Adapter {
         data: &Data,
         out: &mut Vec<ModelEvent>,
     ) -> Disposition {
-        match data {
-            Data::Message(m) => self.on_message_event(ns, seq, m, out),
+        let data = match data {
+            Data::Message(m) => m,
             // In-process, a model that does not stream sends its whole message in the legacy
             // `[message, metadata]` shape; the state after it holds the message, and streams
             // it ([`V3Adapter::complete_from_state`]), as for the wire form, which drops it.
             Data::Value(v) if is_legacy_message(v) => {
-                Disposition::Ignored("a message of the legacy `[message, metadata]` shape (the state after it streams it)")
+                return Disposition::Ignored("a message of the legacy `[message, metadata]` shape (the state after it streams it)")
             }
-            other => Disposition::Bad(match other.value() {
+            other => return Disposition::Bad(match other.value() {
                 Value::Object(_) => "v3 `messages` data without an `event` string: expected \
                                      `message-start`, `content-block-*` or `message-finish`"
                     .into(),
@@ -171,17 +171,7 @@ impl V3Adapter {
                 )
                 .into(),
             }),
-        }
-    }
-
-    /// A `messages` payload with an `event` string.
-    fn on_message_event(
-        &mut self,
-        ns: &str,
-        seq: Option<&Value>,
-        data: &Message,
-        out: &mut Vec<ModelEvent>,
-    ) -> Disposition {
+        };
         let event = data.event.as_ref();
         match event {
             "message-start" => self.message_start(ns, seq, data, out),
@@ -344,18 +334,6 @@ fn usage(m: &Message, with_metadata: bool) -> Option<Usage> {
         (usage.provider, usage.model) = (None, None);
     }
     Some(usage)
-}
-
-/// A `non_standard` block wraps a provider block the protocol has no type for (e.g. Anthropic
-/// `redacted_thinking`): read the wrapped value.
-fn unwrap_non_standard(c: &Value) -> &Value {
-    if c.field_str("type") == Some("non_standard") {
-        return c
-            .field("value")
-            .filter(|v| v.field("type").is_some())
-            .unwrap_or(c);
-    }
-    c
 }
 
 /// A block's content as [`read_block`] reads it; a block without a `type` is text.

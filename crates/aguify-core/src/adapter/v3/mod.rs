@@ -16,7 +16,7 @@ use serde_json::Value;
 
 use super::str_field as s;
 use super::RecordKind;
-use super::{custom_event, custom_payload_event, interrupts_from, lc, Adapter, Disposition};
+use super::{custom_event, custom_payload_event, interrupts_from, lc, Disposition};
 use crate::input::Record;
 use crate::model::{ErrorInfo, InterruptInfo, MessageRef, ModelEvent};
 use crate::payload::Payload;
@@ -41,9 +41,8 @@ pub struct V3Adapter {
     /// The run's messages known so far (streamed, or in a state): a message a later state
     /// holds that is none of these did not stream ([`V3Adapter::complete_from_state`]).
     known_messages: HashSet<String, FastIds>,
-    /// Whether the run's first root state was seen, and the length of the last one's list.
-    state_seen: bool,
-    state_len: usize,
+    /// The length of the last root state's list (`None` until the run's first root state).
+    state_len: Option<usize>,
     /// `seq` → (input line, [`crate::input::text_hash`] of the text) for the current run, to spot replays
     /// and reordering.
     seqs: seq::Seqs,
@@ -51,7 +50,7 @@ pub struct V3Adapter {
     /// The file's first integer `seq`: a later event back at it (or below) starts the next
     /// recorded run ([`crate::wire::v3::seq_restarts`]).
     first_seq: Option<i64>,
-    warning: Option<String>,
+    pub(super) warning: Option<String>,
     /// The run's sub-agents ([`super::subagent::Nest`]).
     nest: super::subagent::Nest,
     /// Tool calls whose model message gave them no id (LangGraph.js with
@@ -103,15 +102,12 @@ impl V3Adapter {
         msgs: impl ExactSizeIterator<Item = MessageRef<'a>>,
         out: &mut Vec<ModelEvent>,
     ) {
-        let first = !self.state_seen;
-        self.state_seen = true;
         let len = msgs.len();
-        let from = if len >= self.state_len {
-            self.state_len
-        } else {
-            0
+        let (first, prev) = match self.state_len.replace(len) {
+            Some(prev) => (false, prev),
+            None => (true, 0),
         };
-        self.state_len = len;
+        let from = if len >= prev { prev } else { 0 };
         for m in msgs.skip(from) {
             let (kind, id) = m.kind_and_id();
             let Some(id) = id.filter(|i| !i.is_empty() && kind.as_deref() == Some("ai")) else {
@@ -187,8 +183,7 @@ impl V3Adapter {
         self.idless_told = false;
         self.interrupts.clear();
         self.known_messages.clear();
-        self.state_seen = false;
-        self.state_len = 0;
+        self.state_len = None;
         self.seqs.clear();
         self.max_seq = None;
     }
@@ -400,10 +395,7 @@ impl V3Adapter {
 
 /// The tool call that started a graph (`cause: {type: "toolCall", tool_call_id}`).
 fn tool_call(l: &Lifecycle) -> Option<&str> {
-    let c = l.cause.as_ref()?;
-    if c.field_str("type") != Some("toolCall") {
-        return None;
-    }
+    let c = (l.cause.as_ref()).filter(|c| c.field_str("type") == Some("toolCall"))?;
     c.field_str("tool_call_id")
 }
 
@@ -411,10 +403,8 @@ fn tool_call(l: &Lifecycle) -> Option<&str> {
 fn lifecycle_error(error: Option<&Value>, what: &str) -> ErrorInfo {
     let message = match error {
         Some(Value::String(m)) => m.clone(),
-        Some(Value::Object(o)) => match o.field_str("message") {
-            Some(m) => m.to_string(),
-            None => format!("{what} failed"),
-        },
+        Some(Value::Object(o)) => (o.field_str("message"))
+            .map_or_else(|| format!("{what} failed"), str::to_string),
         _ => format!("{what} failed (lifecycle `failed` without an error)"),
     };
     ErrorInfo {
@@ -424,8 +414,8 @@ fn lifecycle_error(error: Option<&Value>, what: &str) -> ErrorInfo {
     }
 }
 
-impl Adapter for V3Adapter {
-    fn feed(&mut self, rec: &Record, kind: &RecordKind, out: &mut Vec<ModelEvent>) -> Disposition {
+impl V3Adapter {
+    pub(super) fn feed(&mut self, rec: &Record, kind: &RecordKind, out: &mut Vec<ModelEvent>) -> Disposition {
         let ev: &Event = match kind {
             RecordKind::V3 => match rec.v3.as_deref() {
                 Some(ev) => ev,
@@ -464,11 +454,7 @@ impl Adapter for V3Adapter {
         self.on_method(method, &ns, ev.seq.as_ref(), &ev.params, out)
     }
 
-    fn take_warning(&mut self) -> Option<String> {
-        self.warning.take()
-    }
-
-    fn finish(&mut self, out: &mut Vec<ModelEvent>) {
+    pub(super) fn finish(&mut self, out: &mut Vec<ModelEvent>) {
         self.end_run(false, out);
     }
 }

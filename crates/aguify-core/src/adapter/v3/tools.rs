@@ -5,7 +5,7 @@ use crate::json::Field;
 use serde_json::Value;
 
 use super::{V3Adapter, IDLESS_TOOLS_WARNING};
-use crate::adapter::{lc, str_field as s, tool_end, tool_failed, Disposition};
+use crate::adapter::{json_text, lc, str_field as s, tool_end, tool_failed, Disposition};
 use crate::model::ModelEvent;
 
 /// A tool call the log gave no id: the id made up for it, its name and args, and how far
@@ -43,11 +43,8 @@ impl V3Adapter {
         let name = s(data, "tool_name");
         match data.field_str("event") {
             Some("tool-started") => {
-                let args = match data.field("input") {
-                    Some(Value::String(s)) => Some(s.clone()),
-                    Some(Value::Null) | None => None,
-                    Some(v) => Some(lc::normalize_cow(v).to_string()),
-                };
+                let input = data.field("input").filter(|v| !v.is_null());
+                let args = input.map(|v| json_text(&lc::normalize_cow(v)));
                 self.tools_open.insert(id.clone());
                 let name = name.unwrap_or_else(|| "tool".into());
                 self.nest.tool_started(&id, &name, ns);
@@ -59,11 +56,7 @@ impl V3Adapter {
                 });
             }
             Some("tool-output-delta") => {
-                let delta = match data.field("delta") {
-                    Some(Value::String(s)) => s.clone(),
-                    Some(v) => v.to_string(),
-                    None => String::new(),
-                };
+                let delta = data.field("delta").map_or_else(String::new, json_text);
                 out.push(ModelEvent::ToolOutputDelta {
                     tool_call_id: id,
                     delta,
