@@ -110,14 +110,10 @@ impl FileTally {
         self.rules[i].count += n;
         self.rules[i].count
     }
-
-    pub fn counts(&self) -> report::Counts {
-        counts(&self.rules)
-    }
 }
 
 /// The errors and warnings among rule counts.
-fn counts(rules: &[RuleCount]) -> report::Counts {
+fn counts<'a>(rules: impl IntoIterator<Item = &'a RuleCount>) -> report::Counts {
     let mut c = report::Counts::default();
     for r in rules {
         match r.severity {
@@ -436,7 +432,7 @@ impl Checker {
 
     /// The counts of every finding so far (kept or not, drained or not).
     pub fn streamed_counts(&self) -> report::Counts {
-        self.ctx.tally.iter().map(FileTally::counts).sum()
+        counts(self.ctx.tally.iter().flat_map(|t| &t.rules))
     }
 
     /// Every finding so far, counted by file and rule.
