@@ -543,13 +543,10 @@ impl Observer for Checker {
                 .as_ref()
                 .is_some_and(|f| Arc::ptr_eq(f, file))
             {
-                if self
-                    .records_of
-                    .replace(file.clone())
-                    .is_some_and(|f| f != *file)
-                {
+                if self.records_of.as_ref().is_some_and(|f| f != file) {
                     self.raw.new_file();
                 }
+                self.records_of = Some(file.clone());
             }
             if replay {
                 return;
