@@ -32,27 +32,24 @@ impl Interrupts {
             Some(EventType::RunStarted) => {
                 self.thread = ev.s("threadId").unwrap_or("").to_string();
                 let pending = self.pending.remove(&self.thread).unwrap_or_default();
-                let resume: Vec<String> = ev
-                    .get2("input", "resume")
-                    .and_then(Value::as_array)
+                // No RunAgentInput echo (converted runs never have one; many servers send
+                // none): nothing shows what the run resumed, so it cannot be judged.
+                let Some(input) = ev.get("input") else {
+                    return;
+                };
+                let resume: Vec<String> = (input.get("resume").and_then(Value::as_array))
                     .into_iter()
                     .flatten()
                     .filter_map(|r| Some(r.get("interruptId")?.as_str()?.to_string()))
                     .collect();
-                if ev.get("input").is_none() {
-                    // No RunAgentInput echo (converted runs never have one; many servers send
-                    // none): nothing shows what the run resumed, so it cannot be judged.
-                    return;
-                }
                 let missing: Vec<String> = pending
                     .iter()
                     .filter(|p| !resume.contains(p))
                     .cloned()
                     .collect();
                 let unknown: Vec<String> = resume
-                    .iter()
+                    .into_iter()
                     .filter(|r| !pending.contains(r))
-                    .cloned()
                     .collect();
                 if !missing.is_empty() {
                     let n = crate::timeline::render::count(missing.len(), "pending interrupt");

@@ -35,8 +35,6 @@ use std::borrow::Cow;
 use std::io;
 use std::sync::Arc;
 
-use serde_json::Value;
-
 use crate::adapter::{classify, Disposition, Family};
 use crate::agui::{Event, EventType};
 use crate::error::{BadLine, Reason};
@@ -112,14 +110,10 @@ impl FileTally {
         self.rules[i].count += n;
         self.rules[i].count
     }
-
-    pub fn counts(&self) -> report::Counts {
-        counts(&self.rules)
-    }
 }
 
 /// The errors and warnings among rule counts.
-fn counts(rules: &[RuleCount]) -> report::Counts {
+fn counts<'a>(rules: impl IntoIterator<Item = &'a RuleCount>) -> report::Counts {
     let mut c = report::Counts::default();
     for r in rules {
         match r.severity {
@@ -266,7 +260,6 @@ pub struct Checker {
     /// The chunk-expanded events of the current event (`None`: the event itself), kept between
     /// events (no allocation per event).
     expanded: Vec<verifier::Expanded>,
-    drained: usize,
     finished: bool,
     /// Records of a known form read (not bad), and whether a bad line was a JSON array.
     known: u64,
@@ -353,15 +346,8 @@ impl Checker {
         matches!(self.family, Some(Family::V2 | Family::V3))
     }
 
-    /// Reports the bad line held back, if any (a test inlined at every record and event).
-    #[inline]
+    /// Reports the bad line held back, if any.
     fn flush_bad(&mut self, record_level: bool) {
-        if self.pending_bad.is_some() {
-            self.report_bad(record_level);
-        }
-    }
-
-    fn report_bad(&mut self, record_level: bool) {
         let Some((origin, msg)) = self.pending_bad.take() else {
             return;
         };
@@ -380,11 +366,6 @@ impl Checker {
     /// An AG-UI event and the input line it came from.
     pub fn event(&mut self, ev: &Event, origin: &Origin) {
         self.checked_event(ev::Ev::of_event(ev), origin)
-    }
-
-    /// [`Checker::event`] of a JSON event.
-    pub fn json_event(&mut self, ev: &Value, origin: &Origin) {
-        self.checked_event(ev::Ev::of(ev), origin)
     }
 
     fn checked_event(&mut self, base: ev::Ev<'_>, origin: &Origin) {
@@ -413,14 +394,8 @@ impl Checker {
 
     /// The schema's findings of `ev`, each message after its path.
     fn schema(&mut self, ev: &ev::Ev<'_>) {
-        let mut issues = vec![];
-        schema::check_ev(ev, &mut issues);
-        for issue in issues {
-            let msg = match issue.path.as_str() {
-                "" | "type" => issue.message,
-                p => format!("{p}: {}", issue.message),
-            };
-            self.ctx.report(issue.rule, vec![], msg);
+        for issue in schema::check_ev(ev) {
+            self.ctx.report(issue.rule, vec![], issue.message);
         }
     }
 
@@ -439,33 +414,25 @@ impl Checker {
         }
     }
 
-    /// Findings not yet drained (for reporting them as they occur).
-    pub fn drain_new(&mut self) -> &[Finding] {
-        let from = self.drained;
-        self.drained = self.ctx.out.len();
-        &self.ctx.out[from..]
-    }
-
-    /// Whether findings were reported since the last [`Checker::drain_new`] or
-    /// [`Checker::stream_new`] (a cheap test before either).
+    /// Whether findings were reported since the last [`Checker::stream_new`] (a cheap test
+    /// before it).
     #[inline]
     pub fn has_new(&self) -> bool {
-        self.ctx.out.len() > self.drained
+        !self.ctx.out.is_empty()
     }
 
-    /// Hands the findings not yet drained to `f`, then forgets them (their counts stay in
+    /// Hands the findings not yet handed to `f`, then forgets them (their counts stay in
     /// [`Checker::tally`]): memory stays flat for callers that print findings as they occur
-    /// and report only counts (`convert`). Not to be mixed with [`Checker::drain_new`].
+    /// and report only counts (`convert`).
     pub fn stream_new(&mut self, mut f: impl FnMut(&Finding)) {
         for x in self.ctx.out.drain(..) {
             f(&x);
         }
-        self.drained = 0;
     }
 
     /// The counts of every finding so far (kept or not, drained or not).
     pub fn streamed_counts(&self) -> report::Counts {
-        self.ctx.tally.iter().map(FileTally::counts).sum()
+        counts(self.ctx.tally.iter().flat_map(|t| &t.rules))
     }
 
     /// Every finding so far, counted by file and rule.
@@ -544,22 +511,16 @@ impl Observer for Checker {
         if self.family.is_none() {
             self.family = classify(rec).family();
         }
-        let bad = matches!(disposition, Disposition::Bad(_));
         // A record an adapter mapped is of a known form whatever its kind (`convert` counts
         // the same): a `graph.stream` SSE capture has only `messages`, `updates` and `error`
-        // frames, none with a family of its own.
-        let known = match disposition {
-            Disposition::Mapped => true,
-            Disposition::Ignored(_) => classify(rec).family().is_some(),
-            Disposition::Bad(_) => false,
+        // frames, none with a family of its own. A replayed event was skipped: its seq
+        // finding is the AGX602 just reported, not one more from the raw checks.
+        let (bad, known, replay) = match disposition {
+            Disposition::Mapped => (false, true, false),
+            Disposition::Ignored(_) => (false, classify(rec).family().is_some(), false),
+            Disposition::Bad(b) => (true, false, b.reason == Reason::DuplicateV3Event),
         };
-        if known {
-            self.known += 1;
-        }
-        // A replayed event was skipped: its seq finding is the AGX602 just reported, not
-        // one more from the raw checks.
-        let replay =
-            matches!(disposition, Disposition::Bad(b) if b.reason == Reason::DuplicateV3Event);
+        self.known += u64::from(known);
         if bad
             && matches!(self.family, None | Some(Family::Agui))
             && transport::unknown_agui_type(rec.value())

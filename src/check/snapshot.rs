@@ -44,9 +44,8 @@ impl Kind {
 
 #[derive(Default)]
 pub struct SnapshotOrder {
-    /// The client's messages, in order: id hash, kind, whether the stream sent it itself
-    /// (streamed, or a result), with the id for the report.
-    list: Vec<(u64, Kind, bool, String)>,
+    /// The client's messages, in order: id hash and kind, with the id for the report.
+    list: Vec<(u64, Kind, String)>,
     /// The ids of `list`.
     ids: HashSet<u64, foldhash::fast::RandomState>,
     /// The message holding each tool call.
@@ -55,10 +54,10 @@ pub struct SnapshotOrder {
 }
 
 impl SnapshotOrder {
-    fn push(&mut self, id: &str, kind: Kind, sent: bool) {
+    fn push(&mut self, id: &str, kind: Kind) {
         let h = id_hash(id);
         if self.ids.insert(h) {
-            self.list.push((h, kind, sent, id.to_string()));
+            self.list.push((h, kind, id.to_string()));
         }
         self.limit();
     }
@@ -81,18 +80,18 @@ impl SnapshotOrder {
                 for m in ev.messages().into_iter().flatten() {
                     if let Some(id) = m.get("id").and_then(Value::as_str) {
                         let kind = Kind::of_role(m.get("role").and_then(Value::as_str));
-                        self.push(id, kind, false);
+                        self.push(id, kind);
                     }
                 }
             }
             Some(EventType::TextMessageStart) => {
                 if let Some(id) = ev.s("messageId") {
-                    self.push(id, Kind::Other, true);
+                    self.push(id, Kind::Other);
                 }
             }
             Some(EventType::ReasoningMessageStart) => {
                 if let Some(id) = ev.s("messageId") {
-                    self.push(id, Kind::Reasoning, true);
+                    self.push(id, Kind::Reasoning);
                 }
             }
             Some(EventType::ToolCallStart) => {
@@ -100,14 +99,14 @@ impl SnapshotOrder {
                     return;
                 };
                 let holder = ev.s("parentMessageId").unwrap_or(call);
-                self.push(holder, Kind::Other, true);
+                self.push(holder, Kind::Other);
                 self.holder.insert(id_hash(call), id_hash(holder));
             }
             Some(EventType::ToolCallResult) => {
                 let (Some(id), Some(call)) = (ev.s("messageId"), ev.s("toolCallId")) else {
                     return;
                 };
-                let entry = (id_hash(id), Kind::Tool, true, id.to_string());
+                let entry = (id_hash(id), Kind::Tool, id.to_string());
                 self.ids.insert(entry.0);
                 let holder = self.holder.get(&id_hash(call)).copied();
                 match holder.and_then(|h| self.list.iter().position(|(x, ..)| *x == h)) {
@@ -150,25 +149,25 @@ impl SnapshotOrder {
         let (reasoning, activity) = (lists(Kind::Reasoning), lists(Kind::Activity));
         let stays =
             |k: Kind| (k == Kind::Reasoning && !reasoning) || (k == Kind::Activity && !activity);
-        let mut next: Vec<(u64, Kind, bool, String)> = (self.list.drain(..))
+        let mut next: Vec<(u64, Kind, String)> = (self.list.drain(..))
             .filter(|(h, k, ..)| named.contains(h) || stays(*k))
             .collect();
         let held: HashSet<u64, foldhash::fast::RandomState> =
             next.iter().map(|(h, ..)| *h).collect();
         for (h, k, id) in &ids {
             if !held.contains(h) {
-                next.push((*h, *k, false, id.to_string()));
+                next.push((*h, *k, id.to_string()));
             }
         }
         // The snapshot's messages in the client's order, against the snapshot's.
-        let order: Vec<&(u64, Kind, bool, String)> =
+        let order: Vec<&(u64, Kind, String)> =
             next.iter().filter(|(h, ..)| named.contains(h)).collect();
         let first_off = ids
             .iter()
             .zip(&order)
             .position(|((want, ..), (got, ..))| want != got);
         if let Some(i) = first_off {
-            let (want, got) = (ids[i].2, order[i].3.as_str());
+            let (want, got) = (ids[i].2, order[i].2.as_str());
             ctx.report(
                 "AGX315",
                 vec![want.to_string(), got.to_string()],

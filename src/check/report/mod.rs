@@ -55,19 +55,10 @@ pub struct Counts {
     pub warnings: u64,
 }
 
-impl std::iter::Sum for Counts {
-    fn sum<I: Iterator<Item = Counts>>(all: I) -> Counts {
-        all.fold(Counts::default(), |a, b| Counts {
-            errors: a.errors + b.errors,
-            warnings: a.warnings + b.warnings,
-        })
-    }
-}
-
 impl Report {
     /// Every finding counted (shown or not).
     pub fn counts(&self) -> Counts {
-        self.files.iter().map(FileReport::counts).sum()
+        super::counts(self.files.iter().flat_map(|f| &f.rule_counts))
     }
 
     /// The findings kept, file after file, each file's in line order.

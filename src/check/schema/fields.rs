@@ -1,5 +1,8 @@
 //! What each AG-UI event's fields are: name, kind, required (the schema's table).
 
+use serde_json::Value;
+
+use super::{P, V};
 use crate::agui::EventType;
 
 use K::*;
@@ -14,13 +17,8 @@ pub(super) enum K {
     JsonNonNull,
     Object,
     Enum(&'static [&'static str]),
-    Patch,
-    Messages,
-    Content,
-    Outcome,
-    SubOutcome,
-    Usage,
-    RunInput,
+    /// A structure checked by its own function: a patch, messages, content, an outcome, …
+    Check(fn(&mut V, P<'_>, &Value)),
 }
 
 const TEXT_ROLES: &[&str] = &["developer", "system", "assistant", "user"];
@@ -101,15 +99,15 @@ const TOOL_CALL_CHUNK: Spec = &[
 const TOOL_CALL_RESULT: Spec = &[
     ("messageId", Str, true),
     ("toolCallId", Str, true),
-    ("content", Content, true),
+    ("content", Check(V::content), true),
     ("role", Enum(&["tool"]), false),
 ];
 
 const STATE_SNAPSHOT: Spec = &[("snapshot", Json, true)];
 
-const STATE_DELTA: Spec = &[("delta", Patch, true)];
+const STATE_DELTA: Spec = &[("delta", Check(V::patch), true)];
 
-const MESSAGES_SNAPSHOT: Spec = &[("messages", Messages, true)];
+const MESSAGES_SNAPSHOT: Spec = &[("messages", Check(V::messages), true)];
 
 const ACTIVITY_SNAPSHOT: Spec = &[
     ("messageId", Str, true),
@@ -121,7 +119,7 @@ const ACTIVITY_SNAPSHOT: Spec = &[
 const ACTIVITY_DELTA: Spec = &[
     ("messageId", Str, true),
     ("activityType", Str, true),
-    ("patch", Patch, true),
+    ("patch", Check(V::patch), true),
 ];
 
 const RAW: Spec = &[("event", Json, true), ("source", Str, false)];
@@ -133,21 +131,21 @@ const RUN_STARTED: Spec = &[
     ("runId", Str, true),
     ("protocolVersion", Str, false),
     ("parentRunId", Str, false),
-    ("input", RunInput, false),
+    ("input", Check(V::run_input), false),
 ];
 
 const RUN_FINISHED: Spec = &[
     ("threadId", Str, true),
     ("runId", Str, true),
     ("result", JsonNonNull, false),
-    ("outcome", Outcome, false),
-    ("usage", Usage, false),
+    ("outcome", Check(V::outcome), false),
+    ("usage", Check(V::usages), false),
 ];
 
 const RUN_ERROR: Spec = &[
     ("message", Str, true),
     ("code", Str, false),
-    ("usage", Usage, false),
+    ("usage", Check(V::usages), false),
 ];
 
 const STEP: Spec = &[("stepName", Str, true)];
@@ -181,7 +179,7 @@ const SUBAGENT_STARTED: Spec = &[
 const SUBAGENT_FINISHED: Spec = &[
     ("subagentRunId", Str, true),
     ("result", JsonNonNull, false),
-    ("outcome", SubOutcome, false),
+    ("outcome", Check(V::sub_outcome), false),
 ];
 
 const SUBAGENT_ERROR: Spec = &[

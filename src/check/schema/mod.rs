@@ -10,11 +10,10 @@ use fields::{spec, Spec, K};
 
 mod fields;
 
-/// One schema problem: rule id, JSON path (dotted, as zod prints it) and message.
+/// One schema problem: rule id, and message after the JSON path (dotted, as zod prints it).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Issue {
     pub rule: &'static str,
-    pub path: String,
     pub message: String,
 }
 
@@ -36,8 +35,10 @@ impl P<'_> {
     }
 }
 
-struct V<'a> {
-    out: &'a mut Vec<Issue>,
+/// The issues found so far.
+#[derive(Default)]
+struct V {
+    out: Vec<Issue>,
 }
 
 fn join(path: &str, key: &str) -> String {
@@ -69,13 +70,13 @@ fn snake_to_camel(k: &str) -> Option<String> {
     Some(out)
 }
 
-impl V<'_> {
+impl V {
     fn push(&mut self, rule: &'static str, path: String, message: String) {
-        self.out.push(Issue {
-            rule,
-            path,
-            message,
-        });
+        let message = match path.as_str() {
+            "" => message,
+            p => format!("{p}: {message}"),
+        };
+        self.out.push(Issue { rule, message });
     }
 
     /// AGX204: optional field `name` at `p` is null.
@@ -196,29 +197,34 @@ impl V<'_> {
             },
             K::Object if !val.is_object() => self.expected(p, name, "an object", val),
             K::Object => {}
-            K::Patch => self.patch(p, val),
-            K::Messages => self.each(
-                p,
-                val,
-                "`messages` must be an array of messages",
-                V::message,
-            ),
-            K::Content => self.content(p, val),
-            K::Outcome => self.outcome(p, val),
-            K::SubOutcome => match val.get("type").and_then(Value::as_str) {
-                Some("success") => {}
-                Some("suspended") => self.strings(p, val, "interruptIds"),
-                _ => self.push(
-                    "AGX208",
-                    p.s(),
-                    format!(
-                        "unknown subagent outcome {}: expected success or suspended",
-                        val.get("type").unwrap_or(val)
-                    ),
+            K::Check(check) => check(self, p, val),
+        }
+    }
+
+    /// A run's or a snapshot's `messages`.
+    fn messages(&mut self, p: P<'_>, val: &Value) {
+        let not_array = "`messages` must be an array of messages";
+        self.each(p, val, not_array, V::message);
+    }
+
+    /// A run's `usage`.
+    fn usages(&mut self, p: P<'_>, val: &Value) {
+        self.each(p, val, "`usage` must be an array of token usages", V::usage);
+    }
+
+    /// A SUBAGENT_FINISHED `outcome`.
+    fn sub_outcome(&mut self, p: P<'_>, val: &Value) {
+        match val.get("type").and_then(Value::as_str) {
+            Some("success") => {}
+            Some("suspended") => self.strings(p, val, "interruptIds"),
+            _ => self.push(
+                "AGX208",
+                p.s(),
+                format!(
+                    "unknown subagent outcome {}: expected success or suspended",
+                    val.get("type").unwrap_or(val)
                 ),
-            },
-            K::Usage => self.each(p, val, "`usage` must be an array of token usages", V::usage),
-            K::RunInput => self.run_input(p, val),
+            ),
         }
     }
 
@@ -483,7 +489,7 @@ impl V<'_> {
             ("id", Str, "RRRRRRR"),
             ("activityType", Str, "-----R-"),
             ("content", Str, "RRo---R"),
-            ("content", Content, "---RR--"),
+            ("content", Check(V::content), "---RR--"),
             ("content", Object, "-----R-"),
             ("name", Str, "oooo---"),
             ("toolCallId", Str, "----R--"),
@@ -547,7 +553,7 @@ impl V<'_> {
         const F: Spec = &[
             ("threadId", Str, true),
             ("runId", Str, true),
-            ("messages", Messages, true),
+            ("messages", Check(V::messages), true),
             ("protocolVersion", Str, false),
             ("parentRunId", Str, false),
             ("state", Json, false),
@@ -584,17 +590,15 @@ pub fn is_json_pointer(s: &str) -> bool {
 /// it carries from the log (a run's input, outcome and messages). Passed-through and
 /// `THINKING_*` events are checked as JSON. Debug builds check the event whole too, and
 /// compare.
-pub fn check_typed(ev: &Event, out: &mut Vec<Issue>) {
+pub fn check_typed(ev: &Event) -> Vec<Issue> {
     if matches!(ev, Event::Passthrough(_)) || ev.kind().is_none() {
-        let v = ev.to_value();
-        return check_ev(&Ev::of(&v), out);
+        return check_ev(&Ev::of(&ev.to_value()));
     }
-    let from = out.len();
-    let mut v = V { out };
+    let mut v = V::default();
     let root = P::Root("");
     match ev {
-        Event::RunStarted { input: Some(i), .. } => v.value(root, "input", i, K::RunInput),
-        Event::RunFinished { outcome, .. } => v.value(root, "outcome", outcome, K::Outcome),
+        Event::RunStarted { input: Some(i), .. } => v.run_input(P::Key(&root, "input"), i),
+        Event::RunFinished { outcome, .. } => v.outcome(P::Key(&root, "outcome"), outcome),
         Event::MessagesSnapshot { messages, .. } => {
             let p = P::Key(&root, "messages");
             for (i, m) in messages.iter().enumerate() {
@@ -608,59 +612,41 @@ pub fn check_typed(ev: &Event, out: &mut Vec<Issue>) {
         v.timestamp(Some(&Value::from(t)));
     }
     debug_assert!(
-        {
-            let mut whole = vec![];
-            check_ev(&Ev::of(&ev.to_value()), &mut whole);
-            whole == out[from..]
-        },
+        check_ev(&Ev::of(&ev.to_value())) == v.out,
         "the checks of a typed event differ from its whole check: {ev:?}"
     );
+    v.out
 }
 
-/// Checks one event (its fields found) against the 1.0 schema, appending to `out`.
-pub fn check_ev(f: &Ev<'_>, out: &mut Vec<Issue>) {
+/// Checks one event (its fields found) against the 1.0 schema.
+pub fn check_ev(f: &Ev<'_>) -> Vec<Issue> {
     let Some(ev) = f.json() else {
-        if let Some(typed) = f.typed() {
-            check_typed(typed, out);
-        }
-        return;
+        return f.typed().map(check_typed).unwrap_or_default();
     };
-    // The BaseEvent fields.
-    let (ts, raw, meta, sub) = (
-        f.get("timestamp"),
-        f.get("rawEvent"),
-        f.get("metadata"),
-        f.get("subagentRunId"),
-    );
+    let mut v = V::default();
     let t = f.t();
     if t.starts_with("THINKING_") {
-        out.push(Issue {
-            rule: "AGX202",
-            path: "type".into(),
-            message: format!("{t} is not an AG-UI 1.0 event (removed in 1.0; use REASONING_*)"),
-        });
-        return;
+        let message = format!("{t} is not an AG-UI 1.0 event (removed in 1.0; use REASONING_*)");
+        v.push("AGX202", String::new(), message);
+        return v.out;
     }
     let Some((fields, sub_ok)) = f.kind.map(spec) else {
-        out.push(Issue {
-            rule: "AGX201",
-            path: "type".into(),
-            message: format!("unknown event type '{t}' (the client drops it)"),
-        });
-        return;
+        let message = format!("unknown event type '{t}' (the client drops it)");
+        v.push("AGX201", String::new(), message);
+        return v.out;
     };
-    let mut v = V { out };
     let base: &[&str] = if sub_ok {
         &["type", "timestamp", "rawEvent", "metadata", "subagentRunId"]
     } else {
         &["type", "timestamp", "rawEvent", "metadata"]
     };
     v.object(P::Root(""), ev, fields, base, true);
-    v.timestamp(ts);
-    let sub = sub.filter(|_| sub_ok);
+    // The BaseEvent fields.
+    v.timestamp(f.get("timestamp"));
+    let sub = f.get("subagentRunId").filter(|_| sub_ok);
     for (k, val) in [
-        ("rawEvent", raw),
-        ("metadata", meta),
+        ("rawEvent", f.get("rawEvent")),
+        ("metadata", f.get("metadata")),
         ("subagentRunId", sub),
     ] {
         match val {
@@ -674,6 +660,7 @@ pub fn check_ev(f: &Ev<'_>, out: &mut Vec<Issue>) {
             _ => {}
         }
     }
+    v.out
 }
 
 #[cfg(test)]
@@ -682,9 +669,7 @@ mod tests {
     use serde_json::json;
 
     fn rules(ev: Value) -> Vec<&'static str> {
-        let mut out = vec![];
-        check_ev(&Ev::of(&ev), &mut out);
-        out.into_iter().map(|i| i.rule).collect()
+        check_ev(&Ev::of(&ev)).into_iter().map(|i| i.rule).collect()
     }
 
     #[test]
