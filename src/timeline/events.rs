@@ -385,7 +385,7 @@ impl TimelineBuilder {
     }
 
     /// The name of tool call `cid`: its open entry's, else its newest entry's.
-    pub fn tool_name(&self, cid: &str) -> Option<&str> {
+    pub(crate) fn tool_name(&self, cid: &str) -> Option<&str> {
         let open = self.open_span(Kind::Tool, cid).map(|i| &self.entries[i]);
         let mut entries = open.into_iter().chain(self.entries.iter().rev());
         entries.find_map(|e| match &e.line {
