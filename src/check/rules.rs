@@ -14,18 +14,22 @@
 
 pub use crate::text::Severity;
 
-/// One rule.
-#[derive(Debug, Clone, Copy)]
+/// One rule; written (as the report's page has its text) as its title, explanation, fix and
+/// spec.
+#[derive(Debug, Clone, Copy, serde::Serialize)]
 pub struct Rule {
+    #[serde(skip)]
     pub id: &'static str,
+    #[serde(skip)]
     pub severity: Severity,
     /// True when the official `@ag-ui/client` 1.0 pipeline (or the schema the conformance harness
     /// applies) rejects what this rule finds: these findings decide the official verdict.
+    #[serde(skip)]
     pub official: bool,
     pub title: &'static str,
     pub explanation: &'static str,
-    pub spec: &'static str,
     pub fix: &'static str,
+    pub spec: &'static str,
 }
 
 use Severity::{Error as E, Warning as W};

@@ -265,28 +265,6 @@ impl Explainer {
         self.timeline.finish();
         self.snapshot_ended_runs();
         let runs = self.timeline.runs();
-        let entries = self.timeline.entries();
-        // Tool errors whose record did not name the tool: take the name from the call (the
-        // first named call of that id, looked up in one map of the calls).
-        let unnamed = |s: &Signal| s.kind == "tool_error" && s.message.contains("`?`");
-        if self.signals.iter().any(unnamed) {
-            let mut names: HashMap<&str, &str> = HashMap::new();
-            for e in entries {
-                if let Line::Tool { id, name, .. } = &e.line {
-                    if name != "?" {
-                        names.entry(id.as_str()).or_insert(name.as_str());
-                    }
-                }
-            }
-            for sig in self.signals.iter_mut().filter(|s| unnamed(s)) {
-                let Some(call) = sig.message.split(&['(', ')'][..]).nth(1) else {
-                    continue;
-                };
-                if let Some(n) = names.get(call) {
-                    sig.message = sig.message.replacen("`?`", &format!("`{n}`"), 1);
-                }
-            }
-        }
         let mut explained = Vec::new();
         for (i, run) in runs.iter().enumerate() {
             if !run.outcome.failed() {
@@ -466,7 +444,9 @@ impl Observer for Explainer {
         {
             let text = crate::wire::langchain::tool_content_text(content);
             let text = cut(&one_line(&text), 160);
-            let name = name.as_deref().unwrap_or("?");
+            // A record that does not name the tool: the name of its call.
+            let call = self.timeline.tool_name(tool_call_id).filter(|n| *n != "?");
+            let name = name.as_deref().or(call).unwrap_or("?");
             let message = format!("tool `{name}` ({tool_call_id}) failed: {text}");
             self.signal("tool_error", message, origin);
         }

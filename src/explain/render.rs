@@ -6,7 +6,7 @@ use owo_colors::{OwoColorize, Style};
 
 use super::{Explanation, Report};
 use crate::text::printable;
-use crate::timeline::render::{count, cut, ms, one_line};
+use crate::timeline::render::{count, cut, line_in, ms, one_line};
 
 /// Writes the report as text. `color`: paint headings and the error.
 pub fn write_text(report: &Report, color: bool, w: &mut dyn Write) -> io::Result<()> {
@@ -59,15 +59,6 @@ pub fn summary(report: &Report) -> String {
         count(report.runs, "run"),
         parts.join(", ")
     )
-}
-
-/// A location, as `:line` when it is in the explained run's own file.
-fn loc(x: &Explanation, l: &crate::input::Origin) -> String {
-    if l.file == x.file {
-        format!(":{}", l.line)
-    } else {
-        l.to_string()
-    }
 }
 
 /// Headings, the error and locations, painted when colour is on.
@@ -184,7 +175,7 @@ fn write_context(x: &Explanation, w: &mut dyn Write, color: bool) -> io::Result<
             o.kind.replace('_', " "),
             p(&what),
             p(&o.state),
-            p(&loc(x, &o.since))
+            p(&line_in(&o.since, &x.file))
         )?;
     }
     writeln!(w)?;
@@ -196,20 +187,20 @@ fn write_context(x: &Explanation, w: &mut dyn Write, color: bool) -> io::Result<
         writeln!(
             w,
             "    {}  {}  {}",
-            paint(DIM, &p(&loc(x, &s.at))),
+            paint(DIM, &p(&line_in(&s.at, &x.file))),
             s.kind.replace('_', " "),
             p(&cut(&one_line(&s.message), 120))
         )?;
     }
     if let Some(n) = &x.nearest_signal {
         let kind = n.kind.replace('_', " ");
-        writeln!(w, "    nearest: {kind} at {}", p(&loc(x, &n.at)))?;
+        writeln!(w, "    nearest: {kind} at {}", p(&line_in(&n.at, &x.file)))?;
     }
     writeln!(w)?;
     let state = match &x.final_state {
         Some(f) => format!(
             "{} ({})",
-            p(&loc(x, &f.at)),
+            p(&line_in(&f.at, &x.file)),
             match f.messages {
                 Some(n) => format!("holds {}", count(n, "message")),
                 None => "no messages list".into(),

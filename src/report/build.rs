@@ -6,9 +6,7 @@ use std::collections::{BTreeMap, HashMap};
 
 use super::collect::{Collected, ModelCall, ResumeView, RunStates};
 use super::lanes;
-use super::model::{
-    Axis, Bar, Detail, FindingView, Item, Limits, Outcome, Report, RuleCount, RuleText, Run,
-};
+use super::model::{Axis, Bar, Detail, FindingView, Item, Limits, Outcome, Report, RuleCount, Run};
 use super::text::{clipped, payload, Clipped};
 use crate::check::{rules, Finding, Severity};
 use crate::explain;
@@ -155,7 +153,7 @@ impl<'a> Placed<'a> {
     }
 
     /// Findings per rule, most first, and the explanation and fix of each rule that fired.
-    fn rules(&self) -> (Vec<RuleCount>, BTreeMap<&'static str, RuleText>) {
+    fn rules(&self) -> (Vec<RuleCount>, BTreeMap<&'static str, &'static rules::Rule>) {
         let mut counts: Vec<RuleCount> = self
             .by_rule
             .iter()
@@ -171,15 +169,7 @@ impl<'a> Placed<'a> {
             .by_rule
             .keys()
             .filter_map(|id| rules::find(id))
-            .map(|r| {
-                let text = RuleText {
-                    title: r.title,
-                    explanation: r.explanation,
-                    fix: r.fix,
-                    spec: r.spec,
-                };
-                (r.id, text)
-            });
+            .map(|r| (r.id, r));
         (counts, texts.collect())
     }
 }
@@ -492,9 +482,7 @@ fn entry_item(e: &Entry, cx: &mut ItemCx<'_>) -> Option<(Item, Option<BarSpec>)>
         Line::StepStart { name, finished } => {
             item.kind = "step";
             item.name = Some(name.clone());
-            if !finished {
-                item.status = Some("not finished".into());
-            }
+            item.status = (!finished).then(|| "not finished".into());
             bar = Some((e.depth, "step", name.clone()));
         }
         Line::Text {
@@ -507,9 +495,7 @@ fn entry_item(e: &Entry, cx: &mut ItemCx<'_>) -> Option<(Item, Option<BarSpec>)>
             item.name = Some(role.clone());
             item.id = Some(id.clone());
             item.text = Some(cx.budget.spend(clipped, text, TEXT_BYTES));
-            if *cut {
-                item.status = Some("cut off".into());
-            }
+            item.status = cut.then(|| "cut off".into());
             bar = Some((0, "text", render::cut(&one_line(text), 60)));
         }
         Line::Reasoning {
@@ -524,9 +510,7 @@ fn entry_item(e: &Entry, cx: &mut ItemCx<'_>) -> Option<(Item, Option<BarSpec>)>
             if *encrypted > 0 {
                 item.name = Some(format!("{encrypted} encrypted"));
             }
-            if *cut {
-                item.status = Some("cut off".into());
-            }
+            item.status = cut.then(|| "cut off".into());
             bar = Some((0, "reasoning", render::cut(&one_line(text), 60)));
         }
         Line::Tool { name, .. } => {

@@ -101,8 +101,7 @@ fn text_of(content: Option<&Value>) -> String {
         Some(Value::Array(parts)) => parts
             .iter()
             .filter_map(|p| p.get("text").and_then(Value::as_str))
-            .collect::<Vec<_>>()
-            .join(""),
+            .collect(),
         _ => String::new(),
     }
 }

@@ -8,6 +8,7 @@ use serde::Serialize;
 
 use super::changes::Change;
 use super::text::{is_zero, Clipped};
+use crate::check::rules::Rule;
 use crate::explain::Explanation;
 use crate::timeline::Tokens;
 
@@ -28,7 +29,7 @@ pub struct Report {
     /// Findings per rule, most first.
     pub rule_counts: Vec<RuleCount>,
     /// The explanation and fix of every rule that fired.
-    pub rules: BTreeMap<&'static str, RuleText>,
+    pub rules: BTreeMap<&'static str, &'static Rule>,
     pub runs: Vec<Run>,
     /// Findings that belong to no run (e.g. about lines before the first run).
     pub loose_findings: Vec<FindingView>,
@@ -62,15 +63,6 @@ pub struct RuleCount {
     pub severity: &'static str,
     pub title: &'static str,
     pub count: u64,
-}
-
-#[derive(Debug, Clone, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct RuleText {
-    pub title: &'static str,
-    pub explanation: &'static str,
-    pub fix: &'static str,
-    pub spec: &'static str,
 }
 
 /// A checker finding, where it is shown.

@@ -268,16 +268,11 @@ impl TimelineBuilder {
 
     /// An AG-UI event (a capture's is read typed where it is valid).
     pub fn take_event(&mut self, ev: &Event, origin: &Origin) {
-        let before = self.entries.len();
         self.touched = None;
         self.on_event(&ev.typed(), origin);
-        // The newest entry the event reached: the last one it made, or the one it went into.
-        let reached = if self.entries.len() > before {
-            Some(self.entries.len() - 1)
-        } else {
-            self.touched
-        };
-        if let Some(t) = reached {
+        // The newest entry the event reached: the last one it made (each event's last push
+        // comes after what it touched), or the one it went into.
+        if let Some(t) = self.touched {
             self.last_event_entry = Some((self.index, t));
         }
         self.index += 1;
@@ -304,11 +299,7 @@ impl Observer for TimelineBuilder {
 
     fn bad_line(&mut self, origin: &Origin, message: &crate::error::BadLine) {
         self.bad_lines += 1;
-        let depth = if self.run.is_some() {
-            self.depth_content()
-        } else {
-            0
-        };
+        let depth = self.run.map_or(0, |_| self.depth_content());
         let line = Line::BadLine {
             message: message.to_string(),
         };

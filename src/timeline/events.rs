@@ -12,10 +12,8 @@ impl TimelineBuilder {
             }
             self.count(|run| {
                 run.events += 1;
-                if let Some(ts) = ts {
-                    run.last_ts = Some(run.last_ts.map_or(ts, |l| l.max(ts)));
-                    run.first_ts.get_or_insert(ts);
-                }
+                run.last_ts = run.last_ts.max(ts);
+                run.first_ts = run.first_ts.or(ts);
             });
         }
         let chunk = matches!(
@@ -46,14 +44,13 @@ impl TimelineBuilder {
                 let mut thread = given(thread_id);
                 // Several files are one thread for the mapper; a file that records no thread
                 // id and resumes nothing is not shown under the thread of the file before.
-                if let Some(prev) = self.runs.last() {
-                    if prev.origin.file != at.origin.file
+                if self.runs.last().is_some_and(|prev| {
+                    prev.origin.file != at.origin.file
                         && resumes == 0
                         && prev.thread_id == thread
                         && !self.thread_recorded.contains(&at.origin.file)
-                    {
-                        thread = None;
-                    }
+                }) {
+                    thread = None;
                 }
                 self.start_run(given(run_id), thread, resumes, at);
                 self.count(|r| r.events = 1);
@@ -387,6 +384,16 @@ impl TimelineBuilder {
         });
     }
 
+    /// The name of tool call `cid`: its open entry's, else its newest entry's.
+    pub(crate) fn tool_name(&self, cid: &str) -> Option<&str> {
+        let open = self.open_span(Kind::Tool, cid).map(|i| &self.entries[i]);
+        let mut entries = open.into_iter().chain(self.entries.iter().rev());
+        entries.find_map(|e| match &e.line {
+            Line::Tool { id, name, .. } if id == cid => Some(name.as_str()),
+            _ => None,
+        })
+    }
+
     /// The open text, reasoning or tool call entry of an id.
     fn open_span(&self, kind: Kind, id: &str) -> Option<usize> {
         self.open.spans.get(&(kind, id.to_string())).copied()
@@ -464,15 +471,7 @@ impl TimelineBuilder {
             None => {
                 let depth = self.depth_content();
                 // A call announced in an earlier run (resumed after an interrupt).
-                let name = self
-                    .entries
-                    .iter()
-                    .rev()
-                    .find_map(|e| match &e.line {
-                        Line::Tool { id, name, .. } if id == cid => Some(name.clone()),
-                        _ => None,
-                    })
-                    .unwrap_or_else(|| "?".into());
+                let name = self.tool_name(cid).unwrap_or("?").to_string();
                 let line = Line::tool(cid.to_string(), name, String::new());
                 self.push(Kind::Tool, line, depth, at, false)
             }

@@ -10,6 +10,7 @@ use owo_colors::{OwoColorize, Style};
 use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 
 use super::{Entry, InlineNote, Kind, Line, Outcome, RunSummary};
+use crate::input::Origin;
 use crate::text::Severity;
 
 /// How a segment is painted.
@@ -190,7 +191,11 @@ impl Renderer {
     pub fn segments(&self, e: &Entry) -> Vec<Segment> {
         let mut v = vec![
             seg(Paint::Dim, format!("{:>9} ", time_col(e))),
-            piece(Fit::Path, Paint::Dim, format!("{:>7}  ", line_col(e))),
+            piece(
+                Fit::Path,
+                Paint::Dim,
+                format!("{:>7}  ", line_in(&e.origin, &e.run_file)),
+            ),
             seg(Paint::Plain, "  ".repeat(e.depth)),
         ];
         let k = e.kind;
@@ -475,11 +480,12 @@ fn time_col(e: &Entry) -> String {
     }
 }
 
-fn line_col(e: &Entry) -> String {
-    if e.origin.file == e.run_file {
-        format!(":{}", e.origin.line)
+/// An input line as `:line` when it is in `file`, else as `file:line`.
+pub fn line_in(at: &Origin, file: &str) -> String {
+    if *at.file == *file {
+        format!(":{}", at.line)
     } else {
-        e.origin.to_string()
+        at.to_string()
     }
 }
 
@@ -532,19 +538,14 @@ fn fit(segs: &[Segment], width: Option<usize>) -> Vec<Segment> {
     if total(&out) <= width {
         return out;
     }
-    // Ids give way first, to a few characters each, from the line's end.
-    for i in (0..out.len()).rev() {
-        let excess = total(&out).saturating_sub(width);
-        if excess == 0 {
-            return out;
-        }
-        if out[i].fit == Fit::Id {
-            let w = out[i].text.width();
-            out[i].text = cut(&out[i].text, w.saturating_sub(excess).max(MIN_ID.min(w)));
-        }
-    }
-    // Then details, whole (with their ` · `), from the line's end.
-    while total(&out) > width {
+    // Details go whole (with their ` · `), from the line's end, while the line would be too
+    // wide with its ids cut to a few characters; then the ids give way as far as it still is,
+    // from the line's end.
+    let id_room = |v: &[Segment]| -> usize {
+        let ids = v.iter().filter(|s| s.fit == Fit::Id);
+        ids.map(|s| s.text.width().saturating_sub(MIN_ID)).sum()
+    };
+    while total(&out) - id_room(&out) > width {
         let at = |fit| out.iter().rposition(|s| s.fit == fit);
         let Some(i) = at(Fit::Detail).or_else(|| at(Fit::LastDetail)) else {
             break;
@@ -554,18 +555,11 @@ fn fit(segs: &[Segment], width: Option<usize>) -> Vec<Segment> {
             out.remove(i - 1);
         }
     }
-    // Room left after the details went: the ids take it back, from the line's start.
-    for i in 0..out.len() {
-        let room = width.saturating_sub(total(&out));
-        if room == 0 {
-            break;
-        }
-        if out[i].fit == Fit::Id {
-            // Its whole text: the details dropped took no id with them.
-            let ids = |v: &[Segment]| v.iter().filter(|s| s.fit == Fit::Id).count();
-            if let Some(whole) = segs.iter().filter(|s| s.fit == Fit::Id).nth(ids(&out[..i])) {
-                out[i].text = cut(&whole.text, out[i].text.width() + room);
-            }
+    for i in (0..out.len()).rev() {
+        let excess = total(&out).saturating_sub(width);
+        if out[i].fit == Fit::Id && excess > 0 {
+            let w = out[i].text.width();
+            out[i].text = cut(&out[i].text, w.saturating_sub(excess).max(MIN_ID.min(w)));
         }
     }
     if total(&out) <= width {
@@ -684,23 +678,4 @@ fn paint(p: Paint, text: &str) -> String {
         Paint::Severity(Severity::Warning) => Style::new().yellow(),
     };
     text.style(style).to_string()
-}
-
-/// Removes ANSI escape sequences (CSI `ESC [ … letter`), for tests and width checks.
-pub fn strip_ansi(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    let mut chars = s.chars().peekable();
-    while let Some(c) = chars.next() {
-        if c == '\u{1b}' && chars.peek() == Some(&'[') {
-            chars.next();
-            for c in chars.by_ref() {
-                if c.is_ascii_alphabetic() {
-                    break;
-                }
-            }
-            continue;
-        }
-        out.push(c);
-    }
-    out
 }
