@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use serde_json::{json, Value};
 
-use super::{Conversation, Message, Open};
+use super::{without_messages, Conversation, Message, Open};
 use crate::agui::Event;
 use crate::input::Origin;
 use crate::leaf::{flatten, Leaf};
@@ -43,7 +43,7 @@ impl Conversation {
 
         doc.messages(open, &msg_ids, start);
 
-        for (n, r) in open.reasoning.iter().enumerate() {
+        for (n, r) in open.reasoning.values().enumerate() {
             let base = format!("/reasoning/reasoning-{}", n + 1);
             doc.out.push(r.text.leaf(format!("{base}/text")));
             if r.encrypted {
@@ -61,11 +61,7 @@ impl Conversation {
 
         if let Some((state, o)) = &open.state {
             // A patch may have put messages back.
-            let mut state = state.clone();
-            if let Some(s) = state.as_object_mut() {
-                s.shift_remove("messages");
-            }
-            doc.tree("/state", &state, o);
+            doc.tree("/state", &without_messages(state), o);
         }
 
         // Sub-agents, each with its own items (placeholders counted within it).
@@ -134,8 +130,8 @@ impl Conversation {
                     .or_insert_with(|| Arc::from(format!("call-{calls}")));
             }
         }
-        for (i, r) in open.reasoning.iter().enumerate() {
-            ids.entry(r.id.clone())
+        for (i, id) in open.reasoning.keys().enumerate() {
+            ids.entry(id.clone())
                 .or_insert_with(|| Arc::from(format!("reasoning-{}", i + 1)));
         }
         if let Some(list) = interrupts(open) {

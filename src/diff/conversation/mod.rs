@@ -38,6 +38,7 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
+use indexmap::IndexMap;
 use serde::Deserialize;
 use serde_json::Value;
 
@@ -81,11 +82,7 @@ impl Joined {
     }
 
     fn leaf(&self, pointer: String) -> Leaf {
-        let mut l = Leaf::new(
-            pointer,
-            Value::String(self.text.clone()),
-            self.origin.clone(),
-        );
+        let mut l = Leaf::new(pointer, self.text.as_str().into(), self.origin.clone());
         l.pieces = self.pieces.clone();
         l
     }
@@ -123,7 +120,6 @@ impl Message {
 
 #[derive(Debug)]
 struct Reasoning {
-    id: String,
     text: Joined,
     encrypted: bool,
 }
@@ -137,7 +133,8 @@ struct Open {
     resume: Option<(Value, Origin)>,
     steps: Vec<(String, Origin)>,
     messages: Vec<Message>,
-    reasoning: Vec<Reasoning>,
+    /// Reasoning blocks by id, in start order.
+    reasoning: IndexMap<String, Reasoning>,
     custom: Vec<(String, Payload, Origin)>,
     state: Option<(Value, Origin)>,
     /// The event that ended the run: `RUN_FINISHED` or `RUN_ERROR`.
@@ -145,10 +142,9 @@ struct Open {
     /// `exact`: the events' leaves.
     events: Vec<Leaf>,
     event_count: usize,
-    /// Where each id is in `messages` (the last message of an id), its calls, `reasoning`.
+    /// Where each id is in `messages` (the last message of an id), and its calls.
     message_at: HashMap<String, usize>,
     call_at: HashMap<String, (usize, usize)>,
-    reasoning_at: HashMap<String, usize>,
     /// Sub-agents in start order.
     subagents: Vec<Subagent>,
 }
@@ -231,13 +227,17 @@ impl Open {
     }
 
     fn reasoning(&mut self, id: &str, origin: &Origin) -> &mut Reasoning {
-        let new = || Reasoning {
-            id: id.to_string(),
-            text: Joined::new(origin),
-            encrypted: false,
-        };
-        let i = slot(&mut self.reasoning, &mut self.reasoning_at, id, new);
-        &mut self.reasoning[i]
+        if !self.reasoning.contains_key(id) {
+            let text = Joined::new(origin);
+            self.reasoning.insert(
+                id.to_string(),
+                Reasoning {
+                    text,
+                    encrypted: false,
+                },
+            );
+        }
+        &mut self.reasoning[id]
     }
 
     /// Folds an event that does not end the run (`typed`: `ev` read typed).
@@ -371,19 +371,9 @@ impl Open {
         self.add_call(parent.as_deref().unwrap_or(id), call, origin);
     }
 
-    /// A `STATE_SNAPSHOT`: the state replaced (its `messages` are not kept: they are compared
-    /// as messages).
+    /// A `STATE_SNAPSHOT`: the state replaced.
     fn state_snapshot(&mut self, state: &Value, origin: &Origin) {
-        let state = match state {
-            Value::Object(o) => Value::Object(
-                o.iter()
-                    .filter(|(k, _)| *k != "messages")
-                    .map(|(k, v)| (k.clone(), v.clone()))
-                    .collect(),
-            ),
-            other => other.clone(),
-        };
-        self.state = Some((state, origin.clone()));
+        self.state = Some((without_messages(state), origin.clone()));
     }
 
     /// A `MESSAGES_SNAPSHOT`: the list is replaced, as a client replaces it. A streamed message
@@ -440,12 +430,12 @@ impl Open {
             if m.role != "reasoning" {
                 return true;
             }
+            let text = m.text.clone();
             let new = || Reasoning {
-                id: m.id.clone(),
-                text: m.text.clone(),
+                text,
                 encrypted: false,
             };
-            slot(&mut self.reasoning, &mut self.reasoning_at, &m.id, new);
+            self.reasoning.entry(m.id.clone()).or_insert_with(new);
             false
         });
         self.set_messages(new);
@@ -531,39 +521,34 @@ impl Conversation {
                 &mut open.events,
             );
         }
-        if self.exact || starts {
-            return self.ended(typed, origin).or(done);
+        // The run ends whatever its terminal event says of a sub-agent.
+        if let Some(run) = self.ended(typed, origin) {
+            return Some(run);
         }
-        let Some(sub) = ev.subagent() else {
-            return self.own(ev, typed, origin);
-        };
-        match typed {
-            Event::SubagentStarted {
-                name,
-                parent_tool_call_id,
-                ..
-            } => {
+        if self.exact || starts {
+            return done;
+        }
+        let open = self.open(origin);
+        match (ev.subagent(), typed) {
+            (None, _) => open.event(ev, typed, origin),
+            (
+                Some(sub),
+                Event::SubagentStarted {
+                    name,
+                    parent_tool_call_id,
+                    ..
+                },
+            ) => {
                 let s = Subagent::new(sub, name, parent_tool_call_id.as_deref(), origin);
-                self.open(origin).subagents.push(s);
+                open.subagents.push(s);
             }
-            Event::SubagentFinished { .. } | Event::SubagentError { .. } => {
-                let end = Some((typed.clone(), origin.clone()));
-                self.open(origin).subagent(sub, origin).end = end;
+            (Some(sub), Event::SubagentFinished { .. } | Event::SubagentError { .. }) => {
+                open.subagent(sub, origin).end = Some((typed.clone(), origin.clone()));
             }
             // A sub-agent's own events are folded apart from the run's.
-            _ => return self.in_subagent(sub, origin, |c| c.own(ev, typed, origin)),
+            (Some(sub), _) => open.subagent(sub, origin).body.event(ev, typed, origin),
         }
         None
-    }
-
-    /// Folds an event (`typed`: `ev` read typed) into the open run (the run's own, or a
-    /// sub-agent's).
-    fn own(&mut self, ev: &Event, typed: &Event, origin: &Origin) -> Option<Run> {
-        let run = self.ended(typed, origin);
-        if run.is_none() {
-            self.open(origin).event(ev, typed, origin);
-        }
-        run
     }
 
     /// `RUN_FINISHED` or `RUN_ERROR`: the open run ends.
@@ -579,19 +564,6 @@ impl Conversation {
     /// The input ended: the open run, if any, ends without a terminal event.
     pub fn finish(&mut self) -> Option<Run> {
         self.open.take().map(|o| self.close(o))
-    }
-
-    /// `f` on the fold of sub-agent `id`'s own events (the run's open run is set aside).
-    fn in_subagent<R>(&mut self, id: &str, origin: &Origin, f: impl FnOnce(&mut Self) -> R) -> R {
-        let mut parent = self.open.take().unwrap_or_else(|| Open::new(origin));
-        let s = parent.subagent(id, origin);
-        let body = std::mem::replace(&mut s.body, Open::new(origin));
-        self.open = Some(body);
-        let r = f(self);
-        let body = self.open.take().unwrap_or_else(|| Open::new(origin));
-        parent.subagent(id, origin).body = body;
-        self.open = Some(parent);
-        r
     }
 
     /// The run's document.
@@ -662,6 +634,17 @@ fn parts_text(parts: &[Value]) -> String {
     }
     let text = |p: &Value| p.get("text").and_then(Value::as_str).map(str::to_string);
     parts.iter().filter_map(text).collect()
+}
+
+/// A state without its `messages` (they are compared as messages).
+fn without_messages(state: &Value) -> Value {
+    match state {
+        Value::Object(o) => (o.iter())
+            .filter(|(k, _)| *k != "messages")
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect(),
+        other => other.clone(),
+    }
 }
 
 /// Whether two texts are the same JSON (or the same text when either is not JSON).
@@ -754,6 +737,22 @@ mod tests {
                 "/messages/assistant-2"
             ]
         );
+    }
+
+    /// A captured `RUN_FINISHED` that names a sub-agent (AG-UI gives it none) still ends the
+    /// run: it closed the sub-agent's own events as a run of their own, and left the run open.
+    #[test]
+    fn a_terminal_event_naming_a_subagent_ends_the_run() {
+        let r = runs(json!([
+            {"type": "RUN_STARTED", "threadId": "t", "runId": "r"},
+            {"type": "TEXT_MESSAGE_CONTENT", "messageId": "m1", "delta": "Hi"},
+            {"type": "RUN_FINISHED", "subagentRunId": "s1", "outcome": {"type": "success"}},
+        ]));
+        assert_eq!(r.len(), 1);
+        let l = leaves(&r[0]);
+        assert!(l.contains(&("/messages/assistant-1/text".into(), json!("Hi"), 2)));
+        assert!(l.contains(&("/outcome".into(), json!("success"), 3)));
+        assert!(!l.iter().any(|x| x.0.starts_with("/subagents")), "{l:?}");
     }
 
     #[test]
