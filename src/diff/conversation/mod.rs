@@ -205,10 +205,19 @@ impl Open {
         }
     }
 
-    /// Message `id` (made when none has the id yet).
+    /// Where message `id` is in `messages` (made, of `role`, when none has the id yet).
+    fn message_index(&mut self, id: &str, role: &str, origin: &Origin) -> usize {
+        if let Some(&i) = self.message_at.get(id) {
+            return i;
+        }
+        self.messages.push(Message::new(id, role, origin));
+        self.message_at
+            .insert(id.to_string(), self.messages.len() - 1);
+        self.messages.len() - 1
+    }
+
     fn message(&mut self, id: &str, role: &str, origin: &Origin) -> &mut Message {
-        let new = || Message::new(id, role, origin);
-        let i = slot(&mut self.messages, &mut self.message_at, id, new);
+        let i = self.message_index(id, role, origin);
         &mut self.messages[i]
     }
 
@@ -218,12 +227,10 @@ impl Open {
     }
 
     fn add_call(&mut self, parent: &str, call: Call, origin: &Origin) {
-        let id = call.id.clone();
-        let new = || Message::new(parent, "assistant", origin);
-        let i = slot(&mut self.messages, &mut self.message_at, parent, new);
+        let i = self.message_index(parent, "assistant", origin);
         let calls = &mut self.messages[i].calls;
+        self.call_at.insert(call.id.clone(), (i, calls.len()));
         calls.push(call);
-        self.call_at.insert(id, (i, calls.len() - 1));
     }
 
     fn reasoning(&mut self, id: &str, origin: &Origin) -> &mut Reasoning {
@@ -379,20 +386,17 @@ impl Open {
     /// A `MESSAGES_SNAPSHOT`: the list is replaced, as a client replaces it. A streamed message
     /// the snapshot carries with another text keeps that text as `streamedText`.
     fn messages_snapshot(&mut self, list: &[Value], origin: &Origin) {
-        let mut old: Vec<Option<Message>> = std::mem::take(&mut self.messages)
-            .into_iter()
-            .map(Some)
-            .collect();
         // Each id's messages and each call's tool messages, first last (taken with `pop`).
         let mut by_id: HashMap<String, Vec<usize>> = HashMap::new();
         let mut by_call: HashMap<String, Vec<usize>> = HashMap::new();
-        for (i, o) in old.iter().enumerate().rev() {
-            let Some(o) = o else { continue };
+        for (i, o) in self.messages.iter().enumerate().rev() {
             by_id.entry(o.id.clone()).or_default().push(i);
             if let (Some(c), "tool") = (&o.tool_call_id, o.role.as_str()) {
                 by_call.entry(c.clone()).or_default().push(i);
             }
         }
+        let old = std::mem::take(&mut self.messages);
+        let mut old: Vec<Option<Message>> = old.into_iter().map(Some).collect();
         let take = |list: Option<&mut Vec<usize>>, old: &mut [Option<Message>]| {
             let list = list?;
             while let Some(i) = list.pop() {
@@ -427,16 +431,14 @@ impl Open {
         }
         // Reasoning messages of the snapshot join the reasoning blocks.
         new.retain(|m| {
-            if m.role != "reasoning" {
-                return true;
+            if m.role == "reasoning" && !self.reasoning.contains_key(&m.id) {
+                let r = Reasoning {
+                    text: m.text.clone(),
+                    encrypted: false,
+                };
+                self.reasoning.insert(m.id.clone(), r);
             }
-            let text = m.text.clone();
-            let new = || Reasoning {
-                text,
-                encrypted: false,
-            };
-            self.reasoning.entry(m.id.clone()).or_insert_with(new);
-            false
+            m.role != "reasoning"
         });
         self.set_messages(new);
     }
@@ -581,28 +583,18 @@ impl Conversation {
     }
 }
 
-/// The position of item `id` in `list` by the index `at`, the item made by `new` when the index
-/// has no such id.
-fn slot<T>(
-    list: &mut Vec<T>,
-    at: &mut HashMap<String, usize>,
-    id: &str,
-    new: impl FnOnce() -> T,
-) -> usize {
-    if let Some(&i) = at.get(id) {
-        return i;
-    }
-    list.push(new());
-    at.insert(id.to_string(), list.len() - 1);
-    list.len() - 1
-}
-
 /// An AG-UI message object (of a snapshot or a run's input) as a [`Message`].
 fn message_of(m: &Value, origin: &Origin) -> Option<Message> {
     let s = |v: &Value, k: &str| str_of(v, k).unwrap_or_default();
     let mut msg = Message::new(&s(m, "id"), &str_of(m, "role")?, origin);
     if let Some(c) = m.get("content").filter(|c| !c.is_null()) {
-        msg.text = Joined::whole(content_text(c), origin);
+        // A string as it is, the text parts of a list joined, anything else as its JSON.
+        let text = match c {
+            Value::String(s) => s.clone(),
+            Value::Array(parts) => parts_text(parts),
+            other => other.to_string(),
+        };
+        msg.text = Joined::whole(text, origin);
     }
     msg.tool_call_id = str_of(m, "toolCallId");
     msg.error = m.get("error").is_some_and(|e| !e.is_null());
@@ -615,16 +607,6 @@ fn message_of(m: &Value, origin: &Origin) -> Option<Message> {
         });
     }
     Some(msg)
-}
-
-/// A message's content as text: a string as it is, the text parts of a list joined, anything
-/// else as its JSON.
-fn content_text(c: &Value) -> String {
-    match c {
-        Value::String(s) => s.clone(),
-        Value::Array(parts) => parts_text(parts),
-        other => other.to_string(),
-    }
 }
 
 /// Content parts as text: their text parts joined when all are text, else their JSON.
