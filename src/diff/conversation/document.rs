@@ -191,11 +191,6 @@ impl Doc<'_> {
 
     /// The run's outcome, and its interrupts or error.
     fn outcome(&mut self, open: &Open) {
-        let end = open
-            .outcome
-            .as_ref()
-            .map(|(_, o)| o.clone())
-            .unwrap_or_else(|| last_origin(open));
         match (&open.outcome, interrupts(open)) {
             (Some((_, o)), Some(list)) => {
                 self.leaf("/outcome", "interrupt", o);
@@ -216,7 +211,8 @@ impl Doc<'_> {
                 }
                 self.leaf("/error/message", message.as_str(), o);
             }
-            _ => self.leaf("/outcome", "none", &end),
+            // No terminal event: where the run was last seen.
+            _ => self.leaf("/outcome", "none", &open.last),
         }
     }
 
@@ -306,33 +302,4 @@ fn interrupts(open: &Open) -> Option<&[Value]> {
         }
         _ => None,
     }
-}
-
-/// The last line the run was seen at (for a run with no terminal event).
-fn last_origin(open: &Open) -> Origin {
-    let mut at = open.origin.clone();
-    let mut see = |o: &Origin| {
-        if o.line > at.line {
-            at = o.clone();
-        }
-    };
-    for (_, o) in &open.steps {
-        see(o);
-    }
-    for m in &open.messages {
-        see(&m.text.origin);
-        if let Some(&(_, l)) = m.text.pieces.last() {
-            see(&Origin {
-                file: m.text.origin.file.clone(),
-                line: l,
-            });
-        }
-    }
-    for (_, _, o) in &open.custom {
-        see(o);
-    }
-    if let Some((_, o)) = &open.state {
-        see(o);
-    }
-    at
 }

@@ -128,6 +128,8 @@ struct Reasoning {
 #[derive(Debug, Default)]
 struct Open {
     origin: Origin,
+    /// The run's last event so far.
+    last: Origin,
     thread_id: Option<String>,
     run_id: Option<String>,
     resume: Option<(Value, Origin)>,
@@ -178,6 +180,7 @@ impl Open {
     fn new(origin: &Origin) -> Open {
         Open {
             origin: origin.clone(),
+            last: origin.clone(),
             ..Open::default()
         }
     }
@@ -463,9 +466,12 @@ impl Conversation {
         }
     }
 
-    /// The open run (one is opened for events before any `RUN_STARTED`).
+    /// The open run (one is opened for events before any `RUN_STARTED`), last seen at
+    /// `origin`.
     fn open(&mut self, origin: &Origin) -> &mut Open {
-        self.open.get_or_insert_with(|| Open::new(origin))
+        let open = self.open.get_or_insert_with(|| Open::new(origin));
+        open.last = origin.clone();
+        open
     }
 
     /// Folds one AG-UI event, read typed ([`Event::typed`]); a run that ends here comes back.
@@ -735,6 +741,27 @@ mod tests {
         assert!(l.contains(&("/messages/assistant-1/text".into(), json!("Hi"), 2)));
         assert!(l.contains(&("/outcome".into(), json!("success"), 3)));
         assert!(!l.iter().any(|x| x.0.starts_with("/subagents")), "{l:?}");
+    }
+
+    /// A run the input leaves open ends `none` at its last event, whatever that event is (it
+    /// was the last step, message text, custom event or state: line 3 here).
+    #[test]
+    fn a_run_without_an_end_is_none_at_its_last_event() {
+        let mut c = Conversation::new(false);
+        let events = json!([
+            {"type": "RUN_STARTED", "threadId": "t", "runId": "r"},
+            {"type": "TEXT_MESSAGE_CONTENT", "messageId": "m1", "delta": "Hi"},
+            {"type": "TOOL_CALL_START", "toolCallId": "c1", "toolCallName": "search"},
+            {"type": "TOOL_CALL_ARGS", "toolCallId": "c1", "delta": "{}"},
+            {"type": "TOOL_CALL_END", "toolCallId": "c1"},
+        ]);
+        for (n, e) in events.as_array().expect("a list").iter().enumerate() {
+            assert!(c
+                .fold(&Event::Passthrough(e.clone()), &at(n as u64 + 1))
+                .is_none());
+        }
+        let r = c.finish().expect("the open run");
+        assert!(leaves(&r).contains(&("/outcome".into(), json!("none"), 5)));
     }
 
     #[test]
