@@ -7,6 +7,7 @@
 //! rebuilt from the leaves ([`unflatten`]) without mistaking `{"0": x}` for `[x]`. An empty object
 //! is the leaf `{}`.
 
+use std::borrow::Cow;
 use std::sync::Arc;
 
 use serde_json::{Map, Value};
@@ -71,22 +72,12 @@ impl Leaf {
 }
 
 /// `key` escaped for a JSON pointer (`~` → `~0`, `/` → `~1`).
-pub fn escape(key: &str) -> std::borrow::Cow<'_, str> {
+pub fn escape(key: &str) -> Cow<'_, str> {
     if key.contains(['~', '/']) {
         key.replace('~', "~0").replace('/', "~1").into()
     } else {
         key.into()
     }
-}
-
-/// The pointer segment `seg` unescaped.
-pub fn unescape(seg: &str) -> String {
-    seg.replace("~1", "/").replace("~0", "~")
-}
-
-/// `pointer`'s segments, unescaped (`""` has none).
-pub fn segments(pointer: &str) -> impl Iterator<Item = String> + '_ {
-    pointer.split('/').skip(1).map(unescape)
 }
 
 /// Appends `value` at `pointer` as leaves (object keys sorted), each from `origin`. Strings that
@@ -98,40 +89,32 @@ pub fn flatten(
     ids: &dyn Fn(&str) -> Option<Arc<str>>,
     out: &mut Vec<Leaf>,
 ) {
-    match value {
+    let children: Vec<(Cow<str>, &Value)> = match value {
         Value::Object(o) if !o.is_empty() => {
             let mut keys: Vec<&String> = o.keys().collect();
             keys.sort();
-            for k in keys {
-                let len = pointer.len();
-                pointer.push('/');
-                pointer.push_str(&escape(k));
-                flatten(pointer, &o[k.as_str()], origin, ids, out);
-                pointer.truncate(len);
-            }
+            keys.into_iter().map(|k| (escape(k), &o[k])).collect()
         }
         Value::Array(a) => {
-            out.push(Leaf::new(
-                pointer.clone(),
-                Value::Array(Vec::new()),
-                origin.clone(),
-            ));
-            for (i, item) in a.iter().enumerate() {
-                let len = pointer.len();
-                pointer.push('/');
-                pointer.push_str(&i.to_string());
-                flatten(pointer, item, origin, ids, out);
-                pointer.truncate(len);
-            }
+            let v = Value::Array(Vec::new());
+            out.push(Leaf::new(pointer.clone(), v, origin.clone()));
+            a.iter()
+                .enumerate()
+                .map(|(i, v)| (i.to_string().into(), v))
+                .collect()
         }
         Value::String(s) => {
-            let v = match ids(s) {
-                Some(p) => Value::String(p.to_string()),
-                None => value.clone(),
-            };
-            out.push(Leaf::new(pointer.clone(), v, origin.clone()));
+            let v = ids(s).map_or_else(|| value.clone(), |p| Value::String(p.to_string()));
+            return out.push(Leaf::new(pointer.clone(), v, origin.clone()));
         }
-        _ => out.push(Leaf::new(pointer.clone(), value.clone(), origin.clone())),
+        _ => return out.push(Leaf::new(pointer.clone(), value.clone(), origin.clone())),
+    };
+    for (seg, v) in children {
+        let len = pointer.len();
+        pointer.push('/');
+        pointer.push_str(&seg);
+        flatten(pointer, v, origin, ids, out);
+        pointer.truncate(len);
     }
 }
 
@@ -144,7 +127,8 @@ pub fn unflatten<'a>(
     let mut root = Value::Null;
     for (pointer, value) in leaves {
         if let Some(rest) = pointer.strip_prefix(prefix) {
-            let segs: Vec<String> = segments(rest).collect();
+            let unescape = |seg: &str| seg.replace("~1", "/").replace("~0", "~");
+            let segs: Vec<String> = rest.split('/').skip(1).map(unescape).collect();
             insert(&mut root, &segs, value);
         }
     }
@@ -181,36 +165,29 @@ fn insert(at: &mut Value, segs: &[String], v: &Value) {
 /// Whether `pattern` (a pointer whose segments may hold `*`, matching any run of characters
 /// within one segment) matches `pointer` or one of its ancestors.
 pub fn matches(pattern: &str, pointer: &str) -> bool {
-    let mut p = pattern.split('/');
-    let mut s = pointer.split('/');
-    loop {
-        match (p.next(), s.next()) {
-            (None, _) => return true,
-            (Some(_), None) => return false,
-            (Some(a), Some(b)) if glob(a, b) => {}
-            _ => return false,
-        }
-    }
+    let mut segs = pointer.split('/');
+    pattern
+        .split('/')
+        .all(|p| segs.next().is_some_and(|s| glob(p, s)))
 }
 
-/// `*` matches any run of characters; everything else matches itself.
+/// `*` matches any run of characters; everything else matches itself. Each part between stars
+/// is matched at its first place (linear in `s`).
 fn glob(pattern: &str, s: &str) -> bool {
-    let mut parts = pattern.split('*');
-    let first = parts.next().unwrap_or("");
-    let Some(mut rest) = s.strip_prefix(first) else {
+    let Some((parts, last)) = pattern.rsplit_once('*') else {
+        return pattern == s;
+    };
+    let mut parts = parts.split('*');
+    let Some(mut rest) = s.strip_prefix(parts.next().unwrap_or_default()) else {
         return false;
     };
-    let parts: Vec<&str> = parts.collect();
-    let Some((last, middle)) = parts.split_last() else {
-        return rest.is_empty();
-    };
-    for part in middle {
+    for part in parts {
         match rest.find(part) {
             Some(i) => rest = &rest[i + part.len()..],
             None => return false,
         }
     }
-    rest.len() >= last.len() && rest.ends_with(last)
+    rest.ends_with(last)
 }
 
 #[cfg(test)]
@@ -279,6 +256,9 @@ mod tests {
         assert!(!matches("/state/a", "/state/ab"));
         assert!(!matches("/state/a/b", "/state/a"));
         assert!(matches("/x/*", "/x/"));
+        assert!(matches("/k/a*b*c", "/k/aXbYbc"));
+        assert!(!matches("/k/a*b*b", "/k/ab"));
+        assert!(!matches("/k/a*", "/k/ba"));
     }
 
     #[test]

@@ -315,7 +315,7 @@ fn report(format: Format) -> String {
     let old: Vec<String> = old.iter().map(|p| s(p)).collect();
     let new: Vec<String> = new.iter().map(|p| s(p)).collect();
     let mut out = Vec::new();
-    let mut r = Report::new(format, false, &old, &new, &mut out);
+    let mut r = Report::new(format, false, &mut out);
     let summary = diff::diff(
         &old,
         &new,
@@ -325,7 +325,7 @@ fn report(format: Format) -> String {
         &mut |_, _| {},
     )
     .expect("diff");
-    r.end(&summary).expect("end");
+    r.end(&summary, &old, &new).expect("end");
     let text = String::from_utf8(out).expect("utf-8");
     let tmp = s(&scratch(""));
     let root = format!("{}/", env!("CARGO_MANIFEST_DIR"));

@@ -24,7 +24,8 @@ fn scratch(name: &str) -> PathBuf {
 fn redact(bytes: &[u8], opts: &Options) -> (Vec<u8>, Vec<u64>, aguify::redact::Counts) {
     let mut out = Vec::new();
     let mut bad = Vec::new();
-    let s = file::redact(&mut &bytes[..], &mut out, opts, &mut |line, _| {
+    let mut s = file::Summary::default();
+    file::redact(&mut &bytes[..], &mut out, opts, &mut s, &mut |line, _| {
         bad.push(line)
     })
     .expect("redacted");

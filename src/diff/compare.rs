@@ -57,9 +57,7 @@ pub struct Difference {
     pub change: Change,
     pub old: Option<Value>,
     pub new: Option<Value>,
-    #[serde(serialize_with = "place")]
     pub old_at: Origin,
-    #[serde(serialize_with = "place")]
     pub new_at: Origin,
 }
 
@@ -69,22 +67,9 @@ pub struct Difference {
 pub struct RunDiff {
     #[serde(rename = "run")]
     pub index: usize,
-    #[serde(serialize_with = "place")]
     pub old: Option<Origin>,
-    #[serde(serialize_with = "place")]
     pub new: Option<Origin>,
     pub differences: Vec<Difference>,
-}
-
-/// Where a value is, as the JSON report writes it: `{"file", "line"}` (or `null`).
-fn place<'o, S: serde::Serializer>(
-    o: impl Into<Option<&'o Origin>>,
-    s: S,
-) -> Result<S::Ok, S::Error> {
-    let place = o
-        .into()
-        .map(|o| serde_json::json!({"file": &*o.file, "line": o.line}));
-    serde::Serialize::serialize(&place, s)
 }
 
 impl RunDiff {

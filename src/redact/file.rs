@@ -6,7 +6,9 @@ use std::io::{self, BufRead, Write};
 
 use super::slim::{self, Slim};
 use super::{Mode, Options, Redactor};
-use crate::adapter::{classify, RecordKind};
+use serde_json::Value;
+
+use crate::adapter::classify;
 use crate::input::{detect_framing, parse_json, Framing, Origin, Record, RecordText};
 
 /// What redacting one input did.
@@ -16,28 +18,21 @@ pub struct Summary {
     pub secrets: super::Counts,
 }
 
-impl Summary {
-    /// Another input's summary added to this one.
-    pub fn add(&mut self, other: Summary) {
-        self.bad_lines += other.bad_lines;
-        for (k, n) in other.secrets {
-            *self.secrets.entry(k).or_default() += n;
-        }
-    }
-}
-
-/// Redacts `input` into `out`; `bad` hears of each line that is not a record, as
-/// `(line, why)`.
+/// Redacts `input` into `out`, counting into `summary` (added to what it holds); `bad` hears
+/// of each line that is not a record, as `(line, why)`.
 pub fn redact(
     input: &mut dyn BufRead,
     out: &mut dyn Write,
     opts: &Options,
+    summary: &mut Summary,
     bad: &mut dyn FnMut(u64, &str),
-) -> io::Result<Summary> {
+) -> io::Result<()> {
+    let mut redactor = Redactor::new(opts);
+    redactor.secrets = std::mem::take(&mut summary.secrets);
     let mut r = Reader {
-        redactor: Redactor::new(opts),
+        redactor,
         slim: opts.slim.then(Slim::default),
-        summary: Summary::default(),
+        summary,
         last_seq: None,
         out,
     };
@@ -77,19 +72,7 @@ pub fn redact(
         s.flush(r.out)?;
     }
     r.summary.secrets = r.redactor.secrets;
-    Ok(r.summary)
-}
-
-/// What the adapters' classifier makes of a record: the form detection `convert` uses.
-fn form_of(v: &serde_json::Value, text: &str, sse_event: Option<&str>) -> RecordKind {
-    let rec = Record::new(
-        Origin::default(),
-        1,
-        sse_event.map(str::to_string),
-        RecordText::from(text),
-        v.clone(),
-    );
-    classify(&rec)
+    Ok(())
 }
 
 /// The lines of what one `read_until('\n')` read, each with its end (`\n`, `\r\n`, a bare
@@ -119,7 +102,7 @@ struct Frame {
 struct Reader<'a, 'o> {
     redactor: Redactor<'o>,
     slim: Option<Slim>,
-    summary: Summary,
+    summary: &'a mut Summary,
     last_seq: Option<u64>,
     out: &'a mut dyn Write,
 }
@@ -144,28 +127,39 @@ impl Reader<'_, '_> {
             b.extend_from_slice(end);
             return self.write(slim::Kind::Other, b);
         }
-        let (value, kind) = match parse_json(text) {
-            Ok(v) => {
-                let kind = slim::kind(&v, None, &mut self.last_seq);
-                (Some(v), kind)
-            }
-            Err(why) => {
-                self.summary.bad_lines += 1;
-                bad(number, &why);
-                // JSON, not an object: its strings replaced all the same.
-                (serde_json::from_str(text).ok(), slim::Kind::Other)
-            }
+        let value = parse_json(text).or_else(|why| {
+            self.summary.bad_lines += 1;
+            bad(number, &why);
+            // JSON, not an object: its strings replaced all the same.
+            serde_json::from_str(text)
+        });
+        let (kind, text) = match value {
+            Ok(v) => self.record(v, text, None)?,
+            Err(_) => (slim::Kind::Other, self.bad_text(text)),
         };
-        let mut b = match value {
-            Some(mut v) => {
-                let form = form_of(&v, text, None);
-                self.redactor.record(&mut v, None, &form);
-                serde_json::to_vec(&v).map_err(io::Error::other)?
-            }
-            None => self.bad_text(text).into_bytes(),
-        };
+        let mut b = text.into_bytes();
         b.extend_from_slice(end);
         self.write(kind, b)
+    }
+
+    /// A record (its JSON text `text`, read as `v`) redacted as compact JSON, and what it is
+    /// to `--slim`. Its form is what the adapters' classifier finds (as `convert` detects it).
+    fn record(
+        &mut self,
+        mut v: Value,
+        text: &str,
+        event: Option<&str>,
+    ) -> io::Result<(slim::Kind, String)> {
+        let kind = slim::kind(&v, event, &mut self.last_seq);
+        let rec = Record::new(
+            Origin::default(),
+            1,
+            event.map(str::to_string),
+            RecordText::from(text),
+            v.clone(),
+        );
+        self.redactor.record(&mut v, event, &classify(&rec));
+        Ok((kind, serde_json::to_string(&v).map_err(io::Error::other)?))
     }
 
     /// A line that is not a record: its secrets, and its strings as JSON text's.
@@ -193,12 +187,11 @@ impl Reader<'_, '_> {
         }
         let mut kind = slim::Kind::Other;
         let redacted = match first_data.map(|at| (at, data.join("\n"))) {
-            Some((at, d)) => match serde_json::from_str::<serde_json::Value>(&d) {
-                Ok(mut v) => {
-                    kind = slim::kind(&v, event, &mut self.last_seq);
-                    let form = form_of(&v, &d, event);
-                    self.redactor.record(&mut v, event, &form);
-                    Some((at, serde_json::to_string(&v).map_err(io::Error::other)?))
+            Some((at, d)) => match serde_json::from_str(&d) {
+                Ok(v) => {
+                    let json;
+                    (kind, json) = self.record(v, &d, event)?;
+                    Some((at, json))
                 }
                 Err(e) => {
                     self.summary.bad_lines += 1;

@@ -27,12 +27,13 @@ const ARGS: &[&str] = &["args", "arguments", "partial_json", "input"];
 /// Envelope objects inside a message.
 const ENVELOPE: &[&str] = &["response_metadata", "usage_metadata", "usage", "metadata"];
 
-/// What an object in the free zone is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Shape {
-    Constructor,
-    Message { chunk: bool, tool: bool },
-    Other,
+/// An object of structure (a message, block, tool call…): whether it is a tool message, and
+/// for a message chunk its id and how far below the object its fields are (a constructor's
+/// are in `kwargs`).
+#[derive(Debug, Default)]
+struct Shape<'a> {
+    tool: bool,
+    chunk: Option<(&'a str, usize)>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -355,33 +356,9 @@ impl Redactor<'_> {
             zone
         };
         let saved = cx.stream.clone();
-        let mut tool = false;
-        match shape {
-            Some(Shape::Message { chunk, tool: t }) => {
-                tool = t;
-                if chunk {
-                    let id = str_of(map, "id").unwrap_or_default();
-                    cx.stream = Some((format!("m:{id}"), cx.spath.len(), false));
-                }
-            }
-            Some(Shape::Constructor) => {
-                let class = map
-                    .get("id")
-                    .and_then(Value::as_array)
-                    .and_then(|a| a.last())
-                    .and_then(Value::as_str)
-                    .unwrap_or_default();
-                tool = class.starts_with("ToolMessage");
-                if class.ends_with("Chunk") {
-                    let id = map
-                        .get("kwargs")
-                        .and_then(|k| k.get("id"))
-                        .and_then(Value::as_str)
-                        .unwrap_or_default();
-                    cx.stream = Some((format!("m:{id}"), cx.spath.len() + 1, false));
-                }
-            }
-            _ => {}
+        let tool = shape.as_ref().is_some_and(|s| s.tool);
+        if let Some((id, below)) = shape.and_then(|s| s.chunk) {
+            cx.stream = Some((format!("m:{id}"), cx.spath.len() + below, false));
         }
         self.each(map, cx, |this, k, v, cx| {
             if this.credential_at(k, v) {
@@ -514,25 +491,31 @@ const INTERRUPT_KEYS: &str = include_str!("words/interrupt-keys.txt");
 const ERROR_KEYS: &str = include_str!("words/error-keys.txt");
 
 /// Whether an object is structure, and which.
-fn shape(m: &Map<String, Value>) -> Option<Shape> {
+fn shape(m: &Map<String, Value>) -> Option<Shape<'_>> {
     let ty = str_of(m, "type");
     if m.get("lc").is_some_and(Value::is_number) {
-        return Some(Shape::Constructor);
+        let class = m.get("id").and_then(Value::as_array).and_then(|a| a.last());
+        let class = class.and_then(Value::as_str).unwrap_or_default();
+        let id = m.get("kwargs").and_then(|k| k.get("id")?.as_str());
+        let chunk = class
+            .ends_with("Chunk")
+            .then(|| (id.unwrap_or_default(), 1));
+        let tool = class.starts_with("ToolMessage");
+        return Some(Shape { tool, chunk });
     }
     if m.contains_key("content") || m.contains_key("tool_calls") || m.contains_key("toolCalls") {
         if let Some(t) = ty.filter(|t| {
             has(MESSAGE_TYPES, t) || t.ends_with("MessageChunk") || t.ends_with("Message")
         }) {
-            return Some(Shape::Message {
-                chunk: t.ends_with("Chunk"),
-                tool: t == "tool" || t.starts_with("ToolMessage"),
-            });
+            let chunk = t
+                .ends_with("Chunk")
+                .then(|| (str_of(m, "id").unwrap_or_default(), 0));
+            let tool = t == "tool" || t.starts_with("ToolMessage");
+            return Some(Shape { tool, chunk });
         }
         if let Some(r) = str_of(m, "role") {
-            return Some(Shape::Message {
-                chunk: false,
-                tool: r == "tool",
-            });
+            let tool = r == "tool";
+            return Some(Shape { tool, chunk: None });
         }
     }
     let keys_in = |set: &str| m.keys().all(|k| has(set, k));
@@ -545,7 +528,7 @@ fn shape(m: &Map<String, Value>) -> Option<Shape> {
         || (m.contains_key("value") && keys_in(INTERRUPT_KEYS))
         || ((m.contains_key("error") || m.contains_key("message")) && keys_in(ERROR_KEYS))
         || (m.contains_key("name") && m.contains_key("args"));
-    known.then_some(Shape::Other)
+    known.then(Shape::default)
 }
 
 /// Whether an error's text opens as JSON or a repr (a `GraphInterrupt` lists its interrupts,

@@ -14,8 +14,8 @@ pub fn is_snapshot(first_line: &[u8]) -> bool {
     first_line.trim_ascii_end() == super::HEADER.as_bytes()
 }
 
-/// Reads the snapshot `reader` (named `file`), handing each run and each unreadable line to
-/// `out` in order. A file without the header is an error.
+/// Reads the snapshot `reader` (named `file`, its first line the header: [`is_snapshot`]),
+/// handing each run and each unreadable line to `out` in order.
 pub fn read(
     file: &Arc<str>,
     reader: impl BufRead,
@@ -38,15 +38,8 @@ pub fn read(
             line: number,
         };
         let text = line.trim_end_matches('\r');
-        if number == 1 {
-            if !is_snapshot(text.as_bytes()) {
-                return Err(io_err(std::io::Error::new(
-                    std::io::ErrorKind::InvalidData,
-                    format!("line 1: expected `{}`", super::HEADER),
-                )));
-            }
-        } else if text.trim().is_empty() || text.starts_with('#') {
-            // A blank line or a comment.
+        if text.trim().is_empty() || text.starts_with('#') {
+            // A blank line, or a comment (the header is one).
         } else if let Some(index) = text.strip_prefix("run ") {
             match index.trim().parse::<usize>() {
                 Ok(index) => {
@@ -146,6 +139,5 @@ mod tests {
                 ("/state/a b/0", &json!("x \"y\"\nz"), 6),
             ]
         );
-        assert!(read(&file, &b"run 1\n"[..], &mut |_| Ok(())).is_err());
     }
 }

@@ -40,7 +40,7 @@ pub fn run(args: DiffArgs) -> anyhow::Result<i32> {
     };
     let color = terminal::use_color(args.color, io::stdout().is_terminal());
     let mut out = io::BufWriter::with_capacity(64 * 1024, io::stdout().lock());
-    let mut report = Report::new(args.format, color, &old, &new, &mut out);
+    let mut report = Report::new(args.format, color, &mut out);
     let mut bad = BadLines::default();
     let summary = diff::diff(
         &old,
@@ -52,7 +52,7 @@ pub fn run(args: DiffArgs) -> anyhow::Result<i32> {
     );
     bad.finish();
     let summary = summary?;
-    report.end(&summary)?;
+    report.end(&summary, &old, &new)?;
     out.flush()?;
     Ok((!summary.is_equal()).into())
 }

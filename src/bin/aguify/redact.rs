@@ -26,8 +26,7 @@ pub fn run(args: RedactArgs) -> anyhow::Result<i32> {
     let to_dir = args.output.as_deref().filter(|o| Path::new(o).is_dir());
     let mut total = file::Summary::default();
     let mut each = |f: &String, out: &mut dyn Write| -> anyhow::Result<()> {
-        total.add(one(f, &args.stdin.stdin_filename, out, &opts)?);
-        Ok(())
+        one(f, &args.stdin.stdin_filename, out, &opts, &mut total)
     };
     match (&args.output, to_dir) {
         (None, _) => {
@@ -67,26 +66,26 @@ pub fn run(args: RedactArgs) -> anyhow::Result<i32> {
     Ok(0)
 }
 
-/// Redacts one input into `out`, reporting its bad lines.
+/// Redacts one input into `out`, counting into `total`, reporting its bad lines.
 fn one(
     path: &str,
     stdin_name: &Option<String>,
     out: &mut dyn Write,
     opts: &Options,
-) -> anyhow::Result<file::Summary> {
+    total: &mut file::Summary,
+) -> anyhow::Result<()> {
     let mut input = aguify::pipeline::Input::open(path)?;
     let shown = match (path, stdin_name) {
         ("-", Some(n)) => n.clone(),
         _ => path.to_string(),
     };
-    let summary = file::redact(&mut input.reader, out, opts, &mut |line, why| {
+    let redacted = file::redact(&mut input.reader, out, opts, total, &mut |line, why| {
         eprintln!("aguify: {shown}:{line}: {why} (passed through redacted)");
-    })
-    .map_err(|e| aguify::Error::Input {
-        path: shown.clone(),
-        source: e,
-    })?;
-    Ok(summary)
+    });
+    Ok(redacted.map_err(|source| aguify::Error::Input {
+        path: shown,
+        source,
+    })?)
 }
 
 /// Writes `path` whole or not at all ([`crate::output::Replacing`], as every `-o` does).

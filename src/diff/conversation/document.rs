@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use serde_json::{json, Value};
 
-use super::{Conversation, Message, Open};
+use super::{without_messages, Conversation, Message, Open};
 use crate::agui::Event;
 use crate::input::Origin;
 use crate::leaf::{flatten, Leaf};
@@ -43,7 +43,7 @@ impl Conversation {
 
         doc.messages(open, &msg_ids, start);
 
-        for (n, r) in open.reasoning.iter().enumerate() {
+        for (n, r) in open.reasoning.values().enumerate() {
             let base = format!("/reasoning/reasoning-{}", n + 1);
             doc.out.push(r.text.leaf(format!("{base}/text")));
             if r.encrypted {
@@ -61,11 +61,7 @@ impl Conversation {
 
         if let Some((state, o)) = &open.state {
             // A patch may have put messages back.
-            let mut state = state.clone();
-            if let Some(s) = state.as_object_mut() {
-                s.shift_remove("messages");
-            }
-            doc.tree("/state", &state, o);
+            doc.tree("/state", &without_messages(state), o);
         }
 
         // Sub-agents, each with its own items (placeholders counted within it).
@@ -134,8 +130,8 @@ impl Conversation {
                     .or_insert_with(|| Arc::from(format!("call-{calls}")));
             }
         }
-        for (i, r) in open.reasoning.iter().enumerate() {
-            ids.entry(r.id.clone())
+        for (i, id) in open.reasoning.keys().enumerate() {
+            ids.entry(id.clone())
                 .or_insert_with(|| Arc::from(format!("reasoning-{}", i + 1)));
         }
         if let Some(list) = interrupts(open) {
@@ -195,11 +191,6 @@ impl Doc<'_> {
 
     /// The run's outcome, and its interrupts or error.
     fn outcome(&mut self, open: &Open) {
-        let end = open
-            .outcome
-            .as_ref()
-            .map(|(_, o)| o.clone())
-            .unwrap_or_else(|| last_origin(open));
         match (&open.outcome, interrupts(open)) {
             (Some((_, o)), Some(list)) => {
                 self.leaf("/outcome", "interrupt", o);
@@ -220,7 +211,8 @@ impl Doc<'_> {
                 }
                 self.leaf("/error/message", message.as_str(), o);
             }
-            _ => self.leaf("/outcome", "none", &end),
+            // No terminal event: where the run was last seen.
+            _ => self.leaf("/outcome", "none", &open.last),
         }
     }
 
@@ -310,33 +302,4 @@ fn interrupts(open: &Open) -> Option<&[Value]> {
         }
         _ => None,
     }
-}
-
-/// The last line the run was seen at (for a run with no terminal event).
-fn last_origin(open: &Open) -> Origin {
-    let mut at = open.origin.clone();
-    let mut see = |o: &Origin| {
-        if o.line > at.line {
-            at = o.clone();
-        }
-    };
-    for (_, o) in &open.steps {
-        see(o);
-    }
-    for m in &open.messages {
-        see(&m.text.origin);
-        if let Some(&(_, l)) = m.text.pieces.last() {
-            see(&Origin {
-                file: m.text.origin.file.clone(),
-                line: l,
-            });
-        }
-    }
-    for (_, _, o) in &open.custom {
-        see(o);
-    }
-    if let Some((_, o)) = &open.state {
-        see(o);
-    }
-    at
 }

@@ -38,6 +38,7 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
+use indexmap::IndexMap;
 use serde::Deserialize;
 use serde_json::Value;
 
@@ -81,11 +82,7 @@ impl Joined {
     }
 
     fn leaf(&self, pointer: String) -> Leaf {
-        let mut l = Leaf::new(
-            pointer,
-            Value::String(self.text.clone()),
-            self.origin.clone(),
-        );
+        let mut l = Leaf::new(pointer, self.text.as_str().into(), self.origin.clone());
         l.pieces = self.pieces.clone();
         l
     }
@@ -123,7 +120,6 @@ impl Message {
 
 #[derive(Debug)]
 struct Reasoning {
-    id: String,
     text: Joined,
     encrypted: bool,
 }
@@ -132,12 +128,15 @@ struct Reasoning {
 #[derive(Debug, Default)]
 struct Open {
     origin: Origin,
+    /// The run's last event so far.
+    last: Origin,
     thread_id: Option<String>,
     run_id: Option<String>,
     resume: Option<(Value, Origin)>,
     steps: Vec<(String, Origin)>,
     messages: Vec<Message>,
-    reasoning: Vec<Reasoning>,
+    /// Reasoning blocks by id, in start order.
+    reasoning: IndexMap<String, Reasoning>,
     custom: Vec<(String, Payload, Origin)>,
     state: Option<(Value, Origin)>,
     /// The event that ended the run: `RUN_FINISHED` or `RUN_ERROR`.
@@ -145,10 +144,9 @@ struct Open {
     /// `exact`: the events' leaves.
     events: Vec<Leaf>,
     event_count: usize,
-    /// Where each id is in `messages` (the last message of an id), its calls, `reasoning`.
+    /// Where each id is in `messages` (the last message of an id), and its calls.
     message_at: HashMap<String, usize>,
     call_at: HashMap<String, (usize, usize)>,
-    reasoning_at: HashMap<String, usize>,
     /// Sub-agents in start order.
     subagents: Vec<Subagent>,
 }
@@ -182,6 +180,7 @@ impl Open {
     fn new(origin: &Origin) -> Open {
         Open {
             origin: origin.clone(),
+            last: origin.clone(),
             ..Open::default()
         }
     }
@@ -209,10 +208,19 @@ impl Open {
         }
     }
 
-    /// Message `id` (made when none has the id yet).
+    /// Where message `id` is in `messages` (made, of `role`, when none has the id yet).
+    fn message_index(&mut self, id: &str, role: &str, origin: &Origin) -> usize {
+        if let Some(&i) = self.message_at.get(id) {
+            return i;
+        }
+        self.messages.push(Message::new(id, role, origin));
+        self.message_at
+            .insert(id.to_string(), self.messages.len() - 1);
+        self.messages.len() - 1
+    }
+
     fn message(&mut self, id: &str, role: &str, origin: &Origin) -> &mut Message {
-        let new = || Message::new(id, role, origin);
-        let i = slot(&mut self.messages, &mut self.message_at, id, new);
+        let i = self.message_index(id, role, origin);
         &mut self.messages[i]
     }
 
@@ -222,22 +230,24 @@ impl Open {
     }
 
     fn add_call(&mut self, parent: &str, call: Call, origin: &Origin) {
-        let id = call.id.clone();
-        let new = || Message::new(parent, "assistant", origin);
-        let i = slot(&mut self.messages, &mut self.message_at, parent, new);
+        let i = self.message_index(parent, "assistant", origin);
         let calls = &mut self.messages[i].calls;
+        self.call_at.insert(call.id.clone(), (i, calls.len()));
         calls.push(call);
-        self.call_at.insert(id, (i, calls.len() - 1));
     }
 
     fn reasoning(&mut self, id: &str, origin: &Origin) -> &mut Reasoning {
-        let new = || Reasoning {
-            id: id.to_string(),
-            text: Joined::new(origin),
-            encrypted: false,
-        };
-        let i = slot(&mut self.reasoning, &mut self.reasoning_at, id, new);
-        &mut self.reasoning[i]
+        if !self.reasoning.contains_key(id) {
+            let text = Joined::new(origin);
+            self.reasoning.insert(
+                id.to_string(),
+                Reasoning {
+                    text,
+                    encrypted: false,
+                },
+            );
+        }
+        &mut self.reasoning[id]
     }
 
     /// Folds an event that does not end the run (`typed`: `ev` read typed).
@@ -371,38 +381,25 @@ impl Open {
         self.add_call(parent.as_deref().unwrap_or(id), call, origin);
     }
 
-    /// A `STATE_SNAPSHOT`: the state replaced (its `messages` are not kept: they are compared
-    /// as messages).
+    /// A `STATE_SNAPSHOT`: the state replaced.
     fn state_snapshot(&mut self, state: &Value, origin: &Origin) {
-        let state = match state {
-            Value::Object(o) => Value::Object(
-                o.iter()
-                    .filter(|(k, _)| *k != "messages")
-                    .map(|(k, v)| (k.clone(), v.clone()))
-                    .collect(),
-            ),
-            other => other.clone(),
-        };
-        self.state = Some((state, origin.clone()));
+        self.state = Some((without_messages(state), origin.clone()));
     }
 
     /// A `MESSAGES_SNAPSHOT`: the list is replaced, as a client replaces it. A streamed message
     /// the snapshot carries with another text keeps that text as `streamedText`.
     fn messages_snapshot(&mut self, list: &[Value], origin: &Origin) {
-        let mut old: Vec<Option<Message>> = std::mem::take(&mut self.messages)
-            .into_iter()
-            .map(Some)
-            .collect();
         // Each id's messages and each call's tool messages, first last (taken with `pop`).
         let mut by_id: HashMap<String, Vec<usize>> = HashMap::new();
         let mut by_call: HashMap<String, Vec<usize>> = HashMap::new();
-        for (i, o) in old.iter().enumerate().rev() {
-            let Some(o) = o else { continue };
+        for (i, o) in self.messages.iter().enumerate().rev() {
             by_id.entry(o.id.clone()).or_default().push(i);
             if let (Some(c), "tool") = (&o.tool_call_id, o.role.as_str()) {
                 by_call.entry(c.clone()).or_default().push(i);
             }
         }
+        let old = std::mem::take(&mut self.messages);
+        let mut old: Vec<Option<Message>> = old.into_iter().map(Some).collect();
         let take = |list: Option<&mut Vec<usize>>, old: &mut [Option<Message>]| {
             let list = list?;
             while let Some(i) = list.pop() {
@@ -437,16 +434,14 @@ impl Open {
         }
         // Reasoning messages of the snapshot join the reasoning blocks.
         new.retain(|m| {
-            if m.role != "reasoning" {
-                return true;
+            if m.role == "reasoning" && !self.reasoning.contains_key(&m.id) {
+                let r = Reasoning {
+                    text: m.text.clone(),
+                    encrypted: false,
+                };
+                self.reasoning.insert(m.id.clone(), r);
             }
-            let new = || Reasoning {
-                id: m.id.clone(),
-                text: m.text.clone(),
-                encrypted: false,
-            };
-            slot(&mut self.reasoning, &mut self.reasoning_at, &m.id, new);
-            false
+            m.role != "reasoning"
         });
         self.set_messages(new);
     }
@@ -471,9 +466,12 @@ impl Conversation {
         }
     }
 
-    /// The open run (one is opened for events before any `RUN_STARTED`).
+    /// The open run (one is opened for events before any `RUN_STARTED`), last seen at
+    /// `origin`.
     fn open(&mut self, origin: &Origin) -> &mut Open {
-        self.open.get_or_insert_with(|| Open::new(origin))
+        let open = self.open.get_or_insert_with(|| Open::new(origin));
+        open.last = origin.clone();
+        open
     }
 
     /// Folds one AG-UI event, read typed ([`Event::typed`]); a run that ends here comes back.
@@ -531,39 +529,34 @@ impl Conversation {
                 &mut open.events,
             );
         }
-        if self.exact || starts {
-            return self.ended(typed, origin).or(done);
+        // The run ends whatever its terminal event says of a sub-agent.
+        if let Some(run) = self.ended(typed, origin) {
+            return Some(run);
         }
-        let Some(sub) = ev.subagent() else {
-            return self.own(ev, typed, origin);
-        };
-        match typed {
-            Event::SubagentStarted {
-                name,
-                parent_tool_call_id,
-                ..
-            } => {
+        if self.exact || starts {
+            return done;
+        }
+        let open = self.open(origin);
+        match (ev.subagent(), typed) {
+            (None, _) => open.event(ev, typed, origin),
+            (
+                Some(sub),
+                Event::SubagentStarted {
+                    name,
+                    parent_tool_call_id,
+                    ..
+                },
+            ) => {
                 let s = Subagent::new(sub, name, parent_tool_call_id.as_deref(), origin);
-                self.open(origin).subagents.push(s);
+                open.subagents.push(s);
             }
-            Event::SubagentFinished { .. } | Event::SubagentError { .. } => {
-                let end = Some((typed.clone(), origin.clone()));
-                self.open(origin).subagent(sub, origin).end = end;
+            (Some(sub), Event::SubagentFinished { .. } | Event::SubagentError { .. }) => {
+                open.subagent(sub, origin).end = Some((typed.clone(), origin.clone()));
             }
             // A sub-agent's own events are folded apart from the run's.
-            _ => return self.in_subagent(sub, origin, |c| c.own(ev, typed, origin)),
+            (Some(sub), _) => open.subagent(sub, origin).body.event(ev, typed, origin),
         }
         None
-    }
-
-    /// Folds an event (`typed`: `ev` read typed) into the open run (the run's own, or a
-    /// sub-agent's).
-    fn own(&mut self, ev: &Event, typed: &Event, origin: &Origin) -> Option<Run> {
-        let run = self.ended(typed, origin);
-        if run.is_none() {
-            self.open(origin).event(ev, typed, origin);
-        }
-        run
     }
 
     /// `RUN_FINISHED` or `RUN_ERROR`: the open run ends.
@@ -581,19 +574,6 @@ impl Conversation {
         self.open.take().map(|o| self.close(o))
     }
 
-    /// `f` on the fold of sub-agent `id`'s own events (the run's open run is set aside).
-    fn in_subagent<R>(&mut self, id: &str, origin: &Origin, f: impl FnOnce(&mut Self) -> R) -> R {
-        let mut parent = self.open.take().unwrap_or_else(|| Open::new(origin));
-        let s = parent.subagent(id, origin);
-        let body = std::mem::replace(&mut s.body, Open::new(origin));
-        self.open = Some(body);
-        let r = f(self);
-        let body = self.open.take().unwrap_or_else(|| Open::new(origin));
-        parent.subagent(id, origin).body = body;
-        self.open = Some(parent);
-        r
-    }
-
     /// The run's document.
     fn close(&mut self, open: Open) -> Run {
         self.runs += 1;
@@ -609,28 +589,18 @@ impl Conversation {
     }
 }
 
-/// The position of item `id` in `list` by the index `at`, the item made by `new` when the index
-/// has no such id.
-fn slot<T>(
-    list: &mut Vec<T>,
-    at: &mut HashMap<String, usize>,
-    id: &str,
-    new: impl FnOnce() -> T,
-) -> usize {
-    if let Some(&i) = at.get(id) {
-        return i;
-    }
-    list.push(new());
-    at.insert(id.to_string(), list.len() - 1);
-    list.len() - 1
-}
-
 /// An AG-UI message object (of a snapshot or a run's input) as a [`Message`].
 fn message_of(m: &Value, origin: &Origin) -> Option<Message> {
     let s = |v: &Value, k: &str| str_of(v, k).unwrap_or_default();
     let mut msg = Message::new(&s(m, "id"), &str_of(m, "role")?, origin);
     if let Some(c) = m.get("content").filter(|c| !c.is_null()) {
-        msg.text = Joined::whole(content_text(c), origin);
+        // A string as it is, the text parts of a list joined, anything else as its JSON.
+        let text = match c {
+            Value::String(s) => s.clone(),
+            Value::Array(parts) => parts_text(parts),
+            other => other.to_string(),
+        };
+        msg.text = Joined::whole(text, origin);
     }
     msg.tool_call_id = str_of(m, "toolCallId");
     msg.error = m.get("error").is_some_and(|e| !e.is_null());
@@ -645,16 +615,6 @@ fn message_of(m: &Value, origin: &Origin) -> Option<Message> {
     Some(msg)
 }
 
-/// A message's content as text: a string as it is, the text parts of a list joined, anything
-/// else as its JSON.
-fn content_text(c: &Value) -> String {
-    match c {
-        Value::String(s) => s.clone(),
-        Value::Array(parts) => parts_text(parts),
-        other => other.to_string(),
-    }
-}
-
 /// Content parts as text: their text parts joined when all are text, else their JSON.
 fn parts_text(parts: &[Value]) -> String {
     if !parts.iter().all(|p| p.get("text").is_some()) {
@@ -662,6 +622,17 @@ fn parts_text(parts: &[Value]) -> String {
     }
     let text = |p: &Value| p.get("text").and_then(Value::as_str).map(str::to_string);
     parts.iter().filter_map(text).collect()
+}
+
+/// A state without its `messages` (they are compared as messages).
+fn without_messages(state: &Value) -> Value {
+    match state {
+        Value::Object(o) => (o.iter())
+            .filter(|(k, _)| *k != "messages")
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect(),
+        other => other.clone(),
+    }
 }
 
 /// Whether two texts are the same JSON (or the same text when either is not JSON).
@@ -754,6 +725,43 @@ mod tests {
                 "/messages/assistant-2"
             ]
         );
+    }
+
+    /// A captured `RUN_FINISHED` that names a sub-agent (AG-UI gives it none) still ends the
+    /// run: it closed the sub-agent's own events as a run of their own, and left the run open.
+    #[test]
+    fn a_terminal_event_naming_a_subagent_ends_the_run() {
+        let r = runs(json!([
+            {"type": "RUN_STARTED", "threadId": "t", "runId": "r"},
+            {"type": "TEXT_MESSAGE_CONTENT", "messageId": "m1", "delta": "Hi"},
+            {"type": "RUN_FINISHED", "subagentRunId": "s1", "outcome": {"type": "success"}},
+        ]));
+        assert_eq!(r.len(), 1);
+        let l = leaves(&r[0]);
+        assert!(l.contains(&("/messages/assistant-1/text".into(), json!("Hi"), 2)));
+        assert!(l.contains(&("/outcome".into(), json!("success"), 3)));
+        assert!(!l.iter().any(|x| x.0.starts_with("/subagents")), "{l:?}");
+    }
+
+    /// A run the input leaves open ends `none` at its last event, whatever that event is (it
+    /// was the last step, message text, custom event or state: line 3 here).
+    #[test]
+    fn a_run_without_an_end_is_none_at_its_last_event() {
+        let mut c = Conversation::new(false);
+        let events = json!([
+            {"type": "RUN_STARTED", "threadId": "t", "runId": "r"},
+            {"type": "TEXT_MESSAGE_CONTENT", "messageId": "m1", "delta": "Hi"},
+            {"type": "TOOL_CALL_START", "toolCallId": "c1", "toolCallName": "search"},
+            {"type": "TOOL_CALL_ARGS", "toolCallId": "c1", "delta": "{}"},
+            {"type": "TOOL_CALL_END", "toolCallId": "c1"},
+        ]);
+        for (n, e) in events.as_array().expect("a list").iter().enumerate() {
+            assert!(c
+                .fold(&Event::Passthrough(e.clone()), &at(n as u64 + 1))
+                .is_none());
+        }
+        let r = c.finish().expect("the open run");
+        assert!(leaves(&r).contains(&("/outcome".into(), json!("none"), 5)));
     }
 
     #[test]

@@ -27,26 +27,16 @@ pub struct Report<'w> {
     color: bool,
     /// Runs written so far (the JSON report's separators).
     written: usize,
-    old: Vec<String>,
-    new: Vec<String>,
     w: &'w mut dyn Write,
 }
 
 impl<'w> Report<'w> {
-    /// A report of `old` against `new` (the sides' file names, for the summary).
-    pub fn new(
-        format: Format,
-        color: bool,
-        old: &[String],
-        new: &[String],
-        w: &'w mut dyn Write,
-    ) -> Report<'w> {
+    /// A report in `format` to `w` (`color`: coloured, the text report on a terminal).
+    pub fn new(format: Format, color: bool, w: &'w mut dyn Write) -> Report<'w> {
         Report {
             format,
             color,
             written: 0,
-            old: old.to_vec(),
-            new: new.to_vec(),
             w,
         }
     }
@@ -65,12 +55,12 @@ impl<'w> Report<'w> {
         Ok(())
     }
 
-    /// The summary, and the report's end.
-    pub fn end(&mut self, s: &Summary) -> io::Result<()> {
+    /// The summary of `old` against `new` (the sides' file names), and the report's end.
+    pub fn end(&mut self, s: &Summary, old: &[String], new: &[String]) -> io::Result<()> {
         match self.format {
-            Format::Text => text::end(s, &self.old, &self.new, self.color, self.w),
-            Format::Json => json::end(s, &self.old, &self.new, self.written == 0, self.w),
-            Format::Github => github::end(s, &self.old, &self.new, self.w),
+            Format::Text => text::end(s, old, new, self.color, self.w),
+            Format::Json => json::end(s, old, new, self.written == 0, self.w),
+            Format::Github => github::end(s, old, new, self.w),
         }
     }
 }
