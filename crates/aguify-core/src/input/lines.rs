@@ -85,57 +85,12 @@ impl<R: BufRead> LineReader<R> {
         Ok(Some(RawLine { number, text }))
     }
 
-    /// The whole lines already in the reader's buffer appended to `out` in one copy (line ends
-    /// too, outside their spans) and their spans to `spans`, while `fits(out.len(),
-    /// spans.len())`: [`next_line_into`](Self::next_line_into) without its per-line setup.
-    /// `Some(0)` when the next line is not whole in the buffer, over the limit or half read
-    /// (`next_line_into` reads it), `None` at end of input.
-    pub fn whole_lines_into(
-        &mut self,
-        out: &mut Vec<u8>,
-        spans: &mut Vec<Span>,
-        fits: impl Fn(usize, usize) -> bool,
-    ) -> io::Result<Option<usize>> {
-        if self.partial {
-            return Ok(Some(0));
-        }
-        let available = loop {
-            match self.reader.fill_buf() {
-                Ok(b) => break b,
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                Err(e) => return Err(e),
-            }
-        };
-        if available.is_empty() {
-            return Ok(None);
-        }
-        let base = out.len();
-        let mut taken = 0;
-        let mut lines = 0;
-        for nl in memchr::memchr_iter(b'\n', available) {
-            if !fits(base + taken, spans.len()) || nl - taken > self.max {
-                break;
-            }
-            let body = body(&available[taken..nl]);
-            self.number += 1;
-            spans.push((
-                self.number,
-                Ok(base + taken + body.start..base + taken + body.end),
-            ));
-            lines += 1;
-            taken = nl + 1;
-        }
-        out.extend_from_slice(&available[..taken]);
-        self.reader.consume(taken);
-        Ok(Some(lines))
-    }
-
     /// The next line appended to `out`, `Ok(None)` at end of input: a batch's lines
     /// ([`super::parallel`]) go from the reader's buffer straight into the batch's.
     ///
     /// The line's text is `out[span]`, without its CR and a BOM it starts with, **not yet
-    /// checked** to be UTF-8 ([`utf8_spans`] checks a batch at once). A line over the limit
-    /// leaves nothing in `out`. After a `WouldBlock` the half-read line stays at the end of
+    /// checked** to be UTF-8 ([`utf8_spans`] checks a batch at once), followed by a `\n`. A
+    /// line over the limit leaves only that in `out`. After a `WouldBlock` the half-read line stays at the end of
     /// `out`, which must keep it there: the next call resumes it.
     pub fn next_line_into(&mut self, out: &mut Vec<u8>) -> io::Result<Option<Span>> {
         if !self.partial {
@@ -180,18 +135,16 @@ impl<R: BufRead> LineReader<R> {
         self.partial = false;
         self.number += 1;
         let span = match self.over {
-            Some(total) => Err(BadLine::new(
-                Reason::TooLong,
-                format!(
-                    "line is {total} bytes, over the --max-line-bytes limit of {} bytes; skipped",
-                    self.max
-                ),
-            )),
+            Some(total) => Err(too_long("line is", total, self.max)),
             None => {
                 let body = body(&out[start..]);
                 Ok(start + body.start..start + body.end)
             }
         };
+        // A line end after each line, outside its span: then a buffer that is UTF-8 as a
+        // whole holds lines that are each UTF-8 ([`utf8_spans`]), not the halves of a
+        // character split over two lines.
+        out.push(b'\n');
         Ok(Some((self.number, span)))
     }
 }
@@ -209,6 +162,12 @@ fn body(line: &[u8]) -> Range<usize> {
         0
     };
     from..end
+}
+
+/// Why a line or an SSE frame's data (`what`: `line is`…) of `bytes` bytes is skipped.
+pub(super) fn too_long(what: &str, bytes: usize, max: usize) -> BadLine {
+    let limit = format!("over the --max-line-bytes limit of {max} bytes");
+    BadLine::new(Reason::TooLong, format!("{what} {bytes} bytes, {limit}; skipped"))
 }
 
 /// Why a line is not UTF-8, as [`LineReader::next_line`] reports it.

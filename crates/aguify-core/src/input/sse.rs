@@ -136,13 +136,10 @@ impl SseFramer {
             line: field_line.unwrap_or(first),
         };
         let read = match (oversized, data, stray) {
-            (Some(bytes), ..) => Err(BadLine::new(
-                Reason::TooLong,
-                format!(
-                    "SSE frame's data is {bytes} bytes, over the --max-line-bytes limit of {} \
-                     bytes; skipped",
-                    self.max_bytes
-                ),
+            (Some(bytes), ..) => Err(super::lines::too_long(
+                "SSE frame's data is",
+                bytes,
+                self.max_bytes,
             )),
             (None, None, Some(stray)) => Err(BadLine::new(
                 Reason::NotJson,

@@ -69,8 +69,7 @@ fn normalize_in_place(v: &mut Value) {
             // A `not_implemented` object: the Python `repr` it keeps, parsed.
             if lc && m.field("type").is_some_and(|t| t == "not_implemented") {
                 if let Some(parsed) = m
-                    .field("repr")
-                    .and_then(Value::as_str)
+                    .field_str("repr")
                     .and_then(pyrepr::parse)
                 {
                     *v = parsed;
@@ -112,7 +111,7 @@ fn constructor_head(m: &Map<String, Value>) -> Option<((&'static str, &str), &Va
     }
     let kwargs = m.field("kwargs").filter(|k| k.is_object())?;
     let class = lc_class(m)?;
-    let head = match constructor_type(class, kwargs.field("role").and_then(Value::as_str)) {
+    let head = match constructor_type(class, kwargs.field_str("role")) {
         Some(t) => ("type", t),
         None => ("__type__", class),
     };
@@ -163,18 +162,9 @@ impl LcObjects for Normalise {
     }
 }
 
-/// Whether an object has an `lc` / `__lc_escaped__` key: a scan of the keys, cheaper than two
-/// hashed lookups for the small objects of messages.
+/// Whether an object has an `lc` / `__lc_escaped__` key.
 fn special_keys(m: &Map<String, Value>) -> (bool, bool) {
-    if m.len() > 16 {
-        return (m.contains_key("lc"), m.contains_key("__lc_escaped__"));
-    }
-    let (mut lc, mut escaped) = (false, false);
-    for k in m.keys() {
-        lc |= k == "lc";
-        escaped |= k == "__lc_escaped__";
-    }
-    (lc, escaped)
+    (m.field("lc").is_some(), m.field("__lc_escaped__").is_some())
 }
 
 /// The class name of an lc-serialized object (`["langgraph","types","Interrupt"]` → `Interrupt`).
@@ -223,9 +213,8 @@ fn fixed_message_type(class: &str) -> Option<Option<&'static str>> {
 /// The normalized role of a flat message: `human`, `ai`, `tool`, `system` (JS `role` dicts too).
 pub fn message_kind(m: &Value) -> Option<&str> {
     let t = m
-        .field("type")
-        .and_then(Value::as_str)
-        .or_else(|| m.field("role").and_then(Value::as_str))?;
+        .field_str("type")
+        .or_else(|| m.field_str("role"))?;
     Some(kind_of(t))
 }
 
@@ -261,8 +250,8 @@ pub fn content_text(content: &Value) -> String {
             for b in blocks {
                 match b {
                     Value::String(s) => out.push_str(s),
-                    Value::Object(o) if o.field("type").and_then(Value::as_str) == Some("text") => {
-                        if let Some(t) = o.field("text").and_then(Value::as_str) {
+                    Value::Object(o) if o.field_str("type") == Some("text") => {
+                        if let Some(t) = o.field_str("text") {
                             out.push_str(t);
                         }
                     }
@@ -283,22 +272,24 @@ pub fn tool_calls(msg: &Value) -> Vec<(String, String, String)> {
 /// [`tool_calls`] of a message's `tool_calls` value.
 pub fn calls_of_list(calls: &Value) -> Vec<(String, String, String)> {
     calls_named(calls, |c, _| {
-        c.field("id").and_then(Value::as_str).map(str::to_string)
+        c.field_str("id").map(str::to_string)
     })
 }
 
 /// The calls of an AI message (its `tool_calls`, its `content`, its id as its list names it)
 /// as (id, name, args): [`calls_of_list`], but a call the log gave no id (none, or `""`) is
-/// named as the stream named it ([`made_up_call_id`]) rather than left out.
+/// named as the stream named it ([`made_up_call_id`]) rather than left out; with `own`
+/// false, only those.
 fn calls_of_message(
     calls: &Value,
     content: &Value,
     message_id: &str,
+    own: bool,
 ) -> Vec<(String, String, String)> {
     let blocks = call_blocks(content);
     calls_named(calls, |c, n| match own_id(c) {
-        Some(id) => Some(id.to_string()),
-        None => Some(made_up_call_id(message_id, block_of(&blocks, n))),
+        Some(id) => own.then(|| id.to_string()),
+        None => Some(made_up_call_id(message_id, blocks.get(n).unwrap_or(&n))),
     })
 }
 
@@ -310,7 +301,7 @@ fn calls_named(
 ) -> Vec<(String, String, String)> {
     let mut out = vec![];
     for (n, c) in calls.as_array().into_iter().flatten().enumerate() {
-        let (Some(id), Some(name)) = (id_of(c, n), c.field("name").and_then(Value::as_str)) else {
+        let (Some(id), Some(name)) = (id_of(c, n), c.field_str("name")) else {
             continue;
         };
         let args = match c.field("args") {
@@ -325,8 +316,7 @@ fn calls_named(
 
 /// A call's own id: its `id` when a non-empty string.
 fn own_id(call: &Value) -> Option<&str> {
-    call.field("id")
-        .and_then(Value::as_str)
+    call.field_str("id")
         .filter(|id| !id.is_empty())
 }
 
@@ -340,16 +330,11 @@ pub fn made_up_call_id(message_id: &str, block: impl std::fmt::Display) -> Strin
     format!("{message_id}:tool:{block}")
 }
 
-/// The block index of a message's `n`-th call, its `tool_call` blocks' places given.
-fn block_of(blocks: &[usize], n: usize) -> usize {
-    blocks.get(n).copied().unwrap_or(n)
-}
-
 /// The places in a message's `content` of its `tool_call` blocks, in order.
 fn call_blocks(content: &Value) -> Vec<usize> {
     let blocks = content.as_array().into_iter().flatten().enumerate();
     blocks
-        .filter(|(_, b)| b.field("type").and_then(Value::as_str) == Some("tool_call"))
+        .filter(|(_, b)| b.field_str("type") == Some("tool_call"))
         .map(|(i, _)| i)
         .collect()
 }
@@ -395,11 +380,6 @@ pub(crate) fn idless_answer<'l, M: Listed + 'l>(
         }
     }
     None
-}
-
-/// A flat LangChain message → an AG-UI message. `fallback_id` is used when the message has none.
-pub fn to_agui_message(msg: &Value, fallback_id: &str) -> Option<Value> {
-    agui_message_of(&Fields::of_value(msg), || fallback_id.to_string(), None)
 }
 
 /// What an AG-UI message is made of, read from a normalised message: borrowed from its tree
@@ -471,79 +451,67 @@ impl<'a> Fields<'a> {
             return vec![];
         }
         let mid = self.id_or(|| format!("msg-{at}"));
-        let blocks = call_blocks(self.content());
-        let made_up = |c: &Value, n| {
-            (own_id(c).is_none()).then(|| made_up_call_id(&mid, block_of(&blocks, n)))
-        };
-        let calls = calls_named(calls, made_up);
+        let calls = calls_of_message(calls, self.content(), &mid, false);
         calls.into_iter().map(|(id, name, _)| (id, name)).collect()
-    }
-
-    /// The AG-UI form of the message as item `i` of its list ([`agui_message_of`]).
-    pub(crate) fn agui_item(&self, i: usize, answers: Option<&str>) -> Option<Value> {
-        agui_message_of(self, || format!("msg-{i}"), answers)
     }
 
     /// `name`, when a string.
     pub(crate) fn tool_name(&self) -> Option<&str> {
         str_of(&self.name)
     }
-}
 
-/// The AG-UI message of a message's fields (`None` for a kind AG-UI has no role for, or a
-/// tool message answering no call). `answers`: the call a tool message without
-/// `tool_call_id` was paired with ([`idless_answer`]).
-fn agui_message_of(
-    m: &Fields,
-    fallback_id: impl FnOnce() -> String,
-    answers: Option<&str>,
-) -> Option<Value> {
-    let kind = kind_of(m.kind_text()?);
-    let id = m.id_or(fallback_id);
-    let mut out = Map::new();
-    out.insert("id".into(), Value::String(id.clone()));
-    match kind {
-        "human" | "system" => {
-            let role = if kind == "human" { "user" } else { "system" };
-            out.insert("role".into(), role.into());
-            out.insert("content".into(), Value::String(content_text(m.content())));
-        }
-        "ai" => {
-            out.insert("role".into(), "assistant".into());
-            let text = content_text(m.content());
-            if !text.is_empty() {
-                out.insert("content".into(), Value::String(text));
+    /// The AG-UI form of the message as item `i` of its list, its id falling back to
+    /// `msg-<i>` (`None` for a kind AG-UI has no role for, or a tool message answering no
+    /// call). `answers`: the call a tool message without `tool_call_id` was paired with
+    /// ([`idless_answer`]).
+    pub(crate) fn agui_item(&self, i: usize, answers: Option<&str>) -> Option<Value> {
+        let kind = kind_of(self.kind_text()?);
+        let id = self.id_or(|| format!("msg-{i}"));
+        let mut out = Map::new();
+        out.insert("id".into(), Value::String(id.clone()));
+        match kind {
+            "human" | "system" => {
+                let role = if kind == "human" { "user" } else { "system" };
+                out.insert("role".into(), role.into());
+                out.insert("content".into(), Value::String(content_text(self.content())));
             }
-            let calls = m
-                .tool_calls
-                .as_ref()
-                .map_or_else(Vec::new, |c| calls_of_message(c, m.content(), &id));
-            if !calls.is_empty() {
-                let calls: Vec<Value> = calls
-                    .into_iter()
-                    .map(|(id, name, args)| {
-                        json!({"id": id, "type": "function", "function": {"name": name, "arguments": args}})
-                    })
-                    .collect();
-                out.insert("toolCalls".into(), Value::Array(calls));
+            "ai" => {
+                out.insert("role".into(), "assistant".into());
+                let text = content_text(self.content());
+                if !text.is_empty() {
+                    out.insert("content".into(), Value::String(text));
+                }
+                let calls = self
+                    .tool_calls
+                    .as_ref()
+                    .map_or_else(Vec::new, |c| calls_of_message(c, self.content(), &id, true));
+                if !calls.is_empty() {
+                    let calls: Vec<Value> = calls
+                        .into_iter()
+                        .map(|(id, name, args)| {
+                            json!({"id": id, "type": "function", "function": {"name": name, "arguments": args}})
+                        })
+                        .collect();
+                    out.insert("toolCalls".into(), Value::Array(calls));
+                }
             }
-        }
-        "tool" => {
-            let call_id = match m.tool_call_id() {
-                Some(id) => id.to_string(),
-                None => answers?.to_string(),
-            };
-            let content = tool_content_text(m.content());
-            out.insert("role".into(), "tool".into());
-            out.insert("content".into(), Value::String(content.clone()));
-            out.insert("toolCallId".into(), Value::String(call_id));
-            if str_of(&m.status) == Some("error") {
-                out.insert("error".into(), Value::String(content));
+            "tool" => {
+                let call_id = match self.tool_call_id() {
+                    Some(id) => id.to_string(),
+                    None => answers?.to_string(),
+                };
+                let content = tool_content_text(self.content());
+                out.insert("role".into(), "tool".into());
+                out.insert("content".into(), Value::String(content.clone()));
+                out.insert("toolCallId".into(), Value::String(call_id));
+                if str_of(&self.status) == Some("error") {
+                    out.insert("error".into(), Value::String(content));
+                }
             }
+            _ => return None,
         }
-        _ => return None,
+        Some(Value::Object(out))
     }
-    Some(Value::Object(out))
 }
 
 /// Tool output as text: strings as they are, anything else as compact JSON.
@@ -572,8 +540,8 @@ pub fn tool_content_text(content: &Value) -> String {
 /// "ToolMessage", …}`). `None` for any other output.
 pub fn command_tool_message(output: &Value, call_id: Option<&str>) -> Option<Value> {
     let o = output.as_object()?;
-    let is_command = o.field("lg_name").and_then(Value::as_str) == Some("Command")
-        || o.field("__type__").and_then(Value::as_str) == Some("Command")
+    let is_command = o.field_str("lg_name") == Some("Command")
+        || o.field_str("__type__") == Some("Command")
         || (o.contains_key("update")
             && o.contains_key("goto")
             && o.keys()
@@ -581,30 +549,22 @@ pub fn command_tool_message(output: &Value, call_id: Option<&str>) -> Option<Val
     if !is_command {
         return None;
     }
-    let tool_messages = o
-        .field("update")?
-        .field("messages")?
-        .as_array()?
-        .iter()
+    let list = o.field("update")?.field("messages")?.as_array()?;
+    let tool_messages: Vec<Value> = (list.iter())
         .filter_map(|m| {
             if message_kind(m) == Some("tool") {
                 return Some(m.clone());
             }
             // a parsed dumpd repr `ToolMessage(content=…, tool_call_id=…)`
             let mut flat = m.as_object()?.clone();
-            (flat.field("__type__").and_then(Value::as_str) == Some("ToolMessage")).then(|| {
+            (flat.field_str("__type__") == Some("ToolMessage")).then(|| {
                 flat.insert("type".into(), Value::String("tool".into()));
                 Value::Object(flat)
             })
-        });
-    let mut first = None;
-    for m in tool_messages {
-        if call_id.is_none() || tool_call_id(&m) == call_id {
-            return Some(m);
-        }
-        first.get_or_insert(m);
-    }
-    first
+        })
+        .collect();
+    let answers = |m: &&Value| call_id.is_none() || tool_call_id(m) == call_id;
+    tool_messages.iter().find(answers).or(tool_messages.first()).cloned()
 }
 
 /// Whether `m` (a message of a normalized list, not normalized again yet) may be a tool
@@ -622,14 +582,13 @@ pub fn may_be_tool_message(m: &Value) -> bool {
 }
 
 /// The tool call a flat message answers: its `tool_call_id` when it is a tool message and
-/// that is a non-empty string (what [`to_agui_message`] reads as `toolCallId`; without one it
+/// that is a non-empty string (what [`to_agui_list_item`] reads as `toolCallId`; without one it
 /// gives no message, unless its list pairs it: [`to_agui_messages`]).
 pub fn tool_call_id(m: &Value) -> Option<&str> {
     if message_kind(m) != Some("tool") {
         return None;
     }
-    m.field("tool_call_id")
-        .and_then(Value::as_str)
+    m.field_str("tool_call_id")
         .filter(|c| !c.is_empty())
 }
 
@@ -846,7 +805,7 @@ pub(crate) mod tests {
         let mut lazy = vec![];
         for (i, m) in list.iter().enumerate() {
             let n = normalize_cow(m);
-            let full = to_agui_message(&n, &format!("msg-{i}"));
+            let full = to_agui_list_item(&n, i);
             if !may_be_tool_message(m) {
                 assert!(full.is_none_or(|f| f["role"] != "tool"), "{m}");
                 continue;
@@ -938,7 +897,7 @@ pub(crate) mod tests {
     fn agui_message_from_ai_with_tool_calls() {
         let m = json!({"type":"ai","id":"a1","content":[{"type":"reasoning","summary":[]},{"type":"text","text":"ok"}],
             "tool_calls":[{"id":"c1","name":"f","args":{"x":1}}]});
-        let a = to_agui_message(&m, "x").expect("ai message converts");
+        let a = to_agui_list_item(&m, 0).expect("ai message converts");
         assert_eq!(a["content"], "ok");
         assert_eq!(a["toolCalls"][0]["function"]["arguments"], "{\"x\":1}");
     }

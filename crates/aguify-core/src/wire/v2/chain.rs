@@ -4,7 +4,8 @@
 
 use super::*;
 
-/// A chain event's `data` keys, raw.
+/// An event's `data` keys, raw: a chain's, a tool's start or end, a model's end (whose `input`,
+/// the conversation, is skipped, not built).
 #[derive(Default, Deserialize)]
 #[serde(default)]
 pub(super) struct ChainData<'a> {
@@ -77,8 +78,9 @@ pub(super) enum Holder<'a> {
 }
 
 /// The keys of an object that tell whether it is a message (or an lc constructor of one),
-/// its calls, or the messages or update it holds; `__interrupt__` for a root chunk. A
-/// repeated key fails the read, and the value is read from its normalised tree's text.
+/// its calls, or the messages or update it holds; `__interrupt__` for a root chunk; what a
+/// model's stream chunk is read for ([`Flat::chunk`]). A repeated key fails the read, and
+/// the value is read from its normalised tree's text.
 #[derive(Default, Deserialize)]
 #[serde(default)]
 pub(super) struct Keys<'a> {
@@ -89,7 +91,12 @@ pub(super) struct Keys<'a> {
     pub(super) role: Present<Lenient<Word>>,
     #[serde(borrow)]
     pub(super) id: Option<&'a RawValue>,
-    pub(super) content: Present<IgnoredAny>,
+    #[serde(borrow)]
+    pub(super) content: Present<&'a RawValue>,
+    #[serde(borrow)]
+    pub(super) additional_kwargs: Present<&'a RawValue>,
+    #[serde(borrow)]
+    pub(super) tool_call_chunks: Present<&'a RawValue>,
     #[serde(borrow)]
     pub(super) kwargs: Option<Lenient<Holder<'a>>>,
     pub(super) tool_calls: Present<Value>,
@@ -224,6 +231,20 @@ impl Flat<'_> {
             true => normalize_owned(v),
             false => v,
         }
+    }
+
+    /// A model's stream chunk (`None`: a key no tree holds).
+    pub(super) fn chunk(&self) -> Option<MessageChunk> {
+        let value = |raw: Option<&RawValue>| match raw {
+            Some(raw) => tree(raw.get()).map(|v| Some(self.normal(v))),
+            None => Some(None),
+        };
+        Some(MessageChunk {
+            id: self.id(),
+            content: value(self.keys.content.0)?,
+            additional_kwargs: value(self.keys.additional_kwargs.0)?,
+            tool_call_chunks: value(self.keys.tool_call_chunks.0)?,
+        })
     }
 
     pub(super) fn calls(&mut self) -> Vec<(String, String, String)> {

@@ -157,34 +157,20 @@ impl<'de: 'a, 'a> Shape<'de> for Holder<'a> {
     }
 }
 
-/// The line as read: `tags` and `parent_ids` as flags, `data` read for the event's kind as it
-/// comes ([`Slot`]).
+/// The line as read: of `tags`, whether each is `"langsmith:hidden"`, of `parent_ids` how
+/// many there are, `data` read for the event's kind as it comes ([`Slot`]).
 #[derive(Default)]
 struct Wire<'a> {
     event: Option<String>,
     data: Slot<'a>,
     run_id: Text,
     name: Text,
-    tags: Lenient<Hidden>,
+    tags: Lenient<Vec<Lenient<HiddenTag>>>,
     parent_ids: Lenient<Vec<IgnoredAny>>,
     metadata: Object<Metadata>,
     /// Read to tell a v3 event (`type` `"event"` with a string `method`) apart.
     kind: Text,
     method: Text,
-}
-
-/// `tags` read as whether it is a list holding `"langsmith:hidden"` (without collecting it).
-#[derive(Default)]
-struct Hidden(bool);
-
-impl<'de> Shape<'de> for Hidden {
-    fn of_seq<S: SeqAccess<'de>>(mut s: S) -> Result<Option<Self>, S::Error> {
-        let mut hidden = false;
-        while let Some(tag) = s.next_element::<Lenient<HiddenTag>>()? {
-            hidden |= tag.0.is_some();
-        }
-        Ok(Some(Hidden(hidden)))
-    }
 }
 
 /// A tag that is `"langsmith:hidden"`.
@@ -209,7 +195,7 @@ enum Slot<'a> {
     /// A chain event's keys, raw, to be read once the envelope says whose event it is (the
     /// root run's, a graph step's, a runnable's inside a node).
     Chain(ChainData<'a>),
-    /// A model's chunk the typed read declined ([`MessageChunk::in_data`]).
+    /// A model's chunk the typed read declined ([`MessageChunk::in_line`]).
     Chunk,
 }
 
@@ -336,8 +322,7 @@ impl Event {
     fn of_text(text: &str) -> Option<Event> {
         let mut w = from::<Lenient<Wire>>(text)?.0?;
         if let Slot::Chunk = w.data {
-            let data = from::<Line>(text)?.data;
-            w.data = Slot::Read(Data::ModelChunk(Some(MessageChunk::in_data(data.get())?)));
+            w.data = Slot::Read(Data::ModelChunk(Some(MessageChunk::in_line(text)?)));
         }
         w.event()
     }
@@ -390,7 +375,7 @@ impl Wire<'_> {
             data: Data::None,
             run_id: self.run_id.0,
             name: self.name.0,
-            hidden: self.tags.0.is_some_and(|h| h.0),
+            hidden: self.tags.0.is_some_and(|t| t.iter().any(|t| t.0.is_some())),
             parents_empty: self.parent_ids.0.map(|p| p.is_empty()),
             node: metadata.langgraph_node.0.map(|n| n.0),
             thread_id: metadata.thread_id.0,
@@ -489,18 +474,14 @@ impl Read {
 
 impl Data {
     /// What is read for `read` of `data` (`None`: a model's chunk the typed read declines,
-    /// read again from its text: [`MessageChunk::in_data`]).
+    /// read again from its text: [`MessageChunk::in_line`]).
     fn next<'de, M: MapAccess<'de>>(read: Read, m: &mut M) -> Result<Option<Data>, M::Error> {
         // JSON no tree holds (nested too deeply): the line is read whole, and fails.
         let no_tree = || <M::Error as serde::de::Error>::custom("data no tree holds");
         Ok(Some(match read {
-            Read::Input => {
-                let keys = m.next_value::<Object<Input>>()?.0.unwrap_or_default();
-                Data::Input(keys.input.0.map(normalize_owned))
-            }
-            Read::Output => {
-                let keys = m.next_value::<Object<Output>>()?.0.unwrap_or_default();
-                Data::Output(keys.output.0.map(normalize_owned))
+            Read::Input | Read::Output => {
+                let keys = m.next_value::<Object<ChainData>>()?.0.unwrap_or_default();
+                keys.read(read).ok_or_else(no_tree)?
             }
             Read::ToolError => {
                 let e = m.next_value::<Object<ToolError>>()?.0.unwrap_or_default();
@@ -519,7 +500,8 @@ impl Data {
                     .0
                     .ok()
                     .and_then(|c| c.chunk.0);
-                match chunk.map(|c| c.0.ok().and_then(StreamChunk::message)) {
+                let flat = |k: Keys<'de>| k.flat(false)?.chunk();
+                match chunk.map(|c| c.0.ok().and_then(flat)) {
                     Some(Some(c)) => Data::ModelChunk(Some(Ok(c))),
                     Some(None) => return Ok(None),
                     None => Data::ModelChunk(None),
@@ -620,18 +602,6 @@ fn normalised_tree(text: &str) -> Option<Value> {
 // The keys of `data` the adapter reads, by event kind.
 #[derive(Default, Deserialize)]
 #[serde(default)]
-struct Input {
-    input: Present<Value>,
-}
-
-#[derive(Default, Deserialize)]
-#[serde(default)]
-struct Output {
-    output: Present<Value>,
-}
-
-#[derive(Default, Deserialize)]
-#[serde(default)]
 struct ToolError {
     error: Present<Value>,
     tool_call_id: Text,
@@ -641,89 +611,27 @@ struct ToolError {
 #[serde(default)]
 struct ModelData<'a> {
     #[serde(borrow)]
-    chunk: Present<Object<StreamChunk<'a>>>,
+    chunk: Present<Object<Keys<'a>>>,
 }
 
-/// A line's `data`, raw: read again for a model's chunk the typed read declined.
+/// A line's `data`, read again for a model's chunk the typed read declined.
 #[derive(Deserialize)]
 struct Line<'a> {
     #[serde(borrow)]
-    data: &'a RawValue,
-}
-
-/// A model's stream chunk as written, flat (`{"content",…,"type":"AIMessageChunk"}`) or
-/// serialised (`{"lc":1,"type":"constructor","id":[…],"kwargs":{…}}`): the keys
-/// [`MessageChunk`] takes and those normalising decides by (`lc`, `type`, `id`, `kwargs`,
-/// `__lc_escaped__`; an escaped or `not_implemented` object is read from its normalised
-/// tree's text).
-#[derive(Default, Deserialize)]
-#[serde(default)]
-struct StreamChunk<'a> {
-    lc: Present<Value>,
-    #[serde(rename = "type")]
-    kind: Text,
-    #[serde(borrow)]
-    id: Option<&'a RawValue>,
-    #[serde(borrow)]
-    kwargs: Option<Box<Object<StreamChunk<'a>>>>,
-    content: Present<Value>,
-    additional_kwargs: Present<Value>,
-    tool_call_chunks: Present<Value>,
-    /// Present: normalising unwraps an object of this one key only, so the chunk is read
-    /// from its normalised tree.
-    #[serde(borrow)]
-    __lc_escaped__: Present<&'a RawValue>,
+    data: ChainData<'a>,
 }
 
 impl MessageChunk {
-    /// The chunk of a model stream's `data` text the typed read declined (an escaped dict, a
-    /// Python repr, no object): its normalised tree's text read as it is; the tree's kind
-    /// when it is no object. `None`: no chunk a tree holds.
-    fn in_data(data: &str) -> Option<Result<MessageChunk, &'static str>> {
-        let chunk = normalised_tree(from::<ChainData>(data)?.chunk.0?.get())?;
+    /// The chunk of a model stream's line the typed read declined (an escaped dict, a Python
+    /// repr, no object): its normalised tree's text read as it is; the tree's kind when it
+    /// is no object. `None`: no chunk a tree holds.
+    fn in_line(line: &str) -> Option<Result<MessageChunk, &'static str>> {
+        let chunk = normalised_tree(from::<Line>(line)?.data.chunk.0?.get())?;
         if !chunk.is_object() {
             return Some(Err(crate::wire::json_kind(&chunk)));
         }
-        Some(Ok(from::<StreamChunk>(&chunk.to_string())?.fields(false)))
-    }
-}
-
-impl StreamChunk<'_> {
-    /// The chunk normalised (an lc constructor's kwargs); `None` when normalising makes
-    /// another value of it (an escaped dict, a Python repr).
-    fn message(self) -> Option<MessageChunk> {
-        let lc = self.lc.0.as_ref().is_some_and(|v| v == 1);
-        let kind = self.kind.0.as_deref();
-        if self.__lc_escaped__.0.is_some() || (lc && kind == Some("not_implemented")) {
-            return None;
-        }
-        let kwargs = matches!(self.kwargs.as_deref(), Some(Object(Ok(_))));
-        let chunk = match lc && kind == Some("constructor") && kwargs {
-            true if self.id.and_then(class_of).is_some() => self.kwargs.and_then(|k| k.0.ok())?,
-            _ => self,
-        };
-        // An object may normalise to a string.
-        if chunk.id.is_some_and(|id| id.get().starts_with('{')) {
-            return None;
-        }
-        Some(chunk.fields(true))
-    }
-
-    /// The fields of a chunk with no `lc` object to flatten (`normalise`: each normalised).
-    fn fields(self, normalise: bool) -> MessageChunk {
-        let normal = |v: Option<Value>| match normalise {
-            true => v.map(normalize_owned),
-            false => v,
-        };
-        MessageChunk {
-            id: self
-                .id
-                .and_then(|id| from::<Text>(id.get()))
-                .and_then(|id| id.0),
-            content: normal(self.content.0),
-            additional_kwargs: normal(self.additional_kwargs.0),
-            tool_call_chunks: normal(self.tool_call_chunks.0),
-        }
+        let text = chunk.to_string();
+        Some(Ok(from::<Keys>(&text)?.flat(true)?.chunk()?))
     }
 }
 
