@@ -96,7 +96,7 @@ impl SharedJson {
     pub fn read(text: &str) -> Self {
         let mut noted = crate::payload::Noted {
             keys: Head::KEYS,
-            at: vec![],
+            at: vec![None; Head::KEYS.len()],
         };
         match crate::payload::encode_noting(text, langchain::Normalise, &mut noted) {
             Some(json) => SharedJson {
