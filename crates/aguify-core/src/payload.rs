@@ -383,30 +383,18 @@ impl<'de, L: LcObjects> Visitor<'de> for Encode<'_, L> {
     }
 }
 
-/// An object key, borrowed from the text when it has no escapes.
+/// A string, borrowed from the text when it has no escapes.
+#[derive(Deserialize)]
+pub(crate) struct Str<'a>(#[serde(borrow)] pub Cow<'a, str>);
+
+/// An object key as a [`Str`].
 pub(crate) struct Key;
 
 impl<'de> DeserializeSeed<'de> for Key {
     type Value = Cow<'de, str>;
 
     fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
-        d.deserialize_str(self)
-    }
-}
-
-impl<'de> Visitor<'de> for Key {
-    type Value = Cow<'de, str>;
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("a key")
-    }
-
-    fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Self::Value, E> {
-        Ok(v.into())
-    }
-
-    fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
-        Ok(v.to_owned().into())
+        Str::deserialize(d).map(|k| k.0)
     }
 }
 
