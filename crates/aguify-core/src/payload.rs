@@ -236,18 +236,16 @@ impl<L: LcObjects> Encode<'_, L> {
         .map_err(E::custom)
     }
 
-    /// A string of the text (an object key, or a borrowed string value): copied when it
-    /// had no escapes, else written.
-    fn write_text<E: de::Error>(&mut self, k: &Cow<'_, str>) -> Result<(), E> {
-        match k {
-            Cow::Borrowed(k) if self.head.is_none() => {
-                self.out.push(b'"');
-                self.out.extend_from_slice(k.as_bytes());
-                self.out.push(b'"');
-                Ok(())
-            }
-            k => self.write(&**k),
+    /// A string of the text (an object key, or a string value): copied when it had no
+    /// escapes (`plain`), else written.
+    fn write_text<E: de::Error>(&mut self, s: &str, plain: bool) -> Result<(), E> {
+        if !plain || self.head.is_some() {
+            return self.write(s);
         }
+        self.out.push(b'"');
+        self.out.extend_from_slice(s.as_bytes());
+        self.out.push(b'"');
+        Ok(())
     }
 
     /// An encoder of a value inside this one.
@@ -299,7 +297,7 @@ impl<'de, L: LcObjects> Visitor<'de> for Encode<'_, L> {
     /// A string of the text without escapes (so without a character a writer escapes):
     /// written as it is.
     fn visit_borrowed_str<E: de::Error>(mut self, v: &'de str) -> Result<(), E> {
-        self.write_text(&Cow::Borrowed(v))
+        self.write_text(v, true)
     }
 
     fn visit_unit<E: de::Error>(mut self) -> Result<(), E> {
@@ -368,7 +366,7 @@ impl<'de, L: LcObjects> Visitor<'de> for Encode<'_, L> {
                 if seen.n > 1 || head.is_some() {
                     self.out.push(b',');
                 }
-                self.write_text(&k)?;
+                self.write_text(&k, matches!(k, Cow::Borrowed(_)))?;
                 self.out.push(b':');
                 let at = self.out.len();
                 map.next_value_seed(self.inner())?;
