@@ -6,6 +6,7 @@
 //! numbers on the output ([`crate::js_numbers`]), a tree for the views — is what the tree gave.
 
 use std::collections::{BTreeMap, HashSet};
+use std::borrow::Cow;
 use std::fmt;
 use std::hash::BuildHasher;
 
@@ -131,7 +132,8 @@ pub(crate) fn encode_noting<L: LcObjects>(text: &str, lc: L, noted: &mut Noted) 
     String::from_utf8(out).ok()
 }
 
-/// Where in the written text the values of the top object's keys `keys` are.
+/// Where in the written text the values of the top object's keys `keys` are (`at`: a place
+/// per key).
 #[derive(Default)]
 pub(crate) struct Noted {
     pub keys: &'static [&'static str],
@@ -141,7 +143,6 @@ pub(crate) struct Noted {
 impl Noted {
     fn note(&mut self, key: &str, at: std::ops::Range<usize>) {
         if let Some(i) = self.keys.iter().position(|k| *k == key) {
-            self.at.resize(self.keys.len(), None);
             self.at[i] = Some(at);
         }
     }
@@ -235,6 +236,18 @@ impl<L: LcObjects> Encode<'_, L> {
         .map_err(E::custom)
     }
 
+    /// A string of the text (an object key, or a string value): copied when it had no
+    /// escapes (`plain`), else written.
+    fn write_text<E: de::Error>(&mut self, s: &str, plain: bool) -> Result<(), E> {
+        if !plain || self.head.is_some() {
+            return self.write(s);
+        }
+        self.out.push(b'"');
+        self.out.extend_from_slice(s.as_bytes());
+        self.out.push(b'"');
+        Ok(())
+    }
+
     /// An encoder of a value inside this one.
     fn inner(&mut self) -> Encode<'_, L> {
         Encode {
@@ -279,6 +292,12 @@ impl<'de, L: LcObjects> Visitor<'de> for Encode<'_, L> {
 
     fn visit_str<E: de::Error>(mut self, v: &str) -> Result<(), E> {
         self.write(v)
+    }
+
+    /// A string of the text without escapes (so without a character a writer escapes):
+    /// written as it is.
+    fn visit_borrowed_str<E: de::Error>(mut self, v: &'de str) -> Result<(), E> {
+        self.write_text(v, true)
     }
 
     fn visit_unit<E: de::Error>(mut self) -> Result<(), E> {
@@ -347,7 +366,7 @@ impl<'de, L: LcObjects> Visitor<'de> for Encode<'_, L> {
                 if seen.n > 1 || head.is_some() {
                     self.out.push(b',');
                 }
-                self.write(&*k)?;
+                self.write_text(&k, matches!(k, Cow::Borrowed(_)))?;
                 self.out.push(b':');
                 let at = self.out.len();
                 map.next_value_seed(self.inner())?;
@@ -362,30 +381,18 @@ impl<'de, L: LcObjects> Visitor<'de> for Encode<'_, L> {
     }
 }
 
-/// An object key, borrowed from the text when it has no escapes.
+/// A string, borrowed from the text when it has no escapes.
+#[derive(Deserialize)]
+pub(crate) struct Str<'a>(#[serde(borrow)] pub Cow<'a, str>);
+
+/// An object key as a [`Str`].
 pub(crate) struct Key;
 
 impl<'de> DeserializeSeed<'de> for Key {
-    type Value = std::borrow::Cow<'de, str>;
+    type Value = Cow<'de, str>;
 
     fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
-        d.deserialize_str(self)
-    }
-}
-
-impl<'de> Visitor<'de> for Key {
-    type Value = std::borrow::Cow<'de, str>;
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("a key")
-    }
-
-    fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Self::Value, E> {
-        Ok(v.into())
-    }
-
-    fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
-        Ok(v.to_owned().into())
+        Str::deserialize(d).map(|k| k.0)
     }
 }
 
@@ -409,6 +416,8 @@ mod tests {
             r#""s""#,
             r#"123456789012345678901234567890"#,
             r#"{"a\u0041": 1, "aA": 2}"#,
+            // Copied as they are (no escapes): a slash, DEL, non-ASCII, in a key and a value.
+            "{\"k/\u{7f}é\": [\"v/\u{7f}é\", \"\"]}",
             r#"not json"#,
         ] {
             let tree: Value = serde_json::from_str(text).unwrap_or_default();

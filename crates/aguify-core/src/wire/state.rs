@@ -96,7 +96,7 @@ impl SharedJson {
     pub fn read(text: &str) -> Self {
         let mut noted = crate::payload::Noted {
             keys: Head::KEYS,
-            at: vec![],
+            at: vec![None; Head::KEYS.len()],
         };
         match crate::payload::encode_noting(text, langchain::Normalise, &mut noted) {
             Some(json) => SharedJson {
@@ -324,13 +324,14 @@ pub(super) struct Entries<'a> {
 impl<'de: 'a, 'a> super::Shape<'de> for Entries<'a> {
     fn of_map<A: serde::de::MapAccess<'de>>(mut m: A) -> Result<Option<Self>, A::Error> {
         use serde::de::Error;
-        match m.next_key::<String>()?.as_deref() {
+        use crate::payload::Key;
+        match m.next_key_seed(Key)?.as_deref() {
             Some("messages") => {}
             _ => return Err(A::Error::custom("messages is not the first key")),
         }
         let mut messages = m.next_value::<super::Lenient<Vec<&'a RawValue>>>()?.0;
         let mut rest: Vec<(String, Value)> = Vec::new();
-        while let Some(k) = m.next_key::<String>()? {
+        while let Some(k) = m.next_key_seed(Key)? {
             if k == "lc" || k == "__lc_escaped__" {
                 return Err(A::Error::custom("a serialised object"));
             }
@@ -341,7 +342,7 @@ impl<'de: 'a, 'a> super::Shape<'de> for Entries<'a> {
             let v = m.next_value::<Value>()?;
             match rest.iter_mut().find(|(key, _)| *key == k) {
                 Some(slot) => slot.1 = v,
-                None => rest.push((k, v)),
+                None => rest.push((k.into_owned(), v)),
             }
         }
         Ok(Some(Entries { messages, rest }))

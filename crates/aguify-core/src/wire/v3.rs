@@ -14,6 +14,7 @@ use serde_json::Value;
 use std::borrow::Cow;
 
 use super::{Lenient, Object, Present, Shape, Text};
+use crate::payload::Str;
 
 /// A v3 event as the adapter reads it.
 /// A model call's token usage, and the provider and model that the log names.
@@ -312,35 +313,27 @@ fn present<'de, D: Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Optio
 /// decline) has the line read from its tree ([`Event::of_event_tree`]).
 struct Line(Box<Event>);
 
-#[derive(Deserialize)]
-#[serde(field_identifier, rename_all = "lowercase")]
-enum Key {
-    Type,
-    Seq,
-    Method,
-    Params,
-    #[serde(other)]
-    Other,
-}
-
 impl<'de> Shape<'de> for Line {
     fn of_map<A: MapAccess<'de>>(mut m: A) -> Result<Option<Line>, A::Error> {
         let (mut kind, mut seq, mut method, mut params) = (None, None, None, None);
-        while let Some(key) = m.next_key::<Key>()? {
+        // A key with an escape is no `&str`: the line is read from its tree.
+        while let Some(key) = m.next_key::<&str>()? {
             match key {
-                Key::Type if kind.is_none() => kind = Some(m.next_value::<&str>()?),
-                Key::Seq if seq.is_none() => seq = Some(m.next_value::<Value>()?),
-                Key::Method if method.is_none() => {
+                "type" if kind.is_none() => kind = Some(m.next_value::<&str>()?),
+                "seq" if seq.is_none() => seq = Some(m.next_value::<Value>()?),
+                "method" if method.is_none() => {
                     method = Some(known(&m.next_value::<Str>()?.0, &METHODS))
                 }
-                Key::Params if params.is_none() => {
+                "params" if params.is_none() => {
                     let Some(method) = method.as_deref() else {
                         return Err(A::Error::custom("params before method"));
                     };
                     params = Some(params_of(method, &mut m)?);
                 }
-                Key::Other => drop(m.next_value::<IgnoredAny>()?),
-                _ => return Err(A::Error::custom("a repeated key")),
+                "type" | "seq" | "method" | "params" => {
+                    return Err(A::Error::custom("a repeated key"))
+                }
+                _ => drop(m.next_value::<IgnoredAny>()?),
             }
         }
         Ok(match (kind, method) {
@@ -462,10 +455,6 @@ impl<D> ParamsWire<D> {
         })
     }
 }
-
-/// A string, borrowed from the line where it has no escapes.
-#[derive(Deserialize)]
-struct Str<'a>(#[serde(borrow)] Cow<'a, str>);
 
 #[derive(Default, Deserialize)]
 #[serde(default)]
@@ -677,6 +666,16 @@ mod tests {
             panic!("v3")
         };
         assert_eq!(data, Data::Value(json!({"type": "ai"})));
+    }
+
+    /// An envelope key written with an escape reads as the key it is (from the line's tree).
+    #[test]
+    fn an_escaped_key_reads_alike() {
+        let plain = r#"{"type":"event","method":"tasks","params":{"data":{"name":"n"}},"seq":3}"#;
+        let escaped = r#"{"typ\u0065":"event","method":"tasks","params":{"data":{"name":"n"}},"s\u0065q":3}"#;
+        let e = Event::read(plain).expect("v3");
+        assert_eq!(e.seq, Some(Value::from(3)));
+        assert_eq!(Event::read(escaped), Some(e));
     }
 
     #[test]
