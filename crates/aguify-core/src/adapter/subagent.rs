@@ -9,6 +9,11 @@
 //! call, the task's own events — the tool's start and end — in the task's namespace). A
 //! subgraph used as a plain node (no tool call open in its task) stays a step.
 //!
+//! v3 Python from a tool node running several calls in one task announces only the task's
+//! first graph, without `cause`, and no `tools` events: the calls the model's message made
+//! ([`Nest::call_made`]) tell which call each graph serves, in order ([`Nest::made_call`],
+//! and `T|n` in [`Nest::shows`]).
+//!
 //! A sub-agent's `subagentRunId` is derived from the log: `<parent tool call id>:subagent`,
 //! `:subagent:2` for the second sub-agent of the same call in one run.
 
@@ -39,11 +44,20 @@ struct Call {
     graph: Option<String>,
 }
 
+/// A tool call a model message made (v3): the namespace it streamed in, its id and name.
+struct Made {
+    ns: String,
+    id: String,
+    name: String,
+}
+
 /// The sub-agents of a run being read.
 #[derive(Default)]
 pub struct Nest {
     subs: Vec<Sub>,
     calls: Vec<Call>,
+    /// The calls of each namespace's last model message, in the order it made them.
+    made: Vec<Made>,
     /// The owner last announced with `Scope` (its key).
     scope: Option<String>,
     /// How often each id base was used in this run (ids stay unique).
@@ -55,6 +69,7 @@ impl Nest {
     pub fn clear(&mut self) {
         self.subs.clear();
         self.calls.clear();
+        self.made.clear();
         self.scope = None;
         self.used.clear();
     }
@@ -122,6 +137,51 @@ impl Nest {
         self.subs.retain(|s| s.call != id);
     }
 
+    /// A model message starts in namespace `ns`: the calls the one before it made there were
+    /// answered.
+    pub fn message_started(&mut self, ns: &str) {
+        self.made.retain(|m| m.ns != ns);
+    }
+
+    /// The model message streaming in namespace `ns` made tool call `id` named `name`.
+    pub fn call_made(&mut self, ns: &str, id: &str, name: &str) {
+        if !self.made.iter().any(|m| m.id == id) {
+            let (ns, id, name) = (ns.to_string(), id.to_string(), name.to_string());
+            self.made.push(Made { ns, id, name });
+        }
+    }
+
+
+    /// A graph started in namespace `key` without naming the call that invoked it (v3
+    /// Python, a tool node's task): the call it serves, `(id, tool name)` — the first call
+    /// without a sub-agent of the last message in the enclosing namespace.
+    pub fn made_call(&self, key: &str) -> Option<(String, String)> {
+        let parent = key.rsplit_once('|').map_or("", |(parent, _)| parent);
+        let free = |m: &&Made| m.ns == parent && !self.subs.iter().any(|s| s.call == m.id);
+        self.made.iter().find(free).map(|m| (m.id.clone(), m.name.clone()))
+    }
+
+    /// The n-th graph of the task an announced sub-agent runs in (namespace `T|n` under its
+    /// `T`, v3 Python): it serves the n-th call after that sub-agent's, of the same message.
+    /// Starts it, and returns whether it did.
+    fn numbered_graph(&mut self, ns: &str, out: &mut Vec<ModelEvent>) -> bool {
+        let found = self.subs.iter().filter(|s| s.inclusive).find_map(|s| {
+            let n = ns.strip_prefix(s.key.as_str())?.strip_prefix('|')?.split('|').next()?;
+            let nth: usize = n.parse().ok().filter(|_| n.bytes().all(|b| b.is_ascii_digit()))?;
+            let first = self.made.iter().position(|m| m.id == s.call)?;
+            let m = self.made.get(first + nth).filter(|m| m.ns == self.made[first].ns)?;
+            Some((format!("{}|{n}", s.key), m.id.clone(), m.name.clone()))
+        });
+        let Some((key, call, name)) = found else {
+            return false;
+        };
+        if self.subs.iter().any(|s| s.key == key || s.call == call) {
+            return false;
+        }
+        self.start(&key, true, &name, &call, out);
+        true
+    }
+
     /// A graph named `name` started in namespace `ns` (v2 `on_chain_start` of a runnable that
     /// is not a node): the name of the sub-agent of the call open there, if one shows.
     pub fn graph_named(&mut self, ns: &str, name: &str) {
@@ -143,6 +203,9 @@ impl Nest {
     /// (`T|…`), the n-th's under `T|n` (n from 1, its own events in `T|n` itself). Each new one
     /// is the first call of the task that has no sub-agent yet (graphs start in call order).
     pub fn shows(&mut self, ns: &str, deep_only: bool, out: &mut Vec<ModelEvent>) {
+        if self.numbered_graph(ns, out) {
+            return;
+        }
         let task = self.calls.iter().rev().map(|c| c.ns.as_str()).find(|t| {
             !t.is_empty()
                 && (ns.strip_prefix(t).is_some_and(|rest| rest.starts_with('|'))

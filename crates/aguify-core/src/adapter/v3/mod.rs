@@ -361,6 +361,12 @@ impl V3Adapter {
                 _ => Disposition::Ignored("lifecycle event of no AG-UI meaning"),
             };
         }
+        // A graph a tool node's task runs without saying for which call (v3 Python): the
+        // call of the enclosing namespace's last message that it serves.
+        if let (Some((call, tool)), "started" | "running") = (self.nest.made_call(&key), event) {
+            self.nest.start(&key, true, graph_name.unwrap_or(&tool), &call, out);
+            return Disposition::Mapped;
+        }
         if self.nest.is_announced(&key) {
             // Interrupted: it stays open, and the run's interrupt suspends it.
             let error = match event {
