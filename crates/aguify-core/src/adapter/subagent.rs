@@ -49,6 +49,8 @@ struct Made {
     ns: String,
     id: String,
     name: String,
+    /// Its result was read (a `tools` event, a tool message of the state).
+    answered: bool,
 }
 
 /// The sub-agents of a run being read.
@@ -134,6 +136,7 @@ impl Nest {
     /// call's result).
     pub fn tool_ended(&mut self, id: &str) {
         self.calls.retain(|c| c.id != id);
+        self.answered(id);
         self.subs.retain(|s| s.call != id);
     }
 
@@ -147,17 +150,27 @@ impl Nest {
     pub fn call_made(&mut self, ns: &str, id: &str, name: &str) {
         if !self.made.iter().any(|m| m.id == id) {
             let (ns, id, name) = (ns.to_string(), id.to_string(), name.to_string());
-            self.made.push(Made { ns, id, name });
+            self.made.push(Made { ns, id, name, answered: false });
         }
     }
 
+
+    /// Tool call `id` was answered (a tool message of the run's state): no graph starting
+    /// later serves it.
+    pub fn answered(&mut self, id: &str) {
+        if let Some(m) = self.made.iter_mut().find(|m| m.id == id) {
+            m.answered = true;
+        }
+    }
 
     /// A graph started in namespace `key` without naming the call that invoked it (v3
     /// Python, a tool node's task): the call it serves, `(id, tool name)` — the first call
     /// without a sub-agent of the last message in the enclosing namespace.
     pub fn made_call(&self, key: &str) -> Option<(String, String)> {
         let parent = key.rsplit_once('|').map_or("", |(parent, _)| parent);
-        let free = |m: &&Made| m.ns == parent && !self.subs.iter().any(|s| s.call == m.id);
+        let free = |m: &&Made| {
+            m.ns == parent && !m.answered && !self.subs.iter().any(|s| s.call == m.id)
+        };
         self.made.iter().find(free).map(|m| (m.id.clone(), m.name.clone()))
     }
 
@@ -291,5 +304,35 @@ mod tests {
         let second = String::from("call_1:subagent:2");
         assert_eq!(out[0], ModelEvent::SubagentStart { id: second.clone(), name: "weather_agent".into(), parent_tool_call_id: "call_1".into() });
         assert_eq!(out[1], ModelEvent::SubagentEnd { id: second, error: None });
+    }
+
+    /// v3 Python's tool node task: a graph starting in a task under the namespace of a
+    /// message whose calls wait serves the first waiting call, the task's `T|n` graph the
+    /// n-th after it; once the calls are answered, a graph starting there is a plain step.
+    #[test]
+    fn graphs_of_a_tool_node_task_serve_the_message_calls_in_order() {
+        let mut n = Nest::default();
+        let mut out = vec![];
+        n.message_started("");
+        n.call_made("", "c1", "ask_weather");
+        n.call_made("", "c2", "ask_news");
+        let (call, _) = n.made_call("tools:t").expect("the first call waits");
+        n.start("tools:t", true, "weather_agent", &call, &mut out);
+        n.shows("tools:t|1", false, &mut out);
+        n.shows("tools:t|1|model:m", true, &mut out);
+        let parents: Vec<_> = (out.iter())
+            .map(|e| match e {
+                ModelEvent::SubagentStart { parent_tool_call_id, name, .. } => (parent_tool_call_id.as_str(), name.as_str()),
+                other => panic!("{other:?}"),
+            })
+            .collect();
+        assert_eq!(parents, [("c1", "weather_agent"), ("c2", "ask_news")]);
+        n.answered("c1");
+        n.answered("c2");
+        n.tool_ended("c1");
+        n.tool_ended("c2");
+        assert_eq!(n.made_call("research:r"), None, "answered: a step");
+        n.message_started("");
+        assert_eq!(n.made_call("research:r"), None, "a new message made no call");
     }
 }

@@ -110,6 +110,11 @@ impl V3Adapter {
         let from = if len >= prev { prev } else { 0 };
         for m in msgs.skip(from) {
             let (kind, id) = m.kind_and_id();
+            if kind.as_deref() == Some("tool") {
+                if let Some(call) = m.tool_call() {
+                    self.nest.answered(&call);
+                }
+            }
             let Some(id) = id.filter(|i| !i.is_empty() && kind.as_deref() == Some("ai")) else {
                 continue;
             };
