@@ -673,8 +673,7 @@ def scenarios() -> list[Scenario]:
             "m_supervisor_parallel_tool_node",
             lambda: parallel_supervisor_graph(tool_node=True),
             one("m_supervisor_parallel_tool_node", "Weather and news from Paris?"),
-            note="the same from a StateGraph whose ToolNode runs both calls in one task (the second graph's namespaces under `tools:<task>|1`)",
-            v3=False,
+            note="the same from a StateGraph whose ToolNode runs both calls in one task (the second graph's namespaces under `tools:<task>|1`; v3 announces only the first graph, without cause)",
         ),
         S(
             "m_supervisor_hitl",
@@ -796,13 +795,6 @@ def pending_scenarios() -> list[Scenario]:
     hitl_runs = lambda name, text: [Run("__1_interrupt", human(text, name)), Run("__2_resume", Command(resume={"approved": True}))]  # noqa: E731
     capital = "Capital of France?"
     return [
-        S(
-            "m_supervisor_parallel_tool_node",
-            lambda: parallel_supervisor_graph(tool_node=True),
-            one("m_supervisor_parallel_tool_node", "Weather and news from Paris?"),
-            note="v3: the ToolNode's task announces one graph (no cause, no tool events), so no sub-agent is told apart",
-            v2=False,
-        ),
         S(
             "c_reasoning_bedrock",
             lambda: chat_graph(fm.ScriptedChatModel(turns=[fm.bedrock_reasoning_turn("The user wants the capital of France. That is Paris.", "The capital of France is Paris.")])),

@@ -9,6 +9,11 @@
 //! call, the task's own events — the tool's start and end — in the task's namespace). A
 //! subgraph used as a plain node (no tool call open in its task) stays a step.
 //!
+//! v3 Python from a tool node running several calls in one task announces only the task's
+//! first graph, without `cause`, and no `tools` events: the calls the model's message made
+//! ([`Nest::call_made`]) tell which call each graph serves, in order ([`Nest::made_call`],
+//! and `T|n` in [`Nest::shows`]).
+//!
 //! A sub-agent's `subagentRunId` is derived from the log: `<parent tool call id>:subagent`,
 //! `:subagent:2` for the second sub-agent of the same call in one run.
 
@@ -39,11 +44,22 @@ struct Call {
     graph: Option<String>,
 }
 
+/// A tool call a model message made (v3): the namespace it streamed in, its id and name.
+struct Made {
+    ns: String,
+    id: String,
+    name: String,
+    /// Its result was read (a `tools` event, a tool message of the state).
+    answered: bool,
+}
+
 /// The sub-agents of a run being read.
 #[derive(Default)]
 pub struct Nest {
     subs: Vec<Sub>,
     calls: Vec<Call>,
+    /// The calls of each namespace's last model message, in the order it made them.
+    made: Vec<Made>,
     /// The owner last announced with `Scope` (its key).
     scope: Option<String>,
     /// How often each id base was used in this run (ids stay unique).
@@ -55,6 +71,7 @@ impl Nest {
     pub fn clear(&mut self) {
         self.subs.clear();
         self.calls.clear();
+        self.made.clear();
         self.scope = None;
         self.used.clear();
     }
@@ -119,7 +136,63 @@ impl Nest {
     /// call's result).
     pub fn tool_ended(&mut self, id: &str) {
         self.calls.retain(|c| c.id != id);
+        self.answered(id);
         self.subs.retain(|s| s.call != id);
+    }
+
+    /// A model message starts in namespace `ns`: the calls the one before it made there were
+    /// answered.
+    pub fn message_started(&mut self, ns: &str) {
+        self.made.retain(|m| m.ns != ns);
+    }
+
+    /// The model message streaming in namespace `ns` made tool call `id` named `name`.
+    pub fn call_made(&mut self, ns: &str, id: &str, name: &str) {
+        if !self.made.iter().any(|m| m.id == id) {
+            let (ns, id, name) = (ns.to_string(), id.to_string(), name.to_string());
+            self.made.push(Made { ns, id, name, answered: false });
+        }
+    }
+
+
+    /// Tool call `id` was answered (a tool message of the run's state): no graph starting
+    /// later serves it.
+    pub fn answered(&mut self, id: &str) {
+        if let Some(m) = self.made.iter_mut().find(|m| m.id == id) {
+            m.answered = true;
+        }
+    }
+
+    /// A graph started in namespace `key` without naming the call that invoked it (v3
+    /// Python, a tool node's task): the call it serves, `(id, tool name)` — the first call
+    /// without a sub-agent of the last message in the enclosing namespace.
+    pub fn made_call(&self, key: &str) -> Option<(String, String)> {
+        let parent = key.rsplit_once('|').map_or("", |(parent, _)| parent);
+        let free = |m: &&Made| {
+            m.ns == parent && !m.answered && !self.subs.iter().any(|s| s.call == m.id)
+        };
+        self.made.iter().find(free).map(|m| (m.id.clone(), m.name.clone()))
+    }
+
+    /// The n-th graph of the task an announced sub-agent runs in (namespace `T|n` under its
+    /// `T`, v3 Python): it serves the n-th call after that sub-agent's, of the same message.
+    /// Starts it, and returns whether it did.
+    fn numbered_graph(&mut self, ns: &str, out: &mut Vec<ModelEvent>) -> bool {
+        let found = self.subs.iter().filter(|s| s.inclusive).find_map(|s| {
+            let n = ns.strip_prefix(s.key.as_str())?.strip_prefix('|')?.split('|').next()?;
+            let nth: usize = n.parse().ok().filter(|_| n.bytes().all(|b| b.is_ascii_digit()))?;
+            let first = self.made.iter().position(|m| m.id == s.call)?;
+            let m = self.made.get(first + nth).filter(|m| m.ns == self.made[first].ns)?;
+            Some((format!("{}|{n}", s.key), m.id.clone(), m.name.clone()))
+        });
+        let Some((key, call, name)) = found else {
+            return false;
+        };
+        if self.subs.iter().any(|s| s.key == key || s.call == call) {
+            return false;
+        }
+        self.start(&key, true, &name, &call, out);
+        true
     }
 
     /// A graph named `name` started in namespace `ns` (v2 `on_chain_start` of a runnable that
@@ -143,6 +216,9 @@ impl Nest {
     /// (`T|…`), the n-th's under `T|n` (n from 1, its own events in `T|n` itself). Each new one
     /// is the first call of the task that has no sub-agent yet (graphs start in call order).
     pub fn shows(&mut self, ns: &str, deep_only: bool, out: &mut Vec<ModelEvent>) {
+        if self.numbered_graph(ns, out) {
+            return;
+        }
         let task = self.calls.iter().rev().map(|c| c.ns.as_str()).find(|t| {
             !t.is_empty()
                 && (ns.strip_prefix(t).is_some_and(|rest| rest.starts_with('|'))
@@ -228,5 +304,35 @@ mod tests {
         let second = String::from("call_1:subagent:2");
         assert_eq!(out[0], ModelEvent::SubagentStart { id: second.clone(), name: "weather_agent".into(), parent_tool_call_id: "call_1".into() });
         assert_eq!(out[1], ModelEvent::SubagentEnd { id: second, error: None });
+    }
+
+    /// v3 Python's tool node task: a graph starting in a task under the namespace of a
+    /// message whose calls wait serves the first waiting call, the task's `T|n` graph the
+    /// n-th after it; once the calls are answered, a graph starting there is a plain step.
+    #[test]
+    fn graphs_of_a_tool_node_task_serve_the_message_calls_in_order() {
+        let mut n = Nest::default();
+        let mut out = vec![];
+        n.message_started("");
+        n.call_made("", "c1", "ask_weather");
+        n.call_made("", "c2", "ask_news");
+        let (call, _) = n.made_call("tools:t").expect("the first call waits");
+        n.start("tools:t", true, "weather_agent", &call, &mut out);
+        n.shows("tools:t|1", false, &mut out);
+        n.shows("tools:t|1|model:m", true, &mut out);
+        let parents: Vec<_> = (out.iter())
+            .map(|e| match e {
+                ModelEvent::SubagentStart { parent_tool_call_id, name, .. } => (parent_tool_call_id.as_str(), name.as_str()),
+                other => panic!("{other:?}"),
+            })
+            .collect();
+        assert_eq!(parents, [("c1", "weather_agent"), ("c2", "ask_news")]);
+        n.answered("c1");
+        n.answered("c2");
+        n.tool_ended("c1");
+        n.tool_ended("c2");
+        assert_eq!(n.made_call("research:r"), None, "answered: a step");
+        n.message_started("");
+        assert_eq!(n.made_call("research:r"), None, "a new message made no call");
     }
 }

@@ -230,6 +230,7 @@ impl V3Adapter {
         out.push(ModelEvent::MessageStart {
             message_id: id.clone(),
         });
+        self.nest.message_started(ns);
         self.known_messages.insert(id.clone());
         let msg = OpenMessage {
             id,
@@ -301,6 +302,10 @@ impl V3Adapter {
                 let content = data.content.as_ref();
                 if let Some(w) = block_finish((mid, &key), block, content, out) {
                     self.warning = Some(w);
+                }
+                let call = content.map(unwrap_non_standard).filter(|c| matches!(read_content(c), Content::ToolCall));
+                if let (Some(c), Some(id)) = (call, &block.tool_id) {
+                    self.nest.call_made(ns, id, &s(c, "name").unwrap_or_default());
                 }
                 if let (Some(name), Some(id)) = (block.idless.take(), &block.tool_id) {
                     self.idless_calls.push(super::tools::IdlessCall {

@@ -110,6 +110,11 @@ impl V3Adapter {
         let from = if len >= prev { prev } else { 0 };
         for m in msgs.skip(from) {
             let (kind, id) = m.kind_and_id();
+            if kind.as_deref() == Some("tool") {
+                if let Some(call) = m.tool_call() {
+                    self.nest.answered(&call);
+                }
+            }
             let Some(id) = id.filter(|i| !i.is_empty() && kind.as_deref() == Some("ai")) else {
                 continue;
             };
@@ -360,6 +365,12 @@ impl V3Adapter {
                 }
                 _ => Disposition::Ignored("lifecycle event of no AG-UI meaning"),
             };
+        }
+        // A graph a tool node's task runs without saying for which call (v3 Python): the
+        // call of the enclosing namespace's last message that it serves.
+        if let (Some((call, tool)), "started" | "running") = (self.nest.made_call(&key), event) {
+            self.nest.start(&key, true, graph_name.unwrap_or(&tool), &call, out);
+            return Disposition::Mapped;
         }
         if self.nest.is_announced(&key) {
             // Interrupted: it stays open, and the run's interrupt suspends it.
