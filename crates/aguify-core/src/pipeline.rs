@@ -335,10 +335,8 @@ impl Conversion {
                     None
                 });
                 obs.record(&rec, &disposition);
-                if self.strict {
-                    if let Disposition::Bad(_) = &disposition {
-                        return Err(Error::Strict(rec.origin.to_string()));
-                    }
+                if self.strict && matches!(disposition, Disposition::Bad(_)) {
+                    return Err(Error::Strict(rec.origin.to_string()));
                 }
                 self.mapper.set_timestamp(timestamp);
                 let by_place = file.rereadable

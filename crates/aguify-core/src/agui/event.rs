@@ -521,39 +521,6 @@ impl Event {
         }
     }
 
-    /// The event as a 0.0.x client reads it (`--compat thinking`): no 0.0.x schema knows
-    /// sub-agents, so SUBAGENT_* are dropped (`None`) and `subagentRunId` is left out; the
-    /// sub-agent's messages and tool calls stay, as the run's own, and its steps are named
-    /// `<subagentRunId>/<step>` (its `tools` step is not the run's, still open).
-    pub fn without_subagents(mut self) -> Option<Event> {
-        if let Event::StepStarted {
-            subagent_run_id: sub @ Some(_),
-            step_name,
-            ..
-        }
-        | Event::StepFinished {
-            subagent_run_id: sub @ Some(_),
-            step_name,
-            ..
-        } = &mut self
-        {
-            *step_name = format!("{}/{step_name}", sub.take().unwrap_or_default());
-        }
-        use EventType::{SubagentError, SubagentFinished, SubagentStarted};
-        if let Some(SubagentStarted | SubagentFinished | SubagentError) = self.kind() {
-            return None;
-        }
-        match self {
-            Event::Passthrough(mut v) => {
-                if let Some(m) = v.as_object_mut() {
-                    m.shift_remove("subagentRunId");
-                }
-                Some(Event::Passthrough(v))
-            }
-            ev => Some(ev.attributed(None)),
-        }
-    }
-
     /// The event as written, as a JSON tree (a passed-through one borrowed): for what
     /// compares or checks events as JSON (`diff --exact`, the checker's `THINKING_*` shim).
     pub fn to_value(&self) -> Cow<'_, Value> {

@@ -16,13 +16,29 @@
 
 use serde_json::Value;
 
-use crate::agui::Event;
+use crate::agui::{Event, EventType};
 
-/// `ev` as the 0.x client reads it (`None`: it has no such event).
-pub(super) fn thinking(ev: Event) -> Option<Event> {
-    let mut ev = ev.without_subagents()?;
+/// `ev` as the 0.x client reads it (`None`: it has no such event). No 0.0.x schema knows
+/// sub-agents: SUBAGENT_* are dropped and `subagentRunId` is left out; the sub-agent's
+/// messages and tool calls stay, as the run's own, and its steps are named
+/// `<subagentRunId>/<step>` (its `tools` step is not the run's, still open).
+pub(super) fn thinking(mut ev: Event) -> Option<Event> {
+    use EventType::{SubagentError, SubagentFinished, SubagentStarted};
+    if let Some(SubagentStarted | SubagentFinished | SubagentError) = ev.kind() {
+        return None;
+    }
     match &mut ev {
         Event::ReasoningEncryptedValue { .. } => return None,
+        Event::StepStarted {
+            subagent_run_id: sub @ Some(_),
+            step_name,
+            ..
+        }
+        | Event::StepFinished {
+            subagent_run_id: sub @ Some(_),
+            step_name,
+            ..
+        } => *step_name = format!("{}/{step_name}", sub.take().unwrap_or_default()),
         Event::RunFinished {
             outcome: Value::Object(o),
             ..
@@ -35,9 +51,12 @@ pub(super) fn thinking(ev: Event) -> Option<Event> {
                 i.shift_remove("subagentRunId");
             }
         }
+        Event::Passthrough(Value::Object(m)) => {
+            m.shift_remove("subagentRunId");
+        }
         _ => {}
     }
-    Some(ev.into_thinking())
+    Some(ev.attributed(None).into_thinking())
 }
 
 #[cfg(test)]

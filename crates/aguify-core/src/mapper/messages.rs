@@ -13,64 +13,8 @@ use crate::model::SharedJson;
 use crate::wire::langchain as lc;
 use serde_json::Value;
 
-#[derive(Default)]
-pub(super) struct RunMessages {
-    /// The last state with a `messages` list, once its `STATE_SNAPSHOT` is written; not read
-    /// yet.
-    snapshot: Option<Snapshot>,
-    /// The list in AG-UI form, once read.
-    list: Option<Vec<Value>>,
-}
-
-impl RunMessages {
-    /// The state of a written `STATE_SNAPSHOT` event, which has a `messages` list: its list
-    /// is now the run's.
-    pub(super) fn keep(&mut self, state: Snapshot) {
-        self.snapshot = Some(state);
-        self.list = None;
-    }
-
-    /// The run's messages in AG-UI form (`None` when no state of the run had a list).
-    /// `memo` holds the items of the last list converted from a parse thread's state.
-    pub(super) fn get(&mut self, memo: &mut Converted) -> Option<&[Value]> {
-        match self.snapshot.take() {
-            Some(Snapshot::Value(state)) => {
-                self.list = state
-                    .get("messages")
-                    .and_then(Value::as_array)
-                    .map(|l| lc::to_agui_messages(l));
-            }
-            Some(Snapshot::Encoded(state)) => {
-                let mut list = Vec::with_capacity(state.shared_messages().len());
-                let mut next = Vec::with_capacity(state.shared_messages().len());
-                let last = std::mem::take(&mut memo.slots);
-                for (i, m) in state.shared_messages().iter().enumerate() {
-                    let item = match last.get(i) {
-                        // The same message at the same place as in the last list: the same
-                        // item (a thread's next run repeats its history).
-                        Some((prev, Some(kept))) if Arc::ptr_eq(prev, m) => kept.clone(),
-                        _ => m.to_agui(i),
-                    };
-                    // A long message's item is not kept: kept, it would be held twice, a
-                    // megabyte's tool result each time.
-                    let kept = (m.json().len() < KEEP_ITEM).then(|| item.clone());
-                    list.extend(item);
-                    next.push((Arc::clone(m), kept));
-                }
-                memo.slots = next;
-                self.list = Some(list);
-            }
-            None => {}
-        }
-        self.list.as_deref()
-    }
-
-    /// [`RunMessages::get`], owned.
-    pub(super) fn take(&mut self, memo: &mut Converted) -> Option<Vec<Value>> {
-        self.get(memo);
-        self.list.take()
-    }
-}
+/// Items of messages whose text is this long or longer are not kept ([`Converted`]).
+const KEEP_ITEM: usize = 64 * 1024;
 
 /// The AG-UI items of the last message list converted from a state a parse thread wrote,
 /// by place, with the messages they were made from: the next run of a thread repeats its
@@ -83,10 +27,37 @@ pub(super) struct Converted {
     slots: Vec<(Arc<SharedJson>, Option<Option<Value>>)>,
 }
 
-/// Items of messages whose text is this long or longer are not kept ([`Converted`]).
-const KEEP_ITEM: usize = 64 * 1024;
-
 impl Converted {
+    /// The `messages` of a run's last state that has them, in AG-UI form (`None` when the
+    /// state has no list).
+    pub(super) fn list(&mut self, state: Snapshot) -> Option<Vec<Value>> {
+        let state = match state {
+            Snapshot::Value(state) => {
+                let list = state.get("messages").and_then(Value::as_array);
+                return list.map(|l| lc::to_agui_messages(l));
+            }
+            Snapshot::Encoded(state) => state,
+        };
+        let mut list = Vec::with_capacity(state.shared_messages().len());
+        let mut next = Vec::with_capacity(state.shared_messages().len());
+        let last = std::mem::take(&mut self.slots);
+        for (i, m) in state.shared_messages().iter().enumerate() {
+            let item = match last.get(i) {
+                // The same message at the same place as in the last list: the same item (a
+                // thread's next run repeats its history).
+                Some((prev, Some(kept))) if Arc::ptr_eq(prev, m) => kept.clone(),
+                _ => m.to_agui(i),
+            };
+            // A long message's item is not kept: kept, it would be held twice, a megabyte's
+            // tool result each time.
+            let kept = (m.json().len() < KEEP_ITEM).then(|| item.clone());
+            list.extend(item);
+            next.push((Arc::clone(m), kept));
+        }
+        self.slots = next;
+        Some(list)
+    }
+
     #[cfg(test)]
     pub(super) fn len(&self) -> usize {
         self.slots.len()

@@ -34,12 +34,11 @@ use crate::agui::{
     ErrorDetail, Event, ResultStatus, Role, Snapshot, Subtype, ToolContent, UsageTotal,
 };
 use crate::json::Field;
-use crate::model::{ErrorInfo, InterruptInfo, MessageRef, ModelEvent, ToolResult, Usage};
+use crate::model::{InterruptInfo, MessageRef, ModelEvent, ToolResult, Usage};
 use crate::payload::Payload;
 use crate::wire::langchain as lc;
 use conversation::{keep_sent_results, SENT_RESULTS};
 use foldhash::fast::RandomState as FastIds;
-use messages::RunMessages;
 use runs::{add_usage, UsageTotals};
 
 /// `--text`: stream every model message, or only the final state's answer.
@@ -175,8 +174,9 @@ struct Run {
     /// Chunks of a call whose id or name has not arrived yet.
     tool_buffer: IndexMap<(String, String), PendingChunks, FastIds>,
     interrupts: Vec<InterruptInfo>,
-    /// The last state's messages, for `MESSAGES_SNAPSHOT`.
-    messages: RunMessages,
+    /// The last state with a `messages` list, once its `STATE_SNAPSHOT` is written
+    /// ([`Mapper::settle`]): the run's list, converted at its end ([`messages::Converted`]).
+    messages: Option<Snapshot>,
     /// Token usage summed per (provider, model) as messages end, in first-seen order.
     usage: UsageTotals,
     /// The calls of `tools` the interrupted run before this one left waiting (this run
@@ -245,14 +245,9 @@ impl ToolCall {
     }
 }
 
-/// How a sub-agent ends.
-enum SubagentEnding {
-    /// Normally or suspended: what it handed back to its parent tool (when known) and its
-    /// outcome.
-    Finished(Option<Value>, Value),
-    /// With an error: its code class and message.
-    Error(&'static str, String),
-}
+/// How a sub-agent ends: normally or suspended (`Ok`: what it handed back to its parent tool,
+/// when known, and its outcome), or with an error (its code class and message).
+type SubagentEnding = Result<(Option<Value>, Value), (&'static str, String)>;
 
 enum Ending {
     Finished,
@@ -343,7 +338,8 @@ impl Mapper {
                 parent_tool_call_id,
             } => self.subagent_start(id, name, parent_tool_call_id, out),
             ModelEvent::SubagentEnd { id, error } => {
-                self.subagent_end(id, SubagentEnding::of(error), out)
+                let end = error.map(|e| (error_code::classify(&e), e.message));
+                self.subagent_end(id, end.map_or(Ok((None, subagent::success())), Err), out)
             }
             ModelEvent::MessageStart { .. } => {}
             ModelEvent::TextDelta { message_id, text } => self.text_delta(message_id, text, out),
@@ -468,7 +464,7 @@ impl Mapper {
         if let Some(at) = self.snapshot_at.take() {
             if let Some(Event::StateSnapshot { snapshot, .. }) = out.get_mut(at) {
                 let state = std::mem::replace(snapshot, Snapshot::Value(Value::Null));
-                self.run_mut().messages.keep(state);
+                self.run_mut().messages = Some(state);
             }
         }
         out.clear();
@@ -508,6 +504,7 @@ pub fn reasoning_id(message_id: &str, block: &str) -> String {
 mod tests {
     use super::messages::tests::run_start;
     use super::*;
+    use crate::model::ErrorInfo;
 
     fn map_all(m: &mut Mapper, evs: Vec<ModelEvent>, out: &mut Vec<Value>) {
         let mut step = vec![];

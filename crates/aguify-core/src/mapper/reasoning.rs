@@ -48,11 +48,6 @@ impl Mapper {
         self.push(e, out);
     }
 
-    /// Ends the open reasoning span of the model (not the narration).
-    pub(super) fn close_all_reasoning(&mut self, out: &mut Vec<Event>) {
-        self.close_reasoning_where(|s| s.block.is_some(), out);
-    }
-
     pub(super) fn close_reasoning_of(&mut self, message_id: &str, out: &mut Vec<Event>) {
         self.close_reasoning_where(|s| s.block.as_ref().is_some_and(|(m, _)| m == message_id), out);
     }
@@ -63,7 +58,7 @@ impl Mapper {
     }
 
     /// Ends the open reasoning span when `which` picks it.
-    fn close_reasoning_where(&mut self, which: impl FnOnce(&Span) -> bool, out: &mut Vec<Event>) {
+    pub(super) fn close_reasoning_where(&mut self, which: impl FnOnce(&Span) -> bool, out: &mut Vec<Event>) {
         let Some(run) = self.run.as_mut() else { return };
         if let Some(span) = run.reasoning.take_if(|s| which(s)) {
             self.emit_reasoning_end(span.id, out);

@@ -124,7 +124,10 @@ impl Mapper {
         }
         self.send_held(false, out);
         self.end_subagents(&ending, out);
-        self.close_open(matches!(ending, Ending::Finished), out);
+        // A finished run's last list, converted once: its answer (`--text final`), its snapshot.
+        let state = (self.run_mut().messages.take()).filter(|_| matches!(ending, Ending::Finished));
+        let messages = state.and_then(|state| self.converted.list(state));
+        self.close_open(messages.as_deref(), out);
         let Some(mut run) = self.run.take() else {
             return;
         };
@@ -150,7 +153,7 @@ impl Mapper {
                         self.text_message(id, interrupt::visible_text(&i.value), out);
                     }
                 }
-                if let Some(mut messages) = run.messages.take(&mut self.converted) {
+                if let Some(mut messages) = messages {
                     if !run.interrupts.is_empty() {
                         keep_sent_results(&mut messages, std::mem::take(&mut run.sent_results));
                     }
@@ -166,10 +169,10 @@ impl Mapper {
         self.push(e, out);
     }
 
-    /// At a run's end: what is still open is closed, innermost first (and the answer of a
-    /// `finished` run sent under `--text final`).
-    fn close_open(&mut self, finished: bool, out: &mut Vec<Event>) {
-        self.close_all_reasoning(out);
+    /// At a run's end: what is still open is closed, innermost first (and under `--text final`
+    /// the answer of a finished run, whose last message list is `list`).
+    fn close_open(&mut self, list: Option<&[Value]>, out: &mut Vec<Event>) {
+        self.close_reasoning_where(|s| s.block.is_some(), out);
         let texts: Vec<String> = self.run_mut().text_open.drain(..).collect();
         for id in texts {
             self.emit_text_end(&id, out);
@@ -185,8 +188,8 @@ impl Mapper {
         }
         self.release_early_results(out);
         self.close_narration(out);
-        if finished && self.opts.text == TextPolicy::Final {
-            self.final_answer(out);
+        if let Some(list) = list.filter(|_| self.opts.text == TextPolicy::Final) {
+            self.final_answer(list, out);
         }
         let steps: Vec<Step> = self.run_mut().steps.drain(..).map(|(k, _)| k).collect();
         for step in steps.into_iter().rev() {
@@ -242,11 +245,9 @@ impl Mapper {
         }
     }
 
-    /// `--text final`: the final state's answer, as one text message.
-    fn final_answer(&mut self, out: &mut Vec<Event>) {
-        let run = self.run.get_or_insert_with(Run::default);
-        let list = run.messages.get(&mut self.converted);
-        let Some(last) = list.and_then(|l| l.last()) else {
+    /// `--text final`: the answer of the final state's `list`, as one text message.
+    fn final_answer(&mut self, list: &[Value], out: &mut Vec<Event>) {
+        let Some(last) = list.last() else {
             return;
         };
         if last.field_str("role") != Some("assistant") {

@@ -117,16 +117,6 @@ pub(super) fn suspended(interrupt_ids: &[String]) -> serde_json::Value {
     }
 }
 
-impl SubagentEnding {
-    /// How a sub-agent ends as the log says: normally, or with its error.
-    pub(super) fn of(error: Option<ErrorInfo>) -> Self {
-        match error {
-            None => SubagentEnding::Finished(None, success()),
-            Some(info) => SubagentEnding::Error(error_code::classify(&info), info.message),
-        }
-    }
-}
-
 impl Mapper {
     /// SUBAGENT_STARTED for sub-agent `id` (once).
     pub(super) fn subagent_start(
@@ -188,13 +178,13 @@ impl Mapper {
         }
         let (timestamp, subagent_run_id) = (None, id);
         let e = match end {
-            SubagentEnding::Finished(result, outcome) => Event::SubagentFinished {
+            Ok((result, outcome)) => Event::SubagentFinished {
                 timestamp,
                 subagent_run_id,
                 result,
                 outcome,
             },
-            SubagentEnding::Error(code, message) => Event::SubagentError {
+            Err((code, message)) => Event::SubagentError {
                 timestamp,
                 subagent_run_id,
                 message,
@@ -218,14 +208,10 @@ impl Mapper {
             let own = interrupts.iter().filter(|i| anyone || subagents.raised(i) == Some(id));
             let own: Vec<String> = own.map(|i| i.id.clone()).collect();
             let end = match ending {
-                Ending::Finished if interrupts.is_empty() => {
-                    SubagentEnding::Finished(None, success())
-                }
-                Ending::Finished => SubagentEnding::Finished(None, suspended(&own)),
-                Ending::Failed(code, message, _) => SubagentEnding::Error(code, message.clone()),
-                Ending::Cancelled => {
-                    SubagentEnding::Error(error_code::CANCELLED, CANCELLED_MESSAGE.into())
-                }
+                Ending::Finished if interrupts.is_empty() => Ok((None, success())),
+                Ending::Finished => Ok((None, suspended(&own))),
+                Ending::Failed(code, message, _) => Err((*code, message.clone())),
+                Ending::Cancelled => Err((error_code::CANCELLED, CANCELLED_MESSAGE.into())),
             };
             ends.push((id.clone(), end));
         }

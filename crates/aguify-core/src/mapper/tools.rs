@@ -191,8 +191,8 @@ impl Mapper {
         let text = lc::tool_content_text(&r.content);
         for id in self.subagents.under_call(&call_id) {
             let end = match r.error {
-                false => SubagentEnding::Finished(Some(text.clone().into()), subagent::success()),
-                true => SubagentEnding::Error(error_code::AGENT_INTERNAL, text.clone()),
+                false => Ok((Some(text.clone().into()), subagent::success())),
+                true => Err((error_code::AGENT_INTERNAL, text.clone())),
             };
             self.subagent_end(id, end, out);
         }

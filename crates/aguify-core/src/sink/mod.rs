@@ -7,7 +7,7 @@
 
 use std::io::{self, Write};
 
-use crate::agui::{Event, EventType, Snapshot};
+use crate::agui::{Event, Snapshot};
 
 /// An output format for AG-UI events.
 pub trait Sink {
@@ -94,10 +94,7 @@ pub fn write_json<W: Write>(w: &mut W, ev: &Event) -> io::Result<()> {
         snapshot: Snapshot::Encoded(state),
     } = ev
     {
-        // Piece by piece: `write!` formatting costs more than the pieces.
-        for part in [r#"{"type":""#, EventType::StateSnapshot.as_str(), "\""] {
-            w.write_all(part.as_bytes())?;
-        }
+        w.write_all(br#"{"type":"STATE_SNAPSHOT""#)?;
         if let Some(ts) = timestamp {
             w.write_all(br#","timestamp":"#)?;
             serde_json::to_writer(&mut *w, ts)?;
