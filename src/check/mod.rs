@@ -162,35 +162,25 @@ impl Ctx {
         }
     }
 
-    /// Counts a finding of `rule` in `file`; whether it is to be kept (within
-    /// [`Config::keep_per_rule`]).
-    fn count(&mut self, file: &Arc<str>, rule: &'static str, severity: Severity) -> bool {
-        let at = self.tally.iter().rposition(|t| t.file == *file);
-        let at = at.unwrap_or_else(|| {
-            let file = file.clone();
-            self.tally.push(FileTally {
-                file,
-                rules: vec![],
-            });
-            self.tally.len() - 1
-        });
-        let n = self.tally[at].add(rule, severity, 1);
-        self.config.keep_per_rule == 0 || n <= self.config.keep_per_rule as u64
-    }
-
     pub fn report(&mut self, rule: &'static str, ids: Vec<String>, message: String) {
         if self.config.thinking && rule == "AGX202" {
             return;
         }
         let r = rules::get(rule);
-        if r.official {
-            self.official += 1;
-        }
+        self.official += u64::from(r.official);
         let Some(severity) = self.config.severity(r) else {
             return;
         };
-        let file = self.file.clone();
-        if !self.count(&file, r.id, severity) {
+        // Counted by file and rule; kept within `keep_per_rule`.
+        let at = self.tally.iter().rposition(|t| t.file == self.file);
+        let at = at.unwrap_or_else(|| {
+            let (file, rules) = (self.file.clone(), vec![]);
+            self.tally.push(FileTally { file, rules });
+            self.tally.len() - 1
+        });
+        let n = self.tally[at].add(r.id, severity, 1);
+        let keep = self.config.keep_per_rule as u64;
+        if keep > 0 && n > keep {
             return;
         }
         self.out.push(Finding {
@@ -440,18 +430,6 @@ impl Checker {
         &self.ctx.tally
     }
 
-    /// Adds findings produced outside the stream (transport checks).
-    pub fn extend(&mut self, findings: Vec<Finding>) {
-        for f in findings {
-            if rules::get(f.rule).official {
-                self.ctx.official += 1;
-            }
-            if self.ctx.count(&f.file, f.rule, f.severity) {
-                self.ctx.out.push(f);
-            }
-        }
-    }
-
     pub fn into_report(mut self) -> FileReport {
         self.finish();
         let read = self.known > 0;
@@ -593,21 +571,20 @@ pub fn check_bytes(
     opts: &Options,
     config: &Config,
 ) -> Result<FileReport, crate::Error> {
-    let file: Arc<str> = Arc::from(name);
-    let transport = if starts_as_sse(&bytes) {
-        // Uncapped here: the checker's tally counts and caps them with the rest.
-        let all = Config {
-            keep_per_rule: 0,
-            ..config.clone()
-        };
-        transport::check_sse(&bytes, &file, &all)
-    } else {
-        vec![]
+    let transport = match starts_as_sse(&bytes) {
+        true => transport::check_sse(&bytes),
+        false => vec![],
     };
-    let checker = Checker::new(file, config.clone());
+    let checker = Checker::new(Arc::from(name), config.clone());
     let mut checker = run_checker(checker, Input::from_bytes(name, bytes), opts)?;
     if checker.family == Some(Family::Agui) && checker.stopped.is_none() {
-        checker.extend(transport);
+        // Findings about the file's framing, not about an event.
+        let ctx = &mut checker.ctx;
+        (ctx.index, ctx.event_type) = (None, None);
+        for (line, rule, message) in transport {
+            ctx.line = line;
+            ctx.report(rule, vec![], message.to_string());
+        }
     }
     Ok(checker.into_report())
 }
