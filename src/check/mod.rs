@@ -36,7 +36,7 @@ use std::io;
 use std::sync::Arc;
 
 use crate::adapter::{classify, Disposition, Family};
-use crate::agui::{Event, EventType};
+use crate::agui::Event;
 use crate::error::{BadLine, Reason};
 use crate::input::{Framing, Origin, Record};
 use crate::model::ModelEvent;
@@ -195,26 +195,20 @@ impl Ctx {
         });
     }
 
-    /// Where the next findings are: `origin`, the event `index` and its type (`event_type`,
-    /// and `kind` when the name is an AG-UI 1.0 type, as [`ev::Ev::kind`] has it).
-    fn at(
-        &mut self,
-        origin: &Origin,
-        index: Option<u64>,
-        event_type: Option<&str>,
-        kind: Option<EventType>,
-    ) {
+    /// Where the next findings are: `origin`, and the event `ev` of its index when they are
+    /// about one (its type borrowed when it is an AG-UI 1.0 type: no allocation per event).
+    fn at(&mut self, origin: &Origin, ev: Option<(u64, &ev::Ev<'_>)>) {
         // Several files converted together form one stream: name the file each line is in.
         // The same name in another allocation is adopted too, so the next lines compare pointers.
         if !Arc::ptr_eq(&origin.file, &self.file) && !origin.file.is_empty() {
             self.file = origin.file.clone();
         }
         self.line = origin.line;
-        self.index = index;
-        self.event_type = match kind {
+        self.index = ev.map(|(index, _)| index);
+        self.event_type = ev.and_then(|(_, e)| match e.kind {
             Some(k) => Some(Cow::Borrowed(k.as_str())),
-            None => event_type.map(|t| Cow::Owned(t.to_string())),
-        };
+            None => e.s("type").map(|t| Cow::Owned(t.to_string())),
+        });
     }
 }
 
@@ -341,7 +335,7 @@ impl Checker {
         let Some((origin, msg)) = self.pending_bad.take() else {
             return;
         };
-        self.ctx.at(&origin, None, None, None);
+        self.ctx.at(&origin, None);
         let rule = match (self.family, record_level) {
             // The client skips an SSE frame without data (the line is AGX503's).
             (Some(Family::Agui), _) if msg.starts_with(transport::NO_DATA_FRAME) => "AGX503",
@@ -355,14 +349,10 @@ impl Checker {
 
     /// An AG-UI event and the input line it came from.
     pub fn event(&mut self, ev: &Event, origin: &Origin) {
-        self.checked_event(ev::Ev::of_event(ev), origin)
-    }
-
-    fn checked_event(&mut self, base: ev::Ev<'_>, origin: &Origin) {
         self.flush_bad(false);
-        let index = self.events;
+        let base = ev::Ev::of_event(ev);
+        self.ctx.at(origin, Some((self.events, &base)));
         self.events += 1;
-        self.ctx.at(origin, Some(index), base.s("type"), base.kind);
         self.schema(&base);
         let mut expanded = std::mem::take(&mut self.expanded);
         self.client.feed(&base, &mut self.ctx, &mut expanded);
@@ -435,12 +425,11 @@ impl Checker {
         let read = self.known > 0;
         let file = self.ctx.file.clone();
         if !read {
-            // Nothing of a known form: one finding says so, instead of one per line.
-            let mut ctx = Ctx::new(file.clone(), self.ctx.config.clone());
+            // Nothing of a known form: one finding about the file says so, instead of one
+            // per line.
             let why = nothing_read_message(&file, self.saw_array, self.wrong_form.as_deref());
-            ctx.report("AGX505", vec![], why);
-            self.ctx.out = ctx.out;
-            self.ctx.tally = ctx.tally;
+            (self.ctx.out, self.ctx.tally, self.ctx.line) = (vec![], vec![], 0);
+            self.ctx.report("AGX505", vec![], why);
         }
         let mut findings = self.ctx.out;
         findings.sort_by_key(|f| (f.line, f.event_index.unwrap_or(u64::MAX)));
@@ -480,7 +469,7 @@ impl Observer for Checker {
         } else {
             return;
         };
-        self.ctx.at(origin, None, None, None);
+        self.ctx.at(origin, None);
         self.ctx.report(rule, vec![], message.to_string());
     }
 
@@ -509,7 +498,7 @@ impl Observer for Checker {
             self.known += 1;
             self.family = Some(Family::Agui);
             // Its only finding (AGX201 or AGX202) is about the `type`: no path before it.
-            self.ctx.at(&rec.origin, None, None, None);
+            self.ctx.at(&rec.origin, None);
             self.schema(&ev::Ev::of(rec.value()));
             return;
         }
@@ -529,7 +518,7 @@ impl Observer for Checker {
             if replay {
                 return;
             }
-            self.ctx.at(&rec.origin, None, None, None);
+            self.ctx.at(&rec.origin, None);
             self.raw.record(rec, &mut self.ctx);
         }
     }
@@ -550,7 +539,7 @@ impl Observer for Checker {
         if !self.converted() {
             return;
         }
-        self.ctx.at(origin, None, None, None);
+        self.ctx.at(origin, None);
         if matches!(ev, ModelEvent::Interrupt(_)) {
             self.interrupts.raw_interrupt();
         }
