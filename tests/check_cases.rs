@@ -285,6 +285,25 @@ fn allow_and_deny() {
     assert_eq!(r.findings[0].severity, Severity::Error);
 }
 
+/// `--allow` silences a finding, not the official verdict (rules the client enforces are
+/// counted before it): a capture framed with CRLF fails the client whether or not its AGX502
+/// is shown, as the verdict of any other official rule does.
+#[test]
+fn an_allowed_framing_finding_still_fails_the_official_verdict() {
+    let sse = "data: {\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r\"}\r\n\r\n\
+               data: {\"type\":\"RUN_FINISHED\",\"threadId\":\"t\",\"runId\":\"r\"}\r\n\r\n";
+    for allow in [vec![], vec!["AGX502".to_string()]] {
+        let shown = allow.is_empty();
+        let cfg = Config {
+            allow,
+            ..Default::default()
+        };
+        let r = check_bytes("t.sse", sse.into(), &Options::default(), &cfg).expect("check");
+        assert!(!r.official_valid, "{:?}", r.findings);
+        assert_eq!(r.findings.iter().any(|f| f.rule == "AGX502"), shown);
+    }
+}
+
 /// A typed event is checked as its JSON is: the same findings, whether from its
 /// timestamp (past 2^53), its JSON parts (an outcome, input or message list out of the
 /// schema), its `THINKING_*` type, or a passed-through event's anything.

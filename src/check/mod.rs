@@ -36,7 +36,7 @@ use std::io;
 use std::sync::Arc;
 
 use crate::adapter::{classify, Disposition, Family};
-use crate::agui::{Event, EventType};
+use crate::agui::Event;
 use crate::error::{BadLine, Reason};
 use crate::input::{Framing, Origin, Record};
 use crate::model::ModelEvent;
@@ -162,35 +162,25 @@ impl Ctx {
         }
     }
 
-    /// Counts a finding of `rule` in `file`; whether it is to be kept (within
-    /// [`Config::keep_per_rule`]).
-    fn count(&mut self, file: &Arc<str>, rule: &'static str, severity: Severity) -> bool {
-        let at = self.tally.iter().rposition(|t| t.file == *file);
-        let at = at.unwrap_or_else(|| {
-            let file = file.clone();
-            self.tally.push(FileTally {
-                file,
-                rules: vec![],
-            });
-            self.tally.len() - 1
-        });
-        let n = self.tally[at].add(rule, severity, 1);
-        self.config.keep_per_rule == 0 || n <= self.config.keep_per_rule as u64
-    }
-
     pub fn report(&mut self, rule: &'static str, ids: Vec<String>, message: String) {
         if self.config.thinking && rule == "AGX202" {
             return;
         }
         let r = rules::get(rule);
-        if r.official {
-            self.official += 1;
-        }
+        self.official += u64::from(r.official);
         let Some(severity) = self.config.severity(r) else {
             return;
         };
-        let file = self.file.clone();
-        if !self.count(&file, r.id, severity) {
+        // Counted by file and rule; kept within `keep_per_rule`.
+        let at = self.tally.iter().rposition(|t| t.file == self.file);
+        let at = at.unwrap_or_else(|| {
+            let (file, rules) = (self.file.clone(), vec![]);
+            self.tally.push(FileTally { file, rules });
+            self.tally.len() - 1
+        });
+        let n = self.tally[at].add(r.id, severity, 1);
+        let keep = self.config.keep_per_rule as u64;
+        if keep > 0 && n > keep {
             return;
         }
         self.out.push(Finding {
@@ -205,26 +195,20 @@ impl Ctx {
         });
     }
 
-    /// Where the next findings are: `origin`, the event `index` and its type (`event_type`,
-    /// and `kind` when the name is an AG-UI 1.0 type, as [`ev::Ev::kind`] has it).
-    fn at(
-        &mut self,
-        origin: &Origin,
-        index: Option<u64>,
-        event_type: Option<&str>,
-        kind: Option<EventType>,
-    ) {
+    /// Where the next findings are: `origin`, and the event `ev` of its index when they are
+    /// about one (its type borrowed when it is an AG-UI 1.0 type: no allocation per event).
+    fn at(&mut self, origin: &Origin, ev: Option<(u64, &ev::Ev<'_>)>) {
         // Several files converted together form one stream: name the file each line is in.
         // The same name in another allocation is adopted too, so the next lines compare pointers.
         if !Arc::ptr_eq(&origin.file, &self.file) && !origin.file.is_empty() {
             self.file = origin.file.clone();
         }
         self.line = origin.line;
-        self.index = index;
-        self.event_type = match kind {
+        self.index = ev.map(|(index, _)| index);
+        self.event_type = ev.and_then(|(_, e)| match e.kind {
             Some(k) => Some(Cow::Borrowed(k.as_str())),
-            None => event_type.map(|t| Cow::Owned(t.to_string())),
-        };
+            None => e.s("type").map(|t| Cow::Owned(t.to_string())),
+        });
     }
 }
 
@@ -351,7 +335,7 @@ impl Checker {
         let Some((origin, msg)) = self.pending_bad.take() else {
             return;
         };
-        self.ctx.at(&origin, None, None, None);
+        self.ctx.at(&origin, None);
         let rule = match (self.family, record_level) {
             // The client skips an SSE frame without data (the line is AGX503's).
             (Some(Family::Agui), _) if msg.starts_with(transport::NO_DATA_FRAME) => "AGX503",
@@ -365,14 +349,10 @@ impl Checker {
 
     /// An AG-UI event and the input line it came from.
     pub fn event(&mut self, ev: &Event, origin: &Origin) {
-        self.checked_event(ev::Ev::of_event(ev), origin)
-    }
-
-    fn checked_event(&mut self, base: ev::Ev<'_>, origin: &Origin) {
         self.flush_bad(false);
-        let index = self.events;
+        let base = ev::Ev::of_event(ev);
+        self.ctx.at(origin, Some((self.events, &base)));
         self.events += 1;
-        self.ctx.at(origin, Some(index), base.s("type"), base.kind);
         self.schema(&base);
         let mut expanded = std::mem::take(&mut self.expanded);
         self.client.feed(&base, &mut self.ctx, &mut expanded);
@@ -440,29 +420,16 @@ impl Checker {
         &self.ctx.tally
     }
 
-    /// Adds findings produced outside the stream (transport checks).
-    pub fn extend(&mut self, findings: Vec<Finding>) {
-        for f in findings {
-            if rules::get(f.rule).official {
-                self.ctx.official += 1;
-            }
-            if self.ctx.count(&f.file, f.rule, f.severity) {
-                self.ctx.out.push(f);
-            }
-        }
-    }
-
     pub fn into_report(mut self) -> FileReport {
         self.finish();
         let read = self.known > 0;
         let file = self.ctx.file.clone();
         if !read {
-            // Nothing of a known form: one finding says so, instead of one per line.
-            let mut ctx = Ctx::new(file.clone(), self.ctx.config.clone());
+            // Nothing of a known form: one finding about the file says so, instead of one
+            // per line.
             let why = nothing_read_message(&file, self.saw_array, self.wrong_form.as_deref());
-            ctx.report("AGX505", vec![], why);
-            self.ctx.out = ctx.out;
-            self.ctx.tally = ctx.tally;
+            (self.ctx.out, self.ctx.tally, self.ctx.line) = (vec![], vec![], 0);
+            self.ctx.report("AGX505", vec![], why);
         }
         let mut findings = self.ctx.out;
         findings.sort_by_key(|f| (f.line, f.event_index.unwrap_or(u64::MAX)));
@@ -502,7 +469,7 @@ impl Observer for Checker {
         } else {
             return;
         };
-        self.ctx.at(origin, None, None, None);
+        self.ctx.at(origin, None);
         self.ctx.report(rule, vec![], message.to_string());
     }
 
@@ -531,7 +498,7 @@ impl Observer for Checker {
             self.known += 1;
             self.family = Some(Family::Agui);
             // Its only finding (AGX201 or AGX202) is about the `type`: no path before it.
-            self.ctx.at(&rec.origin, None, None, None);
+            self.ctx.at(&rec.origin, None);
             self.schema(&ev::Ev::of(rec.value()));
             return;
         }
@@ -551,7 +518,7 @@ impl Observer for Checker {
             if replay {
                 return;
             }
-            self.ctx.at(&rec.origin, None, None, None);
+            self.ctx.at(&rec.origin, None);
             self.raw.record(rec, &mut self.ctx);
         }
     }
@@ -572,7 +539,7 @@ impl Observer for Checker {
         if !self.converted() {
             return;
         }
-        self.ctx.at(origin, None, None, None);
+        self.ctx.at(origin, None);
         if matches!(ev, ModelEvent::Interrupt(_)) {
             self.interrupts.raw_interrupt();
         }
@@ -593,21 +560,20 @@ pub fn check_bytes(
     opts: &Options,
     config: &Config,
 ) -> Result<FileReport, crate::Error> {
-    let file: Arc<str> = Arc::from(name);
-    let transport = if starts_as_sse(&bytes) {
-        // Uncapped here: the checker's tally counts and caps them with the rest.
-        let all = Config {
-            keep_per_rule: 0,
-            ..config.clone()
-        };
-        transport::check_sse(&bytes, &file, &all)
-    } else {
-        vec![]
+    let transport = match starts_as_sse(&bytes) {
+        true => transport::check_sse(&bytes),
+        false => vec![],
     };
-    let checker = Checker::new(file, config.clone());
+    let checker = Checker::new(Arc::from(name), config.clone());
     let mut checker = run_checker(checker, Input::from_bytes(name, bytes), opts)?;
     if checker.family == Some(Family::Agui) && checker.stopped.is_none() {
-        checker.extend(transport);
+        // Findings about the file's framing, not about an event.
+        let ctx = &mut checker.ctx;
+        (ctx.index, ctx.event_type) = (None, None);
+        for (line, rule, message) in transport {
+            ctx.line = line;
+            ctx.report(rule, vec![], message.to_string());
+        }
     }
     Ok(checker.into_report())
 }

@@ -2,11 +2,8 @@
 //! (`HttpAgent`'s SSE parser): it splits frames only on `\n\n`, so CRLF or bare-CR framing merges frames
 //! into JSON it cannot parse (AGX502); lines without a field name are dropped silently (AGX503).
 
-use std::sync::Arc;
-
 use serde_json::Value;
 
-use super::{Config, Ctx, Finding};
 use crate::agui::EventType;
 
 /// How the SSE reader's message for a frame with no `data:` line begins: the client skips such
@@ -25,9 +22,12 @@ pub fn unknown_agui_type(v: &Value) -> bool {
     !t.is_empty() && !v3 && v.get("event").is_none() && EventType::of(t).is_none()
 }
 
+/// A transport finding: input line, rule, message.
+pub type Framing = (u64, &'static str, &'static str);
+
 /// Checks SSE bytes; returns the findings (at most one AGX502: the client stops there).
-pub fn check_sse(bytes: &[u8], file: &Arc<str>, config: &Config) -> Vec<Finding> {
-    let mut ctx = Ctx::new(file.clone(), config.clone());
+pub fn check_sse(bytes: &[u8]) -> Vec<Framing> {
+    let mut out = vec![];
     let text = String::from_utf8_lossy(bytes);
     let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
     let mut line = 1u64;
@@ -57,26 +57,17 @@ pub fn check_sse(bytes: &[u8], file: &Arc<str>, config: &Config) -> Vec<Finding>
                 && !matches!(field, "event" | "id" | "retry" | "data")
                 && !l.contains('\r')
             {
-                ctx.line = start + i as u64;
-                ctx.report(
-                    "AGX503",
-                    vec![],
-                    "a line without `data:` in an SSE stream: the client drops it silently".into(),
-                );
+                let why = "a line without `data:` in an SSE stream: the client drops it silently";
+                out.push((start + i as u64, "AGX503", why));
             }
         }
         let Some(d) = data else { continue };
         if d.contains('\r') && serde_json::from_str::<serde_json::Value>(&d).is_err() {
-            ctx.line = start;
-            ctx.report(
-                "AGX502",
-                vec![],
-                "the JS client splits SSE frames only on \"\\n\\n\": with CRLF or CR line ends, frames run together into invalid JSON".into(),
-            );
+            out.push((start, "AGX502", "the JS client splits SSE frames only on \"\\n\\n\": with CRLF or CR line ends, frames run together into invalid JSON"));
             break;
         }
     }
-    ctx.out
+    out
 }
 
 #[cfg(test)]
@@ -84,10 +75,7 @@ mod tests {
     use super::*;
 
     fn rules(s: &str) -> Vec<&'static str> {
-        check_sse(s.as_bytes(), &Arc::from("t"), &Config::default())
-            .into_iter()
-            .map(|f| f.rule)
-            .collect()
+        check_sse(s.as_bytes()).into_iter().map(|f| f.1).collect()
     }
 
     #[test]

@@ -100,13 +100,7 @@ fn doc(report: &Report) -> Doc<'_> {
     }
 }
 
-pub fn render(report: &Report) -> String {
-    let mut s = serde_json::to_string_pretty(&doc(report)).unwrap_or_default();
-    s.push('\n');
-    s
-}
-
-/// [`render`] straight into `w`.
+/// The report, written straight into `w`.
 pub fn write(report: &Report, w: &mut dyn io::Write) -> io::Result<()> {
     serde_json::to_writer_pretty(&mut *w, &doc(report))?;
     w.write_all(b"\n")

@@ -119,28 +119,29 @@ impl Report {
     }
 
     /// Writes the rendered report to `w`; the JSON report is streamed, not built in memory.
+    /// `color` applies to the text format only.
     pub fn write_to(
         &self,
         format: Format,
         color: bool,
         w: &mut dyn std::io::Write,
     ) -> std::io::Result<()> {
-        match format {
-            Format::Json => json::write(self, w),
-            _ => w.write_all(self.render(format, color).as_bytes()),
-        }
-    }
-
-    /// Renders the report. `color` applies to the text format only.
-    pub fn render(&self, format: Format, color: bool) -> String {
-        match format {
+        let page = match format {
+            Format::Json => return json::write(self, w),
             Format::Text => text::render(self, color),
-            Format::Json => json::render(self),
             Format::Github => github::render(self),
             Format::Junit => junit::render(self),
             Format::Sarif => sarif::render(self),
             Format::Markdown => markdown::render(self, ""),
-        }
+        };
+        w.write_all(page.as_bytes())
+    }
+
+    /// The report [`Report::write_to`] writes, as a string.
+    pub fn render(&self, format: Format, color: bool) -> String {
+        let mut page = vec![];
+        let _ = self.write_to(format, color, &mut page);
+        String::from_utf8(page).unwrap_or_default()
     }
 }
 

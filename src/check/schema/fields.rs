@@ -16,6 +16,10 @@ pub(super) enum K {
     /// Any JSON except null.
     JsonNonNull,
     Object,
+    /// An integer a JavaScript number holds exactly.
+    Int,
+    /// An [`K::Int`] >= 0.
+    Count,
     Enum(&'static [&'static str]),
     /// A structure checked by its own function: a patch, messages, content, an outcome, …
     Check(fn(&mut V, P<'_>, &Value)),
@@ -61,6 +65,27 @@ pub(super) fn spec(t: EventType) -> (Spec, bool) {
         T::SubagentError => (SUBAGENT_ERROR, false),
     }
 }
+
+/// The BaseEvent fields every event may carry (and its `type`), `subagentRunId` last.
+pub(super) const BASE: Spec = &[
+    ("type", Json, true),
+    ("timestamp", Int, false),
+    ("rawEvent", JsonNonNull, false),
+    ("metadata", Object, false),
+    ("subagentRunId", Str, false),
+];
+
+/// A run's token usage.
+pub(super) const USAGE: Spec = &[
+    ("provider", Str, false),
+    ("model", Str, false),
+    ("inputTokens", Count, false),
+    ("outputTokens", Count, false),
+    ("totalTokens", Count, false),
+    ("reasoningTokens", Count, false),
+    ("cachedInputTokens", Count, false),
+    ("cacheWriteInputTokens", Count, false),
+];
 
 const TEXT_MESSAGE_START: Spec = &[
     ("messageId", Str, true),

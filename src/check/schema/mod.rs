@@ -4,9 +4,10 @@
 use serde_json::Value;
 
 use crate::agui::Event;
+use crate::wire::json_kind;
 
 use super::ev::Ev;
-use fields::{spec, Spec, K};
+use fields::{spec, Spec, BASE, K, USAGE};
 
 mod fields;
 
@@ -20,7 +21,7 @@ pub struct Issue {
 /// A JSON path, rendered (dotted, as zod prints it) only for what is reported.
 #[derive(Clone, Copy)]
 enum P<'a> {
-    Root(&'a str),
+    Root,
     Key(&'a P<'a>, &'a str),
     Idx(&'a P<'a>, usize),
 }
@@ -28,7 +29,7 @@ enum P<'a> {
 impl P<'_> {
     fn s(self) -> String {
         match self {
-            P::Root(s) => s.to_string(),
+            P::Root => String::new(),
             P::Key(p, k) => join(&p.s(), k),
             P::Idx(p, i) => join(&p.s(), &i.to_string()),
         }
@@ -46,17 +47,6 @@ fn join(path: &str, key: &str) -> String {
         key.to_string()
     } else {
         format!("{path}.{key}")
-    }
-}
-
-fn kind_name(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "boolean",
-        Value::Number(_) => "number",
-        Value::String(_) => "string",
-        Value::Array(_) => "array",
-        Value::Object(_) => "object",
     }
 }
 
@@ -80,54 +70,44 @@ impl V {
     }
 
     /// AGX204: optional field `name` at `p` is null.
-    fn omitted(&mut self, p: P<'_>, name: &str) {
-        let message = format!("`{name}` must be omitted, not null");
-        self.push("AGX204", p.s(), message);
-    }
-
-    /// AGX204: optional field `name` at `p` is null (in an object's fields).
-    fn optional_null(&mut self, p: String, name: &str) {
+    fn optional_null(&mut self, p: P<'_>, name: &str) {
         let message = format!("`{name}` is optional and must be omitted, not null");
-        self.push("AGX204", p, message);
+        self.push("AGX204", p.s(), message);
     }
 
     /// AGX205: field `name` at `p` is not `what` (`a string`).
     fn expected(&mut self, p: P<'_>, name: &str, what: &str, val: &Value) {
-        let message = format!("`{name}` must be {what}, found {}", kind_name(val));
+        let message = format!("`{name}` must be {what}, found {}", json_kind(val));
         self.push("AGX205", p.s(), message);
     }
 
-    /// Checks an object against a field spec. `base` adds BaseEvent fields.
+    /// Checks an object against a field spec. An event's object has its BaseEvent fields
+    /// (`base`) too, and its unknown keys are reported; a nested object's (`base` empty) are
+    /// not.
     ///
     /// One pass over the object finds the spec's fields (no hashing of keys); paths are built
     /// only for what is reported.
-    fn object(
-        &mut self,
-        path: P<'_>,
-        v: &Value,
-        fields: &[(&str, K, bool)],
-        extra_ok: &[&str],
-        warn_unknown: bool,
-    ) {
+    fn object(&mut self, path: P<'_>, v: &Value, fields: &[(&str, K, bool)], base: Spec) {
         let Some(o) = v.as_object() else {
             self.push(
                 "AGX205",
                 path.s(),
-                format!("expected an object, found {}", kind_name(v)),
+                format!("expected an object, found {}", json_kind(v)),
             );
             return;
         };
-        const MAX: usize = 8;
-        assert!(fields.len() <= MAX, "a field spec has at most {MAX} fields");
+        const MAX: usize = 13;
+        assert!(fields.len() + base.len() <= MAX, "at most {MAX} fields");
+        let all = || fields.iter().chain(base);
         let mut found: [Option<&Value>; MAX] = [None; MAX];
         let mut unknown = false;
         for (k, val) in o {
-            match fields.iter().position(|(n, _, _)| *n == k) {
+            match all().position(|(n, _, _)| *n == k) {
                 Some(i) => found[i] = Some(val),
-                None => unknown |= !extra_ok.contains(&k.as_str()),
+                None => unknown = true,
             }
         }
-        for (&(name, kind, required), got) in fields.iter().zip(found) {
+        for (&(name, kind, required), got) in all().zip(found) {
             match got {
                 None => {
                     if required {
@@ -146,9 +126,9 @@ impl V {
                     }
                 }
                 Some(Value::Null) if !matches!(kind, K::Json) => {
-                    let p = P::Key(&path, name).s();
+                    let p = P::Key(&path, name);
                     if required {
-                        self.push("AGX205", p, format!("`{name}` must not be null"));
+                        self.push("AGX205", p.s(), format!("`{name}` must not be null"));
                     } else {
                         self.optional_null(p, name);
                     }
@@ -156,15 +136,13 @@ impl V {
                 Some(val) => self.value(path, name, val, kind),
             }
         }
-        if warn_unknown && unknown {
+        if !base.is_empty() && unknown {
             for k in o.keys() {
-                if fields.iter().any(|(n, _, _)| n == k) || extra_ok.contains(&k.as_str()) {
+                if all().any(|(n, _, _)| n == k) {
                     continue;
                 }
                 if let Some(c) = snake_to_camel(k) {
-                    if fields.iter().any(|(n, _, required)| *n == c && *required)
-                        && !o.contains_key(&c)
-                    {
+                    if all().any(|(n, _, required)| *n == c && *required) && !o.contains_key(&c) {
                         continue; // reported as AGX207 above
                     }
                 }
@@ -197,6 +175,8 @@ impl V {
             },
             K::Object if !val.is_object() => self.expected(p, name, "an object", val),
             K::Object => {}
+            K::Int => self.int(p, name, val, false),
+            K::Count => self.int(p, name, val, true),
             K::Check(check) => check(self, p, val),
         }
     }
@@ -209,7 +189,8 @@ impl V {
 
     /// A run's `usage`.
     fn usages(&mut self, p: P<'_>, val: &Value) {
-        self.each(p, val, "`usage` must be an array of token usages", V::usage);
+        let not_array = "`usage` must be an array of token usages";
+        self.each(p, val, not_array, |v, p, u| v.object(p, u, USAGE, &[]));
     }
 
     /// A SUBAGENT_FINISHED `outcome`.
@@ -252,7 +233,7 @@ impl V {
         };
         let not_array = format!("`{key}` must be an array");
         self.each(P::Key(&p, key), list, &not_array, |v, p, item| {
-            v.object(p, item, spec, &[], false)
+            v.object(p, item, spec, &[])
         });
     }
 
@@ -272,17 +253,6 @@ impl V {
                 }
             }
             None => self.push("AGX205", p.s(), not_array.to_string()),
-        }
-    }
-
-    /// The `timestamp` of an event, when it has one.
-    fn timestamp(&mut self, ts: Option<&Value>) {
-        if let Some(ts) = ts {
-            if ts.is_null() {
-                self.omitted(P::Root("timestamp"), "timestamp");
-            } else {
-                self.int(P::Root("timestamp"), "timestamp", ts, false);
-            }
         }
     }
 
@@ -310,38 +280,6 @@ impl V {
                     if min0 { " >= 0" } else { "" }
                 ),
             );
-        }
-    }
-
-    fn usage(&mut self, p: P<'_>, u: &Value) {
-        let Some(o) = u.as_object() else {
-            self.push("AGX205", p.s(), "a token usage must be an object".into());
-            return;
-        };
-        for (k, v) in o {
-            let kp = P::Key(&p, k);
-            match k.as_str() {
-                "provider" | "model" if !v.is_string() => {
-                    self.push(
-                        if v.is_null() { "AGX204" } else { "AGX205" },
-                        kp.s(),
-                        format!("`{k}` must be a string"),
-                    );
-                }
-                "inputTokens"
-                | "outputTokens"
-                | "totalTokens"
-                | "reasoningTokens"
-                | "cachedInputTokens"
-                | "cacheWriteInputTokens" => {
-                    if v.is_null() {
-                        self.optional_null(kp.s(), k);
-                    } else {
-                        self.int(kp, k, v, true);
-                    }
-                }
-                _ => {}
-            }
         }
     }
 
@@ -432,7 +370,7 @@ impl V {
             ),
         }
         if part.get("metadata").is_some_and(Value::is_null) {
-            self.omitted(P::Key(&p, "metadata"), "metadata");
+            self.optional_null(P::Key(&p, "metadata"), "metadata");
         }
     }
 
@@ -473,7 +411,7 @@ impl V {
             ("subagentRunId", Str, false),
         ];
         let before = self.out.len();
-        self.object(p, it, F, &[], false);
+        self.object(p, it, F, &[]);
         for i in &mut self.out[before..] {
             if i.rule == "AGX203" {
                 i.rule = "AGX208";
@@ -518,7 +456,7 @@ impl V {
                 n += 1;
             }
         }
-        self.object(p, m, &fields[..n], &["role", "toolCalls"], false);
+        self.object(p, m, &fields[..n], &[]);
         if role == Some("assistant") {
             if let Some(tc) = m.get("toolCalls") {
                 let Some(list) = tc.as_array() else {
@@ -572,7 +510,7 @@ impl V {
             ("payload", JsonNonNull, false),
             ("metadata", Object, false),
         ];
-        self.object(p, v, F, &[], false);
+        self.object(p, v, F, &[]);
         self.list(p, v, "tools", TOOL);
         self.list(p, v, "context", CONTEXT);
         self.list(p, v, "resume", RESUME);
@@ -595,7 +533,7 @@ pub fn check_typed(ev: &Event) -> Vec<Issue> {
         return check_ev(&Ev::of(&ev.to_value()));
     }
     let mut v = V::default();
-    let root = P::Root("");
+    let root = P::Root;
     match ev {
         Event::RunStarted { input: Some(i), .. } => v.run_input(P::Key(&root, "input"), i),
         Event::RunFinished { outcome, .. } => v.outcome(P::Key(&root, "outcome"), outcome),
@@ -609,7 +547,7 @@ pub fn check_typed(ev: &Event) -> Vec<Issue> {
     }
     // A typed timestamp is an integer: only one a client cannot hold is made a number to report.
     if let Some(t) = ev.timestamp().filter(|t| t.unsigned_abs() >= 1 << 53) {
-        v.timestamp(Some(&Value::from(t)));
+        v.value(root, "timestamp", &Value::from(t), K::Int);
     }
     debug_assert!(
         check_ev(&Ev::of(&ev.to_value())) == v.out,
@@ -635,31 +573,13 @@ pub fn check_ev(f: &Ev<'_>) -> Vec<Issue> {
         v.push("AGX201", String::new(), message);
         return v.out;
     };
-    let base: &[&str] = if sub_ok {
-        &["type", "timestamp", "rawEvent", "metadata", "subagentRunId"]
+    // The BaseEvent fields: `subagentRunId` is the last, where an event may carry it.
+    let base = if sub_ok {
+        BASE
     } else {
-        &["type", "timestamp", "rawEvent", "metadata"]
+        &BASE[..BASE.len() - 1]
     };
-    v.object(P::Root(""), ev, fields, base, true);
-    // The BaseEvent fields.
-    v.timestamp(f.get("timestamp"));
-    let sub = f.get("subagentRunId").filter(|_| sub_ok);
-    for (k, val) in [
-        ("rawEvent", f.get("rawEvent")),
-        ("metadata", f.get("metadata")),
-        ("subagentRunId", sub),
-    ] {
-        match val {
-            Some(Value::Null) => v.omitted(P::Root(k), k),
-            Some(m) if k == "metadata" && !m.is_object() => {
-                v.expected(P::Root(k), k, "an object", m)
-            }
-            Some(s) if k == "subagentRunId" && !s.is_string() => {
-                v.push("AGX205", k.into(), format!("`{k}` must be a string"))
-            }
-            _ => {}
-        }
-    }
+    v.object(P::Root, ev, fields, base);
     v.out
 }
 
@@ -719,6 +639,67 @@ mod tests {
         assert_eq!(
             rules(json!({"type":"TEXT_MESSAGE_END","messageId":"m","extra":1})),
             ["AGX211"]
+        );
+    }
+
+    /// The BaseEvent fields and a run's token usage are fields of the one walk: a null is
+    /// AGX204, a value of another type AGX205, a number that is no integer (or a negative
+    /// count) AGX206, each with its path.
+    #[test]
+    fn base_fields_and_usage_are_walked_as_fields() {
+        let issues = |ev: Value| -> Vec<(&str, String)> {
+            let all = check_ev(&Ev::of(&ev));
+            all.into_iter().map(|i| (i.rule, i.message)).collect()
+        };
+        assert_eq!(
+            issues(json!({"type":"STEP_STARTED","stepName":"s","rawEvent":null,
+                "metadata":[],"subagentRunId":1,"timestamp":"1"})),
+            [
+                (
+                    "AGX205",
+                    "timestamp: `timestamp` must be an integer, found a string".into()
+                ),
+                (
+                    "AGX204",
+                    "rawEvent: `rawEvent` is optional and must be omitted, not null".into()
+                ),
+                (
+                    "AGX205",
+                    "metadata: `metadata` must be an object, found an array".into()
+                ),
+                (
+                    "AGX205",
+                    "subagentRunId: `subagentRunId` must be a string, found a number".into()
+                ),
+            ]
+        );
+        // Where an event may not carry it, subagentRunId is an unknown key.
+        assert_eq!(
+            rules(json!({"type":"RUN_ERROR","message":"m","subagentRunId":"s"})),
+            ["AGX211"]
+        );
+        assert_eq!(
+            issues(json!({"type":"RUN_ERROR","message":"m",
+                "usage":[{"provider":null,"inputTokens":-1,"outputTokens":1.5,"model":"m"}, 3]})),
+            [
+                (
+                    "AGX204",
+                    "usage.0.provider: `provider` is optional and must be omitted, not null".into()
+                ),
+                (
+                    "AGX206",
+                    "usage.0.inputTokens: `inputTokens` must be an integer >= 0, found -1".into()
+                ),
+                (
+                    "AGX206",
+                    "usage.0.outputTokens: `outputTokens` must be an integer >= 0, found 1.5"
+                        .into()
+                ),
+                (
+                    "AGX205",
+                    "usage.1: expected an object, found a number".into()
+                ),
+            ]
         );
     }
 

@@ -55,10 +55,10 @@ fn synth(t: EventType, pairs: &[(&str, Value)], lane: &Option<String>) -> Value 
 }
 
 impl Chunks {
-    /// Whether `ev` (as the shim left it) expands into itself alone: no stream is open, it is
-    /// no chunk and carries no chunk marker.
+    /// Whether `ev` (as the shim left it) expands into itself alone: no stream is open and it
+    /// is no chunk.
     pub fn passes(&self, ev: &Ev<'_>) -> bool {
-        self.lanes.is_empty() && of_chunk(ev.kind).is_none() && !ev.has("aguifyChunk")
+        self.lanes.is_empty() && of_chunk(ev.kind).is_none()
     }
 
     /// Closes the stream open in `lane`: the end event of its kind.
@@ -101,18 +101,7 @@ impl Chunks {
                 ) => {}
                 _ => self.close(&tag(ev), out),
             }
-            // An input event that carries the marker itself is treated like an expanded start.
-            let marked = ev.has("aguifyChunk");
-            let copy = (marked && event.is_none())
-                .then(|| ev.json().cloned())
-                .flatten();
-            let mut event = event.or(copy);
-            if marked {
-                if let Some(o) = event.as_mut().and_then(Value::as_object_mut) {
-                    o.remove("aguifyChunk");
-                }
-            }
-            out.push((event, marked));
+            out.push((event, false));
             return Ok(());
         };
         let id = ev.s(kind.id).map(str::to_string);

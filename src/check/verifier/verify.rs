@@ -6,6 +6,7 @@ use serde_json::Value;
 
 use super::{owner_name, tag, Ev, LIVES};
 use crate::agui::EventType;
+use crate::check::strict::id_hash as h;
 
 /// The owner (subagent run; `None`: the parent agent) of each id of one entity kind, by id
 /// hash, retained for the run after the item closes, as the client keeps them: a reopen or a
@@ -33,10 +34,6 @@ fn fields<'v, const N: usize>(m: &'v Value, keys: [&str; N]) -> [Option<&'v Valu
         }
     }
     found
-}
-
-fn h(id: &str) -> u64 {
-    crate::check::strict::id_hash(id)
 }
 
 /// The owner on record for `id`, looked up only for a tagged event (`tag`): an untagged
