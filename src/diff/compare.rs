@@ -1,10 +1,9 @@
-//! Two runs' documents compared leaf by leaf: each difference once, at the highest pointer
-//! where the two sides part, with the input line of each side.
+//! Two runs' documents compared as the trees of their leaves: each difference once, at the
+//! highest pointer where the two sides part, with the input line of each side.
 
 use std::collections::HashMap;
 
 use indexmap::IndexMap;
-
 use serde_json::Value;
 
 use crate::input::Origin;
