@@ -1,16 +1,16 @@
 //! A run as a flat list of [`Leaf`]s: one JSON pointer and one value each, in a fixed order.
-//! [`crate::diff`] compares runs leaf by leaf and a [`crate::snapshot`] writes one leaf a line;
-//! both read [`Item`]s of this module, which depends on neither.
+//! [`crate::diff`] compares runs as the trees of their leaves and a [`crate::snapshot`] writes
+//! one leaf a line; both read [`Item`]s of this module, which depends on neither.
 //!
 //! A JSON value is flattened with its object keys sorted. Objects are implied by their
 //! children; an array writes a `[]` leaf at its own pointer before its items, so the tree can be
-//! rebuilt from the leaves ([`unflatten`]) without mistaking `{"0": x}` for `[x]`. An empty object
-//! is the leaf `{}`.
+//! rebuilt from the leaves without mistaking `{"0": x}` for `[x]`. An empty object is the leaf
+//! `{}`.
 
 use std::borrow::Cow;
 use std::sync::Arc;
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use crate::input::Origin;
 
@@ -118,50 +118,6 @@ pub fn flatten(
     }
 }
 
-/// The tree under `prefix` rebuilt from `(pointer, value)` leaves (pointers not under `prefix`
-/// are skipped).
-pub fn unflatten<'a>(
-    prefix: &str,
-    leaves: impl IntoIterator<Item = (&'a str, &'a Value)>,
-) -> Value {
-    let mut root = Value::Null;
-    for (pointer, value) in leaves {
-        if let Some(rest) = pointer.strip_prefix(prefix) {
-            let unescape = |seg: &str| seg.replace("~1", "/").replace("~0", "~");
-            let segs: Vec<String> = rest.split('/').skip(1).map(unescape).collect();
-            insert(&mut root, &segs, value);
-        }
-    }
-    root
-}
-
-fn insert(at: &mut Value, segs: &[String], v: &Value) {
-    let Some((first, rest)) = segs.split_first() else {
-        // An array's `[]` leaf does not clear the items already placed.
-        if !(v.is_array() && at.is_array()) {
-            *at = v.clone();
-        }
-        return;
-    };
-    if let Value::Array(a) = at {
-        if let Ok(i) = first.parse::<usize>() {
-            // Items come in order; one past the end (a gap in a hand-edited snapshot) is the
-            // next item, never the index's count of nulls.
-            let i = i.min(a.len());
-            if i == a.len() {
-                a.push(Value::Null);
-            }
-            return insert(&mut a[i], rest, v);
-        }
-    }
-    if !at.is_object() {
-        *at = Value::Object(Map::new());
-    }
-    if let Value::Object(o) = at {
-        insert(o.entry(first.clone()).or_insert(Value::Null), rest, v);
-    }
-}
-
 /// Whether `pattern` (a pointer whose segments may hold `*`, matching any run of characters
 /// within one segment) matches `pointer` or one of its ancestors.
 pub fn matches(pattern: &str, pointer: &str) -> bool {
@@ -203,7 +159,7 @@ mod tests {
     }
 
     #[test]
-    fn flattens_sorted_and_rebuilds() {
+    fn flattens_sorted() {
         let v = json!({"b": [1, {"x": "id-1"}], "a": {}, "c/d": {"0": null}});
         let mut out = Vec::new();
         let ids = |s: &str| (s == "id-1").then(|| Arc::from("call-1"));
@@ -222,23 +178,6 @@ mod tests {
                 ("/s/c~1d/0", "null".to_string()),
             ]
         );
-        assert_eq!(
-            unflatten("/s", out.iter().map(|l| (l.pointer.as_str(), &l.value))),
-            json!({"a": {}, "b": [1, {"x": "call-1"}], "c/d": {"0": null}})
-        );
-    }
-
-    /// A snapshot's item index far past the array's end (a corrupt file) is placed as the next
-    /// item: it allocated that many nulls and aborted `aguify diff`.
-    #[test]
-    fn an_index_past_the_end_is_the_next_item() {
-        let leaves = [
-            ("/steps", json!([])),
-            ("/steps/0", json!("a")),
-            ("/steps/4000000000", json!("b")),
-        ];
-        let got = unflatten("", leaves.iter().map(|(p, v)| (*p, v)));
-        assert_eq!(got, json!({"steps": ["a", "b"]}));
     }
 
     #[test]

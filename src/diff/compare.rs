@@ -1,12 +1,13 @@
-//! Two runs' documents compared leaf by leaf: each difference once, at the highest pointer
-//! where the two sides part, with the input line of each side.
+//! Two runs' documents compared as the trees of their leaves: each difference once, at the
+//! highest pointer where the two sides part, with the input line of each side.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
+use indexmap::IndexMap;
 use serde_json::Value;
 
 use crate::input::Origin;
-use crate::leaf::{matches, unflatten, Leaf, Run};
+use crate::leaf::{matches, Leaf, Run};
 
 /// What is compared.
 #[derive(Debug, Clone, Default)]
@@ -78,156 +79,108 @@ impl RunDiff {
     }
 }
 
-/// One side's leaves after `--ignore`, each under the pointer it is compared at (the new side's
-/// array items renamed to the old side's indices where the arrays align), indexed by pointer
-/// and by every ancestor pointer.
-struct Side<'a> {
-    leaves: &'a [(String, &'a Leaf)],
-    at: HashMap<&'a str, usize>,
-    /// Every pointer and ancestor → its first leaf.
-    prefixes: HashMap<&'a str, usize>,
-    start: &'a Origin,
+/// One side's document as a tree: the leaf at a pointer (the first, should a hand-edited
+/// snapshot repeat one) and the pointers below it, in the order of their first leaves. A leaf
+/// comes with its position among the side's leaves, which orders the differences.
+#[derive(Default)]
+struct Node<'a> {
+    leaf: Option<(usize, &'a Leaf)>,
+    /// The first leaf at or below the pointer: where the side has it.
+    first: Option<(usize, &'a Leaf)>,
+    children: IndexMap<&'a str, Node<'a>>,
 }
 
-impl<'a> Side<'a> {
-    fn leaves(run: &'a Run, opts: &Options) -> Vec<(String, &'a Leaf)> {
-        run.leaves
-            .iter()
-            .filter(|l| !opts.ignore.iter().any(|p| matches(p, &l.pointer)))
-            .map(|l| (l.pointer.clone(), l))
-            .collect()
-    }
-
-    fn index(leaves: &'a [(String, &'a Leaf)], start: &'a Origin) -> Side<'a> {
-        let mut at = HashMap::with_capacity(leaves.len());
-        let mut prefixes = HashMap::with_capacity(leaves.len() * 2);
-        for (i, (p, _)) in leaves.iter().enumerate() {
-            at.entry(p.as_str()).or_insert(i);
-            for a in ancestors(p) {
-                prefixes.entry(a).or_insert(i);
+impl<'a> Node<'a> {
+    fn of(leaves: &[&'a Leaf]) -> Node<'a> {
+        let mut root = Node::default();
+        for (i, &l) in leaves.iter().enumerate() {
+            let mut node = &mut root;
+            for seg in l.pointer.split('/').skip(1) {
+                node = node.children.entry(seg).or_default();
+                node.first.get_or_insert((i, l));
             }
+            node.leaf.get_or_insert((i, l));
         }
-        Side {
-            leaves,
-            at,
-            prefixes,
-            start,
-        }
+        root
     }
 
-    /// The value at `pointer` (a leaf's, or the subtree under it).
-    fn value(&self, pointer: &str) -> Value {
-        if let Some(&i) = self.at.get(pointer) {
-            if !self.leaves[i].1.value.is_array() {
-                return self.leaves[i].1.value.clone();
+    /// The leaf's value when it is not an array's `[]`.
+    fn plain(&self) -> Option<&'a Value> {
+        self.leaf.map(|(_, l)| &l.value).filter(|v| !v.is_array())
+    }
+
+    fn is_array(&self) -> bool {
+        self.leaf.is_some_and(|(_, l)| l.value.is_array())
+    }
+
+    /// The value at the pointer: the leaf's, or the tree below it (an array's items placed
+    /// by index, one past its end the next).
+    fn value(&self) -> Value {
+        let children = self.children.iter();
+        match self.leaf.map(|(_, l)| &l.value) {
+            Some(Value::Array(items)) => {
+                let mut items = items.clone();
+                for (k, c) in children {
+                    match k.parse::<usize>() {
+                        Ok(i) if i < items.len() => items[i] = c.value(),
+                        _ => items.push(c.value()),
+                    }
+                }
+                items.into()
             }
-        }
-        let under = format!("{pointer}/");
-        unflatten(
-            pointer,
-            self.leaves
-                .iter()
-                .filter(|(p, _)| p == pointer || p.starts_with(&under))
-                .map(|(p, l)| (p.as_str(), &l.value)),
-        )
-    }
-
-    /// The pointer as the input has it (`pointer`'s segments, as many, of the leaf it leads to).
-    fn shown(&self, pointer: &str) -> String {
-        let Some(&i) = self.prefixes.get(pointer) else {
-            return pointer.to_string();
-        };
-        let depth = pointer.matches('/').count();
-        let original = &self.leaves[i].1.pointer;
-        match original.match_indices('/').nth(depth) {
-            Some((end, _)) => original[..end].to_string(),
-            None => original.clone(),
+            Some(v) => v.clone(),
+            None => (children.map(|(k, c)| (unescape(k), c.value())))
+                .collect::<serde_json::Map<_, _>>()
+                .into(),
         }
     }
 
-    /// Where `pointer` is, or failing that its nearest ancestor, or the run's start.
-    fn origin(&self, pointer: &str) -> Origin {
-        let mut p = pointer;
-        loop {
-            if let Some(&i) = self.prefixes.get(p) {
-                return self.leaves[i].1.origin.clone();
-            }
-            match p.rfind('/') {
-                Some(0) | None => return self.start.clone(),
-                Some(i) => p = &p[..i],
-            }
+    /// Where the side has the pointer, and the position that orders a difference there.
+    fn at(&self) -> (usize, &'a Origin) {
+        let (i, l) = self.first.expect("a pointer below the root has a leaf");
+        (i, &l.origin)
+    }
+
+    /// The leaves below, each as its pointer below `tail`, a space and its value, a line each:
+    /// what an array's item is compared by when the items are aligned.
+    fn text(&self, tail: &mut String, out: &mut String) {
+        if let Some((_, l)) = self.leaf {
+            out.push_str(&format!("{tail} {}\n", l.value));
+        }
+        for (k, c) in &self.children {
+            let len = tail.len();
+            tail.push('/');
+            tail.push_str(k);
+            c.text(tail, out);
+            tail.truncate(len);
         }
     }
+
+    /// The items of an array, each as its [`text`](Node::text). `None` when an index is past
+    /// the side's count of leaves (every item has one): a corrupt snapshot, whose items are
+    /// then compared by position.
+    fn items(&self, count: usize) -> Option<Vec<String>> {
+        let mut out: Vec<String> = Vec::new();
+        for (k, c) in &self.children {
+            let Ok(j) = k.parse::<usize>() else { continue };
+            if j >= count {
+                return None;
+            }
+            if out.len() <= j {
+                out.resize(j + 1, String::new());
+            }
+            c.text(&mut String::new(), &mut out[j]);
+        }
+        Some(out)
+    }
+}
+
+fn unescape(seg: &str) -> String {
+    seg.replace("~1", "/").replace("~0", "~")
 }
 
 /// Arrays larger than this (items on one side times the other's) are compared by index.
 const ALIGN_LIMIT: usize = 250_000;
-
-/// Renames the items of every array both sides have on the new side to the old side's indices
-/// where the items align (longest common subsequence of the items' contents; the unmatched
-/// items between two matches paired in order), so an item inserted or removed is one
-/// difference instead of a shift of every later item. New items with no partner get an index
-/// the old side cannot have (`N+`); the report shows the input's pointer.
-fn align(old: &[(String, &Leaf)], new: &mut [(String, &Leaf)]) {
-    let old_arrays: HashSet<&str> = old
-        .iter()
-        .filter(|(_, l)| l.value.is_array())
-        .map(|(p, _)| p.as_str())
-        .collect();
-    let mut i = 0;
-    while i < new.len() {
-        let (p, l) = &new[i];
-        i += 1;
-        if !l.value.is_array() || !old_arrays.contains(p.as_str()) {
-            continue;
-        }
-        let prefix = format!("{p}/");
-        let (Some(a), Some(b)) = (items(old, &prefix), items(new, &prefix)) else {
-            continue;
-        };
-        if a == b || a.len().saturating_mul(b.len()) > ALIGN_LIMIT {
-            continue;
-        }
-        let names = partners(&a, &b);
-        for (ptr, _) in new.iter_mut().skip(i) {
-            let Some((index, tail)) = item_at(ptr, &prefix) else {
-                continue;
-            };
-            if let Some(name) = index.parse::<usize>().ok().and_then(|j| names.get(j)) {
-                *ptr = format!("{prefix}{name}{tail}");
-            }
-        }
-    }
-}
-
-/// The items of the array at `prefix` (`P/`): each item's leaves below it, as one text. `None`
-/// when an index is past the count of leaves (every item has one): a corrupt snapshot, whose
-/// items are then compared by position.
-fn items(leaves: &[(String, &Leaf)], prefix: &str) -> Option<Vec<String>> {
-    let mut out: Vec<String> = Vec::new();
-    for (p, l) in leaves {
-        let Some((Ok(j), tail)) = item_at(p, prefix).map(|(i, t)| (i.parse::<usize>(), t)) else {
-            continue;
-        };
-        if j >= leaves.len() {
-            return None;
-        }
-        if out.len() <= j {
-            out.resize(j + 1, String::new());
-        }
-        out[j].push_str(tail);
-        out[j].push(' ');
-        out[j].push_str(&l.value.to_string());
-        out[j].push('\n');
-    }
-    Some(out)
-}
-
-/// The item index of pointer `p` under the array at `prefix` (`P/`), and the rest of `p`.
-fn item_at<'p>(p: &'p str, prefix: &str) -> Option<(&'p str, &'p str)> {
-    let rest = p.strip_prefix(prefix)?;
-    Some(rest.split_at(rest.find('/').unwrap_or(rest.len())))
-}
 
 /// For each new item, the old index it is compared with, or `N+` for an item only new has.
 fn partners(a: &[String], b: &[String]) -> Vec<String> {
@@ -275,15 +228,6 @@ fn partners(a: &[String], b: &[String]) -> Vec<String> {
     names
 }
 
-/// `/a/b/c` → `/a`, `/a/b`, `/a/b/c`.
-fn ancestors(pointer: &str) -> impl Iterator<Item = &str> {
-    pointer
-        .match_indices('/')
-        .skip(1)
-        .map(move |(i, _)| &pointer[..i])
-        .chain(std::iter::once(pointer))
-}
-
 /// The value compared: under `--ignore-text` the model's text only as empty or not.
 fn compared<'v>(leaf: &'v Leaf, opts: &Options) -> std::borrow::Cow<'v, Value> {
     if opts.ignore_text && TEXT_POINTERS.iter().any(|p| matches(p, &leaf.pointer)) {
@@ -322,113 +266,136 @@ pub(crate) fn first_difference(a: &str, b: &str) -> usize {
 
 /// The differences between two runs at one position.
 pub fn compare(index: usize, old: &Run, new: &Run, opts: &Options) -> RunDiff {
-    let old_leaves = Side::leaves(old, opts);
-    let mut new_leaves = Side::leaves(new, opts);
-    let mut out = Vec::new();
-    let same =
-        |(a, b): (&(String, &Leaf), &(String, &Leaf))| a.0 == b.0 && same_value(a.1, b.1, opts);
+    let [a, b] = [old, new].map(|run| -> Vec<&Leaf> {
+        let ignored = |l: &&Leaf| opts.ignore.iter().any(|p| matches(p, &l.pointer));
+        run.leaves.iter().filter(|l| !ignored(l)).collect()
+    });
+    let same = |(x, y): (&&Leaf, &&Leaf)| x.pointer == y.pointer && same_value(x, y, opts);
+    let mut walk = Walk {
+        opts,
+        counts: [a.len(), b.len()],
+        out: Vec::new(),
+    };
     // The common case first: the same values in the same order.
-    if old_leaves.len() != new_leaves.len() || !old_leaves.iter().zip(&new_leaves).all(same) {
-        align(&old_leaves, &mut new_leaves);
-        let o = Side::index(&old_leaves, &old.origin);
-        let n = Side::index(&new_leaves, &new.origin);
-        differences(&o, &n, opts, &mut out);
+    if a.len() != b.len() || !a.iter().zip(&b).all(same) {
+        let (o, n) = (Node::of(&a), Node::of(&b));
+        walk.pair(&o, &n, ["", ""], [&old.origin, &new.origin]);
     }
+    // As the old side's leaves show them, then the new side's.
+    walk.out.sort_by_key(|(at, _)| *at);
     RunDiff {
         index,
         old: Some(old.origin.clone()),
         new: Some(new.origin.clone()),
-        differences: out,
+        differences: walk.out.into_iter().map(|(_, d)| d).collect(),
     }
 }
 
-/// Every difference between two indexed sides, into `out`.
-fn differences(o: &Side, n: &Side, opts: &Options, out: &mut Vec<Difference>) {
-    let mut reported: HashSet<String> = HashSet::new();
-    for (op, ol) in o.leaves {
-        match n.at.get(op.as_str()) {
-            Some(&j) => {
-                let nl = n.leaves[j].1;
-                if same_value(ol, nl, opts) {
-                    continue;
-                }
-                let (a, b) = (compared(ol, opts), compared(nl, opts));
-                let (old_at, new_at) = match (&ol.value, &nl.value) {
+/// Two sides' trees compared from the root: each difference once, at the highest pointer where
+/// the sides part.
+struct Walk<'o> {
+    opts: &'o Options,
+    /// Each side's count of leaves.
+    counts: [usize; 2],
+    /// Each difference with the side (0 old, 1 new) and position of the first leaf showing it.
+    out: Vec<((u8, usize), Difference)>,
+}
+
+impl Walk<'_> {
+    /// The pointer both sides have: `ptr` as the old side has it and as the new side does
+    /// (their array items may be aligned differently), `at` where each side has it.
+    fn pair(&mut self, o: &Node, n: &Node, ptr: [&str; 2], at: [&Origin; 2]) {
+        if let (Some((i, ol)), Some((_, nl))) = (o.leaf, n.leaf) {
+            if !same_value(ol, nl, self.opts) {
+                let values = [ol, nl].map(|l| Some(compared(l, self.opts).into_owned()));
+                let origins = match (&ol.value, &nl.value) {
                     (Value::String(x), Value::String(y)) => {
                         let at = first_difference(x, y);
-                        (ol.origin_at(at), nl.origin_at(at))
+                        [ol.origin_at(at), nl.origin_at(at)]
                     }
-                    _ => (ol.origin.clone(), nl.origin.clone()),
+                    _ => [ol.origin.clone(), nl.origin.clone()],
                 };
-                out.push(Difference {
-                    pointer: op.clone(),
-                    change: Change::Changed,
-                    old: Some(a.into_owned()),
-                    new: Some(b.into_owned()),
-                    old_at,
-                    new_at,
-                });
+                self.push((0, i), ptr[0].into(), Change::Changed, values, origins);
             }
-            None => one_sided(op, o, n, Change::Removed, &mut reported, out),
+        }
+        // A plain value on one side where the other has a tree: one change, there.
+        let first_below = |x: &Node| x.children.values().next().map(|c| c.at().0);
+        let lone = |x: &Node| x.plain().is_some() && x.children.is_empty();
+        let tree = match (first_below(o), first_below(n)) {
+            (Some(i), _) if lone(n) => Some((0, i)),
+            (_, Some(i)) if lone(o) => Some((1, i)),
+            _ => None,
+        };
+        if let Some(key) = tree {
+            let values = [Some(o.value()), Some(n.value())];
+            let at = at.map(Origin::clone);
+            return self.push(key, ptr[0].into(), Change::Changed, values, at);
+        }
+        // The new side's items renamed to the old side's indices where the arrays align
+        // (longest common subsequence of the items' contents; the unmatched items between two
+        // matches paired in order), so an item inserted or removed is one difference instead
+        // of a shift of every later item; an item only the new side has is `N+`.
+        let names = (o.is_array() && n.is_array())
+            .then(|| Some((o.items(self.counts[0])?, n.items(self.counts[1])?)))
+            .flatten()
+            .filter(|(a, b)| a != b && a.len().saturating_mul(b.len()) <= ALIGN_LIMIT)
+            .map(|(a, b)| partners(&a, &b));
+        let name = |k: &str| -> String {
+            let named = names.as_ref().zip(k.parse::<usize>().ok());
+            let named = named.and_then(|(names, j)| names.get(j));
+            named.map_or(k, String::as_str).to_string()
+        };
+        let mut new_items: HashMap<String, (&str, &Node)> = (n.children.iter())
+            .map(|(k, c)| (name(k), (*k, c)))
+            .collect();
+        for (k, oc) in &o.children {
+            let p = format!("{}/{k}", ptr[0]);
+            match new_items.remove(*k) {
+                Some((nk, nc)) => {
+                    let q = format!("{}/{nk}", ptr[1]);
+                    self.pair(oc, nc, [&p, &q], [oc.at().1, nc.at().1]);
+                }
+                None => self.one_sided(0, p, oc, at[1]),
+            }
+        }
+        for (k, nc) in &n.children {
+            if !o.children.contains_key(name(k).as_str()) {
+                self.one_sided(1, format!("{}/{k}", ptr[1]), nc, at[0]);
+            }
         }
     }
-    for (np, _) in n.leaves {
-        if !o.at.contains_key(np.as_str()) {
-            one_sided(np, n, o, Change::Added, &mut reported, out);
-        }
-    }
-}
 
-/// A leaf `this` side has and `other` lacks: reported once, at its highest ancestor `other`
-/// lacks (or, where `other` has a plain value in its place, as that value changed).
-fn one_sided(
-    pointer: &str,
-    this: &Side,
-    other: &Side,
-    change: Change,
-    reported: &mut HashSet<String>,
-    out: &mut Vec<Difference>,
-) {
-    let mut at = None;
-    for p in ancestors(pointer) {
-        if let Some(&j) = other.at.get(p) {
-            if !other.leaves[j].1.value.is_array() {
-                // `other` has a plain value where `this` has a tree: one change, there.
-                at = Some((p, Change::Changed));
-                break;
-            }
-        }
-        if !other.prefixes.contains_key(p) {
-            at = Some((p, change));
-            break;
-        }
+    /// `node`, at `pointer`, only on `side` (0: old, removed; 1: new, added); `there` is where
+    /// the other side has its parent.
+    fn one_sided(&mut self, side: u8, pointer: String, node: &Node, there: &Origin) {
+        let (i, here) = node.at();
+        let (mut values, mut at) = ([None, None], [there.clone(), there.clone()]);
+        values[usize::from(side)] = Some(node.value());
+        at[usize::from(side)] = here.clone();
+        let change = [Change::Removed, Change::Added][usize::from(side)];
+        self.push((side, i), pointer, change, values, at);
     }
-    let Some((p, kind)) = at else { return };
-    if !reported.insert(p.to_string()) {
-        return;
+
+    /// A difference, shown first by the leaf at `key` (side, position).
+    fn push(
+        &mut self,
+        key: (u8, usize),
+        pointer: String,
+        change: Change,
+        values: [Option<Value>; 2],
+        at: [Origin; 2],
+    ) {
+        let ([old, new], [old_at, new_at]) = (values, at);
+        let d = Difference {
+            pointer,
+            change,
+            old,
+            new,
+            old_at,
+            new_at,
+        };
+        self.out.push((key, d));
     }
-    let mine = Some(this.value(p));
-    let theirs = (kind == Change::Changed).then(|| other.value(p));
-    let (mine_at, theirs_at) = (this.origin(p), other.origin(p));
-    // Pointers are the old side's (the new side's array items renamed to old indices), but
-    // an item only the new side has is shown as the new input has it.
-    let shown = match kind {
-        Change::Added => this.shown(p),
-        _ => p.to_string(),
-    };
-    let (old, new, old_at, new_at) = if change == Change::Removed {
-        (mine, theirs, mine_at, theirs_at)
-    } else {
-        (theirs, mine, theirs_at, mine_at)
-    };
-    out.push(Difference {
-        pointer: shown,
-        change: kind,
-        old,
-        new,
-        old_at,
-        new_at,
-    });
 }
 
 #[cfg(test)]
@@ -495,6 +462,35 @@ mod tests {
             ..Options::default()
         };
         assert!(compare(1, &a, &b, &ignored).is_equal());
+    }
+
+    /// A pointer only one side has is shown as the tree below it, an array with its items
+    /// (a snapshot's hand-written `[1, 2]` as well as `[]` and the items that follow it).
+    #[test]
+    fn a_tree_one_side_has_is_shown_whole() {
+        let a = run("a", &[("/outcome", json!("success"), 2)]);
+        let b = run(
+            "b",
+            &[
+                ("/outcome", json!("success"), 2),
+                ("/state/list", json!([]), 3),
+                ("/state/list/0", json!({}), 3),
+                ("/state/list/1/k", json!("v"), 4),
+                ("/state/more", json!([1, 2]), 5),
+                ("/state/a~1b", json!(null), 6),
+            ],
+        );
+        let d = compare(1, &a, &b, &Options::default());
+        assert_eq!(d.differences.len(), 1);
+        let want = json!({"list": [{}, {"k": "v"}], "more": [1, 2], "a/b": null});
+        assert_eq!(d.differences[0].new, Some(want));
+        assert_eq!(
+            (
+                d.differences[0].pointer.as_str(),
+                d.differences[0].new_at.line
+            ),
+            ("/state", 3)
+        );
     }
 
     #[test]

@@ -114,22 +114,10 @@ pub fn read_side(
         let msg = "--exact compares events, and a snapshot holds none";
         return Err(invalid(&files[0], msg.into()));
     }
-    // Runs are numbered across the side's snapshots.
     let mut runs = 0;
     for f in files {
-        let file: Arc<str> = Arc::from(f.as_str());
-        let reader = std::fs::File::open(f).map_err(input(f))?;
-        crate::snapshot::read::read(&file, io::BufReader::new(reader), &mut |item| {
-            let item = match item {
-                Item::Run(mut r) => {
-                    runs += 1;
-                    r.index = runs;
-                    Item::Run(r)
-                }
-                bad => bad,
-            };
-            out(item)
-        })?;
+        let reader = io::BufReader::new(std::fs::File::open(f).map_err(input(f))?);
+        crate::snapshot::read::read(&Arc::from(f.as_str()), reader, &mut runs, out)?;
     }
     Ok(())
 }

@@ -62,6 +62,39 @@ enum Stream {
     Code(Code),
 }
 
+impl Stream {
+    /// A text to redact as `mode` (text or code), not begun.
+    fn new(mode: Mode) -> Stream {
+        match mode {
+            Mode::Code(k) => Stream::Code(Code::new(k)),
+            _ => Stream::Start,
+        }
+    }
+
+    /// The text's next piece redacted into `out` (secrets' placeholders as they are).
+    fn push(&mut self, s: &str, out: &mut String) {
+        if matches!(self, Stream::Start) {
+            match s.trim_start().chars().next() {
+                Some('{' | '[') => *self = Stream::Code(Code::new(false)),
+                Some(_) => *self = Stream::Text(Word::default()),
+                None => {}
+            }
+        }
+        for (piece, placeholder) in secret::pieces(s) {
+            match (&mut *self, placeholder) {
+                (Stream::Start, _) => out.push_str(piece),
+                (Stream::Text(word), true) => {
+                    out.push_str(piece);
+                    word.end();
+                }
+                (Stream::Text(word), false) => placeholder::text(piece, word, out),
+                (Stream::Code(code), true) => code.verbatim(piece, out),
+                (Stream::Code(code), false) => code.push_str(piece, out),
+            }
+        }
+    }
+}
+
 /// Streams remembered at most; past it they are forgotten (a piece after that starts afresh).
 const MAX_STREAMS: usize = 4096;
 
@@ -95,23 +128,12 @@ impl<'o> Redactor<'o> {
                 if self.streams.len() >= MAX_STREAMS && !self.streams.contains_key(&name) {
                     self.streams.clear();
                 }
-                let state = self.streams.entry(name).or_insert_with(|| match mode {
-                    Mode::Code(k) => Stream::Code(Code::new(k)),
-                    _ => Stream::Start,
-                });
-                if matches!(state, Stream::Start) {
-                    match s.trim_start().chars().next() {
-                        Some('{' | '[') => *state = Stream::Code(Code::new(false)),
-                        Some(_) => *state = Stream::Text(Word::default()),
-                        None => {}
-                    }
-                }
                 let mut out = String::with_capacity(s.len());
-                match state {
-                    Stream::Start => out.push_str(s),
-                    Stream::Text(word) => text_pieces(s, word, &mut out),
-                    Stream::Code(code) => code_pieces(s, code, &mut out),
-                }
+                let state = self
+                    .streams
+                    .entry(name)
+                    .or_insert_with(|| Stream::new(mode));
+                state.push(s, &mut out);
                 out
             }
             _ => render(s, mode),
@@ -129,55 +151,30 @@ fn is_js_undefined(s: &str) -> bool {
 /// `s` redacted as `mode` says, on its own (its secrets replaced already).
 pub fn render(s: &str, mode: Mode) -> String {
     let mut out = String::with_capacity(s.len());
-    match mode {
-        Mode::Keep => out.push_str(s),
+    let mut stream = match mode {
+        Mode::Keep => return s.to_string(),
         // Text that opens as JSON is read as JSON (a model answering with tool output).
-        Mode::Text if s.trim_start().starts_with(['{', '[']) => {
-            code_pieces(s, &mut Code::new(false), &mut out)
-        }
-        Mode::Text => text_pieces(s, &mut Word::default(), &mut out),
-        Mode::Error => match walk::opens_as_code(s) {
-            true => code_pieces(s, &mut Code::new(true), &mut out),
-            false => {
-                for (piece, placeholder) in secret::pieces(s) {
-                    if placeholder {
-                        out.push_str(piece);
-                    } else {
-                        placeholder::error(piece, &mut out);
-                    }
+        Mode::Text | Mode::Code(_) => Stream::new(mode),
+        Mode::Error if walk::opens_as_code(s) => Stream::Code(Code::new(true)),
+        Mode::Error => {
+            for (piece, placeholder) in secret::pieces(s) {
+                if placeholder {
+                    out.push_str(piece);
+                } else {
+                    placeholder::error(piece, &mut out);
                 }
             }
-        },
-        Mode::ErrorName if placeholder::is_class_name(s) => out.push_str(s),
+            return out;
+        }
+        Mode::ErrorName if placeholder::is_class_name(s) => return s.to_string(),
         Mode::ErrorName => return render(s, Mode::Error),
-        Mode::Code(k) => code_pieces(s, &mut Code::new(k), &mut out),
         Mode::Auto(k) => match walk::code_kind(s) {
-            Some(repr) => code_pieces(s, &mut Code::new(k || repr), &mut out),
-            None => text_pieces(s, &mut Word::default(), &mut out),
+            Some(repr) => Stream::Code(Code::new(k || repr)),
+            None => Stream::Text(Word::default()),
         },
-    }
+    };
+    stream.push(s, &mut out);
     out
-}
-
-fn text_pieces(s: &str, word: &mut Word, out: &mut String) {
-    for (piece, placeholder) in secret::pieces(s) {
-        if placeholder {
-            out.push_str(piece);
-            word.end();
-        } else {
-            placeholder::text(piece, word, out);
-        }
-    }
-}
-
-fn code_pieces(s: &str, code: &mut Code, out: &mut String) {
-    for (piece, placeholder) in secret::pieces(s) {
-        if placeholder {
-            code.verbatim(piece, out);
-        } else {
-            code.push_str(piece, out);
-        }
-    }
 }
 
 /// Whether `redacted` is what `redact` makes of `original` in some mode: how `diff` tells a

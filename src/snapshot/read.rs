@@ -15,10 +15,12 @@ pub fn is_snapshot(first_line: &[u8]) -> bool {
 }
 
 /// Reads the snapshot `reader` (named `file`, its first line the header: [`is_snapshot`]),
-/// handing each run and each unreadable line to `out` in order.
+/// handing each run and each unreadable line to `out` in order. Runs are numbered on from
+/// `runs` (a side of a diff may be several snapshots).
 pub fn read(
     file: &Arc<str>,
     reader: impl BufRead,
+    runs: &mut usize,
     out: &mut dyn FnMut(Item) -> std::io::Result<()>,
 ) -> Result<(), Error> {
     let io_err = |source| Error::Input {
@@ -42,8 +44,9 @@ pub fn read(
             // A blank line, or a comment (the header is one).
         } else if let Some(index) = text.strip_prefix("run ") {
             match index.trim().parse::<usize>() {
-                Ok(index) => {
-                    let leaves = Vec::new();
+                Ok(_) => {
+                    *runs += 1;
+                    let (index, leaves) = (*runs, Vec::new());
                     if let Some(done) = run.replace(Run {
                         index,
                         origin,
@@ -117,7 +120,7 @@ mod tests {
         crate::snapshot::write::run(&run, &mut text).unwrap();
         text.extend_from_slice(b"bogus line\n");
         let mut items = Vec::new();
-        read(&file, &text[..], &mut |i| {
+        read(&file, &text[..], &mut 0, &mut |i| {
             items.push(i);
             Ok(())
         })

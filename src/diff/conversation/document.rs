@@ -18,7 +18,8 @@ pub const FLAT_PAYLOAD_BYTES: usize = 64 * 1024;
 
 impl Conversation {
     /// The leaves of a closed run's document (see the module docs of [`super`]).
-    pub(super) fn render(&mut self, start: &Origin, open: &Open) -> Vec<Leaf> {
+    pub(super) fn render(&mut self, open: &Open) -> Vec<Leaf> {
+        let start = &open.origin;
         let (ids, msg_ids) = self.placeholders(open);
         let lookup = |s: &str| ids.get(s).cloned();
         let mut doc = Doc {
@@ -67,12 +68,12 @@ impl Conversation {
         // Sub-agents, each with its own items (placeholders counted within it).
         for (n, s) in open.subagents.iter().enumerate() {
             let base = format!("/subagents/subagent-{}", n + 1);
-            doc.leaf(format!("{base}/name"), s.name.as_str(), &s.origin);
+            doc.leaf(format!("{base}/name"), s.name.as_str(), &s.body.origin);
             if let Some(p) = &s.parent {
                 let p = lookup(p).map_or_else(|| p.clone(), |p| p.to_string());
-                doc.leaf(format!("{base}/parentToolCall"), p, &s.origin);
+                doc.leaf(format!("{base}/parentToolCall"), p, &s.body.origin);
             }
-            match &s.end {
+            match &s.body.outcome {
                 Some((
                     Event::SubagentFinished {
                         outcome, result, ..
@@ -93,9 +94,9 @@ impl Conversation {
                     doc.leaf(format!("{base}/outcome"), "error", o);
                     doc.leaf(format!("{base}/error/message"), message.as_str(), o);
                 }
-                _ => doc.leaf(format!("{base}/outcome"), "none", &s.origin),
+                _ => doc.leaf(format!("{base}/outcome"), "none", &s.body.origin),
             }
-            for mut l in self.render(&s.origin, &s.body) {
+            for mut l in self.render(&s.body) {
                 if l.pointer != "/outcome" {
                     l.pointer = format!("{base}{}", l.pointer);
                     doc.out.push(l);

@@ -151,15 +151,13 @@ struct Open {
     subagents: Vec<Subagent>,
 }
 
-/// A sub-agent of a run: what `SUBAGENT_*` say, and its own events folded in `body`.
+/// A sub-agent of a run: what `SUBAGENT_*` say, and its own events folded in `body` (where it
+/// started, and how it ended once it did: `SUBAGENT_FINISHED` or `SUBAGENT_ERROR`).
 #[derive(Debug)]
 struct Subagent {
     id: String,
     name: String,
     parent: Option<String>,
-    origin: Origin,
-    /// How it ended, once it did: `SUBAGENT_FINISHED` or `SUBAGENT_ERROR`.
-    end: Option<(Event, Origin)>,
     body: Open,
 }
 
@@ -169,8 +167,6 @@ impl Subagent {
             id: id.to_string(),
             name: name.to_string(),
             parent: parent.map(str::to_string),
-            origin: origin.clone(),
-            end: None,
             body: Open::new(origin),
         }
     }
@@ -551,7 +547,7 @@ impl Conversation {
                 open.subagents.push(s);
             }
             (Some(sub), Event::SubagentFinished { .. } | Event::SubagentError { .. }) => {
-                open.subagent(sub, origin).end = Some((typed.clone(), origin.clone()));
+                open.subagent(sub, origin).body.outcome = Some((typed.clone(), origin.clone()));
             }
             // A sub-agent's own events are folded apart from the run's.
             (Some(sub), _) => open.subagent(sub, origin).body.event(ev, typed, origin),
@@ -579,7 +575,7 @@ impl Conversation {
         self.runs += 1;
         let leaves = match self.exact {
             true => open.events,
-            false => self.render(&open.origin, &open),
+            false => self.render(&open),
         };
         Run {
             index: self.runs,
