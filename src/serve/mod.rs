@@ -42,7 +42,7 @@ use tokio_util::sync::CancellationToken;
 use tower_http::cors::{AllowOrigin, Any, CorsLayer};
 
 use crate::agui::Event;
-use crate::replay::{millis, Pacing};
+use crate::replay::{millis, positive, Pacing};
 use crate::text::printable_cut;
 use clap::builder::TypedValueParser;
 use host::HostCheck;
@@ -133,14 +133,6 @@ pub struct ServeConfig {
 impl Default for ServeConfig {
     fn default() -> Self {
         clap::Parser::parse_from(["aguify"])
-    }
-}
-
-/// `--max-connections`, `--max-threads`: a whole number above 0.
-fn positive(s: &str) -> Result<usize, String> {
-    match s.parse::<usize>() {
-        Ok(n) if n > 0 => Ok(n),
-        _ => Err(format!("`{s}` is not a positive whole number")),
     }
 }
 
