@@ -44,6 +44,16 @@ pub fn millis() -> impl TypedValueParser<Value = Duration> {
     clap::value_parser!(u64).map(Duration::from_millis)
 }
 
+/// A count of at least 1 given on the command line (`--threads 0`, `--max-connections 0`
+/// would mean nothing).
+pub fn positive(s: &str) -> Result<usize, String> {
+    match s.parse::<usize>() {
+        Ok(0) => Err("must be at least 1".into()),
+        Ok(n) => Ok(n),
+        Err(e) => Err(e.to_string()),
+    }
+}
+
 /// `--speed`: a finite number above 0.
 fn parse_speed(s: &str) -> Result<f64, String> {
     match s.parse::<f64>() {

@@ -74,6 +74,25 @@ fn bad_usage_exits_2() {
     assert_eq!(out.status.code(), Some(2));
 }
 
+/// Every count that must be at least 1 says so in one wording (`convert --threads`, `serve
+/// --max-connections`: one parser).
+#[test]
+fn a_count_of_zero_is_refused_in_one_wording() {
+    for args in [
+        ["convert", "--threads", "0"],
+        ["serve", "--max-connections", "0"],
+    ] {
+        let out = Command::new(BIN).args(args).output().expect("run");
+        assert_eq!(out.status.code(), Some(2));
+        let err = String::from_utf8_lossy(&out.stderr);
+        let want = format!(
+            "invalid value '0' for '{} <N>': must be at least 1",
+            args[1]
+        );
+        assert!(err.contains(&want), "{err}");
+    }
+}
+
 #[test]
 fn recorded_failure_still_converts_with_0() {
     let out = Command::new(BIN)

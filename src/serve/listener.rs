@@ -79,21 +79,17 @@ where
     }
     drop(listener);
     cancel.cancel();
-    let grace = tokio::time::sleep(cfg.shutdown_grace);
-    let mut grace = pin!(grace);
-    loop {
-        tokio::select! {
-            next = conns.join_next() => if next.is_none() { break },
-            _ = &mut grace => {
-                log(&format!(
-                    "closing {} still open after the {} ms shutdown grace",
-                    crate::timeline::render::count(conns.len(), "connection"),
-                    cfg.shutdown_grace.as_millis()
-                ));
-                conns.shutdown().await;
-                break;
-            }
-        }
+    let closed = async { while conns.join_next().await.is_some() {} };
+    if tokio::time::timeout(cfg.shutdown_grace, closed)
+        .await
+        .is_err()
+    {
+        log(&format!(
+            "closing {} still open after the {} ms shutdown grace",
+            crate::timeline::render::count(conns.len(), "connection"),
+            cfg.shutdown_grace.as_millis()
+        ));
+        conns.shutdown().await;
     }
     Ok(())
 }
@@ -237,19 +233,11 @@ impl<T: AsyncRead + Unpin> AsyncRead for JsonRefusals<T> {
 
 impl<T: AsyncWrite + Unpin> AsyncWrite for JsonRefusals<T> {
     fn poll_write(
-        mut self: Pin<&mut Self>,
+        self: Pin<&mut Self>,
         cx: &mut Context<'_>,
         buf: &[u8],
     ) -> Poll<io::Result<usize>> {
-        ready!(self.drain(cx))?;
-        if let Some(answer) = refusal::rewrite_bare(buf) {
-            self.pending = answer.into();
-            if let Poll::Ready(Err(e)) = self.drain(cx) {
-                return Poll::Ready(Err(e));
-            }
-            return Poll::Ready(Ok(buf.len()));
-        }
-        self.write_inner(cx, &[IoSlice::new(buf)])
+        self.poll_write_vectored(cx, &[IoSlice::new(buf)])
     }
 
     /// Vectored, so hyper queues a body's `Bytes` as they are (a frame shared by every stream)
@@ -260,13 +248,16 @@ impl<T: AsyncWrite + Unpin> AsyncWrite for JsonRefusals<T> {
         cx: &mut Context<'_>,
         bufs: &[IoSlice<'_>],
     ) -> Poll<io::Result<usize>> {
-        match bufs.iter().find(|b| !b.is_empty()) {
-            Some(head) if refusal::rewrite_bare(head).is_some() => self.poll_write(cx, head),
-            _ => {
-                ready!(self.drain(cx))?;
-                self.write_inner(cx, bufs)
-            }
+        ready!(self.drain(cx))?;
+        let head = bufs.iter().find(|b| !b.is_empty());
+        let Some((head, answer)) = head.and_then(|h| Some((h, refusal::rewrite_bare(h)?))) else {
+            return self.write_inner(cx, bufs);
+        };
+        self.pending = answer.into();
+        if let Poll::Ready(Err(e)) = self.drain(cx) {
+            return Poll::Ready(Err(e));
         }
+        Poll::Ready(Ok(head.len()))
     }
 
     fn is_write_vectored(&self) -> bool {

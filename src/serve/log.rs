@@ -1,17 +1,12 @@
 //! The request log: one line per request when its response ends (a stream when its last
-//! frame is out or the client leaves): method, path, status, duration, and the thread, run and
-//! outcome of a POST or the code of a refusal.
+//! frame is out or the client leaves: [`LogLine`], written by the stream): method, path,
+//! status, duration, and the thread, run and outcome of a POST or the code of a refusal.
 
-use std::pin::Pin;
-use std::task::{Context, Poll};
 use std::time::{Duration, Instant};
 
-use axum::body::Body;
 use axum::extract::Request;
 use axum::middleware::Next;
 use axum::response::Response;
-use bytes::Bytes;
-use http_body::{Body as HttpBody, Frame, SizeHint};
 use tokio_util::sync::CancellationToken;
 
 use crate::text::printable_cut;
@@ -19,13 +14,16 @@ use crate::text::printable_cut;
 /// Characters of a request's path (or id, or header) a log line keeps; the rest is counted.
 pub const LOG_FIELD_CHARS: usize = 200;
 
-/// The end of a response's log line (a response extension): the thread, run and outcome of
-/// a POST, or the code of a refusal (and a hint).
+/// The end of a refusal's log line (a response extension): its code (and a hint).
 #[derive(Debug, Clone)]
 pub struct LogNote(pub String);
 
-/// The middleware: logs through `log` when the response body is dropped (hyper drops it once
-/// it has ended), noting a response that ended while `shutdown` was cancelled.
+/// Marks a response whose body is a stream that writes its own line ([`LogLine`]).
+#[derive(Debug, Clone)]
+pub struct Streamed;
+
+/// The middleware: logs through `log` each response that is not a stream (a whole body,
+/// written at once), noting one answered while `shutdown` was cancelled.
 pub async fn requests(
     log: fn(&str),
     shutdown: CancellationToken,
@@ -36,63 +34,33 @@ pub async fn requests(
     let path = printable_cut(req.uri().path(), LOG_FIELD_CHARS);
     let head = format!("{} {path}", req.method());
     let resp = next.run(req).await;
-    let line = format!("{head} {}", resp.status().as_u16());
-    let tail = resp
-        .extensions()
-        .get::<LogNote>()
-        .map_or(String::new(), |n| n.0.clone());
-    let (parts, body) = resp.into_parts();
-    let body = Logged {
-        inner: body,
-        line,
-        tail,
-        start,
-        log,
-        shutdown,
-        ended: false,
-    };
-    Response::from_parts(parts, Body::new(body))
+    if resp.extensions().get::<Streamed>().is_none() {
+        let note = resp.extensions().get::<LogNote>();
+        let line = LogLine {
+            line: format!("{head} {}", resp.status().as_u16()),
+            note: note.map_or(String::new(), |n| n.0.clone()),
+            start,
+            log,
+        };
+        line.write(true, shutdown.is_cancelled());
+    }
+    resp
 }
 
-struct Logged {
-    inner: Body,
-    line: String,
-    tail: String,
-    start: Instant,
-    log: fn(&str),
-    shutdown: CancellationToken,
-    ended: bool,
+/// A response's log line: up to its status, and its note; written when the response ends.
+pub struct LogLine {
+    pub line: String,
+    pub note: String,
+    pub start: Instant,
+    pub log: fn(&str),
 }
 
-impl HttpBody for Logged {
-    type Data = Bytes;
-    type Error = axum::Error;
-
-    fn poll_frame(
-        mut self: Pin<&mut Self>,
-        cx: &mut Context<'_>,
-    ) -> Poll<Option<Result<Frame<Bytes>, axum::Error>>> {
-        let polled = Pin::new(&mut self.inner).poll_frame(cx);
-        self.ended |= matches!(polled, Poll::Ready(None));
-        polled
-    }
-
-    fn is_end_stream(&self) -> bool {
-        self.inner.is_end_stream()
-    }
-
-    fn size_hint(&self) -> SizeHint {
-        self.inner.size_hint()
-    }
-}
-
-impl Drop for Logged {
-    fn drop(&mut self) {
-        // A body hyper never polled to its end because it knew the length (a full JSON
-        // answer) is complete when dropped after its data was taken.
-        let left = if self.shutdown.is_cancelled() {
+impl LogLine {
+    /// Writes the line with its duration, its note, and how it ended when not whole (`ended`).
+    pub fn write(&self, ended: bool, shutdown: bool) {
+        let left = if shutdown {
             ", server shutting down"
-        } else if self.ended || self.inner.is_end_stream() {
+        } else if ended {
             ""
         } else {
             ", client left"
@@ -101,7 +69,7 @@ impl Drop for Logged {
             "{} {}{}{left}",
             self.line,
             duration(self.start.elapsed()),
-            self.tail
+            self.note
         ));
     }
 }

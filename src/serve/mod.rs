@@ -26,7 +26,7 @@ pub mod stream;
 use std::future::Future;
 use std::io;
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use axum::body::Body;
 use axum::extract::{Request, State};
@@ -42,11 +42,11 @@ use tokio_util::sync::CancellationToken;
 use tower_http::cors::{AllowOrigin, Any, CorsLayer};
 
 use crate::agui::Event;
-use crate::replay::{millis, Pacing};
+use crate::replay::{millis, positive, Pacing};
 use crate::text::printable_cut;
 use clap::builder::TypedValueParser;
 use host::HostCheck;
-use log::LogNote;
+use log::{LogLine, Streamed};
 use refusal::{Refusal, MAX_THREAD_ID_BYTES};
 pub use session::{Admission, Sessions, CONVERSATION_ENDED, RESUME_MISMATCH};
 pub use store::{Conversation, RecordedRun};
@@ -133,14 +133,6 @@ pub struct ServeConfig {
 impl Default for ServeConfig {
     fn default() -> Self {
         clap::Parser::parse_from(["aguify"])
-    }
-}
-
-/// `--max-connections`, `--max-threads`: a whole number above 0.
-fn positive(s: &str) -> Result<usize, String> {
-    match s.parse::<usize>() {
-        Ok(n) if n > 0 => Ok(n),
-        _ => Err(format!("`{s}` is not a positive whole number")),
     }
 }
 
@@ -390,6 +382,7 @@ async fn post(
     headers: HeaderMap,
     body: Body,
 ) -> Result<Response, Refusal> {
+    let start = Instant::now();
     let index = conversation_of(&st, &uri)?;
     if !is_json(&headers) {
         let given = header_text(&headers, header::CONTENT_TYPE).unwrap_or("none".into());
@@ -439,11 +432,19 @@ async fn post(
             )
         }
     };
-    let note = LogNote(format!(
-        " thread={} run={} → {outcome}",
-        printable_cut(&req.thread_id, log::LOG_FIELD_CHARS),
-        printable_cut(&req.run_id, log::LOG_FIELD_CHARS)
-    ));
+    let line = st.cfg.log.map(|log| LogLine {
+        line: format!(
+            "POST {} 200",
+            printable_cut(uri.path(), log::LOG_FIELD_CHARS)
+        ),
+        note: format!(
+            " thread={} run={} → {outcome}",
+            printable_cut(&req.thread_id, log::LOG_FIELD_CHARS),
+            printable_cut(&req.run_id, log::LOG_FIELD_CHARS)
+        ),
+        start,
+        log,
+    });
     let body = sse_stream(
         events,
         req.thread_id,
@@ -451,7 +452,7 @@ async fn post(
         pacing,
         st.cfg.keep_alive,
         st.cancel.child_token(),
-        (st.active.clone(), lease),
+        (st.active.clone(), lease, line),
     );
     let headers = [
         (header::CONTENT_TYPE, "text/event-stream"),
@@ -459,6 +460,6 @@ async fn post(
         (HeaderName::from_static("x-accel-buffering"), "no"),
     ];
     let mut resp = (headers, Body::from_stream(body)).into_response();
-    resp.extensions_mut().insert(note);
+    resp.extensions_mut().insert(Streamed);
     Ok(resp)
 }

@@ -57,27 +57,24 @@ impl Refusal {
     /// The HTTP status and the error body's `code`.
     pub fn status_code(&self) -> (StatusCode, &'static str) {
         use Refusal as R;
-        let (status, code) = match self {
-            R::BadRequest => (400, "BAD_REQUEST"),
-            R::UriTooLong => (414, "URI_TOO_LONG"),
-            R::HeadersTooLarge => (431, "HEADERS_TOO_LARGE"),
-            R::NotFound(_) => (404, "NOT_FOUND"),
-            R::UnknownConversation(..) => (404, "UNKNOWN_CONVERSATION"),
-            R::MethodNotAllowed(_) => (405, "METHOD_NOT_ALLOWED"),
-            R::CorsNotEnabled(_) => (403, "CORS_NOT_ENABLED"),
-            R::HostNotAllowed(_) => (403, "HOST_NOT_ALLOWED"),
-            R::UnsupportedMediaType(_) => (415, "UNSUPPORTED_MEDIA_TYPE"),
-            R::BodyTooLarge(_) => (413, "BODY_TOO_LARGE"),
-            R::BodyTimeout(_) => (408, "BODY_TIMEOUT"),
-            R::BadBody(_) => (400, "BAD_BODY"),
-            R::InvalidJson(_) => (400, "INVALID_JSON"),
-            R::InvalidInput(_) | R::ThreadIdTooLong(_) => (400, "INVALID_INPUT"),
-            R::TooManyConnections(_) => (503, "TOO_MANY_CONNECTIONS"),
-        };
-        (
-            StatusCode::from_u16(status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR),
-            code,
-        )
+        use StatusCode as S;
+        match self {
+            R::BadRequest => (S::BAD_REQUEST, "BAD_REQUEST"),
+            R::UriTooLong => (S::URI_TOO_LONG, "URI_TOO_LONG"),
+            R::HeadersTooLarge => (S::REQUEST_HEADER_FIELDS_TOO_LARGE, "HEADERS_TOO_LARGE"),
+            R::NotFound(_) => (S::NOT_FOUND, "NOT_FOUND"),
+            R::UnknownConversation(..) => (S::NOT_FOUND, "UNKNOWN_CONVERSATION"),
+            R::MethodNotAllowed(_) => (S::METHOD_NOT_ALLOWED, "METHOD_NOT_ALLOWED"),
+            R::CorsNotEnabled(_) => (S::FORBIDDEN, "CORS_NOT_ENABLED"),
+            R::HostNotAllowed(_) => (S::FORBIDDEN, "HOST_NOT_ALLOWED"),
+            R::UnsupportedMediaType(_) => (S::UNSUPPORTED_MEDIA_TYPE, "UNSUPPORTED_MEDIA_TYPE"),
+            R::BodyTooLarge(_) => (S::PAYLOAD_TOO_LARGE, "BODY_TOO_LARGE"),
+            R::BodyTimeout(_) => (S::REQUEST_TIMEOUT, "BODY_TIMEOUT"),
+            R::BadBody(_) => (S::BAD_REQUEST, "BAD_BODY"),
+            R::InvalidJson(_) => (S::BAD_REQUEST, "INVALID_JSON"),
+            R::InvalidInput(_) | R::ThreadIdTooLong(_) => (S::BAD_REQUEST, "INVALID_INPUT"),
+            R::TooManyConnections(_) => (S::SERVICE_UNAVAILABLE, "TOO_MANY_CONNECTIONS"),
+        }
     }
 
     pub fn body(&self) -> Vec<u8> {

@@ -11,6 +11,7 @@ use futures_util::Stream;
 use serde_json::{Map, Value};
 use tokio_util::sync::CancellationToken;
 
+use super::log::LogLine;
 use super::session::ThreadLease;
 use crate::agui::{Event, EventType};
 use crate::replay::{Pacer, Pacing};
@@ -23,8 +24,9 @@ pub const KEEP_ALIVE: &[u8] = b": keep-alive\n\n";
 pub const SERVER_SHUTDOWN: &str = "SERVER_SHUTDOWN";
 
 /// Held by a stream while it is served: the server's count of live streams (a clone of
-/// [`super::App`]'s) and the thread's lease.
-pub type ActiveGuard = (Arc<()>, ThreadLease);
+/// [`super::App`]'s) and the thread's lease; and its request's log line, written when the
+/// stream ends (with the request log on).
+pub type ActiveGuard = (Arc<()>, ThreadLease, Option<LogLine>);
 
 /// Replaces the recorded thread and run ids with the request's on RUN_STARTED (and its
 /// `input`) and RUN_FINISHED. Every other event is served as recorded.
@@ -79,7 +81,7 @@ struct Replay {
     wait: Option<Duration>,
     cancel: CancellationToken,
     terminal_sent: bool,
-    _guard: ActiveGuard,
+    guard: ActiveGuard,
 }
 
 /// The body stream of one response.
@@ -102,7 +104,7 @@ pub fn sse_stream(
         wait: None,
         cancel,
         terminal_sent: false,
-        _guard: guard,
+        guard,
     };
     futures_util::stream::unfold(state, |mut st| async move {
         let bytes = st.step().await?;
@@ -156,6 +158,17 @@ impl Replay {
                 code: Some(SERVER_SHUTDOWN.into()),
             })
         })
+    }
+}
+
+impl Drop for Replay {
+    /// The request's log line: the stream ended (every frame out), was cut by shutdown, or
+    /// its client left.
+    fn drop(&mut self) {
+        if let Some(line) = &self.guard.2 {
+            let ended = self.next >= self.frames.events.len();
+            line.write(ended, self.cancel.is_cancelled());
+        }
     }
 }
 

@@ -5,6 +5,7 @@ use aguify::check::report::Format as CheckFormat;
 use aguify::diff::report::Format as DiffFormat;
 use aguify::input::Framing;
 use aguify::mapper::{Compat, Target, TextPolicy, ToolSteps};
+use aguify::replay::positive;
 use aguify::sink::Format;
 use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::{Args, Parser, Subcommand, ValueEnum};
@@ -166,15 +167,6 @@ const TOOL_STEPS: &[(&str, ToolSteps)] = &[
 ];
 const COMPAT: &[(&str, Compat)] = &[("none", Compat::None), ("thinking", Compat::Thinking)];
 const TARGET: &[(&str, Target)] = &[("agui-1.0", Target::Agui1), ("agui-0.0", Target::Agui0)];
-
-/// A count of at least 1 (`--threads 0`, `--max-line-bytes 0` would mean nothing).
-fn positive(s: &str) -> Result<usize, String> {
-    match s.parse::<usize>() {
-        Ok(0) => Err("must be at least 1".into()),
-        Ok(n) => Ok(n),
-        Err(e) => Err(e.to_string()),
-    }
-}
 
 /// The rule ids and `extra` (case-insensitive; offered by shell completions).
 fn rule_ids(extra: &'static [&'static str]) -> PossibleValuesParser {

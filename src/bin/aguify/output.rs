@@ -3,82 +3,59 @@
 //! A full disk or any other write error leaves no truncated page and an existing file as it
 //! was; the temporary file is removed.
 
-use std::fs::{self, File, OpenOptions};
-use std::io::{self, Write};
-use std::path::PathBuf;
+use std::io::{self, BufWriter, Write};
+use std::path::{Path, PathBuf};
 
-/// The temporary file, renamed over the destination by [`Replacing::commit`], removed when
-/// dropped without it.
+use tempfile::NamedTempFile;
+
+/// The temporary file (tempfile's, removed when dropped), renamed over the destination by
+/// [`Replacing::commit`].
 pub struct Replacing {
-    file: Option<io::BufWriter<File>>,
-    temp: PathBuf,
+    file: BufWriter<NamedTempFile>,
     dest: PathBuf,
 }
 
 impl Replacing {
-    /// Creates the temporary file beside `dest` (`.NAME.PID.N.tmp`, created new).
+    /// Creates the temporary file beside `dest` (`.NAME.XXXXXX.tmp`, created new, with the
+    /// permissions a new file gets).
     pub fn create(dest: &str) -> io::Result<Replacing> {
         let dest = PathBuf::from(dest);
         let name = dest
             .file_name()
-            .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "not a file name"))?
-            .to_string_lossy()
-            .into_owned();
-        let mut n = 0u32;
-        loop {
-            let temp = dest.with_file_name(format!(".{name}.{}.{n}.tmp", std::process::id()));
-            match OpenOptions::new().write(true).create_new(true).open(&temp) {
-                Ok(f) => {
-                    return Ok(Replacing {
-                        file: Some(io::BufWriter::with_capacity(64 * 1024, f)),
-                        temp,
-                        dest,
-                    })
-                }
-                Err(e) if e.kind() == io::ErrorKind::AlreadyExists && n < 100 => n += 1,
-                Err(e) => return Err(e),
-            }
-        }
+            .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "not a file name"))?;
+        let prefix = format!(".{}.", name.to_string_lossy());
+        let mut temp = tempfile::Builder::new();
+        temp.prefix(&prefix).suffix(".tmp");
+        // tempfile's own default is 0600, for secrets; a report is an ordinary file.
+        #[cfg(unix)]
+        temp.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666));
+        let dir = dest.parent().filter(|d| !d.as_os_str().is_empty());
+        let temp = temp.tempfile_in(dir.unwrap_or(Path::new(".")))?;
+        Ok(Replacing {
+            file: BufWriter::with_capacity(64 * 1024, temp),
+            dest,
+        })
     }
 
     /// Everything written: flushed, synced and renamed over the destination (on an error,
     /// the temporary file is removed and the destination left as it was).
-    pub fn commit(mut self) -> io::Result<()> {
-        let Some(w) = self.file.take() else {
-            return Ok(());
-        };
-        let done = w
+    pub fn commit(self) -> io::Result<()> {
+        let temp = self
+            .file
             .into_inner()
-            .map_err(io::IntoInnerError::into_error)
-            .and_then(|f| f.sync_all())
-            .and_then(|()| fs::rename(&self.temp, &self.dest));
-        if done.is_err() {
-            let _ = fs::remove_file(&self.temp);
-        }
-        done
+            .map_err(io::IntoInnerError::into_error)?;
+        temp.as_file().sync_all()?;
+        temp.persist(&self.dest).map_err(|e| e.error)?;
+        Ok(())
     }
 }
 
 impl Write for Replacing {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        match &mut self.file {
-            Some(f) => f.write(buf),
-            None => Err(io::ErrorKind::BrokenPipe.into()),
-        }
+        self.file.write(buf)
     }
 
     fn flush(&mut self) -> io::Result<()> {
-        match &mut self.file {
-            Some(f) => f.flush(),
-            None => Ok(()),
-        }
-    }
-}
-
-impl Drop for Replacing {
-    fn drop(&mut self) {
-        if self.file.take().is_some() {
-            let _ = fs::remove_file(&self.temp);
-        }
+        self.file.flush()
     }
 }
