@@ -117,10 +117,7 @@ impl Lines {
         lines
             .into_iter()
             .map(|(line, span)| {
-                let origin = Origin {
-                    file: file.clone(),
-                    line,
-                };
+                let origin = Origin::at(file, line);
                 let shared = span.and_then(|r| {
                     RecordText::shared(&text, r).ok_or_else(|| "line lost in its batch".into())
                 });
