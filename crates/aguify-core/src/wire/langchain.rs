@@ -467,19 +467,16 @@ impl<'a> Fields<'a> {
     pub(crate) fn agui_item(&self, i: usize, answers: Option<&str>) -> Option<Value> {
         let kind = kind_of(self.kind_text()?);
         let id = self.id_or(|| format!("msg-{i}"));
-        let mut out = Map::new();
-        out.insert("id".into(), Value::String(id.clone()));
-        match kind {
+        Some(match kind {
             "human" | "system" => {
                 let role = if kind == "human" { "user" } else { "system" };
-                out.insert("role".into(), role.into());
-                out.insert("content".into(), Value::String(content_text(self.content())));
+                json!({"id": id, "role": role, "content": content_text(self.content())})
             }
             "ai" => {
-                out.insert("role".into(), "assistant".into());
+                let mut out = json!({"id": id, "role": "assistant"});
                 let text = content_text(self.content());
                 if !text.is_empty() {
-                    out.insert("content".into(), Value::String(text));
+                    out["content"] = Value::String(text);
                 }
                 let calls = self
                     .tool_calls
@@ -492,8 +489,9 @@ impl<'a> Fields<'a> {
                             json!({"id": id, "type": "function", "function": {"name": name, "arguments": args}})
                         })
                         .collect();
-                    out.insert("toolCalls".into(), Value::Array(calls));
+                    out["toolCalls"] = Value::Array(calls);
                 }
+                out
             }
             "tool" => {
                 let call_id = match self.tool_call_id() {
@@ -501,16 +499,15 @@ impl<'a> Fields<'a> {
                     None => answers?.to_string(),
                 };
                 let content = tool_content_text(self.content());
-                out.insert("role".into(), "tool".into());
-                out.insert("content".into(), Value::String(content.clone()));
-                out.insert("toolCallId".into(), Value::String(call_id));
-                if str_of(&self.status) == Some("error") {
-                    out.insert("error".into(), Value::String(content));
+                let error = (str_of(&self.status) == Some("error")).then(|| content.clone());
+                let mut out = json!({"id": id, "role": "tool", "content": content, "toolCallId": call_id});
+                if let Some(error) = error {
+                    out["error"] = Value::String(error);
                 }
+                out
             }
             _ => return None,
-        }
-        Some(Value::Object(out))
+        })
     }
 }
 
