@@ -10,6 +10,8 @@
 //! text their tree writes; a chain's `data` or a model's chunk that LangChain-normalising makes
 //! another value of (an escaped dict, a Python repr) from its normalised tree written back.
 
+use std::borrow::Cow;
+
 use serde::de::{IgnoredAny, MapAccess, SeqAccess};
 use serde::Deserialize;
 use serde_json::value::RawValue;
@@ -114,32 +116,6 @@ pub struct StepInput {
     /// Its `messages` read as a state's ([`State`]), when it is a state whose first entry is
     /// that list: the conversation so far.
     pub messages: Option<Vec<std::sync::Arc<crate::wire::state::SharedJson>>>,
-}
-
-/// A string field of an object read before it is normalised: an object there may normalise
-/// to a string (an escaped one), so the read of the object declines ([`Keys::flat`]).
-enum Word {
-    Text(String),
-    Object,
-}
-
-impl<'de> Shape<'de> for Word {
-    fn of_str(s: &str) -> Option<Self> {
-        Some(Word::Text(s.to_string()))
-    }
-    fn of_map<M: MapAccess<'de>>(mut m: M) -> Result<Option<Self>, M::Error> {
-        while m.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
-        Ok(Some(Word::Object))
-    }
-}
-
-impl Lenient<Word> {
-    fn text(&self) -> Option<&str> {
-        match &self.0 {
-            Some(Word::Text(s)) => Some(s),
-            _ => None,
-        }
-    }
 }
 
 impl<'de: 'a, 'a> Shape<'de> for Holder<'a> {
@@ -540,11 +516,11 @@ impl StepInput {
                 for item in items {
                     let Holder::Object(keys) = item else { continue };
                     let c = keys.flat(normalised)?;
-                    if c.type_text() != Some("tool_call") {
+                    if c.type_text.as_deref() != Some("tool_call") {
                         continue;
                     }
-                    if let (Some(id), Some(name)) = (c.id(), c.keys.name.text()) {
-                        let name = name.to_string();
+                    if let (Some(id), Some(name)) = (c.id(), text_of(c.keys.name)) {
+                        let name = name.into_owned();
                         let args = c.keys.args.0.clone().map(|a| c.normal(a).to_string());
                         input.send.push((id, name, args.unwrap_or_default()));
                     }
@@ -565,16 +541,12 @@ impl StepInput {
                     for m in list {
                         let Holder::Object(m) = m else { continue };
                         let mut m = m.flat(normalised)?;
-                        match m.kind() {
-                            Some("ai") => {
-                                let id = m.id();
-                                let made = m.calls().into_iter();
-                                calls.extend(made.map(|(call, name, _)| (call, name, id.clone())));
-                            }
-                            Some("tool") => {
-                                answered.extend(m.keys.tool_call_id.text().map(str::to_string))
-                            }
-                            _ => {}
+                        if m.is_kind("ai") {
+                            let id = m.id();
+                            let made = m.calls().into_iter();
+                            calls.extend(made.map(|(call, name, _)| (call, name, id.clone())));
+                        } else if m.is_kind("tool") {
+                            answered.extend(text_of(m.keys.tool_call_id).map(Cow::into_owned))
                         }
                     }
                     calls.retain(|(call, ..)| !answered.contains(call));
