@@ -86,7 +86,7 @@ fn normalize_in_place(v: &mut Value) {
 /// A constructor (`m`) flattened in place: its kwargs, normalised, after the head its class
 /// gives. `false` when `m` is no constructor (left as it is).
 fn flatten_in_place(m: &mut Map<String, Value>) -> bool {
-    let Some(((key, head), _)) = constructor_head(m) else {
+    let Some((key, head)) = constructor_head(m) else {
         return false;
     };
     let head = Value::String(head.to_string());
@@ -102,20 +102,19 @@ fn flatten_in_place(m: &mut Map<String, Value>) -> bool {
 }
 
 /// The head a constructor flattens under (its class's `type`, else `__type__` and the
-/// class) and its kwargs; `None` for any other object.
-fn constructor_head(m: &Map<String, Value>) -> Option<((&'static str, &str), &Value)> {
+/// class); `None` for any other object.
+fn constructor_head(m: &Map<String, Value>) -> Option<(&'static str, &str)> {
     if !(m.field("lc").is_some_and(|v| v == 1)
         && m.field("type").is_some_and(|t| t == "constructor"))
     {
         return None;
     }
     let kwargs = m.field("kwargs").filter(|k| k.is_object())?;
-    let class = lc_class(m)?;
-    let head = match constructor_type(class, kwargs.field_str("role")) {
+    let class = lc_class_of(m.field("id")?)?;
+    Some(match constructor_type(class, kwargs.field_str("role")) {
         Some(t) => ("type", t),
         None => ("__type__", class),
-    };
-    Some((head, kwargs))
+    })
 }
 
 /// The text normaliser's LangChain objects ([`normalized_text`]): message constructors
@@ -167,12 +166,7 @@ fn special_keys(m: &Map<String, Value>) -> (bool, bool) {
     (m.field("lc").is_some(), m.field("__lc_escaped__").is_some())
 }
 
-/// The class name of an lc-serialized object (`["langgraph","types","Interrupt"]` → `Interrupt`).
-pub fn lc_class(m: &Map<String, Value>) -> Option<&str> {
-    lc_class_of(m.field("id")?)
-}
-
-/// The class an lc object's `id` names.
+/// The class an lc object's `id` names (`["langgraph","types","Interrupt"]` → `Interrupt`).
 pub(crate) fn lc_class_of(id: &Value) -> Option<&str> {
     id.as_array()?.last()?.as_str()
 }
@@ -234,7 +228,7 @@ pub fn is_message(v: &Value) -> bool {
     match v {
         Value::Object(m) => {
             (m.contains_key("content") && (m.contains_key("type") || m.contains_key("role")))
-                || constructor_head(m).is_some_and(|((k, _), _)| k == "type")
+                || constructor_head(m).is_some_and(|(k, _)| k == "type")
         }
         _ => false,
     }
@@ -245,21 +239,13 @@ pub fn is_message(v: &Value) -> bool {
 pub fn content_text(content: &Value) -> String {
     match content {
         Value::String(s) => s.clone(),
-        Value::Array(blocks) => {
-            let mut out = String::new();
-            for b in blocks {
-                match b {
-                    Value::String(s) => out.push_str(s),
-                    Value::Object(o) if o.field_str("type") == Some("text") => {
-                        if let Some(t) = o.field_str("text") {
-                            out.push_str(t);
-                        }
-                    }
-                    _ => {}
-                }
-            }
-            out
-        }
+        Value::Array(blocks) => (blocks.iter())
+            .filter_map(|b| match b {
+                Value::String(s) => Some(s.as_str()),
+                Value::Object(o) if o.field_str("type") == Some("text") => o.field_str("text"),
+                _ => None,
+            })
+            .collect(),
         _ => String::new(),
     }
 }
@@ -513,17 +499,10 @@ impl<'a> Fields<'a> {
 
 /// Tool output as text: strings as they are, anything else as compact JSON.
 pub fn tool_content_text(content: &Value) -> String {
+    let text = content_text(content);
     match content {
-        Value::String(s) => s.clone(),
-        Value::Array(_) => {
-            let t = content_text(content);
-            if t.is_empty() {
-                content.to_string()
-            } else {
-                t
-            }
-        }
-        Value::Null => String::new(),
+        Value::Array(_) if text.is_empty() => content.to_string(),
+        Value::Null | Value::String(_) | Value::Array(_) => text,
         other => other.to_string(),
     }
 }
