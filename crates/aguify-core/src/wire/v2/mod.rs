@@ -263,20 +263,19 @@ impl Event {
     /// of an `events` stream part (`sse_event`: the SSE frame's name), read from the text its
     /// tree writes. `None` for a record of another kind.
     pub fn of_record(v: &Value, sse_event: Option<&str>) -> Option<Event> {
-        let base = |e: &str| e.split('|').next() == Some("events");
+        let part = |e: &str| e.split('|').next() == Some("events");
         let event = v.get("event").and_then(Value::as_str);
-        let payload = match (sse_event, event) {
-            (Some("events"), _) => v,
-            (Some(e), _) if base(e) => match event {
-                Some("events") => v.get("data").unwrap_or(v),
-                _ => v,
-            },
-            (Some(_), _) => return None,
-            (None, Some("events")) => v.get("data").unwrap_or(v),
-            (None, Some(e)) if e.starts_with("on_") || base(e) => v,
-            (None, _) => return None,
+        let read = match sse_event {
+            Some(e) => part(e),
+            None => event.is_some_and(|e| e.starts_with("on_") || part(e)),
         };
-        Event::of_tree(payload)
+        // A record `{"event":"events","data":…}` holds the event in its `data` (a frame named
+        // `events` holds it whole).
+        let payload = match event == Some("events") && sse_event != Some("events") {
+            true => v.get("data").unwrap_or(v),
+            false => v,
+        };
+        read.then(|| Event::of_tree(payload)).flatten()
     }
 
     /// The v2 event of a tree, read from the text it writes with `event` first (`data` is
