@@ -311,17 +311,10 @@ impl<R: BufRead> Framer<R> {
                 // Lines go from the reader's buffer straight into the batch's.
                 self.batch.read_line(&mut self.lines)
             } else {
-                let Framer {
-                    lines,
-                    file,
-                    framing,
-                    sse,
-                    ready,
-                    ..
-                } = self;
-                let line = lines.next_line();
+                let (framing, sse, ready) = (&mut self.framing, &mut self.sse, &mut self.ready);
+                let line = self.lines.next_line();
                 line.map(|raw| {
-                    raw.map(|raw| frame_line(raw, framing, sse, ready, file))
+                    raw.map(|raw| frame_line(raw, framing, sse, ready, &self.file))
                         .is_some()
                 })
             };

@@ -123,11 +123,7 @@ impl Lines {
                 });
                 match shared {
                     Ok(t) => frame_ndjson_line(t, origin),
-                    Err(bad) => Frame::Bad {
-                        origin,
-                        lines: 1,
-                        bad,
-                    },
+                    Err(bad) => Frame::of(Err(bad), origin, 1),
                 }
             })
             .collect()
