@@ -145,7 +145,7 @@ impl<'a> Keys<'a> {
             return own(self);
         }
         let lc = self.lc.is_some_and(|v| v.get() == "1");
-        let kind = text_of(self.kind.0);
+        let kind = lc.then(|| text_of(self.kind.0)).flatten();
         if self.escaped.0.is_some() || (lc && kind.as_deref() == Some("not_implemented")) {
             return None;
         }
@@ -181,12 +181,14 @@ impl<'a> Keys<'a> {
     }
 }
 
-/// The text of a string kept raw (`None`: another value).
+/// The text of a string kept raw (`None`: another value): what is between its quotes, unless
+/// it has an escape.
 pub(super) fn text_of(raw: Option<&RawValue>) -> Option<Cow<'_, str>> {
     let raw = raw?.get();
-    match from::<&str>(raw) {
-        Some(text) => Some(Cow::Borrowed(text)),
-        None => from::<String>(raw).map(Cow::Owned),
+    let text = raw.strip_prefix('"')?.strip_suffix('"')?;
+    match memchr::memchr(b'\\', text.as_bytes()) {
+        None => Some(Cow::Borrowed(text)),
+        Some(_) => from::<String>(raw).map(Cow::Owned),
     }
 }
 

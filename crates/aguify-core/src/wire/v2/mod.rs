@@ -611,6 +611,19 @@ mod tests {
     use super::*;
     use serde_json::json;
 
+    /// A string kept raw reads as its text, borrowed unless it has an escape; another value
+    /// has none.
+    #[test]
+    fn a_raw_string_is_read_as_its_text() {
+        let raw = |t: &'static str| Some(serde_json::from_str::<&RawValue>(t).expect("json"));
+        assert!(matches!(text_of(raw(r#""ai""#)), Some(Cow::Borrowed("ai"))));
+        assert_eq!(text_of(raw(r#""a\u0069\"""#)).as_deref(), Some("ai\""));
+        for other in ["1", "null", "{}", r#"["a"]"#] {
+            assert_eq!(text_of(raw(other)), None, "{other}");
+        }
+        assert_eq!(text_of(None), None);
+    }
+
     #[test]
     fn read_whatever_the_text() {
         for line in [
