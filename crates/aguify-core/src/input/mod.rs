@@ -33,6 +33,13 @@ pub struct Origin {
     pub line: u64,
 }
 
+impl Origin {
+    pub(crate) fn at(file: &Arc<str>, line: u64) -> Origin {
+        let file = file.clone();
+        Origin { file, line }
+    }
+}
+
 impl std::fmt::Display for Origin {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "{}:{}", self.file, self.line)
@@ -99,7 +106,7 @@ impl Record {
         // A line of a typed kind keeps its typed read; its tree is parsed only if asked for.
         // Its whitespace and key order do not change the path (Python's `json.dumps` writes
         // `{"type": "event", …}`).
-        let as_v2 = sse_event.is_none() && starts_as_v2(&text);
+        let as_v2 = sse_event.is_none() && opens_with(&text, &V2_OPENING);
         let v3 = may_be_v3(&text, as_v2).then(|| crate::wire::v3::Event::read(&text));
         let v3 = v3.flatten();
         let v2 = (v3.is_none() && as_v2).then(|| crate::wire::v2::Event::read(&text));
@@ -304,17 +311,10 @@ impl<R: BufRead> Framer<R> {
                 // Lines go from the reader's buffer straight into the batch's.
                 self.batch.read_line(&mut self.lines)
             } else {
-                let Framer {
-                    lines,
-                    file,
-                    framing,
-                    sse,
-                    ready,
-                    ..
-                } = self;
-                let line = lines.next_line();
+                let (framing, sse, ready) = (&mut self.framing, &mut self.sse, &mut self.ready);
+                let line = self.lines.next_line();
                 line.map(|raw| {
-                    raw.map(|raw| frame_line(raw, framing, sse, ready, file))
+                    raw.map(|raw| frame_line(raw, framing, sse, ready, &self.file))
                         .is_some()
                 })
             };
@@ -345,10 +345,7 @@ fn frame_line(
     ready: &mut VecDeque<Frame>,
     file: &Arc<str>,
 ) {
-    let origin = Origin {
-        file: file.clone(),
-        line: raw.number,
-    };
+    let origin = Origin::at(file, raw.number);
     let text = match raw.text {
         Ok(text) => text,
         Err(message) => return ready.push_back(Frame::of(Err(message), origin, 1)),
@@ -395,16 +392,11 @@ where
     Frame::of(read, origin, 1)
 }
 
-/// How a v2 event's line opens: its first key `event`, its value starting `on_`.
+/// How a v2 event's line opens: its first key `event`, its value starting `on_` (whitespace
+/// allowed between the tokens, as Python's `json.dumps` writes them).
 const V2_OPENING: [&str; 4] = ["{", r#""event""#, ":", r#""on_"#];
 /// How a v3 event's line opens: `{"type":"event"`.
 const V3_OPENING: [&str; 4] = ["{", r#""type""#, ":", r#""event""#];
-
-/// Whether `text` opens as a v2 event ([`V2_OPENING`], whitespace allowed between the tokens,
-/// as Python's `json.dumps` writes them).
-fn starts_as_v2(text: &str) -> bool {
-    opens_with(text, &V2_OPENING)
-}
 
 /// Whether `text` may be a v3 event, to be read typed: it opens as one ([`V3_OPENING`],
 /// whitespace allowed between the tokens), or it is no v2 event and has a `"method"` key

@@ -117,20 +117,13 @@ impl Lines {
         lines
             .into_iter()
             .map(|(line, span)| {
-                let origin = Origin {
-                    file: file.clone(),
-                    line,
-                };
+                let origin = Origin::at(file, line);
                 let shared = span.and_then(|r| {
                     RecordText::shared(&text, r).ok_or_else(|| "line lost in its batch".into())
                 });
                 match shared {
                     Ok(t) => frame_ndjson_line(t, origin),
-                    Err(bad) => Frame::Bad {
-                        origin,
-                        lines: 1,
-                        bad,
-                    },
+                    Err(bad) => Frame::of(Err(bad), origin, 1),
                 }
             })
             .collect()

@@ -123,18 +123,12 @@ impl SseFramer {
             // Only the blank separator line itself (nothing to count when a bare-CR line
             // already gave its count to an earlier frame).
             return (lines > 0).then(|| Frame::Ignored {
-                origin: Origin {
-                    file: file.clone(),
-                    line: at_line,
-                },
+                origin: Origin::at(file, at_line),
                 lines,
                 reason: "SSE frame separator",
             });
         };
-        let origin = Origin {
-            file: file.clone(),
-            line: field_line.unwrap_or(first),
-        };
+        let origin = Origin::at(file, field_line.unwrap_or(first));
         let read = match (oversized, data, stray) {
             (Some(bytes), ..) => Err(super::lines::too_long(
                 "SSE frame's data is",

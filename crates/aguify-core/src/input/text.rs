@@ -56,10 +56,7 @@ impl From<&str> for RecordText {
 
 impl From<std::borrow::Cow<'_, str>> for RecordText {
     fn from(s: std::borrow::Cow<'_, str>) -> Self {
-        match s {
-            std::borrow::Cow::Borrowed(s) => s.into(),
-            std::borrow::Cow::Owned(s) => s.into(),
-        }
+        RecordText(Repr::Own(s.into()))
     }
 }
 

@@ -86,7 +86,7 @@ fn normalize_in_place(v: &mut Value) {
 /// A constructor (`m`) flattened in place: its kwargs, normalised, after the head its class
 /// gives. `false` when `m` is no constructor (left as it is).
 fn flatten_in_place(m: &mut Map<String, Value>) -> bool {
-    let Some(((key, head), _)) = constructor_head(m) else {
+    let Some((key, head)) = constructor_head(m) else {
         return false;
     };
     let head = Value::String(head.to_string());
@@ -102,20 +102,19 @@ fn flatten_in_place(m: &mut Map<String, Value>) -> bool {
 }
 
 /// The head a constructor flattens under (its class's `type`, else `__type__` and the
-/// class) and its kwargs; `None` for any other object.
-fn constructor_head(m: &Map<String, Value>) -> Option<((&'static str, &str), &Value)> {
+/// class); `None` for any other object.
+fn constructor_head(m: &Map<String, Value>) -> Option<(&'static str, &str)> {
     if !(m.field("lc").is_some_and(|v| v == 1)
         && m.field("type").is_some_and(|t| t == "constructor"))
     {
         return None;
     }
     let kwargs = m.field("kwargs").filter(|k| k.is_object())?;
-    let class = lc_class(m)?;
-    let head = match constructor_type(class, kwargs.field_str("role")) {
+    let class = lc_class_of(m.field("id")?)?;
+    Some(match constructor_type(class, kwargs.field_str("role")) {
         Some(t) => ("type", t),
         None => ("__type__", class),
-    };
-    Some((head, kwargs))
+    })
 }
 
 /// The text normaliser's LangChain objects ([`normalized_text`]): message constructors
@@ -167,12 +166,7 @@ fn special_keys(m: &Map<String, Value>) -> (bool, bool) {
     (m.field("lc").is_some(), m.field("__lc_escaped__").is_some())
 }
 
-/// The class name of an lc-serialized object (`["langgraph","types","Interrupt"]` → `Interrupt`).
-pub fn lc_class(m: &Map<String, Value>) -> Option<&str> {
-    lc_class_of(m.field("id")?)
-}
-
-/// The class an lc object's `id` names.
+/// The class an lc object's `id` names (`["langgraph","types","Interrupt"]` → `Interrupt`).
 pub(crate) fn lc_class_of(id: &Value) -> Option<&str> {
     id.as_array()?.last()?.as_str()
 }
@@ -234,7 +228,7 @@ pub fn is_message(v: &Value) -> bool {
     match v {
         Value::Object(m) => {
             (m.contains_key("content") && (m.contains_key("type") || m.contains_key("role")))
-                || constructor_head(m).is_some_and(|((k, _), _)| k == "type")
+                || constructor_head(m).is_some_and(|(k, _)| k == "type")
         }
         _ => false,
     }
@@ -245,21 +239,13 @@ pub fn is_message(v: &Value) -> bool {
 pub fn content_text(content: &Value) -> String {
     match content {
         Value::String(s) => s.clone(),
-        Value::Array(blocks) => {
-            let mut out = String::new();
-            for b in blocks {
-                match b {
-                    Value::String(s) => out.push_str(s),
-                    Value::Object(o) if o.field_str("type") == Some("text") => {
-                        if let Some(t) = o.field_str("text") {
-                            out.push_str(t);
-                        }
-                    }
-                    _ => {}
-                }
-            }
-            out
-        }
+        Value::Array(blocks) => (blocks.iter())
+            .filter_map(|b| match b {
+                Value::String(s) => Some(s.as_str()),
+                Value::Object(o) if o.field_str("type") == Some("text") => o.field_str("text"),
+                _ => None,
+            })
+            .collect(),
         _ => String::new(),
     }
 }
@@ -467,19 +453,16 @@ impl<'a> Fields<'a> {
     pub(crate) fn agui_item(&self, i: usize, answers: Option<&str>) -> Option<Value> {
         let kind = kind_of(self.kind_text()?);
         let id = self.id_or(|| format!("msg-{i}"));
-        let mut out = Map::new();
-        out.insert("id".into(), Value::String(id.clone()));
-        match kind {
+        Some(match kind {
             "human" | "system" => {
                 let role = if kind == "human" { "user" } else { "system" };
-                out.insert("role".into(), role.into());
-                out.insert("content".into(), Value::String(content_text(self.content())));
+                json!({"id": id, "role": role, "content": content_text(self.content())})
             }
             "ai" => {
-                out.insert("role".into(), "assistant".into());
+                let mut out = json!({"id": id, "role": "assistant"});
                 let text = content_text(self.content());
                 if !text.is_empty() {
-                    out.insert("content".into(), Value::String(text));
+                    out["content"] = Value::String(text);
                 }
                 let calls = self
                     .tool_calls
@@ -492,8 +475,9 @@ impl<'a> Fields<'a> {
                             json!({"id": id, "type": "function", "function": {"name": name, "arguments": args}})
                         })
                         .collect();
-                    out.insert("toolCalls".into(), Value::Array(calls));
+                    out["toolCalls"] = Value::Array(calls);
                 }
+                out
             }
             "tool" => {
                 let call_id = match self.tool_call_id() {
@@ -501,32 +485,24 @@ impl<'a> Fields<'a> {
                     None => answers?.to_string(),
                 };
                 let content = tool_content_text(self.content());
-                out.insert("role".into(), "tool".into());
-                out.insert("content".into(), Value::String(content.clone()));
-                out.insert("toolCallId".into(), Value::String(call_id));
-                if str_of(&self.status) == Some("error") {
-                    out.insert("error".into(), Value::String(content));
+                let error = (str_of(&self.status) == Some("error")).then(|| content.clone());
+                let mut out = json!({"id": id, "role": "tool", "content": content, "toolCallId": call_id});
+                if let Some(error) = error {
+                    out["error"] = Value::String(error);
                 }
+                out
             }
             _ => return None,
-        }
-        Some(Value::Object(out))
+        })
     }
 }
 
 /// Tool output as text: strings as they are, anything else as compact JSON.
 pub fn tool_content_text(content: &Value) -> String {
+    let text = content_text(content);
     match content {
-        Value::String(s) => s.clone(),
-        Value::Array(_) => {
-            let t = content_text(content);
-            if t.is_empty() {
-                content.to_string()
-            } else {
-                t
-            }
-        }
-        Value::Null => String::new(),
+        Value::Array(_) if text.is_empty() => content.to_string(),
+        Value::Null | Value::String(_) | Value::Array(_) => text,
         other => other.to_string(),
     }
 }

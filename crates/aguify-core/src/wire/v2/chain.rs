@@ -86,9 +86,10 @@ pub(super) enum Holder<'a> {
 pub(super) struct Keys<'a> {
     #[serde(borrow)]
     pub(super) lc: Option<&'a RawValue>,
-    #[serde(rename = "type")]
-    pub(super) kind: Present<Lenient<Word>>,
-    pub(super) role: Present<Lenient<Word>>,
+    #[serde(rename = "type", borrow)]
+    pub(super) kind: Present<&'a RawValue>,
+    #[serde(borrow)]
+    pub(super) role: Present<&'a RawValue>,
     #[serde(borrow)]
     pub(super) id: Option<&'a RawValue>,
     #[serde(borrow)]
@@ -100,8 +101,10 @@ pub(super) struct Keys<'a> {
     #[serde(borrow)]
     pub(super) kwargs: Option<Lenient<Holder<'a>>>,
     pub(super) tool_calls: Present<Value>,
-    pub(super) tool_call_id: Lenient<Word>,
-    pub(super) name: Lenient<Word>,
+    #[serde(borrow)]
+    pub(super) tool_call_id: Option<&'a RawValue>,
+    #[serde(borrow)]
+    pub(super) name: Option<&'a RawValue>,
     pub(super) args: Present<Value>,
     #[serde(borrow)]
     pub(super) messages: Present<Lenient<Holder<'a>>>,
@@ -117,29 +120,24 @@ pub(super) struct Keys<'a> {
 /// (or `__type__`) its class gives.
 pub(super) struct Flat<'a> {
     pub(super) keys: Keys<'a>,
-    pub(super) head: Head,
+    /// Its `type` when a string: its own, or a constructor's message class's (none for a
+    /// constructor of another class, which gets `__type__`).
+    pub(super) type_text: Option<Cow<'a, str>>,
+    /// Whether it has a `type` (of any value).
+    typed: bool,
     /// Whether its values are read normalised (not when read of a normalised tree's text).
     pub(super) normalise: bool,
-}
-
-/// The `type` of a [`Flat`] object.
-pub(super) enum Head {
-    /// Its own.
-    Own,
-    /// A constructor's message class's.
-    Type(String),
-    /// None: a constructor of another class (`__type__`).
-    Class,
 }
 
 impl<'a> Keys<'a> {
     /// The object normalising makes of this one (`normalised`: this one); `None` when it
     /// makes another value of it (an escaped dict, a Python repr).
     pub(super) fn flat(self, normalised: bool) -> Option<Flat<'a>> {
-        let own = |keys| {
+        let own = |keys: Keys<'a>| {
             Some(Flat {
+                type_text: text_of(keys.kind.0),
+                typed: keys.kind.0.is_some(),
                 keys,
-                head: Head::Own,
                 normalise: !normalised,
             })
         };
@@ -147,27 +145,26 @@ impl<'a> Keys<'a> {
             return own(self);
         }
         let lc = self.lc.is_some_and(|v| v.get() == "1");
-        let kind = self.kind.0.as_ref().and_then(Lenient::text);
-        if self.escaped.0.is_some() || (lc && kind == Some("not_implemented")) {
+        let kind = lc.then(|| text_of(self.kind.0)).flatten();
+        if self.escaped.0.is_some() || (lc && kind.as_deref() == Some("not_implemented")) {
             return None;
         }
-        let class = match lc && kind == Some("constructor") {
+        let class = match lc && kind.as_deref() == Some("constructor") {
             true => self.id.and_then(class_of),
             false => None,
         };
         match (class, self.kwargs) {
             (Some(class), Some(Lenient(Some(Holder::Object(kwargs))))) => {
-                let role = kwargs.role.0.as_ref().and_then(Lenient::text);
                 if !kwargs.plain() {
                     return None;
                 }
-                let head = match lc::constructor_type(&class, role) {
-                    Some(t) => Head::Type(t.to_string()),
-                    None => Head::Class,
-                };
+                let role = text_of(kwargs.role.0);
+                let head = lc::constructor_type(&class, role.as_deref());
+                let type_text = head.map(|t| Cow::Owned(t.to_string()));
                 Some(Flat {
                     keys: *kwargs,
-                    head,
+                    typed: type_text.is_some(),
+                    type_text,
                     normalise: true,
                 })
             }
@@ -179,50 +176,43 @@ impl<'a> Keys<'a> {
 
     /// Whether no key read as a string holds an object (which may normalise to a string).
     pub(super) fn plain(&self) -> bool {
-        let words = [self.kind.0.as_ref(), self.role.0.as_ref()];
-        let words = words
-            .into_iter()
-            .flatten()
-            .chain([&self.tool_call_id, &self.name]);
-        let object = |w: &Lenient<Word>| matches!(w.0, Some(Word::Object));
-        !words.into_iter().any(object) && !self.id.is_some_and(|id| id.get().starts_with('{'))
+        let words = [self.kind.0, self.role.0, self.id, self.tool_call_id, self.name];
+        !words.into_iter().flatten().any(|w| w.get().starts_with('{'))
+    }
+}
+
+/// The text of a string kept raw (`None`: another value): what is between its quotes, unless
+/// it has an escape.
+pub(super) fn text_of(raw: Option<&RawValue>) -> Option<Cow<'_, str>> {
+    let raw = raw?.get();
+    let text = raw.strip_prefix('"')?.strip_suffix('"')?;
+    match memchr::memchr(b'\\', text.as_bytes()) {
+        None => Some(Cow::Borrowed(text)),
+        Some(_) => from::<String>(raw).map(Cow::Owned),
     }
 }
 
 /// The class an lc object's `id` list ends with.
 pub(super) fn class_of(id: &RawValue) -> Option<String> {
     let id = from::<Vec<&RawValue>>(id.get())?;
-    from::<Text>(id.last()?.get())?.0
+    text_of(id.last().copied()).map(Cow::into_owned)
 }
 
 impl Flat<'_> {
-    /// `type`, when a string.
-    pub(super) fn type_text(&self) -> Option<&str> {
-        match &self.head {
-            Head::Own => self.keys.kind.0.as_ref().and_then(Lenient::text),
-            Head::Type(t) => Some(t),
-            Head::Class => None,
-        }
-    }
-
-    /// The message kind (`lc::message_kind`).
-    pub(super) fn kind(&self) -> Option<&str> {
-        let role = || self.keys.role.0.as_ref().and_then(Lenient::text);
-        self.type_text().or_else(role).map(lc::kind_of)
+    /// Whether it is a message of `kind` (`lc::message_kind`).
+    pub(super) fn is_kind(&self, kind: &str) -> bool {
+        let role = || text_of(self.keys.role.0);
+        let text = self.type_text.clone().or_else(role);
+        text.is_some_and(|t| lc::kind_of(&t) == kind)
     }
 
     /// Whether it is a message (`lc::is_message`).
     pub(super) fn is_message(&self) -> bool {
-        let typed = match self.head {
-            Head::Own => self.keys.kind.0.is_some(),
-            Head::Type(_) => true,
-            Head::Class => false,
-        };
-        self.keys.content.0.is_some() && (typed || self.keys.role.0.is_some())
+        self.keys.content.0.is_some() && (self.typed || self.keys.role.0.is_some())
     }
 
     pub(super) fn id(&self) -> Option<String> {
-        from::<Text>(self.keys.id?.get())?.0
+        text_of(self.keys.id).map(Cow::into_owned)
     }
 
     /// A value of its keys as normalising leaves it.
@@ -256,7 +246,7 @@ impl Flat<'_> {
     /// or else its `update`'s (`None`: read again normalised).
     pub(super) fn calls_in(mut self, out: &mut Vec<MessageCalls>) -> Option<()> {
         if self.is_message() {
-            if self.kind() == Some("ai") {
+            if self.is_kind("ai") {
                 let calls = self.calls();
                 if !calls.is_empty() {
                     out.push(MessageCalls {

@@ -10,6 +10,8 @@
 //! text their tree writes; a chain's `data` or a model's chunk that LangChain-normalising makes
 //! another value of (an escaped dict, a Python repr) from its normalised tree written back.
 
+use std::borrow::Cow;
+
 use serde::de::{IgnoredAny, MapAccess, SeqAccess};
 use serde::Deserialize;
 use serde_json::value::RawValue;
@@ -114,32 +116,6 @@ pub struct StepInput {
     /// Its `messages` read as a state's ([`State`]), when it is a state whose first entry is
     /// that list: the conversation so far.
     pub messages: Option<Vec<std::sync::Arc<crate::wire::state::SharedJson>>>,
-}
-
-/// A string field of an object read before it is normalised: an object there may normalise
-/// to a string (an escaped one), so the read of the object declines ([`Keys::flat`]).
-enum Word {
-    Text(String),
-    Object,
-}
-
-impl<'de> Shape<'de> for Word {
-    fn of_str(s: &str) -> Option<Self> {
-        Some(Word::Text(s.to_string()))
-    }
-    fn of_map<M: MapAccess<'de>>(mut m: M) -> Result<Option<Self>, M::Error> {
-        while m.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
-        Ok(Some(Word::Object))
-    }
-}
-
-impl Lenient<Word> {
-    fn text(&self) -> Option<&str> {
-        match &self.0 {
-            Some(Word::Text(s)) => Some(s),
-            _ => None,
-        }
-    }
 }
 
 impl<'de: 'a, 'a> Shape<'de> for Holder<'a> {
@@ -287,20 +263,19 @@ impl Event {
     /// of an `events` stream part (`sse_event`: the SSE frame's name), read from the text its
     /// tree writes. `None` for a record of another kind.
     pub fn of_record(v: &Value, sse_event: Option<&str>) -> Option<Event> {
-        let base = |e: &str| e.split('|').next() == Some("events");
+        let part = |e: &str| e.split('|').next() == Some("events");
         let event = v.get("event").and_then(Value::as_str);
-        let payload = match (sse_event, event) {
-            (Some("events"), _) => v,
-            (Some(e), _) if base(e) => match event {
-                Some("events") => v.get("data").unwrap_or(v),
-                _ => v,
-            },
-            (Some(_), _) => return None,
-            (None, Some("events")) => v.get("data").unwrap_or(v),
-            (None, Some(e)) if e.starts_with("on_") || base(e) => v,
-            (None, _) => return None,
+        let read = match sse_event {
+            Some(e) => part(e),
+            None => event.is_some_and(|e| e.starts_with("on_") || part(e)),
         };
-        Event::of_tree(payload)
+        // A record `{"event":"events","data":…}` holds the event in its `data` (a frame named
+        // `events` holds it whole).
+        let payload = match event == Some("events") && sse_event != Some("events") {
+            true => v.get("data").unwrap_or(v),
+            false => v,
+        };
+        read.then(|| Event::of_tree(payload)).flatten()
     }
 
     /// The v2 event of a tree, read from the text it writes with `event` first (`data` is
@@ -540,11 +515,11 @@ impl StepInput {
                 for item in items {
                     let Holder::Object(keys) = item else { continue };
                     let c = keys.flat(normalised)?;
-                    if c.type_text() != Some("tool_call") {
+                    if c.type_text.as_deref() != Some("tool_call") {
                         continue;
                     }
-                    if let (Some(id), Some(name)) = (c.id(), c.keys.name.text()) {
-                        let name = name.to_string();
+                    if let (Some(id), Some(name)) = (c.id(), text_of(c.keys.name)) {
+                        let name = name.into_owned();
                         let args = c.keys.args.0.clone().map(|a| c.normal(a).to_string());
                         input.send.push((id, name, args.unwrap_or_default()));
                     }
@@ -565,16 +540,12 @@ impl StepInput {
                     for m in list {
                         let Holder::Object(m) = m else { continue };
                         let mut m = m.flat(normalised)?;
-                        match m.kind() {
-                            Some("ai") => {
-                                let id = m.id();
-                                let made = m.calls().into_iter();
-                                calls.extend(made.map(|(call, name, _)| (call, name, id.clone())));
-                            }
-                            Some("tool") => {
-                                answered.extend(m.keys.tool_call_id.text().map(str::to_string))
-                            }
-                            _ => {}
+                        if m.is_kind("ai") {
+                            let id = m.id();
+                            let made = m.calls().into_iter();
+                            calls.extend(made.map(|(call, name, _)| (call, name, id.clone())));
+                        } else if m.is_kind("tool") {
+                            answered.extend(text_of(m.keys.tool_call_id).map(Cow::into_owned))
                         }
                     }
                     calls.retain(|(call, ..)| !answered.contains(call));
@@ -639,6 +610,19 @@ impl MessageChunk {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    /// A string kept raw reads as its text, borrowed unless it has an escape; another value
+    /// has none.
+    #[test]
+    fn a_raw_string_is_read_as_its_text() {
+        let raw = |t: &'static str| Some(serde_json::from_str::<&RawValue>(t).expect("json"));
+        assert!(matches!(text_of(raw(r#""ai""#)), Some(Cow::Borrowed("ai"))));
+        assert_eq!(text_of(raw(r#""a\u0069\"""#)).as_deref(), Some("ai\""));
+        for other in ["1", "null", "{}", r#"["a"]"#] {
+            assert_eq!(text_of(raw(other)), None, "{other}");
+        }
+        assert_eq!(text_of(None), None);
+    }
 
     #[test]
     fn read_whatever_the_text() {
