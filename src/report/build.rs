@@ -1,15 +1,18 @@
 //! The report's data built from what the other parts already worked out: the timeline's runs
 //! and entries, `explain`'s diagnoses, the checker's findings, plus what
-//! [`super::collect`] kept (states, user messages, resumes, model calls).
+//! [`super::collect`] kept (states, user messages, model calls).
 
 use std::collections::{BTreeMap, HashMap};
 
-use super::collect::{Collected, ModelCall, ResumeView, RunStates};
+use serde_json::Value;
+
+use super::collect::{Collected, ModelCall, RunStates};
 use super::lanes;
 use super::model::{Axis, Bar, Detail, FindingView, Item, Limits, Outcome, Report, RuleCount, Run};
-use super::text::{clipped, payload, Clipped};
+use super::text::{clipped, payload, pretty_value, Clipped};
 use crate::check::{rules, Finding, Severity};
 use crate::explain;
+use crate::text::str_of;
 use crate::timeline::render::{self, count, ms, one_line};
 use crate::timeline::{self, Entry, Line, RunSummary, TimelineBuilder};
 
@@ -27,6 +30,8 @@ const REASONING_BYTES: usize = 8 << 10;
 const TOOL_BYTES: usize = 6 << 10;
 /// Findings shown per item (the rest counted in the run's header).
 const ITEM_FINDINGS: usize = 20;
+/// Bytes of a resume or interrupt payload shown.
+const PAYLOAD_BYTES: usize = 4 * 1024;
 
 /// What the report is built from.
 pub struct Sources<'a> {
@@ -180,7 +185,7 @@ pub fn build(src: &Sources<'_>) -> Report {
     let runs = src.timeline.runs();
     let mut limits = src.limits;
     let placed = Placed::new(src.findings, entries, runs);
-    let links = Links::new(runs, &src.collected.resumes);
+    let links = Links::new(src.timeline);
     // Each run's diagnosis, by the run's index (one map, not a scan per run).
     let mut diagnoses = HashMap::new();
     for x in &src.explained.explained {
@@ -219,10 +224,7 @@ pub fn build(src: &Sources<'_>) -> Report {
             reasoning: run.reasoning,
             tokens: run.tokens,
             duration_ms: run.duration_ms(),
-            resumes: match src.timeline.run_entries(i).first().map(|e| &e.line) {
-                Some(Line::RunStart { resumes, .. }) => *resumes,
-                _ => 0,
-            },
+            resumes: resumes(src.timeline.run_entries(i)).len(),
             errors,
             warnings,
             diagnosis,
@@ -256,20 +258,19 @@ struct Links<'a> {
 
 impl<'a> Links<'a> {
     /// Which run resumed which interrupt, and which run raised it.
-    fn new(runs: &'a [RunSummary], resumes: &'a [(u64, ResumeView)]) -> Self {
+    fn new(timeline: &'a TimelineBuilder) -> Self {
         let mut links = Links {
             resumed_by: HashMap::new(),
             raised_in: HashMap::new(),
         };
-        for (idx, r) in resumes {
-            let run = runs
-                .partition_point(|r| r.first_event <= *idx)
-                .checked_sub(1);
-            if let Some(run) = run {
-                links
-                    .resumed_by
-                    .entry(r.interrupt_id.as_str())
-                    .or_insert(run);
+        let runs = timeline.runs();
+        for i in 0..runs.len() {
+            for r in resumes(timeline.run_entries(i)) {
+                let id = r
+                    .get("interruptId")
+                    .and_then(Value::as_str)
+                    .unwrap_or_default();
+                links.resumed_by.entry(id).or_insert(i);
             }
         }
         for (i, run) in runs.iter().enumerate() {
@@ -281,6 +282,25 @@ impl<'a> Links<'a> {
         }
         links
     }
+}
+
+/// The `resume` entries of the input of a run's RUN_STARTED (its first entry).
+fn resumes(entries: &[Entry]) -> &[Value] {
+    match entries.first().map(|e| &e.line) {
+        Some(Line::RunStart { resumes, .. }) => resumes,
+        _ => &[],
+    }
+}
+
+/// The payload an interrupt carries: its `metadata.payload`, else its `value`, else itself.
+fn interrupt_payload(v: &Value) -> &Value {
+    let payload = v.get("metadata").and_then(|m| m.get("payload"));
+    payload.or_else(|| v.get("value")).unwrap_or(v)
+}
+
+/// A JSON value pretty-printed as a payload is shown (within [`PAYLOAD_BYTES`]).
+fn shown_payload(v: &Value) -> Clipped {
+    Clipped::json(pretty_value(v, PAYLOAD_BYTES).text)
 }
 
 /// Where on the run's axis an event is.
@@ -357,18 +377,16 @@ fn detail(
 
     let mut items: Vec<Item> = Vec::new();
     // What started the run: the resumes, then the user's new messages.
-    for (_, rv) in timeline::in_events(&src.collected.resumes, |r| r.0, first_event, next_event) {
+    for r in resumes(entries) {
+        let id = str_of(r, "interruptId").unwrap_or_default();
         items.push(Item {
             kind: "resume",
             at: run.origin.to_string(),
             ms: clock.ms.then_some(0),
-            id: Some(rv.interrupt_id.clone()),
-            status: Some(rv.status.clone()),
-            text: rv.payload.clone().map(Clipped::json),
-            link: links
-                .raised_in
-                .get(rv.interrupt_id.as_str())
-                .map(|&i| i + 1),
+            link: links.raised_in.get(id.as_str()).map(|&i| i + 1),
+            id: Some(id),
+            status: Some(str_of(r, "status").unwrap_or_default()),
+            text: r.get("payload").map(shown_payload),
             ..Item::default()
         });
     }
@@ -386,7 +404,6 @@ fn detail(
     let mut cx = ItemCx {
         budget,
         states,
-        payloads: &src.collected.interrupt_payloads,
         links,
         has_error: entries.iter().any(|x| matches!(x.line, Line::Error { .. })),
     };
@@ -457,7 +474,6 @@ fn findings_without_item(items: &mut Vec<Item>, findings: Vec<FindingView>, e: &
 struct ItemCx<'a> {
     budget: Budget,
     states: Option<&'a RunStates>,
-    payloads: &'a HashMap<String, String>,
     links: &'a Links<'a>,
     /// The run has a run error item (its end item does not repeat the message).
     has_error: bool,
@@ -538,12 +554,13 @@ fn entry_item(e: &Entry, cx: &mut ItemCx<'_>) -> Option<(Item, Option<BarSpec>)>
             id,
             reason,
             message,
+            value,
         } => {
             item.kind = "interrupt";
             item.id = Some(id.clone());
             item.name = Some(reason.clone());
             item.text = message.as_ref().map(|m| clipped(m, 2000));
-            item.args = cx.payloads.get(id).cloned().map(Clipped::json);
+            item.args = Some(shown_payload(interrupt_payload(value)));
             item.link = cx.links.resumed_by.get(id.as_str()).map(|&i| i + 1);
             bar = Some((0, "interrupt", format!("interrupt: {reason}")));
         }

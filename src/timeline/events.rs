@@ -8,7 +8,7 @@ impl TimelineBuilder {
         let ts = ev.timestamp();
         if !matches!(ev, Event::RunStarted { .. }) {
             if self.run.is_none() {
-                self.start_run(None, None, 0, At::new(ts, origin));
+                self.start_run(None, None, Vec::new(), At::new(ts, origin));
             }
             self.count(|run| {
                 run.events += 1;
@@ -40,13 +40,16 @@ impl TimelineBuilder {
                 input,
                 ..
             } => {
-                let resumes = input.as_ref().map_or(0, |i| list_of(i, "resume").len());
+                let resumes = input
+                    .as_ref()
+                    .map_or(&[][..], |i| list_of(i, "resume"))
+                    .to_vec();
                 let mut thread = given(thread_id);
                 // Several files are one thread for the mapper; a file that records no thread
                 // id and resumes nothing is not shown under the thread of the file before.
                 if self.runs.last().is_some_and(|prev| {
                     prev.origin.file != at.origin.file
-                        && resumes == 0
+                        && resumes.is_empty()
                         && prev.thread_id == thread
                         && !self.thread_recorded.contains(&at.origin.file)
                 }) {
@@ -303,6 +306,7 @@ impl TimelineBuilder {
                         id,
                         reason,
                         message,
+                        value: i.clone(),
                     };
                     self.push(Kind::Interrupt, line, 1, at, true);
                 }

@@ -211,8 +211,8 @@ impl Renderer {
                 if let Some(t) = thread_id {
                     detail(&mut v, Paint::Plain, format!("thread {}", self.id(t)));
                 }
-                if *resumes > 0 {
-                    let resumes = format!("resumes {}", count(*resumes, "interrupt"));
+                if !resumes.is_empty() {
+                    let resumes = format!("resumes {}", count(resumes.len(), "interrupt"));
                     dotted(
                         &mut v,
                         piece(Fit::Status, Paint::Kind(Kind::Interrupt), resumes),
@@ -275,6 +275,7 @@ impl Renderer {
                 id,
                 reason,
                 message,
+                ..
             } => {
                 v.push(seg(Paint::Strong(k), "⏸ interrupt "));
                 v.push(piece(Fit::Id, Paint::Strong(k), self.id(id)));
