@@ -10,7 +10,7 @@ use super::collect::{Collected, ModelCall, RunStates};
 use super::lanes;
 use super::model::{Axis, Bar, Detail, FindingView, Item, Limits, Outcome, Report, RuleCount, Run};
 use super::text::{clipped, payload, pretty_value, Clipped};
-use crate::check::{rules, Finding, Severity};
+use crate::check::{self, rules, Finding, Severity};
 use crate::explain;
 use crate::text::str_of;
 use crate::timeline::render::{self, count, ms, one_line};
@@ -38,6 +38,8 @@ pub struct Sources<'a> {
     pub timeline: &'a TimelineBuilder,
     pub explained: &'a explain::Report,
     pub findings: &'a [Finding],
+    /// Every finding, counted by rule.
+    pub rule_counts: &'a [check::RuleCount],
     pub collected: &'a Collected,
     pub inputs: Vec<String>,
     pub limits: Limits,
@@ -123,15 +125,13 @@ impl Budget {
     }
 }
 
-/// The findings by where they are shown, and their counts per run and per rule.
+/// The findings by where they are shown, and their counts per run.
 #[derive(Default)]
 struct Placed<'a> {
     at_entry: HashMap<usize, Vec<&'a Finding>>,
     loose: Vec<FindingView>,
     /// Run index → (errors, warnings).
     per_run: HashMap<usize, (u64, u64)>,
-    /// Rule → (its highest severity, findings).
-    by_rule: BTreeMap<&'static str, (Severity, u64)>,
 }
 
 impl<'a> Placed<'a> {
@@ -139,9 +139,6 @@ impl<'a> Placed<'a> {
         let mut p = Placed::default();
         let by_line = ByLine::new(entries);
         for f in findings {
-            let c = p.by_rule.entry(f.rule).or_insert((f.severity, 0));
-            c.1 += 1;
-            c.0 = c.0.max(f.severity);
             match place(f, entries, &by_line, runs) {
                 Some((r, e)) => {
                     p.at_entry.entry(e).or_default().push(f);
@@ -156,27 +153,24 @@ impl<'a> Placed<'a> {
         }
         p
     }
+}
 
-    /// Findings per rule, most first, and the explanation and fix of each rule that fired.
-    fn rules(&self) -> (Vec<RuleCount>, BTreeMap<&'static str, &'static rules::Rule>) {
-        let mut counts: Vec<RuleCount> = self
-            .by_rule
-            .iter()
-            .map(|(id, (sev, n))| RuleCount {
-                rule: id,
-                severity: sev.as_str(),
-                title: rules::find(id).map_or("", |r| r.title),
-                count: *n,
-            })
-            .collect();
-        counts.sort_by_key(|c| std::cmp::Reverse(c.count));
-        let texts = self
-            .by_rule
-            .keys()
-            .filter_map(|id| rules::find(id))
-            .map(|r| (r.id, r));
-        (counts, texts.collect())
-    }
+/// Findings per rule, most first, and the explanation and fix of each rule that fired.
+fn rules_fired(
+    counts: &[check::RuleCount],
+) -> (Vec<RuleCount>, BTreeMap<&'static str, &'static rules::Rule>) {
+    let mut out: Vec<RuleCount> = counts
+        .iter()
+        .map(|c| RuleCount {
+            rule: c.rule,
+            severity: c.severity.as_str(),
+            title: rules::find(c.rule).map_or("", |r| r.title),
+            count: c.count,
+        })
+        .collect();
+    out.sort_by_key(|c| std::cmp::Reverse(c.count));
+    let texts = counts.iter().filter_map(|c| rules::find(c.rule));
+    (out, texts.map(|r| (r.id, r)).collect())
 }
 
 /// Builds the report.
@@ -232,7 +226,7 @@ pub fn build(src: &Sources<'_>) -> Report {
         });
     }
     let count = |sev| src.findings.iter().filter(|f| f.severity == sev).count() as u64;
-    let (rule_counts, rule_texts) = placed.rules();
+    let (rule_counts, rule_texts) = rules_fired(src.rule_counts);
     Report {
         generator: format!("aguify {}", env!("CARGO_PKG_VERSION")),
         inputs: src.inputs.clone(),
