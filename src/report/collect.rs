@@ -15,6 +15,7 @@ use crate::agui::Event;
 use crate::model::ModelEvent;
 use crate::text::{list_of, str_of};
 use crate::timeline::compact;
+use crate::wire::langchain::content_text;
 
 /// Bytes of a state snapshot's JSON kept.
 pub const SNAPSHOT_BYTES: usize = 6 * 1024;
@@ -78,18 +79,6 @@ impl RunStates {
 
     fn all(&self) -> impl Iterator<Item = &(u64, StateView)> {
         self.first.iter().chain(&self.last).chain(&self.deltas)
-    }
-}
-
-/// A message's text: a string, or the text parts of a content list.
-fn text_of(content: Option<&Value>) -> String {
-    match content {
-        Some(Value::String(s)) => s.clone(),
-        Some(Value::Array(parts)) => parts
-            .iter()
-            .filter_map(|p| p.get("text").and_then(Value::as_str))
-            .collect(),
-        _ => String::new(),
     }
 }
 
@@ -173,7 +162,7 @@ impl Collected {
         {
             let id = str_of(m, "id").unwrap_or_default();
             if self.user_ids.insert(id.clone()) || id.is_empty() {
-                self.users.push((index, text_of(m.get("content"))));
+                self.users.push((index, content_text(&m["content"])));
             }
         }
     }
