@@ -63,6 +63,23 @@ fn interrupt_and_resume_link_to_each_other() {
 }
 
 #[test]
+fn interrupts_of_one_id_each_show_their_own_payload() {
+    let file = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("testdata/check/96-lenient-duplicate-interrupt-ids.ndjson")
+        .to_string_lossy()
+        .into_owned();
+    let r = report_with(&[file], LIMITS);
+    let payloads: Vec<&str> = items(&r.runs[0])
+        .iter()
+        .filter(|i| i.kind == "interrupt")
+        .filter_map(|i| Some(i.args.as_ref()?.text.as_str()))
+        .collect();
+    assert_eq!(payloads.len(), 2);
+    assert!(payloads[0].contains("tool_approval"), "{payloads:?}");
+    assert!(payloads[1].contains("again"), "{payloads:?}");
+}
+
+#[test]
 fn failed_run_has_explains_diagnosis_and_parallel_tools_take_two_rows() {
     let r = report(&["v3-js/e_error_tool_raises.ndjson"]);
     let run = &r.runs[0];

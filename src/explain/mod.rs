@@ -170,10 +170,10 @@ pub struct Explainer {
     timeline: TimelineBuilder,
     last_n: usize,
     ring: VecDeque<RawRecord>,
-    /// Ring snapshots taken when a run ended badly, by run index.
-    snapshots: HashMap<usize, (Vec<RawRecord>, Vec<OpenSpan>)>,
+    /// The failed runs explained so far, in order.
+    explained: Vec<Explanation>,
     /// Runs before this index have ended and were looked at by
-    /// [`Explainer::snapshot_ended_runs`] (a run's outcome does not change once it ended).
+    /// [`Explainer::explain_ended_runs`] (a run's outcome does not change once it ended).
     runs_looked_at: usize,
     signals: Vec<Signal>,
     model_calls: HashMap<String, ModelCall>,
@@ -212,10 +212,10 @@ impl Explainer {
         }
     }
 
-    /// Takes the snapshot of a run that just ended badly: the records before the error and the
-    /// model calls still open. Each run is looked at once, after it ended (after every event:
-    /// when none ended, the loop stops at once).
-    fn snapshot_ended_runs(&mut self) {
+    /// Explains a run that just ended badly, while the records before its error and the model
+    /// calls still open are at hand. Each run is looked at once, after it ended (after every
+    /// event: when none ended, the loop stops at once).
+    fn explain_ended_runs(&mut self) {
         let runs = self.timeline.runs();
         let open = self.timeline.current_run().map(|_| runs.len() - 1);
         let from = self.runs_looked_at;
@@ -224,7 +224,7 @@ impl Explainer {
                 break;
             }
             self.runs_looked_at = i + 1;
-            if self.snapshots.contains_key(&i) || !run.outcome.failed() {
+            if !run.outcome.failed() {
                 continue;
             }
             let carried = carried_by(run);
@@ -255,7 +255,12 @@ impl Explainer {
                     state: "no end: the model call never finished".into(),
                 })
                 .collect();
-            self.snapshots.insert(i, (recs, open));
+            let entries = self.timeline.run_entries(i);
+            let mut x = explain_run(i, run, entries, recs, open, &self.signals);
+            if let Some(prev) = finished_before(runs, i) {
+                after_finished(&mut x, prev);
+            }
+            self.explained.push(x);
             self.model_calls.clear();
         }
     }
@@ -263,21 +268,8 @@ impl Explainer {
     /// All input read: the report, and the finished timeline it was built on.
     pub fn finish(mut self) -> (Report, TimelineBuilder) {
         self.timeline.finish();
-        self.snapshot_ended_runs();
+        self.explain_ended_runs();
         let runs = self.timeline.runs();
-        let mut explained = Vec::new();
-        for (i, run) in runs.iter().enumerate() {
-            if !run.outcome.failed() {
-                continue;
-            }
-            let (recs, model_open) = self.snapshots.get(&i).cloned().unwrap_or_default();
-            let entries = self.timeline.run_entries(i);
-            let mut x = explain_run(i, run, entries, recs, model_open, &self.signals);
-            if let Some(prev) = finished_before(runs, i) {
-                after_finished(&mut x, prev);
-            }
-            explained.push(x);
-        }
         let cancelled = runs
             .iter()
             .filter(|r| matches!(r.outcome, Outcome::Cancelled))
@@ -290,7 +282,7 @@ impl Explainer {
             schema: SCHEMA,
             runs: runs.len(),
             bad_lines: self.bad_lines,
-            explained,
+            explained: self.explained,
             cancelled,
         };
         (report, self.timeline)
@@ -453,9 +445,9 @@ impl Observer for Explainer {
     }
 
     fn event(&mut self, ev: &Event, origin: &Origin) -> io::Result<()> {
-        // A new RUN_STARTED ends a run left open: snapshot before the ring moves on.
+        // A new RUN_STARTED ends a run left open: explained before the ring moves on.
         self.timeline.take_event(&ev.typed(), origin);
-        self.snapshot_ended_runs();
+        self.explain_ended_runs();
         Ok(())
     }
 

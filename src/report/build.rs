@@ -1,15 +1,18 @@
 //! The report's data built from what the other parts already worked out: the timeline's runs
 //! and entries, `explain`'s diagnoses, the checker's findings, plus what
-//! [`super::collect`] kept (states, user messages, resumes, model calls).
+//! [`super::collect`] kept (states, user messages, model calls).
 
 use std::collections::{BTreeMap, HashMap};
 
-use super::collect::{Collected, ModelCall, ResumeView, RunStates};
+use serde_json::Value;
+
+use super::collect::{Collected, ModelCall, RunStates};
 use super::lanes;
 use super::model::{Axis, Bar, Detail, FindingView, Item, Limits, Outcome, Report, RuleCount, Run};
-use super::text::{clipped, payload, Clipped};
-use crate::check::{rules, Finding, Severity};
+use super::text::{clipped, payload, pretty_value, Clipped};
+use crate::check::{self, rules, Finding, Severity};
 use crate::explain;
+use crate::text::str_of;
 use crate::timeline::render::{self, count, ms, one_line};
 use crate::timeline::{self, Entry, Line, RunSummary, TimelineBuilder};
 
@@ -27,12 +30,16 @@ const REASONING_BYTES: usize = 8 << 10;
 const TOOL_BYTES: usize = 6 << 10;
 /// Findings shown per item (the rest counted in the run's header).
 const ITEM_FINDINGS: usize = 20;
+/// Bytes of a resume or interrupt payload shown.
+const PAYLOAD_BYTES: usize = 4 * 1024;
 
 /// What the report is built from.
 pub struct Sources<'a> {
     pub timeline: &'a TimelineBuilder,
     pub explained: &'a explain::Report,
     pub findings: &'a [Finding],
+    /// Every finding, counted by rule.
+    pub rule_counts: &'a [check::RuleCount],
     pub collected: &'a Collected,
     pub inputs: Vec<String>,
     pub limits: Limits,
@@ -118,15 +125,13 @@ impl Budget {
     }
 }
 
-/// The findings by where they are shown, and their counts per run and per rule.
+/// The findings by where they are shown, and their counts per run.
 #[derive(Default)]
 struct Placed<'a> {
     at_entry: HashMap<usize, Vec<&'a Finding>>,
     loose: Vec<FindingView>,
     /// Run index → (errors, warnings).
     per_run: HashMap<usize, (u64, u64)>,
-    /// Rule → (its highest severity, findings).
-    by_rule: BTreeMap<&'static str, (Severity, u64)>,
 }
 
 impl<'a> Placed<'a> {
@@ -134,9 +139,6 @@ impl<'a> Placed<'a> {
         let mut p = Placed::default();
         let by_line = ByLine::new(entries);
         for f in findings {
-            let c = p.by_rule.entry(f.rule).or_insert((f.severity, 0));
-            c.1 += 1;
-            c.0 = c.0.max(f.severity);
             match place(f, entries, &by_line, runs) {
                 Some((r, e)) => {
                     p.at_entry.entry(e).or_default().push(f);
@@ -151,27 +153,24 @@ impl<'a> Placed<'a> {
         }
         p
     }
+}
 
-    /// Findings per rule, most first, and the explanation and fix of each rule that fired.
-    fn rules(&self) -> (Vec<RuleCount>, BTreeMap<&'static str, &'static rules::Rule>) {
-        let mut counts: Vec<RuleCount> = self
-            .by_rule
-            .iter()
-            .map(|(id, (sev, n))| RuleCount {
-                rule: id,
-                severity: sev.as_str(),
-                title: rules::find(id).map_or("", |r| r.title),
-                count: *n,
-            })
-            .collect();
-        counts.sort_by_key(|c| std::cmp::Reverse(c.count));
-        let texts = self
-            .by_rule
-            .keys()
-            .filter_map(|id| rules::find(id))
-            .map(|r| (r.id, r));
-        (counts, texts.collect())
-    }
+/// Findings per rule, most first, and the explanation and fix of each rule that fired.
+fn rules_fired(
+    counts: &[check::RuleCount],
+) -> (Vec<RuleCount>, BTreeMap<&'static str, &'static rules::Rule>) {
+    let mut out: Vec<RuleCount> = counts
+        .iter()
+        .map(|c| RuleCount {
+            rule: c.rule,
+            severity: c.severity.as_str(),
+            title: rules::find(c.rule).map_or("", |r| r.title),
+            count: c.count,
+        })
+        .collect();
+    out.sort_by_key(|c| std::cmp::Reverse(c.count));
+    let texts = counts.iter().filter_map(|c| rules::find(c.rule));
+    (out, texts.map(|r| (r.id, r)).collect())
 }
 
 /// Builds the report.
@@ -180,7 +179,7 @@ pub fn build(src: &Sources<'_>) -> Report {
     let runs = src.timeline.runs();
     let mut limits = src.limits;
     let placed = Placed::new(src.findings, entries, runs);
-    let links = Links::new(runs, &src.collected.resumes);
+    let links = Links::new(src.timeline);
     // Each run's diagnosis, by the run's index (one map, not a scan per run).
     let mut diagnoses = HashMap::new();
     for x in &src.explained.explained {
@@ -219,10 +218,7 @@ pub fn build(src: &Sources<'_>) -> Report {
             reasoning: run.reasoning,
             tokens: run.tokens,
             duration_ms: run.duration_ms(),
-            resumes: match src.timeline.run_entries(i).first().map(|e| &e.line) {
-                Some(Line::RunStart { resumes, .. }) => *resumes,
-                _ => 0,
-            },
+            resumes: resumes(src.timeline.run_entries(i)).len(),
             errors,
             warnings,
             diagnosis,
@@ -230,7 +226,7 @@ pub fn build(src: &Sources<'_>) -> Report {
         });
     }
     let count = |sev| src.findings.iter().filter(|f| f.severity == sev).count() as u64;
-    let (rule_counts, rule_texts) = placed.rules();
+    let (rule_counts, rule_texts) = rules_fired(src.rule_counts);
     Report {
         generator: format!("aguify {}", env!("CARGO_PKG_VERSION")),
         inputs: src.inputs.clone(),
@@ -256,20 +252,19 @@ struct Links<'a> {
 
 impl<'a> Links<'a> {
     /// Which run resumed which interrupt, and which run raised it.
-    fn new(runs: &'a [RunSummary], resumes: &'a [(u64, ResumeView)]) -> Self {
+    fn new(timeline: &'a TimelineBuilder) -> Self {
         let mut links = Links {
             resumed_by: HashMap::new(),
             raised_in: HashMap::new(),
         };
-        for (idx, r) in resumes {
-            let run = runs
-                .partition_point(|r| r.first_event <= *idx)
-                .checked_sub(1);
-            if let Some(run) = run {
-                links
-                    .resumed_by
-                    .entry(r.interrupt_id.as_str())
-                    .or_insert(run);
+        let runs = timeline.runs();
+        for i in 0..runs.len() {
+            for r in resumes(timeline.run_entries(i)) {
+                let id = r
+                    .get("interruptId")
+                    .and_then(Value::as_str)
+                    .unwrap_or_default();
+                links.resumed_by.entry(id).or_insert(i);
             }
         }
         for (i, run) in runs.iter().enumerate() {
@@ -281,6 +276,25 @@ impl<'a> Links<'a> {
         }
         links
     }
+}
+
+/// The `resume` entries of the input of a run's RUN_STARTED (its first entry).
+fn resumes(entries: &[Entry]) -> &[Value] {
+    match entries.first().map(|e| &e.line) {
+        Some(Line::RunStart { resumes, .. }) => resumes,
+        _ => &[],
+    }
+}
+
+/// The payload an interrupt carries: its `metadata.payload`, else its `value`, else itself.
+fn interrupt_payload(v: &Value) -> &Value {
+    let payload = v.get("metadata").and_then(|m| m.get("payload"));
+    payload.or_else(|| v.get("value")).unwrap_or(v)
+}
+
+/// A JSON value pretty-printed as a payload is shown (within [`PAYLOAD_BYTES`]).
+fn shown_payload(v: &Value) -> Clipped {
+    Clipped::json(pretty_value(v, PAYLOAD_BYTES).text)
 }
 
 /// Where on the run's axis an event is.
@@ -357,18 +371,16 @@ fn detail(
 
     let mut items: Vec<Item> = Vec::new();
     // What started the run: the resumes, then the user's new messages.
-    for (_, rv) in timeline::in_events(&src.collected.resumes, |r| r.0, first_event, next_event) {
+    for r in resumes(entries) {
+        let id = str_of(r, "interruptId").unwrap_or_default();
         items.push(Item {
             kind: "resume",
             at: run.origin.to_string(),
             ms: clock.ms.then_some(0),
-            id: Some(rv.interrupt_id.clone()),
-            status: Some(rv.status.clone()),
-            text: rv.payload.clone().map(Clipped::json),
-            link: links
-                .raised_in
-                .get(rv.interrupt_id.as_str())
-                .map(|&i| i + 1),
+            link: links.raised_in.get(id.as_str()).map(|&i| i + 1),
+            id: Some(id),
+            status: Some(str_of(r, "status").unwrap_or_default()),
+            text: r.get("payload").map(shown_payload),
             ..Item::default()
         });
     }
@@ -386,7 +398,6 @@ fn detail(
     let mut cx = ItemCx {
         budget,
         states,
-        payloads: &src.collected.interrupt_payloads,
         links,
         has_error: entries.iter().any(|x| matches!(x.line, Line::Error { .. })),
     };
@@ -457,7 +468,6 @@ fn findings_without_item(items: &mut Vec<Item>, findings: Vec<FindingView>, e: &
 struct ItemCx<'a> {
     budget: Budget,
     states: Option<&'a RunStates>,
-    payloads: &'a HashMap<String, String>,
     links: &'a Links<'a>,
     /// The run has a run error item (its end item does not repeat the message).
     has_error: bool,
@@ -538,12 +548,13 @@ fn entry_item(e: &Entry, cx: &mut ItemCx<'_>) -> Option<(Item, Option<BarSpec>)>
             id,
             reason,
             message,
+            value,
         } => {
             item.kind = "interrupt";
             item.id = Some(id.clone());
             item.name = Some(reason.clone());
             item.text = message.as_ref().map(|m| clipped(m, 2000));
-            item.args = cx.payloads.get(id).cloned().map(Clipped::json);
+            item.args = Some(shown_payload(interrupt_payload(value)));
             item.link = cx.links.resumed_by.get(id.as_str()).map(|&i| i + 1);
             bar = Some((0, "interrupt", format!("interrupt: {reason}")));
         }

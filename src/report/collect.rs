@@ -1,6 +1,5 @@
 //! What the report keeps while the input streams past, beyond the timeline: user messages,
-//! resumes, interrupt payloads, model calls and state snapshots, each tagged with the AG-UI
-//! event index it came at. The one place the report reads AG-UI events itself: everything
+//! model calls and state snapshots, each tagged with the AG-UI event index it came at. The one place the report reads AG-UI events itself: everything
 //! else comes from the timeline, `explain` and the checker. Snapshots are kept per run (the
 //! first and the last few), already written as clipped text with their change from the
 //! previous one, so memory stays bounded whatever the input's size.
@@ -16,15 +15,12 @@ use crate::agui::Event;
 use crate::model::ModelEvent;
 use crate::text::{list_of, str_of};
 use crate::timeline::compact;
+use crate::wire::langchain::content_text;
 
 /// Bytes of a state snapshot's JSON kept.
 pub const SNAPSHOT_BYTES: usize = 6 * 1024;
 /// Changes listed per snapshot or delta.
 pub const MAX_CHANGES: usize = 30;
-/// Interrupt payloads kept (the rest show without one).
-const MAX_INTERRUPTS: usize = 10_000;
-/// Bytes of a resume or interrupt payload kept.
-const PAYLOAD_BYTES: usize = 4 * 1024;
 /// Bytes of state text kept over all runs: past it, the states of runs that end well are
 /// dropped when they end (failed runs keep theirs).
 const STATES_BUDGET: usize = 16 << 20;
@@ -65,14 +61,6 @@ pub struct ModelCall {
     pub tokens: Option<(u64, u64)>,
 }
 
-/// A resume entry.
-#[derive(Debug, Clone)]
-pub struct ResumeView {
-    pub interrupt_id: String,
-    pub status: String,
-    pub payload: Option<String>,
-}
-
 /// The snapshots of one run.
 #[derive(Debug, Default)]
 pub struct RunStates {
@@ -94,18 +82,6 @@ impl RunStates {
     }
 }
 
-/// A message's text: a string, or the text parts of a content list.
-fn text_of(content: Option<&Value>) -> String {
-    match content {
-        Some(Value::String(s)) => s.clone(),
-        Some(Value::Array(parts)) => parts
-            .iter()
-            .filter_map(|p| p.get("text").and_then(Value::as_str))
-            .collect(),
-        _ => String::new(),
-    }
-}
-
 /// See the module docs.
 #[derive(Debug, Default)]
 pub struct Collected {
@@ -114,8 +90,6 @@ pub struct Collected {
     /// User messages by event index, each id once.
     pub users: Vec<(u64, String)>,
     user_ids: HashSet<String>,
-    pub resumes: Vec<(u64, ResumeView)>,
-    pub interrupt_payloads: HashMap<String, String>,
     pub model_calls: Vec<ModelCall>,
     open_models: HashMap<String, usize>,
     /// Model calls started, waiting for the next event's timestamp.
@@ -167,33 +141,7 @@ impl Collected {
         match ev {
             Event::RunStarted {
                 input: Some(input), ..
-            } => {
-                self.users(index, list_of(input, "messages"));
-                for r in list_of(input, "resume") {
-                    let view = ResumeView {
-                        interrupt_id: str_of(r, "interruptId").unwrap_or_default(),
-                        status: str_of(r, "status").unwrap_or_default(),
-                        payload: r
-                            .get("payload")
-                            .map(|p| pretty_value(p, PAYLOAD_BYTES).text),
-                    };
-                    self.resumes.push((index, view));
-                }
-            }
-            Event::RunFinished { outcome, .. } => {
-                for v in list_of(outcome, "interrupts") {
-                    if self.interrupt_payloads.len() < MAX_INTERRUPTS {
-                        let payload = v
-                            .get("metadata")
-                            .and_then(|m| m.get("payload"))
-                            .or_else(|| v.get("value"))
-                            .unwrap_or(v);
-                        let text = pretty_value(payload, PAYLOAD_BYTES).text;
-                        let id = str_of(v, "id").unwrap_or_default();
-                        self.interrupt_payloads.insert(id, text);
-                    }
-                }
-            }
+            } => self.users(index, list_of(input, "messages")),
             Event::StateSnapshot { snapshot, .. } => {
                 let snap = snapshot.to_value();
                 self.users(index, list_of(&snap, "messages"));
@@ -214,7 +162,7 @@ impl Collected {
         {
             let id = str_of(m, "id").unwrap_or_default();
             if self.user_ids.insert(id.clone()) || id.is_empty() {
-                self.users.push((index, text_of(m.get("content"))));
+                self.users.push((index, content_text(&m["content"])));
             }
         }
     }
@@ -307,12 +255,11 @@ mod tests {
     use serde_json::json;
 
     #[test]
-    fn keeps_resumes_users_and_states() {
+    fn keeps_users_and_states() {
         let mut c = Collected::new(4);
         for (i, ev) in [
             json!({"type":"RUN_STARTED","threadId":"t","runId":"r","input":{
-                "messages":[{"id":"u1","role":"user","content":"hi"},{"id":"a","role":"assistant","content":"x"}],
-                "resume":[{"interruptId":"i1","status":"resolved","payload":{"ok":true}}]}}),
+                "messages":[{"id":"u1","role":"user","content":"hi"},{"id":"a","role":"assistant","content":"x"}]}}),
             json!({"type":"STATE_SNAPSHOT","timestamp":5,"snapshot":{"messages":[
                 {"type":"human","id":"h","content":[{"type":"text","text":"a"},{"type":"text","text":"b"}]},
                 {"type":"human","id":"u1","content":"hi"}]}}),
@@ -324,11 +271,6 @@ mod tests {
             c.event(i as u64, 0, &ev);
         }
         assert_eq!(c.users, [(0, "hi".to_string()), (1, "ab".to_string())]);
-        assert_eq!(c.resumes[0].1.interrupt_id, "i1");
-        assert_eq!(
-            c.resumes[0].1.payload.as_deref(),
-            Some("{\n  \"ok\": true\n}")
-        );
         assert_eq!(c.last_ts, Some(5));
         assert!(c.states[&0].first.is_some());
     }

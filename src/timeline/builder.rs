@@ -146,7 +146,7 @@ impl TimelineBuilder {
         &mut self,
         run_id: Option<String>,
         thread_id: Option<String>,
-        resumes: usize,
+        resumes: Vec<Value>,
         at: At,
     ) {
         let At { ts, origin, .. } = at;

@@ -8,7 +8,7 @@ impl TimelineBuilder {
         let ts = ev.timestamp();
         if !matches!(ev, Event::RunStarted { .. }) {
             if self.run.is_none() {
-                self.start_run(None, None, 0, At::new(ts, origin));
+                self.start_run(None, None, Vec::new(), At::new(ts, origin));
             }
             self.count(|run| {
                 run.events += 1;
@@ -40,13 +40,16 @@ impl TimelineBuilder {
                 input,
                 ..
             } => {
-                let resumes = input.as_ref().map_or(0, |i| list_of(i, "resume").len());
+                let resumes = input
+                    .as_ref()
+                    .map_or(&[][..], |i| list_of(i, "resume"))
+                    .to_vec();
                 let mut thread = given(thread_id);
                 // Several files are one thread for the mapper; a file that records no thread
                 // id and resumes nothing is not shown under the thread of the file before.
                 if self.runs.last().is_some_and(|prev| {
                     prev.origin.file != at.origin.file
-                        && resumes == 0
+                        && resumes.is_empty()
                         && prev.thread_id == thread
                         && !self.thread_recorded.contains(&at.origin.file)
                 }) {
@@ -141,16 +144,18 @@ impl TimelineBuilder {
         }
     }
 
-    /// A text message's, reasoning (or older thinking) block's or tool call's events.
+    /// A text message's, reasoning (or older thinking) block's or tool call's events: a start,
+    /// content or chunk grows its span by its delta (`named`: the message's role or the call's
+    /// name, when the event gives it); the others end or mark the span.
     fn on_span_event(&mut self, ev: &Event, at: At) {
         use Kind::{Reasoning, Text, Tool};
-        match ev {
+        let (kind, id, delta, named) = match ev {
             Event::TextMessageStart {
                 message_id, role, ..
-            } => self.text(message_id.clone(), "", *role, at),
+            } => (Text, message_id.clone(), "", Some(role.as_str())),
             Event::TextMessageContent {
                 message_id, delta, ..
-            } => self.text(message_id.clone(), delta, Role::Assistant, at),
+            } => (Text, message_id.clone(), delta.as_str(), None),
             Event::TextMessageChunk {
                 message_id,
                 role,
@@ -158,45 +163,44 @@ impl TimelineBuilder {
                 ..
             } => {
                 let id = self.chunk_id(Text, message_id);
-                let delta = delta.as_deref().unwrap_or_default();
-                self.text(id, delta, role.unwrap_or_default(), at)
+                (
+                    Text,
+                    id,
+                    delta.as_deref().unwrap_or_default(),
+                    role.map(Role::as_str),
+                )
             }
-            Event::TextMessageEnd { message_id, .. } => self.end_span(Text, message_id, at),
             Event::ReasoningMessageStart { message_id, .. } => {
-                self.reasoning(message_id.clone(), "", at)
+                (Reasoning, message_id.clone(), "", None)
             }
             Event::ReasoningMessageContent {
                 message_id, delta, ..
-            } => self.reasoning(message_id.clone(), delta, at),
+            } => (Reasoning, message_id.clone(), delta.as_str(), None),
             Event::ReasoningMessageChunk {
                 message_id, delta, ..
             } => {
                 let id = self.chunk_id(Reasoning, message_id);
-                self.reasoning(id, delta.as_deref().unwrap_or_default(), at)
+                (Reasoning, id, delta.as_deref().unwrap_or_default(), None)
             }
-            Event::ThinkingTextMessageStart { .. } => self.reasoning(String::new(), "", at),
+            Event::ThinkingTextMessageStart { .. } => (Reasoning, String::new(), "", None),
             Event::ThinkingTextMessageContent { delta, .. } => {
-                self.reasoning(String::new(), delta, at)
-            }
-            // REASONING_END closes a block whose message never started (no content).
-            Event::ReasoningMessageEnd { message_id, .. }
-            | Event::ReasoningEnd { message_id, .. } => self.end_span(Reasoning, message_id, at),
-            Event::ThinkingTextMessageEnd { .. } | Event::ThinkingEnd { .. } => {
-                self.end_span(Reasoning, "", at)
-            }
-            Event::ReasoningEncryptedValue { entity_id, .. } => {
-                self.encrypted(entity_id.clone(), at)
+                (Reasoning, String::new(), delta.as_str(), None)
             }
             Event::ToolCallStart {
                 tool_call_id,
                 tool_call_name,
                 ..
-            } => self.tool(tool_call_id.clone(), "", Some(tool_call_name), at),
+            } => (
+                Tool,
+                tool_call_id.clone(),
+                "",
+                Some(tool_call_name.as_str()),
+            ),
             Event::ToolCallArgs {
                 tool_call_id,
                 delta,
                 ..
-            } => self.tool(tool_call_id.clone(), delta, None, at),
+            } => (Tool, tool_call_id.clone(), delta.as_str(), None),
             Event::ToolCallChunk {
                 tool_call_id,
                 tool_call_name,
@@ -204,8 +208,20 @@ impl TimelineBuilder {
                 ..
             } => {
                 let id = self.chunk_id(Tool, tool_call_id);
-                let (delta, name) = (delta.as_deref(), tool_call_name.as_deref());
-                self.tool(id, delta.unwrap_or_default(), name, at)
+                let delta = delta.as_deref().unwrap_or_default();
+                (Tool, id, delta, tool_call_name.as_deref())
+            }
+            Event::TextMessageEnd { message_id, .. } => return self.end_span(Text, message_id, at),
+            // REASONING_END closes a block whose message never started (no content).
+            Event::ReasoningMessageEnd { message_id, .. }
+            | Event::ReasoningEnd { message_id, .. } => {
+                return self.end_span(Reasoning, message_id, at)
+            }
+            Event::ThinkingTextMessageEnd { .. } | Event::ThinkingEnd { .. } => {
+                return self.end_span(Reasoning, "", at)
+            }
+            Event::ReasoningEncryptedValue { entity_id, .. } => {
+                return self.encrypted(entity_id.clone(), at)
             }
             Event::ToolCallEnd { tool_call_id, .. } => {
                 if let Some(i) = self.open_span(Tool, tool_call_id) {
@@ -213,6 +229,7 @@ impl TimelineBuilder {
                         *args_done = true;
                     }
                 }
+                return;
             }
             Event::ToolCallResult {
                 tool_call_id,
@@ -222,10 +239,11 @@ impl TimelineBuilder {
             } => {
                 let content = content.text().unwrap_or_default().to_string();
                 let is_error = metadata.as_ref().is_some_and(|m| m.status == "error");
-                self.tool_result(tool_call_id, content, is_error, at);
+                return self.tool_result(tool_call_id, content, is_error, at);
             }
-            _ => {}
-        }
+            _ => return,
+        };
+        self.span(kind, id, delta, named, at);
     }
 
     /// The id of a chunk: a chunk without one continues the previous chunk of its kind (AG-UI
@@ -303,6 +321,7 @@ impl TimelineBuilder {
                         id,
                         reason,
                         message,
+                        value: i.clone(),
                     };
                     self.push(Kind::Interrupt, line, 1, at, true);
                 }
@@ -356,22 +375,30 @@ impl TimelineBuilder {
     }
 
     /// A text, reasoning or tool call's start or more of it: its open entry grows by `delta`,
-    /// or a new one (`line` of its id and first delta) is made and counted on the run.
-    fn span(
-        &mut self,
-        kind: Kind,
-        id: String,
-        delta: &str,
-        at: At,
-        line: impl FnOnce(String, String) -> Line,
-    ) {
+    /// or a new one (of its id and first delta; a message's role, a call's name) is made and
+    /// counted on the run.
+    fn span(&mut self, kind: Kind, id: String, delta: &str, named: Option<&str>, at: At) {
         let key = (kind, id);
         if let Some(&i) = self.open.spans.get(&key) {
             return self.append(i, delta, at);
         }
-        let depth = self.depth_content();
-        let line = line(key.1.clone(), delta.to_string());
-        let i = self.push(kind, line, depth, at, false);
+        let (id, text) = (key.1.clone(), delta.to_string());
+        let line = match kind {
+            Kind::Text => Line::Text {
+                id,
+                role: named.unwrap_or(Role::Assistant.as_str()).to_string(),
+                text,
+                cut: false,
+            },
+            Kind::Reasoning => Line::Reasoning {
+                id,
+                text,
+                encrypted: 0,
+                cut: false,
+            },
+            _ => Line::tool(id, named.unwrap_or("?").to_string(), text),
+        };
+        let i = self.push(kind, line, self.depth_content(), at, false);
         self.open.spans.insert(key, i);
         // Entries opened by a chunk need no END.
         if at.chunk {
@@ -406,29 +433,6 @@ impl TimelineBuilder {
         }
     }
 
-    /// A text message's start or content.
-    fn text(&mut self, mid: String, delta: &str, role: Role, at: At) {
-        let role = role.as_str().to_string();
-        let line = |id, text| Line::Text {
-            id,
-            role,
-            text,
-            cut: false,
-        };
-        self.span(Kind::Text, mid, delta, at, line);
-    }
-
-    /// A reasoning message's start or content.
-    fn reasoning(&mut self, mid: String, delta: &str, at: At) {
-        let line = |id, text| Line::Reasoning {
-            id,
-            text,
-            encrypted: 0,
-            cut: false,
-        };
-        self.span(Kind::Reasoning, mid, delta, at, line);
-    }
-
     /// An encrypted value counts on its reasoning block (a line of its own when that block
     /// is printed already), or is a block of its own.
     fn encrypted(&mut self, eid: String, at: At) {
@@ -457,12 +461,6 @@ impl TimelineBuilder {
             let line = Line::Other { what, detail: eid };
             self.push(Kind::Reasoning, line, depth, at, true);
         }
-    }
-
-    /// A tool call's start or arguments; `name` is known from a start (or a chunk).
-    fn tool(&mut self, cid: String, delta: &str, name: Option<&str>, at: At) {
-        let line = |id, args| Line::tool(id, name.unwrap_or("?").to_string(), args);
-        self.span(Kind::Tool, cid, delta, at, line);
     }
 
     fn tool_result(&mut self, cid: &str, content: String, is_error: bool, at: At) {

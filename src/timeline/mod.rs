@@ -183,7 +183,8 @@ pub enum Line {
     RunStart {
         run_id: Option<String>,
         thread_id: Option<String>,
-        resumes: usize,
+        /// The `resume` entries of its RUN_STARTED's input, as the event has them.
+        resumes: Vec<Value>,
     },
     RunEnd(Box<RunSummary>),
     StepStart {
@@ -232,6 +233,8 @@ pub enum Line {
         id: String,
         reason: String,
         message: Option<String>,
+        /// The interrupt as RUN_FINISHED's outcome has it.
+        value: Value,
     },
     Error {
         code: Option<String>,

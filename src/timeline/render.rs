@@ -96,9 +96,6 @@ pub struct Renderer {
     last_file: Option<Arc<str>>,
 }
 
-/// Separates a footer's outcome from its counts (never printed).
-const COUNTS_MARK: &str = "\u{0}";
-
 /// Shortest width a cut preview keeps.
 const MIN_PREVIEW: usize = 12;
 
@@ -138,16 +135,13 @@ impl Renderer {
                 w,
             )?;
         }
-        let line = self.segments(e);
-        // A footer: the outcome on the entry's line, the counts (after COUNTS_MARK) on the next.
-        let split = line.iter().position(|s| s.text == COUNTS_MARK);
-        let (own, counts) = line.split_at(split.unwrap_or(line.len()));
         if !matches!(e.line, Line::Notes) {
-            self.write_segments(own, w)?;
+            self.write_segments(&self.segments(e), w)?;
         }
-        if let Some(counts) = counts.get(1..).filter(|c| !c.is_empty()) {
+        // A footer: the outcome on the entry's line, the counts on the next.
+        if let Line::RunEnd(run) = &e.line {
             let mut next = vec![seg(Paint::Plain, " ".repeat(19)), seg(Paint::Dim, "  ")];
-            next.extend_from_slice(counts);
+            counts(&mut next, run);
             self.write_segments(&next, w)?;
         }
         for n in &e.notes {
@@ -188,7 +182,7 @@ impl Renderer {
     }
 
     /// The segments of one entry's line.
-    pub fn segments(&self, e: &Entry) -> Vec<Segment> {
+    fn segments(&self, e: &Entry) -> Vec<Segment> {
         let mut v = vec![
             seg(Paint::Dim, format!("{:>9} ", time_col(e))),
             piece(
@@ -211,8 +205,8 @@ impl Renderer {
                 if let Some(t) = thread_id {
                     detail(&mut v, Paint::Plain, format!("thread {}", self.id(t)));
                 }
-                if *resumes > 0 {
-                    let resumes = format!("resumes {}", count(*resumes, "interrupt"));
+                if !resumes.is_empty() {
+                    let resumes = format!("resumes {}", count(resumes.len(), "interrupt"));
                     dotted(
                         &mut v,
                         piece(Fit::Status, Paint::Kind(Kind::Interrupt), resumes),
@@ -275,6 +269,7 @@ impl Renderer {
                 id,
                 reason,
                 message,
+                ..
             } => {
                 v.push(seg(Paint::Strong(k), "⏸ interrupt "));
                 v.push(piece(Fit::Id, Paint::Strong(k), self.id(id)));
@@ -407,12 +402,10 @@ fn footer(v: &mut Vec<Segment>, run: &RunSummary) {
         }
         Outcome::NoTerminal => v.push(seg(Paint::Strong(Kind::Error), "no terminal event")),
     }
-    // The counts: all but messages, tool calls and tokens are details, dropped from the end.
-    v.push(Segment {
-        paint: Paint::Plain,
-        text: COUNTS_MARK.to_string(),
-        fit: Fit::Fixed,
-    });
+}
+
+/// A footer's counts: all but messages, tool calls and tokens are details, dropped from the end.
+fn counts(v: &mut Vec<Segment>, run: &RunSummary) {
     v.push(seg(Paint::Plain, count(run.messages as usize, "message")));
     dotted(
         v,

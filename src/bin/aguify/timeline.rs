@@ -28,9 +28,8 @@ struct Printer<W: Write> {
     /// A v3 root lifecycle said the run is over (the converter writes its terminal event only
     /// at the next record or the end of input): once the input is idle, `--exit-on-end` stops.
     raw_run_ended: bool,
-    /// The checker (one for all input files: one thread, as in `convert`), started at the
-    /// first input unless `--no-check`.
-    check: bool,
+    /// The checker (one for all input files: one thread, as in `convert`), unless
+    /// `--no-check`.
     checker: Option<Checker>,
     /// Which inputs held a record of a known form; the last bad line (for `--strict`).
     known: aguify::known::Known,
@@ -66,18 +65,6 @@ fn note(f: &Finding, event: u64) -> InlineNote {
 }
 
 impl<W: Write> Printer<W> {
-    /// The checker, started with the first input's name (none with `--no-check`).
-    fn checker(&mut self, file: &Arc<str>) -> Option<&mut Checker> {
-        if self.check && self.checker.is_none() {
-            let config = check::Config {
-                keep_per_rule: SHOW_PER_RULE as usize,
-                ..Default::default()
-            };
-            self.checker = Some(Checker::new(file.clone(), config));
-        }
-        self.checker.as_mut()
-    }
-
     /// Moves the checker's new findings onto the timeline.
     fn take_findings(&mut self) {
         let Some(c) = &mut self.checker else { return };
@@ -151,7 +138,7 @@ impl<W: Write> Observer for Printer<W> {
             self.raw_run_ended = V3View::of(rec).ends_the_run();
         }
         self.builder.record(rec, disposition);
-        if let Some(c) = self.checker(&rec.origin.file) {
+        if let Some(c) = &mut self.checker {
             c.record(rec, disposition);
         }
         self.take_findings();
@@ -165,7 +152,7 @@ impl<W: Write> Observer for Printer<W> {
         if *n <= SHOW_PER_RULE {
             self.builder.bad_line(origin, message);
         }
-        if let Some(c) = self.checker(&origin.file) {
+        if let Some(c) = &mut self.checker {
             c.bad_line(origin, message);
         }
         self.take_findings();
@@ -251,8 +238,13 @@ pub fn run(args: TimelineArgs) -> anyhow::Result<i32> {
         flush_each: follow.is_some(),
         stop_at_end: follow.clone().filter(|_| args.exit_on_end),
         raw_run_ended: false,
-        check: !args.no_check,
-        checker: None,
+        checker: (!args.no_check).then(|| {
+            let config = check::Config {
+                keep_per_rule: SHOW_PER_RULE as usize,
+                ..Default::default()
+            };
+            Checker::new(names.first().cloned().unwrap_or(Arc::from("-")), config)
+        }),
         known: aguify::known::Known::new(&names),
         bad_shown: Default::default(),
         input_ended: false,
