@@ -344,18 +344,13 @@ fn read_content(c: &Value) -> Content<'_> {
     }
 }
 
-/// A tool call's args in a block's content: streamed text (a string) or the args whole (a
-/// JSON value), `None` when absent or null.
-enum Args {
-    Text(String),
-    Whole(String),
-}
-
-fn args_of(c: &Value) -> Option<Args> {
-    match c.field("args") {
-        Some(Value::String(a)) => Some(Args::Text(a.clone())),
-        Some(Value::Null) | None => None,
-        Some(v) => Some(Args::Whole(v.to_string())),
+/// A tool call's args in a block's content, `None` when absent or null: streamed text (a
+/// string), or the args whole (a JSON value: `true`).
+fn args_of(c: &Value) -> Option<(String, bool)> {
+    match c.field("args")? {
+        Value::String(a) => Some((a.clone(), false)),
+        Value::Null => None,
+        v => Some((v.to_string(), true)),
     }
 }
 
@@ -372,12 +367,11 @@ fn block_start(
         Content::ToolCall => {
             block.tool_id = s(c, "id");
             let args = match args_of(c) {
-                Some(Args::Text(a)) => a,
-                Some(Args::Whole(a)) => {
+                Some((a, true)) => {
                     block.args_whole = Some(a);
                     String::new()
                 }
-                None => String::new(),
+                other => other.map(|(a, _)| a).unwrap_or_default(),
             };
             block.tool_chunk(at, block.tool_id.clone(), s(c, "name"), args, out);
         }
@@ -457,11 +451,7 @@ fn tool_finish(
     out: &mut Vec<ModelEvent>,
 ) -> Option<String> {
     let (mid, index) = at;
-    let full = match args_of(c) {
-        Some(Args::Text(a) | Args::Whole(a)) => Some(a),
-        None => block.args_whole.take(),
-    };
-    block.args_whole = None;
+    let full = args_of(c).map(|(a, _)| a).or(block.args_whole.take());
     let id = s(c, "id").filter(|i| !i.is_empty());
     // No id anywhere (LangGraph.js with @langchain/google-genai): one made up as the mapper
     // names a call it never got an id for; its tool run is paired with it by name and order.

@@ -46,7 +46,6 @@ pub struct V3Adapter {
     /// `seq` → (input line, [`crate::input::text_hash`] of the text) for the current run, to spot replays
     /// and reordering.
     seqs: seq::Seqs,
-    max_seq: Option<(i64, u64)>,
     /// The file's first integer `seq`: a later event back at it (or below) starts the next
     /// recorded run ([`crate::wire::v3::seq_restarts`]).
     first_seq: Option<i64>,
@@ -185,7 +184,6 @@ impl V3Adapter {
         self.known_messages.clear();
         self.state_len = None;
         self.seqs.clear();
-        self.max_seq = None;
     }
 
     fn flush_deferred(&mut self, out: &mut Vec<ModelEvent>) {
