@@ -345,14 +345,9 @@ pub(crate) fn tool_failed(tool_call_id: String, name: Option<String>, text: Stri
 
 /// Custom-event naming shared by all forms: `{name, payload}` → name and payload,
 /// anything else → `custom` and the whole value. `name == "agui"` with a typed payload is a
-/// native AG-UI event.
-pub fn custom_event(name: Option<&str>, data: &Value) -> ModelEvent {
-    custom_payload_event(name, Payload::from_value(data))
-}
-
-/// [`custom_event`] of data passed through as text (a v3 `custom` event's, read without a
-/// tree).
-pub fn custom_payload_event(name: Option<&str>, data: Payload) -> ModelEvent {
+/// native AG-UI event. The data is passed through as text where it was read as text (a v3
+/// `custom` event's, an `on_custom_event`'s).
+pub fn custom_event(name: Option<&str>, data: Payload) -> ModelEvent {
     // A name given, the data is read no further.
     let fields = name.is_none().then(|| data.fields()).flatten().unwrap_or_default();
     let part = |k: &str| fields.get(k).map(|p| Payload::of_field(p));

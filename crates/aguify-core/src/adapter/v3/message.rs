@@ -7,7 +7,8 @@ use serde_json::Value;
 use super::{FastIds, V3Adapter};
 use crate::adapter::completion::{self, Rest};
 use crate::adapter::content::Block as Content;
-use crate::adapter::content::{block_events, block_key, read_block, reasoning, unwrap_non_standard};
+use crate::adapter::content::{block_events, block_key, call_chunk, read_block};
+use crate::adapter::content::{reasoning, unwrap_non_standard};
 use crate::adapter::{lc, str_field as s, Disposition};
 use crate::model::{ModelEvent, Usage};
 use crate::wire::v3::{Data, Delta, Message};
@@ -121,13 +122,7 @@ impl Block {
     ) {
         self.emitted.push_str(&args);
         self.tool_sent = true;
-        out.push(ModelEvent::ToolCallChunk {
-            message_id: mid.to_string(),
-            index: index.to_string(),
-            id,
-            name,
-            args,
-        });
+        out.push(call_chunk(mid, index.to_string(), id, name, args));
     }
 
     /// A provider reasoning block's fragment (Bedrock `reasoning_content` in LangGraph.js,
@@ -491,13 +486,7 @@ fn tool_finish(
 pub(super) fn end_message(msg: OpenMessage, usage: Option<Usage>, out: &mut Vec<ModelEvent>) {
     for (index, block) in msg.blocks {
         if let Some(args) = block.args_whole.filter(|_| block.emitted.is_empty()) {
-            out.push(ModelEvent::ToolCallChunk {
-                message_id: msg.id.clone(),
-                index,
-                id: block.tool_id,
-                name: None,
-                args,
-            });
+            out.push(call_chunk(&msg.id, index, block.tool_id, None, args));
         }
     }
     out.push(ModelEvent::MessageEnd {

@@ -16,7 +16,7 @@ use serde_json::Value;
 
 use super::str_field as s;
 use super::RecordKind;
-use super::{custom_event, custom_payload_event, interrupts_from, lc, Disposition};
+use super::{custom_event, interrupts_from, lc, Disposition};
 use crate::input::Record;
 use crate::model::{ErrorInfo, InterruptInfo, MessageRef, ModelEvent};
 use crate::payload::Payload;
@@ -293,7 +293,7 @@ impl V3Adapter {
                 Disposition::Mapped
             }
             "custom" => {
-                out.push(custom_payload_event(None, payload_of(data)));
+                out.push(custom_event(None, payload_of(data)));
                 Disposition::Mapped
             }
             m if m.starts_with("custom:") => {
@@ -302,7 +302,7 @@ impl V3Adapter {
                     Some(p) => Payload::of_field(p),
                     None => data,
                 };
-                out.push(custom_payload_event(Some(&m["custom:".len()..]), payload));
+                out.push(custom_event(Some(&m["custom:".len()..]), payload));
                 Disposition::Mapped
             }
             "debug" => Disposition::Ignored("debug stream"),
@@ -429,7 +429,7 @@ impl V3Adapter {
             }
             RecordKind::Custom => {
                 self.ensure_started(out);
-                out.push(custom_event(None, rec.value()));
+                out.push(custom_event(None, Payload::from_value(rec.value())));
                 return Disposition::Mapped;
             }
             RecordKind::RunMetadata { .. }
