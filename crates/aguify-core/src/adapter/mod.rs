@@ -301,14 +301,6 @@ pub fn state_events(payload: &Value, out: &mut Vec<ModelEvent>) -> bool {
     }
 }
 
-/// [`state_events`] of a state read with its messages shared ([`crate::wire::state`]).
-pub fn shared_state_events(s: &crate::wire::state::State, out: &mut Vec<ModelEvent>) -> bool {
-    let mut rest = s.rest.clone();
-    take_interrupts(&mut rest, out);
-    out.push(encoded_state(rest, s));
-    true
-}
-
 /// The event of state `s` whose entries other than its messages are `rest`.
 pub(crate) fn encoded_state(rest: Value, s: &crate::wire::state::State) -> ModelEvent {
     let state = crate::model::EncodedState::new(rest, s.messages.clone());

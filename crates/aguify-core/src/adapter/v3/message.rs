@@ -206,31 +206,28 @@ impl V3Adapter {
         if let Some(prev) = self.messages.remove(ns).filter(|m| !m.skipped) {
             end_message(prev, None, out);
         }
+        let id = match data.id.as_ref().and_then(Value::as_str) {
+            Some(id) => id.to_string(),
+            None => format!("msg-seq-{}", seq.map(Value::to_string).unwrap_or_default()),
+        };
+        let skipped = data.role.is_some();
+        let msg = OpenMessage {
+            id: id.clone(),
+            skipped,
+            ..OpenMessage::default()
+        };
+        self.messages.insert(ns.to_string(), msg);
         if let Some(role) = &data.role {
-            let skipped = OpenMessage {
-                skipped: true,
-                ..OpenMessage::default()
-            };
-            self.messages.insert(ns.to_string(), skipped);
             return Disposition::Ignored(if role == "tool" {
                 "a tool's message (its result comes from `tools` and the state)"
             } else {
                 "a message of a role other than the model's"
             });
         }
-        let id = match data.id.as_ref().and_then(Value::as_str) {
-            Some(id) => id.to_string(),
-            None => format!("msg-seq-{}", seq.map(Value::to_string).unwrap_or_default()),
-        };
         out.push(ModelEvent::MessageStart {
             message_id: id.clone(),
         });
-        self.known_messages.insert(id.clone());
-        let msg = OpenMessage {
-            id,
-            ..OpenMessage::default()
-        };
-        self.messages.insert(ns.to_string(), msg);
+        self.known_messages.insert(id);
         Disposition::Mapped
     }
 

@@ -219,7 +219,13 @@ impl V3Adapter {
         }
         let listed = self.interrupts_listed(interrupts, out);
         let state = match data {
-            Data::State(s) => super::shared_state_events(s, out),
+            // A state read with its messages shared ([`crate::wire::state`]).
+            Data::State(s) => {
+                let mut rest = s.rest.clone();
+                super::take_interrupts(&mut rest, out);
+                out.push(super::encoded_state(rest, s));
+                true
+            }
             other => super::state_events(other.value(), out),
         };
         if listed || state {
