@@ -101,15 +101,10 @@ pub struct EncodedState {
     /// The state with `messages` holding `[]`.
     state: Value,
     messages: Vec<Arc<SharedJson>>,
-    text: StateText,
-}
-
-#[derive(Debug, Clone, PartialEq, Eq)]
-enum StateText {
-    /// The whole state's compact JSON text.
-    Whole(String),
-    /// The text after the messages: `]`, the other entries, `}`.
-    Tail(String),
+    /// The whole state's compact JSON text when `whole`, else the text after the messages:
+    /// `]`, the other entries, `}`.
+    text: String,
+    whole: bool,
 }
 
 impl EncodedState {
@@ -141,14 +136,11 @@ impl EncodedState {
             let _ = crate::js_numbers::to_writer(&mut buf, v);
         }
         buf.push(b'}');
-        let text = match whole {
-            true => StateText::Whole(utf8(buf)),
-            false => StateText::Tail(utf8(buf)),
-        };
         let enc = EncodedState {
             state,
             messages,
-            text,
+            text: utf8(buf),
+            whole,
         };
         // What this stands for: the text is the tree's (checked in every test and debug run).
         debug_assert_eq!(enc.json(), {
@@ -189,10 +181,9 @@ impl EncodedState {
     /// `f` of the whole state's compact JSON text, in parts: the whole text, or
     /// `{"messages":[`, each message's text (commas between), then the rest.
     pub fn with_json_parts<R>(&self, f: impl FnOnce(&[&str]) -> R) -> R {
-        let tail = match &self.text {
-            StateText::Whole(text) => return f(&[text]),
-            StateText::Tail(tail) => tail,
-        };
+        if self.whole {
+            return f(&[&self.text]);
+        }
         let mut parts = Vec::with_capacity(2 * self.messages.len() + 2);
         parts.push(r#"{"messages":["#);
         for (i, m) in self.messages.iter().enumerate() {
@@ -201,7 +192,7 @@ impl EncodedState {
             }
             parts.push(m.json());
         }
-        parts.push(tail);
+        parts.push(&self.text);
         f(&parts)
     }
 
@@ -474,7 +465,7 @@ mod tests {
                 panic!("a state with a list first: {state}");
             };
             let long = state.to_string().len() > EncodedState::PARTS;
-            assert_eq!(matches!(enc.text, StateText::Tail(_)), long, "{state}");
+            assert_eq!(!enc.whole, long, "{state}");
             assert_eq!(enc.to_value(), state);
             assert_eq!(
                 enc.json(),

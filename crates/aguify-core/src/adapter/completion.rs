@@ -30,13 +30,7 @@ pub fn whole_call(
     i: usize,
     (id, name, args): (String, String, String),
 ) -> ModelEvent {
-    ModelEvent::ToolCallChunk {
-        message_id: message_id.to_string(),
-        index: format!("call{i}"),
-        id: Some(id),
-        name: Some(name),
-        args,
-    }
+    super::content::call_chunk(message_id, format!("call{i}"), Some(id), Some(name), args)
 }
 
 /// What the complete form adds to what streamed.

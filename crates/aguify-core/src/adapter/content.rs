@@ -211,18 +211,26 @@ fn tool_chunk_event(message_id: &str, c: &Value) -> ModelEvent {
         (None, Some(id)) if !id.is_empty() => format!("id:{id}"),
         (None, _) => "0".into(),
     };
+    let name = c.field_str("name").filter(|n| !n.is_empty());
+    let args = c.field_str("args").unwrap_or_default().to_string();
+    call_chunk(message_id, index, id, name.map(str::to_string), args)
+}
+
+/// A chunk of the tool call of key `index` in message `message_id`.
+pub(crate) fn call_chunk(
+    message_id: &str,
+    index: String,
+    id: Option<String>,
+    name: Option<String>,
+    args: String,
+) -> ModelEvent {
+    let message_id = message_id.to_string();
     ModelEvent::ToolCallChunk {
-        message_id: message_id.to_string(),
+        message_id,
         index,
         id,
-        name: c
-            .field_str("name")
-            .filter(|n| !n.is_empty())
-            .map(str::to_string),
-        args: c
-            .field_str("args")
-            .unwrap_or_default()
-            .to_string(),
+        name,
+        args,
     }
 }
 

@@ -301,14 +301,6 @@ pub fn state_events(payload: &Value, out: &mut Vec<ModelEvent>) -> bool {
     }
 }
 
-/// [`state_events`] of a state read with its messages shared ([`crate::wire::state`]).
-pub fn shared_state_events(s: &crate::wire::state::State, out: &mut Vec<ModelEvent>) -> bool {
-    let mut rest = s.rest.clone();
-    take_interrupts(&mut rest, out);
-    out.push(encoded_state(rest, s));
-    true
-}
-
 /// The event of state `s` whose entries other than its messages are `rest`.
 pub(crate) fn encoded_state(rest: Value, s: &crate::wire::state::State) -> ModelEvent {
     let state = crate::model::EncodedState::new(rest, s.messages.clone());
@@ -345,14 +337,9 @@ pub(crate) fn tool_failed(tool_call_id: String, name: Option<String>, text: Stri
 
 /// Custom-event naming shared by all forms: `{name, payload}` → name and payload,
 /// anything else → `custom` and the whole value. `name == "agui"` with a typed payload is a
-/// native AG-UI event.
-pub fn custom_event(name: Option<&str>, data: &Value) -> ModelEvent {
-    custom_payload_event(name, Payload::from_value(data))
-}
-
-/// [`custom_event`] of data passed through as text (a v3 `custom` event's, read without a
-/// tree).
-pub fn custom_payload_event(name: Option<&str>, data: Payload) -> ModelEvent {
+/// native AG-UI event. The data is passed through as text where it was read as text (a v3
+/// `custom` event's, an `on_custom_event`'s).
+pub fn custom_event(name: Option<&str>, data: Payload) -> ModelEvent {
     // A name given, the data is read no further.
     let fields = name.is_none().then(|| data.fields()).flatten().unwrap_or_default();
     let part = |k: &str| fields.get(k).map(|p| Payload::of_field(p));

@@ -12,7 +12,7 @@ use std::collections::HashMap;
 
 use serde_json::Value;
 
-use super::{custom_event, custom_payload_event, interrupts_from, run_start};
+use super::{custom_event, interrupts_from, run_start};
 use super::{Disposition, RecordKind};
 use crate::input::Record;
 use crate::model::{ModelEvent, Snapshot};
@@ -26,8 +26,8 @@ pub struct V2Adapter {
     /// Runs ended so far in this file.
     run_no: u64,
     root: Option<String>,
+    /// A run is in progress (not ended since it started).
     started: bool,
-    ended: bool,
     hint_run_id: Option<String>,
     hint_thread_id: Option<String>,
     /// Open node runs (steps) by run id.
@@ -69,7 +69,6 @@ impl V2Adapter {
     /// scanning), and a failed run's open model is not the next run's. The run's unclaimed
     /// calls stay: a resumed run executes the calls its interrupted predecessor made.
     fn forget_run(&mut self) {
-        self.ended = true;
         self.started = false;
         self.steps.clear();
         self.models.clear();
@@ -87,7 +86,6 @@ impl V2Adapter {
     fn ensure_started(&mut self, out: &mut Vec<ModelEvent>) {
         if !self.started {
             self.started = true;
-            self.ended = false;
             let (thread_id, run_id) = (self.hint_thread_id.clone(), self.hint_run_id.clone());
             out.push(run_start(thread_id, run_id, &Value::Null));
         }
@@ -101,14 +99,13 @@ impl V2Adapter {
         match kind {
             "on_chain_start" => {
                 let run_id = ev.run_id.clone();
-                if self.started && !self.ended && self.root.is_some() && self.root != run_id {
+                if self.started && self.root.is_some() && self.root != run_id {
                     return Disposition::Bad(
                         "a second root run started before the first one ended".into(),
                     );
                 }
                 self.root = run_id.clone();
                 self.started = true;
-                self.ended = false;
                 let thread_id = ev.thread_id.clone().or_else(|| self.hint_thread_id.clone());
                 let run_id = run_id.or_else(|| self.hint_run_id.clone());
                 out.push(run_start(thread_id, run_id, data));
@@ -133,7 +130,7 @@ impl V2Adapter {
                     }
                     Data::Update { calls, .. } => calls.as_slice(),
                     Data::Part(Some(payload)) => {
-                        out.push(custom_event(None, payload));
+                        out.push(custom_event(None, Payload::from_value(payload)));
                         return Disposition::Mapped;
                     }
                     Data::Part(None) => {
@@ -179,8 +176,8 @@ impl V2Adapter {
                         if let Some(list) = input.messages.as_ref().filter(|_| !nested) {
                             out.push(ModelEvent::Conversation(list.clone()));
                         }
-                        for call in &input.send {
-                            self.remember_call(call, None);
+                        for (id, name, args) in &input.send {
+                            self.pend(id, name, args, None, false);
                         }
                         // The calls of its input state no tool message answers.
                         if let Some(waiting) = &input.waiting {
@@ -228,7 +225,7 @@ impl V2Adapter {
                 return Disposition::Mapped;
             }
             RecordKind::ErrorLine(info) => {
-                if self.ended && !self.started {
+                if !self.started && self.run_no > 0 {
                     return Disposition::Bad(
                         "an error line after the run had already ended".into(),
                     );
@@ -248,7 +245,7 @@ impl V2Adapter {
             }
             RecordKind::Custom => {
                 self.ensure_started(out);
-                out.push(custom_event(None, super::part_data(rec)));
+                out.push(custom_event(None, Payload::from_value(super::part_data(rec))));
                 return Disposition::Mapped;
             }
             RecordKind::MessagesTuple => return self.on_message_tuple(super::part_data(rec), out),
@@ -283,7 +280,7 @@ impl V2Adapter {
                     Data::Custom(p) => p.clone(),
                     _ => Payload::default(),
                 };
-                out.push(custom_payload_event(Some(name.unwrap_or("custom")), data));
+                out.push(custom_event(Some(name.unwrap_or("custom")), data));
                 Disposition::Mapped
             }
             k if k.starts_with("on_llm_") => {
@@ -300,7 +297,7 @@ impl V2Adapter {
     }
 
     pub(super) fn finish(&mut self, out: &mut Vec<ModelEvent>) {
-        if !self.started || self.ended {
+        if !self.started {
             return;
         }
         self.started = false;

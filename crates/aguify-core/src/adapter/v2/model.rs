@@ -7,7 +7,6 @@ use std::collections::HashMap;
 
 use serde_json::Value;
 
-use super::PendingCall;
 use super::V2Adapter;
 use crate::adapter::{completion, content, Disposition};
 use crate::model::ModelEvent;
@@ -165,13 +164,13 @@ impl V2Adapter {
                 rest => Some(rest),
             });
             match rest.unwrap_or(Rest::Diverged) {
-                Rest::Suffix(rest) => out.push(ModelEvent::ToolCallChunk {
-                    message_id: message_id.to_string(),
-                    index: index.clone(),
-                    id: None,
-                    name: None,
-                    args: rest.to_string(),
-                }),
+                Rest::Suffix(rest) => out.push(content::call_chunk(
+                    message_id,
+                    index.clone(),
+                    None,
+                    None,
+                    rest.to_string(),
+                )),
                 Rest::Diverged => diverged.push(format!("the arguments of call {id}")),
                 Rest::Complete => {}
             }
@@ -281,23 +280,22 @@ impl V2Adapter {
     /// for the tool runs to claim (with their accumulated args), and, when they `streamed`,
     /// the text and arguments its end completes.
     fn note(&mut self, run_id: &str, events: &[ModelEvent], streamed: bool) {
-        let Some(model) = self.models.get_mut(run_id) else {
-            return;
-        };
         for e in events {
-            let (message_id, index, id, name, args) = match e {
-                ModelEvent::TextDelta { text, .. } if streamed => {
+            let Some(model) = self.models.get_mut(run_id) else {
+                return;
+            };
+            let ModelEvent::ToolCallChunk {
+                message_id,
+                index,
+                id,
+                name,
+                args,
+            } = e
+            else {
+                if let (ModelEvent::TextDelta { text, .. }, true) = (e, streamed) {
                     model.text.push_str(text);
-                    continue;
                 }
-                ModelEvent::ToolCallChunk {
-                    message_id,
-                    index,
-                    id,
-                    name,
-                    args,
-                } => (message_id, index, id, name, args),
-                _ => continue,
+                continue;
             };
             let call = model.calls.entry(index.clone()).or_default();
             if streamed {
@@ -306,19 +304,16 @@ impl V2Adapter {
             if call.0.is_none() {
                 call.0.clone_from(id);
             }
-            let Some(call_id) = &call.0 else { continue };
-            match self.pending_calls.iter_mut().find(|c| c.id == *call_id) {
-                Some(c) if !c.from_chunks => {}
-                Some(c) => c.args.push_str(args),
-                None if self.claimed.get(call_id).is_some() => {}
-                None => self.pending_calls.push(PendingCall {
-                    run: self.run_no,
-                    id: call_id.clone(),
-                    name: name.clone().unwrap_or_default(),
-                    args: args.clone(),
-                    message_id: Some(message_id.clone()),
-                    from_chunks: true,
-                }),
+            let Some(call_id) = call.0.clone() else {
+                continue;
+            };
+            match self.pending_calls.iter_mut().find(|c| c.id == call_id) {
+                Some(c) if c.from_chunks => c.args.push_str(args),
+                Some(_) => {}
+                None => {
+                    let name = name.as_deref().unwrap_or_default();
+                    self.pend(&call_id, name, args, Some(message_id), true);
+                }
             }
         }
     }

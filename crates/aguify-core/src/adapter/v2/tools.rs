@@ -29,7 +29,8 @@ pub(super) type Claimed =
 pub(super) struct ToolRun {
     tool_call_id: Option<String>,
     name: String,
-    input: Value,
+    /// Its input as the call's arguments text.
+    args: String,
 }
 
 impl V2Adapter {
@@ -39,26 +40,29 @@ impl V2Adapter {
         messages: impl IntoIterator<Item = &'m MessageCalls>,
     ) {
         for m in messages {
-            for call in &m.calls {
-                self.remember_call(call, m.id.as_ref());
+            for (id, name, args) in &m.calls {
+                self.pend(id, name, args, m.id.as_ref(), false);
             }
         }
     }
 
-    /// A call (id, name, args) pending unless known already.
-    pub(super) fn remember_call(
+    /// Call `id` pending unless known already (`from_chunks`: its args are still streaming).
+    pub(super) fn pend(
         &mut self,
-        (id, name, args): &(String, String, String),
+        id: &str,
+        name: &str,
+        args: &str,
         message_id: Option<&String>,
+        from_chunks: bool,
     ) {
         if !self.known_call(id) {
             self.pending_calls.push(PendingCall {
                 run: self.run_no,
-                id: id.clone(),
-                name: name.clone(),
-                args: args.clone(),
+                id: id.to_string(),
+                name: name.to_string(),
+                args: args.to_string(),
                 message_id: message_id.cloned(),
-                from_chunks: false,
+                from_chunks,
             });
         }
     }
@@ -75,28 +79,28 @@ impl V2Adapter {
         match kind {
             "on_tool_start" => {
                 let input = match &ev.data {
-                    Data::Input(Some(v)) => v.clone(),
-                    _ => Value::Null,
+                    Data::Input(Some(v)) => v,
+                    _ => &Value::Null,
                 };
-                let id = self.claim_call(&name, &input);
+                let id = self.claim_call(&name, input);
+                let args = args_text(input);
                 if let Some((id, parent)) = &id {
                     let ns = ev.checkpoint_ns.as_deref().unwrap_or_default();
                     self.nest.tool_started(id, &name, ns);
                     out.push(ModelEvent::ToolStart {
                         tool_call_id: id.clone(),
                         name: name.clone(),
-                        args: Some(args_text(&input)),
+                        args: Some(args.clone()),
                         parent_message_id: parent.clone(),
                     });
                 }
-                self.tool_runs.insert(
-                    run_id,
-                    ToolRun {
-                        tool_call_id: id.map(|(i, _)| i),
-                        name,
-                        input,
-                    },
-                );
+                let tool_call_id = id.map(|(i, _)| i);
+                let run = ToolRun {
+                    tool_call_id,
+                    name,
+                    args,
+                };
+                self.tool_runs.insert(run_id, run);
                 Disposition::Mapped
             }
             "on_tool_end" => {
@@ -202,14 +206,14 @@ impl V2Adapter {
                     .flatten()
                     .or(waiting.and_then(|(_, _, m)| m)),
             };
-            let (tname, input) = match run {
-                Some(r) => (r.name, Some(args_text(&r.input))),
+            let (tname, args) = match run {
+                Some(r) => (r.name, Some(r.args)),
                 None => (name.to_string(), None),
             };
             out.push(ModelEvent::ToolStart {
                 tool_call_id: id.clone(),
                 name: tname,
-                args: input,
+                args,
                 parent_message_id: parent,
             });
         }

@@ -7,7 +7,8 @@ use serde_json::Value;
 use super::{FastIds, V3Adapter};
 use crate::adapter::completion::{self, Rest};
 use crate::adapter::content::Block as Content;
-use crate::adapter::content::{block_events, block_key, read_block, reasoning, unwrap_non_standard};
+use crate::adapter::content::{block_events, block_key, call_chunk, read_block};
+use crate::adapter::content::{reasoning, unwrap_non_standard};
 use crate::adapter::{lc, str_field as s, Disposition};
 use crate::model::{ModelEvent, Usage};
 use crate::wire::v3::{Data, Delta, Message};
@@ -121,13 +122,7 @@ impl Block {
     ) {
         self.emitted.push_str(&args);
         self.tool_sent = true;
-        out.push(ModelEvent::ToolCallChunk {
-            message_id: mid.to_string(),
-            index: index.to_string(),
-            id,
-            name,
-            args,
-        });
+        out.push(call_chunk(mid, index.to_string(), id, name, args));
     }
 
     /// A provider reasoning block's fragment (Bedrock `reasoning_content` in LangGraph.js,
@@ -211,32 +206,29 @@ impl V3Adapter {
         if let Some(prev) = self.messages.remove(ns).filter(|m| !m.skipped) {
             end_message(prev, None, out);
         }
+        let id = match data.id.as_ref().and_then(Value::as_str) {
+            Some(id) => id.to_string(),
+            None => format!("msg-seq-{}", seq.map(Value::to_string).unwrap_or_default()),
+        };
+        let skipped = data.role.is_some();
+        let msg = OpenMessage {
+            id: id.clone(),
+            skipped,
+            ..OpenMessage::default()
+        };
+        self.messages.insert(ns.to_string(), msg);
         if let Some(role) = &data.role {
-            let skipped = OpenMessage {
-                skipped: true,
-                ..OpenMessage::default()
-            };
-            self.messages.insert(ns.to_string(), skipped);
             return Disposition::Ignored(if role == "tool" {
                 "a tool's message (its result comes from `tools` and the state)"
             } else {
                 "a message of a role other than the model's"
             });
         }
-        let id = match data.id.as_ref().and_then(Value::as_str) {
-            Some(id) => id.to_string(),
-            None => format!("msg-seq-{}", seq.map(Value::to_string).unwrap_or_default()),
-        };
         out.push(ModelEvent::MessageStart {
             message_id: id.clone(),
         });
         self.nest.message_started(ns);
-        self.known_messages.insert(id.clone());
-        let msg = OpenMessage {
-            id,
-            ..OpenMessage::default()
-        };
-        self.messages.insert(ns.to_string(), msg);
+        self.known_messages.insert(id);
         Disposition::Mapped
     }
 
@@ -349,18 +341,13 @@ fn read_content(c: &Value) -> Content<'_> {
     }
 }
 
-/// A tool call's args in a block's content: streamed text (a string) or the args whole (a
-/// JSON value), `None` when absent or null.
-enum Args {
-    Text(String),
-    Whole(String),
-}
-
-fn args_of(c: &Value) -> Option<Args> {
-    match c.field("args") {
-        Some(Value::String(a)) => Some(Args::Text(a.clone())),
-        Some(Value::Null) | None => None,
-        Some(v) => Some(Args::Whole(v.to_string())),
+/// A tool call's args in a block's content, `None` when absent or null: streamed text (a
+/// string), or the args whole (a JSON value: `true`).
+fn args_of(c: &Value) -> Option<(String, bool)> {
+    match c.field("args")? {
+        Value::String(a) => Some((a.clone(), false)),
+        Value::Null => None,
+        v => Some((v.to_string(), true)),
     }
 }
 
@@ -377,12 +364,11 @@ fn block_start(
         Content::ToolCall => {
             block.tool_id = s(c, "id");
             let args = match args_of(c) {
-                Some(Args::Text(a)) => a,
-                Some(Args::Whole(a)) => {
+                Some((a, true)) => {
                     block.args_whole = Some(a);
                     String::new()
                 }
-                None => String::new(),
+                other => other.map(|(a, _)| a).unwrap_or_default(),
             };
             block.tool_chunk(at, block.tool_id.clone(), s(c, "name"), args, out);
         }
@@ -462,11 +448,7 @@ fn tool_finish(
     out: &mut Vec<ModelEvent>,
 ) -> Option<String> {
     let (mid, index) = at;
-    let full = match args_of(c) {
-        Some(Args::Text(a) | Args::Whole(a)) => Some(a),
-        None => block.args_whole.take(),
-    };
-    block.args_whole = None;
+    let full = args_of(c).map(|(a, _)| a).or(block.args_whole.take());
     let id = s(c, "id").filter(|i| !i.is_empty());
     // No id anywhere (LangGraph.js with @langchain/google-genai): one made up as the mapper
     // names a call it never got an id for; its tool run is paired with it by name and order.
@@ -506,13 +488,7 @@ fn tool_finish(
 pub(super) fn end_message(msg: OpenMessage, usage: Option<Usage>, out: &mut Vec<ModelEvent>) {
     for (index, block) in msg.blocks {
         if let Some(args) = block.args_whole.filter(|_| block.emitted.is_empty()) {
-            out.push(ModelEvent::ToolCallChunk {
-                message_id: msg.id.clone(),
-                index,
-                id: block.tool_id,
-                name: None,
-                args,
-            });
+            out.push(call_chunk(&msg.id, index, block.tool_id, None, args));
         }
     }
     out.push(ModelEvent::MessageEnd {

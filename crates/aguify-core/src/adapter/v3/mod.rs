@@ -16,7 +16,7 @@ use serde_json::Value;
 
 use super::str_field as s;
 use super::RecordKind;
-use super::{custom_event, custom_payload_event, interrupts_from, lc, Disposition};
+use super::{custom_event, interrupts_from, lc, Disposition};
 use crate::input::Record;
 use crate::model::{ErrorInfo, InterruptInfo, MessageRef, ModelEvent};
 use crate::payload::Payload;
@@ -46,7 +46,6 @@ pub struct V3Adapter {
     /// `seq` → (input line, [`crate::input::text_hash`] of the text) for the current run, to spot replays
     /// and reordering.
     seqs: seq::Seqs,
-    max_seq: Option<(i64, u64)>,
     /// The file's first integer `seq`: a later event back at it (or below) starts the next
     /// recorded run ([`crate::wire::v3::seq_restarts`]).
     first_seq: Option<i64>,
@@ -190,7 +189,6 @@ impl V3Adapter {
         self.known_messages.clear();
         self.state_len = None;
         self.seqs.clear();
-        self.max_seq = None;
     }
 
     fn flush_deferred(&mut self, out: &mut Vec<ModelEvent>) {
@@ -226,7 +224,13 @@ impl V3Adapter {
         }
         let listed = self.interrupts_listed(interrupts, out);
         let state = match data {
-            Data::State(s) => super::shared_state_events(s, out),
+            // A state read with its messages shared ([`crate::wire::state`]).
+            Data::State(s) => {
+                let mut rest = s.rest.clone();
+                super::take_interrupts(&mut rest, out);
+                out.push(super::encoded_state(rest, s));
+                true
+            }
             other => super::state_events(other.value(), out),
         };
         if listed || state {
@@ -300,7 +304,7 @@ impl V3Adapter {
                 Disposition::Mapped
             }
             "custom" => {
-                out.push(custom_payload_event(None, payload_of(data)));
+                out.push(custom_event(None, payload_of(data)));
                 Disposition::Mapped
             }
             m if m.starts_with("custom:") => {
@@ -309,7 +313,7 @@ impl V3Adapter {
                     Some(p) => Payload::of_field(p),
                     None => data,
                 };
-                out.push(custom_payload_event(Some(&m["custom:".len()..]), payload));
+                out.push(custom_event(Some(&m["custom:".len()..]), payload));
                 Disposition::Mapped
             }
             "debug" => Disposition::Ignored("debug stream"),
@@ -442,7 +446,7 @@ impl V3Adapter {
             }
             RecordKind::Custom => {
                 self.ensure_started(out);
-                out.push(custom_event(None, rec.value()));
+                out.push(custom_event(None, Payload::from_value(rec.value())));
                 return Disposition::Mapped;
             }
             RecordKind::RunMetadata { .. }

@@ -20,15 +20,17 @@ pub(super) struct Seqs {
     in_order: VecDeque<(i64, u64, u64)>,
     /// The other seqs' first use (forgotten all at once when [`Seqs::WINDOW`] are held).
     out_of_order: HashMap<i64, (u64, u64)>,
+    /// The highest seq so far and its line.
+    max: Option<(i64, u64)>,
 }
 
 impl Seqs {
     /// Seqs remembered of each kind (24 bytes each on the list: 1.5 MiB).
     const WINDOW: usize = 1 << 16;
 
-    /// The first use of seq `n`; `max` is the highest seq so far.
-    fn get(&self, n: i64, max: Option<i64>) -> Option<(u64, u64)> {
-        if max.is_none_or(|m| n > m) {
+    /// The first use of seq `n`.
+    fn get(&self, n: i64) -> Option<(u64, u64)> {
+        if self.max.is_none_or(|(m, _)| n > m) {
             return None;
         }
         match self.in_order.binary_search_by_key(&n, |e| e.0) {
@@ -37,25 +39,27 @@ impl Seqs {
         }
     }
 
-    /// A seq above every seq so far.
-    fn push_highest(&mut self, n: i64, line: u64, hash: u64) {
-        if self.in_order.len() == Self::WINDOW {
-            self.in_order.pop_front();
+    /// Seq `n` used at `line` by a text of hash `hash` (a seq used before keeps its first use).
+    fn insert(&mut self, n: i64, line: u64, hash: u64) {
+        if self.max.is_none_or(|(m, _)| n > m) {
+            // Above every seq so far: new, and the sorted list stays sorted.
+            if self.in_order.len() == Self::WINDOW {
+                self.in_order.pop_front();
+            }
+            self.in_order.push_back((n, line, hash));
+            self.max = Some((n, line));
+        } else {
+            if self.out_of_order.len() == Self::WINDOW {
+                self.out_of_order.clear();
+            }
+            self.out_of_order.entry(n).or_insert((line, hash));
         }
-        self.in_order.push_back((n, line, hash));
-    }
-
-    /// Another seq not seen (in the window) before.
-    fn insert_other(&mut self, n: i64, line: u64, hash: u64) {
-        if self.out_of_order.len() == Self::WINDOW {
-            self.out_of_order.clear();
-        }
-        self.out_of_order.entry(n).or_insert((line, hash));
     }
 
     pub(super) fn clear(&mut self) {
         self.in_order.clear();
         self.out_of_order.clear();
+        self.max = None;
     }
 }
 
@@ -79,16 +83,14 @@ impl V3Adapter {
         };
         let line = rec.origin.line;
         let text_hash = crate::input::text_hash(rec.text.as_bytes());
-        let max = self.max_seq.map(|(m, _)| m);
-        let first_use = |a: &Self| a.seqs.get(n, a.max_seq.map(|(m, _)| m));
         // An exact replay of an earlier event does not start the next run.
-        if let (Some(first), Some(max)) = (self.first_seq, max) {
-            let replay = first_use(self).is_some_and(|(_, hash)| hash == text_hash);
+        if let (Some(first), Some((max, _))) = (self.first_seq, self.seqs.max) {
+            let replay = self.seqs.get(n).is_some_and(|(_, hash)| hash == text_hash);
             if crate::wire::v3::seq_restarts(n, first, max) && !replay {
                 self.end_run(true, out);
             }
         }
-        if let Some((first, hash)) = first_use(self) {
+        if let Some((first, hash)) = self.seqs.get(n) {
             if hash == text_hash {
                 return Err(crate::error::BadLine::new(
                     crate::error::Reason::DuplicateV3Event,
@@ -98,19 +100,13 @@ impl V3Adapter {
             self.warning = Some(format!(
                 "v3 seq {n} was already used at line {first} by another event (two recordings in one file?); converted in file order"
             ));
-        } else if let Some((max, max_line)) = self.max_seq.filter(|(m, _)| n < *m) {
+        } else if let Some((max, max_line)) = self.seqs.max.filter(|(m, _)| n < *m) {
             self.warning = Some(format!(
                 "v3 seq {n} comes after seq {max} (line {max_line}): out of order; converted in file order, not by seq"
             ));
         }
         self.first_seq.get_or_insert(n);
-        if self.max_seq.is_none_or(|(m, _)| n > m) {
-            // Above every seq so far: new, and the sorted list stays sorted.
-            self.seqs.push_highest(n, line, text_hash);
-            self.max_seq = Some((n, line));
-        } else {
-            self.seqs.insert_other(n, line, text_hash);
-        }
+        self.seqs.insert(n, line, text_hash);
         Ok(())
     }
 }
@@ -122,24 +118,18 @@ mod tests {
     #[test]
     fn seqs_remember_the_first_use() {
         let mut s = Seqs::default();
-        let mut max = None;
         for (n, line) in [(5, 1), (7, 2), (6, 3), (6, 4), (1, 5), (9, 6)] {
-            if s.get(n, max).is_none() {
-                if max.is_none_or(|m| n > m) {
-                    s.push_highest(n, line, 0);
-                    max = Some(n);
-                } else {
-                    s.insert_other(n, line, 0);
-                }
+            if s.get(n).is_none() {
+                s.insert(n, line, 0);
             }
         }
-        let first = |n| s.get(n, max).map(|(l, _)| l);
+        let first = |n| s.get(n).map(|(l, _)| l);
         assert_eq!(
             [5, 7, 6, 1, 9, 8, 10].map(first),
             [Some(1), Some(2), Some(3), Some(5), Some(6), None, None]
         );
         s.clear();
-        assert_eq!(s.get(5, max), None);
+        assert_eq!(s.get(5), None);
     }
 
     #[test]
@@ -147,17 +137,16 @@ mod tests {
         let mut s = Seqs::default();
         let w = Seqs::WINDOW as i64;
         for n in 0..3 * w {
-            s.push_highest(n, n as u64, 0);
+            s.insert(n, n as u64, 0);
         }
-        let max = Some(3 * w - 1);
         assert_eq!(s.in_order.len(), Seqs::WINDOW);
-        assert_eq!(s.get(2 * w - 1, max), None, "forgotten");
-        assert_eq!(s.get(2 * w, max), Some((2 * w as u64, 0)));
-        assert_eq!(s.get(3 * w - 1, max), Some((3 * w as u64 - 1, 0)));
+        assert_eq!(s.get(2 * w - 1), None, "forgotten");
+        assert_eq!(s.get(2 * w), Some((2 * w as u64, 0)));
+        assert_eq!(s.get(3 * w - 1), Some((3 * w as u64 - 1, 0)));
         for n in 0..w + 1 {
-            s.insert_other(-n - 1, 0, 0);
+            s.insert(-n - 1, 0, 0);
         }
         assert!(s.out_of_order.len() <= Seqs::WINDOW);
-        assert_eq!(s.get(-w - 1, max), Some((0, 0)), "the latest kept");
+        assert_eq!(s.get(-w - 1), Some((0, 0)), "the latest kept");
     }
 }
