@@ -501,13 +501,22 @@ struct MetadataWire {
 #[serde(default)]
 struct DeltaWire {
     #[serde(rename = "type")]
-    kind: Text,
+    kind: Lenient<DeltaType>,
     text: Text,
     reasoning: Text,
     args: Text,
     id: Text,
     name: Text,
     fields: Present<Value>,
+}
+
+/// A delta's `type`, not allocated when one of [`DELTA_TYPES`] (any other value: absent).
+struct DeltaType(Cow<'static, str>);
+
+impl Shape<'_> for DeltaType {
+    fn of_str(s: &str) -> Option<Self> {
+        Some(DeltaType(known(s, &DELTA_TYPES)))
+    }
 }
 
 #[derive(Default, Deserialize)]
@@ -523,8 +532,8 @@ fn message(m: Box<MessageWire<'_>>) -> Option<Data> {
     let is_delta = event == "content-block-delta";
     let in_content = is_delta && m.delta.0.is_none() && m.content.0.is_some();
     let delta_type = m.delta.0.as_ref().and_then(|d| {
-        let ty = d.0.as_ref().ok()?.kind.0.as_deref()?;
-        Some(known(ty, &DELTA_TYPES))
+        let ty = d.0.as_ref().ok()?.kind.0.as_ref()?;
+        Some(ty.0.clone())
     });
     let (delta, content) = match (is_delta, m.delta.0, m.content.0) {
         // The platform sends some deltas (a node's replayed message) with the block in
@@ -607,7 +616,7 @@ fn delta(d: Result<Box<DeltaWire>, &'static str>) -> Delta {
         Ok(d) => *d,
         Err(kind) => return Delta::NotObject(kind),
     };
-    match d.kind.0.as_deref().unwrap_or_default() {
+    match d.kind.0.as_ref().map_or("", |k| &k.0) {
         ty @ ("text-delta" | "text" | "reasoning-delta" | "reasoning") => {
             let is_text = ty.starts_with("text");
             Delta::Text {
@@ -754,5 +763,13 @@ mod tests {
             panic!("a message")
         };
         assert_eq!(m.delta, Some(Delta::NotObject("a number")));
+        // A delta type none of the readers knows is kept; one that is no string is absent.
+        for (ty, kept) in [(json!("citation-delta"), Some("citation-delta")), (json!(7), None)] {
+            let delta = json!({"event":"content-block-delta","delta":{"type":ty}});
+            let Data::Message(m) = data("messages", delta) else {
+                panic!("a message")
+            };
+            assert_eq!((m.delta, m.delta_type.as_deref()), (Some(Delta::Other), kept));
+        }
     }
 }
