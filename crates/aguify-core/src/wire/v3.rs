@@ -315,20 +315,27 @@ struct Line(Box<Event>);
 
 impl<'de> Shape<'de> for Line {
     fn of_map<A: MapAccess<'de>>(mut m: A) -> Result<Option<Line>, A::Error> {
-        let (mut kind, mut seq, mut method, mut params) = (None, None, None, None);
+        // Filled in place: the event's ~600 bytes are not moved through the returns.
+        let mut ev = Box::new(Event {
+            seq: None,
+            method: Cow::Borrowed(""),
+            params: Params::Absent,
+        });
+        let (mut kind, mut method, mut params) = (None, None, false);
         // A key with an escape is no `&str`: the line is read from its tree.
         while let Some(key) = m.next_key::<&str>()? {
             match key {
                 "type" if kind.is_none() => kind = Some(m.next_value::<&str>()?),
-                "seq" if seq.is_none() => seq = Some(m.next_value::<Value>()?),
+                "seq" if ev.seq.is_none() => ev.seq = Some(m.next_value::<Value>()?),
                 "method" if method.is_none() => {
                     method = Some(known(&m.next_value::<Str>()?.0, &METHODS))
                 }
-                "params" if params.is_none() => {
+                "params" if !params => {
                     let Some(method) = method.as_deref() else {
                         return Err(A::Error::custom("params before method"));
                     };
-                    params = Some(params_of(method, &mut m)?);
+                    ev.params = params_of(method, &mut m)?;
+                    params = true;
                 }
                 "type" | "seq" | "method" | "params" => {
                     return Err(A::Error::custom("a repeated key"))
@@ -337,11 +344,10 @@ impl<'de> Shape<'de> for Line {
             }
         }
         Ok(match (kind, method) {
-            (Some("event"), Some(method)) => Some(Line(Box::new(Event {
-                seq,
-                method,
-                params: params.unwrap_or(Params::Absent),
-            }))),
+            (Some("event"), Some(method)) => {
+                ev.method = method;
+                Some(Line(ev))
+            }
             _ => None,
         })
     }
@@ -501,13 +507,22 @@ struct MetadataWire {
 #[serde(default)]
 struct DeltaWire {
     #[serde(rename = "type")]
-    kind: Text,
+    kind: Lenient<DeltaType>,
     text: Text,
     reasoning: Text,
     args: Text,
     id: Text,
     name: Text,
     fields: Present<Value>,
+}
+
+/// A delta's `type`, not allocated when one of [`DELTA_TYPES`] (any other value: absent).
+struct DeltaType(Cow<'static, str>);
+
+impl Shape<'_> for DeltaType {
+    fn of_str(s: &str) -> Option<Self> {
+        Some(DeltaType(known(s, &DELTA_TYPES)))
+    }
 }
 
 #[derive(Default, Deserialize)]
@@ -523,8 +538,8 @@ fn message(m: Box<MessageWire<'_>>) -> Option<Data> {
     let is_delta = event == "content-block-delta";
     let in_content = is_delta && m.delta.0.is_none() && m.content.0.is_some();
     let delta_type = m.delta.0.as_ref().and_then(|d| {
-        let ty = d.0.as_ref().ok()?.kind.0.as_deref()?;
-        Some(known(ty, &DELTA_TYPES))
+        let ty = d.0.as_ref().ok()?.kind.0.as_ref()?;
+        Some(ty.0.clone())
     });
     let (delta, content) = match (is_delta, m.delta.0, m.content.0) {
         // The platform sends some deltas (a node's replayed message) with the block in
@@ -607,7 +622,7 @@ fn delta(d: Result<Box<DeltaWire>, &'static str>) -> Delta {
         Ok(d) => *d,
         Err(kind) => return Delta::NotObject(kind),
     };
-    match d.kind.0.as_deref().unwrap_or_default() {
+    match d.kind.0.as_ref().map_or("", |k| &k.0) {
         ty @ ("text-delta" | "text" | "reasoning-delta" | "reasoning") => {
             let is_text = ty.starts_with("text");
             Delta::Text {
@@ -754,5 +769,13 @@ mod tests {
             panic!("a message")
         };
         assert_eq!(m.delta, Some(Delta::NotObject("a number")));
+        // A delta type none of the readers knows is kept; one that is no string is absent.
+        for (ty, kept) in [(json!("citation-delta"), Some("citation-delta")), (json!(7), None)] {
+            let delta = json!({"event":"content-block-delta","delta":{"type":ty}});
+            let Data::Message(m) = data("messages", delta) else {
+                panic!("a message")
+            };
+            assert_eq!((m.delta, m.delta_type.as_deref()), (Some(Delta::Other), kept));
+        }
     }
 }
