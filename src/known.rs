@@ -16,7 +16,7 @@ use crate::input::{Origin, Record};
 struct File {
     read: bool,
     array: bool,
-    wrong_form: Option<String>,
+    wrong_form: Option<(crate::adapter::Family, crate::adapter::Family)>,
 }
 
 /// What each input held, fed by a pipeline observer.
@@ -61,8 +61,8 @@ impl Known {
         self.last_bad = Some((origin.to_string(), bad.message.clone()));
         let file = self.file(&origin.file);
         file.array |= bad.reason == Reason::Array;
-        if file.wrong_form.is_none() && bad.reason == Reason::NotTheForcedForm {
-            file.wrong_form = Some(bad.message.clone());
+        if let (None, Reason::NotTheForcedForm { forced, found }) = (file.wrong_form, bad.reason) {
+            file.wrong_form = Some((forced, found));
         }
     }
 
@@ -84,7 +84,7 @@ impl Known {
     /// `(file, why)` of each input that held nothing of a known form, in input order.
     pub fn unread_files(&self) -> impl Iterator<Item = (&str, String)> {
         self.files.iter().filter(|(_, f)| !f.read).map(|(name, f)| {
-            let why = nothing_read_message(name, f.array, f.wrong_form.as_deref());
+            let why = nothing_read_message(name, f.array, f.wrong_form);
             (&**name, why)
         })
     }

@@ -219,7 +219,7 @@ impl Ctx {
 fn record_rule(reason: Reason) -> &'static str {
     match reason {
         Reason::DuplicateV3Event => "AGX602",
-        Reason::NoKnownForm | Reason::MixedForms | Reason::NotTheForcedForm => "AGX609",
+        Reason::NoKnownForm | Reason::MixedForms | Reason::NotTheForcedForm { .. } => "AGX609",
         _ => "AGX611",
     }
 }
@@ -249,7 +249,7 @@ pub struct Checker {
     known: u64,
     saw_array: bool,
     /// The first bad line of a record of another form than `--from` asks for.
-    wrong_form: Option<String>,
+    wrong_form: Option<(Family, Family)>,
     /// A line was unreadable before any record was read: if none ever is, the client (which
     /// reads the file as AG-UI) fails on that line.
     unreadable: bool,
@@ -300,10 +300,14 @@ impl FileReport {
 }
 
 /// What is said of a file of which no record is of a known form (after `FILE: `);
-/// `wrong_form`: a bad line's message saying the record is of another form than `--from`
-/// asks for (then the form found is named instead).
-pub fn nothing_read_message(file: &str, json_array: bool, wrong_form: Option<&str>) -> String {
-    if let Some((forced, found)) = wrong_form.and_then(crate::adapter::wrong_form_of) {
+/// `wrong_form`: `(asked for, found)` when a record is of another form than `--from` asks
+/// for (then the form found is named instead).
+pub fn nothing_read_message(
+    file: &str,
+    json_array: bool,
+    wrong_form: Option<(Family, Family)>,
+) -> String {
+    if let Some((forced, found)) = wrong_form.map(|(a, b)| (a.name(), b.name())) {
         return format!(
             "its records are {found} records, not the {forced} records --from asks for \
              (without --from the form is detected per file)"
@@ -427,7 +431,7 @@ impl Checker {
         if !read {
             // Nothing of a known form: one finding about the file says so, instead of one
             // per line.
-            let why = nothing_read_message(&file, self.saw_array, self.wrong_form.as_deref());
+            let why = nothing_read_message(&file, self.saw_array, self.wrong_form);
             (self.ctx.out, self.ctx.tally, self.ctx.line) = (vec![], vec![], 0);
             self.ctx.report("AGX505", vec![], why);
         }
@@ -527,8 +531,8 @@ impl Observer for Checker {
     fn bad_line(&mut self, origin: &Origin, bad: &BadLine) {
         self.flush_bad(false);
         self.saw_array |= bad.reason == Reason::Array;
-        if self.wrong_form.is_none() && bad.reason == Reason::NotTheForcedForm {
-            self.wrong_form = Some(bad.message.clone());
+        if let (None, Reason::NotTheForcedForm { forced, found }) = (self.wrong_form, bad.reason) {
+            self.wrong_form = Some((forced, found));
         }
         self.pending_bad = Some((origin.clone(), bad.clone()));
     }

@@ -62,7 +62,12 @@ pub enum Reason {
     /// A record of no known form.
     NoKnownForm,
     /// A record of another form than `--from` asks for.
-    NotTheForcedForm,
+    NotTheForcedForm {
+        /// The form `--from` asks for.
+        forced: crate::Family,
+        /// The record's form.
+        found: crate::Family,
+    },
     /// A record of another form than the file's first record (mixed forms).
     MixedForms,
     /// A v3 event that repeats an earlier line exactly (a replayed `seq`).
@@ -163,7 +168,7 @@ mod tests {
             [(1, Reason::TooLong), (2, Reason::Array)]
         );
         let v3_short = r#"{"type":"event","method":"lifecycle"}"#;
-        assert_eq!(reasons(v3_short, &forced), [(1, Reason::NotTheForcedForm)]);
+        assert_eq!(reasons(v3_short, &forced), [(1, Reason::NotTheForcedForm { forced: crate::Family::V2, found: crate::Family::V3 })]);
         // SSE data may be an array (`[message, metadata]` frames): of no known form alone.
         let sse = "data: [1]\n\ndata: 5\n\ndata: {\n\n";
         assert_eq!(

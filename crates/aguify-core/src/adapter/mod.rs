@@ -406,17 +406,6 @@ pub fn wrong_form(forced: Family, found: Family) -> String {
     )
 }
 
-/// `(asked for, found)` of a [`wrong_form`] message: what a file of which nothing was read
-/// held instead.
-pub fn wrong_form_of(message: &str) -> Option<(&str, &str)> {
-    fn article(s: &str) -> Option<&str> {
-        s.split_once(' ').map(|(_, rest)| rest)
-    }
-    let rest = article(message.strip_prefix("expected ")?)?;
-    let (forced, rest) = rest.split_once(" record (--from), found ")?;
-    Some((forced, article(rest)?.strip_suffix(" record")?))
-}
-
 /// The adapter of a file's family.
 enum Adapter {
     V2(V2Adapter),
@@ -458,8 +447,9 @@ impl Router {
             }
             (Some(a), _) => a,
             (None, Some(f)) if forced.is_some_and(|forced| forced != f) => {
-                let why = wrong_form(forced.unwrap_or(f), f);
-                return Disposition::Bad(BadLine::new(Reason::NotTheForcedForm, why));
+                let forced = forced.unwrap_or(f);
+                let reason = Reason::NotTheForcedForm { forced, found: f };
+                return Disposition::Bad(BadLine::new(reason, wrong_form(forced, f)));
             }
             // An error line or stream part before any event: the forced or v2 family.
             (None, _) => {
@@ -515,10 +505,6 @@ mod tests {
             m,
             "expected an AG-UI record (--from), found a v3 protocol record"
         );
-        assert_eq!(wrong_form_of(&m), Some(("AG-UI", "v3 protocol")));
-        let m = wrong_form(Family::V2, Family::Agui);
-        assert_eq!(wrong_form_of(&m), Some(("v2 astream_events", "AG-UI")));
-        assert_eq!(wrong_form_of("expected a JSON object"), None);
     }
 
     /// LangGraph.js's v3 event stream writes an error as `String(err)`: the name is read apart
