@@ -373,3 +373,36 @@ fn strip_ansi(s: &str) -> String {
     }
     out
 }
+
+/// A line with no JSON is a signal before the run's end by its reason, whatever its words:
+/// cut off, invalid, or nested too deeply (explain matched "truncated" and "invalid JSON" in
+/// the message before, so the last was not one).
+#[test]
+fn explain_signals_every_line_that_is_not_json() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let head =
+        std::fs::read_to_string(root().join("testdata/recordings/v3-js/a_plain_chat.ndjson"))
+            .expect("recording");
+    let first: Vec<&str> = head.lines().take(3).collect();
+    for (bad, words) in [
+        ("[".repeat(200) + &"]".repeat(200), "nested too deeply"),
+        ("{\"type\":\"event\",".to_string(), "truncated JSON"),
+        ("{\"type\":\"event\" x}".to_string(), "invalid JSON"),
+    ] {
+        let path = dir.path().join("log.ndjson");
+        std::fs::write(&path, format!("{}\n{bad}\n", first.join("\n"))).expect("write log");
+        let path = path.to_string_lossy().into_owned();
+        let (_, out, err) = aguify(&["explain", "--format", "json", &path]);
+        let v: serde_json::Value =
+            serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {out}{err}"));
+        let signal = &v["explained"][0]["nearestSignal"];
+        assert_eq!(signal["kind"], "bad_line", "{words}: {out}");
+        assert_eq!(signal["at"]["line"], 4, "{words}");
+        assert!(
+            signal["message"]
+                .as_str()
+                .is_some_and(|m| m.contains(words)),
+            "{signal}"
+        );
+    }
+}

@@ -410,7 +410,7 @@ impl Observer for Explainer {
             self.records += 1;
             self.push_raw(at, "unreadable line".into(), format!("bad: {message}"));
         }
-        if message.contains("truncated") || message.contains("invalid JSON") {
+        if message.reason == crate::error::Reason::NotJson {
             // Of many bad lines in a row, the most recent are kept.
             let n = self.signals.len();
             if n >= BAD_SIGNALS_IN_A_ROW
