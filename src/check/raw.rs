@@ -56,8 +56,8 @@ impl Raw {
         else {
             return;
         };
-        // A namespace's key is its compact JSON; an absent one is the empty string.
-        let ns = namespace.as_ref().map_or(String::new(), Value::to_string);
+        // A namespace's key as the v3 adapter keys it (its parts joined by `|`).
+        let ns = crate::wire::v3::namespace_key(namespace.as_ref());
         let id = m.id.as_ref().and_then(Value::as_str);
         self.message_event(&m.event, &ns, m.index.as_ref(), id, ctx);
     }
