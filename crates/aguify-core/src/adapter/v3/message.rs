@@ -295,9 +295,10 @@ impl V3Adapter {
                 if let Some(w) = block_finish((mid, &key), block, content, out) {
                     self.warning = Some(w);
                 }
-                let call = content.map(unwrap_non_standard).filter(|c| matches!(read_content(c), Content::ToolCall));
-                if let (Some(c), Some(id)) = (call, &block.tool_id) {
-                    self.nest.call_made(ns, id, &s(c, "name").unwrap_or_default());
+                // A block with a call id is a tool call (its finish named the id or made one up).
+                if let (Some(id), Some(c)) = (&block.tool_id, content) {
+                    let name = s(unwrap_non_standard(c), "name").unwrap_or_default();
+                    self.nest.call_made(ns, id, &name);
                 }
                 if let (Some(name), Some(id)) = (block.idless.take(), &block.tool_id) {
                     self.idless_calls.push(super::tools::IdlessCall {
