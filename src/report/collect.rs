@@ -1,8 +1,9 @@
 //! What the report keeps while the input streams past, beyond the timeline: user messages,
-//! model calls and state snapshots, each tagged with the AG-UI event index it came at. The one place the report reads AG-UI events itself: everything
-//! else comes from the timeline, `explain` and the checker. Snapshots are kept per run (the
-//! first and the last few), already written as clipped text with their change from the
-//! previous one, so memory stays bounded whatever the input's size.
+//! model calls and state snapshots, each tagged with the AG-UI event index it came at. The
+//! one place the report reads AG-UI events itself: everything else (resumes and interrupt
+//! payloads included) comes from the timeline, `explain` and the checker. Snapshots are kept
+//! per run (the first and the last few), already written as clipped text with their change
+//! from the previous one, so memory stays bounded whatever the input's size.
 
 use std::borrow::Cow;
 use std::collections::{HashMap, HashSet, VecDeque};
