@@ -493,6 +493,12 @@ fn exit_codes() {
     );
     let (code, out, _) = aguify(&["diff", "--old", &a, &c, "--new", &b, &c]);
     assert_eq!(code, 0, "{out}");
+    let (code, _, err) = aguify(&["diff", "--ignore", "state", &a, &b]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("invalid value 'state' for '--ignore <POINTER>': expected a JSON pointer starting with /"),
+        "{err}"
+    );
 }
 
 fn snap_path_of(name: &str) -> String {

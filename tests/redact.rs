@@ -782,6 +782,11 @@ fn the_command_writes_where_asked_and_reports_on_stderr() {
     assert_eq!(out, red, "stdin to stdout, the same bytes");
     let (code, _, err) = aguify(&d, &["redact", "--keep", "data/x", "run.ndjson"], None);
     assert_eq!(code, 2, "{err}");
+    // A usage error, as clap words every bad option value.
+    assert!(
+        err.contains("invalid value 'data/x' for '--keep <POINTER>': expected a JSON pointer starting with /"),
+        "{err}"
+    );
     let (code, _, err) = aguify(&d, &["redact", "nope.ndjson"], None);
     assert_eq!(code, 2);
     assert!(err.contains("cannot open nope.ndjson"), "{err}");

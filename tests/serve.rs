@@ -735,6 +735,32 @@ async fn every_http_refusal_has_the_json_body() {
     srv.stop().await;
 }
 
+/// The head limit holds however the head arrives: here its end arrives when what was read
+/// so far is just under the limit (hyper's read buffer has room to take it in one read).
+#[tokio::test]
+async fn a_head_over_the_limit_is_refused_when_its_end_comes_late() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let srv = start(vec![load("default", &[PLAIN])], instant()).await;
+    let mut s = tokio::net::TcpStream::connect(srv.addr)
+        .await
+        .expect("connect");
+    let first = format!(
+        "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\nX-Big: {}",
+        "a".repeat(417_000)
+    );
+    s.write_all(first.as_bytes()).await.expect("write");
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let _ = s
+        .write_all(format!("{}\r\n\r\n", "a".repeat(8_000)).as_bytes())
+        .await;
+    let mut out = vec![];
+    let read = tokio::time::timeout(Duration::from_secs(10), s.read_to_end(&mut out)).await;
+    assert!(read.is_ok(), "no answer within 10 s");
+    let answer = String::from_utf8_lossy(&out);
+    assert_eq!(refusal_of(&answer), (431, "HEADERS_TOO_LARGE".to_string()));
+    srv.stop().await;
+}
+
 #[tokio::test]
 async fn expect_continue_with_an_oversized_length_gets_413_at_once() {
     let cfg = ServeConfig {

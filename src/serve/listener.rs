@@ -112,9 +112,13 @@ async fn connection(
     });
     let mut builder = http1::Builder::new();
     // A client that shuts its side down after sending its request still reads the stream.
+    // The head limit is set, not left to hyper's read buffer limit: that one is checked only
+    // while the head is incomplete, so a read that fills the buffer's spare room past it could
+    // bring in a whole larger head.
     builder
         .timer(TokioTimer::new())
         .header_read_timeout(header_timeout)
+        .max_header_size(400 * 1024)
         .half_close(true);
     let conn = builder.serve_connection(io, TowerToHyperService::new(router));
     let mut conn = pin!(conn);

@@ -149,6 +149,14 @@ fn one_of<T: Clone + Send + Sync + 'static>(
     })
 }
 
+/// A JSON pointer pattern (`--ignore`, `--keep`).
+fn pointer(s: &str) -> Result<String, String> {
+    match s.starts_with('/') {
+        true => Ok(s.to_string()),
+        false => Err("expected a JSON pointer starting with /".into()),
+    }
+}
+
 /// `--from`: the input family and the framing forced (none: detected per file).
 pub type Form = (Option<Family>, Option<Framing>);
 
@@ -429,7 +437,7 @@ pub struct DiffArgs {
     pub exact: bool,
     /// Do not compare the value at this JSON pointer (repeatable; `*` matches within a segment,
     /// e.g. /state/updatedAt, /toolCalls/*/args/requestId)
-    #[arg(long, value_name = "POINTER")]
+    #[arg(long, value_name = "POINTER", value_parser = pointer)]
     pub ignore: Vec<String>,
     /// Compare the model's text (assistant messages, reasoning) only as empty or not
     #[arg(long)]
@@ -467,7 +475,7 @@ pub struct RedactArgs {
     /// Keep the values at this JSON pointer into each record (`*` matches within a segment,
     /// e.g. /data/input/city, /params/data/input/*); repeatable. Credentials are replaced even
     /// there
-    #[arg(long, value_name = "POINTER")]
+    #[arg(long, value_name = "POINTER", value_parser = pointer)]
     pub keep: Vec<String>,
     /// Also drop what a bug report does not need: full states between a run's first and last
     /// (those with interrupts stay), RAW events and rawEvent payloads

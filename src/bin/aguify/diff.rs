@@ -23,12 +23,6 @@ pub fn run(args: DiffArgs) -> anyhow::Result<i32> {
         eprintln!("aguify: only one side can be stdin (-)");
         return Ok(2);
     }
-    for p in &args.ignore {
-        if !p.starts_with('/') {
-            eprintln!("aguify: --ignore {p}: expected a JSON pointer starting with /");
-            return Ok(2);
-        }
-    }
     let popts = aguify::pipeline::Options {
         parse_threads: args.threads.unwrap_or(1),
         ..options::mapping(args.from, &PolicyArgs::default())
