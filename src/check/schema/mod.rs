@@ -6,7 +6,7 @@ use serde_json::Value;
 use crate::agui::Event;
 use crate::wire::json_kind;
 
-use super::ev::Ev;
+use super::ev::{Ev, Src};
 use fields::{spec, Spec, BASE, K, USAGE};
 
 mod fields;
@@ -516,11 +516,11 @@ pub fn is_json_pointer(s: &str) -> bool {
 
 /// [`check_ev`] of an event the mapper made. Its keys, strings and roles are right by
 /// construction, so what is left to check is its timestamp (a recorded number) and the JSON
-/// it carries from the log (a run's input, outcome and messages). Passed-through and
-/// `THINKING_*` events are checked as JSON. Debug builds check the event whole too, and
-/// compare.
-pub fn check_typed(ev: &Event) -> Vec<Issue> {
-    if matches!(ev, Event::Passthrough(_)) || ev.kind().is_none() {
+/// it carries from the log (a run's input, outcome and messages). `THINKING_*` events are
+/// checked as JSON (a passed-through event is one: [`Ev::of_event`]). Debug builds check the
+/// event whole too, and compare.
+fn check_typed(ev: &Event) -> Vec<Issue> {
+    if ev.kind().is_none() {
         return check_ev(&Ev::of(&ev.to_value()));
     }
     let mut v = V::default();
@@ -549,8 +549,9 @@ pub fn check_typed(ev: &Event) -> Vec<Issue> {
 
 /// Checks one event (its fields found) against the 1.0 schema.
 pub fn check_ev(f: &Ev<'_>) -> Vec<Issue> {
-    let Some(ev) = f.json() else {
-        return f.typed().map(check_typed).unwrap_or_default();
+    let ev = match f.src {
+        Src::Json(v) => v,
+        Src::Typed(e) => return check_typed(e),
     };
     let mut v = V::default();
     let t = f.t();
