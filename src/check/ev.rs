@@ -9,13 +9,14 @@ use crate::agui::{Event, EventType};
 /// An event, and its type when `type` names an AG-UI 1.0 event type.
 #[derive(Clone, Copy)]
 pub struct Ev<'a> {
-    src: Src<'a>,
+    pub src: Src<'a>,
     /// The event's type, when `type` names an AG-UI 1.0 event type.
     pub kind: Option<EventType>,
 }
 
+/// What an [`Ev`] reads: a JSON event, or a typed one the mapper made.
 #[derive(Clone, Copy)]
-enum Src<'a> {
+pub enum Src<'a> {
     Json(&'a Value),
     Typed(&'a Event),
 }
@@ -132,22 +133,6 @@ impl<'a> Ev<'a> {
                 .find(|(key, _)| *key == k)
                 .map(|(_, x)| F::Json(x)),
             Src::Typed(ev) => typed_field(ev, self.kind, k),
-        }
-    }
-
-    /// The JSON event, when it is one.
-    pub fn json(&self) -> Option<&'a Value> {
-        match self.src {
-            Src::Json(v) => Some(v),
-            Src::Typed(_) => None,
-        }
-    }
-
-    /// The typed event, when it is one.
-    pub fn typed(&self) -> Option<&'a Event> {
-        match self.src {
-            Src::Typed(e) => Some(e),
-            Src::Json(_) => None,
         }
     }
 

@@ -2,7 +2,7 @@
 //! thread, and (for converted input) whether the raw log and the AG-UI agree that a run stopped
 //! at an interrupt.
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::BTreeMap;
 
 use serde_json::Value;
 
@@ -72,8 +72,7 @@ impl Interrupts {
                 let interrupted = outcome == Some("interrupt");
                 if interrupted {
                     let list = ev.get2("outcome", "interrupts").and_then(Value::as_array);
-                    let mut seen = HashSet::new();
-                    let mut ids = vec![];
+                    let mut ids: Vec<String> = vec![];
                     for it in list.into_iter().flatten() {
                         let id = it.get("id").and_then(Value::as_str).unwrap_or("");
                         let reason = it.get("reason").and_then(Value::as_str);
@@ -87,7 +86,7 @@ impl Interrupts {
                                 ),
                             );
                         }
-                        if !seen.insert(id.to_string()) {
+                        if ids.iter().any(|i| i == id) {
                             ctx.report(
                                 "AGX401",
                                 vec![id.to_string()],

@@ -96,15 +96,12 @@ impl FileTally {
     fn add(&mut self, rule: &'static str, severity: Severity, n: u64) -> u64 {
         let i = self.rules.binary_search_by(|r| r.rule.cmp(rule));
         let i = i.unwrap_or_else(|i| {
-            let count = 0;
-            self.rules.insert(
-                i,
-                RuleCount {
-                    rule,
-                    severity,
-                    count,
-                },
-            );
+            let count = RuleCount {
+                rule,
+                severity,
+                count: 0,
+            };
+            self.rules.insert(i, count);
             i
         });
         self.rules[i].count += n;

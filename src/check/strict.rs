@@ -14,14 +14,13 @@ pub struct Strict {
     run: Option<(Option<String>, Option<String>)>,
     terminal: bool,
     finished: bool,
-    open_text: IdSet,
-    /// Ids of the messages and tool calls of the stream that ended, kept as 64-bit hashes (the
-    /// reuse rules need identity only), the last [`Closed::WINDOW`] of each kind: a stream of
-    /// millions of messages is checked in flat memory, as the verifier keeps its ids
-    /// (`check::verifier`); an id reused after that many others is not reported.
-    closed_text: Closed,
-    open_reasoning: HashSet<String, IdHasher>,
-    closed_reasoning: Closed,
+    /// Text messages, then reasoning messages: the open ones (id hash → id, listed when
+    /// reasoning is left open), and those that ended. Ended messages and tool calls are kept as
+    /// 64-bit hashes of their ids (the reuse rules need identity only), the last
+    /// [`Closed::WINDOW`] of each kind: a stream of millions of messages is checked in flat
+    /// memory, as the verifier keeps its ids (`check::verifier`); an id reused after that many
+    /// others is not reported.
+    messages: [(HashMap<u64, String, IdHasher>, Closed); 2],
     open_spans: HashSet<String, IdHasher>,
     /// Tool calls started and not ended.
     open_tools: IdSet,
@@ -87,32 +86,24 @@ impl Strict {
             Some(EventType::RunStarted | EventType::RunFinished | EventType::RunError) => {
                 self.run_event(ev, ctx)
             }
-            Some(EventType::TextMessageStart) => {
+            Some(k @ (EventType::TextMessageStart | EventType::ReasoningMessageStart)) => {
+                let reasoning = k == EventType::ReasoningMessageStart;
                 let id = ev.s("messageId").unwrap_or("");
                 let h = id_hash(id);
-                if self.closed_text.get(&h).is_some() && !self.open_text.contains(&h) {
-                    reused(ctx, id, "text message");
+                let (open, ended) = &mut self.messages[usize::from(reasoning)];
+                if ended.get(&h).is_some() && !open.contains_key(&h) {
+                    let noun = if reasoning { "reasoning" } else { "text" };
+                    let msg = format!("messageId '{id}' is reused for a second {noun} message");
+                    ctx.report("AGX303", vec![id.to_string()], msg);
                 }
-                self.open_text.insert(h);
+                open.insert(h, id.to_string());
             }
-            Some(EventType::TextMessageEnd) => {
+            Some(k @ (EventType::TextMessageEnd | EventType::ReasoningMessageEnd)) => {
                 let h = id_hash(ev.s("messageId").unwrap_or(""));
-                self.open_text.remove(&h);
-                self.closed_text.insert(h, ());
-            }
-            Some(EventType::ReasoningMessageStart) => {
-                let id = ev.s("messageId").unwrap_or("").to_string();
-                if self.closed_reasoning.get(&id_hash(&id)).is_some()
-                    && !self.open_reasoning.contains(&id)
-                {
-                    reused(ctx, &id, "reasoning message");
-                }
-                self.open_reasoning.insert(id);
-            }
-            Some(EventType::ReasoningMessageEnd) => {
-                let id = ev.s("messageId").unwrap_or("");
-                self.open_reasoning.remove(id);
-                self.closed_reasoning.insert(id_hash(id), ());
+                let (open, ended) =
+                    &mut self.messages[usize::from(k == EventType::ReasoningMessageEnd)];
+                open.remove(&h);
+                ended.insert(h, ());
             }
             Some(EventType::ReasoningStart) => {
                 self.open_spans
@@ -120,8 +111,8 @@ impl Strict {
             }
             Some(EventType::ReasoningEnd) => {
                 let id = ev.s("messageId").unwrap_or("");
-                if !self.open_reasoning.is_empty() {
-                    let mut open: Vec<&String> = self.open_reasoning.iter().collect();
+                if !self.messages[1].0.is_empty() {
+                    let mut open: Vec<&String> = self.messages[1].0.values().collect();
                     open.sort();
                     let open = still("reasoning message", &open);
                     let msg = format!("reasoning span '{id}' ends while {open} still open");
@@ -322,7 +313,7 @@ impl Strict {
         let mut open: Vec<String> = self
             .open_spans
             .iter()
-            .chain(self.open_reasoning.iter())
+            .chain(self.messages[1].0.values())
             .cloned()
             .collect();
         if open.is_empty() {
@@ -336,7 +327,7 @@ impl Strict {
             format!("reasoning left open at {at}: {}", open.join(", ")),
         );
         self.open_spans.clear();
-        self.open_reasoning.clear();
+        self.messages[1].0.clear();
     }
 
     /// The run's id, when it has one (the ids of a run-level finding).
@@ -357,12 +348,6 @@ impl Strict {
             self.reasoning_left_open(ctx, "the end of the stream");
         }
     }
-}
-
-/// AGX303: message `id` (a `noun`) starts again after it ended.
-fn reused(ctx: &mut Ctx, id: &str, noun: &str) {
-    let msg = format!("messageId '{id}' is reused for a second {noun}");
-    ctx.report("AGX303", vec![id.to_string()], msg);
 }
 
 fn clip(s: &str) -> String {
@@ -441,9 +426,9 @@ mod tests {
             );
         }
         assert_eq!(rules(&mut ctx), Vec::<&str>::new());
-        assert_eq!(s.closed_text.len(), Closed::WINDOW);
+        assert_eq!(s.messages[0].1.len(), Closed::WINDOW);
         assert_eq!(s.ended_tools.len(), Closed::WINDOW);
-        assert!(s.open_text.is_empty() && s.open_tools.is_empty());
+        assert!(s.messages[0].0.is_empty() && s.open_tools.is_empty());
         let last = format!("m{}", n - 1);
         feed(
             &mut s,

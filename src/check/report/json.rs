@@ -3,6 +3,7 @@
 //! The findings are serialized as rows borrowing them (never a `Value` tree of the whole report),
 //! so the report of a gigabyte log takes little more memory than its findings.
 
+use std::collections::BTreeMap;
 use std::io;
 
 use serde_json::{json, Value};
@@ -59,11 +60,8 @@ fn doc(report: &Report) -> Doc<'_> {
         .iter()
         .map(|f| {
             let n = f.counts();
-            let by_rule: serde_json::Map<String, Value> = f
-                .rule_counts
-                .iter()
-                .map(|r| (r.rule.to_string(), json!(r.count)))
-                .collect();
+            let by_rule: BTreeMap<&str, u64> =
+                f.rule_counts.iter().map(|r| (r.rule, r.count)).collect();
             let total: u64 = f.rule_counts.iter().map(|r| r.count).sum();
             json!({
                 "file": &*f.file,
@@ -79,10 +77,10 @@ fn doc(report: &Report) -> Doc<'_> {
             })
         })
         .collect();
-    let by_rule: serde_json::Map<String, Value> = report
+    let by_rule: BTreeMap<&str, u64> = report
         .by_rule()
         .into_iter()
-        .map(|(r, _, n)| (r.to_string(), json!(n)))
+        .map(|(r, _, n)| (r, n))
         .collect();
     Doc {
         schema: "aguify-check/1",

@@ -6,7 +6,7 @@ use serde_json::Value;
 use crate::agui::Event;
 use crate::wire::json_kind;
 
-use super::ev::Ev;
+use super::ev::{Ev, Src};
 use fields::{spec, Spec, BASE, K, USAGE};
 
 mod fields;
@@ -257,21 +257,12 @@ impl V {
     }
 
     fn int(&mut self, p: P<'_>, name: &str, val: &Value, min0: bool) {
-        let ok = match val {
-            Value::Number(n) => {
-                if let Some(i) = n.as_i64() {
-                    i.unsigned_abs() < (1u64 << 53) && (!min0 || i >= 0)
-                } else if let Some(u) = n.as_u64() {
-                    u < (1u64 << 53)
-                } else {
-                    n.as_f64().is_some_and(|f| {
-                        f.fract() == 0.0 && f.abs() < 9_007_199_254_740_992.0 && (!min0 || f >= 0.0)
-                    })
-                }
-            }
-            _ => return self.expected(p, name, "an integer", val),
+        let Some(f) = val.as_f64() else {
+            return self.expected(p, name, "an integer", val);
         };
-        if !ok {
+        // A number is an integer a JavaScript number holds exactly when its double is one
+        // below 2^53 (an integer at or past 2^53 never reads as a double below it).
+        if f.fract() != 0.0 || f.abs() >= 9_007_199_254_740_992.0 || (min0 && f < 0.0) {
             self.push(
                 "AGX206",
                 p.s(),
@@ -525,11 +516,11 @@ pub fn is_json_pointer(s: &str) -> bool {
 
 /// [`check_ev`] of an event the mapper made. Its keys, strings and roles are right by
 /// construction, so what is left to check is its timestamp (a recorded number) and the JSON
-/// it carries from the log (a run's input, outcome and messages). Passed-through and
-/// `THINKING_*` events are checked as JSON. Debug builds check the event whole too, and
-/// compare.
-pub fn check_typed(ev: &Event) -> Vec<Issue> {
-    if matches!(ev, Event::Passthrough(_)) || ev.kind().is_none() {
+/// it carries from the log (a run's input, outcome and messages). `THINKING_*` events are
+/// checked as JSON (a passed-through event is one: [`Ev::of_event`]). Debug builds check the
+/// event whole too, and compare.
+fn check_typed(ev: &Event) -> Vec<Issue> {
+    if ev.kind().is_none() {
         return check_ev(&Ev::of(&ev.to_value()));
     }
     let mut v = V::default();
@@ -558,8 +549,9 @@ pub fn check_typed(ev: &Event) -> Vec<Issue> {
 
 /// Checks one event (its fields found) against the 1.0 schema.
 pub fn check_ev(f: &Ev<'_>) -> Vec<Issue> {
-    let Some(ev) = f.json() else {
-        return f.typed().map(check_typed).unwrap_or_default();
+    let ev = match f.src {
+        Src::Json(v) => v,
+        Src::Typed(e) => return check_typed(e),
     };
     let mut v = V::default();
     let t = f.t();
@@ -701,6 +693,36 @@ mod tests {
                 ),
             ]
         );
+    }
+
+    /// An integer is one a JavaScript number holds exactly: below 2^53 either way, whatever
+    /// JSON number type it reads as (i64, u64 or a double).
+    #[test]
+    fn integers_are_those_a_double_holds_exactly() {
+        let ts = |t: Value| rules(json!({"type":"STEP_STARTED","stepName":"s","timestamp":t}));
+        for ok in [
+            json!(0),
+            json!(-0.0),
+            json!(9_007_199_254_740_991_i64),
+            json!(-9_007_199_254_740_991_i64),
+            json!(3.0),
+        ] {
+            assert!(ts(ok.clone()).is_empty(), "{ok}");
+        }
+        for bad in [
+            json!(9_007_199_254_740_992_i64),
+            json!(-9_007_199_254_740_993_i64),
+            json!(u64::MAX),
+            json!(1e300),
+            json!(0.5),
+        ] {
+            assert_eq!(ts(bad.clone()), ["AGX206"], "{bad}");
+        }
+        let count =
+            |n: Value| rules(json!({"type":"RUN_ERROR","message":"m","usage":[{"inputTokens":n}]}));
+        assert!(count(json!(0)).is_empty());
+        assert_eq!(count(json!(-1)), ["AGX206"]);
+        assert_eq!(count(json!(-1.0)), ["AGX206"]);
     }
 
     #[test]

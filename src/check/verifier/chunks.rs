@@ -55,12 +55,6 @@ fn synth(t: EventType, pairs: &[(&str, Value)], lane: &Option<String>) -> Value 
 }
 
 impl Chunks {
-    /// Whether `ev` (as the shim left it) expands into itself alone: no stream is open and it
-    /// is no chunk.
-    pub fn passes(&self, ev: &Ev<'_>) -> bool {
-        self.lanes.is_empty() && of_chunk(ev.kind).is_none()
-    }
-
     /// Closes the stream open in `lane`: the end event of its kind.
     fn close(&mut self, lane: &Option<String>, out: &mut Vec<Expanded>) {
         if let Some(open) = self.lanes.shift_remove(lane) {
@@ -89,6 +83,8 @@ impl Chunks {
         };
         let Some(kind) = of_chunk(ev.kind) else {
             match ev.kind {
+                // The common case: no stream is open, nothing to close.
+                _ if self.lanes.is_empty() => {}
                 Some(T::RunStarted | T::RunFinished | T::RunError | T::MessagesSnapshot) => {
                     self.close_all(out)
                 }

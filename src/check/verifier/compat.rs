@@ -5,6 +5,7 @@ use serde_json::{Map, Value};
 
 use super::Ev;
 use crate::agui::EventType as T;
+use crate::check::ev::Src;
 
 /// The compatibility boundary: THINKING_* → REASONING_*, legacy nulls dropped.
 #[derive(Default)]
@@ -21,9 +22,9 @@ impl Compat {
         let t = f.s("type")?;
         if let Some(rest) = t.strip_prefix("THINKING_") {
             // A typed THINKING_* event (`--compat thinking`) is rewritten as JSON.
-            let mut m: Map<String, Value> = match f.json() {
-                Some(v) => v.as_object()?.clone(),
-                None => match f.typed()?.to_value().into_owned() {
+            let mut m: Map<String, Value> = match f.src {
+                Src::Json(v) => v.as_object()?.clone(),
+                Src::Typed(e) => match e.to_value().into_owned() {
                     Value::Object(m) => m,
                     _ => return None,
                 },
@@ -65,7 +66,8 @@ impl Compat {
             return Some(None);
         }
         // Only JSON has nulls.
-        let mut m: Map<String, Value> = f.json()?.as_object()?.clone();
+        let Src::Json(v) = f.src else { return None };
+        let mut m: Map<String, Value> = v.as_object()?.clone();
         for k in nullable {
             if m.get(*k).is_some_and(Value::is_null) {
                 m.remove(*k);

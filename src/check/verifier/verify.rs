@@ -1,8 +1,8 @@
 //! `verifyEvents`: the 24 lifecycle rules (AGX101–AGX124) with the client's exact messages.
 
 use foldhash::fast::RandomState as FastIds;
-use indexmap::{IndexMap, IndexSet};
 use serde_json::Value;
+use std::collections::{HashMap, HashSet};
 
 use super::{owner_name, tag, Ev, LIVES};
 use crate::agui::EventType;
@@ -71,47 +71,16 @@ fn seed(owners: &mut OwnerBuckets, messages: Option<&[Value]>, authoritative: bo
     }
 }
 
-/// The ids of one kind of open item, listed in opening order. Closing one is O(1): it is
-/// swapped out and the opening order is restored by sorting only when the ids are listed (at
-/// a run's end), so closing N items that are all open costs N, not N² as an ordered remove.
-#[derive(Default)]
-struct OpenIds {
-    ids: IndexMap<String, u64, FastIds>,
-    opened: u64,
-}
+/// The ids of one kind of open item, each with its place in the opening order. Closing one is
+/// O(1); the opening order is restored by sorting only when the ids are listed (at a run's
+/// end), so closing N items that are all open costs N, not N² as an ordered remove.
+type OpenIds = HashMap<String, u64, FastIds>;
 
-impl OpenIds {
-    fn contains(&self, id: &str) -> bool {
-        self.ids.contains_key(id)
-    }
-
-    /// Opens `id`; an id already open keeps its place.
-    fn insert(&mut self, id: String) {
-        let n = self.opened;
-        self.ids.entry(id).or_insert(n);
-        self.opened += 1;
-    }
-
-    /// Closes `id`; false when it was not open.
-    fn shift_remove(&mut self, id: &str) -> bool {
-        self.ids.swap_remove(id).is_some()
-    }
-
-    /// Whether `id` is open, closing it when `end` (one lookup).
-    fn continues(&mut self, id: &str, end: bool) -> bool {
-        if end {
-            self.shift_remove(id)
-        } else {
-            self.contains(id)
-        }
-    }
-
-    /// The open ids, in opening order.
-    fn listed(&self) -> Vec<String> {
-        let mut v: Vec<(&String, &u64)> = self.ids.iter().collect();
-        v.sort_unstable_by_key(|(_, n)| **n);
-        v.into_iter().map(|(id, _)| id.clone()).collect()
-    }
+/// The ids of `open`, in opening order.
+fn listed(open: &OpenIds) -> Vec<String> {
+    let mut v: Vec<(&String, &u64)> = open.iter().collect();
+    v.sort_unstable_by_key(|(_, n)| **n);
+    v.into_iter().map(|(id, _)| id.clone()).collect()
 }
 
 /// Per-run state of `verifyEvents`: which items are open, and who owns each id.
@@ -121,7 +90,9 @@ struct RunState {
     open: [OpenIds; 4],
     steps: Vec<(String, Option<String>)>,
     subagents: OpenIds,
-    subagents_done: IndexSet<String, FastIds>,
+    subagents_done: HashSet<String, FastIds>,
+    /// Items opened so far (an open id's place in [`OpenIds`]).
+    opened: u64,
     owners: OwnerBuckets,
 }
 
@@ -133,8 +104,10 @@ impl RunState {
     fn start(&mut self, life: usize, ev: &Ev<'_>, t: &str, et: Option<String>) -> VResult {
         let l = &LIVES[life];
         let id = ev.s(l.id).unwrap_or("").to_string();
-        if self.open[life].contains(&id) {
-            return in_progress(l.rules[0], t, l.noun, id, l.end);
+        if self.open[life].contains_key(&id) {
+            let (noun, end) = (l.noun, l.end.as_str());
+            let msg = format!("Cannot send '{t}' event: A {noun} with ID '{id}' is already in progress. Complete it with '{end}' first.");
+            return err(l.rules[0], msg, vec![id]);
         }
         let parent = ev.s("parentMessageId").filter(|_| l.owners == TOOL_CALL);
         let inherited = parent.and_then(|p| self.owners[MESSAGE].get(&h(p)).cloned());
@@ -169,7 +142,8 @@ impl RunState {
         if existing.is_none() {
             self.owners[l.owners].insert(h(&id), et.or(inherited.flatten()));
         }
-        self.open[life].insert(id);
+        self.opened += 1;
+        self.open[life].entry(id).or_insert(self.opened);
         Ok(())
     }
 
@@ -180,9 +154,20 @@ impl RunState {
         let l = &LIVES[life];
         let end = ev.kind == Some(l.end);
         let id = ev.s(l.id).unwrap_or("");
-        if !self.open[life].continues(id, end) {
-            let rule = l.rules[if end { 2 } else { 1 }];
-            return not_open(rule, t, l.noun, id, l.start, end && l.end_sent_first);
+        let open = match end {
+            true => self.open[life].remove(id).is_some(),
+            false => self.open[life].contains_key(id),
+        };
+        if !open {
+            // The client's words: an end "must be sent first" where it says so.
+            let (noun, start) = (l.noun, l.start.as_str());
+            let tail = match end && l.end_sent_first {
+                true => format!("A '{start}' event must be sent first."),
+                false => format!("Start a {noun} with '{start}' first."),
+            };
+            let msg =
+                format!("Cannot send '{t}' event: No active {noun} found with ID '{id}'. {tail}");
+            return err(l.rules[usize::from(end) + 1], msg, vec![id.to_string()]);
         }
         let owner = tagged(&self.owners[l.owners], id, &et);
         Verify::continuation(t, BUCKET_NOUNS[l.owners], id, &et, owner)
@@ -251,7 +236,7 @@ impl RunState {
                 vec![id],
             );
         }
-        if self.subagents.contains(&id) {
+        if self.subagents.contains_key(&id) {
             return err(
                 "AGX120",
                 format!("Cannot send 'SUBAGENT_STARTED': subagent '{id}' is already active. Finish it with 'SUBAGENT_FINISHED' first."),
@@ -266,7 +251,7 @@ impl RunState {
             );
         }
         if let Some(p) = ev.s("parentSubagentRunId") {
-            if !self.subagents.contains(p) && !self.subagents_done.contains(p) {
+            if !self.subagents.contains_key(p) && !self.subagents_done.contains(p) {
                 return err(
                     "AGX120",
                     format!("Cannot send 'SUBAGENT_STARTED': parentSubagentRunId '{p}' has not been started in this run."),
@@ -274,7 +259,8 @@ impl RunState {
                 );
             }
         }
-        self.subagents.insert(id);
+        self.opened += 1;
+        self.subagents.entry(id).or_insert(self.opened);
         Ok(())
     }
 
@@ -294,7 +280,7 @@ impl RunState {
                 vec![id],
             );
         }
-        if !self.subagents.shift_remove(&id) {
+        if self.subagents.remove(&id).is_none() {
             return err(
                 "AGX121",
                 format!("Cannot send '{t}': no active subagent found with ID '{id}'. A 'SUBAGENT_STARTED' event must be sent first."),
@@ -320,39 +306,6 @@ type VResult = Result<(), (&'static str, String, Vec<String>)>;
 
 fn err(rule: &'static str, msg: String, ids: Vec<String>) -> VResult {
     Err((rule, msg, ids))
-}
-
-/// `start` (event type `t`) of `id`, a `noun` already open until its `end`.
-fn in_progress(rule: &'static str, t: &str, noun: &str, id: String, end: EventType) -> VResult {
-    let end = end.as_str();
-    err(
-        rule,
-        format!("Cannot send '{t}' event: A {noun} with ID '{id}' is already in progress. Complete it with '{end}' first."),
-        vec![id],
-    )
-}
-
-/// `t` continues `id`, a `noun` not open: the client says to open it with `start` first
-/// (`sent_first`: in its "must be sent first" words).
-fn not_open(
-    rule: &'static str,
-    t: &str,
-    noun: &str,
-    id: &str,
-    start: EventType,
-    sent_first: bool,
-) -> VResult {
-    let start = start.as_str();
-    let tail = if sent_first {
-        format!("A '{start}' event must be sent first.")
-    } else {
-        format!("Start a {noun} with '{start}' first.")
-    };
-    err(
-        rule,
-        format!("Cannot send '{t}' event: No active {noun} found with ID '{id}'. {tail}"),
-        vec![id.to_string()],
-    )
 }
 
 /// Rules 5–8 and 22: optional fields written as null, and a subagent outcome's shape.
@@ -439,11 +392,11 @@ impl Verify {
         });
         let mut v = vec![
             ("steps", steps.collect()),
-            ("text messages", r.open[0].listed()),
-            ("reasoning messages", r.open[2].listed()),
-            ("reasoning spans", r.open[3].listed()),
-            ("tool calls", r.open[1].listed()),
-            ("subagents", r.subagents.listed()),
+            ("text messages", listed(&r.open[0])),
+            ("reasoning messages", listed(&r.open[2])),
+            ("reasoning spans", listed(&r.open[3])),
+            ("tool calls", listed(&r.open[1])),
+            ("subagents", listed(&r.subagents)),
         ];
         v.retain(|(_, ids)| !ids.is_empty());
         v
@@ -454,7 +407,7 @@ impl Verify {
     pub fn open_already<'a>(&self, e: &Ev<'a>) -> Option<&'a str> {
         let life = super::life_of(e.kind).unwrap_or(2);
         e.s(LIVES[life].id)
-            .filter(|id| self.run.open[life].contains(id))
+            .filter(|id| self.run.open[life].contains_key(*id))
     }
 
     /// Rule 24: a tagged event must agree with the owner on record for its item (`owner`;
@@ -606,16 +559,24 @@ mod tests {
 
     #[test]
     fn open_ids_close_out_of_order_and_list_in_opening_order() {
-        let mut o = OpenIds::default();
+        use serde_json::json;
+        let mut v = Verify::default();
+        let mut feed = |e: Value| v.feed(&Ev::of(&e)).map_err(|(rule, msg, _)| (rule, msg));
+        assert!(feed(json!({"type":"RUN_STARTED","threadId":"t","runId":"r"})).is_ok());
         for id in ["a", "b", "c", "d", "e"] {
-            o.insert(id.into());
+            assert!(feed(json!({"type":"TEXT_MESSAGE_START","messageId":id})).is_ok());
         }
-        o.insert("b".into());
-        assert!(o.shift_remove("a"));
-        assert!(!o.shift_remove("a"));
-        assert!(o.shift_remove("d"));
-        assert!(o.contains("e") && !o.contains("d"));
-        assert_eq!(o.listed(), ["b", "c", "e"]);
+        let end = |id| json!({"type":"TEXT_MESSAGE_END","messageId":id});
+        assert!(feed(end("a")).is_ok());
+        assert_eq!(feed(end("a")).map_err(|e| e.0), Err("AGX111"));
+        assert!(feed(end("d")).is_ok());
+        let finished = feed(json!({"type":"RUN_FINISHED","threadId":"t","runId":"r"}));
+        let (rule, msg) = finished.expect_err("messages are open");
+        assert_eq!(rule, "AGX123");
+        assert!(
+            msg.ends_with("text messages are still active: b, c, e"),
+            "{msg}"
+        );
     }
 
     #[test]
