@@ -134,7 +134,7 @@ mod tests {
     /// makes, in either format.
     #[test]
     fn encoded_snapshots_equal_trees() {
-        let long = "é\"\n".repeat(EncodedState::PARTS);
+        let long = "é\"\n".repeat(64 * 1024);
         for text in ["x".to_string(), long] {
             let state = json!({"messages": [{"content": text, "id": "m"}], "note": 1});
             let Ok(encoded) = EncodedState::from_state(state.clone()) else {
