@@ -32,13 +32,12 @@ pub struct V2Adapter {
     hint_thread_id: Option<String>,
     /// Open node runs (steps) by run id.
     steps: HashMap<String, String, FastIds>,
-    /// Model runs by run id, in the order they started: the ones still open at a node's or
+    /// Open model runs by run id, in the order they started: the ones still open at a node's or
     /// the root's end are completed in that order (an iteration order that hangs on the
     /// hasher's seed made output differ between runs).
     models: indexmap::IndexMap<String, ModelRun, FastIds>,
-    /// Models in `models` that have ended (kept for late events of theirs, up to
-    /// [`V2Adapter::ENDED_MODELS`]).
-    ended_models: usize,
+    /// Model runs that ended, no longer in `models`.
+    ended: model::Ended,
     /// Tool calls seen in model output and not yet matched to a tool run, in call order.
     pending_calls: Vec<PendingCall>,
     /// Calls matched to a tool run in this run (the latest [`Claimed::WINDOW`]): a call
@@ -72,7 +71,7 @@ impl V2Adapter {
         self.started = false;
         self.steps.clear();
         self.models.clear();
-        self.ended_models = 0;
+        self.ended.clear();
         self.nest.clear();
         let run = self.run_no;
         self.pending_calls.retain(|c| c.run == run);
@@ -315,7 +314,7 @@ impl V2Adapter {
             out.push(ModelEvent::RunEnd);
             return;
         }
-        let reason = if self.models.values().any(|m| !m.ended) {
+        let reason = if !self.models.is_empty() {
             "the log stops mid-message: no root end and no error line"
         } else {
             "the log stops before the root run ended, with no error line"
@@ -377,7 +376,7 @@ mod tests {
             &mut a,
             r#"{"event":"on_chain_start","data":{"input":{"messages":[]}},"name":"LangGraph","tags":[],"run_id":"root","metadata":{"thread_id":"th"},"parent_ids":[]}"#.into(),
         );
-        for i in 0..2 * V2Adapter::ENDED_MODELS + 10 {
+        for i in 0..2 * model::Ended::WINDOW + 10 {
             feed(
                 &mut a,
                 format!(
@@ -423,7 +422,7 @@ mod tests {
                 "{i}: {} pending",
                 a.pending_calls.len()
             );
-            assert!(a.models.len() <= V2Adapter::ENDED_MODELS + 1);
+            assert!(a.models.is_empty() && a.ended.len() <= model::Ended::WINDOW);
             assert!(a.claimed.len() <= Claimed::WINDOW);
         }
     }
