@@ -94,7 +94,7 @@ fn utf8(buf: Vec<u8>) -> String {
 /// is kept apart and shared (the parse threads' reader, [`crate::wire::state`], hands out one
 /// message to every state that repeats it). The JSON text of the rest is written once, on
 /// the parse thread; the whole state is written from its parts
-/// ([`EncodedState::with_json_parts`]), so that no message's text is copied into a state's
+/// ([`EncodedState::json_parts`]), so that no message's text is copied into a state's
 /// (each state repeats every message so far). [`EncodedState::to_value`] is the `State` it
 /// stands for.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -159,24 +159,19 @@ impl EncodedState {
         &self.state
     }
 
-    /// `f` of the whole state's compact JSON text, in parts: `{"messages":[`, each message's
-    /// text (commas between), then the rest.
-    pub fn with_json_parts<R>(&self, f: impl FnOnce(&[&str]) -> R) -> R {
-        let mut parts = Vec::with_capacity(2 * self.messages.len() + 2);
-        parts.push(r#"{"messages":["#);
-        for (i, m) in self.messages.iter().enumerate() {
-            if i > 0 {
-                parts.push(",");
-            }
-            parts.push(m.json());
-        }
-        parts.push(&self.tail);
-        f(&parts)
+    /// The whole state's compact JSON text, in parts: `{"messages":[`, each message's text
+    /// (commas between), then the rest.
+    pub fn json_parts(&self) -> impl Iterator<Item = &str> {
+        let messages = (self.messages.iter().enumerate())
+            .flat_map(|(i, m)| [if i > 0 { "," } else { "" }, m.json()]);
+        std::iter::once(r#"{"messages":["#)
+            .chain(messages)
+            .chain(std::iter::once(self.tail.as_str()))
     }
 
-    /// The whole state's compact JSON text ([`EncodedState::with_json_parts`] joined).
+    /// The whole state's compact JSON text ([`EncodedState::json_parts`] joined).
     pub fn json(&self) -> String {
-        self.with_json_parts(|parts| parts.concat())
+        self.json_parts().collect()
     }
 
     /// The state as a tree, messages copied in.
@@ -190,7 +185,7 @@ impl EncodedState {
 }
 
 /// A state, as [`ModelEvent::State`] and a `STATE_SNAPSHOT` hold it: a tree, or the text a parse thread wrote (the sinks write its
-/// parts from where they are, `EncodedState::with_json_parts`, instead of a copy).
+/// parts from where they are, `EncodedState::json_parts`, instead of a copy).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(untagged)]
 pub enum Snapshot {
