@@ -355,6 +355,39 @@ mod tests {
         );
     }
 
+    /// A log filtered to model chunks and tool events (no model end, no node output): the
+    /// call that streamed is the tool run's, so a graph under the tool's task is its
+    /// sub-agent.
+    #[test]
+    fn a_call_known_only_from_its_chunks_is_the_tool_runs() {
+        let mut a = V2Adapter::default();
+        let mut out = vec![];
+        let meta = |node: &str, ns: &str| {
+            format!(r#""tags":[],"metadata":{{"langgraph_node":"{node}","langgraph_checkpoint_ns":"{ns}"}},"parent_ids":["root","x"]"#)
+        };
+        let lines = [
+            r#"{"event":"on_chain_start","data":{"input":{"messages":[]}},"name":"LangGraph","tags":[],"run_id":"root","metadata":{},"parent_ids":[]}"#.to_string(),
+            format!(r#"{{"event":"on_chat_model_stream","data":{{"chunk":{{"content":"","type":"AIMessageChunk","id":"m1","tool_call_chunks":[{{"id":"c1","name":"f","args":"{{}}","index":0}}]}}}},"run_id":"mr","name":"M",{}}}"#, meta("agent", "agent:1")),
+            format!(r#"{{"event":"on_tool_start","data":{{"input":{{}}}},"name":"f","run_id":"tr",{}}}"#, meta("tools", "tools:2")),
+            format!(r#"{{"event":"on_chat_model_stream","data":{{"chunk":{{"content":"inner","type":"AIMessageChunk","id":"m9"}}}},"run_id":"mr9","name":"M",{}}}"#, meta("model", "tools:2|model:9")),
+        ];
+        for (n, l) in lines.iter().enumerate() {
+            let rec = framed(l, n as u64 + 1).expect("a record");
+            let d = a.feed(&rec, &crate::adapter::classify(&rec), &mut out);
+            assert_eq!(d, Disposition::Mapped, "{l}");
+        }
+        assert!(
+            out.iter().any(|e| matches!(e, ModelEvent::ToolStart { tool_call_id, parent_message_id, .. }
+                if tool_call_id == "c1" && parent_message_id.as_deref() == Some("m1"))),
+            "{out:?}"
+        );
+        assert!(
+            out.iter().any(|e| matches!(e, ModelEvent::SubagentStart { parent_tool_call_id, .. }
+                if parent_tool_call_id == "c1")),
+            "{out:?}"
+        );
+    }
+
     /// One root run of more model and tool calls than the adapter remembers ended ones:
     /// each tool start is matched to its call, the calls matched leave the scanned list, and
     /// what the adapter holds stays bounded.
