@@ -92,43 +92,25 @@ fn utf8(buf: Vec<u8>) -> String {
 
 /// A state object (as [`ModelEvent::State`] holds it) whose first entry, its `messages` list,
 /// is kept apart and shared (the parse threads' reader, [`crate::wire::state`], hands out one
-/// message to every state that repeats it). Its JSON text is written once, on the parse
-/// thread: whole when short, else the part after the list, so that a state of megabyte
-/// messages is written from its parts ([`EncodedState::with_json_parts`]), never copied into
-/// one string. [`EncodedState::to_value`] is the `State` it stands for.
+/// message to every state that repeats it). The JSON text of the rest is written once, on
+/// the parse thread; the whole state is written from its parts
+/// ([`EncodedState::json_parts`]), so that no message's text is copied into a state's
+/// (each state repeats every message so far). [`EncodedState::to_value`] is the `State` it
+/// stands for.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct EncodedState {
     /// The state with `messages` holding `[]`.
     state: Value,
     messages: Vec<Arc<SharedJson>>,
-    /// The whole state's compact JSON text when `whole`, else the text after the messages:
-    /// `]`, the other entries, `}`.
-    text: String,
-    whole: bool,
+    /// The state's compact JSON text after the messages: `]`, the other entries, `}`.
+    tail: String,
 }
 
 impl EncodedState {
-    /// A state whose messages' texts are this long or longer is kept in parts.
-    pub const PARTS: usize = 64 * 1024;
-
     /// The state `state` (an object whose first entry is `messages`, holding `[]`: a
     /// [`crate::wire::state::State`]'s `rest`) with `messages` in that list.
     pub fn new(state: Value, messages: Vec<Arc<SharedJson>>) -> Self {
-        // Each message's text is made here, on the thread that made the state, not where it
-        // is written.
-        let texts: usize = messages.iter().map(|m| m.json().len() + 1).sum();
-        let whole = texts < Self::PARTS;
-        let mut buf = Vec::with_capacity(if whole { texts + 256 } else { 64 });
-        if whole {
-            buf.extend_from_slice(br#"{"messages":["#);
-            for (i, m) in messages.iter().enumerate() {
-                if i > 0 {
-                    buf.push(b',');
-                }
-                buf.extend_from_slice(m.json().as_bytes());
-            }
-        }
-        buf.push(b']');
+        let mut buf = vec![b']'];
         for (k, v) in state.as_object().into_iter().flatten().skip(1) {
             buf.push(b',');
             let _ = crate::js_numbers::to_writer(&mut buf, k);
@@ -139,8 +121,7 @@ impl EncodedState {
         let enc = EncodedState {
             state,
             messages,
-            text: utf8(buf),
-            whole,
+            tail: utf8(buf),
         };
         // What this stands for: the text is the tree's (checked in every test and debug run).
         debug_assert_eq!(enc.json(), {
@@ -178,27 +159,19 @@ impl EncodedState {
         &self.state
     }
 
-    /// `f` of the whole state's compact JSON text, in parts: the whole text, or
-    /// `{"messages":[`, each message's text (commas between), then the rest.
-    pub fn with_json_parts<R>(&self, f: impl FnOnce(&[&str]) -> R) -> R {
-        if self.whole {
-            return f(&[&self.text]);
-        }
-        let mut parts = Vec::with_capacity(2 * self.messages.len() + 2);
-        parts.push(r#"{"messages":["#);
-        for (i, m) in self.messages.iter().enumerate() {
-            if i > 0 {
-                parts.push(",");
-            }
-            parts.push(m.json());
-        }
-        parts.push(&self.text);
-        f(&parts)
+    /// The whole state's compact JSON text, in parts: `{"messages":[`, each message's text
+    /// (commas between), then the rest.
+    pub fn json_parts(&self) -> impl Iterator<Item = &str> {
+        let messages = (self.messages.iter().enumerate())
+            .flat_map(|(i, m)| [if i > 0 { "," } else { "" }, m.json()]);
+        std::iter::once(r#"{"messages":["#)
+            .chain(messages)
+            .chain(std::iter::once(self.tail.as_str()))
     }
 
-    /// The whole state's compact JSON text ([`EncodedState::with_json_parts`] joined).
+    /// The whole state's compact JSON text ([`EncodedState::json_parts`] joined).
     pub fn json(&self) -> String {
-        self.with_json_parts(|parts| parts.concat())
+        self.json_parts().collect()
     }
 
     /// The state as a tree, messages copied in.
@@ -212,7 +185,7 @@ impl EncodedState {
 }
 
 /// A state, as [`ModelEvent::State`] and a `STATE_SNAPSHOT` hold it: a tree, or the text a parse thread wrote (the sinks write its
-/// parts from where they are, `EncodedState::with_json_parts`, instead of a copy).
+/// parts from where they are, `EncodedState::json_parts`, instead of a copy).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(untagged)]
 pub enum Snapshot {
@@ -457,15 +430,13 @@ mod tests {
             json!({"messages": [], "k": 1}),
             json!({"messages": [{"type": "human", "content": "caf\u{e9} \"q\"\n"}, [1, 2.5]]}),
             json!({"messages": [{"id": "a"}], "lc": {"x": null}, "": "\u{1f}"}),
-            // Kept in parts: messages of PARTS bytes.
-            json!({"messages": [{"content": "x\n".repeat(EncodedState::PARTS / 2)}, [], {"c": "é"}], "k": [1]}),
-            json!({"messages": ["y".repeat(EncodedState::PARTS)]}),
+            // Messages of 64 KiB.
+            json!({"messages": [{"content": "x\n".repeat(32 * 1024)}, [], {"c": "é"}], "k": [1]}),
+            json!({"messages": ["y".repeat(64 * 1024)]}),
         ] {
             let Ok(enc) = EncodedState::from_state(state.clone()) else {
                 panic!("a state with a list first: {state}");
             };
-            let long = state.to_string().len() > EncodedState::PARTS;
-            assert_eq!(!enc.whole, long, "{state}");
             assert_eq!(enc.to_value(), state);
             assert_eq!(
                 enc.json(),

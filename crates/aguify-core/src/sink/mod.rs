@@ -86,7 +86,7 @@ pub fn sse_frame<E: serde::Serialize + ?Sized>(ev: &E, buf: &mut Vec<u8>) {
 }
 
 /// Writes `ev` as compact JSON. A state a parse thread wrote is written from its parts
-/// ([`crate::model::EncodedState::with_json_parts`]), not joined into one copy first.
+/// ([`crate::model::EncodedState::json_parts`]), not joined into one copy first.
 pub fn write_json<W: Write>(w: &mut W, ev: &Event) -> io::Result<()> {
     if let Event::StateSnapshot {
         subagent_run_id: _,
@@ -100,7 +100,7 @@ pub fn write_json<W: Write>(w: &mut W, ev: &Event) -> io::Result<()> {
             serde_json::to_writer(&mut *w, ts)?;
         }
         w.write_all(br#","snapshot":"#)?;
-        state.with_json_parts(|parts| parts.iter().try_for_each(|p| w.write_all(p.as_bytes())))?;
+        state.json_parts().try_for_each(|p| w.write_all(p.as_bytes()))?;
         return w.write_all(b"}");
     }
     crate::js_numbers::to_writer(w, ev).map_err(io::Error::from)
@@ -134,7 +134,7 @@ mod tests {
     /// makes, in either format.
     #[test]
     fn encoded_snapshots_equal_trees() {
-        let long = "é\"\n".repeat(EncodedState::PARTS);
+        let long = "é\"\n".repeat(64 * 1024);
         for text in ["x".to_string(), long] {
             let state = json!({"messages": [{"content": text, "id": "m"}], "note": 1});
             let Ok(encoded) = EncodedState::from_state(state.clone()) else {

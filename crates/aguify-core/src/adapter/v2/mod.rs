@@ -32,13 +32,12 @@ pub struct V2Adapter {
     hint_thread_id: Option<String>,
     /// Open node runs (steps) by run id.
     steps: HashMap<String, String, FastIds>,
-    /// Model runs by run id, in the order they started: the ones still open at a node's or
+    /// Open model runs by run id, in the order they started: the ones still open at a node's or
     /// the root's end are completed in that order (an iteration order that hangs on the
     /// hasher's seed made output differ between runs).
     models: indexmap::IndexMap<String, ModelRun, FastIds>,
-    /// Models in `models` that have ended (kept for late events of theirs, up to
-    /// [`V2Adapter::ENDED_MODELS`]).
-    ended_models: usize,
+    /// Model runs that ended, no longer in `models`.
+    ended: model::Ended,
     /// Tool calls seen in model output and not yet matched to a tool run, in call order.
     pending_calls: Vec<PendingCall>,
     /// Calls matched to a tool run in this run (the latest [`Claimed::WINDOW`]): a call
@@ -72,7 +71,7 @@ impl V2Adapter {
         self.started = false;
         self.steps.clear();
         self.models.clear();
-        self.ended_models = 0;
+        self.ended.clear();
         self.nest.clear();
         let run = self.run_no;
         self.pending_calls.retain(|c| c.run == run);
@@ -315,7 +314,7 @@ impl V2Adapter {
             out.push(ModelEvent::RunEnd);
             return;
         }
-        let reason = if self.models.values().any(|m| !m.ended) {
+        let reason = if !self.models.is_empty() {
             "the log stops mid-message: no root end and no error line"
         } else {
             "the log stops before the root run ended, with no error line"
@@ -356,6 +355,39 @@ mod tests {
         );
     }
 
+    /// A log filtered to model chunks and tool events (no model end, no node output): the
+    /// call that streamed is the tool run's, so a graph under the tool's task is its
+    /// sub-agent.
+    #[test]
+    fn a_call_known_only_from_its_chunks_is_the_tool_runs() {
+        let mut a = V2Adapter::default();
+        let mut out = vec![];
+        let meta = |node: &str, ns: &str| {
+            format!(r#""tags":[],"metadata":{{"langgraph_node":"{node}","langgraph_checkpoint_ns":"{ns}"}},"parent_ids":["root","x"]"#)
+        };
+        let lines = [
+            r#"{"event":"on_chain_start","data":{"input":{"messages":[]}},"name":"LangGraph","tags":[],"run_id":"root","metadata":{},"parent_ids":[]}"#.to_string(),
+            format!(r#"{{"event":"on_chat_model_stream","data":{{"chunk":{{"content":"","type":"AIMessageChunk","id":"m1","tool_call_chunks":[{{"id":"c1","name":"f","args":"{{}}","index":0}}]}}}},"run_id":"mr","name":"M",{}}}"#, meta("agent", "agent:1")),
+            format!(r#"{{"event":"on_tool_start","data":{{"input":{{}}}},"name":"f","run_id":"tr",{}}}"#, meta("tools", "tools:2")),
+            format!(r#"{{"event":"on_chat_model_stream","data":{{"chunk":{{"content":"inner","type":"AIMessageChunk","id":"m9"}}}},"run_id":"mr9","name":"M",{}}}"#, meta("model", "tools:2|model:9")),
+        ];
+        for (n, l) in lines.iter().enumerate() {
+            let rec = framed(l, n as u64 + 1).expect("a record");
+            let d = a.feed(&rec, &crate::adapter::classify(&rec), &mut out);
+            assert_eq!(d, Disposition::Mapped, "{l}");
+        }
+        assert!(
+            out.iter().any(|e| matches!(e, ModelEvent::ToolStart { tool_call_id, parent_message_id, .. }
+                if tool_call_id == "c1" && parent_message_id.as_deref() == Some("m1"))),
+            "{out:?}"
+        );
+        assert!(
+            out.iter().any(|e| matches!(e, ModelEvent::SubagentStart { parent_tool_call_id, .. }
+                if parent_tool_call_id == "c1")),
+            "{out:?}"
+        );
+    }
+
     /// One root run of more model and tool calls than the adapter remembers ended ones:
     /// each tool start is matched to its call, the calls matched leave the scanned list, and
     /// what the adapter holds stays bounded.
@@ -377,7 +409,7 @@ mod tests {
             &mut a,
             r#"{"event":"on_chain_start","data":{"input":{"messages":[]}},"name":"LangGraph","tags":[],"run_id":"root","metadata":{"thread_id":"th"},"parent_ids":[]}"#.into(),
         );
-        for i in 0..2 * V2Adapter::ENDED_MODELS + 10 {
+        for i in 0..2 * model::Ended::WINDOW + 10 {
             feed(
                 &mut a,
                 format!(
@@ -423,7 +455,7 @@ mod tests {
                 "{i}: {} pending",
                 a.pending_calls.len()
             );
-            assert!(a.models.len() <= V2Adapter::ENDED_MODELS + 1);
+            assert!(a.models.is_empty() && a.ended.len() <= model::Ended::WINDOW);
             assert!(a.claimed.len() <= Claimed::WINDOW);
         }
     }

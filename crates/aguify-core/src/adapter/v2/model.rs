@@ -13,10 +13,14 @@ use crate::model::ModelEvent;
 use crate::wire::langchain as lc;
 use crate::wire::v2::{Data, Event, MessageCalls, MessageChunk};
 
+/// The message ids of the latest 4,096 model runs that ended (a late chunk or end of theirs
+/// is read as theirs), so a run of thousands of model calls (a long-running agent) is read
+/// in flat memory.
+pub(super) type Ended = crate::recent::Recent<String, String, 4096, FastIds>;
+
 #[derive(Default)]
 pub(super) struct ModelRun {
     pub(super) message_id: String,
-    pub(super) ended: bool,
     /// The task namespace the model ran in (its node's).
     pub(super) ns: Option<String>,
     /// The answer text streamed so far, until the model's end completes it ([`completion`]).
@@ -27,9 +31,6 @@ pub(super) struct ModelRun {
 }
 
 impl V2Adapter {
-    /// Ended model runs remembered (a late chunk or end of theirs is read as theirs).
-    pub(super) const ENDED_MODELS: usize = 4096;
-
     pub(super) fn on_model(
         &mut self,
         ev: &Event,
@@ -61,7 +62,7 @@ impl V2Adapter {
                 // `generations` form (older LangChain): take the first message.
                 let output = output.pointer("/generations/0/0/message").unwrap_or(output);
                 self.remember_calls(&MessageCalls::of_message(output));
-                let streamed = self.models.get(&run_id).is_some_and(|m| !m.ended);
+                let streamed = self.models.contains_key(&run_id);
                 let message_id = self.open_model(&run_id, output.field_str("id"), out);
                 if streamed {
                     let text = lc::content_text(output.field("content").unwrap_or(&Value::Null));
@@ -71,15 +72,8 @@ impl V2Adapter {
                     // A model that did not stream: its whole output is the message.
                     completion::whole_message(&message_id, output, out);
                 }
-                if let Some(m) = self.models.get_mut(&run_id).filter(|m| !m.ended) {
-                    m.ended = true;
-                    self.ended_models += 1;
-                    if self.ended_models > Self::ENDED_MODELS {
-                        // A run of thousands of model calls (a long-running agent) is read
-                        // in flat memory.
-                        self.models.retain(|_, m| !m.ended);
-                        self.ended_models = 0;
-                    }
+                if let Some(m) = self.models.shift_remove(&run_id) {
+                    self.ended.insert(run_id, m.message_id);
                 }
                 let usage = content::usage_of(
                     output,
@@ -233,9 +227,6 @@ impl V2Adapter {
             let text = lc::content_text(msg.field("content").unwrap_or(&Value::Null));
             let calls = lc::tool_calls(&msg);
             self.complete_parts(&run_id, &message_id, Some(&text), calls, &msg, out);
-            if let Some(m) = self.models.get_mut(&run_id) {
-                m.ended = true;
-            }
             let usage = content::usage_of(&msg, (None, None));
             out.push(ModelEvent::MessageEnd { message_id, usage });
         }
@@ -244,7 +235,7 @@ impl V2Adapter {
     /// The model runs (run id, message id) open and of which `which` holds.
     fn open_models(&self, which: impl Fn(&ModelRun) -> bool) -> Vec<(String, String)> {
         (self.models.iter())
-            .filter(|(_, m)| !m.ended && which(m))
+            .filter(|(_, m)| which(m))
             .map(|(run, m)| (run.clone(), m.message_id.clone()))
             .collect()
     }
@@ -257,8 +248,8 @@ impl V2Adapter {
         msg_id: Option<&str>,
         out: &mut Vec<ModelEvent>,
     ) -> String {
-        if let Some(m) = self.models.get(run_id) {
-            return m.message_id.clone();
+        if let Some(id) = (self.models.get(run_id).map(|m| &m.message_id)).or(self.ended.get(run_id)) {
+            return id.clone();
         }
         let message_id = msg_id
             .filter(|i| !i.is_empty())

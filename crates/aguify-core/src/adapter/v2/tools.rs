@@ -46,7 +46,8 @@ impl V2Adapter {
         }
     }
 
-    /// Call `id` pending unless known already (`from_chunks`: its args are still streaming).
+    /// Call `id` pending unless known already: pending, or matched to a tool run
+    /// (`from_chunks`: its args are still streaming).
     pub(super) fn pend(
         &mut self,
         id: &str,
@@ -55,7 +56,7 @@ impl V2Adapter {
         message_id: Option<&String>,
         from_chunks: bool,
     ) {
-        if !self.known_call(id) {
+        if !self.pending_calls.iter().any(|c| c.id == id) && self.claimed.get(id).is_none() {
             self.pending_calls.push(PendingCall {
                 run: self.run_no,
                 id: id.to_string(),
@@ -167,11 +168,6 @@ impl V2Adapter {
         let c = self.pending_calls.remove(pos);
         self.claimed.insert(c.id.clone(), c.message_id.clone());
         (c.id, c.message_id)
-    }
-
-    /// Whether call `id` is pending or was matched to a tool run.
-    pub(super) fn known_call(&self, id: &str) -> bool {
-        self.pending_calls.iter().any(|c| c.id == id) || self.claimed.get(id).is_some()
     }
 
     fn resolve_tool_run(
