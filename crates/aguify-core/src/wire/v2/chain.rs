@@ -69,6 +69,92 @@ impl ChainData<'_> {
     }
 }
 
+/// `data`'s `input` read as `T`, the other keys skipped (a repeated key fails the read).
+#[derive(Deserialize)]
+pub(super) struct Input<T> {
+    #[serde(default)]
+    input: Present<T>,
+}
+
+/// `data`'s `output` read as `T`.
+#[derive(Deserialize)]
+pub(super) struct Output<T> {
+    #[serde(default)]
+    output: Present<T>,
+}
+
+/// `data`'s `chunk` read as `T`.
+#[derive(Deserialize)]
+pub(super) struct Chunk<T> {
+    #[serde(default)]
+    chunk: Present<T>,
+}
+
+impl Object<Input<Value>> {
+    /// The input's tree, normalised (`None`: absent, or `data` is no object).
+    pub(super) fn tree(self) -> Option<Value> {
+        self.0.ok()?.input.0.map(normalize_owned)
+    }
+}
+
+impl Object<Output<Value>> {
+    /// The output's tree, normalised.
+    pub(super) fn tree(self) -> Option<Value> {
+        self.0.ok()?.output.0.map(normalize_owned)
+    }
+}
+
+/// A chain event's `data` read as it comes for the reading guessed before its envelope is
+/// read ([`Read::guess`]): the key that reading reads, as [`ChainData::read`] reads its text.
+pub(super) enum Got<'a> {
+    Nothing,
+    /// A root run's input, normalised.
+    Tree(Option<Value>),
+    /// A root chain's output (`Some(Lenient(None))`: no object).
+    State(Option<Lenient<Entries<'a>>>),
+    /// A chain's output or a root chain's stream chunk.
+    Holder(Option<Lenient<Holder<'a>>>),
+    /// A step's input, raw: read as [`ChainData::read`] reads it.
+    Raw(ChainData<'a>),
+}
+
+impl<'a> Got<'a> {
+    /// The key `read` reads of `data` (the value `m` is at).
+    pub(super) fn next<'de: 'a, M: MapAccess<'de>>(read: Read, m: &mut M) -> Result<Self, M::Error> {
+        Ok(match read {
+            Read::Input => Got::Tree(m.next_value::<Object<Input<Value>>>()?.tree()),
+            Read::State => Got::State(m.next_value::<Object<Output<_>>>()?.0.ok().and_then(|d| d.output.0)),
+            Read::Calls => Got::Holder(m.next_value::<Object<Output<_>>>()?.0.ok().and_then(|d| d.output.0)),
+            Read::Chunk => Got::Holder(m.next_value::<Object<Chunk<_>>>()?.0.ok().and_then(|d| d.chunk.0)),
+            Read::StepInput => Got::Raw(m.next_value::<Object<ChainData>>()?.0.unwrap_or_default()),
+            _ => {
+                m.next_value::<IgnoredAny>()?;
+                Got::Nothing
+            }
+        })
+    }
+
+    /// What is read for `read`, the reading the envelope says, when it is the one guessed
+    /// (any serves an event of which nothing is read); `None`: another reading, or what
+    /// [`ChainData::read`] reads again from its text (a state that is no object with
+    /// `messages` first, what normalising makes another value of, a stream mode's part).
+    pub(super) fn data(self, guess: Read, read: Read) -> Option<Data> {
+        match (read, self) {
+            (Read::Nothing, _) => Some(Data::None),
+            _ if read != guess => None,
+            (_, Got::Nothing) => Some(Data::None),
+            (_, Got::Tree(input)) => Some(Data::Input(input)),
+            (_, Got::State(None)) => Some(Data::Output(None)),
+            (_, Got::State(Some(state))) => {
+                State::of_entries(state.0?).map(|s| Data::State(Box::new(s)))
+            }
+            // A list of two (a stream mode's part) is read of its text: declined here.
+            (_, Got::Holder(h)) => read.of_holder(h.and_then(|h| h.0), "", false),
+            (_, Got::Raw(keys)) => keys.read(read),
+        }
+    }
+}
+
 /// A value as the calls of the messages it holds are read of it: a list's items (of no
 /// other kind: nothing), or an object's keys.
 pub(super) enum Holder<'a> {
