@@ -311,8 +311,15 @@ impl Flat<'_> {
 
     /// A model's stream chunk (`None`: a key no tree holds).
     pub(super) fn chunk(&self) -> Option<MessageChunk> {
-        let value = |raw: Option<&RawValue>| match raw {
-            Some(raw) => tree(raw.get()).map(|v| Some(self.normal(v))),
+        // Most are a string, `{}` or `[]` (which normalising leaves as they are): made
+        // without a parse.
+        let value = |raw: Option<&RawValue>| match raw.map(|raw| (raw, raw.get())) {
+            Some((_, "{}")) => Some(Some(Value::Object(serde_json::Map::new()))),
+            Some((_, "[]")) => Some(Some(Value::Array(vec![]))),
+            Some((raw, text)) => match text_of(Some(raw)) {
+                Some(s) => Some(Some(Value::String(s.into_owned()))),
+                None => tree(text).map(|v| Some(self.normal(v))),
+            },
             None => Some(None),
         };
         Some(MessageChunk {

@@ -133,7 +133,7 @@ impl<'de: 'a, 'a> Shape<'de> for Holder<'a> {
     }
 }
 
-/// The line as read: of `tags`, whether each is `"langsmith:hidden"`, of `parent_ids` how
+/// The line as read: of `tags`, whether it holds `"langsmith:hidden"`, of `parent_ids` how
 /// many there are, `data` read for the event's kind as it comes ([`Slot`]).
 #[derive(Default)]
 struct Wire<'a> {
@@ -141,7 +141,7 @@ struct Wire<'a> {
     data: Slot<'a>,
     run_id: Text,
     name: Text,
-    tags: Lenient<Vec<Lenient<HiddenTag>>>,
+    tags: Lenient<Hidden>,
     parent_ids: Lenient<Vec<IgnoredAny>>,
     metadata: Object<Metadata>,
     /// Read to tell a v3 event (`type` `"event"` with a string `method`) apart.
@@ -155,6 +155,19 @@ struct HiddenTag;
 impl Shape<'_> for HiddenTag {
     fn of_str(s: &str) -> Option<Self> {
         (s == "langsmith:hidden").then_some(HiddenTag)
+    }
+}
+
+/// A list of tags holding `"langsmith:hidden"`.
+struct Hidden;
+
+impl<'de> Shape<'de> for Hidden {
+    fn of_seq<S: SeqAccess<'de>>(mut s: S) -> Result<Option<Self>, S::Error> {
+        let mut hidden = None;
+        while let Some(tag) = s.next_element::<Lenient<HiddenTag>>()? {
+            hidden = hidden.or(tag.0.map(|_| Hidden));
+        }
+        Ok(hidden)
     }
 }
 
@@ -383,7 +396,7 @@ impl Wire<'_> {
             data: Data::None,
             run_id: self.run_id.0,
             name: self.name.0,
-            hidden: self.tags.0.is_some_and(|t| t.iter().any(|t| t.0.is_some())),
+            hidden: self.tags.0.is_some(),
             parents_empty: self.parent_ids.0.map(|p| p.is_empty()),
             node: metadata.langgraph_node.0.map(|n| n.0),
             thread_id: metadata.thread_id.0,
@@ -887,6 +900,10 @@ mod tests {
                 chunk(Some("m"), json!("g"), None, None),
             ),
             (json!([{}]), Err("an array")),
+            (
+                json!({"content":"a\"\u{e9}","additional_kwargs":{},"tool_call_chunks":[]}),
+                chunk(None, json!("a\"é"), Some(json!({})), Some(json!([]))),
+            ),
         ] {
             for line in [
                 json!({"event":"on_chat_model_stream","data":{"chunk":c.clone(),"x":1}})
