@@ -114,8 +114,24 @@ pub(super) enum Got<'a> {
     State(Option<Lenient<Entries<'a>>>),
     /// A chain's output or a root chain's stream chunk.
     Holder(Option<Lenient<Holder<'a>>>),
-    /// A step's input, raw: read as [`ChainData::read`] reads it.
-    Raw(ChainData<'a>),
+    /// A step's input.
+    Step(Option<Lenient<StepIn<'a>>>),
+}
+
+/// A step's input as it comes: a state (its messages kept raw), or a list (a `Send`
+/// payload).
+pub(super) enum StepIn<'a> {
+    State(Entries<'a>),
+    List(Holder<'a>),
+}
+
+impl<'de: 'a, 'a> Shape<'de> for StepIn<'a> {
+    fn of_map<M: MapAccess<'de>>(m: M) -> Result<Option<Self>, M::Error> {
+        Ok(Entries::of_map(m)?.map(StepIn::State))
+    }
+    fn of_seq<S: SeqAccess<'de>>(s: S) -> Result<Option<Self>, S::Error> {
+        Ok(Holder::of_seq(s)?.map(StepIn::List))
+    }
 }
 
 impl<'a> Got<'a> {
@@ -126,7 +142,7 @@ impl<'a> Got<'a> {
             Read::State => Got::State(m.next_value::<Object<Output<_>>>()?.0.ok().and_then(|d| d.output.0)),
             Read::Calls => Got::Holder(m.next_value::<Object<Output<_>>>()?.0.ok().and_then(|d| d.output.0)),
             Read::Chunk => Got::Holder(m.next_value::<Object<Chunk<_>>>()?.0.ok().and_then(|d| d.chunk.0)),
-            Read::StepInput => Got::Raw(m.next_value::<Object<ChainData>>()?.0.unwrap_or_default()),
+            Read::StepInput => Got::Step(m.next_value::<Object<Input<_>>>()?.0.ok().and_then(|d| d.input.0)),
             _ => {
                 m.next_value::<IgnoredAny>()?;
                 Got::Nothing
@@ -150,7 +166,7 @@ impl<'a> Got<'a> {
             }
             // A list of two (a stream mode's part) is read of its text: declined here.
             (_, Got::Holder(h)) => read.of_holder(h.and_then(|h| h.0), "", false),
-            (_, Got::Raw(keys)) => keys.read(read),
+            (_, Got::Step(input)) => StepInput::of_step(input.and_then(|i| i.0)).map(Data::StepInput),
         }
     }
 }

@@ -624,6 +624,36 @@ impl StepInput {
         }
         Some(input)
     }
+
+    /// The step input of one read as it came ([`StepIn`]): a state's messages' calls read
+    /// as [`StepInput::of_holder`] reads them of the state, its messages as a state's. `None`:
+    /// read again from its text (`messages` no list, a key read as a string holding an
+    /// object, which may normalise).
+    fn of_step(input: Option<StepIn>) -> Option<StepInput> {
+        let entries = match input {
+            None => return StepInput::of_holder(None, false),
+            Some(StepIn::List(list)) => return StepInput::of_holder(Some(list), false),
+            Some(StepIn::State(entries)) => entries,
+        };
+        let words = ["type", "role", "id", "tool_call_id", "name"];
+        let mut rest = entries.rest.iter();
+        if rest.any(|(k, v)| v.is_object() && words.contains(&k.as_str())) {
+            return None;
+        }
+        let raw = entries.messages.as_ref()?;
+        let mut items = Vec::with_capacity(raw.len());
+        for m in raw {
+            items.extend(from::<Lenient<Holder>>(m.get())?.0);
+        }
+        let list = Lenient(Some(Holder::Items(items, raw.len())));
+        let state = Keys {
+            messages: Present(Some(list)),
+            ..Keys::default()
+        };
+        let mut input = StepInput::of_holder(Some(Holder::Object(Box::new(state))), false)?;
+        input.messages = State::of_entries(entries).map(|s| s.messages);
+        Some(input)
+    }
 }
 
 fn from<'a, T: Deserialize<'a>>(text: &'a str) -> Option<T> {
@@ -717,6 +747,9 @@ mod tests {
             (line("on_chain_end", state.clone(), "agent", &meta, inner.clone()), true),
             (line("on_chain_stream", json!({"chunk":{"agent":{"messages":[ai.clone()]}}}), "G", &json!({}), root.clone()), true),
             (line("on_chain_stream", json!({"chunk":{}}), "agent", &meta, inner.clone()), true),
+            // A step's `Send` payload; a step's state with a key that may normalise.
+            (line("on_chain_start", json!({"input":[{"type":"tool_call","id":"c","name":"f","args":{}}]}), "agent", &meta, inner.clone()), true),
+            (line("on_chain_start", json!({"input":{"messages":[ai.clone()],"id":{"a":1}}}), "agent", &meta, inner.clone()), false),
             // Without `parent_ids` (JS), by `langgraph_node`.
             (line("on_chain_end", state.clone(), "G", &json!({}), None), true),
             (line("on_chain_end", state.clone(), "agent", &meta, None), true),
