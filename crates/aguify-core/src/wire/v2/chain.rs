@@ -90,17 +90,22 @@ pub(super) struct Chunk<T> {
     chunk: Present<T>,
 }
 
-impl Object<Input<Value>> {
-    /// The input's tree, normalised (`None`: absent, or `data` is no object).
-    pub(super) fn tree(self) -> Option<Value> {
-        self.0.ok()?.input.0.map(normalize_owned)
+impl<T> Object<Input<T>> {
+    /// The input (`None`: absent, or `data` is no object).
+    pub(super) fn take(self) -> Option<T> {
+        self.0.ok()?.input.0
     }
 }
 
-impl Object<Output<Value>> {
-    /// The output's tree, normalised.
-    pub(super) fn tree(self) -> Option<Value> {
-        self.0.ok()?.output.0.map(normalize_owned)
+impl<T> Object<Output<T>> {
+    pub(super) fn take(self) -> Option<T> {
+        self.0.ok()?.output.0
+    }
+}
+
+impl<T> Object<Chunk<T>> {
+    pub(super) fn take(self) -> Option<T> {
+        self.0.ok()?.chunk.0
     }
 }
 
@@ -136,13 +141,19 @@ impl<'de: 'a, 'a> Shape<'de> for StepIn<'a> {
 
 impl<'a> Got<'a> {
     /// The key `read` reads of `data` (the value `m` is at).
-    pub(super) fn next<'de: 'a, M: MapAccess<'de>>(read: Read, m: &mut M) -> Result<Self, M::Error> {
+    pub(super) fn next<'de: 'a, M: MapAccess<'de>>(
+        read: Read,
+        m: &mut M,
+    ) -> Result<Self, M::Error> {
         Ok(match read {
-            Read::Input => Got::Tree(m.next_value::<Object<Input<Value>>>()?.tree()),
-            Read::State => Got::State(m.next_value::<Object<Output<_>>>()?.0.ok().and_then(|d| d.output.0)),
-            Read::Calls => Got::Holder(m.next_value::<Object<Output<_>>>()?.0.ok().and_then(|d| d.output.0)),
-            Read::Chunk => Got::Holder(m.next_value::<Object<Chunk<_>>>()?.0.ok().and_then(|d| d.chunk.0)),
-            Read::StepInput => Got::Step(m.next_value::<Object<Input<_>>>()?.0.ok().and_then(|d| d.input.0)),
+            Read::Input => {
+                let input = m.next_value::<Object<Input<Value>>>()?.take();
+                Got::Tree(input.map(normalize_owned))
+            }
+            Read::State => Got::State(m.next_value::<Object<Output<_>>>()?.take()),
+            Read::Calls => Got::Holder(m.next_value::<Object<Output<_>>>()?.take()),
+            Read::Chunk => Got::Holder(m.next_value::<Object<Chunk<_>>>()?.take()),
+            Read::StepInput => Got::Step(m.next_value::<Object<Input<_>>>()?.take()),
             _ => {
                 m.next_value::<IgnoredAny>()?;
                 Got::Nothing
@@ -166,7 +177,9 @@ impl<'a> Got<'a> {
             }
             // A list of two (a stream mode's part) is read of its text: declined here.
             (_, Got::Holder(h)) => read.of_holder(h.and_then(|h| h.0), "", false),
-            (_, Got::Step(input)) => StepInput::of_step(input.and_then(|i| i.0)).map(Data::StepInput),
+            (_, Got::Step(input)) => {
+                StepInput::of_step(input.and_then(|i| i.0)).map(Data::StepInput)
+            }
         }
     }
 }

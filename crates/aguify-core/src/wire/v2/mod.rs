@@ -525,8 +525,14 @@ impl Data {
         // JSON no tree holds (nested too deeply): the line is read whole, and fails.
         let no_tree = || <M::Error as serde::de::Error>::custom("data no tree holds");
         Ok(Some(match read {
-            Read::Input => Data::Input(m.next_value::<Object<Input<Value>>>()?.tree()),
-            Read::Output => Data::Output(m.next_value::<Object<Output<Value>>>()?.tree()),
+            Read::Input => {
+                let input = m.next_value::<Object<Input<Value>>>()?.take();
+                Data::Input(input.map(normalize_owned))
+            }
+            Read::Output => {
+                let output = m.next_value::<Object<Output<Value>>>()?.take();
+                Data::Output(output.map(normalize_owned))
+            }
             Read::ToolError => {
                 let e = m.next_value::<Object<ToolError>>()?.0.unwrap_or_default();
                 Data::ToolError {
@@ -727,39 +733,46 @@ mod tests {
     /// reads kept raw; a wrong guess, or data that reading declines, is read again kept raw.
     #[test]
     fn a_chain_is_read_in_one_pass_when_its_guess_holds() {
-        let ai = json!({"content":"","type":"ai","id":"m","tool_calls":[{"id":"c","name":"f","args":{}}]});
-        let meta = json!({"langgraph_node":"agent"});
-        let line = |event: &str, data: Value, name: &str, meta: &Value, parents: Option<Value>| {
-            let mut line = json!({"event":event,"data":data,"name":name,"tags":[],"run_id":"r","metadata":meta});
-            if let Some(parents) = parents {
-                line["parent_ids"] = parents;
+        let ai = json!({"content":"","type":"ai","id":"m","tool_calls":[{"id":"c","name":"f"}]});
+        // A line of the root run (`G`, in no node) or of node `agent`'s step, with
+        // `parent_ids` (Python) or without (JS).
+        let line = |event: &str, data: Value, step: bool, parents: bool| {
+            let (name, meta, parent) = match step {
+                true => ("agent", json!({"langgraph_node":"agent"}), json!(["p"])),
+                false => ("G", json!({}), json!([])),
+            };
+            let mut line = json!({"event":event,"data":data,"name":name,"metadata":meta});
+            if parents {
+                line["parent_ids"] = parent;
             }
             line.to_string()
         };
-        let (root, inner) = (Some(json!([])), Some(json!(["p"])));
+        let (start, end, stream) = ("on_chain_start", "on_chain_end", "on_chain_stream");
         let state = json!({"output":{"messages":[ai.clone()]}});
+        let send = json!({"input":[{"type":"tool_call","id":"c","name":"f","args":{}}]});
+        let runnable = line(start, json!({"input":1}), true, true).replacen("agent", "W", 1);
         for (text, one_pass) in [
             // The root run's, a graph step's, a runnable's inside a node.
-            (line("on_chain_start", json!({"input":{"messages":[]}}), "G", &json!({}), root.clone()), true),
-            (line("on_chain_start", json!({"input":{"messages":[ai.clone()]}}), "agent", &meta, inner.clone()), true),
-            (line("on_chain_start", json!({"input":1}), "Write", &meta, inner.clone()), true),
-            (line("on_chain_end", state.clone(), "G", &json!({}), root.clone()), true),
-            (line("on_chain_end", state.clone(), "agent", &meta, inner.clone()), true),
-            (line("on_chain_stream", json!({"chunk":{"agent":{"messages":[ai.clone()]}}}), "G", &json!({}), root.clone()), true),
-            (line("on_chain_stream", json!({"chunk":{}}), "agent", &meta, inner.clone()), true),
+            (line(start, json!({"input":{"messages":[]}}), false, true), true),
+            (line(start, json!({"input":{"messages":[ai.clone()]}}), true, true), true),
+            (runnable, true),
+            (line(end, state.clone(), false, true), true),
+            (line(end, state.clone(), true, true), true),
+            (line(stream, json!({"chunk":{"agent":state.clone()}}), false, true), true),
+            (line(stream, json!({"chunk":{}}), true, true), true),
             // A step's `Send` payload; a step's state with a key that may normalise.
-            (line("on_chain_start", json!({"input":[{"type":"tool_call","id":"c","name":"f","args":{}}]}), "agent", &meta, inner.clone()), true),
-            (line("on_chain_start", json!({"input":{"messages":[ai.clone()],"id":{"a":1}}}), "agent", &meta, inner.clone()), false),
+            (line(start, send, true, true), true),
+            (line(start, json!({"input":{"messages":[],"id":{}}}), true, true), false),
             // Without `parent_ids` (JS), by `langgraph_node`.
-            (line("on_chain_end", state.clone(), "G", &json!({}), None), true),
-            (line("on_chain_end", state.clone(), "agent", &meta, None), true),
+            (line(end, state.clone(), false, false), true),
+            (line(end, state.clone(), true, false), true),
             // Python's default separators.
-            (line("on_chain_end", state.clone(), "G", &json!({}), root.clone()).replace(':', ": "), true),
+            (line(end, state.clone(), false, true).replace(':', ": "), true),
             // A stream mode's part, a root output that is no state: read of their text.
-            (line("on_chain_stream", json!({"chunk":["custom",1]}), "G", &json!({}), root.clone()), false),
-            (line("on_chain_end", json!({"output":{"k":1,"messages":[]}}), "G", &json!({}), root.clone()), false),
+            (line(stream, json!({"chunk":["custom",1]}), false, true), false),
+            (line(end, json!({"output":{"k":1,"messages":[]}}), false, true), false),
             // A wrong guess: a root output holding the key the guess looks for.
-            (line("on_chain_end", json!({"output":{"messages":[],"langgraph_node":1}}), "G", &json!({}), None), false),
+            (line(end, json!({"output":{"messages":[],"langgraph_node":1}}), false, false), false),
         ] {
             let raw = Event::of_wire(&text, false);
             assert!(raw.is_some(), "{text}");
