@@ -347,8 +347,8 @@ impl State {
 /// ordered map whose first key decides how the rest is read: this map reader is the one place
 /// the readers need one.
 pub(super) struct Entries<'a> {
-    messages: Option<Vec<&'a RawValue>>,
-    rest: Vec<(String, Value)>,
+    pub(super) messages: Option<Vec<&'a RawValue>>,
+    pub(super) rest: Vec<(String, Value)>,
 }
 
 impl<'de: 'a, 'a> super::Shape<'de> for Entries<'a> {

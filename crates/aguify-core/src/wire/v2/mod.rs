@@ -20,7 +20,7 @@ use serde_json::Value;
 use crate::json::Field;
 use crate::payload::Payload;
 use crate::wire::langchain::{self as lc, normalize_owned};
-use crate::wire::state::State;
+use crate::wire::state::{Entries, State};
 use crate::wire::{Lenient, Object, Present, Shape, Text};
 
 mod chain;
@@ -133,7 +133,7 @@ impl<'de: 'a, 'a> Shape<'de> for Holder<'a> {
     }
 }
 
-/// The line as read: of `tags`, whether each is `"langsmith:hidden"`, of `parent_ids` how
+/// The line as read: of `tags`, whether it holds `"langsmith:hidden"`, of `parent_ids` how
 /// many there are, `data` read for the event's kind as it comes ([`Slot`]).
 #[derive(Default)]
 struct Wire<'a> {
@@ -141,7 +141,7 @@ struct Wire<'a> {
     data: Slot<'a>,
     run_id: Text,
     name: Text,
-    tags: Lenient<Vec<Lenient<HiddenTag>>>,
+    tags: Lenient<Hidden>,
     parent_ids: Lenient<Vec<IgnoredAny>>,
     metadata: Object<Metadata>,
     /// Read to tell a v3 event (`type` `"event"` with a string `method`) apart.
@@ -158,6 +158,19 @@ impl Shape<'_> for HiddenTag {
     }
 }
 
+/// A list of tags holding `"langsmith:hidden"`.
+struct Hidden;
+
+impl<'de> Shape<'de> for Hidden {
+    fn of_seq<S: SeqAccess<'de>>(mut s: S) -> Result<Option<Self>, S::Error> {
+        let mut hidden = None;
+        while let Some(tag) = s.next_element::<Lenient<HiddenTag>>()? {
+            hidden = hidden.or(tag.0.map(|_| Hidden));
+        }
+        Ok(hidden)
+    }
+}
+
 /// `data` as the envelope's one pass reads it (a value on the stack while the line is read:
 /// its size does not matter).
 #[derive(Default)]
@@ -171,6 +184,9 @@ enum Slot<'a> {
     /// A chain event's keys, raw, to be read once the envelope says whose event it is (the
     /// root run's, a graph step's, a runnable's inside a node).
     Chain(ChainData<'a>),
+    /// A chain event's data read as it came for the reading its line's text suggests
+    /// ([`Read::guess`]), to be checked once the envelope says whose event it is.
+    Guessed(Read, Got<'a>),
     /// A model's chunk the typed read declined ([`MessageChunk::in_line`]).
     Chunk,
 }
@@ -193,12 +209,27 @@ enum Key {
     Other,
 }
 
+/// The envelope's reader: with the line's text, a chain's `data` is read as it comes for
+/// the reading the text suggests ([`Read::guess`]); without, it is kept raw.
+struct Envelope<'t>(Option<&'t str>);
+
+impl<'de> serde::de::DeserializeSeed<'de> for Envelope<'_> {
+    type Value = Wire<'de>;
+    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<Wire<'de>, D::Error> {
+        d.deserialize_map(self)
+    }
+}
+
 /// serde derive cannot read one field by the value of another read before it: this map
 /// reader reads the envelope in one pass with `data` read for its event's kind (every
 /// recorder writes `event` first). A repeated key or `data` before `event` is an error, and
 /// the line is read from the text its tree writes, `event` first.
-impl<'de> Shape<'de> for Wire<'de> {
-    fn of_map<M: MapAccess<'de>>(mut m: M) -> Result<Option<Self>, M::Error> {
+impl<'de> serde::de::Visitor<'de> for Envelope<'_> {
+    type Value = Wire<'de>;
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("an object")
+    }
+    fn visit_map<M: MapAccess<'de>>(self, mut m: M) -> Result<Wire<'de>, M::Error> {
         use serde::de::Error;
         let mut w = Wire::default();
         let mut seen = [false; 9];
@@ -211,9 +242,15 @@ impl<'de> Shape<'de> for Wire<'de> {
                 Key::Data => {
                     w.data = match w.event.as_deref() {
                         None => return Err(M::Error::custom("`data` before `event`")),
-                        Some(e) if e.starts_with("on_chain_") => {
-                            Slot::Chain(m.next_value::<Object<ChainData>>()?.0.unwrap_or_default())
-                        }
+                        Some(e) if e.starts_with("on_chain_") => match self.0 {
+                            Some(text) => {
+                                let read = Read::guess(text, e);
+                                Slot::Guessed(read, Got::next(read, &mut m)?)
+                            }
+                            None => Slot::Chain(
+                                m.next_value::<Object<ChainData>>()?.0.unwrap_or_default(),
+                            ),
+                        },
                         Some(e) => match Data::next(Read::of_kind(e), &mut m)? {
                             Some(data) => Slot::Read(data),
                             None => Slot::Chunk,
@@ -232,7 +269,7 @@ impl<'de> Shape<'de> for Wire<'de> {
                 }
             }
         }
-        Ok(Some(w))
+        Ok(w)
     }
 }
 
@@ -295,7 +332,16 @@ impl Event {
     /// The v2 event of a JSON text with an `event` string (not a v3 event); `None` too when
     /// the typed read declines it.
     fn of_text(text: &str) -> Option<Event> {
-        let mut w = from::<Lenient<Wire>>(text)?.0?;
+        Event::of_wire(text, true).or_else(|| Event::of_wire(text, false))
+    }
+
+    /// The v2 event of a JSON text, a chain's data read as it comes for its guessed reading
+    /// (`guess`), else kept raw and read once the envelope says whose it is. `None` too for
+    /// a wrong guess, or data the guessed reading declines.
+    fn of_wire(text: &str, guess: bool) -> Option<Event> {
+        let mut de = serde_json::Deserializer::from_str(text);
+        let w = serde::de::DeserializeSeed::deserialize(Envelope(guess.then_some(text)), &mut de);
+        let mut w = de.end().ok().and(w.ok())?;
         if let Slot::Chunk = w.data {
             w.data = Slot::Read(Data::ModelChunk(Some(MessageChunk::in_line(text)?)));
         }
@@ -350,7 +396,7 @@ impl Wire<'_> {
             data: Data::None,
             run_id: self.run_id.0,
             name: self.name.0,
-            hidden: self.tags.0.is_some_and(|t| t.iter().any(|t| t.0.is_some())),
+            hidden: self.tags.0.is_some(),
             parents_empty: self.parent_ids.0.map(|p| p.is_empty()),
             node: metadata.langgraph_node.0.map(|n| n.0),
             thread_id: metadata.thread_id.0,
@@ -362,6 +408,7 @@ impl Wire<'_> {
             Slot::Absent => Data::None,
             Slot::Read(data) => data,
             Slot::Chain(keys) => keys.read(e.reads())?,
+            Slot::Guessed(guess, got) => got.data(guess, e.reads())?,
             Slot::Chunk => return None,
         };
         Some(e)
@@ -369,7 +416,7 @@ impl Wire<'_> {
 }
 
 /// Which of an event's `data` the adapter reads.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, PartialEq)]
 enum Read {
     Nothing,
     Input,
@@ -393,6 +440,30 @@ impl Read {
             "on_tool_start" => Read::Input,
             "on_tool_error" => Read::ToolError,
             "on_custom_event" => Read::Custom,
+            _ => Read::Nothing,
+        }
+    }
+
+    /// What is likely read of a chain event's `data`, told from the line's text before its
+    /// envelope is read (every recorder writes `data` before `parent_ids`): the root run's by
+    /// an empty `parent_ids`, or without one, by no `langgraph_node`. Any other start is
+    /// taken for a graph step's (its input kept raw, and not read if it is not). Only a
+    /// guess: [`Got::data`] checks it against the envelope.
+    fn guess(text: &str, event: &str) -> Read {
+        let find = |key: &[u8]| memchr::memmem::find(text.as_bytes(), key);
+        let root = match find(b"\"parent_ids\"") {
+            Some(at) => text[at + 12..]
+                .trim_start_matches([' ', ':'])
+                .strip_prefix('[')
+                .is_some_and(|list| list.trim_start().starts_with(']')),
+            None => find(b"\"langgraph_node\"").is_none(),
+        };
+        match (event, root) {
+            ("on_chain_start", true) => Read::Input,
+            ("on_chain_start", false) => Read::StepInput,
+            ("on_chain_stream", true) => Read::Chunk,
+            ("on_chain_end", true) => Read::State,
+            ("on_chain_end", false) => Read::Calls,
             _ => Read::Nothing,
         }
     }
@@ -454,9 +525,13 @@ impl Data {
         // JSON no tree holds (nested too deeply): the line is read whole, and fails.
         let no_tree = || <M::Error as serde::de::Error>::custom("data no tree holds");
         Ok(Some(match read {
-            Read::Input | Read::Output => {
-                let keys = m.next_value::<Object<ChainData>>()?.0.unwrap_or_default();
-                keys.read(read).ok_or_else(no_tree)?
+            Read::Input => {
+                let input = m.next_value::<Object<Input<Value>>>()?.take();
+                Data::Input(input.map(normalize_owned))
+            }
+            Read::Output => {
+                let output = m.next_value::<Object<Output<Value>>>()?.take();
+                Data::Output(output.map(normalize_owned))
             }
             Read::ToolError => {
                 let e = m.next_value::<Object<ToolError>>()?.0.unwrap_or_default();
@@ -555,6 +630,36 @@ impl StepInput {
         }
         Some(input)
     }
+
+    /// The step input of one read as it came ([`StepIn`]): a state's messages' calls read
+    /// as [`StepInput::of_holder`] reads them of the state, its messages as a state's. `None`:
+    /// read again from its text (`messages` no list, a key read as a string holding an
+    /// object, which may normalise).
+    fn of_step(input: Option<StepIn>) -> Option<StepInput> {
+        let entries = match input {
+            None => return StepInput::of_holder(None, false),
+            Some(StepIn::List(list)) => return StepInput::of_holder(Some(list), false),
+            Some(StepIn::State(entries)) => entries,
+        };
+        let words = ["type", "role", "id", "tool_call_id", "name"];
+        let mut rest = entries.rest.iter();
+        if rest.any(|(k, v)| v.is_object() && words.contains(&k.as_str())) {
+            return None;
+        }
+        let raw = entries.messages.as_ref()?;
+        let mut items = Vec::with_capacity(raw.len());
+        for m in raw {
+            items.extend(from::<Lenient<Holder>>(m.get())?.0);
+        }
+        let list = Lenient(Some(Holder::Items(items, raw.len())));
+        let state = Keys {
+            messages: Present(Some(list)),
+            ..Keys::default()
+        };
+        let mut input = StepInput::of_holder(Some(Holder::Object(Box::new(state))), false)?;
+        input.messages = State::of_entries(entries).map(|s| s.messages);
+        Some(input)
+    }
 }
 
 fn from<'a, T: Deserialize<'a>>(text: &'a str) -> Option<T> {
@@ -622,6 +727,62 @@ mod tests {
             assert_eq!(text_of(raw(other)), None, "{other}");
         }
         assert_eq!(text_of(None), None);
+    }
+
+    /// A chain's data is read as it comes for the reading its line's text suggests, as it
+    /// reads kept raw; a wrong guess, or data that reading declines, is read again kept raw.
+    #[test]
+    fn a_chain_is_read_in_one_pass_when_its_guess_holds() {
+        let ai = json!({"content":"","type":"ai","id":"m","tool_calls":[{"id":"c","name":"f"}]});
+        // A line of the root run (`G`, in no node) or of node `agent`'s step, with
+        // `parent_ids` (Python) or without (JS).
+        let line = |event: &str, data: Value, step: bool, parents: bool| {
+            let (name, meta, parent) = match step {
+                true => ("agent", json!({"langgraph_node":"agent"}), json!(["p"])),
+                false => ("G", json!({}), json!([])),
+            };
+            let mut line = json!({"event":event,"data":data,"name":name,"metadata":meta});
+            if parents {
+                line["parent_ids"] = parent;
+            }
+            line.to_string()
+        };
+        let (start, end, stream) = ("on_chain_start", "on_chain_end", "on_chain_stream");
+        let state = json!({"output":{"messages":[ai.clone()]}});
+        let send = json!({"input":[{"type":"tool_call","id":"c","name":"f","args":{}}]});
+        let runnable = line(start, json!({"input":1}), true, true).replacen("agent", "W", 1);
+        for (text, one_pass) in [
+            // The root run's, a graph step's, a runnable's inside a node.
+            (line(start, json!({"input":{"messages":[]}}), false, true), true),
+            (line(start, json!({"input":{"messages":[ai.clone()]}}), true, true), true),
+            (runnable, true),
+            (line(end, state.clone(), false, true), true),
+            (line(end, state.clone(), true, true), true),
+            (line(stream, json!({"chunk":{"agent":state.clone()}}), false, true), true),
+            (line(stream, json!({"chunk":{}}), true, true), true),
+            // A step's `Send` payload; a step's state with a key that may normalise.
+            (line(start, send, true, true), true),
+            (line(start, json!({"input":{"messages":[],"id":{}}}), true, true), false),
+            // Without `parent_ids` (JS), by `langgraph_node`.
+            (line(end, state.clone(), false, false), true),
+            (line(end, state.clone(), true, false), true),
+            // Python's default separators.
+            (line(end, state.clone(), false, true).replace(':', ": "), true),
+            // A stream mode's part, a root output that is no state: read of their text.
+            (line(stream, json!({"chunk":["custom",1]}), false, true), false),
+            (line(end, json!({"output":{"k":1,"messages":[]}}), false, true), false),
+            // A wrong guess: a root output holding the key the guess looks for.
+            (line(end, json!({"output":{"messages":[],"langgraph_node":1}}), false, false), false),
+        ] {
+            let raw = Event::of_wire(&text, false);
+            assert!(raw.is_some(), "{text}");
+            let guessed = Event::of_wire(&text, true);
+            assert_eq!(guessed.is_some(), one_pass, "{text}");
+            assert_eq!(Event::read(&text), raw, "{text}");
+            if one_pass {
+                assert_eq!(guessed, raw, "{text}");
+            }
+        }
     }
 
     #[test]
@@ -785,6 +946,10 @@ mod tests {
                 chunk(Some("m"), json!("g"), None, None),
             ),
             (json!([{}]), Err("an array")),
+            (
+                json!({"content":"a\"\u{e9}","additional_kwargs":{},"tool_call_chunks":[]}),
+                chunk(None, json!("a\"é"), Some(json!({})), Some(json!([]))),
+            ),
         ] {
             for line in [
                 json!({"event":"on_chat_model_stream","data":{"chunk":c.clone(),"x":1}})
@@ -866,6 +1031,10 @@ mod tests {
                     let e = Event::read(&text).expect("v2");
                     let tree: Value = serde_json::from_str(&text).expect("json");
                     assert_eq!(Some(&e), Event::of_record(&tree, None).as_ref(), "{text}");
+                    // Read for its guessed reading, it reads as kept raw, or not at all.
+                    if let Some(guessed) = Event::of_wire(&text, true) {
+                        assert_eq!(Some(guessed), Event::of_wire(&text, false), "{text}");
+                    }
                 }
             }
         }
