@@ -57,7 +57,11 @@ impl Head {
     fn noted(json: &str, at: &[Option<std::ops::Range<usize>>]) -> Head {
         let value = |i: usize| {
             let text = json.get(at.get(i)?.clone()?)?;
-            serde_json::from_str::<super::Text>(text).ok()?.0.map(Box::from)
+            // A string without escapes is the text between its quotes.
+            match text.strip_prefix('"').and_then(|t| t.strip_suffix('"')) {
+                Some(s) if !s.contains('\\') => Some(Box::from(s)),
+                _ => serde_json::from_str::<super::Text>(text).ok()?.0.map(Box::from),
+            }
         };
         Head {
             kind: value(0).or_else(|| value(1)),

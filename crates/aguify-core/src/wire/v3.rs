@@ -287,12 +287,15 @@ pub fn seq_restarts(seq: i64, file_first: i64, run_max: i64) -> bool {
 /// A namespace's key: its parts joined with `|` (empty for the root: absent, `[]`, not a
 /// list).
 pub fn namespace_key(ns: Option<&Value>) -> String {
-    ns.and_then(Value::as_array)
-        .map(|a| {
-            let parts: Vec<&str> = a.iter().map(|p| p.as_str().unwrap_or_default()).collect();
-            parts.join("|")
-        })
-        .unwrap_or_default()
+    let parts = ns.and_then(Value::as_array).map_or(&[][..], Vec::as_slice);
+    let mut key = String::new();
+    for (i, part) in parts.iter().enumerate() {
+        if i > 0 {
+            key.push('|');
+        }
+        key.push_str(part.as_str().unwrap_or_default());
+    }
+    key
 }
 
 fn is_event(v: &Value) -> bool {
@@ -716,6 +719,14 @@ mod tests {
             r#"{"type":"event","method":"messages","params":{"data":{"event":"content-block-delta","content":{"type":"text-delta","text":"a","text":"b"}}}}"#,
         );
         assert_eq!((m.delta, m.in_content), (b, true));
+    }
+
+    #[test]
+    fn namespace_keys() {
+        let key = |ns: Value| namespace_key(Some(&ns));
+        assert_eq!(key(json!(["a:1", "b:2"])), "a:1|b:2");
+        assert_eq!(key(json!(["x", 7, ""])), "x||");
+        assert_eq!((key(json!([])), key(json!("a")), namespace_key(None)), (String::new(), String::new(), String::new()));
     }
 
     #[test]
