@@ -46,6 +46,8 @@ pub enum Params {
     NotObject(&'static str),
     Object {
         namespace: Option<Value>,
+        /// The namespace's key ([`namespace_key`]), made as the line is read.
+        key: String,
         timestamp: Option<Value>,
         node: Option<Value>,
         interrupts: Option<Value>,
@@ -239,6 +241,15 @@ impl Event {
         }
     }
 
+    /// The key of `params.namespace` ([`namespace_key`]; the root's, `""`, when `params` is
+    /// no object).
+    pub fn namespace_key(&self) -> &str {
+        match &self.params {
+            Params::Object { key, .. } => key,
+            _ => "",
+        }
+    }
+
     /// `params.timestamp` in ms: `Ok(None)` when absent or `null`; `Err` with what it is
     /// when it is not an integer from 0 to 2^53 − 1, which a client's number cannot hold
     /// exactly (or is no time).
@@ -257,10 +268,10 @@ impl Event {
 /// string, a state whose first key is not `messages`, data that is no object), the data
 /// whole: of the in-process `[payload, metadata]` form, the payload.
 fn whole(method: &str, p: &Value) -> Params {
-    let root = namespace_key(p.get("namespace")).is_empty();
+    let key = namespace_key(p.get("namespace"));
     let data = match (method, p.get("data")) {
         // A subgraph's state is not the graph's.
-        ("values", Some(_)) if !root => Data::Unread,
+        ("values", Some(_)) if !key.is_empty() => Data::Unread,
         ("messages", Some(Value::Array(items))) if !items.is_empty() => {
             Data::Value(items[0].clone())
         }
@@ -268,6 +279,7 @@ fn whole(method: &str, p: &Value) -> Params {
     };
     Params::Object {
         namespace: p.get("namespace").cloned(),
+        key,
         timestamp: p.get("timestamp").cloned(),
         node: p.get("node").cloned(),
         interrupts: p.get("interrupts").cloned(),
@@ -502,10 +514,11 @@ impl<D> ParamsWire<D> {
         self,
         read: impl FnOnce(Option<D>, Option<&Value>, bool) -> Result<Data, E>,
     ) -> Result<Params, E> {
-        let root = namespace_key(self.namespace.0.as_ref()).is_empty();
+        let key = namespace_key(self.namespace.0.as_ref());
         Ok(Params::Object {
-            data: read(self.data.0, self.node.0.as_ref(), root)?,
+            data: read(self.data.0, self.node.0.as_ref(), key.is_empty())?,
             namespace: self.namespace.0,
+            key,
             timestamp: self.timestamp.0,
             node: self.node.0,
             interrupts: self.interrupts.0,
@@ -812,6 +825,8 @@ mod tests {
 
     #[test]
     fn namespace_keys() {
+        let line = r#"{"type":"event","method":"tasks","params":{"namespace":["a:1","b"]}}"#;
+        assert_eq!(Event::read(line).expect("v3").namespace_key(), "a:1|b");
         let key = |ns: Value| namespace_key(Some(&ns));
         assert_eq!(key(json!(["a:1", "b:2"])), "a:1|b:2");
         assert_eq!(key(json!(["x", 7, ""])), "x||");
