@@ -25,6 +25,9 @@ pub struct SharedJson {
     head: Head,
     /// The text is normalised (made by [`SharedJson::read`], or of a normalised value).
     normalized: bool,
+    /// The text is the one read ([`SharedJson::read`] wrote it as it was): a later state's
+    /// list that holds these bytes holds this message ([`known_prefix`]).
+    as_read: bool,
     /// A tool message without `tool_call_id`: the call its list pairs it with
     /// ([`pair_unanswered`]), set once, when the message is read.
     paired: Option<Box<str>>,
@@ -57,7 +60,11 @@ impl Head {
     fn noted(json: &str, at: &[Option<std::ops::Range<usize>>]) -> Head {
         let value = |i: usize| {
             let text = json.get(at.get(i)?.clone()?)?;
-            serde_json::from_str::<super::Text>(text).ok()?.0.map(Box::from)
+            // A string without escapes is the text between its quotes.
+            match text.strip_prefix('"').and_then(|t| t.strip_suffix('"')) {
+                Some(s) if !s.contains('\\') => Some(Box::from(s)),
+                _ => serde_json::from_str::<super::Text>(text).ok()?.0.map(Box::from),
+            }
         };
         Head {
             kind: value(0).or_else(|| value(1)),
@@ -87,6 +94,7 @@ impl SharedJson {
             json: json.into(),
             head,
             normalized,
+            as_read: false,
             paired: None,
         }
     }
@@ -101,6 +109,7 @@ impl SharedJson {
         match crate::payload::encode_noting(text, langchain::Normalise, &mut noted) {
             Some(json) => SharedJson {
                 head: Head::noted(&json, &noted.at),
+                as_read: json == text,
                 json: json.into(),
                 normalized: true,
                 paired: None,
@@ -279,29 +288,29 @@ impl State {
     /// list and that has no `lc` or `__lc_escaped__` key (normalising would replace it whole);
     /// `None` for any other.
     pub fn read(text: &str) -> Option<State> {
-        State::of_entries(
-            serde_json::from_str::<super::Lenient<Entries>>(text)
-                .ok()?
-                .0?,
-        )
+        let entries = serde_json::from_str::<super::Lenient<Entries>>(text);
+        State::of_entries(entries.ok()?.0?, 0)
     }
 
-    /// The state of a state object's entries, when its `messages` is a list.
-    pub(super) fn of_entries(Entries { messages, rest }: Entries<'_>) -> Option<State> {
+    /// The state of a state object's entries, when its `messages` is a list: the list's
+    /// items after its first `known` ones, which are the last state's first `known`
+    /// ([`known_prefix`]).
+    pub(super) fn of_entries(entries: Entries<'_>, known: usize) -> Option<State> {
+        let Entries { messages, rest, .. } = entries;
         let items = messages?;
         let messages = LAST.with(|last| {
             let mut last = last.borrow_mut();
+            let kept = last.get(..known)?.iter().map(|(k, m)| (*k, Arc::clone(m)));
             // Each message is looked for in the last state by its key: first just after the
             // last one found (a state repeats the one before and adds to it; a removed message
             // shifts the rest by one), else through an index of the last state built once (past
             // the last state's end only if it was built: appended messages are new). One not
             // found is normalised here, on the parse thread, once. A state costs its length,
             // not its square.
-            let mut at = 0;
+            let mut at = known;
             let mut index: Option<HashMap<Key, usize, foldhash::fast::FixedState>> = None;
-            let (keys, mut messages): (Vec<Key>, Vec<Arc<SharedJson>>) = items
-                .iter()
-                .map(|m| {
+            let (keys, mut messages): (Vec<Key>, Vec<Arc<SharedJson>>) = kept
+                .chain(items.iter().map(|m| {
                     let key = Key::of(m.get());
                     let place = match last.get(at) {
                         Some((k, _)) if *k == key => Some(at),
@@ -321,13 +330,13 @@ impl State {
                         None => Arc::new(SharedJson::read(m.get())),
                     };
                     (key, shared)
-                })
+                }))
                 .unzip();
             // A new tool message without `tool_call_id` answers a call of this list.
             pair_unanswered(&mut messages);
             *last = keys.into_iter().zip(messages.iter().cloned()).collect();
-            messages
-        });
+            Some(messages)
+        })?;
         let mut map = Map::with_capacity(rest.len() + 1);
         map.insert("messages".into(), Value::Array(vec![]));
         for (k, v) in rest {
@@ -340,6 +349,49 @@ impl State {
     }
 }
 
+/// Where a line's text has a state's message list (`"data":{"messages":[`, written compact),
+/// and the messages it opens with that are the thread's last state's first ones, written in it
+/// as they were read ([`SharedJson::as_read`]: Python writes them compact and normal): the
+/// list's items' offset, the bytes those messages take up to the next item (or up to the `]`
+/// after the last), and their count. Comparing the bytes is what reading them again finds (a
+/// text holding a message's whole text at an item's start is that message: a JSON value ends
+/// where its text does); they are not scanned or hashed again. `None` when the text has no
+/// such list or it opens with no such message (the caller checks that the list is the root
+/// state's).
+pub(super) fn known_prefix(text: &str) -> Option<(usize, usize, usize)> {
+    const LIST: &str = r#""data":{"messages":["#;
+    static FINDER: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
+        std::sync::LazyLock::new(|| memchr::memmem::Finder::new(LIST));
+    const SPACE: [char; 4] = [' ', '\t', '\n', '\r'];
+    LAST.with(|last| {
+        let last = last.borrow();
+        if !last.first()?.1.as_read {
+            return None;
+        }
+        let at = FINDER.find(text.as_bytes())? + LIST.len();
+        let list = text.get(at..)?;
+        let (mut cut, mut known) = (0, 0);
+        let mut rest = list.trim_start_matches(SPACE);
+        for (_, m) in last.iter().take_while(|(_, m)| m.as_read) {
+            let Some(after) = rest.strip_prefix(&*m.json) else {
+                break;
+            };
+            let after = after.trim_start_matches(SPACE);
+            let next = match after.strip_prefix(',') {
+                Some(next) => next.trim_start_matches(SPACE),
+                None if after.starts_with(']') => after,
+                None => break,
+            };
+            if next.starts_with(']') && after.starts_with(',') {
+                break;
+            }
+            (rest, known) = (next, known + 1);
+            cut = list.len() - rest.len();
+        }
+        (known > 0).then_some((at, cut, known))
+    })
+}
+
 /// A state object read in one pass: its first key must be `messages` (else an error, as for
 /// an `lc` or `__lc_escaped__` key: normalising would replace the object whole); `messages`
 /// the items of that list (`None` when it is not one), `rest` the other entries in order. A
@@ -349,33 +401,41 @@ impl State {
 pub(super) struct Entries<'a> {
     pub(super) messages: Option<Vec<&'a RawValue>>,
     pub(super) rest: Vec<(String, Value)>,
+    /// Where in the text the `messages` key of the list kept is (0: a repeated key's list,
+    /// or a key written with an escape).
+    pub(super) messages_at: usize,
 }
 
 impl<'de: 'a, 'a> super::Shape<'de> for Entries<'a> {
     fn of_map<A: serde::de::MapAccess<'de>>(mut m: A) -> Result<Option<Self>, A::Error> {
         use serde::de::Error;
         use crate::payload::Key;
-        match m.next_key_seed(Key)?.as_deref() {
-            Some("messages") => {}
+        let messages_at = match m.next_key_seed(Key)? {
+            Some(Cow::Borrowed(k @ "messages")) => k.as_ptr() as usize,
+            Some(k) if k == "messages" => 0,
             _ => return Err(A::Error::custom("messages is not the first key")),
-        }
-        let mut messages = m.next_value::<super::Lenient<Vec<&'a RawValue>>>()?.0;
-        let mut rest: Vec<(String, Value)> = Vec::new();
+        };
+        let mut entries = Entries {
+            messages: m.next_value::<super::Lenient<Vec<&'a RawValue>>>()?.0,
+            rest: Vec::new(),
+            messages_at,
+        };
         while let Some(k) = m.next_key_seed(Key)? {
             if k == "lc" || k == "__lc_escaped__" {
                 return Err(A::Error::custom("a serialised object"));
             }
             if k == "messages" {
-                messages = m.next_value::<super::Lenient<Vec<&'a RawValue>>>()?.0;
+                entries.messages = m.next_value::<super::Lenient<Vec<&'a RawValue>>>()?.0;
+                entries.messages_at = 0;
                 continue;
             }
             let v = m.next_value::<Value>()?;
-            match rest.iter_mut().find(|(key, _)| *key == k) {
+            match entries.rest.iter_mut().find(|(key, _)| *key == k) {
                 Some(slot) => slot.1 = v,
-                None => rest.push((k.into_owned(), v)),
+                None => entries.rest.push((k.into_owned(), v)),
             }
         }
-        Ok(Some(Entries { messages, rest }))
+        Ok(Some(entries))
     }
 }
 

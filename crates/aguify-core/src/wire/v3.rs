@@ -13,7 +13,7 @@ use serde_json::value::RawValue;
 use serde_json::Value;
 use std::borrow::Cow;
 
-use super::{Lenient, Object, Present, Shape, Text};
+use super::{state, Lenient, Object, Present, Shape, Text};
 use crate::payload::Str;
 
 /// A v3 event as the adapter reads it.
@@ -46,6 +46,8 @@ pub enum Params {
     NotObject(&'static str),
     Object {
         namespace: Option<Value>,
+        /// The namespace's key ([`namespace_key`]), made as the line is read.
+        key: String,
         timestamp: Option<Value>,
         node: Option<Value>,
         interrupts: Option<Value>,
@@ -72,7 +74,7 @@ pub enum Data {
     /// subgraph's `values`.
     Unread,
     /// A root `values` state whose first entry is its message list.
-    State(super::state::State),
+    State(state::State),
     /// A `custom` event's data (of `custom` and `custom:NAME`), passed through as its text.
     Payload(crate::payload::Payload),
     /// Any other data (`null` when absent), whole.
@@ -158,9 +160,30 @@ impl Event {
     /// The v3 event of a line, `None` when it is no v3 event (`type` is not `"event"`, or
     /// `method` is not a string).
     pub fn read(text: &str) -> Option<Box<Event>> {
-        match serde_json::from_str::<Lenient<Line>>(text) {
-            Ok(line) => line.0.map(|l| l.0),
-            Err(_) => Event::of_event_tree(&serde_json::from_str(text).ok()?),
+        if let Some(ev) = Event::read_known_messages(text) {
+            return Some(ev);
+        }
+        match serde_json::from_str::<Lenient<Line>>(text).map(|l| l.0.map(|l| l.finish(0))) {
+            Ok(None) => None,
+            Ok(Some(Some(ev))) => Some(ev),
+            _ => Event::of_event_tree(&serde_json::from_str(text).ok()?),
+        }
+    }
+
+    /// A root `values` line whose message list opens with messages of the thread's last
+    /// state as they were read ([`state::known_prefix`]): read with those cut out of its
+    /// text, not scanned again. `None` for any other line (it is read whole).
+    fn read_known_messages(text: &str) -> Option<Box<Event>> {
+        let (list, cut, known) = state::known_prefix(text)?;
+        let short = [&text[..list], &text[list + cut..]].concat();
+        let Ok(Lenient(Some(line))) = serde_json::from_str::<Lenient<Line>>(&short) else {
+            return None;
+        };
+        // The list cut is a root state's (the one kept: its first key's).
+        let key_at = short.as_ptr() as usize + list - r#"messages":["#.len();
+        match &line.1 {
+            Some(e) if e.messages_at == key_at => line.finish(known),
+            _ => None,
         }
     }
 
@@ -180,7 +203,10 @@ impl Event {
                     Value::from(method)
                 );
                 match serde_json::from_str::<Lenient<Line>>(&line) {
-                    Ok(Lenient(Some(Line(ev)))) => ev.params,
+                    Ok(Lenient(Some(line))) => match line.finish(0) {
+                        Some(ev) => ev.params,
+                        None => whole(method, p),
+                    },
                     _ => whole(method, p),
                 }
             }
@@ -215,6 +241,15 @@ impl Event {
         }
     }
 
+    /// The key of `params.namespace` ([`namespace_key`]; the root's, `""`, when `params` is
+    /// no object).
+    pub fn namespace_key(&self) -> &str {
+        match &self.params {
+            Params::Object { key, .. } => key,
+            _ => "",
+        }
+    }
+
     /// `params.timestamp` in ms: `Ok(None)` when absent or `null`; `Err` with what it is
     /// when it is not an integer from 0 to 2^53 − 1, which a client's number cannot hold
     /// exactly (or is no time).
@@ -233,10 +268,10 @@ impl Event {
 /// string, a state whose first key is not `messages`, data that is no object), the data
 /// whole: of the in-process `[payload, metadata]` form, the payload.
 fn whole(method: &str, p: &Value) -> Params {
-    let root = namespace_key(p.get("namespace")).is_empty();
+    let key = namespace_key(p.get("namespace"));
     let data = match (method, p.get("data")) {
         // A subgraph's state is not the graph's.
-        ("values", Some(_)) if !root => Data::Unread,
+        ("values", Some(_)) if !key.is_empty() => Data::Unread,
         ("messages", Some(Value::Array(items))) if !items.is_empty() => {
             Data::Value(items[0].clone())
         }
@@ -244,6 +279,7 @@ fn whole(method: &str, p: &Value) -> Params {
     };
     Params::Object {
         namespace: p.get("namespace").cloned(),
+        key,
         timestamp: p.get("timestamp").cloned(),
         node: p.get("node").cloned(),
         interrupts: p.get("interrupts").cloned(),
@@ -287,12 +323,15 @@ pub fn seq_restarts(seq: i64, file_first: i64, run_max: i64) -> bool {
 /// A namespace's key: its parts joined with `|` (empty for the root: absent, `[]`, not a
 /// list).
 pub fn namespace_key(ns: Option<&Value>) -> String {
-    ns.and_then(Value::as_array)
-        .map(|a| {
-            let parts: Vec<&str> = a.iter().map(|p| p.as_str().unwrap_or_default()).collect();
-            parts.join("|")
-        })
-        .unwrap_or_default()
+    let parts = ns.and_then(Value::as_array).map_or(&[][..], Vec::as_slice);
+    let mut key = String::new();
+    for (i, part) in parts.iter().enumerate() {
+        if i > 0 {
+            key.push('|');
+        }
+        key.push_str(part.as_str().unwrap_or_default());
+    }
+    key
 }
 
 fn is_event(v: &Value) -> bool {
@@ -310,11 +349,24 @@ fn present<'de, D: Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Optio
 /// not captured raw and scanned again. serde derive cannot choose a field's type by another
 /// field's value: this map reader does, for the line kinds read typed here. `Ok(None)`: no v3
 /// event. An error (`params` before `method`, a repeated key, data the typed readers
-/// decline) has the line read from its tree ([`Event::of_event_tree`]).
-struct Line(Box<Event>);
+/// decline) has the line read from its tree ([`Event::of_event_tree`]). A root `values`
+/// event's state is read from its entries once the line is read ([`Line::finish`]).
+struct Line<'de>(Box<Event>, Option<state::Entries<'de>>);
 
-impl<'de> Shape<'de> for Line {
-    fn of_map<A: MapAccess<'de>>(mut m: A) -> Result<Option<Line>, A::Error> {
+impl<'de> Line<'de> {
+    /// The event, its root state read (its list's first `known` messages the last state's):
+    /// `None` when the state is none the typed readers read (its tree tells).
+    fn finish(self, known: usize) -> Option<Box<Event>> {
+        let Line(mut ev, entries) = self;
+        if let (Some(e), Params::Object { data, .. }) = (entries, &mut ev.params) {
+            *data = Data::State(state::State::of_entries(e, known)?);
+        }
+        Some(ev)
+    }
+}
+
+impl<'de> Shape<'de> for Line<'de> {
+    fn of_map<A: MapAccess<'de>>(mut m: A) -> Result<Option<Line<'de>>, A::Error> {
         // Filled in place: the event's ~600 bytes are not moved through the returns.
         let mut ev = Box::new(Event {
             seq: None,
@@ -322,6 +374,7 @@ impl<'de> Shape<'de> for Line {
             params: Params::Absent,
         });
         let (mut kind, mut method, mut params) = (None, None, false);
+        let mut entries = None;
         // A key with an escape is no `&str`: the line is read from its tree.
         while let Some(key) = m.next_key::<&str>()? {
             match key {
@@ -334,7 +387,7 @@ impl<'de> Shape<'de> for Line {
                     let Some(method) = method.as_deref() else {
                         return Err(A::Error::custom("params before method"));
                     };
-                    ev.params = params_of(method, &mut m)?;
+                    (ev.params, entries) = params_of(method, &mut m)?;
                     params = true;
                 }
                 "type" | "seq" | "method" | "params" => {
@@ -346,32 +399,41 @@ impl<'de> Shape<'de> for Line {
         Ok(match (kind, method) {
             (Some("event"), Some(method)) => {
                 ev.method = method;
-                Some(Line(ev))
+                Some(Line(ev, entries))
             }
             _ => None,
         })
     }
 }
 
-/// The `params` of an event of `method`, next in `m`.
-fn params_of<'de, A: MapAccess<'de>>(method: &str, m: &mut A) -> Result<Params, A::Error> {
+/// The `params` of an event of `method`, next in `m` (a root state's data: `Unread`, and its
+/// entries, read into the state once the line is read).
+fn params_of<'de, A: MapAccess<'de>>(
+    method: &str,
+    m: &mut A,
+) -> Result<(Params, Option<state::Entries<'de>>), A::Error> {
     let not_read = || A::Error::custom("data not read typed");
-    match method {
+    if method == "values" {
+        let mut entries = None;
+        let params = m
+            .next_value::<ParamsWire<Lenient<state::Entries<'de>>>>()?
+            .into_params(|data, _, root| match data {
+                // A subgraph's state is not the graph's.
+                Some(_) if !root => Ok(Data::Unread),
+                Some(Lenient(e)) => {
+                    entries = Some(e.ok_or_else(not_read)?);
+                    Ok(Data::Unread)
+                }
+                None => Ok(Data::Value(Value::Null)),
+            })?;
+        return Ok((params, entries));
+    }
+    let params = match method {
         "messages" => m
             .next_value::<ParamsWire<Object<Box<MessageWire<'de>>, true>>>()?
             .into_params(|data, _, _| match data {
                 Some(Object(Ok(p))) => message(p).ok_or_else(not_read),
                 Some(Object(Err(_))) => Err(not_read()),
-                None => Ok(Data::Value(Value::Null)),
-            }),
-        "values" => m
-            .next_value::<ParamsWire<Lenient<super::state::Entries<'de>>>>()?
-            .into_params(|data, _, root| match data {
-                // A subgraph's state is not the graph's.
-                Some(_) if !root => Ok(Data::Unread),
-                Some(Lenient(e)) => (e.and_then(super::state::State::of_entries))
-                    .map(Data::State)
-                    .ok_or_else(not_read),
                 None => Ok(Data::Value(Value::Null)),
             }),
         "tasks" => m
@@ -417,7 +479,8 @@ fn params_of<'de, A: MapAccess<'de>>(method: &str, m: &mut A) -> Result<Params, 
         _ => m
             .next_value::<ParamsWire<Value>>()?
             .into_params(|data, _, _| Ok(Data::Value(data.unwrap_or_default()))),
-    }
+    };
+    Ok((params?, None))
 }
 
 #[derive(Default, Deserialize)]
@@ -451,10 +514,11 @@ impl<D> ParamsWire<D> {
         self,
         read: impl FnOnce(Option<D>, Option<&Value>, bool) -> Result<Data, E>,
     ) -> Result<Params, E> {
-        let root = namespace_key(self.namespace.0.as_ref()).is_empty();
+        let key = namespace_key(self.namespace.0.as_ref());
         Ok(Params::Object {
-            data: read(self.data.0, self.node.0.as_ref(), root)?,
+            data: read(self.data.0, self.node.0.as_ref(), key.is_empty())?,
             namespace: self.namespace.0,
+            key,
             timestamp: self.timestamp.0,
             node: self.node.0,
             interrupts: self.interrupts.0,
@@ -644,6 +708,7 @@ fn delta(d: Result<Box<DeltaWire>, &'static str>) -> Delta {
 mod tests {
     use super::*;
     use serde_json::json;
+    use std::sync::Arc;
 
     #[test]
     fn absent_is_not_null() {
@@ -718,6 +783,56 @@ mod tests {
         assert_eq!((m.delta, m.in_content), (b, true));
     }
 
+    /// A root state whose list opens with the last state's messages, as they were read, is
+    /// read with them cut out of its text: as the whole text reads, the messages handed out
+    /// again; a list that is not the state's, or that is no JSON, is read whole.
+    #[test]
+    fn known_messages_read_as_the_whole_text() {
+        let item = |id: &str| format!(r#"{{"type":"human","content":"text {id}","id":"{id}"}}"#);
+        let line = |sep: &str, list: &str| {
+            format!(r#"{{"type":"event","method":"values","params":{{"namespace":[],"data":{{"messages":{sep}[{list}]}}}},"seq":1}}"#)
+        };
+        let state_of = |ev: Option<Box<Event>>| match ev.map(|e| e.params) {
+            Some(Params::Object {
+                data: Data::State(s),
+                ..
+            }) => s,
+            other => panic!("{other:?}"),
+        };
+        let state = |text: &str| state_of(Event::read(text));
+        let ab = line("", &[item("a"), item("b")].join(","));
+        let first = state(&ab);
+        let list = [item("a"), item("b"), item("c")].join(" , ");
+        let cut = state_of(Event::read_known_messages(&line("", &list)));
+        assert!((0..2).all(|i| Arc::ptr_eq(&cut.messages[i], &first.messages[i])));
+        assert_eq!(cut.messages[2].id(), Some("c"));
+        // Read whole (the list is not where the cut looks): the same state.
+        state(&ab);
+        assert_eq!(Event::read_known_messages(&line(" ", &list)), None);
+        assert_eq!(state(&line(" ", &list)), cut);
+        // No JSON (a comma before `]`), read whole or cut: no event.
+        let abc = [item("a"), item("b"), item("c")].join(",");
+        assert_eq!(Event::read(&line("", &format!("{abc},"))), None);
+        // A repeated `messages` key: the last list is the state's.
+        let last = r#"],"messages":[{"type":"ai","id":"x"}]}}"#;
+        let repeated = line("", &abc).replace("]}}", last);
+        assert_eq!(Event::read_known_messages(&repeated), None);
+        let ids: Vec<_> = (state(&repeated).messages.iter())
+            .map(|m| m.id().map(str::to_string))
+            .collect();
+        assert_eq!(ids, [Some("x".to_string())]);
+    }
+
+    #[test]
+    fn namespace_keys() {
+        let line = r#"{"type":"event","method":"tasks","params":{"namespace":["a:1","b"]}}"#;
+        assert_eq!(Event::read(line).expect("v3").namespace_key(), "a:1|b");
+        let key = |ns: Value| namespace_key(Some(&ns));
+        assert_eq!(key(json!(["a:1", "b:2"])), "a:1|b:2");
+        assert_eq!(key(json!(["x", 7, ""])), "x||");
+        assert_eq!((key(json!([])), key(json!("a")), namespace_key(None)), (String::new(), String::new(), String::new()));
+    }
+
     #[test]
     fn payloads_by_method() {
         let data = |method: &str, data: Value| {
@@ -779,3 +894,4 @@ mod tests {
         }
     }
 }
+

@@ -278,8 +278,15 @@ impl V3Adapter {
         let index = index.unwrap_or_else(|| "0".into());
         let is_start = event == "content-block-start";
         let start = data.content.as_ref().filter(|_| is_start);
-        let key = msg.continued_block(index.clone(), start);
-        let continued = is_start && key != index;
+        // Only a start can continue another block (the index is copied for it alone).
+        let (key, continued) = match is_start {
+            true => {
+                let key = msg.continued_block(index.clone(), start);
+                let continued = key != index;
+                (key, continued)
+            }
+            false => (msg.continued_block(index, None), false),
+        };
         let (mid, block) = msg.block(&key);
         match (event, &data.delta) {
             // A fragment continuing an earlier block: its text is that block's next.

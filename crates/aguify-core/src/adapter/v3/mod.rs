@@ -465,8 +465,7 @@ impl V3Adapter {
                 "v3 `{method}` event whose `params` is {kind}: expected an object {{namespace, data}}"
             ).into());
         }
-        let ns = namespace_key(ev.namespace());
-        self.on_method(method, &ns, ev.seq.as_ref(), &ev.params, out)
+        self.on_method(method, ev.namespace_key(), ev.seq.as_ref(), &ev.params, out)
     }
 
     pub(super) fn finish(&mut self, out: &mut Vec<ModelEvent>) {

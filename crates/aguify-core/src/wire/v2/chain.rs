@@ -173,7 +173,7 @@ impl<'a> Got<'a> {
             (_, Got::Tree(input)) => Some(Data::Input(input)),
             (_, Got::State(None)) => Some(Data::Output(None)),
             (_, Got::State(Some(state))) => {
-                State::of_entries(state.0?).map(|s| Data::State(Box::new(s)))
+                State::of_entries(state.0?, 0).map(|s| Data::State(Box::new(s)))
             }
             // A list of two (a stream mode's part) is read of its text: declined here.
             (_, Got::Holder(h)) => read.of_holder(h.and_then(|h| h.0), "", false),

@@ -657,7 +657,7 @@ impl StepInput {
             ..Keys::default()
         };
         let mut input = StepInput::of_holder(Some(Holder::Object(Box::new(state))), false)?;
-        input.messages = State::of_entries(entries).map(|s| s.messages);
+        input.messages = State::of_entries(entries, 0).map(|s| s.messages);
         Some(input)
     }
 }
