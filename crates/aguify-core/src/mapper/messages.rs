@@ -40,17 +40,20 @@ impl Converted {
         };
         let mut list = Vec::with_capacity(state.shared_messages().len());
         let mut next = Vec::with_capacity(state.shared_messages().len());
-        let last = std::mem::take(&mut self.slots);
+        let mut last = std::mem::take(&mut self.slots).into_iter();
         for (i, m) in state.shared_messages().iter().enumerate() {
-            let item = match last.get(i) {
+            let (item, kept) = match last.next() {
                 // The same message at the same place as in the last list: the same item (a
-                // thread's next run repeats its history).
-                Some((prev, Some(kept))) if Arc::ptr_eq(prev, m) => kept.clone(),
-                _ => m.to_agui(i),
+                // thread's next run repeats its history), kept as it was.
+                Some((prev, Some(kept))) if Arc::ptr_eq(&prev, m) => (kept.clone(), Some(kept)),
+                _ => {
+                    let item = m.to_agui(i);
+                    // A long message's item is not kept: kept, it would be held twice, a
+                    // megabyte's tool result each time.
+                    let kept = (m.json().len() < KEEP_ITEM).then(|| item.clone());
+                    (item, kept)
+                }
             };
-            // A long message's item is not kept: kept, it would be held twice, a megabyte's
-            // tool result each time.
-            let kept = (m.json().len() < KEEP_ITEM).then(|| item.clone());
             list.extend(item);
             next.push((Arc::clone(m), kept));
         }
