@@ -49,7 +49,6 @@ impl Raw {
         }
         // Only a payload with an `event` string has checks.
         let Params::Object {
-            namespace,
             data: Data::Message(m),
             ..
         } = &ev.params
@@ -57,9 +56,8 @@ impl Raw {
             return;
         };
         // A namespace's key as the v3 adapter keys it (its parts joined by `|`).
-        let ns = crate::wire::v3::namespace_key(namespace.as_ref());
         let id = m.id.as_ref().and_then(Value::as_str);
-        self.message_event(&m.event, &ns, m.index.as_ref(), id, ctx);
+        self.message_event(&m.event, ev.namespace_key(), m.index.as_ref(), id, ctx);
     }
 
     /// The next records come from another input file, a stream of its own: its `seq` starts
