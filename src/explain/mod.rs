@@ -200,6 +200,11 @@ impl Explainer {
         &self.timeline
     }
 
+    /// How many of the timeline's runs have ended (the first ones: all but the one open).
+    pub fn runs_ended(&self) -> usize {
+        self.runs_looked_at
+    }
+
     fn push_raw(&mut self, at: Origin, summary: String, disposition: String) {
         self.ring.push_back(RawRecord {
             at,
