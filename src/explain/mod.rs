@@ -417,13 +417,10 @@ impl Observer for Explainer {
         }
         if message.reason == crate::error::Reason::NotJson {
             // Of many bad lines in a row, the most recent are kept.
-            let n = self.signals.len();
-            if n >= BAD_SIGNALS_IN_A_ROW
-                && self.signals[n - BAD_SIGNALS_IN_A_ROW..]
-                    .iter()
-                    .all(|s| s.kind == "bad_line")
-            {
-                self.signals.remove(n - BAD_SIGNALS_IN_A_ROW);
+            let row = self.signals.len().checked_sub(BAD_SIGNALS_IN_A_ROW);
+            let all_bad = |&k: &usize| self.signals[k..].iter().all(|s| s.kind == "bad_line");
+            if let Some(k) = row.filter(all_bad) {
+                self.signals.remove(k);
             }
             self.signal("bad_line", message.to_string(), origin);
         }

@@ -72,13 +72,12 @@ impl TimelineBuilder {
                 self.end_run(o, Some(at.ts), at.origin);
             }
             Event::RunError { message, code, .. } => {
-                let code = code.as_ref().map(|c| c.to_string());
+                let (code, message) = (code.as_ref().map(|c| c.to_string()), message.clone());
                 let line = Line::Error {
                     code: code.clone(),
                     message: message.clone(),
                 };
                 self.push(Kind::Error, line, 1, at, true);
-                let message = message.clone();
                 self.end_run(Outcome::Error { code, message }, Some(at.ts), at.origin);
             }
             _ => {}
