@@ -200,6 +200,11 @@ impl Explainer {
         &self.timeline
     }
 
+    /// How many of the timeline's runs have ended (the first ones: all but the one open).
+    pub fn runs_ended(&self) -> usize {
+        self.runs_looked_at
+    }
+
     fn push_raw(&mut self, at: Origin, summary: String, disposition: String) {
         self.ring.push_back(RawRecord {
             at,
@@ -412,13 +417,10 @@ impl Observer for Explainer {
         }
         if message.reason == crate::error::Reason::NotJson {
             // Of many bad lines in a row, the most recent are kept.
-            let n = self.signals.len();
-            if n >= BAD_SIGNALS_IN_A_ROW
-                && self.signals[n - BAD_SIGNALS_IN_A_ROW..]
-                    .iter()
-                    .all(|s| s.kind == "bad_line")
-            {
-                self.signals.remove(n - BAD_SIGNALS_IN_A_ROW);
+            let row = self.signals.len().checked_sub(BAD_SIGNALS_IN_A_ROW);
+            let all_bad = |&k: &usize| self.signals[k..].iter().all(|s| s.kind == "bad_line");
+            if let Some(k) = row.filter(all_bad) {
+                self.signals.remove(k);
             }
             self.signal("bad_line", message.to_string(), origin);
         }

@@ -180,11 +180,9 @@ pub fn build(src: &Sources<'_>) -> Report {
     let mut limits = src.limits;
     let placed = Placed::new(src.findings, entries, runs);
     let links = Links::new(src.timeline);
-    // Each run's diagnosis, by the run's index (one map, not a scan per run).
-    let mut diagnoses = HashMap::new();
-    for x in &src.explained.explained {
-        diagnoses.entry(x.run).or_insert(x);
-    }
+    // Each run's (first) diagnosis, by the run's index (one map, not a scan per run).
+    let explained = src.explained.explained.iter().rev();
+    let diagnoses: HashMap<usize, _> = explained.map(|x| (x.run, x)).collect();
     let mut out_runs = Vec::new();
     let mut detail_bytes = 0usize;
     for (i, run) in runs.iter().enumerate().take(limits.max_runs) {
@@ -243,38 +241,32 @@ pub fn build(src: &Sources<'_>) -> Report {
     }
 }
 
+/// Interrupt ids by the run (index) whose input resumed them, and by the run that stopped at
+/// them: the first of each.
 struct Links<'a> {
-    /// Interrupt id → the run (index) whose input resumed it.
     resumed_by: HashMap<&'a str, usize>,
-    /// Interrupt id → the run that stopped at it.
     raised_in: HashMap<&'a str, usize>,
 }
 
 impl<'a> Links<'a> {
-    /// Which run resumed which interrupt, and which run raised it.
     fn new(timeline: &'a TimelineBuilder) -> Self {
-        let mut links = Links {
-            resumed_by: HashMap::new(),
-            raised_in: HashMap::new(),
-        };
-        let runs = timeline.runs();
-        for i in 0..runs.len() {
-            for r in resumes(timeline.run_entries(i)) {
-                let id = r
-                    .get("interruptId")
-                    .and_then(Value::as_str)
-                    .unwrap_or_default();
-                links.resumed_by.entry(id).or_insert(i);
-            }
+        // Collected from the last run back, so that the first run of an id is the one kept.
+        let runs = timeline.runs().iter().enumerate().rev();
+        let resumed_by = runs.clone().flat_map(|(i, _)| {
+            let ids = resumes(timeline.run_entries(i)).iter();
+            ids.map(move |r| (r["interruptId"].as_str().unwrap_or_default(), i))
+        });
+        let raised_in = runs.flat_map(|(i, run)| {
+            let raised = match &run.outcome {
+                timeline::Outcome::Interrupt { interrupts } => &interrupts[..],
+                _ => &[],
+            };
+            raised.iter().map(move |(id, _)| (id.as_str(), i))
+        });
+        Links {
+            resumed_by: resumed_by.collect(),
+            raised_in: raised_in.collect(),
         }
-        for (i, run) in runs.iter().enumerate() {
-            if let timeline::Outcome::Interrupt { interrupts: list } = &run.outcome {
-                for (id, _) in list {
-                    links.raised_in.entry(id.as_str()).or_insert(i);
-                }
-            }
-        }
-        links
     }
 }
 
@@ -292,9 +284,12 @@ fn interrupt_payload(v: &Value) -> &Value {
     payload.or_else(|| v.get("value")).unwrap_or(v)
 }
 
-/// A JSON value pretty-printed as a payload is shown (within [`PAYLOAD_BYTES`]).
+/// A JSON value pretty-printed as a payload is shown (within [`PAYLOAD_BYTES`], shown as whole).
 fn shown_payload(v: &Value) -> Clipped {
-    Clipped::json(pretty_value(v, PAYLOAD_BYTES).text)
+    Clipped {
+        more: 0,
+        ..pretty_value(v, PAYLOAD_BYTES)
+    }
 }
 
 /// Where on the run's axis an event is.

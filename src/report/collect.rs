@@ -231,17 +231,15 @@ impl Collected {
                 self.pending_start.push(i);
             }
             ModelEvent::MessageEnd { message_id, usage } => {
-                if let Some(i) = self.open_models.remove(message_id) {
-                    let last_ts = self.last_ts;
-                    if let Some(c) = self.model_calls.get_mut(i) {
-                        // Its last event came before this end was read.
-                        c.end = Some(index.saturating_sub(1).max(c.start));
-                        c.end_ts = last_ts;
-                        if let Some(u) = usage {
-                            c.model = u.model.clone();
-                            c.tokens =
-                                Some((u.input_tokens.unwrap_or(0), u.output_tokens.unwrap_or(0)));
-                        }
+                let open = self.open_models.remove(message_id);
+                if let Some(c) = open.and_then(|i| self.model_calls.get_mut(i)) {
+                    // Its last event came before this end was read.
+                    c.end = Some(index.saturating_sub(1).max(c.start));
+                    c.end_ts = self.last_ts;
+                    if let Some(u) = usage {
+                        c.model = u.model.clone();
+                        c.tokens =
+                            Some((u.input_tokens.unwrap_or(0), u.output_tokens.unwrap_or(0)));
                     }
                 }
             }

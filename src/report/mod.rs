@@ -51,8 +51,6 @@ pub struct ReportBuilder {
     collected: collect::Collected,
     limits: Limits,
     inputs: Vec<String>,
-    /// The timeline's run in progress, by index.
-    open_run: Option<usize>,
 }
 
 impl ReportBuilder {
@@ -65,7 +63,6 @@ impl ReportBuilder {
             collected: collect::Collected::new(limits.max_snapshots),
             limits,
             inputs,
-            open_run: None,
         }
     }
 
@@ -85,20 +82,6 @@ impl ReportBuilder {
             inputs: self.inputs,
             limits: self.limits,
         })
-    }
-
-    /// After an event: a run that ended keeps its states or lets them go.
-    fn track_runs(&mut self) {
-        let timeline = self.explainer.timeline();
-        let now = timeline.current_run().map(|_| timeline.runs().len() - 1);
-        if let Some(prev) = self.open_run.filter(|&p| Some(p) != now) {
-            let failed = timeline
-                .runs()
-                .get(prev)
-                .is_some_and(|r| r.outcome.failed());
-            self.collected.run_ended(prev, failed);
-        }
-        self.open_run = now;
     }
 }
 
@@ -128,14 +111,20 @@ impl Observer for ReportBuilder {
 
     fn event(&mut self, ev: &Event, origin: &Origin) -> io::Result<()> {
         let index = self.explainer.timeline().events_seen();
+        let ended = self.explainer.runs_ended();
         let typed = ev.typed();
         self.explainer.event(&typed, origin)?;
         if let Some(c) = &mut self.checker {
             c.event(ev, origin);
         }
-        let run = self.explainer.timeline().runs().len().saturating_sub(1);
-        self.collected.event(index, run, &typed);
-        self.track_runs();
+        let runs = self.explainer.timeline().runs();
+        self.collected
+            .event(index, runs.len().saturating_sub(1), &typed);
+        // A run that ended keeps its states or lets them go.
+        let now_ended = runs.iter().enumerate().take(self.explainer.runs_ended());
+        for (r, run) in now_ended.skip(ended) {
+            self.collected.run_ended(r, run.outcome.failed());
+        }
         Ok(())
     }
 

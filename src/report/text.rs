@@ -32,17 +32,6 @@ pub fn clip(s: &str, max: usize) -> (String, usize) {
     (s[..end].to_string(), s.len() - end)
 }
 
-impl Clipped {
-    /// Pretty-printed JSON kept whole (already cut to its size).
-    pub fn json(text: String) -> Clipped {
-        Clipped {
-            text,
-            more: 0,
-            json: true,
-        }
-    }
-}
-
 /// A text clipped to `max` bytes.
 pub fn clipped(s: &str, max: usize) -> Clipped {
     let (text, more) = clip(s, max);

@@ -179,13 +179,11 @@ impl TimelineBuilder {
 
     /// `end`: the terminal event's timestamp, when an event ended the run.
     pub(super) fn end_run(&mut self, outcome: Outcome, end: Option<Ts>, origin: &Origin) {
-        let Some(r) = self.run.take() else { return };
+        let Some(r) = self.run else { return };
         // Spans the run left open were cut off.
         let open = std::mem::take(&mut self.open);
-        let steps = open.steps.iter().map(|(_, i)| *i);
-        let mut idxs: Vec<usize> = open.spans.values().copied().chain(steps).collect();
-        idxs.sort_unstable();
-        for i in idxs {
+        let steps = open.steps.iter().map(|(_, i)| i);
+        for &i in open.spans.values().chain(steps) {
             let chunked = open.chunked.contains(&i);
             if let Some(e) = self.entries.get_mut(i) {
                 match &mut e.line {
@@ -204,12 +202,12 @@ impl TimelineBuilder {
             run.last_ts = Some(t);
             run.first_ts = run.first_ts.or(Some(t));
         }
-        let summary = run.clone();
-        let (base, file) = (summary.first_ts, summary.origin.file.clone());
-        let line = Line::RunEnd(Box::new(summary));
+        // The footer is the run's last entry (its file, its base time): the terminal event
+        // alone, when one ended it.
+        let line = Line::RunEnd(Box::new(run.clone()));
         let i = self.push(Kind::Run, line, 0, At::new(end.flatten(), origin), true);
-        let e = &mut self.entries[i];
-        (e.run_base_ts, e.run_file, e.events) = (base, file, u64::from(end.is_some()));
+        self.entries[i].events = u64::from(end.is_some());
+        self.run = None;
     }
 
     pub(super) fn count(&mut self, f: impl FnOnce(&mut RunSummary)) {

@@ -72,13 +72,12 @@ impl TimelineBuilder {
                 self.end_run(o, Some(at.ts), at.origin);
             }
             Event::RunError { message, code, .. } => {
-                let code = code.as_ref().map(|c| c.to_string());
+                let (code, message) = (code.as_ref().map(|c| c.to_string()), message.clone());
                 let line = Line::Error {
                     code: code.clone(),
                     message: message.clone(),
                 };
                 self.push(Kind::Error, line, 1, at, true);
-                let message = message.clone();
                 self.end_run(Outcome::Error { code, message }, Some(at.ts), at.origin);
             }
             _ => {}
@@ -152,65 +151,58 @@ impl TimelineBuilder {
         let (kind, id, delta, named) = match ev {
             Event::TextMessageStart {
                 message_id, role, ..
-            } => (Text, message_id.clone(), "", Some(role.as_str())),
+            } => (Text, Some(message_id), None, Some(role.as_str())),
             Event::TextMessageContent {
                 message_id, delta, ..
-            } => (Text, message_id.clone(), delta.as_str(), None),
+            } => (Text, Some(message_id), Some(delta), None),
             Event::TextMessageChunk {
                 message_id,
                 role,
                 delta,
                 ..
-            } => {
-                let id = self.chunk_id(Text, message_id);
-                (
-                    Text,
-                    id,
-                    delta.as_deref().unwrap_or_default(),
-                    role.map(Role::as_str),
-                )
-            }
+            } => (
+                Text,
+                message_id.as_ref(),
+                delta.as_ref(),
+                role.map(Role::as_str),
+            ),
             Event::ReasoningMessageStart { message_id, .. } => {
-                (Reasoning, message_id.clone(), "", None)
+                (Reasoning, Some(message_id), None, None)
             }
             Event::ReasoningMessageContent {
                 message_id, delta, ..
-            } => (Reasoning, message_id.clone(), delta.as_str(), None),
+            } => (Reasoning, Some(message_id), Some(delta), None),
             Event::ReasoningMessageChunk {
                 message_id, delta, ..
-            } => {
-                let id = self.chunk_id(Reasoning, message_id);
-                (Reasoning, id, delta.as_deref().unwrap_or_default(), None)
-            }
-            Event::ThinkingTextMessageStart { .. } => (Reasoning, String::new(), "", None),
-            Event::ThinkingTextMessageContent { delta, .. } => {
-                (Reasoning, String::new(), delta.as_str(), None)
-            }
+            } => (Reasoning, message_id.as_ref(), delta.as_ref(), None),
+            Event::ThinkingTextMessageStart { .. } => (Reasoning, None, None, None),
+            Event::ThinkingTextMessageContent { delta, .. } => (Reasoning, None, Some(delta), None),
             Event::ToolCallStart {
                 tool_call_id,
                 tool_call_name,
                 ..
             } => (
                 Tool,
-                tool_call_id.clone(),
-                "",
+                Some(tool_call_id),
+                None,
                 Some(tool_call_name.as_str()),
             ),
             Event::ToolCallArgs {
                 tool_call_id,
                 delta,
                 ..
-            } => (Tool, tool_call_id.clone(), delta.as_str(), None),
+            } => (Tool, Some(tool_call_id), Some(delta), None),
             Event::ToolCallChunk {
                 tool_call_id,
                 tool_call_name,
                 delta,
                 ..
-            } => {
-                let id = self.chunk_id(Tool, tool_call_id);
-                let delta = delta.as_deref().unwrap_or_default();
-                (Tool, id, delta, tool_call_name.as_deref())
-            }
+            } => (
+                Tool,
+                tool_call_id.as_ref(),
+                delta.as_ref(),
+                tool_call_name.as_deref(),
+            ),
             Event::TextMessageEnd { message_id, .. } => return self.end_span(Text, message_id, at),
             // REASONING_END closes a block whose message never started (no content).
             Event::ReasoningMessageEnd { message_id, .. }
@@ -243,14 +235,18 @@ impl TimelineBuilder {
             }
             _ => return,
         };
-        self.span(kind, id, delta, named, at);
+        let id = match at.chunk {
+            true => self.chunk_id(kind, id),
+            false => id.cloned().unwrap_or_default(),
+        };
+        self.span(kind, id, delta.map_or("", String::as_str), named, at);
     }
 
     /// The id of a chunk: a chunk without one continues the previous chunk of its kind (AG-UI
     /// chunk rules).
-    fn chunk_id(&mut self, kind: Kind, id: &Option<String>) -> String {
+    fn chunk_id(&mut self, kind: Kind, id: Option<&String>) -> String {
         let id = id
-            .clone()
+            .cloned()
             .or_else(|| self.open.last_chunk.get(&kind).cloned())
             .unwrap_or_default();
         self.open.last_chunk.insert(kind, id.clone());

@@ -119,21 +119,15 @@ impl Renderer {
     fn write_entry(&mut self, e: &Entry, w: &mut dyn Write) -> io::Result<()> {
         if matches!(e.line, Line::RunStart { .. }) && self.last_file.as_ref() != Some(&e.run_file) {
             self.last_file = Some(e.run_file.clone());
-            let title = format!("── {} ", one_line(&e.run_file));
-            let pad = self
-                .opts
-                .width
-                .unwrap_or(80)
-                .min(80)
-                .saturating_sub(title.width());
-            self.write_segments(
-                &[
-                    seg(Paint::Dim, "── "),
-                    piece(Fit::Path, Paint::Dim, format!("{} ", one_line(&e.run_file))),
-                    seg(Paint::Dim, "─".repeat(pad)),
-                ],
-                w,
-            )?;
+            let name = format!("{} ", one_line(&e.run_file));
+            let width = self.opts.width.unwrap_or(80).min(80);
+            let pad = "─".repeat(width.saturating_sub(3 + name.width()));
+            let title = [
+                seg(Paint::Dim, "── "),
+                piece(Fit::Path, Paint::Dim, name),
+                seg(Paint::Dim, pad),
+            ];
+            self.write_segments(&title, w)?;
         }
         if !matches!(e.line, Line::Notes) {
             self.write_segments(&self.segments(e), w)?;

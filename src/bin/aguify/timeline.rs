@@ -68,9 +68,6 @@ impl<W: Write> Printer<W> {
     /// Moves the checker's new findings onto the timeline.
     fn take_findings(&mut self) {
         let Some(c) = &mut self.checker else { return };
-        if !c.has_new() {
-            return;
-        }
         let last = self.builder.events_seen().saturating_sub(1);
         let mut notes = vec![];
         c.stream_new(|f| notes.push(note(f, last)));
