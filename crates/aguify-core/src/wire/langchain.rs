@@ -391,7 +391,7 @@ fn str_of<'v>(v: &'v Option<Cow<'_, Value>>) -> Option<&'v str> {
 
 impl<'a> Fields<'a> {
     /// The fields of a message's tree, borrowed (none of a value that is no object).
-    fn of_value(m: &'a Value) -> Fields<'a> {
+    pub(crate) fn of_value(m: &'a Value) -> Fields<'a> {
         let field = |key| m.field(key).map(Cow::Borrowed);
         Fields {
             kind: field("type"),
@@ -402,6 +402,24 @@ impl<'a> Fields<'a> {
             tool_call_id: field("tool_call_id"),
             status: field("status"),
             name: field("name"),
+        }
+    }
+
+    /// The fields of a message read from its text in parts: its head (`type` else `role`,
+    /// `id`, `tool_call_id`, when strings) and the texts of its `content`, `tool_calls`,
+    /// `status` and `name` values (`None`: absent).
+    pub(crate) fn of_parts(head: [Option<&str>; 3], parts: [Option<&str>; 4]) -> Self {
+        let text = |s: Option<&str>| s.map(|s| Cow::Owned(Value::String(s.to_string())));
+        let value = |t: Option<&str>| t.and_then(|t| serde_json::from_str(t).ok().map(Cow::Owned));
+        Fields {
+            kind: text(head[0]),
+            role: None,
+            id: text(head[1]),
+            tool_call_id: text(head[2]),
+            content: value(parts[0]),
+            tool_calls: value(parts[1]),
+            status: value(parts[2]),
+            name: value(parts[3]),
         }
     }
 
@@ -766,6 +784,16 @@ pub(crate) mod tests {
             tool_ctor,
             json!("a string"),
             json!([{"type":"tool","content":"in a list","tool_call_id":"c9"}]),
+            // What the AG-UI form reads of a text's parts, and what it reads whole.
+            json!({"type":"tool","content":[{"type":"image","url":"u"},3],"tool_call_id":"d1"}),
+            json!({"type":"tool","content":15,"tool_call_id":"d2","status":7}),
+            json!({"type":"tool","content":null,"tool_call_id":"d3","name":["n"]}),
+            json!({"type":"tool","tool_call_id":"d4","status":"error"}),
+            json!({"type":"ai","id":"d5","content":["a",{"type":"tool_call","id":"x"},{"type":"text","text":7},
+                {"type":"reasoning","text":"r"},{"type":"text","text":"b","extra":{"k":[1]}}],
+                "tool_calls":[{"name":"f","args":"{\"s\":1}"},{"id":"","name":"g","args":{"x":[1,-2,"s"]}},
+                    {"id":"c","name":"h"},{"id":"d","name":"k","args":null},7,{"id":1,"name":"z","args":{}}]}),
+            json!({"type":"human","content":{"text":"obj"},"id":7}),
         ];
         list.extend(odd_values());
         list

@@ -31,6 +31,10 @@ pub struct SharedJson {
     /// A tool message without `tool_call_id`: the call its list pairs it with
     /// ([`pair_unanswered`]), set once, when the message is read.
     paired: Option<Box<str>>,
+    /// Where the values of `content`, `tool_calls`, `status` and `name` are in the text, as
+    /// [`SharedJson::read`] noted them (empty when the text was not read so): what its AG-UI
+    /// form reads besides the head is parsed from these alone, the rest of the text skipped.
+    parts: Box<[Option<std::ops::Range<usize>>]>,
 }
 
 /// What is read of a message: its `type` (else `role`), `id` and `tool_call_id`, when
@@ -44,7 +48,16 @@ struct Head {
 
 impl Head {
     /// The keys read, in the order of [`Head::noted`]'s places.
-    const KEYS: &'static [&'static str] = &["type", "role", "id", "tool_call_id"];
+    const KEYS: &'static [&'static str] = &[
+        "type",
+        "role",
+        "id",
+        "tool_call_id",
+        "content",
+        "tool_calls",
+        "status",
+        "name",
+    ];
 
     /// The head of a normalised message's tree.
     fn of(v: &Value) -> Head {
@@ -96,6 +109,7 @@ impl SharedJson {
             normalized,
             as_read: false,
             paired: None,
+            parts: Box::new([]),
         }
     }
 
@@ -113,6 +127,7 @@ impl SharedJson {
                 json: json.into(),
                 normalized: true,
                 paired: None,
+                parts: noted.at.split_off(4).into(),
             },
             None => {
                 let v: Value = serde_json::from_str(text).unwrap_or_default();
@@ -165,6 +180,12 @@ impl SharedJson {
 
     /// What an AG-UI message is made of, read from the normalised text.
     fn fields(&self) -> Option<langchain::Fields<'static>> {
+        if let [content, tool_calls, status, name] = &self.parts[..] {
+            let part = |at: &Option<std::ops::Range<usize>>| self.json.get(at.clone()?);
+            let head = [&self.head.kind, &self.head.id, &self.head.tool_call_id];
+            let parts = [content, tool_calls, status, name].map(part);
+            return Some(langchain::Fields::of_parts(head.map(|h| h.as_deref()), parts));
+        }
         match self.normalized {
             true => serde_json::from_str(&self.json).ok(),
             false => {
