@@ -31,10 +31,11 @@ pub struct SharedJson {
     /// A tool message without `tool_call_id`: the call its list pairs it with
     /// ([`pair_unanswered`]), set once, when the message is read.
     paired: Option<Box<str>>,
-    /// Where the values of `content`, `tool_calls`, `status` and `name` are in the text, as
-    /// [`SharedJson::read`] noted them (empty when the text was not read so): what its AG-UI
-    /// form reads besides the head is parsed from these alone, the rest of the text skipped.
-    parts: Box<[Option<std::ops::Range<usize>>]>,
+    /// Where the values of [`Head::KEYS`] are in the text, as [`SharedJson::read`] noted
+    /// them (empty when the text was not read so): what its AG-UI form reads besides the head
+    /// (`content`, `tool_calls`, `status`, `name`) is parsed from these alone, the rest of the
+    /// text skipped.
+    parts: Vec<Option<std::ops::Range<usize>>>,
 }
 
 /// What is read of a message: its `type` (else `role`), `id` and `tool_call_id`, when
@@ -109,7 +110,7 @@ impl SharedJson {
             normalized,
             as_read: false,
             paired: None,
-            parts: Box::new([]),
+            parts: vec![],
         }
     }
 
@@ -127,7 +128,7 @@ impl SharedJson {
                 json: json.into(),
                 normalized: true,
                 paired: None,
-                parts: noted.at.split_off(4).into(),
+                parts: noted.at,
             },
             None => {
                 let v: Value = serde_json::from_str(text).unwrap_or_default();
@@ -180,7 +181,7 @@ impl SharedJson {
 
     /// What an AG-UI message is made of, read from the normalised text.
     fn fields(&self) -> Option<langchain::Fields<'static>> {
-        if let [content, tool_calls, status, name] = &self.parts[..] {
+        if let [_, _, _, _, content, tool_calls, status, name] = &self.parts[..] {
             let part = |at: &Option<std::ops::Range<usize>>| self.json.get(at.clone()?);
             let head = [&self.head.kind, &self.head.id, &self.head.tool_call_id];
             let parts = [content, tool_calls, status, name].map(part);
