@@ -180,7 +180,7 @@ impl SharedJson {
     }
 
     /// What an AG-UI message is made of, read from the normalised text.
-    fn fields(&self) -> Option<langchain::Fields<'static>> {
+    fn fields(&self) -> Option<langchain::Fields<'_>> {
         if let [_, _, _, _, content, tool_calls, status, name] = &self.parts[..] {
             let part = |at: &Option<std::ops::Range<usize>>| self.json.get(at.clone()?);
             let head = [&self.head.kind, &self.head.id, &self.head.tool_call_id];
