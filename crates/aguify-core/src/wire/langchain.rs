@@ -375,33 +375,63 @@ pub(crate) fn idless_answer<'l, M: Listed + 'l>(
 #[serde(default)]
 pub(crate) struct Fields<'a> {
     #[serde(rename = "type")]
-    kind: Option<Cow<'a, Value>>,
-    role: Option<Cow<'a, Value>>,
-    id: Option<Cow<'a, Value>>,
+    kind: Str<'a>,
+    role: Str<'a>,
+    id: Str<'a>,
     content: Option<Cow<'a, Value>>,
     tool_calls: Option<Cow<'a, Value>>,
-    tool_call_id: Option<Cow<'a, Value>>,
-    status: Option<Cow<'a, Value>>,
-    name: Option<Cow<'a, Value>>,
+    tool_call_id: Str<'a>,
+    status: Str<'a>,
+    name: Str<'a>,
 }
 
-fn str_of<'v>(v: &'v Option<Cow<'_, Value>>) -> Option<&'v str> {
-    v.as_deref().and_then(Value::as_str)
+/// A field of [`Fields`] read when a string (any other value: absent).
+type Str<'a> = super::Lenient<Cow<'a, str>>;
+
+impl super::Shape<'_> for Cow<'_, str> {
+    fn of_str(s: &str) -> Option<Self> {
+        Some(Cow::Owned(s.to_string()))
+    }
+}
+
+fn str_of<'v>(v: &'v Str<'_>) -> Option<&'v str> {
+    v.0.as_deref()
 }
 
 impl<'a> Fields<'a> {
     /// The fields of a message's tree, borrowed (none of a value that is no object).
-    fn of_value(m: &'a Value) -> Fields<'a> {
+    pub(crate) fn of_value(m: &'a Value) -> Fields<'a> {
         let field = |key| m.field(key).map(Cow::Borrowed);
+        let text = |key| super::Lenient(m.field_str(key).map(Cow::Borrowed));
         Fields {
-            kind: field("type"),
-            role: field("role"),
-            id: field("id"),
+            kind: text("type"),
+            role: text("role"),
+            id: text("id"),
             content: field("content"),
             tool_calls: field("tool_calls"),
-            tool_call_id: field("tool_call_id"),
-            status: field("status"),
-            name: field("name"),
+            tool_call_id: text("tool_call_id"),
+            status: text("status"),
+            name: text("name"),
+        }
+    }
+
+    /// The fields of a message read from its text in parts: its head (`type` else `role`,
+    /// `id`, `tool_call_id`, when strings) and the texts of its `content`, `tool_calls`,
+    /// `status` and `name` values (`None`: absent).
+    pub(crate) fn of_parts(head: [Option<&'a str>; 3], parts: [Option<&str>; 4]) -> Self {
+        let head = head.map(|h| super::Lenient(h.map(Cow::Borrowed)));
+        let [kind, id, tool_call_id] = head;
+        let value = |t: Option<&str>| t.and_then(|t| serde_json::from_str(t).ok().map(Cow::Owned));
+        let text = |t: Option<&str>| t.and_then(|t| serde_json::from_str(t).ok()).unwrap_or_default();
+        Fields {
+            kind,
+            role: super::Lenient(None),
+            id,
+            tool_call_id,
+            content: value(parts[0]),
+            tool_calls: value(parts[1]),
+            status: text(parts[2]),
+            name: text(parts[3]),
         }
     }
 
@@ -766,6 +796,16 @@ pub(crate) mod tests {
             tool_ctor,
             json!("a string"),
             json!([{"type":"tool","content":"in a list","tool_call_id":"c9"}]),
+            // What the AG-UI form reads of a text's parts, and what it reads whole.
+            json!({"type":"tool","content":[{"type":"image","url":"u"},3],"tool_call_id":"d1"}),
+            json!({"type":"tool","content":15,"tool_call_id":"d2","status":7}),
+            json!({"type":"tool","content":null,"tool_call_id":"d3","name":["n"]}),
+            json!({"type":"tool","tool_call_id":"d4","status":"error"}),
+            json!({"type":"ai","id":"d5","content":["a",{"type":"tool_call","id":"x"},{"type":"text","text":7},
+                {"type":"reasoning","text":"r"},{"type":"text","text":"b","extra":{"k":[1]}}],
+                "tool_calls":[{"name":"f","args":"{\"s\":1}"},{"id":"","name":"g","args":{"x":[1,-2,"s"]}},
+                    {"id":"c","name":"h"},{"id":"d","name":"k","args":null},7,{"id":1,"name":"z","args":{}}]}),
+            json!({"type":"human","content":{"text":"obj"},"id":7}),
         ];
         list.extend(odd_values());
         list
@@ -862,8 +902,9 @@ pub(crate) mod tests {
             matches!(field, Some(Cow::Borrowed(v)) if std::ptr::eq(*v, &m[key]))
         };
         assert!(borrowed(&f.content, "content") && borrowed(&f.tool_calls, "tool_calls"));
-        assert!(borrowed(&f.kind, "type") && borrowed(&f.status, "status"));
-        assert!(f.role.is_none() && f.name.is_none());
+        let kind = m["type"].as_str().expect("a type");
+        assert!(matches!(&f.kind.0, Some(Cow::Borrowed(k)) if std::ptr::eq(*k, kind)));
+        assert!(f.role.0.is_none() && f.name.0.is_none() && f.status.0.is_none());
         // Read from a text, they are its values.
         let text: Fields = serde_json::from_str(&m.to_string()).expect("fields");
         assert_eq!(text.content.as_deref(), Some(&m["content"]));

@@ -31,6 +31,11 @@ pub struct SharedJson {
     /// A tool message without `tool_call_id`: the call its list pairs it with
     /// ([`pair_unanswered`]), set once, when the message is read.
     paired: Option<Box<str>>,
+    /// Where the values of [`Head::KEYS`] are in the text, as [`SharedJson::read`] noted
+    /// them (empty when the text was not read so): what its AG-UI form reads besides the head
+    /// (`content`, `tool_calls`, `status`, `name`) is parsed from these alone, the rest of the
+    /// text skipped.
+    parts: Vec<Option<std::ops::Range<usize>>>,
 }
 
 /// What is read of a message: its `type` (else `role`), `id` and `tool_call_id`, when
@@ -44,7 +49,16 @@ struct Head {
 
 impl Head {
     /// The keys read, in the order of [`Head::noted`]'s places.
-    const KEYS: &'static [&'static str] = &["type", "role", "id", "tool_call_id"];
+    const KEYS: &'static [&'static str] = &[
+        "type",
+        "role",
+        "id",
+        "tool_call_id",
+        "content",
+        "tool_calls",
+        "status",
+        "name",
+    ];
 
     /// The head of a normalised message's tree.
     fn of(v: &Value) -> Head {
@@ -96,6 +110,7 @@ impl SharedJson {
             normalized,
             as_read: false,
             paired: None,
+            parts: vec![],
         }
     }
 
@@ -113,6 +128,7 @@ impl SharedJson {
                 json: json.into(),
                 normalized: true,
                 paired: None,
+                parts: noted.at,
             },
             None => {
                 let v: Value = serde_json::from_str(text).unwrap_or_default();
@@ -164,7 +180,13 @@ impl SharedJson {
     }
 
     /// What an AG-UI message is made of, read from the normalised text.
-    fn fields(&self) -> Option<langchain::Fields<'static>> {
+    fn fields(&self) -> Option<langchain::Fields<'_>> {
+        if let [_, _, _, _, content, tool_calls, status, name] = &self.parts[..] {
+            let part = |at: &Option<std::ops::Range<usize>>| self.json.get(at.clone()?);
+            let head = [&self.head.kind, &self.head.id, &self.head.tool_call_id];
+            let parts = [content, tool_calls, status, name].map(part);
+            return Some(langchain::Fields::of_parts(head.map(|h| h.as_deref()), parts));
+        }
         match self.normalized {
             true => serde_json::from_str(&self.json).ok(),
             false => {
