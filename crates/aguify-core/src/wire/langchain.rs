@@ -400,7 +400,7 @@ fn str_of<'v>(v: &'v Str<'_>) -> Option<&'v str> {
 
 impl<'a> Fields<'a> {
     /// The fields of a message's tree, borrowed (none of a value that is no object).
-    pub(crate) fn of_value(m: &'a Value) -> Fields<'a> {
+    fn of_value(m: &'a Value) -> Fields<'a> {
         let field = |key| m.field(key).map(Cow::Borrowed);
         let text = |key| super::Lenient(m.field_str(key).map(Cow::Borrowed));
         Fields {
@@ -418,11 +418,11 @@ impl<'a> Fields<'a> {
     /// The fields of a message read from its text in parts: its head (`type` else `role`,
     /// `id`, `tool_call_id`, when strings) and the texts of its `content`, `tool_calls`,
     /// `status` and `name` values (`None`: absent).
-    pub(crate) fn of_parts(head: [Option<&'a str>; 3], parts: [Option<&str>; 4]) -> Self {
+    pub(crate) fn of_parts(head: [Option<&'a str>; 3], parts: [Option<&'a str>; 4]) -> Self {
         let head = head.map(|h| super::Lenient(h.map(Cow::Borrowed)));
         let [kind, id, tool_call_id] = head;
         let value = |t: Option<&str>| t.and_then(|t| serde_json::from_str(t).ok().map(Cow::Owned));
-        let text = |t: Option<&str>| t.and_then(|t| serde_json::from_str(t).ok()).unwrap_or_default();
+        let text = |t: Option<&'a str>| super::Lenient(t.and_then(super::string_text));
         Fields {
             kind,
             role: super::Lenient(None),

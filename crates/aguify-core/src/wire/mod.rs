@@ -66,6 +66,16 @@ pub(crate) trait Shape<'de>: Sized {
 /// A string field (any other value: absent).
 pub(crate) type Text = Lenient<String>;
 
+/// The text of a JSON string given as its JSON text: what is between its quotes when it has
+/// no escape (no parse, no copy), else parsed. `None` when it is no string.
+pub(crate) fn string_text(json: &str) -> Option<std::borrow::Cow<'_, str>> {
+    let text = json.strip_prefix('"')?.strip_suffix('"')?;
+    match memchr::memchr(b'\\', text.as_bytes()) {
+        None => Some(std::borrow::Cow::Borrowed(text)),
+        Some(_) => serde_json::from_str::<String>(json).ok().map(std::borrow::Cow::Owned),
+    }
+}
+
 impl Shape<'_> for String {
     fn of_str(s: &str) -> Option<Self> {
         Some(s.to_string())

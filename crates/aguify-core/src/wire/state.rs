@@ -73,12 +73,7 @@ impl Head {
     /// The head of a message's compact text, of where [`Head::KEYS`]' values are in it.
     fn noted(json: &str, at: &[Option<std::ops::Range<usize>>]) -> Head {
         let value = |i: usize| {
-            let text = json.get(at.get(i)?.clone()?)?;
-            // A string without escapes is the text between its quotes.
-            match text.strip_prefix('"').and_then(|t| t.strip_suffix('"')) {
-                Some(s) if !s.contains('\\') => Some(Box::from(s)),
-                _ => serde_json::from_str::<super::Text>(text).ok()?.0.map(Box::from),
-            }
+            super::string_text(json.get(at.get(i)?.clone()?)?).map(Box::from)
         };
         Head {
             kind: value(0).or_else(|| value(1)),
@@ -371,6 +366,11 @@ impl State {
     }
 }
 
+/// The head of a v3 line's state message list, written compact ([`known_prefix`]).
+const STATE_LIST: &str = r#""data":{"messages":["#;
+static STATE_LIST_FINDER: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
+    std::sync::LazyLock::new(|| memchr::memmem::Finder::new(STATE_LIST));
+
 /// Where a line's text has a state's message list (`"data":{"messages":[`, written compact),
 /// and the messages it opens with that are the thread's last state's first ones, written in it
 /// as they were read ([`SharedJson::as_read`]: Python writes them compact and normal): the
@@ -381,16 +381,13 @@ impl State {
 /// such list or it opens with no such message (the caller checks that the list is the root
 /// state's).
 pub(super) fn known_prefix(text: &str) -> Option<(usize, usize, usize)> {
-    const LIST: &str = r#""data":{"messages":["#;
-    static FINDER: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
-        std::sync::LazyLock::new(|| memchr::memmem::Finder::new(LIST));
     const SPACE: [char; 4] = [' ', '\t', '\n', '\r'];
     LAST.with(|last| {
         let last = last.borrow();
         if !last.first()?.1.as_read {
             return None;
         }
-        let at = FINDER.find(text.as_bytes())? + LIST.len();
+        let at = STATE_LIST_FINDER.find(text.as_bytes())? + STATE_LIST.len();
         let list = text.get(at..)?;
         let (mut cut, mut known) = (0, 0);
         let mut rest = list.trim_start_matches(SPACE);

@@ -299,12 +299,7 @@ impl<'a> Keys<'a> {
 /// The text of a string kept raw (`None`: another value): what is between its quotes, unless
 /// it has an escape.
 pub(super) fn text_of(raw: Option<&RawValue>) -> Option<Cow<'_, str>> {
-    let raw = raw?.get();
-    let text = raw.strip_prefix('"')?.strip_suffix('"')?;
-    match memchr::memchr(b'\\', text.as_bytes()) {
-        None => Some(Cow::Borrowed(text)),
-        Some(_) => from::<String>(raw).map(Cow::Owned),
-    }
+    crate::wire::string_text(raw?.get())
 }
 
 /// The class an lc object's `id` list ends with.

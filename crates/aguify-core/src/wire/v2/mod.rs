@@ -450,9 +450,10 @@ impl Read {
     /// taken for a graph step's (its input kept raw, and not read if it is not). Only a
     /// guess: [`Got::data`] checks it against the envelope.
     fn guess(text: &str, event: &str) -> Read {
+        const PARENTS: &[u8] = b"\"parent_ids\"";
         let find = |key: &[u8]| memchr::memmem::find(text.as_bytes(), key);
-        let root = match find(b"\"parent_ids\"") {
-            Some(at) => text[at + 12..]
+        let root = match find(PARENTS) {
+            Some(at) => text[at + PARENTS.len()..]
                 .trim_start_matches([' ', ':'])
                 .strip_prefix('[')
                 .is_some_and(|list| list.trim_start().starts_with(']')),
