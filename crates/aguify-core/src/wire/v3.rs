@@ -814,8 +814,7 @@ mod tests {
         let abc = [item("a"), item("b"), item("c")].join(",");
         assert_eq!(Event::read(&line("", &format!("{abc},"))), None);
         // A repeated `messages` key: the last list is the state's.
-        let last = r#"],"messages":[{"type":"ai","id":"x"}]}}"#;
-        let repeated = line("", &abc).replace("]}}", last);
+        let repeated = line("", &format!(r#"{abc}],"messages":[{{"type":"ai","id":"x"}}"#));
         assert_eq!(Event::read_known_messages(&repeated), None);
         let ids: Vec<_> = (state(&repeated).messages.iter())
             .map(|m| m.id().map(str::to_string))
