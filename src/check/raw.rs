@@ -152,20 +152,16 @@ impl Raw {
                 }
             }
             "message-finish" | "error" => match self.messages.remove(ns) {
-                Some((id, blocks)) => {
-                    if !blocks.is_empty() {
-                        let b: Vec<String> = blocks.into_iter().collect();
-                        ctx.report(
-                            "AGX605",
-                            vec![id.clone()],
-                            format!(
-                                "message '{id}' finishes with {} {} never finished",
-                                if b.len() == 1 { "block" } else { "blocks" },
-                                b.join(", ")
-                            ),
-                        );
-                    }
+                Some((id, blocks)) if !blocks.is_empty() => {
+                    let what = if blocks.len() == 1 { "block" } else { "blocks" };
+                    let b: Vec<String> = blocks.into_iter().collect();
+                    let msg = format!(
+                        "message '{id}' finishes with {what} {} never finished",
+                        b.join(", ")
+                    );
+                    ctx.report("AGX605", vec![id], msg);
                 }
+                Some(_) => {}
                 None => ctx.report(
                     "AGX604",
                     vec![],
