@@ -632,19 +632,19 @@ mod tests {
             [
                 (
                     "AGX205",
-                    "timestamp: `timestamp` must be an integer, found a string"
+                    "timestamp: `timestamp` must be an integer, found a string".into()
                 ),
                 (
                     "AGX204",
-                    "rawEvent: `rawEvent` is optional and must be omitted, not null"
+                    "rawEvent: `rawEvent` is optional and must be omitted, not null".into()
                 ),
                 (
                     "AGX205",
-                    "metadata: `metadata` must be an object, found an array"
+                    "metadata: `metadata` must be an object, found an array".into()
                 ),
                 (
                     "AGX205",
-                    "subagentRunId: `subagentRunId` must be a string, found a number"
+                    "subagentRunId: `subagentRunId` must be a string, found a number".into()
                 ),
             ]
         );
@@ -659,17 +659,21 @@ mod tests {
             [
                 (
                     "AGX204",
-                    "usage.0.provider: `provider` is optional and must be omitted, not null"
+                    "usage.0.provider: `provider` is optional and must be omitted, not null".into()
                 ),
                 (
                     "AGX206",
-                    "usage.0.inputTokens: `inputTokens` must be an integer >= 0, found -1"
+                    "usage.0.inputTokens: `inputTokens` must be an integer >= 0, found -1".into()
                 ),
                 (
                     "AGX206",
                     "usage.0.outputTokens: `outputTokens` must be an integer >= 0, found 1.5"
+                        .into()
                 ),
-                ("AGX205", "usage.1: expected an object, found a number"),
+                (
+                    "AGX205",
+                    "usage.1: expected an object, found a number".into()
+                ),
             ]
         );
     }
