@@ -183,15 +183,13 @@ impl Raw {
                 self.tools.remove(tool_call_id);
             }
             // A cancelled run stops mid-message by design: what it leaves open is no warning.
-            ModelEvent::RunFailed(info) if crate::mapper::error_code::is_cancelled(info) => {
-                self.tools.clear();
-                self.messages.clear();
+            ModelEvent::RunFailed(info) if !crate::mapper::error_code::is_cancelled(info) => {
+                self.tools.clear()
             }
-            ModelEvent::RunStopped => {
-                self.tools.clear();
-                self.messages.clear();
+            ModelEvent::RunFailed(_) | ModelEvent::RunStopped => {
+                (self.tools, self.messages) = Default::default()
             }
-            ModelEvent::RunFailed(_) | ModelEvent::Interrupt(_) => self.tools.clear(),
+            ModelEvent::Interrupt(_) => self.tools.clear(),
             ModelEvent::RunEnd | ModelEvent::RunStart { .. } => self.unfinished_tools(ctx),
             ModelEvent::RunIncomplete { reason } => {
                 self.unfinished_tools(ctx);
