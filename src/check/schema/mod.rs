@@ -198,14 +198,12 @@ impl V {
         match val.get("type").and_then(Value::as_str) {
             Some("success") => {}
             Some("suspended") => self.strings(p, val, "interruptIds"),
-            _ => self.push(
-                "AGX208",
-                p,
-                format!(
-                    "unknown subagent outcome {}: expected success or suspended",
-                    val.get("type").unwrap_or(val)
-                ),
-            ),
+            _ => {
+                let t = val.get("type").unwrap_or(val);
+                let message =
+                    format!("unknown subagent outcome {t}: expected success or suspended");
+                self.push("AGX208", p, message);
+            }
         }
     }
 
@@ -218,11 +216,8 @@ impl V {
             .as_array()
             .is_some_and(|a| a.iter().all(Value::is_string))
         {
-            self.push(
-                "AGX208",
-                P::Key(&p, key),
-                format!("`{key}` must be an array of strings"),
-            );
+            let message = format!("`{key}` must be an array of strings");
+            self.push("AGX208", P::Key(&p, key), message);
         }
     }
 
@@ -311,11 +306,7 @@ impl V {
     fn content(&mut self, p: P<'_>, val: &Value) {
         match val {
             Value::String(_) => {}
-            Value::Array(parts) => {
-                for (i, part) in parts.iter().enumerate() {
-                    self.part(P::Idx(&p, i), part);
-                }
-            }
+            Value::Array(_) => self.each(p, val, "", V::part),
             _ => self.expected(p, "content", "a string or content parts", val),
         }
     }
