@@ -31,7 +31,10 @@ impl Leaks {
             Some(EventType::RunStarted) => *self = Leaks::default(),
             Some(EventType::ToolCallResult) => {
                 let c = st("content").trim();
-                if c.len() >= 8 && c.starts_with(['{', '[']) && self.tool_outputs.len() < 256 {
+                if c.len() >= 8
+                    && (c.starts_with('{') || c.starts_with('['))
+                    && self.tool_outputs.len() < 256
+                {
                     let call = st("toolCallId").to_string();
                     self.tool_outputs.push((call, c.to_string()));
                 }

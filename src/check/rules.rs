@@ -34,19 +34,17 @@ pub struct Rule {
     pub spec: &'static str,
 }
 
-/// Every rule, in id order, read from `rules.txt`: a block a rule, blocks apart by a blank
-/// line, each of five lines: `ID SEVERITY [official]`, then the title, the spec section, the
-/// explanation and the fix (plain text: no escapes).
+/// Every rule, in id order, read from `rules.txt` (in one pass over its lines: every command
+/// line parsed reads it): a block a rule, blocks apart by a blank line, each of five lines:
+/// `ID SEVERITY [official]`, then the title, the spec section, the explanation and the fix
+/// (plain text: no escapes).
 pub static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
-    include_str!("rules.txt")
-        .split("\n\n")
-        .filter_map(parse)
-        .collect()
+    let mut lines = include_str!("rules.txt").lines().filter(|l| !l.is_empty());
+    std::iter::from_fn(|| parse(&mut lines)).collect()
 });
 
-/// One block of `rules.txt`.
-fn parse(block: &'static str) -> Option<Rule> {
-    let mut lines = block.trim().lines();
+/// The next rule of `rules.txt`'s lines (blank lines left out).
+fn parse(lines: &mut impl Iterator<Item = &'static str>) -> Option<Rule> {
     let mut head = lines.next()?.split(' ');
     let (id, severity) = (head.next()?, head.next()?);
     Some(Rule {

@@ -434,7 +434,10 @@ impl V {
             }
         }
         self.object(p, m, &fields[..n], &[]);
-        if let Some(tc) = m.get("toolCalls").filter(|_| role == Some("assistant")) {
+        if let Some(tc) = role
+            .filter(|r| *r == "assistant")
+            .and_then(|_| m.get("toolCalls"))
+        {
             let not_array = "`toolCalls` must be an array";
             self.each(P::Key(&p, "toolCalls"), tc, not_array, |v, cp, c| {
                 let s = |o: Option<&Value>, k| o.and_then(|o| o.get(k)).is_some_and(Value::is_string);
