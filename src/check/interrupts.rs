@@ -42,15 +42,11 @@ impl Interrupts {
                     .flatten()
                     .filter_map(|r| Some(r.get("interruptId")?.as_str()?.to_string()))
                     .collect();
-                let missing: Vec<String> = pending
-                    .iter()
-                    .filter(|p| !resume.contains(p))
-                    .cloned()
-                    .collect();
-                let unknown: Vec<String> = resume
-                    .into_iter()
-                    .filter(|r| !pending.contains(r))
-                    .collect();
+                // The ids of `a` not in `b`.
+                let absent = |a: &[String], b: &[String]| -> Vec<String> {
+                    a.iter().filter(|x| !b.contains(x)).cloned().collect()
+                };
+                let (missing, unknown) = (absent(&pending, &resume), absent(&resume, &pending));
                 if !missing.is_empty() {
                     let n = crate::timeline::render::count(missing.len(), "pending interrupt");
                     let msg = format!(

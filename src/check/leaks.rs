@@ -30,15 +30,13 @@ impl Leaks {
         match ev.kind {
             Some(EventType::RunStarted) => *self = Leaks::default(),
             Some(EventType::ToolCallResult) => {
-                if let Some(c) = ev.s("content") {
-                    let c = c.trim();
-                    if c.len() >= 8
-                        && (c.starts_with('{') || c.starts_with('['))
-                        && self.tool_outputs.len() < 256
-                    {
-                        self.tool_outputs
-                            .push((st("toolCallId").to_string(), c.to_string()));
-                    }
+                let c = st("content").trim();
+                if c.len() >= 8
+                    && (c.starts_with('{') || c.starts_with('['))
+                    && self.tool_outputs.len() < 256
+                {
+                    let call = st("toolCallId").to_string();
+                    self.tool_outputs.push((call, c.to_string()));
                 }
             }
             Some(EventType::ReasoningMessageContent) => {

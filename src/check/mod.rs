@@ -310,13 +310,9 @@ pub fn nothing_read_message(
              (without --from the form is detected per file)"
         );
     }
-    let mut m = "no AG-UI or LangGraph records (is it NDJSON or SSE?)".to_string();
-    if json_array {
-        m.push_str(&format!(
-            "; it holds a JSON array: `jq -c '.[]' {file}` writes one record a line"
-        ));
-    }
-    m
+    let array = format!("; it holds a JSON array: `jq -c '.[]' {file}` writes one record a line");
+    let array = if json_array { array.as_str() } else { "" };
+    format!("no AG-UI or LangGraph records (is it NDJSON or SSE?){array}")
 }
 
 impl Checker {
@@ -510,11 +506,12 @@ impl Observer for Checker {
                 .records_of
                 .as_ref()
                 .is_some_and(|f| Arc::ptr_eq(f, file))
+                && self
+                    .records_of
+                    .replace(file.clone())
+                    .is_some_and(|f| f != *file)
             {
-                if self.records_of.as_ref().is_some_and(|f| f != file) {
-                    self.raw.new_file();
-                }
-                self.records_of = Some(file.clone());
+                self.raw.new_file();
             }
             if replay {
                 return;

@@ -152,20 +152,16 @@ impl Raw {
                 }
             }
             "message-finish" | "error" => match self.messages.remove(ns) {
-                Some((id, blocks)) => {
-                    if !blocks.is_empty() {
-                        let b: Vec<String> = blocks.into_iter().collect();
-                        ctx.report(
-                            "AGX605",
-                            vec![id.clone()],
-                            format!(
-                                "message '{id}' finishes with {} {} never finished",
-                                if b.len() == 1 { "block" } else { "blocks" },
-                                b.join(", ")
-                            ),
-                        );
-                    }
+                Some((id, blocks)) if !blocks.is_empty() => {
+                    let what = if blocks.len() == 1 { "block" } else { "blocks" };
+                    let b: Vec<String> = blocks.into_iter().collect();
+                    let msg = format!(
+                        "message '{id}' finishes with {what} {} never finished",
+                        b.join(", ")
+                    );
+                    ctx.report("AGX605", vec![id], msg);
                 }
+                Some(_) => {}
                 None => ctx.report(
                     "AGX604",
                     vec![],
@@ -187,15 +183,13 @@ impl Raw {
                 self.tools.remove(tool_call_id);
             }
             // A cancelled run stops mid-message by design: what it leaves open is no warning.
-            ModelEvent::RunFailed(info) if crate::mapper::error_code::is_cancelled(info) => {
-                self.tools.clear();
-                self.messages.clear();
+            ModelEvent::RunFailed(info) if !crate::mapper::error_code::is_cancelled(info) => {
+                self.tools.clear()
             }
-            ModelEvent::RunStopped => {
-                self.tools.clear();
-                self.messages.clear();
+            ModelEvent::RunFailed(_) | ModelEvent::RunStopped => {
+                (self.tools, self.messages) = Default::default()
             }
-            ModelEvent::RunFailed(_) | ModelEvent::Interrupt(_) => self.tools.clear(),
+            ModelEvent::Interrupt(_) => self.tools.clear(),
             ModelEvent::RunEnd | ModelEvent::RunStart { .. } => self.unfinished_tools(ctx),
             ModelEvent::RunIncomplete { reason } => {
                 self.unfinished_tools(ctx);

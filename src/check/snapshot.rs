@@ -32,8 +32,9 @@ enum Kind {
 }
 
 impl Kind {
-    fn of_role(role: Option<&str>) -> Kind {
-        match role {
+    /// The kind of a message, by its `role`.
+    fn of(m: &Value) -> Kind {
+        match m.get("role").and_then(Value::as_str) {
             Some("tool") => Kind::Tool,
             Some("reasoning") => Kind::Reasoning,
             Some("activity") => Kind::Activity,
@@ -79,19 +80,14 @@ impl SnapshotOrder {
             Some(EventType::RunStarted) => {
                 for m in ev.messages().into_iter().flatten() {
                     if let Some(id) = m.get("id").and_then(Value::as_str) {
-                        let kind = Kind::of_role(m.get("role").and_then(Value::as_str));
-                        self.push(id, kind);
+                        self.push(id, Kind::of(m));
                     }
                 }
             }
-            Some(EventType::TextMessageStart) => {
+            Some(k @ (EventType::TextMessageStart | EventType::ReasoningMessageStart)) => {
                 if let Some(id) = ev.s("messageId") {
-                    self.push(id, Kind::Other);
-                }
-            }
-            Some(EventType::ReasoningMessageStart) => {
-                if let Some(id) = ev.s("messageId") {
-                    self.push(id, Kind::Reasoning);
+                    let reasoning = k == EventType::ReasoningMessageStart;
+                    self.push(id, [Kind::Other, Kind::Reasoning][usize::from(reasoning)]);
                 }
             }
             Some(EventType::ToolCallStart) => {
@@ -136,11 +132,7 @@ impl SnapshotOrder {
             .iter()
             .filter_map(|m| {
                 let id = m.get("id").and_then(Value::as_str)?;
-                Some((
-                    id_hash(id),
-                    Kind::of_role(m.get("role").and_then(Value::as_str)),
-                    id,
-                ))
+                Some((id_hash(id), Kind::of(m), id))
             })
             .collect();
         let named: HashSet<u64, foldhash::fast::RandomState> =

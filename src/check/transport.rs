@@ -34,7 +34,7 @@ pub fn check_sse(bytes: &[u8]) -> Vec<Framing> {
     for frame in text.split("\n\n") {
         let start = line;
         line += frame.matches('\n').count() as u64 + 2;
-        let mut data: Option<String> = None;
+        let mut data: Vec<&str> = vec![];
         // A frame with no `data:` line at all is reported by the reader (NO_DATA_FRAME).
         let has_data = frame.split('\n').any(|l| l.starts_with("data:"));
         for (i, l) in frame.split('\n').enumerate() {
@@ -43,14 +43,7 @@ pub fn check_sse(bytes: &[u8]) -> Vec<Framing> {
                 None => l,
             };
             if let Some(v) = l.strip_prefix("data:") {
-                let v = v.strip_prefix(' ').unwrap_or(v);
-                match &mut data {
-                    Some(d) => {
-                        d.push('\n');
-                        d.push_str(v);
-                    }
-                    None => data = Some(v.to_string()),
-                }
+                data.push(v.strip_prefix(' ').unwrap_or(v));
             } else if has_data
                 && !l.trim().is_empty()
                 && !l.starts_with(':')
@@ -61,8 +54,11 @@ pub fn check_sse(bytes: &[u8]) -> Vec<Framing> {
                 out.push((start + i as u64, "AGX503", why));
             }
         }
-        let Some(d) = data else { continue };
-        if d.contains('\r') && serde_json::from_str::<serde_json::Value>(&d).is_err() {
+        let d = data.join("\n");
+        if !data.is_empty()
+            && d.contains('\r')
+            && serde_json::from_str::<serde_json::Value>(&d).is_err()
+        {
             out.push((start, "AGX502", "the JS client splits SSE frames only on \"\\n\\n\": with CRLF or CR line ends, frames run together into invalid JSON"));
             break;
         }

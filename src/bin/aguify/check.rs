@@ -204,7 +204,7 @@ pub fn run(args: CheckArgs) -> anyhow::Result<i32> {
     if let Some(id) = &args.explain {
         let mut out = io::stdout().lock();
         if id.eq_ignore_ascii_case("all") {
-            for r in rules::RULES {
+            for r in rules::RULES.iter() {
                 writeln!(out, "{}  {:<7}  {}", r.id, r.severity.as_str(), r.title)?;
             }
             return Ok(0);

@@ -46,44 +46,30 @@ pub fn render(report: &Report) -> String {
         // The file's own testcase says it was read; each finding fails (or notes) only its
         // rule's testcase below, so one error is one failure.
         tests += 1;
-        let _ = writeln!(
-            cases,
-            "    <testcase classname=\"{CLASSNAME}\" name=\"{}\">",
-            esc(&file.file)
-        );
-        cases.push_str("    </testcase>\n");
+        let name = esc(&file.file);
+        let case = format!("    <testcase classname=\"{CLASSNAME}\" name=\"{name}");
+        let _ = writeln!(cases, "{case}\">\n    </testcase>");
         let mut by_rule: BTreeMap<&str, Vec<&Finding>> = BTreeMap::new();
         for f in shown {
             by_rule.entry(f.rule).or_default().push(f);
         }
         for (rule, fs) in by_rule {
-            let more = more
-                .iter()
-                .find(|(r, _)| *r == rule)
-                .map(|(r, n)| format!("{}\n", super::more_line(*n, r, &file.file)))
-                .unwrap_or_default();
+            let mut text = body(&fs);
+            if let Some((r, n)) = more.iter().find(|(r, _)| *r == rule) {
+                let _ = writeln!(text, "{}", super::more_line(*n, r, &file.file));
+            }
+            let (text, title) = (esc(&text), esc(rules::get(rule).title));
             tests += 1;
-            let title = rules::get(rule).title;
-            let _ = writeln!(
-                cases,
-                "    <testcase classname=\"{CLASSNAME}\" name=\"{} {rule} {}\">",
-                esc(&file.file),
-                esc(title)
-            );
+            let _ = writeln!(cases, "{case} {rule} {title}\">");
             if fs.iter().any(|f| f.severity == Severity::Error) {
                 failures += 1;
+                let m = esc(&fs[0].message);
                 let _ = writeln!(
                     cases,
-                    "      <failure message=\"{}\" type=\"{rule}\">{}</failure>",
-                    esc(&fs[0].message),
-                    esc(&(body(&fs) + &more))
+                    "      <failure message=\"{m}\" type=\"{rule}\">{text}</failure>"
                 );
             } else {
-                let _ = writeln!(
-                    cases,
-                    "      <system-out>{}</system-out>",
-                    esc(&(body(&fs) + &more))
-                );
+                let _ = writeln!(cases, "      <system-out>{text}</system-out>");
             }
             cases.push_str("    </testcase>\n");
         }

@@ -130,13 +130,10 @@ pub fn render_linked(report: &Report, link: Link<'_>) -> String {
         .filter(|f| f.counts().errors > 0)
         .count();
     let mut out = String::new();
-    let head = if failing > 0 {
-        format!(
-            "❌ {failing} of {} failing",
-            plural(report.files.len() as u64, "file")
-        )
-    } else {
-        format!("✅ {} passing", plural(report.files.len() as u64, "file"))
+    let files = plural(report.files.len() as u64, "file");
+    let head = match failing {
+        0 => format!("✅ {files} passing"),
+        _ => format!("❌ {failing} of {files} failing"),
     };
     let _ = writeln!(
         out,
@@ -144,18 +141,13 @@ pub fn render_linked(report: &Report, link: Link<'_>) -> String {
         plural(c.errors, "error"),
         plural(c.warnings, "warning")
     );
-    let _ = writeln!(out, "| file | verdict | events | errors | warnings |");
-    let _ = writeln!(out, "|---|---|--:|--:|--:|");
+    out.push_str("| file | verdict | events | errors | warnings |\n|---|---|--:|--:|--:|\n");
     for f in report.files.iter().take(MAX_FILES) {
-        let c = f.counts();
+        let (c, file, verdict) = (f.counts(), code(&f.file), verdict(f));
         let _ = writeln!(
             out,
-            "| {} | {} | {} | {} | {} |",
-            code(&f.file),
-            verdict(f),
-            f.events,
-            c.errors,
-            c.warnings
+            "| {file} | {verdict} | {} | {} | {} |",
+            f.events, c.errors, c.warnings
         );
     }
     if report.files.len() > MAX_FILES {
@@ -168,9 +160,8 @@ pub fn render_linked(report: &Report, link: Link<'_>) -> String {
     let mut rows = report.by_rule();
     if !rows.is_empty() {
         rows.sort_by_key(|(id, _, n)| (std::cmp::Reverse(*n), *id));
-        let _ = writeln!(out, "\n#### Findings per rule\n");
-        let _ = writeln!(out, "| rule | severity | findings | title |");
-        let _ = writeln!(out, "|---|---|--:|---|");
+        out.push_str("\n#### Findings per rule\n\n");
+        out.push_str("| rule | severity | findings | title |\n|---|---|--:|---|\n");
         for (id, sev, n) in rows {
             let title = rules::find(id).map_or("", |r| r.title);
             let _ = writeln!(out, "| {id} | {} | {n} | {} |", sev.as_str(), esc(title));

@@ -8,8 +8,7 @@ use super::Report;
 use crate::check::rules;
 
 pub fn render(report: &Report) -> String {
-    let used: BTreeSet<&str> = report.findings().map(|f| f.rule).collect();
-    let rule_list: Vec<&str> = used.into_iter().collect();
+    let rule_list: BTreeSet<&str> = report.findings().map(|f| f.rule).collect();
     let rules_json: Vec<Value> = rule_list
         .iter()
         .map(|id| {

@@ -61,10 +61,10 @@ fn snake_to_camel(k: &str) -> Option<String> {
 }
 
 impl V {
-    fn push(&mut self, rule: &'static str, path: String, message: String) {
-        let message = match path.as_str() {
-            "" => message,
-            p => format!("{p}: {message}"),
+    fn push(&mut self, rule: &'static str, path: P<'_>, message: impl Into<String>) {
+        let message = match path.s() {
+            p if p.is_empty() => message.into(),
+            p => format!("{p}: {}", message.into()),
         };
         self.out.push(Issue { rule, message });
     }
@@ -72,13 +72,13 @@ impl V {
     /// AGX204: optional field `name` at `p` is null.
     fn optional_null(&mut self, p: P<'_>, name: &str) {
         let message = format!("`{name}` is optional and must be omitted, not null");
-        self.push("AGX204", p.s(), message);
+        self.push("AGX204", p, message);
     }
 
     /// AGX205: field `name` at `p` is not `what` (`a string`).
     fn expected(&mut self, p: P<'_>, name: &str, what: &str, val: &Value) {
         let message = format!("`{name}` must be {what}, found {}", json_kind(val));
-        self.push("AGX205", p.s(), message);
+        self.push("AGX205", p, message);
     }
 
     /// Checks an object against a field spec. An event's object has its BaseEvent fields
@@ -91,7 +91,7 @@ impl V {
         let Some(o) = v.as_object() else {
             self.push(
                 "AGX205",
-                path.s(),
+                path,
                 format!("expected an object, found {}", json_kind(v)),
             );
             return;
@@ -111,7 +111,7 @@ impl V {
             match got {
                 None => {
                     if required {
-                        let p = P::Key(&path, name).s();
+                        let p = P::Key(&path, name);
                         let snake = o
                             .keys()
                             .find(|k| snake_to_camel(k).as_deref() == Some(name));
@@ -128,7 +128,7 @@ impl V {
                 Some(Value::Null) if !matches!(kind, K::Json) => {
                     let p = P::Key(&path, name);
                     if required {
-                        self.push("AGX205", p.s(), format!("`{name}` must not be null"));
+                        self.push("AGX205", p, format!("`{name}` must not be null"));
                     } else {
                         self.optional_null(p, name);
                     }
@@ -148,7 +148,7 @@ impl V {
                 }
                 self.push(
                     "AGX211",
-                    P::Key(&path, k).s(),
+                    P::Key(&path, k),
                     format!("unknown key `{k}` (the client strips it)"),
                 );
             }
@@ -168,7 +168,7 @@ impl V {
                     let rule = if name == "role" { "AGX209" } else { "AGX205" };
                     self.push(
                         rule,
-                        p.s(),
+                        p,
                         format!("`{name}` must be one of {}, found {}", opts.join("|"), val),
                     );
                 }
@@ -198,14 +198,12 @@ impl V {
         match val.get("type").and_then(Value::as_str) {
             Some("success") => {}
             Some("suspended") => self.strings(p, val, "interruptIds"),
-            _ => self.push(
-                "AGX208",
-                p.s(),
-                format!(
-                    "unknown subagent outcome {}: expected success or suspended",
-                    val.get("type").unwrap_or(val)
-                ),
-            ),
+            _ => {
+                let t = val.get("type").unwrap_or(val);
+                let message =
+                    format!("unknown subagent outcome {t}: expected success or suspended");
+                self.push("AGX208", p, message);
+            }
         }
     }
 
@@ -218,11 +216,8 @@ impl V {
             .as_array()
             .is_some_and(|a| a.iter().all(Value::is_string))
         {
-            self.push(
-                "AGX208",
-                P::Key(&p, key).s(),
-                format!("`{key}` must be an array of strings"),
-            );
+            let message = format!("`{key}` must be an array of strings");
+            self.push("AGX208", P::Key(&p, key), message);
         }
     }
 
@@ -252,7 +247,7 @@ impl V {
                     check(self, P::Idx(&p, i), item);
                 }
             }
-            None => self.push("AGX205", p.s(), not_array.to_string()),
+            None => self.push("AGX205", p, not_array),
         }
     }
 
@@ -265,7 +260,7 @@ impl V {
         if f.fract() != 0.0 || f.abs() >= 9_007_199_254_740_992.0 || (min0 && f < 0.0) {
             self.push(
                 "AGX206",
-                p.s(),
+                p,
                 format!(
                     "`{name}` must be an integer{}, found {val}",
                     if min0 { " >= 0" } else { "" }
@@ -276,11 +271,7 @@ impl V {
 
     fn patch(&mut self, p: P<'_>, val: &Value) {
         let Some(ops) = val.as_array() else {
-            self.push(
-                "AGX210",
-                p.s(),
-                "a JSON Patch must be an array of operations".into(),
-            );
+            self.push("AGX210", p, "a JSON Patch must be an array of operations");
             return;
         };
         for (i, op) in ops.iter().enumerate() {
@@ -295,7 +286,7 @@ impl V {
                         "unknown JSON Patch op {}",
                         op.get("op").unwrap_or(&Value::Null)
                     );
-                    self.push("AGX210", P::Key(&ip, "op").s(), message);
+                    self.push("AGX210", P::Key(&ip, "op"), message);
                     continue;
                 }
             };
@@ -307,7 +298,7 @@ impl V {
                     }
                     Some(_) => continue,
                 };
-                self.push("AGX210", P::Key(&ip, f).s(), message);
+                self.push("AGX210", P::Key(&ip, f), message);
             }
         }
     }
@@ -315,11 +306,7 @@ impl V {
     fn content(&mut self, p: P<'_>, val: &Value) {
         match val {
             Value::String(_) => {}
-            Value::Array(parts) => {
-                for (i, part) in parts.iter().enumerate() {
-                    self.part(P::Idx(&p, i), part);
-                }
-            }
+            Value::Array(_) => self.each(p, val, "", V::part),
             _ => self.expected(p, "content", "a string or content parts", val),
         }
     }
@@ -330,8 +317,8 @@ impl V {
                 if !part.get("text").is_some_and(Value::is_string) {
                     self.push(
                         "AGX203",
-                        P::Key(&p, "text").s(),
-                        "a text part needs a string `text`".into(),
+                        P::Key(&p, "text"),
+                        "a text part needs a string `text`",
                     );
                 }
             }
@@ -348,16 +335,15 @@ impl V {
                 if !ok {
                     self.push(
                         "AGX205",
-                        P::Key(&p, "source").s(),
-                        "a media part needs a source {type: data|url|file, value, mimeType?}"
-                            .into(),
+                        P::Key(&p, "source"),
+                        "a media part needs a source {type: data|url|file, value, mimeType?}",
                     );
                 }
             }
             _ => self.push(
                 "AGX205",
-                P::Key(&p, "type").s(),
-                "a content part's type must be text, image, audio, video or document".into(),
+                P::Key(&p, "type"),
+                "a content part's type must be text, image, audio, video or document",
             ),
         }
         if part.get("metadata").is_some_and(Value::is_null) {
@@ -375,12 +361,12 @@ impl V {
                         self.interrupt(P::Idx(&P::Key(&p, "interrupts"), i), it);
                     }
                 }
-                Some(_) => self.push("AGX208", P::Key(&p, "interrupts").s(), "an interrupt outcome needs at least 1 interrupt".into()),
-                None => self.push("AGX208", P::Key(&p, "interrupts").s(), "an interrupt outcome needs an `interrupts` array".into()),
+                Some(_) => self.push("AGX208", P::Key(&p, "interrupts"), "an interrupt outcome needs at least 1 interrupt"),
+                None => self.push("AGX208", P::Key(&p, "interrupts"), "an interrupt outcome needs an `interrupts` array"),
             },
             _ => self.push(
                 "AGX208",
-                p.s(),
+                p,
                 format!(
                     "unknown outcome {}: expected success, interrupt or cancelled (the client strips it and reads success)",
                     val.get("type").unwrap_or(val)
@@ -432,7 +418,7 @@ impl V {
         let Some(col) = roles.split(' ').position(|r| Some(r) == role) else {
             self.push(
                 "AGX209",
-                P::Key(&p, "role").s(),
+                P::Key(&p, "role"),
                 format!("message role must be developer, system, assistant, user, tool, activity or reasoning, found {}", m.get("role").unwrap_or(&Value::Null)),
             );
             return;
@@ -448,32 +434,23 @@ impl V {
             }
         }
         self.object(p, m, &fields[..n], &[]);
-        if role == Some("assistant") {
-            if let Some(tc) = m.get("toolCalls") {
-                let Some(list) = tc.as_array() else {
-                    self.push(
-                        "AGX205",
-                        P::Key(&p, "toolCalls").s(),
-                        "`toolCalls` must be an array".into(),
-                    );
-                    return;
-                };
-                for (i, c) in list.iter().enumerate() {
-                    let tc = P::Key(&p, "toolCalls");
-                    let cp = P::Idx(&tc, i);
-                    let ok = c.get("id").is_some_and(Value::is_string)
-                        && c.get("type").and_then(Value::as_str) == Some("function")
-                        && c.get("function")
-                            .and_then(|f| f.get("name"))
-                            .is_some_and(Value::is_string)
-                        && c.get("function")
-                            .and_then(|f| f.get("arguments"))
-                            .is_some_and(Value::is_string);
-                    if !ok {
-                        self.push("AGX205", cp.s(), "a tool call needs {id, type:\"function\", function:{name, arguments: string}}".into());
-                    }
+        if let Some(tc) = role
+            .filter(|r| *r == "assistant")
+            .and_then(|_| m.get("toolCalls"))
+        {
+            let not_array = "`toolCalls` must be an array";
+            self.each(P::Key(&p, "toolCalls"), tc, not_array, |v, cp, c| {
+                let s = |o: Option<&Value>, k| o.and_then(|o| o.get(k)).is_some_and(Value::is_string);
+                let f = c.get("function");
+                if !(s(Some(c), "id")
+                    && c.get("type").and_then(Value::as_str) == Some("function")
+                    && s(f, "name")
+                    && s(f, "arguments"))
+                {
+                    let m = "a tool call needs {id, type:\"function\", function:{name, arguments: string}}";
+                    v.push("AGX205", cp, m);
                 }
-            }
+            });
         }
     }
 
@@ -557,12 +534,12 @@ pub fn check_ev(f: &Ev<'_>) -> Vec<Issue> {
     let t = f.t();
     if t.starts_with("THINKING_") {
         let message = format!("{t} is not an AG-UI 1.0 event (removed in 1.0; use REASONING_*)");
-        v.push("AGX202", String::new(), message);
+        v.push("AGX202", P::Root, message);
         return v.out;
     }
     let Some((fields, sub_ok)) = f.kind.map(spec) else {
         let message = format!("unknown event type '{t}' (the client drops it)");
-        v.push("AGX201", String::new(), message);
+        v.push("AGX201", P::Root, message);
         return v.out;
     };
     // The BaseEvent fields: `subagentRunId` is the last, where an event may carry it.
