@@ -83,13 +83,6 @@ pub(super) struct Output<T> {
     output: Present<T>,
 }
 
-/// `data`'s `chunk` read as `T`.
-#[derive(Deserialize)]
-pub(super) struct Chunk<T> {
-    #[serde(default)]
-    chunk: Present<T>,
-}
-
 impl<T> Object<Input<T>> {
     /// The input (`None`: absent, or `data` is no object).
     pub(super) fn take(self) -> Option<T> {
@@ -100,87 +93,6 @@ impl<T> Object<Input<T>> {
 impl<T> Object<Output<T>> {
     pub(super) fn take(self) -> Option<T> {
         self.0.ok()?.output.0
-    }
-}
-
-impl<T> Object<Chunk<T>> {
-    pub(super) fn take(self) -> Option<T> {
-        self.0.ok()?.chunk.0
-    }
-}
-
-/// A chain event's `data` read as it comes for the reading guessed before its envelope is
-/// read ([`Read::guess`]): the key that reading reads, as [`ChainData::read`] reads its text.
-pub(super) enum Got<'a> {
-    Nothing,
-    /// A root run's input, normalised.
-    Tree(Option<Value>),
-    /// A root chain's output (`Some(Lenient(None))`: no object).
-    State(Option<Lenient<Entries<'a>>>),
-    /// A chain's output or a root chain's stream chunk.
-    Holder(Option<Lenient<Holder<'a>>>),
-    /// A step's input.
-    Step(Option<Lenient<StepIn<'a>>>),
-}
-
-/// A step's input as it comes: a state (its messages kept raw), or a list (a `Send`
-/// payload).
-pub(super) enum StepIn<'a> {
-    State(Entries<'a>),
-    List(Holder<'a>),
-}
-
-impl<'de: 'a, 'a> Shape<'de> for StepIn<'a> {
-    fn of_map<M: MapAccess<'de>>(m: M) -> Result<Option<Self>, M::Error> {
-        Ok(Entries::of_map(m)?.map(StepIn::State))
-    }
-    fn of_seq<S: SeqAccess<'de>>(s: S) -> Result<Option<Self>, S::Error> {
-        Ok(Holder::of_seq(s)?.map(StepIn::List))
-    }
-}
-
-impl<'a> Got<'a> {
-    /// The key `read` reads of `data` (the value `m` is at).
-    pub(super) fn next<'de: 'a, M: MapAccess<'de>>(
-        read: Read,
-        m: &mut M,
-    ) -> Result<Self, M::Error> {
-        Ok(match read {
-            Read::Input => {
-                let input = m.next_value::<Object<Input<Value>>>()?.take();
-                Got::Tree(input.map(normalize_owned))
-            }
-            Read::State => Got::State(m.next_value::<Object<Output<_>>>()?.take()),
-            Read::Calls => Got::Holder(m.next_value::<Object<Output<_>>>()?.take()),
-            Read::Chunk => Got::Holder(m.next_value::<Object<Chunk<_>>>()?.take()),
-            Read::StepInput => Got::Step(m.next_value::<Object<Input<_>>>()?.take()),
-            _ => {
-                m.next_value::<IgnoredAny>()?;
-                Got::Nothing
-            }
-        })
-    }
-
-    /// What is read for `read`, the reading the envelope says, when it is the one guessed
-    /// (any serves an event of which nothing is read); `None`: another reading, or what
-    /// [`ChainData::read`] reads again from its text (a state that is no object with
-    /// `messages` first, what normalising makes another value of, a stream mode's part).
-    pub(super) fn data(self, guess: Read, read: Read) -> Option<Data> {
-        match (read, self) {
-            (Read::Nothing, _) => Some(Data::None),
-            _ if read != guess => None,
-            (_, Got::Nothing) => Some(Data::None),
-            (_, Got::Tree(input)) => Some(Data::Input(input)),
-            (_, Got::State(None)) => Some(Data::Output(None)),
-            (_, Got::State(Some(state))) => {
-                State::of_entries(state.0?, 0).map(|s| Data::State(Box::new(s)))
-            }
-            // A list of two (a stream mode's part) is read of its text: declined here.
-            (_, Got::Holder(h)) => read.of_holder(h.and_then(|h| h.0), "", false),
-            (_, Got::Step(input)) => {
-                StepInput::of_step(input.and_then(|i| i.0)).map(Data::StepInput)
-            }
-        }
     }
 }
 

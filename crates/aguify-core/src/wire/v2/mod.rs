@@ -20,7 +20,7 @@ use serde_json::Value;
 use crate::json::Field;
 use crate::payload::Payload;
 use crate::wire::langchain::{self as lc, normalize_owned};
-use crate::wire::state::{Entries, State};
+use crate::wire::state::State;
 use crate::wire::{Lenient, Object, Present, Shape, Text};
 
 mod chain;
@@ -184,9 +184,6 @@ enum Slot<'a> {
     /// A chain event's keys, raw, to be read once the envelope says whose event it is (the
     /// root run's, a graph step's, a runnable's inside a node).
     Chain(ChainData<'a>),
-    /// A chain event's data read as it came for the reading its line's text suggests
-    /// ([`Read::guess`]), to be checked once the envelope says whose event it is.
-    Guessed(Read, Got<'a>),
     /// A model's chunk the typed read declined ([`MessageChunk::in_line`]).
     Chunk,
 }
@@ -209,11 +206,10 @@ enum Key {
     Other,
 }
 
-/// The envelope's reader: with the line's text, a chain's `data` is read as it comes for
-/// the reading the text suggests ([`Read::guess`]); without, it is kept raw.
-struct Envelope<'t>(Option<&'t str>);
+/// The envelope's reader.
+struct Envelope;
 
-impl<'de> serde::de::DeserializeSeed<'de> for Envelope<'_> {
+impl<'de> serde::de::DeserializeSeed<'de> for Envelope {
     type Value = Wire<'de>;
     fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<Wire<'de>, D::Error> {
         d.deserialize_map(self)
@@ -224,7 +220,7 @@ impl<'de> serde::de::DeserializeSeed<'de> for Envelope<'_> {
 /// reader reads the envelope in one pass with `data` read for its event's kind (every
 /// recorder writes `event` first). A repeated key or `data` before `event` is an error, and
 /// the line is read from the text its tree writes, `event` first.
-impl<'de> serde::de::Visitor<'de> for Envelope<'_> {
+impl<'de> serde::de::Visitor<'de> for Envelope {
     type Value = Wire<'de>;
     fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
         f.write_str("an object")
@@ -242,15 +238,9 @@ impl<'de> serde::de::Visitor<'de> for Envelope<'_> {
                 Key::Data => {
                     w.data = match w.event.as_deref() {
                         None => return Err(M::Error::custom("`data` before `event`")),
-                        Some(e) if e.starts_with("on_chain_") => match self.0 {
-                            Some(text) => {
-                                let read = Read::guess(text, e);
-                                Slot::Guessed(read, Got::next(read, &mut m)?)
-                            }
-                            None => Slot::Chain(
-                                m.next_value::<Object<ChainData>>()?.0.unwrap_or_default(),
-                            ),
-                        },
+                        Some(e) if e.starts_with("on_chain_") => Slot::Chain(
+                            m.next_value::<Object<ChainData>>()?.0.unwrap_or_default(),
+                        ),
                         Some(e) => match Data::next(Read::of_kind(e), &mut m)? {
                             Some(data) => Slot::Read(data),
                             None => Slot::Chunk,
@@ -332,15 +322,8 @@ impl Event {
     /// The v2 event of a JSON text with an `event` string (not a v3 event); `None` too when
     /// the typed read declines it.
     fn of_text(text: &str) -> Option<Event> {
-        Event::of_wire(text, true).or_else(|| Event::of_wire(text, false))
-    }
-
-    /// The v2 event of a JSON text, a chain's data read as it comes for its guessed reading
-    /// (`guess`), else kept raw and read once the envelope says whose it is. `None` too for
-    /// a wrong guess, or data the guessed reading declines.
-    fn of_wire(text: &str, guess: bool) -> Option<Event> {
         let mut de = serde_json::Deserializer::from_str(text);
-        let w = serde::de::DeserializeSeed::deserialize(Envelope(guess.then_some(text)), &mut de);
+        let w = serde::de::DeserializeSeed::deserialize(Envelope, &mut de);
         let mut w = de.end().ok().and(w.ok())?;
         if let Slot::Chunk = w.data {
             w.data = Slot::Read(Data::ModelChunk(Some(MessageChunk::in_line(text)?)));
@@ -408,7 +391,6 @@ impl Wire<'_> {
             Slot::Absent => Data::None,
             Slot::Read(data) => data,
             Slot::Chain(keys) => keys.read(e.reads())?,
-            Slot::Guessed(guess, got) => got.data(guess, e.reads())?,
             Slot::Chunk => return None,
         };
         Some(e)
@@ -440,31 +422,6 @@ impl Read {
             "on_tool_start" => Read::Input,
             "on_tool_error" => Read::ToolError,
             "on_custom_event" => Read::Custom,
-            _ => Read::Nothing,
-        }
-    }
-
-    /// What is likely read of a chain event's `data`, told from the line's text before its
-    /// envelope is read (every recorder writes `data` before `parent_ids`): the root run's by
-    /// an empty `parent_ids`, or without one, by no `langgraph_node`. Any other start is
-    /// taken for a graph step's (its input kept raw, and not read if it is not). Only a
-    /// guess: [`Got::data`] checks it against the envelope.
-    fn guess(text: &str, event: &str) -> Read {
-        const PARENTS: &[u8] = b"\"parent_ids\"";
-        let find = |key: &[u8]| memchr::memmem::find(text.as_bytes(), key);
-        let root = match find(PARENTS) {
-            Some(at) => text[at + PARENTS.len()..]
-                .trim_start_matches([' ', ':'])
-                .strip_prefix('[')
-                .is_some_and(|list| list.trim_start().starts_with(']')),
-            None => find(b"\"langgraph_node\"").is_none(),
-        };
-        match (event, root) {
-            ("on_chain_start", true) => Read::Input,
-            ("on_chain_start", false) => Read::StepInput,
-            ("on_chain_stream", true) => Read::Chunk,
-            ("on_chain_end", true) => Read::State,
-            ("on_chain_end", false) => Read::Calls,
             _ => Read::Nothing,
         }
     }
@@ -632,35 +589,7 @@ impl StepInput {
         Some(input)
     }
 
-    /// The step input of one read as it came ([`StepIn`]): a state's messages' calls read
-    /// as [`StepInput::of_holder`] reads them of the state, its messages as a state's. `None`:
-    /// read again from its text (`messages` no list, a key read as a string holding an
-    /// object, which may normalise).
-    fn of_step(input: Option<StepIn>) -> Option<StepInput> {
-        let entries = match input {
-            None => return StepInput::of_holder(None, false),
-            Some(StepIn::List(list)) => return StepInput::of_holder(Some(list), false),
-            Some(StepIn::State(entries)) => entries,
-        };
-        let words = ["type", "role", "id", "tool_call_id", "name"];
-        let mut rest = entries.rest.iter();
-        if rest.any(|(k, v)| v.is_object() && words.contains(&k.as_str())) {
-            return None;
-        }
-        let raw = entries.messages.as_ref()?;
-        let mut items = Vec::with_capacity(raw.len());
-        for m in raw {
-            items.extend(from::<Lenient<Holder>>(m.get())?.0);
-        }
-        let list = Lenient(Some(Holder::Items(items, raw.len())));
-        let state = Keys {
-            messages: Present(Some(list)),
-            ..Keys::default()
-        };
-        let mut input = StepInput::of_holder(Some(Holder::Object(Box::new(state))), false)?;
-        input.messages = State::of_entries(entries, 0).map(|s| s.messages);
-        Some(input)
-    }
+
 }
 
 fn from<'a, T: Deserialize<'a>>(text: &'a str) -> Option<T> {
@@ -730,10 +659,10 @@ mod tests {
         assert_eq!(text_of(None), None);
     }
 
-    /// A chain's data is read as it comes for the reading its line's text suggests, as it
-    /// reads kept raw; a wrong guess, or data that reading declines, is read again kept raw.
+    /// A chain's data reads as its tree does, of the root run, a graph step or a runnable
+    /// inside a node, with `parent_ids` (Python) or without (JS).
     #[test]
-    fn a_chain_is_read_in_one_pass_when_its_guess_holds() {
+    fn a_chain_is_read_as_its_tree() {
         let ai = json!({"content":"","type":"ai","id":"m","tool_calls":[{"id":"c","name":"f"}]});
         // A line of the root run (`G`, in no node) or of node `agent`'s step, with
         // `parent_ids` (Python) or without (JS).
@@ -752,37 +681,33 @@ mod tests {
         let state = json!({"output":{"messages":[ai.clone()]}});
         let send = json!({"input":[{"type":"tool_call","id":"c","name":"f","args":{}}]});
         let runnable = line(start, json!({"input":1}), true, true).replacen("agent", "W", 1);
-        for (text, one_pass) in [
+        for text in [
             // The root run's, a graph step's, a runnable's inside a node.
-            (line(start, json!({"input":{"messages":[]}}), false, true), true),
-            (line(start, json!({"input":{"messages":[ai.clone()]}}), true, true), true),
-            (runnable, true),
-            (line(end, state.clone(), false, true), true),
-            (line(end, state.clone(), true, true), true),
-            (line(stream, json!({"chunk":{"agent":state.clone()}}), false, true), true),
-            (line(stream, json!({"chunk":{}}), true, true), true),
+            line(start, json!({"input":{"messages":[]}}), false, true),
+            line(start, json!({"input":{"messages":[ai.clone()]}}), true, true),
+            runnable,
+            line(end, state.clone(), false, true),
+            line(end, state.clone(), true, true),
+            line(stream, json!({"chunk":{"agent":state.clone()}}), false, true),
+            line(stream, json!({"chunk":{}}), true, true),
             // A step's `Send` payload; a step's state with a key that may normalise.
-            (line(start, send, true, true), true),
-            (line(start, json!({"input":{"messages":[],"id":{}}}), true, true), false),
+            line(start, send, true, true),
+            line(start, json!({"input":{"messages":[],"id":{}}}), true, true),
             // Without `parent_ids` (JS), by `langgraph_node`.
-            (line(end, state.clone(), false, false), true),
-            (line(end, state.clone(), true, false), true),
+            line(end, state.clone(), false, false),
+            line(end, state.clone(), true, false),
             // Python's default separators.
-            (line(end, state.clone(), false, true).replace(':', ": "), true),
-            // A stream mode's part, a root output that is no state: read of their text.
-            (line(stream, json!({"chunk":["custom",1]}), false, true), false),
-            (line(end, json!({"output":{"k":1,"messages":[]}}), false, true), false),
-            // A wrong guess: a root output holding the key the guess looks for.
-            (line(end, json!({"output":{"messages":[],"langgraph_node":1}}), false, false), false),
+            line(end, state.clone(), false, true).replace(':', ": "),
+            // A stream mode's part, a root output that is no state.
+            line(stream, json!({"chunk":["custom",1]}), false, true),
+            line(end, json!({"output":{"k":1,"messages":[]}}), false, true),
+            // A root output holding `langgraph_node`.
+            line(end, json!({"output":{"messages":[],"langgraph_node":1}}), false, false),
         ] {
-            let raw = Event::of_wire(&text, false);
-            assert!(raw.is_some(), "{text}");
-            let guessed = Event::of_wire(&text, true);
-            assert_eq!(guessed.is_some(), one_pass, "{text}");
-            assert_eq!(Event::read(&text), raw, "{text}");
-            if one_pass {
-                assert_eq!(guessed, raw, "{text}");
-            }
+            let tree: Value = serde_json::from_str(&text).expect("json");
+            let e = Event::read(&text);
+            assert!(e.is_some(), "{text}");
+            assert_eq!(e, Event::of_record(&tree, None), "{text}");
         }
     }
 
@@ -1032,10 +957,6 @@ mod tests {
                     let e = Event::read(&text).expect("v2");
                     let tree: Value = serde_json::from_str(&text).expect("json");
                     assert_eq!(Some(&e), Event::of_record(&tree, None).as_ref(), "{text}");
-                    // Read for its guessed reading, it reads as kept raw, or not at all.
-                    if let Some(guessed) = Event::of_wire(&text, true) {
-                        assert_eq!(Some(guessed), Event::of_wire(&text, false), "{text}");
-                    }
                 }
             }
         }
