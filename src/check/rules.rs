@@ -51,7 +51,8 @@ fn parse(lines: &mut impl Iterator<Item = &'static str>) -> Option<Rule> {
         id,
         severity: match severity {
             "error" => Severity::Error,
-            _ => Severity::Warning,
+            "warning" => Severity::Warning,
+            _ => return None,
         },
         official: head.next() == Some("official"),
         title: lines.next()?,
