@@ -371,6 +371,7 @@ pub fn run_start(thread_id: Option<String>, run_id: Option<String>, input: &Valu
         None if message => lc::to_agui_messages(std::slice::from_ref(&*input)),
         None => vec![],
     };
+    let messages = messages.iter().map(crate::agui::Item::to_value).collect();
     let o = input.as_object();
     let is_command = |o: &&serde_json::Map<String, Value>| {
         o.field("lg_name").is_some_and(|n| n == "Command")
