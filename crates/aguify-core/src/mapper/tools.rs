@@ -204,7 +204,8 @@ impl Mapper {
         }
         sent.push(Item {
             tool_call_id: Some(call_id.clone()),
-            ..Item::new(message_id.clone(), Role::Tool, Some(text.clone()))
+            sent_content: Some(text.clone()),
+            ..Item::new(message_id.clone(), Role::Tool, None)
         });
         self.close_narration_for_tdesign(out);
         let (tool_call_id, content, role) = (call_id, ToolContent::Text(text), Role::Tool);
