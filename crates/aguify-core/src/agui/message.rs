@@ -1,6 +1,7 @@
-//! A `MESSAGES_SNAPSHOT`'s messages: the mapper's, typed ([`Item`]), serialised by serde derive
-//! (building them as JSON maps hashed every key: ~1.5 M instructions of 118 M converting 2 MB
-//! of v3-js), and a capture's, as JSON.
+//! A `MESSAGES_SNAPSHOT`'s messages: the mapper's, typed ([`Item`]), serialised by serde derive,
+//! and a capture's, as JSON. (Built as JSON maps, the mapper's items hashed every key as they
+//! were made, were cloned, checked and dropped as maps: 9 M instructions of 118 M converting
+//! 2 MB of v3-js, docs/performance.md.)
 
 use std::borrow::Cow;
 
@@ -11,7 +12,7 @@ use super::Role;
 
 /// A message of a `MESSAGES_SNAPSHOT`: one the mapper made, or one a capture holds (any JSON:
 /// the schema allows more than the mapper writes). Each is written as it is.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(untagged)]
 pub enum Message {
     /// A message the mapper made.
@@ -27,18 +28,8 @@ impl<'de> Deserialize<'de> for Message {
     }
 }
 
-/// Two messages are equal when they are written alike.
-impl PartialEq for Message {
-    fn eq(&self, other: &Self) -> bool {
-        match (self, other) {
-            (Message::Item(a), Message::Item(b)) => a == b,
-            _ => self.to_value() == other.to_value(),
-        }
-    }
-}
-
-/// An AG-UI message as the mapper makes it: `id`, `role`, then the role's fields (an absent
-/// one left out), written as `@ag-ui/client` writes them.
+/// An AG-UI message as the mapper makes it: `id`, `role`, then the role's fields in this
+/// order, an absent one left out.
 #[derive(Debug, Clone, PartialEq, Default, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Item {
@@ -70,15 +61,9 @@ pub struct ToolCall {
     /// The call's id.
     pub id: String,
     #[serde(rename = "type")]
-    kind: CallKind,
+    kind: &'static str,
     /// What is called.
     pub function: Function,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
-#[serde(rename_all = "lowercase")]
-enum CallKind {
-    Function,
 }
 
 /// A call's tool and its arguments (JSON text).
@@ -93,12 +78,8 @@ pub struct Function {
 impl ToolCall {
     /// Call `id` of tool `name` with `arguments` (JSON text).
     pub fn new(id: String, name: String, arguments: String) -> ToolCall {
-        let function = Function { name, arguments };
-        ToolCall {
-            id,
-            kind: CallKind::Function,
-            function,
-        }
+        let (kind, function) = ("function", Function { name, arguments });
+        ToolCall { id, kind, function }
     }
 }
 
@@ -167,12 +148,11 @@ impl<'a> Msg<'a> {
     /// The ids of `toolCalls` that are strings.
     pub fn call_ids(self) -> impl Iterator<Item = &'a str> {
         let (typed, json) = match self {
-            Msg::Item(m) => (Some(&m.tool_calls), None),
-            Msg::Json(v) => (None, v.get("toolCalls").and_then(Value::as_array)),
+            Msg::Item(m) => (&m.tool_calls[..], None),
+            Msg::Json(v) => (&[][..], v.get("toolCalls").and_then(Value::as_array)),
         };
-        let typed = typed.into_iter().flatten().map(|c| c.id.as_str());
-        let json = json.into_iter().flatten();
-        typed.chain(json.filter_map(|c| c.get("id")?.as_str()))
+        let json = json.into_iter().flatten().filter_map(|c| c.get("id")?.as_str());
+        typed.iter().map(|c| c.id.as_str()).chain(json)
     }
 
     /// Key `key` of a JSON message, for a key the mapper's items never have
