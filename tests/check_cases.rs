@@ -345,7 +345,9 @@ fn typed_events_are_checked_as_their_json() {
         Event::Passthrough(json!({"type": "TEXT_MESSAGE_END"})),
         Event::MessagesSnapshot {
             timestamp: None,
-            messages: vec![json!({"id": "u", "role": "robot"}), json!(1)],
+            messages: [json!({"id": "u", "role": "robot"}), json!(1)]
+                .map(aguify::agui::Message::Json)
+                .into(),
         },
         Event::RunFinished {
             timestamp: Some(4),

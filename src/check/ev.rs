@@ -4,7 +4,7 @@
 
 use serde_json::Value;
 
-use crate::agui::{Event, EventType};
+use crate::agui::{Event, EventType, Message, Msg};
 
 /// An event, and its type when `type` names an AG-UI 1.0 event type.
 #[derive(Clone, Copy)]
@@ -148,14 +148,16 @@ impl<'a> Ev<'a> {
 
     /// The messages the event hands the client: a `MESSAGES_SNAPSHOT`'s, or those of a
     /// `RUN_STARTED`'s `input` echo.
-    pub fn messages(&self) -> Option<&'a [Value]> {
+    pub fn messages(&self) -> Option<Vec<Msg<'a>>> {
         let list = match (self.src, self.kind?) {
-            (Src::Typed(Event::MessagesSnapshot { messages, .. }), _) => return Some(messages),
+            (Src::Typed(Event::MessagesSnapshot { messages, .. }), _) => {
+                return Some(messages.iter().map(Message::view).collect())
+            }
             (_, EventType::MessagesSnapshot) => self.get("messages")?,
             (_, EventType::RunStarted) => self.get2("input", "messages")?,
             _ => return None,
         };
-        list.as_array().map(Vec::as_slice)
+        Some(list.as_array()?.iter().map(Msg::Json).collect())
     }
 
     /// Whether the event has top-level key `k`.

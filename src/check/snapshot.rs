@@ -15,8 +15,7 @@ use std::collections::{HashMap, HashSet};
 use super::ev::Ev;
 use super::strict::id_hash;
 use super::Ctx;
-use crate::agui::EventType;
-use serde_json::Value;
+use crate::agui::{EventType, Msg};
 
 /// Messages followed, at most: past that the rule stops, so a stream of millions of messages
 /// is checked in flat memory and time (placing a result is linear in the list).
@@ -33,8 +32,8 @@ enum Kind {
 
 impl Kind {
     /// The kind of a message, by its `role`.
-    fn of(m: &Value) -> Kind {
-        match m.get("role").and_then(Value::as_str) {
+    fn of_role(role: Option<&str>) -> Kind {
+        match role {
             Some("tool") => Kind::Tool,
             Some("reasoning") => Kind::Reasoning,
             Some("activity") => Kind::Activity,
@@ -79,8 +78,8 @@ impl SnapshotOrder {
         match ev.kind {
             Some(EventType::RunStarted) => {
                 for m in ev.messages().into_iter().flatten() {
-                    if let Some(id) = m.get("id").and_then(Value::as_str) {
-                        self.push(id, Kind::of(m));
+                    if let Some(id) = m.id() {
+                        self.push(id, Kind::of_role(m.role()));
                     }
                 }
             }
@@ -119,7 +118,7 @@ impl SnapshotOrder {
             }
             Some(EventType::MessagesSnapshot) => {
                 if let Some(list) = ev.messages() {
-                    self.snapshot(list, ctx);
+                    self.snapshot(&list, ctx);
                 }
             }
             _ => {}
@@ -127,13 +126,10 @@ impl SnapshotOrder {
     }
 
     /// The client's list after snapshot `listed`, and what contradicts it.
-    fn snapshot(&mut self, listed: &[Value], ctx: &mut Ctx) {
+    fn snapshot(&mut self, listed: &[Msg<'_>], ctx: &mut Ctx) {
         let ids: Vec<(u64, Kind, &str)> = listed
             .iter()
-            .filter_map(|m| {
-                let id = m.get("id").and_then(Value::as_str)?;
-                Some((id_hash(id), Kind::of(m), id))
-            })
+            .filter_map(|m| Some((id_hash(m.id()?), Kind::of_role(m.role()), m.id()?)))
             .collect();
         let named: HashSet<u64, foldhash::fast::RandomState> =
             ids.iter().map(|(h, ..)| *h).collect();
@@ -174,13 +170,10 @@ impl SnapshotOrder {
             .retain(|_, m| held.contains(m) || named.contains(m));
         // The client files a result after the assistant message that lists its call.
         for m in listed {
-            let (Some(id), Some(calls)) = (
-                m.get("id").and_then(Value::as_str),
-                m.get("toolCalls").and_then(Value::as_array),
-            ) else {
+            let Some(id) = m.id() else {
                 continue;
             };
-            for call in calls.iter().filter_map(|c| c.get("id")?.as_str()) {
+            for call in m.call_ids() {
                 self.holder.insert(id_hash(call), id_hash(id));
             }
         }
@@ -192,7 +185,7 @@ impl SnapshotOrder {
 mod tests {
     use super::*;
     use crate::check::Config;
-    use serde_json::json;
+    use serde_json::{json, Value};
 
     fn rules(events: &[Value]) -> Vec<String> {
         let mut s = SnapshotOrder::default();

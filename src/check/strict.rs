@@ -6,7 +6,6 @@ use std::collections::{HashMap, HashSet};
 use super::ev::Ev;
 use super::Ctx;
 use crate::agui::EventType;
-use serde_json::Value;
 
 #[derive(Default)]
 pub struct Strict {
@@ -73,12 +72,7 @@ impl Strict {
         // The calls of the messages a client is handed are its calls: a result may answer
         // one (a resume run answers a call its snapshot lists).
         for m in ev.messages().into_iter().flatten() {
-            let calls = m.get("toolCalls").and_then(Value::as_array);
-            for id in calls
-                .into_iter()
-                .flatten()
-                .filter_map(|c| c.get("id")?.as_str())
-            {
+            for id in m.call_ids() {
                 self.handed_tools.insert(id_hash(id), ());
             }
         }

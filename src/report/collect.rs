@@ -149,7 +149,10 @@ impl Collected {
                 self.snapshot(index, run, snap);
             }
             Event::StateDelta { delta, .. } => self.delta(index, run, delta),
-            Event::MessagesSnapshot { messages, .. } => self.users(index, messages),
+            Event::MessagesSnapshot { messages, .. } => {
+                let list: Vec<Value> = messages.iter().map(|m| m.to_value().into_owned()).collect();
+                self.users(index, &list)
+            }
             _ => {}
         }
     }

@@ -76,7 +76,7 @@ impl MessageRef<'_> {
     }
 
     /// Its AG-UI form as item `i` of its list (`msg-<i>` when it has no id).
-    pub fn to_agui(self, i: usize) -> Option<Value> {
+    pub fn to_agui(self, i: usize) -> Option<crate::agui::Item> {
         match self {
             MessageRef::Value(v) => lc::to_agui_list_item(v, i),
             MessageRef::Shared(m) => m.to_agui(i),

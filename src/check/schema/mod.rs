@@ -3,7 +3,7 @@
 
 use serde_json::Value;
 
-use crate::agui::Event;
+use crate::agui::{Event, Message};
 use crate::wire::json_kind;
 
 use super::ev::{Ev, Src};
@@ -507,8 +507,11 @@ fn check_typed(ev: &Event) -> Vec<Issue> {
         Event::RunFinished { outcome, .. } => v.outcome(P::Key(&root, "outcome"), outcome),
         Event::MessagesSnapshot { messages, .. } => {
             let p = P::Key(&root, "messages");
+            // The mapper's items are valid as typed; a capture's are checked.
             for (i, m) in messages.iter().enumerate() {
-                v.message(P::Idx(&p, i), m);
+                if let Message::Json(m) = m {
+                    v.message(P::Idx(&p, i), m);
+                }
             }
         }
         _ => {}

@@ -5,7 +5,7 @@ use serde_json::Value;
 use std::collections::{HashMap, HashSet};
 
 use super::{owner_name, tag, Ev, LIVES};
-use crate::agui::EventType;
+use crate::agui::{EventType, Msg};
 use crate::check::strict::id_hash as h;
 
 /// The owner (subagent run; `None`: the parent agent) of each id of one entity kind, by id
@@ -24,18 +24,6 @@ const ACTIVITY: usize = 3;
 /// How an owner mismatch names an item of each bucket.
 const BUCKET_NOUNS: [&str; 4] = ["message", "tool call", "reasoning message", "activity"];
 
-/// The values of `keys` in object `m`, found in one pass over its keys (a message has a few;
-/// a lookup by key hashes the key with SipHash, `serde_json::Map`'s hasher).
-fn fields<'v, const N: usize>(m: &'v Value, keys: [&str; N]) -> [Option<&'v Value>; N] {
-    let mut found = [None; N];
-    for (k, v) in m.as_object().into_iter().flatten() {
-        if let Some(i) = keys.iter().position(|n| n == k) {
-            found[i] = Some(v);
-        }
-    }
-    found
-}
-
 /// The owner on record for `id`, looked up only for a tagged event (`tag`): an untagged
 /// continuation agrees with any owner, and most continuations are untagged.
 fn tagged<'a>(owners: &'a Owners, id: &str, tag: &Option<String>) -> Option<&'a Option<String>> {
@@ -46,14 +34,14 @@ fn tagged<'a>(owners: &'a Owners, id: &str, tag: &Option<String>) -> Option<&'a 
 /// `input` echo): each message's owner goes in the bucket its role streams through, and an
 /// assistant message's tool calls under the message's owner. A snapshot is `authoritative`
 /// (its owners replace recorded ones); the input echo only fills ids not yet on record.
-fn seed(owners: &mut OwnerBuckets, messages: Option<&[Value]>, authoritative: bool) {
+fn seed(owners: &mut OwnerBuckets, messages: Option<Vec<Msg<'_>>>, authoritative: bool) {
     for m in messages.into_iter().flatten() {
-        let [id, owner, role, calls] = fields(m, ["id", "subagentRunId", "role", "toolCalls"]);
-        let Some(id) = id.and_then(Value::as_str) else {
+        let Some(id) = m.id() else {
             continue;
         };
-        let owner = owner.and_then(Value::as_str).map(str::to_string);
-        let bucket = match role.and_then(Value::as_str) {
+        let owner = m.extra("subagentRunId").and_then(Value::as_str);
+        let owner = owner.map(str::to_string);
+        let bucket = match m.role() {
             Some("reasoning") => &mut owners[REASONING],
             Some("activity") => &mut owners[ACTIVITY],
             _ => &mut owners[MESSAGE],
@@ -61,11 +49,9 @@ fn seed(owners: &mut OwnerBuckets, messages: Option<&[Value]>, authoritative: bo
         if authoritative || bucket.get(&h(id)).is_none() {
             bucket.insert(h(id), owner.clone());
         }
-        for tc in calls.and_then(Value::as_array).into_iter().flatten() {
-            if let [Some(Value::String(tid))] = fields(tc, ["id"]) {
-                if authoritative || owners[TOOL_CALL].get(&h(tid)).is_none() {
-                    owners[TOOL_CALL].insert(h(tid), owner.clone());
-                }
+        for tid in m.call_ids() {
+            if authoritative || owners[TOOL_CALL].get(&h(tid)).is_none() {
+                owners[TOOL_CALL].insert(h(tid), owner.clone());
             }
         }
     }
@@ -370,8 +356,8 @@ fn optional_nulls(ev: &Ev<'_>, t: &str) -> VResult {
         );
     }
     for m in ev.messages().into_iter().flatten() {
-        if let [Some(Value::Null), id] = fields(m, ["subagentRunId", "id"]) {
-            let id = id.and_then(Value::as_str).unwrap_or("");
+        if m.extra("subagentRunId").is_some_and(Value::is_null) {
+            let id = m.id().unwrap_or("");
             return err(
                 "AGX122",
                 format!("Cannot send a message (id '{id}') with 'subagentRunId: null'. {OMIT}"),

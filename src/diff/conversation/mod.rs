@@ -359,7 +359,10 @@ impl Open {
                 }
                 *at = origin.clone();
             }
-            Event::MessagesSnapshot { messages, .. } => self.messages_snapshot(messages, origin),
+            Event::MessagesSnapshot { messages, .. } => {
+                let list: Vec<Value> = messages.iter().map(|m| m.to_value().into_owned()).collect();
+                self.messages_snapshot(&list, origin)
+            }
             // Step ends, message and call ends, RAW and activity events show nothing of their own.
             _ => {}
         }

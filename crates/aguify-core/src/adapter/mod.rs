@@ -371,6 +371,8 @@ pub fn run_start(thread_id: Option<String>, run_id: Option<String>, input: &Valu
         None if message => lc::to_agui_messages(std::slice::from_ref(&*input)),
         None => vec![],
     };
+    // Each item dropped as soon as it is a tree: a long message is held once, not twice.
+    let messages = messages.into_iter().map(|m| m.to_value()).collect();
     let o = input.as_object();
     let is_command = |o: &&serde_json::Map<String, Value>| {
         o.field("lg_name").is_some_and(|n| n == "Command")

@@ -14,6 +14,7 @@ use std::borrow::Cow;
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::Value;
 
+use super::Message;
 pub use crate::model::Snapshot;
 use crate::payload::Payload;
 
@@ -232,7 +233,7 @@ events! {
             code?: Cow<'static, str>,
         }
         MessagesSnapshot = "MESSAGES_SNAPSHOT" {
-            messages: Vec<Value>,
+            messages: Vec<Message>,
         }
         /// A sub-agent (a graph run inside a tool call) begins; its events carry its id.
         SubagentStarted = "SUBAGENT_STARTED" {

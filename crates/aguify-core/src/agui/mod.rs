@@ -2,6 +2,9 @@
 //! [`Event`] (the events aguify writes, typed, serialized by serde derive).
 
 mod event;
+mod message;
+
+pub use message::{Function, Item, Message, Msg, ToolCall};
 
 pub use event::{
     ErrorDetail, Event, EventType, ResultStatus, Role, Snapshot, Subtype, ToolContent, UsageTotal,

@@ -12,7 +12,7 @@
 
 use std::collections::HashMap;
 
-use crate::agui::Event;
+use crate::agui::{Event, Item, Role};
 use crate::json::Field;
 use foldhash::fast::RandomState as FastIds;
 use serde_json::Value;
@@ -71,20 +71,19 @@ impl ClientView {
 
     /// Messages of a snapshot named as the client holds them ([`ClientView::aliases`]; an
     /// assistant message no earlier list named, under the id its model run streamed with).
-    pub(super) fn rename(&self, messages: &mut [Value]) {
+    pub(super) fn rename(&self, messages: &mut [Item]) {
         for m in messages {
-            let alias = match m.field_str("toolCallId") {
+            let id = m.id.as_str();
+            let alias = match m.tool_call_id.as_deref() {
                 Some(call) => self.fallback_results.get(call),
-                None => m.field_str("id").and_then(|id| {
-                    self.aliases.get(id).or_else(|| {
-                        let assistant = m.field_str("role") == Some("assistant");
-                        let run = model_run(id).filter(|_| assistant && !self.holds(id))?;
-                        self.streamed.get(run)
-                    })
+                None => self.aliases.get(id).or_else(|| {
+                    let assistant = m.role == Role::Assistant;
+                    let run = model_run(id).filter(|_| assistant && !self.holds(id))?;
+                    self.streamed.get(run)
                 }),
             };
-            if let (Some(alias), Some(o)) = (alias.cloned(), m.as_object_mut()) {
-                o.insert("id".into(), Value::String(alias));
+            if let Some(alias) = alias {
+                m.id = alias.clone();
             }
         }
     }
@@ -102,8 +101,8 @@ impl ClientView {
         }
     }
 
-    fn hold_list(&mut self, list: &[Value]) {
-        for id in list.iter().filter_map(|m| m.field_str("id")) {
+    fn hold_list<'a>(&mut self, ids: impl Iterator<Item = Option<&'a str>>) {
+        for id in ids.flatten() {
             self.hold(id);
         }
     }
@@ -116,10 +115,12 @@ impl ClientView {
                 self.run_orphans.clear();
                 self.run_viewed = false;
                 if let Some(Value::Array(list)) = input.as_ref().and_then(|i| i.get("messages")) {
-                    self.hold_list(list);
+                    self.hold_list(list.iter().map(|m| m.field_str("id")));
                 }
             }
-            Event::MessagesSnapshot { messages, .. } => self.hold_list(messages),
+            Event::MessagesSnapshot { messages, .. } => {
+                self.hold_list(messages.iter().map(|m| m.view().id()))
+            }
             Event::TextMessageStart { message_id, .. } => {
                 self.run_streamed = true;
                 self.hold_streamed(message_id);

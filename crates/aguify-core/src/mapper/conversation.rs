@@ -4,6 +4,7 @@
 use std::borrow::Cow;
 
 use super::*;
+use crate::agui::{Item, Message};
 
 impl Mapper {
     /// A message list the log shows (`list`, and its tool messages that may answer a call,
@@ -60,7 +61,7 @@ impl Mapper {
             return;
         }
         let orphans = std::mem::take(&mut self.client.run_orphans);
-        let messages: Option<Vec<Value>> = first.then(|| {
+        let messages: Option<Vec<Item>> = first.then(|| {
             (list.iter().enumerate())
                 .filter(|(_, m)| !waiting(self, m))
                 .filter_map(|(i, m)| m.to_agui(i))
@@ -68,7 +69,7 @@ impl Mapper {
         });
         // Calls started with no parent message before the list: sent whole only when the list
         // has the message that made each (the client then files the call there).
-        let made = |list: &Vec<Value>, call: &String| list.iter().any(|m| makes_call(m, call));
+        let made = |list: &Vec<Item>, call: &String| list.iter().any(|m| makes_call(m, call));
         if let Some(messages) = messages.filter(|l| orphans.iter().all(|c| made(l, c))) {
             return self.push_snapshot(messages, out);
         }
@@ -80,23 +81,16 @@ impl Mapper {
                 continue;
             }
             let Some(msg) = m.to_agui(i) else { continue };
-            let Some(id) = msg.field_str("id").map(str::to_string) else {
-                continue;
-            };
+            let id = msg.id;
             if self.client.holds_ai(&id) {
                 continue;
             }
-            let text = msg.field_str("content").unwrap_or("");
-            if !text.is_empty() {
-                self.text_message(id.clone(), text.to_string(), out);
+            if let Some(text) = msg.content.filter(|t| !t.is_empty()) {
+                self.text_message(id.clone(), text, out);
             }
-            for call in calls_of(&msg) {
-                let name = call.pointer("/function/name").and_then(Value::as_str);
-                let (Some(call_id), Some(name)) = (call.field_str("id"), name) else {
-                    continue;
-                };
-                let args = call.pointer("/function/arguments").and_then(Value::as_str);
-                self.ensure_tool(call_id, name, Some(id.clone()), args, out);
+            for call in &msg.tool_calls {
+                let (call_id, f) = (&call.id, &call.function);
+                self.ensure_tool(call_id, &f.name, Some(id.clone()), Some(&f.arguments), out);
                 self.end_tool(call_id, out);
             }
         }
@@ -104,11 +98,12 @@ impl Mapper {
 
     /// A `MESSAGES_SNAPSHOT` of `messages`, named as the client holds them. Sent inside a
     /// run (its first list), its calls are the client's ([`Mapper::calls_shown`]).
-    pub(super) fn push_snapshot(&mut self, mut messages: Vec<Value>, out: &mut Vec<Event>) {
+    pub(super) fn push_snapshot(&mut self, mut messages: Vec<Item>, out: &mut Vec<Event>) {
         self.client.rename(&mut messages);
         if self.run.is_some() {
             self.calls_shown(&messages);
         }
+        let messages = messages.into_iter().map(Message::Item).collect();
         self.push(
             Event::MessagesSnapshot {
                 timestamp: None,
@@ -121,23 +116,20 @@ impl Mapper {
     /// The calls of a `MESSAGES_SNAPSHOT`'s messages are the client's: a call answered there
     /// is answered (no second result), one not answered is started (no second start, whose
     /// arguments the client would append to the ones it holds).
-    fn calls_shown(&mut self, messages: &[Value]) {
+    fn calls_shown(&mut self, messages: &[Item]) {
         let answered: HashSet<&str, FastIds> = (messages.iter())
-            .filter_map(|m| m.field_str("toolCallId"))
+            .filter_map(|m| m.tool_call_id.as_deref())
             .collect();
         for m in messages {
-            for call in calls_of(m) {
-                let Some(id) = call.field_str("id") else {
-                    continue;
-                };
+            for call in &m.tool_calls {
+                let id = call.id.as_str();
                 let done = answered.contains(id);
                 if done {
                     self.thread_answers.insert(id.to_string(), ());
                 }
-                let name = call.pointer("/function/name").and_then(Value::as_str);
                 let t = self.run_mut().tools.entry(id.to_string());
-                let parent = || m.field_str("id").map(str::to_string);
-                let t = t.or_insert_with(|| ToolCall::new(name.unwrap_or("tool"), parent(), true));
+                let (name, parent) = (&call.function.name, Some(m.id.clone()));
+                let t = t.or_insert_with(|| ToolCall::new(name, parent, true));
                 t.result |= done;
             }
         }
@@ -168,9 +160,9 @@ impl Mapper {
             let result = ToolResult {
                 tool_call_id: call_id,
                 name: None,
-                content: m.get("content").cloned().unwrap_or(Value::Null),
-                message_id: m.field_str("id").map(str::to_string),
-                error: m.get("error").is_some(),
+                content: m.content.map_or(Value::Null, Value::String),
+                message_id: Some(m.id),
+                error: m.error.is_some(),
             };
             self.tool_end(result, out);
         }
@@ -183,12 +175,12 @@ pub(super) const SENT_RESULTS: usize = 256;
 /// An interrupted run's final list with the results it sent that the list does not hold
 /// (pending writes of the interrupted tools node), each after the message holding its call
 /// and the results already there, where the client put it: the snapshot keeps them.
-pub(super) fn keep_sent_results(messages: &mut Vec<Value>, sent: Vec<Value>) {
+pub(super) fn keep_sent_results(messages: &mut Vec<Item>, sent: Vec<Item>) {
     for r in sent {
-        let call = r.field_str("toolCallId").unwrap_or_default();
+        let call = r.tool_call_id.as_deref().unwrap_or_default();
         if messages
             .iter()
-            .any(|m| m.field_str("toolCallId") == Some(call))
+            .any(|m| m.tool_call_id.as_deref() == Some(call))
         {
             continue;
         }
@@ -196,22 +188,12 @@ pub(super) fn keep_sent_results(messages: &mut Vec<Value>, sent: Vec<Value>) {
             continue;
         };
         let after = messages[at + 1..].iter();
-        let results = after
-            .take_while(|m| m.field_str("role") == Some("tool"))
-            .count();
+        let results = after.take_while(|m| m.role == Role::Tool).count();
         messages.insert(at + 1 + results, r);
     }
 }
 
-/// The calls (`toolCalls`) of an AG-UI message.
-fn calls_of(m: &Value) -> impl Iterator<Item = &Value> {
-    m.get("toolCalls")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-}
-
 /// Whether AG-UI message `m` made call `id`.
-fn makes_call(m: &Value, id: &str) -> bool {
-    calls_of(m).any(|c| c.field_str("id") == Some(id))
+fn makes_call(m: &Item, id: &str) -> bool {
+    m.tool_calls.iter().any(|c| c.id == id)
 }

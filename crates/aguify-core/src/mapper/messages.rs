@@ -8,7 +8,7 @@
 
 use std::sync::Arc;
 
-use crate::agui::Snapshot;
+use crate::agui::{Item, Snapshot};
 use crate::model::SharedJson;
 use crate::wire::langchain as lc;
 use serde_json::Value;
@@ -24,13 +24,13 @@ const KEEP_ITEM: usize = 64 * 1024;
 #[derive(Default)]
 pub(super) struct Converted {
     /// Per message, its item when kept (`Some(None)`: the message makes no item).
-    slots: Vec<(Arc<SharedJson>, Option<Option<Value>>)>,
+    slots: Vec<(Arc<SharedJson>, Option<Option<Item>>)>,
 }
 
 impl Converted {
     /// The `messages` of a run's last state that has them, in AG-UI form (`None` when the
     /// state has no list).
-    pub(super) fn list(&mut self, state: Snapshot) -> Option<Vec<Value>> {
+    pub(super) fn list(&mut self, state: Snapshot) -> Option<Vec<Item>> {
         let state = match state {
             Snapshot::Value(state) => {
                 let list = state.get("messages").and_then(Value::as_array);
@@ -170,7 +170,7 @@ pub(super) mod tests {
             ],
         );
         // The results the states answer, each once, in list order, as the AG-UI list says.
-        let agui = lc::to_agui_messages(&last);
+        let agui = lc::tests::agui_values(&last);
         let results: Vec<(&Value, &Value, &Value)> = of_type(&events, "TOOL_CALL_RESULT")
             .into_iter()
             .map(|e| (&e["toolCallId"], &e["messageId"], &e["content"]))

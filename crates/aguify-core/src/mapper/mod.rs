@@ -31,9 +31,8 @@ use indexmap::{IndexMap, IndexSet};
 use serde_json::{json, Value};
 
 use crate::agui::{
-    ErrorDetail, Event, ResultStatus, Role, Snapshot, Subtype, ToolContent, UsageTotal,
+    ErrorDetail, Event, Item, ResultStatus, Role, Snapshot, Subtype, ToolContent, UsageTotal,
 };
-use crate::json::Field;
 use crate::model::{InterruptInfo, MessageRef, ModelEvent, ToolResult, Usage};
 use crate::payload::Payload;
 use crate::wire::langchain as lc;
@@ -188,7 +187,7 @@ struct Run {
     /// The results sent since the last message list the log showed (AG-UI tool messages):
     /// an interrupted run's final state may not hold them yet (a tools node stopped by
     /// `interrupt()` keeps its finished calls as pending writes).
-    sent_results: Vec<Value>,
+    sent_results: Vec<Item>,
     /// Results that came before their call (a frame moved ahead in a capture): each waits
     /// for its call's END, or for the run's end (where the call is started from the result).
     early_results: Vec<ToolResult>,

@@ -171,7 +171,7 @@ impl Mapper {
 
     /// At a run's end: what is still open is closed, innermost first (and under `--text final`
     /// the answer of a finished run, whose last message list is `list`).
-    fn close_open(&mut self, list: Option<&[Value]>, out: &mut Vec<Event>) {
+    fn close_open(&mut self, list: Option<&[Item]>, out: &mut Vec<Event>) {
         self.close_reasoning_where(|s| s.block.is_some(), out);
         let texts: Vec<String> = self.run_mut().text_open.drain(..).collect();
         for id in texts {
@@ -246,15 +246,11 @@ impl Mapper {
     }
 
     /// `--text final`: the answer of the final state's `list`, as one text message.
-    fn final_answer(&mut self, list: &[Value], out: &mut Vec<Event>) {
-        let Some(last) = list.last() else {
+    fn final_answer(&mut self, list: &[Item], out: &mut Vec<Event>) {
+        let Some(last) = list.last().filter(|m| m.role == Role::Assistant) else {
             return;
         };
-        if last.field_str("role") != Some("assistant") {
-            return;
-        }
-        let text = last.field_str("content").filter(|t| !t.is_empty());
-        let (Some(id), Some(text)) = (last.field_str("id"), text) else {
+        let (id, Some(text)) = (&last.id, last.content.as_deref().filter(|t| !t.is_empty())) else {
             return;
         };
         if self.answered.insert(id.to_string()) {

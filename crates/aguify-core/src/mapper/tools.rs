@@ -202,9 +202,11 @@ impl Mapper {
             // A run of thousands of results between two lists stays small: the oldest go.
             sent.remove(0);
         }
-        sent.push(json!({
-            "id": message_id, "role": "tool", "toolCallId": call_id, "content": text,
-        }));
+        sent.push(Item {
+            tool_call_id: Some(call_id.clone()),
+            sent_content: Some(text.clone()),
+            ..Item::new(message_id.clone(), Role::Tool, None)
+        });
         self.close_narration_for_tdesign(out);
         let (tool_call_id, content, role) = (call_id, ToolContent::Text(text), Role::Tool);
         let metadata = (r.error).then(|| ResultStatus {

@@ -4,11 +4,12 @@
 //! (`{"lc":1,"type":"constructor","id":[…,"AIMessage"],"kwargs":{…}}`, Python and JS) or JS
 //! dict messages with `role`. Everything downstream reads the flat form produced here.
 
+use crate::agui::{Item, Role, ToolCall};
 use crate::json::Field;
 use std::borrow::Cow;
 
 use serde::de::{self, MapAccess};
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 
 use super::pyrepr;
 use crate::payload::{kwarg, Encode, Key, Kwarg, LcObjects};
@@ -480,34 +481,23 @@ impl<'a> Fields<'a> {
     /// `msg-<i>` (`None` for a kind AG-UI has no role for, or a tool message answering no
     /// call). `answers`: the call a tool message without `tool_call_id` was paired with
     /// ([`idless_answer`]).
-    pub(crate) fn agui_item(&self, i: usize, answers: Option<&str>) -> Option<Value> {
+    pub(crate) fn agui_item(&self, i: usize, answers: Option<&str>) -> Option<Item> {
         let kind = kind_of(self.kind_text()?);
         let id = self.id_or(|| format!("msg-{i}"));
+        let text = || content_text(self.content());
         Some(match kind {
-            "human" | "system" => {
-                let role = if kind == "human" { "user" } else { "system" };
-                json!({"id": id, "role": role, "content": content_text(self.content())})
-            }
+            "human" => Item::new(id, Role::User, Some(text())),
+            "system" => Item::new(id, Role::System, Some(text())),
             "ai" => {
-                let mut out = json!({"id": id, "role": "assistant"});
-                let text = content_text(self.content());
-                if !text.is_empty() {
-                    out["content"] = Value::String(text);
-                }
-                let calls = self
-                    .tool_calls
-                    .as_ref()
+                let calls = (self.tool_calls.as_ref())
                     .map_or_else(Vec::new, |c| calls_of_message(c, self.content(), &id, true));
-                if !calls.is_empty() {
-                    let calls: Vec<Value> = calls
-                        .into_iter()
-                        .map(|(id, name, args)| {
-                            json!({"id": id, "type": "function", "function": {"name": name, "arguments": args}})
-                        })
-                        .collect();
-                    out["toolCalls"] = Value::Array(calls);
+                let content = Some(text()).filter(|t| !t.is_empty());
+                Item {
+                    tool_calls: (calls.into_iter())
+                        .map(|(id, name, args)| ToolCall::new(id, name, args))
+                        .collect(),
+                    ..Item::new(id, Role::Assistant, content)
                 }
-                out
             }
             "tool" => {
                 let call_id = match self.tool_call_id() {
@@ -516,11 +506,11 @@ impl<'a> Fields<'a> {
                 };
                 let content = tool_content_text(self.content());
                 let error = (str_of(&self.status) == Some("error")).then(|| content.clone());
-                let mut out = json!({"id": id, "role": "tool", "content": content, "toolCallId": call_id});
-                if let Some(error) = error {
-                    out["error"] = Value::String(error);
+                Item {
+                    tool_call_id: Some(call_id),
+                    error,
+                    ..Item::new(id, Role::Tool, Some(content))
                 }
-                out
             }
             _ => return None,
         })
@@ -601,7 +591,7 @@ pub fn tool_call_id(m: &Value) -> Option<&str> {
 /// A message list (flat or constructor form) → AG-UI messages, ids falling back to `msg-<n>`.
 /// A call the log gave no id gets the id the stream made up for it ([`made_up_call_id`]), and
 /// a tool message without `tool_call_id` answers the call [`idless_answer`] pairs it with.
-pub fn to_agui_messages(list: &[Value]) -> Vec<Value> {
+pub fn to_agui_messages(list: &[Value]) -> Vec<Item> {
     let mut items: Vec<ListedValue> = (list.iter())
         .map(|m| ListedValue {
             m: normalize_cow(m),
@@ -646,13 +636,24 @@ impl Listed for ListedValue<'_> {
 }
 
 /// The AG-UI form of item `i` of a message list (what [`to_agui_messages`] makes of it).
-pub fn to_agui_list_item(m: &Value, i: usize) -> Option<Value> {
+pub fn to_agui_list_item(m: &Value, i: usize) -> Option<Item> {
     Fields::of_value(&normalize_cow(m)).agui_item(i, None)
 }
 
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
+    use serde_json::json;
+
+    /// [`to_agui_messages`] as JSON trees.
+    pub(crate) fn agui_values(list: &[Value]) -> Vec<Value> {
+        to_agui_messages(list).iter().map(Item::to_value).collect()
+    }
+
+    /// [`to_agui_list_item`] as a JSON tree.
+    fn item_value(m: &Value, i: usize) -> Option<Value> {
+        to_agui_list_item(m, i).as_ref().map(Item::to_value)
+    }
 
     #[test]
     fn constructor_is_flattened() {
@@ -814,14 +815,14 @@ pub(crate) mod tests {
     #[test]
     fn tool_messages_are_found_as_the_full_conversion_finds_them() {
         let list = message_list();
-        let eager: Vec<Value> = to_agui_messages(&list)
+        let eager: Vec<Value> = agui_values(&list)
             .into_iter()
             .filter(|m| m["role"] == "tool")
             .collect();
         let mut lazy = vec![];
         for (i, m) in list.iter().enumerate() {
             let n = normalize_cow(m);
-            let full = to_agui_list_item(&n, i);
+            let full = item_value(&n, i);
             if !may_be_tool_message(m) {
                 assert!(full.is_none_or(|f| f["role"] != "tool"), "{m}");
                 continue;
@@ -861,7 +862,7 @@ pub(crate) mod tests {
     /// call of that name left; one no call is left for gives no message.
     #[test]
     fn calls_without_ids_are_paired_by_name_and_order() {
-        let list = to_agui_messages(&idless_conversation());
+        let list = agui_values(&idless_conversation());
         let calls = |m: &Value| -> Vec<Value> {
             (m["toolCalls"].as_array().into_iter().flatten())
                 .map(|c| c["id"].clone())
@@ -883,9 +884,9 @@ pub(crate) mod tests {
             ]
         );
         // Item by item (no list to pair them in), they answer nothing; the calls are named.
-        assert_eq!(to_agui_list_item(&idless_conversation()[2], 2), None);
+        assert_eq!(item_value(&idless_conversation()[2], 2), None);
         assert_eq!(
-            calls(&to_agui_list_item(&idless_conversation()[1], 1).expect("ai")),
+            calls(&item_value(&idless_conversation()[1], 1).expect("ai")),
             calls(&list[1])
         );
     }
@@ -914,7 +915,7 @@ pub(crate) mod tests {
     fn agui_message_from_ai_with_tool_calls() {
         let m = json!({"type":"ai","id":"a1","content":[{"type":"reasoning","summary":[]},{"type":"text","text":"ok"}],
             "tool_calls":[{"id":"c1","name":"f","args":{"x":1}}]});
-        let a = to_agui_list_item(&m, 0).expect("ai message converts");
+        let a = item_value(&m, 0).expect("ai message converts");
         assert_eq!(a["content"], "ok");
         assert_eq!(a["toolCalls"][0]["function"]["arguments"], "{\"x\":1}");
     }

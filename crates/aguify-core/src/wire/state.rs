@@ -170,7 +170,7 @@ impl SharedJson {
     /// The message's AG-UI form as item `i` of its list ([`langchain::to_agui_list_item`]),
     /// read from its text.
     /// A tool message without `tool_call_id` answers the call its list paired it with.
-    pub fn to_agui(&self, i: usize) -> Option<Value> {
+    pub fn to_agui(&self, i: usize) -> Option<crate::agui::Item> {
         self.fields()?.agui_item(i, self.paired.as_deref())
     }
 
@@ -498,7 +498,7 @@ mod tests {
     fn tool_messages_without_call_ids_paired_as_the_list_of_values() {
         let list = langchain::tests::idless_conversation();
         let want = langchain::to_agui_messages(&list);
-        let agui = |messages: &[Arc<SharedJson>]| -> Vec<Value> {
+        let agui = |messages: &[Arc<SharedJson>]| -> Vec<crate::agui::Item> {
             (messages.iter().enumerate())
                 .filter_map(|(i, m)| m.to_agui(i))
                 .collect()
@@ -511,8 +511,8 @@ mod tests {
         assert_eq!(agui(&read.messages), want);
         let calls: Vec<Option<&str>> = read.messages.iter().map(|m| m.tool_call()).collect();
         let of_values: Vec<Option<&str>> = (want.iter())
-            .filter(|m| m["role"] != "user")
-            .map(|m| m["toolCallId"].as_str())
+            .filter(|m| m.role != crate::agui::Role::User)
+            .map(|m| m.tool_call_id.as_deref())
             .collect();
         assert_eq!(calls[2..4], of_values[1..3]);
         assert_eq!(calls[4], None);
