@@ -5,6 +5,7 @@
 use serde_json::Value;
 
 use crate::agui::{Event, EventType};
+use crate::json::Field;
 
 /// An event, and its type when `type` names an AG-UI 1.0 event type.
 #[derive(Clone, Copy)]
@@ -12,6 +13,8 @@ pub struct Ev<'a> {
     pub src: Src<'a>,
     /// The event's type, when `type` names an AG-UI 1.0 event type.
     pub kind: Option<EventType>,
+    /// Its `subagentRunId` when a string (the lane every family reads: found once).
+    pub sub: Option<&'a str>,
 }
 
 /// What an [`Ev`] reads: a JSON event, or a typed one the mapper made.
@@ -101,13 +104,12 @@ fn typed_field<'a>(ev: &'a Event, kind: Option<EventType>, k: &str) -> Option<F<
 impl<'a> Ev<'a> {
     /// A JSON event.
     pub fn of(v: &'a Value) -> Ev<'a> {
-        let kind = v
-            .get("type")
-            .and_then(Value::as_str)
-            .and_then(EventType::of);
+        let kind = v.field_str("type").and_then(EventType::of);
+        let sub = v.field_str("subagentRunId");
         Ev {
             src: Src::Json(v),
             kind,
+            sub,
         }
     }
 
@@ -118,6 +120,7 @@ impl<'a> Ev<'a> {
             _ => Ev {
                 src: Src::Typed(ev),
                 kind: ev.kind(),
+                sub: ev.subagent(),
             },
         }
     }
@@ -182,6 +185,6 @@ impl<'a> Ev<'a> {
     /// `self.v.pointer("/a/b")` for two plain keys.
     #[inline]
     pub fn get2(&self, a: &str, b: &str) -> Option<&'a Value> {
-        self.get(a).and_then(|x| x.get(b))
+        self.get(a).and_then(|x| x.field(b))
     }
 }

@@ -16,6 +16,9 @@ pub struct Leaks {
     reasoning: String,
     /// Open text messages: id → text so far.
     text: HashMap<String, String, foldhash::fast::RandomState>,
+    /// The buffer of the last message ended, emptied: the next one's (no allocation per
+    /// message).
+    spare: String,
 }
 
 fn push_capped(buf: &mut String, s: &str) {
@@ -45,7 +48,8 @@ impl Leaks {
                 push_capped(&mut self.reasoning, st("delta"))
             }
             Some(EventType::TextMessageStart) => {
-                self.text.insert(st("messageId").to_string(), String::new());
+                let buf = std::mem::take(&mut self.spare);
+                self.text.insert(st("messageId").to_string(), buf);
             }
             Some(EventType::TextMessageContent) => {
                 if let Some(buf) = self.text.get_mut(st("messageId")) {
@@ -85,6 +89,8 @@ impl Leaks {
                         format!("text message '{id}' repeats reasoning text of the same run"),
                     );
                 }
+                self.spare = text;
+                self.spare.clear();
             }
             _ => {}
         }

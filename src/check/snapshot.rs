@@ -16,6 +16,7 @@ use super::ev::Ev;
 use super::strict::id_hash;
 use super::Ctx;
 use crate::agui::EventType;
+use crate::json::Field;
 use serde_json::Value;
 
 /// Messages followed, at most: past that the rule stops, so a stream of millions of messages
@@ -78,8 +79,8 @@ impl SnapshotOrder {
         match ev.kind {
             Some(EventType::RunStarted) => {
                 for m in ev.messages().into_iter().flatten() {
-                    if let Some(id) = m.get("id").and_then(Value::as_str) {
-                        let kind = Kind::of_role(m.get("role").and_then(Value::as_str));
+                    if let Some(id) = m.field("id").and_then(Value::as_str) {
+                        let kind = Kind::of_role(m.field("role").and_then(Value::as_str));
                         self.push(id, kind);
                     }
                 }
@@ -135,10 +136,10 @@ impl SnapshotOrder {
         let ids: Vec<(u64, Kind, &str)> = listed
             .iter()
             .filter_map(|m| {
-                let id = m.get("id").and_then(Value::as_str)?;
+                let id = m.field("id").and_then(Value::as_str)?;
                 Some((
                     id_hash(id),
-                    Kind::of_role(m.get("role").and_then(Value::as_str)),
+                    Kind::of_role(m.field("role").and_then(Value::as_str)),
                     id,
                 ))
             })
@@ -183,12 +184,12 @@ impl SnapshotOrder {
         // The client files a result after the assistant message that lists its call.
         for m in listed {
             let (Some(id), Some(calls)) = (
-                m.get("id").and_then(Value::as_str),
-                m.get("toolCalls").and_then(Value::as_array),
+                m.field("id").and_then(Value::as_str),
+                m.field("toolCalls").and_then(Value::as_array),
             ) else {
                 continue;
             };
-            for call in calls.iter().filter_map(|c| c.get("id")?.as_str()) {
+            for call in calls.iter().filter_map(|c| c.field("id")?.as_str()) {
                 self.holder.insert(id_hash(call), id_hash(id));
             }
         }

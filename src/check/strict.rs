@@ -6,6 +6,7 @@ use std::collections::{HashMap, HashSet};
 use super::ev::Ev;
 use super::Ctx;
 use crate::agui::EventType;
+use crate::json::Field;
 use serde_json::Value;
 
 #[derive(Default)]
@@ -28,6 +29,8 @@ pub struct Strict {
     /// open nor here was never started, unless calls were forgotten.
     ended_tools: Closed,
     args: HashMap<u64, String, IdHasher>,
+    /// The arguments buffer of the last call ended, emptied: the next call's.
+    spare_args: String,
     /// Tool calls with a TOOL_CALL_RESULT (the last [`Closed::WINDOW`]).
     answered: Closed,
     /// Tool calls of the messages a MESSAGES_SNAPSHOT or RUN_STARTED.input hands the client
@@ -73,11 +76,11 @@ impl Strict {
         // The calls of the messages a client is handed are its calls: a result may answer
         // one (a resume run answers a call its snapshot lists).
         for m in ev.messages().into_iter().flatten() {
-            let calls = m.get("toolCalls").and_then(Value::as_array);
+            let calls = m.field("toolCalls").and_then(Value::as_array);
             for id in calls
                 .into_iter()
                 .flatten()
-                .filter_map(|c| c.get("id")?.as_str())
+                .filter_map(|c| c.field("id")?.as_str())
             {
                 self.handed_tools.insert(id_hash(id), ());
             }
@@ -96,7 +99,15 @@ impl Strict {
                     let msg = format!("messageId '{id}' is reused for a second {noun} message");
                     ctx.report("AGX303", vec![id.to_string()], msg);
                 }
-                open.insert(h, id.to_string());
+                // Only open reasoning messages are listed (AGX310): a text message's id is not kept.
+                open.insert(
+                    h,
+                    if reasoning {
+                        id.to_string()
+                    } else {
+                        String::new()
+                    },
+                );
             }
             Some(k @ (EventType::TextMessageEnd | EventType::ReasoningMessageEnd)) => {
                 let h = id_hash(ev.s("messageId").unwrap_or(""));
@@ -190,7 +201,7 @@ impl Strict {
                     );
                 }
                 self.open_tools.insert(h);
-                self.args.insert(h, String::new());
+                self.args.insert(h, std::mem::take(&mut self.spare_args));
             }
             Some(EventType::ToolCallArgs) => {
                 if let (Some(buf), Some(d)) = (self.args.get_mut(&h), ev.s("delta")) {
@@ -209,6 +220,8 @@ impl Strict {
                             format!("the arguments of tool call '{id}' are not valid JSON once concatenated: {}", clip(&args)),
                         );
                     }
+                    self.spare_args = args;
+                    self.spare_args.clear();
                 }
                 if self.open_tools.remove(&h) {
                     self.ended_tools.insert(h, ());
@@ -238,7 +251,7 @@ impl Strict {
 
     /// AGX312–AGX314: sub-agents against the tool calls they run under.
     fn subagent_rules(&mut self, ev: &Ev<'_>, ctx: &mut Ctx) {
-        let sub = ev.s("subagentRunId");
+        let sub = ev.sub;
         match ev.kind {
             Some(EventType::SubagentStarted) => {
                 let parent = ev.s("parentToolCallId");

@@ -4,6 +4,7 @@
 use serde_json::Value;
 
 use crate::agui::Event;
+use crate::json::Field;
 use crate::wire::json_kind;
 
 use super::ev::{Ev, Src};
@@ -195,7 +196,7 @@ impl V {
 
     /// A SUBAGENT_FINISHED `outcome`.
     fn sub_outcome(&mut self, p: P<'_>, val: &Value) {
-        match val.get("type").and_then(Value::as_str) {
+        match val.field("type").and_then(Value::as_str) {
             Some("success") => {}
             Some("suspended") => self.strings(p, val, "interruptIds"),
             _ => self.push(
@@ -203,7 +204,7 @@ impl V {
                 p.s(),
                 format!(
                     "unknown subagent outcome {}: expected success or suspended",
-                    val.get("type").unwrap_or(val)
+                    val.field("type").unwrap_or(val)
                 ),
             ),
         }
@@ -211,7 +212,7 @@ impl V {
 
     /// An outcome's optional `key`, a list of ids (AGX208).
     fn strings(&mut self, p: P<'_>, outcome: &Value, key: &str) {
-        let Some(ids) = outcome.get(key) else {
+        let Some(ids) = outcome.field(key) else {
             return;
         };
         if !ids
@@ -228,7 +229,7 @@ impl V {
 
     /// The optional list `key` of object `v`, each item checked against `spec`.
     fn list(&mut self, p: P<'_>, v: &Value, key: &str, spec: Spec) {
-        let Some(list) = v.get(key) else {
+        let Some(list) = v.field(key) else {
             return;
         };
         let not_array = format!("`{key}` must be an array");
@@ -285,7 +286,7 @@ impl V {
         };
         for (i, op) in ops.iter().enumerate() {
             let ip = P::Idx(&p, i);
-            let kind = op.get("op").and_then(Value::as_str);
+            let kind = op.field("op").and_then(Value::as_str);
             let needs: &[&str] = match kind {
                 Some("add" | "replace" | "test") => &["path", "value"],
                 Some("remove") => &["path"],
@@ -293,14 +294,14 @@ impl V {
                 _ => {
                     let message = format!(
                         "unknown JSON Patch op {}",
-                        op.get("op").unwrap_or(&Value::Null)
+                        op.field("op").unwrap_or(&Value::Null)
                     );
                     self.push("AGX210", P::Key(&ip, "op").s(), message);
                     continue;
                 }
             };
             for f in needs {
-                let message = match op.get(*f) {
+                let message = match op.field(*f) {
                     None => format!("`{f}` is required for op {}", kind.unwrap_or("")),
                     Some(v) if *f != "value" && !v.as_str().is_some_and(is_json_pointer) => {
                         format!("`{f}` must be a JSON Pointer such as \"/a/b\", found {v}")
@@ -325,9 +326,9 @@ impl V {
     }
 
     fn part(&mut self, p: P<'_>, part: &Value) {
-        match part.get("type").and_then(Value::as_str) {
+        match part.field("type").and_then(Value::as_str) {
             Some("text") => {
-                if !part.get("text").is_some_and(Value::is_string) {
+                if !part.field("text").is_some_and(Value::is_string) {
                     self.push(
                         "AGX203",
                         P::Key(&p, "text").s(),
@@ -336,11 +337,11 @@ impl V {
                 }
             }
             Some("image" | "audio" | "video" | "document") => {
-                let src = part.get("source");
+                let src = part.field("source");
                 let ok = src.is_some_and(|s| {
-                    let v = s.get("value").is_some_and(Value::is_string);
-                    match s.get("type").and_then(Value::as_str) {
-                        Some("data") => v && s.get("mimeType").is_some_and(Value::is_string),
+                    let v = s.field("value").is_some_and(Value::is_string);
+                    match s.field("type").and_then(Value::as_str) {
+                        Some("data") => v && s.field("mimeType").is_some_and(Value::is_string),
                         Some("url" | "file") => v,
                         _ => false,
                     }
@@ -360,16 +361,16 @@ impl V {
                 "a content part's type must be text, image, audio, video or document".into(),
             ),
         }
-        if part.get("metadata").is_some_and(Value::is_null) {
+        if part.field("metadata").is_some_and(Value::is_null) {
             self.optional_null(P::Key(&p, "metadata"), "metadata");
         }
     }
 
     fn outcome(&mut self, p: P<'_>, val: &Value) {
-        match val.get("type").and_then(Value::as_str) {
+        match val.field("type").and_then(Value::as_str) {
             Some("success") => self.strings(p, val, "pendingToolCallIds"),
             Some("cancelled") => {}
-            Some("interrupt") => match val.get("interrupts").and_then(Value::as_array) {
+            Some("interrupt") => match val.field("interrupts").and_then(Value::as_array) {
                 Some(list) if !list.is_empty() => {
                     for (i, it) in list.iter().enumerate() {
                         self.interrupt(P::Idx(&P::Key(&p, "interrupts"), i), it);
@@ -383,7 +384,7 @@ impl V {
                 p.s(),
                 format!(
                     "unknown outcome {}: expected success, interrupt or cancelled (the client strips it and reads success)",
-                    val.get("type").unwrap_or(val)
+                    val.field("type").unwrap_or(val)
                 ),
             ),
         }
@@ -427,13 +428,21 @@ impl V {
             ("subagentRunId", Str, "ooooooo"),
             ("metadata", Object, "ooooooo"),
         ];
-        let role = m.get("role").and_then(Value::as_str);
-        let roles = "developer system assistant user tool activity reasoning";
-        let Some(col) = roles.split(' ').position(|r| Some(r) == role) else {
+        let role = m.field("role").and_then(Value::as_str);
+        const ROLES: [&str; 7] = [
+            "developer",
+            "system",
+            "assistant",
+            "user",
+            "tool",
+            "activity",
+            "reasoning",
+        ];
+        let Some(col) = ROLES.iter().position(|r| Some(*r) == role) else {
             self.push(
                 "AGX209",
                 P::Key(&p, "role").s(),
-                format!("message role must be developer, system, assistant, user, tool, activity or reasoning, found {}", m.get("role").unwrap_or(&Value::Null)),
+                format!("message role must be developer, system, assistant, user, tool, activity or reasoning, found {}", m.field("role").unwrap_or(&Value::Null)),
             );
             return;
         };
@@ -449,7 +458,7 @@ impl V {
         }
         self.object(p, m, &fields[..n], &[]);
         if role == Some("assistant") {
-            if let Some(tc) = m.get("toolCalls") {
+            if let Some(tc) = m.field("toolCalls") {
                 let Some(list) = tc.as_array() else {
                     self.push(
                         "AGX205",
@@ -461,13 +470,13 @@ impl V {
                 for (i, c) in list.iter().enumerate() {
                     let tc = P::Key(&p, "toolCalls");
                     let cp = P::Idx(&tc, i);
-                    let ok = c.get("id").is_some_and(Value::is_string)
-                        && c.get("type").and_then(Value::as_str) == Some("function")
-                        && c.get("function")
-                            .and_then(|f| f.get("name"))
+                    let ok = c.field("id").is_some_and(Value::is_string)
+                        && c.field("type").and_then(Value::as_str) == Some("function")
+                        && c.field("function")
+                            .and_then(|f| f.field("name"))
                             .is_some_and(Value::is_string)
-                        && c.get("function")
-                            .and_then(|f| f.get("arguments"))
+                        && c.field("function")
+                            .and_then(|f| f.field("arguments"))
                             .is_some_and(Value::is_string);
                     if !ok {
                         self.push("AGX205", cp.s(), "a tool call needs {id, type:\"function\", function:{name, arguments: string}}".into());

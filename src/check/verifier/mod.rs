@@ -104,11 +104,6 @@ fn owner_name(o: Option<&str>) -> String {
     }
 }
 
-/// The subagent an event is attributed to (its lane; `None`: the parent agent).
-fn tag(ev: &Ev<'_>) -> Option<String> {
-    ev.s("subagentRunId").map(str::to_string)
-}
-
 /// The client pipeline for one stream: compat → (enforce drop) → transformChunks → verifyEvents.
 #[derive(Default)]
 pub struct Client {
