@@ -42,20 +42,7 @@ fn typed_field<'a>(ev: &'a Event, kind: Option<EventType>, k: &str) -> Option<F<
     Some(match (k, ev) {
         // The kind's name (one match over the event, not three); THINKING_* have no kind.
         ("type", _) => Str(kind.map_or_else(|| ev.type_name(), |k| k.as_str())),
-        ("subagentRunId", _) => Str(ev.subagent()?),
-        ("threadId", E::RunStarted { thread_id, .. } | E::RunFinished { thread_id, .. }) => {
-            Str(thread_id)
-        }
-        ("runId", E::RunStarted { run_id, .. } | E::RunFinished { run_id, .. }) => Str(run_id),
-        ("input", E::RunStarted { input, .. }) => Json(input.as_ref()?),
-        ("outcome", E::RunFinished { outcome, .. } | E::SubagentFinished { outcome, .. }) => {
-            Json(outcome)
-        }
-        ("result", E::SubagentFinished { result, .. }) => Json(result.as_ref()?),
-        ("message", E::SubagentError { message, .. }) => Str(message),
-        ("stepName", E::StepStarted { step_name, .. } | E::StepFinished { step_name, .. }) => {
-            Str(step_name)
-        }
+        // The keys read most, first (the arms are tried in order).
         (
             "messageId",
             E::TextMessageStart { message_id, .. }
@@ -81,6 +68,20 @@ fn typed_field<'a>(ev: &'a Event, kind: Option<EventType>, k: &str) -> Option<F<
             | E::ToolCallEnd { tool_call_id, .. }
             | E::ToolCallResult { tool_call_id, .. },
         ) => Str(tool_call_id),
+        ("subagentRunId", _) => Str(ev.subagent()?),
+        ("threadId", E::RunStarted { thread_id, .. } | E::RunFinished { thread_id, .. }) => {
+            Str(thread_id)
+        }
+        ("runId", E::RunStarted { run_id, .. } | E::RunFinished { run_id, .. }) => Str(run_id),
+        ("input", E::RunStarted { input, .. }) => Json(input.as_ref()?),
+        ("outcome", E::RunFinished { outcome, .. } | E::SubagentFinished { outcome, .. }) => {
+            Json(outcome)
+        }
+        ("result", E::SubagentFinished { result, .. }) => Json(result.as_ref()?),
+        ("message", E::SubagentError { message, .. }) => Str(message),
+        ("stepName", E::StepStarted { step_name, .. } | E::StepFinished { step_name, .. }) => {
+            Str(step_name)
+        }
         ("toolCallName", E::ToolCallStart { tool_call_name, .. }) => Str(tool_call_name),
         (
             "parentMessageId",
@@ -151,6 +152,7 @@ impl<'a> Ev<'a> {
 
     /// The messages the event hands the client: a `MESSAGES_SNAPSHOT`'s, or those of a
     /// `RUN_STARTED`'s `input` echo.
+    #[inline]
     pub fn messages(&self) -> Option<&'a [Value]> {
         let list = match (self.src, self.kind?) {
             (Src::Typed(Event::MessagesSnapshot { messages, .. }), _) => return Some(messages),
@@ -179,7 +181,11 @@ impl<'a> Ev<'a> {
     /// The event type, or "" when absent or not a string.
     #[inline]
     pub fn t(&self) -> &'a str {
-        self.s("type").unwrap_or("")
+        match self.kind {
+            // The name of a 1.0 type is what `type` says (no field read).
+            Some(k) => k.as_str(),
+            None => self.s("type").unwrap_or(""),
+        }
     }
 
     /// `self.v.pointer("/a/b")` for two plain keys.

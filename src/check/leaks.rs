@@ -31,7 +31,12 @@ impl Leaks {
     pub fn feed(&mut self, ev: &Ev<'_>, ctx: &mut Ctx) {
         let st = |k: &str| ev.s(k).unwrap_or("");
         match ev.kind {
-            Some(EventType::RunStarted) => *self = Leaks::default(),
+            Some(EventType::RunStarted) => {
+                // Emptied, the buffers kept: no allocation per run.
+                self.tool_outputs.clear();
+                self.reasoning.clear();
+                self.text.clear();
+            }
             Some(EventType::ToolCallResult) => {
                 if let Some(c) = ev.s("content") {
                     let c = c.trim();

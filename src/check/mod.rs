@@ -362,10 +362,9 @@ impl Checker {
         self.ctx.at(origin, Some((self.events, &base)));
         self.events += 1;
         self.schema(&base);
-        let mut expanded = std::mem::take(&mut self.expanded);
-        self.client.feed(&base, &mut self.ctx, &mut expanded);
+        self.client.feed(&base, &mut self.ctx, &mut self.expanded);
         let converted = self.converted();
-        for (e, _) in &expanded {
+        for (e, _) in &self.expanded {
             let e = &match e {
                 None => base,
                 Some(v) => ev::Ev::of(v),
@@ -376,8 +375,7 @@ impl Checker {
             self.interrupts.feed(e, converted, &mut self.ctx);
             self.leaks.feed(e, &mut self.ctx);
         }
-        expanded.clear();
-        self.expanded = expanded;
+        self.expanded.clear();
     }
 
     /// The schema's findings of `ev`, each message after its path.

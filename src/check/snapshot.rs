@@ -177,7 +177,8 @@ impl SnapshotOrder {
                 ),
             );
         }
-        self.ids = next.iter().map(|(h, ..)| *h).collect();
+        self.ids.clear();
+        self.ids.extend(next.iter().map(|(h, ..)| *h));
         self.list = next;
         self.holder
             .retain(|_, m| held.contains(m) || named.contains(m));

@@ -3,7 +3,7 @@
 
 use serde_json::Value;
 
-use crate::agui::Event;
+use crate::agui::{Event, EventType};
 use crate::json::Field;
 use crate::wire::json_kind;
 
@@ -528,8 +528,8 @@ pub fn is_json_pointer(s: &str) -> bool {
 /// it carries from the log (a run's input, outcome and messages). `THINKING_*` events are
 /// checked as JSON (a passed-through event is one: [`Ev::of_event`]). Debug builds check the
 /// event whole too, and compare.
-fn check_typed(ev: &Event) -> Vec<Issue> {
-    if ev.kind().is_none() {
+fn check_typed(ev: &Event, kind: Option<EventType>) -> Vec<Issue> {
+    if kind.is_none() {
         return check_ev(&Ev::of(&ev.to_value()));
     }
     let mut v = V::default();
@@ -560,7 +560,7 @@ fn check_typed(ev: &Event) -> Vec<Issue> {
 pub fn check_ev(f: &Ev<'_>) -> Vec<Issue> {
     let ev = match f.src {
         Src::Json(v) => v,
-        Src::Typed(e) => return check_typed(e),
+        Src::Typed(e) => return check_typed(e, f.kind),
     };
     let mut v = V::default();
     let t = f.t();

@@ -435,6 +435,7 @@ impl Verify {
 
     /// Rule 24: a tagged event must agree with the owner on record for its item (`owner`;
     /// `None` when nothing is on record). An untagged event always agrees.
+    #[inline]
     fn continuation(
         t: &str,
         what: &str,
@@ -442,19 +443,24 @@ impl Verify {
         ev_tag: Option<&str>,
         owner: Option<&Option<String>>,
     ) -> VResult {
-        if let (Some(s), Some(o)) = (ev_tag, owner) {
-            if Some(s) != o.as_deref() {
-                return err(
-                    "AGX124",
-                    format!(
-                        "Cannot send '{t}': subagentRunId '{s}' does not match the {what} '{id}' opener's subagent '{}'.",
-                        owner_name(o.as_deref())
-                    ),
-                    vec![id.to_string(), s.to_string()],
-                );
+        match (ev_tag, owner) {
+            (Some(s), Some(o)) if Some(s) != o.as_deref() => {
+                Self::not_the_opener(t, what, id, s, o)
             }
+            _ => Ok(()),
         }
-        Ok(())
+    }
+
+    #[cold]
+    fn not_the_opener(t: &str, what: &str, id: &str, s: &str, o: &Option<String>) -> VResult {
+        err(
+            "AGX124",
+            format!(
+                "Cannot send '{t}': subagentRunId '{s}' does not match the {what} '{id}' opener's subagent '{}'.",
+                owner_name(o.as_deref())
+            ),
+            vec![id.to_string(), s.to_string()],
+        )
     }
 
     /// Rules 1–4: nothing after a run errored or finished but a new run, a run first, and
