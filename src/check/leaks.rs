@@ -4,6 +4,7 @@
 use std::collections::HashMap;
 
 use super::ev::Ev;
+use super::strict::id_hash;
 use super::Ctx;
 use crate::agui::EventType;
 
@@ -14,8 +15,8 @@ pub struct Leaks {
     /// Tool outputs of the run that look like JSON (toolCallId, text).
     tool_outputs: Vec<(String, String)>,
     reasoning: String,
-    /// Open text messages: id → text so far.
-    text: HashMap<String, String, foldhash::fast::RandomState>,
+    /// Open text messages: id hash ([`id_hash`]) → text so far.
+    text: HashMap<u64, String, foldhash::fast::RandomState>,
     /// The buffer of the last message ended, emptied: the next one's (no allocation per
     /// message).
     spare: String,
@@ -54,16 +55,16 @@ impl Leaks {
             }
             Some(EventType::TextMessageStart) => {
                 let buf = std::mem::take(&mut self.spare);
-                self.text.insert(st("messageId").to_string(), buf);
+                self.text.insert(id_hash(st("messageId")), buf);
             }
             Some(EventType::TextMessageContent) => {
-                if let Some(buf) = self.text.get_mut(st("messageId")) {
+                if let Some(buf) = self.text.get_mut(&id_hash(st("messageId"))) {
                     push_capped(buf, st("delta"));
                 }
             }
             Some(EventType::TextMessageEnd) => {
                 let id = st("messageId");
-                let Some(text) = self.text.remove(id) else {
+                let Some(text) = self.text.remove(&id_hash(id)) else {
                     return;
                 };
                 // Lengths first: a needle longer than its haystack is never in it, and

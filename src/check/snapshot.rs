@@ -133,26 +133,20 @@ impl SnapshotOrder {
 
     /// The client's list after snapshot `listed`, and what contradicts it.
     fn snapshot(&mut self, listed: &[Value], ctx: &mut Ctx) {
-        let ids: Vec<(u64, Kind, &str)> = listed
-            .iter()
-            .filter_map(|m| {
-                let id = m.field("id").and_then(Value::as_str)?;
-                Some((
-                    id_hash(id),
-                    Kind::of_role(m.field("role").and_then(Value::as_str)),
-                    id,
-                ))
-            })
-            .collect();
+        let mut ids: Vec<(u64, Kind, &str)> = Vec::with_capacity(listed.len());
+        ids.extend(listed.iter().filter_map(|m| {
+            let id = m.field("id").and_then(Value::as_str)?;
+            let role = m.field("role").and_then(Value::as_str);
+            Some((id_hash(id), Kind::of_role(role), id))
+        }));
         let named: HashSet<u64, foldhash::fast::RandomState> =
             ids.iter().map(|(h, ..)| *h).collect();
         let lists = |k: Kind| ids.iter().any(|(_, kind, _)| *kind == k);
         let (reasoning, activity) = (lists(Kind::Reasoning), lists(Kind::Activity));
         let stays =
             |k: Kind| (k == Kind::Reasoning && !reasoning) || (k == Kind::Activity && !activity);
-        let mut next: Vec<(u64, Kind, String)> = (self.list.drain(..))
-            .filter(|(h, k, ..)| named.contains(h) || stays(*k))
-            .collect();
+        let mut next = std::mem::take(&mut self.list);
+        next.retain(|(h, k, ..)| named.contains(h) || stays(*k));
         let held: HashSet<u64, foldhash::fast::RandomState> =
             next.iter().map(|(h, ..)| *h).collect();
         for (h, k, id) in &ids {
@@ -161,14 +155,10 @@ impl SnapshotOrder {
             }
         }
         // The snapshot's messages in the client's order, against the snapshot's.
-        let order: Vec<&(u64, Kind, String)> =
-            next.iter().filter(|(h, ..)| named.contains(h)).collect();
-        let first_off = ids
-            .iter()
-            .zip(&order)
-            .position(|((want, ..), (got, ..))| want != got);
-        if let Some(i) = first_off {
-            let (want, got) = (ids[i].2, order[i].2.as_str());
+        let order = next.iter().filter(|(h, ..)| named.contains(h));
+        let first_off =
+            (ids.iter().zip(order).enumerate()).find(|(_, ((want, ..), (got, ..)))| want != got);
+        if let Some((i, ((_, _, want), (_, _, got)))) = first_off {
             ctx.report(
                 "AGX315",
                 vec![want.to_string(), got.to_string()],
