@@ -301,7 +301,7 @@ impl V {
                 }
             };
             for f in needs {
-                let message = match op.field(*f) {
+                let message = match op.field(f) {
                     None => format!("`{f}` is required for op {}", kind.unwrap_or("")),
                     Some(v) if *f != "value" && !v.as_str().is_some_and(is_json_pointer) => {
                         format!("`{f}` must be a JSON Pointer such as \"/a/b\", found {v}")
