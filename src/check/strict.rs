@@ -29,8 +29,6 @@ pub struct Strict {
     /// open nor here was never started, unless calls were forgotten.
     ended_tools: Closed,
     args: HashMap<u64, String, IdHasher>,
-    /// The arguments buffer of the last call ended, emptied: the next call's.
-    spare_args: String,
     /// Tool calls with a TOOL_CALL_RESULT (the last [`Closed::WINDOW`]).
     answered: Closed,
     /// Tool calls of the messages a MESSAGES_SNAPSHOT or RUN_STARTED.input hands the client
@@ -201,7 +199,7 @@ impl Strict {
                     );
                 }
                 self.open_tools.insert(h);
-                self.args.insert(h, std::mem::take(&mut self.spare_args));
+                self.args.insert(h, String::new());
             }
             Some(EventType::ToolCallArgs) => {
                 if let (Some(buf), Some(d)) = (self.args.get_mut(&h), ev.s("delta")) {
@@ -220,8 +218,6 @@ impl Strict {
                             format!("the arguments of tool call '{id}' are not valid JSON once concatenated: {}", clip(&args)),
                         );
                     }
-                    self.spare_args = args;
-                    self.spare_args.clear();
                 }
                 if self.open_tools.remove(&h) {
                     self.ended_tools.insert(h, ());

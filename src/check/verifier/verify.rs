@@ -99,16 +99,6 @@ struct RunState {
 }
 
 impl RunState {
-    /// A new run's state (the maps keep their capacity: no allocation per run).
-    fn clear(&mut self) {
-        self.open.iter_mut().for_each(OpenIds::clear);
-        self.steps.clear();
-        self.subagents.clear();
-        self.subagents_done.clear();
-        self.opened = 0;
-        self.owners.iter_mut().for_each(Owners::clear);
-    }
-
     /// The start of item `life` ([`LIVES`]): a new id; the first opener of an id owns it for
     /// the run: a reopen must agree, and an untagged reopen does not hand the id to the parent.
     /// A tool call belongs to its parent message: a tag must agree with the message's owner,
@@ -189,11 +179,7 @@ impl RunState {
     /// A STEP_STARTED: a name not open already for the same owner.
     fn step_started(&mut self, ev: &Ev<'_>, et: Option<&str>) -> VResult {
         let name = ev.s("stepName").unwrap_or("");
-        if self
-            .steps
-            .iter()
-            .any(|(n, o)| n == name && o.as_deref() == et)
-        {
+        if (self.steps.iter()).any(|(n, o)| n == name && o.as_deref() == et) {
             let sub = match et {
                 Some(s) => format!(" in subagent '{s}'"),
                 None => String::new(),
@@ -517,7 +503,7 @@ impl Verify {
             Some(EventType::RunStarted) => {
                 (self.seen_first, self.started) = (true, true);
                 (self.finished, self.errored) = (false, false);
-                r.clear();
+                *r = RunState::default();
                 seed(&mut r.owners, ev.messages(), false);
             }
             Some(EventType::MessagesSnapshot) => seed(&mut r.owners, ev.messages(), true),
