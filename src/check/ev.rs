@@ -5,6 +5,7 @@
 use serde_json::Value;
 
 use crate::agui::{Event, EventType, Message, Msg};
+use crate::json::Field;
 
 /// An event, and its type when `type` names an AG-UI 1.0 event type.
 #[derive(Clone, Copy)]
@@ -12,6 +13,8 @@ pub struct Ev<'a> {
     pub src: Src<'a>,
     /// The event's type, when `type` names an AG-UI 1.0 event type.
     pub kind: Option<EventType>,
+    /// Its `subagentRunId` when a string (the lane every family reads: found once).
+    pub sub: Option<&'a str>,
 }
 
 /// What an [`Ev`] reads: a JSON event, or a typed one the mapper made.
@@ -39,20 +42,7 @@ fn typed_field<'a>(ev: &'a Event, kind: Option<EventType>, k: &str) -> Option<F<
     Some(match (k, ev) {
         // The kind's name (one match over the event, not three); THINKING_* have no kind.
         ("type", _) => Str(kind.map_or_else(|| ev.type_name(), |k| k.as_str())),
-        ("subagentRunId", _) => Str(ev.subagent()?),
-        ("threadId", E::RunStarted { thread_id, .. } | E::RunFinished { thread_id, .. }) => {
-            Str(thread_id)
-        }
-        ("runId", E::RunStarted { run_id, .. } | E::RunFinished { run_id, .. }) => Str(run_id),
-        ("input", E::RunStarted { input, .. }) => Json(input.as_ref()?),
-        ("outcome", E::RunFinished { outcome, .. } | E::SubagentFinished { outcome, .. }) => {
-            Json(outcome)
-        }
-        ("result", E::SubagentFinished { result, .. }) => Json(result.as_ref()?),
-        ("message", E::SubagentError { message, .. }) => Str(message),
-        ("stepName", E::StepStarted { step_name, .. } | E::StepFinished { step_name, .. }) => {
-            Str(step_name)
-        }
+        // The keys read most, first (the arms are tried in order).
         (
             "messageId",
             E::TextMessageStart { message_id, .. }
@@ -78,6 +68,20 @@ fn typed_field<'a>(ev: &'a Event, kind: Option<EventType>, k: &str) -> Option<F<
             | E::ToolCallEnd { tool_call_id, .. }
             | E::ToolCallResult { tool_call_id, .. },
         ) => Str(tool_call_id),
+        ("subagentRunId", _) => Str(ev.subagent()?),
+        ("threadId", E::RunStarted { thread_id, .. } | E::RunFinished { thread_id, .. }) => {
+            Str(thread_id)
+        }
+        ("runId", E::RunStarted { run_id, .. } | E::RunFinished { run_id, .. }) => Str(run_id),
+        ("input", E::RunStarted { input, .. }) => Json(input.as_ref()?),
+        ("outcome", E::RunFinished { outcome, .. } | E::SubagentFinished { outcome, .. }) => {
+            Json(outcome)
+        }
+        ("result", E::SubagentFinished { result, .. }) => Json(result.as_ref()?),
+        ("message", E::SubagentError { message, .. }) => Str(message),
+        ("stepName", E::StepStarted { step_name, .. } | E::StepFinished { step_name, .. }) => {
+            Str(step_name)
+        }
         ("toolCallName", E::ToolCallStart { tool_call_name, .. }) => Str(tool_call_name),
         (
             "parentMessageId",
@@ -101,13 +105,12 @@ fn typed_field<'a>(ev: &'a Event, kind: Option<EventType>, k: &str) -> Option<F<
 impl<'a> Ev<'a> {
     /// A JSON event.
     pub fn of(v: &'a Value) -> Ev<'a> {
-        let kind = v
-            .get("type")
-            .and_then(Value::as_str)
-            .and_then(EventType::of);
+        let kind = v.field_str("type").and_then(EventType::of);
+        let sub = v.field_str("subagentRunId");
         Ev {
             src: Src::Json(v),
             kind,
+            sub,
         }
     }
 
@@ -118,6 +121,7 @@ impl<'a> Ev<'a> {
             _ => Ev {
                 src: Src::Typed(ev),
                 kind: ev.kind(),
+                sub: ev.subagent(),
             },
         }
     }
@@ -178,12 +182,16 @@ impl<'a> Ev<'a> {
     /// The event type, or "" when absent or not a string.
     #[inline]
     pub fn t(&self) -> &'a str {
-        self.s("type").unwrap_or("")
+        match self.kind {
+            // The name of a 1.0 type is what `type` says (no field read).
+            Some(k) => k.as_str(),
+            None => self.s("type").unwrap_or(""),
+        }
     }
 
     /// `self.v.pointer("/a/b")` for two plain keys.
     #[inline]
     pub fn get2(&self, a: &str, b: &str) -> Option<&'a Value> {
-        self.get(a).and_then(|x| x.get(b))
+        self.get(a).and_then(|x| x.field(b))
     }
 }

@@ -9,6 +9,7 @@ use serde_json::Value;
 use super::ev::Ev;
 use super::Ctx;
 use crate::agui::EventType;
+use crate::json::Field;
 
 #[derive(Default)]
 pub struct Interrupts {
@@ -37,10 +38,10 @@ impl Interrupts {
                 let Some(input) = ev.get("input") else {
                     return;
                 };
-                let resume: Vec<String> = (input.get("resume").and_then(Value::as_array))
+                let resume: Vec<String> = (input.field("resume").and_then(Value::as_array))
                     .into_iter()
                     .flatten()
-                    .filter_map(|r| Some(r.get("interruptId")?.as_str()?.to_string()))
+                    .filter_map(|r| Some(r.field("interruptId")?.as_str()?.to_string()))
                     .collect();
                 // The ids of `a` not in `b`.
                 let absent = |a: &[String], b: &[String]| -> Vec<String> {
@@ -70,8 +71,8 @@ impl Interrupts {
                     let list = ev.get2("outcome", "interrupts").and_then(Value::as_array);
                     let mut ids: Vec<String> = vec![];
                     for it in list.into_iter().flatten() {
-                        let id = it.get("id").and_then(Value::as_str).unwrap_or("");
-                        let reason = it.get("reason").and_then(Value::as_str);
+                        let id = it.field("id").and_then(Value::as_str).unwrap_or("");
+                        let reason = it.field("reason").and_then(Value::as_str);
                         if id.is_empty() || reason == Some("") {
                             ctx.report(
                                 "AGX402",

@@ -4,6 +4,7 @@
 use std::collections::HashMap;
 
 use super::ev::Ev;
+use super::strict::id_hash;
 use super::Ctx;
 use crate::agui::EventType;
 
@@ -14,8 +15,11 @@ pub struct Leaks {
     /// Tool outputs of the run that look like JSON (toolCallId, text).
     tool_outputs: Vec<(String, String)>,
     reasoning: String,
-    /// Open text messages: id → text so far.
-    text: HashMap<String, String, foldhash::fast::RandomState>,
+    /// Open text messages: id hash ([`id_hash`]) → text so far.
+    text: HashMap<u64, String, foldhash::fast::RandomState>,
+    /// The buffer of the last message ended, emptied: the next one's (no allocation per
+    /// message).
+    spare: String,
 }
 
 fn push_capped(buf: &mut String, s: &str) {
@@ -28,7 +32,12 @@ impl Leaks {
     pub fn feed(&mut self, ev: &Ev<'_>, ctx: &mut Ctx) {
         let st = |k: &str| ev.s(k).unwrap_or("");
         match ev.kind {
-            Some(EventType::RunStarted) => *self = Leaks::default(),
+            Some(EventType::RunStarted) => {
+                // Emptied, the buffers kept: no allocation per run.
+                self.tool_outputs.clear();
+                self.reasoning.clear();
+                self.text.clear();
+            }
             Some(EventType::ToolCallResult) => {
                 let c = st("content").trim();
                 if c.len() >= 8
@@ -43,16 +52,17 @@ impl Leaks {
                 push_capped(&mut self.reasoning, st("delta"))
             }
             Some(EventType::TextMessageStart) => {
-                self.text.insert(st("messageId").to_string(), String::new());
+                let buf = std::mem::take(&mut self.spare);
+                self.text.insert(id_hash(st("messageId")), buf);
             }
             Some(EventType::TextMessageContent) => {
-                if let Some(buf) = self.text.get_mut(st("messageId")) {
+                if let Some(buf) = self.text.get_mut(&id_hash(st("messageId"))) {
                     push_capped(buf, st("delta"));
                 }
             }
             Some(EventType::TextMessageEnd) => {
                 let id = st("messageId");
-                let Some(text) = self.text.remove(id) else {
+                let Some(text) = self.text.remove(&id_hash(id)) else {
                     return;
                 };
                 // Lengths first: a needle longer than its haystack is never in it, and
@@ -83,6 +93,8 @@ impl Leaks {
                         format!("text message '{id}' repeats reasoning text of the same run"),
                     );
                 }
+                self.spare = text;
+                self.spare.clear();
             }
             _ => {}
         }

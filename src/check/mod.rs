@@ -327,8 +327,15 @@ impl Checker {
         matches!(self.family, Some(Family::V2 | Family::V3))
     }
 
-    /// Reports the bad line held back, if any.
+    /// Reports the bad line held back, if any (a test inlined before every event).
+    #[inline]
     fn flush_bad(&mut self, record_level: bool) {
+        if self.pending_bad.is_some() {
+            self.report_bad(record_level);
+        }
+    }
+
+    fn report_bad(&mut self, record_level: bool) {
         let Some((origin, msg)) = self.pending_bad.take() else {
             return;
         };
@@ -351,10 +358,9 @@ impl Checker {
         self.ctx.at(origin, Some((self.events, &base)));
         self.events += 1;
         self.schema(&base);
-        let mut expanded = std::mem::take(&mut self.expanded);
-        self.client.feed(&base, &mut self.ctx, &mut expanded);
+        self.client.feed(&base, &mut self.ctx, &mut self.expanded);
         let converted = self.converted();
-        for (e, _) in &expanded {
+        for (e, _) in &self.expanded {
             let e = &match e {
                 None => base,
                 Some(v) => ev::Ev::of(v),
@@ -365,8 +371,7 @@ impl Checker {
             self.interrupts.feed(e, converted, &mut self.ctx);
             self.leaks.feed(e, &mut self.ctx);
         }
-        expanded.clear();
-        self.expanded = expanded;
+        self.expanded.clear();
     }
 
     /// The schema's findings of `ev`, each message after its path.

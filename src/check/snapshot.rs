@@ -137,9 +137,8 @@ impl SnapshotOrder {
         let (reasoning, activity) = (lists(Kind::Reasoning), lists(Kind::Activity));
         let stays =
             |k: Kind| (k == Kind::Reasoning && !reasoning) || (k == Kind::Activity && !activity);
-        let mut next: Vec<(u64, Kind, String)> = (self.list.drain(..))
-            .filter(|(h, k, ..)| named.contains(h) || stays(*k))
-            .collect();
+        let mut next = std::mem::take(&mut self.list);
+        next.retain(|(h, k, ..)| named.contains(h) || stays(*k));
         let held: HashSet<u64, foldhash::fast::RandomState> =
             next.iter().map(|(h, ..)| *h).collect();
         for (h, k, id) in &ids {
@@ -148,14 +147,10 @@ impl SnapshotOrder {
             }
         }
         // The snapshot's messages in the client's order, against the snapshot's.
-        let order: Vec<&(u64, Kind, String)> =
-            next.iter().filter(|(h, ..)| named.contains(h)).collect();
-        let first_off = ids
-            .iter()
-            .zip(&order)
-            .position(|((want, ..), (got, ..))| want != got);
-        if let Some(i) = first_off {
-            let (want, got) = (ids[i].2, order[i].2.as_str());
+        let order = next.iter().filter(|(h, ..)| named.contains(h));
+        let first_off =
+            (ids.iter().zip(order).enumerate()).find(|(_, ((want, ..), (got, ..)))| want != got);
+        if let Some((i, ((_, _, want), (_, _, got)))) = first_off {
             ctx.report(
                 "AGX315",
                 vec![want.to_string(), got.to_string()],
@@ -164,7 +159,8 @@ impl SnapshotOrder {
                 ),
             );
         }
-        self.ids = next.iter().map(|(h, ..)| *h).collect();
+        self.ids.clear();
+        self.ids.extend(next.iter().map(|(h, ..)| *h));
         self.list = next;
         self.holder
             .retain(|_, m| held.contains(m) || named.contains(m));

@@ -90,7 +90,15 @@ impl Strict {
                     let msg = format!("messageId '{id}' is reused for a second {noun} message");
                     ctx.report("AGX303", vec![id.to_string()], msg);
                 }
-                open.insert(h, id.to_string());
+                // Only open reasoning messages are listed (AGX310): a text message's id is not kept.
+                open.insert(
+                    h,
+                    if reasoning {
+                        id.to_string()
+                    } else {
+                        String::new()
+                    },
+                );
             }
             Some(k @ (EventType::TextMessageEnd | EventType::ReasoningMessageEnd)) => {
                 let h = id_hash(ev.s("messageId").unwrap_or(""));
@@ -232,7 +240,7 @@ impl Strict {
 
     /// AGX312–AGX314: sub-agents against the tool calls they run under.
     fn subagent_rules(&mut self, ev: &Ev<'_>, ctx: &mut Ctx) {
-        let sub = ev.s("subagentRunId");
+        let sub = ev.sub;
         match ev.kind {
             Some(EventType::SubagentStarted) => {
                 let parent = ev.s("parentToolCallId");

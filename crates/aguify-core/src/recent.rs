@@ -3,6 +3,7 @@
 
 use std::borrow::Borrow;
 use std::collections::hash_map::RandomState;
+use std::collections::hash_map::Entry;
 use std::collections::{HashMap, VecDeque};
 use std::hash::{BuildHasher, Hash};
 
@@ -30,12 +31,17 @@ impl<K: Hash + Eq + Clone, V, const N: usize, S: BuildHasher> Recent<K, V, N, S>
     pub const WINDOW: usize = N;
 
     pub fn insert(&mut self, key: K, value: V) {
-        if let Some(old) = self.map.get_mut(&key) {
-            *old = value;
-            return;
+        // One lookup: a key on record gets its new value, a new one goes last.
+        match self.map.entry(key) {
+            Entry::Occupied(mut old) => {
+                old.insert(value);
+                return;
+            }
+            Entry::Vacant(new) => {
+                self.order.push_back(new.key().clone());
+                new.insert(value);
+            }
         }
-        self.order.push_back(key.clone());
-        self.map.insert(key, value);
         if self.order.len() > N {
             if let Some(oldest) = self.order.pop_front() {
                 self.map.remove(&oldest);

@@ -3,7 +3,8 @@
 
 use serde_json::Value;
 
-use crate::agui::{Event, Message};
+use crate::agui::{Event, EventType, Message};
+use crate::json::Field;
 use crate::wire::json_kind;
 
 use super::ev::{Ev, Src};
@@ -195,11 +196,11 @@ impl V {
 
     /// A SUBAGENT_FINISHED `outcome`.
     fn sub_outcome(&mut self, p: P<'_>, val: &Value) {
-        match val.get("type").and_then(Value::as_str) {
+        match val.field("type").and_then(Value::as_str) {
             Some("success") => {}
             Some("suspended") => self.strings(p, val, "interruptIds"),
             _ => {
-                let t = val.get("type").unwrap_or(val);
+                let t = val.field("type").unwrap_or(val);
                 let message =
                     format!("unknown subagent outcome {t}: expected success or suspended");
                 self.push("AGX208", p, message);
@@ -209,7 +210,7 @@ impl V {
 
     /// An outcome's optional `key`, a list of ids (AGX208).
     fn strings(&mut self, p: P<'_>, outcome: &Value, key: &str) {
-        let Some(ids) = outcome.get(key) else {
+        let Some(ids) = outcome.field(key) else {
             return;
         };
         if !ids
@@ -223,7 +224,7 @@ impl V {
 
     /// The optional list `key` of object `v`, each item checked against `spec`.
     fn list(&mut self, p: P<'_>, v: &Value, key: &str, spec: Spec) {
-        let Some(list) = v.get(key) else {
+        let Some(list) = v.field(key) else {
             return;
         };
         let not_array = format!("`{key}` must be an array");
@@ -276,7 +277,7 @@ impl V {
         };
         for (i, op) in ops.iter().enumerate() {
             let ip = P::Idx(&p, i);
-            let kind = op.get("op").and_then(Value::as_str);
+            let kind = op.field("op").and_then(Value::as_str);
             let needs: &[&str] = match kind {
                 Some("add" | "replace" | "test") => &["path", "value"],
                 Some("remove") => &["path"],
@@ -284,14 +285,14 @@ impl V {
                 _ => {
                     let message = format!(
                         "unknown JSON Patch op {}",
-                        op.get("op").unwrap_or(&Value::Null)
+                        op.field("op").unwrap_or(&Value::Null)
                     );
                     self.push("AGX210", P::Key(&ip, "op"), message);
                     continue;
                 }
             };
             for f in needs {
-                let message = match op.get(*f) {
+                let message = match op.field(f) {
                     None => format!("`{f}` is required for op {}", kind.unwrap_or("")),
                     Some(v) if *f != "value" && !v.as_str().is_some_and(is_json_pointer) => {
                         format!("`{f}` must be a JSON Pointer such as \"/a/b\", found {v}")
@@ -312,9 +313,9 @@ impl V {
     }
 
     fn part(&mut self, p: P<'_>, part: &Value) {
-        match part.get("type").and_then(Value::as_str) {
+        match part.field("type").and_then(Value::as_str) {
             Some("text") => {
-                if !part.get("text").is_some_and(Value::is_string) {
+                if !part.field("text").is_some_and(Value::is_string) {
                     self.push(
                         "AGX203",
                         P::Key(&p, "text"),
@@ -323,11 +324,11 @@ impl V {
                 }
             }
             Some("image" | "audio" | "video" | "document") => {
-                let src = part.get("source");
+                let src = part.field("source");
                 let ok = src.is_some_and(|s| {
-                    let v = s.get("value").is_some_and(Value::is_string);
-                    match s.get("type").and_then(Value::as_str) {
-                        Some("data") => v && s.get("mimeType").is_some_and(Value::is_string),
+                    let v = s.field("value").is_some_and(Value::is_string);
+                    match s.field("type").and_then(Value::as_str) {
+                        Some("data") => v && s.field("mimeType").is_some_and(Value::is_string),
                         Some("url" | "file") => v,
                         _ => false,
                     }
@@ -346,16 +347,16 @@ impl V {
                 "a content part's type must be text, image, audio, video or document",
             ),
         }
-        if part.get("metadata").is_some_and(Value::is_null) {
+        if part.field("metadata").is_some_and(Value::is_null) {
             self.optional_null(P::Key(&p, "metadata"), "metadata");
         }
     }
 
     fn outcome(&mut self, p: P<'_>, val: &Value) {
-        match val.get("type").and_then(Value::as_str) {
+        match val.field("type").and_then(Value::as_str) {
             Some("success") => self.strings(p, val, "pendingToolCallIds"),
             Some("cancelled") => {}
-            Some("interrupt") => match val.get("interrupts").and_then(Value::as_array) {
+            Some("interrupt") => match val.field("interrupts").and_then(Value::as_array) {
                 Some(list) if !list.is_empty() => {
                     for (i, it) in list.iter().enumerate() {
                         self.interrupt(P::Idx(&P::Key(&p, "interrupts"), i), it);
@@ -369,7 +370,7 @@ impl V {
                 p,
                 format!(
                     "unknown outcome {}: expected success, interrupt or cancelled (the client strips it and reads success)",
-                    val.get("type").unwrap_or(val)
+                    val.field("type").unwrap_or(val)
                 ),
             ),
         }
@@ -413,13 +414,21 @@ impl V {
             ("subagentRunId", Str, "ooooooo"),
             ("metadata", Object, "ooooooo"),
         ];
-        let role = m.get("role").and_then(Value::as_str);
-        let roles = "developer system assistant user tool activity reasoning";
-        let Some(col) = roles.split(' ').position(|r| Some(r) == role) else {
+        let role = m.field("role").and_then(Value::as_str);
+        const ROLES: [&str; 7] = [
+            "developer",
+            "system",
+            "assistant",
+            "user",
+            "tool",
+            "activity",
+            "reasoning",
+        ];
+        let Some(col) = ROLES.iter().position(|r| Some(*r) == role) else {
             self.push(
                 "AGX209",
                 P::Key(&p, "role"),
-                format!("message role must be developer, system, assistant, user, tool, activity or reasoning, found {}", m.get("role").unwrap_or(&Value::Null)),
+                format!("message role must be developer, system, assistant, user, tool, activity or reasoning, found {}", m.field("role").unwrap_or(&Value::Null)),
             );
             return;
         };
@@ -436,14 +445,14 @@ impl V {
         self.object(p, m, &fields[..n], &[]);
         if let Some(tc) = role
             .filter(|r| *r == "assistant")
-            .and_then(|_| m.get("toolCalls"))
+            .and_then(|_| m.field("toolCalls"))
         {
             let not_array = "`toolCalls` must be an array";
             self.each(P::Key(&p, "toolCalls"), tc, not_array, |v, cp, c| {
-                let s = |o: Option<&Value>, k| o.and_then(|o| o.get(k)).is_some_and(Value::is_string);
-                let f = c.get("function");
+                let s = |o: Option<&Value>, k| o.and_then(|o| o.field(k)).is_some_and(Value::is_string);
+                let f = c.field("function");
                 if !(s(Some(c), "id")
-                    && c.get("type").and_then(Value::as_str) == Some("function")
+                    && c.field("type").and_then(Value::as_str) == Some("function")
                     && s(f, "name")
                     && s(f, "arguments"))
                 {
@@ -496,8 +505,8 @@ pub fn is_json_pointer(s: &str) -> bool {
 /// it carries from the log (a run's input, outcome and messages). `THINKING_*` events are
 /// checked as JSON (a passed-through event is one: [`Ev::of_event`]). Debug builds check the
 /// event whole too, and compare.
-fn check_typed(ev: &Event) -> Vec<Issue> {
-    if ev.kind().is_none() {
+fn check_typed(ev: &Event, kind: Option<EventType>) -> Vec<Issue> {
+    if kind.is_none() {
         return check_ev(&Ev::of(&ev.to_value()));
     }
     let mut v = V::default();
@@ -531,7 +540,7 @@ fn check_typed(ev: &Event) -> Vec<Issue> {
 pub fn check_ev(f: &Ev<'_>) -> Vec<Issue> {
     let ev = match f.src {
         Src::Json(v) => v,
-        Src::Typed(e) => return check_typed(e),
+        Src::Typed(e) => return check_typed(e, f.kind),
     };
     let mut v = V::default();
     let t = f.t();

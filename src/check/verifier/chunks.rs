@@ -5,7 +5,7 @@ use foldhash::fast::RandomState as FastIds;
 use indexmap::IndexMap;
 use serde_json::{Map, Value};
 
-use super::{owner_name, tag, Ev, Life, LIVES};
+use super::{owner_name, Ev, Life, LIVES};
 use crate::agui::EventType;
 use EventType as T;
 
@@ -39,6 +39,11 @@ pub type Fail = (&'static str, String, Option<String>);
 #[derive(Default)]
 pub struct Chunks {
     lanes: IndexMap<Option<String>, OpenChunk, FastIds>,
+}
+
+/// The lane of an event: the subagent it is attributed to (`None`: the parent agent).
+fn lane_of(ev: &Ev<'_>) -> Option<String> {
+    ev.sub.map(str::to_string)
 }
 
 /// Builds a synthetic event with an optional subagent tag.
@@ -95,7 +100,7 @@ impl Chunks {
                     | T::ReasoningEncryptedValue
                     | T::SubagentStarted,
                 ) => {}
-                _ => self.close(&tag(ev), out),
+                _ => self.close(&lane_of(ev), out),
             }
             out.push((event, false));
             return Ok(());
@@ -162,7 +167,7 @@ impl Chunks {
         id: Option<&str>,
         ev: &Ev<'_>,
     ) -> Result<Option<String>, Fail> {
-        let own = tag(ev);
+        let own = lane_of(ev);
         let of_kind = || self.lanes.iter().filter(move |(_, o)| o.kind == kind);
         if let Some(id) = id {
             return match of_kind().find(|(_, o)| o.id == id) {

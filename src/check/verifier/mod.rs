@@ -90,10 +90,13 @@ const LIVES: [Life; 4] = [
 
 /// The index in [`LIVES`] of the item an event of kind `k` opens, continues or closes.
 fn life_of(k: Option<T>) -> Option<usize> {
-    let k = k?;
-    LIVES
-        .iter()
-        .position(|l| [l.start, l.content, l.end].contains(&k))
+    Some(match k? {
+        T::TextMessageStart | T::TextMessageContent | T::TextMessageEnd => 0,
+        T::ToolCallStart | T::ToolCallArgs | T::ToolCallEnd => 1,
+        T::ReasoningMessageStart | T::ReasoningMessageContent | T::ReasoningMessageEnd => 2,
+        T::ReasoningStart | T::ReasoningEnd => 3,
+        _ => return None,
+    })
 }
 
 /// An owner as the client's messages name it: a subagent run id, or the parent agent.
@@ -102,11 +105,6 @@ fn owner_name(o: Option<&str>) -> String {
         Some(s) => s.to_string(),
         None => "(the parent agent)".to_string(),
     }
-}
-
-/// The subagent an event is attributed to (its lane; `None`: the parent agent).
-fn tag(ev: &Ev<'_>) -> Option<String> {
-    ev.s("subagentRunId").map(str::to_string)
 }
 
 /// The client pipeline for one stream: compat → (enforce drop) → transformChunks → verifyEvents.
@@ -148,9 +146,9 @@ impl Client {
         if self.stopped {
             return;
         }
-        let et = e.t();
         if from_chunk {
             if let Some(id) = self.verify.open_already(e) {
+                let et = e.t();
                 ctx.report(
                     "AGX308",
                     vec![id.to_string()],

@@ -4,9 +4,11 @@ use foldhash::fast::RandomState as FastIds;
 use serde_json::Value;
 use std::collections::{HashMap, HashSet};
 
-use super::{owner_name, tag, Ev, LIVES};
+use super::{owner_name, Ev, LIVES};
 use crate::agui::{EventType, Msg};
+use crate::check::ev::Src;
 use crate::check::strict::id_hash as h;
+use crate::json::Field;
 
 /// The owner (subagent run; `None`: the parent agent) of each id of one entity kind, by id
 /// hash, retained for the run after the item closes, as the client keeps them: a reopen or a
@@ -26,8 +28,8 @@ const BUCKET_NOUNS: [&str; 4] = ["message", "tool call", "reasoning message", "a
 
 /// The owner on record for `id`, looked up only for a tagged event (`tag`): an untagged
 /// continuation agrees with any owner, and most continuations are untagged.
-fn tagged<'a>(owners: &'a Owners, id: &str, tag: &Option<String>) -> Option<&'a Option<String>> {
-    tag.as_ref().and_then(|_| owners.get(&h(id)))
+fn tagged<'a>(owners: &'a Owners, id: &str, tag: Option<&str>) -> Option<&'a Option<String>> {
+    tag.and_then(|_| owners.get(&h(id)))
 }
 
 /// Ownership carried over from replayed messages (MESSAGES_SNAPSHOT, the RUN_STARTED
@@ -87,31 +89,31 @@ impl RunState {
     /// the run: a reopen must agree, and an untagged reopen does not hand the id to the parent.
     /// A tool call belongs to its parent message: a tag must agree with the message's owner,
     /// and an untagged call inherits it.
-    fn start(&mut self, life: usize, ev: &Ev<'_>, t: &str, et: Option<String>) -> VResult {
+    fn start(&mut self, life: usize, ev: &Ev<'_>, t: &str, et: Option<&str>) -> VResult {
         let l = &LIVES[life];
-        let id = ev.s(l.id).unwrap_or("").to_string();
-        if self.open[life].contains_key(&id) {
+        let id = ev.s(l.id).unwrap_or("");
+        if self.open[life].contains_key(id) {
             let (noun, end) = (l.noun, l.end.as_str());
             let msg = format!("Cannot send '{t}' event: A {noun} with ID '{id}' is already in progress. Complete it with '{end}' first.");
-            return err(l.rules[0], msg, vec![id]);
+            return err(l.rules[0], msg, vec![id.to_string()]);
         }
         let parent = ev.s("parentMessageId").filter(|_| l.owners == TOOL_CALL);
         let inherited = parent.and_then(|p| self.owners[MESSAGE].get(&h(p)).cloned());
-        if let (Some(sa), Some(p), Some(po)) = (&et, parent, &inherited) {
-            if po.as_ref() != Some(sa) {
+        if let (Some(sa), Some(p), Some(po)) = (et, parent, &inherited) {
+            if po.as_deref() != Some(sa) {
                 return err(
                     "AGX113",
                     format!(
                         "Cannot send 'TOOL_CALL_START': subagentRunId '{sa}' does not match its parent message '{p}' owner '{}'. A tool call belongs to the message that carries it.",
                         owner_name(po.as_deref())
                     ),
-                    vec![id, p.to_string()],
+                    vec![id.to_string(), p.to_string()],
                 );
             }
         }
-        let existing = self.owners[l.owners].get(&h(&id));
-        Verify::continuation(t, BUCKET_NOUNS[l.owners], &id, &et, existing)?;
-        if let (None, Some(o), Some(po)) = (&et, existing, &inherited) {
+        let existing = self.owners[l.owners].get(&h(id));
+        Verify::continuation(t, BUCKET_NOUNS[l.owners], id, et, existing)?;
+        if let (None, Some(o), Some(po)) = (et, existing, &inherited) {
             if o != po {
                 return err(
                     "AGX113",
@@ -121,22 +123,23 @@ impl RunState {
                         parent.unwrap_or(""),
                         owner_name(po.as_deref())
                     ),
-                    vec![id, parent.unwrap_or("").to_string()],
+                    vec![id.to_string(), parent.unwrap_or("").to_string()],
                 );
             }
         }
         if existing.is_none() {
-            self.owners[l.owners].insert(h(&id), et.or(inherited.flatten()));
+            let owner = et.map(str::to_string).or(inherited.flatten());
+            self.owners[l.owners].insert(h(id), owner);
         }
         self.opened += 1;
-        self.open[life].entry(id).or_insert(self.opened);
+        self.open[life].entry(id.to_string()).or_insert(self.opened);
         Ok(())
     }
 
     /// The content or end of item `life`: an open id (an end closes it before its owner is
     /// checked: a mismatch stops the verification, so the open set is not read again), the
     /// same owner.
-    fn continues(&mut self, life: usize, ev: &Ev<'_>, t: &str, et: Option<String>) -> VResult {
+    fn continues(&mut self, life: usize, ev: &Ev<'_>, t: &str, et: Option<&str>) -> VResult {
         let l = &LIVES[life];
         let end = ev.kind == Some(l.end);
         let id = ev.s(l.id).unwrap_or("");
@@ -155,35 +158,35 @@ impl RunState {
                 format!("Cannot send '{t}' event: No active {noun} found with ID '{id}'. {tail}");
             return err(l.rules[usize::from(end) + 1], msg, vec![id.to_string()]);
         }
-        let owner = tagged(&self.owners[l.owners], id, &et);
-        Verify::continuation(t, BUCKET_NOUNS[l.owners], id, &et, owner)
+        let owner = tagged(&self.owners[l.owners], id, et);
+        Verify::continuation(t, BUCKET_NOUNS[l.owners], id, et, owner)
     }
 
     /// A STEP_STARTED: a name not open already for the same owner.
-    fn step_started(&mut self, ev: &Ev<'_>, et: Option<String>) -> VResult {
-        let name = ev.s("stepName").unwrap_or("").to_string();
-        if self.steps.iter().any(|(n, o)| *n == name && *o == et) {
-            let sub = match &et {
+    fn step_started(&mut self, ev: &Ev<'_>, et: Option<&str>) -> VResult {
+        let name = ev.s("stepName").unwrap_or("");
+        if (self.steps.iter()).any(|(n, o)| n == name && o.as_deref() == et) {
+            let sub = match et {
                 Some(s) => format!(" in subagent '{s}'"),
                 None => String::new(),
             };
             return err(
                 "AGX115",
                 format!("Step \"{name}\" is already active for 'STEP_STARTED'{sub}"),
-                vec![name],
+                vec![name.to_string()],
             );
         }
-        self.steps.push((name, et));
+        self.steps.push((name.to_string(), et.map(str::to_string)));
         Ok(())
     }
 
     /// A STEP_FINISHED: a step open for the same owner.
-    fn step_finished(&mut self, ev: &Ev<'_>, et: Option<String>) -> VResult {
-        let name = ev.s("stepName").unwrap_or("").to_string();
-        if let Some(i) = self.steps.iter().position(|(n, o)| *n == name && *o == et) {
+    fn step_finished(&mut self, ev: &Ev<'_>, et: Option<&str>) -> VResult {
+        let name = ev.s("stepName").unwrap_or("");
+        if let Some(i) = (self.steps.iter()).position(|(n, o)| n == name && o.as_deref() == et) {
             self.steps.remove(i);
-        } else if let Some((_, o)) = self.steps.iter().find(|(n, _)| *n == name) {
-            let who = |o: &Option<String>| match o {
+        } else if let Some((_, o)) = self.steps.iter().find(|(n, _)| n == name) {
+            let who = |o: Option<&str>| match o {
                 Some(s) => format!("subagent '{s}'"),
                 None => "the parent agent".to_string(),
             };
@@ -191,23 +194,23 @@ impl RunState {
                 "AGX116",
                 format!(
                     "Cannot send 'STEP_FINISHED' for step \"{name}\" attributed to {}: that step is open under {}. A step must be finished by whoever started it.",
-                    who(&et),
-                    who(o)
+                    who(et),
+                    who(o.as_deref())
                 ),
-                vec![name],
+                vec![name.to_string()],
             );
         } else {
             return err(
                 "AGX116",
                 format!("Cannot send 'STEP_FINISHED' for step \"{name}\" that was not started"),
-                vec![name],
+                vec![name.to_string()],
             );
         }
         Ok(())
     }
 
     /// A SUBAGENT_STARTED: tagged and named, a new id, a known parent.
-    fn subagent_started(&mut self, ev: &Ev<'_>, et: Option<String>) -> VResult {
+    fn subagent_started(&mut self, ev: &Ev<'_>, et: Option<&str>) -> VResult {
         let Some(id) = et else {
             return err(
                 "AGX120",
@@ -219,21 +222,21 @@ impl RunState {
             return err(
                 "AGX120",
                 "Cannot send 'SUBAGENT_STARTED' without a 'name'.".into(),
-                vec![id],
+                vec![id.to_string()],
             );
         }
-        if self.subagents.contains_key(&id) {
+        if self.subagents.contains_key(id) {
             return err(
                 "AGX120",
                 format!("Cannot send 'SUBAGENT_STARTED': subagent '{id}' is already active. Finish it with 'SUBAGENT_FINISHED' first."),
-                vec![id],
+                vec![id.to_string()],
             );
         }
-        if self.subagents_done.contains(&id) {
+        if self.subagents_done.contains(id) {
             return err(
                 "AGX120",
                 format!("Cannot send 'SUBAGENT_STARTED': subagent '{id}' has already finished in this run. Subagent IDs are per-invocation and cannot be reused."),
-                vec![id],
+                vec![id.to_string()],
             );
         }
         if let Some(p) = ev.s("parentSubagentRunId") {
@@ -241,17 +244,17 @@ impl RunState {
                 return err(
                     "AGX120",
                     format!("Cannot send 'SUBAGENT_STARTED': parentSubagentRunId '{p}' has not been started in this run."),
-                    vec![id, p.to_string()],
+                    vec![id.to_string(), p.to_string()],
                 );
             }
         }
         self.opened += 1;
-        self.subagents.entry(id).or_insert(self.opened);
+        self.subagents.entry(id.to_string()).or_insert(self.opened);
         Ok(())
     }
 
     /// A SUBAGENT_FINISHED or SUBAGENT_ERROR: tagged, of an active sub-agent.
-    fn subagent_ended(&mut self, ev: &Ev<'_>, t: &str, et: Option<String>) -> VResult {
+    fn subagent_ended(&mut self, ev: &Ev<'_>, t: &str, et: Option<&str>) -> VResult {
         let Some(id) = et else {
             return err(
                 "AGX121",
@@ -263,17 +266,17 @@ impl RunState {
             return err(
                 "AGX121",
                 "Cannot send 'SUBAGENT_ERROR' without a 'message'.".into(),
-                vec![id],
+                vec![id.to_string()],
             );
         }
-        if self.subagents.remove(&id).is_none() {
+        if self.subagents.remove(id).is_none() {
             return err(
                 "AGX121",
                 format!("Cannot send '{t}': no active subagent found with ID '{id}'. A 'SUBAGENT_STARTED' event must be sent first."),
-                vec![id],
+                vec![id.to_string()],
             );
         }
-        self.subagents_done.insert(id);
+        self.subagents_done.insert(id.to_string());
         Ok(())
     }
 }
@@ -309,7 +312,12 @@ fn optional_nulls(ev: &Ev<'_>, t: &str) -> VResult {
         Some(EventType::SubagentError) => &["code"],
         _ => &[],
     };
-    for (rule, fields) in [("AGX105", &["subagentRunId"][..]), ("AGX106", null_fields)] {
+    // A string `subagentRunId` is not null; a typed event has no null one either.
+    let sub: &[&str] = match (ev.sub, ev.src) {
+        (None, Src::Json(_)) => &["subagentRunId"],
+        _ => &[],
+    };
+    for (rule, fields) in [("AGX105", sub), ("AGX106", null_fields)] {
         if let Some(f) = fields.iter().find(|f| null(ev.get(f))) {
             return err(
                 rule,
@@ -318,13 +326,14 @@ fn optional_nulls(ev: &Ev<'_>, t: &str) -> VResult {
             );
         }
     }
-    let finished = |k| ev.kind == Some(k);
-    if let Some(o) = ev
-        .get("outcome")
-        .filter(|_| finished(EventType::SubagentFinished))
-    {
-        let ot = o.get("type").and_then(Value::as_str).unwrap_or("undefined");
-        let ids = o.get("interruptIds");
+    // The outcome of an event of kind `k`.
+    let outcome = |k| (ev.kind == Some(k)).then(|| ev.get("outcome")).flatten();
+    if let Some(o) = outcome(EventType::SubagentFinished) {
+        let ot = o
+            .field("type")
+            .and_then(Value::as_str)
+            .unwrap_or("undefined");
+        let ids = o.field("interruptIds");
         let why = if ot != "success" && ot != "suspended" {
             format!("with outcome type '{ot}'. The outcome is either {{ type: \"success\" }} or {{ type: \"suspended\" }}.")
         } else if null(ids) {
@@ -341,14 +350,14 @@ fn optional_nulls(ev: &Ev<'_>, t: &str) -> VResult {
             return err("AGX107", format!("Cannot send '{t}' {why}"), vec![]);
         }
     }
-    let interrupts = ev.get2("outcome", "interrupts").and_then(Value::as_array);
-    let interrupts = interrupts.filter(|_| finished(EventType::RunFinished));
+    let interrupts =
+        outcome(EventType::RunFinished).and_then(|o| o.field("interrupts")?.as_array());
     if let Some(i) = interrupts
         .into_iter()
         .flatten()
-        .find(|i| null(i.get("subagentRunId")))
+        .find(|i| null(i.field("subagentRunId")))
     {
-        let id = i.get("id").and_then(Value::as_str).unwrap_or("");
+        let id = i.field("id").and_then(Value::as_str).unwrap_or("");
         return err(
             "AGX108",
             format!("Cannot send 'RUN_FINISHED' with an interrupt (id '{id}') carrying 'subagentRunId: null'. {OMIT}"),
@@ -398,26 +407,32 @@ impl Verify {
 
     /// Rule 24: a tagged event must agree with the owner on record for its item (`owner`;
     /// `None` when nothing is on record). An untagged event always agrees.
+    #[inline]
     fn continuation(
         t: &str,
         what: &str,
         id: &str,
-        ev_tag: &Option<String>,
+        ev_tag: Option<&str>,
         owner: Option<&Option<String>>,
     ) -> VResult {
-        if let (Some(s), Some(o)) = (ev_tag, owner) {
-            if Some(s) != o.as_ref() {
-                return err(
-                    "AGX124",
-                    format!(
-                        "Cannot send '{t}': subagentRunId '{s}' does not match the {what} '{id}' opener's subagent '{}'.",
-                        owner_name(o.as_deref())
-                    ),
-                    vec![id.to_string(), s.clone()],
-                );
+        match (ev_tag, owner) {
+            (Some(s), Some(o)) if Some(s) != o.as_deref() => {
+                Self::not_the_opener(t, what, id, s, o)
             }
+            _ => Ok(()),
         }
-        Ok(())
+    }
+
+    #[cold]
+    fn not_the_opener(t: &str, what: &str, id: &str, s: &str, o: &Option<String>) -> VResult {
+        err(
+            "AGX124",
+            format!(
+                "Cannot send '{t}': subagentRunId '{s}' does not match the {what} '{id}' opener's subagent '{}'.",
+                owner_name(o.as_deref())
+            ),
+            vec![id.to_string(), s.to_string()],
+        )
     }
 
     /// Rules 1–4: nothing after a run errored or finished but a new run, a run first, and
@@ -461,7 +476,7 @@ impl Verify {
         let t = ev.t();
         self.run_order(ev, t)?;
         optional_nulls(ev, t)?;
-        let et = tag(ev);
+        let et = ev.sub;
         let id_of = |k: &str| ev.s(k).unwrap_or("").to_string();
         let r = &mut self.run;
         if let Some(life) = super::life_of(ev.kind) {
@@ -496,7 +511,7 @@ impl Verify {
                 // The result mints the tool message: its owner is the result's tag, the newest
                 // mint winning.
                 if let Some(mid) = ev.s("messageId") {
-                    r.owners[MESSAGE].insert(h(mid), et);
+                    r.owners[MESSAGE].insert(h(mid), et.map(str::to_string));
                 }
             }
             Some(EventType::StepStarted) => r.step_started(ev, et)?,
@@ -514,20 +529,20 @@ impl Verify {
                     ),
                     _ => (r.owners[REASONING].get(&h(id)), "reasoning message"),
                 };
-                Self::continuation(t, what, id, &et, owner)?;
+                Self::continuation(t, what, id, et, owner)?;
             }
             Some(EventType::ActivitySnapshot) => {
                 // Only a replacing snapshot (`replace` absent or true) re-owns a known activity.
                 let id = id_of("messageId");
                 let keeps = ev.get("replace").and_then(Value::as_bool) == Some(false);
                 if r.owners[ACTIVITY].get(&h(&id)).is_none() || !keeps {
-                    r.owners[ACTIVITY].insert(h(&id), et);
+                    r.owners[ACTIVITY].insert(h(&id), et.map(str::to_string));
                 }
             }
             Some(EventType::ActivityDelta) => {
                 let id = ev.s("messageId").unwrap_or("");
-                let owner = tagged(&r.owners[ACTIVITY], id, &et);
-                Self::continuation(t, BUCKET_NOUNS[ACTIVITY], id, &et, owner)?;
+                let owner = tagged(&r.owners[ACTIVITY], id, et);
+                Self::continuation(t, BUCKET_NOUNS[ACTIVITY], id, et, owner)?;
             }
             Some(EventType::SubagentStarted) => r.subagent_started(ev, et)?,
             Some(EventType::SubagentFinished) | Some(EventType::SubagentError) => {

@@ -7,6 +7,7 @@ use std::borrow::Cow;
 
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::Value;
+use crate::json::Field;
 
 use super::Role;
 
@@ -133,7 +134,7 @@ impl<'a> Msg<'a> {
     pub fn id(self) -> Option<&'a str> {
         match self {
             Msg::Item(m) => Some(&m.id),
-            Msg::Json(v) => v.get("id")?.as_str(),
+            Msg::Json(v) => v.field_str("id"),
         }
     }
 
@@ -141,7 +142,7 @@ impl<'a> Msg<'a> {
     pub fn role(self) -> Option<&'a str> {
         match self {
             Msg::Item(m) => Some(m.role.as_str()),
-            Msg::Json(v) => v.get("role")?.as_str(),
+            Msg::Json(v) => v.field_str("role"),
         }
     }
 
@@ -149,9 +150,9 @@ impl<'a> Msg<'a> {
     pub fn call_ids(self) -> impl Iterator<Item = &'a str> {
         let (typed, json) = match self {
             Msg::Item(m) => (&m.tool_calls[..], None),
-            Msg::Json(v) => (&[][..], v.get("toolCalls").and_then(Value::as_array)),
+            Msg::Json(v) => (&[][..], v.field("toolCalls").and_then(Value::as_array)),
         };
-        let json = json.into_iter().flatten().filter_map(|c| c.get("id")?.as_str());
+        let json = json.into_iter().flatten().filter_map(|c| c.field_str("id"));
         typed.iter().map(|c| c.id.as_str()).chain(json)
     }
 
@@ -160,7 +161,7 @@ impl<'a> Msg<'a> {
     pub fn extra(self, key: &str) -> Option<&'a Value> {
         match self {
             Msg::Item(_) => None,
-            Msg::Json(v) => v.get(key),
+            Msg::Json(v) => v.field(key),
         }
     }
 }
