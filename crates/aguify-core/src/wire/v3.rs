@@ -387,7 +387,7 @@ impl<'de> Shape<'de> for Line<'de> {
                     let Some(method) = method.as_deref() else {
                         return Err(A::Error::custom("params before method"));
                     };
-                    (ev.params, entries) = params_of(method, &mut m)?;
+                    entries = params_of(method, &mut m, &mut ev.params)?;
                     params = true;
                 }
                 "type" | "seq" | "method" | "params" => {
@@ -406,18 +406,19 @@ impl<'de> Shape<'de> for Line<'de> {
     }
 }
 
-/// The `params` of an event of `method`, next in `m` (a root state's data: `Unread`, and its
-/// entries, read into the state once the line is read).
+/// The `params` of an event of `method`, next in `m`, written to `out` in place (a root
+/// state's data: `Unread`, and its entries returned, read into the state once the line is
+/// read).
 fn params_of<'de, A: MapAccess<'de>>(
     method: &str,
     m: &mut A,
-) -> Result<(Params, Option<state::Entries<'de>>), A::Error> {
+    out: &mut Params,
+) -> Result<Option<state::Entries<'de>>, A::Error> {
     let not_read = || A::Error::custom("data not read typed");
     if method == "values" {
         let mut entries = None;
-        let params = m
-            .next_value::<ParamsWire<Lenient<state::Entries<'de>>>>()?
-            .into_params(|data, _, root| match data {
+        m.next_value::<ParamsWire<Lenient<state::Entries<'de>>>>()?
+            .into_params(out, |data, _, root| match data {
                 // A subgraph's state is not the graph's.
                 Some(_) if !root => Ok(Data::Unread),
                 Some(Lenient(e)) => {
@@ -426,19 +427,19 @@ fn params_of<'de, A: MapAccess<'de>>(
                 }
                 None => Ok(Data::Value(Value::Null)),
             })?;
-        return Ok((params, entries));
+        return Ok(entries);
     }
-    let params = match method {
+    match method {
         "messages" => m
             .next_value::<ParamsWire<Object<Box<MessageWire<'de>>, true>>>()?
-            .into_params(|data, _, _| match data {
+            .into_params(out, |data, _, _| match data {
                 Some(Object(Ok(p))) => message(p).ok_or_else(not_read),
                 Some(Object(Err(_))) => Err(not_read()),
                 None => Ok(Data::Value(Value::Null)),
             }),
         "tasks" => m
             .next_value::<ParamsWire<Object<Tasks>>>()?
-            .into_params(|data, _, _| {
+            .into_params(out, |data, _, _| {
                 let t = data.and_then(|t| t.0.ok()).unwrap_or_default();
                 Ok(Data::Tasks {
                     interrupts: t.interrupts.0,
@@ -448,17 +449,17 @@ fn params_of<'de, A: MapAccess<'de>>(
             }),
         "lifecycle" => m
             .next_value::<ParamsWire<Object<Box<Lifecycle>>>>()?
-            .into_params(|data, _, _| match data {
+            .into_params(out, |data, _, _| match data {
                 Some(Object(Ok(l))) => Ok(Data::Lifecycle(l)),
                 Some(Object(Err(_))) => Err(not_read()),
                 None => Ok(Data::Value(Value::Null)),
             }),
         "checkpoints" => m
             .next_value::<ParamsWire<IgnoredAny>>()?
-            .into_params(|_, _, _| Ok(Data::Unread)),
+            .into_params(out, |_, _, _| Ok(Data::Unread)),
         "updates" => m
             .next_value::<ParamsWire<Object<UpdateWire>>>()?
-            .into_params(|data, node, _| {
+            .into_params(out, |data, node, _| {
                 let Some(Object(update)) = data else {
                     return Ok(Data::Value(Value::Null));
                 };
@@ -471,16 +472,16 @@ fn params_of<'de, A: MapAccess<'de>>(
             }),
         c if c == "custom" || c.starts_with("custom:") => m
             .next_value::<ParamsWire<&'de RawValue>>()?
-            .into_params(|raw, _, _| {
+            .into_params(out, |raw, _, _| {
                 Ok(raw.map_or(Data::Value(Value::Null), |raw| {
                     Data::Payload(crate::payload::Payload::from_json(raw.get()))
                 }))
             }),
         _ => m
             .next_value::<ParamsWire<Value>>()?
-            .into_params(|data, _, _| Ok(Data::Value(data.unwrap_or_default()))),
-    };
-    Ok((params?, None))
+            .into_params(out, |data, _, _| Ok(Data::Value(data.unwrap_or_default()))),
+    }?;
+    Ok(None)
 }
 
 #[derive(Default, Deserialize)]
@@ -509,20 +510,22 @@ struct ParamsWire<D> {
 
 impl<D> ParamsWire<D> {
     /// The params, of `data` made by `read` (given whether the event is in the root
-    /// namespace).
+    /// namespace), written to `out` (in place: not moved through the returns).
     fn into_params<E>(
         self,
+        out: &mut Params,
         read: impl FnOnce(Option<D>, Option<&Value>, bool) -> Result<Data, E>,
-    ) -> Result<Params, E> {
+    ) -> Result<(), E> {
         let key = namespace_key(self.namespace.0.as_ref());
-        Ok(Params::Object {
+        *out = Params::Object {
             data: read(self.data.0, self.node.0.as_ref(), key.is_empty())?,
             namespace: self.namespace.0,
             key,
             timestamp: self.timestamp.0,
             node: self.node.0,
             interrupts: self.interrupts.0,
-        })
+        };
+        Ok(())
     }
 }
 
