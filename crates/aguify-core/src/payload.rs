@@ -159,7 +159,8 @@ struct Seen {
 impl Seen {
     /// Whether `hash` is new (it is seen now).
     fn insert(&mut self, hash: u64) -> bool {
-        if self.few[..self.n.min(16)].contains(&hash) || self.many.contains(&hash) {
+        // The set is hashed (SipHash) only once it holds keys.
+        if self.few[..self.n.min(16)].contains(&hash) || (self.n > 16 && self.many.contains(&hash)) {
             return false;
         }
         match self.few.get_mut(self.n) {
