@@ -163,6 +163,16 @@ impl Nest {
         }
     }
 
+    /// Whether a call a model message made has no result yet.
+    pub fn waits(&self) -> bool {
+        self.made.iter().any(|m| !m.answered)
+    }
+
+    /// Whether call `id` was made by a model message and has no result yet.
+    pub fn waits_for(&self, id: &str) -> bool {
+        self.made.iter().any(|m| m.id == id && !m.answered)
+    }
+
     /// A graph started in namespace `key` without naming the call that invoked it (v3
     /// Python, a tool node's task): the call it serves, `(id, tool name)` — the first call
     /// without a sub-agent of the last message in the enclosing namespace.
