@@ -61,6 +61,7 @@ fn agui_0_differs_from_1_0_only_where_0_0_rejects_1_0() {
                 "b_react_text_and_tool",
                 "d_hitl",
                 "a_plain_chat",
+                "o_frontend_tool",
             ]
             .iter()
             .any(|n| c.name.ends_with(n))

@@ -204,7 +204,7 @@ pub(super) fn keep_sent_results(messages: &mut Vec<Value>, sent: Vec<Value>) {
 }
 
 /// The calls (`toolCalls`) of an AG-UI message.
-fn calls_of(m: &Value) -> impl Iterator<Item = &Value> {
+pub(super) fn calls_of(m: &Value) -> impl Iterator<Item = &Value> {
     m.get("toolCalls")
         .and_then(Value::as_array)
         .into_iter()
