@@ -437,6 +437,19 @@ impl ToolContent {
             ToolContent::Parts(_) => None,
         }
     }
+
+    /// What a reader is shown: the text, or the parts' texts with `[image]` (`[audio]`, …)
+    /// for each media part.
+    pub fn shown(&self) -> String {
+        let part = |p: &Value| match p.get("text").and_then(Value::as_str) {
+            Some(t) => t.to_string(),
+            None => format!("[{}]", p.get("type").and_then(Value::as_str).unwrap_or("part")),
+        };
+        match self {
+            ToolContent::Text(s) => s.clone(),
+            ToolContent::Parts(parts) => parts.iter().map(part).collect(),
+        }
+    }
 }
 
 /// A `REASONING_ENCRYPTED_VALUE`'s `subtype`.

@@ -16,7 +16,35 @@
 
 use serde_json::Value;
 
-use crate::agui::{Event, EventType};
+use crate::agui::{Event, EventType, ToolContent};
+
+/// `ev` with its tool messages' content parts as text (0.0.x tool messages hold text only):
+/// the text of the text parts, or the parts as JSON when there is none.
+pub(super) fn text_content(mut ev: Event) -> Event {
+    let text = |parts: &[Value]| {
+        let t: String = parts.iter().filter_map(|p| p.get("text")?.as_str()).collect();
+        match t.is_empty() {
+            true => Value::Array(parts.to_vec()).to_string(),
+            false => t,
+        }
+    };
+    match &mut ev {
+        Event::ToolCallResult { content, .. } => {
+            if let ToolContent::Parts(parts) = content {
+                *content = ToolContent::Text(text(parts));
+            }
+        }
+        Event::MessagesSnapshot { messages, .. } => {
+            for m in messages.iter_mut().filter(|m| m["role"] == "tool") {
+                if let Some(Value::Array(parts)) = m.get("content") {
+                    m["content"] = Value::String(text(parts));
+                }
+            }
+        }
+        _ => {}
+    }
+    ev
+}
 
 /// `ev` as the 0.x client reads it (`None`: it has no such event). No 0.0.x schema knows
 /// sub-agents: SUBAGENT_* are dropped and `subagentRunId` is left out; the sub-agent's

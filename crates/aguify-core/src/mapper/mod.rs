@@ -295,6 +295,10 @@ impl Mapper {
             true => self.subagents.attribute(ev),
             false => ev,
         };
+        let ev = match self.opts.compat == Compat::Thinking || self.opts.target == Target::Agui0 {
+            true => compat::text_content(ev),
+            false => ev,
+        };
         match self.opts.compat {
             Compat::Thinking => out.extend(compat::thinking(ev)),
             Compat::None => out.push(ev),

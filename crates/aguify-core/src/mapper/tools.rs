@@ -202,11 +202,15 @@ impl Mapper {
             // A run of thousands of results between two lists stays small: the oldest go.
             sent.remove(0);
         }
+        let content = match lc::tool_content(&r.content) {
+            Value::Array(parts) => ToolContent::Parts(parts),
+            _ => ToolContent::Text(text),
+        };
         sent.push(json!({
-            "id": message_id, "role": "tool", "toolCallId": call_id, "content": text,
+            "id": message_id, "role": "tool", "toolCallId": call_id, "content": content,
         }));
         self.close_narration_for_tdesign(out);
-        let (tool_call_id, content, role) = (call_id, ToolContent::Text(text), Role::Tool);
+        let (tool_call_id, role) = (call_id, Role::Tool);
         let metadata = (r.error).then(|| ResultStatus {
             status: "error".into(),
         });
