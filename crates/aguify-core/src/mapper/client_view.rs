@@ -17,12 +17,15 @@ use crate::json::Field;
 use foldhash::fast::RandomState as FastIds;
 use serde_json::Value;
 
-/// Message ids held, bounded ([`crate::recent::Recent`]).
-type Shown = crate::recent::Recent<String, (), { 1 << 14 }, FastIds>;
+/// Message ids held, bounded ([`crate::recent::Recent`]), each with its place: a number that
+/// grows in the client's order.
+type Shown = crate::recent::Recent<String, u64, { 1 << 14 }, FastIds>;
 
 #[derive(Default)]
 pub(super) struct ClientView {
     shown: Shown,
+    /// The next place ([`Shown`]).
+    next: u64,
     /// The id each model run's streamed message has in the client, by the run's id
     /// ([`model_run`]), for the latest messages.
     streamed: crate::recent::Recent<String, String, 256, FastIds>,
@@ -98,14 +101,39 @@ impl ClientView {
 
     fn hold(&mut self, id: &str) {
         if self.shown.get(id).is_none() {
-            self.shown.insert(id.to_string(), ());
+            self.place(id);
         }
+    }
+
+    /// `id` is the client's last message.
+    fn place(&mut self, id: &str) {
+        self.next += 1;
+        self.shown.insert(id.to_string(), self.next);
     }
 
     fn hold_list(&mut self, list: &[Value]) {
         for id in list.iter().filter_map(|m| m.field_str("id")) {
             self.hold(id);
         }
+    }
+
+    /// How many of a snapshot's messages the client can take as they are: the longest start
+    /// of `list` in which the messages it holds come in its order and before any it does not
+    /// (it never reorders what it holds, and appends what it never held). Tool messages are
+    /// not counted: the client puts a result after the message holding its call.
+    pub(super) fn in_order(&self, list: &[Value]) -> usize {
+        let (mut last, mut new) = (0, false);
+        for (i, m) in list.iter().enumerate() {
+            if m.field_str("role") == Some("tool") {
+                continue;
+            }
+            match m.field_str("id").and_then(|id| self.shown.get(id)) {
+                Some(&at) if new || at < last => return i,
+                Some(&at) => last = at,
+                None => new = true,
+            }
+        }
+        list.len()
     }
 
     /// The client's list after `ev`.
@@ -119,7 +147,12 @@ impl ClientView {
                     self.hold_list(list);
                 }
             }
-            Event::MessagesSnapshot { messages, .. } => self.hold_list(messages),
+            // The client's list is the snapshot's, in its order ([`ClientView::in_order`]).
+            Event::MessagesSnapshot { messages, .. } => {
+                for id in messages.iter().filter_map(|m| m.field_str("id")) {
+                    self.place(id);
+                }
+            }
             Event::TextMessageStart { message_id, .. } => {
                 self.run_streamed = true;
                 self.hold_streamed(message_id);
@@ -503,5 +536,32 @@ mod tests {
         ] {
             assert_eq!(model_run(id), None, "{id}");
         }
+    }
+
+    /// A snapshot the client can take as it is, whole; one that puts what the client holds
+    /// after what it never held, or in another order, up to there (tool messages go where
+    /// their call is, whatever their place).
+    #[test]
+    fn the_start_of_a_snapshot_the_client_takes_as_it_is() {
+        let list = |ids: &[&str]| -> Vec<Value> {
+            (ids.iter()).map(|i| json!({"id": i, "role": "assistant", "content": "x"})).collect()
+        };
+        let mut v = ClientView::default();
+        v.saw(&Event::MessagesSnapshot {
+            timestamp: None,
+            messages: list(&["h0", "a0", "h1"]),
+        });
+        assert_eq!(v.in_order(&list(&["h0", "h1", "new"])), 3);
+        assert_eq!(v.in_order(&list(&["summary", "h1", "a1"])), 1);
+        assert_eq!(v.in_order(&list(&["h1", "h0"])), 1);
+        let mut tool_first = list(&["h1", "h0"]);
+        tool_first[0]["role"] = json!("tool");
+        assert_eq!(v.in_order(&tool_first), 2);
+        // After a snapshot, its order is the client's.
+        v.saw(&Event::MessagesSnapshot {
+            timestamp: None,
+            messages: list(&["h1", "h0"]),
+        });
+        assert_eq!(v.in_order(&list(&["h1", "h0"])), 2);
     }
 }

@@ -109,6 +109,13 @@ impl Mapper {
         if self.run.is_some() {
             self.calls_shown(&messages);
         }
+        // A list that reorders what the client holds (a history replaced by a summary) goes
+        // as the start the client takes as it is first: what it drops then comes back after.
+        let keep = self.client.in_order(&messages);
+        if keep < messages.len() {
+            let messages = messages[..keep].to_vec();
+            self.push(Event::MessagesSnapshot { timestamp: None, messages }, out);
+        }
         self.push(
             Event::MessagesSnapshot {
                 timestamp: None,
