@@ -23,6 +23,7 @@ import {
   END,
   MemorySaver,
   MessagesAnnotation,
+  REMOVE_ALL_MESSAGES,
   START,
   Send,
   StateGraph,
@@ -751,6 +752,47 @@ const removeMessagesInput = (name) => ({
   ],
 });
 
+// `plan` fans out with Send to two `approve` tasks that interrupt in the same step; the resume
+// answers both by interrupt id, then `summary` answers.
+function parallelInterruptsGraph() {
+  const model = new ScriptedChatModel([textTurn("Widgets approved, gadgets rejected.")]);
+  const State = Annotation.Root({
+    ...MessagesAnnotation.spec,
+    topics: Annotation(),
+    drafts: Annotation({ reducer: (a, b) => a.concat(b), default: () => [] }),
+  });
+  return new StateGraph(State)
+    .addNode("plan", () => ({ topics: ["widgets", "gadgets"] }))
+    .addNode("approve", ({ topic }) => {
+      const answer = interrupt({ type: "approval", message: `Approve buying ${topic}?`, item: topic });
+      return { drafts: [`${topic}: ${answer?.approved ? "yes" : "no"}`] };
+    })
+    .addNode("summary", async (state) => ({ messages: [await model.invoke(state.messages)] }))
+    .addEdge(START, "plan")
+    .addConditionalEdges("plan", (state) => state.topics.map((topic) => new Send("approve", { topic })), ["approve"])
+    .addEdge("approve", "summary")
+    .addEdge("summary", END)
+    .compile({ checkpointer: new MemorySaver() });
+}
+
+// `compact` replaces the whole history (RemoveMessage(REMOVE_ALL_MESSAGES)) with a summary, then `chat` answers.
+function removeAllGraph() {
+  const model = new ScriptedChatModel([textTurn("You asked about Paris and Rome.")]);
+  return new StateGraph(MessagesAnnotation)
+    .addNode("compact", (state) => ({
+      messages: [
+        new RemoveMessage({ id: REMOVE_ALL_MESSAGES }),
+        new AIMessage({ content: "Summary: capitals of France and Italy.", id: "ai-summary" }),
+        state.messages.at(-1),
+      ],
+    }))
+    .addNode("chat", async (state) => ({ messages: [await model.invoke(state.messages)] }))
+    .addEdge(START, "compact")
+    .addEdge("compact", "chat")
+    .addEdge("chat", END)
+    .compile({ checkpointer: new MemorySaver() });
+}
+
 // A node calls model.withStructuredOutput (tool calling); the node writes the parsed result itself.
 function structuredModelGraph() {
   const model = new ScriptedChatModel([toolCallsTurn([["Weather", { city: "Paris", summary: "Sunny, 22°C" }, "call_structured_1"]])]);
@@ -989,6 +1031,11 @@ function sweepScenarios() {
       () => chatGraph(new ScriptedChatModel([toolCallsTurn([["show_booking_form", { hotel: "Le Meurice" }, "call_form_1"]], { leadText: "Please confirm." })])),
       one("o_frontend_tool", "Book Le Meurice"),
     ),
+    S("o_parallel_interrupts", parallelInterruptsGraph, [
+      { suffix: "__1_interrupt", input: human("Buy widgets and gadgets", "o_parallel_interrupts") },
+      { suffix: "__2_resume", input: resumeAll([{ approved: true }, { approved: false }]) },
+    ]),
+    S("o_remove_all", removeAllGraph, [{ suffix: "", input: removeMessagesInput("o_remove_all") }]),
     S("o_structured_model", structuredModelGraph, one("o_structured_model", "Weather in Paris?")),
   ];
 }
@@ -1065,7 +1112,7 @@ function pendingScenarios() {
 //                                  subgraphs: true, encoding: "text/event-stream"})
 const SSE_CAPTURES = {
   "js-v3-events": ["a_plain_chat", "b_react_one_tool", "e_error_tool_raises"],
-  "js-stream-modes": ["b_react_one_tool", "f_subgraph", "e_error_tool_raises"],
+  "js-stream-modes": ["b_react_one_tool", "f_subgraph", "e_error_tool_raises", "o_subgraph_agent"],
 };
 
 // --- recording -----------------------------------------------------------------------------------

@@ -634,6 +634,57 @@ def structured_model_graph():
     return g.compile(checkpointer=InMemorySaver())
 
 
+def parallel_interrupts_graph():
+    """`plan` fans out with Send to two `approve` tasks, each raising interrupt() in the same
+    step; the resume answers both by interrupt id, then `summary` answers."""
+    from langgraph.types import Send
+
+    model = fm.ScriptedChatModel(turns=[fm.text_turn("Widgets approved, gadgets rejected.")])
+
+    def plan(state: FanState):
+        return {"topics": ["widgets", "gadgets"]}
+
+    def approve(arg: dict[str, Any]):
+        answer = interrupt({"type": "approval", "message": f"Approve buying {arg['topic']}?", "item": arg["topic"]})
+        return {"drafts": [f"{arg['topic']}: {'yes' if answer.get('approved') else 'no'}"]}
+
+    async def summary(state: FanState):
+        return {"messages": [await model.ainvoke(state["messages"])]}
+
+    g = StateGraph(FanState)
+    g.add_node("plan", plan)
+    g.add_node("approve", approve)
+    g.add_node("summary", summary)
+    g.add_edge(START, "plan")
+    g.add_conditional_edges("plan", lambda s: [Send("approve", {"topic": t}) for t in s["topics"]], ["approve"])
+    g.add_edge("approve", "summary")
+    g.add_edge("summary", END)
+    return g.compile(checkpointer=InMemorySaver())
+
+
+def remove_all_graph():
+    """`compact` replaces the whole history (RemoveMessage(REMOVE_ALL_MESSAGES)) with a summary
+    AIMessage, then `chat` answers."""
+    from langchain_core.messages import RemoveMessage
+    from langgraph.graph.message import REMOVE_ALL_MESSAGES
+
+    model = fm.ScriptedChatModel(turns=[fm.text_turn("You asked about Paris and Rome.")])
+
+    def compact(state: MessagesState):
+        summary = AIMessage(content="Summary: capitals of France and Italy.", id="ai-summary")
+        return {"messages": [RemoveMessage(id=REMOVE_ALL_MESSAGES), summary, state["messages"][-1]]}
+
+    async def chat(state: MessagesState):
+        return {"messages": [await model.ainvoke(state["messages"])]}
+
+    g = StateGraph(MessagesState)
+    g.add_node("compact", compact)
+    g.add_node("chat", chat)
+    g.add_edge(START, "compact")
+    g.add_edge("compact", "chat")
+    g.add_edge("chat", END)
+    return g.compile(checkpointer=InMemorySaver())
+
 def resume_all(answers: list[Any]):
     """Resume input answering every pending interrupt by its id (in the order the state lists them)."""
 
@@ -969,6 +1020,21 @@ def sweep_scenarios() -> list[Scenario]:
             lambda: chat_graph(fm.ScriptedChatModel(turns=[fm.tool_calls_turn([("show_booking_form", {"hotel": "Le Meurice"}, "call_form_1")], lead_text="Please confirm.")])),
             one("o_frontend_tool", "Book Le Meurice"),
             note="the model calls a tool no node runs (a front-end tool): the run ends with the call unanswered",
+        ),
+        S(
+            "o_parallel_interrupts",
+            parallel_interrupts_graph,
+            [
+                Run("__1_interrupt", human("Buy widgets and gadgets", "o_parallel_interrupts")),
+                Run("__2_resume", resume_all([{"approved": True}, {"approved": False}])),
+            ],
+            note="two Send tasks interrupt in one step; the resume answers both by interrupt id",
+        ),
+        S(
+            "o_remove_all",
+            remove_all_graph,
+            [Run("", remove_messages_input("o_remove_all"))],
+            note="RemoveMessage(REMOVE_ALL_MESSAGES): the history replaced by a summary",
         ),
         S("o_structured_model", structured_model_graph, one("o_structured_model", "Weather in Paris?"), note="with_structured_output (tool calling) inside a node"),
     ]
