@@ -119,17 +119,17 @@ impl ClientView {
 
     /// How many of a snapshot's messages the client can take as they are: the longest start
     /// of `list` in which the messages it holds come in its order and before any it does not
-    /// (it never reorders what it holds, and appends what it never held). Tool messages are
-    /// not counted: the client puts a result after the message holding its call.
+    /// (it never reorders what it holds, and appends what it never held). A held tool
+    /// message's place is not compared: the client put the result after the message holding
+    /// its call.
     pub(super) fn in_order(&self, list: &[Value]) -> usize {
         let (mut last, mut new) = (0, false);
         for (i, m) in list.iter().enumerate() {
-            if m.field_str("role") == Some("tool") {
-                continue;
-            }
+            let tool = m.field_str("role") == Some("tool");
             match m.field_str("id").and_then(|id| self.shown.get(id)) {
-                Some(&at) if new || at < last => return i,
-                Some(&at) => last = at,
+                Some(&at) if new || (at < last && !tool) => return i,
+                Some(&at) if !tool => last = at,
+                Some(_) => {}
                 None => new = true,
             }
         }
@@ -557,6 +557,10 @@ mod tests {
         let mut tool_first = list(&["h1", "h0"]);
         tool_first[0]["role"] = json!("tool");
         assert_eq!(v.in_order(&tool_first), 2);
+        // A held result after a message the client never held stays where the client has it.
+        let mut after_new = list(&["new", "h0"]);
+        after_new[1]["role"] = json!("tool");
+        assert_eq!(v.in_order(&after_new), 1);
         // After a snapshot, its order is the client's.
         v.saw(&Event::MessagesSnapshot {
             timestamp: None,

@@ -193,10 +193,10 @@ pub(super) mod tests {
             .find(|e| e["toolCallId"] == "c2")
             .map(|e| e["metadata"].clone());
         assert_eq!(error, Some(json!({"status":"error"})));
-        // The list last; first its start up to the first AI message the client holds
-        // (streamed as text) after ones it never held (ClientView::in_order).
+        // The list last; first its start up to the first message the client holds (t1, a
+        // result it was sent) after ones it never held (ClientView::in_order).
         let snaps = of_type(&events, "MESSAGES_SNAPSHOT");
-        let held_at = agui.iter().position(|m| m["id"] == "d5").expect("d5");
+        let held_at = agui.iter().position(|m| m["id"] == "t1").expect("t1");
         assert_eq!(snaps.len(), 2);
         assert_eq!(snaps[0]["messages"], json!(agui[..held_at]));
         assert_eq!(snaps[1]["messages"], Value::Array(agui));
