@@ -163,9 +163,9 @@ impl Nest {
         }
     }
 
-    /// Whether a call a model message made has no result yet.
-    pub fn waits(&self) -> bool {
-        self.made.iter().any(|m| !m.answered)
+    /// The ids of the calls model messages made that have no result yet.
+    pub fn waiting(&self) -> impl Iterator<Item = &str> {
+        self.made.iter().filter(|m| !m.answered).map(|m| m.id.as_str())
     }
 
     /// Whether call `id` was made by a model message and has no result yet.

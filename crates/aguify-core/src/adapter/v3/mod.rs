@@ -244,12 +244,12 @@ impl V3Adapter {
         }
     }
 
-    /// The results a subgraph's state gives (`record`: its event, read whole only then) of
-    /// calls the run's models made that nothing answered yet: Python v3 has no `tools` events
-    /// inside a subgraph, and its tool messages reach the root state only when the subgraph
-    /// ends (never when it fails).
+    /// The results a subgraph's state gives (`record`: its event, read whole only when its
+    /// text names such a call) of calls the run's models made that nothing answered yet:
+    /// Python v3 has no `tools` events inside a subgraph, and its tool messages reach the
+    /// root state only when the subgraph ends (never when it fails).
     fn subgraph_results(&mut self, record: &Record, out: &mut Vec<ModelEvent>) -> bool {
-        if !self.nest.waits() {
+        if !self.nest.waiting().any(|id| record.text.contains(id)) {
             return false;
         }
         let v = record.value();
