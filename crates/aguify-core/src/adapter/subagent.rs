@@ -163,9 +163,10 @@ impl Nest {
         }
     }
 
-    /// The ids of the calls model messages made that have no result yet.
-    pub fn waiting(&self) -> impl Iterator<Item = &str> {
-        self.made.iter().filter(|m| !m.answered).map(|m| m.id.as_str())
+    /// The ids of the calls model messages made in namespace `ns` that have no result yet.
+    pub fn waiting<'a>(&'a self, ns: &'a str) -> impl Iterator<Item = &'a str> {
+        let open = move |m: &&Made| !m.answered && m.ns == ns;
+        self.made.iter().filter(open).map(|m| m.id.as_str())
     }
 
     /// Whether call `id` was made by a model message and has no result yet.

@@ -209,7 +209,7 @@ impl V3Adapter {
         out: &mut Vec<ModelEvent>,
     ) -> Disposition {
         if !ns.is_empty() {
-            return match self.subgraph_results(record, out) {
+            return match self.subgraph_results(ns, record, out) {
                 true => Disposition::Mapped,
                 false => Disposition::Ignored("subgraph values (not the graph's state)"),
             };
@@ -244,12 +244,13 @@ impl V3Adapter {
         }
     }
 
-    /// The results a subgraph's state gives (`record`: its event, read whole only when its
-    /// text names such a call) of calls the run's models made that nothing answered yet:
+    /// The results a subgraph's state (in namespace `ns`) gives of calls models made there
+    /// that nothing answered yet (`record`: its event, read whole only when its text names
+    /// such a call):
     /// Python v3 has no `tools` events inside a subgraph, and its tool messages reach the
     /// root state only when the subgraph ends (never when it fails).
-    fn subgraph_results(&mut self, record: &Record, out: &mut Vec<ModelEvent>) -> bool {
-        if !self.nest.waiting().any(|id| record.text.contains(id)) {
+    fn subgraph_results(&mut self, ns: &str, record: &Record, out: &mut Vec<ModelEvent>) -> bool {
+        if !self.nest.waiting(ns).any(|id| record.text.contains(id)) {
             return false;
         }
         let v = record.value();
