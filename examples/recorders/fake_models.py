@@ -450,3 +450,21 @@ def pieces_turn(pieces: list[str]) -> list[Any]:
     chunks: list[Any] = [{"content": p} for p in pieces]
     chunks.append(final({**OPENAI_META, "finish_reason": "stop"}, usage(12, 9)))
     return chunks
+
+
+def v1_reasoning_tool_turn(reasoning: str, text: str, call: tuple[str, dict[str, Any], str]) -> list[Any]:
+    """output_version v1 standard blocks: reasoning (index 0), text (1), then a `tool_call_chunk`
+    block (2) with the matching `tool_call_chunks` entry."""
+    meta = {"model_provider": "openai", "output_version": "v1"}
+    name, args, call_id = call
+    chunks: list[Any] = [{"content": [{"type": "reasoning", "reasoning": w, "index": 0}], "response_metadata": meta} for w in words(reasoning)]
+    chunks += [{"content": [{"type": "text", "text": w, "index": 1}], "response_metadata": meta} for w in words(text)]
+    for k, frag in enumerate([""] + split_args(args)):
+        head = {"name": name, "id": call_id} if k == 0 else {"name": None, "id": None}
+        block = {"type": "tool_call_chunk", **head, "args": frag, "index": 2}
+        tcc = {**head, "args": frag, "index": 2}
+        chunks.append({"content": [block], "tool_call_chunks": [tcc], "response_metadata": meta})
+    chunks.append(
+        final({"model_provider": "openai", "model_name": "fake-v1-model", "finish_reason": "tool_calls", "output_version": "v1"}, usage(25, 30), content=[])
+    )
+    return chunks

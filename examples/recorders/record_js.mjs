@@ -12,7 +12,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { BaseChatModel } from "@langchain/core/language_models/chat_models";
-import { AIMessage, AIMessageChunk, ToolMessage } from "@langchain/core/messages";
+import { AIMessage, AIMessageChunk, RemoveMessage, ToolMessage } from "@langchain/core/messages";
 import { ChatGenerationChunk } from "@langchain/core/outputs";
 import { tool } from "@langchain/core/tools";
 import { dispatchCustomEvent } from "@langchain/core/callbacks/dispatch";
@@ -23,7 +23,9 @@ import {
   END,
   MemorySaver,
   MessagesAnnotation,
+  REMOVE_ALL_MESSAGES,
   START,
+  Send,
   StateGraph,
   interrupt,
 } from "@langchain/langgraph";
@@ -660,6 +662,151 @@ const RATE_LIMIT_MSG =
   "429 Rate limit reached for requests. Please try again in 20s.";
 const AUTH_MSG = "401 Incorrect API key provided: sk-fake***1234.";
 
+// --- s50 shapes (scenarios `o_*`) --------------------------------------------------------------
+// output_version v1 standard blocks: reasoning (index 0), text (1), a `tool_call_chunk` block (2).
+function v1ReasoningToolTurn(reasoning, text, [name, args, id]) {
+  const meta = { model_provider: "openai", output_version: "v1" };
+  const frags = ["", ...splitArgs(args)].map((args, k) => ({ ...(k === 0 ? { name, id } : {}), args, index: 2 }));
+  return [
+    ...words(reasoning).map((w) => ({ content: [{ type: "reasoning", reasoning: w, index: 0 }], response_metadata: meta })),
+    ...words(text).map((w) => ({ content: [{ type: "text", text: w, index: 1 }], response_metadata: meta })),
+    ...frags.map((f) => ({ content: [{ type: "tool_call_chunk", ...f }], tool_call_chunks: [{ type: "tool_call_chunk", ...f }], response_metadata: meta })),
+    {
+      content: [],
+      response_metadata: { model_provider: "openai", model_name: "fake-v1-model", finish_reason: "tool_calls", output_version: "v1" },
+      usage_metadata: usage(25, 30),
+    },
+  ];
+}
+
+const renderChart = tool(
+  async ({ city }) => [
+    { type: "text", text: `Chart for ${city}:` },
+    { type: "image", data: "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==", mimeType: "image/png" },
+  ],
+  { name: "render_chart", description: "Render a temperature chart for a city (text + PNG image).", schema: z.object({ city: z.string() }) },
+);
+
+// Map-reduce: `plan` fans out with Send to one `write` task per topic, `reduce` answers.
+function sendMapReduceGraph() {
+  const writers = { cats: new ScriptedChatModel([textTurn("Cats nap all day.")]), dogs: new ScriptedChatModel([textTurn("Dogs fetch sticks.")]) };
+  const reducer = new ScriptedChatModel([textTurn("Cats nap, dogs fetch.")]);
+  const State = Annotation.Root({
+    ...MessagesAnnotation.spec,
+    topics: Annotation(),
+    drafts: Annotation({ reducer: (a, b) => a.concat(b), default: () => [] }),
+  });
+  return new StateGraph(State)
+    .addNode("plan", () => ({ topics: ["cats", "dogs"] }))
+    .addNode("write", async ({ topic }) => ({ drafts: [(await writers[topic].invoke([{ role: "user", content: `One line about ${topic}` }])).content] }))
+    .addNode("reduce", async (state) => ({ messages: [await reducer.invoke(state.messages)] }))
+    .addEdge(START, "plan")
+    .addConditionalEdges("plan", (state) => state.topics.map((topic) => new Send("write", { topic })), ["write"])
+    .addEdge("write", "reduce")
+    .addEdge("reduce", END)
+    .compile({ checkpointer: new MemorySaver() });
+}
+
+// A compiled agent as the node `research` of a parent graph, then `report` (a model call).
+function subgraphAgentGraph(innerTurns, tools, opts = {}) {
+  const inner = agentGraph(innerTurns, tools, { ...opts, compile: { name: "research_agent" } });
+  const outer = new ScriptedChatModel([textTurn("Report: Paris is sunny.")]);
+  return new StateGraph(MessagesAnnotation)
+    .addNode("research", inner)
+    .addNode("report", async (state) => ({ messages: [await outer.invoke(state.messages)] }))
+    .addEdge(START, "research")
+    .addEdge("research", "report")
+    .addEdge("report", END)
+    .compile({ checkpointer: new MemorySaver() });
+}
+
+function subgraphErrorGraph() {
+  const inner = new ScriptedChatModel([[new NamedError("RateLimitError", RATE_LIMIT_MSG, { status: 429 })]]);
+  const research = new StateGraph(MessagesAnnotation)
+    .addNode("inner_chat", async (state) => ({ messages: [await inner.invoke(state.messages)] }))
+    .addEdge(START, "inner_chat")
+    .addEdge("inner_chat", END)
+    .compile();
+  return new StateGraph(MessagesAnnotation).addNode("research", research).addEdge(START, "research").addEdge("research", END).compile({ checkpointer: new MemorySaver() });
+}
+
+// `trim` removes the two oldest history messages (RemoveMessage), then `chat` answers.
+function removeMessagesGraph() {
+  const model = new ScriptedChatModel([textTurn("Your last question was about Rome.")]);
+  return new StateGraph(MessagesAnnotation)
+    .addNode("trim", (state) => ({ messages: state.messages.slice(0, 2).map((m) => new RemoveMessage({ id: m.id })) }))
+    .addNode("chat", async (state) => ({ messages: [await model.invoke(state.messages)] }))
+    .addEdge(START, "trim")
+    .addEdge("trim", "chat")
+    .addEdge("chat", END)
+    .compile({ checkpointer: new MemorySaver() });
+}
+
+const removeMessagesInput = (name) => ({
+  messages: [
+    { role: "user", content: "Capital of France?", id: "hist-human-0" },
+    { role: "assistant", content: "Paris.", id: "hist-ai-0" },
+    { role: "user", content: "Capital of Italy?", id: "hist-human-1" },
+    { role: "assistant", content: "Rome.", id: "hist-ai-1" },
+    { role: "user", content: "What did I just ask?", id: `human-${name}` },
+  ],
+});
+
+// `plan` fans out with Send to two `approve` tasks that interrupt in the same step; the resume
+// answers both by interrupt id, then `summary` answers.
+function parallelInterruptsGraph() {
+  const model = new ScriptedChatModel([textTurn("Widgets approved, gadgets rejected.")]);
+  const State = Annotation.Root({
+    ...MessagesAnnotation.spec,
+    topics: Annotation(),
+    drafts: Annotation({ reducer: (a, b) => a.concat(b), default: () => [] }),
+  });
+  return new StateGraph(State)
+    .addNode("plan", () => ({ topics: ["widgets", "gadgets"] }))
+    .addNode("approve", ({ topic }) => {
+      const answer = interrupt({ type: "approval", message: `Approve buying ${topic}?`, item: topic });
+      return { drafts: [`${topic}: ${answer?.approved ? "yes" : "no"}`] };
+    })
+    .addNode("summary", async (state) => ({ messages: [await model.invoke(state.messages)] }))
+    .addEdge(START, "plan")
+    .addConditionalEdges("plan", (state) => state.topics.map((topic) => new Send("approve", { topic })), ["approve"])
+    .addEdge("approve", "summary")
+    .addEdge("summary", END)
+    .compile({ checkpointer: new MemorySaver() });
+}
+
+// `compact` replaces the whole history (RemoveMessage(REMOVE_ALL_MESSAGES)) with a summary, then `chat` answers.
+function removeAllGraph() {
+  const model = new ScriptedChatModel([textTurn("You asked about Paris and Rome.")]);
+  return new StateGraph(MessagesAnnotation)
+    .addNode("compact", (state) => ({
+      messages: [
+        new RemoveMessage({ id: REMOVE_ALL_MESSAGES }),
+        new AIMessage({ content: "Summary: capitals of France and Italy.", id: "ai-summary" }),
+        state.messages.at(-1),
+      ],
+    }))
+    .addNode("chat", async (state) => ({ messages: [await model.invoke(state.messages)] }))
+    .addEdge(START, "compact")
+    .addEdge("compact", "chat")
+    .addEdge("chat", END)
+    .compile({ checkpointer: new MemorySaver() });
+}
+
+// A node calls model.withStructuredOutput (tool calling); the node writes the parsed result itself.
+function structuredModelGraph() {
+  const model = new ScriptedChatModel([toolCallsTurn([["Weather", { city: "Paris", summary: "Sunny, 22°C" }, "call_structured_1"]])]);
+  const Weather = z.object({ city: z.string(), summary: z.string() });
+  return new StateGraph(MessagesAnnotation)
+    .addNode("extract", async (state) => {
+      const out = await model.withStructuredOutput(Weather, { name: "Weather" }).invoke(state.messages);
+      return { messages: [new AIMessage({ content: `${out.city}: ${out.summary}`, id: "ai-structured" })] };
+    })
+    .addEdge(START, "extract")
+    .addEdge("extract", END)
+    .compile({ checkpointer: new MemorySaver() });
+}
+
 // --- scenarios ---------------------------------------------------------------------------------
 const human = (text, name) => ({ messages: [{ role: "user", content: text, id: `human-${name}` }] });
 const one = (name, text) => [{ suffix: "", input: human(text, name) }];
@@ -842,6 +989,54 @@ function sweepScenarios() {
       () => chatGraph(new ScriptedChatModel([piecesTurn(["Hi ", "\u{1F469}", "\u200d\u{1F4BB}", " caf", "e", "\u0301 ", "\u{1F1EB}", "\u{1F1F7}", " \u201cok\u201d ", "\u65e5\u672c", "\u8a9e \u2713"])])),
       one("n_unicode_split", "Say hi with emoji"),
     ),
+    S("o_send_map_reduce", sendMapReduceGraph, one("o_send_map_reduce", "Write about cats and dogs")),
+    S(
+      "o_subgraph_agent",
+      () =>
+        subgraphAgentGraph(
+          [toolCallsTurn([["get_weather", { city: "Paris" }, "call_sub_weather_1"]], { leadText: "Let me check." }), textTurn("Paris is sunny.")],
+          [getWeather],
+        ),
+      one("o_subgraph_agent", "Research Paris weather"),
+    ),
+    S("o_subgraph_error", subgraphErrorGraph, one("o_subgraph_error", "Research Paris")),
+    S(
+      "o_subgraph_recursion",
+      () =>
+        subgraphAgentGraph(
+          [toolCallsTurn([["check_status", { job: "backup" }, "call_status_1"]]), toolCallsTurn([["check_status", { job: "backup" }, "call_status_2"]])],
+          [checkStatus],
+          { repeatLast: true },
+        ),
+      one("o_subgraph_recursion", "Wait for the backup job"),
+      { config: { recursionLimit: 4 } },
+    ),
+    S(
+      "o_tool_content_blocks",
+      () => agentGraph([toolCallsTurn([["render_chart", { city: "Paris" }, "call_chart_1"]]), textTurn("Here is the Paris chart.")], [renderChart]),
+      one("o_tool_content_blocks", "Chart for Paris?"),
+    ),
+    S(
+      "o_v1_tool_call",
+      () =>
+        agentGraph(
+          [v1ReasoningToolTurn("I need the weather for Paris.", "Checking.", ["get_weather", { city: "Paris" }, "call_weather_1"]), v1ReasoningTurn("Sunny.", "It is sunny in Paris.")],
+          [getWeather],
+        ),
+      one("o_v1_tool_call", "Weather in Paris?"),
+    ),
+    S("o_remove_messages", removeMessagesGraph, [{ suffix: "", input: removeMessagesInput("o_remove_messages") }]),
+    S(
+      "o_frontend_tool",
+      () => chatGraph(new ScriptedChatModel([toolCallsTurn([["show_booking_form", { hotel: "Le Meurice" }, "call_form_1"]], { leadText: "Please confirm." })])),
+      one("o_frontend_tool", "Book Le Meurice"),
+    ),
+    S("o_parallel_interrupts", parallelInterruptsGraph, [
+      { suffix: "__1_interrupt", input: human("Buy widgets and gadgets", "o_parallel_interrupts") },
+      { suffix: "__2_resume", input: resumeAll([{ approved: true }, { approved: false }]) },
+    ]),
+    S("o_remove_all", removeAllGraph, [{ suffix: "", input: removeMessagesInput("o_remove_all") }]),
+    S("o_structured_model", structuredModelGraph, one("o_structured_model", "Weather in Paris?")),
   ];
 }
 
@@ -917,7 +1112,7 @@ function pendingScenarios() {
 //                                  subgraphs: true, encoding: "text/event-stream"})
 const SSE_CAPTURES = {
   "js-v3-events": ["a_plain_chat", "b_react_one_tool", "e_error_tool_raises"],
-  "js-stream-modes": ["b_react_one_tool", "f_subgraph", "e_error_tool_raises"],
+  "js-stream-modes": ["b_react_one_tool", "f_subgraph", "e_error_tool_raises", "o_subgraph_agent"],
 };
 
 // --- recording -----------------------------------------------------------------------------------

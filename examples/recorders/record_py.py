@@ -500,6 +500,191 @@ def fallback_graph():
     return chat_graph(primary.with_fallbacks([backup]))
 
 
+# --- s50 shapes (scenarios `o_*`) --------------------------------------------------
+
+
+class FanState(MessagesState):
+    topics: list[str]
+    drafts: Annotated[list[str], operator.add]
+
+
+def send_map_reduce_graph():
+    """Map-reduce: `plan` fans out with Send to one `write` task per topic (parallel model
+    calls, one scripted model per topic), `reduce` makes one more model call."""
+    from langgraph.types import Send
+
+    writers = {
+        "cats": fm.ScriptedChatModel(turns=[fm.text_turn("Cats nap all day.")], model_name="fake-writer"),
+        "dogs": fm.ScriptedChatModel(turns=[fm.text_turn("Dogs fetch sticks.")], model_name="fake-writer"),
+    }
+    reducer = fm.ScriptedChatModel(turns=[fm.text_turn("Cats nap, dogs fetch.")])
+
+    def plan(state: FanState):
+        return {"topics": ["cats", "dogs"]}
+
+    def fan_out(state: FanState):
+        return [Send("write", {"topic": t}) for t in state["topics"]]
+
+    async def write(arg: dict[str, Any]):
+        msg = await writers[arg["topic"]].ainvoke([HumanMessage(content=f"One line about {arg['topic']}")])
+        return {"drafts": [msg.text]}
+
+    async def reduce(state: FanState):
+        return {"messages": [await reducer.ainvoke(state["messages"])]}
+
+    g = StateGraph(FanState)
+    g.add_node("plan", plan)
+    g.add_node("write", write)
+    g.add_node("reduce", reduce)
+    g.add_edge(START, "plan")
+    g.add_conditional_edges("plan", fan_out, ["write"])
+    g.add_edge("write", "reduce")
+    g.add_edge("reduce", END)
+    return g.compile(checkpointer=InMemorySaver())
+
+
+def subgraph_agent_graph(inner_turns: list[list[Any]], tools: list[Any], **kw: Any):
+    """A compiled create_agent as the node `research` of a parent graph, then `report` (a model call)."""
+    inner = create_agent(fm.ScriptedChatModel(turns=inner_turns, model_name="fake-sub-model", **kw), tools, system_prompt=SYSTEM, name="research_agent")
+    outer_model = fm.ScriptedChatModel(turns=[fm.text_turn("Report: Paris is sunny.")])
+
+    async def report(state: MessagesState):
+        return {"messages": [await outer_model.ainvoke(state["messages"])]}
+
+    g = StateGraph(MessagesState)
+    g.add_node("research", inner)
+    g.add_node("report", report)
+    g.add_edge(START, "research")
+    g.add_edge("research", "report")
+    g.add_edge("report", END)
+    return g.compile(checkpointer=InMemorySaver())
+
+
+def subgraph_error_graph():
+    """The subgraph node `research` raises inside (its model: a rate limit before any chunk)."""
+    inner_model = fm.ScriptedChatModel(turns=[[fm.RateLimitError(RATE_LIMIT_MSG)]])
+
+    async def inner_chat(state: MessagesState):
+        return {"messages": [await inner_model.ainvoke(state["messages"])]}
+
+    sub = StateGraph(MessagesState)
+    sub.add_node("inner_chat", inner_chat)
+    sub.add_edge(START, "inner_chat")
+    sub.add_edge("inner_chat", END)
+    g = StateGraph(MessagesState)
+    g.add_node("research", sub.compile())
+    g.add_edge(START, "research")
+    g.add_edge("research", END)
+    return g.compile(checkpointer=InMemorySaver())
+
+
+@tool
+def render_chart(city: str) -> list[dict[str, Any]]:
+    """Render a temperature chart for a city (text + PNG image)."""
+    png = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=="
+    return [{"type": "text", "text": f"Chart for {city}:"}, {"type": "image", "base64": png, "mime_type": "image/png"}]
+
+
+def remove_messages_graph():
+    """`trim` removes the two oldest history messages (RemoveMessage), then `chat` answers."""
+    from langchain_core.messages import RemoveMessage
+
+    model = fm.ScriptedChatModel(turns=[fm.text_turn("Your last question was about Rome.")])
+
+    def trim(state: MessagesState):
+        return {"messages": [RemoveMessage(id=m.id) for m in state["messages"][:2]]}
+
+    async def chat(state: MessagesState):
+        return {"messages": [await model.ainvoke(state["messages"])]}
+
+    g = StateGraph(MessagesState)
+    g.add_node("trim", trim)
+    g.add_node("chat", chat)
+    g.add_edge(START, "trim")
+    g.add_edge("trim", "chat")
+    g.add_edge("chat", END)
+    return g.compile(checkpointer=InMemorySaver())
+
+
+def remove_messages_input(name: str) -> dict[str, Any]:
+    return {
+        "messages": [
+            HumanMessage(content="Capital of France?", id="hist-human-0"),
+            AIMessage(content="Paris.", id="hist-ai-0"),
+            HumanMessage(content="Capital of Italy?", id="hist-human-1"),
+            AIMessage(content="Rome.", id="hist-ai-1"),
+            HumanMessage(content="What did I just ask?", id=f"human-{name}"),
+        ]
+    }
+
+
+def structured_model_graph():
+    """A node calls `model.with_structured_output(Weather)` (tool calling): the model streams a
+    call to the `Weather` tool; the node writes the parsed result as an AIMessage of its own."""
+    model = fm.ScriptedChatModel(turns=[fm.tool_calls_turn([("Weather", {"city": "Paris", "summary": "Sunny, 22°C"}, "call_structured_1")])])
+
+    async def extract(state: MessagesState):
+        out = await model.with_structured_output(Weather).ainvoke(state["messages"])
+        return {"messages": [AIMessage(content=f"{out['city']}: {out['summary']}", id="ai-structured")]}
+
+    g = StateGraph(MessagesState)
+    g.add_node("extract", extract)
+    g.add_edge(START, "extract")
+    g.add_edge("extract", END)
+    return g.compile(checkpointer=InMemorySaver())
+
+
+def parallel_interrupts_graph():
+    """`plan` fans out with Send to two `approve` tasks, each raising interrupt() in the same
+    step; the resume answers both by interrupt id, then `summary` answers."""
+    from langgraph.types import Send
+
+    model = fm.ScriptedChatModel(turns=[fm.text_turn("Widgets approved, gadgets rejected.")])
+
+    def plan(state: FanState):
+        return {"topics": ["widgets", "gadgets"]}
+
+    def approve(arg: dict[str, Any]):
+        answer = interrupt({"type": "approval", "message": f"Approve buying {arg['topic']}?", "item": arg["topic"]})
+        return {"drafts": [f"{arg['topic']}: {'yes' if answer.get('approved') else 'no'}"]}
+
+    async def summary(state: FanState):
+        return {"messages": [await model.ainvoke(state["messages"])]}
+
+    g = StateGraph(FanState)
+    g.add_node("plan", plan)
+    g.add_node("approve", approve)
+    g.add_node("summary", summary)
+    g.add_edge(START, "plan")
+    g.add_conditional_edges("plan", lambda s: [Send("approve", {"topic": t}) for t in s["topics"]], ["approve"])
+    g.add_edge("approve", "summary")
+    g.add_edge("summary", END)
+    return g.compile(checkpointer=InMemorySaver())
+
+
+def remove_all_graph():
+    """`compact` replaces the whole history (RemoveMessage(REMOVE_ALL_MESSAGES)) with a summary
+    AIMessage, then `chat` answers."""
+    from langchain_core.messages import RemoveMessage
+    from langgraph.graph.message import REMOVE_ALL_MESSAGES
+
+    model = fm.ScriptedChatModel(turns=[fm.text_turn("You asked about Paris and Rome.")])
+
+    def compact(state: MessagesState):
+        summary = AIMessage(content="Summary: capitals of France and Italy.", id="ai-summary")
+        return {"messages": [RemoveMessage(id=REMOVE_ALL_MESSAGES), summary, state["messages"][-1]]}
+
+    async def chat(state: MessagesState):
+        return {"messages": [await model.ainvoke(state["messages"])]}
+
+    g = StateGraph(MessagesState)
+    g.add_node("compact", compact)
+    g.add_node("chat", chat)
+    g.add_edge(START, "compact")
+    g.add_edge("compact", "chat")
+    g.add_edge("chat", END)
+    return g.compile(checkpointer=InMemorySaver())
+
 def resume_all(answers: list[Any]):
     """Resume input answering every pending interrupt by its id (in the order the state lists them)."""
 
@@ -782,6 +967,76 @@ def sweep_scenarios() -> list[Scenario]:
             one("n_unicode_split", "Say hi with emoji"),
             note="an emoji ZWJ sequence, a combining accent and a flag split across chunks",
         ),
+        S(
+            "o_send_map_reduce",
+            send_map_reduce_graph,
+            one("o_send_map_reduce", "Write about cats and dogs"),
+            note="Send fans out to two parallel `write` tasks (a model call each), then `reduce` answers",
+        ),
+        S(
+            "o_subgraph_agent",
+            lambda: subgraph_agent_graph(
+                [fm.tool_calls_turn([("get_weather", {"city": "Paris"}, "call_sub_weather_1")], lead_text="Let me check."), fm.text_turn("Paris is sunny.")],
+                [get_weather],
+            ),
+            one("o_subgraph_agent", "Research Paris weather"),
+            note="a compiled create_agent as a node: its model streams text and a tool call, its tool runs, then the parent's `report`",
+        ),
+        S("o_subgraph_error", subgraph_error_graph, one("o_subgraph_error", "Research Paris"), note="the subgraph's model raises a rate limit"),
+        S(
+            "o_subgraph_recursion",
+            lambda: subgraph_agent_graph(
+                [fm.tool_calls_turn([("check_status", {"job": "backup"}, "call_status_1")]), fm.tool_calls_turn([("check_status", {"job": "backup"}, "call_status_2")])],
+                [check_status],
+                repeat_last=True,
+            ),
+            one("o_subgraph_recursion", "Wait for the backup job"),
+            config={"recursion_limit": 4},
+            note="the subgraph agent always calls a tool: GraphRecursionError inside the subgraph (recursion_limit 4)",
+        ),
+        S(
+            "o_tool_content_blocks",
+            lambda: agent([fm.tool_calls_turn([("render_chart", {"city": "Paris"}, "call_chart_1")]), fm.text_turn("Here is the Paris chart.")], [render_chart]),
+            one("o_tool_content_blocks", "Chart for Paris?"),
+            note="a tool returns a list of content blocks (text + base64 image)",
+        ),
+        S(
+            "o_v1_tool_call",
+            lambda: agent(
+                [fm.v1_reasoning_tool_turn("I need the weather for Paris.", "Checking.", ("get_weather", {"city": "Paris"}, "call_weather_1")), fm.v1_reasoning_turn("Sunny.", "It is sunny in Paris.")],
+                [get_weather],
+            ),
+            one("o_v1_tool_call", "Weather in Paris?"),
+            note="output_version v1 standard blocks: reasoning, text, tool_call_chunk",
+        ),
+        S(
+            "o_remove_messages",
+            remove_messages_graph,
+            [Run("", remove_messages_input("o_remove_messages"))],
+            note="a node returns RemoveMessage for the two oldest messages",
+        ),
+        S(
+            "o_frontend_tool",
+            lambda: chat_graph(fm.ScriptedChatModel(turns=[fm.tool_calls_turn([("show_booking_form", {"hotel": "Le Meurice"}, "call_form_1")], lead_text="Please confirm.")])),
+            one("o_frontend_tool", "Book Le Meurice"),
+            note="the model calls a tool no node runs (a front-end tool): the run ends with the call unanswered",
+        ),
+        S(
+            "o_parallel_interrupts",
+            parallel_interrupts_graph,
+            [
+                Run("__1_interrupt", human("Buy widgets and gadgets", "o_parallel_interrupts")),
+                Run("__2_resume", resume_all([{"approved": True}, {"approved": False}])),
+            ],
+            note="two Send tasks interrupt in one step; the resume answers both by interrupt id",
+        ),
+        S(
+            "o_remove_all",
+            remove_all_graph,
+            [Run("", remove_messages_input("o_remove_all"))],
+            note="RemoveMessage(REMOVE_ALL_MESSAGES): the history replaced by a summary",
+        ),
+        S("o_structured_model", structured_model_graph, one("o_structured_model", "Weather in Paris?"), note="with_structured_output (tool calling) inside a node"),
     ]
 
 

@@ -229,7 +229,7 @@ impl TimelineBuilder {
                 metadata,
                 ..
             } => {
-                let content = content.text().unwrap_or_default().to_string();
+                let content = content.shown();
                 let is_error = metadata.as_ref().is_some_and(|m| m.status == "error");
                 return self.tool_result(tool_call_id, content, is_error, at);
             }

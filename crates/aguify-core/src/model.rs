@@ -255,6 +255,20 @@ pub struct ToolResult {
     pub error: bool,
 }
 
+impl ToolResult {
+    /// The result a converted tool message holds, answering `tool_call_id` (a state's, when
+    /// the log streams no `tools` event for it).
+    pub(crate) fn of_item(m: crate::agui::Item, tool_call_id: String) -> ToolResult {
+        ToolResult {
+            content: m.content.map_or(Value::Null, crate::agui::ToolContent::into_value),
+            message_id: Some(m.id),
+            error: m.error.is_some(),
+            tool_call_id,
+            name: None,
+        }
+    }
+}
+
 /// The internal event model: what every adapter makes of its input family, and what the
 /// mapper turns into AG-UI events. Message, block and tool-call ids are the log's (or made up
 /// from its bytes when it has none).

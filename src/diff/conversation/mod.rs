@@ -614,13 +614,13 @@ fn message_of(m: &Value, origin: &Origin) -> Option<Message> {
     Some(msg)
 }
 
-/// Content parts as text: their text parts joined when all are text, else their JSON.
+/// Content parts as text: their text parts joined (media parts have none), else their JSON.
 fn parts_text(parts: &[Value]) -> String {
-    if !parts.iter().all(|p| p.get("text").is_some()) {
-        return serde_json::to_string(parts).unwrap_or_default();
-    }
     let text = |p: &Value| p.get("text").and_then(Value::as_str).map(str::to_string);
-    parts.iter().filter_map(text).collect()
+    match parts.iter().filter_map(text).collect::<String>() {
+        t if t.is_empty() && !parts.is_empty() => serde_json::to_string(parts).unwrap_or_default(),
+        t => t,
+    }
 }
 
 /// A state without its `messages` (they are compared as messages).

@@ -163,6 +163,17 @@ impl Nest {
         }
     }
 
+    /// The ids of the calls model messages made in namespace `ns` that have no result yet.
+    pub fn waiting<'a>(&'a self, ns: &'a str) -> impl Iterator<Item = &'a str> {
+        let open = move |m: &&Made| !m.answered && m.ns == ns;
+        self.made.iter().filter(open).map(|m| m.id.as_str())
+    }
+
+    /// Whether call `id` was made by a model message and has no result yet.
+    pub fn waits_for(&self, id: &str) -> bool {
+        self.made.iter().any(|m| m.id == id && !m.answered)
+    }
+
     /// A graph started in namespace `key` without naming the call that invoked it (v3
     /// Python, a tool node's task): the call it serves, `(id, tool name)` — the first call
     /// without a sub-agent of the last message in the enclosing namespace.

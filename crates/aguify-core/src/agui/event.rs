@@ -431,11 +431,32 @@ pub enum ToolContent {
 }
 
 impl ToolContent {
+    /// The content as JSON: a string or the parts.
+    pub fn into_value(self) -> Value {
+        match self {
+            ToolContent::Text(s) => Value::String(s),
+            ToolContent::Parts(parts) => Value::Array(parts),
+        }
+    }
+
     /// The text, when the content is one.
     pub fn text(&self) -> Option<&str> {
         match self {
             ToolContent::Text(s) => Some(s),
             ToolContent::Parts(_) => None,
+        }
+    }
+
+    /// What a reader is shown: the text, or the parts' texts with `[image]` (`[audio]`, …)
+    /// for each media part.
+    pub fn shown(&self) -> String {
+        let part = |p: &Value| match p.get("text").and_then(Value::as_str) {
+            Some(t) => t.to_string(),
+            None => format!("[{}]", p.get("type").and_then(Value::as_str).unwrap_or("part")),
+        };
+        match self {
+            ToolContent::Text(s) => s.clone(),
+            ToolContent::Parts(parts) => parts.iter().map(part).collect(),
         }
     }
 }

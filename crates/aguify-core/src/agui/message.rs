@@ -9,7 +9,7 @@ use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::Value;
 use crate::json::Field;
 
-use super::Role;
+use super::{Role, ToolContent};
 
 /// A message of a `MESSAGES_SNAPSHOT`: one the mapper made, or one a capture holds (any JSON:
 /// the schema allows more than the mapper writes). Each is written as it is.
@@ -38,9 +38,10 @@ pub struct Item {
     pub id: String,
     /// Its role.
     pub role: Role,
-    /// Its text (a user, system or tool message's always; an assistant's when it has some).
+    /// Its text (a user, system or tool message's always; an assistant's when it has some),
+    /// or a tool message's content parts (a result holding media).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub content: Option<String>,
+    pub content: Option<ToolContent>,
     /// An assistant message's calls.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub tool_calls: Vec<ToolCall>,
@@ -50,7 +51,7 @@ pub struct Item {
     /// The content of a result the mapper sent (`TOOL_CALL_RESULT`) that a snapshot keeps
     /// ([`Item::content`] `None`): written after `toolCallId`, as such a result always was.
     #[serde(rename = "content", skip_serializing_if = "Option::is_none")]
-    pub sent_content: Option<String>,
+    pub sent_content: Option<ToolContent>,
     /// A failed tool's message (its content).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
@@ -90,7 +91,7 @@ impl Item {
         Item {
             id,
             role,
-            content,
+            content: content.map(ToolContent::Text),
             ..Item::default()
         }
     }

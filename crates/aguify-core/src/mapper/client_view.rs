@@ -17,12 +17,15 @@ use crate::json::Field;
 use foldhash::fast::RandomState as FastIds;
 use serde_json::Value;
 
-/// Message ids held, bounded ([`crate::recent::Recent`]).
-type Shown = crate::recent::Recent<String, (), { 1 << 14 }, FastIds>;
+/// Message ids held, bounded ([`crate::recent::Recent`]), each with its place: a number that
+/// grows in the client's order.
+type Shown = crate::recent::Recent<String, u64, { 1 << 14 }, FastIds>;
 
 #[derive(Default)]
 pub(super) struct ClientView {
     shown: Shown,
+    /// The next place ([`Shown`]).
+    next: u64,
     /// The id each model run's streamed message has in the client, by the run's id
     /// ([`model_run`]), for the latest messages.
     streamed: crate::recent::Recent<String, String, 256, FastIds>,
@@ -97,14 +100,39 @@ impl ClientView {
 
     fn hold(&mut self, id: &str) {
         if self.shown.get(id).is_none() {
-            self.shown.insert(id.to_string(), ());
+            self.place(id);
         }
+    }
+
+    /// `id` is the client's last message.
+    fn place(&mut self, id: &str) {
+        self.next += 1;
+        self.shown.insert(id.to_string(), self.next);
     }
 
     fn hold_list<'a>(&mut self, ids: impl Iterator<Item = Option<&'a str>>) {
         for id in ids.flatten() {
             self.hold(id);
         }
+    }
+
+    /// How many of a snapshot's messages the client can take as they are: the longest start
+    /// of `list` in which the messages it holds come in its order and before any it does not
+    /// (it never reorders what it holds, and appends what it never held). A held tool
+    /// message's place is not compared: the client put the result after the message holding
+    /// its call.
+    pub(super) fn in_order(&self, list: &[Item]) -> usize {
+        let (mut last, mut new) = (0, false);
+        for (i, m) in list.iter().enumerate() {
+            let tool = m.role == Role::Tool;
+            match self.shown.get(&m.id) {
+                Some(&at) if new || (at < last && !tool) => return i,
+                Some(&at) if !tool => last = at,
+                Some(_) => {}
+                None => new = true,
+            }
+        }
+        list.len()
     }
 
     /// The client's list after `ev`.
@@ -118,8 +146,11 @@ impl ClientView {
                     self.hold_list(list.iter().map(|m| m.field_str("id")));
                 }
             }
+            // The client's list is the snapshot's, in its order ([`ClientView::in_order`]).
             Event::MessagesSnapshot { messages, .. } => {
-                self.hold_list(messages.iter().map(|m| m.view().id()))
+                for id in messages.iter().filter_map(|m| m.view().id()) {
+                    self.place(id);
+                }
             }
             Event::TextMessageStart { message_id, .. } => {
                 self.run_streamed = true;
@@ -176,6 +207,7 @@ mod tests {
     use super::super::messages::tests::run_start;
     use super::super::{MapOptions, Mapper};
     use super::*;
+    use crate::agui::Message;
     use crate::model::{ModelEvent, SharedJson, Snapshot, ToolResult};
     use serde_json::json;
     use std::sync::Arc;
@@ -504,5 +536,35 @@ mod tests {
         ] {
             assert_eq!(model_run(id), None, "{id}");
         }
+    }
+
+    /// A snapshot the client can take as it is, whole; one that puts what the client holds
+    /// after what it never held, or in another order, up to there (tool messages go where
+    /// their call is, whatever their place).
+    #[test]
+    fn the_start_of_a_snapshot_the_client_takes_as_it_is() {
+        let list = |ids: &[&str]| -> Vec<Item> {
+            let item = |i: &&str| Item::new(i.to_string(), Role::Assistant, Some("x".into()));
+            ids.iter().map(item).collect()
+        };
+        let snapshot = |ids: &[&str]| Event::MessagesSnapshot {
+            timestamp: None,
+            messages: list(ids).into_iter().map(Message::Item).collect(),
+        };
+        let mut v = ClientView::default();
+        v.saw(&snapshot(&["h0", "a0", "h1"]));
+        assert_eq!(v.in_order(&list(&["h0", "h1", "new"])), 3);
+        assert_eq!(v.in_order(&list(&["summary", "h1", "a1"])), 1);
+        assert_eq!(v.in_order(&list(&["h1", "h0"])), 1);
+        let mut tool_first = list(&["h1", "h0"]);
+        tool_first[0].role = Role::Tool;
+        assert_eq!(v.in_order(&tool_first), 2);
+        // A held result after a message the client never held stays where the client has it.
+        let mut after_new = list(&["new", "h0"]);
+        after_new[1].role = Role::Tool;
+        assert_eq!(v.in_order(&after_new), 1);
+        // After a snapshot, its order is the client's.
+        v.saw(&snapshot(&["h1", "h0"]));
+        assert_eq!(v.in_order(&list(&["h1", "h0"])), 2);
     }
 }

@@ -16,7 +16,47 @@
 
 use serde_json::Value;
 
-use crate::agui::{Event, EventType};
+use crate::agui::{Event, EventType, Message, ToolContent};
+
+/// `ev` with its tool messages' content parts as text (0.0.x tool messages hold text only):
+/// the text of the text parts, or the parts as JSON when there is none.
+pub(super) fn text_content(mut ev: Event) -> Event {
+    let text = |parts: &[Value]| {
+        let t: String = parts.iter().filter_map(|p| p.get("text")?.as_str()).collect();
+        match t.is_empty() {
+            true => Value::Array(parts.to_vec()).to_string(),
+            false => t,
+        }
+    };
+    match &mut ev {
+        Event::ToolCallResult { content, .. } => {
+            if let ToolContent::Parts(parts) = content {
+                *content = ToolContent::Text(text(parts));
+            }
+        }
+        Event::MessagesSnapshot { messages, .. } => {
+            for m in messages.iter_mut() {
+                match m {
+                    Message::Item(m) => {
+                        for c in [&mut m.content, &mut m.sent_content].into_iter().flatten() {
+                            if let ToolContent::Parts(parts) = c {
+                                *c = ToolContent::Text(text(parts));
+                            }
+                        }
+                    }
+                    Message::Json(m) if m["role"] == "tool" => {
+                        if let Some(Value::Array(parts)) = m.get("content") {
+                            m["content"] = Value::String(text(parts));
+                        }
+                    }
+                    Message::Json(_) => {}
+                }
+            }
+        }
+        _ => {}
+    }
+    ev
+}
 
 /// `ev` as the 0.x client reads it (`None`: it has no such event). No 0.0.x schema knows
 /// sub-agents: SUBAGENT_* are dropped and `subagentRunId` is left out; the sub-agent's

@@ -85,7 +85,7 @@ impl Mapper {
             if self.client.holds_ai(&id) {
                 continue;
             }
-            if let Some(text) = msg.content.filter(|t| !t.is_empty()) {
+            if let Some(ToolContent::Text(text)) = msg.content.filter(|t| t.text() != Some("")) {
                 self.text_message(id.clone(), text, out);
             }
             for call in &msg.tool_calls {
@@ -102,6 +102,13 @@ impl Mapper {
         self.client.rename(&mut messages);
         if self.run.is_some() {
             self.calls_shown(&messages);
+        }
+        // A list that reorders what the client holds (a history replaced by a summary) goes
+        // as the start the client takes as it is first: what it drops then comes back after.
+        let keep = self.client.in_order(&messages);
+        if keep < messages.len() {
+            let messages = messages[..keep].iter().cloned().map(Message::Item).collect();
+            self.push(Event::MessagesSnapshot { timestamp: None, messages }, out);
         }
         let messages = messages.into_iter().map(Message::Item).collect();
         self.push(
@@ -157,14 +164,7 @@ impl Mapper {
             let (call_id, Some(m)) = (call_id.into_owned(), m.to_agui(i)) else {
                 continue;
             };
-            let result = ToolResult {
-                tool_call_id: call_id,
-                name: None,
-                content: m.content.map_or(Value::Null, Value::String),
-                message_id: Some(m.id),
-                error: m.error.is_some(),
-            };
-            self.tool_end(result, out);
+            self.tool_end(ToolResult::of_item(m, call_id), out);
         }
     }
 }

@@ -193,9 +193,13 @@ pub(super) mod tests {
             .find(|e| e["toolCallId"] == "c2")
             .map(|e| e["metadata"].clone());
         assert_eq!(error, Some(json!({"status":"error"})));
+        // The list last; first its start up to the first message the client holds (t1, a
+        // result it was sent) after ones it never held (ClientView::in_order).
         let snaps = of_type(&events, "MESSAGES_SNAPSHOT");
-        assert_eq!(snaps.len(), 1);
-        assert_eq!(snaps[0]["messages"], Value::Array(agui));
+        let held_at = agui.iter().position(|m| m["id"] == "t1").expect("t1");
+        assert_eq!(snaps.len(), 2);
+        assert_eq!(snaps[0]["messages"], json!(agui[..held_at]));
+        assert_eq!(snaps[1]["messages"], Value::Array(agui));
         assert_eq!(of_type(&events, "STATE_SNAPSHOT").len(), 4);
     }
 
@@ -261,12 +265,8 @@ pub(super) mod tests {
         // answered there: only c1's result follows.
         assert_eq!(results, 1);
         assert_eq!(of_type(&want, "TOOL_CALL_RESULT").len(), 3);
-        assert_eq!(
-            of_type(&want, "MESSAGES_SNAPSHOT")[0]["messages"]
-                .as_array()
-                .map(Vec::len),
-            Some(8)
-        );
+        let snaps = of_type(&want, "MESSAGES_SNAPSHOT");
+        assert_eq!(snaps.iter().map(|s| s["messages"].as_array().map(Vec::len)).collect::<Vec<_>>(), [Some(1), Some(8)]);
     }
 
     /// A thread's next run repeats its history: the items of messages found again at their

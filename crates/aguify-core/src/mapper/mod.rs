@@ -294,6 +294,10 @@ impl Mapper {
             true => self.subagents.attribute(ev),
             false => ev,
         };
+        let ev = match self.opts.compat == Compat::Thinking || self.opts.target == Target::Agui0 {
+            true => compat::text_content(ev),
+            false => ev,
+        };
         match self.opts.compat {
             Compat::Thinking => out.extend(compat::thinking(ev)),
             Compat::None => out.push(ev),
@@ -609,6 +613,27 @@ mod tests {
         assert_eq!(ids.len(), PENDING_IDS_LISTED);
         assert_eq!(ids[0], "c0");
         assert_eq!(many["pendingToolCallCount"], PENDING_IDS_LISTED + 5);
+    }
+
+    /// A call no message of the run's final list holds (a node's own model call, e.g.
+    /// `with_structured_output`) is no pending call; one a message holds still is.
+    #[test]
+    fn pending_calls_are_those_the_final_list_holds() {
+        let mut m = Mapper::new(MapOptions::default());
+        let mut out = vec![];
+        let ai = json!({"type": "ai", "id": "a", "content": "",
+            "tool_calls": [{"id": "c2", "name": "f", "args": {}}]});
+        let state = json!({"messages": [{"type": "human", "id": "h", "content": "hi"}, ai]});
+        let evs = vec![
+            run_start(Some("r")),
+            tool_start("c1"),
+            tool_start("c2"),
+            ModelEvent::State(crate::model::Snapshot::Value(state)),
+            ModelEvent::RunEnd,
+        ];
+        map_all(&mut m, evs, &mut out);
+        let fin = out.iter().find(|e| e["type"] == "RUN_FINISHED").expect("RUN_FINISHED");
+        assert_eq!(fin["outcome"]["pendingToolCallIds"], json!(["c2"]), "{out:?}");
     }
 
     /// A result whose call never came (issue 41 item 7): at the run's end the call is started

@@ -153,6 +153,12 @@ impl Mapper {
                         self.text_message(id, interrupt::visible_text(&i.value), out);
                     }
                 }
+                // A call the final list holds in no message (a node's own model call, e.g.
+                // `with_structured_output`) waits for nobody.
+                let held = messages.as_deref().map(|list| {
+                    let calls = list.iter().flat_map(|m| &m.tool_calls);
+                    calls.map(|c| c.id.clone()).collect()
+                });
                 if let Some(mut messages) = messages {
                     if !run.interrupts.is_empty() {
                         keep_sent_results(&mut messages, std::mem::take(&mut run.sent_results));
@@ -160,7 +166,7 @@ impl Mapper {
                     self.push_snapshot(messages, out);
                 }
                 let outcome = match run.interrupts.is_empty() {
-                    true => self.success(&run),
+                    true => self.success(&run, held),
                     false => self.interrupted(&run),
                 };
                 self.run_finished(run, outcome)
@@ -198,10 +204,11 @@ impl Mapper {
     }
 
     /// A finished run's outcome: success, with the calls it left without a result (the first
-    /// [`PENDING_IDS_LISTED`], and how many there are when there are more).
-    fn success(&self, run: &Run) -> Value {
+    /// [`PENDING_IDS_LISTED`], and how many there are when there are more) that its final
+    /// message list, when known (`held`: the ids of its calls), holds.
+    fn success(&self, run: &Run, held: Option<HashSet<String, FastIds>>) -> Value {
         let mut pending = (run.tools.iter())
-            .filter(|(_, t)| !t.result)
+            .filter(|(id, t)| !t.result && held.as_ref().is_none_or(|h| h.contains(*id)))
             .map(|(id, _)| id);
         let listed: Vec<&String> = pending.by_ref().take(PENDING_IDS_LISTED).collect();
         let more = pending.count();
@@ -250,7 +257,7 @@ impl Mapper {
         let Some(last) = list.last().filter(|m| m.role == Role::Assistant) else {
             return;
         };
-        let (id, Some(text)) = (&last.id, last.content.as_deref().filter(|t| !t.is_empty())) else {
+        let (id, Some(text)) = (&last.id, last.content.as_ref().and_then(ToolContent::text).filter(|t| !t.is_empty())) else {
             return;
         };
         if self.answered.insert(id.to_string()) {

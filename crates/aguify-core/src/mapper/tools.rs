@@ -202,13 +202,14 @@ impl Mapper {
             // A run of thousands of results between two lists stays small: the oldest go.
             sent.remove(0);
         }
+        let content = lc::tool_content(&r.content);
         sent.push(Item {
             tool_call_id: Some(call_id.clone()),
-            sent_content: Some(text.clone()),
+            sent_content: Some(content.clone()),
             ..Item::new(message_id.clone(), Role::Tool, None)
         });
         self.close_narration_for_tdesign(out);
-        let (tool_call_id, content, role) = (call_id, ToolContent::Text(text), Role::Tool);
+        let (tool_call_id, role) = (call_id, Role::Tool);
         let metadata = (r.error).then(|| ResultStatus {
             status: "error".into(),
         });

@@ -4,12 +4,12 @@
 //! (`{"lc":1,"type":"constructor","id":[…,"AIMessage"],"kwargs":{…}}`, Python and JS) or JS
 //! dict messages with `role`. Everything downstream reads the flat form produced here.
 
-use crate::agui::{Item, Role, ToolCall};
+use crate::agui::{Item, Role, ToolCall, ToolContent};
 use crate::json::Field;
 use std::borrow::Cow;
 
 use serde::de::{self, MapAccess};
-use serde_json::{Map, Value};
+use serde_json::{json, Map, Value};
 
 use super::pyrepr;
 use crate::payload::{kwarg, Encode, Key, Kwarg, LcObjects};
@@ -504,17 +504,58 @@ impl<'a> Fields<'a> {
                     Some(id) => id.to_string(),
                     None => answers?.to_string(),
                 };
-                let content = tool_content_text(self.content());
-                let error = (str_of(&self.status) == Some("error")).then(|| content.clone());
+                let error = (str_of(&self.status) == Some("error"))
+                    .then(|| tool_content_text(self.content()));
                 Item {
                     tool_call_id: Some(call_id),
                     error,
-                    ..Item::new(id, Role::Tool, Some(content))
+                    content: Some(tool_content(self.content())),
+                    ..Item::new(id, Role::Tool, None)
                 }
             }
             _ => return None,
         })
     }
+}
+
+/// Tool output as AG-UI content: its content parts when its block list holds media (an
+/// image, audio, video or file block; text blocks as text parts, other blocks left out),
+/// else its text ([`tool_content_text`]).
+pub fn tool_content(content: &Value) -> ToolContent {
+    let parts = (content.as_array()).map(|b| b.iter().filter_map(content_part).collect::<Vec<_>>());
+    match parts {
+        Some(p) if p.iter().any(|p| p.field_str("type") != Some("text")) => ToolContent::Parts(p),
+        _ => ToolContent::Text(tool_content_text(content)),
+    }
+}
+
+/// A text or media content block (LangChain standard, OpenAI `image_url`, Anthropic `source`
+/// forms) as an AG-UI content part: media with a `data` source (base64 and a MIME type) or a
+/// `url` one. `None` for any other block.
+fn content_part(b: &Value) -> Option<Value> {
+    let kind = match b.field_str("type")? {
+        "text" => return Some(json!({"type": "text", "text": b.field_str("text")?})),
+        "image" | "image_url" => "image",
+        "file" => "document",
+        k @ ("audio" | "video") => k,
+        _ => return None,
+    };
+    let src = b.field("source").filter(|s| s.is_object());
+    let first = |keys: &[&str]| {
+        let own = keys.iter().find_map(|k| b.field_str(k));
+        own.or_else(|| src.and_then(|s| keys.iter().find_map(|k| s.field_str(k))))
+    };
+    let image_url = b.field("image_url").and_then(|u| u.field_str("url").or(u.as_str()));
+    let mime = first(&["mime_type", "mimeType"]).or(src.and_then(|s| s.field_str("media_type")));
+    let source = match (first(&["base64", "data"]), first(&["url"]).or(image_url)) {
+        (Some(data), _) => json!({"type": "data", "value": data, "mimeType": mime?}),
+        (None, Some(url)) => match mime {
+            Some(m) => json!({"type": "url", "value": url, "mimeType": m}),
+            None => json!({"type": "url", "value": url}),
+        },
+        _ => return None,
+    };
+    Some(json!({"type": kind, "source": source}))
 }
 
 /// Tool output as text: strings as they are, anything else as compact JSON.
@@ -918,5 +959,32 @@ pub(crate) mod tests {
         let a = item_value(&m, 0).expect("ai message converts");
         assert_eq!(a["content"], "ok");
         assert_eq!(a["toolCalls"][0]["function"]["arguments"], "{\"x\":1}");
+    }
+
+    /// A tool output holding media is sent as content parts (every block form read), text
+    /// and the other blocks as before; a tool message's AG-UI form holds the same parts.
+    #[test]
+    fn tool_output_with_media_is_content_parts() {
+        let data = |mime: &str| json!({"type": "data", "value": "QUJD", "mimeType": mime});
+        let url = json!({"type": "url", "value": "https://x/c.png"});
+        let cases = [
+            (json!({"type": "image", "base64": "QUJD", "mime_type": "image/png"}), json!({"type": "image", "source": data("image/png")})),
+            (json!({"type": "image", "data": "QUJD", "mimeType": "image/png"}), json!({"type": "image", "source": data("image/png")})),
+            (json!({"type": "image", "source": {"type": "base64", "media_type": "image/gif", "data": "QUJD"}}), json!({"type": "image", "source": data("image/gif")})),
+            (json!({"type": "image_url", "image_url": {"url": "https://x/c.png"}}), json!({"type": "image", "source": url})),
+            (json!({"type": "file", "url": "https://x/c.png"}), json!({"type": "document", "source": url})),
+            (json!({"type": "audio", "base64": "QUJD", "mime_type": "audio/wav"}), json!({"type": "audio", "source": data("audio/wav")})),
+        ];
+        for (block, part) in cases {
+            let content = json!([{"type": "text", "text": "Chart:"}, block, {"type": "reasoning"}]);
+            let want = json!([{"type": "text", "text": "Chart:"}, part]);
+            assert_eq!(tool_content(&content).into_value(), want, "{content}");
+            let m = json!({"type": "tool", "content": content, "tool_call_id": "c1", "id": "t1"});
+            assert_eq!(to_agui_list_item(&m, 0).expect("a tool message").to_value()["content"], want);
+        }
+        // No media (or media without a source, data without a MIME type): text, as before.
+        for content in [json!("ok"), json!([{"type": "text", "text": "ok"}]), json!([{"type": "image", "base64": "QUJD"}]), json!({"k": 1})] {
+            assert_eq!(tool_content(&content).into_value(), Value::String(tool_content_text(&content)), "{content}");
+        }
     }
 }

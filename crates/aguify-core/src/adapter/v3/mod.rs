@@ -202,13 +202,17 @@ impl V3Adapter {
     /// its `params.interrupts`, then the state ([`super::state_events`]).
     fn on_values(
         &mut self,
+        record: &Record,
         ns: &str,
         data: &Data,
         interrupts: Option<&Value>,
         out: &mut Vec<ModelEvent>,
     ) -> Disposition {
         if !ns.is_empty() {
-            return Disposition::Ignored("subgraph values (not the graph's state)");
+            return match self.subgraph_results(ns, record, out) {
+                true => Disposition::Mapped,
+                false => Disposition::Ignored("subgraph values (not the graph's state)"),
+            };
         }
         match data {
             Data::State(s) => {
@@ -240,9 +244,38 @@ impl V3Adapter {
         }
     }
 
+    /// The results a subgraph's state (in namespace `ns`) gives of calls models made there
+    /// that nothing answered yet (`record`: its event, read whole only when its text names
+    /// such a call):
+    /// Python v3 has no `tools` events inside a subgraph, and its tool messages reach the
+    /// root state only when the subgraph ends (never when it fails).
+    fn subgraph_results(&mut self, ns: &str, record: &Record, out: &mut Vec<ModelEvent>) -> bool {
+        if !self.nest.waiting(ns).any(|id| record.text.contains(id)) {
+            return false;
+        }
+        let v = record.value();
+        let ev = if v.get("method").is_some() { v } else { v.field("data").unwrap_or(v) };
+        let state = ev.field("params").and_then(|p| p.field("data")).map(lc::normalize_cow);
+        let list = state.as_ref().and_then(|s| s.field("messages")).and_then(Value::as_array);
+        let n = out.len();
+        for (i, m) in list.into_iter().flatten().enumerate() {
+            let m = MessageRef::Value(m);
+            let Some(call) = m.tool_call().filter(|c| self.nest.waits_for(c)).map(|c| c.into_owned())
+            else {
+                continue;
+            };
+            self.nest.answered(&call);
+            if let Some(m) = m.to_agui(i) {
+                out.push(ModelEvent::ToolEnd(crate::model::ToolResult::of_item(m, call)));
+            }
+        }
+        out.len() > n
+    }
+
     /// A v3 event of `method` after its `seq` check, in the namespace of key `ns`.
     fn on_method(
         &mut self,
+        record: &Record,
         method: &str,
         ns: &str,
         seq: Option<&Value>,
@@ -274,7 +307,7 @@ impl V3Adapter {
         match method {
             "messages" => self.on_messages(ns, seq, data, out),
             "tools" => self.on_tools(ns, data.value(), out),
-            "values" => self.on_values(ns, data, interrupts, out),
+            "values" => self.on_values(record, ns, data, interrupts, out),
             "updates" => {
                 let Data::Value(data) = data else {
                     return Disposition::Ignored("node update (a partial state, not the state)");
@@ -465,7 +498,7 @@ impl V3Adapter {
                 "v3 `{method}` event whose `params` is {kind}: expected an object {{namespace, data}}"
             ).into());
         }
-        self.on_method(method, ev.namespace_key(), ev.seq.as_ref(), &ev.params, out)
+        self.on_method(rec, method, ev.namespace_key(), ev.seq.as_ref(), &ev.params, out)
     }
 
     pub(super) fn finish(&mut self, out: &mut Vec<ModelEvent>) {
@@ -512,6 +545,41 @@ mod tests {
             lc_code: None,
         })));
         assert_eq!(out.last(), Some(&ModelEvent::RunEnd), "{out:?}");
+    }
+
+    /// A subgraph's state answers the call its model made (Python v3: no `tools` events in
+    /// a subgraph) once, when it shows the tool message; its history and other calls' tool
+    /// messages answer nothing.
+    #[test]
+    fn a_subgraph_state_answers_the_calls_its_model_made() {
+        let (mut a, mut out) = (V3Adapter::default(), vec![]);
+        let ns = r#""namespace":["research:1"]"#;
+        let call = |id: &str| format!(r#"{{"type":"tool_call","id":"{id}","name":"f","args":{{}}}}"#);
+        let c1 = call("c1");
+        let tool = |id: &str| format!(r#"{{"type":"tool","content":"r-{id}","tool_call_id":"{id}","id":"t-{id}"}}"#);
+        let values = format!(
+            r#"{{"type":"event","seq":4,"method":"values","params":{{{ns},"data":{{"messages":[{},{}]}}}}}}"#,
+            tool("old"),
+            tool("c1")
+        );
+        let lines = [
+            format!(r#"{{"type":"event","seq":1,"method":"messages","params":{{{ns},"data":{{"event":"message-start","role":"ai","id":"m1"}}}}}}"#),
+            format!(r#"{{"type":"event","seq":2,"method":"messages","params":{{{ns},"data":{{"event":"content-block-start","index":0,"content":{c1}}}}}}}"#),
+            format!(r#"{{"type":"event","seq":3,"method":"messages","params":{{{ns},"data":{{"event":"content-block-finish","index":0,"content":{c1}}}}}}}"#),
+            values.clone(),
+            values.replace(r#""seq":4"#, r#""seq":5"#),
+        ];
+        for (n, l) in lines.iter().enumerate() {
+            let rec = framed(l, n as u64 + 1).expect("a record");
+            a.feed(&rec, &super::super::classify(&rec), &mut out);
+        }
+        let results: Vec<_> = (out.iter())
+            .filter_map(|e| match e {
+                ModelEvent::ToolEnd(r) => Some((r.tool_call_id.as_str(), r.content.clone(), r.message_id.as_deref())),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(results, [("c1", Value::from("r-c1"), Some("t-c1"))], "{out:?}");
     }
 
     /// A message completed from its read keys makes the events and usage its whole tree
