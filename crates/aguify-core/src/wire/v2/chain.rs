@@ -127,12 +127,14 @@ pub(super) struct Keys<'a> {
     pub(super) tool_call_chunks: Present<&'a RawValue>,
     #[serde(borrow)]
     pub(super) kwargs: Option<Lenient<Holder<'a>>>,
-    pub(super) tool_calls: Present<Value>,
+    #[serde(borrow)]
+    pub(super) tool_calls: Present<&'a RawValue>,
     #[serde(borrow)]
     pub(super) tool_call_id: Option<&'a RawValue>,
     #[serde(borrow)]
     pub(super) name: Option<&'a RawValue>,
-    pub(super) args: Present<Value>,
+    #[serde(borrow)]
+    pub(super) args: Present<&'a RawValue>,
     #[serde(borrow)]
     pub(super) messages: Present<Lenient<Holder<'a>>>,
     #[serde(borrow)]
@@ -266,17 +268,21 @@ impl Flat<'_> {
         })
     }
 
-    pub(super) fn calls(&mut self) -> Vec<(String, String, String)> {
-        let calls = self.keys.tool_calls.0.take().map(|c| self.normal(c));
-        calls.map_or_else(Vec::new, |c| lc::calls_of_list(&c))
+    /// Its `tool_calls` (kept raw: a model's chunk never reads them) as (id, name, args);
+    /// `None`: no tree holds them.
+    pub(super) fn calls(&self) -> Option<Vec<(String, String, String)>> {
+        let Some(raw) = self.keys.tool_calls.0 else {
+            return Some(vec![]);
+        };
+        Some(lc::calls_of_list(&self.normal(tree(raw.get())?)))
     }
 
     /// The calls of the AI messages this object is or holds: its own, else its `messages`'
     /// or else its `update`'s (`None`: read again normalised).
-    pub(super) fn calls_in(mut self, out: &mut Vec<MessageCalls>) -> Option<()> {
+    pub(super) fn calls_in(self, out: &mut Vec<MessageCalls>) -> Option<()> {
         if self.is_message() {
             if self.is_kind("ai") {
-                let calls = self.calls();
+                let calls = self.calls()?;
                 if !calls.is_empty() {
                     out.push(MessageCalls {
                         id: self.id(),

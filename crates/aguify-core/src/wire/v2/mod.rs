@@ -553,8 +553,11 @@ impl StepInput {
                     }
                     if let (Some(id), Some(name)) = (c.id(), text_of(c.keys.name)) {
                         let name = name.into_owned();
-                        let args = c.keys.args.0.clone().map(|a| c.normal(a).to_string());
-                        input.send.push((id, name, args.unwrap_or_default()));
+                        let args = match c.keys.args.0 {
+                            Some(a) => c.normal(tree(a.get())?).to_string(),
+                            None => String::new(),
+                        };
+                        input.send.push((id, name, args));
                     }
                 }
             }
@@ -572,10 +575,10 @@ impl StepInput {
                     let (mut calls, mut answered) = (vec![], std::collections::HashSet::new());
                     for m in list {
                         let Holder::Object(m) = m else { continue };
-                        let mut m = m.flat(normalised)?;
+                        let m = m.flat(normalised)?;
                         if m.is_kind("ai") {
                             let id = m.id();
-                            let made = m.calls().into_iter();
+                            let made = m.calls()?.into_iter();
                             calls.extend(made.map(|(call, name, _)| (call, name, id.clone())));
                         } else if m.is_kind("tool") {
                             answered.extend(text_of(m.keys.tool_call_id).map(Cow::into_owned))
