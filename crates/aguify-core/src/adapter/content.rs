@@ -15,6 +15,8 @@
 //! A reasoning summary of several parts is one reasoning span per part ([`part_key`]).
 
 use crate::json::Field;
+use crate::wire::Text;
+use serde::Deserialize;
 use serde_json::{Map, Value};
 
 use crate::model::{ModelEvent, Usage};
@@ -146,15 +148,42 @@ pub fn part_key(block: &str, part: usize) -> String {
     }
 }
 
+/// A `tool_call_chunks` entry as it is read: its id, name and args when strings, its index
+/// unless null. A v2 stream's chunk reads it typed, without a tree.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(default)]
+pub struct ToolChunk {
+    pub(crate) id: Text,
+    pub(crate) index: Option<Value>,
+    pub(crate) name: Text,
+    pub(crate) args: Text,
+}
+
+impl ToolChunk {
+    /// The entries of a (normalized) `tool_call_chunks` tree (none when it is no list).
+    pub fn list(calls: Option<&Value>) -> Vec<ToolChunk> {
+        let text = |c: &Value, k: &str| crate::wire::Lenient(c.field_str(k).map(str::to_string));
+        let entries = calls.and_then(Value::as_array).into_iter().flatten();
+        entries
+            .map(|c| ToolChunk {
+                id: text(c, "id"),
+                index: c.field("index").filter(|i| !i.is_null()).cloned(),
+                name: text(c, "name"),
+                args: text(c, "args"),
+            })
+            .collect()
+    }
+}
+
 /// Model events for one flat (normalized) AI message chunk.
 pub fn chunk_events(message_id: &str, chunk: &Value, out: &mut Vec<ModelEvent>) {
     let part = |k: &str| chunk.field(k);
-    let kwargs = part("additional_kwargs");
+    let calls = ToolChunk::list(part("tool_call_chunks"));
     parts_events(
         message_id,
         part("content"),
-        kwargs,
-        part("tool_call_chunks"),
+        part("additional_kwargs"),
+        &calls,
         out,
     );
 }
@@ -164,7 +193,7 @@ pub fn parts_events(
     message_id: &str,
     content: Option<&Value>,
     additional_kwargs: Option<&Value>,
-    tool_call_chunks: Option<&Value>,
+    tool_call_chunks: &[ToolChunk],
     out: &mut Vec<ModelEvent>,
 ) {
     match content {
@@ -191,11 +220,7 @@ pub fn parts_events(
             out,
         );
     }
-    for c in tool_call_chunks
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-    {
+    for c in tool_call_chunks {
         out.push(tool_chunk_event(message_id, c));
     }
 }
@@ -204,16 +229,16 @@ pub fn parts_events(
 /// (null or absent: Gemini sends each call whole, several in one chunk, and LangChain merges
 /// no two such chunks) is keyed by its id, so each call stays its own; one without index nor
 /// id continues call `"0"`.
-fn tool_chunk_event(message_id: &str, c: &Value) -> ModelEvent {
-    let id = c.field_str("id").map(str::to_string);
-    let index = match (c.field("index").filter(|i| !i.is_null()), &id) {
+fn tool_chunk_event(message_id: &str, c: &ToolChunk) -> ModelEvent {
+    let id = c.id.0.clone();
+    let index = match (&c.index, &id) {
         (Some(i), _) => block_key(i),
         (None, Some(id)) if !id.is_empty() => format!("id:{id}"),
         (None, _) => "0".into(),
     };
-    let name = c.field_str("name").filter(|n| !n.is_empty());
-    let args = c.field_str("args").unwrap_or_default().to_string();
-    call_chunk(message_id, index, id, name.map(str::to_string), args)
+    let name = c.name.0.clone().filter(|n| !n.is_empty());
+    let args = c.args.0.clone().unwrap_or_default();
+    call_chunk(message_id, index, id, name, args)
 }
 
 /// A chunk of the tool call of key `index` in message `message_id`.

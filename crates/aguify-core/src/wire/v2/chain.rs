@@ -3,6 +3,7 @@
 //! [`Keys`], [`Flat`]).
 
 use super::*;
+use crate::adapter::content::ToolChunk;
 
 /// An event's `data` keys, raw: a chain's, a tool's start or end, a model's end (whose `input`,
 /// the conversation, is skipped, not built).
@@ -264,8 +265,24 @@ impl Flat<'_> {
             id: self.id(),
             content: value(self.keys.content.0)?,
             additional_kwargs: value(self.keys.additional_kwargs.0)?,
-            tool_call_chunks: value(self.keys.tool_call_chunks.0)?,
+            tool_call_chunks: self.tool_chunks()?,
         })
+    }
+
+    /// Its `tool_call_chunks`, read typed unless a key repeats or normalising may change
+    /// them (an `lc` or `__lc_escaped__` key, which an escape may spell), else from their
+    /// tree (`None`: no tree holds them).
+    fn tool_chunks(&self) -> Option<Vec<ToolChunk>> {
+        let Some(text) = self.keys.tool_call_chunks.0.map(RawValue::get) else {
+            return Some(vec![]);
+        };
+        let special = ["\"lc\"", "__lc_escaped__", "\\u"];
+        if !(self.normalise && special.iter().any(|s| text.contains(s))) {
+            if let Some(list) = from::<Vec<Object<ToolChunk>>>(text) {
+                return Some(list.into_iter().map(|c| c.0.unwrap_or_default()).collect());
+            }
+        }
+        Some(ToolChunk::list(Some(&self.normal(tree(text)?))))
     }
 
     /// Its `tool_calls` (kept raw: a model's chunk never reads them) as (id, name, args);

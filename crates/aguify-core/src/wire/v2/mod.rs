@@ -95,7 +95,7 @@ pub struct MessageChunk {
     pub id: Option<String>,
     pub content: Option<Value>,
     pub additional_kwargs: Option<Value>,
-    pub tool_call_chunks: Option<Value>,
+    pub tool_call_chunks: Vec<crate::adapter::content::ToolChunk>,
 }
 
 /// The tool calls of an AI message: the message's `id`, each call as (id, name, args as JSON
@@ -649,6 +649,31 @@ mod tests {
     use super::*;
     use serde_json::json;
 
+    /// A model chunk's `tool_call_chunks` read typed read as their tree does: a repeated key
+    /// (the last), an `lc` key spelled with an escape (normalised).
+    #[test]
+    fn tool_call_chunks_read_as_their_tree() {
+        for (calls, id) in [
+            (r#"[{"id":"c","id":"d","args":"x","index":0}]"#, "d"),
+            (
+                r#"[{"\u006cc":1,"type":"constructor","id":["x","Y"],"kwargs":{"id":"e"}}]"#,
+                "e",
+            ),
+            (r#"[{"id":"f","name":"g","args":"{\"a\":1}","index":"2"}]"#, "f"),
+        ] {
+            let text = format!(
+                r#"{{"event":"on_chat_model_stream","data":{{"chunk":{{"content":"","tool_call_chunks":{calls}}}}}}}"#
+            );
+            let e = Event::read(&text).expect("v2");
+            let tree: Value = serde_json::from_str(&text).expect("json");
+            assert_eq!(Some(&e), Event::of_record(&tree, None).as_ref(), "{text}");
+            let Data::ModelChunk(Some(Ok(chunk))) = e.data else {
+                panic!("a chunk: {text}");
+            };
+            assert_eq!(chunk.tool_call_chunks[0].id.0.as_deref(), Some(id), "{text}");
+        }
+    }
+
     /// A string kept raw reads as its text, borrowed unless it has an escape; another value
     /// has none.
     #[test]
@@ -823,10 +848,12 @@ mod tests {
                     id: id.map(str::to_string),
                     content: Some(content).filter(|c| !c.is_null()),
                     additional_kwargs: kwargs,
-                    tool_call_chunks: calls,
+                    tool_call_chunks: crate::adapter::content::ToolChunk::list(calls.as_ref()),
                 })
             };
         let none = Ok(MessageChunk::default());
+        let esc_c = json!({"__lc_escaped__":"c"});
+        let ctor_d = json!({"lc":1,"type":"constructor","id":["x","Y"],"kwargs":{"id":"d","index":1}});
         for (c, read) in [
             (
                 json!({"content":"a","additional_kwargs":{"reasoning_content":"r"},"response_metadata":{},"type":"AIMessageChunk","name":null,"id":"m","tool_calls":[],"tool_call_chunks":[{"id":"c","args":"{"}]}),
@@ -875,6 +902,16 @@ mod tests {
                 chunk(Some("m"), json!("g"), None, None),
             ),
             (json!([{}]), Err("an array")),
+            // Tool call chunks that normalise (an escaped id, an lc object) or are no object.
+            (
+                json!({"content":"","tool_call_chunks":[{"id":esc_c,"args":"{","index":null},7,ctor_d]}),
+                chunk(
+                    None,
+                    json!(""),
+                    None,
+                    Some(normalize_owned(json!([{"id":esc_c,"args":"{","index":null},7,ctor_d]))),
+                ),
+            ),
             (
                 json!({"content":"a\"\u{e9}","additional_kwargs":{},"tool_call_chunks":[]}),
                 chunk(None, json!("a\"é"), Some(json!({})), Some(json!([]))),
