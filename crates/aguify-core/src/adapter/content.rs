@@ -160,25 +160,19 @@ pub struct ToolChunk {
 }
 
 impl ToolChunk {
-    /// The entries of a (normalized) `tool_call_chunks` tree (none when it is no list).
-    pub fn list(calls: Option<&Value>) -> Vec<ToolChunk> {
-        let text = |c: &Value, k: &str| crate::wire::Lenient(c.field_str(k).map(str::to_string));
-        let entries = calls.and_then(Value::as_array).into_iter().flatten();
-        entries
-            .map(|c| ToolChunk {
-                id: text(c, "id"),
-                index: c.field("index").filter(|i| !i.is_null()).cloned(),
-                name: text(c, "name"),
-                args: text(c, "args"),
-            })
-            .collect()
+    /// The entries of a `tool_call_chunks` list (a JSON text's or a tree's); `None`: no list,
+    /// or a key repeats.
+    pub fn list<'de, D: serde::Deserializer<'de>>(d: D) -> Option<Vec<ToolChunk>> {
+        let list = Vec::<crate::wire::Object<ToolChunk>>::deserialize(d).ok()?;
+        Some(list.into_iter().map(|c| c.0.unwrap_or_default()).collect())
     }
 }
 
 /// Model events for one flat (normalized) AI message chunk.
 pub fn chunk_events(message_id: &str, chunk: &Value, out: &mut Vec<ModelEvent>) {
     let part = |k: &str| chunk.field(k);
-    let calls = ToolChunk::list(part("tool_call_chunks"));
+    let calls = part("tool_call_chunks").and_then(ToolChunk::list);
+    let calls = calls.unwrap_or_default();
     parts_events(
         message_id,
         part("content"),

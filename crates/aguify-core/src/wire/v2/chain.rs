@@ -278,11 +278,11 @@ impl Flat<'_> {
         };
         let special = ["\"lc\"", "__lc_escaped__", "\\u"];
         if !(self.normalise && special.iter().any(|s| text.contains(s))) {
-            if let Some(list) = from::<Vec<Object<ToolChunk>>>(text) {
-                return Some(list.into_iter().map(|c| c.0.unwrap_or_default()).collect());
+            if let Some(list) = ToolChunk::list(&mut serde_json::Deserializer::from_str(text)) {
+                return Some(list);
             }
         }
-        Some(ToolChunk::list(Some(&self.normal(tree(text)?))))
+        Some(ToolChunk::list(&self.normal(tree(text)?)).unwrap_or_default())
     }
 
     /// Its `tool_calls` (kept raw: a model's chunk never reads them) as (id, name, args);

@@ -848,7 +848,9 @@ mod tests {
                     id: id.map(str::to_string),
                     content: Some(content).filter(|c| !c.is_null()),
                     additional_kwargs: kwargs,
-                    tool_call_chunks: crate::adapter::content::ToolChunk::list(calls.as_ref()),
+                    tool_call_chunks: calls
+                        .and_then(|c| crate::adapter::content::ToolChunk::list(&c))
+                        .unwrap_or_default(),
                 })
             };
         let none = Ok(MessageChunk::default());
