@@ -273,8 +273,9 @@ impl Flat<'_> {
     /// them (an `lc` or `__lc_escaped__` key, which an escape may spell), else from their
     /// tree (`None`: no tree holds them).
     fn tool_chunks(&self) -> Option<Vec<ToolChunk>> {
-        let Some(text) = self.keys.tool_call_chunks.0.map(RawValue::get) else {
-            return Some(vec![]);
+        let text = match self.keys.tool_call_chunks.0.map(RawValue::get) {
+            None | Some("[]") => return Some(vec![]),
+            Some(text) => text,
         };
         let special = ["\"lc\"", "__lc_escaped__", "\\u"];
         if !(self.normalise && special.iter().any(|s| text.contains(s))) {
