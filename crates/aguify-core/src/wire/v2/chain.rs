@@ -283,7 +283,7 @@ impl Flat<'_> {
                 return Some(list);
             }
         }
-        Some(ToolChunk::list(&self.normal(tree(text)?)).unwrap_or_default())
+        Some(ToolChunk::list(self.normal(tree(text)?)).unwrap_or_default())
     }
 
     /// Its `tool_calls` (kept raw: a model's chunk never reads them) as (id, name, args);
