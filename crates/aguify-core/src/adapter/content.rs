@@ -15,6 +15,8 @@
 //! A reasoning summary of several parts is one reasoning span per part ([`part_key`]).
 
 use crate::json::Field;
+use crate::wire::Text;
+use serde::Deserialize;
 use serde_json::{Map, Value};
 
 use crate::model::{ModelEvent, Usage};
@@ -146,15 +148,36 @@ pub fn part_key(block: &str, part: usize) -> String {
     }
 }
 
+/// A `tool_call_chunks` entry as it is read: its id, name and args when strings, its index
+/// unless null. A v2 stream's chunk reads it typed, without a tree.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(default)]
+pub struct ToolChunk {
+    pub(crate) id: Text,
+    pub(crate) index: Option<Value>,
+    pub(crate) name: Text,
+    pub(crate) args: Text,
+}
+
+impl ToolChunk {
+    /// The entries of a `tool_call_chunks` list (a JSON text's or a tree's); `None`: no list,
+    /// or a key repeats.
+    pub fn list<'de, D: serde::Deserializer<'de>>(d: D) -> Option<Vec<ToolChunk>> {
+        let list = Vec::<crate::wire::Object<ToolChunk>>::deserialize(d).ok()?;
+        Some(list.into_iter().map(|c| c.0.unwrap_or_default()).collect())
+    }
+}
+
 /// Model events for one flat (normalized) AI message chunk.
 pub fn chunk_events(message_id: &str, chunk: &Value, out: &mut Vec<ModelEvent>) {
     let part = |k: &str| chunk.field(k);
-    let kwargs = part("additional_kwargs");
+    let calls = part("tool_call_chunks").and_then(ToolChunk::list);
+    let calls = calls.unwrap_or_default();
     parts_events(
         message_id,
         part("content"),
-        kwargs,
-        part("tool_call_chunks"),
+        part("additional_kwargs"),
+        &calls,
         out,
     );
 }
@@ -164,7 +187,7 @@ pub fn parts_events(
     message_id: &str,
     content: Option<&Value>,
     additional_kwargs: Option<&Value>,
-    tool_call_chunks: Option<&Value>,
+    tool_call_chunks: &[ToolChunk],
     out: &mut Vec<ModelEvent>,
 ) {
     match content {
@@ -191,11 +214,7 @@ pub fn parts_events(
             out,
         );
     }
-    for c in tool_call_chunks
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-    {
+    for c in tool_call_chunks {
         out.push(tool_chunk_event(message_id, c));
     }
 }
@@ -204,16 +223,16 @@ pub fn parts_events(
 /// (null or absent: Gemini sends each call whole, several in one chunk, and LangChain merges
 /// no two such chunks) is keyed by its id, so each call stays its own; one without index nor
 /// id continues call `"0"`.
-fn tool_chunk_event(message_id: &str, c: &Value) -> ModelEvent {
-    let id = c.field_str("id").map(str::to_string);
-    let index = match (c.field("index").filter(|i| !i.is_null()), &id) {
+fn tool_chunk_event(message_id: &str, c: &ToolChunk) -> ModelEvent {
+    let id = c.id.0.clone();
+    let index = match (&c.index, &id) {
         (Some(i), _) => block_key(i),
         (None, Some(id)) if !id.is_empty() => format!("id:{id}"),
         (None, _) => "0".into(),
     };
-    let name = c.field_str("name").filter(|n| !n.is_empty());
-    let args = c.field_str("args").unwrap_or_default().to_string();
-    call_chunk(message_id, index, id, name.map(str::to_string), args)
+    let name = c.name.0.clone().filter(|n| !n.is_empty());
+    let args = c.args.0.clone().unwrap_or_default();
+    call_chunk(message_id, index, id, name, args)
 }
 
 /// A chunk of the tool call of key `index` in message `message_id`.

@@ -101,7 +101,7 @@ impl V2Adapter {
             &message_id,
             chunk.content.as_ref(),
             chunk.additional_kwargs.as_ref(),
-            chunk.tool_call_chunks.as_ref(),
+            &chunk.tool_call_chunks,
             out,
         );
         if let Some(m) = self.models.get_mut(run_id) {

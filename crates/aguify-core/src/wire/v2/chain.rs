@@ -3,6 +3,7 @@
 //! [`Keys`], [`Flat`]).
 
 use super::*;
+use crate::adapter::content::ToolChunk;
 
 /// An event's `data` keys, raw: a chain's, a tool's start or end, a model's end (whose `input`,
 /// the conversation, is skipped, not built).
@@ -127,12 +128,14 @@ pub(super) struct Keys<'a> {
     pub(super) tool_call_chunks: Present<&'a RawValue>,
     #[serde(borrow)]
     pub(super) kwargs: Option<Lenient<Holder<'a>>>,
-    pub(super) tool_calls: Present<Value>,
+    #[serde(borrow)]
+    pub(super) tool_calls: Present<&'a RawValue>,
     #[serde(borrow)]
     pub(super) tool_call_id: Option<&'a RawValue>,
     #[serde(borrow)]
     pub(super) name: Option<&'a RawValue>,
-    pub(super) args: Present<Value>,
+    #[serde(borrow)]
+    pub(super) args: Present<&'a RawValue>,
     #[serde(borrow)]
     pub(super) messages: Present<Lenient<Holder<'a>>>,
     #[serde(borrow)]
@@ -262,21 +265,42 @@ impl Flat<'_> {
             id: self.id(),
             content: value(self.keys.content.0)?,
             additional_kwargs: value(self.keys.additional_kwargs.0)?,
-            tool_call_chunks: value(self.keys.tool_call_chunks.0)?,
+            tool_call_chunks: self.tool_chunks()?,
         })
     }
 
-    pub(super) fn calls(&mut self) -> Vec<(String, String, String)> {
-        let calls = self.keys.tool_calls.0.take().map(|c| self.normal(c));
-        calls.map_or_else(Vec::new, |c| lc::calls_of_list(&c))
+    /// Its `tool_call_chunks`, read typed unless a key repeats or normalising may change
+    /// them (an `lc` or `__lc_escaped__` key, which an escape may spell), else from their
+    /// tree (`None`: no tree holds them).
+    fn tool_chunks(&self) -> Option<Vec<ToolChunk>> {
+        let text = match self.keys.tool_call_chunks.0.map(RawValue::get) {
+            None | Some("[]") => return Some(vec![]),
+            Some(text) => text,
+        };
+        let special = ["\"lc\"", "__lc_escaped__", "\\u"];
+        if !(self.normalise && special.iter().any(|s| text.contains(s))) {
+            if let Some(list) = ToolChunk::list(&mut serde_json::Deserializer::from_str(text)) {
+                return Some(list);
+            }
+        }
+        Some(ToolChunk::list(self.normal(tree(text)?)).unwrap_or_default())
+    }
+
+    /// Its `tool_calls` (kept raw: a model's chunk never reads them) as (id, name, args);
+    /// `None`: no tree holds them.
+    pub(super) fn calls(&self) -> Option<Vec<(String, String, String)>> {
+        let Some(raw) = self.keys.tool_calls.0 else {
+            return Some(vec![]);
+        };
+        Some(lc::calls_of_list(&self.normal(tree(raw.get())?)))
     }
 
     /// The calls of the AI messages this object is or holds: its own, else its `messages`'
     /// or else its `update`'s (`None`: read again normalised).
-    pub(super) fn calls_in(mut self, out: &mut Vec<MessageCalls>) -> Option<()> {
+    pub(super) fn calls_in(self, out: &mut Vec<MessageCalls>) -> Option<()> {
         if self.is_message() {
             if self.is_kind("ai") {
-                let calls = self.calls();
+                let calls = self.calls()?;
                 if !calls.is_empty() {
                     out.push(MessageCalls {
                         id: self.id(),

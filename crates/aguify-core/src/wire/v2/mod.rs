@@ -95,7 +95,7 @@ pub struct MessageChunk {
     pub id: Option<String>,
     pub content: Option<Value>,
     pub additional_kwargs: Option<Value>,
-    pub tool_call_chunks: Option<Value>,
+    pub tool_call_chunks: Vec<crate::adapter::content::ToolChunk>,
 }
 
 /// The tool calls of an AI message: the message's `id`, each call as (id, name, args as JSON
@@ -553,8 +553,11 @@ impl StepInput {
                     }
                     if let (Some(id), Some(name)) = (c.id(), text_of(c.keys.name)) {
                         let name = name.into_owned();
-                        let args = c.keys.args.0.clone().map(|a| c.normal(a).to_string());
-                        input.send.push((id, name, args.unwrap_or_default()));
+                        let args = match c.keys.args.0 {
+                            Some(a) => c.normal(tree(a.get())?).to_string(),
+                            None => String::new(),
+                        };
+                        input.send.push((id, name, args));
                     }
                 }
             }
@@ -572,10 +575,10 @@ impl StepInput {
                     let (mut calls, mut answered) = (vec![], std::collections::HashSet::new());
                     for m in list {
                         let Holder::Object(m) = m else { continue };
-                        let mut m = m.flat(normalised)?;
+                        let m = m.flat(normalised)?;
                         if m.is_kind("ai") {
                             let id = m.id();
-                            let made = m.calls().into_iter();
+                            let made = m.calls()?.into_iter();
                             calls.extend(made.map(|(call, name, _)| (call, name, id.clone())));
                         } else if m.is_kind("tool") {
                             answered.extend(text_of(m.keys.tool_call_id).map(Cow::into_owned))
@@ -645,6 +648,31 @@ impl MessageChunk {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    /// A model chunk's `tool_call_chunks` read typed read as their tree does: a repeated key
+    /// (the last), an `lc` key spelled with an escape (normalised).
+    #[test]
+    fn tool_call_chunks_read_as_their_tree() {
+        for (calls, id) in [
+            (r#"[{"id":"c","id":"d","args":"x","index":0}]"#, "d"),
+            (
+                r#"[{"\u006cc":1,"type":"constructor","id":["x","Y"],"kwargs":{"id":"e"}}]"#,
+                "e",
+            ),
+            (r#"[{"id":"f","name":"g","args":"{\"a\":1}","index":"2"}]"#, "f"),
+        ] {
+            let text = format!(
+                r#"{{"event":"on_chat_model_stream","data":{{"chunk":{{"content":"","tool_call_chunks":{calls}}}}}}}"#
+            );
+            let e = Event::read(&text).expect("v2");
+            let tree: Value = serde_json::from_str(&text).expect("json");
+            assert_eq!(Some(&e), Event::of_record(&tree, None).as_ref(), "{text}");
+            let Data::ModelChunk(Some(Ok(chunk))) = e.data else {
+                panic!("a chunk: {text}");
+            };
+            assert_eq!(chunk.tool_call_chunks[0].id.0.as_deref(), Some(id), "{text}");
+        }
+    }
 
     /// A string kept raw reads as its text, borrowed unless it has an escape; another value
     /// has none.
@@ -820,10 +848,14 @@ mod tests {
                     id: id.map(str::to_string),
                     content: Some(content).filter(|c| !c.is_null()),
                     additional_kwargs: kwargs,
-                    tool_call_chunks: calls,
+                    tool_call_chunks: calls
+                        .and_then(|c| crate::adapter::content::ToolChunk::list(&c))
+                        .unwrap_or_default(),
                 })
             };
         let none = Ok(MessageChunk::default());
+        let esc_c = json!({"__lc_escaped__":"c"});
+        let ctor_d = json!({"lc":1,"type":"constructor","id":["x","Y"],"kwargs":{"id":"d","index":1}});
         for (c, read) in [
             (
                 json!({"content":"a","additional_kwargs":{"reasoning_content":"r"},"response_metadata":{},"type":"AIMessageChunk","name":null,"id":"m","tool_calls":[],"tool_call_chunks":[{"id":"c","args":"{"}]}),
@@ -872,6 +904,16 @@ mod tests {
                 chunk(Some("m"), json!("g"), None, None),
             ),
             (json!([{}]), Err("an array")),
+            // Tool call chunks that normalise (an escaped id, an lc object) or are no object.
+            (
+                json!({"content":"","tool_call_chunks":[{"id":esc_c,"args":"{","index":null},7,ctor_d]}),
+                chunk(
+                    None,
+                    json!(""),
+                    None,
+                    Some(normalize_owned(json!([{"id":esc_c,"args":"{","index":null},7,ctor_d]))),
+                ),
+            ),
             (
                 json!({"content":"a\"\u{e9}","additional_kwargs":{},"tool_call_chunks":[]}),
                 chunk(None, json!("a\"é"), Some(json!({})), Some(json!([]))),
