@@ -420,13 +420,14 @@ impl Role {
     }
 }
 
-/// A `TOOL_CALL_RESULT`'s `content`: the mapper's text, or a capture's content parts.
+/// A tool result's `content` (`TOOL_CALL_RESULT`, a tool message): text, or content parts
+/// (a result holding media, or a capture's).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(untagged)]
 pub enum ToolContent {
-    /// The result as text (what aguify writes).
+    /// The result as text.
     Text(String),
-    /// The result as content parts (a capture's).
+    /// The result as content parts.
     Parts(Vec<Value>),
 }
 

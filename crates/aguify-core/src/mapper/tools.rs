@@ -188,11 +188,12 @@ impl Mapper {
                 run.tool_done();
             }
         }
-        let text = lc::tool_content_text(&r.content);
+        let content = lc::tool_content(&r.content);
         for id in self.subagents.under_call(&call_id) {
+            let text = lc::tool_content_text(&r.content);
             let end = match r.error {
-                false => Ok((Some(text.clone().into()), subagent::success())),
-                true => Err((error_code::AGENT_INTERNAL, text.clone())),
+                false => Ok((Some(text.into()), subagent::success())),
+                true => Err((error_code::AGENT_INTERNAL, text)),
             };
             self.subagent_end(id, end, out);
         }
@@ -202,7 +203,6 @@ impl Mapper {
             // A run of thousands of results between two lists stays small: the oldest go.
             sent.remove(0);
         }
-        let content = lc::tool_content(&r.content);
         sent.push(Item {
             tool_call_id: Some(call_id.clone()),
             sent_content: Some(content.clone()),

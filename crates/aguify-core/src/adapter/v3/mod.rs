@@ -254,7 +254,7 @@ impl V3Adapter {
             return false;
         }
         let v = record.value();
-        let ev = if v.get("method").is_some() { v } else { v.field("data").unwrap_or(v) };
+        let ev = if v.field("method").is_some() { v } else { v.field("data").unwrap_or(v) };
         let state = ev.field("params").and_then(|p| p.field("data")).map(lc::normalize_cow);
         let list = state.as_ref().and_then(|s| s.field("messages")).and_then(Value::as_array);
         let n = out.len();
