@@ -42,7 +42,21 @@ def _human(text: str, name: str) -> dict:
     return {"messages": [{"type": "human", "content": text, "id": f"human-{name}"}]}
 
 
-RUN_CONFIG = {"e_recursion_limit": {"recursion_limit": 3}}
+RUN_CONFIG = {"e_recursion_limit": {"recursion_limit": 3}, "o_subgraph_recursion": {"recursion_limit": 4}}
+
+
+class ResumeAll(list):
+    """A resume answering every pending interrupt by its id (answers in the order the thread's
+    state lists the interrupts): classic `command.resume` = {id: answer}, v3 `input.respond`
+    with `responses` (one command for all)."""
+
+
+def _history(name: str) -> dict:
+    """record_py.remove_messages_input as the API's message dicts."""
+    import record_py
+
+    msgs = record_py.remove_messages_input(name)["messages"]
+    return {"messages": [{"type": m.type, "content": m.content, "id": m.id} for m in msgs]}
 
 
 def scenario_inputs() -> dict[str, list[tuple[str, dict | None, dict | None]]]:
@@ -64,6 +78,45 @@ def scenario_inputs() -> dict[str, list[tuple[str, dict | None, dict | None]]]:
         "i_tool_output_delta": one("i_tool_output_delta", "Search the docs for install"),
         # issue 39.6: each model call streams its first 2 chunks only, then ends with the complete message
         "k_stream_cut": one("k_stream_cut", "Weather in Paris?"),
+        # the o_* scenarios of the NDJSON forms (record_py.py), on the platform
+        "o_send_map_reduce": one("o_send_map_reduce", "Write about cats and dogs"),
+        "o_subgraph_agent": one("o_subgraph_agent", "Research Paris weather"),
+        "o_subgraph_error": one("o_subgraph_error", "Research Paris"),
+        "o_subgraph_recursion": one("o_subgraph_recursion", "Wait for the backup job"),
+        "o_tool_content_blocks": one("o_tool_content_blocks", "Chart for Paris?"),
+        "o_v1_tool_call": one("o_v1_tool_call", "Weather in Paris?"),
+        "o_remove_messages": [("", _history("o_remove_messages"), None)],
+        "o_frontend_tool": one("o_frontend_tool", "Book Le Meurice"),
+        "o_parallel_interrupts": [
+            ("__1_interrupt", _human("Buy widgets and gadgets", "o_parallel_interrupts"), None),
+            ("__2_resume", None, ResumeAll([{"approved": True}, {"approved": False}])),
+        ],
+        "o_remove_all": [("", _history("o_remove_all"), None)],
+        "o_structured_model": one("o_structured_model", "Weather in Paris?"),
+        # sub-agents, HITL middleware, parallel interrupts and a handoff on the platform
+        "m_supervisor": one("m_supervisor", "What's the weather in Paris?"),
+        "m_supervisor_parallel": one("m_supervisor_parallel", "Weather and news from Paris?"),
+        "m_supervisor_hitl": [
+            ("__1_interrupt", _human("Order 2 widgets", "m_supervisor_hitl"), None),
+            ("__2_resume", None, {"approved": True}),
+        ],
+        "n_hitl_middleware": [
+            ("__1_interrupt", _human("Email Bob about lunch", "n_hitl_middleware"), None),
+            ("__2_resume", None, ResumeAll([{"decisions": [{"type": "approve"}]}])),
+        ],
+        "n_two_interrupts": [
+            ("__1_interrupt", _human("Order 2 widgets and 1 gadget", "n_two_interrupts"), None),
+            ("__2_resume", None, ResumeAll([{"approved": True}, {"approved": False}])),
+        ],
+        "n_handoff": one("n_handoff", "I want a refund"),
+        # shapes added with them (record_py.py, platform_round_scenarios)
+        "p_subgraph_tool_raises": one("p_subgraph_tool_raises", "Research order A-1"),
+        "p_multi_turn_hitl": [
+            ("__1_interrupt", _human("Order 2 widgets", "p_multi_turn_hitl"), None),
+            ("__2_resume", None, {"approved": True}),
+            ("__3_interrupt", {"messages": [{"type": "human", "content": "Now order 1 gadget", "id": "human-p_multi_turn_hitl-2"}]}, None),
+            ("__4_resume", None, {"approved": False}),
+        ],
     }
 
 
@@ -112,7 +165,10 @@ async def classic_runs(client: httpx.AsyncClient, form: str, name: str, stream_m
         body: dict = {"assistant_id": f"classic__{name}", "stream_mode": stream_mode}
         if name in RUN_CONFIG:
             body["config"] = RUN_CONFIG[name]
-        if resume is not None:
+        if isinstance(resume, ResumeAll):
+            pending = (await client.get(f"/threads/{tid}/state")).json()["interrupts"]
+            body["command"] = {"resume": {intr["id"]: resume[i % len(resume)] for i, intr in enumerate(pending)}}
+        elif resume is not None:
             body["command"] = {"resume": resume}
         else:
             body["input"] = inp
@@ -226,9 +282,12 @@ async def capture_v3(client: httpx.AsyncClient, name: str, out: Path) -> None:
                 params["config"] = RUN_CONFIG[name]
             cmd = {"id": cmd_id, "method": "run.start", "params": params}
         else:
-            state = (await client.get(f"/threads/{tid}/state")).json()
-            interrupt_id = state["interrupts"][0]["id"]
-            cmd = {"id": cmd_id, "method": "input.respond", "params": {"interrupt_id": interrupt_id, "response": resume}}
+            pending = (await client.get(f"/threads/{tid}/state")).json()["interrupts"]
+            if isinstance(resume, ResumeAll):
+                responses = [{"interrupt_id": intr["id"], "response": resume[i % len(resume)]} for i, intr in enumerate(pending)]
+                cmd = {"id": cmd_id, "method": "input.respond", "params": {"responses": responses}}
+            else:
+                cmd = {"id": cmd_id, "method": "input.respond", "params": {"interrupt_id": pending[0]["id"], "response": resume}}
         raw = await capture_v3_run(client, tid, cmd, since)
         frames = [f for f in parse_sse(raw) if "id" in f]
         if frames:
