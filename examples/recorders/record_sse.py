@@ -157,12 +157,14 @@ def thread_id(form: str, name: str) -> str:
     return str(uuid.uuid5(uuid.NAMESPACE_URL, f"aguify/recordings/{form}/{name}"))
 
 
-async def classic_runs(client: httpx.AsyncClient, form: str, name: str, stream_mode: list[str]):
+async def classic_runs(client: httpx.AsyncClient, form: str, name: str, stream_mode: list[str], subgraphs: bool = False):
     """Each run of a scenario on one thread of the classic API: yields (suffix, raw SSE bytes)."""
     tid = thread_id(form, name)
     await client.post("/threads", json={"thread_id": tid, "if_exists": "do_nothing"})
     for suffix, inp, resume in scenario_inputs()[name]:
         body: dict = {"assistant_id": f"classic__{name}", "stream_mode": stream_mode}
+        if subgraphs:
+            body["stream_subgraphs"] = True
         if name in RUN_CONFIG:
             body["config"] = RUN_CONFIG[name]
         if isinstance(resume, ResumeAll):
@@ -209,11 +211,24 @@ def without_model_end(raw: bytes) -> bytes:
     return sep.join(f for f in raw.split(sep) if b'"event":"on_chat_model_end"' not in f)
 
 
-async def capture_tuple(client: httpx.AsyncClient, name: str, out: Path) -> None:
-    """What SDK front ends stream: stream_mode ["messages-tuple", "values", "custom"]."""
-    modes = ["messages-tuple", "values", "custom"]
-    async for suffix, raw in classic_runs(client, "tuple", name, modes):
-        path = out / "sse" / f"platform-messages-tuple.{name}{suffix}.sse"
+# What front ends ask the classic API for, each a separate invocation (`--stream NAME`; the
+# scripted models' turns are consumed per graph, so one server run serves one capture per
+# scenario): name -> (file prefix, stream_mode, stream_subgraphs)
+FRONT_END_STREAMS = {
+    # SDK front ends (useStream without subgraphs)
+    "tuple": ("platform-messages-tuple", ["messages-tuple", "values", "custom"], False),
+    # CopilotKit's LangGraph platform agent (`streamMode: ["events", "values", "updates"]`)
+    "copilotkit": ("platform-copilotkit", ["events", "values", "updates"], False),
+    # useStream with `streamSubgraphs: true`: a subgraph's frames as `<mode>|<namespace>`
+    "subgraphs": ("platform-subgraphs", ["messages-tuple", "values", "updates", "custom"], True),
+}
+
+
+async def capture_tuple(client: httpx.AsyncClient, name: str, out: Path, stream: str = "tuple") -> None:
+    """A front end's stream of the classic API (FRONT_END_STREAMS)."""
+    prefix, modes, subgraphs = FRONT_END_STREAMS[stream]
+    async for suffix, raw in classic_runs(client, stream, name, modes, subgraphs):
+        path = out / "sse" / f"{prefix}.{name}{suffix}.sse"
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(raw)
         print(f"  wrote {path} ({len(parse_sse(raw))} frames)")
@@ -371,7 +386,7 @@ async def capture_cancelled(client: httpx.AsyncClient, name: str, out: Path) -> 
         print(f"  wrote {path} ({len(parse_sse(raw))} frames)")
 
 
-async def run(out: Path, only: set[str], base_url: str, tuple_only: bool = False, pending: bool = False) -> None:
+async def run(out: Path, only: set[str], base_url: str, stream: str = "", pending: bool = False) -> None:
     async with httpx.AsyncClient(base_url=base_url, timeout=60) as client:
         if pending:
             for name in CANCEL_INPUTS:
@@ -383,8 +398,8 @@ async def run(out: Path, only: set[str], base_url: str, tuple_only: bool = False
             if only and name not in only:
                 continue
             print(name)
-            if tuple_only:
-                await capture_tuple(client, name, out)
+            if stream:
+                await capture_tuple(client, name, out, stream)
                 continue
             await capture_classic(client, name, out)
             await capture_v3(client, name, out)
@@ -395,6 +410,12 @@ def main() -> None:
     ap.add_argument("--out", default="testdata/recordings", type=Path)
     ap.add_argument("--only", default="")
     ap.add_argument("--server", default="", help="use a running server (base URL) instead of starting one")
+    ap.add_argument(
+        "--stream",
+        default="",
+        choices=sorted(FRONT_END_STREAMS),
+        help="capture a front end's stream mode instead (FRONT_END_STREAMS; a separate invocation each)",
+    )
     ap.add_argument(
         "--tuple-only",
         action="store_true",
@@ -426,7 +447,8 @@ def main() -> None:
             proc.terminate()
             sys.exit("platform server did not come up")
     try:
-        asyncio.run(run(args.out, only, base_url, args.tuple_only, args.pending))
+        stream = "tuple" if args.tuple_only else args.stream
+        asyncio.run(run(args.out, only, base_url, stream, args.pending))
     finally:
         if proc is not None:
             os.killpg(proc.pid, signal.SIGTERM)
