@@ -217,6 +217,9 @@ fn subagent_rules() {
         rules_of(&[START, sub, step, step_end, done, FINISH]),
         ["AGX313"]
     );
+    // A resume run: the call is in the snapshot the client was handed, not streamed again.
+    let handed = r#"{"type":"MESSAGES_SNAPSHOT","messages":[{"id":"a","role":"assistant","toolCalls":[{"id":"c","type":"function","function":{"name":"f","arguments":"{}"}}]}]}"#;
+    assert!(rules_of(&[START, handed, sub, step, step_end, done, result, FINISH]).is_empty());
     assert_eq!(
         rules_of(&[START, call, call_end, sub, step, step_end, result, done, FINISH]),
         ["AGX314"]

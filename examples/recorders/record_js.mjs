@@ -595,6 +595,29 @@ function hitlGraph() {
     .compile({ checkpointer: new MemorySaver() });
 }
 
+// d_hitl's graph for a thread of two turns (interrupt, resume, a new question, interrupt,
+// resume): four model calls; the approval messages get ids from LangGraph.
+function multiTurnHitlGraph() {
+  const model = new ScriptedChatModel([
+    textTurn("I will order 2 widgets."),
+    textTurn("Your widget order has been placed."),
+    textTurn("I will order 1 gadget."),
+    textTurn("The gadget order was cancelled."),
+  ]);
+  return new StateGraph(MessagesAnnotation)
+    .addNode("draft", async (state) => ({ messages: [await model.invoke(state.messages)] }))
+    .addNode("approve", async (state) => {
+      const answer = interrupt({ type: "approval", message: "Approve order?", order: state.messages.at(-1).text });
+      return { messages: [new AIMessage(`Order ${answer?.approved ? "approved" : "rejected"}.`)] };
+    })
+    .addNode("confirm", async (state) => ({ messages: [await model.invoke(state.messages)] }))
+    .addEdge(START, "draft")
+    .addEdge("draft", "approve")
+    .addEdge("approve", "confirm")
+    .addEdge("confirm", END)
+    .compile({ checkpointer: new MemorySaver() });
+}
+
 function subgraphGraph() {
   const inner = new ScriptedChatModel([textTurn("Paris has 2.1M people.")]);
   const outer = new ScriptedChatModel([textTurn("Research done.")]);
@@ -1037,6 +1060,21 @@ function sweepScenarios() {
     ]),
     S("o_remove_all", removeAllGraph, [{ suffix: "", input: removeMessagesInput("o_remove_all") }]),
     S("o_structured_model", structuredModelGraph, one("o_structured_model", "Weather in Paris?")),
+    // added with the platform captures of the o_* scenarios (record_sse.py)
+    S(
+      "p_subgraph_tool_raises",
+      () =>
+        subgraphAgentGraph([toolCallsTurn([["lookup_order", { order_id: "A-1" }, "call_sub_lookup_1"]], { leadText: "Let me look it up." })], [lookupOrder], {
+          handleToolErrors: false,
+        }),
+      one("p_subgraph_tool_raises", "Research order A-1"),
+    ),
+    S("p_multi_turn_hitl", multiTurnHitlGraph, [
+      { suffix: "__1_interrupt", input: human("Order 2 widgets", "p_multi_turn_hitl") },
+      { suffix: "__2_resume", input: () => new Command({ resume: { approved: true } }) },
+      { suffix: "__3_interrupt", input: { messages: [{ role: "user", content: "Now order 1 gadget", id: "human-p_multi_turn_hitl-2" }] } },
+      { suffix: "__4_resume", input: () => new Command({ resume: { approved: false } }) },
+    ]),
   ];
 }
 

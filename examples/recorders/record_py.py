@@ -867,6 +867,7 @@ def scenarios() -> list[Scenario]:
             note="28.2 the sub-agent's tool raises interrupt(); the resume run completes sub-agent and supervisor",
         ),
         *sweep_scenarios(),
+        *platform_round_scenarios(),
         *pending_scenarios(),
     ]
 
@@ -1037,6 +1038,67 @@ def sweep_scenarios() -> list[Scenario]:
             note="RemoveMessage(REMOVE_ALL_MESSAGES): the history replaced by a summary",
         ),
         S("o_structured_model", structured_model_graph, one("o_structured_model", "Weather in Paris?"), note="with_structured_output (tool calling) inside a node"),
+    ]
+
+
+def multi_turn_hitl_graph():
+    """`d_hitl`'s graph for a thread of two turns (interrupt, resume, then a new question,
+    interrupt, resume): four model calls; the approval messages get ids from LangGraph."""
+    model = fm.ScriptedChatModel(
+        turns=[
+            fm.text_turn("I will order 2 widgets."),
+            fm.text_turn("Your widget order has been placed."),
+            fm.text_turn("I will order 1 gadget."),
+            fm.text_turn("The gadget order was cancelled."),
+        ]
+    )
+
+    async def draft(state: MessagesState):
+        return {"messages": [await model.ainvoke(state["messages"])]}
+
+    def approve(state: MessagesState):
+        answer = interrupt({"type": "approval", "message": "Approve order?", "order": state["messages"][-1].text})
+        return {"messages": [AIMessage(content=f"Order {'approved' if answer.get('approved') else 'rejected'}.")]}
+
+    async def confirm(state: MessagesState):
+        return {"messages": [await model.ainvoke(state["messages"])]}
+
+    g = StateGraph(MessagesState)
+    g.add_node("draft", draft)
+    g.add_node("approve", approve)
+    g.add_node("confirm", confirm)
+    g.add_edge(START, "draft")
+    g.add_edge("draft", "approve")
+    g.add_edge("approve", "confirm")
+    g.add_edge("confirm", END)
+    return g.compile(checkpointer=InMemorySaver())
+
+
+def platform_round_scenarios() -> list[Scenario]:
+    """Shapes added with the platform captures of the o_* scenarios (session 51)."""
+    S = Scenario
+    name = "p_multi_turn_hitl"
+    return [
+        S(
+            "p_subgraph_tool_raises",
+            lambda: subgraph_agent_graph(
+                [fm.tool_calls_turn([("lookup_order", {"order_id": "A-1"}, "call_sub_lookup_1")], lead_text="Let me look it up.")],
+                [lookup_order],
+            ),
+            [Run("", human("Research order A-1", "p_subgraph_tool_raises"))],
+            note="the sub-agent's tool raises ValueError (unhandled): the run fails inside the subgraph",
+        ),
+        S(
+            name,
+            multi_turn_hitl_graph,
+            [
+                Run("__1_interrupt", human("Order 2 widgets", name)),
+                Run("__2_resume", Command(resume={"approved": True})),
+                Run("__3_interrupt", {"messages": [HumanMessage(content="Now order 1 gadget", id=f"human-{name}-2")]}),
+                Run("__4_resume", Command(resume={"approved": False})),
+            ],
+            note="one thread, two turns, each interrupted and resumed (four runs)",
+        ),
     ]
 
 

@@ -42,7 +42,21 @@ def _human(text: str, name: str) -> dict:
     return {"messages": [{"type": "human", "content": text, "id": f"human-{name}"}]}
 
 
-RUN_CONFIG = {"e_recursion_limit": {"recursion_limit": 3}}
+RUN_CONFIG = {"e_recursion_limit": {"recursion_limit": 3}, "o_subgraph_recursion": {"recursion_limit": 4}}
+
+
+class ResumeAll(list):
+    """A resume answering every pending interrupt by its id (answers in the order the thread's
+    state lists the interrupts): classic `command.resume` = {id: answer}, v3 `input.respond`
+    with `responses` (one command for all)."""
+
+
+def _history(name: str) -> dict:
+    """record_py.remove_messages_input as the API's message dicts."""
+    import record_py
+
+    msgs = record_py.remove_messages_input(name)["messages"]
+    return {"messages": [{"type": m.type, "content": m.content, "id": m.id} for m in msgs]}
 
 
 def scenario_inputs() -> dict[str, list[tuple[str, dict | None, dict | None]]]:
@@ -64,6 +78,45 @@ def scenario_inputs() -> dict[str, list[tuple[str, dict | None, dict | None]]]:
         "i_tool_output_delta": one("i_tool_output_delta", "Search the docs for install"),
         # issue 39.6: each model call streams its first 2 chunks only, then ends with the complete message
         "k_stream_cut": one("k_stream_cut", "Weather in Paris?"),
+        # the o_* scenarios of the NDJSON forms (record_py.py), on the platform
+        "o_send_map_reduce": one("o_send_map_reduce", "Write about cats and dogs"),
+        "o_subgraph_agent": one("o_subgraph_agent", "Research Paris weather"),
+        "o_subgraph_error": one("o_subgraph_error", "Research Paris"),
+        "o_subgraph_recursion": one("o_subgraph_recursion", "Wait for the backup job"),
+        "o_tool_content_blocks": one("o_tool_content_blocks", "Chart for Paris?"),
+        "o_v1_tool_call": one("o_v1_tool_call", "Weather in Paris?"),
+        "o_remove_messages": [("", _history("o_remove_messages"), None)],
+        "o_frontend_tool": one("o_frontend_tool", "Book Le Meurice"),
+        "o_parallel_interrupts": [
+            ("__1_interrupt", _human("Buy widgets and gadgets", "o_parallel_interrupts"), None),
+            ("__2_resume", None, ResumeAll([{"approved": True}, {"approved": False}])),
+        ],
+        "o_remove_all": [("", _history("o_remove_all"), None)],
+        "o_structured_model": one("o_structured_model", "Weather in Paris?"),
+        # sub-agents, HITL middleware, parallel interrupts and a handoff on the platform
+        "m_supervisor": one("m_supervisor", "What's the weather in Paris?"),
+        "m_supervisor_parallel": one("m_supervisor_parallel", "Weather and news from Paris?"),
+        "m_supervisor_hitl": [
+            ("__1_interrupt", _human("Order 2 widgets", "m_supervisor_hitl"), None),
+            ("__2_resume", None, {"approved": True}),
+        ],
+        "n_hitl_middleware": [
+            ("__1_interrupt", _human("Email Bob about lunch", "n_hitl_middleware"), None),
+            ("__2_resume", None, ResumeAll([{"decisions": [{"type": "approve"}]}])),
+        ],
+        "n_two_interrupts": [
+            ("__1_interrupt", _human("Order 2 widgets and 1 gadget", "n_two_interrupts"), None),
+            ("__2_resume", None, ResumeAll([{"approved": True}, {"approved": False}])),
+        ],
+        "n_handoff": one("n_handoff", "I want a refund"),
+        # shapes added with them (record_py.py, platform_round_scenarios)
+        "p_subgraph_tool_raises": one("p_subgraph_tool_raises", "Research order A-1"),
+        "p_multi_turn_hitl": [
+            ("__1_interrupt", _human("Order 2 widgets", "p_multi_turn_hitl"), None),
+            ("__2_resume", None, {"approved": True}),
+            ("__3_interrupt", {"messages": [{"type": "human", "content": "Now order 1 gadget", "id": "human-p_multi_turn_hitl-2"}]}, None),
+            ("__4_resume", None, {"approved": False}),
+        ],
     }
 
 
@@ -104,15 +157,20 @@ def thread_id(form: str, name: str) -> str:
     return str(uuid.uuid5(uuid.NAMESPACE_URL, f"aguify/recordings/{form}/{name}"))
 
 
-async def classic_runs(client: httpx.AsyncClient, form: str, name: str, stream_mode: list[str]):
+async def classic_runs(client: httpx.AsyncClient, form: str, name: str, stream_mode: list[str], subgraphs: bool = False):
     """Each run of a scenario on one thread of the classic API: yields (suffix, raw SSE bytes)."""
     tid = thread_id(form, name)
     await client.post("/threads", json={"thread_id": tid, "if_exists": "do_nothing"})
     for suffix, inp, resume in scenario_inputs()[name]:
         body: dict = {"assistant_id": f"classic__{name}", "stream_mode": stream_mode}
+        if subgraphs:
+            body["stream_subgraphs"] = True
         if name in RUN_CONFIG:
             body["config"] = RUN_CONFIG[name]
-        if resume is not None:
+        if isinstance(resume, ResumeAll):
+            pending = (await client.get(f"/threads/{tid}/state")).json()["interrupts"]
+            body["command"] = {"resume": {intr["id"]: resume[i % len(resume)] for i, intr in enumerate(pending)}}
+        elif resume is not None:
             body["command"] = {"resume": resume}
         else:
             body["input"] = inp
@@ -153,11 +211,24 @@ def without_model_end(raw: bytes) -> bytes:
     return sep.join(f for f in raw.split(sep) if b'"event":"on_chat_model_end"' not in f)
 
 
-async def capture_tuple(client: httpx.AsyncClient, name: str, out: Path) -> None:
-    """What SDK front ends stream: stream_mode ["messages-tuple", "values", "custom"]."""
-    modes = ["messages-tuple", "values", "custom"]
-    async for suffix, raw in classic_runs(client, "tuple", name, modes):
-        path = out / "sse" / f"platform-messages-tuple.{name}{suffix}.sse"
+# What front ends ask the classic API for, each a separate invocation (`--stream NAME`; the
+# scripted models' turns are consumed per graph, so one server run serves one capture per
+# scenario): name -> (file prefix, stream_mode, stream_subgraphs)
+FRONT_END_STREAMS = {
+    # SDK front ends (useStream without subgraphs)
+    "tuple": ("platform-messages-tuple", ["messages-tuple", "values", "custom"], False),
+    # CopilotKit's LangGraph platform agent (`streamMode: ["events", "values", "updates"]`)
+    "copilotkit": ("platform-copilotkit", ["events", "values", "updates"], False),
+    # useStream with `streamSubgraphs: true`: a subgraph's frames as `<mode>|<namespace>`
+    "subgraphs": ("platform-subgraphs", ["messages-tuple", "values", "updates", "custom"], True),
+}
+
+
+async def capture_tuple(client: httpx.AsyncClient, name: str, out: Path, stream: str = "tuple") -> None:
+    """A front end's stream of the classic API (FRONT_END_STREAMS)."""
+    prefix, modes, subgraphs = FRONT_END_STREAMS[stream]
+    async for suffix, raw in classic_runs(client, stream, name, modes, subgraphs):
+        path = out / "sse" / f"{prefix}.{name}{suffix}.sse"
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(raw)
         print(f"  wrote {path} ({len(parse_sse(raw))} frames)")
@@ -226,9 +297,12 @@ async def capture_v3(client: httpx.AsyncClient, name: str, out: Path) -> None:
                 params["config"] = RUN_CONFIG[name]
             cmd = {"id": cmd_id, "method": "run.start", "params": params}
         else:
-            state = (await client.get(f"/threads/{tid}/state")).json()
-            interrupt_id = state["interrupts"][0]["id"]
-            cmd = {"id": cmd_id, "method": "input.respond", "params": {"interrupt_id": interrupt_id, "response": resume}}
+            pending = (await client.get(f"/threads/{tid}/state")).json()["interrupts"]
+            if isinstance(resume, ResumeAll):
+                responses = [{"interrupt_id": intr["id"], "response": resume[i % len(resume)]} for i, intr in enumerate(pending)]
+                cmd = {"id": cmd_id, "method": "input.respond", "params": {"responses": responses}}
+            else:
+                cmd = {"id": cmd_id, "method": "input.respond", "params": {"interrupt_id": pending[0]["id"], "response": resume}}
         raw = await capture_v3_run(client, tid, cmd, since)
         frames = [f for f in parse_sse(raw) if "id" in f]
         if frames:
@@ -312,7 +386,7 @@ async def capture_cancelled(client: httpx.AsyncClient, name: str, out: Path) -> 
         print(f"  wrote {path} ({len(parse_sse(raw))} frames)")
 
 
-async def run(out: Path, only: set[str], base_url: str, tuple_only: bool = False, pending: bool = False) -> None:
+async def run(out: Path, only: set[str], base_url: str, stream: str = "", pending: bool = False) -> None:
     async with httpx.AsyncClient(base_url=base_url, timeout=60) as client:
         if pending:
             for name in CANCEL_INPUTS:
@@ -324,8 +398,8 @@ async def run(out: Path, only: set[str], base_url: str, tuple_only: bool = False
             if only and name not in only:
                 continue
             print(name)
-            if tuple_only:
-                await capture_tuple(client, name, out)
+            if stream:
+                await capture_tuple(client, name, out, stream)
                 continue
             await capture_classic(client, name, out)
             await capture_v3(client, name, out)
@@ -336,6 +410,12 @@ def main() -> None:
     ap.add_argument("--out", default="testdata/recordings", type=Path)
     ap.add_argument("--only", default="")
     ap.add_argument("--server", default="", help="use a running server (base URL) instead of starting one")
+    ap.add_argument(
+        "--stream",
+        default="",
+        choices=sorted(FRONT_END_STREAMS),
+        help="capture a front end's stream mode instead (FRONT_END_STREAMS; a separate invocation each)",
+    )
     ap.add_argument(
         "--tuple-only",
         action="store_true",
@@ -367,7 +447,8 @@ def main() -> None:
             proc.terminate()
             sys.exit("platform server did not come up")
     try:
-        asyncio.run(run(args.out, only, base_url, args.tuple_only, args.pending))
+        stream = "tuple" if args.tuple_only else args.stream
+        asyncio.run(run(args.out, only, base_url, stream, args.pending))
     finally:
         if proc is not None:
             os.killpg(proc.pid, signal.SIGTERM)

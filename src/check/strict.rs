@@ -246,8 +246,11 @@ impl Strict {
                 let parent = ev.s("parentToolCallId");
                 if let Some(call) = parent {
                     let h = id_hash(call);
+                    // A call a snapshot handed the client is linked too (a resume run
+                    // continues the sub-agent of a call its snapshot lists).
                     let started = self.open_tools.contains(&h)
                         || self.ended_tools.get(&h).is_some()
+                        || self.handed_tools.get(&h).is_some()
                         || self.ended_tools.forgot();
                     let why = match (started, self.answered.get(&h).is_some()) {
                         (false, _) => Some("was never started"),

@@ -615,6 +615,35 @@ mod tests {
         assert_eq!(many["pendingToolCallCount"], PENDING_IDS_LISTED + 5);
     }
 
+    /// A run that finished with a pending call, then a run on the same thread that says it
+    /// resumes (the platform's classic `events` mode records no interrupt, so the first run
+    /// reads as finished): the resume answers the call without starting it again.
+    #[test]
+    fn a_resume_after_a_finished_run_answers_its_pending_call() {
+        let mut m = Mapper::new(MapOptions::default());
+        let mut out = vec![];
+        let resume = match run_start(Some("r2")) {
+            ModelEvent::RunStart { thread_id, run_id, messages, state, .. } => {
+                let resume = Some(json!({"approved": true}));
+                ModelEvent::RunStart { thread_id, run_id, messages, resume, state }
+            }
+            _ => unreachable!(),
+        };
+        let result = ModelEvent::ToolEnd(ToolResult {
+            tool_call_id: "c1".into(),
+            name: Some("f".into()),
+            content: Value::String("ok".into()),
+            message_id: Some("t1".into()),
+            error: false,
+        });
+        let evs = vec![run_start(Some("r1")), tool_start("c1"), ModelEvent::RunEnd];
+        map_all(&mut m, evs, &mut out);
+        let evs = vec![resume, tool_start("c1"), result, ModelEvent::RunEnd];
+        map_all(&mut m, evs, &mut out);
+        assert_eq!(count(&out, "TOOL_CALL_START", "c1"), 1, "{out:?}");
+        assert_eq!(count(&out, "TOOL_CALL_RESULT", "c1"), 1, "{out:?}");
+    }
+
     /// A call no message of the run's final list holds (a node's own model call, e.g.
     /// `with_structured_output`) is no pending call; one a message holds still is.
     #[test]

@@ -78,8 +78,8 @@ impl Mapper {
         self.last_run_id = Some(run_id.clone());
         // A run on a thread with pending interrupts resumes them: v2 says so in its input
         // (`Command(resume=…)`); v3 does not echo input, so a run with no input messages does.
-        let resumes =
-            same_thread && !pending.is_empty() && (resume.is_some() || messages.is_empty());
+        let resume_given = resume.is_some();
+        let resumes = same_thread && !pending.is_empty() && (resume_given || messages.is_empty());
         if !resumes {
             // Only a resume run re-executes calls an earlier run answered.
             self.thread_answers.clear();
@@ -108,8 +108,11 @@ impl Mapper {
         };
         self.subagents = Default::default();
         let mut run = Run::default();
-        // The calls the interrupt suspended are this run's to answer, already started.
-        for (id, name, parent) in suspended.into_iter().filter(|_| resumes) {
+        // The calls the interrupt suspended are this run's to answer, already started; so are
+        // the calls a finished run left pending when the next says it resumes (the platform's
+        // classic `events` mode records no interrupt).
+        let carries = resumes || (same_thread && resume_given);
+        for (id, name, parent) in suspended.into_iter().filter(|_| carries) {
             run.resumed.insert(id.clone());
             run.tools.insert(id, ToolCall::new(name, parent, true));
         }
@@ -166,7 +169,10 @@ impl Mapper {
                     self.push_snapshot(messages, out);
                 }
                 let outcome = match run.interrupts.is_empty() {
-                    true => self.success(&run, held),
+                    true => {
+                        self.suspended = pending_calls(&run, held.as_ref()).collect();
+                        self.success(&run, held)
+                    }
                     false => self.interrupted(&run),
                 };
                 self.run_finished(run, outcome)
@@ -207,10 +213,8 @@ impl Mapper {
     /// [`PENDING_IDS_LISTED`], and how many there are when there are more) that its final
     /// message list, when known (`held`: the ids of its calls), holds.
     fn success(&self, run: &Run, held: Option<HashSet<String, FastIds>>) -> Value {
-        let mut pending = (run.tools.iter())
-            .filter(|(id, t)| !t.result && held.as_ref().is_none_or(|h| h.contains(*id)))
-            .map(|(id, _)| id);
-        let listed: Vec<&String> = pending.by_ref().take(PENDING_IDS_LISTED).collect();
+        let mut pending = pending_calls(run, held.as_ref()).map(|(id, _, _)| id);
+        let listed: Vec<String> = pending.by_ref().take(PENDING_IDS_LISTED).collect();
         let more = pending.count();
         if listed.is_empty() || self.opts.target == Target::Agui0 {
             return json!({"type": "success"});
@@ -265,6 +269,17 @@ impl Mapper {
             self.text_message(id, text, out);
         }
     }
+}
+
+/// The calls `run` left without a result that its final message list, when known (`held`: the
+/// ids of its calls), holds: (id, name, parent message).
+fn pending_calls<'a>(
+    run: &'a Run,
+    held: Option<&'a HashSet<String, FastIds>>,
+) -> impl Iterator<Item = (String, String, Option<String>)> + 'a {
+    (run.tools.iter())
+        .filter(move |(id, t)| !t.result && held.is_none_or(|h| h.contains(*id)))
+        .map(|(id, t)| (id.clone(), t.name.clone(), t.parent.clone()))
 }
 
 /// RUN_ERROR with the log's error (when it has one), its message and its code class.

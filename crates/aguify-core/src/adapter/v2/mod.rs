@@ -330,6 +330,26 @@ mod tests {
     use super::*;
     use crate::input::tests::framed;
 
+    /// A `messages-tuple` stream sends a subgraph's AI message whole once its node returned
+    /// (no `tool_call_chunks`): its calls come with it, before the tool message answering one.
+    #[test]
+    fn a_whole_tuple_message_brings_its_calls() {
+        let mut a = V2Adapter::default();
+        let mut out = vec![];
+        let ai = r#"{"event":"messages","data":[{"content":"Let me check.","type":"ai","id":"m1","response_metadata":{"finish_reason":"tool_calls"},"tool_calls":[{"id":"c1","name":"get_weather","args":{"city":"Paris"}}]},{}]}"#;
+        let tool = r#"{"event":"messages","data":[{"content":"Sunny","type":"tool","id":"t1","tool_call_id":"c1","name":"get_weather"},{}]}"#;
+        for (n, l) in [ai, tool].into_iter().enumerate() {
+            let rec = framed(l, n as u64 + 1).expect("a record");
+            assert_eq!(a.feed(&rec, &crate::adapter::classify(&rec), &mut out), Disposition::Mapped, "{l}");
+        }
+        let call = out.iter().position(|e| {
+            matches!(e, ModelEvent::ToolCallChunk { id: Some(id), name: Some(n), args, .. }
+                if id == "c1" && n == "get_weather" && args == r#"{"city":"Paris"}"#)
+        });
+        let result = out.iter().position(|e| matches!(e, ModelEvent::ToolEnd(_)));
+        assert!(call.is_some() && call < result, "{out:?}");
+    }
+
     /// A run that failed (the error line) mid-message is over: when the next run is cut off,
     /// its end does not say it stopped mid-message.
     #[test]

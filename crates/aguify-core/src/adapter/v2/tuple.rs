@@ -1,11 +1,11 @@
 //! The `messages-tuple` stream mode's parts (`[message chunk, metadata]`) → messages: AI chunks
-//! stream as a message, a tool message is a result.
+//! stream as a message (a whole AI message with its calls), a tool message is a result.
 
 use crate::json::Field;
 use serde_json::Value;
 
 use super::V2Adapter;
-use crate::adapter::{content, str_field as s, tool_end, Disposition};
+use crate::adapter::{completion, content, str_field as s, tool_end, Disposition};
 use crate::model::ModelEvent;
 use crate::wire::langchain as lc;
 
@@ -58,7 +58,13 @@ impl V2Adapter {
                     self.tuple_open = Some(id.clone());
                     self.tuple_last = None;
                 }
-                content::chunk_events(&id, &chunk, out);
+                if chunk.field("tool_call_chunks").is_none() {
+                    // A whole message (a subgraph's, sent once its node returned): its calls
+                    // are only in `tool_calls`.
+                    completion::whole_message(&id, &chunk, out);
+                } else {
+                    content::chunk_events(&id, &chunk, out);
+                }
                 let last = chunk.field_str("chunk_position") == Some("last")
                     || meta.is_some_and(|m| {
                         ["finish_reason", "stop_reason"]
