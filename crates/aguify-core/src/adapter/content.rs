@@ -267,12 +267,7 @@ pub fn text_events(message_id: &str, text: &str, out: &mut Vec<ModelEvent>) {
 pub fn block_key(v: &Value) -> String {
     match v {
         Value::String(s) => s.clone(),
-        // An integer by `itoa`, as `Display` writes it but without the formatting machinery.
-        Value::Number(n) => match (n.as_u64(), n.as_i64()) {
-            (Some(u), _) => itoa::Buffer::new().format(u).to_string(),
-            (_, Some(i)) => itoa::Buffer::new().format(i).to_string(),
-            _ => n.to_string(),
-        },
+        Value::Number(n) => n.to_string(),
         _ => "0".to_string(),
     }
 }

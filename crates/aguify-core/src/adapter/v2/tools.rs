@@ -106,8 +106,8 @@ impl V2Adapter {
             }
             "on_tool_end" => {
                 let Data::Output(Some(output)) = &ev.data else {
-                    return Disposition::Bad(
-                        "on_tool_end without `data.output`: expected the tool's result".into(),
+                    return Disposition::bad(
+                        "on_tool_end without `data.output`: expected the tool's result",
                     );
                 };
                 let output =

@@ -181,9 +181,8 @@ impl V3Adapter {
             }
             "message-finish" | "error" => {
                 let Some(msg) = self.messages.remove(ns) else {
-                    return Disposition::Bad(
-                        format!("`{event}` without an open message; skipped").into(),
-                    );
+                    let why = format!("`{event}` without an open message; skipped");
+                    return Disposition::bad(why);
                 };
                 if msg.skipped {
                     return Disposition::Ignored("the end of a message not the model's");
@@ -246,10 +245,8 @@ impl V3Adapter {
             }
             Some(msg) => msg,
             None => {
-                return Disposition::Bad(
-                    format!("`{event}` outside a message: expected `message-start` first; skipped")
-                        .into(),
-                )
+                let why = "outside a message: expected `message-start` first; skipped";
+                return Disposition::bad(format!("`{event}` {why}"));
             }
         };
         let is_delta = event == "content-block-delta";
@@ -258,8 +255,7 @@ impl V3Adapter {
         } else {
             "content"
         };
-        let bad =
-            |what: String| Disposition::Bad(format!("`{event}` {what}: expected an object").into());
+        let bad = |what: String| Disposition::bad(format!("`{event}` {what}: expected an object"));
         match (is_delta, &data.delta, &data.content) {
             (true, Some(Delta::NotObject(kind)), _) => {
                 return bad(format!("whose `{field}` is {kind}"))
