@@ -216,9 +216,7 @@ impl super::Adapt for V2Adapter {
             RecordKind::V2 => {}
             RecordKind::RunMetadata { run_id, thread_id } => {
                 self.hint_run_id = run_id.clone();
-                if thread_id.is_some() {
-                    self.hint_thread_id = thread_id.clone();
-                }
+                self.hint_thread_id = thread_id.clone().or(self.hint_thread_id.take());
                 return Disposition::Mapped;
             }
             RecordKind::ErrorLine(info) => {
