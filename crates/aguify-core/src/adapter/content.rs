@@ -44,13 +44,10 @@ pub enum Block<'a> {
 /// A `non_standard` block wraps a provider block the protocol has no type for (e.g. Anthropic
 /// `redacted_thinking`): read the wrapped value.
 pub fn unwrap_non_standard(c: &Value) -> &Value {
-    if c.field_str("type") == Some("non_standard") {
-        return c
-            .field("value")
-            .filter(|v| v.field("type").is_some())
-            .unwrap_or(c);
+    match c.field("value") {
+        Some(v) if c.field_str("type") == Some("non_standard") && v.field("type").is_some() => v,
+        _ => c,
     }
-    c
 }
 
 /// Reads one content block, whatever the provider spells it. A `non_standard` block is read
@@ -103,11 +100,7 @@ fn bedrock_reasoning(o: &Map<String, Value>) -> Block<'_> {
     let inner = o
         .field("reasoning_content")
         .or_else(|| o.field("reasoningText"));
-    let text = |k: &str| {
-        inner
-            .and_then(|i| i.field_str(k))
-            .filter(|t| !t.is_empty())
-    };
+    let text = |k: &str| inner?.field_str(k).filter(|t| !t.is_empty());
     reasoning(text("text").unwrap_or_default(), text("signature"))
 }
 
@@ -118,23 +111,15 @@ fn summary_parts(summary: &[Value]) -> Vec<(usize, &str)> {
         .iter()
         .enumerate()
         .filter_map(|(pos, s)| {
-            let t = s.field_str("text")?;
-            let part = s
-                .field("index")
-                .and_then(Value::as_u64)
-                .and_then(|n| usize::try_from(n).ok())
-                .unwrap_or(pos);
-            (!t.is_empty()).then_some((part, t))
+            let t = s.field_str("text").filter(|t| !t.is_empty())?;
+            Some((s.field("index").and_then(Value::as_u64).map_or(pos, |n| n as usize), t))
         })
         .collect()
 }
 
 /// Reasoning of one part, its text (none when empty) and a signature.
 pub fn reasoning<'a>(text: &'a str, signature: Option<&'a str>) -> Block<'a> {
-    let parts = (!text.is_empty())
-        .then_some((0, text))
-        .into_iter()
-        .collect();
+    let parts = Vec::from_iter((!text.is_empty()).then_some((0, text)));
     Block::Reasoning { parts, signature }
 }
 
@@ -267,12 +252,7 @@ pub fn text_events(message_id: &str, text: &str, out: &mut Vec<ModelEvent>) {
 pub fn block_key(v: &Value) -> String {
     match v {
         Value::String(s) => s.clone(),
-        // An integer by `itoa`, as `Display` writes it but without the formatting machinery.
-        Value::Number(n) => match (n.as_u64(), n.as_i64()) {
-            (Some(u), _) => itoa::Buffer::new().format(u).to_string(),
-            (_, Some(i)) => itoa::Buffer::new().format(i).to_string(),
-            _ => n.to_string(),
-        },
+        Value::Number(n) => n.to_string(),
         _ => "0".to_string(),
     }
 }

@@ -35,6 +35,13 @@ pub enum Disposition {
     Bad(BadLine),
 }
 
+impl Disposition {
+    /// A record that could not be understood, for `why`.
+    pub(crate) fn bad(why: impl Into<BadLine>) -> Self {
+        Disposition::Bad(why.into())
+    }
+}
+
 /// The input family a file is in, as chosen by `--from` or detected.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Family {
@@ -408,20 +415,37 @@ pub fn wrong_form(forced: Family, found: Family) -> String {
     )
 }
 
-/// The adapter of a file's family.
-enum Adapter {
-    V2(V2Adapter),
-    V3(V3Adapter),
-    /// AG-UI input (captures of any AG-UI server): events pass through unchanged, so `check`
-    /// and `timeline` can read them.
-    Agui,
+/// What the adapter of a family does with a file's records.
+trait Adapt {
+    /// One record of kind `kind` → model events.
+    fn feed(&mut self, rec: &Record, kind: &RecordKind, out: &mut Vec<ModelEvent>) -> Disposition;
+    /// A warning about the record just fed (it was still converted).
+    fn take_warning(&mut self) -> Option<String> {
+        None
+    }
+    /// End of the file: close what the log left open (a run with no terminal is truncated).
+    fn finish(&mut self, _out: &mut Vec<ModelEvent>) {}
+}
+
+/// AG-UI input (captures of any AG-UI server): events pass through unchanged, so `check`
+/// and `timeline` can read them.
+struct Agui;
+
+impl Adapt for Agui {
+    fn feed(&mut self, rec: &Record, kind: &RecordKind, out: &mut Vec<ModelEvent>) -> Disposition {
+        if *kind != RecordKind::Agui {
+            return Disposition::bad("expected an AG-UI event in an AG-UI capture");
+        }
+        out.push(ModelEvent::Native(rec.value().clone()));
+        Disposition::Mapped
+    }
 }
 
 /// Per-file routing: classify, lock the family, delegate.
 pub struct Router {
     forced: Option<Family>,
     /// The file's family, from its first record of one, and that family's adapter.
-    adapter: Option<(Family, Adapter)>,
+    adapter: Option<(Family, Box<dyn Adapt + Send>)>,
 }
 
 impl Router {
@@ -457,40 +481,24 @@ impl Router {
             (None, _) => {
                 let f = found.or(forced).unwrap_or(Family::V2);
                 self.adapter.insert((f, match f {
-                    Family::V2 => Adapter::V2(V2Adapter::default()),
-                    Family::V3 => Adapter::V3(V3Adapter::default()),
-                    Family::Agui => Adapter::Agui,
+                    Family::V2 => Box::<V2Adapter>::default(),
+                    Family::V3 => Box::<V3Adapter>::default(),
+                    Family::Agui => Box::new(Agui),
                 }))
             }
         };
-        match (adapter, kind) {
-            (Adapter::V2(a), kind) => a.feed(rec, &kind, out),
-            (Adapter::V3(a), kind) => a.feed(rec, &kind, out),
-            (Adapter::Agui, RecordKind::Agui) => {
-                out.push(ModelEvent::Native(rec.value().clone()));
-                Disposition::Mapped
-            }
-            (Adapter::Agui, _) => {
-                Disposition::Bad("expected an AG-UI event in an AG-UI capture".into())
-            }
-        }
+        adapter.feed(rec, &kind, out)
     }
 
     /// A warning about the record just fed (it was still converted).
     pub fn take_warning(&mut self) -> Option<String> {
-        match &mut self.adapter {
-            Some((_, Adapter::V2(a))) => a.warning.take(),
-            Some((_, Adapter::V3(a))) => a.warning.take(),
-            _ => None,
-        }
+        self.adapter.as_mut()?.1.take_warning()
     }
 
     /// End of the file: close what the log left open (a run with no terminal is truncated).
     pub fn finish(&mut self, out: &mut Vec<ModelEvent>) {
-        match &mut self.adapter {
-            Some((_, Adapter::V2(a))) => a.finish(out),
-            Some((_, Adapter::V3(a))) => a.finish(out),
-            _ => {}
+        if let Some((_, a)) = &mut self.adapter {
+            a.finish(out);
         }
     }
 }

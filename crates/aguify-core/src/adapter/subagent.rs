@@ -190,8 +190,8 @@ impl Nest {
     /// Starts it, and returns whether it did.
     fn numbered_graph(&mut self, ns: &str, out: &mut Vec<ModelEvent>) -> bool {
         let found = self.subs.iter().filter(|s| s.inclusive).find_map(|s| {
-            let n = ns.strip_prefix(s.key.as_str())?.strip_prefix('|')?.split('|').next()?;
-            let nth: usize = n.parse().ok().filter(|_| n.bytes().all(|b| b.is_ascii_digit()))?;
+            let n = nth_graph(ns, &s.key)?;
+            let nth: usize = n.parse().ok()?;
             let first = self.made.iter().position(|m| m.id == s.call)?;
             let m = self.made.get(first + nth).filter(|m| m.ns == self.made[first].ns)?;
             Some((format!("{}|{n}", s.key), m.id.clone(), m.name.clone()))
@@ -236,8 +236,7 @@ impl Nest {
                     || (!deep_only && ns == *t))
         });
         let Some(task) = task else { return };
-        let nth = ns[task.len()..].strip_prefix('|').and_then(|rest| rest.split('|').next());
-        let nth = nth.filter(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()));
+        let nth = nth_graph(ns, task);
         let key = nth.map_or_else(|| task.to_string(), |n| format!("{task}|{n}"));
         let free = |c: &&Call| c.ns == task && !self.subs.iter().any(|s| s.call == c.id);
         let Some(c) = self.calls.iter().find(free) else { return };
@@ -267,6 +266,12 @@ impl Nest {
             self.scope = owner.map(|s| s.key.clone());
         }
     }
+}
+
+/// The `n` of a namespace `ns` under `<task>|<n>` (digits: the task's n-th graph).
+fn nth_graph<'a>(ns: &'a str, task: &str) -> Option<&'a str> {
+    let n = ns.strip_prefix(task)?.strip_prefix('|')?.split('|').next()?;
+    (!n.is_empty() && n.bytes().all(|b| b.is_ascii_digit())).then_some(n)
 }
 
 #[cfg(test)]

@@ -57,8 +57,8 @@ pub struct V2Adapter {
     tuple_last: Option<String>,
     /// The run's sub-agents ([`super::subagent::Nest`]).
     nest: super::subagent::Nest,
-    /// A warning about the record just fed (taken by [`super::Router::take_warning`]).
-    pub(super) warning: Option<String>,
+    /// A warning about the record just fed.
+    warning: Option<String>,
 }
 
 impl V2Adapter {
@@ -99,9 +99,8 @@ impl V2Adapter {
             "on_chain_start" => {
                 let run_id = ev.run_id.clone();
                 if self.started && self.root.is_some() && self.root != run_id {
-                    return Disposition::Bad(
-                        "a second root run started before the first one ended".into(),
-                    );
+                    let why = "a second root run started before the first one ended";
+                    return Disposition::bad(why);
                 }
                 self.root = run_id.clone();
                 self.started = true;
@@ -119,9 +118,8 @@ impl V2Adapter {
                     } => {
                         let ints = interrupts_from(list);
                         if ints.is_empty() {
-                            return Disposition::Bad(
-                                "`__interrupt__` without interrupt ids: expected [{id, value}]"
-                                    .into(),
+                            return Disposition::bad(
+                                "`__interrupt__` without interrupt ids: expected [{id, value}]",
                             );
                         }
                         out.push(ModelEvent::Interrupt(ints));
@@ -212,22 +210,18 @@ impl V2Adapter {
     }
 }
 
-impl V2Adapter {
-    pub(super) fn feed(&mut self, rec: &Record, kind: &RecordKind, out: &mut Vec<ModelEvent>) -> Disposition {
+impl super::Adapt for V2Adapter {
+    fn feed(&mut self, rec: &Record, kind: &RecordKind, out: &mut Vec<ModelEvent>) -> Disposition {
         match kind {
             RecordKind::V2 => {}
             RecordKind::RunMetadata { run_id, thread_id } => {
                 self.hint_run_id = run_id.clone();
-                if thread_id.is_some() {
-                    self.hint_thread_id = thread_id.clone();
-                }
+                self.hint_thread_id = thread_id.clone().or(self.hint_thread_id.take());
                 return Disposition::Mapped;
             }
             RecordKind::ErrorLine(info) => {
                 if !self.started && self.run_no > 0 {
-                    return Disposition::Bad(
-                        "an error line after the run had already ended".into(),
-                    );
+                    return Disposition::bad("an error line after the run had already ended");
                 }
                 self.ensure_started(out);
                 out.push(ModelEvent::RunFailed(info.clone()));
@@ -253,11 +247,11 @@ impl V2Adapter {
                     "platform stream mode aguify does not map (updates, messages, debug…)",
                 )
             }
-            _ => return Disposition::Bad("expected a v2 event".into()),
+            _ => return Disposition::bad("expected a v2 event"),
         }
         self.saw_events = true;
         let Some(ev) = rec.v2.as_deref() else {
-            return Disposition::Bad("v2 event without `event`".into());
+            return Disposition::bad("v2 event without `event`");
         };
         let kind = ev.event.as_str();
         if ev.is_root() && kind.starts_with("on_chain_") {
@@ -295,7 +289,11 @@ impl V2Adapter {
         }
     }
 
-    pub(super) fn finish(&mut self, out: &mut Vec<ModelEvent>) {
+    fn take_warning(&mut self) -> Option<String> {
+        self.warning.take()
+    }
+
+    fn finish(&mut self, out: &mut Vec<ModelEvent>) {
         if !self.started {
             return;
         }
@@ -328,6 +326,7 @@ impl V2Adapter {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::adapter::Adapt;
     use crate::input::tests::framed;
 
     /// A `messages-tuple` stream sends a subgraph's AI message whole once its node returned

@@ -47,11 +47,11 @@ impl V2Adapter {
                 Data::ModelChunk(Some(Ok(chunk))) => {
                     self.on_stream(&run_id, ev.checkpoint_ns.as_deref(), chunk, out)
                 }
-                Data::ModelChunk(Some(Err(kind))) => Disposition::Bad(format!(
+                Data::ModelChunk(Some(Err(kind))) => Disposition::bad(format!(
                     "on_chat_model_stream whose `data.chunk` is {kind}: expected a message chunk object"
-                ).into()),
-                _ => Disposition::Bad(
-                    "on_chat_model_stream without `data.chunk`: expected the streamed message chunk".into(),
+                )),
+                _ => Disposition::bad(
+                    "on_chat_model_stream without `data.chunk`: expected the streamed message chunk",
                 ),
             },
             "on_chat_model_end" => {

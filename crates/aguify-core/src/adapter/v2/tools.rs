@@ -4,7 +4,7 @@
 use serde_json::Value;
 
 use super::V2Adapter;
-use crate::adapter::{str_field as s, tool_end, tool_error, tool_failed, Disposition};
+use crate::adapter::{json_text, str_field as s, tool_end, tool_error, tool_failed, Disposition};
 use crate::model::ModelEvent;
 use crate::wire::langchain as lc;
 use crate::wire::v2::{Data, Event, MessageCalls};
@@ -84,7 +84,10 @@ impl V2Adapter {
                     _ => &Value::Null,
                 };
                 let id = self.claim_call(&name, input);
-                let args = args_text(input);
+                let args = match input {
+                    Value::Null => "{}".into(),
+                    v => json_text(v),
+                };
                 if let Some((id, parent)) = &id {
                     let ns = ev.checkpoint_ns.as_deref().unwrap_or_default();
                     self.nest.tool_started(id, &name, ns);
@@ -106,8 +109,8 @@ impl V2Adapter {
             }
             "on_tool_end" => {
                 let Data::Output(Some(output)) = &ev.data else {
-                    return Disposition::Bad(
-                        "on_tool_end without `data.output`: expected the tool's result".into(),
+                    return Disposition::bad(
+                        "on_tool_end without `data.output`: expected the tool's result",
                     );
                 };
                 let output =
@@ -214,12 +217,5 @@ impl V2Adapter {
             });
         }
         id
-    }
-}
-
-fn args_text(input: &Value) -> String {
-    match input {
-        Value::Null => "{}".into(),
-        other => crate::adapter::json_text(other),
     }
 }

@@ -21,7 +21,7 @@ impl V2Adapter {
             return Disposition::Ignored("messages stream part repeating the events stream");
         }
         let Some(chunk) = data.as_array().and_then(|a| a.first()) else {
-            return Disposition::Bad("messages part: expected [message, metadata]".into());
+            return Disposition::bad("messages part: expected [message, metadata]");
         };
         let run_meta = data.get(1);
         let traced = |k: &str| run_meta.and_then(|m| m.field_str(k));
@@ -85,7 +85,7 @@ impl V2Adapter {
             }
             Some("tool") => {
                 let Some(call_id) = s(&chunk, "tool_call_id") else {
-                    return Disposition::Bad("tool message without tool_call_id".into());
+                    return Disposition::bad("tool message without tool_call_id");
                 };
                 out.push(tool_end(call_id, s(&chunk, "name"), &chunk));
                 Disposition::Mapped

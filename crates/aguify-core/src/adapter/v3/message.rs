@@ -34,12 +34,13 @@ impl OpenMessage {
     /// reasoning part without an `index` (@langchain/aws 1.3.9 `reasoning_content`) by the
     /// count of blocks so far, so each fragment starts a block of its own (issue 39.4): a
     /// block started as such a fragment right after one of the same type continues it.
-    fn continued_block(&mut self, index: String, start: Option<&Value>) -> String {
+    /// Returns the key, and whether it is an earlier block's.
+    fn continued_block(&mut self, index: String, start: Option<&Value>) -> (String, bool) {
         if let Some((_, to)) = self.aliases.iter().find(|(from, _)| *from == index) {
-            return to.clone();
+            return (to.clone(), true);
         }
         let Some(c) = start else {
-            return index;
+            return (index, false);
         };
         // A fragment carries text or a signature (a new part or block starts empty).
         let fragment_type = match (c.field("index"), read_content(c)) {
@@ -54,11 +55,11 @@ impl OpenMessage {
             Some((to, Some(ty))) if fragment_type.as_ref() == Some(ty) && *to != index => {
                 let to = to.clone();
                 self.aliases.push((index, to.clone()));
-                to
+                (to, true)
             }
             _ => {
                 self.last_start = Some((index.clone(), fragment_type));
-                index
+                (index, false)
             }
         }
     }
@@ -181,9 +182,8 @@ impl V3Adapter {
             }
             "message-finish" | "error" => {
                 let Some(msg) = self.messages.remove(ns) else {
-                    return Disposition::Bad(
-                        format!("`{event}` without an open message; skipped").into(),
-                    );
+                    let why = format!("`{event}` without an open message; skipped");
+                    return Disposition::bad(why);
                 };
                 if msg.skipped {
                     return Disposition::Ignored("the end of a message not the model's");
@@ -246,10 +246,8 @@ impl V3Adapter {
             }
             Some(msg) => msg,
             None => {
-                return Disposition::Bad(
-                    format!("`{event}` outside a message: expected `message-start` first; skipped")
-                        .into(),
-                )
+                let why = "outside a message: expected `message-start` first; skipped";
+                return Disposition::bad(format!("`{event}` {why}"));
             }
         };
         let is_delta = event == "content-block-delta";
@@ -258,8 +256,7 @@ impl V3Adapter {
         } else {
             "content"
         };
-        let bad =
-            |what: String| Disposition::Bad(format!("`{event}` {what}: expected an object").into());
+        let bad = |what: String| Disposition::bad(format!("`{event}` {what}: expected an object"));
         match (is_delta, &data.delta, &data.content) {
             (true, Some(Delta::NotObject(kind)), _) => {
                 return bad(format!("whose `{field}` is {kind}"))
@@ -274,22 +271,13 @@ impl V3Adapter {
             }
             _ => {}
         }
-        let index = data.index.as_ref().map(block_key);
-        let index = index.unwrap_or_else(|| "0".into());
-        let is_start = event == "content-block-start";
-        let start = data.content.as_ref().filter(|_| is_start);
-        // Only a start can continue another block (the index is copied for it alone).
-        let (key, continued) = match is_start {
-            true => {
-                let key = msg.continued_block(index.clone(), start);
-                let continued = key != index;
-                (key, continued)
-            }
-            false => (msg.continued_block(index, None), false),
-        };
+        let index = data.index.as_ref().map_or_else(|| "0".into(), block_key);
+        let start = data.content.as_ref().filter(|_| event == "content-block-start");
+        let (key, continued) = msg.continued_block(index, start);
         let (mid, block) = msg.block(&key);
         match (event, &data.delta) {
-            // A fragment continuing an earlier block: its text is that block's next.
+            // A fragment continuing an earlier block: its text is that block's next (only a
+            // start can continue another block).
             ("content-block-start", _) if continued => {
                 if let Some(c) = start.map(unwrap_non_standard) {
                     block.fragment(mid, &key, c, out);

@@ -49,7 +49,7 @@ pub struct V3Adapter {
     /// The file's first integer `seq`: a later event back at it (or below) starts the next
     /// recorded run ([`crate::wire::v3::seq_restarts`]).
     first_seq: Option<i64>,
-    pub(super) warning: Option<String>,
+    warning: Option<String>,
     /// The run's sub-agents ([`super::subagent::Nest`]).
     nest: super::subagent::Nest,
     /// Tool calls whose model message gave them no id (LangGraph.js with
@@ -462,12 +462,12 @@ fn lifecycle_error(error: Option<&Value>, what: &str) -> ErrorInfo {
     }
 }
 
-impl V3Adapter {
-    pub(super) fn feed(&mut self, rec: &Record, kind: &RecordKind, out: &mut Vec<ModelEvent>) -> Disposition {
+impl super::Adapt for V3Adapter {
+    fn feed(&mut self, rec: &Record, kind: &RecordKind, out: &mut Vec<ModelEvent>) -> Disposition {
         let ev: &Event = match kind {
             RecordKind::V3 => match rec.v3.as_deref() {
                 Some(ev) => ev,
-                None => return Disposition::Bad("expected a v3 protocol event".into()),
+                None => return Disposition::bad("expected a v3 protocol event"),
             },
             RecordKind::ErrorLine(info) => {
                 // The error line names the exception; it replaces the root's `failed` message.
@@ -487,21 +487,25 @@ impl V3Adapter {
             | RecordKind::Values => {
                 return Disposition::Ignored("platform frame carrying no v3 event");
             }
-            _ => return Disposition::Bad("expected a v3 protocol event".into()),
+            _ => return Disposition::bad("expected a v3 protocol event"),
         };
         if let Err(msg) = self.check_seq(rec, ev.seq.as_ref(), out) {
             return Disposition::Bad(msg);
         }
         let method = ev.method.as_ref();
         if let Params::NotObject(kind) = ev.params {
-            return Disposition::Bad(format!(
+            return Disposition::bad(format!(
                 "v3 `{method}` event whose `params` is {kind}: expected an object {{namespace, data}}"
-            ).into());
+            ));
         }
         self.on_method(rec, method, ev.namespace_key(), ev.seq.as_ref(), &ev.params, out)
     }
 
-    pub(super) fn finish(&mut self, out: &mut Vec<ModelEvent>) {
+    fn take_warning(&mut self) -> Option<String> {
+        self.warning.take()
+    }
+
+    fn finish(&mut self, out: &mut Vec<ModelEvent>) {
         self.end_run(false, out);
     }
 }
@@ -522,6 +526,7 @@ fn count(n: usize, what: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::adapter::Adapt;
     use crate::input::tests::framed;
 
     /// A run that failed (the error line) while a tool was open is over: the next run in the

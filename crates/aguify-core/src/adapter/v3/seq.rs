@@ -2,63 +2,44 @@
 //! that starts again (the next recorded run), in flat memory.
 
 use serde_json::Value;
-use std::collections::{HashMap, VecDeque};
 
-use super::V3Adapter;
+use super::{FastIds, V3Adapter};
 use crate::input::Record;
 use crate::model::ModelEvent;
 
-/// `seq` → (input line, [`crate::input::text_hash`] of the text) of a run's recent events.
-/// Seqs mostly rise: one above every earlier seq is pushed on a sorted list (nothing to hash
-/// or look up), the others go to a map. Both hold at most [`Seqs::WINDOW`] seqs, so a run of
-/// millions of events (a long-running agent's stream, a file with no lifecycle) is checked in
-/// flat memory: a replay of an event from further back than that is told as out of order,
-/// not as a replay.
+/// `seq` → (input line, [`crate::input::text_hash`] of the text) of a run's latest
+/// [`Seqs::WINDOW`] events, and its highest seq so far with its line: a run of millions of
+/// events (a long-running agent's stream, a file with no lifecycle) is checked in flat
+/// memory; a replay of an event from further back than that is told as out of order, not as
+/// a replay.
 #[derive(Default)]
 pub(super) struct Seqs {
-    /// Seqs that were the highest yet when seen, ascending: the last [`Seqs::WINDOW`].
-    in_order: VecDeque<(i64, u64, u64)>,
-    /// The other seqs' first use (forgotten all at once when [`Seqs::WINDOW`] are held).
-    out_of_order: HashMap<i64, (u64, u64)>,
-    /// The highest seq so far and its line.
+    seen: crate::recent::Recent<i64, (u64, u64), { Seqs::WINDOW }, FastIds>,
     max: Option<(i64, u64)>,
 }
 
 impl Seqs {
-    /// Seqs remembered of each kind (24 bytes each on the list: 1.5 MiB).
+    /// Seqs remembered.
     const WINDOW: usize = 1 << 16;
 
-    /// The first use of seq `n`.
+    /// The first use of seq `n` (one above every seq so far is new: nothing looked up).
     fn get(&self, n: i64) -> Option<(u64, u64)> {
-        if self.max.is_none_or(|(m, _)| n > m) {
-            return None;
-        }
-        match self.in_order.binary_search_by_key(&n, |e| e.0) {
-            Ok(i) => Some((self.in_order[i].1, self.in_order[i].2)),
-            Err(_) => self.out_of_order.get(&n).copied(),
-        }
+        let seen = self.max.is_some_and(|(m, _)| n <= m);
+        seen.then(|| self.seen.get(&n).copied()).flatten()
     }
 
     /// Seq `n` used at `line` by a text of hash `hash` (a seq used before keeps its first use).
     fn insert(&mut self, n: i64, line: u64, hash: u64) {
         if self.max.is_none_or(|(m, _)| n > m) {
-            // Above every seq so far: new, and the sorted list stays sorted.
-            if self.in_order.len() == Self::WINDOW {
-                self.in_order.pop_front();
-            }
-            self.in_order.push_back((n, line, hash));
             self.max = Some((n, line));
-        } else {
-            if self.out_of_order.len() == Self::WINDOW {
-                self.out_of_order.clear();
-            }
-            self.out_of_order.entry(n).or_insert((line, hash));
+        } else if self.seen.get(&n).is_some() {
+            return;
         }
+        self.seen.insert(n, (line, hash));
     }
 
     pub(super) fn clear(&mut self) {
-        self.in_order.clear();
-        self.out_of_order.clear();
+        self.seen.clear();
         self.max = None;
     }
 }
@@ -139,14 +120,14 @@ mod tests {
         for n in 0..3 * w {
             s.insert(n, n as u64, 0);
         }
-        assert_eq!(s.in_order.len(), Seqs::WINDOW);
+        assert_eq!(s.seen.len(), Seqs::WINDOW);
         assert_eq!(s.get(2 * w - 1), None, "forgotten");
         assert_eq!(s.get(2 * w), Some((2 * w as u64, 0)));
         assert_eq!(s.get(3 * w - 1), Some((3 * w as u64 - 1, 0)));
         for n in 0..w + 1 {
             s.insert(-n - 1, 0, 0);
         }
-        assert!(s.out_of_order.len() <= Seqs::WINDOW);
+        assert!(s.seen.len() <= Seqs::WINDOW);
         assert_eq!(s.get(-w - 1), Some((0, 0)), "the latest kept");
     }
 }

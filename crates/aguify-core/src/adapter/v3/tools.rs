@@ -29,15 +29,11 @@ impl V3Adapter {
         let id = match data.field("tool_call_id") {
             Some(Value::String(id)) if id.is_empty() => self.idless_call(data),
             Some(Value::String(id)) => id.clone(),
-            None => return Disposition::Bad("v3 `tools` event without `tool_call_id`".into()),
+            None => return Disposition::bad("v3 `tools` event without `tool_call_id`"),
             Some(other) => {
-                return Disposition::Bad(
-                    format!(
-                        "v3 `tools` event whose `tool_call_id` is {}: expected a string",
-                        crate::input::json_kind(other)
-                    )
-                    .into(),
-                )
+                let kind = crate::input::json_kind(other);
+                let why = format!("whose `tool_call_id` is {kind}: expected a string");
+                return Disposition::bad(format!("v3 `tools` event {why}"));
             }
         };
         let name = s(data, "tool_name");
