@@ -633,46 +633,30 @@ pub fn tool_call_id(m: &Value) -> Option<&str> {
 /// A call the log gave no id gets the id the stream made up for it ([`made_up_call_id`]), and
 /// a tool message without `tool_call_id` answers the call [`idless_answer`] pairs it with.
 pub fn to_agui_messages(list: &[Value]) -> Vec<Item> {
-    let mut items: Vec<ListedValue> = (list.iter())
-        .map(|m| ListedValue {
-            m: normalize_cow(m),
-            paired: None,
-        })
-        .collect();
+    let mut items: Vec<(Cow<Value>, Option<String>)> =
+        list.iter().map(|m| (normalize_cow(m), None)).collect();
     for at in 0..items.len() {
         let (before, rest) = items.split_at_mut(at);
-        let m = Fields::of_value(&rest[0].m);
+        let m = Fields::of_value(&rest[0].0);
         if m.kind_text().map(kind_of) == Some("tool") && m.tool_call_id().is_none() {
-            let paired = idless_answer(before.iter(), m.tool_name());
-            rest[0].paired = paired;
+            rest[0].1 = idless_answer(before.iter(), m.tool_name());
         }
     }
     (items.iter().enumerate())
-        .filter_map(|(i, l)| l.fields().agui_item(i, l.paired.as_deref()))
+        .filter_map(|(i, (m, paired))| Fields::of_value(m).agui_item(i, paired.as_deref()))
         .collect()
 }
 
 /// A message of a list of values, normalised, with the call it was paired with.
-struct ListedValue<'a> {
-    m: Cow<'a, Value>,
-    paired: Option<String>,
-}
-
-impl ListedValue<'_> {
-    fn fields(&self) -> Fields<'_> {
-        Fields::of_value(&self.m)
-    }
-}
-
-impl Listed for ListedValue<'_> {
+impl Listed for (Cow<'_, Value>, Option<String>) {
     fn listed_kind(&self) -> Option<&str> {
-        message_kind(&self.m)
+        message_kind(&self.0)
     }
     fn answers(&self) -> Option<&str> {
-        tool_call_id(&self.m).or(self.paired.as_deref())
+        tool_call_id(&self.0).or(self.1.as_deref())
     }
     fn idless_calls(&self, at: usize) -> Vec<(String, String)> {
-        self.fields().idless_calls(at)
+        Fields::of_value(&self.0).idless_calls(at)
     }
 }
 

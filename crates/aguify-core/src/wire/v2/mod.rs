@@ -281,7 +281,7 @@ impl Event {
     pub fn read(text: &str) -> Option<Event> {
         let e = match Event::of_text(text) {
             Some(e) => e,
-            None => Event::of_tree(&tree(text)?)?,
+            None => Event::of_tree(&from(text)?)?,
         };
         e.event.starts_with("on_").then_some(e)
     }
@@ -456,7 +456,7 @@ impl Read {
             // A stream mode's part (`[mode, payload]`): the payload of a `custom` one.
             Some(Holder::Items(_, 2)) => {
                 let tree = if normalised {
-                    tree(text)
+                    from(text)
                 } else {
                     normalised_tree(text)
                 };
@@ -554,7 +554,7 @@ impl StepInput {
                     if let (Some(id), Some(name)) = (c.id(), text_of(c.keys.name)) {
                         let name = name.into_owned();
                         let args = match c.keys.args.0 {
-                            Some(a) => c.normal(tree(a.get())?).to_string(),
+                            Some(a) => c.normal(from(a.get())?).to_string(),
                             None => String::new(),
                         };
                         input.send.push((id, name, args));
@@ -599,13 +599,9 @@ fn from<'a, T: Deserialize<'a>>(text: &'a str) -> Option<T> {
     serde_json::from_str(text).ok()
 }
 
-fn tree(text: &str) -> Option<Value> {
-    serde_json::from_str(text).ok()
-}
-
 /// The tree of a JSON text, LangChain-normalised.
 fn normalised_tree(text: &str) -> Option<Value> {
-    tree(text).map(normalize_owned)
+    from(text).map(normalize_owned)
 }
 
 // The keys of `data` the adapter reads, by event kind.
