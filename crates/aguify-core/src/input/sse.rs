@@ -110,16 +110,9 @@ impl SseFramer {
     }
 
     fn dispatch(&mut self, file: &Arc<str>, at_line: u64) -> Option<Frame> {
-        let Partial {
-            lines,
-            first_line,
-            field_line,
-            event,
-            data,
-            oversized,
-            stray,
-        } = std::mem::take(&mut self.frame);
-        let Some(first) = first_line else {
+        let f = std::mem::take(&mut self.frame);
+        let lines = f.lines;
+        let Some(first) = f.first_line else {
             // Only the blank separator line itself (nothing to count when a bare-CR line
             // already gave its count to an earlier frame).
             return (lines > 0).then(|| Frame::Ignored {
@@ -128,8 +121,8 @@ impl SseFramer {
                 reason: "SSE frame separator",
             });
         };
-        let origin = Origin::at(file, field_line.unwrap_or(first));
-        let read = match (oversized, data, stray) {
+        let origin = Origin::at(file, f.field_line.unwrap_or(first));
+        let read = match (f.oversized, f.data, f.stray) {
             (Some(bytes), ..) => Err(super::lines::too_long(
                 "SSE frame's data is",
                 bytes,
@@ -154,11 +147,11 @@ impl SseFramer {
                 Err(BadLine::new(Reason::NotJson, message))
             }
             (None, Some(data), _) => {
-                let data = match event.as_deref() {
+                let data = match f.event.as_deref() {
                     Some(name) => self.bare_v3_envelope(name, data),
                     None => data,
                 };
-                Record::read(origin.clone(), lines, event, data.into(), parse_frame_data)
+                Record::read(origin.clone(), lines, f.event, data.into(), parse_frame_data)
                     .map_err(|b| BadLine::new(b.reason, format!("SSE data: {b}")))
             }
         };

@@ -202,13 +202,9 @@ impl Event {
                     r#"{{"type":"event","method":{},"params":{p}}}"#,
                     Value::from(method)
                 );
-                match serde_json::from_str::<Lenient<Line>>(&line) {
-                    Ok(Lenient(Some(line))) => match line.finish(0) {
-                        Some(ev) => ev.params,
-                        None => whole(method, p),
-                    },
-                    _ => whole(method, p),
-                }
+                let read = serde_json::from_str::<Lenient<Line>>(&line).ok();
+                let read = read.and_then(|line| line.0?.finish(0));
+                read.map_or_else(|| whole(method, p), |ev| ev.params)
             }
             Some(other) => Params::NotObject(super::json_kind(other)),
         };
