@@ -111,7 +111,7 @@ impl SseFramer {
 
     fn dispatch(&mut self, file: &Arc<str>, at_line: u64) -> Option<Frame> {
         let f = std::mem::take(&mut self.frame);
-        let lines = f.lines;
+        let (lines, event) = (f.lines, f.event);
         let Some(first) = f.first_line else {
             // Only the blank separator line itself (nothing to count when a bare-CR line
             // already gave its count to an earlier frame).
@@ -147,11 +147,11 @@ impl SseFramer {
                 Err(BadLine::new(Reason::NotJson, message))
             }
             (None, Some(data), _) => {
-                let data = match f.event.as_deref() {
+                let data = match event.as_deref() {
                     Some(name) => self.bare_v3_envelope(name, data),
                     None => data,
                 };
-                Record::read(origin.clone(), lines, f.event, data.into(), parse_frame_data)
+                Record::read(origin.clone(), lines, event, data.into(), parse_frame_data)
                     .map_err(|b| BadLine::new(b.reason, format!("SSE data: {b}")))
             }
         };

@@ -87,13 +87,10 @@ impl SharedJson {
     /// A value (normalised) shared.
     pub fn new(value: Value) -> Self {
         // As the sinks write it (floats as JSON.stringify does).
-        let text = |v: &Value| {
-            crate::js_numbers::to_vec(v)
-                .ok()
-                .and_then(|b| String::from_utf8(b).ok())
-                .unwrap_or_default()
-        };
-        let json = text(&value);
+        let json = crate::js_numbers::to_vec(&value).ok();
+        let json = json
+            .and_then(|b| String::from_utf8(b).ok())
+            .unwrap_or_default();
         // What is read of it is read of it normalised (a test's state may hold lc objects).
         let (head, normalized) = match langchain::normalize_cow(&value) {
             Cow::Borrowed(v) => (Head::of(v), true),
