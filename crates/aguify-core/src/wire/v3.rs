@@ -264,23 +264,20 @@ impl Event {
 /// string, a state whose first key is not `messages`, data that is no object), the data
 /// whole: of the in-process `[payload, metadata]` form, the payload.
 fn whole(method: &str, p: &Value) -> Params {
-    let key = namespace_key(p.get("namespace"));
-    let data = match (method, p.get("data")) {
-        // A subgraph's state is not the graph's.
-        ("values", Some(_)) if !key.is_empty() => Data::Unread,
-        ("messages", Some(Value::Array(items))) if !items.is_empty() => {
-            Data::Value(items[0].clone())
-        }
-        (_, data) => Data::Value(data.cloned().unwrap_or_default()),
-    };
-    Params::Object {
-        namespace: p.get("namespace").cloned(),
-        key,
-        timestamp: p.get("timestamp").cloned(),
-        node: p.get("node").cloned(),
-        interrupts: p.get("interrupts").cloned(),
-        data,
+    let mut out = Params::Absent;
+    if let Ok(wire) = ParamsWire::<Value>::deserialize(p) {
+        let _ = wire.into_params(&mut out, |data, _, root| {
+            Ok::<_, ()>(match (method, data) {
+                // A subgraph's state is not the graph's.
+                ("values", Some(_)) if !root => Data::Unread,
+                ("messages", Some(Value::Array(mut items))) if !items.is_empty() => {
+                    Data::Value(items.swap_remove(0))
+                }
+                (_, data) => Data::Value(data.unwrap_or_default()),
+            })
+        });
     }
+    out
 }
 
 /// The largest integer a JavaScript number holds exactly (`Number.MAX_SAFE_INTEGER`).
