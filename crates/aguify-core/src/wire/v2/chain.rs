@@ -206,8 +206,17 @@ impl<'a> Keys<'a> {
 
     /// Whether no key read as a string holds an object (which may normalise to a string).
     pub(super) fn plain(&self) -> bool {
-        let words = [self.kind.0, self.role.0, self.id, self.tool_call_id, self.name];
-        !words.into_iter().flatten().any(|w| w.get().starts_with('{'))
+        let words = [
+            self.kind.0,
+            self.role.0,
+            self.id,
+            self.tool_call_id,
+            self.name,
+        ];
+        !words
+            .into_iter()
+            .flatten()
+            .any(|w| w.get().starts_with('{'))
     }
 }
 
