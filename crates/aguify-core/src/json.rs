@@ -40,7 +40,6 @@ impl Field for Value {
     }
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -5,8 +5,8 @@
 //! streaming it from a parser into the event's serializer, so what comes out — `JSON.stringify`
 //! numbers on the output ([`crate::js_numbers`]), a tree for the views — is what the tree gave.
 
-use std::collections::{BTreeMap, HashSet};
 use std::borrow::Cow;
+use std::collections::{BTreeMap, HashSet};
 use std::fmt;
 use std::hash::BuildHasher;
 
@@ -160,7 +160,8 @@ impl Seen {
     /// Whether `hash` is new (it is seen now).
     fn insert(&mut self, hash: u64) -> bool {
         // The set is hashed (SipHash) only once it holds keys.
-        if self.few[..self.n.min(16)].contains(&hash) || (self.n > 16 && self.many.contains(&hash)) {
+        if self.few[..self.n.min(16)].contains(&hash) || (self.n > 16 && self.many.contains(&hash))
+        {
             return false;
         }
         match self.few.get_mut(self.n) {

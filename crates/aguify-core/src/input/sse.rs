@@ -110,16 +110,9 @@ impl SseFramer {
     }
 
     fn dispatch(&mut self, file: &Arc<str>, at_line: u64) -> Option<Frame> {
-        let Partial {
-            lines,
-            first_line,
-            field_line,
-            event,
-            data,
-            oversized,
-            stray,
-        } = std::mem::take(&mut self.frame);
-        let Some(first) = first_line else {
+        let f = std::mem::take(&mut self.frame);
+        let (lines, event) = (f.lines, f.event);
+        let Some(first) = f.first_line else {
             // Only the blank separator line itself (nothing to count when a bare-CR line
             // already gave its count to an earlier frame).
             return (lines > 0).then(|| Frame::Ignored {
@@ -128,8 +121,8 @@ impl SseFramer {
                 reason: "SSE frame separator",
             });
         };
-        let origin = Origin::at(file, field_line.unwrap_or(first));
-        let read = match (oversized, data, stray) {
+        let origin = Origin::at(file, f.field_line.unwrap_or(first));
+        let read = match (f.oversized, f.data, f.stray) {
             (Some(bytes), ..) => Err(super::lines::too_long(
                 "SSE frame's data is",
                 bytes,

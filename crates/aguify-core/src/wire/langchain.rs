@@ -69,10 +69,7 @@ fn normalize_in_place(v: &mut Value) {
             }
             // A `not_implemented` object: the Python `repr` it keeps, parsed.
             if lc && m.field("type").is_some_and(|t| t == "not_implemented") {
-                if let Some(parsed) = m
-                    .field_str("repr")
-                    .and_then(pyrepr::parse)
-                {
+                if let Some(parsed) = m.field_str("repr").and_then(pyrepr::parse) {
                     *v = parsed;
                     return;
                 }
@@ -207,9 +204,7 @@ fn fixed_message_type(class: &str) -> Option<Option<&'static str>> {
 
 /// The normalized role of a flat message: `human`, `ai`, `tool`, `system` (JS `role` dicts too).
 pub fn message_kind(m: &Value) -> Option<&str> {
-    let t = m
-        .field_str("type")
-        .or_else(|| m.field_str("role"))?;
+    let t = m.field_str("type").or_else(|| m.field_str("role"))?;
     Some(kind_of(t))
 }
 
@@ -258,9 +253,7 @@ pub fn tool_calls(msg: &Value) -> Vec<(String, String, String)> {
 
 /// [`tool_calls`] of a message's `tool_calls` value.
 pub fn calls_of_list(calls: &Value) -> Vec<(String, String, String)> {
-    calls_named(calls, |c, _| {
-        c.field_str("id").map(str::to_string)
-    })
+    calls_named(calls, |c, _| c.field_str("id").map(str::to_string))
 }
 
 /// The calls of an AI message (its `tool_calls`, its `content`, its id as its list names it)
@@ -303,8 +296,7 @@ fn calls_named(
 
 /// A call's own id: its `id` when a non-empty string.
 fn own_id(call: &Value) -> Option<&str> {
-    call.field_str("id")
-        .filter(|id| !id.is_empty())
+    call.field_str("id").filter(|id| !id.is_empty())
 }
 
 /// The id made up for a tool call the log gave no id (LangGraph.js with
@@ -464,7 +456,12 @@ impl<'a> Fields<'a> {
         let Some(calls) = calls.filter(|_| self.kind_text().map(kind_of) == Some("ai")) else {
             return vec![];
         };
-        if calls.as_array().into_iter().flatten().all(|c| own_id(c).is_some()) {
+        if calls
+            .as_array()
+            .into_iter()
+            .flatten()
+            .all(|c| own_id(c).is_some())
+        {
             return vec![];
         }
         let mid = self.id_or(|| format!("msg-{at}"));
@@ -545,7 +542,9 @@ fn content_part(b: &Value) -> Option<Value> {
         let own = keys.iter().find_map(|k| b.field_str(k));
         own.or_else(|| src.and_then(|s| keys.iter().find_map(|k| s.field_str(k))))
     };
-    let image_url = b.field("image_url").and_then(|u| u.field_str("url").or(u.as_str()));
+    let image_url = b
+        .field("image_url")
+        .and_then(|u| u.field_str("url").or(u.as_str()));
     let mime = first(&["mime_type", "mimeType"]).or(src.and_then(|s| s.field_str("media_type")));
     let source = match (first(&["base64", "data"]), first(&["url"]).or(image_url)) {
         (Some(data), _) => json!({"type": "data", "value": data, "mimeType": mime?}),
@@ -601,7 +600,11 @@ pub fn command_tool_message(output: &Value, call_id: Option<&str>) -> Option<Val
         })
         .collect();
     let answers = |m: &&Value| call_id.is_none() || tool_call_id(m) == call_id;
-    tool_messages.iter().find(answers).or(tool_messages.first()).cloned()
+    tool_messages
+        .iter()
+        .find(answers)
+        .or(tool_messages.first())
+        .cloned()
 }
 
 /// Whether `m` (a message of a normalized list, not normalized again yet) may be a tool
@@ -625,54 +628,37 @@ pub fn tool_call_id(m: &Value) -> Option<&str> {
     if message_kind(m) != Some("tool") {
         return None;
     }
-    m.field_str("tool_call_id")
-        .filter(|c| !c.is_empty())
+    m.field_str("tool_call_id").filter(|c| !c.is_empty())
 }
 
 /// A message list (flat or constructor form) → AG-UI messages, ids falling back to `msg-<n>`.
 /// A call the log gave no id gets the id the stream made up for it ([`made_up_call_id`]), and
 /// a tool message without `tool_call_id` answers the call [`idless_answer`] pairs it with.
 pub fn to_agui_messages(list: &[Value]) -> Vec<Item> {
-    let mut items: Vec<ListedValue> = (list.iter())
-        .map(|m| ListedValue {
-            m: normalize_cow(m),
-            paired: None,
-        })
-        .collect();
+    let mut items: Vec<(Cow<Value>, Option<String>)> =
+        list.iter().map(|m| (normalize_cow(m), None)).collect();
     for at in 0..items.len() {
         let (before, rest) = items.split_at_mut(at);
-        let m = Fields::of_value(&rest[0].m);
+        let m = Fields::of_value(&rest[0].0);
         if m.kind_text().map(kind_of) == Some("tool") && m.tool_call_id().is_none() {
-            let paired = idless_answer(before.iter(), m.tool_name());
-            rest[0].paired = paired;
+            rest[0].1 = idless_answer(before.iter(), m.tool_name());
         }
     }
     (items.iter().enumerate())
-        .filter_map(|(i, l)| l.fields().agui_item(i, l.paired.as_deref()))
+        .filter_map(|(i, (m, paired))| Fields::of_value(m).agui_item(i, paired.as_deref()))
         .collect()
 }
 
 /// A message of a list of values, normalised, with the call it was paired with.
-struct ListedValue<'a> {
-    m: Cow<'a, Value>,
-    paired: Option<String>,
-}
-
-impl ListedValue<'_> {
-    fn fields(&self) -> Fields<'_> {
-        Fields::of_value(&self.m)
-    }
-}
-
-impl Listed for ListedValue<'_> {
+impl Listed for (Cow<'_, Value>, Option<String>) {
     fn listed_kind(&self) -> Option<&str> {
-        message_kind(&self.m)
+        message_kind(&self.0)
     }
     fn answers(&self) -> Option<&str> {
-        tool_call_id(&self.m).or(self.paired.as_deref())
+        tool_call_id(&self.0).or(self.1.as_deref())
     }
     fn idless_calls(&self, at: usize) -> Vec<(String, String)> {
-        self.fields().idless_calls(at)
+        Fields::of_value(&self.0).idless_calls(at)
     }
 }
 
@@ -940,9 +926,7 @@ pub(crate) mod tests {
         let m = json!({"type":"ai","id":"a","content":[{"type":"text","text":"x"}],
             "tool_calls":[{"id":"c","name":"f","args":{}}],"status":null});
         let f = Fields::of_value(&m);
-        let borrowed = |field: &Option<Cow<'_, Value>>, key: &str| {
-            matches!(field, Some(Cow::Borrowed(v)) if std::ptr::eq(*v, &m[key]))
-        };
+        let borrowed = |field: &Option<Cow<'_, Value>>, key: &str| matches!(field, Some(Cow::Borrowed(v)) if std::ptr::eq(*v, &m[key]));
         assert!(borrowed(&f.content, "content") && borrowed(&f.tool_calls, "tool_calls"));
         let kind = m["type"].as_str().expect("a type");
         assert!(matches!(&f.kind.0, Some(Cow::Borrowed(k)) if std::ptr::eq(*k, kind)));
@@ -968,23 +952,53 @@ pub(crate) mod tests {
         let data = |mime: &str| json!({"type": "data", "value": "QUJD", "mimeType": mime});
         let url = json!({"type": "url", "value": "https://x/c.png"});
         let cases = [
-            (json!({"type": "image", "base64": "QUJD", "mime_type": "image/png"}), json!({"type": "image", "source": data("image/png")})),
-            (json!({"type": "image", "data": "QUJD", "mimeType": "image/png"}), json!({"type": "image", "source": data("image/png")})),
-            (json!({"type": "image", "source": {"type": "base64", "media_type": "image/gif", "data": "QUJD"}}), json!({"type": "image", "source": data("image/gif")})),
-            (json!({"type": "image_url", "image_url": {"url": "https://x/c.png"}}), json!({"type": "image", "source": url})),
-            (json!({"type": "file", "url": "https://x/c.png"}), json!({"type": "document", "source": url})),
-            (json!({"type": "audio", "base64": "QUJD", "mime_type": "audio/wav"}), json!({"type": "audio", "source": data("audio/wav")})),
+            (
+                json!({"type": "image", "base64": "QUJD", "mime_type": "image/png"}),
+                json!({"type": "image", "source": data("image/png")}),
+            ),
+            (
+                json!({"type": "image", "data": "QUJD", "mimeType": "image/png"}),
+                json!({"type": "image", "source": data("image/png")}),
+            ),
+            (
+                json!({"type": "image", "source": {"type": "base64", "media_type": "image/gif", "data": "QUJD"}}),
+                json!({"type": "image", "source": data("image/gif")}),
+            ),
+            (
+                json!({"type": "image_url", "image_url": {"url": "https://x/c.png"}}),
+                json!({"type": "image", "source": url}),
+            ),
+            (
+                json!({"type": "file", "url": "https://x/c.png"}),
+                json!({"type": "document", "source": url}),
+            ),
+            (
+                json!({"type": "audio", "base64": "QUJD", "mime_type": "audio/wav"}),
+                json!({"type": "audio", "source": data("audio/wav")}),
+            ),
         ];
         for (block, part) in cases {
             let content = json!([{"type": "text", "text": "Chart:"}, block, {"type": "reasoning"}]);
             let want = json!([{"type": "text", "text": "Chart:"}, part]);
             assert_eq!(tool_content(&content).into_value(), want, "{content}");
             let m = json!({"type": "tool", "content": content, "tool_call_id": "c1", "id": "t1"});
-            assert_eq!(to_agui_list_item(&m, 0).expect("a tool message").to_value()["content"], want);
+            assert_eq!(
+                to_agui_list_item(&m, 0).expect("a tool message").to_value()["content"],
+                want
+            );
         }
         // No media (or media without a source, data without a MIME type): text, as before.
-        for content in [json!("ok"), json!([{"type": "text", "text": "ok"}]), json!([{"type": "image", "base64": "QUJD"}]), json!({"k": 1})] {
-            assert_eq!(tool_content(&content).into_value(), Value::String(tool_content_text(&content)), "{content}");
+        for content in [
+            json!("ok"),
+            json!([{"type": "text", "text": "ok"}]),
+            json!([{"type": "image", "base64": "QUJD"}]),
+            json!({"k": 1}),
+        ] {
+            assert_eq!(
+                tool_content(&content).into_value(),
+                Value::String(tool_content_text(&content)),
+                "{content}"
+            );
         }
     }
 }

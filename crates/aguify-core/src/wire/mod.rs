@@ -72,7 +72,9 @@ pub(crate) fn string_text(json: &str) -> Option<std::borrow::Cow<'_, str>> {
     let text = json.strip_prefix('"')?.strip_suffix('"')?;
     match memchr::memchr(b'\\', text.as_bytes()) {
         None => Some(std::borrow::Cow::Borrowed(text)),
-        Some(_) => serde_json::from_str::<String>(json).ok().map(std::borrow::Cow::Owned),
+        Some(_) => serde_json::from_str::<String>(json)
+            .ok()
+            .map(std::borrow::Cow::Owned),
     }
 }
 

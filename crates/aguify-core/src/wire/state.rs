@@ -7,7 +7,6 @@ use std::borrow::Cow;
 use std::collections::HashMap;
 use std::sync::Arc;
 
-
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
@@ -72,9 +71,7 @@ impl Head {
 
     /// The head of a message's compact text, of where [`Head::KEYS`]' values are in it.
     fn noted(json: &str, at: &[Option<std::ops::Range<usize>>]) -> Head {
-        let value = |i: usize| {
-            super::string_text(json.get(at.get(i)?.clone()?)?).map(Box::from)
-        };
+        let value = |i: usize| super::string_text(json.get(at.get(i)?.clone()?)?).map(Box::from);
         Head {
             kind: value(0).or_else(|| value(1)),
             id: value(2),
@@ -87,13 +84,10 @@ impl SharedJson {
     /// A value (normalised) shared.
     pub fn new(value: Value) -> Self {
         // As the sinks write it (floats as JSON.stringify does).
-        let text = |v: &Value| {
-            crate::js_numbers::to_vec(v)
-                .ok()
-                .and_then(|b| String::from_utf8(b).ok())
-                .unwrap_or_default()
-        };
-        let json = text(&value);
+        let json = crate::js_numbers::to_vec(&value).ok();
+        let json = json
+            .and_then(|b| String::from_utf8(b).ok())
+            .unwrap_or_default();
         // What is read of it is read of it normalised (a test's state may hold lc objects).
         let (head, normalized) = match langchain::normalize_cow(&value) {
             Cow::Borrowed(v) => (Head::of(v), true),
@@ -163,7 +157,9 @@ impl SharedJson {
             ("usage_metadata", r.usage_metadata),
             ("response_metadata", r.response_metadata),
         ];
-        let map = read.into_iter().filter_map(|(k, v)| Some((k.to_string(), v?)));
+        let map = read
+            .into_iter()
+            .filter_map(|(k, v)| Some((k.to_string(), v?)));
         Value::Object(map.collect())
     }
 
@@ -180,7 +176,10 @@ impl SharedJson {
             let part = |at: &Option<std::ops::Range<usize>>| self.json.get(at.clone()?);
             let head = [&self.head.kind, &self.head.id, &self.head.tool_call_id];
             let parts = [content, tool_calls, status, name].map(part);
-            return Some(langchain::Fields::of_parts(head.map(|h| h.as_deref()), parts));
+            return Some(langchain::Fields::of_parts(
+                head.map(|h| h.as_deref()),
+                parts,
+            ));
         }
         match self.normalized {
             true => serde_json::from_str(&self.json).ok(),
@@ -427,8 +426,8 @@ pub(super) struct Entries<'a> {
 
 impl<'de: 'a, 'a> super::Shape<'de> for Entries<'a> {
     fn of_map<A: serde::de::MapAccess<'de>>(mut m: A) -> Result<Option<Self>, A::Error> {
-        use serde::de::Error;
         use crate::payload::Key;
+        use serde::de::Error;
         let messages_at = match m.next_key_seed(Key)? {
             Some(Cow::Borrowed(k @ "messages")) => k.as_ptr() as usize,
             Some(k) if k == "messages" => 0,

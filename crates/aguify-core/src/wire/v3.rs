@@ -202,13 +202,9 @@ impl Event {
                     r#"{{"type":"event","method":{},"params":{p}}}"#,
                     Value::from(method)
                 );
-                match serde_json::from_str::<Lenient<Line>>(&line) {
-                    Ok(Lenient(Some(line))) => match line.finish(0) {
-                        Some(ev) => ev.params,
-                        None => whole(method, p),
-                    },
-                    _ => whole(method, p),
-                }
+                let read = serde_json::from_str::<Lenient<Line>>(&line).ok();
+                let read = read.and_then(|line| line.0?.finish(0));
+                read.map_or_else(|| whole(method, p), |ev| ev.params)
             }
             Some(other) => Params::NotObject(super::json_kind(other)),
         };
@@ -268,23 +264,20 @@ impl Event {
 /// string, a state whose first key is not `messages`, data that is no object), the data
 /// whole: of the in-process `[payload, metadata]` form, the payload.
 fn whole(method: &str, p: &Value) -> Params {
-    let key = namespace_key(p.get("namespace"));
-    let data = match (method, p.get("data")) {
-        // A subgraph's state is not the graph's.
-        ("values", Some(_)) if !key.is_empty() => Data::Unread,
-        ("messages", Some(Value::Array(items))) if !items.is_empty() => {
-            Data::Value(items[0].clone())
-        }
-        (_, data) => Data::Value(data.cloned().unwrap_or_default()),
-    };
-    Params::Object {
-        namespace: p.get("namespace").cloned(),
-        key,
-        timestamp: p.get("timestamp").cloned(),
-        node: p.get("node").cloned(),
-        interrupts: p.get("interrupts").cloned(),
-        data,
+    let mut out = Params::Absent;
+    if let Ok(wire) = ParamsWire::<Value>::deserialize(p) {
+        let _ = wire.into_params(&mut out, |data, _, root| {
+            Ok::<_, ()>(match (method, data) {
+                // A subgraph's state is not the graph's.
+                ("values", Some(_)) if !root => Data::Unread,
+                ("messages", Some(Value::Array(mut items))) if !items.is_empty() => {
+                    Data::Value(items.swap_remove(0))
+                }
+                (_, data) => Data::Value(data.unwrap_or_default()),
+            })
+        });
     }
+    out
 }
 
 /// The largest integer a JavaScript number holds exactly (`Number.MAX_SAFE_INTEGER`).
@@ -755,7 +748,8 @@ mod tests {
     #[test]
     fn an_escaped_key_reads_alike() {
         let plain = r#"{"type":"event","method":"tasks","params":{"data":{"name":"n"}},"seq":3}"#;
-        let escaped = r#"{"typ\u0065":"event","method":"tasks","params":{"data":{"name":"n"}},"s\u0065q":3}"#;
+        let escaped =
+            r#"{"typ\u0065":"event","method":"tasks","params":{"data":{"name":"n"}},"s\u0065q":3}"#;
         let e = Event::read(plain).expect("v3");
         assert_eq!(e.seq, Some(Value::from(3)));
         assert_eq!(Event::read(escaped), Some(e));
@@ -793,7 +787,9 @@ mod tests {
     fn known_messages_read_as_the_whole_text() {
         let item = |id: &str| format!(r#"{{"type":"human","content":"text {id}","id":"{id}"}}"#);
         let line = |sep: &str, list: &str| {
-            format!(r#"{{"type":"event","method":"values","params":{{"namespace":[],"data":{{"messages":{sep}[{list}]}}}},"seq":1}}"#)
+            format!(
+                r#"{{"type":"event","method":"values","params":{{"namespace":[],"data":{{"messages":{sep}[{list}]}}}},"seq":1}}"#
+            )
         };
         let state_of = |ev: Option<Box<Event>>| match ev.map(|e| e.params) {
             Some(Params::Object {
@@ -817,7 +813,10 @@ mod tests {
         let abc = [item("a"), item("b"), item("c")].join(",");
         assert_eq!(Event::read(&line("", &format!("{abc},"))), None);
         // A repeated `messages` key: the last list is the state's.
-        let repeated = line("", &format!(r#"{abc}],"messages":[{{"type":"ai","id":"x"}}"#));
+        let repeated = line(
+            "",
+            &format!(r#"{abc}],"messages":[{{"type":"ai","id":"x"}}"#),
+        );
         assert_eq!(Event::read_known_messages(&repeated), None);
         let ids: Vec<_> = (state(&repeated).messages.iter())
             .map(|m| m.id().map(str::to_string))
@@ -832,7 +831,10 @@ mod tests {
         let key = |ns: Value| namespace_key(Some(&ns));
         assert_eq!(key(json!(["a:1", "b:2"])), "a:1|b:2");
         assert_eq!(key(json!(["x", 7, ""])), "x||");
-        assert_eq!((key(json!([])), key(json!("a")), namespace_key(None)), (String::new(), String::new(), String::new()));
+        assert_eq!(
+            (key(json!([])), key(json!("a")), namespace_key(None)),
+            (String::new(), String::new(), String::new())
+        );
     }
 
     #[test]
@@ -887,13 +889,18 @@ mod tests {
         };
         assert_eq!(m.delta, Some(Delta::NotObject("a number")));
         // A delta type none of the readers knows is kept; one that is no string is absent.
-        for (ty, kept) in [(json!("citation-delta"), Some("citation-delta")), (json!(7), None)] {
+        for (ty, kept) in [
+            (json!("citation-delta"), Some("citation-delta")),
+            (json!(7), None),
+        ] {
             let delta = json!({"event":"content-block-delta","delta":{"type":ty}});
             let Data::Message(m) = data("messages", delta) else {
                 panic!("a message")
             };
-            assert_eq!((m.delta, m.delta_type.as_deref()), (Some(Delta::Other), kept));
+            assert_eq!(
+                (m.delta, m.delta_type.as_deref()),
+                (Some(Delta::Other), kept)
+            );
         }
     }
 }
-

@@ -206,8 +206,17 @@ impl<'a> Keys<'a> {
 
     /// Whether no key read as a string holds an object (which may normalise to a string).
     pub(super) fn plain(&self) -> bool {
-        let words = [self.kind.0, self.role.0, self.id, self.tool_call_id, self.name];
-        !words.into_iter().flatten().any(|w| w.get().starts_with('{'))
+        let words = [
+            self.kind.0,
+            self.role.0,
+            self.id,
+            self.tool_call_id,
+            self.name,
+        ];
+        !words
+            .into_iter()
+            .flatten()
+            .any(|w| w.get().starts_with('{'))
     }
 }
 
@@ -257,7 +266,7 @@ impl Flat<'_> {
             Some((_, "[]")) => Some(Some(Value::Array(vec![]))),
             Some((raw, text)) => match text_of(Some(raw)) {
                 Some(s) => Some(Some(Value::String(s.into_owned()))),
-                None => tree(text).map(|v| Some(self.normal(v))),
+                None => from(text).map(|v| Some(self.normal(v))),
             },
             None => Some(None),
         };
@@ -283,7 +292,7 @@ impl Flat<'_> {
                 return Some(list);
             }
         }
-        Some(ToolChunk::list(self.normal(tree(text)?)).unwrap_or_default())
+        Some(ToolChunk::list(self.normal(from(text)?)).unwrap_or_default())
     }
 
     /// Its `tool_calls` (kept raw: a model's chunk never reads them) as (id, name, args);
@@ -292,7 +301,7 @@ impl Flat<'_> {
         let Some(raw) = self.keys.tool_calls.0 else {
             return Some(vec![]);
         };
-        Some(lc::calls_of_list(&self.normal(tree(raw.get())?)))
+        Some(lc::calls_of_list(&self.normal(from(raw.get())?)))
     }
 
     /// The calls of the AI messages this object is or holds: its own, else its `messages`'

@@ -238,9 +238,9 @@ impl<'de> serde::de::Visitor<'de> for Envelope {
                 Key::Data => {
                     w.data = match w.event.as_deref() {
                         None => return Err(M::Error::custom("`data` before `event`")),
-                        Some(e) if e.starts_with("on_chain_") => Slot::Chain(
-                            m.next_value::<Object<ChainData>>()?.0.unwrap_or_default(),
-                        ),
+                        Some(e) if e.starts_with("on_chain_") => {
+                            Slot::Chain(m.next_value::<Object<ChainData>>()?.0.unwrap_or_default())
+                        }
                         Some(e) => match Data::next(Read::of_kind(e), &mut m)? {
                             Some(data) => Slot::Read(data),
                             None => Slot::Chunk,
@@ -281,7 +281,7 @@ impl Event {
     pub fn read(text: &str) -> Option<Event> {
         let e = match Event::of_text(text) {
             Some(e) => e,
-            None => Event::of_tree(&tree(text)?)?,
+            None => Event::of_tree(&from(text)?)?,
         };
         e.event.starts_with("on_").then_some(e)
     }
@@ -456,7 +456,7 @@ impl Read {
             // A stream mode's part (`[mode, payload]`): the payload of a `custom` one.
             Some(Holder::Items(_, 2)) => {
                 let tree = if normalised {
-                    tree(text)
+                    from(text)
                 } else {
                     normalised_tree(text)
                 };
@@ -554,7 +554,7 @@ impl StepInput {
                     if let (Some(id), Some(name)) = (c.id(), text_of(c.keys.name)) {
                         let name = name.into_owned();
                         let args = match c.keys.args.0 {
-                            Some(a) => c.normal(tree(a.get())?).to_string(),
+                            Some(a) => c.normal(from(a.get())?).to_string(),
                             None => String::new(),
                         };
                         input.send.push((id, name, args));
@@ -591,21 +591,15 @@ impl StepInput {
         }
         Some(input)
     }
-
-
 }
 
 fn from<'a, T: Deserialize<'a>>(text: &'a str) -> Option<T> {
     serde_json::from_str(text).ok()
 }
 
-fn tree(text: &str) -> Option<Value> {
-    serde_json::from_str(text).ok()
-}
-
 /// The tree of a JSON text, LangChain-normalised.
 fn normalised_tree(text: &str) -> Option<Value> {
-    tree(text).map(normalize_owned)
+    from(text).map(normalize_owned)
 }
 
 // The keys of `data` the adapter reads, by event kind.
@@ -659,7 +653,10 @@ mod tests {
                 r#"[{"\u006cc":1,"type":"constructor","id":["x","Y"],"kwargs":{"id":"e"}}]"#,
                 "e",
             ),
-            (r#"[{"id":"f","name":"g","args":"{\"a\":1}","index":"2"}]"#, "f"),
+            (
+                r#"[{"id":"f","name":"g","args":"{\"a\":1}","index":"2"}]"#,
+                "f",
+            ),
         ] {
             let text = format!(
                 r#"{{"event":"on_chat_model_stream","data":{{"chunk":{{"content":"","tool_call_chunks":{calls}}}}}}}"#
@@ -670,7 +667,11 @@ mod tests {
             let Data::ModelChunk(Some(Ok(chunk))) = e.data else {
                 panic!("a chunk: {text}");
             };
-            assert_eq!(chunk.tool_call_chunks[0].id.0.as_deref(), Some(id), "{text}");
+            assert_eq!(
+                chunk.tool_call_chunks[0].id.0.as_deref(),
+                Some(id),
+                "{text}"
+            );
         }
     }
 
@@ -712,11 +713,21 @@ mod tests {
         for text in [
             // The root run's, a graph step's, a runnable's inside a node.
             line(start, json!({"input":{"messages":[]}}), false, true),
-            line(start, json!({"input":{"messages":[ai.clone()]}}), true, true),
+            line(
+                start,
+                json!({"input":{"messages":[ai.clone()]}}),
+                true,
+                true,
+            ),
             runnable,
             line(end, state.clone(), false, true),
             line(end, state.clone(), true, true),
-            line(stream, json!({"chunk":{"agent":state.clone()}}), false, true),
+            line(
+                stream,
+                json!({"chunk":{"agent":state.clone()}}),
+                false,
+                true,
+            ),
             line(stream, json!({"chunk":{}}), true, true),
             // A step's `Send` payload; a step's state with a key that may normalise.
             line(start, send, true, true),
@@ -730,7 +741,12 @@ mod tests {
             line(stream, json!({"chunk":["custom",1]}), false, true),
             line(end, json!({"output":{"k":1,"messages":[]}}), false, true),
             // A root output holding `langgraph_node`.
-            line(end, json!({"output":{"messages":[],"langgraph_node":1}}), false, false),
+            line(
+                end,
+                json!({"output":{"messages":[],"langgraph_node":1}}),
+                false,
+                false,
+            ),
         ] {
             let tree: Value = serde_json::from_str(&text).expect("json");
             let e = Event::read(&text);
@@ -855,7 +871,8 @@ mod tests {
             };
         let none = Ok(MessageChunk::default());
         let esc_c = json!({"__lc_escaped__":"c"});
-        let ctor_d = json!({"lc":1,"type":"constructor","id":["x","Y"],"kwargs":{"id":"d","index":1}});
+        let ctor_d =
+            json!({"lc":1,"type":"constructor","id":["x","Y"],"kwargs":{"id":"d","index":1}});
         for (c, read) in [
             (
                 json!({"content":"a","additional_kwargs":{"reasoning_content":"r"},"response_metadata":{},"type":"AIMessageChunk","name":null,"id":"m","tool_calls":[],"tool_call_chunks":[{"id":"c","args":"{"}]}),
@@ -911,7 +928,9 @@ mod tests {
                     None,
                     json!(""),
                     None,
-                    Some(normalize_owned(json!([{"id":esc_c,"args":"{","index":null},7,ctor_d]))),
+                    Some(normalize_owned(
+                        json!([{"id":esc_c,"args":"{","index":null},7,ctor_d]),
+                    )),
                 ),
             ),
             (
