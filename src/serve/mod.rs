@@ -42,7 +42,7 @@ use tokio_util::sync::CancellationToken;
 use tower_http::cors::{AllowOrigin, Any, CorsLayer};
 
 use crate::agui::Event;
-use crate::replay::{millis, positive, Pacing};
+use crate::replay::{millis, positive, Pacer, Pacing};
 use crate::text::printable_cut;
 use clap::builder::TypedValueParser;
 use host::HostCheck;
@@ -50,7 +50,7 @@ use log::{LogLine, Streamed};
 use refusal::{Refusal, MAX_THREAD_ID_BYTES};
 pub use session::{Admission, Sessions, CONVERSATION_ENDED, RESUME_MISMATCH};
 pub use store::{Conversation, RecordedRun};
-use stream::{sse_stream, Frames};
+use stream::{Frames, Replay};
 
 /// Errors setting up a server (serving itself reports per request).
 #[derive(Debug, thiserror::Error)]
@@ -445,21 +445,24 @@ async fn post(
         start,
         log,
     });
-    let body = sse_stream(
-        events,
-        req.thread_id,
-        req.run_id,
-        pacing,
-        st.cfg.keep_alive,
-        st.cancel.child_token(),
-        (st.active.clone(), lease, line),
-    );
+    let body = Replay {
+        frames: events,
+        next: 0,
+        thread_id: req.thread_id,
+        run_id: req.run_id,
+        pacer: Pacer::new(pacing),
+        keep_alive: st.cfg.keep_alive.max(Duration::from_millis(1)),
+        wait: None,
+        cancel: st.cancel.child_token(),
+        terminal_sent: false,
+        guard: (st.active.clone(), lease, line),
+    };
     let headers = [
         (header::CONTENT_TYPE, "text/event-stream"),
         (header::CACHE_CONTROL, "no-cache"),
         (HeaderName::from_static("x-accel-buffering"), "no"),
     ];
-    let mut resp = (headers, Body::from_stream(body)).into_response();
+    let mut resp = (headers, Body::from_stream(body.into_stream())).into_response();
     resp.extensions_mut().insert(Streamed);
     Ok(resp)
 }
