@@ -45,19 +45,14 @@ fn inputs(args: &CheckArgs, config: &Config) -> Result<Inputs, String> {
                 os_text(&e)
             )
         })?;
-        let listed: Vec<String> = text
-            .lines()
-            .map(str::trim)
-            .filter(|l| !l.is_empty())
-            .map(String::from)
-            .collect();
-        if listed.is_empty() && paths.is_empty() {
+        let listed = text.lines().map(str::trim).filter(|l| !l.is_empty());
+        paths.extend(listed.map(String::from));
+        if paths.is_empty() {
             return Err(format!(
                 "--files-from {}: the list names no files",
                 printable(list)
             ));
         }
-        paths.extend(listed);
     }
     let (mut files, mut unreadable) = (vec![], vec![]);
     for f in paths {
