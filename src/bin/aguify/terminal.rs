@@ -10,16 +10,16 @@ use std::time::Duration;
 use aguify::pipeline::Input;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressFinish, ProgressStyle};
 
-use crate::cli::Color;
+use clap::ColorChoice;
 
 /// `--color`: an explicit `always`/`never` wins; `auto` honours NO_COLOR (any non-empty value:
 /// never) and TERM=dumb, then CLICOLOR_FORCE (non-empty and not `0`: always), then colours a terminal only.
-pub fn use_color(choice: Color, stream_is_terminal: bool) -> bool {
+pub fn use_color(choice: ColorChoice, stream_is_terminal: bool) -> bool {
     let env = |k: &str| std::env::var_os(k).filter(|v| !v.is_empty());
     match choice {
-        Color::Always => true,
-        Color::Never => false,
-        Color::Auto => {
+        ColorChoice::Always => true,
+        ColorChoice::Never => false,
+        ColorChoice::Auto => {
             let never =
                 env("NO_COLOR").is_some() || std::env::var_os("TERM").is_some_and(|t| t == "dumb");
             let forced = env("CLICOLOR_FORCE").is_some_and(|v| v != "0");
