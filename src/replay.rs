@@ -6,16 +6,12 @@
 //! untimed ones) waits the fixed interval instead, also divided by the speed and capped. The
 //! first event is written at once.
 //!
-//! [`Pacer`] only computes delays, so the blocking [`PacedSink`] (`convert --pace`) and the
-//! async server (`serve`) share one rule.
+//! [`Pacer`] only computes delays, so `convert --pace` (which sleeps before each event and
+//! flushes after it) and the async server (`serve`) share one rule.
 
-use std::io;
 use std::time::Duration;
 
 use clap::builder::TypedValueParser;
-
-use crate::agui::Event;
-use crate::sink::Sink;
 
 /// How to pace a replay (`convert --pace`, `serve`): the CLI's options, and its defaults as
 /// [`Pacing::default`] (real time, gaps capped at 10 s, 20 ms between untimed events).
@@ -121,36 +117,6 @@ impl Pacer {
     }
 }
 
-/// A sink that waits (blocking the thread) before each event and flushes after it.
-pub struct PacedSink<S> {
-    inner: S,
-    pacer: Pacer,
-}
-
-impl<S: Sink> PacedSink<S> {
-    pub fn new(inner: S, pacing: Pacing) -> Self {
-        PacedSink {
-            inner,
-            pacer: Pacer::new(pacing),
-        }
-    }
-}
-
-impl<S: Sink> Sink for PacedSink<S> {
-    fn write_event(&mut self, ev: &Event) -> io::Result<()> {
-        let wait = self.pacer.delay_for(ev.timestamp());
-        if !wait.is_zero() {
-            std::thread::sleep(wait);
-        }
-        self.inner.write_event(ev)?;
-        self.inner.flush()
-    }
-
-    fn flush(&mut self) -> io::Result<()> {
-        self.inner.flush()
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -188,25 +154,5 @@ mod tests {
         let mut p = Pacer::new(Pacing::instant());
         p.delay_for(Some(0));
         assert_eq!(p.delay_for(Some(99999)), ms(0));
-    }
-
-    #[test]
-    fn paced_sink_flushes_every_frame() {
-        struct Count(Vec<&'static str>);
-        impl Sink for Count {
-            fn write_event(&mut self, _ev: &Event) -> io::Result<()> {
-                self.0.push("w");
-                Ok(())
-            }
-            fn flush(&mut self) -> io::Result<()> {
-                self.0.push("f");
-                Ok(())
-            }
-        }
-        let mut s = PacedSink::new(Count(vec![]), Pacing::instant());
-        let ev = Event::ThinkingEnd { timestamp: None };
-        s.write_event(&ev).expect("write");
-        s.write_event(&ev).expect("write");
-        assert_eq!(s.inner.0, ["w", "f", "w", "f"]);
     }
 }

@@ -14,6 +14,12 @@ use crate::text::printable_cut;
 /// Characters of a request's path (or id, or header) a log line keeps; the rest is counted.
 pub const LOG_FIELD_CHARS: usize = 200;
 
+/// Text from a request as a log line or a refusal shows it: escaped, cut to
+/// [`LOG_FIELD_CHARS`].
+pub fn field(s: &str) -> String {
+    printable_cut(s, LOG_FIELD_CHARS).into_owned()
+}
+
 /// The end of a refusal's log line (a response extension): its code (and a hint).
 #[derive(Debug, Clone)]
 pub struct LogNote(pub String);
@@ -31,8 +37,7 @@ pub async fn requests(
     next: Next,
 ) -> Response {
     let start = Instant::now();
-    let path = printable_cut(req.uri().path(), LOG_FIELD_CHARS);
-    let head = format!("{} {path}", req.method());
+    let head = format!("{} {}", req.method(), field(req.uri().path()));
     let resp = next.run(req).await;
     if resp.extensions().get::<Streamed>().is_none() {
         let note = resp.extensions().get::<LogNote>();
@@ -58,12 +63,10 @@ pub struct LogLine {
 impl LogLine {
     /// Writes the line with its duration, its note, and how it ended when not whole (`ended`).
     pub fn write(&self, ended: bool, shutdown: bool) {
-        let left = if shutdown {
-            ", server shutting down"
-        } else if ended {
-            ""
-        } else {
-            ", client left"
+        let left = match (shutdown, ended) {
+            (true, _) => ", server shutting down",
+            (false, true) => "",
+            (false, false) => ", client left",
         };
         (self.log)(&format!(
             "{} {}{}{left}",

@@ -42,15 +42,14 @@ use tokio_util::sync::CancellationToken;
 use tower_http::cors::{AllowOrigin, Any, CorsLayer};
 
 use crate::agui::Event;
-use crate::replay::{millis, positive, Pacing};
-use crate::text::printable_cut;
+use crate::replay::{millis, positive, Pacer, Pacing};
 use clap::builder::TypedValueParser;
 use host::HostCheck;
 use log::{LogLine, Streamed};
 use refusal::{Refusal, MAX_THREAD_ID_BYTES};
 pub use session::{Admission, Sessions, CONVERSATION_ENDED, RESUME_MISMATCH};
 pub use store::{Conversation, RecordedRun};
-use stream::{sse_stream, Frames};
+use stream::{Frames, Replay};
 
 /// Errors setting up a server (serving itself reports per request).
 #[derive(Debug, thiserror::Error)]
@@ -276,8 +275,7 @@ fn conversation_of(st: &AppState, uri: &Uri) -> Result<usize, Refusal> {
     }
     st.conversations.get_index_of(name).ok_or_else(|| {
         let names: Vec<&str> = st.conversations.keys().map(String::as_str).collect();
-        let name = printable_cut(name, log::LOG_FIELD_CHARS).into_owned();
-        Refusal::UnknownConversation(name, names.join(", "))
+        Refusal::UnknownConversation(log::field(name), names.join(", "))
     })
 }
 
@@ -287,7 +285,7 @@ async fn show(State(st): State<Arc<AppState>>, uri: Uri) -> Result<Json<Value>, 
 }
 
 async fn not_found(uri: Uri) -> Refusal {
-    Refusal::NotFound(printable_cut(uri.path(), log::LOG_FIELD_CHARS).into_owned())
+    Refusal::NotFound(log::field(uri.path()))
 }
 
 /// 405 for a method a path does not take; a CORS preflight to a server without `--cors`
@@ -301,10 +299,10 @@ async fn method_not_allowed(method: Method, headers: HeaderMap) -> Refusal {
     }
 }
 
-/// A header's value as logged: escaped, cut to [`log::LOG_FIELD_CHARS`].
+/// A header's value as logged ([`log::field`]).
 fn header_text(headers: &HeaderMap, name: header::HeaderName) -> Option<String> {
     let value = String::from_utf8_lossy(headers.get(name)?.as_bytes()).into_owned();
-    Some(printable_cut(&value, log::LOG_FIELD_CHARS).into_owned())
+    Some(log::field(&value))
 }
 
 /// The parts of a RunAgentInput the replay needs (serde names the type in its messages).
@@ -433,33 +431,33 @@ async fn post(
         }
     };
     let line = st.cfg.log.map(|log| LogLine {
-        line: format!(
-            "POST {} 200",
-            printable_cut(uri.path(), log::LOG_FIELD_CHARS)
-        ),
+        line: format!("POST {} 200", log::field(uri.path())),
         note: format!(
             " thread={} run={} → {outcome}",
-            printable_cut(&req.thread_id, log::LOG_FIELD_CHARS),
-            printable_cut(&req.run_id, log::LOG_FIELD_CHARS)
+            log::field(&req.thread_id),
+            log::field(&req.run_id)
         ),
         start,
         log,
     });
-    let body = sse_stream(
-        events,
-        req.thread_id,
-        req.run_id,
-        pacing,
-        st.cfg.keep_alive,
-        st.cancel.child_token(),
-        (st.active.clone(), lease, line),
-    );
+    let body = Replay {
+        frames: events,
+        next: 0,
+        thread_id: req.thread_id,
+        run_id: req.run_id,
+        pacer: Pacer::new(pacing),
+        keep_alive: st.cfg.keep_alive.max(Duration::from_millis(1)),
+        wait: None,
+        cancel: st.cancel.child_token(),
+        terminal_sent: false,
+        guard: (st.active.clone(), lease, line),
+    };
     let headers = [
         (header::CONTENT_TYPE, "text/event-stream"),
         (header::CACHE_CONTROL, "no-cache"),
         (HeaderName::from_static("x-accel-buffering"), "no"),
     ];
-    let mut resp = (headers, Body::from_stream(body)).into_response();
+    let mut resp = (headers, Body::from_stream(body.into_stream())).into_response();
     resp.extensions_mut().insert(Streamed);
     Ok(resp)
 }

@@ -113,17 +113,17 @@ impl IntoResponse for Refusal {
             header::CONTENT_TYPE,
             HeaderValue::from_static("application/json"),
         );
-        let note = match &self {
-            Refusal::MethodNotAllowed(_) => {
-                headers.insert(header::ALLOW, HeaderValue::from_static("GET, POST"));
-                format!(" {code}")
-            }
+        if let Refusal::MethodNotAllowed(_) = self {
+            headers.insert(header::ALLOW, HeaderValue::from_static("GET, POST"));
+        }
+        let hint = match &self {
             Refusal::CorsNotEnabled(origin) => {
-                format!(" {code} (start with --cors {origin} to allow this origin)")
+                format!(" (start with --cors {origin} to allow this origin)")
             }
-            _ => format!(" {code}"),
+            _ => String::new(),
         };
-        resp.extensions_mut().insert(super::log::LogNote(note));
+        resp.extensions_mut()
+            .insert(super::log::LogNote(format!(" {code}{hint}")));
         resp
     }
 }

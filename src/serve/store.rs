@@ -85,10 +85,11 @@ impl Conversation {
                 ),
             });
         }
-        let mut conv = Conversation::from_events(name, files.to_vec(), collect.events)?;
-        conv.bad_lines = collect.bad;
-        conv.first_bad_line = collect.first_bad;
-        Ok(conv)
+        Ok(Conversation {
+            bad_lines: collect.bad,
+            first_bad_line: collect.first_bad,
+            ..Conversation::from_events(name, files.to_vec(), collect.events)?
+        })
     }
 
     /// Builds a conversation from AG-UI events already converted (split at each RUN_STARTED).

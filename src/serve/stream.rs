@@ -14,7 +14,7 @@ use tokio_util::sync::CancellationToken;
 use super::log::LogLine;
 use super::session::ThreadLease;
 use crate::agui::{Event, EventType};
-use crate::replay::{Pacer, Pacing};
+use crate::replay::Pacer;
 use crate::sink::sse_frame as frame;
 
 /// The SSE comment written on long gaps (ignored by every SSE reader, AG-UI's included).
@@ -70,49 +70,33 @@ impl Frames {
     }
 }
 
-struct Replay {
-    frames: Arc<Frames>,
-    next: usize,
-    thread_id: String,
-    run_id: String,
-    pacer: Pacer,
-    keep_alive: Duration,
-    /// The rest of the wait before `events[next]`, once computed.
-    wait: Option<Duration>,
-    cancel: CancellationToken,
-    terminal_sent: bool,
-    guard: ActiveGuard,
-}
-
-/// The body stream of one response.
-pub fn sse_stream(
-    frames: Arc<Frames>,
-    thread_id: String,
-    run_id: String,
-    pacing: Pacing,
-    keep_alive: Duration,
-    cancel: CancellationToken,
-    guard: ActiveGuard,
-) -> impl Stream<Item = Result<Bytes, Infallible>> + Send + 'static {
-    let state = Replay {
-        frames,
-        next: 0,
-        thread_id,
-        run_id,
-        pacer: Pacer::new(pacing),
-        keep_alive: keep_alive.max(Duration::from_millis(1)),
-        wait: None,
-        cancel,
-        terminal_sent: false,
-        guard,
-    };
-    futures_util::stream::unfold(state, |mut st| async move {
-        let bytes = st.step().await?;
-        Some((Ok(bytes), st))
-    })
+/// One response's replay: its events from `next` on, served to the request's thread and run.
+pub struct Replay {
+    pub frames: Arc<Frames>,
+    /// The next event to send (0 to start).
+    pub next: usize,
+    pub thread_id: String,
+    pub run_id: String,
+    pub pacer: Pacer,
+    /// At least 1 ms.
+    pub keep_alive: Duration,
+    /// The rest of the wait before `events[next]`, once computed (`None` to start).
+    pub wait: Option<Duration>,
+    pub cancel: CancellationToken,
+    /// Whether the run's terminal event is out (`false` to start).
+    pub terminal_sent: bool,
+    pub guard: ActiveGuard,
 }
 
 impl Replay {
+    /// The body stream of the response.
+    pub fn into_stream(self) -> impl Stream<Item = Result<Bytes, Infallible>> + Send + 'static {
+        futures_util::stream::unfold(self, |mut st| async move {
+            let bytes = st.step().await?;
+            Some((Ok(bytes), st))
+        })
+    }
+
     async fn step(&mut self) -> Option<Bytes> {
         let ev = self.frames.events.get(self.next)?;
         let wait = *self

@@ -45,19 +45,14 @@ fn inputs(args: &CheckArgs, config: &Config) -> Result<Inputs, String> {
                 os_text(&e)
             )
         })?;
-        let listed: Vec<String> = text
-            .lines()
-            .map(str::trim)
-            .filter(|l| !l.is_empty())
-            .map(String::from)
-            .collect();
-        if listed.is_empty() && paths.is_empty() {
+        let listed = text.lines().map(str::trim).filter(|l| !l.is_empty());
+        paths.extend(listed.map(String::from));
+        if paths.is_empty() {
             return Err(format!(
                 "--files-from {}: the list names no files",
                 printable(list)
             ));
         }
-        paths.extend(listed);
     }
     let (mut files, mut unreadable) = (vec![], vec![]);
     for f in paths {
@@ -209,28 +204,18 @@ pub fn run(args: CheckArgs) -> anyhow::Result<i32> {
             }
             return Ok(0);
         }
-        return match rules::find(id) {
-            Some(r) => {
-                write!(out, "{}", rules::explain(r))?;
-                Ok(0)
-            }
-            None => {
-                eprintln!("aguify: unknown rule '{id}' (see `aguify check --explain all`)");
-                Ok(2)
-            }
+        let Some(r) = rules::find(id) else {
+            eprintln!("aguify: unknown rule '{id}' (see `aguify check --explain all`)");
+            return Ok(2);
         };
+        write!(out, "{}", rules::explain(r))?;
+        return Ok(0);
     }
-    if args.input.files.is_empty() && args.files_from.is_none() && io::stdin().is_terminal() {
-        eprintln!(
-            "aguify: check: no FILE given and stdin is a terminal\n\
-             usage: aguify check FILE... (or a directory, --files-from LIST, or `-` for stdin)\n\
-             see `aguify check --help`"
-        );
-        return Ok(2);
-    }
-    if args.input.files.iter().any(|f| f == "-") {
-        // Says so when it is a terminal.
-        let _ = crate::terminal::stdin_guard("check", &args.input.files);
+    // A list of files to check is input enough.
+    if args.files_from.is_none() || !args.input.files.is_empty() {
+        if let Err(code) = crate::terminal::stdin_guard("check", &args.input.files) {
+            return Ok(code);
+        }
     }
     let opts = options::pipeline_options(&args.input, &args.map);
     let config = config(&args);

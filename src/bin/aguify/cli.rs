@@ -8,7 +8,7 @@ use aguify::mapper::{Compat, Target, TextPolicy, ToolSteps};
 use aguify::replay::positive;
 use aguify::sink::Format;
 use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
-use clap::{Args, Parser, Subcommand, ValueEnum};
+use clap::{Args, ColorChoice, Parser, Subcommand, ValueEnum};
 
 /// Transcodes recorded LangGraph event logs (astream_events v2, the v3 streaming protocol,
 /// LangGraph platform SSE) into AG-UI 1.0 events, and checks AG-UI streams.
@@ -252,8 +252,8 @@ pub struct ConvertArgs {
     pub quiet: bool,
     /// Colour the diagnostics on stderr; `auto` colours a terminal only and honours NO_COLOR,
     /// CLICOLOR_FORCE and TERM=dumb
-    #[arg(long, value_enum, default_value_t = Color::Auto)]
-    pub color: Color,
+    #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
+    pub color: ColorChoice,
     /// Write each event after its recorded gap (see --speed, --max-gap, --interval), flushing
     /// every frame
     #[arg(long)]
@@ -326,8 +326,8 @@ pub struct CheckArgs {
     #[arg(long, conflicts_with = "format")]
     pub statistics: bool,
     /// Colour the text report
-    #[arg(long, value_enum, default_value_t = Color::Auto)]
-    pub color: Color,
+    #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
+    pub color: ColorChoice,
     /// Check this many files at once (default: the number of cores); the report keeps the
     /// input order
     #[arg(short = 'j', long, value_name = "N", value_parser = positive)]
@@ -341,13 +341,6 @@ pub enum FailOn {
     None,
 }
 
-#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Color {
-    Auto,
-    Always,
-    Never,
-}
-
 #[derive(Args, Debug)]
 pub struct TimelineArgs {
     #[command(flatten)]
@@ -355,8 +348,8 @@ pub struct TimelineArgs {
     #[command(flatten)]
     pub stdin: StdinArgs,
     /// Colour by kind; `auto` colours a terminal only and honours NO_COLOR / CLICOLOR_FORCE
-    #[arg(long, value_enum, default_value_t = Color::Auto)]
-    pub color: Color,
+    #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
+    pub color: ColorChoice,
     /// Show previews and ids whole, never cut lines to the width
     #[arg(long)]
     pub full: bool,
@@ -406,8 +399,8 @@ pub struct ExplainArgs {
     #[arg(long, value_enum, default_value_t = ExplainFormat::Text)]
     pub format: ExplainFormat,
     /// Colour the text report; `auto` colours a terminal only and honours NO_COLOR / CLICOLOR_FORCE
-    #[arg(long, value_enum, default_value_t = Color::Auto)]
-    pub color: Color,
+    #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
+    pub color: ColorChoice,
 }
 
 #[derive(Args, Debug)]
@@ -446,8 +439,8 @@ pub struct DiffArgs {
     #[arg(long, value_enum, default_value_t = DiffFormat::Text)]
     pub format: DiffFormat,
     /// Colour the text report; `auto` colours a terminal only and honours NO_COLOR / CLICOLOR_FORCE
-    #[arg(long, value_enum, default_value_t = Color::Auto)]
-    pub color: Color,
+    #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
+    pub color: ColorChoice,
     /// Input form of both sides' logs: detected per file by default
     #[arg(long, value_parser = one_of(FORMS), default_value = "auto")]
     pub from: Form,

@@ -11,7 +11,7 @@ use aguify::check::{Checker, Config};
 use aguify::input::{Origin, Record};
 use aguify::model::ModelEvent;
 use aguify::pipeline::{self, Observer, Stats};
-use aguify::replay::PacedSink;
+use aguify::replay::Pacer;
 use aguify::sink::{self, Sink};
 
 use crate::cli::ConvertArgs;
@@ -19,6 +19,8 @@ use crate::options;
 
 struct ConvertObserver<'a> {
     sink: Box<dyn Sink + 'a>,
+    /// `--pace`: each event written after its recorded gap, and flushed.
+    pacer: Option<Pacer>,
     checker: Checker,
     color: bool,
     /// `--quiet`: findings are counted, not printed.
@@ -120,7 +122,12 @@ impl Observer for ConvertObserver<'_> {
     fn event(&mut self, ev: &Event, origin: &Origin) -> io::Result<()> {
         self.checker.event(ev, origin);
         self.report_new();
-        self.sink.write_event(ev)
+        let Some(pacer) = &mut self.pacer else {
+            return self.sink.write_event(ev);
+        };
+        std::thread::sleep(pacer.delay_for(ev.timestamp()));
+        self.sink.write_event(ev)?;
+        self.sink.flush()
     }
 
     fn input_idle(&mut self) -> io::Result<()> {
@@ -136,16 +143,12 @@ pub fn run(args: ConvertArgs) -> anyhow::Result<i32> {
     if let Err(code) = crate::terminal::stdin_guard("convert", &args.input.files) {
         return Ok(code);
     }
-    let mut inputs = crate::terminal::open_inputs(&args.input.files, false, None)?;
-    options::label_stdin(&mut inputs, args.stdin.stdin_filename.as_deref());
+    let stdin_name = args.stdin.stdin_filename.as_deref();
+    let inputs = crate::terminal::open_inputs(&args.input.files, stdin_name, false, None)?;
     let names: Vec<Arc<str>> = inputs.iter().map(|i| i.name.clone()).collect();
     let opts = options::pipeline_options(&args.input, &args.map);
     let stdout = io::stdout();
     let lock = io::BufWriter::with_capacity(64 * 1024, stdout.lock());
-    let mut sink = sink::for_format(args.to, lock);
-    if args.pace {
-        sink = Box::new(PacedSink::new(sink, args.pacing));
-    }
     let name = match names.as_slice() {
         [one] => one.to_string(),
         _ => "(input)".to_string(),
@@ -158,7 +161,8 @@ pub fn run(args: ConvertArgs) -> anyhow::Result<i32> {
         thinking: args.map.policy.compat == aguify::mapper::Compat::Thinking,
     };
     let mut obs = ConvertObserver {
-        sink,
+        sink: sink::for_format(args.to, lock),
+        pacer: args.pace.then(|| Pacer::new(args.pacing)),
         checker: Checker::new(Arc::from(name.as_str()), config),
         known: aguify::known::Known::new(&names),
         held: vec![],

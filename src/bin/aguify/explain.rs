@@ -13,8 +13,8 @@ pub fn run(args: ExplainArgs) -> anyhow::Result<i32> {
         return Ok(code);
     }
     let opts = options::input_options(&args.input);
-    let mut inputs = terminal::open_inputs(&args.input.files, true, None)?;
-    options::label_stdin(&mut inputs, args.stdin.stdin_filename.as_deref());
+    let stdin_name = args.stdin.stdin_filename.as_deref();
+    let inputs = terminal::open_inputs(&args.input.files, stdin_name, true, None)?;
     let mut explainer = Explainer::new(args.last);
     if !known::run_watched(inputs, &opts, &mut explainer)? {
         return Ok(2);

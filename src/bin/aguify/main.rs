@@ -38,17 +38,14 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 /// threshold), which stayed at 128 KiB: the heap's top was given back to the system and
 /// faulted in again around every long line (1 GB v3-js-big, default threads: 1.3-1.5 s of
 /// system time). Kept up to 4 MiB, the largest block the heap serves: 0.8-1.0 s, same peak.
-#[cfg(all(target_os = "linux", target_env = "gnu", not(feature = "mimalloc")))]
 fn fixed_mmap_threshold() {
     // SAFETY: mallopt only sets allocator parameters; called first, before any thread.
+    #[cfg(all(target_os = "linux", target_env = "gnu", not(feature = "mimalloc")))]
     unsafe {
         libc::mallopt(libc::M_MMAP_THRESHOLD, 4 << 20);
         libc::mallopt(libc::M_TRIM_THRESHOLD, 4 << 20);
     }
 }
-
-#[cfg(not(all(target_os = "linux", target_env = "gnu", not(feature = "mimalloc"))))]
-fn fixed_mmap_threshold() {}
 
 fn main() -> ExitCode {
     fixed_mmap_threshold();

@@ -1,9 +1,7 @@
 //! CLI arguments → library options.
 
-use std::sync::Arc;
-
 use aguify::mapper::MapOptions;
-use aguify::pipeline::{Input, Options};
+use aguify::pipeline::Options;
 
 use crate::cli::{self, InputArgs, MapArgs, PolicyArgs};
 
@@ -13,15 +11,6 @@ pub fn or_stdin(files: &[String]) -> Vec<String> {
         vec!["-".to_string()]
     } else {
         files.to_vec()
-    }
-}
-
-/// `--stdin-filename`: the name stdin's input is reported under.
-pub fn label_stdin(inputs: &mut [Input], label: Option<&str>) {
-    if let Some(label) = label {
-        for i in inputs.iter_mut().filter(|i| &*i.name == "-") {
-            i.name = Arc::from(label);
-        }
     }
 }
 

@@ -22,7 +22,7 @@ pub fn run(args: ReportArgs) -> anyhow::Result<i32> {
         return Ok(2);
     }
     let opts = options::input_options(&args.input);
-    let inputs = terminal::open_inputs(&args.input.files, true, None)?;
+    let inputs = terminal::open_inputs(&args.input.files, None, true, None)?;
     let names = options::or_stdin(&args.input.files);
     let mut builder = ReportBuilder::new(names, !args.no_check, LIMITS);
     // A file of which nothing is of a known form: no page of nothing.

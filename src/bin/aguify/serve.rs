@@ -10,10 +10,6 @@ use anyhow::Context;
 use crate::cli::ServeArgs;
 use crate::options;
 
-fn log_line(line: &str) {
-    eprintln!("aguify: {line}");
-}
-
 pub fn run(args: ServeArgs) -> anyhow::Result<i32> {
     let opts = Options {
         parse_threads: options::default_threads(),
@@ -26,8 +22,9 @@ pub fn run(args: ServeArgs) -> anyhow::Result<i32> {
     for spec in &args.conversation {
         conversations.push(Conversation::load_dir(spec, &opts)?);
     }
+    let log: fn(&str) = |line| eprintln!("aguify: {line}");
     let cfg = ServeConfig {
-        log: (!args.quiet).then_some(log_line as fn(&str)),
+        log: (!args.quiet).then_some(log),
         ..args.config
     };
     let listen = cfg.listen.clone();

@@ -10,16 +10,16 @@ use std::time::Duration;
 use aguify::pipeline::Input;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressFinish, ProgressStyle};
 
-use crate::cli::Color;
+use clap::ColorChoice;
 
 /// `--color`: an explicit `always`/`never` wins; `auto` honours NO_COLOR (any non-empty value:
 /// never) and TERM=dumb, then CLICOLOR_FORCE (non-empty and not `0`: always), then colours a terminal only.
-pub fn use_color(choice: Color, stream_is_terminal: bool) -> bool {
+pub fn use_color(choice: ColorChoice, stream_is_terminal: bool) -> bool {
     let env = |k: &str| std::env::var_os(k).filter(|v| !v.is_empty());
     match choice {
-        Color::Always => true,
-        Color::Never => false,
-        Color::Auto => {
+        ColorChoice::Always => true,
+        ColorChoice::Never => false,
+        ColorChoice::Auto => {
             let never =
                 env("NO_COLOR").is_some() || std::env::var_os("TERM").is_some_and(|t| t == "dumb");
             let forced = env("CLICOLOR_FORCE").is_some_and(|v| v != "0");
@@ -55,9 +55,13 @@ pub fn stdin_guard(command: &str, files: &[String]) -> Result<(), i32> {
         return Ok(());
     }
     if files.is_empty() {
+        let or = match command {
+            "check" => "a directory, --files-from LIST, or `-` for stdin",
+            _ => "`-` to read stdin",
+        };
         eprintln!(
             "aguify: {command}: no FILE given and stdin is a terminal\n\
-             usage: aguify {command} FILE... (or `-` to read stdin)\n\
+             usage: aguify {command} FILE... (or {or})\n\
              see `aguify {command} --help`"
         );
         return Err(2);
@@ -94,11 +98,13 @@ fn progress_for(files: &[String]) -> Option<ProgressBar> {
     Some(pb)
 }
 
-/// Opens the inputs (none: stdin), read through a progress bar for large files (with
-/// `progress`) and/or the `--follow` reader (`follow`: the stop flag, and where a followed
-/// file that must be read again as a new file is named).
+/// Opens the inputs (none: stdin, named `stdin_name` if given: `--stdin-filename`), read
+/// through a progress bar for large files (with `progress`) and/or the `--follow` reader
+/// (`follow`: the stop flag, and where a followed file that must be read again as a new file
+/// is named).
 pub fn open_inputs(
     files: &[String],
+    stdin_name: Option<&str>,
     progress: bool,
     follow: Option<(&Arc<AtomicBool>, &Restart)>,
 ) -> Result<Vec<Input>, aguify::Error> {
@@ -107,7 +113,11 @@ pub fn open_inputs(
     let mut out = Vec::new();
     for f in &files {
         if f == "-" || (progress.is_none() && follow.is_none()) {
-            out.push(Input::open(f)?);
+            let mut input = Input::open(f)?;
+            if let Some(name) = stdin_name.filter(|_| f == "-") {
+                input.name = Arc::from(name);
+            }
+            out.push(input);
             continue;
         }
         let file = File::open(f).map_err(|source| aguify::Error::Input {

@@ -65,9 +65,10 @@ fn note(f: &Finding, event: u64) -> InlineNote {
 }
 
 impl<W: Write> Printer<W> {
-    /// Moves the checker's new findings onto the timeline.
-    fn take_findings(&mut self) {
+    /// Feeds the checker (unless `--no-check`) and moves its new findings onto the timeline.
+    fn check(&mut self, feed: impl FnOnce(&mut Checker)) {
         let Some(c) = &mut self.checker else { return };
+        feed(c);
         let last = self.builder.events_seen().saturating_sub(1);
         let mut notes = vec![];
         c.stream_new(|f| notes.push(note(f, last)));
@@ -75,9 +76,7 @@ impl<W: Write> Printer<W> {
     }
 
     fn finish_checker(&mut self) {
-        let Some(c) = &mut self.checker else { return };
-        c.finish();
-        self.take_findings();
+        self.check(Checker::finish);
         let Some(c) = self.checker.take() else { return };
         // What was left out, per file and rule, in one note each.
         let last = self.builder.events_seen().saturating_sub(1);
@@ -135,10 +134,7 @@ impl<W: Write> Observer for Printer<W> {
             self.raw_run_ended = V3View::of(rec).ends_the_run();
         }
         self.builder.record(rec, disposition);
-        if let Some(c) = &mut self.checker {
-            c.record(rec, disposition);
-        }
-        self.take_findings();
+        self.check(|c| c.record(rec, disposition));
     }
 
     fn bad_line(&mut self, origin: &Origin, message: &aguify::error::BadLine) {
@@ -149,13 +145,11 @@ impl<W: Write> Observer for Printer<W> {
         if *n <= SHOW_PER_RULE {
             self.builder.bad_line(origin, message);
         }
-        if let Some(c) = &mut self.checker {
-            c.bad_line(origin, message);
-        }
-        self.take_findings();
+        self.check(|c| c.bad_line(origin, message));
     }
 
     fn warning(&mut self, origin: &Origin, message: &str) {
+        // Told with the record's other findings, at the next one taken.
         if let Some(c) = &mut self.checker {
             c.warning(origin, message);
         }
@@ -163,18 +157,12 @@ impl<W: Write> Observer for Printer<W> {
 
     fn model(&mut self, ev: &ModelEvent, origin: &Origin) {
         self.builder.model(ev, origin);
-        if let Some(c) = &mut self.checker {
-            c.model(ev, origin);
-        }
-        self.take_findings();
+        self.check(|c| c.model(ev, origin));
     }
 
     fn event(&mut self, ev: &Event, origin: &Origin) -> io::Result<()> {
         self.builder.event(ev, origin)?;
-        if let Some(c) = &mut self.checker {
-            c.event(ev, origin);
-        }
-        self.take_findings();
+        self.check(|c| c.event(ev, origin));
         // A run cut off by its file's end (a followed file read again as a new file) is
         // not the end `--exit-on-end` waits for.
         if let (Some(stop), false) = (&self.stop_at_end, self.input_ended) {
@@ -221,8 +209,9 @@ pub fn run(args: TimelineArgs) -> anyhow::Result<i32> {
     }
     let restart = terminal::Restart::default();
     let following = follow.as_ref().map(|stop| (stop, &restart));
-    let mut inputs = terminal::open_inputs(&args.input.files, follow.is_none(), following)?;
-    options::label_stdin(&mut inputs, args.stdin.stdin_filename.as_deref());
+    let stdin_name = args.stdin.stdin_filename.as_deref();
+    let mut inputs =
+        terminal::open_inputs(&args.input.files, stdin_name, follow.is_none(), following)?;
     let names: Vec<Arc<str>> = inputs.iter().map(|i| i.name.clone()).collect();
     let mut printer = Printer {
         builder: TimelineBuilder::new(),
@@ -265,7 +254,7 @@ pub fn run(args: TimelineArgs) -> anyhow::Result<i32> {
             .iter()
             .position(|f| *f == path)
             .unwrap_or(0);
-        inputs = terminal::open_inputs(&args.input.files[at..], false, following)?;
+        inputs = terminal::open_inputs(&args.input.files[at..], None, false, following)?;
         printer.input_ended = false;
     }
     printer.finish_checker();
