@@ -122,24 +122,20 @@ impl Reader<'_, '_> {
         end: &[u8],
         bad: &mut dyn FnMut(u64, &str),
     ) -> io::Result<()> {
-        if text.trim().is_empty() {
-            let mut b = text.as_bytes().to_vec();
-            b.extend_from_slice(end);
-            return self.write(slim::Kind::Other, b);
-        }
-        let value = parse_json(text).or_else(|why| {
-            self.summary.bad_lines += 1;
-            bad(number, &why);
-            // JSON, not an object: its strings replaced all the same.
-            serde_json::from_str(text)
+        let value = (!text.trim().is_empty()).then(|| {
+            parse_json(text).or_else(|why| {
+                self.summary.bad_lines += 1;
+                bad(number, &why);
+                // JSON, not an object: its strings replaced all the same.
+                serde_json::from_str(text)
+            })
         });
         let (kind, text) = match value {
-            Ok(v) => self.record(v, text, None)?,
-            Err(_) => (slim::Kind::Other, self.bad_text(text)),
+            None => (slim::Kind::Other, text.to_string()),
+            Some(Ok(v)) => self.record(v, text, None)?,
+            Some(Err(_)) => (slim::Kind::Other, self.bad_text(text)),
         };
-        let mut b = text.into_bytes();
-        b.extend_from_slice(end);
-        self.write(kind, b)
+        self.write(kind, [text.as_bytes(), end].concat())
     }
 
     /// A record (its JSON text `text`, read as `v`) redacted as compact JSON, and what it is

@@ -60,9 +60,7 @@ pub fn replace(s: &str, counts: &mut Counts) -> Option<String> {
         let mut out = String::with_capacity(cur.len());
         let mut last = 0;
         for caps in re.captures_iter(cur) {
-            let Some(m) = caps.get(1).or_else(|| caps.get(0)) else {
-                continue;
-            };
+            let m = caps.get(1).or(caps.get(0)).expect("a match has group 0");
             out.push_str(&cur[last..m.start()]);
             out.push_str(&placeholder(kind));
             last = m.end();
