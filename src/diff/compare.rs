@@ -183,36 +183,29 @@ fn partners(a: &[String], b: &[String]) -> Vec<String> {
             };
         }
     }
-    let mut names = vec![String::new(); m];
-    let (mut i, mut j) = (0, 0);
-    // Unmatched items since the last match, paired in order at the next match (or the end).
-    let (mut gap_a, mut gap_b) = (Vec::new(), Vec::new());
-    let pair = |gap_a: &mut Vec<usize>, gap_b: &mut Vec<usize>, names: &mut Vec<String>| {
-        for (k, &nj) in gap_b.iter().enumerate() {
-            names[nj] = match gap_a.get(k) {
-                Some(oi) => oi.to_string(),
-                None => format!("{nj}+"),
-            };
-        }
-        gap_a.clear();
-        gap_b.clear();
-    };
-    while i < n || j < m {
-        if i < n && j < m && a[i] == b[j] {
-            pair(&mut gap_a, &mut gap_b, &mut names);
+    // An item only new has is `N+` unless it is paired with an old one.
+    let mut names: Vec<String> = (0..m).map(|j| format!("{j}+")).collect();
+    // Along the longest common subsequence; `gap`: where the unmatched items since the last
+    // match begin on each side, paired in order at the next match (or the end).
+    let (mut i, mut j, mut gap) = (0, 0, (0, 0));
+    loop {
+        let matched = i < n && j < m && a[i] == b[j];
+        if matched || (i, j) == (n, m) {
+            for k in 0..(i - gap.0).min(j - gap.1) {
+                names[gap.1 + k] = (gap.0 + k).to_string();
+            }
+            if !matched {
+                return names;
+            }
             names[j] = i.to_string();
-            i += 1;
-            j += 1;
+            (i, j) = (i + 1, j + 1);
+            gap = (i, j);
         } else if j < m && (i == n || lcs[i][j + 1] >= lcs[i + 1][j]) {
-            gap_b.push(j);
             j += 1;
         } else {
-            gap_a.push(i);
             i += 1;
         }
     }
-    pair(&mut gap_a, &mut gap_b, &mut names);
-    names
 }
 
 /// The value compared: under `--ignore-text` the model's text only as empty or not.
