@@ -322,11 +322,8 @@ impl Redactor<'_> {
                     Mode::Auto(_) if has(STREAM_MODES, s) => Mode::Keep,
                     m => self.keep_or(cx, m),
                 };
-                let stream = match mode {
-                    Mode::Text | Mode::Code(_) => cx.stream_key(key),
-                    _ => None,
-                };
-                self.string(s, mode, stream);
+                // A piece of a stream (`string` reads text and code as one).
+                self.string(s, mode, cx.stream_key(key));
             }
             Value::Array(items) => {
                 for (i, item) in items.iter_mut().enumerate() {
