@@ -347,10 +347,9 @@ impl Redactor<'_> {
             return self.agui(map, cx);
         }
         let shape = shape(map);
-        let zone = if zone == Zone::Free && shape.is_some() {
-            Zone::Struct
-        } else {
-            zone
+        let zone = match shape {
+            Some(_) if zone == Zone::Free => Zone::Struct,
+            _ => zone,
         };
         let saved = cx.stream.clone();
         let tool = shape.as_ref().is_some_and(|s| s.tool);

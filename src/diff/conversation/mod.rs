@@ -223,13 +223,6 @@ impl Open {
         self.messages.get_mut(i)?.calls.get_mut(j)
     }
 
-    fn add_call(&mut self, parent: &str, call: Call, origin: &Origin) {
-        let i = self.message_index(parent, "assistant", origin);
-        let calls = &mut self.messages[i].calls;
-        self.call_at.insert(call.id.clone(), (i, calls.len()));
-        calls.push(call);
-    }
-
     fn reasoning(&mut self, id: &str, origin: &Origin) -> &mut Reasoning {
         let text = Joined::new(origin);
         let r = self.reasoning.entry(id.to_string());
@@ -361,16 +354,19 @@ impl Open {
         }
     }
 
+    /// A call started (unless it was), in its parent message (made when new).
     fn tool_start(&mut self, id: &str, name: &str, parent: &Option<String>, origin: &Origin) {
         if self.call(id).is_some() {
             return;
         }
-        let call = Call {
+        let i = self.message_index(parent.as_deref().unwrap_or(id), "assistant", origin);
+        let calls = &mut self.messages[i].calls;
+        self.call_at.insert(id.to_string(), (i, calls.len()));
+        calls.push(Call {
             id: id.to_string(),
             name: name.to_string(),
             args: Joined::new(origin),
-        };
-        self.add_call(parent.as_deref().unwrap_or(id), call, origin);
+        });
     }
 
     /// A `STATE_SNAPSHOT`: the state replaced.
@@ -394,12 +390,7 @@ impl Open {
         let mut old: Vec<Option<Message>> = old.into_iter().map(Some).collect();
         let take = |list: Option<&mut Vec<usize>>, old: &mut [Option<Message>]| {
             let list = list?;
-            while let Some(i) = list.pop() {
-                if let Some(m) = old[i].take() {
-                    return Some(m);
-                }
-            }
-            None
+            std::iter::from_fn(|| list.pop()).find_map(|i| old[i].take())
         };
         let mut new: Vec<Message> = list.iter().filter_map(|m| message_of(m, origin)).collect();
         for m in &mut new {
