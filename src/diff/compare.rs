@@ -1,6 +1,7 @@
 //! Two runs' documents compared as the trees of their leaves: each difference once, at the
 //! highest pointer where the two sides part, with the input line of each side.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 
 use indexmap::IndexMap;
@@ -141,24 +142,10 @@ impl<'a> Node<'a> {
         (i, &l.origin)
     }
 
-    /// The leaves below, each as its pointer below `tail`, a space and its value, a line each:
-    /// what an array's item is compared by when the items are aligned.
-    fn text(&self, tail: &mut String, out: &mut String) {
-        if let Some((_, l)) = self.leaf {
-            out.push_str(&format!("{tail} {}\n", l.value));
-        }
-        for (k, c) in &self.children {
-            let len = tail.len();
-            tail.push('/');
-            tail.push_str(k);
-            c.text(tail, out);
-            tail.truncate(len);
-        }
-    }
-
-    /// The items of an array, each as its [`text`](Node::text). `None` when an index is past
-    /// the side's count of leaves (every item has one): a corrupt snapshot, whose items are
-    /// then compared by position.
+    /// The items of an array, each as the compact JSON of its [`value`](Node::value): what an
+    /// item is compared by when the items are aligned. `None` when an index is past the
+    /// side's count of leaves (every item has one): a corrupt snapshot, whose items are then
+    /// compared by position.
     fn items(&self, count: usize) -> Option<Vec<String>> {
         let mut out: Vec<String> = Vec::new();
         for (k, c) in &self.children {
@@ -169,7 +156,7 @@ impl<'a> Node<'a> {
             if out.len() <= j {
                 out.resize(j + 1, String::new());
             }
-            c.text(&mut String::new(), &mut out[j]);
+            out[j].push_str(&c.value().to_string());
         }
         Some(out)
     }
@@ -196,50 +183,38 @@ fn partners(a: &[String], b: &[String]) -> Vec<String> {
             };
         }
     }
-    let mut names = vec![String::new(); m];
-    let (mut i, mut j) = (0, 0);
-    // Unmatched items since the last match, paired in order at the next match (or the end).
-    let (mut gap_a, mut gap_b) = (Vec::new(), Vec::new());
-    let pair = |gap_a: &mut Vec<usize>, gap_b: &mut Vec<usize>, names: &mut Vec<String>| {
-        for (k, &nj) in gap_b.iter().enumerate() {
-            names[nj] = match gap_a.get(k) {
-                Some(oi) => oi.to_string(),
-                None => format!("{nj}+"),
-            };
-        }
-        gap_a.clear();
-        gap_b.clear();
-    };
-    while i < n || j < m {
-        if i < n && j < m && a[i] == b[j] {
-            pair(&mut gap_a, &mut gap_b, &mut names);
+    // An item only new has is `N+` unless it is paired with an old one.
+    let mut names: Vec<String> = (0..m).map(|j| format!("{j}+")).collect();
+    // Along the longest common subsequence; `gap`: where the unmatched items since the last
+    // match begin on each side, paired in order at the next match (or the end).
+    let (mut i, mut j, mut gap) = (0, 0, (0, 0));
+    loop {
+        let matched = i < n && j < m && a[i] == b[j];
+        if matched || (i, j) == (n, m) {
+            for k in 0..(i - gap.0).min(j - gap.1) {
+                names[gap.1 + k] = (gap.0 + k).to_string();
+            }
+            if !matched {
+                return names;
+            }
             names[j] = i.to_string();
-            i += 1;
-            j += 1;
+            (i, j) = (i + 1, j + 1);
+            gap = (i, j);
         } else if j < m && (i == n || lcs[i][j + 1] >= lcs[i + 1][j]) {
-            gap_b.push(j);
             j += 1;
         } else {
-            gap_a.push(i);
             i += 1;
         }
     }
-    pair(&mut gap_a, &mut gap_b, &mut names);
-    names
 }
 
 /// The value compared: under `--ignore-text` the model's text only as empty or not.
-fn compared<'v>(leaf: &'v Leaf, opts: &Options) -> std::borrow::Cow<'v, Value> {
-    if opts.ignore_text && TEXT_POINTERS.iter().any(|p| matches(p, &leaf.pointer)) {
-        if let Value::String(s) = &leaf.value {
-            return std::borrow::Cow::Owned(Value::String(if s.is_empty() {
-                String::new()
-            } else {
-                "…".to_string()
-            }));
-        }
+fn compared<'v>(leaf: &'v Leaf, opts: &Options) -> Cow<'v, Value> {
+    let text = opts.ignore_text && TEXT_POINTERS.iter().any(|p| matches(p, &leaf.pointer));
+    match &leaf.value {
+        Value::String(s) if text => Cow::Owned(if s.is_empty() { "" } else { "…" }.into()),
+        v => Cow::Borrowed(v),
     }
-    std::borrow::Cow::Borrowed(&leaf.value)
 }
 
 /// Whether two leaves hold the same value; under `--ignore-text` a string and what `aguify
@@ -382,10 +357,9 @@ impl Walk<'_> {
         key: (u8, usize),
         pointer: String,
         change: Change,
-        values: [Option<Value>; 2],
-        at: [Origin; 2],
+        [old, new]: [Option<Value>; 2],
+        [old_at, new_at]: [Origin; 2],
     ) {
-        let ([old, new], [old_at, new_at]) = (values, at);
         let d = Difference {
             pointer,
             change,

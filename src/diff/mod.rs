@@ -66,7 +66,7 @@ fn is_snapshot(path: &str) -> Result<bool, Error> {
     let mut first = Vec::new();
     let mut head = io::BufReader::new(f).take(256);
     head.read_until(b'\n', &mut first).map_err(input(path))?;
-    Ok(crate::snapshot::read::is_snapshot(&first))
+    Ok(first.trim_ascii_end() == crate::snapshot::HEADER.as_bytes())
 }
 
 /// Reads one side's files (consecutive runs of one thread, or snapshots) into `out`: each run
@@ -153,24 +153,22 @@ pub fn diff(
         let mut summary = Summary::default();
         // Per side: runs and unreadable lines seen.
         let mut seen = [(0usize, 0usize); 2];
-        let mut next = |side: usize, rx: &mpsc::Receiver<Item>, summary: &mut Summary| loop {
-            match rx.recv().ok() {
-                Some(Item::Run(r)) => {
+        let mut next = |side: usize, rx: &mpsc::Receiver<Item>| loop {
+            match rx.recv().ok()? {
+                Item::Run(r) => {
                     seen[side].0 += 1;
                     return Some(r);
                 }
-                Some(Item::Bad { origin, message }) => {
+                Item::Bad { origin, message } => {
                     seen[side].1 += 1;
-                    summary.bad_lines += 1;
                     bad(&origin, &message);
                 }
-                None => return None,
             }
         };
         let mut result = Ok(());
         loop {
-            let a = next(0, &old_rx, &mut summary);
-            let b = next(1, &new_rx, &mut summary);
+            let a = next(0, &old_rx);
+            let b = next(1, &new_rx);
             let d = match (&a, &b) {
                 (None, None) => break,
                 (Some(a), Some(b)) => compare::compare(summary.runs + 1, a, b, opts),
@@ -192,6 +190,7 @@ pub fn diff(
             }
         }
         drop((old_rx, new_rx));
+        summary.bad_lines = seen[0].1 + seen[1].1;
         let [a, b] =
             [old_h, new_h].map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)));
         result?;

@@ -37,7 +37,8 @@ pub fn redact(
         out,
     };
     let mut framing = None;
-    let mut frame = Frame::default();
+    // An SSE frame's lines: number, text, end (its closing blank line's text dropped).
+    let mut frame: Frame = Vec::new();
     let mut buf = Vec::new();
     let mut number = 0u64;
     loop {
@@ -52,20 +53,20 @@ pub fn redact(
             if framing.is_none() && !text.trim().is_empty() {
                 framing = Some(detect_framing(text));
             }
+            let blank = text.trim().is_empty();
             match framing {
                 Some(Framing::Sse) => {
-                    if text.trim().is_empty() {
-                        frame.end = end.to_vec();
+                    let text = if blank { "" } else { text };
+                    frame.push((number, text.to_string(), end.to_vec()));
+                    if blank {
                         r.sse_frame(std::mem::take(&mut frame), bad)?;
-                    } else {
-                        frame.lines.push((number, text.to_string(), end.to_vec()));
                     }
                 }
                 _ => r.ndjson_line(number, text, end, bad)?,
             }
         }
     }
-    if !frame.lines.is_empty() {
+    if !frame.is_empty() {
         r.sse_frame(frame, bad)?;
     }
     if let Some(s) = &mut r.slim {
@@ -92,12 +93,8 @@ fn lines_of(mut buf: &[u8]) -> impl Iterator<Item = (&[u8], &[u8])> {
     })
 }
 
-/// An SSE frame's lines (number, text, end) and the blank line that ends it.
-#[derive(Default)]
-struct Frame {
-    lines: Vec<(u64, String, Vec<u8>)>,
-    end: Vec<u8>,
-}
+/// An SSE frame's lines, each with its number and end.
+type Frame = Vec<(u64, String, Vec<u8>)>;
 
 struct Reader<'a, 'o> {
     redactor: Redactor<'o>,
@@ -122,24 +119,20 @@ impl Reader<'_, '_> {
         end: &[u8],
         bad: &mut dyn FnMut(u64, &str),
     ) -> io::Result<()> {
-        if text.trim().is_empty() {
-            let mut b = text.as_bytes().to_vec();
-            b.extend_from_slice(end);
-            return self.write(slim::Kind::Other, b);
-        }
-        let value = parse_json(text).or_else(|why| {
-            self.summary.bad_lines += 1;
-            bad(number, &why);
-            // JSON, not an object: its strings replaced all the same.
-            serde_json::from_str(text)
+        let value = (!text.trim().is_empty()).then(|| {
+            parse_json(text).or_else(|why| {
+                self.summary.bad_lines += 1;
+                bad(number, &why);
+                // JSON, not an object: its strings replaced all the same.
+                serde_json::from_str(text)
+            })
         });
         let (kind, text) = match value {
-            Ok(v) => self.record(v, text, None)?,
-            Err(_) => (slim::Kind::Other, self.bad_text(text)),
+            None => (slim::Kind::Other, text.to_string()),
+            Some(Ok(v)) => self.record(v, text, None)?,
+            Some(Err(_)) => (slim::Kind::Other, self.bad_text(text)),
         };
-        let mut b = text.into_bytes();
-        b.extend_from_slice(end);
-        self.write(kind, b)
+        self.write(kind, [text.as_bytes(), end].concat())
     }
 
     /// A record (its JSON text `text`, read as `v`) redacted as compact JSON, and what it is
@@ -171,7 +164,7 @@ impl Reader<'_, '_> {
 
     fn sse_frame(&mut self, frame: Frame, bad: &mut dyn FnMut(u64, &str)) -> io::Result<()> {
         let (mut event, mut data, mut first_data) = (None, vec![], None);
-        for (i, (_, line, _)) in frame.lines.iter().enumerate() {
+        for (i, (_, line, _)) in frame.iter().enumerate() {
             let (field, value) = match line.split_once(':') {
                 Some((f, v)) => (f, v.strip_prefix(' ').unwrap_or(v)),
                 None => (line.as_str(), ""),
@@ -195,17 +188,14 @@ impl Reader<'_, '_> {
                 }
                 Err(e) => {
                     self.summary.bad_lines += 1;
-                    bad(
-                        frame.lines[at].0,
-                        &crate::input::describe_json_error(&e, &d),
-                    );
+                    bad(frame[at].0, &crate::input::describe_json_error(&e, &d));
                     None
                 }
             },
             None => None,
         };
         let mut b = Vec::new();
-        for (i, (_, line, end)) in frame.lines.iter().enumerate() {
+        for (i, (_, line, end)) in frame.iter().enumerate() {
             let is_data = line.starts_with("data:") || line == "data";
             let text = match &redacted {
                 // The frame's data is written whole at its first line.
@@ -227,7 +217,6 @@ impl Reader<'_, '_> {
             b.extend_from_slice(text.as_bytes());
             b.extend_from_slice(end);
         }
-        b.extend_from_slice(&frame.end);
         self.write(kind, b)
     }
 }

@@ -60,6 +60,8 @@ enum Stream {
     Start,
     Text(Word),
     Code(Code),
+    /// An error message ([`placeholder::error`]), on its own.
+    Error,
 }
 
 impl Stream {
@@ -80,9 +82,11 @@ impl Stream {
                 None => {}
             }
         }
+        // A secret's placeholder is written as it is, and ends the word in progress.
         for (piece, placeholder) in secret::pieces(s) {
             match (&mut *self, placeholder) {
-                (Stream::Start, _) => out.push_str(piece),
+                (Stream::Start, _) | (Stream::Error, true) => out.push_str(piece),
+                (Stream::Error, false) => placeholder::error(piece, out),
                 (Stream::Text(word), true) => {
                     out.push_str(piece);
                     word.end();
@@ -155,19 +159,9 @@ pub fn render(s: &str, mode: Mode) -> String {
         Mode::Keep => return s.to_string(),
         // Text that opens as JSON is read as JSON (a model answering with tool output).
         Mode::Text | Mode::Code(_) => Stream::new(mode),
-        Mode::Error if walk::opens_as_code(s) => Stream::Code(Code::new(true)),
-        Mode::Error => {
-            for (piece, placeholder) in secret::pieces(s) {
-                if placeholder {
-                    out.push_str(piece);
-                } else {
-                    placeholder::error(piece, &mut out);
-                }
-            }
-            return out;
-        }
         Mode::ErrorName if placeholder::is_class_name(s) => return s.to_string(),
-        Mode::ErrorName => return render(s, Mode::Error),
+        Mode::Error | Mode::ErrorName if walk::opens_as_code(s) => Stream::Code(Code::new(true)),
+        Mode::Error | Mode::ErrorName => Stream::Error,
         Mode::Auto(k) => match walk::code_kind(s) {
             Some(repr) => Stream::Code(Code::new(k || repr)),
             None => Stream::Text(Word::default()),

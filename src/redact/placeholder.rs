@@ -122,17 +122,6 @@ pub fn is_class_name(s: &str) -> bool {
         && last.starts_with(|c: char| c.is_ascii_uppercase())
 }
 
-/// Where a [`Code`] reader is inside a string literal.
-#[derive(Debug, Clone, Default)]
-enum Escape {
-    #[default]
-    None,
-    /// After a backslash.
-    Backslash,
-    /// Inside `\uXXXX` (or `\xXX`): the text so far.
-    Hex(String),
-}
-
 /// JSON or a Python repr, read one character at a time: keys (and, with `keep_keys`, the values
 /// of [`super::walk::KEEP`] keys such as `type` and `id`) stay, other string values become
 /// placeholder text. Pieces of one streamed text are read by one `Code` in turn.
@@ -146,7 +135,8 @@ pub struct Code {
     quote: Option<char>,
     literal_kept: bool,
     literal_is_key: bool,
-    escape: Escape,
+    /// The escape being read in a literal: its text so far (`\`, `\u00`…).
+    escape: Option<String>,
     /// The last key (or keyword argument) read, and the one being read.
     key: String,
     reading: String,
@@ -179,26 +169,24 @@ impl Code {
         let Some(quote) = self.quote else {
             return self.outside(c, out);
         };
-        match std::mem::take(&mut self.escape) {
-            Escape::Backslash => match c {
-                'u' | 'x' => self.escape = Escape::Hex(format!("\\{c}")),
-                _ => {
-                    out.push('\\');
-                    out.push(c);
-                    self.word.end();
-                }
-            },
-            Escape::Hex(mut raw) => {
-                raw.push(c);
-                let want = if raw.starts_with("\\u") { 6 } else { 4 };
-                if !c.is_ascii_hexdigit() || raw.len() == want {
-                    self.escaped(&raw, out);
-                } else {
-                    self.escape = Escape::Hex(raw);
-                }
+        if let Some(mut raw) = self.escape.take() {
+            raw.push(c);
+            // `\uXXXX` and `\xXX` are read whole; any other escape is its two characters.
+            let want = match raw.chars().nth(1) {
+                Some('u') => 6,
+                Some('x') => 4,
+                _ => 0,
+            };
+            if raw.len() < want && (raw.len() == 2 || c.is_ascii_hexdigit()) {
+                self.escape = Some(raw);
+            } else {
+                self.escaped(&raw, out);
             }
-            Escape::None if c == '\\' => self.escape = Escape::Backslash,
-            Escape::None if c == quote => {
+            return;
+        }
+        match c {
+            '\\' => self.escape = Some(String::from("\\")),
+            _ if c == quote => {
                 self.quote = None;
                 self.word.end();
                 if self.literal_is_key {
@@ -206,7 +194,7 @@ impl Code {
                 }
                 out.push(c);
             }
-            Escape::None => {
+            _ => {
                 if self.literal_is_key && self.reading.len() < 64 {
                     self.reading.push(c);
                 }
@@ -230,11 +218,12 @@ impl Code {
         ["true", "false", "null"].iter().any(|l| l.starts_with(&w))
     }
 
-    /// A `\uXXXX` escape: a letter or digit it stands for is replaced like one written as it
-    /// is; anything else stays escaped.
+    /// An escape: a letter or digit a `\uXXXX` (`\xXX`) stands for is replaced like one
+    /// written as it is; anything else stays escaped.
     fn escaped(&mut self, raw: &str, out: &mut String) {
-        let decoded = u32::from_str_radix(&raw[2..], 16)
-            .ok()
+        let decoded = raw
+            .get(2..)
+            .and_then(|hex| u32::from_str_radix(hex, 16).ok())
             .filter(|_| raw.len() >= 4)
             .and_then(char::from_u32);
         match decoded {
@@ -251,14 +240,11 @@ impl Code {
         if c.is_alphabetic() && !self.keep_keys && !self.literal_word(c) {
             // Not JSON: a word outside a string is text.
             self.word.push(c, out);
-            if self.ident.len() < 64 {
-                self.ident.push(c);
+        } else {
+            out.push(c);
+            if !c.is_alphanumeric() {
+                self.word.end();
             }
-            return;
-        }
-        out.push(c);
-        if !c.is_alphanumeric() {
-            self.word.end();
         }
         match c {
             '"' | '\'' if c == '"' || self.keep_keys => {

@@ -60,9 +60,7 @@ pub fn replace(s: &str, counts: &mut Counts) -> Option<String> {
         let mut out = String::with_capacity(cur.len());
         let mut last = 0;
         for caps in re.captures_iter(cur) {
-            let Some(m) = caps.get(1).or_else(|| caps.get(0)) else {
-                continue;
-            };
+            let m = caps.get(1).or(caps.get(0)).expect("a match has group 0");
             out.push_str(&cur[last..m.start()]);
             out.push_str(&placeholder(kind));
             last = m.end();
@@ -81,21 +79,14 @@ pub fn pieces(s: &str) -> impl Iterator<Item = (&str, bool)> {
         if rest.is_empty() {
             return None;
         }
-        let at = rest.find("[secret:");
-        match at {
-            Some(0) => {
-                let end = rest.find(']').map_or(rest.len(), |e| e + 1);
-                let (p, r) = rest.split_at(end);
-                rest = r;
-                Some((p, is_placeholder(p)))
-            }
-            Some(i) => {
-                let (t, r) = rest.split_at(i);
-                rest = r;
-                Some((t, false))
-            }
-            None => Some((std::mem::take(&mut rest), false)),
-        }
+        let end = match rest.find("[secret:") {
+            Some(0) => rest.find(']').map_or(rest.len(), |e| e + 1),
+            Some(i) => i,
+            None => rest.len(),
+        };
+        let (piece, r) = rest.split_at(end);
+        rest = r;
+        Some((piece, is_placeholder(piece)))
     })
 }
 

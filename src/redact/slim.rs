@@ -38,19 +38,11 @@ pub fn kind(v: &Value, sse_event: Option<&str>, last_seq: &mut Option<u64>) -> K
         if restarted {
             return Kind::RunStart;
         }
-        let params = v.get("params");
-        let root = params
-            .and_then(|p| p.get("namespace"))
-            .and_then(Value::as_array)
-            .is_none_or(Vec::is_empty);
-        let interrupts = params
-            .and_then(|p| p.get("interrupts"))
-            .and_then(Value::as_array)
-            .is_some_and(|a| !a.is_empty());
+        let listed = |p| matches!(v.pointer(p), Some(Value::Array(a)) if !a.is_empty());
+        let (root, interrupts) = (!listed("/params/namespace"), listed("/params/interrupts"));
         // LangGraph.js sends an interrupt as a `values` of `__interrupt__` alone: not a state.
-        let values = v.get("method").and_then(Value::as_str) == Some("values")
-            && params
-                .and_then(|p| p.get("data"))
+        let values = v["method"] == "values"
+            && v.pointer("/params/data")
                 .is_some_and(|d| d.get("__interrupt__").is_none());
         return if values && root && !interrupts {
             Kind::State

@@ -66,12 +66,8 @@ impl Cx {
     }
 
     fn pointer(&self) -> String {
-        let mut p = String::new();
-        for s in &self.path {
-            p.push('/');
-            p.push_str(&crate::leaf::escape(s));
-        }
-        p
+        let segs = self.path.iter().map(|s| crate::leaf::escape(s));
+        segs.map(|s| format!("/{s}")).collect()
     }
 
     fn stream_key(&self, key: &str) -> Option<String> {
@@ -174,18 +170,30 @@ impl Redactor<'_> {
         let Value::Array(items) = v else {
             return self.value(v, Zone::Free, "", cx);
         };
+        // The tuple's message is always a chunk, whatever its `type` says.
+        self.with_metadata(items, cx, |this, item, cx| {
+            let id = item.get("id").and_then(Value::as_str).unwrap_or_default();
+            let saved = cx
+                .stream
+                .replace((format!("m:{id}"), cx.spath.len(), false));
+            this.value(item, Zone::Free, "", cx);
+            cx.stream = saved;
+        })
+    }
+
+    /// `[item, metadata]`: `first` reads the first item, the rest are run metadata.
+    fn with_metadata(
+        &mut self,
+        items: &mut [Value],
+        cx: &mut Cx,
+        mut first: impl FnMut(&mut Self, &mut Value, &mut Cx),
+    ) {
         for (i, item) in items.iter_mut().enumerate() {
             cx.push(i.to_string(), i.to_string());
-            // The tuple's message is always a chunk, whatever its `type` says.
-            let saved = cx.stream.take();
-            if i == 0 {
-                let id = item.get("id").and_then(Value::as_str).unwrap_or_default();
-                cx.stream = Some((format!("m:{id}"), cx.spath.len(), false));
-                self.value(item, Zone::Free, "", cx);
-            } else {
-                self.metadata(item, cx);
+            match i {
+                0 => first(self, item, cx),
+                _ => self.metadata(item, cx),
             }
-            cx.stream = saved;
             cx.pop();
         }
     }
@@ -218,15 +226,10 @@ impl Redactor<'_> {
         }
         // In-process Python: `[event, metadata]`.
         if let Value::Array(items) = data {
-            for (i, item) in items.iter_mut().enumerate() {
-                cx.push(i.to_string(), i.to_string());
-                match i {
-                    0 => self.v3_data(method, ns.clone(), item, cx),
-                    _ => self.metadata(item, cx),
-                }
-                cx.pop();
-            }
-            return;
+            let first = |this: &mut Self, item: &mut Value, cx: &mut Cx| {
+                this.v3_data(method, ns.clone(), item, cx)
+            };
+            return self.with_metadata(items, cx, first);
         }
         let Value::Object(m) = data else {
             return self.value(data, Zone::Struct, "", cx);
@@ -243,11 +246,8 @@ impl Redactor<'_> {
             }
             _ => {}
         }
-        let saved = cx.stream.take();
-        match event {
-            "content-block-start" | "content-block-delta" => cx.stream = Some((block, 0, true)),
-            _ => {}
-        }
+        let in_block = matches!(event, "content-block-start" | "content-block-delta");
+        let saved = std::mem::replace(&mut cx.stream, in_block.then_some((block, 0, true)));
         self.object(m, Zone::Struct, cx);
         cx.stream = saved;
     }
@@ -322,11 +322,8 @@ impl Redactor<'_> {
                     Mode::Auto(_) if has(STREAM_MODES, s) => Mode::Keep,
                     m => self.keep_or(cx, m),
                 };
-                let stream = match mode {
-                    Mode::Text | Mode::Code(_) => cx.stream_key(key),
-                    _ => None,
-                };
-                self.string(s, mode, stream);
+                // A piece of a stream (`string` reads text and code as one).
+                self.string(s, mode, cx.stream_key(key));
             }
             Value::Array(items) => {
                 for (i, item) in items.iter_mut().enumerate() {
@@ -350,10 +347,9 @@ impl Redactor<'_> {
             return self.agui(map, cx);
         }
         let shape = shape(map);
-        let zone = if zone == Zone::Free && shape.is_some() {
-            Zone::Struct
-        } else {
-            zone
+        let zone = match shape {
+            Some(_) if zone == Zone::Free => Zone::Struct,
+            _ => zone,
         };
         let saved = cx.stream.clone();
         let tool = shape.as_ref().is_some_and(|s| s.tool);
@@ -420,11 +416,10 @@ impl Redactor<'_> {
     }
 
     fn kept(&self, cx: &Cx) -> bool {
-        if self.opts.keep.is_empty() {
-            return false;
-        }
-        let p = cx.pointer();
-        self.opts.keep.iter().any(|k| crate::leaf::matches(k, &p))
+        self.opts
+            .keep
+            .iter()
+            .any(|k| crate::leaf::matches(k, &cx.pointer()))
     }
 
     /// `--shift-time`: an integer timestamp moved by the constant.

@@ -9,12 +9,7 @@ use crate::error::Error;
 use crate::input::Origin;
 use crate::leaf::{Item, Leaf, Run};
 
-/// Whether `first_line` opens a snapshot.
-pub fn is_snapshot(first_line: &[u8]) -> bool {
-    first_line.trim_ascii_end() == super::HEADER.as_bytes()
-}
-
-/// Reads the snapshot `reader` (named `file`, its first line the header: [`is_snapshot`]),
+/// Reads the snapshot `reader` (named `file`, its first line the header: [`super::HEADER`]),
 /// handing each run and each unreadable line to `out` in order. Runs are numbered on from
 /// `runs` (a side of a diff may be several snapshots).
 pub fn read(

@@ -109,13 +109,11 @@ impl Conversation {
     /// Placeholders for the run's ids: messages by role and position, calls and reasoning by
     /// position, interrupts over the thread; and each message's placeholder, in order.
     fn placeholders(&mut self, open: &Open) -> (HashMap<String, Arc<str>>, Vec<Arc<str>>) {
-        let mut ids: HashMap<String, Arc<str>> = HashMap::new();
-        if let Some(t) = &open.thread_id {
-            ids.insert(t.clone(), Arc::from("thread"));
-        }
-        if let Some(r) = &open.run_id {
-            ids.insert(r.clone(), Arc::from("run"));
-        }
+        let named = [(&open.thread_id, "thread"), (&open.run_id, "run")];
+        let mut ids: HashMap<String, Arc<str>> = named
+            .into_iter()
+            .filter_map(|(id, p)| Some((id.clone()?, Arc::from(p))))
+            .collect();
         let mut roles: HashMap<&str, usize> = HashMap::new();
         let mut calls = 0;
         let mut msg_ids = Vec::with_capacity(open.messages.len());
@@ -135,19 +133,14 @@ impl Conversation {
             ids.entry(id.clone())
                 .or_insert_with(|| Arc::from(format!("reasoning-{}", i + 1)));
         }
-        if let Some(list) = interrupts(open) {
-            for i in list {
-                if let Some(id) = i.get("id").and_then(Value::as_str) {
-                    let n = self.interrupts.len() + 1;
-                    self.interrupts
-                        .entry(id.to_string())
-                        .or_insert_with(|| Arc::from(format!("interrupt-{n}")));
-                }
-            }
+        let interrupt_ids = interrupts(open).into_iter().flatten();
+        for id in interrupt_ids.filter_map(|i| i.get("id")?.as_str()) {
+            let n = self.interrupts.len() + 1;
+            self.interrupts
+                .entry(id.to_string())
+                .or_insert_with(|| Arc::from(format!("interrupt-{n}")));
         }
-        for (k, v) in &self.interrupts {
-            ids.insert(k.clone(), v.clone());
-        }
+        ids.extend(self.interrupts.iter().map(|(k, v)| (k.clone(), v.clone())));
         // A sub-agent's calls, named where the run mentions them (an interrupt's toolCallId).
         for (n, sub) in open.subagents.iter().enumerate() {
             let calls = sub.body.messages.iter().flat_map(|m| &m.calls);

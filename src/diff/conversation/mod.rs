@@ -206,13 +206,11 @@ impl Open {
 
     /// Where message `id` is in `messages` (made, of `role`, when none has the id yet).
     fn message_index(&mut self, id: &str, role: &str, origin: &Origin) -> usize {
-        if let Some(&i) = self.message_at.get(id) {
-            return i;
-        }
-        self.messages.push(Message::new(id, role, origin));
-        self.message_at
-            .insert(id.to_string(), self.messages.len() - 1);
-        self.messages.len() - 1
+        let messages = &mut self.messages;
+        *self.message_at.entry(id.to_string()).or_insert_with(|| {
+            messages.push(Message::new(id, role, origin));
+            messages.len() - 1
+        })
     }
 
     fn message(&mut self, id: &str, role: &str, origin: &Origin) -> &mut Message {
@@ -225,25 +223,13 @@ impl Open {
         self.messages.get_mut(i)?.calls.get_mut(j)
     }
 
-    fn add_call(&mut self, parent: &str, call: Call, origin: &Origin) {
-        let i = self.message_index(parent, "assistant", origin);
-        let calls = &mut self.messages[i].calls;
-        self.call_at.insert(call.id.clone(), (i, calls.len()));
-        calls.push(call);
-    }
-
     fn reasoning(&mut self, id: &str, origin: &Origin) -> &mut Reasoning {
-        if !self.reasoning.contains_key(id) {
-            let text = Joined::new(origin);
-            self.reasoning.insert(
-                id.to_string(),
-                Reasoning {
-                    text,
-                    encrypted: false,
-                },
-            );
-        }
-        &mut self.reasoning[id]
+        let text = Joined::new(origin);
+        let r = self.reasoning.entry(id.to_string());
+        r.or_insert(Reasoning {
+            text,
+            encrypted: false,
+        })
     }
 
     /// Folds an event that does not end the run (`typed`: `ev` read typed).
@@ -368,16 +354,19 @@ impl Open {
         }
     }
 
+    /// A call started (unless it was), in its parent message (made when new).
     fn tool_start(&mut self, id: &str, name: &str, parent: &Option<String>, origin: &Origin) {
         if self.call(id).is_some() {
             return;
         }
-        let call = Call {
+        let i = self.message_index(parent.as_deref().unwrap_or(id), "assistant", origin);
+        let calls = &mut self.messages[i].calls;
+        self.call_at.insert(id.to_string(), (i, calls.len()));
+        calls.push(Call {
             id: id.to_string(),
             name: name.to_string(),
             args: Joined::new(origin),
-        };
-        self.add_call(parent.as_deref().unwrap_or(id), call, origin);
+        });
     }
 
     /// A `STATE_SNAPSHOT`: the state replaced.
@@ -401,12 +390,7 @@ impl Open {
         let mut old: Vec<Option<Message>> = old.into_iter().map(Some).collect();
         let take = |list: Option<&mut Vec<usize>>, old: &mut [Option<Message>]| {
             let list = list?;
-            while let Some(i) = list.pop() {
-                if let Some(m) = old[i].take() {
-                    return Some(m);
-                }
-            }
-            None
+            std::iter::from_fn(|| list.pop()).find_map(|i| old[i].take())
         };
         let mut new: Vec<Message> = list.iter().filter_map(|m| message_of(m, origin)).collect();
         for m in &mut new {
@@ -433,12 +417,13 @@ impl Open {
         }
         // Reasoning messages of the snapshot join the reasoning blocks.
         new.retain(|m| {
-            if m.role == "reasoning" && !self.reasoning.contains_key(&m.id) {
-                let r = Reasoning {
-                    text: m.text.clone(),
+            if m.role == "reasoning" {
+                let text = m.text.clone();
+                let r = self.reasoning.entry(m.id.clone());
+                r.or_insert(Reasoning {
+                    text,
                     encrypted: false,
-                };
-                self.reasoning.insert(m.id.clone(), r);
+                });
             }
             m.role != "reasoning"
         });
@@ -636,13 +621,8 @@ fn without_messages(state: &Value) -> Value {
 
 /// Whether two texts are the same JSON (or the same text when either is not JSON).
 fn same_json_text(a: &str, b: &str) -> bool {
-    match (
-        serde_json::from_str::<Value>(a),
-        serde_json::from_str::<Value>(b),
-    ) {
-        (Ok(x), Ok(y)) => x == y,
-        _ => a == b,
-    }
+    let json = |s| serde_json::from_str::<Value>(s).ok();
+    json(a).zip(json(b)).map_or(a == b, |(x, y)| x == y)
 }
 
 #[cfg(test)]

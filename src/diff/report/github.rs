@@ -17,12 +17,8 @@ fn props(o: &Origin, title: &str) -> String {
 pub fn run(d: &RunDiff, w: &mut dyn Write) -> io::Result<()> {
     let title = format!("aguify diff: run {}", d.index);
     match (&d.old, &d.new) {
-        (Some(o), None) => {
-            return writeln!(w, "::error {}::run only in old", props(o, &title));
-        }
-        (None, Some(n)) => {
-            return writeln!(w, "::error {}::run only in new", props(n, &title));
-        }
+        (Some(o), None) => return writeln!(w, "::error {}::run only in old", props(o, &title)),
+        (None, Some(n)) => return writeln!(w, "::error {}::run only in new", props(n, &title)),
         _ => {}
     }
     for x in &d.differences {
