@@ -173,8 +173,8 @@ impl BufRead for Feed {
 
 /// What the conversion hands back: its events and problems, until taken.
 #[derive(Default)]
-struct Collect {
-    events: Vec<Event>,
+pub(crate) struct Collect {
+    pub(crate) events: Vec<Event>,
     problems: Vec<Problem>,
 }
 

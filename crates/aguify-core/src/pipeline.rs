@@ -450,16 +450,9 @@ impl Last {
 
 /// Converts in-memory inputs to AG-UI events (for tests, the server and benchmarks).
 pub fn convert_to_vec(inputs: Vec<Input>, opts: &Options) -> Result<(Vec<Value>, Stats), Error> {
-    struct Collect(Vec<Value>);
-    impl Observer for Collect {
-        fn event(&mut self, ev: &Event, _origin: &Origin) -> io::Result<()> {
-            self.0.push(ev.to_value().into_owned());
-            Ok(())
-        }
-    }
-    let mut c = Collect(vec![]);
+    let mut c = crate::convert::Collect::default();
     let stats = run(inputs, opts, &mut c)?;
-    Ok((c.0, stats))
+    Ok((c.events.iter().map(|e| e.to_value().into_owned()).collect(), stats))
 }
 
 #[cfg(test)]
