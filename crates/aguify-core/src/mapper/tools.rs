@@ -254,16 +254,14 @@ impl Mapper {
 
     /// Whether a call started before `call_id` in the same message has no result yet.
     fn waits_for_earlier_call(&self, call_id: &str) -> bool {
-        let Some(run) = self.run.as_ref() else {
-            return false;
+        let waits = || {
+            let run = self.run.as_ref()?;
+            let (at, _, t) = run.tools.get_full(call_id)?;
+            let parent = t.parent.as_deref()?;
+            let mut earlier = run.tools.values().take(at);
+            Some(earlier.any(|e| e.parent.as_deref() == Some(parent) && !e.result))
         };
-        let Some((at, _, t)) = run.tools.get_full(call_id) else {
-            return false;
-        };
-        let Some(parent) = t.parent.as_deref() else {
-            return false;
-        };
-        (run.tools.values().take(at)).any(|e| e.parent.as_deref() == Some(parent) && !e.result)
+        waits().unwrap_or(false)
     }
 
     /// Sends the held results that can go now; forgets those a state answered meanwhile.
