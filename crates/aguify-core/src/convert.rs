@@ -91,8 +91,7 @@ impl Converter {
     /// Only [`Error::Strict`], when [`Options::strict`] is set and a line is bad; a
     /// converter that returned an error converts nothing more.
     pub fn feed(&mut self, bytes: &[u8]) -> Result<Vec<Event>, Error> {
-        self.pump(|feed| feed.bytes.extend(bytes))?;
-        Ok(std::mem::take(&mut self.collect.events))
+        self.pump(|feed| feed.bytes.extend(bytes))
     }
 
     /// Feeds one line (without its line end); returns the events it completes.
@@ -101,8 +100,7 @@ impl Converter {
     ///
     /// As [`feed`](Self::feed).
     pub fn feed_line(&mut self, line: &str) -> Result<Vec<Event>, Error> {
-        self.pump(|feed| feed.bytes.extend(line.as_bytes().iter().chain(b"\n")))?;
-        Ok(std::mem::take(&mut self.collect.events))
+        self.pump(|feed| feed.bytes.extend(line.as_bytes().iter().chain(b"\n")))
     }
 
     /// The problems found since last asked, in input order.
@@ -119,27 +117,28 @@ impl Converter {
     ///
     /// As [`feed`](Self::feed).
     pub fn finish(&mut self) -> Result<(Vec<Event>, Stats), Error> {
-        self.pump(|feed| feed.closed = true)?;
+        let mut events = self.pump(|feed| feed.closed = true)?;
         let Some((file, mut conversion)) = self.running.take() else {
             return Err(Error::Stopped);
         };
         conversion.end_file(file, &mut self.collect)?;
         let stats = conversion.finish(&mut self.collect)?;
-        Ok((std::mem::take(&mut self.collect.events), stats))
+        events.append(&mut self.collect.events);
+        Ok((events, stats))
     }
 
-    /// Adds to the input (`add`), then converts every frame the bytes fed so far make; an
-    /// error stops the converter.
-    fn pump(&mut self, add: impl FnOnce(&mut Feed)) -> Result<(), Error> {
+    /// Adds to the input (`add`), then converts every frame the bytes fed so far make, and
+    /// returns the events made since last taken; an error stops the converter.
+    fn pump(&mut self, add: impl FnOnce(&mut Feed)) -> Result<Vec<Event>, Error> {
         let Some((file, conversion)) = self.running.as_mut() else {
             return Err(Error::Stopped);
         };
         add(file.framer.reader_mut());
-        let pumped = conversion.pump(file, &mut self.collect);
-        if pumped.is_err() {
+        if let Err(e) = conversion.pump(file, &mut self.collect) {
             self.running = None;
+            return Err(e);
         }
-        pumped.map(drop)
+        Ok(std::mem::take(&mut self.collect.events))
     }
 }
 
@@ -174,8 +173,8 @@ impl BufRead for Feed {
 
 /// What the conversion hands back: its events and problems, until taken.
 #[derive(Default)]
-struct Collect {
-    events: Vec<Event>,
+pub(crate) struct Collect {
+    pub(crate) events: Vec<Event>,
     problems: Vec<Problem>,
 }
 

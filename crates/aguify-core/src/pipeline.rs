@@ -338,7 +338,7 @@ impl Conversion {
                 if self.strict && matches!(disposition, Disposition::Bad(_)) {
                     return Err(Error::Strict(rec.origin.to_string()));
                 }
-                self.mapper.set_timestamp(timestamp);
+                self.mapper.timestamp = timestamp;
                 let by_place = file.rereadable
                     && file.framer.framing() == Some(Framing::Ndjson)
                     && rec.text.buffer_len() >= REREAD_BYTES;
@@ -375,7 +375,7 @@ impl Conversion {
 
     /// The end of the last file: the mapper's last events.
     pub(crate) fn finish(mut self, obs: &mut dyn Observer) -> Result<Stats, Error> {
-        let last_origin = match self.last {
+        let last_origin = match &self.last {
             Some(l) => l.origin().clone(),
             None => Origin {
                 file: Arc::from("-"),
@@ -383,21 +383,34 @@ impl Conversion {
             },
         };
         self.mapper.finish(&mut self.out);
-        deliver(&mut self.mapper, &mut self.out, &last_origin, obs, &mut self.stats)?;
+        self.deliver(&last_origin, obs)?;
         Ok(self.stats)
     }
 
     /// The model events the adapter made of a record (or at a file's end) through the mapper,
     /// their events to `obs`; the last record's hash seeds a run the mapper must open.
     fn emit(&mut self, origin: &Origin, obs: &mut dyn Observer) -> Result<(), Error> {
-        for ev in self.model.drain(..) {
+        let mut model = std::mem::take(&mut self.model);
+        for ev in model.drain(..) {
             obs.model(&ev, origin);
             if let Some(last) = self.last.as_ref().filter(|_| self.mapper.needs_seed(&ev)) {
-                self.mapper.set_seed(last.hash()?);
+                self.mapper.seed = last.hash()?;
             }
             self.mapper.map(ev, &mut self.out);
-            deliver(&mut self.mapper, &mut self.out, origin, obs, &mut self.stats)?;
+            self.deliver(origin, obs)?;
         }
+        self.model = model;
+        Ok(())
+    }
+
+    /// The events of the last [`Mapper::map`] (or [`Mapper::finish`]) to `obs`, then handed
+    /// back to the mapper ([`Mapper::settle`]).
+    fn deliver(&mut self, origin: &Origin, obs: &mut dyn Observer) -> Result<(), Error> {
+        for e in &self.out {
+            self.stats.events += 1;
+            obs.event(e, origin).map_err(Error::Output)?;
+        }
+        self.mapper.settle(&mut self.out);
         Ok(())
     }
 }
@@ -435,35 +448,11 @@ impl Last {
     }
 }
 
-/// The events of the last [`Mapper::map`] (or [`Mapper::finish`]) to `obs`, then handed back
-/// to the mapper ([`Mapper::settle`]).
-fn deliver(
-    mapper: &mut Mapper,
-    out: &mut Vec<Event>,
-    origin: &Origin,
-    obs: &mut dyn Observer,
-    stats: &mut Stats,
-) -> Result<(), Error> {
-    for e in out.iter() {
-        stats.events += 1;
-        obs.event(e, origin).map_err(Error::Output)?;
-    }
-    mapper.settle(out);
-    Ok(())
-}
-
 /// Converts in-memory inputs to AG-UI events (for tests, the server and benchmarks).
 pub fn convert_to_vec(inputs: Vec<Input>, opts: &Options) -> Result<(Vec<Value>, Stats), Error> {
-    struct Collect(Vec<Value>);
-    impl Observer for Collect {
-        fn event(&mut self, ev: &Event, _origin: &Origin) -> io::Result<()> {
-            self.0.push(ev.to_value().into_owned());
-            Ok(())
-        }
-    }
-    let mut c = Collect(vec![]);
+    let mut c = crate::convert::Collect::default();
     let stats = run(inputs, opts, &mut c)?;
-    Ok((c.0, stats))
+    Ok((c.events.iter().map(|e| e.to_value().into_owned()).collect(), stats))
 }
 
 #[cfg(test)]

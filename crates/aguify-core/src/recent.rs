@@ -9,21 +9,12 @@ use std::hash::{BuildHasher, Hash};
 
 /// A map of the last `N` keys inserted: a new key past `N` forgets the oldest. Inserting a
 /// key already held replaces its value and keeps its place.
+#[derive(Default)]
 pub struct Recent<K, V, const N: usize, S = RandomState> {
     map: HashMap<K, V, S>,
     order: VecDeque<K>,
     /// A key was forgotten since the map was made or cleared.
     forgot: bool,
-}
-
-impl<K, V, const N: usize, S: Default> Default for Recent<K, V, N, S> {
-    fn default() -> Self {
-        Recent {
-            map: HashMap::default(),
-            order: VecDeque::new(),
-            forgot: false,
-        }
-    }
 }
 
 impl<K: Hash + Eq + Clone, V, const N: usize, S: BuildHasher> Recent<K, V, N, S> {

@@ -58,10 +58,7 @@ macro_rules! events {
 
             /// The type's name as written on the wire.
             pub fn as_str(self) -> &'static str {
-                match self {
-                    $(EventType::$u => $u_name,)*
-                    $(EventType::$a => $a_name,)*
-                }
+                EVENT_TYPES[self as usize]
             }
         }
 
@@ -401,14 +398,7 @@ pub enum Role {
 impl Role {
     /// The role as written on the wire.
     pub fn as_str(self) -> &'static str {
-        match self {
-            Role::Assistant => "assistant",
-            Role::Reasoning => "reasoning",
-            Role::Tool => "tool",
-            Role::User => "user",
-            Role::System => "system",
-            Role::Developer => "developer",
-        }
+        ["assistant", "reasoning", "tool", "user", "system", "developer"][self as usize]
     }
 
     fn tool() -> Role {
@@ -501,7 +491,7 @@ pub struct ResultStatus {
 
 /// One (provider, model)'s tokens in a `RUN_FINISHED`'s `usage` (each count optional in a
 /// capture: an absent one reads as 0, an absent total as none).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct UsageTotal {
     /// The model's provider (`openai`), when known.
@@ -690,6 +680,15 @@ mod tests {
         );
         let bad = json!({"type": "SUBAGENT_STARTED", "subagentRunId": 7});
         assert_eq!(read(bad.clone()), Event::Passthrough(bad));
+    }
+
+    /// Each role's name is the one serde writes.
+    #[test]
+    fn role_names_are_the_written_ones() {
+        use Role::*;
+        for role in [Assistant, Reasoning, Tool, User, System, Developer] {
+            assert_eq!(serde_json::to_value(role).ok(), Some(json!(role.as_str())));
+        }
     }
 
     /// Each typed event names its type as serde writes it.

@@ -5,28 +5,23 @@
 
 use std::borrow::Cow;
 
-use serde::{Deserialize, Deserializer, Serialize};
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use crate::json::Field;
 
 use super::{Role, ToolContent};
 
 /// A message of a `MESSAGES_SNAPSHOT`: one the mapper made, or one a capture holds (any JSON:
-/// the schema allows more than the mapper writes). Each is written as it is.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+/// the schema allows more than the mapper writes). Each is written as it is, and a capture's
+/// is read as it is.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(untagged)]
 pub enum Message {
     /// A message the mapper made.
+    #[serde(skip_deserializing)]
     Item(Item),
     /// A capture's message, as it is.
     Json(Value),
-}
-
-/// A capture's message is read as it is.
-impl<'de> Deserialize<'de> for Message {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        Value::deserialize(d).map(Message::Json)
-    }
 }
 
 /// An AG-UI message as the mapper makes it: `id`, `role`, then the role's fields in this

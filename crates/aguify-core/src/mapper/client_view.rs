@@ -15,7 +15,6 @@ use std::collections::HashMap;
 use crate::agui::{Event, Item, Role};
 use crate::json::Field;
 use foldhash::fast::RandomState as FastIds;
-use serde_json::Value;
 
 /// Message ids held, bounded ([`crate::recent::Recent`]), each with its place: a number that
 /// grows in the client's order.
@@ -64,10 +63,9 @@ impl ClientView {
         if self.holds(id) || self.aliases.contains_key(id) {
             return true;
         }
-        let Some(streamed) = model_run(id).and_then(|run| self.streamed.get(run)) else {
+        let Some(streamed) = model_run(id).and_then(|run| self.streamed.get(run)).cloned() else {
             return false;
         };
-        let streamed = streamed.clone();
         self.aliases.insert(id.to_string(), streamed);
         true
     }
@@ -110,12 +108,6 @@ impl ClientView {
         self.shown.insert(id.to_string(), self.next);
     }
 
-    fn hold_list<'a>(&mut self, ids: impl Iterator<Item = Option<&'a str>>) {
-        for id in ids.flatten() {
-            self.hold(id);
-        }
-    }
-
     /// How many of a snapshot's messages the client can take as they are: the longest start
     /// of `list` in which the messages it holds come in its order and before any it does not
     /// (it never reorders what it holds, and appends what it never held). A held tool
@@ -142,8 +134,9 @@ impl ClientView {
                 self.run_streamed = false;
                 self.run_orphans.clear();
                 self.run_viewed = false;
-                if let Some(Value::Array(list)) = input.as_ref().and_then(|i| i.get("messages")) {
-                    self.hold_list(list.iter().map(|m| m.field_str("id")));
+                let list = input.as_ref().and_then(|i| i.get("messages")?.as_array());
+                for id in list.into_iter().flatten().filter_map(|m| m.field_str("id")) {
+                    self.hold(id);
                 }
             }
             // The client's list is the snapshot's, in its order ([`ClientView::in_order`]).
@@ -209,7 +202,7 @@ mod tests {
     use super::*;
     use crate::agui::Message;
     use crate::model::{ModelEvent, SharedJson, Snapshot, ToolResult};
-    use serde_json::json;
+    use serde_json::{json, Value};
     use std::sync::Arc;
 
     /// The events made of `events`, as the pipeline maps them, each as `TYPE:id`

@@ -28,22 +28,17 @@ pub(super) fn text_content(mut ev: Event) -> Event {
             false => t,
         }
     };
-    match &mut ev {
-        Event::ToolCallResult { content, .. } => {
-            if let ToolContent::Parts(parts) = content {
-                *content = ToolContent::Text(text(parts));
-            }
+    let as_text = |c: &mut ToolContent| {
+        if let ToolContent::Parts(parts) = c {
+            *c = ToolContent::Text(text(parts));
         }
+    };
+    match &mut ev {
+        Event::ToolCallResult { content, .. } => as_text(content),
         Event::MessagesSnapshot { messages, .. } => {
             for m in messages.iter_mut() {
                 match m {
-                    Message::Item(m) => {
-                        for c in [&mut m.content, &mut m.sent_content].into_iter().flatten() {
-                            if let ToolContent::Parts(parts) = c {
-                                *c = ToolContent::Text(text(parts));
-                            }
-                        }
-                    }
+                    Message::Item(m) => m.content.iter_mut().chain(&mut m.sent_content).for_each(&as_text),
                     Message::Json(m) if m["role"] == "tool" => {
                         if let Some(Value::Array(parts)) = m.get("content") {
                             m["content"] = Value::String(text(parts));

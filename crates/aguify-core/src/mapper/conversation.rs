@@ -105,19 +105,15 @@ impl Mapper {
         }
         // A list that reorders what the client holds (a history replaced by a summary) goes
         // as the start the client takes as it is first: what it drops then comes back after.
+        let snapshot = |messages: Vec<Item>| Event::MessagesSnapshot {
+            timestamp: None,
+            messages: messages.into_iter().map(Message::Item).collect(),
+        };
         let keep = self.client.in_order(&messages);
         if keep < messages.len() {
-            let messages = messages[..keep].iter().cloned().map(Message::Item).collect();
-            self.push(Event::MessagesSnapshot { timestamp: None, messages }, out);
+            self.push(snapshot(messages[..keep].to_vec()), out);
         }
-        let messages = messages.into_iter().map(Message::Item).collect();
-        self.push(
-            Event::MessagesSnapshot {
-                timestamp: None,
-                messages,
-            },
-            out,
-        );
+        self.push(snapshot(messages), out);
     }
 
     /// The calls of a `MESSAGES_SNAPSHOT`'s messages are the client's: a call answered there

@@ -128,8 +128,10 @@ pub struct Mapper {
     run: Option<Run>,
     /// Final answers already sent (`--text final`), so a resumed run does not repeat them.
     answered: HashSet<String, FastIds>,
-    timestamp: Option<i64>,
-    seed: u64,
+    /// The timestamp (ms) of the record being mapped.
+    pub(crate) timestamp: Option<i64>,
+    /// The hash from which ids are derived when the log has none (see [`Mapper::needs_seed`]).
+    pub(crate) seed: u64,
     /// Where in the caller's `out` the `STATE_SNAPSHOT` event just made is whose state's
     /// `messages` become the run's, for [`Mapper::settle`] to keep.
     snapshot_at: Option<usize>,
@@ -263,16 +265,6 @@ impl Mapper {
             opts,
             ..Mapper::default()
         }
-    }
-
-    /// The timestamp (ms) of the record being mapped.
-    pub fn set_timestamp(&mut self, timestamp: Option<i64>) {
-        self.timestamp = timestamp;
-    }
-
-    /// The hash from which ids are derived when the log has none (see [`Mapper::needs_seed`]).
-    pub fn set_seed(&mut self, seed: u64) {
-        self.seed = seed;
     }
 
     /// Whether mapping `ev` may derive ids from the seed (it starts a run): the pipeline hashes
@@ -443,20 +435,11 @@ impl Mapper {
 
     /// STEP_STARTED (`started`) or STEP_FINISHED of a step, under its owner's id.
     fn emit_step(&mut self, (owner, step_name): Step, started: bool, out: &mut Vec<Event>) {
-        let (timestamp, subagent_run_id) = (None, owner);
         let e = match started {
-            true => Event::StepStarted {
-                timestamp,
-                subagent_run_id,
-                step_name,
-            },
-            false => Event::StepFinished {
-                timestamp,
-                subagent_run_id,
-                step_name,
-            },
+            true => own!(StepStarted { step_name }),
+            false => own!(StepFinished { step_name }),
         };
-        self.push(e, out);
+        self.push(e.attributed(owner.as_deref()), out);
     }
 
     /// After the caller has read the events [`Mapper::map`] or [`Mapper::finish`] put in

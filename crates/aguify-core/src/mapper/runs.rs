@@ -258,15 +258,13 @@ impl Mapper {
 
     /// `--text final`: the answer of the final state's `list`, as one text message.
     fn final_answer(&mut self, list: &[Item], out: &mut Vec<Event>) {
-        let Some(last) = list.last().filter(|m| m.role == Role::Assistant) else {
+        let last = list.last().filter(|m| m.role == Role::Assistant);
+        let text = last.and_then(|m| m.content.as_ref()?.text()).filter(|t| !t.is_empty());
+        let (Some(last), Some(text)) = (last, text) else {
             return;
         };
-        let (id, Some(text)) = (&last.id, last.content.as_ref().and_then(ToolContent::text).filter(|t| !t.is_empty())) else {
-            return;
-        };
-        if self.answered.insert(id.to_string()) {
-            let (id, text) = (id.to_string(), text.to_string());
-            self.text_message(id, text, out);
+        if self.answered.insert(last.id.clone()) {
+            self.text_message(last.id.clone(), text.to_string(), out);
         }
     }
 }
@@ -302,10 +300,7 @@ pub(super) fn add_usage(totals: &mut UsageTotals, u: Usage) {
     let t = totals.entry(key.clone()).or_insert_with(|| UsageTotal {
         provider: key.0,
         model: key.1,
-        input_tokens: 0,
-        output_tokens: 0,
-        total_tokens: Some(0),
-        reasoning_tokens: 0,
+        ..UsageTotal::default()
     });
     t.input_tokens += input;
     t.output_tokens += output;

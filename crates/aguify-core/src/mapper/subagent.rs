@@ -88,13 +88,9 @@ impl Subagents {
         let owner = match item {
             Some(id) if starts => {
                 match &self.scope {
-                    Some(s) => {
-                        self.owners.insert(id.clone(), s.clone());
-                    }
-                    None => {
-                        self.owners.remove(id);
-                    }
-                }
+                    Some(s) => self.owners.insert(id.clone(), s.clone()),
+                    None => self.owners.remove(id),
+                };
                 self.scope.clone()
             }
             Some(id) => self.owners.get(id).cloned(),
@@ -150,12 +146,8 @@ impl Mapper {
         let owned = |item: &str| subagents.owner_of(item) == Some(id.as_str());
         let reasoning = (run.reasoning).take_if(|s| s.block.is_some() && owned(&s.id));
         let texts: Vec<String> = run.text_open.extract_if(.., |m| owned(m)).collect();
-        let tools: Vec<String> = run
-            .open_tools
-            .iter()
-            .filter(|c| owned(c))
-            .cloned()
-            .collect();
+        let tools = run.open_tools.iter().filter(|c| owned(c));
+        let tools: Vec<String> = tools.cloned().collect();
         if let Some(span) = reasoning {
             self.emit_reasoning_end(span.id, out);
         }

@@ -113,13 +113,11 @@ impl Mapper {
 
     fn emit_args(&mut self, tool_call_id: String, delta: String, out: &mut Vec<Event>) {
         self.close_narration_for_tdesign(out);
-        self.push(
-            own!(ToolCallArgs {
-                tool_call_id,
-                delta
-            }),
-            out,
-        );
+        let e = own!(ToolCallArgs {
+            tool_call_id,
+            delta
+        });
+        self.push(e, out);
     }
 
     /// Whether call `call_id` was answered by an earlier run of this thread and is not one of
@@ -128,10 +126,14 @@ impl Mapper {
         self.thread_answers.get(call_id).is_some() && !self.run_mut().tools.contains_key(call_id)
     }
 
-    /// A call's name: the one given, else the one it started with, else `tool`.
-    fn call_name(&self, call_id: &str, name: Option<String>) -> String {
+    /// A call a result answers, started (unless it was) and ended; returns its name: the
+    /// one given, else the one it started with, else `tool`.
+    fn call_ended(&mut self, call_id: &str, name: Option<String>, out: &mut Vec<Event>) -> String {
         let started = || Some(self.run.as_ref()?.tools.get(call_id)?.name.clone());
-        name.or_else(started).unwrap_or_else(|| "tool".into())
+        let name = name.or_else(started).unwrap_or_else(|| "tool".into());
+        self.ensure_tool(call_id, &name, None, None, out);
+        self.end_tool(call_id, out);
+        name
     }
 
     pub(super) fn end_tool(&mut self, call_id: &str, out: &mut Vec<Event>) {
@@ -178,9 +180,7 @@ impl Mapper {
         }
         let call_id = r.tool_call_id;
         self.thread_answers.insert(call_id.clone(), ());
-        let name = self.call_name(&call_id, r.name);
-        self.ensure_tool(&call_id, &name, None, None, out);
-        self.end_tool(&call_id, out);
+        let name = self.call_ended(&call_id, r.name, out);
         let run = self.run_mut();
         if let Some(t) = run.tools.get_mut(&call_id).filter(|t| !t.result) {
             t.result = true;
@@ -248,24 +248,20 @@ impl Mapper {
         if self.answered_before(&call) {
             return;
         }
-        let name = self.call_name(&call, result.name.clone());
-        self.ensure_tool(&call, &name, None, None, out);
-        self.end_tool(&call, out);
+        self.call_ended(&call, result.name.clone(), out);
         self.run_mut().held.push(result);
     }
 
     /// Whether a call started before `call_id` in the same message has no result yet.
     fn waits_for_earlier_call(&self, call_id: &str) -> bool {
-        let Some(run) = self.run.as_ref() else {
-            return false;
+        let waits = || {
+            let run = self.run.as_ref()?;
+            let (at, _, t) = run.tools.get_full(call_id)?;
+            let parent = t.parent.as_deref()?;
+            let mut earlier = run.tools.values().take(at);
+            Some(earlier.any(|e| e.parent.as_deref() == Some(parent) && !e.result))
         };
-        let Some((at, _, t)) = run.tools.get_full(call_id) else {
-            return false;
-        };
-        let Some(parent) = t.parent.as_deref() else {
-            return false;
-        };
-        (run.tools.values().take(at)).any(|e| e.parent.as_deref() == Some(parent) && !e.result)
+        waits().unwrap_or(false)
     }
 
     /// Sends the held results that can go now; forgets those a state answered meanwhile.

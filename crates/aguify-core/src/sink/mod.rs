@@ -89,9 +89,9 @@ pub fn sse_frame<E: serde::Serialize + ?Sized>(ev: &E, buf: &mut Vec<u8>) {
 /// ([`crate::model::EncodedState::json_parts`]), not joined into one copy first.
 pub fn write_json<W: Write>(w: &mut W, ev: &Event) -> io::Result<()> {
     if let Event::StateSnapshot {
-        subagent_run_id: _,
         timestamp,
         snapshot: Snapshot::Encoded(state),
+        ..
     } = ev
     {
         w.write_all(br#"{"type":"STATE_SNAPSHOT""#)?;
