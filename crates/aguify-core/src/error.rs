@@ -168,7 +168,16 @@ mod tests {
             [(1, Reason::TooLong), (2, Reason::Array)]
         );
         let v3_short = r#"{"type":"event","method":"lifecycle"}"#;
-        assert_eq!(reasons(v3_short, &forced), [(1, Reason::NotTheForcedForm { forced: crate::Family::V2, found: crate::Family::V3 })]);
+        assert_eq!(
+            reasons(v3_short, &forced),
+            [(
+                1,
+                Reason::NotTheForcedForm {
+                    forced: crate::Family::V2,
+                    found: crate::Family::V3
+                }
+            )]
+        );
         // SSE data may be an array (`[message, metadata]` frames): of no known form alone.
         let sse = "data: [1]\n\ndata: 5\n\ndata: {\n\n";
         assert_eq!(

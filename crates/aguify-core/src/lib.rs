@@ -80,7 +80,37 @@ stages!(
     adapter, agui, error, input, js_numbers, json, mapper, model, payload, pipeline, recent, sink,
     utf8, wire
 );
+// rustfmt does not expand macros: without this list, never compiled, `cargo fmt` would not
+// reach the stage files.
+#[cfg(any())]
+mod adapter;
+#[cfg(any())]
+mod agui;
 mod convert;
+#[cfg(any())]
+mod error;
+#[cfg(any())]
+mod input;
+#[cfg(any())]
+mod js_numbers;
+#[cfg(any())]
+mod json;
+#[cfg(any())]
+mod mapper;
+#[cfg(any())]
+mod model;
+#[cfg(any())]
+mod payload;
+#[cfg(any())]
+mod pipeline;
+#[cfg(any())]
+mod recent;
+#[cfg(any())]
+mod sink;
+#[cfg(any())]
+mod utf8;
+#[cfg(any())]
+mod wire;
 
 pub use adapter::Family;
 pub use agui::{

@@ -222,9 +222,13 @@ impl Snapshot {
                 let list = v.get("messages").and_then(Value::as_array)?;
                 Some(list.iter().map(MessageRef::Value).collect())
             }
-            Snapshot::Encoded(state) => {
-                Some(state.messages.iter().map(|m| MessageRef::Shared(m)).collect())
-            }
+            Snapshot::Encoded(state) => Some(
+                state
+                    .messages
+                    .iter()
+                    .map(|m| MessageRef::Shared(m))
+                    .collect(),
+            ),
         }
     }
 
@@ -260,7 +264,9 @@ impl ToolResult {
     /// the log streams no `tools` event for it).
     pub(crate) fn of_item(m: crate::agui::Item, tool_call_id: String) -> ToolResult {
         ToolResult {
-            content: m.content.map_or(Value::Null, crate::agui::ToolContent::into_value),
+            content: m
+                .content
+                .map_or(Value::Null, crate::agui::ToolContent::into_value),
             message_id: Some(m.id),
             error: m.error.is_some(),
             tool_call_id,

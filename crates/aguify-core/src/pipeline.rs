@@ -34,7 +34,10 @@ impl Input {
     pub fn open(path: &str) -> Result<Input, Error> {
         let (reader, rereadable): (Box<dyn BufRead + Send>, bool) = if path == "-" {
             let stdin = IdleHint::new(io::stdin());
-            (Box::new(io::BufReader::with_capacity(256 * 1024, stdin)), false)
+            (
+                Box::new(io::BufReader::with_capacity(256 * 1024, stdin)),
+                false,
+            )
         } else {
             let meta = std::fs::metadata(path).map_err(|source| Error::Input {
                 path: path.to_string(),
@@ -452,7 +455,10 @@ impl Last {
 pub fn convert_to_vec(inputs: Vec<Input>, opts: &Options) -> Result<(Vec<Value>, Stats), Error> {
     let mut c = crate::convert::Collect::default();
     let stats = run(inputs, opts, &mut c)?;
-    Ok((c.events.iter().map(|e| e.to_value().into_owned()).collect(), stats))
+    Ok((
+        c.events.iter().map(|e| e.to_value().into_owned()).collect(),
+        stats,
+    ))
 }
 
 #[cfg(test)]

@@ -2,8 +2,8 @@
 //! millions of events (a long-running agent's stream) must not grow without bound.
 
 use std::borrow::Borrow;
-use std::collections::hash_map::RandomState;
 use std::collections::hash_map::Entry;
+use std::collections::hash_map::RandomState;
 use std::collections::{HashMap, VecDeque};
 use std::hash::{BuildHasher, Hash};
 

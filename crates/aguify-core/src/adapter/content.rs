@@ -112,7 +112,12 @@ fn summary_parts(summary: &[Value]) -> Vec<(usize, &str)> {
         .enumerate()
         .filter_map(|(pos, s)| {
             let t = s.field_str("text").filter(|t| !t.is_empty())?;
-            Some((s.field("index").and_then(Value::as_u64).map_or(pos, |n| n as usize), t))
+            Some((
+                s.field("index")
+                    .and_then(Value::as_u64)
+                    .map_or(pos, |n| n as usize),
+                t,
+            ))
         })
         .collect()
 }

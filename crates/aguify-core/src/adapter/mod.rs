@@ -143,9 +143,7 @@ pub fn classify(rec: &Record) -> RecordKind {
     }
     let part = match &rec.sse_event {
         Some(ev) => Some(ev.as_str()),
-        None => v
-            .field_str("event")
-            .filter(|e| !e.starts_with("on_")),
+        None => v.field_str("event").filter(|e| !e.starts_with("on_")),
     };
     if let Some(mode) = part {
         if rec.sse_event.is_none() && v.field("data").is_none() {
@@ -203,8 +201,7 @@ fn is_v2(v: &Value) -> bool {
 }
 
 fn is_v3(v: &Value) -> bool {
-    v.field_str("type") == Some("event")
-        && v.field("method").is_some_and(Value::is_string)
+    v.field_str("type") == Some("event") && v.field("method").is_some_and(Value::is_string)
 }
 
 fn is_agui(v: &Value) -> bool {
@@ -348,13 +345,20 @@ pub(crate) fn tool_failed(tool_call_id: String, name: Option<String>, text: Stri
 /// `custom` event's, an `on_custom_event`'s).
 pub fn custom_event(name: Option<&str>, data: Payload) -> ModelEvent {
     // A name given, the data is read no further.
-    let fields = name.is_none().then(|| data.fields()).flatten().unwrap_or_default();
+    let fields = name
+        .is_none()
+        .then(|| data.fields())
+        .flatten()
+        .unwrap_or_default();
     let part = |k: &str| fields.get(k).map(|p| Payload::of_field(p));
     let named = (fields.get("name")).and_then(|n| serde_json::from_str::<String>(n.get()).ok());
     let (name, value) = match (name, named) {
         (Some(n), _) => (n.to_string(), None),
         (None, Some(n)) => (n, part("payload").or_else(|| part("data"))),
-        (None, None) => ("custom".to_string(), part("payload").filter(|_| fields.len() == 1)),
+        (None, None) => (
+            "custom".to_string(),
+            part("payload").filter(|_| fields.len() == 1),
+        ),
     };
     let value = value.unwrap_or(data);
     if name == "agui" {
@@ -480,11 +484,14 @@ impl Router {
             // An error line or stream part before any event: the forced or v2 family.
             (None, _) => {
                 let f = found.or(forced).unwrap_or(Family::V2);
-                self.adapter.insert((f, match f {
-                    Family::V2 => Box::<V2Adapter>::default(),
-                    Family::V3 => Box::<V3Adapter>::default(),
-                    Family::Agui => Box::new(Agui),
-                }))
+                self.adapter.insert((
+                    f,
+                    match f {
+                        Family::V2 => Box::<V2Adapter>::default(),
+                        Family::V3 => Box::<V3Adapter>::default(),
+                        Family::Agui => Box::new(Agui),
+                    },
+                ))
             }
         };
         adapter.feed(rec, &kind, out)

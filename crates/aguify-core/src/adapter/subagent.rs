@@ -150,10 +150,14 @@ impl Nest {
     pub fn call_made(&mut self, ns: &str, id: &str, name: &str) {
         if !self.made.iter().any(|m| m.id == id) {
             let (ns, id, name) = (ns.to_string(), id.to_string(), name.to_string());
-            self.made.push(Made { ns, id, name, answered: false });
+            self.made.push(Made {
+                ns,
+                id,
+                name,
+                answered: false,
+            });
         }
     }
-
 
     /// Tool call `id` was answered (a tool message of the run's state): no graph starting
     /// later serves it.
@@ -179,10 +183,12 @@ impl Nest {
     /// without a sub-agent of the last message in the enclosing namespace.
     pub fn made_call(&self, key: &str) -> Option<(String, String)> {
         let parent = key.rsplit_once('|').map_or("", |(parent, _)| parent);
-        let free = |m: &&Made| {
-            m.ns == parent && !m.answered && !self.subs.iter().any(|s| s.call == m.id)
-        };
-        self.made.iter().find(free).map(|m| (m.id.clone(), m.name.clone()))
+        let free =
+            |m: &&Made| m.ns == parent && !m.answered && !self.subs.iter().any(|s| s.call == m.id);
+        self.made
+            .iter()
+            .find(free)
+            .map(|m| (m.id.clone(), m.name.clone()))
     }
 
     /// The n-th graph of the task an announced sub-agent runs in (namespace `T|n` under its
@@ -193,7 +199,10 @@ impl Nest {
             let n = nth_graph(ns, &s.key)?;
             let nth: usize = n.parse().ok()?;
             let first = self.made.iter().position(|m| m.id == s.call)?;
-            let m = self.made.get(first + nth).filter(|m| m.ns == self.made[first].ns)?;
+            let m = self
+                .made
+                .get(first + nth)
+                .filter(|m| m.ns == self.made[first].ns)?;
             Some((format!("{}|{n}", s.key), m.id.clone(), m.name.clone()))
         });
         let Some((key, call, name)) = found else {
@@ -211,7 +220,11 @@ impl Nest {
     pub fn graph_named(&mut self, ns: &str, name: &str) {
         // Graphs start in the order of their calls (a tool node running calls at once runs
         // them all in one task): each names the first call there without one.
-        if let Some(c) = self.calls.iter_mut().find(|c| c.ns == ns && c.graph.is_none()) {
+        if let Some(c) = self
+            .calls
+            .iter_mut()
+            .find(|c| c.ns == ns && c.graph.is_none())
+        {
             c.graph = Some(name.to_string());
         }
     }
@@ -239,8 +252,13 @@ impl Nest {
         let nth = nth_graph(ns, task);
         let key = nth.map_or_else(|| task.to_string(), |n| format!("{task}|{n}"));
         let free = |c: &&Call| c.ns == task && !self.subs.iter().any(|s| s.call == c.id);
-        let Some(c) = self.calls.iter().find(free) else { return };
-        let (name, call) = (c.graph.clone().unwrap_or_else(|| c.name.clone()), c.id.clone());
+        let Some(c) = self.calls.iter().find(free) else {
+            return;
+        };
+        let (name, call) = (
+            c.graph.clone().unwrap_or_else(|| c.name.clone()),
+            c.id.clone(),
+        );
         self.start(&key, nth.is_some(), &name, &call, out);
     }
 
@@ -270,7 +288,11 @@ impl Nest {
 
 /// The `n` of a namespace `ns` under `<task>|<n>` (digits: the task's n-th graph).
 fn nth_graph<'a>(ns: &'a str, task: &str) -> Option<&'a str> {
-    let n = ns.strip_prefix(task)?.strip_prefix('|')?.split('|').next()?;
+    let n = ns
+        .strip_prefix(task)?
+        .strip_prefix('|')?
+        .split('|')
+        .next()?;
     (!n.is_empty() && n.bytes().all(|b| b.is_ascii_digit())).then_some(n)
 }
 
@@ -318,8 +340,21 @@ mod tests {
         n.start("tools:b", true, "weather_agent", "call_1", &mut out);
         n.end("tools:b", None, &mut out);
         let second = String::from("call_1:subagent:2");
-        assert_eq!(out[0], ModelEvent::SubagentStart { id: second.clone(), name: "weather_agent".into(), parent_tool_call_id: "call_1".into() });
-        assert_eq!(out[1], ModelEvent::SubagentEnd { id: second, error: None });
+        assert_eq!(
+            out[0],
+            ModelEvent::SubagentStart {
+                id: second.clone(),
+                name: "weather_agent".into(),
+                parent_tool_call_id: "call_1".into()
+            }
+        );
+        assert_eq!(
+            out[1],
+            ModelEvent::SubagentEnd {
+                id: second,
+                error: None
+            }
+        );
     }
 
     /// v3 Python's tool node task: a graph starting in a task under the namespace of a
@@ -338,7 +373,11 @@ mod tests {
         n.shows("tools:t|1|model:m", true, &mut out);
         let parents: Vec<_> = (out.iter())
             .map(|e| match e {
-                ModelEvent::SubagentStart { parent_tool_call_id, name, .. } => (parent_tool_call_id.as_str(), name.as_str()),
+                ModelEvent::SubagentStart {
+                    parent_tool_call_id,
+                    name,
+                    ..
+                } => (parent_tool_call_id.as_str(), name.as_str()),
                 other => panic!("{other:?}"),
             })
             .collect();
@@ -349,6 +388,10 @@ mod tests {
         n.tool_ended("c2");
         assert_eq!(n.made_call("research:r"), None, "answered: a step");
         n.message_started("");
-        assert_eq!(n.made_call("research:r"), None, "a new message made no call");
+        assert_eq!(
+            n.made_call("research:r"),
+            None,
+            "a new message made no call"
+        );
     }
 }

@@ -398,7 +398,14 @@ pub enum Role {
 impl Role {
     /// The role as written on the wire.
     pub fn as_str(self) -> &'static str {
-        ["assistant", "reasoning", "tool", "user", "system", "developer"][self as usize]
+        [
+            "assistant",
+            "reasoning",
+            "tool",
+            "user",
+            "system",
+            "developer",
+        ][self as usize]
     }
 
     fn tool() -> Role {
@@ -443,7 +450,10 @@ impl ToolContent {
     pub fn shown(&self) -> String {
         let part = |p: &Value| match p.get("text").and_then(Value::as_str) {
             Some(t) => t.to_string(),
-            None => format!("[{}]", p.get("type").and_then(Value::as_str).unwrap_or("part")),
+            None => format!(
+                "[{}]",
+                p.get("type").and_then(Value::as_str).unwrap_or("part")
+            ),
         };
         match self {
             ToolContent::Text(s) => s.clone(),

@@ -5,9 +5,9 @@
 
 use std::borrow::Cow;
 
+use crate::json::Field;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use crate::json::Field;
 
 use super::{Role, ToolContent};
 

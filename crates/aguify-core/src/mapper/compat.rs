@@ -22,7 +22,10 @@ use crate::agui::{Event, EventType, Message, ToolContent};
 /// the text of the text parts, or the parts as JSON when there is none.
 pub(super) fn text_content(mut ev: Event) -> Event {
     let text = |parts: &[Value]| {
-        let t: String = parts.iter().filter_map(|p| p.get("text")?.as_str()).collect();
+        let t: String = parts
+            .iter()
+            .filter_map(|p| p.get("text")?.as_str())
+            .collect();
         match t.is_empty() {
             true => Value::Array(parts.to_vec()).to_string(),
             false => t,
@@ -38,7 +41,11 @@ pub(super) fn text_content(mut ev: Event) -> Event {
         Event::MessagesSnapshot { messages, .. } => {
             for m in messages.iter_mut() {
                 match m {
-                    Message::Item(m) => m.content.iter_mut().chain(&mut m.sent_content).for_each(&as_text),
+                    Message::Item(m) => m
+                        .content
+                        .iter_mut()
+                        .chain(&mut m.sent_content)
+                        .for_each(&as_text),
                     Message::Json(m) if m["role"] == "tool" => {
                         if let Some(Value::Array(parts)) = m.get("content") {
                             m["content"] = Value::String(text(parts));

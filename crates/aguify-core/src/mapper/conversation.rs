@@ -36,7 +36,8 @@ impl Mapper {
         // A result of this run's calls goes as TOOL_CALL_RESULT (results_from_state), not here.
         let waiting = |this: &Self, m: &MessageRef<'_>| {
             let run = this.run.as_ref();
-            let open = |c: Cow<str>| run.is_some_and(|r| r.tools.get(&*c).is_some_and(|t| !t.result));
+            let open =
+                |c: Cow<str>| run.is_some_and(|r| r.tools.get(&*c).is_some_and(|t| !t.result));
             m.tool_call().is_some_and(open)
         };
         // The part of the list after the last message the client holds.

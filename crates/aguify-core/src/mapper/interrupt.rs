@@ -27,7 +27,9 @@ fn message(payload: &Value) -> Option<String> {
     if let Value::String(s) = payload {
         return Some(s.clone());
     }
-    let asked = ["message", "question", "prompt"].iter().find_map(|k| payload.get(k));
+    let asked = ["message", "question", "prompt"]
+        .iter()
+        .find_map(|k| payload.get(k));
     asked
         .and_then(Value::as_str)
         .map(str::to_string)
@@ -37,7 +39,9 @@ fn message(payload: &Value) -> Option<String> {
 /// The `description`s of a `HumanInTheLoopMiddleware` interrupt's `action_requests`.
 fn action_descriptions(payload: &Value) -> Option<String> {
     let requests = payload.get("action_requests");
-    let requests = requests.or_else(|| payload.get("actionRequests"))?.as_array()?;
+    let requests = requests
+        .or_else(|| payload.get("actionRequests"))?
+        .as_array()?;
     let texts: Vec<&str> = (requests.iter().filter_map(|r| r.field_str("description")))
         .filter(|d| !d.is_empty())
         .collect();

@@ -69,10 +69,7 @@ impl Converted {
     /// Per message: whether its item (or its having none) is kept.
     #[cfg(test)]
     pub(super) fn kept(&self) -> Vec<bool> {
-        self.slots
-            .iter()
-            .map(|(_, kept)| kept.is_some())
-            .collect()
+        self.slots.iter().map(|(_, kept)| kept.is_some()).collect()
     }
 }
 
@@ -266,7 +263,13 @@ pub(super) mod tests {
         assert_eq!(results, 1);
         assert_eq!(of_type(&want, "TOOL_CALL_RESULT").len(), 3);
         let snaps = of_type(&want, "MESSAGES_SNAPSHOT");
-        assert_eq!(snaps.iter().map(|s| s["messages"].as_array().map(Vec::len)).collect::<Vec<_>>(), [Some(1), Some(8)]);
+        assert_eq!(
+            snaps
+                .iter()
+                .map(|s| s["messages"].as_array().map(Vec::len))
+                .collect::<Vec<_>>(),
+            [Some(1), Some(8)]
+        );
     }
 
     /// A thread's next run repeats its history: the items of messages found again at their

@@ -376,8 +376,9 @@ impl Mapper {
             ModelEvent::State(snapshot) => {
                 let listed = snapshot.messages().map(|list| {
                     // Only a shared message known to answer a call may be a tool result.
-                    let tools = (list.iter().copied().enumerate())
-                        .filter(|(_, m)| !matches!(m, MessageRef::Shared(s) if s.tool_call().is_none()));
+                    let tools = (list.iter().copied().enumerate()).filter(
+                        |(_, m)| !matches!(m, MessageRef::Shared(s) if s.tool_call().is_none()),
+                    );
                     self.messages_shown(&list, tools, out);
                 });
                 if listed.is_some() {
@@ -606,9 +607,21 @@ mod tests {
         let mut m = Mapper::new(MapOptions::default());
         let mut out = vec![];
         let resume = match run_start(Some("r2")) {
-            ModelEvent::RunStart { thread_id, run_id, messages, state, .. } => {
+            ModelEvent::RunStart {
+                thread_id,
+                run_id,
+                messages,
+                state,
+                ..
+            } => {
                 let resume = Some(json!({"approved": true}));
-                ModelEvent::RunStart { thread_id, run_id, messages, resume, state }
+                ModelEvent::RunStart {
+                    thread_id,
+                    run_id,
+                    messages,
+                    resume,
+                    state,
+                }
             }
             _ => unreachable!(),
         };
@@ -644,8 +657,15 @@ mod tests {
             ModelEvent::RunEnd,
         ];
         map_all(&mut m, evs, &mut out);
-        let fin = out.iter().find(|e| e["type"] == "RUN_FINISHED").expect("RUN_FINISHED");
-        assert_eq!(fin["outcome"]["pendingToolCallIds"], json!(["c2"]), "{out:?}");
+        let fin = out
+            .iter()
+            .find(|e| e["type"] == "RUN_FINISHED")
+            .expect("RUN_FINISHED");
+        assert_eq!(
+            fin["outcome"]["pendingToolCallIds"],
+            json!(["c2"]),
+            "{out:?}"
+        );
     }
 
     /// A result whose call never came (issue 41 item 7): at the run's end the call is started
@@ -655,13 +675,15 @@ mod tests {
     fn a_result_before_its_call_waits_for_it() {
         let mut m = Mapper::new(MapOptions::default());
         let mut out = vec![];
-        let result = |call: &str| ModelEvent::ToolEnd(ToolResult {
-            tool_call_id: call.into(),
-            name: Some("lookup".into()),
-            content: Value::String("ok".into()),
-            message_id: None,
-            error: false,
-        });
+        let result = |call: &str| {
+            ModelEvent::ToolEnd(ToolResult {
+                tool_call_id: call.into(),
+                name: Some("lookup".into()),
+                content: Value::String("ok".into()),
+                message_id: None,
+                error: false,
+            })
+        };
         let evs = vec![
             run_start(Some("r")),
             result("early"),

@@ -49,7 +49,10 @@ impl Mapper {
     }
 
     pub(super) fn close_reasoning_of(&mut self, message_id: &str, out: &mut Vec<Event>) {
-        self.close_reasoning_where(|s| s.block.as_ref().is_some_and(|(m, _)| m == message_id), out);
+        self.close_reasoning_where(
+            |s| s.block.as_ref().is_some_and(|(m, _)| m == message_id),
+            out,
+        );
     }
 
     /// Closes the tool-step narration if it is open.
@@ -58,7 +61,11 @@ impl Mapper {
     }
 
     /// Ends the open reasoning span when `which` picks it.
-    pub(super) fn close_reasoning_where(&mut self, which: impl FnOnce(&Span) -> bool, out: &mut Vec<Event>) {
+    pub(super) fn close_reasoning_where(
+        &mut self,
+        which: impl FnOnce(&Span) -> bool,
+        out: &mut Vec<Event>,
+    ) {
         let Some(run) = self.run.as_mut() else { return };
         if let Some(span) = run.reasoning.take_if(|s| which(s)) {
             self.emit_reasoning_end(span.id, out);

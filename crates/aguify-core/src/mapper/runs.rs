@@ -259,7 +259,9 @@ impl Mapper {
     /// `--text final`: the answer of the final state's `list`, as one text message.
     fn final_answer(&mut self, list: &[Item], out: &mut Vec<Event>) {
         let last = list.last().filter(|m| m.role == Role::Assistant);
-        let text = last.and_then(|m| m.content.as_ref()?.text()).filter(|t| !t.is_empty());
+        let text = last
+            .and_then(|m| m.content.as_ref()?.text())
+            .filter(|t| !t.is_empty());
         let (Some(last), Some(text)) = (last, text) else {
             return;
         };

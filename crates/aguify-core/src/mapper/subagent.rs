@@ -197,7 +197,9 @@ impl Mapper {
         let anyone = subagents.open.len() == 1 && unowned;
         let mut ends = vec![];
         for id in subagents.open.keys().rev() {
-            let own = interrupts.iter().filter(|i| anyone || subagents.raised(i) == Some(id));
+            let own = interrupts
+                .iter()
+                .filter(|i| anyone || subagents.raised(i) == Some(id));
             let own: Vec<String> = own.map(|i| i.id.clone()).collect();
             let end = match ending {
                 Ending::Finished if interrupts.is_empty() => Ok((None, success())),

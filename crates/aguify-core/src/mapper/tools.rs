@@ -271,8 +271,9 @@ impl Mapper {
             let tools = &run.tools;
             run.held
                 .retain(|h| tools.get(&h.tool_call_id).is_none_or(|t| !t.result));
-            let ready =
-                |h: &ToolResult| h.message_id.is_some() && !self.waits_for_earlier_call(&h.tool_call_id);
+            let ready = |h: &ToolResult| {
+                h.message_id.is_some() && !self.waits_for_earlier_call(&h.tool_call_id)
+            };
             let held = self.run.as_ref().map_or(&[][..], |r| &r.held[..]);
             let Some(i) = held.iter().position(ready) else {
                 return;

@@ -100,7 +100,9 @@ pub fn write_json<W: Write>(w: &mut W, ev: &Event) -> io::Result<()> {
             serde_json::to_writer(&mut *w, ts)?;
         }
         w.write_all(br#","snapshot":"#)?;
-        state.json_parts().try_for_each(|p| w.write_all(p.as_bytes()))?;
+        state
+            .json_parts()
+            .try_for_each(|p| w.write_all(p.as_bytes()))?;
         return w.write_all(b"}");
     }
     crate::js_numbers::to_writer(w, ev).map_err(io::Error::from)

@@ -238,7 +238,10 @@ impl super::Adapt for V2Adapter {
             }
             RecordKind::Custom => {
                 self.ensure_started(out);
-                out.push(custom_event(None, Payload::from_value(super::part_data(rec))));
+                out.push(custom_event(
+                    None,
+                    Payload::from_value(super::part_data(rec)),
+                ));
                 return Disposition::Mapped;
             }
             RecordKind::MessagesTuple => return self.on_message_tuple(super::part_data(rec), out),
@@ -339,7 +342,11 @@ mod tests {
         let tool = r#"{"event":"messages","data":[{"content":"Sunny","type":"tool","id":"t1","tool_call_id":"c1","name":"get_weather"},{}]}"#;
         for (n, l) in [ai, tool].into_iter().enumerate() {
             let rec = framed(l, n as u64 + 1).expect("a record");
-            assert_eq!(a.feed(&rec, &crate::adapter::classify(&rec), &mut out), Disposition::Mapped, "{l}");
+            assert_eq!(
+                a.feed(&rec, &crate::adapter::classify(&rec), &mut out),
+                Disposition::Mapped,
+                "{l}"
+            );
         }
         let call = out.iter().position(|e| {
             matches!(e, ModelEvent::ToolCallChunk { id: Some(id), name: Some(n), args, .. }
@@ -382,7 +389,9 @@ mod tests {
         let mut a = V2Adapter::default();
         let mut out = vec![];
         let meta = |node: &str, ns: &str| {
-            format!(r#""tags":[],"metadata":{{"langgraph_node":"{node}","langgraph_checkpoint_ns":"{ns}"}},"parent_ids":["root","x"]"#)
+            format!(
+                r#""tags":[],"metadata":{{"langgraph_node":"{node}","langgraph_checkpoint_ns":"{ns}"}},"parent_ids":["root","x"]"#
+            )
         };
         let lines = [
             r#"{"event":"on_chain_start","data":{"input":{"messages":[]}},"name":"LangGraph","tags":[],"run_id":"root","metadata":{},"parent_ids":[]}"#.to_string(),
@@ -396,13 +405,17 @@ mod tests {
             assert_eq!(d, Disposition::Mapped, "{l}");
         }
         assert!(
-            out.iter().any(|e| matches!(e, ModelEvent::ToolStart { tool_call_id, parent_message_id, .. }
-                if tool_call_id == "c1" && parent_message_id.as_deref() == Some("m1"))),
+            out.iter().any(
+                |e| matches!(e, ModelEvent::ToolStart { tool_call_id, parent_message_id, .. }
+                if tool_call_id == "c1" && parent_message_id.as_deref() == Some("m1"))
+            ),
             "{out:?}"
         );
         assert!(
-            out.iter().any(|e| matches!(e, ModelEvent::SubagentStart { parent_tool_call_id, .. }
-                if parent_tool_call_id == "c1")),
+            out.iter().any(
+                |e| matches!(e, ModelEvent::SubagentStart { parent_tool_call_id, .. }
+                if parent_tool_call_id == "c1")
+            ),
             "{out:?}"
         );
     }

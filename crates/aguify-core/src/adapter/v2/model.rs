@@ -248,7 +248,9 @@ impl V2Adapter {
         msg_id: Option<&str>,
         out: &mut Vec<ModelEvent>,
     ) -> String {
-        if let Some(id) = (self.models.get(run_id).map(|m| &m.message_id)).or(self.ended.get(run_id)) {
+        if let Some(id) =
+            (self.models.get(run_id).map(|m| &m.message_id)).or(self.ended.get(run_id))
+        {
             return id.clone();
         }
         let message_id = msg_id

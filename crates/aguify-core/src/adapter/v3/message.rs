@@ -272,7 +272,10 @@ impl V3Adapter {
             _ => {}
         }
         let index = data.index.as_ref().map_or_else(|| "0".into(), block_key);
-        let start = data.content.as_ref().filter(|_| event == "content-block-start");
+        let start = data
+            .content
+            .as_ref()
+            .filter(|_| event == "content-block-start");
         let (key, continued) = msg.continued_block(index, start);
         let (mid, block) = msg.block(&key);
         match (event, &data.delta) {

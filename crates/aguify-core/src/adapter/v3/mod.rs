@@ -254,19 +254,34 @@ impl V3Adapter {
             return false;
         }
         let v = record.value();
-        let ev = if v.field("method").is_some() { v } else { v.field("data").unwrap_or(v) };
-        let state = ev.field("params").and_then(|p| p.field("data")).map(lc::normalize_cow);
-        let list = state.as_ref().and_then(|s| s.field("messages")).and_then(Value::as_array);
+        let ev = if v.field("method").is_some() {
+            v
+        } else {
+            v.field("data").unwrap_or(v)
+        };
+        let state = ev
+            .field("params")
+            .and_then(|p| p.field("data"))
+            .map(lc::normalize_cow);
+        let list = state
+            .as_ref()
+            .and_then(|s| s.field("messages"))
+            .and_then(Value::as_array);
         let n = out.len();
         for (i, m) in list.into_iter().flatten().enumerate() {
             let m = MessageRef::Value(m);
-            let Some(call) = m.tool_call().filter(|c| self.nest.waits_for(c)).map(|c| c.into_owned())
+            let Some(call) = m
+                .tool_call()
+                .filter(|c| self.nest.waits_for(c))
+                .map(|c| c.into_owned())
             else {
                 continue;
             };
             self.nest.answered(&call);
             if let Some(m) = m.to_agui(i) {
-                out.push(ModelEvent::ToolEnd(crate::model::ToolResult::of_item(m, call)));
+                out.push(ModelEvent::ToolEnd(crate::model::ToolResult::of_item(
+                    m, call,
+                )));
             }
         }
         out.len() > n
@@ -406,7 +421,8 @@ impl V3Adapter {
         // A graph a tool node's task runs without saying for which call (v3 Python): the
         // call of the enclosing namespace's last message that it serves.
         if let (Some((call, tool)), "started" | "running") = (self.nest.made_call(&key), event) {
-            self.nest.start(&key, true, graph_name.unwrap_or(&tool), &call, out);
+            self.nest
+                .start(&key, true, graph_name.unwrap_or(&tool), &call, out);
             return Disposition::Mapped;
         }
         if self.nest.is_announced(&key) {
@@ -451,8 +467,9 @@ fn tool_call(l: &Lifecycle) -> Option<&str> {
 fn lifecycle_error(error: Option<&Value>, what: &str) -> ErrorInfo {
     let message = match error {
         Some(Value::String(m)) => m.clone(),
-        Some(Value::Object(o)) => (o.field_str("message"))
-            .map_or_else(|| format!("{what} failed"), str::to_string),
+        Some(Value::Object(o)) => {
+            (o.field_str("message")).map_or_else(|| format!("{what} failed"), str::to_string)
+        }
         _ => format!("{what} failed (lifecycle `failed` without an error)"),
     };
     ErrorInfo {
@@ -498,7 +515,14 @@ impl super::Adapt for V3Adapter {
                 "v3 `{method}` event whose `params` is {kind}: expected an object {{namespace, data}}"
             ));
         }
-        self.on_method(rec, method, ev.namespace_key(), ev.seq.as_ref(), &ev.params, out)
+        self.on_method(
+            rec,
+            method,
+            ev.namespace_key(),
+            ev.seq.as_ref(),
+            &ev.params,
+            out,
+        )
     }
 
     fn take_warning(&mut self) -> Option<String> {
@@ -559,18 +583,27 @@ mod tests {
     fn a_subgraph_state_answers_the_calls_its_model_made() {
         let (mut a, mut out) = (V3Adapter::default(), vec![]);
         let ns = r#""namespace":["research:1"]"#;
-        let call = |id: &str| format!(r#"{{"type":"tool_call","id":"{id}","name":"f","args":{{}}}}"#);
+        let call =
+            |id: &str| format!(r#"{{"type":"tool_call","id":"{id}","name":"f","args":{{}}}}"#);
         let c1 = call("c1");
-        let tool = |id: &str| format!(r#"{{"type":"tool","content":"r-{id}","tool_call_id":"{id}","id":"t-{id}"}}"#);
+        let tool = |id: &str| {
+            format!(r#"{{"type":"tool","content":"r-{id}","tool_call_id":"{id}","id":"t-{id}"}}"#)
+        };
         let values = format!(
             r#"{{"type":"event","seq":4,"method":"values","params":{{{ns},"data":{{"messages":[{},{}]}}}}}}"#,
             tool("old"),
             tool("c1")
         );
         let lines = [
-            format!(r#"{{"type":"event","seq":1,"method":"messages","params":{{{ns},"data":{{"event":"message-start","role":"ai","id":"m1"}}}}}}"#),
-            format!(r#"{{"type":"event","seq":2,"method":"messages","params":{{{ns},"data":{{"event":"content-block-start","index":0,"content":{c1}}}}}}}"#),
-            format!(r#"{{"type":"event","seq":3,"method":"messages","params":{{{ns},"data":{{"event":"content-block-finish","index":0,"content":{c1}}}}}}}"#),
+            format!(
+                r#"{{"type":"event","seq":1,"method":"messages","params":{{{ns},"data":{{"event":"message-start","role":"ai","id":"m1"}}}}}}"#
+            ),
+            format!(
+                r#"{{"type":"event","seq":2,"method":"messages","params":{{{ns},"data":{{"event":"content-block-start","index":0,"content":{c1}}}}}}}"#
+            ),
+            format!(
+                r#"{{"type":"event","seq":3,"method":"messages","params":{{{ns},"data":{{"event":"content-block-finish","index":0,"content":{c1}}}}}}}"#
+            ),
             values.clone(),
             values.replace(r#""seq":4"#, r#""seq":5"#),
         ];
@@ -580,11 +613,19 @@ mod tests {
         }
         let results: Vec<_> = (out.iter())
             .filter_map(|e| match e {
-                ModelEvent::ToolEnd(r) => Some((r.tool_call_id.as_str(), r.content.clone(), r.message_id.as_deref())),
+                ModelEvent::ToolEnd(r) => Some((
+                    r.tool_call_id.as_str(),
+                    r.content.clone(),
+                    r.message_id.as_deref(),
+                )),
                 _ => None,
             })
             .collect();
-        assert_eq!(results, [("c1", Value::from("r-c1"), Some("t-c1"))], "{out:?}");
+        assert_eq!(
+            results,
+            [("c1", Value::from("r-c1"), Some("t-c1"))],
+            "{out:?}"
+        );
     }
 
     /// A message completed from its read keys makes the events and usage its whole tree
@@ -601,7 +642,11 @@ mod tests {
             whole_message("m", &completion, &mut b);
             assert_eq!(a, b, "{m}");
             let traced = (Some("p"), Some("m"));
-            assert_eq!(usage_of(&whole, traced), usage_of(&completion, traced), "{m}");
+            assert_eq!(
+                usage_of(&whole, traced),
+                usage_of(&completion, traced),
+                "{m}"
+            );
         }
     }
 }
