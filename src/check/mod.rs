@@ -159,7 +159,7 @@ impl Ctx {
         }
     }
 
-    pub fn report(&mut self, rule: &'static str, ids: Vec<String>, message: String) {
+    pub fn report(&mut self, rule: &'static str, ids: Vec<String>, message: impl Into<String>) {
         if self.config.thinking && rule == "AGX202" {
             return;
         }
@@ -188,7 +188,7 @@ impl Ctx {
             event_index: self.index,
             event_type: self.event_type.as_deref().map(String::from),
             ids,
-            message,
+            message: message.into(),
         });
     }
 
@@ -472,7 +472,7 @@ impl Observer for Checker {
             return;
         };
         self.ctx.at(origin, None);
-        self.ctx.report(rule, vec![], message.to_string());
+        self.ctx.report(rule, vec![], message);
     }
 
     /// An input record and its disposition.
@@ -575,7 +575,7 @@ pub fn check_bytes(
         (ctx.index, ctx.event_type) = (None, None);
         for (line, rule, message) in transport {
             ctx.line = line;
-            ctx.report(rule, vec![], message.to_string());
+            ctx.report(rule, vec![], message);
         }
     }
     Ok(checker.into_report())
