@@ -91,14 +91,7 @@ impl Strict {
                     ctx.report("AGX303", vec![id.to_string()], msg);
                 }
                 // Only open reasoning messages are listed (AGX310): a text message's id is not kept.
-                open.insert(
-                    h,
-                    if reasoning {
-                        id.to_string()
-                    } else {
-                        String::new()
-                    },
-                );
+                open.insert(h, if reasoning { id } else { "" }.to_string());
             }
             Some(k @ (EventType::TextMessageEnd | EventType::ReasoningMessageEnd)) => {
                 let h = id_hash(ev.s("messageId").unwrap_or(""));
