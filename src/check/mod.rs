@@ -255,7 +255,7 @@ pub struct Checker {
 }
 
 /// The result for one file.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 pub struct FileReport {
     pub file: Arc<str>,
     /// The input family, when any record was readable.
@@ -281,13 +281,10 @@ impl FileReport {
         ctx.report("AGX504", vec![], format!("cannot read: {why}"));
         FileReport {
             file: ctx.file,
-            family: None,
-            events: 0,
             findings: ctx.out,
             rule_counts: ctx.tally.pop().map(|t| t.rules).unwrap_or_default(),
             official_valid: true,
-            read: false,
-            stopped: None,
+            ..FileReport::default()
         }
     }
 

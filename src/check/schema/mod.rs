@@ -29,10 +29,15 @@ enum P<'a> {
 
 impl P<'_> {
     fn s(self) -> String {
-        match self {
-            P::Root => String::new(),
-            P::Key(p, k) => join(&p.s(), k),
-            P::Idx(p, i) => join(&p.s(), &i.to_string()),
+        let (p, k) = match self {
+            P::Root => return String::new(),
+            P::Key(p, k) => (p.s(), k.to_string()),
+            P::Idx(p, i) => (p.s(), i.to_string()),
+        };
+        if p.is_empty() {
+            k
+        } else {
+            format!("{p}.{k}")
         }
     }
 }
@@ -41,14 +46,6 @@ impl P<'_> {
 #[derive(Default)]
 struct V {
     out: Vec<Issue>,
-}
-
-fn join(path: &str, key: &str) -> String {
-    if path.is_empty() {
-        key.to_string()
-    } else {
-        format!("{path}.{key}")
-    }
 }
 
 fn snake_to_camel(k: &str) -> Option<String> {
