@@ -50,17 +50,13 @@ impl Interrupts {
                 let (missing, unknown) = (absent(&pending, &resume), absent(&resume, &pending));
                 if !missing.is_empty() {
                     let n = crate::timeline::render::count(missing.len(), "pending interrupt");
-                    let msg = format!(
-                        "Thread has {n} not addressed by resume: {}",
-                        missing.join(", ")
-                    );
+                    let list = missing.join(", ");
+                    let msg = format!("Thread has {n} not addressed by resume: {list}");
                     ctx.report("AGX404", missing, msg);
                 }
                 if !unknown.is_empty() {
-                    let msg = format!(
-                        "resume references unknown interrupt ids: {}",
-                        unknown.join(", ")
-                    );
+                    let list = unknown.join(", ");
+                    let msg = format!("resume references unknown interrupt ids: {list}");
                     ctx.report("AGX405", unknown, msg);
                 }
             }

@@ -154,11 +154,10 @@ impl Raw {
                     ctx.report("AGX605", vec![id], msg);
                 }
                 Some(_) => {}
-                None => ctx.report(
-                    "AGX604",
-                    vec![],
-                    format!("message-{event} without message-start"),
-                ),
+                None => {
+                    let msg = format!("message-{event} without message-start");
+                    ctx.report("AGX604", vec![], msg)
+                }
             },
             _ => {}
         }

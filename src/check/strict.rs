@@ -212,11 +212,8 @@ impl Strict {
                 } else {
                     return;
                 };
-                ctx.report(
-                    rule,
-                    ids(),
-                    format!("TOOL_CALL_RESULT for tool call '{id}'{why}"),
-                );
+                let msg = format!("TOOL_CALL_RESULT for tool call '{id}'{why}");
+                ctx.report(rule, ids(), msg);
             }
             _ => {}
         }

@@ -335,16 +335,14 @@ impl V {
                         self.interrupt(P::Idx(&P::Key(&p, "interrupts"), i), it);
                     }
                 }
-                Some(_) => self.push(
-                    "AGX208",
-                    P::Key(&p, "interrupts"),
-                    "an interrupt outcome needs at least 1 interrupt",
-                ),
-                None => self.push(
-                    "AGX208",
-                    P::Key(&p, "interrupts"),
-                    "an interrupt outcome needs an `interrupts` array",
-                ),
+                list => {
+                    let what = match list {
+                        Some(_) => "at least 1 interrupt",
+                        None => "an `interrupts` array",
+                    };
+                    let msg = format!("an interrupt outcome needs {what}");
+                    self.push("AGX208", P::Key(&p, "interrupts"), msg)
+                }
             },
             _ => {
                 let t = val.field("type").unwrap_or(val);

@@ -212,11 +212,8 @@ impl RunState {
     /// A SUBAGENT_FINISHED or SUBAGENT_ERROR: tagged, of an active sub-agent.
     fn subagent_ended(&mut self, ev: &Ev<'_>, t: &str, et: Option<&str>) -> VResult {
         let Some(id) = et else {
-            return err(
-                "AGX121",
-                format!("Cannot send '{t}' without a 'subagentRunId'."),
-                &[],
-            );
+            let msg = format!("Cannot send '{t}' without a 'subagentRunId'.");
+            return err("AGX121", msg, &[]);
         };
         let msg = if ev.kind == Some(EventType::SubagentError) && ev.s("message").is_none() {
             format!("Cannot send '{t}' without a 'message'.")
@@ -272,11 +269,8 @@ fn optional_nulls(ev: &Ev<'_>, t: &str) -> VResult {
     };
     for (rule, fields) in [("AGX105", sub), ("AGX106", null_fields)] {
         if let Some(f) = fields.iter().find(|f| null(ev.get(f))) {
-            return err(
-                rule,
-                format!("Cannot send '{t}' with '{f}: null'. {OMIT}"),
-                &[],
-            );
+            let msg = format!("Cannot send '{t}' with '{f}: null'. {OMIT}");
+            return err(rule, msg, &[]);
         }
     }
     // The outcome of an event of kind `k`.
