@@ -66,17 +66,15 @@ pub fn target(base: &str, file: &str, line: u64) -> String {
 
 fn verdict(f: &FileReport) -> String {
     let c = f.counts();
-    let v = match (c.errors, c.warnings) {
-        (0, 0) => "✅ pass",
-        (0, _) => "⚠️ warnings",
-        _ => "❌ fail",
+    let mut v = match (c.errors, c.warnings) {
+        (0, 0) => "✅ pass".to_string(),
+        (0, _) => "⚠️ warnings".to_string(),
+        _ => "❌ fail".to_string(),
     };
-    let rejected = if f.official_valid {
-        ""
-    } else {
-        " · the official client rejects it"
-    };
-    format!("{v}{rejected}")
+    if !f.official_valid {
+        v.push_str(" · the official client rejects it");
+    }
+    v
 }
 
 /// Where a finding's `file:line` links to (`None`: no link).
