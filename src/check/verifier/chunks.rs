@@ -41,11 +41,6 @@ pub struct Chunks {
     lanes: IndexMap<Option<String>, OpenChunk, FastIds>,
 }
 
-/// The lane of an event: the subagent it is attributed to (`None`: the parent agent).
-fn lane_of(ev: &Ev<'_>) -> Option<String> {
-    ev.sub.map(str::to_string)
-}
-
 /// Builds a synthetic event with an optional subagent tag.
 fn synth(t: EventType, pairs: &[(&str, Value)], lane: &Option<String>) -> Value {
     let mut m = Map::new();
@@ -100,7 +95,8 @@ impl Chunks {
                     | T::ReasoningEncryptedValue
                     | T::SubagentStarted,
                 ) => {}
-                _ => self.close(&lane_of(ev), out),
+                // The event's lane: the sub-agent it is attributed to, or the parent.
+                _ => self.close(&ev.sub.map(str::to_string), out),
             }
             out.push((event, false));
             return Ok(());
@@ -164,7 +160,7 @@ impl Chunks {
         id: Option<&str>,
         ev: &Ev<'_>,
     ) -> Result<Option<String>, Fail> {
-        let own = lane_of(ev);
+        let own = ev.sub.map(str::to_string);
         let of_kind = || self.lanes.iter().filter(move |(_, o)| o.kind == kind);
         if let Some(id) = id {
             return match of_kind().find(|(_, o)| o.id == id) {
