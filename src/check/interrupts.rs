@@ -50,17 +50,13 @@ impl Interrupts {
                 let (missing, unknown) = (absent(&pending, &resume), absent(&resume, &pending));
                 if !missing.is_empty() {
                     let n = crate::timeline::render::count(missing.len(), "pending interrupt");
-                    let msg = format!(
-                        "Thread has {n} not addressed by resume: {}",
-                        missing.join(", ")
-                    );
+                    let list = missing.join(", ");
+                    let msg = format!("Thread has {n} not addressed by resume: {list}");
                     ctx.report("AGX404", missing, msg);
                 }
                 if !unknown.is_empty() {
-                    let msg = format!(
-                        "resume references unknown interrupt ids: {}",
-                        unknown.join(", ")
-                    );
+                    let list = unknown.join(", ");
+                    let msg = format!("resume references unknown interrupt ids: {list}");
                     ctx.report("AGX405", unknown, msg);
                 }
             }
@@ -74,23 +70,15 @@ impl Interrupts {
                         let id = it.field("id").and_then(Value::as_str).unwrap_or("");
                         let reason = it.field("reason").and_then(Value::as_str);
                         if id.is_empty() || reason == Some("") {
-                            ctx.report(
-                                "AGX402",
-                                vec![id.to_string()],
-                                format!(
-                                    "interrupt '{id}' has an empty {}",
-                                    if id.is_empty() { "id" } else { "reason" }
-                                ),
-                            );
+                            let what = if id.is_empty() { "id" } else { "reason" };
+                            let msg = format!("interrupt '{id}' has an empty {what}");
+                            ctx.report("AGX402", vec![id.to_string()], msg);
                         }
                         if ids.iter().any(|i| i == id) {
-                            ctx.report(
-                                "AGX401",
-                                vec![id.to_string()],
-                                format!(
-                                    "interrupt id '{id}' appears more than once in the outcome"
-                                ),
+                            let msg = format!(
+                                "interrupt id '{id}' appears more than once in the outcome"
                             );
+                            ctx.report("AGX401", vec![id.to_string()], msg);
                         } else {
                             ids.push(id.to_string());
                         }
@@ -105,7 +93,7 @@ impl Interrupts {
                     } else {
                         "the AG-UI run finishes with an interrupt outcome but the raw log has no interrupt"
                     };
-                    ctx.report("AGX406", vec![], msg.to_string());
+                    ctx.report("AGX406", vec![], msg);
                 }
                 self.raw_interrupted = false;
             }

@@ -69,13 +69,10 @@ impl Leaks {
                 // searching still prepares the needle (a cost per byte of it).
                 for (tc, out) in &self.tool_outputs {
                     if out.len() <= text.len() && text.contains(out.as_str()) {
-                        ctx.report(
-                            "AGX701",
-                            vec![id.to_string(), tc.clone()],
-                            format!(
-                                "text message '{id}' repeats the JSON output of tool call '{tc}'"
-                            ),
+                        let msg = format!(
+                            "text message '{id}' repeats the JSON output of tool call '{tc}'"
                         );
+                        ctx.report("AGX701", vec![id.to_string(), tc.clone()], msg);
                         break;
                     }
                 }
@@ -87,11 +84,8 @@ impl Leaks {
                     && (answer.len() <= reasoning.len() && reasoning.contains(answer)
                         || reasoning.len() <= answer.len() && answer.contains(reasoning))
                 {
-                    ctx.report(
-                        "AGX702",
-                        vec![id.to_string()],
-                        format!("text message '{id}' repeats reasoning text of the same run"),
-                    );
+                    let msg = format!("text message '{id}' repeats reasoning text of the same run");
+                    ctx.report("AGX702", vec![id.to_string()], msg);
                 }
                 self.spare = text;
                 self.spare.clear();

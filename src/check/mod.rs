@@ -159,7 +159,7 @@ impl Ctx {
         }
     }
 
-    pub fn report(&mut self, rule: &'static str, ids: Vec<String>, message: String) {
+    pub fn report(&mut self, rule: &'static str, ids: Vec<String>, message: impl Into<String>) {
         if self.config.thinking && rule == "AGX202" {
             return;
         }
@@ -188,7 +188,7 @@ impl Ctx {
             event_index: self.index,
             event_type: self.event_type.as_deref().map(String::from),
             ids,
-            message,
+            message: message.into(),
         });
     }
 
@@ -255,7 +255,7 @@ pub struct Checker {
 }
 
 /// The result for one file.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 pub struct FileReport {
     pub file: Arc<str>,
     /// The input family, when any record was readable.
@@ -281,13 +281,10 @@ impl FileReport {
         ctx.report("AGX504", vec![], format!("cannot read: {why}"));
         FileReport {
             file: ctx.file,
-            family: None,
-            events: 0,
             findings: ctx.out,
             rule_counts: ctx.tally.pop().map(|t| t.rules).unwrap_or_default(),
             official_valid: true,
-            read: false,
-            stopped: None,
+            ..FileReport::default()
         }
     }
 
@@ -472,7 +469,7 @@ impl Observer for Checker {
             return;
         };
         self.ctx.at(origin, None);
-        self.ctx.report(rule, vec![], message.to_string());
+        self.ctx.report(rule, vec![], message);
     }
 
     /// An input record and its disposition.
@@ -575,7 +572,7 @@ pub fn check_bytes(
         (ctx.index, ctx.event_type) = (None, None);
         for (line, rule, message) in transport {
             ctx.line = line;
-            ctx.report(rule, vec![], message.to_string());
+            ctx.report(rule, vec![], message);
         }
     }
     Ok(checker.into_report())

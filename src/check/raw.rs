@@ -69,40 +69,38 @@ impl Raw {
 
     /// The `seq` checks (AGX601–603) of a v3 event's integer `seq`.
     fn seq(&mut self, seq: Option<i64>, root_values: bool, ctx: &mut Ctx) {
-        if let Some(seq) = seq {
-            let first = *self.first_seq.get_or_insert(seq);
-            if let Some(last) = self.last_seq {
-                if crate::wire::v3::seq_restarts(seq, first, last) {
-                    // The next run recorded in this file: its seq starts again.
-                    self.last_seq = Some(seq);
-                    return;
-                }
-                if seq == last {
-                    ctx.report(
-                        "AGX602",
-                        vec![seq.to_string()],
-                        format!("seq {seq} repeats the previous event's seq"),
-                    );
-                } else if seq < last {
-                    ctx.report(
-                        "AGX603",
-                        vec![seq.to_string()],
-                        format!("seq {seq} comes after seq {last}"),
-                    );
-                } else if seq > last + 1 && !root_values {
-                    ctx.report(
-                        "AGX601",
-                        vec![seq.to_string()],
-                        format!(
-                            "seq jumps from {last} to {seq}: {} missing",
-                            crate::timeline::render::count((seq - last - 1) as usize, "event")
-                        ),
-                    );
-                }
-            }
-            if self.last_seq.is_none_or(|l| seq > l) {
+        let Some(seq) = seq else {
+            return;
+        };
+        let first = *self.first_seq.get_or_insert(seq);
+        if let Some(last) = self.last_seq {
+            if crate::wire::v3::seq_restarts(seq, first, last) {
+                // The next run recorded in this file: its seq starts again.
                 self.last_seq = Some(seq);
+                return;
             }
+            let found = if seq == last {
+                Some((
+                    "AGX602",
+                    format!("seq {seq} repeats the previous event's seq"),
+                ))
+            } else if seq < last {
+                Some(("AGX603", format!("seq {seq} comes after seq {last}")))
+            } else if seq > last + 1 && !root_values {
+                let n = crate::timeline::render::count((seq - last - 1) as usize, "event");
+                Some((
+                    "AGX601",
+                    format!("seq jumps from {last} to {seq}: {n} missing"),
+                ))
+            } else {
+                None
+            };
+            if let Some((rule, msg)) = found {
+                ctx.report(rule, vec![seq.to_string()], msg);
+            }
+        }
+        if self.last_seq.is_none_or(|l| seq > l) {
+            self.last_seq = Some(seq);
         }
     }
 
@@ -120,11 +118,8 @@ impl Raw {
             "message-start" => {
                 let id = id.unwrap_or("").to_string();
                 if let Some((prev, _)) = self.messages.get(ns) {
-                    ctx.report(
-                        "AGX604",
-                        vec![prev.clone(), id.clone()],
-                        format!("message '{id}' starts while message '{prev}' is still open in the same namespace"),
-                    );
+                    let msg = format!("message '{id}' starts while message '{prev}' is still open in the same namespace");
+                    ctx.report("AGX604", vec![prev.clone(), id.clone()], msg);
                 }
                 self.messages.insert(ns.to_string(), (id, BTreeSet::new()));
             }
@@ -138,11 +133,8 @@ impl Raw {
                     }
                     Some((id, blocks)) => {
                         if !blocks.contains(&index) && self.saw_block_start {
-                            ctx.report(
-                                "AGX605",
-                                vec![id.clone(), index.clone()],
-                                format!("{event} for block {index} of message '{id}' without content-block-start"),
-                            );
+                            let msg = format!("{event} for block {index} of message '{id}' without content-block-start");
+                            ctx.report("AGX605", vec![id.clone(), index.clone()], msg);
                         }
                         if event == "content-block-finish" {
                             blocks.remove(&index);
@@ -162,11 +154,10 @@ impl Raw {
                     ctx.report("AGX605", vec![id], msg);
                 }
                 Some(_) => {}
-                None => ctx.report(
-                    "AGX604",
-                    vec![],
-                    format!("message-{event} without message-start"),
-                ),
+                None => {
+                    let msg = format!("message-{event} without message-start");
+                    ctx.report("AGX604", vec![], msg)
+                }
             },
             _ => {}
         }
@@ -193,11 +184,8 @@ impl Raw {
             ModelEvent::RunEnd | ModelEvent::RunStart { .. } => self.unfinished_tools(ctx),
             ModelEvent::RunIncomplete { reason } => {
                 self.unfinished_tools(ctx);
-                ctx.report(
-                    "AGX607",
-                    vec![],
-                    format!("the run has no terminal event: {reason}"),
-                );
+                let msg = format!("the run has no terminal event: {reason}");
+                ctx.report("AGX607", vec![], msg);
             }
             _ => {}
         }
@@ -205,22 +193,16 @@ impl Raw {
 
     fn unfinished_tools(&mut self, ctx: &mut Ctx) {
         for (id, name) in std::mem::take(&mut self.tools) {
-            ctx.report(
-                "AGX606",
-                vec![id.clone()],
-                format!("tool '{name}' (call '{id}') started and never finished or failed"),
-            );
+            let msg = format!("tool '{name}' (call '{id}') started and never finished or failed");
+            ctx.report("AGX606", vec![id], msg);
         }
     }
 
     /// End of the file.
     pub fn finish(&mut self, ctx: &mut Ctx) {
         for (_, (id, _)) in std::mem::take(&mut self.messages) {
-            ctx.report(
-                "AGX604",
-                vec![id.clone()],
-                format!("message '{id}' never finishes"),
-            );
+            let msg = format!("message '{id}' never finishes");
+            ctx.report("AGX604", vec![id], msg);
         }
         self.unfinished_tools(ctx);
     }

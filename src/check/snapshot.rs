@@ -151,13 +151,8 @@ impl SnapshotOrder {
         let first_off =
             (ids.iter().zip(order).enumerate()).find(|(_, ((want, ..), (got, ..)))| want != got);
         if let Some((i, ((_, _, want), (_, _, got)))) = first_off {
-            ctx.report(
-                "AGX315",
-                vec![want.to_string(), got.to_string()],
-                format!(
-                    "MESSAGES_SNAPSHOT lists '{want}' as message {i}, but a client that followed the stream holds '{got}' there: the snapshot does not reorder what it holds and appends what it never held"
-                ),
-            );
+            let msg = format!("MESSAGES_SNAPSHOT lists '{want}' as message {i}, but a client that followed the stream holds '{got}' there: the snapshot does not reorder what it holds and appends what it never held");
+            ctx.report("AGX315", vec![want.to_string(), got.to_string()], msg);
         }
         self.ids.clear();
         self.ids.extend(next.iter().map(|(h, ..)| *h));

@@ -46,11 +46,8 @@ impl State {
                 };
                 // Applied whole or not at all (the state is left as it was on failure).
                 if let Err(e) = json_patch::patch(state, &patch) {
-                    ctx.report(
-                        "AGX311",
-                        vec![],
-                        format!("the STATE_DELTA patch does not apply to the state: {e}"),
-                    );
+                    let msg = format!("the STATE_DELTA patch does not apply to the state: {e}");
+                    ctx.report("AGX311", vec![], msg);
                 }
             }
             _ => {}

@@ -91,14 +91,7 @@ impl Strict {
                     ctx.report("AGX303", vec![id.to_string()], msg);
                 }
                 // Only open reasoning messages are listed (AGX310): a text message's id is not kept.
-                open.insert(
-                    h,
-                    if reasoning {
-                        id.to_string()
-                    } else {
-                        String::new()
-                    },
-                );
+                open.insert(h, if reasoning { id } else { "" }.to_string());
             }
             Some(k @ (EventType::TextMessageEnd | EventType::ReasoningMessageEnd)) => {
                 let h = id_hash(ev.s("messageId").unwrap_or(""));
@@ -148,17 +141,15 @@ impl Strict {
                         a.is_some() && b.is_some() && a != b.as_deref()
                     };
                     if differs(thread, th) || differs(run, r) {
-                        ctx.report(
-                            "AGX304",
-                            [thread, run].into_iter().flatten().map(String::from).collect(),
-                            format!(
-                                "RUN_FINISHED names thread '{}' run '{}' but the run started as thread '{}' run '{}'",
-                                thread.unwrap_or(""),
-                                run.unwrap_or(""),
-                                th.as_deref().unwrap_or(""),
-                                r.as_deref().unwrap_or("")
-                            ),
-                        );
+                        let ids = [thread, run]
+                            .into_iter()
+                            .flatten()
+                            .map(String::from)
+                            .collect();
+                        let (t, r0) = (thread.unwrap_or(""), run.unwrap_or(""));
+                        let (th, r) = (th.as_deref().unwrap_or(""), r.as_deref().unwrap_or(""));
+                        let msg = format!("RUN_FINISHED names thread '{t}' run '{r0}' but the run started as thread '{th}' run '{r}'");
+                        ctx.report("AGX304", ids, msg);
                     }
                 }
                 self.reasoning_left_open(ctx, EventType::RunFinished.as_str());
@@ -166,11 +157,8 @@ impl Strict {
             }
             _ => {
                 if self.finished {
-                    ctx.report(
-                        "AGX302",
-                        self.run_id(),
-                        "RUN_ERROR after the run already finished with RUN_FINISHED".to_string(),
-                    );
+                    let msg = "RUN_ERROR after the run already finished with RUN_FINISHED";
+                    ctx.report("AGX302", self.run_id(), msg);
                 }
                 self.terminal = true;
             }
@@ -185,11 +173,10 @@ impl Strict {
         match ev.kind {
             Some(EventType::ToolCallStart) => {
                 if self.ended_tools.get(&h).is_some() && !self.open_tools.contains(&h) {
-                    ctx.report(
-                        "AGX309",
-                        ids(),
-                        format!("tool call '{id}' is started again after it ended (double-fired tool call)"),
+                    let msg = format!(
+                        "tool call '{id}' is started again after it ended (double-fired tool call)"
                     );
+                    ctx.report("AGX309", ids(), msg);
                 }
                 self.open_tools.insert(h);
                 self.args.insert(h, String::new());
@@ -205,11 +192,9 @@ impl Strict {
                 if let Some(args) = self.args.remove(&h) {
                     let valid = serde_json::from_str::<serde::de::IgnoredAny>(&args).is_ok();
                     if !args.trim().is_empty() && !valid {
-                        ctx.report(
-                            "AGX307",
-                            ids(),
-                            format!("the arguments of tool call '{id}' are not valid JSON once concatenated: {}", clip(&args)),
-                        );
+                        let args = clip(&args);
+                        let msg = format!("the arguments of tool call '{id}' are not valid JSON once concatenated: {args}");
+                        ctx.report("AGX307", ids(), msg);
                     }
                 }
                 if self.open_tools.remove(&h) {
@@ -217,22 +202,18 @@ impl Strict {
                 }
             }
             Some(EventType::ToolCallResult) => {
-                if self.open_tools.contains(&h) {
-                    ctx.report(
-                        "AGX306",
-                        ids(),
-                        format!("TOOL_CALL_RESULT for tool call '{id}' before its TOOL_CALL_END"),
-                    );
+                let (rule, why) = if self.open_tools.contains(&h) {
+                    ("AGX306", " before its TOOL_CALL_END")
                 } else if self.ended_tools.get(&h).is_none()
                     && self.handed_tools.get(&h).is_none()
                     && !self.ended_tools.forgot()
                 {
-                    ctx.report(
-                        "AGX305",
-                        ids(),
-                        format!("TOOL_CALL_RESULT for tool call '{id}', which was never started"),
-                    );
-                }
+                    ("AGX305", ", which was never started")
+                } else {
+                    return;
+                };
+                let msg = format!("TOOL_CALL_RESULT for tool call '{id}'{why}");
+                ctx.report(rule, ids(), msg);
             }
             _ => {}
         }
@@ -258,14 +239,11 @@ impl Strict {
                         (true, false) => None,
                     };
                     if let Some(why) = why {
-                        ctx.report(
-                            "AGX313",
-                            vec![sub.unwrap_or("").to_string(), call.to_string()],
-                            format!(
-                                "sub-agent '{}' starts under tool call '{call}', which {why}",
-                                sub.unwrap_or("")
-                            ),
+                        let sub = sub.unwrap_or("");
+                        let msg = format!(
+                            "sub-agent '{sub}' starts under tool call '{call}', which {why}"
                         );
+                        ctx.report("AGX313", vec![sub.to_string(), call.to_string()], msg);
                     }
                 }
                 if let Some(id) = sub {
@@ -282,14 +260,9 @@ impl Strict {
             _ => {
                 let undeclared = |id: &&str| !self.subagents.contains_key(*id);
                 if let Some(id) = sub.filter(|_| self.declares_subagents).filter(undeclared) {
-                    ctx.report(
-                        "AGX312",
-                        vec![id.to_string()],
-                        format!(
-                            "{} is attributed to sub-agent '{id}', which is not active (no SUBAGENT_STARTED, or already finished)",
-                            ev.s("type").unwrap_or("the event")
-                        ),
-                    );
+                    let t = ev.s("type").unwrap_or("the event");
+                    let msg = format!("{t} is attributed to sub-agent '{id}', which is not active (no SUBAGENT_STARTED, or already finished)");
+                    ctx.report("AGX312", vec![id.to_string()], msg);
                 }
                 if ev.kind == Some(EventType::ToolCallResult) {
                     let call = ev.s("toolCallId").unwrap_or("");
@@ -303,11 +276,8 @@ impl Strict {
                     running.sort();
                     if !running.is_empty() {
                         let running = still("sub-agent", &running);
-                        ctx.report(
-                            "AGX314",
-                            vec![call.to_string()],
-                            format!("TOOL_CALL_RESULT for tool call '{call}' while its {running} still active"),
-                        );
+                        let msg = format!("TOOL_CALL_RESULT for tool call '{call}' while its {running} still active");
+                        ctx.report("AGX314", vec![call.to_string()], msg);
                     }
                 }
             }
@@ -326,11 +296,8 @@ impl Strict {
         }
         open.sort();
         open.dedup();
-        ctx.report(
-            "AGX310",
-            open.clone(),
-            format!("reasoning left open at {at}: {}", open.join(", ")),
-        );
+        let msg = format!("reasoning left open at {at}: {}", open.join(", "));
+        ctx.report("AGX310", open, msg);
         self.open_spans.clear();
         self.messages[1].0.clear();
     }
@@ -343,11 +310,8 @@ impl Strict {
     /// End of the stream.
     pub fn finish(&mut self, ctx: &mut Ctx) {
         if self.events > 0 && !self.terminal {
-            ctx.report(
-                "AGX301",
-                self.run_id(),
-                "the stream ends without RUN_FINISHED or RUN_ERROR".to_string(),
-            );
+            let msg = "the stream ends without RUN_FINISHED or RUN_ERROR";
+            ctx.report("AGX301", self.run_id(), msg);
         }
         if !self.terminal {
             self.reasoning_left_open(ctx, "the end of the stream");

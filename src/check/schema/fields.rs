@@ -36,8 +36,10 @@ pub(super) fn spec(t: EventType) -> (Spec, bool) {
     // The bool says whether `subagentRunId` is allowed as an optional field.
     match t {
         T::TextMessageStart => (TEXT_MESSAGE_START, true),
-        T::TextMessageContent => (TEXT_MESSAGE_CONTENT, true),
-        T::TextMessageEnd => (TEXT_MESSAGE_END, true),
+        T::TextMessageContent | T::ReasoningMessageContent => (MESSAGE_DELTA, true),
+        T::TextMessageEnd | T::ReasoningStart | T::ReasoningEnd | T::ReasoningMessageEnd => {
+            (MESSAGE_ID, true)
+        }
         T::TextMessageChunk => (TEXT_MESSAGE_CHUNK, true),
         T::ToolCallStart => (TOOL_CALL_START, true),
         T::ToolCallArgs => (TOOL_CALL_ARGS, true),
@@ -55,9 +57,7 @@ pub(super) fn spec(t: EventType) -> (Spec, bool) {
         T::RunFinished => (RUN_FINISHED, false),
         T::RunError => (RUN_ERROR, false),
         T::StepStarted | T::StepFinished => (STEP, true),
-        T::ReasoningStart | T::ReasoningEnd | T::ReasoningMessageEnd => (REASONING_BOUNDARY, true),
         T::ReasoningMessageStart => (REASONING_MESSAGE_START, true),
-        T::ReasoningMessageContent => (REASONING_MESSAGE_CONTENT, true),
         T::ReasoningMessageChunk => (REASONING_MESSAGE_CHUNK, true),
         T::ReasoningEncryptedValue => (REASONING_ENCRYPTED_VALUE, true),
         T::SubagentStarted => (SUBAGENT_STARTED, false),
@@ -93,9 +93,11 @@ const TEXT_MESSAGE_START: Spec = &[
     ("name", Str, false),
 ];
 
-const TEXT_MESSAGE_CONTENT: Spec = &[("messageId", Str, true), ("delta", Str, true)];
+/// A text or reasoning message's content.
+const MESSAGE_DELTA: Spec = &[("messageId", Str, true), ("delta", Str, true)];
 
-const TEXT_MESSAGE_END: Spec = &[("messageId", Str, true)];
+/// A text message's end, a reasoning span's start and end, a reasoning message's end.
+const MESSAGE_ID: Spec = &[("messageId", Str, true)];
 
 const TEXT_MESSAGE_CHUNK: Spec = &[
     ("messageId", Str, false),
@@ -175,14 +177,10 @@ const RUN_ERROR: Spec = &[
 
 const STEP: Spec = &[("stepName", Str, true)];
 
-const REASONING_BOUNDARY: Spec = &[("messageId", Str, true)];
-
 const REASONING_MESSAGE_START: Spec = &[
     ("messageId", Str, true),
     ("role", Enum(&["reasoning"]), true),
 ];
-
-const REASONING_MESSAGE_CONTENT: Spec = &[("messageId", Str, true), ("delta", Str, true)];
 
 const REASONING_MESSAGE_CHUNK: Spec = &[("messageId", Str, false), ("delta", Str, false)];
 

@@ -29,10 +29,15 @@ enum P<'a> {
 
 impl P<'_> {
     fn s(self) -> String {
-        match self {
-            P::Root => String::new(),
-            P::Key(p, k) => join(&p.s(), k),
-            P::Idx(p, i) => join(&p.s(), &i.to_string()),
+        let (p, k) = match self {
+            P::Root => return String::new(),
+            P::Key(p, k) => (p.s(), k.to_string()),
+            P::Idx(p, i) => (p.s(), i.to_string()),
+        };
+        if p.is_empty() {
+            k
+        } else {
+            format!("{p}.{k}")
         }
     }
 }
@@ -41,14 +46,6 @@ impl P<'_> {
 #[derive(Default)]
 struct V {
     out: Vec<Issue>,
-}
-
-fn join(path: &str, key: &str) -> String {
-    if path.is_empty() {
-        key.to_string()
-    } else {
-        format!("{path}.{key}")
-    }
 }
 
 fn snake_to_camel(k: &str) -> Option<String> {
@@ -90,12 +87,8 @@ impl V {
     /// only for what is reported.
     fn object(&mut self, path: P<'_>, v: &Value, fields: &[(&str, K, bool)], base: Spec) {
         let Some(o) = v.as_object() else {
-            self.push(
-                "AGX205",
-                path,
-                format!("expected an object, found {}", json_kind(v)),
-            );
-            return;
+            let msg = format!("expected an object, found {}", json_kind(v));
+            return self.push("AGX205", path, msg);
         };
         const MAX: usize = 13;
         assert!(fields.len() + base.len() <= MAX, "at most {MAX} fields");
@@ -110,22 +103,20 @@ impl V {
         }
         for (&(name, kind, required), got) in all().zip(found) {
             match got {
-                None => {
-                    if required {
-                        let p = P::Key(&path, name);
-                        let snake = o
-                            .keys()
-                            .find(|k| snake_to_camel(k).as_deref() == Some(name));
-                        match snake {
-                            Some(sk) => self.push(
-                                "AGX207",
-                                p,
-                                format!("`{name}` is required; found the snake_case key `{sk}`, which the client strips"),
-                            ),
-                            None => self.push("AGX203", p, format!("`{name}` is required")),
+                None if required => {
+                    let p = P::Key(&path, name);
+                    let snake = o
+                        .keys()
+                        .find(|k| snake_to_camel(k).as_deref() == Some(name));
+                    match snake {
+                        Some(sk) => {
+                            let msg = format!("`{name}` is required; found the snake_case key `{sk}`, which the client strips");
+                            self.push("AGX207", p, msg)
                         }
+                        None => self.push("AGX203", p, format!("`{name}` is required")),
                     }
                 }
+                None => {}
                 Some(Value::Null) if !matches!(kind, K::Json) => {
                     let p = P::Key(&path, name);
                     if required {
@@ -147,11 +138,8 @@ impl V {
                         continue; // reported as AGX207 above
                     }
                 }
-                self.push(
-                    "AGX211",
-                    P::Key(&path, k),
-                    format!("unknown key `{k}` (the client strips it)"),
-                );
+                let msg = format!("unknown key `{k}` (the client strips it)");
+                self.push("AGX211", P::Key(&path, k), msg);
             }
         }
     }
@@ -167,11 +155,8 @@ impl V {
                 Some(s) if opts.contains(&s) => {}
                 _ => {
                     let rule = if name == "role" { "AGX209" } else { "AGX205" };
-                    self.push(
-                        rule,
-                        p,
-                        format!("`{name}` must be one of {}, found {}", opts.join("|"), val),
-                    );
+                    let msg = format!("`{name}` must be one of {}, found {val}", opts.join("|"));
+                    self.push(rule, p, msg);
                 }
             },
             K::Object if !val.is_object() => self.expected(p, name, "an object", val),
@@ -259,14 +244,9 @@ impl V {
         // A number is an integer a JavaScript number holds exactly when its double is one
         // below 2^53 (an integer at or past 2^53 never reads as a double below it).
         if f.fract() != 0.0 || f.abs() >= 9_007_199_254_740_992.0 || (min0 && f < 0.0) {
-            self.push(
-                "AGX206",
-                p,
-                format!(
-                    "`{name}` must be an integer{}, found {val}",
-                    if min0 { " >= 0" } else { "" }
-                ),
-            );
+            let min = if min0 { " >= 0" } else { "" };
+            let msg = format!("`{name}` must be an integer{min}, found {val}");
+            self.push("AGX206", p, msg);
         }
     }
 
@@ -316,11 +296,8 @@ impl V {
         match part.field("type").and_then(Value::as_str) {
             Some("text") => {
                 if !part.field("text").is_some_and(Value::is_string) {
-                    self.push(
-                        "AGX203",
-                        P::Key(&p, "text"),
-                        "a text part needs a string `text`",
-                    );
+                    let msg = "a text part needs a string `text`";
+                    self.push("AGX203", P::Key(&p, "text"), msg);
                 }
             }
             Some("image" | "audio" | "video" | "document") => {
@@ -334,18 +311,14 @@ impl V {
                     }
                 });
                 if !ok {
-                    self.push(
-                        "AGX205",
-                        P::Key(&p, "source"),
-                        "a media part needs a source {type: data|url|file, value, mimeType?}",
-                    );
+                    let msg = "a media part needs a source {type: data|url|file, value, mimeType?}";
+                    self.push("AGX205", P::Key(&p, "source"), msg);
                 }
             }
-            _ => self.push(
-                "AGX205",
-                P::Key(&p, "type"),
-                "a content part's type must be text, image, audio, video or document",
-            ),
+            _ => {
+                let msg = "a content part's type must be text, image, audio, video or document";
+                self.push("AGX205", P::Key(&p, "type"), msg)
+            }
         }
         if part.field("metadata").is_some_and(Value::is_null) {
             self.optional_null(P::Key(&p, "metadata"), "metadata");
@@ -362,17 +335,20 @@ impl V {
                         self.interrupt(P::Idx(&P::Key(&p, "interrupts"), i), it);
                     }
                 }
-                Some(_) => self.push("AGX208", P::Key(&p, "interrupts"), "an interrupt outcome needs at least 1 interrupt"),
-                None => self.push("AGX208", P::Key(&p, "interrupts"), "an interrupt outcome needs an `interrupts` array"),
+                list => {
+                    let what = match list {
+                        Some(_) => "at least 1 interrupt",
+                        None => "an `interrupts` array",
+                    };
+                    let msg = format!("an interrupt outcome needs {what}");
+                    self.push("AGX208", P::Key(&p, "interrupts"), msg)
+                }
             },
-            _ => self.push(
-                "AGX208",
-                p,
-                format!(
-                    "unknown outcome {}: expected success, interrupt or cancelled (the client strips it and reads success)",
-                    val.field("type").unwrap_or(val)
-                ),
-            ),
+            _ => {
+                let t = val.field("type").unwrap_or(val);
+                let msg = format!("unknown outcome {t}: expected success, interrupt or cancelled (the client strips it and reads success)");
+                self.push("AGX208", p, msg)
+            }
         }
     }
 
@@ -425,12 +401,9 @@ impl V {
             "reasoning",
         ];
         let Some(col) = ROLES.iter().position(|r| Some(*r) == role) else {
-            self.push(
-                "AGX209",
-                P::Key(&p, "role"),
-                format!("message role must be developer, system, assistant, user, tool, activity or reasoning, found {}", m.field("role").unwrap_or(&Value::Null)),
-            );
-            return;
+            let found = m.field("role").unwrap_or(&Value::Null);
+            let msg = format!("message role must be developer, system, assistant, user, tool, activity or reasoning, found {found}");
+            return self.push("AGX209", P::Key(&p, "role"), msg);
         };
         // The role's fields, picked into an array on the stack (a collected Vec, grown three
         // times a message, was 1.8 M instructions of 127 M converting 2 MB of v3-js).

@@ -41,11 +41,6 @@ pub struct Chunks {
     lanes: IndexMap<Option<String>, OpenChunk, FastIds>,
 }
 
-/// The lane of an event: the subagent it is attributed to (`None`: the parent agent).
-fn lane_of(ev: &Ev<'_>) -> Option<String> {
-    ev.sub.map(str::to_string)
-}
-
 /// Builds a synthetic event with an optional subagent tag.
 fn synth(t: EventType, pairs: &[(&str, Value)], lane: &Option<String>) -> Value {
     let mut m = Map::new();
@@ -100,7 +95,8 @@ impl Chunks {
                     | T::ReasoningEncryptedValue
                     | T::SubagentStarted,
                 ) => {}
-                _ => self.close(&lane_of(ev), out),
+                // The event's lane: the sub-agent it is attributed to, or the parent.
+                _ => self.close(&ev.sub.map(str::to_string), out),
             }
             out.push((event, false));
             return Ok(());
@@ -114,11 +110,8 @@ impl Chunks {
             for (f, v) in &open.fields {
                 if let Some(p) = ev.s(f).filter(|p| Some(*p) != v.as_deref()) {
                     let v = v.as_ref().map_or("(absent)".into(), |v| format!("'{v}'"));
-                    let msg = format!(
-                        "Cannot continue {} '{}': chunk {f} '{p}' does not match the open stream's {f} {v}.",
-                        kind.noun,
-                        open.id,
-                    );
+                    let (noun, id) = (kind.noun, &open.id);
+                    let msg = format!("Cannot continue {noun} '{id}': chunk {f} '{p}' does not match the open stream's {f} {v}.");
                     return Err(("AGX131", msg, Some(open.id.clone())));
                 }
             }
@@ -167,20 +160,16 @@ impl Chunks {
         id: Option<&str>,
         ev: &Ev<'_>,
     ) -> Result<Option<String>, Fail> {
-        let own = lane_of(ev);
+        let own = ev.sub.map(str::to_string);
         let of_kind = || self.lanes.iter().filter(move |(_, o)| o.kind == kind);
         if let Some(id) = id {
             return match of_kind().find(|(_, o)| o.id == id) {
-                Some((lane, _)) if own.is_some() && own != *lane => Err((
-                    "AGX132",
-                    format!(
-                        "Cannot continue {} '{id}': chunk subagentRunId '{}' does not match the open stream's subagent '{}'.",
-                        kind.noun,
-                        own.as_deref().unwrap_or(""),
-                        owner_name(lane.as_deref())
-                    ),
-                    Some(id.to_string()),
-                )),
+                Some((lane, _)) if own.is_some() && own != *lane => {
+                    let (noun, own) = (kind.noun, own.as_deref().unwrap_or(""));
+                    let lane = owner_name(lane.as_deref());
+                    let msg = format!("Cannot continue {noun} '{id}': chunk subagentRunId '{own}' does not match the open stream's subagent '{lane}'.");
+                    Err(("AGX132", msg, Some(id.to_string())))
+                }
                 Some((lane, _)) => Ok(lane.clone()),
                 None => Ok(own),
             };
@@ -190,17 +179,9 @@ impl Chunks {
         }
         let open: Vec<&Option<String>> = of_kind().map(|(l, _)| l).collect();
         if open.len() > 1 {
-            return Err((
-                "AGX133",
-                format!(
-                    "Ambiguous {}: it carries neither a {} nor a subagentRunId, but {} lanes have an open {}. Attribute the chunk to the subagent it belongs to.",
-                    ev.t(),
-                    kind.id,
-                    open.len(),
-                    kind.noun
-                ),
-                None,
-            ));
+            let (t, key, n, noun) = (ev.t(), kind.id, open.len(), kind.noun);
+            let msg = format!("Ambiguous {t}: it carries neither a {key} nor a subagentRunId, but {n} lanes have an open {noun}. Attribute the chunk to the subagent it belongs to.");
+            return Err(("AGX133", msg, None));
         }
         Ok(open.first().and_then(|l| (*l).clone()))
     }

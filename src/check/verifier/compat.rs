@@ -38,11 +38,7 @@ impl Compat {
         // Only JSON has nulls.
         let Src::Json(v) = f.src else { return None };
         let mut m: Map<String, Value> = v.as_object()?.clone();
-        for k in nullable {
-            if m.get(*k).is_some_and(Value::is_null) {
-                m.remove(*k);
-            }
-        }
+        m.retain(|k, v| !(v.is_null() && nullable.contains(&k.as_str())));
         Some(Some(Value::Object(m)))
     }
 

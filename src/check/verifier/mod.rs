@@ -100,11 +100,8 @@ fn life_of(k: Option<T>) -> Option<usize> {
 }
 
 /// An owner as the client's messages name it: a subagent run id, or the parent agent.
-fn owner_name(o: Option<&str>) -> String {
-    match o {
-        Some(s) => s.to_string(),
-        None => "(the parent agent)".to_string(),
-    }
+fn owner_name(o: Option<&str>) -> &str {
+    o.unwrap_or("(the parent agent)")
 }
 
 /// The client pipeline for one stream: compat → (enforce drop) → transformChunks → verifyEvents.
@@ -149,11 +146,8 @@ impl Client {
         if from_chunk {
             if let Some(id) = self.verify.open_already(e) {
                 let et = e.t();
-                ctx.report(
-                    "AGX308",
-                    vec![id.to_string()],
-                    format!("a chunk continues '{id}', which was opened with an explicit {et}: the client expands it into a second {et}"),
-                );
+                let msg = format!("a chunk continues '{id}', which was opened with an explicit {et}: the client expands it into a second {et}");
+                ctx.report("AGX308", vec![id.to_string()], msg);
             }
         }
         if e.kind == Some(T::RunFinished)
@@ -166,15 +160,9 @@ impl Client {
                     .flat_map(|(_, ids)| ids.iter().cloned())
                     .collect();
                 let what: Vec<&str> = open.iter().map(|(w, _)| *w).collect();
-                ctx.report(
-                    "AGX403",
-                    ids.clone(),
-                    format!(
-                        "the run is interrupted while {} are still open: {}",
-                        what.join(", "),
-                        ids.join(", ")
-                    ),
-                );
+                let (what, list) = (what.join(", "), ids.join(", "));
+                let msg = format!("the run is interrupted while {what} are still open: {list}");
+                ctx.report("AGX403", ids, msg);
             }
         }
         if let Err((rule, msg, ids)) = self.verify.feed(e) {

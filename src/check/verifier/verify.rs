@@ -95,36 +95,25 @@ impl RunState {
         if self.open[life].contains_key(id) {
             let (noun, end) = (l.noun, l.end.as_str());
             let msg = format!("Cannot send '{t}' event: A {noun} with ID '{id}' is already in progress. Complete it with '{end}' first.");
-            return err(l.rules[0], msg, vec![id.to_string()]);
+            return err(l.rules[0], msg, &[id]);
         }
         let parent = ev.s("parentMessageId").filter(|_| l.owners == TOOL_CALL);
         let inherited = parent.and_then(|p| self.owners[MESSAGE].get(&h(p)).cloned());
         if let (Some(sa), Some(p), Some(po)) = (et, parent, &inherited) {
             if po.as_deref() != Some(sa) {
-                return err(
-                    "AGX113",
-                    format!(
-                        "Cannot send 'TOOL_CALL_START': subagentRunId '{sa}' does not match its parent message '{p}' owner '{}'. A tool call belongs to the message that carries it.",
-                        owner_name(po.as_deref())
-                    ),
-                    vec![id.to_string(), p.to_string()],
-                );
+                let po = owner_name(po.as_deref());
+                let msg = format!("Cannot send 'TOOL_CALL_START': subagentRunId '{sa}' does not match its parent message '{p}' owner '{po}'. A tool call belongs to the message that carries it.");
+                return err("AGX113", msg, &[id, p]);
             }
         }
         let existing = self.owners[l.owners].get(&h(id));
         Verify::continuation(t, BUCKET_NOUNS[l.owners], id, et, existing)?;
         if let (None, Some(o), Some(po)) = (et, existing, &inherited) {
             if o != po {
-                return err(
-                    "AGX113",
-                    format!(
-                        "Cannot send 'TOOL_CALL_START': tool call '{id}' is owned by '{}' but its parent message '{}' is owned by '{}'. A tool call belongs to the message that carries it.",
-                        owner_name(o.as_deref()),
-                        parent.unwrap_or(""),
-                        owner_name(po.as_deref())
-                    ),
-                    vec![id.to_string(), parent.unwrap_or("").to_string()],
-                );
+                let (o, po, p) = (owner_name(o.as_deref()), owner_name(po.as_deref()), parent);
+                let p = p.unwrap_or("");
+                let msg = format!("Cannot send 'TOOL_CALL_START': tool call '{id}' is owned by '{o}' but its parent message '{p}' is owned by '{po}'. A tool call belongs to the message that carries it.");
+                return err("AGX113", msg, &[id, p]);
             }
         }
         if existing.is_none() {
@@ -156,7 +145,7 @@ impl RunState {
             };
             let msg =
                 format!("Cannot send '{t}' event: No active {noun} found with ID '{id}'. {tail}");
-            return err(l.rules[usize::from(end) + 1], msg, vec![id.to_string()]);
+            return err(l.rules[usize::from(end) + 1], msg, &[id]);
         }
         let owner = tagged(&self.owners[l.owners], id, et);
         Verify::continuation(t, BUCKET_NOUNS[l.owners], id, et, owner)
@@ -166,15 +155,9 @@ impl RunState {
     fn step_started(&mut self, ev: &Ev<'_>, et: Option<&str>) -> VResult {
         let name = ev.s("stepName").unwrap_or("");
         if (self.steps.iter()).any(|(n, o)| n == name && o.as_deref() == et) {
-            let sub = match et {
-                Some(s) => format!(" in subagent '{s}'"),
-                None => String::new(),
-            };
-            return err(
-                "AGX115",
-                format!("Step \"{name}\" is already active for 'STEP_STARTED'{sub}"),
-                vec![name.to_string()],
-            );
+            let sub = et.map_or(String::new(), |s| format!(" in subagent '{s}'"));
+            let msg = format!("Step \"{name}\" is already active for 'STEP_STARTED'{sub}");
+            return err("AGX115", msg, &[name]);
         }
         self.steps.push((name.to_string(), et.map(str::to_string)));
         Ok(())
@@ -185,99 +168,62 @@ impl RunState {
         let name = ev.s("stepName").unwrap_or("");
         if let Some(i) = (self.steps.iter()).position(|(n, o)| n == name && o.as_deref() == et) {
             self.steps.remove(i);
-        } else if let Some((_, o)) = self.steps.iter().find(|(n, _)| n == name) {
-            let who = |o: Option<&str>| match o {
-                Some(s) => format!("subagent '{s}'"),
-                None => "the parent agent".to_string(),
-            };
-            return err(
-                "AGX116",
-                format!(
-                    "Cannot send 'STEP_FINISHED' for step \"{name}\" attributed to {}: that step is open under {}. A step must be finished by whoever started it.",
-                    who(et),
-                    who(o.as_deref())
-                ),
-                vec![name.to_string()],
-            );
-        } else {
-            return err(
-                "AGX116",
-                format!("Cannot send 'STEP_FINISHED' for step \"{name}\" that was not started"),
-                vec![name.to_string()],
-            );
+            return Ok(());
         }
-        Ok(())
+        let who =
+            |o: Option<&str>| o.map_or("the parent agent".into(), |s| format!("subagent '{s}'"));
+        let msg = match self.steps.iter().find(|(n, _)| n == name) {
+            Some((_, o)) => format!(
+                "Cannot send 'STEP_FINISHED' for step \"{name}\" attributed to {}: that step is open under {}. A step must be finished by whoever started it.",
+                who(et),
+                who(o.as_deref())
+            ),
+            None => format!("Cannot send 'STEP_FINISHED' for step \"{name}\" that was not started"),
+        };
+        err("AGX116", msg, &[name])
     }
 
     /// A SUBAGENT_STARTED: tagged and named, a new id, a known parent.
     fn subagent_started(&mut self, ev: &Ev<'_>, et: Option<&str>) -> VResult {
+        const NO: &str = "Cannot send 'SUBAGENT_STARTED'";
         let Some(id) = et else {
-            return err(
-                "AGX120",
-                "Cannot send 'SUBAGENT_STARTED' without a 'subagentRunId'.".into(),
-                vec![],
-            );
+            return err("AGX120", format!("{NO} without a 'subagentRunId'."), &[]);
         };
-        if ev.s("name").is_none() {
-            return err(
-                "AGX120",
-                "Cannot send 'SUBAGENT_STARTED' without a 'name'.".into(),
-                vec![id.to_string()],
-            );
-        }
-        if self.subagents.contains_key(id) {
-            return err(
-                "AGX120",
-                format!("Cannot send 'SUBAGENT_STARTED': subagent '{id}' is already active. Finish it with 'SUBAGENT_FINISHED' first."),
-                vec![id.to_string()],
-            );
-        }
-        if self.subagents_done.contains(id) {
-            return err(
-                "AGX120",
-                format!("Cannot send 'SUBAGENT_STARTED': subagent '{id}' has already finished in this run. Subagent IDs are per-invocation and cannot be reused."),
-                vec![id.to_string()],
-            );
-        }
-        if let Some(p) = ev.s("parentSubagentRunId") {
-            if !self.subagents.contains_key(p) && !self.subagents_done.contains(p) {
-                return err(
-                    "AGX120",
-                    format!("Cannot send 'SUBAGENT_STARTED': parentSubagentRunId '{p}' has not been started in this run."),
-                    vec![id.to_string(), p.to_string()],
-                );
-            }
-        }
-        self.opened += 1;
-        self.subagents.entry(id.to_string()).or_insert(self.opened);
-        Ok(())
+        let known = |s: &str| self.subagents.contains_key(s) || self.subagents_done.contains(s);
+        let why = if ev.s("name").is_none() {
+            " without a 'name'.".to_string()
+        } else if self.subagents.contains_key(id) {
+            format!(
+                ": subagent '{id}' is already active. Finish it with 'SUBAGENT_FINISHED' first."
+            )
+        } else if self.subagents_done.contains(id) {
+            format!(": subagent '{id}' has already finished in this run. Subagent IDs are per-invocation and cannot be reused.")
+        } else if let Some(p) = ev.s("parentSubagentRunId").filter(|p| !known(p)) {
+            let msg = format!("{NO}: parentSubagentRunId '{p}' has not been started in this run.");
+            return err("AGX120", msg, &[id, p]);
+        } else {
+            self.opened += 1;
+            self.subagents.entry(id.to_string()).or_insert(self.opened);
+            return Ok(());
+        };
+        err("AGX120", format!("{NO}{why}"), &[id])
     }
 
     /// A SUBAGENT_FINISHED or SUBAGENT_ERROR: tagged, of an active sub-agent.
     fn subagent_ended(&mut self, ev: &Ev<'_>, t: &str, et: Option<&str>) -> VResult {
         let Some(id) = et else {
-            return err(
-                "AGX121",
-                format!("Cannot send '{t}' without a 'subagentRunId'."),
-                vec![],
-            );
+            let msg = format!("Cannot send '{t}' without a 'subagentRunId'.");
+            return err("AGX121", msg, &[]);
         };
-        if ev.kind == Some(EventType::SubagentError) && ev.s("message").is_none() {
-            return err(
-                "AGX121",
-                "Cannot send 'SUBAGENT_ERROR' without a 'message'.".into(),
-                vec![id.to_string()],
-            );
-        }
-        if self.subagents.remove(id).is_none() {
-            return err(
-                "AGX121",
-                format!("Cannot send '{t}': no active subagent found with ID '{id}'. A 'SUBAGENT_STARTED' event must be sent first."),
-                vec![id.to_string()],
-            );
-        }
-        self.subagents_done.insert(id.to_string());
-        Ok(())
+        let msg = if ev.kind == Some(EventType::SubagentError) && ev.s("message").is_none() {
+            format!("Cannot send '{t}' without a 'message'.")
+        } else if self.subagents.remove(id).is_none() {
+            format!("Cannot send '{t}': no active subagent found with ID '{id}'. A 'SUBAGENT_STARTED' event must be sent first.")
+        } else {
+            self.subagents_done.insert(id.to_string());
+            return Ok(());
+        };
+        err("AGX121", msg, &[id])
     }
 }
 
@@ -293,8 +239,12 @@ pub struct Verify {
 
 type VResult = Result<(), (&'static str, String, Vec<String>)>;
 
-fn err(rule: &'static str, msg: String, ids: Vec<String>) -> VResult {
-    Err((rule, msg, ids))
+fn err(rule: &'static str, msg: impl Into<String>, ids: &[&str]) -> VResult {
+    Err((
+        rule,
+        msg.into(),
+        ids.iter().map(|s| s.to_string()).collect(),
+    ))
 }
 
 /// Rules 5–8 and 22: optional fields written as null, and a subagent outcome's shape.
@@ -319,11 +269,8 @@ fn optional_nulls(ev: &Ev<'_>, t: &str) -> VResult {
     };
     for (rule, fields) in [("AGX105", sub), ("AGX106", null_fields)] {
         if let Some(f) = fields.iter().find(|f| null(ev.get(f))) {
-            return err(
-                rule,
-                format!("Cannot send '{t}' with '{f}: null'. {OMIT}"),
-                vec![],
-            );
+            let msg = format!("Cannot send '{t}' with '{f}: null'. {OMIT}");
+            return err(rule, msg, &[]);
         }
     }
     // The outcome of an event of kind `k`.
@@ -347,7 +294,7 @@ fn optional_nulls(ev: &Ev<'_>, t: &str) -> VResult {
             String::new()
         };
         if !why.is_empty() {
-            return err("AGX107", format!("Cannot send '{t}' {why}"), vec![]);
+            return err("AGX107", format!("Cannot send '{t}' {why}"), &[]);
         }
     }
     let interrupts =
@@ -358,20 +305,15 @@ fn optional_nulls(ev: &Ev<'_>, t: &str) -> VResult {
         .find(|i| null(i.field("subagentRunId")))
     {
         let id = i.field("id").and_then(Value::as_str).unwrap_or("");
-        return err(
-            "AGX108",
-            format!("Cannot send 'RUN_FINISHED' with an interrupt (id '{id}') carrying 'subagentRunId: null'. {OMIT}"),
-            vec![id.to_string()],
-        );
+        let msg = format!("Cannot send 'RUN_FINISHED' with an interrupt (id '{id}') carrying 'subagentRunId: null'. {OMIT}");
+        return err("AGX108", msg, &[id]);
     }
     for m in ev.messages().into_iter().flatten() {
         if m.extra("subagentRunId").is_some_and(Value::is_null) {
             let id = m.id().unwrap_or("");
-            return err(
-                "AGX122",
-                format!("Cannot send a message (id '{id}') with 'subagentRunId: null'. {OMIT}"),
-                vec![id.to_string()],
-            );
+            let msg =
+                format!("Cannot send a message (id '{id}') with 'subagentRunId: null'. {OMIT}");
+            return err("AGX122", msg, &[id]);
         }
     }
     Ok(())
@@ -425,14 +367,9 @@ impl Verify {
 
     #[cold]
     fn not_the_opener(t: &str, what: &str, id: &str, s: &str, o: &Option<String>) -> VResult {
-        err(
-            "AGX124",
-            format!(
-                "Cannot send '{t}': subagentRunId '{s}' does not match the {what} '{id}' opener's subagent '{}'.",
-                owner_name(o.as_deref())
-            ),
-            vec![id.to_string(), s.to_string()],
-        )
+        let o = owner_name(o.as_deref());
+        let msg = format!("Cannot send '{t}': subagentRunId '{s}' does not match the {what} '{id}' opener's subagent '{o}'.");
+        err("AGX124", msg, &[id, s])
     }
 
     /// Rules 1–4: nothing after a run errored or finished but a new run, a run first, and
@@ -440,35 +377,23 @@ impl Verify {
     fn run_order(&mut self, ev: &Ev<'_>, t: &str) -> VResult {
         let first = !self.seen_first;
         self.seen_first = true;
-        if self.errored && ev.kind != Some(EventType::RunStarted) {
-            return err(
-                "AGX101",
-                format!("Cannot send event type '{t}': The run has already errored with 'RUN_ERROR'. No further events can be sent."),
-                vec![],
-            );
-        }
-        if self.finished
-            && ev.kind != Some(EventType::RunError)
-            && ev.kind != Some(EventType::RunStarted)
-        {
-            return err(
-                "AGX102",
-                format!("Cannot send event type '{t}': The run has already finished with 'RUN_FINISHED'. Start a new run with 'RUN_STARTED'."),
-                vec![],
-            );
-        }
-        if first && ev.kind != Some(EventType::RunStarted) && ev.kind != Some(EventType::RunError) {
-            return err("AGX103", "First event must be 'RUN_STARTED'".into(), vec![]);
-        }
-        if ev.kind == Some(EventType::RunStarted) && self.started && !self.finished && !self.errored
-        {
-            return err(
-                "AGX104",
-                "Cannot send 'RUN_STARTED' while a run is still active. The previous run must be finished with 'RUN_FINISHED' before starting a new run.".into(),
-                vec![],
-            );
-        }
-        Ok(())
+        let start = ev.kind == Some(EventType::RunStarted);
+        let error = ev.kind == Some(EventType::RunError);
+        let (rule, msg) = if self.errored && !start {
+            let msg = format!("Cannot send event type '{t}': The run has already errored with 'RUN_ERROR'. No further events can be sent.");
+            ("AGX101", msg)
+        } else if self.finished && !error && !start {
+            let msg = format!("Cannot send event type '{t}': The run has already finished with 'RUN_FINISHED'. Start a new run with 'RUN_STARTED'.");
+            ("AGX102", msg)
+        } else if first && !start && !error {
+            ("AGX103", "First event must be 'RUN_STARTED'".into())
+        } else if start && self.started && !self.finished && !self.errored {
+            let msg = "Cannot send 'RUN_STARTED' while a run is still active. The previous run must be finished with 'RUN_FINISHED' before starting a new run.";
+            ("AGX104", msg.into())
+        } else {
+            return Ok(());
+        };
+        err(rule, msg, &[])
     }
 
     /// Verifies one event: the first rule it breaks, with the client's message and the ids.
@@ -477,7 +402,6 @@ impl Verify {
         self.run_order(ev, t)?;
         optional_nulls(ev, t)?;
         let et = ev.sub;
-        let id_of = |k: &str| ev.s(k).unwrap_or("").to_string();
         let r = &mut self.run;
         if let Some(life) = super::life_of(ev.kind) {
             if ev.kind == Some(LIVES[life].start) {
@@ -496,14 +420,10 @@ impl Verify {
             Some(EventType::RunError) => self.errored = true,
             Some(EventType::RunFinished) => {
                 if let Some((what, ids)) = self.open_items().into_iter().next() {
-                    return err(
-                        "AGX123",
-                        format!(
-                            "Cannot send 'RUN_FINISHED' while {what} are still active: {}",
-                            ids.join(", ")
-                        ),
-                        ids,
-                    );
+                    let list = ids.join(", ");
+                    let msg =
+                        format!("Cannot send 'RUN_FINISHED' while {what} are still active: {list}");
+                    return Err(("AGX123", msg, ids));
                 }
                 self.finished = true;
             }
@@ -533,10 +453,10 @@ impl Verify {
             }
             Some(EventType::ActivitySnapshot) => {
                 // Only a replacing snapshot (`replace` absent or true) re-owns a known activity.
-                let id = id_of("messageId");
+                let id = h(ev.s("messageId").unwrap_or(""));
                 let keeps = ev.get("replace").and_then(Value::as_bool) == Some(false);
-                if r.owners[ACTIVITY].get(&h(&id)).is_none() || !keeps {
-                    r.owners[ACTIVITY].insert(h(&id), et.map(str::to_string));
+                if r.owners[ACTIVITY].get(&id).is_none() || !keeps {
+                    r.owners[ACTIVITY].insert(id, et.map(str::to_string));
                 }
             }
             Some(EventType::ActivityDelta) => {
