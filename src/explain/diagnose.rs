@@ -214,19 +214,12 @@ fn open_spans(
                 let state = format!("cut off after {} chars", text.chars().count());
                 Some(span(kind, None, Some(id), state))
             }
-            Line::Tool {
-                id,
-                name,
-                args_done,
-                result: None,
-                ..
-            } => {
-                let state = if *args_done {
-                    "executing, no result"
-                } else {
-                    "streaming arguments (no TOOL_CALL_END), no result"
+            Line::Tool(t) if t.result.is_none() => {
+                let state = match t.args_done {
+                    true => "executing, no result",
+                    false => "streaming arguments (no TOOL_CALL_END), no result",
                 };
-                Some(span("tool_call", Some(name), Some(id), state.into()))
+                Some(span("tool_call", Some(&t.name), Some(&t.id), state.into()))
             }
             _ => None,
         }

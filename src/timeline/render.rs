@@ -9,7 +9,7 @@ use std::sync::Arc;
 use owo_colors::{OwoColorize, Style};
 use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 
-use super::{Entry, InlineNote, Kind, Line, Outcome, RunSummary};
+use super::{Entry, InlineNote, Kind, Line, Outcome, RunSummary, ToolCall};
 use crate::input::Origin;
 use crate::text::Severity;
 
@@ -201,10 +201,7 @@ impl Renderer {
                 }
                 if !resumes.is_empty() {
                     let resumes = format!("resumes {}", count(resumes.len(), "interrupt"));
-                    dotted(
-                        &mut v,
-                        piece(Fit::Status, Paint::Kind(Kind::Interrupt), resumes),
-                    );
+                    status(&mut v, Paint::Kind(Kind::Interrupt), resumes);
                 }
             }
             Line::RunEnd(run) => footer(&mut v, run),
@@ -250,7 +247,7 @@ impl Renderer {
                 push_duration(&mut v, e);
                 push_cut(&mut v, *cut);
             }
-            Line::Tool { .. } => self.tool(&mut v, e),
+            Line::Tool(t) => self.tool(&mut v, e, t),
             Line::State { what, detail, .. } => {
                 v.push(seg(Paint::Strong(k), format!("{what} ")));
                 v.push(preview(Paint::Kind(k), detail.clone()));
@@ -295,50 +292,32 @@ impl Renderer {
     }
 
     /// A tool call's line: its name, id, arguments, streamed output and result.
-    fn tool(&self, v: &mut Vec<Segment>, e: &Entry) {
-        let Line::Tool {
-            id,
-            name,
-            args,
-            streamed_output,
-            result,
-            error,
-            ..
-        } = &e.line
-        else {
-            return;
-        };
+    fn tool(&self, v: &mut Vec<Segment>, e: &Entry, t: &ToolCall) {
         let k = e.kind;
-        v.push(seg(Paint::Strong(k), format!("tool {name} ")));
-        v.push(piece(Fit::Id, Paint::Dim, self.id(id)));
+        v.push(seg(Paint::Strong(k), format!("tool {} ", t.name)));
+        v.push(piece(Fit::Id, Paint::Dim, self.id(&t.id)));
         v.push(seg(Paint::Dim, " "));
-        if !args.is_empty() {
-            v.push(preview(Paint::Kind(k), one_line(args)));
+        if !t.args.is_empty() {
+            v.push(preview(Paint::Kind(k), one_line(&t.args)));
         }
-        if *streamed_output > 0 {
-            let streamed = format!("streamed {}", count(*streamed_output, "char"));
+        if t.streamed_output > 0 {
+            let streamed = format!("streamed {}", count(t.streamed_output, "char"));
             detail(v, Paint::Dim, streamed);
         }
-        match result {
+        match &t.result {
             Some(r) => {
-                v.push(seg(Paint::Dim, if args.is_empty() { "→ " } else { " → " }));
-                let p = if *error {
-                    Paint::Kind(Kind::Error)
-                } else {
-                    Paint::Plain
+                let arrow = if t.args.is_empty() { "→ " } else { " → " };
+                v.push(seg(Paint::Dim, arrow));
+                let p = match t.error {
+                    true => Paint::Kind(Kind::Error),
+                    false => Paint::Plain,
                 };
                 v.push(preview(p, quote(r)));
-                if *error {
-                    dotted(
-                        v,
-                        piece(Fit::Status, Paint::Strong(Kind::Error), "tool error"),
-                    );
+                if t.error {
+                    status(v, Paint::Strong(Kind::Error), "tool error");
                 }
             }
-            None => dotted(
-                v,
-                piece(Fit::Status, Paint::Strong(Kind::Error), "no result"),
-            ),
+            None => status(v, Paint::Strong(Kind::Error), "no result"),
         }
         push_duration(v, e);
     }
@@ -421,6 +400,11 @@ fn counts(v: &mut Vec<Segment>, run: &RunSummary) {
 fn dotted(v: &mut Vec<Segment>, s: Segment) {
     v.push(seg(Paint::Dim, " · "));
     v.push(s);
+}
+
+/// ` · status` (`tool error`, `no result`): what gives way last.
+fn status(v: &mut Vec<Segment>, paint: Paint, text: impl Into<String>) {
+    dotted(v, piece(Fit::Status, paint, text));
 }
 
 fn push_duration(v: &mut Vec<Segment>, e: &Entry) {
