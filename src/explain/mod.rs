@@ -315,12 +315,12 @@ impl Explainer {
     }
 
     /// Signals and model calls a raw record tells of.
-    fn scan(&mut self, rec: &Record) {
+    fn scan(&mut self, rec: &Record, kind: &RecordKind) {
         let mut signal = |kind, message| self.signal(kind, message, &rec.origin);
-        match adapter::classify(rec) {
+        match kind {
             RecordKind::ErrorLine(e) => {
-                if let Some(n) = e.name {
-                    signal("error_line", n);
+                if let Some(n) = &e.name {
+                    signal("error_line", n.clone());
                 }
             }
             RecordKind::V3 => {
@@ -394,13 +394,15 @@ impl Observer for Explainer {
     fn record(&mut self, rec: &Record, disposition: &Disposition) {
         self.timeline.record(rec, disposition);
         self.records += 1;
-        self.scan(rec);
+        // Classified once for what explain reads of it.
+        let kind = adapter::classify(rec);
+        self.scan(rec, &kind);
         let disposition = match disposition {
             Disposition::Mapped => "mapped".into(),
             Disposition::Ignored(why) => format!("ignored: {why}"),
             Disposition::Bad(msg) => format!("bad: {msg}"),
         };
-        self.push_raw(rec.origin.clone(), describe_record(rec), disposition);
+        self.push_raw(rec.origin.clone(), describe_record(rec, &kind), disposition);
     }
 
     fn bad_line(&mut self, origin: &Origin, message: &crate::error::BadLine) {

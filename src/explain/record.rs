@@ -96,8 +96,8 @@ pub(super) fn v3_data_tree(rec: &Record) -> &Value {
 }
 
 /// What a raw record is, by its real type.
-pub fn describe_record(rec: &Record) -> String {
-    match adapter::classify(rec) {
+pub fn describe_record(rec: &Record, kind: &RecordKind) -> String {
+    match kind {
         RecordKind::V3 => {
             let v3 = V3View::of(rec);
             let mut out = format!("v3 {}", v3.method);
@@ -156,10 +156,9 @@ pub fn describe_record(rec: &Record) -> String {
             }
             out
         }
-        RecordKind::ErrorLine(e) => format!(
-            "error line {}",
-            e.name.unwrap_or_else(|| "(unnamed)".into())
-        ),
+        RecordKind::ErrorLine(e) => {
+            format!("error line {}", e.name.as_deref().unwrap_or("(unnamed)"))
+        }
         RecordKind::RunMetadata { .. } => "stream part metadata".into(),
         RecordKind::Values => "stream part values".into(),
         RecordKind::Custom => "stream part custom".into(),

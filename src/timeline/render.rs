@@ -157,11 +157,12 @@ impl Renderer {
         }
         let mut out = String::new();
         for s in &fitted {
-            if self.opts.color {
-                out.push_str(&paint(s.paint, &s.text));
+            let p = if self.opts.color {
+                s.paint
             } else {
-                out.push_str(&s.text);
-            }
+                Paint::Plain
+            };
+            out.push_str(&paint(p, &s.text));
         }
         writeln!(w, "{out}")
     }
