@@ -95,7 +95,7 @@ impl Raw {
                         vec![seq.to_string()],
                         format!(
                             "seq jumps from {last} to {seq}: {} missing",
-                            crate::timeline::render::count((seq - last - 1) as usize, "event")
+                            crate::text::count((seq - last - 1) as usize, "event")
                         ),
                     );
                 }

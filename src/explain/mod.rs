@@ -24,8 +24,8 @@ use crate::input::{Origin, Record};
 use crate::mapper::error_code;
 use crate::model::{ModelEvent, ToolResult};
 use crate::pipeline::Observer;
-use crate::text::str_of;
-use crate::timeline::render::{count, cut, one_line};
+use crate::text::{count, str_of};
+use crate::timeline::render::{cut, one_line};
 use crate::timeline::{
     compact, in_events, Entry, Kind, Line, Outcome, RunSummary, TimelineBuilder,
 };

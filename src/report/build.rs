@@ -12,8 +12,8 @@ use super::model::{Axis, Bar, Detail, FindingView, Item, Limits, Outcome, Report
 use super::text::{clipped, payload, pretty_value, Clipped};
 use crate::check::{self, rules, Finding, Severity};
 use crate::explain;
-use crate::text::str_of;
-use crate::timeline::render::{self, count, ms, one_line};
+use crate::text::{count, str_of};
+use crate::timeline::render::{self, ms, one_line};
 use crate::timeline::{self, Entry, Line, RunSummary, TimelineBuilder, ToolCall};
 
 /// Bytes of run detail (lanes, transcript, states) in a report: runs past it get a header

@@ -269,11 +269,15 @@ impl TimelineBuilder {
                 ("state snapshot", detail, msgs)
             }
             Event::StateDelta { delta, .. } => {
-                ("state delta", render::count(delta.len(), "op"), None)
+                ("state delta", crate::text::count(delta.len(), "op"), None)
             }
             Event::MessagesSnapshot { messages, .. } => {
                 let n = messages.len();
-                ("messages snapshot", render::count(n, "message"), Some(n))
+                (
+                    "messages snapshot",
+                    crate::text::count(n, "message"),
+                    Some(n),
+                )
             }
             _ => return,
         };

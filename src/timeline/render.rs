@@ -11,7 +11,7 @@ use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 
 use super::{Entry, InlineNote, Kind, Line, Outcome, RunSummary, ToolCall};
 use crate::input::Origin;
-use crate::text::Severity;
+use crate::text::{count, Severity};
 
 /// How a segment is painted.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -419,11 +419,6 @@ fn push_cut(v: &mut Vec<Segment>, cut: bool) {
     if cut {
         dotted(v, seg(Paint::Strong(Kind::Error), "cut off (no END)"));
     }
-}
-
-/// `1 message`, `2 messages`.
-pub fn count(n: usize, what: &str) -> String {
-    format!("{n} {what}{}", if n == 1 { "" } else { "s" })
 }
 
 fn chars(text: &str) -> String {
