@@ -340,11 +340,8 @@ impl Explainer {
                         if !ns.is_empty() || l.namespace.is_some() =>
                     {
                         let g = l.graph_name.as_ref().and_then(Value::as_str).unwrap_or("?");
-                        let err = l
-                            .error
-                            .as_ref()
-                            .map(|e| format!(": {}", compact(e)))
-                            .unwrap_or_default();
+                        let err = l.error.as_ref().map(|e| format!(": {}", compact(e)));
+                        let err = err.unwrap_or_default();
                         signal("lifecycle_failed", format!("node `{g}` failed{err}"));
                     }
                     ("messages", "error", Some(Data::Message(m))) => {
@@ -357,10 +354,7 @@ impl Explainer {
                         signal("model_error", format!("model stream error: {m}"));
                     }
                     ("messages", "message-start", _) => {
-                        let name = v3
-                            .node
-                            .map(|n| format!("model in {n}"))
-                            .unwrap_or_else(|| "model".into());
+                        let name = v3.node.map_or("model".into(), |n| format!("model in {n}"));
                         // The timestamp as the events get it: one a client can hold.
                         let ts = crate::pipeline::record_timestamp(rec).ok().flatten();
                         self.model_call_started(format!("v3:{ns}"), name, &rec.origin, ts);
