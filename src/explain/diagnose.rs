@@ -80,13 +80,8 @@ pub(super) fn explain_run(
     let err_index = err_entry.map_or(end_event, |e| e.index);
     let moment = err_entry.and_then(|e| e.ts).or(run.last_ts);
 
-    let mut open = open_spans(
-        entries,
-        err_entry,
-        err_index,
-        run.end_origin.as_ref(),
-        moment,
-    );
+    let end = run.end_origin.as_ref();
+    let mut open = open_spans(entries, err_entry, err_index, end, moment);
     open.extend(model_open);
 
     let mut run_signals: Vec<Signal> = signals

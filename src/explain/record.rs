@@ -138,15 +138,10 @@ pub fn describe_record(rec: &Record, kind: &RecordKind) -> String {
                 let keys: Vec<&str> = d.keys().map(String::as_str).collect();
                 out.push_str(&format!(" data{{{}}}", keys.join(",")));
                 if let Some(chunk) = d.get("chunk") {
-                    let lc_class = chunk
-                        .get("id")
-                        .and_then(Value::as_array)
-                        .and_then(|a| a.last())
-                        .and_then(Value::as_str);
-                    let ty = lc_class
-                        .map(str::to_string)
-                        .or_else(|| str_of(chunk, "type"));
-                    if let Some(t) = ty {
+                    // Its LangChain class (the last part of a dumpd `id`), else its `type`.
+                    let id = chunk.get("id").and_then(Value::as_array);
+                    let lc_class = id.and_then(|a| a.last()?.as_str());
+                    if let Some(t) = lc_class.or(chunk.get("type").and_then(Value::as_str)) {
                         out.push_str(&format!(" chunk: {t}"));
                     }
                 }

@@ -178,13 +178,10 @@ impl Renderer {
 
     /// The segments of one entry's line.
     fn segments(&self, e: &Entry) -> Vec<Segment> {
+        let at = format!("{:>7}  ", line_in(&e.origin, &e.run_file));
         let mut v = vec![
             seg(Paint::Dim, format!("{:>9} ", time_col(e))),
-            piece(
-                Fit::Path,
-                Paint::Dim,
-                format!("{:>7}  ", line_in(&e.origin, &e.run_file)),
-            ),
+            piece(Fit::Path, Paint::Dim, at),
             seg(Paint::Plain, "  ".repeat(e.depth)),
         ];
         let k = e.kind;
