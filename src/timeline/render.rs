@@ -220,8 +220,7 @@ impl Renderer {
             Line::Text {
                 role, text, cut, ..
             } => {
-                v.push(seg(Paint::Strong(k), format!("text {role} ")));
-                v.push(preview(Paint::Kind(k), quote(text)));
+                headed(&mut v, k, format!("text {role} "), quote(text));
                 detail(&mut v, Paint::Dim, chars(text));
                 push_duration(&mut v, e);
                 push_cut(&mut v, *cut);
@@ -247,12 +246,10 @@ impl Renderer {
             }
             Line::Tool(t) => self.tool(&mut v, e, t),
             Line::State { what, detail, .. } => {
-                v.push(seg(Paint::Strong(k), format!("{what} ")));
-                v.push(preview(Paint::Kind(k), detail.clone()));
+                headed(&mut v, k, format!("{what} "), detail.clone())
             }
             Line::Custom { name, value } => {
-                v.push(seg(Paint::Strong(k), format!("custom {name} ")));
-                v.push(preview(Paint::Kind(k), one_line(value)));
+                headed(&mut v, k, format!("custom {name} "), one_line(value))
             }
             Line::Interrupt {
                 id,
@@ -276,15 +273,9 @@ impl Renderer {
                 }
                 v.push(piece(Fit::Message, Paint::Kind(k), one_line(message)));
             }
-            Line::BadLine { message } => {
-                v.push(seg(Paint::Strong(k), "⚠ bad line: "));
-                v.push(preview(Paint::Kind(k), one_line(message)));
-            }
+            Line::BadLine { message } => headed(&mut v, k, "⚠ bad line: ", one_line(message)),
             Line::Notes => {}
-            Line::Other { what, detail } => {
-                v.push(seg(Paint::Strong(k), format!("{what} ")));
-                v.push(preview(Paint::Kind(k), one_line(detail)));
-            }
+            Line::Other { what, detail } => headed(&mut v, k, format!("{what} "), one_line(detail)),
         }
         v
     }
@@ -392,6 +383,12 @@ fn counts(v: &mut Vec<Segment>, run: &RunSummary) {
     if let Some(d) = run.duration_ms() {
         dotted(v, piece(Fit::LastDetail, Paint::Plain, ms(d)));
     }
+}
+
+/// An entry's head, bold, then its preview, both in its kind's colour.
+fn headed(v: &mut Vec<Segment>, k: Kind, head: impl Into<String>, text: String) {
+    v.push(seg(Paint::Strong(k), head));
+    v.push(preview(Paint::Kind(k), text));
 }
 
 /// ` · ` and `s`.
