@@ -64,10 +64,9 @@ impl<'a> ByLine<'a> {
     fn new(entries: &'a [Entry]) -> Self {
         let mut m = BTreeMap::new();
         for (i, e) in entries.iter().enumerate() {
+            // The first entry of the line, and (updated) its last.
             let at = (&*e.origin.file, e.origin.line);
-            m.entry(at)
-                .and_modify(|(_, last)| *last = i)
-                .or_insert((i, i));
+            m.entry(at).or_insert((i, i)).1 = i;
         }
         ByLine(m)
     }
