@@ -416,10 +416,8 @@ fn detail(
         }
         if let Some(label) = label {
             // The lanes nest steps by depth (the other kinds have a lane each).
-            bars.push((
-                e.depth,
-                entry_bar(e, run, &clock, label, &item, items.len()),
-            ));
+            let b = entry_bar(e, run, &clock, label, &item, items.len());
+            bars.push((e.depth, b));
         }
         items.push(item);
     }
