@@ -1,7 +1,7 @@
 //! Text from a log or a file name made safe for a terminal or a CI log: the one escaping
 //! function every text output uses ([`printable`]), and the other small helpers every feature
 //! may use, so that none imports another for one: a finding's [`Severity`], reading a JSON
-//! event's fields ([`list_of`], [`str_of`]), and GitHub workflow command text
+//! event's fields ([`list_of`], [`str_of`]), counted nouns ([`count`]), and GitHub workflow command text
 //! ([`workflow_data`], [`workflow_property`]: check's and diff's `--format github`).
 //!
 //! A newline in a run id would start a forged `::error` workflow command in a CI log, `ESC ]0;…
@@ -134,6 +134,11 @@ impl Severity {
             Severity::Warning => "warning",
         }
     }
+}
+
+/// `1 message`, `2 messages`.
+pub fn count(n: usize, what: &str) -> String {
+    format!("{n} {what}{}", if n == 1 { "" } else { "s" })
 }
 
 /// `v[k]` as a string, when it is one.

@@ -49,7 +49,7 @@ impl Interrupts {
                 };
                 let (missing, unknown) = (absent(&pending, &resume), absent(&resume, &pending));
                 if !missing.is_empty() {
-                    let n = crate::timeline::render::count(missing.len(), "pending interrupt");
+                    let n = crate::text::count(missing.len(), "pending interrupt");
                     let list = missing.join(", ");
                     let msg = format!("Thread has {n} not addressed by resume: {list}");
                     ctx.report("AGX404", missing, msg);

@@ -87,7 +87,7 @@ impl Raw {
             } else if seq < last {
                 Some(("AGX603", format!("seq {seq} comes after seq {last}")))
             } else if seq > last + 1 && !root_values {
-                let n = crate::timeline::render::count((seq - last - 1) as usize, "event");
+                let n = crate::text::count((seq - last - 1) as usize, "event");
                 Some((
                     "AGX601",
                     format!("seq jumps from {last} to {seq}: {n} missing"),

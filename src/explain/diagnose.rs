@@ -80,13 +80,8 @@ pub(super) fn explain_run(
     let err_index = err_entry.map_or(end_event, |e| e.index);
     let moment = err_entry.and_then(|e| e.ts).or(run.last_ts);
 
-    let mut open = open_spans(
-        entries,
-        err_entry,
-        err_index,
-        run.end_origin.as_ref(),
-        moment,
-    );
+    let end = run.end_origin.as_ref();
+    let mut open = open_spans(entries, err_entry, err_index, end, moment);
     open.extend(model_open);
 
     let mut run_signals: Vec<Signal> = signals
@@ -214,19 +209,12 @@ fn open_spans(
                 let state = format!("cut off after {} chars", text.chars().count());
                 Some(span(kind, None, Some(id), state))
             }
-            Line::Tool {
-                id,
-                name,
-                args_done,
-                result: None,
-                ..
-            } => {
-                let state = if *args_done {
-                    "executing, no result"
-                } else {
-                    "streaming arguments (no TOOL_CALL_END), no result"
+            Line::Tool(t) if t.result.is_none() => {
+                let state = match t.args_done {
+                    true => "executing, no result",
+                    false => "streaming arguments (no TOOL_CALL_END), no result",
                 };
-                Some(span("tool_call", Some(name), Some(id), state.into()))
+                Some(span("tool_call", Some(&t.name), Some(&t.id), state.into()))
             }
             _ => None,
         }

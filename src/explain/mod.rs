@@ -24,8 +24,8 @@ use crate::input::{Origin, Record};
 use crate::mapper::error_code;
 use crate::model::{ModelEvent, ToolResult};
 use crate::pipeline::Observer;
-use crate::text::str_of;
-use crate::timeline::render::{count, cut, one_line};
+use crate::text::{count, str_of};
+use crate::timeline::render::{cut, one_line};
 use crate::timeline::{
     compact, in_events, Entry, Kind, Line, Outcome, RunSummary, TimelineBuilder,
 };
@@ -315,12 +315,12 @@ impl Explainer {
     }
 
     /// Signals and model calls a raw record tells of.
-    fn scan(&mut self, rec: &Record) {
+    fn scan(&mut self, rec: &Record, kind: &RecordKind) {
         let mut signal = |kind, message| self.signal(kind, message, &rec.origin);
-        match adapter::classify(rec) {
+        match kind {
             RecordKind::ErrorLine(e) => {
-                if let Some(n) = e.name {
-                    signal("error_line", n);
+                if let Some(n) = &e.name {
+                    signal("error_line", n.clone());
                 }
             }
             RecordKind::V3 => {
@@ -340,11 +340,8 @@ impl Explainer {
                         if !ns.is_empty() || l.namespace.is_some() =>
                     {
                         let g = l.graph_name.as_ref().and_then(Value::as_str).unwrap_or("?");
-                        let err = l
-                            .error
-                            .as_ref()
-                            .map(|e| format!(": {}", compact(e)))
-                            .unwrap_or_default();
+                        let err = l.error.as_ref().map(|e| format!(": {}", compact(e)));
+                        let err = err.unwrap_or_default();
                         signal("lifecycle_failed", format!("node `{g}` failed{err}"));
                     }
                     ("messages", "error", Some(Data::Message(m))) => {
@@ -357,10 +354,7 @@ impl Explainer {
                         signal("model_error", format!("model stream error: {m}"));
                     }
                     ("messages", "message-start", _) => {
-                        let name = v3
-                            .node
-                            .map(|n| format!("model in {n}"))
-                            .unwrap_or_else(|| "model".into());
+                        let name = v3.node.map_or("model".into(), |n| format!("model in {n}"));
                         // The timestamp as the events get it: one a client can hold.
                         let ts = crate::pipeline::record_timestamp(rec).ok().flatten();
                         self.model_call_started(format!("v3:{ns}"), name, &rec.origin, ts);
@@ -394,13 +388,15 @@ impl Observer for Explainer {
     fn record(&mut self, rec: &Record, disposition: &Disposition) {
         self.timeline.record(rec, disposition);
         self.records += 1;
-        self.scan(rec);
+        // Classified once for what explain reads of it.
+        let kind = adapter::classify(rec);
+        self.scan(rec, &kind);
         let disposition = match disposition {
             Disposition::Mapped => "mapped".into(),
             Disposition::Ignored(why) => format!("ignored: {why}"),
             Disposition::Bad(msg) => format!("bad: {msg}"),
         };
-        self.push_raw(rec.origin.clone(), describe_record(rec), disposition);
+        self.push_raw(rec.origin.clone(), describe_record(rec, &kind), disposition);
     }
 
     fn bad_line(&mut self, origin: &Origin, message: &crate::error::BadLine) {

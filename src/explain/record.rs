@@ -96,8 +96,8 @@ pub(super) fn v3_data_tree(rec: &Record) -> &Value {
 }
 
 /// What a raw record is, by its real type.
-pub fn describe_record(rec: &Record) -> String {
-    match adapter::classify(rec) {
+pub fn describe_record(rec: &Record, kind: &RecordKind) -> String {
+    match kind {
         RecordKind::V3 => {
             let v3 = V3View::of(rec);
             let mut out = format!("v3 {}", v3.method);
@@ -138,15 +138,10 @@ pub fn describe_record(rec: &Record) -> String {
                 let keys: Vec<&str> = d.keys().map(String::as_str).collect();
                 out.push_str(&format!(" data{{{}}}", keys.join(",")));
                 if let Some(chunk) = d.get("chunk") {
-                    let lc_class = chunk
-                        .get("id")
-                        .and_then(Value::as_array)
-                        .and_then(|a| a.last())
-                        .and_then(Value::as_str);
-                    let ty = lc_class
-                        .map(str::to_string)
-                        .or_else(|| str_of(chunk, "type"));
-                    if let Some(t) = ty {
+                    // Its LangChain class (the last part of a dumpd `id`), else its `type`.
+                    let id = chunk.get("id").and_then(Value::as_array);
+                    let lc_class = id.and_then(|a| a.last()?.as_str());
+                    if let Some(t) = lc_class.or(chunk.get("type").and_then(Value::as_str)) {
                         out.push_str(&format!(" chunk: {t}"));
                     }
                 }
@@ -156,10 +151,9 @@ pub fn describe_record(rec: &Record) -> String {
             }
             out
         }
-        RecordKind::ErrorLine(e) => format!(
-            "error line {}",
-            e.name.unwrap_or_else(|| "(unnamed)".into())
-        ),
+        RecordKind::ErrorLine(e) => {
+            format!("error line {}", e.name.as_deref().unwrap_or("(unnamed)"))
+        }
         RecordKind::RunMetadata { .. } => "stream part metadata".into(),
         RecordKind::Values => "stream part values".into(),
         RecordKind::Custom => "stream part custom".into(),

@@ -5,8 +5,8 @@ use std::io::{self, Write};
 use owo_colors::{OwoColorize, Style};
 
 use super::{Explanation, Report};
-use crate::text::printable;
-use crate::timeline::render::{count, cut, line_in, ms, one_line};
+use crate::text::{count, printable};
+use crate::timeline::render::{cut, line_in, ms, one_line};
 
 /// Writes the report as text. `color`: paint headings and the error.
 pub fn write_text(report: &Report, color: bool, w: &mut dyn Write) -> io::Result<()> {
@@ -85,29 +85,26 @@ fn write_one(x: &Explanation, w: &mut dyn Write, color: bool) -> io::Result<()> 
         "error_after_finished" => "RUN_ERROR after RUN_FINISHED",
         _ => "run stopped with no terminal event",
     };
+    let thread = x
+        .thread_id
+        .as_deref()
+        .map(|t| format!(" · thread {}", p(t)));
     writeln!(
         w,
         "{} {}{} (started {})",
         paint(RED, &format!("✖ {title}:")),
         p(x.run_id.as_deref().unwrap_or("?")),
-        x.thread_id
-            .as_deref()
-            .map(|t| format!(" · thread {}", p(t)))
-            .unwrap_or_default(),
+        thread.unwrap_or_default(),
         p(&x.started_at.to_string())
     )?;
-    let name = x
-        .error
-        .name
-        .as_deref()
-        .map(|n| format!("{n}: "))
-        .unwrap_or_default();
+    let name = x.error.name.as_deref().map(|n| format!("{n}: "));
+    let message = format!("{}{}", name.unwrap_or_default(), x.error.message);
     writeln!(
         w,
         "  {}  {} {}",
         paint(HEAD, "error "),
         paint(RED, &p(&x.error.code)),
-        p(&one_line(&format!("{name}{}", x.error.message)))
+        p(&one_line(&message))
     )?;
     let line = match (&x.error.carried_by, &x.error.input_ends_at) {
         (Some(c), _) => p(&c.to_string()),
@@ -124,12 +121,8 @@ fn write_one(x: &Explanation, w: &mut dyn Write, color: bool) -> io::Result<()> 
     if x.last_records.is_empty() {
         writeln!(w, "    (none)")?;
     }
-    let lw = x
-        .last_records
-        .iter()
-        .map(|r| r.at.line.to_string().len())
-        .max()
-        .unwrap_or(1);
+    let lines = x.last_records.iter().map(|r| r.at.line.to_string().len());
+    let lw = lines.max().unwrap_or(1);
     for r in &x.last_records {
         let loc = if r.at.file == x.file {
             format!(":{:>lw$}", r.at.line)
@@ -160,11 +153,8 @@ fn write_context(x: &Explanation, w: &mut dyn Write, color: bool) -> io::Result<
         )?;
     }
     for o in &x.open {
-        let what = [o.name.as_deref(), o.id.as_deref()]
-            .into_iter()
-            .flatten()
-            .collect::<Vec<_>>()
-            .join(" ");
+        let what = [&o.name, &o.id].into_iter().flatten();
+        let what = what.cloned().collect::<Vec<_>>().join(" ");
         let how_long = match o.open_ms {
             Some(m) => format!("open {}", ms(m)),
             None => format!("open for {} events", o.open_events),

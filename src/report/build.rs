@@ -12,9 +12,9 @@ use super::model::{Axis, Bar, Detail, FindingView, Item, Limits, Outcome, Report
 use super::text::{clipped, payload, pretty_value, Clipped};
 use crate::check::{self, rules, Finding, Severity};
 use crate::explain;
-use crate::text::str_of;
-use crate::timeline::render::{self, count, ms, one_line};
-use crate::timeline::{self, Entry, Line, RunSummary, TimelineBuilder};
+use crate::text::{count, str_of};
+use crate::timeline::render::{self, ms, one_line};
+use crate::timeline::{self, Entry, Line, RunSummary, TimelineBuilder, ToolCall};
 
 /// Bytes of run detail (lanes, transcript, states) in a report: runs past it get a header
 /// only; failed runs may use [`FAILED_BUDGET`] more.
@@ -64,10 +64,9 @@ impl<'a> ByLine<'a> {
     fn new(entries: &'a [Entry]) -> Self {
         let mut m = BTreeMap::new();
         for (i, e) in entries.iter().enumerate() {
+            // The first entry of the line, and (updated) its last.
             let at = (&*e.origin.file, e.origin.line);
-            m.entry(at)
-                .and_modify(|(_, last)| *last = i)
-                .or_insert((i, i));
+            m.entry(at).or_insert((i, i)).1 = i;
         }
         ByLine(m)
     }
@@ -399,7 +398,7 @@ fn detail(
     for (k, e) in entries.iter().enumerate() {
         let shown = at_entry.get(&(start + k)).into_iter().flatten();
         let findings: Vec<FindingView> = shown.take(ITEM_FINDINGS).map(|f| view(f)).collect();
-        let Some((mut item, bar)) = entry_item(e, &mut cx) else {
+        let Some((mut item, label)) = entry_item(e, &mut cx) else {
             findings_without_item(&mut items, findings, e);
             continue;
         };
@@ -415,9 +414,10 @@ fn detail(
             }
             _ => {}
         }
-        if let Some((depth, kind, label)) = bar {
-            let b = entry_bar(e, run, &clock, kind, label, &item, items.len());
-            bars.push((depth, b));
+        if let Some(label) = label {
+            // The lanes nest steps by depth (the other kinds have a lane each).
+            let b = entry_bar(e, run, &clock, label, &item, items.len());
+            bars.push((e.depth, b));
         }
         items.push(item);
     }
@@ -468,27 +468,26 @@ struct ItemCx<'a> {
     has_error: bool,
 }
 
-/// A bar's nesting depth, kind and label.
-type BarSpec = (usize, &'static str, String);
-
-/// An entry's transcript item and, for what the lanes draw, its bar; `None` for entries shown
-/// through others (a run's start, a node's end).
-fn entry_item(e: &Entry, cx: &mut ItemCx<'_>) -> Option<(Item, Option<BarSpec>)> {
+/// An entry's transcript item and, for what the lanes draw, its bar's label; `None` for
+/// entries shown through others (a run's start, a node's end).
+fn entry_item(e: &Entry, cx: &mut ItemCx<'_>) -> Option<(Item, Option<String>)> {
     // Only spans (steps, messages, reasoning, tool calls) have a duration.
     let mut item = Item {
         at: e.origin.to_string(),
         dur_ms: e.duration_ms(),
         ..Item::default()
     };
-    let mut bar: Option<BarSpec> = None;
-    match &e.line {
+    let label = match &e.line {
         Line::RunStart { .. } | Line::StepEnd { .. } | Line::Notes => return None,
-        Line::RunEnd(summary) => end_item(&mut item, summary, cx),
+        Line::RunEnd(summary) => {
+            end_item(&mut item, summary, cx);
+            return Some((item, None));
+        }
         Line::StepStart { name, finished } => {
             item.kind = "step";
             item.name = Some(name.clone());
             item.status = (!finished).then(|| "not finished".into());
-            bar = Some((e.depth, "step", name.clone()));
+            name.clone()
         }
         Line::Text {
             id,
@@ -501,7 +500,7 @@ fn entry_item(e: &Entry, cx: &mut ItemCx<'_>) -> Option<(Item, Option<BarSpec>)>
             item.id = Some(id.clone());
             item.text = Some(cx.budget.spend(clipped, text, TEXT_BYTES));
             item.status = cut.then(|| "cut off".into());
-            bar = Some((0, "text", render::cut(&one_line(text), 60)));
+            render::cut(&one_line(text), 60)
         }
         Line::Reasoning {
             id,
@@ -516,11 +515,11 @@ fn entry_item(e: &Entry, cx: &mut ItemCx<'_>) -> Option<(Item, Option<BarSpec>)>
                 item.name = Some(format!("{encrypted} encrypted"));
             }
             item.status = cut.then(|| "cut off".into());
-            bar = Some((0, "reasoning", render::cut(&one_line(text), 60)));
+            render::cut(&one_line(text), 60)
         }
-        Line::Tool { name, .. } => {
-            tool_item(&mut item, &e.line, cx);
-            bar = Some((0, "tool", name.clone()));
+        Line::Tool(t) => {
+            tool_item(&mut item, t, cx);
+            t.name.clone()
         }
         Line::State { what, detail, .. } => {
             item.kind = "state";
@@ -531,13 +530,13 @@ fn entry_item(e: &Entry, cx: &mut ItemCx<'_>) -> Option<(Item, Option<BarSpec>)>
                 item.changes = v.changes.clone();
                 item.changes_total = v.changes_total;
             }
-            bar = Some((0, "state", what.to_string()));
+            what.to_string()
         }
         Line::Custom { name, value } => {
             item.kind = "custom";
             item.name = Some(name.clone());
             item.text = Some(cx.budget.spend(payload, value, TOOL_BYTES));
-            bar = Some((0, "custom", name.clone()));
+            name.clone()
         }
         Line::Interrupt {
             id,
@@ -551,27 +550,27 @@ fn entry_item(e: &Entry, cx: &mut ItemCx<'_>) -> Option<(Item, Option<BarSpec>)>
             item.text = message.as_ref().map(|m| clipped(m, 2000));
             item.args = Some(shown_payload(interrupt_payload(value)));
             item.link = cx.links.resumed_by.get(id.as_str()).map(|&i| i + 1);
-            bar = Some((0, "interrupt", format!("interrupt: {reason}")));
+            format!("interrupt: {reason}")
         }
         Line::Error { code, message } => {
             item.kind = "error";
             item.name = code.clone();
             item.text = Some(clipped(message, 4000));
-            bar = Some((0, "error", code.clone().unwrap_or_else(|| "error".into())));
+            code.clone().unwrap_or_else(|| "error".into())
         }
         Line::BadLine { message } => {
             item.kind = "bad";
             item.text = Some(clipped(message, 2000));
-            bar = Some((0, "bad", "bad line".into()));
+            "bad line".into()
         }
         Line::Other { what, detail } => {
             item.kind = "other";
             item.name = Some(what.clone());
             item.text = Some(clipped(detail, 2000));
-            bar = Some((0, "other", what.clone()));
+            what.clone()
         }
-    }
-    Some((item, bar))
+    };
+    Some((item, Some(label)))
 }
 
 /// A run's end item: how it ended (an error's message only when no error item has it).
@@ -593,35 +592,21 @@ fn end_item(item: &mut Item, summary: &RunSummary, cx: &mut ItemCx<'_>) {
 }
 
 /// A tool call's item: its arguments, result and status.
-fn tool_item(item: &mut Item, line: &Line, cx: &mut ItemCx<'_>) {
-    let Line::Tool {
-        id,
-        name,
-        args,
-        args_done,
-        streamed_output,
-        result,
-        error,
-    } = line
-    else {
-        return;
-    };
+fn tool_item(item: &mut Item, t: &ToolCall, cx: &mut ItemCx<'_>) {
     item.kind = "tool";
-    item.name = Some(name.clone());
-    item.id = Some(id.clone());
-    item.args = Some(cx.budget.spend(payload, args, TOOL_BYTES));
-    item.result = result
-        .as_ref()
-        .map(|r| cx.budget.spend(payload, r, TOOL_BYTES));
-    item.status = match (error, result, args_done) {
+    item.name = Some(t.name.clone());
+    item.id = Some(t.id.clone());
+    item.args = Some(cx.budget.spend(payload, &t.args, TOOL_BYTES));
+    item.result = (t.result.as_ref()).map(|r| cx.budget.spend(payload, r, TOOL_BYTES));
+    item.status = match (t.error, &t.result, t.args_done) {
         (true, ..) => Some("error"),
         (false, Some(_), _) => None,
         (false, None, true) => Some("no result"),
         (false, None, false) => Some("arguments cut off, no result"),
     }
     .map(String::from);
-    if *streamed_output > 0 {
-        item.name = Some(format!("{name} (streamed {streamed_output} chars)"));
+    if t.streamed_output > 0 {
+        item.name = Some(format!("{} (streamed {} chars)", t.name, t.streamed_output));
     }
 }
 
@@ -630,7 +615,6 @@ fn entry_bar(
     e: &Entry,
     run: &RunSummary,
     clock: &Clock,
-    kind: &'static str,
     label: String,
     item: &Item,
     index: usize,
@@ -639,7 +623,7 @@ fn entry_bar(
     // Spans the run's end cut off last until it.
     let open_at_end = match &e.line {
         Line::StepStart { finished, .. } => !finished,
-        Line::Tool { result, .. } => result.is_none() && run.outcome.failed(),
+        Line::Tool(t) => t.result.is_none() && run.outcome.failed(),
         Line::Text { cut, .. } | Line::Reasoning { cut, .. } => *cut,
         _ => false,
     };
@@ -661,7 +645,11 @@ fn entry_bar(
     Bar {
         s,
         e: end.max(s),
-        kind,
+        // A message's bar is a text bar, whoever wrote it.
+        kind: match item.kind {
+            "user" | "assistant" => "text",
+            kind => kind,
+        },
         label,
         at: e.origin.to_string(),
         end_at: e

@@ -172,17 +172,12 @@ impl Collected {
     }
 
     fn snapshot(&mut self, index: u64, run: usize, snap: Cow<'_, Value>) {
-        let (changes, changes_total) = match &self.prev {
-            Some(prev) => {
-                let (c, n) = diff(prev, &snap, MAX_CHANGES);
-                (Some(c), n)
-            }
-            None => (None, 0),
-        };
+        // The first snapshot has nothing to compare with.
+        let diffed = self.prev.as_ref().map(|p| diff(p, &snap, MAX_CHANGES));
         let view = StateView {
             state: Some(pretty_value(&snap, SNAPSHOT_BYTES)),
-            changes,
-            changes_total,
+            changes_total: diffed.as_ref().map_or(0, |d| d.1),
+            changes: diffed.map(|d| d.0),
         };
         let keep = self.keep;
         let states = self.states.entry(run).or_default();

@@ -86,7 +86,7 @@ where
     {
         log(&format!(
             "closing {} still open after the {} ms shutdown grace",
-            crate::timeline::render::count(conns.len(), "connection"),
+            crate::text::count(conns.len(), "connection"),
             cfg.shutdown_grace.as_millis()
         ));
         conns.shutdown().await;

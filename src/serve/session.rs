@@ -94,7 +94,7 @@ fn decide(conv: &Conversation, thread: &str, s: &Session, resume_ids: &[String])
                 "The recorded conversation '{}' has {} and thread '{thread}' has \
                  replayed {}. Start a new thread (a new threadId) to replay it from the start.",
                 conv.name,
-                crate::timeline::render::count(total, "run"),
+                crate::text::count(total, "run"),
                 plural(total, "it", "all of them")
             ),
         };

@@ -80,7 +80,7 @@ impl Conversation {
                 name: name.to_string(),
                 message: format!(
                     "the recording holds no AG-UI run: {} could not be read, the first at {}",
-                    crate::timeline::render::count(collect.bad as usize, "input line"),
+                    crate::text::count(collect.bad as usize, "input line"),
                     collect.first_bad.as_deref().unwrap_or("?")
                 ),
             });

@@ -129,7 +129,7 @@ impl TimelineBuilder {
     pub(super) fn append(&mut self, idx: usize, delta: &str, at: At) {
         if let Line::Text { text, .. }
         | Line::Reasoning { text, .. }
-        | Line::Tool { args: text, .. } = self.touch(idx, at)
+        | Line::Tool(ToolCall { args: text, .. }) = self.touch(idx, at)
         {
             text.push_str(delta);
         }

@@ -217,8 +217,8 @@ impl TimelineBuilder {
             }
             Event::ToolCallEnd { tool_call_id, .. } => {
                 if let Some(i) = self.open_span(Tool, tool_call_id) {
-                    if let Line::Tool { args_done, .. } = self.touch(i, at) {
-                        *args_done = true;
+                    if let Line::Tool(t) = self.touch(i, at) {
+                        t.args_done = true;
                     }
                 }
                 return;
@@ -269,11 +269,15 @@ impl TimelineBuilder {
                 ("state snapshot", detail, msgs)
             }
             Event::StateDelta { delta, .. } => {
-                ("state delta", render::count(delta.len(), "op"), None)
+                ("state delta", crate::text::count(delta.len(), "op"), None)
             }
             Event::MessagesSnapshot { messages, .. } => {
                 let n = messages.len();
-                ("messages snapshot", render::count(n, "message"), Some(n))
+                (
+                    "messages snapshot",
+                    crate::text::count(n, "message"),
+                    Some(n),
+                )
             }
             _ => return,
         };
@@ -392,7 +396,12 @@ impl TimelineBuilder {
                 encrypted: 0,
                 cut: false,
             },
-            _ => Line::tool(id, named.unwrap_or("?").to_string(), text),
+            _ => Line::Tool(ToolCall {
+                id,
+                name: named.unwrap_or("?").to_string(),
+                args: text,
+                ..ToolCall::default()
+            }),
         };
         let i = self.push(kind, line, self.depth_content(), at, false);
         self.open.spans.insert(key, i);
@@ -412,7 +421,7 @@ impl TimelineBuilder {
         let open = self.open_span(Kind::Tool, cid).map(|i| &self.entries[i]);
         let mut entries = open.into_iter().chain(self.entries.iter().rev());
         entries.find_map(|e| match &e.line {
-            Line::Tool { id, name, .. } if id == cid => Some(name.as_str()),
+            Line::Tool(t) if t.id == cid => Some(t.name.as_str()),
             _ => None,
         })
     }
@@ -466,20 +475,19 @@ impl TimelineBuilder {
                 let depth = self.depth_content();
                 // A call announced in an earlier run (resumed after an interrupt).
                 let name = self.tool_name(cid).unwrap_or("?").to_string();
-                let line = Line::tool(cid.to_string(), name, String::new());
+                let id = cid.to_string();
+                let line = Line::Tool(ToolCall {
+                    id,
+                    name,
+                    ..ToolCall::default()
+                });
                 self.push(Kind::Tool, line, depth, at, false)
             }
         };
-        if let Line::Tool {
-            result,
-            error,
-            args_done,
-            ..
-        } = self.close(i, at)
-        {
-            *result = Some(content);
-            *error = is_error;
-            *args_done = true;
+        if let Line::Tool(t) = self.close(i, at) {
+            t.result = Some(content);
+            t.error = is_error;
+            t.args_done = true;
         }
     }
 
@@ -491,11 +499,8 @@ impl TimelineBuilder {
             let cid = value["toolCallId"].as_str().unwrap_or_default();
             let n = value["delta"].as_str().map_or(0, |d| d.chars().count());
             if let Some(i) = self.open_span(Kind::Tool, cid) {
-                if let Line::Tool {
-                    streamed_output, ..
-                } = self.touch(i, at)
-                {
-                    *streamed_output += n;
+                if let Line::Tool(t) = self.touch(i, at) {
+                    t.streamed_output += n;
                 }
                 return;
             }

@@ -210,15 +210,7 @@ pub enum Line {
         encrypted: usize,
         cut: bool,
     },
-    Tool {
-        id: String,
-        name: String,
-        args: String,
-        args_done: bool,
-        streamed_output: usize,
-        result: Option<String>,
-        error: bool,
-    },
+    Tool(ToolCall),
     State {
         what: &'static str,
         detail: String,
@@ -251,19 +243,16 @@ pub enum Line {
     Notes,
 }
 
-impl Line {
-    /// A tool call's entry as it starts.
-    fn tool(id: String, name: String, args: String) -> Line {
-        Line::Tool {
-            id,
-            name,
-            args,
-            args_done: false,
-            streamed_output: 0,
-            result: None,
-            error: false,
-        }
-    }
+/// A tool call's entry: its arguments as they streamed, its streamed output and its result.
+#[derive(Debug, Clone, Default)]
+pub struct ToolCall {
+    pub id: String,
+    pub name: String,
+    pub args: String,
+    pub args_done: bool,
+    pub streamed_output: usize,
+    pub result: Option<String>,
+    pub error: bool,
 }
 
 /// Open spans of the current run, by id.

@@ -9,9 +9,9 @@ use std::sync::Arc;
 use owo_colors::{OwoColorize, Style};
 use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 
-use super::{Entry, InlineNote, Kind, Line, Outcome, RunSummary};
+use super::{Entry, InlineNote, Kind, Line, Outcome, RunSummary, ToolCall};
 use crate::input::Origin;
-use crate::text::Severity;
+use crate::text::{count, Severity};
 
 /// How a segment is painted.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -157,11 +157,12 @@ impl Renderer {
         }
         let mut out = String::new();
         for s in &fitted {
-            if self.opts.color {
-                out.push_str(&paint(s.paint, &s.text));
+            let p = if self.opts.color {
+                s.paint
             } else {
-                out.push_str(&s.text);
-            }
+                Paint::Plain
+            };
+            out.push_str(&paint(p, &s.text));
         }
         writeln!(w, "{out}")
     }
@@ -177,13 +178,10 @@ impl Renderer {
 
     /// The segments of one entry's line.
     fn segments(&self, e: &Entry) -> Vec<Segment> {
+        let at = format!("{:>7}  ", line_in(&e.origin, &e.run_file));
         let mut v = vec![
             seg(Paint::Dim, format!("{:>9} ", time_col(e))),
-            piece(
-                Fit::Path,
-                Paint::Dim,
-                format!("{:>7}  ", line_in(&e.origin, &e.run_file)),
-            ),
+            piece(Fit::Path, Paint::Dim, at),
             seg(Paint::Plain, "  ".repeat(e.depth)),
         ];
         let k = e.kind;
@@ -201,10 +199,7 @@ impl Renderer {
                 }
                 if !resumes.is_empty() {
                     let resumes = format!("resumes {}", count(resumes.len(), "interrupt"));
-                    dotted(
-                        &mut v,
-                        piece(Fit::Status, Paint::Kind(Kind::Interrupt), resumes),
-                    );
+                    status(&mut v, Paint::Kind(Kind::Interrupt), resumes);
                 }
             }
             Line::RunEnd(run) => footer(&mut v, run),
@@ -225,8 +220,7 @@ impl Renderer {
             Line::Text {
                 role, text, cut, ..
             } => {
-                v.push(seg(Paint::Strong(k), format!("text {role} ")));
-                v.push(preview(Paint::Kind(k), quote(text)));
+                headed(&mut v, k, format!("text {role} "), quote(text));
                 detail(&mut v, Paint::Dim, chars(text));
                 push_duration(&mut v, e);
                 push_cut(&mut v, *cut);
@@ -250,14 +244,12 @@ impl Renderer {
                 push_duration(&mut v, e);
                 push_cut(&mut v, *cut);
             }
-            Line::Tool { .. } => self.tool(&mut v, e),
+            Line::Tool(t) => self.tool(&mut v, e, t),
             Line::State { what, detail, .. } => {
-                v.push(seg(Paint::Strong(k), format!("{what} ")));
-                v.push(preview(Paint::Kind(k), detail.clone()));
+                headed(&mut v, k, format!("{what} "), detail.clone())
             }
             Line::Custom { name, value } => {
-                v.push(seg(Paint::Strong(k), format!("custom {name} ")));
-                v.push(preview(Paint::Kind(k), one_line(value)));
+                headed(&mut v, k, format!("custom {name} "), one_line(value))
             }
             Line::Interrupt {
                 id,
@@ -281,64 +273,40 @@ impl Renderer {
                 }
                 v.push(piece(Fit::Message, Paint::Kind(k), one_line(message)));
             }
-            Line::BadLine { message } => {
-                v.push(seg(Paint::Strong(k), "⚠ bad line: "));
-                v.push(preview(Paint::Kind(k), one_line(message)));
-            }
+            Line::BadLine { message } => headed(&mut v, k, "⚠ bad line: ", one_line(message)),
             Line::Notes => {}
-            Line::Other { what, detail } => {
-                v.push(seg(Paint::Strong(k), format!("{what} ")));
-                v.push(preview(Paint::Kind(k), one_line(detail)));
-            }
+            Line::Other { what, detail } => headed(&mut v, k, format!("{what} "), one_line(detail)),
         }
         v
     }
 
     /// A tool call's line: its name, id, arguments, streamed output and result.
-    fn tool(&self, v: &mut Vec<Segment>, e: &Entry) {
-        let Line::Tool {
-            id,
-            name,
-            args,
-            streamed_output,
-            result,
-            error,
-            ..
-        } = &e.line
-        else {
-            return;
-        };
+    fn tool(&self, v: &mut Vec<Segment>, e: &Entry, t: &ToolCall) {
         let k = e.kind;
-        v.push(seg(Paint::Strong(k), format!("tool {name} ")));
-        v.push(piece(Fit::Id, Paint::Dim, self.id(id)));
+        v.push(seg(Paint::Strong(k), format!("tool {} ", t.name)));
+        v.push(piece(Fit::Id, Paint::Dim, self.id(&t.id)));
         v.push(seg(Paint::Dim, " "));
-        if !args.is_empty() {
-            v.push(preview(Paint::Kind(k), one_line(args)));
+        if !t.args.is_empty() {
+            v.push(preview(Paint::Kind(k), one_line(&t.args)));
         }
-        if *streamed_output > 0 {
-            let streamed = format!("streamed {}", count(*streamed_output, "char"));
+        if t.streamed_output > 0 {
+            let streamed = format!("streamed {}", count(t.streamed_output, "char"));
             detail(v, Paint::Dim, streamed);
         }
-        match result {
+        match &t.result {
             Some(r) => {
-                v.push(seg(Paint::Dim, if args.is_empty() { "→ " } else { " → " }));
-                let p = if *error {
-                    Paint::Kind(Kind::Error)
-                } else {
-                    Paint::Plain
+                let arrow = if t.args.is_empty() { "→ " } else { " → " };
+                v.push(seg(Paint::Dim, arrow));
+                let p = match t.error {
+                    true => Paint::Kind(Kind::Error),
+                    false => Paint::Plain,
                 };
                 v.push(preview(p, quote(r)));
-                if *error {
-                    dotted(
-                        v,
-                        piece(Fit::Status, Paint::Strong(Kind::Error), "tool error"),
-                    );
+                if t.error {
+                    status(v, Paint::Strong(Kind::Error), "tool error");
                 }
             }
-            None => dotted(
-                v,
-                piece(Fit::Status, Paint::Strong(Kind::Error), "no result"),
-            ),
+            None => status(v, Paint::Strong(Kind::Error), "no result"),
         }
         push_duration(v, e);
     }
@@ -417,10 +385,21 @@ fn counts(v: &mut Vec<Segment>, run: &RunSummary) {
     }
 }
 
+/// An entry's head, bold, then its preview, both in its kind's colour.
+fn headed(v: &mut Vec<Segment>, k: Kind, head: impl Into<String>, text: String) {
+    v.push(seg(Paint::Strong(k), head));
+    v.push(preview(Paint::Kind(k), text));
+}
+
 /// ` · ` and `s`.
 fn dotted(v: &mut Vec<Segment>, s: Segment) {
     v.push(seg(Paint::Dim, " · "));
     v.push(s);
+}
+
+/// ` · status` (`tool error`, `no result`): what gives way last.
+fn status(v: &mut Vec<Segment>, paint: Paint, text: impl Into<String>) {
+    dotted(v, piece(Fit::Status, paint, text));
 }
 
 fn push_duration(v: &mut Vec<Segment>, e: &Entry) {
@@ -434,11 +413,6 @@ fn push_cut(v: &mut Vec<Segment>, cut: bool) {
     if cut {
         dotted(v, seg(Paint::Strong(Kind::Error), "cut off (no END)"));
     }
-}
-
-/// `1 message`, `2 messages`.
-pub fn count(n: usize, what: &str) -> String {
-    format!("{n} {what}{}", if n == 1 { "" } else { "s" })
 }
 
 fn chars(text: &str) -> String {

@@ -4,8 +4,8 @@
 
 use aguify::check::report::DEFAULT_MAX_PER_RULE;
 use aguify::input::Origin;
+use aguify::text::count;
 use aguify::text::printable;
-use aguify::timeline::render::count;
 use indexmap::IndexMap;
 
 /// Unreadable lines met per file, in the order the files were met.

@@ -5,7 +5,7 @@ use std::io::{self, Write};
 use std::path::Path;
 
 use aguify::redact::{file, Options};
-use aguify::timeline::render::count;
+use aguify::text::count;
 
 use crate::cli::RedactArgs;
 use crate::options;

@@ -1,6 +1,6 @@
 //! `aguify serve`: loads the conversations, binds, serves until Ctrl-C (or SIGTERM).
 
-use aguify::timeline::render::count;
+use aguify::text::count;
 
 use aguify::error::os_text;
 use aguify::pipeline::Options;

@@ -11,7 +11,7 @@ use serde_json::Value;
 
 use super::{RunDiff, Summary};
 use crate::input::Origin;
-use crate::timeline::render::count;
+use crate::text::count;
 
 /// Report format of `aguify diff` (`--format`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
