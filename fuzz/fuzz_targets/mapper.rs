@@ -272,8 +272,8 @@ fuzz_target!(|case: Case| {
     let mut typed = Checker::new(Arc::from("f"), Config::default());
     let mut whole = Checker::new(Arc::from("f"), Config::default());
     for (i, (ev, ts)) in case.events.into_iter().enumerate() {
-        mapper.set_timestamp(ts.map(i64::from));
-        mapper.set_seed(i as u64);
+        mapper.timestamp = ts.map(i64::from);
+        mapper.seed = i as u64;
         mapper.map(model(ev), &mut step);
         for e in &step {
             let json = e.to_value().into_owned();

@@ -129,9 +129,9 @@ pub struct Mapper {
     /// Final answers already sent (`--text final`), so a resumed run does not repeat them.
     answered: HashSet<String, FastIds>,
     /// The timestamp (ms) of the record being mapped.
-    pub(crate) timestamp: Option<i64>,
+    pub timestamp: Option<i64>,
     /// The hash from which ids are derived when the log has none (see [`Mapper::needs_seed`]).
-    pub(crate) seed: u64,
+    pub seed: u64,
     /// Where in the caller's `out` the `STATE_SNAPSHOT` event just made is whose state's
     /// `messages` become the run's, for [`Mapper::settle`] to keep.
     snapshot_at: Option<usize>,
