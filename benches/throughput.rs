@@ -23,7 +23,7 @@ use aguify::check::{Checker, Config};
 use aguify::input::{Origin, Record};
 use aguify::model::ModelEvent;
 use aguify::pipeline::{self, Input, Observer, Options};
-use aguify::sink::{self, Sink};
+use aguify::sink::{self, FrameSink, Sink};
 use divan::counter::BytesCount;
 use divan::Bencher;
 
@@ -125,7 +125,7 @@ fn convert(bytes: &[u8], format: sink::Format, threads: usize) -> u64 {
         rereadable: false,
     };
     let mut obs = ConvertObserver {
-        sink: sink::for_format(format, io::BufWriter::with_capacity(64 * 1024, io::sink())),
+        sink: FrameSink::new(format, io::BufWriter::with_capacity(64 * 1024, io::sink())),
         checker: Checker::new("bench".into(), Config::default()),
         findings: 0,
     };

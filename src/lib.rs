@@ -12,8 +12,8 @@
 
 pub use aguify_core::Error;
 pub use aguify_core::{
-    adapter, agui, error, input, js_numbers, json, mapper, model, payload, pipeline, recent, sink,
-    utf8, wire,
+    adapter, agui, convert, error, input, js_numbers, json, mapper, model, payload, pipeline,
+    recent, sink, utf8, wire,
 };
 
 pub mod check;

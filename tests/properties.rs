@@ -8,7 +8,7 @@
 mod invariants;
 
 use aguify::pipeline::{self, Input, Observer, Options};
-use aguify::sink::{self, Sink};
+use aguify::sink::{self, FrameSink, Sink};
 use proptest::prelude::*;
 use serde_json::{json, Value};
 
@@ -288,7 +288,7 @@ fn v3_log(runs: &[RunPlan]) -> String {
 /// Converts to SSE bytes (what `aguify convert` writes) and the events.
 fn convert(log: &str) -> (Vec<u8>, Vec<Value>, pipeline::Stats) {
     struct Both<'a> {
-        sink: Box<dyn Sink + 'a>,
+        sink: FrameSink<&'a mut Vec<u8>>,
         events: Vec<Value>,
     }
     impl Observer for Both<'_> {
@@ -304,7 +304,7 @@ fn convert(log: &str) -> (Vec<u8>, Vec<Value>, pipeline::Stats) {
     let mut bytes = vec![];
     let (events, stats) = {
         let mut obs = Both {
-            sink: sink::for_format(sink::Format::Sse, &mut bytes),
+            sink: FrameSink::new(sink::Format::Sse, &mut bytes),
             events: vec![],
         };
         let input = Input::from_bytes("gen.ndjson", log.as_bytes().to_vec());

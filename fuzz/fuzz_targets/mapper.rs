@@ -13,6 +13,7 @@ use aguify::check::{Checker, Config};
 use aguify::input::Origin;
 use aguify::mapper::{Compat, MapOptions, Mapper, TextPolicy, ToolSteps};
 use aguify::model::{EncodedState, ErrorInfo, InterruptInfo, ModelEvent, Snapshot, ToolResult, Usage};
+use aguify::sink::{FrameSink, Format, Sink};
 use arbitrary::Arbitrary;
 use libfuzzer_sys::fuzz_target;
 use serde_json::{json, Value};
@@ -280,7 +281,7 @@ fuzz_target!(|case: Case| {
             typed.event(e, &origin);
             whole.event(&aguify::agui::Event::Passthrough(json.clone()), &origin);
             let (mut written, mut plain) = (vec![], vec![]);
-            aguify::sink::for_format(aguify::sink::Format::Ndjson, &mut written)
+            FrameSink::new(Format::Ndjson, &mut written)
                 .write_event(e)
                 .expect("in memory");
             serde_json::to_writer(&mut plain, &json).expect("in memory");

@@ -614,14 +614,11 @@ fn run_checker(
 /// Reads and checks one file (stdin: [`check_bytes`]). An NDJSON file is streamed (memory
 /// stays flat whatever its size); SSE input is read whole for the transport checks.
 pub fn check_path(path: &str, opts: &Options, config: &Config) -> Result<FileReport, crate::Error> {
-    let err = |source| crate::Error::Input {
-        path: path.into(),
-        source,
-    };
-    let f = std::fs::File::open(path).map_err(err)?;
+    let err = || crate::Error::input(path);
+    let f = std::fs::File::open(path).map_err(err())?;
     let rereadable = f.metadata().is_ok_and(|m| m.is_file());
     let mut r = io::BufReader::with_capacity(256 * 1024, f);
-    let head = io::BufRead::fill_buf(&mut r).map_err(err)?;
+    let head = io::BufRead::fill_buf(&mut r).map_err(err())?;
     if !starts_as_sse(head) && opts.framing != Some(Framing::Sse) {
         let checker = Checker::new(Arc::from(path), config.clone());
         let input = Input {
@@ -631,5 +628,5 @@ pub fn check_path(path: &str, opts: &Options, config: &Config) -> Result<FileRep
         };
         return Ok(run_checker(checker, input, opts)?.into_report());
     }
-    check_bytes(path, std::fs::read(path).map_err(err)?, opts, config)
+    check_bytes(path, std::fs::read(path).map_err(err())?, opts, config)
 }

@@ -44,17 +44,9 @@ impl Summary {
     }
 }
 
-/// An error reading `path`.
-fn input(path: &str) -> impl FnOnce(io::Error) -> Error + '_ {
-    move |source| Error::Input {
-        path: path.to_string(),
-        source,
-    }
-}
-
 /// An input that is not what it should be.
 fn invalid(path: &str, msg: String) -> Error {
-    input(path)(io::Error::new(io::ErrorKind::InvalidData, msg))
+    Error::input(path)(io::Error::new(io::ErrorKind::InvalidData, msg))
 }
 
 /// Whether `path` is a snapshot (its first line is the snapshot header). Stdin is not.
@@ -62,10 +54,11 @@ fn is_snapshot(path: &str) -> Result<bool, Error> {
     if path == "-" {
         return Ok(false);
     }
-    let f = std::fs::File::open(path).map_err(input(path))?;
+    let f = std::fs::File::open(path).map_err(Error::input(path))?;
     let mut first = Vec::new();
     let mut head = io::BufReader::new(f).take(256);
-    head.read_until(b'\n', &mut first).map_err(input(path))?;
+    head.read_until(b'\n', &mut first)
+        .map_err(Error::input(path))?;
     Ok(first.trim_ascii_end() == crate::snapshot::HEADER.as_bytes())
 }
 
@@ -116,7 +109,7 @@ pub fn read_side(
     }
     let mut runs = 0;
     for f in files {
-        let reader = io::BufReader::new(std::fs::File::open(f).map_err(input(f))?);
+        let reader = io::BufReader::new(std::fs::File::open(f).map_err(Error::input(f))?);
         crate::snapshot::read::read(&Arc::from(f.as_str()), reader, &mut runs, out)?;
     }
     Ok(())
@@ -136,7 +129,7 @@ pub fn diff(
 ) -> Result<Summary, Error> {
     // A file that cannot be opened stops the diff before anything is reported.
     for f in old.iter().chain(new).filter(|f| *f != "-") {
-        std::fs::File::open(f).map_err(input(f))?;
+        std::fs::File::open(f).map_err(Error::input(f))?;
     }
     std::thread::scope(|s| {
         // Each side on a thread of its own, its items coming through a short queue.

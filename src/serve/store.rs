@@ -10,7 +10,7 @@ use serde_json::Value;
 use super::stream::Frames;
 use super::ServeError;
 use crate::agui::{Event, EventType};
-use crate::input::Origin;
+use crate::convert::{Collect, Severity};
 use crate::pipeline::{self, Input, Options};
 
 /// One recorded run: its AG-UI events, from RUN_STARTED to its terminal.
@@ -75,19 +75,23 @@ impl Conversation {
             .map_err(|e| error("open", e))?;
         let mut collect = Collect::default();
         pipeline::run(inputs, opts, &mut collect).map_err(|e| error("read", e))?;
-        if collect.events.is_empty() && collect.bad > 0 {
+        let bad: Vec<_> = (collect.problems.iter())
+            .filter(|p| p.severity == Severity::Bad)
+            .collect();
+        let first_bad = bad.first().map(|p| format!("{}: {}", p.origin, p.message));
+        if collect.events.is_empty() && !bad.is_empty() {
             return Err(ServeError::Load {
                 name: name.to_string(),
                 message: format!(
                     "the recording holds no AG-UI run: {} could not be read, the first at {}",
-                    crate::text::count(collect.bad as usize, "input line"),
-                    collect.first_bad.as_deref().unwrap_or("?")
+                    crate::text::count(bad.len(), "input line"),
+                    first_bad.as_deref().unwrap_or("?")
                 ),
             });
         }
         Ok(Conversation {
-            bad_lines: collect.bad,
-            first_bad_line: collect.first_bad,
+            bad_lines: bad.len() as u64,
+            first_bad_line: first_bad,
             ..Conversation::from_events(name, files.to_vec(), collect.events)?
         })
     }
@@ -140,28 +144,6 @@ impl Conversation {
     /// The ids of every interrupt any run of this conversation stops at.
     pub fn interrupt_count(&self) -> usize {
         self.runs.iter().map(|r| r.interrupts.len()).sum()
-    }
-}
-
-/// The events of a conversation, and its bad lines counted.
-#[derive(Default)]
-struct Collect {
-    events: Vec<Event>,
-    bad: u64,
-    first_bad: Option<String>,
-}
-
-impl pipeline::Observer for Collect {
-    fn event(&mut self, ev: &Event, _origin: &Origin) -> io::Result<()> {
-        self.events.push(ev.clone());
-        Ok(())
-    }
-
-    fn bad_line(&mut self, origin: &Origin, message: &crate::error::BadLine) {
-        self.bad += 1;
-        if self.first_bad.is_none() {
-            self.first_bad = Some(format!("{origin}: {message}"));
-        }
     }
 }
 

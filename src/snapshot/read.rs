@@ -18,10 +18,6 @@ pub fn read(
     runs: &mut usize,
     out: &mut dyn FnMut(Item) -> std::io::Result<()>,
 ) -> Result<(), Error> {
-    let io_err = |source| Error::Input {
-        path: file.to_string(),
-        source,
-    };
     let mut emit = |item| out(item).map_err(Error::Output);
     let bad = |origin, message: &str| Item::Bad {
         origin,
@@ -29,7 +25,7 @@ pub fn read(
     };
     let mut run: Option<Run> = None;
     for (number, line) in (1..).zip(reader.lines()) {
-        let line = line.map_err(io_err)?;
+        let line = line.map_err(Error::input(file))?;
         let origin = Origin {
             file: file.clone(),
             line: number,

@@ -173,9 +173,9 @@ impl BufRead for Feed {
 
 /// What the conversion hands back: its events and problems, until taken.
 #[derive(Default)]
-pub(crate) struct Collect {
-    pub(crate) events: Vec<Event>,
-    problems: Vec<Problem>,
+pub struct Collect {
+    pub events: Vec<Event>,
+    pub problems: Vec<Problem>,
 }
 
 impl Collect {

@@ -27,6 +27,14 @@ pub enum Error {
 }
 
 impl Error {
+    /// An [`Error::Input`] of `path`, for `map_err`: `File::open(path).map_err(Error::input(path))`.
+    pub fn input(path: &str) -> impl FnOnce(io::Error) -> Error + '_ {
+        move |source| Error::Input {
+            path: path.to_string(),
+            source,
+        }
+    }
+
     /// True when the error is a closed output pipe, which a CLI treats as a quiet success.
     pub fn is_broken_pipe(&self) -> bool {
         matches!(self, Error::Output(e) if e.kind() == io::ErrorKind::BrokenPipe)

@@ -77,8 +77,8 @@ macro_rules! stages {
     )*};
 }
 stages!(
-    adapter, agui, error, input, js_numbers, json, mapper, model, payload, pipeline, recent, sink,
-    utf8, wire
+    adapter, agui, convert, error, input, js_numbers, json, mapper, model, payload, pipeline,
+    recent, sink, utf8, wire
 );
 // rustfmt does not expand macros: without this list, never compiled, `cargo fmt` would not
 // reach the stage files.
@@ -86,6 +86,7 @@ stages!(
 mod adapter;
 #[cfg(any())]
 mod agui;
+#[cfg(any())]
 mod convert;
 #[cfg(any())]
 mod error;

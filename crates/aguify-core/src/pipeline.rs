@@ -39,10 +39,7 @@ impl Input {
                 false,
             )
         } else {
-            let meta = std::fs::metadata(path).map_err(|source| Error::Input {
-                path: path.to_string(),
-                source,
-            })?;
+            let meta = std::fs::metadata(path).map_err(Error::input(path))?;
             let (path, reader) = (path.into(), None);
             (Box::new(OpenWhenRead { path, reader }), meta.is_file())
         };
@@ -443,10 +440,7 @@ impl Last {
     fn hash(&self) -> Result<u64, Error> {
         match self {
             Last::Record(r) => Ok(r.hash()),
-            Last::Line(at) => line_hash(&at.file, at.line).map_err(|source| Error::Input {
-                path: at.file.to_string(),
-                source,
-            }),
+            Last::Line(at) => line_hash(&at.file, at.line).map_err(Error::input(&at.file)),
         }
     }
 }

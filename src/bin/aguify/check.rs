@@ -107,10 +107,7 @@ fn check_one(
         let mut b = vec![];
         match io::stdin().read_to_end(&mut b) {
             Ok(_) => check::check_bytes(label, b, opts, config),
-            Err(source) => Err(aguify::Error::Input {
-                path: label.into(),
-                source,
-            }),
+            Err(e) => Err(aguify::Error::input(label)(e)),
         }
     } else {
         check::check_path(f, opts, config)

@@ -12,13 +12,13 @@ use aguify::input::{Origin, Record};
 use aguify::model::ModelEvent;
 use aguify::pipeline::{self, Observer, Stats};
 use aguify::replay::Pacer;
-use aguify::sink::{self, Sink};
+use aguify::sink::{FrameSink, Sink};
 
 use crate::cli::ConvertArgs;
 use crate::options;
 
-struct ConvertObserver<'a> {
-    sink: Box<dyn Sink + 'a>,
+struct ConvertObserver {
+    sink: FrameSink<io::BufWriter<io::StdoutLock<'static>>>,
     /// `--pace`: each event written after its recorded gap, and flushed.
     pacer: Option<Pacer>,
     checker: Checker,
@@ -39,7 +39,7 @@ struct ConvertObserver<'a> {
     last_told: Option<String>,
 }
 
-impl ConvertObserver<'_> {
+impl ConvertObserver {
     /// Prints the checker's new findings on stderr as they occur (a test inlined after
     /// every record and event). Findings are not kept: the summary needs only their counts.
     #[inline]
@@ -81,7 +81,7 @@ impl ConvertObserver<'_> {
 /// Findings held back at most (a file of which nothing is read yet).
 const HELD_MAX: usize = 1000;
 
-impl Observer for ConvertObserver<'_> {
+impl Observer for ConvertObserver {
     fn record(&mut self, rec: &Record, disposition: &Disposition) {
         // Once a file is known to be a recording, nothing more is learnt from its records.
         let file = &rec.origin.file;
@@ -161,7 +161,7 @@ pub fn run(args: ConvertArgs) -> anyhow::Result<i32> {
         thinking: args.map.policy.compat == aguify::mapper::Compat::Thinking,
     };
     let mut obs = ConvertObserver {
-        sink: sink::for_format(args.to, lock),
+        sink: FrameSink::new(args.to, lock),
         pacer: args.pace.then(|| Pacer::new(args.pacing)),
         checker: Checker::new(Arc::from(name.as_str()), config),
         known: aguify::known::Known::new(&names),

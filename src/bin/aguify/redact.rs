@@ -76,10 +76,7 @@ fn one(
     let redacted = file::redact(&mut input.reader, out, opts, total, &mut |line, why| {
         eprintln!("aguify: {shown}:{line}: {why} (passed through redacted)");
     });
-    Ok(redacted.map_err(|source| aguify::Error::Input {
-        path: shown,
-        source,
-    })?)
+    Ok(redacted.map_err(aguify::Error::input(&shown))?)
 }
 
 /// Writes `path` whole or not at all ([`crate::output::Replacing`], as every `-o` does).

@@ -120,10 +120,7 @@ pub fn open_inputs(
             out.push(input);
             continue;
         }
-        let file = File::open(f).map_err(|source| aguify::Error::Input {
-            path: f.clone(),
-            source,
-        })?;
+        let file = File::open(f).map_err(aguify::Error::input(f))?;
         let reader: Box<dyn Read + Send> = match follow {
             Some((stop, restart)) => Box::new(FollowReader {
                 file,

@@ -293,7 +293,7 @@ fn take_interrupts(state: &mut Value, out: &mut Vec<ModelEvent>) -> Option<bool>
 /// A full-state payload → model events: its `__interrupt__` entries as an interrupt, the
 /// rest as the state.
 pub fn state_events(payload: &Value, out: &mut Vec<ModelEvent>) -> bool {
-    let mut state = lc::normalize_deep(payload);
+    let mut state = lc::normalize_owned(payload.clone());
     let listed = take_interrupts(&mut state, out);
     match state.as_object() {
         // A state of its interrupts only is no state.

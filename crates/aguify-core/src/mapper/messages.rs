@@ -343,7 +343,7 @@ pub(super) mod tests {
             opts,
             vec![
                 state(json!({ "messages": [list[0].clone()] })),
-                state(json!({ "messages": lc::normalize_deep(&Value::Array(list.clone())) })),
+                state(json!({ "messages": lc::normalize_owned(Value::Array(list.clone())) })),
                 ModelEvent::RunEnd,
             ],
         );

@@ -17,17 +17,6 @@ pub trait Sink {
     fn flush(&mut self) -> io::Result<()>;
 }
 
-/// A boxed sink is a sink (so wrappers such as `replay::PacedSink` take either).
-impl<S: Sink + ?Sized> Sink for Box<S> {
-    fn write_event(&mut self, ev: &Event) -> io::Result<()> {
-        (**self).write_event(ev)
-    }
-
-    fn flush(&mut self) -> io::Result<()> {
-        (**self).flush()
-    }
-}
-
 /// `--to`: the output formats of `convert`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Format {
@@ -70,11 +59,6 @@ impl<W: Write> Sink for FrameSink<W> {
     fn flush(&mut self) -> io::Result<()> {
         self.w.flush()
     }
-}
-
-/// A boxed sink for a format, writing to `w`.
-pub fn for_format<'a, W: Write + 'a>(format: Format, w: W) -> Box<dyn Sink + 'a> {
-    Box::new(FrameSink::new(format, w))
 }
 
 /// One SSE frame for an event (typed, or JSON as `serve` keeps them), appended to `buf`.
@@ -123,7 +107,7 @@ mod tests {
             message_id: "m".into(),
             delta: "22°C \"q\"".into(),
         };
-        for_format(Format::Sse, &mut out)
+        FrameSink::new(Format::Sse, &mut out)
             .write_event(&ev)
             .expect("in-memory write");
         assert_eq!(
@@ -155,10 +139,10 @@ mod tests {
                 };
                 for format in [Format::Sse, Format::Ndjson] {
                     let (mut a, mut b) = (vec![], vec![]);
-                    for_format(format, &mut a)
+                    FrameSink::new(format, &mut a)
                         .write_event(&split)
                         .expect("in memory");
-                    for_format(format, &mut b)
+                    FrameSink::new(format, &mut b)
                         .write_event(&whole)
                         .expect("in memory");
                     assert!(a == b, "{format:?}, {} bytes", a.len());

@@ -14,22 +14,17 @@ use serde_json::{json, Map, Value};
 use super::pyrepr;
 use crate::payload::{kwarg, Encode, Key, Kwarg, LcObjects};
 
-/// Flattens lc constructors (anywhere inside `v`) into their kwargs plus a `type`, unwraps
-/// `__lc_escaped__` user dicts, and parses `not_implemented` reprs of LangGraph types.
-pub fn normalize_deep(v: &Value) -> Value {
-    normalize_cow(v).into_owned()
-}
-
-/// [`normalize_deep`] of a value the caller owns: normalised where it lies, an lc
+/// [`normalize_cow`] of a value the caller owns: normalised where it lies, an lc
 /// constructor's kwargs taken over rather than copied key by key.
 pub fn normalize_owned(mut v: Value) -> Value {
     normalize_in_place(&mut v);
     v
 }
 
-/// [`normalize_deep`] without the copy when there is nothing to normalize (no object with an
-/// `lc` or `__lc_escaped__` key anywhere): API-server logs and already-normalized values are
-/// read in place.
+/// Flattens lc constructors (anywhere inside `v`) into their kwargs plus a `type`, unwraps
+/// `__lc_escaped__` user dicts, and parses `not_implemented` reprs of LangGraph types; without
+/// a copy when there is nothing to normalize (no object with an `lc` or `__lc_escaped__` key
+/// anywhere): API-server logs and already-normalized values are read in place.
 pub fn normalize_cow(v: &Value) -> Cow<'_, Value> {
     match may_change(v) {
         true => Cow::Owned(normalize_owned(v.clone())),
@@ -570,7 +565,7 @@ pub fn tool_content_text(content: &Value) -> String {
 /// The tool message a tool's output carries when the tool returned a LangGraph `Command`
 /// (a handoff, or a state update) instead of a result: the tool message of its
 /// `update.messages` (the one answering `call_id` when given), as a flat tool message. The
-/// output is normalized ([`normalize_deep`]); a `Command` is logged as `{"lg_name":
+/// output is normalized ([`normalize_cow`]); a `Command` is logged as `{"lg_name":
 /// "Command", …}` (LangGraph.js), a dict of `graph`/`update`/`resume`/`goto` (langgraph-api)
 /// or a parsed dumpd repr (`{"__type__": "Command", …}`, its messages `{"__type__":
 /// "ToolMessage", …}`). `None` for any other output.
@@ -686,12 +681,12 @@ pub(crate) mod tests {
     fn constructor_is_flattened() {
         let v = json!({"lc":1,"type":"constructor","id":["langchain_core","messages","AIMessageChunk"],
             "kwargs":{"content":"hi","id":"run-1","tool_call_chunks":[]}});
-        let f = normalize_deep(&v);
+        let f = normalize_cow(&v).into_owned();
         assert_eq!(f["type"], "ai");
         assert_eq!(f["content"], "hi");
     }
 
-    /// Odd and ordinary values: normalizing an owned copy gives what `normalize_deep` does.
+    /// Odd and ordinary values: normalizing an owned copy gives what `normalize_cow` does.
     pub(crate) fn odd_values() -> Vec<Value> {
         let ai = json!({"lc":1,"type":"constructor","id":["langchain_core","messages","AIMessage"],
             "kwargs":{"content":[{"type":"text","text":"a"}],"type":"ai","id":"m1",
@@ -734,7 +729,7 @@ pub(crate) mod tests {
     #[test]
     fn normalized_in_place_as_copied() {
         for v in message_list() {
-            let n = normalize_deep(&v);
+            let n = normalize_cow(&v).into_owned();
             assert_eq!(normalize_owned(v.clone()), n, "{v}");
             assert_eq!(
                 serde_json::to_string(&normalize_owned(v.clone())).ok(),
@@ -743,7 +738,7 @@ pub(crate) mod tests {
             );
             // Normalising twice changes nothing (the v2 reader normalises what the adapter
             // normalises again).
-            assert_eq!(normalize_deep(&n), n, "{v}");
+            assert_eq!(normalize_cow(&n).into_owned(), n, "{v}");
         }
     }
 
@@ -799,10 +794,13 @@ pub(crate) mod tests {
     #[test]
     fn escaped_dicts_are_unwrapped() {
         let twice = json!({"__lc_escaped__":{"__lc_escaped__":{"a":1}}});
-        assert_eq!(normalize_deep(&twice), json!({"a":1}));
+        assert_eq!(normalize_cow(&twice).into_owned(), json!({"a":1}));
         let lc_inside =
             json!({"__lc_escaped__":{"lc":1,"type":"constructor","id":["a","B"],"kwargs":{"k":2}}});
-        assert_eq!(normalize_deep(&lc_inside), json!({"__type__":"B","k":2}));
+        assert_eq!(
+            normalize_cow(&lc_inside).into_owned(),
+            json!({"__type__":"B","k":2})
+        );
     }
 
     /// Messages of every form, tool messages among them.

@@ -92,7 +92,7 @@ impl V2Adapter {
 
     fn on_root(&mut self, ev: &Event, kind: &str, out: &mut Vec<ModelEvent>) -> Disposition {
         let data = match &ev.data {
-            Data::Input(Some(v)) | Data::Output(Some(v)) => v,
+            Data::Value(Some(v)) => v,
             _ => &Value::Null,
         };
         match kind {

@@ -56,7 +56,7 @@ impl V2Adapter {
             },
             "on_chat_model_end" => {
                 let output = match &ev.data {
-                    Data::Output(Some(v)) => v,
+                    Data::Value(Some(v)) => v,
                     _ => &Value::Null,
                 };
                 // `generations` form (older LangChain): take the first message.

@@ -80,7 +80,7 @@ impl V2Adapter {
         match kind {
             "on_tool_start" => {
                 let input = match &ev.data {
-                    Data::Input(Some(v)) => v,
+                    Data::Value(Some(v)) => v,
                     _ => &Value::Null,
                 };
                 let id = self.claim_call(&name, input);
@@ -108,7 +108,7 @@ impl V2Adapter {
                 Disposition::Mapped
             }
             "on_tool_end" => {
-                let Data::Output(Some(output)) = &ev.data else {
+                let Data::Value(Some(output)) = &ev.data else {
                     return Disposition::bad(
                         "on_tool_end without `data.output`: expected the tool's result",
                     );

@@ -26,7 +26,7 @@ impl V2Adapter {
         let run_meta = data.get(1);
         let traced = |k: &str| run_meta.and_then(|m| m.field_str(k));
         self.ensure_started(out);
-        let chunk = lc::normalize_deep(chunk);
+        let chunk = lc::normalize_cow(chunk);
         match lc::message_kind(&chunk) {
             Some("ai") => {
                 let id = s(&chunk, "id").unwrap_or_else(|| "message".into());

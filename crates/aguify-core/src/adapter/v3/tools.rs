@@ -65,7 +65,8 @@ impl V3Adapter {
                     let text = s(data, "message").unwrap_or_else(|| "tool error".into());
                     tool_failed(id, name, text)
                 } else {
-                    let output = lc::normalize_deep(data.field("output").unwrap_or(&Value::Null));
+                    let output =
+                        lc::normalize_owned(data.field("output").cloned().unwrap_or_default());
                     let output = lc::command_tool_message(&output, Some(&id)).unwrap_or(output);
                     tool_end(id, name, &output)
                 });

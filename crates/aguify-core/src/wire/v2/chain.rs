@@ -31,8 +31,8 @@ impl ChainData<'_> {
         // The key's normalised tree (`Some(None)`: absent; `None`: no tree holds it).
         let tree = |text: Option<&str>| text.map_or(Some(None), |t| normalised_tree(t).map(Some));
         match (read, text) {
-            (Read::Input, text) => Some(Data::Input(tree(text)?)),
-            (Read::Output, text) | (Read::State, text @ None) => Some(Data::Output(tree(text)?)),
+            (Read::Input | Read::Output, text) => Some(Data::Value(tree(text)?)),
+            (Read::State, None) => Some(Data::Value(None)),
             (Read::State, Some(text)) => {
                 if let Some(state) = State::read(text) {
                     return Some(Data::State(Box::new(state)));
@@ -43,7 +43,7 @@ impl ChainData<'_> {
                 let state = tree.is_object().then(|| State::read(&tree.to_string()));
                 Some(match state.flatten() {
                     Some(state) => Data::State(Box::new(state)),
-                    None => Data::Output(Some(tree)),
+                    None => Data::Value(Some(tree)),
                 })
             }
             (read, None) => read.of_holder(None, "", true),

@@ -56,13 +56,11 @@ pub struct Event {
 pub enum Data {
     /// Nothing is read of this kind's `data` (or it has none).
     None,
-    /// A root run's start, a tool's start.
-    Input(Option<Value>),
+    /// The `input` of a root run's or a tool's start; the `output` of a model's or a tool's
+    /// end, or of the root chain's whose output is no state [`State`] reads.
+    Value(Option<Value>),
     /// A graph step's start.
     StepInput(StepInput),
-    /// A model's or a tool's end, or the root chain's whose output is no state [`State`]
-    /// reads.
-    Output(Option<Value>),
     /// The root chain's end: the state, its messages read as a state's ([`State`]).
     State(Box<State>),
     /// The end of a chain inside the root run: the calls of the AI messages its output holds.
@@ -485,11 +483,11 @@ impl Data {
         Ok(Some(match read {
             Read::Input => {
                 let input = m.next_value::<Object<Input<Value>>>()?.take();
-                Data::Input(input.map(normalize_owned))
+                Data::Value(input.map(normalize_owned))
             }
             Read::Output => {
                 let output = m.next_value::<Object<Output<Value>>>()?.take();
-                Data::Output(output.map(normalize_owned))
+                Data::Value(output.map(normalize_owned))
             }
             Read::ToolError => {
                 let e = m.next_value::<Object<ToolError>>()?.0.unwrap_or_default();
@@ -811,11 +809,11 @@ mod tests {
             data(
                 r#"{"event":"on_chat_model_end","data":{"input":{"messages":[]},"output":{"id":"m"}}}"#
             ),
-            Some(Data::Output(Some(json!({"id":"m"}))))
+            Some(Data::Value(Some(json!({"id":"m"}))))
         );
         assert_eq!(
             data(r#"{"event":"on_tool_end","data":{"input":1,"output":2,"output":3}}"#),
-            Some(Data::Output(Some(json!(3))))
+            Some(Data::Value(Some(json!(3))))
         );
         assert_eq!(
             data(r#"{"event":"on_tool_error","data":{"error":"e","input":1}}"#),
@@ -855,7 +853,7 @@ mod tests {
         }
         assert_eq!(
             data(r#"{"event":"on_chain_start","data":[1],"parent_ids":[]}"#),
-            Some(Data::Input(None))
+            Some(Data::Value(None))
         );
         // A model's stream chunk: what the adapter reads of it, normalised.
         let chunk =
