@@ -128,6 +128,14 @@ fn part_data(rec: &Record) -> &Value {
     }
 }
 
+/// The namespace of a stream part: `<ns>` of `messages|<ns>` (`stream_subgraphs`), empty for
+/// the root graph's.
+fn part_namespace(rec: &Record) -> &str {
+    let mode = (rec.sse_event.as_deref()).or_else(|| rec.value().field_str("event"));
+    mode.and_then(|m| m.split_once('|'))
+        .map_or("", |(_, ns)| ns)
+}
+
 /// Classifies a record by its shape (docs/inputs.md).
 pub fn classify(rec: &Record) -> RecordKind {
     if rec.v3.is_some() {

@@ -230,21 +230,28 @@ impl super::Adapt for V2Adapter {
             }
             RecordKind::Values => {
                 self.ensure_started(out);
-                return if super::state_events(super::part_data(rec), out) {
-                    Disposition::Mapped
-                } else {
-                    Disposition::Ignored("values payload that is not a state object")
-                };
+                self.nest.scope("", out);
+                if !super::state_events(super::part_data(rec), out) {
+                    return Disposition::Ignored("values payload that is not a state object");
+                }
+                if let Some(ModelEvent::State(Snapshot::Value(state))) = out.last() {
+                    self.state_calls(state);
+                }
+                return Disposition::Mapped;
             }
             RecordKind::Custom => {
                 self.ensure_started(out);
+                self.nest.scope(super::part_namespace(rec), out);
                 out.push(custom_event(
                     None,
                     Payload::from_value(super::part_data(rec)),
                 ));
                 return Disposition::Mapped;
             }
-            RecordKind::MessagesTuple => return self.on_message_tuple(super::part_data(rec), out),
+            RecordKind::MessagesTuple => {
+                let ns = super::part_namespace(rec);
+                return self.on_message_tuple(super::part_data(rec), ns, out);
+            }
             RecordKind::OtherStreamMode(_) => {
                 return Disposition::Ignored(
                     "platform stream mode aguify does not map (updates, messages, debug…)",
@@ -354,6 +361,58 @@ mod tests {
         });
         let result = out.iter().position(|e| matches!(e, ModelEvent::ToolEnd(_)));
         assert!(call.is_some() && call < result, "{out:?}");
+    }
+
+    /// `stream_subgraphs`: the parts of a `tools:<task>` namespace are the sub-agent of the
+    /// calls the supervisor's message made, in call order, named by `lc_agent_name`; a root
+    /// part is the supervisor's again. A resumed run's calls come from its first state.
+    #[test]
+    fn subgraph_parts_under_a_tool_task_are_the_calls_sub_agents() {
+        let sub = |ns: &str, id: &str, agent: &str| {
+            format!(
+                r#"{{"event":"messages|{ns}","data":[{{"content":"Hi","type":"AIMessageChunk","id":"{id}"}},{{"lc_agent_name":"{agent}"}}]}}"#
+            )
+        };
+        let run = |lines: &[String]| {
+            let (mut a, mut out) = (V2Adapter::default(), vec![]);
+            for (n, l) in lines.iter().enumerate() {
+                let rec = framed(l, n as u64 + 1).expect("a record");
+                let d = a.feed(&rec, &crate::adapter::classify(&rec), &mut out);
+                assert_eq!(d, Disposition::Mapped, "{l}");
+            }
+            out.retain(|e| matches!(e, ModelEvent::SubagentStart { .. } | ModelEvent::Scope(_)));
+            out
+        };
+        let started = |call: &str, name: &str| ModelEvent::SubagentStart {
+            id: format!("{call}:subagent"),
+            name: name.into(),
+            parent_tool_call_id: call.into(),
+        };
+        let scope = |call: Option<&str>| ModelEvent::Scope(call.map(|c| format!("{c}:subagent")));
+        let calls = r#"{"event":"messages","data":[{"content":"","type":"AIMessageChunk","id":"m1","tool_call_chunks":[{"id":"c1","name":"ask_weather","args":"{}","index":0},{"id":"c2","name":"ask_news","args":"{}","index":1}]},{}]}"#;
+        let answer = r#"{"event":"messages","data":[{"content":"Calm","type":"tool","id":"t2","tool_call_id":"c2","name":"ask_news"},{}]}"#;
+        let lines = [
+            calls.to_string(),
+            sub("tools:a", "w1", "weather_agent"),
+            sub("tools:b", "n1", "news_agent"),
+            answer.to_string(),
+        ];
+        assert_eq!(
+            run(&lines),
+            [
+                started("c1", "weather_agent"),
+                scope(Some("c1")),
+                started("c2", "news_agent"),
+                scope(Some("c2")),
+                scope(None),
+            ]
+        );
+        let state = r#"{"event":"values","data":{"messages":[{"content":"","type":"ai","id":"m1","tool_calls":[{"id":"c1","name":"ask_order","args":{}}]}]}}"#;
+        let resumed = [state.to_string(), sub("tools:a", "o1", "order_agent")];
+        assert_eq!(
+            run(&resumed),
+            [started("c1", "order_agent"), scope(Some("c1"))]
+        );
     }
 
     /// A run that failed (the error line) mid-message is over: when the next run is cut off,

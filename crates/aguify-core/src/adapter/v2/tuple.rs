@@ -1,5 +1,10 @@
 //! The `messages-tuple` stream mode's parts (`[message chunk, metadata]`) → messages: AI chunks
 //! stream as a message (a whole AI message with its calls), a tool message is a result.
+//!
+//! With `stream_subgraphs`, a part of namespace `tools:<task>` (`messages|tools:<task>`) is the
+//! output of a graph a tool node's task runs, which no part names the call of: like v3
+//! Python's tool node tasks ([`crate::adapter::subagent::Nest::made_call`]), it is the
+//! sub-agent of the first call of the enclosing namespace's last message that has none yet.
 
 use crate::json::Field;
 use serde_json::Value;
@@ -10,11 +15,13 @@ use crate::model::ModelEvent;
 use crate::wire::langchain as lc;
 
 impl V2Adapter {
-    /// A `messages-tuple` part: `[message chunk, metadata]`. AI chunks stream as a message
-    /// (ending at `chunk_position: "last"` or a finish reason); a tool message is a result.
+    /// A `messages-tuple` part of namespace `ns`: `[message chunk, metadata]`. AI chunks
+    /// stream as a message (ending at `chunk_position: "last"` or a finish reason); a tool
+    /// message is a result.
     pub(super) fn on_message_tuple(
         &mut self,
         data: &Value,
+        ns: &str,
         out: &mut Vec<ModelEvent>,
     ) -> Disposition {
         if self.saw_events {
@@ -26,6 +33,13 @@ impl V2Adapter {
         let run_meta = data.get(1);
         let traced = |k: &str| run_meta.and_then(|m| m.field_str(k));
         self.ensure_started(out);
+        if !ns.is_empty() && !self.nest.is_announced(ns) {
+            if let Some((call, tool)) = self.nest.made_call(ns) {
+                let name = traced("lc_agent_name").unwrap_or(&tool);
+                self.nest.start(ns, true, name, &call, out);
+            }
+        }
+        self.nest.scope(ns, out);
         let chunk = lc::normalize_cow(chunk);
         match lc::message_kind(&chunk) {
             Some("ai") => {
@@ -55,15 +69,27 @@ impl V2Adapter {
                     out.push(ModelEvent::MessageStart {
                         message_id: id.clone(),
                     });
+                    self.nest.message_started(ns);
                     self.tuple_open = Some(id.clone());
                     self.tuple_last = None;
                 }
+                let from = out.len();
                 if chunk.field("tool_call_chunks").is_none() {
                     // A whole message (a subgraph's, sent once its node returned): its calls
                     // are only in `tool_calls`.
                     completion::whole_message(&id, &chunk, out);
                 } else {
                     content::chunk_events(&id, &chunk, out);
+                }
+                for e in &out[from..] {
+                    if let ModelEvent::ToolCallChunk {
+                        id: Some(call),
+                        name: Some(name),
+                        ..
+                    } = e
+                    {
+                        self.nest.call_made(ns, call, name);
+                    }
                 }
                 let last = chunk.field_str("chunk_position") == Some("last")
                     || meta.is_some_and(|m| {
@@ -87,10 +113,37 @@ impl V2Adapter {
                 let Some(call_id) = s(&chunk, "tool_call_id") else {
                     return Disposition::bad("tool message without tool_call_id");
                 };
+                self.nest.tool_ended(&call_id);
                 out.push(tool_end(call_id, s(&chunk, "name"), &chunk));
                 Disposition::Mapped
             }
             _ => Disposition::Ignored("messages part of a user or system message (input echo)"),
+        }
+    }
+
+    /// A root state of a part stream: the calls of its last AI message that no tool message
+    /// answers wait for their results (a resumed run's sub-agents serve them).
+    pub(super) fn state_calls(&mut self, state: &Value) {
+        if self.saw_events {
+            return;
+        }
+        let Some(list) = state.field("messages").and_then(Value::as_array) else {
+            return;
+        };
+        let Some(at) = list.iter().rposition(|m| lc::message_kind(m) == Some("ai")) else {
+            return;
+        };
+        let calls = list[at].field("tool_calls").and_then(Value::as_array);
+        for c in calls.into_iter().flatten() {
+            if let (Some(id), Some(name)) = (c.field_str("id"), c.field_str("name")) {
+                self.nest.call_made("", id, name);
+            }
+        }
+        let answers = list[at + 1..]
+            .iter()
+            .filter_map(|m| m.field_str("tool_call_id"));
+        for id in answers {
+            self.nest.answered(id);
         }
     }
 }
