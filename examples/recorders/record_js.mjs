@@ -580,13 +580,18 @@ function parallelSupervisorGraph() {
 
 function hitlGraph() {
   const model = new ScriptedChatModel([textTurn("I will order 2 widgets."), textTurn("Your order has been placed.")]);
+  return approvalGraph(model, async () => {
+    const answer = interrupt({ type: "approval", message: "Approve order?", order: { item: "widget", qty: 2 } });
+    const verdict = answer?.approved ? "approved" : "rejected";
+    return { messages: [new AIMessage({ content: `Order ${verdict}.`, id: "ai-approval-result" })] };
+  });
+}
+
+// draft (a model call) → approve (`approve`, which interrupts) → confirm (a model call).
+function approvalGraph(model, approve) {
   return new StateGraph(MessagesAnnotation)
     .addNode("draft", async (state) => ({ messages: [await model.invoke(state.messages)] }))
-    .addNode("approve", async () => {
-      const answer = interrupt({ type: "approval", message: "Approve order?", order: { item: "widget", qty: 2 } });
-      const verdict = answer?.approved ? "approved" : "rejected";
-      return { messages: [new AIMessage({ content: `Order ${verdict}.`, id: "ai-approval-result" })] };
-    })
+    .addNode("approve", approve)
     .addNode("confirm", async (state) => ({ messages: [await model.invoke(state.messages)] }))
     .addEdge(START, "draft")
     .addEdge("draft", "approve")
@@ -604,18 +609,10 @@ function multiTurnHitlGraph() {
     textTurn("I will order 1 gadget."),
     textTurn("The gadget order was cancelled."),
   ]);
-  return new StateGraph(MessagesAnnotation)
-    .addNode("draft", async (state) => ({ messages: [await model.invoke(state.messages)] }))
-    .addNode("approve", async (state) => {
-      const answer = interrupt({ type: "approval", message: "Approve order?", order: state.messages.at(-1).text });
-      return { messages: [new AIMessage(`Order ${answer?.approved ? "approved" : "rejected"}.`)] };
-    })
-    .addNode("confirm", async (state) => ({ messages: [await model.invoke(state.messages)] }))
-    .addEdge(START, "draft")
-    .addEdge("draft", "approve")
-    .addEdge("approve", "confirm")
-    .addEdge("confirm", END)
-    .compile({ checkpointer: new MemorySaver() });
+  return approvalGraph(model, async (state) => {
+    const answer = interrupt({ type: "approval", message: "Approve order?", order: state.messages.at(-1).text });
+    return { messages: [new AIMessage(`Order ${answer?.approved ? "approved" : "rejected"}.`)] };
+  });
 }
 
 function subgraphGraph() {

@@ -117,15 +117,21 @@ def hitl_graph():
         turns=[fm.text_turn("I will order 2 widgets."), fm.text_turn("Your order has been placed.")]
     )
 
-    async def draft(state: MessagesState):
-        return {"messages": [await model.ainvoke(state["messages"])]}
-
     def approve(state: MessagesState):
         answer = interrupt(
             {"type": "approval", "message": "Approve order?", "order": {"item": "widget", "qty": 2}}
         )
         verdict = "approved" if answer.get("approved") else "rejected"
         return {"messages": [AIMessage(content=f"Order {verdict}.", id="ai-approval-result")]}
+
+    return approval_graph(model, approve)
+
+
+def approval_graph(model, approve):
+    """draft (a model call) → approve (`approve`, which interrupts) → confirm (a model call)."""
+
+    async def draft(state: MessagesState):
+        return {"messages": [await model.ainvoke(state["messages"])]}
 
     async def confirm(state: MessagesState):
         return {"messages": [await model.ainvoke(state["messages"])]}
@@ -1053,25 +1059,11 @@ def multi_turn_hitl_graph():
         ]
     )
 
-    async def draft(state: MessagesState):
-        return {"messages": [await model.ainvoke(state["messages"])]}
-
     def approve(state: MessagesState):
         answer = interrupt({"type": "approval", "message": "Approve order?", "order": state["messages"][-1].text})
         return {"messages": [AIMessage(content=f"Order {'approved' if answer.get('approved') else 'rejected'}.")]}
 
-    async def confirm(state: MessagesState):
-        return {"messages": [await model.ainvoke(state["messages"])]}
-
-    g = StateGraph(MessagesState)
-    g.add_node("draft", draft)
-    g.add_node("approve", approve)
-    g.add_node("confirm", confirm)
-    g.add_edge(START, "draft")
-    g.add_edge("draft", "approve")
-    g.add_edge("approve", "confirm")
-    g.add_edge("confirm", END)
-    return g.compile(checkpointer=InMemorySaver())
+    return approval_graph(model, approve)
 
 
 def platform_round_scenarios() -> list[Scenario]:
