@@ -324,15 +324,8 @@ impl Checker {
         matches!(self.family, Some(Family::V2 | Family::V3))
     }
 
-    /// Reports the bad line held back, if any (a test inlined before every event).
-    #[inline]
+    /// Reports the bad line held back, if any.
     fn flush_bad(&mut self, record_level: bool) {
-        if self.pending_bad.is_some() {
-            self.report_bad(record_level);
-        }
-    }
-
-    fn report_bad(&mut self, record_level: bool) {
         let Some((origin, msg)) = self.pending_bad.take() else {
             return;
         };

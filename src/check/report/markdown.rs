@@ -5,8 +5,9 @@
 
 use std::fmt::Write;
 
-use super::{plural, Report};
+use super::Report;
 use crate::check::{rules, FileReport, Finding, Severity};
+use crate::text::count;
 
 /// Findings listed one by one (the rest are counted).
 pub const FIRST_FINDINGS: usize = 20;
@@ -130,7 +131,7 @@ pub fn render_linked(report: &Report, link: Link<'_>) -> String {
         .filter(|f| f.counts().errors > 0)
         .count();
     let mut out = String::new();
-    let files = plural(report.files.len() as u64, "file");
+    let files = count(report.files.len(), "file");
     let head = match failing {
         0 => format!("✅ {files} passing"),
         _ => format!("❌ {failing} of {files} failing"),
@@ -138,8 +139,8 @@ pub fn render_linked(report: &Report, link: Link<'_>) -> String {
     let _ = writeln!(
         out,
         "### aguify check: {head} · {}, {}\n",
-        plural(c.errors, "error"),
-        plural(c.warnings, "warning")
+        count(c.errors as usize, "error"),
+        count(c.warnings as usize, "warning")
     );
     out.push_str("| file | verdict | events | errors | warnings |\n|---|---|--:|--:|--:|\n");
     for f in report.files.iter().take(MAX_FILES) {
@@ -154,7 +155,7 @@ pub fn render_linked(report: &Report, link: Link<'_>) -> String {
         let _ = writeln!(
             out,
             "\n… and {} (`aguify check --format text` lists them all)",
-            plural((report.files.len() - MAX_FILES) as u64, "more file")
+            count(report.files.len() - MAX_FILES, "more file")
         );
     }
     let mut rows = report.by_rule();
@@ -176,7 +177,7 @@ pub fn render_linked(report: &Report, link: Link<'_>) -> String {
                 out,
                 "\n… and {} (`aguify check --format text` lists them; \
                  `aguify check --explain RULE` explains a rule)",
-                plural(total - FIRST_FINDINGS as u64, "more finding")
+                count(total as usize - FIRST_FINDINGS, "more finding")
             );
         }
     }

@@ -9,6 +9,7 @@ mod sarif;
 pub mod text;
 
 use super::{FileReport, Finding, Severity};
+use crate::text::count;
 
 /// A report over one or more files.
 #[derive(Debug, Clone)]
@@ -154,13 +155,8 @@ pub fn more_line(n: u64, rule: &str, file: &str) -> String {
 pub fn summary_line(c: Counts, files: usize) -> String {
     format!(
         "{} checked: {}, {}",
-        plural(files as u64, "file"),
-        plural(c.errors, "error"),
-        plural(c.warnings, "warning")
+        count(files, "file"),
+        count(c.errors as usize, "error"),
+        count(c.warnings as usize, "warning")
     )
-}
-
-/// "1 error", "2 errors".
-fn plural(n: u64, w: &str) -> String {
-    format!("{n} {w}{}", if n == 1 { "" } else { "s" })
 }

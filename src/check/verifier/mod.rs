@@ -90,13 +90,9 @@ const LIVES: [Life; 4] = [
 
 /// The index in [`LIVES`] of the item an event of kind `k` opens, continues or closes.
 fn life_of(k: Option<T>) -> Option<usize> {
-    Some(match k? {
-        T::TextMessageStart | T::TextMessageContent | T::TextMessageEnd => 0,
-        T::ToolCallStart | T::ToolCallArgs | T::ToolCallEnd => 1,
-        T::ReasoningMessageStart | T::ReasoningMessageContent | T::ReasoningMessageEnd => 2,
-        T::ReasoningStart | T::ReasoningEnd => 3,
-        _ => return None,
-    })
+    LIVES
+        .iter()
+        .position(|l| [l.start, l.content, l.end].map(Some).contains(&k))
 }
 
 /// An owner as the client's messages name it: a subagent run id, or the parent agent.
