@@ -216,32 +216,26 @@ impl Renderer {
                 }
                 detail(&mut v, Paint::Dim, format!("{events} events"));
             }
-            Line::Text {
-                role, text, cut, ..
-            } => {
-                headed(&mut v, k, format!("text {role} "), quote(text));
-                detail(&mut v, Paint::Dim, chars(text));
-                push_duration(&mut v, e);
-                push_cut(&mut v, *cut);
-            }
-            Line::Reasoning {
-                text,
-                encrypted,
-                cut,
-                ..
-            } => {
-                v.push(seg(Paint::Strong(k), "reasoning "));
+            // A message or a reasoning block: its text, then how long, how it ended.
+            Line::Text { text, cut, .. } | Line::Reasoning { text, cut, .. } => {
+                let head = match &e.line {
+                    Line::Text { role, .. } => format!("text {role} "),
+                    _ => "reasoning ".into(),
+                };
+                v.push(seg(Paint::Strong(k), head));
                 if text.is_empty() {
                     v.push(seg(Paint::Dim, "(no text)"));
                 } else {
                     v.push(preview(Paint::Kind(k), quote(text)));
                     detail(&mut v, Paint::Dim, chars(text));
                 }
-                if *encrypted > 0 {
-                    detail(&mut v, Paint::Dim, count(*encrypted, "encrypted value"));
+                if let Line::Reasoning { encrypted: n @ 1.., .. } = &e.line {
+                    detail(&mut v, Paint::Dim, count(*n, "encrypted value"));
                 }
                 push_duration(&mut v, e);
-                push_cut(&mut v, *cut);
+                if *cut {
+                    dotted(&mut v, seg(Paint::Strong(Kind::Error), "cut off (no END)"));
+                }
             }
             Line::Tool(t) => self.tool(&mut v, e, t),
             Line::State { what, detail, .. } => {
@@ -404,13 +398,6 @@ fn status(v: &mut Vec<Segment>, paint: Paint, text: impl Into<String>) {
 fn push_duration(v: &mut Vec<Segment>, e: &Entry) {
     if let Some(d) = e.duration_ms() {
         detail(v, Paint::Dim, ms(d));
-    }
-}
-
-/// A message the run's end cut off.
-fn push_cut(v: &mut Vec<Segment>, cut: bool) {
-    if cut {
-        dotted(v, seg(Paint::Strong(Kind::Error), "cut off (no END)"));
     }
 }
 
