@@ -84,7 +84,10 @@ impl<'a> Placed<'a> {
         // event) is shown.
         let mut by_line = BTreeMap::new();
         for (i, e) in entries.iter().enumerate() {
-            by_line.entry((&*e.origin.file, e.origin.line)).or_insert((i, i)).1 = i;
+            by_line
+                .entry((&*e.origin.file, e.origin.line))
+                .or_insert((i, i))
+                .1 = i;
         }
         let mut p = Placed::default();
         for f in findings {
@@ -94,7 +97,9 @@ impl<'a> Placed<'a> {
                 // The first entry of the line, else the last one before it in its file.
                 None => by_line.get(&at).map(|e| e.0).or_else(|| {
                     let before = by_line.range(..at).next_back();
-                    before.filter(|((file, _), _)| *file == at.0).map(|(_, e)| e.1)
+                    before
+                        .filter(|((file, _), _)| *file == at.0)
+                        .map(|(_, e)| e.1)
                 }),
             };
             let run = |e| runs.partition_point(|r| r.first_entry <= e).checked_sub(1);
@@ -118,7 +123,12 @@ impl<'a> Placed<'a> {
 fn entry_of_event(entries: &[Entry], idx: u64) -> Option<usize> {
     let last = entries.partition_point(|e| e.index <= idx).checked_sub(1)?;
     let reaches = |&i: &usize| idx <= entries[i].end_index.unwrap_or(entries[i].index);
-    Some((last.saturating_sub(64)..=last).rev().find(reaches).unwrap_or(last))
+    Some(
+        (last.saturating_sub(64)..=last)
+            .rev()
+            .find(reaches)
+            .unwrap_or(last),
+    )
 }
 
 /// Findings per rule, most first, and the explanation and fix of each rule that fired.

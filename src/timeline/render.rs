@@ -229,7 +229,10 @@ impl Renderer {
                     v.push(preview(Paint::Kind(k), quote(text)));
                     detail(&mut v, Paint::Dim, chars(text));
                 }
-                if let Line::Reasoning { encrypted: n @ 1.., .. } = &e.line {
+                if let Line::Reasoning {
+                    encrypted: n @ 1.., ..
+                } = &e.line
+                {
                     detail(&mut v, Paint::Dim, count(*n, "encrypted value"));
                 }
                 push_duration(&mut v, e);
