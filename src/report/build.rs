@@ -466,31 +466,26 @@ fn entry_item(e: &Entry, cx: &mut ItemCx<'_>) -> Option<(Item, Option<String>)> 
             item.status = (!finished).then(|| "not finished".into());
             name.clone()
         }
-        Line::Text {
-            id,
-            role,
-            text,
-            cut,
-        } => {
-            item.kind = if role == "user" { "user" } else { "assistant" };
-            item.name = Some(role.clone());
+        Line::Text { id, text, cut, .. } | Line::Reasoning { id, text, cut, .. } => {
+            let cap = match &e.line {
+                Line::Text { role, .. } => {
+                    item.kind = if role == "user" { "user" } else { "assistant" };
+                    item.name = Some(role.clone());
+                    TEXT_BYTES
+                }
+                line => {
+                    item.kind = "reasoning";
+                    if let Line::Reasoning {
+                        encrypted: n @ 1.., ..
+                    } = line
+                    {
+                        item.name = Some(format!("{n} encrypted"));
+                    }
+                    REASONING_BYTES
+                }
+            };
             item.id = Some(id.clone());
-            item.text = Some(cx.budget.spend(clipped, text, TEXT_BYTES));
-            item.status = cut.then(|| "cut off".into());
-            render::cut(&one_line(text), 60)
-        }
-        Line::Reasoning {
-            id,
-            text,
-            encrypted,
-            cut,
-        } => {
-            item.kind = "reasoning";
-            item.id = Some(id.clone());
-            item.text = Some(cx.budget.spend(clipped, text, REASONING_BYTES));
-            if *encrypted > 0 {
-                item.name = Some(format!("{encrypted} encrypted"));
-            }
+            item.text = Some(cx.budget.spend(clipped, text, cap));
             item.status = cut.then(|| "cut off".into());
             render::cut(&one_line(text), 60)
         }
