@@ -56,61 +56,6 @@ fn view(f: &Finding) -> FindingView {
     }
 }
 
-/// The first and last entry of each input line: where a finding about a line (and no event)
-/// is shown.
-struct ByLine<'a>(BTreeMap<(&'a str, u64), (usize, usize)>);
-
-impl<'a> ByLine<'a> {
-    fn new(entries: &'a [Entry]) -> Self {
-        let mut m = BTreeMap::new();
-        for (i, e) in entries.iter().enumerate() {
-            // The first entry of the line, and (updated) its last.
-            let at = (&*e.origin.file, e.origin.line);
-            m.entry(at).or_insert((i, i)).1 = i;
-        }
-        ByLine(m)
-    }
-
-    /// The first entry of the line, else the last one before it in its file.
-    fn find(&self, file: &str, line: u64) -> Option<usize> {
-        if let Some((first, _)) = self.0.get(&(file, line)) {
-            return Some(*first);
-        }
-        let before = self.0.range(..(file, line)).next_back();
-        before
-            .filter(|((f, _), _)| *f == file)
-            .map(|(_, (_, last))| *last)
-    }
-}
-
-/// Where a finding is shown: `(run, entry)` indices, or nowhere in a run.
-fn place(
-    f: &Finding,
-    entries: &[Entry],
-    by_line: &ByLine<'_>,
-    runs: &[RunSummary],
-) -> Option<(usize, usize)> {
-    let entry = match f.event_index {
-        Some(idx) => {
-            let last = entries.partition_point(|e| e.index <= idx).checked_sub(1)?;
-            // The newest entry whose events reach it (a message still streaming), else the
-            // newest before it.
-            (last.saturating_sub(64)..=last)
-                .rev()
-                .find(|&i| {
-                    let e = &entries[i];
-                    e.index <= idx && idx <= e.end_index.unwrap_or(e.index)
-                })
-                .unwrap_or(last)
-        }
-        None => by_line.find(&f.file, f.line)?,
-    };
-    let run = runs
-        .partition_point(|r| r.first_entry <= entry)
-        .checked_sub(1)?;
-    Some((run, entry))
-}
-
 /// Text left to a run's payloads.
 struct Budget(usize);
 
@@ -135,23 +80,55 @@ struct Placed<'a> {
 
 impl<'a> Placed<'a> {
     fn new(findings: &'a [Finding], entries: &[Entry], runs: &[RunSummary]) -> Self {
+        // The first and last entry of each input line: where a finding about a line (and no
+        // event) is shown.
+        let mut by_line = BTreeMap::new();
+        for (i, e) in entries.iter().enumerate() {
+            by_line
+                .entry((&*e.origin.file, e.origin.line))
+                .or_insert((i, i))
+                .1 = i;
+        }
         let mut p = Placed::default();
-        let by_line = ByLine::new(entries);
         for f in findings {
-            match place(f, entries, &by_line, runs) {
-                Some((r, e)) => {
-                    p.at_entry.entry(e).or_default().push(f);
-                    let c = p.per_run.entry(r).or_default();
-                    match f.severity {
-                        Severity::Error => c.0 += 1,
-                        Severity::Warning => c.1 += 1,
-                    }
-                }
-                None => p.loose.push(view(f)),
+            let at = (&*f.file, f.line);
+            let entry = match f.event_index {
+                Some(idx) => entry_of_event(entries, idx),
+                // The first entry of the line, else the last one before it in its file.
+                None => by_line.get(&at).map(|e| e.0).or_else(|| {
+                    let before = by_line.range(..at).next_back();
+                    before
+                        .filter(|((file, _), _)| *file == at.0)
+                        .map(|(_, e)| e.1)
+                }),
+            };
+            let run = |e| runs.partition_point(|r| r.first_entry <= e).checked_sub(1);
+            let Some((e, r)) = entry.and_then(|e| Some((e, run(e)?))) else {
+                p.loose.push(view(f));
+                continue;
+            };
+            p.at_entry.entry(e).or_default().push(f);
+            let c = p.per_run.entry(r).or_default();
+            match f.severity {
+                Severity::Error => c.0 += 1,
+                Severity::Warning => c.1 += 1,
             }
         }
         p
     }
+}
+
+/// The entry a finding at event `idx` is shown at: the newest whose events reach it (a message
+/// still streaming), else the newest before it.
+fn entry_of_event(entries: &[Entry], idx: u64) -> Option<usize> {
+    let last = entries.partition_point(|e| e.index <= idx).checked_sub(1)?;
+    let reaches = |&i: &usize| idx <= entries[i].end_index.unwrap_or(entries[i].index);
+    Some(
+        (last.saturating_sub(64)..=last)
+            .rev()
+            .find(reaches)
+            .unwrap_or(last),
+    )
 }
 
 /// Findings per rule, most first, and the explanation and fix of each rule that fired.
@@ -489,31 +466,26 @@ fn entry_item(e: &Entry, cx: &mut ItemCx<'_>) -> Option<(Item, Option<String>)> 
             item.status = (!finished).then(|| "not finished".into());
             name.clone()
         }
-        Line::Text {
-            id,
-            role,
-            text,
-            cut,
-        } => {
-            item.kind = if role == "user" { "user" } else { "assistant" };
-            item.name = Some(role.clone());
+        Line::Text { id, text, cut, .. } | Line::Reasoning { id, text, cut, .. } => {
+            let cap = match &e.line {
+                Line::Text { role, .. } => {
+                    item.kind = if role == "user" { "user" } else { "assistant" };
+                    item.name = Some(role.clone());
+                    TEXT_BYTES
+                }
+                line => {
+                    item.kind = "reasoning";
+                    if let Line::Reasoning {
+                        encrypted: n @ 1.., ..
+                    } = line
+                    {
+                        item.name = Some(format!("{n} encrypted"));
+                    }
+                    REASONING_BYTES
+                }
+            };
             item.id = Some(id.clone());
-            item.text = Some(cx.budget.spend(clipped, text, TEXT_BYTES));
-            item.status = cut.then(|| "cut off".into());
-            render::cut(&one_line(text), 60)
-        }
-        Line::Reasoning {
-            id,
-            text,
-            encrypted,
-            cut,
-        } => {
-            item.kind = "reasoning";
-            item.id = Some(id.clone());
-            item.text = Some(cx.budget.spend(clipped, text, REASONING_BYTES));
-            if *encrypted > 0 {
-                item.name = Some(format!("{encrypted} encrypted"));
-            }
+            item.text = Some(cx.budget.spend(clipped, text, cap));
             item.status = cut.then(|| "cut off".into());
             render::cut(&one_line(text), 60)
         }

@@ -6,7 +6,7 @@
 //! from the previous one, so memory stays bounded whatever the input's size.
 
 use std::borrow::Cow;
-use std::collections::{HashMap, HashSet, VecDeque};
+use std::collections::{HashMap, HashSet};
 
 use serde_json::Value;
 
@@ -66,8 +66,7 @@ pub struct ModelCall {
 #[derive(Debug, Default)]
 pub struct RunStates {
     /// By event index: the first snapshot, then the last ones.
-    pub first: Option<(u64, StateView)>,
-    pub last: VecDeque<(u64, StateView)>,
+    pub snapshots: Vec<(u64, StateView)>,
     pub dropped: usize,
     /// Deltas (at most `keep` of them), by event index.
     pub deltas: Vec<(u64, StateView)>,
@@ -79,7 +78,7 @@ impl RunStates {
     }
 
     fn all(&self) -> impl Iterator<Item = &(u64, StateView)> {
-        self.first.iter().chain(&self.last).chain(&self.deltas)
+        self.snapshots.iter().chain(&self.deltas)
     }
 }
 
@@ -121,9 +120,8 @@ impl Collected {
         if failed || self.states_bytes + bytes <= STATES_BUDGET {
             self.states_bytes += bytes;
         } else if let Some(s) = self.states.get_mut(&run) {
-            let n = usize::from(s.first.is_some()) + s.last.len();
             *s = RunStates {
-                dropped: s.dropped + n,
+                dropped: s.dropped + s.snapshots.len(),
                 ..RunStates::default()
             };
         }
@@ -181,14 +179,11 @@ impl Collected {
         };
         let keep = self.keep;
         let states = self.states.entry(run).or_default();
-        if states.first.is_none() {
-            states.first = Some((index, view));
-        } else {
-            states.last.push_back((index, view));
-            if states.last.len() >= keep {
-                states.last.pop_front();
-                states.dropped += 1;
-            }
+        states.snapshots.push((index, view));
+        // The first stays; of the others, the last ones.
+        if states.snapshots.len() > keep {
+            states.snapshots.remove(1);
+            states.dropped += 1;
         }
         self.prev = Some(snap.into_owned());
     }
@@ -269,6 +264,6 @@ mod tests {
         }
         assert_eq!(c.users, [(0, "hi".to_string()), (1, "ab".to_string())]);
         assert_eq!(c.last_ts, Some(5));
-        assert!(c.states[&0].first.is_some());
+        assert_eq!(c.states[&0].snapshots.len(), 1);
     }
 }

@@ -47,7 +47,6 @@ pub fn layout(bars: Vec<(usize, Bar)>, end: i64, max_row_bars: usize) -> Vec<Lan
         Lane {
             label,
             kind,
-            depth: depth.saturating_sub(min_depth),
             rows: rows.map(|r| merge(r, end, max_row_bars)).collect(),
         }
     });
@@ -136,17 +135,17 @@ mod tests {
             100,
             100,
         );
-        let shape: Vec<(&str, usize, Vec<usize>)> = lanes
+        let shape: Vec<(&str, &str, Vec<usize>)> = lanes
             .iter()
-            .map(|l| (l.kind, l.depth, l.rows.iter().map(Vec::len).collect()))
+            .map(|l| (l.kind, &*l.label, l.rows.iter().map(Vec::len).collect()))
             .collect();
         assert_eq!(
             shape,
             [
-                ("step", 0, vec![1]),
-                ("step", 1, vec![1]),
-                ("tool", 0, vec![2, 1]),
-                ("event", 0, vec![1])
+                ("step", "nodes", vec![1]),
+                ("step", "  ↳ nested (depth 2)", vec![1]),
+                ("tool", "tool calls", vec![2, 1]),
+                ("event", "events", vec![1])
             ]
         );
     }

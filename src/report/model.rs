@@ -143,7 +143,6 @@ pub struct Axis {
 pub struct Lane {
     pub label: String,
     pub kind: &'static str,
-    pub depth: usize,
     pub rows: Vec<Vec<Bar>>,
 }
 

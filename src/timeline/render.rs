@@ -32,26 +32,25 @@ pub struct Segment {
     pub fit: Fit,
 }
 
-/// In which order the pieces of a line give way to the width: ids shrink to a few characters
-/// first (shown whole elsewhere: `--full`, the run's footer), then details (a count, a
-/// duration, the thread) are dropped whole, from the line's end; then previews shrink to a
-/// fair share and then to `…`; then a status's message, then the other pieces from the line's
-/// end, then paths (cut from the left, so the file name and line stay); the status itself
-/// (`tool error`, the RUN_ERROR code, an interrupt's reason) last.
+/// How a piece gives way when its line is too wide; [`fit`] takes the classes in this order,
+/// each from the line's end.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Fit {
-    /// ` · 23 chars`, ` · 0ms`: what is least missed, dropped whole with its separator.
+    /// ` · 23 chars`, ` · 0ms`: what is least missed, dropped whole with its separator, but
+    /// only while the line would be too wide with its ids cut.
     Detail,
     /// A detail kept longer: dropped after every [`Fit::Detail`] of the line (a run's
     /// duration).
     LastDetail,
-    Preview,
-    /// An id (a run's, a tool call's, an interrupt's): cut to [`MIN_ID`] columns first.
+    /// An id (a run's, a tool call's, an interrupt's): cut to [`MIN_ID`] columns, with the
+    /// fixed pieces after that.
     Id,
-    /// The text of a status (the RUN_ERROR message): cut only after the previews.
-    Message,
-    Path,
+    /// A preview (or a RUN_ERROR's message): cut to a fair share of the room, then to `…`.
+    Preview,
     Fixed,
+    /// A path: cut from the left, so its file name and line stay.
+    Path,
+    /// `tool error`, the RUN_ERROR code, an interrupt's reason: what gives way last.
     Status,
 }
 
@@ -75,7 +74,7 @@ fn preview(paint: Paint, text: impl Into<String>) -> Segment {
     piece(Fit::Preview, paint, text)
 }
 
-/// ` · text`, dropped (with its ` · `) first when the line is too wide.
+/// ` · text`, dropped whole (with its ` · `) when the line is too wide.
 fn detail(v: &mut Vec<Segment>, paint: Paint, text: impl Into<String>) {
     dotted(v, piece(Fit::Detail, paint, text));
 }
@@ -217,32 +216,29 @@ impl Renderer {
                 }
                 detail(&mut v, Paint::Dim, format!("{events} events"));
             }
-            Line::Text {
-                role, text, cut, ..
-            } => {
-                headed(&mut v, k, format!("text {role} "), quote(text));
-                detail(&mut v, Paint::Dim, chars(text));
-                push_duration(&mut v, e);
-                push_cut(&mut v, *cut);
-            }
-            Line::Reasoning {
-                text,
-                encrypted,
-                cut,
-                ..
-            } => {
-                v.push(seg(Paint::Strong(k), "reasoning "));
+            // A message or a reasoning block: its text, then how long, how it ended.
+            Line::Text { text, cut, .. } | Line::Reasoning { text, cut, .. } => {
+                let head = match &e.line {
+                    Line::Text { role, .. } => format!("text {role} "),
+                    _ => "reasoning ".into(),
+                };
+                v.push(seg(Paint::Strong(k), head));
                 if text.is_empty() {
                     v.push(seg(Paint::Dim, "(no text)"));
                 } else {
                     v.push(preview(Paint::Kind(k), quote(text)));
                     detail(&mut v, Paint::Dim, chars(text));
                 }
-                if *encrypted > 0 {
-                    detail(&mut v, Paint::Dim, count(*encrypted, "encrypted value"));
+                if let Line::Reasoning {
+                    encrypted: n @ 1.., ..
+                } = &e.line
+                {
+                    detail(&mut v, Paint::Dim, count(*n, "encrypted value"));
                 }
                 push_duration(&mut v, e);
-                push_cut(&mut v, *cut);
+                if *cut {
+                    dotted(&mut v, seg(Paint::Strong(Kind::Error), "cut off (no END)"));
+                }
             }
             Line::Tool(t) => self.tool(&mut v, e, t),
             Line::State { what, detail, .. } => {
@@ -271,7 +267,7 @@ impl Renderer {
                 if let Some(c) = code {
                     v.push(piece(Fit::Status, Paint::Strong(k), format!("{c} ")));
                 }
-                v.push(piece(Fit::Message, Paint::Kind(k), one_line(message)));
+                v.push(piece(Fit::Preview, Paint::Kind(k), one_line(message)));
             }
             Line::BadLine { message } => headed(&mut v, k, "⚠ bad line: ", one_line(message)),
             Line::Notes => {}
@@ -408,13 +404,6 @@ fn push_duration(v: &mut Vec<Segment>, e: &Entry) {
     }
 }
 
-/// A message the run's end cut off.
-fn push_cut(v: &mut Vec<Segment>, cut: bool) {
-    if cut {
-        dotted(v, seg(Paint::Strong(Kind::Error), "cut off (no END)"));
-    }
-}
-
 fn chars(text: &str) -> String {
     count(text.chars().count(), "char")
 }
@@ -488,72 +477,61 @@ pub fn cut(s: &str, max: usize) -> String {
     out
 }
 
-/// Fits a line to `width`: previews shrink first (a fair share each, at least MIN_PREVIEW,
-/// then down to `…`), then the pieces give way class by class in [`Fit`]'s order.
+/// Fits a line to `width`: the pieces give way class by class in [`Fit`]'s order, each from
+/// the line's end, as far as the line needs: details whole, ids to [`MIN_ID`] columns,
+/// previews to a fair share (at least [`MIN_PREVIEW`]) and then to `…`, the fixed pieces and
+/// statuses to nothing, paths to `…`. What is still too wide is cut at its end.
 fn fit(segs: &[Segment], width: Option<usize>) -> Vec<Segment> {
-    let Some(width) = width else {
-        return segs.to_vec();
-    };
     let mut out = segs.to_vec();
-    let total = |v: &[Segment]| v.iter().map(|s| s.text.width()).sum::<usize>();
-    if total(&out) <= width {
-        return out;
-    }
-    // Details go whole (with their ` · `), from the line's end, while the line would be too
-    // wide with its ids cut to a few characters; then the ids give way as far as it still is,
-    // from the line's end.
-    let id_room = |v: &[Segment]| -> usize {
-        let ids = v.iter().filter(|s| s.fit == Fit::Id);
-        ids.map(|s| s.text.width().saturating_sub(MIN_ID)).sum()
+    let Some(width) = width else { return out };
+    let excess = |v: &[Segment]| {
+        let total: usize = v.iter().map(|s| s.text.width()).sum();
+        total.saturating_sub(width)
     };
-    while total(&out) - id_room(&out) > width {
-        let at = |fit| out.iter().rposition(|s| s.fit == fit);
-        let Some(i) = at(Fit::Detail).or_else(|| at(Fit::LastDetail)) else {
-            break;
+    // What the ids give when cut to MIN_ID: the details go only while that is not enough.
+    let id_room: usize = out
+        .iter()
+        .filter(|s| s.fit == Fit::Id)
+        .map(|s| s.text.width().saturating_sub(MIN_ID))
+        .sum();
+    use Fit::*;
+    for class in [Detail, LastDetail, Id, Preview, Fixed, Path, Status] {
+        if class == Preview && excess(&out) > 0 {
+            share_previews(&mut out, width);
+        }
+        let room = if matches!(class, Detail | LastDetail) {
+            id_room
+        } else {
+            0
         };
-        out.remove(i);
-        if i > 0 && out[i - 1].text == " · " {
-            out.remove(i - 1);
-        }
-    }
-    for i in (0..out.len()).rev() {
-        let excess = total(&out).saturating_sub(width);
-        if out[i].fit == Fit::Id && excess > 0 {
-            let w = out[i].text.width();
-            out[i].text = cut(&out[i].text, w.saturating_sub(excess).max(MIN_ID.min(w)));
-        }
-    }
-    if total(&out) <= width {
-        return out;
-    }
-    share_previews(&mut out, width);
-    // Still too wide: each class gives way in turn, from the line's end.
-    for class in [
-        Fit::Preview,
-        Fit::Message,
-        Fit::Fixed,
-        Fit::Path,
-        Fit::Status,
-    ] {
-        for i in (0..out.len()).rev() {
-            let excess = total(&out).saturating_sub(width);
-            if excess == 0 {
-                return out;
-            }
+        let mut i = out.len();
+        while i > 0 && excess(&out) > room {
+            i -= 1;
             // Past its few characters an id gives way as the fixed pieces do.
             let fit = match out[i].fit {
-                Fit::Id => Fit::Fixed,
+                Id if class == Fixed => Fixed,
                 fit => fit,
             };
             if fit != class {
                 continue;
             }
+            if matches!(class, Detail | LastDetail) {
+                out.remove(i);
+                if i > 0 && out[i - 1].text == " · " {
+                    i -= 1;
+                    out.remove(i);
+                }
+                continue;
+            }
             let w = out[i].text.width();
-            // A preview or path keeps at least its `…`; the other pieces may go whole.
-            let least = usize::from(w > 0 && matches!(class, Fit::Preview | Fit::Path));
-            let keep = w.saturating_sub(excess).max(least);
+            let least = match class {
+                Id => MIN_ID.min(w),
+                Preview | Path => usize::from(w > 0),
+                _ => 0,
+            };
+            let keep = w.saturating_sub(excess(&out)).max(least);
             out[i].text = match class {
-                Fit::Path => cut_left(&out[i].text, keep),
+                Path => cut_left(&out[i].text, keep),
                 _ => cut(&out[i].text, keep),
             };
         }
