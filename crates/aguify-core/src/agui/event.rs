@@ -22,16 +22,15 @@ use crate::payload::Payload;
 type Ts = Option<i64>;
 
 /// Declares [`Event`] from its variants' own fields: every variant gets `timestamp` first,
-/// an `attributed` one `subagentRunId` (the sub-agent that produced it; absent: the run's own
-/// agent) after it. Also declares [`EventType`] and [`EVENT_TYPES`] (the 1.0 types: all but the
+/// one written `by subagent_run_id` gets `subagentRunId` (the sub-agent that produced it;
+/// absent: the run's own agent) after it. Also declares [`EventType`] and [`EVENT_TYPES`] (the 1.0 types: all but the
 /// `thinking` ones), and what is read off the two common fields and the kind. A field written
 /// `name?: T`, as the protocol's TypeScript types write an optional one, is an `Option<T>` left
 /// out when absent. A `thinking` variant names the REASONING_* one it stands for (`for …`),
 /// from which [`Event::into_thinking`] is declared.
 macro_rules! events {
     (
-        unattributed { $($(#[$u_attr:meta])* $u:ident = $u_name:literal { $($(#[$u_fa:meta])* $u_f:ident $(?: $u_o:ty)? $(: $u_t:ty)?,)* })* }
-        attributed { $($(#[$a_attr:meta])* $a:ident = $a_name:literal { $($(#[$a_fa:meta])* $a_f:ident $(?: $a_o:ty)? $(: $a_t:ty)?,)* })* }
+        events { $($(#[$u_attr:meta])* $u:ident = $u_name:literal $(by $sub:ident)? { $($(#[$u_fa:meta])* $u_f:ident $(?: $u_o:ty)? $(: $u_t:ty)?,)* })* }
         thinking { $($(#[$t_attr:meta])* $t:ident = $t_name:literal for $t_of:ident { $($(#[$t_fa:meta])* $t_f:ident $(?: $t_o:ty)? $(: $t_t:ty)?,)* })* }
     ) => {
         /// An AG-UI 1.0 event type (`EventType`): the checker tells event types apart by this
@@ -39,11 +38,10 @@ macro_rules! events {
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
         pub enum EventType {
             $(#[doc = concat!("`", $u_name, "`")] $u,)*
-            $(#[doc = concat!("`", $a_name, "`")] $a,)*
         }
 
         /// Every event type of AG-UI 1.0 (`EventType`, 31 values).
-        pub const EVENT_TYPES: [&str; 31] = [$($u_name,)* $($a_name,)*];
+        pub const EVENT_TYPES: [&str; 31] = [$($u_name,)*];
 
         impl EventType {
             /// The type named `t`, when it is an AG-UI 1.0 event type.
@@ -51,7 +49,6 @@ macro_rules! events {
             pub fn of(t: &str) -> Option<EventType> {
                 Some(match t {
                     $($u_name => EventType::$u,)*
-                    $($a_name => EventType::$a,)*
                     _ => return None,
                 })
             }
@@ -79,20 +76,11 @@ macro_rules! events {
             $u {
                 #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "int")]
                 timestamp: Ts,
+                $(#[serde(skip_serializing_if = "Option::is_none")]
+                $sub: Option<String>,)?
                 $($(#[$u_fa])*
                 $(#[serde(skip_serializing_if = "Option::is_none")] $u_f: Option<$u_o>)?
                 $($u_f: $u_t)?,)*
-            },)*
-            $($(#[$a_attr])*
-            #[serde(rename = $a_name)]
-            $a {
-                #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "int")]
-                timestamp: Ts,
-                #[serde(skip_serializing_if = "Option::is_none")]
-                subagent_run_id: Option<String>,
-                $($(#[$a_fa])*
-                $(#[serde(skip_serializing_if = "Option::is_none")] $a_f: Option<$a_o>)?
-                $($a_f: $a_t)?,)*
             },)*
             $($(#[$t_attr])*
             #[serde(rename = $t_name)]
@@ -116,7 +104,6 @@ macro_rules! events {
             pub fn kind(&self) -> Option<EventType> {
                 match self {
                     $(Event::$u { .. } => Some(EventType::$u),)*
-                    $(Event::$a { .. } => Some(EventType::$a),)*
                     $(Event::$t { .. })|* => None,
                     Event::Passthrough(v) => EventType::of(super::event_type(v)),
                 }
@@ -126,7 +113,6 @@ macro_rules! events {
             pub fn type_name(&self) -> &str {
                 match self {
                     $(Event::$u { .. } => $u_name,)*
-                    $(Event::$a { .. } => $a_name,)*
                     $(Event::$t { .. } => $t_name,)*
                     Event::Passthrough(v) => super::event_type(v),
                 }
@@ -136,7 +122,6 @@ macro_rules! events {
             pub fn timestamp(&self) -> Option<i64> {
                 match self {
                     $(Event::$u { timestamp, .. })|*
-                    | $(Event::$a { timestamp, .. })|*
                     | $(Event::$t { timestamp, .. })|* => *timestamp,
                     Event::Passthrough(v) => v.get("timestamp").and_then(Value::as_i64),
                 }
@@ -146,7 +131,6 @@ macro_rules! events {
             pub(crate) fn at(mut self, ts: Ts) -> Event {
                 match &mut self {
                     $(Event::$u { timestamp, .. })|*
-                    | $(Event::$a { timestamp, .. })|*
                     | $(Event::$t { timestamp, .. })|* => *timestamp = ts,
                     Event::Passthrough(_) => {}
                 }
@@ -156,7 +140,7 @@ macro_rules! events {
             /// The sub-agent the event belongs to (`subagentRunId`), if any.
             pub fn subagent(&self) -> Option<&str> {
                 match self {
-                    $(Event::$a { subagent_run_id, .. })|* => subagent_run_id.as_deref(),
+                    $($(Event::$u { $sub, .. } => $sub.as_deref(),)?)*
                     Event::SubagentStarted { subagent_run_id, .. }
                     | Event::SubagentFinished { subagent_run_id, .. }
                     | Event::SubagentError { subagent_run_id, .. } => Some(subagent_run_id),
@@ -177,8 +161,9 @@ macro_rules! events {
             /// The event attributed to sub-agent `id` (an event that cannot carry one is
             /// unchanged).
             pub fn attributed(mut self, id: Option<&str>) -> Event {
-                if let $(Event::$a { subagent_run_id, .. })|* = &mut self {
-                    *subagent_run_id = id.map(str::to_string);
+                match &mut self {
+                    $($(Event::$u { $sub, .. } => *$sub = id.map(str::to_string),)?)*
+                    _ => {}
                 }
                 self
             }
@@ -202,7 +187,7 @@ macro_rules! events {
 }
 
 events! {
-    unattributed {
+    events {
         RunStarted = "RUN_STARTED" {
             #[serde(default)]
             thread_id: String,
@@ -292,40 +277,39 @@ events! {
             event: Value,
             source?: String,
         }
-    }
-    attributed {
-        StepStarted = "STEP_STARTED" {
+        // The kinds a sub-agent may produce.
+        StepStarted = "STEP_STARTED" by subagent_run_id {
             step_name: String,
         }
-        StepFinished = "STEP_FINISHED" {
+        StepFinished = "STEP_FINISHED" by subagent_run_id {
             step_name: String,
         }
-        TextMessageStart = "TEXT_MESSAGE_START" {
+        TextMessageStart = "TEXT_MESSAGE_START" by subagent_run_id {
             message_id: String,
             /// The client's default when absent.
             #[serde(default)]
             role: Role,
         }
-        TextMessageContent = "TEXT_MESSAGE_CONTENT" {
+        TextMessageContent = "TEXT_MESSAGE_CONTENT" by subagent_run_id {
             message_id: String,
             delta: String,
         }
-        TextMessageEnd = "TEXT_MESSAGE_END" {
+        TextMessageEnd = "TEXT_MESSAGE_END" by subagent_run_id {
             message_id: String,
         }
-        ToolCallStart = "TOOL_CALL_START" {
+        ToolCallStart = "TOOL_CALL_START" by subagent_run_id {
             tool_call_id: String,
             tool_call_name: String,
             parent_message_id?: String,
         }
-        ToolCallArgs = "TOOL_CALL_ARGS" {
+        ToolCallArgs = "TOOL_CALL_ARGS" by subagent_run_id {
             tool_call_id: String,
             delta: String,
         }
-        ToolCallEnd = "TOOL_CALL_END" {
+        ToolCallEnd = "TOOL_CALL_END" by subagent_run_id {
             tool_call_id: String,
         }
-        ToolCallResult = "TOOL_CALL_RESULT" {
+        ToolCallResult = "TOOL_CALL_RESULT" by subagent_run_id {
             message_id: String,
             tool_call_id: String,
             content: ToolContent,
@@ -334,33 +318,33 @@ events! {
             /// `{"status":"error"}` for a failed call.
             metadata?: ResultStatus,
         }
-        StateSnapshot = "STATE_SNAPSHOT" {
+        StateSnapshot = "STATE_SNAPSHOT" by subagent_run_id {
             snapshot: Snapshot,
         }
-        Custom = "CUSTOM" {
+        Custom = "CUSTOM" by subagent_run_id {
             name: String,
             #[serde(default)]
             value: Payload,
         }
-        ReasoningStart = "REASONING_START" {
+        ReasoningStart = "REASONING_START" by subagent_run_id {
             message_id: String,
         }
-        ReasoningMessageStart = "REASONING_MESSAGE_START" {
+        ReasoningMessageStart = "REASONING_MESSAGE_START" by subagent_run_id {
             message_id: String,
             #[serde(default = "Role::reasoning")]
             role: Role,
         }
-        ReasoningMessageContent = "REASONING_MESSAGE_CONTENT" {
+        ReasoningMessageContent = "REASONING_MESSAGE_CONTENT" by subagent_run_id {
             message_id: String,
             delta: String,
         }
-        ReasoningMessageEnd = "REASONING_MESSAGE_END" {
+        ReasoningMessageEnd = "REASONING_MESSAGE_END" by subagent_run_id {
             message_id: String,
         }
-        ReasoningEnd = "REASONING_END" {
+        ReasoningEnd = "REASONING_END" by subagent_run_id {
             message_id: String,
         }
-        ReasoningEncryptedValue = "REASONING_ENCRYPTED_VALUE" {
+        ReasoningEncryptedValue = "REASONING_ENCRYPTED_VALUE" by subagent_run_id {
             /// `message` (the mapper encrypts no tool call).
             subtype: Subtype,
             entity_id: String,

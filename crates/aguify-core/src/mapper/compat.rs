@@ -9,8 +9,9 @@
 //! - `SUBAGENT_*` are dropped and `subagentRunId` is left out: no 0.0.x client knows
 //!   sub-agents (0.0.59's event union has no `SUBAGENT_*` type, and its schemas strip the
 //!   unknown key). A sub-agent's messages and tool calls stay, read as the run's own.
-//! - `RUN_FINISHED.outcome.pendingToolCallIds` is dropped: 0.0.59's success outcome is a strict
-//!   `{type}` object (1.0 added the field).
+//! - `RUN_FINISHED.outcome` has no `pendingToolCallIds` ([`super::Mapper::agui0`]: 0.0.59's
+//!   success outcome is a strict `{type}` object, 1.0 added the field), and its interrupts no
+//!   `subagentRunId`.
 //!
 //! Passed-through AG-UI events are renamed as they are.
 
@@ -19,39 +20,30 @@ use serde_json::Value;
 use crate::agui::{Event, EventType, Message, ToolContent};
 
 /// `ev` with its tool messages' content parts as text (0.0.x tool messages hold text only):
-/// the text of the text parts, or the parts as JSON when there is none.
+/// the text of the text parts, or the parts as JSON when there is none. (The mapper's
+/// snapshots hold its own items only; a captured event is passed through as it is.)
 pub(super) fn text_content(mut ev: Event) -> Event {
-    let text = |parts: &[Value]| {
-        let t: String = parts
-            .iter()
-            .filter_map(|p| p.get("text")?.as_str())
-            .collect();
-        match t.is_empty() {
-            true => Value::Array(parts.to_vec()).to_string(),
-            false => t,
-        }
-    };
     let as_text = |c: &mut ToolContent| {
         if let ToolContent::Parts(parts) = c {
-            *c = ToolContent::Text(text(parts));
+            let t: String = parts
+                .iter()
+                .filter_map(|p| p.get("text")?.as_str())
+                .collect();
+            *c = ToolContent::Text(match t.is_empty() {
+                true => Value::Array(std::mem::take(parts)).to_string(),
+                false => t,
+            });
         }
     };
     match &mut ev {
         Event::ToolCallResult { content, .. } => as_text(content),
         Event::MessagesSnapshot { messages, .. } => {
             for m in messages.iter_mut() {
-                match m {
-                    Message::Item(m) => m
-                        .content
+                if let Message::Item(m) = m {
+                    m.content
                         .iter_mut()
                         .chain(&mut m.sent_content)
-                        .for_each(&as_text),
-                    Message::Json(m) if m["role"] == "tool" => {
-                        if let Some(Value::Array(parts)) = m.get("content") {
-                            m["content"] = Value::String(text(parts));
-                        }
-                    }
-                    Message::Json(_) => {}
+                        .for_each(as_text);
                 }
             }
         }
@@ -62,8 +54,8 @@ pub(super) fn text_content(mut ev: Event) -> Event {
 
 /// `ev` as the 0.x client reads it (`None`: it has no such event). No 0.0.x schema knows
 /// sub-agents: SUBAGENT_* are dropped and `subagentRunId` is left out; the sub-agent's
-/// messages and tool calls stay, as the run's own, and its steps are named
-/// `<subagentRunId>/<step>` (its `tools` step is not the run's, still open).
+/// messages, tool calls and steps stay, as the run's own ([`super::Mapper::emit_step`]
+/// names its steps apart).
 pub(super) fn thinking(mut ev: Event) -> Option<Event> {
     use EventType::{SubagentError, SubagentFinished, SubagentStarted};
     if let Some(SubagentStarted | SubagentFinished | SubagentError) = ev.kind() {
@@ -71,28 +63,6 @@ pub(super) fn thinking(mut ev: Event) -> Option<Event> {
     }
     match &mut ev {
         Event::ReasoningEncryptedValue { .. } => return None,
-        Event::StepStarted {
-            subagent_run_id: sub @ Some(_),
-            step_name,
-            ..
-        }
-        | Event::StepFinished {
-            subagent_run_id: sub @ Some(_),
-            step_name,
-            ..
-        } => *step_name = format!("{}/{step_name}", sub.take().unwrap_or_default()),
-        Event::RunFinished {
-            outcome: Value::Object(o),
-            ..
-        } => {
-            o.shift_remove("pendingToolCallIds");
-            o.shift_remove("pendingToolCallCount");
-            // No 0.0.x interrupt knows sub-agents.
-            let ints = o.get_mut("interrupts").and_then(Value::as_array_mut);
-            for i in ints.into_iter().flatten().filter_map(Value::as_object_mut) {
-                i.shift_remove("subagentRunId");
-            }
-        }
         Event::Passthrough(Value::Object(m)) => {
             m.shift_remove("subagentRunId");
         }
@@ -105,7 +75,6 @@ pub(super) fn thinking(mut ev: Event) -> Option<Event> {
 mod tests {
     use super::*;
     use crate::agui::Role;
-    use serde_json::json;
 
     #[test]
     fn one_span_is_renamed_with_ids_dropped() {
@@ -155,7 +124,7 @@ mod tests {
     }
 
     #[test]
-    fn encrypted_values_and_pending_call_ids_are_dropped() {
+    fn encrypted_values_are_dropped() {
         let encrypted = Event::ReasoningEncryptedValue {
             subagent_run_id: None,
             timestamp: None,
@@ -164,17 +133,6 @@ mod tests {
             encrypted_value: "x".into(),
         };
         assert_eq!(thinking(encrypted), None);
-        let fin = Event::RunFinished {
-            timestamp: None,
-            thread_id: "t".into(),
-            run_id: "r".into(),
-            outcome: json!({"type": "success", "pendingToolCallIds": ["c1"]}),
-            usage: None,
-        };
-        assert_eq!(
-            serde_json::to_string(&thinking(fin)).unwrap_or_default(),
-            r#"{"type":"RUN_FINISHED","threadId":"t","runId":"r","outcome":{"type":"success"}}"#
-        );
         let text = Event::TextMessageStart {
             subagent_run_id: None,
             timestamp: None,

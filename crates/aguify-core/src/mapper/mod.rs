@@ -286,7 +286,7 @@ impl Mapper {
             true => self.subagents.attribute(ev),
             false => ev,
         };
-        let ev = match self.opts.compat == Compat::Thinking || self.opts.target == Target::Agui0 {
+        let ev = match self.agui0() {
             true => compat::text_content(ev),
             false => ev,
         };
@@ -294,6 +294,13 @@ impl Mapper {
             Compat::Thinking => out.extend(compat::thinking(ev)),
             Compat::None => out.push(ev),
         }
+    }
+
+    /// Whether a 0.0.x client reads the output (`--target agui-0.0`, or `--compat thinking`,
+    /// whose TDesign Chat builds on one): no `cancelled` outcome, no pending calls listed,
+    /// tool messages of text only.
+    fn agui0(&self) -> bool {
+        self.opts.compat == Compat::Thinking || self.opts.target == Target::Agui0
     }
 
     pub fn map(&mut self, ev: ModelEvent, out: &mut Vec<Event>) {
@@ -434,8 +441,14 @@ impl Mapper {
         }
     }
 
-    /// STEP_STARTED (`started`) or STEP_FINISHED of a step, under its owner's id.
+    /// STEP_STARTED (`started`) or STEP_FINISHED of a step, under its owner's id; for a 0.0.x
+    /// client, which knows no sub-agents (`--compat thinking`), a sub-agent's step is named
+    /// `<its id>/<step>` instead (its `tools` step is not the run's, still open).
     fn emit_step(&mut self, (owner, step_name): Step, started: bool, out: &mut Vec<Event>) {
+        let (owner, step_name) = match owner {
+            Some(id) if self.opts.compat == Compat::Thinking => (None, format!("{id}/{step_name}")),
+            owner => (owner, step_name),
+        };
         let e = match started {
             true => own!(StepStarted { step_name }),
             false => own!(StepFinished { step_name }),
@@ -656,7 +669,7 @@ mod tests {
             ModelEvent::State(crate::model::Snapshot::Value(state)),
             ModelEvent::RunEnd,
         ];
-        map_all(&mut m, evs, &mut out);
+        map_all(&mut m, evs.clone(), &mut out);
         let fin = out
             .iter()
             .find(|e| e["type"] == "RUN_FINISHED")
@@ -666,6 +679,24 @@ mod tests {
             json!(["c2"]),
             "{out:?}"
         );
+        // A 0.0.x client's success outcome is a strict `{type}` object.
+        for (compat, target) in [
+            (Compat::Thinking, Target::Agui1),
+            (Compat::None, Target::Agui0),
+        ] {
+            let opts = MapOptions {
+                compat,
+                target,
+                ..MapOptions::default()
+            };
+            let (mut m, mut out) = (Mapper::new(opts), vec![]);
+            map_all(&mut m, evs.clone(), &mut out);
+            let fin = out.iter().find(|e| e["type"] == "RUN_FINISHED");
+            assert_eq!(
+                fin.map(|e| &e["outcome"]),
+                Some(&json!({"type": "success"}))
+            );
+        }
     }
 
     /// A result whose call never came (issue 41 item 7): at the run's end the call is started

@@ -140,9 +140,7 @@ impl Mapper {
             Ending::Failed(code, message, detail) => run_error(detail, message, code),
             // A 0.0.x client (`--compat thinking`) has no `cancelled` outcome and reads an absent
             // or unknown one as success: it gets RUN_ERROR with code CANCELLED instead.
-            Ending::Cancelled
-                if self.opts.compat == Compat::Thinking || self.opts.target == Target::Agui0 =>
-            {
+            Ending::Cancelled if self.agui0() => {
                 run_error(None, CANCELLED_MESSAGE.into(), error_code::CANCELLED)
             }
             Ending::Cancelled => self.run_finished(run, json!({"type": "cancelled"})),
@@ -169,10 +167,7 @@ impl Mapper {
                     self.push_snapshot(messages, out);
                 }
                 let outcome = match run.interrupts.is_empty() {
-                    true => {
-                        self.suspended = pending_calls(&run, held.as_ref()).collect();
-                        self.success(&run, held)
-                    }
+                    true => self.success(&run, held),
                     false => self.interrupted(&run),
                 };
                 self.run_finished(run, outcome)
@@ -211,12 +206,14 @@ impl Mapper {
 
     /// A finished run's outcome: success, with the calls it left without a result (the first
     /// [`PENDING_IDS_LISTED`], and how many there are when there are more) that its final
-    /// message list, when known (`held`: the ids of its calls), holds.
-    fn success(&self, run: &Run, held: Option<HashSet<String, FastIds>>) -> Value {
-        let mut pending = pending_calls(run, held.as_ref()).map(|(id, _, _)| id);
+    /// message list, when known (`held`: the ids of its calls), holds; they are the next
+    /// run's to answer if it resumes ([`Mapper::suspended`]).
+    fn success(&mut self, run: &Run, held: Option<HashSet<String, FastIds>>) -> Value {
+        self.suspended = pending_calls(run, held.as_ref()).collect();
+        let mut pending = self.suspended.iter().map(|(id, _, _)| id.clone());
         let listed: Vec<String> = pending.by_ref().take(PENDING_IDS_LISTED).collect();
         let more = pending.count();
-        if listed.is_empty() || self.opts.target == Target::Agui0 {
+        if listed.is_empty() || self.agui0() {
             return json!({"type": "success"});
         }
         let mut outcome = json!({"type": "success", "pendingToolCallIds": listed});
@@ -233,15 +230,15 @@ impl Mapper {
     /// only (the resume runs the others again), a middleware interrupts before the tools run,
     /// and an interrupt inside a sub-agent suspends its calls and its parent's.
     fn interrupted(&mut self, run: &Run) -> Value {
-        // Raised inside a sub-agent (by one of its calls): its id.
+        // Raised inside a sub-agent (by one of its calls): its id (no 0.0.x client knows
+        // sub-agents).
+        let thinking = self.opts.compat == Compat::Thinking;
+        let subagent = |i| self.subagents.raised(i).filter(|_| !thinking);
         let ints: Vec<Value> = (run.interrupts.iter())
-            .map(|i| interrupt::to_agui(i, self.subagents.raised(i)))
+            .map(|i| interrupt::to_agui(i, subagent(i)))
             .collect();
         self.pending = run.interrupts.iter().map(|i| i.id.clone()).collect();
-        let unanswered = run.tools.iter().filter(|(_, t)| !t.result);
-        self.suspended = unanswered
-            .map(|(id, t)| (id.clone(), t.name.clone(), t.parent.clone()))
-            .collect();
+        self.suspended = pending_calls(run, None).collect();
         json!({"type": "interrupt", "interrupts": ints})
     }
 

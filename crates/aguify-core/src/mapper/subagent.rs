@@ -62,11 +62,8 @@ impl Subagents {
 
     /// `ev` with its `subagentRunId`: an item's start takes the scope (and the item is
     /// remembered as the scope's), a later event of an item its owner, an event of no item
-    /// (CUSTOM, STATE_SNAPSHOT) the scope. An event already attributed is kept as it is.
+    /// (CUSTOM, STATE_SNAPSHOT) the scope.
     pub fn attribute(&mut self, ev: Event) -> Event {
-        if ev.subagent().is_some() {
-            return ev;
-        }
         let (item, starts) = match &ev {
             Event::TextMessageStart { message_id, .. }
             | Event::ReasoningStart { message_id, .. } => (Some(message_id), true),

@@ -163,8 +163,7 @@ impl Mapper {
     /// from the result (its id, and its name when the result has one), then the result sent.
     pub(super) fn release_early_results(&mut self, out: &mut Vec<Event>) {
         for r in std::mem::take(&mut self.run_mut().early_results) {
-            let name = r.name.clone().unwrap_or_else(|| "tool".into());
-            self.ensure_tool(&r.tool_call_id, &name, None, None, out);
+            self.call_ended(&r.tool_call_id, r.name.clone(), out);
             self.tool_result(r, out);
         }
     }
@@ -182,11 +181,10 @@ impl Mapper {
         self.thread_answers.insert(call_id.clone(), ());
         let name = self.call_ended(&call_id, r.name, out);
         let run = self.run_mut();
+        // Ended now ([`Mapper::call_ended`]): done.
         if let Some(t) = run.tools.get_mut(&call_id).filter(|t| !t.result) {
             t.result = true;
-            if t.ended {
-                run.tool_done();
-            }
+            run.tool_done();
         }
         let content = lc::tool_content(&r.content);
         for id in self.subagents.under_call(&call_id) {
