@@ -91,10 +91,7 @@ impl V2Adapter {
     }
 
     fn on_root(&mut self, ev: &Event, kind: &str, out: &mut Vec<ModelEvent>) -> Disposition {
-        let data = match &ev.data {
-            Data::Value(Some(v)) => v,
-            _ => &Value::Null,
-        };
+        let data = ev.data.value();
         match kind {
             "on_chain_start" => {
                 let run_id = ev.run_id.clone();

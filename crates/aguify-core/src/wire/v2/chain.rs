@@ -5,8 +5,8 @@
 use super::*;
 use crate::adapter::content::ToolChunk;
 
-/// An event's `data` keys, raw: a chain's, a tool's start or end, a model's end (whose `input`,
-/// the conversation, is skipped, not built).
+/// A chain event's `data` keys, raw (and a model's stream chunk read again:
+/// [`MessageChunk::in_line`]).
 #[derive(Default, Deserialize)]
 #[serde(default)]
 pub(super) struct ChainData<'a> {
@@ -33,9 +33,7 @@ impl ChainData<'_> {
                 return Some(Data::Value(tree?));
             }
             "on_chain_end" if root => return self.output.0.map_or(Some(Data::Value(None)), state),
-            "on_chain_start" if e.is_step() => (self.input.0, |h, _, n| {
-                StepInput::of_holder(h, n).map(Data::StepInput)
-            }),
+            "on_chain_start" if e.is_step() => (self.input.0, step_input),
             "on_chain_stream" if root => (self.chunk.0, chunk),
             "on_chain_end" => (self.output.0, calls),
             _ => return Some(Data::Value(None)),
@@ -372,57 +370,55 @@ impl Holder<'_> {
     }
 }
 
-impl StepInput {
-    /// The step input of a typed read (`None`: read again normalised).
-    fn of_holder(h: Option<Holder>, normalised: bool) -> Option<StepInput> {
-        let mut input = StepInput::default();
-        match h {
-            None => {}
-            Some(Holder::Items(items, _)) => {
-                for item in items {
-                    let Holder::Object(keys) = item else { continue };
-                    let c = keys.flat(normalised)?;
-                    if c.type_text.as_deref() != Some("tool_call") {
-                        continue;
-                    }
-                    if let (Some(id), Some(name)) = (c.id(), text_of(c.keys.name)) {
-                        let name = name.into_owned();
-                        let args = match c.keys.args.0 {
-                            Some(a) => c.normal(from(a.get())?).to_string(),
-                            None => String::new(),
-                        };
-                        input.send.push((id, name, args));
-                    }
+/// A graph step's input ([`StepInput`]; `None`: read again normalised).
+fn step_input(h: Option<Holder>, _: &str, normalised: bool) -> Option<Data> {
+    let mut input = StepInput::default();
+    match h {
+        None => {}
+        Some(Holder::Items(items, _)) => {
+            for item in items {
+                let Holder::Object(keys) = item else { continue };
+                let c = keys.flat(normalised)?;
+                if c.type_text.as_deref() != Some("tool_call") {
+                    continue;
                 }
-            }
-            Some(Holder::Object(keys)) => {
-                let flat = keys.flat(normalised)?;
-                // An object normalising may make a list of.
-                if let (false, Some(Lenient(Some(Holder::Object(_))))) =
-                    (normalised, &flat.keys.messages.0)
-                {
-                    return None;
-                }
-                if let Some(Lenient(Some(Holder::Items(list, _)))) = flat.keys.messages.0 {
-                    // The calls of its AI messages (with the message's id), and the calls its
-                    // tool messages answer.
-                    let (mut calls, mut answered) = (vec![], std::collections::HashSet::new());
-                    for m in list {
-                        let Holder::Object(m) = m else { continue };
-                        let m = m.flat(normalised)?;
-                        if m.is_kind("ai") {
-                            let id = m.id();
-                            let made = m.calls()?.into_iter();
-                            calls.extend(made.map(|(call, name, _)| (call, name, id.clone())));
-                        } else if m.is_kind("tool") {
-                            answered.extend(text_of(m.keys.tool_call_id).map(Cow::into_owned))
-                        }
-                    }
-                    calls.retain(|(call, ..)| !answered.contains(call));
-                    input.waiting = Some(calls);
+                if let (Some(id), Some(name)) = (c.id(), text_of(c.keys.name)) {
+                    let name = name.into_owned();
+                    let args = match c.keys.args.0 {
+                        Some(a) => c.normal(from(a.get())?).to_string(),
+                        None => String::new(),
+                    };
+                    input.send.push((id, name, args));
                 }
             }
         }
-        Some(input)
+        Some(Holder::Object(keys)) => {
+            let flat = keys.flat(normalised)?;
+            // An object normalising may make a list of.
+            if let (false, Some(Lenient(Some(Holder::Object(_))))) =
+                (normalised, &flat.keys.messages.0)
+            {
+                return None;
+            }
+            if let Some(Lenient(Some(Holder::Items(list, _)))) = flat.keys.messages.0 {
+                // The calls of its AI messages (with the message's id), and the calls its
+                // tool messages answer.
+                let (mut calls, mut answered) = (vec![], std::collections::HashSet::new());
+                for m in list {
+                    let Holder::Object(m) = m else { continue };
+                    let m = m.flat(normalised)?;
+                    if m.is_kind("ai") {
+                        let id = m.id();
+                        let made = m.calls()?.into_iter();
+                        calls.extend(made.map(|(call, name, _)| (call, name, id.clone())));
+                    } else if m.is_kind("tool") {
+                        answered.extend(text_of(m.keys.tool_call_id).map(Cow::into_owned))
+                    }
+                }
+                calls.retain(|(call, ..)| !answered.contains(call));
+                input.waiting = Some(calls);
+            }
+        }
     }
+    Some(Data::StepInput(input))
 }

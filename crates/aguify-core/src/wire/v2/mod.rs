@@ -364,6 +364,14 @@ impl Wire<'_> {
 }
 
 impl Data {
+    /// The value read ([`Data::Value`]; `null` when there is none).
+    pub fn value(&self) -> &Value {
+        match self {
+            Data::Value(Some(v)) => v,
+            _ => &Value::Null,
+        }
+    }
+
     /// What is read of `data` for an event of kind `event` that is no chain event (a chain's
     /// is read once the envelope says whose it is: [`ChainData::read`]); `None`: a model's
     /// chunk the typed read declines, read again from its text ([`MessageChunk::in_line`]).
