@@ -91,10 +91,7 @@ impl V2Adapter {
     }
 
     fn on_root(&mut self, ev: &Event, kind: &str, out: &mut Vec<ModelEvent>) -> Disposition {
-        let data = match &ev.data {
-            Data::Value(Some(v)) => v,
-            _ => &Value::Null,
-        };
+        let data = ev.data.value();
         match kind {
             "on_chain_start" => {
                 let run_id = ev.run_id.clone();
@@ -111,11 +108,8 @@ impl V2Adapter {
             }
             "on_chain_stream" => {
                 self.ensure_started(out);
-                let calls = match &ev.data {
-                    Data::Update {
-                        interrupt: Some(list),
-                        ..
-                    } => {
+                match &ev.data {
+                    Data::Interrupt(list) => {
                         let ints = interrupts_from(list);
                         if ints.is_empty() {
                             return Disposition::bad(
@@ -123,20 +117,22 @@ impl V2Adapter {
                             );
                         }
                         out.push(ModelEvent::Interrupt(ints));
-                        return Disposition::Mapped;
+                        Disposition::Mapped
                     }
-                    Data::Update { calls, .. } => calls.as_slice(),
                     Data::Part(Some(payload)) => {
                         out.push(custom_event(None, Payload::from_value(payload)));
-                        return Disposition::Mapped;
+                        Disposition::Mapped
                     }
                     Data::Part(None) => {
-                        return Disposition::Ignored("root stream part of another stream mode")
+                        Disposition::Ignored("root stream part of another stream mode")
                     }
-                    _ => &[],
-                };
-                self.remember_calls(calls);
-                Disposition::Ignored("root stream chunk is a node's update, not the state")
+                    data => {
+                        if let Data::Calls(calls) = data {
+                            self.remember_calls(calls);
+                        }
+                        Disposition::Ignored("root stream chunk is a node's update, not the state")
+                    }
+                }
             }
             "on_chain_end" => {
                 self.ensure_started(out);

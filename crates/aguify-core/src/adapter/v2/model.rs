@@ -55,10 +55,7 @@ impl V2Adapter {
                 ),
             },
             "on_chat_model_end" => {
-                let output = match &ev.data {
-                    Data::Value(Some(v)) => v,
-                    _ => &Value::Null,
-                };
+                let output = ev.data.value();
                 // `generations` form (older LangChain): take the first message.
                 let output = output.pointer("/generations/0/0/message").unwrap_or(output);
                 self.remember_calls(&MessageCalls::of_message(output));

@@ -79,10 +79,7 @@ impl V2Adapter {
         let name = ev.name.clone().unwrap_or_else(|| "tool".into());
         match kind {
             "on_tool_start" => {
-                let input = match &ev.data {
-                    Data::Value(Some(v)) => v,
-                    _ => &Value::Null,
-                };
+                let input = ev.data.value();
                 let id = self.claim_call(&name, input);
                 let args = match input {
                     Value::Null => "{}".into(),

@@ -5,8 +5,8 @@
 use super::*;
 use crate::adapter::content::ToolChunk;
 
-/// An event's `data` keys, raw: a chain's, a tool's start or end, a model's end (whose `input`,
-/// the conversation, is skipped, not built).
+/// A chain event's `data` keys, raw (and a model's stream chunk read again:
+/// [`MessageChunk::in_line`]).
 #[derive(Default, Deserialize)]
 #[serde(default)]
 pub(super) struct ChainData<'a> {
@@ -19,90 +19,121 @@ pub(super) struct ChainData<'a> {
 }
 
 impl ChainData<'_> {
-    /// What is read for `read` (`None`: JSON no tree holds).
-    pub(super) fn read(self, read: Read) -> Option<Data> {
-        let raw = match read {
-            Read::Input | Read::StepInput => self.input.0,
-            Read::Output | Read::State | Read::Calls => self.output.0,
-            Read::Chunk => self.chunk.0,
-            _ => return Some(Data::None),
+    /// What the adapter reads of chain event `e`'s `data` (`None`: JSON no tree holds): the
+    /// root run's input, state and stream chunks, a graph step's input, the calls of a
+    /// chain's output inside the root run; nothing of a node's stream chunk or of a runnable
+    /// inside a node.
+    pub(super) fn read(self, e: &Event) -> Option<Data> {
+        type Reader = fn(Option<Holder>, &str, bool) -> Option<Data>;
+        let root = e.is_root();
+        let (raw, read): (_, Reader) = match e.event.as_str() {
+            "on_chain_start" if root => {
+                let text = self.input.0.map(RawValue::get);
+                let tree = text.map_or(Some(None), |t| normalised_tree(t).map(Some));
+                return Some(Data::Value(tree?));
+            }
+            "on_chain_end" if root => return self.output.0.map_or(Some(Data::Value(None)), state),
+            "on_chain_start" if e.is_step() => (self.input.0, step_input),
+            "on_chain_stream" if root => (self.chunk.0, chunk),
+            "on_chain_end" => (self.output.0, calls),
+            _ => return Some(Data::Value(None)),
         };
-        let text = raw.map(RawValue::get);
-        // The key's normalised tree (`Some(None)`: absent; `None`: no tree holds it).
-        let tree = |text: Option<&str>| text.map_or(Some(None), |t| normalised_tree(t).map(Some));
-        match (read, text) {
-            (Read::Input | Read::Output, text) => Some(Data::Value(tree(text)?)),
-            (Read::State, None) => Some(Data::Value(None)),
-            (Read::State, Some(text)) => {
-                if let Some(state) = State::read(text) {
-                    return Some(Data::State(Box::new(state)));
-                }
-                // Read again from its normalised tree's text (a repeated key, an lc object
-                // the state's read declines), else passed on as a tree.
-                let tree = normalised_tree(text)?;
-                let state = tree.is_object().then(|| State::read(&tree.to_string()));
-                Some(match state.flatten() {
-                    Some(state) => Data::State(Box::new(state)),
-                    None => Data::Value(Some(tree)),
-                })
+        let Some(text) = raw.map(RawValue::get) else {
+            return read(None, "", true);
+        };
+        let typed = from::<Lenient<Holder>>(text);
+        let data = match typed.and_then(|h| read(h.0, text, false)) {
+            Some(data) => data,
+            // A repeated key, or an object normalising makes another value of: its
+            // normalised tree's text, read as it is.
+            None => {
+                let text = normalised_tree(text)?.to_string();
+                read(from::<Lenient<Holder>>(&text)?.0, &text, true)?
             }
-            (read, None) => read.of_holder(None, "", true),
-            (read, Some(text)) => {
-                let typed = from::<Lenient<Holder>>(text);
-                let data = match typed.and_then(|h| read.of_holder(h.0, text, false)) {
-                    Some(data) => Some(data),
-                    // A repeated key, or an object normalising makes another value of: its
-                    // normalised tree's text, read as it is.
-                    None => {
-                        let text = normalised_tree(text)?.to_string();
-                        read.of_holder(from::<Lenient<Holder>>(&text)?.0, &text, true)
-                    }
-                };
-                match data {
-                    Some(Data::StepInput(mut input)) if input.waiting.is_some() => {
-                        input.messages = State::read(text).map(|s| s.messages);
-                        Some(Data::StepInput(input))
-                    }
-                    data => data,
-                }
+        };
+        match data {
+            Data::StepInput(mut input) if input.waiting.is_some() => {
+                input.messages = State::read(text).map(|s| s.messages);
+                Some(Data::StepInput(input))
             }
+            data => Some(data),
         }
     }
 }
 
-/// `data`'s `input` read as `T`, the other keys skipped (a repeated key fails the read).
-#[derive(Deserialize)]
-pub(super) struct Input<T> {
-    #[serde(default)]
-    input: Present<T>,
+/// The root chain's output: the state [`State`] reads, read again from its normalised tree's
+/// text (a repeated key, an lc object the state's read declines), else passed on as a tree
+/// (`None`: no tree holds it).
+fn state(raw: &RawValue) -> Option<Data> {
+    let state = State::read(raw.get()).map(Box::new).map(Data::State);
+    state.or_else(|| {
+        let tree = normalised_tree(raw.get())?;
+        let state = tree.is_object().then(|| State::read(&tree.to_string()));
+        Some(match state.flatten() {
+            Some(state) => Data::State(Box::new(state)),
+            None => Data::Value(Some(tree)),
+        })
+    })
 }
 
-/// `data`'s `output` read as `T`.
-#[derive(Deserialize)]
-pub(super) struct Output<T> {
-    #[serde(default)]
-    output: Present<T>,
+/// The calls of the AI messages a chain's output holds.
+fn calls(h: Option<Holder>, _: &str, normalised: bool) -> Option<Data> {
+    let mut calls = vec![];
+    if let Some(h) = h {
+        h.calls(&mut calls, normalised)?;
+    }
+    Some(Data::Calls(calls))
 }
 
-impl<T> Object<Input<T>> {
-    /// The input (`None`: absent, or `data` is no object).
-    pub(super) fn take(self) -> Option<T> {
-        self.0.ok()?.input.0
+/// A root chain's stream chunk: a stream mode's part (`[mode, payload]`, `text`), an
+/// object's `__interrupt__`, else the calls of the AI messages it holds.
+fn chunk(h: Option<Holder>, text: &str, normalised: bool) -> Option<Data> {
+    match h {
+        Some(Holder::Items(_, 2)) => {
+            let tree = if normalised {
+                from(text)
+            } else {
+                normalised_tree(text)
+            };
+            let Value::Array(mut pair) = tree? else {
+                return None;
+            };
+            let payload = pair.pop()?;
+            Some(Data::Part((pair[0] == "custom").then_some(payload)))
+        }
+        Some(Holder::Object(keys)) => {
+            let mut flat = keys.flat(normalised)?;
+            if let Some(list) = flat.keys.interrupt.0.take() {
+                return Some(Data::Interrupt(flat.normal(list)));
+            }
+            let mut calls = vec![];
+            flat.calls_in(&mut calls)?;
+            Some(Data::Calls(calls))
+        }
+        h => calls(h, text, normalised),
     }
 }
-
-impl<T> Object<Output<T>> {
-    pub(super) fn take(self) -> Option<T> {
-        self.0.ok()?.output.0
-    }
-}
-
 /// A value as the calls of the messages it holds are read of it: a list's items (of no
 /// other kind: nothing), or an object's keys.
 pub(super) enum Holder<'a> {
     /// The items that are lists or objects, and how many items there are.
     Items(Vec<Holder<'a>>, usize),
     Object(Box<Keys<'a>>),
+}
+
+impl<'de: 'a, 'a> Shape<'de> for Holder<'a> {
+    fn of_map<M: MapAccess<'de>>(m: M) -> Result<Option<Self>, M::Error> {
+        let keys = Keys::deserialize(serde::de::value::MapAccessDeserializer::new(m))?;
+        Ok(Some(Holder::Object(Box::new(keys))))
+    }
+    fn of_seq<S: SeqAccess<'de>>(mut s: S) -> Result<Option<Self>, S::Error> {
+        let (mut items, mut len) = (vec![], 0);
+        while let Some(item) = s.next_element::<Lenient<Holder>>()? {
+            items.extend(item.0);
+            len += 1;
+        }
+        Ok(Some(Holder::Items(items, len)))
+    }
 }
 
 /// The keys of an object that tell whether it is a message (or an lc constructor of one),
@@ -337,4 +368,57 @@ impl Holder<'_> {
             Holder::Object(keys) => keys.flat(normalised)?.calls_in(out),
         }
     }
+}
+
+/// A graph step's input ([`StepInput`]; `None`: read again normalised).
+fn step_input(h: Option<Holder>, _: &str, normalised: bool) -> Option<Data> {
+    let mut input = StepInput::default();
+    match h {
+        None => {}
+        Some(Holder::Items(items, _)) => {
+            for item in items {
+                let Holder::Object(keys) = item else { continue };
+                let c = keys.flat(normalised)?;
+                if c.type_text.as_deref() != Some("tool_call") {
+                    continue;
+                }
+                if let (Some(id), Some(name)) = (c.id(), text_of(c.keys.name)) {
+                    let name = name.into_owned();
+                    let args = match c.keys.args.0 {
+                        Some(a) => c.normal(from(a.get())?).to_string(),
+                        None => String::new(),
+                    };
+                    input.send.push((id, name, args));
+                }
+            }
+        }
+        Some(Holder::Object(keys)) => {
+            let flat = keys.flat(normalised)?;
+            // An object normalising may make a list of.
+            if let (false, Some(Lenient(Some(Holder::Object(_))))) =
+                (normalised, &flat.keys.messages.0)
+            {
+                return None;
+            }
+            if let Some(Lenient(Some(Holder::Items(list, _)))) = flat.keys.messages.0 {
+                // The calls of its AI messages (with the message's id), and the calls its
+                // tool messages answer.
+                let (mut calls, mut answered) = (vec![], std::collections::HashSet::new());
+                for m in list {
+                    let Holder::Object(m) = m else { continue };
+                    let m = m.flat(normalised)?;
+                    if m.is_kind("ai") {
+                        let id = m.id();
+                        let made = m.calls()?.into_iter();
+                        calls.extend(made.map(|(call, name, _)| (call, name, id.clone())));
+                    } else if m.is_kind("tool") {
+                        answered.extend(text_of(m.keys.tool_call_id).map(Cow::into_owned))
+                    }
+                }
+                calls.retain(|(call, ..)| !answered.contains(call));
+                input.waiting = Some(calls);
+            }
+        }
+    }
+    Some(Data::StepInput(input))
 }

@@ -54,26 +54,23 @@ pub struct Event {
 /// is absent, or `data` is no object).
 #[derive(Debug, Clone, PartialEq)]
 pub enum Data {
-    /// Nothing is read of this kind's `data` (or it has none).
-    None,
     /// The `input` of a root run's or a tool's start; the `output` of a model's or a tool's
-    /// end, or of the root chain's whose output is no state [`State`] reads.
+    /// end, or of the root chain's whose output is no state [`State`] reads (`None` too when
+    /// nothing is read of this kind's `data`, or it has none).
     Value(Option<Value>),
     /// A graph step's start.
     StepInput(StepInput),
     /// The root chain's end: the state, its messages read as a state's ([`State`]).
     State(Box<State>),
-    /// The end of a chain inside the root run: the calls of the AI messages its output holds.
+    /// The end of a chain inside the root run, or a root chain's stream chunk (a node's
+    /// update): the calls of the AI messages its output or chunk holds.
     Calls(Vec<MessageCalls>),
     /// A root chain's stream chunk that is a `[mode, payload]` pair (a stream mode's part):
     /// the payload (normalised) of a `custom` one.
     Part(Option<Value>),
-    /// Any other root chain's stream chunk: an object's `__interrupt__` list (normalised),
-    /// else the calls of the AI messages it holds (a node's update).
-    Update {
-        interrupt: Option<Value>,
-        calls: Vec<MessageCalls>,
-    },
+    /// A root chain's stream chunk that is an object with an `__interrupt__` list
+    /// (normalised).
+    Interrupt(Value),
     /// A model's stream chunk, or the JSON kind it has when it is no object.
     ModelChunk(Option<Result<MessageChunk, &'static str>>),
     ToolError {
@@ -114,21 +111,6 @@ pub struct StepInput {
     /// Its `messages` read as a state's ([`State`]), when it is a state whose first entry is
     /// that list: the conversation so far.
     pub messages: Option<Vec<std::sync::Arc<crate::wire::state::SharedJson>>>,
-}
-
-impl<'de: 'a, 'a> Shape<'de> for Holder<'a> {
-    fn of_map<M: MapAccess<'de>>(m: M) -> Result<Option<Self>, M::Error> {
-        let keys = Keys::deserialize(serde::de::value::MapAccessDeserializer::new(m))?;
-        Ok(Some(Holder::Object(Box::new(keys))))
-    }
-    fn of_seq<S: SeqAccess<'de>>(mut s: S) -> Result<Option<Self>, S::Error> {
-        let (mut items, mut len) = (vec![], 0);
-        while let Some(item) = s.next_element::<Lenient<Holder>>()? {
-            items.extend(item.0);
-            len += 1;
-        }
-        Ok(Some(Holder::Items(items, len)))
-    }
 }
 
 /// The line as read: of `tags`, whether it holds `"langsmith:hidden"`, of `parent_ids` how
@@ -239,7 +221,7 @@ impl<'de> serde::de::Visitor<'de> for Envelope {
                         Some(e) if e.starts_with("on_chain_") => {
                             Slot::Chain(m.next_value::<Object<ChainData>>()?.0.unwrap_or_default())
                         }
-                        Some(e) => match Data::next(Read::of_kind(e), &mut m)? {
+                        Some(e) => match Data::next(e, &mut m)? {
                             Some(data) => Slot::Read(data),
                             None => Slot::Chunk,
                         },
@@ -349,20 +331,6 @@ impl Event {
         let name = self.name.as_deref().unwrap_or_default();
         self.node() == Some(name) && !name.starts_with("__") && !self.hidden
     }
-
-    /// What the adapter (`adapter/v2.rs`) reads of `data` for this event: a node's stream
-    /// chunk, a model's start, a runnable inside a node are read by their envelope only.
-    fn reads(&self) -> Read {
-        let root = self.is_root();
-        match self.event.as_str() {
-            "on_chain_start" if root => Read::Input,
-            "on_chain_start" if self.is_step() => Read::StepInput,
-            "on_chain_stream" if root => Read::Chunk,
-            "on_chain_end" if root => Read::State,
-            "on_chain_end" => Read::Calls,
-            kind => Read::of_kind(kind),
-        }
-    }
 }
 
 impl Wire<'_> {
@@ -374,7 +342,7 @@ impl Wire<'_> {
         let metadata = self.metadata.0.unwrap_or_default();
         let mut e = Event {
             event: self.event?,
-            data: Data::None,
+            data: Data::Value(None),
             run_id: self.run_id.0,
             name: self.name.0,
             hidden: self.tags.0.is_some(),
@@ -386,121 +354,51 @@ impl Wire<'_> {
             ls_model_name: metadata.ls_model_name.0,
         };
         e.data = match self.data {
-            Slot::Absent => Data::None,
+            Slot::Absent => Data::Value(None),
             Slot::Read(data) => data,
-            Slot::Chain(keys) => keys.read(e.reads())?,
+            Slot::Chain(keys) => keys.read(&e)?,
             Slot::Chunk => return None,
         };
         Some(e)
     }
 }
 
-/// Which of an event's `data` the adapter reads.
-#[derive(Clone, Copy, PartialEq)]
-enum Read {
-    Nothing,
-    Input,
-    StepInput,
-    Output,
-    State,
-    Calls,
-    Chunk,
-    ModelChunk,
-    ToolError,
-    Custom,
-}
-
-impl Read {
-    /// What is read of `data` for an event of kind `event` that is no chain event (a
-    /// chain's is read once the envelope says whose it is: [`Event::reads`]).
-    fn of_kind(event: &str) -> Read {
-        match event {
-            "on_chat_model_end" | "on_tool_end" => Read::Output,
-            "on_chat_model_stream" => Read::ModelChunk,
-            "on_tool_start" => Read::Input,
-            "on_tool_error" => Read::ToolError,
-            "on_custom_event" => Read::Custom,
-            _ => Read::Nothing,
-        }
-    }
-
-    /// What is read for `self` of a chain's key read as a [`Holder`] (`h`: `None` when no
-    /// list or object); `normalised`: its text is a normalised tree's, read as it is. `None`:
-    /// normalising makes another value of an object in it (read again normalised).
-    fn of_holder(self, h: Option<Holder>, text: &str, normalised: bool) -> Option<Data> {
-        let mut calls = vec![];
-        match self {
-            Read::StepInput => return StepInput::of_holder(h, normalised).map(Data::StepInput),
-            Read::Calls => {
-                if let Some(h) = h {
-                    h.calls(&mut calls, normalised)?;
-                }
-                return Some(Data::Calls(calls));
-            }
-            Read::Chunk => {}
-            _ => return None,
-        }
-        match h {
-            Some(Holder::Object(keys)) => {
-                let mut flat = keys.flat(normalised)?;
-                if let Some(list) = flat.keys.interrupt.0.take() {
-                    return Some(Data::Update {
-                        interrupt: Some(flat.normal(list)),
-                        calls,
-                    });
-                }
-                flat.calls_in(&mut calls)?;
-            }
-            // A stream mode's part (`[mode, payload]`): the payload of a `custom` one.
-            Some(Holder::Items(_, 2)) => {
-                let tree = if normalised {
-                    from(text)
-                } else {
-                    normalised_tree(text)
-                };
-                let Value::Array(mut pair) = tree? else {
-                    return None;
-                };
-                let payload = pair.pop()?;
-                return Some(Data::Part((pair[0] == "custom").then_some(payload)));
-            }
-            Some(items) => items.calls(&mut calls, normalised)?,
-            None => {}
-        }
-        Some(Data::Update {
-            interrupt: None,
-            calls,
-        })
-    }
-}
-
 impl Data {
-    /// What is read for `read` of `data` (`None`: a model's chunk the typed read declines,
-    /// read again from its text: [`MessageChunk::in_line`]).
-    fn next<'de, M: MapAccess<'de>>(read: Read, m: &mut M) -> Result<Option<Data>, M::Error> {
+    /// The value read ([`Data::Value`]; `null` when there is none).
+    pub fn value(&self) -> &Value {
+        match self {
+            Data::Value(Some(v)) => v,
+            _ => &Value::Null,
+        }
+    }
+
+    /// What is read of `data` for an event of kind `event` that is no chain event (a chain's
+    /// is read once the envelope says whose it is: [`ChainData::read`]); `None`: a model's
+    /// chunk the typed read declines, read again from its text ([`MessageChunk::in_line`]).
+    fn next<'de, M: MapAccess<'de>>(event: &str, m: &mut M) -> Result<Option<Data>, M::Error> {
         // JSON no tree holds (nested too deeply): the line is read whole, and fails.
         let no_tree = || <M::Error as serde::de::Error>::custom("data no tree holds");
-        Ok(Some(match read {
-            Read::Input => {
-                let input = m.next_value::<Object<Input<Value>>>()?.take();
-                Data::Value(input.map(normalize_owned))
+        Ok(Some(match event {
+            "on_tool_start" => {
+                let data = m.next_value::<Object<Input>>()?.0.ok();
+                Data::Value(data.and_then(|d| d.input.0).map(normalize_owned))
             }
-            Read::Output => {
-                let output = m.next_value::<Object<Output<Value>>>()?.take();
-                Data::Value(output.map(normalize_owned))
+            "on_chat_model_end" | "on_tool_end" => {
+                let data = m.next_value::<Object<Output>>()?.0.ok();
+                Data::Value(data.and_then(|d| d.output.0).map(normalize_owned))
             }
-            Read::ToolError => {
+            "on_tool_error" => {
                 let e = m.next_value::<Object<ToolError>>()?.0.unwrap_or_default();
                 Data::ToolError {
                     error: e.error.0,
                     tool_call_id: e.tool_call_id.0,
                 }
             }
-            Read::Custom => {
+            "on_custom_event" => {
                 let raw = m.next_value::<&RawValue>()?;
                 Data::Custom(Payload::read(raw.get()).ok_or_else(no_tree)?)
             }
-            Read::ModelChunk => {
+            "on_chat_model_stream" => {
                 let chunk = m
                     .next_value::<Object<ModelData>>()?
                     .0
@@ -513,10 +411,9 @@ impl Data {
                     None => Data::ModelChunk(None),
                 }
             }
-            // A chain's data is read by the envelope's visitor.
-            Read::Nothing | Read::StepInput | Read::State | Read::Calls | Read::Chunk => {
+            _ => {
                 m.next_value::<IgnoredAny>()?;
-                Data::None
+                Data::Value(None)
             }
         }))
     }
@@ -536,61 +433,6 @@ impl MessageCalls {
     }
 }
 
-impl StepInput {
-    /// The step input of a typed read (`None`: read again normalised).
-    fn of_holder(h: Option<Holder>, normalised: bool) -> Option<StepInput> {
-        let mut input = StepInput::default();
-        match h {
-            None => {}
-            Some(Holder::Items(items, _)) => {
-                for item in items {
-                    let Holder::Object(keys) = item else { continue };
-                    let c = keys.flat(normalised)?;
-                    if c.type_text.as_deref() != Some("tool_call") {
-                        continue;
-                    }
-                    if let (Some(id), Some(name)) = (c.id(), text_of(c.keys.name)) {
-                        let name = name.into_owned();
-                        let args = match c.keys.args.0 {
-                            Some(a) => c.normal(from(a.get())?).to_string(),
-                            None => String::new(),
-                        };
-                        input.send.push((id, name, args));
-                    }
-                }
-            }
-            Some(Holder::Object(keys)) => {
-                let flat = keys.flat(normalised)?;
-                // An object normalising may make a list of.
-                if let (false, Some(Lenient(Some(Holder::Object(_))))) =
-                    (normalised, &flat.keys.messages.0)
-                {
-                    return None;
-                }
-                if let Some(Lenient(Some(Holder::Items(list, _)))) = flat.keys.messages.0 {
-                    // The calls of its AI messages (with the message's id), and the calls its
-                    // tool messages answer.
-                    let (mut calls, mut answered) = (vec![], std::collections::HashSet::new());
-                    for m in list {
-                        let Holder::Object(m) = m else { continue };
-                        let m = m.flat(normalised)?;
-                        if m.is_kind("ai") {
-                            let id = m.id();
-                            let made = m.calls()?.into_iter();
-                            calls.extend(made.map(|(call, name, _)| (call, name, id.clone())));
-                        } else if m.is_kind("tool") {
-                            answered.extend(text_of(m.keys.tool_call_id).map(Cow::into_owned))
-                        }
-                    }
-                    calls.retain(|(call, ..)| !answered.contains(call));
-                    input.waiting = Some(calls);
-                }
-            }
-        }
-        Some(input)
-    }
-}
-
 fn from<'a, T: Deserialize<'a>>(text: &'a str) -> Option<T> {
     serde_json::from_str(text).ok()
 }
@@ -600,7 +442,22 @@ fn normalised_tree(text: &str) -> Option<Value> {
     from(text).map(normalize_owned)
 }
 
-// The keys of `data` the adapter reads, by event kind.
+// The keys of `data` the adapter reads, by event kind (a repeated key fails the read).
+
+/// A tool's start: `input`, the other keys skipped.
+#[derive(Deserialize)]
+struct Input {
+    #[serde(default)]
+    input: Present<Value>,
+}
+
+/// A model's or a tool's end: `output` (a model end's `input`, the conversation, skipped).
+#[derive(Deserialize)]
+struct Output {
+    #[serde(default)]
+    output: Present<Value>,
+}
+
 #[derive(Default, Deserialize)]
 #[serde(default)]
 struct ToolError {
@@ -824,18 +681,15 @@ mod tests {
         );
         assert_eq!(
             data(r#"{"event":"on_chat_model_start","data":{"input":1}}"#),
-            Some(Data::None)
+            Some(Data::Value(None))
         );
         assert_eq!(
             data(r#"{"event":"on_chain_stream","data":{"chunk":1},"parent_ids":["r"]}"#),
-            Some(Data::None)
+            Some(Data::Value(None))
         );
         assert_eq!(
             data(r#"{"event":"on_chain_stream","data":{"chunk":1},"parent_ids":[]}"#),
-            Some(Data::Update {
-                interrupt: None,
-                calls: vec![]
-            })
+            Some(Data::Calls(vec![]))
         );
         // A stream mode's part: the payload of a `custom` one, normalised.
         for (chunk, part) in [
