@@ -70,49 +70,46 @@ pub fn read_side(
     exact: bool,
     out: &mut dyn FnMut(Item) -> io::Result<()>,
 ) -> Result<(), Error> {
-    let mut snapshots = 0;
-    for f in files {
-        snapshots += usize::from(is_snapshot(f)?);
-    }
-    if snapshots == 0 {
-        let inputs = files
-            .iter()
-            .map(|f| Input::open(f))
-            .collect::<Result<Vec<_>, _>>()?;
-        let names: Vec<Arc<str>> = inputs.iter().map(|i| i.name.clone()).collect();
-        let mut reader = Reader {
-            conv: Conversation::new(exact),
-            out,
-            bad: Vec::new(),
-            known: Known::new(&names),
+    let snapshots = (files.iter().map(|f| is_snapshot(f))).collect::<Result<Vec<_>, _>>()?;
+    if snapshots.contains(&true) {
+        let why = match (snapshots.contains(&false), exact) {
+            (true, _) => Some("a side is either snapshots or event streams, not both"),
+            (_, true) => Some("--exact compares events, and a snapshot holds none"),
+            _ => None,
         };
-        let result = pipeline::run(inputs, opts, &mut reader);
-        if let Err(Error::Strict(_)) = &result {
-            // `--strict` stops at a bad line: it is told before the stop.
-            reader.flush_bad().map_err(Error::Output)?;
+        if let Some(why) = why {
+            return Err(invalid(&files[0], why.into()));
         }
-        result?;
-        // A file of which nothing is of a known form (empty, binary, a CSV, the wrong
-        // `--from`) is no conversation: an empty golden or "equal: 0 runs" would be a lie.
-        if let Some((file, why)) = reader.known.unread_files().next() {
-            return Err(invalid(file, why));
+        let mut runs = 0;
+        for f in files {
+            let reader = io::BufReader::new(std::fs::File::open(f).map_err(Error::input(f))?);
+            crate::snapshot::read::read(&Arc::from(f.as_str()), reader, &mut runs, out)?;
         }
-        return reader.finish().map_err(Error::Output);
+        return Ok(());
     }
-    if snapshots < files.len() {
-        let msg = "a side is either snapshots or event streams, not both";
-        return Err(invalid(&files[0], msg.into()));
+    let inputs = files
+        .iter()
+        .map(|f| Input::open(f))
+        .collect::<Result<Vec<_>, _>>()?;
+    let names: Vec<Arc<str>> = inputs.iter().map(|i| i.name.clone()).collect();
+    let mut reader = Reader {
+        conv: Conversation::new(exact),
+        out,
+        bad: Vec::new(),
+        known: Known::new(&names),
+    };
+    let result = pipeline::run(inputs, opts, &mut reader);
+    if let Err(Error::Strict(_)) = &result {
+        // `--strict` stops at a bad line: it is told before the stop.
+        reader.flush_bad().map_err(Error::Output)?;
     }
-    if exact {
-        let msg = "--exact compares events, and a snapshot holds none";
-        return Err(invalid(&files[0], msg.into()));
+    result?;
+    // A file of which nothing is of a known form (empty, binary, a CSV, the wrong `--from`)
+    // is no conversation: an empty golden or "equal: 0 runs" would be a lie.
+    if let Some((file, why)) = reader.known.unread_files().next() {
+        return Err(invalid(file, why));
     }
-    let mut runs = 0;
-    for f in files {
-        let reader = io::BufReader::new(std::fs::File::open(f).map_err(Error::input(f))?);
-        crate::snapshot::read::read(&Arc::from(f.as_str()), reader, &mut runs, out)?;
-    }
-    Ok(())
+    reader.finish().map_err(Error::Output)
 }
 
 /// Diffs `old` against `new`: each side is read on its own thread, the runs at one position

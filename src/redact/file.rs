@@ -36,35 +36,28 @@ pub fn redact(
         last_seq: None,
         out,
     };
-    let mut framing = None;
-    // An SSE frame's lines: number, text, end (its closing blank line's text dropped).
-    let mut frame: Frame = Vec::new();
-    let mut buf = Vec::new();
-    let mut number = 0u64;
-    loop {
-        buf.clear();
-        if input.read_until(b'\n', &mut buf)? == 0 {
-            break;
-        }
+    let (mut framing, mut frame, mut buf, mut number) = (None, Frame::new(), Vec::new(), 0);
+    while input.read_until(b'\n', &mut buf)? > 0 {
         for (body, end) in lines_of(&buf) {
             number += 1;
             let text = String::from_utf8_lossy(body);
             let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
-            if framing.is_none() && !text.trim().is_empty() {
-                framing = Some(detect_framing(text));
-            }
             let blank = text.trim().is_empty();
-            match framing {
-                Some(Framing::Sse) => {
-                    let text = if blank { "" } else { text };
-                    frame.push((number, text.to_string(), end.to_vec()));
-                    if blank {
-                        r.sse_frame(std::mem::take(&mut frame), bad)?;
-                    }
-                }
-                _ => r.ndjson_line(number, text, end, bad)?,
+            if !blank {
+                framing.get_or_insert_with(|| detect_framing(text));
+            }
+            if framing != Some(Framing::Sse) {
+                r.ndjson_line(number, text, end, bad)?;
+                continue;
+            }
+            // A frame's closing blank line keeps its end, not its text.
+            let text = if blank { "" } else { text };
+            frame.push((number, text.to_string(), end.to_vec()));
+            if blank {
+                r.sse_frame(std::mem::take(&mut frame), bad)?;
             }
         }
+        buf.clear();
     }
     if !frame.is_empty() {
         r.sse_frame(frame, bad)?;
@@ -163,48 +156,36 @@ impl Reader<'_, '_> {
     }
 
     fn sse_frame(&mut self, frame: Frame, bad: &mut dyn FnMut(u64, &str)) -> io::Result<()> {
-        let (mut event, mut data, mut first_data) = (None, vec![], None);
-        for (i, (_, line, _)) in frame.iter().enumerate() {
-            let (field, value) = match line.split_once(':') {
-                Some((f, v)) => (f, v.strip_prefix(' ').unwrap_or(v)),
-                None => (line.as_str(), ""),
-            };
-            match field {
-                "event" => event = Some(value),
-                "data" => {
-                    first_data.get_or_insert(i);
-                    data.push(value);
-                }
-                _ => {}
-            }
-        }
-        let mut kind = slim::Kind::Other;
-        let redacted = match first_data.map(|at| (at, data.join("\n"))) {
-            Some((at, d)) => match serde_json::from_str(&d) {
-                Ok(v) => {
-                    let json;
-                    (kind, json) = self.record(v, &d, event)?;
-                    Some((at, json))
-                }
+        let fields: Vec<(&str, &str)> = frame.iter().map(|(_, line, _)| field(line)).collect();
+        let values = |name| {
+            fields
+                .iter()
+                .filter(move |(f, _)| *f == name)
+                .map(|(_, v)| *v)
+        };
+        let event = values("event").next_back();
+        let first_data = fields.iter().position(|(f, _)| *f == "data");
+        let (mut kind, mut json) = (slim::Kind::Other, None);
+        if let Some(at) = first_data {
+            let data = values("data").collect::<Vec<_>>().join("\n");
+            match serde_json::from_str(&data) {
+                Ok(v) => (kind, json) = self.record(v, &data, event).map(|(k, j)| (k, Some(j)))?,
                 Err(e) => {
                     self.summary.bad_lines += 1;
-                    bad(frame[at].0, &crate::input::describe_json_error(&e, &d));
-                    None
+                    bad(frame[at].0, &crate::input::describe_json_error(&e, &data));
                 }
-            },
-            None => None,
-        };
+            }
+        }
         let mut b = Vec::new();
-        for (i, (_, line, end)) in frame.iter().enumerate() {
-            let is_data = line.starts_with("data:") || line == "data";
-            let text = match &redacted {
+        for (i, ((_, line, end), (f, _))) in frame.iter().zip(&fields).enumerate() {
+            let text = match &json {
                 // The frame's data is written whole at its first line.
-                Some((at, _)) if is_data && i != *at => continue,
-                Some((_, json)) if is_data => match line.starts_with("data: ") {
-                    true => format!("data: {json}"),
-                    false => format!("data:{json}"),
-                },
-                _ if is_data => {
+                Some(_) if *f == "data" && Some(i) != first_data => continue,
+                Some(json) if *f == "data" => {
+                    let space = if line.starts_with("data: ") { " " } else { "" };
+                    format!("data:{space}{json}")
+                }
+                None if *f == "data" => {
                     let value = line.strip_prefix("data:").unwrap_or_default();
                     format!("data:{}", self.bad_text(value))
                 }
@@ -218,5 +199,13 @@ impl Reader<'_, '_> {
             b.extend_from_slice(end);
         }
         self.write(kind, b)
+    }
+}
+
+/// An SSE line's field and value (`data` alone is a field with an empty value).
+fn field(line: &str) -> (&str, &str) {
+    match line.split_once(':') {
+        Some((f, v)) => (f, v.strip_prefix(' ').unwrap_or(v)),
+        None => (line, ""),
     }
 }

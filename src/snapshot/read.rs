@@ -18,11 +18,6 @@ pub fn read(
     runs: &mut usize,
     out: &mut dyn FnMut(Item) -> std::io::Result<()>,
 ) -> Result<(), Error> {
-    let mut emit = |item| out(item).map_err(Error::Output);
-    let bad = |origin, message: &str| Item::Bad {
-        origin,
-        message: message.into(),
-    };
     let mut run: Option<Run> = None;
     for (number, line) in (1..).zip(reader.lines()) {
         let line = line.map_err(Error::input(file))?;
@@ -31,33 +26,37 @@ pub fn read(
             line: number,
         };
         let text = line.trim_end_matches('\r');
+        // A blank line, or a comment (the header is one).
         if text.trim().is_empty() || text.starts_with('#') {
-            // A blank line, or a comment (the header is one).
-        } else if let Some(index) = text.strip_prefix("run ") {
-            match index.trim().parse::<usize>() {
-                Ok(_) => {
-                    *runs += 1;
-                    let (index, leaves) = (*runs, Vec::new());
-                    if let Some(done) = run.replace(Run {
-                        index,
-                        origin,
-                        leaves,
-                    }) {
-                        emit(Item::Run(done))?;
-                    }
-                }
-                Err(_) => emit(bad(origin, "expected `run N` with N a number"))?,
-            }
-        } else {
-            match (leaf_of(text, &origin), run.as_mut()) {
-                (Ok(leaf), Some(r)) => r.leaves.push(leaf),
-                (Ok(_), None) => emit(bad(origin, "a value before the first `run N` line"))?,
-                (Err(message), _) => emit(Item::Bad { origin, message })?,
-            }
+            continue;
         }
+        let message = match text.strip_prefix("run ").map(|n| n.trim().parse::<usize>()) {
+            Some(Ok(_)) => {
+                *runs += 1;
+                let next = Run {
+                    index: *runs,
+                    origin,
+                    leaves: Vec::new(),
+                };
+                if let Some(done) = run.replace(next) {
+                    out(Item::Run(done)).map_err(Error::Output)?;
+                }
+                continue;
+            }
+            Some(Err(_)) => "expected `run N` with N a number".to_string(),
+            None => match (leaf_of(text, &origin), run.as_mut()) {
+                (Ok(leaf), Some(r)) => {
+                    r.leaves.push(leaf);
+                    continue;
+                }
+                (Ok(_), None) => "a value before the first `run N` line".to_string(),
+                (Err(message), _) => message,
+            },
+        };
+        out(Item::Bad { origin, message }).map_err(Error::Output)?;
     }
     if let Some(done) = run {
-        emit(Item::Run(done))?;
+        out(Item::Run(done)).map_err(Error::Output)?;
     }
     Ok(())
 }

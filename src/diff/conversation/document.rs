@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use serde_json::{json, Value};
 
-use super::{without_messages, Conversation, Message, Open};
+use super::{without_messages, Call, Conversation, Message, Open};
 use crate::agui::Event;
 use crate::input::Origin;
 use crate::leaf::{flatten, Leaf};
@@ -212,19 +212,9 @@ impl Doc<'_> {
 
     /// Messages, then the tool calls they carry.
     fn messages(&mut self, open: &Open, msg_ids: &[Arc<str>], start: &Origin) {
-        let lookup = self.ids;
-        let results: HashMap<&str, &Message> = open
-            .messages
-            .iter()
-            .filter_map(|m| Some((m.tool_call_id.as_deref()?, m)))
-            .collect();
-        let mut calls = Doc {
-            out: Vec::new(),
-            ids: self.ids,
-        };
         for (m, p) in open.messages.iter().zip(msg_ids) {
             let base = format!("/messages/{p}");
-            let call = m.tool_call_id.as_deref().and_then(&lookup);
+            let call = m.tool_call_id.as_deref().and_then(self.ids);
             match (m.role.as_str(), &call) {
                 ("tool", Some(c)) => self.leaf(format!("{base}/toolCall"), &**c, &m.text.origin),
                 _ => self.out.push(m.text.leaf(format!("{base}/text"))),
@@ -237,52 +227,63 @@ impl Doc<'_> {
             {
                 self.out.push(s.leaf(format!("{base}/streamedText")));
             }
-            for c in &m.calls {
-                let cp = lookup(&c.id).map(|p| p.to_string()).unwrap_or_default();
-                let cb = format!("/toolCalls/{cp}");
-                let o = &c.args.origin;
-                calls.leaf(format!("{cb}/name"), c.name.as_str(), o);
-                calls.leaf(format!("{cb}/message"), &**p, o);
-                let args_at = Origin {
-                    file: o.file.clone(),
-                    line: c.args.pieces.first().map_or(o.line, |&(_, l)| l),
-                };
-                match serde_json::from_str::<Value>(&c.args.text) {
-                    _ if c.args.text.trim().is_empty() => {
-                        calls.leaf(format!("{cb}/args"), json!({}), &args_at)
-                    }
-                    Ok(v) => {
-                        let first = calls.out.len();
-                        calls.tree(format!("{cb}/args"), &v, &args_at);
-                        // Each argument at the delta that carried it, when its JSON is found
-                        // in the streamed text.
-                        let joined = c.args.leaf(String::new());
-                        for l in &mut calls.out[first..] {
-                            if l.value.is_array() || l.value.is_object() {
-                                continue;
-                            }
-                            if let Some(at) = c.args.text.find(&l.value.to_string()) {
-                                l.origin = joined.origin_at(at);
-                            }
-                        }
-                    }
-                    Err(_) => calls.out.push(c.args.leaf(format!("{cb}/args"))),
-                }
-                if let Some(r) = results.get(c.id.as_str()) {
-                    calls.out.push(r.text.leaf(format!("{cb}/result")));
-                    if r.error {
-                        calls.leaf(format!("{cb}/error"), true, &r.text.origin);
-                    }
-                    if let Some(s) = &r.streamed {
-                        calls.out.push(s.leaf(format!("{cb}/streamedResult")));
-                    }
-                }
-            }
         }
         if open.messages.is_empty() {
             self.leaf("/messages", json!({}), start);
         }
-        self.out.append(&mut calls.out);
+        let results: HashMap<&str, &Message> = open
+            .messages
+            .iter()
+            .filter_map(|m| Some((m.tool_call_id.as_deref()?, m)))
+            .collect();
+        for (m, p) in open.messages.iter().zip(msg_ids) {
+            for c in &m.calls {
+                self.call(c, p, results.get(c.id.as_str()).copied());
+            }
+        }
+    }
+
+    /// A tool call of the message placeholder `p`, and its `result`.
+    fn call(&mut self, c: &Call, p: &str, result: Option<&Message>) {
+        let cp = (self.ids)(&c.id).map(|p| p.to_string()).unwrap_or_default();
+        let cb = format!("/toolCalls/{cp}");
+        let o = &c.args.origin;
+        self.leaf(format!("{cb}/name"), c.name.as_str(), o);
+        self.leaf(format!("{cb}/message"), p, o);
+        let args_at = Origin {
+            file: o.file.clone(),
+            line: c.args.pieces.first().map_or(o.line, |&(_, l)| l),
+        };
+        match serde_json::from_str::<Value>(&c.args.text) {
+            _ if c.args.text.trim().is_empty() => {
+                self.leaf(format!("{cb}/args"), json!({}), &args_at)
+            }
+            Ok(v) => {
+                let first = self.out.len();
+                self.tree(format!("{cb}/args"), &v, &args_at);
+                // Each argument at the delta that carried it, when its JSON is found in the
+                // streamed text.
+                let joined = c.args.leaf(String::new());
+                for l in &mut self.out[first..] {
+                    if l.value.is_array() || l.value.is_object() {
+                        continue;
+                    }
+                    if let Some(at) = c.args.text.find(&l.value.to_string()) {
+                        l.origin = joined.origin_at(at);
+                    }
+                }
+            }
+            Err(_) => self.out.push(c.args.leaf(format!("{cb}/args"))),
+        }
+        if let Some(r) = result {
+            self.out.push(r.text.leaf(format!("{cb}/result")));
+            if r.error {
+                self.leaf(format!("{cb}/error"), true, &r.text.origin);
+            }
+            if let Some(s) = &r.streamed {
+                self.out.push(s.leaf(format!("{cb}/streamedResult")));
+            }
+        }
     }
 }
 

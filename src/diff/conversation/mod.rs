@@ -59,13 +59,9 @@ struct Joined {
 }
 
 impl Joined {
-    fn new(origin: &Origin) -> Joined {
-        Joined::whole(String::new(), origin)
-    }
-
-    fn whole(text: String, origin: &Origin) -> Joined {
+    fn new(text: impl Into<String>, origin: &Origin) -> Joined {
         Joined {
-            text,
+            text: text.into(),
             origin: origin.clone(),
             pieces: Vec::new(),
         }
@@ -112,7 +108,7 @@ impl Message {
         Message {
             id: id.to_string(),
             role: role.to_string(),
-            text: Joined::new(origin),
+            text: Joined::new("", origin),
             ..Message::default()
         }
     }
@@ -122,6 +118,15 @@ impl Message {
 struct Reasoning {
     text: Joined,
     encrypted: bool,
+}
+
+impl Reasoning {
+    fn new(text: Joined) -> Reasoning {
+        Reasoning {
+            text,
+            encrypted: false,
+        }
+    }
 }
 
 /// The run being read.
@@ -224,12 +229,8 @@ impl Open {
     }
 
     fn reasoning(&mut self, id: &str, origin: &Origin) -> &mut Reasoning {
-        let text = Joined::new(origin);
         let r = self.reasoning.entry(id.to_string());
-        r.or_insert(Reasoning {
-            text,
-            encrypted: false,
-        })
+        r.or_insert_with(|| Reasoning::new(Joined::new("", origin)))
     }
 
     /// Folds an event that does not end the run (`typed`: `ev` read typed).
@@ -301,7 +302,7 @@ impl Open {
                     ToolContent::Parts(parts) => parts_text(parts),
                 };
                 let m = self.message(message_id, "tool", origin);
-                m.text = Joined::whole(text, origin);
+                m.text = Joined::new(text, origin);
                 m.tool_call_id = Some(tool_call_id.clone());
                 // A capture's own `error` key marks a failed call too.
                 m.error = metadata.as_ref().is_some_and(|m| m.status == "error")
@@ -365,7 +366,7 @@ impl Open {
         calls.push(Call {
             id: id.to_string(),
             name: name.to_string(),
-            args: Joined::new(origin),
+            args: Joined::new("", origin),
         });
     }
 
@@ -418,12 +419,8 @@ impl Open {
         // Reasoning messages of the snapshot join the reasoning blocks.
         new.retain(|m| {
             if m.role == "reasoning" {
-                let text = m.text.clone();
                 let r = self.reasoning.entry(m.id.clone());
-                r.or_insert(Reasoning {
-                    text,
-                    encrypted: false,
-                });
+                r.or_insert_with(|| Reasoning::new(m.text.clone()));
             }
             m.role != "reasoning"
         });
@@ -584,7 +581,7 @@ fn message_of(m: &Value, origin: &Origin) -> Option<Message> {
             Value::Array(parts) => parts_text(parts),
             other => other.to_string(),
         };
-        msg.text = Joined::whole(text, origin);
+        msg.text = Joined::new(text, origin);
     }
     msg.tool_call_id = str_of(m, "toolCallId");
     msg.error = m.get("error").is_some_and(|e| !e.is_null());
@@ -593,7 +590,7 @@ fn message_of(m: &Value, origin: &Origin) -> Option<Message> {
         msg.calls.push(Call {
             id: s(c, "id"),
             name: s(f, "name"),
-            args: Joined::whole(s(f, "arguments"), origin),
+            args: Joined::new(s(f, "arguments"), origin),
         });
     }
     Some(msg)

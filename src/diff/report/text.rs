@@ -4,7 +4,6 @@
 use std::io::{self, Write};
 
 use owo_colors::OwoColorize;
-use serde_json::Value;
 
 use super::{at, show, summary_line};
 use crate::diff::{Change, RunDiff, Summary};
@@ -27,24 +26,12 @@ pub fn run(d: &RunDiff, color: bool, w: &mut dyn Write) -> io::Result<()> {
             pointer.into_owned()
         };
         writeln!(w, "  {path} {}", diff.change.as_str())?;
-        let (minus, plus) = (
-            format!("- {}", at(&diff.old_at)),
-            format!("+ {}", at(&diff.new_at)),
-        );
-        if let (Some(Value::String(a)), Some(Value::String(b))) = (&diff.old, &diff.new) {
-            let (a, b) = strings(a, b, color);
-            let minus = paint(minus, color, true, false);
-            let plus = paint(plus, color, false, false);
-            writeln!(w, "    {minus}  {a}")?;
-            writeln!(w, "    {plus}  {b}")?;
-            continue;
-        }
-        let (old, new) = (show(diff.old.as_ref()), show(diff.new.as_ref()));
+        let (old, new) = cut(&show(diff.old.as_ref()), &show(diff.new.as_ref()), color);
         let (dim_old, dim_new) = (diff.change == Change::Added, diff.change == Change::Removed);
-        let minus = paint(format!("{minus}  {old}"), color, true, dim_old);
-        let plus = paint(format!("{plus}  {new}"), color, false, dim_new);
-        writeln!(w, "    {minus}")?;
-        writeln!(w, "    {plus}")?;
+        let minus = paint(format!("- {}", at(&diff.old_at)), color, true, dim_old);
+        let plus = paint(format!("+ {}", at(&diff.new_at)), color, false, dim_new);
+        writeln!(w, "    {minus}  {old}")?;
+        writeln!(w, "    {plus}  {new}")?;
     }
     Ok(())
 }
@@ -59,12 +46,12 @@ fn paint(s: String, color: bool, red: bool, dim: bool) -> String {
     }
 }
 
-/// Characters of context kept on each side of a changed part of a long string.
+/// Characters of context kept on each side of a changed part of a long value.
 const CONTEXT: usize = 40;
 
-/// Two strings as JSON, the part that differs marked in colour (bold, red / green), and a long
-/// common start or end cut to [`CONTEXT`] characters around it.
-fn strings(a: &str, b: &str, color: bool) -> (String, String) {
+/// Two values' JSON texts, the part that differs marked in colour (bold, red / green), and a
+/// long common start or end cut to [`CONTEXT`] characters around it.
+fn cut(a: &str, b: &str, color: bool) -> (String, String) {
     let prefix = crate::diff::compare::first_difference(a, b);
     let (ra, rb) = (&a[prefix..], &b[prefix..]);
     let suffix = ra
@@ -81,28 +68,21 @@ fn strings(a: &str, b: &str, color: bool) -> (String, String) {
             &s[s.len() - suffix..],
         );
         let head = match head.char_indices().rev().nth(CONTEXT - 1) {
-            Some((i, _)) => format!("…{}", escaped(&head[i..])),
-            None => escaped(head),
+            Some((i, _)) => format!("…{}", &head[i..]),
+            None => head.to_string(),
         };
         let tail = match tail.char_indices().nth(CONTEXT) {
-            Some((i, _)) => format!("{}…", escaped(&tail[..i])),
-            None => escaped(tail),
+            Some((i, _)) => format!("{}…", &tail[..i]),
+            None => tail.to_string(),
         };
-        let mid = escaped(mid);
         let mid = match (color, red) {
-            (false, _) => mid,
+            (false, _) => mid.to_string(),
             (true, true) => mid.red().bold().underline().to_string(),
             (true, false) => mid.green().bold().underline().to_string(),
         };
-        format!("\"{head}{mid}{tail}\"")
+        format!("{head}{mid}{tail}")
     };
     (one(a, true), one(b, false))
-}
-
-/// `s` as inside a JSON string, controls escaped.
-fn escaped(s: &str) -> String {
-    let j = crate::text::json_string(s);
-    j[1..j.len() - 1].to_string()
 }
 
 pub fn end(
@@ -125,17 +105,23 @@ mod tests {
     use super::*;
 
     #[test]
-    fn long_strings_are_cut_around_the_change() {
+    fn long_values_are_cut_around_the_change() {
         let a = format!("{} cat {}", "x".repeat(100), "y".repeat(100));
         let b = format!("{} dog {}", "x".repeat(100), "y".repeat(100));
-        let (x, y) = strings(&a, &b, false);
+        let (x, y) = cut(&show(Some(&a.into())), &show(Some(&b.into())), false);
         let (head, tail) = ("x".repeat(CONTEXT - 1), "y".repeat(CONTEXT - 1));
-        assert_eq!(x, format!("\"…{head} cat {tail}…\""));
-        assert_eq!(y, format!("\"…{head} dog {tail}…\""));
-        assert_eq!(strings("a\"b", "a\"c", false).0, "\"a\\\"b\"");
+        assert_eq!(x, format!("…{head} cat {tail}…"));
+        assert_eq!(y, format!("…{head} dog {tail}…"));
+        assert_eq!(cut("\"a\\\"b\"", "\"a\\\"c\"", false).0, "\"a\\\"b\"");
         assert_eq!(
-            strings("ab", "abc", false),
+            cut("\"ab\"", "\"abc\"", false),
             ("\"ab\"".into(), "\"abc\"".into())
+        );
+        let list = |last: u32| show(Some(&(0..50).chain([last]).collect::<Vec<u32>>().into()));
+        let (x, y) = cut(&list(1), &list(2), false);
+        assert!(
+            x.starts_with('…') && x.ends_with(",1]") && y.ends_with(",2]"),
+            "{x} {y}"
         );
     }
 }
