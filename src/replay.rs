@@ -75,10 +75,7 @@ impl Pacing {
             1.0
         };
         let scaled = Duration::try_from_secs_f64(d.as_secs_f64() / speed).unwrap_or(Duration::MAX);
-        match self.max_gap {
-            Some(cap) => scaled.min(cap),
-            None => scaled,
-        }
+        self.max_gap.map_or(scaled, |cap| scaled.min(cap))
     }
 }
 

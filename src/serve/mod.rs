@@ -28,6 +28,7 @@ use std::io;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use anyhow::{anyhow, bail};
 use axum::body::Body;
 use axum::extract::{Request, State};
 use axum::http::{header, HeaderMap, HeaderName, HeaderValue, Method, Uri};
@@ -50,33 +51,6 @@ use refusal::{Refusal, MAX_THREAD_ID_BYTES};
 pub use session::{Admission, Sessions, CONVERSATION_ENDED, RESUME_MISMATCH};
 pub use store::{Conversation, RecordedRun};
 use stream::{Frames, Replay};
-
-/// Errors setting up a server (serving itself reports per request).
-#[derive(Debug, thiserror::Error)]
-#[non_exhaustive]
-pub enum ServeError {
-    /// A file or folder that could not be opened or read (`verb`).
-    #[error("cannot {verb} {path}: {message}")]
-    File {
-        verb: &'static str,
-        path: String,
-        message: String,
-    },
-    #[error("conversation '{name}': {message}")]
-    Load { name: String, message: String },
-    #[error("conversation '{0}': the recording holds no AG-UI run")]
-    Empty(String),
-    #[error("{0}: no *.ndjson, *.jsonl or *.sse recordings in this folder")]
-    NoRecordings(String),
-    #[error("invalid conversation name '{0}': use letters, digits, '-', '_' and '.' (not '.' or '..' alone), at most 128; name it with --conversation NAME=DIR")]
-    BadName(String),
-    #[error("two conversations are named '{0}'; name one with --conversation NAME=DIR")]
-    DuplicateName(String),
-    #[error("nothing to serve: give recording files or --conversation DIR")]
-    NoConversations,
-    #[error("--cors {0:?} is not a valid origin header value")]
-    BadCors(String),
-}
 
 /// Server settings: the options of `aguify serve`, and its defaults as
 /// [`ServeConfig::default`].
@@ -154,21 +128,24 @@ pub struct App {
 
 impl App {
     /// The first conversation is the default one (`POST /`).
-    pub fn new(conversations: Vec<Conversation>, cfg: ServeConfig) -> Result<App, ServeError> {
+    pub fn new(conversations: Vec<Conversation>, cfg: ServeConfig) -> anyhow::Result<App> {
         if conversations.is_empty() {
-            return Err(ServeError::NoConversations);
+            bail!("nothing to serve: give recording files or --conversation DIR");
         }
         let cors = match cfg.cors.as_deref() {
             None => None,
             Some("*") => Some(AllowOrigin::any()),
-            Some(origin) => Some(AllowOrigin::exact(
-                HeaderValue::from_str(origin).map_err(|_| ServeError::BadCors(origin.into()))?,
-            )),
+            Some(origin) => Some(AllowOrigin::exact(HeaderValue::from_str(origin).map_err(
+                |_| anyhow!("--cors {origin:?} is not a valid origin header value"),
+            )?)),
         };
         let mut map = IndexMap::new();
         for c in conversations {
             if let Some(twin) = map.insert(c.name.clone(), c) {
-                return Err(ServeError::DuplicateName(twin.name));
+                bail!(
+                    "two conversations are named '{}'; name one with --conversation NAME=DIR",
+                    twin.name
+                );
             }
         }
         Ok(App {

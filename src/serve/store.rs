@@ -5,10 +5,10 @@ use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use anyhow::{anyhow, bail};
 use serde_json::Value;
 
 use super::stream::Frames;
-use super::ServeError;
 use crate::agui::{Event, EventType};
 use crate::convert::{Collect, Severity};
 use crate::pipeline::{self, Input, Options};
@@ -38,7 +38,7 @@ pub struct Conversation {
 }
 
 /// Whether `name` can be a path segment as it is (`POST /<name>`).
-pub fn valid_name(name: &str) -> bool {
+fn valid_name(name: &str) -> bool {
     !name.is_empty()
         && name.len() <= 128
         && name
@@ -48,25 +48,24 @@ pub fn valid_name(name: &str) -> bool {
         && name != ".."
 }
 
+fn bad_name(name: &str) -> anyhow::Error {
+    anyhow!("invalid conversation name '{name}': use letters, digits, '-', '_' and '.' (not '.' or '..' alone), at most 128; name it with --conversation NAME=DIR")
+}
+
+/// A file or folder that could not be opened or read (`verb`).
+fn cannot(verb: &str, path: &str, e: &io::Error) -> anyhow::Error {
+    anyhow!("cannot {verb} {path}: {}", crate::error::os_text(e))
+}
+
 impl Conversation {
     /// Converts `files` (in order, as consecutive runs of one thread) with the pipeline.
     /// Bad input lines are skipped and counted ([`Conversation::bad_lines`]).
-    pub fn load(name: &str, files: &[String], opts: &Options) -> Result<Conversation, ServeError> {
-        if !valid_name(name) {
-            return Err(ServeError::BadName(name.to_string()));
-        }
+    pub fn load(name: &str, files: &[String], opts: &Options) -> anyhow::Result<Conversation> {
         // An input file that cannot be opened or read is named; any other error is the
         // conversation's.
         let error = |verb, e| match e {
-            crate::Error::Input { path, source } => ServeError::File {
-                verb,
-                path,
-                message: crate::error::os_text(&source),
-            },
-            e => ServeError::Load {
-                name: name.to_string(),
-                message: e.to_string(),
-            },
+            crate::Error::Input { path, source } => cannot(verb, &path, &source),
+            e => anyhow!("conversation '{name}': {e}"),
         };
         let inputs = files
             .iter()
@@ -80,14 +79,11 @@ impl Conversation {
             .collect();
         let first_bad = bad.first().map(|p| format!("{}: {}", p.origin, p.message));
         if collect.events.is_empty() && !bad.is_empty() {
-            return Err(ServeError::Load {
-                name: name.to_string(),
-                message: format!(
-                    "the recording holds no AG-UI run: {} could not be read, the first at {}",
-                    crate::text::count(bad.len(), "input line"),
-                    first_bad.as_deref().unwrap_or("?")
-                ),
-            });
+            bail!(
+                "conversation '{name}': the recording holds no AG-UI run: {} could not be read, the first at {}",
+                crate::text::count(bad.len(), "input line"),
+                first_bad.as_deref().unwrap_or("?")
+            );
         }
         Ok(Conversation {
             bad_lines: bad.len() as u64,
@@ -101,13 +97,13 @@ impl Conversation {
         name: &str,
         files: Vec<String>,
         events: Vec<Event>,
-    ) -> Result<Conversation, ServeError> {
+    ) -> anyhow::Result<Conversation> {
         if !valid_name(name) {
-            return Err(ServeError::BadName(name.to_string()));
+            return Err(bad_name(name));
         }
         let runs = split_runs(events);
         if runs.is_empty() {
-            return Err(ServeError::Empty(name.to_string()));
+            bail!("conversation '{name}': the recording holds no AG-UI run");
         }
         Ok(Conversation {
             name: name.to_string(),
@@ -122,12 +118,10 @@ impl Conversation {
     /// case) in name order (paths as DIR gives them); the name defaults to the folder's name (`.`:
     /// the current folder's). `NAME=` with an invalid NAME is refused, unless the whole
     /// spec is a folder (a folder named `a=b`).
-    pub fn load_dir(spec: &str, opts: &Options) -> Result<Conversation, ServeError> {
+    pub fn load_dir(spec: &str, opts: &Options) -> anyhow::Result<Conversation> {
         let (name, dir) = match spec.split_once('=') {
             Some((n, d)) if valid_name(n) => (n.to_string(), PathBuf::from(d)),
-            Some((n, _)) if !Path::new(spec).is_dir() => {
-                return Err(ServeError::BadName(n.to_string()))
-            }
+            Some((n, _)) if !Path::new(spec).is_dir() => return Err(bad_name(n)),
             _ => {
                 let dir = PathBuf::from(spec);
                 let name = dir
@@ -140,22 +134,12 @@ impl Conversation {
         };
         Conversation::load(&name, &recording_files(&dir)?, opts)
     }
-
-    /// The ids of every interrupt any run of this conversation stops at.
-    pub fn interrupt_count(&self) -> usize {
-        self.runs.iter().map(|r| r.interrupts.len()).sum()
-    }
 }
 
-fn recording_files(dir: &Path) -> Result<Vec<String>, ServeError> {
-    let unreadable = |source: io::Error| ServeError::File {
-        verb: "read",
-        path: dir.display().to_string(),
-        message: crate::error::os_text(&source),
-    };
-    let read = std::fs::read_dir(dir).map_err(unreadable)?;
+fn recording_files(dir: &Path) -> anyhow::Result<Vec<String>> {
+    let unreadable = |e| cannot("read", &dir.display().to_string(), &e);
     let mut files = vec![];
-    for entry in read {
+    for entry in std::fs::read_dir(dir).map_err(unreadable)? {
         let entry = entry.map_err(unreadable)?;
         let path = entry.path();
         let hidden = path
@@ -168,7 +152,10 @@ fn recording_files(dir: &Path) -> Result<Vec<String>, ServeError> {
     }
     files.sort();
     if files.is_empty() {
-        return Err(ServeError::NoRecordings(dir.display().to_string()));
+        bail!(
+            "{}: no *.ndjson, *.jsonl or *.sse recordings in this folder",
+            dir.display()
+        );
     }
     Ok(files)
 }

@@ -10,7 +10,7 @@ use aguify::input::walk;
 use aguify::text::printable;
 
 use crate::cli::{CheckArgs, FailOn};
-use crate::options;
+use crate::{options, Usage};
 
 /// Whether findings fail the run under `--fail-on` / `--max-warnings`.
 pub fn fails(c: Counts, fail_on: FailOn, max_warnings: Option<u64>) -> bool {
@@ -29,8 +29,8 @@ type Inputs = (Vec<String>, Vec<(usize, FileReport)>);
 /// What is to be checked: each argument, then `--files-from`'s list, a directory walked
 /// (src/input/walk.rs). Folders that cannot be read become reports of their own, at their
 /// place. A usage error (a list that cannot be read, a folder or a list with no recordings)
-/// comes back as its message: nothing is checked then, and stdin is never read in its stead.
-fn inputs(args: &CheckArgs, config: &Config) -> Result<Inputs, String> {
+/// comes back as such: nothing is checked then, and stdin is never read in its stead.
+fn inputs(args: &CheckArgs, config: &Config) -> Result<Inputs, Usage> {
     let mut paths = args.input.files.clone();
     if let Some(list) = &args.files_from {
         let text = if list == "-" {
@@ -39,19 +39,19 @@ fn inputs(args: &CheckArgs, config: &Config) -> Result<Inputs, String> {
             std::fs::read_to_string(list)
         };
         let text = text.map_err(|e| {
-            format!(
-                "--files-from {}: cannot read the list: {}",
+            Usage(format!(
+                "check: --files-from {}: cannot read the list: {}",
                 printable(list),
                 os_text(&e)
-            )
+            ))
         })?;
         let listed = text.lines().map(str::trim).filter(|l| !l.is_empty());
         paths.extend(listed.map(String::from));
         if paths.is_empty() {
-            return Err(format!(
-                "--files-from {}: the list names no files",
+            return Err(Usage(format!(
+                "check: --files-from {}: the list names no files",
                 printable(list)
-            ));
+            )));
         }
     }
     let (mut files, mut unreadable) = (vec![], vec![]);
@@ -69,11 +69,11 @@ fn inputs(args: &CheckArgs, config: &Config) -> Result<Inputs, String> {
             );
         }
         if walk.files.is_empty() && walk.unreadable.is_empty() {
-            return Err(format!(
-                "no recordings found in {} (looked for {})",
+            return Err(Usage(format!(
+                "check: no recordings found in {} (looked for {})",
                 printable(&f),
                 walk::RECORDING_PATTERNS
-            ));
+            )));
         }
         for (at, path, e) in walk.unreadable {
             let report = FileReport::unreadable(&path, &os_text(&e), config);
@@ -82,18 +82,6 @@ fn inputs(args: &CheckArgs, config: &Config) -> Result<Inputs, String> {
         files.extend(walk.files);
     }
     Ok((files, unreadable))
-}
-
-fn config(args: &CheckArgs) -> Config {
-    Config {
-        allow: args.rules.allow.clone(),
-        deny: args.rules.deny.clone(),
-        keep_per_rule: match args.rules.max_per_rule {
-            0 => 0,
-            n => n.max(check::KEEP_PER_RULE),
-        },
-        thinking: args.map.policy.compat == aguify::mapper::Compat::Thinking,
-    }
 }
 
 /// Checks one file; one that cannot be read is a report with one AGX504 finding.
@@ -201,28 +189,22 @@ pub fn run(args: CheckArgs) -> anyhow::Result<i32> {
             }
             return Ok(0);
         }
-        let Some(r) = rules::find(id) else {
-            eprintln!("aguify: unknown rule '{id}' (see `aguify check --explain all`)");
-            return Ok(2);
-        };
+        // clap takes only rule ids (any case) and `all`.
+        let r = rules::find(id).expect("clap gives a rule id");
         write!(out, "{}", rules::explain(r))?;
         return Ok(0);
     }
     // A list of files to check is input enough.
     if args.files_from.is_none() || !args.input.files.is_empty() {
-        if let Err(code) = crate::terminal::stdin_guard("check", &args.input.files) {
-            return Ok(code);
-        }
+        crate::terminal::stdin_guard("check", &args.input.files)?;
     }
     let opts = options::pipeline_options(&args.input, &args.map);
-    let config = config(&args);
-    let (mut files, unreadable) = match inputs(&args, &config) {
-        Ok(found) => found,
-        Err(usage) => {
-            eprintln!("aguify: check: {usage}");
-            return Ok(2);
-        }
+    let keep = match args.rules.max_per_rule {
+        0 => 0,
+        n => n.max(check::KEEP_PER_RULE),
     };
+    let config = options::check_config(&args.rules, &args.map.policy, keep);
+    let (mut files, unreadable) = inputs(&args, &config)?;
     if files.is_empty() && unreadable.is_empty() {
         files.push("-".to_string());
     }

@@ -7,12 +7,13 @@ use aguify::adapter::Disposition;
 use aguify::agui::Event;
 use aguify::check::report::text::{finding_text, printable};
 use aguify::check::report::{more_line, summary_line};
-use aguify::check::{Checker, Config};
+use aguify::check::Checker;
 use aguify::input::{Origin, Record};
 use aguify::model::ModelEvent;
 use aguify::pipeline::{self, Observer, Stats};
 use aguify::replay::Pacer;
 use aguify::sink::{FrameSink, Sink};
+use aguify::text::count;
 
 use crate::cli::ConvertArgs;
 use crate::options;
@@ -140,9 +141,7 @@ impl Observer for ConvertObserver {
 }
 
 pub fn run(args: ConvertArgs) -> anyhow::Result<i32> {
-    if let Err(code) = crate::terminal::stdin_guard("convert", &args.input.files) {
-        return Ok(code);
-    }
+    crate::terminal::stdin_guard("convert", &args.input.files)?;
     let stdin_name = args.stdin.stdin_filename.as_deref();
     let inputs = crate::terminal::open_inputs(&args.input.files, stdin_name, false, None)?;
     let names: Vec<Arc<str>> = inputs.iter().map(|i| i.name.clone()).collect();
@@ -153,13 +152,8 @@ pub fn run(args: ConvertArgs) -> anyhow::Result<i32> {
         [one] => one.to_string(),
         _ => "(input)".to_string(),
     };
-    let config = Config {
-        allow: args.rules.allow.clone(),
-        deny: args.rules.deny.clone(),
-        // Printed as they occur: only the first few of each rule are kept and printed.
-        keep_per_rule: args.rules.max_per_rule,
-        thinking: args.map.policy.compat == aguify::mapper::Compat::Thinking,
-    };
+    // Printed as they occur: only the first few of each rule are kept and printed.
+    let config = options::check_config(&args.rules, &args.map.policy, args.rules.max_per_rule);
     let mut obs = ConvertObserver {
         sink: FrameSink::new(args.to, lock),
         pacer: args.pace.then(|| Pacer::new(args.pacing)),
@@ -225,8 +219,7 @@ pub fn print_stats(stats: &Stats, warnings: u64) {
         stats.events,
         match warnings {
             0 => String::new(),
-            1 => "; 1 warning".to_string(),
-            n => format!("; {n} warnings"),
+            n => format!("; {}", count(n as usize, "warning")),
         }
     );
     for (why, n) in &stats.ignored {

@@ -8,6 +8,7 @@ use aguify::diff::{self, Options};
 
 use crate::bad_lines::BadLines;
 use crate::cli::{DiffArgs, PolicyArgs};
+use crate::Usage;
 use crate::{options, terminal};
 
 pub fn run(args: DiffArgs) -> anyhow::Result<i32> {
@@ -16,12 +17,9 @@ pub fn run(args: DiffArgs) -> anyhow::Result<i32> {
         _ => (args.old, args.new),
     };
     let sides: Vec<String> = old.iter().chain(&new).cloned().collect();
-    if let Err(code) = terminal::stdin_guard("diff", &sides) {
-        return Ok(code);
-    }
-    if old.iter().chain(&new).filter(|f| *f == "-").count() > 1 {
-        eprintln!("aguify: only one side can be stdin (-)");
-        return Ok(2);
+    terminal::stdin_guard("diff", &sides)?;
+    if sides.iter().filter(|f| *f == "-").count() > 1 {
+        return Err(Usage("only one side can be stdin (-)".into()).into());
     }
     let popts = aguify::pipeline::Options {
         parse_threads: args.threads.unwrap_or(1),

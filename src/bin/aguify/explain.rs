@@ -9,9 +9,7 @@ use crate::cli::{ExplainArgs, ExplainFormat};
 use crate::{known, options, terminal};
 
 pub fn run(args: ExplainArgs) -> anyhow::Result<i32> {
-    if let Err(code) = crate::terminal::stdin_guard("explain", &args.input.files) {
-        return Ok(code);
-    }
+    crate::terminal::stdin_guard("explain", &args.input.files)?;
     let opts = options::input_options(&args.input);
     let stdin_name = args.stdin.stdin_filename.as_deref();
     let inputs = terminal::open_inputs(&args.input.files, stdin_name, true, None)?;

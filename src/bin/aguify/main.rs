@@ -20,6 +20,7 @@ use std::io::{self, Write};
 use std::process::ExitCode;
 
 use aguify::error::os_text;
+use aguify::text::printable;
 use clap::{CommandFactory, Parser};
 
 /// mimalloc, with `--features mimalloc`: fewer instructions, more memory (Cargo.toml says why
@@ -84,14 +85,20 @@ fn main() -> ExitCode {
         Ok(code) => ExitCode::from(code as u8),
         Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!(
-                "aguify: {}",
-                aguify::text::printable(&message(&e, &writing))
-            );
+            match e.downcast_ref::<Usage>() {
+                Some(Usage(usage)) => eprintln!("aguify: {usage}"),
+                None => eprintln!("aguify: {}", printable(&message(&e, &writing))),
+            }
             ExitCode::from(2)
         }
     }
 }
+
+/// A usage error a command found (no input, a bad combination): its message said on stderr as
+/// it is, and exit 2.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct Usage(pub String);
 
 /// What a command writes, and where: named when writing it fails.
 fn output_of(command: &cli::Command) -> String {
@@ -108,7 +115,7 @@ fn output_of(command: &cli::Command) -> String {
         C::Serve(_) | C::Completions { .. } => ("the output", None),
     };
     let to = path.filter(|p| *p != "-").unwrap_or("stdout");
-    format!("{what} to {}", aguify::text::printable(to))
+    format!("{what} to {}", printable(to))
 }
 
 /// Help, a version or completions written to stdout: a closed pipe is a quiet success, any

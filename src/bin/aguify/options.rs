@@ -1,9 +1,10 @@
 //! CLI arguments → library options.
 
-use aguify::mapper::MapOptions;
+use aguify::check::Config;
+use aguify::mapper::{Compat, MapOptions};
 use aguify::pipeline::Options;
 
-use crate::cli::{self, InputArgs, MapArgs, PolicyArgs};
+use crate::cli::{self, InputArgs, MapArgs, PolicyArgs, RuleArgs};
 
 /// The files given, or stdin (`-`) when there are none.
 pub fn or_stdin(files: &[String]) -> Vec<String> {
@@ -40,6 +41,17 @@ pub fn mapping((from, framing): cli::Form, policy: &PolicyArgs) -> Options {
         framing,
         map,
         ..Options::default()
+    }
+}
+
+/// The checker's settings: `--allow`, `--deny`, `--compat`, and how many findings of each rule
+/// it keeps.
+pub fn check_config(rules: &RuleArgs, policy: &PolicyArgs, keep_per_rule: usize) -> Config {
+    Config {
+        allow: rules.allow.clone(),
+        deny: rules.deny.clone(),
+        keep_per_rule,
+        thinking: policy.compat == Compat::Thinking,
     }
 }
 

@@ -8,7 +8,7 @@ use aguify::redact::{file, Options};
 use aguify::text::count;
 
 use crate::cli::RedactArgs;
-use crate::options;
+use crate::{options, output};
 
 pub fn run(args: RedactArgs) -> anyhow::Result<i32> {
     let opts = Options {
@@ -34,15 +34,15 @@ pub fn run(args: RedactArgs) -> anyhow::Result<i32> {
             for f in &files {
                 let name = Path::new(f).file_name().filter(|_| f != "-");
                 let Some(name) = name else {
-                    eprintln!(
-                        "aguify: -o {dir}: stdin has no name to write it under in a directory"
-                    );
-                    return Ok(2);
+                    return Err(crate::Usage(format!(
+                        "-o {dir}: stdin has no name to write it under in a directory"
+                    ))
+                    .into());
                 };
-                written(&Path::new(dir).join(name), |out| each(f, out))?;
+                output::replace(&Path::new(dir).join(name), |out| each(f, out))?;
             }
         }
-        (Some(o), None) => written(Path::new(o), |out| {
+        (Some(o), None) => output::replace(Path::new(o), |out| {
             files.iter().try_for_each(|f| each(f, out))
         })?,
     }
@@ -77,14 +77,4 @@ fn one(
         eprintln!("aguify: {shown}:{line}: {why} (passed through redacted)");
     });
     Ok(redacted.map_err(aguify::Error::input(&shown))?)
-}
-
-/// Writes `path` whole or not at all ([`crate::output::Replacing`], as every `-o` does).
-fn written(
-    path: &Path,
-    write: impl FnOnce(&mut dyn Write) -> anyhow::Result<()>,
-) -> anyhow::Result<()> {
-    let mut out = crate::output::Replacing::create(&path.to_string_lossy())?;
-    write(&mut out)?;
-    Ok(out.commit()?)
 }

@@ -1,25 +1,24 @@
 //! `aguify report`: the runs of FILEs as one self-contained HTML page (src/report).
 
 use std::io::{self, IsTerminal, Write};
+use std::path::Path;
 
 use aguify::error::os_text;
 
 use aguify::report::{html, ReportBuilder, LIMITS};
 
 use crate::cli::ReportArgs;
-use crate::output::Replacing;
 use crate::{known, options, terminal};
 
 pub fn run(args: ReportArgs) -> anyhow::Result<i32> {
-    if let Err(code) = crate::terminal::stdin_guard("report", &args.input.files) {
-        return Ok(code);
-    }
+    crate::terminal::stdin_guard("report", &args.input.files)?;
     if args.output == "-" && io::stdout().is_terminal() {
-        eprintln!(
-            "aguify: report: not writing an HTML page to the terminal; \
+        return Err(crate::Usage(
+            "report: not writing an HTML page to the terminal; \
              write it to a file with -o report.html (or redirect stdout)"
-        );
-        return Ok(2);
+                .into(),
+        )
+        .into());
     }
     let opts = options::input_options(&args.input);
     let inputs = terminal::open_inputs(&args.input.files, None, true, None)?;
@@ -37,9 +36,7 @@ pub fn run(args: ReportArgs) -> anyhow::Result<i32> {
         return Ok(0);
     }
     // Written whole or not at all: an existing report stays as it was on a write error.
-    let cannot = |e: io::Error| anyhow::anyhow!("{}: cannot write: {}", args.output, os_text(&e));
-    let mut out = Replacing::create(&args.output).map_err(cannot)?;
-    html::write(&mut page, &mut out).map_err(cannot)?;
-    out.commit().map_err(cannot)?;
+    crate::output::replace(Path::new(&args.output), |out| html::write(&mut page, out))
+        .map_err(|e| anyhow::anyhow!("{}: cannot write: {}", args.output, os_text(&e)))?;
     Ok(0)
 }

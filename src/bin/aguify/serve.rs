@@ -63,7 +63,7 @@ fn summary((i, c): (usize, &Conversation)) -> String {
     let mut out = format!(
         "aguify:   POST {path}: {}, {}\n",
         count(c.runs.len(), "recorded run"),
-        count(c.interrupt_count(), "interrupt")
+        count(c.runs.iter().map(|r| r.interrupts.len()).sum(), "interrupt")
     );
     if c.bad_lines > 0 {
         let first = c

@@ -7,9 +7,7 @@ use crate::cli::SnapshotArgs;
 use crate::options;
 
 pub fn run(args: SnapshotArgs) -> anyhow::Result<i32> {
-    if let Err(code) = crate::terminal::stdin_guard("snapshot", &args.input.files) {
-        return Ok(code);
-    }
+    crate::terminal::stdin_guard("snapshot", &args.input.files)?;
     let files = options::or_stdin(&args.input.files);
     let opts = options::input_options(&args.input);
     let mut out = io::BufWriter::with_capacity(64 * 1024, io::stdout().lock());

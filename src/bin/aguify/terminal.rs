@@ -49,8 +49,8 @@ pub fn width(explicit: Option<usize>) -> Option<usize> {
 
 /// Stdin read from a terminal is said, never waited on in silence: with no FILE it is a
 /// usage error (exit 2, as `check` has it); an explicit `-` is read, after a line saying how
-/// to end it. `Err` holds the exit code.
-pub fn stdin_guard(command: &str, files: &[String]) -> Result<(), i32> {
+/// to end it.
+pub fn stdin_guard(command: &str, files: &[String]) -> Result<(), crate::Usage> {
     if !io::stdin().is_terminal() {
         return Ok(());
     }
@@ -59,12 +59,11 @@ pub fn stdin_guard(command: &str, files: &[String]) -> Result<(), i32> {
             "check" => "a directory, --files-from LIST, or `-` for stdin",
             _ => "`-` to read stdin",
         };
-        eprintln!(
-            "aguify: {command}: no FILE given and stdin is a terminal\n\
+        return Err(crate::Usage(format!(
+            "{command}: no FILE given and stdin is a terminal\n\
              usage: aguify {command} FILE... (or {or})\n\
              see `aguify {command} --help`"
-        );
-        return Err(2);
+        )));
     }
     if files.iter().any(|f| f == "-") {
         eprintln!("aguify: {command}: reading stdin from the terminal (end it with Ctrl-D)");
@@ -110,19 +109,13 @@ pub fn open_inputs(
 ) -> Result<Vec<Input>, aguify::Error> {
     let files = crate::options::or_stdin(files);
     let progress = progress.then(|| progress_for(&files)).flatten();
-    let mut out = Vec::new();
-    for f in &files {
-        if f == "-" || (progress.is_none() && follow.is_none()) {
-            let mut input = Input::open(f)?;
-            if let Some(name) = stdin_name.filter(|_| f == "-") {
-                input.name = Arc::from(name);
-            }
-            out.push(input);
-            continue;
-        }
-        let file = File::open(f).map_err(aguify::Error::input(f))?;
-        let reader: Box<dyn Read + Send> = match follow {
-            Some((stop, restart)) => Box::new(FollowReader {
+    let open = |f: &String| {
+        let mut input = Input::open(f)?;
+        if f == "-" {
+            input.name = Arc::from(stdin_name.unwrap_or("-"));
+        } else if let Some((stop, restart)) = follow {
+            let file = File::open(f).map_err(aguify::Error::input(f))?;
+            let reader = FollowReader {
                 file,
                 path: f.clone(),
                 pos: 0,
@@ -131,20 +124,15 @@ pub fn open_inputs(
                 prefix: Vec::new(),
                 restart: restart.clone(),
                 deleted_told: false,
-            }),
-            None => Box::new(file),
-        };
-        let reader: Box<dyn Read + Send> = match &progress {
-            Some(pb) => Box::new(pb.wrap_read(reader)),
-            None => reader,
-        };
-        out.push(Input {
-            name: Arc::from(f.as_str()),
-            reader: Box::new(io::BufReader::with_capacity(256 * 1024, reader)),
-            rereadable: false,
-        });
-    }
-    Ok(out)
+            };
+            input.reader = Box::new(io::BufReader::with_capacity(256 * 1024, reader));
+            input.rereadable = false;
+        } else if let Some(pb) = &progress {
+            input.reader = Box::new(pb.wrap_read(input.reader));
+        }
+        Ok(input)
+    };
+    files.iter().map(open).collect()
 }
 
 /// The followed file to read again as a new file (replaced, truncated or rewritten), if any.

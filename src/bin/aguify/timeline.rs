@@ -196,9 +196,7 @@ impl<W: Write> Observer for Printer<W> {
 }
 
 pub fn run(args: TimelineArgs) -> anyhow::Result<i32> {
-    if let Err(code) = crate::terminal::stdin_guard("timeline", &args.input.files) {
-        return Ok(code);
-    }
+    crate::terminal::stdin_guard("timeline", &args.input.files)?;
     let opts = options::input_options(&args.input);
     let stdout = io::stdout();
     let color = terminal::use_color(args.color, stdout.is_terminal());
