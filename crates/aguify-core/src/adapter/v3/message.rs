@@ -175,13 +175,13 @@ impl V3Adapter {
                 self.on_block(ns, event, data, out)
             }
             "usage" => {
-                if let Some(msg) = self.messages.get_mut(ns) {
+                if let Some(msg) = self.run.messages.get_mut(ns) {
                     msg.usage = usage(data, false);
                 }
                 Disposition::Mapped
             }
             "message-finish" | "error" => {
-                let Some(msg) = self.messages.remove(ns) else {
+                let Some(msg) = self.run.messages.remove(ns) else {
                     let why = format!("`{event}` without an open message; skipped");
                     return Disposition::bad(why);
                 };
@@ -203,7 +203,7 @@ impl V3Adapter {
         data: &Message,
         out: &mut Vec<ModelEvent>,
     ) -> Disposition {
-        if let Some(prev) = self.messages.remove(ns).filter(|m| !m.skipped) {
+        if let Some(prev) = self.run.messages.remove(ns).filter(|m| !m.skipped) {
             end_message(prev, None, out);
         }
         let id = match data.id.as_ref().and_then(Value::as_str) {
@@ -216,7 +216,7 @@ impl V3Adapter {
             skipped,
             ..OpenMessage::default()
         };
-        self.messages.insert(ns.to_string(), msg);
+        self.run.messages.insert(ns.to_string(), msg);
         if let Some(role) = &data.role {
             return Disposition::Ignored(if role == "tool" {
                 "a tool's message (its result comes from `tools` and the state)"
@@ -227,8 +227,8 @@ impl V3Adapter {
         out.push(ModelEvent::MessageStart {
             message_id: id.clone(),
         });
-        self.nest.message_started(ns);
-        self.known_messages.insert(id);
+        self.run.nest.message_started(ns);
+        self.run.known_messages.insert(id);
         Disposition::Mapped
     }
 
@@ -240,7 +240,7 @@ impl V3Adapter {
         data: &Message,
         out: &mut Vec<ModelEvent>,
     ) -> Disposition {
-        let msg = match self.messages.get_mut(ns) {
+        let msg = match self.run.messages.get_mut(ns) {
             Some(msg) if msg.skipped => {
                 return Disposition::Ignored("a block of a message not the model's")
             }
@@ -258,9 +258,7 @@ impl V3Adapter {
         };
         let bad = |what: String| Disposition::bad(format!("`{event}` {what}: expected an object"));
         match (is_delta, &data.delta, &data.content) {
-            (true, Some(Delta::NotObject(kind)), _) => {
-                return bad(format!("whose `{field}` is {kind}"))
-            }
+            (true, Some(Err(kind)), _) => return bad(format!("whose `{field}` is {kind}")),
             (false, _, Some(other)) if !other.is_object() => {
                 let kind = crate::input::json_kind(other);
                 return bad(format!("whose `{field}` is {kind}"));
@@ -287,7 +285,8 @@ impl V3Adapter {
                 }
             }
             ("content-block-start", _) => block_start((mid, &key), block, start, out),
-            (_, Some(d)) => block_delta((mid, &key), block, d, out),
+            (_, Some(Ok(d))) => block_delta((mid, &key), block, d, out),
+            (_, Some(Err(_))) => {}
             _ => {
                 let content = data.content.as_ref();
                 if let Some(w) = block_finish((mid, &key), block, content, out) {
@@ -296,10 +295,10 @@ impl V3Adapter {
                 // A block with a call id is a tool call (its finish named the id or made one up).
                 if let (Some(id), Some(c)) = (&block.tool_id, content) {
                     let name = s(unwrap_non_standard(c), "name").unwrap_or_default();
-                    self.nest.call_made(ns, id, &name);
+                    self.run.nest.call_made(ns, id, &name);
                 }
                 if let (Some(name), Some(id)) = (block.idless.take(), &block.tool_id) {
-                    self.idless_calls.push(super::tools::IdlessCall {
+                    self.run.idless_calls.push(super::tools::IdlessCall {
                         id: id.clone(),
                         name,
                         args: block.emitted.clone(),
@@ -376,23 +375,26 @@ fn block_start(
 }
 
 fn block_delta(at: (&str, &str), block: &mut Block, delta: &Delta, out: &mut Vec<ModelEvent>) {
-    match delta {
-        Delta::Text { is_text, text } => {
-            let t = text.as_deref().unwrap_or_default();
-            let content = if *is_text {
-                Content::Text(t)
-            } else {
-                reasoning(t, None)
-            };
-            block.emit(at.0, at.1, content, out);
+    let (text, reasoning_text) = (delta.text.0.as_deref(), delta.reasoning.0.as_deref());
+    match delta.kind() {
+        "text-delta" | "text" => block.emit(at.0, at.1, Content::Text(text.unwrap_or("")), out),
+        "reasoning-delta" | "reasoning" => block.emit(
+            at.0,
+            at.1,
+            reasoning(reasoning_text.unwrap_or(""), None),
+            out,
+        ),
+        "tool-call-delta" | "tool_call_chunk" => {
+            let id = delta.id.0.clone().or_else(|| block.tool_id.clone());
+            let args = delta.args.0.clone().unwrap_or_default();
+            block.tool_chunk(at, id, delta.name.0.clone(), args, out);
         }
-        Delta::ToolCall { args, id, name } => {
-            let id = id.clone().or_else(|| block.tool_id.clone());
-            let args = args.clone().unwrap_or_default();
-            block.tool_chunk(at, id, name.clone(), args, out);
+        "block-delta" => {
+            if let Some(fields) = &delta.fields.0 {
+                block.fragment(at.0, at.1, fields, out)
+            }
         }
-        Delta::Fields(Some(fields)) => block.fragment(at.0, at.1, fields, out),
-        Delta::Fields(None) | Delta::Other | Delta::NotObject(_) => {}
+        _ => {}
     }
 }
 
