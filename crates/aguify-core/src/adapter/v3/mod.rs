@@ -25,22 +25,11 @@ use message::OpenMessage;
 
 #[derive(Default)]
 pub struct V3Adapter {
-    /// The run in progress.
-    run: Run,
+    started: bool,
     /// The root's terminal lifecycle seen; the run end waits for trailing custom events and
     /// the error line that follow it.
     deferred_end: Option<ModelEvent>,
     saw_root_lifecycle: bool,
-    /// The file's first integer `seq`: a later event back at it (or below) starts the next
-    /// recorded run ([`crate::wire::v3::seq_restarts`]).
-    first_seq: Option<i64>,
-    warning: Option<String>,
-}
-
-/// What the adapter knows of the run in progress, forgotten when it ends.
-#[derive(Default)]
-struct Run {
-    started: bool,
     /// Open message per namespace.
     messages: HashMap<String, OpenMessage, FastIds>,
     /// Open subgraph/node lifecycles by key.
@@ -54,9 +43,13 @@ struct Run {
     known_messages: HashSet<String, FastIds>,
     /// The length of the last root state's list (`None` until the run's first root state).
     state_len: Option<usize>,
-    /// `seq` → (input line, [`crate::input::text_hash`] of the text), to spot replays and
-    /// reordering.
+    /// `seq` → (input line, [`crate::input::text_hash`] of the text) for the current run, to spot replays
+    /// and reordering.
     seqs: seq::Seqs,
+    /// The file's first integer `seq`: a later event back at it (or below) starts the next
+    /// recorded run ([`crate::wire::v3::seq_restarts`]).
+    first_seq: Option<i64>,
+    warning: Option<String>,
     /// The run's sub-agents ([`super::subagent::Nest`]).
     nest: super::subagent::Nest,
     /// Tool calls whose model message gave them no id (LangGraph.js with
@@ -72,8 +65,8 @@ pub const IDLESS_TOOLS_WARNING: &str = "tool events without `tool_call_id`";
 
 impl V3Adapter {
     fn ensure_started(&mut self, out: &mut Vec<ModelEvent>) {
-        if !self.run.started {
-            self.run.started = true;
+        if !self.started {
+            self.started = true;
             out.push(super::run_start(None, None, &Value::Null));
         }
     }
@@ -81,8 +74,8 @@ impl V3Adapter {
     /// The run stops at these interrupts.
     fn interrupt(&mut self, list: Vec<InterruptInfo>, out: &mut Vec<ModelEvent>) {
         for i in &list {
-            if !self.run.interrupts.iter().any(|x| x.id == i.id) {
-                self.run.interrupts.push(i.clone());
+            if !self.interrupts.iter().any(|x| x.id == i.id) {
+                self.interrupts.push(i.clone());
             }
         }
         out.push(ModelEvent::Interrupt(list));
@@ -109,7 +102,7 @@ impl V3Adapter {
         out: &mut Vec<ModelEvent>,
     ) {
         let len = msgs.len();
-        let (first, prev) = match self.run.state_len.replace(len) {
+        let (first, prev) = match self.state_len.replace(len) {
             Some(prev) => (false, prev),
             None => (true, 0),
         };
@@ -118,13 +111,13 @@ impl V3Adapter {
             let (kind, id) = m.kind_and_id();
             if kind.as_deref() == Some("tool") {
                 if let Some(call) = m.tool_call() {
-                    self.run.nest.answered(&call);
+                    self.nest.answered(&call);
                 }
             }
             let Some(id) = id.filter(|i| !i.is_empty() && kind.as_deref() == Some("ai")) else {
                 continue;
             };
-            if !self.run.known_messages.insert(id.clone()) || first {
+            if !self.known_messages.insert(id.clone()) || first {
                 continue;
             }
             // A shared message is read whole only when it streams here.
@@ -150,7 +143,7 @@ impl V3Adapter {
             self.flush_deferred(out);
             return;
         }
-        if !self.run.started {
+        if !self.started {
             return;
         }
         let stops = if next_run {
@@ -158,8 +151,8 @@ impl V3Adapter {
         } else {
             "the log stops"
         };
-        let open_messages = self.run.messages.len();
-        let open_tools = self.run.tools_open.len();
+        let open_messages = self.messages.len();
+        let open_tools = self.tools_open.len();
         if self.saw_root_lifecycle {
             out.push(ModelEvent::RunIncomplete {
                 reason: format!("{stops} before the root lifecycle completed, with no error line"),
@@ -179,13 +172,29 @@ impl V3Adapter {
         } else {
             out.push(ModelEvent::RunEnd);
         }
-        self.run = Run::default();
+        self.reset_run();
+    }
+
+    /// Forgets the run that ended (what it knew of its messages, steps, tools, interrupts and
+    /// `seq`s).
+    fn reset_run(&mut self) {
+        self.started = false;
+        self.messages.clear();
+        self.steps.clear();
+        self.tools_open.clear();
+        self.nest.clear();
+        self.idless_calls.clear();
+        self.idless_told = false;
+        self.interrupts.clear();
+        self.known_messages.clear();
+        self.state_len = None;
+        self.seqs.clear();
     }
 
     fn flush_deferred(&mut self, out: &mut Vec<ModelEvent>) {
         if let Some(end) = self.deferred_end.take() {
             out.push(end);
-            self.run = Run::default();
+            self.reset_run();
         }
     }
 
@@ -241,7 +250,7 @@ impl V3Adapter {
     /// Python v3 has no `tools` events inside a subgraph, and its tool messages reach the
     /// root state only when the subgraph ends (never when it fails).
     fn subgraph_results(&mut self, ns: &str, record: &Record, out: &mut Vec<ModelEvent>) -> bool {
-        if !self.run.nest.waiting(ns).any(|id| record.text.contains(id)) {
+        if !self.nest.waiting(ns).any(|id| record.text.contains(id)) {
             return false;
         }
         let v = record.value();
@@ -263,12 +272,12 @@ impl V3Adapter {
             let m = MessageRef::Value(m);
             let Some(call) = m
                 .tool_call()
-                .filter(|c| self.run.nest.waits_for(c))
+                .filter(|c| self.nest.waits_for(c))
                 .map(|c| c.into_owned())
             else {
                 continue;
             };
-            self.run.nest.answered(&call);
+            self.nest.answered(&call);
             if let Some(m) = m.to_agui(i) {
                 out.push(ModelEvent::ToolEnd(crate::model::ToolResult::of_item(
                     m, call,
@@ -298,8 +307,8 @@ impl V3Adapter {
         self.ensure_started(out);
         // A graph's own bookkeeping in a task's namespace: a graph runs there.
         let deep_only = !matches!(method, "checkpoints" | "values" | "tasks");
-        self.run.nest.shows(ns, deep_only, out);
-        self.run.nest.scope(ns, out);
+        self.nest.shows(ns, deep_only, out);
+        self.nest.scope(ns, out);
         match method {
             "messages" => self.on_messages(ns, ev.seq.as_ref(), data, out),
             "tools" => self.on_tools(ns, data.value(), out),
@@ -389,14 +398,14 @@ impl V3Adapter {
             });
             return Disposition::Mapped;
         }
-        self.run.nest.scope(&key, out);
+        self.nest.scope(&key, out);
         let graph_name = l.graph_name.as_ref().and_then(Value::as_str);
         if let Some(call) = tool_call(l) {
             // A graph a tool invoked (Python says so): a sub-agent, not a step.
             return match event {
                 "started" | "running" => {
                     let name = graph_name.unwrap_or("subagent");
-                    self.run.nest.start(&key, true, name, call, out);
+                    self.nest.start(&key, true, name, call, out);
                     Disposition::Mapped
                 }
                 _ => Disposition::Ignored("lifecycle event of no AG-UI meaning"),
@@ -404,21 +413,19 @@ impl V3Adapter {
         }
         // A graph a tool node's task runs without saying for which call (v3 Python): the
         // call of the enclosing namespace's last message that it serves.
-        if let (Some((call, tool)), "started" | "running") = (self.run.nest.made_call(&key), event)
-        {
-            self.run
-                .nest
+        if let (Some((call, tool)), "started" | "running") = (self.nest.made_call(&key), event) {
+            self.nest
                 .start(&key, true, graph_name.unwrap_or(&tool), &call, out);
             return Disposition::Mapped;
         }
-        if self.run.nest.is_announced(&key) {
+        if self.nest.is_announced(&key) {
             // Interrupted: it stays open, and the run's interrupt suspends it.
             let error = match event {
                 "completed" => None,
                 "failed" => Some(lifecycle_error(l.error.as_ref(), "the graph")),
                 _ => return Disposition::Ignored("sub-agent lifecycle event of no AG-UI meaning"),
             };
-            self.run.nest.end(&key, error, out);
+            self.nest.end(&key, error, out);
             return Disposition::Mapped;
         }
         match event {
@@ -427,11 +434,11 @@ impl V3Adapter {
                     let last = key.rsplit('|').next().unwrap_or(&key);
                     last.split(':').next().unwrap_or("node").to_string()
                 });
-                self.run.steps.insert(key.clone());
+                self.steps.insert(key.clone());
                 out.push(ModelEvent::StepStart { name, key });
                 Disposition::Mapped
             }
-            "completed" | "failed" | "interrupted" if self.run.steps.remove(&key) => {
+            "completed" | "failed" | "interrupted" if self.steps.remove(&key) => {
                 out.push(ModelEvent::StepEnd { key });
                 Disposition::Mapped
             }
@@ -477,7 +484,7 @@ impl super::Adapt for V3Adapter {
                 self.deferred_end = None;
                 self.ensure_started(out);
                 out.push(ModelEvent::RunFailed(info.clone()));
-                self.run = Run::default();
+                self.reset_run();
                 return Disposition::Mapped;
             }
             RecordKind::Custom => {

@@ -37,6 +37,11 @@ impl Seqs {
         }
         self.seen.insert(n, (line, hash));
     }
+
+    pub(super) fn clear(&mut self) {
+        self.seen.clear();
+        self.max = None;
+    }
 }
 
 impl V3Adapter {
@@ -60,17 +65,13 @@ impl V3Adapter {
         let line = rec.origin.line;
         let text_hash = crate::input::text_hash(rec.text.as_bytes());
         // An exact replay of an earlier event does not start the next run.
-        if let (Some(first), Some((max, _))) = (self.first_seq, self.run.seqs.max) {
-            let replay = self
-                .run
-                .seqs
-                .get(n)
-                .is_some_and(|(_, hash)| hash == text_hash);
+        if let (Some(first), Some((max, _))) = (self.first_seq, self.seqs.max) {
+            let replay = self.seqs.get(n).is_some_and(|(_, hash)| hash == text_hash);
             if crate::wire::v3::seq_restarts(n, first, max) && !replay {
                 self.end_run(true, out);
             }
         }
-        if let Some((first, hash)) = self.run.seqs.get(n) {
+        if let Some((first, hash)) = self.seqs.get(n) {
             if hash == text_hash {
                 return Err(crate::error::BadLine::new(
                     crate::error::Reason::DuplicateV3Event,
@@ -80,13 +81,13 @@ impl V3Adapter {
             self.warning = Some(format!(
                 "v3 seq {n} was already used at line {first} by another event (two recordings in one file?); converted in file order"
             ));
-        } else if let Some((max, max_line)) = self.run.seqs.max.filter(|(m, _)| n < *m) {
+        } else if let Some((max, max_line)) = self.seqs.max.filter(|(m, _)| n < *m) {
             self.warning = Some(format!(
                 "v3 seq {n} comes after seq {max} (line {max_line}): out of order; converted in file order, not by seq"
             ));
         }
         self.first_seq.get_or_insert(n);
-        self.run.seqs.insert(n, line, text_hash);
+        self.seqs.insert(n, line, text_hash);
         Ok(())
     }
 }
@@ -108,7 +109,7 @@ mod tests {
             [5, 7, 6, 1, 9, 8, 10].map(first),
             [Some(1), Some(2), Some(3), Some(5), Some(6), None, None]
         );
-        s = Seqs::default();
+        s.clear();
         assert_eq!(s.get(5), None);
     }
 
