@@ -177,7 +177,7 @@ impl Event {
         match serde_json::from_str::<Lenient<Line>>(text).map(|l| l.0.map(|l| l.finish(0))) {
             Ok(None) => None,
             Ok(Some(Some(ev))) => Some(ev),
-            _ => Event::of_event_tree(&serde_json::from_str(text).ok()?),
+            _ => Event::of_tree(&serde_json::from_str(text).ok()?, true),
         }
     }
 
@@ -198,13 +198,24 @@ impl Event {
         }
     }
 
-    /// The event of a tree that [`is_event`] (`None` for any other): read as a line again
-    /// (a repeated key is gone from a tree), `method` before `params`; data the typed
-    /// readers decline is taken whole ([`whole`]).
-    fn of_event_tree(v: &Value) -> Option<Box<Event>> {
-        if !is_event(v) {
-            return None;
-        }
+    /// The v3 event in a record's tree: the record itself, or the `data` of an SDK stream
+    /// part (`{"event":M,"data":…}`, `M` not `on_…`; an SSE frame's data is the record). It
+    /// is read as a line again (a repeated key is gone from a tree), `method` before
+    /// `params`; data the typed readers decline is taken whole ([`whole`]).
+    pub fn of_tree(v: &Value, sse: bool) -> Option<Box<Event>> {
+        let is_event = |v: &Value| {
+            v.get("type").and_then(Value::as_str) == Some("event")
+                && v.get("method").is_some_and(Value::is_string)
+        };
+        let part = !sse
+            && v.get("event")
+                .and_then(Value::as_str)
+                .is_some_and(|e| !e.starts_with("on_"));
+        let v = match v.get("data") {
+            _ if is_event(v) => v,
+            Some(data) if part && is_event(data) => data,
+            _ => return None,
+        };
         let method = v.get("method")?.as_str()?;
         let params = match v.get("params") {
             None => Ok(Params::default()),
@@ -224,20 +235,6 @@ impl Event {
             method: known(method, &METHODS),
             params,
         }))
-    }
-
-    /// The v3 event in a record's tree: the record itself, or the `data` of an SDK stream
-    /// part (`{"event":M,"data":…}`, `M` not `on_…`; an SSE frame's data is the record).
-    pub fn of_tree(v: &Value, sse: bool) -> Option<Box<Event>> {
-        if is_event(v) {
-            return Event::of_event_tree(v);
-        }
-        let part = !sse
-            && v.get("event")
-                .and_then(Value::as_str)
-                .is_some_and(|e| !e.starts_with("on_"));
-        let data = v.get("data").filter(|d| part && is_event(d))?;
-        Event::of_event_tree(data)
     }
 
     /// `params.namespace`, when `params` is an object.
@@ -327,11 +324,6 @@ pub fn namespace_key(ns: Option<&Value>) -> String {
     key
 }
 
-fn is_event(v: &Value) -> bool {
-    v.get("type").and_then(Value::as_str) == Some("event")
-        && v.get("method").is_some_and(Value::is_string)
-}
-
 /// `Some` of a field that is present, `null` included (with `#[serde(default)]`: `None` when
 /// absent).
 fn present<'de, D: Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Option<T>, D::Error> {
@@ -342,7 +334,7 @@ fn present<'de, D: Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Optio
 /// not captured raw and scanned again. serde derive cannot choose a field's type by another
 /// field's value: this map reader does, for the line kinds read typed here. `Ok(None)`: no v3
 /// event. An error (`params` before `method`, a repeated key, data the typed readers
-/// decline) has the line read from its tree ([`Event::of_event_tree`]). A root `values`
+/// decline) has the line read from its tree ([`Event::of_tree`]). A root `values`
 /// event's state is read from its entries once the line is read ([`Line::finish`]).
 struct Line<'de>(Box<Event>, Option<state::Entries<'de>>);
 
@@ -360,11 +352,12 @@ impl<'de> Line<'de> {
 
 impl<'de> Shape<'de> for Line<'de> {
     fn of_map<A: MapAccess<'de>>(mut m: A) -> Result<Option<Line<'de>>, A::Error> {
-        // Filled in place: the event's ~600 bytes are not moved through the returns.
+        // Filled in place: the event's ~600 bytes are not moved through the returns (`params`
+        // as absent once the line has none: nothing made to be dropped).
         let mut ev = Box::new(Event {
             seq: None,
             method: Cow::Borrowed(""),
-            params: Ok(Params::default()),
+            params: Err("absent"),
         });
         let (mut kind, mut method, mut params) = (None, None, false);
         let mut entries = None;
@@ -392,6 +385,9 @@ impl<'de> Shape<'de> for Line<'de> {
         Ok(match (kind, method) {
             (Some("event"), Some(method)) => {
                 ev.method = method;
+                if !params {
+                    ev.params = Ok(Params::default());
+                }
                 Some(Line(ev, entries))
             }
             _ => None,
