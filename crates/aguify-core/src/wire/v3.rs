@@ -3,9 +3,10 @@
 //! what the adapter and the checks read. Nothing of a `checkpoints` event's data or of a node
 //! update is built, and a text or tool-call delta is read without a tree.
 //!
-//! Fields read as `Option<Value>` keep "absent" apart from `null` ([`present`]), as a lookup
-//! in the event's tree would. A line that the typed structs decline (a repeated key, which a
-//! tree keeps the last of; `params` that is not an object) is read from its tree.
+//! Fields read as `Option<Value>` keep "absent" apart from `null` ([`present`]) where a
+//! reader tells the two apart, as a lookup in the event's tree would. A line that the typed
+//! structs decline (a repeated key, which a tree keeps the last of; `params` before `method`
+//! or not an object) is read from its tree.
 
 use serde::de::{Error as _, IgnoredAny, MapAccess};
 use serde::{Deserialize, Deserializer};
@@ -132,20 +133,19 @@ impl Message {
     }
 }
 
-/// A `lifecycle` event's data.
+/// A `lifecycle` event's data (`namespace` and `error` `Some` when `null`: a `null`
+/// namespace is the root's, a `null` error is shown).
 #[derive(Debug, Clone, PartialEq, Default, Deserialize)]
+#[serde(default)]
 pub struct Lifecycle {
-    #[serde(default, deserialize_with = "present")]
     pub event: Option<Value>,
-    #[serde(default, deserialize_with = "present")]
+    #[serde(deserialize_with = "present")]
     pub namespace: Option<Value>,
-    #[serde(default, deserialize_with = "present")]
     pub graph_name: Option<Value>,
-    #[serde(default, deserialize_with = "present")]
+    #[serde(deserialize_with = "present")]
     pub error: Option<Value>,
     /// What started it: `{"type":"toolCall","tool_call_id":…}` for a graph a tool invoked
     /// (a sub-agent, Python).
-    #[serde(default, deserialize_with = "present")]
     pub cause: Option<Value>,
 }
 
