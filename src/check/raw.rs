@@ -48,10 +48,10 @@ impl Raw {
             return;
         }
         // Only a payload with an `event` string has checks.
-        let Params::Object {
+        let Ok(Params {
             data: Data::Message(m),
             ..
-        } = &ev.params
+        }) = &ev.params
         else {
             return;
         };

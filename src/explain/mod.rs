@@ -29,7 +29,7 @@ use crate::timeline::render::{cut, one_line};
 use crate::timeline::{
     compact, in_events, Entry, Kind, Line, Outcome, RunSummary, TimelineBuilder,
 };
-use crate::wire::v3::{Data, Params};
+use crate::wire::v3::Data;
 
 use diagnose::{after_finished, carried_by, explain_run, finished_before};
 use record::v3_data_tree;

@@ -17,20 +17,12 @@ impl<'a> V3View<'a> {
     /// without one shows as an event without method or params).
     pub fn of(rec: &'a Record) -> Self {
         let ev = rec.v3.as_deref();
-        let params = ev.and_then(|e| match &e.params {
-            Params::Object {
-                node,
-                namespace,
-                data,
-                ..
-            } => Some((node, namespace, data)),
-            _ => None,
-        });
+        let params = ev.and_then(|e| e.params.as_ref().ok());
         V3View {
             method: ev.map_or("", |e| e.method.as_ref()),
-            node: params.and_then(|p| p.0.as_ref()?.as_str()),
-            namespace: params.and_then(|p| p.1.as_ref()?.as_array().map(Vec::as_slice)),
-            data: params.map(|p| p.2),
+            node: params.and_then(|p| p.node.as_ref()?.as_str()),
+            namespace: params.and_then(|p| p.namespace.as_ref()?.as_array().map(Vec::as_slice)),
+            data: params.map(|p| &p.data),
         }
     }
 
@@ -55,7 +47,7 @@ impl<'a> V3View<'a> {
     /// `data.delta.type`.
     pub(super) fn delta_type(&self) -> Option<&'a str> {
         match self.data? {
-            Data::Message(m) => m.delta_type.as_deref(),
+            Data::Message(m) => m.delta_type(),
             _ => self.whole()?.get("delta")?.get("type")?.as_str(),
         }
     }

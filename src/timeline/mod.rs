@@ -346,10 +346,10 @@ pub fn namespace_depth(rec: &Record) -> usize {
     use crate::wire::v3::{Data, Params};
     if let Some(ev) = rec.v3.as_deref() {
         let lifecycle = match &ev.params {
-            Params::Object {
+            Ok(Params {
                 data: Data::Lifecycle(l),
                 ..
-            } if ev.method == "lifecycle" => l.namespace.as_ref().and_then(Value::as_array),
+            }) if ev.method == "lifecycle" => l.namespace.as_ref().and_then(Value::as_array),
             _ => None,
         };
         let ns = lifecycle.or_else(|| ev.namespace().and_then(Value::as_array));

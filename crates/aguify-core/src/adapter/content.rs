@@ -17,7 +17,7 @@
 use crate::json::Field;
 use crate::wire::Text;
 use serde::Deserialize;
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use crate::model::{ModelEvent, Usage};
 
@@ -76,7 +76,17 @@ pub fn read_block(b: &Value) -> Block<'_> {
         }
         "thinking" => reasoning(text("thinking").unwrap_or_default(), text("signature")),
         "redacted_thinking" => o.field_str("data").map_or(Block::Other, Block::Redacted),
-        "reasoning_content" => bedrock_reasoning(o),
+        // Bedrock Converse: Python puts `{text}` / `{signature}` (or both, unstreamed) under
+        // `reasoning_content`; JS under `reasoningText`, a redacted block as `redactedContent`.
+        "reasoning_content" => {
+            let redacted = o.field("redactedContent").or(o.field("redacted_content"));
+            if let Some(d) = redacted.and_then(Value::as_str) {
+                return Block::Redacted(d);
+            }
+            let inner = o.field("reasoning_content").or(o.field("reasoningText"));
+            let text = |k: &str| inner?.field_str(k).filter(|t| !t.is_empty());
+            reasoning(text("text").unwrap_or_default(), text("signature"))
+        }
         "tool_call" | "tool_call_chunk" => Block::ToolCall,
         // LangGraph.js keeps a provider's own tool block: Anthropic's `tool_use` starts the
         // block (id, name, `input`), and the merged block at the finish is typed after its
@@ -84,24 +94,6 @@ pub fn read_block(b: &Value) -> Block<'_> {
         "tool_use" | "input_json_delta" if o.contains_key("id") => Block::ToolCall,
         _ => Block::Other,
     }
-}
-
-/// A Bedrock Converse `reasoning_content` block: Python puts `{text}` / `{signature}` (or both,
-/// unstreamed) under `reasoning_content`; JS under `reasoningText`, a redacted block as
-/// `redactedContent`.
-fn bedrock_reasoning(o: &Map<String, Value>) -> Block<'_> {
-    let redacted = o
-        .field("redactedContent")
-        .or_else(|| o.field("redacted_content"))
-        .and_then(Value::as_str);
-    if let Some(d) = redacted {
-        return Block::Redacted(d);
-    }
-    let inner = o
-        .field("reasoning_content")
-        .or_else(|| o.field("reasoningText"));
-    let text = |k: &str| inner?.field_str(k).filter(|t| !t.is_empty());
-    reasoning(text("text").unwrap_or_default(), text("signature"))
 }
 
 /// The non-empty texts of a reasoning summary as (part index, text): the part's `index`,
@@ -181,7 +173,7 @@ pub fn parts_events(
     out: &mut Vec<ModelEvent>,
 ) {
     match content {
-        Some(Value::String(s)) => text_events(message_id, s, out),
+        Some(Value::String(s)) => block_events(message_id, "", Block::Text(s), out),
         Some(Value::Array(blocks)) => blocks_events(message_id, blocks, out),
         _ => {}
     }
@@ -204,25 +196,21 @@ pub fn parts_events(
             out,
         );
     }
+    // Each entry: index, id, non-empty name, args text. A chunk without an index (null or
+    // absent: Gemini sends each call whole, several in one chunk, and LangChain merges no two
+    // such chunks) is keyed by its id, so each call stays its own; one without index nor id
+    // continues call `"0"`.
     for c in tool_call_chunks {
-        out.push(tool_chunk_event(message_id, c));
+        let id = c.id.0.clone();
+        let index = match (&c.index, &id) {
+            (Some(i), _) => block_key(i),
+            (None, Some(id)) if !id.is_empty() => format!("id:{id}"),
+            (None, _) => "0".into(),
+        };
+        let name = c.name.0.clone().filter(|n| !n.is_empty());
+        let args = c.args.0.clone().unwrap_or_default();
+        out.push(call_chunk(message_id, index, id, name, args));
     }
-}
-
-/// A `tool_call_chunks` entry: index, id, non-empty name, args text. A chunk without an index
-/// (null or absent: Gemini sends each call whole, several in one chunk, and LangChain merges
-/// no two such chunks) is keyed by its id, so each call stays its own; one without index nor
-/// id continues call `"0"`.
-fn tool_chunk_event(message_id: &str, c: &ToolChunk) -> ModelEvent {
-    let id = c.id.0.clone();
-    let index = match (&c.index, &id) {
-        (Some(i), _) => block_key(i),
-        (None, Some(id)) if !id.is_empty() => format!("id:{id}"),
-        (None, _) => "0".into(),
-    };
-    let name = c.name.0.clone().filter(|n| !n.is_empty());
-    let args = c.args.0.clone().unwrap_or_default();
-    call_chunk(message_id, index, id, name, args)
 }
 
 /// A chunk of the tool call of key `index` in message `message_id`.
@@ -240,16 +228,6 @@ pub(crate) fn call_chunk(
         id,
         name,
         args,
-    }
-}
-
-/// Model events for a chunk's string content: its text, unless empty.
-pub fn text_events(message_id: &str, text: &str, out: &mut Vec<ModelEvent>) {
-    if !text.is_empty() {
-        out.push(ModelEvent::TextDelta {
-            message_id: message_id.to_string(),
-            text: text.to_string(),
-        });
     }
 }
 
@@ -283,7 +261,10 @@ pub fn block_events(message_id: &str, key: &str, block: Block<'_>, out: &mut Vec
         value: value.to_string(),
     };
     match block {
-        Block::Text(t) => text_events(message_id, t, out),
+        Block::Text(t) if !t.is_empty() => out.push(ModelEvent::TextDelta {
+            message_id: mid(),
+            text: t.to_string(),
+        }),
         Block::Reasoning { parts, signature } => {
             for (part, t) in parts {
                 out.push(ModelEvent::ReasoningDelta {
@@ -297,7 +278,7 @@ pub fn block_events(message_id: &str, key: &str, block: Block<'_>, out: &mut Vec
             }
         }
         Block::Redacted(d) => out.push(encrypted(d)),
-        Block::ToolCall | Block::Other => {}
+        Block::Text(_) | Block::ToolCall | Block::Other => {}
     }
 }
 

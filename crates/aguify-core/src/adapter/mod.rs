@@ -145,10 +145,8 @@ pub fn classify(rec: &Record) -> RecordKind {
     if rec.sse_event.is_none() && rec.v2.as_ref().is_some_and(|e| e.event.starts_with("on_")) {
         return RecordKind::V2;
     }
+    // (A record's v3 event, itself or a stream part's `data`, was read with it.)
     let v = rec.value();
-    if is_v3(v) {
-        return RecordKind::V3;
-    }
     let part = match &rec.sse_event {
         Some(ev) => Some(ev.as_str()),
         None => v.field_str("event").filter(|e| !e.starts_with("on_")),
@@ -163,9 +161,6 @@ pub fn classify(rec: &Record) -> RecordKind {
             );
         }
         let data = part_data(rec);
-        if is_v3(data) {
-            return RecordKind::V3;
-        }
         if rec.sse_event.is_some() && is_agui(data) {
             return RecordKind::Agui;
         }
@@ -206,10 +201,6 @@ pub fn classify(rec: &Record) -> RecordKind {
 
 fn is_v2(v: &Value) -> bool {
     v.field_str("event").is_some_and(|e| e.starts_with("on_"))
-}
-
-fn is_v3(v: &Value) -> bool {
-    v.field_str("type") == Some("event") && v.field("method").is_some_and(Value::is_string)
 }
 
 fn is_agui(v: &Value) -> bool {

@@ -258,9 +258,7 @@ impl V3Adapter {
         };
         let bad = |what: String| Disposition::bad(format!("`{event}` {what}: expected an object"));
         match (is_delta, &data.delta, &data.content) {
-            (true, Some(Delta::NotObject(kind)), _) => {
-                return bad(format!("whose `{field}` is {kind}"))
-            }
+            (true, Some(Err(kind)), _) => return bad(format!("whose `{field}` is {kind}")),
             (false, _, Some(other)) if !other.is_object() => {
                 let kind = crate::input::json_kind(other);
                 return bad(format!("whose `{field}` is {kind}"));
@@ -287,7 +285,8 @@ impl V3Adapter {
                 }
             }
             ("content-block-start", _) => block_start((mid, &key), block, start, out),
-            (_, Some(d)) => block_delta((mid, &key), block, d, out),
+            (_, Some(Ok(d))) => block_delta((mid, &key), block, d, out),
+            (_, Some(Err(_))) => {}
             _ => {
                 let content = data.content.as_ref();
                 if let Some(w) = block_finish((mid, &key), block, content, out) {
@@ -376,23 +375,26 @@ fn block_start(
 }
 
 fn block_delta(at: (&str, &str), block: &mut Block, delta: &Delta, out: &mut Vec<ModelEvent>) {
-    match delta {
-        Delta::Text { is_text, text } => {
-            let t = text.as_deref().unwrap_or_default();
-            let content = if *is_text {
-                Content::Text(t)
-            } else {
-                reasoning(t, None)
-            };
-            block.emit(at.0, at.1, content, out);
+    let (text, reasoning_text) = (delta.text.0.as_deref(), delta.reasoning.0.as_deref());
+    match delta.kind() {
+        "text-delta" | "text" => block.emit(at.0, at.1, Content::Text(text.unwrap_or("")), out),
+        "reasoning-delta" | "reasoning" => block.emit(
+            at.0,
+            at.1,
+            reasoning(reasoning_text.unwrap_or(""), None),
+            out,
+        ),
+        "tool-call-delta" | "tool_call_chunk" => {
+            let id = delta.id.0.clone().or_else(|| block.tool_id.clone());
+            let args = delta.args.0.clone().unwrap_or_default();
+            block.tool_chunk(at, id, delta.name.0.clone(), args, out);
         }
-        Delta::ToolCall { args, id, name } => {
-            let id = id.clone().or_else(|| block.tool_id.clone());
-            let args = args.clone().unwrap_or_default();
-            block.tool_chunk(at, id, name.clone(), args, out);
+        "block-delta" => {
+            if let Some(fields) = &delta.fields.0 {
+                block.fragment(at.0, at.1, fields, out)
+            }
         }
-        Delta::Fields(Some(fields)) => block.fragment(at.0, at.1, fields, out),
-        Delta::Fields(None) | Delta::Other | Delta::NotObject(_) => {}
+        _ => {}
     }
 }
 

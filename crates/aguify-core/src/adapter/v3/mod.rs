@@ -287,25 +287,15 @@ impl V3Adapter {
         out.len() > n
     }
 
-    /// A v3 event of `method` after its `seq` check, in the namespace of key `ns`.
+    /// A v3 event after its `seq` check, `p` its `params`.
     fn on_method(
         &mut self,
         record: &Record,
-        method: &str,
-        ns: &str,
-        seq: Option<&Value>,
-        params: &Params,
+        ev: &Event,
+        p: &Params,
         out: &mut Vec<ModelEvent>,
     ) -> Disposition {
-        let (data, node, interrupts) = match params {
-            Params::Object {
-                data,
-                node,
-                interrupts,
-                ..
-            } => (data, node.as_ref(), interrupts.as_ref()),
-            _ => (&Data::Value(Value::Null), None, None),
-        };
+        let (method, ns, data) = (ev.method.as_ref(), p.key.as_str(), &p.data);
         if method == "lifecycle" {
             let empty = Lifecycle::default();
             let l = match data {
@@ -320,14 +310,17 @@ impl V3Adapter {
         self.nest.shows(ns, deep_only, out);
         self.nest.scope(ns, out);
         match method {
-            "messages" => self.on_messages(ns, seq, data, out),
+            "messages" => self.on_messages(ns, ev.seq.as_ref(), data, out),
             "tools" => self.on_tools(ns, data.value(), out),
-            "values" => self.on_values(record, ns, data, interrupts, out),
+            "values" => self.on_values(record, ns, data, p.interrupts.as_ref(), out),
             "updates" => {
                 let Data::Value(data) = data else {
                     return Disposition::Ignored("node update (a partial state, not the state)");
                 };
-                let node = data.field("node").or(node).and_then(Value::as_str);
+                let node = data
+                    .field("node")
+                    .or(p.node.as_ref())
+                    .and_then(Value::as_str);
                 if node == Some("__interrupt__") {
                     let list = data.field("values").unwrap_or(data);
                     self.interrupt(interrupts_from(list), out);
@@ -509,20 +502,13 @@ impl super::Adapt for V3Adapter {
         if let Err(msg) = self.check_seq(rec, ev.seq.as_ref(), out) {
             return Disposition::Bad(msg);
         }
-        let method = ev.method.as_ref();
-        if let Params::NotObject(kind) = ev.params {
-            return Disposition::bad(format!(
-                "v3 `{method}` event whose `params` is {kind}: expected an object {{namespace, data}}"
-            ));
+        match &ev.params {
+            Ok(p) => self.on_method(rec, ev, p, out),
+            Err(kind) => Disposition::bad(format!(
+                "v3 `{}` event whose `params` is {kind}: expected an object {{namespace, data}}",
+                ev.method
+            )),
         }
-        self.on_method(
-            rec,
-            method,
-            ev.namespace_key(),
-            ev.seq.as_ref(),
-            &ev.params,
-            out,
-        )
     }
 
     fn take_warning(&mut self) -> Option<String> {
