@@ -1,6 +1,7 @@
 //! Line reading with the hazards of real recordings handled: a BOM, CRLF line ends, invalid
 //! UTF-8, and lines longer than a cap (skipped and reported instead of filling memory).
 
+use std::borrow::Cow;
 use std::io::{self, BufRead};
 use std::ops::Range;
 
@@ -12,9 +13,9 @@ pub const DEFAULT_MAX_LINE_BYTES: usize = 64 * 1024 * 1024;
 /// A line in a buffer: its 1-based number and where its text is, or why it was not kept.
 pub type Span = (u64, Result<Range<usize>, BadLine>);
 
-/// Reads lines into a caller's buffer ([`super::parallel::Batch`]).
 pub struct LineReader<R> {
     reader: R,
+    buf: Vec<u8>,
     number: u64,
     max: usize,
     /// A line is half read: a read reported `WouldBlock` in its middle (see [`IdleHint`]).
@@ -25,10 +26,22 @@ pub struct LineReader<R> {
     held: usize,
 }
 
+/// One line: its 1-based number and its text (or why it could not be read as text): a short
+/// line's borrowed from the reader's buffer, a long one's owned (see [`TAKE_LINE_BYTES`]).
+pub struct RawLine<'a> {
+    pub number: u64,
+    pub text: Result<Cow<'a, str>, BadLine>,
+}
+
+/// A line this long or longer is handed out in the buffer it was read into, the reader taking
+/// a new one, instead of being borrowed and then copied by its record.
+const TAKE_LINE_BYTES: usize = 64 * 1024;
+
 impl<R: BufRead> LineReader<R> {
     pub fn new(reader: R, max_line_bytes: usize) -> Self {
         LineReader {
             reader,
+            buf: Vec::with_capacity(8 * 1024),
             number: 0,
             max: max_line_bytes.max(1),
             partial: false,
@@ -42,15 +55,44 @@ impl<R: BufRead> LineReader<R> {
         &mut self.reader
     }
 
+    /// The next line, `Ok(None)` at end of input. A `WouldBlock` error from the reader is
+    /// passed on with the line read so far kept: calling again resumes it.
+    pub fn next_line(&mut self) -> io::Result<Option<RawLine<'_>>> {
+        if !self.partial {
+            self.buf.clear();
+        }
+        // Read into this reader's buffer as a batch reads lines into its own, then checked.
+        let mut buf = std::mem::take(&mut self.buf);
+        let got = self.next_line_into(&mut buf);
+        self.buf = buf;
+        let Some((number, span)) = got? else {
+            return Ok(None);
+        };
+        let text = span.and_then(|span| {
+            if span.end < TAKE_LINE_BYTES {
+                let text = crate::utf8::str_of(&self.buf[span]).map_err(|e| invalid_utf8(&e))?;
+                return Ok(Cow::Borrowed(text));
+            }
+            // A long line takes the buffer it was read into: a copy would hold it twice.
+            let mut buf = std::mem::replace(&mut self.buf, Vec::with_capacity(8 * 1024));
+            buf.truncate(span.end);
+            buf.drain(..span.start);
+            crate::utf8::string_of(buf)
+                .or_else(String::from_utf8)
+                .map(Cow::Owned)
+                .map_err(|e| invalid_utf8(&e.utf8_error()))
+        });
+        Ok(Some(RawLine { number, text }))
+    }
+
     /// The next line appended to `out`, `Ok(None)` at end of input: a batch's lines
     /// ([`super::parallel`]) go from the reader's buffer straight into the batch's.
     ///
     /// The line's text is `out[span]`, without its CR and a BOM it starts with, **not yet
     /// checked** to be UTF-8 ([`utf8_spans`] checks a batch at once), followed by a `\n`. A
-    /// line over the limit leaves only that in `out`. A `WouldBlock` error from the reader is
-    /// passed on with the half-read line left at the end of `out`, which must keep it there:
-    /// the next call resumes it.
-    pub fn next_line(&mut self, out: &mut Vec<u8>) -> io::Result<Option<Span>> {
+    /// line over the limit leaves only that in `out`. After a `WouldBlock` the half-read line stays at the end of
+    /// `out`, which must keep it there: the next call resumes it.
+    pub fn next_line_into(&mut self, out: &mut Vec<u8>) -> io::Result<Option<Span>> {
         if !self.partial {
             self.held = 0;
             self.over = None;
@@ -131,14 +173,15 @@ pub(super) fn too_long(what: &str, bytes: usize, max: usize) -> BadLine {
     )
 }
 
-/// Why a line is not UTF-8.
+/// Why a line is not UTF-8, as [`LineReader::next_line`] reports it.
 pub fn invalid_utf8(e: &std::str::Utf8Error) -> BadLine {
     let at = e.valid_up_to();
     let message = format!("invalid UTF-8 at byte {at} of the line; expected UTF-8 text");
     BadLine::new(Reason::NotUtf8, message)
 }
 
-/// `buf` as a `String`, each line's text checked to be UTF-8: in one pass over the whole buffer when it is valid (the usual case: its lines'
+/// `buf` as a `String`, each line's text checked to be UTF-8 as [`LineReader::next_line`]
+/// checks it: in one pass over the whole buffer when it is valid (the usual case: its lines'
 /// spans, between line ends and BOMs, are then valid too), else a line at a time, the bytes of
 /// a line that is not blanked and its span made the error.
 pub fn utf8_spans(buf: Vec<u8>, mut lines: Vec<Span>) -> (String, Vec<Span>) {
@@ -250,21 +293,16 @@ pub(super) mod tests {
         io::BufReader::with_capacity(cap, IdleHint::new(Gappy(parts)))
     }
 
-    /// Every line as [`LineReader::next_line`] reads it into a buffer of its own, checked to
-    /// be UTF-8 on its own, and how often it was retried after a `WouldBlock`.
+    /// Every line as [`LineReader::next_line`] reads it, and how often it was retried after a
+    /// `WouldBlock`.
     pub fn by_next_line(parts: &[&[u8]], cap: usize, max: usize) -> (Got, usize) {
         let mut r = LineReader::new(reader(parts, cap), max);
-        let (mut out, mut buf) = (vec![], vec![]);
+        let mut out = vec![];
         let mut blocks = 0;
         loop {
-            match r.next_line(&mut buf) {
-                Ok(Some((n, span))) => {
-                    let text = span.and_then(|s| {
-                        let text = crate::utf8::str_of(&buf[s]).map_err(|e| invalid_utf8(&e))?;
-                        Ok(text.to_string())
-                    });
-                    out.push((n, text.map_err(|e| e.message)));
-                    buf.clear();
+            match r.next_line() {
+                Ok(Some(l)) => {
+                    out.push((l.number, l.text.map(String::from).map_err(|e| e.message)))
                 }
                 Ok(None) => return (out, blocks),
                 Err(e) if e.kind() == io::ErrorKind::WouldBlock => blocks += 1,
@@ -301,11 +339,11 @@ pub(super) mod tests {
         assert!(blocks >= 2);
     }
 
-    /// A line longer than the reader's buffer reads as a short one does: its BOM and CR left
-    /// out, invalid UTF-8 reported, and the line after it read on.
+    /// A long line, handed out in the buffer it was read into, reads as a short one does: its
+    /// BOM and CR left out, invalid UTF-8 reported, and the line after it read on.
     #[test]
-    fn long_lines_are_read_whole() {
-        let long = "é".repeat(64 * 1024);
+    fn long_lines_are_taken_whole() {
+        let long = "é".repeat(TAKE_LINE_BYTES);
         let mut bad = long.clone().into_bytes();
         bad[6] = 0xff;
         let input = [

@@ -19,7 +19,7 @@ use serde_json::Value;
 use crate::error::{BadLine, Reason};
 pub use crate::wire::json_kind;
 pub use lines::{IdleHint, Readiness, DEFAULT_MAX_LINE_BYTES};
-use lines::LineReader;
+use lines::{LineReader, RawLine};
 use sse::SseFramer;
 pub use text::RecordText;
 
@@ -146,15 +146,11 @@ impl Record {
 pub fn line_hash(path: &str, number: u64) -> io::Result<u64> {
     let file = std::fs::File::open(path)?;
     let mut lines = LineReader::new(io::BufReader::with_capacity(256 * 1024, file), usize::MAX);
-    let mut buf = vec![];
-    while let Some((n, span)) = lines.next_line(&mut buf)? {
-        if n == number {
-            let span = span.map_err(|b| io::Error::other(b.message))?;
-            let text = crate::utf8::str_of(&buf[span]);
-            let text = text.map_err(|e| io::Error::other(lines::invalid_utf8(&e).message))?;
+    while let Some(line) = lines.next_line()? {
+        if line.number == number {
+            let text = line.text.map_err(|b| io::Error::other(b.message))?;
             return Ok(fnv1a(text.as_bytes()));
         }
-        buf.clear();
     }
     Err(io::Error::other(format!(
         "line {number} is gone: the file changed while it was read"
@@ -223,9 +219,9 @@ pub struct Framer<R: BufRead> {
     sse: SseFramer,
     /// Frames to return, in input order.
     ready: VecDeque<Frame>,
-    /// Parse threads for NDJSON lines ([`parallel`]), when asked for.
+    /// Parse threads for NDJSON lines ([`parallel`]), when asked for, and the lines batched
+    /// for them.
     pool: Option<parallel::ParsePool>,
-    /// The lines read and not yet framed (until the framing is told, one at a time).
     batch: parallel::Batch,
     done: bool,
     /// The reader reported `WouldBlock`: pass it on once every line read so far is out.
@@ -278,29 +274,12 @@ impl<R: BufRead> Framer<R> {
         }
     }
 
-    /// Frames the lines batched so far: SSE lines at once, NDJSON lines on the parse threads
-    /// when there are any (not before the framing is told: the frames would overtake).
-    fn flush(&mut self, at_end: bool) {
-        if self.batch.is_empty() {
-            return;
-        }
-        let lines = self.batch.take();
-        // Blank lines before the first that tells are NDJSON's blank lines.
-        self.framing = self.framing.or_else(|| lines.framing());
-        match (self.framing, &mut self.pool) {
-            (Some(Framing::Sse), _) => {
-                for (number, text) in lines.texts() {
-                    match text {
-                        Ok(text) => self.sse.push_line(&text, number, &self.file, &mut self.ready),
-                        Err(bad) => {
-                            let origin = Origin::at(&self.file, number);
-                            self.ready.push_back(Frame::of(Err(bad), origin, 1));
-                        }
-                    }
-                }
+    /// Sends the lines batched so far to be parsed.
+    fn flush_batch(&mut self, at_end: bool) {
+        if let Some(pool) = &mut self.pool {
+            if !self.batch.is_empty() {
+                pool.submit(self.batch.take(), &self.file, at_end);
             }
-            (Some(Framing::Ndjson), Some(pool)) => pool.submit(lines, &self.file, at_end),
-            _ => self.ready.extend(lines.parse(&self.file)),
         }
     }
 
@@ -327,24 +306,57 @@ impl<R: BufRead> Framer<R> {
             if self.done {
                 return Ok(None);
             }
-            // Lines go from the reader's buffer straight into the batch's.
-            match self.batch.read_line(&mut self.lines) {
+            // Whether a line was read.
+            let read = if self.pool.is_some() && self.framing == Some(Framing::Ndjson) {
+                // Lines go from the reader's buffer straight into the batch's.
+                self.batch.read_line(&mut self.lines)
+            } else {
+                let (framing, sse, ready) = (&mut self.framing, &mut self.sse, &mut self.ready);
+                let line = self.lines.next_line();
+                line.map(|raw| {
+                    raw.map(|raw| frame_line(raw, framing, sse, ready, &self.file))
+                        .is_some()
+                })
+            };
+            match read {
                 Err(e) if e.kind() == io::ErrorKind::WouldBlock => {
-                    self.flush(false);
+                    self.flush_batch(false);
                     self.idle = true;
                 }
                 Err(e) => return Err(e),
-                Ok(true) if self.framing.is_none() || self.batch.is_full() => self.flush(false),
+                Ok(true) if self.batch.is_full() => self.flush_batch(false),
                 Ok(true) => {}
                 Ok(false) => {
                     self.done = true;
-                    self.flush(true);
                     if self.framing == Some(Framing::Sse) {
                         self.ready.extend(self.sse.finish(&self.file));
                     }
+                    self.flush_batch(true);
                 }
             }
         }
+    }
+}
+
+fn frame_line(
+    raw: RawLine<'_>,
+    framing: &mut Option<Framing>,
+    sse: &mut SseFramer,
+    ready: &mut VecDeque<Frame>,
+    file: &Arc<str>,
+) {
+    let origin = Origin::at(file, raw.number);
+    let text = match raw.text {
+        Ok(text) => text,
+        Err(message) => return ready.push_back(Frame::of(Err(message), origin, 1)),
+    };
+    // Blank lines before the first that tells are NDJSON's blank lines.
+    if framing.is_none() && !text.trim().is_empty() {
+        *framing = Some(detect_framing(&text));
+    }
+    match framing {
+        Some(Framing::Sse) => sse.push_line(&text, raw.number, file, ready),
+        _ => ready.push_back(frame_ndjson_line(text, origin)),
     }
 }
 
@@ -363,8 +375,12 @@ pub fn detect_framing(first_line: &str) -> Framing {
     }
 }
 
-/// Frames one NDJSON line; `line` becomes the record's text.
-pub(crate) fn frame_ndjson_line(line: RecordText, origin: Origin) -> Frame {
+/// Frames one NDJSON line; `line` becomes the record's text (a `&str` is copied; a `String`,
+/// or a [`RecordText`] of a batch, is kept as it is).
+pub(crate) fn frame_ndjson_line<T>(line: T, origin: Origin) -> Frame
+where
+    T: std::ops::Deref<Target = str> + Into<RecordText>,
+{
     if line.trim().is_empty() {
         return Frame::Ignored {
             origin,
@@ -372,7 +388,7 @@ pub(crate) fn frame_ndjson_line(line: RecordText, origin: Origin) -> Frame {
             reason: "blank line",
         };
     }
-    let read = Record::read(origin.clone(), 1, None, line, parse_json);
+    let read = Record::read(origin.clone(), 1, None, line.into(), parse_json);
     Frame::of(read, origin, 1)
 }
 
@@ -496,7 +512,7 @@ pub(crate) mod tests {
             file: "t".into(),
             line: n,
         };
-        match frame_ndjson_line(l.into(), origin) {
+        match frame_ndjson_line(l, origin) {
             Frame::Record(r) => Some(*r),
             _ => None,
         }

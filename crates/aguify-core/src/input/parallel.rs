@@ -2,8 +2,7 @@
 //!
 //! Parsing a line (and dropping its record later) is most of what `convert` and `check` spend,
 //! and lines are independent: the [`crate::input::Framer`] reads lines into [`Batch`]es of
-//! about [`BATCH_BYTES`] on the caller's thread (parsed there without parse threads), worker
-//! threads parse them into [`Frame`]s, and
+//! about [`BATCH_BYTES`] on the caller's thread, worker threads parse them into [`Frame`]s, and
 //! the caller takes the batches back in the order it sent them, so output is byte-identical to
 //! a sequential run. Spent records go back to be dropped on a worker ([`ParsePool::recycle`]).
 //! At most [`ParsePool::in_flight_limit`] batches are out at a time, fewer once they hold
@@ -16,9 +15,7 @@ use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 
 use super::lines::{utf8_spans, Span};
-use super::{detect_framing, frame_ndjson_line, Frame, Framing, LineReader, Origin, Record};
-use super::RecordText;
-use crate::error::BadLine;
+use super::{frame_ndjson_line, Frame, LineReader, Origin, Record, RecordText};
 
 /// A batch is sent once its lines hold this many bytes (or at end of input or when the input
 /// is idle).
@@ -68,7 +65,7 @@ impl Batch {
         if self.text.capacity() < BATCH_BYTES {
             self.text.reserve_exact(BATCH_BYTES + BATCH_SLACK);
         }
-        let Some(line) = lines.next_line(&mut self.text)? else {
+        let Some(line) = lines.next_line_into(&mut self.text)? else {
             return Ok(false);
         };
         self.end = self.text.len();
@@ -114,32 +111,22 @@ pub struct Lines {
 }
 
 impl Lines {
-    /// Each line's number and text, or why it was not kept.
-    pub fn texts(self) -> impl Iterator<Item = (u64, Result<RecordText, BadLine>)> {
+    /// Parses every line, as the sequential framer would.
+    fn parse(self, file: &Arc<str>) -> Vec<Frame> {
         let Lines { text, lines } = self;
-        lines.into_iter().map(move |(line, span)| {
-            let lost = || "line lost in its batch".into();
-            (line, span.and_then(|r| RecordText::shared(&text, r).ok_or_else(lost)))
-        })
-    }
-
-    /// The framing its first line that is not blank tells ([`detect_framing`]).
-    pub fn framing(&self) -> Option<Framing> {
-        let text = |(_, span): &Span| self.text.get(span.as_ref().ok()?.clone());
-        let first = self.lines.iter().filter_map(text).find(|t| !t.trim().is_empty());
-        first.map(detect_framing)
-    }
-
-    /// Parses every line as an NDJSON record.
-    pub fn parse(self, file: &Arc<str>) -> Vec<Frame> {
-        let frame = |(line, text): (u64, Result<RecordText, BadLine>)| {
-            let origin = Origin::at(file, line);
-            match text {
-                Ok(t) => frame_ndjson_line(t, origin),
-                Err(bad) => Frame::of(Err(bad), origin, 1),
-            }
-        };
-        self.texts().map(frame).collect()
+        lines
+            .into_iter()
+            .map(|(line, span)| {
+                let origin = Origin::at(file, line);
+                let shared = span.and_then(|r| {
+                    RecordText::shared(&text, r).ok_or_else(|| "line lost in its batch".into())
+                });
+                match shared {
+                    Ok(t) => frame_ndjson_line(t, origin),
+                    Err(bad) => Frame::of(Err(bad), origin, 1),
+                }
+            })
+            .collect()
     }
 }
 

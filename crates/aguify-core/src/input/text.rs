@@ -54,6 +54,12 @@ impl From<&str> for RecordText {
     }
 }
 
+impl From<std::borrow::Cow<'_, str>> for RecordText {
+    fn from(s: std::borrow::Cow<'_, str>) -> Self {
+        RecordText(Repr::Own(s.into()))
+    }
+}
+
 impl From<String> for RecordText {
     fn from(s: String) -> Self {
         RecordText(Repr::Own(s.into_boxed_str()))
