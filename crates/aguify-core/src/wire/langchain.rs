@@ -87,7 +87,7 @@ fn flatten_in_place(m: &mut Map<String, Value>) -> bool {
         return false;
     };
     // The class gives the `type`.
-    kwargs.shift_remove("type");
+    kwargs.retain(|k, _| k != "type");
     kwargs.values_mut().for_each(normalize_in_place);
     let head = kwargs.shift_remove(key).unwrap_or(head);
     kwargs.shift_insert(0, key.to_string(), head);
