@@ -195,29 +195,10 @@ impl LcObjects for Plain {
     }
 }
 
-/// What becomes of a constructor's kwarg when its kwargs are flattened under a head.
-#[derive(PartialEq)]
-pub(crate) enum Kwarg {
-    Kept,
-    /// Its `type`: the class gives it.
-    Dropped,
-    /// A kwarg of the head's name (`__type__`): it keeps the head's place with its own value.
-    Head,
-}
-
-/// [`Kwarg`] of kwarg `k` under the head key `head`.
-pub(crate) fn kwarg(head: &str, k: &str) -> Kwarg {
-    match k {
-        "type" => Kwarg::Dropped,
-        _ if k == head => Kwarg::Head,
-        _ => Kwarg::Kept,
-    }
-}
-
 /// Writes the value a deserializer reads into `out` as `serde_json::to_string` writes its
 /// tree; fails on a key an object repeats. LangChain objects are written as `lc` says.
 /// `head`: the value is a constructor's `kwargs`, written as an object that starts with this
-/// entry.
+/// entry, without their `type` (the class gives it).
 pub(crate) struct Encode<'a, L> {
     pub out: &'a mut Vec<u8>,
     pub lc: L,
@@ -353,16 +334,16 @@ impl<'de, L: LcObjects> Visitor<'de> for Encode<'_, L> {
             }
         }
         while let Some(k) = key {
-            let kwarg = head.map(|(h, _)| kwarg(h, &k));
-            // A kwarg taking the head's place: the head is written already.
-            let special = matches!(&*k, "lc" | "__lc_escaped__") || kwarg == Some(Kwarg::Head);
-            if L::NORMALISE && special {
+            let dropped = head.is_some() && k == "type";
+            // A kwarg of the head's name (`__type__`) takes its place: the tree tells.
+            let takes_head = !dropped && head.is_some_and(|(h, _)| h == k);
+            if L::NORMALISE && (takes_head || matches!(&*k, "lc" | "__lc_escaped__")) {
                 return Err(de::Error::custom("an lc object read from its tree"));
             }
             if !seen.insert(hasher.hash_one(&k)) {
                 return Err(de::Error::custom("repeated key"));
             }
-            if kwarg == Some(Kwarg::Dropped) {
+            if dropped {
                 map.next_value::<de::IgnoredAny>()?;
             } else {
                 if seen.n > 1 || head.is_some() {

@@ -12,7 +12,7 @@ use serde::de::{self, MapAccess};
 use serde_json::{json, Map, Value};
 
 use super::pyrepr;
-use crate::payload::{kwarg, Encode, Key, Kwarg, LcObjects};
+use crate::payload::{Encode, Key, LcObjects};
 
 /// [`normalize_cow`] of a value the caller owns: normalised where it lies, an lc
 /// constructor's kwargs taken over rather than copied key by key.
@@ -86,7 +86,8 @@ fn flatten_in_place(m: &mut Map<String, Value>) -> bool {
     let Some(Value::Object(mut kwargs)) = m.shift_remove("kwargs") else {
         return false;
     };
-    kwargs.retain(|k, _| kwarg(key, k) != Kwarg::Dropped);
+    // The class gives the `type`.
+    kwargs.retain(|k, _| k != "type");
     kwargs.values_mut().for_each(normalize_in_place);
     let head = kwargs.shift_remove(key).unwrap_or(head);
     kwargs.shift_insert(0, key.to_string(), head);

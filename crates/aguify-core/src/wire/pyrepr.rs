@@ -11,6 +11,7 @@ use serde_json::{Map, Number, Value};
 /// Nesting deeper than this is refused, as serde_json refuses deeper JSON.
 const MAX_DEPTH: usize = 128;
 
+/// The value a `repr` text stands for; `None` when the text is not one.
 pub fn parse(text: &str) -> Option<Value> {
     let mut p = Parser {
         s: text,
@@ -22,6 +23,7 @@ pub fn parse(text: &str) -> Option<Value> {
     (p.i == text.len()).then_some(v)
 }
 
+/// A recursive-descent parser: `i` is the next byte of `s`.
 struct Parser<'a> {
     s: &'a str,
     i: usize,
@@ -29,18 +31,15 @@ struct Parser<'a> {
 }
 
 impl<'a> Parser<'a> {
-    fn peek_at(&self, i: usize) -> Option<u8> {
-        self.s.as_bytes().get(i).copied()
-    }
-
-    fn peek(&self) -> Option<u8> {
-        self.peek_at(self.i)
+    /// The byte `k` places after the next.
+    fn ahead(&self, k: usize) -> Option<u8> {
+        self.s.as_bytes().get(self.i + k).copied()
     }
 
     /// The bytes from here that `keep` accepts, stepped over.
     fn take_while(&mut self, keep: impl Fn(u8) -> bool) -> &'a str {
         let start = self.i;
-        while self.peek().is_some_and(&keep) {
+        while self.ahead(0).is_some_and(&keep) {
             self.i += 1;
         }
         &self.s[start..self.i]
@@ -50,10 +49,10 @@ impl<'a> Parser<'a> {
         self.take_while(|c| c.is_ascii_whitespace());
     }
 
-    /// Steps over `c` (after any whitespace) if it is next.
+    /// Steps over whitespace, then over `c` if it is next.
     fn eat(&mut self, c: u8) -> bool {
         self.ws();
-        let found = self.peek() == Some(c);
+        let found = self.ahead(0) == Some(c);
         self.i += usize::from(found);
         found
     }
@@ -64,11 +63,11 @@ impl<'a> Parser<'a> {
         if self.depth > MAX_DEPTH {
             return None;
         }
-        let v = match self.peek()? {
-            b'\'' | b'"' => self.string().map(Value::String),
+        let v = match self.ahead(0)? {
+            quote @ (b'\'' | b'"') => self.string(quote).map(Value::String),
             b'{' => self.dict_or_set(),
-            b'[' => self.list(b']'),
-            b'(' => self.list(b')'),
+            b'[' => self.items(b']', Self::value).map(Value::Array),
+            b'(' => self.items(b')', Self::value).map(Value::Array),
             b'-' | b'+' | b'0'..=b'9' => self.number(),
             c if c.is_ascii_alphabetic() || c == b'_' => self.name_or_call(),
             b'<' => self.angle(),
@@ -80,57 +79,46 @@ impl<'a> Parser<'a> {
 
     /// The items after an opening bracket up to `close`, separated by commas (a trailing one
     /// allowed), each read by `item`.
-    fn items(&mut self, close: u8, mut item: impl FnMut(&mut Self) -> Option<()>) -> Option<()> {
+    fn items<T>(
+        &mut self,
+        close: u8,
+        mut item: impl FnMut(&mut Self) -> Option<T>,
+    ) -> Option<Vec<T>> {
         self.i += 1;
-        loop {
-            if self.eat(close) {
-                return Some(());
-            }
-            item(self)?;
-            if !self.eat(b',') {
-                return self.eat(close).then_some(());
-            }
-        }
-    }
-
-    fn list(&mut self, close: u8) -> Option<Value> {
         let mut out = vec![];
-        self.items(close, |p| {
-            out.push(p.value()?);
-            Some(())
-        })?;
-        Some(Value::Array(out))
+        while !self.eat(close) {
+            out.push(item(self)?);
+            if !self.eat(b',') {
+                return self.eat(close).then_some(out);
+            }
+        }
+        Some(out)
     }
 
-    /// A dict, or a set (as a list) when no item is `key: value`.
+    /// A dict (its keys as JSON text when not strings), or a set (as a list) when no item is
+    /// `key: value`.
     fn dict_or_set(&mut self) -> Option<Value> {
-        let mut map = Map::new();
-        let mut set = vec![];
-        self.items(b'}', |p| {
+        let items = self.items(b'}', |p| {
             let k = p.value()?;
-            if !p.eat(b':') {
-                set.push(k);
-                return Some(());
-            }
-            let key = match k {
-                Value::String(s) => s,
-                other => other.to_string(),
-            };
-            map.insert(key, p.value()?);
-            Some(())
+            let v = if p.eat(b':') { Some(p.value()?) } else { None };
+            Some((k, v))
         })?;
-        if !set.is_empty() && map.is_empty() {
-            Some(Value::Array(set))
-        } else {
-            Some(Value::Object(map))
+        if !items.is_empty() && items.iter().all(|(_, v)| v.is_none()) {
+            return Some(Value::Array(items.into_iter().map(|(k, _)| k).collect()));
         }
+        let key = |k| match k {
+            Value::String(s) => s,
+            other => other.to_string(),
+        };
+        let pairs = items.into_iter().filter_map(|(k, v)| Some((key(k), v?)));
+        Some(Value::Object(pairs.collect()))
     }
 
     /// `<object at 0x…>`-style reprs (`<…>` nested in them too) are kept as strings.
     fn angle(&mut self) -> Option<Value> {
         let start = self.i;
         let mut depth = 0;
-        while let Some(c) = self.peek() {
+        while let Some(c) = self.ahead(0) {
             self.i += 1;
             match c {
                 b'<' => depth += 1,
@@ -142,33 +130,32 @@ impl<'a> Parser<'a> {
         None
     }
 
-    fn string(&mut self) -> Option<String> {
-        let quote = self.peek()?;
+    fn string(&mut self, quote: u8) -> Option<String> {
         self.i += 1;
         let mut out = String::new();
         loop {
             out.push_str(self.take_while(|c| c != quote && c != b'\\'));
-            if self.peek()? == quote {
+            if self.ahead(0)? == quote {
                 self.i += 1;
                 return Some(out);
             }
-            let escaped = self.peek_at(self.i + 1)?;
+            let escaped = self.ahead(1)?;
             self.i += 2;
-            match escaped {
-                b'n' => out.push('\n'),
-                b't' => out.push('\t'),
-                b'r' => out.push('\r'),
-                b'0' => out.push('\0'),
-                b'\\' | b'\'' | b'"' => out.push(char::from(escaped)),
-                b'x' => out.push(self.hex(2)?),
-                b'u' => out.push(self.hex(4)?),
-                b'U' => out.push(self.hex(8)?),
+            out.push(match escaped {
+                b'n' => '\n',
+                b't' => '\t',
+                b'r' => '\r',
+                b'0' => '\0',
+                b'\\' | b'\'' | b'"' => char::from(escaped),
+                b'x' => self.hex(2)?,
+                b'u' => self.hex(4)?,
+                b'U' => self.hex(8)?,
                 // Not an escape: the backslash stays, the character after it is read as text.
                 _ => {
-                    out.push('\\');
                     self.i -= 1;
+                    '\\'
                 }
-            }
+            });
         }
     }
 
@@ -182,28 +169,25 @@ impl<'a> Parser<'a> {
         let start = self.i;
         self.i += 1; // the sign or first digit
         loop {
-            match self.peek() {
-                Some(b'e' | b'E') if matches!(self.peek_at(self.i + 1), Some(b'-' | b'+')) => {
-                    self.i += 2
-                }
-                Some(b'0'..=b'9' | b'.' | b'e' | b'E' | b'_') => self.i += 1,
+            match (self.ahead(0), self.ahead(1)) {
+                (Some(b'e' | b'E'), Some(b'-' | b'+')) => self.i += 2,
+                (Some(b'0'..=b'9' | b'.' | b'e' | b'E' | b'_'), _) => self.i += 1,
                 _ => break,
             }
         }
         let text = self.s[start..self.i].replace('_', "");
-        if let Ok(i) = text.parse::<i64>() {
-            return Some(i.into());
+        match text.parse::<i64>() {
+            Ok(i) => Some(i.into()),
+            Err(_) => Number::from_f64(text.parse().ok()?).map(Value::Number),
         }
-        text.parse::<f64>()
-            .ok()
-            .and_then(Number::from_f64)
-            .map(Value::Number)
     }
 
+    /// A name (`True`, `False` and `None` are literals, any other a string), or a call of it:
+    /// its keyword arguments by name, its positional ones as `_0`, `_1`…
     fn name_or_call(&mut self) -> Option<Value> {
         let name = self.take_while(|c| c.is_ascii_alphanumeric() || c == b'_' || c == b'.');
         self.ws();
-        if self.peek() != Some(b'(') {
+        if self.ahead(0) != Some(b'(') {
             return Some(match name {
                 "True" => Value::Bool(true),
                 "False" => Value::Bool(false),
@@ -211,28 +195,32 @@ impl<'a> Parser<'a> {
                 other => other.into(),
             });
         }
-        let mut obj = Map::new();
-        obj.insert("__type__".into(), name.into());
-        let mut positional = 0;
-        self.items(b')', |p| {
+        let args = self.items(b')', |p| {
             p.ws();
             let start = p.i;
             let key = p.take_while(|c| c.is_ascii_alphanumeric() || c == b'_');
-            p.ws();
-            if !key.is_empty() && p.peek() == Some(b'=') && p.peek_at(p.i + 1) != Some(b'=') {
-                p.i += 1;
-                obj.insert(key.to_string(), p.value()?);
-            } else {
-                p.i = start;
-                obj.insert(format!("_{positional}"), p.value()?);
-                positional += 1;
+            if !key.is_empty() && p.eat(b'=') && p.ahead(0) != Some(b'=') {
+                return Some((Some(key), p.value()?));
             }
-            Some(())
+            p.i = start;
+            Some((None, p.value()?))
         })?;
+        let mut obj = Map::new();
+        obj.insert("__type__".into(), name.into());
+        let mut positional = 0;
+        for (key, v) in args {
+            let key = match key {
+                Some(k) => k.to_string(),
+                None => {
+                    positional += 1;
+                    format!("_{}", positional - 1)
+                }
+            };
+            obj.insert(key, v);
+        }
         Some(Value::Object(obj))
     }
 }
-
 #[cfg(test)]
 mod tests {
     use super::*;
