@@ -357,6 +357,42 @@ pub(super) mod tests {
         );
     }
 
+    /// `--text final` sends each run's answer once, and remembers the answers it sent in a
+    /// window, not for the whole log (issue 36 (c)): memory does not grow with the runs.
+    #[test]
+    fn final_answers_are_sent_once_and_remembered_in_a_window() {
+        let opts = MapOptions {
+            text: TextPolicy::Final,
+            ..MapOptions::default()
+        };
+        let mut m = Mapper::new(opts);
+        let window = super::super::FinalAnswers::WINDOW;
+        for i in 0..window + 10 {
+            let list = json!([{"type":"human","content":"q","id":format!("h{i}")},
+                {"type":"ai","content":format!("answer {i}"),"id":format!("a{i}")}]);
+            let run = |id: &str| {
+                vec![
+                    run_start(Some(id)),
+                    state(json!({ "messages": list })),
+                    ModelEvent::RunEnd,
+                ]
+            };
+            let events = run_on(&mut m, run(&format!("r{i}")), false);
+            let text = of_type(&events, "TEXT_MESSAGE_CONTENT");
+            assert_eq!(text.len(), 1, "run {i}");
+            assert_eq!(text[0]["delta"], format!("answer {i}"));
+            if i % 100 == 0 {
+                // A resume whose list ends with the answer already sent: not sent again.
+                let again = run_on(&mut m, run(&format!("r{i}-again")), false);
+                assert!(
+                    of_type(&again, "TEXT_MESSAGE_CONTENT").is_empty(),
+                    "run {i} again"
+                );
+            }
+            assert!(m.answered.len() <= window, "{}", m.answered.len());
+        }
+    }
+
     #[test]
     fn a_run_with_no_list_has_no_snapshot_and_an_unfinished_run_none() {
         let events = run(

@@ -110,6 +110,10 @@ const CANCELLED_MESSAGE: &str = "The run was cancelled by the caller";
 /// Call ids answered on the thread, bounded ([`crate::recent::Recent`]).
 type ThreadAnswers = crate::recent::Recent<String, (), { 1 << 14 }, FastIds>;
 
+/// Ids of the final answers sent (`--text final`), bounded: a resume repeats only its thread's
+/// last answer, so the latest 1,024 cover as many threads interleaved in one log.
+type FinalAnswers = crate::recent::Recent<String, (), { 1 << 10 }, FastIds>;
+
 #[derive(Default)]
 pub struct Mapper {
     opts: MapOptions,
@@ -127,7 +131,7 @@ pub struct Mapper {
     thread_answers: ThreadAnswers,
     run: Option<Run>,
     /// Final answers already sent (`--text final`), so a resumed run does not repeat them.
-    answered: HashSet<String, FastIds>,
+    answered: FinalAnswers,
     /// The timestamp (ms) of the record being mapped.
     pub timestamp: Option<i64>,
     /// The hash from which ids are derived when the log has none (see [`Mapper::needs_seed`]).

@@ -262,7 +262,8 @@ impl Mapper {
         let (Some(last), Some(text)) = (last, text) else {
             return;
         };
-        if self.answered.insert(last.id.clone()) {
+        if self.answered.get(&last.id).is_none() {
+            self.answered.insert(last.id.clone(), ());
             self.text_message(last.id.clone(), text.to_string(), out);
         }
     }
