@@ -263,10 +263,15 @@ impl PartialEq for SharedJson {
 
 impl Eq for SharedJson {}
 
-/// A state object whose first entry is its `messages` list: the list's messages shared, and
-/// the other entries (normalised) after `messages` holding `[]`.
-#[derive(Debug, Clone, PartialEq)]
+/// A state object whose first entry is its `messages` list, as a parse thread reads it: the
+/// list's messages shared (one message for every state that repeats it), and the other
+/// entries (normalised) after `messages` holding `[]`. Its text is written from these parts
+/// ([`State::write`]), so that no message's text is copied into a state's (each state repeats
+/// every message so far); [`State::to_value`] is the tree it stands for.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct State {
+    /// The state with `messages` holding `[]`: all but its messages, with nothing parsed or
+    /// copied (`aguify diff` compares the messages as messages).
     pub rest: Value,
     pub messages: Vec<Arc<SharedJson>>,
 }
@@ -362,6 +367,60 @@ impl State {
             rest: Value::Object(map),
             messages,
         })
+    }
+
+    /// A state (an object whose first entry is a `messages` list) with its messages taken
+    /// apart; any other value is handed back.
+    pub fn from_state(mut state: Value) -> Result<Self, Value> {
+        let list = match state.as_object_mut().and_then(|o| o.iter_mut().next()) {
+            Some((k, Value::Array(list))) if k == "messages" => std::mem::take(list),
+            _ => return Err(state),
+        };
+        let mut messages: Vec<Arc<SharedJson>> = list
+            .into_iter()
+            .map(|m| Arc::new(SharedJson::new(m)))
+            .collect();
+        pair_unanswered(&mut messages);
+        Ok(State {
+            rest: state,
+            messages,
+        })
+    }
+
+    /// Writes the whole state's compact JSON text: `{"messages":[`, each message's text
+    /// (commas between), `]`, the other entries, `}`.
+    pub fn write<W: std::io::Write>(&self, w: &mut W) -> std::io::Result<()> {
+        w.write_all(br#"{"messages":["#)?;
+        for (i, m) in self.messages.iter().enumerate() {
+            if i > 0 {
+                w.write_all(b",")?;
+            }
+            w.write_all(m.json().as_bytes())?;
+        }
+        w.write_all(b"]")?;
+        for (k, v) in self.rest.as_object().into_iter().flatten().skip(1) {
+            w.write_all(b",")?;
+            crate::js_numbers::to_writer(&mut *w, k)?;
+            w.write_all(b":")?;
+            crate::js_numbers::to_writer(&mut *w, v)?;
+        }
+        w.write_all(b"}")
+    }
+
+    /// The whole state's compact JSON text ([`State::write`]).
+    pub fn json(&self) -> String {
+        let mut buf = Vec::new();
+        let _ = self.write(&mut buf);
+        String::from_utf8(buf).unwrap_or_default()
+    }
+
+    /// The state as a tree, messages copied in.
+    pub fn to_value(&self) -> Value {
+        let mut state = self.rest.clone();
+        if let Some(Value::Array(list)) = state.get_mut("messages") {
+            list.extend(self.messages.iter().map(|m| m.to_value()));
+        }
+        state
     }
 }
 
@@ -515,9 +574,8 @@ mod tests {
             .collect();
         assert_eq!(calls[2..4], of_values[1..3]);
         assert_eq!(calls[4], None);
-        let tree = crate::model::EncodedState::from_state(serde_json::json!({ "messages": list }))
-            .expect("a state");
-        assert_eq!(agui(tree.shared_messages()), want);
+        let tree = State::from_state(serde_json::json!({ "messages": list })).expect("a state");
+        assert_eq!(agui(&tree.messages), want);
     }
 
     /// A message the last state held is handed out again, not read again, wherever it moved:
