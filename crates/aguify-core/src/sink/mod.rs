@@ -121,7 +121,7 @@ mod tests {
         let long = "é\"\n".repeat(64 * 1024);
         for text in ["x".to_string(), long] {
             let state = json!({"messages": [{"content": text, "id": "m"}], "note": 1});
-            let Ok(encoded) = State::from_state(state.clone()) else {
+            let Some(encoded) = State::read(&state.to_string()) else {
                 panic!("a state with messages first");
             };
             for timestamp in [None, Some(7)] {
