@@ -520,8 +520,8 @@ mod tests {
 
     /// A state's shared messages pair tool messages without `tool_call_id` as a list of
     /// values does ([`langchain::to_agui_messages`]), whether read after a state that held
-    /// some of them or with none before, and a later state that repeats them keeps their pairing (they are not
-    /// paired again: the tool message answering no call stays so).
+    /// some of them or with none before, and a later state that repeats them keeps their
+    /// pairing (they are not paired again: the tool message answering no call stays so).
     #[test]
     fn tool_messages_without_call_ids_paired_as_the_list_of_values() {
         let list = langchain::tests::idless_conversation();
