@@ -12,8 +12,9 @@ use std::sync::Arc;
 use aguify::check::{Checker, Config};
 use aguify::input::Origin;
 use aguify::mapper::{Compat, MapOptions, Mapper, TextPolicy, ToolSteps};
-use aguify::model::{EncodedState, ErrorInfo, InterruptInfo, ModelEvent, Snapshot, ToolResult, Usage};
+use aguify::model::{ErrorInfo, InterruptInfo, ModelEvent, Snapshot, ToolResult, Usage};
 use aguify::sink::{FrameSink, Format, Sink};
+use aguify::wire::state::State;
 use arbitrary::Arbitrary;
 use libfuzzer_sys::fuzz_target;
 use serde_json::{json, Value};
@@ -229,9 +230,9 @@ fn model(ev: Ev) -> ModelEvent {
                 );
             }
             let state = json!({"messages": list, "k": 1});
-            ModelEvent::State(match encoded.then(|| EncodedState::from_state(state.clone())) {
-                Some(Ok(e)) => Snapshot::Encoded(Box::new(e)),
-                _ => Snapshot::Value(state),
+            ModelEvent::State(match encoded.then(|| State::read(&state.to_string())).flatten() {
+                Some(e) => Snapshot::Encoded(Box::new(e)),
+                None => Snapshot::Value(state),
             })
         }
     }

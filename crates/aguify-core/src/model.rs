@@ -14,6 +14,7 @@ use serde_json::Value;
 
 use crate::payload::Payload;
 use crate::wire::langchain as lc;
+use crate::wire::state::State;
 
 /// A reasoning/tool block within one model message, keyed by its block position or provider key.
 pub type BlockKey = String;
@@ -84,120 +85,21 @@ impl MessageRef<'_> {
     }
 }
 
-/// The encoder's output as a `String`: it writes UTF-8 (strings are copied whole or escaped
-/// as ASCII), so this takes the bytes as they are.
-fn utf8(buf: Vec<u8>) -> String {
-    crate::utf8::string_of(buf).unwrap_or_else(|b| String::from_utf8_lossy(&b).into_owned())
-}
-
-/// A state object (as [`ModelEvent::State`] holds it) whose first entry, its `messages` list,
-/// is kept apart and shared (the parse threads' reader, [`crate::wire::state`], hands out one
-/// message to every state that repeats it). The JSON text of the rest is written once, on
-/// the parse thread; the whole state is written from its parts
-/// ([`EncodedState::json_parts`]), so that no message's text is copied into a state's
-/// (each state repeats every message so far). [`EncodedState::to_value`] is the `State` it
-/// stands for.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct EncodedState {
-    /// The state with `messages` holding `[]`.
-    state: Value,
-    messages: Vec<Arc<SharedJson>>,
-    /// The state's compact JSON text after the messages: `]`, the other entries, `}`.
-    tail: String,
-}
-
-impl EncodedState {
-    /// The state `state` (an object whose first entry is `messages`, holding `[]`: a
-    /// [`crate::wire::state::State`]'s `rest`) with `messages` in that list.
-    pub fn new(state: Value, messages: Vec<Arc<SharedJson>>) -> Self {
-        let mut buf = vec![b']'];
-        for (k, v) in state.as_object().into_iter().flatten().skip(1) {
-            buf.push(b',');
-            let _ = crate::js_numbers::to_writer(&mut buf, k);
-            buf.push(b':');
-            let _ = crate::js_numbers::to_writer(&mut buf, v);
-        }
-        buf.push(b'}');
-        let enc = EncodedState {
-            state,
-            messages,
-            tail: utf8(buf),
-        };
-        // What this stands for: the text is the tree's (checked in every test and debug run).
-        debug_assert_eq!(enc.json(), {
-            let tree = enc.to_value();
-            let mut buf = Vec::new();
-            crate::js_numbers::to_writer(&mut buf, &tree).expect("a value");
-            utf8(buf)
-        });
-        enc
-    }
-
-    /// A state (an object whose first entry is a `messages` list) with its messages taken
-    /// apart; any other value is handed back.
-    pub fn from_state(mut state: Value) -> Result<Self, Value> {
-        let list = match state.as_object_mut().and_then(|o| o.iter_mut().next()) {
-            Some((k, Value::Array(list))) if k == "messages" => std::mem::take(list),
-            _ => return Err(state),
-        };
-        let mut messages: Vec<Arc<SharedJson>> = list
-            .into_iter()
-            .map(|m| Arc::new(SharedJson::new(m)))
-            .collect();
-        crate::wire::state::pair_unanswered(&mut messages);
-        Ok(Self::new(state, messages))
-    }
-
-    /// The state's messages as they are held: shared, some known by their text only.
-    pub fn shared_messages(&self) -> &[Arc<SharedJson>] {
-        &self.messages
-    }
-
-    /// The state with `messages` holding `[]`: all but its messages, with nothing parsed or
-    /// copied (`aguify diff` compares the messages as messages).
-    pub fn without_messages(&self) -> &Value {
-        &self.state
-    }
-
-    /// The whole state's compact JSON text, in parts: `{"messages":[`, each message's text
-    /// (commas between), then the rest.
-    pub fn json_parts(&self) -> impl Iterator<Item = &str> {
-        let messages = (self.messages.iter().enumerate())
-            .flat_map(|(i, m)| [if i > 0 { "," } else { "" }, m.json()]);
-        std::iter::once(r#"{"messages":["#)
-            .chain(messages)
-            .chain(std::iter::once(self.tail.as_str()))
-    }
-
-    /// The whole state's compact JSON text ([`EncodedState::json_parts`] joined).
-    pub fn json(&self) -> String {
-        self.json_parts().collect()
-    }
-
-    /// The state as a tree, messages copied in.
-    pub fn to_value(&self) -> Value {
-        let mut state = self.state.clone();
-        if let Some(Value::Array(list)) = state.get_mut("messages") {
-            list.extend(self.messages.iter().map(|m| m.to_value()));
-        }
-        state
-    }
-}
-
-/// A state, as [`ModelEvent::State`] and a `STATE_SNAPSHOT` hold it: a tree, or the text a parse thread wrote (the sinks write its
-/// parts from where they are, `EncodedState::json_parts`, instead of a copy).
+/// A state, as [`ModelEvent::State`] and a `STATE_SNAPSHOT` hold it: a tree, or as a parse
+/// thread read it, its messages shared (the sinks write its text from its parts,
+/// [`State::write`], instead of a copy).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(untagged)]
 pub enum Snapshot {
     /// A state as a JSON tree.
     Value(Value),
-    /// A state as a parse thread wrote it, its messages shared with the states before.
+    /// A state as a parse thread read it, its messages shared with the states before.
     #[serde(skip_deserializing, serialize_with = "encoded")]
-    Encoded(Box<EncodedState>),
+    Encoded(Box<State>),
 }
 
 /// An encoded state written as its text.
-fn encoded<S: Serializer>(state: &EncodedState, s: S) -> Result<S::Ok, S::Error> {
+fn encoded<S: Serializer>(state: &State, s: S) -> Result<S::Ok, S::Error> {
     let text = serde_json::value::RawValue::from_string(state.json());
     text.map_err(serde::ser::Error::custom)?.serialize(s)
 }
@@ -208,10 +110,7 @@ impl Snapshot {
     pub fn outline(&self) -> (&Value, Option<usize>) {
         match self {
             Snapshot::Value(v) => (v, v.get("messages").and_then(Value::as_array).map(Vec::len)),
-            Snapshot::Encoded(state) => (
-                state.without_messages(),
-                Some(state.shared_messages().len()),
-            ),
+            Snapshot::Encoded(state) => (&state.rest, Some(state.messages.len())),
         }
     }
 
@@ -403,8 +302,8 @@ pub enum ModelEvent {
         value: Payload,
     },
     /// The full graph state (never a node's partial update), normalized (`wire::langchain`):
-    /// a tree, or one a parse thread wrote with its messages shared, its JSON text written
-    /// once (`EncodedState`; the sinks write the text instead of the tree). Its `messages`
+    /// a tree, or one a parse thread read with its messages shared ([`State`]; the sinks
+    /// write its text from its parts instead of the tree). Its `messages`
     /// list, when it has one, is the run's message list: the mapper reads its tool messages at
     /// once and converts the whole list to AG-UI only at the run's end (for
     /// `MESSAGES_SNAPSHOT`), not for every state.
@@ -449,12 +348,12 @@ mod tests {
         for state in [
             json!({"messages": [], "k": 1}),
             json!({"messages": [{"type": "human", "content": "caf\u{e9} \"q\"\n"}, [1, 2.5]]}),
-            json!({"messages": [{"id": "a"}], "lc": {"x": null}, "": "\u{1f}"}),
+            json!({"messages": [{"id": "a"}], "l": {"x": null}, "": "\u{1f}"}),
             // Messages of 64 KiB.
             json!({"messages": [{"content": "x\n".repeat(32 * 1024)}, [], {"c": "é"}], "k": [1]}),
             json!({"messages": ["y".repeat(64 * 1024)]}),
         ] {
-            let Ok(enc) = EncodedState::from_state(state.clone()) else {
+            let Some(enc) = State::read(&state.to_string()) else {
                 panic!("a state with a list first: {state}");
             };
             assert_eq!(enc.to_value(), state);
@@ -463,18 +362,20 @@ mod tests {
                 serde_json::to_string(&state).expect("serializes")
             );
             assert_eq!(
-                enc.shared_messages().len(),
+                enc.messages.len(),
                 state["messages"].as_array().map_or(0, Vec::len)
             );
         }
-        // Not a state whose first entry is its list: handed back untouched.
+        // Not a state whose first entry is its list, or one normalising replaces whole: not
+        // read.
         for other in [
+            json!({"messages": [], "lc": {"x": null}}),
             json!({"k": 1, "messages": []}),
             json!({"messages": "no"}),
             json!([1]),
             json!({}),
         ] {
-            assert_eq!(EncodedState::from_state(other.clone()), Err(other));
+            assert_eq!(State::read(&other.to_string()), None);
         }
     }
 }

@@ -469,7 +469,7 @@ impl Conversation {
         {
             if !self.exact {
                 let open = self.open(origin);
-                open.state_snapshot(state.without_messages(), origin);
+                open.state_snapshot(&state.rest, origin);
                 return None;
             }
         }

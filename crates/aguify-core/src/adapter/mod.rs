@@ -304,12 +304,6 @@ pub fn state_events(payload: &Value, out: &mut Vec<ModelEvent>) -> bool {
     }
 }
 
-/// The event of state `s` whose entries other than its messages are `rest`.
-pub(crate) fn encoded_state(rest: Value, s: &crate::wire::state::State) -> ModelEvent {
-    let state = crate::model::EncodedState::new(rest, s.messages.clone());
-    ModelEvent::State(Snapshot::Encoded(Box::new(state)))
-}
-
 /// A tool's result: a `ToolMessage` (its content, id and error status) or any other output
 /// (the result itself).
 pub(crate) fn tool_end(tool_call_id: String, name: Option<String>, output: &Value) -> ModelEvent {

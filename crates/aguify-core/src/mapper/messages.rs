@@ -38,10 +38,10 @@ impl Converted {
             }
             Snapshot::Encoded(state) => state,
         };
-        let mut list = Vec::with_capacity(state.shared_messages().len());
-        let mut next = Vec::with_capacity(state.shared_messages().len());
+        let mut list = Vec::with_capacity(state.messages.len());
+        let mut next = Vec::with_capacity(state.messages.len());
         let mut last = std::mem::take(&mut self.slots).into_iter();
-        for (i, m) in state.shared_messages().iter().enumerate() {
+        for (i, m) in state.messages.iter().enumerate() {
             let (item, kept) = match last.next() {
                 // The same message at the same place as in the last list: the same item (a
                 // thread's next run repeats its history), kept as it was.
@@ -76,12 +76,13 @@ impl Converted {
 #[cfg(test)]
 pub(super) mod tests {
     use super::super::{MapOptions, Mapper, TextPolicy};
-    use crate::model::{EncodedState, ModelEvent, Snapshot};
+    use crate::model::{ModelEvent, Snapshot};
     use crate::wire::langchain as lc;
+    use crate::wire::state::State;
     use serde_json::{json, Value};
 
     /// Maps `events` as the pipeline does (written, then settled): the events made. Every
-    /// state with a list first maps alike written on a parse thread ([`EncodedState`]).
+    /// state with a list first maps alike written on a parse thread ([`State`]).
     fn run(opts: MapOptions, events: Vec<ModelEvent>) -> Vec<Value> {
         let trees = run_as(opts.clone(), events.clone(), false);
         assert_eq!(run_as(opts, events, true), trees, "states written apart");
@@ -98,9 +99,9 @@ pub(super) mod tests {
         for ev in events {
             let ev = match ev {
                 ModelEvent::State(Snapshot::Value(state)) if encode => {
-                    ModelEvent::State(match EncodedState::from_state(state) {
-                        Ok(e) => Snapshot::Encoded(Box::new(e)),
-                        Err(state) => Snapshot::Value(state),
+                    ModelEvent::State(match State::read(&state.to_string()) {
+                        Some(e) => Snapshot::Encoded(Box::new(e)),
+                        None => Snapshot::Value(state),
                     })
                 }
                 ev => ev,
@@ -158,10 +159,13 @@ pub(super) mod tests {
                 tool_start("c2"),
                 tool_start("c7"),
                 tool_start("late"),
-                state(json!({ "messages": first, "k": 1 })),
+                // States normalised, as the adapters hand them on.
+                state(lc::normalize_owned(json!({ "messages": first, "k": 1 }))),
                 // A state with no list keeps the run's list.
                 state(json!({ "k": 2 })),
-                state(json!({ "messages": last.clone(), "k": 3 })),
+                state(lc::normalize_owned(
+                    json!({ "messages": last.clone(), "k": 3 }),
+                )),
                 state(json!({ "messages": "not a list" })),
                 ModelEvent::RunEnd,
             ],
@@ -200,7 +204,7 @@ pub(super) mod tests {
         assert_eq!(of_type(&events, "STATE_SNAPSHOT").len(), 4);
     }
 
-    /// A state's messages shared ([`EncodedState`]) give the results and the run's list their
+    /// A state's messages shared ([`State`]) give the results and the run's list their
     /// trees give.
     #[test]
     fn shared_messages_convert_as_their_trees() {
@@ -237,7 +241,10 @@ pub(super) mod tests {
             .iter()
             .map(|m| Arc::new(SharedJson::new(m.clone())))
             .collect();
-        let enc = EncodedState::new(json!({"messages": [], "k": 1}), shared);
+        let enc = State {
+            rest: json!({"messages": [], "k": 1}),
+            messages: shared,
+        };
         let got = events(ModelEvent::State(Snapshot::Encoded(Box::new(enc))));
         let want = events(state(json!({"messages": list, "k": 1})));
         assert_eq!(got, want);
@@ -245,7 +252,10 @@ pub(super) mod tests {
             .iter()
             .map(|m| Arc::new(SharedJson::new(m.clone())))
             .collect();
-        let enc = EncodedState::new(json!({"messages": [], "k": 1}), shared);
+        let enc = State {
+            rest: json!({"messages": [], "k": 1}),
+            messages: shared,
+        };
         let (mut m, mut out, mut results) = (Mapper::new(MapOptions::default()), vec![], 0);
         for ev in [
             run_start(Some("r")),
@@ -294,7 +304,10 @@ pub(super) mod tests {
             .collect();
         let start = || run_start(None);
         let encoded = |n: usize| {
-            let e = EncodedState::new(json!({"messages": []}), shared[..n].to_vec());
+            let e = State {
+                rest: json!({"messages": []}),
+                messages: shared[..n].to_vec(),
+            };
             ModelEvent::State(Snapshot::Encoded(Box::new(e)))
         };
         // The second run's list: the first's two messages, then two more (no ids: their

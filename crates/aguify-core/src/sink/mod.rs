@@ -70,7 +70,7 @@ pub fn sse_frame<E: serde::Serialize + ?Sized>(ev: &E, buf: &mut Vec<u8>) {
 }
 
 /// Writes `ev` as compact JSON. A state a parse thread wrote is written from its parts
-/// ([`crate::model::EncodedState::json_parts`]), not joined into one copy first.
+/// ([`crate::wire::state::State::write`]), not joined into one copy first.
 pub fn write_json<W: Write>(w: &mut W, ev: &Event) -> io::Result<()> {
     if let Event::StateSnapshot {
         timestamp,
@@ -84,9 +84,7 @@ pub fn write_json<W: Write>(w: &mut W, ev: &Event) -> io::Result<()> {
             serde_json::to_writer(&mut *w, ts)?;
         }
         w.write_all(br#","snapshot":"#)?;
-        state
-            .json_parts()
-            .try_for_each(|p| w.write_all(p.as_bytes()))?;
+        state.write(w)?;
         return w.write_all(b"}");
     }
     crate::js_numbers::to_writer(w, ev).map_err(io::Error::from)
@@ -95,7 +93,7 @@ pub fn write_json<W: Write>(w: &mut W, ev: &Event) -> io::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::EncodedState;
+    use crate::wire::state::State;
     use serde_json::json;
 
     #[test]
@@ -123,7 +121,7 @@ mod tests {
         let long = "é\"\n".repeat(64 * 1024);
         for text in ["x".to_string(), long] {
             let state = json!({"messages": [{"content": text, "id": "m"}], "note": 1});
-            let Ok(encoded) = EncodedState::from_state(state.clone()) else {
+            let Some(encoded) = State::read(&state.to_string()) else {
                 panic!("a state with messages first");
             };
             for timestamp in [None, Some(7)] {

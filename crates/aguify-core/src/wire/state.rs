@@ -22,8 +22,6 @@ use crate::json::Field;
 pub struct SharedJson {
     json: Box<str>,
     head: Head,
-    /// The text is normalised (made by [`SharedJson::read`], or of a normalised value).
-    normalized: bool,
     /// The text is the one read ([`SharedJson::read`] wrote it as it was): a later state's
     /// list that holds these bytes holds this message ([`known_prefix`]).
     as_read: bool,
@@ -81,22 +79,17 @@ impl Head {
 }
 
 impl SharedJson {
-    /// A value (normalised) shared.
+    /// A normalised value shared (every message a state holds is: [`SharedJson::read`]
+    /// normalises what it reads, and makes one of a tree only once it normalised it).
     pub fn new(value: Value) -> Self {
         // As the sinks write it (floats as JSON.stringify does).
         let json = crate::js_numbers::to_vec(&value).ok();
         let json = json
             .and_then(|b| String::from_utf8(b).ok())
             .unwrap_or_default();
-        // What is read of it is read of it normalised (a test's state may hold lc objects).
-        let (head, normalized) = match langchain::normalize_cow(&value) {
-            Cow::Borrowed(v) => (Head::of(v), true),
-            Cow::Owned(n) => (Head::of(&n), false),
-        };
         SharedJson {
             json: json.into(),
-            head,
-            normalized,
+            head: Head::of(&value),
             as_read: false,
             paired: None,
             parts: vec![],
@@ -115,7 +108,6 @@ impl SharedJson {
                 head: Head::noted(&json, &noted.at),
                 as_read: json == text,
                 json: json.into(),
-                normalized: true,
                 paired: None,
                 parts: noted.at,
             },
@@ -181,13 +173,7 @@ impl SharedJson {
                 parts,
             ));
         }
-        match self.normalized {
-            true => serde_json::from_str(&self.json).ok(),
-            false => {
-                let v = langchain::normalize_owned(self.to_value());
-                serde_json::from_value(v).ok()
-            }
-        }
+        serde_json::from_str(&self.json).ok()
     }
 
     /// The value's compact JSON text.
@@ -263,10 +249,15 @@ impl PartialEq for SharedJson {
 
 impl Eq for SharedJson {}
 
-/// A state object whose first entry is its `messages` list: the list's messages shared, and
-/// the other entries (normalised) after `messages` holding `[]`.
-#[derive(Debug, Clone, PartialEq)]
+/// A state object whose first entry is its `messages` list, as a parse thread reads it: the
+/// list's messages shared (one message for every state that repeats it), and the other
+/// entries (normalised) after `messages` holding `[]`. Its text is written from these parts
+/// ([`State::write`]), so that no message's text is copied into a state's (each state repeats
+/// every message so far); [`State::to_value`] is the tree it stands for.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct State {
+    /// The state with `messages` holding `[]`: all but its messages, with nothing parsed or
+    /// copied (`aguify diff` compares the messages as messages).
     pub rest: Value,
     pub messages: Vec<Arc<SharedJson>>,
 }
@@ -350,6 +341,11 @@ impl State {
                 .unzip();
             // A new tool message without `tool_call_id` answers a call of this list.
             pair_unanswered(&mut messages);
+            // A message's text is its tree's as the sinks write it, so a state's text is its
+            // tree's (checked in every test and debug run).
+            debug_assert!(messages.iter().all(|m| {
+                crate::js_numbers::to_vec(&m.to_value()).is_ok_and(|t| t == m.json().as_bytes())
+            }));
             *last = keys.into_iter().zip(messages.iter().cloned()).collect();
             Some(messages)
         })?;
@@ -362,6 +358,42 @@ impl State {
             rest: Value::Object(map),
             messages,
         })
+    }
+
+    /// Writes the whole state's compact JSON text: `{"messages":[`, each message's text
+    /// (commas between), `]`, the other entries, `}`.
+    pub fn write<W: std::io::Write>(&self, w: &mut W) -> std::io::Result<()> {
+        w.write_all(br#"{"messages":["#)?;
+        for (i, m) in self.messages.iter().enumerate() {
+            if i > 0 {
+                w.write_all(b",")?;
+            }
+            w.write_all(m.json().as_bytes())?;
+        }
+        w.write_all(b"]")?;
+        for (k, v) in self.rest.as_object().into_iter().flatten().skip(1) {
+            w.write_all(b",")?;
+            crate::js_numbers::to_writer(&mut *w, k)?;
+            w.write_all(b":")?;
+            crate::js_numbers::to_writer(&mut *w, v)?;
+        }
+        w.write_all(b"}")
+    }
+
+    /// The whole state's compact JSON text ([`State::write`]).
+    pub fn json(&self) -> String {
+        let mut buf = Vec::new();
+        let _ = self.write(&mut buf);
+        String::from_utf8(buf).unwrap_or_default()
+    }
+
+    /// The state as a tree, messages copied in.
+    pub fn to_value(&self) -> Value {
+        let mut state = self.rest.clone();
+        if let Some(Value::Array(list)) = state.get_mut("messages") {
+            list.extend(self.messages.iter().map(|m| m.to_value()));
+        }
+        state
     }
 }
 
@@ -480,19 +512,16 @@ mod tests {
             assert_eq!(read.kind(), langchain::message_kind(&tree), "{m}");
             assert_eq!(read.id(), tree.get("id").and_then(Value::as_str), "{m}");
             assert_eq!(read.tool_call(), langchain::tool_call_id(&tree), "{m}");
-            for shared in [&read, &SharedJson::new(m.clone())] {
-                let item = langchain::to_agui_list_item(&m, 3);
-                assert_eq!(shared.to_agui(3), item, "{m}");
-            }
+            assert_eq!(read.to_agui(3), langchain::to_agui_list_item(&m, 3), "{m}");
             tools += usize::from(read.tool_call().is_some());
         }
         assert!(tools >= 8, "{tools}");
     }
 
     /// A state's shared messages pair tool messages without `tool_call_id` as a list of
-    /// values does ([`langchain::to_agui_messages`]), whether read from text or made of a
-    /// state's tree, and a later state that repeats them keeps their pairing (they are not
-    /// paired again: the tool message answering no call stays so).
+    /// values does ([`langchain::to_agui_messages`]), whether read after a state that held
+    /// some of them or with none before, and a later state that repeats them keeps their
+    /// pairing (they are not paired again: the tool message answering no call stays so).
     #[test]
     fn tool_messages_without_call_ids_paired_as_the_list_of_values() {
         let list = langchain::tests::idless_conversation();
@@ -515,9 +544,11 @@ mod tests {
             .collect();
         assert_eq!(calls[2..4], of_values[1..3]);
         assert_eq!(calls[4], None);
-        let tree = crate::model::EncodedState::from_state(serde_json::json!({ "messages": list }))
-            .expect("a state");
-        assert_eq!(agui(tree.shared_messages()), want);
+        // The whole list read with no last state: all paired in one list.
+        LAST.with(|last| last.borrow_mut().clear());
+        let fresh = State::read(&text(&list)).expect("a state");
+        assert!(!Arc::ptr_eq(&fresh.messages[2], &first.messages[2]));
+        assert_eq!(agui(&fresh.messages), want);
     }
 
     /// A message the last state held is handed out again, not read again, wherever it moved:

@@ -139,7 +139,7 @@ impl V2Adapter {
                 if let Data::State(s) = &ev.data {
                     self.complete_from_state(s, out);
                     // Its `__interrupt__` kept.
-                    out.push(super::encoded_state(s.rest.clone(), s));
+                    out.push(ModelEvent::State(Snapshot::Encoded(s.clone())));
                 } else if data.is_object() {
                     out.push(ModelEvent::State(Snapshot::Value(data.clone())));
                 }

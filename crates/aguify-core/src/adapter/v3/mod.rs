@@ -18,7 +18,7 @@ use super::str_field as s;
 use super::RecordKind;
 use super::{custom_event, interrupts_from, lc, Disposition};
 use crate::input::Record;
-use crate::model::{ErrorInfo, InterruptInfo, MessageRef, ModelEvent};
+use crate::model::{ErrorInfo, InterruptInfo, MessageRef, ModelEvent, Snapshot};
 use crate::payload::Payload;
 use crate::wire::v3::{namespace_key, Data, Event, Lifecycle, Params};
 use message::OpenMessage;
@@ -230,9 +230,9 @@ impl V3Adapter {
         let state = match data {
             // A state read with its messages shared ([`crate::wire::state`]).
             Data::State(s) => {
-                let mut rest = s.rest.clone();
-                super::take_interrupts(&mut rest, out);
-                out.push(super::encoded_state(rest, s));
+                let mut s = Box::new(s.clone());
+                super::take_interrupts(&mut s.rest, out);
+                out.push(ModelEvent::State(Snapshot::Encoded(s)));
                 true
             }
             other => super::state_events(other.value(), out),
