@@ -33,15 +33,15 @@ struct Printer<W: Write> {
     checker: Option<Checker>,
     /// Which inputs held a record of a known form; the last bad line (for `--strict`).
     known: aguify::known::Known,
-    /// Bad lines shown per file, and those left out.
-    bad_shown: std::collections::HashMap<Arc<str>, (u64, u64)>,
+    /// `--no-check`: bad lines left out (the checker tells bad lines otherwise).
+    bad_left_out: u64,
     /// The input read last has ended (and no record was read since): what ends a run now is
     /// the end of input, not the stream.
     input_ended: bool,
 }
 
-/// Findings shown inline per file and rule (the checker keeps no more), and bad lines per
-/// file; the rest are counted (memory stays bounded on millions of bad lines).
+/// Findings shown inline per file and rule (the checker keeps no more), and bad lines under
+/// `--no-check`; the rest are counted (memory stays bounded on millions of bad lines).
 const SHOW_PER_RULE: u64 = aguify::check::report::DEFAULT_MAX_PER_RULE as u64;
 
 /// A checker finding as a timeline note. `event` is the timeline's (global) index of the event
@@ -75,12 +75,19 @@ impl<W: Write> Printer<W> {
         self.builder.attach(notes);
     }
 
+    /// Tells what was left out: per file and rule in one note each, or the bad lines under
+    /// `--no-check`.
     fn finish_checker(&mut self) {
         self.check(Checker::finish);
-        let Some(c) = self.checker.take() else { return };
-        // What was left out, per file and rule, in one note each.
-        let last = self.builder.events_seen().saturating_sub(1);
         let at = self.builder.last_origin();
+        let Some(c) = self.checker.take() else {
+            if let (Some(at), 1..) = (&at, self.bad_left_out) {
+                let msg = format!("… and {} more bad lines", self.bad_left_out);
+                self.builder.bad_line(at, &msg.into());
+            }
+            return;
+        };
+        let last = self.builder.events_seen().saturating_sub(1);
         let mut more = vec![];
         for t in c.tally() {
             for r in t.rules.iter().filter(|r| r.count > SHOW_PER_RULE) {
@@ -98,20 +105,6 @@ impl<W: Write> Printer<W> {
             }
         }
         self.builder.attach(more);
-    }
-
-    /// Tells how many bad lines of `file` were left out.
-    fn more_bad_lines(&mut self, file: &Arc<str>) {
-        if let Some((n, line)) = self.bad_shown.get(file).filter(|(n, _)| *n > SHOW_PER_RULE) {
-            let msg = format!("… and {} more bad lines in {file}", n - SHOW_PER_RULE);
-            let at = Origin {
-                file: file.clone(),
-                line: *line,
-            };
-            self.builder
-                .bad_line(&at, &aguify::error::BadLine::from(msg));
-            self.bad_shown.insert(file.clone(), (SHOW_PER_RULE, *line));
-        }
     }
 
     fn drain(&mut self) -> io::Result<()> {
@@ -139,13 +132,14 @@ impl<W: Write> Observer for Printer<W> {
 
     fn bad_line(&mut self, origin: &Origin, message: &aguify::error::BadLine) {
         self.known.bad_line(origin, message);
-        let (n, line) = self.bad_shown.entry(origin.file.clone()).or_default();
-        *n += 1;
-        *line = origin.line;
-        if *n <= SHOW_PER_RULE {
+        // Told once: as the checker's finding (its rule, line and why), or as an entry of its own.
+        if self.checker.is_some() {
+            self.check(|c| c.bad_line(origin, message));
+        } else if self.builder.bad_lines() < SHOW_PER_RULE {
             self.builder.bad_line(origin, message);
+        } else {
+            self.bad_left_out += 1;
         }
-        self.check(|c| c.bad_line(origin, message));
     }
 
     fn warning(&mut self, origin: &Origin, message: &str) {
@@ -187,7 +181,6 @@ impl<W: Write> Observer for Printer<W> {
 
     fn end_of_file(&mut self, file: &str) -> io::Result<()> {
         self.input_ended = true;
-        self.more_bad_lines(&Arc::from(file));
         self.builder.end_of_file(file)?;
         // The checker's end-of-stream findings wait for the end of all input (see `run`):
         // several files are one thread, an interrupt run then its resume run.
@@ -230,7 +223,7 @@ pub fn run(args: TimelineArgs) -> anyhow::Result<i32> {
             Checker::new(names.first().cloned().unwrap_or(Arc::from("-")), config)
         }),
         known: aguify::known::Known::new(&names),
-        bad_shown: Default::default(),
+        bad_left_out: 0,
         input_ended: false,
     };
     loop {
