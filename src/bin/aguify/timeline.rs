@@ -23,10 +23,10 @@ struct Printer<W: Write> {
     renderer: Renderer,
     out: W,
     flush_each: bool,
-    /// `--exit-on-end`: set when a run has ended.
+    /// `--exit-on-end`: set when the input is idle and its last run has ended.
     stop_at_end: Option<Arc<AtomicBool>>,
     /// A v3 root lifecycle said the run is over (the converter writes its terminal event only
-    /// at the next record or the end of input): once the input is idle, `--exit-on-end` stops.
+    /// at the next record or the end of input).
     raw_run_ended: bool,
     /// The checker (one for all input files: one thread, as in `convert`), unless
     /// `--no-check`.
@@ -35,9 +35,6 @@ struct Printer<W: Write> {
     known: aguify::known::Known,
     /// `--no-check`: bad lines left out (the checker tells bad lines otherwise).
     bad_left_out: u64,
-    /// The input read last has ended (and no record was read since): what ends a run now is
-    /// the end of input, not the stream.
-    input_ended: bool,
 }
 
 /// Findings shown inline per file and rule (the checker keeps no more), and bad lines under
@@ -119,7 +116,6 @@ impl<W: Write> Printer<W> {
 
 impl<W: Write> Observer for Printer<W> {
     fn record(&mut self, rec: &Record, disposition: &Disposition) {
-        self.input_ended = false;
         self.known.record(rec, disposition);
         // Once said, it stays said: a record after the root's end (a `custom` event that
         // LangGraph.js writes after `lifecycle completed`) does not reopen the run.
@@ -157,30 +153,21 @@ impl<W: Write> Observer for Printer<W> {
     fn event(&mut self, ev: &Event, origin: &Origin) -> io::Result<()> {
         self.builder.event(ev, origin)?;
         self.check(|c| c.event(ev, origin));
-        // A run cut off by its file's end (a followed file read again as a new file) is
-        // not the end `--exit-on-end` waits for.
-        if let (Some(stop), false) = (&self.stop_at_end, self.input_ended) {
-            if self.builder.current_run().is_none() && !self.builder.runs().is_empty() {
-                stop.store(true, Ordering::SeqCst);
-            }
-        }
         self.drain()
     }
 
-    /// The followed file has no more data for now: what was read is shown; a v3 run whose
-    /// root lifecycle ended it is over (`--exit-on-end`).
+    /// The followed file has no more data for now: what was read is shown; with
+    /// `--exit-on-end`, a run that has ended (or whose v3 root lifecycle ended it) stops.
     fn input_idle(&mut self) -> io::Result<()> {
-        if let Some(stop) = &self.stop_at_end {
-            if self.raw_run_ended {
-                stop.store(true, Ordering::SeqCst);
-            }
+        let ended = self.builder.current_run().is_none() && !self.builder.runs().is_empty();
+        if let (Some(stop), true) = (&self.stop_at_end, ended || self.raw_run_ended) {
+            stop.store(true, Ordering::SeqCst);
         }
         self.drain()?;
         self.out.flush()
     }
 
     fn end_of_file(&mut self, file: &str) -> io::Result<()> {
-        self.input_ended = true;
         self.builder.end_of_file(file)?;
         // The checker's end-of-stream findings wait for the end of all input (see `run`):
         // several files are one thread, an interrupt run then its resume run.
@@ -224,7 +211,6 @@ pub fn run(args: TimelineArgs) -> anyhow::Result<i32> {
         }),
         known: aguify::known::Known::new(&names),
         bad_left_out: 0,
-        input_ended: false,
     };
     loop {
         let result = pipeline::run(inputs, &opts, &mut printer);
@@ -246,7 +232,6 @@ pub fn run(args: TimelineArgs) -> anyhow::Result<i32> {
             .position(|f| *f == path)
             .unwrap_or(0);
         inputs = terminal::open_inputs(&args.input.files[at..], None, false, following)?;
-        printer.input_ended = false;
     }
     printer.finish_checker();
     printer.builder.finish();
