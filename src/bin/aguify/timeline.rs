@@ -23,25 +23,22 @@ struct Printer<W: Write> {
     renderer: Renderer,
     out: W,
     flush_each: bool,
-    /// `--exit-on-end`: set when a run has ended.
+    /// `--exit-on-end`: set when the input is idle and its last run has ended.
     stop_at_end: Option<Arc<AtomicBool>>,
     /// A v3 root lifecycle said the run is over (the converter writes its terminal event only
-    /// at the next record or the end of input): once the input is idle, `--exit-on-end` stops.
+    /// at the next record or the end of input).
     raw_run_ended: bool,
     /// The checker (one for all input files: one thread, as in `convert`), unless
     /// `--no-check`.
     checker: Option<Checker>,
     /// Which inputs held a record of a known form; the last bad line (for `--strict`).
     known: aguify::known::Known,
-    /// Bad lines shown per file, and those left out.
-    bad_shown: std::collections::HashMap<Arc<str>, (u64, u64)>,
-    /// The input read last has ended (and no record was read since): what ends a run now is
-    /// the end of input, not the stream.
-    input_ended: bool,
+    /// `--no-check`: bad lines left out (the checker tells bad lines otherwise).
+    bad_left_out: u64,
 }
 
-/// Findings shown inline per file and rule (the checker keeps no more), and bad lines per
-/// file; the rest are counted (memory stays bounded on millions of bad lines).
+/// Findings shown inline per file and rule (the checker keeps no more), and bad lines under
+/// `--no-check`; the rest are counted (memory stays bounded on millions of bad lines).
 const SHOW_PER_RULE: u64 = aguify::check::report::DEFAULT_MAX_PER_RULE as u64;
 
 /// A checker finding as a timeline note. `event` is the timeline's (global) index of the event
@@ -75,12 +72,19 @@ impl<W: Write> Printer<W> {
         self.builder.attach(notes);
     }
 
+    /// Tells what was left out: per file and rule in one note each, or the bad lines under
+    /// `--no-check`.
     fn finish_checker(&mut self) {
         self.check(Checker::finish);
-        let Some(c) = self.checker.take() else { return };
-        // What was left out, per file and rule, in one note each.
-        let last = self.builder.events_seen().saturating_sub(1);
         let at = self.builder.last_origin();
+        let Some(c) = self.checker.take() else {
+            if let (Some(at), 1..) = (&at, self.bad_left_out) {
+                let msg = format!("… and {} more bad lines", self.bad_left_out);
+                self.builder.bad_line(at, &msg.into());
+            }
+            return;
+        };
+        let last = self.builder.events_seen().saturating_sub(1);
         let mut more = vec![];
         for t in c.tally() {
             for r in t.rules.iter().filter(|r| r.count > SHOW_PER_RULE) {
@@ -100,20 +104,6 @@ impl<W: Write> Printer<W> {
         self.builder.attach(more);
     }
 
-    /// Tells how many bad lines of `file` were left out.
-    fn more_bad_lines(&mut self, file: &Arc<str>) {
-        if let Some((n, line)) = self.bad_shown.get(file).filter(|(n, _)| *n > SHOW_PER_RULE) {
-            let msg = format!("… and {} more bad lines in {file}", n - SHOW_PER_RULE);
-            let at = Origin {
-                file: file.clone(),
-                line: *line,
-            };
-            self.builder
-                .bad_line(&at, &aguify::error::BadLine::from(msg));
-            self.bad_shown.insert(file.clone(), (SHOW_PER_RULE, *line));
-        }
-    }
-
     fn drain(&mut self) -> io::Result<()> {
         let ready = self.builder.take_settled();
         self.renderer.write_all(ready, &mut self.out)?;
@@ -126,7 +116,6 @@ impl<W: Write> Printer<W> {
 
 impl<W: Write> Observer for Printer<W> {
     fn record(&mut self, rec: &Record, disposition: &Disposition) {
-        self.input_ended = false;
         self.known.record(rec, disposition);
         // Once said, it stays said: a record after the root's end (a `custom` event that
         // LangGraph.js writes after `lifecycle completed`) does not reopen the run.
@@ -139,13 +128,14 @@ impl<W: Write> Observer for Printer<W> {
 
     fn bad_line(&mut self, origin: &Origin, message: &aguify::error::BadLine) {
         self.known.bad_line(origin, message);
-        let (n, line) = self.bad_shown.entry(origin.file.clone()).or_default();
-        *n += 1;
-        *line = origin.line;
-        if *n <= SHOW_PER_RULE {
+        // Told once: as the checker's finding (its rule, line and why), or as an entry of its own.
+        if self.checker.is_some() {
+            self.check(|c| c.bad_line(origin, message));
+        } else if self.builder.bad_lines() < SHOW_PER_RULE {
             self.builder.bad_line(origin, message);
+        } else {
+            self.bad_left_out += 1;
         }
-        self.check(|c| c.bad_line(origin, message));
     }
 
     fn warning(&mut self, origin: &Origin, message: &str) {
@@ -163,31 +153,21 @@ impl<W: Write> Observer for Printer<W> {
     fn event(&mut self, ev: &Event, origin: &Origin) -> io::Result<()> {
         self.builder.event(ev, origin)?;
         self.check(|c| c.event(ev, origin));
-        // A run cut off by its file's end (a followed file read again as a new file) is
-        // not the end `--exit-on-end` waits for.
-        if let (Some(stop), false) = (&self.stop_at_end, self.input_ended) {
-            if self.builder.current_run().is_none() && !self.builder.runs().is_empty() {
-                stop.store(true, Ordering::SeqCst);
-            }
-        }
         self.drain()
     }
 
-    /// The followed file has no more data for now: what was read is shown; a v3 run whose
-    /// root lifecycle ended it is over (`--exit-on-end`).
+    /// The followed file has no more data for now: what was read is shown; with
+    /// `--exit-on-end`, a run that has ended (or whose v3 root lifecycle ended it) stops.
     fn input_idle(&mut self) -> io::Result<()> {
-        if let Some(stop) = &self.stop_at_end {
-            if self.raw_run_ended {
-                stop.store(true, Ordering::SeqCst);
-            }
+        let ended = self.builder.current_run().is_none() && !self.builder.runs().is_empty();
+        if let (Some(stop), true) = (&self.stop_at_end, ended || self.raw_run_ended) {
+            stop.store(true, Ordering::SeqCst);
         }
         self.drain()?;
         self.out.flush()
     }
 
     fn end_of_file(&mut self, file: &str) -> io::Result<()> {
-        self.input_ended = true;
-        self.more_bad_lines(&Arc::from(file));
         self.builder.end_of_file(file)?;
         // The checker's end-of-stream findings wait for the end of all input (see `run`):
         // several files are one thread, an interrupt run then its resume run.
@@ -230,8 +210,7 @@ pub fn run(args: TimelineArgs) -> anyhow::Result<i32> {
             Checker::new(names.first().cloned().unwrap_or(Arc::from("-")), config)
         }),
         known: aguify::known::Known::new(&names),
-        bad_shown: Default::default(),
-        input_ended: false,
+        bad_left_out: 0,
     };
     loop {
         let result = pipeline::run(inputs, &opts, &mut printer);
@@ -253,7 +232,6 @@ pub fn run(args: TimelineArgs) -> anyhow::Result<i32> {
             .position(|f| *f == path)
             .unwrap_or(0);
         inputs = terminal::open_inputs(&args.input.files[at..], None, false, following)?;
-        printer.input_ended = false;
     }
     printer.finish_checker();
     printer.builder.finish();
