@@ -266,11 +266,11 @@ fn whole(method: &str, p: &Value) -> Result<Params, &'static str> {
         let _ = wire.into_params(&mut out, |data, _, root| {
             Ok::<_, ()>(match (method, data) {
                 // A subgraph's state is not the graph's.
-                ("values", Some(_)) if !root => Data::Unread,
-                ("messages", Some(Value::Array(mut items))) if !items.is_empty() => {
+                ("values", _) if !root => Data::Unread,
+                ("messages", Value::Array(mut items)) if !items.is_empty() => {
                     Data::Value(items.swap_remove(0))
                 }
-                (_, data) => Data::Value(data.unwrap_or_default()),
+                (_, data) => Data::Value(data),
             })
         });
     }
@@ -404,73 +404,60 @@ fn params_of<'de, A: MapAccess<'de>>(
     out: &mut Result<Params, &'static str>,
 ) -> Result<Option<state::Entries<'de>>, A::Error> {
     let not_read = || A::Error::custom("data not read typed");
-    if method == "values" {
-        let mut entries = None;
-        m.next_value::<ParamsWire<Lenient<state::Entries<'de>>>>()?
-            .into_params(out, |data, _, root| match data {
-                // A subgraph's state is not the graph's.
-                Some(_) if !root => Ok(Data::Unread),
-                Some(Lenient(e)) => {
-                    entries = Some(e.ok_or_else(not_read)?);
-                    Ok(Data::Unread)
-                }
-                None => Ok(Data::Value(Value::Null)),
-            })?;
-        return Ok(entries);
-    }
     match method {
-        "messages" => m
-            .next_value::<ParamsWire<Object<Box<MessageWire<'de>>, true>>>()?
-            .into_params(out, |data, _, _| match data {
-                Some(Object(Ok(p))) => message(p).ok_or_else(not_read),
-                Some(Object(Err(_))) => Err(not_read()),
-                None => Ok(Data::Value(Value::Null)),
-            }),
-        "tasks" => m
-            .next_value::<ParamsWire<Object<Tasks>>>()?
-            .into_params(out, |data, _, _| {
-                let t = data.and_then(|t| t.0.ok()).unwrap_or_default();
-                Ok(Data::Tasks {
-                    interrupts: t.interrupts.0,
-                    name: t.name.0,
-                    error: t.error.0,
-                })
-            }),
-        "lifecycle" => m
-            .next_value::<ParamsWire<Object<Box<Lifecycle>>>>()?
-            .into_params(out, |data, _, _| match data {
-                Some(Object(Ok(l))) => Ok(Data::Lifecycle(l)),
-                Some(Object(Err(_))) => Err(not_read()),
-                None => Ok(Data::Value(Value::Null)),
-            }),
-        "checkpoints" => m
-            .next_value::<ParamsWire<IgnoredAny>>()?
-            .into_params(out, |_, _, _| Ok(Data::Unread)),
-        "updates" => m
-            .next_value::<ParamsWire<Object<UpdateWire>>>()?
-            .into_params(out, |data, node, _| {
-                let Some(Object(update)) = data else {
-                    return Ok(Data::Value(Value::Null));
-                };
-                // Only an update of the `__interrupt__` node is read (whole, from the tree).
-                let named = update.ok().and_then(|u| u.node.0);
-                match named.as_ref().or(node).and_then(Value::as_str) {
-                    Some("__interrupt__") => Err(not_read()),
-                    _ => Ok(Data::Unread),
-                }
-            }),
-        c if c == "custom" || c.starts_with("custom:") => m
-            .next_value::<ParamsWire<&'de RawValue>>()?
-            .into_params(out, |raw, _, _| {
-                Ok(raw.map_or(Data::Value(Value::Null), |raw| {
-                    Data::Payload(crate::payload::Payload::from_json(raw.get()))
-                }))
-            }),
-        _ => m
-            .next_value::<ParamsWire<Value>>()?
-            .into_params(out, |data, _, _| Ok(Data::Value(data.unwrap_or_default()))),
+        "values" => {
+            let mut entries = None;
+            read(
+                m,
+                out,
+                |Lenient(e): Lenient<state::Entries<'de>>, _, root| {
+                    // A subgraph's state is not the graph's.
+                    if root {
+                        entries = Some(e.ok_or_else(not_read)?);
+                    }
+                    Ok(Data::Unread)
+                },
+            )?;
+            return Ok(entries);
+        }
+        "messages" => read(m, out, |p: Object<Box<MessageWire>, true>, _, _| {
+            p.0.ok().and_then(message).ok_or_else(not_read)
+        }),
+        "tasks" => read(m, out, |t: Object<Tasks>, _, _| {
+            let t = t.0.unwrap_or_default();
+            Ok(Data::Tasks {
+                interrupts: t.interrupts.0,
+                name: t.name.0,
+                error: t.error.0,
+            })
+        }),
+        "lifecycle" => read(m, out, |l: Object<Box<Lifecycle>>, _, _| {
+            l.0.map(Data::Lifecycle).map_err(|_| not_read())
+        }),
+        "checkpoints" => read(m, out, |_: IgnoredAny, _, _| Ok(Data::Unread)),
+        "updates" => read(m, out, |u: Object<UpdateWire>, node, _| {
+            // Only an update of the `__interrupt__` node is read (whole, from the tree).
+            let named = u.0.ok().and_then(|u| u.node.0);
+            match named.as_ref().or(node).and_then(Value::as_str) {
+                Some("__interrupt__") => Err(not_read()),
+                _ => Ok(Data::Unread),
+            }
+        }),
+        c if c == "custom" || c.starts_with("custom:") => read(m, out, |raw: &RawValue, _, _| {
+            Ok(Data::Payload(crate::payload::Payload::from_json(raw.get())))
+        }),
+        _ => read(m, out, |data, _, _| Ok(Data::Value(data))),
     }?;
     Ok(None)
+}
+
+/// `params` next in `m`, its `data` read as `D`, written to `out` ([`ParamsWire::into_params`]).
+fn read<'de, D: Deserialize<'de>, A: MapAccess<'de>>(
+    m: &mut A,
+    out: &mut Result<Params, &'static str>,
+    data: impl FnOnce(D, Option<&Value>, bool) -> Result<Data, A::Error>,
+) -> Result<(), A::Error> {
+    m.next_value::<ParamsWire<D>>()?.into_params(out, data)
 }
 
 #[derive(Default, Deserialize)]
@@ -498,16 +485,21 @@ struct ParamsWire<D> {
 }
 
 impl<D> ParamsWire<D> {
-    /// The params, of `data` made by `read` (given whether the event is in the root
-    /// namespace), written to `out` (in place: not moved through the returns).
+    /// The params, of `data` made by `read` (given the node and whether the event is in the
+    /// root namespace; absent data: `null`), written to `out` (in place: not moved through
+    /// the returns).
     fn into_params<E>(
         self,
         out: &mut Result<Params, &'static str>,
-        read: impl FnOnce(Option<D>, Option<&Value>, bool) -> Result<Data, E>,
+        read: impl FnOnce(D, Option<&Value>, bool) -> Result<Data, E>,
     ) -> Result<(), E> {
         let key = namespace_key(self.namespace.0.as_ref());
+        let data = match self.data.0 {
+            Some(d) => read(d, self.node.0.as_ref(), key.is_empty())?,
+            None => Data::Value(Value::Null),
+        };
         *out = Ok(Params {
-            data: read(self.data.0, self.node.0.as_ref(), key.is_empty())?,
+            data,
             namespace: self.namespace.0,
             key,
             timestamp: self.timestamp.0,
