@@ -370,9 +370,10 @@ impl V3Adapter {
         out: &mut Vec<ModelEvent>,
     ) -> Disposition {
         let event = l.event.as_ref().and_then(Value::as_str).unwrap_or_default();
+        let starts = matches!(event, "running" | "started");
         // After the root's terminal lifecycle, records up to the next root start still belong
         // to the ending run (JS final-value `custom` events, Python platform `values`).
-        if ns.is_empty() && l.namespace.is_none() && matches!(event, "running" | "started") {
+        if ns.is_empty() && l.namespace.is_none() && starts {
             self.flush_deferred(out);
         }
         self.ensure_started(out);
@@ -384,7 +385,7 @@ impl V3Adapter {
         if key.is_empty() {
             self.saw_root_lifecycle = true;
             self.deferred_end = Some(match event {
-                "running" | "started" => return Disposition::Mapped,
+                _ if starts => return Disposition::Mapped,
                 "completed" | "interrupted" => {
                     self.suspend_open_tools(out);
                     if event == "completed" {
@@ -400,23 +401,19 @@ impl V3Adapter {
         }
         self.nest.scope(&key, out);
         let graph_name = l.graph_name.as_ref().and_then(Value::as_str);
-        if let Some(call) = tool_call(l) {
-            // A graph a tool invoked (Python says so): a sub-agent, not a step.
-            return match event {
-                "started" | "running" => {
-                    let name = graph_name.unwrap_or("subagent");
-                    self.nest.start(&key, true, name, call, out);
-                    Disposition::Mapped
-                }
-                _ => Disposition::Ignored("lifecycle event of no AG-UI meaning"),
-            };
-        }
-        // A graph a tool node's task runs without saying for which call (v3 Python): the
-        // call of the enclosing namespace's last message that it serves.
-        if let (Some((call, tool)), "started" | "running") = (self.nest.made_call(&key), event) {
-            self.nest
-                .start(&key, true, graph_name.unwrap_or(&tool), &call, out);
-            return Disposition::Mapped;
+        // A graph a tool invoked (Python says so): a sub-agent, not a step; or one a tool
+        // node's task runs without saying for which call (v3 Python): the call of the
+        // enclosing namespace's last message that it serves.
+        let named = tool_call(l).map(|call| (call.to_string(), "subagent".to_string()));
+        let said = named.is_some();
+        match named.or_else(|| self.nest.made_call(&key)) {
+            Some((call, tool)) if starts => {
+                self.nest
+                    .start(&key, true, graph_name.unwrap_or(&tool), &call, out);
+                return Disposition::Mapped;
+            }
+            _ if said => return Disposition::Ignored("lifecycle event of no AG-UI meaning"),
+            _ => {}
         }
         if self.nest.is_announced(&key) {
             // Interrupted: it stays open, and the run's interrupt suspends it.
@@ -429,7 +426,7 @@ impl V3Adapter {
             return Disposition::Mapped;
         }
         match event {
-            "started" | "running" => {
+            _ if starts => {
                 let name = graph_name.map(str::to_string).unwrap_or_else(|| {
                     let last = key.rsplit('|').next().unwrap_or(&key);
                     last.split(':').next().unwrap_or("node").to_string()
