@@ -337,10 +337,10 @@ impl Explainer {
                     }
                     // The root's failure is the error itself, not a sign before it.
                     ("lifecycle", "failed", Some(Data::Lifecycle(l)))
-                        if !ns.is_empty() || l.namespace.is_some() =>
+                        if !ns.is_empty() || l.namespace.0.is_some() =>
                     {
                         let g = l.graph_name.as_ref().and_then(Value::as_str).unwrap_or("?");
-                        let err = l.error.as_ref().map(|e| format!(": {}", compact(e)));
+                        let err = l.error.0.as_ref().map(|e| format!(": {}", compact(e)));
                         let err = err.unwrap_or_default();
                         signal("lifecycle_failed", format!("node `{g}` failed{err}"));
                     }

@@ -56,7 +56,7 @@ impl<'a> V3View<'a> {
     pub fn ends_the_run(&self) -> bool {
         let root = |ns: Option<&Value>| ns.and_then(Value::as_array).is_some_and(Vec::is_empty);
         let root_lifecycle = match self.data {
-            Some(Data::Lifecycle(l)) => l.namespace.is_none() || root(l.namespace.as_ref()),
+            Some(Data::Lifecycle(l)) => l.namespace.0.is_none() || root(l.namespace.0.as_ref()),
             _ => false,
         };
         self.method == "lifecycle"

@@ -16,7 +16,7 @@ use serde_json::Value;
 /// as `None`), as a lookup in the tree finds it; `None` when absent. A struct of these with
 /// `#[serde(default)]` keeps "absent" apart from `null` without an attribute a field.
 #[derive(Debug, Clone, PartialEq)]
-pub(crate) struct Present<T>(pub Option<T>);
+pub struct Present<T>(pub Option<T>);
 
 impl<T> Default for Present<T> {
     fn default() -> Self {

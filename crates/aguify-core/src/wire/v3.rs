@@ -9,7 +9,7 @@
 //! or not an object) is read from its tree.
 
 use serde::de::{Error as _, IgnoredAny, MapAccess};
-use serde::{Deserialize, Deserializer};
+use serde::Deserialize;
 use serde_json::value::RawValue;
 use serde_json::Value;
 use std::borrow::Cow;
@@ -139,11 +139,9 @@ impl Message {
 #[serde(default)]
 pub struct Lifecycle {
     pub event: Option<Value>,
-    #[serde(deserialize_with = "present")]
-    pub namespace: Option<Value>,
+    pub namespace: Present<Value>,
     pub graph_name: Option<Value>,
-    #[serde(deserialize_with = "present")]
-    pub error: Option<Value>,
+    pub error: Present<Value>,
     /// What started it: `{"type":"toolCall","tool_call_id":…}` for a graph a tool invoked
     /// (a sub-agent, Python).
     pub cause: Option<Value>,
@@ -322,12 +320,6 @@ pub fn namespace_key(ns: Option<&Value>) -> String {
         key.push_str(part.as_str().unwrap_or_default());
     }
     key
-}
-
-/// `Some` of a field that is present, `null` included (with `#[serde(default)]`: `None` when
-/// absent).
-fn present<'de, D: Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Option<T>, D::Error> {
-    T::deserialize(d).map(Some)
 }
 
 /// A v3 line read in one pass: `params.data` is read by `method` as `params` is scanned,

@@ -373,12 +373,12 @@ impl V3Adapter {
         let starts = matches!(event, "running" | "started");
         // After the root's terminal lifecycle, records up to the next root start still belong
         // to the ending run (JS final-value `custom` events, Python platform `values`).
-        if ns.is_empty() && l.namespace.is_none() && starts {
+        if ns.is_empty() && l.namespace.0.is_none() && starts {
             self.flush_deferred(out);
         }
         self.ensure_started(out);
         // Python puts a subgraph's lifecycle on the parent namespace, naming it in `data.namespace`.
-        let key = match &l.namespace {
+        let key = match &l.namespace.0 {
             Some(n) => namespace_key(Some(n)),
             None => ns.to_string(),
         };
@@ -394,7 +394,7 @@ impl V3Adapter {
                         ModelEvent::RunStopped
                     }
                 }
-                "failed" => ModelEvent::RunFailed(lifecycle_error(l.error.as_ref(), "the run")),
+                "failed" => ModelEvent::RunFailed(lifecycle_error(l.error.0.as_ref(), "the run")),
                 _ => return Disposition::Ignored("root lifecycle event of no AG-UI meaning"),
             });
             return Disposition::Mapped;
@@ -419,7 +419,7 @@ impl V3Adapter {
             // Interrupted: it stays open, and the run's interrupt suspends it.
             let error = match event {
                 "completed" => None,
-                "failed" => Some(lifecycle_error(l.error.as_ref(), "the graph")),
+                "failed" => Some(lifecycle_error(l.error.0.as_ref(), "the graph")),
                 _ => return Disposition::Ignored("sub-agent lifecycle event of no AG-UI meaning"),
             };
             self.nest.end(&key, error, out);
