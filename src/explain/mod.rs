@@ -345,7 +345,7 @@ impl Explainer {
                         signal("lifecycle_failed", format!("node `{g}` failed{err}"));
                     }
                     ("messages", "error", Some(Data::Message(m))) => {
-                        let m = match m.message.as_ref().and_then(Value::as_str) {
+                        let m = match m.message.0.as_ref().and_then(Value::as_str) {
                             Some(text) => text.to_string(),
                             // The typed read keeps no whole payload: one without a text is
                             // shown whole, from the tree.

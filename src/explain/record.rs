@@ -38,7 +38,7 @@ impl<'a> V3View<'a> {
     /// `data.event`.
     pub(super) fn event(&self) -> Option<&'a str> {
         match self.data? {
-            Data::Message(m) => Some(&m.event),
+            Data::Message(m) => Some(m.event()),
             Data::Lifecycle(l) => l.event.as_ref()?.as_str(),
             _ => self.whole()?.get("event")?.as_str(),
         }
