@@ -327,12 +327,12 @@ impl Explainer {
                 let v3 = V3View::of(rec);
                 let ns = v3.parts().collect::<Vec<_>>().join("|");
                 match (v3.method, v3.event().unwrap_or_default(), v3.data) {
-                    ("tasks", _, Some(Data::Tasks { name, error, .. }))
-                        if error.as_ref().is_some_and(|e| !e.is_null()) =>
+                    ("tasks", _, Some(Data::Tasks(t)))
+                        if t.error.0.as_ref().is_some_and(|e| !e.is_null()) =>
                     {
-                        let err = error.as_ref().unwrap_or(&Value::Null);
+                        let err = t.error.0.as_ref().unwrap_or(&Value::Null);
                         let msg = str_of(err, "message").unwrap_or_else(|| compact(err));
-                        let name = name.as_deref().unwrap_or("?");
+                        let name = t.name.0.as_deref().unwrap_or("?");
                         signal("task_error", format!("task `{name}` failed: {msg}"));
                     }
                     // The root's failure is the error itself, not a sign before it.

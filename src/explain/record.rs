@@ -101,7 +101,7 @@ pub fn describe_record(rec: &Record, kind: &RecordKind) -> String {
                 out.push_str(&format!(" ({dt})"));
             }
             let task = match v3.data {
-                Some(Data::Tasks { name, .. }) if v3.method == "tasks" => name.as_deref(),
+                Some(Data::Tasks(t)) if v3.method == "tasks" => t.name.0.as_deref(),
                 _ => None,
             };
             if let Some(n) = v3.node.or(task) {

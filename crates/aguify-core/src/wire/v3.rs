@@ -60,13 +60,8 @@ pub enum Data {
     Message(Box<Message>),
     /// A `lifecycle` event's data, when an object.
     Lifecycle(Box<Lifecycle>),
-    /// A `tasks` event's data: its `interrupts`, and the task's `name` and `error` (for the
-    /// explain view).
-    Tasks {
-        interrupts: Option<Value>,
-        name: Option<String>,
-        error: Option<Value>,
-    },
+    /// A `tasks` event's data.
+    Tasks(Tasks),
     /// Data no reader looks at: `checkpoints`, a node update that is no interrupt, a
     /// subgraph's `values`.
     Unread,
@@ -466,12 +461,7 @@ fn params_of<'de, A: MapAccess<'de>>(
             p.0.ok().and_then(Message::read).ok_or_else(not_read)
         }),
         "tasks" => read(m, out, |t: Object<Tasks>, _, _| {
-            let t = t.0.unwrap_or_default();
-            Ok(Data::Tasks {
-                interrupts: t.interrupts.0,
-                name: t.name.0,
-                error: t.error.0,
-            })
+            Ok(Data::Tasks(t.0.unwrap_or_default()))
         }),
         "lifecycle" => read(m, out, |l: Object<Box<Lifecycle>>, _, _| {
             l.0.map(Data::Lifecycle).map_err(|_| not_read())
@@ -502,12 +492,14 @@ fn read<'de, D: Deserialize<'de>, A: MapAccess<'de>>(
     m.next_value::<ParamsWire<D>>()?.into_params(out, data)
 }
 
-#[derive(Default, Deserialize)]
+/// What is read of a `tasks` event's data (all absent when it is no object): its
+/// `interrupts`, and the task's `name` and `error` (for the explain view).
+#[derive(Debug, Clone, PartialEq, Default, Deserialize)]
 #[serde(default)]
-struct Tasks {
-    interrupts: Present<Value>,
-    name: Text,
-    error: Present<Value>,
+pub struct Tasks {
+    pub interrupts: Present<Value>,
+    pub name: Text,
+    pub error: Present<Value>,
 }
 
 /// `params`, with `data` read as `D`.
@@ -783,11 +775,10 @@ mod tests {
         );
         assert_eq!(
             data("tasks", json!({"id": 1, "interrupts": []})),
-            Data::Tasks {
-                interrupts: Some(json!([])),
-                name: None,
-                error: None,
-            }
+            Data::Tasks(Tasks {
+                interrupts: Present(Some(json!([]))),
+                ..Tasks::default()
+            })
         );
         assert_eq!(data("values", json!([1])), Data::Value(json!([1])));
         assert_eq!(data("messages", json!(42)), Data::Value(json!(42)));

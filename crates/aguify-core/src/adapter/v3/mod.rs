@@ -330,7 +330,7 @@ impl V3Adapter {
             }
             "tasks" => {
                 let list = match data {
-                    Data::Tasks { interrupts, .. } => interrupts.as_ref(),
+                    Data::Tasks(t) => t.interrupts.0.as_ref(),
                     other => other.value().field("interrupts"),
                 };
                 if self.interrupts_listed(list, out) {
