@@ -56,8 +56,8 @@ impl Raw {
             return;
         };
         // A namespace's key as the v3 adapter keys it (its parts joined by `|`).
-        let id = m.id.as_ref().and_then(Value::as_str);
-        self.message_event(&m.event, ev.namespace_key(), m.index.as_ref(), id, ctx);
+        let id = m.id.0.as_ref().and_then(Value::as_str);
+        self.message_event(m.event(), ev.namespace_key(), m.index.0.as_ref(), id, ctx);
     }
 
     /// The next records come from another input file, a stream of its own: its `seq` starts

@@ -327,25 +327,25 @@ impl Explainer {
                 let v3 = V3View::of(rec);
                 let ns = v3.parts().collect::<Vec<_>>().join("|");
                 match (v3.method, v3.event().unwrap_or_default(), v3.data) {
-                    ("tasks", _, Some(Data::Tasks { name, error, .. }))
-                        if error.as_ref().is_some_and(|e| !e.is_null()) =>
+                    ("tasks", _, Some(Data::Tasks(t)))
+                        if t.error.0.as_ref().is_some_and(|e| !e.is_null()) =>
                     {
-                        let err = error.as_ref().unwrap_or(&Value::Null);
+                        let err = t.error.0.as_ref().unwrap_or(&Value::Null);
                         let msg = str_of(err, "message").unwrap_or_else(|| compact(err));
-                        let name = name.as_deref().unwrap_or("?");
+                        let name = t.name.0.as_deref().unwrap_or("?");
                         signal("task_error", format!("task `{name}` failed: {msg}"));
                     }
                     // The root's failure is the error itself, not a sign before it.
                     ("lifecycle", "failed", Some(Data::Lifecycle(l)))
-                        if !ns.is_empty() || l.namespace.is_some() =>
+                        if !ns.is_empty() || l.namespace.0.is_some() =>
                     {
                         let g = l.graph_name.as_ref().and_then(Value::as_str).unwrap_or("?");
-                        let err = l.error.as_ref().map(|e| format!(": {}", compact(e)));
+                        let err = l.error.0.as_ref().map(|e| format!(": {}", compact(e)));
                         let err = err.unwrap_or_default();
                         signal("lifecycle_failed", format!("node `{g}` failed{err}"));
                     }
                     ("messages", "error", Some(Data::Message(m))) => {
-                        let m = match m.message.as_ref().and_then(Value::as_str) {
+                        let m = match m.message.0.as_ref().and_then(Value::as_str) {
                             Some(text) => text.to_string(),
                             // The typed read keeps no whole payload: one without a text is
                             // shown whole, from the tree.

@@ -38,7 +38,7 @@ impl<'a> V3View<'a> {
     /// `data.event`.
     pub(super) fn event(&self) -> Option<&'a str> {
         match self.data? {
-            Data::Message(m) => Some(&m.event),
+            Data::Message(m) => Some(m.event()),
             Data::Lifecycle(l) => l.event.as_ref()?.as_str(),
             _ => self.whole()?.get("event")?.as_str(),
         }
@@ -56,7 +56,7 @@ impl<'a> V3View<'a> {
     pub fn ends_the_run(&self) -> bool {
         let root = |ns: Option<&Value>| ns.and_then(Value::as_array).is_some_and(Vec::is_empty);
         let root_lifecycle = match self.data {
-            Some(Data::Lifecycle(l)) => l.namespace.is_none() || root(l.namespace.as_ref()),
+            Some(Data::Lifecycle(l)) => l.namespace.0.is_none() || root(l.namespace.0.as_ref()),
             _ => false,
         };
         self.method == "lifecycle"
@@ -101,7 +101,7 @@ pub fn describe_record(rec: &Record, kind: &RecordKind) -> String {
                 out.push_str(&format!(" ({dt})"));
             }
             let task = match v3.data {
-                Some(Data::Tasks { name, .. }) if v3.method == "tasks" => name.as_deref(),
+                Some(Data::Tasks(t)) if v3.method == "tasks" => t.name.0.as_deref(),
                 _ => None,
             };
             if let Some(n) = v3.node.or(task) {

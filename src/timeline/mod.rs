@@ -349,7 +349,7 @@ pub fn namespace_depth(rec: &Record) -> usize {
             Ok(Params {
                 data: Data::Lifecycle(l),
                 ..
-            }) if ev.method == "lifecycle" => l.namespace.as_ref().and_then(Value::as_array),
+            }) if ev.method == "lifecycle" => l.namespace.0.as_ref().and_then(Value::as_array),
             _ => None,
         };
         let ns = lifecycle.or_else(|| ev.namespace().and_then(Value::as_array));

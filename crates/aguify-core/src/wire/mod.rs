@@ -16,7 +16,7 @@ use serde_json::Value;
 /// as `None`), as a lookup in the tree finds it; `None` when absent. A struct of these with
 /// `#[serde(default)]` keeps "absent" apart from `null` without an attribute a field.
 #[derive(Debug, Clone, PartialEq)]
-pub(crate) struct Present<T>(pub Option<T>);
+pub struct Present<T>(pub Option<T>);
 
 impl<T> Default for Present<T> {
     fn default() -> Self {
@@ -35,7 +35,7 @@ impl<'de, T: Deserialize<'de>> Deserialize<'de> for Present<T> {
 /// tree finds nothing. serde derive cannot say "this, or any other value skipped" without
 /// buffering the value: this is the readers' one visitor that does.
 #[derive(Debug, Clone, PartialEq)]
-pub(crate) struct Lenient<T>(pub Option<T>);
+pub struct Lenient<T>(pub Option<T>);
 
 impl<T> Default for Lenient<T> {
     fn default() -> Self {
@@ -64,7 +64,7 @@ pub(crate) trait Shape<'de>: Sized {
 }
 
 /// A string field (any other value: absent).
-pub(crate) type Text = Lenient<String>;
+pub type Text = Lenient<String>;
 
 /// The text of a JSON string given as its JSON text: what is between its quotes when it has
 /// no escape (no parse, no copy), else parsed. `None` when it is no string.
@@ -134,7 +134,8 @@ impl<'de, T: Shape<'de>> Deserialize<'de> for Lenient<T> {
 
 /// A value that is an object, read as `T` (with `LIST`, also a list whose first item is one:
 /// the in-process `[payload, metadata]` form); of anything else, its kind.
-pub(crate) struct Object<T, const LIST: bool = false>(pub Result<T, &'static str>);
+#[derive(Debug, Clone, PartialEq)]
+pub struct Object<T, const LIST: bool = false>(pub Result<T, &'static str>);
 
 /// Absent.
 impl<T, const LIST: bool> Default for Object<T, LIST> {

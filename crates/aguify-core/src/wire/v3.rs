@@ -9,7 +9,7 @@
 //! or not an object) is read from its tree.
 
 use serde::de::{Error as _, IgnoredAny, MapAccess};
-use serde::{Deserialize, Deserializer};
+use serde::Deserialize;
 use serde_json::value::RawValue;
 use serde_json::Value;
 use std::borrow::Cow;
@@ -60,13 +60,8 @@ pub enum Data {
     Message(Box<Message>),
     /// A `lifecycle` event's data, when an object.
     Lifecycle(Box<Lifecycle>),
-    /// A `tasks` event's data: its `interrupts`, and the task's `name` and `error` (for the
-    /// explain view).
-    Tasks {
-        interrupts: Option<Value>,
-        name: Option<String>,
-        error: Option<Value>,
-    },
+    /// A `tasks` event's data.
+    Tasks(Tasks),
     /// Data no reader looks at: `checkpoints`, a node update that is no interrupt, a
     /// subgraph's `values`.
     Unread,
@@ -78,27 +73,33 @@ pub enum Data {
     Value(Value),
 }
 
-/// A `messages` payload.
-#[derive(Debug, Clone, PartialEq)]
+/// A `messages` payload, read when its `event` is a string ([`Message::read`]; one without
+/// is read whole, from the tree).
+#[derive(Debug, Clone, PartialEq, Default, Deserialize)]
+#[serde(default)]
 pub struct Message {
     /// `event` (a known one is not allocated).
-    pub event: Cow<'static, str>,
-    pub id: Option<Value>,
-    pub index: Option<Value>,
+    event: Lenient<Name>,
+    pub id: Present<Value>,
+    pub index: Present<Value>,
     /// A `content-block-delta`'s delta (or, without one, its `content`); of anything but an
     /// object, its kind.
-    pub delta: Option<Result<Box<Delta>, &'static str>>,
+    pub delta: Present<Object<Box<Delta>>>,
     /// The delta was read from `content` (the event has no `delta`).
+    #[serde(skip)]
     pub in_content: bool,
     /// The `content` of any other event.
-    pub content: Option<Value>,
-    /// `usage`, when an object, with the model's names from `metadata`.
-    pub usage: Option<Usage>,
+    pub content: Present<Value>,
+    usage: Object<UsageWire>,
+    metadata: Object<Names>,
+    /// LangGraph.js names the model in `message-finish.responseMetadata` (Python: `metadata`).
+    #[serde(rename = "responseMetadata")]
+    response_metadata: Object<Names>,
     /// `message` (an `error` event's text), when present.
-    pub message: Option<Value>,
+    pub message: Present<Value>,
     /// A `message-start`'s `role`, when a string other than `ai` (the platform streams a
     /// tool's `ToolMessage` as a message of role `tool`).
-    pub role: Option<String>,
+    pub role: Text,
 }
 
 /// A block delta: its `type` (`text-delta`/`text`, `reasoning-delta`/`reasoning`,
@@ -126,10 +127,54 @@ impl Delta {
 }
 
 impl Message {
+    /// The payload as the readers take it (`None` when its `event` is no string): a delta's
+    /// block in `delta` (not `content`), an `ai` role as none.
+    fn read(mut self: Box<Self>) -> Option<Data> {
+        self.event.0.as_ref()?;
+        if self.event() == "content-block-delta" {
+            // The platform sends some deltas (a node's replayed message) with the block in
+            // `content` instead of `delta`.
+            if let (None, Some(c)) = (&self.delta.0, self.content.0.take()) {
+                self.delta.0 = Some(Object::deserialize(&c).ok()?);
+                self.in_content = true;
+            }
+        } else {
+            self.delta.0 = None;
+        }
+        self.role.0 = self.role.0.filter(|r| r != "ai");
+        Some(Data::Message(self))
+    }
+
+    /// `event`.
+    pub fn event(&self) -> &str {
+        self.event.0.as_ref().map_or("", |k| &k.0)
+    }
+
     /// `delta.type`, when `delta` is an object with a string `type`.
     pub fn delta_type(&self) -> Option<&str> {
-        let d = self.delta.as_ref().filter(|_| !self.in_content)?;
-        d.as_ref().ok()?.kind.0.as_ref().map(|k| &*k.0)
+        let d = self.delta.0.as_ref().filter(|_| !self.in_content)?;
+        d.0.as_ref().ok()?.kind.0.as_ref().map(|k| &*k.0)
+    }
+
+    /// `usage`, when an object, with the model's names from `metadata` (or `responseMetadata`)
+    /// when `named`.
+    pub fn usage(&self, named: bool) -> Option<Usage> {
+        let u = self.usage.0.as_ref().ok()?;
+        let names = [&self.metadata, &self.response_metadata].map(|m| m.0.as_ref().ok());
+        let name = |of: fn(&Names) -> &Text| {
+            let mut all = names.iter().flatten().filter(|_| named);
+            all.find_map(|n| of(n).0.clone())
+        };
+        let int = |v: &Option<Value>| v.as_ref().and_then(Value::as_u64);
+        let details = u.output_token_details.0.as_ref().ok();
+        Some(Usage {
+            input_tokens: int(&u.input_tokens),
+            output_tokens: int(&u.output_tokens),
+            total_tokens: int(&u.total_tokens),
+            reasoning_tokens: details.and_then(|d| int(&d.reasoning)),
+            provider: name(|n| &n.model_provider),
+            model: name(|n| &n.model_name),
+        })
     }
 }
 
@@ -139,11 +184,9 @@ impl Message {
 #[serde(default)]
 pub struct Lifecycle {
     pub event: Option<Value>,
-    #[serde(deserialize_with = "present")]
-    pub namespace: Option<Value>,
+    pub namespace: Present<Value>,
     pub graph_name: Option<Value>,
-    #[serde(deserialize_with = "present")]
-    pub error: Option<Value>,
+    pub error: Present<Value>,
     /// What started it: `{"type":"toolCall","tool_call_id":…}` for a graph a tool invoked
     /// (a sub-agent, Python).
     pub cause: Option<Value>,
@@ -266,11 +309,11 @@ fn whole(method: &str, p: &Value) -> Result<Params, &'static str> {
         let _ = wire.into_params(&mut out, |data, _, root| {
             Ok::<_, ()>(match (method, data) {
                 // A subgraph's state is not the graph's.
-                ("values", Some(_)) if !root => Data::Unread,
-                ("messages", Some(Value::Array(mut items))) if !items.is_empty() => {
+                ("values", _) if !root => Data::Unread,
+                ("messages", Value::Array(mut items)) if !items.is_empty() => {
                     Data::Value(items.swap_remove(0))
                 }
-                (_, data) => Data::Value(data.unwrap_or_default()),
+                (_, data) => Data::Value(data),
             })
         });
     }
@@ -322,12 +365,6 @@ pub fn namespace_key(ns: Option<&Value>) -> String {
         key.push_str(part.as_str().unwrap_or_default());
     }
     key
-}
-
-/// `Some` of a field that is present, `null` included (with `#[serde(default)]`: `None` when
-/// absent).
-fn present<'de, D: Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Option<T>, D::Error> {
-    T::deserialize(d).map(Some)
 }
 
 /// A v3 line read in one pass: `params.data` is read by `method` as `params` is scanned,
@@ -404,81 +441,65 @@ fn params_of<'de, A: MapAccess<'de>>(
     out: &mut Result<Params, &'static str>,
 ) -> Result<Option<state::Entries<'de>>, A::Error> {
     let not_read = || A::Error::custom("data not read typed");
-    if method == "values" {
-        let mut entries = None;
-        m.next_value::<ParamsWire<Lenient<state::Entries<'de>>>>()?
-            .into_params(out, |data, _, root| match data {
-                // A subgraph's state is not the graph's.
-                Some(_) if !root => Ok(Data::Unread),
-                Some(Lenient(e)) => {
-                    entries = Some(e.ok_or_else(not_read)?);
-                    Ok(Data::Unread)
-                }
-                None => Ok(Data::Value(Value::Null)),
-            })?;
-        return Ok(entries);
-    }
     match method {
-        "messages" => m
-            .next_value::<ParamsWire<Object<Box<MessageWire<'de>>, true>>>()?
-            .into_params(out, |data, _, _| match data {
-                Some(Object(Ok(p))) => message(p).ok_or_else(not_read),
-                Some(Object(Err(_))) => Err(not_read()),
-                None => Ok(Data::Value(Value::Null)),
-            }),
-        "tasks" => m
-            .next_value::<ParamsWire<Object<Tasks>>>()?
-            .into_params(out, |data, _, _| {
-                let t = data.and_then(|t| t.0.ok()).unwrap_or_default();
-                Ok(Data::Tasks {
-                    interrupts: t.interrupts.0,
-                    name: t.name.0,
-                    error: t.error.0,
-                })
-            }),
-        "lifecycle" => m
-            .next_value::<ParamsWire<Object<Box<Lifecycle>>>>()?
-            .into_params(out, |data, _, _| match data {
-                Some(Object(Ok(l))) => Ok(Data::Lifecycle(l)),
-                Some(Object(Err(_))) => Err(not_read()),
-                None => Ok(Data::Value(Value::Null)),
-            }),
-        "checkpoints" => m
-            .next_value::<ParamsWire<IgnoredAny>>()?
-            .into_params(out, |_, _, _| Ok(Data::Unread)),
-        "updates" => m
-            .next_value::<ParamsWire<Object<UpdateWire>>>()?
-            .into_params(out, |data, node, _| {
-                let Some(Object(update)) = data else {
-                    return Ok(Data::Value(Value::Null));
-                };
-                // Only an update of the `__interrupt__` node is read (whole, from the tree).
-                let named = update.ok().and_then(|u| u.node.0);
-                match named.as_ref().or(node).and_then(Value::as_str) {
-                    Some("__interrupt__") => Err(not_read()),
-                    _ => Ok(Data::Unread),
-                }
-            }),
-        c if c == "custom" || c.starts_with("custom:") => m
-            .next_value::<ParamsWire<&'de RawValue>>()?
-            .into_params(out, |raw, _, _| {
-                Ok(raw.map_or(Data::Value(Value::Null), |raw| {
-                    Data::Payload(crate::payload::Payload::from_json(raw.get()))
-                }))
-            }),
-        _ => m
-            .next_value::<ParamsWire<Value>>()?
-            .into_params(out, |data, _, _| Ok(Data::Value(data.unwrap_or_default()))),
+        "values" => {
+            let mut entries = None;
+            read(
+                m,
+                out,
+                |Lenient(e): Lenient<state::Entries<'de>>, _, root| {
+                    // A subgraph's state is not the graph's.
+                    if root {
+                        entries = Some(e.ok_or_else(not_read)?);
+                    }
+                    Ok(Data::Unread)
+                },
+            )?;
+            return Ok(entries);
+        }
+        "messages" => read(m, out, |p: Object<Box<Message>, true>, _, _| {
+            p.0.ok().and_then(Message::read).ok_or_else(not_read)
+        }),
+        "tasks" => read(m, out, |t: Object<Tasks>, _, _| {
+            Ok(Data::Tasks(t.0.unwrap_or_default()))
+        }),
+        "lifecycle" => read(m, out, |l: Object<Box<Lifecycle>>, _, _| {
+            l.0.map(Data::Lifecycle).map_err(|_| not_read())
+        }),
+        "checkpoints" => read(m, out, |_: IgnoredAny, _, _| Ok(Data::Unread)),
+        "updates" => read(m, out, |u: Object<UpdateWire>, node, _| {
+            // Only an update of the `__interrupt__` node is read (whole, from the tree).
+            let named = u.0.ok().and_then(|u| u.node.0);
+            match named.as_ref().or(node).and_then(Value::as_str) {
+                Some("__interrupt__") => Err(not_read()),
+                _ => Ok(Data::Unread),
+            }
+        }),
+        c if c == "custom" || c.starts_with("custom:") => read(m, out, |raw: &RawValue, _, _| {
+            Ok(Data::Payload(crate::payload::Payload::from_json(raw.get())))
+        }),
+        _ => read(m, out, |data, _, _| Ok(Data::Value(data))),
     }?;
     Ok(None)
 }
 
-#[derive(Default, Deserialize)]
+/// `params` next in `m`, its `data` read as `D`, written to `out` ([`ParamsWire::into_params`]).
+fn read<'de, D: Deserialize<'de>, A: MapAccess<'de>>(
+    m: &mut A,
+    out: &mut Result<Params, &'static str>,
+    data: impl FnOnce(D, Option<&Value>, bool) -> Result<Data, A::Error>,
+) -> Result<(), A::Error> {
+    m.next_value::<ParamsWire<D>>()?.into_params(out, data)
+}
+
+/// What is read of a `tasks` event's data (all absent when it is no object): its
+/// `interrupts`, and the task's `name` and `error` (for the explain view).
+#[derive(Debug, Clone, PartialEq, Default, Deserialize)]
 #[serde(default)]
-struct Tasks {
-    interrupts: Present<Value>,
-    name: Text,
-    error: Present<Value>,
+pub struct Tasks {
+    pub interrupts: Present<Value>,
+    pub name: Text,
+    pub error: Present<Value>,
 }
 
 /// `params`, with `data` read as `D`.
@@ -498,16 +519,21 @@ struct ParamsWire<D> {
 }
 
 impl<D> ParamsWire<D> {
-    /// The params, of `data` made by `read` (given whether the event is in the root
-    /// namespace), written to `out` (in place: not moved through the returns).
+    /// The params, of `data` made by `read` (given the node and whether the event is in the
+    /// root namespace; absent data: `null`), written to `out` (in place: not moved through
+    /// the returns).
     fn into_params<E>(
         self,
         out: &mut Result<Params, &'static str>,
-        read: impl FnOnce(Option<D>, Option<&Value>, bool) -> Result<Data, E>,
+        read: impl FnOnce(D, Option<&Value>, bool) -> Result<Data, E>,
     ) -> Result<(), E> {
         let key = namespace_key(self.namespace.0.as_ref());
+        let data = match self.data.0 {
+            Some(d) => read(d, self.node.0.as_ref(), key.is_empty())?,
+            None => Data::Value(Value::Null),
+        };
         *out = Ok(Params {
-            data: read(self.data.0, self.node.0.as_ref(), key.is_empty())?,
+            data,
             namespace: self.namespace.0,
             key,
             timestamp: self.timestamp.0,
@@ -518,54 +544,37 @@ impl<D> ParamsWire<D> {
     }
 }
 
-#[derive(Default, Deserialize)]
-#[serde(default)]
-struct MessageWire<'a> {
-    /// A payload whose `event` is no string is read whole (from the tree).
-    #[serde(borrow)]
-    event: Option<Str<'a>>,
-    id: Present<Value>,
-    index: Present<Value>,
-    delta: Present<Object<Box<Delta>>>,
-    content: Present<Value>,
-    usage: Option<Object<Box<UsageWire>>>,
-    metadata: Option<Object<Box<MetadataWire>>>,
-    /// LangGraph.js names the model in `message-finish.responseMetadata` (Python: `metadata`).
-    #[serde(rename = "responseMetadata")]
-    response_metadata: Option<Object<Box<MetadataWire>>>,
-    message: Present<Value>,
-    role: Text,
-}
-
 /// What is read of a message's `usage`.
-#[derive(Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, Deserialize)]
+#[serde(default)]
 struct UsageWire {
     input_tokens: Option<Value>,
     output_tokens: Option<Value>,
     total_tokens: Option<Value>,
-    output_token_details: Option<Object<TokenDetailsWire>>,
+    output_token_details: Object<TokenDetails>,
 }
 
-#[derive(Deserialize)]
-struct TokenDetailsWire {
+#[derive(Debug, Clone, PartialEq, Default, Deserialize)]
+#[serde(default)]
+struct TokenDetails {
     reasoning: Option<Value>,
 }
 
 /// The model's names in a message's `metadata`.
-#[derive(Default, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, Deserialize)]
 #[serde(default)]
-struct MetadataWire {
+struct Names {
     model_provider: Text,
     model_name: Text,
 }
 
-/// A name, not allocated when one of [`DELTA_TYPES`].
+/// A name, not allocated when one of [`NAMES`].
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Name(Cow<'static, str>);
 
 impl Shape<'_> for Name {
     fn of_str(s: &str) -> Option<Self> {
-        Some(Name(known(s, &DELTA_TYPES)))
+        Some(Name(known(s, &NAMES)))
     }
 }
 
@@ -573,48 +582,6 @@ impl Shape<'_> for Name {
 #[serde(default)]
 struct UpdateWire {
     node: Present<Value>,
-}
-
-/// The message of a payload read typed (`None` when its `event` is no string: it is read
-/// whole).
-fn message(m: Box<MessageWire<'_>>) -> Option<Data> {
-    let event = known(&m.event?.0, &EVENTS);
-    let is_delta = event == "content-block-delta";
-    let in_content = is_delta && m.delta.0.is_none() && m.content.0.is_some();
-    let (delta, content) = match (is_delta, m.delta.0, m.content.0) {
-        // The platform sends some deltas (a node's replayed message) with the block in
-        // `content` instead of `delta`.
-        (true, None, Some(c)) => (Some(Object::<Box<Delta>>::deserialize(&c).ok()?.0), None),
-        (true, d, _) => (d.map(|d| d.0), None),
-        (false, _, c) => (None, c),
-    };
-    let names = |m: Option<Object<Box<MetadataWire>>>| match m.and_then(|m| m.0.ok()) {
-        Some(m) => (m.model_provider.0, m.model_name.0),
-        None => (None, None),
-    };
-    let (provider, model) = names(m.metadata);
-    let (js_provider, js_model) = names(m.response_metadata);
-    let (provider, model) = (provider.or(js_provider), model.or(js_model));
-    let int = |v: Option<Value>| v.as_ref().and_then(Value::as_u64);
-    let usage = m.usage.and_then(|u| u.0.ok()).map(|u| Usage {
-        input_tokens: int(u.input_tokens),
-        output_tokens: int(u.output_tokens),
-        total_tokens: int(u.total_tokens),
-        reasoning_tokens: int(u.output_token_details.and_then(|d| d.0.ok()?.reasoning)),
-        provider,
-        model,
-    });
-    Some(Data::Message(Box::new(Message {
-        event,
-        id: m.id.0,
-        index: m.index.0,
-        delta,
-        in_content,
-        content,
-        usage,
-        message: m.message.0,
-        role: m.role.0.filter(|r| r != "ai"),
-    })))
 }
 
 /// The methods, payload events and delta types the readers know: not allocated.
@@ -628,23 +595,21 @@ const METHODS: [&str; 8] = [
     "custom",
     "tools",
 ];
-const EVENTS: [&str; 7] = [
+const NAMES: [&str; 14] = [
     "content-block-delta",
+    "text-delta",
+    "reasoning-delta",
+    "tool-call-delta",
+    "text",
+    "reasoning",
+    "tool_call_chunk",
+    "block-delta",
     "content-block-start",
     "content-block-finish",
     "message-start",
     "message-finish",
     "usage",
     "error",
-];
-const DELTA_TYPES: [&str; 7] = [
-    "text-delta",
-    "text",
-    "reasoning-delta",
-    "reasoning",
-    "tool-call-delta",
-    "tool_call_chunk",
-    "block-delta",
 ];
 
 /// A string, borrowed when it is one of `known`.
@@ -722,9 +687,9 @@ mod tests {
         let m = message(
             r#"{"type":"event","method":"messages","params":{"data":{"event":"x","event":"content-block-delta","delta":{"type":"text-delta","text":"a","text":"b"}}}}"#,
         );
-        assert_eq!(m.event, "content-block-delta");
+        assert_eq!(m.event(), "content-block-delta");
         let delta = |m: &Message| {
-            let d = m.delta.clone().expect("a delta").expect("an object");
+            let d = m.delta.0.clone().expect("a delta").0.expect("an object");
             (d.kind().to_string(), d.text.0)
         };
         let b = ("text-delta".to_string(), Some("b".to_string()));
@@ -810,11 +775,10 @@ mod tests {
         );
         assert_eq!(
             data("tasks", json!({"id": 1, "interrupts": []})),
-            Data::Tasks {
-                interrupts: Some(json!([])),
-                name: None,
-                error: None,
-            }
+            Data::Tasks(Tasks {
+                interrupts: Present(Some(json!([]))),
+                ..Tasks::default()
+            })
         );
         assert_eq!(data("values", json!([1])), Data::Value(json!([1])));
         assert_eq!(data("messages", json!(42)), Data::Value(json!(42)));
@@ -828,7 +792,7 @@ mod tests {
         ) else {
             panic!("a message")
         };
-        let d = m.delta.expect("a delta").expect("an object");
+        let d = m.delta.0.expect("a delta").0.expect("an object");
         assert_eq!(d.kind(), "tool_call_chunk");
         assert_eq!((d.args.0, d.id.0, d.name.0), (Some("{".into()), None, None));
         // Metadata without the model's names.
@@ -838,7 +802,7 @@ mod tests {
         else {
             panic!("a message")
         };
-        assert_eq!(m.delta, Some(Err("a number")));
+        assert_eq!(m.delta.0.map(|d| d.0.err()), Some(Some("a number")));
         // A delta type none of the readers knows is kept; one that is no string is absent.
         for (ty, kept) in [
             (json!("citation-delta"), Some("citation-delta")),

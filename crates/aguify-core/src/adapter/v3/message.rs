@@ -12,6 +12,7 @@ use crate::adapter::content::{reasoning, unwrap_non_standard};
 use crate::adapter::{lc, str_field as s, Disposition};
 use crate::model::{ModelEvent, Usage};
 use crate::wire::v3::{Data, Delta, Message};
+use crate::wire::Object;
 
 #[derive(Default)]
 pub(super) struct OpenMessage {
@@ -168,7 +169,7 @@ impl V3Adapter {
                 .into(),
             }),
         };
-        let event = data.event.as_ref();
+        let event = data.event();
         match event {
             "message-start" => self.message_start(ns, seq, data, out),
             "content-block-start" | "content-block-delta" | "content-block-finish" => {
@@ -176,7 +177,7 @@ impl V3Adapter {
             }
             "usage" => {
                 if let Some(msg) = self.messages.get_mut(ns) {
-                    msg.usage = usage(data, false);
+                    msg.usage = data.usage(false);
                 }
                 Disposition::Mapped
             }
@@ -188,7 +189,7 @@ impl V3Adapter {
                 if msg.skipped {
                     return Disposition::Ignored("the end of a message not the model's");
                 }
-                end_message(msg, usage(data, true), out);
+                end_message(msg, data.usage(true), out);
                 Disposition::Mapped
             }
             _ => Disposition::Ignored("v3 message event kind aguify does not map"),
@@ -206,18 +207,18 @@ impl V3Adapter {
         if let Some(prev) = self.messages.remove(ns).filter(|m| !m.skipped) {
             end_message(prev, None, out);
         }
-        let id = match data.id.as_ref().and_then(Value::as_str) {
+        let id = match data.id.0.as_ref().and_then(Value::as_str) {
             Some(id) => id.to_string(),
             None => format!("msg-seq-{}", seq.map(Value::to_string).unwrap_or_default()),
         };
-        let skipped = data.role.is_some();
+        let skipped = data.role.0.is_some();
         let msg = OpenMessage {
             id: id.clone(),
             skipped,
             ..OpenMessage::default()
         };
         self.messages.insert(ns.to_string(), msg);
-        if let Some(role) = &data.role {
+        if let Some(role) = &data.role.0 {
             return Disposition::Ignored(if role == "tool" {
                 "a tool's message (its result comes from `tools` and the state)"
             } else {
@@ -257,8 +258,8 @@ impl V3Adapter {
             "content"
         };
         let bad = |what: String| Disposition::bad(format!("`{event}` {what}: expected an object"));
-        match (is_delta, &data.delta, &data.content) {
-            (true, Some(Err(kind)), _) => return bad(format!("whose `{field}` is {kind}")),
+        match (is_delta, &data.delta.0, &data.content.0) {
+            (true, Some(Object(Err(kind))), _) => return bad(format!("whose `{field}` is {kind}")),
             (false, _, Some(other)) if !other.is_object() => {
                 let kind = crate::input::json_kind(other);
                 return bad(format!("whose `{field}` is {kind}"));
@@ -269,14 +270,15 @@ impl V3Adapter {
             }
             _ => {}
         }
-        let index = data.index.as_ref().map_or_else(|| "0".into(), block_key);
+        let index = data.index.0.as_ref().map_or_else(|| "0".into(), block_key);
         let start = data
             .content
+            .0
             .as_ref()
             .filter(|_| event == "content-block-start");
         let (key, continued) = msg.continued_block(index, start);
         let (mid, block) = msg.block(&key);
-        match (event, &data.delta) {
+        match (event, &data.delta.0) {
             // A fragment continuing an earlier block: its text is that block's next (only a
             // start can continue another block).
             ("content-block-start", _) if continued => {
@@ -285,10 +287,10 @@ impl V3Adapter {
                 }
             }
             ("content-block-start", _) => block_start((mid, &key), block, start, out),
-            (_, Some(Ok(d))) => block_delta((mid, &key), block, d, out),
-            (_, Some(Err(_))) => {}
+            (_, Some(Object(Ok(d)))) => block_delta((mid, &key), block, d, out),
+            (_, Some(Object(Err(_)))) => {}
             _ => {
-                let content = data.content.as_ref();
+                let content = data.content.0.as_ref();
                 if let Some(w) = block_finish((mid, &key), block, content, out) {
                     self.warning = Some(w);
                 }
@@ -320,15 +322,6 @@ fn is_legacy_message(v: &Value) -> bool {
         v => v,
     };
     v.field("event").is_none() && lc::is_message(&lc::normalize_cow(v))
-}
-
-/// A message event's usage, with the model's names from `metadata` when `with_metadata`.
-fn usage(m: &Message, with_metadata: bool) -> Option<Usage> {
-    let mut usage = m.usage.clone()?;
-    if !with_metadata {
-        (usage.provider, usage.model) = (None, None);
-    }
-    Some(usage)
 }
 
 /// A block's content as [`read_block`] reads it; a block without a `type` is text.

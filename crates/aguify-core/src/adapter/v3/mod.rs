@@ -330,7 +330,7 @@ impl V3Adapter {
             }
             "tasks" => {
                 let list = match data {
-                    Data::Tasks { interrupts, .. } => interrupts.as_ref(),
+                    Data::Tasks(t) => t.interrupts.0.as_ref(),
                     other => other.value().field("interrupts"),
                 };
                 if self.interrupts_listed(list, out) {
@@ -370,21 +370,22 @@ impl V3Adapter {
         out: &mut Vec<ModelEvent>,
     ) -> Disposition {
         let event = l.event.as_ref().and_then(Value::as_str).unwrap_or_default();
+        let starts = matches!(event, "running" | "started");
         // After the root's terminal lifecycle, records up to the next root start still belong
         // to the ending run (JS final-value `custom` events, Python platform `values`).
-        if ns.is_empty() && l.namespace.is_none() && matches!(event, "running" | "started") {
+        if ns.is_empty() && l.namespace.0.is_none() && starts {
             self.flush_deferred(out);
         }
         self.ensure_started(out);
         // Python puts a subgraph's lifecycle on the parent namespace, naming it in `data.namespace`.
-        let key = match &l.namespace {
+        let key = match &l.namespace.0 {
             Some(n) => namespace_key(Some(n)),
             None => ns.to_string(),
         };
         if key.is_empty() {
             self.saw_root_lifecycle = true;
             self.deferred_end = Some(match event {
-                "running" | "started" => return Disposition::Mapped,
+                _ if starts => return Disposition::Mapped,
                 "completed" | "interrupted" => {
                     self.suspend_open_tools(out);
                     if event == "completed" {
@@ -393,43 +394,39 @@ impl V3Adapter {
                         ModelEvent::RunStopped
                     }
                 }
-                "failed" => ModelEvent::RunFailed(lifecycle_error(l.error.as_ref(), "the run")),
+                "failed" => ModelEvent::RunFailed(lifecycle_error(l.error.0.as_ref(), "the run")),
                 _ => return Disposition::Ignored("root lifecycle event of no AG-UI meaning"),
             });
             return Disposition::Mapped;
         }
         self.nest.scope(&key, out);
         let graph_name = l.graph_name.as_ref().and_then(Value::as_str);
-        if let Some(call) = tool_call(l) {
-            // A graph a tool invoked (Python says so): a sub-agent, not a step.
-            return match event {
-                "started" | "running" => {
-                    let name = graph_name.unwrap_or("subagent");
-                    self.nest.start(&key, true, name, call, out);
-                    Disposition::Mapped
-                }
-                _ => Disposition::Ignored("lifecycle event of no AG-UI meaning"),
-            };
-        }
-        // A graph a tool node's task runs without saying for which call (v3 Python): the
-        // call of the enclosing namespace's last message that it serves.
-        if let (Some((call, tool)), "started" | "running") = (self.nest.made_call(&key), event) {
-            self.nest
-                .start(&key, true, graph_name.unwrap_or(&tool), &call, out);
-            return Disposition::Mapped;
+        // A graph a tool invoked (Python says so): a sub-agent, not a step; or one a tool
+        // node's task runs without saying for which call (v3 Python): the call of the
+        // enclosing namespace's last message that it serves.
+        let named = tool_call(l).map(|call| (call.to_string(), "subagent".to_string()));
+        let said = named.is_some();
+        match named.or_else(|| self.nest.made_call(&key)) {
+            Some((call, tool)) if starts => {
+                self.nest
+                    .start(&key, true, graph_name.unwrap_or(&tool), &call, out);
+                return Disposition::Mapped;
+            }
+            _ if said => return Disposition::Ignored("lifecycle event of no AG-UI meaning"),
+            _ => {}
         }
         if self.nest.is_announced(&key) {
             // Interrupted: it stays open, and the run's interrupt suspends it.
             let error = match event {
                 "completed" => None,
-                "failed" => Some(lifecycle_error(l.error.as_ref(), "the graph")),
+                "failed" => Some(lifecycle_error(l.error.0.as_ref(), "the graph")),
                 _ => return Disposition::Ignored("sub-agent lifecycle event of no AG-UI meaning"),
             };
             self.nest.end(&key, error, out);
             return Disposition::Mapped;
         }
         match event {
-            "started" | "running" => {
+            _ if starts => {
                 let name = graph_name.map(str::to_string).unwrap_or_else(|| {
                     let last = key.rsplit('|').next().unwrap_or(&key);
                     last.split(':').next().unwrap_or("node").to_string()
