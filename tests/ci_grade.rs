@@ -374,6 +374,9 @@ fn timeline_and_check_keep_counts_not_every_finding() {
         r.out
     );
     assert!(r.out.contains("… and 2995 more bad lines\n"), "{}", r.out);
+    write(&d, "six.ndjson", &run_with_bad_lines(6));
+    let r = run(&d, &["timeline", "--no-check", "six.ndjson"]);
+    assert!(r.out.contains("… and 1 more bad line\n"), "{}", r.out);
     let r = run(&d, &["timeline", "bad.ndjson"]);
     assert!(
         r.out.contains("… and 2995 more AGX501 in bad.ndjson"),

@@ -11,6 +11,7 @@ use aguify::explain::V3View;
 use aguify::input::{Origin, Record};
 use aguify::model::ModelEvent;
 use aguify::pipeline::{self, Observer};
+use aguify::text::count;
 use aguify::timeline::render::{RenderOptions, Renderer};
 use aguify::timeline::{InlineNote, TimelineBuilder};
 
@@ -79,7 +80,10 @@ impl<W: Write> Printer<W> {
         let at = self.builder.last_origin();
         let Some(c) = self.checker.take() else {
             if let (Some(at), 1..) = (&at, self.bad_left_out) {
-                let msg = format!("… and {} more bad lines", self.bad_left_out);
+                let msg = format!(
+                    "… and {}",
+                    count(self.bad_left_out as usize, "more bad line")
+                );
                 self.builder.bad_line(at, &msg.into());
             }
             return;
