@@ -334,18 +334,20 @@ impl State {
                             at = p + 1;
                             Arc::clone(&last[p].1)
                         }
-                        None => Arc::new(SharedJson::read(m.get())),
+                        None => {
+                            let made = SharedJson::read(m.get());
+                            // Its text is its tree's as the sinks write it, so a state's text
+                            // is its tree's (checked once a message, in every test and debug run).
+                            debug_assert!(crate::js_numbers::to_vec(&made.to_value())
+                                .is_ok_and(|t| t == made.json().as_bytes()));
+                            Arc::new(made)
+                        }
                     };
                     (key, shared)
                 }))
                 .unzip();
             // A new tool message without `tool_call_id` answers a call of this list.
             pair_unanswered(&mut messages);
-            // A message's text is its tree's as the sinks write it, so a state's text is its
-            // tree's (checked in every test and debug run).
-            debug_assert!(messages.iter().all(|m| {
-                crate::js_numbers::to_vec(&m.to_value()).is_ok_and(|t| t == m.json().as_bytes())
-            }));
             *last = keys.into_iter().zip(messages.iter().cloned()).collect();
             Some(messages)
         })?;
