@@ -8,7 +8,8 @@
 //! writes that view as a golden file; [`report`] renders an HTML report. [`redact`] writes a
 //! recording with its text replaced, to share.
 //! [`replay`] paces a stream by its recorded timestamps; [`serve`] serves recorded runs as a
-//! live AG-UI HTTP endpoint.
+//! live AG-UI HTTP endpoint; [`walk`] finds the recordings in a directory (`check DIR`,
+//! `serve --conversation DIR`).
 
 pub use aguify_core::Error;
 pub use aguify_core::{
@@ -28,3 +29,4 @@ pub mod serve;
 pub mod snapshot;
 pub mod text;
 pub mod timeline;
+pub mod walk;

@@ -146,7 +146,7 @@ fn recording_files(dir: &Path) -> anyhow::Result<Vec<String>> {
             .file_name()
             .and_then(|n| n.to_str())
             .is_none_or(|n| n.starts_with('.'));
-        if path.is_file() && !hidden && crate::input::walk::is_recording_name(&path) {
+        if path.is_file() && !hidden && crate::walk::is_recording_name(&path) {
             files.push(path.display().to_string());
         }
     }

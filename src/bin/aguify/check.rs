@@ -6,8 +6,8 @@ use std::path::Path;
 use aguify::check::report::{Counts, Format, Report};
 use aguify::check::{self, rules, Config, FileReport};
 use aguify::error::os_text;
-use aguify::input::walk;
 use aguify::text::printable;
+use aguify::walk;
 
 use crate::cli::{CheckArgs, FailOn};
 use crate::{options, Usage};
@@ -27,7 +27,7 @@ pub fn fails(c: Counts, fail_on: FailOn, max_warnings: Option<u64>) -> bool {
 type Inputs = (Vec<String>, Vec<(usize, FileReport)>);
 
 /// What is to be checked: each argument, then `--files-from`'s list, a directory walked
-/// (src/input/walk.rs). Folders that cannot be read become reports of their own, at their
+/// (src/walk.rs). Folders that cannot be read become reports of their own, at their
 /// place. A usage error (a list that cannot be read, a folder or a list with no recordings)
 /// comes back as such: nothing is checked then, and stdin is never read in its stead.
 fn inputs(args: &CheckArgs, config: &Config) -> Result<Inputs, Usage> {

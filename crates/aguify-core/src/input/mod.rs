@@ -8,7 +8,6 @@ mod lines;
 pub mod parallel;
 mod sse;
 mod text;
-pub mod walk;
 
 use std::collections::VecDeque;
 use std::io::{self, BufRead};
