@@ -58,12 +58,15 @@ impl V2Adapter {
                 let output = ev.data.value();
                 // `generations` form (older LangChain): take the first message.
                 let output = output.pointer("/generations/0/0/message").unwrap_or(output);
-                self.remember_calls(&MessageCalls::of_message(output));
+                // The calls of an AI message, pending until a tool run claims them.
+                let (calls, id) = (lc::tool_calls(output), output.field_str("id"));
+                for (call, name, args) in calls.iter().filter(|_| lc::message_kind(output) == Some("ai")) {
+                    self.pend(call, name, args, id.map(str::to_string).as_ref(), false);
+                }
                 let streamed = self.models.contains_key(&run_id);
-                let message_id = self.open_model(&run_id, output.field_str("id"), out);
+                let message_id = self.open_model(&run_id, id, out);
                 if streamed {
                     let text = lc::content_text(output.field("content").unwrap_or(&Value::Null));
-                    let calls = lc::tool_calls(output);
                     self.complete_parts(&run_id, &message_id, Some(&text), calls, output, out);
                 } else {
                     // A model that did not stream: its whole output is the message.

@@ -120,14 +120,9 @@ impl V2Adapter {
                 Disposition::Mapped
             }
             "on_tool_error" => {
-                let (err, call_id) = match &ev.data {
-                    Data::ToolError {
-                        error,
-                        tool_call_id,
-                    } => (error.as_ref(), tool_call_id.clone()),
-                    _ => (None, None),
-                };
-                let read = tool_error::read(err.unwrap_or(&Value::Null));
+                let data = ev.data.value();
+                let call_id = s(data, "tool_call_id");
+                let read = tool_error::read(data.get("error").unwrap_or(&Value::Null));
                 let id = self.resolve_tool_run(&run_id, call_id, &name, out);
                 match read {
                     // `interrupt()` inside the tool: the call waits for the resume run.
