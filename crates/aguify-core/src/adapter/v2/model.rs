@@ -60,8 +60,9 @@ impl V2Adapter {
                 let output = output.pointer("/generations/0/0/message").unwrap_or(output);
                 // The calls of an AI message, pending until a tool run claims them.
                 let (calls, id) = (lc::tool_calls(output), output.field_str("id"));
-                for (call, name, args) in calls.iter().filter(|_| lc::message_kind(output) == Some("ai")) {
-                    self.pend(call, name, args, id.map(str::to_string).as_ref(), false);
+                let ai = lc::message_kind(output) == Some("ai");
+                for (call, name, args) in calls.iter().filter(|_| ai) {
+                    self.pend(call, name, args, id, false);
                 }
                 let streamed = self.models.contains_key(&run_id);
                 let message_id = self.open_model(&run_id, id, out);
@@ -305,7 +306,7 @@ impl V2Adapter {
                 Some(_) => {}
                 None => {
                     let name = name.as_deref().unwrap_or_default();
-                    self.pend(&call_id, name, args, Some(message_id), true);
+                    self.pend(&call_id, name, args, Some(message_id.as_str()), true);
                 }
             }
         }
