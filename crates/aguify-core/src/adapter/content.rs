@@ -63,8 +63,7 @@ pub fn read_block(b: &Value) -> Block<'_> {
     match ty {
         "text" | "text_delta" => Block::Text(o.field_str("text").unwrap_or("")),
         "reasoning" => {
-            let summary = o.field("summary").and_then(Value::as_array);
-            let mut parts = summary_parts(summary.map(Vec::as_slice).unwrap_or_default());
+            let mut parts = summary_parts(o.field("summary"));
             parts.extend(text("reasoning").map(|t| (0, t)));
             let signature = o
                 .field("extras")
@@ -98,17 +97,14 @@ pub fn read_block(b: &Value) -> Block<'_> {
 
 /// The non-empty texts of a reasoning summary as (part index, text): the part's `index`,
 /// else its place in the list.
-fn summary_parts(summary: &[Value]) -> Vec<(usize, &str)> {
-    summary
-        .iter()
-        .enumerate()
+fn summary_parts(summary: Option<&Value>) -> Vec<(usize, &str)> {
+    let parts = summary.and_then(Value::as_array).into_iter().flatten();
+    (parts.enumerate())
         .filter_map(|(pos, s)| {
-            let t = s.field_str("text").filter(|t| !t.is_empty())?;
+            let at = s.field("index").and_then(Value::as_u64);
             Some((
-                s.field("index")
-                    .and_then(Value::as_u64)
-                    .map_or(pos, |n| n as usize),
-                t,
+                at.map_or(pos, |n| n as usize),
+                s.field_str("text").filter(|t| !t.is_empty())?,
             ))
         })
         .collect()
@@ -185,7 +181,7 @@ pub fn parts_events(
     // keyed like the same item's block form (block 0), so a chunk without the id continues
     // the item in progress.
     if let Some(summary) = kwarg("reasoning").and_then(|r| r.field("summary")) {
-        let parts = summary_parts(summary.as_array().map(Vec::as_slice).unwrap_or_default());
+        let parts = summary_parts(Some(summary));
         block_events(
             message_id,
             "0",

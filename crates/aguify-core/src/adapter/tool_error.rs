@@ -20,84 +20,68 @@ pub enum ToolError {
     Failed(String),
 }
 
-/// The exception classes LangGraph raises for `interrupt()` (`NodeInterrupt` is its older name).
-fn is_interrupt_class(name: &str) -> bool {
-    matches!(
-        name.rsplit('.').next().unwrap_or(name),
-        "GraphInterrupt" | "NodeInterrupt"
-    )
-}
-
-/// Reads a tool error (`data.error`, as logged).
+/// Reads a tool error (`data.error`, as logged): each form gives the exception's class and
+/// what it was raised with (`GraphInterrupt`'s: its interrupts), and the text of a failure.
 pub fn read(err: &Value) -> ToolError {
-    if let Some(ints) = interrupts(err).filter(|i| !i.is_empty()) {
-        return ToolError::Interrupted(ints);
-    }
     let err = lc::normalize_cow(err);
-    let text = match &*err {
-        Value::String(s) => s.lines().next().unwrap_or_default().to_string(),
-        Value::Object(o) => match o.field_str("__type__") {
-            // A dumpd exception whose repr parsed: `ValueError('msg')` → `ValueError: msg`.
-            Some(name) => match o.field("_0") {
-                Some(Value::String(m)) => format!("{name}: {m}"),
-                Some(other) => format!("{name}: {other}"),
-                None => name.to_string(),
-            },
-            // A dumpd exception whose repr did not parse: the repr is what there is.
-            None if o.field("lc").is_some() => (o.field_str("repr"))
-                .map_or_else(|| super::error_info(&err).message, str::to_string),
-            None => {
-                let e = super::error_info(&err);
-                match e.name {
-                    Some(n) => format!("{n}: {}", e.message),
-                    None => e.message,
-                }
-            }
-        },
-        other => lc::tool_content_text(other),
-    };
-    ToolError::Failed(text)
-}
-
-/// The interrupts of a `GraphInterrupt` tool error, in any of its forms; `None` for another
-/// error.
-fn interrupts(err: &Value) -> Option<Vec<InterruptInfo>> {
-    match err {
-        // LangGraph.js: `JSON.stringify(interrupts, null, 2)`, then `\n\nGraphInterrupt: …`.
+    let (class, arg, text) = match &*err {
+        // LangGraph.js: the message, a blank line, the stack; a `GraphInterrupt`'s message is
+        // `JSON.stringify(interrupts, null, 2)`, and a line of the stack names the class.
         Value::String(s) => {
-            let named = s.lines().any(|l| {
-                l.split_once(':')
-                    .is_some_and(|(name, _)| is_interrupt_class(name.trim()))
-            });
-            if !named {
-                return None;
-            }
-            let first = serde_json::Deserializer::from_str(s)
-                .into_iter::<Value>()
-                .next()?
-                .ok()?;
-            Some(super::interrupts_from(&first))
+            let first = || {
+                serde_json::Deserializer::from_str(s)
+                    .into_iter::<Value>()
+                    .next()?
+                    .ok()
+            };
+            let mut classes = s.lines().filter_map(|l| Some(l.split_once(':')?.0.trim()));
+            let class = classes.find(|c| is_interrupt(c));
+            let text = s.lines().next().unwrap_or_default().to_string();
+            (class, class.and_then(|_| first()), text)
         }
         Value::Object(o) => {
-            // API server: `{"error": "GraphInterrupt", "message": "(Interrupt(…),)"}`.
-            if let Some(name) = o.field_str("error") {
-                if !is_interrupt_class(name) {
-                    return None;
+            let e = super::error_info(&err);
+            let text = match (o.field_str("__type__"), o.field("_0")) {
+                // A dumpd exception whose repr parsed: `ValueError('msg')` → `ValueError: msg`.
+                (Some(name), Some(Value::String(m))) => format!("{name}: {m}"),
+                (Some(name), Some(other)) => format!("{name}: {other}"),
+                (Some(name), None) => name.to_string(),
+                // A dumpd exception whose repr did not parse: the repr is what there is.
+                _ if o.field("lc").is_some() => {
+                    o.field_str("repr").map_or(e.message, str::to_string)
                 }
-                let message = o.field_str("message")?;
-                let list = pyrepr::parse(message)?;
-                return Some(super::interrupts_from(&list));
+                _ => match e.name {
+                    Some(n) => format!("{n}: {}", e.message),
+                    None => e.message,
+                },
+            };
+            // API server: `{"error": "GraphInterrupt", "message": "(Interrupt(…),)"}`; dumpd:
+            // `GraphInterrupt((Interrupt(…),))`, parsed by normalising.
+            match o.field_str("error") {
+                Some(class) => (
+                    Some(class),
+                    o.field_str("message").and_then(pyrepr::parse),
+                    text,
+                ),
+                None => (o.field_str("__type__"), o.field("_0").cloned(), text),
             }
-            // dumpd: `GraphInterrupt((Interrupt(…),))`, parsed by normalizing.
-            let n = lc::normalize_cow(err);
-            let name = n.field_str("__type__")?;
-            if !is_interrupt_class(name) {
-                return None;
-            }
-            Some(super::interrupts_from(n.field("_0")?))
         }
-        _ => None,
+        other => (None, None, lc::tool_content_text(other)),
+    };
+    let ints = arg.filter(|_| class.is_some_and(is_interrupt));
+    let ints = ints.map(|a| super::interrupts_from(&a));
+    match ints.filter(|i| !i.is_empty()) {
+        Some(ints) => ToolError::Interrupted(ints),
+        None => ToolError::Failed(text),
     }
+}
+
+/// Whether `class` is one LangGraph raises for `interrupt()` (`NodeInterrupt`: its older name).
+fn is_interrupt(class: &str) -> bool {
+    matches!(
+        class.rsplit('.').next(),
+        Some("GraphInterrupt" | "NodeInterrupt")
+    )
 }
 
 #[cfg(test)]

@@ -105,10 +105,8 @@ fn constructor_head(m: &Map<String, Value>) -> Option<(&'static str, &str)> {
     }
     let kwargs = m.field("kwargs").filter(|k| k.is_object())?;
     let class = lc_class_of(m.field("id")?)?;
-    Some(match constructor_type(class, kwargs.field_str("role")) {
-        Some(t) => ("type", t),
-        None => ("__type__", class),
-    })
+    let head = constructor_type(class, kwargs.field_str("role"));
+    Some(head.map_or(("__type__", class), |t| ("type", t)))
 }
 
 /// The text normaliser's LangChain objects ([`normalized_text`]): message constructors
@@ -137,10 +135,10 @@ impl LcObjects for Normalise {
         let id = next("id")?;
         let class = lc_class_of(&id).ok_or_else(decline)?;
         // A `ChatMessage`'s head is its `role` kwarg: its tree tells.
-        let head = match fixed_message_type(class).ok_or_else(decline)? {
-            Some(t) => ("type", t),
-            None => ("__type__", class),
-        };
+        if class.strip_suffix("Chunk").unwrap_or(class) == "ChatMessage" {
+            return Err(decline());
+        }
+        let head = constructor_type(class, None).map_or(("__type__", class), |t| ("type", t));
         if map.next_key_seed(Key)?.as_deref() != Some("kwargs") {
             return Err(decline());
         }
@@ -175,27 +173,16 @@ pub fn normalized_text(text: &str) -> Option<String> {
 /// The `type` a flattened constructor of `class` gets, its kwargs' `role` given (`None`: it
 /// gets `__type__`, and its kwargs' own `type` is dropped).
 pub fn constructor_type<'a>(class: &str, role: Option<&'a str>) -> Option<&'a str> {
-    match fixed_message_type(class) {
-        Some(t) => t,
-        None => Some(role.unwrap_or("chat")),
-    }
-}
-
-/// The `type` a flattened constructor of `class` gets when its kwargs do not decide it:
-/// `Some(Some(t))` for a message class, `Some(None)` for any other class (it gets
-/// `__type__`), `None` for a `ChatMessage`, whose type is its `role` kwarg.
-fn fixed_message_type(class: &str) -> Option<Option<&'static str>> {
-    let base = class.strip_suffix("Chunk").unwrap_or(class);
-    Some(Some(match base {
+    Some(match class.strip_suffix("Chunk").unwrap_or(class) {
         "HumanMessage" => "human",
         "AIMessage" => "ai",
         "ToolMessage" => "tool",
         "SystemMessage" => "system",
         "FunctionMessage" => "function",
         "RemoveMessage" => "remove",
-        "ChatMessage" => return None,
-        _ => return Some(None),
-    }))
+        "ChatMessage" => role.unwrap_or("chat"),
+        _ => return None,
+    })
 }
 
 /// The normalized role of a flat message: `human`, `ai`, `tool`, `system` (JS `role` dicts too).
@@ -254,15 +241,18 @@ pub fn calls_of_list(calls: &Value) -> Vec<(String, String, String)> {
 
 /// The calls of an AI message (its `tool_calls`, its `content`, its id as its list names it)
 /// as (id, name, args): [`calls_of_list`], but a call the log gave no id (none, or `""`) is
-/// named as the stream named it ([`made_up_call_id`]) rather than left out; with `own`
-/// false, only those.
+/// named as the stream named it ([`made_up_call_id`]: by the place of its `tool_call` block in
+/// `content`) rather than left out; with `own` false, only those.
 fn calls_of_message(
     calls: &Value,
     content: &Value,
     message_id: &str,
     own: bool,
 ) -> Vec<(String, String, String)> {
-    let blocks = call_blocks(content);
+    let blocks = content.as_array().into_iter().flatten().enumerate();
+    let blocks: Vec<usize> = (blocks.filter(|(_, b)| b.field_str("type") == Some("tool_call")))
+        .map(|(i, _)| i)
+        .collect();
     calls_named(calls, |c, n| match own_id(c) {
         Some(id) => own.then(|| id.to_string()),
         None => Some(made_up_call_id(message_id, blocks.get(n).unwrap_or(&n))),
@@ -303,15 +293,6 @@ fn own_id(call: &Value) -> Option<&str> {
 /// in `tool_calls`.
 pub fn made_up_call_id(message_id: &str, block: impl std::fmt::Display) -> String {
     format!("{message_id}:tool:{block}")
-}
-
-/// The places in a message's `content` of its `tool_call` blocks, in order.
-fn call_blocks(content: &Value) -> Vec<usize> {
-    let blocks = content.as_array().into_iter().flatten().enumerate();
-    blocks
-        .filter(|(_, b)| b.field_str("type") == Some("tool_call"))
-        .map(|(i, _)| i)
-        .collect()
 }
 
 /// What the pairing of tool messages with calls the log gave no id reads of a list's
@@ -582,25 +563,20 @@ pub fn command_tool_message(output: &Value, call_id: Option<&str>) -> Option<Val
         return None;
     }
     let list = o.field("update")?.field("messages")?.as_array()?;
+    // A tool message, or a parsed dumpd repr `ToolMessage(content=…, tool_call_id=…)`.
     let tool_messages: Vec<Value> = (list.iter())
         .filter_map(|m| {
-            if message_kind(m) == Some("tool") {
-                return Some(m.clone());
+            let mut m = m.as_object()?.clone();
+            if m.field_str("__type__") == Some("ToolMessage") {
+                m.insert("type".into(), Value::String("tool".into()));
             }
-            // a parsed dumpd repr `ToolMessage(content=…, tool_call_id=…)`
-            let mut flat = m.as_object()?.clone();
-            (flat.field_str("__type__") == Some("ToolMessage")).then(|| {
-                flat.insert("type".into(), Value::String("tool".into()));
-                Value::Object(flat)
-            })
+            let m = Value::Object(m);
+            (message_kind(&m) == Some("tool")).then_some(m)
         })
         .collect();
     let answers = |m: &&Value| call_id.is_none() || tool_call_id(m) == call_id;
-    tool_messages
-        .iter()
-        .find(answers)
-        .or(tool_messages.first())
-        .cloned()
+    let found = tool_messages.iter().find(answers).or(tool_messages.first());
+    found.cloned()
 }
 
 /// Whether `m` (a message of a normalized list, not normalized again yet) may be a tool

@@ -6,7 +6,7 @@
 //! a call `Name(a, k=v)` maps to `{"__type__": "Name", "k": v, "_0": a}`; an `<object at 0x…>`
 //! stays a string. Any other text is `None`: the callers only ask whether a text is a repr.
 
-use serde_json::{Map, Number, Value};
+use serde_json::{Number, Value};
 
 /// Nesting deeper than this is refused, as serde_json refuses deeper JSON.
 const MAX_DEPTH: usize = 128;
@@ -195,30 +195,19 @@ impl<'a> Parser<'a> {
                 other => other.into(),
             });
         }
+        let mut positional = 0..;
         let args = self.items(b')', |p| {
             p.ws();
             let start = p.i;
             let key = p.take_while(|c| c.is_ascii_alphanumeric() || c == b'_');
             if !key.is_empty() && p.eat(b'=') && p.ahead(0) != Some(b'=') {
-                return Some((Some(key), p.value()?));
+                return Some((key.to_string(), p.value()?));
             }
             p.i = start;
-            Some((None, p.value()?))
+            Some((format!("_{}", positional.next()?), p.value()?))
         })?;
-        let mut obj = Map::new();
-        obj.insert("__type__".into(), name.into());
-        let mut positional = 0;
-        for (key, v) in args {
-            let key = match key {
-                Some(k) => k.to_string(),
-                None => {
-                    positional += 1;
-                    format!("_{}", positional - 1)
-                }
-            };
-            obj.insert(key, v);
-        }
-        Some(Value::Object(obj))
+        let head = ("__type__".to_string(), Value::from(name));
+        Some(Value::Object(std::iter::once(head).chain(args).collect()))
     }
 }
 #[cfg(test)]

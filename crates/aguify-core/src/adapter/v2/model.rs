@@ -58,12 +58,16 @@ impl V2Adapter {
                 let output = ev.data.value();
                 // `generations` form (older LangChain): take the first message.
                 let output = output.pointer("/generations/0/0/message").unwrap_or(output);
-                self.remember_calls(&MessageCalls::of_message(output));
+                // The calls of an AI message, pending until a tool run claims them.
+                let (calls, id) = (lc::tool_calls(output), output.field_str("id"));
+                let ai = lc::message_kind(output) == Some("ai");
+                for (call, name, args) in calls.iter().filter(|_| ai) {
+                    self.pend(call, name, args, id, false);
+                }
                 let streamed = self.models.contains_key(&run_id);
-                let message_id = self.open_model(&run_id, output.field_str("id"), out);
+                let message_id = self.open_model(&run_id, id, out);
                 if streamed {
                     let text = lc::content_text(output.field("content").unwrap_or(&Value::Null));
-                    let calls = lc::tool_calls(output);
                     self.complete_parts(&run_id, &message_id, Some(&text), calls, output, out);
                 } else {
                     // A model that did not stream: its whole output is the message.
@@ -302,7 +306,7 @@ impl V2Adapter {
                 Some(_) => {}
                 None => {
                     let name = name.as_deref().unwrap_or_default();
-                    self.pend(&call_id, name, args, Some(message_id), true);
+                    self.pend(&call_id, name, args, Some(message_id.as_str()), true);
                 }
             }
         }

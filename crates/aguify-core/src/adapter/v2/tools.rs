@@ -35,13 +35,10 @@ pub(super) struct ToolRun {
 
 impl V2Adapter {
     /// The calls of AI messages, pending until a tool run claims them.
-    pub(super) fn remember_calls<'m>(
-        &mut self,
-        messages: impl IntoIterator<Item = &'m MessageCalls>,
-    ) {
+    pub(super) fn remember_calls(&mut self, messages: &[MessageCalls]) {
         for m in messages {
             for (id, name, args) in &m.calls {
-                self.pend(id, name, args, m.id.as_ref(), false);
+                self.pend(id, name, args, m.id.as_deref(), false);
             }
         }
     }
@@ -53,7 +50,7 @@ impl V2Adapter {
         id: &str,
         name: &str,
         args: &str,
-        message_id: Option<&String>,
+        message_id: Option<&str>,
         from_chunks: bool,
     ) {
         if !self.pending_calls.iter().any(|c| c.id == id) && self.claimed.get(id).is_none() {
@@ -62,7 +59,7 @@ impl V2Adapter {
                 id: id.to_string(),
                 name: name.to_string(),
                 args: args.to_string(),
-                message_id: message_id.cloned(),
+                message_id: message_id.map(str::to_string),
                 from_chunks,
             });
         }
@@ -120,14 +117,9 @@ impl V2Adapter {
                 Disposition::Mapped
             }
             "on_tool_error" => {
-                let (err, call_id) = match &ev.data {
-                    Data::ToolError {
-                        error,
-                        tool_call_id,
-                    } => (error.as_ref(), tool_call_id.clone()),
-                    _ => (None, None),
-                };
-                let read = tool_error::read(err.unwrap_or(&Value::Null));
+                let data = ev.data.value();
+                let call_id = s(data, "tool_call_id");
+                let read = tool_error::read(data.get("error").unwrap_or(&Value::Null));
                 let id = self.resolve_tool_run(&run_id, call_id, &name, out);
                 match read {
                     // `interrupt()` inside the tool: the call waits for the resume run.

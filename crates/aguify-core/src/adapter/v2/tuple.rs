@@ -133,11 +133,8 @@ impl V2Adapter {
         let Some(at) = list.iter().rposition(|m| lc::message_kind(m) == Some("ai")) else {
             return;
         };
-        let calls = list[at].field("tool_calls").and_then(Value::as_array);
-        for c in calls.into_iter().flatten() {
-            if let (Some(id), Some(name)) = (c.field_str("id"), c.field_str("name")) {
-                self.nest.call_made("", id, name);
-            }
+        for (id, name, _) in lc::tool_calls(&list[at]) {
+            self.nest.call_made("", &id, &name);
         }
         let answers = list[at + 1..]
             .iter()

@@ -90,12 +90,7 @@ fn calls(h: Option<Holder>, _: &str, normalised: bool) -> Option<Data> {
 fn chunk(h: Option<Holder>, text: &str, normalised: bool) -> Option<Data> {
     match h {
         Some(Holder::Items(_, 2)) => {
-            let tree = if normalised {
-                from(text)
-            } else {
-                normalised_tree(text)
-            };
-            let Value::Array(mut pair) = tree? else {
+            let Value::Array(mut pair) = normalised_tree(text)? else {
                 return None;
             };
             let payload = pair.pop()?;
@@ -104,7 +99,7 @@ fn chunk(h: Option<Holder>, text: &str, normalised: bool) -> Option<Data> {
         Some(Holder::Object(keys)) => {
             let mut flat = keys.flat(normalised)?;
             if let Some(list) = flat.keys.interrupt.0.take() {
-                return Some(Data::Interrupt(flat.normal(list)));
+                return Some(Data::Interrupt(normalize_owned(list)));
             }
             let mut calls = vec![];
             flat.calls_in(&mut calls)?;
@@ -186,7 +181,7 @@ pub(super) struct Flat<'a> {
     pub(super) type_text: Option<Cow<'a, str>>,
     /// Whether it has a `type` (of any value).
     typed: bool,
-    /// Whether its values are read normalised (not when read of a normalised tree's text).
+    /// Whether it is read of a text normalising may change (not of a normalised tree's text).
     pub(super) normalise: bool,
 }
 
@@ -280,14 +275,6 @@ impl Flat<'_> {
         text_of(self.keys.id).map(Cow::into_owned)
     }
 
-    /// A value of its keys as normalising leaves it.
-    pub(super) fn normal(&self, v: Value) -> Value {
-        match self.normalise {
-            true => normalize_owned(v),
-            false => v,
-        }
-    }
-
     /// A model's stream chunk (`None`: a key no tree holds).
     pub(super) fn chunk(&self) -> Option<MessageChunk> {
         // Most are a string, `{}` or `[]` (which normalising leaves as they are): made
@@ -297,7 +284,7 @@ impl Flat<'_> {
             Some((_, "[]")) => Some(Some(Value::Array(vec![]))),
             Some((raw, text)) => match text_of(Some(raw)) {
                 Some(s) => Some(Some(Value::String(s.into_owned()))),
-                None => from(text).map(|v| Some(self.normal(v))),
+                None => from(text).map(|v| Some(normalize_owned(v))),
             },
             None => Some(None),
         };
@@ -323,7 +310,7 @@ impl Flat<'_> {
                 return Some(list);
             }
         }
-        Some(ToolChunk::list(self.normal(from(text)?)).unwrap_or_default())
+        Some(ToolChunk::list(normalised_tree(text)?).unwrap_or_default())
     }
 
     /// Its `tool_calls` (kept raw: a model's chunk never reads them) as (id, name, args);
@@ -332,7 +319,7 @@ impl Flat<'_> {
         let Some(raw) = self.keys.tool_calls.0 else {
             return Some(vec![]);
         };
-        Some(lc::calls_of_list(&self.normal(from(raw.get())?)))
+        Some(lc::calls_of_list(&normalised_tree(raw.get())?))
     }
 
     /// The calls of the AI messages this object is or holds: its own, else its `messages`'
@@ -385,7 +372,7 @@ fn step_input(h: Option<Holder>, _: &str, normalised: bool) -> Option<Data> {
                 if let (Some(id), Some(name)) = (c.id(), text_of(c.keys.name)) {
                     let name = name.into_owned();
                     let args = match c.keys.args.0 {
-                        Some(a) => c.normal(from(a.get())?).to_string(),
+                        Some(a) => normalised_tree(a.get())?.to_string(),
                         None => String::new(),
                     };
                     input.send.push((id, name, args));

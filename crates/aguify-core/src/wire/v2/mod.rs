@@ -17,7 +17,6 @@ use serde::Deserialize;
 use serde_json::value::RawValue;
 use serde_json::Value;
 
-use crate::json::Field;
 use crate::payload::Payload;
 use crate::wire::langchain::{self as lc, normalize_owned};
 use crate::wire::state::State;
@@ -55,8 +54,8 @@ pub struct Event {
 #[derive(Debug, Clone, PartialEq)]
 pub enum Data {
     /// The `input` of a root run's or a tool's start; the `output` of a model's or a tool's
-    /// end, or of the root chain's whose output is no state [`State`] reads (`None` too when
-    /// nothing is read of this kind's `data`, or it has none).
+    /// end, or of the root chain's whose output is no state [`State`] reads; a tool error's
+    /// `data` as it is (`None` too when nothing is read of this kind's `data`, or it has none).
     Value(Option<Value>),
     /// A graph step's start.
     StepInput(StepInput),
@@ -73,10 +72,6 @@ pub enum Data {
     Interrupt(Value),
     /// A model's stream chunk, or the JSON kind it has when it is no object.
     ModelChunk(Option<Result<MessageChunk, &'static str>>),
-    ToolError {
-        error: Option<Value>,
-        tool_call_id: Option<String>,
-    },
     /// An `on_custom_event`'s `data`, passed through as text: a payload of megabytes is not
     /// made a tree.
     Custom(Payload),
@@ -387,13 +382,7 @@ impl Data {
                 let data = m.next_value::<Object<Output>>()?.0.ok();
                 Data::Value(data.and_then(|d| d.output.0).map(normalize_owned))
             }
-            "on_tool_error" => {
-                let e = m.next_value::<Object<ToolError>>()?.0.unwrap_or_default();
-                Data::ToolError {
-                    error: e.error.0,
-                    tool_call_id: e.tool_call_id.0,
-                }
-            }
+            "on_tool_error" => Data::Value(Some(m.next_value()?)),
             "on_custom_event" => {
                 let raw = m.next_value::<&RawValue>()?;
                 Data::Custom(Payload::read(raw.get()).ok_or_else(no_tree)?)
@@ -416,20 +405,6 @@ impl Data {
                 Data::Value(None)
             }
         }))
-    }
-}
-
-impl MessageCalls {
-    /// The calls of a (normalised) message, when it is an AI message that made some.
-    pub fn of_message(msg: &Value) -> Option<MessageCalls> {
-        if lc::message_kind(msg) != Some("ai") {
-            return None;
-        }
-        let calls = lc::tool_calls(msg);
-        (!calls.is_empty()).then(|| MessageCalls {
-            id: msg.field_str("id").map(str::to_string),
-            calls,
-        })
     }
 }
 
@@ -456,13 +431,6 @@ struct Input {
 struct Output {
     #[serde(default)]
     output: Present<Value>,
-}
-
-#[derive(Default, Deserialize)]
-#[serde(default)]
-struct ToolError {
-    error: Present<Value>,
-    tool_call_id: Text,
 }
 
 #[derive(Default, Deserialize)]
@@ -674,10 +642,7 @@ mod tests {
         );
         assert_eq!(
             data(r#"{"event":"on_tool_error","data":{"error":"e","input":1}}"#),
-            Some(Data::ToolError {
-                error: Some(json!("e")),
-                tool_call_id: None
-            })
+            Some(Data::Value(Some(json!({"error":"e","input":1}))))
         );
         assert_eq!(
             data(r#"{"event":"on_chat_model_start","data":{"input":1}}"#),
