@@ -1145,8 +1145,8 @@ fn bad_lines_are_counted_at_load() {
     let path = file.display().to_string();
     let c = Conversation::load("default", std::slice::from_ref(&path), &Options::default())
         .expect("load");
-    assert_eq!(c.bad_lines, 1);
-    let first = c.first_bad_line.expect("first bad line");
+    let (n, first) = c.bad_lines.expect("bad lines");
+    assert_eq!(n, 1);
     assert!(first.starts_with(&format!("{path}:")), "{first}");
 }
 

@@ -15,79 +15,71 @@ use bytes::{Buf, Bytes};
 use hyper::server::conn::http1;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::service::TowerToHyperService;
-use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt, ReadBuf};
+use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, ReadBuf};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use tokio::task::JoinSet;
-use tokio_util::sync::CancellationToken;
 
 use super::refusal::{self, Refusal};
-use super::ServeConfig;
+use super::AppState;
 
-/// Serves `router` on `listener` until `shutdown` resolves, then cancels `cancel` (open
-/// streams end) and waits at most the shutdown grace for connections to close.
-pub async fn run<F>(
+/// Serves `router` on `listener` until `shutdown` resolves, then cancels the server's token
+/// (open streams end) and waits at most the shutdown grace for connections to close.
+pub(super) async fn run<F>(
     listener: TcpListener,
     router: Router,
-    cfg: &ServeConfig,
-    cancel: CancellationToken,
+    st: Arc<AppState>,
     shutdown: F,
 ) -> io::Result<()>
 where
     F: Future<Output = ()> + Send + 'static,
 {
-    let (log, max_connections) = (cfg.log.unwrap_or(|_| {}), cfg.max_connections);
-    let permits = Arc::new(Semaphore::new(max_connections.max(1)));
+    let (log, max) = (st.cfg.log.unwrap_or(|_| {}), st.cfg.max_connections);
+    let permits = Arc::new(Semaphore::new(max.max(1)));
     let mut conns = JoinSet::new();
     let mut shutdown = pin!(shutdown);
     let mut full_logged = false;
     loop {
-        tokio::select! {
+        let accepted = tokio::select! {
             _ = &mut shutdown => break,
-            accepted = listener.accept() => {
-                let (stream, peer) = match accepted {
-                    Ok(a) => a,
-                    Err(e) => {
-                        // Out of file descriptors and the like: wait instead of spinning.
-                        log(&format!("accepting a connection: {e}"));
-                        tokio::time::sleep(Duration::from_millis(100)).await;
-                        continue;
-                    }
-                };
-                match permits.clone().try_acquire_owned() {
-                    Ok(permit) => {
-                        full_logged = false;
-                        let timeouts = (cfg.header_timeout, cfg.write_timeout);
-                        conns.spawn(connection(stream, peer, router.clone(), timeouts, log, cancel.clone(), permit));
-                    }
-                    Err(_) => {
-                        if !full_logged {
-                            log(&format!(
-                                "{max_connections} connections open (--max-connections): answering new ones 503 until one closes"
-                            ));
-                            full_logged = true;
-                        }
-                        // Every connection over the limit is answered 503 while the listener can
-                        // accept it (each answer is done within 1 s; past the descriptor limit,
-                        // accept fails and waits above).
-                        conns.spawn(busy(stream, max_connections));
-                    }
-                }
+            Some(_) = conns.join_next(), if !conns.is_empty() => continue,
+            accepted = listener.accept() => accepted,
+        };
+        let (stream, peer) = match accepted {
+            Ok(a) => a,
+            Err(e) => {
+                // Out of file descriptors and the like: wait instead of spinning.
+                log(&format!("accepting a connection: {e}"));
+                tokio::time::sleep(Duration::from_millis(100)).await;
+                continue;
             }
-            Some(_) = conns.join_next(), if !conns.is_empty() => {}
-        }
+        };
+        let Ok(permit) = permits.clone().try_acquire_owned() else {
+            if !std::mem::replace(&mut full_logged, true) {
+                log(&format!(
+                    "{max} connections open (--max-connections): answering new ones 503 until one closes"
+                ));
+            }
+            // Every connection over the limit is answered 503 while the listener can accept
+            // it (each answer is done within 1 s; past the descriptor limit, accept fails and
+            // waits above).
+            conns.spawn(busy(stream, max));
+            continue;
+        };
+        full_logged = false;
+        conns.spawn(connection(stream, peer, router.clone(), st.clone(), permit));
     }
     drop(listener);
-    cancel.cancel();
+    st.cancel.cancel();
     let closed = async { while conns.join_next().await.is_some() {} };
-    if tokio::time::timeout(cfg.shutdown_grace, closed)
+    if tokio::time::timeout(st.cfg.shutdown_grace, closed)
         .await
         .is_err()
     {
         log(&format!(
             "closing {} still open after the {} ms shutdown grace",
             crate::text::count(conns.len(), "connection"),
-            cfg.shutdown_grace.as_millis()
+            st.cfg.shutdown_grace.as_millis()
         ));
         conns.shutdown().await;
     }
@@ -98,74 +90,71 @@ async fn connection(
     stream: TcpStream,
     peer: SocketAddr,
     router: Router,
-    (header_timeout, write_timeout): (Duration, Duration),
-    log: fn(&str),
-    cancel: CancellationToken,
+    st: Arc<AppState>,
     _permit: OwnedSemaphorePermit,
 ) {
+    let cfg = &st.cfg;
     let _ = stream.set_nodelay(true);
     let io = TokioIo::new(JsonRefusals {
         inner: stream,
         pending: Bytes::new(),
-        write_timeout,
+        write_timeout: cfg.write_timeout,
         stalled: None,
     });
-    let mut builder = http1::Builder::new();
     // A client that shuts its side down after sending its request still reads the stream.
     // The head limit is set, not left to hyper's read buffer limit: that one is checked only
     // while the head is incomplete, so a read that fills the buffer's spare room past it could
     // bring in a whole larger head.
-    builder
+    let conn = http1::Builder::new()
         .timer(TokioTimer::new())
-        .header_read_timeout(header_timeout)
+        .header_read_timeout(cfg.header_timeout)
         .max_header_size(400 * 1024)
-        .half_close(true);
-    let conn = builder.serve_connection(io, TowerToHyperService::new(router));
+        .half_close(true)
+        .serve_connection(io, TowerToHyperService::new(router));
     let mut conn = pin!(conn);
     let result = tokio::select! {
         r = conn.as_mut() => r,
-        _ = cancel.cancelled() => {
+        _ = st.cancel.cancelled() => {
             conn.as_mut().graceful_shutdown();
             conn.as_mut().await
         }
     };
-    let Err(e) = result else { return };
+    let (Err(e), Some(log)) = (result, cfg.log) else {
+        return;
+    };
     // hyper's error for a failed write has the write's error as its source.
     let write_timed_out = std::error::Error::source(&e)
         .and_then(|c| c.downcast_ref::<io::Error>()?.get_ref())
         .is_some_and(|c| c.is::<WriteTimeout>());
-    if e.is_timeout() {
-        log(&format!(
-            "{peer}: closed: no complete request head within {} ms (--header-timeout)",
-            header_timeout.as_millis()
-        ));
+    let why = if e.is_timeout() {
+        let ms = cfg.header_timeout.as_millis();
+        format!("closed: no complete request head within {ms} ms (--header-timeout)")
     } else if e.is_parse() || e.is_parse_too_large() || e.is_parse_status() {
-        log(&format!(
-            "{peer}: refused a request hyper could not read: {e}"
-        ));
+        format!("refused a request hyper could not read: {e}")
     } else if write_timed_out {
-        log(&format!(
-            "{peer}: closed: the client read nothing for {} ms (write timeout)",
-            write_timeout.as_millis()
-        ));
-    }
+        let ms = cfg.write_timeout.as_millis();
+        format!("closed: the client read nothing for {ms} ms (write timeout)")
+    } else {
+        return;
+    };
+    log(&format!("{peer}: {why}"));
 }
 
 /// Over the connection limit: a 503 with the JSON error body, then close (within 1 s).
 async fn busy(mut stream: TcpStream, max: usize) {
-    let response = Refusal::TooManyConnections(max).raw_response(&[]);
+    let body = Refusal::TooManyConnections(max).body();
+    let response = format!(
+        "HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
+        body.len()
+    );
     let _ = tokio::time::timeout(Duration::from_secs(1), async {
-        stream.write_all(&response).await?;
+        stream.write_all(response.as_bytes()).await?;
         stream.shutdown().await?;
         // Read what the client sent so closing does not reset the connection before the
         // client reads the answer.
         let mut sink = [0u8; 4096];
-        loop {
-            let n = tokio::io::AsyncReadExt::read(&mut stream, &mut sink).await?;
-            if n == 0 {
-                return Ok::<(), io::Error>(());
-            }
-        }
+        while stream.read(&mut sink).await? > 0 {}
+        Ok::<(), io::Error>(())
     })
     .await;
 }
@@ -254,14 +243,14 @@ impl<T: AsyncWrite + Unpin> AsyncWrite for JsonRefusals<T> {
     ) -> Poll<io::Result<usize>> {
         ready!(self.drain(cx))?;
         let head = bufs.iter().find(|b| !b.is_empty());
-        let Some((head, answer)) = head.and_then(|h| Some((h, refusal::rewrite_bare(h)?))) else {
-            return self.write_inner(cx, bufs);
-        };
-        self.pending = answer.into();
-        if let Poll::Ready(Err(e)) = self.drain(cx) {
-            return Poll::Ready(Err(e));
+        match head.and_then(|h| Some((h.len(), refusal::rewrite_bare(h)?))) {
+            // Taken whole; written by the flush that follows (or the next write).
+            Some((n, answer)) => {
+                self.pending = answer.into();
+                Poll::Ready(Ok(n))
+            }
+            None => self.write_inner(cx, bufs),
         }
-        Poll::Ready(Ok(head.len()))
     }
 
     fn is_write_vectored(&self) -> bool {

@@ -29,7 +29,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use anyhow::{anyhow, bail};
-use axum::body::Body;
+use axum::body::{Body, HttpBody};
 use axum::extract::{Request, State};
 use axum::http::{header, HeaderMap, HeaderName, HeaderValue, Method, Uri};
 use axum::middleware::{self, Next};
@@ -211,8 +211,7 @@ where
     F: Future<Output = ()> + Send + 'static,
 {
     let router = app.router(listener.local_addr()?);
-    let st = &app.state;
-    listener::run(listener, router, &st.cfg, st.cancel.clone(), shutdown).await
+    listener::run(listener, router, app.state, shutdown).await
 }
 
 fn describe(c: &Conversation, default: bool) -> Value {
@@ -327,13 +326,10 @@ fn is_json(headers: &HeaderMap) -> bool {
 
 /// The body, refused before a byte of it is read when its declared length is over the limit
 /// (so `Expect: 100-continue` gets 413 at once, never `100 Continue`).
-async fn read_body(headers: &HeaderMap, body: Body, cfg: &ServeConfig) -> Result<Vec<u8>, Refusal> {
+async fn read_body(body: Body, cfg: &ServeConfig) -> Result<Vec<u8>, Refusal> {
     let limit = cfg.body_limit;
-    let declared = headers
-        .get(header::CONTENT_LENGTH)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.trim().parse::<u64>().ok());
-    if declared.is_some_and(|n| n > limit as u64) {
+    // hyper's size hint is the declared length.
+    if body.size_hint().lower() > limit as u64 {
         return Err(Refusal::BodyTooLarge(limit));
     }
     let read = tokio::time::timeout(cfg.body_timeout, axum::body::to_bytes(body, limit)).await;
@@ -363,7 +359,7 @@ async fn post(
         let given = header_text(&headers, header::CONTENT_TYPE).unwrap_or("none".into());
         return Err(Refusal::UnsupportedMediaType(given));
     }
-    let bytes = read_body(&headers, body, &st.cfg).await?;
+    let bytes = read_body(body, &st.cfg).await?;
     let req = parse_request(&bytes)?;
     let conv = &st.conversations[index];
     let resume: Vec<String> = req
@@ -373,7 +369,7 @@ async fn post(
         .map(|r| r.interrupt_id)
         .collect();
     let (admission, lease) = st.sessions.admit(conv, &req.thread_id, &resume);
-    let (events, pacing, outcome) = match admission {
+    let (frames, pacing, outcome) = match admission {
         Admission::Run(i) => {
             let run = &conv.runs[i];
             let outcome = format!(
@@ -400,11 +396,8 @@ async fn post(
                     code: Some(code.into()),
                 },
             ];
-            (
-                Frames::new(events),
-                Pacing::instant(),
-                format!("RUN_ERROR {code}"),
-            )
+            let outcome = format!("RUN_ERROR {code}");
+            (Frames::new(events), Pacing::instant(), outcome)
         }
     };
     let line = st.cfg.log.map(|log| LogLine {
@@ -418,7 +411,7 @@ async fn post(
         log,
     });
     let body = Replay {
-        frames: events,
+        frames,
         next: 0,
         thread_id: req.thread_id,
         run_id: req.run_id,
@@ -426,7 +419,6 @@ async fn post(
         keep_alive: st.cfg.keep_alive.max(Duration::from_millis(1)),
         wait: None,
         cancel: st.cancel.child_token(),
-        terminal_sent: false,
         guard: (st.active.clone(), lease, line),
     };
     let headers = [

@@ -77,46 +77,23 @@ impl Refusal {
         }
     }
 
-    pub fn body(&self) -> Vec<u8> {
-        let v = json!({"error": {"code": self.status_code().1, "message": self.to_string()}});
-        serde_json::to_vec(&v).unwrap_or_default()
-    }
-
-    /// A whole HTTP/1.1 response (for answers written before hyper is involved), closing the
-    /// connection; `headers` are further header lines, each without its CRLF.
-    pub fn raw_response(&self, headers: &[&str]) -> Vec<u8> {
-        let body = self.body();
-        let status = self.status_code().0;
-        let mut out = format!(
-            "HTTP/1.1 {} {}\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n",
-            status.as_u16(),
-            status.canonical_reason().unwrap_or(""),
-            body.len()
-        )
-        .into_bytes();
-        for h in headers {
-            out.extend_from_slice(h.as_bytes());
-            out.extend_from_slice(b"\r\n");
-        }
-        out.extend_from_slice(b"\r\n");
-        out.extend_from_slice(&body);
-        out
+    /// The JSON error body.
+    pub fn body(&self) -> String {
+        json!({"error": {"code": self.status_code().1, "message": self.to_string()}}).to_string()
     }
 }
 
 impl IntoResponse for Refusal {
     fn into_response(self) -> Response {
         let (status, code) = self.status_code();
-        let mut resp = (status, self.body()).into_response();
-        let headers = resp.headers_mut();
-        headers.insert(
-            header::CONTENT_TYPE,
-            HeaderValue::from_static("application/json"),
-        );
-        if let Refusal::MethodNotAllowed(_) = self {
-            headers.insert(header::ALLOW, HeaderValue::from_static("GET, POST"));
-        }
+        let json = [(header::CONTENT_TYPE, "application/json")];
+        let mut resp = (status, json, self.body()).into_response();
         let hint = match &self {
+            Refusal::MethodNotAllowed(_) => {
+                let allow = HeaderValue::from_static("GET, POST");
+                resp.headers_mut().insert(header::ALLOW, allow);
+                String::new()
+            }
             Refusal::CorsNotEnabled(origin) => {
                 format!(" (start with --cors {origin} to allow this origin)")
             }
@@ -129,29 +106,26 @@ impl IntoResponse for Refusal {
 }
 
 /// hyper's own answer to a request head it cannot read, with an empty body, rewritten with
-/// the JSON body (`None` for anything else). `head` must be exactly one response head.
+/// the JSON body (`None` for anything else). `head` must be exactly one response head, as
+/// hyper writes it: lower-case names, `content-length: 0`, no content type.
 pub fn rewrite_bare(head: &[u8]) -> Option<Vec<u8>> {
-    let rest = head.strip_prefix(b"HTTP/1.1 ")?;
-    let refusal = match rest.get(..4)? {
-        b"400 " => Refusal::BadRequest,
-        b"414 " => Refusal::UriTooLong,
-        b"431 " => Refusal::HeadersTooLarge,
+    let text = std::str::from_utf8(head).ok()?;
+    let refusal = match text.get(..13)? {
+        "HTTP/1.1 400 " => Refusal::BadRequest,
+        "HTTP/1.1 414 " => Refusal::UriTooLong,
+        "HTTP/1.1 431 " => Refusal::HeadersTooLarge,
         _ => return None,
     };
-    let text = std::str::from_utf8(head).ok()?;
-    let lines = text.strip_suffix("\r\n\r\n")?;
-    let mut kept = vec![];
-    let mut empty = false;
-    for line in lines.split("\r\n").skip(1) {
-        let (name, value) = line.split_once(':')?;
-        match name.trim().to_ascii_lowercase().as_str() {
-            "content-length" => empty = value.trim() == "0",
-            "connection" => {}
-            "content-type" | "transfer-encoding" => return None,
-            _ => kept.push(line),
-        }
+    if !text.ends_with("\r\n\r\n") || text.contains("\r\ncontent-type:") {
+        return None;
     }
-    empty.then(|| refusal.raw_response(&kept))
+    let (before, after) = text.split_once("\r\ncontent-length: 0\r\n")?;
+    let body = refusal.body();
+    let typed = format!(
+        "content-type: application/json\r\ncontent-length: {}",
+        body.len()
+    );
+    Some(format!("{before}\r\n{typed}\r\n{after}{body}").into_bytes())
 }
 
 #[cfg(test)]

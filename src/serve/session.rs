@@ -110,7 +110,8 @@ fn decide(conv: &Conversation, thread: &str, s: &Session, resume_ids: &[String])
         return Admission::Run(s.next);
     }
     let mut message = if s.pending.is_empty() {
-        format!("Thread '{thread}' has no pending interrupt, but resume[] answers")
+        let answers = quote(&unknown);
+        format!("Thread '{thread}' has no pending interrupt, but resume[] answers {answers}")
     } else {
         format!(
             "Thread '{thread}' is paused at {} {} of recorded run {} of '{}'",
@@ -123,9 +124,8 @@ fn decide(conv: &Conversation, thread: &str, s: &Session, resume_ids: &[String])
     if !missing.is_empty() {
         message += &format!("; resume[] does not answer: {}", quote(&missing));
     }
-    if !unknown.is_empty() && s.pending.is_empty() {
-        message += &format!(" {}", quote(&unknown));
-    } else if !unknown.is_empty() {
+    // With no pending interrupt, every id is unknown (said above).
+    if !unknown.is_empty() && !s.pending.is_empty() {
         let ids = plural(unknown.len(), "id", "ids");
         message += &format!(
             "; resume[] names unknown interrupt {ids}: {}",
@@ -155,8 +155,7 @@ mod tests {
             name: "c".into(),
             files: vec![],
             runs: crate::serve::store::tests::interrupt_then_resume(),
-            bad_lines: 0,
-            first_bad_line: None,
+            bad_lines: None,
         }
     }
 

@@ -32,9 +32,9 @@ pub struct Conversation {
     pub name: String,
     pub files: Vec<String>,
     pub runs: Vec<RecordedRun>,
-    /// Input lines that could not be read (skipped), and the first one's `FILE:LINE: why`.
-    pub bad_lines: u64,
-    pub first_bad_line: Option<String>,
+    /// Input lines that could not be read (skipped): how many, and the first one's
+    /// `FILE:LINE: why`.
+    pub bad_lines: Option<(usize, String)>,
 }
 
 /// Whether `name` can be a path segment as it is (`POST /<name>`).
@@ -74,20 +74,17 @@ impl Conversation {
             .map_err(|e| error("open", e))?;
         let mut collect = Collect::default();
         pipeline::run(inputs, opts, &mut collect).map_err(|e| error("read", e))?;
-        let bad: Vec<_> = (collect.problems.iter())
-            .filter(|p| p.severity == Severity::Bad)
-            .collect();
-        let first_bad = bad.first().map(|p| format!("{}: {}", p.origin, p.message));
-        if collect.events.is_empty() && !bad.is_empty() {
+        let mut bad = (collect.problems.iter()).filter(|p| p.severity == Severity::Bad);
+        let first = bad.next().map(|p| format!("{}: {}", p.origin, p.message));
+        let bad_lines = first.map(|first| (1 + bad.count(), first));
+        if let (true, Some((n, first))) = (collect.events.is_empty(), &bad_lines) {
             bail!(
-                "conversation '{name}': the recording holds no AG-UI run: {} could not be read, the first at {}",
-                crate::text::count(bad.len(), "input line"),
-                first_bad.as_deref().unwrap_or("?")
+                "conversation '{name}': the recording holds no AG-UI run: {} could not be read, the first at {first}",
+                crate::text::count(*n, "input line"),
             );
         }
         Ok(Conversation {
-            bad_lines: bad.len() as u64,
-            first_bad_line: first_bad,
+            bad_lines,
             ..Conversation::from_events(name, files.to_vec(), collect.events)?
         })
     }
@@ -109,8 +106,7 @@ impl Conversation {
             name: name.to_string(),
             files,
             runs,
-            bad_lines: 0,
-            first_bad_line: None,
+            bad_lines: None,
         })
     }
 

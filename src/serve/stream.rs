@@ -83,8 +83,6 @@ pub struct Replay {
     /// The rest of the wait before `events[next]`, once computed (`None` to start).
     pub wait: Option<Duration>,
     pub cancel: CancellationToken,
-    /// Whether the run's terminal event is out (`false` to start).
-    pub terminal_sent: bool,
     pub guard: ActiveGuard,
 }
 
@@ -117,10 +115,6 @@ impl Replay {
         }
         self.wait = None;
         self.next += 1;
-        self.terminal_sent |= matches!(
-            ev.kind(),
-            Some(EventType::RunFinished | EventType::RunError)
-        );
         Some(match personalize(ev, &self.thread_id, &self.run_id) {
             Cow::Owned(ev) => frame_bytes(&ev),
             Cow::Borrowed(ev) => self.frames.encoded[self.next - 1]
@@ -129,9 +123,15 @@ impl Replay {
         })
     }
 
-    /// Server shutdown: end the run with a RUN_ERROR unless it already ended.
+    /// Server shutdown: end the run with a RUN_ERROR unless it did not start or already ended
+    /// (its terminal event is out).
     fn shutdown(&mut self) -> Option<Bytes> {
-        let cut = !self.terminal_sent && self.next > 0;
+        use EventType::{RunError, RunFinished};
+        let sent = &self.frames.events[..self.next];
+        let ended = sent
+            .iter()
+            .any(|ev| matches!(ev.kind(), Some(RunFinished | RunError)));
+        let cut = !sent.is_empty() && !ended;
         self.next = usize::MAX; // the end: nothing more is sent
         cut.then(|| {
             frame_bytes(&Event::RunError {

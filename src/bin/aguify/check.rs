@@ -118,6 +118,7 @@ fn check_files(
     config: &Config,
 ) -> Vec<FileReport> {
     use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
+    use std::sync::OnceLock;
     // stdin cannot be shared between threads; `--strict` stops at the first file with a bad
     // line, so its files are checked one after another.
     let one_by_one = opts.strict || files.iter().any(|f| f == "-");
@@ -128,7 +129,7 @@ fn check_files(
         ..opts.clone()
     };
     let (next, stopped) = (AtomicUsize::new(0), AtomicBool::new(false));
-    let done = std::sync::Mutex::new(Vec::new());
+    let done: Vec<OnceLock<FileReport>> = files.iter().map(|_| OnceLock::new()).collect();
     std::thread::scope(|s| {
         for _ in 0..jobs {
             s.spawn(|| loop {
@@ -138,15 +139,11 @@ fn check_files(
                 };
                 let r = check_one(f, label, opts, config);
                 stopped.fetch_or(r.stopped.is_some(), Relaxed);
-                if let Ok(mut d) = done.lock() {
-                    d.push((i, r));
-                }
+                let _ = done[i].set(r);
             });
         }
     });
-    let mut results = done.into_inner().unwrap_or_default();
-    results.sort_by_key(|(i, _)| *i);
-    results.into_iter().map(|(_, r)| r).collect()
+    done.into_iter().filter_map(OnceLock::into_inner).collect()
 }
 
 /// In a GitHub Actions job, links of the markdown summary point at the checked-out commit:

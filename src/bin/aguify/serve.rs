@@ -65,16 +65,12 @@ fn summary((i, c): (usize, &Conversation)) -> String {
         count(c.runs.len(), "recorded run"),
         count(c.runs.iter().map(|r| r.interrupts.len()).sum(), "interrupt")
     );
-    if c.bad_lines > 0 {
-        let first = c
-            .first_bad_line
-            .as_deref()
-            .map(|l| format!(", the first at {}", aguify::text::printable(l)))
-            .unwrap_or_default();
+    if let Some((n, first)) = &c.bad_lines {
         out.push_str(&format!(
-            "aguify: warning: conversation '{}': {} skipped{first} (`aguify check {}` lists them)\n",
+            "aguify: warning: conversation '{}': {} skipped, the first at {} (`aguify check {}` lists them)\n",
             c.name,
-            count(c.bad_lines as usize, "bad input line"),
+            count(*n, "bad input line"),
+            aguify::text::printable(first),
             c.files.join(" ")
         ));
     }

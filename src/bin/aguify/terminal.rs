@@ -232,24 +232,18 @@ impl FollowReader {
         Ok(true)
     }
 
-    /// Whether the file's first bytes are no longer those read.
-    #[cfg(unix)]
+    /// Whether the file's first bytes are no longer those read (read from the path: a file
+    /// replaced there was told before).
     fn rewritten(&self) -> io::Result<bool> {
-        use std::os::unix::fs::FileExt;
-        if self.prefix.is_empty() {
-            return Ok(false);
-        }
         let mut now = vec![0u8; self.prefix.len()];
-        match self.file.read_exact_at(&mut now, 0) {
+        let Ok(mut file) = File::open(&self.path) else {
+            return Ok(false);
+        };
+        match file.read_exact(&mut now) {
             // Shorter than what was read: not the same start.
             Err(e) if e.kind() == io::ErrorKind::UnexpectedEof => Ok(true),
             read => read.map(|()| now != self.prefix),
         }
-    }
-
-    #[cfg(not(unix))]
-    fn rewritten(&self) -> io::Result<bool> {
-        Ok(false)
     }
 
     /// Whether another file now sits at the path (a rotation: moved away and created anew).
