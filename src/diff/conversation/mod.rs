@@ -499,9 +499,11 @@ impl Conversation {
                 &mut open.events,
             );
         }
-        // The run ends whatever its terminal event says of a sub-agent.
-        if let Some(run) = self.ended(typed, origin) {
-            return Some(run);
+        // `RUN_FINISHED` or `RUN_ERROR` ends the run, whatever it says of a sub-agent.
+        if matches!(typed, Event::RunFinished { .. } | Event::RunError { .. }) {
+            let mut open = self.open.take().unwrap_or_else(|| Open::new(origin));
+            open.outcome = Some((typed.clone(), origin.clone()));
+            return Some(self.close(open));
         }
         if self.exact || starts {
             return done;
@@ -527,16 +529,6 @@ impl Conversation {
             (Some(sub), _) => open.subagent(sub, origin).body.event(ev, typed, origin),
         }
         None
-    }
-
-    /// `RUN_FINISHED` or `RUN_ERROR`: the open run ends.
-    fn ended(&mut self, typed: &Event, origin: &Origin) -> Option<Run> {
-        if !matches!(typed, Event::RunFinished { .. } | Event::RunError { .. }) {
-            return None;
-        }
-        let mut open = self.open.take().unwrap_or_else(|| Open::new(origin));
-        open.outcome = Some((typed.clone(), origin.clone()));
-        Some(self.close(open))
     }
 
     /// The input ended: the open run, if any, ends without a terminal event.
