@@ -283,13 +283,12 @@ impl Walk<'_> {
         if let (Some((i, ol)), Some((_, nl))) = (o.leaf, n.leaf) {
             if !same_value(ol, nl, self.opts) {
                 let values = [ol, nl].map(|l| Some(compared(l, self.opts).into_owned()));
-                let origins = match (&ol.value, &nl.value) {
-                    (Value::String(x), Value::String(y)) => {
-                        let at = first_difference(x, y);
-                        [ol.origin_at(at), nl.origin_at(at)]
-                    }
-                    _ => [ol.origin.clone(), nl.origin.clone()],
+                // A joined string's side is the line of the piece where they part.
+                let at = match (&ol.value, &nl.value) {
+                    (Value::String(x), Value::String(y)) => first_difference(x, y),
+                    _ => 0,
                 };
+                let origins = [ol.origin_at(at), nl.origin_at(at)];
                 self.push((0, i), ptr[0].into(), Change::Changed, values, origins);
             }
         }

@@ -109,7 +109,11 @@ pub fn read_side(
     if let Some((file, why)) = reader.known.unread_files().next() {
         return Err(invalid(file, why));
     }
-    reader.finish().map_err(Error::Output)
+    // The input ended: the lines still held, then the open run, if any.
+    reader.flush_bad().map_err(Error::Output)?;
+    reader.conv.finish().map_or(Ok(()), |run| {
+        (reader.out)(Item::Run(run)).map_err(Error::Output)
+    })
 }
 
 /// Diffs `old` against `new`: each side is read on its own thread, the runs at one position
@@ -213,15 +217,6 @@ impl Reader<'_> {
     fn flush_bad(&mut self) -> io::Result<()> {
         for b in self.bad.drain(..) {
             (self.out)(b)?;
-        }
-        Ok(())
-    }
-
-    /// The input ended: the open run, if any, and the lines still held.
-    fn finish(mut self) -> io::Result<()> {
-        self.flush_bad()?;
-        if let Some(run) = self.conv.finish() {
-            (self.out)(Item::Run(run))?;
         }
         Ok(())
     }

@@ -106,6 +106,8 @@ const MAX_STREAMS: usize = 4096;
 pub struct Redactor<'o> {
     opts: &'o Options,
     streams: HashMap<String, Stream>,
+    /// Where the walk of a record is.
+    at: walk::Cx,
     /// Secrets replaced, by kind.
     pub secrets: Counts,
 }
@@ -115,6 +117,7 @@ impl<'o> Redactor<'o> {
         Redactor {
             opts,
             streams: HashMap::new(),
+            at: walk::Cx::default(),
             secrets: Counts::new(),
         }
     }

@@ -87,7 +87,7 @@ impl Redactor<'_> {
     /// One record (an NDJSON line's value, an SSE frame's data with its `event:` name), of
     /// the kind the adapters' classifier ([`crate::adapter::classify`]) found it to be.
     pub fn record(&mut self, v: &mut Value, sse_event: Option<&str>, kind: &RecordKind) {
-        let mut cx = Cx::default();
+        self.at = Cx::default();
         // An SDK stream part (`{"event": MODE, "data": …}`): its data as an SSE frame of MODE.
         if sse_event.is_none() && *kind != RecordKind::Agui {
             if let Value::Object(map) = v {
@@ -95,144 +95,133 @@ impl Redactor<'_> {
                     .filter(|e| !e.starts_with("on_"))
                     .map(str::to_string);
                 if let (Some(mode), Some(data)) = (mode, map.get_mut("data")) {
-                    cx.push("data".into(), "data".into());
-                    return self.classified(data, Some(&mode), kind, &mut cx);
+                    self.at.push("data".into(), "data".into());
+                    return self.classified(data, Some(&mode), kind);
                 }
             }
         }
-        self.classified(v, sse_event, kind, &mut cx)
+        self.classified(v, sse_event, kind)
     }
 
-    fn classified(&mut self, v: &mut Value, mode: Option<&str>, kind: &RecordKind, cx: &mut Cx) {
+    fn classified(&mut self, v: &mut Value, mode: Option<&str>, kind: &RecordKind) {
         let enveloped = v.get("type").and_then(Value::as_str) == Some("event");
         // A stream part by its mode: LangGraph.js's v3 SSE names the method (`METHOD|NS`).
         let m = mode.unwrap_or_default();
         let (method, ns) = m.split_once('|').unwrap_or((m, ""));
         match kind {
-            RecordKind::Agui | RecordKind::V2 => self.top(v, cx),
-            RecordKind::V3 if enveloped => self.top(v, cx),
+            RecordKind::Agui | RecordKind::V2 => self.top(v),
+            RecordKind::V3 if enveloped => self.top(v),
             // LangGraph.js's v3 SSE: the frame's data is `params.data`, its event the method.
-            RecordKind::V3 => self.v3_data(method, ns.to_string(), v, cx),
-            RecordKind::ErrorLine(_) => self.value(v, Zone::Struct, "", cx),
-            RecordKind::RunMetadata { .. } => self.value(v, Zone::Envelope, "", cx),
-            RecordKind::MessagesTuple => self.tuple(v, cx),
+            RecordKind::V3 => self.v3_data(method, ns.to_string(), v),
+            RecordKind::ErrorLine(_) => self.value(v, Zone::Struct, ""),
+            RecordKind::RunMetadata { .. } => self.value(v, Zone::Envelope, ""),
+            RecordKind::MessagesTuple => self.tuple(v),
             RecordKind::Values
             | RecordKind::Custom
             | RecordKind::OtherStreamMode(_)
             | RecordKind::Unknown(_) => match method {
                 "messages" | "tools" | "lifecycle" if v.is_object() => {
-                    self.v3_data(method, ns.to_string(), v, cx)
+                    self.v3_data(method, ns.to_string(), v)
                 }
-                "tasks" | "checkpoints" => self.value(v, Zone::Struct, "", cx),
-                _ => self.value(v, Zone::Free, "", cx),
+                "tasks" | "checkpoints" => self.value(v, Zone::Struct, ""),
+                _ => self.value(v, Zone::Free, ""),
             },
         }
     }
 
     /// An AG-UI event, a v2 event or a v3 event in its envelope (a record, or one inside a
     /// payload: an AG-UI event's `rawEvent`, a custom event's native AG-UI payload).
-    fn top(&mut self, v: &mut Value, cx: &mut Cx) {
+    fn top(&mut self, v: &mut Value) {
         let Value::Object(map) = v else {
-            return self.value(v, Zone::Free, "", cx);
+            return self.value(v, Zone::Free, "");
         };
         if is_agui(map) {
-            return self.agui(map, cx);
+            return self.agui(map);
         }
         if str_of(map, "type") == Some("event") && map.get("method").is_some_and(Value::is_string) {
-            return self.v3(map, cx);
+            return self.v3(map);
         }
         match str_of(map, "event") {
             Some(e) if e.starts_with("on_") => {
                 // A custom event's data is the writer's own; other events' data holds the
                 // input, output or chunk beside ids (a tool error's `tool_call_id`).
                 let custom = e == "on_custom_event";
-                self.each(map, cx, |this, k, v, cx| match (k, v) {
-                    ("data", Value::Object(data)) if !custom => {
-                        this.each(data, cx, |this, k, v, cx| {
-                            let zone = match k {
-                                "input" | "output" | "chunk" => Zone::Free,
-                                _ => Zone::Struct,
-                            };
-                            this.value(v, zone, k, cx)
-                        })
-                    }
-                    ("data", v) => this.value(v, Zone::Free, "data", cx),
-                    ("metadata", v) => this.metadata(v, cx),
-                    (k, v) => this.value(v, Zone::Envelope, k, cx),
+                self.each(map, |this, k, v| match (k, v) {
+                    ("data", Value::Object(data)) if !custom => this.each(data, |this, k, v| {
+                        let zone = match k {
+                            "input" | "output" | "chunk" => Zone::Free,
+                            _ => Zone::Struct,
+                        };
+                        this.value(v, zone, k)
+                    }),
+                    ("data", v) => this.value(v, Zone::Free, "data"),
+                    ("metadata", v) => this.metadata(v),
+                    (k, v) => this.value(v, Zone::Envelope, k),
                 })
             }
-            _ => self.object(map, Zone::Free, cx),
+            _ => self.object(map, Zone::Free),
         }
     }
 
     /// A `messages-tuple` part: `[message chunk, metadata]`.
-    fn tuple(&mut self, v: &mut Value, cx: &mut Cx) {
+    fn tuple(&mut self, v: &mut Value) {
         let Value::Array(items) = v else {
-            return self.value(v, Zone::Free, "", cx);
+            return self.value(v, Zone::Free, "");
         };
         // The tuple's message is always a chunk, whatever its `type` says.
-        self.with_metadata(items, cx, |this, item, cx| {
+        self.with_metadata(items, |this, item| {
             let id = item.get("id").and_then(Value::as_str).unwrap_or_default();
-            let saved = cx
-                .stream
-                .replace((format!("m:{id}"), cx.spath.len(), false));
-            this.value(item, Zone::Free, "", cx);
-            cx.stream = saved;
+            let saved = (this.at.stream).replace((format!("m:{id}"), this.at.spath.len(), false));
+            this.value(item, Zone::Free, "");
+            this.at.stream = saved;
         })
     }
 
     /// `[item, metadata]`: `first` reads the first item, the rest are run metadata.
-    fn with_metadata(
-        &mut self,
-        items: &mut [Value],
-        cx: &mut Cx,
-        mut first: impl FnMut(&mut Self, &mut Value, &mut Cx),
-    ) {
+    fn with_metadata(&mut self, items: &mut [Value], mut first: impl FnMut(&mut Self, &mut Value)) {
         for (i, item) in items.iter_mut().enumerate() {
-            cx.push(i.to_string(), i.to_string());
+            self.at.push(i.to_string(), i.to_string());
             match i {
-                0 => first(self, item, cx),
-                _ => self.metadata(item, cx),
+                0 => first(self, item),
+                _ => self.metadata(item),
             }
-            cx.pop();
+            self.at.pop();
         }
     }
 
-    fn v3(&mut self, map: &mut Map<String, Value>, cx: &mut Cx) {
+    fn v3(&mut self, map: &mut Map<String, Value>) {
         let method = str_of(map, "method").unwrap_or_default().to_string();
-        self.each(map, cx, |this, k, v, cx| match (k, v) {
+        self.each(map, |this, k, v| match (k, v) {
             ("params", Value::Object(params)) => {
                 let ns = params.get("namespace").and_then(Value::as_array);
                 let ns: Vec<&str> = ns.into_iter().flatten().filter_map(Value::as_str).collect();
                 let ns = ns.join("|");
-                this.each(params, cx, |this, k, v, cx| match k {
-                    "data" => this.v3_data(&method, ns.clone(), v, cx),
-                    "interrupts" => this.value(v, Zone::Free, k, cx),
+                this.each(params, |this, k, v| match k {
+                    "data" => this.v3_data(&method, ns.clone(), v),
+                    "interrupts" => this.value(v, Zone::Free, k),
                     "timestamp" => this.shift(v),
-                    "metadata" => this.metadata(v, cx),
-                    _ => this.value(v, Zone::Envelope, k, cx),
+                    "metadata" => this.metadata(v),
+                    _ => this.value(v, Zone::Envelope, k),
                 })
             }
-            (k, v) => this.value(v, Zone::Envelope, k, cx),
+            (k, v) => this.value(v, Zone::Envelope, k),
         })
     }
 
     /// A v3 event's `params.data`: message, tool and lifecycle events are structure, the
     /// rest (values, updates, custom…) free. A content block's text is one stream from its
     /// start to its last delta.
-    fn v3_data(&mut self, method: &str, ns: String, data: &mut Value, cx: &mut Cx) {
+    fn v3_data(&mut self, method: &str, ns: String, data: &mut Value) {
         if !matches!(method, "messages" | "tools" | "lifecycle") {
-            return self.value(data, Zone::Free, "", cx);
+            return self.value(data, Zone::Free, "");
         }
         // In-process Python: `[event, metadata]`.
         if let Value::Array(items) = data {
-            let first = |this: &mut Self, item: &mut Value, cx: &mut Cx| {
-                this.v3_data(method, ns.clone(), item, cx)
-            };
-            return self.with_metadata(items, cx, first);
+            let first = |this: &mut Self, item: &mut Value| this.v3_data(method, ns.clone(), item);
+            return self.with_metadata(items, first);
         }
         let Value::Object(m) = data else {
-            return self.value(data, Zone::Struct, "", cx);
+            return self.value(data, Zone::Struct, "");
         };
         let event = str_of(m, "event").unwrap_or_default();
         let index = m.get("index").map(|i| i.to_string()).unwrap_or_default();
@@ -247,13 +236,13 @@ impl Redactor<'_> {
             _ => {}
         }
         let in_block = matches!(event, "content-block-start" | "content-block-delta");
-        let saved = std::mem::replace(&mut cx.stream, in_block.then_some((block, 0, true)));
-        self.object(m, Zone::Struct, cx);
-        cx.stream = saved;
+        let saved = std::mem::replace(&mut self.at.stream, in_block.then_some((block, 0, true)));
+        self.object(m, Zone::Struct);
+        self.at.stream = saved;
     }
 
     /// An AG-UI event (`rawEvent` and a RAW event's `event` read as the records they are).
-    fn agui(&mut self, map: &mut Map<String, Value>, cx: &mut Cx) {
+    fn agui(&mut self, map: &mut Map<String, Value>) {
         let ty = str_of(map, "type").unwrap_or_default().to_string();
         if self.opts.slim {
             map.remove("rawEvent");
@@ -274,32 +263,31 @@ impl Redactor<'_> {
             }
             _ => None,
         };
-        self.each(map, cx, |this, k, v, cx| match (k, v) {
-            ("delta", Value::String(s)) => match &stream {
-                Some((name, mode)) if !this.kept(cx) => this.string(s, *mode, Some(name.clone())),
-                _ => this.string(s, this.keep_or(cx, Mode::Text), None),
-            },
-            ("delta", v) => this.value(v, Zone::Struct, "delta", cx),
-            ("rawEvent" | "event", v @ Value::Object(_)) => this.top(v, cx),
-            ("snapshot" | "messages" | "value" | "content", v) => this.value(v, Zone::Free, k, cx),
-            ("input" | "outcome", v) => this.value(v, Zone::Struct, k, cx),
+        self.each(map, |this, k, v| match (k, v) {
+            ("delta", Value::String(s)) => {
+                let (name, mode) = stream.clone().unzip();
+                this.put(s, mode.unwrap_or(Mode::Text), name)
+            }
+            ("delta", v) => this.value(v, Zone::Struct, "delta"),
+            ("rawEvent" | "event", v @ Value::Object(_)) => this.top(v),
+            ("snapshot" | "messages" | "value" | "content", v) => this.value(v, Zone::Free, k),
+            ("input" | "outcome", v) => this.value(v, Zone::Struct, k),
             ("timestamp", v) => this.shift(v),
-            ("message" | "result" | "encryptedValue", v) => this.value(v, Zone::Struct, k, cx),
-            (k, v) => this.value(v, Zone::Envelope, k, cx),
+            ("message" | "result" | "encryptedValue", v) => this.value(v, Zone::Struct, k),
+            (k, v) => this.value(v, Zone::Envelope, k),
         })
     }
 
-    /// `f(self, key, value, cx)` on each entry of `map`, with `cx` at the entry.
+    /// `f(self, key, value)` on each entry of `map`, with the walk at the entry.
     fn each(
         &mut self,
         map: &mut Map<String, Value>,
-        cx: &mut Cx,
-        mut f: impl FnMut(&mut Self, &str, &mut Value, &mut Cx),
+        mut f: impl FnMut(&mut Self, &str, &mut Value),
     ) {
         for (k, v) in map.iter_mut() {
-            cx.push(k.clone(), k.clone());
-            f(self, k, v, cx);
-            cx.pop();
+            self.at.push(k.clone(), k.clone());
+            f(self, k, v);
+            self.at.pop();
         }
     }
 
@@ -315,53 +303,53 @@ impl Redactor<'_> {
     }
 
     /// A value under `key` in `zone`.
-    fn value(&mut self, v: &mut Value, zone: Zone, key: &str, cx: &mut Cx) {
+    fn value(&mut self, v: &mut Value, zone: Zone, key: &str) {
         match v {
             Value::String(s) => {
                 let mode = match mode_of(zone, key) {
                     Mode::Auto(_) if has(STREAM_MODES, s) => Mode::Keep,
-                    m => self.keep_or(cx, m),
+                    m => m,
                 };
                 // A piece of a stream (`string` reads text and code as one).
-                self.string(s, mode, cx.stream_key(key));
+                self.put(s, mode, self.at.stream_key(key));
             }
             Value::Array(items) => {
                 for (i, item) in items.iter_mut().enumerate() {
                     let sseg = match item.get("index").and_then(Value::as_u64) {
-                        Some(n) if cx.stream.is_some() => format!("i{n}"),
+                        Some(n) if self.at.stream.is_some() => format!("i{n}"),
                         _ => i.to_string(),
                     };
-                    cx.push(i.to_string(), sseg);
-                    self.value(item, zone, key, cx);
-                    cx.pop();
+                    self.at.push(i.to_string(), sseg);
+                    self.value(item, zone, key);
+                    self.at.pop();
                 }
             }
-            Value::Object(map) => self.object(map, zone, cx),
+            Value::Object(map) => self.object(map, zone),
             _ => {}
         }
     }
 
-    fn object(&mut self, map: &mut Map<String, Value>, zone: Zone, cx: &mut Cx) {
+    fn object(&mut self, map: &mut Map<String, Value>, zone: Zone) {
         // A native AG-UI event inside a payload (a custom event named `agui`).
         if is_agui(map) {
-            return self.agui(map, cx);
+            return self.agui(map);
         }
         let shape = shape(map);
         let zone = match shape {
             Some(_) if zone == Zone::Free => Zone::Struct,
             _ => zone,
         };
-        let saved = cx.stream.clone();
+        let saved = self.at.stream.clone();
         let tool = shape.as_ref().is_some_and(|s| s.tool);
         if let Some((id, below)) = shape.and_then(|s| s.chunk) {
-            cx.stream = Some((format!("m:{id}"), cx.spath.len() + below, false));
+            self.at.stream = Some((format!("m:{id}"), self.at.spath.len() + below, false));
         }
-        self.each(map, cx, |this, k, v, cx| {
+        self.each(map, |this, k, v| {
             if this.credential_at(k, v) {
                 return;
             }
             let child = match zone {
-                _ if k == "metadata" && zone != Zone::Free => return this.metadata(v, cx),
+                _ if k == "metadata" && zone != Zone::Free => return this.metadata(v),
                 Zone::Envelope => match k {
                     "payload" | "value" | "resume" => Zone::Struct,
                     "logprobs" => Zone::Free,
@@ -373,8 +361,7 @@ impl Redactor<'_> {
                     ("kwargs" | "payload" | "resume" | "value" | "cause", _) => Zone::Struct,
                     (k, _) if has(KEEP, k) => Zone::Envelope,
                     ("content", Value::String(s)) if tool => {
-                        let mode = this.keep_or(cx, Mode::Auto(false));
-                        return this.string(s, mode, None);
+                        return this.put(s, Mode::Auto(false), None)
                     }
                     (_, Value::String(_)) => Zone::Struct,
                     // A message's content blocks.
@@ -383,43 +370,35 @@ impl Redactor<'_> {
                     _ => Zone::Struct,
                 },
             };
-            this.value(v, child, k, cx)
+            this.value(v, child, k)
         });
-        cx.stream = saved;
+        self.at.stream = saved;
     }
 
     /// Run metadata: LangGraph's and LangSmith's own keys (`langgraph_node`, `ls_model_name`,
     /// `thread_id`…) are structure; a key an application added (`user_name`) is its data.
-    fn metadata(&mut self, v: &mut Value, cx: &mut Cx) {
+    fn metadata(&mut self, v: &mut Value) {
         let Value::Object(map) = v else {
-            return self.value(v, Zone::Envelope, "metadata", cx);
+            return self.value(v, Zone::Envelope, "metadata");
         };
-        self.each(map, cx, |this, k, x, cx| {
+        self.each(map, |this, k, x| {
             if !this.credential_at(k, x) {
                 let zone = match k {
                     "payload" => Zone::Struct,
                     k if is_run_metadata(k) => Zone::Envelope,
                     _ => Zone::Free,
                 };
-                this.value(x, zone, k, cx)
+                this.value(x, zone, k)
             }
         })
     }
 
-    /// `mode`, or [`Mode::Keep`] where a `--keep` pointer matches.
-    fn keep_or(&self, cx: &Cx, mode: Mode) -> Mode {
-        if self.kept(cx) {
-            Mode::Keep
-        } else {
-            mode
-        }
-    }
-
-    fn kept(&self, cx: &Cx) -> bool {
-        self.opts
-            .keep
-            .iter()
-            .any(|k| crate::leaf::matches(k, &cx.pointer()))
+    /// A string of the record redacted as `mode` says, or kept where a `--keep` pointer
+    /// matches.
+    fn put(&mut self, s: &mut String, mode: Mode, stream: Option<String>) {
+        let (keep, at) = (&self.opts.keep, &self.at);
+        let kept = keep.iter().any(|k| crate::leaf::matches(k, &at.pointer()));
+        self.string(s, if kept { Mode::Keep } else { mode }, stream)
     }
 
     /// `--shift-time`: an integer timestamp moved by the constant.

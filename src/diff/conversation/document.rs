@@ -44,11 +44,11 @@ impl Conversation {
 
         doc.messages(open, &msg_ids, start);
 
-        for (n, r) in open.reasoning.values().enumerate() {
+        for (n, (id, text)) in open.reasoning.iter().enumerate() {
             let base = format!("/reasoning/reasoning-{}", n + 1);
-            doc.out.push(r.text.leaf(format!("{base}/text")));
-            if r.encrypted {
-                doc.leaf(format!("{base}/encrypted"), true, &r.text.origin);
+            doc.out.push(text.leaf(format!("{base}/text")));
+            if open.encrypted.contains(id) {
+                doc.leaf(format!("{base}/encrypted"), true, &text.origin);
             }
         }
 

@@ -35,7 +35,7 @@
 //!
 //! In `exact` mode a run is its events instead, as they are: `/events/N/…`.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 use indexmap::IndexMap;
@@ -114,21 +114,6 @@ impl Message {
     }
 }
 
-#[derive(Debug)]
-struct Reasoning {
-    text: Joined,
-    encrypted: bool,
-}
-
-impl Reasoning {
-    fn new(text: Joined) -> Reasoning {
-        Reasoning {
-            text,
-            encrypted: false,
-        }
-    }
-}
-
 /// The run being read.
 #[derive(Debug, Default)]
 struct Open {
@@ -140,8 +125,10 @@ struct Open {
     resume: Option<(Value, Origin)>,
     steps: Vec<(String, Origin)>,
     messages: Vec<Message>,
-    /// Reasoning blocks by id, in start order.
-    reasoning: IndexMap<String, Reasoning>,
+    /// Reasoning blocks' texts by id, in start order, and the ids of those with an encrypted
+    /// value.
+    reasoning: IndexMap<String, Joined>,
+    encrypted: HashSet<String>,
     custom: Vec<(String, Payload, Origin)>,
     state: Option<(Value, Origin)>,
     /// The event that ended the run: `RUN_FINISHED` or `RUN_ERROR`.
@@ -228,9 +215,9 @@ impl Open {
         self.messages.get_mut(i)?.calls.get_mut(j)
     }
 
-    fn reasoning(&mut self, id: &str, origin: &Origin) -> &mut Reasoning {
+    fn reasoning(&mut self, id: &str, origin: &Origin) -> &mut Joined {
         let r = self.reasoning.entry(id.to_string());
-        r.or_insert_with(|| Reasoning::new(Joined::new("", origin)))
+        r.or_insert_with(|| Joined::new("", origin))
     }
 
     /// Folds an event that does not end the run (`typed`: `ev` read typed).
@@ -314,15 +301,16 @@ impl Open {
             }
             Event::ReasoningMessageContent {
                 message_id, delta, ..
-            } => self.reasoning(message_id, origin).text.push(delta, origin),
+            } => self.reasoning(message_id, origin).push(delta, origin),
             Event::ReasoningMessageChunk {
                 message_id, delta, ..
             } => {
                 let r = self.reasoning(message_id.as_deref().unwrap_or(""), origin);
-                r.text.push(delta.as_deref().unwrap_or(""), origin)
+                r.push(delta.as_deref().unwrap_or(""), origin)
             }
             Event::ReasoningEncryptedValue { entity_id, .. } => {
-                self.reasoning(entity_id, origin).encrypted = true
+                self.reasoning(entity_id, origin);
+                self.encrypted.insert(entity_id.clone());
             }
             Event::Custom { name, value, .. } => {
                 self.custom
@@ -331,21 +319,7 @@ impl Open {
             Event::StateSnapshot { snapshot, .. } => {
                 self.state_snapshot(&snapshot.to_value(), origin)
             }
-            // A JSON Patch (RFC 6902) applied to the state as the `json-patch` crate applies
-            // it (the checker's AGX311 uses the same crate): one operation at a time, one that
-            // does not apply (or is no operation) is skipped and the rest still apply.
-            Event::StateDelta { delta, .. } => {
-                let (state, at) = self
-                    .state
-                    .get_or_insert_with(|| (Value::Object(Default::default()), origin.clone()));
-                for op in delta {
-                    if let Ok(op) = json_patch::PatchOperation::deserialize(op) {
-                        // Skipped on failure: the crate leaves the document as it was.
-                        let _ = json_patch::patch(state, std::slice::from_ref(&op));
-                    }
-                }
-                *at = origin.clone();
-            }
+            Event::StateDelta { delta, .. } => self.state_delta(delta, origin),
             Event::MessagesSnapshot { messages, .. } => {
                 let list: Vec<Value> = messages.iter().map(|m| m.to_value().into_owned()).collect();
                 self.messages_snapshot(&list, origin)
@@ -373,6 +347,21 @@ impl Open {
     /// A `STATE_SNAPSHOT`: the state replaced.
     fn state_snapshot(&mut self, state: &Value, origin: &Origin) {
         self.state = Some((without_messages(state), origin.clone()));
+    }
+
+    /// A `STATE_DELTA`: a JSON Patch (RFC 6902) applied to the state as the `json-patch` crate
+    /// applies it (the checker's AGX311 uses the same crate): one operation at a time, one that
+    /// does not apply (or is no operation) is skipped and the rest still apply.
+    fn state_delta(&mut self, delta: &[Value], origin: &Origin) {
+        let empty = || (Value::Object(Default::default()), origin.clone());
+        let (state, at) = self.state.get_or_insert_with(empty);
+        for op in delta {
+            if let Ok(op) = json_patch::PatchOperation::deserialize(op) {
+                // Skipped on failure: the crate leaves the document as it was.
+                let _ = json_patch::patch(state, std::slice::from_ref(&op));
+            }
+        }
+        *at = origin.clone();
     }
 
     /// A `MESSAGES_SNAPSHOT`: the list is replaced, as a client replaces it. A streamed message
@@ -420,7 +409,7 @@ impl Open {
         new.retain(|m| {
             if m.role == "reasoning" {
                 let r = self.reasoning.entry(m.id.clone());
-                r.or_insert_with(|| Reasoning::new(m.text.clone()));
+                r.or_insert_with(|| m.text.clone());
             }
             m.role != "reasoning"
         });
@@ -510,9 +499,11 @@ impl Conversation {
                 &mut open.events,
             );
         }
-        // The run ends whatever its terminal event says of a sub-agent.
-        if let Some(run) = self.ended(typed, origin) {
-            return Some(run);
+        // `RUN_FINISHED` or `RUN_ERROR` ends the run, whatever it says of a sub-agent.
+        if matches!(typed, Event::RunFinished { .. } | Event::RunError { .. }) {
+            let mut open = self.open.take().unwrap_or_else(|| Open::new(origin));
+            open.outcome = Some((typed.clone(), origin.clone()));
+            return Some(self.close(open));
         }
         if self.exact || starts {
             return done;
@@ -538,16 +529,6 @@ impl Conversation {
             (Some(sub), _) => open.subagent(sub, origin).body.event(ev, typed, origin),
         }
         None
-    }
-
-    /// `RUN_FINISHED` or `RUN_ERROR`: the open run ends.
-    fn ended(&mut self, typed: &Event, origin: &Origin) -> Option<Run> {
-        if !matches!(typed, Event::RunFinished { .. } | Event::RunError { .. }) {
-            return None;
-        }
-        let mut open = self.open.take().unwrap_or_else(|| Open::new(origin));
-        open.outcome = Some((typed.clone(), origin.clone()));
-        Some(self.close(open))
     }
 
     /// The input ended: the open run, if any, ends without a terminal event.
