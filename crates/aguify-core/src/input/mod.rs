@@ -142,7 +142,7 @@ impl Record {
 }
 
 /// The [`Record::hash`] of line `number` of the NDJSON file at `path`, read again (see
-/// `pipeline::Last`).
+/// `pipeline::Conversion::last`).
 pub fn line_hash(path: &str, number: u64) -> io::Result<u64> {
     let file = std::fs::File::open(path)?;
     let mut lines = LineReader::new(io::BufReader::with_capacity(256 * 1024, file), usize::MAX);
