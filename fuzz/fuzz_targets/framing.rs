@@ -13,12 +13,12 @@ use libfuzzer_sys::fuzz_target;
 /// Each frame's kind, first line, line count and message (of a bad line).
 fn frames(bytes: &[u8], ctl: u8, threads: usize) -> Vec<(char, u64, u64, String)> {
     let max = if ctl & 1 == 1 { 16 } else { 1 << 16 };
-    let mut framer = Framer::new(bytes, Arc::from("fuzz"), max).with_parse_threads(threads);
-    framer = match (ctl >> 1) & 3 {
-        1 => framer.with_framing(Framing::Sse),
-        2 => framer.with_framing(Framing::Ndjson),
-        _ => framer,
+    let framing = match (ctl >> 1) & 3 {
+        1 => Some(Framing::Sse),
+        2 => Some(Framing::Ndjson),
+        _ => None,
     };
+    let mut framer = Framer::new(bytes, Arc::from("fuzz"), max, threads, framing);
     let mut out = vec![];
     loop {
         let frame = match framer.next_frame() {

@@ -222,15 +222,11 @@ pub(crate) struct FileRead<R: BufRead> {
 impl<R: BufRead> FileRead<R> {
     /// The file `name` of the bytes `reader` gives, framed as `opts` asks.
     pub(crate) fn new(name: Arc<str>, rereadable: bool, reader: R, opts: &Options) -> Self {
-        let framer = Framer::new(reader, name.clone(), opts.max_line_bytes)
-            .with_parse_threads(opts.parse_threads);
+        let (max, threads) = (opts.max_line_bytes, opts.parse_threads);
         FileRead {
+            framer: Framer::new(reader, name.clone(), max, threads, opts.framing),
             name,
             rereadable,
-            framer: match opts.framing {
-                Some(f) => framer.with_framing(f),
-                None => framer,
-            },
             router: Router::new(opts.from),
             bad_timestamp_told: false,
         }
@@ -244,9 +240,15 @@ pub(crate) struct Conversion {
     mapper: Mapper,
     model: Vec<ModelEvent>,
     out: Vec<Event>,
-    /// The last record read: its hash seeds ids when a run must be opened, while it is mapped
-    /// or at its file's end.
-    last: Option<Last>,
+    /// The last record read, whose [`Record::hash`] seeds ids when a run must be opened: by
+    /// the record (a run's start), or at its file's end (rarely: a run is open at most files'
+    /// ends). `None` after a line of [`REREAD_BYTES`] or more of an NDJSON file: its text is
+    /// gone before the next line is read (two such lines are not held at once), and read
+    /// again from the file (`last_at`) if its hash is asked for. Hashing every long line
+    /// instead would cost more than reading it (FNV-1a, a byte at a time).
+    last: Option<Box<Record>>,
+    /// Where the last record is.
+    last_at: Option<Origin>,
     strict: bool,
 }
 
@@ -258,6 +260,7 @@ impl Conversion {
             model: Vec::new(),
             out: Vec::new(),
             last: None,
+            last_at: None,
             strict: opts.strict,
         }
     }
@@ -289,67 +292,64 @@ impl Conversion {
         file: &mut FileRead<R>,
         obs: &mut dyn Observer,
     ) -> Result<(), Error> {
-        let stats = &mut self.stats;
-        match frame {
-            Frame::Ignored { lines, reason, .. } => {
-                stats.lines += lines;
-                *stats.ignored.entry(reason).or_default() += lines;
-            }
-            Frame::Bad { origin, lines, bad } => {
-                stats.lines += lines;
-                stats.bad += lines;
-                obs.bad_line(&origin, &bad);
-                if self.strict {
-                    return Err(Error::Strict(origin.to_string()));
-                }
-            }
+        let (origin, lines, disposition, rec) = match frame {
+            Frame::Ignored {
+                origin,
+                lines,
+                reason,
+            } => (origin, lines, Disposition::Ignored(reason), None),
+            Frame::Bad { origin, lines, bad } => (origin, lines, Disposition::Bad(bad), None),
             Frame::Record(rec) => {
                 // The record before is done with: gone before this one is mapped, so
                 // that two long lines are not held at once.
-                if let Some(Last::Record(old)) = self.last.take() {
+                if let Some(old) = self.last.take() {
                     file.framer.recycle(old);
                 }
-                stats.lines += rec.lines;
                 self.model.clear();
                 let disposition = file.router.feed(&rec, &mut self.model);
-                match &disposition {
-                    Disposition::Mapped => stats.mapped += rec.lines,
-                    Disposition::Ignored(why) => {
-                        *stats.ignored.entry(why).or_default() += rec.lines
-                    }
-                    Disposition::Bad(msg) => {
-                        stats.bad += rec.lines;
-                        obs.bad_line(&rec.origin, msg);
-                    }
-                }
-                if let Some(w) = file.router.take_warning() {
-                    stats.warnings += 1;
-                    obs.warning(&rec.origin, &w);
-                }
-                let timestamp = record_timestamp(&rec).unwrap_or_else(|what| {
-                    let converted = !matches!(disposition, Disposition::Bad(_));
-                    if converted && !std::mem::replace(&mut file.bad_timestamp_told, true) {
-                        stats.warnings += 1;
-                        obs.warning(&rec.origin, &timestamp_warning(&what));
-                    }
-                    None
-                });
-                obs.record(&rec, &disposition);
-                if self.strict && matches!(disposition, Disposition::Bad(_)) {
-                    return Err(Error::Strict(rec.origin.to_string()));
-                }
-                self.mapper.timestamp = timestamp;
-                let by_place = file.rereadable
-                    && file.framer.framing() == Some(Framing::Ndjson)
-                    && rec.text.buffer_len() >= REREAD_BYTES;
-                let origin = rec.origin.clone();
-                self.last = Some(Last::Record(rec));
-                self.emit(&origin, obs)?;
-                if let Some(Last::Record(rec)) = self.last.take_if(|_| by_place) {
-                    file.framer.recycle(rec);
-                    self.last = Some(Last::Line(origin));
-                }
+                (rec.origin.clone(), rec.lines, disposition, Some(rec))
             }
+        };
+        let stats = &mut self.stats;
+        stats.lines += lines;
+        match &disposition {
+            Disposition::Mapped => stats.mapped += lines,
+            Disposition::Ignored(why) => *stats.ignored.entry(why).or_default() += lines,
+            Disposition::Bad(bad) => {
+                stats.bad += lines;
+                obs.bad_line(&origin, bad);
+            }
+        }
+        let bad = matches!(disposition, Disposition::Bad(_));
+        let Some(rec) = rec else {
+            return match self.strict && bad {
+                true => Err(Error::Strict(origin.to_string())),
+                false => Ok(()),
+            };
+        };
+        if let Some(w) = file.router.take_warning() {
+            stats.warnings += 1;
+            obs.warning(&origin, &w);
+        }
+        let timestamp = record_timestamp(&rec).unwrap_or_else(|what| {
+            if !bad && !std::mem::replace(&mut file.bad_timestamp_told, true) {
+                stats.warnings += 1;
+                obs.warning(&origin, &timestamp_warning(&what));
+            }
+            None
+        });
+        obs.record(&rec, &disposition);
+        if self.strict && bad {
+            return Err(Error::Strict(origin.to_string()));
+        }
+        self.mapper.timestamp = timestamp;
+        let by_place = file.rereadable
+            && file.framer.framing() == Some(Framing::Ndjson)
+            && rec.text.buffer_len() >= REREAD_BYTES;
+        (self.last, self.last_at) = (Some(rec), Some(origin.clone()));
+        self.emit(&origin, obs)?;
+        if let Some(rec) = self.last.take_if(|_| by_place) {
+            file.framer.recycle(rec);
         }
         Ok(())
     }
@@ -364,7 +364,7 @@ impl Conversion {
         file.router.finish(&mut self.model);
         let end = Origin {
             file: file.name.clone(),
-            line: match self.last.as_ref().map(Last::origin) {
+            line: match &self.last_at {
                 Some(o) if o.file == file.name => o.line,
                 _ => 0,
             },
@@ -375,13 +375,10 @@ impl Conversion {
 
     /// The end of the last file: the mapper's last events.
     pub(crate) fn finish(mut self, obs: &mut dyn Observer) -> Result<Stats, Error> {
-        let last_origin = match &self.last {
-            Some(l) => l.origin().clone(),
-            None => Origin {
-                file: Arc::from("-"),
-                line: 0,
-            },
-        };
+        let last_origin = self.last_at.clone().unwrap_or(Origin {
+            file: Arc::from("-"),
+            line: 0,
+        });
         self.mapper.finish(&mut self.out);
         self.deliver(&last_origin, obs)?;
         Ok(self.stats)
@@ -393,8 +390,15 @@ impl Conversion {
         let mut model = std::mem::take(&mut self.model);
         for ev in model.drain(..) {
             obs.model(&ev, origin);
-            if let Some(last) = self.last.as_ref().filter(|_| self.mapper.needs_seed(&ev)) {
-                self.mapper.seed = last.hash()?;
+            if let Some(at) = self
+                .last_at
+                .as_ref()
+                .filter(|_| self.mapper.needs_seed(&ev))
+            {
+                self.mapper.seed = match &self.last {
+                    Some(rec) => rec.hash(),
+                    None => line_hash(&at.file, at.line).map_err(Error::input(&at.file))?,
+                };
             }
             self.mapper.map(ev, &mut self.out);
             self.deliver(origin, obs)?;
@@ -415,35 +419,8 @@ impl Conversion {
     }
 }
 
-/// The last record read, whose [`Record::hash`] seeds ids when a run must be opened: by the
-/// record (a run's start), or at its file's end (rarely: a run is open at most files' ends).
-enum Last {
-    Record(Box<Record>),
-    /// A line of [`REREAD_BYTES`] or more of an NDJSON file, remembered by where it is: its
-    /// text is gone before the next line is read (two such lines are not held at once), and
-    /// read again from the file if its hash is asked for. Hashing every long line instead
-    /// would cost more than reading it (FNV-1a, a byte at a time).
-    Line(Origin),
-}
-
-/// See [`Last::Line`].
+/// See [`Conversion::last`].
 const REREAD_BYTES: usize = 1 << 20;
-
-impl Last {
-    fn origin(&self) -> &Origin {
-        match self {
-            Last::Record(r) => &r.origin,
-            Last::Line(origin) => origin,
-        }
-    }
-
-    fn hash(&self) -> Result<u64, Error> {
-        match self {
-            Last::Record(r) => Ok(r.hash()),
-            Last::Line(at) => line_hash(&at.file, at.line).map_err(Error::input(&at.file)),
-        }
-    }
-}
 
 /// Converts in-memory inputs to AG-UI events (for tests, the server and benchmarks).
 pub fn convert_to_vec(inputs: Vec<Input>, opts: &Options) -> Result<(Vec<Value>, Stats), Error> {

@@ -141,7 +141,7 @@ impl Record {
 }
 
 /// The [`Record::hash`] of line `number` of the NDJSON file at `path`, read again (see
-/// `pipeline::Last`).
+/// `pipeline::Conversion::last`).
 pub fn line_hash(path: &str, number: u64) -> io::Result<u64> {
     let file = std::fs::File::open(path)?;
     let mut lines = LineReader::new(io::BufReader::with_capacity(256 * 1024, file), usize::MAX);
@@ -228,31 +228,27 @@ pub struct Framer<R: BufRead> {
 }
 
 impl<R: BufRead> Framer<R> {
-    pub fn new(reader: R, file: Arc<str>, max_line_bytes: usize) -> Self {
+    /// The framer of `file`, read from `reader`, in `framing` (`None`: detected). With
+    /// `threads` over 1, NDJSON lines are parsed on `threads - 1` worker threads, frames still
+    /// in input order ([`parallel`]).
+    pub fn new(
+        reader: R,
+        file: Arc<str>,
+        max: usize,
+        threads: usize,
+        framing: Option<Framing>,
+    ) -> Self {
         Framer {
-            lines: LineReader::new(reader, max_line_bytes),
+            lines: LineReader::new(reader, max),
             file,
-            framing: None,
-            sse: SseFramer::new(max_line_bytes),
+            framing,
+            sse: SseFramer::new(max),
             ready: VecDeque::new(),
-            pool: None,
+            pool: (threads > 1).then(|| parallel::ParsePool::new(threads - 1)),
             batch: parallel::Batch::default(),
             done: false,
             idle: false,
         }
-    }
-
-    /// Parses NDJSON lines on `threads - 1` worker threads (none for 0 or 1), frames still in
-    /// input order ([`parallel`]).
-    pub fn with_parse_threads(mut self, threads: usize) -> Self {
-        self.pool = (threads > 1).then(|| parallel::ParsePool::new(threads - 1));
-        self
-    }
-
-    /// Forces a framing instead of detecting it.
-    pub fn with_framing(mut self, framing: Framing) -> Self {
-        self.framing = Some(framing);
-        self
     }
 
     /// The reader, to hand it more bytes (a [`crate::convert::Converter`]'s feed).

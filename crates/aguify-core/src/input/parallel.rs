@@ -12,7 +12,6 @@ use std::collections::VecDeque;
 use std::io::{self, BufRead};
 use std::sync::mpsc::{self, Receiver, SyncSender};
 use std::sync::{Arc, Mutex};
-use std::thread::JoinHandle;
 
 use super::lines::{utf8_spans, Span};
 use super::{frame_ndjson_line, Frame, LineReader, Origin, Record, RecordText};
@@ -130,36 +129,20 @@ impl Lines {
     }
 }
 
-struct Job {
-    batch: Lines,
-    file: Arc<str>,
-    reply: SyncSender<Vec<Frame>>,
-    /// Records the caller is done with, dropped here instead of on the caller's thread
-    /// (boxed as their frames held them: unboxing would copy each).
-    #[allow(clippy::vec_box)]
-    garbage: Vec<Box<Record>>,
-}
-
-impl Job {
-    fn run(self) {
-        drop(self.garbage);
-        let frames = self.batch.parse(&self.file);
-        // The caller may have stopped early (broken pipe): nobody waits for this batch.
-        let _ = self.reply.send(frames);
-    }
-}
+/// A batch's parse, run by a worker (or here): its frames sent back.
+type Job = Box<dyn FnOnce() + Send>;
 
 /// Worker threads parsing batches; results are taken in submission order.
 pub struct ParsePool {
     workers: usize,
     /// Whether the workers were started (when the first batch of several went out).
     started: bool,
-    /// The workers' queue; `None` when none is running.
+    /// The workers' queue; `None` when none is running. A worker ends when it is closed.
     jobs: Option<SyncSender<Job>>,
-    handles: Vec<JoinHandle<()>>,
     /// Each batch out, with its bytes.
     in_flight: VecDeque<(Receiver<Vec<Frame>>, usize)>,
-    /// See [`Job::garbage`].
+    /// Records the caller is done with, dropped by the next batch's job instead of on the
+    /// caller's thread (boxed as their frames held them: unboxing would copy each).
     #[allow(clippy::vec_box)]
     garbage: Vec<Box<Record>>,
 }
@@ -171,7 +154,6 @@ impl ParsePool {
             workers: workers.max(1),
             started: false,
             jobs: None,
-            handles: Vec::new(),
             in_flight: VecDeque::new(),
             garbage: Vec::new(),
         }
@@ -197,14 +179,18 @@ impl ParsePool {
         self.started = true;
         let (tx, rx) = mpsc::sync_channel::<Job>(self.in_flight_limit());
         let rx = Arc::new(Mutex::new(rx));
+        let mut any = false;
         for i in 0..self.workers {
             let rx = Arc::clone(&rx);
-            let spawned = std::thread::Builder::new()
-                .name(format!("aguify-parse-{i}"))
-                .spawn(move || worker(&rx));
-            self.handles.extend(spawned.ok());
+            let work = move || {
+                while let Ok(Ok(job)) = rx.lock().map(|queue| queue.recv()) {
+                    job();
+                }
+            };
+            let spawned = std::thread::Builder::new().name(format!("aguify-parse-{i}"));
+            any |= spawned.spawn(work).is_ok();
         }
-        self.jobs = (!self.handles.is_empty()).then_some(tx);
+        self.jobs = any.then_some(tx);
     }
 
     /// Sends a batch to be parsed. It is parsed here when it is the input's only batch (`last`
@@ -215,22 +201,23 @@ impl ParsePool {
         // The next batch hands back about as many records: room for them and a quarter more
         // at once, not regrown (and the records moved) a doubling at a time.
         let room = Vec::with_capacity(self.garbage.len() * 5 / 4 + 8);
-        let job = Job {
-            batch,
-            file: file.clone(),
-            reply,
-            garbage: std::mem::replace(&mut self.garbage, room),
-        };
+        let garbage = std::mem::replace(&mut self.garbage, room);
+        let file = file.clone();
+        let job: Job = Box::new(move || {
+            drop(garbage);
+            // The caller may have stopped early (broken pipe): nobody waits for this batch.
+            let _ = reply.send(batch.parse(&file));
+        });
         if !self.started && !last {
             self.start();
         }
         match &self.jobs {
             Some(tx) => {
                 if let Err(unsent) = tx.send(job) {
-                    unsent.0.run();
+                    (unsent.0)();
                 }
             }
-            None => job.run(),
+            None => job(),
         }
         self.in_flight.push_back((result, bytes));
     }
@@ -248,26 +235,6 @@ impl ParsePool {
     pub fn recycle(&mut self, rec: Box<Record>) {
         if self.jobs.is_some() && rec.text.buffer_len() < DROP_HERE {
             self.garbage.push(rec);
-        }
-    }
-}
-
-fn worker(rx: &Mutex<Receiver<Job>>) {
-    loop {
-        let job = match rx.lock().map(|queue| queue.recv()) {
-            Ok(Ok(job)) => job,
-            _ => return, // the pool is gone
-        };
-        job.run();
-    }
-}
-
-impl Drop for ParsePool {
-    fn drop(&mut self) {
-        self.in_flight.clear();
-        self.jobs = None;
-        for h in self.handles.drain(..) {
-            let _ = h.join();
         }
     }
 }

@@ -123,38 +123,6 @@ impl SharedJson {
         serde_json::from_str(&self.json).unwrap_or_default()
     }
 
-    /// What completes an AI message that never streamed
-    /// ([`crate::adapter::completion::whole_message`] and its usage read `content`,
-    /// `additional_kwargs`, `tool_call_chunks`, `tool_calls`, `usage_metadata` and
-    /// `response_metadata`, where `null` is as absent): a tree of those keys, the rest of the
-    /// message (ids, names, `invalid_tool_calls`) skipped, not built.
-    pub fn to_completion(&self) -> Value {
-        #[derive(serde::Deserialize)]
-        struct Read {
-            content: Option<Value>,
-            additional_kwargs: Option<Value>,
-            tool_call_chunks: Option<Value>,
-            tool_calls: Option<Value>,
-            usage_metadata: Option<Value>,
-            response_metadata: Option<Value>,
-        }
-        let Ok(r) = serde_json::from_str::<Read>(&self.json) else {
-            return self.to_value();
-        };
-        let read = [
-            ("content", r.content),
-            ("additional_kwargs", r.additional_kwargs),
-            ("tool_call_chunks", r.tool_call_chunks),
-            ("tool_calls", r.tool_calls),
-            ("usage_metadata", r.usage_metadata),
-            ("response_metadata", r.response_metadata),
-        ];
-        let map = read
-            .into_iter()
-            .filter_map(|(k, v)| Some((k.to_string(), v?)));
-        Value::Object(map.collect())
-    }
-
     /// The message's AG-UI form as item `i` of its list ([`langchain::to_agui_list_item`]),
     /// read from its text.
     /// A tool message without `tool_call_id` answers the call its list paired it with.

@@ -123,7 +123,7 @@ impl V3Adapter {
             // A shared message is read whole only when it streams here.
             let m = match m {
                 MessageRef::Value(v) => lc::normalize_cow(v).into_owned(),
-                MessageRef::Shared(s) => s.to_completion(),
+                MessageRef::Shared(s) => s.to_value(),
             };
             out.push(ModelEvent::MessageStart {
                 message_id: id.clone(),
@@ -609,27 +609,5 @@ mod tests {
             [("c1", Value::from("r-c1"), Some("t-c1"))],
             "{out:?}"
         );
-    }
-
-    /// A message completed from its read keys makes the events and usage its whole tree
-    /// makes.
-    #[test]
-    fn completion_as_the_whole_tree() {
-        use crate::adapter::{completion::whole_message, content::usage_of};
-        use crate::wire::{langchain, state::SharedJson};
-        for m in langchain::tests::message_list() {
-            let read = SharedJson::read(&m.to_string());
-            let (whole, completion) = (read.to_value(), read.to_completion());
-            let (mut a, mut b) = (vec![], vec![]);
-            whole_message("m", &whole, &mut a);
-            whole_message("m", &completion, &mut b);
-            assert_eq!(a, b, "{m}");
-            let traced = (Some("p"), Some("m"));
-            assert_eq!(
-                usage_of(&whole, traced),
-                usage_of(&completion, traced),
-                "{m}"
-            );
-        }
     }
 }
