@@ -14,7 +14,7 @@ use crate::check::{self, rules, Finding, Severity};
 use crate::explain;
 use crate::text::{count, str_of};
 use crate::timeline::render::{self, ms, one_line};
-use crate::timeline::{self, Entry, Line, RunSummary, TimelineBuilder, ToolCall};
+use crate::timeline::{self, Entry, Kind, Line, RunSummary, TimelineBuilder, ToolCall};
 
 /// Bytes of run detail (lanes, transcript, states) in a report: runs past it get a header
 /// only; failed runs may use [`FAILED_BUDGET`] more.
@@ -93,7 +93,7 @@ impl<'a> Placed<'a> {
         for f in findings {
             let at = (&*f.file, f.line);
             let entry = match f.event_index {
-                Some(idx) => entry_of_event(entries, idx),
+                Some(idx) => timeline::entry_of_event(entries, idx),
                 // The first entry of the line, else the last one before it in its file.
                 None => by_line.get(&at).map(|e| e.0).or_else(|| {
                     let before = by_line.range(..at).next_back();
@@ -116,19 +116,6 @@ impl<'a> Placed<'a> {
         }
         p
     }
-}
-
-/// The entry a finding at event `idx` is shown at: the newest whose events reach it (a message
-/// still streaming), else the newest before it.
-fn entry_of_event(entries: &[Entry], idx: u64) -> Option<usize> {
-    let last = entries.partition_point(|e| e.index <= idx).checked_sub(1)?;
-    let reaches = |&i: &usize| idx <= entries[i].end_index.unwrap_or(entries[i].index);
-    Some(
-        (last.saturating_sub(64)..=last)
-            .rev()
-            .find(reaches)
-            .unwrap_or(last),
-    )
 }
 
 /// Findings per rule, most first, and the explanation and fix of each rule that fired.
@@ -383,10 +370,10 @@ fn detail(
         item.findings = findings;
         // A model call links to the answer it streamed, else to its reasoning.
         match &e.line {
-            Line::Text { id, .. } => {
+            Line::Text { id, .. } if e.kind == Kind::Text => {
                 item_of_message.insert(id.as_str(), items.len());
             }
-            Line::Reasoning { id, .. } => {
+            Line::Text { id, .. } => {
                 item_of_message.entry(id.as_str()).or_insert(items.len());
             }
             _ => {}
@@ -466,21 +453,22 @@ fn entry_item(e: &Entry, cx: &mut ItemCx<'_>) -> Option<(Item, Option<String>)> 
             item.status = (!finished).then(|| "not finished".into());
             name.clone()
         }
-        Line::Text { id, text, cut, .. } | Line::Reasoning { id, text, cut, .. } => {
-            let cap = match &e.line {
-                Line::Text { role, .. } => {
+        Line::Text {
+            id,
+            role,
+            text,
+            encrypted,
+            cut,
+        } => {
+            let cap = match e.kind {
+                Kind::Text => {
                     item.kind = if role == "user" { "user" } else { "assistant" };
                     item.name = Some(role.clone());
                     TEXT_BYTES
                 }
-                line => {
+                _ => {
                     item.kind = "reasoning";
-                    if let Line::Reasoning {
-                        encrypted: n @ 1.., ..
-                    } = line
-                    {
-                        item.name = Some(format!("{n} encrypted"));
-                    }
+                    item.name = (*encrypted > 0).then(|| format!("{encrypted} encrypted"));
                     REASONING_BYTES
                 }
             };
@@ -596,7 +584,7 @@ fn entry_bar(
     let open_at_end = match &e.line {
         Line::StepStart { finished, .. } => !finished,
         Line::Tool(t) => t.result.is_none() && run.outcome.failed(),
-        Line::Text { cut, .. } | Line::Reasoning { cut, .. } => *cut,
+        Line::Text { cut, .. } => *cut,
         _ => false,
     };
     let end = match e.end_index {

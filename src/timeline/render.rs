@@ -217,9 +217,15 @@ impl Renderer {
                 detail(&mut v, Paint::Dim, format!("{events} events"));
             }
             // A message or a reasoning block: its text, then how long, how it ended.
-            Line::Text { text, cut, .. } | Line::Reasoning { text, cut, .. } => {
-                let head = match &e.line {
-                    Line::Text { role, .. } => format!("text {role} "),
+            Line::Text {
+                role,
+                text,
+                encrypted,
+                cut,
+                ..
+            } => {
+                let head = match k {
+                    Kind::Text => format!("text {role} "),
                     _ => "reasoning ".into(),
                 };
                 v.push(seg(Paint::Strong(k), head));
@@ -229,11 +235,8 @@ impl Renderer {
                     v.push(preview(Paint::Kind(k), quote(text)));
                     detail(&mut v, Paint::Dim, chars(text));
                 }
-                if let Line::Reasoning {
-                    encrypted: n @ 1.., ..
-                } = &e.line
-                {
-                    detail(&mut v, Paint::Dim, count(*n, "encrypted value"));
+                if *encrypted > 0 {
+                    detail(&mut v, Paint::Dim, count(*encrypted, "encrypted value"));
                 }
                 push_duration(&mut v, e);
                 if *cut {
