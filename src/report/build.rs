@@ -213,23 +213,22 @@ struct Links<'a> {
 
 impl<'a> Links<'a> {
     fn new(timeline: &'a TimelineBuilder) -> Self {
-        // Collected from the last run back, so that the first run of an id is the one kept.
-        let runs = timeline.runs().iter().enumerate().rev();
-        let resumed_by = runs.clone().flat_map(|(i, _)| {
-            let ids = resumes(timeline.run_entries(i)).iter();
-            ids.map(move |r| (r["interruptId"].as_str().unwrap_or_default(), i))
-        });
-        let raised_in = runs.flat_map(|(i, run)| {
-            let raised = match &run.outcome {
-                timeline::Outcome::Interrupt { interrupts } => &interrupts[..],
-                _ => &[],
-            };
-            raised.iter().map(move |(id, _)| (id.as_str(), i))
-        });
-        Links {
-            resumed_by: resumed_by.collect(),
-            raised_in: raised_in.collect(),
+        let mut links = Links {
+            resumed_by: HashMap::new(),
+            raised_in: HashMap::new(),
+        };
+        for (i, run) in timeline.runs().iter().enumerate() {
+            for r in resumes(timeline.run_entries(i)) {
+                let id = r["interruptId"].as_str().unwrap_or_default();
+                links.resumed_by.entry(id).or_insert(i);
+            }
+            if let timeline::Outcome::Interrupt { interrupts } = &run.outcome {
+                for (id, _) in interrupts {
+                    links.raised_in.entry(id.as_str()).or_insert(i);
+                }
+            }
         }
+        links
     }
 }
 
