@@ -183,9 +183,8 @@ impl TimelineBuilder {
         for &i in open.spans.values().chain(steps) {
             let chunked = open.chunked.contains(&i);
             if let Some(e) = self.entries.get_mut(i) {
-                match &mut e.line {
-                    Line::Text { cut, .. } => *cut = !chunked,
-                    _ => {}
+                if let Line::Text { cut, .. } = &mut e.line {
+                    *cut = !chunked;
                 }
                 e.settled = true;
             }
