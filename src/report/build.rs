@@ -95,12 +95,11 @@ impl<'a> Placed<'a> {
             let entry = match f.event_index {
                 Some(idx) => timeline::entry_of_event(entries, idx),
                 // The first entry of the line, else the last one before it in its file.
-                None => by_line.get(&at).map(|e| e.0).or_else(|| {
-                    let before = by_line.range(..at).next_back();
-                    before
-                        .filter(|((file, _), _)| *file == at.0)
-                        .map(|(_, e)| e.1)
-                }),
+                None => by_line
+                    .range(..=at)
+                    .next_back()
+                    .filter(|((file, _), _)| *file == at.0)
+                    .map(|(line, e)| if *line == at { e.0 } else { e.1 }),
             };
             let run = |e| runs.partition_point(|r| r.first_entry <= e).checked_sub(1);
             let Some((e, r)) = entry.and_then(|e| Some((e, run(e)?))) else {
@@ -368,14 +367,11 @@ fn detail(
         item.ms = clock.ms.then(|| clock.pos(e.index, e.ts));
         item.findings = findings;
         // A model call links to the answer it streamed, else to its reasoning.
-        match &e.line {
-            Line::Text { id, .. } if e.kind == Kind::Text => {
-                item_of_message.insert(id.as_str(), items.len());
+        if let Line::Text { id, .. } = &e.line {
+            let slot = item_of_message.entry(id.as_str()).or_insert(items.len());
+            if e.kind == Kind::Text {
+                *slot = items.len();
             }
-            Line::Text { id, .. } => {
-                item_of_message.entry(id.as_str()).or_insert(items.len());
-            }
-            _ => {}
         }
         if let Some(label) = label {
             // The lanes nest steps by depth (the other kinds have a lane each).
