@@ -198,9 +198,7 @@ fn open_spans(
             Line::StepStart { name, finished } if !finished || closed_by_end => {
                 Some(span("step", Some(name), None, "node running".into()))
             }
-            Line::Text { id, text, cut, .. } | Line::Reasoning { id, text, cut, .. }
-                if *cut || closed_by_end =>
-            {
+            Line::Text { id, text, cut, .. } if *cut || closed_by_end => {
                 let kind = if e.kind == Kind::Text {
                     "text"
                 } else {

@@ -182,10 +182,6 @@ fn write_context(x: &Explanation, w: &mut dyn Write, color: bool) -> io::Result<
             p(&cut(&one_line(&s.message), 120))
         )?;
     }
-    if let Some(n) = &x.nearest_signal {
-        let kind = n.kind.replace('_', " ");
-        writeln!(w, "    nearest: {kind} at {}", p(&line_in(&n.at, &x.file)))?;
-    }
     writeln!(w)?;
     let state = match &x.final_state {
         Some(f) => format!(

@@ -14,7 +14,7 @@ use crate::check::{self, rules, Finding, Severity};
 use crate::explain;
 use crate::text::{count, str_of};
 use crate::timeline::render::{self, ms, one_line};
-use crate::timeline::{self, Entry, Line, RunSummary, TimelineBuilder, ToolCall};
+use crate::timeline::{self, Entry, Kind, Line, RunSummary, TimelineBuilder, ToolCall};
 
 /// Bytes of run detail (lanes, transcript, states) in a report: runs past it get a header
 /// only; failed runs may use [`FAILED_BUDGET`] more.
@@ -93,14 +93,13 @@ impl<'a> Placed<'a> {
         for f in findings {
             let at = (&*f.file, f.line);
             let entry = match f.event_index {
-                Some(idx) => entry_of_event(entries, idx),
+                Some(idx) => timeline::entry_of_event(entries, idx),
                 // The first entry of the line, else the last one before it in its file.
-                None => by_line.get(&at).map(|e| e.0).or_else(|| {
-                    let before = by_line.range(..at).next_back();
-                    before
-                        .filter(|((file, _), _)| *file == at.0)
-                        .map(|(_, e)| e.1)
-                }),
+                None => by_line
+                    .range(..=at)
+                    .next_back()
+                    .filter(|((file, _), _)| *file == at.0)
+                    .map(|(line, e)| if *line == at { e.0 } else { e.1 }),
             };
             let run = |e| runs.partition_point(|r| r.first_entry <= e).checked_sub(1);
             let Some((e, r)) = entry.and_then(|e| Some((e, run(e)?))) else {
@@ -116,19 +115,6 @@ impl<'a> Placed<'a> {
         }
         p
     }
-}
-
-/// The entry a finding at event `idx` is shown at: the newest whose events reach it (a message
-/// still streaming), else the newest before it.
-fn entry_of_event(entries: &[Entry], idx: u64) -> Option<usize> {
-    let last = entries.partition_point(|e| e.index <= idx).checked_sub(1)?;
-    let reaches = |&i: &usize| idx <= entries[i].end_index.unwrap_or(entries[i].index);
-    Some(
-        (last.saturating_sub(64)..=last)
-            .rev()
-            .find(reaches)
-            .unwrap_or(last),
-    )
 }
 
 /// Findings per rule, most first, and the explanation and fix of each rule that fired.
@@ -226,23 +212,22 @@ struct Links<'a> {
 
 impl<'a> Links<'a> {
     fn new(timeline: &'a TimelineBuilder) -> Self {
-        // Collected from the last run back, so that the first run of an id is the one kept.
-        let runs = timeline.runs().iter().enumerate().rev();
-        let resumed_by = runs.clone().flat_map(|(i, _)| {
-            let ids = resumes(timeline.run_entries(i)).iter();
-            ids.map(move |r| (r["interruptId"].as_str().unwrap_or_default(), i))
-        });
-        let raised_in = runs.flat_map(|(i, run)| {
-            let raised = match &run.outcome {
-                timeline::Outcome::Interrupt { interrupts } => &interrupts[..],
-                _ => &[],
-            };
-            raised.iter().map(move |(id, _)| (id.as_str(), i))
-        });
-        Links {
-            resumed_by: resumed_by.collect(),
-            raised_in: raised_in.collect(),
+        let mut links = Links {
+            resumed_by: HashMap::new(),
+            raised_in: HashMap::new(),
+        };
+        for (i, run) in timeline.runs().iter().enumerate() {
+            for r in resumes(timeline.run_entries(i)) {
+                let id = r["interruptId"].as_str().unwrap_or_default();
+                links.resumed_by.entry(id).or_insert(i);
+            }
+            if let timeline::Outcome::Interrupt { interrupts } = &run.outcome {
+                for (id, _) in interrupts {
+                    links.raised_in.entry(id.as_str()).or_insert(i);
+                }
+            }
         }
+        links
     }
 }
 
@@ -382,14 +367,11 @@ fn detail(
         item.ms = clock.ms.then(|| clock.pos(e.index, e.ts));
         item.findings = findings;
         // A model call links to the answer it streamed, else to its reasoning.
-        match &e.line {
-            Line::Text { id, .. } => {
-                item_of_message.insert(id.as_str(), items.len());
+        if let Line::Text { id, .. } = &e.line {
+            let slot = item_of_message.entry(id.as_str()).or_insert(items.len());
+            if e.kind == Kind::Text {
+                *slot = items.len();
             }
-            Line::Reasoning { id, .. } => {
-                item_of_message.entry(id.as_str()).or_insert(items.len());
-            }
-            _ => {}
         }
         if let Some(label) = label {
             // The lanes nest steps by depth (the other kinds have a lane each).
@@ -466,21 +448,22 @@ fn entry_item(e: &Entry, cx: &mut ItemCx<'_>) -> Option<(Item, Option<String>)> 
             item.status = (!finished).then(|| "not finished".into());
             name.clone()
         }
-        Line::Text { id, text, cut, .. } | Line::Reasoning { id, text, cut, .. } => {
-            let cap = match &e.line {
-                Line::Text { role, .. } => {
+        Line::Text {
+            id,
+            role,
+            text,
+            encrypted,
+            cut,
+        } => {
+            let cap = match e.kind {
+                Kind::Text => {
                     item.kind = if role == "user" { "user" } else { "assistant" };
                     item.name = Some(role.clone());
                     TEXT_BYTES
                 }
-                line => {
+                _ => {
                     item.kind = "reasoning";
-                    if let Line::Reasoning {
-                        encrypted: n @ 1.., ..
-                    } = line
-                    {
-                        item.name = Some(format!("{n} encrypted"));
-                    }
+                    item.name = (*encrypted > 0).then(|| format!("{encrypted} encrypted"));
                     REASONING_BYTES
                 }
             };
@@ -596,7 +579,7 @@ fn entry_bar(
     let open_at_end = match &e.line {
         Line::StepStart { finished, .. } => !finished,
         Line::Tool(t) => t.result.is_none() && run.outcome.failed(),
-        Line::Text { cut, .. } | Line::Reasoning { cut, .. } => *cut,
+        Line::Text { cut, .. } => *cut,
         _ => false,
     };
     let end = match e.end_index {

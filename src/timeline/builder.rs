@@ -108,13 +108,11 @@ impl TimelineBuilder {
             notes: Vec::new(),
             run_file: file,
         });
-        self.touched = Some(self.entries.len() - 1);
         self.entries.len() - 1
     }
 
     /// Adds an event to an open span entry; its line, to change.
     pub(super) fn touch(&mut self, idx: usize, At { ts, origin, .. }: At) -> &mut Line {
-        self.touched = Some(idx);
         let e = &mut self.entries[idx];
         e.events += 1;
         if ts.is_some() {
@@ -127,9 +125,8 @@ impl TimelineBuilder {
 
     /// Adds an event to an open text, reasoning or tool entry, its delta appended.
     pub(super) fn append(&mut self, idx: usize, delta: &str, at: At) {
-        if let Line::Text { text, .. }
-        | Line::Reasoning { text, .. }
-        | Line::Tool(ToolCall { args: text, .. }) = self.touch(idx, at)
+        if let Line::Text { text, .. } | Line::Tool(ToolCall { args: text, .. }) =
+            self.touch(idx, at)
         {
             text.push_str(delta);
         }
@@ -186,9 +183,8 @@ impl TimelineBuilder {
         for &i in open.spans.values().chain(steps) {
             let chunked = open.chunked.contains(&i);
             if let Some(e) = self.entries.get_mut(i) {
-                match &mut e.line {
-                    Line::Text { cut, .. } | Line::Reasoning { cut, .. } => *cut = !chunked,
-                    _ => {}
+                if let Line::Text { cut, .. } = &mut e.line {
+                    *cut = !chunked;
                 }
                 e.settled = true;
             }
@@ -223,8 +219,7 @@ impl TimelineBuilder {
     /// entry. Call it right after the event it is about.
     pub fn attach(&mut self, notes: Vec<InlineNote>) {
         for n in notes {
-            let target = self
-                .entry_of_event(n.event_index)
+            let target = entry_of_event(&self.entries, n.event_index)
                 .or(self.entries.len().checked_sub(1))
                 .filter(|t| *t >= self.rendered);
             match target.and_then(|t| self.entries.get_mut(t)) {
@@ -248,31 +243,9 @@ impl TimelineBuilder {
 }
 
 impl TimelineBuilder {
-    /// The entry event `i` made or went into: known at once for the latest event; an older
-    /// one is looked for among the last [`ATTACH_SCAN`] entries (linear time however many
-    /// entries there are).
-    fn entry_of_event(&self, i: u64) -> Option<usize> {
-        if let Some((ev, at)) = self.last_event_entry {
-            if ev == i {
-                return Some(at);
-            }
-        }
-        let from = self.entries.len().saturating_sub(ATTACH_SCAN);
-        self.entries[from..]
-            .iter()
-            .rposition(|e| e.index == i || e.end_index == Some(i))
-            .map(|t| t + from)
-    }
-
     /// An AG-UI event (a capture's is read typed where it is valid).
     pub fn take_event(&mut self, ev: &Event, origin: &Origin) {
-        self.touched = None;
         self.on_event(&ev.typed(), origin);
-        // The newest entry the event reached: the last one it made (each event's last push
-        // comes after what it touched), or the one it went into.
-        if let Some(t) = self.touched {
-            self.last_event_entry = Some((self.index, t));
-        }
         self.index += 1;
     }
 }

@@ -384,24 +384,19 @@ impl TimelineBuilder {
         }
         let (id, text) = (key.1.clone(), delta.to_string());
         let line = match kind {
-            Kind::Text => Line::Text {
-                id,
-                role: named.unwrap_or(Role::Assistant.as_str()).to_string(),
-                text,
-                cut: false,
-            },
-            Kind::Reasoning => Line::Reasoning {
-                id,
-                text,
-                encrypted: 0,
-                cut: false,
-            },
-            _ => Line::Tool(ToolCall {
+            Kind::Tool => Line::Tool(ToolCall {
                 id,
                 name: named.unwrap_or("?").to_string(),
                 args: text,
                 ..ToolCall::default()
             }),
+            _ => Line::Text {
+                id,
+                role: named.unwrap_or(Role::Assistant.as_str()).to_string(),
+                text,
+                encrypted: 0,
+                cut: false,
+            },
         };
         let i = self.push(kind, line, self.depth_content(), at, false);
         self.open.spans.insert(key, i);
@@ -441,14 +436,14 @@ impl TimelineBuilder {
     /// An encrypted value counts on its reasoning block (a line of its own when that block
     /// is printed already), or is a block of its own.
     fn encrypted(&mut self, eid: String, at: At) {
-        let found = self
-            .entries
-            .iter()
-            .rposition(|e| matches!(&e.line, Line::Reasoning { id, .. } if *id == eid));
+        let found = self.entries.iter().rposition(|e| {
+            e.kind == Kind::Reasoning && matches!(&e.line, Line::Text { id, .. } if *id == eid)
+        });
         let Some(i) = found else {
             let depth = self.depth_content();
-            let line = Line::Reasoning {
+            let line = Line::Text {
                 id: eid,
+                role: Role::Assistant.as_str().into(),
                 text: String::new(),
                 encrypted: 1,
                 cut: false,
@@ -458,7 +453,7 @@ impl TimelineBuilder {
             return;
         };
         let e = &mut self.entries[i];
-        if let Line::Reasoning { encrypted, .. } = &mut e.line {
+        if let Line::Text { encrypted, .. } = &mut e.line {
             *encrypted += 1;
         }
         if e.settled {

@@ -197,17 +197,14 @@ pub enum Line {
         duration_ms: Option<i64>,
         events: u64,
     },
+    /// A text message ([`Kind::Text`]) or a reasoning block ([`Kind::Reasoning`], by the
+    /// assistant, with its encrypted values).
     Text {
         id: String,
         role: String,
         text: String,
-        /// The run ended before the message's END.
-        cut: bool,
-    },
-    Reasoning {
-        id: String,
-        text: String,
         encrypted: usize,
+        /// The run ended before its END.
         cut: bool,
     },
     Tool(ToolCall),
@@ -280,18 +277,10 @@ pub struct TimelineBuilder {
     ns_depth: usize,
     rendered: usize,
     bad_lines: u64,
-    /// The entry the event being taken in made or went into.
-    touched: Option<usize>,
     /// Files whose log records a thread id (AG-UI captures, v2 `metadata.thread_id`): a run
     /// of another file only inherits the thread of the run before it when it resumes it.
     thread_recorded: Vec<Arc<str>>,
-    /// The latest event and the entry it made or went into: notes about it find their entry
-    /// at once, however many entries (bad lines) came since.
-    last_event_entry: Option<(u64, usize)>,
 }
-
-/// How far back [`TimelineBuilder::attach`] looks for the entry of an older event.
-const ATTACH_SCAN: usize = 256;
 
 /// An event's timestamp (ms), when it has one.
 type Ts = Option<i64>;
@@ -326,6 +315,19 @@ pub fn in_events<T>(list: &[T], key: impl Fn(&T) -> u64, from: u64, to: u64) -> 
     let lo = list.partition_point(|x| key(x) < from);
     let hi = list.partition_point(|x| key(x) < to).max(lo);
     &list[lo..hi]
+}
+
+/// The entry event `idx` made or went into: the newest whose events reach it (a message
+/// still streaming), else the newest before it (a bad line's entry comes after its event).
+pub fn entry_of_event(entries: &[Entry], idx: u64) -> Option<usize> {
+    let last = entries.partition_point(|e| e.index <= idx).checked_sub(1)?;
+    let reaches = |&i: &usize| idx <= entries[i].end_index.unwrap_or(entries[i].index);
+    Some(
+        (last.saturating_sub(64)..=last)
+            .rev()
+            .find(reaches)
+            .unwrap_or(last),
+    )
 }
 
 /// A JSON value as compact text (strings unquoted).

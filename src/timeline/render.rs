@@ -56,26 +56,22 @@ pub enum Fit {
 
 /// A piece of text, every character a terminal or a CI log would act on escaped (ids, names,
 /// codes and reasons come from the log as they are).
-fn piece(fit: Fit, paint: Paint, text: impl Into<String>) -> Segment {
-    let text = text.into();
-    let text = match crate::text::printable(&text) {
-        std::borrow::Cow::Borrowed(_) => text,
-        std::borrow::Cow::Owned(escaped) => escaped,
-    };
+fn piece(fit: Fit, paint: Paint, text: impl AsRef<str>) -> Segment {
+    let text = crate::text::printable(text.as_ref()).into_owned();
     Segment { paint, text, fit }
 }
 
-fn seg(paint: Paint, text: impl Into<String>) -> Segment {
+fn seg(paint: Paint, text: impl AsRef<str>) -> Segment {
     piece(Fit::Fixed, paint, text)
 }
 
 /// A preview, cut with `…` to fit the width.
-fn preview(paint: Paint, text: impl Into<String>) -> Segment {
+fn preview(paint: Paint, text: impl AsRef<str>) -> Segment {
     piece(Fit::Preview, paint, text)
 }
 
 /// ` · text`, dropped whole (with its ` · `) when the line is too wide.
-fn detail(v: &mut Vec<Segment>, paint: Paint, text: impl Into<String>) {
+fn detail(v: &mut Vec<Segment>, paint: Paint, text: impl AsRef<str>) {
     dotted(v, piece(Fit::Detail, paint, text));
 }
 
@@ -166,13 +162,9 @@ impl Renderer {
         writeln!(w, "{out}")
     }
 
-    fn id<'a>(&self, id: &'a str) -> std::borrow::Cow<'a, str> {
-        if self.opts.full || id.chars().count() <= 24 {
-            id.into()
-        } else {
-            let head: String = id.chars().take(23).collect();
-            format!("{head}…").into()
-        }
+    /// An id cut to 24 columns, unless `--full`.
+    fn id(&self, id: &str) -> String {
+        cut(id, if self.opts.full { usize::MAX } else { 24 })
     }
 
     /// The segments of one entry's line.
@@ -191,7 +183,7 @@ impl Renderer {
                 resumes,
             } => {
                 v.push(seg(Paint::Strong(Kind::Run), "▶ run "));
-                let run_id = self.id(run_id.as_deref().unwrap_or("?")).into_owned();
+                let run_id = self.id(run_id.as_deref().unwrap_or("?"));
                 v.push(piece(Fit::Id, Paint::Kind(k), run_id));
                 if let Some(t) = thread_id {
                     detail(&mut v, Paint::Plain, format!("thread {}", self.id(t)));
@@ -217,9 +209,15 @@ impl Renderer {
                 detail(&mut v, Paint::Dim, format!("{events} events"));
             }
             // A message or a reasoning block: its text, then how long, how it ended.
-            Line::Text { text, cut, .. } | Line::Reasoning { text, cut, .. } => {
-                let head = match &e.line {
-                    Line::Text { role, .. } => format!("text {role} "),
+            Line::Text {
+                role,
+                text,
+                encrypted,
+                cut,
+                ..
+            } => {
+                let head = match k {
+                    Kind::Text => format!("text {role} "),
                     _ => "reasoning ".into(),
                 };
                 v.push(seg(Paint::Strong(k), head));
@@ -229,11 +227,8 @@ impl Renderer {
                     v.push(preview(Paint::Kind(k), quote(text)));
                     detail(&mut v, Paint::Dim, chars(text));
                 }
-                if let Line::Reasoning {
-                    encrypted: n @ 1.., ..
-                } = &e.line
-                {
-                    detail(&mut v, Paint::Dim, count(*n, "encrypted value"));
+                if *encrypted > 0 {
+                    detail(&mut v, Paint::Dim, count(*encrypted, "encrypted value"));
                 }
                 push_duration(&mut v, e);
                 if *cut {
@@ -382,7 +377,7 @@ fn counts(v: &mut Vec<Segment>, run: &RunSummary) {
 }
 
 /// An entry's head, bold, then its preview, both in its kind's colour.
-fn headed(v: &mut Vec<Segment>, k: Kind, head: impl Into<String>, text: String) {
+fn headed(v: &mut Vec<Segment>, k: Kind, head: impl AsRef<str>, text: String) {
     v.push(seg(Paint::Strong(k), head));
     v.push(preview(Paint::Kind(k), text));
 }
@@ -394,7 +389,7 @@ fn dotted(v: &mut Vec<Segment>, s: Segment) {
 }
 
 /// ` · status` (`tool error`, `no result`): what gives way last.
-fn status(v: &mut Vec<Segment>, paint: Paint, text: impl Into<String>) {
+fn status(v: &mut Vec<Segment>, paint: Paint, text: impl AsRef<str>) {
     dotted(v, piece(Fit::Status, paint, text));
 }
 
