@@ -160,12 +160,12 @@ pub fn render_linked(report: &Report, link: Link<'_>) -> String {
     }
     let mut rows = report.by_rule();
     if !rows.is_empty() {
-        rows.sort_by_key(|(id, _, n)| (std::cmp::Reverse(*n), *id));
+        rows.sort_by_key(|r| (std::cmp::Reverse(r.count), r.rule));
         out.push_str("\n#### Findings per rule\n\n");
         out.push_str("| rule | severity | findings | title |\n|---|---|--:|---|\n");
-        for (id, sev, n) in rows {
-            let title = rules::find(id).map_or("", |r| r.title);
-            let _ = writeln!(out, "| {id} | {} | {n} | {} |", sev.as_str(), esc(title));
+        for r in rows {
+            let (sev, title) = (r.severity.as_str(), esc(rules::get(r.rule).title));
+            let _ = writeln!(out, "| {} | {sev} | {} | {title} |", r.rule, r.count);
         }
         let _ = writeln!(out, "\n#### First findings\n");
         for f in report.findings().take(FIRST_FINDINGS) {

@@ -7,7 +7,7 @@ use std::fmt::Write;
 use owo_colors::OwoColorize;
 
 use super::Report;
-use crate::check::{Finding, Severity};
+use crate::check::{Finding, RuleCount, Severity};
 
 pub use crate::text::printable;
 
@@ -64,10 +64,11 @@ pub fn statistics(report: &Report) -> String {
 }
 
 /// One line per rule found: its count, id, severity and title.
-pub(super) fn rule_lines(by_rule: &[(&str, Severity, u64)], out: &mut String) {
-    for &(rule, sev, n) in by_rule {
+pub(super) fn rule_lines(by_rule: &[RuleCount], out: &mut String) {
+    for r in by_rule {
+        let (n, rule, sev) = (r.count, r.rule, r.severity.as_str());
         let title = crate::check::rules::get(rule).title;
-        let _ = writeln!(out, "{n:>8}  {rule}  {:<7}  {title}", sev.as_str());
+        let _ = writeln!(out, "{n:>8}  {rule}  {sev:<7}  {title}");
     }
 }
 
@@ -106,7 +107,7 @@ pub fn render(report: &Report, color: bool) -> String {
         let _ = writeln!(out, "Findings by rule:");
         rule_lines(&by_rule, &mut out);
     }
-    if by_rule.iter().any(|(rule, _, _)| *rule == "AGX202") {
+    if by_rule.iter().any(|r| r.rule == "AGX202") {
         let _ = writeln!(
             out,
             "hint: THINKING_* events are what `convert --compat thinking` writes for 0.x \
