@@ -81,12 +81,18 @@ impl Raw {
         };
         let mut report = |rule, msg| ctx.report(rule, vec![seq.to_string()], msg);
         if seq == last {
-            report("AGX602", format!("seq {seq} repeats the previous event's seq"));
+            report(
+                "AGX602",
+                format!("seq {seq} repeats the previous event's seq"),
+            );
         } else if seq < last {
             report("AGX603", format!("seq {seq} comes after seq {last}"));
         } else if seq > last + 1 && !root_values {
             let n = crate::text::count((seq - last - 1) as usize, "event");
-            report("AGX601", format!("seq jumps from {last} to {seq}: {n} missing"));
+            report(
+                "AGX601",
+                format!("seq jumps from {last} to {seq}: {n} missing"),
+            );
         }
         self.last_seq = Some(last.max(seq));
     }

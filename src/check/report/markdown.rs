@@ -21,13 +21,10 @@ fn esc(s: &str) -> String {
     let spaced = s.replace(['\n', '\r', '\t'], " ");
     let mut out = String::with_capacity(s.len());
     for c in crate::text::printable(&spaced).chars() {
-        match c {
-            '\\' | '`' | '*' | '_' | '[' | ']' | '<' | '>' | '|' | '#' | '~' | '!' => {
-                out.push('\\');
-                out.push(c);
-            }
-            c => out.push(c),
+        if "\\`*_[]<>|#~!".contains(c) {
+            out.push('\\');
         }
+        out.push(c);
     }
     out
 }
@@ -46,17 +43,13 @@ fn code(s: &str) -> String {
 pub fn target(base: &str, file: &str, line: u64) -> String {
     let mut t = String::from(base);
     for c in file.trim_start_matches("./").chars() {
-        match c {
-            ' ' => t.push_str("%20"),
-            '(' => t.push_str("%28"),
-            ')' => t.push_str("%29"),
-            '%' => t.push_str("%25"),
-            c if crate::text::is_unsafe(c) => {
-                for b in c.encode_utf8(&mut [0; 4]).bytes() {
-                    let _ = write!(t, "%{b:02X}");
-                }
+        // Percent-encoded: what ends or escapes a link target, and controls.
+        if matches!(c, ' ' | '(' | ')' | '%') || crate::text::is_unsafe(c) {
+            for b in c.encode_utf8(&mut [0; 4]).bytes() {
+                let _ = write!(t, "%{b:02X}");
             }
-            c => t.push(c),
+        } else {
+            t.push(c);
         }
     }
     if line > 0 {
