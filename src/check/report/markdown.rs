@@ -79,34 +79,27 @@ fn finding_line(f: &Finding, link: Link<'_>) -> String {
         Severity::Error => "❌",
         Severity::Warning => "⚠️",
     };
-    let place = match f.line {
+    let mut out = format!("- {icon} **{}** ", f.rule);
+    let place = code(&match f.line {
         0 => f.file.to_string(),
         n => format!("{}:{n}", f.file),
+    });
+    let linked = f.line > 0 && !f.file.is_empty() && &*f.file != "-";
+    let _ = match linked.then(|| link(&f.file, f.line)).flatten() {
+        Some(url) => write!(out, "[{place}]({url})"),
+        None => write!(out, "{place}"),
     };
-    let url = (f.line > 0 && !f.file.is_empty() && &*f.file != "-")
-        .then(|| link(&f.file, f.line))
-        .flatten();
-    let at = match url {
-        Some(url) => format!("[{}]({url})", code(&place)),
-        None => code(&place),
-    };
-    let mut event = String::new();
     if let Some(i) = f.event_index {
-        let _ = write!(event, " event #{i}");
+        let _ = write!(out, " event #{i}");
         if let Some(t) = &f.event_type {
-            let _ = write!(event, " {}", code(t));
+            let _ = write!(out, " {}", code(t));
         }
     }
-    let ids = if f.ids.is_empty() {
-        String::new()
-    } else {
-        format!(" (ids: {})", esc(&f.ids.join(", ")))
-    };
-    format!(
-        "- {icon} **{}** {at}{event}: {}{ids}",
-        f.rule,
-        esc(&f.message)
-    )
+    let _ = write!(out, ": {}", esc(&f.message));
+    if !f.ids.is_empty() {
+        let _ = write!(out, " (ids: {})", esc(&f.ids.join(", ")));
+    }
+    out
 }
 
 /// The summary; `base` is put before each file path in links (`""`: relative links).

@@ -1,7 +1,6 @@
 //! `--format text`: the files with findings, each under its heading, one line per finding
 //! (the first few of each rule), then counts by rule and a summary line.
 
-use std::borrow::Cow;
 use std::fmt::Write;
 
 use owo_colors::OwoColorize;
@@ -42,11 +41,9 @@ pub fn finding_text(f: &Finding, color: bool, with_file: bool) -> String {
         (false, true) => format!("{}: ", loc.dimmed()),
         (false, false) => format!("{loc}: "),
     };
-    let ids = if f.ids.is_empty() {
-        String::new()
-    } else {
-        let ids: Vec<Cow<'_, str>> = f.ids.iter().map(|i| printable(i)).collect();
-        format!(" [ids: {}]", ids.join(", "))
+    let ids = match f.ids.is_empty() {
+        true => String::new(),
+        false => format!(" [ids: {}]", printable(&f.ids.join(", "))),
     };
     format!("{loc}{sev}[{rule}] {}{ids}", printable(&f.message))
 }
