@@ -109,6 +109,15 @@ impl FileTally {
     }
 }
 
+/// Rule counts of several files (or streams) summed per rule, in rule order.
+fn merged<'a>(counts: impl IntoIterator<Item = &'a RuleCount>) -> Vec<RuleCount> {
+    let mut all = FileTally::default();
+    for r in counts {
+        all.add(r.rule, r.severity, r.count);
+    }
+    all.rules
+}
+
 /// The errors and warnings among rule counts.
 fn counts<'a>(rules: impl IntoIterator<Item = &'a RuleCount>) -> report::Counts {
     let mut c = report::Counts::default();
@@ -209,15 +218,16 @@ impl Ctx {
     }
 }
 
-/// The rule of a record that was read but could not be converted, by why: a replayed v3
-/// event is a `seq` duplicate (AGX602), a record of no known form or of another form than the
-/// file's (or `--from`'s) is AGX609, a record of a known form that lacks what it needs is
-/// AGX611.
-fn record_rule(reason: Reason) -> &'static str {
+/// The rule of a bad line of a converted log, by why: a line that is no JSON object is
+/// AGX608; of a record that was read but could not be converted, a replayed v3 event is a `seq`
+/// duplicate (AGX602), a record of no known form or of another form than the file's (or
+/// `--from`'s) is AGX609, a record of a known form that lacks what it needs is AGX611.
+fn bad_rule(reason: Reason) -> &'static str {
     match reason {
         Reason::DuplicateV3Event => "AGX602",
         Reason::NoKnownForm | Reason::MixedForms | Reason::NotTheForcedForm { .. } => "AGX609",
-        _ => "AGX611",
+        Reason::Unconvertible => "AGX611",
+        _ => "AGX608",
     }
 }
 
@@ -325,17 +335,16 @@ impl Checker {
     }
 
     /// Reports the bad line held back, if any.
-    fn flush_bad(&mut self, record_level: bool) {
+    fn flush_bad(&mut self) {
         let Some((origin, msg)) = self.pending_bad.take() else {
             return;
         };
         self.ctx.at(&origin, None);
-        let rule = match (self.family, record_level) {
+        let rule = match self.family {
             // The client skips an SSE frame without data (the line is AGX503's).
-            (Some(Family::Agui), _) if msg.starts_with(transport::NO_DATA_FRAME) => "AGX503",
-            (Some(Family::Agui), _) => "AGX501",
-            (_, true) => record_rule(msg.reason),
-            (_, false) => "AGX608",
+            Some(Family::Agui) if msg.starts_with(transport::NO_DATA_FRAME) => "AGX503",
+            Some(Family::Agui) => "AGX501",
+            _ => bad_rule(msg.reason),
         };
         self.ctx.report(rule, vec![], msg.message);
         self.unreadable |= self.family.is_none();
@@ -343,7 +352,7 @@ impl Checker {
 
     /// An AG-UI event and the input line it came from.
     pub fn event(&mut self, ev: &Event, origin: &Origin) {
-        self.flush_bad(false);
+        self.flush_bad();
         let base = ev::Ev::of_event(ev);
         self.ctx.at(origin, Some((self.events, &base)));
         self.events += 1;
@@ -377,7 +386,7 @@ impl Checker {
             return;
         }
         self.finished = true;
-        self.flush_bad(false);
+        self.flush_bad();
         self.ctx.index = None;
         self.ctx.event_type = None;
         self.strict.finish(&mut self.ctx);
@@ -425,17 +434,13 @@ impl Checker {
         }
         let mut findings = self.ctx.out;
         findings.sort_by_key(|f| (f.line, f.event_index.unwrap_or(u64::MAX)));
-        // Several files converted together: one count per rule.
-        let mut all = FileTally::default();
-        for r in self.ctx.tally.into_iter().flat_map(|t| t.rules) {
-            all.add(r.rule, r.severity, r.count);
-        }
         FileReport {
             file,
             family: self.family,
             events: self.events,
             findings,
-            rule_counts: all.rules,
+            // Several files converted together: one count per rule.
+            rule_counts: merged(self.ctx.tally.iter().flat_map(|t| &t.rules)),
             // With nothing read, JSON shows no verdict (`null`), and a bad line fails the
             // client. A file read is what `convert` writes from it: the verdict is the official
             // rules' (a bad line of a log that is not AG-UI never reaches the client).
@@ -494,7 +499,7 @@ impl Observer for Checker {
             self.schema(&ev::Ev::of(rec.value()));
             return;
         }
-        self.flush_bad(bad);
+        self.flush_bad();
         if self.converted() {
             let file = &rec.origin.file;
             if !self
@@ -518,7 +523,7 @@ impl Observer for Checker {
 
     /// A line or frame that could not be read.
     fn bad_line(&mut self, origin: &Origin, bad: &BadLine) {
-        self.flush_bad(false);
+        self.flush_bad();
         self.saw_array |= bad.reason == Reason::Array;
         if let (None, Reason::NotTheForcedForm { forced, found }) = (self.wrong_form, bad.reason) {
             self.wrong_form = Some((forced, found));
@@ -528,7 +533,7 @@ impl Observer for Checker {
 
     /// A model event (converted input).
     fn model(&mut self, ev: &ModelEvent, origin: &Origin) {
-        self.flush_bad(false);
+        self.flush_bad();
         if !self.converted() {
             return;
         }
@@ -557,18 +562,7 @@ pub fn check_bytes(
         true => transport::check_sse(&bytes),
         false => vec![],
     };
-    let checker = Checker::new(Arc::from(name), config.clone());
-    let mut checker = run_checker(checker, Input::from_bytes(name, bytes), opts)?;
-    if checker.family == Some(Family::Agui) && checker.stopped.is_none() {
-        // Findings about the file's framing, not about an event.
-        let ctx = &mut checker.ctx;
-        (ctx.index, ctx.event_type) = (None, None);
-        for (line, rule, message) in transport {
-            ctx.line = line;
-            ctx.report(rule, vec![], message);
-        }
-    }
-    Ok(checker.into_report())
+    check_input(Input::from_bytes(name, bytes), transport, opts, config)
 }
 
 /// Whether the first non-blank line of `head` (its first 64 KiB) is SSE framing.
@@ -584,24 +578,35 @@ fn starts_as_sse(head: &[u8]) -> bool {
         .is_some_and(|l| crate::input::detect_framing(&l) == Framing::Sse)
 }
 
-/// Runs `input` through `checker`; with `--strict`, the report says which bad line it
-/// stopped at.
-fn run_checker(
-    mut checker: Checker,
+/// Runs `input` through a checker, then adds the `transport` findings of an AG-UI capture;
+/// with `--strict`, the report says which bad line it stopped at.
+fn check_input(
     input: Input,
+    transport: Vec<transport::Framing>,
     opts: &Options,
-) -> Result<Checker, crate::Error> {
+    config: &Config,
+) -> Result<FileReport, crate::Error> {
+    let mut checker = Checker::new(input.name.clone(), config.clone());
     match pipeline::run(vec![input], opts, &mut checker) {
         Ok(_) => {}
         Err(crate::Error::Strict(at)) => {
             // The bad line is reported; what would only follow from the stop is not.
-            checker.flush_bad(false);
+            checker.flush_bad();
             checker.finished = true;
             checker.stopped = Some(at);
         }
         Err(e) => return Err(e),
     }
-    Ok(checker)
+    if checker.family == Some(Family::Agui) && checker.stopped.is_none() {
+        // Findings about the file's framing, not about an event.
+        let ctx = &mut checker.ctx;
+        (ctx.index, ctx.event_type) = (None, None);
+        for (line, rule, message) in transport {
+            ctx.line = line;
+            ctx.report(rule, vec![], message);
+        }
+    }
+    Ok(checker.into_report())
 }
 
 /// Reads and checks one file (stdin: [`check_bytes`]). An NDJSON file is streamed (memory
@@ -612,14 +617,13 @@ pub fn check_path(path: &str, opts: &Options, config: &Config) -> Result<FileRep
     let rereadable = f.metadata().is_ok_and(|m| m.is_file());
     let mut r = io::BufReader::with_capacity(256 * 1024, f);
     let head = io::BufRead::fill_buf(&mut r).map_err(err())?;
-    if !starts_as_sse(head) && opts.framing != Some(Framing::Sse) {
-        let checker = Checker::new(Arc::from(path), config.clone());
-        let input = Input {
-            name: Arc::from(path),
-            reader: Box::new(r),
-            rereadable,
-        };
-        return Ok(run_checker(checker, input, opts)?.into_report());
+    if starts_as_sse(head) || opts.framing == Some(Framing::Sse) {
+        return check_bytes(path, std::fs::read(path).map_err(err())?, opts, config);
     }
-    check_bytes(path, std::fs::read(path).map_err(err())?, opts, config)
+    let input = Input {
+        name: Arc::from(path),
+        reader: Box::new(r),
+        rereadable,
+    };
+    check_input(input, vec![], opts, config)
 }

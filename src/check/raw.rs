@@ -73,35 +73,28 @@ impl Raw {
             return;
         };
         let first = *self.first_seq.get_or_insert(seq);
-        if let Some(last) = self.last_seq {
-            if crate::wire::v3::seq_restarts(seq, first, last) {
-                // The next run recorded in this file: its seq starts again.
-                self.last_seq = Some(seq);
-                return;
-            }
-            let found = if seq == last {
-                Some((
-                    "AGX602",
-                    format!("seq {seq} repeats the previous event's seq"),
-                ))
-            } else if seq < last {
-                Some(("AGX603", format!("seq {seq} comes after seq {last}")))
-            } else if seq > last + 1 && !root_values {
-                let n = crate::text::count((seq - last - 1) as usize, "event");
-                Some((
-                    "AGX601",
-                    format!("seq jumps from {last} to {seq}: {n} missing"),
-                ))
-            } else {
-                None
-            };
-            if let Some((rule, msg)) = found {
-                ctx.report(rule, vec![seq.to_string()], msg);
-            }
-        }
-        if self.last_seq.is_none_or(|l| seq > l) {
+        // The file's first seq, or the next run recorded in it: its seq starts again.
+        let restarts = |&last: &i64| crate::wire::v3::seq_restarts(seq, first, last);
+        let Some(last) = self.last_seq.filter(|l| !restarts(l)) else {
             self.last_seq = Some(seq);
+            return;
+        };
+        let mut report = |rule, msg| ctx.report(rule, vec![seq.to_string()], msg);
+        if seq == last {
+            report(
+                "AGX602",
+                format!("seq {seq} repeats the previous event's seq"),
+            );
+        } else if seq < last {
+            report("AGX603", format!("seq {seq} comes after seq {last}"));
+        } else if seq > last + 1 && !root_values {
+            let n = crate::text::count((seq - last - 1) as usize, "event");
+            report(
+                "AGX601",
+                format!("seq jumps from {last} to {seq}: {n} missing"),
+            );
         }
+        self.last_seq = Some(last.max(seq));
     }
 
     /// The lifecycle checks (AGX604/605) of a `messages` event in the namespace of key `ns`:

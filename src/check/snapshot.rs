@@ -103,17 +103,14 @@ impl SnapshotOrder {
                 };
                 let entry = (id_hash(id), Kind::Tool, id.to_string());
                 self.ids.insert(entry.0);
+                // After the message holding the call and the results filed after it already.
                 let holder = self.holder.get(&id_hash(call)).copied();
-                match holder.and_then(|h| self.list.iter().position(|(x, ..)| *x == h)) {
-                    Some(mut at) => {
-                        at += 1;
-                        while self.list.get(at).is_some_and(|(_, k, ..)| *k == Kind::Tool) {
-                            at += 1;
-                        }
-                        self.list.insert(at, entry);
-                    }
-                    None => self.list.push(entry),
-                }
+                let at = holder.and_then(|h| self.list.iter().position(|(x, ..)| *x == h));
+                let at = at.map_or(self.list.len(), |at| {
+                    let after = self.list[at + 1..].iter();
+                    at + 1 + after.take_while(|(_, k, ..)| *k == Kind::Tool).count()
+                });
+                self.list.insert(at, entry);
                 self.limit();
             }
             Some(EventType::MessagesSnapshot) => {

@@ -21,11 +21,10 @@ pub struct Strict {
     /// others is not reported.
     messages: [(HashMap<u64, String, IdHasher>, Closed); 2],
     open_spans: HashSet<String, IdHasher>,
-    /// Tool calls started and not ended.
-    open_tools: IdSet,
     /// Tool calls ended (the last [`Closed::WINDOW`]): a result for a call that is neither
     /// open nor here was never started, unless calls were forgotten.
     ended_tools: Closed,
+    /// Tool calls started and not ended, with their arguments so far.
     args: HashMap<u64, String, IdHasher>,
     /// Tool calls with a TOOL_CALL_RESULT (the last [`Closed::WINDOW`]).
     answered: Closed,
@@ -39,8 +38,6 @@ pub struct Strict {
     declares_subagents: bool,
 }
 
-/// A set of id hashes ([`id_hash`]).
-type IdSet = HashSet<u64, IdHasher>;
 /// The last 65,536 id hashes of ended items of one kind.
 type Closed = crate::recent::Recent<u64, (), { 1 << 16 }, IdHasher>;
 /// The hasher of the sets and maps of ids or id hashes.
@@ -172,13 +169,12 @@ impl Strict {
         let ids = || vec![id.to_string()];
         match ev.kind {
             Some(EventType::ToolCallStart) => {
-                if self.ended_tools.get(&h).is_some() && !self.open_tools.contains(&h) {
+                if self.ended_tools.get(&h).is_some() && !self.args.contains_key(&h) {
                     let msg = format!(
                         "tool call '{id}' is started again after it ended (double-fired tool call)"
                     );
                     ctx.report("AGX309", ids(), msg);
                 }
-                self.open_tools.insert(h);
                 self.args.insert(h, String::new());
             }
             Some(EventType::ToolCallArgs) => {
@@ -189,20 +185,19 @@ impl Strict {
                 }
             }
             Some(EventType::ToolCallEnd) => {
-                if let Some(args) = self.args.remove(&h) {
-                    let valid = serde_json::from_str::<serde::de::IgnoredAny>(&args).is_ok();
-                    if !args.trim().is_empty() && !valid {
-                        let args = clip(&args);
-                        let msg = format!("the arguments of tool call '{id}' are not valid JSON once concatenated: {args}");
-                        ctx.report("AGX307", ids(), msg);
-                    }
-                }
-                if self.open_tools.remove(&h) {
-                    self.ended_tools.insert(h, ());
+                let Some(args) = self.args.remove(&h) else {
+                    return;
+                };
+                self.ended_tools.insert(h, ());
+                let valid = serde_json::from_str::<serde::de::IgnoredAny>(&args).is_ok();
+                if !args.trim().is_empty() && !valid {
+                    let args = clip(&args);
+                    let msg = format!("the arguments of tool call '{id}' are not valid JSON once concatenated: {args}");
+                    ctx.report("AGX307", ids(), msg);
                 }
             }
             Some(EventType::ToolCallResult) => {
-                let (rule, why) = if self.open_tools.contains(&h) {
+                let (rule, why) = if self.args.contains_key(&h) {
                     ("AGX306", " before its TOOL_CALL_END")
                 } else if self.ended_tools.get(&h).is_none()
                     && self.handed_tools.get(&h).is_none()
@@ -229,7 +224,7 @@ impl Strict {
                     let h = id_hash(call);
                     // A call a snapshot handed the client is linked too (a resume run
                     // continues the sub-agent of a call its snapshot lists).
-                    let started = self.open_tools.contains(&h)
+                    let started = self.args.contains_key(&h)
                         || self.ended_tools.get(&h).is_some()
                         || self.handed_tools.get(&h).is_some()
                         || self.ended_tools.forgot();
@@ -397,7 +392,7 @@ mod tests {
         assert_eq!(rules(&mut ctx), Vec::<&str>::new());
         assert_eq!(s.messages[0].1.len(), Closed::WINDOW);
         assert_eq!(s.ended_tools.len(), Closed::WINDOW);
-        assert!(s.messages[0].0.is_empty() && s.open_tools.is_empty());
+        assert!(s.messages[0].0.is_empty() && s.args.is_empty());
         let last = format!("m{}", n - 1);
         feed(
             &mut s,

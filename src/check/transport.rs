@@ -38,10 +38,7 @@ pub fn check_sse(bytes: &[u8]) -> Vec<Framing> {
         // A frame with no `data:` line at all is reported by the reader (NO_DATA_FRAME).
         let has_data = frame.split('\n').any(|l| l.starts_with("data:"));
         for (i, l) in frame.split('\n').enumerate() {
-            let field = match l.find(':') {
-                Some(p) => &l[..p],
-                None => l,
-            };
+            let field = l.split(':').next().unwrap_or(l);
             if let Some(v) = l.strip_prefix("data:") {
                 data.push(v.strip_prefix(' ').unwrap_or(v));
             } else if has_data

@@ -77,11 +77,7 @@ fn doc(report: &Report) -> Doc<'_> {
             })
         })
         .collect();
-    let by_rule: BTreeMap<&str, u64> = report
-        .by_rule()
-        .into_iter()
-        .map(|(r, _, n)| (r, n))
-        .collect();
+    let by_rule: BTreeMap<&str, u64> = report.by_rule().iter().map(|r| (r.rule, r.count)).collect();
     Doc {
         schema: "aguify-check/1",
         summary: json!({

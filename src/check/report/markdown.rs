@@ -21,13 +21,10 @@ fn esc(s: &str) -> String {
     let spaced = s.replace(['\n', '\r', '\t'], " ");
     let mut out = String::with_capacity(s.len());
     for c in crate::text::printable(&spaced).chars() {
-        match c {
-            '\\' | '`' | '*' | '_' | '[' | ']' | '<' | '>' | '|' | '#' | '~' | '!' => {
-                out.push('\\');
-                out.push(c);
-            }
-            c => out.push(c),
+        if "\\`*_[]<>|#~!".contains(c) {
+            out.push('\\');
         }
+        out.push(c);
     }
     out
 }
@@ -46,17 +43,13 @@ fn code(s: &str) -> String {
 pub fn target(base: &str, file: &str, line: u64) -> String {
     let mut t = String::from(base);
     for c in file.trim_start_matches("./").chars() {
-        match c {
-            ' ' => t.push_str("%20"),
-            '(' => t.push_str("%28"),
-            ')' => t.push_str("%29"),
-            '%' => t.push_str("%25"),
-            c if crate::text::is_unsafe(c) => {
-                for b in c.encode_utf8(&mut [0; 4]).bytes() {
-                    let _ = write!(t, "%{b:02X}");
-                }
+        // Percent-encoded: what ends or escapes a link target, and controls.
+        if matches!(c, ' ' | '(' | ')' | '%') || crate::text::is_unsafe(c) {
+            for b in c.encode_utf8(&mut [0; 4]).bytes() {
+                let _ = write!(t, "%{b:02X}");
             }
-            c => t.push(c),
+        } else {
+            t.push(c);
         }
     }
     if line > 0 {
@@ -86,34 +79,27 @@ fn finding_line(f: &Finding, link: Link<'_>) -> String {
         Severity::Error => "❌",
         Severity::Warning => "⚠️",
     };
-    let place = match f.line {
+    let mut out = format!("- {icon} **{}** ", f.rule);
+    let place = code(&match f.line {
         0 => f.file.to_string(),
         n => format!("{}:{n}", f.file),
+    });
+    let linked = f.line > 0 && !f.file.is_empty() && &*f.file != "-";
+    let _ = match linked.then(|| link(&f.file, f.line)).flatten() {
+        Some(url) => write!(out, "[{place}]({url})"),
+        None => write!(out, "{place}"),
     };
-    let url = (f.line > 0 && !f.file.is_empty() && &*f.file != "-")
-        .then(|| link(&f.file, f.line))
-        .flatten();
-    let at = match url {
-        Some(url) => format!("[{}]({url})", code(&place)),
-        None => code(&place),
-    };
-    let mut event = String::new();
     if let Some(i) = f.event_index {
-        let _ = write!(event, " event #{i}");
+        let _ = write!(out, " event #{i}");
         if let Some(t) = &f.event_type {
-            let _ = write!(event, " {}", code(t));
+            let _ = write!(out, " {}", code(t));
         }
     }
-    let ids = if f.ids.is_empty() {
-        String::new()
-    } else {
-        format!(" (ids: {})", esc(&f.ids.join(", ")))
-    };
-    format!(
-        "- {icon} **{}** {at}{event}: {}{ids}",
-        f.rule,
-        esc(&f.message)
-    )
+    let _ = write!(out, ": {}", esc(&f.message));
+    if !f.ids.is_empty() {
+        let _ = write!(out, " (ids: {})", esc(&f.ids.join(", ")));
+    }
+    out
 }
 
 /// The summary; `base` is put before each file path in links (`""`: relative links).
@@ -160,12 +146,12 @@ pub fn render_linked(report: &Report, link: Link<'_>) -> String {
     }
     let mut rows = report.by_rule();
     if !rows.is_empty() {
-        rows.sort_by_key(|(id, _, n)| (std::cmp::Reverse(*n), *id));
+        rows.sort_by_key(|r| (std::cmp::Reverse(r.count), r.rule));
         out.push_str("\n#### Findings per rule\n\n");
         out.push_str("| rule | severity | findings | title |\n|---|---|--:|---|\n");
-        for (id, sev, n) in rows {
-            let title = rules::find(id).map_or("", |r| r.title);
-            let _ = writeln!(out, "| {id} | {} | {n} | {} |", sev.as_str(), esc(title));
+        for r in rows {
+            let (sev, title) = (r.severity.as_str(), esc(rules::get(r.rule).title));
+            let _ = writeln!(out, "| {} | {sev} | {} | {title} |", r.rule, r.count);
         }
         let _ = writeln!(out, "\n#### First findings\n");
         for f in report.findings().take(FIRST_FINDINGS) {

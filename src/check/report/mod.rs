@@ -8,7 +8,7 @@ pub mod markdown;
 mod sarif;
 pub mod text;
 
-use super::{FileReport, Finding, Severity};
+use super::{FileReport, Finding, RuleCount};
 use crate::text::count;
 
 /// A report over one or more files.
@@ -83,12 +83,8 @@ impl Report {
     }
 
     /// Every rule found, with its count over all files, in rule order.
-    pub fn by_rule(&self) -> Vec<(&'static str, Severity, u64)> {
-        let mut all: std::collections::BTreeMap<&'static str, (Severity, u64)> = Default::default();
-        for r in self.files.iter().flat_map(|f| &f.rule_counts) {
-            all.entry(r.rule).or_insert((r.severity, 0)).1 += r.count;
-        }
-        all.into_iter().map(|(r, (s, n))| (r, s, n)).collect()
+    pub fn by_rule(&self) -> Vec<RuleCount> {
+        super::merged(self.files.iter().flat_map(|f| &f.rule_counts))
     }
 
     /// The findings of `file` to show: the first [`Report::max_per_rule`] of each rule, in

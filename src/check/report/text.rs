@@ -1,13 +1,12 @@
 //! `--format text`: the files with findings, each under its heading, one line per finding
 //! (the first few of each rule), then counts by rule and a summary line.
 
-use std::borrow::Cow;
 use std::fmt::Write;
 
 use owo_colors::OwoColorize;
 
 use super::Report;
-use crate::check::{Finding, Severity};
+use crate::check::{Finding, RuleCount, Severity};
 
 pub use crate::text::printable;
 
@@ -42,11 +41,9 @@ pub fn finding_text(f: &Finding, color: bool, with_file: bool) -> String {
         (false, true) => format!("{}: ", loc.dimmed()),
         (false, false) => format!("{loc}: "),
     };
-    let ids = if f.ids.is_empty() {
-        String::new()
-    } else {
-        let ids: Vec<Cow<'_, str>> = f.ids.iter().map(|i| printable(i)).collect();
-        format!(" [ids: {}]", ids.join(", "))
+    let ids = match f.ids.is_empty() {
+        true => String::new(),
+        false => format!(" [ids: {}]", printable(&f.ids.join(", "))),
     };
     format!("{loc}{sev}[{rule}] {}{ids}", printable(&f.message))
 }
@@ -64,10 +61,11 @@ pub fn statistics(report: &Report) -> String {
 }
 
 /// One line per rule found: its count, id, severity and title.
-pub(super) fn rule_lines(by_rule: &[(&str, Severity, u64)], out: &mut String) {
-    for &(rule, sev, n) in by_rule {
+pub(super) fn rule_lines(by_rule: &[RuleCount], out: &mut String) {
+    for r in by_rule {
+        let (n, rule, sev) = (r.count, r.rule, r.severity.as_str());
         let title = crate::check::rules::get(rule).title;
-        let _ = writeln!(out, "{n:>8}  {rule}  {:<7}  {title}", sev.as_str());
+        let _ = writeln!(out, "{n:>8}  {rule}  {sev:<7}  {title}");
     }
 }
 
@@ -106,7 +104,7 @@ pub fn render(report: &Report, color: bool) -> String {
         let _ = writeln!(out, "Findings by rule:");
         rule_lines(&by_rule, &mut out);
     }
-    if by_rule.iter().any(|(rule, _, _)| *rule == "AGX202") {
+    if by_rule.iter().any(|r| r.rule == "AGX202") {
         let _ = writeln!(
             out,
             "hint: THINKING_* events are what `convert --compat thinking` writes for 0.x \

@@ -42,18 +42,15 @@ fn seed(owners: &mut OwnerBuckets, messages: Option<Vec<Msg<'_>>>, authoritative
             continue;
         };
         let owner = m.extra("subagentRunId").and_then(Value::as_str);
-        let owner = owner.map(str::to_string);
         let bucket = match m.role() {
-            Some("reasoning") => &mut owners[REASONING],
-            Some("activity") => &mut owners[ACTIVITY],
-            _ => &mut owners[MESSAGE],
+            Some("reasoning") => REASONING,
+            Some("activity") => ACTIVITY,
+            _ => MESSAGE,
         };
-        if authoritative || bucket.get(&h(id)).is_none() {
-            bucket.insert(h(id), owner.clone());
-        }
-        for tid in m.call_ids() {
-            if authoritative || owners[TOOL_CALL].get(&h(tid)).is_none() {
-                owners[TOOL_CALL].insert(h(tid), owner.clone());
+        let ids = std::iter::once((bucket, id)).chain(m.call_ids().map(|t| (TOOL_CALL, t)));
+        for (b, id) in ids {
+            if authoritative || owners[b].get(&h(id)).is_none() {
+                owners[b].insert(h(id), owner.map(str::to_string));
             }
         }
     }
