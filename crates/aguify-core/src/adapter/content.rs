@@ -288,7 +288,10 @@ pub fn block_events(message_id: &str, key: &str, block: Block<'_>, out: &mut Vec
 pub fn usage_of(msg: &Value, traced: (Option<&str>, Option<&str>)) -> Option<Usage> {
     let meta = msg.field("response_metadata");
     let named = |k: &str, traced| meta.and_then(|m| m.field_str(k)).or(traced);
-    let (provider, model) = (named("model_provider", traced.0), named("model_name", traced.1));
+    let (provider, model) = (
+        named("model_provider", traced.0),
+        named("model_name", traced.1),
+    );
     Usage::of(msg.field("usage_metadata")?, provider, model)
 }
 

@@ -178,7 +178,11 @@ impl Message {
     pub fn usage(&self, named: bool) -> Option<Usage> {
         let names = [&self.metadata, &self.response_metadata];
         let name = |k| (names.iter().filter(|_| named)).find_map(|m| m.as_ref()?.field_str(k));
-        Usage::of(self.usage.as_ref()?, name("model_provider"), name("model_name"))
+        Usage::of(
+            self.usage.as_ref()?,
+            name("model_provider"),
+            name("model_name"),
+        )
     }
 }
 
