@@ -333,21 +333,15 @@ const MAX_SAFE_INTEGER: u64 = (1 << 53) - 1;
 /// A timestamp value as ms ([`Event::timestamp`]). A number written with a fraction part of
 /// zero (`1700000000000.0`) is the integer it is to a client.
 fn timestamp_ms(ts: &Value) -> Result<Option<i64>, String> {
-    let n = match ts {
-        Value::Null => return Ok(None),
-        Value::Number(n) => n,
-        other => return Err(super::json_kind(other).to_string()),
-    };
-    let ms = match (n.as_u64(), n.as_f64()) {
-        (Some(u), _) => Some(u),
-        (None, Some(f)) if f.fract() == 0.0 && (0.0..=MAX_SAFE_INTEGER as f64).contains(&f) => {
-            Some(f as u64)
-        }
-        _ => None,
-    };
-    match ms.filter(|&u| u <= MAX_SAFE_INTEGER) {
-        Some(u) => Ok(Some(u as i64)),
-        None => Err(n.to_string()),
+    let exact = |f: &f64| f.fract() == 0.0 && (0.0..=MAX_SAFE_INTEGER as f64).contains(f);
+    match ts {
+        Value::Null => Ok(None),
+        // Up to 2^53 − 1, an integer is the float it reads as.
+        Value::Number(n) => match n.as_f64().filter(exact) {
+            Some(ms) => Ok(Some(ms as i64)),
+            None => Err(n.to_string()),
+        },
+        other => Err(super::json_kind(other).to_string()),
     }
 }
 
