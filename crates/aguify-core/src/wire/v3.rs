@@ -15,7 +15,6 @@ use serde_json::Value;
 use std::borrow::Cow;
 
 use super::{state, Lenient, Object, Present, Shape, Text};
-use crate::json::Field;
 use crate::payload::Str;
 
 /// A v3 event as the adapter reads it.
@@ -28,22 +27,6 @@ pub struct Usage {
     pub reasoning_tokens: Option<u64>,
     pub provider: Option<String>,
     pub model: Option<String>,
-}
-
-impl Usage {
-    /// The counts of a usage object (`None` when it is no object), with the model's names.
-    pub fn of(u: &Value, provider: Option<&str>, model: Option<&str>) -> Option<Usage> {
-        let int = |v: Option<&Value>| v.and_then(Value::as_u64);
-        let details = u.field("output_token_details");
-        u.is_object().then(|| Usage {
-            input_tokens: int(u.field("input_tokens")),
-            output_tokens: int(u.field("output_tokens")),
-            total_tokens: int(u.field("total_tokens")),
-            reasoning_tokens: int(details.and_then(|d| d.field("reasoning"))),
-            provider: provider.map(str::to_string),
-            model: model.map(str::to_string),
-        })
-    }
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -107,11 +90,11 @@ pub struct Message {
     pub in_content: bool,
     /// The `content` of any other event.
     pub content: Present<Value>,
-    usage: Option<Value>,
-    metadata: Option<Value>,
+    usage: Object<UsageWire>,
+    metadata: Object<Names>,
     /// LangGraph.js names the model in `message-finish.responseMetadata` (Python: `metadata`).
     #[serde(rename = "responseMetadata")]
-    response_metadata: Option<Value>,
+    response_metadata: Object<Names>,
     /// `message` (an `error` event's text), when present.
     pub message: Present<Value>,
     /// A `message-start`'s `role`, when a string other than `ai` (the platform streams a
@@ -176,13 +159,22 @@ impl Message {
     /// `usage`, when an object, with the model's names from `metadata` (or `responseMetadata`)
     /// when `named`.
     pub fn usage(&self, named: bool) -> Option<Usage> {
-        let names = [&self.metadata, &self.response_metadata];
-        let name = |k| (names.iter().filter(|_| named)).find_map(|m| m.as_ref()?.field_str(k));
-        Usage::of(
-            self.usage.as_ref()?,
-            name("model_provider"),
-            name("model_name"),
-        )
+        let u = self.usage.0.as_ref().ok()?;
+        let names = [&self.metadata, &self.response_metadata].map(|m| m.0.as_ref().ok());
+        let name = |of: fn(&Names) -> &Text| {
+            let mut all = names.iter().flatten().filter(|_| named);
+            all.find_map(|n| of(n).0.clone())
+        };
+        let int = |v: &Option<Value>| v.as_ref().and_then(Value::as_u64);
+        let details = u.output_token_details.0.as_ref().ok();
+        Some(Usage {
+            input_tokens: int(&u.input_tokens),
+            output_tokens: int(&u.output_tokens),
+            total_tokens: int(&u.total_tokens),
+            reasoning_tokens: details.and_then(|d| int(&d.reasoning)),
+            provider: name(|n| &n.model_provider),
+            model: name(|n| &n.model_name),
+        })
     }
 }
 
@@ -544,6 +536,30 @@ impl<D> ParamsWire<D> {
         });
         Ok(())
     }
+}
+
+/// What is read of a message's `usage`.
+#[derive(Debug, Clone, PartialEq, Default, Deserialize)]
+#[serde(default)]
+struct UsageWire {
+    input_tokens: Option<Value>,
+    output_tokens: Option<Value>,
+    total_tokens: Option<Value>,
+    output_token_details: Object<TokenDetails>,
+}
+
+#[derive(Debug, Clone, PartialEq, Default, Deserialize)]
+#[serde(default)]
+struct TokenDetails {
+    reasoning: Option<Value>,
+}
+
+/// The model's names in a message's `metadata`.
+#[derive(Debug, Clone, PartialEq, Default, Deserialize)]
+#[serde(default)]
+struct Names {
+    model_provider: Text,
+    model_name: Text,
 }
 
 /// A name, not allocated when one of [`NAMES`].
