@@ -78,8 +78,7 @@ pub enum Data {
 #[derive(Debug, Clone, PartialEq, Default, Deserialize)]
 #[serde(default)]
 pub struct Message {
-    /// `event` (a known one is not allocated).
-    event: Lenient<Name>,
+    event: Text,
     pub id: Present<Value>,
     pub index: Present<Value>,
     /// A `content-block-delta`'s delta (or, without one, its `content`); of anything but an
@@ -108,7 +107,7 @@ pub struct Message {
 #[serde(default)]
 pub struct Delta {
     #[serde(rename = "type")]
-    pub(crate) kind: Lenient<Name>,
+    pub(crate) kind: Text,
     pub(crate) text: Text,
     pub(crate) reasoning: Text,
     pub(crate) args: Text,
@@ -122,7 +121,7 @@ pub struct Delta {
 impl Delta {
     /// `type`, when a string (`""` when not).
     pub fn kind(&self) -> &str {
-        self.kind.0.as_ref().map_or("", |k| &k.0)
+        self.kind.0.as_deref().unwrap_or_default()
     }
 }
 
@@ -147,13 +146,13 @@ impl Message {
 
     /// `event`.
     pub fn event(&self) -> &str {
-        self.event.0.as_ref().map_or("", |k| &k.0)
+        self.event.0.as_deref().unwrap_or_default()
     }
 
     /// `delta.type`, when `delta` is an object with a string `type`.
     pub fn delta_type(&self) -> Option<&str> {
         let d = self.delta.0.as_ref().filter(|_| !self.in_content)?;
-        d.0.as_ref().ok()?.kind.0.as_ref().map(|k| &*k.0)
+        d.0.as_ref().ok()?.kind.0.as_deref()
     }
 
     /// `usage`, when an object, with the model's names from `metadata` (or `responseMetadata`)
@@ -562,23 +561,13 @@ struct Names {
     model_name: Text,
 }
 
-/// A name, not allocated when one of [`NAMES`].
-#[derive(Debug, Clone, PartialEq)]
-pub(crate) struct Name(Cow<'static, str>);
-
-impl Shape<'_> for Name {
-    fn of_str(s: &str) -> Option<Self> {
-        Some(Name(known(s, &NAMES)))
-    }
-}
-
 #[derive(Default, Deserialize)]
 #[serde(default)]
 struct UpdateWire {
     node: Present<Value>,
 }
 
-/// The methods, payload events and delta types the readers know: not allocated.
+/// The methods the readers know: not allocated.
 const METHODS: [&str; 8] = [
     "messages",
     "values",
@@ -589,23 +578,6 @@ const METHODS: [&str; 8] = [
     "custom",
     "tools",
 ];
-const NAMES: [&str; 14] = [
-    "content-block-delta",
-    "text-delta",
-    "reasoning-delta",
-    "tool-call-delta",
-    "text",
-    "reasoning",
-    "tool_call_chunk",
-    "block-delta",
-    "content-block-start",
-    "content-block-finish",
-    "message-start",
-    "message-finish",
-    "usage",
-    "error",
-];
-
 /// A string, borrowed when it is one of `known`.
 fn known(s: &str, known: &[&'static str]) -> Cow<'static, str> {
     match known.iter().find(|k| **k == s) {
