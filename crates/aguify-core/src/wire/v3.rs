@@ -78,8 +78,7 @@ pub enum Data {
 #[derive(Debug, Clone, PartialEq, Default, Deserialize)]
 #[serde(default)]
 pub struct Message {
-    /// `event` (a known one is not allocated).
-    event: Lenient<Name>,
+    event: Text,
     pub id: Present<Value>,
     pub index: Present<Value>,
     /// A `content-block-delta`'s delta (or, without one, its `content`); of anything but an
@@ -108,7 +107,7 @@ pub struct Message {
 #[serde(default)]
 pub struct Delta {
     #[serde(rename = "type")]
-    pub(crate) kind: Lenient<Name>,
+    pub(crate) kind: Text,
     pub(crate) text: Text,
     pub(crate) reasoning: Text,
     pub(crate) args: Text,
@@ -122,7 +121,7 @@ pub struct Delta {
 impl Delta {
     /// `type`, when a string (`""` when not).
     pub fn kind(&self) -> &str {
-        self.kind.0.as_ref().map_or("", |k| &k.0)
+        self.kind.0.as_deref().unwrap_or_default()
     }
 }
 
@@ -147,13 +146,13 @@ impl Message {
 
     /// `event`.
     pub fn event(&self) -> &str {
-        self.event.0.as_ref().map_or("", |k| &k.0)
+        self.event.0.as_deref().unwrap_or_default()
     }
 
     /// `delta.type`, when `delta` is an object with a string `type`.
     pub fn delta_type(&self) -> Option<&str> {
         let d = self.delta.0.as_ref().filter(|_| !self.in_content)?;
-        d.0.as_ref().ok()?.kind.0.as_ref().map(|k| &*k.0)
+        d.0.as_ref().ok()?.kind.0.as_deref()
     }
 
     /// `usage`, when an object, with the model's names from `metadata` (or `responseMetadata`)
@@ -326,21 +325,15 @@ const MAX_SAFE_INTEGER: u64 = (1 << 53) - 1;
 /// A timestamp value as ms ([`Event::timestamp`]). A number written with a fraction part of
 /// zero (`1700000000000.0`) is the integer it is to a client.
 fn timestamp_ms(ts: &Value) -> Result<Option<i64>, String> {
-    let n = match ts {
-        Value::Null => return Ok(None),
-        Value::Number(n) => n,
-        other => return Err(super::json_kind(other).to_string()),
-    };
-    let ms = match (n.as_u64(), n.as_f64()) {
-        (Some(u), _) => Some(u),
-        (None, Some(f)) if f.fract() == 0.0 && (0.0..=MAX_SAFE_INTEGER as f64).contains(&f) => {
-            Some(f as u64)
-        }
-        _ => None,
-    };
-    match ms.filter(|&u| u <= MAX_SAFE_INTEGER) {
-        Some(u) => Ok(Some(u as i64)),
-        None => Err(n.to_string()),
+    let exact = |f: &f64| f.fract() == 0.0 && (0.0..=MAX_SAFE_INTEGER as f64).contains(f);
+    match ts {
+        Value::Null => Ok(None),
+        // Up to 2^53 − 1, an integer is the float it reads as.
+        Value::Number(n) => match n.as_f64().filter(exact) {
+            Some(ms) => Ok(Some(ms as i64)),
+            None => Err(n.to_string()),
+        },
+        other => Err(super::json_kind(other).to_string()),
     }
 }
 
@@ -568,23 +561,13 @@ struct Names {
     model_name: Text,
 }
 
-/// A name, not allocated when one of [`NAMES`].
-#[derive(Debug, Clone, PartialEq)]
-pub(crate) struct Name(Cow<'static, str>);
-
-impl Shape<'_> for Name {
-    fn of_str(s: &str) -> Option<Self> {
-        Some(Name(known(s, &NAMES)))
-    }
-}
-
 #[derive(Default, Deserialize)]
 #[serde(default)]
 struct UpdateWire {
     node: Present<Value>,
 }
 
-/// The methods, payload events and delta types the readers know: not allocated.
+/// The methods the readers know: not allocated.
 const METHODS: [&str; 8] = [
     "messages",
     "values",
@@ -595,23 +578,6 @@ const METHODS: [&str; 8] = [
     "custom",
     "tools",
 ];
-const NAMES: [&str; 14] = [
-    "content-block-delta",
-    "text-delta",
-    "reasoning-delta",
-    "tool-call-delta",
-    "text",
-    "reasoning",
-    "tool_call_chunk",
-    "block-delta",
-    "content-block-start",
-    "content-block-finish",
-    "message-start",
-    "message-finish",
-    "usage",
-    "error",
-];
-
 /// A string, borrowed when it is one of `known`.
 fn known(s: &str, known: &[&'static str]) -> Cow<'static, str> {
     match known.iter().find(|k| **k == s) {

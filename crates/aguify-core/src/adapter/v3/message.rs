@@ -288,7 +288,6 @@ impl V3Adapter {
             }
             ("content-block-start", _) => block_start((mid, &key), block, start, out),
             (_, Some(Object(Ok(d)))) => block_delta((mid, &key), block, d, out),
-            (_, Some(Object(Err(_)))) => {}
             _ => {
                 let content = data.content.0.as_ref();
                 if let Some(w) = block_finish((mid, &key), block, content, out) {

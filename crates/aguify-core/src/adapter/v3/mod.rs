@@ -214,28 +214,26 @@ impl V3Adapter {
                 false => Disposition::Ignored("subgraph values (not the graph's state)"),
             };
         }
-        match data {
+        let listed;
+        let state = match data {
+            // A state read with its messages shared ([`crate::wire::state`]).
             Data::State(s) => {
                 let list = s.messages.iter().map(|m| MessageRef::Shared(m));
-                self.complete_from_state(list, out)
+                self.complete_from_state(list, out);
+                listed = self.interrupts_listed(interrupts, out);
+                let mut s = Box::new(s.clone());
+                super::take_interrupts(&mut s.rest, out);
+                out.push(ModelEvent::State(Snapshot::Encoded(s)));
+                true
             }
             other => {
                 let state = lc::normalize_cow(other.value());
                 if let Some(list) = state.field("messages").and_then(Value::as_array) {
                     self.complete_from_state(list.iter().map(MessageRef::Value), out);
                 }
+                listed = self.interrupts_listed(interrupts, out);
+                super::state_events(other.value(), out)
             }
-        }
-        let listed = self.interrupts_listed(interrupts, out);
-        let state = match data {
-            // A state read with its messages shared ([`crate::wire::state`]).
-            Data::State(s) => {
-                let mut s = Box::new(s.clone());
-                super::take_interrupts(&mut s.rest, out);
-                out.push(ModelEvent::State(Snapshot::Encoded(s)));
-                true
-            }
-            other => super::state_events(other.value(), out),
         };
         if listed || state {
             Disposition::Mapped
@@ -254,29 +252,26 @@ impl V3Adapter {
             return false;
         }
         let v = record.value();
-        let ev = if v.field("method").is_some() {
-            v
-        } else {
-            v.field("data").unwrap_or(v)
-        };
-        let state = ev
-            .field("params")
+        let ev = v
+            .field("method")
+            .map_or_else(|| v.field("data").unwrap_or(v), |_| v);
+        let state = (ev.field("params"))
             .and_then(|p| p.field("data"))
             .map(lc::normalize_cow);
         let list = state
-            .as_ref()
-            .and_then(|s| s.field("messages"))
-            .and_then(Value::as_array);
+            .as_deref()
+            .and_then(|s| s.field("messages")?.as_array());
         let n = out.len();
-        for (i, m) in list.into_iter().flatten().enumerate() {
-            let m = MessageRef::Value(m);
-            let Some(call) = m
-                .tool_call()
-                .filter(|c| self.nest.waits_for(c))
-                .map(|c| c.into_owned())
-            else {
+        for (i, m) in list
+            .into_iter()
+            .flatten()
+            .map(MessageRef::Value)
+            .enumerate()
+        {
+            let Some(call) = m.tool_call().filter(|c| self.nest.waits_for(c)) else {
                 continue;
             };
+            let call = call.into_owned();
             self.nest.answered(&call);
             if let Some(m) = m.to_agui(i) {
                 out.push(ModelEvent::ToolEnd(crate::model::ToolResult::of_item(
@@ -344,17 +339,17 @@ impl V3Adapter {
                 self.interrupt(interrupts_from(&list), out);
                 Disposition::Mapped
             }
-            "custom" => {
-                out.push(custom_event(None, payload_of(data)));
-                Disposition::Mapped
-            }
-            m if m.starts_with("custom:") => {
-                let data = payload_of(data);
-                let payload = match data.fields().and_then(|o| o.get("payload").copied()) {
+            m if m == "custom" || m.starts_with("custom:") => {
+                // A named event's data is its `payload`, when it has one.
+                let (name, data) = (m.strip_prefix("custom:"), payload_of(data));
+                let payload = match name
+                    .and(data.fields())
+                    .and_then(|o| o.get("payload").copied())
+                {
                     Some(p) => Payload::of_field(p),
                     None => data,
                 };
-                out.push(custom_event(Some(&m["custom:".len()..]), payload));
+                out.push(custom_event(name, payload));
                 Disposition::Mapped
             }
             "debug" => Disposition::Ignored("debug stream"),
@@ -404,16 +399,15 @@ impl V3Adapter {
         // A graph a tool invoked (Python says so): a sub-agent, not a step; or one a tool
         // node's task runs without saying for which call (v3 Python): the call of the
         // enclosing namespace's last message that it serves.
-        let named = tool_call(l).map(|call| (call.to_string(), "subagent".to_string()));
-        let said = named.is_some();
-        match named.or_else(|| self.nest.made_call(&key)) {
-            Some((call, tool)) if starts => {
-                self.nest
-                    .start(&key, true, graph_name.unwrap_or(&tool), &call, out);
+        let said = tool_call(l).map(|call| (call.to_string(), "subagent".to_string()));
+        if starts {
+            if let Some((call, tool)) = said.or_else(|| self.nest.made_call(&key)) {
+                let name = graph_name.unwrap_or(&tool);
+                self.nest.start(&key, true, name, &call, out);
                 return Disposition::Mapped;
             }
-            _ if said => return Disposition::Ignored("lifecycle event of no AG-UI meaning"),
-            _ => {}
+        } else if said.is_some() {
+            return Disposition::Ignored("lifecycle event of no AG-UI meaning");
         }
         if self.nest.is_announced(&key) {
             // Interrupted: it stays open, and the run's interrupt suspends it.
@@ -427,10 +421,9 @@ impl V3Adapter {
         }
         match event {
             _ if starts => {
-                let name = graph_name.map(str::to_string).unwrap_or_else(|| {
-                    let last = key.rsplit('|').next().unwrap_or(&key);
-                    last.split(':').next().unwrap_or("node").to_string()
-                });
+                // Unnamed: its namespace's last part, without the task id.
+                let last = key.rsplit('|').next().and_then(|l| l.split(':').next());
+                let name = graph_name.or(last).unwrap_or("node").to_string();
                 self.steps.insert(key.clone());
                 out.push(ModelEvent::StepStart { name, key });
                 Disposition::Mapped
