@@ -7,6 +7,7 @@ use std::sync::Arc;
 use indexmap::IndexMap;
 
 use crate::adapter::{classify, Disposition};
+use crate::check::nothing_read_message;
 use crate::input::{Origin, Record};
 
 /// One input file: whether a record of a known form was read, whether a bad line was a JSON
@@ -19,7 +20,6 @@ struct File {
 }
 
 /// What each input held, fed by a pipeline observer.
-#[derive(Default)]
 pub struct Known {
     /// The inputs by name, in input order (a name is found at once, not by a scan of every
     /// file per record: 10,000 files would cost their count squared).
@@ -56,11 +56,6 @@ impl Known {
         }
     }
 
-    /// Counts a record as one of a known form (the checker: an AG-UI event of an unknown type).
-    pub fn mark_read(&mut self, file: &Arc<str>) {
-        self.file(file).read = true;
-    }
-
     pub fn bad_line(&mut self, origin: &Origin, bad: &crate::error::BadLine) {
         use crate::error::Reason;
         self.last_bad = Some((origin.to_string(), bad.message.clone()));
@@ -81,31 +76,15 @@ impl Known {
         self.files.get(file).map(|f| f.read)
     }
 
-    /// Whether any input held a record of a known form.
-    pub fn read_any(&self) -> bool {
-        self.files.values().any(|f| f.read)
-    }
-
     /// How many inputs held nothing of a known form.
     pub fn unread(&self) -> usize {
         self.files.values().filter(|f| !f.read).count()
     }
 
-    /// `(file, why)` of each input that held nothing of a known form, in input order: when a
-    /// record is of another form than `--from` asks for, the form found is named.
+    /// `(file, why)` of each input that held nothing of a known form, in input order.
     pub fn unread_files(&self) -> impl Iterator<Item = (&str, String)> {
         self.files.iter().filter(|(_, f)| !f.read).map(|(name, f)| {
-            let why = match f.wrong_form.map(|(a, b)| (a.name(), b.name())) {
-                Some((forced, found)) => format!(
-                    "its records are {found} records, not the {forced} records --from asks for \
-                     (without --from the form is detected per file)"
-                ),
-                None if f.array => format!(
-                    "no AG-UI or LangGraph records (is it NDJSON or SSE?); it holds a JSON \
-                     array: `jq -c '.[]' {name}` writes one record a line"
-                ),
-                None => "no AG-UI or LangGraph records (is it NDJSON or SSE?)".to_string(),
-            };
+            let why = nothing_read_message(name, f.array, f.wrong_form);
             (&**name, why)
         })
     }
