@@ -131,9 +131,7 @@ impl Mapper {
         let state = (self.run_mut().messages.take()).filter(|_| matches!(ending, Ending::Finished));
         let messages = state.and_then(|state| self.converted.list(state));
         self.close_open(messages.as_deref(), out);
-        let Some(mut run) = self.run.take() else {
-            return;
-        };
+        let mut run = self.run.take().unwrap_or_default();
         // Only a run stopped at interrupts leaves some to resume.
         self.pending.clear();
         let e = match ending {
