@@ -70,7 +70,9 @@ impl MessageRef<'_> {
     pub fn tool_call(&self) -> Option<Cow<'_, str>> {
         match self {
             MessageRef::Value(v) => {
-                lc::tool_call_id(&lc::normalize_cow(v)).map(|c| Cow::Owned(c.to_string()))
+                // A tree is normalised only when it may be a tool message.
+                let m = lc::may_be_tool_message(v).then(|| lc::normalize_cow(v))?;
+                lc::tool_call_id(&m).map(|c| Cow::Owned(c.to_string()))
             }
             MessageRef::Shared(m) => m.tool_call().map(Cow::Borrowed),
         }
@@ -121,13 +123,10 @@ impl Snapshot {
                 let list = v.get("messages").and_then(Value::as_array)?;
                 Some(list.iter().map(MessageRef::Value).collect())
             }
-            Snapshot::Encoded(state) => Some(
-                state
-                    .messages
-                    .iter()
-                    .map(|m| MessageRef::Shared(m))
-                    .collect(),
-            ),
+            Snapshot::Encoded(state) => {
+                let list = state.messages.iter().map(|m| MessageRef::Shared(m));
+                Some(list.collect())
+            }
         }
     }
 

@@ -63,10 +63,8 @@ impl ClientView {
         if self.holds(id) || self.aliases.contains_key(id) {
             return true;
         }
-        let Some(streamed) = model_run(id)
-            .and_then(|run| self.streamed.get(run))
-            .cloned()
-        else {
+        let streamed = model_run(id).and_then(|run| self.streamed.get(run));
+        let Some(streamed) = streamed.cloned() else {
             return false;
         };
         self.aliases.insert(id.to_string(), streamed);

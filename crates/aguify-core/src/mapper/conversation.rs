@@ -1,23 +1,15 @@
 //! The message lists the log shows (states, a step's input): what the client does not hold
 //! yet is sent, and tool results only a state shows are answered.
 
-use std::borrow::Cow;
-
 use super::*;
 use crate::agui::{Item, Message};
 
 impl Mapper {
-    /// A message list the log shows (`list`, and its tool messages that may answer a call,
-    /// each with its place): what the client does not hold yet is sent, then the results the
-    /// list says, then the held results that can go now.
-    pub(super) fn messages_shown<'a>(
-        &mut self,
-        list: &[MessageRef<'a>],
-        tool_messages: impl Iterator<Item = (usize, MessageRef<'a>)>,
-        out: &mut Vec<Event>,
-    ) {
+    /// A message list the log shows: what the client does not hold yet is sent, then the
+    /// results the list says, then the held results that can go now.
+    pub(super) fn messages_shown(&mut self, list: &[MessageRef<'_>], out: &mut Vec<Event>) {
         self.follow_conversation(list, out);
-        self.results_from_state(tool_messages, out);
+        self.results_from_state(list, out);
         self.release_held(out);
     }
 
@@ -27,19 +19,13 @@ impl Mapper {
     /// message no model streamed (a node or middleware wrote it) is sent as a text message
     /// with its calls.
     fn follow_conversation(&mut self, list: &[MessageRef<'_>], out: &mut Vec<Event>) {
-        if let Some(run) = self.run.as_mut() {
-            run.sent_results.clear();
-        }
+        self.run_mut().sent_results.clear();
         let client = &mut self.client;
         let first = !client.run_viewed && !client.run_streamed;
         client.run_viewed = true;
         // A result of this run's calls goes as TOOL_CALL_RESULT (results_from_state), not here.
-        let waiting = |this: &Self, m: &MessageRef<'_>| {
-            let run = this.run.as_ref();
-            let open =
-                |c: Cow<str>| run.is_some_and(|r| r.tools.get(&*c).is_some_and(|t| !t.result));
-            m.tool_call().is_some_and(open)
-        };
+        let waiting =
+            |this: &Self, m: &MessageRef<'_>| m.tool_call().is_some_and(|c| this.unanswered(&c));
         // The part of the list after the last message the client holds.
         let (mut new_from, mut any_new) = (0, false);
         for (i, m) in list.iter().enumerate().rev() {
@@ -78,10 +64,10 @@ impl Mapper {
             return;
         }
         for (i, m) in list.iter().enumerate().skip(new_from) {
-            if m.kind_and_id().0.as_deref() != Some("ai") {
+            let ai = m.kind_and_id().0.as_deref() == Some("ai");
+            let Some(msg) = ai.then(|| m.to_agui(i)).flatten() else {
                 continue;
-            }
-            let Some(msg) = m.to_agui(i) else { continue };
+            };
             let id = msg.id;
             if self.client.holds_ai(&id) {
                 continue;
@@ -140,22 +126,12 @@ impl Mapper {
     }
 
     /// Tool results only the state shows (Python v3 has no `tools` events outside create_agent):
-    /// a tool message of a state's `msgs` (each with its place in the list) answers a call of
+    /// a tool message of a list the log shows (`msgs`) answers a call of
     /// this run that has no result yet. Only those tool messages are converted (as
     /// [`lc::to_agui_messages`] would, at their place in the list).
-    fn results_from_state<'a>(
-        &mut self,
-        msgs: impl Iterator<Item = (usize, MessageRef<'a>)>,
-        out: &mut Vec<Event>,
-    ) {
-        let waiting =
-            |this: &mut Self, call: &str| this.run_mut().tools.get(call).is_some_and(|t| !t.result);
-        for (i, m) in msgs {
-            // A tree is normalised only when it may be a tool message.
-            if matches!(m, MessageRef::Value(v) if !lc::may_be_tool_message(v)) {
-                continue;
-            }
-            let Some(call_id) = m.tool_call().filter(|c| waiting(self, c)) else {
+    fn results_from_state(&mut self, msgs: &[MessageRef<'_>], out: &mut Vec<Event>) {
+        for (i, m) in msgs.iter().enumerate() {
+            let Some(call_id) = m.tool_call().filter(|c| self.unanswered(c)) else {
                 continue;
             };
             let (call_id, Some(m)) = (call_id.into_owned(), m.to_agui(i)) else {
@@ -163,6 +139,12 @@ impl Mapper {
             };
             self.tool_end(ToolResult::of_item(m, call_id), out);
         }
+    }
+
+    /// Whether `call` is a call of the run with no result yet.
+    fn unanswered(&self, call: &str) -> bool {
+        let call = self.run.as_ref().and_then(|r| r.tools.get(call));
+        call.is_some_and(|t| !t.result)
     }
 }
 
@@ -175,13 +157,11 @@ pub(super) const SENT_RESULTS: usize = 256;
 pub(super) fn keep_sent_results(messages: &mut Vec<Item>, sent: Vec<Item>) {
     for r in sent {
         let call = r.tool_call_id.as_deref().unwrap_or_default();
-        if messages
+        let answered = messages
             .iter()
-            .any(|m| m.tool_call_id.as_deref() == Some(call))
-        {
-            continue;
-        }
-        let Some(at) = messages.iter().position(|m| makes_call(m, call)) else {
+            .any(|m| m.tool_call_id.as_deref() == Some(call));
+        let at = messages.iter().position(|m| makes_call(m, call));
+        let Some(at) = at.filter(|_| !answered) else {
             continue;
         };
         let after = messages[at + 1..].iter();

@@ -214,6 +214,15 @@ impl Run {
             self.done_tools = 0;
         }
     }
+
+    /// Whether a call started before `call_id` in the same message has no result yet.
+    fn waits_for_earlier_call(&self, call_id: &str) -> bool {
+        let Some((at, _, t)) = self.tools.get_full(call_id) else {
+            return false;
+        };
+        let same = |e: &ToolCall| e.parent.is_some() && e.parent == t.parent && !e.result;
+        self.tools.values().take(at).any(same)
+    }
 }
 
 /// A reasoning span: its id, and the (message id, block) whose reasoning it shows (`None`: the
@@ -385,21 +394,15 @@ impl Mapper {
             ModelEvent::ToolEnd(result) => self.tool_end(result, out),
             ModelEvent::Custom { name, value } => self.push(own!(Custom { name, value }), out),
             ModelEvent::State(snapshot) => {
-                let listed = snapshot.messages().map(|list| {
-                    // Only a shared message known to answer a call may be a tool result.
-                    let tools = (list.iter().copied().enumerate()).filter(
-                        |(_, m)| !matches!(m, MessageRef::Shared(s) if s.tool_call().is_none()),
-                    );
-                    self.messages_shown(&list, tools, out);
-                });
-                if listed.is_some() {
+                if let Some(list) = snapshot.messages() {
+                    self.messages_shown(&list, out);
                     self.snapshot_at = Some(out.len());
                 }
                 self.push(own!(StateSnapshot { snapshot }), out);
             }
             ModelEvent::Conversation(list) => {
                 let list: Vec<MessageRef> = list.iter().map(|m| MessageRef::Shared(m)).collect();
-                self.messages_shown(&list, list.iter().copied().enumerate(), out);
+                self.messages_shown(&list, out);
             }
             ModelEvent::Native(v) => self.push(Event::Passthrough(v), out),
         }

@@ -21,7 +21,8 @@ impl Mapper {
             None => self.open_reasoning(reasoning_id(message_id, block), Some(key), out),
         };
         if !text.is_empty() {
-            self.emit_reasoning_content(rid, text, out);
+            let (message_id, delta) = (rid, text);
+            self.push(own!(ReasoningMessageContent { message_id, delta }), out);
         }
     }
 
@@ -94,11 +95,6 @@ impl Mapper {
         id
     }
 
-    fn emit_reasoning_content(&mut self, rid: String, delta: String, out: &mut Vec<Event>) {
-        let message_id = rid;
-        self.push(own!(ReasoningMessageContent { message_id, delta }), out);
-    }
-
     /// REASONING_MESSAGE_END + REASONING_END for one reasoning id.
     pub(super) fn emit_reasoning_end(&mut self, rid: String, out: &mut Vec<Event>) {
         let message_id = rid.clone();
@@ -118,7 +114,8 @@ impl Mapper {
                 self.open_reasoning(base, None, out)
             }
         };
-        self.emit_reasoning_content(rid, line, out);
+        let (message_id, delta) = (rid, line);
+        self.push(own!(ReasoningMessageContent { message_id, delta }), out);
     }
 
     /// `--compat thinking`: the narration is closed before a tool call event, a text message

@@ -131,9 +131,7 @@ impl Mapper {
         let state = (self.run_mut().messages.take()).filter(|_| matches!(ending, Ending::Finished));
         let messages = state.and_then(|state| self.converted.list(state));
         self.close_open(messages.as_deref(), out);
-        let Some(mut run) = self.run.take() else {
-            return;
-        };
+        let mut run = self.run.take().unwrap_or_default();
         // Only a run stopped at interrupts leaves some to resume.
         self.pending.clear();
         let e = match ending {
@@ -210,16 +208,16 @@ impl Mapper {
     /// run's to answer if it resumes ([`Mapper::suspended`]).
     fn success(&mut self, run: &Run, held: Option<HashSet<String, FastIds>>) -> Value {
         self.suspended = pending_calls(run, held.as_ref()).collect();
-        let mut pending = self.suspended.iter().map(|(id, _, _)| id.clone());
-        let listed: Vec<String> = pending.by_ref().take(PENDING_IDS_LISTED).collect();
-        let more = pending.count();
-        if listed.is_empty() || self.agui0() {
+        let n = self.suspended.len();
+        if n == 0 || self.agui0() {
             return json!({"type": "success"});
         }
+        let ids = self.suspended.iter().map(|(id, _, _)| id);
+        let listed: Vec<&String> = ids.take(PENDING_IDS_LISTED).collect();
         let mut outcome = json!({"type": "success", "pendingToolCallIds": listed});
-        if more > 0 {
+        if n > PENDING_IDS_LISTED {
             // A bounded line: the first ids, and how many there are in all.
-            outcome["pendingToolCallCount"] = json!(PENDING_IDS_LISTED + more);
+            outcome["pendingToolCallCount"] = json!(n);
         }
         outcome
     }

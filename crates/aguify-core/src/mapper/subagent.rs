@@ -145,6 +145,10 @@ impl Mapper {
         let texts: Vec<String> = run.text_open.extract_if(.., |m| owned(m)).collect();
         let tools = run.open_tools.iter().filter(|c| owned(c));
         let tools: Vec<String> = tools.cloned().collect();
+        let owned_step = |(owner, _): &Step| owner.as_ref() == Some(&id);
+        let steps = run.steps.extract_if(.., |s, _| owned_step(s));
+        let steps: Vec<Step> = steps.map(|(s, _)| s).collect();
+        run.step_keys.retain(|_, s| !owned_step(s));
         if let Some(span) = reasoning {
             self.emit_reasoning_end(span.id, out);
         }
@@ -154,12 +158,7 @@ impl Mapper {
         for c in tools {
             self.end_tool(&c, out);
         }
-        let steps = self.run_mut().steps.keys().rev();
-        let steps: Vec<Step> = (steps.filter(|(o, _)| o.as_ref() == Some(&id)).cloned()).collect();
-        for step in steps {
-            let run = self.run_mut();
-            run.steps.shift_remove(&step);
-            run.step_keys.retain(|_, s| *s != step);
+        for step in steps.into_iter().rev() {
             self.emit_step(step, false, out);
         }
         if self.subagents.scope.as_ref() == Some(&id) {

@@ -4,8 +4,8 @@
 use super::*;
 
 impl Mapper {
-    pub(super) fn text_delta(&mut self, message_id: String, text: String, out: &mut Vec<Event>) {
-        if text.is_empty() || self.opts.text == TextPolicy::Final {
+    pub(super) fn text_delta(&mut self, message_id: String, delta: String, out: &mut Vec<Event>) {
+        if delta.is_empty() || self.opts.text == TextPolicy::Final {
             return;
         }
         self.close_reasoning_of(&message_id, out);
@@ -14,7 +14,7 @@ impl Mapper {
             self.run_mut().text_open.insert(message_id.clone());
             self.emit_text_start(&message_id, out);
         }
-        self.emit_text_content(message_id, text, out);
+        self.push(own!(TextMessageContent { message_id, delta }), out);
     }
 
     /// A message finished: close its reasoning, its text and its tool calls' argument streams.
@@ -49,11 +49,6 @@ impl Mapper {
         self.push(own!(TextMessageStart { message_id, role }), out);
     }
 
-    pub(super) fn emit_text_content(&mut self, id: String, delta: String, out: &mut Vec<Event>) {
-        let message_id = id;
-        self.push(own!(TextMessageContent { message_id, delta }), out);
-    }
-
     pub(super) fn emit_text_end(&mut self, id: &str, out: &mut Vec<Event>) {
         let message_id = id.into();
         self.push(own!(TextMessageEnd { message_id }), out);
@@ -62,7 +57,8 @@ impl Mapper {
     /// A whole text message: START, CONTENT and END.
     pub(super) fn text_message(&mut self, id: String, text: String, out: &mut Vec<Event>) {
         self.emit_text_start(&id, out);
-        self.emit_text_content(id.clone(), text, out);
+        let (message_id, delta) = (id.clone(), text);
+        self.push(own!(TextMessageContent { message_id, delta }), out);
         self.emit_text_end(&id, out);
     }
 }

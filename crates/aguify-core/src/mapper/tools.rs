@@ -239,7 +239,8 @@ impl Mapper {
         }
         // Before its call: tool_result holds it until the call ends (early results).
         let unknown = !self.run_mut().tools.contains_key(&call);
-        if unknown || (result.message_id.is_some() && !self.waits_for_earlier_call(&call)) {
+        if unknown || (result.message_id.is_some() && !self.run_mut().waits_for_earlier_call(&call))
+        {
             self.tool_result(result, out);
             return self.release_held(out);
         }
@@ -250,18 +251,6 @@ impl Mapper {
         self.run_mut().held.push(result);
     }
 
-    /// Whether a call started before `call_id` in the same message has no result yet.
-    fn waits_for_earlier_call(&self, call_id: &str) -> bool {
-        let waits = || {
-            let run = self.run.as_ref()?;
-            let (at, _, t) = run.tools.get_full(call_id)?;
-            let parent = t.parent.as_deref()?;
-            let mut earlier = run.tools.values().take(at);
-            Some(earlier.any(|e| e.parent.as_deref() == Some(parent) && !e.result))
-        };
-        waits().unwrap_or(false)
-    }
-
     /// Sends the held results that can go now; forgets those a state answered meanwhile.
     pub(super) fn release_held(&mut self, out: &mut Vec<Event>) {
         loop {
@@ -270,13 +259,12 @@ impl Mapper {
             run.held
                 .retain(|h| tools.get(&h.tool_call_id).is_none_or(|t| !t.result));
             let ready = |h: &ToolResult| {
-                h.message_id.is_some() && !self.waits_for_earlier_call(&h.tool_call_id)
+                h.message_id.is_some() && !run.waits_for_earlier_call(&h.tool_call_id)
             };
-            let held = self.run.as_ref().map_or(&[][..], |r| &r.held[..]);
-            let Some(i) = held.iter().position(ready) else {
+            let Some(i) = run.held.iter().position(ready) else {
                 return;
             };
-            let h = self.run_mut().held.remove(i);
+            let h = run.held.remove(i);
             self.tool_result(h, out);
         }
     }
