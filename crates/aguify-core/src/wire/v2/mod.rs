@@ -134,6 +134,7 @@ impl Shape<'_> for HiddenTag {
 }
 
 /// A list of tags holding `"langsmith:hidden"`.
+#[derive(Default)]
 struct Hidden;
 
 impl<'de> Shape<'de> for Hidden {
