@@ -67,15 +67,6 @@ pub struct Nest {
 }
 
 impl Nest {
-    /// Forgets everything (a run ended).
-    pub fn clear(&mut self) {
-        self.subs.clear();
-        self.calls.clear();
-        self.made.clear();
-        self.scope = None;
-        self.used.clear();
-    }
-
     /// Sub-agent `key` named `name` starts in tool call `call`. One announced (v3 Python,
     /// `inclusive`): its events are those of namespace `key` and under; one only shown: those
     /// under `key` ([`Nest::shows`]).

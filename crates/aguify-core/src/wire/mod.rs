@@ -34,14 +34,8 @@ impl<'de, T: Deserialize<'de>> Deserialize<'de> for Present<T> {
 /// `String`, an object for a struct's keys), and as absent for any other, as a lookup in its
 /// tree finds nothing. serde derive cannot say "this, or any other value skipped" without
 /// buffering the value: this is the readers' one visitor that does.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct Lenient<T>(pub Option<T>);
-
-impl<T> Default for Lenient<T> {
-    fn default() -> Self {
-        Lenient(None)
-    }
-}
 
 /// What [`Lenient`] reads a value of as: by default nothing of any kind, a map or a list
 /// skipped.

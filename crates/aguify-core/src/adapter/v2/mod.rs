@@ -8,7 +8,7 @@ mod tools;
 mod tuple;
 
 use foldhash::fast::RandomState as FastIds;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use serde_json::Value;
 
@@ -26,20 +26,34 @@ pub struct V2Adapter {
     /// Runs ended so far in this file.
     run_no: u64,
     root: Option<String>,
-    /// A run is in progress (not ended since it started).
-    started: bool,
     hint_run_id: Option<String>,
     hint_thread_id: Option<String>,
+    /// The run in progress.
+    run: Run,
+    /// Tool calls seen in model output and not yet matched to a tool run, in call order.
+    pending_calls: Vec<PendingCall>,
+    /// Whether any `events` record was seen (then `messages` parts repeat it and are skipped).
+    saw_events: bool,
+    /// The message open in a `messages-tuple` stream.
+    tuple_open: Option<String>,
+    /// A warning about the record just fed.
+    warning: Option<String>,
+}
+
+/// What the adapter knows of the run in progress, forgotten at its end
+/// ([`V2Adapter::forget_run`]).
+#[derive(Default)]
+struct Run {
+    /// A run is in progress (not ended since it started).
+    started: bool,
     /// Open node runs (steps) by run id.
-    steps: HashMap<String, String, FastIds>,
+    steps: HashSet<String, FastIds>,
     /// Open model runs by run id, in the order they started: the ones still open at a node's or
     /// the root's end are completed in that order (an iteration order that hangs on the
     /// hasher's seed made output differ between runs).
     models: indexmap::IndexMap<String, ModelRun, FastIds>,
     /// Model runs that ended, no longer in `models`.
     ended: model::Ended,
-    /// Tool calls seen in model output and not yet matched to a tool run, in call order.
-    pending_calls: Vec<PendingCall>,
     /// Calls matched to a tool run in this run (the latest [`Claimed::WINDOW`]): a call
     /// seen again is not pending again.
     claimed: Claimed,
@@ -49,16 +63,11 @@ pub struct V2Adapter {
     /// result, not yet resolved to a tool run: a resumed run re-executes them, and a tool
     /// run that names no call is the only waiting call of its tool's name.
     waiting_calls: Vec<(String, String, Option<String>)>,
-    /// Whether any `events` record was seen (then `messages` parts repeat it and are skipped).
-    saw_events: bool,
-    /// The message open in a `messages-tuple` stream, and the one that ended last without
-    /// usage (a usage-only chunk after it is its).
-    tuple_open: Option<String>,
+    /// The `messages-tuple` message that ended last without usage (a usage-only chunk after
+    /// it is its).
     tuple_last: Option<String>,
     /// The run's sub-agents ([`super::subagent::Nest`]).
     nest: super::subagent::Nest,
-    /// A warning about the record just fed.
-    warning: Option<String>,
 }
 
 impl V2Adapter {
@@ -68,23 +77,15 @@ impl V2Adapter {
     /// scanning), and a failed run's open model is not the next run's. The run's unclaimed
     /// calls stay: a resumed run executes the calls its interrupted predecessor made.
     fn forget_run(&mut self) {
-        self.started = false;
-        self.steps.clear();
-        self.models.clear();
-        self.ended.clear();
-        self.nest.clear();
+        self.run = Run::default();
         let run = self.run_no;
         self.pending_calls.retain(|c| c.run == run);
-        self.claimed.clear();
-        self.tool_runs.clear();
-        self.waiting_calls.clear();
-        self.tuple_last = None;
         self.run_no += 1;
     }
 
     fn ensure_started(&mut self, out: &mut Vec<ModelEvent>) {
-        if !self.started {
-            self.started = true;
+        if !self.run.started {
+            self.run.started = true;
             let (thread_id, run_id) = (self.hint_thread_id.clone(), self.hint_run_id.clone());
             out.push(run_start(thread_id, run_id, &Value::Null));
         }
@@ -95,12 +96,12 @@ impl V2Adapter {
         match kind {
             "on_chain_start" => {
                 let run_id = ev.run_id.clone();
-                if self.started && self.root.is_some() && self.root != run_id {
+                if self.run.started && self.root.is_some() && self.root != run_id {
                     let why = "a second root run started before the first one ended";
                     return Disposition::bad(why);
                 }
                 self.root = run_id.clone();
-                self.started = true;
+                self.run.started = true;
                 let thread_id = ev.thread_id.clone().or_else(|| self.hint_thread_id.clone());
                 let run_id = run_id.or_else(|| self.hint_run_id.clone());
                 out.push(run_start(thread_id, run_id, data));
@@ -174,16 +175,16 @@ impl V2Adapter {
                         }
                         // The calls of its input state no tool message answers.
                         if let Some(waiting) = &input.waiting {
-                            self.waiting_calls = waiting.clone();
+                            self.run.waiting_calls = waiting.clone();
                         }
                     }
-                    self.steps.insert(run_id.clone(), name.clone());
+                    self.run.steps.insert(run_id.clone());
                     out.push(ModelEvent::StepStart { name, key: run_id });
                     return Disposition::Mapped;
                 }
                 // A graph a tool invokes starts as a runnable in the tool's task.
                 if let Some(ns) = &ev.checkpoint_ns {
-                    self.nest.graph_named(ns, &name);
+                    self.run.nest.graph_named(ns, &name);
                 }
                 Disposition::Ignored("runnable inside a node (not a graph step)")
             }
@@ -192,7 +193,7 @@ impl V2Adapter {
                     self.remember_calls(calls);
                     self.complete_from_node(ev.checkpoint_ns.as_deref(), calls, out);
                 }
-                if self.steps.remove(&run_id).is_some() {
+                if self.run.steps.remove(&run_id) {
                     out.push(ModelEvent::StepEnd { key: run_id });
                     return Disposition::Mapped;
                 }
@@ -216,7 +217,7 @@ impl super::Adapt for V2Adapter {
                 return Disposition::Mapped;
             }
             RecordKind::ErrorLine(info) => {
-                if !self.started && self.run_no > 0 {
+                if !self.run.started && self.run_no > 0 {
                     return Disposition::bad("an error line after the run had already ended");
                 }
                 self.ensure_started(out);
@@ -226,7 +227,7 @@ impl super::Adapt for V2Adapter {
             }
             RecordKind::Values => {
                 self.ensure_started(out);
-                self.nest.scope("", out);
+                self.run.nest.scope("", out);
                 if !super::state_events(super::part_data(rec), out) {
                     return Disposition::Ignored("values payload that is not a state object");
                 }
@@ -237,7 +238,7 @@ impl super::Adapt for V2Adapter {
             }
             RecordKind::Custom => {
                 self.ensure_started(out);
-                self.nest.scope(super::part_namespace(rec), out);
+                self.run.nest.scope(super::part_namespace(rec), out);
                 out.push(custom_event(
                     None,
                     Payload::from_value(super::part_data(rec)),
@@ -261,13 +262,13 @@ impl super::Adapt for V2Adapter {
         };
         let kind = ev.event.as_str();
         if ev.is_root() && kind.starts_with("on_chain_") {
-            self.nest.scope("", out);
+            self.run.nest.scope("", out);
             return self.on_root(ev, kind, out);
         }
         // A namespace under an open tool call's task: a graph runs in the call (a sub-agent).
         let ns = ev.checkpoint_ns.as_deref().unwrap_or_default();
-        self.nest.shows(ns, true, out);
-        self.nest.scope(ns, out);
+        self.run.nest.shows(ns, true, out);
+        self.run.nest.scope(ns, out);
         match kind {
             k if k.starts_with("on_chain_") => self.on_chain(ev, k, out),
             k if k.starts_with("on_chat_model_") => self.on_model(ev, k, out),
@@ -300,10 +301,10 @@ impl super::Adapt for V2Adapter {
     }
 
     fn finish(&mut self, out: &mut Vec<ModelEvent>) {
-        if !self.started {
+        if !self.run.started {
             return;
         }
-        self.started = false;
+        self.run.started = false;
         if !self.saw_events {
             // A capture of stream parts only (messages-tuple, values, custom; `graph.stream`'s
             // own SSE) has no lifecycle: its end is the end of the stream, and only an error
@@ -318,7 +319,7 @@ impl super::Adapt for V2Adapter {
             out.push(ModelEvent::RunEnd);
             return;
         }
-        let reason = if !self.models.is_empty() {
+        let reason = if !self.run.models.is_empty() {
             "the log stops mid-message: no root end and no error line"
         } else {
             "the log stops before the root run ended, with no error line"
@@ -542,8 +543,8 @@ mod tests {
                 "{i}: {} pending",
                 a.pending_calls.len()
             );
-            assert!(a.models.is_empty() && a.ended.len() <= model::Ended::WINDOW);
-            assert!(a.claimed.len() <= Claimed::WINDOW);
+            assert!(a.run.models.is_empty() && a.run.ended.len() <= model::Ended::WINDOW);
+            assert!(a.run.claimed.len() <= Claimed::WINDOW);
         }
     }
 

@@ -64,7 +64,7 @@ impl V2Adapter {
                 for (call, name, args) in calls.iter().filter(|_| ai) {
                     self.pend(call, name, args, id, false);
                 }
-                let streamed = self.models.contains_key(&run_id);
+                let streamed = self.run.models.contains_key(&run_id);
                 let message_id = self.open_model(&run_id, id, out);
                 if streamed {
                     let text = lc::content_text(output.field("content").unwrap_or(&Value::Null));
@@ -73,8 +73,8 @@ impl V2Adapter {
                     // A model that did not stream: its whole output is the message.
                     completion::whole_message(&message_id, output, out);
                 }
-                if let Some(m) = self.models.shift_remove(&run_id) {
-                    self.ended.insert(run_id, m.message_id);
+                if let Some(m) = self.run.models.shift_remove(&run_id) {
+                    self.run.ended.insert(run_id, m.message_id);
                 }
                 let usage = content::usage_of(
                     output,
@@ -105,7 +105,7 @@ impl V2Adapter {
             &chunk.tool_call_chunks,
             out,
         );
-        if let Some(m) = self.models.get_mut(run_id) {
+        if let Some(m) = self.run.models.get_mut(run_id) {
             m.ns = m.ns.take().or_else(|| ns.map(str::to_string));
         }
         self.note(run_id, &out[first..], true);
@@ -126,7 +126,7 @@ impl V2Adapter {
         out: &mut Vec<ModelEvent>,
     ) {
         use completion::Rest;
-        let Some(m) = self.models.get_mut(run_id) else {
+        let Some(m) = self.run.models.get_mut(run_id) else {
             return;
         };
         let mut diverged = vec![];
@@ -235,7 +235,7 @@ impl V2Adapter {
 
     /// The model runs (run id, message id) open and of which `which` holds.
     fn open_models(&self, which: impl Fn(&ModelRun) -> bool) -> Vec<(String, String)> {
-        (self.models.iter())
+        (self.run.models.iter())
             .filter(|(_, m)| which(m))
             .map(|(run, m)| (run.clone(), m.message_id.clone()))
             .collect()
@@ -250,14 +250,14 @@ impl V2Adapter {
         out: &mut Vec<ModelEvent>,
     ) -> String {
         if let Some(id) =
-            (self.models.get(run_id).map(|m| &m.message_id)).or(self.ended.get(run_id))
+            (self.run.models.get(run_id).map(|m| &m.message_id)).or(self.run.ended.get(run_id))
         {
             return id.clone();
         }
         let message_id = msg_id
             .filter(|i| !i.is_empty())
             .map_or_else(|| format!("lc_run--{run_id}"), str::to_string);
-        self.models.insert(
+        self.run.models.insert(
             run_id.to_string(),
             ModelRun {
                 message_id: message_id.clone(),
@@ -275,7 +275,7 @@ impl V2Adapter {
     /// the text and arguments its end completes.
     fn note(&mut self, run_id: &str, events: &[ModelEvent], streamed: bool) {
         for e in events {
-            let Some(model) = self.models.get_mut(run_id) else {
+            let Some(model) = self.run.models.get_mut(run_id) else {
                 return;
             };
             let ModelEvent::ToolCallChunk {

@@ -53,7 +53,7 @@ impl V2Adapter {
         message_id: Option<&str>,
         from_chunks: bool,
     ) {
-        if !self.pending_calls.iter().any(|c| c.id == id) && self.claimed.get(id).is_none() {
+        if !self.pending_calls.iter().any(|c| c.id == id) && self.run.claimed.get(id).is_none() {
             self.pending_calls.push(PendingCall {
                 run: self.run_no,
                 id: id.to_string(),
@@ -84,7 +84,7 @@ impl V2Adapter {
                 };
                 if let Some((id, parent)) = &id {
                     let ns = ev.checkpoint_ns.as_deref().unwrap_or_default();
-                    self.nest.tool_started(id, &name, ns);
+                    self.run.nest.tool_started(id, &name, ns);
                     out.push(ModelEvent::ToolStart {
                         tool_call_id: id.clone(),
                         name: name.clone(),
@@ -98,7 +98,7 @@ impl V2Adapter {
                     name,
                     args,
                 };
-                self.tool_runs.insert(run_id, run);
+                self.run.tool_runs.insert(run_id, run);
                 Disposition::Mapped
             }
             "on_tool_end" => {
@@ -112,7 +112,7 @@ impl V2Adapter {
                 let is_msg = lc::message_kind(&output) == Some("tool");
                 let call_id = s(&output, "tool_call_id").filter(|_| is_msg);
                 let id = self.resolve_tool_run(&run_id, call_id, &name, out);
-                self.nest.tool_ended(&id);
+                self.run.nest.tool_ended(&id);
                 out.push(tool_end(id, Some(name), &output));
                 Disposition::Mapped
             }
@@ -130,7 +130,7 @@ impl V2Adapter {
                         out.push(ModelEvent::Interrupt(ints));
                     }
                     tool_error::ToolError::Failed(text) => {
-                        self.nest.tool_ended(&id);
+                        self.run.nest.tool_ended(&id);
                         out.push(tool_failed(id, Some(name), text))
                     }
                 }
@@ -158,7 +158,7 @@ impl V2Adapter {
     /// Matches pending call `pos` to a tool run: it leaves the pending calls.
     fn claim(&mut self, pos: usize) -> (String, Option<String>) {
         let c = self.pending_calls.remove(pos);
-        self.claimed.insert(c.id.clone(), c.message_id.clone());
+        self.run.claimed.insert(c.id.clone(), c.message_id.clone());
         (c.id, c.message_id)
     }
 
@@ -169,12 +169,12 @@ impl V2Adapter {
         name: &str,
         out: &mut Vec<ModelEvent>,
     ) -> String {
-        let run = self.tool_runs.remove(run_id);
+        let run = self.run.tool_runs.remove(run_id);
         let known = run.as_ref().and_then(|r| r.tool_call_id.clone());
         let tname = run.as_ref().map_or(name, |r| r.name.as_str());
         let id = call_id.or(known.clone());
         // No call named: the only waiting call of this tool's name.
-        let mut same = self.waiting_calls.iter().filter(|(_, n, _)| n == tname);
+        let mut same = self.run.waiting_calls.iter().filter(|(_, n, _)| n == tname);
         let waiting = match (&id, same.next(), same.next()) {
             (None, Some(w), None) => Some(w.clone()),
             _ => None,
@@ -182,12 +182,13 @@ impl V2Adapter {
         let id = id
             .or(waiting.as_ref().map(|(w, _, _)| w.clone()))
             .unwrap_or_else(|| format!("tool-run-{run_id}"));
-        self.waiting_calls.retain(|(w, _, _)| *w != id);
+        self.run.waiting_calls.retain(|(w, _, _)| *w != id);
         if known.is_none() {
             // The start could not be matched to a call: announce it now that the id is known.
             let parent = match self.pending_calls.iter().position(|c| c.id == id) {
                 Some(pos) => self.claim(pos).1,
                 None => self
+                    .run
                     .claimed
                     .get(&id)
                     .cloned()

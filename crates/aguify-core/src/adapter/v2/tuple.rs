@@ -33,13 +33,13 @@ impl V2Adapter {
         let run_meta = data.get(1);
         let traced = |k: &str| run_meta.and_then(|m| m.field_str(k));
         self.ensure_started(out);
-        if !ns.is_empty() && !self.nest.is_announced(ns) {
-            if let Some((call, tool)) = self.nest.made_call(ns) {
+        if !ns.is_empty() && !self.run.nest.is_announced(ns) {
+            if let Some((call, tool)) = self.run.nest.made_call(ns) {
                 let name = traced("lc_agent_name").unwrap_or(&tool);
-                self.nest.start(ns, true, name, &call, out);
+                self.run.nest.start(ns, true, name, &call, out);
             }
         }
-        self.nest.scope(ns, out);
+        self.run.nest.scope(ns, out);
         let chunk = lc::normalize_cow(chunk);
         match lc::message_kind(&chunk) {
             Some("ai") => {
@@ -51,7 +51,7 @@ impl V2Adapter {
                 // gives that chunk an id of its own (`run-…`): it ends the message in
                 // progress (or, ended, adds to it), it is no message of its own (issue 39.5).
                 if is_usage_only(&chunk) {
-                    if let Some(open) = self.tuple_open.take().or(self.tuple_last.take()) {
+                    if let Some(open) = self.tuple_open.take().or(self.run.tuple_last.take()) {
                         out.push(ModelEvent::MessageEnd {
                             message_id: open,
                             usage: usage(),
@@ -69,9 +69,9 @@ impl V2Adapter {
                     out.push(ModelEvent::MessageStart {
                         message_id: id.clone(),
                     });
-                    self.nest.message_started(ns);
+                    self.run.nest.message_started(ns);
                     self.tuple_open = Some(id.clone());
-                    self.tuple_last = None;
+                    self.run.tuple_last = None;
                 }
                 let from = out.len();
                 if chunk.field("tool_call_chunks").is_none() {
@@ -88,7 +88,7 @@ impl V2Adapter {
                         ..
                     } = e
                     {
-                        self.nest.call_made(ns, call, name);
+                        self.run.nest.call_made(ns, call, name);
                     }
                 }
                 let last = chunk.field_str("chunk_position") == Some("last")
@@ -101,7 +101,7 @@ impl V2Adapter {
                     self.tuple_open = None;
                     let usage = usage();
                     // Usage still to come (on a chunk of its own) is added to this message.
-                    self.tuple_last = usage.is_none().then(|| id.clone());
+                    self.run.tuple_last = usage.is_none().then(|| id.clone());
                     out.push(ModelEvent::MessageEnd {
                         message_id: id,
                         usage,
@@ -113,7 +113,7 @@ impl V2Adapter {
                 let Some(call_id) = s(&chunk, "tool_call_id") else {
                     return Disposition::bad("tool message without tool_call_id");
                 };
-                self.nest.tool_ended(&call_id);
+                self.run.nest.tool_ended(&call_id);
                 out.push(tool_end(call_id, s(&chunk, "name"), &chunk));
                 Disposition::Mapped
             }
@@ -134,13 +134,13 @@ impl V2Adapter {
             return;
         };
         for (id, name, _) in lc::tool_calls(&list[at]) {
-            self.nest.call_made("", &id, &name);
+            self.run.nest.call_made("", &id, &name);
         }
         let answers = list[at + 1..]
             .iter()
             .filter_map(|m| m.field_str("tool_call_id"));
         for id in answers {
-            self.nest.answered(id);
+            self.run.nest.answered(id);
         }
     }
 }

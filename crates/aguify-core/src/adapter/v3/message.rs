@@ -176,13 +176,13 @@ impl V3Adapter {
                 self.on_block(ns, event, data, out)
             }
             "usage" => {
-                if let Some(msg) = self.messages.get_mut(ns) {
+                if let Some(msg) = self.run.messages.get_mut(ns) {
                     msg.usage = data.usage(false);
                 }
                 Disposition::Mapped
             }
             "message-finish" | "error" => {
-                let Some(msg) = self.messages.remove(ns) else {
+                let Some(msg) = self.run.messages.remove(ns) else {
                     let why = format!("`{event}` without an open message; skipped");
                     return Disposition::bad(why);
                 };
@@ -204,7 +204,7 @@ impl V3Adapter {
         data: &Message,
         out: &mut Vec<ModelEvent>,
     ) -> Disposition {
-        if let Some(prev) = self.messages.remove(ns).filter(|m| !m.skipped) {
+        if let Some(prev) = self.run.messages.remove(ns).filter(|m| !m.skipped) {
             end_message(prev, None, out);
         }
         let id = match data.id.0.as_ref().and_then(Value::as_str) {
@@ -217,7 +217,7 @@ impl V3Adapter {
             skipped,
             ..OpenMessage::default()
         };
-        self.messages.insert(ns.to_string(), msg);
+        self.run.messages.insert(ns.to_string(), msg);
         if let Some(role) = &data.role.0 {
             return Disposition::Ignored(if role == "tool" {
                 "a tool's message (its result comes from `tools` and the state)"
@@ -228,8 +228,8 @@ impl V3Adapter {
         out.push(ModelEvent::MessageStart {
             message_id: id.clone(),
         });
-        self.nest.message_started(ns);
-        self.known_messages.insert(id);
+        self.run.nest.message_started(ns);
+        self.run.known_messages.insert(id);
         Disposition::Mapped
     }
 
@@ -241,7 +241,7 @@ impl V3Adapter {
         data: &Message,
         out: &mut Vec<ModelEvent>,
     ) -> Disposition {
-        let msg = match self.messages.get_mut(ns) {
+        let msg = match self.run.messages.get_mut(ns) {
             Some(msg) if msg.skipped => {
                 return Disposition::Ignored("a block of a message not the model's")
             }
@@ -296,10 +296,10 @@ impl V3Adapter {
                 // A block with a call id is a tool call (its finish named the id or made one up).
                 if let (Some(id), Some(c)) = (&block.tool_id, content) {
                     let name = s(unwrap_non_standard(c), "name").unwrap_or_default();
-                    self.nest.call_made(ns, id, &name);
+                    self.run.nest.call_made(ns, id, &name);
                 }
                 if let (Some(name), Some(id)) = (block.idless.take(), &block.tool_id) {
-                    self.idless_calls.push(super::tools::IdlessCall {
+                    self.run.idless_calls.push(super::tools::IdlessCall {
                         id: id.clone(),
                         name,
                         args: block.emitted.clone(),

@@ -25,11 +25,26 @@ use message::OpenMessage;
 
 #[derive(Default)]
 pub struct V3Adapter {
-    started: bool,
     /// The root's terminal lifecycle seen; the run end waits for trailing custom events and
     /// the error line that follow it.
     deferred_end: Option<ModelEvent>,
     saw_root_lifecycle: bool,
+    /// The run in progress.
+    run: Run,
+    /// `seq` → (input line, [`crate::input::text_hash`] of the text) for the run in
+    /// progress, to spot replays and reordering (cleared at its end, its memory kept).
+    seqs: seq::Seqs,
+    /// The file's first integer `seq`: a later event back at it (or below) starts the next
+    /// recorded run ([`crate::wire::v3::seq_restarts`]).
+    first_seq: Option<i64>,
+    warning: Option<String>,
+}
+
+/// What the adapter knows of the run in progress (its messages, steps, tools and interrupts),
+/// forgotten when it ends ([`V3Adapter::reset_run`]).
+#[derive(Default)]
+struct Run {
+    started: bool,
     /// Open message per namespace.
     messages: HashMap<String, OpenMessage, FastIds>,
     /// Open subgraph/node lifecycles by key.
@@ -43,13 +58,6 @@ pub struct V3Adapter {
     known_messages: HashSet<String, FastIds>,
     /// The length of the last root state's list (`None` until the run's first root state).
     state_len: Option<usize>,
-    /// `seq` → (input line, [`crate::input::text_hash`] of the text) for the current run, to spot replays
-    /// and reordering.
-    seqs: seq::Seqs,
-    /// The file's first integer `seq`: a later event back at it (or below) starts the next
-    /// recorded run ([`crate::wire::v3::seq_restarts`]).
-    first_seq: Option<i64>,
-    warning: Option<String>,
     /// The run's sub-agents ([`super::subagent::Nest`]).
     nest: super::subagent::Nest,
     /// Tool calls whose model message gave them no id (LangGraph.js with
@@ -65,8 +73,8 @@ pub const IDLESS_TOOLS_WARNING: &str = "tool events without `tool_call_id`";
 
 impl V3Adapter {
     fn ensure_started(&mut self, out: &mut Vec<ModelEvent>) {
-        if !self.started {
-            self.started = true;
+        if !self.run.started {
+            self.run.started = true;
             out.push(super::run_start(None, None, &Value::Null));
         }
     }
@@ -74,8 +82,8 @@ impl V3Adapter {
     /// The run stops at these interrupts.
     fn interrupt(&mut self, list: Vec<InterruptInfo>, out: &mut Vec<ModelEvent>) {
         for i in &list {
-            if !self.interrupts.iter().any(|x| x.id == i.id) {
-                self.interrupts.push(i.clone());
+            if !self.run.interrupts.iter().any(|x| x.id == i.id) {
+                self.run.interrupts.push(i.clone());
             }
         }
         out.push(ModelEvent::Interrupt(list));
@@ -102,7 +110,7 @@ impl V3Adapter {
         out: &mut Vec<ModelEvent>,
     ) {
         let len = msgs.len();
-        let (first, prev) = match self.state_len.replace(len) {
+        let (first, prev) = match self.run.state_len.replace(len) {
             Some(prev) => (false, prev),
             None => (true, 0),
         };
@@ -111,13 +119,13 @@ impl V3Adapter {
             let (kind, id) = m.kind_and_id();
             if kind.as_deref() == Some("tool") {
                 if let Some(call) = m.tool_call() {
-                    self.nest.answered(&call);
+                    self.run.nest.answered(&call);
                 }
             }
             let Some(id) = id.filter(|i| !i.is_empty() && kind.as_deref() == Some("ai")) else {
                 continue;
             };
-            if !self.known_messages.insert(id.clone()) || first {
+            if !self.run.known_messages.insert(id.clone()) || first {
                 continue;
             }
             // A shared message is read whole only when it streams here.
@@ -143,7 +151,7 @@ impl V3Adapter {
             self.flush_deferred(out);
             return;
         }
-        if !self.started {
+        if !self.run.started {
             return;
         }
         let stops = if next_run {
@@ -151,8 +159,8 @@ impl V3Adapter {
         } else {
             "the log stops"
         };
-        let open_messages = self.messages.len();
-        let open_tools = self.tools_open.len();
+        let open_messages = self.run.messages.len();
+        let open_tools = self.run.tools_open.len();
         if self.saw_root_lifecycle {
             out.push(ModelEvent::RunIncomplete {
                 reason: format!("{stops} before the root lifecycle completed, with no error line"),
@@ -175,19 +183,9 @@ impl V3Adapter {
         self.reset_run();
     }
 
-    /// Forgets the run that ended (what it knew of its messages, steps, tools, interrupts and
-    /// `seq`s).
+    /// Forgets the run that ended.
     fn reset_run(&mut self) {
-        self.started = false;
-        self.messages.clear();
-        self.steps.clear();
-        self.tools_open.clear();
-        self.nest.clear();
-        self.idless_calls.clear();
-        self.idless_told = false;
-        self.interrupts.clear();
-        self.known_messages.clear();
-        self.state_len = None;
+        self.run = Run::default();
         self.seqs.clear();
     }
 
@@ -248,7 +246,7 @@ impl V3Adapter {
     /// Python v3 has no `tools` events inside a subgraph, and its tool messages reach the
     /// root state only when the subgraph ends (never when it fails).
     fn subgraph_results(&mut self, ns: &str, record: &Record, out: &mut Vec<ModelEvent>) -> bool {
-        if !self.nest.waiting(ns).any(|id| record.text.contains(id)) {
+        if !self.run.nest.waiting(ns).any(|id| record.text.contains(id)) {
             return false;
         }
         let v = record.value();
@@ -268,11 +266,11 @@ impl V3Adapter {
             .map(MessageRef::Value)
             .enumerate()
         {
-            let Some(call) = m.tool_call().filter(|c| self.nest.waits_for(c)) else {
+            let Some(call) = m.tool_call().filter(|c| self.run.nest.waits_for(c)) else {
                 continue;
             };
             let call = call.into_owned();
-            self.nest.answered(&call);
+            self.run.nest.answered(&call);
             if let Some(m) = m.to_agui(i) {
                 out.push(ModelEvent::ToolEnd(crate::model::ToolResult::of_item(
                     m, call,
@@ -302,8 +300,8 @@ impl V3Adapter {
         self.ensure_started(out);
         // A graph's own bookkeeping in a task's namespace: a graph runs there.
         let deep_only = !matches!(method, "checkpoints" | "values" | "tasks");
-        self.nest.shows(ns, deep_only, out);
-        self.nest.scope(ns, out);
+        self.run.nest.shows(ns, deep_only, out);
+        self.run.nest.scope(ns, out);
         match method {
             "messages" => self.on_messages(ns, ev.seq.as_ref(), data, out),
             "tools" => self.on_tools(ns, data.value(), out),
@@ -394,29 +392,29 @@ impl V3Adapter {
             });
             return Disposition::Mapped;
         }
-        self.nest.scope(&key, out);
+        self.run.nest.scope(&key, out);
         let graph_name = l.graph_name.as_ref().and_then(Value::as_str);
         // A graph a tool invoked (Python says so): a sub-agent, not a step; or one a tool
         // node's task runs without saying for which call (v3 Python): the call of the
         // enclosing namespace's last message that it serves.
         let said = tool_call(l).map(|call| (call.to_string(), "subagent".to_string()));
         if starts {
-            if let Some((call, tool)) = said.or_else(|| self.nest.made_call(&key)) {
+            if let Some((call, tool)) = said.or_else(|| self.run.nest.made_call(&key)) {
                 let name = graph_name.unwrap_or(&tool);
-                self.nest.start(&key, true, name, &call, out);
+                self.run.nest.start(&key, true, name, &call, out);
                 return Disposition::Mapped;
             }
         } else if said.is_some() {
             return Disposition::Ignored("lifecycle event of no AG-UI meaning");
         }
-        if self.nest.is_announced(&key) {
+        if self.run.nest.is_announced(&key) {
             // Interrupted: it stays open, and the run's interrupt suspends it.
             let error = match event {
                 "completed" => None,
                 "failed" => Some(lifecycle_error(l.error.0.as_ref(), "the graph")),
                 _ => return Disposition::Ignored("sub-agent lifecycle event of no AG-UI meaning"),
             };
-            self.nest.end(&key, error, out);
+            self.run.nest.end(&key, error, out);
             return Disposition::Mapped;
         }
         match event {
@@ -424,11 +422,11 @@ impl V3Adapter {
                 // Unnamed: its namespace's last part, without the task id.
                 let last = key.rsplit('|').next().and_then(|l| l.split(':').next());
                 let name = graph_name.or(last).unwrap_or("node").to_string();
-                self.steps.insert(key.clone());
+                self.run.steps.insert(key.clone());
                 out.push(ModelEvent::StepStart { name, key });
                 Disposition::Mapped
             }
-            "completed" | "failed" | "interrupted" if self.steps.remove(&key) => {
+            "completed" | "failed" | "interrupted" if self.run.steps.remove(&key) => {
                 out.push(ModelEvent::StepEnd { key });
                 Disposition::Mapped
             }

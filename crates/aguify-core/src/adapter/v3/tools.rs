@@ -41,9 +41,9 @@ impl V3Adapter {
             Some("tool-started") => {
                 let input = data.field("input").filter(|v| !v.is_null());
                 let args = input.map(|v| json_text(&lc::normalize_cow(v)));
-                self.tools_open.insert(id.clone());
+                self.run.tools_open.insert(id.clone());
                 let name = name.unwrap_or_else(|| "tool".into());
-                self.nest.tool_started(&id, &name, ns);
+                self.run.nest.tool_started(&id, &name, ns);
                 out.push(ModelEvent::ToolStart {
                     tool_call_id: id,
                     name,
@@ -59,8 +59,8 @@ impl V3Adapter {
                 });
             }
             Some(end @ ("tool-finished" | "tool-error")) => {
-                self.tools_open.remove(&id);
-                self.nest.tool_ended(&id);
+                self.run.tools_open.remove(&id);
+                self.run.nest.tool_ended(&id);
                 out.push(if end == "tool-error" {
                     let text = s(data, "message").unwrap_or_else(|| "tool error".into());
                     tool_failed(id, name, text)
@@ -81,17 +81,17 @@ impl V3Adapter {
     /// say which tool raised which interrupt: with one call open, the interrupts name it.
     /// Returns whether the open calls are accounted for so.
     pub(super) fn suspend_open_tools(&mut self, out: &mut Vec<ModelEvent>) -> bool {
-        if self.interrupts.is_empty() || self.tools_open.is_empty() {
+        if self.run.interrupts.is_empty() || self.run.tools_open.is_empty() {
             return false;
         }
-        if let (1, Some(id)) = (self.tools_open.len(), self.tools_open.iter().next()) {
-            let mut list = self.interrupts.clone();
+        if let (1, Some(id)) = (self.run.tools_open.len(), self.run.tools_open.iter().next()) {
+            let mut list = self.run.interrupts.clone();
             for i in &mut list {
                 i.tool_call_id = Some(id.clone());
             }
             out.push(ModelEvent::Interrupt(list));
         }
-        self.tools_open.clear();
+        self.run.tools_open.clear();
         true
     }
 
@@ -99,7 +99,7 @@ impl V3Adapter {
     /// log gave no id, by name (and, to start it, by args) in the order the model made them;
     /// a run is told once that the log lost the ids. `""` when no such call is left.
     fn idless_call(&mut self, data: &Value) -> String {
-        if !std::mem::replace(&mut self.idless_told, true) {
+        if !std::mem::replace(&mut self.run.idless_told, true) {
             self.warning = Some(format!(
                 "{IDLESS_TOOLS_WARNING}: the log lost the tool call ids; each tool run is \
                  paired with a call of its model message by name and order (ids made up as \
@@ -112,7 +112,7 @@ impl V3Adapter {
             s(output, "name").or_else(|| s(output.field("kwargs")?, "name"))
         });
         let same_name = |c: &IdlessCall| name.is_none() || c.name == name;
-        let calls = &mut self.idless_calls;
+        let calls = &mut self.run.idless_calls;
         let starts = event == Some("tool-started");
         let at = if starts {
             let input = data.field("input").map(|v| match v {

@@ -113,7 +113,7 @@ pub struct StepInput {
 #[derive(Default)]
 struct Wire<'a> {
     event: Option<String>,
-    data: Slot<'a>,
+    data: Option<Slot<'a>>,
     run_id: Text,
     name: Text,
     tags: Lenient<Hidden>,
@@ -134,6 +134,7 @@ impl Shape<'_> for HiddenTag {
 }
 
 /// A list of tags holding `"langsmith:hidden"`.
+#[derive(Default)]
 struct Hidden;
 
 impl<'de> Shape<'de> for Hidden {
@@ -148,11 +149,8 @@ impl<'de> Shape<'de> for Hidden {
 
 /// `data` as the envelope's one pass reads it (a value on the stack while the line is read:
 /// its size does not matter).
-#[derive(Default)]
 #[allow(clippy::large_enum_variant)]
 enum Slot<'a> {
-    #[default]
-    Absent,
     /// Read by kind as it came: `event` came before it, and its kind is read whatever the
     /// rest of the envelope says.
     Read(Data),
@@ -211,7 +209,7 @@ impl<'de> serde::de::Visitor<'de> for Envelope {
             match key {
                 Key::Event => w.event = Some(m.next_value()?),
                 Key::Data => {
-                    w.data = match w.event.as_deref() {
+                    w.data = Some(match w.event.as_deref() {
                         None => return Err(M::Error::custom("`data` before `event`")),
                         Some(e) if e.starts_with("on_chain_") => {
                             Slot::Chain(m.next_value::<Object<ChainData>>()?.0.unwrap_or_default())
@@ -220,7 +218,7 @@ impl<'de> serde::de::Visitor<'de> for Envelope {
                             Some(data) => Slot::Read(data),
                             None => Slot::Chunk,
                         },
-                    }
+                    })
                 }
                 Key::RunId => w.run_id = m.next_value()?,
                 Key::Name => w.name = m.next_value()?,
@@ -300,8 +298,10 @@ impl Event {
         let mut de = serde_json::Deserializer::from_str(text);
         let w = serde::de::DeserializeSeed::deserialize(Envelope, &mut de);
         let mut w = de.end().ok().and(w.ok())?;
-        if let Slot::Chunk = w.data {
-            w.data = Slot::Read(Data::ModelChunk(Some(MessageChunk::in_line(text)?)));
+        if let Some(Slot::Chunk) = w.data {
+            w.data = Some(Slot::Read(Data::ModelChunk(Some(MessageChunk::in_line(
+                text,
+            )?))));
         }
         w.event()
     }
@@ -349,10 +349,10 @@ impl Wire<'_> {
             ls_model_name: metadata.ls_model_name.0,
         };
         e.data = match self.data {
-            Slot::Absent => Data::Value(None),
-            Slot::Read(data) => data,
-            Slot::Chain(keys) => keys.read(&e)?,
-            Slot::Chunk => return None,
+            None => Data::Value(None),
+            Some(Slot::Read(data)) => data,
+            Some(Slot::Chain(keys)) => keys.read(&e)?,
+            Some(Slot::Chunk) => return None,
         };
         Some(e)
     }
