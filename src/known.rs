@@ -6,17 +6,55 @@ use std::sync::Arc;
 
 use indexmap::IndexMap;
 
-use crate::adapter::{classify, Disposition};
-use crate::check::nothing_read_message;
+use crate::adapter::{classify, Disposition, Family};
+use crate::error::{BadLine, Reason};
 use crate::input::{Origin, Record};
 
 /// One input file: whether a record of a known form was read, whether a bad line was a JSON
-/// array (for the `jq` hint), and the first record of another form than `--from` asks for.
+/// array (for the `jq` hint), and the first record of another form than `--from` asks for
+/// (`check`'s [`Checker`](crate::check::Checker) keeps one for its stream).
 #[derive(Default)]
-struct File {
-    read: bool,
+pub(crate) struct File {
+    pub(crate) read: bool,
     array: bool,
-    wrong_form: Option<(crate::adapter::Family, crate::adapter::Family)>,
+    wrong_form: Option<(Family, Family)>,
+}
+
+/// Whether a record read with `disposition` is of a known form: a record an adapter mapped is,
+/// whatever its kind (a platform `messages` frame of `[chunk, metadata]` has no family of its
+/// own).
+pub(crate) fn is_known(rec: &Record, disposition: &Disposition) -> bool {
+    match disposition {
+        Disposition::Mapped => true,
+        Disposition::Ignored(_) => classify(rec).family().is_some(),
+        Disposition::Bad(_) => false,
+    }
+}
+
+impl File {
+    /// A bad line of this file: the JSON array hint, the first record of another form.
+    pub(crate) fn bad_line(&mut self, bad: &BadLine) {
+        self.array |= bad.reason == Reason::Array;
+        if let (None, Reason::NotTheForcedForm { forced, found }) = (self.wrong_form, bad.reason) {
+            self.wrong_form = Some((forced, found));
+        }
+    }
+
+    /// What is said of file `name` when none of its records is of a known form (after
+    /// `FILE: `): the form found instead of the one `--from` asks for, or the `jq` hint for a
+    /// JSON array.
+    pub(crate) fn why(&self, name: &str) -> String {
+        if let Some((forced, found)) = self.wrong_form.map(|(a, b)| (a.name(), b.name())) {
+            return format!(
+                "its records are {found} records, not the {forced} records --from asks for \
+                 (without --from the form is detected per file)"
+            );
+        }
+        let array =
+            format!("; it holds a JSON array: `jq -c '.[]' {name}` writes one record a line");
+        let array = if self.array { array.as_str() } else { "" };
+        format!("no AG-UI or LangGraph records (is it NDJSON or SSE?){array}")
+    }
 }
 
 /// What each input held, fed by a pipeline observer.
@@ -44,26 +82,14 @@ impl Known {
     }
 
     pub fn record(&mut self, rec: &Record, disposition: &Disposition) {
-        // A record an adapter mapped is of a known form whatever its kind (a platform
-        // `messages` frame of `[chunk, metadata]` has no family of its own).
-        let known = match disposition {
-            Disposition::Mapped => true,
-            Disposition::Ignored(_) => classify(rec).family().is_some(),
-            Disposition::Bad(_) => false,
-        };
-        if known {
+        if is_known(rec, disposition) {
             self.file(&rec.origin.file).read = true;
         }
     }
 
-    pub fn bad_line(&mut self, origin: &Origin, bad: &crate::error::BadLine) {
-        use crate::error::Reason;
+    pub fn bad_line(&mut self, origin: &Origin, bad: &BadLine) {
         self.last_bad = Some((origin.to_string(), bad.message.clone()));
-        let file = self.file(&origin.file);
-        file.array |= bad.reason == Reason::Array;
-        if let (None, Reason::NotTheForcedForm { forced, found }) = (file.wrong_form, bad.reason) {
-            file.wrong_form = Some((forced, found));
-        }
+        self.file(&origin.file).bad_line(bad);
     }
 
     /// The last bad line, `(file:line, why)`.
@@ -83,9 +109,7 @@ impl Known {
 
     /// `(file, why)` of each input that held nothing of a known form, in input order.
     pub fn unread_files(&self) -> impl Iterator<Item = (&str, String)> {
-        self.files.iter().filter(|(_, f)| !f.read).map(|(name, f)| {
-            let why = nothing_read_message(name, f.array, f.wrong_form);
-            (&**name, why)
-        })
+        let unread = self.files.iter().filter(|(_, f)| !f.read);
+        unread.map(|(name, f)| (&**name, f.why(name)))
     }
 }

@@ -252,11 +252,8 @@ pub struct Checker {
     /// events (no allocation per event).
     expanded: Vec<verifier::Expanded>,
     finished: bool,
-    /// Records of a known form read (not bad), and whether a bad line was a JSON array.
-    known: u64,
-    saw_array: bool,
-    /// The first bad line of a record of another form than `--from` asks for.
-    wrong_form: Option<(Family, Family)>,
+    /// Whether a record of a known form was read, and what to say when none is.
+    read: crate::known::File,
     /// A line was unreadable before any record was read: if none ever is, the client (which
     /// reads the file as AG-UI) fails on that line.
     unreadable: bool,
@@ -301,25 +298,6 @@ impl FileReport {
     pub fn counts(&self) -> report::Counts {
         counts(&self.rule_counts)
     }
-}
-
-/// What is said of a file of which no record is of a known form (after `FILE: `);
-/// `wrong_form`: `(asked for, found)` when a record is of another form than `--from` asks
-/// for (then the form found is named instead).
-pub fn nothing_read_message(
-    file: &str,
-    json_array: bool,
-    wrong_form: Option<(Family, Family)>,
-) -> String {
-    if let Some((forced, found)) = wrong_form.map(|(a, b)| (a.name(), b.name())) {
-        return format!(
-            "its records are {found} records, not the {forced} records --from asks for \
-             (without --from the form is detected per file)"
-        );
-    }
-    let array = format!("; it holds a JSON array: `jq -c '.[]' {file}` writes one record a line");
-    let array = if json_array { array.as_str() } else { "" };
-    format!("no AG-UI or LangGraph records (is it NDJSON or SSE?){array}")
 }
 
 impl Checker {
@@ -423,12 +401,12 @@ impl Checker {
 
     pub fn into_report(mut self) -> FileReport {
         self.finish();
-        let read = self.known > 0;
+        let read = self.read.read;
         let file = self.ctx.file.clone();
         if !read {
             // Nothing of a known form: one finding about the file says so, instead of one
             // per line.
-            let why = nothing_read_message(&file, self.saw_array, self.wrong_form);
+            let why = self.read.why(&file);
             (self.ctx.out, self.ctx.tally, self.ctx.line) = (vec![], vec![], 0);
             self.ctx.report("AGX505", vec![], why);
         }
@@ -479,12 +457,11 @@ impl Observer for Checker {
         // the same): a `graph.stream` SSE capture has only `messages`, `updates` and `error`
         // frames, none with a family of its own. A replayed event was skipped: its seq
         // finding is the AGX602 just reported, not one more from the raw checks.
-        let (bad, known, replay) = match disposition {
-            Disposition::Mapped => (false, true, false),
-            Disposition::Ignored(_) => (false, classify(rec).family().is_some(), false),
-            Disposition::Bad(b) => (true, false, b.reason == Reason::DuplicateV3Event),
+        let (bad, replay) = match disposition {
+            Disposition::Bad(b) => (true, b.reason == Reason::DuplicateV3Event),
+            _ => (false, false),
         };
-        self.known += u64::from(known);
+        self.read.read |= crate::known::is_known(rec, disposition);
         if bad
             && matches!(self.family, None | Some(Family::Agui))
             && transport::unknown_agui_type(rec.value())
@@ -492,7 +469,7 @@ impl Observer for Checker {
             // An event of a type AG-UI 1.0 does not have (`runStarted`): the client reads it
             // and its enforcement drops it, as the converter does (no event index).
             self.pending_bad = None;
-            self.known += 1;
+            self.read.read = true;
             self.family = Some(Family::Agui);
             // Its only finding (AGX201 or AGX202) is about the `type`: no path before it.
             self.ctx.at(&rec.origin, None);
@@ -524,10 +501,7 @@ impl Observer for Checker {
     /// A line or frame that could not be read.
     fn bad_line(&mut self, origin: &Origin, bad: &BadLine) {
         self.flush_bad();
-        self.saw_array |= bad.reason == Reason::Array;
-        if let (None, Reason::NotTheForcedForm { forced, found }) = (self.wrong_form, bad.reason) {
-            self.wrong_form = Some((forced, found));
-        }
+        self.read.bad_line(bad);
         self.pending_bad = Some((origin.clone(), bad.clone()));
     }
 
