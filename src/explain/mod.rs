@@ -292,9 +292,7 @@ impl Explainer {
         };
         (report, self.timeline)
     }
-}
 
-impl Explainer {
     fn signal(&mut self, kind: &'static str, message: String, at: &Origin) {
         self.signals.push(Signal {
             kind,

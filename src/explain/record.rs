@@ -94,8 +94,7 @@ pub fn describe_record(rec: &Record, kind: &RecordKind) -> String {
             let v3 = V3View::of(rec);
             let mut out = format!("v3 {}", v3.method);
             if let Some(ev) = v3.event() {
-                out.push(' ');
-                out.push_str(ev);
+                out.push_str(&format!(" {ev}"));
             }
             if let Some(dt) = v3.delta_type() {
                 out.push_str(&format!(" ({dt})"));

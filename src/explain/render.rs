@@ -99,13 +99,9 @@ fn write_one(x: &Explanation, w: &mut dyn Write, color: bool) -> io::Result<()> 
     )?;
     let name = x.error.name.as_deref().map(|n| format!("{n}: "));
     let message = format!("{}{}", name.unwrap_or_default(), x.error.message);
-    writeln!(
-        w,
-        "  {}  {} {}",
-        paint(HEAD, "error "),
-        paint(RED, &p(&x.error.code)),
-        p(&one_line(&message))
-    )?;
+    let code = paint(RED, &p(&x.error.code));
+    let error = format!("{code} {}", p(&one_line(&message)));
+    row(w, color, "error ", &error)?;
     let line = match (&x.error.carried_by, &x.error.input_ends_at) {
         (Some(c), _) => p(&c.to_string()),
         (None, Some(end)) => format!(
@@ -114,7 +110,7 @@ fn write_one(x: &Explanation, w: &mut dyn Write, color: bool) -> io::Result<()> 
         ),
         (None, None) => "none".into(),
     };
-    writeln!(w, "  {}  {line}", paint(HEAD, "line  "))?;
+    row(w, color, "line  ", &line)?;
     writeln!(w)?;
     let records = format!("last {} input records before it", x.last_records.len());
     writeln!(w, "  {} (oldest first)", paint(HEAD, &records))?;
@@ -194,10 +190,14 @@ fn write_context(x: &Explanation, w: &mut dyn Write, color: bool) -> io::Result<
         ),
         None => "none: the run emitted no full state".into(),
     };
-    writeln!(w, "  {}  {state}", paint(HEAD, "last state"))?;
-    writeln!(w, "  {}  {}", paint(HEAD, "likely cause"), p(&x.cause))?;
-    writeln!(w, "  {}  {}", paint(HEAD, "fix"), p(&x.hint))?;
-    Ok(())
+    row(w, color, "last state", &state)?;
+    row(w, color, "likely cause", &p(&x.cause))?;
+    row(w, color, "fix", &p(&x.hint))
+}
+
+/// A `label  value` row, its label a heading.
+fn row(w: &mut dyn Write, color: bool, label: &str, value: &str) -> io::Result<()> {
+    writeln!(w, "  {}  {value}", painted(color, HEAD, label))
 }
 
 /// Writes the report as one pretty JSON object.

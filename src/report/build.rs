@@ -205,6 +205,7 @@ pub fn build(src: &Sources<'_>) -> Report {
 
 /// Interrupt ids by the run (index) whose input resumed them, and by the run that stopped at
 /// them: the first of each.
+#[derive(Default)]
 struct Links<'a> {
     resumed_by: HashMap<&'a str, usize>,
     raised_in: HashMap<&'a str, usize>,
@@ -212,10 +213,7 @@ struct Links<'a> {
 
 impl<'a> Links<'a> {
     fn new(timeline: &'a TimelineBuilder) -> Self {
-        let mut links = Links {
-            resumed_by: HashMap::new(),
-            raised_in: HashMap::new(),
-        };
+        let mut links = Links::default();
         for (i, run) in timeline.runs().iter().enumerate() {
             for r in resumes(timeline.run_entries(i)) {
                 let id = r["interruptId"].as_str().unwrap_or_default();

@@ -83,30 +83,31 @@ impl ReportBuilder {
             limits: self.limits,
         })
     }
+
+    /// Feeds the checker, unless `--no-check`.
+    fn check(&mut self, feed: impl FnOnce(&mut Checker)) {
+        if let Some(c) = &mut self.checker {
+            feed(c);
+        }
+    }
 }
 
 impl Observer for ReportBuilder {
     fn record(&mut self, rec: &Record, disposition: &Disposition) {
         self.explainer.record(rec, disposition);
-        if let Some(c) = &mut self.checker {
-            c.record(rec, disposition);
-        }
+        self.check(|c| c.record(rec, disposition));
     }
 
     fn bad_line(&mut self, origin: &Origin, message: &crate::error::BadLine) {
         self.explainer.bad_line(origin, message);
-        if let Some(c) = &mut self.checker {
-            c.bad_line(origin, message);
-        }
+        self.check(|c| c.bad_line(origin, message));
     }
 
     fn model(&mut self, ev: &ModelEvent, origin: &Origin) {
         let next = self.explainer.timeline().events_seen();
         self.collected.model(next, ev);
         self.explainer.model(ev, origin);
-        if let Some(c) = &mut self.checker {
-            c.model(ev, origin);
-        }
+        self.check(|c| c.model(ev, origin));
     }
 
     fn event(&mut self, ev: &Event, origin: &Origin) -> io::Result<()> {
@@ -114,9 +115,7 @@ impl Observer for ReportBuilder {
         let ended = self.explainer.runs_ended();
         let typed = ev.typed();
         self.explainer.event(&typed, origin)?;
-        if let Some(c) = &mut self.checker {
-            c.event(ev, origin);
-        }
+        self.check(|c| c.event(ev, origin));
         let runs = self.explainer.timeline().runs();
         self.collected
             .event(index, runs.len().saturating_sub(1), &typed);

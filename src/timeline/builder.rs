@@ -161,17 +161,12 @@ impl TimelineBuilder {
             ..RunSummary::default()
         });
         self.run = Some(self.runs.len() - 1);
-        self.push(
-            Kind::Run,
-            Line::RunStart {
-                run_id,
-                thread_id,
-                resumes,
-            },
-            0,
-            at,
-            true,
-        );
+        let line = Line::RunStart {
+            run_id,
+            thread_id,
+            resumes,
+        };
+        self.push(Kind::Run, line, 0, at, true);
     }
 
     /// `end`: the terminal event's timestamp, when an event ended the run.
@@ -211,9 +206,7 @@ impl TimelineBuilder {
             f(run);
         }
     }
-}
 
-impl TimelineBuilder {
     /// Attaches findings (of a checker driven alongside the builder): each goes to the entry of
     /// its event index, or, when that entry is gone or the note has no event, to the newest
     /// entry. Call it right after the event it is about.
@@ -240,9 +233,7 @@ impl TimelineBuilder {
             }
         }
     }
-}
 
-impl TimelineBuilder {
     /// An AG-UI event (a capture's is read typed where it is valid).
     pub fn take_event(&mut self, ev: &Event, origin: &Origin) {
         self.on_event(&ev.typed(), origin);

@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::payload::Payload;
+use crate::text::count;
 
 impl TimelineBuilder {
     pub(super) fn on_event(&mut self, ev: &Event, origin: &Origin) {
@@ -268,16 +269,10 @@ impl TimelineBuilder {
                 };
                 ("state snapshot", detail, msgs)
             }
-            Event::StateDelta { delta, .. } => {
-                ("state delta", crate::text::count(delta.len(), "op"), None)
-            }
+            Event::StateDelta { delta, .. } => ("state delta", count(delta.len(), "op"), None),
             Event::MessagesSnapshot { messages, .. } => {
                 let n = messages.len();
-                (
-                    "messages snapshot",
-                    crate::text::count(n, "message"),
-                    Some(n),
-                )
+                ("messages snapshot", count(n, "message"), Some(n))
             }
             _ => return,
         };

@@ -360,10 +360,8 @@ fn footer(v: &mut Vec<Segment>, run: &RunSummary) {
 /// A footer's counts: all but messages, tool calls and tokens are details, dropped from the end.
 fn counts(v: &mut Vec<Segment>, run: &RunSummary) {
     v.push(seg(Paint::Plain, count(run.messages as usize, "message")));
-    dotted(
-        v,
-        seg(Paint::Plain, count(run.tool_calls as usize, "tool call")),
-    );
+    let calls = count(run.tool_calls as usize, "tool call");
+    dotted(v, seg(Paint::Plain, calls));
     detail(v, Paint::Plain, format!("{} reasoning", run.reasoning));
     if let Some(t) = run.tokens {
         dotted(v, seg(Paint::Plain, format!("{} tokens", t.total)));

@@ -45,11 +45,7 @@ const SHOW_PER_RULE: u64 = aguify::check::report::DEFAULT_MAX_PER_RULE as u64;
 /// A checker finding as a timeline note. `event` is the timeline's (global) index of the event
 /// the finding is about, or the latest event for findings about raw input.
 fn note(f: &Finding, event: u64) -> InlineNote {
-    let ids = if f.ids.is_empty() {
-        String::new()
-    } else {
-        format!(" [{}]", f.ids.join(", "))
-    };
+    let ids = (!f.ids.is_empty()).then(|| format!(" [{}]", f.ids.join(", ")));
     InlineNote {
         event_index: event,
         origin: (f.line > 0).then(|| Origin {
@@ -58,7 +54,7 @@ fn note(f: &Finding, event: u64) -> InlineNote {
         }),
         rule: f.rule.to_string(),
         severity: f.severity,
-        message: format!("{}{ids}", f.message),
+        message: format!("{}{}", f.message, ids.unwrap_or_default()),
     }
 }
 
@@ -80,10 +76,8 @@ impl<W: Write> Printer<W> {
         let at = self.builder.last_origin();
         let Some(c) = self.checker.take() else {
             if let (Some(at), 1..) = (&at, self.bad_left_out) {
-                let msg = format!(
-                    "… and {}",
-                    count(self.bad_left_out as usize, "more bad line")
-                );
+                let more = count(self.bad_left_out as usize, "more bad line");
+                let msg = format!("… and {more}");
                 self.builder.bad_line(at, &msg.into());
             }
             return;
