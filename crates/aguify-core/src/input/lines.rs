@@ -155,13 +155,8 @@ const BOM: &[u8] = b"\xEF\xBB\xBF";
 /// without a BOM it starts with (the file's, or a later line's when recordings were
 /// concatenated: `cat a b`).
 fn body(line: &[u8]) -> Range<usize> {
-    let end = line.len() - usize::from(line.last() == Some(&b'\r'));
-    let from = if line[..end].starts_with(BOM) {
-        BOM.len()
-    } else {
-        0
-    };
-    from..end
+    let end = line.len() - usize::from(line.ends_with(b"\r"));
+    usize::from(line[..end].starts_with(BOM)) * BOM.len()..end
 }
 
 /// Why a line or an SSE frame's data (`what`: `line is`…) of `bytes` bytes is skipped.

@@ -358,15 +358,10 @@ fn frame_line(
 /// SSE when the first non-blank line is an SSE field or comment, NDJSON otherwise.
 pub fn detect_framing(first_line: &str) -> Framing {
     let t = first_line.trim_start_matches('\u{feff}');
-    let is_field = ["data:", "event:", "id:", "retry:", ":"]
-        .iter()
-        .any(|p| t.starts_with(p))
-        || t == "data"
-        || t == "event";
-    if is_field {
-        Framing::Sse
-    } else {
-        Framing::Ndjson
+    let fields = ["data:", "event:", "id:", "retry:", ":"];
+    match fields.iter().any(|p| t.starts_with(p)) || t == "data" || t == "event" {
+        true => Framing::Sse,
+        false => Framing::Ndjson,
     }
 }
 
